@@ -1,0 +1,110 @@
+/*
+ * goap/file.h -- the `.goap` domain file format: loading, scenarios, diagnostics.
+ *
+ * A layer above the core (goap.h): the core never depends on it. It never prints; errors and
+ * warnings are returned as goap_diag values that the caller formats.
+ *
+ * Ownership and threads: a goap_file owns its domain and scenarios; pointers returned by the
+ * accessors live as long as the file. Loading is reentrant (no global state); a loaded file is
+ * immutable and may be read from many threads.
+ */
+#ifndef GOAP_FILE_H
+#define GOAP_FILE_H
+
+#include "goap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum goap_severity { GOAP_SEVERITY_ERROR = 0, GOAP_SEVERITY_WARNING } goap_severity;
+
+/* A diagnostic: where and what. Fixed-size text so it can live on the stack. line and col are
+ * 1-based (0 when not tied to a position); col counts bytes. */
+typedef struct goap_diag {
+  goap_severity severity;
+  goap_status status;          /* the error's class (GOAP_PARSE_ERROR, GOAP_NOT_FOUND, ...) */
+  char file[256];              /* the name given when loading (truncated if longer) */
+  int line, col;
+  char message[512];           /* one line, no trailing newline; may carry a "did you mean" */
+  char source[512];            /* the offending source line, without newline ("" if none) */
+} goap_diag;
+
+/* Formats a diagnostic the way compilers do:
+ *   file:line:col: error: message
+ *     <source line>
+ *     ^
+ * Writes at most cap bytes (always NUL-terminated when cap > 0); returns the length the whole
+ * text needs, excluding the NUL (as snprintf). */
+GOAP_API size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap);
+
+/* Expectations of a scenario. */
+#define GOAP_EXPECT_COST 0x1u
+#define GOAP_EXPECT_PLAN 0x2u
+#define GOAP_EXPECT_NO_PLAN 0x4u
+
+typedef struct goap_scenario {
+  const char *name;
+  int line;                    /* where its block starts */
+  int goal;                    /* goal id for `pursue`, or -1 for `want` */
+  const goap_cond *want;       /* the conditions to reach (the goal's, for `pursue`) */
+  int want_count;
+  const goap_effect *given;    /* start-state overrides, applied to the default state */
+  int given_count;
+  unsigned expect;             /* GOAP_EXPECT_* bits */
+  double expect_cost;
+  const int32_t *expect_plan;  /* action ids */
+  int expect_plan_length;
+} goap_scenario;
+
+typedef struct goap_file goap_file;
+
+/* Limits enforced by the loader (errors name them when exceeded). */
+#define GOAP_FILE_MAX_BYTES (64u * 1024u * 1024u)
+#define GOAP_FILE_MAX_LINE 4096
+
+/* Parses a `.goap` text. `name` is used in diagnostics (e.g. the path). alloc may be NULL.
+ * On failure *out is NULL and *err (if not NULL) holds the first error. text need not be
+ * NUL-terminated. */
+GOAP_API goap_status goap_file_parse(const char *name, const char *text, size_t length,
+                                     const goap_allocator *alloc, goap_file **out,
+                                     goap_diag *err);
+/* Reads and parses a file. GOAP_IO_ERROR when it cannot be read. */
+GOAP_API goap_status goap_file_load(const char *path, const goap_allocator *alloc,
+                                    goap_file **out, goap_diag *err);
+GOAP_API void goap_file_destroy(goap_file *f);
+
+GOAP_API const goap_domain *goap_file_domain(const goap_file *f);
+GOAP_API int goap_file_scenario_count(const goap_file *f);
+GOAP_API const goap_scenario *goap_file_scenario(const goap_file *f, int index);
+GOAP_API int goap_file_find_scenario(const goap_file *f, const char *name);
+
+/* Source positions of definitions (line of the `var`, `action`, `goal` line; col of the name);
+ * 0 when unknown. */
+GOAP_API int goap_file_var_line(const goap_file *f, int var, int *col);
+GOAP_API int goap_file_action_line(const goap_file *f, int action, int *col);
+GOAP_API int goap_file_goal_line(const goap_file *f, int goal, int *col);
+
+/* Static analysis for `goap check`: writes up to cap warnings (severity WARNING) into out and
+ * returns how many there are in all (which may exceed cap). Reports: an action whose
+ * preconditions cannot be reached from the default state even ignoring delete effects, a
+ * variable nothing reads or writes, a goal no action sequence can reach under the same
+ * relaxation. */
+GOAP_API int goap_file_warnings(const goap_file *f, goap_diag *out, int cap);
+
+/* Parses a comma-separated condition list (`a, !b, ammo >= 2, stance == prone`) against a
+ * domain, as on a `want` line. Writes up to cap conditions and sets *count to the number
+ * parsed (GOAP_BUFFER_TOO_SMALL if cap is too small). Errors go to *err with file "<name>",
+ * line 1 and the column in text. */
+GOAP_API goap_status goap_parse_conds(const goap_domain *d, const char *name, const char *text,
+                                      goap_cond *out, int cap, int *count, goap_diag *err);
+/* Parses a comma-separated assignment list (`a, !b, ammo = 3`), as on a `given` line. */
+GOAP_API goap_status goap_parse_assignments(const goap_domain *d, const char *name,
+                                            const char *text, goap_effect *out, int cap,
+                                            int *count, goap_diag *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_FILE_H */

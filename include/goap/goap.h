@@ -1,0 +1,419 @@
+/*
+ * goap.h -- libgoap core: world states, domains, planners.
+ *
+ * The contract of the core library. It is dependency-free C11, never prints, and has no
+ * mutable global state.
+ *
+ * Ownership and threads, in one place:
+ *  - Every object is created by a *_create or *_build call and released by the matching
+ *    *_destroy. Destroy functions accept NULL and do nothing.
+ *  - A goap_domain is immutable once built. Any number of threads may read it and plan on it
+ *    at once (through distinct planners). It must outlive every planner created on it.
+ *  - A goap_builder and a goap_planner are used by one thread at a time.
+ *  - Strings passed in are copied; strings returned point into the object and live as long
+ *    as it does.
+ *  - Functions returning goap_status return GOAP_INVALID_ARGUMENT for NULL required pointers
+ *    (they never crash on NULL). Query functions return -1, 0 or NULL as documented.
+ *
+ * Values: a bool variable holds 0 or 1, an enum variable the index of its value (0-based, in
+ * declaration order), an int variable its integer value within [lo, hi].
+ *
+ * States are arrays of goap_word (64-bit words) owned by the caller, of the length returned by
+ * goap_domain_state_words(). Variables are packed into bit fields inside those words; there is
+ * no limit on the number of variables other than memory.
+ */
+#ifndef GOAP_GOAP_H
+#define GOAP_GOAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GOAP_VERSION_MAJOR 0
+#define GOAP_VERSION_MINOR 1
+#define GOAP_VERSION_PATCH 0
+#define GOAP_VERSION_STRING "0.1.0"
+/* Encoded as major*10000 + minor*100 + patch. */
+#define GOAP_VERSION_NUMBER \
+  (GOAP_VERSION_MAJOR * 10000 + GOAP_VERSION_MINOR * 100 + GOAP_VERSION_PATCH)
+
+#if defined(_WIN32) && defined(GOAP_SHARED_BUILD)
+#define GOAP_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(GOAP_SHARED)
+#define GOAP_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define GOAP_API __attribute__((visibility("default")))
+#else
+#define GOAP_API
+#endif
+
+/* The library's version string ("0.1.0"); equal to GOAP_VERSION_STRING of the headers it was
+ * built with. */
+GOAP_API const char *goap_version(void);
+
+/* ------------------------------------------------------------------------------------------
+ * Status codes
+ * ---------------------------------------------------------------------------------------- */
+typedef enum goap_status {
+  GOAP_OK = 0,               /* success; for planning: a plan was found */
+  GOAP_NO_PLAN,              /* the search space was exhausted: the goal is unreachable */
+  GOAP_NODE_LIMIT,           /* the request's node budget ran out (best partial plan given) */
+  GOAP_TIME_LIMIT,           /* the request's time budget ran out (best partial plan given) */
+  GOAP_MEMORY_LIMIT,         /* the planner's memory budget was reached */
+  GOAP_BUFFER_TOO_SMALL,     /* a caller buffer is too small; the needed size is reported */
+  GOAP_IN_PROGRESS,          /* a sliced search has more work to do */
+  GOAP_PARTIAL,              /* a partial plan was returned on purpose */
+  GOAP_INVALID_ARGUMENT,     /* NULL where not allowed, bad id, bad option */
+  GOAP_INVALID_OPERATION,    /* call out of sequence (e.g. step before begin) */
+  GOAP_OUT_OF_MEMORY,        /* the allocator returned NULL */
+  GOAP_NOT_FOUND,            /* an unknown name */
+  GOAP_DUPLICATE,            /* a name defined twice */
+  GOAP_TYPE_MISMATCH,        /* a value or operator that does not fit the variable's type */
+  GOAP_OUT_OF_RANGE,         /* a value outside the variable's range */
+  GOAP_CONFLICT,             /* contradictory definitions (two effects on one variable) */
+  GOAP_TOO_LARGE,            /* a size limit was exceeded */
+  GOAP_PARSE_ERROR,          /* malformed input text */
+  GOAP_IO_ERROR,             /* a file could not be read */
+  GOAP_STATUS_COUNT
+} goap_status;
+
+/* A short English description of a status ("no plan", ...). Never NULL; unknown codes give
+ * "unknown status". Thread-safe. */
+GOAP_API const char *goap_status_string(goap_status status);
+
+/* The status's identifier in lower case ("ok", "no_plan", "node_limit", "time_limit", ...),
+ * as used in JSON output. Never NULL. Thread-safe. */
+GOAP_API const char *goap_status_name(goap_status status);
+
+/* ------------------------------------------------------------------------------------------
+ * Allocation
+ * ---------------------------------------------------------------------------------------- */
+
+/* One function for all allocation, in the spirit of lua_Alloc:
+ *   new_size == 0: free ptr (which may be NULL), return NULL;
+ *   ptr == NULL:   allocate new_size bytes;
+ *   otherwise:     resize ptr from old_size to new_size bytes.
+ * old_size is the size the block was allocated with (0 when ptr is NULL). Returning NULL for
+ * a non-zero new_size means failure; the library then reports GOAP_OUT_OF_MEMORY and leaves the
+ * old block untouched. Memory must be aligned for any object type (as malloc's). */
+typedef void *(*goap_realloc_fn)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+
+/* A zero-initialised allocator (fn == NULL) means the C library's malloc/realloc/free.
+ * Every object keeps a copy of the allocator it was created with. */
+typedef struct goap_allocator {
+  goap_realloc_fn fn;
+  void *ctx;
+} goap_allocator;
+
+/* ------------------------------------------------------------------------------------------
+ * Variables, conditions, effects (small value types, kept on the caller's stack)
+ * ---------------------------------------------------------------------------------------- */
+typedef uint64_t goap_word;
+
+typedef enum goap_var_type { GOAP_BOOL = 0, GOAP_ENUM, GOAP_INT } goap_var_type;
+
+/* Variable flags. */
+#define GOAP_VAR_SHARED 0x1u /* lives on a squad blackboard; planning treats it as any other */
+
+/* The most values an enum may have. */
+#define GOAP_MAX_ENUM_VALUES 65536
+
+typedef struct goap_var_desc {
+  const char *name;            /* required; [A-Za-z_][A-Za-z0-9_]*, unique in the domain */
+  goap_var_type type;
+  int32_t lo, hi;              /* GOAP_INT: inclusive range, lo <= hi */
+  const char *const *values;   /* GOAP_ENUM: value names (unique), value_count of them */
+  int value_count;             /* GOAP_ENUM: 1..GOAP_MAX_ENUM_VALUES */
+  int has_default;             /* 0: default is false / the first value / lo */
+  int32_t default_value;       /* used when has_default != 0 */
+  unsigned flags;              /* GOAP_VAR_* */
+} goap_var_desc;
+
+typedef enum goap_op {
+  GOAP_EQ = 0, GOAP_NE, GOAP_LT, GOAP_LE, GOAP_GT, GOAP_GE
+} goap_op;
+
+/* A test on one variable: var OP value. Bool and enum variables accept only EQ and NE. */
+typedef struct goap_cond {
+  int32_t var;
+  goap_op op;
+  int32_t value;
+} goap_cond;
+
+typedef enum goap_effect_op {
+  GOAP_SET = 0, /* var = value */
+  GOAP_ADD      /* var += value (int variables only; value may be negative) */
+} goap_effect_op;
+
+/* An ADD effect that would leave the variable's range makes its action inapplicable in that
+ * state: values are never clamped. */
+typedef struct goap_effect {
+  int32_t var;
+  goap_effect_op op;
+  int32_t value;
+} goap_effect;
+
+/* ------------------------------------------------------------------------------------------
+ * Actions and goals
+ * ---------------------------------------------------------------------------------------- */
+
+/* Host callbacks. `host` is goap_request.host of the request being planned, `action` the
+ * action's id, `user` goap_action_desc.user. Both are called once per planning request per
+ * action (never per search node), on the thread that plans.
+ *   check: return non-zero if the action may be used in this request (a procedural
+ *          precondition).
+ *   cost:  return the action's cost for this request; a negative or NaN result disables the
+ *          action for the request. */
+typedef int (*goap_check_fn)(void *host, int action, void *user);
+typedef double (*goap_cost_fn)(void *host, int action, void *user);
+
+typedef struct goap_action_desc {
+  const char *name;            /* required, unique among actions */
+  double cost;                 /* >= 0 and finite; 0 is a legal cost */
+  const goap_cond *pre;        /* conjunction; may be NULL when pre_count == 0 */
+  int pre_count;
+  const goap_effect *eff;      /* at most one effect per variable */
+  int eff_count;
+  goap_check_fn check;         /* optional */
+  goap_cost_fn dynamic_cost;   /* optional; replaces `cost` for a request */
+  void *user;                  /* passed to the callbacks */
+} goap_action_desc;
+
+typedef struct goap_goal_desc {
+  const char *name;            /* required, unique among goals */
+  double priority;             /* larger is more important */
+  const goap_cond *want;       /* conjunction of desired conditions */
+  int want_count;
+} goap_goal_desc;
+
+/* ------------------------------------------------------------------------------------------
+ * Building a domain
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_builder goap_builder;
+typedef struct goap_domain goap_domain;
+
+/* Creates a builder. alloc may be NULL (the C library). Returns NULL when out of memory. */
+GOAP_API goap_builder *goap_builder_create(const goap_allocator *alloc);
+GOAP_API void goap_builder_destroy(goap_builder *b);
+
+/* Sets the domain's name (default "domain"). */
+GOAP_API goap_status goap_builder_set_name(goap_builder *b, const char *name);
+
+/* Each add_* call validates its description completely. On success it writes the new id
+ * (0, 1, 2, ... per kind, in call order) to *out_id (which may be NULL). On failure nothing is
+ * added, and goap_builder_error() / goap_builder_error_item() say what and where. Variables
+ * must be added before the actions and goals that use them. */
+GOAP_API goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *desc,
+                                          int *out_id);
+GOAP_API goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *desc,
+                                             int *out_id);
+GOAP_API goap_status goap_builder_add_goal(goap_builder *b, const goap_goal_desc *desc,
+                                           int *out_id);
+
+/* Name lookups while building: the id, or -1. */
+GOAP_API int goap_builder_find_var(const goap_builder *b, const char *name);
+GOAP_API int goap_builder_find_action(const goap_builder *b, const char *name);
+GOAP_API int goap_builder_find_goal(const goap_builder *b, const char *name);
+
+/* Message of the last failed call on this builder ("" if none). Lives until the next call. */
+GOAP_API const char *goap_builder_error(const goap_builder *b);
+
+/* Which element of the last failed description was at fault:
+ *   GOAP_ITEM_NONE (the description as a whole: name, cost, type...), or
+ *   GOAP_ITEM_PRE / GOAP_ITEM_EFF / GOAP_ITEM_WANT / GOAP_ITEM_VALUE (an enum value name) /
+ *   GOAP_ITEM_DEFAULT, with *index the element's position in its array. */
+typedef enum goap_item_kind {
+  GOAP_ITEM_NONE = 0, GOAP_ITEM_NAME, GOAP_ITEM_PRE, GOAP_ITEM_EFF, GOAP_ITEM_WANT,
+  GOAP_ITEM_VALUE, GOAP_ITEM_DEFAULT, GOAP_ITEM_RANGE, GOAP_ITEM_COST
+} goap_item_kind;
+GOAP_API goap_item_kind goap_builder_error_item(const goap_builder *b, int *index);
+
+/* Compiles the domain: packs variables into words and compiles masks. The builder stays
+ * valid (and may be destroyed right after). The domain uses the builder's allocator. */
+GOAP_API goap_status goap_builder_build(goap_builder *b, goap_domain **out);
+
+GOAP_API void goap_domain_destroy(goap_domain *d);
+
+/* ------------------------------------------------------------------------------------------
+ * Domain queries (all thread-safe; invalid ids give -1 / NULL / 0)
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_var_info {
+  const char *name;
+  goap_var_type type;
+  int32_t lo, hi;              /* bool: 0..1, enum: 0..value_count-1, int: its range */
+  int value_count;             /* enum: number of values; bool: 2; int: 0 */
+  int32_t default_value;
+  unsigned flags;
+  int word, shift, bits;       /* where the field lives in a state (informative) */
+} goap_var_info;
+
+GOAP_API const char *goap_domain_name(const goap_domain *d);
+GOAP_API size_t goap_domain_state_words(const goap_domain *d);
+
+GOAP_API int goap_domain_var_count(const goap_domain *d);
+GOAP_API int goap_domain_find_var(const goap_domain *d, const char *name);
+GOAP_API goap_status goap_domain_var_info(const goap_domain *d, int var, goap_var_info *out);
+/* Name of an enum value (index), "false"/"true" for bools; NULL for ints or bad indices. */
+GOAP_API const char *goap_domain_value_name(const goap_domain *d, int var, int32_t value);
+/* Index of a named enum value ("true"/"false" for bools), or -1. */
+GOAP_API int32_t goap_domain_find_value(const goap_domain *d, int var, const char *name);
+
+GOAP_API int goap_domain_action_count(const goap_domain *d);
+GOAP_API int goap_domain_find_action(const goap_domain *d, const char *name);
+GOAP_API const char *goap_domain_action_name(const goap_domain *d, int action);
+GOAP_API double goap_domain_action_cost(const goap_domain *d, int action);
+GOAP_API const goap_cond *goap_domain_action_pre(const goap_domain *d, int action, int *count);
+GOAP_API const goap_effect *goap_domain_action_eff(const goap_domain *d, int action,
+                                                   int *count);
+
+GOAP_API int goap_domain_goal_count(const goap_domain *d);
+GOAP_API int goap_domain_find_goal(const goap_domain *d, const char *name);
+GOAP_API const char *goap_domain_goal_name(const goap_domain *d, int goal);
+GOAP_API double goap_domain_goal_priority(const goap_domain *d, int goal);
+GOAP_API const goap_cond *goap_domain_goal_want(const goap_domain *d, int goal, int *count);
+
+/* ------------------------------------------------------------------------------------------
+ * States (caller-owned arrays of goap_domain_state_words() words)
+ * ---------------------------------------------------------------------------------------- */
+
+/* Writes the domain's default state. */
+GOAP_API void goap_state_init(const goap_domain *d, goap_word *state);
+/* A variable's value, or INT32_MIN for a bad id. */
+GOAP_API int32_t goap_state_get(const goap_domain *d, const goap_word *state, int var);
+/* GOAP_OUT_OF_RANGE if the value is not in the variable's range (state unchanged). */
+GOAP_API goap_status goap_state_set(const goap_domain *d, goap_word *state, int var,
+                                    int32_t value);
+/* Applies SET and ADD effects as a designer's "given" line would: GOAP_OUT_OF_RANGE if a
+ * result leaves a range (the state is then unchanged). */
+GOAP_API goap_status goap_state_assign(const goap_domain *d, goap_word *state,
+                                       const goap_effect *eff, int count);
+/* 1 if every condition holds (an empty list holds), 0 otherwise (also for bad ids). */
+GOAP_API int goap_state_satisfies(const goap_domain *d, const goap_word *state,
+                                  const goap_cond *conds, int count);
+GOAP_API int goap_state_equal(const goap_domain *d, const goap_word *a, const goap_word *b);
+GOAP_API uint64_t goap_state_hash(const goap_domain *d, const goap_word *state);
+/* 1 if the action's symbolic preconditions hold and its ADD effects stay in range. */
+GOAP_API int goap_action_applicable(const goap_domain *d, const goap_word *state, int action);
+/* Applies the action's effects in place; GOAP_INVALID_OPERATION if it is not applicable
+ * (state unchanged). */
+GOAP_API goap_status goap_action_apply(const goap_domain *d, goap_word *state, int action);
+
+/* ------------------------------------------------------------------------------------------
+ * Planning
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_planner goap_planner;
+
+typedef struct goap_planner_desc {
+  goap_allocator allocator;    /* zero: the C library */
+  uint32_t initial_nodes;      /* nodes to reserve at creation; 0: 1024 */
+  uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304 */
+  size_t max_memory;           /* bytes the planner may hold; 0: no limit beyond max_nodes */
+} goap_planner_desc;
+
+/* Creates a planner for one domain. desc may be NULL (all defaults). NULL when out of memory
+ * or when d is NULL. The planner allocates its pools here and grows them (rarely, doubling)
+ * only when a request needs more nodes than any request before. */
+GOAP_API goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc *desc);
+GOAP_API void goap_planner_destroy(goap_planner *p);
+
+typedef enum goap_search {
+  GOAP_SEARCH_ASTAR = 0,       /* forward A* (default) */
+  GOAP_SEARCH_BACKWARD,        /* regressive A* over partial states */
+  GOAP_SEARCH_WASTAR,          /* forward weighted A*: f = g + w*h */
+  GOAP_SEARCH_GREEDY           /* forward greedy best-first: f = h */
+} goap_search;
+
+typedef enum goap_heuristic {
+  GOAP_H_DEFAULT = 0,          /* admissible; chosen for speed (see docs/api.md) */
+  GOAP_H_ZERO,                 /* h = 0: Dijkstra */
+  GOAP_H_GOAL_COUNT,           /* unmet goal conditions (may overestimate) */
+  GOAP_H_GOAL_COUNT_ADMISSIBLE,/* unmet / most goal conditions one action achieves * cheapest
+                                  action cost: never overestimates */
+  GOAP_H_MAX,                  /* hmax over the delete/interval relaxation: admissible */
+  GOAP_H_ADD                   /* hadd: informative, may overestimate */
+} goap_heuristic;
+
+/* Request flags. */
+#define GOAP_REQUEST_NO_PRUNING 0x1u /* keep actions that cannot contribute to the goal */
+
+typedef struct goap_request {
+  const goap_word *start;      /* NULL: the domain's default state */
+  const goap_cond *want;       /* conjunction to reach; an empty one is met by any state */
+  int want_count;
+  goap_search search;
+  goap_heuristic heuristic;
+  double weight;               /* WASTAR only; 0: 2.0; must be >= 1 */
+  uint32_t max_nodes;          /* node budget; 0: the planner's capacity */
+  double max_ms;               /* time budget in milliseconds; 0: none */
+  void *host;                  /* passed to action callbacks */
+  unsigned flags;              /* GOAP_REQUEST_* */
+} goap_request;
+
+/* Optimality: ASTAR and BACKWARD with an admissible heuristic (DEFAULT, ZERO,
+ * GOAL_COUNT_ADMISSIBLE, MAX) return a plan of least cost. */
+GOAP_API int goap_config_is_optimal(goap_search search, goap_heuristic heuristic);
+
+typedef struct goap_stats {
+  uint64_t expanded;           /* nodes taken from the open list and expanded */
+  uint64_t generated;          /* successors generated (new or not) */
+  uint64_t duplicates;         /* successors whose state was already known */
+  uint64_t reopened;           /* closed nodes reached again more cheaply */
+  uint32_t nodes;              /* distinct states stored */
+  int32_t actions_considered;  /* actions left after callbacks and relevance pruning */
+  double time_us;              /* wall time of the request */
+} goap_stats;
+
+typedef struct goap_result {
+  goap_status status;          /* as returned */
+  double cost;                 /* cost of the plan (of the partial plan when partial) */
+  int32_t *plan;               /* in: caller's buffer of plan_capacity action ids (may be NULL
+                                  when plan_capacity is 0) */
+  int plan_capacity;           /* in */
+  int plan_length;             /* out: number of actions; when the buffer is too small, the
+                                  length needed (status GOAP_BUFFER_TOO_SMALL) */
+  int partial;                 /* out: 1 when plan holds the best partial plan of a search that
+                                  ran out of nodes or time (the deepest of the nodes with the
+                                  lowest h) */
+  goap_stats stats;            /* out */
+} goap_result;
+
+/* Plans in one call: begin + step until done + finish. Returns result->status:
+ * GOAP_OK, GOAP_NO_PLAN, GOAP_NODE_LIMIT, GOAP_TIME_LIMIT, GOAP_MEMORY_LIMIT,
+ * GOAP_BUFFER_TOO_SMALL (the search succeeded; plan_length says the size needed),
+ * GOAP_INVALID_ARGUMENT (bad ids or options in the request), GOAP_OUT_OF_MEMORY.
+ * After warm-up (a first request at least as large), performs no heap allocation. */
+GOAP_API goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *result);
+
+/* Sliced planning, for spreading a search over frames. begin copies what it needs from req
+ * (req may be freed after it returns). step expands at most max_expansions nodes (0: no limit)
+ * and returns GOAP_IN_PROGRESS while work remains, else the final status; *done (may be NULL)
+ * receives the number expanded by this call. finish writes the result of the finished search
+ * (or GOAP_INVALID_OPERATION if none). A sliced search gives exactly the plan of goap_plan. */
+GOAP_API goap_status goap_plan_begin(goap_planner *p, const goap_request *req);
+GOAP_API goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done);
+GOAP_API goap_status goap_plan_finish(goap_planner *p, goap_result *result);
+
+/* Checks a plan by replaying it from start (NULL: the default state): every action
+ * applicable in turn and the final state satisfying want. Returns GOAP_OK or
+ * GOAP_INVALID_OPERATION and, if bad_step is not NULL, the index of the first failing step
+ * (plan_length when only the goal fails). *cost (may be NULL) receives the plan's static cost. */
+GOAP_API goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
+                                        const goap_cond *want, int want_count,
+                                        const int32_t *plan, int plan_length, double *cost,
+                                        int *bad_step);
+
+/* Names of search and heuristic options as used by the CLI ("astar", "backward", "wastar",
+ * "greedy"; "default", "zero", "goal-count", "goal-count-adm", "hmax", "hadd"). */
+GOAP_API const char *goap_search_name(goap_search s);
+GOAP_API const char *goap_heuristic_name(goap_heuristic h);
+/* Parses a heuristic name; -1 if unknown. */
+GOAP_API int goap_heuristic_from_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_GOAP_H */

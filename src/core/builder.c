@@ -1,0 +1,430 @@
+/*
+ * builder.c -- collects and validates variables, actions and goals; compiles a domain.
+ *
+ * Invariants:
+ *  - Everything stored in the builder has been validated completely by the add_* call that
+ *    stored it; a failed call stores nothing (all-or-nothing) and records one error message and
+ *    the offending item (kind + index).
+ *  - Strings are deep-copied on add; the domain made by build() copies them again, so the
+ *    builder and the domain can be destroyed in any order.
+ *  - Packing: fields are placed by decreasing width (ties by id), first fit, never straddling a
+ *    word, so a domain whose fields fit in 64 bits uses exactly one word.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct goap_builder {
+  goap_allocator alloc;
+  char *name;
+  goap__var *vars;
+  size_t nvars, cvars;
+  goap__action *actions;
+  size_t nactions, cactions;
+  goap__goal *goals;
+  size_t ngoals, cgoals;
+  goap__names var_names, action_names, goal_names;
+  char err[512];
+  goap_item_kind err_item;
+  int err_index;
+};
+
+#define MAX_NAME 4096
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+static goap_status fail(goap_builder *b, goap_status st, goap_item_kind item, int index,
+                        const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b->err, sizeof b->err, fmt, ap);
+  va_end(ap);
+  b->err_item = item;
+  b->err_index = index;
+  return st;
+}
+
+static void clear_error(goap_builder *b) {
+  b->err[0] = 0;
+  b->err_item = GOAP_ITEM_NONE;
+  b->err_index = -1;
+}
+
+static int valid_name(const char *s) {
+  if (!s || !*s) return 0;
+  size_t n = 0;
+  for (; *s; ++s, ++n) {
+    if ((unsigned char)*s < 0x20 || *s == 0x7f) return 0;
+    if (n >= MAX_NAME) return 0;
+  }
+  return 1;
+}
+
+/* ---- lifetime ------------------------------------------------------------------------------ */
+
+goap_builder *goap_builder_create(const goap_allocator *alloc) {
+  goap_allocator a = {0, 0};
+  if (alloc) a = *alloc;
+  goap_builder *b = (goap_builder *)goap__alloc(&a, sizeof *b);
+  if (!b) return NULL;
+  memset(b, 0, sizeof *b);
+  b->alloc = a;
+  b->err_index = -1;
+  return b;
+}
+
+static void free_var(const goap_allocator *a, goap__var *v) {
+  goap__strfree(a, v->name);
+  if (v->values) {
+    for (int i = 0; i < v->nvalues; ++i) goap__strfree(a, v->values[i]);
+    goap__free(a, v->values, (size_t)v->nvalues * sizeof *v->values);
+  }
+}
+
+static void free_action(const goap_allocator *a, goap__action *x) {
+  goap__strfree(a, x->name);
+  goap__free(a, x->pre, (size_t)x->npre * sizeof *x->pre);
+  goap__free(a, x->eff, (size_t)x->neff * sizeof *x->eff);
+}
+
+static void free_goal(const goap_allocator *a, goap__goal *g) {
+  goap__strfree(a, g->name);
+  goap__free(a, g->want, (size_t)g->nwant * sizeof *g->want);
+}
+
+void goap_builder_destroy(goap_builder *b) {
+  if (!b) return;
+  goap_allocator a = b->alloc;
+  for (size_t i = 0; i < b->nvars; ++i) free_var(&a, &b->vars[i]);
+  for (size_t i = 0; i < b->nactions; ++i) free_action(&a, &b->actions[i]);
+  for (size_t i = 0; i < b->ngoals; ++i) free_goal(&a, &b->goals[i]);
+  goap__free(&a, b->vars, b->cvars * sizeof *b->vars);
+  goap__free(&a, b->actions, b->cactions * sizeof *b->actions);
+  goap__free(&a, b->goals, b->cgoals * sizeof *b->goals);
+  goap__names_free(&a, &b->var_names);
+  goap__names_free(&a, &b->action_names);
+  goap__names_free(&a, &b->goal_names);
+  goap__strfree(&a, b->name);
+  goap__free(&a, b, sizeof *b);
+}
+
+goap_status goap_builder_set_name(goap_builder *b, const char *name) {
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (!valid_name(name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid domain name");
+  char *n = goap__strdup(&b->alloc, name);
+  if (!n) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  goap__strfree(&b->alloc, b->name);
+  b->name = n;
+  return GOAP_OK;
+}
+
+const char *goap_builder_error(const goap_builder *b) { return b ? b->err : ""; }
+
+goap_item_kind goap_builder_error_item(const goap_builder *b, int *index) {
+  if (!b) {
+    if (index) *index = -1;
+    return GOAP_ITEM_NONE;
+  }
+  if (index) *index = b->err_index;
+  return b->err_item;
+}
+
+int goap_builder_find_var(const goap_builder *b, const char *name) {
+  return b ? (int)goap__names_find(&b->var_names, name) : -1;
+}
+int goap_builder_find_action(const goap_builder *b, const char *name) {
+  return b ? (int)goap__names_find(&b->action_names, name) : -1;
+}
+int goap_builder_find_goal(const goap_builder *b, const char *name) {
+  return b ? (int)goap__names_find(&b->goal_names, name) : -1;
+}
+
+/* ---- variables ----------------------------------------------------------------------------- */
+
+static uint32_t bits_for(uint64_t range) {
+  uint32_t n = 1;
+  while (n < 64 && (range >> n) != 0) ++n;
+  return n;
+}
+
+goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *out_id) {
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL variable description");
+  if (!valid_name(d->name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid variable name");
+  if (goap__names_find(&b->var_names, d->name) >= 0)
+    return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "variable '%s' is already defined",
+                d->name);
+  if (b->nvars >= (size_t)INT32_MAX / 2)
+    return fail(b, GOAP_TOO_LARGE, GOAP_ITEM_NONE, -1, "too many variables");
+  goap__var v;
+  memset(&v, 0, sizeof v);
+  v.type = d->type;
+  v.flags = d->flags;
+  switch (d->type) {
+    case GOAP_BOOL:
+      v.lo = 0;
+      v.hi = 1;
+      v.nvalues = 2;
+      break;
+    case GOAP_ENUM:
+      if (d->value_count < 1 || d->value_count > GOAP_MAX_ENUM_VALUES || !d->values)
+        return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_VALUE, -1,
+                    "variable '%s': an enum needs 1 to %d values", d->name,
+                    GOAP_MAX_ENUM_VALUES);
+      for (int i = 0; i < d->value_count; ++i) {
+        if (!valid_name(d->values[i]))
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_VALUE, i,
+                      "variable '%s': invalid enum value name", d->name);
+        for (int j = 0; j < i; ++j)
+          if (strcmp(d->values[i], d->values[j]) == 0)
+            return fail(b, GOAP_DUPLICATE, GOAP_ITEM_VALUE, i,
+                        "variable '%s': enum value '%s' is listed twice", d->name,
+                        d->values[i]);
+      }
+      v.lo = 0;
+      v.hi = d->value_count - 1;
+      v.nvalues = d->value_count;
+      break;
+    case GOAP_INT:
+      if (d->lo > d->hi)
+        return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_RANGE, -1,
+                    "variable '%s': empty range %ld..%ld", d->name, (long)d->lo, (long)d->hi);
+      v.lo = d->lo;
+      v.hi = d->hi;
+      v.nvalues = 0;
+      break;
+    default:
+      return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "variable '%s': unknown type",
+                  d->name);
+  }
+  v.def = v.lo;
+  if (d->has_default) {
+    if (d->default_value < v.lo || d->default_value > v.hi)
+      return fail(b, GOAP_OUT_OF_RANGE, GOAP_ITEM_DEFAULT, -1,
+                  "variable '%s': default %ld is outside %ld..%ld", d->name,
+                  (long)d->default_value, (long)v.lo, (long)v.hi);
+    v.def = d->default_value;
+  }
+  v.range = (uint64_t)((int64_t)v.hi - (int64_t)v.lo);
+  v.bits = bits_for(v.range);
+  v.fmask = (v.bits >= 64) ? ~0ull : ((1ull << v.bits) - 1);
+
+  if (!goap__grow(&b->alloc, (void **)&b->vars, &b->cvars, b->nvars + 1, sizeof *b->vars))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  v.name = goap__strdup(&b->alloc, d->name);
+  if (!v.name) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  if (d->type == GOAP_ENUM) {
+    v.values = (char **)goap__alloc(&b->alloc, (size_t)v.nvalues * sizeof *v.values);
+    if (!v.values) {
+      goap__strfree(&b->alloc, v.name);
+      return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+    }
+    memset(v.values, 0, (size_t)v.nvalues * sizeof *v.values);
+    for (int i = 0; i < v.nvalues; ++i) {
+      v.values[i] = goap__strdup(&b->alloc, d->values[i]);
+      if (!v.values[i]) {
+        free_var(&b->alloc, &v);
+        return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+      }
+    }
+  }
+  if (!goap__names_put(&b->alloc, &b->var_names, v.name, (int32_t)b->nvars)) {
+    free_var(&b->alloc, &v);
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  }
+  b->vars[b->nvars] = v;
+  if (out_id) *out_id = (int)b->nvars;
+  ++b->nvars;
+  return GOAP_OK;
+}
+
+/* ---- conditions and effects ---------------------------------------------------------------- */
+
+goap_status goap__check_cond(const goap__var *vars, int nvars, const goap_cond *c, char *msg,
+                             size_t cap) {
+  if (c->var < 0 || c->var >= nvars) {
+    snprintf(msg, cap, "unknown variable id %ld", (long)c->var);
+    return GOAP_NOT_FOUND;
+  }
+  const goap__var *v = &vars[c->var];
+  if ((unsigned)c->op > (unsigned)GOAP_GE) {
+    snprintf(msg, cap, "invalid operator on '%s'", v->name);
+    return GOAP_INVALID_ARGUMENT;
+  }
+  if (v->type != GOAP_INT && c->op != GOAP_EQ && c->op != GOAP_NE) {
+    snprintf(msg, cap, "'%s' is %s: only == and != apply", v->name,
+             v->type == GOAP_BOOL ? "a bool" : "an enum");
+    return GOAP_TYPE_MISMATCH;
+  }
+  if ((c->op == GOAP_EQ || c->op == GOAP_NE) && (c->value < v->lo || c->value > v->hi)) {
+    snprintf(msg, cap, "value %ld is outside the range of '%s' (%ld..%ld)", (long)c->value,
+             v->name, (long)v->lo, (long)v->hi);
+    return GOAP_OUT_OF_RANGE;
+  }
+  return GOAP_OK;
+}
+
+static goap_status check_effect(const goap__var *vars, int nvars, const goap_effect *e,
+                                char *msg, size_t cap) {
+  if (e->var < 0 || e->var >= nvars) {
+    snprintf(msg, cap, "unknown variable id %ld", (long)e->var);
+    return GOAP_NOT_FOUND;
+  }
+  const goap__var *v = &vars[e->var];
+  if (e->op == GOAP_SET) {
+    if (e->value < v->lo || e->value > v->hi) {
+      snprintf(msg, cap, "value %ld is outside the range of '%s' (%ld..%ld)", (long)e->value,
+               v->name, (long)v->lo, (long)v->hi);
+      return GOAP_OUT_OF_RANGE;
+    }
+    return GOAP_OK;
+  }
+  if (e->op == GOAP_ADD) {
+    if (v->type != GOAP_INT) {
+      snprintf(msg, cap, "'%s' is %s: += and -= apply to ints only", v->name,
+               v->type == GOAP_BOOL ? "a bool" : "an enum");
+      return GOAP_TYPE_MISMATCH;
+    }
+    uint64_t mag = e->value < 0 ? (uint64_t)(-(int64_t)e->value) : (uint64_t)e->value;
+    if (mag > v->range) {
+      snprintf(msg, cap, "adding %ld to '%s' always leaves its range %ld..%ld", (long)e->value,
+               v->name, (long)v->lo, (long)v->hi);
+      return GOAP_OUT_OF_RANGE;
+    }
+    return GOAP_OK;
+  }
+  snprintf(msg, cap, "invalid effect operator on '%s'", v->name);
+  return GOAP_INVALID_ARGUMENT;
+}
+
+static goap_status check_conds(goap_builder *b, const char *what, const char *name,
+                               const goap_cond *c, int n, goap_item_kind kind) {
+  if (n < 0 || (n > 0 && !c))
+    return fail(b, GOAP_INVALID_ARGUMENT, kind, -1, "%s '%s': bad condition array", what,
+                name);
+  char msg[256];
+  for (int i = 0; i < n; ++i) {
+    goap_status st = goap__check_cond(b->vars, (int)b->nvars, &c[i], msg, sizeof msg);
+    if (st != GOAP_OK) return fail(b, st, kind, i, "%s '%s': %s", what, name, msg);
+  }
+  return GOAP_OK;
+}
+
+/* ---- actions and goals --------------------------------------------------------------------- */
+
+goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, int *out_id) {
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL action description");
+  if (!valid_name(d->name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid action name");
+  if (goap__names_find(&b->action_names, d->name) >= 0)
+    return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "action '%s' is already defined",
+                d->name);
+  if (!(d->cost >= 0.0) || !isfinite(d->cost))
+    return fail(b, GOAP_OUT_OF_RANGE, GOAP_ITEM_COST, -1,
+                "action '%s': cost must be a finite number >= 0", d->name);
+  if (b->nactions >= (size_t)INT32_MAX / 2)
+    return fail(b, GOAP_TOO_LARGE, GOAP_ITEM_NONE, -1, "too many actions");
+  goap_status st = check_conds(b, "action", d->name, d->pre, d->pre_count, GOAP_ITEM_PRE);
+  if (st != GOAP_OK) return st;
+  if (d->eff_count < 0 || (d->eff_count > 0 && !d->eff))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_EFF, -1, "action '%s': bad effect array",
+                d->name);
+  char msg[256];
+  for (int i = 0; i < d->eff_count; ++i) {
+    st = check_effect(b->vars, (int)b->nvars, &d->eff[i], msg, sizeof msg);
+    if (st != GOAP_OK) return fail(b, st, GOAP_ITEM_EFF, i, "action '%s': %s", d->name, msg);
+    for (int j = 0; j < i; ++j)
+      if (d->eff[j].var == d->eff[i].var)
+        return fail(b, GOAP_CONFLICT, GOAP_ITEM_EFF, i,
+                    "action '%s': two effects on variable '%s'", d->name,
+                    b->vars[d->eff[i].var].name);
+  }
+  if (!goap__grow(&b->alloc, (void **)&b->actions, &b->cactions, b->nactions + 1,
+                  sizeof *b->actions))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  goap__action a;
+  memset(&a, 0, sizeof a);
+  a.cost = d->cost;
+  a.check = d->check;
+  a.dyn_cost = d->dynamic_cost;
+  a.user = d->user;
+  a.npre = d->pre_count;
+  a.neff = d->eff_count;
+  a.name = goap__strdup(&b->alloc, d->name);
+  if (a.npre) a.pre = (goap_cond *)goap__alloc(&b->alloc, (size_t)a.npre * sizeof *a.pre);
+  if (a.neff) a.eff = (goap_effect *)goap__alloc(&b->alloc, (size_t)a.neff * sizeof *a.eff);
+  if (!a.name || (a.npre && !a.pre) || (a.neff && !a.eff) ||
+      !goap__names_put(&b->alloc, &b->action_names, a.name ? a.name : "", (int32_t)b->nactions)) {
+    free_action(&b->alloc, &a);
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  }
+  if (a.npre) memcpy(a.pre, d->pre, (size_t)a.npre * sizeof *a.pre);
+  if (a.neff) memcpy(a.eff, d->eff, (size_t)a.neff * sizeof *a.eff);
+  b->actions[b->nactions] = a;
+  if (out_id) *out_id = (int)b->nactions;
+  ++b->nactions;
+  return GOAP_OK;
+}
+
+goap_status goap_builder_add_goal(goap_builder *b, const goap_goal_desc *d, int *out_id) {
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL goal description");
+  if (!valid_name(d->name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid goal name");
+  if (goap__names_find(&b->goal_names, d->name) >= 0)
+    return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "goal '%s' is already defined", d->name);
+  if (!isfinite(d->priority))
+    return fail(b, GOAP_OUT_OF_RANGE, GOAP_ITEM_NONE, -1, "goal '%s': priority must be finite",
+                d->name);
+  goap_status st = check_conds(b, "goal", d->name, d->want, d->want_count, GOAP_ITEM_WANT);
+  if (st != GOAP_OK) return st;
+  if (!goap__grow(&b->alloc, (void **)&b->goals, &b->cgoals, b->ngoals + 1, sizeof *b->goals))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  goap__goal g;
+  memset(&g, 0, sizeof g);
+  g.priority = d->priority;
+  g.nwant = d->want_count;
+  g.name = goap__strdup(&b->alloc, d->name);
+  if (g.nwant) g.want = (goap_cond *)goap__alloc(&b->alloc, (size_t)g.nwant * sizeof *g.want);
+  if (!g.name || (g.nwant && !g.want) ||
+      !goap__names_put(&b->alloc, &b->goal_names, g.name ? g.name : "", (int32_t)b->ngoals)) {
+    free_goal(&b->alloc, &g);
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  }
+  if (g.nwant) memcpy(g.want, d->want, (size_t)g.nwant * sizeof *g.want);
+  b->goals[b->ngoals] = g;
+  if (out_id) *out_id = (int)b->ngoals;
+  ++b->ngoals;
+  return GOAP_OK;
+}
+
+/* ---- build ---------------------------------------------------------------------------------- */
+
+goap_status goap__domain_compile(const goap_allocator *a, const char *name,
+                                 const goap__var *vars, int nvars, const goap__action *actions,
+                                 int nactions, const goap__goal *goals, int ngoals,
+                                 goap_domain **out);
+
+goap_status goap_builder_build(goap_builder *b, goap_domain **out) {
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (!out) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL output pointer");
+  *out = NULL;
+  goap_status st = goap__domain_compile(&b->alloc, b->name ? b->name : "domain", b->vars,
+                                        (int)b->nvars, b->actions, (int)b->nactions, b->goals,
+                                        (int)b->ngoals, out);
+  if (st == GOAP_OUT_OF_MEMORY) return fail(b, st, GOAP_ITEM_NONE, -1, "out of memory");
+  if (st != GOAP_OK) return fail(b, st, GOAP_ITEM_NONE, -1, "%s", goap_status_string(st));
+  return GOAP_OK;
+}

@@ -1,0 +1,194 @@
+/*
+ * internal.h -- shared internals of the core (not installed).
+ *
+ * Invariants:
+ *  - A variable's value is stored as the unsigned offset (value - lo) in a bit field of
+ *    `bits` bits at `shift` inside state word `word`; fields never straddle words.
+ *  - Every condition compiles to an interval test on the encoded field, [a, b], optionally
+ *    with one excluded value (NE). An EQ test is also folded into per-word (mask, value) pairs
+ *    so that "does s satisfy these equalities" costs one AND and one compare per word touched.
+ *  - Compiled actions keep sparse per-word lists (only the words they touch). ADD effects add an
+ *    implicit interval precondition that keeps the result in range.
+ *  - A goap_domain is never written after goap_builder_build returns.
+ */
+#ifndef GOAP_CORE_INTERNAL_H
+#define GOAP_CORE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "goap/goap.h"
+
+/* ---- allocation ---------------------------------------------------------------------------- */
+void *goap__alloc(const goap_allocator *a, size_t size);
+void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size);
+void goap__free(const goap_allocator *a, void *p, size_t size);
+char *goap__strdup(const goap_allocator *a, const char *s);
+void goap__strfree(const goap_allocator *a, char *s);
+/* Grows *p (holding *cap elements of size elem) to at least need elements (doubling). */
+int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
+
+/* ---- name maps: string -> id, keys borrowed from their owners ----------------------------- */
+typedef struct goap__name_slot {
+  const char *key;
+  int32_t id;
+} goap__name_slot;
+
+typedef struct goap__names {
+  goap__name_slot *slots;
+  size_t cap;   /* power of two, or 0 */
+  size_t count;
+} goap__names;
+
+int32_t goap__names_find(const goap__names *m, const char *key);
+/* Inserts key (which must stay alive and not be present); 0 when out of memory. */
+int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id);
+void goap__names_free(const goap_allocator *a, goap__names *m);
+
+/* ---- compiled pieces ----------------------------------------------------------------------- */
+
+/* One word of an equality test: (s[word] & mask) == value. */
+typedef struct goap__wmask {
+  uint32_t word;
+  uint64_t mask;
+  uint64_t value;
+} goap__wmask;
+
+/* A field test: a <= field <= b (unsigned, encoded), and field != ne when has_ne. */
+typedef struct goap__ftest {
+  uint32_t word, shift;
+  uint64_t fmask; /* (1 << bits) - 1, unshifted */
+  uint64_t a, b;
+  uint64_t ne;
+  uint32_t has_ne;
+  int32_t var;
+} goap__ftest;
+
+/* An ADD effect on an encoded field. */
+typedef struct goap__fadd {
+  uint32_t word, shift;
+  uint64_t fmask;
+  int64_t delta;
+  int32_t var;
+} goap__fadd;
+
+typedef struct goap__var {
+  char *name;
+  goap_var_type type;
+  int32_t lo, hi;
+  int nvalues;        /* enum: value count, bool: 2, int: 0 */
+  char **values;      /* enum value names */
+  int32_t def;
+  unsigned flags;
+  uint32_t word, shift, bits;
+  uint64_t fmask;     /* (1 << bits) - 1 */
+  uint64_t range;     /* hi - lo as an encoded value */
+} goap__var;
+
+typedef struct goap__action {
+  char *name;
+  double cost;
+  goap_cond *pre;
+  int npre;
+  goap_effect *eff;
+  int neff;
+  goap_check_fn check;
+  goap_cost_fn dyn_cost;
+  void *user;
+  /* compiled (offsets into the domain's pools) */
+  uint32_t pre_eq, npre_eq;     /* goap__wmask */
+  uint32_t pre_ft, npre_ft;     /* goap__ftest: non-equality tests and ADD range tests */
+  uint32_t eff_set, neff_set;   /* goap__wmask: s = (s & ~mask) | value */
+  uint32_t eff_add, neff_add;   /* goap__fadd */
+  int never;                    /* contradictory preconditions: never applicable */
+} goap__action;
+
+typedef struct goap__goal {
+  char *name;
+  double priority;
+  goap_cond *want;
+  int nwant;
+} goap__goal;
+
+struct goap_domain {
+  goap_allocator alloc;
+  char *name;
+  int nvars, nactions, ngoals;
+  goap__var *vars;
+  goap__action *actions;
+  goap__goal *goals;
+  uint32_t words;
+  goap_word *defaults;
+  /* pools for compiled actions */
+  goap__wmask *wm;
+  uint32_t nwm;
+  goap__ftest *ft;
+  uint32_t nft;
+  goap__fadd *fa;
+  uint32_t nfa;
+  /* var -> actions with an effect on it (CSR) */
+  uint32_t *writers_off; /* nvars + 1 */
+  int32_t *writers;
+  size_t nwriters;
+  int max_eff;           /* the most effects of one action */
+  goap__names var_names, action_names, goal_names;
+};
+
+/* ---- helpers shared by the core ------------------------------------------------------------ */
+
+static inline uint64_t goap__field_get(const goap_word *s, uint32_t word, uint32_t shift,
+                                       uint64_t fmask) {
+  return (s[word] >> shift) & fmask;
+}
+
+static inline void goap__field_put(goap_word *s, uint32_t word, uint32_t shift, uint64_t fmask,
+                                   uint64_t v) {
+  s[word] = (s[word] & ~(fmask << shift)) | ((v & fmask) << shift);
+}
+
+/* Compiles one condition into an encoded interval [a, b] with optional NE. Returns 0 when the
+ * condition can never hold (empty interval). The caller has validated var and op. */
+int goap__cond_interval(const goap_domain *d, const goap_cond *c, uint64_t *a, uint64_t *b,
+                        uint64_t *ne, uint32_t *has_ne);
+
+/* Validates a condition against a domain-like var table; returns a status and a message. */
+goap_status goap__check_cond(const goap__var *vars, int nvars, const goap_cond *c, char *msg,
+                             size_t cap);
+
+static inline int goap__ftest_ok(const goap__ftest *t, const goap_word *s) {
+  uint64_t v = (s[t->word] >> t->shift) & t->fmask;
+  if (v - t->a > t->b - t->a) return 0;
+  if (t->has_ne && v == t->ne) return 0;
+  return 1;
+}
+
+static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
+                                  const goap_word *s) {
+  const goap__wmask *m = d->wm + a->pre_eq;
+  for (uint32_t i = 0; i < a->npre_eq; ++i)
+    if ((s[m[i].word] & m[i].mask) != m[i].value) return 0;
+  const goap__ftest *t = d->ft + a->pre_ft;
+  for (uint32_t i = 0; i < a->npre_ft; ++i)
+    if (!goap__ftest_ok(&t[i], s)) return 0;
+  return 1;
+}
+
+/* Applies the effects of an action whose preconditions hold (so ADD results stay in range). */
+static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
+  const goap__wmask *m = d->wm + a->eff_set;
+  for (uint32_t i = 0; i < a->neff_set; ++i)
+    s[m[i].word] = (s[m[i].word] & ~m[i].mask) | m[i].value;
+  const goap__fadd *f = d->fa + a->eff_add;
+  for (uint32_t i = 0; i < a->neff_add; ++i) {
+    uint64_t v = (s[f[i].word] >> f[i].shift) & f[i].fmask;
+    v = (uint64_t)((int64_t)v + f[i].delta);
+    goap__field_put(s, f[i].word, f[i].shift, f[i].fmask, v);
+  }
+}
+
+uint64_t goap__hash_words(const goap_word *s, size_t n);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t goap__now_ns(void);
+
+#endif /* GOAP_CORE_INTERNAL_H */

@@ -1,0 +1,1030 @@
+/*
+ * planner.c -- forward A* / weighted A* / greedy search over packed states, and regressive
+ * (backward) A* over partial states, with relevance pruning, budgets and sliced execution.
+ *
+ * Invariants:
+ *  - Pools (nodes, states, closed table, open heap, scratch) are allocated at creation and only
+ *    grow, by doubling, when a request needs more than any earlier one; a request that fits
+ *    performs no allocation at all.
+ *  - The closed table is generation-stamped: a slot is live only if its stamp equals the
+ *    current request's generation, so starting a request costs O(1), not O(table).
+ *  - Open-list order is (f, tie, node id), all deterministic: the same request gives the same
+ *    plan on every run and thread. tie is h for A* and weighted A*, g for greedy.
+ *  - A node is closed when expanded; a cheaper path to a closed node reopens it (only possible
+ *    with inconsistent heuristics), so admissible heuristics give optimal plans.
+ *  - Backward nodes hold, per variable, an interval [lo, hi] of allowed encoded values: the low
+ *    fields in the first W words and the high fields in the next W. A `!=` that would cut an
+ *    interval in two splits the node into two.
+ *  - Action callbacks (check, dynamic cost) run at most once per action per request, before the
+ *    search, and only for actions that survive relevance pruning.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "planner.h"
+
+#define NONE UINT32_MAX
+#define F_EVAL 1u
+#define F_USABLE 2u
+#define F_RELEVANT 4u
+#define F_ACTIVE 8u
+
+typedef struct goap__slot {
+  uint32_t node;
+  uint32_t gen;
+} goap__slot;
+
+/* The closed table lives in p->table as slots; ctable counts slots. */
+#define SLOTS(p) ((goap__slot *)(void *)(p)->table)
+
+/* ---- creation ------------------------------------------------------------------------------- */
+
+static size_t pool_bytes(size_t nodes, size_t sw) {
+  return nodes * (sizeof(goap__node) + (sw * sizeof(goap_word)));
+}
+
+static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t sw, uint32_t gen);
+
+goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc *desc) {
+  if (!d) return NULL;
+  goap_planner_desc dd;
+  memset(&dd, 0, sizeof dd);
+  if (desc) dd = *desc;
+  goap_planner *p = (goap_planner *)goap__alloc(&dd.allocator, sizeof *p);
+  if (!p) return NULL;
+  memset(p, 0, sizeof *p);
+  p->alloc = dd.allocator;
+  p->d = d;
+  p->W = d->words;
+  p->cap_nodes = dd.max_nodes ? dd.max_nodes : 4194304u;
+  if (p->cap_nodes > 0x7fffffffu) p->cap_nodes = 0x7fffffffu;
+  p->max_memory = dd.max_memory;
+  p->found = p->best = NONE;
+  size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
+  int ok = 1;
+#define ALLOC(ptr, n, type)                                                                   \
+  do {                                                                                        \
+    size_t n_ = (n) ? (n) : 1;                                                                \
+    ptr = (type *)goap__alloc(&p->alloc, n_ * sizeof(type));                                  \
+    if (!ptr) ok = 0;                                                                         \
+    else {                                                                                    \
+      memset(ptr, 0, n_ * sizeof(type));                                                      \
+      p->memory += n_ * sizeof(type);                                                         \
+    }                                                                                         \
+  } while (0)
+  ALLOC(p->start, W, goap_word);
+  ALLOC(p->goal_mask, W, goap_word);
+  ALLOC(p->goal_val, W, goap_word);
+  ALLOC(p->active, A, int32_t);
+  ALLOC(p->acost, A, double);
+  ALLOC(p->aflag, A, uint8_t);
+  ALLOC(p->var_best, V, double);
+#undef ALLOC
+  p->cscratch = 8 * W;
+  p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
+  if (!p->scratch) ok = 0;
+  else p->memory += p->cscratch * sizeof(goap_word);
+  if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
+  if (ok) {
+    size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
+    if (n0 > p->cap_nodes) n0 = p->cap_nodes;
+    if (p->max_memory && pool_bytes(n0, W) * 2 > p->max_memory) n0 = 64;
+    p->nodes = (goap__node *)goap__alloc(&p->alloc, n0 * sizeof *p->nodes);
+    p->states = (goap_word *)goap__alloc(&p->alloc, (n0 + 1) * W * sizeof *p->states);
+    p->heap = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->heap);
+    if (!p->nodes || !p->states || !p->heap) {
+      goap__free(&p->alloc, p->nodes, n0 * sizeof *p->nodes);
+      goap__free(&p->alloc, p->states, (n0 + 1) * W * sizeof *p->states);
+      goap__free(&p->alloc, p->heap, n0 * sizeof *p->heap);
+      p->nodes = NULL;
+      p->states = NULL;
+      p->heap = NULL;
+      ok = 0;
+    } else {
+      p->cnodes = n0;
+      p->cstates = (n0 + 1) * W;
+      p->cheap = n0;
+      p->memory += n0 * (sizeof *p->nodes + sizeof *p->heap) + p->cstates * sizeof *p->states;
+      if (grow_table(p, 2 * n0, p->W, 0) != GOAP_OK) ok = 0;
+    }
+  }
+  if (!ok) {
+    goap_planner_destroy(p);
+    return NULL;
+  }
+  return p;
+}
+
+void goap_planner_destroy(goap_planner *p) {
+  if (!p) return;
+  const goap_domain *d = p->d;
+  size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
+  goap_allocator a = p->alloc;
+#define NZ(n) ((n) ? (n) : 1)
+  goap__free(&a, p->start, NZ(W) * sizeof(goap_word));
+  goap__free(&a, p->goal_mask, NZ(W) * sizeof(goap_word));
+  goap__free(&a, p->goal_val, NZ(W) * sizeof(goap_word));
+  goap__free(&a, p->active, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->acost, NZ(A) * sizeof(double));
+  goap__free(&a, p->aflag, NZ(A) * sizeof(uint8_t));
+  goap__free(&a, p->var_best, NZ(V) * sizeof(double));
+#undef NZ
+  goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
+  goap__free(&a, p->want, p->cwant * sizeof *p->want);
+  goap__free(&a, p->goal_ft, p->cwant * sizeof *p->goal_ft);
+  goap__free(&a, p->goal_best, p->cwant * sizeof *p->goal_best);
+  goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
+  if (p->rx.cond) goap__relax_free(p);
+  goap__free(&a, p->nodes, p->cnodes * sizeof *p->nodes);
+  goap__free(&a, p->states, p->cstates * sizeof *p->states);
+  goap__free(&a, p->table, p->ctable * sizeof(goap__slot));
+  goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
+  goap__free(&a, p, sizeof *p);
+}
+
+/* ---- pools ---------------------------------------------------------------------------------- */
+
+static int mem_ok(const goap_planner *p, size_t extra_bytes) {
+  return !p->max_memory || p->memory + extra_bytes <= p->max_memory;
+}
+
+static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t sw, uint32_t gen) {
+  size_t cap = p->ctable ? p->ctable : 16;
+  while (cap < need_slots) cap *= 2;
+  if (cap == p->ctable) return GOAP_OK;
+  size_t bytes = cap * sizeof(goap__slot);
+  if (!mem_ok(p, bytes)) return GOAP_MEMORY_LIMIT;
+  goap__slot *ns = (goap__slot *)goap__alloc(&p->alloc, bytes);
+  if (!ns) return GOAP_OUT_OF_MEMORY;
+  memset(ns, 0, bytes);
+  /* gen 0 is never a live generation, so a zeroed table is empty */
+  size_t mask = cap - 1;
+  if (p->table && gen) {
+    goap__slot *old = SLOTS(p);
+    for (size_t i = 0; i < p->ctable; ++i) {
+      if (old[i].gen != gen) continue;
+      uint32_t n = old[i].node;
+      uint64_t h = goap__hash_words(p->states + (size_t)n * sw, sw);
+      size_t j = (size_t)h & mask;
+      while (ns[j].gen == gen) j = (j + 1) & mask;
+      ns[j].node = n;
+      ns[j].gen = gen;
+    }
+  }
+  goap__free(&p->alloc, p->table, p->ctable * sizeof(goap__slot));
+  p->memory -= p->ctable * sizeof(goap__slot);
+  p->table = (uint32_t *)(void *)ns;
+  p->ctable = cap;
+  p->memory += bytes;
+  return GOAP_OK;
+}
+
+/* Ensures room for `need` nodes and a tentative state slot after them. */
+static goap_status ensure_nodes(goap_planner *p, size_t need, uint32_t sw) {
+  if (need > p->cap_nodes) need = p->cap_nodes; /* offer() enforces the node limit */
+  if (need <= p->cnodes && (need + 1) * sw <= p->cstates) return GOAP_OK;
+  size_t ncap = p->cnodes;
+  while (ncap < need) ncap *= 2;
+  if (ncap > p->cap_nodes) ncap = p->cap_nodes;
+  size_t nstates = (ncap + 1) * sw;
+  size_t add = 0;
+  if (ncap > p->cnodes) add += (ncap - p->cnodes) * sizeof *p->nodes;
+  if (nstates > p->cstates) add += (nstates - p->cstates) * sizeof *p->states;
+  if (!mem_ok(p, add)) return GOAP_MEMORY_LIMIT;
+  if (ncap > p->cnodes) {
+    void *n = goap__realloc(&p->alloc, p->nodes, p->cnodes * sizeof *p->nodes,
+                            ncap * sizeof *p->nodes);
+    if (!n) return GOAP_OUT_OF_MEMORY;
+    p->nodes = (goap__node *)n;
+    p->memory += (ncap - p->cnodes) * sizeof *p->nodes;
+    p->cnodes = ncap;
+  }
+  if (nstates > p->cstates) {
+    void *s = goap__realloc(&p->alloc, p->states, p->cstates * sizeof *p->states,
+                            nstates * sizeof *p->states);
+    if (!s) return GOAP_OUT_OF_MEMORY;
+    p->states = (goap_word *)s;
+    p->memory += (nstates - p->cstates) * sizeof *p->states;
+    p->cstates = nstates;
+  }
+  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes, sw, p->gen);
+  return GOAP_OK;
+}
+
+static goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return GOAP_OK;
+  size_t old = *cap;
+  size_t ncap = old ? old : 8;
+  while (ncap < need) ncap *= 2;
+  if (!mem_ok(p, (ncap - old) * elem)) return GOAP_MEMORY_LIMIT;
+  void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
+  if (!n) return GOAP_OUT_OF_MEMORY;
+  *ptr = n;
+  *cap = ncap;
+  p->memory += (ncap - old) * elem;
+  return GOAP_OK;
+}
+
+/* ---- the open list -------------------------------------------------------------------------- */
+
+static int hless(const goap__hentry *a, const goap__hentry *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->tie != b->tie) return a->tie < b->tie;
+  return a->node < b->node;
+}
+
+static goap_status heap_push(goap_planner *p, double f, double tie, double g, uint32_t node) {
+  if (p->nheap == p->cheap) {
+    goap_status st = grow_buf(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
+    if (st != GOAP_OK) return st;
+  }
+  goap__hentry e;
+  e.f = f;
+  e.tie = tie;
+  e.g = g;
+  e.node = node;
+  e.pad = 0;
+  size_t i = p->nheap++;
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!hless(&e, &p->heap[parent])) break;
+    p->heap[i] = p->heap[parent];
+    i = parent;
+  }
+  p->heap[i] = e;
+  return GOAP_OK;
+}
+
+static goap__hentry heap_pop(goap_planner *p) {
+  goap__hentry top = p->heap[0];
+  goap__hentry last = p->heap[--p->nheap];
+  size_t n = p->nheap, i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && hless(&p->heap[c + 1], &p->heap[c])) ++c;
+    if (!hless(&p->heap[c], &last)) break;
+    p->heap[i] = p->heap[c];
+    i = c;
+  }
+  if (n) p->heap[i] = last;
+  return top;
+}
+
+/* ---- closed table ---------------------------------------------------------------------------- */
+
+static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
+  if (sw == 1) return a[0] == b[0];
+  return memcmp(a, b, sw * sizeof *a) == 0;
+}
+
+/* Finds the node holding state s, or returns NONE and the free slot in *slot. */
+static inline uint32_t table_find(goap_planner *p, const goap_word *s, uint32_t sw,
+                                  size_t *slot) {
+  goap__slot *t = SLOTS(p);
+  uint32_t gen = p->gen;
+  size_t mask = p->ctable - 1;
+  size_t i = (size_t)goap__hash_words(s, sw) & mask;
+  for (;; i = (i + 1) & mask) {
+    if (t[i].gen != gen) {
+      *slot = i;
+      return NONE;
+    }
+    uint32_t n = t[i].node;
+    if (same(p->states + (size_t)n * sw, s, sw)) return n;
+  }
+}
+
+/* ---- request set-up -------------------------------------------------------------------------- */
+
+static double eval_cost(goap_planner *p, int a) {
+  const goap__action *x = &p->d->actions[a];
+  double c = x->cost;
+  if (x->dyn_cost) c = x->dyn_cost(p->host, a, x->user);
+  return c;
+}
+
+/* Evaluates callbacks once; returns 1 if the action may be used. */
+static int usable(goap_planner *p, int a) {
+  if (p->aflag[a] & F_EVAL) return (p->aflag[a] & F_USABLE) != 0;
+  p->aflag[a] |= F_EVAL;
+  const goap__action *x = &p->d->actions[a];
+  if (x->never || x->neff == 0) return 0;
+  if (x->check && !x->check(p->host, a, x->user)) return 0;
+  double c = eval_cost(p, a);
+  if (!(c >= 0.0) || !isfinite(c)) return 0;
+  p->acost[a] = c;
+  p->aflag[a] |= F_USABLE;
+  return 1;
+}
+
+/* Does effect e (on a bool/enum var) help relaxed condition c? Int vars: any effect helps. */
+static int effect_helps(const goap_domain *d, const goap_effect *e, const goap__rcond *c) {
+  const goap__var *v = &d->vars[e->var];
+  if (v->type == GOAP_INT) return 1;
+  uint64_t k = (uint64_t)((int64_t)e->value - (int64_t)v->lo);
+  return k >= c->a && k <= c->b && !(c->has_ne && k == c->ne);
+}
+
+static goap_status select_actions(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  int A = d->nactions;
+  memset(p->aflag, 0, (size_t)(A ? A : 1));
+  if (p->flags & GOAP_REQUEST_NO_PRUNING) {
+    for (int a = 0; a < A; ++a)
+      if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
+  } else {
+    /* backward relevance: conditions enter a worklist; writers of their variable whose effect
+     * can help become relevant, and their own conditions enter the worklist */
+    size_t need = (size_t)r->ncond + (size_t)r->ngoal;
+    goap_status st = grow_buf(p, (void **)&p->queue, &p->cqueue, need ? need : 1,
+                              sizeof *p->queue);
+    if (st != GOAP_OK) return st;
+    size_t qh = 0, qt = 0;
+    for (int g = 0; g < r->ngoal; ++g) p->queue[qt++] = r->ncond + g;
+    while (qh < qt) {
+      int c = p->queue[qh++];
+      const goap__rcond *rc = &r->cond[c];
+      int32_t v = rc->var;
+      for (uint32_t k = d->writers_off[v]; k < d->writers_off[v + 1]; ++k) {
+        int32_t a = d->writers[k];
+        if (p->aflag[a] & F_RELEVANT) continue;
+        const goap__action *x = &d->actions[a];
+        const goap_effect *e = NULL;
+        for (int j = 0; j < x->neff; ++j)
+          if (x->eff[j].var == v) e = &x->eff[j];
+        if (!e || !effect_helps(d, e, rc)) continue;
+        if (!usable(p, a)) continue;
+        p->aflag[a] |= F_RELEVANT;
+        for (uint32_t j = r->act_off[a]; j < r->act_off[a + 1]; ++j) p->queue[qt++] = (int32_t)j;
+      }
+    }
+  }
+  p->nactive = 0;
+  p->cmin = GOAP__INF;
+  p->max_eff_active = 0;
+  for (int v = 0; v < d->nvars; ++v) p->var_best[v] = GOAP__INF;
+  for (int a = 0; a < A; ++a) {
+    if (!(p->aflag[a] & F_RELEVANT)) continue;
+    p->aflag[a] |= F_ACTIVE;
+    p->active[p->nactive++] = a;
+    double c = p->acost[a];
+    if (c < p->cmin) p->cmin = c;
+    const goap__action *x = &d->actions[a];
+    if (x->neff > p->max_eff_active) p->max_eff_active = x->neff;
+    for (int j = 0; j < x->neff; ++j)
+      if (c < p->var_best[x->eff[j].var]) p->var_best[x->eff[j].var] = c;
+  }
+  if (p->cmin >= GOAP__INF) p->cmin = 0.0;
+  /* goal-count scaling: the most goal conditions one action can achieve */
+  p->max_achieve = 0;
+  for (int g = 0; g < p->nwant; ++g) p->goal_best[g] = GOAP__INF;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *x = &d->actions[a];
+    int n = 0;
+    for (int g = 0; g < p->nwant; ++g) {
+      const goap__rcond *gc = &r->cond[r->ncond + g];
+      for (int j = 0; j < x->neff; ++j) {
+        if (x->eff[j].var != gc->var || !effect_helps(d, &x->eff[j], gc)) continue;
+        ++n;
+        if (p->acost[a] < p->goal_best[g]) p->goal_best[g] = p->acost[a];
+        break;
+      }
+    }
+    if (n > p->max_achieve) p->max_achieve = n;
+  }
+  p->gc_scale = p->max_achieve ? p->cmin / (double)p->max_achieve : 0.0;
+  p->stats.actions_considered = p->nactive;
+  return GOAP_OK;
+}
+
+static goap_status compile_goal(goap_planner *p) {
+  const goap_domain *d = p->d;
+  memset(p->goal_mask, 0, p->W * sizeof *p->goal_mask);
+  memset(p->goal_val, 0, p->W * sizeof *p->goal_val);
+  p->goal_never = 0;
+  for (int i = 0; i < p->nwant; ++i) {
+    const goap_cond *c = &p->want[i];
+    const goap__var *v = &d->vars[c->var];
+    goap__ftest *t = &p->goal_ft[i];
+    uint64_t a, b, ne;
+    uint32_t has_ne;
+    t->word = v->word;
+    t->shift = v->shift;
+    t->fmask = v->fmask;
+    t->var = c->var;
+    if (!goap__cond_interval(d, c, &a, &b, &ne, &has_ne)) {
+      p->goal_never = 1;
+      t->a = 1;
+      t->b = 0;
+      t->ne = 0;
+      t->has_ne = 0;
+      continue;
+    }
+    t->a = a;
+    t->b = b;
+    t->ne = ne;
+    t->has_ne = has_ne;
+    if (a == b && !has_ne) {
+      uint64_t m = v->fmask << v->shift, val = a << v->shift;
+      if ((p->goal_mask[v->word] & m) && ((p->goal_val[v->word] & m) != val)) p->goal_never = 1;
+      p->goal_mask[v->word] |= m;
+      p->goal_val[v->word] = (p->goal_val[v->word] & ~m) | val;
+    }
+  }
+  return GOAP_OK;
+}
+
+static goap_status prepare(goap_planner *p, const goap_request *req) {
+  const goap_domain *d = p->d;
+  if (!req) return GOAP_INVALID_ARGUMENT;
+  if ((unsigned)req->search > (unsigned)GOAP_SEARCH_GREEDY) return GOAP_INVALID_ARGUMENT;
+  if ((unsigned)req->heuristic > (unsigned)GOAP_H_ADD) return GOAP_INVALID_ARGUMENT;
+  if (req->want_count < 0 || (req->want_count > 0 && !req->want)) return GOAP_INVALID_ARGUMENT;
+  double w = req->weight;
+  if (req->search == GOAP_SEARCH_WASTAR) {
+    if (w == 0.0) w = 2.0;
+    if (!(w >= 1.0) || !isfinite(w)) return GOAP_INVALID_ARGUMENT;
+  } else {
+    w = 1.0;
+  }
+  if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
+  char msg[8];
+  for (int i = 0; i < req->want_count; ++i) {
+    goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
+    if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+  }
+  if (req->start) {
+    /* reject states with out-of-range fields (e.g. uninitialised memory) */
+    for (int v = 0; v < d->nvars; ++v) {
+      const goap__var *var = &d->vars[v];
+      if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
+        return GOAP_INVALID_ARGUMENT;
+    }
+  }
+  size_t nw = (size_t)req->want_count;
+  if (nw > p->cwant) {
+    size_t old = p->cwant, ncap = old ? old : 8;
+    while (ncap < nw) ncap *= 2;
+    goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
+    goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
+    double *gb = (double *)goap__alloc(&p->alloc, ncap * sizeof *gb);
+    if (!wv || !ft || !gb) {
+      goap__free(&p->alloc, wv, ncap * sizeof *wv);
+      goap__free(&p->alloc, ft, ncap * sizeof *ft);
+      goap__free(&p->alloc, gb, ncap * sizeof *gb);
+      return GOAP_OUT_OF_MEMORY;
+    }
+    goap__free(&p->alloc, p->want, old * sizeof *p->want);
+    goap__free(&p->alloc, p->goal_ft, old * sizeof *p->goal_ft);
+    goap__free(&p->alloc, p->goal_best, old * sizeof *p->goal_best);
+    p->want = wv;
+    p->goal_ft = ft;
+    p->goal_best = gb;
+    p->memory += (ncap - old) * (sizeof *wv + sizeof *ft + sizeof *gb);
+    p->cwant = ncap;
+  }
+  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
+  p->nwant = req->want_count;
+  if (req->start) memcpy(p->start, req->start, p->W * sizeof *p->start);
+  else memcpy(p->start, d->defaults, p->W * sizeof *p->start);
+  p->search = req->search;
+  p->heur = req->heuristic;
+  p->weight = w;
+  p->req_max_nodes = req->max_nodes ? req->max_nodes : p->cap_nodes;
+  if (p->req_max_nodes > p->cap_nodes) p->req_max_nodes = p->cap_nodes;
+  p->max_ms = req->max_ms;
+  p->host = req->host;
+  p->flags = req->flags;
+  goap_status st = goap__relax_set_goal(p);
+  if (st != GOAP_OK) return st;
+  st = compile_goal(p);
+  if (st != GOAP_OK) return st;
+  return select_actions(p);
+}
+
+/* ---- heuristics ----------------------------------------------------------------------------- */
+
+static inline int goal_unmet(const goap_planner *p, const goap_word *s) {
+  int n = 0;
+  for (int i = 0; i < p->nwant; ++i) n += !goap__ftest_ok(&p->goal_ft[i], s);
+  return n;
+}
+
+static inline int goal_holds(const goap_planner *p, const goap_word *s) {
+  for (uint32_t w = 0; w < p->W; ++w)
+    if ((s[w] & p->goal_mask[w]) != p->goal_val[w]) return 0;
+  for (int i = 0; i < p->nwant; ++i)
+    if (!goap__ftest_ok(&p->goal_ft[i], s)) return 0;
+  return 1;
+}
+
+static double h_forward(goap_planner *p, const goap_word *s) {
+  switch (p->heur) {
+    case GOAP_H_ZERO: return 0.0;
+    case GOAP_H_GOAL_COUNT: return (double)goal_unmet(p, s);
+    case GOAP_H_GOAL_COUNT_ADMISSIBLE: {
+      int u = goal_unmet(p, s);
+      if (u && !p->max_achieve) return GOAP__INF;
+      return (double)u * p->gc_scale;
+    }
+    case GOAP_H_MAX: return goap__relax_eval(p, s, 0);
+    case GOAP_H_ADD: return goap__relax_eval(p, s, 1);
+    case GOAP_H_DEFAULT:
+    default: {
+      int u = 0;
+      double best = 0.0;
+      for (int i = 0; i < p->nwant; ++i) {
+        if (goap__ftest_ok(&p->goal_ft[i], s)) continue;
+        ++u;
+        if (p->goal_best[i] > best) best = p->goal_best[i];
+      }
+      if (best >= GOAP__INF) return GOAP__INF;
+      double gc = (double)u * p->gc_scale;
+      return gc > best ? gc : best;
+    }
+  }
+}
+
+/* Backward: how many constrained variables the start state violates, and the largest cheapest
+ * writer among them. */
+static double h_backward(goap_planner *p, const goap_word *lo, const goap_word *hi) {
+  const goap_domain *d = p->d;
+  if (p->heur == GOAP_H_ZERO) return 0.0;
+  if (p->heur == GOAP_H_MAX) return goap__relax_eval_partial(p, lo, hi, 0);
+  if (p->heur == GOAP_H_ADD) return goap__relax_eval_partial(p, lo, hi, 1);
+  int u = 0;
+  double best = 0.0;
+  for (int32_t v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
+    uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
+    uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
+    if (s >= a && s <= b) continue;
+    ++u;
+    if (p->var_best[v] > best) best = p->var_best[v];
+  }
+  if (p->heur == GOAP_H_GOAL_COUNT) return (double)u;
+  if (best >= GOAP__INF) return GOAP__INF;
+  double gc = p->max_eff_active ? (double)u * p->cmin / (double)p->max_eff_active : 0.0;
+  if (p->heur == GOAP_H_GOAL_COUNT_ADMISSIBLE) return u && !p->max_eff_active ? GOAP__INF : gc;
+  return gc > best ? gc : best;
+}
+
+/* ---- node creation -------------------------------------------------------------------------- */
+
+static double f_of(const goap_planner *p, double g, double h) {
+  if (p->search == GOAP_SEARCH_GREEDY) return h;
+  return g + p->weight * h;
+}
+
+static double tie_of(const goap_planner *p, double g, double h) {
+  return p->search == GOAP_SEARCH_GREEDY ? g : h;
+}
+
+static void note_best(goap_planner *p, uint32_t n) {
+  if (p->best == NONE) {
+    p->best = n;
+    return;
+  }
+  const goap__node *a = &p->nodes[n], *b = &p->nodes[p->best];
+  if (a->h < b->h || (a->h == b->h && a->depth > b->depth)) p->best = n;
+}
+
+/* Adds the state at the tentative slot (index nnodes) as a node. */
+static goap_status add_node(goap_planner *p, size_t slot, uint32_t sw, uint32_t parent,
+                            int32_t action, double g, double h) {
+  uint32_t n = p->nnodes;
+  goap__node *nd = &p->nodes[n];
+  nd->g = g;
+  nd->h = h;
+  nd->parent = parent;
+  nd->action = action;
+  nd->depth = parent == NONE ? 0 : p->nodes[parent].depth + 1;
+  nd->closed = h >= GOAP__INF; /* dead ends are never expanded */
+  goap__slot *t = SLOTS(p);
+  t[slot].node = n;
+  t[slot].gen = p->gen;
+  ++p->nnodes;
+  ++p->stats.nodes;
+  if (h < GOAP__INF) note_best(p, n);
+  goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1, sw);
+  if (st != GOAP_OK) return st;
+  if (h >= GOAP__INF) return GOAP_OK;
+  return heap_push(p, f_of(p, g, h), tie_of(p, g, h), g, n);
+}
+
+/* ---- backward: intervals --------------------------------------------------------------------- */
+
+/* Candidate partial states for regression live in p->scratch, 2W words each. */
+static goap_status cand_reserve(goap_planner *p, size_t n) {
+  return grow_buf(p, (void **)&p->scratch, &p->cscratch, n * 2 * p->W, sizeof *p->scratch);
+}
+
+/* Intersects every candidate [0, *nc) with var in [a, b]; drops the empty ones. */
+static void cand_intersect(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
+                           uint64_t b) {
+  uint32_t W = p->W;
+  size_t n = *nc, out = 0;
+  for (size_t i = 0; i < n; ++i) {
+    goap_word *c = p->scratch + i * 2 * W;
+    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
+    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
+    if (a > l) l = a;
+    if (b < u) u = b;
+    if (l > u) continue;
+    goap_word *dst = p->scratch + out * 2 * W;
+    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
+    goap__field_put(dst, v->word, v->shift, v->fmask, l);
+    goap__field_put(dst + W, v->word, v->shift, v->fmask, u);
+    ++out;
+  }
+  *nc = out;
+}
+
+/* Intersects the candidates with var in [a, b] \ {ne}: first the interval, then a value that
+ * falls strictly inside an interval splits that candidate in two. */
+static goap_status split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
+                            uint64_t b, uint64_t ne, uint32_t has_ne) {
+  cand_intersect(p, nc, v, a, b);
+  if (!has_ne) return GOAP_OK;
+  uint32_t W = p->W;
+  size_t n = *nc;
+  goap_status st = cand_reserve(p, 2 * n + 1);
+  if (st != GOAP_OK) return st;
+  size_t out = 0, extra_n = 0;
+  /* write surviving candidates compactly, and their upper halves after index n */
+  for (size_t i = 0; i < n; ++i) {
+    goap_word *c = p->scratch + i * 2 * W;
+    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
+    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
+    if (ne < l || ne > u) {
+      if (out != i) memmove(p->scratch + out * 2 * W, c, 2 * W * sizeof *c);
+      ++out;
+      continue;
+    }
+    if (l == u) continue;
+    if (ne == l || ne == u) {
+      goap_word *dst = p->scratch + out * 2 * W;
+      if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
+      if (ne == l) goap__field_put(dst, v->word, v->shift, v->fmask, l + 1);
+      else goap__field_put(dst + W, v->word, v->shift, v->fmask, u - 1);
+      ++out;
+      continue;
+    }
+    /* split: low part stays, high part goes to the tail area [n + extra_n] */
+    goap_word *hi_part = p->scratch + (n + extra_n) * 2 * W;
+    memcpy(hi_part, c, 2 * W * sizeof *c);
+    goap__field_put(hi_part, v->word, v->shift, v->fmask, ne + 1);
+    ++extra_n;
+    goap_word *dst = p->scratch + out * 2 * W;
+    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
+    goap__field_put(dst + W, v->word, v->shift, v->fmask, ne - 1);
+    ++out;
+  }
+  /* move the tail next to the survivors */
+  if (extra_n) memmove(p->scratch + out * 2 * W, p->scratch + n * 2 * W,
+                       extra_n * 2 * W * sizeof *p->scratch);
+  *nc = out + extra_n;
+  return GOAP_OK;
+}
+
+static void full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi) {
+  const goap_domain *d = p->d;
+  memset(lo, 0, p->W * sizeof *lo);
+  memset(hi, 0, p->W * sizeof *hi);
+  for (int v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    goap__field_put(hi, var->word, var->shift, var->fmask, var->range);
+  }
+}
+
+static int start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi) {
+  const goap_domain *d = p->d;
+  for (int v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
+    if (s < goap__field_get(lo, var->word, var->shift, var->fmask) ||
+        s > goap__field_get(hi, var->word, var->shift, var->fmask))
+      return 0;
+  }
+  return 1;
+}
+
+/* ---- search --------------------------------------------------------------------------------- */
+
+static uint32_t sw_of(const goap_planner *p) {
+  return p->search == GOAP_SEARCH_BACKWARD ? 2 * p->W : p->W;
+}
+
+/* Inserts candidate state c (sw words) reached from parent by action at cost g. */
+static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, int32_t action,
+                         double g, int backward) {
+  uint32_t sw = sw_of(p);
+  size_t slot = 0;
+  ++p->stats.generated;
+  uint32_t m = table_find(p, c, sw, &slot);
+  if (m != NONE) {
+    ++p->stats.duplicates;
+    goap__node *nd = &p->nodes[m];
+    if (g < nd->g && nd->h < GOAP__INF) {
+      nd->g = g;
+      nd->parent = parent;
+      nd->action = action;
+      nd->depth = parent == NONE ? 0 : p->nodes[parent].depth + 1;
+      if (nd->closed) {
+        nd->closed = 0;
+        ++p->stats.reopened;
+      }
+      return heap_push(p, f_of(p, g, nd->h), tie_of(p, g, nd->h), g, m);
+    }
+    return GOAP_OK;
+  }
+  if (p->nnodes >= p->req_max_nodes) return GOAP_NODE_LIMIT;
+  goap_word *dst = p->states + (size_t)p->nnodes * sw;
+  if (dst != c) memcpy(dst, c, sw * sizeof *c);
+  double h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
+  return add_node(p, slot, sw, parent, action, g, h);
+}
+
+static goap_status expand_forward(goap_planner *p, uint32_t n) {
+  const goap_domain *d = p->d;
+  uint32_t W = p->W;
+  double g = p->nodes[n].g;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *act = &d->actions[a];
+    const goap_word *s = p->states + (size_t)n * W;
+    if (!goap__action_ok(d, act, s)) continue;
+    goap_word *t = p->states + (size_t)p->nnodes * W; /* tentative slot */
+    memcpy(t, s, W * sizeof *t);
+    goap__action_do(d, act, t);
+    if (same(t, s, W)) continue; /* a no-op here */
+    goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+static goap_status expand_backward(goap_planner *p, uint32_t n) {
+  const goap_domain *d = p->d;
+  const goap__relax *r = &p->rx;
+  uint32_t W = p->W, sw = 2 * W;
+  double g = p->nodes[n].g;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *act = &d->actions[a];
+    goap_status st = cand_reserve(p, 2);
+    if (st != GOAP_OK) return st;
+    const goap_word *gs = p->states + (size_t)n * sw; /* re-read: pools may have moved */
+    goap_word *c = p->scratch;
+    memcpy(c, gs, sw * sizeof *c);
+    int relevant = 0, ok = 1;
+    for (int j = 0; j < act->neff && ok; ++j) {
+      const goap_effect *e = &act->eff[j];
+      const goap__var *v = &d->vars[e->var];
+      uint64_t l = goap__field_get(gs, v->word, v->shift, v->fmask);
+      uint64_t u = goap__field_get(gs + W, v->word, v->shift, v->fmask);
+      int full = l == 0 && u == v->range;
+      if (e->op == GOAP_SET) {
+        uint64_t k = (uint64_t)((int64_t)e->value - (int64_t)v->lo);
+        if (full) continue;
+        if (k < l || k > u) {
+          ok = 0;
+          break;
+        }
+        relevant = 1;
+        goap__field_put(c, v->word, v->shift, v->fmask, 0);
+        goap__field_put(c + W, v->word, v->shift, v->fmask, v->range);
+      } else {
+        if (full) continue;
+        int64_t nl = (int64_t)l - e->value, nu = (int64_t)u - e->value;
+        if (nl < 0) nl = 0;
+        if (nu > (int64_t)v->range) nu = (int64_t)v->range;
+        if (nl > nu) {
+          ok = 0;
+          break;
+        }
+        relevant = 1;
+        goap__field_put(c, v->word, v->shift, v->fmask, (uint64_t)nl);
+        goap__field_put(c + W, v->word, v->shift, v->fmask, (uint64_t)nu);
+      }
+    }
+    if (!ok || !relevant) continue;
+    size_t nc = 1;
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && nc; ++k) {
+      const goap__rcond *rc = &r->cond[k];
+      st = split_ne(p, &nc, &d->vars[rc->var], rc->a, rc->b, rc->ne, rc->has_ne);
+      if (st != GOAP_OK) return st;
+    }
+    for (size_t k = 0; k < nc; ++k) {
+      /* the candidate may move when the pools grow inside offer: copy it to the tentative slot */
+      goap_word *tent = p->states + (size_t)p->nnodes * sw;
+      memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
+      if (same(tent, p->states + (size_t)n * sw, sw)) continue;
+      st = offer(p, tent, n, a, g + p->acost[a], 1);
+      if (st != GOAP_OK) return st;
+    }
+  }
+  return GOAP_OK;
+}
+
+static goap_status start_search(goap_planner *p) {
+  uint32_t sw = sw_of(p);
+  if (++p->gen == 0) {
+    memset(p->table, 0, p->ctable * sizeof(goap__slot));
+    p->gen = 1;
+  }
+  p->nnodes = 0;
+  p->nheap = 0;
+  p->found = p->best = NONE;
+  goap_status st = ensure_nodes(p, 2, sw);
+  if (st != GOAP_OK) return st;
+  if (p->goal_never) return GOAP_NO_PLAN;
+  if (p->search != GOAP_SEARCH_BACKWARD) {
+    return offer(p, p->start, NONE, -1, 0.0, 0);
+  }
+  if (p->heur == GOAP_H_MAX || p->heur == GOAP_H_ADD) goap__relax_explore_start(p);
+  /* roots: the goal as intervals, split on != */
+  st = cand_reserve(p, 2);
+  if (st != GOAP_OK) return st;
+  full_intervals(p, p->scratch, p->scratch + p->W);
+  size_t nc = 1;
+  for (int i = 0; i < p->nwant && nc; ++i) {
+    const goap__ftest *t = &p->goal_ft[i];
+    st = split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
+    if (st != GOAP_OK) return st;
+  }
+  for (size_t k = 0; k < nc; ++k) {
+    goap_word *tent = p->states + (size_t)p->nnodes * sw;
+    memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
+    st = offer(p, tent, NONE, -1, 0.0, 1);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
+  if (!p) return GOAP_INVALID_ARGUMENT;
+  uint64_t t0 = goap__now_ns();
+  memset(&p->stats, 0, sizeof p->stats);
+  p->elapsed_ns = 0;
+  p->phase = PHASE_DONE;
+  p->found = p->best = NONE;
+  p->nnodes = 0;
+  goap_status st = prepare(p, req);
+  if (st == GOAP_OK) st = start_search(p);
+  p->final = st;
+  if (st == GOAP_OK) {
+    p->phase = PHASE_RUNNING;
+  } else if (st == GOAP_NODE_LIMIT || st == GOAP_MEMORY_LIMIT) {
+    p->phase = PHASE_DONE;
+  }
+  p->elapsed_ns += goap__now_ns() - t0;
+  if (st == GOAP_OK) return GOAP_IN_PROGRESS;
+  return st;
+}
+
+goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
+  if (done) *done = 0;
+  if (!p) return GOAP_INVALID_ARGUMENT;
+  if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
+  if (p->phase == PHASE_DONE) return p->final;
+  uint64_t t0 = goap__now_ns();
+  uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
+  uint32_t count = 0;
+  int backward = p->search == GOAP_SEARCH_BACKWARD;
+  uint32_t sw = sw_of(p);
+  goap_status st = GOAP_IN_PROGRESS;
+  while (max_expansions == 0 || count < max_expansions) {
+    if (p->nheap == 0) {
+      st = GOAP_NO_PLAN;
+      break;
+    }
+    goap__hentry e = heap_pop(p);
+    goap__node *nd = &p->nodes[e.node];
+    if (nd->closed || e.g > nd->g) continue; /* stale entry */
+    nd->closed = 1;
+    const goap_word *s = p->states + (size_t)e.node * sw;
+    if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
+      p->found = e.node;
+      st = GOAP_OK;
+      break;
+    }
+    ++p->stats.expanded;
+    ++count;
+    goap_status xs = backward ? expand_backward(p, e.node) : expand_forward(p, e.node);
+    if (xs != GOAP_OK) {
+      st = xs;
+      break;
+    }
+    if (budget_ns && (count & 31u) == 0 &&
+        p->elapsed_ns + (goap__now_ns() - t0) >= budget_ns) {
+      st = GOAP_TIME_LIMIT;
+      break;
+    }
+  }
+  if (st == GOAP_IN_PROGRESS && budget_ns && p->elapsed_ns + (goap__now_ns() - t0) >= budget_ns)
+    st = GOAP_TIME_LIMIT;
+  p->elapsed_ns += goap__now_ns() - t0;
+  if (done) *done = count;
+  if (st != GOAP_IN_PROGRESS) {
+    p->phase = PHASE_DONE;
+    p->final = st;
+  }
+  return st;
+}
+
+goap_status goap_plan_finish(goap_planner *p, goap_result *res) {
+  if (!p || !res) return GOAP_INVALID_ARGUMENT;
+  if (p->phase != PHASE_DONE) return GOAP_INVALID_OPERATION;
+  uint64_t t0 = goap__now_ns();
+  goap_status st = p->final;
+  res->partial = 0;
+  res->plan_length = 0;
+  res->cost = 0.0;
+  uint32_t end = NONE;
+  if (st == GOAP_OK) end = p->found;
+  else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_MEMORY_LIMIT) {
+    end = p->best;
+    res->partial = 1;
+  }
+  if (end != NONE) {
+    int len = (int)p->nodes[end].depth;
+    res->plan_length = len;
+    res->cost = p->nodes[end].g;
+    if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+      if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
+      else res->plan_length = 0; /* no room for the partial plan: report none */
+    } else {
+      int backward = p->search == GOAP_SEARCH_BACKWARD;
+      uint32_t n = end;
+      for (int i = 0; i < len; ++i) {
+        int pos = backward ? i : len - 1 - i;
+        res->plan[pos] = p->nodes[n].action;
+        n = p->nodes[n].parent;
+      }
+    }
+  }
+  p->elapsed_ns += goap__now_ns() - t0;
+  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  res->stats = p->stats;
+  res->status = st;
+  return st;
+}
+
+goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res) {
+  if (!p || !req || !res) {
+    if (res) res->status = GOAP_INVALID_ARGUMENT;
+    return GOAP_INVALID_ARGUMENT;
+  }
+  goap_status st = goap_plan_begin(p, req);
+  if (st == GOAP_IN_PROGRESS) st = goap_plan_step(p, 0, NULL);
+  if (p->phase == PHASE_DONE) return goap_plan_finish(p, res);
+  res->status = st;
+  res->plan_length = 0;
+  res->partial = 0;
+  res->cost = 0.0;
+  memset(&res->stats, 0, sizeof res->stats);
+  return st;
+}
+
+/* ---- validation ----------------------------------------------------------------------------- */
+
+goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
+                               const goap_cond *want, int want_count, const int32_t *plan,
+                               int plan_length, double *cost, int *bad_step) {
+  if (bad_step) *bad_step = -1;
+  if (cost) *cost = 0.0;
+  if (!d || plan_length < 0 || (plan_length > 0 && !plan) || want_count < 0 ||
+      (want_count > 0 && !want))
+    return GOAP_INVALID_ARGUMENT;
+  goap_word local[16];
+  goap_word *s = local;
+  size_t W = d->words;
+  if (W > 16) {
+    s = (goap_word *)goap__alloc(&d->alloc, W * sizeof *s);
+    if (!s) return GOAP_OUT_OF_MEMORY;
+  }
+  if (start) memcpy(s, start, W * sizeof *s);
+  else memcpy(s, d->defaults, W * sizeof *s);
+  goap_status st = GOAP_OK;
+  double c = 0.0;
+  for (int i = 0; i < plan_length; ++i) {
+    if (goap_action_apply(d, s, plan[i]) != GOAP_OK) {
+      st = GOAP_INVALID_OPERATION;
+      if (bad_step) *bad_step = i;
+      break;
+    }
+    c += d->actions[plan[i]].cost;
+  }
+  if (st == GOAP_OK && !goap_state_satisfies(d, s, want, want_count)) {
+    st = GOAP_INVALID_OPERATION;
+    if (bad_step) *bad_step = plan_length;
+  }
+  if (cost) *cost = c;
+  if (s != local) goap__free(&d->alloc, s, W * sizeof *s);
+  return st;
+}

@@ -1,0 +1,145 @@
+/*
+ * planner.h -- internals shared by planner.c (search) and relax.c (heuristics).
+ *
+ * Invariants:
+ *  - Everything a request needs is allocated at planner creation or grown (doubling) when a
+ *    request is larger than every earlier one; a request never frees.
+ *  - Node i's state lives at states[i * sw .. i * sw + sw); sw is W for forward search and 2W
+ *    (interval lows, then highs) for backward search.
+ *  - The closed table holds node indices (UINT32_MAX = empty), its capacity a power of two at
+ *    least twice the node capacity, so probing always ends.
+ */
+#ifndef GOAP_CORE_PLANNER_H
+#define GOAP_CORE_PLANNER_H
+
+#include "internal.h"
+
+#define GOAP__INF 1e300
+
+/* A condition of the relaxed task: var in [a, b] (encoded), != ne when has_ne. */
+typedef struct goap__rcond {
+  int32_t var;
+  int32_t owner;  /* action id, or -1 for a goal condition */
+  uint64_t a, b, ne;
+  uint32_t has_ne;
+} goap__rcond;
+
+typedef struct goap__relax {
+  /* static, built at planner creation */
+  int ncond;                 /* domain conditions (action preconditions, ADD range tests) */
+  goap__rcond *cond;         /* ncond + goal capacity */
+  uint32_t *act_off;         /* nactions + 1: conditions of action i are cond[act_off[i]..] */
+  uint32_t *var_off;         /* nvars + 1: CSR of domain conditions per variable */
+  int32_t *var_cond;
+  uint32_t *fact_off;        /* nvars + 1: bool/enum value slots */
+  uint32_t nfacts;
+  /* per evaluation */
+  double *cond_time;         /* ncond + goal capacity */
+  int32_t *cnt;              /* nactions */
+  double *acc;               /* nactions */
+  double *fact_time;         /* nfacts: when a bool/enum value was reached */
+  uint64_t *hull_lo, *hull_hi; /* nvars: reachable interval of ints */
+  double *ev_t;              /* event heap: times */
+  int32_t *ev_a;             /* event heap: actions */
+  int nev;
+  /* int timelines for the backward heuristic */
+  double *tl_t;
+  uint64_t *tl_lo, *tl_hi;
+  int32_t *tl_next;          /* next entry of the same var, -1 ends */
+  int32_t *tl_head, *tl_tail;/* nvars */
+  size_t ntl, ctl;
+  /* goal conditions of the request (indices >= ncond in cond) */
+  int ngoal, cgoal;
+  int32_t *goal_head;        /* nvars: first goal condition on var, -1 none */
+  int32_t *goal_next;        /* cgoal */
+} goap__relax;
+
+typedef struct goap__node {
+  double g, h;
+  uint32_t parent;
+  int32_t action;
+  uint32_t depth;
+  uint32_t closed;
+} goap__node;
+
+typedef struct goap__hentry {
+  double f, tie, g;
+  uint32_t node;
+  uint32_t pad;
+} goap__hentry;
+
+typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
+
+struct goap_planner {
+  goap_allocator alloc;
+  const goap_domain *d;
+  uint32_t W;
+  uint32_t cap_nodes;        /* hard capacity */
+  size_t max_memory;
+  size_t memory;             /* bytes held now */
+
+  /* pools */
+  goap__node *nodes;
+  size_t cnodes;
+  uint32_t nnodes;
+  goap_word *states;
+  size_t cstates;            /* in words */
+  uint32_t *table;
+  size_t ctable;
+  goap__hentry *heap;
+  size_t cheap, nheap;
+  goap_word *scratch;        /* 4W words of scratch */
+  size_t cscratch;
+
+  /* per request */
+  goap_word *start;          /* W words */
+  goap_cond *want;
+  int nwant;
+  size_t cwant;
+  goap__ftest *goal_ft;      /* one per want condition (EQ too) */
+  goap_word *goal_mask, *goal_val; /* W words each: equality part of the goal */
+  int goal_never;            /* the goal contradicts itself */
+  int32_t *active;
+  int nactive;
+  double *acost;             /* per action: this request's cost */
+  uint8_t *aflag;            /* per action: bit 1 evaluated, bit 2 usable, bit 4 relevant */
+  int32_t *queue;            /* relevance worklist of conditions */
+  size_t cqueue;
+  double cmin;               /* cheapest active action */
+  double gc_scale;           /* cmin / most goal conditions one action achieves */
+  double *goal_best;         /* per goal condition: cheapest achiever (INF: none) */
+  int max_achieve;
+  double *var_best;          /* per var: cheapest active writer (backward) */
+  int max_eff_active;
+  goap__relax rx;
+
+  /* search */
+  goap__phase phase;
+  goap_search search;
+  goap_heuristic heur;
+  double weight;
+  uint32_t req_max_nodes;
+  double max_ms;
+  void *host;
+  unsigned flags;
+  goap_status final;
+  uint32_t found, best;      /* node ids (UINT32_MAX none) */
+  int nroots;
+  goap_stats stats;
+  uint64_t elapsed_ns;
+  uint32_t gen;              /* closed-table generation of the current request */
+};
+
+/* relax.c */
+goap_status goap__relax_init(goap_planner *p);
+void goap__relax_free(goap_planner *p);
+goap_status goap__relax_set_goal(goap_planner *p);
+/* hmax (add == 0) or hadd (add != 0) of a full state; GOAP__INF for a dead end. */
+double goap__relax_eval(goap_planner *p, const goap_word *s, int add);
+/* Explores fully from the start state, recording when each value is reached (backward). */
+void goap__relax_explore_start(goap_planner *p);
+/* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */
+double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
+                                int add);
+
+#endif /* GOAP_CORE_PLANNER_H */

@@ -1,0 +1,445 @@
+/*
+ * relax.c -- hmax and hadd over the delete and interval relaxation.
+ *
+ * The relaxed world never forgets: a bool or enum variable accumulates every value it has been
+ * given, and an int variable a reachable interval (its hull) that only widens: `= k` adds k,
+ * `+= n` (n > 0) stretches it to the top of the range, `-= n` to the bottom. A condition holds
+ * in the relaxed world once the values reached intersect its interval. This over-approximates
+ * what real plans can reach, so hmax is admissible.
+ *
+ * The exploration is a generalised Dijkstra: an action fires when its last condition holds, at
+ * time cost + max (hmax) or cost + sum (hadd) of its conditions' times; its effects are applied
+ * in time order from a binary heap. Ties are broken by action id, so results are deterministic.
+ *
+ * Invariants: every array is sized at planner creation (goal arrays grow with the largest goal
+ * seen); an evaluation resets exactly what it reads; nothing here allocates during a search.
+ */
+#include <string.h>
+
+#include "planner.h"
+
+static goap_status alloc_arr(goap_planner *p, void **ptr, size_t n, size_t elem) {
+  if (n == 0) n = 1;
+  *ptr = goap__alloc(&p->alloc, n * elem);
+  if (!*ptr) return GOAP_OUT_OF_MEMORY;
+  memset(*ptr, 0, n * elem);
+  p->memory += n * elem;
+  return GOAP_OK;
+}
+
+static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
+  if (n == 0) n = 1;
+  goap__free(&p->alloc, ptr, n * elem);
+}
+
+#define RX_ARRAYS(X)                                                                          \
+  X(cond, ccond, goap__rcond)                                                                 \
+  X(act_off, nact1, uint32_t)                                                                 \
+  X(var_off, nvar1, uint32_t)                                                                 \
+  X(var_cond, nvcond, int32_t)                                                                \
+  X(fact_off, nvar1, uint32_t)                                                                \
+  X(cond_time, ccond, double)                                                                 \
+  X(cnt, nact1, int32_t)                                                                      \
+  X(acc, nact1, double)                                                                       \
+  X(fact_time, nfacts, double)                                                                \
+  X(hull_lo, nvar1, uint64_t)                                                                 \
+  X(hull_hi, nvar1, uint64_t)                                                                 \
+  X(ev_t, nact1, double)                                                                      \
+  X(ev_a, nact1, int32_t)                                                                     \
+  X(tl_t, ctl, double)                                                                        \
+  X(tl_lo, ctl, uint64_t)                                                                     \
+  X(tl_hi, ctl, uint64_t)                                                                     \
+  X(tl_next, ctl, int32_t)                                                                    \
+  X(tl_head, nvar1, int32_t)                                                                  \
+  X(tl_tail, nvar1, int32_t)                                                                  \
+  X(goal_head, nvar1, int32_t)                                                                \
+  X(goal_next, cgoal1, int32_t)
+
+typedef struct sizes {
+  size_t ccond, nact1, nvar1, nvcond, nfacts, ctl, cgoal1;
+} sizes;
+
+static sizes rx_sizes(const goap_planner *p) {
+  const goap_domain *d = p->d;
+  const goap__relax *r = &p->rx;
+  sizes s;
+  s.ccond = (size_t)r->ncond + (size_t)r->cgoal;
+  s.nact1 = (size_t)d->nactions + 1;
+  s.nvar1 = (size_t)d->nvars + 1;
+  s.nvcond = (size_t)r->ncond;
+  s.nfacts = r->nfacts;
+  s.ctl = r->ctl;
+  s.cgoal1 = (size_t)r->cgoal;
+  return s;
+}
+
+void goap__relax_free(goap_planner *p) {
+  goap__relax *r = &p->rx;
+  sizes s = rx_sizes(p);
+#define FREE_ONE(name, count, type) free_arr(p, r->name, s.count, sizeof(type));
+  RX_ARRAYS(FREE_ONE)
+#undef FREE_ONE
+  memset(r, 0, sizeof *r);
+}
+
+/* Appends the relaxed conditions of action i to r->cond (when `store`), returns how many. */
+static int action_conds(const goap_domain *d, int i, goap__rcond *out) {
+  const goap__action *a = &d->actions[i];
+  int n = 0;
+  for (int k = 0; k < a->npre; ++k) {
+    const goap_cond *c = &a->pre[k];
+    const goap__var *v = &d->vars[c->var];
+    uint64_t lo, hi, ne;
+    uint32_t has_ne;
+    if (!goap__cond_interval(d, c, &lo, &hi, &ne, &has_ne)) continue; /* action is `never` */
+    if (lo == 0 && hi == v->range && !has_ne) continue;
+    if (out) {
+      out[n].var = c->var;
+      out[n].owner = i;
+      out[n].a = lo;
+      out[n].b = hi;
+      out[n].ne = ne;
+      out[n].has_ne = has_ne;
+    }
+    ++n;
+  }
+  for (int k = 0; k < a->neff; ++k) {
+    const goap_effect *e = &a->eff[k];
+    if (e->op != GOAP_ADD) continue;
+    const goap__var *v = &d->vars[e->var];
+    int64_t delta = e->value;
+    int64_t lo = delta < 0 ? -delta : 0;
+    int64_t hi = (int64_t)v->range - (delta > 0 ? delta : 0);
+    if (lo > hi || (lo == 0 && hi == (int64_t)v->range)) continue;
+    if (out) {
+      out[n].var = e->var;
+      out[n].owner = i;
+      out[n].a = (uint64_t)lo;
+      out[n].b = (uint64_t)hi;
+      out[n].ne = 0;
+      out[n].has_ne = 0;
+    }
+    ++n;
+  }
+  return n;
+}
+
+goap_status goap__relax_init(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  memset(r, 0, sizeof *r);
+  r->ncond = 0;
+  for (int i = 0; i < d->nactions; ++i) r->ncond += action_conds(d, i, NULL);
+  r->nfacts = 0;
+  for (int v = 0; v < d->nvars; ++v)
+    if (d->vars[v].type != GOAP_INT) r->nfacts += (uint32_t)d->vars[v].nvalues;
+  r->ctl = 2 * (size_t)d->nvars + d->nwriters + 1;
+  r->cgoal = 8;
+  sizes s = rx_sizes(p);
+#define ALLOC_ONE(name, count, type)                                                          \
+  if (alloc_arr(p, (void **)&r->name, s.count, sizeof(type)) != GOAP_OK) {                    \
+    goap__relax_free(p);                                                                      \
+    return GOAP_OUT_OF_MEMORY;                                                                \
+  }
+  RX_ARRAYS(ALLOC_ONE)
+#undef ALLOC_ONE
+  /* conditions per action */
+  uint32_t at = 0;
+  for (int i = 0; i < d->nactions; ++i) {
+    r->act_off[i] = at;
+    at += (uint32_t)action_conds(d, i, r->cond + at);
+  }
+  r->act_off[d->nactions] = at;
+  /* conditions per variable (CSR) */
+  for (int c = 0; c < r->ncond; ++c) r->var_off[r->cond[c].var + 1]++;
+  for (int v = 0; v < d->nvars; ++v) r->var_off[v + 1] += r->var_off[v];
+  {
+    uint32_t *fill = r->tl_tail ? (uint32_t *)r->tl_tail : NULL; /* scratch of nvars + 1 */
+    for (int v = 0; v <= d->nvars; ++v) fill[v] = r->var_off[v];
+    for (int c = 0; c < r->ncond; ++c) r->var_cond[fill[r->cond[c].var]++] = c;
+  }
+  uint32_t f = 0;
+  for (int v = 0; v < d->nvars; ++v) {
+    r->fact_off[v] = f;
+    if (d->vars[v].type != GOAP_INT) f += (uint32_t)d->vars[v].nvalues;
+  }
+  r->fact_off[d->nvars] = f;
+  for (int v = 0; v < d->nvars; ++v) r->goal_head[v] = -1;
+  return GOAP_OK;
+}
+
+/* Makes room for n goal conditions (grows rarely: only past the largest goal seen). All or
+ * nothing: on failure the old arrays are kept. */
+static goap_status ensure_goal_cap(goap_planner *p, int n) {
+  goap__relax *r = &p->rx;
+  if (n <= r->cgoal) return GOAP_OK;
+  int ncap = r->cgoal;
+  while (ncap < n) ncap *= 2;
+  size_t oldc = (size_t)r->ncond + (size_t)r->cgoal, newc = (size_t)r->ncond + (size_t)ncap;
+  goap__rcond *c = (goap__rcond *)goap__alloc(&p->alloc, newc * sizeof *c);
+  double *t = (double *)goap__alloc(&p->alloc, newc * sizeof *t);
+  int32_t *g = (int32_t *)goap__alloc(&p->alloc, (size_t)ncap * sizeof *g);
+  if (!c || !t || !g) {
+    goap__free(&p->alloc, c, newc * sizeof *c);
+    goap__free(&p->alloc, t, newc * sizeof *t);
+    goap__free(&p->alloc, g, (size_t)ncap * sizeof *g);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  memcpy(c, r->cond, oldc * sizeof *c);
+  memcpy(t, r->cond_time, oldc * sizeof *t);
+  memcpy(g, r->goal_next, (size_t)r->cgoal * sizeof *g);
+  goap__free(&p->alloc, r->cond, oldc * sizeof *c);
+  goap__free(&p->alloc, r->cond_time, oldc * sizeof *t);
+  goap__free(&p->alloc, r->goal_next, (size_t)r->cgoal * sizeof *g);
+  r->cond = c;
+  r->cond_time = t;
+  r->goal_next = g;
+  p->memory += (newc - oldc) * (sizeof *c + sizeof *t) + (size_t)(ncap - r->cgoal) * sizeof *g;
+  r->cgoal = ncap;
+  return GOAP_OK;
+}
+
+goap_status goap__relax_set_goal(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  /* unlink the previous goal */
+  for (int i = 0; i < r->ngoal; ++i) r->goal_head[r->cond[r->ncond + i].var] = -1;
+  r->ngoal = 0;
+  goap_status st = ensure_goal_cap(p, p->nwant);
+  if (st != GOAP_OK) return st;
+  for (int i = 0; i < p->nwant; ++i) {
+    goap__rcond *c = &r->cond[r->ncond + i];
+    uint64_t lo = 0, hi = 0, ne = 0;
+    uint32_t has_ne = 0;
+    if (!goap__cond_interval(d, &p->want[i], &lo, &hi, &ne, &has_ne)) {
+      lo = 1;
+      hi = 0; /* empty: never satisfied */
+    }
+    c->var = p->want[i].var;
+    c->owner = -1;
+    c->a = lo;
+    c->b = hi;
+    c->ne = ne;
+    c->has_ne = has_ne;
+  }
+  /* link in reverse so each var's list runs in condition order */
+  for (int i = p->nwant - 1; i >= 0; --i) {
+    int32_t v = r->cond[r->ncond + i].var;
+    r->goal_next[i] = r->goal_head[v];
+    r->goal_head[v] = i;
+  }
+  r->ngoal = p->nwant;
+  return GOAP_OK;
+}
+
+/* ---- the exploration ------------------------------------------------------------------------ */
+
+static void ev_push(goap__relax *r, double t, int32_t a) {
+  int i = r->nev++;
+  while (i > 0) {
+    int parent = (i - 1) / 2;
+    if (r->ev_t[parent] < t || (r->ev_t[parent] == t && r->ev_a[parent] < a)) break;
+    r->ev_t[i] = r->ev_t[parent];
+    r->ev_a[i] = r->ev_a[parent];
+    i = parent;
+  }
+  r->ev_t[i] = t;
+  r->ev_a[i] = a;
+}
+
+static void ev_pop(goap__relax *r, double *t, int32_t *a) {
+  *t = r->ev_t[0];
+  *a = r->ev_a[0];
+  int n = --r->nev;
+  double lt = r->ev_t[n];
+  int32_t la = r->ev_a[n];
+  int i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && (r->ev_t[c + 1] < r->ev_t[c] ||
+                      (r->ev_t[c + 1] == r->ev_t[c] && r->ev_a[c + 1] < r->ev_a[c])))
+      ++c;
+    if (lt < r->ev_t[c] || (lt == r->ev_t[c] && la < r->ev_a[c])) break;
+    r->ev_t[i] = r->ev_t[c];
+    r->ev_a[i] = r->ev_a[c];
+    i = c;
+  }
+  r->ev_t[i] = lt;
+  r->ev_a[i] = la;
+}
+
+typedef struct explore {
+  goap_planner *p;
+  int add;
+  int goal_left;
+  int record;      /* record int timelines (backward heuristic) */
+} explore;
+
+static int holds_value(const goap__rcond *c, uint64_t k) {
+  return k >= c->a && k <= c->b && !(c->has_ne && k == c->ne);
+}
+
+static int holds_hull(const goap__rcond *c, uint64_t lo, uint64_t hi) {
+  uint64_t a = lo > c->a ? lo : c->a, b = hi < c->b ? hi : c->b;
+  if (a > b) return 0;
+  if (c->has_ne && a == b && a == c->ne) return 0;
+  return 1;
+}
+
+static void satisfy(explore *x, int c, double t) {
+  goap_planner *p = x->p;
+  goap__relax *r = &p->rx;
+  r->cond_time[c] = t;
+  int32_t a = r->cond[c].owner;
+  if (!(p->aflag[a] & 8)) return; /* not active in this request */
+  r->acc[a] += t;
+  if (--r->cnt[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->acc[a] : t), a);
+}
+
+/* The reached set of var v grew (to value k for bool/enum, to its hull for ints): satisfy the
+ * conditions on v that now hold. */
+static void var_changed(explore *x, int32_t v, uint64_t k, double t) {
+  goap_planner *p = x->p;
+  goap__relax *r = &p->rx;
+  const goap__var *var = &p->d->vars[v];
+  int is_int = var->type == GOAP_INT;
+  uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
+  for (uint32_t i = r->var_off[v]; i < r->var_off[v + 1]; ++i) {
+    int c = r->var_cond[i];
+    if (r->cond_time[c] < GOAP__INF) continue;
+    if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) satisfy(x, c, t);
+  }
+  for (int32_t g = r->goal_head[v]; g >= 0; g = r->goal_next[g]) {
+    int c = r->ncond + g;
+    if (r->cond_time[c] < GOAP__INF) continue;
+    if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) {
+      r->cond_time[c] = t;
+      --x->goal_left;
+    }
+  }
+}
+
+static void record(goap__relax *r, int32_t v, double t) {
+  size_t e = r->ntl++;
+  r->tl_t[e] = t;
+  r->tl_lo[e] = r->hull_lo[v];
+  r->tl_hi[e] = r->hull_hi[v];
+  r->tl_next[e] = -1;
+  if (r->tl_tail[v] >= 0) r->tl_next[r->tl_tail[v]] = (int32_t)e;
+  else r->tl_head[v] = (int32_t)e;
+  r->tl_tail[v] = (int32_t)e;
+}
+
+static void run(explore *x, const goap_word *s) {
+  goap_planner *p = x->p;
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  int total = r->ncond + r->ngoal;
+  for (int c = 0; c < total; ++c) r->cond_time[c] = GOAP__INF;
+  for (uint32_t f = 0; f < r->nfacts; ++f) r->fact_time[f] = GOAP__INF;
+  r->nev = 0;
+  r->ntl = 0;
+  x->goal_left = r->ngoal;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    r->cnt[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
+    r->acc[a] = 0.0;
+    if (r->cnt[a] == 0) ev_push(r, p->acost[a], a);
+  }
+  for (int32_t v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
+    r->hull_lo[v] = r->hull_hi[v] = k;
+    if (var->type != GOAP_INT) r->fact_time[r->fact_off[v] + k] = 0.0;
+    if (x->record) {
+      r->tl_head[v] = r->tl_tail[v] = -1;
+      if (var->type == GOAP_INT) record(r, v, 0.0);
+    }
+    var_changed(x, v, k, 0.0);
+  }
+  while (r->nev > 0 && (x->goal_left > 0 || x->record)) {
+    double t;
+    int32_t a;
+    ev_pop(r, &t, &a);
+    const goap__action *act = &d->actions[a];
+    for (int k = 0; k < act->neff; ++k) {
+      const goap_effect *e = &act->eff[k];
+      const goap__var *var = &d->vars[e->var];
+      if (var->type != GOAP_INT) {
+        uint64_t val = (uint64_t)((int64_t)e->value - (int64_t)var->lo);
+        double *ft = &r->fact_time[r->fact_off[e->var] + val];
+        if (*ft < GOAP__INF) continue;
+        *ft = t;
+        var_changed(x, e->var, val, t);
+        continue;
+      }
+      uint64_t lo = r->hull_lo[e->var], hi = r->hull_hi[e->var];
+      if (e->op == GOAP_SET) {
+        uint64_t val = (uint64_t)((int64_t)e->value - (int64_t)var->lo);
+        if (val < lo) lo = val;
+        if (val > hi) hi = val;
+      } else if (e->value > 0) {
+        hi = var->range;
+      } else if (e->value < 0) {
+        lo = 0;
+      }
+      if (lo == r->hull_lo[e->var] && hi == r->hull_hi[e->var]) continue;
+      r->hull_lo[e->var] = lo;
+      r->hull_hi[e->var] = hi;
+      if (x->record) record(r, e->var, t);
+      var_changed(x, e->var, 0, t);
+    }
+  }
+}
+
+double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
+  explore x = {p, add, 0, 0};
+  run(&x, s);
+  if (x.goal_left > 0) return GOAP__INF;
+  goap__relax *r = &p->rx;
+  double h = 0.0;
+  for (int g = 0; g < r->ngoal; ++g) {
+    double t = r->cond_time[r->ncond + g];
+    if (add) h += t;
+    else if (t > h) h = t;
+  }
+  return h;
+}
+
+void goap__relax_explore_start(goap_planner *p) {
+  explore x = {p, 0, 0, 1};
+  run(&x, p->start);
+}
+
+double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
+                                int add) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  double h = 0.0;
+  for (int32_t v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
+    uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
+    if (a == 0 && b == var->range) continue;
+    double t = GOAP__INF;
+    if (var->type != GOAP_INT) {
+      for (uint64_t k = a; k <= b; ++k) {
+        double ft = r->fact_time[r->fact_off[v] + k];
+        if (ft < t) t = ft;
+      }
+    } else {
+      for (int32_t e = r->tl_head[v]; e >= 0; e = r->tl_next[e]) {
+        uint64_t l = r->tl_lo[e] > a ? r->tl_lo[e] : a, u = r->tl_hi[e] < b ? r->tl_hi[e] : b;
+        if (l <= u) {
+          t = r->tl_t[e];
+          break;
+        }
+      }
+    }
+    if (t >= GOAP__INF) return GOAP__INF;
+    if (add) h += t;
+    else if (t > h) h = t;
+  }
+  return h;
+}
