@@ -436,8 +436,10 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       for (int v = nvars; v > 0; --v) fill[v] = fill[v - 1];
       fill[0] = 0;
     }
-    for (int i = 0; i < nactions; ++i)
+    for (int i = 0; i < nactions; ++i) {
       if (da[i].neff > d->max_eff) d->max_eff = da[i].neff;
+      if (da[i].check || da[i].dyn_cost) d->has_callbacks = 1;
+    }
   }
   for (int i = 0; i < nvars && st == GOAP_OK; ++i)
     if (!goap__names_put(a, &d->var_names, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;

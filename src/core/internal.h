@@ -131,6 +131,7 @@ struct goap_domain {
   int32_t *writers;
   size_t nwriters;
   int max_eff;           /* the most effects of one action */
+  int has_callbacks;     /* some action has a check or dynamic-cost callback */
   goap__names var_names, action_names, goal_names;
 };
 

@@ -28,6 +28,9 @@
 #define F_USABLE 2u
 #define F_RELEVANT 4u
 #define F_ACTIVE 8u
+/* Forward search keeps, per node, the set of useful actions (applicable and not a no-op) when
+ * there are at most this many active actions, and updates it incrementally per successor. */
+#define INCREMENTAL_MAX 1024
 
 typedef struct goap__slot {
   uint32_t node;
@@ -43,7 +46,49 @@ static size_t pool_bytes(size_t nodes, size_t sw) {
   return nodes * (sizeof(goap__node) + (sw * sizeof(goap_word)));
 }
 
-static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t sw, uint32_t gen);
+static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t gen);
+
+/* For every variable, the actions whose conditions (relaxed: preconditions and ADD range
+ * tests) or effects mention it: what must be rechecked when it changes. */
+static goap_status build_touch(goap_planner *p) {
+  const goap_domain *d = p->d;
+  const goap__relax *r = &p->rx;
+  size_t total = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      for (int v = 0; v < d->nvars; ++v) p->touch_off[v + 1] += p->touch_off[v];
+      p->ntouch = total;
+      p->touch = (int32_t *)goap__alloc(&p->alloc, (total ? total : 1) * sizeof *p->touch);
+      if (!p->touch) return GOAP_OUT_OF_MEMORY;
+      p->memory += (total ? total : 1) * sizeof *p->touch;
+    }
+    for (int a = 0; a < d->nactions; ++a) {
+      /* each (var, action) pair once: mark with the action id in var_best's bits is messy, so
+       * check the small lists directly */
+      const goap__action *x = &d->actions[a];
+      for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] + (uint32_t)x->neff; ++k) {
+        int32_t v = k < r->act_off[a + 1] ? r->cond[k].var : x->eff[k - r->act_off[a + 1]].var;
+        int dup = 0;
+        for (uint32_t j = r->act_off[a]; j < k && !dup; ++j) {
+          int32_t w = j < r->act_off[a + 1] ? r->cond[j].var : x->eff[j - r->act_off[a + 1]].var;
+          dup = w == v;
+        }
+        if (dup) continue;
+        if (pass == 0) {
+          p->touch_off[v + 1]++;
+          ++total;
+        } else {
+          p->touch[p->touch_off[v]++] = a;
+        }
+      }
+    }
+    if (pass == 1) {
+      for (int v = d->nvars; v > 0; --v) p->touch_off[v] = p->touch_off[v - 1];
+      p->touch_off[0] = 0;
+    }
+  }
+  return GOAP_OK;
+}
 
 goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc *desc) {
   if (!d) return NULL;
@@ -79,12 +124,15 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   ALLOC(p->acost, A, double);
   ALLOC(p->aflag, A, uint8_t);
   ALLOC(p->var_best, V, double);
+  ALLOC(p->act2idx, A, int32_t);
+  ALLOC(p->touch_off, V + 1, uint32_t);
 #undef ALLOC
   p->cscratch = 8 * W;
   p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
   if (!p->scratch) ok = 0;
   else p->memory += p->cscratch * sizeof(goap_word);
   if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
+  if (ok && build_touch(p) != GOAP_OK) ok = 0;
   if (ok) {
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
@@ -105,7 +153,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
       p->cstates = (n0 + 1) * W;
       p->cheap = n0;
       p->memory += n0 * (sizeof *p->nodes + sizeof *p->heap) + p->cstates * sizeof *p->states;
-      if (grow_table(p, 2 * n0, p->W, 0) != GOAP_OK) ok = 0;
+      if (grow_table(p, 2 * n0, 0) != GOAP_OK) ok = 0;
     }
   }
   if (!ok) {
@@ -128,6 +176,9 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->acost, NZ(A) * sizeof(double));
   goap__free(&a, p->aflag, NZ(A) * sizeof(uint8_t));
   goap__free(&a, p->var_best, NZ(V) * sizeof(double));
+  goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
+  goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
 #undef NZ
   goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
   goap__free(&a, p->want, p->cwant * sizeof *p->want);
@@ -148,7 +199,7 @@ static int mem_ok(const goap_planner *p, size_t extra_bytes) {
   return !p->max_memory || p->memory + extra_bytes <= p->max_memory;
 }
 
-static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t sw, uint32_t gen) {
+static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t gen) {
   size_t cap = p->ctable ? p->ctable : 16;
   while (cap < need_slots) cap *= 2;
   if (cap == p->ctable) return GOAP_OK;
@@ -164,7 +215,7 @@ static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t sw, u
     for (size_t i = 0; i < p->ctable; ++i) {
       if (old[i].gen != gen) continue;
       uint32_t n = old[i].node;
-      uint64_t h = goap__hash_words(p->states + (size_t)n * sw, sw);
+      uint64_t h = goap__hash_words(p->states + (size_t)n * p->stride, p->key);
       size_t j = (size_t)h & mask;
       while (ns[j].gen == gen) j = (j + 1) & mask;
       ns[j].node = n;
@@ -180,7 +231,8 @@ static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t sw, u
 }
 
 /* Ensures room for `need` nodes and a tentative state slot after them. */
-static goap_status ensure_nodes(goap_planner *p, size_t need, uint32_t sw) {
+static goap_status ensure_nodes(goap_planner *p, size_t need) {
+  size_t sw = p->stride;
   if (need > p->cap_nodes) need = p->cap_nodes; /* offer() enforces the node limit */
   if (need <= p->cnodes && (need + 1) * sw <= p->cstates) return GOAP_OK;
   size_t ncap = p->cnodes;
@@ -207,7 +259,7 @@ static goap_status ensure_nodes(goap_planner *p, size_t need, uint32_t sw) {
     p->memory += (nstates - p->cstates) * sizeof *p->states;
     p->cstates = nstates;
   }
-  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes, sw, p->gen);
+  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes, p->gen);
   return GOAP_OK;
 }
 
@@ -279,8 +331,8 @@ static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
 }
 
 /* Finds the node holding state s, or returns NONE and the free slot in *slot. */
-static inline uint32_t table_find(goap_planner *p, const goap_word *s, uint32_t sw,
-                                  size_t *slot) {
+static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *slot) {
+  uint32_t sw = p->key;
   goap__slot *t = SLOTS(p);
   uint32_t gen = p->gen;
   size_t mask = p->ctable - 1;
@@ -291,7 +343,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, uint32_t 
       return NONE;
     }
     uint32_t n = t[i].node;
-    if (same(p->states + (size_t)n * sw, s, sw)) return n;
+    if (same(p->states + (size_t)n * p->stride, s, sw)) return n;
   }
 }
 
@@ -366,8 +418,10 @@ static goap_status select_actions(goap_planner *p) {
   p->max_eff_active = 0;
   for (int v = 0; v < d->nvars; ++v) p->var_best[v] = GOAP__INF;
   for (int a = 0; a < A; ++a) {
+    p->act2idx[a] = -1;
     if (!(p->aflag[a] & F_RELEVANT)) continue;
     p->aflag[a] |= F_ACTIVE;
+    p->act2idx[a] = p->nactive;
     p->active[p->nactive++] = a;
     double c = p->acost[a];
     if (c < p->cmin) p->cmin = c;
@@ -465,6 +519,11 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     }
   }
   size_t nw = (size_t)req->want_count;
+  /* the same goal as the last request, and nothing request-dependent in the domain: the
+   * relevance analysis and the goal's compiled form can be reused */
+  int reuse = p->sel_valid && !d->has_callbacks && p->sel_flags == req->flags &&
+              req->want_count == p->nwant &&
+              (nw == 0 || memcmp(p->want, req->want, nw * sizeof *p->want) == 0);
   if (nw > p->cwant) {
     size_t old = p->cwant, ncap = old ? old : 8;
     while (ncap < nw) ncap *= 2;
@@ -498,11 +557,20 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->max_ms = req->max_ms;
   p->host = req->host;
   p->flags = req->flags;
+  if (reuse) {
+    p->stats.actions_considered = p->nactive;
+    return GOAP_OK;
+  }
+  p->sel_valid = 0;
   goap_status st = goap__relax_set_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
-  return select_actions(p);
+  st = select_actions(p);
+  if (st != GOAP_OK) return st;
+  p->sel_valid = 1;
+  p->sel_flags = req->flags;
+  return GOAP_OK;
 }
 
 /* ---- heuristics ----------------------------------------------------------------------------- */
@@ -594,7 +662,7 @@ static void note_best(goap_planner *p, uint32_t n) {
 }
 
 /* Adds the state at the tentative slot (index nnodes) as a node. */
-static goap_status add_node(goap_planner *p, size_t slot, uint32_t sw, uint32_t parent,
+static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
                             int32_t action, double g, double h) {
   uint32_t n = p->nnodes;
   goap__node *nd = &p->nodes[n];
@@ -610,7 +678,7 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t sw, uint32_t 
   ++p->nnodes;
   ++p->stats.nodes;
   if (h < GOAP__INF) note_best(p, n);
-  goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1, sw);
+  goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
   if (st != GOAP_OK) return st;
   if (h >= GOAP__INF) return GOAP_OK;
   return heap_push(p, f_of(p, g, h), tie_of(p, g, h), g, n);
@@ -715,17 +783,12 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 
 /* ---- search --------------------------------------------------------------------------------- */
 
-static uint32_t sw_of(const goap_planner *p) {
-  return p->search == GOAP_SEARCH_BACKWARD ? 2 * p->W : p->W;
-}
-
 /* Inserts candidate state c (sw words) reached from parent by action at cost g. */
 static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, int32_t action,
                          double g, int backward) {
-  uint32_t sw = sw_of(p);
   size_t slot = 0;
   ++p->stats.generated;
-  uint32_t m = table_find(p, c, sw, &slot);
+  uint32_t m = table_find(p, c, &slot);
   if (m != NONE) {
     ++p->stats.duplicates;
     goap__node *nd = &p->nodes[m];
@@ -743,22 +806,92 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
     return GOAP_OK;
   }
   if (p->nnodes >= p->req_max_nodes) return GOAP_NODE_LIMIT;
-  goap_word *dst = p->states + (size_t)p->nnodes * sw;
-  if (dst != c) memcpy(dst, c, sw * sizeof *c);
+  goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
+  if (dst != c) memcpy(dst, c, p->key * sizeof *c);
   double h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
-  return add_node(p, slot, sw, parent, action, g, h);
+  return add_node(p, slot, parent, action, g, h);
+}
+
+/* Applicable in s and not a no-op there. */
+static inline int useful(const goap_domain *d, const goap__action *act, const goap_word *s) {
+  if (!goap__action_ok(d, act, s)) return 0;
+  if (act->neff_add) return 1;
+  const goap__wmask *m = d->wm + act->eff_set;
+  for (uint32_t i = 0; i < act->neff_set; ++i)
+    if ((s[m[i].word] & m[i].mask) != m[i].value) return 1;
+  return 0;
+}
+
+static inline void set_bit(goap_word *bits, int i, int on) {
+  goap_word m = (goap_word)1 << (i & 63);
+  if (on) bits[i >> 6] |= m;
+  else bits[i >> 6] &= ~m;
+}
+
+/* Fills the useful-action bitset that follows state s (at s + W). */
+static void useful_all(goap_planner *p, goap_word *s) {
+  const goap_domain *d = p->d;
+  goap_word *bits = s + p->W;
+  memset(bits, 0, p->useful_words * sizeof *bits);
+  for (int i = 0; i < p->nactive; ++i)
+    if (useful(d, &d->actions[p->active[i]], s)) set_bit(bits, i, 1);
+}
+
+static inline int lowest_bit(goap_word x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    ++i;
+  }
+  return i;
+#endif
+}
+
+static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+  const goap_domain *d = p->d;
+  uint32_t W = p->W, stride = p->stride;
+  double g = p->nodes[n].g;
+  for (uint32_t k = 0; k < p->useful_words; ++k) {
+    goap_word bits = p->states[(size_t)n * stride + W + k];
+    while (bits) {
+      int i = (int)k * 64 + lowest_bit(bits);
+      bits &= bits - 1;
+      int32_t a = p->active[i];
+      const goap__action *act = &d->actions[a];
+      const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
+      goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
+      memcpy(t, s, stride * sizeof *t);
+      goap__action_do(d, act, t);
+      /* recheck the actions that read or write what this action changed */
+      for (int e = 0; e < act->neff; ++e) {
+        int32_t v = act->eff[e].var;
+        for (uint32_t j = p->touch_off[v]; j < p->touch_off[v + 1]; ++j) {
+          int32_t b = p->touch[j];
+          int32_t bi = p->act2idx[b];
+          if (bi >= 0) set_bit(t + W, bi, useful(d, &d->actions[b], t));
+        }
+      }
+      goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+      if (st != GOAP_OK) return st;
+    }
+  }
+  return GOAP_OK;
 }
 
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
+  if (p->useful_words) return expand_incremental(p, n);
   const goap_domain *d = p->d;
   uint32_t W = p->W;
   double g = p->nodes[n].g;
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
     const goap__action *act = &d->actions[a];
-    const goap_word *s = p->states + (size_t)n * W;
+    const goap_word *s = p->states + (size_t)n * p->stride;
     if (!goap__action_ok(d, act, s)) continue;
-    goap_word *t = p->states + (size_t)p->nnodes * W; /* tentative slot */
+    goap_word *t = p->states + (size_t)p->nnodes * p->stride; /* tentative slot */
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
@@ -832,7 +965,7 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
 }
 
 static goap_status start_search(goap_planner *p) {
-  uint32_t sw = sw_of(p);
+  uint32_t sw;
   if (++p->gen == 0) {
     memset(p->table, 0, p->ctable * sizeof(goap__slot));
     p->gen = 1;
@@ -840,11 +973,23 @@ static goap_status start_search(goap_planner *p) {
   p->nnodes = 0;
   p->nheap = 0;
   p->found = p->best = NONE;
-  goap_status st = ensure_nodes(p, 2, sw);
+  if (p->search == GOAP_SEARCH_BACKWARD) {
+    p->key = p->stride = 2 * p->W;
+    p->useful_words = 0;
+  } else {
+    p->key = p->W;
+    p->useful_words = p->nactive <= INCREMENTAL_MAX ? (uint32_t)((p->nactive + 63) / 64) : 0;
+    p->stride = p->W + p->useful_words;
+  }
+  sw = p->stride;
+  goap_status st = ensure_nodes(p, 2);
   if (st != GOAP_OK) return st;
   if (p->goal_never) return GOAP_NO_PLAN;
   if (p->search != GOAP_SEARCH_BACKWARD) {
-    return offer(p, p->start, NONE, -1, 0.0, 0);
+    goap_word *tent = p->states + (size_t)p->nnodes * sw;
+    memcpy(tent, p->start, p->W * sizeof *tent);
+    if (p->useful_words) useful_all(p, tent);
+    return offer(p, tent, NONE, -1, 0.0, 0);
   }
   if (p->heur == GOAP_H_MAX || p->heur == GOAP_H_ADD) goap__relax_explore_start(p);
   /* roots: the goal as intervals, split on != */
@@ -866,9 +1011,7 @@ static goap_status start_search(goap_planner *p) {
   return GOAP_OK;
 }
 
-goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
-  if (!p) return GOAP_INVALID_ARGUMENT;
-  uint64_t t0 = goap__now_ns();
+static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   memset(&p->stats, 0, sizeof p->stats);
   p->elapsed_ns = 0;
   p->phase = PHASE_DONE;
@@ -879,24 +1022,20 @@ goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
-  } else if (st == GOAP_NODE_LIMIT || st == GOAP_MEMORY_LIMIT) {
-    p->phase = PHASE_DONE;
+    return GOAP_IN_PROGRESS;
   }
-  p->elapsed_ns += goap__now_ns() - t0;
-  if (st == GOAP_OK) return GOAP_IN_PROGRESS;
   return st;
 }
 
-goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
-  if (done) *done = 0;
-  if (!p) return GOAP_INVALID_ARGUMENT;
+/* Runs the search; t_start is when the time spent so far (elapsed_ns) stopped counting. */
+static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start) {
   if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
   if (p->phase == PHASE_DONE) return p->final;
-  uint64_t t0 = goap__now_ns();
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0;
   int backward = p->search == GOAP_SEARCH_BACKWARD;
-  uint32_t sw = sw_of(p);
+  uint32_t sw = p->stride;
   goap_status st = GOAP_IN_PROGRESS;
   while (max_expansions == 0 || count < max_expansions) {
     if (p->nheap == 0) {
@@ -921,14 +1060,14 @@ goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *d
       break;
     }
     if (budget_ns && (count & 31u) == 0 &&
-        p->elapsed_ns + (goap__now_ns() - t0) >= budget_ns) {
+        p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
       st = GOAP_TIME_LIMIT;
       break;
     }
   }
-  if (st == GOAP_IN_PROGRESS && budget_ns && p->elapsed_ns + (goap__now_ns() - t0) >= budget_ns)
+  if (st == GOAP_IN_PROGRESS && budget_ns &&
+      p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
-  p->elapsed_ns += goap__now_ns() - t0;
   if (done) *done = count;
   if (st != GOAP_IN_PROGRESS) {
     p->phase = PHASE_DONE;
@@ -937,10 +1076,7 @@ goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *d
   return st;
 }
 
-goap_status goap_plan_finish(goap_planner *p, goap_result *res) {
-  if (!p || !res) return GOAP_INVALID_ARGUMENT;
-  if (p->phase != PHASE_DONE) return GOAP_INVALID_OPERATION;
-  uint64_t t0 = goap__now_ns();
+static goap_status finish_impl(goap_planner *p, goap_result *res) {
   goap_status st = p->final;
   res->partial = 0;
   res->plan_length = 0;
@@ -968,11 +1104,33 @@ goap_status goap_plan_finish(goap_planner *p, goap_result *res) {
       }
     }
   }
-  p->elapsed_ns += goap__now_ns() - t0;
   p->stats.time_us = (double)p->elapsed_ns / 1000.0;
   res->stats = p->stats;
   res->status = st;
   return st;
+}
+
+goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
+  if (!p) return GOAP_INVALID_ARGUMENT;
+  uint64_t t0 = goap__now_ns();
+  goap_status st = begin_impl(p, req);
+  p->elapsed_ns += goap__now_ns() - t0;
+  return st;
+}
+
+goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
+  if (done) *done = 0;
+  if (!p) return GOAP_INVALID_ARGUMENT;
+  uint64_t t0 = goap__now_ns();
+  goap_status st = step_impl(p, max_expansions, done, t0);
+  p->elapsed_ns += goap__now_ns() - t0;
+  return st;
+}
+
+goap_status goap_plan_finish(goap_planner *p, goap_result *res) {
+  if (!p || !res) return GOAP_INVALID_ARGUMENT;
+  if (p->phase != PHASE_DONE) return GOAP_INVALID_OPERATION;
+  return finish_impl(p, res);
 }
 
 goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res) {
@@ -980,15 +1138,12 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
     if (res) res->status = GOAP_INVALID_ARGUMENT;
     return GOAP_INVALID_ARGUMENT;
   }
-  goap_status st = goap_plan_begin(p, req);
-  if (st == GOAP_IN_PROGRESS) st = goap_plan_step(p, 0, NULL);
-  if (p->phase == PHASE_DONE) return goap_plan_finish(p, res);
-  res->status = st;
-  res->plan_length = 0;
-  res->partial = 0;
-  res->cost = 0.0;
-  memset(&res->stats, 0, sizeof res->stats);
-  return st;
+  uint64_t t0 = goap__now_ns();
+  goap_status st = begin_impl(p, req);
+  if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
+  p->elapsed_ns = goap__now_ns() - t0;
+  (void)st;
+  return finish_impl(p, res);
 }
 
 /* ---- validation ----------------------------------------------------------------------------- */

@@ -128,6 +128,15 @@ struct goap_planner {
   goap_stats stats;
   uint64_t elapsed_ns;
   uint32_t gen;              /* closed-table generation of the current request */
+  uint32_t key;              /* words of a node's state that identify it (W or 2W) */
+  uint32_t stride;           /* words stored per node: key, then the useful-action bitset */
+  uint32_t useful_words;     /* forward incremental successor generation: bitset words, or 0 */
+  int32_t *act2idx;          /* per action: its index in `active`, or -1 */
+  uint32_t *touch_off;       /* nvars + 1: actions reading or writing each variable (CSR) */
+  int32_t *touch;
+  size_t ntouch;
+  int sel_valid;             /* the action selection below is for want/flags (no callbacks) */
+  unsigned sel_flags;
 };
 
 /* relax.c */

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang and runs each for a bounded time (default 60 s).
+# Usage: scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+secs="${1:-60}"
+GOAP_NEED_CLANG=1 "$root/scripts/install-deps.sh"
+build="$root/build-fuzz"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGOAP_BUILD_FUZZ=ON -DGOAP_BUILD_TESTS=OFF -DGOAP_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j2
+for target in "$build"/fuzz/fuzz_*; do
+  [ -x "$target" ] || continue
+  name=$(basename "$target")
+  corpus="$build/corpus-$name"
+  mkdir -p "$corpus"
+  seeds="$root/fuzz/corpus"
+  echo "fuzz: $name for ${secs}s"
+  "$target" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$corpus" "$seeds" 2>&1 | tail -n 12
+done

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what building and testing libgoap needs, from Debian's packages, when missing.
+# Safe to run again: it installs nothing when everything is present.
+set -euo pipefail
+
+need=()
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v ninja >/dev/null 2>&1 || need+=(ninja-build)
+command -v cc >/dev/null 2>&1 || need+=(gcc)
+command -v c++ >/dev/null 2>&1 || need+=(g++)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+if [ "${GOAP_NEED_CLANG:-0}" = 1 ]; then
+  command -v clang >/dev/null 2>&1 || need+=(clang)
+  # libFuzzer and the sanitizer runtimes
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+    need+=(libclang-rt-dev)
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "install-deps: installing ${need[*]}"
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo=sudo; else
+      echo "install-deps: need root (or sudo) to install: ${need[*]}" >&2
+      exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${need[@]}"
+fi
