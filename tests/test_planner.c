@@ -441,20 +441,20 @@ TEST(callbacks_once_per_request) {
     v.type = GOAP_BOOL;
     REQUIRE(goap_builder_add_var(b, &v, NULL) == GOAP_OK);
   }
-  static const double one = 1, five = 5, six = 6;
+  static double one = 1, five = 5, six = 6;
   goap_cond pre_load = C(HAS_AMMO, GOAP_EQ, 1);
   goap_effect eff_load[] = {E(LOADED, 1), E(HAS_AMMO, 0)};
   goap_effect eff_ammo = E(HAS_AMMO, 1), eff_in_b = E(IN_B, 1), eff_dead = E(TARGET_DEAD, 1);
   goap_cond pre_shoot[] = {C(IN_B, GOAP_EQ, 1), C(LOADED, GOAP_EQ, 1)};
   goap_cond pre_punch = C(IN_B, GOAP_EQ, 1);
   goap_action_desc acts[] = {
-      {"get_ammo", 1, NULL, 0, &eff_ammo, 1, check_cb, cost_cb, (void *)&one},
-      {"load_magazine", 1, &pre_load, 1, eff_load, 2, check_cb, cost_cb, (void *)&one},
-      {"open_door", 1, NULL, 0, &eff_in_b, 1, check_cb, cost_cb, (void *)&one},
+      {"get_ammo", 1, NULL, 0, &eff_ammo, 1, check_cb, cost_cb, &one},
+      {"load_magazine", 1, &pre_load, 1, eff_load, 2, check_cb, cost_cb, &one},
+      {"open_door", 1, NULL, 0, &eff_in_b, 1, check_cb, cost_cb, &one},
       {"kick_door", 3, NULL, 0, &eff_in_b, 1, check_cb, cost_cb, NULL},
-      {"jump_window", 5, NULL, 0, &eff_in_b, 1, check_cb, cost_cb, (void *)&five},
-      {"shoot", 1, pre_shoot, 2, &eff_dead, 1, check_cb, cost_cb, (void *)&one},
-      {"punch", 6, &pre_punch, 1, &eff_dead, 1, check_cb, cost_cb, (void *)&six},
+      {"jump_window", 5, NULL, 0, &eff_in_b, 1, check_cb, cost_cb, &five},
+      {"shoot", 1, pre_shoot, 2, &eff_dead, 1, check_cb, cost_cb, &one},
+      {"punch", 6, &pre_punch, 1, &eff_dead, 1, check_cb, cost_cb, &six},
   };
   for (size_t i = 0; i < 7; ++i) REQUIRE(goap_builder_add_action(b, &acts[i], NULL) == GOAP_OK);
   goap_domain *d = NULL;

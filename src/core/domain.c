@@ -263,6 +263,8 @@ void goap_domain_destroy(goap_domain *d) {
   goap__free(&a, d->actions, (size_t)NZ(d->nactions) * sizeof *d->actions);
   goap__free(&a, d->goals, (size_t)NZ(d->ngoals) * sizeof *d->goals);
   goap__free(&a, d->defaults, d->words * sizeof *d->defaults);
+  goap__free(&a, d->used, d->words * sizeof *d->used);
+  goap__free(&a, d->odd_vars, (size_t)NZ(d->nodd) * sizeof *d->odd_vars);
   goap__free(&a, d->wm, d->nwm * sizeof *d->wm);
   goap__free(&a, d->ft, d->nft * sizeof *d->ft);
   goap__free(&a, d->fa, d->nfa * sizeof *d->fa);
@@ -365,8 +367,24 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
   goap_status st = ok ? GOAP_OK : GOAP_OUT_OF_MEMORY;
   if (st == GOAP_OK) st = pack_vars(a, d);
   if (st == GOAP_OK) {
+    int nodd = 0;
+    for (int i = 0; i < nvars; ++i) nodd += dv[i].range != dv[i].fmask;
+    d->odd_vars = (int32_t *)goap__alloc(a, (size_t)NZ(nodd) * sizeof *d->odd_vars);
+    d->used = (goap_word *)goap__alloc(a, d->words * sizeof *d->used);
+    if (d->odd_vars && d->used) {
+      memset(d->used, 0, d->words * sizeof *d->used);
+      for (int i = 0; i < nvars; ++i) {
+        d->used[dv[i].word] |= dv[i].fmask << dv[i].shift;
+        if (dv[i].range != dv[i].fmask) d->odd_vars[d->nodd++] = i;
+      }
+    } else {
+      goap__free(a, d->odd_vars, (size_t)NZ(nodd) * sizeof *d->odd_vars);
+      goap__free(a, d->used, d->words * sizeof *d->used);
+      d->odd_vars = NULL;
+      d->used = NULL;
+    }
     d->defaults = (goap_word *)goap__alloc(a, d->words * sizeof *d->defaults);
-    if (!d->defaults) st = GOAP_OUT_OF_MEMORY;
+    if (!d->defaults || !d->odd_vars || !d->used) st = GOAP_OUT_OF_MEMORY;
     else {
       memset(d->defaults, 0, d->words * sizeof *d->defaults);
       for (int i = 0; i < nvars; ++i) {

@@ -132,6 +132,9 @@ struct goap_domain {
   size_t nwriters;
   int max_eff;           /* the most effects of one action */
   int has_callbacks;     /* some action has a check or dynamic-cost callback */
+  goap_word *used;       /* words: the bits that belong to some field */
+  int32_t *odd_vars;     /* vars whose range does not fill their field (need a range check) */
+  int nodd;
   goap__names var_names, action_names, goal_names;
 };
 
@@ -188,6 +191,19 @@ static inline void goap__action_do(const goap_domain *d, const goap__action *a, 
 }
 
 uint64_t goap__hash_words(const goap_word *s, size_t n);
+
+/* Hash of a state; one-word states take an inlined path (the common case in games). */
+static inline uint64_t goap__hash_state(const goap_word *s, size_t n) {
+  if (n == 1) {
+    uint64_t h = s[0] * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+  }
+  return goap__hash_words(s, n);
+}
+
+static inline void goap__copy_words(goap_word *dst, const goap_word *src, size_t n) {
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i];
+}
 
 /* Monotonic clock in nanoseconds. */
 uint64_t goap__now_ns(void);

@@ -215,7 +215,7 @@ static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t gen) 
     for (size_t i = 0; i < p->ctable; ++i) {
       if (old[i].gen != gen) continue;
       uint32_t n = old[i].node;
-      uint64_t h = goap__hash_words(p->states + (size_t)n * p->stride, p->key);
+      uint64_t h = goap__hash_state(p->states + (size_t)n * p->stride, p->key);
       size_t j = (size_t)h & mask;
       while (ns[j].gen == gen) j = (j + 1) & mask;
       ns[j].node = n;
@@ -336,7 +336,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
   goap__slot *t = SLOTS(p);
   uint32_t gen = p->gen;
   size_t mask = p->ctable - 1;
-  size_t i = (size_t)goap__hash_words(s, sw) & mask;
+  size_t i = (size_t)goap__hash_state(s, sw) & mask;
   for (;; i = (i + 1) & mask) {
     if (t[i].gen != gen) {
       *slot = i;
@@ -511,9 +511,10 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
   }
   if (req->start) {
-    /* reject states with out-of-range fields (e.g. uninitialised memory) */
-    for (int v = 0; v < d->nvars; ++v) {
-      const goap__var *var = &d->vars[v];
+    /* reject states with out-of-range fields (e.g. uninitialised memory); fields whose range
+     * fills all their bits cannot be out of range */
+    for (int k = 0; k < d->nodd; ++k) {
+      const goap__var *var = &d->vars[d->odd_vars[k]];
       if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
         return GOAP_INVALID_ARGUMENT;
     }
@@ -547,7 +548,10 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   }
   if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
   p->nwant = req->want_count;
-  if (req->start) memcpy(p->start, req->start, p->W * sizeof *p->start);
+  if (req->start) {
+    /* bits outside every field are ignored (and cleared so that states compare equal) */
+    for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
+  }
   else memcpy(p->start, d->defaults, p->W * sizeof *p->start);
   p->search = req->search;
   p->heur = req->heuristic;
@@ -678,8 +682,10 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
   ++p->nnodes;
   ++p->stats.nodes;
   if (h < GOAP__INF) note_best(p, n);
-  goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
-  if (st != GOAP_OK) return st;
+  if ((size_t)p->nnodes + 1 > p->cnodes || ((size_t)p->nnodes + 2) * p->stride > p->cstates) {
+    goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
+    if (st != GOAP_OK) return st;
+  }
   if (h >= GOAP__INF) return GOAP_OK;
   return heap_push(p, f_of(p, g, h), tie_of(p, g, h), g, n);
 }
@@ -807,7 +813,7 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   }
   if (p->nnodes >= p->req_max_nodes) return GOAP_NODE_LIMIT;
   goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
-  if (dst != c) memcpy(dst, c, p->key * sizeof *c);
+  if (dst != c) goap__copy_words(dst, c, p->key);
   double h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
   return add_node(p, slot, parent, action, g, h);
 }
@@ -863,7 +869,7 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
       const goap__action *act = &d->actions[a];
       const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
       goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
-      memcpy(t, s, stride * sizeof *t);
+      goap__copy_words(t, s, stride);
       goap__action_do(d, act, t);
       /* recheck the actions that read or write what this action changed */
       for (int e = 0; e < act->neff; ++e) {
