@@ -388,7 +388,9 @@ typedef struct goap_result {
 GOAP_API goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *result);
 
 /* Sliced planning, for spreading a search over frames. begin copies what it needs from req
- * (req may be freed after it returns). step expands at most max_expansions nodes (0: no limit)
+ * (req may be freed after it returns) and returns GOAP_IN_PROGRESS when a search has started,
+ * or at once the final status when none is needed (GOAP_NO_PLAN for a goal that contradicts
+ * itself, GOAP_INVALID_ARGUMENT, ...); finish then reports it. step expands at most max_expansions nodes (0: no limit)
  * and returns GOAP_IN_PROGRESS while work remains, else the final status; *done (may be NULL)
  * receives the number expanded by this call. finish writes the result of the finished search
  * (or GOAP_INVALID_OPERATION if none). A sliced search gives exactly the plan of goap_plan. */

@@ -405,6 +405,7 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
         else {
           if (!d->nwm) goap__free(a, d->wm, c.cwm * sizeof *d->wm);
           d->wm = (goap__wmask *)p;
+          c.cwm = d->nwm;
         }
       }
     }
@@ -414,6 +415,7 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       else {
         if (!d->nft) goap__free(a, d->ft, c.cft * sizeof *d->ft);
         d->ft = (goap__ftest *)p;
+        c.cft = d->nft;
       }
     }
     if (st == GOAP_OK && c.cfa != d->nfa) {
@@ -422,6 +424,7 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       else {
         if (!d->nfa) goap__free(a, d->fa, c.cfa * sizeof *d->fa);
         d->fa = (goap__fadd *)p;
+        c.cfa = d->nfa;
       }
     }
     if (st != GOAP_OK) {

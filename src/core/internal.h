@@ -166,27 +166,30 @@ static inline int goap__ftest_ok(const goap__ftest *t, const goap_word *s) {
   return 1;
 }
 
+/* The pools may be NULL when empty, so they are indexed only inside the loops (never
+ * NULL + 0). */
 static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
                                   const goap_word *s) {
-  const goap__wmask *m = d->wm + a->pre_eq;
-  for (uint32_t i = 0; i < a->npre_eq; ++i)
-    if ((s[m[i].word] & m[i].mask) != m[i].value) return 0;
-  const goap__ftest *t = d->ft + a->pre_ft;
+  for (uint32_t i = 0; i < a->npre_eq; ++i) {
+    const goap__wmask *m = &d->wm[a->pre_eq + i];
+    if ((s[m->word] & m->mask) != m->value) return 0;
+  }
   for (uint32_t i = 0; i < a->npre_ft; ++i)
-    if (!goap__ftest_ok(&t[i], s)) return 0;
+    if (!goap__ftest_ok(&d->ft[a->pre_ft + i], s)) return 0;
   return 1;
 }
 
 /* Applies the effects of an action whose preconditions hold (so ADD results stay in range). */
 static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
-  const goap__wmask *m = d->wm + a->eff_set;
-  for (uint32_t i = 0; i < a->neff_set; ++i)
-    s[m[i].word] = (s[m[i].word] & ~m[i].mask) | m[i].value;
-  const goap__fadd *f = d->fa + a->eff_add;
+  for (uint32_t i = 0; i < a->neff_set; ++i) {
+    const goap__wmask *m = &d->wm[a->eff_set + i];
+    s[m->word] = (s[m->word] & ~m->mask) | m->value;
+  }
   for (uint32_t i = 0; i < a->neff_add; ++i) {
-    uint64_t v = (s[f[i].word] >> f[i].shift) & f[i].fmask;
-    v = (uint64_t)((int64_t)v + f[i].delta);
-    goap__field_put(s, f[i].word, f[i].shift, f[i].fmask, v);
+    const goap__fadd *f = &d->fa[a->eff_add + i];
+    uint64_t v = (s[f->word] >> f->shift) & f->fmask;
+    v = (uint64_t)((int64_t)v + f->delta);
+    goap__field_put(s, f->word, f->shift, f->fmask, v);
   }
 }
 

@@ -822,9 +822,10 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
 static inline int useful(const goap_domain *d, const goap__action *act, const goap_word *s) {
   if (!goap__action_ok(d, act, s)) return 0;
   if (act->neff_add) return 1;
-  const goap__wmask *m = d->wm + act->eff_set;
-  for (uint32_t i = 0; i < act->neff_set; ++i)
-    if ((s[m[i].word] & m[i].mask) != m[i].value) return 1;
+  for (uint32_t i = 0; i < act->neff_set; ++i) {
+    const goap__wmask *m = &d->wm[act->eff_set + i];
+    if ((s[m->word] & m->mask) != m->value) return 1;
+  }
   return 0;
 }
 

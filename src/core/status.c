@@ -9,7 +9,7 @@ const char *goap_version(void) { return GOAP_VERSION_STRING; }
 
 static const char *const status_text[GOAP_STATUS_COUNT] = {
     "ok",
-    "no plan: the goal cannot be reached",
+    "no plan",
     "node limit reached",
     "time limit reached",
     "memory limit reached",

@@ -1,0 +1,880 @@
+/*
+ * bench.c -- goap_bench: planning speed, search effort and allocations on fixed cases.
+ *
+ * Cases (see bench/README.md): the GPGOAP README soldier, the lecture's soldier and the door,
+ * Alma's kitchen, chains with distractors (chain_L_K) and cheap-versus-dear achievers
+ * (branch_N_M_c1_c2). Each case is a set of bool atoms built through the builder API; its
+ * optimal cost is known by construction, or computed here by an exhaustive Dijkstra over
+ * bit-mask states (the small cases), independently of the library.
+ *
+ * For every case: one warm-up plan, then timed batches (CLOCK_MONOTONIC) until about
+ * --min-time seconds and at least 20 batches have run; the reported time is the median of
+ * the batches' per-plan times. Allocations are counted by a counting allocator given to the
+ * planner, over all timed plans (so they are the steady-state allocations per plan).
+ *
+ * Exit status: 0 when every case was solved (status ok) and, in an optimal configuration,
+ * optimally; 1 otherwise; 2 on bad usage. --compare-heuristics runs every case under every
+ * optimal configuration and prints a comparison table; it fails only on a wrong optimum.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <goap/goap.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------------------------------
+ * Cases: bool atoms, actions with literal preconditions and effects
+ * ---------------------------------------------------------------------------------------- */
+#define MAX_LITS 4
+
+typedef struct lit {
+  int atom;
+  int value;
+} lit;
+
+typedef struct bench_action {
+  char name[32];
+  double cost;
+  lit pre[MAX_LITS];
+  int npre;
+  lit eff[MAX_LITS];
+  int neff;
+} bench_action;
+
+typedef struct bench_case {
+  char name[48];
+  int natoms, atom_cap;
+  char (*atoms)[24];
+  unsigned char *start; /* per atom */
+  int nact, act_cap;
+  bench_action *acts;
+  lit *goal;
+  int ngoal, goal_cap;
+  double optimal;       /* known optimal cost; NAN: compute by brute force */
+  const char *about;
+} bench_case;
+
+static void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) {
+    fprintf(stderr, "goap_bench: out of memory\n");
+    exit(2);
+  }
+  return q;
+}
+
+static int atom_id(bench_case *c, const char *name) {
+  for (int i = 0; i < c->natoms; ++i)
+    if (strcmp(c->atoms[i], name) == 0) return i;
+  if (c->natoms == c->atom_cap) {
+    c->atom_cap = c->atom_cap ? c->atom_cap * 2 : 16;
+    c->atoms = (char(*)[24])xrealloc(c->atoms, (size_t)c->atom_cap * sizeof *c->atoms);
+    c->start = (unsigned char *)xrealloc(c->start, (size_t)c->atom_cap);
+  }
+  snprintf(c->atoms[c->natoms], sizeof c->atoms[0], "%s", name);
+  c->start[c->natoms] = 0;
+  return c->natoms++;
+}
+
+/* "a,!b" -> literals */
+static int parse_lits(bench_case *c, const char *text, lit *out) {
+  char buf[256];
+  int n = 0;
+  snprintf(buf, sizeof buf, "%s", text);
+  for (char *tok = strtok(buf, ","); tok && n < MAX_LITS; tok = strtok(NULL, ",")) {
+    int neg = tok[0] == '!';
+    out[n].atom = atom_id(c, tok + neg);
+    out[n].value = !neg;
+    ++n;
+  }
+  return n;
+}
+
+static void add_action(bench_case *c, const char *name, double cost, const char *pre,
+                       const char *eff) {
+  if (c->nact == c->act_cap) {
+    c->act_cap = c->act_cap ? c->act_cap * 2 : 16;
+    c->acts = (bench_action *)xrealloc(c->acts, (size_t)c->act_cap * sizeof *c->acts);
+  }
+  bench_action *a = &c->acts[c->nact++];
+  memset(a, 0, sizeof *a);
+  snprintf(a->name, sizeof a->name, "%s", name);
+  a->cost = cost;
+  a->npre = parse_lits(c, pre, a->pre);
+  a->neff = parse_lits(c, eff, a->eff);
+}
+
+static void add_goal(bench_case *c, const char *text) {
+  lit l[MAX_LITS];
+  int n = parse_lits(c, text, l);
+  for (int i = 0; i < n; ++i) {
+    if (c->ngoal == c->goal_cap) {
+      c->goal_cap = c->goal_cap ? c->goal_cap * 2 : 8;
+      c->goal = (lit *)xrealloc(c->goal, (size_t)c->goal_cap * sizeof *c->goal);
+    }
+    c->goal[c->ngoal++] = l[i];
+  }
+}
+
+static void set_start(bench_case *c, const char *atom, int value) {
+  int id = atom_id(c, atom); /* may grow c->start */
+  c->start[id] = (unsigned char)value;
+}
+
+static void free_case(bench_case *c) {
+  free(c->atoms);
+  free(c->start);
+  free(c->acts);
+  free(c->goal);
+  memset(c, 0, sizeof *c);
+}
+
+/* The GPGOAP README example. */
+static void case_gpgoap_soldier(bench_case *c) {
+  static const char *const atoms[] = {"enemyvisible", "armedwithgun", "weaponloaded",
+                                      "enemylinedup", "enemyalive",   "armedwithbomb",
+                                      "nearenemy",    "alive"};
+  static const int start[] = {0, 1, 0, 0, 1, 1, 0, 1};
+  for (int i = 0; i < 8; ++i) set_start(c, atoms[i], start[i]);
+  add_action(c, "scout", 1, "armedwithgun", "enemyvisible");
+  add_action(c, "approach", 1, "enemyvisible", "nearenemy");
+  add_action(c, "aim", 1, "enemyvisible,weaponloaded", "enemylinedup");
+  add_action(c, "shoot", 1, "enemylinedup", "!enemyalive");
+  add_action(c, "load", 1, "armedwithgun", "weaponloaded");
+  add_action(c, "detonatebomb", 5, "armedwithbomb,nearenemy", "!alive,!enemyalive");
+  add_action(c, "flee", 1, "enemyvisible", "!nearenemy");
+  add_goal(c, "!enemyalive");
+  c->optimal = NAN; /* computed by the brute force */
+  c->about = "GPGOAP README soldier (8 atoms, 7 actions)";
+}
+
+/* The lecture's soldier and the door, default scenario. */
+static void case_lecture_soldier(bench_case *c) {
+  static const char *const atoms[] = {"in_b",        "has_ammo",    "loaded",      "target_dead",
+                                      "door_stuck",  "kick_failed", "armory_empty"};
+  for (int i = 0; i < 7; ++i) set_start(c, atoms[i], 0);
+  add_action(c, "get_ammo", 1, "!armory_empty", "has_ammo");
+  add_action(c, "load_magazine", 1, "has_ammo", "loaded,!has_ammo");
+  add_action(c, "open_door", 1, "!door_stuck", "in_b");
+  add_action(c, "kick_door", 3, "!kick_failed", "in_b");
+  add_action(c, "jump_window", 5, "", "in_b");
+  add_action(c, "shoot", 1, "in_b,loaded", "target_dead");
+  add_action(c, "punch", 6, "in_b", "target_dead");
+  add_goal(c, "target_dead");
+  c->optimal = 4.0;
+  c->about = "soldier and the door, default scenario";
+}
+
+static void case_alma(bench_case *c) {
+  static const char *const atoms[] = {"money", "recipe", "full", "atm_broken"};
+  for (int i = 0; i < 4; ++i) set_start(c, atoms[i], 0);
+  add_action(c, "order_pizza", 2, "money", "full");
+  add_action(c, "bake_cake", 8, "recipe", "full");
+  add_action(c, "withdraw_money", 3, "!atm_broken", "money");
+  add_action(c, "find_recipe", 1, "", "recipe");
+  add_goal(c, "full");
+  c->optimal = 5.0;
+  c->about = "Alma's kitchen (withdraw + pizza)";
+}
+
+static void case_chain(bench_case *c, int L, int K) {
+  char a[24], b[24], nm[32];
+  for (int i = 0; i <= L; ++i) {
+    snprintf(a, sizeof a, "c%d", i);
+    set_start(c, a, i == 0);
+  }
+  int sides = K < 20 ? K : 20;
+  for (int j = 0; j < sides; ++j) {
+    snprintf(a, sizeof a, "side%d", j);
+    set_start(c, a, 0);
+  }
+  for (int i = 1; i <= L; ++i) {
+    snprintf(a, sizeof a, "c%d", i - 1);
+    snprintf(b, sizeof b, "c%d", i);
+    snprintf(nm, sizeof nm, "step_%d", i);
+    add_action(c, nm, 1, a, b);
+  }
+  for (int j = 0; j < K; ++j) {
+    snprintf(a, sizeof a, "side%d", j % 20);
+    snprintf(nm, sizeof nm, "distract_%d", j);
+    add_action(c, nm, 1, "", a);
+  }
+  snprintf(a, sizeof a, "c%d", L);
+  add_goal(c, a);
+  c->optimal = (double)L;
+  c->about = "chain of L steps, K live distractors";
+}
+
+static void case_branch(bench_case *c, int N, int M, int c1, int c2) {
+  char a[24], nm[32];
+  for (int i = 0; i < M; ++i) {
+    snprintf(a, sizeof a, "g%d", i);
+    set_start(c, a, 0);
+  }
+  for (int i = 0; i < M; ++i) {
+    snprintf(a, sizeof a, "g%d", i);
+    snprintf(nm, sizeof nm, "cheap_%d", i);
+    add_action(c, nm, c1, "", a);
+    snprintf(nm, sizeof nm, "dear_%d", i);
+    add_action(c, nm, c2, "", a);
+  }
+  for (int i = 0; i < N; ++i) {
+    snprintf(a, sizeof a, "g%d", i);
+    add_goal(c, a);
+  }
+  c->optimal = (double)N * c1;
+  c->about = "N of M goals, cheap and dear achievers";
+}
+
+typedef struct case_def {
+  char name[48];
+  int kind; /* 0 gpgoap, 1 lecture, 2 alma, 3 chain, 4 branch */
+  int p[4];
+} case_def;
+
+static int case_defs(case_def *out) {
+  int n = 0;
+  static const int Ls[] = {8, 16, 32, 60, 120, 500};
+  static const int Ks[] = {0, 20, 60};
+  static const int br[][4] = {{10, 20, 1, 2}, {10, 20, 2, 3}, {20, 20, 1, 2},
+                              {32, 32, 1, 2}, {64, 128, 1, 2}};
+  snprintf(out[n].name, sizeof out[n].name, "gpgoap_soldier");
+  out[n++].kind = 0;
+  snprintf(out[n].name, sizeof out[n].name, "lecture_soldier");
+  out[n++].kind = 1;
+  snprintf(out[n].name, sizeof out[n].name, "alma");
+  out[n++].kind = 2;
+  for (size_t i = 0; i < sizeof Ls / sizeof Ls[0]; ++i) {
+    for (size_t k = 0; k < sizeof Ks / sizeof Ks[0]; ++k) {
+      snprintf(out[n].name, sizeof out[n].name, "chain_%d_%d", Ls[i], Ks[k]);
+      out[n].kind = 3;
+      out[n].p[0] = Ls[i];
+      out[n++].p[1] = Ks[k];
+    }
+  }
+  for (size_t i = 0; i < sizeof br / sizeof br[0]; ++i) {
+    snprintf(out[n].name, sizeof out[n].name, "branch_%d_%d_%d_%d", br[i][0], br[i][1],
+             br[i][2], br[i][3]);
+    out[n].kind = 4;
+    memcpy(out[n].p, br[i], sizeof br[i]);
+    ++n;
+  }
+  return n;
+}
+
+static void make_case(const case_def *def, bench_case *c) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->name, sizeof c->name, "%s", def->name);
+  switch (def->kind) {
+  case 0: case_gpgoap_soldier(c); break;
+  case 1: case_lecture_soldier(c); break;
+  case 2: case_alma(c); break;
+  case 3: case_chain(c, def->p[0], def->p[1]); break;
+  default: case_branch(c, def->p[0], def->p[1], def->p[2], def->p[3]); break;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Brute force (small cases): Dijkstra over bit-mask states
+ * ---------------------------------------------------------------------------------------- */
+typedef struct hitem {
+  double key;
+  uint32_t s;
+} hitem;
+
+static double brute_force(const bench_case *c) {
+  if (c->natoms > 16) return NAN;
+  uint32_t n = 1u << c->natoms, s0 = 0;
+  for (int i = 0; i < c->natoms; ++i)
+    if (c->start[i]) s0 |= 1u << i;
+  double *dist = (double *)xrealloc(NULL, n * sizeof *dist);
+  for (uint32_t i = 0; i < n; ++i) dist[i] = INFINITY;
+  size_t hn = 0, hcap = 1024;
+  hitem *h = (hitem *)xrealloc(NULL, hcap * sizeof *h);
+  double best = INFINITY;
+  dist[s0] = 0.0;
+  h[hn++] = (hitem){0.0, s0};
+  while (hn > 0) {
+    hitem top = h[0], last = h[--hn];
+    size_t i = 0;
+    for (;;) { /* sift down */
+      size_t ch = 2 * i + 1;
+      if (ch >= hn) break;
+      if (ch + 1 < hn && h[ch + 1].key < h[ch].key) ++ch;
+      if (last.key <= h[ch].key) break;
+      h[i] = h[ch];
+      i = ch;
+    }
+    if (hn > 0) h[i] = last;
+    if (top.key > dist[top.s]) continue;
+    int goal = 1;
+    for (int g = 0; g < c->ngoal && goal; ++g)
+      goal = (int)((top.s >> c->goal[g].atom) & 1u) == c->goal[g].value;
+    if (goal) {
+      best = top.key;
+      break;
+    }
+    for (int a = 0; a < c->nact; ++a) {
+      const bench_action *act = &c->acts[a];
+      int ok = 1;
+      for (int k = 0; k < act->npre && ok; ++k)
+        ok = (int)((top.s >> act->pre[k].atom) & 1u) == act->pre[k].value;
+      if (!ok) continue;
+      uint32_t nx = top.s;
+      for (int k = 0; k < act->neff; ++k) {
+        if (act->eff[k].value)
+          nx |= 1u << act->eff[k].atom;
+        else
+          nx &= ~(1u << act->eff[k].atom);
+      }
+      double nd = top.key + act->cost;
+      if (nd < dist[nx]) {
+        dist[nx] = nd;
+        if (hn == hcap) {
+          hcap *= 2;
+          h = (hitem *)xrealloc(h, hcap * sizeof *h);
+        }
+        size_t j = hn++;
+        while (j > 0 && h[(j - 1) / 2].key > nd) {
+          h[j] = h[(j - 1) / 2];
+          j = (j - 1) / 2;
+        }
+        h[j] = (hitem){nd, nx};
+      }
+    }
+  }
+  free(h);
+  free(dist);
+  return best;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Counting allocator (for the planner)
+ * ---------------------------------------------------------------------------------------- */
+typedef struct counter {
+  uint64_t allocs;
+} counter;
+
+static void *counting_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  ((counter *)ctx)->allocs++;
+  return realloc(ptr, new_size);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Building and running
+ * ---------------------------------------------------------------------------------------- */
+typedef struct prepared {
+  goap_domain *dom;
+  goap_word *start;
+  goap_cond *want;
+  int nwant;
+} prepared;
+
+static int prepare(const bench_case *c, prepared *p) {
+  memset(p, 0, sizeof *p);
+  goap_builder *b = goap_builder_create(NULL);
+  if (!b) return 0;
+  goap_builder_set_name(b, c->name);
+  for (int i = 0; i < c->natoms; ++i) {
+    goap_var_desc vd;
+    memset(&vd, 0, sizeof vd);
+    vd.name = c->atoms[i];
+    vd.type = GOAP_BOOL;
+    if (goap_builder_add_var(b, &vd, NULL) != GOAP_OK) {
+      fprintf(stderr, "%s: add_var %s: %s\n", c->name, vd.name, goap_builder_error(b));
+      goap_builder_destroy(b);
+      return 0;
+    }
+  }
+  for (int a = 0; a < c->nact; ++a) {
+    const bench_action *act = &c->acts[a];
+    goap_cond pre[MAX_LITS];
+    goap_effect eff[MAX_LITS];
+    for (int k = 0; k < act->npre; ++k) {
+      pre[k].var = act->pre[k].atom;
+      pre[k].op = GOAP_EQ;
+      pre[k].value = act->pre[k].value;
+    }
+    for (int k = 0; k < act->neff; ++k) {
+      eff[k].var = act->eff[k].atom;
+      eff[k].op = GOAP_SET;
+      eff[k].value = act->eff[k].value;
+    }
+    goap_action_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.name = act->name;
+    ad.cost = act->cost;
+    ad.pre = pre;
+    ad.pre_count = act->npre;
+    ad.eff = eff;
+    ad.eff_count = act->neff;
+    if (goap_builder_add_action(b, &ad, NULL) != GOAP_OK) {
+      fprintf(stderr, "%s: add_action %s: %s\n", c->name, ad.name, goap_builder_error(b));
+      goap_builder_destroy(b);
+      return 0;
+    }
+  }
+  goap_status st = goap_builder_build(b, &p->dom);
+  if (st != GOAP_OK) {
+    fprintf(stderr, "%s: build: %s: %s\n", c->name, goap_status_name(st), goap_builder_error(b));
+    goap_builder_destroy(b);
+    return 0;
+  }
+  goap_builder_destroy(b);
+  size_t nw = goap_domain_state_words(p->dom);
+  p->start = (goap_word *)xrealloc(NULL, (nw ? nw : 1) * sizeof *p->start);
+  goap_state_init(p->dom, p->start);
+  for (int i = 0; i < c->natoms; ++i)
+    if (goap_state_set(p->dom, p->start, i, c->start[i]) != GOAP_OK) return 0;
+  p->want = (goap_cond *)xrealloc(NULL, (size_t)(c->ngoal ? c->ngoal : 1) * sizeof *p->want);
+  for (int g = 0; g < c->ngoal; ++g) {
+    p->want[g].var = c->goal[g].atom;
+    p->want[g].op = GOAP_EQ;
+    p->want[g].value = c->goal[g].value;
+  }
+  p->nwant = c->ngoal;
+  return 1;
+}
+
+static void unprepare(prepared *p) {
+  goap_domain_destroy(p->dom);
+  free(p->start);
+  free(p->want);
+  memset(p, 0, sizeof *p);
+}
+
+typedef struct options {
+  goap_search search;
+  goap_heuristic heuristic;
+  double weight;
+  uint32_t max_nodes;
+  int reps;          /* 0: adaptive */
+  double min_time;   /* seconds per case (adaptive) */
+  int json;
+  int compare;
+  int list;
+  const char *filters[16];
+  int nfilters;
+} options;
+
+typedef struct measurement {
+  goap_status status;
+  double cost;
+  int optimal;
+  double ns_per_plan;
+  uint64_t expanded, generated;
+  uint32_t nodes;
+  double allocs_per_plan;
+  int plan_length;
+  long plans;
+} measurement;
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+#define MAX_BATCHES 4096
+
+static int measure(const prepared *pc, double optimal, goap_search s, goap_heuristic h,
+                   const options *o, measurement *m) {
+  counter cnt = {0};
+  goap_planner_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.allocator.fn = counting_fn;
+  pd.allocator.ctx = &cnt;
+  goap_planner *p = goap_planner_create(pc->dom, &pd);
+  if (!p) return 0;
+  goap_request req;
+  memset(&req, 0, sizeof req);
+  req.start = pc->start;
+  req.want = pc->want;
+  req.want_count = pc->nwant;
+  req.search = s;
+  req.heuristic = h;
+  req.weight = o->weight;
+  req.max_nodes = o->max_nodes;
+  static int32_t plan[8192];
+  goap_result r;
+  memset(&r, 0, sizeof r);
+  r.plan = plan;
+  r.plan_capacity = (int)(sizeof plan / sizeof plan[0]);
+
+  /* warm-up (and the single-plan time estimate) */
+  double t0 = now_ns();
+  goap_plan(p, &req, &r);
+  double one = now_ns() - t0;
+  memset(m, 0, sizeof *m);
+  m->status = r.status;
+  m->cost = r.cost;
+  m->expanded = r.stats.expanded;
+  m->generated = r.stats.generated;
+  m->nodes = r.stats.nodes;
+  m->plan_length = r.plan_length;
+  m->optimal = r.status == GOAP_OK && !isnan(optimal) && fabs(r.cost - optimal) <= 1e-9;
+
+  static double batch_ns[MAX_BATCHES];
+  int nb = 0;
+  long batch = 1, plans = 0;
+  if (o->reps <= 0 && one < 50000.0) batch = (long)(50000.0 / (one > 1.0 ? one : 1.0)) + 1;
+  uint64_t allocs_before = cnt.allocs;
+  double start = now_ns();
+  for (;;) {
+    if (o->reps > 0) {
+      if (nb >= o->reps || nb >= MAX_BATCHES) break;
+    } else {
+      double elapsed = (now_ns() - start) * 1e-9;
+      if (nb >= MAX_BATCHES) break;
+      if (nb >= 20 && elapsed >= o->min_time) break;
+      if (nb >= 3 && elapsed >= 10.0 * o->min_time) break; /* very slow plans */
+    }
+    double b0 = now_ns();
+    for (long i = 0; i < batch; ++i) goap_plan(p, &req, &r);
+    double b1 = now_ns();
+    batch_ns[nb++] = (b1 - b0) / (double)batch;
+    plans += batch;
+  }
+  m->allocs_per_plan = plans ? (double)(cnt.allocs - allocs_before) / (double)plans : 0.0;
+  qsort(batch_ns, (size_t)nb, sizeof batch_ns[0], cmp_double);
+  m->ns_per_plan = nb ? (nb % 2 ? batch_ns[nb / 2]
+                               : 0.5 * (batch_ns[nb / 2 - 1] + batch_ns[nb / 2]))
+                      : one;
+  m->plans = plans;
+  /* every timed run must agree with the warm-up */
+  if (r.status != m->status || r.cost != m->cost) {
+    fprintf(stderr, "goap_bench: planner not deterministic (%s %g vs %s %g)\n",
+            goap_status_name(r.status), r.cost, goap_status_name(m->status), m->cost);
+    m->optimal = 0;
+    m->status = GOAP_INVALID_OPERATION;
+  }
+  goap_planner_destroy(p);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Output
+ * ---------------------------------------------------------------------------------------- */
+static const char *sname(goap_search s) {
+  const char *n = goap_search_name(s);
+  return n ? n : "?";
+}
+
+static const char *hname(goap_heuristic h) {
+  const char *n = goap_heuristic_name(h);
+  return n ? n : "?";
+}
+
+static void print_json(const char *name, goap_search s, goap_heuristic h, const measurement *m) {
+  printf("{\"case\": \"%s\", \"search\": \"%s\", \"heuristic\": \"%s\", \"status\": \"%s\", "
+         "\"cost\": %.17g, \"optimal\": %s, \"ns_per_plan\": %.1f, \"expanded\": %llu, "
+         "\"generated\": %llu, \"nodes\": %u, \"allocs_per_plan\": %.3f, \"plan_length\": %d, "
+         "\"plans_timed\": %ld}\n",
+         name, sname(s), hname(h), goap_status_name(m->status), m->cost,
+         m->optimal ? "true" : "false", m->ns_per_plan, (unsigned long long)m->expanded,
+         (unsigned long long)m->generated, m->nodes, m->allocs_per_plan, m->plan_length,
+         m->plans);
+}
+
+/* Microseconds up to 10 ms, so that a column reads in one unit. */
+static void format_time(char *buf, size_t cap, double ns) {
+  if (ns < 1e7)
+    snprintf(buf, cap, "%.3f us", ns / 1e3);
+  else
+    snprintf(buf, cap, "%.1f ms", ns / 1e6);
+}
+
+static void print_row_header(void) {
+  printf("%-22s %-18s %-12s %8s %-7s %12s %10s %10s %8s\n", "case", "config", "status", "cost",
+         "optimal", "time/plan", "expanded", "generated", "allocs");
+  printf("%-22s %-18s %-12s %8s %-7s %12s %10s %10s %8s\n", "----", "------", "------", "----",
+         "-------", "---------", "--------", "---------", "------");
+}
+
+static void print_row(const char *name, goap_search s, goap_heuristic h, const measurement *m) {
+  char cfg[40], t[24];
+  snprintf(cfg, sizeof cfg, "%s/%s", sname(s), hname(h));
+  format_time(t, sizeof t, m->ns_per_plan);
+  printf("%-22s %-18s %-12s %8.6g %-7s %12s %10llu %10llu %8.3g\n", name, cfg,
+         goap_status_name(m->status), m->cost, m->optimal ? "yes" : "NO", t,
+         (unsigned long long)m->expanded, (unsigned long long)m->generated, m->allocs_per_plan);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Main
+ * ---------------------------------------------------------------------------------------- */
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: goap_bench [options]\n"
+          "  --search astar|backward|wastar|greedy   search (default: astar)\n"
+          "  --heuristic NAME     default|zero|goal-count|goal-count-adm|hmax|hadd\n"
+          "  --weight W           WASTAR weight (default: the library's)\n"
+          "  --case SUBSTR        only cases whose name contains SUBSTR (repeatable)\n"
+          "  --reps N             exactly N timed plans per case (default: adaptive)\n"
+          "  --min-time S         adaptive timing: seconds per case (default 0.2; 0.05 with\n"
+          "                       --compare-heuristics)\n"
+          "  --max-nodes N        node budget per request (default: none; 200000 with\n"
+          "                       --compare-heuristics)\n"
+          "  --json               one JSON object per line\n"
+          "  --compare-heuristics every case under every optimal configuration\n"
+          "  --list               list the cases\n");
+}
+
+static int parse_args(int argc, char **argv, options *o) {
+  memset(o, 0, sizeof *o);
+  o->min_time = -1.0;
+  long max_nodes = -1;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--json") == 0) {
+      o->json = 1;
+    } else if (strcmp(a, "--compare-heuristics") == 0) {
+      o->compare = 1;
+    } else if (strcmp(a, "--list") == 0) {
+      o->list = 1;
+    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      exit(0);
+    } else if (v && strcmp(a, "--search") == 0) {
+      int found = -1;
+      for (int s = 0; s < 4; ++s)
+        if (strcmp(v, sname((goap_search)s)) == 0) found = s;
+      if (found < 0) {
+        fprintf(stderr, "goap_bench: unknown search '%s'\n", v);
+        return 0;
+      }
+      o->search = (goap_search)found;
+      ++i;
+    } else if (v && strcmp(a, "--heuristic") == 0) {
+      int hh = goap_heuristic_from_name(v);
+      if (hh < 0) {
+        fprintf(stderr, "goap_bench: unknown heuristic '%s'\n", v);
+        return 0;
+      }
+      o->heuristic = (goap_heuristic)hh;
+      ++i;
+    } else if (v && strcmp(a, "--weight") == 0) {
+      o->weight = strtod(v, NULL);
+      ++i;
+    } else if (v && strcmp(a, "--case") == 0) {
+      if (o->nfilters < 16) o->filters[o->nfilters++] = v;
+      ++i;
+    } else if (v && strcmp(a, "--reps") == 0) {
+      o->reps = atoi(v);
+      if (o->reps < 1) {
+        fprintf(stderr, "goap_bench: --reps needs a positive number\n");
+        return 0;
+      }
+      ++i;
+    } else if (v && strcmp(a, "--min-time") == 0) {
+      o->min_time = strtod(v, NULL);
+      ++i;
+    } else if (v && strcmp(a, "--max-nodes") == 0) {
+      max_nodes = atol(v);
+      ++i;
+    } else {
+      fprintf(stderr, "goap_bench: unknown or incomplete option '%s'\n", a);
+      usage(stderr);
+      return 0;
+    }
+  }
+  if (o->min_time < 0) o->min_time = o->compare ? 0.05 : 0.2;
+  if (max_nodes >= 0)
+    o->max_nodes = (uint32_t)max_nodes;
+  else
+    o->max_nodes = o->compare ? 200000u : 0u;
+  return 1;
+}
+
+static int selected(const options *o, const char *name) {
+  if (o->nfilters == 0) return 1;
+  for (int i = 0; i < o->nfilters; ++i)
+    if (strstr(name, o->filters[i])) return 1;
+  return 0;
+}
+
+/* Known or brute-forced optimum; NAN if neither. Cross-checks known values on small cases. */
+static double case_optimum(const bench_case *c) {
+  double bf = brute_force(c);
+  if (isnan(c->optimal)) return bf;
+  if (!isnan(bf) && fabs(bf - c->optimal) > 1e-9) {
+    fprintf(stderr, "goap_bench: case %s: known optimum %g but brute force gives %g\n", c->name,
+            c->optimal, bf);
+    exit(2);
+  }
+  return c->optimal;
+}
+
+#define MAX_CASES 64
+#define MAX_CONFIGS 24
+
+int main(int argc, char **argv) {
+  options o;
+  if (!parse_args(argc, argv, &o)) return 2;
+  case_def defs[MAX_CASES];
+  int ndefs = case_defs(defs);
+
+  if (o.list) {
+    for (int i = 0; i < ndefs; ++i) {
+      bench_case c;
+      make_case(&defs[i], &c);
+      double opt = case_optimum(&c);
+      printf("%-22s optimal %-5g atoms %-4d actions %-4d  %s\n", c.name, opt, c.natoms, c.nact,
+             c.about);
+      free_case(&c);
+    }
+    return 0;
+  }
+
+  goap_search cs[MAX_CONFIGS];
+  goap_heuristic ch[MAX_CONFIGS];
+  int nconf = 0;
+  if (o.compare) {
+    for (int s = 0; s < 4; ++s)
+      for (int h = 0; h < 6; ++h)
+        if (goap_config_is_optimal((goap_search)s, (goap_heuristic)h)) {
+          cs[nconf] = (goap_search)s;
+          ch[nconf++] = (goap_heuristic)h;
+        }
+  } else {
+    cs[0] = o.search;
+    ch[0] = o.heuristic;
+    nconf = 1;
+  }
+
+  static measurement results[MAX_CASES][MAX_CONFIGS];
+  const char *names[MAX_CASES];
+  static char name_store[MAX_CASES][48];
+  int nres = 0, failures = 0;
+  if (!o.json && !o.compare) {
+    printf("goap_bench: libgoap %s, %s/%s%s\n\n", goap_version(), sname(o.search),
+           hname(o.heuristic), o.reps ? "" : " (median of batches)");
+    print_row_header();
+  }
+  for (int i = 0; i < ndefs; ++i) {
+    if (!selected(&o, defs[i].name)) continue;
+    bench_case c;
+    make_case(&defs[i], &c);
+    double opt = case_optimum(&c);
+    prepared pc;
+    if (!prepare(&c, &pc)) {
+      fprintf(stderr, "goap_bench: cannot build case %s\n", c.name);
+      free_case(&c);
+      ++failures;
+      continue;
+    }
+    snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
+    names[nres] = name_store[nres];
+    for (int k = 0; k < nconf; ++k) {
+      measurement *m = &results[nres][k];
+      if (!measure(&pc, opt, cs[k], ch[k], &o, m)) {
+        fprintf(stderr, "goap_bench: cannot create a planner for %s\n", c.name);
+        ++failures;
+        continue;
+      }
+      int config_optimal = goap_config_is_optimal(cs[k], ch[k]);
+      if (o.compare) {
+        if (m->status == GOAP_OK && config_optimal && !m->optimal) ++failures;
+      } else {
+        if (m->status != GOAP_OK || (config_optimal && !m->optimal)) ++failures;
+      }
+      if (o.json)
+        print_json(c.name, cs[k], ch[k], m);
+      else if (!o.compare)
+        print_row(c.name, cs[k], ch[k], m);
+      fflush(stdout);
+    }
+    ++nres;
+    unprepare(&pc);
+    free_case(&c);
+  }
+
+  if (o.compare && !o.json) {
+    /* table: one row per case, one column per optimal configuration */
+    char cell[32];
+    printf("median time per plan; NL = node limit (%u nodes), TL = time limit, !! = wrong "
+           "optimum\n\n%-22s", o.max_nodes, "case");
+    for (int k = 0; k < nconf; ++k) {
+      char cfg[40];
+      snprintf(cfg, sizeof cfg, "%s/%s", sname(cs[k]), hname(ch[k]));
+      printf(" %22s", cfg);
+    }
+    printf("\n");
+    for (int r = 0; r < nres; ++r) {
+      printf("%-22s", names[r]);
+      for (int k = 0; k < nconf; ++k) {
+        const measurement *m = &results[r][k];
+        if (m->status == GOAP_OK && m->optimal)
+          format_time(cell, sizeof cell, m->ns_per_plan);
+        else if (m->status == GOAP_OK)
+          snprintf(cell, sizeof cell, "!! cost %g", m->cost);
+        else if (m->status == GOAP_NODE_LIMIT)
+          snprintf(cell, sizeof cell, "NL");
+        else if (m->status == GOAP_TIME_LIMIT)
+          snprintf(cell, sizeof cell, "TL");
+        else
+          snprintf(cell, sizeof cell, "%s", goap_status_name(m->status));
+        printf(" %22s", cell);
+      }
+      printf("\n");
+    }
+    /* summary: cases solved, and the geometric mean of time relative to the best config of
+     * each case (over cases every config solved) */
+    printf("\n%-22s", "solved");
+    for (int k = 0; k < nconf; ++k) {
+      int solved = 0;
+      for (int r = 0; r < nres; ++r) solved += results[r][k].status == GOAP_OK;
+      snprintf(cell, sizeof cell, "%d/%d", solved, nres);
+      printf(" %22s", cell);
+    }
+    printf("\n%-22s", "geomean vs best");
+    for (int k = 0; k < nconf; ++k) {
+      double logsum = 0.0;
+      int n = 0;
+      for (int r = 0; r < nres; ++r) {
+        int all = 1;
+        double best = INFINITY;
+        for (int q = 0; q < nconf; ++q) {
+          if (results[r][q].status != GOAP_OK) all = 0;
+          if (results[r][q].ns_per_plan < best) best = results[r][q].ns_per_plan;
+        }
+        if (!all || best <= 0) continue;
+        logsum += log(results[r][k].ns_per_plan / best);
+        ++n;
+      }
+      snprintf(cell, sizeof cell, "%.2fx (%d cases)", n ? exp(logsum / n) : 0.0, n);
+      printf(" %22s", cell);
+    }
+    printf("\n%-22s", "total expanded");
+    for (int k = 0; k < nconf; ++k) {
+      unsigned long long e = 0;
+      for (int r = 0; r < nres; ++r) e += results[r][k].expanded;
+      printf(" %22llu", e);
+    }
+    printf("\n");
+  }
+  if (!o.json && failures)
+    fprintf(stderr, "\ngoap_bench: %d case(s) not solved%s\n", failures,
+            o.compare ? " with the optimal cost" : " (optimally)");
+  if (nres == 0) {
+    fprintf(stderr, "goap_bench: no case matches\n");
+    return 2;
+  }
+  return failures ? 1 : 0;
+}
