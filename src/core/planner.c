@@ -133,6 +133,27 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   else p->memory += p->cscratch * sizeof(goap_word);
   if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
   if (ok && build_touch(p) != GOAP_OK) ok = 0;
+  if (ok && p->W == 1 && A > 0) {
+    p->quick = (goap__quick *)goap__alloc(&p->alloc, A * sizeof *p->quick);
+    if (!p->quick) ok = 0;
+    else {
+      p->memory += A * sizeof *p->quick;
+      for (size_t a = 0; a < A; ++a) {
+        const goap__action *x = &d->actions[a];
+        goap__quick *q = &p->quick[a];
+        memset(q, 0, sizeof *q);
+        q->simple = x->npre_ft == 0 && x->neff_add == 0 && x->npre_eq <= 1 && x->neff_set <= 1;
+        if (x->npre_eq) {
+          q->pm = d->wm[x->pre_eq].mask;
+          q->pv = d->wm[x->pre_eq].value;
+        }
+        if (x->neff_set) {
+          q->em = d->wm[x->eff_set].mask;
+          q->ev = d->wm[x->eff_set].value;
+        }
+      }
+    }
+  }
   if (ok) {
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
@@ -177,6 +198,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->aflag, NZ(A) * sizeof(uint8_t));
   goap__free(&a, p->var_best, NZ(V) * sizeof(double));
   goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
+  if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
   goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
 #undef NZ
@@ -829,6 +851,14 @@ static inline int useful(const goap_domain *d, const goap__action *act, const go
   return 0;
 }
 
+static inline int useful_fast(const goap_planner *p, int32_t a, const goap_word *s) {
+  if (p->quick && p->quick[a].simple) {
+    const goap__quick *q = &p->quick[a];
+    return ((s[0] & q->pm) == q->pv) & ((s[0] & q->em) != q->ev);
+  }
+  return useful(p->d, &p->d->actions[a], s);
+}
+
 static inline void set_bit(goap_word *bits, int i, int on) {
   goap_word m = (goap_word)1 << (i & 63);
   if (on) bits[i >> 6] |= m;
@@ -837,11 +867,10 @@ static inline void set_bit(goap_word *bits, int i, int on) {
 
 /* Fills the useful-action bitset that follows state s (at s + W). */
 static void useful_all(goap_planner *p, goap_word *s) {
-  const goap_domain *d = p->d;
   goap_word *bits = s + p->W;
   memset(bits, 0, p->useful_words * sizeof *bits);
   for (int i = 0; i < p->nactive; ++i)
-    if (useful(d, &d->actions[p->active[i]], s)) set_bit(bits, i, 1);
+    if (useful_fast(p, p->active[i], s)) set_bit(bits, i, 1);
 }
 
 static inline int lowest_bit(goap_word x) {
@@ -871,14 +900,15 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
       const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
       goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
       goap__copy_words(t, s, stride);
-      goap__action_do(d, act, t);
+      if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
+      else goap__action_do(d, act, t);
       /* recheck the actions that read or write what this action changed */
       for (int e = 0; e < act->neff; ++e) {
         int32_t v = act->eff[e].var;
         for (uint32_t j = p->touch_off[v]; j < p->touch_off[v + 1]; ++j) {
           int32_t b = p->touch[j];
           int32_t bi = p->act2idx[b];
-          if (bi >= 0) set_bit(t + W, bi, useful(d, &d->actions[b], t));
+          if (bi >= 0) set_bit(t + W, bi, useful_fast(p, b, t));
         }
       }
       goap_status st = offer(p, t, n, a, g + p->acost[a], 0);

@@ -54,6 +54,14 @@ typedef struct goap__relax {
   int32_t *goal_next;        /* cgoal */
 } goap__relax;
 
+/* One-word domains: an action whose tests and effects are plain masks on word 0. */
+typedef struct goap__quick {
+  uint64_t pm, pv;  /* precondition: (s & pm) == pv */
+  uint64_t em, ev;  /* effect: s = (s & ~em) | ev; a no-op when (s & em) == ev */
+  uint32_t simple;
+  uint32_t pad;
+} goap__quick;
+
 typedef struct goap__node {
   double g, h;
   uint32_t parent;
@@ -135,6 +143,7 @@ struct goap_planner {
   uint32_t *touch_off;       /* nvars + 1: actions reading or writing each variable (CSR) */
   int32_t *touch;
   size_t ntouch;
+  goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
   int sel_valid;             /* the action selection below is for want/flags (no callbacks) */
   unsigned sel_flags;
 };
