@@ -16,6 +16,8 @@ for target in "$build"/fuzz/fuzz_*; do
   mkdir -p "$corpus"
   seeds="$root/fuzz/corpus"
   echo "fuzz: $name for ${secs}s"
-  "$target" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    "$corpus" "$seeds" 2>&1 | tail -n 12
+  dict=()
+  [ -f "$root/fuzz/goap.dict" ] && dict=(-dict="$root/fuzz/goap.dict")
+  "$target" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+    -print_final_stats=1 "${dict[@]}" "$corpus" "$seeds" 2>&1 | tail -n 6
 done

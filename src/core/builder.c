@@ -31,6 +31,9 @@ struct goap_builder {
   char err[512];
   goap_item_kind err_item;
   int err_index;
+  uint32_t *seen;      /* per variable: the stamp of the last action that wrote it */
+  size_t cseen;
+  uint32_t stamp;
 };
 
 #define MAX_NAME 4096
@@ -108,6 +111,7 @@ void goap_builder_destroy(goap_builder *b) {
   goap__names_free(&a, &b->var_names);
   goap__names_free(&a, &b->action_names);
   goap__names_free(&a, &b->goal_names);
+  goap__free(&a, b->seen, b->cseen * sizeof *b->seen);
   goap__strfree(&a, b->name);
   goap__free(&a, b, sizeof *b);
 }
@@ -179,15 +183,26 @@ goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *o
         return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_VALUE, -1,
                     "variable '%s': an enum needs 1 to %d values", d->name,
                     GOAP_MAX_ENUM_VALUES);
-      for (int i = 0; i < d->value_count; ++i) {
-        if (!valid_name(d->values[i]))
-          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_VALUE, i,
-                      "variable '%s': invalid enum value name", d->name);
-        for (int j = 0; j < i; ++j)
-          if (strcmp(d->values[i], d->values[j]) == 0)
+      {
+        goap__names seen_values = {NULL, 0, 0};
+        for (int i = 0; i < d->value_count; ++i) {
+          if (!valid_name(d->values[i])) {
+            goap__names_free(&b->alloc, &seen_values);
+            return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_VALUE, i,
+                        "variable '%s': invalid enum value name", d->name);
+          }
+          if (goap__names_find(&seen_values, d->values[i]) >= 0) {
+            goap__names_free(&b->alloc, &seen_values);
             return fail(b, GOAP_DUPLICATE, GOAP_ITEM_VALUE, i,
                         "variable '%s': enum value '%s' is listed twice", d->name,
                         d->values[i]);
+          }
+          if (!goap__names_put(&b->alloc, &seen_values, d->values[i], i)) {
+            goap__names_free(&b->alloc, &seen_values);
+            return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+          }
+        }
+        goap__names_free(&b->alloc, &seen_values);
       }
       v.lo = 0;
       v.hi = d->value_count - 1;
@@ -340,14 +355,26 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_EFF, -1, "action '%s': bad effect array",
                 d->name);
   char msg[256];
+  /* one effect per variable: stamp each variable with this call's number (linear time) */
+  size_t old_seen = b->cseen;
+  if (!goap__grow(&b->alloc, (void **)&b->seen, &b->cseen, b->nvars ? b->nvars : 1,
+                  sizeof *b->seen))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  if (b->cseen > old_seen)
+    memset(b->seen + old_seen, 0, (b->cseen - old_seen) * sizeof *b->seen);
+  if (++b->stamp == 0) {
+    memset(b->seen, 0, b->cseen * sizeof *b->seen);
+    b->stamp = 1;
+  }
   for (int i = 0; i < d->eff_count; ++i) {
     st = check_effect(b->vars, (int)b->nvars, &d->eff[i], msg, sizeof msg);
     if (st != GOAP_OK) return fail(b, st, GOAP_ITEM_EFF, i, "action '%s': %s", d->name, msg);
-    for (int j = 0; j < i; ++j)
-      if (d->eff[j].var == d->eff[i].var)
-        return fail(b, GOAP_CONFLICT, GOAP_ITEM_EFF, i,
-                    "action '%s': two effects on variable '%s'", d->name,
-                    b->vars[d->eff[i].var].name);
+    uint32_t *mark = &b->seen[d->eff[i].var];
+    if (*mark == b->stamp)
+      return fail(b, GOAP_CONFLICT, GOAP_ITEM_EFF, i,
+                  "action '%s': two effects on variable '%s'", d->name,
+                  b->vars[d->eff[i].var].name);
+    *mark = b->stamp;
   }
   if (!goap__grow(&b->alloc, (void **)&b->actions, &b->cactions, b->nactions + 1,
                   sizeof *b->actions))

@@ -1,0 +1,378 @@
+/*
+ * analysis.c -- warnings for `goap check`: a relaxed reachability analysis that ignores delete
+ * effects, computed once when a file is loaded, through the public domain query API only.
+ *
+ * The relaxation: bool and enum variables hold a *set* of reached values (starting with the
+ * default); int variables an interval [lo, hi] of reachable values (starting at the default
+ * and widened by the effects of reached actions: `= k` to include k, `+= n` up to the
+ * variable's hi, `-= n` down to its lo). An action is reached when each of its preconditions
+ * can hold in that relaxed state; reached actions add their effects, to a fixpoint.
+ *
+ * Invariants:
+ *  - The fixpoint is a worklist over actions: an action is re-examined only when a variable it
+ *    reads changed; every change strictly grows a finite set or interval, so it terminates.
+ *  - Warnings are stored compactly (kind, id, detail, position, source line) and formatted on
+ *    demand, so goap_file_warnings allocates nothing and the file stays immutable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct relax {
+  const goap_domain *d;
+  int nv, na;
+  goap_var_info *vi;
+  size_t *off;          /* bool/enum: offset of the var's values in reached */
+  unsigned char *reached;
+  int32_t *nreached;    /* bool/enum: number of reached values */
+  int32_t *ilo, *ihi;   /* int: reachable interval */
+} relax;
+
+static int cond_holds(const relax *r, const goap_cond *c) {
+  const goap_var_info *vi;
+  if (c->var < 0 || c->var >= r->nv) return 0;
+  vi = &r->vi[c->var];
+  if (vi->type == GOAP_INT) {
+    int32_t a = r->ilo[c->var], b = r->ihi[c->var];
+    switch (c->op) {
+      case GOAP_EQ: return a <= c->value && c->value <= b;
+      case GOAP_NE: return !(a == b && a == c->value);
+      case GOAP_LT: return a < c->value;
+      case GOAP_LE: return a <= c->value;
+      case GOAP_GT: return b > c->value;
+      case GOAP_GE: return b >= c->value;
+    }
+    return 0;
+  }
+  {
+    int in = c->value >= 0 && c->value < vi->value_count &&
+             r->reached[r->off[c->var] + (size_t)c->value];
+    if (c->op == GOAP_EQ) return in;
+    if (c->op == GOAP_NE) return r->nreached[c->var] - in > 0;
+    return 0;
+  }
+}
+
+/* Applies one effect to the relaxed state; returns 1 if it changed anything. */
+static int apply_effect(relax *r, const goap_effect *e) {
+  const goap_var_info *vi;
+  if (e->var < 0 || e->var >= r->nv) return 0;
+  vi = &r->vi[e->var];
+  if (vi->type == GOAP_INT) {
+    int changed = 0;
+    if (e->op == GOAP_SET) {
+      if (e->value < r->ilo[e->var]) {
+        r->ilo[e->var] = e->value;
+        changed = 1;
+      }
+      if (e->value > r->ihi[e->var]) {
+        r->ihi[e->var] = e->value;
+        changed = 1;
+      }
+    } else if (e->value > 0 && r->ihi[e->var] < vi->hi) {
+      r->ihi[e->var] = vi->hi;
+      changed = 1;
+    } else if (e->value < 0 && r->ilo[e->var] > vi->lo) {
+      r->ilo[e->var] = vi->lo;
+      changed = 1;
+    }
+    return changed;
+  }
+  if (e->op != GOAP_SET || e->value < 0 || e->value >= vi->value_count) return 0;
+  if (r->reached[r->off[e->var] + (size_t)e->value]) return 0;
+  r->reached[r->off[e->var] + (size_t)e->value] = 1;
+  ++r->nreached[e->var];
+  return 1;
+}
+
+static int first_failing(const relax *r, const goap_cond *c, int n) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (!cond_holds(r, &c[i])) return i;
+  return -1;
+}
+
+static int cmp_warning(const void *a, const void *b) {
+  const goap__warning *x = (const goap__warning *)a, *y = (const goap__warning *)b;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  if (x->col != y->col) return x->col < y->col ? -1 : 1;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Copies the source line at off into the file's arena. */
+static const char *copy_line(goap_file *f, const char *text, size_t len, size_t off) {
+  size_t n = 0;
+  while (off + n < len && text[off + n] != '\n' && n < 600) ++n;
+  if (n > 0 && text[off + n - 1] == '\r') --n;
+  return goap__arena_strndup(&f->alloc, &f->arena, text + off, n);
+}
+
+static goap_status add_warning(goap_file *f, const char *text, size_t len, goap__wkind kind,
+                               int id, int detail, const goap__pos *pos) {
+  goap__warning *w;
+  void *g = goap__mem_grow(&f->alloc, f->warnings, &f->warnings_cap,
+                           (size_t)f->warning_count + 1, sizeof *f->warnings);
+  if (!g) return GOAP_OUT_OF_MEMORY;
+  f->warnings = (goap__warning *)g;
+  w = &f->warnings[f->warning_count];
+  w->kind = kind;
+  w->id = id;
+  w->detail = detail;
+  w->line = pos->line;
+  w->col = pos->col;
+  w->src = copy_line(f, text, len, pos->line_off);
+  if (!w->src) return GOAP_OUT_OF_MEMORY;
+  ++f->warning_count;
+  return GOAP_OK;
+}
+
+goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
+  const goap_allocator *a = &f->alloc;
+  relax r;
+  size_t total = 0, nwatch = 0;
+  int i, j, ng, head = 0, tail = 0, qn = 0;
+  goap_status st = GOAP_OUT_OF_MEMORY;
+  unsigned char *used = NULL, *act_reached = NULL, *in_queue = NULL;
+  int *queue = NULL, *wstart = NULL, *wlist = NULL;
+  size_t sz_vi, sz_off, sz_n;
+  memset(&r, 0, sizeof r);
+  r.d = f->domain;
+  r.nv = goap_domain_var_count(r.d);
+  r.na = goap_domain_action_count(r.d);
+  ng = goap_domain_goal_count(r.d);
+  if (r.nv < 0 || r.na < 0 || ng < 0) return GOAP_INVALID_OPERATION;
+  sz_vi = (size_t)r.nv * sizeof *r.vi;
+  sz_off = (size_t)r.nv * sizeof *r.off;
+  sz_n = (size_t)r.nv * sizeof(int32_t);
+  r.vi = (goap_var_info *)goap__mem_alloc(a, sz_vi);
+  r.off = (size_t *)goap__mem_alloc(a, sz_off);
+  r.nreached = (int32_t *)goap__mem_alloc(a, sz_n);
+  r.ilo = (int32_t *)goap__mem_alloc(a, sz_n);
+  r.ihi = (int32_t *)goap__mem_alloc(a, sz_n);
+  used = (unsigned char *)goap__mem_alloc(a, (size_t)r.nv);
+  act_reached = (unsigned char *)goap__mem_alloc(a, (size_t)r.na);
+  in_queue = (unsigned char *)goap__mem_alloc(a, (size_t)r.na);
+  queue = (int *)goap__mem_alloc(a, (size_t)r.na * sizeof *queue);
+  wstart = (int *)goap__mem_alloc(a, ((size_t)r.nv + 1) * sizeof *wstart);
+  if (!r.vi || !r.off || !r.nreached || !r.ilo || !r.ihi || !used || !act_reached ||
+      !in_queue || !queue || !wstart)
+    goto done;
+  memset(used, 0, (size_t)r.nv);
+  memset(act_reached, 0, (size_t)r.na);
+  memset(in_queue, 0, (size_t)r.na);
+  for (i = 0; i < r.nv; ++i) {
+    if (goap_domain_var_info(r.d, i, &r.vi[i]) != GOAP_OK) {
+      st = GOAP_INVALID_OPERATION;
+      goto done;
+    }
+    r.off[i] = total;
+    if (r.vi[i].type != GOAP_INT) total += (size_t)r.vi[i].value_count;
+    r.nreached[i] = 0;
+    r.ilo[i] = r.ihi[i] = r.vi[i].default_value;
+  }
+  r.reached = (unsigned char *)goap__mem_alloc(a, total);
+  if (!r.reached) goto done;
+  memset(r.reached, 0, total);
+  for (i = 0; i < r.nv; ++i) {
+    if (r.vi[i].type != GOAP_INT && r.vi[i].default_value >= 0 &&
+        r.vi[i].default_value < r.vi[i].value_count) {
+      r.reached[r.off[i] + (size_t)r.vi[i].default_value] = 1;
+      r.nreached[i] = 1;
+    }
+  }
+  /* who reads what: watchers of each variable, CSR layout */
+  memset(wstart, 0, ((size_t)r.nv + 1) * sizeof *wstart);
+  for (i = 0; i < r.na; ++i) {
+    int n = 0, k;
+    const goap_cond *pre = goap_domain_action_pre(r.d, i, &n);
+    const goap_effect *eff;
+    for (k = 0; k < n; ++k)
+      if (pre[k].var >= 0 && pre[k].var < r.nv) {
+        ++wstart[pre[k].var + 1];
+        used[pre[k].var] = 1;
+        ++nwatch;
+      }
+    n = 0;
+    eff = goap_domain_action_eff(r.d, i, &n);
+    for (k = 0; k < n; ++k)
+      if (eff[k].var >= 0 && eff[k].var < r.nv) used[eff[k].var] = 1;
+  }
+  for (i = 0; i < r.nv; ++i) wstart[i + 1] += wstart[i];
+  wlist = (int *)goap__mem_alloc(a, nwatch * sizeof *wlist);
+  if (!wlist) goto done;
+  /* fill in reverse: wstart[v + 1] (the end of v's slice) counts down to v's start */
+  for (i = r.na - 1; i >= 0; --i) {
+    int n = 0, k;
+    const goap_cond *pre = goap_domain_action_pre(r.d, i, &n);
+    for (k = 0; k < n; ++k)
+      if (pre[k].var >= 0 && pre[k].var < r.nv) wlist[--wstart[pre[k].var + 1]] = i;
+  }
+  for (i = 0; i < r.nv; ++i) wstart[i] = wstart[i + 1];
+  wstart[r.nv] = (int)nwatch;
+  /* the fixpoint */
+  for (i = 0; i < r.na; ++i) {
+    queue[tail] = i;
+    tail = (tail + 1) % r.na;
+    in_queue[i] = 1;
+    ++qn;
+  }
+  while (qn > 0) {
+    int act = queue[head], n = 0, k;
+    const goap_cond *pre;
+    const goap_effect *eff;
+    head = (head + 1) % r.na;
+    --qn;
+    in_queue[act] = 0;
+    if (act_reached[act]) continue;
+    pre = goap_domain_action_pre(r.d, act, &n);
+    if (first_failing(&r, pre, n) >= 0) continue;
+    act_reached[act] = 1;
+    n = 0;
+    eff = goap_domain_action_eff(r.d, act, &n);
+    for (k = 0; k < n; ++k) {
+      int v = eff[k].var, w;
+      if (!apply_effect(&r, &eff[k])) continue;
+      for (w = wstart[v]; w < wstart[v + 1]; ++w) {
+        int x = wlist[w];
+        if (act_reached[x] || in_queue[x]) continue;
+        queue[tail] = x;
+        tail = (tail + 1) % r.na;
+        in_queue[x] = 1;
+        ++qn;
+      }
+    }
+  }
+  /* uses by goals and scenarios */
+  for (i = 0; i < ng; ++i) {
+    int n = 0, k;
+    const goap_cond *want = goap_domain_goal_want(r.d, i, &n);
+    for (k = 0; k < n; ++k)
+      if (want[k].var >= 0 && want[k].var < r.nv) used[want[k].var] = 1;
+  }
+  for (i = 0; i < f->scenario_count; ++i) {
+    const goap_scenario *sc = &f->scenarios[i];
+    for (j = 0; j < sc->want_count; ++j)
+      if (sc->want[j].var >= 0 && sc->want[j].var < r.nv) used[sc->want[j].var] = 1;
+    for (j = 0; j < sc->given_count; ++j)
+      if (sc->given[j].var >= 0 && sc->given[j].var < r.nv) used[sc->given[j].var] = 1;
+  }
+  /* the warnings */
+  for (i = 0; i < r.nv && i < f->var_count; ++i)
+    if (!used[i] && add_warning(f, text, len, GOAP__W_VAR, i, -1, &f->var_pos[i]) != GOAP_OK)
+      goto done;
+  for (i = 0; i < r.na && i < f->action_count; ++i) {
+    int n = 0, k;
+    const goap_cond *pre;
+    if (act_reached[i]) continue;
+    pre = goap_domain_action_pre(r.d, i, &n);
+    k = first_failing(&r, pre, n);
+    if (k >= 0 && add_warning(f, text, len, GOAP__W_ACTION, i, k, &f->action_pos[i]) != GOAP_OK)
+      goto done;
+  }
+  for (i = 0; i < ng && i < f->goal_count; ++i) {
+    int n = 0, k;
+    const goap_cond *want = goap_domain_goal_want(r.d, i, &n);
+    k = first_failing(&r, want, n);
+    if (k >= 0 && add_warning(f, text, len, GOAP__W_GOAL, i, k, &f->goal_pos[i]) != GOAP_OK)
+      goto done;
+  }
+  if (f->warning_count > 1)
+    qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
+  st = GOAP_OK;
+done:
+  goap__mem_free(a, r.vi, sz_vi);
+  goap__mem_free(a, r.off, sz_off);
+  goap__mem_free(a, r.nreached, sz_n);
+  goap__mem_free(a, r.ilo, sz_n);
+  goap__mem_free(a, r.ihi, sz_n);
+  goap__mem_free(a, r.reached, total);
+  goap__mem_free(a, used, (size_t)r.nv);
+  goap__mem_free(a, act_reached, (size_t)r.na);
+  goap__mem_free(a, in_queue, (size_t)r.na);
+  goap__mem_free(a, queue, (size_t)r.na * sizeof *queue);
+  goap__mem_free(a, wstart, ((size_t)r.nv + 1) * sizeof *wstart);
+  goap__mem_free(a, wlist, nwatch * sizeof *wlist);
+  return st;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Formatting
+ * ---------------------------------------------------------------------------------------- */
+static const char *op_str(goap_op op) {
+  switch (op) {
+    case GOAP_EQ: return "==";
+    case GOAP_NE: return "!=";
+    case GOAP_LT: return "<";
+    case GOAP_LE: return "<=";
+    case GOAP_GT: return ">";
+    case GOAP_GE: return ">=";
+  }
+  return "?";
+}
+
+/* A condition as the user would write it: `x`, `!x`, `stance == prone`, `ammo >= 1`. */
+static void cond_text(const goap_domain *d, const goap_cond *c, char *buf, size_t cap) {
+  goap_var_info vi;
+  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) {
+    snprintf(buf, cap, "?");
+    return;
+  }
+  if (vi.type == GOAP_BOOL && c->op == GOAP_EQ) {
+    snprintf(buf, cap, "%s%s", c->value ? "" : "!", vi.name);
+  } else if (vi.type == GOAP_INT) {
+    snprintf(buf, cap, "%s %s %ld", vi.name, op_str(c->op), (long)c->value);
+  } else {
+    const char *v = goap_domain_value_name(d, c->var, c->value);
+    snprintf(buf, cap, "%s %s %s", vi.name, op_str(c->op), v ? v : "?");
+  }
+}
+
+int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
+  int i;
+  if (!f) return 0;
+  for (i = 0; out && i < cap && i < f->warning_count; ++i) {
+    const goap__warning *w = &f->warnings[i];
+    const goap_domain *d = f->domain;
+    char ct[300];
+    int n = 0;
+    switch (w->kind) {
+      case GOAP__W_VAR: {
+        goap_var_info vi;
+        if (goap_domain_var_info(d, w->id, &vi) != GOAP_OK) vi.name = "?";
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src), "variable '%s' is never read or written",
+                       vi.name);
+        break;
+      }
+      case GOAP__W_ACTION: {
+        const goap_cond *pre = goap_domain_action_pre(d, w->id, &n);
+        if (pre && w->detail < n)
+          cond_text(d, &pre[w->detail], ct, sizeof ct);
+        else
+          snprintf(ct, sizeof ct, "?");
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src),
+                       "action '%s' can never be applied: precondition '%s' is unreachable "
+                       "from the default state",
+                       goap_domain_action_name(d, w->id), ct);
+        break;
+      }
+      case GOAP__W_GOAL: {
+        const goap_cond *want = goap_domain_goal_want(d, w->id, &n);
+        if (want && w->detail < n)
+          cond_text(d, &want[w->detail], ct, sizeof ct);
+        else
+          snprintf(ct, sizeof ct, "?");
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src),
+                       "goal '%s' cannot be reached: condition '%s' is unreachable",
+                       goap_domain_goal_name(d, w->id), ct);
+        break;
+      }
+    }
+  }
+  return f->warning_count;
+}

@@ -1,0 +1,247 @@
+/*
+ * internal.h -- shared internals of the `.goap` format layer (src/format/).
+ *
+ * Invariants:
+ *  - Every allocation goes through the caller's goap_allocator (goap__mem_*); a zero allocator
+ *    is replaced by libc at the entry points, so internal code always has a callable fn.
+ *  - Nothing here prints or keeps global mutable state.
+ *  - Source text is never assumed NUL-terminated: tokens are (offset, length) spans of the
+ *    current line.
+ *  - Internal non-static symbols are prefixed goap__.
+ */
+#ifndef GOAP_FORMAT_INTERNAL_H
+#define GOAP_FORMAT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "goap/file.h"
+
+#if defined(__GNUC__)
+#define GOAP__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GOAP__PRINTF(f, a)
+#endif
+
+/* "Sane counts" enforced by the loader (GOAP_TOO_LARGE beyond them). */
+#define GOAP__MAX_VARS 65536
+#define GOAP__MAX_ACTIONS 65536
+#define GOAP__MAX_GOALS 65536
+#define GOAP__MAX_SCENARIOS 65536
+#define GOAP__MAX_LIST 4096 /* items of one kind in one block (pre, eff, want, given) */
+
+/* ------------------------------------------------------------------------------------------
+ * Memory (util.c)
+ * ---------------------------------------------------------------------------------------- */
+/* Returns a copy of *a with fn filled in (libc when a is NULL or a->fn is NULL). */
+goap_allocator goap__mem_resolve(const goap_allocator *a);
+void *goap__mem_alloc(const goap_allocator *a, size_t n);
+void goap__mem_free(const goap_allocator *a, void *p, size_t n);
+/* Ensures room for `need` elements of `elem` bytes. Returns the (possibly moved) block, or
+ * NULL when out of memory or on size overflow (the old block is then untouched and *cap
+ * unchanged). */
+void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap, size_t need,
+                     size_t elem);
+
+/* A bump allocator of 8-byte aligned blocks; everything is freed at once. */
+typedef struct goap__chunk goap__chunk;
+typedef struct goap__arena {
+  goap__chunk *head;
+  size_t used, cap; /* of head */
+} goap__arena;
+void *goap__arena_alloc(const goap_allocator *a, goap__arena *ar, size_t n);
+char *goap__arena_strndup(const goap_allocator *a, goap__arena *ar, const char *s, size_t n);
+void goap__arena_free(const goap_allocator *a, goap__arena *ar);
+
+/* Name table: (namespace, bytes) -> int. Names point to storage that outlives the table. */
+typedef struct goap__ftab_entry {
+  const char *name; /* NULL: empty slot */
+  uint32_t len, hash;
+  int32_t ns, value;
+} goap__ftab_entry;
+typedef struct goap__ftab {
+  goap__ftab_entry *slots;
+  size_t cap, count; /* cap is 0 or a power of two; count <= cap / 2 */
+} goap__ftab;
+enum { GOAP__NS_VAR = 0, GOAP__NS_ACTION, GOAP__NS_GOAL, GOAP__NS_SCENARIO, GOAP__NS_VALUE };
+/* The value stored for (ns, name), or -1. */
+int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n);
+/* Inserts (the name must not be present). GOAP_OK or GOAP_OUT_OF_MEMORY. */
+goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab *t, int32_t ns,
+                               const char *s, size_t n, int32_t value);
+void goap__ftab_free(const goap_allocator *a, goap__ftab *t);
+
+/* ------------------------------------------------------------------------------------------
+ * Diagnostics (diag.c)
+ * ---------------------------------------------------------------------------------------- */
+/* Where errors go: the diagnostic to fill and the context of the current line. */
+typedef struct goap__ectx {
+  goap_diag *diag;   /* never NULL */
+  const char *file;  /* NUL-terminated */
+  int line;          /* current line number (1-based) */
+  const char *src;   /* current line text (not NUL-terminated) */
+  size_t src_len;
+} goap__ectx;
+
+/* Fills a diagnostic completely. src may be NULL. */
+void goap__diag_set(goap_diag *d, goap_severity sev, goap_status st, const char *file,
+                    int line, int col, const char *src, size_t src_len, const char *fmt,
+                    ...) GOAP__PRINTF(9, 10);
+void goap__diag_vset(goap_diag *d, goap_severity sev, goap_status st, const char *file,
+                     int line, int col, const char *src, size_t src_len, const char *fmt,
+                     va_list ap);
+/* An error on the current line of ec at byte offset off (col = off + 1). Returns st. */
+goap_status goap__error(goap__ectx *ec, goap_status st, size_t off, const char *fmt, ...)
+    GOAP__PRINTF(4, 5);
+
+/* Nearest candidate by edit distance (optimal string alignment), or -1 when none is close
+ * enough. get(ctx, i) returns the i-th candidate (NUL-terminated) or NULL to skip it. */
+typedef const char *(*goap__cand_fn)(const void *ctx, int i);
+int goap__suggest(const char *s, size_t n, goap__cand_fn get, const void *ctx, int count);
+/* Writes "; did you mean 'x'?" (or "") into buf. */
+void goap__did_you_mean(char *buf, size_t cap, const char *s, size_t n, goap__cand_fn get,
+                        const void *ctx, int count);
+
+/* Checks a line's bytes: no NUL, no control characters other than tab, valid UTF-8.
+ * Returns GOAP_OK or an error through ec. */
+goap_status goap__check_line_bytes(goap__ectx *ec);
+
+/* ------------------------------------------------------------------------------------------
+ * Lexer (lexer.c): one line at a time.
+ * ---------------------------------------------------------------------------------------- */
+typedef enum goap__tk {
+  GOAP__T_EOL = 0, /* end of line or start of a comment */
+  GOAP__T_IDENT,
+  GOAP__T_NUMBER, /* [+-]?[0-9]+(\.[0-9]+)? */
+  GOAP__T_COLON,
+  GOAP__T_COMMA,
+  GOAP__T_LBRACE,
+  GOAP__T_RBRACE,
+  GOAP__T_DOTDOT,
+  GOAP__T_ASSIGN, /* = */
+  GOAP__T_EQ,     /* == */
+  GOAP__T_NE,     /* != */
+  GOAP__T_NOT,    /* ! */
+  GOAP__T_LT,
+  GOAP__T_LE,
+  GOAP__T_GT,
+  GOAP__T_GE,
+  GOAP__T_ADD, /* += */
+  GOAP__T_SUB  /* -= */
+} goap__tk;
+
+typedef struct goap__tok {
+  goap__tk kind;
+  size_t off, len; /* in the line */
+} goap__tok;
+
+typedef struct goap__lexer {
+  goap__ectx *ec; /* ec->src / ec->src_len is the line */
+  size_t pos;
+  goap__tok tok; /* current token */
+} goap__lexer;
+
+void goap__lex_init(goap__lexer *lx, goap__ectx *ec);
+/* Reads the next token into lx->tok. */
+goap_status goap__lex_next(goap__lexer *lx);
+/* 1 if the current token is the identifier kw. */
+int goap__tok_is(const goap__lexer *lx, const char *kw);
+/* Quoted text of the current token for messages: "'abc'" or "end of line". */
+void goap__tok_show(const goap__lexer *lx, char *buf, size_t cap);
+/* The current NUMBER token as an int32 (errors: fraction, overflow). */
+goap_status goap__tok_int(goap__lexer *lx, int32_t *out);
+/* The current NUMBER token as a finite double. */
+goap_status goap__tok_decimal(goap__lexer *lx, double *out);
+/* Error "expected WHAT, found TOKEN" at the current token. */
+goap_status goap__expected(goap__lexer *lx, const char *what);
+
+/* ------------------------------------------------------------------------------------------
+ * Conditions, effects and assignments (expr.c)
+ * ---------------------------------------------------------------------------------------- */
+/* What the expression parser knows about a variable. */
+typedef struct goap__fvar {
+  const char *name;
+  goap_var_type type;
+  int32_t lo, hi;          /* int range; bool 0..1; enum 0..count-1 */
+  int value_count;         /* enum */
+  const char **values;     /* enum value names */
+  int line, col;           /* declaration */
+  size_t line_off;         /* offset of the declaration line in the text */
+} goap__fvar;
+
+/* Names to resolve against: the file being parsed, or a built domain. */
+typedef struct goap__symtab {
+  const goap_domain *domain;  /* domain mode when not NULL */
+  const goap__fvar *vars;     /* file mode */
+  int var_count;
+  const goap__ftab *names;
+  /* File mode: the rest of the text, to say "declared later". */
+  const char *text;
+  size_t text_len, rest_off;  /* rest_off: offset of the line after the current one */
+  int rest_line;              /* its line number */
+} goap__symtab;
+
+typedef enum goap__mode { GOAP__COND = 0, GOAP__EFFECT, GOAP__ASSIGN } goap__mode;
+
+/* One parsed condition / effect / assignment. op is a goap_op (COND) or goap_effect_op. */
+typedef struct goap__item {
+  int32_t var;
+  int op;
+  int32_t value;
+  int line, col;
+  size_t line_off;
+} goap__item;
+
+/* Parses one item at the current token; leaves the lexer on the token after it. */
+goap_status goap__parse_item(goap__lexer *lx, const goap__symtab *st, goap__mode mode,
+                             goap__item *out);
+/* Resolves the identifier at the current token as a variable (errors with did-you-mean). */
+goap_status goap__resolve_var(goap__lexer *lx, const goap__symtab *st, int32_t *out);
+/* Type name ("bool", "enum", "int"). */
+const char *goap__type_name(goap_var_type t);
+
+/* ------------------------------------------------------------------------------------------
+ * The loaded file (parser.c) and its warnings (analysis.c)
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap__pos {
+  int line, col;
+  size_t line_off;
+} goap__pos;
+
+typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL } goap__wkind;
+typedef struct goap__warning {
+  goap__wkind kind;
+  int id;      /* var, action or goal id */
+  int detail;  /* action: index of the unreachable precondition; goal: of the condition */
+  int line, col;
+  const char *src; /* the definition line (NUL-terminated; sanitised when formatted) */
+} goap__warning;
+
+struct goap_file {
+  goap_allocator alloc;
+  goap_domain *domain;
+  char name[256];
+  goap_scenario *scenarios;
+  int scenario_count;
+  size_t scenarios_cap;
+  goap_cond *conds; /* scenario want lists */
+  size_t conds_len, conds_cap;
+  goap_effect *given;
+  size_t given_len, given_cap;
+  int32_t *plans;
+  size_t plans_len, plans_cap;
+  goap__pos *var_pos, *action_pos, *goal_pos;
+  size_t var_pos_cap, action_pos_cap, goal_pos_cap;
+  int var_count, action_count, goal_count;
+  goap__warning *warnings; /* vars first, then actions, then goals; each in id order */
+  size_t warnings_cap;
+  int warning_count;
+  goap__arena arena; /* scenario names, warning source lines */
+};
+
+/* Runs the relaxed reachability analysis on a freshly built file; text is the source (for
+ * the warnings' source lines). GOAP_OK or GOAP_OUT_OF_MEMORY. */
+goap_status goap__analyse(goap_file *f, const char *text, size_t len);
+
+#endif /* GOAP_FORMAT_INTERNAL_H */

@@ -1,0 +1,1210 @@
+/*
+ * parser.c -- the `.goap` loader: lines -> blocks -> a goap_domain built through the public
+ * builder API, plus scenarios; also goap_file_load and the goap_file accessors.
+ *
+ * Invariants:
+ *  - One pass over the text, one line at a time, no recursion; every loop advances through
+ *    the text, so loading is linear (apart from the builder's own work).
+ *  - Names are resolved here (hash table), never through builder lookups. Variables, actions
+ *    and goals get ids in definition order, which equal the builder's ids (checked).
+ *  - A block (action/goal/scenario) is handed to the builder when it ends: at the next block,
+ *    `var` or `domain` line, or at the end of the text. Builder failures are mapped back to
+ *    the source position of the offending item with goap_builder_error_item().
+ *  - Scenarios may name goals and actions defined anywhere; those names are resolved after the
+ *    last line. Variables must be declared before use.
+ *  - On any failure everything allocated is released and *out is NULL; the first error is
+ *    reported. Out-of-memory always yields GOAP_OUT_OF_MEMORY.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO };
+
+typedef struct plan_ref {
+  const char *name;
+  size_t len;
+  goap__pos pos;
+} plan_ref;
+
+typedef struct scen_ir {
+  const char *pursue; /* NULL: `want` */
+  size_t pursue_len;
+  goap__pos pursue_pos;
+  size_t want_start, want_count, given_start, given_count, plan_start, plan_count;
+} scen_ir;
+
+typedef struct parser {
+  goap_allocator a;
+  goap_file *f;
+  goap_builder *b;
+  goap__ectx ec;
+  const char *text;
+  size_t len;
+  size_t line_off, next_off;
+  goap__arena arena; /* parse-time names */
+  goap__ftab names;
+  goap__fvar *vars;
+  size_t vars_cap;
+  const char **action_names, **goal_names;
+  size_t action_names_cap, goal_names_cap;
+  int domain_line;
+  /* the items of the line being parsed */
+  goap__item *items;
+  size_t items_len, items_cap;
+  /* current block */
+  int block;
+  const char *bname;
+  goap__pos bpos;
+  int attr_line[8]; /* first line of each once-only attribute, 0 if none */
+  double number;    /* cost or priority */
+  goap__item *pre, *eff;
+  size_t pre_len, pre_cap, eff_len, eff_cap;
+  goap_cond *tconds;
+  goap_effect *teffs;
+  size_t tconds_cap, teffs_cap;
+  /* scenarios */
+  scen_ir *scen;
+  size_t scen_cap;
+  plan_ref *refs;
+  size_t refs_len, refs_cap;
+  int *stamp; /* per var: 1 + index of the last scenario that assigned it */
+  goap__pos *stamp_pos;
+  size_t stamp_cap, stamp_pos_cap;
+  /* enum values of the var line being parsed */
+  const char **values;
+  size_t *value_offs;
+  size_t values_len, values_cap, value_offs_cap;
+  goap__pos number_pos; /* of the last cost/priority number */
+} parser;
+
+/* Once-only attributes (indices into attr_line). */
+enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE };
+
+#define TRY(x)                          \
+  do {                                  \
+    goap_status try_s_ = (x);           \
+    if (try_s_ != GOAP_OK) return try_s_; \
+  } while (0)
+
+#define GROW(p, arr, cap, need)                                                       \
+  do {                                                                                \
+    void *grow_ = goap__mem_grow(&(p)->a, (arr), &(cap), (need), sizeof *(arr));     \
+    if (!grow_) return GOAP_OUT_OF_MEMORY;                                            \
+    (arr) = grow_;                                                                    \
+  } while (0)
+
+static const char *const block_names[] = {"", "action", "goal", "scenario"};
+
+/* ------------------------------------------------------------------------------------------
+ * Errors at arbitrary positions
+ * ---------------------------------------------------------------------------------------- */
+static size_t line_length_at(const parser *p, size_t off) {
+  const char *nl;
+  size_t n;
+  if (off > p->len) return 0;
+  nl = (const char *)memchr(p->text + off, '\n', p->len - off);
+  n = nl ? (size_t)(nl - (p->text + off)) : p->len - off;
+  if (n > 0 && p->text[off + n - 1] == '\r') --n;
+  return n;
+}
+
+static goap_status error_at(parser *p, goap_status st, const goap__pos *pos, const char *fmt,
+                            ...) GOAP__PRINTF(4, 5);
+static goap_status error_at(parser *p, goap_status st, const goap__pos *pos, const char *fmt,
+                            ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  goap__diag_vset(p->ec.diag, GOAP_SEVERITY_ERROR, st, p->ec.file, pos->line, pos->col,
+                  p->text + pos->line_off, line_length_at(p, pos->line_off), fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+static goap__pos tok_pos(const parser *p, const goap__lexer *lx) {
+  goap__pos r;
+  r.line = p->ec.line;
+  r.col = (int)lx->tok.off + 1;
+  r.line_off = p->line_off;
+  return r;
+}
+
+static goap__pos item_pos(const goap__item *it) {
+  goap__pos r;
+  r.line = it->line;
+  r.col = it->col;
+  r.line_off = it->line_off;
+  return r;
+}
+
+/* Maps the builder's last failure to a position and reports it. */
+static goap_status builder_error(parser *p, goap_status st, const goap__pos *whole,
+                                 const goap__item *pre, size_t npre, const goap__item *eff,
+                                 size_t neff, const goap__pos *extra) {
+  int idx = -1;
+  goap_item_kind k;
+  goap__pos pos = *whole;
+  const char *msg;
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  k = goap_builder_error_item(p->b, &idx);
+  switch (k) {
+    case GOAP_ITEM_PRE:
+    case GOAP_ITEM_WANT:
+      if (idx >= 0 && (size_t)idx < npre) pos = item_pos(&pre[idx]);
+      break;
+    case GOAP_ITEM_EFF:
+      if (idx >= 0 && (size_t)idx < neff) pos = item_pos(&eff[idx]);
+      break;
+    case GOAP_ITEM_COST:
+    case GOAP_ITEM_DEFAULT:
+    case GOAP_ITEM_RANGE:
+      if (extra && extra->line) pos = *extra;
+      break;
+    case GOAP_ITEM_VALUE:
+      if (idx >= 0 && (size_t)idx < p->values_len) {
+        pos.col = (int)p->value_offs[idx] + 1;
+      }
+      break;
+    default:
+      break;
+  }
+  msg = goap_builder_error(p->b);
+  return error_at(p, st, &pos, "%s", msg && msg[0] ? msg : goap_status_string(st));
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Helpers
+ * ---------------------------------------------------------------------------------------- */
+static goap_status expect_eol(goap__lexer *lx, const char *after) {
+  char what[96];
+  if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+  snprintf(what, sizeof what, "end of line after %s", after);
+  return goap__expected(lx, what);
+}
+
+static goap_status next(goap__lexer *lx) { return goap__lex_next(lx); }
+
+static const char *cand_action(const void *ctx, int i) {
+  return ((const parser *)ctx)->action_names[i];
+}
+static const char *cand_goal(const void *ctx, int i) {
+  return ((const parser *)ctx)->goal_names[i];
+}
+static const char *cand_string(const void *ctx, int i) {
+  return ((const char *const *)ctx)[i];
+}
+
+static goap__symtab symtab(const parser *p) {
+  goap__symtab st;
+  memset(&st, 0, sizeof st);
+  st.vars = p->vars;
+  st.var_count = p->f->var_count;
+  st.names = &p->names;
+  st.text = p->text;
+  st.text_len = p->len;
+  st.rest_off = p->next_off;
+  st.rest_line = p->ec.line + 1;
+  return st;
+}
+
+/* Parses a comma-separated list of items into p->items (at least one). */
+static goap_status parse_list(parser *p, goap__lexer *lx, goap__mode mode, const char *kw) {
+  static const char *const nouns[] = {"a condition", "an effect", "an assignment"};
+  goap__symtab st = symtab(p);
+  p->items_len = 0;
+  if (lx->tok.kind == GOAP__T_EOL) {
+    char t[64];
+    snprintf(t, sizeof t, "%s after '%s'", nouns[mode], kw);
+    return goap__expected(lx, t);
+  }
+  for (;;) {
+    goap__item it;
+    TRY(goap__parse_item(lx, &st, mode, &it));
+    it.line_off = p->line_off;
+    GROW(p, p->items, p->items_cap, p->items_len + 1);
+    p->items[p->items_len++] = it;
+    if (lx->tok.kind == GOAP__T_COMMA) {
+      TRY(next(lx));
+      if (lx->tok.kind == GOAP__T_EOL) {
+        char t[64];
+        snprintf(t, sizeof t, "%s after ','", nouns[mode]);
+        return goap__expected(lx, t);
+      }
+      continue;
+    }
+    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+    return goap__expected(lx, "',' or end of line");
+  }
+}
+
+/* Appends p->items to a block's item vector. */
+static goap_status append_items(parser *p, goap__lexer *lx, goap__item **vec, size_t *len,
+                                size_t *cap, const char *what) {
+  if (*len + p->items_len > GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
+                       "too many %s in %s '%s' (limit %d)", what, block_names[p->block],
+                       p->bname, GOAP__MAX_LIST);
+  {
+    void *g = goap__mem_grow(&p->a, *vec, cap, *len + p->items_len, sizeof **vec);
+    if (!g) return GOAP_OUT_OF_MEMORY;
+    *vec = (goap__item *)g;
+  }
+  if (p->items_len) memcpy(*vec + *len, p->items, p->items_len * sizeof **vec);
+  *len += p->items_len;
+  return GOAP_OK;
+}
+
+/* A once-only attribute: error if already seen in this block, else remember its line. */
+static goap_status once(parser *p, goap__lexer *lx, int attr, const char *kw) {
+  if (p->attr_line[attr])
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate '%s' in %s '%s' (first at line %d)", kw,
+                       block_names[p->block], p->bname, p->attr_line[attr]);
+  p->attr_line[attr] = p->ec.line;
+  return GOAP_OK;
+}
+
+/* Reads a name token (the current token) into the parse arena. */
+static goap_status take_name(parser *p, goap__lexer *lx, const char *what, const char **out) {
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  *out = goap__arena_strndup(&p->a, &p->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  return *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Blocks
+ * ---------------------------------------------------------------------------------------- */
+static goap_status finish_action(parser *p) {
+  goap_action_desc desc;
+  goap_status st;
+  goap__pos cost_pos;
+  int id = -1;
+  size_t i;
+  if (p->eff_len == 0)
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "action '%s' has no 'eff' line", p->bname);
+  GROW(p, p->tconds, p->tconds_cap, p->pre_len + 1);
+  GROW(p, p->teffs, p->teffs_cap, p->eff_len);
+  for (i = 0; i < p->pre_len; ++i) {
+    p->tconds[i].var = p->pre[i].var;
+    p->tconds[i].op = (goap_op)p->pre[i].op;
+    p->tconds[i].value = p->pre[i].value;
+  }
+  for (i = 0; i < p->eff_len; ++i) {
+    p->teffs[i].var = p->eff[i].var;
+    p->teffs[i].op = (goap_effect_op)p->eff[i].op;
+    p->teffs[i].value = p->eff[i].value;
+  }
+  memset(&desc, 0, sizeof desc);
+  desc.name = p->bname;
+  desc.cost = p->attr_line[A_COST] ? p->number : 1.0;
+  desc.pre = p->pre_len ? p->tconds : NULL;
+  desc.pre_count = (int)p->pre_len;
+  desc.eff = p->teffs;
+  desc.eff_count = (int)p->eff_len;
+  st = goap_builder_add_action(p->b, &desc, &id);
+  if (p->attr_line[A_COST])
+    cost_pos = p->number_pos;
+  else
+    memset(&cost_pos, 0, sizeof cost_pos);
+  if (st != GOAP_OK)
+    return builder_error(p, st, &p->bpos, p->pre, p->pre_len, p->eff, p->eff_len, &cost_pos);
+  if (id != p->f->action_count - 1)
+    return error_at(p, GOAP_INVALID_OPERATION, &p->bpos, "builder assigned an unexpected id");
+  return GOAP_OK;
+}
+
+static goap_status finish_goal(parser *p) {
+  goap_goal_desc desc;
+  goap_status st;
+  int id = -1;
+  size_t i;
+  if (p->pre_len == 0)
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "goal '%s' has no 'want' line", p->bname);
+  GROW(p, p->tconds, p->tconds_cap, p->pre_len);
+  for (i = 0; i < p->pre_len; ++i) {
+    p->tconds[i].var = p->pre[i].var;
+    p->tconds[i].op = (goap_op)p->pre[i].op;
+    p->tconds[i].value = p->pre[i].value;
+  }
+  memset(&desc, 0, sizeof desc);
+  desc.name = p->bname;
+  desc.priority = p->attr_line[A_PRIORITY] ? p->number : 0.0;
+  desc.want = p->tconds;
+  desc.want_count = (int)p->pre_len;
+  st = goap_builder_add_goal(p->b, &desc, &id);
+  if (st != GOAP_OK) return builder_error(p, st, &p->bpos, p->pre, p->pre_len, NULL, 0, NULL);
+  if (id != p->f->goal_count - 1)
+    return error_at(p, GOAP_INVALID_OPERATION, &p->bpos, "builder assigned an unexpected id");
+  return GOAP_OK;
+}
+
+static goap_status finish_scenario(parser *p) {
+  goap_file *f = p->f;
+  scen_ir *s = &p->scen[f->scenario_count - 1];
+  if (!s->pursue && s->want_count == 0)
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "scenario '%s' needs a 'pursue' or 'want' line",
+                    p->bname);
+  s->plan_count = p->refs_len - s->plan_start;
+  return GOAP_OK;
+}
+
+static goap_status end_block(parser *p) {
+  goap_status st = GOAP_OK;
+  switch (p->block) {
+    case B_ACTION: st = finish_action(p); break;
+    case B_GOAL: st = finish_goal(p); break;
+    case B_SCENARIO: st = finish_scenario(p); break;
+    default: break;
+  }
+  p->block = B_NONE;
+  return st;
+}
+
+static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
+  goap_file *f = p->f;
+  const char *kw = block_names[kind];
+  const char *name = NULL;
+  goap__pos pos;
+  int32_t ns = kind == B_ACTION ? GOAP__NS_ACTION : kind == B_GOAL ? GOAP__NS_GOAL
+                                                                   : GOAP__NS_SCENARIO;
+  int32_t prev;
+  int count = kind == B_ACTION ? f->action_count : kind == B_GOAL ? f->goal_count
+                                                                  : f->scenario_count;
+  int limit = kind == B_ACTION ? GOAP__MAX_ACTIONS : kind == B_GOAL ? GOAP__MAX_GOALS
+                                                                    : GOAP__MAX_SCENARIOS;
+  char what[48];
+  TRY(next(lx));
+  snprintf(what, sizeof what, "a name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  pos = tok_pos(p, lx);
+  prev = goap__ftab_find(&p->names, ns, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0) {
+    int line = kind == B_ACTION ? f->action_pos[prev].line
+               : kind == B_GOAL ? f->goal_pos[prev].line
+                                : f->scenarios[prev].line;
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate %s '%.*s' (first defined at line %d)", kw,
+                       (int)lx->tok.len, p->ec.src + lx->tok.off, line);
+  }
+  if (count >= limit)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many %ss (limit %d)", kw,
+                       limit);
+  if (kind == B_SCENARIO) {
+    name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+    if (!name) return GOAP_OUT_OF_MEMORY;
+  } else {
+    TRY(take_name(p, lx, what, &name));
+  }
+  TRY(next(lx));
+  snprintf(what, sizeof what, "the %s name", kw);
+  TRY(expect_eol(lx, what));
+  TRY(goap__ftab_insert(&p->a, &p->names, ns, name, strlen(name), (int32_t)count));
+  if (kind == B_ACTION) {
+    GROW(p, f->action_pos, f->action_pos_cap, (size_t)count + 1);
+    GROW(p, p->action_names, p->action_names_cap, (size_t)count + 1);
+    f->action_pos[count] = pos;
+    p->action_names[count] = name;
+    f->action_count = count + 1;
+  } else if (kind == B_GOAL) {
+    GROW(p, f->goal_pos, f->goal_pos_cap, (size_t)count + 1);
+    GROW(p, p->goal_names, p->goal_names_cap, (size_t)count + 1);
+    f->goal_pos[count] = pos;
+    p->goal_names[count] = name;
+    f->goal_count = count + 1;
+  } else {
+    goap_scenario *sc;
+    scen_ir *ir;
+    GROW(p, f->scenarios, f->scenarios_cap, (size_t)count + 1);
+    GROW(p, p->scen, p->scen_cap, (size_t)count + 1);
+    sc = &f->scenarios[count];
+    memset(sc, 0, sizeof *sc);
+    sc->name = name;
+    sc->line = pos.line;
+    sc->goal = -1;
+    ir = &p->scen[count];
+    memset(ir, 0, sizeof *ir);
+    ir->want_start = f->conds_len;
+    ir->given_start = f->given_len;
+    ir->plan_start = p->refs_len;
+    f->scenario_count = count + 1;
+  }
+  p->block = kind;
+  p->bname = name;
+  p->bpos = pos;
+  memset(p->attr_line, 0, sizeof p->attr_line);
+  p->number = 0;
+  p->pre_len = p->eff_len = 0;
+  return GOAP_OK;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Top-level lines
+ * ---------------------------------------------------------------------------------------- */
+static goap_status parse_domain(parser *p, goap__lexer *lx) {
+  goap__pos pos;
+  goap_status st;
+  const char *name = NULL;
+  if (p->domain_line)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "'domain' given twice (first at line %d)", p->domain_line);
+  TRY(next(lx));
+  pos = tok_pos(p, lx);
+  TRY(take_name(p, lx, "a name after 'domain'", &name));
+  TRY(next(lx));
+  TRY(expect_eol(lx, "the domain name"));
+  p->domain_line = p->ec.line;
+  st = goap_builder_set_name(p->b, name);
+  if (st != GOAP_OK) return builder_error(p, st, &pos, NULL, 0, NULL, 0, NULL);
+  return GOAP_OK;
+}
+
+static const char *const type_names[] = {"bool", "enum", "int"};
+
+static goap_status parse_var(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  goap_var_desc desc;
+  goap__fvar fv;
+  goap__pos pos, default_pos, range_pos;
+  const char *name = NULL;
+  int32_t prev, id = f->var_count;
+  int out_id = -1;
+  goap_status st;
+  char t[64];
+  memset(&desc, 0, sizeof desc);
+  memset(&fv, 0, sizeof fv);
+  memset(&default_pos, 0, sizeof default_pos);
+  memset(&range_pos, 0, sizeof range_pos);
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a variable name after 'var'");
+  pos = tok_pos(p, lx);
+  prev = goap__ftab_find(&p->names, GOAP__NS_VAR, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate variable '%.*s' (first declared at line %d)",
+                       (int)lx->tok.len, p->ec.src + lx->tok.off, f->var_pos[prev].line);
+  if (id >= GOAP__MAX_VARS)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many variables (limit %d)",
+                       GOAP__MAX_VARS);
+  TRY(take_name(p, lx, "a variable name", &name));
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_COLON) return goap__expected(lx, "':' after the variable name");
+  TRY(next(lx));
+  fv.name = name;
+  p->values_len = 0; /* value_offs entries valid for this line (builder_error) */
+  if (goap__tok_is(lx, "bool")) {
+    fv.type = GOAP_BOOL;
+    fv.lo = 0;
+    fv.hi = 1;
+    fv.value_count = 2;
+    TRY(next(lx));
+  } else if (goap__tok_is(lx, "int")) {
+    fv.type = GOAP_INT;
+    TRY(next(lx));
+    range_pos = tok_pos(p, lx);
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a lower bound after 'int'");
+    TRY(goap__tok_int(lx, &fv.lo));
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_DOTDOT) return goap__expected(lx, "'..' after the lower bound");
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "an upper bound after '..'");
+    TRY(goap__tok_int(lx, &fv.hi));
+    if (fv.lo > fv.hi)
+      return error_at(p, GOAP_OUT_OF_RANGE, &range_pos,
+                      "empty range %ld..%ld: the lower bound is greater than the upper bound",
+                      (long)fv.lo, (long)fv.hi);
+    TRY(next(lx));
+  } else if (goap__tok_is(lx, "enum")) {
+    size_t n = 0;
+    fv.type = GOAP_ENUM;
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_LBRACE) return goap__expected(lx, "'{' after 'enum'");
+    TRY(next(lx));
+    if (lx->tok.kind == GOAP__T_RBRACE)
+      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                         "an enum needs at least one value");
+    for (;;) {
+      const char *v = NULL;
+      if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an enum value name");
+      if (goap__ftab_find(&p->names, GOAP__NS_VALUE + id, p->ec.src + lx->tok.off,
+                           lx->tok.len) >= 0)
+        return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                           "duplicate enum value '%.*s' in '%s'", (int)lx->tok.len,
+                           p->ec.src + lx->tok.off, name);
+      if (n >= GOAP_MAX_ENUM_VALUES)
+        return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
+                           "too many enum values (limit %d)", GOAP_MAX_ENUM_VALUES);
+      TRY(take_name(p, lx, "an enum value name", &v));
+      TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_VALUE + id, v, lx->tok.len,
+                             (int32_t)n));
+      {
+        size_t c1 = p->values_cap, c2 = p->value_offs_cap;
+        void *g = goap__mem_grow(&p->a, p->values, &c1, n + 1, sizeof *p->values);
+        if (!g) return GOAP_OUT_OF_MEMORY;
+        p->values = (const char **)g;
+        p->values_cap = c1;
+        g = goap__mem_grow(&p->a, p->value_offs, &c2, n + 1, sizeof *p->value_offs);
+        if (!g) return GOAP_OUT_OF_MEMORY;
+        p->value_offs = (size_t *)g;
+        p->value_offs_cap = c2;
+      }
+      p->values[n] = v;
+      p->value_offs[n] = lx->tok.off;
+      p->values_len = ++n;
+      TRY(next(lx));
+      if (lx->tok.kind == GOAP__T_COMMA) {
+        TRY(next(lx));
+        continue;
+      }
+      if (lx->tok.kind == GOAP__T_RBRACE) break;
+      return goap__expected(lx, "',' or '}' in the enum");
+    }
+    TRY(next(lx));
+    fv.values = (const char **)goap__arena_alloc(&p->a, &p->arena, n * sizeof *fv.values);
+    if (!fv.values) return GOAP_OUT_OF_MEMORY;
+    memcpy(fv.values, p->values, n * sizeof *fv.values);
+    fv.value_count = (int)n;
+    fv.lo = 0;
+    fv.hi = (int32_t)n - 1;
+  } else if (lx->tok.kind == GOAP__T_IDENT) {
+    char dym[96];
+    goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
+                       type_names, 3);
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                       "unknown type '%.*s' (expected bool, enum or int)%s",
+                       (int)lx->tok.len, p->ec.src + lx->tok.off, dym);
+  } else {
+    return goap__expected(lx, "a type (bool, enum or int)");
+  }
+  /* optional default */
+  if (lx->tok.kind == GOAP__T_ASSIGN) {
+    TRY(next(lx));
+    default_pos = tok_pos(p, lx);
+    goap__tok_show(lx, t, sizeof t);
+    if (lx->tok.kind == GOAP__T_EOL)
+      return goap__expected(lx, "a default value after '='");
+    desc.has_default = 1;
+    if (fv.type == GOAP_BOOL) {
+      if (goap__tok_is(lx, "true"))
+        desc.default_value = 1;
+      else if (goap__tok_is(lx, "false"))
+        desc.default_value = 0;
+      else
+        return goap__error(&p->ec, GOAP_TYPE_MISMATCH, lx->tok.off,
+                           "'%s' is a bool: expected true or false, found %s", name, t);
+    } else if (fv.type == GOAP_ENUM) {
+      int32_t idx;
+      if (lx->tok.kind != GOAP__T_IDENT)
+        return goap__error(&p->ec, GOAP_TYPE_MISMATCH, lx->tok.off,
+                           "'%s' is an enum: expected one of its values, found %s", name, t);
+      idx = goap__ftab_find(&p->names, GOAP__NS_VALUE + id, p->ec.src + lx->tok.off,
+                             lx->tok.len);
+      if (idx < 0) {
+        char dym[128];
+        goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
+                           fv.values, fv.value_count);
+        return goap__error(&p->ec, GOAP_NOT_FOUND, lx->tok.off,
+                           "unknown value '%.*s' for '%s'%s", (int)lx->tok.len,
+                           p->ec.src + lx->tok.off, name, dym);
+      }
+      desc.default_value = idx;
+    } else {
+      if (lx->tok.kind != GOAP__T_NUMBER ||
+          memchr(p->ec.src + lx->tok.off, '.', lx->tok.len))
+        return goap__error(&p->ec, GOAP_TYPE_MISMATCH, lx->tok.off,
+                           "'%s' is an int: expected an integer, found %s", name, t);
+      TRY(goap__tok_int(lx, &desc.default_value));
+      if (desc.default_value < fv.lo || desc.default_value > fv.hi)
+        return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                           "default %ld is outside the range %ld..%ld of '%s'",
+                           (long)desc.default_value, (long)fv.lo, (long)fv.hi, name);
+    }
+    TRY(next(lx));
+  }
+  if (goap__tok_is(lx, "shared")) {
+    desc.flags |= GOAP_VAR_SHARED;
+    TRY(next(lx));
+    TRY(expect_eol(lx, "'shared'"));
+  } else if (lx->tok.kind != GOAP__T_EOL) {
+    return goap__expected(lx, desc.has_default ? "'shared' or end of line"
+                                               : "'=', 'shared' or end of line");
+  }
+  desc.name = name;
+  desc.type = fv.type;
+  desc.lo = fv.lo;
+  desc.hi = fv.hi;
+  desc.values = fv.values;
+  desc.value_count = fv.type == GOAP_ENUM ? fv.value_count : 0;
+  st = goap_builder_add_var(p->b, &desc, &out_id);
+  if (st != GOAP_OK) {
+    int unused_index = 0;
+    if (st == GOAP_OUT_OF_MEMORY) return st;
+    return builder_error(p, st, &pos, NULL, 0, NULL, 0,
+                         goap_builder_error_item(p->b, &unused_index) == GOAP_ITEM_DEFAULT
+                             ? &default_pos
+                             : &range_pos);
+  }
+  if (out_id != id)
+    return error_at(p, GOAP_INVALID_OPERATION, &pos, "builder assigned an unexpected id");
+  TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_VAR, name, strlen(name), id));
+  GROW(p, p->vars, p->vars_cap, (size_t)id + 1);
+  GROW(p, f->var_pos, f->var_pos_cap, (size_t)id + 1);
+  fv.line = pos.line;
+  fv.col = pos.col;
+  fv.line_off = pos.line_off;
+  p->vars[id] = fv;
+  f->var_pos[id] = pos;
+  f->var_count = id + 1;
+  return GOAP_OK;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Attribute lines
+ * ---------------------------------------------------------------------------------------- */
+static goap_status parse_number_attr(parser *p, goap__lexer *lx, int attr, const char *kw,
+                                     int nonneg) {
+  double v;
+  TRY(once(p, lx, attr, kw));
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_NUMBER) {
+    char what[48];
+    snprintf(what, sizeof what, "a number after '%s'", kw);
+    return goap__expected(lx, what);
+  }
+  p->number_pos = tok_pos(p, lx);
+  TRY(goap__tok_decimal(lx, &v));
+  if (nonneg && v < 0) {
+    char t[64];
+    goap__tok_show(lx, t, sizeof t);
+    return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                       "%s must not be negative, found %s", kw, t);
+  }
+  p->number = v;
+  TRY(next(lx));
+  return expect_eol(lx, "the number");
+}
+
+static goap_status scen_given(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  int sidx = f->scenario_count;
+  size_t i;
+  TRY(next(lx));
+  TRY(parse_list(p, lx, GOAP__ASSIGN, "given"));
+  if ((f->given_len - p->scen[sidx - 1].given_start) + p->items_len > GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
+                       "too many assignments in scenario '%s' (limit %d)", p->bname,
+                       GOAP__MAX_LIST);
+  if (p->stamp_cap < (size_t)f->var_count) {
+    size_t old = p->stamp_cap;
+    GROW(p, p->stamp, p->stamp_cap, (size_t)f->var_count);
+    memset(p->stamp + old, 0, (p->stamp_cap - old) * sizeof *p->stamp);
+  }
+  GROW(p, p->stamp_pos, p->stamp_pos_cap, (size_t)f->var_count);
+  GROW(p, f->given, f->given_cap, f->given_len + p->items_len);
+  for (i = 0; i < p->items_len; ++i) {
+    const goap__item *it = &p->items[i];
+    if (p->stamp[it->var] == sidx) {
+      const goap__pos *fp = &p->stamp_pos[it->var];
+      if (fp->line == it->line)
+        return goap__error(&p->ec, GOAP_CONFLICT, (size_t)it->col - 1,
+                           "conflicting assignments to '%s' (first at column %d)",
+                           p->vars[it->var].name, fp->col);
+      return goap__error(&p->ec, GOAP_CONFLICT, (size_t)it->col - 1,
+                         "conflicting assignments to '%s' (first at line %d)",
+                         p->vars[it->var].name, fp->line);
+    }
+    p->stamp[it->var] = sidx;
+    p->stamp_pos[it->var] = item_pos(it);
+    f->given[f->given_len].var = it->var;
+    f->given[f->given_len].op = (goap_effect_op)it->op;
+    f->given[f->given_len].value = it->value;
+    ++f->given_len;
+  }
+  return GOAP_OK;
+}
+
+static goap_status scen_expect(parser *p, goap__lexer *lx) {
+  size_t kw_off;
+  TRY(next(lx));
+  kw_off = lx->tok.off;
+  if (goap__tok_is(lx, "cost")) {
+    if (p->attr_line[A_EXPECT_NONE])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect cost' contradicts 'expect no plan' (line %d)",
+                         p->attr_line[A_EXPECT_NONE]);
+    TRY(parse_number_attr(p, lx, A_EXPECT_COST, "expect cost", 1));
+    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_COST;
+    p->f->scenarios[p->f->scenario_count - 1].expect_cost = p->number;
+    return GOAP_OK;
+  }
+  if (goap__tok_is(lx, "plan")) {
+    if (p->attr_line[A_EXPECT_NONE])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect plan' contradicts 'expect no plan' (line %d)",
+                         p->attr_line[A_EXPECT_NONE]);
+    TRY(once(p, lx, A_EXPECT_PLAN, "expect plan"));
+    TRY(next(lx));
+    /* no names: the empty plan (the goal already holds) */
+    while (lx->tok.kind != GOAP__T_EOL) {
+      plan_ref r;
+      if (lx->tok.kind != GOAP__T_IDENT)
+        return goap__expected(lx, "an action name or end of line");
+      r.pos = tok_pos(p, lx);
+      r.len = lx->tok.len;
+      TRY(take_name(p, lx, "an action name", &r.name));
+      GROW(p, p->refs, p->refs_cap, p->refs_len + 1);
+      p->refs[p->refs_len++] = r;
+      TRY(next(lx));
+    }
+    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_PLAN;
+    return GOAP_OK;
+  }
+  if (goap__tok_is(lx, "no")) {
+    TRY(next(lx));
+    if (!goap__tok_is(lx, "plan")) return goap__expected(lx, "'plan' after 'expect no'");
+    if (p->attr_line[A_EXPECT_COST])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect no plan' contradicts 'expect cost' (line %d)",
+                         p->attr_line[A_EXPECT_COST]);
+    if (p->attr_line[A_EXPECT_PLAN])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect no plan' contradicts 'expect plan' (line %d)",
+                         p->attr_line[A_EXPECT_PLAN]);
+    if (p->attr_line[A_EXPECT_NONE])
+      return goap__error(&p->ec, GOAP_DUPLICATE, kw_off,
+                         "duplicate 'expect no plan' in scenario '%s' (first at line %d)",
+                         p->bname, p->attr_line[A_EXPECT_NONE]);
+    p->attr_line[A_EXPECT_NONE] = p->ec.line;
+    TRY(next(lx));
+    TRY(expect_eol(lx, "'expect no plan'"));
+    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_NO_PLAN;
+    return GOAP_OK;
+  }
+  return goap__expected(lx, "'cost', 'plan' or 'no plan' after 'expect'");
+}
+
+static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
+  goap_file *f = p->f;
+  if (p->block == B_ACTION) {
+    if (strcmp(kw, "cost") == 0) return parse_number_attr(p, lx, A_COST, "cost", 1);
+    TRY(next(lx));
+    if (strcmp(kw, "pre") == 0) {
+      TRY(parse_list(p, lx, GOAP__COND, "pre"));
+      return append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "preconditions");
+    }
+    TRY(parse_list(p, lx, GOAP__EFFECT, "eff"));
+    return append_items(p, lx, &p->eff, &p->eff_len, &p->eff_cap, "effects");
+  }
+  if (p->block == B_GOAL) {
+    if (strcmp(kw, "priority") == 0) return parse_number_attr(p, lx, A_PRIORITY, "priority", 0);
+    TRY(next(lx));
+    TRY(parse_list(p, lx, GOAP__COND, "want"));
+    return append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "conditions");
+  }
+  /* scenario */
+  {
+    scen_ir *ir = &p->scen[f->scenario_count - 1];
+    if (strcmp(kw, "pursue") == 0) {
+      if (p->attr_line[A_WANT])
+        return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                           "scenario '%s' has both 'pursue' and 'want' (want at line %d)",
+                           p->bname, p->attr_line[A_WANT]);
+      TRY(once(p, lx, A_PURSUE, "pursue"));
+      TRY(next(lx));
+      ir->pursue_pos = tok_pos(p, lx);
+      TRY(take_name(p, lx, "a goal name after 'pursue'", &ir->pursue));
+      ir->pursue_len = lx->tok.len;
+      TRY(next(lx));
+      return expect_eol(lx, "the goal name");
+    }
+    if (strcmp(kw, "want") == 0) {
+      size_t i;
+      if (p->attr_line[A_PURSUE])
+        return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                           "scenario '%s' has both 'want' and 'pursue' (pursue at line %d)",
+                           p->bname, p->attr_line[A_PURSUE]);
+      if (!p->attr_line[A_WANT]) p->attr_line[A_WANT] = p->ec.line;
+      TRY(next(lx));
+      TRY(parse_list(p, lx, GOAP__COND, "want"));
+      if (ir->want_count + p->items_len > GOAP__MAX_LIST)
+        return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
+                           "too many conditions in scenario '%s' (limit %d)", p->bname,
+                           GOAP__MAX_LIST);
+      GROW(p, f->conds, f->conds_cap, f->conds_len + p->items_len);
+      for (i = 0; i < p->items_len; ++i) {
+        f->conds[f->conds_len].var = p->items[i].var;
+        f->conds[f->conds_len].op = (goap_op)p->items[i].op;
+        f->conds[f->conds_len].value = p->items[i].value;
+        ++f->conds_len;
+      }
+      ir->want_count += p->items_len;
+      return GOAP_OK;
+    }
+    if (strcmp(kw, "given") == 0) {
+      TRY(scen_given(p, lx));
+      ir = &p->scen[f->scenario_count - 1];
+      ir->given_count = f->given_len - ir->given_start;
+      return GOAP_OK;
+    }
+    return scen_expect(p, lx);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Lines
+ * ---------------------------------------------------------------------------------------- */
+static const char *const top_keywords[] = {"domain", "var", "action", "goal", "scenario"};
+static const char *const action_attrs[] = {"cost", "pre", "eff"};
+static const char *const goal_attrs[] = {"priority", "want"};
+static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
+
+static int in_list(const char *const *list, int n, const char *s, size_t len) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
+  return -1;
+}
+
+static goap_status do_line(parser *p) {
+  goap__lexer lx;
+  const char *kw;
+  size_t kwlen;
+  int i;
+  TRY(goap__check_line_bytes(&p->ec));
+  goap__lex_init(&lx, &p->ec);
+  TRY(next(&lx));
+  if (lx.tok.kind == GOAP__T_EOL) return GOAP_OK;
+  if (lx.tok.kind != GOAP__T_IDENT) return goap__expected(&lx, "a keyword at the start of the line");
+  kw = p->ec.src + lx.tok.off;
+  kwlen = lx.tok.len;
+  i = in_list(top_keywords, 5, kw, kwlen);
+  if (i >= 0) {
+    TRY(end_block(p));
+    switch (i) {
+      case 0: return parse_domain(p, &lx);
+      case 1: return parse_var(p, &lx);
+      case 2: return begin_block(p, &lx, B_ACTION);
+      case 3: return begin_block(p, &lx, B_GOAL);
+      default: return begin_block(p, &lx, B_SCENARIO);
+    }
+  }
+  {
+    const char *const *allowed = p->block == B_ACTION ? action_attrs
+                                 : p->block == B_GOAL ? goal_attrs
+                                                      : scenario_attrs;
+    int nallowed = p->block == B_ACTION ? 3 : p->block == B_GOAL ? 2 : 4;
+    int a = in_list(action_attrs, 3, kw, kwlen), g = in_list(goal_attrs, 2, kw, kwlen),
+        s = in_list(scenario_attrs, 4, kw, kwlen);
+    char name[16];
+    if (p->block != B_NONE && in_list(allowed, nallowed, kw, kwlen) >= 0) {
+      memcpy(name, kw, kwlen);
+      name[kwlen] = '\0';
+      return parse_attr(p, &lx, name);
+    }
+    if (a >= 0 || g >= 0 || s >= 0) {
+      const char *where = a >= 0 ? "an action" : g >= 0 && s >= 0 ? "a goal or scenario"
+                                             : g >= 0             ? "a goal"
+                                                                  : "a scenario";
+      if (p->block == B_NONE)
+        return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
+                           "'%.*s' must be inside %s block", (int)kwlen, kw, where);
+      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
+                         "'%.*s' is not allowed in %s block (allowed: %s)", (int)kwlen, kw,
+                         p->block == B_GOAL ? "a goal" : p->block == B_ACTION ? "an action"
+                                                                             : "a scenario",
+                         p->block == B_ACTION ? "cost, pre, eff"
+                         : p->block == B_GOAL ? "priority, want"
+                                              : "pursue, want, given, expect");
+    }
+    {
+      const char *cands[9];
+      int n = 0, j;
+      char dym[96];
+      for (j = 0; j < 5; ++j) cands[n++] = top_keywords[j];
+      if (p->block != B_NONE)
+        for (j = 0; j < nallowed; ++j) cands[n++] = allowed[j];
+      goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
+      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off, "unknown keyword '%.*s'%s",
+                         (int)(kwlen > 64 ? 64 : kwlen), kw, dym);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * After the last line
+ * ---------------------------------------------------------------------------------------- */
+static goap_status finalize(parser *p) {
+  goap_file *f = p->f;
+  goap_status st;
+  int i;
+  st = goap_builder_build(p->b, &f->domain);
+  if (st != GOAP_OK) {
+    goap__pos none;
+    memset(&none, 0, sizeof none);
+    f->domain = NULL;
+    if (st == GOAP_OUT_OF_MEMORY) return st;
+    return error_at(p, st, &none, "%s", goap_builder_error(p->b));
+  }
+  /* scenario references */
+  GROW(p, f->plans, f->plans_cap, p->refs_len + 1);
+  for (i = 0; i < (int)p->refs_len; ++i) {
+    const plan_ref *r = &p->refs[i];
+    int32_t a = goap__ftab_find(&p->names, GOAP__NS_ACTION, r->name, r->len);
+    if (a < 0) {
+      char dym[128];
+      goap__did_you_mean(dym, sizeof dym, r->name, r->len, cand_action, p, f->action_count);
+      return error_at(p, GOAP_NOT_FOUND, &r->pos, "unknown action '%s'%s", r->name, dym);
+    }
+    f->plans[i] = a;
+  }
+  f->plans_len = p->refs_len;
+  for (i = 0; i < f->scenario_count; ++i) {
+    goap_scenario *sc = &f->scenarios[i];
+    const scen_ir *ir = &p->scen[i];
+    if (ir->pursue) {
+      int32_t g = goap__ftab_find(&p->names, GOAP__NS_GOAL, ir->pursue, ir->pursue_len);
+      int n = 0;
+      if (g < 0) {
+        char dym[128];
+        goap__did_you_mean(dym, sizeof dym, ir->pursue, ir->pursue_len, cand_goal, p,
+                           f->goal_count);
+        return error_at(p, GOAP_NOT_FOUND, &ir->pursue_pos, "unknown goal '%s'%s", ir->pursue,
+                        dym);
+      }
+      sc->goal = g;
+      sc->want = goap_domain_goal_want(f->domain, g, &n);
+      sc->want_count = n;
+    } else {
+      sc->goal = -1;
+      sc->want = f->conds + ir->want_start;
+      sc->want_count = (int)ir->want_count;
+    }
+    sc->given = ir->given_count ? f->given + ir->given_start : NULL;
+    sc->given_count = (int)ir->given_count;
+    sc->expect_plan = ir->plan_count ? f->plans + ir->plan_start : NULL;
+    sc->expect_plan_length = (int)ir->plan_count;
+  }
+  return goap__analyse(f, p->text, p->len);
+}
+
+static void parser_free(parser *p) {
+  const goap_allocator *a = &p->a;
+  goap_builder_destroy(p->b);
+  goap__arena_free(a, &p->arena);
+  goap__ftab_free(a, &p->names);
+  goap__mem_free(a, p->vars, p->vars_cap * sizeof *p->vars);
+  goap__mem_free(a, p->action_names, p->action_names_cap * sizeof *p->action_names);
+  goap__mem_free(a, p->goal_names, p->goal_names_cap * sizeof *p->goal_names);
+  goap__mem_free(a, p->items, p->items_cap * sizeof *p->items);
+  goap__mem_free(a, p->pre, p->pre_cap * sizeof *p->pre);
+  goap__mem_free(a, p->eff, p->eff_cap * sizeof *p->eff);
+  goap__mem_free(a, p->tconds, p->tconds_cap * sizeof *p->tconds);
+  goap__mem_free(a, p->teffs, p->teffs_cap * sizeof *p->teffs);
+  goap__mem_free(a, p->scen, p->scen_cap * sizeof *p->scen);
+  goap__mem_free(a, p->refs, p->refs_cap * sizeof *p->refs);
+  goap__mem_free(a, p->stamp, p->stamp_cap * sizeof *p->stamp);
+  goap__mem_free(a, p->stamp_pos, p->stamp_pos_cap * sizeof *p->stamp_pos);
+  goap__mem_free(a, p->values, p->values_cap * sizeof *p->values);
+  goap__mem_free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
+}
+
+static goap_status parse_all(parser *p) {
+  size_t off = 0;
+  int line = 0;
+  if (p->len >= 3 && (unsigned char)p->text[0] == 0xEF && (unsigned char)p->text[1] == 0xBB &&
+      (unsigned char)p->text[2] == 0xBF)
+    off = 3; /* a UTF-8 byte order mark is not part of line 1 */
+  while (off < p->len) {
+    const char *nl = (const char *)memchr(p->text + off, '\n', p->len - off);
+    size_t end = nl ? (size_t)(nl - p->text) : p->len, n = end - off;
+    ++line;
+    if (n > 0 && p->text[end - 1] == '\r') --n;
+    p->line_off = off;
+    p->next_off = nl ? end + 1 : p->len;
+    p->ec.line = line;
+    p->ec.src = p->text + off;
+    p->ec.src_len = n;
+    if (n > GOAP_FILE_MAX_LINE)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, GOAP_FILE_MAX_LINE,
+                         "line is longer than %d bytes", GOAP_FILE_MAX_LINE);
+    TRY(do_line(p));
+    off = p->next_off;
+  }
+  p->ec.src = NULL;
+  p->ec.src_len = 0;
+  TRY(end_block(p));
+  return finalize(p);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Public API
+ * ---------------------------------------------------------------------------------------- */
+void goap_file_destroy(goap_file *f) {
+  goap_allocator a;
+  if (!f) return;
+  a = f->alloc;
+  goap_domain_destroy(f->domain);
+  goap__mem_free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
+  goap__mem_free(&a, f->conds, f->conds_cap * sizeof *f->conds);
+  goap__mem_free(&a, f->given, f->given_cap * sizeof *f->given);
+  goap__mem_free(&a, f->plans, f->plans_cap * sizeof *f->plans);
+  goap__mem_free(&a, f->var_pos, f->var_pos_cap * sizeof *f->var_pos);
+  goap__mem_free(&a, f->action_pos, f->action_pos_cap * sizeof *f->action_pos);
+  goap__mem_free(&a, f->goal_pos, f->goal_pos_cap * sizeof *f->goal_pos);
+  goap__mem_free(&a, f->warnings, f->warnings_cap * sizeof *f->warnings);
+  goap__arena_free(&a, &f->arena);
+  goap__mem_free(&a, f, sizeof *f);
+}
+
+static void copy_name(char *dst, size_t cap, const char *s) {
+  size_t n = strlen(s);
+  if (n >= cap) {
+    n = cap - 1;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0u) == 0x80u) --n;
+  }
+  memcpy(dst, s, n);
+  dst[n] = '\0';
+}
+
+goap_status goap_file_parse(const char *name, const char *text, size_t length,
+                            const goap_allocator *alloc, goap_file **out, goap_diag *err) {
+  goap_diag local;
+  parser p;
+  goap_status st;
+  const char *fname = name ? name : "<input>";
+  if (!err) err = &local;
+  if (out) *out = NULL;
+  if (!out || (!text && length)) {
+    goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_INVALID_ARGUMENT, fname, 0, 0, NULL, 0,
+                   "invalid argument");
+    return GOAP_INVALID_ARGUMENT;
+  }
+  if (length > GOAP_FILE_MAX_BYTES) {
+    goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_TOO_LARGE, fname, 0, 0, NULL, 0,
+                   "input is larger than %u bytes", (unsigned)GOAP_FILE_MAX_BYTES);
+    return GOAP_TOO_LARGE;
+  }
+  memset(&p, 0, sizeof p);
+  p.a = goap__mem_resolve(alloc);
+  p.text = text ? text : "";
+  p.len = length;
+  p.ec.diag = err;
+  p.ec.file = fname;
+  p.f = (goap_file *)goap__mem_alloc(&p.a, sizeof *p.f);
+  if (!p.f) {
+    st = GOAP_OUT_OF_MEMORY;
+  } else {
+    memset(p.f, 0, sizeof *p.f);
+    p.f->alloc = p.a;
+    copy_name(p.f->name, sizeof p.f->name, fname);
+    p.b = goap_builder_create(&p.a);
+    st = p.b ? parse_all(&p) : GOAP_OUT_OF_MEMORY;
+  }
+  parser_free(&p);
+  if (st != GOAP_OK) {
+    if (st == GOAP_OUT_OF_MEMORY)
+      goap__diag_set(err, GOAP_SEVERITY_ERROR, st, fname, 0, 0, NULL, 0, "out of memory");
+    goap_file_destroy(p.f);
+    return st;
+  }
+  *out = p.f;
+  return GOAP_OK;
+}
+
+goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_file **out,
+                           goap_diag *err) {
+  goap_diag local;
+  goap_allocator a = goap__mem_resolve(alloc);
+  FILE *fp;
+  char *buf = NULL;
+  size_t cap = 0, len = 0;
+  goap_status st;
+  if (!err) err = &local;
+  if (out) *out = NULL;
+  if (!path || !out) {
+    goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_INVALID_ARGUMENT, path ? path : "", 0, 0,
+                   NULL, 0, "invalid argument");
+    return GOAP_INVALID_ARGUMENT;
+  }
+  fp = fopen(path, "rb");
+  if (!fp) {
+    goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_IO_ERROR, path, 0, 0, NULL, 0,
+                   "cannot open file for reading");
+    return GOAP_IO_ERROR;
+  }
+  for (;;) {
+    size_t got;
+    if (len == cap) {
+      size_t ncap = cap ? cap * 2 : 65536;
+      char *nb;
+      if (ncap > (size_t)GOAP_FILE_MAX_BYTES + 1) ncap = (size_t)GOAP_FILE_MAX_BYTES + 1;
+      if (ncap == cap) break; /* read one byte beyond the limit: too large */
+      nb = (char *)a.fn(a.ctx, buf, cap, ncap);
+      if (!nb) {
+        fclose(fp);
+        goap__mem_free(&a, buf, cap);
+        goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_OUT_OF_MEMORY, path, 0, 0, NULL, 0,
+                       "out of memory");
+        return GOAP_OUT_OF_MEMORY;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    got = fread(buf + len, 1, cap - len, fp);
+    len += got;
+    if (got == 0) break;
+  }
+  if (ferror(fp)) {
+    fclose(fp);
+    goap__mem_free(&a, buf, cap);
+    goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_IO_ERROR, path, 0, 0, NULL, 0,
+                   "cannot read file (is it a directory?)");
+    return GOAP_IO_ERROR;
+  }
+  fclose(fp);
+  if (len > GOAP_FILE_MAX_BYTES) {
+    goap__mem_free(&a, buf, cap);
+    goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_TOO_LARGE, path, 0, 0, NULL, 0,
+                   "file is larger than %u bytes", (unsigned)GOAP_FILE_MAX_BYTES);
+    return GOAP_TOO_LARGE;
+  }
+  st = goap_file_parse(path, buf, len, &a, out, err);
+  goap__mem_free(&a, buf, cap);
+  return st;
+}
+
+const goap_domain *goap_file_domain(const goap_file *f) { return f ? f->domain : NULL; }
+
+int goap_file_scenario_count(const goap_file *f) { return f ? f->scenario_count : 0; }
+
+const goap_scenario *goap_file_scenario(const goap_file *f, int index) {
+  if (!f || index < 0 || index >= f->scenario_count) return NULL;
+  return &f->scenarios[index];
+}
+
+int goap_file_find_scenario(const goap_file *f, const char *name) {
+  int i;
+  if (!f || !name) return -1;
+  for (i = 0; i < f->scenario_count; ++i)
+    if (strcmp(f->scenarios[i].name, name) == 0) return i;
+  return -1;
+}
+
+static int pos_line(const goap__pos *arr, int count, int i, int *col) {
+  if (!arr || i < 0 || i >= count) {
+    if (col) *col = 0;
+    return 0;
+  }
+  if (col) *col = arr[i].col;
+  return arr[i].line;
+}
+
+int goap_file_var_line(const goap_file *f, int var, int *col) {
+  return pos_line(f ? f->var_pos : NULL, f ? f->var_count : 0, var, col);
+}
+int goap_file_action_line(const goap_file *f, int action, int *col) {
+  return pos_line(f ? f->action_pos : NULL, f ? f->action_count : 0, action, col);
+}
+int goap_file_goal_line(const goap_file *f, int goal, int *col) {
+  return pos_line(f ? f->goal_pos : NULL, f ? f->goal_count : 0, goal, col);
+}
