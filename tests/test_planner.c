@@ -353,6 +353,13 @@ TEST(limits_and_slices) {
   CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_NODE_LIMIT);
   CHECK_EQ_INT(res.partial, 1);
   CHECK(res.stats.nodes <= 3);
+  CHECK(res.plan_length >= 1);
+  /* a partial plan that does not fit keeps its status and says how long it is */
+  int partial_len = res.plan_length;
+  goap_result small = {0};
+  CHECK_EQ_INT(goap_plan_finish(p, &small), GOAP_NODE_LIMIT);
+  CHECK_EQ_INT(small.partial, 1);
+  CHECK_EQ_INT(small.plan_length, partial_len);
   /* too small a buffer: the needed length is reported, and finish can be called again */
   req.max_nodes = 0;
   res.plan_capacity = 2;

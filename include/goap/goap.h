@@ -372,15 +372,18 @@ typedef struct goap_result {
   int32_t *plan;               /* in: caller's buffer of plan_capacity action ids (may be NULL
                                   when plan_capacity is 0) */
   int plan_capacity;           /* in */
-  int plan_length;             /* out: number of actions; when the buffer is too small, the
-                                  length needed (status GOAP_BUFFER_TOO_SMALL) */
+  int plan_length;             /* out: number of actions. When it exceeds plan_capacity the
+                                  plan was not written (status GOAP_BUFFER_TOO_SMALL for a
+                                  found plan; a partial plan keeps its limit status): call
+                                  goap_plan_finish again with a buffer that large */
   int partial;                 /* out: 1 when plan holds the best partial plan of a search that
                                   ran out of nodes or time (the deepest of the nodes with the
                                   lowest h) */
   goap_stats stats;            /* out */
 } goap_result;
 
-/* Plans in one call: begin + step until done + finish. Returns result->status:
+/* Plans in one call: begin + step until done + finish. goap_plan_finish may be called again
+ * afterwards (e.g. with a larger buffer) until the next begin. Returns result->status:
  * GOAP_OK, GOAP_NO_PLAN, GOAP_NODE_LIMIT, GOAP_TIME_LIMIT, GOAP_MEMORY_LIMIT,
  * GOAP_BUFFER_TOO_SMALL (the search succeeded; plan_length says the size needed),
  * GOAP_INVALID_ARGUMENT (bad ids or options in the request), GOAP_OUT_OF_MEMORY.
@@ -393,7 +396,9 @@ GOAP_API goap_status goap_plan(goap_planner *p, const goap_request *req, goap_re
  * itself, GOAP_INVALID_ARGUMENT, ...); finish then reports it. step expands at most max_expansions nodes (0: no limit)
  * and returns GOAP_IN_PROGRESS while work remains, else the final status; *done (may be NULL)
  * receives the number expanded by this call. finish writes the result of the finished search
- * (or GOAP_INVALID_OPERATION if none). A sliced search gives exactly the plan of goap_plan. */
+ * (or GOAP_INVALID_OPERATION if none) and may be called any number of times until the next
+ * begin. A sliced search gives exactly the plan of goap_plan. max_nodes limits the states
+ * stored, not the expansions. */
 GOAP_API goap_status goap_plan_begin(goap_planner *p, const goap_request *req);
 GOAP_API goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done);
 GOAP_API goap_status goap_plan_finish(goap_planner *p, goap_result *result);

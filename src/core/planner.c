@@ -1129,8 +1129,8 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
     res->plan_length = len;
     res->cost = p->nodes[end].g;
     if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+      /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
-      else res->plan_length = 0; /* no room for the partial plan: report none */
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
       uint32_t n = end;

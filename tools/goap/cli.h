@@ -1,0 +1,154 @@
+/*
+ * cli.h -- shared declarations of the `goap` command-line tool.
+ *
+ * The tool is a thin client of libgoap (goap.h) and its file layer (goap/file.h). Every
+ * subcommand is a function `int cli_cmd_X(int argc, char **argv)` that receives the arguments
+ * after the subcommand name and returns the process exit status:
+ *   CLI_EXIT_OK (0)      success (a plan was found, all tests passed, no errors)
+ *   CLI_EXIT_FAIL (1)    no plan, a search limit, a failed test, errors found by `check`
+ *   CLI_EXIT_USAGE (2)   bad command line, a file that cannot be loaded, an internal error
+ * Diagnostics go to stderr, results to stdout.
+ */
+#ifndef GOAP_CLI_H
+#define GOAP_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "goap/file.h"
+#include "goap/goap.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* Subcommands. */
+int cli_cmd_plan(int argc, char **argv);
+int cli_cmd_test(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
+int cli_cmd_demo(int argc, char **argv);
+
+/* Usage texts (for `goap help CMD` and `goap CMD --help`). */
+void cli_usage_main(FILE *out);
+void cli_usage_plan(FILE *out);
+void cli_usage_test(FILE *out);
+void cli_usage_check(FILE *out);
+void cli_usage_demo(FILE *out);
+
+/* ---- command-line parsing -------------------------------------------------------------- */
+
+/* Prints "goap CMD: <message>" and "Try 'goap CMD --help'." to stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Reports an unknown option `arg` of subcommand `cmd`, suggesting the nearest of `known`
+ * (a NULL-terminated list) when it is close. Returns CLI_EXIT_USAGE. */
+int cli_unknown_option(const char *cmd, const char *arg, const char *const *known);
+
+/* The nearest of `known` (NULL-terminated) to `word` within a small edit distance, or NULL. */
+const char *cli_suggest(const char *word, const char *const *known);
+
+/* Matches argv[*i] against option `name` ("--max-nodes"), accepting "--name VALUE" and
+ * "--name=VALUE". Returns 0 when it is another option, 1 when it matched (the value is stored
+ * in *value and *i advanced past a separate value), -1 when the value is missing (an error
+ * has been printed). */
+int cli_opt_value(const char *cmd, int argc, char **argv, int *i, const char *name,
+                  const char **value);
+
+/* Search options shared by `plan` and `test`. */
+typedef struct cli_search_opts {
+  goap_search search;
+  goap_heuristic heuristic;
+  double weight;        /* WASTAR weight; 0: the library default */
+  uint32_t max_nodes;   /* 0: none */
+  double max_ms;        /* 0: none */
+} cli_search_opts;
+
+void cli_search_opts_init(cli_search_opts *o);
+/* Parse "astar", "backward", "greedy", "wastar" or "wastar:W" (W >= 1). 0 on success, else
+ * prints a usage error and returns CLI_EXIT_USAGE. */
+int cli_parse_search(const char *cmd, const char *text, cli_search_opts *o);
+int cli_parse_heuristic(const char *cmd, const char *text, cli_search_opts *o);
+int cli_parse_max_nodes(const char *cmd, const char *text, cli_search_opts *o);
+int cli_parse_max_ms(const char *cmd, const char *text, cli_search_opts *o);
+/* "astar, heuristic default" / "wastar:2.5, heuristic hadd" into buf. */
+void cli_describe_search(const cli_search_opts *o, char *buf, size_t cap);
+
+/* ---- loading and diagnostics ----------------------------------------------------------- */
+
+/* Prints a diagnostic the way compilers do (goap_diag_format) to `out`. */
+void cli_print_diag(FILE *out, const goap_diag *d);
+
+/* Loads a file ("-": standard input, named "<stdin>" in diagnostics); on failure prints the
+ * diagnostic to stderr and returns NULL. *status (may be NULL) receives the load status. */
+goap_file *cli_load(const char *path, goap_status *status);
+
+/* The name to show for a path: "<stdin>" for "-", else the path. */
+const char *cli_display_name(const char *path);
+
+/* ---- planning ---------------------------------------------------------------------------- */
+
+/* A plan result with a caller-owned, growable plan buffer. */
+typedef struct cli_plan {
+  goap_result result;
+  int32_t *buf;
+  int cap;
+} cli_plan;
+
+void cli_plan_init(cli_plan *pl);
+void cli_plan_free(cli_plan *pl);
+/* Plans into pl->result (goap_plan_begin, goap_plan_step, goap_plan_finish, which give
+ * exactly goap_plan's result). When the buffer is too small (GOAP_BUFFER_TOO_SMALL, or a
+ * partial plan that did not fit) it grows the buffer and reads the finished search again.
+ * Returns the final status (GOAP_OUT_OF_MEMORY if the buffer cannot grow). */
+goap_status cli_run_plan(goap_planner *p, const goap_request *req, cli_plan *pl);
+
+/* Number of plan entries actually present in pl->result.plan. */
+int cli_plan_length(const cli_plan *pl);
+
+/* Fills a request from the search options. */
+void cli_request_from_opts(const cli_search_opts *o, goap_request *req);
+
+/* ---- formatting -------------------------------------------------------------------------- */
+
+/* A growable string. */
+typedef struct cli_buf {
+  char *data;
+  size_t len, cap;
+} cli_buf;
+
+void cli_buf_init(cli_buf *b);
+void cli_buf_free(cli_buf *b);
+void cli_buf_printf(cli_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The text so far ("" when empty; never NULL). */
+const char *cli_buf_str(const cli_buf *b);
+
+/* A number in its shortest form that reads back exactly: "4", "2.5", "0.1". */
+void cli_format_number(double v, char *buf, size_t cap);
+
+/* `s` as a JSON string literal (with quotes), properly escaped. */
+void cli_json_string(cli_buf *b, const char *s);
+
+/* Conditions and assignments in .goap syntax: "target_dead, !door_stuck, ammo >= 2". */
+void cli_format_conds(cli_buf *b, const goap_domain *d, const goap_cond *c, int n);
+void cli_format_effects(cli_buf *b, const goap_domain *d, const goap_effect *e, int n);
+/* Action names separated by `sep`. */
+void cli_format_plan(cli_buf *b, const goap_domain *d, const int32_t *plan, int n,
+                     const char *sep);
+
+/* Relative cost comparison with a tolerance of 1e-9 (absolute near zero). */
+int cli_cost_equal(double a, double b);
+
+/* ---- the embedded example (generated at configure time from examples/soldier.goap) ------- */
+extern const unsigned char goap_cli_soldier_goap[];
+extern const size_t goap_cli_soldier_goap_size;
+
+#endif /* GOAP_CLI_H */

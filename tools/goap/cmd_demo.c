@@ -1,0 +1,205 @@
+/*
+ * cmd_demo.c -- `goap demo`: the soldier and the door, told as a story.
+ *
+ * The text of examples/soldier.goap is compiled into the binary (CMake generates
+ * goap_cli_soldier_goap[] at configure time), so the demo needs no file on disk and cannot
+ * drift from the example.
+ *
+ * Invariants:
+ *  - Every scenario is planned with the default (optimal) configuration and its plan checked
+ *    against the scenario's expectations and replayed with goap_plan_validate; any mismatch
+ *    is printed and makes the exit status 1, so CTest's cli_demo is a real test.
+ *  - The first scenario without `given` is the baseline; every other plan is described by
+ *    how the facts given to it changed the baseline's actions.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int contains(const int32_t *plan, int n, int32_t a) {
+  for (int i = 0; i < n; i++)
+    if (plan[i] == a) return 1;
+  return 0;
+}
+
+/* Names of the actions of `a` missing from `b`, each once, joined by ", ". */
+static int list_missing(cli_buf *out, const goap_domain *d, const int32_t *a, int na,
+                        const int32_t *b, int nb) {
+  int k = 0;
+  for (int i = 0; i < na; i++) {
+    if (contains(b, nb, a[i]) || contains(a, i, a[i])) continue;
+    const char *name = goap_domain_action_name(d, a[i]);
+    cli_buf_printf(out, "%s%s", k++ ? ", " : "", name ? name : "?");
+  }
+  return k;
+}
+
+static void print_plan_line(const goap_domain *d, const int32_t *plan, int n, double cost) {
+  char num[64];
+  printf("   ");
+  for (int i = 0; i < n; i++) {
+    const char *name = goap_domain_action_name(d, plan[i]);
+    cli_format_number(goap_domain_action_cost(d, plan[i]), num, sizeof num);
+    printf("%s%s (%s)", i ? " -> " : "", name ? name : "?", num);
+  }
+  cli_format_number(cost, num, sizeof num);
+  printf("%s= %s\n", n ? " " : "(nothing to do) ", num);
+}
+
+/* Says how this plan differs from the baseline plan. */
+static void print_change(const goap_domain *d, const char *facts, const int32_t *base,
+                         int nbase, const int32_t *plan, int n) {
+  cli_buf added, dropped;
+  cli_buf_init(&added);
+  cli_buf_init(&dropped);
+  int na = list_missing(&added, d, plan, n, base, nbase);
+  int nd = list_missing(&dropped, d, base, nbase, plan, n);
+  if (na && nd)
+    printf("   %s changed the plan: %s instead of %s.\n", facts, cli_buf_str(&added),
+           cli_buf_str(&dropped));
+  else if (nd)
+    printf("   %s changed the plan: no need for %s.\n", facts, cli_buf_str(&dropped));
+  else if (na)
+    printf("   %s changed the plan: it needs %s too.\n", facts, cli_buf_str(&added));
+  else
+    printf("   %s did not change which actions are used.\n", facts);
+  cli_buf_free(&added);
+  cli_buf_free(&dropped);
+}
+
+int cli_cmd_demo(int argc, char **argv) {
+  if (argc > 0) {
+    static const char *const none[] = {"--help", NULL};
+    if (argv[0][0] == '-') return cli_unknown_option("demo", argv[0], none);
+    return cli_usage_error("demo", "takes no arguments (got '%s')", argv[0]);
+  }
+  goap_file *f = NULL;
+  goap_diag err;
+  memset(&err, 0, sizeof err);
+  if (goap_file_parse("soldier.goap", (const char *)goap_cli_soldier_goap,
+                      goap_cli_soldier_goap_size, NULL, &f, &err) != GOAP_OK || !f) {
+    fputs("goap demo: the built-in example does not load:\n", stderr);
+    cli_print_diag(stderr, &err);
+    return CLI_EXIT_USAGE;
+  }
+  const goap_domain *d = goap_file_domain(f);
+  int count = goap_file_scenario_count(f);
+  size_t words = goap_domain_state_words(d);
+  goap_word *start = calloc(words ? words : 1, sizeof *start);
+  goap_planner *planner = start ? goap_planner_create(d, NULL) : NULL;
+  cli_plan *plans = calloc((size_t)(count > 0 ? count : 1), sizeof *plans);
+  int rc = CLI_EXIT_USAGE, failures = 0, base = -1;
+  cli_buf first_want;
+  cli_buf_init(&first_want);
+  if (!planner || !plans) {
+    fputs("goap demo: out of memory\n", stderr);
+    goto done;
+  }
+
+  printf("The %s and the door (the built-in copy of examples/soldier.goap: %d actions, "
+         "%d scenarios)\n",
+         goap_domain_name(d), goap_domain_action_count(d), count);
+  for (int i = 0; i < count; i++) {
+    const goap_scenario *s = goap_file_scenario(f, i);
+    cli_buf want, facts;
+    cli_buf_init(&want);
+    cli_buf_init(&facts);
+    cli_format_conds(&want, d, s->want, s->want_count);
+    cli_format_effects(&facts, d, s->given, s->given_count);
+
+    if (i == 0) {
+      printf("\nThe %s wants %s", goap_domain_name(d), cli_buf_str(&want));
+      if (s->goal >= 0) printf(" (goal %s)", goap_domain_goal_name(d, s->goal));
+      printf(".\nWhenever an action fails, he remembers why (door_stuck, kick_failed,\n"
+             "armory_empty) and plans again around it.\n\n");
+      cli_buf_printf(&first_want, "%s", cli_buf_str(&want));
+    }
+    printf("%d. %s: ", i + 1, s->name);
+    if (s->given_count == 0)
+      printf("nothing in the way");
+    else
+      printf("he knows %s", cli_buf_str(&facts));
+    if (strcmp(cli_buf_str(&want), cli_buf_str(&first_want)) != 0)
+      printf(" (and wants %s)", s->want_count ? cli_buf_str(&want) : "nothing");
+    printf(".\n");
+
+    cli_plan_init(&plans[i]);
+    goap_state_init(d, start);
+    goap_status st = goap_state_assign(d, start, s->given, s->given_count);
+    if (st == GOAP_OK) {
+      goap_request req;
+      memset(&req, 0, sizeof req);
+      req.start = start;
+      req.want = s->want;
+      req.want_count = s->want_count;
+      st = cli_run_plan(planner, &req, &plans[i]);
+    }
+    const goap_result *r = &plans[i].result;
+    int n = st == GOAP_OK ? cli_plan_length(&plans[i]) : 0;
+    int ok = 1;
+    char num[64];
+    if (st == GOAP_OK) {
+      print_plan_line(d, r->plan, n, r->cost);
+      double replay = 0.0;
+      if (goap_plan_validate(d, start, s->want, s->want_count, r->plan, n, &replay, NULL) !=
+              GOAP_OK ||
+          !cli_cost_equal(replay, r->cost)) {
+        printf("   !! the plan does not replay to the goal at its cost\n");
+        ok = 0;
+      }
+      if (base >= 0)
+        print_change(d, cli_buf_str(&facts), plans[base].result.plan,
+                     cli_plan_length(&plans[base]), r->plan, n);
+      else if (s->given_count == 0)
+        base = i;
+    } else if (st == GOAP_NO_PLAN) {
+      printf("   no plan: the goal cannot be reached.\n");
+    } else {
+      printf("   the planner failed: %s\n", goap_status_string(st));
+      ok = 0;
+    }
+
+    if ((s->expect & GOAP_EXPECT_NO_PLAN) && st != GOAP_NO_PLAN) {
+      printf("   !! expected no plan\n");
+      ok = 0;
+    }
+    if (!(s->expect & GOAP_EXPECT_NO_PLAN) && st == GOAP_NO_PLAN) ok = 0;
+    if ((s->expect & GOAP_EXPECT_COST) && st == GOAP_OK &&
+        !cli_cost_equal(r->cost, s->expect_cost)) {
+      cli_format_number(s->expect_cost, num, sizeof num);
+      printf("   !! expected cost %s\n", num);
+      ok = 0;
+    }
+    if ((s->expect & GOAP_EXPECT_PLAN) && st == GOAP_OK) {
+      int same = n == s->expect_plan_length;
+      for (int k = 0; same && k < n; k++) same = r->plan[k] == s->expect_plan[k];
+      if (!same) {
+        cli_buf exp;
+        cli_buf_init(&exp);
+        cli_format_plan(&exp, d, s->expect_plan, s->expect_plan_length, " ");
+        printf("   !! expected plan %s\n", cli_buf_str(&exp));
+        cli_buf_free(&exp);
+        ok = 0;
+      }
+    }
+    failures += !ok;
+    cli_buf_free(&want);
+    cli_buf_free(&facts);
+  }
+  if (failures)
+    printf("\n%d of %d scenarios did not go as the file expects.\n", failures, count);
+  else
+    printf("\nEvery plan is the cheapest one, as the file's expectations say (A*, default "
+           "heuristic).\nTry: goap plan examples/soldier.goap --scenario door_stuck\n");
+  rc = failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+
+done:
+  cli_buf_free(&first_want);
+  for (int i = 0; plans && i < count; i++) cli_plan_free(&plans[i]);
+  free(plans);
+  goap_planner_destroy(planner);
+  free(start);
+  goap_file_destroy(f);
+  return rc;
+}

@@ -1,0 +1,188 @@
+/*
+ * main.c -- entry point of the `goap` command-line tool: dispatches to the subcommands and
+ * prints the usage texts.
+ *
+ * Invariants:
+ *  - The exit status is always one of CLI_EXIT_OK / CLI_EXIT_FAIL / CLI_EXIT_USAGE.
+ *  - `--help` output goes to stdout (exit 0); usage errors go to stderr (exit 2).
+ */
+#include "cli.h"
+
+#include <string.h>
+
+void cli_usage_main(FILE *out) {
+  fputs("usage: goap <command> [options] [FILE...]\n"
+        "\n"
+        "Goal-oriented action planning over .goap domain files.\n"
+        "\n"
+        "commands:\n"
+        "  plan FILE (--scenario S | --goal G | --want CONDS) [options]\n"
+        "                     find a plan and print it with its cost and search statistics\n"
+        "  test FILE...       run every scenario's expectations; 'N passed, M failed'\n"
+        "  check FILE...      report errors and warnings (unreachable actions and goals,\n"
+        "                     unused variables)\n"
+        "  demo               the built-in soldier-and-door story (no file needed)\n"
+        "  help [COMMAND]     this text, or a command's options\n"
+        "\n"
+        "options:\n"
+        "  -h, --help         show help (also after a command: goap plan --help)\n"
+        "  --version          print the version\n"
+        "FILE may be '-' to read standard input.\n"
+        "\n"
+        "exit status: 0 success, 1 no plan / search limit / failed test / errors found,\n"
+        "             2 usage error or a file that cannot be loaded\n",
+        out);
+}
+
+void cli_usage_plan(FILE *out) {
+  fputs("usage: goap plan FILE (--scenario S | --goal G | --want CONDS) [options]\n"
+        "\n"
+        "Plans from the domain's default state (changed by the scenario's `given` line and\n"
+        "--given) to the goal, and prints the numbered plan with each action's cost, the total\n"
+        "and the search statistics.\n"
+        "\n"
+        "what to reach (exactly one):\n"
+        "  --scenario S       a scenario of FILE: its start state and its goal\n"
+        "  --goal G           a goal of FILE (its `want` conditions)\n"
+        "  --want CONDS       conditions, as on a `want` line: 'target_dead, ammo >= 2'\n"
+        "options:\n"
+        "  --given EFFS       start-state overrides, as on a `given` line: 'door_stuck, ammo = 3'\n"
+        "                     (applied after the scenario's own `given`)\n"
+        "  --search S         astar (default), backward, wastar[:W] (W >= 1, default 2), greedy\n"
+        "  --heuristic H      default, zero, goal-count, goal-count-adm, hmax, hadd\n"
+        "  --max-nodes N      node budget: the most search nodes (states) to store (0: the\n"
+        "                     planner's capacity); when it runs out the best partial plan\n"
+        "                     is printed and the status is node_limit\n"
+        "  --max-ms T         time budget in milliseconds (0: none); status time_limit\n"
+        "  --json             print one JSON object on one line:\n"
+        "                     {\"status\", \"partial\", \"cost\", \"plan\", \"expanded\",\n"
+        "                      \"generated\", \"duplicates\", \"nodes\", \"time_us\"}\n"
+        "\n"
+        "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
+        out);
+}
+
+void cli_usage_test(FILE *out) {
+  fputs("usage: goap test [--search S] [--heuristic H] [--max-nodes N] [--max-ms T] FILE...\n"
+        "\n"
+        "Runs every scenario of every FILE and checks its expectations:\n"
+        "  expect cost C      the plan's cost equals C (relative tolerance 1e-9)\n"
+        "  expect plan a b c  the plan is exactly this action sequence\n"
+        "  expect no plan     the goal is unreachable\n"
+        "A scenario without expectations passes when a plan exists. Every plan found is also\n"
+        "replayed (goap_plan_validate) and must reach the goal.\n"
+        "Prints one PASS/FAIL line per scenario and a final 'N passed, M failed'.\n"
+        "\n"
+        "options:\n"
+        "  --search S, --heuristic H   plan under another configuration (see goap plan --help);\n"
+        "                     a non-optimal one may find costlier plans and fail `expect cost`,\n"
+        "                     and among plans of equal cost another one may be found\n"
+        "  --max-nodes N, --max-ms T   budgets per scenario; a scenario whose search runs out\n"
+        "                     fails\n"
+        "\n"
+        "exit status: 0 all passed, 1 a scenario failed, 2 usage error or a file not loaded\n",
+        out);
+}
+
+void cli_usage_check(FILE *out) {
+  fputs("usage: goap check [--strict] FILE...\n"
+        "\n"
+        "Loads each FILE and reports its errors and warnings with their positions\n"
+        "(file:line:col, the source line and a caret) on stderr, then a summary on stdout.\n"
+        "Warnings: an action whose preconditions cannot be reached from the default state\n"
+        "(even ignoring delete effects), a variable nothing reads or writes, a goal no action\n"
+        "sequence can reach.\n"
+        "\n"
+        "options:\n"
+        "  --strict           warnings fail the check too\n"
+        "\n"
+        "exit status: 0 no errors (warnings allowed unless --strict), 1 errors (or warnings\n"
+        "with --strict), 2 usage error\n",
+        out);
+}
+
+void cli_usage_demo(FILE *out) {
+  fputs("usage: goap demo\n"
+        "\n"
+        "Tells the story of the soldier and the door: the five scenarios of the built-in copy\n"
+        "of examples/soldier.goap, their plans and costs, and how the soldier's memory (door\n"
+        "stuck, kick failed, armory empty) changes the plan. Needs no file on disk.\n"
+        "\n"
+        "exit status: 0 every scenario met its expectations, 1 otherwise\n",
+        out);
+}
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  void (*usage)(FILE *out);
+} command;
+
+static const command commands[] = {
+    {"plan", cli_cmd_plan, cli_usage_plan},
+    {"test", cli_cmd_test, cli_usage_test},
+    {"check", cli_cmd_check, cli_usage_check},
+    {"demo", cli_cmd_demo, cli_usage_demo},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const char *const command_names[] = {"plan", "test", "check", "demo", "help", NULL};
+
+static const command *find_command(const char *name) {
+  for (size_t i = 0; i < COMMAND_COUNT; i++)
+    if (strcmp(commands[i].name, name) == 0) return &commands[i];
+  return NULL;
+}
+
+static int unknown_command(const char *name) {
+  const char *s = cli_suggest(name, command_names);
+  if (s)
+    fprintf(stderr, "goap: unknown command '%s' (did you mean '%s'?)\n", name, s);
+  else
+    fprintf(stderr, "goap: unknown command '%s' (expected plan, test, check, demo or help)\n",
+            name);
+  fputs("Try 'goap --help'.\n", stderr);
+  return CLI_EXIT_USAGE;
+}
+
+static int print_version(void) {
+  printf("goap %s (libgoap %s)\n", GOAP_VERSION_STRING, goap_version());
+  return CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    cli_usage_main(stderr);
+    return CLI_EXIT_USAGE;
+  }
+  const char *name = argv[1];
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+    if (argc > 3) return cli_usage_error(NULL, "help takes at most one command name");
+    if (argc == 3) {
+      const command *c = find_command(argv[2]);
+      if (!c) return unknown_command(argv[2]);
+      c->usage(stdout);
+      return CLI_EXIT_OK;
+    }
+    cli_usage_main(stdout);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+    if (argc > 2) return cli_usage_error(NULL, "--version takes no arguments");
+    return print_version();
+  }
+  if (name[0] == '-') {
+    static const char *const known[] = {"--help", "--version", NULL};
+    return cli_unknown_option(NULL, name, known);
+  }
+  const command *c = find_command(name);
+  if (!c) return unknown_command(name);
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) break;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      c->usage(stdout);
+      return CLI_EXIT_OK;
+    }
+  }
+  return c->run(argc - 2, argv + 2);
+}
