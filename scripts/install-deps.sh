@@ -9,6 +9,7 @@ command -v ninja >/dev/null 2>&1 || need+=(ninja-build)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if [ "${GOAP_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || need+=(clang)
   # libFuzzer and the sanitizer runtimes

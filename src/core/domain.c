@@ -264,6 +264,9 @@ void goap_domain_destroy(goap_domain *d) {
   goap__free(&a, d->goals, (size_t)NZ(d->ngoals) * sizeof *d->goals);
   goap__free(&a, d->defaults, d->words * sizeof *d->defaults);
   goap__free(&a, d->used, d->words * sizeof *d->used);
+  goap__free(&a, d->full_hi, d->words * sizeof *d->full_hi);
+  goap__free(&a, d->wvars_off, (d->words + 1) * sizeof *d->wvars_off);
+  goap__free(&a, d->wvars, (size_t)NZ(d->nvars) * sizeof *d->wvars);
   goap__free(&a, d->odd_vars, (size_t)NZ(d->nodd) * sizeof *d->odd_vars);
   goap__free(&a, d->wm, d->nwm * sizeof *d->wm);
   goap__free(&a, d->ft, d->nft * sizeof *d->ft);
@@ -366,6 +369,26 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
   }
   goap_status st = ok ? GOAP_OK : GOAP_OUT_OF_MEMORY;
   if (st == GOAP_OK) st = pack_vars(a, d);
+  if (st == GOAP_OK) {
+    /* variables per word, and the all-unconstrained high words of backward search */
+    d->wvars_off = (uint32_t *)goap__alloc(a, (d->words + 1) * sizeof *d->wvars_off);
+    d->wvars = (int32_t *)goap__alloc(a, (size_t)NZ(nvars) * sizeof *d->wvars);
+    d->full_hi = (goap_word *)goap__alloc(a, d->words * sizeof *d->full_hi);
+    if (!d->wvars_off || !d->wvars || !d->full_hi) {
+      st = GOAP_OUT_OF_MEMORY;
+    } else {
+      memset(d->wvars_off, 0, (d->words + 1) * sizeof *d->wvars_off);
+      memset(d->full_hi, 0, d->words * sizeof *d->full_hi);
+      for (int i = 0; i < nvars; ++i) {
+        d->wvars_off[dv[i].word + 1]++;
+        goap__field_put(d->full_hi, dv[i].word, dv[i].shift, dv[i].fmask, dv[i].range);
+      }
+      for (uint32_t w = 0; w < d->words; ++w) d->wvars_off[w + 1] += d->wvars_off[w];
+      for (int i = 0; i < nvars; ++i) d->wvars[d->wvars_off[dv[i].word]++] = i;
+      for (uint32_t w = d->words; w > 0; --w) d->wvars_off[w] = d->wvars_off[w - 1];
+      d->wvars_off[0] = 0;
+    }
+  }
   if (st == GOAP_OK) {
     int nodd = 0;
     for (int i = 0; i < nvars; ++i) nodd += dv[i].range != dv[i].fmask;

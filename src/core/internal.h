@@ -134,6 +134,9 @@ struct goap_domain {
   int has_callbacks;     /* some action has a check or dynamic-cost callback */
   goap_word *used;       /* words: the bits that belong to some field */
   int32_t *odd_vars;     /* vars whose range does not fill their field (need a range check) */
+  uint32_t *wvars_off;   /* words + 1: the variables packed into each word (CSR) */
+  int32_t *wvars;        /* nvars */
+  goap_word *full_hi;    /* words: every field at its largest value (an unconstrained high) */
   int nodd;
   goap__names var_names, action_names, goal_names;
 };

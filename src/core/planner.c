@@ -126,6 +126,8 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   ALLOC(p->var_best, V, double);
   ALLOC(p->act2idx, A, int32_t);
   ALLOC(p->touch_off, V + 1, uint32_t);
+  ALLOC(p->bw_list, A, int32_t);
+  ALLOC(p->bw_stamp, A, uint32_t);
 #undef ALLOC
   p->cscratch = 8 * W;
   p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
@@ -198,6 +200,8 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->aflag, NZ(A) * sizeof(uint8_t));
   goap__free(&a, p->var_best, NZ(V) * sizeof(double));
   goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
   if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
   goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
@@ -651,14 +655,18 @@ static double h_backward(goap_planner *p, const goap_word *lo, const goap_word *
   if (p->heur == GOAP_H_ADD) return goap__relax_eval_partial(p, lo, hi, 1);
   int u = 0;
   double best = 0.0;
-  for (int32_t v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
-    uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
-    uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
-    if (s >= a && s <= b) continue;
-    ++u;
-    if (p->var_best[v] > best) best = p->var_best[v];
+  for (uint32_t w = 0; w < p->W; ++w) {
+    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
+    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
+      int32_t v = d->wvars[k];
+      const goap__var *var = &d->vars[v];
+      uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
+      uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
+      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
+      if (s >= a && s <= b) continue;
+      ++u;
+      if (p->var_best[v] > best) best = p->var_best[v];
+    }
   }
   if (p->heur == GOAP_H_GOAL_COUNT) return (double)u;
   if (best >= GOAP__INF) return GOAP__INF;
@@ -788,23 +796,21 @@ static goap_status split_ne(goap_planner *p, size_t *nc, const goap__var *v, uin
 }
 
 static void full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi) {
-  const goap_domain *d = p->d;
   memset(lo, 0, p->W * sizeof *lo);
-  memset(hi, 0, p->W * sizeof *hi);
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    goap__field_put(hi, var->word, var->shift, var->fmask, var->range);
-  }
+  memcpy(hi, p->d->full_hi, p->W * sizeof *hi);
 }
 
 static int start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi) {
   const goap_domain *d = p->d;
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
-    if (s < goap__field_get(lo, var->word, var->shift, var->fmask) ||
-        s > goap__field_get(hi, var->word, var->shift, var->fmask))
-      return 0;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
+    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
+      const goap__var *var = &d->vars[d->wvars[k]];
+      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
+      if (s < goap__field_get(lo, var->word, var->shift, var->fmask) ||
+          s > goap__field_get(hi, var->word, var->shift, var->fmask))
+        return 0;
+    }
   }
   return 1;
 }
@@ -938,13 +944,50 @@ static goap_status expand_forward(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
+/* The active actions that write a variable node n constrains (only they can be relevant),
+ * in `active` order; returns how many were listed in p->bw_list (as active indices). */
+static int backward_candidates(goap_planner *p, uint32_t n) {
+  const goap_domain *d = p->d;
+  const goap_word *lo = p->states + (size_t)n * p->stride, *hi = lo + p->W;
+  if (++p->bw_gen == 0) {
+    memset(p->bw_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->bw_stamp);
+    p->bw_gen = 1;
+  }
+  int count = 0;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue;
+    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
+      int32_t v = d->wvars[k];
+      const goap__var *var = &d->vars[v];
+      if (goap__field_get(lo, var->word, var->shift, var->fmask) == 0 &&
+          goap__field_get(hi, var->word, var->shift, var->fmask) == var->range)
+        continue;
+      for (uint32_t j = d->writers_off[v]; j < d->writers_off[v + 1]; ++j) {
+        int32_t a = d->writers[j];
+        if (p->act2idx[a] < 0 || p->bw_stamp[a] == p->bw_gen) continue;
+        p->bw_stamp[a] = p->bw_gen;
+        /* insertion keeps the list sorted by active index: plans do not depend on var order */
+        int32_t ai = p->act2idx[a];
+        int pos = count++;
+        while (pos > 0 && p->bw_list[pos - 1] > ai) {
+          p->bw_list[pos] = p->bw_list[pos - 1];
+          --pos;
+        }
+        p->bw_list[pos] = ai;
+      }
+    }
+  }
+  return count;
+}
+
 static goap_status expand_backward(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t W = p->W, sw = 2 * W;
   double g = p->nodes[n].g;
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i];
+  int ncand = backward_candidates(p, n);
+  for (int ci = 0; ci < ncand; ++ci) {
+    int32_t a = p->active[p->bw_list[ci]];
     const goap__action *act = &d->actions[a];
     goap_status st = cand_reserve(p, 2);
     if (st != GOAP_OK) return st;

@@ -143,6 +143,9 @@ struct goap_planner {
   uint32_t *touch_off;       /* nvars + 1: actions reading or writing each variable (CSR) */
   int32_t *touch;
   size_t ntouch;
+  int32_t *bw_list;          /* per action: candidates of one backward expansion */
+  uint32_t *bw_stamp;        /* per action: the expansion that listed it last */
+  uint32_t bw_gen;
   goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
   int sel_valid;             /* the action selection below is for want/flags (no callbacks) */
   unsigned sel_flags;

@@ -412,34 +412,41 @@ void goap__relax_explore_start(goap_planner *p) {
   run(&x, p->start);
 }
 
+/* The relaxed cost of reaching var in [a, b] from the recorded exploration. */
+static double interval_time(const goap_planner *p, int32_t v, uint64_t a, uint64_t b) {
+  const goap__relax *r = &p->rx;
+  double t = GOAP__INF;
+  if (p->d->vars[v].type != GOAP_INT) {
+    for (uint64_t x = a; x <= b; ++x) {
+      double ft = r->fact_time[r->fact_off[v] + x];
+      if (ft < t) t = ft;
+    }
+    return t;
+  }
+  for (int32_t e = r->tl_head[v]; e >= 0; e = r->tl_next[e]) {
+    uint64_t l = r->tl_lo[e] > a ? r->tl_lo[e] : a, u = r->tl_hi[e] < b ? r->tl_hi[e] : b;
+    if (l <= u) return r->tl_t[e];
+  }
+  return t;
+}
+
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add) {
   const goap_domain *d = p->d;
-  goap__relax *r = &p->rx;
   double h = 0.0;
-  for (int32_t v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
-    uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
-    if (a == 0 && b == var->range) continue;
-    double t = GOAP__INF;
-    if (var->type != GOAP_INT) {
-      for (uint64_t k = a; k <= b; ++k) {
-        double ft = r->fact_time[r->fact_off[v] + k];
-        if (ft < t) t = ft;
-      }
-    } else {
-      for (int32_t e = r->tl_head[v]; e >= 0; e = r->tl_next[e]) {
-        uint64_t l = r->tl_lo[e] > a ? r->tl_lo[e] : a, u = r->tl_hi[e] < b ? r->tl_hi[e] : b;
-        if (l <= u) {
-          t = r->tl_t[e];
-          break;
-        }
-      }
+  for (uint32_t w = 0; w < d->words; ++w) {
+    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
+    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
+      int32_t v = d->wvars[k];
+      const goap__var *var = &d->vars[v];
+      uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
+      uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
+      if (a == 0 && b == var->range) continue;
+      double t = interval_time(p, v, a, b);
+      if (t >= GOAP__INF) return GOAP__INF;
+      if (add) h += t;
+      else if (t > h) h = t;
     }
-    if (t >= GOAP__INF) return GOAP__INF;
-    if (add) h += t;
-    else if (t > h) h = t;
   }
   return h;
 }
