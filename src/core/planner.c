@@ -311,7 +311,7 @@ static int hless(const goap__hentry *a, const goap__hentry *b) {
   return a->node < b->node;
 }
 
-static goap_status heap_push(goap_planner *p, double f, double tie, double g, uint32_t node) {
+static inline goap_status heap_push(goap_planner *p, double f, double tie, double g, uint32_t node) {
   if (p->nheap == p->cheap) {
     goap_status st = grow_buf(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
     if (st != GOAP_OK) return st;
@@ -333,7 +333,7 @@ static goap_status heap_push(goap_planner *p, double f, double tie, double g, ui
   return GOAP_OK;
 }
 
-static goap__hentry heap_pop(goap_planner *p) {
+static inline goap__hentry heap_pop(goap_planner *p) {
   goap__hentry top = p->heap[0];
   goap__hentry last = p->heap[--p->nheap];
   size_t n = p->nheap, i = 0;
@@ -402,6 +402,32 @@ static int effect_helps(const goap_domain *d, const goap_effect *e, const goap__
   if (v->type == GOAP_INT) return 1;
   uint64_t k = (uint64_t)((int64_t)e->value - (int64_t)v->lo);
   return k >= c->a && k <= c->b && !(c->has_ne && k == c->ne);
+}
+
+/* Small mode (the common game case): a one-word domain with at most 64 active actions that
+ * are all plain masks. Their masks are copied in active order and, for each, the set of
+ * active actions whose usefulness its effects can change is precomputed as a bit mask. */
+static void setup_small(goap_planner *p) {
+  p->small = 0;
+  if (!p->quick || p->nactive < 1 || p->nactive > 64) return;
+  for (int i = 0; i < p->nactive; ++i)
+    if (!p->quick[p->active[i]].simple) return;
+  const goap_domain *d = p->d;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *x = &d->actions[a];
+    p->small_q[i] = p->quick[a];
+    uint64_t aff = 0;
+    for (int e = 0; e < x->neff; ++e) {
+      int32_t v = x->eff[e].var;
+      for (uint32_t j = p->touch_off[v]; j < p->touch_off[v + 1]; ++j) {
+        int32_t bi = p->act2idx[p->touch[j]];
+        if (bi >= 0) aff |= (uint64_t)1 << bi;
+      }
+    }
+    p->small_aff[i] = aff;
+  }
+  p->small = 1;
 }
 
 static goap_status select_actions(goap_planner *p) {
@@ -477,6 +503,7 @@ static goap_status select_actions(goap_planner *p) {
   }
   p->gc_scale = p->max_achieve ? p->cmin / (double)p->max_achieve : 0.0;
   p->stats.actions_considered = p->nactive;
+  setup_small(p);
   return GOAP_OK;
 }
 
@@ -686,13 +713,21 @@ static double tie_of(const goap_planner *p, double g, double h) {
   return p->search == GOAP_SEARCH_GREEDY ? g : h;
 }
 
-static void note_best(goap_planner *p, uint32_t n) {
-  if (p->best == NONE) {
-    p->best = n;
-    return;
+/* The best partial plan's end: of the stored nodes, the lowest h, then the deepest, then the
+ * first stored. Only needed when a budget runs out, so it is searched for then, not tracked. */
+static uint32_t find_best(const goap_planner *p) {
+  uint32_t best = NONE;
+  for (uint32_t n = 0; n < p->nnodes; ++n) {
+    const goap__node *a = &p->nodes[n];
+    if (a->h >= GOAP__INF) continue;
+    if (best == NONE) {
+      best = n;
+      continue;
+    }
+    const goap__node *b = &p->nodes[best];
+    if (a->h < b->h || (a->h == b->h && a->depth > b->depth)) best = n;
   }
-  const goap__node *a = &p->nodes[n], *b = &p->nodes[p->best];
-  if (a->h < b->h || (a->h == b->h && a->depth > b->depth)) p->best = n;
+  return best;
 }
 
 /* Adds the state at the tentative slot (index nnodes) as a node. */
@@ -711,7 +746,6 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
   t[slot].gen = p->gen;
   ++p->nnodes;
   ++p->stats.nodes;
-  if (h < GOAP__INF) note_best(p, n);
   if ((size_t)p->nnodes + 1 > p->cnodes || ((size_t)p->nnodes + 2) * p->stride > p->cstates) {
     goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
     if (st != GOAP_OK) return st;
@@ -892,6 +926,34 @@ static inline int lowest_bit(goap_word x) {
 #endif
 }
 
+static goap_status expand_small(goap_planner *p, uint32_t n) {
+  double g = p->nodes[n].g;
+  goap_word bits = p->states[(size_t)n * 2 + 1];
+  while (bits) {
+    int i = lowest_bit(bits);
+    bits &= bits - 1;
+    const goap__quick *q = &p->small_q[i];
+    goap_word s0 = p->states[(size_t)n * 2];
+    goap_word t0 = (s0 & ~q->em) | q->ev;
+    goap_word cb = p->states[(size_t)n * 2 + 1];
+    uint64_t aff = p->small_aff[i];
+    while (aff) {
+      int j = lowest_bit(aff);
+      aff &= aff - 1;
+      const goap__quick *r = &p->small_q[j];
+      goap_word u = (goap_word)(((t0 & r->pm) == r->pv) & ((t0 & r->em) != r->ev));
+      cb = (cb & ~((goap_word)1 << j)) | (u << j);
+    }
+    goap_word *t = p->states + (size_t)p->nnodes * 2; /* tentative slot */
+    t[0] = t0;
+    t[1] = cb;
+    int32_t a = p->active[i];
+    goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
 static goap_status expand_incremental(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
   uint32_t W = p->W, stride = p->stride;
@@ -925,6 +987,7 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
 }
 
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
+  if (p->small) return expand_small(p, n);
   if (p->useful_words) return expand_incremental(p, n);
   const goap_domain *d = p->d;
   uint32_t W = p->W;
@@ -1164,6 +1227,7 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
   uint32_t end = NONE;
   if (st == GOAP_OK) end = p->found;
   else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_MEMORY_LIMIT) {
+    if (p->best == NONE) p->best = find_best(p);
     end = p->best;
     res->partial = 1;
   }

@@ -147,6 +147,10 @@ struct goap_planner {
   uint32_t *bw_stamp;        /* per action: the expansion that listed it last */
   uint32_t bw_gen;
   goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
+  /* small mode: one word, at most 64 active actions, all mask-only. Per active index: */
+  int small;
+  goap__quick small_q[64];   /* the action's masks */
+  uint64_t small_aff[64];    /* active indices to recheck after applying it */
   int sel_valid;             /* the action selection below is for want/flags (no callbacks) */
   unsigned sel_flags;
 };
