@@ -92,6 +92,15 @@ GOAP_API int goap_file_goal_line(const goap_file *f, int goal, int *col);
  * relaxation. */
 GOAP_API int goap_file_warnings(const goap_file *f, goap_diag *out, int cap);
 
+/* Writes a condition or an effect as a designer writes it in a `.goap` file (`x`, `!x`,
+ * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`), with snprintf
+ * semantics: at most cap bytes, NUL-terminated when cap > 0, returns the length needed. Ids
+ * the domain does not know print as `?`. Thread-safe. */
+GOAP_API size_t goap_format_cond(const goap_domain *d, const goap_cond *c, char *buf,
+                                 size_t cap);
+GOAP_API size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
+                                   size_t cap);
+
 /* Parses a comma-separated condition list (`a, !b, ammo >= 2, stance == prone`) against a
  * domain, as on a `want` line. Writes up to cap conditions and sets *count to the number
  * parsed (GOAP_BUFFER_TOO_SMALL if cap is too small). Errors go to *err with file "<name>",

@@ -298,38 +298,6 @@ done:
   return st;
 }
 
-/* ------------------------------------------------------------------------------------------
- * Formatting
- * ---------------------------------------------------------------------------------------- */
-static const char *op_str(goap_op op) {
-  switch (op) {
-    case GOAP_EQ: return "==";
-    case GOAP_NE: return "!=";
-    case GOAP_LT: return "<";
-    case GOAP_LE: return "<=";
-    case GOAP_GT: return ">";
-    case GOAP_GE: return ">=";
-  }
-  return "?";
-}
-
-/* A condition as the user would write it: `x`, `!x`, `stance == prone`, `ammo >= 1`. */
-static void cond_text(const goap_domain *d, const goap_cond *c, char *buf, size_t cap) {
-  goap_var_info vi;
-  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) {
-    snprintf(buf, cap, "?");
-    return;
-  }
-  if (vi.type == GOAP_BOOL && c->op == GOAP_EQ) {
-    snprintf(buf, cap, "%s%s", c->value ? "" : "!", vi.name);
-  } else if (vi.type == GOAP_INT) {
-    snprintf(buf, cap, "%s %s %ld", vi.name, op_str(c->op), (long)c->value);
-  } else {
-    const char *v = goap_domain_value_name(d, c->var, c->value);
-    snprintf(buf, cap, "%s %s %s", vi.name, op_str(c->op), v ? v : "?");
-  }
-}
-
 int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
   int i;
   if (!f) return 0;
@@ -350,7 +318,7 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
       case GOAP__W_ACTION: {
         const goap_cond *pre = goap_domain_action_pre(d, w->id, &n);
         if (pre && w->detail < n)
-          cond_text(d, &pre[w->detail], ct, sizeof ct);
+          goap_format_cond(d, &pre[w->detail], ct, sizeof ct);
         else
           snprintf(ct, sizeof ct, "?");
         goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
@@ -363,7 +331,7 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
       case GOAP__W_GOAL: {
         const goap_cond *want = goap_domain_goal_want(d, w->id, &n);
         if (want && w->detail < n)
-          cond_text(d, &want[w->detail], ct, sizeof ct);
+          goap_format_cond(d, &want[w->detail], ct, sizeof ct);
         else
           snprintf(ct, sizeof ct, "?");
         goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,

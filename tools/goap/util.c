@@ -445,73 +445,19 @@ void cli_json_string(cli_buf *b, const char *s) {
   buf_putc(b, '"');
 }
 
-static const char *op_text(goap_op op) {
-  switch (op) {
-  case GOAP_EQ: return "==";
-  case GOAP_NE: return "!=";
-  case GOAP_LT: return "<";
-  case GOAP_LE: return "<=";
-  case GOAP_GT: return ">";
-  case GOAP_GE: return ">=";
-  }
-  return "?";
-}
-
-static void format_value(cli_buf *b, const goap_domain *d, int var, int32_t v) {
-  goap_var_info info;
-  if (goap_domain_var_info(d, var, &info) == GOAP_OK && info.type != GOAP_INT) {
-    const char *name = goap_domain_value_name(d, var, v);
-    if (name) {
-      cli_buf_printf(b, "%s", name);
-      return;
-    }
-  }
-  cli_buf_printf(b, "%ld", (long)v);
-}
-
-static const char *var_name(const goap_domain *d, int var, goap_var_info *info) {
-  if (goap_domain_var_info(d, var, info) != GOAP_OK || !info->name) {
-    memset(info, 0, sizeof *info);
-    info->type = GOAP_INT;
-    return "?";
-  }
-  return info->name;
-}
-
 void cli_format_conds(cli_buf *b, const goap_domain *d, const goap_cond *c, int n) {
+  char text[512];
   for (int i = 0; i < n; i++) {
-    goap_var_info info;
-    const char *name = var_name(d, c[i].var, &info);
-    if (i) cli_buf_printf(b, ", ");
-    if (info.type == GOAP_BOOL && (c[i].op == GOAP_EQ || c[i].op == GOAP_NE) &&
-        (c[i].value == 0 || c[i].value == 1)) {
-      int want_true = (c[i].op == GOAP_EQ) == (c[i].value == 1);
-      cli_buf_printf(b, "%s%s", want_true ? "" : "!", name);
-      continue;
-    }
-    cli_buf_printf(b, "%s %s ", name, op_text(c[i].op));
-    format_value(b, d, c[i].var, c[i].value);
+    goap_format_cond(d, &c[i], text, sizeof text);
+    cli_buf_printf(b, "%s%s", i ? ", " : "", text);
   }
 }
 
 void cli_format_effects(cli_buf *b, const goap_domain *d, const goap_effect *e, int n) {
+  char text[512];
   for (int i = 0; i < n; i++) {
-    goap_var_info info;
-    const char *name = var_name(d, e[i].var, &info);
-    if (i) cli_buf_printf(b, ", ");
-    if (e[i].op == GOAP_ADD) {
-      if (e[i].value < 0)
-        cli_buf_printf(b, "%s -= %lld", name, -(long long)e[i].value);
-      else
-        cli_buf_printf(b, "%s += %ld", name, (long)e[i].value);
-      continue;
-    }
-    if (info.type == GOAP_BOOL && (e[i].value == 0 || e[i].value == 1)) {
-      cli_buf_printf(b, "%s%s", e[i].value ? "" : "!", name);
-      continue;
-    }
-    cli_buf_printf(b, "%s = ", name);
-    format_value(b, d, e[i].var, e[i].value);
+    goap_format_effect(d, &e[i], text, sizeof text);
+    cli_buf_printf(b, "%s%s", i ? ", " : "", text);
   }
 }
 
