@@ -499,6 +499,62 @@ TEST(callbacks_once_per_request) {
   goap_domain_destroy(d);
 }
 
+/* Bits outside every field are ignored; a field holding a value outside its range is refused. */
+TEST(start_state_hygiene) {
+  goap_builder *b = goap_builder_create(NULL);
+  REQUIRE(b);
+  const char *vals[] = {"a", "b", "c"}; /* 3 values in a 2-bit field: value 3 is invalid */
+  goap_var_desc e = {0};
+  e.name = "pos";
+  e.type = GOAP_ENUM;
+  e.values = vals;
+  e.value_count = 3;
+  REQUIRE(goap_builder_add_var(b, &e, NULL) == GOAP_OK);
+  goap_var_desc f = {0};
+  f.name = "done";
+  f.type = GOAP_BOOL;
+  REQUIRE(goap_builder_add_var(b, &f, NULL) == GOAP_OK);
+  goap_effect to_c = {0, GOAP_SET, 2}, fin = {1, GOAP_SET, 1};
+  goap_cond at_c = {0, GOAP_EQ, 2};
+  goap_action_desc go = {"go", 1, NULL, 0, &to_c, 1, NULL, NULL, NULL};
+  goap_action_desc finish = {"finish", 1, &at_c, 1, &fin, 1, NULL, NULL, NULL};
+  REQUIRE(goap_builder_add_action(b, &go, NULL) == GOAP_OK);
+  REQUIRE(goap_builder_add_action(b, &finish, NULL) == GOAP_OK);
+  goap_domain *d = NULL;
+  REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
+  goap_builder_destroy(b);
+  REQUIRE(goap_domain_state_words(d) == 1);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p);
+  goap_cond want = {1, GOAP_EQ, 1};
+  int32_t plan[4];
+  goap_result res = {0};
+  res.plan = plan;
+  res.plan_capacity = 4;
+  goap_word s[1];
+  goap_state_init(d, s);
+  s[0] |= 0xffff000000000000ull; /* garbage above the fields */
+  goap_request req = {0};
+  req.start = s;
+  req.want = &want;
+  req.want_count = 1;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+  CHECK_NEAR(res.cost, 2, 1e-12);
+  req.search = GOAP_SEARCH_BACKWARD;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+  CHECK_NEAR(res.cost, 2, 1e-12);
+  /* pos holding the encoded value 3 (no such enum value) */
+  goap_var_info vi;
+  REQUIRE(goap_domain_var_info(d, 0, &vi) == GOAP_OK);
+  goap_state_init(d, s);
+  s[0] |= (goap_word)3 << vi.shift;
+  req.search = GOAP_SEARCH_ASTAR;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(res.status, GOAP_INVALID_ARGUMENT);
+  goap_planner_destroy(p);
+  goap_domain_destroy(d);
+}
+
 TEST(status_strings) {
   for (int s = 0; s < GOAP_STATUS_COUNT; ++s) {
     CHECK(goap_status_string((goap_status)s)[0] != 0);
@@ -515,4 +571,4 @@ TEST(status_strings) {
 TEST_MAIN(TEST_ENTRY(soldier_every_config), TEST_ENTRY(packing_many_words),
           TEST_ENTRY(int_effects_stay_in_range), TEST_ENTRY(enum_not_equal_backward),
           TEST_ENTRY(limits_and_slices), TEST_ENTRY(callbacks_once_per_request),
-          TEST_ENTRY(status_strings))
+          TEST_ENTRY(start_state_hygiene), TEST_ENTRY(status_strings))
