@@ -17,6 +17,9 @@
  *    interval in two splits the node into two.
  *  - Action callbacks (check, dynamic cost) run at most once per action per request, before the
  *    search, and only for actions that survive relevance pruning.
+ *  - Forward successors come from the parent's useful-action bitset; after applying an action
+ *    only the actions that read or write a variable it wrote are rechecked (`touch` lists, or
+ *    precomputed masks in small mode), so the child's bitset is exact.
  */
 #include <math.h>
 #include <string.h>

@@ -4,8 +4,10 @@
  * Invariants:
  *  - Everything a request needs is allocated at planner creation or grown (doubling) when a
  *    request is larger than every earlier one; a request never frees.
- *  - Node i's state lives at states[i * sw .. i * sw + sw); sw is W for forward search and 2W
- *    (interval lows, then highs) for backward search.
+ *  - Node i's words live at states[i * stride ..): first its key (the state: W words forward,
+ *    2W backward -- interval lows, then highs), then, forward, the bitset of its useful actions
+ *    (applicable and not a no-op), one bit per active action. Only the key is hashed and
+ *    compared. The slot after the last node is the tentative slot successors are built in.
  *  - The closed table holds node indices (UINT32_MAX = empty), its capacity a power of two at
  *    least twice the node capacity, so probing always ends.
  */
@@ -110,7 +112,7 @@ struct goap_planner {
   int32_t *active;
   int nactive;
   double *acost;             /* per action: this request's cost */
-  uint8_t *aflag;            /* per action: bit 1 evaluated, bit 2 usable, bit 4 relevant */
+  uint8_t *aflag;            /* per action: F_EVAL, F_USABLE, F_RELEVANT, F_ACTIVE bits */
   int32_t *queue;            /* relevance worklist of conditions */
   size_t cqueue;
   double cmin;               /* cheapest active action */
@@ -132,7 +134,6 @@ struct goap_planner {
   unsigned flags;
   goap_status final;
   uint32_t found, best;      /* node ids (UINT32_MAX none) */
-  int nroots;
   goap_stats stats;
   uint64_t elapsed_ns;
   uint32_t gen;              /* closed-table generation of the current request */
