@@ -378,7 +378,8 @@ typedef struct goap_result {
                                   goap_plan_finish again with a buffer that large */
   int partial;                 /* out: 1 when plan holds the best partial plan of a search that
                                   ran out of nodes or time (the deepest of the nodes with the
-                                  lowest h) */
+                                  lowest h): for forward search a plan start, for backward
+                                  search a plan ending (it ends in the goal) */
   goap_stats stats;            /* out */
 } goap_result;
 
