@@ -232,6 +232,23 @@ static goap_status pack_vars(const goap_allocator *a, goap_domain *d) {
   return GOAP_OK;
 }
 
+/* Shrinks a pool of *cap elements to exactly n (freeing it when n is 0); *cap follows. */
+static goap_status shrink_pool(const goap_allocator *a, void **pool, size_t *cap, size_t n,
+                               size_t elem) {
+  if (*cap == n) return GOAP_OK;
+  if (n == 0) {
+    goap__free(a, *pool, *cap * elem);
+    *pool = NULL;
+    *cap = 0;
+    return GOAP_OK;
+  }
+  void *p = goap__realloc(a, *pool, *cap * elem, n * elem);
+  if (!p) return GOAP_OUT_OF_MEMORY;
+  *pool = p;
+  *cap = n;
+  return GOAP_OK;
+}
+
 static void free_domain_parts(goap_domain *d) {
   const goap_allocator *a = &d->alloc;
   for (int i = 0; i < d->nvars; ++i) {
@@ -421,35 +438,9 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
     compiler c = {a, d, 0, 0, 0};
     for (int i = 0; i < nactions && st == GOAP_OK; ++i) st = compile_action(&c, &da[i]);
     /* shrink the pools to their exact sizes so destroy can free them by count */
-    if (st == GOAP_OK) {
-      if (c.cwm != d->nwm) {
-        void *p = d->nwm ? goap__realloc(a, d->wm, c.cwm * sizeof *d->wm, d->nwm * sizeof *d->wm) : NULL;
-        if (d->nwm && !p) st = GOAP_OUT_OF_MEMORY;
-        else {
-          if (!d->nwm) goap__free(a, d->wm, c.cwm * sizeof *d->wm);
-          d->wm = (goap__wmask *)p;
-          c.cwm = d->nwm;
-        }
-      }
-    }
-    if (st == GOAP_OK && c.cft != d->nft) {
-      void *p = d->nft ? goap__realloc(a, d->ft, c.cft * sizeof *d->ft, d->nft * sizeof *d->ft) : NULL;
-      if (d->nft && !p) st = GOAP_OUT_OF_MEMORY;
-      else {
-        if (!d->nft) goap__free(a, d->ft, c.cft * sizeof *d->ft);
-        d->ft = (goap__ftest *)p;
-        c.cft = d->nft;
-      }
-    }
-    if (st == GOAP_OK && c.cfa != d->nfa) {
-      void *p = d->nfa ? goap__realloc(a, d->fa, c.cfa * sizeof *d->fa, d->nfa * sizeof *d->fa) : NULL;
-      if (d->nfa && !p) st = GOAP_OUT_OF_MEMORY;
-      else {
-        if (!d->nfa) goap__free(a, d->fa, c.cfa * sizeof *d->fa);
-        d->fa = (goap__fadd *)p;
-        c.cfa = d->nfa;
-      }
-    }
+    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->wm, &c.cwm, d->nwm, sizeof *d->wm);
+    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->ft, &c.cft, d->nft, sizeof *d->ft);
+    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->fa, &c.cfa, d->nfa, sizeof *d->fa);
     if (st != GOAP_OK) {
       /* pools hold c.c* elements; free them here with their real capacity */
       goap__free(a, d->wm, c.cwm * sizeof *d->wm);

@@ -74,7 +74,7 @@ static void copy_sanitised(char *dst, size_t cap, const char *s, size_t n) {
 }
 
 /* Truncates a NUL-terminated string in place at most at cap-1 bytes, on a UTF-8 boundary. */
-static void copy_truncated(char *dst, size_t cap, const char *s) {
+void goap__copy_truncated(char *dst, size_t cap, const char *s) {
   size_t n = strlen(s);
   if (n >= cap) {
     n = cap - 1;
@@ -90,11 +90,11 @@ void goap__diag_vset(goap_diag *d, goap_severity sev, goap_status st, const char
   char msg[sizeof d->message];
   d->severity = sev;
   d->status = st;
-  copy_truncated(d->file, sizeof d->file, file ? file : "");
+  goap__copy_truncated(d->file, sizeof d->file, file ? file : "");
   d->line = line;
   d->col = col;
   vsnprintf(msg, sizeof msg, fmt, ap);
-  copy_truncated(d->message, sizeof d->message, msg);
+  goap__copy_truncated(d->message, sizeof d->message, msg);
   if (src)
     copy_sanitised(d->source, sizeof d->source, src, src_len);
   else

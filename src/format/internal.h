@@ -88,6 +88,8 @@ typedef struct goap__ectx {
 void goap__diag_set(goap_diag *d, goap_severity sev, goap_status st, const char *file,
                     int line, int col, const char *src, size_t src_len, const char *fmt,
                     ...) GOAP__PRINTF(9, 10);
+/* Copies s into dst (cap bytes), truncating on a UTF-8 boundary; always NUL-terminated. */
+void goap__copy_truncated(char *dst, size_t cap, const char *s);
 void goap__diag_vset(goap_diag *d, goap_severity sev, goap_status st, const char *file,
                      int line, int col, const char *src, size_t src_len, const char *fmt,
                      va_list ap);

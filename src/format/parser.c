@@ -1056,16 +1056,6 @@ void goap_file_destroy(goap_file *f) {
   goap__mem_free(&a, f, sizeof *f);
 }
 
-static void copy_name(char *dst, size_t cap, const char *s) {
-  size_t n = strlen(s);
-  if (n >= cap) {
-    n = cap - 1;
-    while (n > 0 && ((unsigned char)s[n] & 0xC0u) == 0x80u) --n;
-  }
-  memcpy(dst, s, n);
-  dst[n] = '\0';
-}
-
 goap_status goap_file_parse(const char *name, const char *text, size_t length,
                             const goap_allocator *alloc, goap_file **out, goap_diag *err) {
   goap_diag local;
@@ -1096,7 +1086,7 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
   } else {
     memset(p.f, 0, sizeof *p.f);
     p.f->alloc = p.a;
-    copy_name(p.f->name, sizeof p.f->name, fname);
+    goap__copy_truncated(p.f->name, sizeof p.f->name, fname);
     p.b = goap_builder_create(&p.a);
     st = p.b ? parse_all(&p) : GOAP_OUT_OF_MEMORY;
   }
