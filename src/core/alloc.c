@@ -54,13 +54,29 @@ int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size
   return 1;
 }
 
+static uint64_t rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64u - r)); }
+
+/* Four independent lanes, so that long states do not wait on one multiply chain. */
 uint64_t goap__hash_words(const goap_word *s, size_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= s[i];
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
+  const uint64_t m = 0xff51afd7ed558ccdull;
+  uint64_t a = 0x9e3779b97f4a7c15ull ^ (uint64_t)n, b = 0xc2b2ae3d27d4eb4full,
+           c = 0x165667b19e3779f9ull, d = 0x27d4eb2f165667c5ull;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    a = (a ^ s[i]) * m;
+    b = (b ^ s[i + 1]) * m;
+    c = (c ^ s[i + 2]) * m;
+    d = (d ^ s[i + 3]) * m;
+    a ^= a >> 32;
+    b ^= b >> 32;
+    c ^= c >> 32;
+    d ^= d >> 32;
   }
+  for (; i < n; ++i) {
+    a = (a ^ s[i]) * m;
+    a ^= a >> 32;
+  }
+  uint64_t h = a ^ rotl(b, 17) ^ rotl(c, 31) ^ rotl(d, 47);
   h ^= h >> 29;
   h *= 0xc4ceb9fe1a85ec53ull;
   h ^= h >> 32;

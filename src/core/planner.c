@@ -31,9 +31,11 @@
 #define F_USABLE 2u
 #define F_RELEVANT 4u
 #define F_ACTIVE 8u
-/* Forward search keeps, per node, the set of useful actions (applicable and not a no-op) when
- * there are at most this many active actions, and updates it incrementally per successor. */
-#define INCREMENTAL_MAX 1024
+/* Forward search keeps, per node, the set of useful actions (applicable and not a no-op) and
+ * updates it incrementally per successor, when that set takes at most this many words or, for
+ * larger states, no more words than twice the state: a node then costs at most three times
+ * its state's memory. Beyond that every expansion scans the active actions. */
+#define INCREMENTAL_WORDS 16
 
 typedef struct goap__slot {
   uint32_t node;
@@ -1124,7 +1126,8 @@ static goap_status start_search(goap_planner *p) {
     p->useful_words = 0;
   } else {
     p->key = p->W;
-    p->useful_words = p->nactive <= INCREMENTAL_MAX ? (uint32_t)((p->nactive + 63) / 64) : 0;
+    uint32_t words = (uint32_t)((p->nactive + 63) / 64);
+    p->useful_words = words <= INCREMENTAL_WORDS || words <= 2 * p->W ? words : 0;
     p->stride = p->W + p->useful_words;
   }
   sw = p->stride;
