@@ -293,6 +293,9 @@ GOAP_API goap_status goap_state_assign(const goap_domain *d, goap_word *state,
 /* 1 if every condition holds (an empty list holds), 0 otherwise (also for bad ids). */
 GOAP_API int goap_state_satisfies(const goap_domain *d, const goap_word *state,
                                   const goap_cond *conds, int count);
+/* Equality and hash of whole states, O(words). States made with goap_state_init / _set /
+ * _assign keep the bits outside every field zero, which these rely on; the planner itself
+ * ignores such bits in a request's start state. */
 GOAP_API int goap_state_equal(const goap_domain *d, const goap_word *a, const goap_word *b);
 GOAP_API uint64_t goap_state_hash(const goap_domain *d, const goap_word *state);
 /* 1 if the action's symbolic preconditions hold and its ADD effects stay in range. */
