@@ -856,28 +856,31 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 
 /* ---- search --------------------------------------------------------------------------------- */
 
+/* A known state m was reached again, from parent by action at cost g: keep the cheaper path
+ * (reopening a closed node if need be). */
+static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
+                                        int32_t action, double g) {
+  ++p->stats.duplicates;
+  goap__node *nd = &p->nodes[m];
+  if (!(g < nd->g) || nd->h >= GOAP__INF) return GOAP_OK;
+  nd->g = g;
+  nd->parent = parent;
+  nd->action = action;
+  nd->depth = parent == NONE ? 0 : p->nodes[parent].depth + 1;
+  if (nd->closed) {
+    nd->closed = 0;
+    ++p->stats.reopened;
+  }
+  return heap_push(p, f_of(p, g, nd->h), tie_of(p, g, nd->h), g, m);
+}
+
 /* Inserts candidate state c (sw words) reached from parent by action at cost g. */
 static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, int32_t action,
                          double g, int backward) {
   size_t slot = 0;
   ++p->stats.generated;
   uint32_t m = table_find(p, c, &slot);
-  if (m != NONE) {
-    ++p->stats.duplicates;
-    goap__node *nd = &p->nodes[m];
-    if (g < nd->g && nd->h < GOAP__INF) {
-      nd->g = g;
-      nd->parent = parent;
-      nd->action = action;
-      nd->depth = parent == NONE ? 0 : p->nodes[parent].depth + 1;
-      if (nd->closed) {
-        nd->closed = 0;
-        ++p->stats.reopened;
-      }
-      return heap_push(p, f_of(p, g, nd->h), tie_of(p, g, nd->h), g, m);
-    }
-    return GOAP_OK;
-  }
+  if (m != NONE) return reached_again(p, m, parent, action, g);
   if (p->nnodes >= p->req_max_nodes) return GOAP_NODE_LIMIT;
   goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
   if (dst != c) goap__copy_words(dst, c, p->key);
@@ -949,11 +952,30 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
       goap_word u = (goap_word)(((t0 & r->pm) == r->pv) & ((t0 & r->em) != r->ev));
       cb = (cb & ~((goap_word)1 << j)) | (u << j);
     }
-    goap_word *t = p->states + (size_t)p->nnodes * 2; /* tentative slot */
-    t[0] = t0;
-    t[1] = cb;
+    /* offer(), specialised: one-word key, two-word nodes */
     int32_t a = p->active[i];
-    goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+    double g2 = g + p->acost[a];
+    ++p->stats.generated;
+    const goap__slot *tab = SLOTS(p);
+    size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
+    uint32_t m = NONE;
+    for (; tab[j].gen == p->gen; j = (j + 1) & mask) {
+      if (p->states[(size_t)tab[j].node * 2] == t0) {
+        m = tab[j].node;
+        break;
+      }
+    }
+    goap_status st;
+    if (m != NONE) {
+      st = reached_again(p, m, n, a, g2);
+    } else if (p->nnodes >= p->req_max_nodes) {
+      st = GOAP_NODE_LIMIT;
+    } else {
+      goap_word *t = p->states + (size_t)p->nnodes * 2;
+      t[0] = t0;
+      t[1] = cb;
+      st = add_node(p, j, n, a, g2, h_forward(p, t));
+    }
     if (st != GOAP_OK) return st;
   }
   return GOAP_OK;
