@@ -555,6 +555,65 @@ TEST(start_state_hygiene) {
   goap_domain_destroy(d);
 }
 
+/* More than 1,024 active actions on a one-word state: the useful-action bitset would exceed
+ * 16 words and twice the state, so forward search scans the actions at every expansion. The
+ * chain s0 -> s1 -> ... -> s40 has 27 variants of every step with costs 1..27 (listed dearest
+ * first); the optimum takes the cheapest variant of each step. */
+TEST(many_actions_scan_path) {
+  enum { STEPS = 40, VARIANTS = 27 };
+  goap_builder *b = goap_builder_create(NULL);
+  REQUIRE(b);
+  char name[32];
+  for (int i = 0; i <= STEPS; ++i) {
+    snprintf(name, sizeof name, "s%d", i);
+    goap_var_desc v = {0};
+    v.name = name;
+    v.type = GOAP_BOOL;
+    v.has_default = 1;
+    v.default_value = i == 0;
+    REQUIRE(goap_builder_add_var(b, &v, NULL) == GOAP_OK);
+  }
+  for (int i = 1; i <= STEPS; ++i) {
+    for (int k = 0; k < VARIANTS; ++k) {
+      snprintf(name, sizeof name, "step%d_%d", i, k);
+      goap_cond pre = {i - 1, GOAP_EQ, 1};
+      goap_effect eff = {i, GOAP_SET, 1};
+      goap_action_desc a = {name, (double)(VARIANTS - k), &pre, 1, &eff, 1, NULL, NULL, NULL};
+      REQUIRE(goap_builder_add_action(b, &a, NULL) == GOAP_OK);
+    }
+  }
+  goap_domain *d = NULL;
+  REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
+  goap_builder_destroy(b);
+  REQUIRE(goap_domain_state_words(d) == 1);
+  REQUIRE(goap_domain_action_count(d) == STEPS * VARIANTS); /* 1,080 */
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p);
+  goap_cond want = {STEPS, GOAP_EQ, 1};
+  int32_t plan[STEPS + 1];
+  for (size_t si = 0; si < 2; ++si) {
+    goap_request req = {0};
+    req.want = &want;
+    req.want_count = 1;
+    req.search = si ? GOAP_SEARCH_BACKWARD : GOAP_SEARCH_ASTAR;
+    goap_result res = {0};
+    res.plan = plan;
+    res.plan_capacity = STEPS + 1;
+    REQUIRE(goap_plan(p, &req, &res) == GOAP_OK);
+    CHECK_EQ_INT(res.stats.actions_considered, STEPS * VARIANTS);
+    CHECK_NEAR(res.cost, STEPS, 1e-12);
+    CHECK_EQ_INT(res.plan_length, STEPS);
+    for (int i = 0; i < res.plan_length; ++i) {
+      snprintf(name, sizeof name, "step%d_%d", i + 1, VARIANTS - 1);
+      CHECK_STR(goap_domain_action_name(d, plan[i]), name);
+    }
+    CHECK_EQ_INT(goap_plan_validate(d, NULL, &want, 1, plan, res.plan_length, NULL, NULL),
+                 GOAP_OK);
+  }
+  goap_planner_destroy(p);
+  goap_domain_destroy(d);
+}
+
 TEST(status_strings) {
   for (int s = 0; s < GOAP_STATUS_COUNT; ++s) {
     CHECK(goap_status_string((goap_status)s)[0] != 0);
@@ -571,4 +630,5 @@ TEST(status_strings) {
 TEST_MAIN(TEST_ENTRY(soldier_every_config), TEST_ENTRY(packing_many_words),
           TEST_ENTRY(int_effects_stay_in_range), TEST_ENTRY(enum_not_equal_backward),
           TEST_ENTRY(limits_and_slices), TEST_ENTRY(callbacks_once_per_request),
-          TEST_ENTRY(start_state_hygiene), TEST_ENTRY(status_strings))
+          TEST_ENTRY(start_state_hygiene), TEST_ENTRY(many_actions_scan_path),
+          TEST_ENTRY(status_strings))

@@ -298,6 +298,13 @@ done:
   return st;
 }
 
+/* The text of condition `detail` of a list, or "?" when it is out of range. */
+static void detail_text(const goap_domain *d, const goap_cond *conds, int n, int detail,
+                        char *buf, size_t cap) {
+  if (conds && detail >= 0 && detail < n) goap_format_cond(d, &conds[detail], buf, cap);
+  else snprintf(buf, cap, "?");
+}
+
 int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
   int i;
   if (!f) return 0;
@@ -317,10 +324,7 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
       }
       case GOAP__W_ACTION: {
         const goap_cond *pre = goap_domain_action_pre(d, w->id, &n);
-        if (pre && w->detail < n)
-          goap_format_cond(d, &pre[w->detail], ct, sizeof ct);
-        else
-          snprintf(ct, sizeof ct, "?");
+        detail_text(d, pre, n, w->detail, ct, sizeof ct);
         goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
                        w->src, strlen(w->src),
                        "action '%s' can never be applied: precondition '%s' is unreachable "
@@ -330,10 +334,7 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
       }
       case GOAP__W_GOAL: {
         const goap_cond *want = goap_domain_goal_want(d, w->id, &n);
-        if (want && w->detail < n)
-          goap_format_cond(d, &want[w->detail], ct, sizeof ct);
-        else
-          snprintf(ct, sizeof ct, "?");
+        detail_text(d, want, n, w->detail, ct, sizeof ct);
         goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
                        w->src, strlen(w->src),
                        "goal '%s' cannot be reached: condition '%s' is unreachable",
