@@ -614,6 +614,55 @@ TEST(many_actions_scan_path) {
   goap_domain_destroy(d);
 }
 
+/* goap_request.costs: per-request action sets and costs (what agent types and roles use).
+ * Consecutive requests with different arrays must not reuse each other's action selection. */
+TEST(request_costs) {
+  goap_domain *d = soldier();
+  REQUIRE(d != NULL);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  static const goap_cond want[] = {C(TARGET_DEAD, GOAP_EQ, 1)};
+  int32_t plan[8];
+  for (int k = 0; k < 2; ++k) { /* twice: the second round reuses nothing stale */
+    for (size_t si = 0; si < 2; ++si) { /* the optimal searches: astar, backward */
+      goap_search s = searches[si];
+      /* a "rat" without shoot and with a cheap punch: open_door + punch(2) = 3 */
+      double rat[7] = {1, 1, 1, 3, 5, -1, 2};
+      goap_request r = {0};
+      r.want = want;
+      r.want_count = 1;
+      r.search = s;
+      r.costs = rat;
+      goap_result res = {0};
+      res.plan = plan;
+      res.plan_capacity = 8;
+      CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+      CHECK_NEAR(res.cost, 3.0, 1e-9);
+      CHECK_EQ_INT(res.plan_length, 2);
+      CHECK_STR(goap_domain_action_name(d, plan[1]), "punch");
+      /* the same request without costs: the domain's own plan (4) */
+      r.costs = NULL;
+      CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+      CHECK_NEAR(res.cost, 4.0, 1e-9);
+      /* the door made dear through the array: kick instead (6) */
+      double dear[7] = {1, 1, 10, 3, 5, 1, 6};
+      r.costs = dear;
+      CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+      CHECK_NEAR(res.cost, 6.0, 1e-9);
+      /* the same pointer, changed contents: must be noticed */
+      dear[3] = 20;
+      CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+      CHECK_NEAR(res.cost, 8.0, 1e-9);
+      /* nothing can kill: no plan */
+      double none[7] = {1, 1, 1, 3, 5, -1, -1};
+      r.costs = none;
+      CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_NO_PLAN);
+    }
+  }
+  goap_planner_destroy(p);
+  goap_domain_destroy(d);
+}
+
 TEST(status_strings) {
   for (int s = 0; s < GOAP_STATUS_COUNT; ++s) {
     CHECK(goap_status_string((goap_status)s)[0] != 0);
@@ -627,7 +676,7 @@ TEST(status_strings) {
   CHECK_EQ_INT(goap_heuristic_from_name("nope"), -1);
 }
 
-TEST_MAIN(TEST_ENTRY(soldier_every_config), TEST_ENTRY(packing_many_words),
+TEST_MAIN(TEST_ENTRY(soldier_every_config), TEST_ENTRY(request_costs), TEST_ENTRY(packing_many_words),
           TEST_ENTRY(int_effects_stay_in_range), TEST_ENTRY(enum_not_equal_backward),
           TEST_ENTRY(limits_and_slices), TEST_ENTRY(callbacks_once_per_request),
           TEST_ENTRY(start_state_hygiene), TEST_ENTRY(many_actions_scan_path),

@@ -353,6 +353,12 @@ typedef struct goap_request {
   double max_ms;               /* time budget in milliseconds; 0: none */
   void *host;                  /* passed to action callbacks */
   unsigned flags;              /* GOAP_REQUEST_* */
+  const double *costs;         /* NULL: each action's domain cost. Otherwise one entry per action
+                                  of the domain: costs[a] replaces action a's static cost for
+                                  this request (an action with a dynamic_cost callback still
+                                  uses the callback), and a negative or NaN entry disables the
+                                  action. Agent types use it for their action sets and roles.
+                                  Copied by begin; may change between requests. */
 } goap_request;
 
 /* Optimality: ASTAR and BACKWARD with an admissible heuristic (DEFAULT, ZERO,

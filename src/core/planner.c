@@ -133,6 +133,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   ALLOC(p->touch_off, V + 1, uint32_t);
   ALLOC(p->bw_list, A, int32_t);
   ALLOC(p->bw_stamp, A, uint32_t);
+  ALLOC(p->sel_costs, A, double);
 #undef ALLOC
   p->cscratch = 8 * W;
   p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
@@ -207,6 +208,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
+  goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
   if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
   goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
@@ -382,7 +384,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
 
 static double eval_cost(goap_planner *p, int a) {
   const goap__action *x = &p->d->actions[a];
-  double c = x->cost;
+  double c = p->req_costs ? p->sel_costs[a] : x->cost;
   if (x->dyn_cost) c = x->dyn_cost(p->host, a, x->user);
   return c;
 }
@@ -580,9 +582,13 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   size_t nw = (size_t)req->want_count;
   /* the same goal as the last request, and nothing request-dependent in the domain: the
    * relevance analysis and the goal's compiled form can be reused */
+  size_t na = (size_t)d->nactions;
   int reuse = p->sel_valid && !d->has_callbacks && p->sel_flags == req->flags &&
               req->want_count == p->nwant &&
-              (nw == 0 || memcmp(p->want, req->want, nw * sizeof *p->want) == 0);
+              (nw == 0 || memcmp(p->want, req->want, nw * sizeof *p->want) == 0) &&
+              (req->costs != NULL) == p->req_costs &&
+              (!req->costs || na == 0 ||
+               memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs) == 0);
   if (nw > p->cwant) {
     size_t old = p->cwant, ncap = old ? old : 8;
     while (ncap < nw) ncap *= 2;
@@ -624,6 +630,8 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     return GOAP_OK;
   }
   p->sel_valid = 0;
+  p->req_costs = req->costs != NULL;
+  if (req->costs && na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
   goap_status st = goap__relax_set_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);

@@ -152,7 +152,9 @@ struct goap_planner {
   int small;
   goap__quick small_q[64];   /* the action's masks */
   uint64_t small_aff[64];    /* active indices to recheck after applying it */
-  int sel_valid;             /* the action selection below is for want/flags (no callbacks) */
+  int sel_valid;             /* the action selection below is for want/flags/costs (no callbacks) */
+  int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
+  double *sel_costs;         /* per action: the request's costs, when req_costs */
   unsigned sel_flags;
 };
 
