@@ -1,0 +1,747 @@
+/*
+ * agent.c -- one agent: sensors, goal selection, time-sliced planning, plan execution,
+ * replanning triggers, plan repair and failure memory.
+ *
+ * Invariants:
+ *  - mem is the agent's working memory; seen is mem as it was at the end of the last update
+ *    (or after the last effect the agent applied itself), so mem != seen on a watched variable
+ *    at the start of an update means something outside the agent changed it.
+ *  - An action runs only after its preconditions were checked in mem on the update it starts
+ *    (plan repair runs first); its effects are written when it succeeds, its on_fail effects
+ *    when it fails or times out.
+ *  - At most one action ticks per update; a search in progress holds the planner until it
+ *    finishes or the plan is dropped.
+ *  - Everything is allocated at creation except the plan buffer and the planner's pools, which
+ *    grow (doubling) when a plan or a search is larger than every one before: a warm agent
+ *    updates without allocating. Every byte goes through a counting wrapper of the allocator.
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime.h"
+
+typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+
+struct goap_agent {
+  goap_allocator user;           /* the caller's allocator */
+  goap_allocator alloc;          /* counting wrapper around it */
+  size_t bytes;
+  const goap_agent_type *t;
+  const goap_domain *d;
+  size_t W;
+  void *host;
+  goap_blackboard *bb;
+  goap_plan_cache *cache;
+  goap_agent_event_fn on_event;
+  void *event_user;
+  goap_planner *planner;
+
+  goap_word *mem, *seen, *tmp;   /* W words each */
+  int32_t *bb_slot;              /* per shared variable of the type: its slot */
+
+  /* the current plan */
+  int32_t *plan;
+  size_t plan_cap;
+  int plan_len, step;
+  double plan_cost;
+  int goal;
+  double goal_prio;
+  int running;                   /* the action at plan[step] has started */
+  double action_time;
+
+  /* goal selection */
+  phase ph;
+  goap_replan_reason reason;
+  int *cand;                     /* candidate goals, best first */
+  double *cand_prio;
+  int ncand, icand;
+  int searching;                 /* a sliced search for cand[icand] is running */
+  double *fail_time;             /* per goal: when it last failed to plan (-1: never) */
+  uint64_t *fail_hash;           /* per goal: memory hash then */
+  int idle_reported;
+  int announce;                  /* the first update reports the start replan */
+  double next_goal_check, next_idle_retry;
+  double *sensor_next;
+
+  double time;
+  goap_agent_stats st;
+};
+
+/* ---- memory -------------------------------------------------------------------------------- */
+
+static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  goap_agent *a = (goap_agent *)ctx;
+  void *r = a->user.fn(a->user.ctx, ptr, old_size, new_size);
+  if (new_size == 0) a->bytes -= old_size;
+  else if (r) a->bytes += new_size - old_size;
+  return r;
+}
+
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+static uint64_t hash_mem(const goap_agent *a) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < a->W; ++i) {
+    h ^= a->mem[i];
+    h *= 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static void emit(goap_agent *a, goap_agent_event *ev) {
+  if (!a->on_event) return;
+  ev->time = a->time;
+  a->on_event(a, ev, a->event_user);
+}
+
+static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
+  memset(ev, 0, sizeof *ev);
+  ev->kind = k;
+  ev->goal = -1;
+  ev->action = -1;
+  ev->var = -1;
+}
+
+static double goal_priority(goap_agent *a, int g) {
+  const goap__rt_goal *r = &a->t->goal[g];
+  if (r->priority) return r->priority(a, g, r->user);
+  return goap_domain_goal_priority(a->d, g);
+}
+
+static int goal_valid(const goap_agent *a, int g) {
+  const goap__rt_goal *r = &a->t->goal[g];
+  if (r->disabled) return 0;
+  return goap_state_satisfies(a->d, a->mem, a->t->conds + r->valid, (int)r->valid_count);
+}
+
+static int goal_met(const goap_agent *a, int g) {
+  int n = 0;
+  const goap_cond *w = goap_domain_goal_want(a->d, g, &n);
+  return goap_state_satisfies(a->d, a->mem, w, n);
+}
+
+/* Was any of vars[0..n) changed from outside since the last update? */
+static int watched_changed(const goap_agent *a, const int32_t *vars, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    if (goap_state_get(a->d, a->mem, vars[i]) != goap_state_get(a->d, a->seen, vars[i]))
+      return 1;
+  return 0;
+}
+
+/* Writes effects to memory (and shared variables to the blackboard), reporting each change.
+ * Effects that would leave a range are skipped (the world did what it did; memory keeps a
+ * legal value). */
+static void write_effects(goap_agent *a, const goap_effect *e, int n) {
+  for (int i = 0; i < n; ++i) {
+    int32_t old = goap_state_get(a->d, a->mem, e[i].var);
+    if (goap_state_assign(a->d, a->mem, &e[i], 1) != GOAP_OK) continue;
+    int32_t now = goap_state_get(a->d, a->mem, e[i].var);
+    goap_state_set(a->d, a->seen, e[i].var, now); /* the agent's own write is not external */
+    if (now == old) continue;
+    if (a->bb) {
+      for (int k = 0; k < a->t->nshared; ++k)
+        if (a->t->shared[k] == e[i].var && a->bb_slot[k] >= 0)
+          goap__bb_write(a->bb, a->bb_slot[k], now);
+    }
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_MEMORY);
+    ev.var = e[i].var;
+    ev.old_value = old;
+    ev.value = now;
+    ev.action = a->plan_len > a->step ? a->plan[a->step] : -1;
+    emit(a, &ev);
+  }
+}
+
+/* ---- plan state ---------------------------------------------------------------------------- */
+
+static void stop_running(goap_agent *a) {
+  if (!a->running) return;
+  int act = a->plan[a->step];
+  a->running = 0;
+  const goap__rt_action *r = &a->t->act[act];
+  if (r->stop) r->stop(a, act, r->user);
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_ACTION_STOP);
+  ev.action = act;
+  ev.goal = a->goal;
+  emit(a, &ev);
+}
+
+/* Drops the plan (and any search) and asks for a new one. */
+static void need_plan(goap_agent *a, goap_replan_reason why) {
+  stop_running(a);
+  a->plan_len = a->step = 0;
+  a->goal = -1;
+  a->searching = 0;
+  a->ph = PHASE_SELECT;
+  a->ncand = a->icand = 0;
+  a->reason = why;
+  a->st.replans[why]++;
+  a->idle_reported = 0;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_REPLAN);
+  ev.reason = why;
+  emit(a, &ev);
+}
+
+static int ensure_plan_cap(goap_agent *a, size_t n) {
+  return goap__rt_grow(&a->alloc, (void **)&a->plan, &a->plan_cap, n ? n : 1, sizeof *a->plan);
+}
+
+/* Plan repair: walks the rest of the plan from memory, dropping steps whose effects already
+ * hold. Returns 1 and compacts the plan when what is left runs and reaches the goal. */
+static int repair(goap_agent *a) {
+  const goap_domain *d = a->d;
+  memcpy(a->tmp, a->mem, a->W * sizeof *a->tmp);
+  int out = a->step, skipped = 0;
+  double cost = 0;
+  for (int j = a->step; j < a->plan_len; ++j) {
+    int act = a->plan[j];
+    int ne = 0;
+    const goap_effect *e = goap_domain_action_eff(d, act, &ne);
+    int done = 1;
+    for (int k = 0; k < ne && done; ++k) {
+      if (e[k].op == GOAP_ADD) done = e[k].value == 0;
+      else done = goap_state_get(d, a->tmp, e[k].var) == e[k].value;
+    }
+    if (done) {
+      skipped++;
+      continue;
+    }
+    if (goap_action_apply(d, a->tmp, act) != GOAP_OK) return 0;
+    a->plan[out++] = act;
+    cost += a->t->costs[act];
+  }
+  int nw = 0;
+  const goap_cond *w = goap_domain_goal_want(d, a->goal, &nw);
+  if (!goap_state_satisfies(d, a->tmp, w, nw)) return 0;
+  if (skipped) {
+    a->plan_len = out;
+    a->plan_cost = cost;
+    a->st.repairs++;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_REPAIR);
+    ev.goal = a->goal;
+    ev.skipped = skipped;
+    ev.plan = a->plan + a->step;
+    ev.plan_length = a->plan_len - a->step;
+    ev.cost = cost;
+    emit(a, &ev);
+  }
+  return 1;
+}
+
+/* ---- goal selection and planning ----------------------------------------------------------- */
+
+static int cooling(const goap_agent *a, int g, uint64_t h) {
+  return a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
+         a->fail_hash[g] == h;
+}
+
+/* Valid, unmet, not cooling goals, best first (priority, then id). */
+static void build_candidates(goap_agent *a) {
+  uint64_t h = hash_mem(a);
+  a->ncand = a->icand = 0;
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (!goal_valid(a, g) || goal_met(a, g) || cooling(a, g, h)) continue;
+    double pr = goal_priority(a, g);
+    if (!(pr == pr)) continue; /* NaN: not a candidate */
+    int k = a->ncand++;
+    while (k > 0 && a->cand_prio[k - 1] < pr) {
+      a->cand[k] = a->cand[k - 1];
+      a->cand_prio[k] = a->cand_prio[k - 1];
+      --k;
+    }
+    a->cand[k] = g;
+    a->cand_prio[k] = pr;
+  }
+}
+
+/* The best candidate's priority (or -inf), for the periodic better-goal check. */
+static double best_other(goap_agent *a, int *which) {
+  uint64_t h = hash_mem(a);
+  double best = -INFINITY;
+  *which = -1;
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (g == a->goal || !goal_valid(a, g) || goal_met(a, g) || cooling(a, g, h)) continue;
+    double pr = goal_priority(a, g);
+    if (pr > best) {
+      best = pr;
+      *which = g;
+    }
+  }
+  return best;
+}
+
+static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int len, double cost,
+                  int cached) {
+  if (plan) memcpy(a->plan, plan, (size_t)len * sizeof *plan);
+  a->plan_len = len;
+  a->step = 0;
+  a->plan_cost = cost;
+  a->goal = g;
+  a->goal_prio = prio;
+  a->running = 0;
+  a->ph = PHASE_EXECUTE;
+  a->searching = 0;
+  a->idle_reported = 0;
+  a->next_goal_check = a->time + a->t->check_interval;
+  a->fail_time[g] = -1;
+  a->st.plans++;
+  if (cached) a->st.cache_hits++;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_GOAL);
+  ev.goal = g;
+  ev.priority = prio;
+  ev.reason = a->reason;
+  emit(a, &ev);
+  ev_init(&ev, GOAP_EVENT_PLAN);
+  ev.goal = g;
+  ev.priority = prio;
+  ev.plan = a->plan;
+  ev.plan_length = len;
+  ev.cost = cost;
+  ev.cached = cached;
+  ev.reason = a->reason;
+  emit(a, &ev);
+}
+
+static void goal_failed(goap_agent *a, int g, goap_status why) {
+  a->fail_time[g] = a->time;
+  a->fail_hash[g] = hash_mem(a);
+  a->st.plan_failures++;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
+  ev.goal = g;
+  ev.status = why;
+  emit(a, &ev);
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
+ * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
+static goap_status select_goal(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  if (!a->searching && a->icand == 0 && a->ncand == 0) build_candidates(a);
+  uint32_t budget = t->budget;
+  uint64_t t0 = t->budget_ms > 0 ? now_ns() : 0;
+  while (a->icand < a->ncand) {
+    int g = a->cand[a->icand];
+    double prio = a->cand_prio[a->icand];
+    int nw = 0;
+    const goap_cond *w = goap_domain_goal_want(a->d, g, &nw);
+    if (!a->searching) {
+      if (a->cache) {
+        int len = 0;
+        double cost = 0;
+        const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
+        if (p) {
+          if (!ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
+          adopt(a, g, prio, p, len, cost, 1);
+          return GOAP_OK;
+        }
+      }
+      if (!a->planner) {
+        goap_planner_desc pd;
+        memset(&pd, 0, sizeof pd);
+        pd.allocator = a->alloc;
+        pd.initial_nodes = t->initial_nodes;
+        pd.max_nodes = t->max_nodes;
+        a->planner = goap_planner_create(a->d, &pd);
+        if (!a->planner) return GOAP_OUT_OF_MEMORY;
+      }
+      goap_request r;
+      memset(&r, 0, sizeof r);
+      r.start = a->mem;
+      r.want = w;
+      r.want_count = nw;
+      r.search = t->search;
+      r.heuristic = t->heuristic;
+      r.max_nodes = t->max_nodes;
+      r.host = a;
+      r.costs = t->costs;
+      goap_status st = goap_plan_begin(a->planner, &r);
+      if (st == GOAP_OUT_OF_MEMORY) return st;
+      a->searching = 1;
+      if (st != GOAP_IN_PROGRESS) goto finished;
+    }
+    for (;;) {
+      if (budget == 0) return GOAP_IN_PROGRESS;
+      uint32_t chunk = budget, done = 0;
+      if (t->budget_ms > 0 && chunk > 256) chunk = 256;
+      goap_status st = goap_plan_step(a->planner, chunk, &done);
+      a->st.expanded += done;
+      budget = done >= budget ? 0 : budget - done;
+      if (st != GOAP_IN_PROGRESS) break;
+      if (t->budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= t->budget_ms)
+        return GOAP_IN_PROGRESS;
+    }
+  finished:;
+    goap_result res;
+    memset(&res, 0, sizeof res);
+    res.plan = a->plan;
+    res.plan_capacity = (int)(a->plan_cap > 0x7fffffff ? 0x7fffffff : a->plan_cap);
+    goap_status st = goap_plan_finish(a->planner, &res);
+    if (st == GOAP_BUFFER_TOO_SMALL) {
+      if (!ensure_plan_cap(a, (size_t)res.plan_length)) return GOAP_OUT_OF_MEMORY;
+      res.plan = a->plan;
+      res.plan_capacity = (int)a->plan_cap;
+      st = goap_plan_finish(a->planner, &res);
+    }
+    a->searching = 0;
+    if (st == GOAP_OUT_OF_MEMORY) return st;
+    if (st == GOAP_OK) {
+      if (a->cache)
+        goap__cache_store(a->cache, t, g, a->mem, a->W, a->plan, res.plan_length, res.cost);
+      adopt(a, g, prio, NULL, res.plan_length, res.cost, 0);
+      return GOAP_OK;
+    }
+    goal_failed(a, g, st);
+    a->icand++;
+  }
+  a->ncand = a->icand = 0;
+  return GOAP_NO_PLAN;
+}
+
+/* ---- execution ----------------------------------------------------------------------------- */
+
+static void action_failed(goap_agent *a, int act, int timeout) {
+  const goap__rt_action *r = &a->t->act[act];
+  a->running = 0;
+  a->st.actions_failed++;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
+  ev.action = act;
+  ev.goal = a->goal;
+  ev.timeout = timeout;
+  emit(a, &ev);
+  if (timeout && r->stop) r->stop(a, act, r->user);
+  write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+  need_plan(a, timeout ? GOAP_REPLAN_TIMEOUT : GOAP_REPLAN_ACTION_FAILED);
+}
+
+static void execute(goap_agent *a, double dt) {
+  if (!a->running) {
+    if (a->step >= a->plan_len || !repair(a)) {
+      if (a->step >= a->plan_len) {
+        if (goal_met(a, a->goal)) {
+          goap_agent_event ev;
+          ev_init(&ev, GOAP_EVENT_GOAL_DONE);
+          ev.goal = a->goal;
+          emit(a, &ev);
+        }
+        need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      } else {
+        need_plan(a, GOAP_REPLAN_PRECONDITIONS);
+      }
+      return;
+    }
+    if (a->step >= a->plan_len) { /* repair found everything done */
+      goap_agent_event ev;
+      ev_init(&ev, GOAP_EVENT_GOAL_DONE);
+      ev.goal = a->goal;
+      emit(a, &ev);
+      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      return;
+    }
+    int act = a->plan[a->step];
+    const goap__rt_action *r = &a->t->act[act];
+    a->running = 1;
+    a->action_time = 0;
+    a->st.actions_started++;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_ACTION_START);
+    ev.action = act;
+    ev.goal = a->goal;
+    emit(a, &ev);
+    if (r->start) r->start(a, act, r->user);
+    if (!a->running) return; /* the start callback dropped the plan */
+  } else {
+    a->action_time += dt;
+  }
+  int act = a->plan[a->step];
+  const goap__rt_action *r = &a->t->act[act];
+  goap_action_state s = r->tick ? r->tick(a, act, dt, r->user) : GOAP_ACTION_SUCCESS;
+  if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return;
+  if (s == GOAP_ACTION_SUCCESS) {
+    a->running = 0;
+    a->st.actions_succeeded++;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_ACTION_SUCCESS);
+    ev.action = act;
+    ev.goal = a->goal;
+    emit(a, &ev);
+    int ne = 0;
+    const goap_effect *e = goap_domain_action_eff(a->d, act, &ne);
+    write_effects(a, e, ne);
+    a->step++;
+  } else if (s == GOAP_ACTION_FAILURE) {
+    action_failed(a, act, 0);
+  } else if (r->timeout > 0 && a->action_time >= r->timeout) {
+    action_failed(a, act, 1);
+  }
+}
+
+/* ---- public API ----------------------------------------------------------------------------- */
+
+static void free_agent(goap_agent *a) {
+  goap_allocator al = a->alloc;
+  const goap_agent_type *t = a->t;
+  goap_planner_destroy(a->planner);
+  goap__rt_free(&al, a->mem, a->W * sizeof(goap_word));
+  goap__rt_free(&al, a->seen, a->W * sizeof(goap_word));
+  goap__rt_free(&al, a->tmp, a->W * sizeof(goap_word));
+  goap__rt_free(&al, a->bb_slot, (size_t)t->nshared * sizeof *a->bb_slot);
+  goap__rt_free(&al, a->plan, a->plan_cap * sizeof *a->plan);
+  goap__rt_free(&al, a->cand, (size_t)t->ng * sizeof *a->cand);
+  goap__rt_free(&al, a->cand_prio, (size_t)t->ng * sizeof *a->cand_prio);
+  goap__rt_free(&al, a->fail_time, (size_t)t->ng * sizeof *a->fail_time);
+  goap__rt_free(&al, a->fail_hash, (size_t)t->ng * sizeof *a->fail_hash);
+  goap__rt_free(&al, a->sensor_next, (size_t)t->nsensors * sizeof *a->sensor_next);
+  goap_allocator user = a->user;
+  goap__rt_free(&user, a, sizeof *a);
+}
+
+goap_agent *goap_agent_create(const goap_agent_desc *desc) {
+  if (!desc || !desc->type) return NULL;
+  const goap_agent_type *t = desc->type;
+  goap_allocator user = desc->allocator.fn ? desc->allocator : t->alloc;
+  goap_agent *a = (goap_agent *)goap__rt_alloc(&user, sizeof *a);
+  if (!a) return NULL;
+  a->user = user;
+  a->alloc.fn = count_fn;
+  a->alloc.ctx = a;
+  a->bytes = sizeof *a;
+  a->t = t;
+  a->d = t->d;
+  a->W = t->W;
+  a->host = desc->host;
+  a->cache = desc->cache;
+  a->on_event = desc->on_event;
+  a->event_user = desc->event_user;
+  a->goal = -1;
+  goap_allocator *al = &a->alloc;
+  a->mem = (goap_word *)goap__rt_alloc(al, a->W * sizeof(goap_word));
+  a->seen = (goap_word *)goap__rt_alloc(al, a->W * sizeof(goap_word));
+  a->tmp = (goap_word *)goap__rt_alloc(al, a->W * sizeof(goap_word));
+  a->bb_slot = (int32_t *)goap__rt_alloc(al, (size_t)t->nshared * sizeof *a->bb_slot);
+  a->cand = (int *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand);
+  a->cand_prio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand_prio);
+  a->fail_time = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_time);
+  a->fail_hash = (uint64_t *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_hash);
+  a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
+  int ok = a->mem && a->seen && a->tmp && a->bb_slot && a->cand && a->cand_prio &&
+           a->fail_time && a->fail_hash && a->sensor_next && ensure_plan_cap(a, 16);
+  if (ok) {
+    if (desc->memory) {
+      /* keep only legal values: copy variable by variable */
+      goap_state_init(a->d, a->mem);
+      for (int v = 0; v < t->nv; ++v)
+        goap_state_set(a->d, a->mem, v, goap_state_get(a->d, desc->memory, v));
+    } else {
+      goap_state_init(a->d, a->mem);
+    }
+    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = -1;
+    for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
+  }
+  if (ok && desc->blackboard) {
+    /* map each shared variable to its slot by name; an existing slot's value wins */
+    for (int k = 0; k < t->nshared && ok; ++k) {
+      int v = t->shared[k];
+      goap_var_info vi;
+      goap_domain_var_info(a->d, v, &vi);
+      int created = 0;
+      int s = goap__bb_slot(desc->blackboard, vi.name, goap_state_get(a->d, a->mem, v), &created);
+      if (s < 0) ok = 0;
+      else {
+        a->bb_slot[k] = s;
+        if (!created) goap_state_set(a->d, a->mem, v, goap__bb_read(desc->blackboard, s));
+      }
+    }
+    if (ok) {
+      a->bb = desc->blackboard;
+      goap__bb_attach(a->bb, 1);
+    }
+  }
+  if (!ok) {
+    free_agent(a);
+    return NULL;
+  }
+  memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
+  a->ph = PHASE_SELECT;
+  a->reason = GOAP_REPLAN_START;
+  a->st.replans[GOAP_REPLAN_START]++;
+  a->announce = 1;
+  return a;
+}
+
+void goap_agent_destroy(goap_agent *a) {
+  if (!a) return;
+  stop_running(a);
+  if (a->bb) goap__bb_attach(a->bb, -1);
+  free_agent(a);
+}
+
+/* Sensors, then the blackboard: the external inputs of this update. */
+static void sense(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  for (int i = 0; i < t->nsensors; ++i) {
+    if (a->time + 1e-12 < a->sensor_next[i]) continue;
+    a->sensor_next[i] = a->time + t->sensors[i].interval;
+    t->sensors[i].fn(a, t->sensors[i].user);
+  }
+  if (a->bb) {
+    for (int k = 0; k < t->nshared; ++k) {
+      if (a->bb_slot[k] < 0) continue;
+      goap_state_set(a->d, a->mem, t->shared[k], goap__bb_read(a->bb, a->bb_slot[k]));
+    }
+  }
+}
+
+/* Triggers 4 and 5 (and goal validity) while a plan runs. */
+static void check_interrupts(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  if (a->ph != PHASE_EXECUTE) return;
+  const goap__rt_goal *gr = &t->goal[a->goal];
+  int watch = watched_changed(a, t->vars + gr->watch, gr->watch_count);
+  if (!watch && a->running) {
+    const goap__rt_action *ar = &t->act[a->plan[a->step]];
+    watch = watched_changed(a, t->vars + ar->watch, ar->watch_count);
+  }
+  if (watch) {
+    need_plan(a, GOAP_REPLAN_WATCH);
+    return;
+  }
+  if (!goal_valid(a, a->goal)) {
+    need_plan(a, GOAP_REPLAN_GOAL_INVALID);
+    return;
+  }
+  if (a->time + 1e-12 >= a->next_goal_check) {
+    a->next_goal_check = a->time + t->check_interval;
+    a->goal_prio = goal_priority(a, a->goal);
+    int which;
+    double best = best_other(a, &which);
+    if (which >= 0 && best > a->goal_prio + t->margin) need_plan(a, GOAP_REPLAN_BETTER_GOAL);
+  }
+}
+
+goap_status goap_agent_update(goap_agent *a, double dt) {
+  if (!a || !(dt >= 0) || !isfinite(dt)) return GOAP_INVALID_ARGUMENT;
+  a->time += dt;
+  a->st.updates++;
+  if (a->announce) {
+    a->announce = 0;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_REPLAN);
+    ev.reason = GOAP_REPLAN_START;
+    emit(a, &ev);
+  }
+  sense(a);
+  int changed = memcmp(a->mem, a->seen, a->W * sizeof *a->mem) != 0;
+  check_interrupts(a);
+  if (a->ph == PHASE_IDLE && (changed || a->time + 1e-12 >= a->next_idle_retry)) {
+    a->ph = PHASE_SELECT;
+    a->reason = GOAP_REPLAN_IDLE;
+    a->ncand = a->icand = 0;
+  }
+  goap_status st = GOAP_OK;
+  if (a->ph == PHASE_SELECT) {
+    st = select_goal(a);
+    if (st == GOAP_NO_PLAN) {
+      a->ph = PHASE_IDLE;
+      a->next_idle_retry = a->time + a->t->check_interval;
+      if (!a->idle_reported) {
+        a->idle_reported = 1;
+        goap_agent_event ev;
+        ev_init(&ev, GOAP_EVENT_IDLE);
+        emit(a, &ev);
+      }
+    }
+  }
+  if (a->ph == PHASE_EXECUTE) execute(a, dt);
+  memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
+  if (st == GOAP_OK && a->ph == PHASE_SELECT && a->searching) st = GOAP_IN_PROGRESS;
+  return st;
+}
+
+goap_status goap_agent_set(goap_agent *a, int var, int32_t value) {
+  if (!a || var < 0 || var >= a->t->nv) return GOAP_INVALID_ARGUMENT;
+  goap_status st = goap_state_set(a->d, a->mem, var, value);
+  if (st != GOAP_OK) return st;
+  if (a->bb) {
+    for (int k = 0; k < a->t->nshared; ++k)
+      if (a->t->shared[k] == var && a->bb_slot[k] >= 0) goap__bb_write(a->bb, a->bb_slot[k], value);
+  }
+  return GOAP_OK;
+}
+
+int32_t goap_agent_get(const goap_agent *a, int var) {
+  if (!a) return INT32_MIN;
+  return goap_state_get(a->d, a->mem, var);
+}
+
+const goap_word *goap_agent_memory(const goap_agent *a) { return a ? a->mem : NULL; }
+
+void goap_agent_replan(goap_agent *a) {
+  if (a) need_plan(a, GOAP_REPLAN_REQUESTED);
+}
+
+void goap_agent_reset(goap_agent *a) {
+  if (!a) return;
+  need_plan(a, GOAP_REPLAN_START);
+  for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = -1;
+  a->next_goal_check = a->time;
+}
+
+int goap_agent_goal(const goap_agent *a) {
+  return a && a->ph == PHASE_EXECUTE ? a->goal : -1;
+}
+
+int goap_agent_action(const goap_agent *a) {
+  return a && a->ph == PHASE_EXECUTE && a->running ? a->plan[a->step] : -1;
+}
+
+const int32_t *goap_agent_plan(const goap_agent *a, int *length, int *step) {
+  int have = a && a->ph == PHASE_EXECUTE;
+  if (length) *length = have ? a->plan_len : 0;
+  if (step) *step = have ? a->step : 0;
+  return have ? a->plan : NULL;
+}
+
+double goap_agent_plan_cost(const goap_agent *a) {
+  return a && a->ph == PHASE_EXECUTE ? a->plan_cost : 0.0;
+}
+
+int goap_agent_is_planning(const goap_agent *a) {
+  return a && a->ph == PHASE_SELECT && a->searching;
+}
+
+double goap_agent_time(const goap_agent *a) { return a ? a->time : 0.0; }
+void *goap_agent_host(const goap_agent *a) { return a ? a->host : NULL; }
+const goap_agent_type *goap_agent_get_type(const goap_agent *a) { return a ? a->t : NULL; }
+
+goap_agent_stats goap_agent_get_stats(const goap_agent *a) {
+  goap_agent_stats s;
+  memset(&s, 0, sizeof s);
+  if (!a) return s;
+  s = a->st;
+  s.memory_bytes = a->bytes;
+  return s;
+}
+
+static const char *const reason_names[GOAP_REPLAN_REASON_COUNT] = {
+    "none",  "start",       "plan_done", "action_failed", "timeout", "preconditions",
+    "watch", "better_goal", "goal_invalid", "idle",      "requested"};
+
+const char *goap_replan_reason_name(goap_replan_reason r) {
+  if ((unsigned)r >= (unsigned)GOAP_REPLAN_REASON_COUNT) return "unknown";
+  return reason_names[r];
+}

@@ -1,0 +1,94 @@
+/*
+ * blackboard.c -- named integer slots shared by agents.
+ *
+ * Invariants:
+ *  - Slots are never removed, so an index handed out stays valid while the blackboard lives.
+ *  - Names are unique; lookups are linear (they happen when agents are created, never per
+ *    update: agents keep slot indices).
+ *  - version counts the writes that changed a value.
+ */
+#include <string.h>
+
+#include "runtime.h"
+
+typedef struct slot {
+  char *name;
+  size_t name_size;
+  int32_t value;
+} slot;
+
+struct goap_blackboard {
+  goap_allocator alloc;
+  slot *slots;
+  size_t n, cap;
+  uint64_t version;
+  int attached;
+};
+
+goap_blackboard *goap_blackboard_create(const goap_allocator *alloc) {
+  goap_allocator a = goap__rt_resolve(alloc);
+  goap_blackboard *bb = (goap_blackboard *)goap__rt_alloc(&a, sizeof *bb);
+  if (bb) bb->alloc = a;
+  return bb;
+}
+
+void goap_blackboard_destroy(goap_blackboard *bb) {
+  if (!bb) return;
+  goap_allocator a = bb->alloc;
+  for (size_t i = 0; i < bb->n; ++i) goap__rt_free(&a, bb->slots[i].name, bb->slots[i].name_size);
+  goap__rt_free(&a, bb->slots, bb->cap * sizeof *bb->slots);
+  goap__rt_free(&a, bb, sizeof *bb);
+}
+
+static int find(const goap_blackboard *bb, const char *name) {
+  for (size_t i = 0; i < bb->n; ++i)
+    if (strcmp(bb->slots[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+int goap__bb_slot(goap_blackboard *bb, const char *name, int32_t value, int *created) {
+  if (created) *created = 0;
+  int i = find(bb, name);
+  if (i >= 0) return i;
+  if (bb->n >= 0x7fffffff) return -1;
+  if (!goap__rt_grow(&bb->alloc, (void **)&bb->slots, &bb->cap, bb->n + 1, sizeof *bb->slots))
+    return -1;
+  slot *s = &bb->slots[bb->n];
+  s->name = goap__rt_strdup(&bb->alloc, name, &s->name_size);
+  if (!s->name) return -1;
+  s->value = value;
+  if (created) *created = 1;
+  return (int)bb->n++;
+}
+
+int32_t goap__bb_read(const goap_blackboard *bb, int slot_index) {
+  return bb->slots[slot_index].value;
+}
+
+void goap__bb_write(goap_blackboard *bb, int slot_index, int32_t value) {
+  if (bb->slots[slot_index].value == value) return;
+  bb->slots[slot_index].value = value;
+  bb->version++;
+}
+
+void goap__bb_attach(goap_blackboard *bb, int delta) { bb->attached += delta; }
+
+goap_status goap_blackboard_set(goap_blackboard *bb, const char *name, int32_t value) {
+  if (!bb || !name) return GOAP_INVALID_ARGUMENT;
+  int created = 0;
+  int i = goap__bb_slot(bb, name, value, &created);
+  if (i < 0) return GOAP_OUT_OF_MEMORY;
+  if (created) bb->version++;
+  else goap__bb_write(bb, i, value);
+  return GOAP_OK;
+}
+
+goap_status goap_blackboard_get(const goap_blackboard *bb, const char *name, int32_t *value) {
+  if (!bb || !name || !value) return GOAP_INVALID_ARGUMENT;
+  int i = find(bb, name);
+  if (i < 0) return GOAP_NOT_FOUND;
+  *value = bb->slots[i].value;
+  return GOAP_OK;
+}
+
+uint64_t goap_blackboard_version(const goap_blackboard *bb) { return bb ? bb->version : 0; }

@@ -1,0 +1,90 @@
+/*
+ * runtime.h -- internals shared by the runtime's files (agent.c, type.c, blackboard.c,
+ * cache.c). Nothing here is public.
+ *
+ * Invariants:
+ *  - Every block is freed with the size it was allocated with (the allocator contract).
+ *  - A type is immutable after goap_agent_type_create; agents only read it.
+ *  - Blackboard slots are addressed by index (stable while the blackboard lives); agents map
+ *    each of their domain's shared variables to a slot once, when created.
+ */
+#ifndef GOAP_RUNTIME_INTERNAL_H
+#define GOAP_RUNTIME_INTERNAL_H
+
+#include <goap/agent.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- memory ---------------------------------------------------------------------------- */
+goap_allocator goap__rt_resolve(const goap_allocator *a);
+void *goap__rt_alloc(const goap_allocator *a, size_t n);   /* zeroed */
+void goap__rt_free(const goap_allocator *a, void *p, size_t n);
+/* Grows *data (of *cap elements of elem bytes) to at least need elements, doubling. */
+int goap__rt_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size);
+
+/* ---- agent types ----------------------------------------------------------------------- */
+typedef struct goap__rt_action {
+  goap_action_start_fn start;
+  goap_action_tick_fn tick;
+  goap_action_stop_fn stop;
+  void *user;
+  double timeout;
+  uint32_t on_fail, on_fail_count; /* into type->effs */
+  uint32_t watch, watch_count;     /* into type->vars */
+} goap__rt_action;
+
+typedef struct goap__rt_goal {
+  int disabled;
+  goap_priority_fn priority;
+  void *user;
+  uint32_t valid, valid_count;     /* into type->conds */
+  uint32_t watch, watch_count;     /* into type->vars */
+} goap__rt_goal;
+
+struct goap_agent_type {
+  goap_allocator alloc;
+  const goap_domain *d;
+  char *name;
+  size_t name_size;
+  int na, ng, nv;
+  size_t W;
+  double *costs;                   /* na: planning cost, -1 when the type lacks the action */
+  goap__rt_action *act;            /* na */
+  goap__rt_goal *goal;             /* ng */
+  goap_effect *effs;
+  size_t neffs;
+  goap_cond *conds;
+  size_t nconds;
+  int32_t *vars;
+  size_t nvars_pool;
+  goap_sensor_desc *sensors;
+  int nsensors;
+  int32_t *shared;                 /* domain variables flagged shared */
+  int nshared;
+  double margin, check_interval, cooldown;
+  goap_search search;
+  goap_heuristic heuristic;
+  uint32_t max_nodes, budget, initial_nodes;
+  double budget_ms;
+};
+
+/* ---- blackboard ------------------------------------------------------------------------ */
+/* The slot named `name`, created (with `value`) when absent; -1 when out of memory. *created
+ * (may be NULL) tells which. */
+int goap__bb_slot(goap_blackboard *bb, const char *name, int32_t value, int *created);
+int32_t goap__bb_read(const goap_blackboard *bb, int slot);
+void goap__bb_write(goap_blackboard *bb, int slot, int32_t value);
+void goap__bb_attach(goap_blackboard *bb, int delta);
+
+/* ---- plan cache ------------------------------------------------------------------------ */
+/* Returns the cached plan (length in *len, cost in *cost) or NULL; counts a hit or a miss. */
+const int32_t *goap__cache_find(goap_plan_cache *c, const goap_agent_type *t, int goal,
+                                const goap_word *state, size_t W, int *len, double *cost);
+/* Stores a plan; returns 0 when out of memory (the cache is then unchanged). */
+int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
+                      const goap_word *state, size_t W, const int32_t *plan, int len,
+                      double cost);
+
+#endif /* GOAP_RUNTIME_INTERNAL_H */

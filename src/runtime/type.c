@@ -1,0 +1,268 @@
+/*
+ * type.c -- agent types (what a kind of agent can do) and the runtime's memory helpers.
+ *
+ * Invariants:
+ *  - A type copies everything it is given (bindings, effect, condition and variable lists,
+ *    sensors, the name) into blocks it owns, so the caller's descriptions may be freed.
+ *  - costs[a] is the cost the type plans action a with (domain cost * scale), or -1 when the
+ *    type does not have the action; it is passed to the core as goap_request.costs.
+ *  - Validation happens before anything is kept: a failed create leaks nothing.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  (void)ctx;
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  return realloc(ptr, new_size);
+}
+
+goap_allocator goap__rt_resolve(const goap_allocator *a) {
+  goap_allocator r = {libc_realloc, NULL};
+  if (a && a->fn) r = *a;
+  return r;
+}
+
+void *goap__rt_alloc(const goap_allocator *a, size_t n) {
+  if (n == 0) n = 1;
+  void *p = a->fn(a->ctx, NULL, 0, n);
+  if (p) memset(p, 0, n);
+  return p;
+}
+
+void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
+  if (!p) return;
+  if (n == 0) n = 1;
+  a->fn(a->ctx, p, n, 0);
+}
+
+int goap__rt_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return 1;
+  size_t ncap = *cap ? *cap : 8;
+  while (ncap < need) ncap *= 2;
+  void *p = a->fn(a->ctx, *data, *data ? *cap * elem : 0, ncap * elem);
+  if (!p) return 0;
+  memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
+  *data = p;
+  *cap = ncap;
+  return 1;
+}
+
+char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size) {
+  size_t n = strlen(s) + 1;
+  char *p = (char *)goap__rt_alloc(a, n);
+  if (p) memcpy(p, s, n);
+  *size = n;
+  return p;
+}
+
+/* ---- creation ----------------------------------------------------------------------------- */
+
+static int check_vars(const goap_domain *d, const int32_t *v, int n) {
+  if (n < 0 || (n > 0 && !v)) return 0;
+  for (int i = 0; i < n; ++i)
+    if (v[i] < 0 || v[i] >= goap_domain_var_count(d)) return 0;
+  return 1;
+}
+
+static int check_effects(const goap_domain *d, const goap_effect *e, int n) {
+  if (n < 0 || (n > 0 && !e)) return 0;
+  for (int i = 0; i < n; ++i) {
+    goap_var_info vi;
+    if (goap_domain_var_info(d, e[i].var, &vi) != GOAP_OK) return 0;
+    if (e[i].op == GOAP_SET) {
+      if (e[i].value < vi.lo || e[i].value > vi.hi) return 0;
+    } else if (e[i].op != GOAP_ADD || vi.type != GOAP_INT) return 0;
+  }
+  return 1;
+}
+
+static int check_conds(const goap_domain *d, const goap_cond *c, int n) {
+  if (n < 0 || (n > 0 && !c)) return 0;
+  for (int i = 0; i < n; ++i) {
+    goap_var_info vi;
+    if (goap_domain_var_info(d, c[i].var, &vi) != GOAP_OK) return 0;
+    if ((unsigned)c[i].op > (unsigned)GOAP_GE) return 0;
+    if (vi.type != GOAP_INT && c[i].op != GOAP_EQ && c[i].op != GOAP_NE) return 0;
+  }
+  return 1;
+}
+
+static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
+                            size_t *neff, size_t *ncond, size_t *nvar) {
+  int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
+  if (x->actions ? x->action_count != na : x->action_count != 0)
+    return "actions: give one binding per domain action (action_count), or none";
+  if (x->goals ? x->goal_count != ng : x->goal_count != 0)
+    return "goals: give one binding per domain goal (goal_count), or none";
+  if (x->sensor_count < 0 || (x->sensor_count > 0 && !x->sensors))
+    return "sensors: bad sensor_count";
+  for (int i = 0; i < x->sensor_count; ++i)
+    if (!x->sensors[i].fn || !(x->sensors[i].interval >= 0) || !isfinite(x->sensors[i].interval))
+      return "sensors: each needs a function and a finite interval >= 0";
+  if ((unsigned)x->search > (unsigned)GOAP_SEARCH_GREEDY) return "search: unknown search";
+  if (strcmp(goap_heuristic_name(x->heuristic), "unknown") == 0)
+    return "heuristic: unknown heuristic";
+  if (!isfinite(x->switch_margin) || !(x->goal_check_interval >= 0) ||
+      !isfinite(x->goal_check_interval) || !(x->failed_goal_cooldown >= 0) ||
+      !isfinite(x->failed_goal_cooldown) || !(x->planning_ms_per_update >= 0) ||
+      !isfinite(x->planning_ms_per_update))
+    return "timing: margins, intervals and budgets must be finite and >= 0";
+  *neff = *ncond = *nvar = 0;
+  for (int i = 0; x->actions && i < na; ++i) {
+    const goap_action_binding *b = &x->actions[i];
+    if (!(b->cost_scale >= 0) || !isfinite(b->cost_scale))
+      return "action binding: cost_scale must be finite and >= 0";
+    if (!(b->timeout >= 0) || !isfinite(b->timeout))
+      return "action binding: timeout must be finite and >= 0";
+    if (!check_effects(d, b->on_fail, b->on_fail_count))
+      return "action binding: on_fail has a bad variable, operator or value";
+    if (!check_vars(d, b->watch, b->watch_count))
+      return "action binding: watch lists a bad variable";
+    *neff += (size_t)b->on_fail_count;
+    *nvar += (size_t)b->watch_count;
+  }
+  for (int i = 0; x->goals && i < ng; ++i) {
+    const goap_goal_binding *b = &x->goals[i];
+    if (!check_conds(d, b->valid, b->valid_count))
+      return "goal binding: valid has a bad variable or operator";
+    if (!check_vars(d, b->watch, b->watch_count)) return "goal binding: watch lists a bad variable";
+    *ncond += (size_t)b->valid_count;
+    *nvar += (size_t)b->watch_count;
+  }
+  return NULL;
+}
+
+void goap_agent_type_destroy(goap_agent_type *t) {
+  if (!t) return;
+  goap_allocator a = t->alloc;
+  goap__rt_free(&a, t->name, t->name_size);
+  goap__rt_free(&a, t->costs, (size_t)t->na * sizeof *t->costs);
+  goap__rt_free(&a, t->act, (size_t)t->na * sizeof *t->act);
+  goap__rt_free(&a, t->goal, (size_t)t->ng * sizeof *t->goal);
+  goap__rt_free(&a, t->effs, t->neffs * sizeof *t->effs);
+  goap__rt_free(&a, t->conds, t->nconds * sizeof *t->conds);
+  goap__rt_free(&a, t->vars, t->nvars_pool * sizeof *t->vars);
+  goap__rt_free(&a, t->sensors, (size_t)t->nsensors * sizeof *t->sensors);
+  goap__rt_free(&a, t->shared, (size_t)t->nv * sizeof *t->shared);
+  goap__rt_free(&a, t, sizeof *t);
+}
+
+goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_desc *desc,
+                                   goap_agent_type **out, const char **error) {
+  const char *dummy;
+  if (!error) error = &dummy;
+  *error = "";
+  if (!out) {
+    *error = "out is NULL";
+    return GOAP_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  if (!d) {
+    *error = "domain is NULL";
+    return GOAP_INVALID_ARGUMENT;
+  }
+  goap_agent_type_desc x;
+  memset(&x, 0, sizeof x);
+  if (desc) x = *desc;
+  size_t neff, ncond, nvar;
+  const char *bad = validate(d, &x, &neff, &ncond, &nvar);
+  if (bad) {
+    *error = bad;
+    return GOAP_INVALID_ARGUMENT;
+  }
+  goap_allocator a = goap__rt_resolve(&x.allocator);
+  goap_agent_type *t = (goap_agent_type *)goap__rt_alloc(&a, sizeof *t);
+  if (!t) {
+    *error = "out of memory";
+    return GOAP_OUT_OF_MEMORY;
+  }
+  t->alloc = a;
+  t->d = d;
+  t->na = goap_domain_action_count(d);
+  t->ng = goap_domain_goal_count(d);
+  t->nv = goap_domain_var_count(d);
+  t->W = goap_domain_state_words(d);
+  t->neffs = neff;
+  t->nconds = ncond;
+  t->nvars_pool = nvar;
+  t->nsensors = x.sensor_count;
+  t->name = goap__rt_strdup(&a, x.name ? x.name : "agent", &t->name_size);
+  t->costs = (double *)goap__rt_alloc(&a, (size_t)t->na * sizeof *t->costs);
+  t->act = (goap__rt_action *)goap__rt_alloc(&a, (size_t)t->na * sizeof *t->act);
+  t->goal = (goap__rt_goal *)goap__rt_alloc(&a, (size_t)t->ng * sizeof *t->goal);
+  t->effs = (goap_effect *)goap__rt_alloc(&a, neff * sizeof *t->effs);
+  t->conds = (goap_cond *)goap__rt_alloc(&a, ncond * sizeof *t->conds);
+  t->vars = (int32_t *)goap__rt_alloc(&a, nvar * sizeof *t->vars);
+  t->sensors = (goap_sensor_desc *)goap__rt_alloc(&a, (size_t)t->nsensors * sizeof *t->sensors);
+  t->shared = (int32_t *)goap__rt_alloc(&a, (size_t)t->nv * sizeof *t->shared);
+  if (!t->name || !t->costs || !t->act || !t->goal || !t->effs || !t->conds || !t->vars ||
+      !t->sensors || !t->shared) {
+    goap_agent_type_destroy(t);
+    *error = "out of memory";
+    return GOAP_OUT_OF_MEMORY;
+  }
+  size_t ke = 0, kc = 0, kv = 0;
+  for (int i = 0; i < t->na; ++i) {
+    double c = goap_domain_action_cost(d, i);
+    goap__rt_action *r = &t->act[i];
+    if (x.actions) {
+      const goap_action_binding *b = &x.actions[i];
+      if (b->disabled) c = -1;
+      else if (b->cost_scale > 0) c *= b->cost_scale;
+      r->start = b->start;
+      r->tick = b->tick;
+      r->stop = b->stop;
+      r->user = b->user;
+      r->timeout = b->timeout;
+      r->on_fail = (uint32_t)ke;
+      r->on_fail_count = (uint32_t)b->on_fail_count;
+      for (int k = 0; k < b->on_fail_count; ++k) t->effs[ke++] = b->on_fail[k];
+      r->watch = (uint32_t)kv;
+      r->watch_count = (uint32_t)b->watch_count;
+      for (int k = 0; k < b->watch_count; ++k) t->vars[kv++] = b->watch[k];
+    }
+    t->costs[i] = c;
+  }
+  for (int i = 0; i < t->ng; ++i) {
+    goap__rt_goal *r = &t->goal[i];
+    if (!x.goals) continue;
+    const goap_goal_binding *b = &x.goals[i];
+    r->disabled = b->disabled;
+    r->priority = b->priority;
+    r->user = b->user;
+    r->valid = (uint32_t)kc;
+    r->valid_count = (uint32_t)b->valid_count;
+    for (int k = 0; k < b->valid_count; ++k) t->conds[kc++] = b->valid[k];
+    r->watch = (uint32_t)kv;
+    r->watch_count = (uint32_t)b->watch_count;
+    for (int k = 0; k < b->watch_count; ++k) t->vars[kv++] = b->watch[k];
+  }
+  for (int i = 0; i < t->nsensors; ++i) t->sensors[i] = x.sensors[i];
+  for (int v = 0; v < t->nv; ++v) {
+    goap_var_info vi;
+    goap_domain_var_info(d, v, &vi);
+    if (vi.flags & GOAP_VAR_SHARED) t->shared[t->nshared++] = v;
+  }
+  t->margin = x.switch_margin == 0 ? 1.0 : (x.switch_margin < 0 ? 0.0 : x.switch_margin);
+  t->check_interval = x.goal_check_interval > 0 ? x.goal_check_interval : 0.25;
+  t->cooldown = x.failed_goal_cooldown > 0 ? x.failed_goal_cooldown : 2.0;
+  t->search = x.search;
+  t->heuristic = x.heuristic;
+  t->max_nodes = x.max_nodes ? x.max_nodes : 65536u;
+  t->budget = x.expansions_per_update ? x.expansions_per_update : 4096u;
+  t->budget_ms = x.planning_ms_per_update;
+  t->initial_nodes = x.planner_initial_nodes ? x.planner_initial_nodes : 256u;
+  *out = t;
+  return GOAP_OK;
+}
+
+const goap_domain *goap_agent_type_domain(const goap_agent_type *t) { return t ? t->d : NULL; }
+const char *goap_agent_type_name(const goap_agent_type *t) { return t ? t->name : NULL; }

@@ -1,0 +1,859 @@
+/*
+ * test_agent.c -- the agent runtime through the C API: the door story, every replanning
+ * trigger, plan repair, failure memory, goal fallback, cooldowns, hysteresis, timeouts,
+ * time-sliced planning, the plan cache, the blackboard, allocation behaviour.
+ *
+ * Each agent's events are recorded as one line of text ("plan kill_enemy 4 get_ammo ...;
+ * start get_ammo; ...") and compared with the exact expected story.
+ */
+#include <goap/agent.h>
+#include <goap/file.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+static goap_file *parse(const char *text) {
+  goap_file *f = NULL;
+  goap_diag diag;
+  if (goap_file_parse("test.goap", text, strlen(text), NULL, &f, &diag) != GOAP_OK) {
+    char buf[1024];
+    goap_diag_format(&diag, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+    return NULL;
+  }
+  return f;
+}
+
+static goap_file *load_soldier(void) {
+  goap_file *f = NULL;
+  goap_diag diag;
+  if (goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", NULL, &f, &diag) != GOAP_OK) return NULL;
+  return f;
+}
+
+typedef struct recorder {
+  char log[8192];
+  size_t n;
+  const goap_domain *d;
+  int quiet_memory; /* skip memory events */
+} recorder;
+
+static void put(recorder *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+#include <stdarg.h>
+static void put(recorder *r, const char *fmt, ...) {
+  if (r->n + 1 >= sizeof r->log) return;
+  if (r->n) r->n += (size_t)snprintf(r->log + r->n, sizeof r->log - r->n, "; ");
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(r->log + r->n, sizeof r->log - r->n, fmt, ap);
+  va_end(ap);
+  if (k > 0) r->n += (size_t)k;
+  if (r->n >= sizeof r->log) r->n = sizeof r->log - 1;
+}
+
+static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
+  (void)agent;
+  recorder *r = (recorder *)user;
+  const goap_domain *d = r->d;
+  switch (ev->kind) {
+  case GOAP_EVENT_REPLAN: put(r, "replan %s", goap_replan_reason_name(ev->reason)); break;
+  case GOAP_EVENT_GOAL: break;
+  case GOAP_EVENT_PLAN: {
+    char buf[512];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "plan %s %g", goap_domain_goal_name(d, ev->goal),
+                                ev->cost);
+    for (int i = 0; i < ev->plan_length && n < sizeof buf; ++i)
+      n += (size_t)snprintf(buf + n, sizeof buf - n, " %s",
+                            goap_domain_action_name(d, ev->plan[i]));
+    put(r, "%s%s", buf, ev->cached ? " (cached)" : "");
+    break;
+  }
+  case GOAP_EVENT_PLAN_FAILED:
+    put(r, "noplan %s %s", goap_domain_goal_name(d, ev->goal), goap_status_name(ev->status));
+    break;
+  case GOAP_EVENT_REPAIR: put(r, "repair %d", ev->skipped); break;
+  case GOAP_EVENT_ACTION_START: put(r, "start %s", goap_domain_action_name(d, ev->action)); break;
+  case GOAP_EVENT_ACTION_SUCCESS: put(r, "ok %s", goap_domain_action_name(d, ev->action)); break;
+  case GOAP_EVENT_ACTION_FAILURE:
+    put(r, "%s %s", ev->timeout ? "timeout" : "fail", goap_domain_action_name(d, ev->action));
+    break;
+  case GOAP_EVENT_ACTION_STOP: put(r, "stop %s", goap_domain_action_name(d, ev->action)); break;
+  case GOAP_EVENT_MEMORY: {
+    if (r->quiet_memory) break;
+    goap_var_info vi;
+    goap_domain_var_info(d, ev->var, &vi);
+    put(r, "mem %s=%d", vi.name, (int)ev->value);
+    break;
+  }
+  case GOAP_EVENT_GOAL_DONE: put(r, "done %s", goap_domain_goal_name(d, ev->goal)); break;
+  case GOAP_EVENT_IDLE: put(r, "idle"); break;
+  }
+}
+
+/* A world for the soldier: which actions fail. */
+typedef struct world {
+  int door_held;
+  int armory_empty;
+} world;
+
+static goap_action_state soldier_tick(goap_agent *agent, int action, double dt, void *user) {
+  (void)dt;
+  const world *w = (const world *)user;
+  const goap_domain *d = goap_agent_type_domain(goap_agent_get_type(agent));
+  const char *name = goap_domain_action_name(d, action);
+  if (w->door_held && (!strcmp(name, "open_door") || !strcmp(name, "kick_door")))
+    return GOAP_ACTION_FAILURE;
+  if (w->armory_empty && !strcmp(name, "get_ammo")) return GOAP_ACTION_FAILURE;
+  return GOAP_ACTION_SUCCESS;
+}
+
+static goap_agent_type *soldier_type(const goap_domain *d, world *w) {
+  int na = goap_domain_action_count(d);
+  goap_action_binding b[16];
+  memset(b, 0, sizeof b);
+  static goap_effect learn[3];
+  learn[0] = (goap_effect){goap_domain_find_var(d, "door_stuck"), GOAP_SET, 1};
+  learn[1] = (goap_effect){goap_domain_find_var(d, "kick_failed"), GOAP_SET, 1};
+  learn[2] = (goap_effect){goap_domain_find_var(d, "armory_empty"), GOAP_SET, 1};
+  for (int i = 0; i < na; ++i) {
+    b[i].tick = soldier_tick;
+    b[i].user = w;
+  }
+  b[goap_domain_find_action(d, "open_door")].on_fail = &learn[0];
+  b[goap_domain_find_action(d, "open_door")].on_fail_count = 1;
+  b[goap_domain_find_action(d, "kick_door")].on_fail = &learn[1];
+  b[goap_domain_find_action(d, "kick_door")].on_fail_count = 1;
+  b[goap_domain_find_action(d, "get_ammo")].on_fail = &learn[2];
+  b[goap_domain_find_action(d, "get_ammo")].on_fail_count = 1;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.name = "soldier";
+  td.actions = b;
+  td.action_count = na;
+  goap_agent_type *t = NULL;
+  if (goap_agent_type_create(d, &td, &t, NULL) != GOAP_OK) return NULL;
+  return t;
+}
+
+static void run(goap_agent *a, int updates, double dt) {
+  for (int i = 0; i < updates; ++i) goap_agent_update(a, dt);
+}
+
+/* ---- the door story ------------------------------------------------------------------------- */
+
+static const char *const story_nothing =
+    "replan start; plan kill_enemy 4 get_ammo load_magazine open_door shoot; start get_ammo; "
+    "ok get_ammo; mem has_ammo=1; start load_magazine; ok load_magazine; mem loaded=1; "
+    "mem has_ammo=0; start open_door; ok open_door; mem in_b=1; start shoot; ok shoot; "
+    "mem target_dead=1; done kill_enemy; replan plan_done; idle";
+
+/* Replans from where the soldier stands: already loaded, so kick + shoot costs 4, then the
+ * window + shoot 6. */
+static const char *const story_door =
+    "replan start; plan kill_enemy 4 get_ammo load_magazine open_door shoot; start get_ammo; "
+    "ok get_ammo; mem has_ammo=1; start load_magazine; ok load_magazine; mem loaded=1; "
+    "mem has_ammo=0; start open_door; fail open_door; mem door_stuck=1; "
+    "replan action_failed; plan kill_enemy 4 kick_door shoot; start kick_door; fail kick_door; "
+    "mem kick_failed=1; replan action_failed; plan kill_enemy 6 jump_window shoot; "
+    "start jump_window; ok jump_window; mem in_b=1; start shoot; ok shoot; mem target_dead=1; "
+    "done kill_enemy; replan plan_done; idle";
+
+static const char *const story_armory =
+    "replan start; plan kill_enemy 4 get_ammo load_magazine open_door shoot; start get_ammo; "
+    "fail get_ammo; mem armory_empty=1; replan action_failed; plan kill_enemy 7 open_door punch; "
+    "start open_door; ok open_door; mem in_b=1; start punch; ok punch; mem target_dead=1; "
+    "done kill_enemy; replan plan_done; idle";
+
+TEST(door_story) {
+  goap_file *f = load_soldier();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  struct {
+    world w;
+    const char *story;
+  } cases[] = {{{0, 0}, story_nothing}, {{1, 0}, story_door}, {{0, 1}, story_armory}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    goap_agent_type *t = soldier_type(d, &cases[k].w);
+    REQUIRE(t != NULL);
+    recorder rec;
+    memset(&rec, 0, sizeof rec);
+    rec.d = d;
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = t;
+    ad.on_event = on_event;
+    ad.event_user = &rec;
+    goap_agent *a = goap_agent_create(&ad);
+    REQUIRE(a != NULL);
+    run(a, 20, 0.1);
+    CHECK_STR(rec.log, cases[k].story);
+    CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(d, "target_dead")), 1);
+    CHECK_EQ_INT(goap_agent_goal(a), -1);
+    goap_agent_destroy(a);
+    goap_agent_type_destroy(t);
+  }
+  goap_file_destroy(f);
+}
+
+/* ---- a small domain for the triggers -------------------------------------------------------- */
+
+static const char *const guard_text =
+    "var see_player: bool\n"
+    "var at_post: bool\n"
+    "var patrolled: bool\n"
+    "var enemy_down: bool\n"
+    "var has_weapon: bool = true\n"
+    "action go_to_post\n  cost 1\n  eff at_post\n"
+    "action patrol\n  cost 1\n  pre at_post\n  eff patrolled\n"
+    "action attack\n  cost 2\n  pre see_player, has_weapon\n  eff enemy_down\n"
+    "goal guard\n  priority 1\n  want patrolled\n"
+    "goal fight\n  priority 10\n  want enemy_down\n";
+
+typedef struct guard_ctx {
+  int patrol_forever; /* patrol keeps running */
+} guard_ctx;
+
+static goap_action_state guard_tick(goap_agent *agent, int action, double dt, void *user) {
+  (void)dt;
+  const guard_ctx *g = (const guard_ctx *)user;
+  const goap_domain *d = goap_agent_type_domain(goap_agent_get_type(agent));
+  if (g->patrol_forever && !strcmp(goap_domain_action_name(d, action), "patrol"))
+    return GOAP_ACTION_RUNNING;
+  return GOAP_ACTION_SUCCESS;
+}
+
+typedef struct guard_setup {
+  goap_file *f;
+  const goap_domain *d;
+  goap_agent_type *t;
+  goap_agent *a;
+  recorder rec;
+  guard_ctx ctx;
+} guard_setup;
+
+/* fight is valid only when the player is seen; watch_goal: guard watches see_player. */
+static int guard_make(guard_setup *s, int watch_goal, double check_interval, double timeout) {
+  memset(s, 0, sizeof *s);
+  s->f = parse(guard_text);
+  if (!s->f) return 0;
+  s->d = goap_file_domain(s->f);
+  const goap_domain *d = s->d;
+  int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
+  goap_action_binding b[8];
+  goap_goal_binding g[4];
+  memset(b, 0, sizeof b);
+  memset(g, 0, sizeof g);
+  s->ctx.patrol_forever = 1;
+  for (int i = 0; i < na; ++i) {
+    b[i].tick = guard_tick;
+    b[i].user = &s->ctx;
+  }
+  b[goap_domain_find_action(d, "patrol")].timeout = timeout;
+  static int32_t see;
+  see = goap_domain_find_var(d, "see_player");
+  static goap_cond valid;
+  valid = (goap_cond){see, GOAP_EQ, 1};
+  int fight = goap_domain_find_goal(d, "fight"), guard = goap_domain_find_goal(d, "guard");
+  g[fight].valid = &valid;
+  g[fight].valid_count = 1;
+  if (watch_goal) {
+    g[guard].watch = &see;
+    g[guard].watch_count = 1;
+  }
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = na;
+  td.goals = g;
+  td.goal_count = ng;
+  td.goal_check_interval = check_interval;
+  if (goap_agent_type_create(d, &td, &s->t, NULL) != GOAP_OK) return 0;
+  s->rec.d = d;
+  s->rec.quiet_memory = 1;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = s->t;
+  ad.on_event = on_event;
+  ad.event_user = &s->rec;
+  s->a = goap_agent_create(&ad);
+  return s->a != NULL;
+}
+
+static void guard_free(guard_setup *s) {
+  goap_agent_destroy(s->a);
+  goap_agent_type_destroy(s->t);
+  goap_file_destroy(s->f);
+}
+
+/* Trigger 4: a watched variable interrupts at once, even with goal checks far apart. */
+TEST(trigger_watch) {
+  guard_setup s;
+  REQUIRE(guard_make(&s, 1, 100.0, 0));
+  run(s.a, 3, 0.1); /* plan guard, go_to_post, patrol (running) */
+  CHECK_STR(goap_domain_action_name(s.d, goap_agent_action(s.a)), "patrol");
+  goap_agent_set(s.a, goap_domain_find_var(s.d, "see_player"), 1);
+  run(s.a, 3, 0.1);
+  CHECK_STR(s.rec.log,
+            "replan start; plan guard 2 go_to_post patrol; start go_to_post; ok go_to_post; "
+            "start patrol; stop patrol; replan watch; plan fight 2 attack; start attack; "
+            "ok attack; done fight; replan plan_done; plan guard 1 patrol; start patrol");
+  CHECK_EQ_INT((int)goap_agent_get_stats(s.a).replans[GOAP_REPLAN_WATCH], 1);
+  guard_free(&s);
+}
+
+/* Trigger 5: without a watch, the better goal is noticed at the next goal check (0.5 s). */
+TEST(trigger_better_goal) {
+  guard_setup s;
+  REQUIRE(guard_make(&s, 0, 0.5, 0));
+  int fight = goap_domain_find_goal(s.d, "fight"), guard = goap_domain_find_goal(s.d, "guard");
+  run(s.a, 3, 0.1); /* t = 0.3; the plan was adopted at t = 0.1: next check at 0.6 */
+  goap_agent_set(s.a, goap_domain_find_var(s.d, "see_player"), 1);
+  for (int i = 0; i < 2; ++i) {
+    goap_agent_update(s.a, 0.1);
+    CHECK_EQ_INT(goap_agent_goal(s.a), guard); /* t = 0.4, 0.5 */
+  }
+  goap_agent_update(s.a, 0.1); /* t = 0.6 */
+  CHECK_EQ_INT(goap_agent_goal(s.a), fight);
+  CHECK(strstr(s.rec.log, "stop patrol; replan better_goal; plan fight 2 attack") != NULL);
+  guard_free(&s);
+}
+
+/* Trigger 2: a timeout fails the action (and replans). */
+TEST(trigger_timeout) {
+  guard_setup s;
+  REQUIRE(guard_make(&s, 0, 100.0, 0.5));
+  int patrol = goap_domain_find_action(s.d, "patrol");
+  run(s.a, 6, 0.1); /* patrol started at t = 0.2; has run 0.4 s */
+  CHECK_EQ_INT(goap_agent_action(s.a), patrol);
+  CHECK(strstr(s.rec.log, "timeout") == NULL);
+  goap_agent_update(s.a, 0.1);
+  CHECK_STR(s.rec.log, "replan start; plan guard 2 go_to_post patrol; start go_to_post; "
+                       "ok go_to_post; start patrol; timeout patrol; replan timeout");
+  CHECK_EQ_INT((int)goap_agent_get_stats(s.a).replans[GOAP_REPLAN_TIMEOUT], 1);
+  guard_free(&s);
+}
+
+/* Trigger 3: the next action's preconditions broke; and plan repair. */
+TEST(trigger_preconditions_and_repair) {
+  goap_file *f = load_soldier();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  world w = {0, 0};
+  goap_agent_type *t = soldier_type(d, &w);
+  REQUIRE(t != NULL);
+  for (int k = 0; k < 2; ++k) {
+    recorder rec;
+    memset(&rec, 0, sizeof rec);
+    rec.d = d;
+    rec.quiet_memory = 1;
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = t;
+    ad.on_event = on_event;
+    ad.event_user = &rec;
+    goap_agent *a = goap_agent_create(&ad);
+    REQUIRE(a != NULL);
+    if (k == 0) {
+      run(a, 1, 0.1); /* got the ammo */
+      goap_agent_set(a, goap_domain_find_var(d, "has_ammo"), 0); /* ... and lost it */
+      run(a, 2, 0.1);
+      CHECK_STR(rec.log, "replan start; plan kill_enemy 4 get_ammo load_magazine open_door "
+                         "shoot; start get_ammo; ok get_ammo; replan preconditions; plan "
+                         "kill_enemy 4 get_ammo load_magazine open_door shoot; start get_ammo; "
+                         "ok get_ammo");
+    } else {
+      run(a, 2, 0.1); /* ammo, loaded */
+      goap_agent_set(a, goap_domain_find_var(d, "in_b"), 1); /* someone carried him in */
+      run(a, 2, 0.1);
+      CHECK_STR(rec.log, "replan start; plan kill_enemy 4 get_ammo load_magazine open_door "
+                         "shoot; start get_ammo; ok get_ammo; start load_magazine; "
+                         "ok load_magazine; repair 1; start shoot; ok shoot; done kill_enemy; "
+                         "replan plan_done");
+      CHECK_EQ_INT((int)goap_agent_get_stats(a).repairs, 1);
+      CHECK_EQ_INT((int)goap_agent_get_stats(a).replans[GOAP_REPLAN_PRECONDITIONS], 0);
+    }
+    goap_agent_destroy(a);
+  }
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* The rat: kill_enemy has no plan with only `walk`, so it falls back to patrol; the failed goal
+ * is retried only when memory changes or the cooldown (2 s) expires. */
+static const char *const rat_text =
+    "var near: bool\nvar enemy_dead: bool\nvar wandered: bool\nvar noise: bool\n"
+    "action walk\n  eff wandered\n"
+    "action bite\n  pre near\n  eff enemy_dead\n"
+    "action approach\n  eff near\n"
+    "goal kill_enemy\n  priority 10\n  want enemy_dead\n"
+    "goal patrol\n  priority 1\n  want wandered\n";
+
+static int count(const char *hay, const char *needle) {
+  int n = 0;
+  for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) ++n;
+  return n;
+}
+
+TEST(goal_fallback_and_cooldown) {
+  goap_file *f = parse(rat_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_action_binding b[3];
+  memset(b, 0, sizeof b);
+  b[goap_domain_find_action(d, "bite")].disabled = 1;
+  b[goap_domain_find_action(d, "approach")].disabled = 1;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.name = "rat";
+  td.actions = b;
+  td.action_count = 3;
+  td.failed_goal_cooldown = 2.0;
+  td.goal_check_interval = 0.25;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  recorder rec;
+  memset(&rec, 0, sizeof rec);
+  rec.d = d;
+  rec.quiet_memory = 1;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.on_event = on_event;
+  ad.event_user = &rec;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  run(a, 3, 0.1);
+  CHECK_STR(rec.log, "replan start; noplan kill_enemy no_plan; plan patrol 1 walk; start walk; "
+                     "ok walk; done patrol; replan plan_done; noplan kill_enemy no_plan; idle");
+  run(a, 19, 0.1); /* t = 2.2: the last failure was at 0.3, cooldown until 2.3 */
+  CHECK_EQ_INT(count(rec.log, "noplan kill_enemy"), 2);
+  run(a, 3, 0.1); /* t = 2.5: retried once at the first idle check after 2.3 */
+  CHECK_EQ_INT(count(rec.log, "noplan kill_enemy"), 3);
+  goap_agent_set(a, goap_domain_find_var(d, "noise"), 1); /* new input: retried at once */
+  run(a, 1, 0.1);
+  CHECK_EQ_INT(count(rec.log, "noplan kill_enemy"), 4);
+  /* the same goal set with the full action pool (the soldier) plans kill_enemy */
+  goap_agent_type *full = NULL;
+  REQUIRE(goap_agent_type_create(d, NULL, &full, NULL) == GOAP_OK);
+  recorder rec2;
+  memset(&rec2, 0, sizeof rec2);
+  rec2.d = d;
+  rec2.quiet_memory = 1;
+  ad.type = full;
+  ad.event_user = &rec2;
+  goap_agent *b2 = goap_agent_create(&ad);
+  REQUIRE(b2 != NULL);
+  run(b2, 1, 0.1);
+  CHECK_STR(rec2.log, "replan start; plan kill_enemy 2 approach bite; start approach; "
+                      "ok approach");
+  goap_agent_destroy(b2);
+  goap_agent_type_destroy(full);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* Hysteresis: a goal hovering around the current one's priority does not make it twitch. */
+static double hover(goap_agent *a, int goal, void *user) {
+  (void)goal;
+  (void)user;
+  return ((int)(goap_agent_time(a) / 0.25 + 0.5)) % 2 ? 10.5 : 9.5;
+}
+
+static double ten(goap_agent *a, int goal, void *user) {
+  (void)a;
+  (void)goal;
+  (void)user;
+  return 10.0;
+}
+
+static goap_action_state forever(goap_agent *agent, int action, double dt, void *user) {
+  (void)agent;
+  (void)action;
+  (void)dt;
+  (void)user;
+  return GOAP_ACTION_RUNNING;
+}
+
+TEST(hysteresis) {
+  goap_file *f = parse(guard_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  int switches[2];
+  for (int k = 0; k < 2; ++k) {
+    goap_action_binding b[3];
+    memset(b, 0, sizeof b);
+    b[goap_domain_find_action(d, "patrol")].tick = forever;
+    b[goap_domain_find_action(d, "attack")].tick = forever;
+    goap_goal_binding g[2];
+    memset(g, 0, sizeof g);
+    g[goap_domain_find_goal(d, "guard")].priority = ten;
+    g[goap_domain_find_goal(d, "fight")].priority = hover;
+    goap_agent_type_desc td;
+    memset(&td, 0, sizeof td);
+    td.actions = b;
+    td.action_count = 3;
+    td.goals = g;
+    td.goal_count = 2;
+    td.goal_check_interval = 0.25;
+    td.switch_margin = k == 0 ? 0 /* default: 1 */ : -1 /* none */;
+    goap_agent_type *t = NULL;
+    REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = t;
+    goap_agent *a = goap_agent_create(&ad);
+    REQUIRE(a != NULL);
+    goap_agent_set(a, goap_domain_find_var(d, "see_player"), 1);
+    run(a, 100, 0.05);
+    switches[k] = (int)goap_agent_get_stats(a).replans[GOAP_REPLAN_BETTER_GOAL];
+    goap_agent_destroy(a);
+    goap_agent_type_destroy(t);
+  }
+  CHECK_EQ_INT(switches[0], 0);
+  CHECK(switches[1] >= 5); /* without a margin it flips back and forth */
+  goap_file_destroy(f);
+}
+
+/* A search spread over updates gives the plan of one unsliced goap_plan call. */
+TEST(time_sliced_planning) {
+  char text[16384];
+  size_t n = 0;
+  enum { STEPS = 40 };
+  for (int i = 0; i <= STEPS; ++i) n += (size_t)snprintf(text + n, sizeof text - n, "var x%d: bool\n", i);
+  for (int i = 0; i < STEPS; ++i) {
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "action s%d\n  cost %d\n  pre x%d\n  eff x%d\n"
+                          "action j%d\n  cost %d\n  eff x%d\n",
+                          i, 1 + i % 3, i, i + 1, i, 4 * (i + 1), i + 1);
+  }
+  n += (size_t)snprintf(text + n, sizeof text - n, "goal reach\n  want x%d\n", STEPS);
+  goap_file *f = parse(text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_word start[8] = {0};
+  goap_state_init(d, start);
+  goap_state_set(d, start, 0, 1);
+  /* unsliced reference */
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  int nw = 0;
+  const goap_cond *want = goap_domain_goal_want(d, 0, &nw);
+  goap_request r;
+  memset(&r, 0, sizeof r);
+  r.start = start;
+  r.want = want;
+  r.want_count = nw;
+  int32_t ref[128];
+  goap_result res;
+  memset(&res, 0, sizeof res);
+  res.plan = ref;
+  res.plan_capacity = 128;
+  REQUIRE(goap_plan(p, &r, &res) == GOAP_OK);
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.expansions_per_update = 3;
+  td.max_nodes = 4194304;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.memory = start;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  int in_progress = 0, updates = 0;
+  goap_status st;
+  while ((st = goap_agent_update(a, 0.01)) == GOAP_IN_PROGRESS && updates < 10000) {
+    CHECK(goap_agent_is_planning(a));
+    ++in_progress;
+    ++updates;
+  }
+  CHECK_EQ_INT(st, GOAP_OK);
+  CHECK(in_progress >= 3);
+  CHECK_EQ_INT((int)goap_agent_get_stats(a).expanded, (int)res.stats.expanded);
+  int len = 0;
+  const int32_t *plan = goap_agent_plan(a, &len, NULL);
+  REQUIRE(plan != NULL);
+  CHECK_EQ_INT(len, res.plan_length);
+  CHECK(len == res.plan_length && memcmp(plan, ref, (size_t)len * sizeof *plan) == 0);
+  CHECK_NEAR(goap_agent_plan_cost(a), res.cost, 1e-9);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_planner_destroy(p);
+  goap_file_destroy(f);
+}
+
+/* The cache serves the second agent the plan the first one searched for. */
+TEST(plan_cache) {
+  goap_file *f = load_soldier();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  world w = {0, 0};
+  goap_agent_type *t = soldier_type(d, &w);
+  REQUIRE(t != NULL);
+  goap_plan_cache *c = goap_plan_cache_create(NULL, 4);
+  REQUIRE(c != NULL);
+  recorder rec[3];
+  memset(rec, 0, sizeof rec);
+  for (int k = 0; k < 3; ++k) {
+    rec[k].d = d;
+    rec[k].quiet_memory = 1;
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = t;
+    ad.on_event = on_event;
+    ad.event_user = &rec[k];
+    ad.cache = k < 2 ? c : NULL;
+    goap_agent *a = goap_agent_create(&ad);
+    REQUIRE(a != NULL);
+    run(a, 1, 0.1);
+    CHECK_EQ_INT((int)goap_agent_get_stats(a).cache_hits, k == 1);
+    goap_agent_destroy(a);
+  }
+  CHECK(strstr(rec[0].log, "(cached)") == NULL);
+  CHECK(strstr(rec[1].log, "plan kill_enemy 4 get_ammo load_magazine open_door shoot (cached)"));
+  CHECK_STR(rec[0].log, rec[2].log); /* the plan without the cache is the same */
+  goap_plan_cache_stats cs = goap_plan_cache_get_stats(c);
+  CHECK_EQ_INT((int)cs.hits, 1);
+  CHECK_EQ_INT((int)cs.stores, 1);
+  CHECK_EQ_INT(cs.entries, 1);
+  goap_plan_cache_destroy(c);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* Shared variables go through the blackboard; a member watching one is interrupted. */
+static const char *const squad_text =
+    "var alarm: bool shared\nvar responded: bool\nvar patrolled: bool\n"
+    "action raise_alarm\n  eff alarm\n"
+    "action respond\n  pre alarm\n  eff responded\n"
+    "action patrol\n  eff patrolled\n"
+    "goal warn\n  priority 5\n  want alarm\n"
+    "goal answer\n  priority 10\n  want responded\n"
+    "goal guard\n  priority 1\n  want patrolled\n";
+
+TEST(blackboard) {
+  goap_file *f = parse(squad_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_blackboard *bb = goap_blackboard_create(NULL);
+  REQUIRE(bb != NULL);
+  int32_t alarm = goap_domain_find_var(d, "alarm");
+  goap_cond on = {alarm, GOAP_EQ, 1};
+  /* the lookout only raises the alarm; the guard patrols (forever) until it is raised */
+  goap_action_binding lb[3], gb[3];
+  memset(lb, 0, sizeof lb);
+  memset(gb, 0, sizeof gb);
+  lb[1].disabled = lb[2].disabled = 1;
+  gb[0].disabled = 1;
+  gb[2].tick = forever;
+  goap_goal_binding lg[3], gg[3];
+  memset(lg, 0, sizeof lg);
+  memset(gg, 0, sizeof gg);
+  lg[1].disabled = lg[2].disabled = 1;
+  gg[0].disabled = 1;
+  gg[1].valid = &on;
+  gg[1].valid_count = 1;
+  gg[2].watch = &alarm;
+  gg[2].watch_count = 1;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.action_count = td.goal_count = 3;
+  td.goal_check_interval = 100;
+  td.actions = lb;
+  td.goals = lg;
+  goap_agent_type *lookout = NULL, *guard = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &lookout, NULL) == GOAP_OK);
+  td.actions = gb;
+  td.goals = gg;
+  REQUIRE(goap_agent_type_create(d, &td, &guard, NULL) == GOAP_OK);
+  recorder rec;
+  memset(&rec, 0, sizeof rec);
+  rec.d = d;
+  rec.quiet_memory = 1;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.blackboard = bb;
+  ad.type = guard;
+  ad.on_event = on_event;
+  ad.event_user = &rec;
+  goap_agent *g = goap_agent_create(&ad);
+  ad.type = lookout;
+  ad.on_event = NULL;
+  goap_agent *l = goap_agent_create(&ad);
+  REQUIRE(g != NULL && l != NULL);
+  goap_agent_update(g, 0.1); /* guard starts patrolling */
+  int32_t v = -1;
+  CHECK_EQ_INT(goap_blackboard_get(bb, "alarm", &v), GOAP_OK);
+  CHECK_EQ_INT(v, 0);
+  uint64_t ver = goap_blackboard_version(bb);
+  goap_agent_update(l, 0.1); /* lookout raises the alarm */
+  CHECK_EQ_INT(goap_blackboard_get(bb, "alarm", &v), GOAP_OK);
+  CHECK_EQ_INT(v, 1);
+  CHECK(goap_blackboard_version(bb) > ver);
+  CHECK_EQ_INT(goap_agent_get(g, alarm), 0); /* not before its next update */
+  goap_agent_update(g, 0.1);
+  CHECK_EQ_INT(goap_agent_get(g, alarm), 1);
+  CHECK_STR(rec.log, "replan start; plan guard 1 patrol; start patrol; stop patrol; "
+                     "replan watch; plan answer 1 respond; start respond; ok respond");
+  CHECK_EQ_INT(goap_blackboard_get(bb, "nothing", &v), GOAP_NOT_FOUND);
+  CHECK_EQ_INT(goap_blackboard_set(bb, "alarm", 0), GOAP_OK);
+  goap_agent_destroy(g);
+  goap_agent_destroy(l);
+  goap_blackboard_destroy(bb);
+  goap_agent_type_destroy(lookout);
+  goap_agent_type_destroy(guard);
+  goap_file_destroy(f);
+}
+
+/* ---- allocation ---------------------------------------------------------------------------- */
+
+typedef struct counting {
+  long allocs, frees;
+  long fail_after; /* < 0: never */
+  size_t live;
+} counting;
+
+static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  counting *c = (counting *)ctx;
+  if (new_size == 0) {
+    if (ptr) {
+      c->frees++;
+      c->live -= old_size;
+    }
+    free(ptr);
+    return NULL;
+  }
+  if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
+  void *r = realloc(ptr, new_size);
+  if (r) {
+    c->allocs++;
+    c->live += new_size - (ptr ? old_size : 0);
+  }
+  return r;
+}
+
+/* A warm agent replays the door story without allocating; every allocation failure is
+ * reported, never a crash or a leak. */
+TEST(allocation) {
+  goap_file *f = load_soldier();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  world w = {1, 0};
+  counting c = {0, 0, -1, 0};
+  goap_allocator al = {count_alloc, &c};
+  goap_agent_type *t = soldier_type(d, &w);
+  REQUIRE(t != NULL);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.allocator = al;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  goap_word fresh[4];
+  goap_state_init(d, fresh);
+  long before = 0;
+  for (int round = 0; round < 5; ++round) {
+    if (round == 1) before = c.allocs;
+    for (int v = 0; v < goap_domain_var_count(d); ++v) goap_agent_set(a, v, goap_state_get(d, fresh, v));
+    goap_agent_reset(a);
+    run(a, 20, 0.1);
+    CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(d, "target_dead")), 1);
+  }
+  CHECK_EQ_INT((int)(c.allocs - before), 0);
+  CHECK(goap_agent_get_stats(a).memory_bytes == c.live);
+  goap_agent_destroy(a);
+  CHECK_EQ_INT((int)c.live, 0);
+  /* failure injection: the n-th allocation fails, for every n until none does */
+  int survived = 0;
+  for (long n = 0; n < 200 && !survived; ++n) {
+    counting k = {0, 0, n, 0};
+    ad.allocator.ctx = &k;
+    goap_agent *b = goap_agent_create(&ad);
+    if (b) {
+      goap_status st = GOAP_OK;
+      for (int i = 0; i < 20; ++i) {
+        st = goap_agent_update(b, 0.1);
+        if (st == GOAP_OUT_OF_MEMORY) break;
+      }
+      if (st != GOAP_OUT_OF_MEMORY) {
+        survived = 1;
+        CHECK_EQ_INT(goap_agent_get(b, goap_domain_find_var(d, "target_dead")), 1);
+      }
+      goap_agent_destroy(b);
+    }
+    CHECK_EQ_INT((int)k.live, 0);
+  }
+  CHECK(survived);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+TEST(type_validation) {
+  goap_file *f = load_soldier();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_agent_type *t = NULL;
+  const char *err = NULL;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  goap_action_binding b[7];
+  memset(b, 0, sizeof b);
+  td.actions = b;
+  td.action_count = 3;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
+  CHECK(t == NULL && strstr(err, "action_count") != NULL);
+  td.action_count = 7;
+  goap_effect bad = {0, GOAP_ADD, 1}; /* += on a bool */
+  b[2].on_fail = &bad;
+  b[2].on_fail_count = 1;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
+  CHECK(strstr(err, "on_fail") != NULL);
+  b[2].on_fail_count = 0;
+  b[3].timeout = -1;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
+  CHECK(strstr(err, "timeout") != NULL);
+  b[3].timeout = 0;
+  int32_t wv = 99;
+  b[4].watch = &wv;
+  b[4].watch_count = 1;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
+  CHECK(strstr(err, "watch") != NULL);
+  b[4].watch_count = 0;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_OK);
+  goap_agent_type *t2 = t;
+  CHECK_EQ_INT(goap_agent_type_create(NULL, &td, &t2, &err), GOAP_INVALID_ARGUMENT);
+  CHECK(t2 == NULL);
+  CHECK(goap_agent_create(NULL) == NULL);
+  CHECK_EQ_INT(goap_agent_update(NULL, 0.1), GOAP_INVALID_ARGUMENT);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  CHECK_EQ_INT(goap_agent_update(a, -1), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_agent_set(a, 99, 1), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_agent_set(a, 0, 7), GOAP_OUT_OF_RANGE);
+  CHECK_STR(goap_replan_reason_name(GOAP_REPLAN_WATCH), "watch");
+  CHECK_STR(goap_replan_reason_name((goap_replan_reason)99), "unknown");
+  goap_agent_destroy(a);
+  goap_agent_destroy(NULL);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
+          TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),
+          TEST_ENTRY(goal_fallback_and_cooldown), TEST_ENTRY(hysteresis),
+          TEST_ENTRY(time_sliced_planning), TEST_ENTRY(plan_cache), TEST_ENTRY(blackboard),
+          TEST_ENTRY(allocation), TEST_ENTRY(type_validation))
