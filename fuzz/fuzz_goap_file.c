@@ -120,6 +120,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   plan_scenarios(f);
+  {
+    /* the first simulations, briefly: a run must end and report sane counts */
+    int i, n = goap_file_simulation_count(f);
+    for (i = 0; i < n && i < 3; ++i) {
+      goap_sim_options o;
+      goap_sim_result r;
+      memset(&o, 0, sizeof o);
+      o.until = 2.0;
+      o.step = 0.25;
+      st = goap_file_simulate(f, i, &o, &r);
+      if (st != GOAP_OK && st != GOAP_OUT_OF_MEMORY) __builtin_trap();
+      if (st == GOAP_OK && (r.failed > r.expectations || r.time > 2.0 + 1e-9)) __builtin_trap();
+    }
+  }
   goap_file_destroy(f);
   return 0;
 }

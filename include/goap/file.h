@@ -11,6 +11,7 @@
 #ifndef GOAP_FILE_H
 #define GOAP_FILE_H
 
+#include "agent.h"
 #include "goap.h"
 
 #ifdef __cplusplus
@@ -111,6 +112,86 @@ GOAP_API goap_status goap_parse_conds(const goap_domain *d, const char *name, co
 GOAP_API goap_status goap_parse_assignments(const goap_domain *d, const char *name,
                                             const char *text, goap_effect *out, int cap,
                                             int *count, goap_diag *err);
+
+/* ------------------------------------------------------------------------------------------
+ * Runtime attributes: what the file says about running actions and pursuing goals
+ * (agent.h). Lists point into the file and live as long as it does.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_file_action_info {
+  const goap_effect *on_fail;  /* `on_fail`: written to memory when the action fails */
+  int on_fail_count;
+  const int32_t *watch;        /* `watch`: variables whose change interrupts it */
+  int watch_count;
+  double timeout;              /* `timeout` in seconds; 0: none */
+  double duration;             /* `duration` in seconds, used by simulations; 0: instant */
+} goap_file_action_info;
+
+typedef struct goap_file_goal_info {
+  const goap_cond *valid;      /* `valid`: when the goal may be pursued */
+  int valid_count;
+  const int32_t *watch;        /* `watch`: variables whose change interrupts it */
+  int watch_count;
+} goap_file_goal_info;
+
+/* GOAP_INVALID_ARGUMENT for NULL or a bad id. */
+GOAP_API goap_status goap_file_action_info_get(const goap_file *f, int action,
+                                               goap_file_action_info *out);
+GOAP_API goap_status goap_file_goal_info_get(const goap_file *f, int goal,
+                                             goap_file_goal_info *out);
+/* 1 if the variable was declared with `world` (simulation truth agents cannot plan with). */
+GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
+
+/* Fills one binding per action and per goal of the file's domain (action_count and
+ * goal_count must equal the domain's counts) with the file's on_fail, timeout, watch and
+ * valid lines; callbacks are left NULL for the host to set. The bindings point into the file.
+ * Ready for goap_agent_type_desc.actions / .goals. */
+GOAP_API goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
+                                        int action_count, goap_goal_binding *goals,
+                                        int goal_count);
+
+/* ------------------------------------------------------------------------------------------
+ * Simulations (`simulation` blocks): one agent with every action and goal of the file in a
+ * scripted world. See docs/format.md.
+ * ---------------------------------------------------------------------------------------- */
+GOAP_API int goap_file_simulation_count(const goap_file *f);
+/* The index, or -1. */
+GOAP_API int goap_file_find_simulation(const goap_file *f, const char *name);
+/* NULL for a bad index. */
+GOAP_API const char *goap_file_simulation_name(const goap_file *f, int sim);
+
+/* A world variable changed (an `at` line, or the effects of an action that succeeded). */
+typedef void (*goap_sim_world_fn)(int var, int32_t old_value, int32_t value, double time,
+                                  void *user);
+
+typedef struct goap_sim_options {
+  goap_allocator allocator;    /* zero: the file's */
+  goap_agent_event_fn on_event;/* the agent's timeline (optional) */
+  void *event_user;
+  goap_sim_world_fn on_world;  /* changes of world variables (optional) */
+  void *world_user;
+  double until, step;          /* 0: the simulation's own (`until`, `step`) */
+} goap_sim_options;
+
+typedef struct goap_sim_result {
+  double time;                 /* simulated time when it ended */
+  int idle;                    /* 1: ended because the agent had nothing left to do */
+  int replans;                 /* plans adopted after the first */
+  goap_agent_stats stats;
+  int expectations;            /* `expect` lines checked */
+  int failed;                  /* of which failed */
+  char message[256];           /* the first failure, "" when none */
+} goap_sim_result;
+
+/* Runs simulation `sim`: the agent's memory starts from the domain's defaults and `given`,
+ * the world from the same plus `at 0` lines; each step (`step` seconds) applies due `at`
+ * lines to the world, copies `sense` variables from the world into memory, and updates the
+ * agent. An action runs for its `duration`, then fails if a `fail` line's conditions hold in
+ * the world, else succeeds and its effects change the world too. It ends at `until` or once
+ * the agent is idle with no `at` line left. GOAP_OK when it ran (result->failed counts failed
+ * expectations), GOAP_INVALID_ARGUMENT, GOAP_OUT_OF_MEMORY. */
+GOAP_API goap_status goap_file_simulate(const goap_file *f, int sim,
+                                        const goap_sim_options *options,
+                                        goap_sim_result *result);
 
 #ifdef __cplusplus
 }

@@ -261,7 +261,8 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   }
   /* the warnings */
   for (i = 0; i < r.nv && i < f->var_count; ++i)
-    if (!used[i] && add_warning(f, text, len, GOAP__W_VAR, i, -1, &f->var_pos[i]) != GOAP_OK)
+    if (!used[i] && !goap_file_is_world_var(f, i) &&
+        add_warning(f, text, len, GOAP__W_VAR, i, -1, &f->var_pos[i]) != GOAP_OK)
       goto done;
   for (i = 0; i < r.na && i < f->action_count; ++i) {
     int n = 0, k;

@@ -64,7 +64,8 @@ typedef struct goap__ftab {
   goap__ftab_entry *slots;
   size_t cap, count; /* cap is 0 or a power of two; count <= cap / 2 */
 } goap__ftab;
-enum { GOAP__NS_VAR = 0, GOAP__NS_ACTION, GOAP__NS_GOAL, GOAP__NS_SCENARIO, GOAP__NS_VALUE };
+enum { GOAP__NS_VAR = 0, GOAP__NS_ACTION, GOAP__NS_GOAL, GOAP__NS_SCENARIO, GOAP__NS_SIM,
+       GOAP__NS_VALUE };
 /* The value stored for (ns, name), or -1. */
 int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n);
 /* Inserts (the name must not be present). GOAP_OK or GOAP_OUT_OF_MEMORY. */
@@ -220,6 +221,37 @@ typedef struct goap__warning {
   const char *src; /* the definition line (NUL-terminated; sanitised when formatted) */
 } goap__warning;
 
+/* Runtime attributes of actions and goals, and simulations (indices into the file's pools). */
+typedef struct goap__action_rt {
+  uint32_t on_fail, on_fail_count; /* rt_effs */
+  uint32_t watch, watch_count;     /* rt_vars */
+  double timeout, duration;
+} goap__action_rt;
+typedef struct goap__goal_rt {
+  uint32_t valid, valid_count;     /* rt_conds */
+  uint32_t watch, watch_count;     /* rt_vars */
+} goap__goal_rt;
+typedef struct goap__sim_event {
+  double time;
+  uint32_t eff, eff_count;         /* rt_effs */
+  int line;
+} goap__sim_event;
+typedef struct goap__sim_fail {
+  int32_t action;
+  uint32_t cond, cond_count;       /* rt_conds; none: always fails */
+} goap__sim_fail;
+typedef struct goap__sim {
+  const char *name;
+  int line;
+  uint32_t given, given_count;     /* rt_effs */
+  uint32_t event, event_count;     /* sim_events, sorted by time (stable) at the end */
+  uint32_t fail, fail_count;       /* sim_fails */
+  uint32_t sense, sense_count;     /* rt_vars */
+  double until, step;
+  int expect_replans;              /* -1: none */
+  uint32_t final, final_count;     /* rt_conds: `expect final` */
+} goap__sim;
+
 struct goap_file {
   goap_allocator alloc;
   goap_domain *domain;
@@ -240,6 +272,26 @@ struct goap_file {
   size_t warnings_cap;
   int warning_count;
   goap__arena arena; /* scenario names, warning source lines */
+  /* runtime attributes and simulations */
+  goap__action_rt *action_rt;
+  size_t action_rt_cap;
+  goap__goal_rt *goal_rt;
+  size_t goal_rt_cap;
+  goap_effect *rt_effs;
+  size_t rt_effs_len, rt_effs_cap;
+  goap_cond *rt_conds;
+  size_t rt_conds_len, rt_conds_cap;
+  int32_t *rt_vars;
+  size_t rt_vars_len, rt_vars_cap;
+  uint8_t *world_var; /* per variable: declared with `world` */
+  size_t world_var_cap;
+  goap__sim *sims;
+  int sim_count;
+  size_t sims_cap;
+  goap__sim_event *sim_events;
+  size_t sim_events_len, sim_events_cap;
+  goap__sim_fail *sim_fails;
+  size_t sim_fails_len, sim_fails_cap;
 };
 
 /* Runs the relaxed reachability analysis on a freshly built file; text is the source (for

@@ -20,7 +20,11 @@
 
 #include "internal.h"
 
-enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO };
+enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM };
+
+/* Once-only attributes (indices into attr_line). */
+enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_COUNT };
 
 typedef struct plan_ref {
   const char *name;
@@ -57,7 +61,7 @@ typedef struct parser {
   int block;
   const char *bname;
   goap__pos bpos;
-  int attr_line[8]; /* first line of each once-only attribute, 0 if none */
+  int attr_line[A_COUNT]; /* first line of each once-only attribute, 0 if none */
   double number;    /* cost or priority */
   goap__item *pre, *eff;
   size_t pre_len, pre_cap, eff_len, eff_cap;
@@ -77,10 +81,13 @@ typedef struct parser {
   size_t *value_offs;
   size_t values_len, values_cap, value_offs_cap;
   goap__pos number_pos; /* of the last cost/priority number */
+  /* simulations: `fail ACTION` references, resolved at the end */
+  plan_ref *fail_refs;
+  size_t fail_refs_len, fail_refs_cap;
+  int world_decl; /* the var line being parsed is a `world` declaration */
 } parser;
 
-/* Once-only attributes (indices into attr_line). */
-enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE };
+
 
 #define TRY(x)                          \
   do {                                  \
@@ -95,7 +102,7 @@ enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A
     (arr) = grow_;                                                                    \
   } while (0)
 
-static const char *const block_names[] = {"", "action", "goal", "scenario"};
+static const char *const block_names[] = {"", "action", "goal", "scenario", "simulation"};
 
 /* ------------------------------------------------------------------------------------------
  * Errors at arbitrary positions
@@ -367,10 +374,12 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
   const char *name = NULL;
   goap__pos pos;
   int32_t ns = kind == B_ACTION ? GOAP__NS_ACTION : kind == B_GOAL ? GOAP__NS_GOAL
-                                                                   : GOAP__NS_SCENARIO;
+                 : kind == B_SIM  ? GOAP__NS_SIM
+                                  : GOAP__NS_SCENARIO;
   int32_t prev;
   int count = kind == B_ACTION ? f->action_count : kind == B_GOAL ? f->goal_count
-                                                                  : f->scenario_count;
+              : kind == B_SIM  ? f->sim_count
+                               : f->scenario_count;
   int limit = kind == B_ACTION ? GOAP__MAX_ACTIONS : kind == B_GOAL ? GOAP__MAX_GOALS
                                                                     : GOAP__MAX_SCENARIOS;
   char what[48];
@@ -382,6 +391,7 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
   if (prev >= 0) {
     int line = kind == B_ACTION ? f->action_pos[prev].line
                : kind == B_GOAL ? f->goal_pos[prev].line
+               : kind == B_SIM  ? f->sims[prev].line
                                 : f->scenarios[prev].line;
     return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
                        "duplicate %s '%.*s' (first defined at line %d)", kw,
@@ -390,7 +400,7 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
   if (count >= limit)
     return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many %ss (limit %d)", kw,
                        limit);
-  if (kind == B_SCENARIO) {
+  if (kind == B_SCENARIO || kind == B_SIM) {
     name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
     if (!name) return GOAP_OUT_OF_MEMORY;
   } else {
@@ -403,15 +413,34 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
   if (kind == B_ACTION) {
     GROW(p, f->action_pos, f->action_pos_cap, (size_t)count + 1);
     GROW(p, p->action_names, p->action_names_cap, (size_t)count + 1);
+    GROW(p, f->action_rt, f->action_rt_cap, (size_t)count + 1);
     f->action_pos[count] = pos;
     p->action_names[count] = name;
+    memset(&f->action_rt[count], 0, sizeof f->action_rt[count]);
     f->action_count = count + 1;
   } else if (kind == B_GOAL) {
     GROW(p, f->goal_pos, f->goal_pos_cap, (size_t)count + 1);
     GROW(p, p->goal_names, p->goal_names_cap, (size_t)count + 1);
+    GROW(p, f->goal_rt, f->goal_rt_cap, (size_t)count + 1);
     f->goal_pos[count] = pos;
     p->goal_names[count] = name;
+    memset(&f->goal_rt[count], 0, sizeof f->goal_rt[count]);
     f->goal_count = count + 1;
+  } else if (kind == B_SIM) {
+    goap__sim *sm;
+    GROW(p, f->sims, f->sims_cap, (size_t)count + 1);
+    sm = &f->sims[count];
+    memset(sm, 0, sizeof *sm);
+    sm->name = name;
+    sm->line = pos.line;
+    sm->given = (uint32_t)f->given_len;
+    sm->event = (uint32_t)f->sim_events_len;
+    sm->fail = (uint32_t)f->sim_fails_len;
+    sm->sense = (uint32_t)f->rt_vars_len;
+    sm->until = 60.0;
+    sm->step = 0.1;
+    sm->expect_replans = -1;
+    f->sim_count = count + 1;
   } else {
     goap_scenario *sc;
     scen_ir *ir;
@@ -783,22 +812,268 @@ static goap_status scen_expect(parser *p, goap__lexer *lx) {
   return goap__expected(lx, "'cost', 'plan' or 'no plan' after 'expect'");
 }
 
+/* ---- runtime attributes and simulations ------------------------------------------------ */
+
+/* Appends p->items (effects or assignments) to rt_effs; *start is where they begin. */
+static goap_status push_effs(parser *p, uint32_t *start) {
+  goap_file *f = p->f;
+  size_t i;
+  GROW(p, f->rt_effs, f->rt_effs_cap, f->rt_effs_len + p->items_len);
+  *start = (uint32_t)f->rt_effs_len;
+  for (i = 0; i < p->items_len; ++i) {
+    goap_effect *e = &f->rt_effs[f->rt_effs_len++];
+    e->var = p->items[i].var;
+    e->op = (goap_effect_op)p->items[i].op;
+    e->value = p->items[i].value;
+  }
+  return GOAP_OK;
+}
+
+static goap_status push_conds(parser *p, uint32_t *start) {
+  goap_file *f = p->f;
+  size_t i;
+  GROW(p, f->rt_conds, f->rt_conds_cap, f->rt_conds_len + p->items_len);
+  *start = (uint32_t)f->rt_conds_len;
+  for (i = 0; i < p->items_len; ++i) {
+    goap_cond *c = &f->rt_conds[f->rt_conds_len++];
+    c->var = p->items[i].var;
+    c->op = (goap_op)p->items[i].op;
+    c->value = p->items[i].value;
+  }
+  return GOAP_OK;
+}
+
+/* World variables are the simulation's truth: agents cannot plan with them. */
+static goap_status no_world_vars(parser *p, const char *kw) {
+  size_t i;
+  for (i = 0; i < p->items_len; ++i) {
+    const goap__item *it = &p->items[i];
+    if ((size_t)it->var < p->f->world_var_cap && p->f->world_var[it->var])
+      return goap__error(&p->ec, GOAP_INVALID_OPERATION, (size_t)it->col - 1,
+                         "'%s' is a world variable: agents do not know it, so it cannot appear "
+                         "in '%s' (simulations copy it into memory with 'sense')",
+                         p->vars[it->var].name, kw);
+  }
+  return GOAP_OK;
+}
+
+/* A comma-separated list of variable names (at least one) appended to rt_vars. */
+static goap_status parse_var_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
+                                  uint32_t *count) {
+  goap_file *f = p->f;
+  goap__symtab st = symtab(p);
+  size_t first = f->rt_vars_len;
+  char what[64];
+  snprintf(what, sizeof what, "a variable name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  for (;;) {
+    int32_t v;
+    TRY(goap__resolve_var(lx, &st, &v));
+    if (*count + (f->rt_vars_len - first) >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many variables after '%s'",
+                         kw);
+    GROW(p, f->rt_vars, f->rt_vars_cap, f->rt_vars_len + 1);
+    f->rt_vars[f->rt_vars_len++] = v;
+    TRY(next(lx));
+    if (lx->tok.kind == GOAP__T_EOL) break;
+    if (lx->tok.kind != GOAP__T_COMMA) return goap__expected(lx, "',' or end of line");
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a variable name after ','");
+  }
+  /* consecutive lines of one block extend the same list */
+  if (*count == 0) *start = (uint32_t)first;
+  *count += (uint32_t)(f->rt_vars_len - first);
+  return GOAP_OK;
+}
+
+/* A non-negative number attribute (seconds). */
+static goap_status parse_seconds(parser *p, goap__lexer *lx, int attr, const char *kw,
+                                 double *out) {
+  double keep = p->number; /* the block's cost or priority */
+  goap__pos keep_pos = p->number_pos;
+  TRY(parse_number_attr(p, lx, attr, kw, 1));
+  *out = p->number;
+  p->number = keep;
+  if (attr != A_UNTIL && attr != A_STEP) p->number_pos = keep_pos;
+  return GOAP_OK;
+}
+
+static goap_status action_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
+  goap_file *f = p->f;
+  goap__action_rt *rt = &f->action_rt[f->action_count - 1];
+  if (strcmp(kw, "timeout") == 0) return parse_seconds(p, lx, A_TIMEOUT, "timeout", &rt->timeout);
+  if (strcmp(kw, "duration") == 0)
+    return parse_seconds(p, lx, A_DURATION, "duration", &rt->duration);
+  TRY(next(lx));
+  if (strcmp(kw, "watch") == 0)
+    return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
+  /* on_fail */
+  {
+    uint32_t start;
+    TRY(parse_list(p, lx, GOAP__EFFECT, "on_fail"));
+    TRY(no_world_vars(p, "on_fail"));
+    if (rt->on_fail_count + p->items_len > GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many effects in 'on_fail'");
+    TRY(push_effs(p, &start));
+    if (rt->on_fail_count == 0) rt->on_fail = start;
+    rt->on_fail_count += (uint32_t)p->items_len;
+    return GOAP_OK;
+  }
+}
+
+static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
+  goap_file *f = p->f;
+  goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
+  TRY(next(lx));
+  if (strcmp(kw, "watch") == 0)
+    return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
+  {
+    uint32_t start;
+    TRY(parse_list(p, lx, GOAP__COND, "valid"));
+    TRY(no_world_vars(p, "valid"));
+    if (rt->valid_count + p->items_len > GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many conditions in 'valid'");
+    TRY(push_conds(p, &start));
+    if (rt->valid_count == 0) rt->valid = start;
+    rt->valid_count += (uint32_t)p->items_len;
+    return GOAP_OK;
+  }
+}
+
+static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
+  goap_file *f = p->f;
+  goap__sim *sm = &f->sims[f->sim_count - 1];
+  size_t i;
+  if (strcmp(kw, "until") == 0) {
+    TRY(parse_seconds(p, lx, A_UNTIL, "until", &sm->until));
+    if (sm->until > 1e6)
+      return error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos, "'until' is limited to 1000000 s");
+    return GOAP_OK;
+  }
+  if (strcmp(kw, "step") == 0) {
+    TRY(parse_seconds(p, lx, A_STEP, "step", &sm->step));
+    if (!(sm->step >= 0.001))
+      return error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos, "'step' must be at least 0.001 s");
+    return GOAP_OK;
+  }
+  if (strcmp(kw, "given") == 0) {
+    TRY(next(lx));
+    TRY(parse_list(p, lx, GOAP__ASSIGN, "given"));
+    if (sm->given_count + p->items_len > GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many assignments in 'given'");
+    GROW(p, f->given, f->given_cap, f->given_len + p->items_len);
+    for (i = 0; i < p->items_len; ++i) {
+      goap_effect *e = &f->given[f->given_len++];
+      e->var = p->items[i].var;
+      e->op = (goap_effect_op)p->items[i].op;
+      e->value = p->items[i].value;
+    }
+    sm->given_count += (uint32_t)p->items_len;
+    return GOAP_OK;
+  }
+  if (strcmp(kw, "at") == 0) {
+    goap__sim_event ev;
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a time in seconds after 'at'");
+    TRY(goap__tok_decimal(lx, &ev.time));
+    if (ev.time < 0 || ev.time > 1e6)
+      return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                         "the time after 'at' must be between 0 and 1000000 s");
+    TRY(next(lx));
+    TRY(parse_list(p, lx, GOAP__ASSIGN, "at"));
+    if (sm->event_count >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'at' lines (limit %d)",
+                         GOAP__MAX_LIST);
+    TRY(push_effs(p, &ev.eff));
+    ev.eff_count = (uint32_t)p->items_len;
+    ev.line = p->ec.line;
+    GROW(p, f->sim_events, f->sim_events_cap, f->sim_events_len + 1);
+    f->sim_events[f->sim_events_len++] = ev;
+    sm->event_count++;
+    return GOAP_OK;
+  }
+  if (strcmp(kw, "fail") == 0) {
+    goap__sim_fail fl;
+    plan_ref r;
+    memset(&fl, 0, sizeof fl);
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an action name after 'fail'");
+    r.pos = tok_pos(p, lx);
+    r.len = lx->tok.len;
+    TRY(take_name(p, lx, "an action name", &r.name));
+    TRY(next(lx));
+    if (goap__tok_is(lx, "when")) {
+      TRY(next(lx));
+      TRY(parse_list(p, lx, GOAP__COND, "when"));
+      TRY(push_conds(p, &fl.cond));
+      fl.cond_count = (uint32_t)p->items_len;
+    } else if (lx->tok.kind != GOAP__T_EOL) {
+      return goap__expected(lx, "'when' or end of line");
+    }
+    if (sm->fail_count >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'fail' lines (limit %d)",
+                         GOAP__MAX_LIST);
+    fl.action = -1;
+    GROW(p, f->sim_fails, f->sim_fails_cap, f->sim_fails_len + 1);
+    GROW(p, p->fail_refs, p->fail_refs_cap, f->sim_fails_len + 1);
+    p->fail_refs[f->sim_fails_len] = r;
+    f->sim_fails[f->sim_fails_len++] = fl;
+    p->fail_refs_len = f->sim_fails_len;
+    sm->fail_count++;
+    return GOAP_OK;
+  }
+  if (strcmp(kw, "sense") == 0) {
+    TRY(next(lx));
+    return parse_var_list(p, lx, "sense", &sm->sense, &sm->sense_count);
+  }
+  /* expect */
+  TRY(next(lx));
+  if (goap__tok_is(lx, "replans")) {
+    int32_t n;
+    TRY(once(p, lx, A_EXPECT_REPLANS, "expect replans"));
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a number after 'expect replans'");
+    TRY(goap__tok_int(lx, &n));
+    if (n < 0) return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off, "replans cannot be negative");
+    sm->expect_replans = n;
+    TRY(next(lx));
+    return expect_eol(lx, "the number");
+  }
+  if (goap__tok_is(lx, "final")) {
+    uint32_t start;
+    TRY(once(p, lx, A_EXPECT_PLAN, "expect final"));
+    TRY(next(lx));
+    TRY(parse_list(p, lx, GOAP__COND, "expect final"));
+    TRY(push_conds(p, &start));
+    sm->final = start;
+    sm->final_count = (uint32_t)p->items_len;
+    return GOAP_OK;
+  }
+  return goap__expected(lx, "'replans' or 'final' after 'expect'");
+}
+
 static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
+  if (p->block == B_SIM) return sim_attr(p, lx, kw);
   if (p->block == B_ACTION) {
     if (strcmp(kw, "cost") == 0) return parse_number_attr(p, lx, A_COST, "cost", 1);
+    if (strcmp(kw, "pre") && strcmp(kw, "eff")) return action_rt_attr(p, lx, kw);
     TRY(next(lx));
     if (strcmp(kw, "pre") == 0) {
       TRY(parse_list(p, lx, GOAP__COND, "pre"));
+      TRY(no_world_vars(p, "pre"));
       return append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "preconditions");
     }
     TRY(parse_list(p, lx, GOAP__EFFECT, "eff"));
+    TRY(no_world_vars(p, "eff"));
     return append_items(p, lx, &p->eff, &p->eff_len, &p->eff_cap, "effects");
   }
   if (p->block == B_GOAL) {
     if (strcmp(kw, "priority") == 0) return parse_number_attr(p, lx, A_PRIORITY, "priority", 0);
+    if (strcmp(kw, "want")) return goal_rt_attr(p, lx, kw);
     TRY(next(lx));
     TRY(parse_list(p, lx, GOAP__COND, "want"));
+    TRY(no_world_vars(p, "want"));
     return append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "conditions");
   }
   /* scenario */
@@ -853,16 +1128,46 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
 /* ------------------------------------------------------------------------------------------
  * Lines
  * ---------------------------------------------------------------------------------------- */
-static const char *const top_keywords[] = {"domain", "var", "action", "goal", "scenario"};
-static const char *const action_attrs[] = {"cost", "pre", "eff"};
-static const char *const goal_attrs[] = {"priority", "want"};
+static const char *const top_keywords[] = {"domain", "var",   "world",     "action",
+                                           "goal",   "scenario", "simulation"};
+#define N_TOP 7
+static const char *const action_attrs[] = {"cost",    "pre",   "eff",     "on_fail",
+                                           "timeout", "watch", "duration"};
+static const char *const goal_attrs[] = {"priority", "want", "valid", "watch"};
 static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
+static const char *const sim_attrs[] = {"given", "at", "fail", "sense", "until", "step", "expect"};
+#define N_ACTION_ATTRS 7
+#define N_GOAL_ATTRS 4
+#define N_SCENARIO_ATTRS 4
+#define N_SIM_ATTRS 7
+static const char *const allowed_text[] = {
+    "", "cost, pre, eff, on_fail, timeout, watch, duration", "priority, want, valid, watch",
+    "pursue, want, given, expect", "given, at, fail, sense, until, step, expect"};
+static const char *const block_article[] = {"", "an action", "a goal", "a scenario",
+                                            "a simulation"};
 
 static int in_list(const char *const *list, int n, const char *s, size_t len) {
   int i;
   for (i = 0; i < n; ++i)
     if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
   return -1;
+}
+
+static goap_status parse_world(parser *p, goap__lexer *lx) {
+  goap_status st;
+  goap_file *f = p->f;
+  int id = f->var_count;
+  p->world_decl = 1;
+  st = parse_var(p, lx);
+  p->world_decl = 0;
+  if (st != GOAP_OK) return st;
+  {
+    size_t old = f->world_var_cap;
+    GROW(p, f->world_var, f->world_var_cap, (size_t)id + 1);
+    if (f->world_var_cap > old) memset(f->world_var + old, 0, f->world_var_cap - old);
+  }
+  f->world_var[id] = 1;
+  return GOAP_OK;
 }
 
 static goap_status do_line(parser *p) {
@@ -877,50 +1182,58 @@ static goap_status do_line(parser *p) {
   if (lx.tok.kind != GOAP__T_IDENT) return goap__expected(&lx, "a keyword at the start of the line");
   kw = p->ec.src + lx.tok.off;
   kwlen = lx.tok.len;
-  i = in_list(top_keywords, 5, kw, kwlen);
+  i = in_list(top_keywords, N_TOP, kw, kwlen);
   if (i >= 0) {
     TRY(end_block(p));
     switch (i) {
       case 0: return parse_domain(p, &lx);
       case 1: return parse_var(p, &lx);
-      case 2: return begin_block(p, &lx, B_ACTION);
-      case 3: return begin_block(p, &lx, B_GOAL);
-      default: return begin_block(p, &lx, B_SCENARIO);
+      case 2: return parse_world(p, &lx);
+      case 3: return begin_block(p, &lx, B_ACTION);
+      case 4: return begin_block(p, &lx, B_GOAL);
+      case 5: return begin_block(p, &lx, B_SCENARIO);
+      default: return begin_block(p, &lx, B_SIM);
     }
   }
   {
     const char *const *allowed = p->block == B_ACTION ? action_attrs
                                  : p->block == B_GOAL ? goal_attrs
+                                 : p->block == B_SIM  ? sim_attrs
                                                       : scenario_attrs;
-    int nallowed = p->block == B_ACTION ? 3 : p->block == B_GOAL ? 2 : 4;
-    int a = in_list(action_attrs, 3, kw, kwlen), g = in_list(goal_attrs, 2, kw, kwlen),
-        s = in_list(scenario_attrs, 4, kw, kwlen);
+    int nallowed = p->block == B_ACTION ? N_ACTION_ATTRS
+                   : p->block == B_GOAL ? N_GOAL_ATTRS
+                   : p->block == B_SIM  ? N_SIM_ATTRS
+                                        : N_SCENARIO_ATTRS;
+    int a = in_list(action_attrs, N_ACTION_ATTRS, kw, kwlen),
+        g = in_list(goal_attrs, N_GOAL_ATTRS, kw, kwlen),
+        s = in_list(scenario_attrs, N_SCENARIO_ATTRS, kw, kwlen),
+        m = in_list(sim_attrs, N_SIM_ATTRS, kw, kwlen);
     char name[16];
     if (p->block != B_NONE && in_list(allowed, nallowed, kw, kwlen) >= 0) {
       memcpy(name, kw, kwlen);
       name[kwlen] = '\0';
       return parse_attr(p, &lx, name);
     }
-    if (a >= 0 || g >= 0 || s >= 0) {
-      const char *where = a >= 0 ? "an action" : g >= 0 && s >= 0 ? "a goal or scenario"
-                                             : g >= 0             ? "a goal"
-                                                                  : "a scenario";
+    if (a >= 0 || g >= 0 || s >= 0 || m >= 0) {
+      const char *where = a >= 0 && g >= 0 ? "an action or goal"
+                          : a >= 0          ? "an action"
+                          : g >= 0 && s >= 0 ? "a goal or scenario"
+                          : g >= 0          ? "a goal"
+                          : s >= 0 && m >= 0 ? "a scenario or simulation"
+                          : s >= 0          ? "a scenario"
+                                            : "a simulation";
       if (p->block == B_NONE)
         return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
                            "'%.*s' must be inside %s block", (int)kwlen, kw, where);
       return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
                          "'%.*s' is not allowed in %s block (allowed: %s)", (int)kwlen, kw,
-                         p->block == B_GOAL ? "a goal" : p->block == B_ACTION ? "an action"
-                                                                             : "a scenario",
-                         p->block == B_ACTION ? "cost, pre, eff"
-                         : p->block == B_GOAL ? "priority, want"
-                                              : "pursue, want, given, expect");
+                         block_article[p->block], allowed_text[p->block]);
     }
     {
-      const char *cands[9];
+      const char *cands[N_TOP + N_ACTION_ATTRS];
       int n = 0, j;
       char dym[96];
-      for (j = 0; j < 5; ++j) cands[n++] = top_keywords[j];
+      for (j = 0; j < N_TOP; ++j) cands[n++] = top_keywords[j];
       if (p->block != B_NONE)
         for (j = 0; j < nallowed; ++j) cands[n++] = allowed[j];
       goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
@@ -958,6 +1271,25 @@ static goap_status finalize(parser *p) {
     f->plans[i] = a;
   }
   f->plans_len = p->refs_len;
+  for (i = 0; i < (int)p->fail_refs_len; ++i) {
+    const plan_ref *r = &p->fail_refs[i];
+    int32_t a = goap__ftab_find(&p->names, GOAP__NS_ACTION, r->name, r->len);
+    if (a < 0) {
+      char dym[128];
+      goap__did_you_mean(dym, sizeof dym, r->name, r->len, cand_action, p, f->action_count);
+      return error_at(p, GOAP_NOT_FOUND, &r->pos, "unknown action '%s'%s", r->name, dym);
+    }
+    f->sim_fails[i].action = a;
+  }
+  for (i = 0; i < f->sim_count; ++i) { /* events by time, in file order for equal times */
+    uint32_t n = f->sims[i].event_count, x, y;
+    goap__sim_event *ev = n ? f->sim_events + f->sims[i].event : NULL;
+    for (x = 1; x < n; ++x) {
+      goap__sim_event key = ev[x];
+      for (y = x; y > 0 && ev[y - 1].time > key.time; --y) ev[y] = ev[y - 1];
+      ev[y] = key;
+    }
+  }
   for (i = 0; i < f->scenario_count; ++i) {
     goap_scenario *sc = &f->scenarios[i];
     const scen_ir *ir = &p->scen[i];
@@ -1006,6 +1338,7 @@ static void parser_free(parser *p) {
   goap__mem_free(a, p->stamp_pos, p->stamp_pos_cap * sizeof *p->stamp_pos);
   goap__mem_free(a, p->values, p->values_cap * sizeof *p->values);
   goap__mem_free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
+  goap__mem_free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
 }
 
 static goap_status parse_all(parser *p) {
@@ -1052,6 +1385,15 @@ void goap_file_destroy(goap_file *f) {
   goap__mem_free(&a, f->action_pos, f->action_pos_cap * sizeof *f->action_pos);
   goap__mem_free(&a, f->goal_pos, f->goal_pos_cap * sizeof *f->goal_pos);
   goap__mem_free(&a, f->warnings, f->warnings_cap * sizeof *f->warnings);
+  goap__mem_free(&a, f->action_rt, f->action_rt_cap * sizeof *f->action_rt);
+  goap__mem_free(&a, f->goal_rt, f->goal_rt_cap * sizeof *f->goal_rt);
+  goap__mem_free(&a, f->rt_effs, f->rt_effs_cap * sizeof *f->rt_effs);
+  goap__mem_free(&a, f->rt_conds, f->rt_conds_cap * sizeof *f->rt_conds);
+  goap__mem_free(&a, f->rt_vars, f->rt_vars_cap * sizeof *f->rt_vars);
+  goap__mem_free(&a, f->world_var, f->world_var_cap * sizeof *f->world_var);
+  goap__mem_free(&a, f->sims, f->sims_cap * sizeof *f->sims);
+  goap__mem_free(&a, f->sim_events, f->sim_events_cap * sizeof *f->sim_events);
+  goap__mem_free(&a, f->sim_fails, f->sim_fails_cap * sizeof *f->sim_fails);
   goap__arena_free(&a, &f->arena);
   goap__mem_free(&a, f, sizeof *f);
 }

@@ -343,9 +343,9 @@ then ok; else bad "broken: caret under column 7"; fi
 expect_rc "test soldier" 0 test "$SOLDIER"
 out_has "test soldier PASS line" "PASS $SOLDIER:default (cost 4, plan get_ammo load_magazine open_door shoot)"
 out_has "test soldier PASS armory" "PASS $SOLDIER:armory_empty (cost 7, plan open_door punch)"
-out_re "test soldier summary" '^5 passed, 0 failed$'
+out_re "test soldier summary" '^9 passed, 0 failed$'
 expect_rc "test both examples" 0 test "$SOLDIER" "$ALMA"
-out_re "test both summary" '^9 passed, 0 failed$'
+out_re "test both summary" '^13 passed, 0 failed$'
 out_has "test alma atm" "PASS $ALMA:atm_broken (cost 9, plan find_recipe bake_cake)"
 out_has "test alma empty plan" "PASS $ALMA:already_full (cost 0, plan (empty))"
 
@@ -426,6 +426,55 @@ out_lacks "demo no mismatch" "!!"
 (cd "$TMP" && "$GOAP" demo >/dev/null 2>&1)
 if [ $? -eq 0 ]; then ok; else bad "demo from another directory"; fi
 expect_rc "demo extra argument" 2 demo "$SOLDIER"
+
+# ---------------------------------------------------------------------------------------------
+# simulate
+# ---------------------------------------------------------------------------------------------
+expect_rc "simulate all" 0 simulate "$SOLDIER"
+out_has "simulate door fails" "3.20    open_door FAILED"
+out_has "simulate memory" "memory: door_stuck = true"
+out_has "simulate replan" "replan: the action failed"
+out_has "simulate kick plan" "plan for kill_enemy (cost 4): kick_door, shoot"
+out_has "simulate world" "world: armory_out = true"
+out_has "simulate end" "end (nothing left to do): 4 plans, 3 replans, 3 actions failed"
+expect_rc "simulate json" 0 simulate "$SOLDIER" door_held both --json
+cp "$TMP/out" "$TMP/sim.jsonl"
+if "$PY" - "$TMP/sim.jsonl" <<'EOF'; then ok; else bad "simulate --json: the plans, costs and replans of the door scene"; fi
+import json, sys
+runs, cur = [], []
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    assert isinstance(d["t"], (int, float)) and isinstance(d["event"], str), d
+    if d["event"] == "plan":
+        cur.append((d["cost"], d["plan"]))
+    if d["event"] == "end":
+        runs.append((d["simulation"], d["replans"], d["failed"], cur))
+        cur = []
+full = ["get_ammo", "load_magazine", "open_door", "shoot"]
+want = [("door_held", 2, 0, [(4, full), (4, ["kick_door", "shoot"]), (6, ["jump_window", "shoot"])]),
+        ("both", 3, 0, [(4, full), (7, ["open_door", "punch"]), (9, ["kick_door", "punch"]),
+                        (11, ["jump_window", "punch"])])]
+assert runs == want, runs
+EOF
+printf 'var x: bool\naction a\n  eff x\ngoal g\n  want x\nsimulation s\n  expect replans 5\n' >"$TMP/sim_fail.goap"
+expect_rc "simulate failed expectation" 1 simulate "$TMP/sim_fail.goap"
+out_has "simulate failed expectation says why" "FAIL: expected 5 replans, got 0"
+expect_rc "test runs simulations" 1 test "$TMP/sim_fail.goap"
+out_has "test simulation failure" "simulation s: expected 5 replans, got 0"
+expect_rc "simulate unknown simulation" 2 simulate "$SOLDIER" nope
+err_has "simulate unknown simulation message" "has no simulation 'nope'"
+expect_rc "simulate no simulations" 2 simulate "$ALMA"
+err_has "simulate no simulations message" "has no 'simulation' block"
+expect_rc "simulate bad step" 2 simulate "$SOLDIER" --step 0
+expect_rc "simulate bad until" 2 simulate "$SOLDIER" --until=abc
+expect_rc "simulate unknown option" 2 simulate "$SOLDIER" --jsn
+expect_rc "simulate missing file" 2 simulate
+expect_rc "simulate short run" 1 simulate "$SOLDIER" nothing_blocked --until 2
+out_has "simulate short run ends on time" "2.00  end (time is up)"
+out_has "simulate short run fails its expectation" "FAIL: expected final memory 'target_dead', but the value is 0"
+expect_rc "demo live checks" 0 demo
+out_has "demo live door" "door_held          plans 4 -> 4 -> 6            replans 2"
+out_has "demo live both" "both               plans 4 -> 7 -> 9 -> 11      replans 3"
 
 check_json_queue
 echo "$passed passed, $failed failed"

@@ -28,6 +28,7 @@ int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_test(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
+int cli_cmd_simulate(int argc, char **argv);
 
 /* Usage texts (for `goap help CMD` and `goap CMD --help`). */
 void cli_usage_main(FILE *out);
@@ -35,6 +36,7 @@ void cli_usage_plan(FILE *out);
 void cli_usage_test(FILE *out);
 void cli_usage_check(FILE *out);
 void cli_usage_demo(FILE *out);
+void cli_usage_simulate(FILE *out);
 
 /* ---- command-line parsing -------------------------------------------------------------- */
 
@@ -146,6 +148,21 @@ void cli_format_plan(cli_buf *b, const goap_domain *d, const int32_t *plan, int 
 
 /* Relative cost comparison with a tolerance of 1e-9 (absolute near zero). */
 int cli_cost_equal(double a, double b);
+
+/* ---- simulations (cmd_simulate.c) ----------------------------------------------------- */
+
+/* Prints an agent's timeline as text or JSON lines. */
+typedef struct cli_timeline {
+  const goap_domain *d;
+  int json;
+} cli_timeline;
+
+void cli_timeline_event(cli_timeline *tl, const goap_agent_event *ev);
+void cli_timeline_world(cli_timeline *tl, int var, int32_t value, double time);
+void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result *r);
+/* Runs one simulation, printing its timeline. until/step: 0 for the file's. */
+goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double until,
+                         double step, goap_sim_result *res);
 
 /* ---- the embedded example (generated at configure time from examples/soldier.goap) ------- */
 extern const unsigned char goap_cli_soldier_goap[];

@@ -5,7 +5,14 @@
  * goap_cli_soldier_goap[] at configure time), so the demo needs no file on disk and cannot
  * drift from the example.
  *
+ * Part 1 is the live scene: the file's simulations, where the soldier acts in a world that
+ * fights back, fails, remembers why and replans. Part 2 plans every scenario (what he would
+ * plan knowing each lesson in advance).
+ *
  * Invariants:
+ *  - Every plan adopted in the live scene is checked to be the cheapest from the memory the
+ *    soldier had at that moment (by a second, blind search); every simulation's `expect`
+ *    lines are checked. A mismatch makes the exit status 1.
  *  - Every scenario is planned with the default (optimal) configuration and its plan checked
  *    against the scenario's expectations and replayed with goap_plan_validate; any mismatch
  *    is printed and makes the exit status 1, so CTest's cli_demo is a real test.
@@ -68,6 +75,90 @@ static void print_change(const goap_domain *d, const char *facts, const int32_t 
   cli_buf_free(&dropped);
 }
 
+typedef struct live {
+  cli_timeline tl;
+  goap_planner *check;   /* a blind, optimal search to confirm each plan's cost */
+  goap_word *mem;
+  int bad;
+  cli_buf costs;         /* "4 -> 4 -> 6" */
+  int nplans;
+} live;
+
+static void live_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
+  live *lv = (live *)user;
+  cli_timeline_event(&lv->tl, ev);
+  if (ev->kind != GOAP_EVENT_PLAN) return;
+  const goap_domain *d = lv->tl.d;
+  int nw = 0;
+  const goap_cond *want = goap_domain_goal_want(d, ev->goal, &nw);
+  goap_request req;
+  memset(&req, 0, sizeof req);
+  req.start = goap_agent_memory(agent);
+  req.want = want;
+  req.want_count = nw;
+  req.heuristic = GOAP_H_ZERO;
+  goap_result res;
+  memset(&res, 0, sizeof res);
+  char num[64];
+  goap_status st = goap_plan(lv->check, &req, &res); /* no buffer: only the cost matters */
+  if ((st != GOAP_OK && st != GOAP_BUFFER_TOO_SMALL) || !cli_cost_equal(res.cost, ev->cost)) {
+    printf("   !! a cheaper plan existed from here\n");
+    lv->bad++;
+  }
+  cli_format_number(ev->cost, num, sizeof num);
+  cli_buf_printf(&lv->costs, "%s%s", lv->nplans++ ? " -> " : "", num);
+}
+
+static void live_world(int var, int32_t old_value, int32_t value, double time, void *user) {
+  (void)old_value;
+  cli_timeline_world(&((live *)user)->tl, var, value, time);
+}
+
+static int demo_live(const goap_file *f) {
+  const goap_domain *d = goap_file_domain(f);
+  int n = goap_file_simulation_count(f), bad = 0;
+  goap_planner *check = goap_planner_create(d, NULL);
+  if (!check) return 1;
+  printf("The %s and the door, live (the built-in copy of examples/soldier.goap)\n\n"
+         "The soldier wants the target dead. He plans, acts, and when the world defeats an\n"
+         "action he writes what he learnt into memory and plans again from where he stands.\n",
+         goap_domain_name(d));
+  cli_buf summary;
+  cli_buf_init(&summary);
+  for (int i = 0; i < n; ++i) {
+    const char *name = goap_file_simulation_name(f, i);
+    live lv;
+    memset(&lv, 0, sizeof lv);
+    lv.tl.d = d;
+    lv.check = check;
+    cli_buf_init(&lv.costs);
+    printf("\n== %s ==\n", name);
+    goap_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.on_event = live_event;
+    o.event_user = &lv;
+    o.on_world = live_world;
+    o.world_user = &lv;
+    goap_sim_result res;
+    if (goap_file_simulate(f, i, &o, &res) != GOAP_OK) {
+      printf("   !! the simulation could not run\n");
+      bad++;
+      cli_buf_free(&lv.costs);
+      continue;
+    }
+    cli_timeline_end(&lv.tl, name, &res);
+    bad += lv.bad + res.failed;
+    cli_buf_printf(&summary, "  %-18s plans %-22s replans %d\n", name, cli_buf_str(&lv.costs),
+                   res.replans);
+    cli_buf_free(&lv.costs);
+  }
+  printf("\nIn short (plan costs in order; each the cheapest from where he stood):\n%s",
+         cli_buf_str(&summary));
+  cli_buf_free(&summary);
+  goap_planner_destroy(check);
+  return bad;
+}
+
 int cli_cmd_demo(int argc, char **argv) {
   if (argc > 0) {
     static const char *const none[] = {"--help", NULL};
@@ -83,6 +174,7 @@ int cli_cmd_demo(int argc, char **argv) {
     cli_print_diag(stderr, &err);
     return CLI_EXIT_USAGE;
   }
+  int live_bad = demo_live(f);
   const goap_domain *d = goap_file_domain(f);
   int count = goap_file_scenario_count(f);
   size_t words = goap_domain_state_words(d);
@@ -97,9 +189,8 @@ int cli_cmd_demo(int argc, char **argv) {
     goto done;
   }
 
-  printf("The %s and the door (the built-in copy of examples/soldier.goap: %d actions, "
-         "%d scenarios)\n",
-         goap_domain_name(d), goap_domain_action_count(d), count);
+  printf("\n\nKnowing each lesson in advance (the file's %d scenarios, %d actions)\n", count,
+         goap_domain_action_count(d));
   for (int i = 0; i < count; i++) {
     const goap_scenario *s = goap_file_scenario(f, i);
     cli_buf want, facts;
@@ -192,7 +283,8 @@ int cli_cmd_demo(int argc, char **argv) {
   else
     printf("\nEvery plan is the cheapest one, as the file's expectations say (A*, default "
            "heuristic).\nTry: goap plan examples/soldier.goap --scenario door_stuck\n");
-  rc = failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+  if (live_bad) printf("\n%d check%s of the live scene failed.\n", live_bad, live_bad == 1 ? "" : "s");
+  rc = failures || live_bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 
 done:
   cli_buf_free(&first_want);

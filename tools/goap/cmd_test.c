@@ -8,6 +8,8 @@
  *  - A scenario passes when every expectation holds; without expectations it passes when a
  *    plan exists. Any plan found must also replay (goap_plan_validate) to the goal at the
  *    cost the planner reported, so a planner bug cannot pass silently.
+ *  - Every `simulation` block with `expect` lines runs too: "PASS file:sim (simulation, N
+ *    replans)" or "FAIL file:line: simulation S: ...".
  *  - A file that cannot be loaded is reported on stderr and makes the exit status 2; the
  *    other files are still run.
  */
@@ -168,7 +170,8 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
   }
   const goap_domain *d = goap_file_domain(f);
   int count = goap_file_scenario_count(f);
-  if (count <= 0) {
+  int nsim = goap_file_simulation_count(f);
+  if (count <= 0 && nsim <= 0) {
     printf("%s: no scenarios\n", path);
     goap_file_destroy(f);
     return;
@@ -187,6 +190,21 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
         t->passed++;
       else
         t->failed++;
+    }
+  }
+  for (int i = 0; planner && i < nsim; i++) {
+    goap_sim_result res;
+    const char *name = goap_file_simulation_name(f, i);
+    goap_status st = goap_file_simulate(f, i, NULL, &res);
+    if (st == GOAP_OK && res.expectations == 0) continue;
+    if (st == GOAP_OK && res.failed == 0) {
+      printf("PASS %s:%s (simulation, %d replan%s)\n", path, name, res.replans,
+             res.replans == 1 ? "" : "s");
+      t->passed++;
+    } else {
+      printf("FAIL %s: simulation %s: %s\n", path, name,
+             st != GOAP_OK ? goap_status_string(st) : res.message);
+      t->failed++;
     }
   }
   goap_planner_destroy(planner);

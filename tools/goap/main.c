@@ -21,7 +21,10 @@ void cli_usage_main(FILE *out) {
         "  test FILE...       run every scenario's expectations; 'N passed, M failed'\n"
         "  check FILE...      report errors and warnings (unreachable actions and goals,\n"
         "                     unused variables)\n"
-        "  demo               the built-in soldier-and-door story (no file needed)\n"
+        "  simulate FILE [SIM...]\n"
+        "                     run simulation blocks: the agent's timeline of goals, plans,\n"
+        "                     actions, failures and replans\n"
+        "  demo               the live soldier-and-door scene (no file needed)\n"
         "  help [COMMAND]     this text, or a command's options\n"
         "\n"
         "options:\n"
@@ -123,6 +126,7 @@ static const command commands[] = {
     {"test", cli_cmd_test, cli_usage_test},
     {"check", cli_cmd_check, cli_usage_check},
     {"demo", cli_cmd_demo, cli_usage_demo},
+    {"simulate", cli_cmd_simulate, cli_usage_simulate},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

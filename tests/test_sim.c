@@ -1,0 +1,304 @@
+/*
+ * test_sim.c -- the runtime attributes of .goap files (on_fail, timeout, watch, duration,
+ * valid, world) and `simulation` blocks run by goap_file_simulate.
+ */
+#include <goap/file.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+static goap_file *parse(const char *text) {
+  goap_file *f = NULL;
+  goap_diag diag;
+  if (goap_file_parse("sim.goap", text, strlen(text), NULL, &f, &diag) != GOAP_OK) {
+    char buf[1024];
+    goap_diag_format(&diag, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+    return NULL;
+  }
+  return f;
+}
+
+typedef struct log {
+  char text[8192];
+  size_t n;
+  const goap_domain *d;
+} log_t;
+
+static void add(log_t *l, const char *s) {
+  size_t k = strlen(s);
+  if (l->n + k + 3 >= sizeof l->text) return;
+  if (l->n) {
+    memcpy(l->text + l->n, "; ", 2);
+    l->n += 2;
+  }
+  memcpy(l->text + l->n, s, k + 1);
+  l->n += k;
+}
+
+/* Records plans (with costs), failures, replans and world changes, with times. */
+static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
+  (void)agent;
+  log_t *l = (log_t *)user;
+  char buf[512];
+  size_t n = 0;
+  switch (ev->kind) {
+    case GOAP_EVENT_PLAN:
+      n = (size_t)snprintf(buf, sizeof buf, "%.1f plan %g:", ev->time, ev->cost);
+      for (int i = 0; i < ev->plan_length && n < sizeof buf; ++i)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " %s",
+                              goap_domain_action_name(l->d, ev->plan[i]));
+      break;
+    case GOAP_EVENT_ACTION_FAILURE:
+      snprintf(buf, sizeof buf, "%.1f %s %s", ev->time, ev->timeout ? "timeout" : "fail",
+               goap_domain_action_name(l->d, ev->action));
+      break;
+    case GOAP_EVENT_REPLAN:
+      if (ev->reason == GOAP_REPLAN_START || ev->reason == GOAP_REPLAN_PLAN_DONE) return;
+      snprintf(buf, sizeof buf, "%.1f replan %s", ev->time, goap_replan_reason_name(ev->reason));
+      break;
+    case GOAP_EVENT_GOAL_DONE:
+      snprintf(buf, sizeof buf, "%.1f done %s", ev->time, goap_domain_goal_name(l->d, ev->goal));
+      break;
+    default: return;
+  }
+  add(l, buf);
+}
+
+static void on_world(int var, int32_t old_value, int32_t value, double time, void *user) {
+  (void)old_value;
+  log_t *l = (log_t *)user;
+  goap_var_info vi;
+  goap_domain_var_info(l->d, var, &vi);
+  char buf[128];
+  snprintf(buf, sizeof buf, "%.1f world %s=%d", time, vi.name, (int)value);
+  add(l, buf);
+}
+
+static int simulate(const goap_file *f, const char *name, log_t *l, goap_sim_result *res) {
+  memset(l, 0, sizeof *l);
+  l->d = goap_file_domain(f);
+  goap_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.on_event = on_event;
+  o.event_user = l;
+  o.on_world = on_world;
+  o.world_user = l;
+  int sim = goap_file_find_simulation(f, name);
+  if (sim < 0) return 0;
+  return goap_file_simulate(f, sim, &o, res) == GOAP_OK;
+}
+
+/* The lecture's live door scene: the exact plans and costs of the four runs. */
+TEST(soldier_live_scene) {
+  goap_file *f = NULL;
+  REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", NULL, &f, NULL) == GOAP_OK);
+  CHECK_EQ_INT(goap_file_simulation_count(f), 4);
+  struct {
+    const char *name;
+    const char *log;
+    int replans;
+  } runs[] = {
+      {"nothing_blocked",
+       "0.0 plan 4: get_ammo load_magazine open_door shoot; 4.4 done kill_enemy", 0},
+      {"door_held",
+       "0.0 world door_held=1; 0.0 plan 4: get_ammo load_magazine open_door shoot; "
+       "3.2 fail open_door; 3.2 replan action_failed; 3.3 plan 4: kick_door shoot; "
+       "4.3 fail kick_door; 4.3 replan action_failed; 4.4 plan 6: jump_window shoot; "
+       "7.6 done kill_enemy",
+       2},
+      {"armory_empty",
+       "0.0 world armory_out=1; 0.0 plan 4: get_ammo load_magazine open_door shoot; "
+       "1.0 fail get_ammo; 1.0 replan action_failed; 1.1 plan 7: open_door punch; "
+       "3.3 done kill_enemy",
+       1},
+      {"both",
+       "0.0 world door_held=1; 0.0 world armory_out=1; "
+       "0.0 plan 4: get_ammo load_magazine open_door shoot; 1.0 fail get_ammo; "
+       "1.0 replan action_failed; 1.1 plan 7: open_door punch; 2.1 fail open_door; "
+       "2.1 replan action_failed; 2.2 plan 9: kick_door punch; 3.2 fail kick_door; "
+       "3.2 replan action_failed; 3.3 plan 11: jump_window punch; 6.5 done kill_enemy",
+       3},
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; ++i) {
+    log_t l;
+    goap_sim_result res;
+    REQUIRE(simulate(f, runs[i].name, &l, &res));
+    CHECK_STR(l.text, runs[i].log);
+    CHECK_EQ_INT(res.replans, runs[i].replans);
+    CHECK_EQ_INT(res.idle, 1);
+    CHECK_EQ_INT(res.failed, 0);
+    CHECK_EQ_INT(res.expectations, 2);
+  }
+  goap_file_destroy(f);
+}
+
+static const char *const guard_text =
+    "var see_player: bool\n"
+    "var at_post: bool\n"
+    "var patrolled: bool\n"
+    "var enemy_down: bool\n"
+    "var tired: int 0..3\n"
+    "world player_near: bool\n"
+    "action go_to_post\n  eff at_post\n  duration 1\n"
+    "action patrol\n  pre at_post\n  eff patrolled\n  duration 10\n  timeout 30\n"
+    "  watch see_player\n  on_fail tired += 1\n"
+    "action attack\n  cost 2\n  pre see_player\n  eff enemy_down\n  duration 1\n"
+    "goal guard\n  priority 1\n  want patrolled\n  watch see_player\n"
+    "goal fight\n  priority 10\n  want enemy_down\n  valid see_player, tired < 3\n"
+    "simulation intruder\n"
+    "  sense see_player\n"
+    "  at 2.5 see_player\n"
+    "  step 0.5\n"
+    "  until 20\n"
+    "  expect replans 2\n"
+    "  expect final enemy_down, patrolled\n"
+    "simulation lazy\n"
+    "  given at_post\n"
+    "  fail patrol\n"
+    "  until 3\n"
+    "  expect final patrolled\n";
+
+TEST(attributes) {
+  goap_file *f = parse(guard_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  int patrol = goap_domain_find_action(d, "patrol"), fight = goap_domain_find_goal(d, "fight");
+  goap_file_action_info ai;
+  CHECK_EQ_INT(goap_file_action_info_get(f, patrol, &ai), GOAP_OK);
+  CHECK_NEAR(ai.duration, 10.0, 0);
+  CHECK_NEAR(ai.timeout, 30.0, 0);
+  REQUIRE(ai.watch_count == 1 && ai.on_fail_count == 1);
+  CHECK_EQ_INT(ai.watch[0], goap_domain_find_var(d, "see_player"));
+  CHECK_EQ_INT(ai.on_fail[0].op, GOAP_ADD);
+  CHECK_EQ_INT(ai.on_fail[0].value, 1);
+  CHECK_NEAR(goap_domain_action_cost(d, goap_domain_find_action(d, "attack")), 2.0, 0);
+  goap_file_goal_info gi;
+  CHECK_EQ_INT(goap_file_goal_info_get(f, fight, &gi), GOAP_OK);
+  CHECK_EQ_INT(gi.valid_count, 2);
+  CHECK_EQ_INT(gi.valid[1].op, GOAP_LT);
+  CHECK_EQ_INT(gi.watch_count, 0);
+  CHECK(goap_file_is_world_var(f, goap_domain_find_var(d, "player_near")));
+  CHECK(!goap_file_is_world_var(f, goap_domain_find_var(d, "tired")));
+  CHECK_EQ_INT(goap_file_action_info_get(f, 99, &ai), GOAP_INVALID_ARGUMENT);
+  goap_action_binding ab[3];
+  goap_goal_binding gb[2];
+  CHECK_EQ_INT(goap_file_bindings(f, ab, 2, gb, 2), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_file_bindings(f, ab, 3, gb, 2), GOAP_OK);
+  CHECK_NEAR(ab[patrol].timeout, 30.0, 0);
+  CHECK(ab[patrol].tick == NULL);
+  CHECK_EQ_INT(gb[fight].valid_count, 2);
+  /* the bindings make a working agent type */
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = ab;
+  td.action_count = 3;
+  td.goals = gb;
+  td.goal_count = 2;
+  goap_agent_type *t = NULL;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, NULL), GOAP_OK);
+  goap_agent_type_destroy(t);
+  CHECK_EQ_INT(goap_file_simulation_count(f), 2);
+  CHECK_STR(goap_file_simulation_name(f, 1), "lazy");
+  CHECK(goap_file_simulation_name(f, 2) == NULL);
+  CHECK_EQ_INT(goap_file_find_simulation(f, "nope"), -1);
+  goap_file_destroy(f);
+}
+
+/* A sensor brings a world change into memory; the watched goal is interrupted at once and
+ * the more important goal (now valid) is pursued; then the patrol resumes. */
+TEST(sense_watch_and_timeouts) {
+  goap_file *f = parse(guard_text);
+  REQUIRE(f != NULL);
+  log_t l;
+  goap_sim_result res;
+  REQUIRE(simulate(f, "intruder", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 2: go_to_post patrol; 2.5 replan watch; 2.5 plan 2: attack; "
+                    "4.0 done fight; 4.5 plan 1: patrol; 15.0 done guard");
+  CHECK_EQ_INT(res.replans, 2);
+  CHECK_EQ_INT(res.failed, 0);
+  CHECK_EQ_INT(res.idle, 1);
+  /* `fail patrol` (always): the patrol fails after its 10 s duration... but the run ends at
+   * 3 s, so the final expectation fails and says why */
+  REQUIRE(simulate(f, "lazy", &l, &res));
+  CHECK_EQ_INT(res.failed, 1);
+  CHECK_EQ_INT(res.idle, 0);
+  CHECK_STR(res.message, "expected final memory 'patrolled', but the value is 0");
+  /* options override the file: long enough for the failure, which teaches tired += 1 */
+  goap_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.until = 25;
+  goap_sim_result r2;
+  CHECK_EQ_INT(goap_file_simulate(f, goap_file_find_simulation(f, "lazy"), &o, &r2), GOAP_OK);
+  CHECK(r2.stats.actions_failed >= 2);
+  CHECK_EQ_INT((int)r2.stats.replans[GOAP_REPLAN_ACTION_FAILED], (int)r2.stats.actions_failed);
+  CHECK_EQ_INT(goap_file_simulate(f, 5, NULL, &r2), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_file_simulate(NULL, 0, NULL, &r2), GOAP_INVALID_ARGUMENT);
+  o.step = -1;
+  CHECK_EQ_INT(goap_file_simulate(f, 0, &o, &r2), GOAP_INVALID_ARGUMENT);
+  goap_file_destroy(f);
+}
+
+/* A timeout shorter than the duration fails the action as a timeout. */
+TEST(timeout_in_simulation) {
+  goap_file *f = parse("var done: bool\nvar slow: bool\n"
+                       "action work\n  pre !slow\n  eff done\n  duration 5\n  timeout 2\n  on_fail slow\n"
+                       "action work_slowly\n  cost 3\n  pre slow\n  eff done\n  duration 5\n"
+                       "goal g\n  want done\n"
+                       "simulation s\n  step 0.5\n  expect replans 1\n  expect final done\n");
+  REQUIRE(f != NULL);
+  log_t l;
+  goap_sim_result res;
+  REQUIRE(simulate(f, "s", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 1: work; 2.0 timeout work; 2.0 replan timeout; "
+                    "2.5 plan 3: work_slowly; 8.0 done g");
+  CHECK_EQ_INT(res.failed, 0);
+  goap_file_destroy(f);
+}
+
+typedef struct failing {
+  long n, fail_at;
+  long live;
+} failing;
+
+static void *fail_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  failing *c = (failing *)ctx;
+  (void)old_size;
+  if (new_size == 0) {
+    if (ptr) c->live--;
+    free(ptr);
+    return NULL;
+  }
+  if (c->n++ == c->fail_at) return NULL;
+  void *r = realloc(ptr, new_size);
+  if (r && !ptr) c->live++;
+  return r;
+}
+
+TEST(simulation_out_of_memory) {
+  goap_file *f = NULL;
+  REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", NULL, &f, NULL) == GOAP_OK);
+  int sim = goap_file_find_simulation(f, "both"), ok = 0;
+  for (long k = 0; k < 500 && !ok; ++k) {
+    failing c = {0, k, 0};
+    goap_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.allocator.fn = fail_alloc;
+    o.allocator.ctx = &c;
+    goap_sim_result res;
+    goap_status st = goap_file_simulate(f, sim, &o, &res);
+    CHECK(st == GOAP_OK || st == GOAP_OUT_OF_MEMORY);
+    if (st == GOAP_OK && c.n <= k) ok = 1; /* no allocation failed: done */
+    if (st == GOAP_OK) CHECK_EQ_INT(res.failed, 0);
+    CHECK_EQ_INT((int)c.live, 0);
+  }
+  CHECK(ok);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(attributes),
+          TEST_ENTRY(sense_watch_and_timeouts), TEST_ENTRY(timeout_in_simulation),
+          TEST_ENTRY(simulation_out_of_memory))

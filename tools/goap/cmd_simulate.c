@@ -1,0 +1,335 @@
+/*
+ * cmd_simulate.c -- `goap simulate FILE [SIM...]`: runs `simulation` blocks and prints the
+ * agent's timeline (or JSON lines), and the timeline printer the demo shares.
+ *
+ * Invariants:
+ *  - Every event of the runtime is printed, in order, with the simulated time; the JSON form
+ *    has exactly one object per line and a final {"event": "end", ...} line per simulation.
+ *  - The exit status is 1 when an `expect` line of a simulation fails.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A variable's value as text: true/false, an enum value's name, or the integer. */
+static void value_text(const goap_domain *d, int var, int32_t v, char *buf, size_t cap) {
+  const char *name = goap_domain_value_name(d, var, v);
+  if (name) snprintf(buf, cap, "%s", name);
+  else snprintf(buf, cap, "%ld", (long)v);
+}
+
+static void json_value(cli_buf *b, const goap_domain *d, int var, int32_t v) {
+  goap_var_info vi;
+  goap_domain_var_info(d, var, &vi);
+  if (vi.type == GOAP_BOOL) cli_buf_printf(b, "%s", v ? "true" : "false");
+  else if (vi.type == GOAP_ENUM) cli_json_string(b, goap_domain_value_name(d, var, v));
+  else cli_buf_printf(b, "%ld", (long)v);
+}
+
+static const char *var_name(const goap_domain *d, int var) {
+  goap_var_info vi;
+  if (goap_domain_var_info(d, var, &vi) != GOAP_OK) return "?";
+  return vi.name;
+}
+
+void cli_timeline_event(cli_timeline *tl, const goap_agent_event *ev) {
+  const goap_domain *d = tl->d;
+  char num[64], t[32];
+  cli_format_number(ev->time, num, sizeof num);
+  snprintf(t, sizeof t, "%6.2f", ev->time);
+  const char *goal = ev->goal >= 0 ? goap_domain_goal_name(d, ev->goal) : NULL;
+  const char *act = ev->action >= 0 ? goap_domain_action_name(d, ev->action) : NULL;
+  if (tl->json) {
+    cli_buf b;
+    cli_buf_init(&b);
+    cli_buf_printf(&b, "{\"t\": %s, \"event\": ", num);
+    switch (ev->kind) {
+      case GOAP_EVENT_REPLAN:
+        cli_buf_printf(&b, "\"replan\", \"reason\": \"%s\"", goap_replan_reason_name(ev->reason));
+        break;
+      case GOAP_EVENT_GOAL:
+        cli_format_number(ev->priority, num, sizeof num);
+        cli_buf_printf(&b, "\"goal\", \"goal\": ");
+        cli_json_string(&b, goal);
+        cli_buf_printf(&b, ", \"priority\": %s", num);
+        break;
+      case GOAP_EVENT_PLAN:
+        cli_format_number(ev->cost, num, sizeof num);
+        cli_buf_printf(&b, "\"plan\", \"goal\": ");
+        cli_json_string(&b, goal);
+        cli_buf_printf(&b, ", \"cost\": %s, \"cached\": %s, \"plan\": [", num,
+                       ev->cached ? "true" : "false");
+        for (int i = 0; i < ev->plan_length; ++i) {
+          if (i) cli_buf_printf(&b, ", ");
+          cli_json_string(&b, goap_domain_action_name(d, ev->plan[i]));
+        }
+        cli_buf_printf(&b, "]");
+        break;
+      case GOAP_EVENT_PLAN_FAILED:
+        cli_buf_printf(&b, "\"no_plan\", \"goal\": ");
+        cli_json_string(&b, goal);
+        cli_buf_printf(&b, ", \"status\": \"%s\"", goap_status_name(ev->status));
+        break;
+      case GOAP_EVENT_REPAIR:
+        cli_format_number(ev->cost, num, sizeof num);
+        cli_buf_printf(&b, "\"repair\", \"skipped\": %d, \"cost\": %s, \"plan\": [", ev->skipped,
+                       num);
+        for (int i = 0; i < ev->plan_length; ++i) {
+          if (i) cli_buf_printf(&b, ", ");
+          cli_json_string(&b, goap_domain_action_name(d, ev->plan[i]));
+        }
+        cli_buf_printf(&b, "]");
+        break;
+      case GOAP_EVENT_ACTION_START:
+      case GOAP_EVENT_ACTION_SUCCESS:
+      case GOAP_EVENT_ACTION_FAILURE:
+      case GOAP_EVENT_ACTION_STOP: {
+        static const char *const k[] = {"start", "success", "failure", "stop"};
+        cli_buf_printf(&b, "\"%s\", \"action\": ",
+                       k[ev->kind - GOAP_EVENT_ACTION_START]);
+        cli_json_string(&b, act);
+        if (ev->kind == GOAP_EVENT_ACTION_FAILURE)
+          cli_buf_printf(&b, ", \"timeout\": %s", ev->timeout ? "true" : "false");
+        break;
+      }
+      case GOAP_EVENT_MEMORY:
+        cli_buf_printf(&b, "\"memory\", \"var\": ");
+        cli_json_string(&b, var_name(d, ev->var));
+        cli_buf_printf(&b, ", \"value\": ");
+        json_value(&b, d, ev->var, ev->value);
+        break;
+      case GOAP_EVENT_GOAL_DONE:
+        cli_buf_printf(&b, "\"goal_done\", \"goal\": ");
+        cli_json_string(&b, goal);
+        break;
+      case GOAP_EVENT_IDLE: cli_buf_printf(&b, "\"idle\""); break;
+    }
+    cli_buf_printf(&b, "}");
+    printf("%s\n", cli_buf_str(&b));
+    cli_buf_free(&b);
+    return;
+  }
+  char v[64];
+  switch (ev->kind) {
+    case GOAP_EVENT_REPLAN:
+      if (ev->reason == GOAP_REPLAN_START) break;
+      printf("%s  replan: %s\n", t,
+             ev->reason == GOAP_REPLAN_PLAN_DONE       ? "the plan is finished"
+             : ev->reason == GOAP_REPLAN_ACTION_FAILED ? "the action failed"
+             : ev->reason == GOAP_REPLAN_TIMEOUT       ? "the action timed out"
+             : ev->reason == GOAP_REPLAN_PRECONDITIONS ? "the next action's preconditions broke"
+             : ev->reason == GOAP_REPLAN_WATCH         ? "a watched variable changed"
+             : ev->reason == GOAP_REPLAN_BETTER_GOAL   ? "a more important goal is valid"
+             : ev->reason == GOAP_REPLAN_GOAL_INVALID  ? "the goal is no longer valid"
+                                                       : goap_replan_reason_name(ev->reason));
+      break;
+    case GOAP_EVENT_GOAL: break;
+    case GOAP_EVENT_PLAN: {
+      cli_buf b;
+      cli_buf_init(&b);
+      cli_format_plan(&b, d, ev->plan, ev->plan_length, ", ");
+      cli_format_number(ev->cost, num, sizeof num);
+      printf("%s  plan for %s (cost %s%s): %s\n", t, goal, num, ev->cached ? ", cached" : "",
+             ev->plan_length ? cli_buf_str(&b) : "(nothing to do)");
+      cli_buf_free(&b);
+      break;
+    }
+    case GOAP_EVENT_PLAN_FAILED:
+      printf("%s  no plan for %s (%s)\n", t, goal, goap_status_string(ev->status));
+      break;
+    case GOAP_EVENT_REPAIR:
+      printf("%s  plan repaired: %d step%s already done, skipped\n", t, ev->skipped,
+             ev->skipped == 1 ? "" : "s");
+      break;
+    case GOAP_EVENT_ACTION_START: printf("%s    %s ...\n", t, act); break;
+    case GOAP_EVENT_ACTION_SUCCESS: printf("%s    %s succeeded\n", t, act); break;
+    case GOAP_EVENT_ACTION_FAILURE:
+      printf("%s    %s %s\n", t, act, ev->timeout ? "TIMED OUT" : "FAILED");
+      break;
+    case GOAP_EVENT_ACTION_STOP: printf("%s    %s interrupted\n", t, act); break;
+    case GOAP_EVENT_MEMORY:
+      value_text(d, ev->var, ev->value, v, sizeof v);
+      printf("%s      memory: %s = %s\n", t, var_name(d, ev->var), v);
+      break;
+    case GOAP_EVENT_GOAL_DONE: printf("%s  goal %s achieved\n", t, goal); break;
+    case GOAP_EVENT_IDLE: printf("%s  nothing left to do\n", t); break;
+  }
+}
+
+void cli_timeline_world(cli_timeline *tl, int var, int32_t value, double time) {
+  char num[64], v[64];
+  if (tl->json) {
+    cli_buf b;
+    cli_buf_init(&b);
+    cli_format_number(time, num, sizeof num);
+    cli_buf_printf(&b, "{\"t\": %s, \"event\": \"world\", \"var\": ", num);
+    cli_json_string(&b, var_name(tl->d, var));
+    cli_buf_printf(&b, ", \"value\": ");
+    json_value(&b, tl->d, var, value);
+    cli_buf_printf(&b, "}");
+    printf("%s\n", cli_buf_str(&b));
+    cli_buf_free(&b);
+    return;
+  }
+  value_text(tl->d, var, value, v, sizeof v);
+  printf("%6.2f  world: %s = %s\n", time, var_name(tl->d, var), v);
+}
+
+static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
+  (void)agent;
+  cli_timeline_event((cli_timeline *)user, ev);
+}
+
+static void on_world(int var, int32_t old_value, int32_t value, double time, void *user) {
+  (void)old_value;
+  cli_timeline_world((cli_timeline *)user, var, value, time);
+}
+
+goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double until,
+                         double step, goap_sim_result *res) {
+  goap_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.on_event = on_event;
+  o.event_user = tl;
+  o.on_world = on_world;
+  o.world_user = tl;
+  o.until = until;
+  o.step = step;
+  return goap_file_simulate(f, sim, &o, res);
+}
+
+void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result *r) {
+  char num[64];
+  cli_format_number(r->time, num, sizeof num);
+  if (tl->json) {
+    cli_buf b;
+    cli_buf_init(&b);
+    cli_buf_printf(&b, "{\"t\": %s, \"event\": \"end\", \"simulation\": ", num);
+    cli_json_string(&b, name);
+    cli_buf_printf(&b,
+                   ", \"idle\": %s, \"plans\": %llu, \"replans\": %d, \"actions_started\": %llu, "
+                   "\"actions_failed\": %llu, \"expectations\": %d, \"failed\": %d}",
+                   r->idle ? "true" : "false", (unsigned long long)r->stats.plans, r->replans,
+                   (unsigned long long)r->stats.actions_started,
+                   (unsigned long long)r->stats.actions_failed, r->expectations, r->failed);
+    printf("%s\n", cli_buf_str(&b));
+    cli_buf_free(&b);
+    return;
+  }
+  printf("%6.2f  end (%s): %llu plan%s, %d replan%s, %llu action%s failed\n", r->time,
+         r->idle ? "nothing left to do" : "time is up", (unsigned long long)r->stats.plans,
+         r->stats.plans == 1 ? "" : "s", r->replans, r->replans == 1 ? "" : "s",
+         (unsigned long long)r->stats.actions_failed, r->stats.actions_failed == 1 ? "" : "s");
+  if (r->expectations) {
+    if (r->failed) printf("        FAIL: %s\n", r->message);
+    else printf("        expectations: %d passed\n", r->expectations);
+  }
+}
+
+void cli_usage_simulate(FILE *out) {
+  fputs("usage: goap simulate FILE [SIM...] [options]\n"
+        "\n"
+        "Runs the file's `simulation` blocks (all of them, or those named): one agent with\n"
+        "every action and goal of the file in a scripted world, and prints its timeline: the\n"
+        "goal chosen, each plan and its cost, actions started, succeeded and failed, memory\n"
+        "written, and each replan with its reason.\n"
+        "\n"
+        "options:\n"
+        "  --json             one JSON object per line (\"t\", \"event\", ...), ending with\n"
+        "                     an \"end\" line per simulation\n"
+        "  --until T          stop at T seconds (default: the simulation's `until`, or 60)\n"
+        "  --step T           seconds per update (default: the simulation's `step`, or 0.1)\n"
+        "\n"
+        "exit status: 0 when every `expect` line holds, 1 otherwise, 2 usage or load errors\n",
+        out);
+}
+
+int cli_cmd_simulate(int argc, char **argv) {
+  static const char *const known[] = {"--json", "--until", "--step", "--help", NULL};
+  const char *path = NULL;
+  const char **names = (const char **)calloc((size_t)(argc ? argc : 1), sizeof *names);
+  int nnames = 0, json = 0;
+  double until = 0, step = 0;
+  if (!names) return CLI_EXIT_USAGE;
+  for (int i = 0; i < argc; ++i) {
+    const char *val = NULL;
+    int r;
+    if (strcmp(argv[i], "--json") == 0) {
+      json = 1;
+      continue;
+    }
+    int is_until = 1;
+    r = cli_opt_value("simulate", argc, argv, &i, "--until", &val);
+    if (r == 0) {
+      is_until = 0;
+      r = cli_opt_value("simulate", argc, argv, &i, "--step", &val);
+    }
+    if (r != 0) {
+      if (r < 0) {
+        free(names);
+        return CLI_EXIT_USAGE;
+      }
+      char *end = NULL;
+      double x = strtod(val, &end);
+      if (!end || end == val || *end || !(x > 0) || x > 1e6) {
+        free(names);
+        return cli_usage_error("simulate",
+                               "%s needs a number of seconds in (0, 1000000], got '%s'",
+                               is_until ? "--until" : "--step", val);
+      }
+      if (is_until) until = x;
+      else step = x;
+      continue;
+    }
+    if (argv[i][0] == '-' && argv[i][1]) {
+      free(names);
+      return cli_unknown_option("simulate", argv[i], known);
+    }
+    if (!path) path = argv[i];
+    else names[nnames++] = argv[i];
+  }
+  if (!path) {
+    free(names);
+    return cli_usage_error("simulate", "missing FILE");
+  }
+  goap_file *f = cli_load(path, NULL);
+  if (!f) {
+    free(names);
+    return CLI_EXIT_USAGE;
+  }
+  int rc = CLI_EXIT_OK;
+  if (goap_file_simulation_count(f) == 0) {
+    fprintf(stderr, "goap simulate: %s has no 'simulation' block\n", cli_display_name(path));
+    rc = CLI_EXIT_USAGE;
+  }
+  for (int k = 0; k < nnames && rc == CLI_EXIT_OK; ++k) {
+    if (goap_file_find_simulation(f, names[k]) < 0) {
+      fprintf(stderr, "goap simulate: %s has no simulation '%s'\n", cli_display_name(path),
+              names[k]);
+      rc = CLI_EXIT_USAGE;
+    }
+  }
+  int n = nnames ? nnames : goap_file_simulation_count(f);
+  for (int k = 0; k < n && rc != CLI_EXIT_USAGE; ++k) {
+    int sim = nnames ? goap_file_find_simulation(f, names[k]) : k;
+    const char *name = goap_file_simulation_name(f, sim);
+    cli_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    tl.d = goap_file_domain(f);
+    tl.json = json;
+    if (!json) printf("%ssimulation %s\n", k ? "\n" : "", name);
+    goap_sim_result res;
+    goap_status st = cli_simulate(f, sim, &tl, until, step, &res);
+    if (st != GOAP_OK) {
+      fprintf(stderr, "goap simulate: %s: %s\n", name, goap_status_string(st));
+      rc = CLI_EXIT_USAGE;
+      break;
+    }
+    cli_timeline_end(&tl, name, &res);
+    if (res.failed) rc = CLI_EXIT_FAIL;
+  }
+  goap_file_destroy(f);
+  free(names);
+  return rc;
+}
