@@ -852,7 +852,51 @@ TEST(type_validation) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
+/* Sensors run on their own intervals and write memory before goals are considered. */
+typedef struct sensing {
+  int calls;
+  double times[16];
+} sensing;
+
+static void eyes(goap_agent *a, void *user) {
+  sensing *s = (sensing *)user;
+  if (s->calls < 16) s->times[s->calls] = goap_agent_time(a);
+  s->calls++;
+  const goap_domain *d = goap_agent_type_domain(goap_agent_get_type(a));
+  if (goap_agent_time(a) > 0.45) goap_agent_set(a, goap_domain_find_var(d, "see_player"), 1);
+}
+
+TEST(sensors) {
+  goap_file *f = parse(guard_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  sensing s;
+  memset(&s, 0, sizeof s);
+  goap_sensor_desc sd = {eyes, &s, 0.5};
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.sensors = &sd;
+  td.sensor_count = 1;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  run(a, 12, 0.1); /* t = 0.1 .. 1.2: the sensor runs at 0.1, 0.6, 1.1 */
+  CHECK_EQ_INT(s.calls, 3);
+  CHECK_NEAR(s.times[0], 0.1, 1e-9);
+  CHECK_NEAR(s.times[1], 0.6, 1e-9);
+  CHECK_NEAR(s.times[2], 1.1, 1e-9);
+  /* what it saw at 0.6 made `fight` valid and it was pursued */
+  CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(d, "enemy_down")), 1);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
           TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),
           TEST_ENTRY(goal_fallback_and_cooldown), TEST_ENTRY(hysteresis),
           TEST_ENTRY(time_sliced_planning), TEST_ENTRY(plan_cache), TEST_ENTRY(blackboard),

@@ -2,6 +2,7 @@
  * test_cxx.cpp -- the public headers compile as C++11 (with the project's strict warnings)
  * and the library links from C++: build a tiny domain, query it, plan, parse a `.goap` text.
  */
+#include <goap/agent.h>
 #include <goap/file.h>
 #include <goap/goap.h>
 
@@ -190,4 +191,46 @@ TEST(parse_file_text) {
   CHECK(std::strncmp(out, "bad.goap:2:", 11) == 0);
 }
 
-TEST_MAIN(TEST_ENTRY(version), TEST_ENTRY(build_and_plan), TEST_ENTRY(parse_file_text))
+/* The runtime from C++: an agent with a C++ lambda (no captures) as its tick callback. */
+TEST(agent_from_cxx) {
+  const char text[] = "var door_open: bool\nvar inside: bool\n"
+                      "action open\n  eff door_open\n  on_fail inside\n"
+                      "action enter\n  pre door_open\n  eff inside\n"
+                      "goal get_in\n  want inside\n";
+  goap_file *f = NULL;
+  goap_diag diag;
+  REQUIRE(goap_file_parse("in.goap", text, sizeof text - 1, NULL, &f, &diag) == GOAP_OK);
+  const goap_domain *d = goap_file_domain(f);
+  std::vector<goap_action_binding> acts(2);
+  std::vector<goap_goal_binding> goals(1);
+  REQUIRE(goap_file_bindings(f, acts.data(), 2, goals.data(), 1) == GOAP_OK);
+  int ticks = 0;
+  for (auto &b : acts) {
+    b.tick = [](goap_agent *, int, double, void *user) -> goap_action_state {
+      ++*static_cast<int *>(user);
+      return GOAP_ACTION_SUCCESS;
+    };
+    b.user = &ticks;
+  }
+  goap_agent_type_desc td = goap_agent_type_desc();
+  td.actions = acts.data();
+  td.action_count = 2;
+  td.goals = goals.data();
+  td.goal_count = 1;
+  goap_agent_type *type = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &type, NULL) == GOAP_OK);
+  goap_agent_desc ad = goap_agent_desc();
+  ad.type = type;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  for (int i = 0; i < 5; ++i) goap_agent_update(a, 0.1);
+  CHECK_EQ_INT(ticks, 2);
+  CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(d, "inside")), 1);
+  CHECK_EQ_INT(static_cast<int>(goap_agent_get_stats(a).plans), 1);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(type);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(version), TEST_ENTRY(build_and_plan), TEST_ENTRY(parse_file_text),
+          TEST_ENTRY(agent_from_cxx))
