@@ -96,6 +96,9 @@ static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) 
   }
   case GOAP_EVENT_GOAL_DONE: put(r, "done %s", goap_domain_goal_name(d, ev->goal)); break;
   case GOAP_EVENT_IDLE: put(r, "idle"); break;
+  case GOAP_EVENT_RESERVATION_DENIED:
+    put(r, "denied %s %s", goap_domain_action_name(d, ev->action), ev->resource);
+    break;
   }
 }
 
@@ -896,7 +899,257 @@ TEST(sensors) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
+/* ---- squads: reservations, start/end effects on shared counters, orders ------------------- */
+
+static const char *const flank_text =
+    "var flanked: bool\n"
+    "var tokens: int 0..1000 shared\n"
+    "action flank\n  cost 1\n  eff flanked\n"
+    "action hold_position\n  cost 5\n  eff flanked\n"
+    "goal attack\n  priority 1\n  want flanked\n";
+
+typedef struct flank_world {
+  unsigned rng;
+} flank_world;
+
+static unsigned next_rand(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return (*s >> 16) & 0x7fffu;
+}
+
+static goap_action_state sometimes(goap_agent *agent, int action, double dt, void *user) {
+  (void)agent;
+  (void)action;
+  (void)dt;
+  flank_world *w = (flank_world *)user;
+  return next_rand(&w->rng) % 4 == 0 ? GOAP_ACTION_SUCCESS : GOAP_ACTION_RUNNING;
+}
+
+/* 40 agents, 3 flank slots: no slot is ever held by more agents than its capacity, the
+ * refused agents plan without flanking, and the shared token counter (+1 when a flank
+ * starts, -1 when it ends) always equals the number of agents flanking. */
+TEST(reservations_and_counters) {
+  goap_file *f = parse(flank_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  int flank = goap_domain_find_action(d, "flank"), tokens = goap_domain_find_var(d, "tokens");
+  int flanked = goap_domain_find_var(d, "flanked");
+  goap_blackboard *bb = goap_blackboard_create(NULL);
+  REQUIRE(bb != NULL);
+  CHECK_EQ_INT(goap_blackboard_add_resource(bb, "flank_slot", 3), GOAP_OK);
+  CHECK_EQ_INT(goap_blackboard_add_resource(bb, "flank_slot", 3), GOAP_DUPLICATE);
+  CHECK_EQ_INT(goap_blackboard_add_resource(bb, "bad", -1), GOAP_INVALID_ARGUMENT);
+  flank_world w = {7};
+  static const char *const slot[] = {"flank_slot"};
+  goap_effect up = {tokens, GOAP_ADD, 1}, down = {tokens, GOAP_ADD, -1};
+  goap_action_binding b[2];
+  memset(b, 0, sizeof b);
+  for (int i = 0; i < 2; ++i) {
+    b[i].tick = sometimes;
+    b[i].user = &w;
+  }
+  b[flank].reserve = slot;
+  b[flank].reserve_count = 1;
+  b[flank].on_start = &up;
+  b[flank].on_start_count = 1;
+  b[flank].on_end = &down;
+  b[flank].on_end_count = 1;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 2;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  enum { N = 40 };
+  goap_agent *ag[N];
+  for (int i = 0; i < N; ++i) {
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = t;
+    ad.blackboard = bb;
+    ag[i] = goap_agent_create(&ad);
+    REQUIRE(ag[i] != NULL);
+  }
+  int max_held = 0, flanks_done = 0, holds = 0, bad_counter = 0, over = 0;
+  for (int frame = 0; frame < 400; ++frame) {
+    for (int i = 0; i < N; ++i) {
+      goap_agent_update(ag[i], 0.1);
+      int held = -1, cap = -1, running = 0;
+      goap_blackboard_resource(bb, "flank_slot", &held, &cap);
+      for (int k = 0; k < N; ++k) running += goap_agent_action(ag[k]) == flank;
+      if (held > cap || running > cap) over++;
+      if (held > max_held) max_held = held;
+      int32_t tk = -1;
+      goap_blackboard_get(bb, "tokens", &tk);
+      if (tk != running) bad_counter++;
+      if (goap_agent_get(ag[i], flanked)) { /* done: the world undoes it, go again */
+        goap_agent_set(ag[i], flanked, 0);
+        flanks_done++;
+      }
+    }
+    /* one agent is destroyed and recreated now and then: it must release what it holds */
+    if (frame % 50 == 25) {
+      goap_agent_destroy(ag[frame % N]);
+      goap_agent_desc ad;
+      memset(&ad, 0, sizeof ad);
+      ad.type = t;
+      ad.blackboard = bb;
+      ag[frame % N] = goap_agent_create(&ad);
+      REQUIRE(ag[frame % N] != NULL);
+    }
+  }
+  uint64_t denied = 0;
+  for (int i = 0; i < N; ++i) {
+    goap_agent_stats st = goap_agent_get_stats(ag[i]);
+    denied += st.reservations_denied;
+    holds += (int)st.actions_started;
+  }
+  CHECK_EQ_INT(over, 0);
+  CHECK_EQ_INT(max_held, 3);
+  CHECK_EQ_INT(bad_counter, 0);
+  CHECK(denied > 0);
+  CHECK(flanks_done > N);
+  for (int i = 0; i < N; ++i) goap_agent_destroy(ag[i]);
+  int held = -1;
+  CHECK_EQ_INT(goap_blackboard_resource(bb, "flank_slot", &held, NULL), GOAP_OK);
+  CHECK_EQ_INT(held, 0); /* everything released */
+  int32_t tk = -1;
+  goap_blackboard_get(bb, "tokens", &tk);
+  CHECK_EQ_INT(tk, 0);
+  CHECK_EQ_INT(goap_blackboard_resource(bb, "nope", &held, NULL), GOAP_NOT_FOUND);
+  (void)holds;
+  goap_agent_type_destroy(t);
+  goap_blackboard_destroy(bb);
+  goap_file_destroy(f);
+}
+
+/* A refused reservation shows in the timeline and the agent takes the other way. */
+TEST(reservation_refused_story) {
+  goap_file *f = parse(flank_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_blackboard *bb = goap_blackboard_create(NULL);
+  REQUIRE(bb != NULL);
+  CHECK_EQ_INT(goap_blackboard_add_resource(bb, "flank_slot", 1), GOAP_OK);
+  static const char *const slot[] = {"flank_slot"};
+  goap_action_binding b[2];
+  memset(b, 0, sizeof b);
+  b[0].reserve = slot;
+  b[0].reserve_count = 1;
+  b[0].tick = forever;
+  b[1].tick = forever;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 2;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  recorder r1, r2;
+  memset(&r1, 0, sizeof r1);
+  memset(&r2, 0, sizeof r2);
+  r1.d = r2.d = d;
+  r1.quiet_memory = r2.quiet_memory = 1;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.blackboard = bb;
+  ad.on_event = on_event;
+  ad.event_user = &r1;
+  goap_agent *a1 = goap_agent_create(&ad);
+  ad.event_user = &r2;
+  goap_agent *a2 = goap_agent_create(&ad);
+  REQUIRE(a1 && a2);
+  goap_agent_update(a1, 0.1);
+  goap_agent_update(a2, 0.1);
+  CHECK_STR(r1.log, "replan start; plan attack 1 flank; start flank");
+  CHECK_STR(r2.log, "replan start; denied flank flank_slot; plan attack 5 hold_position; "
+                    "start hold_position");
+  /* the first one is interrupted: the slot frees, and a new plan of the second may take it */
+  goap_agent_replan(a1);
+  int held = -1;
+  goap_blackboard_resource(bb, "flank_slot", &held, NULL);
+  CHECK_EQ_INT(held, 0);
+  goap_agent_replan(a2);
+  goap_agent_update(a2, 0.1);
+  CHECK_EQ_INT(goap_agent_action(a2), goap_domain_find_action(d, "flank"));
+  goap_blackboard_resource(bb, "flank_slot", &held, NULL);
+  CHECK_EQ_INT(held, 1);
+  goap_agent_destroy(a1);
+  goap_agent_destroy(a2);
+  goap_agent_type_destroy(t);
+  goap_blackboard_destroy(bb);
+  goap_file_destroy(f);
+}
+
+/* Orders become goals with a priority; a more important goal of the member overrides them;
+ * an order ends when its goal is achieved. */
+static const char *const order_text =
+    "var see_player: bool\nvar in_cover: bool\nvar patrolled: bool\nvar enemy_down: bool\n"
+    "action patrol\n  eff patrolled\n"
+    "action take_cover\n  eff in_cover\n"
+    "action attack\n  pre see_player\n  eff enemy_down\n"
+    "goal guard\n  priority 1\n  want patrolled\n"
+    "goal cover\n  priority 0\n  want in_cover\n"
+    "goal fight\n  priority 10\n  want enemy_down\n  valid see_player\n";
+
+TEST(orders) {
+  goap_file *f = parse(order_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_action_binding b[3];
+  goap_goal_binding g[3];
+  REQUIRE(goap_file_bindings(f, b, 3, g, 3) == GOAP_OK); /* fight's `valid` line */
+  b[0].tick = forever; /* patrol never ends */
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 3;
+  td.goals = g;
+  td.goal_count = 3;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  recorder rec;
+  memset(&rec, 0, sizeof rec);
+  rec.d = d;
+  rec.quiet_memory = 1;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.on_event = on_event;
+  ad.event_user = &rec;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  int cover = goap_domain_find_goal(d, "cover"), fight = goap_domain_find_goal(d, "fight");
+  run(a, 2, 0.1);
+  CHECK_EQ_INT(goap_agent_order(a, cover, 5), GOAP_OK);
+  CHECK_EQ_INT(goap_agent_ordered_goal(a), cover);
+  run(a, 3, 0.1);
+  CHECK_STR(rec.log, "replan start; plan guard 1 patrol; start patrol; stop patrol; "
+                     "replan order; plan cover 1 take_cover; start take_cover; ok take_cover; "
+                     "done cover; replan plan_done; plan guard 1 patrol; start patrol");
+  CHECK_EQ_INT(goap_agent_ordered_goal(a), -1); /* achieved: the order ended */
+  /* an order below the member's own valid goal does not win */
+  goap_agent_set(a, goap_domain_find_var(d, "in_cover"), 0);
+  goap_agent_set(a, goap_domain_find_var(d, "see_player"), 1);
+  CHECK_EQ_INT(goap_agent_order(a, cover, 5), GOAP_OK);
+  goap_agent_update(a, 0.1);
+  CHECK_EQ_INT(goap_agent_goal(a), fight);
+  /* ... and one above it does */
+  goap_agent_set(a, goap_domain_find_var(d, "enemy_down"), 0);
+  CHECK_EQ_INT(goap_agent_order(a, cover, 50), GOAP_OK);
+  goap_agent_update(a, 0.1);
+  CHECK_EQ_INT(goap_agent_goal(a), cover);
+  goap_agent_clear_order(a);
+  CHECK_EQ_INT(goap_agent_ordered_goal(a), -1);
+  CHECK_EQ_INT(goap_agent_order(a, 99, 1), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_agent_order(NULL, 0, 1), GOAP_INVALID_ARGUMENT);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(reservations_and_counters),
+          TEST_ENTRY(reservation_refused_story), TEST_ENTRY(orders), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
           TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),
           TEST_ENTRY(goal_fallback_and_cooldown), TEST_ENTRY(hysteresis),
           TEST_ENTRY(time_sliced_planning), TEST_ENTRY(plan_cache), TEST_ENTRY(blackboard),

@@ -56,6 +56,21 @@ GOAP_API goap_status goap_blackboard_get(const goap_blackboard *bb, const char *
 /* Incremented by every write that changes a value. */
 GOAP_API uint64_t goap_blackboard_version(const goap_blackboard *bb);
 
+/* Reservations: named resources with a capacity (a flank slot of capacity 1, the one sword,
+ * a cover point). An action that lists a resource in goap_action_binding.reserve holds one
+ * unit from the moment its plan is adopted until the action ends (success, failure, timeout,
+ * interruption) or the plan is dropped; a plan is adopted only when all of its reservations
+ * are granted, otherwise the agent plans again without the action that was refused. A
+ * resource an agent names but nobody added is created with capacity 1.
+ * add: GOAP_DUPLICATE when it exists (use set_capacity), GOAP_INVALID_ARGUMENT for a capacity
+ * < 0. held: the units held now (GOAP_NOT_FOUND for an unknown name). */
+GOAP_API goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name,
+                                                  int capacity);
+GOAP_API goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name,
+                                                  int capacity);
+GOAP_API goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name,
+                                              int *held, int *capacity);
+
 /* ------------------------------------------------------------------------------------------
  * Agent types
  * ---------------------------------------------------------------------------------------- */
@@ -93,6 +108,15 @@ typedef struct goap_action_binding {
   const int32_t *watch;          /* variables whose change (by a sensor, the host or the
                                     blackboard) interrupts the action while it runs; copied */
   int watch_count;
+  const goap_effect *on_start;   /* written to memory (and the blackboard) when it starts,
+                                    e.g. suppressive_fire_tokens += 1; not planned with */
+  int on_start_count;
+  const goap_effect *on_end;     /* written when it ends in any way (success, failure,
+                                    timeout, interruption), e.g. tokens -= 1; not planned with */
+  int on_end_count;
+  const char *const *reserve;    /* blackboard resources it holds (see goap_blackboard_
+                                    add_resource); names copied. Needs a blackboard. */
+  int reserve_count;
 } goap_action_binding;
 
 /* A goal's dynamic priority (replaces the domain's priority): e.g. +30 when the player is
@@ -187,6 +211,7 @@ typedef enum goap_replan_reason {
   GOAP_REPLAN_GOAL_INVALID,      /* the current goal's validity condition stopped holding */
   GOAP_REPLAN_IDLE,              /* no goal could be planned; trying again */
   GOAP_REPLAN_REQUESTED,         /* goap_agent_replan */
+  GOAP_REPLAN_ORDER,             /* goap_agent_order changed the agent's orders */
   GOAP_REPLAN_REASON_COUNT
 } goap_replan_reason;
 /* "plan_done", "action_failed", ... Never NULL. */
@@ -205,7 +230,9 @@ typedef enum goap_agent_event_kind {
   GOAP_EVENT_MEMORY,             /* var, old_value, value: memory written by an action's
                                     effects or its on_fail */
   GOAP_EVENT_GOAL_DONE,          /* goal achieved */
-  GOAP_EVENT_IDLE                /* no goal can be planned now */
+  GOAP_EVENT_IDLE,               /* no goal can be planned now */
+  GOAP_EVENT_RESERVATION_DENIED  /* action, resource: a reservation was refused; the agent
+                                    plans again without the action */
 } goap_agent_event_kind;
 
 typedef struct goap_agent_event {
@@ -224,6 +251,7 @@ typedef struct goap_agent_event {
   goap_status status;
   int var;
   int32_t old_value, value;
+  const char *resource;          /* GOAP_EVENT_RESERVATION_DENIED: the resource's name */
 } goap_agent_event;
 
 typedef void (*goap_agent_event_fn)(goap_agent *agent, const goap_agent_event *ev, void *user);
@@ -261,6 +289,17 @@ GOAP_API const goap_word *goap_agent_memory(const goap_agent *a);
 
 /* Drops the current plan (stopping its action) and plans again on the next update. */
 GOAP_API void goap_agent_replan(goap_agent *a);
+
+/* Orders (what a squad coordinator gives): goal becomes valid-if-its-own-validity-holds with
+ * this priority for the agent, replacing its own priority; the agent reconsiders its goals on
+ * the next update (GOAP_REPLAN_ORDER), so a more important goal of its own (flee at low
+ * health) still wins. The order ends when the goal is achieved or with clear_order. One order
+ * at a time; a new one replaces the old. GOAP_INVALID_ARGUMENT for a bad goal or a goal the
+ * type does not have. */
+GOAP_API goap_status goap_agent_order(goap_agent *a, int goal, double priority);
+GOAP_API void goap_agent_clear_order(goap_agent *a);
+/* The ordered goal, or -1. */
+GOAP_API int goap_agent_ordered_goal(const goap_agent *a);
 /* Like replan, and also forgets goal failures and the goal check timer. */
 GOAP_API void goap_agent_reset(goap_agent *a);
 
@@ -283,6 +322,7 @@ typedef struct goap_agent_stats {
   uint64_t cache_hits;
   uint64_t expanded;             /* search nodes expanded, all plans */
   uint64_t actions_started, actions_succeeded, actions_failed;
+  uint64_t reservations_denied;
   size_t memory_bytes;           /* bytes held by the agent and its planner */
 } goap_agent_stats;
 GOAP_API goap_agent_stats goap_agent_get_stats(const goap_agent *a);

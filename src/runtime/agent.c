@@ -39,6 +39,14 @@ struct goap_agent {
 
   goap_word *mem, *seen, *tmp;   /* W words each */
   int32_t *bb_slot;              /* per shared variable of the type: its slot */
+  int32_t *res_id;               /* per reserved name of the type: the blackboard resource */
+  double *costs;                 /* the type's costs, with actions refused a reservation
+                                    disabled (-1) for the current selection */
+  int blocked;                   /* how many are disabled that way */
+  int32_t *hold_res, *hold_step; /* reservations held: resource, plan step */
+  size_t nhold, chold, chold_step;
+  int order_goal;                /* -1: none */
+  double order_prio;
 
   /* the current plan */
   int32_t *plan;
@@ -106,6 +114,7 @@ static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
 
 static double goal_priority(goap_agent *a, int g) {
   const goap__rt_goal *r = &a->t->goal[g];
+  if (g == a->order_goal) return a->order_prio;
   if (r->priority) return r->priority(a, g, r->user);
   return goap_domain_goal_priority(a->d, g);
 }
@@ -135,16 +144,18 @@ static int watched_changed(const goap_agent *a, const int32_t *vars, uint32_t n)
  * legal value). */
 static void write_effects(goap_agent *a, const goap_effect *e, int n) {
   for (int i = 0; i < n; ++i) {
+    int slot = -1;
+    if (a->bb) { /* a shared variable: apply to the blackboard's value (counters add up) */
+      for (int k = 0; k < a->t->nshared; ++k)
+        if (a->t->shared[k] == e[i].var) slot = a->bb_slot[k];
+      if (slot >= 0) goap_state_set(a->d, a->mem, e[i].var, goap__bb_read(a->bb, slot));
+    }
     int32_t old = goap_state_get(a->d, a->mem, e[i].var);
     if (goap_state_assign(a->d, a->mem, &e[i], 1) != GOAP_OK) continue;
     int32_t now = goap_state_get(a->d, a->mem, e[i].var);
     goap_state_set(a->d, a->seen, e[i].var, now); /* the agent's own write is not external */
     if (now == old) continue;
-    if (a->bb) {
-      for (int k = 0; k < a->t->nshared; ++k)
-        if (a->t->shared[k] == e[i].var && a->bb_slot[k] >= 0)
-          goap__bb_write(a->bb, a->bb_slot[k], now);
-    }
+    if (slot >= 0) goap__bb_write(a->bb, slot, now);
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_MEMORY);
     ev.var = e[i].var;
@@ -155,7 +166,72 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
   }
 }
 
+/* ---- reservations ---------------------------------------------------------------------------- */
+
+static void release_step(goap_agent *a, int step) {
+  size_t k = 0;
+  for (size_t i = 0; i < a->nhold; ++i) {
+    if (a->hold_step[i] == step) {
+      goap__bb_release(a->bb, a->hold_res[i]);
+      continue;
+    }
+    a->hold_res[k] = a->hold_res[i];
+    a->hold_step[k++] = a->hold_step[i];
+  }
+  a->nhold = k;
+}
+
+static void release_all(goap_agent *a) {
+  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i]);
+  a->nhold = 0;
+}
+
+/* Takes every reservation of plan[0..len). Returns -1 when all were granted, the refused
+ * action otherwise (nothing is then held), or -2 when out of memory. */
+static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
+  const goap_agent_type *t = a->t;
+  if (!a->bb || t->nres_names == 0) return -1;
+  for (int j = 0; j < len; ++j) {
+    const goap__rt_action *r = &t->act[plan[j]];
+    for (uint32_t k = 0; k < r->reserve_count; ++k) {
+      if (!goap__rt_grow(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
+                         sizeof *a->hold_res) ||
+          !goap__rt_grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
+                         sizeof *a->hold_step)) {
+        release_all(a);
+        return -2;
+      }
+      int res = a->res_id[r->reserve + k];
+      if (!goap__bb_acquire(a->bb, res)) {
+        release_all(a);
+        a->st.reservations_denied++;
+        goap_agent_event ev;
+        ev_init(&ev, GOAP_EVENT_RESERVATION_DENIED);
+        ev.action = plan[j];
+        ev.resource = goap__bb_resource_name(a->bb, res);
+        emit(a, &ev);
+        return plan[j];
+      }
+      a->hold_res[a->nhold] = res;
+      a->hold_step[a->nhold++] = j;
+    }
+  }
+  return -1;
+}
+
+static void unblock(goap_agent *a) {
+  if (!a->blocked) return;
+  memcpy(a->costs, a->t->costs, (size_t)a->t->na * sizeof *a->costs);
+  a->blocked = 0;
+}
+
 /* ---- plan state ---------------------------------------------------------------------------- */
+
+static void end_action(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  if (r->on_end_count) write_effects(a, a->t->effs + r->on_end, (int)r->on_end_count);
+  if (a->nhold) release_step(a, a->step);
+}
 
 static void stop_running(goap_agent *a) {
   if (!a->running) return;
@@ -163,6 +239,7 @@ static void stop_running(goap_agent *a) {
   a->running = 0;
   const goap__rt_action *r = &a->t->act[act];
   if (r->stop) r->stop(a, act, r->user);
+  end_action(a, act);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_ACTION_STOP);
   ev.action = act;
@@ -173,6 +250,8 @@ static void stop_running(goap_agent *a) {
 /* Drops the plan (and any search) and asks for a new one. */
 static void need_plan(goap_agent *a, goap_replan_reason why) {
   stop_running(a);
+  if (a->nhold) release_all(a);
+  unblock(a);
   a->plan_len = a->step = 0;
   a->goal = -1;
   a->searching = 0;
@@ -209,9 +288,12 @@ static int repair(goap_agent *a) {
     }
     if (done) {
       skipped++;
+      if (a->nhold) release_step(a, j);
       continue;
     }
     if (goap_action_apply(d, a->tmp, act) != GOAP_OK) return 0;
+    for (size_t k = 0; k < a->nhold && out != j; ++k)
+      if (a->hold_step[k] == j) a->hold_step[k] = out;
     a->plan[out++] = act;
     cost += a->t->costs[act];
   }
@@ -339,14 +421,21 @@ static goap_status select_goal(goap_agent *a) {
     int nw = 0;
     const goap_cond *w = goap_domain_goal_want(a->d, g, &nw);
     if (!a->searching) {
-      if (a->cache) {
+      if (a->cache && !a->blocked) {
         int len = 0;
         double cost = 0;
         const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
         if (p) {
           if (!ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
-          adopt(a, g, prio, p, len, cost, 1);
-          return GOAP_OK;
+          int refused = reserve_plan(a, p, len);
+          if (refused == -2) return GOAP_OUT_OF_MEMORY;
+          if (refused < 0) {
+            adopt(a, g, prio, p, len, cost, 1);
+            return GOAP_OK;
+          }
+          a->costs[refused] = -1; /* plan again without it */
+          a->blocked++;
+          continue;
         }
       }
       if (!a->planner) {
@@ -367,7 +456,7 @@ static goap_status select_goal(goap_agent *a) {
       r.heuristic = t->heuristic;
       r.max_nodes = t->max_nodes;
       r.host = a;
-      r.costs = t->costs;
+      r.costs = a->blocked ? a->costs : t->costs;
       goap_status st = goap_plan_begin(a->planner, &r);
       if (st == GOAP_OUT_OF_MEMORY) return st;
       a->searching = 1;
@@ -399,7 +488,14 @@ static goap_status select_goal(goap_agent *a) {
     a->searching = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
     if (st == GOAP_OK) {
-      if (a->cache)
+      int refused = reserve_plan(a, a->plan, res.plan_length);
+      if (refused == -2) return GOAP_OUT_OF_MEMORY;
+      if (refused >= 0) {
+        a->costs[refused] = -1; /* plan again without it */
+        a->blocked++;
+        continue;
+      }
+      if (a->cache && !a->blocked)
         goap__cache_store(a->cache, t, g, a->mem, a->W, a->plan, res.plan_length, res.cost);
       adopt(a, g, prio, NULL, res.plan_length, res.cost, 0);
       return GOAP_OK;
@@ -417,6 +513,7 @@ static void action_failed(goap_agent *a, int act, int timeout) {
   const goap__rt_action *r = &a->t->act[act];
   a->running = 0;
   a->st.actions_failed++;
+  end_action(a, act);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
   ev.action = act;
@@ -437,6 +534,7 @@ static void execute(goap_agent *a, double dt) {
           ev_init(&ev, GOAP_EVENT_GOAL_DONE);
           ev.goal = a->goal;
           emit(a, &ev);
+          if (a->goal == a->order_goal) a->order_goal = -1;
         }
         need_plan(a, GOAP_REPLAN_PLAN_DONE);
       } else {
@@ -449,6 +547,7 @@ static void execute(goap_agent *a, double dt) {
       ev_init(&ev, GOAP_EVENT_GOAL_DONE);
       ev.goal = a->goal;
       emit(a, &ev);
+      if (a->goal == a->order_goal) a->order_goal = -1;
       need_plan(a, GOAP_REPLAN_PLAN_DONE);
       return;
     }
@@ -462,6 +561,7 @@ static void execute(goap_agent *a, double dt) {
     ev.action = act;
     ev.goal = a->goal;
     emit(a, &ev);
+    if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
     if (r->start) r->start(a, act, r->user);
     if (!a->running) return; /* the start callback dropped the plan */
   } else {
@@ -482,6 +582,7 @@ static void execute(goap_agent *a, double dt) {
     int ne = 0;
     const goap_effect *e = goap_domain_action_eff(a->d, act, &ne);
     write_effects(a, e, ne);
+    end_action(a, act);
     a->step++;
   } else if (s == GOAP_ACTION_FAILURE) {
     action_failed(a, act, 0);
@@ -500,6 +601,10 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->seen, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->tmp, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->bb_slot, (size_t)t->nshared * sizeof *a->bb_slot);
+  goap__rt_free(&al, a->res_id, t->nres_names * sizeof *a->res_id);
+  goap__rt_free(&al, a->costs, (size_t)t->na * sizeof *a->costs);
+  goap__rt_free(&al, a->hold_res, a->chold * sizeof *a->hold_res);
+  goap__rt_free(&al, a->hold_step, a->chold_step * sizeof *a->hold_step);
   goap__rt_free(&al, a->plan, a->plan_cap * sizeof *a->plan);
   goap__rt_free(&al, a->cand, (size_t)t->ng * sizeof *a->cand);
   goap__rt_free(&al, a->cand_prio, (size_t)t->ng * sizeof *a->cand_prio);
@@ -538,8 +643,12 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->fail_time = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_time);
   a->fail_hash = (uint64_t *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_hash);
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
+  a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
+  a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
+  a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->bb_slot && a->cand && a->cand_prio &&
-           a->fail_time && a->fail_hash && a->sensor_next && ensure_plan_cap(a, 16);
+           a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
+           ensure_plan_cap(a, 16);
   if (ok) {
     if (desc->memory) {
       /* keep only legal values: copy variable by variable */
@@ -551,6 +660,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
     }
     for (int g = 0; g < t->ng; ++g) a->fail_time[g] = -1;
     for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
+    if (t->na) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
   }
   if (ok && desc->blackboard) {
     /* map each shared variable to its slot by name; an existing slot's value wins */
@@ -565,6 +675,10 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
         a->bb_slot[k] = s;
         if (!created) goap_state_set(a->d, a->mem, v, goap__bb_read(desc->blackboard, s));
       }
+    }
+    for (size_t k = 0; k < t->nres_names && ok; ++k) {
+      a->res_id[k] = goap__bb_resource(desc->blackboard, t->res_names[k]);
+      if (a->res_id[k] < 0) ok = 0;
     }
     if (ok) {
       a->bb = desc->blackboard;
@@ -586,6 +700,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
 void goap_agent_destroy(goap_agent *a) {
   if (!a) return;
   stop_running(a);
+  if (a->nhold) release_all(a);
   if (a->bb) goap__bb_attach(a->bb, -1);
   free_agent(a);
 }
@@ -739,9 +854,28 @@ goap_agent_stats goap_agent_get_stats(const goap_agent *a) {
 
 static const char *const reason_names[GOAP_REPLAN_REASON_COUNT] = {
     "none",  "start",       "plan_done", "action_failed", "timeout", "preconditions",
-    "watch", "better_goal", "goal_invalid", "idle",      "requested"};
+    "watch", "better_goal", "goal_invalid", "idle",      "requested",     "order"};
 
 const char *goap_replan_reason_name(goap_replan_reason r) {
   if ((unsigned)r >= (unsigned)GOAP_REPLAN_REASON_COUNT) return "unknown";
   return reason_names[r];
 }
+
+goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
+  if (!a || goal < 0 || goal >= a->t->ng || a->t->goal[goal].disabled || !(priority == priority))
+    return GOAP_INVALID_ARGUMENT;
+  int same = a->order_goal == goal && a->order_prio == priority;
+  a->order_goal = goal;
+  a->order_prio = priority;
+  if (!same && !(a->ph == PHASE_EXECUTE && a->goal == goal)) need_plan(a, GOAP_REPLAN_ORDER);
+  return GOAP_OK;
+}
+
+void goap_agent_clear_order(goap_agent *a) {
+  if (!a || a->order_goal < 0) return;
+  int was = a->order_goal;
+  a->order_goal = -1;
+  if (a->ph == PHASE_EXECUTE && a->goal == was) need_plan(a, GOAP_REPLAN_ORDER);
+}
+
+int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1; }

@@ -6,6 +6,8 @@
  *  - Names are unique; lookups are linear (they happen when agents are created, never per
  *    update: agents keep slot indices).
  *  - version counts the writes that changed a value.
+ *  - A resource's held count is never above its capacity when taken through acquire (lowering
+ *    a capacity keeps what is held; new requests wait until held < capacity).
  */
 #include <string.h>
 
@@ -17,10 +19,18 @@ typedef struct slot {
   int32_t value;
 } slot;
 
+typedef struct resource {
+  char *name;
+  size_t name_size;
+  int capacity, held;
+} resource;
+
 struct goap_blackboard {
   goap_allocator alloc;
   slot *slots;
   size_t n, cap;
+  resource *res;
+  size_t nres, cres;
   uint64_t version;
   int attached;
 };
@@ -37,6 +47,8 @@ void goap_blackboard_destroy(goap_blackboard *bb) {
   goap_allocator a = bb->alloc;
   for (size_t i = 0; i < bb->n; ++i) goap__rt_free(&a, bb->slots[i].name, bb->slots[i].name_size);
   goap__rt_free(&a, bb->slots, bb->cap * sizeof *bb->slots);
+  for (size_t i = 0; i < bb->nres; ++i) goap__rt_free(&a, bb->res[i].name, bb->res[i].name_size);
+  goap__rt_free(&a, bb->res, bb->cres * sizeof *bb->res);
   goap__rt_free(&a, bb, sizeof *bb);
 }
 
@@ -92,3 +104,67 @@ goap_status goap_blackboard_get(const goap_blackboard *bb, const char *name, int
 }
 
 uint64_t goap_blackboard_version(const goap_blackboard *bb) { return bb ? bb->version : 0; }
+
+/* ---- reservations ------------------------------------------------------------------------- */
+
+static int find_res(const goap_blackboard *bb, const char *name) {
+  for (size_t i = 0; i < bb->nres; ++i)
+    if (strcmp(bb->res[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+static int new_res(goap_blackboard *bb, const char *name, int capacity) {
+  if (bb->nres >= 0x7fffffff) return -1;
+  if (!goap__rt_grow(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
+    return -1;
+  resource *r = &bb->res[bb->nres];
+  r->name = goap__rt_strdup(&bb->alloc, name, &r->name_size);
+  if (!r->name) return -1;
+  r->capacity = capacity;
+  r->held = 0;
+  return (int)bb->nres++;
+}
+
+int goap__bb_resource(goap_blackboard *bb, const char *name) {
+  int i = find_res(bb, name);
+  return i >= 0 ? i : new_res(bb, name, 1);
+}
+
+int goap__bb_acquire(goap_blackboard *bb, int res) {
+  resource *r = &bb->res[res];
+  if (r->held >= r->capacity) return 0;
+  r->held++;
+  return 1;
+}
+
+const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
+  return bb->res[res].name;
+}
+
+void goap__bb_release(goap_blackboard *bb, int res) {
+  if (bb->res[res].held > 0) bb->res[res].held--;
+}
+
+goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name, int capacity) {
+  if (!bb || !name || !name[0] || capacity < 0) return GOAP_INVALID_ARGUMENT;
+  if (find_res(bb, name) >= 0) return GOAP_DUPLICATE;
+  return new_res(bb, name, capacity) >= 0 ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+}
+
+goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name, int capacity) {
+  if (!bb || !name || capacity < 0) return GOAP_INVALID_ARGUMENT;
+  int i = find_res(bb, name);
+  if (i < 0) return GOAP_NOT_FOUND;
+  bb->res[i].capacity = capacity; /* units already held stay held */
+  return GOAP_OK;
+}
+
+goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name, int *held,
+                                     int *capacity) {
+  if (!bb || !name) return GOAP_INVALID_ARGUMENT;
+  int i = find_res(bb, name);
+  if (i < 0) return GOAP_NOT_FOUND;
+  if (held) *held = bb->res[i].held;
+  if (capacity) *capacity = bb->res[i].capacity;
+  return GOAP_OK;
+}

@@ -33,6 +33,8 @@ typedef struct goap__rt_action {
   double timeout;
   uint32_t on_fail, on_fail_count; /* into type->effs */
   uint32_t watch, watch_count;     /* into type->vars */
+  uint32_t on_start, on_start_count, on_end, on_end_count; /* into type->effs */
+  uint32_t reserve, reserve_count; /* into type->res_names */
 } goap__rt_action;
 
 typedef struct goap__rt_goal {
@@ -59,6 +61,8 @@ struct goap_agent_type {
   size_t nconds;
   int32_t *vars;
   size_t nvars_pool;
+  char **res_names;                /* names of reserved resources, all actions */
+  size_t nres_names;
   goap_sensor_desc *sensors;
   int nsensors;
   int32_t *shared;                 /* domain variables flagged shared */
@@ -77,6 +81,12 @@ int goap__bb_slot(goap_blackboard *bb, const char *name, int32_t value, int *cre
 int32_t goap__bb_read(const goap_blackboard *bb, int slot);
 void goap__bb_write(goap_blackboard *bb, int slot, int32_t value);
 void goap__bb_attach(goap_blackboard *bb, int delta);
+/* The resource named `name`, created with capacity 1 when absent; -1 when out of memory. */
+int goap__bb_resource(goap_blackboard *bb, const char *name);
+/* Takes one unit: 1 when granted, 0 when the resource is full. */
+int goap__bb_acquire(goap_blackboard *bb, int res);
+void goap__bb_release(goap_blackboard *bb, int res);
+const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
 
 /* ---- plan cache ------------------------------------------------------------------------ */
 /* Returns the cached plan (length in *len, cost in *cost) or NULL; counts a hit or a miss. */

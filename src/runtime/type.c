@@ -96,7 +96,7 @@ static int check_conds(const goap_domain *d, const goap_cond *c, int n) {
 }
 
 static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
-                            size_t *neff, size_t *ncond, size_t *nvar) {
+                            size_t *neff, size_t *ncond, size_t *nvar, size_t *nres) {
   int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
   if (x->actions ? x->action_count != na : x->action_count != 0)
     return "actions: give one binding per domain action (action_count), or none";
@@ -115,7 +115,7 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
       !isfinite(x->failed_goal_cooldown) || !(x->planning_ms_per_update >= 0) ||
       !isfinite(x->planning_ms_per_update))
     return "timing: margins, intervals and budgets must be finite and >= 0";
-  *neff = *ncond = *nvar = 0;
+  *neff = *ncond = *nvar = *nres = 0;
   for (int i = 0; x->actions && i < na; ++i) {
     const goap_action_binding *b = &x->actions[i];
     if (!(b->cost_scale >= 0) || !isfinite(b->cost_scale))
@@ -126,8 +126,18 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
       return "action binding: on_fail has a bad variable, operator or value";
     if (!check_vars(d, b->watch, b->watch_count))
       return "action binding: watch lists a bad variable";
-    *neff += (size_t)b->on_fail_count;
+    if (!check_effects(d, b->on_start, b->on_start_count))
+      return "action binding: on_start has a bad variable, operator or value";
+    if (!check_effects(d, b->on_end, b->on_end_count))
+      return "action binding: on_end has a bad variable, operator or value";
+    if (b->reserve_count < 0 || (b->reserve_count > 0 && !b->reserve))
+      return "action binding: bad reserve_count";
+    for (int k = 0; k < b->reserve_count; ++k)
+      if (!b->reserve[k] || !b->reserve[k][0])
+        return "action binding: a reserved resource needs a name";
+    *neff += (size_t)b->on_fail_count + (size_t)b->on_start_count + (size_t)b->on_end_count;
     *nvar += (size_t)b->watch_count;
+    *nres += (size_t)b->reserve_count;
   }
   for (int i = 0; x->goals && i < ng; ++i) {
     const goap_goal_binding *b = &x->goals[i];
@@ -151,6 +161,11 @@ void goap_agent_type_destroy(goap_agent_type *t) {
   goap__rt_free(&a, t->conds, t->nconds * sizeof *t->conds);
   goap__rt_free(&a, t->vars, t->nvars_pool * sizeof *t->vars);
   goap__rt_free(&a, t->sensors, (size_t)t->nsensors * sizeof *t->sensors);
+  if (t->res_names) {
+    for (size_t i = 0; i < t->nres_names; ++i)
+      if (t->res_names[i]) goap__rt_free(&a, t->res_names[i], strlen(t->res_names[i]) + 1);
+    goap__rt_free(&a, t->res_names, t->nres_names * sizeof *t->res_names);
+  }
   goap__rt_free(&a, t->shared, (size_t)t->nv * sizeof *t->shared);
   goap__rt_free(&a, t, sizeof *t);
 }
@@ -172,8 +187,8 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
   goap_agent_type_desc x;
   memset(&x, 0, sizeof x);
   if (desc) x = *desc;
-  size_t neff, ncond, nvar;
-  const char *bad = validate(d, &x, &neff, &ncond, &nvar);
+  size_t neff, ncond, nvar, nres;
+  const char *bad = validate(d, &x, &neff, &ncond, &nvar, &nres);
   if (bad) {
     *error = bad;
     return GOAP_INVALID_ARGUMENT;
@@ -202,14 +217,16 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
   t->conds = (goap_cond *)goap__rt_alloc(&a, ncond * sizeof *t->conds);
   t->vars = (int32_t *)goap__rt_alloc(&a, nvar * sizeof *t->vars);
   t->sensors = (goap_sensor_desc *)goap__rt_alloc(&a, (size_t)t->nsensors * sizeof *t->sensors);
+  t->nres_names = nres;
+  t->res_names = (char **)goap__rt_alloc(&a, nres * sizeof *t->res_names);
   t->shared = (int32_t *)goap__rt_alloc(&a, (size_t)t->nv * sizeof *t->shared);
   if (!t->name || !t->costs || !t->act || !t->goal || !t->effs || !t->conds || !t->vars ||
-      !t->sensors || !t->shared) {
+      !t->sensors || !t->shared || !t->res_names) {
     goap_agent_type_destroy(t);
     *error = "out of memory";
     return GOAP_OUT_OF_MEMORY;
   }
-  size_t ke = 0, kc = 0, kv = 0;
+  size_t ke = 0, kc = 0, kv = 0, kr = 0;
   for (int i = 0; i < t->na; ++i) {
     double c = goap_domain_action_cost(d, i);
     goap__rt_action *r = &t->act[i];
@@ -228,6 +245,24 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
       r->watch = (uint32_t)kv;
       r->watch_count = (uint32_t)b->watch_count;
       for (int k = 0; k < b->watch_count; ++k) t->vars[kv++] = b->watch[k];
+      r->on_start = (uint32_t)ke;
+      r->on_start_count = (uint32_t)b->on_start_count;
+      for (int k = 0; k < b->on_start_count; ++k) t->effs[ke++] = b->on_start[k];
+      r->on_end = (uint32_t)ke;
+      r->on_end_count = (uint32_t)b->on_end_count;
+      for (int k = 0; k < b->on_end_count; ++k) t->effs[ke++] = b->on_end[k];
+      r->reserve = (uint32_t)kr;
+      r->reserve_count = (uint32_t)b->reserve_count;
+      for (int k = 0; k < b->reserve_count; ++k) {
+        size_t sz;
+        t->res_names[kr] = goap__rt_strdup(&a, b->reserve[k], &sz);
+        if (!t->res_names[kr]) {
+          goap_agent_type_destroy(t);
+          *error = "out of memory";
+          return GOAP_OUT_OF_MEMORY;
+        }
+        kr++;
+      }
     }
     t->costs[i] = c;
   }

@@ -104,6 +104,12 @@ void cli_timeline_event(cli_timeline *tl, const goap_agent_event *ev) {
         cli_json_string(&b, goal);
         break;
       case GOAP_EVENT_IDLE: cli_buf_printf(&b, "\"idle\""); break;
+      case GOAP_EVENT_RESERVATION_DENIED:
+        cli_buf_printf(&b, "\"reservation_denied\", \"action\": ");
+        cli_json_string(&b, act);
+        cli_buf_printf(&b, ", \"resource\": ");
+        cli_json_string(&b, ev->resource);
+        break;
     }
     cli_buf_printf(&b, "}");
     printf("%s\n", cli_buf_str(&b));
@@ -154,6 +160,9 @@ void cli_timeline_event(cli_timeline *tl, const goap_agent_event *ev) {
       break;
     case GOAP_EVENT_GOAL_DONE: printf("%s  goal %s achieved\n", t, goal); break;
     case GOAP_EVENT_IDLE: printf("%s  nothing left to do\n", t); break;
+    case GOAP_EVENT_RESERVATION_DENIED:
+      printf("%s  %s refused: %s is taken; planning without it\n", t, act, ev->resource);
+      break;
   }
 }
 
