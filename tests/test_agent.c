@@ -7,6 +7,7 @@
  * start get_ammo; ...") and compared with the exact expected story.
  */
 #include <goap/agent.h>
+#include <goap/squad.h>
 #include <goap/file.h>
 
 #include <stdio.h>
@@ -380,7 +381,7 @@ TEST(trigger_preconditions_and_repair) {
       CHECK_STR(rec.log, "replan start; plan kill_enemy 4 get_ammo load_magazine open_door "
                          "shoot; start get_ammo; ok get_ammo; start load_magazine; "
                          "ok load_magazine; repair 1; start shoot; ok shoot; done kill_enemy; "
-                         "replan plan_done");
+                         "replan plan_done; idle");
       CHECK_EQ_INT((int)goap_agent_get_stats(a).repairs, 1);
       CHECK_EQ_INT((int)goap_agent_get_stats(a).replans[GOAP_REPLAN_PRECONDITIONS], 0);
     }
@@ -1148,7 +1149,105 @@ TEST(orders) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(reservations_and_counters),
+/* The four F.E.A.R. squad behaviours as orders. */
+static const char *const squad_goals_text =
+    "var suppressing: bool\nvar in_cover: bool\nvar advanced: bool\nvar searched: bool\n"
+    "action suppress_fire\n  eff suppressing\n"
+    "action move_to_cover\n  eff in_cover\n"
+    "action move_up\n  eff advanced\n"
+    "action search_room\n  eff searched\n"
+    "goal suppress\n  want suppressing\n"
+    "goal take_cover\n  want in_cover\n"
+    "goal advance\n  want advanced\n"
+    "goal search\n  want searched\n"
+    "goal idle\n  priority -1\n  want suppressing, in_cover, advanced, searched\n";
+
+TEST(squad_behaviors) {
+  goap_file *f = parse(squad_goals_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_action_binding b[4];
+  memset(b, 0, sizeof b);
+  for (int i = 0; i < 4; ++i) b[i].tick = forever;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 4;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  goap_squad *sq = goap_squad_create(NULL);
+  REQUIRE(sq != NULL);
+  enum { N = 5 };
+  goap_agent *m[N];
+  for (int i = 0; i < N; ++i) {
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = t;
+    m[i] = goap_agent_create(&ad);
+    REQUIRE(m[i] != NULL);
+    CHECK_EQ_INT(goap_squad_add(sq, m[i]), GOAP_OK);
+  }
+  CHECK_EQ_INT(goap_squad_add(sq, m[0]), GOAP_DUPLICATE);
+  CHECK_EQ_INT(goap_squad_size(sq), N);
+  int sup = goap_domain_find_goal(d, "suppress"), cov = goap_domain_find_goal(d, "take_cover");
+  int adv = goap_domain_find_goal(d, "advance"), sea = goap_domain_find_goal(d, "search");
+  char got[64];
+  /* the goal each member pursues after one update, as letters */
+#define PURSUED()                                                                             \
+  do {                                                                                        \
+    for (int i = 0; i < N; ++i) goap_agent_update(m[i], 0.1);                                 \
+    for (int i = 0; i < N; ++i) {                                                             \
+      int g = goap_agent_goal(m[i]);                                                          \
+      got[i] = g == sup ? 'S' : g == cov ? 'C' : g == adv ? 'A' : g == sea ? 'F' : '-';       \
+    }                                                                                         \
+    got[N] = '\0';                                                                            \
+  } while (0)
+  CHECK_EQ_INT(goap_squad_order(sq, GOAP_SQUAD_GET_TO_COVER), GOAP_OK);
+  PURSUED();
+  CHECK_STR(got, "SCCCC"); /* one suppresses while the others move to cover */
+  CHECK_EQ_INT(goap_squad_order(sq, GOAP_SQUAD_ADVANCE_COVER), GOAP_OK);
+  PURSUED();
+  CHECK_STR(got, "ASASA"); /* half advance, half suppress */
+  CHECK_EQ_INT(goap_squad_order(sq, GOAP_SQUAD_ADVANCE_COVER), GOAP_OK);
+  PURSUED();
+  CHECK_STR(got, "SASAS"); /* and they swap */
+  CHECK_EQ_INT(goap_squad_order(sq, GOAP_SQUAD_SEARCH), GOAP_OK);
+  PURSUED();
+  CHECK_STR(got, "FCFCF"); /* pairs: one searches, its partner covers; the fifth alone */
+  CHECK_EQ_INT(goap_squad_current(sq), GOAP_SQUAD_SEARCH);
+  CHECK_STR(goap_squad_behavior_name(GOAP_SQUAD_ORDERLY_ADVANCE), "orderly_advance");
+  CHECK_EQ_INT(goap_squad_behavior_from_name("search"), GOAP_SQUAD_SEARCH);
+  CHECK_EQ_INT(goap_squad_behavior_from_name("charge"), -1);
+  /* orderly advance: one at a time; moving on when the mover arrives */
+  CHECK_EQ_INT(goap_squad_order(sq, GOAP_SQUAD_ORDERLY_ADVANCE), GOAP_OK);
+  PURSUED();
+  CHECK_STR(got, "ACCCC");
+  int advanced = goap_domain_find_var(d, "advanced");
+  for (int k = 1; k <= N; ++k) {
+    goap_agent_set(m[k - 1], advanced, 1); /* the mover got there */
+    PURSUED();                             /* it notices: goal done, order over */
+    goap_squad_update(sq);
+    PURSUED();
+    if (k < N) {
+      char want[N + 1];
+      for (int i = 0; i < N; ++i) want[i] = i == k ? 'A' : 'C';
+      want[N] = '\0';
+      CHECK_STR(got, want);
+    }
+  }
+  CHECK_EQ_INT(goap_squad_current(sq), GOAP_SQUAD_NONE);
+  for (int i = 0; i < N; ++i) CHECK_EQ_INT(goap_agent_ordered_goal(m[i]), -1);
+  CHECK_EQ_INT(goap_squad_remove(sq, m[2]), GOAP_OK);
+  CHECK_EQ_INT(goap_squad_remove(sq, m[2]), GOAP_NOT_FOUND);
+  CHECK(goap_squad_member(sq, 2) == m[3]);
+  goap_squad_destroy(sq);
+  for (int i = 0; i < N; ++i) goap_agent_destroy(m[i]);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+#undef PURSUED
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
           TEST_ENTRY(reservation_refused_story), TEST_ENTRY(orders), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
           TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),
           TEST_ENTRY(goal_fallback_and_cooldown), TEST_ENTRY(hysteresis),

@@ -327,6 +327,7 @@ static int cooling(const goap_agent *a, int g, uint64_t h) {
 static void build_candidates(goap_agent *a) {
   uint64_t h = hash_mem(a);
   a->ncand = a->icand = 0;
+  if (a->order_goal >= 0 && goal_met(a, a->order_goal)) a->order_goal = -1; /* done already */
   for (int g = 0; g < a->t->ng; ++g) {
     if (!goal_valid(a, g) || goal_met(a, g) || cooling(a, g, h)) continue;
     double pr = goal_priority(a, g);
@@ -737,6 +738,16 @@ static void check_interrupts(goap_agent *a) {
   }
   if (!goal_valid(a, a->goal)) {
     need_plan(a, GOAP_REPLAN_GOAL_INVALID);
+    return;
+  }
+  if (goal_met(a, a->goal)) { /* achieved by someone else: nothing left to do for it */
+    stop_running(a);
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_GOAL_DONE);
+    ev.goal = a->goal;
+    emit(a, &ev);
+    if (a->goal == a->order_goal) a->order_goal = -1;
+    need_plan(a, GOAP_REPLAN_PLAN_DONE);
     return;
   }
   if (a->time + 1e-12 >= a->next_goal_check) {
