@@ -616,11 +616,11 @@ static const bad_case bad_cases[] = {
      "'want' must be inside a goal or scenario block", 0},
     {"expect cost 1\n", GOAP_PARSE_ERROR, 1, 1, "'expect' must be inside a scenario or simulation block", 0},
     {"var x: bool\naction a\n  eff x\nvar y: bool\n  cost 2\n", GOAP_PARSE_ERROR, 5, 3,
-     "'cost' must be inside an action block", 0},
+     "'cost' must be inside an action or role block", 0},
     {"var x: bool\ngoal g\n  cost 1\n", GOAP_PARSE_ERROR, 3, 3,
      "'cost' is not allowed in a goal block (allowed: priority, want, valid, watch)", 0},
     {"var x: bool\naction a\n  want x\n", GOAP_PARSE_ERROR, 3, 3,
-     "'want' is not allowed in an action block (allowed: cost, pre, eff, on_fail, timeout, watch, duration)", 0},
+     "'want' is not allowed in an action block (allowed: cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end)", 0},
     {"var x: bool\nscenario s\n  priority 1\n", GOAP_PARSE_ERROR, 3, 3,
      "'priority' is not allowed in a scenario block (allowed: pursue, want, given, expect)", 0},
     {"action\n", GOAP_PARSE_ERROR, 1, 7, "expected a name after 'action', found end of line", 0},
@@ -845,7 +845,7 @@ static const bad_case bad_cases[] = {
      "bool"},
     {"var x: bool\naction a\n  eff x\n  sense x\n", GOAP_PARSE_ERROR, 4, 3,
      "'sense' is not allowed in an action block (allowed: cost, pre, eff, on_fail, timeout, "
-     "watch, duration)", 0},
+     "watch, duration, reserve, on_start, on_end)", 0},
     {"var x: bool\naction open\n  eff x\nsimulation s\n  fail opn when x\n", GOAP_NOT_FOUND, 5,
      8, "unknown action 'opn'; did you mean 'open'?", 0},
     {"var x: bool\nsimulation s\n  at soon x\n", GOAP_PARSE_ERROR, 3, 6,
@@ -865,7 +865,7 @@ static const bad_case bad_cases[] = {
      "duplicate simulation 's' (first defined at line 2)", 0},
     {"var x: bool\nsimulation s\n  pursue g\n", GOAP_PARSE_ERROR, 3, 3,
      "'pursue' is not allowed in a simulation block (allowed: given, at, fail, sense, until, "
-     "step, expect)", 0},
+     "step, expect, member)", 0},
     {"sense x\n", GOAP_PARSE_ERROR, 1, 1, "'sense' must be inside a simulation block", 0},
 };
 

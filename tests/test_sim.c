@@ -299,6 +299,117 @@ TEST(simulation_out_of_memory) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(attributes),
+/* The squad: who flanks depends on the roles; the flank slot is never shared; the token
+ * counter rises while the gunner suppresses; the medic rescues the member who went down. */
+typedef struct squad_log {
+  char text[4096];
+  size_t n;
+  const goap_domain *d;
+  int tokens_max;
+} squad_log;
+
+static void squad_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
+  squad_log *l = (squad_log *)user;
+  const char *who = (const char *)goap_agent_host(agent);
+  char buf[256];
+  buf[0] = '\0';
+  switch (ev->kind) {
+    case GOAP_EVENT_PLAN: {
+      size_t n = (size_t)snprintf(buf, sizeof buf, "%s %s:", who,
+                                  goap_domain_goal_name(l->d, ev->goal));
+      for (int i = 0; i < ev->plan_length && n < sizeof buf; ++i)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " %s",
+                              goap_domain_action_name(l->d, ev->plan[i]));
+      break;
+    }
+    case GOAP_EVENT_RESERVATION_DENIED:
+      snprintf(buf, sizeof buf, "%s denied %s", who, ev->resource);
+      break;
+    case GOAP_EVENT_MEMORY: {
+      goap_var_info vi;
+      goap_domain_var_info(l->d, ev->var, &vi);
+      if (strcmp(vi.name, "suppressive_fire_tokens") == 0 && ev->value > l->tokens_max)
+        l->tokens_max = ev->value;
+      return;
+    }
+    default: return;
+  }
+  size_t k = strlen(buf);
+  if (l->n + k + 3 >= sizeof l->text) return;
+  if (l->n) {
+    memcpy(l->text + l->n, "; ", 2);
+    l->n += 2;
+  }
+  memcpy(l->text + l->n, buf, k + 1);
+  l->n += k;
+}
+
+TEST(squad_flank) {
+  goap_file *f = NULL;
+  REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/squad.goap", NULL, &f, NULL) == GOAP_OK);
+  const goap_domain *d = goap_file_domain(f);
+  CHECK_EQ_INT(goap_file_agent_type_count(f), 5);
+  CHECK_EQ_INT(goap_file_resource_count(f), 1);
+  const char *rname = NULL;
+  int cap = 0;
+  CHECK_EQ_INT(goap_file_resource(f, 0, &rname, &cap), GOAP_OK);
+  CHECK_STR(rname, "flank_slot");
+  CHECK_EQ_INT(cap, 1);
+  /* the shotgunner's bindings: its role scales flank_to_cover, it lacks rescue */
+  goap_action_binding ab[16];
+  goap_goal_binding gb[8];
+  int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
+  int shotgunner = goap_file_find_agent_type(f, "shotgunner");
+  REQUIRE(shotgunner >= 0);
+  REQUIRE(goap_file_agent_bindings(f, shotgunner, ab, na, gb, ng) == GOAP_OK);
+  CHECK_NEAR(ab[goap_domain_find_action(d, "flank_to_cover")].cost_scale, 0.3, 1e-12);
+  CHECK_EQ_INT(ab[goap_domain_find_action(d, "rescue")].disabled, 1);
+  CHECK_EQ_INT(ab[goap_domain_find_action(d, "throw_smoke")].disabled, 0);
+  CHECK_EQ_INT(gb[goap_domain_find_goal(d, "save_member")].disabled, 1);
+  CHECK_EQ_INT(ab[goap_domain_find_action(d, "flank_to_cover")].reserve_count, 1);
+  CHECK_STR(ab[goap_domain_find_action(d, "flank_to_cover")].reserve[0], "flank_slot");
+  CHECK_EQ_INT(goap_file_agent_bindings(f, 99, ab, na, gb, ng), GOAP_INVALID_ARGUMENT);
+  struct {
+    const char *sim;
+    const char *log;
+  } runs[] = {
+      {"flank",
+       "gunner suppress: move_to_cover provide_suppression; rifleman1 take_cover: move_to_cover; "
+       "rifleman2 take_cover: move_to_cover; shotgunner take_cover: move_to_cover; "
+       "medic take_cover: move_to_cover; rifleman1 kill_player: fire_from_cover; "
+       "rifleman2 kill_player: fire_from_cover; "
+       "shotgunner kill_player: throw_smoke flank_to_cover close_range_fire; "
+       "medic save_member: rescue"},
+      {"assault_flanks",
+       "gunner suppress: move_to_cover provide_suppression; rifleman1 take_cover: move_to_cover; "
+       "rifleman2 take_cover: move_to_cover; shotgunner take_cover: move_to_cover; "
+       "medic take_cover: move_to_cover; "
+       "rifleman1 kill_player: throw_smoke flank_to_cover close_range_fire; "
+       "rifleman2 kill_player: fire_from_cover; shotgunner denied flank_slot; "
+       "shotgunner kill_player: fire_from_cover"},
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; ++i) {
+    squad_log l;
+    memset(&l, 0, sizeof l);
+    l.d = d;
+    goap_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.on_event = squad_event;
+    o.event_user = &l;
+    goap_sim_result res;
+    REQUIRE(goap_file_simulate(f, goap_file_find_simulation(f, runs[i].sim), &o, &res) ==
+            GOAP_OK);
+    /* the story up to the kill (what follows is everyone going back to cover) */
+    CHECK(strncmp(l.text, runs[i].log, strlen(runs[i].log)) == 0);
+    if (strncmp(l.text, runs[i].log, strlen(runs[i].log)) != 0)
+      fprintf(stderr, "  got:  %s\n  want: %s\n", l.text, runs[i].log);
+    CHECK_EQ_INT(l.tokens_max, 1);
+    CHECK_EQ_INT(res.failed, 0);
+    CHECK_EQ_INT((int)res.stats.reservations_denied, i == 1);
+  }
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(squad_flank), TEST_ENTRY(attributes),
           TEST_ENTRY(sense_watch_and_timeouts), TEST_ENTRY(timeout_in_simulation),
           TEST_ENTRY(simulation_out_of_memory))

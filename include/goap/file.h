@@ -124,6 +124,12 @@ typedef struct goap_file_action_info {
   int watch_count;
   double timeout;              /* `timeout` in seconds; 0: none */
   double duration;             /* `duration` in seconds, used by simulations; 0: instant */
+  const goap_effect *on_start; /* `on_start`: written when it starts (not planned with) */
+  int on_start_count;
+  const goap_effect *on_end;   /* `on_end`: written when it ends in any way */
+  int on_end_count;
+  const char *const *reserve;  /* `reserve`: names of the resources it holds */
+  int reserve_count;
 } goap_file_action_info;
 
 typedef struct goap_file_goal_info {
@@ -142,16 +148,32 @@ GOAP_API goap_status goap_file_goal_info_get(const goap_file *f, int goal,
 GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
 
 /* Fills one binding per action and per goal of the file's domain (action_count and
- * goal_count must equal the domain's counts) with the file's on_fail, timeout, watch and
- * valid lines; callbacks are left NULL for the host to set. The bindings point into the file.
- * Ready for goap_agent_type_desc.actions / .goals. */
+ * goal_count must equal the domain's counts) with the file's on_fail, on_start, on_end,
+ * reserve, timeout, watch and valid lines; callbacks are left NULL for the host to set. The
+ * bindings point into the file. Ready for goap_agent_type_desc.actions / .goals. */
 GOAP_API goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
                                         int action_count, goap_goal_binding *goals,
                                         int goal_count);
 
+/* `resource NAME capacity N` lines: GOAP_INVALID_ARGUMENT for a bad index. */
+GOAP_API int goap_file_resource_count(const goap_file *f);
+GOAP_API goap_status goap_file_resource(const goap_file *f, int index, const char **name,
+                                        int *capacity);
+
+/* `agent NAME` blocks (agent types: their actions, goals and role) and `role NAME` blocks
+ * (`cost ACTION * FACTOR`). */
+GOAP_API int goap_file_agent_type_count(const goap_file *f);
+GOAP_API const char *goap_file_agent_type_name(const goap_file *f, int type);
+GOAP_API int goap_file_find_agent_type(const goap_file *f, const char *name);
+/* Like goap_file_bindings for agent type `type` (-1: every action and goal): actions and
+ * goals the type does not list are disabled, and its role's factors are the cost_scale. */
+GOAP_API goap_status goap_file_agent_bindings(const goap_file *f, int type,
+                                              goap_action_binding *actions, int action_count,
+                                              goap_goal_binding *goals, int goal_count);
+
 /* ------------------------------------------------------------------------------------------
- * Simulations (`simulation` blocks): one agent with every action and goal of the file in a
- * scripted world. See docs/format.md.
+ * Simulations (`simulation` blocks): one agent with every action and goal of the file, or the
+ * squad of its `member` lines, in a scripted world. See docs/format.md.
  * ---------------------------------------------------------------------------------------- */
 GOAP_API int goap_file_simulation_count(const goap_file *f);
 /* The index, or -1. */
@@ -159,7 +181,8 @@ GOAP_API int goap_file_find_simulation(const goap_file *f, const char *name);
 /* NULL for a bad index. */
 GOAP_API const char *goap_file_simulation_name(const goap_file *f, int sim);
 
-/* A world variable changed (an `at` line, or the effects of an action that succeeded). */
+/* The world changed: a variable assigned by an `at` line, or a `world` variable changed by
+ * the effects of an action that succeeded. */
 typedef void (*goap_sim_world_fn)(int var, int32_t old_value, int32_t value, double time,
                                   void *user);
 
@@ -182,7 +205,10 @@ typedef struct goap_sim_result {
   char message[256];           /* the first failure, "" when none */
 } goap_sim_result;
 
-/* Runs simulation `sim`: the agent's memory starts from the domain's defaults and `given`,
+/* Runs simulation `sim`. Members share one blackboard (the `shared` variables and the
+ * file's resources) and a squad coordinator (`at T order BEHAVIOUR`); each agent's host
+ * pointer (goap_agent_host) is its member name as a `const char *` (NULL for the single agent
+ * of a simulation without members). The agent's memory starts from the domain's defaults and `given`,
  * the world from the same plus `at 0` lines; each step (`step` seconds) applies due `at`
  * lines to the world, copies `sense` variables from the world into memory, and updates the
  * agent. An action runs for its `duration`, then fails if a `fail` line's conditions hold in

@@ -3,7 +3,8 @@
  * effects, computed once when a file is loaded, through the public domain query API only.
  *
  * The relaxation: bool and enum variables hold a *set* of reached values (starting with the
- * default); int variables an interval [lo, hi] of reachable values (starting at the default
+ * default; `shared` and `world` variables start with every value, since other agents or the
+ * world may set them); int variables an interval [lo, hi] of reachable values (starting at the default
  * and widened by the effects of reached actions: `= k` to include k, `+= n` up to the
  * variable's hi, `-= n` down to its lo). An action is reached when each of its preconditions
  * can hold in that relaxed state; reached actions add their effects, to a fixpoint.
@@ -177,6 +178,17 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   if (!r.reached) goto done;
   memset(r.reached, 0, total);
   for (i = 0; i < r.nv; ++i) {
+    if ((r.vi[i].flags & GOAP_VAR_SHARED) || goap_file_is_world_var(f, i)) {
+      /* other members (the blackboard) or the world may give it any value */
+      if (r.vi[i].type == GOAP_INT) {
+        r.ilo[i] = r.vi[i].lo;
+        r.ihi[i] = r.vi[i].hi;
+      } else {
+        memset(r.reached + r.off[i], 1, (size_t)r.vi[i].value_count);
+        r.nreached[i] = r.vi[i].value_count;
+      }
+      continue;
+    }
     if (r.vi[i].type != GOAP_INT && r.vi[i].default_value >= 0 &&
         r.vi[i].default_value < r.vi[i].value_count) {
       r.reached[r.off[i] + (size_t)r.vi[i].default_value] = 1;

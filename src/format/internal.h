@@ -65,7 +65,7 @@ typedef struct goap__ftab {
   size_t cap, count; /* cap is 0 or a power of two; count <= cap / 2 */
 } goap__ftab;
 enum { GOAP__NS_VAR = 0, GOAP__NS_ACTION, GOAP__NS_GOAL, GOAP__NS_SCENARIO, GOAP__NS_SIM,
-       GOAP__NS_VALUE };
+       GOAP__NS_RESOURCE, GOAP__NS_ROLE, GOAP__NS_AGENT, GOAP__NS_VALUE };
 /* The value stored for (ns, name), or -1. */
 int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n);
 /* Inserts (the name must not be present). GOAP_OK or GOAP_OUT_OF_MEMORY. */
@@ -131,7 +131,8 @@ typedef enum goap__tk {
   GOAP__T_GT,
   GOAP__T_GE,
   GOAP__T_ADD, /* += */
-  GOAP__T_SUB  /* -= */
+  GOAP__T_SUB, /* -= */
+  GOAP__T_STAR /* * (role costs) */
 } goap__tk;
 
 typedef struct goap__tok {
@@ -226,6 +227,8 @@ typedef struct goap__action_rt {
   uint32_t on_fail, on_fail_count; /* rt_effs */
   uint32_t watch, watch_count;     /* rt_vars */
   double timeout, duration;
+  uint32_t on_start, on_start_count, on_end, on_end_count; /* rt_effs */
+  uint32_t reserve, reserve_count; /* rt_ids: resource indices */
 } goap__action_rt;
 typedef struct goap__goal_rt {
   uint32_t valid, valid_count;     /* rt_conds */
@@ -235,11 +238,38 @@ typedef struct goap__sim_event {
   double time;
   uint32_t eff, eff_count;         /* rt_effs */
   int line;
+  int order;                       /* >= 0: a squad behaviour (goap_squad_behavior) instead */
 } goap__sim_event;
 typedef struct goap__sim_fail {
   int32_t action;
   uint32_t cond, cond_count;       /* rt_conds; none: always fails */
 } goap__sim_fail;
+typedef struct goap__resource {
+  const char *name;
+  int capacity, line;
+} goap__resource;
+typedef struct goap__role {
+  const char *name;
+  int line;
+  uint32_t scale, scale_count;     /* role_scales */
+} goap__role;
+typedef struct goap__role_scale {
+  int32_t action;
+  double factor;
+} goap__role_scale;
+typedef struct goap__agent_type {
+  const char *name;
+  int line;
+  uint32_t actions, action_count;  /* rt_ids: action ids; count 0 and !has_actions: all */
+  uint32_t goals, goal_count;      /* rt_ids: goal ids */
+  int has_actions, has_goals;
+  int32_t role;                    /* -1: none */
+} goap__agent_type;
+typedef struct goap__sim_member {
+  const char *name;
+  int32_t type;                    /* agent type index */
+  uint32_t with, with_count;       /* rt_effs */
+} goap__sim_member;
 typedef struct goap__sim {
   const char *name;
   int line;
@@ -250,6 +280,7 @@ typedef struct goap__sim {
   double until, step;
   int expect_replans;              /* -1: none */
   uint32_t final, final_count;     /* rt_conds: `expect final` */
+  uint32_t member, member_count;   /* sim_members; none: one agent with everything */
 } goap__sim;
 
 struct goap_file {
@@ -292,6 +323,23 @@ struct goap_file {
   size_t sim_events_len, sim_events_cap;
   goap__sim_fail *sim_fails;
   size_t sim_fails_len, sim_fails_cap;
+  int32_t *rt_ids;                 /* resource, action and goal id lists */
+  size_t rt_ids_len, rt_ids_cap;
+  const char **rt_names;           /* parallel to rt_ids (filled at the end): resource names */
+  size_t rt_names_cap;
+  goap__resource *resources;
+  int resource_count;
+  size_t resources_cap;
+  goap__role *roles;
+  int role_count;
+  size_t roles_cap;
+  goap__role_scale *role_scales;
+  size_t role_scales_len, role_scales_cap;
+  goap__agent_type *agent_types;
+  int agent_type_count;
+  size_t agent_types_cap;
+  goap__sim_member *sim_members;
+  size_t sim_members_len, sim_members_cap;
 };
 
 /* Runs the relaxed reachability analysis on a freshly built file; text is the source (for

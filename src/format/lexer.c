@@ -69,6 +69,7 @@ goap_status goap__lex_next(goap__lexer *lx) {
     switch (c) {
       case ':': lx->tok.kind = GOAP__T_COLON; break;
       case ',': lx->tok.kind = GOAP__T_COMMA; break;
+      case '*': lx->tok.kind = GOAP__T_STAR; break;
       case '{': lx->tok.kind = GOAP__T_LBRACE; break;
       case '}': lx->tok.kind = GOAP__T_RBRACE; break;
       case '.':

@@ -20,11 +20,23 @@
 
 #include "internal.h"
 
-enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM };
+enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
 /* Once-only attributes (indices into attr_line). */
 enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
-       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_COUNT };
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_COUNT };
+
+/* A name used before it may be defined, resolved after the last line. */
+enum { R_ID = 0, R_ROLE_SCALE, R_AGENT_ROLE, R_MEMBER_TYPE };
+typedef struct name_ref {
+  int32_t ns;        /* GOAP__NS_* */
+  int target;        /* R_*: where the id goes */
+  size_t index;      /* in that array */
+  const char *name;
+  size_t len;
+  int pos_line, pos_col;
+  size_t pos_off;
+} name_ref;
 
 typedef struct plan_ref {
   const char *name;
@@ -85,6 +97,8 @@ typedef struct parser {
   plan_ref *fail_refs;
   size_t fail_refs_len, fail_refs_cap;
   int world_decl; /* the var line being parsed is a `world` declaration */
+  name_ref *nrefs;
+  size_t nrefs_len, nrefs_cap;
 } parser;
 
 
@@ -102,7 +116,8 @@ typedef struct parser {
     (arr) = grow_;                                                                    \
   } while (0)
 
-static const char *const block_names[] = {"", "action", "goal", "scenario", "simulation"};
+static const char *const block_names[] = {"",           "action", "goal", "scenario",
+                                           "simulation", "role",   "agent"};
 
 /* ------------------------------------------------------------------------------------------
  * Errors at arbitrary positions
@@ -198,8 +213,24 @@ static const char *cand_action(const void *ctx, int i) {
 static const char *cand_goal(const void *ctx, int i) {
   return ((const parser *)ctx)->goal_names[i];
 }
+static const char *cand_resource(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->resources[i].name;
+}
+static const char *cand_role(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->roles[i].name;
+}
+static const char *cand_agent(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->agent_types[i].name;
+}
 static const char *cand_string(const void *ctx, int i) {
   return ((const char *const *)ctx)[i];
+}
+
+static int in_list(const char *const *list, int n, const char *s, size_t len) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
+  return -1;
 }
 
 static goap__symtab symtab(const parser *p) {
@@ -898,6 +929,68 @@ static goap_status parse_seconds(parser *p, goap__lexer *lx, int attr, const cha
   return GOAP_OK;
 }
 
+/* Remembers that the name at the current token must be resolved in namespace ns. */
+static goap_status add_ref(parser *p, goap__lexer *lx, int32_t ns, int target, size_t index) {
+  name_ref r;
+  const char *name = NULL;
+  TRY(take_name(p, lx, "a name", &name));
+  r.ns = ns;
+  r.target = target;
+  r.index = index;
+  r.name = name;
+  r.len = lx->tok.len;
+  r.pos_line = p->ec.line;
+  r.pos_col = (int)lx->tok.off + 1;
+  r.pos_off = p->line_off;
+  GROW(p, p->nrefs, p->nrefs_cap, p->nrefs_len + 1);
+  p->nrefs[p->nrefs_len++] = r;
+  return GOAP_OK;
+}
+
+/* NAME, NAME, ... resolved later into rt_ids (one slot each, in order). */
+static goap_status parse_name_list(parser *p, goap__lexer *lx, const char *kw, int32_t ns,
+                                   uint32_t *start, uint32_t *count) {
+  goap_file *f = p->f;
+  char what[64];
+  snprintf(what, sizeof what, "a name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  if (*count == 0) *start = (uint32_t)f->rt_ids_len;
+  else if (*start + *count != f->rt_ids_len)
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                       "'%s' lines of one block must follow each other", kw);
+  for (;;) {
+    if (*count >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many names after '%s'", kw);
+    GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + 1);
+    f->rt_ids[f->rt_ids_len] = -1;
+    TRY(add_ref(p, lx, ns, R_ID, f->rt_ids_len));
+    f->rt_ids_len++;
+    (*count)++;
+    TRY(next(lx));
+    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+    if (lx->tok.kind != GOAP__T_COMMA) return goap__expected(lx, "',' or end of line");
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after ','");
+  }
+}
+
+/* on_start / on_end / on_fail: effects appended to one contiguous list per action. */
+static goap_status rt_effect_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
+                                  uint32_t *count) {
+  uint32_t first;
+  TRY(parse_list(p, lx, GOAP__EFFECT, kw));
+  TRY(no_world_vars(p, kw));
+  if (*count + p->items_len > GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many effects in '%s'", kw);
+  if (*count && *start + *count != p->f->rt_effs_len)
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, 0,
+                       "'%s' lines of one action must follow each other", kw);
+  TRY(push_effs(p, &first));
+  if (*count == 0) *start = first;
+  *count += (uint32_t)p->items_len;
+  return GOAP_OK;
+}
+
 static goap_status action_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__action_rt *rt = &f->action_rt[f->action_count - 1];
@@ -907,18 +1000,158 @@ static goap_status action_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   TRY(next(lx));
   if (strcmp(kw, "watch") == 0)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
-  /* on_fail */
-  {
-    uint32_t start;
-    TRY(parse_list(p, lx, GOAP__EFFECT, "on_fail"));
-    TRY(no_world_vars(p, "on_fail"));
-    if (rt->on_fail_count + p->items_len > GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many effects in 'on_fail'");
-    TRY(push_effs(p, &start));
-    if (rt->on_fail_count == 0) rt->on_fail = start;
-    rt->on_fail_count += (uint32_t)p->items_len;
-    return GOAP_OK;
+  if (strcmp(kw, "reserve") == 0)
+    return parse_name_list(p, lx, "reserve", GOAP__NS_RESOURCE, &rt->reserve,
+                           &rt->reserve_count);
+  if (strcmp(kw, "on_start") == 0)
+    return rt_effect_list(p, lx, "on_start", &rt->on_start, &rt->on_start_count);
+  if (strcmp(kw, "on_end") == 0)
+    return rt_effect_list(p, lx, "on_end", &rt->on_end, &rt->on_end_count);
+  return rt_effect_list(p, lx, "on_fail", &rt->on_fail, &rt->on_fail_count);
+}
+
+/* ---- resources, roles, agent types --------------------------------------------------- */
+
+static goap_status parse_resource(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  const char *name = NULL;
+  int32_t prev;
+  int cap = 1;
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after 'resource'");
+  prev = goap__ftab_find(&p->names, GOAP__NS_RESOURCE, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate resource '%.*s' (first defined at line %d)", (int)lx->tok.len,
+                       p->ec.src + lx->tok.off, f->resources[prev].line);
+  if (f->resource_count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many resources (limit %d)",
+                       GOAP__MAX_LIST);
+  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  if (!name) return GOAP_OUT_OF_MEMORY;
+  TRY(next(lx));
+  if (goap__tok_is(lx, "capacity")) {
+    int32_t n;
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a number after 'capacity'");
+    TRY(goap__tok_int(lx, &n));
+    if (n < 0 || n > 1000000)
+      return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                         "capacity must be between 0 and 1000000");
+    cap = (int)n;
+    TRY(next(lx));
   }
+  TRY(expect_eol(lx, "the resource"));
+  TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_RESOURCE, name, strlen(name),
+                        (int32_t)f->resource_count));
+  GROW(p, f->resources, f->resources_cap, (size_t)f->resource_count + 1);
+  f->resources[f->resource_count].name = name;
+  f->resources[f->resource_count].capacity = cap;
+  f->resources[f->resource_count].line = p->ec.line;
+  f->resource_count++;
+  return GOAP_OK;
+}
+
+/* `role NAME` and `agent NAME` blocks. */
+static goap_status begin_named(parser *p, goap__lexer *lx, int kind) {
+  goap_file *f = p->f;
+  const char *kw = block_names[kind];
+  int32_t ns = kind == B_ROLE ? GOAP__NS_ROLE : GOAP__NS_AGENT;
+  int count = kind == B_ROLE ? f->role_count : f->agent_type_count;
+  const char *name;
+  int32_t prev;
+  char what[48];
+  goap__pos pos;
+  TRY(next(lx));
+  snprintf(what, sizeof what, "a name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  pos = tok_pos(p, lx);
+  prev = goap__ftab_find(&p->names, ns, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate %s '%.*s' (first defined at line %d)", kw, (int)lx->tok.len,
+                       p->ec.src + lx->tok.off,
+                       kind == B_ROLE ? f->roles[prev].line : f->agent_types[prev].line);
+  if (count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many %ss (limit %d)", kw,
+                       GOAP__MAX_LIST);
+  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  if (!name) return GOAP_OUT_OF_MEMORY;
+  TRY(next(lx));
+  snprintf(what, sizeof what, "the %s name", kw);
+  TRY(expect_eol(lx, what));
+  TRY(goap__ftab_insert(&p->a, &p->names, ns, name, strlen(name), (int32_t)count));
+  if (kind == B_ROLE) {
+    goap__role *r;
+    GROW(p, f->roles, f->roles_cap, (size_t)count + 1);
+    r = &f->roles[count];
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->line = pos.line;
+    r->scale = (uint32_t)f->role_scales_len;
+    f->role_count = count + 1;
+  } else {
+    goap__agent_type *t;
+    GROW(p, f->agent_types, f->agent_types_cap, (size_t)count + 1);
+    t = &f->agent_types[count];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->line = pos.line;
+    t->role = -1;
+    f->agent_type_count = count + 1;
+  }
+  p->block = kind;
+  p->bname = name;
+  p->bpos = pos;
+  memset(p->attr_line, 0, sizeof p->attr_line);
+  return GOAP_OK;
+}
+
+/* role: `cost ACTION * FACTOR` */
+static goap_status role_attr(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  goap__role *r = &f->roles[f->role_count - 1];
+  goap__role_scale sc;
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an action name after 'cost'");
+  GROW(p, f->role_scales, f->role_scales_cap, f->role_scales_len + 1);
+  if (r->scale_count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many cost lines in a role");
+  TRY(add_ref(p, lx, GOAP__NS_ACTION, R_ROLE_SCALE, f->role_scales_len));
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_STAR)
+    return goap__expected(lx, "'*' after the action name (cost ACTION * FACTOR)");
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a factor after '*'");
+  TRY(goap__tok_decimal(lx, &sc.factor));
+  if (!(sc.factor > 0) || sc.factor > 1e6)
+    return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                       "a role's cost factor must be > 0 and at most 1000000");
+  sc.action = -1;
+  f->role_scales[f->role_scales_len++] = sc;
+  r->scale_count++;
+  TRY(next(lx));
+  return expect_eol(lx, "the factor");
+}
+
+static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
+  goap_file *f = p->f;
+  goap__agent_type *t = &f->agent_types[f->agent_type_count - 1];
+  if (strcmp(kw, "role") == 0) {
+    TRY(once(p, lx, A_ROLE, "role"));
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a role name after 'role'");
+    TRY(add_ref(p, lx, GOAP__NS_ROLE, R_AGENT_ROLE, (size_t)(f->agent_type_count - 1)));
+    TRY(next(lx));
+    return expect_eol(lx, "the role name");
+  }
+  TRY(next(lx));
+  if (strcmp(kw, "actions") == 0) {
+    t->has_actions = 1;
+    return parse_name_list(p, lx, "actions", GOAP__NS_ACTION, &t->actions, &t->action_count);
+  }
+  t->has_goals = 1;
+  return parse_name_list(p, lx, "goals", GOAP__NS_GOAL, &t->goals, &t->goal_count);
 }
 
 static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
@@ -980,7 +1213,29 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
       return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
                          "the time after 'at' must be between 0 and 1000000 s");
     TRY(next(lx));
-    TRY(parse_list(p, lx, GOAP__ASSIGN, "at"));
+    ev.order = -1;
+    if (goap__tok_is(lx, "order")) {
+      static const char *const behaviors[] = {"none", "get_to_cover", "advance_cover",
+                                              "orderly_advance", "search"};
+      TRY(next(lx));
+      if (lx->tok.kind != GOAP__T_IDENT)
+        return goap__expected(lx, "a squad behaviour after 'order' (get_to_cover, "
+                                  "advance_cover, orderly_advance, search or none)");
+      ev.order = in_list(behaviors, 5, p->ec.src + lx->tok.off, lx->tok.len);
+      if (ev.order < 0) {
+        char dym[96];
+        goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
+                           behaviors, 5);
+        return goap__error(&p->ec, GOAP_NOT_FOUND, lx->tok.off,
+                           "unknown squad behaviour '%.*s'%s", (int)lx->tok.len,
+                           p->ec.src + lx->tok.off, dym);
+      }
+      TRY(next(lx));
+      TRY(expect_eol(lx, "the behaviour"));
+      p->items_len = 0;
+    } else {
+      TRY(parse_list(p, lx, GOAP__ASSIGN, "at"));
+    }
     if (sm->event_count >= GOAP__MAX_LIST)
       return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'at' lines (limit %d)",
                          GOAP__MAX_LIST);
@@ -1026,6 +1281,40 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return parse_var_list(p, lx, "sense", &sm->sense, &sm->sense_count);
   }
+  if (strcmp(kw, "member") == 0) {
+    goap__sim_member m;
+    memset(&m, 0, sizeof m);
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a member name after 'member'");
+    for (i = 0; i < sm->member_count; ++i) {
+      const char *other = f->sim_members[sm->member + i].name;
+      if (strlen(other) == lx->tok.len && memcmp(other, p->ec.src + lx->tok.off, lx->tok.len) == 0)
+        return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off, "duplicate member '%s'", other);
+    }
+    if (sm->member_count >= 1024)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many members (limit 1024)");
+    m.name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+    if (!m.name) return GOAP_OUT_OF_MEMORY;
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT)
+      return goap__expected(lx, "an agent type after the member name");
+    GROW(p, f->sim_members, f->sim_members_cap, f->sim_members_len + 1);
+    TRY(add_ref(p, lx, GOAP__NS_AGENT, R_MEMBER_TYPE, f->sim_members_len));
+    TRY(next(lx));
+    if (goap__tok_is(lx, "with")) {
+      TRY(next(lx));
+      TRY(parse_list(p, lx, GOAP__ASSIGN, "with"));
+      TRY(push_effs(p, &m.with));
+      m.with_count = (uint32_t)p->items_len;
+    } else if (lx->tok.kind != GOAP__T_EOL) {
+      return goap__expected(lx, "'with' or end of line");
+    }
+    m.type = -1;
+    if (sm->member_count == 0) sm->member = (uint32_t)f->sim_members_len;
+    f->sim_members[f->sim_members_len++] = m;
+    sm->member_count++;
+    return GOAP_OK;
+  }
   /* expect */
   TRY(next(lx));
   if (goap__tok_is(lx, "replans")) {
@@ -1055,6 +1344,8 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
 static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   if (p->block == B_SIM) return sim_attr(p, lx, kw);
+  if (p->block == B_ROLE) return role_attr(p, lx);
+  if (p->block == B_AGENT) return agent_attr(p, lx, kw);
   if (p->block == B_ACTION) {
     if (strcmp(kw, "cost") == 0) return parse_number_attr(p, lx, A_COST, "cost", 1);
     if (strcmp(kw, "pre") && strcmp(kw, "eff")) return action_rt_attr(p, lx, kw);
@@ -1128,30 +1419,36 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
 /* ------------------------------------------------------------------------------------------
  * Lines
  * ---------------------------------------------------------------------------------------- */
-static const char *const top_keywords[] = {"domain", "var",   "world",     "action",
-                                           "goal",   "scenario", "simulation"};
-#define N_TOP 7
-static const char *const action_attrs[] = {"cost",    "pre",   "eff",     "on_fail",
-                                           "timeout", "watch", "duration"};
+static const char *const top_keywords[] = {"domain",   "var",        "world",    "action",
+                                           "goal",     "scenario",   "simulation", "resource",
+                                           "role",     "agent"};
+#define N_TOP 10
+static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
+                                           "timeout",  "watch",    "duration", "reserve",
+                                           "on_start", "on_end"};
 static const char *const goal_attrs[] = {"priority", "want", "valid", "watch"};
 static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
-static const char *const sim_attrs[] = {"given", "at", "fail", "sense", "until", "step", "expect"};
-#define N_ACTION_ATTRS 7
+static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
+                                        "until", "step", "expect", "member"};
+static const char *const role_attrs[] = {"cost"};
+static const char *const agent_attrs[] = {"actions", "goals", "role"};
+#define N_ACTION_ATTRS 10
 #define N_GOAL_ATTRS 4
 #define N_SCENARIO_ATTRS 4
-#define N_SIM_ATTRS 7
+#define N_SIM_ATTRS 8
+#define N_ROLE_ATTRS 1
+#define N_AGENT_ATTRS 3
 static const char *const allowed_text[] = {
-    "", "cost, pre, eff, on_fail, timeout, watch, duration", "priority, want, valid, watch",
-    "pursue, want, given, expect", "given, at, fail, sense, until, step, expect"};
-static const char *const block_article[] = {"", "an action", "a goal", "a scenario",
-                                            "a simulation"};
+    "",
+    "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
+    "priority, want, valid, watch",
+    "pursue, want, given, expect",
+    "given, at, fail, sense, until, step, expect, member",
+    "cost",
+    "actions, goals, role"};
+static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
+                                            "a simulation", "a role",  "an agent"};
 
-static int in_list(const char *const *list, int n, const char *s, size_t len) {
-  int i;
-  for (i = 0; i < n; ++i)
-    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
-  return -1;
-}
 
 static goap_status parse_world(parser *p, goap__lexer *lx) {
   goap_status st;
@@ -1183,6 +1480,7 @@ static goap_status do_line(parser *p) {
   kw = p->ec.src + lx.tok.off;
   kwlen = lx.tok.len;
   i = in_list(top_keywords, N_TOP, kw, kwlen);
+  if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
   if (i >= 0) {
     TRY(end_block(p));
     switch (i) {
@@ -1192,36 +1490,46 @@ static goap_status do_line(parser *p) {
       case 3: return begin_block(p, &lx, B_ACTION);
       case 4: return begin_block(p, &lx, B_GOAL);
       case 5: return begin_block(p, &lx, B_SCENARIO);
-      default: return begin_block(p, &lx, B_SIM);
+      case 6: return begin_block(p, &lx, B_SIM);
+      case 7: return parse_resource(p, &lx);
+      case 8: return begin_named(p, &lx, B_ROLE);
+      default: return begin_named(p, &lx, B_AGENT);
     }
   }
   {
     const char *const *allowed = p->block == B_ACTION ? action_attrs
                                  : p->block == B_GOAL ? goal_attrs
                                  : p->block == B_SIM  ? sim_attrs
+                                 : p->block == B_ROLE ? role_attrs
+                                 : p->block == B_AGENT ? agent_attrs
                                                       : scenario_attrs;
     int nallowed = p->block == B_ACTION ? N_ACTION_ATTRS
                    : p->block == B_GOAL ? N_GOAL_ATTRS
                    : p->block == B_SIM  ? N_SIM_ATTRS
+                   : p->block == B_ROLE ? N_ROLE_ATTRS
+                   : p->block == B_AGENT ? N_AGENT_ATTRS
                                         : N_SCENARIO_ATTRS;
     int a = in_list(action_attrs, N_ACTION_ATTRS, kw, kwlen),
         g = in_list(goal_attrs, N_GOAL_ATTRS, kw, kwlen),
         s = in_list(scenario_attrs, N_SCENARIO_ATTRS, kw, kwlen),
-        m = in_list(sim_attrs, N_SIM_ATTRS, kw, kwlen);
+        m = in_list(sim_attrs, N_SIM_ATTRS, kw, kwlen),
+        ag = in_list(agent_attrs, N_AGENT_ATTRS, kw, kwlen);
     char name[16];
     if (p->block != B_NONE && in_list(allowed, nallowed, kw, kwlen) >= 0) {
       memcpy(name, kw, kwlen);
       name[kwlen] = '\0';
       return parse_attr(p, &lx, name);
     }
-    if (a >= 0 || g >= 0 || s >= 0 || m >= 0) {
+    if (a >= 0 || g >= 0 || s >= 0 || m >= 0 || ag >= 0) {
       const char *where = a >= 0 && g >= 0 ? "an action or goal"
+                          : a == 0          ? "an action or role"
                           : a >= 0          ? "an action"
                           : g >= 0 && s >= 0 ? "a goal or scenario"
                           : g >= 0          ? "a goal"
                           : s >= 0 && m >= 0 ? "a scenario or simulation"
                           : s >= 0          ? "a scenario"
-                                            : "a simulation";
+                          : m >= 0          ? "a simulation"
+                                            : "an agent";
       if (p->block == B_NONE)
         return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
                            "'%.*s' must be inside %s block", (int)kwlen, kw, where);
@@ -1230,7 +1538,7 @@ static goap_status do_line(parser *p) {
                          block_article[p->block], allowed_text[p->block]);
     }
     {
-      const char *cands[N_TOP + N_ACTION_ATTRS];
+      const char *cands[N_TOP + N_ACTION_ATTRS + 1];
       int n = 0, j;
       char dym[96];
       for (j = 0; j < N_TOP; ++j) cands[n++] = top_keywords[j];
@@ -1280,6 +1588,47 @@ static goap_status finalize(parser *p) {
       return error_at(p, GOAP_NOT_FOUND, &r->pos, "unknown action '%s'%s", r->name, dym);
     }
     f->sim_fails[i].action = a;
+  }
+  GROW(p, f->rt_names, f->rt_names_cap, f->rt_ids_len + 1);
+  for (i = 0; i < (int)p->nrefs_len; ++i) { /* names used before their definition */
+    const name_ref *r = &p->nrefs[i];
+    int32_t id = goap__ftab_find(&p->names, r->ns, r->name, r->len);
+    if (id < 0) {
+      char dym[128];
+      goap__pos pos;
+      const char *kind = r->ns == GOAP__NS_ACTION ? "action"
+                         : r->ns == GOAP__NS_GOAL ? "goal"
+                         : r->ns == GOAP__NS_ROLE ? "role"
+                         : r->ns == GOAP__NS_AGENT ? "agent type"
+                                                   : "resource";
+      goap__cand_fn cf = r->ns == GOAP__NS_ACTION ? cand_action
+                         : r->ns == GOAP__NS_GOAL ? cand_goal
+                         : r->ns == GOAP__NS_ROLE ? cand_role
+                         : r->ns == GOAP__NS_AGENT ? cand_agent
+                                                   : cand_resource;
+      int n = r->ns == GOAP__NS_ACTION ? f->action_count
+              : r->ns == GOAP__NS_GOAL ? f->goal_count
+              : r->ns == GOAP__NS_ROLE ? f->role_count
+              : r->ns == GOAP__NS_AGENT ? f->agent_type_count
+                                        : f->resource_count;
+      goap__did_you_mean(dym, sizeof dym, r->name, r->len, cf, p, n);
+      pos.line = r->pos_line;
+      pos.col = r->pos_col;
+      pos.line_off = r->pos_off;
+      return error_at(p, GOAP_NOT_FOUND, &pos, "unknown %s '%s'%s%s", kind, r->name, dym,
+                      r->ns == GOAP__NS_RESOURCE && !dym[0]
+                          ? " (declare it with 'resource NAME capacity N')"
+                          : "");
+    }
+    switch (r->target) {
+      case R_ID:
+        f->rt_ids[r->index] = id;
+        f->rt_names[r->index] = r->ns == GOAP__NS_RESOURCE ? f->resources[id].name : NULL;
+        break;
+      case R_ROLE_SCALE: f->role_scales[r->index].action = id; break;
+      case R_AGENT_ROLE: f->agent_types[r->index].role = id; break;
+      default: f->sim_members[r->index].type = id; break;
+    }
   }
   for (i = 0; i < f->sim_count; ++i) { /* events by time, in file order for equal times */
     uint32_t n = f->sims[i].event_count, x, y;
@@ -1339,6 +1688,7 @@ static void parser_free(parser *p) {
   goap__mem_free(a, p->values, p->values_cap * sizeof *p->values);
   goap__mem_free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
   goap__mem_free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
+  goap__mem_free(a, p->nrefs, p->nrefs_cap * sizeof *p->nrefs);
 }
 
 static goap_status parse_all(parser *p) {
@@ -1394,6 +1744,13 @@ void goap_file_destroy(goap_file *f) {
   goap__mem_free(&a, f->sims, f->sims_cap * sizeof *f->sims);
   goap__mem_free(&a, f->sim_events, f->sim_events_cap * sizeof *f->sim_events);
   goap__mem_free(&a, f->sim_fails, f->sim_fails_cap * sizeof *f->sim_fails);
+  goap__mem_free(&a, f->rt_ids, f->rt_ids_cap * sizeof *f->rt_ids);
+  goap__mem_free(&a, (void *)f->rt_names, f->rt_names_cap * sizeof *f->rt_names);
+  goap__mem_free(&a, f->resources, f->resources_cap * sizeof *f->resources);
+  goap__mem_free(&a, f->roles, f->roles_cap * sizeof *f->roles);
+  goap__mem_free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
+  goap__mem_free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
+  goap__mem_free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
   goap__arena_free(&a, &f->arena);
   goap__mem_free(&a, f, sizeof *f);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "goap/squad.h"
 
 /* ---- runtime attributes -------------------------------------------------------------------- */
 
@@ -29,6 +30,12 @@ goap_status goap_file_action_info_get(const goap_file *f, int action,
   out->watch_count = (int)rt->watch_count;
   out->timeout = rt->timeout;
   out->duration = rt->duration;
+  out->on_start = rt->on_start_count ? f->rt_effs + rt->on_start : NULL;
+  out->on_start_count = (int)rt->on_start_count;
+  out->on_end = rt->on_end_count ? f->rt_effs + rt->on_end : NULL;
+  out->on_end_count = (int)rt->on_end_count;
+  out->reserve = rt->reserve_count ? f->rt_names + rt->reserve : NULL;
+  out->reserve_count = (int)rt->reserve_count;
   return GOAP_OK;
 }
 
@@ -63,6 +70,12 @@ goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
     actions[i].watch = ai.watch;
     actions[i].watch_count = ai.watch_count;
     actions[i].timeout = ai.timeout;
+    actions[i].on_start = ai.on_start;
+    actions[i].on_start_count = ai.on_start_count;
+    actions[i].on_end = ai.on_end;
+    actions[i].on_end_count = ai.on_end_count;
+    actions[i].reserve = ai.reserve;
+    actions[i].reserve_count = ai.reserve_count;
   }
   for (int i = 0; i < goal_count; ++i) {
     goap_file_goal_info gi;
@@ -73,6 +86,54 @@ goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
     goals[i].valid_count = gi.valid_count;
     goals[i].watch = gi.watch;
     goals[i].watch_count = gi.watch_count;
+  }
+  return GOAP_OK;
+}
+
+int goap_file_resource_count(const goap_file *f) { return f ? f->resource_count : 0; }
+
+goap_status goap_file_resource(const goap_file *f, int index, const char **name, int *capacity) {
+  if (!f || index < 0 || index >= f->resource_count) return GOAP_INVALID_ARGUMENT;
+  if (name) *name = f->resources[index].name;
+  if (capacity) *capacity = f->resources[index].capacity;
+  return GOAP_OK;
+}
+
+int goap_file_agent_type_count(const goap_file *f) { return f ? f->agent_type_count : 0; }
+
+const char *goap_file_agent_type_name(const goap_file *f, int type) {
+  if (!f || type < 0 || type >= f->agent_type_count) return NULL;
+  return f->agent_types[type].name;
+}
+
+int goap_file_find_agent_type(const goap_file *f, const char *name) {
+  if (!f || !name) return -1;
+  for (int i = 0; i < f->agent_type_count; ++i)
+    if (strcmp(f->agent_types[i].name, name) == 0) return i;
+  return -1;
+}
+
+goap_status goap_file_agent_bindings(const goap_file *f, int type, goap_action_binding *actions,
+                                     int action_count, goap_goal_binding *goals,
+                                     int goal_count) {
+  if (!f || type < -1 || type >= f->agent_type_count) return GOAP_INVALID_ARGUMENT;
+  goap_status st = goap_file_bindings(f, actions, action_count, goals, goal_count);
+  if (st != GOAP_OK || type < 0) return st;
+  const goap__agent_type *t = &f->agent_types[type];
+  if (t->has_actions) {
+    for (int i = 0; i < action_count; ++i) actions[i].disabled = 1;
+    for (uint32_t k = 0; k < t->action_count; ++k) actions[f->rt_ids[t->actions + k]].disabled = 0;
+  }
+  if (t->has_goals) {
+    for (int i = 0; i < goal_count; ++i) goals[i].disabled = 1;
+    for (uint32_t k = 0; k < t->goal_count; ++k) goals[f->rt_ids[t->goals + k]].disabled = 0;
+  }
+  if (t->role >= 0) {
+    const goap__role *r = &f->roles[t->role];
+    for (uint32_t k = 0; k < r->scale_count; ++k) {
+      const goap__role_scale *sc = &f->role_scales[r->scale + k];
+      actions[sc->action].cost_scale = sc->factor;
+    }
   }
   return GOAP_OK;
 }
@@ -93,24 +154,42 @@ const char *goap_file_simulation_name(const goap_file *f, int sim) {
   return f->sims[sim].name;
 }
 
-typedef struct sim_ctx {
+typedef struct sim_ctx sim_ctx;
+
+/* One agent of a simulation: the callbacks' user pointer. */
+typedef struct member {
+  sim_ctx *c;
+  goap_agent *agent;
+  goap_agent_type *type;
+  double elapsed;              /* of the running action */
+  int fresh;                   /* the running action started on this update */
+  int idle;
+} member;
+
+struct sim_ctx {
   const goap_file *f;
   const goap__sim *sm;
   const goap_domain *d;
   goap_word *world;
   double time;
-  double elapsed;              /* of the running action */
-  int fresh;                   /* the running action started on this update */
-  int idle;
+  goap_blackboard *bb;
   const goap_sim_options *opt;
-} sim_ctx;
+};
 
-static void world_assign(sim_ctx *c, const goap_effect *e, int n) {
+/* to_board: also write shared variables to the blackboard (for `at` lines; an agent's own
+ * effects reach it through the runtime). */
+static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) {
   for (int i = 0; i < n; ++i) {
     int32_t old = goap_state_get(c->d, c->world, e[i].var);
     if (goap_state_assign(c->d, c->world, &e[i], 1) != GOAP_OK) continue;
     int32_t now = goap_state_get(c->d, c->world, e[i].var);
-    if (now != old && c->opt->on_world && goap_file_is_world_var(c->f, e[i].var))
+    if (now == old) continue;
+    goap_var_info vi;
+    goap_domain_var_info(c->d, e[i].var, &vi);
+    /* what happens to a shared variable, the squad learns through its blackboard */
+    if (to_board && c->bb && (vi.flags & GOAP_VAR_SHARED))
+      goap_blackboard_set(c->bb, vi.name, now);
+    if (c->opt->on_world && (to_board || goap_file_is_world_var(c->f, e[i].var)))
       c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
   }
 }
@@ -118,17 +197,18 @@ static void world_assign(sim_ctx *c, const goap_effect *e, int n) {
 static void sim_start(goap_agent *agent, int action, void *user) {
   (void)agent;
   (void)action;
-  sim_ctx *c = (sim_ctx *)user;
-  c->elapsed = 0;
-  c->fresh = 1;
+  member *m = (member *)user;
+  m->elapsed = 0;
+  m->fresh = 1;
 }
 
 static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void *user) {
   (void)agent;
-  sim_ctx *c = (sim_ctx *)user;
-  if (c->fresh) c->fresh = 0;
-  else c->elapsed += dt;
-  if (c->elapsed + 1e-9 < c->f->action_rt[action].duration) return GOAP_ACTION_RUNNING;
+  member *m = (member *)user;
+  sim_ctx *c = m->c;
+  if (m->fresh) m->fresh = 0;
+  else m->elapsed += dt;
+  if (m->elapsed + 1e-9 < c->f->action_rt[action].duration) return GOAP_ACTION_RUNNING;
   for (uint32_t k = 0; k < c->sm->fail_count; ++k) {
     const goap__sim_fail *fl = &c->f->sim_fails[c->sm->fail + k];
     if (fl->action != action) continue;
@@ -138,12 +218,13 @@ static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void
   }
   int ne = 0;
   const goap_effect *e = goap_domain_action_eff(c->d, action, &ne);
-  world_assign(c, e, ne);
+  world_assign(c, e, ne, 0);
   return GOAP_ACTION_SUCCESS;
 }
 
 static void sim_sense(goap_agent *agent, void *user) {
-  sim_ctx *c = (sim_ctx *)user;
+  member *m = (member *)user;
+  sim_ctx *c = m->c;
   for (uint32_t k = 0; k < c->sm->sense_count; ++k) {
     int32_t v = c->f->rt_vars[c->sm->sense + k];
     int32_t w = goap_state_get(c->d, c->world, v);
@@ -152,10 +233,25 @@ static void sim_sense(goap_agent *agent, void *user) {
 }
 
 static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
-  sim_ctx *c = (sim_ctx *)user;
-  if (ev->kind == GOAP_EVENT_IDLE) c->idle = 1;
-  else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) c->idle = 0;
-  if (c->opt->on_event) c->opt->on_event(agent, ev, c->opt->event_user);
+  member *m = (member *)user;
+  if (ev->kind == GOAP_EVENT_IDLE) m->idle = 1;
+  else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) m->idle = 0;
+  if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
+}
+
+static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
+  to->updates += x->updates;
+  to->plans += x->plans;
+  to->plan_failures += x->plan_failures;
+  for (int r = 0; r < GOAP_REPLAN_REASON_COUNT; ++r) to->replans[r] += x->replans[r];
+  to->repairs += x->repairs;
+  to->cache_hits += x->cache_hits;
+  to->expanded += x->expanded;
+  to->actions_started += x->actions_started;
+  to->actions_succeeded += x->actions_succeeded;
+  to->actions_failed += x->actions_failed;
+  to->reservations_denied += x->reservations_denied;
+  to->memory_bytes += x->memory_bytes;
 }
 
 goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_options *options,
@@ -175,6 +271,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   double until = opt.until > 0 ? opt.until : sm->until;
   double step = opt.step > 0 ? opt.step : sm->step;
   if (step < 1e-3) step = 1e-3;
+  int nm = sm->member_count ? (int)sm->member_count : 1;
 
   sim_ctx c;
   memset(&c, 0, sizeof c);
@@ -187,43 +284,67 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_goal_binding *gb =
       (goap_goal_binding *)goap__mem_alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
   goap_word *mem = (goap_word *)goap__mem_alloc(&al, W * sizeof *mem);
+  member *ms = (member *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
   c.world = (goap_word *)goap__mem_alloc(&al, W * sizeof *c.world);
-  goap_agent_type *t = NULL;
-  goap_agent *agent = NULL;
+  goap_squad *squad = NULL;
   goap_status st = GOAP_OUT_OF_MEMORY;
-  if (!ab || !gb || !mem || !c.world) goto done;
-  goap_file_bindings(f, ab, na, gb, ng);
-  for (int i = 0; i < na; ++i) {
-    ab[i].start = sim_start;
-    ab[i].tick = sim_tick;
-    ab[i].user = &c;
+  if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
+  if (!ab || !gb || !mem || !c.world || !ms) goto done;
+  c.bb = goap_blackboard_create(&al);
+  if (!c.bb) goto done;
+  for (int r = 0; r < f->resource_count; ++r)
+    if (goap_blackboard_add_resource(c.bb, f->resources[r].name, f->resources[r].capacity) !=
+        GOAP_OK)
+      goto done;
+  goap_state_init(d, c.world);
+  if (sm->given_count) goap_state_assign(d, c.world, f->given + sm->given, (int)sm->given_count);
+  for (int k = 0; k < nm; ++k) {
+    const goap__sim_member *mb = sm->member_count ? &f->sim_members[sm->member + (uint32_t)k] : NULL;
+    member *m = &ms[k];
+    m->c = &c;
+    goap_file_agent_bindings(f, mb ? mb->type : -1, ab, na, gb, ng);
+    for (int i = 0; i < na; ++i) {
+      ab[i].start = sim_start;
+      ab[i].tick = sim_tick;
+      ab[i].user = m;
+    }
+    goap_sensor_desc sensor = {sim_sense, m, 0.0};
+    goap_agent_type_desc td;
+    memset(&td, 0, sizeof td);
+    td.allocator = al;
+    td.name = mb ? f->agent_types[mb->type].name : sm->name;
+    td.actions = ab;
+    td.action_count = na;
+    td.goals = gb;
+    td.goal_count = ng;
+    td.sensors = &sensor;
+    td.sensor_count = sm->sense_count ? 1 : 0;
+    st = goap_agent_type_create(d, &td, &m->type, NULL);
+    if (st != GOAP_OK) goto done;
+    memcpy(mem, c.world, W * sizeof *mem);
+    if (mb && mb->with_count) goap_state_assign(d, mem, f->rt_effs + mb->with, (int)mb->with_count);
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = m->type;
+    ad.allocator = al;
+    ad.memory = mem;
+    ad.on_event = sim_event;
+    ad.event_user = m;
+    ad.blackboard = c.bb;
+    ad.host = mb ? (void *)(uintptr_t)mb->name : NULL;
+    st = GOAP_OUT_OF_MEMORY;
+    m->agent = goap_agent_create(&ad);
+    if (!m->agent) goto done;
   }
-  goap_sensor_desc sensor = {sim_sense, &c, 0.0};
-  goap_agent_type_desc td;
-  memset(&td, 0, sizeof td);
-  td.allocator = al;
-  td.name = sm->name;
-  td.actions = ab;
-  td.action_count = na;
-  td.goals = gb;
-  td.goal_count = ng;
-  td.sensors = &sensor;
-  td.sensor_count = sm->sense_count ? 1 : 0;
-  st = goap_agent_type_create(d, &td, &t, NULL);
-  if (st != GOAP_OK) goto done;
-  goap_state_init(d, mem);
-  if (sm->given_count) goap_state_assign(d, mem, f->given + sm->given, (int)sm->given_count);
-  memcpy(c.world, mem, W * sizeof *mem);
-  goap_agent_desc ad;
-  memset(&ad, 0, sizeof ad);
-  ad.type = t;
-  ad.allocator = al;
-  ad.memory = mem;
-  ad.on_event = sim_event;
-  ad.event_user = &c;
-  agent = goap_agent_create(&ad);
-  st = GOAP_OUT_OF_MEMORY;
-  if (!agent) goto done;
+  if (sm->member_count) {
+    goap_squad_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.allocator = al;
+    squad = goap_squad_create(&sd);
+    if (!squad) goto done;
+    for (int k = 0; k < nm; ++k)
+      if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
+  }
   st = GOAP_OK;
   {
     uint32_t next_ev = 0;
@@ -231,16 +352,22 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     long steps = 0, max_steps = (long)(until / step) + 1;
     for (;;) {
       while (next_ev < sm->event_count && evs[next_ev].time <= c.time + 1e-9) {
-        if (evs[next_ev].eff_count)
-          world_assign(&c, f->rt_effs + evs[next_ev].eff, (int)evs[next_ev].eff_count);
-        ++next_ev;
+        const goap__sim_event *ev = &evs[next_ev++];
+        if (ev->order >= 0) {
+          if (squad) goap_squad_order(squad, (goap_squad_behavior)ev->order);
+        } else if (ev->eff_count) {
+          world_assign(&c, f->rt_effs + ev->eff, (int)ev->eff_count, 1);
+        }
       }
-      goap_status us = goap_agent_update(agent, steps == 0 ? 0.0 : step);
-      if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) {
-        st = us;
-        break;
+      int idle = 1;
+      for (int k = 0; k < nm && st == GOAP_OK; ++k) {
+        goap_status us = goap_agent_update(ms[k].agent, steps == 0 ? 0.0 : step);
+        if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) st = us;
+        idle &= ms[k].idle;
       }
-      if (c.idle && next_ev >= sm->event_count) {
+      if (st != GOAP_OK) break;
+      if (squad) goap_squad_update(squad);
+      if (idle && next_ev >= sm->event_count) {
         result->idle = 1;
         break;
       }
@@ -250,8 +377,12 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     }
   }
   result->time = c.time;
-  result->stats = goap_agent_get_stats(agent);
-  result->replans = result->stats.plans > 0 ? (int)result->stats.plans - 1 : 0;
+  for (int k = 0; k < nm; ++k) {
+    goap_agent_stats x = goap_agent_get_stats(ms[k].agent);
+    add_stats(&result->stats, &x);
+  }
+  result->replans = (int)result->stats.plans - nm;
+  if (result->replans < 0) result->replans = 0;
   if (sm->expect_replans >= 0) {
     result->expectations++;
     if (result->replans != sm->expect_replans) {
@@ -262,26 +393,38 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   }
   if (sm->final_count) {
     const goap_cond *fc = f->rt_conds + sm->final; /* non-empty: the pool exists */
+    int bad = 0;
     result->expectations++;
-    for (uint32_t k = 0; k < sm->final_count; ++k) {
-      if (goap_state_satisfies(d, goap_agent_memory(agent), &fc[k], 1)) continue;
-      result->failed++;
-      if (!result->message[0]) {
+    for (int k = 0; k < nm && !bad; ++k) {
+      for (uint32_t j = 0; j < sm->final_count && !bad; ++j) {
+        if (goap_state_satisfies(d, goap_agent_memory(ms[k].agent), &fc[j], 1)) continue;
         char cond[128];
-        goap_format_cond(d, &fc[k], cond, sizeof cond);
-        snprintf(result->message, sizeof result->message,
-                 "expected final memory '%s', but the value is %ld", cond,
-                 (long)goap_agent_get(agent, fc[k].var));
+        bad = 1;
+        goap_format_cond(d, &fc[j], cond, sizeof cond);
+        if (sm->member_count)
+          snprintf(result->message, sizeof result->message,
+                   "expected final memory '%s' of %s, but the value is %ld", cond,
+                   f->sim_members[sm->member + (uint32_t)k].name,
+                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+        else
+          snprintf(result->message, sizeof result->message,
+                   "expected final memory '%s', but the value is %ld", cond,
+                   (long)goap_agent_get(ms[k].agent, fc[j].var));
       }
-      break;
     }
+    result->failed += bad;
   }
 done:
-  goap_agent_destroy(agent);
-  goap_agent_type_destroy(t);
+  goap_squad_destroy(squad);
+  for (int k = 0; ms && k < nm; ++k) {
+    goap_agent_destroy(ms[k].agent);
+    goap_agent_type_destroy(ms[k].type);
+  }
+  goap_blackboard_destroy(c.bb);
   goap__mem_free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
   goap__mem_free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
   goap__mem_free(&al, mem, W * sizeof *mem);
+  goap__mem_free(&al, ms, (size_t)nm * sizeof *ms);
   goap__mem_free(&al, c.world, W * sizeof *c.world);
   return st;
 }

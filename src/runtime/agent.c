@@ -736,10 +736,6 @@ static void check_interrupts(goap_agent *a) {
     need_plan(a, GOAP_REPLAN_WATCH);
     return;
   }
-  if (!goal_valid(a, a->goal)) {
-    need_plan(a, GOAP_REPLAN_GOAL_INVALID);
-    return;
-  }
   if (goal_met(a, a->goal)) { /* achieved by someone else: nothing left to do for it */
     stop_running(a);
     goap_agent_event ev;
@@ -748,6 +744,10 @@ static void check_interrupts(goap_agent *a) {
     emit(a, &ev);
     if (a->goal == a->order_goal) a->order_goal = -1;
     need_plan(a, GOAP_REPLAN_PLAN_DONE);
+    return;
+  }
+  if (!goal_valid(a, a->goal)) {
+    need_plan(a, GOAP_REPLAN_GOAL_INVALID);
     return;
   }
   if (a->time + 1e-12 >= a->next_goal_check) {

@@ -478,6 +478,40 @@ expect_rc "demo live checks" 0 demo
 out_has "demo live door" "door_held          plans 4 -> 4 -> 6            replans 2"
 out_has "demo live both" "both               plans 4 -> 7 -> 9 -> 11      replans 3"
 
+# the squad: who flanks per role set, through --json
+SQUAD="$(dirname "$SOLDIER")/squad.goap"
+expect_rc "simulate squad" 0 simulate "$SQUAD" --json
+cp "$TMP/out" "$TMP/squad.jsonl"
+if "$PY" - "$TMP/squad.jsonl" <<'EOF'; then ok; else bad "simulate squad --json: the flank per role set"; fi
+import json, sys
+flankers, denied, first_plans, tokens = {}, {}, {}, {}
+sim = []
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if d["event"] == "end":
+        name = d["simulation"]
+        flankers[name] = [e["agent"] for e in sim if e["event"] == "start" and e["action"] == "flank_to_cover"]
+        denied[name] = [e["agent"] for e in sim if e["event"] == "reservation_denied"]
+        tokens[name] = [e["value"] for e in sim if e["event"] == "memory" and e["var"] == "suppressive_fire_tokens"]
+        first_plans[name] = [(e["agent"], e["plan"]) for e in sim if e["event"] == "plan" and e["goal"] == "kill_player"]
+        assert d["failed"] == 0, d
+        sim = []
+    else:
+        sim.append(d)
+assert flankers == {"flank": ["shotgunner"], "assault_flanks": ["rifleman1"]}, flankers
+assert denied == {"flank": [], "assault_flanks": ["shotgunner"]}, denied
+assert tokens["flank"] == [1, 0] and tokens["assault_flanks"] == [1, 0], tokens
+smoke = ["throw_smoke", "flank_to_cover", "close_range_fire"]
+assert ("shotgunner", smoke) in first_plans["flank"], first_plans
+assert ("rifleman1", smoke) in first_plans["assault_flanks"], first_plans
+assert ("shotgunner", ["fire_from_cover"]) in first_plans["assault_flanks"], first_plans
+EOF
+expect_rc "demo squad" 0 demo squad
+out_has "demo squad flank" "flank            shotgunner   flanked; 0 refused the flank slot"
+out_has "demo squad assault" "assault_flanks   rifleman1    flanked; 1 refused the flank slot"
+out_has "demo squad medic" "medic         plan for save_member (cost 2): rescue"
+expect_rc "demo bad argument" 2 demo platoon
+
 check_json_queue
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

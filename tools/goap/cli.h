@@ -157,7 +157,7 @@ typedef struct cli_timeline {
   int json;
 } cli_timeline;
 
-void cli_timeline_event(cli_timeline *tl, const goap_agent_event *ev);
+void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_event *ev);
 void cli_timeline_world(cli_timeline *tl, int var, int32_t value, double time);
 void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result *r);
 /* Runs one simulation, printing its timeline. until/step: 0 for the file's. */
@@ -167,5 +167,7 @@ goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double u
 /* ---- the embedded example (generated at configure time from examples/soldier.goap) ------- */
 extern const unsigned char goap_cli_soldier_goap[];
 extern const size_t goap_cli_soldier_goap_size;
+extern const unsigned char goap_cli_squad_goap[];
+extern const size_t goap_cli_squad_goap_size;
 
 #endif /* GOAP_CLI_H */

@@ -86,7 +86,7 @@ typedef struct live {
 
 static void live_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
   live *lv = (live *)user;
-  cli_timeline_event(&lv->tl, ev);
+  cli_timeline_event(&lv->tl, agent, ev);
   if (ev->kind != GOAP_EVENT_PLAN) return;
   const goap_domain *d = lv->tl.d;
   int nw = 0;
@@ -159,11 +159,92 @@ static int demo_live(const goap_file *f) {
   return bad;
 }
 
+/* ---- goap demo squad ------------------------------------------------------------------------ */
+
+typedef struct squad_story {
+  cli_timeline tl;
+  char flanker[64];      /* who flanked */
+  int denied;
+} squad_story;
+
+static void squad_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
+  squad_story *st = (squad_story *)user;
+  const goap_domain *d = st->tl.d;
+  const char *act = ev->action >= 0 ? goap_domain_action_name(d, ev->action) : "";
+  switch (ev->kind) {
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_RESERVATION_DENIED:
+    case GOAP_EVENT_GOAL_DONE:
+    case GOAP_EVENT_ACTION_START:
+    case GOAP_EVENT_ACTION_FAILURE:
+      break;
+    case GOAP_EVENT_MEMORY: {
+      goap_var_info vi;
+      goap_domain_var_info(d, ev->var, &vi);
+      if (!(vi.flags & GOAP_VAR_SHARED)) return; /* the squad's blackboard only */
+      break;
+    }
+    default: return;
+  }
+  if (ev->kind == GOAP_EVENT_RESERVATION_DENIED) st->denied++;
+  if (ev->kind == GOAP_EVENT_ACTION_START && strcmp(act, "flank_to_cover") == 0)
+    snprintf(st->flanker, sizeof st->flanker, "%s", (const char *)goap_agent_host(agent));
+  cli_timeline_event(&st->tl, agent, ev);
+}
+
+static int demo_squad(void) {
+  goap_file *f = NULL;
+  goap_diag err;
+  memset(&err, 0, sizeof err);
+  if (goap_file_parse("squad.goap", (const char *)goap_cli_squad_goap, goap_cli_squad_goap_size,
+                      NULL, &f, &err) != GOAP_OK || !f) {
+    fputs("goap demo: the built-in squad example does not load:\n", stderr);
+    cli_print_diag(stderr, &err);
+    return CLI_EXIT_USAGE;
+  }
+  const goap_domain *d = goap_file_domain(f);
+  printf("The squad flank, live (the built-in copy of examples/squad.goap)\n\n"
+         "Five soldiers plan for themselves; they coordinate only through a shared blackboard\n"
+         "(suppressive_fire_tokens, player_down, man_down) and one flank_slot reservation.\n"
+         "Attacking needs suppressive fire; roles make flanking cheap or dear. Shown: plans,\n"
+         "actions started, refused reservations, blackboard writes, goals achieved.\n");
+  int bad = 0, n = goap_file_simulation_count(f);
+  cli_buf summary;
+  cli_buf_init(&summary);
+  for (int i = 0; i < n; ++i) {
+    const char *name = goap_file_simulation_name(f, i);
+    squad_story st;
+    memset(&st, 0, sizeof st);
+    st.tl.d = d;
+    printf("\n== %s ==\n", name);
+    goap_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.on_event = squad_event;
+    o.event_user = &st;
+    goap_sim_result res;
+    if (goap_file_simulate(f, i, &o, &res) != GOAP_OK) {
+      printf("   !! the simulation could not run\n");
+      bad++;
+      continue;
+    }
+    cli_timeline_end(&st.tl, name, &res);
+    bad += res.failed;
+    cli_buf_printf(&summary, "  %-16s %-12s flanked; %d refused the flank slot\n", name,
+                   st.flanker[0] ? st.flanker : "nobody", st.denied);
+  }
+  printf("\nIn short (change a role and a different member flanks):\n%s", cli_buf_str(&summary));
+  cli_buf_free(&summary);
+  goap_file_destroy(f);
+  if (bad) printf("\n%d check%s of the squad scene failed.\n", bad, bad == 1 ? "" : "s");
+  return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 int cli_cmd_demo(int argc, char **argv) {
+  if (argc == 1 && strcmp(argv[0], "squad") == 0) return demo_squad();
   if (argc > 0) {
     static const char *const none[] = {"--help", NULL};
     if (argv[0][0] == '-') return cli_unknown_option("demo", argv[0], none);
-    return cli_usage_error("demo", "takes no arguments (got '%s')", argv[0]);
+    return cli_usage_error("demo", "takes no arguments or 'squad' (got '%s')", argv[0]);
   }
   goap_file *f = NULL;
   goap_diag err;

@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,17 +34,28 @@ static const char *var_name(const goap_domain *d, int var) {
   return vi.name;
 }
 
-void cli_timeline_event(cli_timeline *tl, const goap_agent_event *ev) {
+/* Simulated times are sums of steps: print them rounded to the microsecond. */
+static double tidy(double t) { return floor(t * 1e6 + 0.5) / 1e6; }
+
+void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_event *ev) {
   const goap_domain *d = tl->d;
-  char num[64], t[32];
-  cli_format_number(ev->time, num, sizeof num);
-  snprintf(t, sizeof t, "%6.2f", ev->time);
+  const char *who = agent ? (const char *)goap_agent_host(agent) : NULL;
+  char num[64], t[96];
+  cli_format_number(tidy(ev->time), num, sizeof num);
+  if (who) snprintf(t, sizeof t, "%6.2f  %-12s", tidy(ev->time), who);
+  else snprintf(t, sizeof t, "%6.2f", tidy(ev->time));
   const char *goal = ev->goal >= 0 ? goap_domain_goal_name(d, ev->goal) : NULL;
   const char *act = ev->action >= 0 ? goap_domain_action_name(d, ev->action) : NULL;
   if (tl->json) {
     cli_buf b;
     cli_buf_init(&b);
-    cli_buf_printf(&b, "{\"t\": %s, \"event\": ", num);
+    cli_buf_printf(&b, "{\"t\": %s, ", num);
+    if (who) {
+      cli_buf_printf(&b, "\"agent\": ");
+      cli_json_string(&b, who);
+      cli_buf_printf(&b, ", ");
+    }
+    cli_buf_printf(&b, "\"event\": ");
     switch (ev->kind) {
       case GOAP_EVENT_REPLAN:
         cli_buf_printf(&b, "\"replan\", \"reason\": \"%s\"", goap_replan_reason_name(ev->reason));
@@ -171,7 +183,7 @@ void cli_timeline_world(cli_timeline *tl, int var, int32_t value, double time) {
   if (tl->json) {
     cli_buf b;
     cli_buf_init(&b);
-    cli_format_number(time, num, sizeof num);
+    cli_format_number(tidy(time), num, sizeof num);
     cli_buf_printf(&b, "{\"t\": %s, \"event\": \"world\", \"var\": ", num);
     cli_json_string(&b, var_name(tl->d, var));
     cli_buf_printf(&b, ", \"value\": ");
@@ -182,12 +194,11 @@ void cli_timeline_world(cli_timeline *tl, int var, int32_t value, double time) {
     return;
   }
   value_text(tl->d, var, value, v, sizeof v);
-  printf("%6.2f  world: %s = %s\n", time, var_name(tl->d, var), v);
+  printf("%6.2f  world: %s = %s\n", tidy(time), var_name(tl->d, var), v);
 }
 
 static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
-  (void)agent;
-  cli_timeline_event((cli_timeline *)user, ev);
+  cli_timeline_event((cli_timeline *)user, agent, ev);
 }
 
 static void on_world(int var, int32_t old_value, int32_t value, double time, void *user) {
@@ -210,7 +221,7 @@ goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double u
 
 void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result *r) {
   char num[64];
-  cli_format_number(r->time, num, sizeof num);
+  cli_format_number(tidy(r->time), num, sizeof num);
   if (tl->json) {
     cli_buf b;
     cli_buf_init(&b);
@@ -226,7 +237,7 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
     cli_buf_free(&b);
     return;
   }
-  printf("%6.2f  end (%s): %llu plan%s, %d replan%s, %llu action%s failed\n", r->time,
+  printf("%6.2f  end (%s): %llu plan%s, %d replan%s, %llu action%s failed\n", tidy(r->time),
          r->idle ? "nothing left to do" : "time is up", (unsigned long long)r->stats.plans,
          r->stats.plans == 1 ? "" : "s", r->replans, r->replans == 1 ? "" : "s",
          (unsigned long long)r->stats.actions_failed, r->stats.actions_failed == 1 ? "" : "s");

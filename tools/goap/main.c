@@ -24,7 +24,8 @@ void cli_usage_main(FILE *out) {
         "  simulate FILE [SIM...]\n"
         "                     run simulation blocks: the agent's timeline of goals, plans,\n"
         "                     actions, failures and replans\n"
-        "  demo               the live soldier-and-door scene (no file needed)\n"
+        "  demo [squad]       the live soldier-and-door scene, or the squad flank (no file\n"
+        "                     needed)\n"
         "  help [COMMAND]     this text, or a command's options\n"
         "\n"
         "options:\n"
@@ -105,13 +106,16 @@ void cli_usage_check(FILE *out) {
 }
 
 void cli_usage_demo(FILE *out) {
-  fputs("usage: goap demo\n"
+  fputs("usage: goap demo [squad]\n"
         "\n"
-        "Tells the story of the soldier and the door: the five scenarios of the built-in copy\n"
-        "of examples/soldier.goap, their plans and costs, and how the soldier's memory (door\n"
-        "stuck, kick failed, armory empty) changes the plan. Needs no file on disk.\n"
+        "goap demo: the lecture's live door scene from the built-in copy of\n"
+        "examples/soldier.goap: the soldier plans, the world defeats his actions, he writes\n"
+        "what he learnt into memory (door stuck, kick failed, armory empty) and replans from\n"
+        "where he stands; then the plans he would make knowing each lesson in advance.\n"
+        "goap demo squad: the squad flank from the built-in copy of examples/squad.goap.\n"
+        "Needs no file on disk.\n"
         "\n"
-        "exit status: 0 every scenario met its expectations, 1 otherwise\n",
+        "exit status: 0 everything went as the files expect, 1 otherwise\n",
         out);
 }
 
@@ -130,7 +134,7 @@ static const command commands[] = {
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
-static const char *const command_names[] = {"plan", "test", "check", "demo", "help", NULL};
+static const char *const command_names[] = {"plan", "test", "check", "simulate", "demo", "help", NULL};
 
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)
