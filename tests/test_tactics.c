@@ -559,6 +559,29 @@ TEST(heat_config_angles) {
   goap_arena_destroy(a);
 }
 
+/* A protected cover on the flank side is a flank cover only if the agent can step out to
+ * fire: here every neighbour of 'v' is a wall or out of the player's sight. */
+TEST(flank_cover_needs_a_peek) {
+  goap_arena *a = parse("#######\n"
+                        "#.....#\n"
+                        "#.#v#.#\n"
+                        "#.###.#\n"
+                        "#.....#\n"
+                        "#..P..#\n"
+                        "#######\n");
+  REQUIRE(a);
+  goap_heatmap *h = NULL;
+  REQUIRE(goap_heatmap_create(a, NULL, NULL, &h) == GOAP_OK);
+  CHECK(goap_heatmap_flags(h, 3, 2) & GOAP_HEAT_PROTECTED);
+  CHECK(!goap_heatmap_visible(h, 3, 1));
+  CHECK(!(goap_heatmap_flags(h, 3, 2) & GOAP_HEAT_FLANK_COVER));
+  CHECK(!goap_heatmap_has_flank_cover(h, NULL));
+  CHECK_EQ_INT(goap_heatmap_best_cover(h, 1, 1, NULL, 0), 0);
+  CHECK_EQ_INT(goap_heatmap_best_flank_cover(h, 1, 1, NULL, 0), -1);
+  goap_heatmap_destroy(h);
+  goap_arena_destroy(a);
+}
+
 TEST(heat_interval) {
   goap_arena *a = parse(scene);
   REQUIRE(a);
@@ -872,6 +895,6 @@ TEST(property_los) {
 TEST_MAIN(TEST_ENTRY(vec2_helpers), TEST_ENTRY(vec2_angle), TEST_ENTRY(segments_intersect),
           TEST_ENTRY(segment_box), TEST_ENTRY(cover_test), TEST_ENTRY(flank_test),
           TEST_ENTRY(map_parse), TEST_ENTRY(map_errors), TEST_ENTRY(line_of_sight),
-          TEST_ENTRY(heat_scene), TEST_ENTRY(heat_queries), TEST_ENTRY(heat_config_angles),
+          TEST_ENTRY(heat_scene), TEST_ENTRY(heat_queries), TEST_ENTRY(heat_config_angles), TEST_ENTRY(flank_cover_needs_a_peek),
           TEST_ENTRY(heat_interval), TEST_ENTRY(render), TEST_ENTRY(alloc_failures),
           TEST_ENTRY(no_allocation_after_creation), TEST_ENTRY(property_los))
