@@ -316,6 +316,7 @@ TEST(map_errors) {
   goap_arena_destroy(a);
   CHECK_EQ_INT(goap_arena_parse(wide, GOAP_ARENA_MAX_SIDE + 1, NULL, &a, &e), GOAP_TOO_LARGE);
   CHECK(e.line == 1 && e.col == GOAP_ARENA_MAX_SIDE + 1 && a == NULL);
+  CHECK_STR(e.message, "1:1025: the map is wider than 1024 cells");
   free(wide);
   size_t tall_len = 2 * (GOAP_ARENA_MAX_SIDE + 1);
   char *tall = (char *)malloc(tall_len);
@@ -841,13 +842,16 @@ static int ref_los(const goap_arena *a, int x0, int y0, int x1, int y1) {
 TEST(property_los) {
   uint64_t seed = 0x9e3779b97f4a7c15ull;
   char text[32 * 33 + 1];
-  int checked = 0, blocked = 0, seen = 0;
+  int checked = 0, blocked = 0, seen = 0, covers_seen = 0, flank_seen = 0;
   for (int map = 0; map < 300; ++map) {
     int w = 2 + (int)(rng_next(&seed) % 24), h = 2 + (int)(rng_next(&seed) % 24);
     int density = (int)(rng_next(&seed) % 45); /* percent of walls */
     size_t n = 0;
     for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) text[n++] = (int)(rng_next(&seed) % 100) < density ? '#' : '.';
+      for (int x = 0; x < w; ++x) {
+        int roll = (int)(rng_next(&seed) % 100);
+        text[n++] = roll < density ? '#' : roll < density + 6 ? "<>^v"[roll % 4] : '.';
+      }
       text[n++] = '\n';
     }
     goap_arena *a = NULL;
@@ -883,12 +887,32 @@ TEST(property_los) {
         for (int x = 0; x < w; ++x)
           if (goap_arena_cell(a, x, y) != GOAP_CELL_WALL)
             CHECK_EQ_INT(goap_heatmap_visible(hm, x, y), ref_los(a, x, y, px, py));
+      /* the queries equal a scan of every cover's flags */
+      int qx = (int)(rng_next(&seed) % (uint64_t)w), qy = (int)(rng_next(&seed) % (uint64_t)h);
+      int best = -1, best_flank = -1, any_flank = 0;
+      int bd = 0, bfd = 0;
+      for (int k = 0; k < goap_arena_cover_count(a); ++k) {
+        goap_cover c;
+        goap_arena_cover(a, k, &c);
+        unsigned fl = goap_heatmap_flags(hm, c.x, c.y);
+        int d = (c.x - qx) * (c.x - qx) + (c.y - qy) * (c.y - qy); /* squared, exact */
+        if ((fl & GOAP_HEAT_PROTECTED) && (best < 0 || d < bd)) best = k, bd = d;
+        if ((fl & GOAP_HEAT_FLANK_COVER) && (best_flank < 0 || d < bfd)) best_flank = k, bfd = d;
+        any_flank |= (fl & GOAP_HEAT_FLANK_COVER) != 0;
+      }
+      CHECK_EQ_INT(goap_heatmap_best_cover(hm, qx, qy, NULL, 0), best);
+      CHECK_EQ_INT(goap_heatmap_best_flank_cover(hm, qx, qy, NULL, 0), best_flank);
+      CHECK_EQ_INT(goap_heatmap_has_flank_cover(hm, NULL), any_flank);
+      covers_seen += best >= 0;
+      flank_seen += any_flank;
     }
     goap_heatmap_destroy(hm);
     goap_arena_destroy(a);
   }
   /* the sample exercised both outcomes */
   CHECK(blocked > 1000 && seen > 1000);
+  fprintf(stderr, "property_los: %d maps with a protected cover, %d with a flank cover\n", covers_seen, flank_seen);
+  CHECK(covers_seen > 50 && flank_seen > 10);
   CHECK_EQ_INT(checked, 300 * 60);
 }
 

@@ -286,7 +286,8 @@ GOAP_API goap_status goap_heatmap_cell(const goap_heatmap *h, int x, int y, goap
 /* GOAP_HEAT_* flags of (x, y); 0 outside the map. O(1). */
 GOAP_API unsigned goap_heatmap_flags(const goap_heatmap *h, int x, int y);
 
-/* Cheap queries for procedural preconditions (no allocation; O(covers)):
+/* Cheap queries for procedural preconditions (no allocation; each refresh lists the PROTECTED
+ * and the FLANK_COVER covers, so a query scans only those):
  *  best_cover:        the free PROTECTED cover nearest (Euclidean) to (x, y), within max_dist
  *                     cells (max_dist <= 0: any distance); ties go to the lower cover index.
  *                     Returns the cover index (goap_arena_cover) or -1.
@@ -326,7 +327,8 @@ typedef struct goap_map_agent {
  *      'x' cover that does not protect   '+' FLANK floor   '-' other VISIBLE floor
  *      '.' floor out of the player's sight
  * snprintf semantics: writes at most cap bytes, NUL-terminated when cap > 0; returns the length
- * of the whole text, excluding the NUL. buf may be NULL when cap is 0. A NULL arena gives 0. */
+ * of the whole text, excluding the NUL. buf may be NULL when cap is 0. A NULL arena gives 0;
+ * a heat map built on another arena is ignored (as if h were NULL). */
 GOAP_API size_t goap_arena_render(const goap_arena *a, const goap_heatmap *h,
                                   const goap_map_agent *agents, int count, unsigned flags,
                                   char *buf, size_t cap);

@@ -8,6 +8,8 @@
  *  - flags/protection/flank describe the player at (spx, spy) with normal sn as of the last
  *    refresh (snapshot); set_player only changes the pending (px, py, pn) used by the next one.
  *  - 0 <= clock < interval after every update or refresh (the remainder is kept).
+ *  - protected_list / flank_list hold exactly the covers with PROTECTED / FLANK_COVER, in
+ *    increasing index order, so that the queries scan only those.
  */
 #include <math.h>
 #include <string.h>
@@ -31,6 +33,9 @@ struct goap_heatmap {
   unsigned char *flags; /* w * h */
   float *protection;    /* w * h */
   float *flank;         /* w * h */
+  int *protected_list;  /* indices of PROTECTED covers, ascending (capacity: the covers) */
+  int *flank_list;      /* indices of FLANK_COVER covers, ascending */
+  int nprotected, nflank;
   size_t block_size;
 };
 
@@ -63,6 +68,7 @@ static void compute(goap_heatmap *h) {
     h->protection[i] = 0.0f;
     h->flank[i] = 0.0f;
   }
+  h->nprotected = h->nflank = 0;
   if (!h->s_has_player) return;
   goap_vec2 player = goap_vec2_make((double)h->spx, (double)h->spy);
   /* Pass 1: visibility, protection, flank points. */
@@ -94,12 +100,15 @@ static void compute(goap_heatmap *h) {
   for (int k = 0; k < a->ncovers; ++k) {
     const goap_cover *cv = &a->covers[k];
     size_t i = (size_t)cv->y * (size_t)w + (size_t)cv->x;
-    if (!(h->flags[i] & GOAP_HEAT_PROTECTED) || !flank_side(h, cv->x, cv->y)) continue;
+    if (!(h->flags[i] & GOAP_HEAT_PROTECTED)) continue;
+    h->protected_list[h->nprotected++] = k;
+    if (!flank_side(h, cv->x, cv->y)) continue;
     for (int j = 0; j < 5; ++j) {
       int nx = cv->x + dx[j], ny = cv->y + dy[j];
       if (nx < 0 || ny < 0 || nx >= w || ny >= ht) continue;
       if (h->flags[(size_t)ny * (size_t)w + (size_t)nx] & GOAP_HEAT_FLANK) {
         h->flags[i] |= GOAP_HEAT_FLANK_COVER;
+        h->flank_list[h->nflank++] = k;
         break;
       }
     }
@@ -125,7 +134,9 @@ goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config 
   size_t cells = (size_t)arena->w * (size_t)arena->h;
   size_t off_prot = round8(sizeof(goap_heatmap));
   size_t off_flank = off_prot + round8(cells * sizeof(float));
-  size_t off_flags = off_flank + round8(cells * sizeof(float));
+  size_t off_lists = off_flank + round8(cells * sizeof(float));
+  size_t ncov = (size_t)arena->ncovers;
+  size_t off_flags = off_lists + round8(2 * ncov * sizeof(int));
   size_t size = off_flags + cells;
   unsigned char *block = (unsigned char *)goap__tac_alloc(&a, size);
   if (!block) return GOAP_OUT_OF_MEMORY;
@@ -137,6 +148,8 @@ goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config 
   h->protection = (float *)(void *)(block + off_prot);
   h->flank = (float *)(void *)(block + off_flank);
   h->flags = block + off_flags;
+  h->protected_list = (int *)(void *)(block + off_lists);
+  h->flank_list = h->protected_list + ncov;
   h->interval = c.interval;
   h->half_angle = c.cover_half_angle;
   h->cos_half = cos(c.cover_half_angle);
@@ -237,16 +250,15 @@ static int taken(const goap_heatmap *h, const goap_occupancy *occ, int k) {
   return 0;
 }
 
-/* The free cover with all of `need` flags nearest to (x, y) within max_dist, or -1. */
-static int nearest(const goap_heatmap *h, int x, int y, const goap_occupancy *occ,
-                   double max_dist, unsigned need) {
-  if (!h) return -1;
+/* The free cover of `list` nearest to (x, y) within max_dist, or -1. */
+static int nearest(const goap_heatmap *h, const int *list, int n, int x, int y,
+                   const goap_occupancy *occ, double max_dist) {
   const goap_arena *a = h->arena;
   int best = -1;
   double best_d2 = 0.0, lim2 = max_dist > 0.0 ? max_dist * max_dist : HUGE_VAL;
-  for (int k = 0; k < a->ncovers; ++k) {
+  for (int j = 0; j < n; ++j) {
+    int k = list[j];
     const goap_cover *cv = &a->covers[k];
-    if ((h->flags[(size_t)cv->y * (size_t)a->w + (size_t)cv->x] & need) != need) continue;
     double dx = (double)(cv->x - x), dy = (double)(cv->y - y);
     double d2 = dx * dx + dy * dy;
     if (d2 > lim2 || (best >= 0 && d2 >= best_d2)) continue;
@@ -259,23 +271,20 @@ static int nearest(const goap_heatmap *h, int x, int y, const goap_occupancy *oc
 
 int goap_heatmap_best_cover(const goap_heatmap *h, int x, int y, const goap_occupancy *occ,
                             double max_dist) {
-  return nearest(h, x, y, occ, max_dist, GOAP_HEAT_PROTECTED);
+  if (!h) return -1;
+  return nearest(h, h->protected_list, h->nprotected, x, y, occ, max_dist);
 }
 
 int goap_heatmap_best_flank_cover(const goap_heatmap *h, int x, int y, const goap_occupancy *occ,
                                   double max_dist) {
-  return nearest(h, x, y, occ, max_dist, GOAP_HEAT_FLANK_COVER);
+  if (!h) return -1;
+  return nearest(h, h->flank_list, h->nflank, x, y, occ, max_dist);
 }
 
 int goap_heatmap_has_flank_cover(const goap_heatmap *h, const goap_occupancy *occ) {
   if (!h) return 0;
-  const goap_arena *a = h->arena;
-  for (int k = 0; k < a->ncovers; ++k) {
-    const goap_cover *cv = &a->covers[k];
-    if ((h->flags[(size_t)cv->y * (size_t)a->w + (size_t)cv->x] & GOAP_HEAT_FLANK_COVER) &&
-        !taken(h, occ, k))
-      return 1;
-  }
+  for (int j = 0; j < h->nflank; ++j)
+    if (!taken(h, occ, h->flank_list[j])) return 1;
   return 0;
 }
 
