@@ -216,7 +216,8 @@ TEST(sense_watch_and_timeouts) {
   log_t l;
   goap_sim_result res;
   REQUIRE(simulate(f, "intruder", &l, &res));
-  CHECK_STR(l.text, "0.0 plan 2: go_to_post patrol; 2.5 replan watch; 2.5 plan 2: attack; "
+  CHECK_STR(l.text, "0.0 plan 2: go_to_post patrol; 2.5 world see_player=1; 2.5 replan watch; "
+                    "2.5 plan 2: attack; "
                     "4.0 done fight; 4.0 plan 1: patrol; 14.5 done guard");
   CHECK_EQ_INT(res.replans, 2);
   CHECK_EQ_INT(res.failed, 0);
