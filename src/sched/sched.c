@@ -310,6 +310,8 @@ static int worker_round(goap_sched *s, worker *w, int ignore_budget) {
     w->nbatch = n;
     w->begun = 0;
     s->running += n;
+    /* more work than this batch: pass the wake-up on to a sleeping worker */
+    if (s->q_count && s->sleepers) pthread_cond_signal(&s->work_cv);
   }
   int limited = !ignore_budget && s->budget_left != UNLIMITED;
   if (!ignore_budget && s->deadline_ns && now_ns() >= s->deadline_ns) return ROUND_PAUSED;
@@ -568,7 +570,8 @@ goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_re
   sl->cancelled = 0;
   ring_push(s->queued, s->cap, s->q_head, &s->q_count, i);
   if (ticket) *ticket = ticket_of(s, i);
-  if (s->sleepers) pthread_cond_signal(&s->work_cv);
+  /* wake one sleeping worker when the queue was empty; it passes the wake-up on */
+  if (s->q_count == 1 && s->sleepers) pthread_cond_signal(&s->work_cv);
   pthread_mutex_unlock(&s->mu);
   return GOAP_OK;
 }
