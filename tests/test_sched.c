@@ -394,7 +394,7 @@ TEST(several_domains) {
     reference(pl, c);
     REQUIRE(goap_sched_submit(s, c->d, &c->req, c, NULL) == GOAP_OK);
   }
-  REQUIRE(goap_sched_wait(s, 0) == GOAP_OK);
+  REQUIRE(goap_sched_wait(s, 10000) == GOAP_OK);
   goap_sched_result out[50];
   int n = goap_sched_collect(s, out, 50);
   CHECK_EQ_INT(n, 50);
@@ -459,9 +459,21 @@ TEST(cancel) {
   CHECK_EQ_INT(info.expansions, 3);
   CHECK(info.running >= 1);
   CHECK(goap_sched_cancel(s, t[0]) == GOAP_OK);
-  /* finished but not collected */
+  /* finished but not collected; the cancelled search is not continued: the expansions are
+   * the 3 spent before plus those of the three others */
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p);
+  uint64_t expect_exp = 3;
+  for (int i = 2; i < 5; ++i) {
+    goap_request q = counter_req(d, &want, start, 50 + i);
+    goap_result r = {0};
+    goap_plan(p, &q, &r);
+    expect_exp += r.stats.expanded;
+  }
+  goap_planner_destroy(p);
   goap_sched_frame(s, NULL);
   goap_sched_get_info(s, &info);
+  CHECK_EQ_INT(info.expansions, expect_exp);
   CHECK_EQ_INT(info.finished, 3);
   CHECK_EQ_INT(info.running, 0);
   CHECK(goap_sched_cancel(s, t[2]) == GOAP_OK);
@@ -484,6 +496,17 @@ TEST(cancel) {
   goap_sched_get_info(s, &info);
   CHECK_EQ_INT(info.queued + info.running + info.finished, 0);
   CHECK_EQ_INT(info.completed, 3); /* 2 collected + 1 cancelled after it finished */
+  /* a slot reused by a new request: the old ticket does not reach it */
+  goap_sched_ticket fresh = 0;
+  goap_request q2 = counter_req(d, &want, start, 59);
+  REQUIRE(goap_sched_submit(s, d, &q2, NULL, &fresh) == GOAP_OK);
+  CHECK((fresh & 0xffffffffu) == (t[4] & 0xffffffffu)); /* the same slot, LIFO */
+  CHECK(fresh != t[4]);
+  CHECK(goap_sched_cancel(s, t[4]) == GOAP_NOT_FOUND);
+  CHECK(goap_sched_cancel(s, t[3]) == GOAP_NOT_FOUND);
+  goap_sched_frame(s, NULL);
+  n = goap_sched_collect(s, out, 8);
+  CHECK(n == 1 && out[0].ticket == fresh);
   goap_sched_destroy(s);
 
   /* with threads: cancel everything while workers run; nothing cancelled comes back */
