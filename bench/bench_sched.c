@@ -7,7 +7,7 @@
  *    planner (the baseline), the scheduler inline (0 threads), and 1 and 2 worker threads.
  *    Every result is checked against the scenario's expected cost.
  * 2. Village: every scenario of examples/village.goap, time per plan with forward A* and the
- *    default heuristic, A* with lmcut and greedy with hff when the library has them
+ *    default heuristic, A* with hmax, A* with lmcut and greedy with hff when the library has them
  *    (goap_heuristic_from_name), else "n/a". Optimal configurations must give the scenario's
  *    expected cost.
  *
@@ -220,12 +220,15 @@ static void bench_village(const char *path, int reps) {
   printf("village: %d variables, %d actions; median ms per plan of %d runs "
          "(c: cost, n: expansions)\n",
          goap_domain_var_count(d), goap_domain_action_count(d), reps);
-  printf("  %-16s %22s %22s %22s\n", "scenario", "astar/default", "astar/lmcut", "greedy/hff");
+  printf("  %-16s %22s %22s %22s %22s\n", "scenario", "astar/default", "astar/hmax",
+         "astar/lmcut", "greedy/hff");
   for (int i = 0; i < goap_file_scenario_count(f); ++i) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     printf("  %-16s", sc->name);
     fflush(stdout);
     village_cell(d, p, sc, GOAP_SEARCH_ASTAR, GOAP_H_DEFAULT, reps);
+    fflush(stdout);
+    village_cell(d, p, sc, GOAP_SEARCH_ASTAR, GOAP_H_MAX, reps);
     fflush(stdout);
     village_cell(d, p, sc, GOAP_SEARCH_ASTAR, lmcut, reps);
     village_cell(d, p, sc, GOAP_SEARCH_GREEDY, hff, reps);
