@@ -446,8 +446,10 @@ TEST(cancel) {
     REQUIRE(goap_sched_submit(s, d, &q, (void *)(intptr_t)(i + 1), &t[i]) == GOAP_OK);
     CHECK(t[i] != 0);
   }
+  CHECK(goap_sched_ticket_status(s, t[1]) == GOAP_IN_PROGRESS);
   /* queued: cancelled at once */
   CHECK(goap_sched_cancel(s, t[1]) == GOAP_OK);
+  CHECK(goap_sched_ticket_status(s, t[1]) == GOAP_NOT_FOUND);
   CHECK(goap_sched_cancel(s, t[1]) == GOAP_NOT_FOUND);
   goap_sched_info info;
   goap_sched_get_info(s, &info);
@@ -458,6 +460,7 @@ TEST(cancel) {
   goap_sched_get_info(s, &info);
   CHECK_EQ_INT(info.expansions, 3);
   CHECK(info.running >= 1);
+  CHECK(goap_sched_ticket_status(s, t[0]) == GOAP_IN_PROGRESS);
   CHECK(goap_sched_cancel(s, t[0]) == GOAP_OK);
   /* finished but not collected; the cancelled search is not continued: the expansions are
    * the 3 spent before plus those of the three others */
@@ -476,6 +479,9 @@ TEST(cancel) {
   CHECK_EQ_INT(info.expansions, expect_exp);
   CHECK_EQ_INT(info.finished, 3);
   CHECK_EQ_INT(info.running, 0);
+  CHECK(goap_sched_ticket_status(s, t[0]) == GOAP_NOT_FOUND);
+  CHECK(goap_sched_ticket_status(s, t[2]) == GOAP_OK);
+  CHECK(goap_sched_ticket_status(NULL, t[2]) == GOAP_INVALID_ARGUMENT);
   CHECK(goap_sched_cancel(s, t[2]) == GOAP_OK);
   goap_sched_result out[8];
   int n = goap_sched_collect(s, out, 8);
@@ -485,6 +491,7 @@ TEST(cancel) {
     CHECK(out[1].ticket == t[4] && out[1].tag == (void *)(intptr_t)5);
     CHECK(out[0].status == GOAP_OK && out[0].plan_length == 8); /* 53 -> 60, finish */
   }
+  CHECK(goap_sched_ticket_status(s, t[3]) == GOAP_NOT_FOUND);
   /* collected, unknown, stale and forged tickets */
   CHECK(goap_sched_cancel(s, t[3]) == GOAP_NOT_FOUND);
   CHECK(goap_sched_cancel(s, 0) == GOAP_NOT_FOUND);

@@ -133,6 +133,12 @@ GOAP_API int goap_sched_collect(goap_sched *s, goap_sched_result *out, int cap);
  * GOAP_INVALID_ARGUMENT when s is NULL. Call from the game thread. */
 GOAP_API goap_status goap_sched_cancel(goap_sched *s, goap_sched_ticket ticket);
 
+/* Where a request is: GOAP_IN_PROGRESS (queued or running, possibly paused by the budget),
+ * GOAP_OK (finished: the next goap_sched_collect returns it), GOAP_NOT_FOUND (unknown,
+ * cancelled or already collected), GOAP_INVALID_ARGUMENT (s NULL). Call from any thread
+ * (takes the mutex briefly). */
+GOAP_API goap_status goap_sched_ticket_status(goap_sched *s, goap_sched_ticket ticket);
+
 /* Counts, for monitoring and tests. Call from any thread (takes the mutex briefly). */
 typedef struct goap_sched_info {
   int threads;                 /* worker threads (0 inline) */

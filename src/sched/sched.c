@@ -646,6 +646,18 @@ goap_status goap_sched_cancel(goap_sched *s, goap_sched_ticket ticket) {
   return st;
 }
 
+goap_status goap_sched_ticket_status(goap_sched *s, goap_sched_ticket ticket) {
+  if (!s) return GOAP_INVALID_ARGUMENT;
+  pthread_mutex_lock(&s->mu);
+  uint32_t i = 0;
+  const slot *sl = slot_of(s, ticket, &i);
+  goap_status st = !sl || sl->state == SLOT_COLLECTED ? GOAP_NOT_FOUND
+                   : sl->state == SLOT_DONE           ? GOAP_OK
+                                                      : GOAP_IN_PROGRESS;
+  pthread_mutex_unlock(&s->mu);
+  return st;
+}
+
 goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out) {
   if (!s || !out) return GOAP_INVALID_ARGUMENT;
   pthread_mutex_lock(&s->mu);
