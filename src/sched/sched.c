@@ -38,6 +38,7 @@ enum { ROUND_WORKED = 0, ROUND_IDLE, ROUND_PAUSED };
 #define MAX_THREADS 64
 #define MAX_QUEUE (1u << 20)
 #define UNLIMITED UINT64_MAX
+#define MAX_MS 1e9 /* longer budgets (11 days) are clamped to this */
 
 typedef struct slot {
   uint32_t gen;
@@ -297,6 +298,11 @@ static void drop_cancelled(goap_sched *s, worker *w) {
 /* One round of a worker (mu held on entry and exit). */
 static int worker_round(goap_sched *s, worker *w, int ignore_budget) {
   drop_cancelled(s, w);
+  int limited = !ignore_budget && s->budget_left != UNLIMITED;
+  /* a spent budget: take no new work (and keep what this worker holds) */
+  if (limited && s->budget_left == 0) return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
+  if (!ignore_budget && s->deadline_ns && now_ns() >= s->deadline_ns)
+    return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
   if (w->nbatch == 0) {
     if (s->q_count == 0) return ROUND_IDLE;
     uint32_t n = s->q_count / (uint32_t)s->nworkers + 1u;
@@ -313,11 +319,8 @@ static int worker_round(goap_sched *s, worker *w, int ignore_budget) {
     /* more work than this batch: pass the wake-up on to a sleeping worker */
     if (s->q_count && s->sleepers) pthread_cond_signal(&s->work_cv);
   }
-  int limited = !ignore_budget && s->budget_left != UNLIMITED;
-  if (!ignore_budget && s->deadline_ns && now_ns() >= s->deadline_ns) return ROUND_PAUSED;
   uint64_t grant = s->slice;
   if (limited) {
-    if (s->budget_left == 0) return ROUND_PAUSED;
     if (grant > s->budget_left) grant = s->budget_left;
     s->budget_left -= grant;
   }
@@ -592,6 +595,7 @@ goap_status goap_sched_frame(goap_sched *s, const goap_sched_budget *budget) {
   if (!(ms >= 0.0) || !isfinite(ms)) return GOAP_INVALID_ARGUMENT;
   pthread_mutex_lock(&s->mu);
   s->budget_left = budget && budget->expansions ? budget->expansions : UNLIMITED;
+  if (ms > MAX_MS) ms = MAX_MS;
   s->deadline_ns = ms > 0.0 ? now_ns() + (uint64_t)(ms * 1e6) + 1u : 0;
   if (s->nthreads == 0) run_inline(s, 0, 0);
   else if (s->sleepers) pthread_cond_broadcast(&s->work_cv);
@@ -675,6 +679,7 @@ goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out) {
 
 goap_status goap_sched_wait(goap_sched *s, double max_ms) {
   if (!s || !(max_ms >= 0.0) || !isfinite(max_ms)) return GOAP_INVALID_ARGUMENT;
+  if (max_ms > MAX_MS) max_ms = MAX_MS;
   uint64_t deadline = max_ms > 0.0 ? now_ns() + (uint64_t)(max_ms * 1e6) + 1u : 0;
   goap_status st = GOAP_OK;
   pthread_mutex_lock(&s->mu);
