@@ -99,13 +99,15 @@ typedef struct goap_sched_budget {
 } goap_sched_budget;
 
 /* Opens a frame with a new budget (NULL: unlimited), replacing what is left of the last one.
- * Threaded: wakes the workers and returns at once; workers take expansions from the budget
- * a slice at a time (at most one slice per worker past the budget's end: they check it
- * between slices), and pause when it is spent or its time has passed, keeping their
- * unfinished searches for the next frame. Inline: plans the queued requests in submission
- * order on the caller's thread until the budget is spent or nothing is left (an unlimited
- * budget plans everything); the expansion budget is then exact. Returns GOAP_OK or
- * GOAP_INVALID_ARGUMENT (s NULL, a negative or non-finite ms). Call from the game thread. */
+ * Threaded: wakes the workers and returns at once. Workers take expansions from the budget a
+ * slice at a time and give back what they do not use, so together they never spend more than
+ * `expansions`; they look at the clock between slices, so each may run one slice past `ms`.
+ * When the budget is spent or its time has passed they pause, keeping their unfinished
+ * searches for the next frame. Inline: plans the queued requests in submission order on the
+ * caller's thread until the budget is spent or nothing is left (an unlimited budget plans
+ * everything); the expansion budget is then exact. ms above 1e9 is taken as 1e9. Returns
+ * GOAP_OK or GOAP_INVALID_ARGUMENT (s NULL, a negative or non-finite ms). Call from the game
+ * thread. */
 GOAP_API goap_status goap_sched_frame(goap_sched *s, const goap_sched_budget *budget);
 
 typedef struct goap_sched_result {
@@ -152,7 +154,8 @@ typedef struct goap_sched_info {
 } goap_sched_info;
 GOAP_API goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out);
 
-/* Blocks until no request is queued or running, or max_ms passed (0: no time limit). For
+/* Blocks until no request is queued or running, or max_ms passed (0: no time limit; with a
+ * limited frame budget pass a time limit, as paused work never finishes). For
  * tools, tests and loading screens, not for a game loop. Threaded: waits on the workers (which
  * obey the frame budget, so a spent budget makes it time out). Inline: plans on the caller's
  * thread, ignoring the frame budget. Returns GOAP_OK when idle, GOAP_TIME_LIMIT, or
