@@ -350,6 +350,7 @@ TEST(identical_to_single_threaded) {
     sd.threads = threads[t];
     sd.queue_capacity = 300;
     sd.plan_hint = 2; /* some plans grow their slot */
+    sd.slice_expansions = t % 2 ? 0 : 3; /* small slices: searches span several */
     goap_sched *s = NULL;
     REQUIRE(goap_sched_create(&sd, &s) == GOAP_OK);
     int full = 0;
@@ -596,6 +597,23 @@ TEST(budget_inline_exact) {
   /* exactly 10 expansions a frame; the goal is found when popped, one frame after the
    * last expansion at the latest */
   CHECK_EQ_INT(frames, (2 * ref.stats.expanded) / 10 + 1);
+  /* a long search gives the requests behind it back to the queue: only it is running */
+  goap_cond want2;
+  goap_word start2[1];
+  goap_request qs = counter_req(d, &want2, start2, 59);
+  for (int i = 0; i < 3; ++i) REQUIRE(goap_sched_submit(s, d, &qs, NULL, NULL) == GOAP_OK);
+  REQUIRE(goap_sched_submit(s, d, &q, NULL, NULL) == GOAP_OK); /* long, fourth */
+  REQUIRE(goap_sched_submit(s, d, &qs, NULL, NULL) == GOAP_OK);
+  goap_sched_budget b5 = {20, 0};
+  goap_sched_frame(s, &b5);
+  goap_sched_get_info(s, &info);
+  CHECK_EQ_INT(info.finished, 3); /* the three short ones, each 1 or 2 expansions */
+  CHECK_EQ_INT(info.running, 1);  /* the long one, begun */
+  CHECK_EQ_INT(info.queued, 1);   /* the short one behind it, back in the queue */
+  goap_sched_frame(s, NULL);
+  CHECK_EQ_INT(goap_sched_collect(s, out, 2), 2);
+  CHECK_EQ_INT(goap_sched_collect(s, out, 2), 2);
+  CHECK_EQ_INT(goap_sched_collect(s, out, 2), 1);
   /* no frame call: nothing happens inline */
   REQUIRE(goap_sched_submit(s, d, &q, NULL, NULL) == GOAP_OK);
   CHECK_EQ_INT(goap_sched_collect(s, out, 2), 0);

@@ -14,7 +14,9 @@
  *    (QUEUED), one worker's batch (RUNNING), the finished ring (DONE) or the collected list
  *    (COLLECTED).
  *  - A worker's batch[0] may be a begun search in its planner `cur` (begun != 0); the other
- *    batch entries are not begun.
+ *    batch entries are not begun. A worker whose search outlasts a slice returns the rest of
+ *    its batch to the front of the queued ring, in order, so short requests do not wait
+ *    behind a long one.
  *  - All allocation goes through the user's allocator; after creation it is called under a
  *    second mutex (alloc_mu) that is never held while taking mu.
  *  - A ticket is (generation << 32 | slot index + 1); a slot's generation changes each time
@@ -345,6 +347,20 @@ static int worker_round(goap_sched *s, worker *w, int ignore_budget) {
   if (fin) {
     memmove(w->batch, w->batch + fin, (w->nbatch - fin) * sizeof w->batch[0]);
     w->nbatch -= fin;
+  }
+  /* a long search holds this worker: give the requests queued behind it back to the front of
+   * the queue (in order), so that other workers, or later rounds, take them */
+  if (w->begun && w->nbatch > 1) {
+    for (uint32_t i = w->nbatch; i-- > 1;) {
+      uint32_t idx = w->batch[i];
+      s->q_head = (s->q_head + s->cap - 1u) % s->cap;
+      s->queued[s->q_head] = idx;
+      s->q_count++;
+      s->slots[idx].state = SLOT_QUEUED;
+      s->running--;
+    }
+    w->nbatch = 1;
+    if (s->sleepers) pthread_cond_signal(&s->work_cv);
   }
   if (s->q_count == 0 && s->running == 0) pthread_cond_broadcast(&s->idle_cv);
   return ROUND_WORKED;
