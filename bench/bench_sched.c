@@ -11,6 +11,7 @@
  *    (goap_heuristic_from_name), else "n/a". Optimal configurations must give the scenario's
  *    expected cost.
  *
+ * --threads -1|1|2 runs only that scheduler configuration (-1: inline) after the baseline.
  * Times are medians over --reps runs (default 21 for soldiers, 5 for the village). Exit status
  * 0 when every check held, 1 otherwise, 2 on bad usage.
  */
@@ -104,7 +105,7 @@ static double soldiers_sched(const soldier_set *ss, goap_sched *s, goap_sched_re
   return t;
 }
 
-static void bench_soldiers(const char *path, int reps) {
+static void bench_soldiers(const char *path, int reps, int only_threads) {
   goap_file *f = NULL;
   goap_diag err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) {
@@ -135,6 +136,7 @@ static void bench_soldiers(const char *path, int reps) {
   static const int threads[] = {GOAP_SCHED_INLINE, 1, 2};
   double t1 = 0;
   for (int ti = 0; ti < 3; ++ti) {
+    if (only_threads != 0 && threads[ti] != only_threads) continue;
     goap_sched_desc sd = {0};
     sd.threads = threads[ti];
     sd.queue_capacity = SOLDIER_REQUESTS;
@@ -239,20 +241,21 @@ static void bench_village(const char *path, int reps) {
 }
 
 int main(int argc, char **argv) {
-  int reps = 21, vreps = 5, do_soldiers = 1, do_village = 1;
+  int reps = 21, vreps = 5, do_soldiers = 1, do_village = 1, only_threads = 0;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
     else if (strcmp(argv[i], "--village-reps") == 0 && i + 1 < argc) vreps = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) only_threads = atoi(argv[++i]);
     else if (strcmp(argv[i], "--soldiers-only") == 0) do_village = 0;
     else if (strcmp(argv[i], "--village-only") == 0) do_soldiers = 0;
     else {
-      fprintf(stderr, "usage: goap_bench_sched [--reps N] [--village-reps N] "
+      fprintf(stderr, "usage: goap_bench_sched [--reps N] [--village-reps N] [--threads -1|1|2] "
                       "[--soldiers-only | --village-only]\n");
       return 2;
     }
   }
-  if (reps < 1 || vreps < 1) return 2;
-  if (do_soldiers) bench_soldiers(GOAP_EXAMPLES_DIR "/soldier.goap", reps);
+  if (reps < 1 || vreps < 1 || only_threads < -1 || only_threads > 2) return 2;
+  if (do_soldiers) bench_soldiers(GOAP_EXAMPLES_DIR "/soldier.goap", reps, only_threads);
   if (do_village) bench_village(GOAP_EXAMPLES_DIR "/village.goap", vreps);
   if (failures) printf("FAILED: %d wrong or missing results\n", failures);
   return failures ? 1 : 0;
