@@ -5,6 +5,7 @@
 #include <goap/agent.h>
 #include <goap/file.h>
 #include <goap/goap.h>
+#include <goap/sched.h> /* compiles as C++ too (not linked here) */
 
 #include <cmath>
 #include <cstdio>
