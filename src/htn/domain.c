@@ -9,6 +9,7 @@
  *  - build groups methods by task (keeping their order) into flat pools and compiles the
  *    conditions; the builder is left unchanged.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
