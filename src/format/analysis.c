@@ -259,6 +259,20 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     for (j = 0; j < sc->given_count; ++j)
       if (sc->given[j].var >= 0 && sc->given[j].var < r.nv) used[sc->given[j].var] = 1;
   }
+  for (i = 0; f->htn && i < goap_htn_domain_task_count(f->htn); ++i) /* HTN methods */
+    for (j = 0; j < goap_htn_domain_method_count(f->htn, i); ++j) {
+      int n = 0, ns = 0, k, q;
+      const goap_cond *w = goap_htn_domain_method_when(f->htn, i, j, &n);
+      const goap_htn_subtask *s = goap_htn_domain_method_subtasks(f->htn, i, j, &ns);
+      for (k = 0; k < n; ++k)
+        if (w[k].var >= 0 && w[k].var < r.nv) used[w[k].var] = 1;
+      for (k = 0; k < ns; ++k) {
+        for (q = 0; q < s[k].cond_count; ++q)
+          if (s[k].conds[q].var >= 0 && s[k].conds[q].var < r.nv) used[s[k].conds[q].var] = 1;
+        for (q = 0; q < s[k].eff_count; ++q)
+          if (s[k].effs[q].var >= 0 && s[k].effs[q].var < r.nv) used[s[k].effs[q].var] = 1;
+      }
+    }
   /* the warnings */
   for (i = 0; i < r.nv && i < f->var_count; ++i)
     if (!used[i] && add_warning(f, text, len, GOAP__W_VAR, i, -1, &f->var_pos[i]) != GOAP_OK)
