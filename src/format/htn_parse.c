@@ -535,7 +535,7 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
         st = GOAP_OUT_OF_MEMORY;
         goto out;
       }
-      to_conds(ir->items + m->w0, m->wn, conds);
+      if (m->wn) to_conds(ir->items + m->w0, m->wn, conds);
       ci = m->wn;
       ei = 0;
       for (j = 0; j < m->sn; ++j) {

@@ -1001,7 +1001,7 @@ static goap_status finalize(parser *p) {
       sc->want_count = n;
     } else {
       sc->goal = -1;
-      sc->want = f->conds + ir->want_start;
+      sc->want = ir->want_count ? f->conds + ir->want_start : NULL; /* NULL: a `task` */
       sc->want_count = (int)ir->want_count;
     }
     sc->given = ir->given_count ? f->given + ir->given_start : NULL;

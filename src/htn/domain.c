@@ -547,9 +547,9 @@ void goap_htn_domain_destroy(goap_htn_domain *h) {
   htn__free(&a, h->conds, h->nconds * sizeof *h->conds);
   htn__free(&a, h->effs, h->neffs * sizeof *h->effs);
   htn__free(&a, h->tests, h->ntests * sizeof *h->tests);
-  htn__free(&a, h->aw_off, ((size_t)goap_domain_action_count(h->d) + 1) * sizeof *h->aw_off);
-  htn__free(&a, h->aw, (h->aw_off ? h->aw_off[goap_domain_action_count(h->d)] : 0) * sizeof *h->aw);
-  htn__free(&a, h->var_word, (size_t)goap_domain_var_count(h->d) * sizeof *h->var_word);
+  htn__free(&a, h->aw, h->naw * sizeof *h->aw);
+  htn__free(&a, h->aw_off, ((size_t)h->nactions + 1) * sizeof *h->aw_off);
+  htn__free(&a, h->var_word, (size_t)h->nvars * sizeof *h->var_word);
   htn__names_free(&a, &h->names);
   htn__free(&a, h, sizeof *h);
 }
@@ -608,7 +608,9 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
   ALLOC_N(h->tests, ntests);
   h->ntests = ntests;
   ALLOC_N(h->aw_off, (size_t)nactions + 1);
+  h->nactions = nactions;
   ALLOC_N(h->var_word, nvars);
+  h->nvars = nvars;
   ALLOC_N(fill, b->ntasks);
   for (t = 0; t < nvars; ++t) {
     goap_var_info vi;
@@ -624,6 +626,7 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
       total += (size_t)n;
     }
     ALLOC_N(h->aw, total);
+    h->naw = total;
     total = 0;
     for (act = 0; act < nactions; ++act) {
       int n = 0, k, j;

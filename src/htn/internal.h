@@ -84,7 +84,9 @@ struct goap_htn_domain {
   size_t ntests;
   uint32_t *aw_off;            /* per action: the words its effects write (CSR) */
   uint32_t *aw;
+  size_t naw;
   uint32_t *var_word;          /* per variable: its word */
+  int nactions, nvars;         /* of the goap_domain (for the sizes above) */
   uint32_t words;
   htn__names names;            /* tasks (ns -1) */
 };
