@@ -242,7 +242,7 @@ typedef struct run_ctx {
   uint32_t max_depth;
   uint64_t budget_ns, t0;
   int tied;
-  int cut_depth, cut_cycle, achieve_limited;
+  int cut_depth, cut_cycle, achieve_limited, timed_out;
 } run_ctx;
 
 enum { R_OK = 0, R_FAIL, R_OOM, R_STOP };
@@ -265,6 +265,14 @@ static int do_achieve(goap_htn_planner *p, run_ctx *rc, const goap_cond *want, i
   gr.heuristic = rc->req->achieve_heuristic;
   gr.max_nodes = rc->req->achieve_max_nodes;
   gr.host = rc->req->host;
+  if (rc->budget_ns) { /* the search gets what is left of the request's time */
+    uint64_t used = htn__now_ns() - rc->t0;
+    if (used >= rc->budget_ns) {
+      rc->timed_out = 1;
+      return R_FAIL;
+    }
+    gr.max_ms = (double)(rc->budget_ns - used) / 1e6;
+  }
   memset(&res, 0, sizeof res);
   res.plan = p->sub;
   res.plan_capacity = (int)(p->subcap > 0x7fffffff ? 0x7fffffff : p->subcap);
@@ -278,7 +286,10 @@ static int do_achieve(goap_htn_planner *p, run_ctx *rc, const goap_cond *want, i
   }
   if (st == GOAP_OUT_OF_MEMORY) return R_OOM;
   if (st != GOAP_OK) {
-    if (st != GOAP_NO_PLAN) rc->achieve_limited = 1;
+    if (st == GOAP_TIME_LIMIT && rc->budget_ns && htn__now_ns() - rc->t0 >= rc->budget_ns)
+      rc->timed_out = 1;
+    else if (st != GOAP_NO_PLAN)
+      rc->achieve_limited = 1;
     return R_FAIL;
   }
   for (i = 0; i < res.plan_length; ++i)
@@ -389,6 +400,10 @@ static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
         if (s->kind == GOAP_HTN_ACHIEVE_GOAL) want = goap_domain_goal_want(p->d, s->id, &nwant);
         r = do_achieve(p, rc, want, nwant, &st0, &len);
         if (r == R_OOM) return GOAP_OUT_OF_MEMORY;
+        if (rc->timed_out) {
+          p->stop = GOAP_HTN_STOP_TIME;
+          return GOAP_TIME_LIMIT;
+        }
         if (r == R_FAIL) goto fail;
         if (!push_rec(p, s->kind, s->kind == GOAP_HTN_ACHIEVE_GOAL ? s->id : -1, -1, hdepth, st0,
                       len))
