@@ -55,6 +55,13 @@ expect_rc "plan scenario json" 0
 json_is "plan scenario json" "j['status'] == 'found' and j['plan'] == ['choose_bridge', 'go_to_bridge', 'check_bridge'] and j['mtr'] == [1] and j['backtracks'] >= 1 and j['paused'] is False and j['cost'] == 3"
 [ "$(wc -l <"$TMP/out")" = 1 ] && ok || bad "plan json: one line"
 
+# the enemy is not seen: the attack method is never tried (one expansion, no backtracking)
+run plan "$TROLL" --scenario enemy_not_seen --json
+json_is "not seen" "j['expansions'] == 1 and j['backtracks'] == 0 and j['mtr'] == [1]"
+# no path to the enemy: both attack methods fail, then patrol
+run plan "$TROLL" --scenario no_path_with_trunk --json
+json_is "no path" "j['expansions'] == 3 and j['backtracks'] >= 1 and j['mtr'] == [1] and j['plan'][0] == 'choose_bridge'"
+
 # achieve in the tree; a partial plan at a pause
 run plan "$FEAT" --task burgle
 expect_rc "achieve" 0
