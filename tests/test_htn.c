@@ -787,6 +787,44 @@ TEST(plan_of_5000_steps) {
   free(plan);
 }
 
+/* A cycle through tail positions (T = [U], U = [T] | [a]) keeps the depth constant: it is
+ * found as a repeat of (task, rest of the agenda, state) and pruned, so U's second method is
+ * reached; with no other method the answer is a cycle, at once. */
+TEST(tail_cycle) {
+  fixture f;
+  char text[64];
+  goap_htn_result r;
+  memset(&f, 0, sizeof f);
+  f.b = goap_builder_create(NULL);
+  int x = add_bool(f.b, "x", 0);
+  goap_effect e = {x, GOAP_SET, 1};
+  int a = add_action(f.b, "a", 1, NULL, 0, &e, 1);
+  REQUIRE(goap_builder_build(f.b, &f.d) == GOAP_OK);
+  f.hb = goap_htn_builder_create(f.d, NULL);
+  int t = add_task(f.hb, "t"), u = add_task(f.hb, "u"), v = add_task(f.hb, "v"),
+      w = add_task(f.hb, "w");
+  goap_htn_subtask to_u[] = {S_TASK(u)}, to_t[] = {S_TASK(t)}, do_a[] = {S_ACT(a)};
+  goap_htn_subtask to_w[] = {S_TASK(w)}, to_v[] = {S_TASK(v)};
+  REQUIRE(add_method(f.hb, t, "m", NULL, 0, to_u, 1) == 0);
+  REQUIRE(add_method(f.hb, u, "back", NULL, 0, to_t, 1) == 0);
+  REQUIRE(add_method(f.hb, u, "act", NULL, 0, do_a, 1) == 1);
+  REQUIRE(add_method(f.hb, v, "m", NULL, 0, to_w, 1) == 0);
+  REQUIRE(add_method(f.hb, w, "m", NULL, 0, to_v, 1) == 0);
+  REQUIRE(goap_htn_builder_build(f.hb, &f.h) == GOAP_OK);
+  f.p = goap_htn_planner_create(f.h, NULL);
+  REQUIRE(f.p);
+  goap_htn_request q = req_for(t);
+  q.max_steps = 100000; /* without the check: a step limit instead of a plan */
+  CHECK_EQ_INT(plan_text(f.h, f.p, &q, text, sizeof text, &r), GOAP_OK);
+  CHECK_STR(text, "a");
+  q = req_for(v);
+  q.max_steps = 100000;
+  CHECK_EQ_INT(plan_text(f.h, f.p, &q, text, sizeof text, &r), GOAP_CONFLICT);
+  CHECK_EQ_INT(r.stop, GOAP_HTN_STOP_CYCLE);
+  CHECK(r.stats.steps < 10);
+  fx_free(&f);
+}
+
 TEST(budgets_and_cycles) {
   counter_dom t;
   goap_htn_result r;
@@ -1075,5 +1113,5 @@ TEST_MAIN(TEST_ENTRY(gtpyhop_simple_travel), TEST_ENTRY(gtpyhop_backtracking),
           TEST_ENTRY(partial_plan_pause_and_resume), TEST_ENTRY(mtr_replacement),
           TEST_ENTRY(backtracking_across_siblings_and_depth),
           TEST_ENTRY(achieve_replanned_on_backtracking), TEST_ENTRY(plan_of_5000_steps),
-          TEST_ENTRY(budgets_and_cycles), TEST_ENTRY(builder_validation),
+          TEST_ENTRY(budgets_and_cycles), TEST_ENTRY(tail_cycle), TEST_ENTRY(builder_validation),
           TEST_ENTRY(allocation_failures_and_zero_allocations_after_warmup))

@@ -420,6 +420,20 @@ static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
           goto fail;
         }
         if (len > p->stats.max_depth) p->stats.max_depth = len;
+        { /* The same task, before the same rest of the agenda, in the same state: a cycle
+           * through tail positions (T = [U], U = [T]) that the depth never sees. Whatever
+           * the repeat could find, the first occurrence finds too: prune it. */
+          size_t k = p->cplen;
+          int repeat = 0;
+          while (k > 0 && p->cps[k - 1].ulen == p->ulen && !repeat) {
+            --k;
+            repeat = p->cps[k].task == s->id && p->cps[k].rest == rest;
+          }
+          if (repeat) {
+            rc->cut_cycle = 1;
+            goto fail;
+          }
+        }
         if (!GROW(p, p->cps, p->cpcap, p->cplen + 1)) return GOAP_OUT_OF_MEMORY;
         cp = &p->cps[p->cplen++];
         cp->task = s->id;
