@@ -254,4 +254,23 @@ TEST(allocation_failures) {
   }
 }
 
-TEST_MAIN(TEST_ENTRY(errors), TEST_ENTRY(tasks_and_scenarios), TEST_ENTRY(allocation_failures))
+/* goap check: a method whose condition cannot hold; `set` effects count as reachable. */
+TEST(method_warnings) {
+  static const char text[] = "var x: bool\nvar y: bool\nvar z: bool\naction a\n  eff x\n"
+                             "task t\n  method m\n    when x, y\n    do a\n"
+                             "  method n\n    when z\n  method s\n    do set z\n";
+  goap_file *f = NULL;
+  goap_diag d, w[4];
+  REQUIRE(goap_file_parse("t.goap", text, sizeof text - 1, NULL, &f, &d) == GOAP_OK);
+  REQUIRE(goap_file_warnings(f, w, 4) == 1);
+  CHECK_STR(w[0].message, "method 'm' of task 't' can never apply: condition 'y' is "
+                          "unreachable from the default state");
+  CHECK_EQ_INT(w[0].line, 7);
+  CHECK_EQ_INT(w[0].col, 10);
+  CHECK_EQ_INT(w[0].severity, GOAP_SEVERITY_WARNING);
+  CHECK_STR(w[0].source, "  method m");
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(errors), TEST_ENTRY(tasks_and_scenarios), TEST_ENTRY(allocation_failures),
+          TEST_ENTRY(method_warnings))

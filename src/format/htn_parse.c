@@ -495,6 +495,10 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
   if (ir->ntasks == 0) return GOAP_OK;
   if (!grow(a, (void **)&f->task_pos, &f->task_pos_cap, ir->ntasks, sizeof *f->task_pos))
     return GOAP_OUT_OF_MEMORY;
+  if (!grow(a, (void **)&f->method_pos, &f->method_pos_cap, ir->nmethods + 1,
+            sizeof *f->method_pos))
+    return GOAP_OUT_OF_MEMORY;
+  for (i = 0; i < ir->nmethods; ++i) f->method_pos[i] = ir->methods[i].pos;
   for (i = 0; i < ir->ntasks; ++i) {
     const htask *t = &ir->tasks[i];
     int32_t act = goap__ftab_find(names, GOAP__NS_ACTION, t->name, strlen(t->name));

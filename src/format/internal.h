@@ -212,7 +212,9 @@ typedef struct goap__pos {
   size_t line_off;
 } goap__pos;
 
-typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL } goap__wkind;
+typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL,
+                           GOAP__W_METHOD /* id: the method's index over all tasks */
+} goap__wkind;
 typedef struct goap__warning {
   goap__wkind kind;
   int id;      /* var, action or goal id */
@@ -244,6 +246,8 @@ struct goap_file {
   goap_htn_domain *htn; /* the file's tasks, or NULL */
   goap__pos *task_pos;  /* per task: its `task` line and name column */
   size_t task_pos_cap;
+  goap__pos *method_pos; /* per method, tasks in order and their methods in order */
+  size_t method_pos_cap;
 };
 
 /* ------------------------------------------------------------------------------------------

@@ -1072,6 +1072,7 @@ void goap_file_destroy(goap_file *f) {
   a = f->alloc;
   goap_htn_domain_destroy(f->htn);
   goap__mem_free(&a, f->task_pos, f->task_pos_cap * sizeof *f->task_pos);
+  goap__mem_free(&a, f->method_pos, f->method_pos_cap * sizeof *f->method_pos);
   goap_domain_destroy(f->domain);
   goap__mem_free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
   goap__mem_free(&a, f->conds, f->conds_cap * sizeof *f->conds);
