@@ -29,6 +29,9 @@ typedef struct bad {
 
 static const bad bad_cases[] = {
     {"method m\n", GOAP_PARSE_ERROR, 1, 1, "'method' must be inside a task block"},
+    {"var x: bool\ntask t\n  metod m\n", GOAP_PARSE_ERROR, 3, 3,
+     "unknown keyword 'metod'; did you mean 'method'?"},
+    {"tsak t\n", GOAP_PARSE_ERROR, 1, 1, "unknown keyword 'tsak'; did you mean 'task'?"},
     {"when x\n", GOAP_PARSE_ERROR, 1, 1, "'when' must be inside a method of a task block"},
     {"var x: bool\ntask t\n  when x\n", GOAP_PARSE_ERROR, 3, 3,
      "'when' must follow a 'method' line"},

@@ -942,10 +942,12 @@ static goap_status do_line(parser *p) {
                                               : "pursue, want, given, expect");
     }
     {
-      const char *cands[9];
+      static const char *const htn_keywords[] = {"task", "method", "when", "do"};
+      const char *cands[13];
       int n = 0, j;
       char dym[96];
       for (j = 0; j < 5; ++j) cands[n++] = top_keywords[j];
+      for (j = 0; j < 4; ++j) cands[n++] = htn_keywords[j];
       if (p->block != B_NONE)
         for (j = 0; j < nallowed; ++j) cands[n++] = allowed[j];
       goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
