@@ -301,7 +301,7 @@ expect_rc "max-ms nan" 2 plan "$SOLDIER" --goal kill_enemy --max-ms nan
 # plan: usage and load errors
 # ---------------------------------------------------------------------------------------------
 expect_rc "plan no target" 2 plan "$SOLDIER"
-err_has "plan no target" "--scenario S, --goal G or --want CONDS"
+err_has "plan no target" "--scenario S, --goal G, --want CONDS or --task T"
 expect_rc "plan two targets" 2 plan "$SOLDIER" --goal kill_enemy --want target_dead
 expect_rc "plan no file" 2 plan --goal kill_enemy
 err_has "plan no file" "missing FILE"

@@ -164,6 +164,18 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
 goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double until,
                          double step, goap_sim_result *res);
 
+/* ---- HTN (cmd_htn.c) ----------------------------------------------------------------------- */
+
+/* Plans task `task` of the file's HTN domain from start and prints the result as `goap plan`
+ * does (plan, decomposition tree, MTR; or one JSON line). Returns the exit status. */
+int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, int task,
+                 const char *what, const char *given_text, int json,
+                 const cli_search_opts *opts);
+/* Runs an HTN scenario (s->task >= 0) for `goap test`; prints its PASS/FAIL line and returns
+ * 1 when it passed. start is scratch space of the domain's state size. */
+int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *s,
+                     goap_word *start, const cli_search_opts *opts);
+
 /* ---- the embedded example (generated at configure time from examples/soldier.goap) ------- */
 extern const unsigned char goap_cli_soldier_goap[];
 extern const size_t goap_cli_soldier_goap_size;

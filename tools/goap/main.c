@@ -16,7 +16,7 @@ void cli_usage_main(FILE *out) {
         "Goal-oriented action planning over .goap domain files.\n"
         "\n"
         "commands:\n"
-        "  plan FILE (--scenario S | --goal G | --want CONDS) [options]\n"
+        "  plan FILE (--scenario S | --goal G | --want CONDS | --task T) [options]\n"
         "                     find a plan and print it with its cost and search statistics\n"
         "  test FILE...       run every scenario's expectations; 'N passed, M failed'\n"
         "  check FILE...      report errors and warnings (unreachable actions and goals,\n"
@@ -39,7 +39,7 @@ void cli_usage_main(FILE *out) {
 }
 
 void cli_usage_plan(FILE *out) {
-  fputs("usage: goap plan FILE (--scenario S | --goal G | --want CONDS) [options]\n"
+  fputs("usage: goap plan FILE (--scenario S | --goal G | --want CONDS | --task T) [options]\n"
         "\n"
         "Plans from the domain's default state (changed by the scenario's `given` line and\n"
         "--given) to the goal, and prints the numbered plan with each action's cost, the total\n"
@@ -49,6 +49,10 @@ void cli_usage_plan(FILE *out) {
         "  --scenario S       a scenario of FILE: its start state and its goal\n"
         "  --goal G           a goal of FILE (its `want` conditions)\n"
         "  --want CONDS       conditions, as on a `want` line: 'target_dead, ammo >= 2'\n"
+        "  --task T           an HTN task of FILE: decompose it (see docs/htn.md); prints the\n"
+        "                     plan, the decomposition tree and the method traversal record;\n"
+        "                     --max-nodes is then the decomposition step budget (default\n"
+        "                     10000000) and --search/--heuristic apply to `achieve` subgoals\n"
         "options:\n"
         "  --given EFFS       start-state overrides, as on a `given` line: 'door_stuck, ammo = 3'\n"
         "                     (applied after the scenario's own `given`)\n"
