@@ -1247,7 +1247,57 @@ TEST(squad_behaviors) {
 #undef PURSUED
 }
 
-TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
+/* Procedural preconditions on the binding: asked when planning, not per search node. */
+static int flank_cover_free(goap_agent *agent, int action, void *user) {
+  (void)agent;
+  (void)action;
+  int *calls = (int *)user;
+  calls[0]++;
+  return calls[1];
+}
+
+TEST(binding_check) {
+  goap_file *f = parse(flank_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  int flank = goap_domain_find_action(d, "flank");
+  int ctl[2] = {0, 0}; /* calls, answer */
+  goap_action_binding b[2];
+  memset(b, 0, sizeof b);
+  b[flank].check = flank_cover_free;
+  b[flank].check_user = ctl;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 2;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  recorder rec;
+  memset(&rec, 0, sizeof rec);
+  rec.d = d;
+  rec.quiet_memory = 1;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.on_event = on_event;
+  ad.event_user = &rec;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  goap_agent_update(a, 0.1); /* no free flank cover: the other way */
+  CHECK(strstr(rec.log, "plan attack 5 hold_position") != NULL);
+  CHECK_EQ_INT(ctl[0], 1);
+  goap_agent_set(a, goap_domain_find_var(d, "flanked"), 0);
+  ctl[1] = 1;
+  goap_agent_replan(a);
+  goap_agent_update(a, 0.1); /* now there is one */
+  CHECK(strstr(rec.log, "plan attack 1 flank") != NULL);
+  CHECK_EQ_INT(ctl[0], 2); /* once per planning round */
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(binding_check), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
           TEST_ENTRY(reservation_refused_story), TEST_ENTRY(orders), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
           TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),
           TEST_ENTRY(goal_fallback_and_cooldown), TEST_ENTRY(hysteresis),

@@ -196,8 +196,17 @@ GOAP_API const char *goap_file_simulation_name(const goap_file *f, int sim);
 typedef void (*goap_sim_world_fn)(int var, int32_t old_value, int32_t value, double time,
                                   void *user);
 
+/* Called for each member before its agent type is made (member -1 for the single agent of a
+ * simulation without members): the host may add procedural preconditions (check,
+ * check_user) or change costs and timeouts. The simulation sets start, tick and user itself. */
+typedef void (*goap_sim_bind_fn)(const goap_file *f, int member, const char *name,
+                                 goap_action_binding *actions, int action_count,
+                                 goap_goal_binding *goals, int goal_count, void *user);
+
 typedef struct goap_sim_options {
   goap_allocator allocator;    /* zero: the file's */
+  goap_sim_bind_fn bind;       /* optional */
+  void *bind_user;
   goap_agent_event_fn on_event;/* the agent's timeline (optional) */
   void *event_user;
   goap_sim_world_fn on_world;  /* changes of world variables (optional) */

@@ -323,8 +323,24 @@ static int cooling(const goap_agent *a, int g, uint64_t h) {
          a->fail_hash[g] == h;
 }
 
+/* Procedural preconditions: actions whose check says no are left out of this round. */
+static void apply_checks(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  if (!t->has_checks) return;
+  for (int i = 0; i < t->na; ++i) {
+    const goap__rt_action *r = &t->act[i];
+    if (!r->check || a->costs[i] < 0) continue;
+    if (!r->check(a, i, r->check_user)) {
+      a->costs[i] = -1;
+      a->blocked++;
+    }
+  }
+}
+
 /* Valid, unmet, not cooling goals, best first (priority, then id). */
 static void build_candidates(goap_agent *a) {
+  unblock(a);
+  apply_checks(a);
   uint64_t h = hash_mem(a);
   a->ncand = a->icand = 0;
   if (a->order_goal >= 0 && goal_met(a, a->order_goal)) a->order_goal = -1; /* done already */
