@@ -28,6 +28,8 @@ int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_test(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
+int cli_cmd_pddl(int argc, char **argv);     /* cmd_pddl.c */
+int cli_cmd_validate(int argc, char **argv); /* cmd_pddl.c */
 
 /* Usage texts (for `goap help CMD` and `goap CMD --help`). */
 void cli_usage_main(FILE *out);
@@ -35,6 +37,8 @@ void cli_usage_plan(FILE *out);
 void cli_usage_test(FILE *out);
 void cli_usage_check(FILE *out);
 void cli_usage_demo(FILE *out);
+void cli_usage_pddl(FILE *out);
+void cli_usage_validate(FILE *out);
 
 /* ---- command-line parsing -------------------------------------------------------------- */
 
