@@ -334,8 +334,9 @@ static goap_status compile(gctx *g) {
     memset(&vd, 0, sizeof vd);
     vd.name = name.s;
     vd.type = GOAP_BOOL;
-    if (goap_builder_add_var(b, &vd, &var_of[i]) != GOAP_OK) {
-      st = px_error(t, -1, GOAP_INVALID_ARGUMENT, "variable '%s': %s", name.s, goap_builder_error(b));
+    goap_status bs = goap_builder_add_var(b, &vd, &var_of[i]);
+    if (bs != GOAP_OK) {
+      st = px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b));
       goto done;
     }
     nvars++;
@@ -430,8 +431,9 @@ static goap_status compile(gctx *g) {
     ad.eff = effs;
     ad.eff_count = neff;
     int id = -1;
-    if (goap_builder_add_action(b, &ad, &id) != GOAP_OK) {
-      st = px_error(t, s->node, GOAP_INVALID_ARGUMENT, "action '%s': %s", name.s, goap_builder_error(b));
+    goap_status bs = goap_builder_add_action(b, &ad, &id);
+    if (bs != GOAP_OK) {
+      st = px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b));
       goto done;
     }
     t->act_of[e] = id;
@@ -528,13 +530,13 @@ goap_status px_ground(px_task_core *t) {
   g->by_pred = (px_ivec *)px_alloc(g->a, np * sizeof *g->by_pred);
   g->trig = (px_ivec *)px_alloc(g->a, np * sizeof *g->trig);
   g->of_type = (px_ivec *)px_alloc(g->a, nt * sizeof *g->of_type);
+  if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
+  if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
+  if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
   if (!g->by_pred || !g->trig || !g->of_type) {
     st = px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     goto done;
   }
-  memset(g->by_pred, 0, np * sizeof *g->by_pred);
-  memset(g->trig, 0, np * sizeof *g->trig);
-  memset(g->of_type, 0, nt * sizeof *g->of_type);
   for (size_t o = 0; o < t->nobjects; ++o)
     for (size_t ty = 0; ty < t->ntypes; ++ty)
       if (t->is_a[o * t->ntypes + ty] && !px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
