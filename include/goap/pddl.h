@@ -52,9 +52,11 @@ typedef struct goap_pddl_task goap_pddl_task;
 /* Parses a domain and a problem held in memory (need not be NUL-terminated); the names are
  * used in diagnostics. opt may be NULL (defaults). On failure *out is NULL and *err (if not
  * NULL) holds the first error: GOAP_PARSE_ERROR (malformed text, an unsupported construct),
- * GOAP_NOT_FOUND (an undeclared name), GOAP_DUPLICATE, GOAP_TYPE_MISMATCH (an object of the
- * wrong type, a wrong number of arguments), GOAP_OUT_OF_RANGE (a negative or non-integer
- * cost), GOAP_TOO_LARGE (a limit), GOAP_OUT_OF_MEMORY. */
+ * GOAP_NOT_FOUND (an undeclared name, a cost function without a value), GOAP_DUPLICATE,
+ * GOAP_TYPE_MISMATCH (a wrong number of arguments), GOAP_CONFLICT (a problem for another
+ * domain, two values for one function), GOAP_OUT_OF_RANGE (a negative cost), GOAP_TOO_LARGE
+ * (a limit), GOAP_OUT_OF_MEMORY; GOAP_INVALID_ARGUMENT for NULL out or a NULL text with a
+ * non-zero length. Either name may be NULL ("<domain>", "<problem>"). */
 GOAP_API goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
                                      size_t domain_length, const char *problem_name,
                                      const char *problem_text, size_t problem_length,
