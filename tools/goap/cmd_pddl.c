@@ -167,7 +167,11 @@ int cli_cmd_pddl(int argc, char **argv) {
   goap_pddl_info info;
   goap_pddl_get_info(task, &info);
 
-  goap_planner *planner = goap_planner_create(d, NULL);
+  /* a node budget above the planner's default capacity raises the capacity too */
+  goap_planner_desc pdesc;
+  memset(&pdesc, 0, sizeof pdesc);
+  if (a.opts.max_nodes > 4194304u) pdesc.max_nodes = a.opts.max_nodes;
+  goap_planner *planner = goap_planner_create(d, &pdesc);
   cli_plan pl;
   cli_plan_init(&pl);
   if (!planner) {
