@@ -317,6 +317,30 @@ TEST(names_are_case_insensitive) {
   goap_pddl_destroy(t);
 }
 
+TEST(constants_listed_again_in_objects) {
+  goap_status st;
+  goap_diag err;
+  const char *dom = "(define (domain d) (:types t u - object v - t) (:constants k - v)\n"
+                    " (:predicates (p ?x - v) (q))\n"
+                    " (:action a :parameters (?x - v) :precondition (p ?x) :effect (q)))";
+  /* again with its own type, with a supertype, and untyped: all accepted, k stays a v */
+  goap_pddl_task *t = load_text(dom,
+                                "(define (problem x) (:domain d) (:objects k - v k - t k)\n"
+                                " (:init (p k)) (:goal (q)))",
+                                NULL, &st, &err);
+  REQUIRE(t != NULL);
+  CHECK(goap_domain_find_action(goap_pddl_domain(t), "a k") >= 0);
+  goap_pddl_destroy(t);
+  /* with an unrelated type: an error at the second declaration */
+  t = load_text(dom, "(define (problem x) (:domain d) (:objects k - u) (:init) (:goal (q)))", NULL,
+                &st, &err);
+  CHECK(t == NULL);
+  CHECK_EQ_INT(st, GOAP_DUPLICATE);
+  CHECK_STR(err.message, "object 'k' is already declared with type 'v'");
+  CHECK_EQ_INT(err.line, 1);
+  CHECK_EQ_INT(err.col, 43);
+}
+
 TEST(add_wins_over_delete_and_static_goals) {
   goap_status st;
   goap_diag err;
@@ -862,6 +886,7 @@ TEST_MAIN(TEST_ENTRY(parse_errors_have_exact_positions), TEST_ENTRY(diag_carries
           TEST_ENTRY(grounding_sizes_gripper_and_blocks),
           TEST_ENTRY(grounding_never_enumerates_all_combinations),
           TEST_ENTRY(grid_costs_equality_negation), TEST_ENTRY(names_are_case_insensitive),
+          TEST_ENTRY(constants_listed_again_in_objects),
           TEST_ENTRY(add_wins_over_delete_and_static_goals),
           TEST_ENTRY(blocks_optimal_costs_match_brute_force),
           TEST_ENTRY(gripper_optimal_costs_match_brute_force),

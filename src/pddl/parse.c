@@ -174,7 +174,10 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
     return px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid object name", nm(t, item));
   int32_t old = px_map_get(&t->obj_of, N(item)->sym);
   if (old >= 0) {
-    if (t->objects[old].type == type) return GOAP_OK; /* repeated with the same type */
+    /* repeated with the same type or a supertype of it (e.g. a domain constant listed again
+     * in :objects): the first, more specific type stays */
+    for (int32_t ty = t->objects[old].type; ty >= 0; ty = t->types[ty].parent)
+      if (ty == type) return GOAP_OK;
     return px_error(t, item, GOAP_DUPLICATE,
                     "object '%s' is already declared with type '%s'", nm(t, item),
                     px_name(t, t->types[t->objects[old].type].sym));
