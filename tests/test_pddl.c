@@ -274,6 +274,14 @@ TEST(grounding_never_enumerates_all_combinations) {
   CHECK_STR(err.message, "parentheses nested more than 3 deep");
   CHECK_EQ_INT(err.line, 3); /* (define (:action :precondition (and (start ... */
   CHECK_EQ_INT(err.col, 24);
+  /* and the size limit, reported against the text that exceeds it */
+  opt.max_depth = 0;
+  opt.max_bytes = strlen(dom);
+  t = load_text(dom, prob, &opt, &st, &err);
+  CHECK(t == NULL);
+  CHECK_EQ_INT(st, GOAP_TOO_LARGE);
+  CHECK_STR(err.file, "p.pddl");
+  CHECK(strstr(err.message, "bytes, more than the") != NULL);
 }
 
 /* ---- costs, equality, negative preconditions, case ------------------------------------- */
