@@ -44,7 +44,7 @@ typedef struct gctx {
 #define T (g->t)
 
 static goap_status too_large(gctx *g, const char *what, uint64_t limit) {
-  return px_error_at(T, 1, 0, 0, GOAP_TOO_LARGE,
+  return goap__px_error_at(T, 1, 0, 0, GOAP_TOO_LARGE,
                      "grounding needs more than %llu %s (the limit; see goap_pddl_options)",
                      (unsigned long long)limit, what);
 }
@@ -69,14 +69,14 @@ static goap_status emit(gctx *g, int32_t si) {
     if (l->neg && !T->preds[l->pred].fluent) {
       int n = T->preds[l->pred].arity;
       for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-      if (px_tset_find(&T->atoms, l->pred, args, n) >= 0) return GOAP_OK;
+      if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) return GOAP_OK;
     }
   }
   int added = 0;
   if (px_tset_count(&T->gacts) >= T->opt.max_actions)
     return too_large(g, "ground actions", T->opt.max_actions);
-  if (px_tset_add(g->a, &T->gacts, si, g->bind, s->nparams, &added) < 0)
-    return px_error(T, s->node, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (goap__px_tset_add(g->a, &T->gacts, si, g->bind, s->nparams, &added) < 0)
+    return goap__px_error(T, s->node, GOAP_OUT_OF_MEMORY, "out of memory");
   if (!added) return GOAP_OK;
   for (int32_t k = 0; k < s->nlits; ++k) {
     const px_lit *l = &T->lits[s->lit0 + k];
@@ -84,11 +84,11 @@ static goap_status emit(gctx *g, int32_t si) {
     const int32_t *la = T->args.v + l->args;
     int n = T->preds[l->pred].arity;
     for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-    if (px_tset_find(&T->atoms, l->pred, args, n) >= 0) continue;
+    if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) continue;
     if (px_tset_count(&T->atoms) >= T->opt.max_atoms)
       return too_large(g, "ground atoms", T->opt.max_atoms);
-    if (px_tset_add(g->a, &T->atoms, l->pred, args, n, NULL) < 0)
-      return px_error(T, l->node, GOAP_OUT_OF_MEMORY, "out of memory");
+    if (goap__px_tset_add(g->a, &T->atoms, l->pred, args, n, NULL) < 0)
+      return goap__px_error(T, l->node, GOAP_OUT_OF_MEMORY, "out of memory");
   }
   return GOAP_OK;
 }
@@ -167,7 +167,7 @@ static goap_status join(gctx *g, int32_t si, int remaining) {
   if (best_bound == n) {
     int32_t args[PX_MAX_ARITY];
     for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-    single = px_tset_find(&T->atoms, l->pred, args, n);
+    single = goap__px_tset_find(&T->atoms, l->pred, args, n);
     if (single < 0 || single >= g->head) return GOAP_OK;
     cand = &single;
     ncand = 1;
@@ -179,7 +179,7 @@ static goap_status join(gctx *g, int32_t si, int remaining) {
         key[1] = lit_arg(g, la[i]);
         break;
       }
-    int32_t e = px_tset_find(&g->pidx, l->pred, key, 2);
+    int32_t e = goap__px_tset_find(&g->pidx, l->pred, key, 2);
     if (e < 0) return GOAP_OK;
     cand = g->lists[e].v;
     ncand = g->lists[e].n;
@@ -224,22 +224,22 @@ static void schema_pos(gctx *g, int32_t si) {
 static goap_status process(gctx *g, int32_t a) {
   int n;
   int32_t pred = px_tset_id(&T->atoms, a);
-  if (!px_ipush(g->a, &g->by_pred[pred], a)) return px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (!goap__px_ipush(g->a, &g->by_pred[pred], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   px_tset_args(&T->atoms, a, &n);
   for (int i = 0; i < n; ++i) {
     int32_t key[2];
     key[0] = i;
     key[1] = px_tset_args(&T->atoms, a, NULL)[i];
     int added = 0;
-    int32_t e = px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
-    if (e < 0) return px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    int32_t e = goap__px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
+    if (e < 0) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     if (added) {
-      if (!px_grow(g->a, (void **)&g->lists, &g->clists, (size_t)e + 1, sizeof *g->lists))
-        return px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+      if (!goap__px_grow(g->a, (void **)&g->lists, &g->clists, (size_t)e + 1, sizeof *g->lists))
+        return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
       memset(&g->lists[e], 0, sizeof g->lists[e]);
       g->nlists = (size_t)e + 1;
     }
-    if (!px_ipush(g->a, &g->lists[e], a)) return px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    if (!goap__px_ipush(g->a, &g->lists[e], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   }
   g->head = a + 1;
   const px_ivec *tr = &g->trig[pred];
@@ -266,7 +266,7 @@ typedef struct cbuf {
 } cbuf;
 
 static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
-  return px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
+  return goap__px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
 }
 
 /* "move a b" (space-separated, no parentheses) into b. */
@@ -292,9 +292,9 @@ static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, 
 
 static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
                          const int32_t *args) {
-  size_t need = px_format_atom(t, pred, args, NULL, 0);
+  size_t need = goap__px_format_atom(t, pred, args, NULL, 0);
   if (!cbuf_fit(a, b, need)) return 0;
-  px_format_atom(t, pred, args, b->s, b->cap);
+  goap__px_format_atom(t, pred, args, b->s, b->cap);
   /* "(at a b)" -> "at a b" */
   size_t n = strlen(b->s);
   memmove(b->s, b->s + 1, n - 2);
@@ -316,10 +316,10 @@ static goap_status compile(gctx *g) {
   cbuf name = {NULL, 0};
   int nvars = 0;
   int32_t args[PX_MAX_ARITY];
-  if (!b) return px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (!b) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   if (goap_builder_set_name(b, px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
 
-  var_of = (int32_t *)px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
+  var_of = (int32_t *)goap__px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
   if (!var_of) goto oom;
   t->info.reachable_atoms = (int)natoms;
   for (size_t i = 0; i < natoms; ++i) {
@@ -336,7 +336,7 @@ static goap_status compile(gctx *g) {
     vd.type = GOAP_BOOL;
     goap_status bs = goap_builder_add_var(b, &vd, &var_of[i]);
     if (bs != GOAP_OK) {
-      st = px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b));
+      st = goap__px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b));
       goto done;
     }
     nvars++;
@@ -344,11 +344,11 @@ static goap_status compile(gctx *g) {
 
   /* actions */
   nv = (size_t)(nvars ? nvars : 1);
-  t->act_of = (int32_t *)px_alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
+  t->act_of = (int32_t *)goap__px_alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
   t->act_of_n = ngacts ? ngacts : 1;
-  pre_stamp = (int32_t *)px_alloc(a, nv * sizeof *pre_stamp);
-  eff_stamp = (int32_t *)px_alloc(a, nv * sizeof *eff_stamp);
-  pre_val = (int8_t *)px_alloc(a, nv);
+  pre_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *pre_stamp);
+  eff_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *eff_stamp);
+  pre_val = (int8_t *)goap__px_alloc(a, nv);
   if (!t->act_of || !pre_stamp || !eff_stamp || !pre_val) goto oom;
   for (size_t i = 0; i < nv; ++i) pre_stamp[i] = eff_stamp[i] = -1;
   int nact = 0;
@@ -357,8 +357,8 @@ static goap_status compile(gctx *g) {
     const px_schema *s = &t->schemas[si];
     memcpy(g->bind, px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
     int npre = 0, neff = 0, contradiction = 0;
-    if (!px_grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
-        !px_grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
+    if (!goap__px_grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
+        !goap__px_grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
       goto oom;
     /* preconditions, then adds, then deletes: an add wins over a delete of the same atom */
     for (int pass = 0; pass < 3; ++pass) {
@@ -369,7 +369,7 @@ static goap_status compile(gctx *g) {
         const int32_t *la = t->args.v + l->args;
         int n = t->preds[l->pred].arity;
         for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-        int32_t at = px_tset_find(&t->atoms, l->pred, args, n);
+        int32_t at = goap__px_tset_find(&t->atoms, l->pred, args, n);
         if (at < 0) continue; /* never true: its `not` holds, its delete changes nothing */
         int32_t v = var_of[at];
         if (pass == 0) {
@@ -405,18 +405,18 @@ static goap_status compile(gctx *g) {
         int n = t->funcs[s->cost_func].arity;
         const int32_t *ca = t->args.v + s->cost_args;
         for (int i = 0; i < n; ++i) args[i] = lit_arg(g, ca[i]);
-        int32_t fe = px_tset_find(&t->fvals, s->cost_func, args, n);
+        int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
         if (fe < 0) {
           char buf[256];
           int o = snprintf(buf, sizeof buf, "(%s", px_name(t, t->funcs[s->cost_func].sym));
           for (int i = 0; i < n && o > 0 && (size_t)o < sizeof buf; ++i)
             o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", px_name(t, t->objects[args[i]].sym));
-          st = px_error(t, s->cost_node, GOAP_NOT_FOUND, "no value for %s) in the problem's :init", buf);
+          st = goap__px_error(t, s->cost_node, GOAP_NOT_FOUND, "no value for %s) in the problem's :init", buf);
           goto done;
         }
         cost = t->fval[fe];
         if (!(cost >= 0)) {
-          st = px_error(t, s->cost_node, GOAP_OUT_OF_RANGE, "a negative action cost (%g)", cost);
+          st = goap__px_error(t, s->cost_node, GOAP_OUT_OF_RANGE, "a negative action cost (%g)", cost);
           goto done;
         }
       }
@@ -433,7 +433,7 @@ static goap_status compile(gctx *g) {
     int id = -1;
     goap_status bs = goap_builder_add_action(b, &ad, &id);
     if (bs != GOAP_OK) {
-      st = px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b));
+      st = goap__px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b));
       goto done;
     }
     t->act_of[e] = id;
@@ -450,7 +450,7 @@ static goap_status compile(gctx *g) {
 
   /* goal: literals decided by the grounding are dropped when they hold; one that can never
    * hold becomes a variable no action sets, so that the planner reports no plan */
-  t->goal = (goap_cond *)px_alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  t->goal = (goap_cond *)goap__px_alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
   if (!t->goal) goto oom;
   t->ngoalc = 0;
   int impossible = 0;
@@ -461,7 +461,7 @@ static goap_status compile(gctx *g) {
       if ((la[0] == la[1]) == !!l->neg) impossible = 1;
       continue;
     }
-    int32_t at = px_tset_find(&t->atoms, l->pred, la, t->preds[l->pred].arity);
+    int32_t at = goap__px_tset_find(&t->atoms, l->pred, la, t->preds[l->pred].arity);
     int32_t v = at >= 0 ? var_of[at] : -1;
     if (v < 0) {
       if ((at >= 0) == !!l->neg) impossible = 1;
@@ -492,61 +492,61 @@ static goap_status compile(gctx *g) {
 
   st = goap_builder_build(b, &t->domain);
   if (st != GOAP_OK) {
-    st = px_error(t, -1, st, "cannot build the domain: %s", goap_builder_error(b));
+    st = goap__px_error(t, -1, st, "cannot build the domain: %s", goap_builder_error(b));
     goto done;
   }
   t->start_words = goap_domain_state_words(t->domain) + 1;
-  t->start = (goap_word *)px_alloc(a, t->start_words * sizeof *t->start);
+  t->start = (goap_word *)goap__px_alloc(a, t->start_words * sizeof *t->start);
   if (!t->start) goto oom;
   goap_state_init(t->domain, t->start);
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
-    int32_t at = px_tset_find(&t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
+    int32_t at = goap__px_tset_find(&t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
     if (at >= 0 && var_of[at] >= 0) goap_state_set(t->domain, t->start, var_of[at], 1);
   }
   goto done;
 oom:
-  st = px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
 done:
   goap_builder_destroy(b);
-  px_free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
-  px_free(a, pre_stamp, nv * sizeof *pre_stamp);
-  px_free(a, eff_stamp, nv * sizeof *eff_stamp);
-  px_free(a, pre_val, nv);
-  px_free(a, conds, cconds * sizeof *conds);
-  px_free(a, effs, ceffs * sizeof *effs);
-  px_free(a, name.s, name.cap);
+  goap__px_free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
+  goap__px_free(a, pre_stamp, nv * sizeof *pre_stamp);
+  goap__px_free(a, eff_stamp, nv * sizeof *eff_stamp);
+  goap__px_free(a, pre_val, nv);
+  goap__px_free(a, conds, cconds * sizeof *conds);
+  goap__px_free(a, effs, ceffs * sizeof *effs);
+  goap__px_free(a, name.s, name.cap);
   return st;
 }
 
-goap_status px_ground(px_task_core *t) {
-  gctx *g = (gctx *)px_alloc(&t->alloc, sizeof *g);
-  if (!g) return px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+goap_status goap__px_ground(px_task_core *t) {
+  gctx *g = (gctx *)goap__px_alloc(&t->alloc, sizeof *g);
+  if (!g) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   memset(g, 0, sizeof *g);
   g->t = t;
   g->a = &t->alloc;
   goap_status st = GOAP_OK;
   size_t np = t->npreds ? t->npreds : 1, nt = t->ntypes ? t->ntypes : 1;
-  g->by_pred = (px_ivec *)px_alloc(g->a, np * sizeof *g->by_pred);
-  g->trig = (px_ivec *)px_alloc(g->a, np * sizeof *g->trig);
-  g->of_type = (px_ivec *)px_alloc(g->a, nt * sizeof *g->of_type);
+  g->by_pred = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->by_pred);
+  g->trig = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->trig);
+  g->of_type = (px_ivec *)goap__px_alloc(g->a, nt * sizeof *g->of_type);
   if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
   if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
   if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
   if (!g->by_pred || !g->trig || !g->of_type) {
-    st = px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     goto done;
   }
   for (size_t o = 0; o < t->nobjects; ++o)
     for (size_t ty = 0; ty < t->ntypes; ++ty)
-      if (t->is_a[o * t->ntypes + ty] && !px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
+      if (t->is_a[o * t->ntypes + ty] && !goap__px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
   for (size_t si = 0; si < t->nschemas; ++si) {
     const px_schema *s = &t->schemas[si];
     for (int32_t k = 0; k < s->nlits; ++k) {
       const px_lit *l = &t->lits[s->lit0 + k];
       if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0)
-        if (!px_ipush(g->a, &g->trig[l->pred], (int32_t)si) ||
-            !px_ipush(g->a, &g->trig[l->pred], s->lit0 + k))
+        if (!goap__px_ipush(g->a, &g->trig[l->pred], (int32_t)si) ||
+            !goap__px_ipush(g->a, &g->trig[l->pred], s->lit0 + k))
           goto oom;
     }
   }
@@ -557,7 +557,7 @@ goap_status px_ground(px_task_core *t) {
       st = too_large(g, "ground atoms", t->opt.max_atoms);
       goto done;
     }
-    if (px_tset_add(g->a, &t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, NULL) < 0)
+    if (goap__px_tset_add(g->a, &t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, NULL) < 0)
       goto oom;
   }
   t->info.init_atoms = (int)(t->init.n / 2);
@@ -571,31 +571,31 @@ goap_status px_ground(px_task_core *t) {
   st = compile(g);
   goto done;
 oom:
-  st = px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
 done:
-  for (size_t i = 0; g->by_pred && i < np; ++i) px_ivec_free(g->a, &g->by_pred[i]);
-  for (size_t i = 0; g->trig && i < np; ++i) px_ivec_free(g->a, &g->trig[i]);
-  for (size_t i = 0; g->of_type && i < nt; ++i) px_ivec_free(g->a, &g->of_type[i]);
-  px_free(g->a, g->by_pred, np * sizeof *g->by_pred);
-  px_free(g->a, g->trig, np * sizeof *g->trig);
-  px_free(g->a, g->of_type, nt * sizeof *g->of_type);
-  for (size_t i = 0; i < g->nlists; ++i) px_ivec_free(g->a, &g->lists[i]);
-  px_free(g->a, g->lists, g->clists * sizeof *g->lists);
-  px_tset_free(g->a, &g->pidx);
-  px_free(&t->alloc, g, sizeof *g);
+  for (size_t i = 0; g->by_pred && i < np; ++i) goap__px_ivec_free(g->a, &g->by_pred[i]);
+  for (size_t i = 0; g->trig && i < np; ++i) goap__px_ivec_free(g->a, &g->trig[i]);
+  for (size_t i = 0; g->of_type && i < nt; ++i) goap__px_ivec_free(g->a, &g->of_type[i]);
+  goap__px_free(g->a, g->by_pred, np * sizeof *g->by_pred);
+  goap__px_free(g->a, g->trig, np * sizeof *g->trig);
+  goap__px_free(g->a, g->of_type, nt * sizeof *g->of_type);
+  for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
+  goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
+  goap__px_tset_free(g->a, &g->pidx);
+  goap__px_free(&t->alloc, g, sizeof *g);
   if (st == GOAP_OK) t->grounded = 1;
   return st;
 }
 
-void px_ground_free(px_task_core *t) {
+void goap__px_ground_free(px_task_core *t) {
   goap_domain_destroy(t->domain);
   t->domain = NULL;
-  px_free(&t->alloc, t->start, t->start_words * sizeof *t->start);
+  goap__px_free(&t->alloc, t->start, t->start_words * sizeof *t->start);
   t->start = NULL;
-  px_free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  goap__px_free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
   t->goal = NULL;
-  px_free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
+  goap__px_free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
   t->act_of = NULL;
-  px_tset_free(&t->alloc, &t->atoms);
-  px_tset_free(&t->alloc, &t->gacts);
+  goap__px_tset_free(&t->alloc, &t->atoms);
+  goap__px_tset_free(&t->alloc, &t->gacts);
 }

@@ -11,7 +11,8 @@
  *  - The first error wins: px_error records a diagnostic only when none is recorded yet, and
  *    every phase stops at the first failure it sees.
  *  - Arguments of lifted literals are int32: >= 0 an object id, < 0 the parameter -(arg + 1).
- *  - Internal non-static symbols are prefixed px_ (static library internals, never exported).
+ *  - Internal non-static functions are prefixed goap__px_ (hidden, never exported); types and
+ *    static helpers are prefixed px_.
  */
 #ifndef GOAP_PDDL_INTERNAL_H
 #define GOAP_PDDL_INTERNAL_H
@@ -35,18 +36,18 @@
 #define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
 
 /* ---- memory --------------------------------------------------------------------------- */
-void *px_alloc(const goap_allocator *a, size_t n);
-void px_free(const goap_allocator *a, void *p, size_t n);
+void *goap__px_alloc(const goap_allocator *a, size_t n);
+void goap__px_free(const goap_allocator *a, void *p, size_t n);
 /* Ensures room for `need` elements of `elem` bytes in *data (capacity *cap, doubling).
  * 0 when out of memory or on overflow (the old block is then untouched). */
-int px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
 
 typedef struct px_ivec {
   int32_t *v;
   size_t n, cap;
 } px_ivec;
-int px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
-void px_ivec_free(const goap_allocator *a, px_ivec *x);
+int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
+void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
 typedef struct px_symrec {
@@ -60,10 +61,10 @@ typedef struct px_syms {
   size_t nslots;
 } px_syms;
 /* The id of the name (lower-cased), interning it; -1 when out of memory. */
-int32_t px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len);
+int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len);
 /* The id of an already lower-case NUL-terminated name, or -1. */
-int32_t px_sym_find(const px_syms *s, const char *name);
-void px_syms_free(const goap_allocator *a, px_syms *s);
+int32_t goap__px_sym_find(const px_syms *s, const char *name);
+void goap__px_syms_free(const goap_allocator *a, px_syms *s);
 
 /* ---- tuple sets: (id, args[n]) -> index, in insertion order --------------------------- */
 typedef struct px_tset {
@@ -72,9 +73,9 @@ typedef struct px_tset {
   int32_t *slots;    /* hash table of entries, -1 empty */
   size_t nslots;
 } px_tset;
-int32_t px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n);
+int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n);
 /* The entry's index (new or old); *added (may be NULL) tells; -1 when out of memory. */
-int32_t px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
                     int *added);
 static inline size_t px_tset_count(const px_tset *t) { return t->offs.n; }
 static inline int32_t px_tset_id(const px_tset *t, int32_t e) {
@@ -85,7 +86,7 @@ static inline const int32_t *px_tset_args(const px_tset *t, int32_t e, int *n) {
   if (n) *n = k[0];
   return k + 2;
 }
-void px_tset_free(const goap_allocator *a, px_tset *t);
+void goap__px_tset_free(const goap_allocator *a, px_tset *t);
 
 /* ---- S-expressions -------------------------------------------------------------------- */
 typedef struct px_node {
@@ -204,12 +205,12 @@ struct goap_pddl_task {
 /* ---- errors (util.c) ------------------------------------------------------------------ */
 /* Records an error at node `node` (-1: no position, file of src `src`) unless one is already
  * recorded; returns the recorded status. */
-goap_status px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...)
+goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...)
     PX_PRINTF(4, 5);
-goap_status px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
                         const char *fmt, ...) PX_PRINTF(6, 7);
 /* "did you mean" helper: the symbol among cands (n ids) closest to `sym`, or -1. */
-int32_t px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n);
+int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n);
 
 static inline const char *px_name(const px_task_core *t, int32_t sym) {
   return sym >= 0 && (size_t)sym < t->syms.n ? t->syms.recs[sym].name : "?";
@@ -219,25 +220,25 @@ static inline const char *px_name(const px_task_core *t, int32_t sym) {
 static inline int32_t px_map_get(const px_ivec *m, int32_t sym) {
   return sym >= 0 && (size_t)sym < m->n ? m->v[sym] : -1;
 }
-int px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id);
+int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id);
 
 /* snprintf that truncates silently (long names are cut in messages, never overflow). */
-void px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
+void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
 
 /* ---- reader (sexp.c) ------------------------------------------------------------------ */
 /* Reads every top-level form of source `src`; *first receives the first top-level node (or
  * -1), linked by next. */
-goap_status px_read(px_task_core *t, int src, int32_t *first);
+goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
-goap_status px_parse_domain(px_task_core *t, int32_t root);
-goap_status px_parse_problem(px_task_core *t, int32_t root);
+goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
+goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
-size_t px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
 
 /* ---- grounding (ground.c) ------------------------------------------------------------- */
-goap_status px_ground(px_task_core *t);
-void px_ground_free(px_task_core *t);
+goap_status goap__px_ground(px_task_core *t);
+void goap__px_ground_free(px_task_core *t);
 
 #endif /* GOAP_PDDL_INTERNAL_H */

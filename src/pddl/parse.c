@@ -22,7 +22,7 @@
 #include "internal.h"
 
 #define N(i) (&t->nodes[(i)])
-#define OOM(t, n) px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
+#define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
 
 static const char *nm(const px_task_core *t, int32_t n) {
   return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
@@ -65,13 +65,13 @@ static int number(const px_task_core *t, int32_t n, double *out) {
 /* ---- declarations ---------------------------------------------------------------------- */
 
 static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
-  if (!px_grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
+  if (!goap__px_grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
     return -1;
   int32_t id = (int32_t)t->ntypes++;
   t->types[id].sym = sym;
   t->types[id].parent = id == 0 ? -1 : 0;
   t->types[id].node = node;
-  if (!px_map_set(&t->alloc, &t->type_of, sym, id)) return -1;
+  if (!goap__px_map_set(&t->alloc, &t->type_of, sym, id)) return -1;
   return id;
 }
 
@@ -80,9 +80,9 @@ static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
 static int32_t type_ref(px_task_core *t, int32_t n, int create) {
   if (N(n)->list) {
     if (strcmp(head(t, n), "either") == 0)
-      px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
+      goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
     else
-      px_error(t, n, GOAP_PARSE_ERROR, "expected a type name, found a list");
+      goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a type name, found a list");
     return -1;
   }
   int32_t ty = px_map_get(&t->type_of, N(n)->sym);
@@ -92,17 +92,17 @@ static int32_t type_ref(px_task_core *t, int32_t n, int create) {
     if (ty < 0) OOM(t, n);
     return ty;
   }
-  int32_t *c = (int32_t *)px_alloc(&t->alloc, t->ntypes * sizeof *c);
+  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, t->ntypes * sizeof *c);
   int32_t s = -1;
   if (c) {
     for (size_t i = 0; i < t->ntypes; ++i) c[i] = t->types[i].sym;
-    s = px_suggest(t, N(n)->sym, c, t->ntypes);
-    px_free(&t->alloc, c, t->ntypes * sizeof *c);
+    s = goap__px_suggest(t, N(n)->sym, c, t->ntypes);
+    goap__px_free(&t->alloc, c, t->ntypes * sizeof *c);
   }
   if (s >= 0)
-    px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s' (did you mean '%s'?)", nm(t, n), px_name(t, s));
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s' (did you mean '%s'?)", nm(t, n), px_name(t, s));
   else
-    px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s'", nm(t, n));
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s'", nm(t, n));
   return -1;
 }
 
@@ -126,7 +126,7 @@ static goap_status typed_list(px_task_core *t, int32_t first, int types_section,
     int32_t ty = 0, after = -1;
     if (dash >= 0) {
       int32_t tn = N(dash)->next;
-      if (tn < 0) return px_error(t, dash, GOAP_PARSE_ERROR, "'-' must be followed by a type");
+      if (tn < 0) return goap__px_error(t, dash, GOAP_PARSE_ERROR, "'-' must be followed by a type");
       ty = type_ref(t, tn, types_section);
       if (ty < 0) return t->status;
       after = N(tn)->next;
@@ -134,8 +134,8 @@ static goap_status typed_list(px_task_core *t, int32_t first, int types_section,
     for (c = start; c >= 0 && c != dash; c = N(c)->next) {
       if (N(c)->list) {
         if (strcmp(head(t, c), "either") == 0)
-          return px_error(t, c, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
-        return px_error(t, c, GOAP_PARSE_ERROR, "expected a name, found a list");
+          return goap__px_error(t, c, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
+        return goap__px_error(t, c, GOAP_PARSE_ERROR, "expected a name, found a list");
       }
       goap_status st = fn(t, c, ty, ctx);
       if (st != GOAP_OK) return st;
@@ -148,12 +148,12 @@ static goap_status typed_list(px_task_core *t, int32_t first, int types_section,
 static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *ctx) {
   (void)ctx;
   if (is_var(t, item) || is_atom(t, item, "-"))
-    return px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid type name", nm(t, item));
+    return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid type name", nm(t, item));
   int32_t ty = type_ref(t, item, 1);
   if (ty < 0) return t->status;
   if (ty == 0) {
     if (parent != 0)
-      return px_error(t, item, GOAP_PARSE_ERROR, "type 'object' cannot have a parent type");
+      return goap__px_error(t, item, GOAP_PARSE_ERROR, "type 'object' cannot have a parent type");
     return GOAP_OK;
   }
   t->types[ty].parent = parent;
@@ -161,7 +161,7 @@ static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *
   int32_t p = parent;
   for (size_t steps = 0; p >= 0 && steps <= t->ntypes; ++steps) {
     if (p == ty)
-      return px_error(t, item, GOAP_PARSE_ERROR, "type '%s' is its own ancestor (a cycle in :types)",
+      return goap__px_error(t, item, GOAP_PARSE_ERROR, "type '%s' is its own ancestor (a cycle in :types)",
                       nm(t, item));
     p = t->types[p].parent;
   }
@@ -171,25 +171,25 @@ static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *
 static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *ctx) {
   (void)ctx;
   if (is_var(t, item) || is_atom(t, item, "-") || N(item)->sym < 0)
-    return px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid object name", nm(t, item));
+    return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid object name", nm(t, item));
   int32_t old = px_map_get(&t->obj_of, N(item)->sym);
   if (old >= 0) {
     /* repeated with the same type or a supertype of it (e.g. a domain constant listed again
      * in :objects): the first, more specific type stays */
     for (int32_t ty = t->objects[old].type; ty >= 0; ty = t->types[ty].parent)
       if (ty == type) return GOAP_OK;
-    return px_error(t, item, GOAP_DUPLICATE,
+    return goap__px_error(t, item, GOAP_DUPLICATE,
                     "object '%s' is already declared with type '%s'", nm(t, item),
                     px_name(t, t->types[t->objects[old].type].sym));
   }
-  if (!px_grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
+  if (!goap__px_grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
                sizeof *t->objects))
     return OOM(t, item);
   int32_t id = (int32_t)t->nobjects++;
   t->objects[id].sym = N(item)->sym;
   t->objects[id].type = type;
   t->objects[id].node = item;
-  if (!px_map_set(&t->alloc, &t->obj_of, N(item)->sym, id)) return OOM(t, item);
+  if (!goap__px_map_set(&t->alloc, &t->obj_of, N(item)->sym, id)) return OOM(t, item);
   return GOAP_OK;
 }
 
@@ -203,12 +203,12 @@ typedef struct param_list {
 static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *ctx) {
   param_list *pl = (param_list *)ctx;
   if (!is_var(t, item))
-    return px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
+    return goap__px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
   for (int i = 0; i < pl->n && !pl->allow_dup; ++i)
     if (pl->sym[i] == N(item)->sym)
-      return px_error(t, item, GOAP_DUPLICATE, "parameter '%s' is declared twice", nm(t, item));
+      return goap__px_error(t, item, GOAP_DUPLICATE, "parameter '%s' is declared twice", nm(t, item));
   if (pl->n >= PX_MAX_PARAMS)
-    return px_error(t, item, GOAP_TOO_LARGE, "more than %d parameters", PX_MAX_PARAMS);
+    return goap__px_error(t, item, GOAP_TOO_LARGE, "more than %d parameters", PX_MAX_PARAMS);
   pl->sym[pl->n] = N(item)->sym;
   pl->type[pl->n] = type;
   pl->node[pl->n] = item;
@@ -219,36 +219,36 @@ static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *c
 static goap_status parse_predicates(px_task_core *t, int32_t sec) {
   for (int32_t d = N(N(sec)->first)->next; d >= 0; d = N(d)->next) {
     if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
-      return px_error(t, d, GOAP_PARSE_ERROR, "expected a predicate declaration '(name ?arg ...)'");
+      return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a predicate declaration '(name ?arg ...)'");
     int32_t name = N(d)->first;
     if (is_var(t, name) || is_atom(t, name, "=") || is_atom(t, name, "-"))
-      return px_error(t, name, GOAP_PARSE_ERROR, "'%s' is not a valid predicate name", nm(t, name));
+      return goap__px_error(t, name, GOAP_PARSE_ERROR, "'%s' is not a valid predicate name", nm(t, name));
     if (px_map_get(&t->pred_of, N(name)->sym) >= 0)
-      return px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
+      return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
     pl.n = 0;
     pl.allow_dup = 1;
     if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
-    if (!px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
+    if (!goap__px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
       return OOM(t, d);
     int32_t id = (int32_t)t->npreds++;
     t->preds[id].sym = N(name)->sym;
     t->preds[id].arity = pl.n;
     t->preds[id].node = name;
     t->preds[id].fluent = 0;
-    if (!px_map_set(&t->alloc, &t->pred_of, N(name)->sym, id)) return OOM(t, d);
+    if (!goap__px_map_set(&t->alloc, &t->pred_of, N(name)->sym, id)) return OOM(t, d);
   }
   return GOAP_OK;
 }
 
 static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
-  if (!px_grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
+  if (!goap__px_grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
     return -1;
   int32_t id = (int32_t)t->nfuncs++;
   t->funcs[id].sym = sym;
   t->funcs[id].arity = arity;
   t->funcs[id].node = node;
-  if (!px_map_set(&t->alloc, &t->func_of, sym, id)) return -1;
+  if (!goap__px_map_set(&t->alloc, &t->func_of, sym, id)) return -1;
   if (strcmp(px_name(t, sym), "total-cost") == 0) t->total_cost = id;
   return id;
 }
@@ -258,18 +258,18 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
     if (is_atom(t, d, "-")) { /* "- number" after a declaration */
       int32_t ty = N(d)->next;
       if (ty < 0 || N(ty)->list)
-        return px_error(t, d, GOAP_PARSE_ERROR, "'-' must be followed by a type ('number')");
+        return goap__px_error(t, d, GOAP_PARSE_ERROR, "'-' must be followed by a type ('number')");
       if (strcmp(nm(t, ty), "number") != 0)
-        return px_error(t, ty, GOAP_PARSE_ERROR,
+        return goap__px_error(t, ty, GOAP_PARSE_ERROR,
                         "unsupported function type '%s' (only 'number')", nm(t, ty));
       d = ty;
       continue;
     }
     if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
-      return px_error(t, d, GOAP_PARSE_ERROR, "expected a function declaration '(name ?arg ...)'");
+      return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a function declaration '(name ?arg ...)'");
     int32_t name = N(d)->first;
     if (px_map_get(&t->func_of, N(name)->sym) >= 0)
-      return px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
+      return goap__px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
     param_list pl;
     pl.n = 0;
     pl.allow_dup = 1;
@@ -289,7 +289,7 @@ typedef struct lctx {
 /* A term: a parameter or an object. */
 static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
   if (N(n)->list) {
-    px_error(t, n, GOAP_PARSE_ERROR,
+    goap__px_error(t, n, GOAP_PARSE_ERROR,
              "unsupported construct: a function term '(%s ...)' as an argument", head(t, n));
     return INT32_MIN;
   }
@@ -298,15 +298,15 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
       for (int i = 0; i < c->params->n; ++i)
         if (c->params->sym[i] == N(n)->sym) return -(i + 1);
     if (c->params)
-      px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this action)",
+      goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this action)",
                nm(t, n));
     else
-      px_error(t, n, GOAP_PARSE_ERROR, "variable '%s' in a ground formula", nm(t, n));
+      goap__px_error(t, n, GOAP_PARSE_ERROR, "variable '%s' in a ground formula", nm(t, n));
     return INT32_MIN;
   }
   int32_t o = px_map_get(&t->obj_of, N(n)->sym);
   if (o < 0) {
-    px_error(t, n, GOAP_NOT_FOUND, "unknown object or constant '%s'", nm(t, n));
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown object or constant '%s'", nm(t, n));
     return INT32_MIN;
   }
   return o;
@@ -327,33 +327,33 @@ static const char *unsupported_cond(const char *h) {
 static int32_t pred_ref(px_task_core *t, int32_t name) {
   int32_t p = px_map_get(&t->pred_of, N(name)->sym);
   if (p >= 0) return p;
-  int32_t *c = (int32_t *)px_alloc(&t->alloc, (t->npreds ? t->npreds : 1) * sizeof *c);
+  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, (t->npreds ? t->npreds : 1) * sizeof *c);
   int32_t s = -1;
   if (c) {
     for (size_t i = 0; i < t->npreds; ++i) c[i] = t->preds[i].sym;
-    s = px_suggest(t, N(name)->sym, c, t->npreds);
-    px_free(&t->alloc, c, (t->npreds ? t->npreds : 1) * sizeof *c);
+    s = goap__px_suggest(t, N(name)->sym, c, t->npreds);
+    goap__px_free(&t->alloc, c, (t->npreds ? t->npreds : 1) * sizeof *c);
   }
   if (s >= 0)
-    px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s' (did you mean '%s'?)", nm(t, name),
+    goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s' (did you mean '%s'?)", nm(t, name),
              px_name(t, s));
   else
-    px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s'", nm(t, name));
+    goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s'", nm(t, name));
   return -1;
 }
 
 /* An atomic formula (pred terms...) or (= a b) -> a new literal. */
 static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) {
   int32_t h = N(n)->first;
-  if (h < 0) return px_error(t, n, GOAP_PARSE_ERROR, "empty formula '()'");
-  if (N(h)->list) return px_error(t, h, GOAP_PARSE_ERROR, "expected a predicate name, found a list");
+  if (h < 0) return goap__px_error(t, n, GOAP_PARSE_ERROR, "empty formula '()'");
+  if (N(h)->list) return goap__px_error(t, h, GOAP_PARSE_ERROR, "expected a predicate name, found a list");
   int32_t pred, arity;
   if (is_atom(t, h, "=")) {
     if (c->kind == PX_LIT_ADD || c->kind == PX_LIT_DEL)
-      return px_error(t, h, GOAP_PARSE_ERROR, "an equality cannot be an effect");
+      return goap__px_error(t, h, GOAP_PARSE_ERROR, "an equality cannot be an effect");
     for (int32_t a = N(h)->next; a >= 0; a = N(a)->next)
       if (N(a)->list)
-        return px_error(t, n, GOAP_PARSE_ERROR,
+        return goap__px_error(t, n, GOAP_PARSE_ERROR,
                         "unsupported construct: numeric comparison '(= (%s ...) ...)'",
                         head(t, a));
     pred = PX_EQ;
@@ -364,17 +364,17 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
     arity = t->preds[pred].arity;
   }
   if (N(n)->count - 1 != arity)
-    return px_error(t, n, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", nm(t, h),
+    return goap__px_error(t, n, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", nm(t, h),
                     arity, arity == 1 ? "" : "s", N(n)->count - 1);
-  if (!px_grow(&t->alloc, (void **)&t->lits, &t->clits, t->nlits + 1, sizeof *t->lits))
+  if (!goap__px_grow(&t->alloc, (void **)&t->lits, &t->clits, t->nlits + 1, sizeof *t->lits))
     return OOM(t, n);
   size_t off = t->args.n;
   for (int32_t a = N(h)->next; a >= 0; a = N(a)->next) {
     int32_t v = term(t, a, c);
     if (v == INT32_MIN) return t->status;
-    if (!px_ipush(&t->alloc, &t->args, v)) return OOM(t, n);
+    if (!goap__px_ipush(&t->alloc, &t->args, v)) return OOM(t, n);
   }
-  if (off > (size_t)INT32_MAX - 1024) return px_error(t, n, GOAP_TOO_LARGE, "too many arguments");
+  if (off > (size_t)INT32_MAX - 1024) return goap__px_error(t, n, GOAP_TOO_LARGE, "too many arguments");
   px_lit *l = &t->lits[t->nlits++];
   l->pred = pred;
   l->args = (int32_t)off;
@@ -388,7 +388,7 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
 /* A condition: and / not / atoms (precondition or goal). */
 static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
   if (!N(n)->list)
-    return px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK; /* () : the empty conjunction */
   const char *h = head(t, n);
   if (!strcmp(h, "and")) {
@@ -399,16 +399,16 @@ static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
   if (!strcmp(h, "not")) {
     int32_t a = N(N(n)->first)->next;
     if (N(n)->count != 2 || !N(a)->list)
-      return px_error(t, n, GOAP_PARSE_ERROR, "'not' takes one formula");
+      return goap__px_error(t, n, GOAP_PARSE_ERROR, "'not' takes one formula");
     const char *ih = head(t, a);
     const char *what = unsupported_cond(ih);
     if (what || !strcmp(ih, "and") || !strcmp(ih, "not"))
-      return px_error(t, a, GOAP_PARSE_ERROR,
+      return goap__px_error(t, a, GOAP_PARSE_ERROR,
                       "unsupported construct: 'not' of a compound formula '(%s ...)'", ih);
     return atom_lit(t, a, 1, c);
   }
   const char *what = unsupported_cond(h);
-  if (what) return px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s)", h, what);
+  if (what) return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s)", h, what);
   return atom_lit(t, n, 0, c);
 }
 
@@ -419,44 +419,44 @@ static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const l
   int32_t f = child(t, n, 1), x = child(t, n, 2);
   const char *h = head(t, n);
   if (N(n)->count != 3 || !N(f)->list)
-    return px_error(t, n, GOAP_PARSE_ERROR, "'%s' takes a function term and a value", h);
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "'%s' takes a function term and a value", h);
   if (strcmp(head(t, f), "total-cost") != 0 || N(f)->count != 1)
-    return px_error(t, n, GOAP_PARSE_ERROR,
+    return goap__px_error(t, n, GOAP_PARSE_ERROR,
                     "unsupported construct: numeric fluent '(%s (%s ...))' (only "
                     "'(increase (total-cost) ...)')", h, head(t, f));
   if (strcmp(h, "increase") != 0)
-    return px_error(t, n, GOAP_PARSE_ERROR,
+    return goap__px_error(t, n, GOAP_PARSE_ERROR,
                     "unsupported construct '%s' on total-cost (only 'increase')", h);
   if (s->cost_kind != PX_COST_NONE)
-    return px_error(t, n, GOAP_PARSE_ERROR, "a second '(increase (total-cost) ...)' in one action");
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "a second '(increase (total-cost) ...)' in one action");
   if (t->total_cost < 0 && add_func(t, N(N(f)->first)->sym, 0, f) < 0) return OOM(t, n);
   t->uses_costs = 1;
   s->cost_node = n;
   double v;
   if (number(t, x, &v)) {
     if (v < 0)
-      return px_error(t, x, GOAP_OUT_OF_RANGE, "a negative action cost (%s)", nm(t, x));
+      return goap__px_error(t, x, GOAP_OUT_OF_RANGE, "a negative action cost (%s)", nm(t, x));
     s->cost_kind = PX_COST_CONST;
     s->cost_value = v;
     return GOAP_OK;
   }
   if (!N(x)->list || N(x)->first < 0 || N(N(x)->first)->list)
-    return px_error(t, x, GOAP_PARSE_ERROR,
+    return goap__px_error(t, x, GOAP_PARSE_ERROR,
                     "expected a number or a function term '(f ?x ...)' as the cost, found '%s'",
                     nm(t, x));
   int32_t fn = px_map_get(&t->func_of, N(N(x)->first)->sym);
   if (fn < 0)
-    return px_error(t, N(x)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, x));
+    return goap__px_error(t, N(x)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, x));
   if (fn == t->total_cost)
-    return px_error(t, x, GOAP_PARSE_ERROR, "unsupported construct: total-cost as a cost");
+    return goap__px_error(t, x, GOAP_PARSE_ERROR, "unsupported construct: total-cost as a cost");
   if (N(x)->count - 1 != t->funcs[fn].arity)
-    return px_error(t, x, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", head(t, x),
+    return goap__px_error(t, x, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", head(t, x),
                     t->funcs[fn].arity, t->funcs[fn].arity == 1 ? "" : "s", N(x)->count - 1);
   size_t off = t->args.n;
   for (int32_t a = N(N(x)->first)->next; a >= 0; a = N(a)->next) {
     int32_t v2 = term(t, a, c);
     if (v2 == INT32_MIN) return t->status;
-    if (!px_ipush(&t->alloc, &t->args, v2)) return OOM(t, x);
+    if (!goap__px_ipush(&t->alloc, &t->args, v2)) return OOM(t, x);
   }
   s->cost_kind = PX_COST_FUNC;
   s->cost_func = fn;
@@ -466,7 +466,7 @@ static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const l
 
 static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_list *pl) {
   if (!N(n)->list)
-    return px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK;
   const char *h = head(t, n);
   lctx c;
@@ -480,10 +480,10 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
   if (!strcmp(h, "not")) {
     int32_t a = N(N(n)->first)->next;
     if (N(n)->count != 2 || !N(a)->list)
-      return px_error(t, n, GOAP_PARSE_ERROR, "'not' takes one atom");
+      return goap__px_error(t, n, GOAP_PARSE_ERROR, "'not' takes one atom");
     const char *ih = head(t, a);
     if (unsupported_cond(ih) || !strcmp(ih, "and") || !strcmp(ih, "not"))
-      return px_error(t, a, GOAP_PARSE_ERROR,
+      return goap__px_error(t, a, GOAP_PARSE_ERROR,
                       "unsupported construct: 'not' of a compound effect '(%s ...)'", ih);
     c.kind = PX_LIT_DEL;
     return atom_lit(t, a, 1, &c);
@@ -492,43 +492,43 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
       !strcmp(h, "scale-up") || !strcmp(h, "scale-down"))
     return cost_effect(t, s, n, &c);
   if (!strcmp(h, "forall"))
-    return px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'forall' (universal effect)");
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'forall' (universal effect)");
   if (!strcmp(h, "when"))
-    return px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'when' (conditional effect)");
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'when' (conditional effect)");
   const char *what = unsupported_cond(h);
-  if (what) return px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s) in an effect", h, what);
+  if (what) return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s) in an effect", h, what);
   return atom_lit(t, n, 0, &c);
 }
 
 static goap_status parse_action(px_task_core *t, int32_t sec) {
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name))
-    return px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR, "expected the action's name after ':action'");
+    return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR, "expected the action's name after ':action'");
   if (px_map_get(&t->schema_of, N(name)->sym) >= 0)
-    return px_error(t, name, GOAP_DUPLICATE, "action '%s' is defined twice", nm(t, name));
+    return goap__px_error(t, name, GOAP_DUPLICATE, "action '%s' is defined twice", nm(t, name));
   int32_t params = -1, pre = -1, eff = -1;
   for (int32_t k = N(name)->next; k >= 0; k = N(k)->next) {
     int32_t v = N(k)->next;
     if (N(k)->list || nm(t, k)[0] != ':')
-      return px_error(t, k, GOAP_PARSE_ERROR, "expected ':parameters', ':precondition' or ':effect', found '%s'", nm(t, k));
-    if (v < 0) return px_error(t, k, GOAP_PARSE_ERROR, "'%s' needs a value", nm(t, k));
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "expected ':parameters', ':precondition' or ':effect', found '%s'", nm(t, k));
+    if (v < 0) return goap__px_error(t, k, GOAP_PARSE_ERROR, "'%s' needs a value", nm(t, k));
     if (is_atom(t, k, ":parameters")) params = v;
     else if (is_atom(t, k, ":precondition")) pre = v;
     else if (is_atom(t, k, ":effect")) eff = v;
     else if (is_atom(t, k, ":duration") || is_atom(t, k, ":condition"))
-      return px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct '%s' (durative actions)", nm(t, k));
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct '%s' (durative actions)", nm(t, k));
     else
-      return px_error(t, k, GOAP_PARSE_ERROR, "unknown action key '%s'", nm(t, k));
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "unknown action key '%s'", nm(t, k));
     k = v;
   }
   param_list pl;
   pl.n = 0;
   pl.allow_dup = 0;
   if (params >= 0) {
-    if (!N(params)->list) return px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
+    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
     if (typed_list(t, N(params)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
   }
-  if (!px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
+  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
     return OOM(t, sec);
   px_schema s;
   memset(&s, 0, sizeof s);
@@ -537,10 +537,10 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
   s.nparams = pl.n;
   s.ptypes = (int32_t)t->args.n;
   for (int i = 0; i < pl.n; ++i)
-    if (!px_ipush(&t->alloc, &t->args, pl.type[i])) return OOM(t, sec);
+    if (!goap__px_ipush(&t->alloc, &t->args, pl.type[i])) return OOM(t, sec);
   s.pnames = (int32_t)t->args.n;
   for (int i = 0; i < pl.n; ++i)
-    if (!px_ipush(&t->alloc, &t->args, pl.sym[i])) return OOM(t, sec);
+    if (!goap__px_ipush(&t->alloc, &t->args, pl.sym[i])) return OOM(t, sec);
   s.lit0 = (int32_t)t->nlits;
   s.cost_kind = PX_COST_NONE;
   lctx c;
@@ -549,11 +549,11 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
   if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
   if (eff >= 0 && effect(t, &s, eff, &pl) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
-    return px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
+    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
   s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
   int32_t id = (int32_t)t->nschemas;
   t->schemas[t->nschemas++] = s;
-  if (!px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
+  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
   return GOAP_OK;
 }
 
@@ -563,19 +563,19 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
 static goap_status define_header(px_task_core *t, int32_t root, const char *kind, int32_t *name,
                                  int src) {
   if (root < 0)
-    return px_error_at(t, src, 0, 0, GOAP_PARSE_ERROR, "empty %s file: expected '(define (%s NAME) ...)'", kind, kind);
+    return goap__px_error_at(t, src, 0, 0, GOAP_PARSE_ERROR, "empty %s file: expected '(define (%s NAME) ...)'", kind, kind);
   if (N(root)->next >= 0)
-    return px_error(t, N(root)->next, GOAP_PARSE_ERROR, "unexpected text after the %s's '(define ...)'", kind);
+    return goap__px_error(t, N(root)->next, GOAP_PARSE_ERROR, "unexpected text after the %s's '(define ...)'", kind);
   if (!N(root)->list || strcmp(head(t, root), "define") != 0)
-    return px_error(t, root, GOAP_PARSE_ERROR, "expected '(define (%s NAME) ...)'", kind);
+    return goap__px_error(t, root, GOAP_PARSE_ERROR, "expected '(define (%s NAME) ...)'", kind);
   int32_t h = child(t, root, 1);
   if (h < 0 || !N(h)->list || N(h)->count != 2 || N(child(t, h, 1))->list)
-    return px_error(t, h < 0 ? root : h, GOAP_PARSE_ERROR, "expected '(%s NAME)' after 'define'", kind);
+    return goap__px_error(t, h < 0 ? root : h, GOAP_PARSE_ERROR, "expected '(%s NAME)' after 'define'", kind);
   if (strcmp(head(t, h), kind) != 0) {
     if (!strcmp(head(t, h), "domain") || !strcmp(head(t, h), "problem"))
-      return px_error(t, h, GOAP_PARSE_ERROR, "this is a %s, but a %s was expected here",
+      return goap__px_error(t, h, GOAP_PARSE_ERROR, "this is a %s, but a %s was expected here",
                       head(t, h), kind);
-    return px_error(t, h, GOAP_PARSE_ERROR, "expected '(%s NAME)' after 'define'", kind);
+    return goap__px_error(t, h, GOAP_PARSE_ERROR, "expected '(%s NAME)' after 'define'", kind);
   }
   *name = N(child(t, h, 1))->sym;
   return GOAP_OK;
@@ -585,7 +585,7 @@ static goap_status each_section(px_task_core *t, int32_t root, const char *kind,
                                 goap_status (*fn)(px_task_core *, int32_t), const char *want) {
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
     if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
-      return px_error(t, s, GOAP_PARSE_ERROR, "expected a %s section '(:name ...)'", kind);
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a %s section '(:name ...)'", kind);
     if (!strcmp(head(t, s), want) && fn(t, s) != GOAP_OK) return t->status;
   }
   return GOAP_OK;
@@ -599,31 +599,31 @@ static goap_status sec_objects(px_task_core *t, int32_t s) {
 }
 static goap_status sec_action(px_task_core *t, int32_t s) { return parse_action(t, s); }
 
-goap_status px_parse_domain(px_task_core *t, int32_t root) {
-  int32_t obj = px_sym_intern(&t->alloc, &t->syms, "object", 6);
+goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
+  int32_t obj = goap__px_sym_intern(&t->alloc, &t->syms, "object", 6);
   if (obj < 0 || add_type(t, obj, -1) != 0) return OOM(t, root);
   if (define_header(t, root, "domain", &t->domain_sym, 0) != GOAP_OK) return t->status;
   /* check every section name first */
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
     if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
-      return px_error(t, s, GOAP_PARSE_ERROR, "expected a domain section '(:name ...)'");
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a domain section '(:name ...)'");
     const char *h = head(t, s);
     if (!strcmp(h, ":requirements")) {
       for (int32_t r = N(N(s)->first)->next; r >= 0; r = N(r)->next)
         if (N(r)->list || nm(t, r)[0] != ':')
-          return px_error(t, r, GOAP_PARSE_ERROR, "expected a requirement ':name'");
+          return goap__px_error(t, r, GOAP_PARSE_ERROR, "expected a requirement ':name'");
       continue;
     }
     if (!strcmp(h, ":types") || !strcmp(h, ":constants") || !strcmp(h, ":predicates") ||
         !strcmp(h, ":functions") || !strcmp(h, ":action"))
       continue;
     if (!strcmp(h, ":derived"))
-      return px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':derived' (derived predicates)");
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':derived' (derived predicates)");
     if (!strcmp(h, ":durative-action"))
-      return px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':durative-action' (durative actions)");
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':durative-action' (durative actions)");
     if (!strcmp(h, ":constraints"))
-      return px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
-    return px_error(t, s, GOAP_PARSE_ERROR, "unknown domain section '%s'", h);
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
+    return goap__px_error(t, s, GOAP_PARSE_ERROR, "unknown domain section '%s'", h);
   }
   if (each_section(t, root, "domain", sec_types, ":types") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", sec_objects, ":constants") != GOAP_OK) return t->status;
@@ -641,7 +641,7 @@ static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int
   c.params = NULL;
   c.kind = PX_LIT_GOAL;
   for (int32_t a = first; a >= 0; a = N(a)->next) {
-    if (*n >= max) return px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
+    if (*n >= max) return goap__px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
     int32_t v = term(t, a, &c);
     if (v == INT32_MIN) return t->status;
     out[(*n)++] = v;
@@ -653,74 +653,74 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
   int32_t args[PX_MAX_ARITY];
   for (int32_t e = N(N(s)->first)->next; e >= 0; e = N(e)->next) {
     if (!N(e)->list || N(e)->first < 0 || N(N(e)->first)->list)
-      return px_error(t, e, GOAP_PARSE_ERROR, "expected a ground atom '(pred obj ...)' in :init");
+      return goap__px_error(t, e, GOAP_PARSE_ERROR, "expected a ground atom '(pred obj ...)' in :init");
     const char *h = head(t, e);
     int n = 0;
     if (!strcmp(h, "=")) {
       int32_t f = child(t, e, 1), v = child(t, e, 2);
       double val;
       if (N(e)->count != 3 || !N(f)->list || N(f)->first < 0 || N(N(f)->first)->list)
-        return px_error(t, e, GOAP_PARSE_ERROR, "expected '(= (function obj ...) NUMBER)' in :init");
+        return goap__px_error(t, e, GOAP_PARSE_ERROR, "expected '(= (function obj ...) NUMBER)' in :init");
       if (!number(t, v, &val))
-        return px_error(t, v, GOAP_PARSE_ERROR, "expected a number, found '%s'", nm(t, v));
+        return goap__px_error(t, v, GOAP_PARSE_ERROR, "expected a number, found '%s'", nm(t, v));
       int32_t fn = px_map_get(&t->func_of, N(N(f)->first)->sym);
       if (fn < 0) {
         if (strcmp(head(t, f), "total-cost") == 0 && N(f)->count == 1) {
           fn = add_func(t, N(N(f)->first)->sym, 0, f);
           if (fn < 0) return OOM(t, f);
         } else {
-          return px_error(t, N(f)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, f));
+          return goap__px_error(t, N(f)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, f));
         }
       }
       if (N(f)->count - 1 != t->funcs[fn].arity)
-        return px_error(t, f, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", head(t, f),
+        return goap__px_error(t, f, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", head(t, f),
                         t->funcs[fn].arity, t->funcs[fn].arity == 1 ? "" : "s", N(f)->count - 1);
       if (ground_args(t, N(N(f)->first)->next, args, PX_MAX_ARITY, &n) != GOAP_OK) return t->status;
       if (fn == t->total_cost) {
         if (val != 0)
-          return px_error(t, v, GOAP_PARSE_ERROR, "total-cost must start at 0, not %s", nm(t, v));
+          return goap__px_error(t, v, GOAP_PARSE_ERROR, "total-cost must start at 0, not %s", nm(t, v));
         continue;
       }
       int added = 0;
-      int32_t ent = px_tset_add(&t->alloc, &t->fvals, fn, args, n, &added);
-      if (ent < 0 || !px_grow(&t->alloc, (void **)&t->fval, &t->cfval, (size_t)ent + 1, sizeof *t->fval))
+      int32_t ent = goap__px_tset_add(&t->alloc, &t->fvals, fn, args, n, &added);
+      if (ent < 0 || !goap__px_grow(&t->alloc, (void **)&t->fval, &t->cfval, (size_t)ent + 1, sizeof *t->fval))
         return OOM(t, e);
       if (!added && t->fval[ent] != val)
-        return px_error(t, e, GOAP_CONFLICT, "a second, different value for this function");
+        return goap__px_error(t, e, GOAP_CONFLICT, "a second, different value for this function");
       t->fval[ent] = val;
       continue;
     }
     if (!strcmp(h, "not"))
-      return px_error(t, e, GOAP_PARSE_ERROR, "negative literal in :init (atoms not listed are false)");
+      return goap__px_error(t, e, GOAP_PARSE_ERROR, "negative literal in :init (atoms not listed are false)");
     if (!strcmp(h, "at") && N(e)->count >= 2) {
       double tmp;
       if (number(t, child(t, e, 1), &tmp))
-        return px_error(t, e, GOAP_PARSE_ERROR, "unsupported construct: timed initial literal");
+        return goap__px_error(t, e, GOAP_PARSE_ERROR, "unsupported construct: timed initial literal");
     }
     int32_t p = pred_ref(t, N(e)->first);
     if (p < 0) return t->status;
     if (N(e)->count - 1 != t->preds[p].arity)
-      return px_error(t, e, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", h,
+      return goap__px_error(t, e, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", h,
                       t->preds[p].arity, t->preds[p].arity == 1 ? "" : "s", N(e)->count - 1);
     if (ground_args(t, N(N(e)->first)->next, args, PX_MAX_ARITY, &n) != GOAP_OK) return t->status;
     size_t off = t->args.n;
     for (int i = 0; i < n; ++i)
-      if (!px_ipush(&t->alloc, &t->args, args[i])) return OOM(t, e);
-    if (!px_ipush(&t->alloc, &t->init, p) || !px_ipush(&t->alloc, &t->init, (int32_t)off))
+      if (!goap__px_ipush(&t->alloc, &t->args, args[i])) return OOM(t, e);
+    if (!goap__px_ipush(&t->alloc, &t->init, p) || !goap__px_ipush(&t->alloc, &t->init, (int32_t)off))
       return OOM(t, e);
   }
   return GOAP_OK;
 }
 
 static goap_status sec_goal(px_task_core *t, int32_t s) {
-  if (N(s)->count != 2) return px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
+  if (N(s)->count != 2) return goap__px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
   lctx c;
   c.params = NULL;
   c.kind = PX_LIT_GOAL;
   t->goal0 = (int32_t)t->nlits;
   if (cond(t, child(t, s, 1), &c) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)t->goal0 > PX_MAX_LITS)
-    return px_error(t, s, GOAP_TOO_LARGE, "the goal has more than %d literals", PX_MAX_LITS);
+    return goap__px_error(t, s, GOAP_TOO_LARGE, "the goal has more than %d literals", PX_MAX_LITS);
   t->ngoal = (int32_t)(t->nlits - (size_t)t->goal0);
   return GOAP_OK;
 }
@@ -728,40 +728,40 @@ static goap_status sec_goal(px_task_core *t, int32_t s) {
 static goap_status sec_metric(px_task_core *t, int32_t s) {
   int32_t dir = child(t, s, 1), ex = child(t, s, 2);
   if (N(s)->count != 3 || N(dir)->list)
-    return px_error(t, s, GOAP_PARSE_ERROR, "expected '(:metric minimize (total-cost))'");
+    return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:metric minimize (total-cost))'");
   if (strcmp(nm(t, dir), "minimize") != 0)
-    return px_error(t, dir, GOAP_PARSE_ERROR, "unsupported metric '%s' (only 'minimize (total-cost)')", nm(t, dir));
+    return goap__px_error(t, dir, GOAP_PARSE_ERROR, "unsupported metric '%s' (only 'minimize (total-cost)')", nm(t, dir));
   if (!N(ex)->list || N(ex)->count != 1 || strcmp(head(t, ex), "total-cost") != 0)
-    return px_error(t, ex, GOAP_PARSE_ERROR, "unsupported metric expression (only '(total-cost)')");
+    return goap__px_error(t, ex, GOAP_PARSE_ERROR, "unsupported metric expression (only '(total-cost)')");
   t->metric = 1;
   return GOAP_OK;
 }
 
-goap_status px_parse_problem(px_task_core *t, int32_t root) {
+goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   if (define_header(t, root, "problem", &t->problem_sym, 1) != GOAP_OK) return t->status;
   int seen_goal = 0;
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
     if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
-      return px_error(t, s, GOAP_PARSE_ERROR, "expected a problem section '(:name ...)'");
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a problem section '(:name ...)'");
     const char *h = head(t, s);
     if (!strcmp(h, ":domain")) {
       int32_t d = child(t, s, 1);
       if (N(s)->count != 2 || N(d)->list)
-        return px_error(t, s, GOAP_PARSE_ERROR, "expected '(:domain NAME)'");
+        return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:domain NAME)'");
       if (N(d)->sym != t->domain_sym)
-        return px_error(t, d, GOAP_CONFLICT, "the problem is for domain '%s', but the domain is '%s'",
+        return goap__px_error(t, d, GOAP_CONFLICT, "the problem is for domain '%s', but the domain is '%s'",
                         nm(t, d), px_name(t, t->domain_sym));
     } else if (!strcmp(h, ":requirements") || !strcmp(h, ":objects") || !strcmp(h, ":init") ||
                !strcmp(h, ":metric")) {
     } else if (!strcmp(h, ":goal")) {
-      if (seen_goal++) return px_error(t, s, GOAP_DUPLICATE, "a second ':goal' section");
+      if (seen_goal++) return goap__px_error(t, s, GOAP_DUPLICATE, "a second ':goal' section");
     } else if (!strcmp(h, ":constraints")) {
-      return px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
     } else {
-      return px_error(t, s, GOAP_PARSE_ERROR, "unknown problem section '%s'", h);
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unknown problem section '%s'", h);
     }
   }
-  if (!seen_goal) return px_error(t, root, GOAP_PARSE_ERROR, "the problem has no ':goal'");
+  if (!seen_goal) return goap__px_error(t, root, GOAP_PARSE_ERROR, "the problem has no ':goal'");
   if (each_section(t, root, "problem", sec_objects, ":objects") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_init, ":init") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_goal, ":goal") != GOAP_OK) return t->status;
@@ -769,8 +769,8 @@ goap_status px_parse_problem(px_task_core *t, int32_t root) {
   /* object x type table */
   size_t cells = t->nobjects * t->ntypes;
   if (t->ntypes && cells / t->ntypes != t->nobjects)
-    return px_error(t, root, GOAP_TOO_LARGE, "too many objects and types");
-  t->is_a = (uint8_t *)px_alloc(&t->alloc, cells ? cells : 1);
+    return goap__px_error(t, root, GOAP_TOO_LARGE, "too many objects and types");
+  t->is_a = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
   if (!t->is_a) return OOM(t, root);
   memset(t->is_a, 0, cells ? cells : 1);
   for (size_t o = 0; o < t->nobjects; ++o)
@@ -779,7 +779,7 @@ goap_status px_parse_problem(px_task_core *t, int32_t root) {
   return GOAP_OK;
 }
 
-size_t px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap) {
   int arity = pred == PX_EQ ? 2 : t->preds[pred].arity;
   size_t len = 0;

@@ -16,7 +16,7 @@ static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c
 
 static int32_t new_node(px_task_core *t) {
   if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
-  if (!px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
+  if (!goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
     return -1;
   px_node *n = &t->nodes[t->nnodes];
   memset(n, 0, sizeof *n);
@@ -25,7 +25,7 @@ static int32_t new_node(px_task_core *t) {
   return (int32_t)t->nnodes++;
 }
 
-goap_status px_read(px_task_core *t, int src, int32_t *first) {
+goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
   const px_source *s = &t->src[src];
   const char *text = s->text;
   size_t len = s->len, i = 0;
@@ -38,7 +38,7 @@ goap_status px_read(px_task_core *t, int src, int32_t *first) {
   int32_t top_first = -1, top_last = -1;
   *first = -1;
   if (len > t->opt.max_bytes)
-    return px_error_at(t, src, 0, 0, GOAP_TOO_LARGE, "the text is %zu bytes, more than the %zu allowed",
+    return goap__px_error_at(t, src, 0, 0, GOAP_TOO_LARGE, "the text is %zu bytes, more than the %zu allowed",
                        len, t->opt.max_bytes);
   while (i < len) {
     unsigned c = (unsigned char)text[i];
@@ -58,13 +58,13 @@ goap_status px_read(px_task_core *t, int src, int32_t *first) {
     int col = (int)(i - line_start) + 1;
     if (c == ')') {
       if (depth == 0)
-        return px_error_at(t, src, line, col, GOAP_PARSE_ERROR, "unmatched ')'");
+        return goap__px_error_at(t, src, line, col, GOAP_PARSE_ERROR, "unmatched ')'");
       --depth;
       ++i;
       continue;
     }
     int32_t n = new_node(t);
-    if (n < 0) return px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
+    if (n < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
     px_node *nd = &t->nodes[n];
     nd->line = line;
     nd->col = col;
@@ -78,15 +78,15 @@ goap_status px_read(px_task_core *t, int src, int32_t *first) {
         unsigned d = (unsigned char)text[j];
         if (is_space(d) || d == '(' || d == ')' || d == ';') break;
         if (d < 0x20 || d == 0x7F)
-          return px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
+          return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
                              "unexpected control character (byte 0x%02x)", d);
         ++j;
       }
       if (j - i > PX_MAX_NAME)
-        return px_error_at(t, src, line, col, GOAP_TOO_LARGE,
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
                            "a name of %zu bytes, more than the %d allowed", j - i, PX_MAX_NAME);
-      int32_t sym = px_sym_intern(&t->alloc, &t->syms, text + i, j - i);
-      if (sym < 0) return px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
+      int32_t sym = goap__px_sym_intern(&t->alloc, &t->syms, text + i, j - i);
+      if (sym < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
       t->nodes[n].sym = sym;
       i = j;
     }
@@ -101,12 +101,12 @@ goap_status px_read(px_task_core *t, int src, int32_t *first) {
       else p->first = n;
       last[depth - 1] = n;
       if (p->count == INT32_MAX)
-        return px_error_at(t, src, line, col, GOAP_TOO_LARGE, "a list is too long");
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE, "a list is too long");
       p->count++;
     }
     if (t->nodes[n].list) {
       if (depth >= maxd)
-        return px_error_at(t, src, line, col, GOAP_TOO_LARGE,
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
                            "parentheses nested more than %d deep", maxd);
       stack[depth] = n;
       last[depth] = -1;
@@ -115,7 +115,7 @@ goap_status px_read(px_task_core *t, int src, int32_t *first) {
   }
   if (depth > 0) {
     const px_node *o = &t->nodes[stack[depth - 1]];
-    return px_error_at(t, src, o->line, o->col, GOAP_PARSE_ERROR,
+    return goap__px_error_at(t, src, o->line, o->col, GOAP_PARSE_ERROR,
                        "this '(' is never closed (the text ends first)");
   }
   *first = top_first;

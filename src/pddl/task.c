@@ -28,33 +28,33 @@ static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size
 
 static void free_core(px_task_core *t) {
   const goap_allocator *a = &t->alloc;
-  px_ground_free(t);
-  px_syms_free(a, &t->syms);
-  px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
-  px_free(a, t->types, t->ctypes * sizeof *t->types);
-  px_free(a, t->objects, t->cobjects * sizeof *t->objects);
-  px_free(a, t->preds, t->cpreds * sizeof *t->preds);
-  px_free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
-  px_free(a, t->schemas, t->cschemas * sizeof *t->schemas);
-  px_free(a, t->lits, t->clits * sizeof *t->lits);
-  px_ivec_free(a, &t->args);
-  px_ivec_free(a, &t->init);
-  px_tset_free(a, &t->fvals);
-  px_free(a, t->fval, t->cfval * sizeof *t->fval);
-  px_free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
-  px_ivec_free(a, &t->type_of);
-  px_ivec_free(a, &t->obj_of);
-  px_ivec_free(a, &t->pred_of);
-  px_ivec_free(a, &t->func_of);
-  px_ivec_free(a, &t->schema_of);
-  px_ivec_free(a, &t->param_of);
+  goap__px_ground_free(t);
+  goap__px_syms_free(a, &t->syms);
+  goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
+  goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
+  goap__px_free(a, t->objects, t->cobjects * sizeof *t->objects);
+  goap__px_free(a, t->preds, t->cpreds * sizeof *t->preds);
+  goap__px_free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
+  goap__px_free(a, t->schemas, t->cschemas * sizeof *t->schemas);
+  goap__px_free(a, t->lits, t->clits * sizeof *t->lits);
+  goap__px_ivec_free(a, &t->args);
+  goap__px_ivec_free(a, &t->init);
+  goap__px_tset_free(a, &t->fvals);
+  goap__px_free(a, t->fval, t->cfval * sizeof *t->fval);
+  goap__px_free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
+  goap__px_ivec_free(a, &t->type_of);
+  goap__px_ivec_free(a, &t->obj_of);
+  goap__px_ivec_free(a, &t->pred_of);
+  goap__px_ivec_free(a, &t->func_of);
+  goap__px_ivec_free(a, &t->schema_of);
+  goap__px_ivec_free(a, &t->param_of);
 }
 
 void goap_pddl_destroy(goap_pddl_task *task) {
   if (!task) return;
   goap_allocator a = task->c.alloc;
   free_core(&task->c);
-  px_free(&a, task, sizeof *task);
+  goap__px_free(&a, task, sizeof *task);
 }
 
 static void set_options(px_task_core *t, const goap_pddl_options *opt) {
@@ -86,7 +86,7 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   }
   goap_allocator a = {libc_realloc, NULL};
   if (opt && opt->allocator.fn) a = opt->allocator;
-  goap_pddl_task *task = (goap_pddl_task *)px_alloc(&a, sizeof *task);
+  goap_pddl_task *task = (goap_pddl_task *)goap__px_alloc(&a, sizeof *task);
   if (!task) {
     d->status = GOAP_OUT_OF_MEMORY;
     snprintf(d->message, sizeof d->message, "out of memory");
@@ -107,10 +107,10 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   t->src[1].text = problem_text ? problem_text : "";
   t->src[1].len = problem_length;
   int32_t root = -1;
-  if (px_read(t, 0, &root) == GOAP_OK && px_parse_domain(t, root) == GOAP_OK &&
-      px_read(t, 1, &root) == GOAP_OK && px_parse_problem(t, root) == GOAP_OK &&
+  if (goap__px_read(t, 0, &root) == GOAP_OK && goap__px_parse_domain(t, root) == GOAP_OK &&
+      goap__px_read(t, 1, &root) == GOAP_OK && goap__px_parse_problem(t, root) == GOAP_OK &&
       !(t->opt.flags & GOAP_PDDL_PARSE_ONLY))
-    (void)px_ground(t);
+    (void)goap__px_ground(t);
   t->src[0].text = t->src[1].text = NULL;
   t->src[0].name = t->src[1].name = NULL;
   t->diag = NULL;
@@ -146,9 +146,9 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
   for (;;) {
     if (n == c) {
       if (n > max) break;
-      if (!px_grow(a, (void **)&buf, &c, n + 65536, 1)) {
+      if (!goap__px_grow(a, (void **)&buf, &c, n + 65536, 1)) {
         fclose(f);
-        px_free(a, buf, c);
+        goap__px_free(a, buf, c);
         d->status = GOAP_OUT_OF_MEMORY;
         snprintf(d->message, sizeof d->message, "out of memory");
         return GOAP_OUT_OF_MEMORY;
@@ -161,7 +161,7 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
   int bad = ferror(f);
   fclose(f);
   if (bad) {
-    px_free(a, buf, c);
+    goap__px_free(a, buf, c);
     d->status = GOAP_IO_ERROR;
     snprintf(d->file, sizeof d->file, "%s", path);
     snprintf(d->message, sizeof d->message, "cannot read the file");
@@ -194,8 +194,8 @@ goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
   if (st == GOAP_OK) st = read_file(&a, problem_path, max, &pt, &pl, &pc, d);
   if (st == GOAP_OK)
     st = goap_pddl_parse(domain_path, dt, dl, problem_path, pt, pl, opt, out, d);
-  px_free(&a, dt, dc);
-  px_free(&a, pt, pc);
+  goap__px_free(&a, dt, dc);
+  goap__px_free(&a, pt, pc);
   return st;
 }
 

@@ -16,16 +16,16 @@
 
 /* ---- memory --------------------------------------------------------------------------- */
 
-void *px_alloc(const goap_allocator *a, size_t n) {
+void *goap__px_alloc(const goap_allocator *a, size_t n) {
   if (n == 0) n = 1;
   return a->fn(a->ctx, NULL, 0, n);
 }
 
-void px_free(const goap_allocator *a, void *p, size_t n) {
+void goap__px_free(const goap_allocator *a, void *p, size_t n) {
   if (p) a->fn(a->ctx, p, n ? n : 1, 0);
 }
 
-int px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
+int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 1;
   size_t nc = *cap ? *cap : 8;
   while (nc < need) {
@@ -40,22 +40,22 @@ int px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size
   return 1;
 }
 
-int px_ipush(const goap_allocator *a, px_ivec *x, int32_t value) {
-  if (x->n == x->cap && !px_grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
+int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value) {
+  if (x->n == x->cap && !goap__px_grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
   x->v[x->n++] = value;
   return 1;
 }
 
-void px_ivec_free(const goap_allocator *a, px_ivec *x) {
-  px_free(a, x->v, x->cap * sizeof *x->v);
+void goap__px_ivec_free(const goap_allocator *a, px_ivec *x) {
+  goap__px_free(a, x->v, x->cap * sizeof *x->v);
   x->v = NULL;
   x->n = x->cap = 0;
 }
 
-int px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id) {
+int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id) {
   if (sym < 0) return 0;
   while (m->n <= (size_t)sym)
-    if (!px_ipush(a, m, -1)) return 0;
+    if (!goap__px_ipush(a, m, -1)) return 0;
   m->v[sym] = id;
   return 1;
 }
@@ -83,7 +83,7 @@ static int same_lower(const char *lower, size_t ln, const char *s, size_t n) {
 }
 
 static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
-  int32_t *slots = (int32_t *)px_alloc(a, nslots * sizeof *slots);
+  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
   if (!slots) return 0;
   for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
   for (size_t id = 0; id < s->n; ++id) {
@@ -91,13 +91,13 @@ static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
     while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
     slots[h] = (int32_t)id;
   }
-  px_free(a, s->slots, s->nslots * sizeof *s->slots);
+  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
   s->slots = slots;
   s->nslots = nslots;
   return 1;
 }
 
-int32_t px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
+int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
   if (s->nslots == 0 && !syms_rehash(a, s, 256)) return -1;
   size_t mask = s->nslots - 1;
   size_t h = hash_bytes(text, len) & mask;
@@ -113,8 +113,8 @@ int32_t px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, siz
     h = hash_bytes(text, len) & mask;
     while (s->slots[h] >= 0) h = (h + 1) & mask;
   }
-  if (!px_grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
-  char *name = (char *)px_alloc(a, len + 1);
+  if (!goap__px_grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
+  char *name = (char *)goap__px_alloc(a, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
     char c = text[i];
@@ -129,7 +129,7 @@ int32_t px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, siz
   return id;
 }
 
-int32_t px_sym_find(const px_syms *s, const char *name) {
+int32_t goap__px_sym_find(const px_syms *s, const char *name) {
   if (!s->nslots) return -1;
   size_t len = strlen(name), mask = s->nslots - 1;
   size_t h = hash_bytes(name, len) & mask;
@@ -141,10 +141,10 @@ int32_t px_sym_find(const px_syms *s, const char *name) {
   return -1;
 }
 
-void px_syms_free(const goap_allocator *a, px_syms *s) {
-  for (size_t i = 0; i < s->n; ++i) px_free(a, s->recs[i].name, s->recs[i].len + 1);
-  px_free(a, s->recs, s->cap * sizeof *s->recs);
-  px_free(a, s->slots, s->nslots * sizeof *s->slots);
+void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
+  for (size_t i = 0; i < s->n; ++i) goap__px_free(a, s->recs[i].name, s->recs[i].len + 1);
+  goap__px_free(a, s->recs, s->cap * sizeof *s->recs);
+  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
   memset(s, 0, sizeof *s);
 }
 
@@ -170,7 +170,7 @@ static int tuple_eq(const px_tset *t, int32_t e, int32_t id, const int32_t *args
   return 1;
 }
 
-int32_t px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n) {
+int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n) {
   if (!t->nslots) return -1;
   size_t mask = t->nslots - 1;
   size_t h = hash_tuple(id, args, n) & mask;
@@ -182,7 +182,7 @@ int32_t px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n) {
 }
 
 static int tset_rehash(const goap_allocator *a, px_tset *t, size_t nslots) {
-  int32_t *slots = (int32_t *)px_alloc(a, nslots * sizeof *slots);
+  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
   if (!slots) return 0;
   for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
   for (size_t e = 0; e < t->offs.n; ++e) {
@@ -191,25 +191,25 @@ static int tset_rehash(const goap_allocator *a, px_tset *t, size_t nslots) {
     while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
     slots[h] = (int32_t)e;
   }
-  px_free(a, t->slots, t->nslots * sizeof *t->slots);
+  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
   t->slots = slots;
   t->nslots = nslots;
   return 1;
 }
 
-int32_t px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
                     int *added) {
   if (added) *added = 0;
-  int32_t e = px_tset_find(t, id, args, n);
+  int32_t e = goap__px_tset_find(t, id, args, n);
   if (e >= 0) return e;
   if ((t->offs.n + 1) * 2 > t->nslots && !tset_rehash(a, t, t->nslots ? t->nslots * 2 : 64))
     return -1;
   if (t->pool.n > (size_t)INT32_MAX - (size_t)n - 2 || t->offs.n >= (size_t)INT32_MAX - 1)
     return -1;
   size_t off = t->pool.n;
-  if (!px_grow(a, (void **)&t->pool.v, &t->pool.cap, off + (size_t)n + 2, sizeof(int32_t)))
+  if (!goap__px_grow(a, (void **)&t->pool.v, &t->pool.cap, off + (size_t)n + 2, sizeof(int32_t)))
     return -1;
-  if (!px_ipush(a, &t->offs, (int32_t)off)) return -1;
+  if (!goap__px_ipush(a, &t->offs, (int32_t)off)) return -1;
   t->pool.v[off] = n;
   t->pool.v[off + 1] = id;
   for (int i = 0; i < n; ++i) t->pool.v[off + 2 + (size_t)i] = args[i];
@@ -223,10 +223,10 @@ int32_t px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32
   return e;
 }
 
-void px_tset_free(const goap_allocator *a, px_tset *t) {
-  px_ivec_free(a, &t->pool);
-  px_ivec_free(a, &t->offs);
-  px_free(a, t->slots, t->nslots * sizeof *t->slots);
+void goap__px_tset_free(const goap_allocator *a, px_tset *t) {
+  goap__px_ivec_free(a, &t->pool);
+  goap__px_ivec_free(a, &t->offs);
+  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
   t->slots = NULL;
   t->nslots = 0;
 }
@@ -279,7 +279,7 @@ static goap_status verror(px_task_core *t, int src, int line, int col, goap_stat
   return st;
 }
 
-goap_status px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...) {
+goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int src = 0, line = 0, col = 0;
@@ -293,7 +293,7 @@ goap_status px_error(px_task_core *t, int32_t node, goap_status st, const char *
   return r;
 }
 
-goap_status px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
                         const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -327,7 +327,7 @@ static int edit_distance(const char *a, const char *b, int limit) {
   return row[lb];
 }
 
-int32_t px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n) {
+int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n) {
   const char *w = px_name(t, sym);
   size_t len = strlen(w);
   int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
@@ -344,7 +344,7 @@ int32_t px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, siz
   return found;
 }
 
-void px_fmt(char *buf, size_t cap, const char *fmt, ...) {
+void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
   va_list ap;
   if (!cap) return;
   va_start(ap, fmt);

@@ -28,15 +28,15 @@ typedef struct vstate {
 
 static int set_atom(vstate *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
   int added = 0;
-  int32_t e = px_tset_add(v->a, &v->atoms, pred, args, n, &added);
+  int32_t e = goap__px_tset_add(v->a, &v->atoms, pred, args, n, &added);
   if (e < 0) return 0;
-  if (!px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
+  if (!goap__px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
   v->truth[e] = val;
   return 1;
 }
 
 static int holds(const vstate *v, int32_t pred, const int32_t *args, int n) {
-  int32_t e = px_tset_find(&v->atoms, pred, args, n);
+  int32_t e = goap__px_tset_find(&v->atoms, pred, args, n);
   return e >= 0 && v->truth[e];
 }
 
@@ -46,10 +46,10 @@ static goap_status plan_error(goap_diag *d, const char *name, int line, int col,
   memset(d, 0, sizeof *d);
   d->severity = GOAP_SEVERITY_ERROR;
   d->status = GOAP_PARSE_ERROR;
-  px_fmt(d->file, sizeof d->file, "%s", name ? name : "<plan>");
+  goap__px_fmt(d->file, sizeof d->file, "%s", name ? name : "<plan>");
   d->line = line;
   d->col = col;
-  px_fmt(d->message, sizeof d->message, "%s", msg);
+  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
   /* the source line */
   size_t i = 0;
   int l = 1;
@@ -74,9 +74,9 @@ static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind
   const int32_t *la = t->args.v + l->args;
   for (int i = 0; i < n; ++i) args[i] = la[i] >= 0 ? la[i] : bind[-(la[i] + 1)];
   char atom[400];
-  px_format_atom(t, l->pred, args, atom, sizeof atom);
-  if (l->neg) px_fmt(buf, cap, "(not %s)", atom);
-  else px_fmt(buf, cap, "%s", atom);
+  goap__px_format_atom(t, l->pred, args, atom, sizeof atom);
+  if (l->neg) goap__px_fmt(buf, cap, "(not %s)", atom);
+  else goap__px_fmt(buf, cap, "%s", atom);
 }
 
 static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -92,8 +92,8 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
   if (len > t->opt.max_bytes) {
     if (err) {
       err->status = GOAP_TOO_LARGE;
-      px_fmt(err->file, sizeof err->file, "%s", plan_name ? plan_name : "<plan>");
-      px_fmt(err->message, sizeof err->message, "the plan is %zu bytes, more than the %zu allowed",
+      goap__px_fmt(err->file, sizeof err->file, "%s", plan_name ? plan_name : "<plan>");
+      goap__px_fmt(err->message, sizeof err->message, "the plan is %zu bytes, more than the %zu allowed",
                len, t->opt.max_bytes);
     }
     return GOAP_TOO_LARGE;
@@ -166,10 +166,10 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
         name[k] = (ch >= 'A' && ch <= 'Z') ? (char)(ch + 32) : ch;
       }
       name[n] = 0;
-      int32_t sym = px_sym_find(&t->syms, name);
+      int32_t sym = goap__px_sym_find(&t->syms, name);
       if (sym < 0 && unknown < 0) {
         unknown = nsym;
-        px_fmt(unknown_name, sizeof unknown_name, "%s", name);
+        goap__px_fmt(unknown_name, sizeof unknown_name, "%s", name);
       }
       syms[nsym++] = sym;
       i = j;
@@ -187,10 +187,10 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     if (nsym == 0) {
       why = "an empty step '()'";
     } else if (unknown == 0 || (si = px_map_get(&t->schema_of, syms[0])) < 0) {
-      px_fmt(msg, sizeof msg, "step %d %s: unknown action '%s'", step + 1, steptext,
+      goap__px_fmt(msg, sizeof msg, "step %d %s: unknown action '%s'", step + 1, steptext,
                unknown == 0 ? unknown_name : px_name(t, syms[0]));
     } else if (nsym - 1 != t->schemas[si].nparams) {
-      px_fmt(msg, sizeof msg, "step %d %s: '%s' takes %d argument%s, %d given", step + 1,
+      goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' takes %d argument%s, %d given", step + 1,
                steptext, px_name(t, syms[0]), t->schemas[si].nparams,
                t->schemas[si].nparams == 1 ? "" : "s", nsym - 1);
     } else {
@@ -200,10 +200,10 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
         int32_t o = px_map_get(&t->obj_of, syms[k + 1]);
         int32_t ty = t->args.v[s->ptypes + k];
         if (o < 0)
-          px_fmt(msg, sizeof msg, "step %d %s: unknown object '%s'", step + 1, steptext,
+          goap__px_fmt(msg, sizeof msg, "step %d %s: unknown object '%s'", step + 1, steptext,
                    syms[k + 1] >= 0 ? px_name(t, syms[k + 1]) : unknown_name);
         else if (!t->is_a[(size_t)o * t->ntypes + (size_t)ty])
-          px_fmt(msg, sizeof msg, "step %d %s: '%s' is not of type '%s' (parameter %s)",
+          goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' is not of type '%s' (parameter %s)",
                    step + 1, steptext, px_name(t, syms[k + 1]), px_name(t, t->types[ty].sym),
                    px_name(t, t->args.v[s->pnames + k]));
         else
@@ -220,7 +220,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
         int h = l->pred == PX_EQ ? args[0] == args[1] : holds(&v, l->pred, args, n);
         if (h == !!l->neg) {
           lit_text(t, l, bind, lt, sizeof lt);
-          px_fmt(msg, sizeof msg, "step %d %s: precondition %s does not hold", step + 1,
+          goap__px_fmt(msg, sizeof msg, "step %d %s: precondition %s does not hold", step + 1,
                    steptext, lt);
         }
       }
@@ -235,9 +235,9 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
           int n = t->funcs[s->cost_func].arity;
           const int32_t *ca = t->args.v + s->cost_args;
           for (int q = 0; q < n; ++q) args[q] = ca[q] >= 0 ? ca[q] : bind[-(ca[q] + 1)];
-          int32_t fe = px_tset_find(&t->fvals, s->cost_func, args, n);
+          int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
           if (fe < 0)
-            px_fmt(msg, sizeof msg, "step %d %s: its cost function '%s' has no value in :init",
+            goap__px_fmt(msg, sizeof msg, "step %d %s: its cost function '%s' has no value in :init",
                      step + 1, steptext, px_name(t, t->funcs[s->cost_func].sym));
           else
             cost = t->fval[fe];
@@ -259,12 +259,12 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
         continue;
       }
     }
-    if (why) px_fmt(msg, sizeof msg, "step %d: %s", step + 1, why);
+    if (why) goap__px_fmt(msg, sizeof msg, "step %d: %s", step + 1, why);
     failed = 1;
     r->bad_step = step;
     r->line = line;
     r->col = col;
-    px_fmt(r->message, sizeof r->message, "%s", msg);
+    goap__px_fmt(r->message, sizeof r->message, "%s", msg);
   }
   if (!failed) {
     for (int32_t k = 0; k < t->ngoal; ++k) {
@@ -274,7 +274,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       int h = l->pred == PX_EQ ? la[0] == la[1] : holds(&v, l->pred, la, n);
       if (h == !!l->neg) {
         lit_text(t, l, NULL, lt, sizeof lt);
-        px_fmt(r->message, sizeof r->message, "the goal %s does not hold after the %d step%s",
+        goap__px_fmt(r->message, sizeof r->message, "the goal %s does not hold after the %d step%s",
                  lt, r->steps, r->steps == 1 ? "" : "s");
         r->bad_step = r->steps;
         failed = 1;
@@ -288,10 +288,10 @@ oom:
   st = GOAP_OUT_OF_MEMORY;
   if (err) {
     err->status = st;
-    px_fmt(err->message, sizeof err->message, "out of memory");
+    goap__px_fmt(err->message, sizeof err->message, "out of memory");
   }
 done:
-  px_tset_free(v.a, &v.atoms);
-  px_free(v.a, v.truth, v.cap);
+  goap__px_tset_free(v.a, &v.atoms);
+  goap__px_free(v.a, v.truth, v.cap);
   return st;
 }
