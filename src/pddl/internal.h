@@ -2,13 +2,13 @@
  * internal.h -- shared internals of the PDDL front end (src/pddl/).
  *
  * Invariants:
- *  - Every allocation goes through the task's goap_allocator (px_alloc, px_grow); a zero
+ *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__px_grow); a zero
  *    allocator is replaced by libc at the entry points, so internal code always has a
  *    callable fn. Nothing here prints or keeps global mutable state.
  *  - Texts are never assumed NUL-terminated: atoms are (offset, length) spans.
  *  - Names are case-insensitive: every atom of the texts is interned lower-cased into one
  *    symbol table, and every later name comparison is a symbol id comparison.
- *  - The first error wins: px_error records a diagnostic only when none is recorded yet, and
+ *  - The first error wins: goap__px_error records a diagnostic only when none is recorded yet, and
  *    every phase stops at the first failure it sees.
  *  - Arguments of lifted literals are int32: >= 0 an object id, < 0 the parameter -(arg + 1).
  *  - Internal non-static functions are prefixed goap__px_ (hidden, never exported); types and
