@@ -6,6 +6,7 @@
 #include <goap/file.h>
 #include <goap/goap.h>
 #include <goap/sched.h> /* compiles as C++ too (not linked here) */
+#include <goap/pddl.h> /* compiled as C++ only (no goap_pddl call, so no link needed) */
 
 #include <cmath>
 #include <cstdio>

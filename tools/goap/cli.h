@@ -29,6 +29,8 @@ int cli_cmd_test(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_simulate(int argc, char **argv);
+int cli_cmd_pddl(int argc, char **argv);     /* cmd_pddl.c */
+int cli_cmd_validate(int argc, char **argv); /* cmd_pddl.c */
 
 /* Usage texts (for `goap help CMD` and `goap CMD --help`). */
 void cli_usage_main(FILE *out);
@@ -37,6 +39,8 @@ void cli_usage_test(FILE *out);
 void cli_usage_check(FILE *out);
 void cli_usage_demo(FILE *out);
 void cli_usage_simulate(FILE *out);
+void cli_usage_pddl(FILE *out);
+void cli_usage_validate(FILE *out);
 
 /* ---- command-line parsing -------------------------------------------------------------- */
 
