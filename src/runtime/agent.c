@@ -526,6 +526,17 @@ static goap_status select_goal(goap_agent *a) {
 
 /* ---- execution ----------------------------------------------------------------------------- */
 
+/* The goal holds: report it, end an order for it, stop what runs and choose again. */
+static void goal_done(goap_agent *a) {
+  stop_running(a);
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_GOAL_DONE);
+  ev.goal = a->goal;
+  emit(a, &ev);
+  if (a->goal == a->order_goal) a->order_goal = -1;
+  need_plan(a, GOAP_REPLAN_PLAN_DONE);
+}
+
 static void action_failed(goap_agent *a, int act, int timeout) {
   const goap__rt_action *r = &a->t->act[act];
   a->running = 0;
@@ -546,26 +557,15 @@ static void execute(goap_agent *a, double dt) {
   if (!a->running) {
     if (a->step >= a->plan_len || !repair(a)) {
       if (a->step >= a->plan_len) {
-        if (goal_met(a, a->goal)) {
-          goap_agent_event ev;
-          ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-          ev.goal = a->goal;
-          emit(a, &ev);
-          if (a->goal == a->order_goal) a->order_goal = -1;
-        }
-        need_plan(a, GOAP_REPLAN_PLAN_DONE);
+        if (goal_met(a, a->goal)) goal_done(a);
+        else need_plan(a, GOAP_REPLAN_PLAN_DONE);
       } else {
         need_plan(a, GOAP_REPLAN_PRECONDITIONS);
       }
       return;
     }
     if (a->step >= a->plan_len) { /* repair found everything done */
-      goap_agent_event ev;
-      ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-      ev.goal = a->goal;
-      emit(a, &ev);
-      if (a->goal == a->order_goal) a->order_goal = -1;
-      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      goal_done(a);
       return;
     }
     int act = a->plan[a->step];
@@ -753,13 +753,7 @@ static void check_interrupts(goap_agent *a) {
     return;
   }
   if (goal_met(a, a->goal)) { /* achieved by someone else: nothing left to do for it */
-    stop_running(a);
-    goap_agent_event ev;
-    ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-    ev.goal = a->goal;
-    emit(a, &ev);
-    if (a->goal == a->order_goal) a->order_goal = -1;
-    need_plan(a, GOAP_REPLAN_PLAN_DONE);
+    goal_done(a);
     return;
   }
   if (!goal_valid(a, a->goal)) {
