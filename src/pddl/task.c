@@ -16,16 +16,6 @@
 
 #include "internal.h"
 
-static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
-}
-
 static void free_core(px_task_core *t) {
   const goap_allocator *a = &t->alloc;
   goap__px_ground_free(t);
@@ -84,7 +74,7 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
     snprintf(d->message, sizeof d->message, "NULL argument");
     return GOAP_INVALID_ARGUMENT;
   }
-  goap_allocator a = {libc_realloc, NULL};
+  goap_allocator a = {goap_libc_realloc, NULL};
   if (opt && opt->allocator.fn) a = opt->allocator;
   goap_pddl_task *task = (goap_pddl_task *)goap__px_alloc(&a, sizeof *task);
   if (!task) {
@@ -185,7 +175,7 @@ goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
     snprintf(d->message, sizeof d->message, "NULL argument");
     return GOAP_INVALID_ARGUMENT;
   }
-  goap_allocator a = {libc_realloc, NULL};
+  goap_allocator a = {goap_libc_realloc, NULL};
   if (opt && opt->allocator.fn) a = opt->allocator;
   size_t max = opt && opt->max_bytes ? opt->max_bytes : GOAP_PDDL_MAX_BYTES;
   char *dt = NULL, *pt = NULL;

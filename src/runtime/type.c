@@ -14,18 +14,8 @@
 
 #include "runtime.h"
 
-static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
-}
-
 goap_allocator goap__rt_resolve(const goap_allocator *a) {
-  goap_allocator r = {libc_realloc, NULL};
+  goap_allocator r = {goap_libc_realloc, NULL};
   if (a && a->fn) r = *a;
   return r;
 }

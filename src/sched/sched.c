@@ -108,11 +108,7 @@ struct goap_sched {
 
 static void *raw_realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
   if (a->fn) return a->fn(a->ctx, p, old_size, new_size);
-  if (new_size == 0) {
-    free(p);
-    return NULL;
-  }
-  return realloc(p, new_size);
+  return goap_libc_realloc(NULL, p, old_size, new_size);
 }
 
 static void *locked_realloc(void *ctx, void *p, size_t old_size, size_t new_size) {
