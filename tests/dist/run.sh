@@ -56,7 +56,14 @@ check_run() { # name binary
 
 # 2. C, with each compiler
 ccs=()
-for c in cc gcc clang; do command -v $c >/dev/null 2>&1 && ccs+=($c); done
+seen=""
+for c in cc gcc clang; do   # each distinct compiler once (cc is often gcc)
+  command -v $c >/dev/null 2>&1 || continue
+  real=$(readlink -f "$(command -v $c)")
+  case " $seen " in *" $real "*) continue ;; esac
+  seen="$seen $real"
+  ccs+=($c)
+done
 flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -O1)
 for c in "${ccs[@]}"; do
   if (cd "$tmp/app" && $c "${flags[@]}" -c goap.c -o "goap-$c.o") >"$tmp/cc.log" 2>&1; then ok
