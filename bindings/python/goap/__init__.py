@@ -24,7 +24,7 @@ _lib, LIBRARY_PATH = _ffi.load()
 __all__ = ["File", "Domain", "Agent", "Plan", "Event", "Simulation", "GoapError",
            "RUNNING", "SUCCESS", "FAILURE", "version"]
 
-STATUS_NAMES = [_lib.goap_status_name(i).decode() for i in range(19)]
+STATUS_NAMES = [_lib.goap_status_name(i).decode() for i in range(64)]  # unknown codes: a name too
 OK, NO_PLAN, INVALID_ARGUMENT, INVALID_OPERATION = 0, 1, 8, 9
 BUFFER_TOO_SMALL, IN_PROGRESS = 5, 6
 
