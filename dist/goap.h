@@ -5,8 +5,9 @@
  * under src: do not edit.
  * Regenerate with:  python3 scripts/amalgamate.py
  *
- * Use: add goap.c to your build and include goap.h (C11 or C++11). Modules that need
- * threads are compiled unless GOAP_NO_THREADS is defined (then link with -pthread).
+ * Use: add goap.c to your build (C11; link -lm) and include goap.h (C11 or C++11).
+ * Modules that use threads, if any, are compiled (link -pthread) unless GOAP_NO_THREADS
+ * is defined.
  */
 
 /* ==== include/goap/goap.h ==== */

@@ -67,8 +67,9 @@ def banner(kind):
         " * under src: do not edit.",
         " * Regenerate with:  python3 scripts/amalgamate.py",
         " *",
-        " * Use: add goap.c to your build and include goap.h (C11 or C++11). Modules that need",
-        " * threads are compiled unless GOAP_NO_THREADS is defined (then link with -pthread).",
+        " * Use: add goap.c to your build (C11; link -lm) and include goap.h (C11 or C++11).",
+        " * Modules that use threads, if any, are compiled (link -pthread) unless GOAP_NO_THREADS",
+        " * is defined.",
         " */",
     ]
 
@@ -337,11 +338,18 @@ class Source:
 
 
 def uses_threads(files):
-    for f in files:
+    """True when a file, or an internal header it includes, includes a threads header."""
+    seen, todo = set(), list(files)
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
         for line in read(f):
             m = INCLUDE_RE.match(line)
             if m and m.group(2) in THREAD_HEADERS:
                 return True
+        todo.extend(includes_of(f))
     return False
 
 
