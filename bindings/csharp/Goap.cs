@@ -17,6 +17,9 @@ using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
+#if UNITY_5_3_OR_NEWER
+using AOT; // Unity's MonoPInvokeCallbackAttribute
+#endif
 
 namespace Goap
 {
@@ -61,12 +64,15 @@ namespace Goap
         }
     }
 
-    /// <summary>Marks native callbacks for IL2CPP (Unity recognises the attribute by name).</summary>
+#if !UNITY_5_3_OR_NEWER
+    /// <summary>Outside Unity: stands in for AOT.MonoPInvokeCallbackAttribute, which marks
+    /// native callbacks for IL2CPP.</summary>
     [AttributeUsage(AttributeTargets.Method)]
     public sealed class MonoPInvokeCallbackAttribute : Attribute
     {
         public MonoPInvokeCallbackAttribute(Type type) { }
     }
+#endif
 
     // ---- Native layouts (checked against the compiler's by the tests) -------------------
     namespace Native
