@@ -62,6 +62,13 @@ function(goap_package)
       VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
     if(type STREQUAL "SHARED_LIBRARY")
       target_compile_definitions(${t} PRIVATE GOAP_SHARED_BUILD INTERFACE GOAP_SHARED)
+      # a module finds the modules it links beside itself (goap_file -> goap_htn, ...), so
+      # users need only the path of the libraries they link directly
+      if(APPLE)
+        set_target_properties(${t} PROPERTIES INSTALL_RPATH "@loader_path")
+      elseif(UNIX)
+        set_target_properties(${t} PROPERTIES INSTALL_RPATH "$ORIGIN")
+      endif()
     endif()
   endforeach()
   set(GOAP_LIBRARIES ${ordered} PARENT_SCOPE)

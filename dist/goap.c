@@ -16,12 +16,32 @@
 
 #include "goap.h"
 
-/* Modules: core, format, runtime */
+/* Modules: core, format, htn, pddl, runtime, tactics, sched; behind GOAP_NO_THREADS: sched */
 /* Renamed in this file only (the sources keep their names):
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
+ *   static `cand_goal` of src/format/parser.c renamed to cand_goal__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `check_conds` of src/runtime/type.c renamed to check_conds__runtime_type in goap.c (clashes with src/core/builder.c)
- *   static `libc_realloc` of src/runtime/type.c renamed to libc_realloc__runtime_type in goap.c (clashes with src/format/util.c)
+ *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/domain.c)
+ *   static `clear_error` of src/htn/domain.c renamed to clear_error__htn_domain in goap.c (clashes with src/core/builder.c)
+ *   static `emit` of src/runtime/agent.c renamed to emit__runtime_agent in goap.c (clashes with src/pddl/ground.c)
+ *   static `expect_eol` of src/format/parser.c renamed to expect_eol__format_parser in goap.c (clashes with src/format/htn_parse.c)
+ *   static `fail` of src/htn/domain.c renamed to fail__htn_domain in goap.c (clashes with src/core/builder.c)
+ *   static `fail` of src/tactics/arena.c renamed to fail__tactics_arena in goap.c (clashes with src/core/builder.c)
+ *   static `grow` of src/sched/sched.c renamed to grow__sched_sched in goap.c (clashes with src/format/htn_parse.c)
+ *   static `hash_str` of src/htn/domain.c renamed to hash_str__htn_domain in goap.c (clashes with src/core/names.c)
+ *   static `is_space` of src/pddl/validate.c renamed to is_space__pddl_validate in goap.c (clashes with src/pddl/sexp.c)
+ *   static `item_pos` of src/format/parser.c renamed to item_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
+ *   static `now_ns` of src/sched/sched.c renamed to now_ns__sched_sched in goap.c (clashes with src/runtime/agent.c)
  *   static `op_text` of src/format/text.c renamed to op_text__format_text in goap.c (clashes with src/format/expr.c)
+ *   static `process` of src/sched/sched.c renamed to process__sched_sched in goap.c (clashes with src/pddl/ground.c)
+ *   static `put` of src/tactics/render.c renamed to put__tactics_render in goap.c (clashes with src/format/diag.c)
+ *   static `round8` of src/tactics/heat.c renamed to round8__tactics_heat in goap.c (clashes with src/tactics/arena.c)
+ *   static `run` of src/htn/planner.c renamed to run__htn_planner in goap.c (clashes with src/core/relax.c)
+ *   typedef `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
+ *   static `take_name` of src/format/parser.c renamed to take_name__format_parser in goap.c (clashes with src/format/htn_parse.c)
+ *   static `tok_pos` of src/format/parser.c renamed to tok_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
+ *   static `valid_name` of src/htn/domain.c renamed to valid_name__htn_domain in goap.c (clashes with src/core/builder.c)
+ *   struct tag `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  */
 
 /* ==== src/core/alloc.c ==== */
@@ -256,13 +276,19 @@ uint64_t goap__now_ns(void);
 #endif /* GOAP_CORE_INTERNAL_H */
 /* ---- end src/core/internal.h ---- */
 
-void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
-  if (a && a->fn) return a->fn(a->ctx, p, old_size, new_size);
+void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  (void)ctx;
+  (void)old_size;
   if (new_size == 0) {
-    free(p);
+    free(ptr);
     return NULL;
   }
-  return realloc(p, new_size);
+  return realloc(ptr, new_size);
+}
+
+void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
+  if (a && a->fn) return a->fn(a->ctx, p, old_size, new_size);
+  return goap_libc_realloc(NULL, p, old_size, new_size);
 }
 
 void *goap__alloc(const goap_allocator *a, size_t size) {
@@ -3641,7 +3667,8 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
  * effects, computed once when a file is loaded, through the public domain query API only.
  *
  * The relaxation: bool and enum variables hold a *set* of reached values (starting with the
- * default); int variables an interval [lo, hi] of reachable values (starting at the default
+ * default; `shared` and `world` variables start with every value, since other agents or the
+ * world may set them); int variables an interval [lo, hi] of reachable values (starting at the default
  * and widened by the effects of reached actions: `= k` to include k, `+= n` up to the
  * variable's hi, `-= n` down to its lo). An action is reached when each of its preconditions
  * can hold in that relaxed state; reached actions add their effects, to a fixpoint.
@@ -3649,6 +3676,8 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
  * Invariants:
  *  - The fixpoint is a worklist over actions: an action is re-examined only when a variable it
  *    reads changed; every change strictly grows a finite set or interval, so it terminates.
+ *  - HTN: a `set` subtask's effects are added to the relaxed start (they may happen whenever a
+ *    method runs), and a method whose `when` cannot hold in the fixpoint is reported.
  *  - Warnings are stored compactly (kind, id, detail, position, source line) and formatted on
  *    demand, so goap_file_warnings allocates nothing and the file stays immutable.
  */
@@ -3676,6 +3705,7 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
 #include <stdint.h>
 
 /* #include goap/file.h: in goap.h */
+/* #include goap/htn.h: in goap.h */
 
 #if defined(__GNUC__)
 #define GOAP__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -3724,7 +3754,7 @@ typedef struct goap__ftab {
   size_t cap, count; /* cap is 0 or a power of two; count <= cap / 2 */
 } goap__ftab;
 enum { GOAP__NS_VAR = 0, GOAP__NS_ACTION, GOAP__NS_GOAL, GOAP__NS_SCENARIO, GOAP__NS_SIM,
-       GOAP__NS_VALUE };
+       GOAP__NS_RESOURCE, GOAP__NS_ROLE, GOAP__NS_AGENT, GOAP__NS_VALUE };
 /* The value stored for (ns, name), or -1. */
 int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n);
 /* Inserts (the name must not be present). GOAP_OK or GOAP_OUT_OF_MEMORY. */
@@ -3790,7 +3820,8 @@ typedef enum goap__tk {
   GOAP__T_GT,
   GOAP__T_GE,
   GOAP__T_ADD, /* += */
-  GOAP__T_SUB  /* -= */
+  GOAP__T_SUB, /* -= */
+  GOAP__T_STAR /* * (role costs) */
 } goap__tk;
 
 typedef struct goap__tok {
@@ -3871,7 +3902,9 @@ typedef struct goap__pos {
   size_t line_off;
 } goap__pos;
 
-typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL } goap__wkind;
+typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL,
+                           GOAP__W_METHOD /* id: the method's index over all tasks */
+} goap__wkind;
 typedef struct goap__warning {
   goap__wkind kind;
   int id;      /* var, action or goal id */
@@ -3885,6 +3918,8 @@ typedef struct goap__action_rt {
   uint32_t on_fail, on_fail_count; /* rt_effs */
   uint32_t watch, watch_count;     /* rt_vars */
   double timeout, duration;
+  uint32_t on_start, on_start_count, on_end, on_end_count; /* rt_effs */
+  uint32_t reserve, reserve_count; /* rt_ids: resource indices */
 } goap__action_rt;
 typedef struct goap__goal_rt {
   uint32_t valid, valid_count;     /* rt_conds */
@@ -3894,11 +3929,38 @@ typedef struct goap__sim_event {
   double time;
   uint32_t eff, eff_count;         /* rt_effs */
   int line;
+  int order;                       /* >= 0: a squad behaviour (goap_squad_behavior) instead */
 } goap__sim_event;
 typedef struct goap__sim_fail {
   int32_t action;
   uint32_t cond, cond_count;       /* rt_conds; none: always fails */
 } goap__sim_fail;
+typedef struct goap__resource {
+  const char *name;
+  int capacity, line;
+} goap__resource;
+typedef struct goap__role {
+  const char *name;
+  int line;
+  uint32_t scale, scale_count;     /* role_scales */
+} goap__role;
+typedef struct goap__role_scale {
+  int32_t action;
+  double factor;
+} goap__role_scale;
+typedef struct goap__agent_type {
+  const char *name;
+  int line;
+  uint32_t actions, action_count;  /* rt_ids: action ids; count 0 and !has_actions: all */
+  uint32_t goals, goal_count;      /* rt_ids: goal ids */
+  int has_actions, has_goals;
+  int32_t role;                    /* -1: none */
+} goap__agent_type;
+typedef struct goap__sim_member {
+  const char *name;
+  int32_t type;                    /* agent type index */
+  uint32_t with, with_count;       /* rt_effs */
+} goap__sim_member;
 typedef struct goap__sim {
   const char *name;
   int line;
@@ -3909,6 +3971,7 @@ typedef struct goap__sim {
   double until, step;
   int expect_replans;              /* -1: none */
   uint32_t final, final_count;     /* rt_conds: `expect final` */
+  uint32_t member, member_count;   /* sim_members; none: one agent with everything */
 } goap__sim;
 
 struct goap_file {
@@ -3951,7 +4014,67 @@ struct goap_file {
   size_t sim_events_len, sim_events_cap;
   goap__sim_fail *sim_fails;
   size_t sim_fails_len, sim_fails_cap;
+  int32_t *rt_ids;                 /* resource, action and goal id lists */
+  size_t rt_ids_len, rt_ids_cap;
+  const char **rt_names;           /* parallel to rt_ids (filled at the end): resource names */
+  size_t rt_names_cap;
+  goap__resource *resources;
+  int resource_count;
+  size_t resources_cap;
+  goap__role *roles;
+  int role_count;
+  size_t roles_cap;
+  goap__role_scale *role_scales;
+  size_t role_scales_len, role_scales_cap;
+  goap__agent_type *agent_types;
+  int agent_type_count;
+  size_t agent_types_cap;
+  goap__sim_member *sim_members;
+  size_t sim_members_len, sim_members_cap;
+  goap_htn_domain *htn; /* the file's tasks, or NULL */
+  goap__pos *task_pos;  /* per task: its `task` line and name column */
+  size_t task_pos_cap;
+  goap__pos *method_pos; /* per method, tasks in order and their methods in order */
+  size_t method_pos_cap;
 };
+
+/* ------------------------------------------------------------------------------------------
+ * HTN tasks and methods (htn_parse.c): `task` blocks, `method`/`when`/`do`, a scenario's
+ * `task ROOT`. The parser hands them lines through goap__htn_line and builds the HTN domain
+ * with goap__htn_finalize once the goap_domain exists.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap__htn_ir goap__htn_ir;
+/* Creates / frees the HTN part of a parse (NULL when out of memory). */
+goap__htn_ir *goap__htn_ir_create(const goap_allocator *a);
+void goap__htn_ir_free(const goap_allocator *a, goap__htn_ir *ir);
+/* Context of one line handed to the HTN part. */
+typedef struct goap__htn_line_ctx {
+  const goap_allocator *alloc;
+  goap__ectx *ec;
+  goap__lexer *lx;          /* on the first word */
+  const goap__symtab *st;   /* variables, for conditions and effects */
+  goap__ftab *names;        /* the parser's names (tasks use namespace -1, methods -2 - task) */
+  goap__arena *arena;       /* parse-time strings */
+  size_t line_off;
+  int in_scenario;          /* the current block is a scenario ... */
+  int scenario;             /* ... of this index */
+  int scenario_has_target;  /* ... that already has `pursue` or `want` */
+} goap__htn_line_ctx;
+/* Returns 1 and sets *st when the line is the HTN part's (`task`, `method`, `when`, `do`, or
+ * `pursue` / `want` in a scenario that has a `task`), 0 when the parser should handle it.
+ * When goap__htn_opens_block says the line opens a task block, the parser ends its own block
+ * first. */
+int goap__htn_line(goap__htn_ir *ir, goap__htn_line_ctx *c, goap_status *st);
+/* 1 when the first word is `task` and would open a task block in this context. */
+int goap__htn_opens_block(const goap__htn_ir *ir, const goap__htn_line_ctx *c);
+/* Ends the current task block (called when any other block or top-level line starts). */
+goap_status goap__htn_end_block(goap__htn_ir *ir, goap__ectx *ec, const char *text, size_t len);
+/* 1 when scenario `index` has a `task` line. */
+int goap__htn_scenario_has_task(const goap__htn_ir *ir, int index);
+/* After the goap_domain is built: resolves names and builds f->htn (NULL when the file has
+ * no tasks), and sets each scenario's task. */
+goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab *names,
+                               goap__ectx *ec, const char *text, size_t len);
 
 /* Runs the relaxed reachability analysis on a freshly built file; text is the source (for
  * the warnings' source lines). GOAP_OK or GOAP_OUT_OF_MEMORY. */
@@ -4117,12 +4240,31 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   if (!r.reached) goto done;
   memset(r.reached, 0, total);
   for (i = 0; i < r.nv; ++i) {
+    if ((r.vi[i].flags & GOAP_VAR_SHARED) || goap_file_is_world_var(f, i)) {
+      /* other members (the blackboard) or the world may give it any value */
+      if (r.vi[i].type == GOAP_INT) {
+        r.ilo[i] = r.vi[i].lo;
+        r.ihi[i] = r.vi[i].hi;
+      } else {
+        memset(r.reached + r.off[i], 1, (size_t)r.vi[i].value_count);
+        r.nreached[i] = r.vi[i].value_count;
+      }
+      continue;
+    }
     if (r.vi[i].type != GOAP_INT && r.vi[i].default_value >= 0 &&
         r.vi[i].default_value < r.vi[i].value_count) {
       r.reached[r.off[i] + (size_t)r.vi[i].default_value] = 1;
       r.nreached[i] = 1;
     }
   }
+  /* HTN `set` effects: plan-time effects any method may make (over-approximated as always) */
+  for (i = 0; f->htn && i < goap_htn_domain_task_count(f->htn); ++i)
+    for (j = 0; j < goap_htn_domain_method_count(f->htn, i); ++j) {
+      int ns = 0, k, q;
+      const goap_htn_subtask *s = goap_htn_domain_method_subtasks(f->htn, i, j, &ns);
+      for (k = 0; k < ns; ++k)
+        for (q = 0; q < s[k].eff_count; ++q) apply_effect(&r, &s[k].effs[q]);
+    }
   /* who reads what: watchers of each variable, CSR layout */
   memset(wstart, 0, ((size_t)r.nv + 1) * sizeof *wstart);
   for (i = 0; i < r.na; ++i) {
@@ -4199,6 +4341,20 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     for (j = 0; j < sc->given_count; ++j)
       if (sc->given[j].var >= 0 && sc->given[j].var < r.nv) used[sc->given[j].var] = 1;
   }
+  for (i = 0; f->htn && i < goap_htn_domain_task_count(f->htn); ++i) /* HTN methods */
+    for (j = 0; j < goap_htn_domain_method_count(f->htn, i); ++j) {
+      int n = 0, ns = 0, k, q;
+      const goap_cond *w = goap_htn_domain_method_when(f->htn, i, j, &n);
+      const goap_htn_subtask *s = goap_htn_domain_method_subtasks(f->htn, i, j, &ns);
+      for (k = 0; k < n; ++k)
+        if (w[k].var >= 0 && w[k].var < r.nv) used[w[k].var] = 1;
+      for (k = 0; k < ns; ++k) {
+        for (q = 0; q < s[k].cond_count; ++q)
+          if (s[k].conds[q].var >= 0 && s[k].conds[q].var < r.nv) used[s[k].conds[q].var] = 1;
+        for (q = 0; q < s[k].eff_count; ++q)
+          if (s[k].effs[q].var >= 0 && s[k].effs[q].var < r.nv) used[s[k].effs[q].var] = 1;
+      }
+    }
   /* the warnings */
   for (i = 0; i < r.nv && i < f->var_count; ++i)
     if (!used[i] && !goap_file_is_world_var(f, i) &&
@@ -4219,6 +4375,18 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     k = first_failing(&r, want, n);
     if (k >= 0 && add_warning(f, text, len, GOAP__W_GOAL, i, k, &f->goal_pos[i]) != GOAP_OK)
       goto done;
+  }
+  {
+    int g = 0; /* methods whose conditions cannot hold */
+    for (i = 0; f->htn && f->method_pos && i < goap_htn_domain_task_count(f->htn); ++i)
+      for (j = 0; j < goap_htn_domain_method_count(f->htn, i); ++j, ++g) {
+        int n = 0, k;
+        const goap_cond *w = goap_htn_domain_method_when(f->htn, i, j, &n);
+        k = first_failing(&r, w, n);
+        if (k >= 0 &&
+            add_warning(f, text, len, GOAP__W_METHOD, g, k, &f->method_pos[g]) != GOAP_OK)
+          goto done;
+      }
   }
   if (f->warning_count > 1)
     qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
@@ -4271,6 +4439,22 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
                        "action '%s' can never be applied: precondition '%s' is unreachable "
                        "from the default state",
                        goap_domain_action_name(d, w->id), ct);
+        break;
+      }
+      case GOAP__W_METHOD: {
+        int t = 0, m = w->id;
+        const goap_cond *when;
+        while (t < goap_htn_domain_task_count(f->htn) &&
+               m >= goap_htn_domain_method_count(f->htn, t))
+          m -= goap_htn_domain_method_count(f->htn, t++);
+        when = goap_htn_domain_method_when(f->htn, t, m, &n);
+        detail_text(d, when, n, w->detail, ct, sizeof ct);
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src),
+                       "method '%s' of task '%s' can never apply: condition '%s' is "
+                       "unreachable from the default state",
+                       goap_htn_domain_method_name(f->htn, t, m),
+                       goap_htn_domain_task_name(f->htn, t), ct);
         break;
       }
       case GOAP__W_GOAL: {
@@ -5004,6 +5188,640 @@ goap_status goap_parse_assignments(const goap_domain *d, const char *name, const
 /* macros of src/format/expr.c end here */
 #undef TEXT_MAX_ITEMS
 
+/* ==== src/format/htn_parse.c ==== */
+/*
+ * htn_parse.c -- the HTN part of the `.goap` format: `task NAME` blocks holding `method NAME`
+ * entries with `when CONDS` and `do SUBTASKS` lines, and a scenario's `task ROOT`.
+ *
+ * Invariants:
+ *  - Lines come from parser.c one at a time (goap__htn_line); nothing here recurses or reads
+ *    ahead. Conditions and effects are parsed with the shared expression parser, so they have
+ *    the same rules and messages as `pre` / `eff`.
+ *  - Names in `do` lines, `achieve GOAL` and a scenario's `task` may refer to actions, goals
+ *    and tasks defined anywhere in the file: they are resolved after the last line
+ *    (goap__htn_finalize), with a "did you mean" on failure. Variables must be declared first,
+ *    as everywhere.
+ *  - Every error carries the position of the token or item it concerns; on failure nothing is
+ *    built and everything allocated is released by goap__htn_ir_free / goap_file_destroy.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+#define NS_TASK (-1)
+#define NS_METHOD(t) (-2 - (t))
+
+typedef struct hsub {
+  goap_htn_kind kind;
+  const char *name; /* ACTION-or-TASK / ACHIEVE_GOAL: the name to resolve */
+  size_t len;
+  goap__pos pos;
+  size_t i0, n; /* ACHIEVE: conditions, SET: effects (into items) */
+} hsub;
+
+typedef struct hmethod {
+  const char *name;
+  goap__pos pos;
+  size_t w0, wn; /* when conditions (into items) */
+  size_t s0, sn; /* subtasks */
+} hmethod;
+
+typedef struct htask {
+  const char *name;
+  goap__pos pos;
+  size_t m0, mn;
+} htask;
+
+typedef struct scen_task {
+  int scenario;
+  const char *name;
+  size_t len;
+  goap__pos pos;
+} scen_task;
+
+struct goap__htn_ir {
+  htask *tasks;
+  size_t ntasks, tasks_cap;
+  hmethod *methods;
+  size_t nmethods, methods_cap;
+  hsub *subs;
+  size_t nsubs, subs_cap;
+  goap__item *items;
+  size_t nitems, items_cap;
+  scen_task *scen;
+  size_t nscen, scen_cap;
+  int in_task, in_method;
+  int when_line, do_line; /* of the current method (0: none yet) */
+};
+
+#define TRY(x)                            \
+  do {                                    \
+    goap_status try_s_ = (x);             \
+    if (try_s_ != GOAP_OK) return try_s_; \
+  } while (0)
+
+static int grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
+  void *g = goap__mem_grow(a, *p, cap, need, elem);
+  if (!g) return 0;
+  *p = g;
+  return 1;
+}
+#define GROW(a, arr, cap, need) \
+  if (!grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))) return GOAP_OUT_OF_MEMORY
+
+goap__htn_ir *goap__htn_ir_create(const goap_allocator *a) {
+  goap__htn_ir *ir = (goap__htn_ir *)goap__mem_alloc(a, sizeof *ir);
+  if (ir) memset(ir, 0, sizeof *ir);
+  return ir;
+}
+
+void goap__htn_ir_free(const goap_allocator *a, goap__htn_ir *ir) {
+  if (!ir) return;
+  goap__mem_free(a, ir->tasks, ir->tasks_cap * sizeof *ir->tasks);
+  goap__mem_free(a, ir->methods, ir->methods_cap * sizeof *ir->methods);
+  goap__mem_free(a, ir->subs, ir->subs_cap * sizeof *ir->subs);
+  goap__mem_free(a, ir->items, ir->items_cap * sizeof *ir->items);
+  goap__mem_free(a, ir->scen, ir->scen_cap * sizeof *ir->scen);
+  goap__mem_free(a, ir, sizeof *ir);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Errors at a stored position
+ * ---------------------------------------------------------------------------------------- */
+static size_t line_len_at(const char *text, size_t len, size_t off) {
+  const char *nl;
+  size_t n;
+  if (off > len) return 0;
+  nl = (const char *)memchr(text + off, '\n', len - off);
+  n = nl ? (size_t)(nl - (text + off)) : len - off;
+  if (n > 0 && text[off + n - 1] == '\r') --n;
+  return n;
+}
+
+static goap_status err_at(goap__ectx *ec, const char *text, size_t len, goap_status st,
+                          const goap__pos *pos, const char *fmt, ...) GOAP__PRINTF(6, 7);
+static goap_status err_at(goap__ectx *ec, const char *text, size_t len, goap_status st,
+                          const goap__pos *pos, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (pos && pos->line)
+    goap__diag_vset(ec->diag, GOAP_SEVERITY_ERROR, st, ec->file, pos->line, pos->col,
+                    text + pos->line_off, line_len_at(text, len, pos->line_off), fmt, ap);
+  else
+    goap__diag_vset(ec->diag, GOAP_SEVERITY_ERROR, st, ec->file, 0, 0, NULL, 0, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+static goap__pos tok_pos(const goap__htn_line_ctx *c) {
+  goap__pos r;
+  r.line = c->ec->line;
+  r.col = (int)c->lx->tok.off + 1;
+  r.line_off = c->line_off;
+  return r;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Lines
+ * ---------------------------------------------------------------------------------------- */
+static int word_is(const goap__htn_line_ctx *c, const char *kw) { return goap__tok_is(c->lx, kw); }
+
+int goap__htn_opens_block(const goap__htn_ir *ir, const goap__htn_line_ctx *c) {
+  if (!word_is(c, "task")) return 0;
+  if (c->in_scenario && !c->scenario_has_target &&
+      !goap__htn_scenario_has_task(ir, c->scenario))
+    return 0; /* the scenario's root task */
+  return 1;
+}
+
+int goap__htn_scenario_has_task(const goap__htn_ir *ir, int index) {
+  size_t i;
+  for (i = ir->nscen; i-- > 0;) {
+    if (ir->scen[i].scenario == index) return 1;
+    if (ir->scen[i].scenario < index) break;
+  }
+  return 0;
+}
+
+static goap_status take_name(const goap_allocator *a, goap__htn_line_ctx *c, const char *what,
+                             const char **out) {
+  goap__lexer *lx = c->lx;
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  *out = goap__arena_strndup(a, c->arena, c->ec->src + lx->tok.off, lx->tok.len);
+  return *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+}
+
+static goap_status expect_eol(goap__lexer *lx, const char *after) {
+  char what[96];
+  if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+  snprintf(what, sizeof what, "end of line after %s", after);
+  return goap__expected(lx, what);
+}
+
+/* A comma-separated list of conditions or effects up to the end of the line. */
+static goap_status parse_items(const goap_allocator *a, goap__htn_ir *ir,
+                               goap__htn_line_ctx *c, goap__mode mode, const char *kw,
+                               size_t *i0, size_t *n) {
+  goap__lexer *lx = c->lx;
+  *i0 = ir->nitems;
+  *n = 0;
+  if (lx->tok.kind == GOAP__T_EOL) {
+    char t[64];
+    snprintf(t, sizeof t, "%s after '%s'", mode == GOAP__COND ? "a condition" : "an effect", kw);
+    return goap__expected(lx, t);
+  }
+  for (;;) {
+    goap__item it;
+    TRY(goap__parse_item(lx, c->st, mode, &it));
+    it.line_off = c->line_off;
+    if (*n >= GOAP__MAX_LIST)
+      return goap__error(c->ec, GOAP_TOO_LARGE, (size_t)it.col - 1,
+                         "too many items after '%s' (limit %d)", kw, GOAP__MAX_LIST);
+    GROW(a, ir->items, ir->items_cap, ir->nitems + 1);
+    ir->items[ir->nitems++] = it;
+    ++*n;
+    if (lx->tok.kind == GOAP__T_COMMA) {
+      TRY(goap__lex_next(lx));
+      if (lx->tok.kind == GOAP__T_EOL) {
+        char t[64];
+        snprintf(t, sizeof t, "%s after ','", mode == GOAP__COND ? "a condition" : "an effect");
+        return goap__expected(lx, t);
+      }
+      continue;
+    }
+    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+    return goap__expected(lx, "',' or end of line");
+  }
+}
+
+static goap_status add_sub(const goap_allocator *a, goap__htn_ir *ir, goap__htn_line_ctx *c,
+                           hsub *s) {
+  hmethod *m = &ir->methods[ir->nmethods - 1];
+  if (m->sn >= GOAP__MAX_LIST)
+    return goap__error(c->ec, GOAP_TOO_LARGE, (size_t)s->pos.col - 1,
+                       "too many subtasks in method '%s' (limit %d)", m->name, GOAP__MAX_LIST);
+  GROW(a, ir->subs, ir->subs_cap, ir->nsubs + 1);
+  ir->subs[ir->nsubs++] = *s;
+  m->sn++;
+  return GOAP_OK;
+}
+
+/* `do` SUBTASKS: names separated by spaces, `pause`, `achieve ...` and `set ...` (which take
+ * the rest of the line). */
+static goap_status parse_do(const goap_allocator *a, goap__htn_ir *ir, goap__htn_line_ctx *c) {
+  goap__lexer *lx = c->lx;
+  int any = 0;
+  TRY(goap__lex_next(lx));
+  for (;;) {
+    hsub s;
+    memset(&s, 0, sizeof s);
+    if (lx->tok.kind == GOAP__T_EOL) {
+      if (!any) return goap__expected(lx, "a subtask after 'do'");
+      return GOAP_OK;
+    }
+    if (lx->tok.kind != GOAP__T_IDENT)
+      return goap__expected(lx, "an action or task name, 'achieve', 'set', 'pause' or end of line");
+    s.pos = tok_pos(c);
+    any = 1;
+    if (word_is(c, "pause")) {
+      s.kind = GOAP_HTN_PAUSE;
+      TRY(add_sub(a, ir, c, &s));
+      TRY(goap__lex_next(lx));
+      continue;
+    }
+    if (word_is(c, "achieve")) {
+      goap__lexer peek;
+      TRY(goap__lex_next(lx));
+      peek = *lx;
+      if (lx->tok.kind == GOAP__T_IDENT) {
+        /* one name that is not a variable: a goal */
+        int32_t var = goap__ftab_find(c->st->names, GOAP__NS_VAR, c->ec->src + lx->tok.off,
+                                      lx->tok.len);
+        TRY(goap__lex_next(&peek));
+        if (peek.tok.kind == GOAP__T_EOL && var < 0) {
+          s.kind = GOAP_HTN_ACHIEVE_GOAL;
+          s.pos = tok_pos(c);
+          TRY(take_name(a, c, "a goal name", &s.name));
+          s.len = lx->tok.len;
+          TRY(add_sub(a, ir, c, &s));
+          *lx = peek;
+          return GOAP_OK;
+        }
+      }
+      s.kind = GOAP_HTN_ACHIEVE;
+      TRY(parse_items(a, ir, c, GOAP__COND, "achieve", &s.i0, &s.n));
+      return add_sub(a, ir, c, &s);
+    }
+    if (word_is(c, "set")) {
+      TRY(goap__lex_next(lx));
+      s.kind = GOAP_HTN_SET;
+      TRY(parse_items(a, ir, c, GOAP__EFFECT, "set", &s.i0, &s.n));
+      return add_sub(a, ir, c, &s);
+    }
+    s.kind = GOAP_HTN_ACTION; /* an action or a task: resolved at the end */
+    TRY(take_name(a, c, "a subtask", &s.name));
+    s.len = lx->tok.len;
+    TRY(add_sub(a, ir, c, &s));
+    TRY(goap__lex_next(lx));
+  }
+}
+
+goap_status goap__htn_end_block(goap__htn_ir *ir, goap__ectx *ec, const char *text,
+                                size_t len) {
+  if (ir->in_task) {
+    const htask *t = &ir->tasks[ir->ntasks - 1];
+    ir->in_task = ir->in_method = 0;
+    if (t->mn == 0)
+      return err_at(ec, text, len, GOAP_PARSE_ERROR, &t->pos,
+                    "task '%s' has no 'method' (a task needs at least one)", t->name);
+  }
+  return GOAP_OK;
+}
+
+static goap_status line_impl(goap__htn_ir *ir, goap__htn_line_ctx *c) {
+  const goap_allocator *a = c->alloc;
+  goap__lexer *lx = c->lx;
+  if (word_is(c, "task") && c->in_scenario && !goap__htn_opens_block(ir, c)) {
+    scen_task sc;
+    TRY(goap__lex_next(lx));
+    memset(&sc, 0, sizeof sc);
+    sc.scenario = c->scenario;
+    sc.pos = tok_pos(c);
+    TRY(take_name(a, c, "a task name after 'task'", &sc.name));
+    sc.len = lx->tok.len;
+    TRY(goap__lex_next(lx));
+    TRY(expect_eol(lx, "the task name"));
+    GROW(a, ir->scen, ir->scen_cap, ir->nscen + 1);
+    ir->scen[ir->nscen++] = sc;
+    return GOAP_OK;
+  }
+  if (word_is(c, "task")) {
+    htask t;
+    int32_t prev;
+    TRY(goap__lex_next(lx)); /* the parser has ended the previous block */
+    memset(&t, 0, sizeof t);
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after 'task'");
+    t.pos = tok_pos(c);
+    prev = goap__ftab_find(c->names, NS_TASK, c->ec->src + lx->tok.off, lx->tok.len);
+    if (prev >= 0)
+      return goap__error(c->ec, GOAP_DUPLICATE, lx->tok.off,
+                         "duplicate task '%.*s' (first defined at line %d)", (int)lx->tok.len,
+                         c->ec->src + lx->tok.off, ir->tasks[prev].pos.line);
+    if (ir->ntasks >= 65536)
+      return goap__error(c->ec, GOAP_TOO_LARGE, lx->tok.off, "too many tasks (limit 65536)");
+    TRY(take_name(a, c, "a name after 'task'", &t.name));
+    TRY(goap__lex_next(lx));
+    TRY(expect_eol(lx, "the task name"));
+    if (goap__ftab_insert(a, c->names, NS_TASK, t.name, strlen(t.name), (int32_t)ir->ntasks) !=
+        GOAP_OK)
+      return GOAP_OUT_OF_MEMORY;
+    t.m0 = ir->nmethods;
+    GROW(a, ir->tasks, ir->tasks_cap, ir->ntasks + 1);
+    ir->tasks[ir->ntasks++] = t;
+    ir->in_task = 1;
+    ir->in_method = 0;
+    return GOAP_OK;
+  }
+  if (word_is(c, "method")) {
+    hmethod m;
+    htask *t;
+    int32_t prev;
+    if (!ir->in_task)
+      return goap__error(c->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                         "'method' must be inside a task block");
+    t = &ir->tasks[ir->ntasks - 1];
+    TRY(goap__lex_next(lx));
+    memset(&m, 0, sizeof m);
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after 'method'");
+    m.pos = tok_pos(c);
+    prev = goap__ftab_find(c->names, NS_METHOD((int32_t)(ir->ntasks - 1)),
+                           c->ec->src + lx->tok.off, lx->tok.len);
+    if (prev >= 0)
+      return goap__error(c->ec, GOAP_DUPLICATE, lx->tok.off,
+                         "duplicate method '%.*s' in task '%s' (first defined at line %d)",
+                         (int)lx->tok.len, c->ec->src + lx->tok.off, t->name,
+                         ir->methods[t->m0 + (size_t)prev].pos.line);
+    if (t->mn >= 65536)
+      return goap__error(c->ec, GOAP_TOO_LARGE, lx->tok.off,
+                         "too many methods in task '%s' (limit 65536)", t->name);
+    TRY(take_name(a, c, "a name after 'method'", &m.name));
+    TRY(goap__lex_next(lx));
+    TRY(expect_eol(lx, "the method name"));
+    if (goap__ftab_insert(a, c->names, NS_METHOD((int32_t)(ir->ntasks - 1)), m.name,
+                          strlen(m.name), (int32_t)t->mn) != GOAP_OK)
+      return GOAP_OUT_OF_MEMORY;
+    m.s0 = ir->nsubs;
+    GROW(a, ir->methods, ir->methods_cap, ir->nmethods + 1);
+    ir->methods[ir->nmethods++] = m;
+    t->mn++;
+    ir->in_method = 1;
+    ir->when_line = ir->do_line = 0;
+    return GOAP_OK;
+  }
+  if (word_is(c, "when") || word_is(c, "do")) {
+    int is_when = word_is(c, "when");
+    if (!ir->in_method)
+      return goap__error(c->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                         ir->in_task ? "'%s' must follow a 'method' line"
+                                     : "'%s' must be inside a method of a task block",
+                         is_when ? "when" : "do");
+    if (is_when) {
+      hmethod *m = &ir->methods[ir->nmethods - 1];
+      size_t i0, n;
+      if (ir->do_line)
+        return goap__error(c->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                           "'when' must come before the method's 'do' lines (do at line %d)",
+                           ir->do_line);
+      TRY(goap__lex_next(lx));
+      TRY(parse_items(a, ir, c, GOAP__COND, "when", &i0, &n));
+      if (!ir->when_line) {
+        ir->when_line = c->ec->line;
+        m->w0 = i0;
+      }
+      if (m->wn + n > GOAP__MAX_LIST)
+        return goap__error(c->ec, GOAP_TOO_LARGE, 0,
+                           "too many conditions in method '%s' (limit %d)", m->name,
+                           GOAP__MAX_LIST);
+      m->wn += n;
+      return GOAP_OK;
+    }
+    if (!ir->do_line) ir->do_line = c->ec->line;
+    return parse_do(a, ir, c);
+  }
+  return GOAP_OK;
+}
+
+int goap__htn_line(goap__htn_ir *ir, goap__htn_line_ctx *c, goap_status *st) {
+  goap__lexer *lx = c->lx;
+  *st = GOAP_OK;
+  if (lx->tok.kind != GOAP__T_IDENT) return 0;
+  if (c->in_scenario && goap__htn_scenario_has_task(ir, c->scenario) &&
+      (word_is(c, "pursue") || word_is(c, "want"))) {
+    size_t i;
+    int line = 0;
+    for (i = ir->nscen; i-- > 0;)
+      if (ir->scen[i].scenario == c->scenario) {
+        line = ir->scen[i].pos.line;
+        break;
+      }
+    *st = goap__error(c->ec, GOAP_CONFLICT, lx->tok.off,
+                      "a scenario has either 'task' or '%s': this one has 'task' (line %d)",
+                      word_is(c, "want") ? "want" : "pursue", line);
+    return 1;
+  }
+  if (word_is(c, "task") || word_is(c, "method") || word_is(c, "when") || word_is(c, "do")) {
+    *st = line_impl(ir, c);
+    return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * After the last line
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cand_ctx {
+  const goap_domain *d;
+  const goap__htn_ir *ir;
+  int actions, tasks, goals;
+} cand_ctx;
+
+static const char *cand_sub(const void *ctx, int i) {
+  const cand_ctx *cc = (const cand_ctx *)ctx;
+  if (i < cc->actions) return goap_domain_action_name(cc->d, i);
+  return cc->ir->tasks[i - cc->actions].name;
+}
+static const char *cand_task(const void *ctx, int i) {
+  return ((const cand_ctx *)ctx)->ir->tasks[i].name;
+}
+static const char *cand_goal(const void *ctx, int i) {
+  return goap_domain_goal_name(((const cand_ctx *)ctx)->d, i);
+}
+
+static void to_conds(const goap__item *it, size_t n, goap_cond *out) {
+  size_t i;
+  for (i = 0; i < n; ++i) {
+    out[i].var = it[i].var;
+    out[i].op = (goap_op)it[i].op;
+    out[i].value = it[i].value;
+  }
+}
+
+static goap__pos item_pos(const goap__item *it) {
+  goap__pos r;
+  r.line = it->line;
+  r.col = it->col;
+  r.line_off = it->line_off;
+  return r;
+}
+
+goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab *names,
+                               goap__ectx *ec, const char *text, size_t len) {
+  const goap_allocator *a = &f->alloc;
+  const goap_domain *d = f->domain;
+  goap_htn_builder *b = NULL;
+  goap_htn_subtask *subs = NULL;
+  goap_cond *conds = NULL;
+  goap_effect *effs = NULL;
+  size_t subs_cap = 0, conds_cap = 0, effs_cap = 0, i, k;
+  goap_status st = GOAP_OK;
+  cand_ctx cc;
+  cc.d = d;
+  cc.ir = ir;
+  cc.actions = goap_domain_action_count(d);
+  cc.tasks = (int)ir->ntasks;
+  cc.goals = goap_domain_goal_count(d);
+  /* a scenario's task */
+  for (i = 0; i < ir->nscen; ++i) {
+    const scen_task *sc = &ir->scen[i];
+    int32_t t = goap__ftab_find(names, NS_TASK, sc->name, sc->len);
+    if (t < 0) {
+      char dym[128];
+      goap__did_you_mean(dym, sizeof dym, sc->name, sc->len, cand_task, &cc, cc.tasks);
+      return err_at(ec, text, len, GOAP_NOT_FOUND, &sc->pos, "unknown task '%s'%s", sc->name,
+                    dym);
+    }
+    f->scenarios[sc->scenario].task = t;
+  }
+  if (ir->ntasks == 0) return GOAP_OK;
+  if (!grow(a, (void **)&f->task_pos, &f->task_pos_cap, ir->ntasks, sizeof *f->task_pos))
+    return GOAP_OUT_OF_MEMORY;
+  if (!grow(a, (void **)&f->method_pos, &f->method_pos_cap, ir->nmethods + 1,
+            sizeof *f->method_pos))
+    return GOAP_OUT_OF_MEMORY;
+  for (i = 0; i < ir->nmethods; ++i) f->method_pos[i] = ir->methods[i].pos;
+  for (i = 0; i < ir->ntasks; ++i) {
+    const htask *t = &ir->tasks[i];
+    int32_t act = goap__ftab_find(names, GOAP__NS_ACTION, t->name, strlen(t->name));
+    f->task_pos[i] = t->pos;
+    if (act >= 0) {
+      int col = 0;
+      int line = goap_file_action_line(f, act, &col);
+      return err_at(ec, text, len, GOAP_DUPLICATE, &t->pos,
+                    "task '%s' has the name of an action (line %d): names in 'do' lines "
+                    "would be ambiguous",
+                    t->name, line);
+    }
+  }
+  b = goap_htn_builder_create(d, a);
+  if (!b) return GOAP_OUT_OF_MEMORY;
+  for (i = 0; i < ir->ntasks; ++i) {
+    st = goap_htn_builder_add_task(b, ir->tasks[i].name, NULL);
+    if (st != GOAP_OK) {
+      if (st != GOAP_OUT_OF_MEMORY)
+        st = err_at(ec, text, len, st, &ir->tasks[i].pos, "%s", goap_htn_builder_error(b));
+      goto out;
+    }
+  }
+  for (i = 0; i < ir->ntasks; ++i) {
+    const htask *t = &ir->tasks[i];
+    for (k = 0; k < t->mn; ++k) {
+      const hmethod *m = &ir->methods[t->m0 + k];
+      goap_htn_method_desc md;
+      size_t nc = m->wn, ne = 0, j, ci, ei;
+      for (j = 0; j < m->sn; ++j) {
+        const hsub *s = &ir->subs[m->s0 + j];
+        if (s->kind == GOAP_HTN_ACHIEVE) nc += s->n;
+        if (s->kind == GOAP_HTN_SET) ne += s->n;
+      }
+      if (!grow(a, (void **)&subs, &subs_cap, m->sn + 1, sizeof *subs) ||
+          !grow(a, (void **)&conds, &conds_cap, nc + 1, sizeof *conds) ||
+          !grow(a, (void **)&effs, &effs_cap, ne + 1, sizeof *effs)) {
+        st = GOAP_OUT_OF_MEMORY;
+        goto out;
+      }
+      if (m->wn) to_conds(ir->items + m->w0, m->wn, conds);
+      ci = m->wn;
+      ei = 0;
+      for (j = 0; j < m->sn; ++j) {
+        const hsub *s = &ir->subs[m->s0 + j];
+        goap_htn_subtask *o = &subs[j];
+        memset(o, 0, sizeof *o);
+        o->kind = s->kind;
+        o->id = -1;
+        if (s->kind == GOAP_HTN_ACTION) {
+          int32_t id = goap__ftab_find(names, GOAP__NS_ACTION, s->name, s->len);
+          if (id < 0) {
+            id = goap__ftab_find(names, NS_TASK, s->name, s->len);
+            if (id < 0) {
+              char dym[128];
+              goap__did_you_mean(dym, sizeof dym, s->name, s->len, cand_sub, &cc,
+                                 cc.actions + cc.tasks);
+              st = err_at(ec, text, len, GOAP_NOT_FOUND, &s->pos,
+                          "unknown action or task '%s'%s", s->name, dym);
+              goto out;
+            }
+            o->kind = GOAP_HTN_TASK;
+          }
+          o->id = id;
+        } else if (s->kind == GOAP_HTN_ACHIEVE_GOAL) {
+          int32_t g = goap__ftab_find(names, GOAP__NS_GOAL, s->name, s->len);
+          if (g < 0) {
+            char dym[128];
+            goap__did_you_mean(dym, sizeof dym, s->name, s->len, cand_goal, &cc, cc.goals);
+            st = err_at(ec, text, len, GOAP_NOT_FOUND, &s->pos,
+                        "unknown goal or variable '%s' after 'achieve'%s", s->name, dym);
+            goto out;
+          }
+          o->id = g;
+        } else if (s->kind == GOAP_HTN_ACHIEVE) {
+          to_conds(ir->items + s->i0, s->n, conds + ci);
+          o->conds = conds + ci;
+          o->cond_count = (int)s->n;
+          ci += s->n;
+        } else if (s->kind == GOAP_HTN_SET) {
+          size_t q;
+          for (q = 0; q < s->n; ++q) {
+            const goap__item *it = &ir->items[s->i0 + q];
+            effs[ei + q].var = it->var;
+            effs[ei + q].op = (goap_effect_op)it->op;
+            effs[ei + q].value = it->value;
+          }
+          o->effs = effs + ei;
+          o->eff_count = (int)s->n;
+          ei += s->n;
+        }
+      }
+      memset(&md, 0, sizeof md);
+      md.name = m->name;
+      md.when = m->wn ? conds : NULL;
+      md.when_count = (int)m->wn;
+      md.subtasks = m->sn ? subs : NULL;
+      md.subtask_count = (int)m->sn;
+      st = goap_htn_builder_add_method(b, (int)i, &md, NULL);
+      if (st != GOAP_OK) {
+        int idx = -1, sub = -1;
+        goap__pos pos = m->pos;
+        goap_htn_item item = goap_htn_builder_error_item(b, &idx, &sub);
+        if (st == GOAP_OUT_OF_MEMORY) goto out;
+        if (item == GOAP_HTN_ITEM_WHEN && idx >= 0 && (size_t)idx < m->wn)
+          pos = item_pos(&ir->items[m->w0 + (size_t)idx]);
+        if (item == GOAP_HTN_ITEM_SUBTASK && idx >= 0 && (size_t)idx < m->sn) {
+          const hsub *s = &ir->subs[m->s0 + (size_t)idx];
+          pos = s->pos;
+          if (sub >= 0 && (size_t)sub < s->n) pos = item_pos(&ir->items[s->i0 + (size_t)sub]);
+        }
+        st = err_at(ec, text, len, st, &pos, "%s", goap_htn_builder_error(b));
+        goto out;
+      }
+    }
+  }
+  st = goap_htn_builder_build(b, &f->htn);
+  if (st != GOAP_OK && st != GOAP_OUT_OF_MEMORY)
+    st = err_at(ec, text, len, st, NULL, "%s", goap_htn_builder_error(b));
+out:
+  goap_htn_builder_destroy(b);
+  goap__mem_free(a, subs, subs_cap * sizeof *subs);
+  goap__mem_free(a, conds, conds_cap * sizeof *conds);
+  goap__mem_free(a, effs, effs_cap * sizeof *effs);
+  return st;
+}
+/* macros of src/format/htn_parse.c end here */
+#undef NS_TASK
+#undef NS_METHOD
+#undef TRY
+#undef GROW
+
 /* ==== src/format/lexer.c ==== */
 /*
  * lexer.c -- tokens of one `.goap` line, and number conversion.
@@ -5076,6 +5894,7 @@ goap_status goap__lex_next(goap__lexer *lx) {
     switch (c) {
       case ':': lx->tok.kind = GOAP__T_COLON; break;
       case ',': lx->tok.kind = GOAP__T_COMMA; break;
+      case '*': lx->tok.kind = GOAP__T_STAR; break;
       case '{': lx->tok.kind = GOAP__T_LBRACE; break;
       case '}': lx->tok.kind = GOAP__T_RBRACE; break;
       case '.':
@@ -5247,6 +6066,12 @@ goap_status goap__tok_decimal(goap__lexer *lx, double *out) {
 }
 
 /* ==== src/format/parser.c ==== */
+/* names of src/format/parser.c that another file also declares */
+#define cand_goal cand_goal__format_parser
+#define expect_eol expect_eol__format_parser
+#define item_pos item_pos__format_parser
+#define take_name take_name__format_parser
+#define tok_pos tok_pos__format_parser
 /*
  * parser.c -- the `.goap` loader: lines -> blocks -> a goap_domain built through the public
  * builder API, plus scenarios; also goap_file_load and the goap_file accessors.
@@ -5269,11 +6094,23 @@ goap_status goap__tok_decimal(goap__lexer *lx, double *out) {
 
 /* #include "internal.h": inlined above */
 
-enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM };
+enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
 /* Once-only attributes (indices into attr_line). */
 enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
-       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_COUNT };
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_COUNT };
+
+/* A name used before it may be defined, resolved after the last line. */
+enum { R_ID = 0, R_ROLE_SCALE, R_AGENT_ROLE, R_MEMBER_TYPE };
+typedef struct name_ref {
+  int32_t ns;        /* GOAP__NS_* */
+  int target;        /* R_*: where the id goes */
+  size_t index;      /* in that array */
+  const char *name;
+  size_t len;
+  int pos_line, pos_col;
+  size_t pos_off;
+} name_ref;
 
 typedef struct plan_ref {
   const char *name;
@@ -5334,6 +6171,9 @@ typedef struct parser {
   plan_ref *fail_refs;
   size_t fail_refs_len, fail_refs_cap;
   int world_decl; /* the var line being parsed is a `world` declaration */
+  name_ref *nrefs;
+  size_t nrefs_len, nrefs_cap;
+  goap__htn_ir *htn;    /* tasks and methods (htn_parse.c) */
 } parser;
 
 
@@ -5351,7 +6191,8 @@ typedef struct parser {
     (arr) = grow_;                                                                    \
   } while (0)
 
-static const char *const block_names[] = {"", "action", "goal", "scenario", "simulation"};
+static const char *const block_names[] = {"",           "action", "goal", "scenario",
+                                           "simulation", "role",   "agent"};
 
 /* ------------------------------------------------------------------------------------------
  * Errors at arbitrary positions
@@ -5447,8 +6288,24 @@ static const char *cand_action(const void *ctx, int i) {
 static const char *cand_goal(const void *ctx, int i) {
   return ((const parser *)ctx)->goal_names[i];
 }
+static const char *cand_resource(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->resources[i].name;
+}
+static const char *cand_role(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->roles[i].name;
+}
+static const char *cand_agent(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->agent_types[i].name;
+}
 static const char *cand_string(const void *ctx, int i) {
   return ((const char *const *)ctx)[i];
+}
+
+static int in_list(const char *const *list, int n, const char *s, size_t len) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
+  return -1;
 }
 
 static goap__symtab symtab(const parser *p) {
@@ -5598,8 +6455,10 @@ static goap_status finish_goal(parser *p) {
 static goap_status finish_scenario(parser *p) {
   goap_file *f = p->f;
   scen_ir *s = &p->scen[f->scenario_count - 1];
-  if (!s->pursue && s->want_count == 0)
-    return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "scenario '%s' needs a 'pursue' or 'want' line",
+  if (!s->pursue && s->want_count == 0 &&
+      !goap__htn_scenario_has_task(p->htn, f->scenario_count - 1))
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos,
+                    "scenario '%s' needs a 'pursue', 'want' or 'task' line",
                     p->bname);
   s->plan_count = p->refs_len - s->plan_start;
   return GOAP_OK;
@@ -5607,6 +6466,7 @@ static goap_status finish_scenario(parser *p) {
 
 static goap_status end_block(parser *p) {
   goap_status st = GOAP_OK;
+  TRY(goap__htn_end_block(p->htn, &p->ec, p->text, p->len));
   switch (p->block) {
     case B_ACTION: st = finish_action(p); break;
     case B_GOAL: st = finish_goal(p); break;
@@ -5700,6 +6560,7 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
     sc->name = name;
     sc->line = pos.line;
     sc->goal = -1;
+    sc->task = -1;
     ir = &p->scen[count];
     memset(ir, 0, sizeof *ir);
     ir->want_start = f->conds_len;
@@ -6147,6 +7008,68 @@ static goap_status parse_seconds(parser *p, goap__lexer *lx, int attr, const cha
   return GOAP_OK;
 }
 
+/* Remembers that the name at the current token must be resolved in namespace ns. */
+static goap_status add_ref(parser *p, goap__lexer *lx, int32_t ns, int target, size_t index) {
+  name_ref r;
+  const char *name = NULL;
+  TRY(take_name(p, lx, "a name", &name));
+  r.ns = ns;
+  r.target = target;
+  r.index = index;
+  r.name = name;
+  r.len = lx->tok.len;
+  r.pos_line = p->ec.line;
+  r.pos_col = (int)lx->tok.off + 1;
+  r.pos_off = p->line_off;
+  GROW(p, p->nrefs, p->nrefs_cap, p->nrefs_len + 1);
+  p->nrefs[p->nrefs_len++] = r;
+  return GOAP_OK;
+}
+
+/* NAME, NAME, ... resolved later into rt_ids (one slot each, in order). */
+static goap_status parse_name_list(parser *p, goap__lexer *lx, const char *kw, int32_t ns,
+                                   uint32_t *start, uint32_t *count) {
+  goap_file *f = p->f;
+  char what[64];
+  snprintf(what, sizeof what, "a name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  if (*count == 0) *start = (uint32_t)f->rt_ids_len;
+  else if (*start + *count != f->rt_ids_len)
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                       "'%s' lines of one block must follow each other", kw);
+  for (;;) {
+    if (*count >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many names after '%s'", kw);
+    GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + 1);
+    f->rt_ids[f->rt_ids_len] = -1;
+    TRY(add_ref(p, lx, ns, R_ID, f->rt_ids_len));
+    f->rt_ids_len++;
+    (*count)++;
+    TRY(next(lx));
+    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+    if (lx->tok.kind != GOAP__T_COMMA) return goap__expected(lx, "',' or end of line");
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after ','");
+  }
+}
+
+/* on_start / on_end / on_fail: effects appended to one contiguous list per action. */
+static goap_status rt_effect_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
+                                  uint32_t *count) {
+  uint32_t first;
+  TRY(parse_list(p, lx, GOAP__EFFECT, kw));
+  TRY(no_world_vars(p, kw));
+  if (*count + p->items_len > GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many effects in '%s'", kw);
+  if (*count && *start + *count != p->f->rt_effs_len)
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, 0,
+                       "'%s' lines of one action must follow each other", kw);
+  TRY(push_effs(p, &first));
+  if (*count == 0) *start = first;
+  *count += (uint32_t)p->items_len;
+  return GOAP_OK;
+}
+
 static goap_status action_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__action_rt *rt = &f->action_rt[f->action_count - 1];
@@ -6156,18 +7079,158 @@ static goap_status action_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   TRY(next(lx));
   if (strcmp(kw, "watch") == 0)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
-  /* on_fail */
-  {
-    uint32_t start;
-    TRY(parse_list(p, lx, GOAP__EFFECT, "on_fail"));
-    TRY(no_world_vars(p, "on_fail"));
-    if (rt->on_fail_count + p->items_len > GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many effects in 'on_fail'");
-    TRY(push_effs(p, &start));
-    if (rt->on_fail_count == 0) rt->on_fail = start;
-    rt->on_fail_count += (uint32_t)p->items_len;
-    return GOAP_OK;
+  if (strcmp(kw, "reserve") == 0)
+    return parse_name_list(p, lx, "reserve", GOAP__NS_RESOURCE, &rt->reserve,
+                           &rt->reserve_count);
+  if (strcmp(kw, "on_start") == 0)
+    return rt_effect_list(p, lx, "on_start", &rt->on_start, &rt->on_start_count);
+  if (strcmp(kw, "on_end") == 0)
+    return rt_effect_list(p, lx, "on_end", &rt->on_end, &rt->on_end_count);
+  return rt_effect_list(p, lx, "on_fail", &rt->on_fail, &rt->on_fail_count);
+}
+
+/* ---- resources, roles, agent types --------------------------------------------------- */
+
+static goap_status parse_resource(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  const char *name = NULL;
+  int32_t prev;
+  int cap = 1;
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after 'resource'");
+  prev = goap__ftab_find(&p->names, GOAP__NS_RESOURCE, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate resource '%.*s' (first defined at line %d)", (int)lx->tok.len,
+                       p->ec.src + lx->tok.off, f->resources[prev].line);
+  if (f->resource_count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many resources (limit %d)",
+                       GOAP__MAX_LIST);
+  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  if (!name) return GOAP_OUT_OF_MEMORY;
+  TRY(next(lx));
+  if (goap__tok_is(lx, "capacity")) {
+    int32_t n;
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a number after 'capacity'");
+    TRY(goap__tok_int(lx, &n));
+    if (n < 0 || n > 1000000)
+      return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                         "capacity must be between 0 and 1000000");
+    cap = (int)n;
+    TRY(next(lx));
   }
+  TRY(expect_eol(lx, "the resource"));
+  TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_RESOURCE, name, strlen(name),
+                        (int32_t)f->resource_count));
+  GROW(p, f->resources, f->resources_cap, (size_t)f->resource_count + 1);
+  f->resources[f->resource_count].name = name;
+  f->resources[f->resource_count].capacity = cap;
+  f->resources[f->resource_count].line = p->ec.line;
+  f->resource_count++;
+  return GOAP_OK;
+}
+
+/* `role NAME` and `agent NAME` blocks. */
+static goap_status begin_named(parser *p, goap__lexer *lx, int kind) {
+  goap_file *f = p->f;
+  const char *kw = block_names[kind];
+  int32_t ns = kind == B_ROLE ? GOAP__NS_ROLE : GOAP__NS_AGENT;
+  int count = kind == B_ROLE ? f->role_count : f->agent_type_count;
+  const char *name;
+  int32_t prev;
+  char what[48];
+  goap__pos pos;
+  TRY(next(lx));
+  snprintf(what, sizeof what, "a name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  pos = tok_pos(p, lx);
+  prev = goap__ftab_find(&p->names, ns, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate %s '%.*s' (first defined at line %d)", kw, (int)lx->tok.len,
+                       p->ec.src + lx->tok.off,
+                       kind == B_ROLE ? f->roles[prev].line : f->agent_types[prev].line);
+  if (count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many %ss (limit %d)", kw,
+                       GOAP__MAX_LIST);
+  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  if (!name) return GOAP_OUT_OF_MEMORY;
+  TRY(next(lx));
+  snprintf(what, sizeof what, "the %s name", kw);
+  TRY(expect_eol(lx, what));
+  TRY(goap__ftab_insert(&p->a, &p->names, ns, name, strlen(name), (int32_t)count));
+  if (kind == B_ROLE) {
+    goap__role *r;
+    GROW(p, f->roles, f->roles_cap, (size_t)count + 1);
+    r = &f->roles[count];
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->line = pos.line;
+    r->scale = (uint32_t)f->role_scales_len;
+    f->role_count = count + 1;
+  } else {
+    goap__agent_type *t;
+    GROW(p, f->agent_types, f->agent_types_cap, (size_t)count + 1);
+    t = &f->agent_types[count];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->line = pos.line;
+    t->role = -1;
+    f->agent_type_count = count + 1;
+  }
+  p->block = kind;
+  p->bname = name;
+  p->bpos = pos;
+  memset(p->attr_line, 0, sizeof p->attr_line);
+  return GOAP_OK;
+}
+
+/* role: `cost ACTION * FACTOR` */
+static goap_status role_attr(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  goap__role *r = &f->roles[f->role_count - 1];
+  goap__role_scale sc;
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an action name after 'cost'");
+  GROW(p, f->role_scales, f->role_scales_cap, f->role_scales_len + 1);
+  if (r->scale_count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many cost lines in a role");
+  TRY(add_ref(p, lx, GOAP__NS_ACTION, R_ROLE_SCALE, f->role_scales_len));
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_STAR)
+    return goap__expected(lx, "'*' after the action name (cost ACTION * FACTOR)");
+  TRY(next(lx));
+  if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a factor after '*'");
+  TRY(goap__tok_decimal(lx, &sc.factor));
+  if (!(sc.factor > 0) || sc.factor > 1e6)
+    return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                       "a role's cost factor must be > 0 and at most 1000000");
+  sc.action = -1;
+  f->role_scales[f->role_scales_len++] = sc;
+  r->scale_count++;
+  TRY(next(lx));
+  return expect_eol(lx, "the factor");
+}
+
+static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
+  goap_file *f = p->f;
+  goap__agent_type *t = &f->agent_types[f->agent_type_count - 1];
+  if (strcmp(kw, "role") == 0) {
+    TRY(once(p, lx, A_ROLE, "role"));
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a role name after 'role'");
+    TRY(add_ref(p, lx, GOAP__NS_ROLE, R_AGENT_ROLE, (size_t)(f->agent_type_count - 1)));
+    TRY(next(lx));
+    return expect_eol(lx, "the role name");
+  }
+  TRY(next(lx));
+  if (strcmp(kw, "actions") == 0) {
+    t->has_actions = 1;
+    return parse_name_list(p, lx, "actions", GOAP__NS_ACTION, &t->actions, &t->action_count);
+  }
+  t->has_goals = 1;
+  return parse_name_list(p, lx, "goals", GOAP__NS_GOAL, &t->goals, &t->goal_count);
 }
 
 static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
@@ -6229,7 +7292,29 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
       return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
                          "the time after 'at' must be between 0 and 1000000 s");
     TRY(next(lx));
-    TRY(parse_list(p, lx, GOAP__ASSIGN, "at"));
+    ev.order = -1;
+    if (goap__tok_is(lx, "order")) {
+      static const char *const behaviors[] = {"none", "get_to_cover", "advance_cover",
+                                              "orderly_advance", "search"};
+      TRY(next(lx));
+      if (lx->tok.kind != GOAP__T_IDENT)
+        return goap__expected(lx, "a squad behaviour after 'order' (get_to_cover, "
+                                  "advance_cover, orderly_advance, search or none)");
+      ev.order = in_list(behaviors, 5, p->ec.src + lx->tok.off, lx->tok.len);
+      if (ev.order < 0) {
+        char dym[96];
+        goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
+                           behaviors, 5);
+        return goap__error(&p->ec, GOAP_NOT_FOUND, lx->tok.off,
+                           "unknown squad behaviour '%.*s'%s", (int)lx->tok.len,
+                           p->ec.src + lx->tok.off, dym);
+      }
+      TRY(next(lx));
+      TRY(expect_eol(lx, "the behaviour"));
+      p->items_len = 0;
+    } else {
+      TRY(parse_list(p, lx, GOAP__ASSIGN, "at"));
+    }
     if (sm->event_count >= GOAP__MAX_LIST)
       return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'at' lines (limit %d)",
                          GOAP__MAX_LIST);
@@ -6275,6 +7360,40 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return parse_var_list(p, lx, "sense", &sm->sense, &sm->sense_count);
   }
+  if (strcmp(kw, "member") == 0) {
+    goap__sim_member m;
+    memset(&m, 0, sizeof m);
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a member name after 'member'");
+    for (i = 0; i < sm->member_count; ++i) {
+      const char *other = f->sim_members[sm->member + i].name;
+      if (strlen(other) == lx->tok.len && memcmp(other, p->ec.src + lx->tok.off, lx->tok.len) == 0)
+        return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off, "duplicate member '%s'", other);
+    }
+    if (sm->member_count >= 1024)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many members (limit 1024)");
+    m.name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+    if (!m.name) return GOAP_OUT_OF_MEMORY;
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT)
+      return goap__expected(lx, "an agent type after the member name");
+    GROW(p, f->sim_members, f->sim_members_cap, f->sim_members_len + 1);
+    TRY(add_ref(p, lx, GOAP__NS_AGENT, R_MEMBER_TYPE, f->sim_members_len));
+    TRY(next(lx));
+    if (goap__tok_is(lx, "with")) {
+      TRY(next(lx));
+      TRY(parse_list(p, lx, GOAP__ASSIGN, "with"));
+      TRY(push_effs(p, &m.with));
+      m.with_count = (uint32_t)p->items_len;
+    } else if (lx->tok.kind != GOAP__T_EOL) {
+      return goap__expected(lx, "'with' or end of line");
+    }
+    m.type = -1;
+    if (sm->member_count == 0) sm->member = (uint32_t)f->sim_members_len;
+    f->sim_members[f->sim_members_len++] = m;
+    sm->member_count++;
+    return GOAP_OK;
+  }
   /* expect */
   TRY(next(lx));
   if (goap__tok_is(lx, "replans")) {
@@ -6304,6 +7423,8 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
 static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   if (p->block == B_SIM) return sim_attr(p, lx, kw);
+  if (p->block == B_ROLE) return role_attr(p, lx);
+  if (p->block == B_AGENT) return agent_attr(p, lx, kw);
   if (p->block == B_ACTION) {
     if (strcmp(kw, "cost") == 0) return parse_number_attr(p, lx, A_COST, "cost", 1);
     if (strcmp(kw, "pre") && strcmp(kw, "eff")) return action_rt_attr(p, lx, kw);
@@ -6377,30 +7498,36 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
 /* ------------------------------------------------------------------------------------------
  * Lines
  * ---------------------------------------------------------------------------------------- */
-static const char *const top_keywords[] = {"domain", "var",   "world",     "action",
-                                           "goal",   "scenario", "simulation"};
-#define N_TOP 7
-static const char *const action_attrs[] = {"cost",    "pre",   "eff",     "on_fail",
-                                           "timeout", "watch", "duration"};
+static const char *const top_keywords[] = {"domain",   "var",        "world",    "action",
+                                           "goal",     "scenario",   "simulation", "resource",
+                                           "role",     "agent"};
+#define N_TOP 10
+static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
+                                           "timeout",  "watch",    "duration", "reserve",
+                                           "on_start", "on_end"};
 static const char *const goal_attrs[] = {"priority", "want", "valid", "watch"};
 static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
-static const char *const sim_attrs[] = {"given", "at", "fail", "sense", "until", "step", "expect"};
-#define N_ACTION_ATTRS 7
+static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
+                                        "until", "step", "expect", "member"};
+static const char *const role_attrs[] = {"cost"};
+static const char *const agent_attrs[] = {"actions", "goals", "role"};
+#define N_ACTION_ATTRS 10
 #define N_GOAL_ATTRS 4
 #define N_SCENARIO_ATTRS 4
-#define N_SIM_ATTRS 7
+#define N_SIM_ATTRS 8
+#define N_ROLE_ATTRS 1
+#define N_AGENT_ATTRS 3
 static const char *const allowed_text[] = {
-    "", "cost, pre, eff, on_fail, timeout, watch, duration", "priority, want, valid, watch",
-    "pursue, want, given, expect", "given, at, fail, sense, until, step, expect"};
-static const char *const block_article[] = {"", "an action", "a goal", "a scenario",
-                                            "a simulation"};
+    "",
+    "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
+    "priority, want, valid, watch",
+    "pursue, want, given, expect",
+    "given, at, fail, sense, until, step, expect, member",
+    "cost",
+    "actions, goals, role"};
+static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
+                                            "a simulation", "a role",  "an agent"};
 
-static int in_list(const char *const *list, int n, const char *s, size_t len) {
-  int i;
-  for (i = 0; i < n; ++i)
-    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
-  return -1;
-}
 
 static goap_status parse_world(parser *p, goap__lexer *lx) {
   goap_status st;
@@ -6431,7 +7558,28 @@ static goap_status do_line(parser *p) {
   if (lx.tok.kind != GOAP__T_IDENT) return goap__expected(&lx, "a keyword at the start of the line");
   kw = p->ec.src + lx.tok.off;
   kwlen = lx.tok.len;
+  { /* HTN lines: task, method, when, do; a scenario's task (htn_parse.c) */
+    goap__symtab hst = symtab(p);
+    goap__htn_line_ctx hc;
+    goap_status st = GOAP_OK;
+    hc.alloc = &p->a;
+    hc.ec = &p->ec;
+    hc.lx = &lx;
+    hc.st = &hst;
+    hc.names = &p->names;
+    hc.arena = &p->arena;
+    hc.line_off = p->line_off;
+    hc.in_scenario = p->block == B_SCENARIO;
+    hc.scenario = p->f->scenario_count - 1;
+    hc.scenario_has_target = p->attr_line[A_PURSUE] || p->attr_line[A_WANT];
+    if (goap__htn_opens_block(p->htn, &hc)) {
+      TRY(end_block(p));
+      hc.in_scenario = 0;
+    }
+    if (goap__htn_line(p->htn, &hc, &st)) return st;
+  }
   i = in_list(top_keywords, N_TOP, kw, kwlen);
+  if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
   if (i >= 0) {
     TRY(end_block(p));
     switch (i) {
@@ -6441,36 +7589,46 @@ static goap_status do_line(parser *p) {
       case 3: return begin_block(p, &lx, B_ACTION);
       case 4: return begin_block(p, &lx, B_GOAL);
       case 5: return begin_block(p, &lx, B_SCENARIO);
-      default: return begin_block(p, &lx, B_SIM);
+      case 6: return begin_block(p, &lx, B_SIM);
+      case 7: return parse_resource(p, &lx);
+      case 8: return begin_named(p, &lx, B_ROLE);
+      default: return begin_named(p, &lx, B_AGENT);
     }
   }
   {
     const char *const *allowed = p->block == B_ACTION ? action_attrs
                                  : p->block == B_GOAL ? goal_attrs
                                  : p->block == B_SIM  ? sim_attrs
+                                 : p->block == B_ROLE ? role_attrs
+                                 : p->block == B_AGENT ? agent_attrs
                                                       : scenario_attrs;
     int nallowed = p->block == B_ACTION ? N_ACTION_ATTRS
                    : p->block == B_GOAL ? N_GOAL_ATTRS
                    : p->block == B_SIM  ? N_SIM_ATTRS
+                   : p->block == B_ROLE ? N_ROLE_ATTRS
+                   : p->block == B_AGENT ? N_AGENT_ATTRS
                                         : N_SCENARIO_ATTRS;
     int a = in_list(action_attrs, N_ACTION_ATTRS, kw, kwlen),
         g = in_list(goal_attrs, N_GOAL_ATTRS, kw, kwlen),
         s = in_list(scenario_attrs, N_SCENARIO_ATTRS, kw, kwlen),
-        m = in_list(sim_attrs, N_SIM_ATTRS, kw, kwlen);
+        m = in_list(sim_attrs, N_SIM_ATTRS, kw, kwlen),
+        ag = in_list(agent_attrs, N_AGENT_ATTRS, kw, kwlen);
     char name[16];
     if (p->block != B_NONE && in_list(allowed, nallowed, kw, kwlen) >= 0) {
       memcpy(name, kw, kwlen);
       name[kwlen] = '\0';
       return parse_attr(p, &lx, name);
     }
-    if (a >= 0 || g >= 0 || s >= 0 || m >= 0) {
+    if (a >= 0 || g >= 0 || s >= 0 || m >= 0 || ag >= 0) {
       const char *where = a >= 0 && g >= 0 ? "an action or goal"
+                          : a == 0          ? "an action or role"
                           : a >= 0          ? "an action"
                           : g >= 0 && s >= 0 ? "a goal or scenario"
                           : g >= 0          ? "a goal"
                           : s >= 0 && m >= 0 ? "a scenario or simulation"
                           : s >= 0          ? "a scenario"
-                                            : "a simulation";
+                          : m >= 0          ? "a simulation"
+                                            : "an agent";
       if (p->block == B_NONE)
         return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
                            "'%.*s' must be inside %s block", (int)kwlen, kw, where);
@@ -6479,10 +7637,12 @@ static goap_status do_line(parser *p) {
                          block_article[p->block], allowed_text[p->block]);
     }
     {
-      const char *cands[N_TOP + N_ACTION_ATTRS];
+      static const char *const htn_keywords[] = {"task", "method", "when", "do"};
+      const char *cands[N_TOP + 4 + N_ACTION_ATTRS];
       int n = 0, j;
       char dym[96];
       for (j = 0; j < N_TOP; ++j) cands[n++] = top_keywords[j];
+      for (j = 0; j < 4; ++j) cands[n++] = htn_keywords[j];
       if (p->block != B_NONE)
         for (j = 0; j < nallowed; ++j) cands[n++] = allowed[j];
       goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
@@ -6530,6 +7690,47 @@ static goap_status finalize(parser *p) {
     }
     f->sim_fails[i].action = a;
   }
+  GROW(p, f->rt_names, f->rt_names_cap, f->rt_ids_len + 1);
+  for (i = 0; i < (int)p->nrefs_len; ++i) { /* names used before their definition */
+    const name_ref *r = &p->nrefs[i];
+    int32_t id = goap__ftab_find(&p->names, r->ns, r->name, r->len);
+    if (id < 0) {
+      char dym[128];
+      goap__pos pos;
+      const char *kind = r->ns == GOAP__NS_ACTION ? "action"
+                         : r->ns == GOAP__NS_GOAL ? "goal"
+                         : r->ns == GOAP__NS_ROLE ? "role"
+                         : r->ns == GOAP__NS_AGENT ? "agent type"
+                                                   : "resource";
+      goap__cand_fn cf = r->ns == GOAP__NS_ACTION ? cand_action
+                         : r->ns == GOAP__NS_GOAL ? cand_goal
+                         : r->ns == GOAP__NS_ROLE ? cand_role
+                         : r->ns == GOAP__NS_AGENT ? cand_agent
+                                                   : cand_resource;
+      int n = r->ns == GOAP__NS_ACTION ? f->action_count
+              : r->ns == GOAP__NS_GOAL ? f->goal_count
+              : r->ns == GOAP__NS_ROLE ? f->role_count
+              : r->ns == GOAP__NS_AGENT ? f->agent_type_count
+                                        : f->resource_count;
+      goap__did_you_mean(dym, sizeof dym, r->name, r->len, cf, p, n);
+      pos.line = r->pos_line;
+      pos.col = r->pos_col;
+      pos.line_off = r->pos_off;
+      return error_at(p, GOAP_NOT_FOUND, &pos, "unknown %s '%s'%s%s", kind, r->name, dym,
+                      r->ns == GOAP__NS_RESOURCE && !dym[0]
+                          ? " (declare it with 'resource NAME capacity N')"
+                          : "");
+    }
+    switch (r->target) {
+      case R_ID:
+        f->rt_ids[r->index] = id;
+        f->rt_names[r->index] = r->ns == GOAP__NS_RESOURCE ? f->resources[id].name : NULL;
+        break;
+      case R_ROLE_SCALE: f->role_scales[r->index].action = id; break;
+      case R_AGENT_ROLE: f->agent_types[r->index].role = id; break;
+      default: f->sim_members[r->index].type = id; break;
+    }
+  }
   for (i = 0; i < f->sim_count; ++i) { /* events by time, in file order for equal times */
     uint32_t n = f->sims[i].event_count, x, y;
     goap__sim_event *ev = n ? f->sim_events + f->sims[i].event : NULL;
@@ -6557,7 +7758,7 @@ static goap_status finalize(parser *p) {
       sc->want_count = n;
     } else {
       sc->goal = -1;
-      sc->want = f->conds + ir->want_start;
+      sc->want = ir->want_count ? f->conds + ir->want_start : NULL; /* NULL: a `task` */
       sc->want_count = (int)ir->want_count;
     }
     sc->given = ir->given_count ? f->given + ir->given_start : NULL;
@@ -6565,6 +7766,7 @@ static goap_status finalize(parser *p) {
     sc->expect_plan = ir->plan_count ? f->plans + ir->plan_start : NULL;
     sc->expect_plan_length = (int)ir->plan_count;
   }
+  TRY(goap__htn_finalize(p->htn, f, &p->names, &p->ec, p->text, p->len));
   return goap__analyse(f, p->text, p->len);
 }
 
@@ -6588,6 +7790,8 @@ static void parser_free(parser *p) {
   goap__mem_free(a, p->values, p->values_cap * sizeof *p->values);
   goap__mem_free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
   goap__mem_free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
+  goap__mem_free(a, p->nrefs, p->nrefs_cap * sizeof *p->nrefs);
+  goap__htn_ir_free(a, p->htn);
 }
 
 static goap_status parse_all(parser *p) {
@@ -6625,6 +7829,9 @@ void goap_file_destroy(goap_file *f) {
   goap_allocator a;
   if (!f) return;
   a = f->alloc;
+  goap_htn_domain_destroy(f->htn);
+  goap__mem_free(&a, f->task_pos, f->task_pos_cap * sizeof *f->task_pos);
+  goap__mem_free(&a, f->method_pos, f->method_pos_cap * sizeof *f->method_pos);
   goap_domain_destroy(f->domain);
   goap__mem_free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
   goap__mem_free(&a, f->conds, f->conds_cap * sizeof *f->conds);
@@ -6643,6 +7850,13 @@ void goap_file_destroy(goap_file *f) {
   goap__mem_free(&a, f->sims, f->sims_cap * sizeof *f->sims);
   goap__mem_free(&a, f->sim_events, f->sim_events_cap * sizeof *f->sim_events);
   goap__mem_free(&a, f->sim_fails, f->sim_fails_cap * sizeof *f->sim_fails);
+  goap__mem_free(&a, f->rt_ids, f->rt_ids_cap * sizeof *f->rt_ids);
+  goap__mem_free(&a, (void *)f->rt_names, f->rt_names_cap * sizeof *f->rt_names);
+  goap__mem_free(&a, f->resources, f->resources_cap * sizeof *f->resources);
+  goap__mem_free(&a, f->roles, f->roles_cap * sizeof *f->roles);
+  goap__mem_free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
+  goap__mem_free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
+  goap__mem_free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
   goap__arena_free(&a, &f->arena);
   goap__mem_free(&a, f, sizeof *f);
 }
@@ -6679,7 +7893,8 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
     p.f->alloc = p.a;
     goap__copy_truncated(p.f->name, sizeof p.f->name, fname);
     p.b = goap_builder_create(&p.a);
-    st = p.b ? parse_all(&p) : GOAP_OUT_OF_MEMORY;
+    p.htn = goap__htn_ir_create(&p.a);
+    st = p.b && p.htn ? parse_all(&p) : GOAP_OUT_OF_MEMORY;
   }
   parser_free(&p);
   if (st != GOAP_OK) {
@@ -6789,6 +8004,12 @@ int goap_file_action_line(const goap_file *f, int action, int *col) {
 int goap_file_goal_line(const goap_file *f, int goal, int *col) {
   return pos_line(f ? f->goal_pos : NULL, f ? f->goal_count : 0, goal, col);
 }
+
+const goap_htn_domain *goap_file_htn(const goap_file *f) { return f ? f->htn : NULL; }
+int goap_file_task_line(const goap_file *f, int task, int *col) {
+  return pos_line(f ? f->task_pos : NULL, f && f->htn ? goap_htn_domain_task_count(f->htn) : 0,
+                  task, col);
+}
 /* macros of src/format/parser.c end here */
 #undef TRY
 #undef GROW
@@ -6797,6 +8018,13 @@ int goap_file_goal_line(const goap_file *f, int goal, int *col) {
 #undef N_GOAL_ATTRS
 #undef N_SCENARIO_ATTRS
 #undef N_SIM_ATTRS
+#undef N_ROLE_ATTRS
+#undef N_AGENT_ATTRS
+#undef cand_goal
+#undef expect_eol
+#undef item_pos
+#undef take_name
+#undef tok_pos
 
 /* ==== src/format/sim.c ==== */
 /*
@@ -6816,6 +8044,7 @@ int goap_file_goal_line(const goap_file *f, int goal, int *col) {
 #include <string.h>
 
 /* #include "internal.h": inlined above */
+/* #include goap/squad.h: in goap.h */
 
 /* ---- runtime attributes -------------------------------------------------------------------- */
 
@@ -6830,6 +8059,12 @@ goap_status goap_file_action_info_get(const goap_file *f, int action,
   out->watch_count = (int)rt->watch_count;
   out->timeout = rt->timeout;
   out->duration = rt->duration;
+  out->on_start = rt->on_start_count ? f->rt_effs + rt->on_start : NULL;
+  out->on_start_count = (int)rt->on_start_count;
+  out->on_end = rt->on_end_count ? f->rt_effs + rt->on_end : NULL;
+  out->on_end_count = (int)rt->on_end_count;
+  out->reserve = rt->reserve_count ? f->rt_names + rt->reserve : NULL;
+  out->reserve_count = (int)rt->reserve_count;
   return GOAP_OK;
 }
 
@@ -6864,6 +8099,12 @@ goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
     actions[i].watch = ai.watch;
     actions[i].watch_count = ai.watch_count;
     actions[i].timeout = ai.timeout;
+    actions[i].on_start = ai.on_start;
+    actions[i].on_start_count = ai.on_start_count;
+    actions[i].on_end = ai.on_end;
+    actions[i].on_end_count = ai.on_end_count;
+    actions[i].reserve = ai.reserve;
+    actions[i].reserve_count = ai.reserve_count;
   }
   for (int i = 0; i < goal_count; ++i) {
     goap_file_goal_info gi;
@@ -6874,6 +8115,54 @@ goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
     goals[i].valid_count = gi.valid_count;
     goals[i].watch = gi.watch;
     goals[i].watch_count = gi.watch_count;
+  }
+  return GOAP_OK;
+}
+
+int goap_file_resource_count(const goap_file *f) { return f ? f->resource_count : 0; }
+
+goap_status goap_file_resource(const goap_file *f, int index, const char **name, int *capacity) {
+  if (!f || index < 0 || index >= f->resource_count) return GOAP_INVALID_ARGUMENT;
+  if (name) *name = f->resources[index].name;
+  if (capacity) *capacity = f->resources[index].capacity;
+  return GOAP_OK;
+}
+
+int goap_file_agent_type_count(const goap_file *f) { return f ? f->agent_type_count : 0; }
+
+const char *goap_file_agent_type_name(const goap_file *f, int type) {
+  if (!f || type < 0 || type >= f->agent_type_count) return NULL;
+  return f->agent_types[type].name;
+}
+
+int goap_file_find_agent_type(const goap_file *f, const char *name) {
+  if (!f || !name) return -1;
+  for (int i = 0; i < f->agent_type_count; ++i)
+    if (strcmp(f->agent_types[i].name, name) == 0) return i;
+  return -1;
+}
+
+goap_status goap_file_agent_bindings(const goap_file *f, int type, goap_action_binding *actions,
+                                     int action_count, goap_goal_binding *goals,
+                                     int goal_count) {
+  if (!f || type < -1 || type >= f->agent_type_count) return GOAP_INVALID_ARGUMENT;
+  goap_status st = goap_file_bindings(f, actions, action_count, goals, goal_count);
+  if (st != GOAP_OK || type < 0) return st;
+  const goap__agent_type *t = &f->agent_types[type];
+  if (t->has_actions) {
+    for (int i = 0; i < action_count; ++i) actions[i].disabled = 1;
+    for (uint32_t k = 0; k < t->action_count; ++k) actions[f->rt_ids[t->actions + k]].disabled = 0;
+  }
+  if (t->has_goals) {
+    for (int i = 0; i < goal_count; ++i) goals[i].disabled = 1;
+    for (uint32_t k = 0; k < t->goal_count; ++k) goals[f->rt_ids[t->goals + k]].disabled = 0;
+  }
+  if (t->role >= 0) {
+    const goap__role *r = &f->roles[t->role];
+    for (uint32_t k = 0; k < r->scale_count; ++k) {
+      const goap__role_scale *sc = &f->role_scales[r->scale + k];
+      actions[sc->action].cost_scale = sc->factor;
+    }
   }
   return GOAP_OK;
 }
@@ -6894,24 +8183,42 @@ const char *goap_file_simulation_name(const goap_file *f, int sim) {
   return f->sims[sim].name;
 }
 
-typedef struct sim_ctx {
+typedef struct sim_ctx sim_ctx;
+
+/* One agent of a simulation: the callbacks' user pointer. */
+typedef struct member {
+  sim_ctx *c;
+  goap_agent *agent;
+  goap_agent_type *type;
+  double elapsed;              /* of the running action */
+  int fresh;                   /* the running action started on this update */
+  int idle;
+} member;
+
+struct sim_ctx {
   const goap_file *f;
   const goap__sim *sm;
   const goap_domain *d;
   goap_word *world;
   double time;
-  double elapsed;              /* of the running action */
-  int fresh;                   /* the running action started on this update */
-  int idle;
+  goap_blackboard *bb;
   const goap_sim_options *opt;
-} sim_ctx;
+};
 
-static void world_assign(sim_ctx *c, const goap_effect *e, int n) {
+/* to_board: also write shared variables to the blackboard (for `at` lines; an agent's own
+ * effects reach it through the runtime). */
+static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) {
   for (int i = 0; i < n; ++i) {
     int32_t old = goap_state_get(c->d, c->world, e[i].var);
     if (goap_state_assign(c->d, c->world, &e[i], 1) != GOAP_OK) continue;
     int32_t now = goap_state_get(c->d, c->world, e[i].var);
-    if (now != old && c->opt->on_world && goap_file_is_world_var(c->f, e[i].var))
+    if (now == old) continue;
+    goap_var_info vi;
+    goap_domain_var_info(c->d, e[i].var, &vi);
+    /* what happens to a shared variable, the squad learns through its blackboard */
+    if (to_board && c->bb && (vi.flags & GOAP_VAR_SHARED))
+      goap_blackboard_set(c->bb, vi.name, now);
+    if (c->opt->on_world && (to_board || goap_file_is_world_var(c->f, e[i].var)))
       c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
   }
 }
@@ -6919,17 +8226,18 @@ static void world_assign(sim_ctx *c, const goap_effect *e, int n) {
 static void sim_start(goap_agent *agent, int action, void *user) {
   (void)agent;
   (void)action;
-  sim_ctx *c = (sim_ctx *)user;
-  c->elapsed = 0;
-  c->fresh = 1;
+  member *m = (member *)user;
+  m->elapsed = 0;
+  m->fresh = 1;
 }
 
 static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void *user) {
   (void)agent;
-  sim_ctx *c = (sim_ctx *)user;
-  if (c->fresh) c->fresh = 0;
-  else c->elapsed += dt;
-  if (c->elapsed + 1e-9 < c->f->action_rt[action].duration) return GOAP_ACTION_RUNNING;
+  member *m = (member *)user;
+  sim_ctx *c = m->c;
+  if (m->fresh) m->fresh = 0;
+  else m->elapsed += dt;
+  if (m->elapsed + 1e-9 < c->f->action_rt[action].duration) return GOAP_ACTION_RUNNING;
   for (uint32_t k = 0; k < c->sm->fail_count; ++k) {
     const goap__sim_fail *fl = &c->f->sim_fails[c->sm->fail + k];
     if (fl->action != action) continue;
@@ -6939,12 +8247,13 @@ static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void
   }
   int ne = 0;
   const goap_effect *e = goap_domain_action_eff(c->d, action, &ne);
-  world_assign(c, e, ne);
+  world_assign(c, e, ne, 0);
   return GOAP_ACTION_SUCCESS;
 }
 
 static void sim_sense(goap_agent *agent, void *user) {
-  sim_ctx *c = (sim_ctx *)user;
+  member *m = (member *)user;
+  sim_ctx *c = m->c;
   for (uint32_t k = 0; k < c->sm->sense_count; ++k) {
     int32_t v = c->f->rt_vars[c->sm->sense + k];
     int32_t w = goap_state_get(c->d, c->world, v);
@@ -6953,10 +8262,25 @@ static void sim_sense(goap_agent *agent, void *user) {
 }
 
 static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
-  sim_ctx *c = (sim_ctx *)user;
-  if (ev->kind == GOAP_EVENT_IDLE) c->idle = 1;
-  else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) c->idle = 0;
-  if (c->opt->on_event) c->opt->on_event(agent, ev, c->opt->event_user);
+  member *m = (member *)user;
+  if (ev->kind == GOAP_EVENT_IDLE) m->idle = 1;
+  else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) m->idle = 0;
+  if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
+}
+
+static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
+  to->updates += x->updates;
+  to->plans += x->plans;
+  to->plan_failures += x->plan_failures;
+  for (int r = 0; r < GOAP_REPLAN_REASON_COUNT; ++r) to->replans[r] += x->replans[r];
+  to->repairs += x->repairs;
+  to->cache_hits += x->cache_hits;
+  to->expanded += x->expanded;
+  to->actions_started += x->actions_started;
+  to->actions_succeeded += x->actions_succeeded;
+  to->actions_failed += x->actions_failed;
+  to->reservations_denied += x->reservations_denied;
+  to->memory_bytes += x->memory_bytes;
 }
 
 goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_options *options,
@@ -6976,6 +8300,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   double until = opt.until > 0 ? opt.until : sm->until;
   double step = opt.step > 0 ? opt.step : sm->step;
   if (step < 1e-3) step = 1e-3;
+  int nm = sm->member_count ? (int)sm->member_count : 1;
 
   sim_ctx c;
   memset(&c, 0, sizeof c);
@@ -6988,43 +8313,68 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_goal_binding *gb =
       (goap_goal_binding *)goap__mem_alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
   goap_word *mem = (goap_word *)goap__mem_alloc(&al, W * sizeof *mem);
+  member *ms = (member *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
   c.world = (goap_word *)goap__mem_alloc(&al, W * sizeof *c.world);
-  goap_agent_type *t = NULL;
-  goap_agent *agent = NULL;
+  goap_squad *squad = NULL;
   goap_status st = GOAP_OUT_OF_MEMORY;
-  if (!ab || !gb || !mem || !c.world) goto done;
-  goap_file_bindings(f, ab, na, gb, ng);
-  for (int i = 0; i < na; ++i) {
-    ab[i].start = sim_start;
-    ab[i].tick = sim_tick;
-    ab[i].user = &c;
+  if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
+  if (!ab || !gb || !mem || !c.world || !ms) goto done;
+  c.bb = goap_blackboard_create(&al);
+  if (!c.bb) goto done;
+  for (int r = 0; r < f->resource_count; ++r)
+    if (goap_blackboard_add_resource(c.bb, f->resources[r].name, f->resources[r].capacity) !=
+        GOAP_OK)
+      goto done;
+  goap_state_init(d, c.world);
+  if (sm->given_count) goap_state_assign(d, c.world, f->given + sm->given, (int)sm->given_count);
+  for (int k = 0; k < nm; ++k) {
+    const goap__sim_member *mb = sm->member_count ? &f->sim_members[sm->member + (uint32_t)k] : NULL;
+    member *m = &ms[k];
+    m->c = &c;
+    goap_file_agent_bindings(f, mb ? mb->type : -1, ab, na, gb, ng);
+    if (opt.bind) opt.bind(f, mb ? k : -1, mb ? mb->name : NULL, ab, na, gb, ng, opt.bind_user);
+    for (int i = 0; i < na; ++i) {
+      ab[i].start = sim_start;
+      ab[i].tick = sim_tick;
+      ab[i].user = m;
+    }
+    goap_sensor_desc sensor = {sim_sense, m, 0.0};
+    goap_agent_type_desc td;
+    memset(&td, 0, sizeof td);
+    td.allocator = al;
+    td.name = mb ? f->agent_types[mb->type].name : sm->name;
+    td.actions = ab;
+    td.action_count = na;
+    td.goals = gb;
+    td.goal_count = ng;
+    td.sensors = &sensor;
+    td.sensor_count = sm->sense_count ? 1 : 0;
+    st = goap_agent_type_create(d, &td, &m->type, NULL);
+    if (st != GOAP_OK) goto done;
+    memcpy(mem, c.world, W * sizeof *mem);
+    if (mb && mb->with_count) goap_state_assign(d, mem, f->rt_effs + mb->with, (int)mb->with_count);
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = m->type;
+    ad.allocator = al;
+    ad.memory = mem;
+    ad.on_event = sim_event;
+    ad.event_user = m;
+    ad.blackboard = c.bb;
+    ad.host = mb ? (void *)(uintptr_t)mb->name : NULL;
+    st = GOAP_OUT_OF_MEMORY;
+    m->agent = goap_agent_create(&ad);
+    if (!m->agent) goto done;
   }
-  goap_sensor_desc sensor = {sim_sense, &c, 0.0};
-  goap_agent_type_desc td;
-  memset(&td, 0, sizeof td);
-  td.allocator = al;
-  td.name = sm->name;
-  td.actions = ab;
-  td.action_count = na;
-  td.goals = gb;
-  td.goal_count = ng;
-  td.sensors = &sensor;
-  td.sensor_count = sm->sense_count ? 1 : 0;
-  st = goap_agent_type_create(d, &td, &t, NULL);
-  if (st != GOAP_OK) goto done;
-  goap_state_init(d, mem);
-  if (sm->given_count) goap_state_assign(d, mem, f->given + sm->given, (int)sm->given_count);
-  memcpy(c.world, mem, W * sizeof *mem);
-  goap_agent_desc ad;
-  memset(&ad, 0, sizeof ad);
-  ad.type = t;
-  ad.allocator = al;
-  ad.memory = mem;
-  ad.on_event = sim_event;
-  ad.event_user = &c;
-  agent = goap_agent_create(&ad);
-  st = GOAP_OUT_OF_MEMORY;
-  if (!agent) goto done;
+  if (sm->member_count) {
+    goap_squad_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.allocator = al;
+    squad = goap_squad_create(&sd);
+    if (!squad) goto done;
+    for (int k = 0; k < nm; ++k)
+      if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
+  }
   st = GOAP_OK;
   {
     uint32_t next_ev = 0;
@@ -7032,16 +8382,22 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     long steps = 0, max_steps = (long)(until / step) + 1;
     for (;;) {
       while (next_ev < sm->event_count && evs[next_ev].time <= c.time + 1e-9) {
-        if (evs[next_ev].eff_count)
-          world_assign(&c, f->rt_effs + evs[next_ev].eff, (int)evs[next_ev].eff_count);
-        ++next_ev;
+        const goap__sim_event *ev = &evs[next_ev++];
+        if (ev->order >= 0) {
+          if (squad) goap_squad_order(squad, (goap_squad_behavior)ev->order);
+        } else if (ev->eff_count) {
+          world_assign(&c, f->rt_effs + ev->eff, (int)ev->eff_count, 1);
+        }
       }
-      goap_status us = goap_agent_update(agent, steps == 0 ? 0.0 : step);
-      if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) {
-        st = us;
-        break;
+      int idle = 1;
+      for (int k = 0; k < nm && st == GOAP_OK; ++k) {
+        goap_status us = goap_agent_update(ms[k].agent, steps == 0 ? 0.0 : step);
+        if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) st = us;
+        idle &= ms[k].idle;
       }
-      if (c.idle && next_ev >= sm->event_count) {
+      if (st != GOAP_OK) break;
+      if (squad) goap_squad_update(squad);
+      if (idle && next_ev >= sm->event_count) {
         result->idle = 1;
         break;
       }
@@ -7051,8 +8407,12 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     }
   }
   result->time = c.time;
-  result->stats = goap_agent_get_stats(agent);
-  result->replans = result->stats.plans > 0 ? (int)result->stats.plans - 1 : 0;
+  for (int k = 0; k < nm; ++k) {
+    goap_agent_stats x = goap_agent_get_stats(ms[k].agent);
+    add_stats(&result->stats, &x);
+  }
+  result->replans = (int)result->stats.plans - nm;
+  if (result->replans < 0) result->replans = 0;
   if (sm->expect_replans >= 0) {
     result->expectations++;
     if (result->replans != sm->expect_replans) {
@@ -7063,26 +8423,38 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   }
   if (sm->final_count) {
     const goap_cond *fc = f->rt_conds + sm->final; /* non-empty: the pool exists */
+    int bad = 0;
     result->expectations++;
-    for (uint32_t k = 0; k < sm->final_count; ++k) {
-      if (goap_state_satisfies(d, goap_agent_memory(agent), &fc[k], 1)) continue;
-      result->failed++;
-      if (!result->message[0]) {
+    for (int k = 0; k < nm && !bad; ++k) {
+      for (uint32_t j = 0; j < sm->final_count && !bad; ++j) {
+        if (goap_state_satisfies(d, goap_agent_memory(ms[k].agent), &fc[j], 1)) continue;
         char cond[128];
-        goap_format_cond(d, &fc[k], cond, sizeof cond);
-        snprintf(result->message, sizeof result->message,
-                 "expected final memory '%s', but the value is %ld", cond,
-                 (long)goap_agent_get(agent, fc[k].var));
+        bad = 1;
+        goap_format_cond(d, &fc[j], cond, sizeof cond);
+        if (sm->member_count)
+          snprintf(result->message, sizeof result->message,
+                   "expected final memory '%s' of %s, but the value is %ld", cond,
+                   f->sim_members[sm->member + (uint32_t)k].name,
+                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+        else
+          snprintf(result->message, sizeof result->message,
+                   "expected final memory '%s', but the value is %ld", cond,
+                   (long)goap_agent_get(ms[k].agent, fc[j].var));
       }
-      break;
     }
+    result->failed += bad;
   }
 done:
-  goap_agent_destroy(agent);
-  goap_agent_type_destroy(t);
+  goap_squad_destroy(squad);
+  for (int k = 0; ms && k < nm; ++k) {
+    goap_agent_destroy(ms[k].agent);
+    goap_agent_type_destroy(ms[k].type);
+  }
+  goap_blackboard_destroy(c.bb);
   goap__mem_free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
   goap__mem_free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
   goap__mem_free(&al, mem, W * sizeof *mem);
+  goap__mem_free(&al, ms, (size_t)nm * sizeof *ms);
   goap__mem_free(&al, c.world, W * sizeof *c.world);
   return st;
 }
@@ -7171,22 +8543,12 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
 
 /* #include "internal.h": inlined above */
 
-static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
-}
-
 goap_allocator goap__mem_resolve(const goap_allocator *a) {
   goap_allocator r;
   if (a && a->fn) {
     r = *a;
   } else {
-    r.fn = libc_realloc;
+    r.fn = goap_libc_realloc;
     r.ctx = NULL;
   }
   return r;
@@ -7340,9 +8702,4226 @@ void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
 #undef ARENA_CHUNK
 #undef ARENA_HEADER
 
+/* ==== src/htn/domain.c ==== */
+/* names of src/htn/domain.c that another file also declares */
+#define clear_error clear_error__htn_domain
+#define fail fail__htn_domain
+#define hash_str hash_str__htn_domain
+#define valid_name valid_name__htn_domain
+/*
+ * domain.c -- the HTN builder and the compiled HTN domain, plus the layer's small utilities
+ * (allocation, name table, clock).
+ *
+ * Invariants:
+ *  - add_task / add_method validate completely before changing anything: a failed call adds
+ *    nothing and leaves the builder usable (also when the allocator fails).
+ *  - Method descriptions are deep-copied (names, conditions, subtasks and their lists).
+ *  - build groups methods by task (keeping their order) into flat pools and compiles the
+ *    conditions; the builder is left unchanged.
+ */
+/* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- begin src/htn/internal.h ---- */
+/*
+ * internal.h -- shared internals of the HTN layer (src/htn/).
+ *
+ * Invariants:
+ *  - Everything is allocated through the object's goap_allocator (htn__alloc & co); a zero
+ *    allocator is replaced by libc at creation, so internal code always has a callable fn.
+ *  - The HTN layer uses only the public core API (goap.h). Method conditions are compiled here
+ *    into field tests from goap_domain_var_info() (a field holds value - lo in `bits` bits at
+ *    `shift` of word `word`), so checking a method costs no call into the core.
+ *  - A goap_htn_domain is never written after goap_htn_builder_build returns.
+ */
+#ifndef GOAP_HTN_INTERNAL_H
+#define GOAP_HTN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* #include goap/htn.h: in goap.h */
+
+void *htn__alloc(const goap_allocator *a, size_t n);
+void htn__free(const goap_allocator *a, void *p, size_t n);
+/* Grows *p (cap elements of elem bytes) to hold at least need (doubling). 0 when out of
+ * memory or on overflow (the block is then untouched). */
+int htn__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
+char *htn__strdup(const goap_allocator *a, const char *s);
+void htn__strfree(const goap_allocator *a, char *s);
+goap_allocator htn__resolve(const goap_allocator *a);
+uint64_t htn__now_ns(void);
+
+/* A field test: a <= field <= b (encoded, unsigned) and field != ne when has_ne. */
+typedef struct htn__test {
+  uint32_t word, shift;
+  uint64_t mask;
+  uint64_t a, b, ne;
+  uint32_t has_ne;
+} htn__test;
+
+static inline int htn__test_ok(const htn__test *t, const goap_word *s) {
+  uint64_t v = (s[t->word] >> t->shift) & t->mask;
+  if (v - t->a > t->b - t->a) return 0;
+  if (t->has_ne && v == t->ne) return 0;
+  return 1;
+}
+
+typedef struct htn__method {
+  char *name;
+  int32_t task;
+  goap_cond *when;
+  int nwhen;
+  uint32_t t0, tn;   /* compiled tests in the domain's pool */
+  int never;         /* a condition can never hold */
+  uint32_t s0, sn;   /* subtasks in the domain's pool */
+} htn__method;
+
+/* A name table: (namespace, string) -> id. */
+typedef struct htn__slot {
+  const char *key;
+  int32_t ns, id;
+  uint32_t hash;
+} htn__slot;
+typedef struct htn__names {
+  htn__slot *slots;
+  size_t cap, count;
+} htn__names;
+int32_t htn__names_find(const htn__names *t, int32_t ns, const char *key);
+int htn__names_put(const goap_allocator *a, htn__names *t, int32_t ns, const char *key,
+                   int32_t id);
+void htn__names_free(const goap_allocator *a, htn__names *t);
+
+struct goap_htn_domain {
+  goap_allocator alloc;
+  const goap_domain *d;
+  int ntasks, nmethods;
+  char **task_names;
+  int32_t *task_m0, *task_mn;  /* methods of task t: [task_m0[t], task_m0[t] + task_mn[t]) */
+  htn__method *methods;        /* grouped by task, in the order they were added */
+  goap_htn_subtask *subs;      /* nsubs pool; then one root subtask per task */
+  uint32_t nsubs;
+  goap_cond *conds;            /* achieve conditions */
+  size_t nconds;
+  goap_effect *effs;           /* set effects */
+  size_t neffs;
+  htn__test *tests;
+  size_t ntests;
+  uint32_t *aw_off;            /* per action: the words its effects write (CSR) */
+  uint32_t *aw;
+  size_t naw;
+  uint32_t *var_word;          /* per variable: its word */
+  int nactions, nvars;         /* of the goap_domain (for the sizes above) */
+  uint32_t words;
+  htn__names names;            /* tasks (ns -1) */
+};
+
+/* Compiles one condition into a test. Returns 0 when it can never hold. */
+int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out);
+
+#endif /* GOAP_HTN_INTERNAL_H */
+/* ---- end src/htn/internal.h ---- */
+
+/* ------------------------------------------------------------------------------------------
+ * Utilities
+ * ---------------------------------------------------------------------------------------- */
+goap_allocator htn__resolve(const goap_allocator *a) {
+  goap_allocator r;
+  r.fn = goap_libc_realloc;
+  r.ctx = NULL;
+  if (a && a->fn) r = *a;
+  return r;
+}
+
+void *htn__alloc(const goap_allocator *a, size_t n) {
+  if (n == 0) n = 1;
+  return a->fn(a->ctx, NULL, 0, n);
+}
+
+void htn__free(const goap_allocator *a, void *p, size_t n) {
+  if (p) a->fn(a->ctx, p, n ? n : 1, 0);
+}
+
+int htn__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
+  size_t ncap;
+  void *np;
+  if (need <= *cap) return 1;
+  ncap = *cap ? *cap : 16;
+  while (ncap < need) {
+    if (ncap > ((size_t)-1) / 2) return 0;
+    ncap *= 2;
+  }
+  if (ncap > ((size_t)-1) / elem) return 0;
+  np = a->fn(a->ctx, *p, *p ? *cap * elem : 0, ncap * elem);
+  if (!np) return 0;
+  *p = np;
+  *cap = ncap;
+  return 1;
+}
+
+char *htn__strdup(const goap_allocator *a, const char *s) {
+  size_t n = strlen(s) + 1;
+  char *r = (char *)htn__alloc(a, n);
+  if (r) memcpy(r, s, n);
+  return r;
+}
+
+void htn__strfree(const goap_allocator *a, char *s) {
+  if (s) htn__free(a, s, strlen(s) + 1);
+}
+
+uint64_t htn__now_ns(void) {
+  struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+  timespec_get(&ts, TIME_UTC);
+#endif
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t hash_str(int32_t ns, const char *s) {
+  uint32_t h = 2166136261u ^ (uint32_t)ns;
+  for (; *s; ++s) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+int32_t htn__names_find(const htn__names *t, int32_t ns, const char *key) {
+  uint32_t h;
+  size_t i;
+  if (!t->cap) return -1;
+  h = hash_str(ns, key);
+  for (i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+    const htn__slot *s = &t->slots[i];
+    if (!s->key) return -1;
+    if (s->hash == h && s->ns == ns && strcmp(s->key, key) == 0) return s->id;
+  }
+}
+
+int htn__names_put(const goap_allocator *a, htn__names *t, int32_t ns, const char *key,
+                   int32_t id) {
+  size_t i;
+  uint32_t h;
+  if ((t->count + 1) * 2 > t->cap) {
+    size_t ncap = t->cap ? t->cap * 2 : 64, k;
+    htn__slot *ns_slots = (htn__slot *)htn__alloc(a, ncap * sizeof *ns_slots);
+    if (!ns_slots) return 0;
+    memset(ns_slots, 0, ncap * sizeof *ns_slots);
+    for (k = 0; k < t->cap; ++k) {
+      const htn__slot *s = &t->slots[k];
+      size_t j;
+      if (!s->key) continue;
+      for (j = s->hash & (ncap - 1); ns_slots[j].key; j = (j + 1) & (ncap - 1)) {
+      }
+      ns_slots[j] = *s;
+    }
+    htn__free(a, t->slots, t->cap * sizeof *t->slots);
+    t->slots = ns_slots;
+    t->cap = ncap;
+  }
+  h = hash_str(ns, key);
+  for (i = h & (t->cap - 1); t->slots[i].key; i = (i + 1) & (t->cap - 1)) {
+  }
+  t->slots[i].key = key;
+  t->slots[i].ns = ns;
+  t->slots[i].id = id;
+  t->slots[i].hash = h;
+  ++t->count;
+  return 1;
+}
+
+void htn__names_free(const goap_allocator *a, htn__names *t) {
+  htn__free(a, t->slots, t->cap * sizeof *t->slots);
+  t->slots = NULL;
+  t->cap = t->count = 0;
+}
+
+int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out) {
+  goap_var_info vi;
+  int64_t lo, hi, v;
+  memset(out, 0, sizeof *out);
+  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) return 0;
+  lo = vi.lo;
+  hi = vi.hi;
+  v = c->value;
+  switch (c->op) {
+    case GOAP_EQ: lo = hi = v; break;
+    case GOAP_NE:
+      out->has_ne = v >= vi.lo && v <= vi.hi;
+      out->ne = (uint64_t)(v - vi.lo);
+      break;
+    case GOAP_LT: if (v - 1 < hi) hi = v - 1; break;
+    case GOAP_LE: if (v < hi) hi = v; break;
+    case GOAP_GT: if (v + 1 > lo) lo = v + 1; break;
+    case GOAP_GE: if (v > lo) lo = v; break;
+  }
+  if (lo < vi.lo) lo = vi.lo;
+  if (hi > vi.hi) hi = vi.hi;
+  out->word = (uint32_t)vi.word;
+  out->shift = (uint32_t)vi.shift;
+  out->mask = vi.bits >= 64 ? ~0ull : ((1ull << vi.bits) - 1);
+  if (lo > hi) return 0;
+  out->a = (uint64_t)(lo - vi.lo);
+  out->b = (uint64_t)(hi - vi.lo);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The builder
+ * ---------------------------------------------------------------------------------------- */
+typedef struct bmethod {
+  char *name;
+  int32_t task;
+  goap_cond *when;
+  int nwhen;
+  goap_htn_subtask *subs; /* conds / effs deep-copied */
+  int nsubs;
+} bmethod;
+
+struct goap_htn_builder {
+  goap_allocator alloc;
+  const goap_domain *d;
+  char **tasks;
+  size_t ntasks, tasks_cap;
+  int32_t *task_nmethods;
+  size_t task_nmethods_cap;
+  bmethod *methods;
+  size_t nmethods, methods_cap;
+  htn__names names; /* tasks: ns -1; methods: ns = task */
+  char error[512];
+  goap_htn_item item;
+  int item_index, item_sub;
+};
+
+goap_htn_builder *goap_htn_builder_create(const goap_domain *d, const goap_allocator *alloc) {
+  goap_allocator a = htn__resolve(alloc);
+  goap_htn_builder *b;
+  if (!d) return NULL;
+  b = (goap_htn_builder *)htn__alloc(&a, sizeof *b);
+  if (!b) return NULL;
+  memset(b, 0, sizeof *b);
+  b->alloc = a;
+  b->d = d;
+  return b;
+}
+
+static void free_subs(const goap_allocator *a, goap_htn_subtask *subs, int n) {
+  int i;
+  if (!subs) return;
+  for (i = 0; i < n; ++i) {
+    htn__free(a, (void *)(uintptr_t)subs[i].conds, (size_t)subs[i].cond_count * sizeof(goap_cond));
+    htn__free(a, (void *)(uintptr_t)subs[i].effs, (size_t)subs[i].eff_count * sizeof(goap_effect));
+  }
+  htn__free(a, subs, (size_t)n * sizeof *subs);
+}
+
+static void free_bmethod(const goap_allocator *a, bmethod *m) {
+  htn__strfree(a, m->name);
+  htn__free(a, m->when, (size_t)m->nwhen * sizeof *m->when);
+  free_subs(a, m->subs, m->nsubs);
+}
+
+void goap_htn_builder_destroy(goap_htn_builder *b) {
+  goap_allocator a;
+  size_t i;
+  if (!b) return;
+  a = b->alloc;
+  for (i = 0; i < b->ntasks; ++i) htn__strfree(&a, b->tasks[i]);
+  htn__free(&a, b->tasks, b->tasks_cap * sizeof *b->tasks);
+  htn__free(&a, b->task_nmethods, b->task_nmethods_cap * sizeof *b->task_nmethods);
+  for (i = 0; i < b->nmethods; ++i) free_bmethod(&a, &b->methods[i]);
+  htn__free(&a, b->methods, b->methods_cap * sizeof *b->methods);
+  htn__names_free(&a, &b->names);
+  htn__free(&a, b, sizeof *b);
+}
+
+static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item, int index,
+                        int sub, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item, int index,
+                        int sub, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b->error, sizeof b->error, fmt, ap);
+  va_end(ap);
+  b->item = item;
+  b->item_index = index;
+  b->item_sub = sub;
+  return st;
+}
+
+static void clear_error(goap_htn_builder *b) {
+  b->error[0] = '\0';
+  b->item = GOAP_HTN_ITEM_NONE;
+  b->item_index = b->item_sub = -1;
+}
+
+static int valid_name(const char *s) {
+  const char *p;
+  if (!s || !*s) return 0;
+  if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return 0;
+  for (p = s + 1; *p; ++p)
+    if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+          *p == '_'))
+      return 0;
+  return (size_t)(p - s) <= 255;
+}
+
+goap_status goap_htn_builder_add_task(goap_htn_builder *b, const char *name, int *out_id) {
+  char *copy;
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (!name)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1, "task name is NULL");
+  if (!valid_name(name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
+                "invalid task name '%.64s': names match [A-Za-z_][A-Za-z0-9_]* (at most 255 "
+                "characters)", name);
+  if (htn__names_find(&b->names, -1, name) >= 0)
+    return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1, "duplicate task '%s'", name);
+  if (b->ntasks >= 0x7fffffff / 2)
+    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many tasks");
+  if (!htn__grow(&b->alloc, (void **)&b->tasks, &b->tasks_cap, b->ntasks + 1, sizeof *b->tasks) ||
+      !htn__grow(&b->alloc, (void **)&b->task_nmethods, &b->task_nmethods_cap, b->ntasks + 1,
+                 sizeof *b->task_nmethods))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  copy = htn__strdup(&b->alloc, name);
+  if (!copy) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  if (!htn__names_put(&b->alloc, &b->names, -1, copy, (int32_t)b->ntasks)) {
+    htn__strfree(&b->alloc, copy);
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  }
+  b->tasks[b->ntasks] = copy;
+  b->task_nmethods[b->ntasks] = 0;
+  if (out_id) *out_id = (int)b->ntasks;
+  ++b->ntasks;
+  return GOAP_OK;
+}
+
+/* Validates a condition; writes a message (without context) into msg. */
+static goap_status check_cond(const goap_domain *d, const goap_cond *c, char *msg, size_t cap) {
+  goap_var_info vi;
+  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) {
+    snprintf(msg, cap, "unknown variable id %ld", (long)c->var);
+    return GOAP_INVALID_ARGUMENT;
+  }
+  if ((unsigned)c->op > (unsigned)GOAP_GE) {
+    snprintf(msg, cap, "invalid operator %d on '%s'", (int)c->op, vi.name);
+    return GOAP_INVALID_ARGUMENT;
+  }
+  if (vi.type != GOAP_INT && c->op != GOAP_EQ && c->op != GOAP_NE) {
+    snprintf(msg, cap, "'%s' is %s: only == and != apply", vi.name,
+             vi.type == GOAP_BOOL ? "a bool" : "an enum");
+    return GOAP_TYPE_MISMATCH;
+  }
+  if (c->value < vi.lo || c->value > vi.hi) {
+    snprintf(msg, cap, "value %ld is outside the range %ld..%ld of '%s'", (long)c->value,
+             (long)vi.lo, (long)vi.hi, vi.name);
+    return GOAP_OUT_OF_RANGE;
+  }
+  return GOAP_OK;
+}
+
+static goap_status check_effects(const goap_domain *d, const goap_effect *e, int n, int *bad,
+                                 char *msg, size_t cap) {
+  int i, j;
+  for (i = 0; i < n; ++i) {
+    goap_var_info vi;
+    *bad = i;
+    if (goap_domain_var_info(d, e[i].var, &vi) != GOAP_OK) {
+      snprintf(msg, cap, "unknown variable id %ld", (long)e[i].var);
+      return GOAP_INVALID_ARGUMENT;
+    }
+    if (e[i].op == GOAP_SET) {
+      if (e[i].value < vi.lo || e[i].value > vi.hi) {
+        snprintf(msg, cap, "value %ld is outside the range %ld..%ld of '%s'", (long)e[i].value,
+                 (long)vi.lo, (long)vi.hi, vi.name);
+        return GOAP_OUT_OF_RANGE;
+      }
+    } else if (e[i].op == GOAP_ADD) {
+      if (vi.type != GOAP_INT) {
+        snprintf(msg, cap, "'+=' needs an int variable; '%s' is %s", vi.name,
+                 vi.type == GOAP_BOOL ? "a bool" : "an enum");
+        return GOAP_TYPE_MISMATCH;
+      }
+    } else {
+      snprintf(msg, cap, "invalid effect operator %d on '%s'", (int)e[i].op, vi.name);
+      return GOAP_INVALID_ARGUMENT;
+    }
+    for (j = 0; j < i; ++j)
+      if (e[j].var == e[i].var) {
+        snprintf(msg, cap, "two effects on variable '%s'", vi.name);
+        return GOAP_CONFLICT;
+      }
+  }
+  *bad = -1;
+  return GOAP_OK;
+}
+
+goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
+                                        const goap_htn_method_desc *desc, int *out_index) {
+  const goap_domain *d;
+  bmethod m;
+  char msg[256];
+  int i;
+  goap_status st;
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  d = b->d;
+  if (!desc) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1, "desc is NULL");
+  if (task < 0 || (size_t)task >= b->ntasks)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1, "unknown task id %d",
+                task);
+  if (!desc->name)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
+                "task '%s': method name is NULL", b->tasks[task]);
+  if (!valid_name(desc->name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
+                "task '%s': invalid method name '%.64s': names match [A-Za-z_][A-Za-z0-9_]*",
+                b->tasks[task], desc->name);
+  if (htn__names_find(&b->names, task, desc->name) >= 0)
+    return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1,
+                "task '%s': duplicate method '%s'", b->tasks[task], desc->name);
+  if (desc->when_count < 0 || (desc->when_count > 0 && !desc->when))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1,
+                "method '%s': bad condition list", desc->name);
+  if (desc->subtask_count < 0 || (desc->subtask_count > 0 && !desc->subtasks))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1,
+                "method '%s': bad subtask list", desc->name);
+  for (i = 0; i < desc->when_count; ++i) {
+    st = check_cond(d, &desc->when[i], msg, sizeof msg);
+    if (st != GOAP_OK)
+      return fail(b, st, GOAP_HTN_ITEM_WHEN, i, -1, "method '%s' of task '%s': %s", desc->name,
+                  b->tasks[task], msg);
+  }
+  for (i = 0; i < desc->subtask_count; ++i) {
+    const goap_htn_subtask *s = &desc->subtasks[i];
+    int j, bad = -1;
+    switch (s->kind) {
+      case GOAP_HTN_ACTION:
+        if (s->id < 0 || s->id >= goap_domain_action_count(d))
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: unknown action id %ld", desc->name,
+                      b->tasks[task], i + 1, (long)s->id);
+        break;
+      case GOAP_HTN_TASK:
+        if (s->id < 0 || (size_t)s->id >= b->ntasks)
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: unknown task id %ld", desc->name,
+                      b->tasks[task], i + 1, (long)s->id);
+        break;
+      case GOAP_HTN_ACHIEVE_GOAL:
+        if (s->id < 0 || s->id >= goap_domain_goal_count(d))
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: unknown goal id %ld", desc->name,
+                      b->tasks[task], i + 1, (long)s->id);
+        break;
+      case GOAP_HTN_ACHIEVE:
+        if (s->cond_count < 0 || (s->cond_count > 0 && !s->conds))
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: bad condition list", desc->name,
+                      b->tasks[task], i + 1);
+        for (j = 0; j < s->cond_count; ++j) {
+          st = check_cond(d, &s->conds[j], msg, sizeof msg);
+          if (st != GOAP_OK)
+            return fail(b, st, GOAP_HTN_ITEM_SUBTASK, i, j,
+                        "method '%s' of task '%s': achieve: %s", desc->name, b->tasks[task],
+                        msg);
+        }
+        break;
+      case GOAP_HTN_SET:
+        if (s->eff_count <= 0 || !s->effs)
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: 'set' needs at least one effect",
+                      desc->name, b->tasks[task], i + 1);
+        st = check_effects(d, s->effs, s->eff_count, &bad, msg, sizeof msg);
+        if (st != GOAP_OK)
+          return fail(b, st, GOAP_HTN_ITEM_SUBTASK, i, bad, "method '%s' of task '%s': set: %s",
+                      desc->name, b->tasks[task], msg);
+        break;
+      case GOAP_HTN_PAUSE:
+        break;
+      default:
+        return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                    "method '%s' of task '%s': subtask %d: invalid kind %d", desc->name,
+                    b->tasks[task], i + 1, (int)s->kind);
+    }
+  }
+  if (b->task_nmethods[task] >= 0x7fff0000)
+    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many methods");
+  /* Copy. */
+  memset(&m, 0, sizeof m);
+  m.task = task;
+  m.name = htn__strdup(&b->alloc, desc->name);
+  if (!m.name) goto oom;
+  if (desc->when_count) {
+    m.when = (goap_cond *)htn__alloc(&b->alloc, (size_t)desc->when_count * sizeof *m.when);
+    if (!m.when) goto oom;
+    m.nwhen = desc->when_count;
+    memcpy(m.when, desc->when, (size_t)desc->when_count * sizeof *m.when);
+  }
+  if (desc->subtask_count) {
+    m.subs = (goap_htn_subtask *)htn__alloc(&b->alloc,
+                                            (size_t)desc->subtask_count * sizeof *m.subs);
+    if (!m.subs) goto oom;
+    memset(m.subs, 0, (size_t)desc->subtask_count * sizeof *m.subs);
+    m.nsubs = desc->subtask_count;
+    for (i = 0; i < desc->subtask_count; ++i) {
+      const goap_htn_subtask *s = &desc->subtasks[i];
+      goap_htn_subtask *t = &m.subs[i];
+      t->kind = s->kind;
+      t->id = s->kind == GOAP_HTN_ACTION || s->kind == GOAP_HTN_TASK ||
+                      s->kind == GOAP_HTN_ACHIEVE_GOAL
+                  ? s->id
+                  : -1;
+      if (s->kind == GOAP_HTN_ACHIEVE && s->cond_count) {
+        goap_cond *c = (goap_cond *)htn__alloc(&b->alloc, (size_t)s->cond_count * sizeof *c);
+        if (!c) goto oom;
+        memcpy(c, s->conds, (size_t)s->cond_count * sizeof *c);
+        t->conds = c;
+        t->cond_count = s->cond_count;
+      }
+      if (s->kind == GOAP_HTN_SET) {
+        goap_effect *e = (goap_effect *)htn__alloc(&b->alloc, (size_t)s->eff_count * sizeof *e);
+        if (!e) goto oom;
+        memcpy(e, s->effs, (size_t)s->eff_count * sizeof *e);
+        t->effs = e;
+        t->eff_count = s->eff_count;
+      }
+    }
+  }
+  if (!htn__grow(&b->alloc, (void **)&b->methods, &b->methods_cap, b->nmethods + 1,
+                 sizeof *b->methods))
+    goto oom;
+  if (!htn__names_put(&b->alloc, &b->names, task, m.name, b->task_nmethods[task])) goto oom;
+  b->methods[b->nmethods++] = m;
+  if (out_index) *out_index = b->task_nmethods[task];
+  b->task_nmethods[task]++;
+  return GOAP_OK;
+oom:
+  free_bmethod(&b->alloc, &m);
+  return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+}
+
+int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name) {
+  if (!b || !name) return -1;
+  return htn__names_find(&b->names, -1, name);
+}
+
+const char *goap_htn_builder_error(const goap_htn_builder *b) { return b ? b->error : ""; }
+
+goap_htn_item goap_htn_builder_error_item(const goap_htn_builder *b, int *index, int *sub) {
+  if (index) *index = b ? b->item_index : -1;
+  if (sub) *sub = b ? b->item_sub : -1;
+  return b ? b->item : GOAP_HTN_ITEM_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Build
+ * ---------------------------------------------------------------------------------------- */
+void goap_htn_domain_destroy(goap_htn_domain *h) {
+  goap_allocator a;
+  int i;
+  if (!h) return;
+  a = h->alloc;
+  for (i = 0; i < h->ntasks; ++i) htn__strfree(&a, h->task_names ? h->task_names[i] : NULL);
+  htn__free(&a, h->task_names, (size_t)h->ntasks * sizeof *h->task_names);
+  htn__free(&a, h->task_m0, (size_t)h->ntasks * sizeof *h->task_m0);
+  htn__free(&a, h->task_mn, (size_t)h->ntasks * sizeof *h->task_mn);
+  for (i = 0; i < h->nmethods; ++i) {
+    if (!h->methods) break;
+    htn__strfree(&a, h->methods[i].name);
+    htn__free(&a, h->methods[i].when, (size_t)h->methods[i].nwhen * sizeof(goap_cond));
+  }
+  htn__free(&a, h->methods, (size_t)h->nmethods * sizeof *h->methods);
+  htn__free(&a, h->subs, ((size_t)h->nsubs + (size_t)h->ntasks) * sizeof *h->subs);
+  htn__free(&a, h->conds, h->nconds * sizeof *h->conds);
+  htn__free(&a, h->effs, h->neffs * sizeof *h->effs);
+  htn__free(&a, h->tests, h->ntests * sizeof *h->tests);
+  htn__free(&a, h->aw, h->naw * sizeof *h->aw);
+  htn__free(&a, h->aw_off, ((size_t)h->nactions + 1) * sizeof *h->aw_off);
+  htn__free(&a, h->var_word, (size_t)h->nvars * sizeof *h->var_word);
+  htn__names_free(&a, &h->names);
+  htn__free(&a, h, sizeof *h);
+}
+
+goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
+  goap_htn_domain *h;
+  const goap_allocator *a;
+  size_t i, nsubs = 0, nconds = 0, neffs = 0, ntests = 0, si = 0, ci = 0, ei = 0, ti = 0;
+  int t, nactions, nvars;
+  int32_t *fill = NULL;
+  if (out) *out = NULL;
+  if (!b || !out) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  a = &b->alloc;
+  for (i = 0; i < b->ntasks; ++i)
+    if (b->task_nmethods[i] == 0)
+      return fail(b, GOAP_INVALID_OPERATION, GOAP_HTN_ITEM_TASK, (int)i, -1,
+                  "task '%s' has no method", b->tasks[i]);
+  for (i = 0; i < b->nmethods; ++i) {
+    int k;
+    nsubs += (size_t)b->methods[i].nsubs;
+    ntests += (size_t)b->methods[i].nwhen;
+    for (k = 0; k < b->methods[i].nsubs; ++k) {
+      nconds += (size_t)b->methods[i].subs[k].cond_count;
+      neffs += (size_t)b->methods[i].subs[k].eff_count;
+    }
+  }
+  if (nsubs + b->ntasks >= 0x7fffffffu || ntests >= 0xffffffffu)
+    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many subtasks");
+  h = (goap_htn_domain *)htn__alloc(a, sizeof *h);
+  if (!h) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  memset(h, 0, sizeof *h);
+  h->alloc = *a;
+  h->d = b->d;
+  nactions = goap_domain_action_count(b->d);
+  nvars = goap_domain_var_count(b->d);
+  h->words = (uint32_t)goap_domain_state_words(b->d);
+#define ALLOC_N(ptr, n)                                                     \
+  do {                                                                      \
+    (ptr) = htn__alloc(a, (size_t)(n) * sizeof *(ptr));                     \
+    if (!(ptr)) goto oom;                                                   \
+    memset((ptr), 0, (size_t)(n) * sizeof *(ptr));                          \
+  } while (0)
+  ALLOC_N(h->task_names, b->ntasks);
+  h->ntasks = (int)b->ntasks;
+  ALLOC_N(h->task_m0, b->ntasks);
+  ALLOC_N(h->task_mn, b->ntasks);
+  ALLOC_N(h->methods, b->nmethods);
+  h->nmethods = (int)b->nmethods;
+  ALLOC_N(h->subs, nsubs + b->ntasks);
+  h->nsubs = (uint32_t)nsubs;
+  ALLOC_N(h->conds, nconds);
+  h->nconds = nconds;
+  ALLOC_N(h->effs, neffs);
+  h->neffs = neffs;
+  ALLOC_N(h->tests, ntests);
+  h->ntests = ntests;
+  ALLOC_N(h->aw_off, (size_t)nactions + 1);
+  h->nactions = nactions;
+  ALLOC_N(h->var_word, nvars);
+  h->nvars = nvars;
+  ALLOC_N(fill, b->ntasks);
+  for (t = 0; t < nvars; ++t) {
+    goap_var_info vi;
+    goap_domain_var_info(b->d, t, &vi);
+    h->var_word[t] = (uint32_t)vi.word;
+  }
+  {
+    size_t total = 0;
+    int act;
+    for (act = 0; act < nactions; ++act) {
+      int n = 0;
+      goap_domain_action_eff(b->d, act, &n);
+      total += (size_t)n;
+    }
+    ALLOC_N(h->aw, total);
+    h->naw = total;
+    total = 0;
+    for (act = 0; act < nactions; ++act) {
+      int n = 0, k, j;
+      const goap_effect *e = goap_domain_action_eff(b->d, act, &n);
+      h->aw_off[act] = (uint32_t)total;
+      for (k = 0; k < n; ++k) {
+        uint32_t w = h->var_word[e[k].var];
+        for (j = (int)h->aw_off[act]; j < (int)total; ++j)
+          if (h->aw[j] == w) break;
+        if (j == (int)total) h->aw[total++] = w;
+      }
+    }
+    h->aw_off[nactions] = (uint32_t)total;
+  }
+  for (i = 0; i < b->ntasks; ++i) {
+    h->task_names[i] = htn__strdup(a, b->tasks[i]);
+    if (!h->task_names[i]) goto oom;
+    if (!htn__names_put(a, &h->names, -1, h->task_names[i], (int32_t)i)) goto oom;
+  }
+  {
+    int32_t acc = 0;
+    for (i = 0; i < b->ntasks; ++i) {
+      h->task_m0[i] = acc;
+      h->task_mn[i] = b->task_nmethods[i];
+      acc += b->task_nmethods[i];
+    }
+  }
+  /* Methods grouped by task in insertion order; subtasks in method order of the new layout. */
+  for (i = 0; i < b->nmethods; ++i) {
+    const bmethod *bm = &b->methods[i];
+    int32_t idx = h->task_m0[bm->task] + fill[bm->task]++;
+    htn__method *m = &h->methods[idx];
+    m->task = bm->task;
+    m->name = htn__strdup(a, bm->name);
+    if (!m->name) goto oom;
+    if (bm->nwhen) {
+      m->when = (goap_cond *)htn__alloc(a, (size_t)bm->nwhen * sizeof *m->when);
+      if (!m->when) goto oom;
+      memcpy(m->when, bm->when, (size_t)bm->nwhen * sizeof *m->when);
+      m->nwhen = bm->nwhen;
+    }
+  }
+  {
+    /* Second pass in the new order: for each task, its methods in order. */
+    size_t *order;
+    size_t k;
+    int32_t *seen;
+    order = (size_t *)htn__alloc(a, (b->nmethods ? b->nmethods : 1) * sizeof *order);
+    if (!order) goto oom;
+    seen = fill;
+    memset(seen, 0, b->ntasks * sizeof *seen);
+    for (k = 0; k < b->nmethods; ++k) {
+      const bmethod *bm = &b->methods[k];
+      order[(size_t)(h->task_m0[bm->task] + seen[bm->task]++)] = k;
+    }
+    for (k = 0; k < b->nmethods; ++k) {
+      const bmethod *bm = &b->methods[order[k]];
+      htn__method *m = &h->methods[k];
+      int j;
+      m->s0 = (uint32_t)si;
+      m->sn = (uint32_t)bm->nsubs;
+      m->t0 = (uint32_t)ti;
+      m->tn = (uint32_t)bm->nwhen;
+      for (j = 0; j < bm->nwhen; ++j)
+        if (!htn__compile_cond(b->d, &bm->when[j], &h->tests[ti++])) m->never = 1;
+      for (j = 0; j < bm->nsubs; ++j) {
+        const goap_htn_subtask *s = &bm->subs[j];
+        goap_htn_subtask *d2 = &h->subs[si++];
+        *d2 = *s;
+        d2->conds = NULL;
+        d2->effs = NULL;
+        if (s->cond_count) {
+          memcpy(&h->conds[ci], s->conds, (size_t)s->cond_count * sizeof *h->conds);
+          d2->conds = &h->conds[ci];
+          ci += (size_t)s->cond_count;
+        }
+        if (s->eff_count) {
+          memcpy(&h->effs[ei], s->effs, (size_t)s->eff_count * sizeof *h->effs);
+          d2->effs = &h->effs[ei];
+          ei += (size_t)s->eff_count;
+        }
+      }
+    }
+    htn__free(a, order, (b->nmethods ? b->nmethods : 1) * sizeof *order);
+  }
+  for (i = 0; i < b->ntasks; ++i) {
+    goap_htn_subtask *r = &h->subs[nsubs + i];
+    memset(r, 0, sizeof *r);
+    r->kind = GOAP_HTN_TASK;
+    r->id = (int32_t)i;
+  }
+  htn__free(a, fill, b->ntasks * sizeof *fill);
+  *out = h;
+  return GOAP_OK;
+oom:
+  htn__free(a, fill, b->ntasks * sizeof *fill);
+  goap_htn_domain_destroy(h);
+  return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+#undef ALLOC_N
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Queries
+ * ---------------------------------------------------------------------------------------- */
+const goap_domain *goap_htn_domain_goap(const goap_htn_domain *h) { return h ? h->d : NULL; }
+int goap_htn_domain_task_count(const goap_htn_domain *h) { return h ? h->ntasks : 0; }
+int goap_htn_domain_find_task(const goap_htn_domain *h, const char *name) {
+  if (!h || !name) return -1;
+  return htn__names_find(&h->names, -1, name);
+}
+const char *goap_htn_domain_task_name(const goap_htn_domain *h, int task) {
+  if (!h || task < 0 || task >= h->ntasks) return NULL;
+  return h->task_names[task];
+}
+int goap_htn_domain_method_count(const goap_htn_domain *h, int task) {
+  if (!h || task < 0 || task >= h->ntasks) return 0;
+  return h->task_mn[task];
+}
+static const htn__method *method_at(const goap_htn_domain *h, int task, int method) {
+  if (!h || task < 0 || task >= h->ntasks || method < 0 || method >= h->task_mn[task])
+    return NULL;
+  return &h->methods[h->task_m0[task] + method];
+}
+const char *goap_htn_domain_method_name(const goap_htn_domain *h, int task, int method) {
+  const htn__method *m = method_at(h, task, method);
+  return m ? m->name : NULL;
+}
+const goap_cond *goap_htn_domain_method_when(const goap_htn_domain *h, int task, int method,
+                                             int *count) {
+  const htn__method *m = method_at(h, task, method);
+  if (count) *count = m ? m->nwhen : 0;
+  return m ? m->when : NULL;
+}
+const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h, int task,
+                                                        int method, int *count) {
+  const htn__method *m = method_at(h, task, method);
+  if (count) *count = m ? (int)m->sn : 0;
+  return m && m->sn ? &h->subs[m->s0] : NULL;
+}
+/* macros of src/htn/domain.c end here */
+#undef ALLOC_N
+#undef clear_error
+#undef fail
+#undef hash_str
+#undef valid_name
+
+/* ==== src/htn/planner.c ==== */
+/* names of src/htn/planner.c that another file also declares */
+#define run run__htn_planner
+/*
+ * planner.c -- the HTN planner: total-order forward decomposition with chronological
+ * backtracking, on an explicit stack.
+ *
+ * Invariants:
+ *  - The agenda (the tasks still to do, in order) is a persistent linked list of nodes in an
+ *    arena: a node is a run [pos, end) of subtasks of one method followed by the node `next`.
+ *    Nodes are never changed once made; taking a subtask makes a new node for the rest of the
+ *    run (none when the subtask was the last: a tail position keeps no frame). The arena only
+ *    grows during a descent and is cut back to a choice point's height when backtracking.
+ *  - One choice point per compound task decomposed: the task, the next method to try, the
+ *    agenda after the task, and the heights of every log (undo, plan, nodes, trace, MTR). A
+ *    failure restores the newest choice point (state by the undo log: (word, old value) pairs,
+ *    never a state copy) and tries its next applicable method; when it has none it is popped
+ *    and the failure goes on to the one below: chronological backtracking into every open
+ *    compound task.
+ *  - No recursion anywhere: plans of any length use heap arrays that grow by doubling and are
+ *    kept between requests, so a warmed-up planner does not allocate.
+ *  - The depth of a node is the number of unfinished methods on the agenda; a branch that
+ *    would exceed max_depth is cut (it fails), and the final status says so when no plan is
+ *    found.
+ */
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+typedef struct node {
+  uint32_t pos, end; /* subtasks [pos, end) of the domain's pool */
+  int32_t next;      /* the agenda after this run, or -1 */
+  uint32_t len;      /* runs on the agenda from here (this one included) */
+  int32_t hdepth;    /* nesting level of the run's subtasks (0: the root task) */
+  int32_t task;      /* the task whose method this run belongs to (-1: the root) */
+  size_t ulen;       /* undo-log height when the run's method was chosen */
+} node;
+
+typedef struct choice {
+  int32_t task;
+  int32_t next_m;    /* next method index to try */
+  int32_t rest;      /* the agenda after the task */
+  int32_t hdepth;    /* nesting level of the task */
+  uint32_t len;      /* agenda length of a run of its methods */
+  int tied;          /* the MTR so far equals the bound's prefix */
+  size_t ulen, plen, nlen, rlen, mlen;
+} choice;
+
+struct goap_htn_planner {
+  goap_allocator alloc;
+  const goap_htn_domain *h;
+  const goap_domain *d;
+  uint32_t words;
+  goap_word *cur;
+  goap_planner *gp;
+  uint32_t *uw;
+  goap_word *uv;
+  size_t ulen, uwcap, uvcap;
+  int32_t *plan;
+  size_t plen, pcap;
+  node *nodes;
+  size_t nlen, ncap;
+  choice *cps;
+  size_t cplen, cpcap;
+  goap_htn_trace_entry *rec;
+  size_t rlen, rcap;
+  int32_t *mtr;
+  size_t mlen, mcap;
+  int32_t *sub;
+  size_t subcap;
+  int32_t *chain;
+  size_t chaincap;
+  uint32_t *tstamp;
+  uint32_t stamp;
+  /* the last search */
+  int have_last;
+  goap_status last;
+  int paused;
+  goap_htn_stop stop;
+  goap_htn_stats stats;
+  double cost;
+  int pending;
+  int32_t pend;
+};
+
+#define GROW(p, arr, cap, need)                                                          \
+  (((need) <= (cap)) || htn__grow(&(p)->alloc, (void **)&(arr), &(cap), (need), sizeof *(arr)))
+
+goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
+                                          const goap_htn_planner_desc *desc) {
+  goap_allocator a;
+  goap_htn_planner *p;
+  goap_planner_desc gd;
+  size_t init = 256;
+  if (!h) return NULL;
+  a = htn__resolve(desc ? &desc->allocator : NULL);
+  p = (goap_htn_planner *)htn__alloc(&a, sizeof *p);
+  if (!p) return NULL;
+  memset(p, 0, sizeof *p);
+  p->alloc = a;
+  p->h = h;
+  p->d = h->d;
+  p->words = h->words;
+  if (desc && desc->initial_steps) init = desc->initial_steps;
+  memset(&gd, 0, sizeof gd);
+  if (desc) gd = desc->goap;
+  gd.allocator = a;
+  p->cur = (goap_word *)htn__alloc(&a, (p->words ? p->words : 1) * sizeof *p->cur);
+  p->tstamp = (uint32_t *)htn__alloc(&a, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
+  p->gp = goap_planner_create(h->d, &gd);
+  if (!p->cur || !p->tstamp || !p->gp || !GROW(p, p->uw, p->uwcap, init * 2) ||
+      !GROW(p, p->uv, p->uvcap, init * 2) || !GROW(p, p->plan, p->pcap, init) ||
+      !GROW(p, p->nodes, p->ncap, init * 2) || !GROW(p, p->cps, p->cpcap, init) ||
+      !GROW(p, p->rec, p->rcap, init * 2) || !GROW(p, p->mtr, p->mcap, init) ||
+      !GROW(p, p->sub, p->subcap, 64) || !GROW(p, p->chain, p->chaincap, 64)) {
+    goap_htn_planner_destroy(p);
+    return NULL;
+  }
+  memset(p->tstamp, 0, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
+  return p;
+}
+
+void goap_htn_planner_destroy(goap_htn_planner *p) {
+  goap_allocator a;
+  if (!p) return;
+  a = p->alloc;
+  goap_planner_destroy(p->gp);
+  htn__free(&a, p->cur, (p->words ? p->words : 1) * sizeof *p->cur);
+  htn__free(&a, p->tstamp, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
+  htn__free(&a, p->uw, p->uwcap * sizeof *p->uw);
+  htn__free(&a, p->uv, p->uvcap * sizeof *p->uv);
+  htn__free(&a, p->plan, p->pcap * sizeof *p->plan);
+  htn__free(&a, p->nodes, p->ncap * sizeof *p->nodes);
+  htn__free(&a, p->cps, p->cpcap * sizeof *p->cps);
+  htn__free(&a, p->rec, p->rcap * sizeof *p->rec);
+  htn__free(&a, p->mtr, p->mcap * sizeof *p->mtr);
+  htn__free(&a, p->sub, p->subcap * sizeof *p->sub);
+  htn__free(&a, p->chain, p->chaincap * sizeof *p->chain);
+  htn__free(&a, p, sizeof *p);
+}
+
+const char *goap_htn_stop_name(goap_htn_stop stop) {
+  switch (stop) {
+    case GOAP_HTN_STOP_NONE: return "none";
+    case GOAP_HTN_STOP_STEPS: return "steps";
+    case GOAP_HTN_STOP_TIME: return "time";
+    case GOAP_HTN_STOP_DEPTH: return "depth_limit";
+    case GOAP_HTN_STOP_CYCLE: return "cycle";
+    case GOAP_HTN_STOP_ACHIEVE: return "achieve_limit";
+  }
+  return "unknown";
+}
+
+int goap_htn_mtr_compare(const int32_t *a, int na, const int32_t *b, int nb) {
+  int i, n = na < nb ? na : nb;
+  if (!a || !b) n = 0;
+  for (i = 0; i < n; ++i)
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The search
+ * ---------------------------------------------------------------------------------------- */
+static int push_node(goap_htn_planner *p, uint32_t pos, uint32_t end, int32_t next,
+                     uint32_t len, int32_t hdepth, int32_t task, size_t ulen, int32_t *out) {
+  node *n;
+  if (!GROW(p, p->nodes, p->ncap, p->nlen + 1)) return 0;
+  n = &p->nodes[p->nlen];
+  n->pos = pos;
+  n->end = end;
+  n->next = next;
+  n->len = len;
+  n->hdepth = hdepth;
+  n->task = task;
+  n->ulen = ulen;
+  *out = (int32_t)p->nlen++;
+  return 1;
+}
+
+static int push_rec(goap_htn_planner *p, goap_htn_kind kind, int32_t id, int32_t method,
+                    int32_t depth, size_t plan_start, size_t plan_length) {
+  goap_htn_trace_entry *e;
+  if (!GROW(p, p->rec, p->rcap, p->rlen + 1)) return 0;
+  e = &p->rec[p->rlen++];
+  e->kind = kind;
+  e->id = id;
+  e->method = method;
+  e->depth = depth;
+  e->plan_start = (int32_t)plan_start;
+  e->plan_length = (int32_t)plan_length;
+  return 1;
+}
+
+/* Logs the old value of word w. */
+static int log_word(goap_htn_planner *p, uint32_t w) {
+  if (!GROW(p, p->uw, p->uwcap, p->ulen + 1) || !GROW(p, p->uv, p->uvcap, p->ulen + 1))
+    return 0;
+  p->uw[p->ulen] = w;
+  p->uv[p->ulen] = p->cur[w];
+  ++p->ulen;
+  return 1;
+}
+
+static void undo_to(goap_htn_planner *p, size_t height) {
+  while (p->ulen > height) {
+    --p->ulen;
+    p->cur[p->uw[p->ulen]] = p->uv[p->ulen];
+  }
+}
+
+/* Applies an applicable action with logging and appends it to the plan. 0: out of memory. */
+static int do_action(goap_htn_planner *p, int32_t a) {
+  const goap_htn_domain *h = p->h;
+  uint32_t k;
+  for (k = h->aw_off[a]; k < h->aw_off[a + 1]; ++k)
+    if (!log_word(p, h->aw[k])) return 0;
+  if (!GROW(p, p->plan, p->pcap, p->plen + 1)) return 0;
+  goap_action_apply(p->d, p->cur, a);
+  p->plan[p->plen++] = a;
+  return 1;
+}
+
+/* A cut at max_depth: is the chain since the last state change a cycle (a task decomposed
+ * twice with no state change in between)? */
+static int is_cycle(goap_htn_planner *p, int32_t task, int32_t agenda) {
+  int32_t i;
+  if (++p->stamp == 0) {
+    memset(p->tstamp, 0, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
+    p->stamp = 1;
+  }
+  p->tstamp[task] = p->stamp;
+  for (i = agenda; i >= 0; i = p->nodes[i].next) {
+    const node *n = &p->nodes[i];
+    if (n->ulen != p->ulen) break;
+    if (n->task < 0) continue;
+    if (p->tstamp[n->task] == p->stamp) return 1;
+    p->tstamp[n->task] = p->stamp;
+  }
+  return 0;
+}
+
+typedef struct run_ctx {
+  const goap_htn_request *req;
+  uint32_t max_depth;
+  uint64_t budget_ns, t0;
+  int tied;
+  int cut_depth, cut_cycle, achieve_limited, timed_out;
+} run_ctx;
+
+enum { R_OK = 0, R_FAIL, R_OOM, R_STOP };
+
+/* Runs an `achieve`; R_OK (applied), R_FAIL, R_OOM. */
+static int do_achieve(goap_htn_planner *p, run_ctx *rc, const goap_cond *want, int nwant,
+                      size_t *start, size_t *len) {
+  goap_request gr;
+  goap_result res;
+  goap_status st;
+  int i;
+  *start = p->plen;
+  *len = 0;
+  if (goap_state_satisfies(p->d, p->cur, want, nwant)) return R_OK;
+  memset(&gr, 0, sizeof gr);
+  gr.start = p->cur;
+  gr.want = want;
+  gr.want_count = nwant;
+  gr.search = rc->req->achieve_search;
+  gr.heuristic = rc->req->achieve_heuristic;
+  gr.max_nodes = rc->req->achieve_max_nodes;
+  gr.host = rc->req->host;
+  if (rc->budget_ns) { /* the search gets what is left of the request's time */
+    uint64_t used = htn__now_ns() - rc->t0;
+    if (used >= rc->budget_ns) {
+      rc->timed_out = 1;
+      return R_FAIL;
+    }
+    gr.max_ms = (double)(rc->budget_ns - used) / 1e6;
+  }
+  memset(&res, 0, sizeof res);
+  res.plan = p->sub;
+  res.plan_capacity = (int)(p->subcap > 0x7fffffff ? 0x7fffffff : p->subcap);
+  p->stats.achieves++;
+  st = goap_plan(p->gp, &gr, &res);
+  if (st == GOAP_BUFFER_TOO_SMALL) {
+    if (!GROW(p, p->sub, p->subcap, (size_t)res.plan_length)) return R_OOM;
+    res.plan = p->sub;
+    res.plan_capacity = (int)p->subcap;
+    st = goap_plan_finish(p->gp, &res);
+  }
+  if (st == GOAP_OUT_OF_MEMORY) return R_OOM;
+  if (st != GOAP_OK) {
+    if (st == GOAP_TIME_LIMIT && rc->budget_ns && htn__now_ns() - rc->t0 >= rc->budget_ns)
+      rc->timed_out = 1;
+    else if (st != GOAP_NO_PLAN)
+      rc->achieve_limited = 1;
+    return R_FAIL;
+  }
+  for (i = 0; i < res.plan_length; ++i)
+    if (!do_action(p, p->sub[i])) return R_OOM;
+  *len = (size_t)res.plan_length;
+  return R_OK;
+}
+
+/* Tries the methods of the newest choice point from its next_m. Sets *agenda and returns 1
+ * when one applies; pops the choice point and returns 0 when none does; -1: out of memory. */
+static int try_methods(goap_htn_planner *p, run_ctx *rc, int32_t *agenda) {
+  const goap_htn_domain *h = p->h;
+  choice *cp = &p->cps[p->cplen - 1];
+  int32_t m0 = h->task_m0[cp->task], mn = h->task_mn[cp->task], m;
+  const int32_t *bound = rc->req ? rc->req->mtr_bound : NULL;
+  int bound_len = bound ? rc->req->mtr_bound_length : 0;
+  for (m = cp->next_m; m < mn; ++m) {
+    const htn__method *M = &h->methods[m0 + m];
+    uint32_t k;
+    int ok = !M->never;
+    if (cp->tied && p->mlen < (size_t)bound_len && m > bound[p->mlen]) break;
+    for (k = 0; ok && k < M->tn; ++k) ok = htn__test_ok(&h->tests[M->t0 + k], p->cur);
+    if (!ok) continue;
+    cp->next_m = m + 1;
+    if (!push_rec(p, GOAP_HTN_TASK, cp->task, m, cp->hdepth, p->plen, 0)) return -1;
+    if (!GROW(p, p->mtr, p->mcap, p->mlen + 1)) return -1;
+    rc->tied = cp->tied;
+    if (rc->tied && p->mlen < (size_t)bound_len && m < bound[p->mlen]) rc->tied = 0;
+    p->mtr[p->mlen++] = m;
+    p->stats.expansions++;
+    if (M->sn == 0) {
+      *agenda = cp->rest;
+    } else {
+      int32_t task = cp->task, rest = cp->rest, hd = cp->hdepth + 1;
+      uint32_t len = cp->len;
+      if (!push_node(p, M->s0, M->s0 + M->sn, rest, len, hd, task, p->ulen, agenda)) return -1;
+    }
+    return 1;
+  }
+  --p->cplen;
+  return 0;
+}
+
+static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
+  const goap_htn_domain *h = p->h;
+  const goap_htn_request *req = rc->req;
+  uint64_t max_steps = req ? req->max_steps : 0;
+  for (;;) {
+    const node *n;
+    const goap_htn_subtask *s;
+    int32_t rest, hdepth;
+    int r;
+    if (agenda < 0) {
+      if (rc->tied) goto fail; /* not better than the bound */
+      return GOAP_OK;
+    }
+    p->stats.steps++;
+    if (max_steps && p->stats.steps > max_steps) {
+      p->stats.steps = max_steps;
+      p->stop = GOAP_HTN_STOP_STEPS;
+      return GOAP_NODE_LIMIT;
+    }
+    if (rc->budget_ns && (p->stats.steps & 255u) == 0 &&
+        htn__now_ns() - rc->t0 >= rc->budget_ns) {
+      p->stop = GOAP_HTN_STOP_TIME;
+      return GOAP_TIME_LIMIT;
+    }
+    n = &p->nodes[agenda];
+    s = &h->subs[n->pos];
+    hdepth = n->hdepth;
+    if (n->pos + 1 == n->end) {
+      rest = n->next;
+    } else {
+      node copy = *n;
+      if (!push_node(p, copy.pos + 1, copy.end, copy.next, copy.len, copy.hdepth, copy.task,
+                     copy.ulen, &rest))
+        return GOAP_OUT_OF_MEMORY;
+    }
+    switch (s->kind) {
+      case GOAP_HTN_ACTION:
+        if (!goap_action_applicable(p->d, p->cur, s->id)) goto fail;
+        if (!do_action(p, s->id)) return GOAP_OUT_OF_MEMORY;
+        if (!push_rec(p, GOAP_HTN_ACTION, s->id, -1, hdepth, p->plen - 1, 1))
+          return GOAP_OUT_OF_MEMORY;
+        agenda = rest;
+        continue;
+      case GOAP_HTN_SET: {
+        int k;
+        for (k = 0; k < s->eff_count; ++k)
+          if (!log_word(p, h->var_word[s->effs[k].var])) return GOAP_OUT_OF_MEMORY;
+        if (goap_state_assign(p->d, p->cur, s->effs, s->eff_count) != GOAP_OK) goto fail;
+        if (!push_rec(p, GOAP_HTN_SET, -1, -1, hdepth, p->plen, 0)) return GOAP_OUT_OF_MEMORY;
+        agenda = rest;
+        continue;
+      }
+      case GOAP_HTN_PAUSE:
+        if (rc->tied) goto fail;
+        if (!push_rec(p, GOAP_HTN_PAUSE, -1, -1, hdepth, p->plen, 0))
+          return GOAP_OUT_OF_MEMORY;
+        p->pending = 1;
+        p->pend = rest;
+        return GOAP_PARTIAL;
+      case GOAP_HTN_ACHIEVE:
+      case GOAP_HTN_ACHIEVE_GOAL: {
+        const goap_cond *want = s->conds;
+        int nwant = s->cond_count;
+        size_t st0 = 0, len = 0;
+        if (s->kind == GOAP_HTN_ACHIEVE_GOAL) want = goap_domain_goal_want(p->d, s->id, &nwant);
+        r = do_achieve(p, rc, want, nwant, &st0, &len);
+        if (r == R_OOM) return GOAP_OUT_OF_MEMORY;
+        if (rc->timed_out) {
+          p->stop = GOAP_HTN_STOP_TIME;
+          return GOAP_TIME_LIMIT;
+        }
+        if (r == R_FAIL) goto fail;
+        if (!push_rec(p, s->kind, s->kind == GOAP_HTN_ACHIEVE_GOAL ? s->id : -1, -1, hdepth, st0,
+                      len))
+          return GOAP_OUT_OF_MEMORY;
+        agenda = rest;
+        continue;
+      }
+      case GOAP_HTN_TASK: {
+        uint32_t len = (rest >= 0 ? p->nodes[rest].len : 0) + 1;
+        choice *cp;
+        if (len > rc->max_depth) {
+          rc->cut_depth = 1;
+          if (!rc->cut_cycle && is_cycle(p, s->id, rest)) rc->cut_cycle = 1;
+          goto fail;
+        }
+        if (len > p->stats.max_depth) p->stats.max_depth = len;
+        { /* The same task, before the same rest of the agenda, in the same state: a cycle
+           * through tail positions (T = [U], U = [T]) that the depth never sees. Whatever
+           * the repeat could find, the first occurrence finds too: prune it. */
+          size_t k = p->cplen;
+          int repeat = 0;
+          while (k > 0 && p->cps[k - 1].ulen == p->ulen && !repeat) {
+            --k;
+            repeat = p->cps[k].task == s->id && p->cps[k].rest == rest;
+          }
+          if (repeat) {
+            rc->cut_cycle = 1;
+            goto fail;
+          }
+        }
+        if (!GROW(p, p->cps, p->cpcap, p->cplen + 1)) return GOAP_OUT_OF_MEMORY;
+        cp = &p->cps[p->cplen++];
+        cp->task = s->id;
+        cp->next_m = 0;
+        cp->rest = rest;
+        cp->hdepth = hdepth;
+        cp->len = len;
+        cp->tied = rc->tied;
+        cp->ulen = p->ulen;
+        cp->plen = p->plen;
+        cp->nlen = p->nlen;
+        cp->rlen = p->rlen;
+        cp->mlen = p->mlen;
+        r = try_methods(p, rc, &agenda);
+        if (r < 0) return GOAP_OUT_OF_MEMORY;
+        if (r > 0) continue;
+        goto fail;
+      }
+    }
+  fail:
+    if (p->cplen) p->stats.backtracks++;
+    for (;;) {
+      const choice *cp;
+      if (p->cplen == 0) {
+        if (rc->cut_cycle) {
+          p->stop = GOAP_HTN_STOP_CYCLE;
+          return GOAP_CONFLICT;
+        }
+        if (rc->cut_depth) {
+          p->stop = GOAP_HTN_STOP_DEPTH;
+          return GOAP_TOO_LARGE;
+        }
+        if (rc->achieve_limited) {
+          p->stop = GOAP_HTN_STOP_ACHIEVE;
+          return GOAP_NODE_LIMIT;
+        }
+        return GOAP_NO_PLAN;
+      }
+      cp = &p->cps[p->cplen - 1];
+      undo_to(p, cp->ulen);
+      p->plen = cp->plen;
+      p->nlen = cp->nlen;
+      p->rlen = cp->rlen;
+      p->mlen = cp->mlen;
+      rc->tied = cp->tied;
+      r = try_methods(p, rc, &agenda);
+      if (r < 0) return GOAP_OUT_OF_MEMORY;
+      if (r > 0) break;
+    }
+  }
+}
+
+static void finish(goap_htn_planner *p, goap_status st, uint64_t t0) {
+  size_t i;
+  double cost = 0.0;
+  p->have_last = 1;
+  p->last = st;
+  p->paused = st == GOAP_PARTIAL;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) {
+    p->plen = 0;
+    p->rlen = 0;
+    p->mlen = 0;
+    p->pending = 0;
+  }
+  for (i = 0; i < p->plen; ++i) cost += goap_domain_action_cost(p->d, p->plan[i]);
+  p->cost = cost;
+  p->stats.time_us = (double)(htn__now_ns() - t0) / 1000.0;
+}
+
+goap_status goap_htn_fetch(const goap_htn_planner *p, goap_htn_result *r) {
+  goap_status st;
+  if (!p || !r) return GOAP_INVALID_ARGUMENT;
+  if (!p->have_last) return GOAP_INVALID_OPERATION;
+  st = p->last;
+  r->plan_length = (int)p->plen;
+  r->mtr_length = (int)p->mlen;
+  r->cost = p->cost;
+  r->paused = p->paused;
+  r->stop = p->stop;
+  r->stats = p->stats;
+  if (st == GOAP_OK || st == GOAP_PARTIAL) {
+    int fits = (size_t)(r->plan_capacity > 0 ? r->plan_capacity : 0) >= p->plen &&
+               (p->plen == 0 || r->plan) &&
+               (size_t)(r->mtr_capacity > 0 ? r->mtr_capacity : 0) >= p->mlen &&
+               (p->mlen == 0 || r->mtr);
+    if (!r->mtr && r->mtr_capacity == 0) /* the MTR was not asked for */
+      fits = (size_t)(r->plan_capacity > 0 ? r->plan_capacity : 0) >= p->plen &&
+             (p->plen == 0 || r->plan);
+    if (!fits) {
+      st = GOAP_BUFFER_TOO_SMALL;
+    } else {
+      if (p->plen) memcpy(r->plan, p->plan, p->plen * sizeof *p->plan);
+      if (r->mtr && p->mlen) memcpy(r->mtr, p->mtr, p->mlen * sizeof *p->mtr);
+    }
+  }
+  r->status = st;
+  return st;
+}
+
+static goap_status check_request(const goap_htn_planner *p, const goap_htn_request *req,
+                                 int need_task) {
+  if (!req) return GOAP_OK;
+  if (need_task && (req->task < 0 || req->task >= p->h->ntasks)) return GOAP_INVALID_ARGUMENT;
+  if (req->max_ms < 0 || req->max_ms != req->max_ms) return GOAP_INVALID_ARGUMENT;
+  if (req->mtr_bound_length < 0 || (req->mtr_bound_length > 0 && !req->mtr_bound))
+    return GOAP_INVALID_ARGUMENT;
+  return GOAP_OK;
+}
+
+static goap_status run(goap_htn_planner *p, const goap_htn_request *req, int32_t agenda,
+                       uint64_t t0, goap_htn_result *result) {
+  run_ctx rc;
+  goap_status st;
+  memset(&rc, 0, sizeof rc);
+  rc.req = req;
+  rc.t0 = t0;
+  rc.max_depth = req && req->max_depth ? req->max_depth : GOAP_HTN_DEFAULT_MAX_DEPTH;
+  rc.budget_ns = req && req->max_ms > 0 ? (uint64_t)(req->max_ms * 1e6) : 0;
+  if (rc.budget_ns == 0 && req && req->max_ms > 0) rc.budget_ns = 1;
+  rc.tied = req && req->mtr_bound != NULL;
+  st = search(p, &rc, agenda);
+  finish(p, st, t0);
+  if (st == GOAP_OUT_OF_MEMORY) {
+    result->status = st;
+    result->plan_length = result->mtr_length = 0;
+    result->paused = 0;
+    result->stop = GOAP_HTN_STOP_NONE;
+    result->stats = p->stats;
+    return st;
+  }
+  return goap_htn_fetch(p, result);
+}
+
+static void reset(goap_htn_planner *p) {
+  p->ulen = p->plen = p->nlen = p->cplen = p->rlen = 0;
+  p->stop = GOAP_HTN_STOP_NONE;
+  p->paused = 0;
+  memset(&p->stats, 0, sizeof p->stats);
+}
+
+goap_status goap_htn_plan(goap_htn_planner *p, const goap_htn_request *req,
+                          goap_htn_result *result) {
+  uint64_t t0 = htn__now_ns();
+  goap_status st;
+  int32_t root;
+  if (!p || !req || !result) return GOAP_INVALID_ARGUMENT;
+  st = check_request(p, req, 1);
+  p->pending = 0;
+  if (st != GOAP_OK) {
+    result->status = st;
+    return st;
+  }
+  reset(p);
+  p->mlen = 0;
+  if (req->start) {
+    memcpy(p->cur, req->start, p->words * sizeof *p->cur);
+  } else {
+    goap_state_init(p->d, p->cur);
+  }
+  if (!push_node(p, p->h->nsubs + (uint32_t)req->task, p->h->nsubs + (uint32_t)req->task + 1,
+                 -1, 0, 0, -1, 0, &root)) {
+    result->status = GOAP_OUT_OF_MEMORY;
+    return GOAP_OUT_OF_MEMORY;
+  }
+  return run(p, req, root, t0, result);
+}
+
+int goap_htn_pending(const goap_htn_planner *p) { return p ? p->pending : 0; }
+
+goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
+                            const goap_htn_request *req, goap_htn_result *result) {
+  uint64_t t0 = htn__now_ns();
+  goap_status st;
+  size_t k = 0, i;
+  int32_t at, head = -1;
+  goap_htn_request local;
+  if (!p || !result) return GOAP_INVALID_ARGUMENT;
+  if (!p->pending) {
+    result->status = GOAP_INVALID_OPERATION;
+    return GOAP_INVALID_OPERATION;
+  }
+  st = check_request(p, req, 0);
+  if (st != GOAP_OK) {
+    result->status = st;
+    return st;
+  }
+  if (req) {
+    local = *req;
+  } else {
+    memset(&local, 0, sizeof local);
+  }
+  local.mtr_bound = NULL;
+  local.mtr_bound_length = 0;
+  /* Keep only the continuation's runs: copy them, root-most first, to the arena's start. */
+  for (at = p->pend; at >= 0; at = p->nodes[at].next) {
+    if (!GROW(p, p->chain, p->chaincap, k + 1)) {
+      result->status = GOAP_OUT_OF_MEMORY;
+      return GOAP_OUT_OF_MEMORY;
+    }
+    p->chain[k++] = at;
+  }
+  for (i = 0; i < k; ++i) {
+    node n = p->nodes[p->chain[k - 1 - i]];
+    n.next = head;
+    n.ulen = 0;
+    p->nodes[i] = n;
+    head = (int32_t)i;
+  }
+  p->pending = 0;
+  reset(p);
+  p->nlen = k;
+  if (state)
+    memcpy(p->cur, state, p->words * sizeof *p->cur);
+  else
+    goap_state_init(p->d, p->cur);
+  return run(p, &local, head, t0, result);
+}
+
+int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap) {
+  size_t n;
+  if (!p || !p->have_last) return 0;
+  n = p->rlen;
+  if (out && cap > 0) memcpy(out, p->rec, (n < (size_t)cap ? n : (size_t)cap) * sizeof *out);
+  return (int)n;
+}
+/* macros of src/htn/planner.c end here */
+#undef GROW
+#undef run
+
+/* ==== src/pddl/ground.c ==== */
+/*
+ * ground.c -- grounding by relaxed reachability, and compiling the ground task to a
+ * goap_domain.
+ *
+ * Invariants:
+ *  - Atoms are reached in a queue (the insertion order of t->atoms): atoms [0, head) are
+ *    "processed" and indexed (per predicate, and per (predicate, position, object)). Processing
+ *    atom a tries every positive precondition that can match a, and joins the schema's other
+ *    positive preconditions against processed atoms only. So each ground action whose positive
+ *    preconditions are all reachable is found when the last of its atoms is processed, and no
+ *    argument combination is ever enumerated blindly: parameters are bound by matching atoms
+ *    (static ones included); only parameters in no positive precondition range over their
+ *    type's objects. Negative preconditions on changing predicates are ignored (relaxation);
+ *    equalities and negative static preconditions filter the complete bindings.
+ *  - The index lists never change during a join (new atoms are only queued), so pointers into
+ *    them stay valid; pointers into t->atoms' pool are never held across an insertion.
+ *  - Work (candidate atoms tried), atoms and ground actions are bounded by the options.
+ *  - Compiling: one bool variable per reached atom of a predicate some action changes (plus one
+ *    per goal atom that can never hold, so such goals stay visibly unreachable); add effects
+ *    win over delete effects of the same atom (PDDL semantics); duplicate conditions and
+ *    effects are merged; an action needing an atom both true and false is dropped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* ---- begin src/pddl/internal.h ---- */
+/*
+ * internal.h -- shared internals of the PDDL front end (src/pddl/).
+ *
+ * Invariants:
+ *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__px_grow); a zero
+ *    allocator is replaced by libc at the entry points, so internal code always has a
+ *    callable fn. Nothing here prints or keeps global mutable state.
+ *  - Texts are never assumed NUL-terminated: atoms are (offset, length) spans.
+ *  - Names are case-insensitive: every atom of the texts is interned lower-cased into one
+ *    symbol table, and every later name comparison is a symbol id comparison.
+ *  - The first error wins: goap__px_error records a diagnostic only when none is recorded yet, and
+ *    every phase stops at the first failure it sees.
+ *  - Arguments of lifted literals are int32: >= 0 an object id, < 0 the parameter -(arg + 1).
+ *  - Internal non-static functions are prefixed goap__px_ (hidden, never exported); types and
+ *    static helpers are prefixed px_.
+ */
+#ifndef GOAP_PDDL_INTERNAL_H
+#define GOAP_PDDL_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* #include goap/pddl.h: in goap.h */
+
+#if defined(__GNUC__)
+#define PX_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PX_PRINTF(f, a)
+#endif
+
+/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). */
+#define PX_MAX_PARAMS 64    /* parameters of one action schema */
+#define PX_MAX_ARITY 64     /* arguments of one predicate or function */
+#define PX_MAX_NAME 1024    /* bytes of one name */
+#define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
+
+/* ---- memory --------------------------------------------------------------------------- */
+void *goap__px_alloc(const goap_allocator *a, size_t n);
+void goap__px_free(const goap_allocator *a, void *p, size_t n);
+/* Ensures room for `need` elements of `elem` bytes in *data (capacity *cap, doubling).
+ * 0 when out of memory or on overflow (the old block is then untouched). */
+int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+
+typedef struct px_ivec {
+  int32_t *v;
+  size_t n, cap;
+} px_ivec;
+int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
+void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
+
+/* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
+typedef struct px_symrec {
+  char *name;        /* NUL-terminated, lower case */
+  uint32_t len;
+} px_symrec;
+typedef struct px_syms {
+  px_symrec *recs;   /* id -> name */
+  size_t n, cap;
+  int32_t *slots;    /* hash table of ids, -1 empty; cap is a power of two */
+  size_t nslots;
+} px_syms;
+/* The id of the name (lower-cased), interning it; -1 when out of memory. */
+int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len);
+/* The id of an already lower-case NUL-terminated name, or -1. */
+int32_t goap__px_sym_find(const px_syms *s, const char *name);
+void goap__px_syms_free(const goap_allocator *a, px_syms *s);
+
+/* ---- tuple sets: (id, args[n]) -> index, in insertion order --------------------------- */
+typedef struct px_tset {
+  px_ivec pool;      /* per entry: n, id, args... */
+  px_ivec offs;      /* entry -> offset in pool */
+  int32_t *slots;    /* hash table of entries, -1 empty */
+  size_t nslots;
+} px_tset;
+int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n);
+/* The entry's index (new or old); *added (may be NULL) tells; -1 when out of memory. */
+int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+                    int *added);
+static inline size_t px_tset_count(const px_tset *t) { return t->offs.n; }
+static inline int32_t px_tset_id(const px_tset *t, int32_t e) {
+  return t->pool.v[t->offs.v[e] + 1];
+}
+static inline const int32_t *px_tset_args(const px_tset *t, int32_t e, int *n) {
+  const int32_t *k = t->pool.v + t->offs.v[e];
+  if (n) *n = k[0];
+  return k + 2;
+}
+void goap__px_tset_free(const goap_allocator *a, px_tset *t);
+
+/* ---- S-expressions -------------------------------------------------------------------- */
+typedef struct px_node {
+  int32_t sym;       /* atom: its symbol; list: -1 */
+  int32_t first;     /* list: first child, -1 when empty */
+  int32_t next;      /* next sibling, -1 */
+  int32_t count;     /* list: number of children */
+  int32_t line, col; /* 1-based position of the atom or of '(' */
+  int32_t src;       /* which source text (index in px_task.src) */
+  uint8_t list;      /* 1 list, 0 atom */
+} px_node;
+
+typedef struct px_source {
+  const char *name;
+  const char *text;
+  size_t len;
+} px_source;
+
+/* ---- the lifted task ------------------------------------------------------------------ */
+enum { PX_LIT_PRE = 0, PX_LIT_ADD, PX_LIT_DEL, PX_LIT_GOAL };
+#define PX_EQ (-2) /* pred of an equality literal */
+
+typedef struct px_type {
+  int32_t sym, parent; /* parent -1 only for `object` (type 0) */
+  int32_t node;
+} px_type;
+
+typedef struct px_object {
+  int32_t sym, type, node;
+} px_object;
+
+typedef struct px_pred {
+  int32_t sym, arity, node;
+  uint8_t fluent;      /* some action adds or deletes it */
+} px_pred;
+
+typedef struct px_func {
+  int32_t sym, arity, node;
+} px_func;
+
+typedef struct px_lit {
+  int32_t pred;        /* predicate id, or PX_EQ */
+  int32_t args;        /* offset in px_task.args; arity of pred (2 for PX_EQ) */
+  int32_t node;        /* the atom's list node, for errors */
+  uint8_t neg, kind;   /* kind PX_LIT_* */
+} px_lit;
+
+enum { PX_COST_NONE = 0, PX_COST_CONST, PX_COST_FUNC };
+
+typedef struct px_schema {
+  int32_t sym, node;
+  int32_t nparams, ptypes, pnames; /* offsets in px_task.args: types, then parameter symbols */
+  int32_t lit0, nlits;             /* range in px_task.lits */
+  int cost_kind;
+  double cost_value;               /* PX_COST_CONST */
+  int32_t cost_func, cost_args;    /* PX_COST_FUNC: function id, offset in args */
+  int32_t cost_node;
+} px_schema;
+
+typedef struct px_task_core {
+  goap_allocator alloc;
+  goap_pddl_options opt;
+  px_source src[3];    /* domain, problem, plan */
+  px_syms syms;
+  px_node *nodes;
+  size_t nnodes, cnodes;
+
+  px_type *types;
+  size_t ntypes, ctypes;
+  px_object *objects;
+  size_t nobjects, cobjects;
+  px_pred *preds;
+  size_t npreds, cpreds;
+  px_func *funcs;
+  size_t nfuncs, cfuncs;
+  px_schema *schemas;
+  size_t nschemas, cschemas;
+  px_lit *lits;
+  size_t nlits, clits;
+  px_ivec args;        /* argument pool */
+  px_ivec init;        /* init atoms: pred, then offset in args (pairs) */
+  px_tset fvals;       /* (function, args) -> entry; value in fval */
+  double *fval;
+  size_t cfval;
+  int32_t goal0, ngoal; /* range in lits (kind GOAL, ground args) */
+  int metric;           /* (:metric minimize (total-cost)) given */
+  int uses_costs;       /* some action increases total-cost */
+  int32_t total_cost;   /* function id of total-cost, or -1 */
+  int32_t domain_sym, problem_sym;
+  uint8_t *is_a;        /* nobjects x ntypes: object o is of type t */
+
+  /* grounding (ground.c) */
+  int grounded;
+  px_tset atoms;        /* reachable ground atoms (pred, args) */
+  px_tset gacts;        /* reachable ground actions (schema, args) */
+  goap_domain *domain;
+  goap_word *start;
+  goap_cond *goal;
+  int ngoalc;
+  size_t start_words;   /* allocated words of start */
+  int32_t *act_of;      /* goap action id -> ground action entry (gacts count entries) */
+  size_t act_of_n;
+  goap_pddl_info info;
+
+  /* symbol -> id maps (-1: none), grown on demand */
+  px_ivec type_of, obj_of, pred_of, func_of, schema_of, param_of;
+
+  goap_diag *diag;      /* never NULL while loading */
+  goap_status status;   /* first error */
+} px_task_core;
+
+struct goap_pddl_task {
+  px_task_core c;
+};
+
+/* ---- errors (util.c) ------------------------------------------------------------------ */
+/* Records an error at node `node` (-1: no position, file of src `src`) unless one is already
+ * recorded; returns the recorded status. */
+goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...)
+    PX_PRINTF(4, 5);
+goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+                        const char *fmt, ...) PX_PRINTF(6, 7);
+/* "did you mean" helper: the symbol among cands (n ids) closest to `sym`, or -1. */
+int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n);
+
+static inline const char *px_name(const px_task_core *t, int32_t sym) {
+  return sym >= 0 && (size_t)sym < t->syms.n ? t->syms.recs[sym].name : "?";
+}
+
+/* symbol maps: the id stored for sym, or -1; set returns 0 when out of memory */
+static inline int32_t px_map_get(const px_ivec *m, int32_t sym) {
+  return sym >= 0 && (size_t)sym < m->n ? m->v[sym] : -1;
+}
+int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id);
+
+/* snprintf that truncates silently (long names are cut in messages, never overflow). */
+void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
+
+/* ---- reader (sexp.c) ------------------------------------------------------------------ */
+/* Reads every top-level form of source `src`; *first receives the first top-level node (or
+ * -1), linked by next. */
+goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
+
+/* ---- parser (parse.c) ----------------------------------------------------------------- */
+goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
+goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
+/* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
+size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+                      size_t cap);
+
+/* ---- grounding (ground.c) ------------------------------------------------------------- */
+goap_status goap__px_ground(px_task_core *t);
+void goap__px_ground_free(px_task_core *t);
+
+#endif /* GOAP_PDDL_INTERNAL_H */
+/* ---- end src/pddl/internal.h ---- */
+
+typedef struct gctx {
+  px_task_core *t;
+  const goap_allocator *a;
+  px_ivec *by_pred;      /* per predicate: processed atoms */
+  px_tset pidx;          /* (pred, pos, obj) -> list index */
+  px_ivec *lists;
+  size_t nlists, clists;
+  px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
+  px_ivec *of_type;      /* per type: its objects (subtypes included) */
+  int32_t head;
+  int32_t bind[PX_MAX_PARAMS];
+  int32_t pos[PX_MAX_LITS]; /* positive precondition literals of the current schema */
+  uint8_t done[PX_MAX_LITS];
+  int npos;
+} gctx;
+
+#define T (g->t)
+
+static goap_status too_large(gctx *g, const char *what, uint64_t limit) {
+  return goap__px_error_at(T, 1, 0, 0, GOAP_TOO_LARGE,
+                     "grounding needs more than %llu %s (the limit; see goap_pddl_options)",
+                     (unsigned long long)limit, what);
+}
+
+static int32_t lit_arg(const gctx *g, int32_t arg) {
+  return arg >= 0 ? arg : g->bind[-(arg + 1)];
+}
+
+/* Adds a ground action for the complete binding if it passes the filters. */
+static goap_status emit(gctx *g, int32_t si) {
+  const px_schema *s = &T->schemas[si];
+  int32_t args[PX_MAX_ARITY];
+  for (int32_t k = 0; k < s->nlits; ++k) {
+    const px_lit *l = &T->lits[s->lit0 + k];
+    if (l->kind != PX_LIT_PRE) continue;
+    const int32_t *la = T->args.v + l->args;
+    if (l->pred == PX_EQ) {
+      int eq = lit_arg(g, la[0]) == lit_arg(g, la[1]);
+      if (eq == l->neg) return GOAP_OK;
+      continue;
+    }
+    if (l->neg && !T->preds[l->pred].fluent) {
+      int n = T->preds[l->pred].arity;
+      for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+      if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) return GOAP_OK;
+    }
+  }
+  int added = 0;
+  if (px_tset_count(&T->gacts) >= T->opt.max_actions)
+    return too_large(g, "ground actions", T->opt.max_actions);
+  if (goap__px_tset_add(g->a, &T->gacts, si, g->bind, s->nparams, &added) < 0)
+    return goap__px_error(T, s->node, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (!added) return GOAP_OK;
+  for (int32_t k = 0; k < s->nlits; ++k) {
+    const px_lit *l = &T->lits[s->lit0 + k];
+    if (l->kind != PX_LIT_ADD) continue;
+    const int32_t *la = T->args.v + l->args;
+    int n = T->preds[l->pred].arity;
+    for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+    if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) continue;
+    if (px_tset_count(&T->atoms) >= T->opt.max_atoms)
+      return too_large(g, "ground atoms", T->opt.max_atoms);
+    if (goap__px_tset_add(g->a, &T->atoms, l->pred, args, n, NULL) < 0)
+      return goap__px_error(T, l->node, GOAP_OUT_OF_MEMORY, "out of memory");
+  }
+  return GOAP_OK;
+}
+
+/* Binds the parameters no positive precondition bound, over their types' objects. */
+static goap_status free_params(gctx *g, int32_t si, int q) {
+  const px_schema *s = &T->schemas[si];
+  while (q < s->nparams && g->bind[q] >= 0) ++q;
+  if (q == s->nparams) return emit(g, si);
+  const px_ivec *objs = &g->of_type[T->args.v[s->ptypes + q]];
+  for (size_t i = 0; i < objs->n; ++i) {
+    if (++T->info.work > T->opt.max_work) return too_large(g, "candidate bindings", T->opt.max_work);
+    g->bind[q] = objs->v[i];
+    goap_status st = free_params(g, si, q + 1);
+    if (st != GOAP_OK) {
+      g->bind[q] = -1;
+      return st;
+    }
+  }
+  g->bind[q] = -1;
+  return GOAP_OK;
+}
+
+/* Tries to match literal l against atom a, binding parameters; records the ones it bound in
+ * newly (count in *nb). 0 when they do not match (nothing stays bound). */
+static int unify(gctx *g, const px_schema *s, const px_lit *l, int32_t a, int32_t *newly, int *nb) {
+  int n;
+  const int32_t *aa = px_tset_args(&T->atoms, a, &n);
+  const int32_t *la = T->args.v + l->args;
+  *nb = 0;
+  for (int i = 0; i < n; ++i) {
+    int32_t v = la[i];
+    if (v >= 0) {
+      if (v != aa[i]) goto fail;
+      continue;
+    }
+    int q = -(v + 1);
+    if (g->bind[q] >= 0) {
+      if (g->bind[q] != aa[i]) goto fail;
+      continue;
+    }
+    int32_t ty = T->args.v[s->ptypes + q];
+    if (!T->is_a[(size_t)aa[i] * T->ntypes + (size_t)ty]) goto fail;
+    g->bind[q] = aa[i];
+    newly[(*nb)++] = q;
+  }
+  return 1;
+fail:
+  for (int k = 0; k < *nb; ++k) g->bind[newly[k]] = -1;
+  *nb = 0;
+  return 0;
+}
+
+static goap_status join(gctx *g, int32_t si, int remaining) {
+  const px_schema *s = &T->schemas[si];
+  if (remaining == 0) return free_params(g, si, 0);
+  /* the literal with the most bound arguments */
+  int best = -1, best_bound = -1;
+  for (int k = 0; k < g->npos; ++k) {
+    if (g->done[k]) continue;
+    const px_lit *l = &T->lits[g->pos[k]];
+    const int32_t *la = T->args.v + l->args;
+    int n = T->preds[l->pred].arity, b = 0;
+    for (int i = 0; i < n; ++i) b += lit_arg(g, la[i]) >= 0;
+    if (b > best_bound) {
+      best_bound = b;
+      best = k;
+    }
+  }
+  const px_lit *l = &T->lits[g->pos[best]];
+  const int32_t *la = T->args.v + l->args;
+  int n = T->preds[l->pred].arity;
+  const int32_t *cand = NULL;
+  size_t ncand = 0;
+  int32_t single;
+  if (best_bound == n) {
+    int32_t args[PX_MAX_ARITY];
+    for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+    single = goap__px_tset_find(&T->atoms, l->pred, args, n);
+    if (single < 0 || single >= g->head) return GOAP_OK;
+    cand = &single;
+    ncand = 1;
+  } else if (best_bound > 0) {
+    int32_t key[2] = {0, 0};
+    for (int i = 0; i < n; ++i)
+      if (lit_arg(g, la[i]) >= 0) {
+        key[0] = i;
+        key[1] = lit_arg(g, la[i]);
+        break;
+      }
+    int32_t e = goap__px_tset_find(&g->pidx, l->pred, key, 2);
+    if (e < 0) return GOAP_OK;
+    cand = g->lists[e].v;
+    ncand = g->lists[e].n;
+  } else {
+    cand = g->by_pred[l->pred].v;
+    ncand = g->by_pred[l->pred].n;
+  }
+  g->done[best] = 1;
+  int32_t newly[PX_MAX_ARITY];
+  int nb;
+  for (size_t i = 0; i < ncand; ++i) {
+    if (++T->info.work > T->opt.max_work) {
+      g->done[best] = 0;
+      return too_large(g, "candidate bindings", T->opt.max_work);
+    }
+    if (!unify(g, s, l, cand[i], newly, &nb)) continue;
+    goap_status st = join(g, si, remaining - 1);
+    for (int k = 0; k < nb; ++k) g->bind[newly[k]] = -1;
+    if (st != GOAP_OK) {
+      g->done[best] = 0;
+      return st;
+    }
+  }
+  g->done[best] = 0;
+  return GOAP_OK;
+}
+
+/* Sets up the positive preconditions of schema si (done all 0). */
+static void schema_pos(gctx *g, int32_t si) {
+  const px_schema *s = &T->schemas[si];
+  g->npos = 0;
+  for (int32_t k = 0; k < s->nlits; ++k) {
+    const px_lit *l = &T->lits[s->lit0 + k];
+    if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0) {
+      g->done[g->npos] = 0;
+      g->pos[g->npos++] = s->lit0 + k;
+    }
+  }
+  for (int q = 0; q < s->nparams; ++q) g->bind[q] = -1;
+}
+
+static goap_status process(gctx *g, int32_t a) {
+  int n;
+  int32_t pred = px_tset_id(&T->atoms, a);
+  if (!goap__px_ipush(g->a, &g->by_pred[pred], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  px_tset_args(&T->atoms, a, &n);
+  for (int i = 0; i < n; ++i) {
+    int32_t key[2];
+    key[0] = i;
+    key[1] = px_tset_args(&T->atoms, a, NULL)[i];
+    int added = 0;
+    int32_t e = goap__px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
+    if (e < 0) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    if (added) {
+      if (!goap__px_grow(g->a, (void **)&g->lists, &g->clists, (size_t)e + 1, sizeof *g->lists))
+        return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+      memset(&g->lists[e], 0, sizeof g->lists[e]);
+      g->nlists = (size_t)e + 1;
+    }
+    if (!goap__px_ipush(g->a, &g->lists[e], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  }
+  g->head = a + 1;
+  const px_ivec *tr = &g->trig[pred];
+  for (size_t k = 0; k + 1 < tr->n; k += 2) {
+    int32_t si = tr->v[k], li = tr->v[k + 1];
+    const px_schema *s = &T->schemas[si];
+    schema_pos(g, si);
+    int32_t newly[PX_MAX_ARITY];
+    int nb;
+    if (!unify(g, s, &T->lits[li], a, newly, &nb)) continue;
+    for (int j = 0; j < g->npos; ++j)
+      if (g->pos[j] == li) g->done[j] = 1;
+    goap_status st = join(g, si, g->npos - 1);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+/* ---- compiling ------------------------------------------------------------------------ */
+
+typedef struct cbuf {
+  char *s;
+  size_t cap;
+} cbuf;
+
+static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
+  return goap__px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
+}
+
+/* "move a b" (space-separated, no parentheses) into b. */
+static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
+                       const int32_t *args) {
+  const px_schema *s = &t->schemas[si];
+  size_t need = strlen(px_name(t, s->sym));
+  for (int i = 0; i < s->nparams; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
+  if (!cbuf_fit(a, b, need)) return 0;
+  size_t o = 0;
+  const char *x = px_name(t, s->sym);
+  memcpy(b->s, x, strlen(x));
+  o += strlen(x);
+  for (int i = 0; i < s->nparams; ++i) {
+    x = px_name(t, t->objects[args[i]].sym);
+    b->s[o++] = ' ';
+    memcpy(b->s + o, x, strlen(x));
+    o += strlen(x);
+  }
+  b->s[o] = 0;
+  return 1;
+}
+
+static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
+                         const int32_t *args) {
+  size_t need = goap__px_format_atom(t, pred, args, NULL, 0);
+  if (!cbuf_fit(a, b, need)) return 0;
+  goap__px_format_atom(t, pred, args, b->s, b->cap);
+  /* "(at a b)" -> "at a b" */
+  size_t n = strlen(b->s);
+  memmove(b->s, b->s + 1, n - 2);
+  b->s[n - 2] = 0;
+  return 1;
+}
+
+static goap_status compile(gctx *g) {
+  px_task_core *t = g->t;
+  const goap_allocator *a = g->a;
+  goap_status st = GOAP_OK;
+  size_t natoms = px_tset_count(&t->atoms), ngacts = px_tset_count(&t->gacts);
+  goap_builder *b = goap_builder_create(a);
+  int32_t *var_of = NULL, *pre_stamp = NULL, *eff_stamp = NULL;
+  int8_t *pre_val = NULL;
+  goap_cond *conds = NULL;
+  goap_effect *effs = NULL;
+  size_t nv = 1, cconds = 0, ceffs = 0;
+  cbuf name = {NULL, 0};
+  int nvars = 0;
+  int32_t args[PX_MAX_ARITY];
+  if (!b) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (goap_builder_set_name(b, px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
+
+  var_of = (int32_t *)goap__px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
+  if (!var_of) goto oom;
+  t->info.reachable_atoms = (int)natoms;
+  for (size_t i = 0; i < natoms; ++i) {
+    var_of[i] = -1;
+    int32_t p = px_tset_id(&t->atoms, (int32_t)i);
+    if (!t->preds[p].fluent) {
+      t->info.static_atoms++;
+      continue;
+    }
+    if (!atom_var_name(t, a, &name, p, px_tset_args(&t->atoms, (int32_t)i, NULL))) goto oom;
+    goap_var_desc vd;
+    memset(&vd, 0, sizeof vd);
+    vd.name = name.s;
+    vd.type = GOAP_BOOL;
+    goap_status bs = goap_builder_add_var(b, &vd, &var_of[i]);
+    if (bs != GOAP_OK) {
+      st = goap__px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b));
+      goto done;
+    }
+    nvars++;
+  }
+
+  /* actions */
+  nv = (size_t)(nvars ? nvars : 1);
+  t->act_of = (int32_t *)goap__px_alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
+  t->act_of_n = ngacts ? ngacts : 1;
+  pre_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *pre_stamp);
+  eff_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *eff_stamp);
+  pre_val = (int8_t *)goap__px_alloc(a, nv);
+  if (!t->act_of || !pre_stamp || !eff_stamp || !pre_val) goto oom;
+  for (size_t i = 0; i < nv; ++i) pre_stamp[i] = eff_stamp[i] = -1;
+  int nact = 0;
+  for (size_t e = 0; e < ngacts; ++e) {
+    int32_t si = px_tset_id(&t->gacts, (int32_t)e);
+    const px_schema *s = &t->schemas[si];
+    memcpy(g->bind, px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
+    int npre = 0, neff = 0, contradiction = 0;
+    if (!goap__px_grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
+        !goap__px_grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
+      goto oom;
+    /* preconditions, then adds, then deletes: an add wins over a delete of the same atom */
+    for (int pass = 0; pass < 3; ++pass) {
+      int want = pass == 0 ? PX_LIT_PRE : pass == 1 ? PX_LIT_ADD : PX_LIT_DEL;
+      for (int32_t k = 0; k < s->nlits; ++k) {
+        const px_lit *l = &t->lits[s->lit0 + k];
+        if (l->kind != want || l->pred == PX_EQ || !t->preds[l->pred].fluent) continue;
+        const int32_t *la = t->args.v + l->args;
+        int n = t->preds[l->pred].arity;
+        for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+        int32_t at = goap__px_tset_find(&t->atoms, l->pred, args, n);
+        if (at < 0) continue; /* never true: its `not` holds, its delete changes nothing */
+        int32_t v = var_of[at];
+        if (pass == 0) {
+          int8_t val = (int8_t)!l->neg;
+          if (pre_stamp[v] == (int32_t)e) {
+            if (pre_val[v] != val) contradiction = 1;
+            continue;
+          }
+          pre_stamp[v] = (int32_t)e;
+          pre_val[v] = val;
+          conds[npre].var = v;
+          conds[npre].op = GOAP_EQ;
+          conds[npre].value = val;
+          npre++;
+        } else {
+          if (eff_stamp[v] == (int32_t)e) continue; /* an add already set it, or a repeat */
+          eff_stamp[v] = (int32_t)e;
+          effs[neff].var = v;
+          effs[neff].op = GOAP_SET;
+          effs[neff].value = pass == 1 ? 1 : 0;
+          neff++;
+        }
+      }
+    }
+    t->act_of[e] = -1;
+    if (contradiction) continue;
+    double cost = 1.0;
+    if (t->metric && t->uses_costs) {
+      cost = 0.0;
+      if (s->cost_kind == PX_COST_CONST) {
+        cost = s->cost_value;
+      } else if (s->cost_kind == PX_COST_FUNC) {
+        int n = t->funcs[s->cost_func].arity;
+        const int32_t *ca = t->args.v + s->cost_args;
+        for (int i = 0; i < n; ++i) args[i] = lit_arg(g, ca[i]);
+        int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
+        if (fe < 0) {
+          char buf[256];
+          int o = snprintf(buf, sizeof buf, "(%s", px_name(t, t->funcs[s->cost_func].sym));
+          for (int i = 0; i < n && o > 0 && (size_t)o < sizeof buf; ++i)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", px_name(t, t->objects[args[i]].sym));
+          st = goap__px_error(t, s->cost_node, GOAP_NOT_FOUND, "no value for %s) in the problem's :init", buf);
+          goto done;
+        }
+        cost = t->fval[fe];
+        if (!(cost >= 0)) {
+          st = goap__px_error(t, s->cost_node, GOAP_OUT_OF_RANGE, "a negative action cost (%g)", cost);
+          goto done;
+        }
+      }
+    }
+    if (!action_name(t, a, &name, si, g->bind)) goto oom;
+    goap_action_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.name = name.s;
+    ad.cost = cost;
+    ad.pre = conds;
+    ad.pre_count = npre;
+    ad.eff = effs;
+    ad.eff_count = neff;
+    int id = -1;
+    goap_status bs = goap_builder_add_action(b, &ad, &id);
+    if (bs != GOAP_OK) {
+      st = goap__px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b));
+      goto done;
+    }
+    t->act_of[e] = id;
+    nact++;
+  }
+  /* invert: goap action id -> ground action entry (ids are given in entry order) */
+  {
+    int k = 0;
+    for (size_t e = 0; e < ngacts; ++e)
+      if (t->act_of[e] >= 0) t->act_of[k++] = (int32_t)e;
+  }
+  t->info.ground_actions = nact;
+  t->info.variables = nvars;
+
+  /* goal: literals decided by the grounding are dropped when they hold; one that can never
+   * hold becomes a variable no action sets, so that the planner reports no plan */
+  t->goal = (goap_cond *)goap__px_alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  if (!t->goal) goto oom;
+  t->ngoalc = 0;
+  int impossible = 0;
+  for (int32_t k = 0; k < t->ngoal; ++k) {
+    const px_lit *l = &t->lits[t->goal0 + k];
+    const int32_t *la = t->args.v + l->args;
+    if (l->pred == PX_EQ) {
+      if ((la[0] == la[1]) == !!l->neg) impossible = 1;
+      continue;
+    }
+    int32_t at = goap__px_tset_find(&t->atoms, l->pred, la, t->preds[l->pred].arity);
+    int32_t v = at >= 0 ? var_of[at] : -1;
+    if (v < 0) {
+      if ((at >= 0) == !!l->neg) impossible = 1;
+      continue;
+    }
+    int dup = 0;
+    for (int i = 0; i < t->ngoalc; ++i)
+      if (t->goal[i].var == v && t->goal[i].value == !l->neg) dup = 1;
+    if (dup) continue;
+    t->goal[t->ngoalc].var = v;
+    t->goal[t->ngoalc].op = GOAP_EQ;
+    t->goal[t->ngoalc].value = !l->neg;
+    t->ngoalc++;
+  }
+  if (impossible) {
+    goap_var_desc vd;
+    memset(&vd, 0, sizeof vd);
+    vd.name = "(a goal literal that can never hold)";
+    vd.type = GOAP_BOOL;
+    int v = -1;
+    if (goap_builder_add_var(b, &vd, &v) != GOAP_OK) goto oom;
+    t->goal[0].var = v;
+    t->goal[0].op = GOAP_EQ;
+    t->goal[0].value = 1;
+    t->ngoalc = 1;
+    t->info.variables++;
+  }
+
+  st = goap_builder_build(b, &t->domain);
+  if (st != GOAP_OK) {
+    st = goap__px_error(t, -1, st, "cannot build the domain: %s", goap_builder_error(b));
+    goto done;
+  }
+  t->start_words = goap_domain_state_words(t->domain) + 1;
+  t->start = (goap_word *)goap__px_alloc(a, t->start_words * sizeof *t->start);
+  if (!t->start) goto oom;
+  goap_state_init(t->domain, t->start);
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    int32_t at = goap__px_tset_find(&t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
+    if (at >= 0 && var_of[at] >= 0) goap_state_set(t->domain, t->start, var_of[at], 1);
+  }
+  goto done;
+oom:
+  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+done:
+  goap_builder_destroy(b);
+  goap__px_free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
+  goap__px_free(a, pre_stamp, nv * sizeof *pre_stamp);
+  goap__px_free(a, eff_stamp, nv * sizeof *eff_stamp);
+  goap__px_free(a, pre_val, nv);
+  goap__px_free(a, conds, cconds * sizeof *conds);
+  goap__px_free(a, effs, ceffs * sizeof *effs);
+  goap__px_free(a, name.s, name.cap);
+  return st;
+}
+
+goap_status goap__px_ground(px_task_core *t) {
+  gctx *g = (gctx *)goap__px_alloc(&t->alloc, sizeof *g);
+  if (!g) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  memset(g, 0, sizeof *g);
+  g->t = t;
+  g->a = &t->alloc;
+  goap_status st = GOAP_OK;
+  size_t np = t->npreds ? t->npreds : 1, nt = t->ntypes ? t->ntypes : 1;
+  g->by_pred = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->by_pred);
+  g->trig = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->trig);
+  g->of_type = (px_ivec *)goap__px_alloc(g->a, nt * sizeof *g->of_type);
+  if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
+  if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
+  if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
+  if (!g->by_pred || !g->trig || !g->of_type) {
+    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  for (size_t o = 0; o < t->nobjects; ++o)
+    for (size_t ty = 0; ty < t->ntypes; ++ty)
+      if (t->is_a[o * t->ntypes + ty] && !goap__px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    const px_schema *s = &t->schemas[si];
+    for (int32_t k = 0; k < s->nlits; ++k) {
+      const px_lit *l = &t->lits[s->lit0 + k];
+      if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0)
+        if (!goap__px_ipush(g->a, &g->trig[l->pred], (int32_t)si) ||
+            !goap__px_ipush(g->a, &g->trig[l->pred], s->lit0 + k))
+          goto oom;
+    }
+  }
+  /* the initial atoms */
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    if (px_tset_count(&t->atoms) >= t->opt.max_atoms) {
+      st = too_large(g, "ground atoms", t->opt.max_atoms);
+      goto done;
+    }
+    if (goap__px_tset_add(g->a, &t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, NULL) < 0)
+      goto oom;
+  }
+  t->info.init_atoms = (int)(t->init.n / 2);
+  /* schemas without positive preconditions: bound by their types alone, once */
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    schema_pos(g, (int32_t)si);
+    if (g->npos == 0 && (st = join(g, (int32_t)si, 0)) != GOAP_OK) goto done;
+  }
+  while ((size_t)g->head < px_tset_count(&t->atoms))
+    if ((st = process(g, g->head)) != GOAP_OK) goto done;
+  st = compile(g);
+  goto done;
+oom:
+  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+done:
+  for (size_t i = 0; g->by_pred && i < np; ++i) goap__px_ivec_free(g->a, &g->by_pred[i]);
+  for (size_t i = 0; g->trig && i < np; ++i) goap__px_ivec_free(g->a, &g->trig[i]);
+  for (size_t i = 0; g->of_type && i < nt; ++i) goap__px_ivec_free(g->a, &g->of_type[i]);
+  goap__px_free(g->a, g->by_pred, np * sizeof *g->by_pred);
+  goap__px_free(g->a, g->trig, np * sizeof *g->trig);
+  goap__px_free(g->a, g->of_type, nt * sizeof *g->of_type);
+  for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
+  goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
+  goap__px_tset_free(g->a, &g->pidx);
+  goap__px_free(&t->alloc, g, sizeof *g);
+  if (st == GOAP_OK) t->grounded = 1;
+  return st;
+}
+
+void goap__px_ground_free(px_task_core *t) {
+  goap_domain_destroy(t->domain);
+  t->domain = NULL;
+  goap__px_free(&t->alloc, t->start, t->start_words * sizeof *t->start);
+  t->start = NULL;
+  goap__px_free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  t->goal = NULL;
+  goap__px_free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
+  t->act_of = NULL;
+  goap__px_tset_free(&t->alloc, &t->atoms);
+  goap__px_tset_free(&t->alloc, &t->gacts);
+}
+/* macros of src/pddl/ground.c end here */
+#undef T
+
+/* ==== src/pddl/parse.c ==== */
+/*
+ * parse.c -- PDDL domain and problem trees -> the lifted task (types, objects, predicates,
+ * functions, action schemas, init, goal, metric).
+ *
+ * Invariants:
+ *  - Supported: STRIPS with :typing (hierarchies, `object`), constants, :negative-preconditions,
+ *    :equality, `and`, and :action-costs (`(increase (total-cost) N)` or a static function
+ *    term). Every other construct is rejected with its name and position, whatever the
+ *    :requirements say (they are read but not trusted).
+ *  - Domain sections are read in a fixed order whatever their order in the text: types,
+ *    constants, predicates, functions, then actions, so a use never precedes its declaration.
+ *  - Type 0 is `object`; every other type has a parent, and the parent chain is acyclic
+ *    (checked), so walking it terminates.
+ *  - A lifted literal's arguments are object ids or parameter references (see internal.h);
+ *    goal literals are ground.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+#define N(i) (&t->nodes[(i)])
+#define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
+
+static const char *nm(const px_task_core *t, int32_t n) {
+  return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
+}
+
+static int is_atom(const px_task_core *t, int32_t n, const char *name) {
+  return n >= 0 && !N(n)->list && strcmp(px_name(t, N(n)->sym), name) == 0;
+}
+
+/* The head atom's name of a list node ("" when empty or headed by a list). */
+static const char *head(const px_task_core *t, int32_t n) {
+  if (n < 0 || !N(n)->list || N(n)->first < 0 || N(n)->list == 0) return "";
+  int32_t h = N(n)->first;
+  return N(h)->list ? "" : px_name(t, N(h)->sym);
+}
+
+/* Nth child (0-based) of a list, or -1. */
+static int32_t child(const px_task_core *t, int32_t n, int k) {
+  int32_t c = N(n)->first;
+  while (c >= 0 && k-- > 0) c = N(c)->next;
+  return c;
+}
+
+static int is_var(const px_task_core *t, int32_t n) {
+  return !N(n)->list && px_name(t, N(n)->sym)[0] == '?';
+}
+
+/* Parses a number atom; 0 when it is not one. */
+static int number(const px_task_core *t, int32_t n, double *out) {
+  if (N(n)->list) return 0;
+  const char *s = px_name(t, N(n)->sym);
+  char *end = NULL;
+  if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '.' || s[0] == '+')) return 0;
+  double v = strtod(s, &end);
+  if (!end || *end || end == s || !isfinite(v)) return 0;
+  *out = v;
+  return 1;
+}
+
+/* ---- declarations ---------------------------------------------------------------------- */
+
+static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
+  if (!goap__px_grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
+    return -1;
+  int32_t id = (int32_t)t->ntypes++;
+  t->types[id].sym = sym;
+  t->types[id].parent = id == 0 ? -1 : 0;
+  t->types[id].node = node;
+  if (!goap__px_map_set(&t->alloc, &t->type_of, sym, id)) return -1;
+  return id;
+}
+
+/* The type named by atom node n ("either" lists are rejected). create: declare it when
+ * unknown (in :types). */
+static int32_t type_ref(px_task_core *t, int32_t n, int create) {
+  if (N(n)->list) {
+    if (strcmp(head(t, n), "either") == 0)
+      goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
+    else
+      goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a type name, found a list");
+    return -1;
+  }
+  int32_t ty = px_map_get(&t->type_of, N(n)->sym);
+  if (ty >= 0) return ty;
+  if (create) {
+    ty = add_type(t, N(n)->sym, n);
+    if (ty < 0) OOM(t, n);
+    return ty;
+  }
+  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, t->ntypes * sizeof *c);
+  int32_t s = -1;
+  if (c) {
+    for (size_t i = 0; i < t->ntypes; ++i) c[i] = t->types[i].sym;
+    s = goap__px_suggest(t, N(n)->sym, c, t->ntypes);
+    goap__px_free(&t->alloc, c, t->ntypes * sizeof *c);
+  }
+  if (s >= 0)
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s' (did you mean '%s'?)", nm(t, n), px_name(t, s));
+  else
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s'", nm(t, n));
+  return -1;
+}
+
+/* Walks a typed list `a b - t c - u d`: calls fn(t, item node, type id, ctx) for each item,
+ * in order. `types_section`: undeclared types are created (the :types section). */
+typedef goap_status (*typed_fn)(px_task_core *t, int32_t item, int32_t type, void *ctx);
+
+static goap_status typed_list(px_task_core *t, int32_t first, int types_section, typed_fn fn,
+                              void *ctx) {
+  int32_t start = first;
+  while (start >= 0) {
+    /* find the end of this group: a "-" atom followed by a type, or the end */
+    int32_t c = start, dash = -1;
+    while (c >= 0) {
+      if (is_atom(t, c, "-")) {
+        dash = c;
+        break;
+      }
+      c = N(c)->next;
+    }
+    int32_t ty = 0, after = -1;
+    if (dash >= 0) {
+      int32_t tn = N(dash)->next;
+      if (tn < 0) return goap__px_error(t, dash, GOAP_PARSE_ERROR, "'-' must be followed by a type");
+      ty = type_ref(t, tn, types_section);
+      if (ty < 0) return t->status;
+      after = N(tn)->next;
+    }
+    for (c = start; c >= 0 && c != dash; c = N(c)->next) {
+      if (N(c)->list) {
+        if (strcmp(head(t, c), "either") == 0)
+          return goap__px_error(t, c, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
+        return goap__px_error(t, c, GOAP_PARSE_ERROR, "expected a name, found a list");
+      }
+      goap_status st = fn(t, c, ty, ctx);
+      if (st != GOAP_OK) return st;
+    }
+    start = after;
+  }
+  return GOAP_OK;
+}
+
+static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *ctx) {
+  (void)ctx;
+  if (is_var(t, item) || is_atom(t, item, "-"))
+    return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid type name", nm(t, item));
+  int32_t ty = type_ref(t, item, 1);
+  if (ty < 0) return t->status;
+  if (ty == 0) {
+    if (parent != 0)
+      return goap__px_error(t, item, GOAP_PARSE_ERROR, "type 'object' cannot have a parent type");
+    return GOAP_OK;
+  }
+  t->types[ty].parent = parent;
+  /* cycle check: walking up from the parent must not meet ty */
+  int32_t p = parent;
+  for (size_t steps = 0; p >= 0 && steps <= t->ntypes; ++steps) {
+    if (p == ty)
+      return goap__px_error(t, item, GOAP_PARSE_ERROR, "type '%s' is its own ancestor (a cycle in :types)",
+                      nm(t, item));
+    p = t->types[p].parent;
+  }
+  return GOAP_OK;
+}
+
+static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *ctx) {
+  (void)ctx;
+  if (is_var(t, item) || is_atom(t, item, "-") || N(item)->sym < 0)
+    return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid object name", nm(t, item));
+  int32_t old = px_map_get(&t->obj_of, N(item)->sym);
+  if (old >= 0) {
+    /* repeated with the same type or a supertype of it (e.g. a domain constant listed again
+     * in :objects): the first, more specific type stays */
+    for (int32_t ty = t->objects[old].type; ty >= 0; ty = t->types[ty].parent)
+      if (ty == type) return GOAP_OK;
+    return goap__px_error(t, item, GOAP_DUPLICATE,
+                    "object '%s' is already declared with type '%s'", nm(t, item),
+                    px_name(t, t->types[t->objects[old].type].sym));
+  }
+  if (!goap__px_grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
+               sizeof *t->objects))
+    return OOM(t, item);
+  int32_t id = (int32_t)t->nobjects++;
+  t->objects[id].sym = N(item)->sym;
+  t->objects[id].type = type;
+  t->objects[id].node = item;
+  if (!goap__px_map_set(&t->alloc, &t->obj_of, N(item)->sym, id)) return OOM(t, item);
+  return GOAP_OK;
+}
+
+/* Parameters: collects (symbol, type) pairs into a local list. */
+typedef struct param_list {
+  int32_t sym[PX_MAX_PARAMS], type[PX_MAX_PARAMS], node[PX_MAX_PARAMS];
+  int n;
+  int allow_dup; /* predicate and function declarations may repeat placeholder names */
+} param_list;
+
+static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *ctx) {
+  param_list *pl = (param_list *)ctx;
+  if (!is_var(t, item))
+    return goap__px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
+  for (int i = 0; i < pl->n && !pl->allow_dup; ++i)
+    if (pl->sym[i] == N(item)->sym)
+      return goap__px_error(t, item, GOAP_DUPLICATE, "parameter '%s' is declared twice", nm(t, item));
+  if (pl->n >= PX_MAX_PARAMS)
+    return goap__px_error(t, item, GOAP_TOO_LARGE, "more than %d parameters", PX_MAX_PARAMS);
+  pl->sym[pl->n] = N(item)->sym;
+  pl->type[pl->n] = type;
+  pl->node[pl->n] = item;
+  pl->n++;
+  return GOAP_OK;
+}
+
+static goap_status parse_predicates(px_task_core *t, int32_t sec) {
+  for (int32_t d = N(N(sec)->first)->next; d >= 0; d = N(d)->next) {
+    if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
+      return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a predicate declaration '(name ?arg ...)'");
+    int32_t name = N(d)->first;
+    if (is_var(t, name) || is_atom(t, name, "=") || is_atom(t, name, "-"))
+      return goap__px_error(t, name, GOAP_PARSE_ERROR, "'%s' is not a valid predicate name", nm(t, name));
+    if (px_map_get(&t->pred_of, N(name)->sym) >= 0)
+      return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
+    param_list pl;
+    pl.n = 0;
+    pl.allow_dup = 1;
+    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (!goap__px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
+      return OOM(t, d);
+    int32_t id = (int32_t)t->npreds++;
+    t->preds[id].sym = N(name)->sym;
+    t->preds[id].arity = pl.n;
+    t->preds[id].node = name;
+    t->preds[id].fluent = 0;
+    if (!goap__px_map_set(&t->alloc, &t->pred_of, N(name)->sym, id)) return OOM(t, d);
+  }
+  return GOAP_OK;
+}
+
+static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
+  if (!goap__px_grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
+    return -1;
+  int32_t id = (int32_t)t->nfuncs++;
+  t->funcs[id].sym = sym;
+  t->funcs[id].arity = arity;
+  t->funcs[id].node = node;
+  if (!goap__px_map_set(&t->alloc, &t->func_of, sym, id)) return -1;
+  if (strcmp(px_name(t, sym), "total-cost") == 0) t->total_cost = id;
+  return id;
+}
+
+static goap_status parse_functions(px_task_core *t, int32_t sec) {
+  for (int32_t d = N(N(sec)->first)->next; d >= 0; d = N(d)->next) {
+    if (is_atom(t, d, "-")) { /* "- number" after a declaration */
+      int32_t ty = N(d)->next;
+      if (ty < 0 || N(ty)->list)
+        return goap__px_error(t, d, GOAP_PARSE_ERROR, "'-' must be followed by a type ('number')");
+      if (strcmp(nm(t, ty), "number") != 0)
+        return goap__px_error(t, ty, GOAP_PARSE_ERROR,
+                        "unsupported function type '%s' (only 'number')", nm(t, ty));
+      d = ty;
+      continue;
+    }
+    if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
+      return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a function declaration '(name ?arg ...)'");
+    int32_t name = N(d)->first;
+    if (px_map_get(&t->func_of, N(name)->sym) >= 0)
+      return goap__px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
+    param_list pl;
+    pl.n = 0;
+    pl.allow_dup = 1;
+    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (add_func(t, N(name)->sym, pl.n, name) < 0) return OOM(t, d);
+  }
+  return GOAP_OK;
+}
+
+/* ---- literals ------------------------------------------------------------------------- */
+
+typedef struct lctx {
+  const param_list *params; /* NULL: ground (goal) */
+  int kind;                 /* PX_LIT_* */
+} lctx;
+
+/* A term: a parameter or an object. */
+static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
+  if (N(n)->list) {
+    goap__px_error(t, n, GOAP_PARSE_ERROR,
+             "unsupported construct: a function term '(%s ...)' as an argument", head(t, n));
+    return INT32_MIN;
+  }
+  if (is_var(t, n)) {
+    if (c->params)
+      for (int i = 0; i < c->params->n; ++i)
+        if (c->params->sym[i] == N(n)->sym) return -(i + 1);
+    if (c->params)
+      goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this action)",
+               nm(t, n));
+    else
+      goap__px_error(t, n, GOAP_PARSE_ERROR, "variable '%s' in a ground formula", nm(t, n));
+    return INT32_MIN;
+  }
+  int32_t o = px_map_get(&t->obj_of, N(n)->sym);
+  if (o < 0) {
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown object or constant '%s'", nm(t, n));
+    return INT32_MIN;
+  }
+  return o;
+}
+
+static const char *unsupported_cond(const char *h) {
+  if (!strcmp(h, "or")) return "disjunctive condition";
+  if (!strcmp(h, "imply")) return "implication";
+  if (!strcmp(h, "exists")) return "existential condition";
+  if (!strcmp(h, "forall")) return "universal condition";
+  if (!strcmp(h, "when")) return "conditional effect";
+  if (!strcmp(h, "<") || !strcmp(h, ">") || !strcmp(h, "<=") || !strcmp(h, ">="))
+    return "numeric comparison";
+  if (!strcmp(h, "preference")) return "preference";
+  return NULL;
+}
+
+static int32_t pred_ref(px_task_core *t, int32_t name) {
+  int32_t p = px_map_get(&t->pred_of, N(name)->sym);
+  if (p >= 0) return p;
+  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, (t->npreds ? t->npreds : 1) * sizeof *c);
+  int32_t s = -1;
+  if (c) {
+    for (size_t i = 0; i < t->npreds; ++i) c[i] = t->preds[i].sym;
+    s = goap__px_suggest(t, N(name)->sym, c, t->npreds);
+    goap__px_free(&t->alloc, c, (t->npreds ? t->npreds : 1) * sizeof *c);
+  }
+  if (s >= 0)
+    goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s' (did you mean '%s'?)", nm(t, name),
+             px_name(t, s));
+  else
+    goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s'", nm(t, name));
+  return -1;
+}
+
+/* An atomic formula (pred terms...) or (= a b) -> a new literal. */
+static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) {
+  int32_t h = N(n)->first;
+  if (h < 0) return goap__px_error(t, n, GOAP_PARSE_ERROR, "empty formula '()'");
+  if (N(h)->list) return goap__px_error(t, h, GOAP_PARSE_ERROR, "expected a predicate name, found a list");
+  int32_t pred, arity;
+  if (is_atom(t, h, "=")) {
+    if (c->kind == PX_LIT_ADD || c->kind == PX_LIT_DEL)
+      return goap__px_error(t, h, GOAP_PARSE_ERROR, "an equality cannot be an effect");
+    for (int32_t a = N(h)->next; a >= 0; a = N(a)->next)
+      if (N(a)->list)
+        return goap__px_error(t, n, GOAP_PARSE_ERROR,
+                        "unsupported construct: numeric comparison '(= (%s ...) ...)'",
+                        head(t, a));
+    pred = PX_EQ;
+    arity = 2;
+  } else {
+    pred = pred_ref(t, h);
+    if (pred < 0) return t->status;
+    arity = t->preds[pred].arity;
+  }
+  if (N(n)->count - 1 != arity)
+    return goap__px_error(t, n, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", nm(t, h),
+                    arity, arity == 1 ? "" : "s", N(n)->count - 1);
+  if (!goap__px_grow(&t->alloc, (void **)&t->lits, &t->clits, t->nlits + 1, sizeof *t->lits))
+    return OOM(t, n);
+  size_t off = t->args.n;
+  for (int32_t a = N(h)->next; a >= 0; a = N(a)->next) {
+    int32_t v = term(t, a, c);
+    if (v == INT32_MIN) return t->status;
+    if (!goap__px_ipush(&t->alloc, &t->args, v)) return OOM(t, n);
+  }
+  if (off > (size_t)INT32_MAX - 1024) return goap__px_error(t, n, GOAP_TOO_LARGE, "too many arguments");
+  px_lit *l = &t->lits[t->nlits++];
+  l->pred = pred;
+  l->args = (int32_t)off;
+  l->node = n;
+  l->neg = (uint8_t)neg;
+  l->kind = (uint8_t)c->kind;
+  if (pred >= 0 && (c->kind == PX_LIT_ADD || c->kind == PX_LIT_DEL)) t->preds[pred].fluent = 1;
+  return GOAP_OK;
+}
+
+/* A condition: and / not / atoms (precondition or goal). */
+static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
+  if (!N(n)->list)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
+  if (N(n)->first < 0) return GOAP_OK; /* () : the empty conjunction */
+  const char *h = head(t, n);
+  if (!strcmp(h, "and")) {
+    for (int32_t a = N(N(n)->first)->next; a >= 0; a = N(a)->next)
+      if (cond(t, a, c) != GOAP_OK) return t->status;
+    return GOAP_OK;
+  }
+  if (!strcmp(h, "not")) {
+    int32_t a = N(N(n)->first)->next;
+    if (N(n)->count != 2 || !N(a)->list)
+      return goap__px_error(t, n, GOAP_PARSE_ERROR, "'not' takes one formula");
+    const char *ih = head(t, a);
+    const char *what = unsupported_cond(ih);
+    if (what || !strcmp(ih, "and") || !strcmp(ih, "not"))
+      return goap__px_error(t, a, GOAP_PARSE_ERROR,
+                      "unsupported construct: 'not' of a compound formula '(%s ...)'", ih);
+    return atom_lit(t, a, 1, c);
+  }
+  const char *what = unsupported_cond(h);
+  if (what) return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s)", h, what);
+  return atom_lit(t, n, 0, c);
+}
+
+/* ---- actions -------------------------------------------------------------------------- */
+
+static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const lctx *c) {
+  /* (increase (total-cost) X) */
+  int32_t f = child(t, n, 1), x = child(t, n, 2);
+  const char *h = head(t, n);
+  if (N(n)->count != 3 || !N(f)->list)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "'%s' takes a function term and a value", h);
+  if (strcmp(head(t, f), "total-cost") != 0 || N(f)->count != 1)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR,
+                    "unsupported construct: numeric fluent '(%s (%s ...))' (only "
+                    "'(increase (total-cost) ...)')", h, head(t, f));
+  if (strcmp(h, "increase") != 0)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR,
+                    "unsupported construct '%s' on total-cost (only 'increase')", h);
+  if (s->cost_kind != PX_COST_NONE)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "a second '(increase (total-cost) ...)' in one action");
+  if (t->total_cost < 0 && add_func(t, N(N(f)->first)->sym, 0, f) < 0) return OOM(t, n);
+  t->uses_costs = 1;
+  s->cost_node = n;
+  double v;
+  if (number(t, x, &v)) {
+    if (v < 0)
+      return goap__px_error(t, x, GOAP_OUT_OF_RANGE, "a negative action cost (%s)", nm(t, x));
+    s->cost_kind = PX_COST_CONST;
+    s->cost_value = v;
+    return GOAP_OK;
+  }
+  if (!N(x)->list || N(x)->first < 0 || N(N(x)->first)->list)
+    return goap__px_error(t, x, GOAP_PARSE_ERROR,
+                    "expected a number or a function term '(f ?x ...)' as the cost, found '%s'",
+                    nm(t, x));
+  int32_t fn = px_map_get(&t->func_of, N(N(x)->first)->sym);
+  if (fn < 0)
+    return goap__px_error(t, N(x)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, x));
+  if (fn == t->total_cost)
+    return goap__px_error(t, x, GOAP_PARSE_ERROR, "unsupported construct: total-cost as a cost");
+  if (N(x)->count - 1 != t->funcs[fn].arity)
+    return goap__px_error(t, x, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", head(t, x),
+                    t->funcs[fn].arity, t->funcs[fn].arity == 1 ? "" : "s", N(x)->count - 1);
+  size_t off = t->args.n;
+  for (int32_t a = N(N(x)->first)->next; a >= 0; a = N(a)->next) {
+    int32_t v2 = term(t, a, c);
+    if (v2 == INT32_MIN) return t->status;
+    if (!goap__px_ipush(&t->alloc, &t->args, v2)) return OOM(t, x);
+  }
+  s->cost_kind = PX_COST_FUNC;
+  s->cost_func = fn;
+  s->cost_args = (int32_t)off;
+  return GOAP_OK;
+}
+
+static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_list *pl) {
+  if (!N(n)->list)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
+  if (N(n)->first < 0) return GOAP_OK;
+  const char *h = head(t, n);
+  lctx c;
+  c.params = pl;
+  c.kind = PX_LIT_ADD;
+  if (!strcmp(h, "and")) {
+    for (int32_t a = N(N(n)->first)->next; a >= 0; a = N(a)->next)
+      if (effect(t, s, a, pl) != GOAP_OK) return t->status;
+    return GOAP_OK;
+  }
+  if (!strcmp(h, "not")) {
+    int32_t a = N(N(n)->first)->next;
+    if (N(n)->count != 2 || !N(a)->list)
+      return goap__px_error(t, n, GOAP_PARSE_ERROR, "'not' takes one atom");
+    const char *ih = head(t, a);
+    if (unsupported_cond(ih) || !strcmp(ih, "and") || !strcmp(ih, "not"))
+      return goap__px_error(t, a, GOAP_PARSE_ERROR,
+                      "unsupported construct: 'not' of a compound effect '(%s ...)'", ih);
+    c.kind = PX_LIT_DEL;
+    return atom_lit(t, a, 1, &c);
+  }
+  if (!strcmp(h, "increase") || !strcmp(h, "decrease") || !strcmp(h, "assign") ||
+      !strcmp(h, "scale-up") || !strcmp(h, "scale-down"))
+    return cost_effect(t, s, n, &c);
+  if (!strcmp(h, "forall"))
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'forall' (universal effect)");
+  if (!strcmp(h, "when"))
+    return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'when' (conditional effect)");
+  const char *what = unsupported_cond(h);
+  if (what) return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s) in an effect", h, what);
+  return atom_lit(t, n, 0, &c);
+}
+
+static goap_status parse_action(px_task_core *t, int32_t sec) {
+  int32_t name = child(t, sec, 1);
+  if (name < 0 || N(name)->list || is_var(t, name))
+    return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR, "expected the action's name after ':action'");
+  if (px_map_get(&t->schema_of, N(name)->sym) >= 0)
+    return goap__px_error(t, name, GOAP_DUPLICATE, "action '%s' is defined twice", nm(t, name));
+  int32_t params = -1, pre = -1, eff = -1;
+  for (int32_t k = N(name)->next; k >= 0; k = N(k)->next) {
+    int32_t v = N(k)->next;
+    if (N(k)->list || nm(t, k)[0] != ':')
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "expected ':parameters', ':precondition' or ':effect', found '%s'", nm(t, k));
+    if (v < 0) return goap__px_error(t, k, GOAP_PARSE_ERROR, "'%s' needs a value", nm(t, k));
+    if (is_atom(t, k, ":parameters")) params = v;
+    else if (is_atom(t, k, ":precondition")) pre = v;
+    else if (is_atom(t, k, ":effect")) eff = v;
+    else if (is_atom(t, k, ":duration") || is_atom(t, k, ":condition"))
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct '%s' (durative actions)", nm(t, k));
+    else
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "unknown action key '%s'", nm(t, k));
+    k = v;
+  }
+  param_list pl;
+  pl.n = 0;
+  pl.allow_dup = 0;
+  if (params >= 0) {
+    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
+    if (typed_list(t, N(params)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
+  }
+  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
+    return OOM(t, sec);
+  px_schema s;
+  memset(&s, 0, sizeof s);
+  s.sym = N(name)->sym;
+  s.node = name;
+  s.nparams = pl.n;
+  s.ptypes = (int32_t)t->args.n;
+  for (int i = 0; i < pl.n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl.type[i])) return OOM(t, sec);
+  s.pnames = (int32_t)t->args.n;
+  for (int i = 0; i < pl.n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl.sym[i])) return OOM(t, sec);
+  s.lit0 = (int32_t)t->nlits;
+  s.cost_kind = PX_COST_NONE;
+  lctx c;
+  c.params = &pl;
+  c.kind = PX_LIT_PRE;
+  if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
+  if (eff >= 0 && effect(t, &s, eff, &pl) != GOAP_OK) return t->status;
+  if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
+    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
+  s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
+  int32_t id = (int32_t)t->nschemas;
+  t->schemas[t->nschemas++] = s;
+  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
+  return GOAP_OK;
+}
+
+/* ---- domain ----------------------------------------------------------------------------- */
+
+/* Checks `(define (KIND NAME) ...)` and returns NAME's symbol via *name. */
+static goap_status define_header(px_task_core *t, int32_t root, const char *kind, int32_t *name,
+                                 int src) {
+  if (root < 0)
+    return goap__px_error_at(t, src, 0, 0, GOAP_PARSE_ERROR, "empty %s file: expected '(define (%s NAME) ...)'", kind, kind);
+  if (N(root)->next >= 0)
+    return goap__px_error(t, N(root)->next, GOAP_PARSE_ERROR, "unexpected text after the %s's '(define ...)'", kind);
+  if (!N(root)->list || strcmp(head(t, root), "define") != 0)
+    return goap__px_error(t, root, GOAP_PARSE_ERROR, "expected '(define (%s NAME) ...)'", kind);
+  int32_t h = child(t, root, 1);
+  if (h < 0 || !N(h)->list || N(h)->count != 2 || N(child(t, h, 1))->list)
+    return goap__px_error(t, h < 0 ? root : h, GOAP_PARSE_ERROR, "expected '(%s NAME)' after 'define'", kind);
+  if (strcmp(head(t, h), kind) != 0) {
+    if (!strcmp(head(t, h), "domain") || !strcmp(head(t, h), "problem"))
+      return goap__px_error(t, h, GOAP_PARSE_ERROR, "this is a %s, but a %s was expected here",
+                      head(t, h), kind);
+    return goap__px_error(t, h, GOAP_PARSE_ERROR, "expected '(%s NAME)' after 'define'", kind);
+  }
+  *name = N(child(t, h, 1))->sym;
+  return GOAP_OK;
+}
+
+static goap_status each_section(px_task_core *t, int32_t root, const char *kind,
+                                goap_status (*fn)(px_task_core *, int32_t), const char *want) {
+  for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
+    if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a %s section '(:name ...)'", kind);
+    if (!strcmp(head(t, s), want) && fn(t, s) != GOAP_OK) return t->status;
+  }
+  return GOAP_OK;
+}
+
+static goap_status sec_types(px_task_core *t, int32_t s) {
+  return typed_list(t, N(N(s)->first)->next, 1, on_type, NULL);
+}
+static goap_status sec_objects(px_task_core *t, int32_t s) {
+  return typed_list(t, N(N(s)->first)->next, 0, on_object, NULL);
+}
+static goap_status sec_action(px_task_core *t, int32_t s) { return parse_action(t, s); }
+
+goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
+  int32_t obj = goap__px_sym_intern(&t->alloc, &t->syms, "object", 6);
+  if (obj < 0 || add_type(t, obj, -1) != 0) return OOM(t, root);
+  if (define_header(t, root, "domain", &t->domain_sym, 0) != GOAP_OK) return t->status;
+  /* check every section name first */
+  for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
+    if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a domain section '(:name ...)'");
+    const char *h = head(t, s);
+    if (!strcmp(h, ":requirements")) {
+      for (int32_t r = N(N(s)->first)->next; r >= 0; r = N(r)->next)
+        if (N(r)->list || nm(t, r)[0] != ':')
+          return goap__px_error(t, r, GOAP_PARSE_ERROR, "expected a requirement ':name'");
+      continue;
+    }
+    if (!strcmp(h, ":types") || !strcmp(h, ":constants") || !strcmp(h, ":predicates") ||
+        !strcmp(h, ":functions") || !strcmp(h, ":action"))
+      continue;
+    if (!strcmp(h, ":derived"))
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':derived' (derived predicates)");
+    if (!strcmp(h, ":durative-action"))
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':durative-action' (durative actions)");
+    if (!strcmp(h, ":constraints"))
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
+    return goap__px_error(t, s, GOAP_PARSE_ERROR, "unknown domain section '%s'", h);
+  }
+  if (each_section(t, root, "domain", sec_types, ":types") != GOAP_OK) return t->status;
+  if (each_section(t, root, "domain", sec_objects, ":constants") != GOAP_OK) return t->status;
+  if (each_section(t, root, "domain", parse_predicates, ":predicates") != GOAP_OK) return t->status;
+  if (each_section(t, root, "domain", parse_functions, ":functions") != GOAP_OK) return t->status;
+  if (each_section(t, root, "domain", sec_action, ":action") != GOAP_OK) return t->status;
+  return GOAP_OK;
+}
+
+/* ---- problem ---------------------------------------------------------------------------- */
+
+static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
+  *n = 0;
+  lctx c;
+  c.params = NULL;
+  c.kind = PX_LIT_GOAL;
+  for (int32_t a = first; a >= 0; a = N(a)->next) {
+    if (*n >= max) return goap__px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
+    int32_t v = term(t, a, &c);
+    if (v == INT32_MIN) return t->status;
+    out[(*n)++] = v;
+  }
+  return GOAP_OK;
+}
+
+static goap_status sec_init(px_task_core *t, int32_t s) {
+  int32_t args[PX_MAX_ARITY];
+  for (int32_t e = N(N(s)->first)->next; e >= 0; e = N(e)->next) {
+    if (!N(e)->list || N(e)->first < 0 || N(N(e)->first)->list)
+      return goap__px_error(t, e, GOAP_PARSE_ERROR, "expected a ground atom '(pred obj ...)' in :init");
+    const char *h = head(t, e);
+    int n = 0;
+    if (!strcmp(h, "=")) {
+      int32_t f = child(t, e, 1), v = child(t, e, 2);
+      double val;
+      if (N(e)->count != 3 || !N(f)->list || N(f)->first < 0 || N(N(f)->first)->list)
+        return goap__px_error(t, e, GOAP_PARSE_ERROR, "expected '(= (function obj ...) NUMBER)' in :init");
+      if (!number(t, v, &val))
+        return goap__px_error(t, v, GOAP_PARSE_ERROR, "expected a number, found '%s'", nm(t, v));
+      int32_t fn = px_map_get(&t->func_of, N(N(f)->first)->sym);
+      if (fn < 0) {
+        if (strcmp(head(t, f), "total-cost") == 0 && N(f)->count == 1) {
+          fn = add_func(t, N(N(f)->first)->sym, 0, f);
+          if (fn < 0) return OOM(t, f);
+        } else {
+          return goap__px_error(t, N(f)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, f));
+        }
+      }
+      if (N(f)->count - 1 != t->funcs[fn].arity)
+        return goap__px_error(t, f, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", head(t, f),
+                        t->funcs[fn].arity, t->funcs[fn].arity == 1 ? "" : "s", N(f)->count - 1);
+      if (ground_args(t, N(N(f)->first)->next, args, PX_MAX_ARITY, &n) != GOAP_OK) return t->status;
+      if (fn == t->total_cost) {
+        if (val != 0)
+          return goap__px_error(t, v, GOAP_PARSE_ERROR, "total-cost must start at 0, not %s", nm(t, v));
+        continue;
+      }
+      int added = 0;
+      int32_t ent = goap__px_tset_add(&t->alloc, &t->fvals, fn, args, n, &added);
+      if (ent < 0 || !goap__px_grow(&t->alloc, (void **)&t->fval, &t->cfval, (size_t)ent + 1, sizeof *t->fval))
+        return OOM(t, e);
+      if (!added && t->fval[ent] != val)
+        return goap__px_error(t, e, GOAP_CONFLICT, "a second, different value for this function");
+      t->fval[ent] = val;
+      continue;
+    }
+    if (!strcmp(h, "not"))
+      return goap__px_error(t, e, GOAP_PARSE_ERROR, "negative literal in :init (atoms not listed are false)");
+    if (!strcmp(h, "at") && N(e)->count >= 2) {
+      double tmp;
+      if (number(t, child(t, e, 1), &tmp))
+        return goap__px_error(t, e, GOAP_PARSE_ERROR, "unsupported construct: timed initial literal");
+    }
+    int32_t p = pred_ref(t, N(e)->first);
+    if (p < 0) return t->status;
+    if (N(e)->count - 1 != t->preds[p].arity)
+      return goap__px_error(t, e, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", h,
+                      t->preds[p].arity, t->preds[p].arity == 1 ? "" : "s", N(e)->count - 1);
+    if (ground_args(t, N(N(e)->first)->next, args, PX_MAX_ARITY, &n) != GOAP_OK) return t->status;
+    size_t off = t->args.n;
+    for (int i = 0; i < n; ++i)
+      if (!goap__px_ipush(&t->alloc, &t->args, args[i])) return OOM(t, e);
+    if (!goap__px_ipush(&t->alloc, &t->init, p) || !goap__px_ipush(&t->alloc, &t->init, (int32_t)off))
+      return OOM(t, e);
+  }
+  return GOAP_OK;
+}
+
+static goap_status sec_goal(px_task_core *t, int32_t s) {
+  if (N(s)->count != 2) return goap__px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
+  lctx c;
+  c.params = NULL;
+  c.kind = PX_LIT_GOAL;
+  t->goal0 = (int32_t)t->nlits;
+  if (cond(t, child(t, s, 1), &c) != GOAP_OK) return t->status;
+  if (t->nlits - (size_t)t->goal0 > PX_MAX_LITS)
+    return goap__px_error(t, s, GOAP_TOO_LARGE, "the goal has more than %d literals", PX_MAX_LITS);
+  t->ngoal = (int32_t)(t->nlits - (size_t)t->goal0);
+  return GOAP_OK;
+}
+
+static goap_status sec_metric(px_task_core *t, int32_t s) {
+  int32_t dir = child(t, s, 1), ex = child(t, s, 2);
+  if (N(s)->count != 3 || N(dir)->list)
+    return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:metric minimize (total-cost))'");
+  if (strcmp(nm(t, dir), "minimize") != 0)
+    return goap__px_error(t, dir, GOAP_PARSE_ERROR, "unsupported metric '%s' (only 'minimize (total-cost)')", nm(t, dir));
+  if (!N(ex)->list || N(ex)->count != 1 || strcmp(head(t, ex), "total-cost") != 0)
+    return goap__px_error(t, ex, GOAP_PARSE_ERROR, "unsupported metric expression (only '(total-cost)')");
+  t->metric = 1;
+  return GOAP_OK;
+}
+
+goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
+  if (define_header(t, root, "problem", &t->problem_sym, 1) != GOAP_OK) return t->status;
+  int seen_goal = 0;
+  for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
+    if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a problem section '(:name ...)'");
+    const char *h = head(t, s);
+    if (!strcmp(h, ":domain")) {
+      int32_t d = child(t, s, 1);
+      if (N(s)->count != 2 || N(d)->list)
+        return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:domain NAME)'");
+      if (N(d)->sym != t->domain_sym)
+        return goap__px_error(t, d, GOAP_CONFLICT, "the problem is for domain '%s', but the domain is '%s'",
+                        nm(t, d), px_name(t, t->domain_sym));
+    } else if (!strcmp(h, ":requirements") || !strcmp(h, ":objects") || !strcmp(h, ":init") ||
+               !strcmp(h, ":metric")) {
+    } else if (!strcmp(h, ":goal")) {
+      if (seen_goal++) return goap__px_error(t, s, GOAP_DUPLICATE, "a second ':goal' section");
+    } else if (!strcmp(h, ":constraints")) {
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
+    } else {
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unknown problem section '%s'", h);
+    }
+  }
+  if (!seen_goal) return goap__px_error(t, root, GOAP_PARSE_ERROR, "the problem has no ':goal'");
+  if (each_section(t, root, "problem", sec_objects, ":objects") != GOAP_OK) return t->status;
+  if (each_section(t, root, "problem", sec_init, ":init") != GOAP_OK) return t->status;
+  if (each_section(t, root, "problem", sec_goal, ":goal") != GOAP_OK) return t->status;
+  if (each_section(t, root, "problem", sec_metric, ":metric") != GOAP_OK) return t->status;
+  /* object x type table */
+  size_t cells = t->nobjects * t->ntypes;
+  if (t->ntypes && cells / t->ntypes != t->nobjects)
+    return goap__px_error(t, root, GOAP_TOO_LARGE, "too many objects and types");
+  t->is_a = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
+  if (!t->is_a) return OOM(t, root);
+  memset(t->is_a, 0, cells ? cells : 1);
+  for (size_t o = 0; o < t->nobjects; ++o)
+    for (int32_t ty = t->objects[o].type; ty >= 0; ty = t->types[ty].parent)
+      t->is_a[o * t->ntypes + (size_t)ty] = 1;
+  return GOAP_OK;
+}
+
+size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+                      size_t cap) {
+  int arity = pred == PX_EQ ? 2 : t->preds[pred].arity;
+  size_t len = 0;
+  int k = snprintf(buf, cap, "(%s", pred == PX_EQ ? "=" : px_name(t, t->preds[pred].sym));
+  len += (size_t)(k > 0 ? k : 0);
+  for (int i = 0; i < arity; ++i) {
+    const char *on = args[i] >= 0 && (size_t)args[i] < t->nobjects ? px_name(t, t->objects[args[i]].sym) : "?";
+    k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s", on);
+    len += (size_t)(k > 0 ? k : 0);
+  }
+  k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
+  len += (size_t)(k > 0 ? k : 0);
+  return len;
+}
+/* macros of src/pddl/parse.c end here */
+#undef N
+#undef OOM
+
+/* ==== src/pddl/sexp.c ==== */
+/*
+ * sexp.c -- the S-expression reader: PDDL text -> a tree of nodes (lists and atoms).
+ *
+ * Invariants:
+ *  - Iterative (an explicit stack of open lists), so hostile nesting cannot exhaust the C
+ *    stack; the depth limit (options.max_depth) is checked as each '(' opens.
+ *  - Every node records its source and 1-based line and byte column; atoms are interned
+ *    lower-cased at once. `;` starts a comment to the end of the line.
+ *  - The text is read within its length only (never assumed NUL-terminated).
+ */
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+static int32_t new_node(px_task_core *t) {
+  if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
+  if (!goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
+    return -1;
+  px_node *n = &t->nodes[t->nnodes];
+  memset(n, 0, sizeof *n);
+  n->sym = -1;
+  n->first = n->next = -1;
+  return (int32_t)t->nnodes++;
+}
+
+goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
+  const px_source *s = &t->src[src];
+  const char *text = s->text;
+  size_t len = s->len, i = 0;
+  int line = 1;
+  size_t line_start = 0;
+  int maxd = t->opt.max_depth;
+  int32_t stack[1024]; /* open lists; depth limit is at most 1024 (checked at the entry) */
+  int32_t last[1024];  /* last child of each open list, -1 */
+  int depth = 0;
+  int32_t top_first = -1, top_last = -1;
+  *first = -1;
+  if (len > t->opt.max_bytes)
+    return goap__px_error_at(t, src, 0, 0, GOAP_TOO_LARGE, "the text is %zu bytes, more than the %zu allowed",
+                       len, t->opt.max_bytes);
+  while (i < len) {
+    unsigned c = (unsigned char)text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = ++i;
+      continue;
+    }
+    if (is_space(c)) {
+      ++i;
+      continue;
+    }
+    if (c == ';') {
+      while (i < len && text[i] != '\n') ++i;
+      continue;
+    }
+    int col = (int)(i - line_start) + 1;
+    if (c == ')') {
+      if (depth == 0)
+        return goap__px_error_at(t, src, line, col, GOAP_PARSE_ERROR, "unmatched ')'");
+      --depth;
+      ++i;
+      continue;
+    }
+    int32_t n = new_node(t);
+    if (n < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
+    px_node *nd = &t->nodes[n];
+    nd->line = line;
+    nd->col = col;
+    nd->src = src;
+    if (c == '(') {
+      nd->list = 1;
+      ++i;
+    } else {
+      size_t j = i;
+      while (j < len) {
+        unsigned d = (unsigned char)text[j];
+        if (is_space(d) || d == '(' || d == ')' || d == ';') break;
+        if (d < 0x20 || d == 0x7F)
+          return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
+                             "unexpected control character (byte 0x%02x)", d);
+        ++j;
+      }
+      if (j - i > PX_MAX_NAME)
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
+                           "a name of %zu bytes, more than the %d allowed", j - i, PX_MAX_NAME);
+      int32_t sym = goap__px_sym_intern(&t->alloc, &t->syms, text + i, j - i);
+      if (sym < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
+      t->nodes[n].sym = sym;
+      i = j;
+    }
+    /* link into the parent (or the top level) */
+    if (depth == 0) {
+      if (top_last >= 0) t->nodes[top_last].next = n;
+      else top_first = n;
+      top_last = n;
+    } else {
+      px_node *p = &t->nodes[stack[depth - 1]];
+      if (last[depth - 1] >= 0) t->nodes[last[depth - 1]].next = n;
+      else p->first = n;
+      last[depth - 1] = n;
+      if (p->count == INT32_MAX)
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE, "a list is too long");
+      p->count++;
+    }
+    if (t->nodes[n].list) {
+      if (depth >= maxd)
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
+                           "parentheses nested more than %d deep", maxd);
+      stack[depth] = n;
+      last[depth] = -1;
+      ++depth;
+    }
+  }
+  if (depth > 0) {
+    const px_node *o = &t->nodes[stack[depth - 1]];
+    return goap__px_error_at(t, src, o->line, o->col, GOAP_PARSE_ERROR,
+                       "this '(' is never closed (the text ends first)");
+  }
+  *first = top_first;
+  return GOAP_OK;
+}
+
+/* ==== src/pddl/task.c ==== */
+/*
+ * task.c -- the public API of the PDDL front end: loading (read, parse, ground), accessors,
+ * formatting ground actions, destruction.
+ *
+ * Invariants:
+ *  - A task is returned only when every phase succeeded; on failure everything allocated is
+ *    released and *err holds the first error.
+ *  - The source texts are borrowed during loading only: after it no pointer into them is kept
+ *    (src[].text is cleared), so callers may free their buffers at once.
+ *  - Files are read whole through the task's allocator, at most max_bytes + 1 bytes (the
+ *    excess is reported as GOAP_TOO_LARGE by the reader).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+static void free_core(px_task_core *t) {
+  const goap_allocator *a = &t->alloc;
+  goap__px_ground_free(t);
+  goap__px_syms_free(a, &t->syms);
+  goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
+  goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
+  goap__px_free(a, t->objects, t->cobjects * sizeof *t->objects);
+  goap__px_free(a, t->preds, t->cpreds * sizeof *t->preds);
+  goap__px_free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
+  goap__px_free(a, t->schemas, t->cschemas * sizeof *t->schemas);
+  goap__px_free(a, t->lits, t->clits * sizeof *t->lits);
+  goap__px_ivec_free(a, &t->args);
+  goap__px_ivec_free(a, &t->init);
+  goap__px_tset_free(a, &t->fvals);
+  goap__px_free(a, t->fval, t->cfval * sizeof *t->fval);
+  goap__px_free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
+  goap__px_ivec_free(a, &t->type_of);
+  goap__px_ivec_free(a, &t->obj_of);
+  goap__px_ivec_free(a, &t->pred_of);
+  goap__px_ivec_free(a, &t->func_of);
+  goap__px_ivec_free(a, &t->schema_of);
+  goap__px_ivec_free(a, &t->param_of);
+}
+
+void goap_pddl_destroy(goap_pddl_task *task) {
+  if (!task) return;
+  goap_allocator a = task->c.alloc;
+  free_core(&task->c);
+  goap__px_free(&a, task, sizeof *task);
+}
+
+static void set_options(px_task_core *t, const goap_pddl_options *opt) {
+  memset(&t->opt, 0, sizeof t->opt);
+  if (opt) t->opt = *opt;
+  if (!t->opt.max_bytes) t->opt.max_bytes = GOAP_PDDL_MAX_BYTES;
+  if (t->opt.max_depth <= 0) t->opt.max_depth = GOAP_PDDL_MAX_DEPTH;
+  if (t->opt.max_depth > 1024) t->opt.max_depth = 1024;
+  if (!t->opt.max_atoms) t->opt.max_atoms = GOAP_PDDL_MAX_ATOMS;
+  if (t->opt.max_atoms > (uint32_t)INT32_MAX / 4) t->opt.max_atoms = (uint32_t)INT32_MAX / 4;
+  if (!t->opt.max_actions) t->opt.max_actions = GOAP_PDDL_MAX_ACTIONS;
+  if (t->opt.max_actions > (uint32_t)INT32_MAX / 4) t->opt.max_actions = (uint32_t)INT32_MAX / 4;
+  if (!t->opt.max_work) t->opt.max_work = GOAP_PDDL_MAX_WORK;
+}
+
+goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
+                            size_t domain_length, const char *problem_name,
+                            const char *problem_text, size_t problem_length,
+                            const goap_pddl_options *opt, goap_pddl_task **out,
+                            goap_diag *err) {
+  goap_diag local;
+  goap_diag *d = err ? err : &local;
+  memset(d, 0, sizeof *d);
+  if (out) *out = NULL;
+  if (!out || (!domain_text && domain_length) || (!problem_text && problem_length)) {
+    d->status = GOAP_INVALID_ARGUMENT;
+    snprintf(d->message, sizeof d->message, "NULL argument");
+    return GOAP_INVALID_ARGUMENT;
+  }
+  goap_allocator a = {goap_libc_realloc, NULL};
+  if (opt && opt->allocator.fn) a = opt->allocator;
+  goap_pddl_task *task = (goap_pddl_task *)goap__px_alloc(&a, sizeof *task);
+  if (!task) {
+    d->status = GOAP_OUT_OF_MEMORY;
+    snprintf(d->message, sizeof d->message, "out of memory");
+    return GOAP_OUT_OF_MEMORY;
+  }
+  memset(task, 0, sizeof *task);
+  px_task_core *t = &task->c;
+  t->alloc = a;
+  set_options(t, opt);
+  t->diag = d;
+  t->status = GOAP_OK;
+  t->total_cost = -1;
+  t->domain_sym = t->problem_sym = -1;
+  t->src[0].name = domain_name ? domain_name : "<domain>";
+  t->src[0].text = domain_text ? domain_text : "";
+  t->src[0].len = domain_length;
+  t->src[1].name = problem_name ? problem_name : "<problem>";
+  t->src[1].text = problem_text ? problem_text : "";
+  t->src[1].len = problem_length;
+  int32_t root = -1;
+  if (goap__px_read(t, 0, &root) == GOAP_OK && goap__px_parse_domain(t, root) == GOAP_OK &&
+      goap__px_read(t, 1, &root) == GOAP_OK && goap__px_parse_problem(t, root) == GOAP_OK &&
+      !(t->opt.flags & GOAP_PDDL_PARSE_ONLY))
+    (void)goap__px_ground(t);
+  t->src[0].text = t->src[1].text = NULL;
+  t->src[0].name = t->src[1].name = NULL;
+  t->diag = NULL;
+  goap_status st = t->status;
+  if (st != GOAP_OK) {
+    goap_pddl_destroy(task);
+    return st;
+  }
+  t->info.types = (int)t->ntypes;
+  t->info.objects = (int)t->nobjects;
+  t->info.predicates = (int)t->npreds;
+  t->info.functions = (int)t->nfuncs;
+  t->info.schemas = (int)t->nschemas;
+  t->info.init_atoms = (int)(t->init.n / 2);
+  *out = task;
+  return GOAP_OK;
+}
+
+/* Reads a whole file through the allocator. */
+static goap_status read_file(const goap_allocator *a, const char *path, size_t max, char **text,
+                             size_t *len, size_t *cap, goap_diag *d) {
+  *text = NULL;
+  *len = *cap = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    d->status = GOAP_IO_ERROR;
+    snprintf(d->file, sizeof d->file, "%s", path);
+    snprintf(d->message, sizeof d->message, "cannot open the file");
+    return GOAP_IO_ERROR;
+  }
+  size_t n = 0, c = 0;
+  char *buf = NULL;
+  for (;;) {
+    if (n == c) {
+      if (n > max) break;
+      if (!goap__px_grow(a, (void **)&buf, &c, n + 65536, 1)) {
+        fclose(f);
+        goap__px_free(a, buf, c);
+        d->status = GOAP_OUT_OF_MEMORY;
+        snprintf(d->message, sizeof d->message, "out of memory");
+        return GOAP_OUT_OF_MEMORY;
+      }
+    }
+    size_t got = fread(buf + n, 1, c - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    goap__px_free(a, buf, c);
+    d->status = GOAP_IO_ERROR;
+    snprintf(d->file, sizeof d->file, "%s", path);
+    snprintf(d->message, sizeof d->message, "cannot read the file");
+    return GOAP_IO_ERROR;
+  }
+  *text = buf;
+  *len = n;
+  *cap = c;
+  return GOAP_OK;
+}
+
+goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
+                           const goap_pddl_options *opt, goap_pddl_task **out,
+                           goap_diag *err) {
+  goap_diag local;
+  goap_diag *d = err ? err : &local;
+  memset(d, 0, sizeof *d);
+  if (out) *out = NULL;
+  if (!domain_path || !problem_path || !out) {
+    d->status = GOAP_INVALID_ARGUMENT;
+    snprintf(d->message, sizeof d->message, "NULL argument");
+    return GOAP_INVALID_ARGUMENT;
+  }
+  goap_allocator a = {goap_libc_realloc, NULL};
+  if (opt && opt->allocator.fn) a = opt->allocator;
+  size_t max = opt && opt->max_bytes ? opt->max_bytes : GOAP_PDDL_MAX_BYTES;
+  char *dt = NULL, *pt = NULL;
+  size_t dl = 0, dc = 0, pl = 0, pc = 0;
+  goap_status st = read_file(&a, domain_path, max, &dt, &dl, &dc, d);
+  if (st == GOAP_OK) st = read_file(&a, problem_path, max, &pt, &pl, &pc, d);
+  if (st == GOAP_OK)
+    st = goap_pddl_parse(domain_path, dt, dl, problem_path, pt, pl, opt, out, d);
+  goap__px_free(&a, dt, dc);
+  goap__px_free(&a, pt, pc);
+  return st;
+}
+
+const goap_domain *goap_pddl_domain(const goap_pddl_task *t) { return t ? t->c.domain : NULL; }
+const goap_word *goap_pddl_start(const goap_pddl_task *t) { return t ? t->c.start : NULL; }
+
+const goap_cond *goap_pddl_goal(const goap_pddl_task *t, int *count) {
+  if (count) *count = t && t->c.domain ? t->c.ngoalc : 0;
+  return t && t->c.domain ? t->c.goal : NULL;
+}
+
+const char *goap_pddl_domain_name(const goap_pddl_task *t) {
+  return t ? px_name(&t->c, t->c.domain_sym) : NULL;
+}
+const char *goap_pddl_problem_name(const goap_pddl_task *t) {
+  return t ? px_name(&t->c, t->c.problem_sym) : NULL;
+}
+
+int goap_pddl_has_costs(const goap_pddl_task *t) {
+  return t && t->c.metric && t->c.uses_costs;
+}
+
+void goap_pddl_get_info(const goap_pddl_task *t, goap_pddl_info *out) {
+  if (!out) return;
+  if (!t) {
+    memset(out, 0, sizeof *out);
+    return;
+  }
+  *out = t->c.info;
+}
+
+size_t goap_pddl_format_action(const goap_pddl_task *task, int action, char *buf, size_t cap) {
+  if (!task || !task->c.domain || action < 0 ||
+      action >= goap_domain_action_count(task->c.domain)) {
+    if (cap) snprintf(buf, cap, "(?)");
+    return 3;
+  }
+  const px_task_core *t = &task->c;
+  int32_t e = t->act_of[action];
+  int n = 0;
+  const int32_t *args = px_tset_args(&t->gacts, e, &n);
+  const px_schema *s = &t->schemas[px_tset_id(&t->gacts, e)];
+  size_t len = 0;
+  int k = snprintf(buf, cap, "(%s", px_name(t, s->sym));
+  len += (size_t)(k > 0 ? k : 0);
+  for (int i = 0; i < n; ++i) {
+    k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s",
+                 px_name(t, t->objects[args[i]].sym));
+    len += (size_t)(k > 0 ? k : 0);
+  }
+  k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
+  len += (size_t)(k > 0 ? k : 0);
+  return len;
+}
+
+/* ==== src/pddl/util.c ==== */
+/*
+ * util.c -- memory helpers, the symbol table, tuple sets and diagnostics of the PDDL front end.
+ *
+ * Invariants:
+ *  - Every block is allocated and freed through the goap_allocator with its exact size.
+ *  - Hash tables use open addressing with linear probing, are at most half full, and their
+ *    capacities are powers of two; ids are stored, keys live in the owners' pools.
+ *  - A diagnostic's strings are always NUL-terminated and truncated to fit; its source line is
+ *    sanitised (non-printable bytes become '?', one for one, so columns stay aligned).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+/* ---- memory --------------------------------------------------------------------------- */
+
+void *goap__px_alloc(const goap_allocator *a, size_t n) {
+  if (n == 0) n = 1;
+  return a->fn(a->ctx, NULL, 0, n);
+}
+
+void goap__px_free(const goap_allocator *a, void *p, size_t n) {
+  if (p) a->fn(a->ctx, p, n ? n : 1, 0);
+}
+
+int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return 1;
+  size_t nc = *cap ? *cap : 8;
+  while (nc < need) {
+    if (nc > SIZE_MAX / 2) return 0;
+    nc *= 2;
+  }
+  if (nc > SIZE_MAX / elem) return 0;
+  void *p = a->fn(a->ctx, *data, *data ? *cap * elem : 0, nc * elem);
+  if (!p) return 0;
+  *data = p;
+  *cap = nc;
+  return 1;
+}
+
+int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value) {
+  if (x->n == x->cap && !goap__px_grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
+  x->v[x->n++] = value;
+  return 1;
+}
+
+void goap__px_ivec_free(const goap_allocator *a, px_ivec *x) {
+  goap__px_free(a, x->v, x->cap * sizeof *x->v);
+  x->v = NULL;
+  x->n = x->cap = 0;
+}
+
+int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id) {
+  if (sym < 0) return 0;
+  while (m->n <= (size_t)sym)
+    if (!goap__px_ipush(a, m, -1)) return 0;
+  m->v[sym] = id;
+  return 1;
+}
+
+/* ---- symbols -------------------------------------------------------------------------- */
+
+static uint32_t hash_bytes(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; ++i) {
+    unsigned c = (unsigned char)s[i];
+    if (c >= 'A' && c <= 'Z') c += 32;
+    h = (h ^ c) * 16777619u;
+  }
+  return h;
+}
+
+static int same_lower(const char *lower, size_t ln, const char *s, size_t n) {
+  if (ln != n) return 0;
+  for (size_t i = 0; i < n; ++i) {
+    unsigned c = (unsigned char)s[i];
+    if (c >= 'A' && c <= 'Z') c += 32;
+    if ((unsigned char)lower[i] != c) return 0;
+  }
+  return 1;
+}
+
+static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
+  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
+  if (!slots) return 0;
+  for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
+  for (size_t id = 0; id < s->n; ++id) {
+    size_t h = hash_bytes(s->recs[id].name, s->recs[id].len) & (nslots - 1);
+    while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
+    slots[h] = (int32_t)id;
+  }
+  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
+  s->slots = slots;
+  s->nslots = nslots;
+  return 1;
+}
+
+int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
+  if (s->nslots == 0 && !syms_rehash(a, s, 256)) return -1;
+  size_t mask = s->nslots - 1;
+  size_t h = hash_bytes(text, len) & mask;
+  while (s->slots[h] >= 0) {
+    int32_t id = s->slots[h];
+    if (same_lower(s->recs[id].name, s->recs[id].len, text, len)) return id;
+    h = (h + 1) & mask;
+  }
+  if (s->n >= (size_t)INT32_MAX / 4) return -1;
+  if ((s->n + 1) * 2 > s->nslots) {
+    if (!syms_rehash(a, s, s->nslots * 2)) return -1;
+    mask = s->nslots - 1;
+    h = hash_bytes(text, len) & mask;
+    while (s->slots[h] >= 0) h = (h + 1) & mask;
+  }
+  if (!goap__px_grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
+  char *name = (char *)goap__px_alloc(a, len + 1);
+  if (!name) return -1;
+  for (size_t i = 0; i < len; ++i) {
+    char c = text[i];
+    name[i] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+  }
+  name[len] = 0;
+  int32_t id = (int32_t)s->n;
+  s->recs[s->n].name = name;
+  s->recs[s->n].len = (uint32_t)len;
+  s->n++;
+  s->slots[h] = id;
+  return id;
+}
+
+int32_t goap__px_sym_find(const px_syms *s, const char *name) {
+  if (!s->nslots) return -1;
+  size_t len = strlen(name), mask = s->nslots - 1;
+  size_t h = hash_bytes(name, len) & mask;
+  while (s->slots[h] >= 0) {
+    int32_t id = s->slots[h];
+    if (s->recs[id].len == len && memcmp(s->recs[id].name, name, len) == 0) return id;
+    h = (h + 1) & mask;
+  }
+  return -1;
+}
+
+void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
+  for (size_t i = 0; i < s->n; ++i) goap__px_free(a, s->recs[i].name, s->recs[i].len + 1);
+  goap__px_free(a, s->recs, s->cap * sizeof *s->recs);
+  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- tuple sets ----------------------------------------------------------------------- */
+
+static uint32_t hash_tuple(int32_t id, const int32_t *args, int n) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)id;
+  for (int i = 0; i < n; ++i) {
+    h ^= (uint64_t)(uint32_t)args[i];
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
+  }
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 32;
+  return (uint32_t)h;
+}
+
+static int tuple_eq(const px_tset *t, int32_t e, int32_t id, const int32_t *args, int n) {
+  const int32_t *k = t->pool.v + t->offs.v[e];
+  if (k[0] != n || k[1] != id) return 0;
+  for (int i = 0; i < n; ++i)
+    if (k[2 + i] != args[i]) return 0;
+  return 1;
+}
+
+int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n) {
+  if (!t->nslots) return -1;
+  size_t mask = t->nslots - 1;
+  size_t h = hash_tuple(id, args, n) & mask;
+  while (t->slots[h] >= 0) {
+    if (tuple_eq(t, t->slots[h], id, args, n)) return t->slots[h];
+    h = (h + 1) & mask;
+  }
+  return -1;
+}
+
+static int tset_rehash(const goap_allocator *a, px_tset *t, size_t nslots) {
+  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
+  if (!slots) return 0;
+  for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
+  for (size_t e = 0; e < t->offs.n; ++e) {
+    const int32_t *k = t->pool.v + t->offs.v[e];
+    size_t h = hash_tuple(k[1], k + 2, k[0]) & (nslots - 1);
+    while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
+    slots[h] = (int32_t)e;
+  }
+  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
+  t->slots = slots;
+  t->nslots = nslots;
+  return 1;
+}
+
+int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+                    int *added) {
+  if (added) *added = 0;
+  int32_t e = goap__px_tset_find(t, id, args, n);
+  if (e >= 0) return e;
+  if ((t->offs.n + 1) * 2 > t->nslots && !tset_rehash(a, t, t->nslots ? t->nslots * 2 : 64))
+    return -1;
+  if (t->pool.n > (size_t)INT32_MAX - (size_t)n - 2 || t->offs.n >= (size_t)INT32_MAX - 1)
+    return -1;
+  size_t off = t->pool.n;
+  if (!goap__px_grow(a, (void **)&t->pool.v, &t->pool.cap, off + (size_t)n + 2, sizeof(int32_t)))
+    return -1;
+  if (!goap__px_ipush(a, &t->offs, (int32_t)off)) return -1;
+  t->pool.v[off] = n;
+  t->pool.v[off + 1] = id;
+  for (int i = 0; i < n; ++i) t->pool.v[off + 2 + (size_t)i] = args[i];
+  t->pool.n = off + (size_t)n + 2;
+  e = (int32_t)(t->offs.n - 1);
+  size_t mask = t->nslots - 1;
+  size_t h = hash_tuple(id, args, n) & mask;
+  while (t->slots[h] >= 0) h = (h + 1) & mask;
+  t->slots[h] = e;
+  if (added) *added = 1;
+  return e;
+}
+
+void goap__px_tset_free(const goap_allocator *a, px_tset *t) {
+  goap__px_ivec_free(a, &t->pool);
+  goap__px_ivec_free(a, &t->offs);
+  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
+  t->slots = NULL;
+  t->nslots = 0;
+}
+
+/* ---- diagnostics ---------------------------------------------------------------------- */
+
+static void copy_trunc(char *dst, size_t cap, const char *s) {
+  size_t n = strlen(s);
+  if (n >= cap) {
+    n = cap - 1;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0u) == 0x80u) --n; /* not inside UTF-8 */
+  }
+  memcpy(dst, s, n);
+  dst[n] = 0;
+}
+
+static void fill_source(char *dst, size_t cap, const px_source *src, int line) {
+  dst[0] = 0;
+  if (!src->text || line < 1) return;
+  size_t i = 0;
+  int l = 1;
+  while (i < src->len && l < line) {
+    if (src->text[i] == '\n') ++l;
+    ++i;
+  }
+  if (l != line) return;
+  size_t o = 0;
+  while (i < src->len && src->text[i] != '\n' && src->text[i] != '\r' && o + 1 < cap) {
+    unsigned c = (unsigned char)src->text[i++];
+    dst[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
+  }
+  dst[o] = 0;
+}
+
+static goap_status verror(px_task_core *t, int src, int line, int col, goap_status st,
+                          const char *fmt, va_list ap) {
+  if (t->status != GOAP_OK) return t->status;
+  t->status = st;
+  goap_diag *d = t->diag;
+  memset(d, 0, sizeof *d);
+  d->severity = GOAP_SEVERITY_ERROR;
+  d->status = st;
+  d->line = line;
+  d->col = col;
+  if (src >= 0 && src < 3 && t->src[src].name) copy_trunc(d->file, sizeof d->file, t->src[src].name);
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  copy_trunc(d->message, sizeof d->message, msg);
+  if (src >= 0 && src < 3) fill_source(d->source, sizeof d->source, &t->src[src], line);
+  return st;
+}
+
+goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int src = 0, line = 0, col = 0;
+  if (node >= 0 && (size_t)node < t->nnodes) {
+    src = t->nodes[node].src;
+    line = t->nodes[node].line;
+    col = t->nodes[node].col;
+  }
+  goap_status r = verror(t, src, line, col, st, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+                        const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  goap_status r = verror(t, src, line, col, st, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+/* Edit distance, cut off above `limit`. */
+static int edit_distance(const char *a, const char *b, int limit) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64) return limit + 1;
+  if ((la > lb ? la - lb : lb - la) > (size_t)limit) return limit + 1;
+  int row[65];
+  for (size_t j = 0; j <= lb; ++j) row[j] = (int)j;
+  for (size_t i = 1; i <= la; ++i) {
+    int prev = row[0];
+    row[0] = (int)i;
+    int best = row[0];
+    for (size_t j = 1; j <= lb; ++j) {
+      int cur = row[j];
+      int v = prev + (a[i - 1] != b[j - 1]);
+      if (row[j] + 1 < v) v = row[j] + 1;
+      if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+      row[j] = v;
+      prev = cur;
+      if (v < best) best = v;
+    }
+    if (best > limit) return limit + 1;
+  }
+  return row[lb];
+}
+
+int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n) {
+  const char *w = px_name(t, sym);
+  size_t len = strlen(w);
+  int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+  int best = limit + 1;
+  int32_t found = -1;
+  for (size_t i = 0; i < n && i < 100000; ++i) {
+    if (cands[i] == sym) continue;
+    int d = edit_distance(w, px_name(t, cands[i]), best - 1 < limit ? best - 1 : limit);
+    if (d < best) {
+      best = d;
+      found = cands[i];
+    }
+  }
+  return found;
+}
+
+void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  if (!cap) return;
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+}
+
+/* ==== src/pddl/validate.c ==== */
+/* names of src/pddl/validate.c that another file also declares */
+#define is_space is_space__pddl_validate
+/*
+ * validate.c -- checking a plan against the lifted task, independently of the grounding and
+ * of the planner.
+ *
+ * Invariants:
+ *  - The state is a set of ground atoms (static ones included): atoms are interned in a tuple
+ *    set and a truth byte per interned atom says whether it holds. The initial state is :init.
+ *  - A step is applicable when every precondition literal of its schema, instantiated with the
+ *    step's objects, holds; applying it removes the delete effects and then adds the add
+ *    effects (an atom both deleted and added ends up true), and adds the action's cost.
+ *  - The task is only read (it may be shared between threads); the plan text is read within
+ *    its length and never kept.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+#define MAX_STEP_ARGS 64
+
+typedef struct vstate {
+  const px_task_core *t;
+  const goap_allocator *a;
+  px_tset atoms;
+  uint8_t *truth;
+  size_t cap;
+} vstate;
+
+static int set_atom(vstate *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
+  int added = 0;
+  int32_t e = goap__px_tset_add(v->a, &v->atoms, pred, args, n, &added);
+  if (e < 0) return 0;
+  if (!goap__px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
+  v->truth[e] = val;
+  return 1;
+}
+
+static int holds(const vstate *v, int32_t pred, const int32_t *args, int n) {
+  int32_t e = goap__px_tset_find(&v->atoms, pred, args, n);
+  return e >= 0 && v->truth[e];
+}
+
+static goap_status plan_error(goap_diag *d, const char *name, int line, int col,
+                              const char *text, size_t len, const char *msg) {
+  if (!d) return GOAP_PARSE_ERROR;
+  memset(d, 0, sizeof *d);
+  d->severity = GOAP_SEVERITY_ERROR;
+  d->status = GOAP_PARSE_ERROR;
+  goap__px_fmt(d->file, sizeof d->file, "%s", name ? name : "<plan>");
+  d->line = line;
+  d->col = col;
+  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
+  /* the source line */
+  size_t i = 0;
+  int l = 1;
+  while (i < len && l < line) {
+    if (text[i] == '\n') ++l;
+    ++i;
+  }
+  size_t o = 0;
+  while (i < len && text[i] != '\n' && text[i] != '\r' && o + 1 < sizeof d->source) {
+    unsigned c = (unsigned char)text[i++];
+    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
+  }
+  d->source[o] = 0;
+  return GOAP_PARSE_ERROR;
+}
+
+/* Writes "(name a b)" of a literal instantiated with bind into buf. */
+static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind, char *buf,
+                     size_t cap) {
+  int32_t args[PX_MAX_ARITY];
+  int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  const int32_t *la = t->args.v + l->args;
+  for (int i = 0; i < n; ++i) args[i] = la[i] >= 0 ? la[i] : bind[-(la[i] + 1)];
+  char atom[400];
+  goap__px_format_atom(t, l->pred, args, atom, sizeof atom);
+  if (l->neg) goap__px_fmt(buf, cap, "(not %s)", atom);
+  else goap__px_fmt(buf, cap, "%s", atom);
+}
+
+static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name,
+                               const char *text, size_t len, goap_pddl_report *r,
+                               goap_diag *err) {
+  if (err) memset(err, 0, sizeof *err);
+  if (!task || !r || (!text && len)) return GOAP_INVALID_ARGUMENT;
+  memset(r, 0, sizeof *r);
+  r->bad_step = -1;
+  const px_task_core *t = &task->c;
+  if (len > t->opt.max_bytes) {
+    if (err) {
+      err->status = GOAP_TOO_LARGE;
+      goap__px_fmt(err->file, sizeof err->file, "%s", plan_name ? plan_name : "<plan>");
+      goap__px_fmt(err->message, sizeof err->message, "the plan is %zu bytes, more than the %zu allowed",
+               len, t->opt.max_bytes);
+    }
+    return GOAP_TOO_LARGE;
+  }
+  vstate v;
+  memset(&v, 0, sizeof v);
+  v.t = t;
+  v.a = &t->alloc;
+  goap_status st = GOAP_OK;
+  int has_costs = goap_pddl_has_costs(task);
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    if (!set_atom(&v, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, 1)) goto oom;
+  }
+
+  size_t i = 0, line_start = 0;
+  int line = 1, failed = 0;
+  char msg[512], lt[400];
+  while (i < len) {
+    unsigned c = (unsigned char)text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = ++i;
+      continue;
+    }
+    if (is_space(c)) {
+      ++i;
+      continue;
+    }
+    if (c == ';') {
+      while (i < len && text[i] != '\n') ++i;
+      continue;
+    }
+    int col = (int)(i - line_start) + 1;
+    if (c != '(') {
+      st = plan_error(err, plan_name, line, col, text, len, "expected '(' starting a step '(action arg ...)'");
+      goto done;
+    }
+    /* read the step's names */
+    size_t start = i++;
+    int32_t syms[MAX_STEP_ARGS + 1];
+    int nsym = 0, unknown = -1;
+    char unknown_name[128] = "";
+    for (;;) {
+      while (i < len && (text[i] == ' ' || text[i] == '\t')) ++i;
+      if (i >= len || text[i] == '\n' || text[i] == '\r' || text[i] == ';') {
+        st = plan_error(err, plan_name, line, col, text, len, "this step's '(' is not closed on its line");
+        goto done;
+      }
+      if (text[i] == ')') {
+        ++i;
+        break;
+      }
+      if (text[i] == '(') {
+        st = plan_error(err, plan_name, line, (int)(i - line_start) + 1, text, len,
+                        "unexpected '(' inside a step");
+        goto done;
+      }
+      size_t j = i;
+      while (j < len && !is_space((unsigned char)text[j]) && text[j] != '(' && text[j] != ')' && text[j] != ';')
+        ++j;
+      if (nsym > MAX_STEP_ARGS) {
+        st = plan_error(err, plan_name, line, col, text, len, "a step with too many arguments");
+        goto done;
+      }
+      char name[PX_MAX_NAME + 1];
+      size_t n = j - i < PX_MAX_NAME ? j - i : PX_MAX_NAME;
+      for (size_t k = 0; k < n; ++k) {
+        char ch = text[i + k];
+        name[k] = (ch >= 'A' && ch <= 'Z') ? (char)(ch + 32) : ch;
+      }
+      name[n] = 0;
+      int32_t sym = goap__px_sym_find(&t->syms, name);
+      if (sym < 0 && unknown < 0) {
+        unknown = nsym;
+        goap__px_fmt(unknown_name, sizeof unknown_name, "%s", name);
+      }
+      syms[nsym++] = sym;
+      i = j;
+    }
+    int step = r->steps++;
+    if (failed) continue;
+    char steptext[256];
+    {
+      size_t n = i - start < sizeof steptext - 1 ? i - start : sizeof steptext - 1;
+      memcpy(steptext, text + start, n);
+      steptext[n] = 0;
+    }
+    const char *why = NULL;
+    int32_t si = -1, bind[PX_MAX_PARAMS];
+    if (nsym == 0) {
+      why = "an empty step '()'";
+    } else if (unknown == 0 || (si = px_map_get(&t->schema_of, syms[0])) < 0) {
+      goap__px_fmt(msg, sizeof msg, "step %d %s: unknown action '%s'", step + 1, steptext,
+               unknown == 0 ? unknown_name : px_name(t, syms[0]));
+    } else if (nsym - 1 != t->schemas[si].nparams) {
+      goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' takes %d argument%s, %d given", step + 1,
+               steptext, px_name(t, syms[0]), t->schemas[si].nparams,
+               t->schemas[si].nparams == 1 ? "" : "s", nsym - 1);
+    } else {
+      const px_schema *s = &t->schemas[si];
+      msg[0] = 0;
+      for (int k = 0; k < s->nparams && !msg[0]; ++k) {
+        int32_t o = px_map_get(&t->obj_of, syms[k + 1]);
+        int32_t ty = t->args.v[s->ptypes + k];
+        if (o < 0)
+          goap__px_fmt(msg, sizeof msg, "step %d %s: unknown object '%s'", step + 1, steptext,
+                   syms[k + 1] >= 0 ? px_name(t, syms[k + 1]) : unknown_name);
+        else if (!t->is_a[(size_t)o * t->ntypes + (size_t)ty])
+          goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' is not of type '%s' (parameter %s)",
+                   step + 1, steptext, px_name(t, syms[k + 1]), px_name(t, t->types[ty].sym),
+                   px_name(t, t->args.v[s->pnames + k]));
+        else
+          bind[k] = o;
+      }
+      /* preconditions */
+      for (int32_t k = 0; k < s->nlits && !msg[0]; ++k) {
+        const px_lit *l = &t->lits[s->lit0 + k];
+        if (l->kind != PX_LIT_PRE) continue;
+        int32_t args[PX_MAX_ARITY];
+        int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+        const int32_t *la = t->args.v + l->args;
+        for (int q = 0; q < n; ++q) args[q] = la[q] >= 0 ? la[q] : bind[-(la[q] + 1)];
+        int h = l->pred == PX_EQ ? args[0] == args[1] : holds(&v, l->pred, args, n);
+        if (h == !!l->neg) {
+          lit_text(t, l, bind, lt, sizeof lt);
+          goap__px_fmt(msg, sizeof msg, "step %d %s: precondition %s does not hold", step + 1,
+                   steptext, lt);
+        }
+      }
+      /* cost */
+      double cost = 1.0;
+      if (!msg[0] && has_costs) {
+        cost = 0.0;
+        if (s->cost_kind == PX_COST_CONST) {
+          cost = s->cost_value;
+        } else if (s->cost_kind == PX_COST_FUNC) {
+          int32_t args[PX_MAX_ARITY];
+          int n = t->funcs[s->cost_func].arity;
+          const int32_t *ca = t->args.v + s->cost_args;
+          for (int q = 0; q < n; ++q) args[q] = ca[q] >= 0 ? ca[q] : bind[-(ca[q] + 1)];
+          int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
+          if (fe < 0)
+            goap__px_fmt(msg, sizeof msg, "step %d %s: its cost function '%s' has no value in :init",
+                     step + 1, steptext, px_name(t, t->funcs[s->cost_func].sym));
+          else
+            cost = t->fval[fe];
+        }
+      }
+      /* effects: deletes, then adds */
+      for (int pass = 0; pass < 2 && !msg[0]; ++pass)
+        for (int32_t k = 0; k < s->nlits; ++k) {
+          const px_lit *l = &t->lits[s->lit0 + k];
+          if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
+          int32_t args[PX_MAX_ARITY];
+          int n = t->preds[l->pred].arity;
+          const int32_t *la = t->args.v + l->args;
+          for (int q = 0; q < n; ++q) args[q] = la[q] >= 0 ? la[q] : bind[-(la[q] + 1)];
+          if (!set_atom(&v, l->pred, args, n, pass == 1)) goto oom;
+        }
+      if (!msg[0]) {
+        r->cost += cost;
+        continue;
+      }
+    }
+    if (why) goap__px_fmt(msg, sizeof msg, "step %d: %s", step + 1, why);
+    failed = 1;
+    r->bad_step = step;
+    r->line = line;
+    r->col = col;
+    goap__px_fmt(r->message, sizeof r->message, "%s", msg);
+  }
+  if (!failed) {
+    for (int32_t k = 0; k < t->ngoal; ++k) {
+      const px_lit *l = &t->lits[t->goal0 + k];
+      int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+      const int32_t *la = t->args.v + l->args;
+      int h = l->pred == PX_EQ ? la[0] == la[1] : holds(&v, l->pred, la, n);
+      if (h == !!l->neg) {
+        lit_text(t, l, NULL, lt, sizeof lt);
+        goap__px_fmt(r->message, sizeof r->message, "the goal %s does not hold after the %d step%s",
+                 lt, r->steps, r->steps == 1 ? "" : "s");
+        r->bad_step = r->steps;
+        failed = 1;
+        break;
+      }
+    }
+  }
+  r->valid = !failed;
+  goto done;
+oom:
+  st = GOAP_OUT_OF_MEMORY;
+  if (err) {
+    err->status = st;
+    goap__px_fmt(err->message, sizeof err->message, "out of memory");
+  }
+done:
+  goap__px_tset_free(v.a, &v.atoms);
+  goap__px_free(v.a, v.truth, v.cap);
+  return st;
+}
+/* macros of src/pddl/validate.c end here */
+#undef MAX_STEP_ARGS
+#undef is_space
+
 /* ==== src/runtime/agent.c ==== */
 /* names of src/runtime/agent.c that another file also declares */
 #define PHASE_IDLE PHASE_IDLE__runtime_agent
+#define emit emit__runtime_agent
 /*
  * agent.c -- one agent: sensors, goal selection, time-sliced planning, plan execution,
  * replanning triggers, plan repair and failure memory.
@@ -7400,6 +12979,10 @@ typedef struct goap__rt_action {
   double timeout;
   uint32_t on_fail, on_fail_count; /* into type->effs */
   uint32_t watch, watch_count;     /* into type->vars */
+  uint32_t on_start, on_start_count, on_end, on_end_count; /* into type->effs */
+  uint32_t reserve, reserve_count; /* into type->res_names */
+  int (*check)(goap_agent *agent, int action, void *user);
+  void *check_user;
 } goap__rt_action;
 
 typedef struct goap__rt_goal {
@@ -7426,8 +13009,11 @@ struct goap_agent_type {
   size_t nconds;
   int32_t *vars;
   size_t nvars_pool;
+  char **res_names;                /* names of reserved resources, all actions */
+  size_t nres_names;
   goap_sensor_desc *sensors;
   int nsensors;
+  int has_checks;                  /* some action has a procedural precondition */
   int32_t *shared;                 /* domain variables flagged shared */
   int nshared;
   double margin, check_interval, cooldown;
@@ -7444,6 +13030,12 @@ int goap__bb_slot(goap_blackboard *bb, const char *name, int32_t value, int *cre
 int32_t goap__bb_read(const goap_blackboard *bb, int slot);
 void goap__bb_write(goap_blackboard *bb, int slot, int32_t value);
 void goap__bb_attach(goap_blackboard *bb, int delta);
+/* The resource named `name`, created with capacity 1 when absent; -1 when out of memory. */
+int goap__bb_resource(goap_blackboard *bb, const char *name);
+/* Takes one unit: 1 when granted, 0 when the resource is full. */
+int goap__bb_acquire(goap_blackboard *bb, int res);
+void goap__bb_release(goap_blackboard *bb, int res);
+const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
 
 /* ---- plan cache ------------------------------------------------------------------------ */
 /* Returns the cached plan (length in *len, cost in *cost) or NULL; counts a hit or a miss. */
@@ -7475,6 +13067,14 @@ struct goap_agent {
 
   goap_word *mem, *seen, *tmp;   /* W words each */
   int32_t *bb_slot;              /* per shared variable of the type: its slot */
+  int32_t *res_id;               /* per reserved name of the type: the blackboard resource */
+  double *costs;                 /* the type's costs, with actions refused a reservation
+                                    disabled (-1) for the current selection */
+  int blocked;                   /* how many are disabled that way */
+  int32_t *hold_res, *hold_step; /* reservations held: resource, plan step */
+  size_t nhold, chold, chold_step;
+  int order_goal;                /* -1: none */
+  double order_prio;
 
   /* the current plan */
   int32_t *plan;
@@ -7542,6 +13142,7 @@ static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
 
 static double goal_priority(goap_agent *a, int g) {
   const goap__rt_goal *r = &a->t->goal[g];
+  if (g == a->order_goal) return a->order_prio;
   if (r->priority) return r->priority(a, g, r->user);
   return goap_domain_goal_priority(a->d, g);
 }
@@ -7571,16 +13172,18 @@ static int watched_changed(const goap_agent *a, const int32_t *vars, uint32_t n)
  * legal value). */
 static void write_effects(goap_agent *a, const goap_effect *e, int n) {
   for (int i = 0; i < n; ++i) {
+    int slot = -1;
+    if (a->bb) { /* a shared variable: apply to the blackboard's value (counters add up) */
+      for (int k = 0; k < a->t->nshared; ++k)
+        if (a->t->shared[k] == e[i].var) slot = a->bb_slot[k];
+      if (slot >= 0) goap_state_set(a->d, a->mem, e[i].var, goap__bb_read(a->bb, slot));
+    }
     int32_t old = goap_state_get(a->d, a->mem, e[i].var);
     if (goap_state_assign(a->d, a->mem, &e[i], 1) != GOAP_OK) continue;
     int32_t now = goap_state_get(a->d, a->mem, e[i].var);
     goap_state_set(a->d, a->seen, e[i].var, now); /* the agent's own write is not external */
     if (now == old) continue;
-    if (a->bb) {
-      for (int k = 0; k < a->t->nshared; ++k)
-        if (a->t->shared[k] == e[i].var && a->bb_slot[k] >= 0)
-          goap__bb_write(a->bb, a->bb_slot[k], now);
-    }
+    if (slot >= 0) goap__bb_write(a->bb, slot, now);
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_MEMORY);
     ev.var = e[i].var;
@@ -7591,7 +13194,72 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
   }
 }
 
+/* ---- reservations ---------------------------------------------------------------------------- */
+
+static void release_step(goap_agent *a, int step) {
+  size_t k = 0;
+  for (size_t i = 0; i < a->nhold; ++i) {
+    if (a->hold_step[i] == step) {
+      goap__bb_release(a->bb, a->hold_res[i]);
+      continue;
+    }
+    a->hold_res[k] = a->hold_res[i];
+    a->hold_step[k++] = a->hold_step[i];
+  }
+  a->nhold = k;
+}
+
+static void release_all(goap_agent *a) {
+  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i]);
+  a->nhold = 0;
+}
+
+/* Takes every reservation of plan[0..len). Returns -1 when all were granted, the refused
+ * action otherwise (nothing is then held), or -2 when out of memory. */
+static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
+  const goap_agent_type *t = a->t;
+  if (!a->bb || t->nres_names == 0) return -1;
+  for (int j = 0; j < len; ++j) {
+    const goap__rt_action *r = &t->act[plan[j]];
+    for (uint32_t k = 0; k < r->reserve_count; ++k) {
+      if (!goap__rt_grow(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
+                         sizeof *a->hold_res) ||
+          !goap__rt_grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
+                         sizeof *a->hold_step)) {
+        release_all(a);
+        return -2;
+      }
+      int res = a->res_id[r->reserve + k];
+      if (!goap__bb_acquire(a->bb, res)) {
+        release_all(a);
+        a->st.reservations_denied++;
+        goap_agent_event ev;
+        ev_init(&ev, GOAP_EVENT_RESERVATION_DENIED);
+        ev.action = plan[j];
+        ev.resource = goap__bb_resource_name(a->bb, res);
+        emit(a, &ev);
+        return plan[j];
+      }
+      a->hold_res[a->nhold] = res;
+      a->hold_step[a->nhold++] = j;
+    }
+  }
+  return -1;
+}
+
+static void unblock(goap_agent *a) {
+  if (!a->blocked) return;
+  memcpy(a->costs, a->t->costs, (size_t)a->t->na * sizeof *a->costs);
+  a->blocked = 0;
+}
+
 /* ---- plan state ---------------------------------------------------------------------------- */
+
+static void end_action(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  if (r->on_end_count) write_effects(a, a->t->effs + r->on_end, (int)r->on_end_count);
+  if (a->nhold) release_step(a, a->step);
+}
 
 static void stop_running(goap_agent *a) {
   if (!a->running) return;
@@ -7599,6 +13267,7 @@ static void stop_running(goap_agent *a) {
   a->running = 0;
   const goap__rt_action *r = &a->t->act[act];
   if (r->stop) r->stop(a, act, r->user);
+  end_action(a, act);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_ACTION_STOP);
   ev.action = act;
@@ -7609,6 +13278,8 @@ static void stop_running(goap_agent *a) {
 /* Drops the plan (and any search) and asks for a new one. */
 static void need_plan(goap_agent *a, goap_replan_reason why) {
   stop_running(a);
+  if (a->nhold) release_all(a);
+  unblock(a);
   a->plan_len = a->step = 0;
   a->goal = -1;
   a->searching = 0;
@@ -7645,9 +13316,12 @@ static int repair(goap_agent *a) {
     }
     if (done) {
       skipped++;
+      if (a->nhold) release_step(a, j);
       continue;
     }
     if (goap_action_apply(d, a->tmp, act) != GOAP_OK) return 0;
+    for (size_t k = 0; k < a->nhold && out != j; ++k)
+      if (a->hold_step[k] == j) a->hold_step[k] = out;
     a->plan[out++] = act;
     cost += a->t->costs[act];
   }
@@ -7677,10 +13351,27 @@ static int cooling(const goap_agent *a, int g, uint64_t h) {
          a->fail_hash[g] == h;
 }
 
+/* Procedural preconditions: actions whose check says no are left out of this round. */
+static void apply_checks(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  if (!t->has_checks) return;
+  for (int i = 0; i < t->na; ++i) {
+    const goap__rt_action *r = &t->act[i];
+    if (!r->check || a->costs[i] < 0) continue;
+    if (!r->check(a, i, r->check_user)) {
+      a->costs[i] = -1;
+      a->blocked++;
+    }
+  }
+}
+
 /* Valid, unmet, not cooling goals, best first (priority, then id). */
 static void build_candidates(goap_agent *a) {
+  unblock(a);
+  apply_checks(a);
   uint64_t h = hash_mem(a);
   a->ncand = a->icand = 0;
+  if (a->order_goal >= 0 && goal_met(a, a->order_goal)) a->order_goal = -1; /* done already */
   for (int g = 0; g < a->t->ng; ++g) {
     if (!goal_valid(a, g) || goal_met(a, g) || cooling(a, g, h)) continue;
     double pr = goal_priority(a, g);
@@ -7775,14 +13466,21 @@ static goap_status select_goal(goap_agent *a) {
     int nw = 0;
     const goap_cond *w = goap_domain_goal_want(a->d, g, &nw);
     if (!a->searching) {
-      if (a->cache) {
+      if (a->cache && !a->blocked) {
         int len = 0;
         double cost = 0;
         const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
         if (p) {
           if (!ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
-          adopt(a, g, prio, p, len, cost, 1);
-          return GOAP_OK;
+          int refused = reserve_plan(a, p, len);
+          if (refused == -2) return GOAP_OUT_OF_MEMORY;
+          if (refused < 0) {
+            adopt(a, g, prio, p, len, cost, 1);
+            return GOAP_OK;
+          }
+          a->costs[refused] = -1; /* plan again without it */
+          a->blocked++;
+          continue;
         }
       }
       if (!a->planner) {
@@ -7803,7 +13501,7 @@ static goap_status select_goal(goap_agent *a) {
       r.heuristic = t->heuristic;
       r.max_nodes = t->max_nodes;
       r.host = a;
-      r.costs = t->costs;
+      r.costs = a->blocked ? a->costs : t->costs;
       goap_status st = goap_plan_begin(a->planner, &r);
       if (st == GOAP_OUT_OF_MEMORY) return st;
       a->searching = 1;
@@ -7835,7 +13533,14 @@ static goap_status select_goal(goap_agent *a) {
     a->searching = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
     if (st == GOAP_OK) {
-      if (a->cache)
+      int refused = reserve_plan(a, a->plan, res.plan_length);
+      if (refused == -2) return GOAP_OUT_OF_MEMORY;
+      if (refused >= 0) {
+        a->costs[refused] = -1; /* plan again without it */
+        a->blocked++;
+        continue;
+      }
+      if (a->cache && !a->blocked)
         goap__cache_store(a->cache, t, g, a->mem, a->W, a->plan, res.plan_length, res.cost);
       adopt(a, g, prio, NULL, res.plan_length, res.cost, 0);
       return GOAP_OK;
@@ -7849,10 +13554,22 @@ static goap_status select_goal(goap_agent *a) {
 
 /* ---- execution ----------------------------------------------------------------------------- */
 
+/* The goal holds: report it, end an order for it, stop what runs and choose again. */
+static void goal_done(goap_agent *a) {
+  stop_running(a);
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_GOAL_DONE);
+  ev.goal = a->goal;
+  emit(a, &ev);
+  if (a->goal == a->order_goal) a->order_goal = -1;
+  need_plan(a, GOAP_REPLAN_PLAN_DONE);
+}
+
 static void action_failed(goap_agent *a, int act, int timeout) {
   const goap__rt_action *r = &a->t->act[act];
   a->running = 0;
   a->st.actions_failed++;
+  end_action(a, act);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
   ev.action = act;
@@ -7868,24 +13585,15 @@ static void execute(goap_agent *a, double dt) {
   if (!a->running) {
     if (a->step >= a->plan_len || !repair(a)) {
       if (a->step >= a->plan_len) {
-        if (goal_met(a, a->goal)) {
-          goap_agent_event ev;
-          ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-          ev.goal = a->goal;
-          emit(a, &ev);
-        }
-        need_plan(a, GOAP_REPLAN_PLAN_DONE);
+        if (goal_met(a, a->goal)) goal_done(a);
+        else need_plan(a, GOAP_REPLAN_PLAN_DONE);
       } else {
         need_plan(a, GOAP_REPLAN_PRECONDITIONS);
       }
       return;
     }
     if (a->step >= a->plan_len) { /* repair found everything done */
-      goap_agent_event ev;
-      ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-      ev.goal = a->goal;
-      emit(a, &ev);
-      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      goal_done(a);
       return;
     }
     int act = a->plan[a->step];
@@ -7898,6 +13606,7 @@ static void execute(goap_agent *a, double dt) {
     ev.action = act;
     ev.goal = a->goal;
     emit(a, &ev);
+    if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
     if (r->start) r->start(a, act, r->user);
     if (!a->running) return; /* the start callback dropped the plan */
   } else {
@@ -7918,6 +13627,7 @@ static void execute(goap_agent *a, double dt) {
     int ne = 0;
     const goap_effect *e = goap_domain_action_eff(a->d, act, &ne);
     write_effects(a, e, ne);
+    end_action(a, act);
     a->step++;
   } else if (s == GOAP_ACTION_FAILURE) {
     action_failed(a, act, 0);
@@ -7936,6 +13646,10 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->seen, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->tmp, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->bb_slot, (size_t)t->nshared * sizeof *a->bb_slot);
+  goap__rt_free(&al, a->res_id, t->nres_names * sizeof *a->res_id);
+  goap__rt_free(&al, a->costs, (size_t)t->na * sizeof *a->costs);
+  goap__rt_free(&al, a->hold_res, a->chold * sizeof *a->hold_res);
+  goap__rt_free(&al, a->hold_step, a->chold_step * sizeof *a->hold_step);
   goap__rt_free(&al, a->plan, a->plan_cap * sizeof *a->plan);
   goap__rt_free(&al, a->cand, (size_t)t->ng * sizeof *a->cand);
   goap__rt_free(&al, a->cand_prio, (size_t)t->ng * sizeof *a->cand_prio);
@@ -7974,8 +13688,12 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->fail_time = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_time);
   a->fail_hash = (uint64_t *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_hash);
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
+  a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
+  a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
+  a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->bb_slot && a->cand && a->cand_prio &&
-           a->fail_time && a->fail_hash && a->sensor_next && ensure_plan_cap(a, 16);
+           a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
+           ensure_plan_cap(a, 16);
   if (ok) {
     if (desc->memory) {
       /* keep only legal values: copy variable by variable */
@@ -7987,6 +13705,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
     }
     for (int g = 0; g < t->ng; ++g) a->fail_time[g] = -1;
     for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
+    if (t->na) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
   }
   if (ok && desc->blackboard) {
     /* map each shared variable to its slot by name; an existing slot's value wins */
@@ -8001,6 +13720,10 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
         a->bb_slot[k] = s;
         if (!created) goap_state_set(a->d, a->mem, v, goap__bb_read(desc->blackboard, s));
       }
+    }
+    for (size_t k = 0; k < t->nres_names && ok; ++k) {
+      a->res_id[k] = goap__bb_resource(desc->blackboard, t->res_names[k]);
+      if (a->res_id[k] < 0) ok = 0;
     }
     if (ok) {
       a->bb = desc->blackboard;
@@ -8022,6 +13745,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
 void goap_agent_destroy(goap_agent *a) {
   if (!a) return;
   stop_running(a);
+  if (a->nhold) release_all(a);
   if (a->bb) goap__bb_attach(a->bb, -1);
   free_agent(a);
 }
@@ -8054,6 +13778,10 @@ static void check_interrupts(goap_agent *a) {
   }
   if (watch) {
     need_plan(a, GOAP_REPLAN_WATCH);
+    return;
+  }
+  if (goal_met(a, a->goal)) { /* achieved by someone else: nothing left to do for it */
+    goal_done(a);
     return;
   }
   if (!goal_valid(a, a->goal)) {
@@ -8175,14 +13903,34 @@ goap_agent_stats goap_agent_get_stats(const goap_agent *a) {
 
 static const char *const reason_names[GOAP_REPLAN_REASON_COUNT] = {
     "none",  "start",       "plan_done", "action_failed", "timeout", "preconditions",
-    "watch", "better_goal", "goal_invalid", "idle",      "requested"};
+    "watch", "better_goal", "goal_invalid", "idle",      "requested",     "order"};
 
 const char *goap_replan_reason_name(goap_replan_reason r) {
   if ((unsigned)r >= (unsigned)GOAP_REPLAN_REASON_COUNT) return "unknown";
   return reason_names[r];
 }
+
+goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
+  if (!a || goal < 0 || goal >= a->t->ng || a->t->goal[goal].disabled || !(priority == priority))
+    return GOAP_INVALID_ARGUMENT;
+  int same = a->order_goal == goal && a->order_prio == priority;
+  a->order_goal = goal;
+  a->order_prio = priority;
+  if (!same && !(a->ph == PHASE_EXECUTE && a->goal == goal)) need_plan(a, GOAP_REPLAN_ORDER);
+  return GOAP_OK;
+}
+
+void goap_agent_clear_order(goap_agent *a) {
+  if (!a || a->order_goal < 0) return;
+  int was = a->order_goal;
+  a->order_goal = -1;
+  if (a->ph == PHASE_EXECUTE && a->goal == was) need_plan(a, GOAP_REPLAN_ORDER);
+}
+
+int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1; }
 /* macros of src/runtime/agent.c end here */
 #undef PHASE_IDLE
+#undef emit
 
 /* ==== src/runtime/blackboard.c ==== */
 /*
@@ -8193,6 +13941,8 @@ const char *goap_replan_reason_name(goap_replan_reason r) {
  *  - Names are unique; lookups are linear (they happen when agents are created, never per
  *    update: agents keep slot indices).
  *  - version counts the writes that changed a value.
+ *  - A resource's held count is never above its capacity when taken through acquire (lowering
+ *    a capacity keeps what is held; new requests wait until held < capacity).
  */
 #include <string.h>
 
@@ -8204,10 +13954,18 @@ typedef struct slot {
   int32_t value;
 } slot;
 
+typedef struct resource {
+  char *name;
+  size_t name_size;
+  int capacity, held;
+} resource;
+
 struct goap_blackboard {
   goap_allocator alloc;
   slot *slots;
   size_t n, cap;
+  resource *res;
+  size_t nres, cres;
   uint64_t version;
   int attached;
 };
@@ -8224,6 +13982,8 @@ void goap_blackboard_destroy(goap_blackboard *bb) {
   goap_allocator a = bb->alloc;
   for (size_t i = 0; i < bb->n; ++i) goap__rt_free(&a, bb->slots[i].name, bb->slots[i].name_size);
   goap__rt_free(&a, bb->slots, bb->cap * sizeof *bb->slots);
+  for (size_t i = 0; i < bb->nres; ++i) goap__rt_free(&a, bb->res[i].name, bb->res[i].name_size);
+  goap__rt_free(&a, bb->res, bb->cres * sizeof *bb->res);
   goap__rt_free(&a, bb, sizeof *bb);
 }
 
@@ -8279,6 +14039,70 @@ goap_status goap_blackboard_get(const goap_blackboard *bb, const char *name, int
 }
 
 uint64_t goap_blackboard_version(const goap_blackboard *bb) { return bb ? bb->version : 0; }
+
+/* ---- reservations ------------------------------------------------------------------------- */
+
+static int find_res(const goap_blackboard *bb, const char *name) {
+  for (size_t i = 0; i < bb->nres; ++i)
+    if (strcmp(bb->res[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+static int new_res(goap_blackboard *bb, const char *name, int capacity) {
+  if (bb->nres >= 0x7fffffff) return -1;
+  if (!goap__rt_grow(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
+    return -1;
+  resource *r = &bb->res[bb->nres];
+  r->name = goap__rt_strdup(&bb->alloc, name, &r->name_size);
+  if (!r->name) return -1;
+  r->capacity = capacity;
+  r->held = 0;
+  return (int)bb->nres++;
+}
+
+int goap__bb_resource(goap_blackboard *bb, const char *name) {
+  int i = find_res(bb, name);
+  return i >= 0 ? i : new_res(bb, name, 1);
+}
+
+int goap__bb_acquire(goap_blackboard *bb, int res) {
+  resource *r = &bb->res[res];
+  if (r->held >= r->capacity) return 0;
+  r->held++;
+  return 1;
+}
+
+const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
+  return bb->res[res].name;
+}
+
+void goap__bb_release(goap_blackboard *bb, int res) {
+  if (bb->res[res].held > 0) bb->res[res].held--;
+}
+
+goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name, int capacity) {
+  if (!bb || !name || !name[0] || capacity < 0) return GOAP_INVALID_ARGUMENT;
+  if (find_res(bb, name) >= 0) return GOAP_DUPLICATE;
+  return new_res(bb, name, capacity) >= 0 ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+}
+
+goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name, int capacity) {
+  if (!bb || !name || capacity < 0) return GOAP_INVALID_ARGUMENT;
+  int i = find_res(bb, name);
+  if (i < 0) return GOAP_NOT_FOUND;
+  bb->res[i].capacity = capacity; /* units already held stay held */
+  return GOAP_OK;
+}
+
+goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name, int *held,
+                                     int *capacity) {
+  if (!bb || !name) return GOAP_INVALID_ARGUMENT;
+  int i = find_res(bb, name);
+  if (i < 0) return GOAP_NOT_FOUND;
+  if (held) *held = bb->res[i].held;
+  if (capacity) *capacity = bb->res[i].capacity;
+  return GOAP_OK;
+}
 
 /* ==== src/runtime/cache.c ==== */
 /*
@@ -8476,10 +14300,194 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
   return 1;
 }
 
+/* ==== src/runtime/squad.c ==== */
+/*
+ * squad.c -- the built-in squad coordinator: F.E.A.R.'s four squad behaviours as orders.
+ *
+ * Invariants:
+ *  - The squad only gives and clears orders (goap_agent_order); members plan and act for
+ *    themselves. ordered[i] is the goal the squad last ordered member i to pursue (-1 none),
+ *    so the squad clears only its own orders.
+ *  - Goal ids are looked up by name in each member's own domain (members may be of
+ *    different types and domains).
+ */
+#include <string.h>
+
+/* #include "runtime.h": inlined above */
+/* #include goap/squad.h: in goap.h */
+
+enum { ROLE_SUPPRESS = 0, ROLE_COVER, ROLE_ADVANCE, ROLE_SEARCH, ROLE_COUNT };
+
+struct goap_squad {
+  goap_allocator alloc;
+  char *goal_name[ROLE_COUNT];
+  size_t goal_size[ROLE_COUNT];
+  double prio;
+  goap_agent **m;
+  int *ordered;
+  size_t n, cap, cap_ordered;
+  goap_squad_behavior cur;
+  int phase;   /* ADVANCE_COVER: which half moves; ORDERLY_ADVANCE: the current mover */
+};
+
+static const char *const default_names[ROLE_COUNT] = {"suppress", "take_cover", "advance",
+                                                      "search"};
+
+goap_squad *goap_squad_create(const goap_squad_desc *desc) {
+  goap_squad_desc x;
+  memset(&x, 0, sizeof x);
+  if (desc) x = *desc;
+  if (!(x.order_priority == x.order_priority)) return NULL;
+  goap_allocator a = goap__rt_resolve(&x.allocator);
+  goap_squad *s = (goap_squad *)goap__rt_alloc(&a, sizeof *s);
+  if (!s) return NULL;
+  s->alloc = a;
+  s->prio = x.order_priority != 0 ? x.order_priority : 20.0;
+  const char *names[ROLE_COUNT] = {x.suppress_goal, x.cover_goal, x.advance_goal, x.search_goal};
+  for (int r = 0; r < ROLE_COUNT; ++r) {
+    s->goal_name[r] = goap__rt_strdup(&a, names[r] ? names[r] : default_names[r], &s->goal_size[r]);
+    if (!s->goal_name[r]) {
+      goap_squad_destroy(s);
+      return NULL;
+    }
+  }
+  return s;
+}
+
+static int goal_of(const goap_squad *s, const goap_agent *m, int role) {
+  const goap_domain *d = goap_agent_type_domain(goap_agent_get_type(m));
+  return goap_domain_find_goal(d, s->goal_name[role]);
+}
+
+/* Orders member i to pursue `role` (or nothing for -1); clears the squad's previous order. */
+static void give(goap_squad *s, size_t i, int role) {
+  goap_agent *m = s->m[i];
+  int g = role >= 0 ? goal_of(s, m, role) : -1;
+  if (g >= 0 && goap_agent_order(m, g, s->prio) == GOAP_OK) {
+    s->ordered[i] = g;
+    return;
+  }
+  if (s->ordered[i] >= 0 && goap_agent_ordered_goal(m) == s->ordered[i]) goap_agent_clear_order(m);
+  s->ordered[i] = -1;
+}
+
+void goap_squad_destroy(goap_squad *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->n; ++i) give(s, i, -1);
+  goap_allocator a = s->alloc;
+  for (int r = 0; r < ROLE_COUNT; ++r) goap__rt_free(&a, s->goal_name[r], s->goal_size[r]);
+  goap__rt_free(&a, s->m, s->cap * sizeof *s->m);
+  goap__rt_free(&a, s->ordered, s->cap_ordered * sizeof *s->ordered);
+  goap__rt_free(&a, s, sizeof *s);
+}
+
+goap_status goap_squad_add(goap_squad *s, goap_agent *member) {
+  if (!s || !member) return GOAP_INVALID_ARGUMENT;
+  for (size_t i = 0; i < s->n; ++i)
+    if (s->m[i] == member) return GOAP_DUPLICATE;
+  if (!goap__rt_grow(&s->alloc, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m) ||
+      !goap__rt_grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, s->n + 1,
+                     sizeof *s->ordered))
+    return GOAP_OUT_OF_MEMORY;
+  s->m[s->n] = member;
+  s->ordered[s->n] = -1;
+  s->n++;
+  return GOAP_OK;
+}
+
+goap_status goap_squad_remove(goap_squad *s, goap_agent *member) {
+  if (!s || !member) return GOAP_INVALID_ARGUMENT;
+  for (size_t i = 0; i < s->n; ++i) {
+    if (s->m[i] != member) continue;
+    give(s, i, -1);
+    memmove(s->m + i, s->m + i + 1, (s->n - i - 1) * sizeof *s->m);
+    memmove(s->ordered + i, s->ordered + i + 1, (s->n - i - 1) * sizeof *s->ordered);
+    s->n--;
+    return GOAP_OK;
+  }
+  return GOAP_NOT_FOUND;
+}
+
+int goap_squad_size(const goap_squad *s) { return s ? (int)s->n : 0; }
+
+goap_agent *goap_squad_member(const goap_squad *s, int index) {
+  if (!s || index < 0 || (size_t)index >= s->n) return NULL;
+  return s->m[index];
+}
+
+/* ORDERLY_ADVANCE: member `phase` advances, the others take cover. */
+static void orderly(goap_squad *s) {
+  for (size_t i = 0; i < s->n; ++i) give(s, i, (int)i == s->phase ? ROLE_ADVANCE : ROLE_COVER);
+}
+
+goap_status goap_squad_order(goap_squad *s, goap_squad_behavior b) {
+  if (!s || (unsigned)b >= (unsigned)GOAP_SQUAD_BEHAVIOR_COUNT) return GOAP_INVALID_ARGUMENT;
+  switch (b) {
+    case GOAP_SQUAD_NONE:
+      for (size_t i = 0; i < s->n; ++i) give(s, i, -1);
+      break;
+    case GOAP_SQUAD_GET_TO_COVER: {
+      size_t sup = s->n;
+      for (size_t i = 0; i < s->n && sup == s->n; ++i)
+        if (goal_of(s, s->m[i], ROLE_SUPPRESS) >= 0) sup = i;
+      for (size_t i = 0; i < s->n; ++i) give(s, i, i == sup ? ROLE_SUPPRESS : ROLE_COVER);
+      break;
+    }
+    case GOAP_SQUAD_ADVANCE_COVER:
+      s->phase = s->cur == GOAP_SQUAD_ADVANCE_COVER ? !s->phase : 0;
+      for (size_t i = 0; i < s->n; ++i)
+        give(s, i, (int)(i % 2) == s->phase ? ROLE_ADVANCE : ROLE_SUPPRESS);
+      break;
+    case GOAP_SQUAD_ORDERLY_ADVANCE:
+      s->phase = 0;
+      orderly(s);
+      break;
+    case GOAP_SQUAD_SEARCH:
+      for (size_t i = 0; i < s->n; ++i) give(s, i, i % 2 == 0 ? ROLE_SEARCH : ROLE_COVER);
+      break;
+    default: break;
+  }
+  s->cur = b;
+  return GOAP_OK;
+}
+
+void goap_squad_update(goap_squad *s) {
+  if (!s || s->cur != GOAP_SQUAD_ORDERLY_ADVANCE) return;
+  /* the mover's order ends when it reached its goal (the agent clears achieved orders) */
+  while ((size_t)s->phase < s->n &&
+         (s->ordered[s->phase] < 0 ||
+          goap_agent_ordered_goal(s->m[s->phase]) != s->ordered[s->phase])) {
+    s->ordered[s->phase] = -1;
+    s->phase++;
+    if ((size_t)s->phase < s->n) orderly(s);
+  }
+  if ((size_t)s->phase >= s->n) { /* everyone advanced: the behaviour is over */
+    for (size_t i = 0; i < s->n; ++i) give(s, i, -1);
+    s->cur = GOAP_SQUAD_NONE;
+  }
+}
+
+goap_squad_behavior goap_squad_current(const goap_squad *s) { return s ? s->cur : GOAP_SQUAD_NONE; }
+
+static const char *const behavior_names[GOAP_SQUAD_BEHAVIOR_COUNT] = {
+    "none", "get_to_cover", "advance_cover", "orderly_advance", "search"};
+
+const char *goap_squad_behavior_name(goap_squad_behavior b) {
+  if ((unsigned)b >= (unsigned)GOAP_SQUAD_BEHAVIOR_COUNT) return "unknown";
+  return behavior_names[b];
+}
+
+int goap_squad_behavior_from_name(const char *name) {
+  if (!name) return -1;
+  for (int i = 0; i < GOAP_SQUAD_BEHAVIOR_COUNT; ++i)
+    if (strcmp(name, behavior_names[i]) == 0) return i;
+  return -1;
+}
+
 /* ==== src/runtime/type.c ==== */
 /* names of src/runtime/type.c that another file also declares */
 #define check_conds check_conds__runtime_type
-#define libc_realloc libc_realloc__runtime_type
+#define check_effects check_effects__runtime_type
 /*
  * type.c -- agent types (what a kind of agent can do) and the runtime's memory helpers.
  *
@@ -8496,18 +14504,8 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
 
 /* #include "runtime.h": inlined above */
 
-static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
-}
-
 goap_allocator goap__rt_resolve(const goap_allocator *a) {
-  goap_allocator r = {libc_realloc, NULL};
+  goap_allocator r = {goap_libc_realloc, NULL};
   if (a && a->fn) r = *a;
   return r;
 }
@@ -8578,7 +14576,7 @@ static int check_conds(const goap_domain *d, const goap_cond *c, int n) {
 }
 
 static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
-                            size_t *neff, size_t *ncond, size_t *nvar) {
+                            size_t *neff, size_t *ncond, size_t *nvar, size_t *nres) {
   int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
   if (x->actions ? x->action_count != na : x->action_count != 0)
     return "actions: give one binding per domain action (action_count), or none";
@@ -8597,7 +14595,7 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
       !isfinite(x->failed_goal_cooldown) || !(x->planning_ms_per_update >= 0) ||
       !isfinite(x->planning_ms_per_update))
     return "timing: margins, intervals and budgets must be finite and >= 0";
-  *neff = *ncond = *nvar = 0;
+  *neff = *ncond = *nvar = *nres = 0;
   for (int i = 0; x->actions && i < na; ++i) {
     const goap_action_binding *b = &x->actions[i];
     if (!(b->cost_scale >= 0) || !isfinite(b->cost_scale))
@@ -8608,8 +14606,18 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
       return "action binding: on_fail has a bad variable, operator or value";
     if (!check_vars(d, b->watch, b->watch_count))
       return "action binding: watch lists a bad variable";
-    *neff += (size_t)b->on_fail_count;
+    if (!check_effects(d, b->on_start, b->on_start_count))
+      return "action binding: on_start has a bad variable, operator or value";
+    if (!check_effects(d, b->on_end, b->on_end_count))
+      return "action binding: on_end has a bad variable, operator or value";
+    if (b->reserve_count < 0 || (b->reserve_count > 0 && !b->reserve))
+      return "action binding: bad reserve_count";
+    for (int k = 0; k < b->reserve_count; ++k)
+      if (!b->reserve[k] || !b->reserve[k][0])
+        return "action binding: a reserved resource needs a name";
+    *neff += (size_t)b->on_fail_count + (size_t)b->on_start_count + (size_t)b->on_end_count;
     *nvar += (size_t)b->watch_count;
+    *nres += (size_t)b->reserve_count;
   }
   for (int i = 0; x->goals && i < ng; ++i) {
     const goap_goal_binding *b = &x->goals[i];
@@ -8633,6 +14641,11 @@ void goap_agent_type_destroy(goap_agent_type *t) {
   goap__rt_free(&a, t->conds, t->nconds * sizeof *t->conds);
   goap__rt_free(&a, t->vars, t->nvars_pool * sizeof *t->vars);
   goap__rt_free(&a, t->sensors, (size_t)t->nsensors * sizeof *t->sensors);
+  if (t->res_names) {
+    for (size_t i = 0; i < t->nres_names; ++i)
+      if (t->res_names[i]) goap__rt_free(&a, t->res_names[i], strlen(t->res_names[i]) + 1);
+    goap__rt_free(&a, t->res_names, t->nres_names * sizeof *t->res_names);
+  }
   goap__rt_free(&a, t->shared, (size_t)t->nv * sizeof *t->shared);
   goap__rt_free(&a, t, sizeof *t);
 }
@@ -8654,8 +14667,8 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
   goap_agent_type_desc x;
   memset(&x, 0, sizeof x);
   if (desc) x = *desc;
-  size_t neff, ncond, nvar;
-  const char *bad = validate(d, &x, &neff, &ncond, &nvar);
+  size_t neff, ncond, nvar, nres;
+  const char *bad = validate(d, &x, &neff, &ncond, &nvar, &nres);
   if (bad) {
     *error = bad;
     return GOAP_INVALID_ARGUMENT;
@@ -8684,14 +14697,16 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
   t->conds = (goap_cond *)goap__rt_alloc(&a, ncond * sizeof *t->conds);
   t->vars = (int32_t *)goap__rt_alloc(&a, nvar * sizeof *t->vars);
   t->sensors = (goap_sensor_desc *)goap__rt_alloc(&a, (size_t)t->nsensors * sizeof *t->sensors);
+  t->nres_names = nres;
+  t->res_names = (char **)goap__rt_alloc(&a, nres * sizeof *t->res_names);
   t->shared = (int32_t *)goap__rt_alloc(&a, (size_t)t->nv * sizeof *t->shared);
   if (!t->name || !t->costs || !t->act || !t->goal || !t->effs || !t->conds || !t->vars ||
-      !t->sensors || !t->shared) {
+      !t->sensors || !t->shared || !t->res_names) {
     goap_agent_type_destroy(t);
     *error = "out of memory";
     return GOAP_OUT_OF_MEMORY;
   }
-  size_t ke = 0, kc = 0, kv = 0;
+  size_t ke = 0, kc = 0, kv = 0, kr = 0;
   for (int i = 0; i < t->na; ++i) {
     double c = goap_domain_action_cost(d, i);
     goap__rt_action *r = &t->act[i];
@@ -8710,6 +14725,27 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
       r->watch = (uint32_t)kv;
       r->watch_count = (uint32_t)b->watch_count;
       for (int k = 0; k < b->watch_count; ++k) t->vars[kv++] = b->watch[k];
+      r->on_start = (uint32_t)ke;
+      r->on_start_count = (uint32_t)b->on_start_count;
+      for (int k = 0; k < b->on_start_count; ++k) t->effs[ke++] = b->on_start[k];
+      r->on_end = (uint32_t)ke;
+      r->on_end_count = (uint32_t)b->on_end_count;
+      for (int k = 0; k < b->on_end_count; ++k) t->effs[ke++] = b->on_end[k];
+      r->check = b->check;
+      r->check_user = b->check_user;
+      if (b->check && !b->disabled) t->has_checks = 1;
+      r->reserve = (uint32_t)kr;
+      r->reserve_count = (uint32_t)b->reserve_count;
+      for (int k = 0; k < b->reserve_count; ++k) {
+        size_t sz;
+        t->res_names[kr] = goap__rt_strdup(&a, b->reserve[k], &sz);
+        if (!t->res_names[kr]) {
+          goap_agent_type_destroy(t);
+          *error = "out of memory";
+          return GOAP_OUT_OF_MEMORY;
+        }
+        kr++;
+      }
     }
     t->costs[i] = c;
   }
@@ -8750,4 +14786,1664 @@ const goap_domain *goap_agent_type_domain(const goap_agent_type *t) { return t ?
 const char *goap_agent_type_name(const goap_agent_type *t) { return t ? t->name : NULL; }
 /* macros of src/runtime/type.c end here */
 #undef check_conds
-#undef libc_realloc
+#undef check_effects
+
+/* ==== src/tactics/arena.c ==== */
+/* names of src/tactics/arena.c that another file also declares */
+#define fail fail__tactics_arena
+/*
+ * arena.c -- the text map parser, arena accessors, wall normals and line of sight.
+ *
+ * Invariants:
+ *  - Parsing is two passes over the text: the first checks every character, the row widths,
+ *    the limits and the duplicate markers and counts the covers; then one block is allocated;
+ *    the second pass fills the cells and derives the 'C' normals (the only errors it can find).
+ *    On any error nothing is left allocated.
+ *  - Line of sight walks exactly the cells whose closed squares the segment between the two
+ *    cell centres touches (a supercover), in integer arithmetic, so it is exact and symmetric.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- begin src/tactics/internal.h ---- */
+/*
+ * internal.h -- shared internals of goap_tactics (not installed).
+ *
+ * Invariants:
+ *  - An arena's arrays are width * height, row-major (index y * width + x), allocated once by
+ *    goap_arena_parse and never written afterwards.
+ *  - kind[] holds goap_cell values (never GOAP_CELL_OUTSIDE); cover_at[] is -1 except on
+ *    GOAP_CELL_COVER cells, where it is the cover's index in covers[].
+ *  - covers[] is in reading order and every normal has unit length.
+ */
+#ifndef GOAP_TACTICS_INTERNAL_H
+#define GOAP_TACTICS_INTERNAL_H
+
+#include <stddef.h>
+
+/* #include goap/tactics.h: in goap.h */
+
+struct goap_arena {
+  goap_allocator alloc;
+  int w, h;
+  unsigned char *kind;  /* goap_cell per cell */
+  char *glyph;          /* the map character per cell ('.' for floor, members and 'P') */
+  int *cover_at;        /* cover index per cell, or -1 */
+  goap_cover *covers;
+  int ncovers;
+  goap_member members[GOAP_ARENA_MAX_MEMBERS];
+  int nmembers;
+  int has_player, px, py;
+  size_t block_size;    /* the one block holding kind, glyph, cover_at and covers */
+};
+
+/* Allocation through the object's allocator (a zero allocator is the C library). */
+void *goap__tac_alloc(const goap_allocator *a, size_t size);
+void goap__tac_free(const goap_allocator *a, void *p, size_t size);
+
+#endif /* GOAP_TACTICS_INTERNAL_H */
+/* ---- end src/tactics/internal.h ---- */
+
+void *goap__tac_alloc(const goap_allocator *a, size_t size) {
+  if (size == 0) size = 1;
+  if (a && a->fn) return a->fn(a->ctx, NULL, 0, size);
+  return malloc(size);
+}
+
+void goap__tac_free(const goap_allocator *a, void *p, size_t size) {
+  if (!p) return;
+  if (a && a->fn) {
+    a->fn(a->ctx, p, size, 0);
+    return;
+  }
+  free(p);
+}
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+static goap_status fail(goap_arena_error *err, goap_status st, int line, int col, const char *fmt,
+                        ...) {
+  if (!err) return st;
+  err->status = st;
+  err->line = line;
+  err->col = col;
+  size_t n = 0;
+  if (line > 0) {
+    int k = snprintf(err->message, sizeof err->message, "%d:%d: ", line, col);
+    n = k > 0 ? (size_t)k : 0;
+    if (n >= sizeof err->message) n = sizeof err->message - 1;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message + n, sizeof err->message - n, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* A character for a message: itself when printable, else \xNN. */
+static void show_char(char *out, size_t cap, char c) {
+  unsigned char u = (unsigned char)c;
+  if (u >= 0x20 && u < 0x7f)
+    snprintf(out, cap, "'%c'", c);
+  else
+    snprintf(out, cap, "'\\x%02x'", (unsigned)u);
+}
+
+/* ---- markers ------------------------------------------------------------------------------- */
+
+/* Member slot of a map character, or -1. */
+static int member_slot(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'u') return 10 + (c - 'a');
+  if (c >= 'w' && c <= 'z') return 31 + (c - 'w');
+  return -1;
+}
+
+static int is_cover_char(char c) {
+  return c == 'C' || c == '>' || c == '<' || c == '^' || c == 'v';
+}
+
+static int known_char(char c) {
+  return c == '#' || c == '.' || c == ' ' || c == 'P' || is_cover_char(c) || member_slot(c) >= 0;
+}
+
+/* ---- parsing ------------------------------------------------------------------------------- */
+
+typedef struct line_iter {
+  const char *text;
+  size_t length, pos;
+} line_iter;
+
+/* The next line [*start, *start + *len) without its "\n" or "\r\n"; 0 at the end. */
+static int next_line(line_iter *it, size_t *start, size_t *len) {
+  if (it->pos >= it->length) return 0;
+  size_t s = it->pos, e = s;
+  while (e < it->length && it->text[e] != '\n') ++e;
+  it->pos = e < it->length ? e + 1 : e;
+  if (e < it->length && e > s && it->text[e - 1] == '\r') --e;
+  *start = s;
+  *len = e - s;
+  return 1;
+}
+
+typedef struct scan_info {
+  int w, h, ncovers;
+} scan_info;
+
+static goap_status scan(const char *text, size_t length, scan_info *si, goap_arena_error *err) {
+  line_iter it = {text, length, 0};
+  size_t start, len;
+  int line = 0, w = -1, h = 0, empty_line = 0, ncovers = 0;
+  int player_line = 0, player_col = 0;
+  int member_line[GOAP_ARENA_MAX_MEMBERS] = {0}, member_col[GOAP_ARENA_MAX_MEMBERS] = {0};
+  char shown[16];
+  while (next_line(&it, &start, &len)) {
+    ++line;
+    if (len == 0) {
+      if (!empty_line) empty_line = line;
+      continue;
+    }
+    if (empty_line)
+      return fail(err, GOAP_PARSE_ERROR, empty_line, 1,
+                  "empty line inside the map (empty lines are allowed only at the end)");
+    if (h >= GOAP_ARENA_MAX_SIDE)
+      return fail(err, GOAP_TOO_LARGE, line, 1, "the map has more than %d rows",
+                  GOAP_ARENA_MAX_SIDE);
+    for (size_t i = 0; i < len; ++i) {
+      int col = (int)i + 1;
+      char c = text[start + i];
+      if (w >= 0 && col > w)
+        return fail(err, GOAP_PARSE_ERROR, line, col,
+                    "row %d is wider than the first row (%d cells)", h + 1, w);
+      if (col > GOAP_ARENA_MAX_SIDE)
+        return fail(err, GOAP_TOO_LARGE, line, col, "the map is wider than %d cells",
+                    GOAP_ARENA_MAX_SIDE);
+      if (!known_char(c)) {
+        show_char(shown, sizeof shown, c);
+        return fail(err, GOAP_PARSE_ERROR, line, col,
+                    "unknown map character %s (expected one of # . C > < ^ v P 0-9 a-z)", shown);
+      }
+      if (is_cover_char(c)) ++ncovers;
+      if (c == 'P') {
+        if (player_line)
+          return fail(err, GOAP_DUPLICATE, line, col, "a second player 'P' (the first is at %d:%d)",
+                      player_line, player_col);
+        player_line = line;
+        player_col = col;
+      }
+      int m = member_slot(c);
+      if (m >= 0) {
+        if (member_line[m])
+          return fail(err, GOAP_DUPLICATE, line, col,
+                      "squad member '%c' appears twice (first at %d:%d)", c, member_line[m],
+                      member_col[m]);
+        member_line[m] = line;
+        member_col[m] = col;
+      }
+    }
+    if (w < 0) {
+      w = (int)len;
+    } else if ((int)len < w) {
+      return fail(err, GOAP_PARSE_ERROR, line, (int)len + 1,
+                  "row %d has %d cells, the first row has %d", h + 1, (int)len, w);
+    }
+    ++h;
+  }
+  if (h == 0) return fail(err, GOAP_PARSE_ERROR, 1, 1, "empty map (no rows)");
+  si->w = w;
+  si->h = h;
+  si->ncovers = ncovers;
+  return GOAP_OK;
+}
+
+static goap_vec2 glyph_normal(char c) {
+  switch (c) {
+  case '>': return goap_vec2_make(1.0, 0.0);
+  case '<': return goap_vec2_make(-1.0, 0.0);
+  case '^': return goap_vec2_make(0.0, -1.0);
+  case 'v': return goap_vec2_make(0.0, 1.0);
+  default: return goap_vec2_make(0.0, 0.0);
+  }
+}
+
+static size_t round8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+goap_status goap_arena_parse(const char *text, size_t length, const goap_allocator *alloc,
+                             goap_arena **out, goap_arena_error *err) {
+  if (err) {
+    err->status = GOAP_OK;
+    err->line = err->col = 0;
+    err->message[0] = '\0';
+  }
+  if (out) *out = NULL;
+  if (!out || (!text && length > 0))
+    return fail(err, GOAP_INVALID_ARGUMENT, 0, 0, "NULL argument");
+  scan_info si = {0, 0, 0};
+  goap_status st = scan(text ? text : "", length, &si, err);
+  if (st != GOAP_OK) return st;
+
+  goap_allocator a = {0};
+  if (alloc) a = *alloc;
+  goap_arena *ar = (goap_arena *)goap__tac_alloc(&a, sizeof *ar);
+  if (!ar) return fail(err, GOAP_OUT_OF_MEMORY, 0, 0, "out of memory");
+  memset(ar, 0, sizeof *ar);
+  ar->alloc = a;
+  ar->w = si.w;
+  ar->h = si.h;
+  size_t cells = (size_t)si.w * (size_t)si.h;
+  size_t off_cover_at = round8((size_t)si.ncovers * sizeof(goap_cover));
+  size_t off_kind = off_cover_at + round8(cells * sizeof(int));
+  size_t off_glyph = off_kind + round8(cells);
+  ar->block_size = off_glyph + cells;
+  unsigned char *block = (unsigned char *)goap__tac_alloc(&a, ar->block_size);
+  if (!block) {
+    goap__tac_free(&a, ar, sizeof *ar);
+    return fail(err, GOAP_OUT_OF_MEMORY, 0, 0, "out of memory");
+  }
+  ar->covers = (goap_cover *)(void *)block;
+  ar->cover_at = (int *)(void *)(block + off_cover_at);
+  ar->kind = block + off_kind;
+  ar->glyph = (char *)(block + off_glyph);
+
+  /* Second pass: fill. */
+  line_iter it = {text, length, 0};
+  size_t start, len;
+  int y = 0;
+  while (y < si.h && next_line(&it, &start, &len)) {
+    if (len == 0) continue; /* only trailing empty lines remain possible, after the last row */
+    for (int x = 0; x < si.w; ++x) {
+      char c = text[start + (size_t)x];
+      size_t i = (size_t)y * (size_t)si.w + (size_t)x;
+      ar->cover_at[i] = -1;
+      if (c == '#') {
+        ar->kind[i] = GOAP_CELL_WALL;
+        ar->glyph[i] = '#';
+      } else if (is_cover_char(c)) {
+        ar->kind[i] = GOAP_CELL_COVER;
+        ar->glyph[i] = c;
+        ar->cover_at[i] = ar->ncovers;
+        goap_cover *cv = &ar->covers[ar->ncovers++];
+        cv->x = x;
+        cv->y = y;
+        cv->glyph = c;
+        cv->normal = glyph_normal(c); /* 'C' is derived below, once every row is known */
+      } else {
+        ar->kind[i] = GOAP_CELL_FLOOR;
+        ar->glyph[i] = '.';
+        if (c == 'P') {
+          ar->has_player = 1;
+          ar->px = x;
+          ar->py = y;
+        } else if (member_slot(c) >= 0) {
+          goap_member *m = &ar->members[ar->nmembers++];
+          m->id = c;
+          m->x = x;
+          m->y = y;
+        }
+      }
+    }
+    ++y;
+  }
+  for (int k = 0; k < ar->ncovers; ++k) {
+    goap_cover *cv = &ar->covers[k];
+    if (cv->glyph != 'C') continue;
+    if (!goap_arena_wall_normal(ar, cv->x, cv->y, &cv->normal)) {
+      int has_wall = goap_arena_cell(ar, cv->x - 1, cv->y) == GOAP_CELL_WALL ||
+                     goap_arena_cell(ar, cv->x + 1, cv->y) == GOAP_CELL_WALL ||
+                     goap_arena_cell(ar, cv->x, cv->y - 1) == GOAP_CELL_WALL ||
+                     goap_arena_cell(ar, cv->x, cv->y + 1) == GOAP_CELL_WALL;
+      int line = cv->y + 1, col = cv->x + 1;
+      goap_arena_destroy(ar);
+      return fail(err, GOAP_PARSE_ERROR, line, col,
+                  has_wall ? "cover 'C' has walls on opposite sides only: its direction is "
+                             "ambiguous (use > < ^ v)"
+                           : "cover 'C' has no wall next to it (left, right, up or down): give "
+                             "its direction with > < ^ v");
+    }
+  }
+  *out = ar;
+  return GOAP_OK;
+}
+
+void goap_arena_destroy(goap_arena *a) {
+  if (!a) return;
+  goap_allocator al = a->alloc;
+  goap__tac_free(&al, a->covers, a->block_size);
+  goap__tac_free(&al, a, sizeof *a);
+}
+
+/* ---- accessors ----------------------------------------------------------------------------- */
+
+int goap_arena_width(const goap_arena *a) { return a ? a->w : 0; }
+int goap_arena_height(const goap_arena *a) { return a ? a->h : 0; }
+
+goap_cell goap_arena_cell(const goap_arena *a, int x, int y) {
+  if (!a || x < 0 || y < 0 || x >= a->w || y >= a->h) return GOAP_CELL_OUTSIDE;
+  return (goap_cell)a->kind[(size_t)y * (size_t)a->w + (size_t)x];
+}
+
+int goap_arena_cover_count(const goap_arena *a) { return a ? a->ncovers : 0; }
+
+goap_status goap_arena_cover(const goap_arena *a, int index, goap_cover *out) {
+  if (!a || !out) return GOAP_INVALID_ARGUMENT;
+  if (index < 0 || index >= a->ncovers) return GOAP_OUT_OF_RANGE;
+  *out = a->covers[index];
+  return GOAP_OK;
+}
+
+int goap_arena_cover_at(const goap_arena *a, int x, int y) {
+  if (!a || x < 0 || y < 0 || x >= a->w || y >= a->h) return -1;
+  return a->cover_at[(size_t)y * (size_t)a->w + (size_t)x];
+}
+
+int goap_arena_member_count(const goap_arena *a) { return a ? a->nmembers : 0; }
+
+goap_status goap_arena_member(const goap_arena *a, int index, goap_member *out) {
+  if (!a || !out) return GOAP_INVALID_ARGUMENT;
+  if (index < 0 || index >= a->nmembers) return GOAP_OUT_OF_RANGE;
+  *out = a->members[index];
+  return GOAP_OK;
+}
+
+int goap_arena_find_member(const goap_arena *a, char id) {
+  if (!a) return -1;
+  for (int i = 0; i < a->nmembers; ++i)
+    if (a->members[i].id == id) return i;
+  return -1;
+}
+
+int goap_arena_player(const goap_arena *a, int *x, int *y) {
+  if (!a || !a->has_player) return 0;
+  if (x) *x = a->px;
+  if (y) *y = a->py;
+  return 1;
+}
+
+int goap_arena_wall_normal(const goap_arena *a, int x, int y, goap_vec2 *out) {
+  goap_vec2 n = goap_vec2_make(0.0, 0.0);
+  if (goap_arena_cell(a, x, y) != GOAP_CELL_OUTSIDE) {
+    if (goap_arena_cell(a, x - 1, y) == GOAP_CELL_WALL) n.x -= 1.0;
+    if (goap_arena_cell(a, x + 1, y) == GOAP_CELL_WALL) n.x += 1.0;
+    if (goap_arena_cell(a, x, y - 1) == GOAP_CELL_WALL) n.y -= 1.0;
+    if (goap_arena_cell(a, x, y + 1) == GOAP_CELL_WALL) n.y += 1.0;
+  }
+  n = goap_vec2_normalize(n);
+  if (out) *out = n;
+  return n.x != 0.0 || n.y != 0.0;
+}
+
+/* ---- line of sight ------------------------------------------------------------------------- */
+
+static int wall_at(const goap_arena *a, int x, int y) {
+  return a->kind[(size_t)y * (size_t)a->w + (size_t)x] == GOAP_CELL_WALL;
+}
+
+int goap_arena_los(const goap_arena *a, int x0, int y0, int x1, int y1) {
+  if (!a || x0 < 0 || y0 < 0 || x0 >= a->w || y0 >= a->h || x1 < 0 || y1 < 0 || x1 >= a->w ||
+      y1 >= a->h)
+    return 0;
+  long long nx = x1 > x0 ? x1 - x0 : x0 - x1, ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  int sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1;
+  int x = x0, y = y0;
+  long long ix = 0, iy = 0;
+  /* Each step crosses the next cell boundary the segment meets: a vertical one (x +/- 0.5)
+   * at parameter (2ix + 1) / 2nx, a horizontal one at (2iy + 1) / 2ny; compare them
+   * cross-multiplied. At a tie the segment passes exactly through a cell corner and touches the
+   * two side cells there too. */
+  while (ix < nx || iy < ny) {
+    long long d = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
+    if (d == 0) {
+      if (wall_at(a, x + sx, y) || wall_at(a, x, y + sy)) return 0;
+      x += sx;
+      y += sy;
+      ++ix;
+      ++iy;
+    } else if (d < 0) {
+      x += sx;
+      ++ix;
+    } else {
+      y += sy;
+      ++iy;
+    }
+    if ((x != x1 || y != y1) && wall_at(a, x, y)) return 0;
+  }
+  return 1;
+}
+/* macros of src/tactics/arena.c end here */
+#undef fail
+
+/* ==== src/tactics/heat.c ==== */
+/* names of src/tactics/heat.c that another file also declares */
+#define round8 round8__tactics_heat
+/*
+ * heat.c -- the cover heat map: per-cell visibility, protection and flank value against the
+ * player, recomputed on an interval, and the queries procedural preconditions make.
+ *
+ * Invariants:
+ *  - Every array is allocated by goap_heatmap_create, in one block sized for the arena; no
+ *    other function allocates.
+ *  - flags/protection/flank describe the player at (spx, spy) with normal sn as of the last
+ *    refresh (snapshot); set_player only changes the pending (px, py, pn) used by the next one.
+ *  - 0 <= clock < interval after every update or refresh (the remainder is kept).
+ *  - protected_list / flank_list hold exactly the covers with PROTECTED / FLANK_COVER, in
+ *    increasing index order, so that the queries scan only those.
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+#define PI 3.14159265358979323846
+
+struct goap_heatmap {
+  goap_allocator alloc;
+  const goap_arena *arena;
+  double interval, cos_half, half_angle, flank_angle;
+  double clock;
+  unsigned long refreshes;
+  /* pending player (the next refresh uses it) */
+  int has_player, px, py;
+  goap_vec2 pn;
+  /* snapshot of the last refresh */
+  int s_has_player, spx, spy;
+  goap_vec2 sn;
+  unsigned char *flags; /* w * h */
+  float *protection;    /* w * h */
+  float *flank;         /* w * h */
+  int *protected_list;  /* indices of PROTECTED covers, ascending (capacity: the covers) */
+  int *flank_list;      /* indices of FLANK_COVER covers, ascending */
+  int nprotected, nflank;
+  size_t block_size;
+};
+
+static size_t round8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+static double angle_or_zero(const goap_heatmap *h, int x, int y) {
+  goap_vec2 d = goap_vec2_make((double)(x - h->spx), (double)(y - h->spy));
+  return goap_vec2_angle(d, h->sn);
+}
+
+static int sn_zero(const goap_heatmap *h) { return h->sn.x == 0.0 && h->sn.y == 0.0; }
+
+/* The angle condition of the flank test for cell (x, y) (not the player's cell). */
+static int flank_side(const goap_heatmap *h, int x, int y) {
+  if (sn_zero(h)) return 1;
+  return angle_or_zero(h, x, y) > h->flank_angle;
+}
+
+static void compute(goap_heatmap *h) {
+  const goap_arena *a = h->arena;
+  int w = a->w, ht = a->h;
+  size_t cells = (size_t)w * (size_t)ht;
+  h->s_has_player = h->has_player;
+  h->spx = h->px;
+  h->spy = h->py;
+  h->sn = h->pn;
+  h->refreshes++;
+  memset(h->flags, 0, cells);
+  for (size_t i = 0; i < cells; ++i) {
+    h->protection[i] = 0.0f;
+    h->flank[i] = 0.0f;
+  }
+  h->nprotected = h->nflank = 0;
+  if (!h->s_has_player) return;
+  goap_vec2 player = goap_vec2_make((double)h->spx, (double)h->spy);
+  /* Pass 1: visibility, protection, flank points. */
+  for (int y = 0; y < ht; ++y) {
+    for (int x = 0; x < w; ++x) {
+      size_t i = (size_t)y * (size_t)w + (size_t)x;
+      if (a->kind[i] == GOAP_CELL_WALL) continue;
+      unsigned f = 0;
+      int vis = goap_arena_los(a, x, y, h->spx, h->spy);
+      if (vis) f |= GOAP_HEAT_VISIBLE;
+      if (a->kind[i] == GOAP_CELL_COVER) {
+        const goap_cover *cv = &a->covers[a->cover_at[i]];
+        goap_vec2 d = goap_vec2_normalize(goap_vec2_sub(player, goap_vec2_make(x, y)));
+        if ((d.x != 0.0 || d.y != 0.0) && goap_vec2_dot(d, cv->normal) > h->cos_half)
+          f |= GOAP_HEAT_PROTECTED;
+      }
+      h->protection[i] = (f & GOAP_HEAT_PROTECTED) ? 1.0f : (vis ? 0.0f : 0.5f);
+      if (vis && (x != h->spx || y != h->spy) && flank_side(h, x, y)) {
+        f |= GOAP_HEAT_FLANK;
+        h->flank[i] = sn_zero(h) ? 1.0f
+                                 : (float)((angle_or_zero(h, x, y) - h->flank_angle) /
+                                           (PI - h->flank_angle));
+      }
+      h->flags[i] = (unsigned char)f;
+    }
+  }
+  /* Pass 2: flank covers (need the FLANK flags of the neighbours). */
+  static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1};
+  for (int k = 0; k < a->ncovers; ++k) {
+    const goap_cover *cv = &a->covers[k];
+    size_t i = (size_t)cv->y * (size_t)w + (size_t)cv->x;
+    if (!(h->flags[i] & GOAP_HEAT_PROTECTED)) continue;
+    h->protected_list[h->nprotected++] = k;
+    if (!flank_side(h, cv->x, cv->y)) continue;
+    for (int j = 0; j < 5; ++j) {
+      int nx = cv->x + dx[j], ny = cv->y + dy[j];
+      if (nx < 0 || ny < 0 || nx >= w || ny >= ht) continue;
+      if (h->flags[(size_t)ny * (size_t)w + (size_t)nx] & GOAP_HEAT_FLANK) {
+        h->flags[i] |= GOAP_HEAT_FLANK_COVER;
+        h->flank_list[h->nflank++] = k;
+        break;
+      }
+    }
+  }
+}
+
+goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config *config,
+                                const goap_allocator *alloc, goap_heatmap **out) {
+  if (out) *out = NULL;
+  if (!arena || !out) return GOAP_INVALID_ARGUMENT;
+  goap_heat_config c = {0.2, PI / 4.0, PI / 3.0};
+  if (config) {
+    if (!isfinite(config->interval) || config->interval < 0.0) return GOAP_INVALID_ARGUMENT;
+    if (!(config->cover_half_angle >= 0.0 && config->cover_half_angle <= PI))
+      return GOAP_INVALID_ARGUMENT;
+    if (!(config->flank_angle >= 0.0 && config->flank_angle < PI)) return GOAP_INVALID_ARGUMENT;
+    if (config->interval > 0.0) c.interval = config->interval;
+    if (config->cover_half_angle > 0.0) c.cover_half_angle = config->cover_half_angle;
+    if (config->flank_angle > 0.0) c.flank_angle = config->flank_angle;
+  }
+  goap_allocator a = {0};
+  if (alloc) a = *alloc;
+  size_t cells = (size_t)arena->w * (size_t)arena->h;
+  size_t off_prot = round8(sizeof(goap_heatmap));
+  size_t off_flank = off_prot + round8(cells * sizeof(float));
+  size_t off_lists = off_flank + round8(cells * sizeof(float));
+  size_t ncov = (size_t)arena->ncovers;
+  size_t off_flags = off_lists + round8(2 * ncov * sizeof(int));
+  size_t size = off_flags + cells;
+  unsigned char *block = (unsigned char *)goap__tac_alloc(&a, size);
+  if (!block) return GOAP_OUT_OF_MEMORY;
+  goap_heatmap *h = (goap_heatmap *)(void *)block;
+  memset(h, 0, sizeof *h);
+  h->alloc = a;
+  h->arena = arena;
+  h->block_size = size;
+  h->protection = (float *)(void *)(block + off_prot);
+  h->flank = (float *)(void *)(block + off_flank);
+  h->flags = block + off_flags;
+  h->protected_list = (int *)(void *)(block + off_lists);
+  h->flank_list = h->protected_list + ncov;
+  h->interval = c.interval;
+  h->half_angle = c.cover_half_angle;
+  h->cos_half = cos(c.cover_half_angle);
+  h->flank_angle = c.flank_angle;
+  if (arena->has_player) {
+    h->has_player = 1;
+    h->px = arena->px;
+    h->py = arena->py;
+    goap_arena_wall_normal(arena, h->px, h->py, &h->pn);
+  }
+  compute(h);
+  *out = h;
+  return GOAP_OK;
+}
+
+void goap_heatmap_destroy(goap_heatmap *h) {
+  if (!h) return;
+  goap_allocator a = h->alloc;
+  goap__tac_free(&a, h, h->block_size);
+}
+
+goap_status goap_heatmap_set_player(goap_heatmap *h, int x, int y, const goap_vec2 *normal) {
+  if (!h) return GOAP_INVALID_ARGUMENT;
+  goap_cell c = goap_arena_cell(h->arena, x, y);
+  if (c == GOAP_CELL_OUTSIDE) return GOAP_OUT_OF_RANGE;
+  if (c == GOAP_CELL_WALL) return GOAP_INVALID_ARGUMENT;
+  if (normal && (!isfinite(normal->x) || !isfinite(normal->y))) return GOAP_INVALID_ARGUMENT;
+  h->has_player = 1;
+  h->px = x;
+  h->py = y;
+  if (normal)
+    h->pn = goap_vec2_normalize(*normal);
+  else
+    goap_arena_wall_normal(h->arena, x, y, &h->pn);
+  return GOAP_OK;
+}
+
+void goap_heatmap_clear_player(goap_heatmap *h) {
+  if (h) h->has_player = 0;
+}
+
+goap_status goap_heatmap_update(goap_heatmap *h, double dt, int *refreshed) {
+  if (refreshed) *refreshed = 0;
+  if (!h) return GOAP_INVALID_ARGUMENT;
+  if (!isfinite(dt) || dt < 0.0) return GOAP_INVALID_ARGUMENT;
+  h->clock += dt;
+  if (h->clock + 1e-9 < h->interval) return GOAP_OK;
+  h->clock = fmod(h->clock, h->interval);
+  if (h->clock + 1e-9 >= h->interval) h->clock = 0.0;
+  compute(h);
+  if (refreshed) *refreshed = 1;
+  return GOAP_OK;
+}
+
+void goap_heatmap_refresh(goap_heatmap *h) {
+  if (!h) return;
+  h->clock = 0.0;
+  compute(h);
+}
+
+unsigned long goap_heatmap_refresh_count(const goap_heatmap *h) { return h ? h->refreshes : 0; }
+
+const goap_arena *goap_heatmap_arena(const goap_heatmap *h) { return h ? h->arena : NULL; }
+
+int goap_heatmap_player(const goap_heatmap *h, int *x, int *y) {
+  if (!h || !h->s_has_player) return 0;
+  if (x) *x = h->spx;
+  if (y) *y = h->spy;
+  return 1;
+}
+
+static int inside(const goap_heatmap *h, int x, int y) {
+  return x >= 0 && y >= 0 && x < h->arena->w && y < h->arena->h;
+}
+
+goap_status goap_heatmap_cell(const goap_heatmap *h, int x, int y, goap_heat_cell *out) {
+  if (!h || !out) return GOAP_INVALID_ARGUMENT;
+  if (!inside(h, x, y)) return GOAP_OUT_OF_RANGE;
+  size_t i = (size_t)y * (size_t)h->arena->w + (size_t)x;
+  out->flags = h->flags[i];
+  out->protection = h->protection[i];
+  out->flank = h->flank[i];
+  out->angle = h->s_has_player ? angle_or_zero(h, x, y) : 0.0;
+  out->distance = goap_heatmap_player_distance(h, x, y);
+  return GOAP_OK;
+}
+
+unsigned goap_heatmap_flags(const goap_heatmap *h, int x, int y) {
+  if (!h || !inside(h, x, y)) return 0;
+  return h->flags[(size_t)y * (size_t)h->arena->w + (size_t)x];
+}
+
+static int taken(const goap_heatmap *h, const goap_occupancy *occ, int k) {
+  if (!occ) return 0;
+  const goap_cover *cv = &h->arena->covers[k];
+  if (occ->mask && occ->mask[(size_t)cv->y * (size_t)h->arena->w + (size_t)cv->x]) return 1;
+  if (occ->taken && occ->taken(occ->ctx, k, cv->x, cv->y)) return 1;
+  return 0;
+}
+
+/* The free cover of `list` nearest to (x, y) within max_dist, or -1. */
+static int nearest(const goap_heatmap *h, const int *list, int n, int x, int y,
+                   const goap_occupancy *occ, double max_dist) {
+  const goap_arena *a = h->arena;
+  int best = -1;
+  double best_d2 = 0.0, lim2 = max_dist > 0.0 ? max_dist * max_dist : HUGE_VAL;
+  for (int j = 0; j < n; ++j) {
+    int k = list[j];
+    const goap_cover *cv = &a->covers[k];
+    double dx = (double)(cv->x - x), dy = (double)(cv->y - y);
+    double d2 = dx * dx + dy * dy;
+    if (d2 > lim2 || (best >= 0 && d2 >= best_d2)) continue;
+    if (taken(h, occ, k)) continue;
+    best = k;
+    best_d2 = d2;
+  }
+  return best;
+}
+
+int goap_heatmap_best_cover(const goap_heatmap *h, int x, int y, const goap_occupancy *occ,
+                            double max_dist) {
+  if (!h) return -1;
+  return nearest(h, h->protected_list, h->nprotected, x, y, occ, max_dist);
+}
+
+int goap_heatmap_best_flank_cover(const goap_heatmap *h, int x, int y, const goap_occupancy *occ,
+                                  double max_dist) {
+  if (!h) return -1;
+  return nearest(h, h->flank_list, h->nflank, x, y, occ, max_dist);
+}
+
+int goap_heatmap_has_flank_cover(const goap_heatmap *h, const goap_occupancy *occ) {
+  if (!h) return 0;
+  for (int j = 0; j < h->nflank; ++j)
+    if (!taken(h, occ, h->flank_list[j])) return 1;
+  return 0;
+}
+
+double goap_heatmap_player_distance(const goap_heatmap *h, int x, int y) {
+  if (!h || !h->s_has_player) return -1.0;
+  return hypot((double)(x - h->spx), (double)(y - h->spy));
+}
+
+int goap_heatmap_visible(const goap_heatmap *h, int x, int y) {
+  return (goap_heatmap_flags(h, x, y) & GOAP_HEAT_VISIBLE) != 0;
+}
+/* macros of src/tactics/heat.c end here */
+#undef PI
+#undef round8
+
+/* ==== src/tactics/render.c ==== */
+/* names of src/tactics/render.c that another file also declares */
+#define put put__tactics_render
+/*
+ * render.c -- the arena (and optionally its heat map) as text, snprintf style.
+ *
+ * Invariants: the output is produced in one pass, character by character, through put(),
+ * which counts every character and stores only those that fit; so the returned length is the
+ * same whatever cap is, and buf always ends with a NUL when cap > 0.
+ */
+/* #include "internal.h": inlined above */
+
+typedef struct out_buf {
+  char *buf;
+  size_t cap, len;
+} out_buf;
+
+static void put(out_buf *o, char c) {
+  if (o->len + 1 < o->cap) o->buf[o->len] = c;
+  o->len++;
+}
+
+static char map_glyph(const goap_arena *a, const goap_heatmap *h, const goap_map_agent *agents,
+                      int count, int x, int y) {
+  char g = a->glyph[(size_t)y * (size_t)a->w + (size_t)x];
+  int px, py;
+  if (h ? goap_heatmap_player(h, &px, &py) : goap_arena_player(a, &px, &py)) {
+    if (px == x && py == y) g = 'P';
+  }
+  if (!agents) {
+    for (int i = 0; i < a->nmembers; ++i)
+      if (a->members[i].x == x && a->members[i].y == y) g = a->members[i].id;
+  } else {
+    for (int i = 0; i < count; ++i)
+      if (agents[i].x == x && agents[i].y == y) g = agents[i].glyph;
+  }
+  return g;
+}
+
+static char heat_glyph(const goap_arena *a, const goap_heatmap *h, int x, int y) {
+  goap_cell c = goap_arena_cell(a, x, y);
+  if (c == GOAP_CELL_WALL) return '#';
+  int px, py;
+  if (goap_heatmap_player(h, &px, &py) && px == x && py == y) return 'P';
+  unsigned f = goap_heatmap_flags(h, x, y);
+  if (c == GOAP_CELL_COVER) {
+    if (f & GOAP_HEAT_FLANK_COVER) return 'F';
+    if (f & GOAP_HEAT_PROTECTED) return 'C';
+    return 'x';
+  }
+  if (f & GOAP_HEAT_FLANK) return '+';
+  if (f & GOAP_HEAT_VISIBLE) return '-';
+  return '.';
+}
+
+size_t goap_arena_render(const goap_arena *a, const goap_heatmap *h, const goap_map_agent *agents,
+                         int count, unsigned flags, char *buf, size_t cap) {
+  out_buf o = {buf, buf ? cap : 0, 0};
+  if (o.cap > 0) o.buf[0] = '\0';
+  if (!a) return 0;
+  if (h && goap_heatmap_arena(h) != a) h = NULL;
+  if (count < 0) count = 0;
+  int heat = (flags & GOAP_RENDER_HEAT) && h;
+  for (int y = 0; y < a->h; ++y) {
+    for (int x = 0; x < a->w; ++x) put(&o, map_glyph(a, h, agents, count, x, y));
+    if (heat) {
+      put(&o, ' ');
+      put(&o, ' ');
+      for (int x = 0; x < a->w; ++x) put(&o, heat_glyph(a, h, x, y));
+    }
+    put(&o, '\n');
+  }
+  if (o.cap > 0) o.buf[o.len < o.cap ? o.len : o.cap - 1] = '\0';
+  return o.len;
+}
+/* macros of src/tactics/render.c end here */
+#undef put
+
+/* ==== src/tactics/vec.c ==== */
+/*
+ * vec.c -- 2D vectors, segment and box intersection, the cover and flank tests.
+ *
+ * Invariants: every function is pure (no state, no allocation); no function returns NaN for
+ * finite inputs: zero-length vectors normalize to (0, 0) and make angles 0, as the header says.
+ * Intersection tests use only orientation signs (cross products) and comparisons, so that they
+ * are exact whenever those products are (small integer or half-integer coordinates).
+ */
+#include <math.h>
+
+/* #include "internal.h": inlined above */
+
+goap_vec2 goap_vec2_make(double x, double y) {
+  goap_vec2 v;
+  v.x = x;
+  v.y = y;
+  return v;
+}
+
+goap_vec2 goap_vec2_add(goap_vec2 a, goap_vec2 b) { return goap_vec2_make(a.x + b.x, a.y + b.y); }
+
+goap_vec2 goap_vec2_sub(goap_vec2 a, goap_vec2 b) { return goap_vec2_make(a.x - b.x, a.y - b.y); }
+
+goap_vec2 goap_vec2_scale(goap_vec2 a, double s) { return goap_vec2_make(a.x * s, a.y * s); }
+
+double goap_vec2_dot(goap_vec2 a, goap_vec2 b) { return a.x * b.x + a.y * b.y; }
+
+double goap_vec2_cross(goap_vec2 a, goap_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+double goap_vec2_length(goap_vec2 a) { return hypot(a.x, a.y); }
+
+goap_vec2 goap_vec2_normalize(goap_vec2 a) {
+  double len = hypot(a.x, a.y);
+  if (!(len > 0.0) || !isfinite(len)) return goap_vec2_make(0.0, 0.0);
+  return goap_vec2_make(a.x / len, a.y / len);
+}
+
+static int is_zero(goap_vec2 v) { return v.x == 0.0 && v.y == 0.0; }
+
+double goap_vec2_angle(goap_vec2 a, goap_vec2 b) {
+  goap_vec2 na = goap_vec2_normalize(a), nb = goap_vec2_normalize(b);
+  if (is_zero(na) || is_zero(nb)) return 0.0;
+  double c = goap_vec2_dot(na, nb);
+  if (c > 1.0) c = 1.0;
+  if (c < -1.0) c = -1.0;
+  return acos(c);
+}
+
+/* Sign of the turn a -> b -> c: 1 counter-clockwise (y up), -1 clockwise, 0 collinear. */
+static int orient(goap_vec2 a, goap_vec2 b, goap_vec2 c) {
+  double v = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+  return (v > 0.0) - (v < 0.0);
+}
+
+/* r collinear with [p, q]: is it inside their bounding box? */
+static int within(goap_vec2 p, goap_vec2 q, goap_vec2 r) {
+  return fmin(p.x, q.x) <= r.x && r.x <= fmax(p.x, q.x) && fmin(p.y, q.y) <= r.y &&
+         r.y <= fmax(p.y, q.y);
+}
+
+int goap_segments_intersect(goap_vec2 a0, goap_vec2 a1, goap_vec2 b0, goap_vec2 b1) {
+  int d1 = orient(b0, b1, a0), d2 = orient(b0, b1, a1);
+  int d3 = orient(a0, a1, b0), d4 = orient(a0, a1, b1);
+  if (d1 * d2 < 0 && d3 * d4 < 0) return 1;
+  if (d1 == 0 && within(b0, b1, a0)) return 1;
+  if (d2 == 0 && within(b0, b1, a1)) return 1;
+  if (d3 == 0 && within(a0, a1, b0)) return 1;
+  if (d4 == 0 && within(a0, a1, b1)) return 1;
+  return 0;
+}
+
+int goap_segment_box_intersect(goap_vec2 a, goap_vec2 b, goap_vec2 lo, goap_vec2 hi) {
+  if (!(lo.x <= hi.x) || !(lo.y <= hi.y)) return 0;
+  if (fmax(a.x, b.x) < lo.x || fmin(a.x, b.x) > hi.x) return 0;
+  if (fmax(a.y, b.y) < lo.y || fmin(a.y, b.y) > hi.y) return 0;
+  goap_vec2 c[4] = {{lo.x, lo.y}, {hi.x, lo.y}, {hi.x, hi.y}, {lo.x, hi.y}};
+  int pos = 0, neg = 0;
+  for (int i = 0; i < 4; ++i) {
+    int s = orient(a, b, c[i]);
+    pos += s > 0;
+    neg += s < 0;
+  }
+  return !(pos == 4 || neg == 4);
+}
+
+int goap_cover_protects(goap_vec2 cover, goap_vec2 normal, goap_vec2 player, double half_angle) {
+  goap_vec2 d = goap_vec2_normalize(goap_vec2_sub(player, cover));
+  goap_vec2 n = goap_vec2_normalize(normal);
+  if (is_zero(d) || is_zero(n)) return 0;
+  return goap_vec2_dot(d, n) > cos(half_angle);
+}
+
+int goap_flank_valid(goap_vec2 flank, goap_vec2 player, goap_vec2 player_cover_normal,
+                     double min_angle, const goap_obstacle *obstacles, int count) {
+  goap_vec2 d = goap_vec2_sub(flank, player);
+  if (is_zero(goap_vec2_normalize(d))) return 0;
+  if (!is_zero(goap_vec2_normalize(player_cover_normal)) &&
+      !(goap_vec2_angle(d, player_cover_normal) > min_angle))
+    return 0;
+  if (!obstacles) count = 0;
+  for (int i = 0; i < count; ++i) {
+    const goap_obstacle *o = &obstacles[i];
+    int hit = o->kind == GOAP_OBSTACLE_BOX ? goap_segment_box_intersect(flank, player, o->a, o->b)
+                                           : goap_segments_intersect(flank, player, o->a, o->b);
+    if (hit) return 0;
+  }
+  return 1;
+}
+
+#ifndef GOAP_NO_THREADS /* module sched uses threads */
+
+/* ==== src/sched/sched.c ==== */
+/* names of src/sched/sched.c that another file also declares */
+#define grow grow__sched_sched
+#define now_ns now_ns__sched_sched
+#define process process__sched_sched
+#define slot slot__sched_sched
+#define slot slot__sched_sched
+/*
+ * sched.c -- the many-agent scheduler: request slots, a FIFO of queued requests, a FIFO of
+ * finished ones, and worker threads that plan with their own planners.
+ *
+ * Invariants:
+ *  - One mutex (mu) guards every slot's state and cancelled flag, the free stack, the queued
+ *    and finished rings, the counters and the frame budget. A slot's data (request copy,
+ *    plan, result) belongs to whoever its state says: the game thread while FREE (during
+ *    submit), the worker while RUNNING, the game thread while DONE/COLLECTED. Ownership
+ *    changes only under mu, which orders the data writes before the reads.
+ *  - No search runs with mu held: a worker takes a batch of requests and a grant of
+ *    expansions under mu, plans without it, and publishes the finished requests under mu.
+ *  - Every slot index is in exactly one place: the free stack (FREE), the queued ring
+ *    (QUEUED), one worker's batch (RUNNING), the finished ring (DONE) or the collected list
+ *    (COLLECTED).
+ *  - A worker's batch[0] may be a begun search in its planner `cur` (begun != 0); the other
+ *    batch entries are not begun. A worker whose search outlasts a slice returns the rest of
+ *    its batch to the front of the queued ring, in order, so short requests do not wait
+ *    behind a long one.
+ *  - All allocation goes through the user's allocator; after creation it is called under a
+ *    second mutex (alloc_mu) that is never held while taking mu.
+ *  - A ticket is (generation << 32 | slot index + 1); a slot's generation changes each time
+ *    it is freed, so old tickets no longer match.
+ */
+/* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
+/* #include goap/sched.h: in goap.h */
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { SLOT_FREE = 0, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE, SLOT_COLLECTED };
+enum { ROUND_WORKED = 0, ROUND_IDLE, ROUND_PAUSED };
+
+#define BATCH_MAX 32
+#define MAX_THREADS 64
+#define MAX_QUEUE (1u << 20)
+#define UNLIMITED UINT64_MAX
+#define MAX_MS 1e9 /* longer budgets (11 days) are clamped to this */
+
+typedef struct slot {
+  uint32_t gen;
+  uint8_t state;
+  uint8_t cancelled;
+  uint8_t own_start, own_want, own_plan; /* buffer allocated on its own (grown) */
+  const goap_domain *d;
+  void *tag;
+  goap_request req;                      /* start and want point into the buffers below */
+  goap_word *start;
+  goap_cond *want;
+  int32_t *plan;
+  uint32_t start_cap, want_cap, plan_cap;
+  goap_result res;                       /* plan/plan_capacity unused; the rest is the result */
+} slot;
+
+typedef struct dom_planner {
+  const goap_domain *d;
+  goap_planner *p;
+} dom_planner;
+
+typedef struct worker {
+  goap_sched *s;
+  pthread_t thread;
+  int started;
+  dom_planner *planners;
+  int nplanners, cap_planners;
+  uint32_t batch[BATCH_MAX];
+  uint32_t nbatch;
+  int begun;                             /* batch[0] is a begun search in cur */
+  goap_planner *cur;
+} worker;
+
+struct goap_sched {
+  goap_allocator raw;                    /* the user's allocator */
+  goap_allocator locked;                 /* the same, behind alloc_mu */
+  pthread_mutex_t alloc_mu;
+  pthread_mutex_t mu;
+  pthread_cond_t work_cv;                /* workers wait here (no work, or budget spent) */
+  pthread_cond_t idle_cv;                /* goap_sched_wait waits here (CLOCK_MONOTONIC) */
+  int nthreads;                          /* 0: inline */
+  worker *workers;                       /* nthreads of them, or 1 inline */
+  int nworkers;
+  int stop;
+  int sleepers;                          /* workers waiting on work_cv */
+  goap_planner_desc pdesc;
+  uint32_t slice;
+  /* slots */
+  uint32_t cap;
+  slot *slots;
+  void *block;                           /* slots and their initial buffers, one allocation */
+  size_t block_size;
+  uint32_t *free_stack, nfree;
+  uint32_t *queued, q_head, q_count;     /* ring of cap */
+  uint32_t *done, d_head, d_count;       /* ring of cap */
+  uint32_t *collected, ncollected;
+  uint32_t running;
+  /* budget */
+  uint64_t budget_left;                  /* UNLIMITED: no expansion limit */
+  uint64_t deadline_ns;                  /* 0: none */
+  uint64_t expansions, completed;
+};
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static void *raw_realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
+  if (a->fn) return a->fn(a->ctx, p, old_size, new_size);
+  return goap_libc_realloc(NULL, p, old_size, new_size);
+}
+
+static void *locked_realloc(void *ctx, void *p, size_t old_size, size_t new_size) {
+  goap_sched *s = (goap_sched *)ctx;
+  pthread_mutex_lock(&s->alloc_mu);
+  void *r = raw_realloc(&s->raw, p, old_size, new_size);
+  pthread_mutex_unlock(&s->alloc_mu);
+  return r;
+}
+
+static void *s_alloc(goap_sched *s, size_t n) {
+  return locked_realloc(s, NULL, 0, n ? n : 1);
+}
+
+static void s_free(goap_sched *s, void *p, size_t n) {
+  if (p) locked_realloc(s, p, n ? n : 1, 0);
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
+
+/* ---- slots (mu held) ---------------------------------------------------------------------- */
+
+static void slot_free(goap_sched *s, uint32_t i) {
+  slot *sl = &s->slots[i];
+  sl->state = SLOT_FREE;
+  sl->cancelled = 0;
+  sl->gen = sl->gen + 1u ? sl->gen + 1u : 1u;
+  s->free_stack[s->nfree++] = i;
+}
+
+static goap_sched_ticket ticket_of(const goap_sched *s, uint32_t i) {
+  return ((uint64_t)s->slots[i].gen << 32) | (uint64_t)(i + 1u);
+}
+
+/* The slot a ticket names if it is still live, else NULL. */
+static slot *slot_of(goap_sched *s, goap_sched_ticket t, uint32_t *index) {
+  uint64_t low = t & 0xffffffffu;
+  if (low == 0 || low > s->cap) return NULL;
+  uint32_t i = (uint32_t)(low - 1u);
+  slot *sl = &s->slots[i];
+  if (sl->gen != (uint32_t)(t >> 32) || sl->state == SLOT_FREE || sl->cancelled) return NULL;
+  *index = i;
+  return sl;
+}
+
+static void ring_push(uint32_t *ring, uint32_t cap, uint32_t head, uint32_t *count,
+                      uint32_t v) {
+  ring[(head + *count) % cap] = v;
+  ++*count;
+}
+
+static uint32_t ring_pop(uint32_t *ring, uint32_t cap, uint32_t *head, uint32_t *count) {
+  uint32_t v = ring[*head];
+  *head = (*head + 1u) % cap;
+  --*count;
+  return v;
+}
+
+/* Removes v from a ring, keeping the order of the others. Returns 1 if it was there. */
+static int ring_remove(uint32_t *ring, uint32_t cap, uint32_t head, uint32_t *count,
+                       uint32_t v) {
+  for (uint32_t k = 0; k < *count; ++k) {
+    if (ring[(head + k) % cap] != v) continue;
+    for (uint32_t j = k; j + 1 < *count; ++j) ring[(head + j) % cap] = ring[(head + j + 1) % cap];
+    --*count;
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- planning (mu not held) ------------------------------------------------------------- */
+
+static goap_planner *planner_for(goap_sched *s, worker *w, const goap_domain *d) {
+  for (int i = 0; i < w->nplanners; ++i)
+    if (w->planners[i].d == d) return w->planners[i].p;
+  if (w->nplanners == w->cap_planners) {
+    int ncap = w->cap_planners ? w->cap_planners * 2 : 4;
+    dom_planner *np = (dom_planner *)locked_realloc(
+        s, w->planners, (size_t)w->cap_planners * sizeof *np, (size_t)ncap * sizeof *np);
+    if (!np) return NULL;
+    w->planners = np;
+    w->cap_planners = ncap;
+  }
+  goap_planner_desc pd = s->pdesc;
+  pd.allocator = s->locked;
+  goap_planner *p = goap_planner_create(d, &pd);
+  if (!p) return NULL;
+  w->planners[w->nplanners].d = d;
+  w->planners[w->nplanners].p = p;
+  w->nplanners++;
+  return p;
+}
+
+static void set_failure(slot *sl, goap_status st) {
+  memset(&sl->res, 0, sizeof sl->res);
+  sl->res.status = st;
+}
+
+/* Writes the finished search's result into the slot, growing its plan buffer if needed. */
+static void finish_into(goap_sched *s, goap_planner *p, slot *sl) {
+  goap_result *r = &sl->res;
+  memset(r, 0, sizeof *r);
+  r->plan = sl->plan;
+  r->plan_capacity = (int)sl->plan_cap;
+  goap_plan_finish(p, r);
+  if (r->plan_length > r->plan_capacity) {
+    size_t need = (size_t)r->plan_length;
+    int32_t *np = (int32_t *)s_alloc(s, need * sizeof *np);
+    if (!np) {
+      set_failure(sl, GOAP_OUT_OF_MEMORY);
+      return;
+    }
+    if (sl->own_plan) s_free(s, sl->plan, sl->plan_cap * sizeof *sl->plan);
+    sl->plan = np;
+    sl->plan_cap = (uint32_t)need;
+    sl->own_plan = 1;
+    memset(r, 0, sizeof *r);
+    r->plan = sl->plan;
+    r->plan_capacity = (int)sl->plan_cap;
+    goap_plan_finish(p, r);
+  }
+  r->plan = NULL;
+  r->plan_capacity = 0;
+}
+
+/* Plans the worker's batch in order with at most `grant` expansions. Returns how many batch
+ * entries finished (a prefix of the batch); *used receives the expansions spent. */
+static uint32_t process(goap_sched *s, worker *w, uint64_t grant, uint64_t *used) {
+  uint32_t pos = 0;
+  uint64_t u = 0;
+  while (pos < w->nbatch) {
+    slot *sl = &s->slots[w->batch[pos]];
+    if (!w->begun) {
+      goap_planner *p = planner_for(s, w, sl->d);
+      if (!p) {
+        set_failure(sl, GOAP_OUT_OF_MEMORY);
+        ++pos;
+        continue;
+      }
+      w->cur = p;
+      if (goap_plan_begin(p, &sl->req) != GOAP_IN_PROGRESS) {
+        finish_into(s, p, sl);
+        ++pos;
+        continue;
+      }
+      w->begun = 1;
+    }
+    if (u >= grant) break;
+    uint64_t left = grant - u;
+    uint32_t done = 0;
+    goap_status st = goap_plan_step(w->cur, left > UINT32_MAX ? UINT32_MAX : (uint32_t)left,
+                                    &done);
+    u += done;
+    if (st == GOAP_IN_PROGRESS) break;
+    finish_into(s, w->cur, sl);
+    w->begun = 0;
+    ++pos;
+  }
+  *used = u;
+  return pos;
+}
+
+/* Drops the cancelled entries of a worker's batch (mu held). */
+static void drop_cancelled(goap_sched *s, worker *w) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < w->nbatch; ++i) {
+    uint32_t idx = w->batch[i];
+    if (s->slots[idx].cancelled) {
+      if (i == 0) w->begun = 0;
+      slot_free(s, idx);
+      s->running--;
+    } else {
+      w->batch[k++] = idx;
+    }
+  }
+  w->nbatch = k;
+}
+
+/* One round of a worker (mu held on entry and exit). */
+static int worker_round(goap_sched *s, worker *w, int ignore_budget) {
+  drop_cancelled(s, w);
+  int limited = !ignore_budget && s->budget_left != UNLIMITED;
+  /* a spent budget: take no new work (and keep what this worker holds) */
+  if (limited && s->budget_left == 0) return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
+  if (!ignore_budget && s->deadline_ns && now_ns() >= s->deadline_ns)
+    return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
+  if (w->nbatch == 0) {
+    if (s->q_count == 0) return ROUND_IDLE;
+    uint32_t n = s->q_count / (uint32_t)s->nworkers + 1u;
+    if (n > BATCH_MAX) n = BATCH_MAX;
+    if (n > s->q_count) n = s->q_count;
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t idx = ring_pop(s->queued, s->cap, &s->q_head, &s->q_count);
+      s->slots[idx].state = SLOT_RUNNING;
+      w->batch[i] = idx;
+    }
+    w->nbatch = n;
+    w->begun = 0;
+    s->running += n;
+    /* more work than this batch: pass the wake-up on to a sleeping worker */
+    if (s->q_count && s->sleepers) pthread_cond_signal(&s->work_cv);
+  }
+  uint64_t grant = s->slice;
+  if (limited) {
+    if (grant > s->budget_left) grant = s->budget_left;
+    s->budget_left -= grant;
+  }
+  pthread_mutex_unlock(&s->mu);
+  uint64_t used = 0;
+  uint32_t fin = process(s, w, grant, &used);
+  pthread_mutex_lock(&s->mu);
+  if (limited) s->budget_left += grant - used;
+  s->expansions += used;
+  for (uint32_t i = 0; i < fin; ++i) {
+    uint32_t idx = w->batch[i];
+    slot *sl = &s->slots[idx];
+    s->running--;
+    if (sl->cancelled) {
+      slot_free(s, idx);
+    } else {
+      sl->state = SLOT_DONE;
+      ring_push(s->done, s->cap, s->d_head, &s->d_count, idx);
+      s->completed++;
+    }
+  }
+  if (fin) {
+    memmove(w->batch, w->batch + fin, (w->nbatch - fin) * sizeof w->batch[0]);
+    w->nbatch -= fin;
+  }
+  /* a long search holds this worker: give the requests queued behind it back to the front of
+   * the queue (in order), so that other workers, or later rounds, take them */
+  if (w->begun && w->nbatch > 1) {
+    for (uint32_t i = w->nbatch; i-- > 1;) {
+      uint32_t idx = w->batch[i];
+      s->q_head = (s->q_head + s->cap - 1u) % s->cap;
+      s->queued[s->q_head] = idx;
+      s->q_count++;
+      s->slots[idx].state = SLOT_QUEUED;
+      s->running--;
+    }
+    w->nbatch = 1;
+    if (s->sleepers) pthread_cond_signal(&s->work_cv);
+  }
+  if (s->q_count == 0 && s->running == 0) pthread_cond_broadcast(&s->idle_cv);
+  return ROUND_WORKED;
+}
+
+static void *worker_main(void *arg) {
+  worker *w = (worker *)arg;
+  goap_sched *s = w->s;
+  pthread_mutex_lock(&s->mu);
+  while (!s->stop) {
+    if (worker_round(s, w, 0) != ROUND_WORKED && !s->stop) {
+      s->sleepers++;
+      pthread_cond_wait(&s->work_cv, &s->mu);
+      s->sleepers--;
+    }
+  }
+  pthread_mutex_unlock(&s->mu);
+  return NULL;
+}
+
+/* ---- creation and destruction --------------------------------------------------------------- */
+
+static void free_worker(goap_sched *s, worker *w) {
+  for (int i = 0; i < w->nplanners; ++i) goap_planner_destroy(w->planners[i].p);
+  s_free(s, w->planners, (size_t)w->cap_planners * sizeof *w->planners);
+  w->planners = NULL;
+  w->nplanners = w->cap_planners = 0;
+}
+
+static void free_all(goap_sched *s) {
+  int nw = s->nworkers;
+  if (s->workers) {
+    for (int i = 0; i < nw; ++i) free_worker(s, &s->workers[i]);
+    s_free(s, s->workers, (size_t)nw * sizeof *s->workers);
+  }
+  if (s->slots) {
+    for (uint32_t i = 0; i < s->cap; ++i) {
+      slot *sl = &s->slots[i];
+      if (sl->own_start) s_free(s, sl->start, sl->start_cap * sizeof *sl->start);
+      if (sl->own_want) s_free(s, sl->want, sl->want_cap * sizeof *sl->want);
+      if (sl->own_plan) s_free(s, sl->plan, sl->plan_cap * sizeof *sl->plan);
+    }
+  }
+  s_free(s, s->block, s->block_size);
+  pthread_cond_destroy(&s->idle_cv);
+  pthread_cond_destroy(&s->work_cv);
+  pthread_mutex_destroy(&s->mu);
+  pthread_mutex_destroy(&s->alloc_mu);
+  goap_allocator raw = s->raw;
+  raw_realloc(&raw, s, sizeof *s, 0);
+}
+
+static int default_threads(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 2) return 1;
+  if (n > 9) return 8;
+  return (int)n - 1;
+}
+
+goap_status goap_sched_create(const goap_sched_desc *desc, goap_sched **out) {
+  if (!out) return GOAP_INVALID_ARGUMENT;
+  *out = NULL;
+  goap_sched_desc dd;
+  memset(&dd, 0, sizeof dd);
+  if (desc) dd = *desc;
+  if (dd.threads < GOAP_SCHED_INLINE || dd.threads > MAX_THREADS ||
+      dd.queue_capacity > MAX_QUEUE)
+    return GOAP_INVALID_ARGUMENT;
+  int nthreads = dd.threads == 0 ? default_threads() : dd.threads < 0 ? 0 : dd.threads;
+  uint32_t cap = dd.queue_capacity ? dd.queue_capacity : 1024u;
+  uint32_t hw = dd.state_words_hint ? dd.state_words_hint : 4u;
+  uint32_t hc = dd.want_hint ? dd.want_hint : 8u;
+  uint32_t hp = dd.plan_hint ? dd.plan_hint : 32u;
+  if (hw > 4096u || hc > 4096u || hp > 65536u) return GOAP_INVALID_ARGUMENT;
+
+  goap_sched *s = (goap_sched *)raw_realloc(&dd.allocator, NULL, 0, sizeof *s);
+  if (!s) return GOAP_OUT_OF_MEMORY;
+  memset(s, 0, sizeof *s);
+  s->raw = dd.allocator;
+  s->locked.fn = locked_realloc;
+  s->locked.ctx = s;
+  if (pthread_mutex_init(&s->alloc_mu, NULL) != 0) {
+    raw_realloc(&dd.allocator, s, sizeof *s, 0);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  pthread_condattr_t ca;
+  int ok = pthread_mutex_init(&s->mu, NULL) == 0;
+  ok = ok && pthread_cond_init(&s->work_cv, NULL) == 0;
+  ok = ok && pthread_condattr_init(&ca) == 0;
+  if (ok) {
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    ok = pthread_cond_init(&s->idle_cv, &ca) == 0;
+    pthread_condattr_destroy(&ca);
+  }
+  if (!ok) { /* cannot happen with the default attributes on POSIX systems we know */
+    pthread_mutex_destroy(&s->alloc_mu);
+    raw_realloc(&dd.allocator, s, sizeof *s, 0);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  s->nthreads = nthreads;
+  s->pdesc = dd.planner;
+  s->slice = dd.slice_expansions ? dd.slice_expansions : 256u;
+  s->cap = cap;
+  s->budget_left = UNLIMITED;
+
+  /* One block: slots, index arrays, and every slot's initial buffers. */
+  size_t o_slots = 0;
+  size_t o_idx = align16(o_slots + (size_t)cap * sizeof(slot));
+  size_t o_words = align16(o_idx + 4u * (size_t)cap * sizeof(uint32_t));
+  size_t o_want = align16(o_words + (size_t)cap * hw * sizeof(goap_word));
+  size_t o_plan = align16(o_want + (size_t)cap * hc * sizeof(goap_cond));
+  size_t total = align16(o_plan + (size_t)cap * hp * sizeof(int32_t));
+  s->block = s_alloc(s, total);
+  if (!s->block) {
+    free_all(s);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  s->block_size = total;
+  memset(s->block, 0, total);
+  char *base = (char *)s->block;
+  s->slots = (slot *)(void *)(base + o_slots);
+  uint32_t *idx = (uint32_t *)(void *)(base + o_idx);
+  s->free_stack = idx;
+  s->queued = idx + cap;
+  s->done = idx + 2u * cap;
+  s->collected = idx + 3u * cap;
+  for (uint32_t i = 0; i < cap; ++i) {
+    slot *sl = &s->slots[i];
+    sl->gen = 1;
+    sl->start = (goap_word *)(void *)(base + o_words) + (size_t)i * hw;
+    sl->want = (goap_cond *)(void *)(base + o_want) + (size_t)i * hc;
+    sl->plan = (int32_t *)(void *)(base + o_plan) + (size_t)i * hp;
+    sl->start_cap = hw;
+    sl->want_cap = hc;
+    sl->plan_cap = hp;
+    s->free_stack[i] = cap - 1u - i; /* slot 0 is handed out first */
+  }
+  s->nfree = cap;
+
+  int nw = nthreads ? nthreads : 1;
+  s->workers = (worker *)s_alloc(s, (size_t)nw * sizeof *s->workers);
+  if (!s->workers) {
+    free_all(s);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  memset(s->workers, 0, (size_t)nw * sizeof *s->workers);
+  s->nworkers = nw;
+  for (int i = 0; i < nw; ++i) s->workers[i].s = s;
+  for (int i = 0; i < nthreads; ++i) {
+    if (pthread_create(&s->workers[i].thread, NULL, worker_main, &s->workers[i]) != 0) {
+      pthread_mutex_lock(&s->mu);
+      s->stop = 1;
+      pthread_cond_broadcast(&s->work_cv);
+      pthread_mutex_unlock(&s->mu);
+      for (int k = 0; k < i; ++k) pthread_join(s->workers[k].thread, NULL);
+      free_all(s);
+      return GOAP_INVALID_OPERATION;
+    }
+    s->workers[i].started = 1;
+  }
+  *out = s;
+  return GOAP_OK;
+}
+
+void goap_sched_destroy(goap_sched *s) {
+  if (!s) return;
+  pthread_mutex_lock(&s->mu);
+  s->stop = 1;
+  pthread_cond_broadcast(&s->work_cv);
+  pthread_mutex_unlock(&s->mu);
+  for (int i = 0; i < s->nthreads; ++i)
+    if (s->workers[i].started) pthread_join(s->workers[i].thread, NULL);
+  free_all(s);
+}
+
+/* ---- game-thread calls ------------------------------------------------------------------ */
+
+/* Makes a slot's buffer hold at least n elements (mu held; allocation under alloc_mu). */
+static int grow(goap_sched *s, void **buf, uint32_t *cap, uint8_t *own, size_t n, size_t elem) {
+  if (n <= *cap) return 1;
+  void *nb = s_alloc(s, n * elem);
+  if (!nb) return 0;
+  if (*own) s_free(s, *buf, (size_t)*cap * elem);
+  *buf = nb;
+  *cap = (uint32_t)n;
+  *own = 1;
+  return 1;
+}
+
+goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_request *req,
+                              void *tag, goap_sched_ticket *ticket) {
+  if (ticket) *ticket = 0;
+  if (!s || !d || !req || req->want_count < 0 || (req->want_count > 0 && !req->want))
+    return GOAP_INVALID_ARGUMENT;
+  size_t words = goap_domain_state_words(d);
+  size_t nwant = (size_t)req->want_count;
+  if (nwant > 1000000u || words > 1000000u) return GOAP_TOO_LARGE;
+  pthread_mutex_lock(&s->mu);
+  if (s->nfree == 0) {
+    pthread_mutex_unlock(&s->mu);
+    return GOAP_TOO_LARGE;
+  }
+  uint32_t i = s->free_stack[s->nfree - 1];
+  slot *sl = &s->slots[i];
+  void *bs = sl->start, *bw = sl->want;
+  if ((req->start && !grow(s, &bs, &sl->start_cap, &sl->own_start, words, sizeof(goap_word))) ||
+      !grow(s, &bw, &sl->want_cap, &sl->own_want, nwant, sizeof(goap_cond))) {
+    sl->start = (goap_word *)bs;
+    sl->want = (goap_cond *)bw;
+    pthread_mutex_unlock(&s->mu);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  sl->start = (goap_word *)bs;
+  sl->want = (goap_cond *)bw;
+  s->nfree--;
+  sl->d = d;
+  sl->tag = tag;
+  sl->req = *req;
+  if (req->start) {
+    memcpy(sl->start, req->start, words * sizeof(goap_word));
+    sl->req.start = sl->start;
+  }
+  if (nwant) memcpy(sl->want, req->want, nwant * sizeof(goap_cond));
+  sl->req.want = nwant ? sl->want : NULL;
+  sl->state = SLOT_QUEUED;
+  sl->cancelled = 0;
+  ring_push(s->queued, s->cap, s->q_head, &s->q_count, i);
+  if (ticket) *ticket = ticket_of(s, i);
+  /* wake one sleeping worker when the queue was empty; it passes the wake-up on */
+  if (s->q_count == 1 && s->sleepers) pthread_cond_signal(&s->work_cv);
+  pthread_mutex_unlock(&s->mu);
+  return GOAP_OK;
+}
+
+/* Runs the inline worker until no work is left, the budget is spent or the deadline passes
+ * (mu held). */
+static void run_inline(goap_sched *s, int ignore_budget, uint64_t deadline) {
+  worker *w = &s->workers[0];
+  for (;;) {
+    if (deadline && now_ns() >= deadline) break;
+    if (worker_round(s, w, ignore_budget) != ROUND_WORKED) break;
+  }
+}
+
+goap_status goap_sched_frame(goap_sched *s, const goap_sched_budget *budget) {
+  if (!s) return GOAP_INVALID_ARGUMENT;
+  double ms = budget ? budget->ms : 0.0;
+  if (!(ms >= 0.0) || !isfinite(ms)) return GOAP_INVALID_ARGUMENT;
+  pthread_mutex_lock(&s->mu);
+  s->budget_left = budget && budget->expansions ? budget->expansions : UNLIMITED;
+  if (ms > MAX_MS) ms = MAX_MS;
+  s->deadline_ns = ms > 0.0 ? now_ns() + (uint64_t)(ms * 1e6) + 1u : 0;
+  if (s->nthreads == 0) run_inline(s, 0, 0);
+  else if (s->sleepers) pthread_cond_broadcast(&s->work_cv);
+  pthread_mutex_unlock(&s->mu);
+  return GOAP_OK;
+}
+
+int goap_sched_collect(goap_sched *s, goap_sched_result *out, int cap) {
+  if (!s || cap < 0 || (!out && cap > 0)) return -1;
+  pthread_mutex_lock(&s->mu);
+  for (uint32_t k = 0; k < s->ncollected; ++k) slot_free(s, s->collected[k]);
+  s->ncollected = 0;
+  int n = 0;
+  while (n < cap && s->d_count > 0) {
+    uint32_t i = ring_pop(s->done, s->cap, &s->d_head, &s->d_count);
+    slot *sl = &s->slots[i];
+    sl->state = SLOT_COLLECTED;
+    s->collected[s->ncollected++] = i;
+    goap_sched_result *r = &out[n++];
+    r->ticket = ticket_of(s, i);
+    r->tag = sl->tag;
+    r->status = sl->res.status;
+    r->cost = sl->res.cost;
+    r->plan = sl->plan;
+    r->plan_length = sl->res.plan_length;
+    r->partial = sl->res.partial;
+    r->stats = sl->res.stats;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return n;
+}
+
+goap_status goap_sched_cancel(goap_sched *s, goap_sched_ticket ticket) {
+  if (!s) return GOAP_INVALID_ARGUMENT;
+  pthread_mutex_lock(&s->mu);
+  uint32_t i = 0;
+  slot *sl = slot_of(s, ticket, &i);
+  goap_status st = GOAP_OK;
+  if (!sl || sl->state == SLOT_COLLECTED) {
+    st = GOAP_NOT_FOUND;
+  } else if (sl->state == SLOT_QUEUED) {
+    ring_remove(s->queued, s->cap, s->q_head, &s->q_count, i);
+    slot_free(s, i);
+    if (s->q_count == 0 && s->running == 0) pthread_cond_broadcast(&s->idle_cv);
+  } else if (sl->state == SLOT_DONE) {
+    ring_remove(s->done, s->cap, s->d_head, &s->d_count, i);
+    slot_free(s, i);
+  } else { /* RUNNING: its worker frees it */
+    sl->cancelled = 1;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return st;
+}
+
+goap_status goap_sched_ticket_status(goap_sched *s, goap_sched_ticket ticket) {
+  if (!s) return GOAP_INVALID_ARGUMENT;
+  pthread_mutex_lock(&s->mu);
+  uint32_t i = 0;
+  const slot *sl = slot_of(s, ticket, &i);
+  goap_status st = !sl || sl->state == SLOT_COLLECTED ? GOAP_NOT_FOUND
+                   : sl->state == SLOT_DONE           ? GOAP_OK
+                                                      : GOAP_IN_PROGRESS;
+  pthread_mutex_unlock(&s->mu);
+  return st;
+}
+
+goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out) {
+  if (!s || !out) return GOAP_INVALID_ARGUMENT;
+  pthread_mutex_lock(&s->mu);
+  out->threads = s->nthreads;
+  out->capacity = s->cap;
+  out->queued = s->q_count;
+  out->running = s->running;
+  out->finished = s->d_count;
+  out->budget_left = s->budget_left;
+  out->expansions = s->expansions;
+  out->completed = s->completed;
+  pthread_mutex_unlock(&s->mu);
+  return GOAP_OK;
+}
+
+goap_status goap_sched_wait(goap_sched *s, double max_ms) {
+  if (!s || !(max_ms >= 0.0) || !isfinite(max_ms)) return GOAP_INVALID_ARGUMENT;
+  if (max_ms > MAX_MS) max_ms = MAX_MS;
+  uint64_t deadline = max_ms > 0.0 ? now_ns() + (uint64_t)(max_ms * 1e6) + 1u : 0;
+  goap_status st = GOAP_OK;
+  pthread_mutex_lock(&s->mu);
+  if (s->nthreads == 0) {
+    run_inline(s, 1, deadline);
+    if (s->q_count || s->running) st = GOAP_TIME_LIMIT;
+  } else {
+    while (s->q_count || s->running) {
+      if (!deadline) {
+        pthread_cond_wait(&s->idle_cv, &s->mu);
+        continue;
+      }
+      if (now_ns() >= deadline) {
+        st = GOAP_TIME_LIMIT;
+        break;
+      }
+      struct timespec ts;
+      ts.tv_sec = (time_t)(deadline / 1000000000u);
+      ts.tv_nsec = (long)(deadline % 1000000000u);
+      pthread_cond_timedwait(&s->idle_cv, &s->mu, &ts);
+    }
+  }
+  pthread_mutex_unlock(&s->mu);
+  return st;
+}
+/* macros of src/sched/sched.c end here */
+#undef BATCH_MAX
+#undef MAX_THREADS
+#undef MAX_QUEUE
+#undef UNLIMITED
+#undef MAX_MS
+#undef grow
+#undef now_ns
+#undef process
+#undef slot
+#undef slot
+#endif /* GOAP_NO_THREADS: module sched */

@@ -121,6 +121,11 @@ typedef struct goap_allocator {
   void *ctx;
 } goap_allocator;
 
+/* The C library as a goap_realloc_fn (what a zero allocator means): for hosts that wrap an
+ * allocator (counting, locking) and for the layers above the core. ctx is ignored.
+ * Thread-safe. */
+GOAP_API void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size);
+
 /* ------------------------------------------------------------------------------------------
  * Variables, conditions, effects (small value types, kept on the caller's stack)
  * ---------------------------------------------------------------------------------------- */
@@ -507,6 +512,21 @@ GOAP_API goap_status goap_blackboard_get(const goap_blackboard *bb, const char *
 /* Incremented by every write that changes a value. */
 GOAP_API uint64_t goap_blackboard_version(const goap_blackboard *bb);
 
+/* Reservations: named resources with a capacity (a flank slot of capacity 1, the one sword,
+ * a cover point). An action that lists a resource in goap_action_binding.reserve holds one
+ * unit from the moment its plan is adopted until the action ends (success, failure, timeout,
+ * interruption) or the plan is dropped; a plan is adopted only when all of its reservations
+ * are granted, otherwise the agent plans again without the action that was refused. A
+ * resource an agent names but nobody added is created with capacity 1.
+ * add: GOAP_DUPLICATE when it exists (use set_capacity), GOAP_INVALID_ARGUMENT for a capacity
+ * < 0. held: the units held now (GOAP_NOT_FOUND for an unknown name). */
+GOAP_API goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name,
+                                                  int capacity);
+GOAP_API goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name,
+                                                  int capacity);
+GOAP_API goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name,
+                                              int *held, int *capacity);
+
 /* ------------------------------------------------------------------------------------------
  * Agent types
  * ---------------------------------------------------------------------------------------- */
@@ -544,6 +564,21 @@ typedef struct goap_action_binding {
   const int32_t *watch;          /* variables whose change (by a sensor, the host or the
                                     blackboard) interrupts the action while it runs; copied */
   int watch_count;
+  const goap_effect *on_start;   /* written to memory (and the blackboard) when it starts,
+                                    e.g. suppressive_fire_tokens += 1; not planned with */
+  int on_start_count;
+  const goap_effect *on_end;     /* written when it ends in any way (success, failure,
+                                    timeout, interruption), e.g. tokens -= 1; not planned with */
+  int on_end_count;
+  const char *const *reserve;    /* blackboard resources it holds (see goap_blackboard_
+                                    add_resource); names copied. Needs a blackboard. */
+  int reserve_count;
+  int (*check)(goap_agent *agent, int action, void *user);
+                                 /* optional procedural precondition, asked when the agent
+                                    chooses goals and plans (not per search node): 0 means
+                                    plan without the action this time (e.g. "is there a free
+                                    flank cover?" from a goap_heatmap). */
+  void *check_user;              /* passed to check */
 } goap_action_binding;
 
 /* A goal's dynamic priority (replaces the domain's priority): e.g. +30 when the player is
@@ -638,6 +673,7 @@ typedef enum goap_replan_reason {
   GOAP_REPLAN_GOAL_INVALID,      /* the current goal's validity condition stopped holding */
   GOAP_REPLAN_IDLE,              /* no goal could be planned; trying again */
   GOAP_REPLAN_REQUESTED,         /* goap_agent_replan */
+  GOAP_REPLAN_ORDER,             /* goap_agent_order changed the agent's orders */
   GOAP_REPLAN_REASON_COUNT
 } goap_replan_reason;
 /* "plan_done", "action_failed", ... Never NULL. */
@@ -656,7 +692,9 @@ typedef enum goap_agent_event_kind {
   GOAP_EVENT_MEMORY,             /* var, old_value, value: memory written by an action's
                                     effects or its on_fail */
   GOAP_EVENT_GOAL_DONE,          /* goal achieved */
-  GOAP_EVENT_IDLE                /* no goal can be planned now */
+  GOAP_EVENT_IDLE,               /* no goal can be planned now */
+  GOAP_EVENT_RESERVATION_DENIED  /* action, resource: a reservation was refused; the agent
+                                    plans again without the action */
 } goap_agent_event_kind;
 
 typedef struct goap_agent_event {
@@ -675,6 +713,7 @@ typedef struct goap_agent_event {
   goap_status status;
   int var;
   int32_t old_value, value;
+  const char *resource;          /* GOAP_EVENT_RESERVATION_DENIED: the resource's name */
 } goap_agent_event;
 
 typedef void (*goap_agent_event_fn)(goap_agent *agent, const goap_agent_event *ev, void *user);
@@ -712,6 +751,17 @@ GOAP_API const goap_word *goap_agent_memory(const goap_agent *a);
 
 /* Drops the current plan (stopping its action) and plans again on the next update. */
 GOAP_API void goap_agent_replan(goap_agent *a);
+
+/* Orders (what a squad coordinator gives): goal becomes valid-if-its-own-validity-holds with
+ * this priority for the agent, replacing its own priority; the agent reconsiders its goals on
+ * the next update (GOAP_REPLAN_ORDER), so a more important goal of its own (flee at low
+ * health) still wins. The order ends when the goal is achieved or with clear_order. One order
+ * at a time; a new one replaces the old. GOAP_INVALID_ARGUMENT for a bad goal or a goal the
+ * type does not have. */
+GOAP_API goap_status goap_agent_order(goap_agent *a, int goal, double priority);
+GOAP_API void goap_agent_clear_order(goap_agent *a);
+/* The ordered goal, or -1. */
+GOAP_API int goap_agent_ordered_goal(const goap_agent *a);
 /* Like replan, and also forgets goal failures and the goal check timer. */
 GOAP_API void goap_agent_reset(goap_agent *a);
 
@@ -734,6 +784,7 @@ typedef struct goap_agent_stats {
   uint64_t cache_hits;
   uint64_t expanded;             /* search nodes expanded, all plans */
   uint64_t actions_started, actions_succeeded, actions_failed;
+  uint64_t reservations_denied;
   size_t memory_bytes;           /* bytes held by the agent and its planner */
 } goap_agent_stats;
 GOAP_API goap_agent_stats goap_agent_get_stats(const goap_agent *a);
@@ -743,6 +794,276 @@ GOAP_API goap_agent_stats goap_agent_get_stats(const goap_agent *a);
 #endif
 
 #endif /* GOAP_AGENT_H */
+
+/* ==== include/goap/htn.h ==== */
+/*
+ * goap/htn.h -- hierarchical task networks (HTN) over a goap_domain.
+ *
+ * A layer above the core (goap.h); the core never depends on it. It never prints and has no
+ * mutable global state. See docs/htn.md for the model and the search.
+ *
+ * The model, in one place:
+ *  - The world state and the primitive tasks are those of a goap_domain: a primitive task is
+ *    a goap action (its preconditions and its effects).
+ *  - A compound task has ordered methods. A method has conditions (`when`, a conjunction of
+ *    goap_cond) and an ordered list of subtasks: actions, compound tasks, `achieve` subgoals
+ *    (conditions or a goal of the domain, solved by the GOAP planner from the state reached so
+ *    far, its plan spliced in), `pause` (ends the plan here; decomposition resumes later from
+ *    the state the agent is then in) and `set` (effects applied to the planning state only).
+ *  - Effects: an action's effects apply at plan time (to the planning state) and at run time
+ *    (the runtime applies them when the action completes, as for GOAP plans). A `set` subtask's
+ *    effects apply at plan time only: it emits nothing into the plan.
+ *  - Search: total-order forward decomposition; the first applicable method first; on failure,
+ *    chronological backtracking into the remaining methods of every open compound task (the
+ *    innermost first), re-planning `achieve` subgoals from the state then reached.
+ *  - The method traversal record (MTR): the index (within its task) of the method chosen for
+ *    each compound task, in decomposition order. A plan A has higher priority than a plan B
+ *    when, at the first position where their MTRs differ, A's index is smaller.
+ *
+ * Ownership and threads: as for goap.h. A goap_htn_domain is immutable once built and may be
+ * shared by threads (through distinct planners); it borrows the goap_domain given to the
+ * builder, which must outlive it. A builder and a planner are used by one thread at a time.
+ * Functions returning goap_status return GOAP_INVALID_ARGUMENT for NULL required pointers;
+ * destroy functions accept NULL.
+ */
+#ifndef GOAP_HTN_H
+#define GOAP_HTN_H
+
+/* #include "goap.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct goap_htn_builder goap_htn_builder;
+typedef struct goap_htn_domain goap_htn_domain;
+typedef struct goap_htn_planner goap_htn_planner;
+
+/* ------------------------------------------------------------------------------------------
+ * Building an HTN domain
+ * ---------------------------------------------------------------------------------------- */
+typedef enum goap_htn_kind {
+  GOAP_HTN_ACTION = 0, /* id: an action of the goap_domain (a primitive task) */
+  GOAP_HTN_TASK,       /* id: a compound task */
+  GOAP_HTN_ACHIEVE,    /* conds: reach them with the GOAP planner (an empty list: nothing) */
+  GOAP_HTN_ACHIEVE_GOAL, /* id: a goal of the goap_domain: reach its `want` conditions */
+  GOAP_HTN_PAUSE,      /* end the plan here: a partial plan, resumed later */
+  GOAP_HTN_SET         /* effs: applied to the planning state only (plan time only) */
+} goap_htn_kind;
+
+typedef struct goap_htn_subtask {
+  goap_htn_kind kind;
+  int32_t id;                  /* ACTION, TASK, ACHIEVE_GOAL */
+  const goap_cond *conds;      /* ACHIEVE: may be NULL when cond_count is 0 */
+  int cond_count;
+  const goap_effect *effs;     /* SET: SET/ADD effects, at most one per variable */
+  int eff_count;
+} goap_htn_subtask;
+
+typedef struct goap_htn_method_desc {
+  const char *name;            /* required; [A-Za-z_][A-Za-z0-9_]*, unique within its task */
+  const goap_cond *when;       /* conjunction; may be NULL when when_count is 0 */
+  int when_count;
+  const goap_htn_subtask *subtasks; /* ordered; may be NULL when subtask_count is 0 (a method
+                                       that does nothing) */
+  int subtask_count;
+} goap_htn_method_desc;
+
+/* Creates a builder over a built goap_domain (borrowed: it must outlive the builder and the
+ * HTN domains built from it). alloc may be NULL (the C library). NULL when out of memory or
+ * when d is NULL. */
+GOAP_API goap_htn_builder *goap_htn_builder_create(const goap_domain *d,
+                                                   const goap_allocator *alloc);
+GOAP_API void goap_htn_builder_destroy(goap_htn_builder *b);
+
+/* Declares a compound task (ids 0, 1, 2, ... in call order) so that methods may refer to it
+ * before its own methods are added. Names follow the rules of method names and are unique
+ * among tasks. */
+GOAP_API goap_status goap_htn_builder_add_task(goap_htn_builder *b, const char *name,
+                                               int *out_id);
+/* Appends a method to a task (methods are tried in the order they were added; *out_index,
+ * which may be NULL, receives its index within the task). The description is validated
+ * completely (names, ids, conditions and effects against the goap_domain) and copied; on
+ * failure nothing is added and goap_htn_builder_error() / _error_item() say what and where. */
+GOAP_API goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
+                                                 const goap_htn_method_desc *desc,
+                                                 int *out_index);
+/* The task's id, or -1. */
+GOAP_API int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name);
+
+/* Message of the last failed call ("" if none). Lives until the next call. */
+GOAP_API const char *goap_htn_builder_error(const goap_htn_builder *b);
+
+typedef enum goap_htn_item {
+  GOAP_HTN_ITEM_NONE = 0, /* the call as a whole (the task id, the description) */
+  GOAP_HTN_ITEM_NAME,     /* the name */
+  GOAP_HTN_ITEM_WHEN,     /* *index: the condition */
+  GOAP_HTN_ITEM_SUBTASK,  /* *index: the subtask; *sub: its condition or effect, or -1 */
+  GOAP_HTN_ITEM_TASK      /* build: *index: the task at fault (e.g. one without methods) */
+} goap_htn_item;
+/* Which element of the last failed call was at fault. index and sub may be NULL. */
+GOAP_API goap_htn_item goap_htn_builder_error_item(const goap_htn_builder *b, int *index,
+                                                   int *sub);
+
+/* Compiles the HTN domain. Every task needs at least one method (GOAP_INVALID_OPERATION
+ * otherwise, with GOAP_HTN_ITEM_TASK). The builder stays valid. */
+GOAP_API goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out);
+
+GOAP_API void goap_htn_domain_destroy(goap_htn_domain *h);
+
+/* Queries (thread-safe; invalid ids give -1 / NULL / 0). Pointers live as long as h. */
+GOAP_API const goap_domain *goap_htn_domain_goap(const goap_htn_domain *h);
+GOAP_API int goap_htn_domain_task_count(const goap_htn_domain *h);
+GOAP_API int goap_htn_domain_find_task(const goap_htn_domain *h, const char *name);
+GOAP_API const char *goap_htn_domain_task_name(const goap_htn_domain *h, int task);
+GOAP_API int goap_htn_domain_method_count(const goap_htn_domain *h, int task);
+GOAP_API const char *goap_htn_domain_method_name(const goap_htn_domain *h, int task,
+                                                 int method);
+GOAP_API const goap_cond *goap_htn_domain_method_when(const goap_htn_domain *h, int task,
+                                                      int method, int *count);
+GOAP_API const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h,
+                                                                 int task, int method,
+                                                                 int *count);
+
+/* ------------------------------------------------------------------------------------------
+ * Planning
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_htn_planner_desc {
+  goap_allocator allocator;    /* zero: the C library */
+  uint32_t initial_steps;      /* plan steps / decomposition records to reserve; 0: 256 */
+  goap_planner_desc goap;      /* the GOAP planner used for `achieve` (its allocator field is
+                                  ignored: the planner's own is used) */
+} goap_htn_planner_desc;
+
+/* Creates a planner for one HTN domain. desc may be NULL (all defaults). NULL when out of
+ * memory or h is NULL. Its buffers grow (doubling) only when a request needs more than any
+ * request before: after warm-up, planning performs no heap allocation. */
+GOAP_API goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
+                                                   const goap_htn_planner_desc *desc);
+GOAP_API void goap_htn_planner_destroy(goap_htn_planner *p);
+
+/* The default max_depth. */
+#define GOAP_HTN_DEFAULT_MAX_DEPTH 1000u
+
+typedef struct goap_htn_request {
+  const goap_word *start;      /* NULL: the domain's default state */
+  int task;                    /* the root compound task (ignored by goap_htn_resume) */
+  uint64_t max_steps;          /* decomposition steps (tasks taken from the agenda); 0: none */
+  uint32_t max_depth;          /* the most unfinished methods on the agenda; 0: the default.
+                                  A task in the last position of its method does not keep the
+                                  method open (tail position), so right recursion (a task that
+                                  ends with itself) runs in constant depth; left recursion
+                                  grows it. Branches deeper than this are cut (see stop). */
+  double max_ms;               /* time budget in milliseconds; 0: none */
+  const int32_t *mtr_bound;    /* not NULL: accept only plans of strictly higher priority than
+                                  this MTR (the running plan's); others are pruned */
+  int mtr_bound_length;
+  goap_search achieve_search;  /* for `achieve` subgoals (goap_request fields) */
+  goap_heuristic achieve_heuristic;
+  uint32_t achieve_max_nodes;  /* node budget of each `achieve`; 0: the planner's capacity */
+  void *host;                  /* passed to the action callbacks of `achieve` searches */
+} goap_htn_request;
+
+/* Why a search that found no plan was incomplete. */
+typedef enum goap_htn_stop {
+  GOAP_HTN_STOP_NONE = 0,      /* complete: status GOAP_NO_PLAN means no decomposition exists */
+  GOAP_HTN_STOP_STEPS,         /* max_steps ran out: status GOAP_NODE_LIMIT */
+  GOAP_HTN_STOP_TIME,          /* max_ms ran out: status GOAP_TIME_LIMIT */
+  GOAP_HTN_STOP_DEPTH,         /* some branch was cut at max_depth: status GOAP_TOO_LARGE */
+  GOAP_HTN_STOP_CYCLE,         /* ... and the cut branch was a cycle (a task decomposed again
+                                  with no state change in between: left recursion): status
+                                  GOAP_CONFLICT */
+  GOAP_HTN_STOP_ACHIEVE        /* an `achieve` search ran out of nodes or time: status
+                                  GOAP_NODE_LIMIT */
+} goap_htn_stop;
+
+/* "none", "steps", "time", "depth_limit", "cycle", "achieve_limit". Never NULL. */
+GOAP_API const char *goap_htn_stop_name(goap_htn_stop stop);
+
+typedef struct goap_htn_stats {
+  uint64_t steps;              /* tasks taken from the agenda */
+  uint64_t expansions;         /* methods applied */
+  uint64_t backtracks;         /* failures that went back to a choice point (each failure
+                                  counts once, however many choice points it unwinds) */
+  uint64_t achieves;           /* GOAP searches run for `achieve` */
+  uint32_t max_depth;          /* the deepest agenda reached */
+  double time_us;
+} goap_htn_stats;
+
+typedef struct goap_htn_result {
+  goap_status status;          /* as returned */
+  int32_t *plan;               /* in: caller's buffer of plan_capacity action ids */
+  int plan_capacity;           /* in */
+  int plan_length;             /* out: actions in the plan (when larger than plan_capacity,
+                                  nothing was written: GOAP_BUFFER_TOO_SMALL) */
+  int32_t *mtr;                /* in: caller's buffer of mtr_capacity method indices (may be
+                                  NULL when mtr_capacity is 0) */
+  int mtr_capacity;            /* in */
+  int mtr_length;              /* out: entries of the MTR (written when they fit; an MTR that
+                                  does not fit also gives GOAP_BUFFER_TOO_SMALL) */
+  double cost;                 /* out: the plan's cost (static action costs) */
+  int paused;                  /* out: 1 when the plan ends at a `pause` (status GOAP_PARTIAL):
+                                  goap_htn_resume continues it */
+  goap_htn_stop stop;          /* out */
+  goap_htn_stats stats;        /* out */
+} goap_htn_result;
+
+/* Decomposes req->task from req->start. Returns result->status:
+ *   GOAP_OK           a complete plan;
+ *   GOAP_PARTIAL      a plan that ends at a `pause` (result->paused = 1);
+ *   GOAP_NO_PLAN      no decomposition exists (or none beats mtr_bound);
+ *   GOAP_NODE_LIMIT, GOAP_TIME_LIMIT, GOAP_TOO_LARGE, GOAP_CONFLICT: see goap_htn_stop;
+ *   GOAP_BUFFER_TOO_SMALL (plan_length / mtr_length say the sizes needed: call goap_htn_fetch
+ *   with larger buffers), GOAP_INVALID_ARGUMENT (bad task or options), GOAP_OUT_OF_MEMORY.
+ * Any earlier pending continuation is dropped. */
+GOAP_API goap_status goap_htn_plan(goap_htn_planner *p, const goap_htn_request *req,
+                                   goap_htn_result *result);
+
+/* 1 when the last plan or resume ended at a `pause` and its continuation is kept. */
+GOAP_API int goap_htn_pending(const goap_htn_planner *p);
+
+/* Continues the decomposition after the `pause` that ended the last plan, from `state` (the
+ * state the agent is in now; NULL: the default state), with the budgets of req (its task and
+ * mtr_bound are ignored; req may be NULL: no budgets). The choices made before the pause are
+ * kept (no backtracking into them): the MTR returned continues the earlier one. The plan
+ * returned holds the new actions only. GOAP_INVALID_OPERATION when nothing is pending. After
+ * a failure the continuation is dropped (plan again from the root). */
+GOAP_API goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
+                                     const goap_htn_request *req, goap_htn_result *result);
+
+/* Writes the plan and MTR of the last plan/resume again (e.g. into larger buffers) and
+ * returns its status (GOAP_BUFFER_TOO_SMALL if they still do not fit); the stats are those
+ * of that search. GOAP_INVALID_OPERATION before any plan. */
+GOAP_API goap_status goap_htn_fetch(const goap_htn_planner *p, goap_htn_result *result);
+
+/* Compares two MTRs: < 0 when a has higher priority than b (at the first position where they
+ * differ, a's method index is smaller), > 0 when b has, 0 when one is a prefix of the other
+ * (equal priority: a running plan is not replaced). NULL with a length of 0 is an empty MTR.
+ * A runtime replaces a running plan by a new one only when this is < 0 (new, running). */
+GOAP_API int goap_htn_mtr_compare(const int32_t *a, int a_length, const int32_t *b,
+                                  int b_length);
+
+/* The decomposition tree of the last plan/resume, in pre-order: one entry per compound task
+ * expanded, action, `achieve`, `set` and `pause`. depth is the nesting level (0: the root
+ * task). */
+typedef struct goap_htn_trace_entry {
+  goap_htn_kind kind;
+  int32_t id;                  /* TASK: the task; ACTION: the action; ACHIEVE_GOAL: the goal;
+                                  ACHIEVE / SET / PAUSE: -1 */
+  int32_t method;              /* TASK: the method index; else -1 */
+  int32_t depth;
+  int32_t plan_start;          /* ACTION / ACHIEVE*: the first plan index it produced */
+  int32_t plan_length;         /* ACTION: 1; ACHIEVE*: the sub-plan's length; else 0 */
+} goap_htn_trace_entry;
+
+/* Writes up to cap entries and returns how many there are in all. */
+GOAP_API int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_HTN_H */
 
 /* ==== include/goap/file.h ==== */
 /*
@@ -760,6 +1081,7 @@ GOAP_API goap_agent_stats goap_agent_get_stats(const goap_agent *a);
 
 /* #include "agent.h": above in this file */
 /* #include "goap.h": above in this file */
+/* #include "htn.h": above in this file */
 
 #ifdef __cplusplus
 extern "C" {
@@ -803,6 +1125,9 @@ typedef struct goap_scenario {
   double expect_cost;
   const int32_t *expect_plan;  /* action ids */
   int expect_plan_length;
+  int task;                    /* HTN: the root task's id in goap_file_htn() for `task`, else
+                                  -1 (then goal / want say what to reach; for a task they are
+                                  -1 / NULL) */
 } goap_scenario;
 
 typedef struct goap_file goap_file;
@@ -832,6 +1157,12 @@ GOAP_API int goap_file_find_scenario(const goap_file *f, const char *name);
 GOAP_API int goap_file_var_line(const goap_file *f, int var, int *col);
 GOAP_API int goap_file_action_line(const goap_file *f, int action, int *col);
 GOAP_API int goap_file_goal_line(const goap_file *f, int goal, int *col);
+
+/* The file's HTN tasks and methods (`task` blocks) as an HTN domain over goap_file_domain(),
+ * or NULL when the file has none. Lives as long as the file. */
+GOAP_API const goap_htn_domain *goap_file_htn(const goap_file *f);
+/* Source position of a task's `task` line (col: its name), 0 when unknown. */
+GOAP_API int goap_file_task_line(const goap_file *f, int task, int *col);
 
 /* Static analysis for `goap check`: writes up to cap warnings (severity WARNING) into out and
  * returns how many there are in all (which may exceed cap). Reports: an action whose
@@ -871,6 +1202,12 @@ typedef struct goap_file_action_info {
   int watch_count;
   double timeout;              /* `timeout` in seconds; 0: none */
   double duration;             /* `duration` in seconds, used by simulations; 0: instant */
+  const goap_effect *on_start; /* `on_start`: written when it starts (not planned with) */
+  int on_start_count;
+  const goap_effect *on_end;   /* `on_end`: written when it ends in any way */
+  int on_end_count;
+  const char *const *reserve;  /* `reserve`: names of the resources it holds */
+  int reserve_count;
 } goap_file_action_info;
 
 typedef struct goap_file_goal_info {
@@ -889,16 +1226,32 @@ GOAP_API goap_status goap_file_goal_info_get(const goap_file *f, int goal,
 GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
 
 /* Fills one binding per action and per goal of the file's domain (action_count and
- * goal_count must equal the domain's counts) with the file's on_fail, timeout, watch and
- * valid lines; callbacks are left NULL for the host to set. The bindings point into the file.
- * Ready for goap_agent_type_desc.actions / .goals. */
+ * goal_count must equal the domain's counts) with the file's on_fail, on_start, on_end,
+ * reserve, timeout, watch and valid lines; callbacks are left NULL for the host to set. The
+ * bindings point into the file. Ready for goap_agent_type_desc.actions / .goals. */
 GOAP_API goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
                                         int action_count, goap_goal_binding *goals,
                                         int goal_count);
 
+/* `resource NAME capacity N` lines: GOAP_INVALID_ARGUMENT for a bad index. */
+GOAP_API int goap_file_resource_count(const goap_file *f);
+GOAP_API goap_status goap_file_resource(const goap_file *f, int index, const char **name,
+                                        int *capacity);
+
+/* `agent NAME` blocks (agent types: their actions, goals and role) and `role NAME` blocks
+ * (`cost ACTION * FACTOR`). */
+GOAP_API int goap_file_agent_type_count(const goap_file *f);
+GOAP_API const char *goap_file_agent_type_name(const goap_file *f, int type);
+GOAP_API int goap_file_find_agent_type(const goap_file *f, const char *name);
+/* Like goap_file_bindings for agent type `type` (-1: every action and goal): actions and
+ * goals the type does not list are disabled, and its role's factors are the cost_scale. */
+GOAP_API goap_status goap_file_agent_bindings(const goap_file *f, int type,
+                                              goap_action_binding *actions, int action_count,
+                                              goap_goal_binding *goals, int goal_count);
+
 /* ------------------------------------------------------------------------------------------
- * Simulations (`simulation` blocks): one agent with every action and goal of the file in a
- * scripted world. See docs/format.md.
+ * Simulations (`simulation` blocks): one agent with every action and goal of the file, or the
+ * squad of its `member` lines, in a scripted world. See docs/format.md.
  * ---------------------------------------------------------------------------------------- */
 GOAP_API int goap_file_simulation_count(const goap_file *f);
 /* The index, or -1. */
@@ -906,12 +1259,22 @@ GOAP_API int goap_file_find_simulation(const goap_file *f, const char *name);
 /* NULL for a bad index. */
 GOAP_API const char *goap_file_simulation_name(const goap_file *f, int sim);
 
-/* A world variable changed (an `at` line, or the effects of an action that succeeded). */
+/* The world changed: a variable assigned by an `at` line, or a `world` variable changed by
+ * the effects of an action that succeeded. */
 typedef void (*goap_sim_world_fn)(int var, int32_t old_value, int32_t value, double time,
                                   void *user);
 
+/* Called for each member before its agent type is made (member -1 for the single agent of a
+ * simulation without members): the host may add procedural preconditions (check,
+ * check_user) or change costs and timeouts. The simulation sets start, tick and user itself. */
+typedef void (*goap_sim_bind_fn)(const goap_file *f, int member, const char *name,
+                                 goap_action_binding *actions, int action_count,
+                                 goap_goal_binding *goals, int goal_count, void *user);
+
 typedef struct goap_sim_options {
   goap_allocator allocator;    /* zero: the file's */
+  goap_sim_bind_fn bind;       /* optional */
+  void *bind_user;
   goap_agent_event_fn on_event;/* the agent's timeline (optional) */
   void *event_user;
   goap_sim_world_fn on_world;  /* changes of world variables (optional) */
@@ -929,7 +1292,10 @@ typedef struct goap_sim_result {
   char message[256];           /* the first failure, "" when none */
 } goap_sim_result;
 
-/* Runs simulation `sim`: the agent's memory starts from the domain's defaults and `given`,
+/* Runs simulation `sim`. Members share one blackboard (the `shared` variables and the
+ * file's resources) and a squad coordinator (`at T order BEHAVIOUR`); each agent's host
+ * pointer (goap_agent_host) is its member name as a `const char *` (NULL for the single agent
+ * of a simulation without members). The agent's memory starts from the domain's defaults and `given`,
  * the world from the same plus `at 0` lines; each step (`step` seconds) applies due `at`
  * lines to the world, copies `sense` variables from the world into memory, and updates the
  * agent. An action runs for its `duration`, then fails if a `fail` line's conditions hold in
@@ -945,3 +1311,728 @@ GOAP_API goap_status goap_file_simulate(const goap_file *f, int sim,
 #endif
 
 #endif /* GOAP_FILE_H */
+
+/* ==== include/goap/pddl.h ==== */
+/*
+ * goap/pddl.h -- the PDDL front end: STRIPS planning tasks (with typing, negative
+ * preconditions, equality and action costs) grounded into a goap_domain.
+ *
+ * A layer above the core (goap.h), like the .goap loader (goap/file.h), whose goap_diag it
+ * uses for errors: `file:line:col: message`, the source line and a caret. It never prints and
+ * has no global state; every allocation goes through the goap_allocator it is given.
+ *
+ * Loading reads a domain and a problem, checks them, and (unless GOAP_PDDL_PARSE_ONLY) grounds
+ * them by relaxed reachability: one bool variable per reachable ground atom of a predicate
+ * that some action changes (static facts are used to filter actions and then dropped), one
+ * goap action per reachable ground action, named "move a b" (schema and arguments, lower
+ * case, separated by single spaces), with its cost (1 each without action costs).
+ *
+ * Ownership and threads: a goap_pddl_task owns its domain, start state and goal; the pointers
+ * returned by the accessors live as long as the task. Loading is reentrant; a loaded task is
+ * immutable and may be read (and planned on, through distinct planners) from many threads.
+ */
+#ifndef GOAP_PDDL_H
+#define GOAP_PDDL_H
+
+/* #include "file.h": above in this file */
+/* #include "goap.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Default limits (each is checked and reported with GOAP_TOO_LARGE and a message naming it). */
+#define GOAP_PDDL_MAX_BYTES (64u * 1024u * 1024u) /* per input text */
+#define GOAP_PDDL_MAX_DEPTH 64                     /* nesting of parentheses */
+#define GOAP_PDDL_MAX_ATOMS 4000000u               /* reachable ground atoms */
+#define GOAP_PDDL_MAX_ACTIONS 4000000u             /* reachable ground actions */
+#define GOAP_PDDL_MAX_WORK 2000000000u             /* candidate bindings tried while grounding */
+
+/* Options flags. */
+#define GOAP_PDDL_PARSE_ONLY 0x1u /* check the texts but do not ground: goap_pddl_domain()
+                                     is NULL; enough for goap_pddl_validate() */
+
+typedef struct goap_pddl_options {
+  goap_allocator allocator;    /* zero: the C library */
+  unsigned flags;              /* GOAP_PDDL_* */
+  size_t max_bytes;            /* 0: GOAP_PDDL_MAX_BYTES */
+  int max_depth;               /* 0: GOAP_PDDL_MAX_DEPTH */
+  uint32_t max_atoms;          /* 0: GOAP_PDDL_MAX_ATOMS */
+  uint32_t max_actions;        /* 0: GOAP_PDDL_MAX_ACTIONS */
+  uint64_t max_work;           /* 0: GOAP_PDDL_MAX_WORK */
+} goap_pddl_options;
+
+typedef struct goap_pddl_task goap_pddl_task;
+
+/* Parses a domain and a problem held in memory (need not be NUL-terminated); the names are
+ * used in diagnostics. opt may be NULL (defaults). On failure *out is NULL and *err (if not
+ * NULL) holds the first error: GOAP_PARSE_ERROR (malformed text, an unsupported construct),
+ * GOAP_NOT_FOUND (an undeclared name, a cost function without a value), GOAP_DUPLICATE,
+ * GOAP_TYPE_MISMATCH (a wrong number of arguments), GOAP_CONFLICT (a problem for another
+ * domain, two values for one function), GOAP_OUT_OF_RANGE (a negative cost), GOAP_TOO_LARGE
+ * (a limit), GOAP_OUT_OF_MEMORY; GOAP_INVALID_ARGUMENT for NULL out or a NULL text with a
+ * non-zero length. Either name may be NULL ("<domain>", "<problem>"). */
+GOAP_API goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
+                                     size_t domain_length, const char *problem_name,
+                                     const char *problem_text, size_t problem_length,
+                                     const goap_pddl_options *opt, goap_pddl_task **out,
+                                     goap_diag *err);
+/* Reads both files and parses them. GOAP_IO_ERROR when one cannot be read. */
+GOAP_API goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
+                                    const goap_pddl_options *opt, goap_pddl_task **out,
+                                    goap_diag *err);
+GOAP_API void goap_pddl_destroy(goap_pddl_task *t);
+
+/* The grounded task (NULL when loaded with GOAP_PDDL_PARSE_ONLY or t is NULL). Start is a
+ * state of goap_domain_state_words() words; the goal a conjunction of conditions. */
+GOAP_API const goap_domain *goap_pddl_domain(const goap_pddl_task *t);
+GOAP_API const goap_word *goap_pddl_start(const goap_pddl_task *t);
+GOAP_API const goap_cond *goap_pddl_goal(const goap_pddl_task *t, int *count);
+
+/* Names from the texts (lower case): `(domain NAME)` and `(problem NAME)`. */
+GOAP_API const char *goap_pddl_domain_name(const goap_pddl_task *t);
+GOAP_API const char *goap_pddl_problem_name(const goap_pddl_task *t);
+
+/* 1 when the problem minimises total-cost (action costs apply), 0 when every action costs 1. */
+GOAP_API int goap_pddl_has_costs(const goap_pddl_task *t);
+
+typedef struct goap_pddl_info {
+  int types, objects, predicates, functions, schemas; /* as declared (objects incl. constants) */
+  int init_atoms;              /* atoms listed in :init */
+  int reachable_atoms;         /* ground atoms reached by the relaxed fixpoint (static too) */
+  int static_atoms;            /* of those, atoms of predicates no action changes (dropped) */
+  int variables;               /* bool variables of the domain */
+  int ground_actions;          /* actions of the domain */
+  uint64_t work;               /* candidate bindings tried while grounding */
+} goap_pddl_info;
+
+/* Sizes of the task (all zero for a NULL task; the ground ones zero when not grounded). */
+GOAP_API void goap_pddl_get_info(const goap_pddl_task *t, goap_pddl_info *out);
+
+/* Writes ground action `action` of the domain in the IPC plan form "(move a b)", with
+ * snprintf semantics (at most cap bytes, NUL-terminated when cap > 0; returns the length
+ * needed). A bad id writes "(?)". */
+GOAP_API size_t goap_pddl_format_action(const goap_pddl_task *t, int action, char *buf,
+                                        size_t cap);
+
+/* The result of goap_pddl_validate. */
+typedef struct goap_pddl_report {
+  int valid;                   /* 1: every step applicable and the goal reached */
+  int steps;                   /* actions read from the plan */
+  int bad_step;                /* 0-based index of the first failing step; `steps` when only
+                                  the goal fails; -1 when valid */
+  double cost;                 /* total-cost of the plan (of the steps done when invalid);
+                                  the number of steps without action costs */
+  int line, col;               /* position of the failing step in the plan text (0: goal) */
+  char message[512];           /* why it failed, e.g. "step 3 (move a b): precondition
+                                  (at a) is false"; "" when valid */
+} goap_pddl_report;
+
+/* Checks a plan in the IPC format (one `(action arg ...)` per line, `;` comments) against the
+ * task, independently of the grounding and of any planner: it simulates the lifted actions on
+ * sets of ground atoms (static ones included), step by step, then tests the goal and adds up
+ * the cost. Works on tasks loaded with GOAP_PDDL_PARSE_ONLY. A step naming an unknown action
+ * or object, with a wrong number of arguments or an object of the wrong type makes the plan
+ * invalid at that step. Returns GOAP_OK when the plan could be read (valid or not: see
+ * report->valid), GOAP_PARSE_ERROR with *err for a malformed plan text, GOAP_TOO_LARGE,
+ * GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT for NULL t, plan_text or report. */
+GOAP_API goap_status goap_pddl_validate(const goap_pddl_task *t, const char *plan_name,
+                                        const char *plan_text, size_t plan_length,
+                                        goap_pddl_report *report, goap_diag *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_PDDL_H */
+
+/* ==== include/goap/sched.h ==== */
+/*
+ * goap/sched.h -- planning for many agents: a scheduler with a pool of worker threads.
+ *
+ * A layer above the core (goap.h), in its own library `goap_sched` (links goap and pthreads).
+ *
+ * The game thread submits requests (goap_sched_submit), opens frames with a budget
+ * (goap_sched_frame) and collects finished plans (goap_sched_collect); worker threads plan in
+ * the background, each with its own goap_planner per domain it has seen. None of the
+ * game-thread calls waits for planning: they take one internal mutex for a few list
+ * operations, never while a search runs (goap_sched_wait and goap_sched_destroy are the only
+ * calls that block, and say so).
+ *
+ * Determinism: every result (status, cost, plan, partial flag, expansions) is the one a
+ * single-threaded goap_plan call on a fresh or reused planner gives for the same request; only
+ * stats.time_us differs. Results come back in completion order, which with threads is not the
+ * submission order: match them by ticket or tag. A request with a time budget (max_ms) is, as
+ * in goap_plan, only as deterministic as the clock.
+ *
+ * With threads < 0 (GOAP_SCHED_INLINE) there are no workers: goap_sched_frame plans on the
+ * caller's thread within the frame's budget (for deterministic tests and single-core targets).
+ *
+ * Ownership: the scheduler copies each request (start state and wanted conditions) at submit
+ * and owns the plans it returns. Every domain passed to submit must outlive the scheduler
+ * (workers keep a planner per domain until destroy). Host callbacks of the domain's actions
+ * are called on a worker thread (or, inline, in goap_sched_frame) with the request's `host`.
+ *
+ * Allocation: everything goes through desc.allocator, which the scheduler serialises with its
+ * own mutex, so the allocator need not be thread-safe. After warm-up (the largest request and
+ * plan sizes seen once per worker and per slot) submit, frame, collect and the workers do not
+ * allocate: the request slots are sized at creation.
+ */
+#ifndef GOAP_SCHED_H
+#define GOAP_SCHED_H
+
+/* #include "goap.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct goap_sched goap_sched;
+
+/* Identifies one submitted request; never 0 for a valid request. A ticket stays unique for
+ * the life of the scheduler (a slot's generation is part of it), so a stale ticket is
+ * recognised and refused. */
+typedef uint64_t goap_sched_ticket;
+
+/* threads: no worker threads; goap_sched_frame plans on the caller's thread. */
+#define GOAP_SCHED_INLINE (-1)
+
+typedef struct goap_sched_desc {
+  goap_allocator allocator;    /* zero: the C library. Called under the scheduler's mutex. */
+  int threads;                 /* worker threads; 0: one less than the online processors,
+                                  at least 1, at most 8; GOAP_SCHED_INLINE: none; at most 64 */
+  uint32_t queue_capacity;     /* requests submitted and not yet collected (or cancelled);
+                                  0: 1024; at most 1,048,576 */
+  goap_planner_desc planner;   /* for every planner the workers create; its allocator field is
+                                  ignored (desc.allocator is used) */
+  uint32_t slice_expansions;   /* expansions a worker runs between looks at the frame budget
+                                  and at cancellation; 0: 256 */
+  uint32_t state_words_hint;   /* per-slot room reserved at creation; larger requests grow
+                                  their slot once. 0: 4 words */
+  uint32_t want_hint;          /* 0: 8 conditions */
+  uint32_t plan_hint;          /* 0: 32 actions */
+} goap_sched_desc;
+
+/* Creates a scheduler and starts its workers. desc may be NULL (all defaults). Returns
+ * GOAP_OK, GOAP_INVALID_ARGUMENT (out NULL, threads < -1 or > 64, queue_capacity too large),
+ * GOAP_OUT_OF_MEMORY, or GOAP_INVALID_OPERATION when a thread could not be started (then
+ * nothing is leaked). *out is NULL on failure. Thread-safe (creates a new object). Until the
+ * first goap_sched_frame call the budget is unlimited: threaded workers plan whatever is
+ * submitted; inline schedulers plan only inside goap_sched_frame / goap_sched_wait. */
+GOAP_API goap_status goap_sched_create(const goap_sched_desc *desc, goap_sched **out);
+
+/* Stops the workers (each finishes at most its current slice; pending requests are dropped)
+ * and joins them, then frees everything, including plans returned by collect. Blocks for at
+ * most one slice per worker. NULL does nothing. Not to be called concurrently with any other
+ * function on s. */
+GOAP_API void goap_sched_destroy(goap_sched *s);
+
+/* Queues a request on domain d. The request is copied (start state -- NULL means the domain's
+ * default state --, want conditions, search options, limits, host): req and its arrays may be
+ * freed when this returns. `tag` is returned with the result. *ticket (may be NULL) receives
+ * the request's ticket. Returns GOAP_OK, GOAP_INVALID_ARGUMENT (s, d or req NULL, want_count
+ * < 0, want NULL with a positive count), GOAP_TOO_LARGE (queue full: queue_capacity requests
+ * are queued, running or finished but not collected), GOAP_OUT_OF_MEMORY (growing a slot
+ * for a request larger than the hints). Options the planner checks (ids, weights, limits) are
+ * checked when planning: such a request finishes with GOAP_INVALID_ARGUMENT, as goap_plan
+ * would. Call from one thread at a time (the game thread); safe against the workers. */
+GOAP_API goap_status goap_sched_submit(goap_sched *s, const goap_domain *d,
+                                       const goap_request *req, void *tag,
+                                       goap_sched_ticket *ticket);
+
+/* A per-frame budget: what all workers together (or the inline planner) may spend between two
+ * goap_sched_frame calls. Zero fields mean no limit. */
+typedef struct goap_sched_budget {
+  uint64_t expansions;         /* node expansions, summed over the workers */
+  double ms;                   /* wall-clock milliseconds from the goap_sched_frame call */
+} goap_sched_budget;
+
+/* Opens a frame with a new budget (NULL: unlimited), replacing what is left of the last one.
+ * Threaded: wakes the workers and returns at once. Workers take expansions from the budget a
+ * slice at a time and give back what they do not use, so together they never spend more than
+ * `expansions`; they look at the clock between slices, so each may run one slice past `ms`.
+ * When the budget is spent or its time has passed they pause, keeping their unfinished
+ * searches for the next frame. Inline: plans the queued requests in submission order on the
+ * caller's thread until the budget is spent or nothing is left (an unlimited budget plans
+ * everything); the expansion budget is then exact. ms above 1e9 is taken as 1e9. Returns
+ * GOAP_OK or GOAP_INVALID_ARGUMENT (s NULL, a negative or non-finite ms). Call from the game
+ * thread. */
+GOAP_API goap_status goap_sched_frame(goap_sched *s, const goap_sched_budget *budget);
+
+typedef struct goap_sched_result {
+  goap_sched_ticket ticket;
+  void *tag;                   /* as given to submit */
+  goap_status status;          /* as goap_plan's (GOAP_OUT_OF_MEMORY also when a worker could
+                                  not create its planner for the domain or grow the plan) */
+  double cost;
+  const int32_t *plan;         /* plan_length action ids, owned by the scheduler: valid until
+                                  the next goap_sched_collect or goap_sched_destroy on s */
+  int plan_length;
+  int partial;                 /* as goap_result.partial */
+  goap_stats stats;            /* the search's statistics (time_us: planning time only) */
+} goap_sched_result;
+
+/* Moves up to cap finished results into out (in completion order) and returns how many were
+ * written (0 when none is ready; -1 when s is NULL, or out is NULL with cap > 0). It first
+ * releases the results returned by the previous collect call (their plan pointers become
+ * invalid). Never waits for planning. Call from the game thread. */
+GOAP_API int goap_sched_collect(goap_sched *s, goap_sched_result *out, int cap);
+
+/* Cancels a request: it will not be returned by collect, and its slot is freed (at once when
+ * queued or finished; by its worker within one slice when running). Returns GOAP_OK, or
+ * GOAP_NOT_FOUND for a ticket that is unknown, already collected or already cancelled;
+ * GOAP_INVALID_ARGUMENT when s is NULL. Call from the game thread. */
+GOAP_API goap_status goap_sched_cancel(goap_sched *s, goap_sched_ticket ticket);
+
+/* Where a request is: GOAP_IN_PROGRESS (queued or running, possibly paused by the budget),
+ * GOAP_OK (finished: the next goap_sched_collect returns it), GOAP_NOT_FOUND (unknown,
+ * cancelled or already collected), GOAP_INVALID_ARGUMENT (s NULL). Call from any thread
+ * (takes the mutex briefly). */
+GOAP_API goap_status goap_sched_ticket_status(goap_sched *s, goap_sched_ticket ticket);
+
+/* Counts, for monitoring and tests. Call from any thread (takes the mutex briefly). */
+typedef struct goap_sched_info {
+  int threads;                 /* worker threads (0 inline) */
+  uint32_t capacity;           /* queue_capacity */
+  uint32_t queued;             /* submitted, not started */
+  uint32_t running;            /* taken by a worker (possibly paused by the budget) */
+  uint32_t finished;           /* waiting to be collected */
+  uint64_t budget_left;        /* expansions left in this frame (UINT64_MAX: unlimited) */
+  uint64_t expansions;         /* node expansions since creation, all workers */
+  uint64_t completed;          /* requests finished since creation (cancelled ones excluded) */
+} goap_sched_info;
+GOAP_API goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out);
+
+/* Blocks until no request is queued or running, or max_ms passed (0: no time limit; with a
+ * limited frame budget pass a time limit, as paused work never finishes). For
+ * tools, tests and loading screens, not for a game loop. Threaded: waits on the workers (which
+ * obey the frame budget, so a spent budget makes it time out). Inline: plans on the caller's
+ * thread, ignoring the frame budget. Returns GOAP_OK when idle, GOAP_TIME_LIMIT, or
+ * GOAP_INVALID_ARGUMENT. Call from the game thread. */
+GOAP_API goap_status goap_sched_wait(goap_sched *s, double max_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_SCHED_H */
+
+/* ==== include/goap/squad.h ==== */
+/*
+ * squad.h -- a built-in squad coordinator for libgoap agents (library goap_runtime).
+ *
+ * A squad groups agents (of any types, usually sharing a goap_blackboard) and gives them
+ * orders: goals with a priority (goap_agent_order). Each member still plans for itself, so a
+ * more important goal of its own (flee at low health) overrides the order. The four ready
+ * behaviours are F.E.A.R.'s squad behaviours, expressed through four goal names the members'
+ * domains define (a member whose domain lacks a goal is simply not ordered to pursue it):
+ *
+ *  - GET_TO_COVER: one member suppresses (the first that has the suppress goal) while the
+ *    others move to cover.
+ *  - ADVANCE_COVER: bounding overwatch: half the squad advances while the other half
+ *    suppresses; calling it again swaps the halves.
+ *  - ORDERLY_ADVANCE: members advance one at a time, in the order they were added, the others
+ *    holding cover; goap_squad_update moves the order on when the mover's order ends.
+ *  - SEARCH: members pair up (1st and 2nd, 3rd and 4th, ...): one searches, its partner
+ *    covers it; an odd member out searches alone.
+ *
+ * Threads: a squad and its members are updated from one thread. The squad never owns its
+ * members: destroy the squad (or remove members) before destroying them.
+ */
+#ifndef GOAP_SQUAD_H
+#define GOAP_SQUAD_H
+
+/* #include "agent.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct goap_squad goap_squad;
+
+typedef enum goap_squad_behavior {
+  GOAP_SQUAD_NONE = 0,
+  GOAP_SQUAD_GET_TO_COVER,
+  GOAP_SQUAD_ADVANCE_COVER,
+  GOAP_SQUAD_ORDERLY_ADVANCE,
+  GOAP_SQUAD_SEARCH,
+  GOAP_SQUAD_BEHAVIOR_COUNT
+} goap_squad_behavior;
+
+typedef struct goap_squad_desc {
+  goap_allocator allocator;    /* zero: the C library */
+  const char *suppress_goal;   /* NULL: "suppress" */
+  const char *cover_goal;      /* NULL: "take_cover" */
+  const char *advance_goal;    /* NULL: "advance" */
+  const char *search_goal;     /* NULL: "search" */
+  double order_priority;       /* 0: 20 */
+} goap_squad_desc;
+
+/* NULL when out of memory. desc may be NULL (defaults). Names are copied. */
+GOAP_API goap_squad *goap_squad_create(const goap_squad_desc *desc);
+/* Clears the orders it gave; NULL does nothing. */
+GOAP_API void goap_squad_destroy(goap_squad *s);
+/* GOAP_DUPLICATE if already a member, GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT. */
+GOAP_API goap_status goap_squad_add(goap_squad *s, goap_agent *member);
+/* Clears the member's squad order. GOAP_NOT_FOUND if not a member. */
+GOAP_API goap_status goap_squad_remove(goap_squad *s, goap_agent *member);
+GOAP_API int goap_squad_size(const goap_squad *s);
+GOAP_API goap_agent *goap_squad_member(const goap_squad *s, int index);
+
+/* Gives the behaviour's orders now (GOAP_SQUAD_NONE clears every order). */
+GOAP_API goap_status goap_squad_order(goap_squad *s, goap_squad_behavior behavior);
+/* Call once per frame after the members' updates: moves ORDERLY_ADVANCE on. */
+GOAP_API void goap_squad_update(goap_squad *s);
+GOAP_API goap_squad_behavior goap_squad_current(const goap_squad *s);
+/* "none", "get_to_cover", "advance_cover", "orderly_advance", "search"; never NULL. */
+GOAP_API const char *goap_squad_behavior_name(goap_squad_behavior b);
+/* -1 when unknown. */
+GOAP_API int goap_squad_behavior_from_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_SQUAD_H */
+
+/* ==== include/goap/tactics.h ==== */
+/*
+ * goap/tactics.h -- cover geometry for squads: 2D vectors, the cover and flank tests, a small
+ * grid arena read from a text map, line of sight, a cover heat map and a map renderer.
+ *
+ * Library `goap_tactics`. It depends on libc and libm only: goap.h is included for GOAP_API,
+ * goap_status and goap_allocator, but nothing of the core is linked.
+ *
+ * Coordinates: x grows to the right, y grows DOWN (screen order: the first line of a map is
+ * row y = 0). A grid cell (x, y) is the unit square centred on the point (x, y), i.e.
+ * [x - 0.5, x + 0.5] x [y - 0.5, y + 0.5]. Angles are in radians.
+ *
+ * Sign convention for normals (used everywhere in this header): the normal N of a cover points
+ * from the cover position TOWARD THE THREAT SIDE, that is from the spot where the agent stands
+ * through the protecting object (the wall) toward where the fire comes from. A cover at (3, 4)
+ * with a wall at (4, 4) has N = (1, 0): it protects against a player to its east.
+ *
+ * Ownership and threads:
+ *  - The vector and geometry functions are pure and thread-safe.
+ *  - A goap_arena is immutable once parsed: any number of threads may read it at once (line
+ *    of sight, accessors, heat maps built on it). It must outlive its heat maps.
+ *  - A goap_heatmap is used by one thread at a time; its const queries may run concurrently
+ *    with each other but not with goap_heatmap_update/refresh/set_player.
+ *  - Destroy functions accept NULL. Functions returning goap_status return
+ *    GOAP_INVALID_ARGUMENT for NULL required pointers; queries on NULL return 0 or -1.
+ *  - Nothing here prints or keeps global state; every allocation goes through the allocator
+ *    given at creation, and only at creation: updates and queries never allocate.
+ */
+#ifndef GOAP_TACTICS_H
+#define GOAP_TACTICS_H
+
+#include <stddef.h>
+
+/* #include "goap.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * 2D vectors (values; all functions are pure)
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_vec2 {
+  double x, y;
+} goap_vec2;
+
+/* (x, y). */
+GOAP_API goap_vec2 goap_vec2_make(double x, double y);
+/* a + b = (a.x + b.x, a.y + b.y). */
+GOAP_API goap_vec2 goap_vec2_add(goap_vec2 a, goap_vec2 b);
+/* a - b = (a.x - b.x, a.y - b.y). */
+GOAP_API goap_vec2 goap_vec2_sub(goap_vec2 a, goap_vec2 b);
+/* s a = (s a.x, s a.y). */
+GOAP_API goap_vec2 goap_vec2_scale(goap_vec2 a, double s);
+/* a . b = a.x b.x + a.y b.y. */
+GOAP_API double goap_vec2_dot(goap_vec2 a, goap_vec2 b);
+/* a x b = a.x b.y - a.y b.x (the z of the 3D cross product; > 0 when b is counter-clockwise
+ * from a in x-right/y-up axes, i.e. clockwise on screen since y grows down). */
+GOAP_API double goap_vec2_cross(goap_vec2 a, goap_vec2 b);
+/* |a| = sqrt(a.x^2 + a.y^2) (computed without overflow, as hypot). */
+GOAP_API double goap_vec2_length(goap_vec2 a);
+/* a / |a|. Zero-length rule: a vector of length 0 (or whose length is not finite) gives
+ * (0, 0), never NaN. */
+GOAP_API goap_vec2 goap_vec2_normalize(goap_vec2 a);
+/* The unsigned angle between a and b, in [0, pi]:
+ *   acos(clamp(normalize(a) . normalize(b), -1, 1)).
+ * Zero-length rule: if a or b has length 0 the angle is 0. */
+GOAP_API double goap_vec2_angle(goap_vec2 a, goap_vec2 b);
+
+/* ------------------------------------------------------------------------------------------
+ * Segments, boxes and the document's two tests
+ * ---------------------------------------------------------------------------------------- */
+
+/* Do the closed segments [a0, a1] and [b0, b1] share a point? Touching (an endpoint on the
+ * other segment) and collinear overlap count as intersecting. A zero-length segment is a
+ * point. Orientation tests on the inputs: exact for coordinates that are small integers or
+ * halves of them (grid work), correct up to rounding otherwise. */
+GOAP_API int goap_segments_intersect(goap_vec2 a0, goap_vec2 a1, goap_vec2 b0, goap_vec2 b1);
+
+/* Does the closed segment [a, b] meet the closed axis-aligned box [lo, hi] (lo.x <= hi.x,
+ * lo.y <= hi.y; a box with lo > hi on an axis is empty and never met)? Touching the boundary
+ * counts. Separating-axis test: the segment's bounding box must overlap the box, and the box's
+ * four corners must not lie strictly on one side of the segment's line. */
+GOAP_API int goap_segment_box_intersect(goap_vec2 a, goap_vec2 b, goap_vec2 lo, goap_vec2 hi);
+
+typedef enum goap_obstacle_kind {
+  GOAP_OBSTACLE_SEGMENT = 0, /* the segment [a, b] (a thin wall) */
+  GOAP_OBSTACLE_BOX          /* the closed box with corners a = min, b = max */
+} goap_obstacle_kind;
+
+typedef struct goap_obstacle {
+  goap_obstacle_kind kind;
+  goap_vec2 a, b;
+} goap_obstacle;
+
+/* The cover test. A cover at `cover` with normal `normal` (pointing toward the threat side, see
+ * the top of this header) protects against a player at `player` when
+ *
+ *   normalize(player - cover) . normalize(normal) > cos(half_angle)
+ *
+ * i.e. the player lies strictly inside the cone of half-angle `half_angle` around the normal.
+ * Both vectors are normalized, so the distance to the player does not matter. The document
+ * writes (P_player - P_cover) . N_cover > cos(theta); without the normalization the test would
+ * depend on the distance. Returns 0 when player == cover or normal is zero (no direction). */
+GOAP_API int goap_cover_protects(goap_vec2 cover, goap_vec2 normal, goap_vec2 player,
+                                 double half_angle);
+
+/* The flank test. A flank point `flank` is valid against a player at `player` whose own cover
+ * has normal `player_cover_normal` (pointing from the player toward the threat it hides from,
+ * i.e. toward the squad) when
+ *   1. the segment [flank, player] meets none of the `count` obstacles (the player's cover
+ *      among them): goap_segments_intersect / goap_segment_box_intersect; and
+ *   2. angle(flank - player, player_cover_normal) > min_angle (the document uses 60 degrees,
+ *      pi / 3): the point is off to the side of (or behind) the player's cover.
+ * A zero player_cover_normal means the player has no cover: condition 2 holds for every
+ * direction. flank == player is never valid. obstacles may be NULL when count is 0. */
+GOAP_API int goap_flank_valid(goap_vec2 flank, goap_vec2 player, goap_vec2 player_cover_normal,
+                              double min_angle, const goap_obstacle *obstacles, int count);
+
+/* ------------------------------------------------------------------------------------------
+ * Arenas: a grid read from a text map
+ * ---------------------------------------------------------------------------------------- */
+
+/* Map characters, one cell each; every row must have the same number of cells.
+ *   '#'            wall: blocks movement and line of sight
+ *   '.' or ' '     floor
+ *   'C'            cover; its normal points toward the adjacent walls (left, right, up, down):
+ *                  the normalized sum of the unit vectors toward each wall neighbour. A 'C'
+ *                  with no wall neighbour, or with walls on opposite sides only (the sum is
+ *                  zero), is an error: give its direction with one of the next four.
+ *   '>' '<' '^' 'v' cover with the normal (1,0), (-1,0), (0,-1) (up), (0,1) (down)
+ *   'P'            the player (at most one), standing on floor
+ *   '0'-'9', 'a'-'z' except 'v'
+ *                  a squad member's start position (each at most once), standing on floor
+ * Lines end with "\n" or "\r\n"; a final newline is optional; empty lines are allowed only at
+ * the end. Errors give the 1-based line and column (in bytes) of the offending character. */
+#define GOAP_ARENA_MAX_SIDE 1024   /* width and height limit (GOAP_TOO_LARGE beyond) */
+#define GOAP_ARENA_MAX_MEMBERS 35  /* '0'-'9' and 'a'-'z' without 'v' */
+
+typedef struct goap_arena goap_arena;
+
+typedef enum goap_cell {
+  GOAP_CELL_FLOOR = 0,
+  GOAP_CELL_WALL,
+  GOAP_CELL_COVER,
+  GOAP_CELL_OUTSIDE /* coordinates outside the map */
+} goap_cell;
+
+/* An error from goap_arena_parse: its class, where, and a one-line message that starts with
+ * "line:col: " when it has a position (line and col are 0 otherwise). */
+typedef struct goap_arena_error {
+  goap_status status; /* GOAP_PARSE_ERROR, GOAP_DUPLICATE, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY */
+  int line, col;
+  char message[256];
+} goap_arena_error;
+
+typedef struct goap_cover {
+  int x, y;
+  goap_vec2 normal; /* unit length, toward the threat side */
+  char glyph;       /* the map character: 'C', '>', '<', '^' or 'v' */
+} goap_cover;
+
+typedef struct goap_member {
+  char id; /* the map character */
+  int x, y;
+} goap_member;
+
+/* Parses a text map (length bytes; need not be NUL-terminated). alloc may be NULL (the C
+ * library). On failure *out is NULL and *err (may be NULL) says what and where. */
+GOAP_API goap_status goap_arena_parse(const char *text, size_t length,
+                                      const goap_allocator *alloc, goap_arena **out,
+                                      goap_arena_error *err);
+GOAP_API void goap_arena_destroy(goap_arena *a);
+
+GOAP_API int goap_arena_width(const goap_arena *a);
+GOAP_API int goap_arena_height(const goap_arena *a);
+/* The kind of cell (x, y); GOAP_CELL_OUTSIDE outside the map (and for a NULL arena). */
+GOAP_API goap_cell goap_arena_cell(const goap_arena *a, int x, int y);
+
+/* Covers, indexed 0..count-1 in reading order (row by row, left to right). */
+GOAP_API int goap_arena_cover_count(const goap_arena *a);
+/* Copies cover `index` into *out; GOAP_OUT_OF_RANGE for a bad index. */
+GOAP_API goap_status goap_arena_cover(const goap_arena *a, int index, goap_cover *out);
+/* The index of the cover at (x, y), or -1. */
+GOAP_API int goap_arena_cover_at(const goap_arena *a, int x, int y);
+
+/* Members in reading order. */
+GOAP_API int goap_arena_member_count(const goap_arena *a);
+GOAP_API goap_status goap_arena_member(const goap_arena *a, int index, goap_member *out);
+/* The index of the member with map character id, or -1. */
+GOAP_API int goap_arena_find_member(const goap_arena *a, char id);
+
+/* The player's position from the map: 1 and *x, *y (may be NULL) if the map has a 'P', else 0. */
+GOAP_API int goap_arena_player(const goap_arena *a, int *x, int *y);
+
+/* The normal the walls around (x, y) give (as for a 'C' cell): the normalized sum of the unit
+ * vectors toward its wall neighbours (left, right, up, down). Writes it to *out (may be NULL)
+ * and returns 1 when it is non-zero; writes (0, 0) and returns 0 otherwise. */
+GOAP_API int goap_arena_wall_normal(const goap_arena *a, int x, int y, goap_vec2 *out);
+
+/* Line of sight between the centres of cells (x0, y0) and (x1, y1): 1 when the segment between
+ * them touches no wall cell other than the two end cells themselves (a wall square touched
+ * only at a corner blocks too, so a line cannot slip between two diagonal walls). Symmetric:
+ * los(a, b) == los(b, a). Exact (integer arithmetic). 0 if either end is outside the map.
+ * Cost: O(|x1 - x0| + |y1 - y0|). */
+GOAP_API int goap_arena_los(const goap_arena *a, int x0, int y0, int x1, int y1);
+
+/* ------------------------------------------------------------------------------------------
+ * Cover heat map
+ * ---------------------------------------------------------------------------------------- */
+
+/* Zero fields mean the default. */
+typedef struct goap_heat_config {
+  double interval;         /* seconds between refreshes; default 0.2 (the document's 200 ms) */
+  double cover_half_angle; /* theta of the cover test, in (0, pi]; default pi/4 (45 degrees) */
+  double flank_angle;      /* the flank test's minimum angle, in (0, pi); default pi/3 (60) */
+} goap_heat_config;
+
+/* Cell flags, as of the last refresh. */
+#define GOAP_HEAT_VISIBLE 0x1u     /* line of sight to the player (the player's own cell too) */
+#define GOAP_HEAT_PROTECTED 0x2u   /* a cover cell that passes the cover test (goap_cover_protects) */
+#define GOAP_HEAT_FLANK 0x4u       /* a valid flank point: VISIBLE, not the player's cell, and
+                                      angle(cell - player, player cover normal) > flank_angle
+                                      (always true of the angle when the player has no cover) */
+#define GOAP_HEAT_FLANK_COVER 0x8u /* a PROTECTED cover on the player's flank side (the angle
+                                      condition above holds for it) from which the agent can
+                                      step out to fire: the cover cell itself or one of its four
+                                      floor/cover neighbours is a FLANK point */
+
+typedef struct goap_heat_cell {
+  unsigned flags;    /* GOAP_HEAT_* */
+  double protection; /* 1 for a PROTECTED cover, 0.5 for a cell without line of sight to the
+                        player, 0 otherwise (walls: 0) */
+  double flank;      /* FLANK points: (angle - flank_angle) / (pi - flank_angle) in (0, 1]
+                        (1 when the player has no cover); 0 for other cells */
+  double angle;      /* angle(cell - player, player cover normal), radians (0 if undefined) */
+  double distance;   /* |cell - player| in cells */
+} goap_heat_cell;
+
+/* Which covers are taken (reserved or occupied). Either or both may be given; a cover is
+ * taken when the mask byte of its cell is non-zero or the callback returns non-zero. A NULL
+ * goap_occupancy pointer means every cover is free. The callback is called at most once per
+ * cover and query, on the querying thread. */
+typedef struct goap_occupancy {
+  const unsigned char *mask; /* optional: width * height bytes, row-major (index y*width + x) */
+  int (*taken)(void *ctx, int cover, int x, int y); /* optional */
+  void *ctx;
+} goap_occupancy;
+
+typedef struct goap_heatmap goap_heatmap;
+
+/* Creates a heat map over `arena` (which must outlive it), sized once: no later call
+ * allocates. config and alloc may be NULL (defaults; the C library). The player starts where
+ * the map's 'P' is (none: no player until goap_heatmap_set_player), and the map is computed
+ * once before this returns. GOAP_INVALID_ARGUMENT for a config field out of range. */
+GOAP_API goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config *config,
+                                         const goap_allocator *alloc, goap_heatmap **out);
+GOAP_API void goap_heatmap_destroy(goap_heatmap *h);
+
+/* Moves the player (for the next refresh; queries keep answering from the last one). normal
+ * is the player's cover normal, pointing toward the squad; NULL derives it from the walls
+ * around (x, y) (goap_arena_wall_normal; none: the player has no cover).
+ * GOAP_OUT_OF_RANGE outside the map, GOAP_INVALID_ARGUMENT on a wall cell. */
+GOAP_API goap_status goap_heatmap_set_player(goap_heatmap *h, int x, int y,
+                                             const goap_vec2 *normal);
+/* Removes the player: the next refresh marks nothing visible, protected or flanking. */
+GOAP_API void goap_heatmap_clear_player(goap_heatmap *h);
+
+/* Advances the heat map's clock by dt seconds (>= 0, finite). When at least `interval`
+ * seconds have accumulated since the last refresh (within 1e-9 s, so that 4 x 0.05 reaches
+ * 0.2), the map is recomputed and the clock keeps the remainder (less than one interval: a
+ * long dt refreshes once). *refreshed (may be NULL) is set to 1 if it recomputed, else 0.
+ * GOAP_INVALID_ARGUMENT for a negative or non-finite dt. Cost of a refresh: one line of sight
+ * per non-wall cell, O(width * height * (width + height)). */
+GOAP_API goap_status goap_heatmap_update(goap_heatmap *h, double dt, int *refreshed);
+/* Recomputes now and restarts the clock. */
+GOAP_API void goap_heatmap_refresh(goap_heatmap *h);
+/* How many times the map has been computed (creation counts as one). */
+GOAP_API unsigned long goap_heatmap_refresh_count(const goap_heatmap *h);
+GOAP_API const goap_arena *goap_heatmap_arena(const goap_heatmap *h);
+
+/* The player of the last refresh: 1 and its position (x, y may be NULL), or 0 if none. */
+GOAP_API int goap_heatmap_player(const goap_heatmap *h, int *x, int *y);
+
+/* Everything known about cell (x, y) as of the last refresh. GOAP_OUT_OF_RANGE outside. */
+GOAP_API goap_status goap_heatmap_cell(const goap_heatmap *h, int x, int y, goap_heat_cell *out);
+/* GOAP_HEAT_* flags of (x, y); 0 outside the map. O(1). */
+GOAP_API unsigned goap_heatmap_flags(const goap_heatmap *h, int x, int y);
+
+/* Cheap queries for procedural preconditions (no allocation; each refresh lists the PROTECTED
+ * and the FLANK_COVER covers, so a query scans only those):
+ *  best_cover:        the free PROTECTED cover nearest (Euclidean) to (x, y), within max_dist
+ *                     cells (max_dist <= 0: any distance); ties go to the lower cover index.
+ *                     Returns the cover index (goap_arena_cover) or -1.
+ *  best_flank_cover:  the same among free FLANK_COVER covers.
+ *  has_flank_cover:   1 if some free FLANK_COVER cover exists, else 0.
+ * occ may be NULL (all free). */
+GOAP_API int goap_heatmap_best_cover(const goap_heatmap *h, int x, int y,
+                                     const goap_occupancy *occ, double max_dist);
+GOAP_API int goap_heatmap_best_flank_cover(const goap_heatmap *h, int x, int y,
+                                           const goap_occupancy *occ, double max_dist);
+GOAP_API int goap_heatmap_has_flank_cover(const goap_heatmap *h, const goap_occupancy *occ);
+/* Distance in cells from (x, y) to the player of the last refresh; -1 if there is none. */
+GOAP_API double goap_heatmap_player_distance(const goap_heatmap *h, int x, int y);
+/* 1 if (x, y) had line of sight to the player at the last refresh (the cached
+ * GOAP_HEAT_VISIBLE; for other pairs of cells use goap_arena_los). */
+GOAP_API int goap_heatmap_visible(const goap_heatmap *h, int x, int y);
+
+/* ------------------------------------------------------------------------------------------
+ * Rendering
+ * ---------------------------------------------------------------------------------------- */
+
+/* Something to draw over the map (an agent): its glyph at (x, y). */
+typedef struct goap_map_agent {
+  char glyph;
+  int x, y;
+} goap_map_agent;
+
+#define GOAP_RENDER_HEAT 0x1u /* add the heat panel to the right of each map row */
+
+/* Draws the map into buf, one text line per row ending in "\n":
+ *  - the map panel: the arena's characters, the player 'P' (from h if given, else from the
+ *    map), and agents drawn over cells in array order (a later agent hides an earlier one;
+ *    agents outside the map are skipped). With agents == NULL the map's own member characters
+ *    are drawn at their start positions; with agents != NULL (count may be 0) they are not.
+ *  - with GOAP_RENDER_HEAT and h != NULL, two spaces then the heat panel, one glyph per cell:
+ *      '#' wall   'P' player   'F' FLANK_COVER cover   'C' other PROTECTED cover
+ *      'x' cover that does not protect   '+' FLANK floor   '-' other VISIBLE floor
+ *      '.' floor out of the player's sight
+ * snprintf semantics: writes at most cap bytes, NUL-terminated when cap > 0; returns the length
+ * of the whole text, excluding the NUL. buf may be NULL when cap is 0. A NULL arena gives 0;
+ * a heat map built on another arena is ignored (as if h were NULL). */
+GOAP_API size_t goap_arena_render(const goap_arena *a, const goap_heatmap *h,
+                                  const goap_map_agent *agents, int count, unsigned flags,
+                                  char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_TACTICS_H */

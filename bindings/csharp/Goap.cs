@@ -36,7 +36,7 @@ namespace Goap
     public enum EventKind
     {
         Replan = 0, Goal, Plan, PlanFailed, Repair, ActionStart, ActionSuccess, ActionFailure,
-        ActionStop, Memory, GoalDone, Idle
+        ActionStop, Memory, GoalDone, Idle, ReservationDenied
     }
 
     public enum Search { AStar = 0, Backward, WeightedAStar, Greedy }
@@ -133,6 +133,8 @@ namespace Goap
             public int Disabled; public double CostScale; public IntPtr Start, Tick, Stop, User;
             public double Timeout; public IntPtr OnFail; public int OnFailCount;
             public IntPtr Watch; public int WatchCount;
+            public IntPtr OnStart; public int OnStartCount; public IntPtr OnEnd; public int OnEndCount;
+            public IntPtr Reserve; public int ReserveCount; public IntPtr Check, CheckUser;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -167,21 +169,23 @@ namespace Goap
             public int Kind; public double Time; public int Reason, Goal; public double Priority;
             public int Action, Timeout; public IntPtr Plan; public int PlanLength; public double Cost;
             public int Cached, Skipped, Status, Var, OldValue, Value;
+            public IntPtr Resource;
         }
 
         [StructLayout(LayoutKind.Sequential)]
         public struct AgentStats
         {
             public ulong Updates, Plans, PlanFailures;
-            [MarshalAs(UnmanagedType.ByValArray, SizeConst = 11)] public ulong[] Replans;
+            [MarshalAs(UnmanagedType.ByValArray, SizeConst = 12)] public ulong[] Replans;
             public ulong Repairs, CacheHits, Expanded, ActionsStarted, ActionsSucceeded, ActionsFailed;
+            public ulong ReservationsDenied;
             public UIntPtr MemoryBytes;
         }
 
         [StructLayout(LayoutKind.Sequential)]
         public struct SimOptions
         {
-            public IntPtr AllocFn, AllocCtx, OnEvent, EventUser, OnWorld, WorldUser;
+            public IntPtr AllocFn, AllocCtx, Bind, BindUser, OnEvent, EventUser, OnWorld, WorldUser;
             public double Until, Step;
         }
 
@@ -198,6 +202,8 @@ namespace Goap
         {
             public IntPtr OnFail; public int OnFailCount; public IntPtr Watch; public int WatchCount;
             public double Timeout, Duration;
+            public IntPtr OnStart; public int OnStartCount; public IntPtr OnEnd; public int OnEndCount;
+            public IntPtr Reserve; public int ReserveCount;
         }
 
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]

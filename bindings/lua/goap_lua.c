@@ -349,7 +349,7 @@ static int f_plan(lua_State *L) {
 /* ---- events --------------------------------------------------------------------------- */
 static const char *const event_kinds[] = {
     "replan", "goal", "plan", "plan_failed", "repair", "action_start", "action_success",
-    "action_failure", "action_stop", "memory", "goal_done", "idle"};
+    "action_failure", "action_stop", "memory", "goal_done", "idle", "reservation_denied"};
 
 static void push_event(lua_State *L, const goap_domain *d, const goap_agent_event *ev) {
   lua_createtable(L, 0, 8);

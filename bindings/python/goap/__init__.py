@@ -32,7 +32,8 @@ RUNNING, SUCCESS, FAILURE = "running", "success", "failure"
 _ACTION_STATE = {RUNNING: 0, SUCCESS: 1, FAILURE: 2, None: 0, True: 1, False: 2}
 
 EVENT_KINDS = ["replan", "goal", "plan", "plan_failed", "repair", "action_start",
-               "action_success", "action_failure", "action_stop", "memory", "goal_done", "idle"]
+               "action_success", "action_failure", "action_stop", "memory", "goal_done", "idle",
+               "reservation_denied"]
 SEARCHES = ["astar", "backward", "wastar", "greedy"]
 
 

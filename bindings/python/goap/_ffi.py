@@ -13,7 +13,7 @@ c_double, c_size_t, c_char_p, c_void_p = ctypes.c_double, ctypes.c_size_t, ctype
 c_unsigned = ctypes.c_uint
 P = ctypes.POINTER
 
-REPLAN_REASON_COUNT = 11
+REPLAN_REASON_COUNT = 12
 
 
 class Allocator(ctypes.Structure):
@@ -78,7 +78,9 @@ class ActionBinding(ctypes.Structure):
     _fields_ = [("disabled", c_int), ("cost_scale", c_double), ("start", START_FN),
                 ("tick", TICK_FN), ("stop", STOP_FN), ("user", c_void_p), ("timeout", c_double),
                 ("on_fail", P(Effect)), ("on_fail_count", c_int), ("watch", P(c_int32)),
-                ("watch_count", c_int)]
+                ("watch_count", c_int), ("on_start", P(Effect)), ("on_start_count", c_int),
+                ("on_end", P(Effect)), ("on_end_count", c_int), ("reserve", P(c_char_p)),
+                ("reserve_count", c_int), ("check", c_void_p), ("check_user", c_void_p)]
 
 
 class GoalBinding(ctypes.Structure):
@@ -106,7 +108,7 @@ class AgentEvent(ctypes.Structure):
                 ("priority", c_double), ("action", c_int), ("timeout", c_int),
                 ("plan", P(c_int32)), ("plan_length", c_int), ("cost", c_double),
                 ("cached", c_int), ("skipped", c_int), ("status", c_int), ("var", c_int),
-                ("old_value", c_int32), ("value", c_int32)]
+                ("old_value", c_int32), ("value", c_int32), ("resource", c_char_p)]
 
 
 EVENT_FN = ctypes.CFUNCTYPE(None, c_void_p, P(AgentEvent), c_void_p)
@@ -124,11 +126,13 @@ class AgentStats(ctypes.Structure):
                 ("replans", c_uint64 * REPLAN_REASON_COUNT), ("repairs", c_uint64),
                 ("cache_hits", c_uint64), ("expanded", c_uint64),
                 ("actions_started", c_uint64), ("actions_succeeded", c_uint64),
-                ("actions_failed", c_uint64), ("memory_bytes", c_size_t)]
+                ("actions_failed", c_uint64), ("reservations_denied", c_uint64),
+                ("memory_bytes", c_size_t)]
 
 
 class SimOptions(ctypes.Structure):
-    _fields_ = [("allocator", Allocator), ("on_event", EVENT_FN), ("event_user", c_void_p),
+    _fields_ = [("allocator", Allocator), ("bind", c_void_p), ("bind_user", c_void_p),
+                ("on_event", EVENT_FN), ("event_user", c_void_p),
                 ("on_world", WORLD_FN), ("world_user", c_void_p), ("until", c_double),
                 ("step", c_double)]
 
@@ -140,7 +144,9 @@ class SimResult(ctypes.Structure):
 
 class FileActionInfo(ctypes.Structure):
     _fields_ = [("on_fail", P(Effect)), ("on_fail_count", c_int), ("watch", P(c_int32)),
-                ("watch_count", c_int), ("timeout", c_double), ("duration", c_double)]
+                ("watch_count", c_int), ("timeout", c_double), ("duration", c_double),
+                ("on_start", P(Effect)), ("on_start_count", c_int), ("on_end", P(Effect)),
+                ("on_end_count", c_int), ("reserve", P(c_char_p)), ("reserve_count", c_int)]
 
 
 # Struct name in C -> ctypes class (checked by the tests against tests/bindings/layout.c).
