@@ -11,6 +11,7 @@
  */
 #include <goap/file.h>
 #include <goap/goap.h>
+#include <goap/htn.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,41 @@ static void check_diag(const goap_diag *d, goap_severity sev) {
   if (d->line < 0 || d->col < 0 || (d->line > 0 && d->col == 0)) __builtin_trap();
   n = goap_diag_format(d, buf, sizeof buf);
   if (n < sizeof buf && strlen(buf) != n) __builtin_trap();
+}
+
+/* An HTN scenario under small budgets: a plan found must replay (every action applicable). */
+static void plan_htn(const goap_file *f, const goap_scenario *s, const goap_word *start) {
+  const goap_htn_domain *h = goap_file_htn(f);
+  goap_htn_planner_desc pd;
+  goap_htn_planner *p;
+  goap_htn_request q;
+  goap_htn_result r;
+  int32_t plan[256], mtr[256];
+  goap_status st;
+  if (!h) __builtin_trap(); /* a task scenario in a file without tasks */
+  memset(&pd, 0, sizeof pd);
+  pd.goap.initial_nodes = 64;
+  pd.goap.max_nodes = 512;
+  p = goap_htn_planner_create(h, &pd);
+  if (!p) return;
+  memset(&q, 0, sizeof q);
+  q.start = start;
+  q.task = s->task;
+  q.max_steps = 4000;
+  q.max_depth = 64;
+  q.achieve_max_nodes = 256;
+  memset(&r, 0, sizeof r);
+  r.plan = plan;
+  r.plan_capacity = 256;
+  r.mtr = mtr;
+  r.mtr_capacity = 256;
+  st = goap_htn_plan(p, &q, &r);
+  if ((st == GOAP_OK || st == GOAP_PARTIAL) &&
+      goap_plan_validate(goap_file_domain(f), start, NULL, 0, plan, r.plan_length, NULL, NULL) !=
+          GOAP_OK)
+    __builtin_trap();
+  if (st == GOAP_PARTIAL && goap_htn_pending(p)) goap_htn_resume(p, start, &q, &r);
+  goap_htn_planner_destroy(p);
 }
 
 static void plan_scenarios(const goap_file *f) {
@@ -58,6 +94,10 @@ static void plan_scenarios(const goap_file *f) {
     memset(&res, 0, sizeof res);
     goap_state_init(d, start);
     if (goap_state_assign(d, start, s->given, s->given_count) != GOAP_OK) continue;
+    if (s->task >= 0) {
+      plan_htn(f, s, start);
+      continue;
+    }
     req.start = start;
     req.want = s->want;
     req.want_count = s->want_count;

@@ -18,6 +18,9 @@ for target in "$build"/fuzz/fuzz_*; do
   echo "fuzz: $name for ${secs}s"
   dict=()
   [ -f "$root/fuzz/goap.dict" ] && dict=(-dict="$root/fuzz/goap.dict")
+  # targets with seeds and a dictionary of their own: fuzz/corpus_X, fuzz/X.dict (fuzz_X)
+  [ -d "$root/fuzz/corpus_${name#fuzz_}" ] && seeds="$root/fuzz/corpus_${name#fuzz_}"
+  [ -f "$root/fuzz/${name#fuzz_}.dict" ] && dict=(-dict="$root/fuzz/${name#fuzz_}.dict")
   "$target" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
     -print_final_stats=1 "${dict[@]}" "$corpus" "$seeds" 2>&1 | tail -n 6
 done

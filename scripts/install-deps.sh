@@ -10,6 +10,11 @@ command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# The bindings' tests: Lua 5.4 (interpreter and headers) and Mono (C# compiler and runtime).
+command -v lua5.4 >/dev/null 2>&1 || need+=(lua5.4)
+[ -e /usr/include/lua5.4/lua.h ] || need+=(liblua5.4-dev)
+command -v mcs >/dev/null 2>&1 || need+=(mono-mcs)
+command -v mono >/dev/null 2>&1 || need+=(mono-runtime)
 if [ "${GOAP_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || need+=(clang)
   # libFuzzer and the sanitizer runtimes

@@ -1247,7 +1247,106 @@ TEST(squad_behaviors) {
 #undef PURSUED
 }
 
-TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
+/* Procedural preconditions on the binding: asked when planning, not per search node. */
+static int flank_cover_free(goap_agent *agent, int action, void *user) {
+  (void)agent;
+  (void)action;
+  int *calls = (int *)user;
+  calls[0]++;
+  return calls[1];
+}
+
+TEST(binding_check) {
+  goap_file *f = parse(flank_text);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  int flank = goap_domain_find_action(d, "flank");
+  int ctl[2] = {0, 0}; /* calls, answer */
+  goap_action_binding b[2];
+  memset(b, 0, sizeof b);
+  b[flank].check = flank_cover_free;
+  b[flank].check_user = ctl;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 2;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  recorder rec;
+  memset(&rec, 0, sizeof rec);
+  rec.d = d;
+  rec.quiet_memory = 1;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.on_event = on_event;
+  ad.event_user = &rec;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  goap_agent_update(a, 0.1); /* no free flank cover: the other way */
+  CHECK(strstr(rec.log, "plan attack 5 hold_position") != NULL);
+  CHECK_EQ_INT(ctl[0], 1);
+  goap_agent_set(a, goap_domain_find_var(d, "flanked"), 0);
+  ctl[1] = 1;
+  goap_agent_replan(a);
+  goap_agent_update(a, 0.1); /* now there is one */
+  CHECK(strstr(rec.log, "plan attack 1 flank") != NULL);
+  CHECK_EQ_INT(ctl[0], 2); /* once per planning round */
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* Agent types with different variable sets share one blackboard: variables are mapped by
+ * name, and a member sees only the shared variables its own domain declares (the UE
+ * document's templates: one AI knows day/night, the other does not). */
+TEST(blackboard_across_domains) {
+  goap_file *fa = parse("var is_night: bool shared\nvar alarm: bool shared\nvar lit: bool\n"
+                        "action light\n  pre is_night\n  eff lit\n"
+                        "action raise\n  eff alarm\n"
+                        "goal see\n  priority 1\n  want lit\n"
+                        "goal warn\n  priority 2\n  want alarm\n");
+  goap_file *fb = parse("var hp: int 0..100 = 50\nvar hidden: bool\nvar alarm: bool shared\n"
+                        "action hide\n  pre alarm\n  eff hidden\n"
+                        "goal safe\n  want hidden\n");
+  REQUIRE(fa != NULL && fb != NULL);
+  const goap_domain *da = goap_file_domain(fa), *db = goap_file_domain(fb);
+  CHECK(goap_domain_find_var(da, "alarm") != goap_domain_find_var(db, "alarm"));
+  goap_blackboard *bb = goap_blackboard_create(NULL);
+  REQUIRE(bb != NULL);
+  CHECK_EQ_INT(goap_blackboard_set(bb, "is_night", 1), GOAP_OK);
+  goap_agent_type *ta = NULL, *tb = NULL;
+  REQUIRE(goap_agent_type_create(da, NULL, &ta, NULL) == GOAP_OK);
+  REQUIRE(goap_agent_type_create(db, NULL, &tb, NULL) == GOAP_OK);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.blackboard = bb;
+  ad.type = ta;
+  goap_agent *a = goap_agent_create(&ad);
+  ad.type = tb;
+  goap_agent *b = goap_agent_create(&ad);
+  REQUIRE(a && b);
+  CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(da, "is_night")), 1); /* from the board */
+  goap_agent_update(b, 0.1); /* nothing to do: no alarm */
+  CHECK_EQ_INT(goap_agent_goal(b), -1);
+  goap_agent_update(a, 0.1); /* raises the alarm (warn: priority 2) */
+  int32_t v = 0;
+  CHECK_EQ_INT(goap_blackboard_get(bb, "alarm", &v), GOAP_OK);
+  CHECK_EQ_INT(v, 1);
+  goap_agent_update(b, 0.1); /* b's own `alarm` variable, at another id, follows */
+  CHECK_EQ_INT(goap_agent_get(b, goap_domain_find_var(db, "alarm")), 1);
+  CHECK_EQ_INT(goap_agent_get(b, goap_domain_find_var(db, "hidden")), 1);
+  CHECK_EQ_INT(goap_agent_get(b, goap_domain_find_var(db, "hp")), 50); /* private: untouched */
+  goap_agent_destroy(a);
+  goap_agent_destroy(b);
+  goap_agent_type_destroy(ta);
+  goap_agent_type_destroy(tb);
+  goap_blackboard_destroy(bb);
+  goap_file_destroy(fa);
+  goap_file_destroy(fb);
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(blackboard_across_domains), TEST_ENTRY(binding_check), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
           TEST_ENTRY(reservation_refused_story), TEST_ENTRY(orders), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
           TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),
           TEST_ENTRY(goal_fallback_and_cooldown), TEST_ENTRY(hysteresis),

@@ -5,6 +5,8 @@
 #include <goap/agent.h>
 #include <goap/file.h>
 #include <goap/goap.h>
+#include <goap/sched.h> /* compiles as C++ too (not linked here) */
+#include <goap/pddl.h> /* compiled as C++ only (no goap_pddl call, so no link needed) */
 
 #include <cmath>
 #include <cstdio>

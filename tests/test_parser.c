@@ -640,7 +640,7 @@ static const bad_case bad_cases[] = {
     {"var x: bool\ngoal g\n  priority 1\n", GOAP_PARSE_ERROR, 2, 6, "goal 'g' has no 'want' line",
      0},
     {"var x: bool\nscenario s\n  given x\n", GOAP_PARSE_ERROR, 2, 10,
-     "scenario 's' needs a 'pursue' or 'want' line", 0},
+     "scenario 's' needs a 'pursue', 'want' or 'task' line", 0},
     {"var x: bool\ngoal g\n  want x\nscenario s\n  pursue g\n  want x\n", GOAP_CONFLICT, 6, 3,
      "scenario 's' has both 'want' and 'pursue' (pursue at line 5)", 0},
     {"var x: bool\ngoal g\n  want x\nscenario s\n  want x\n  pursue g\n", GOAP_CONFLICT, 6, 3,

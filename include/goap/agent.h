@@ -117,6 +117,12 @@ typedef struct goap_action_binding {
   const char *const *reserve;    /* blackboard resources it holds (see goap_blackboard_
                                     add_resource); names copied. Needs a blackboard. */
   int reserve_count;
+  int (*check)(goap_agent *agent, int action, void *user);
+                                 /* optional procedural precondition, asked when the agent
+                                    chooses goals and plans (not per search node): 0 means
+                                    plan without the action this time (e.g. "is there a free
+                                    flank cover?" from a goap_heatmap). */
+  void *check_user;              /* passed to check */
 } goap_action_binding;
 
 /* A goal's dynamic priority (replaces the domain's priority): e.g. +30 when the player is

@@ -13,6 +13,7 @@
 
 #include "agent.h"
 #include "goap.h"
+#include "htn.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +57,9 @@ typedef struct goap_scenario {
   double expect_cost;
   const int32_t *expect_plan;  /* action ids */
   int expect_plan_length;
+  int task;                    /* HTN: the root task's id in goap_file_htn() for `task`, else
+                                  -1 (then goal / want say what to reach; for a task they are
+                                  -1 / NULL) */
 } goap_scenario;
 
 typedef struct goap_file goap_file;
@@ -85,6 +89,12 @@ GOAP_API int goap_file_find_scenario(const goap_file *f, const char *name);
 GOAP_API int goap_file_var_line(const goap_file *f, int var, int *col);
 GOAP_API int goap_file_action_line(const goap_file *f, int action, int *col);
 GOAP_API int goap_file_goal_line(const goap_file *f, int goal, int *col);
+
+/* The file's HTN tasks and methods (`task` blocks) as an HTN domain over goap_file_domain(),
+ * or NULL when the file has none. Lives as long as the file. */
+GOAP_API const goap_htn_domain *goap_file_htn(const goap_file *f);
+/* Source position of a task's `task` line (col: its name), 0 when unknown. */
+GOAP_API int goap_file_task_line(const goap_file *f, int task, int *col);
 
 /* Static analysis for `goap check`: writes up to cap warnings (severity WARNING) into out and
  * returns how many there are in all (which may exceed cap). Reports: an action whose
@@ -186,8 +196,17 @@ GOAP_API const char *goap_file_simulation_name(const goap_file *f, int sim);
 typedef void (*goap_sim_world_fn)(int var, int32_t old_value, int32_t value, double time,
                                   void *user);
 
+/* Called for each member before its agent type is made (member -1 for the single agent of a
+ * simulation without members): the host may add procedural preconditions (check,
+ * check_user) or change costs and timeouts. The simulation sets start, tick and user itself. */
+typedef void (*goap_sim_bind_fn)(const goap_file *f, int member, const char *name,
+                                 goap_action_binding *actions, int action_count,
+                                 goap_goal_binding *goals, int goal_count, void *user);
+
 typedef struct goap_sim_options {
   goap_allocator allocator;    /* zero: the file's */
+  goap_sim_bind_fn bind;       /* optional */
+  void *bind_user;
   goap_agent_event_fn on_event;/* the agent's timeline (optional) */
   void *event_user;
   goap_sim_world_fn on_world;  /* changes of world variables (optional) */

@@ -108,6 +108,11 @@ typedef struct goap_allocator {
   void *ctx;
 } goap_allocator;
 
+/* The C library as a goap_realloc_fn (what a zero allocator means): for hosts that wrap an
+ * allocator (counting, locking) and for the layers above the core. ctx is ignored.
+ * Thread-safe. */
+GOAP_API void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size);
+
 /* ------------------------------------------------------------------------------------------
  * Variables, conditions, effects (small value types, kept on the caller's stack)
  * ---------------------------------------------------------------------------------------- */

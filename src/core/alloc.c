@@ -11,13 +11,19 @@
 
 #include "internal.h"
 
-void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
-  if (a && a->fn) return a->fn(a->ctx, p, old_size, new_size);
+void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  (void)ctx;
+  (void)old_size;
   if (new_size == 0) {
-    free(p);
+    free(ptr);
     return NULL;
   }
-  return realloc(p, new_size);
+  return realloc(ptr, new_size);
+}
+
+void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
+  if (a && a->fn) return a->fn(a->ctx, p, old_size, new_size);
+  return goap_libc_realloc(NULL, p, old_size, new_size);
 }
 
 void *goap__alloc(const goap_allocator *a, size_t size) {

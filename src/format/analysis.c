@@ -12,6 +12,8 @@
  * Invariants:
  *  - The fixpoint is a worklist over actions: an action is re-examined only when a variable it
  *    reads changed; every change strictly grows a finite set or interval, so it terminates.
+ *  - HTN: a `set` subtask's effects are added to the relaxed start (they may happen whenever a
+ *    method runs), and a method whose `when` cannot hold in the fixpoint is reported.
  *  - Warnings are stored compactly (kind, id, detail, position, source line) and formatted on
  *    demand, so goap_file_warnings allocates nothing and the file stays immutable.
  */
@@ -195,6 +197,14 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
       r.nreached[i] = 1;
     }
   }
+  /* HTN `set` effects: plan-time effects any method may make (over-approximated as always) */
+  for (i = 0; f->htn && i < goap_htn_domain_task_count(f->htn); ++i)
+    for (j = 0; j < goap_htn_domain_method_count(f->htn, i); ++j) {
+      int ns = 0, k, q;
+      const goap_htn_subtask *s = goap_htn_domain_method_subtasks(f->htn, i, j, &ns);
+      for (k = 0; k < ns; ++k)
+        for (q = 0; q < s[k].eff_count; ++q) apply_effect(&r, &s[k].effs[q]);
+    }
   /* who reads what: watchers of each variable, CSR layout */
   memset(wstart, 0, ((size_t)r.nv + 1) * sizeof *wstart);
   for (i = 0; i < r.na; ++i) {
@@ -271,6 +281,20 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     for (j = 0; j < sc->given_count; ++j)
       if (sc->given[j].var >= 0 && sc->given[j].var < r.nv) used[sc->given[j].var] = 1;
   }
+  for (i = 0; f->htn && i < goap_htn_domain_task_count(f->htn); ++i) /* HTN methods */
+    for (j = 0; j < goap_htn_domain_method_count(f->htn, i); ++j) {
+      int n = 0, ns = 0, k, q;
+      const goap_cond *w = goap_htn_domain_method_when(f->htn, i, j, &n);
+      const goap_htn_subtask *s = goap_htn_domain_method_subtasks(f->htn, i, j, &ns);
+      for (k = 0; k < n; ++k)
+        if (w[k].var >= 0 && w[k].var < r.nv) used[w[k].var] = 1;
+      for (k = 0; k < ns; ++k) {
+        for (q = 0; q < s[k].cond_count; ++q)
+          if (s[k].conds[q].var >= 0 && s[k].conds[q].var < r.nv) used[s[k].conds[q].var] = 1;
+        for (q = 0; q < s[k].eff_count; ++q)
+          if (s[k].effs[q].var >= 0 && s[k].effs[q].var < r.nv) used[s[k].effs[q].var] = 1;
+      }
+    }
   /* the warnings */
   for (i = 0; i < r.nv && i < f->var_count; ++i)
     if (!used[i] && !goap_file_is_world_var(f, i) &&
@@ -291,6 +315,18 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     k = first_failing(&r, want, n);
     if (k >= 0 && add_warning(f, text, len, GOAP__W_GOAL, i, k, &f->goal_pos[i]) != GOAP_OK)
       goto done;
+  }
+  {
+    int g = 0; /* methods whose conditions cannot hold */
+    for (i = 0; f->htn && f->method_pos && i < goap_htn_domain_task_count(f->htn); ++i)
+      for (j = 0; j < goap_htn_domain_method_count(f->htn, i); ++j, ++g) {
+        int n = 0, k;
+        const goap_cond *w = goap_htn_domain_method_when(f->htn, i, j, &n);
+        k = first_failing(&r, w, n);
+        if (k >= 0 &&
+            add_warning(f, text, len, GOAP__W_METHOD, g, k, &f->method_pos[g]) != GOAP_OK)
+          goto done;
+      }
   }
   if (f->warning_count > 1)
     qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
@@ -343,6 +379,22 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
                        "action '%s' can never be applied: precondition '%s' is unreachable "
                        "from the default state",
                        goap_domain_action_name(d, w->id), ct);
+        break;
+      }
+      case GOAP__W_METHOD: {
+        int t = 0, m = w->id;
+        const goap_cond *when;
+        while (t < goap_htn_domain_task_count(f->htn) &&
+               m >= goap_htn_domain_method_count(f->htn, t))
+          m -= goap_htn_domain_method_count(f->htn, t++);
+        when = goap_htn_domain_method_when(f->htn, t, m, &n);
+        detail_text(d, when, n, w->detail, ct, sizeof ct);
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src),
+                       "method '%s' of task '%s' can never apply: condition '%s' is "
+                       "unreachable from the default state",
+                       goap_htn_domain_method_name(f->htn, t, m),
+                       goap_htn_domain_task_name(f->htn, t), ct);
         break;
       }
       case GOAP__W_GOAL: {

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "goap/file.h"
+#include "goap/htn.h"
 
 #if defined(__GNUC__)
 #define GOAP__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -213,7 +214,9 @@ typedef struct goap__pos {
   size_t line_off;
 } goap__pos;
 
-typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL } goap__wkind;
+typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL,
+                           GOAP__W_METHOD /* id: the method's index over all tasks */
+} goap__wkind;
 typedef struct goap__warning {
   goap__wkind kind;
   int id;      /* var, action or goal id */
@@ -340,7 +343,50 @@ struct goap_file {
   size_t agent_types_cap;
   goap__sim_member *sim_members;
   size_t sim_members_len, sim_members_cap;
+  goap_htn_domain *htn; /* the file's tasks, or NULL */
+  goap__pos *task_pos;  /* per task: its `task` line and name column */
+  size_t task_pos_cap;
+  goap__pos *method_pos; /* per method, tasks in order and their methods in order */
+  size_t method_pos_cap;
 };
+
+/* ------------------------------------------------------------------------------------------
+ * HTN tasks and methods (htn_parse.c): `task` blocks, `method`/`when`/`do`, a scenario's
+ * `task ROOT`. The parser hands them lines through goap__htn_line and builds the HTN domain
+ * with goap__htn_finalize once the goap_domain exists.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap__htn_ir goap__htn_ir;
+/* Creates / frees the HTN part of a parse (NULL when out of memory). */
+goap__htn_ir *goap__htn_ir_create(const goap_allocator *a);
+void goap__htn_ir_free(const goap_allocator *a, goap__htn_ir *ir);
+/* Context of one line handed to the HTN part. */
+typedef struct goap__htn_line_ctx {
+  const goap_allocator *alloc;
+  goap__ectx *ec;
+  goap__lexer *lx;          /* on the first word */
+  const goap__symtab *st;   /* variables, for conditions and effects */
+  goap__ftab *names;        /* the parser's names (tasks use namespace -1, methods -2 - task) */
+  goap__arena *arena;       /* parse-time strings */
+  size_t line_off;
+  int in_scenario;          /* the current block is a scenario ... */
+  int scenario;             /* ... of this index */
+  int scenario_has_target;  /* ... that already has `pursue` or `want` */
+} goap__htn_line_ctx;
+/* Returns 1 and sets *st when the line is the HTN part's (`task`, `method`, `when`, `do`, or
+ * `pursue` / `want` in a scenario that has a `task`), 0 when the parser should handle it.
+ * When goap__htn_opens_block says the line opens a task block, the parser ends its own block
+ * first. */
+int goap__htn_line(goap__htn_ir *ir, goap__htn_line_ctx *c, goap_status *st);
+/* 1 when the first word is `task` and would open a task block in this context. */
+int goap__htn_opens_block(const goap__htn_ir *ir, const goap__htn_line_ctx *c);
+/* Ends the current task block (called when any other block or top-level line starts). */
+goap_status goap__htn_end_block(goap__htn_ir *ir, goap__ectx *ec, const char *text, size_t len);
+/* 1 when scenario `index` has a `task` line. */
+int goap__htn_scenario_has_task(const goap__htn_ir *ir, int index);
+/* After the goap_domain is built: resolves names and builds f->htn (NULL when the file has
+ * no tasks), and sets each scenario's task. */
+goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab *names,
+                               goap__ectx *ec, const char *text, size_t len);
 
 /* Runs the relaxed reachability analysis on a freshly built file; text is the source (for
  * the warnings' source lines). GOAP_OK or GOAP_OUT_OF_MEMORY. */

@@ -99,6 +99,7 @@ typedef struct parser {
   int world_decl; /* the var line being parsed is a `world` declaration */
   name_ref *nrefs;
   size_t nrefs_len, nrefs_cap;
+  goap__htn_ir *htn;    /* tasks and methods (htn_parse.c) */
 } parser;
 
 
@@ -380,8 +381,10 @@ static goap_status finish_goal(parser *p) {
 static goap_status finish_scenario(parser *p) {
   goap_file *f = p->f;
   scen_ir *s = &p->scen[f->scenario_count - 1];
-  if (!s->pursue && s->want_count == 0)
-    return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "scenario '%s' needs a 'pursue' or 'want' line",
+  if (!s->pursue && s->want_count == 0 &&
+      !goap__htn_scenario_has_task(p->htn, f->scenario_count - 1))
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos,
+                    "scenario '%s' needs a 'pursue', 'want' or 'task' line",
                     p->bname);
   s->plan_count = p->refs_len - s->plan_start;
   return GOAP_OK;
@@ -389,6 +392,7 @@ static goap_status finish_scenario(parser *p) {
 
 static goap_status end_block(parser *p) {
   goap_status st = GOAP_OK;
+  TRY(goap__htn_end_block(p->htn, &p->ec, p->text, p->len));
   switch (p->block) {
     case B_ACTION: st = finish_action(p); break;
     case B_GOAL: st = finish_goal(p); break;
@@ -482,6 +486,7 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
     sc->name = name;
     sc->line = pos.line;
     sc->goal = -1;
+    sc->task = -1;
     ir = &p->scen[count];
     memset(ir, 0, sizeof *ir);
     ir->want_start = f->conds_len;
@@ -1479,6 +1484,26 @@ static goap_status do_line(parser *p) {
   if (lx.tok.kind != GOAP__T_IDENT) return goap__expected(&lx, "a keyword at the start of the line");
   kw = p->ec.src + lx.tok.off;
   kwlen = lx.tok.len;
+  { /* HTN lines: task, method, when, do; a scenario's task (htn_parse.c) */
+    goap__symtab hst = symtab(p);
+    goap__htn_line_ctx hc;
+    goap_status st = GOAP_OK;
+    hc.alloc = &p->a;
+    hc.ec = &p->ec;
+    hc.lx = &lx;
+    hc.st = &hst;
+    hc.names = &p->names;
+    hc.arena = &p->arena;
+    hc.line_off = p->line_off;
+    hc.in_scenario = p->block == B_SCENARIO;
+    hc.scenario = p->f->scenario_count - 1;
+    hc.scenario_has_target = p->attr_line[A_PURSUE] || p->attr_line[A_WANT];
+    if (goap__htn_opens_block(p->htn, &hc)) {
+      TRY(end_block(p));
+      hc.in_scenario = 0;
+    }
+    if (goap__htn_line(p->htn, &hc, &st)) return st;
+  }
   i = in_list(top_keywords, N_TOP, kw, kwlen);
   if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
   if (i >= 0) {
@@ -1538,10 +1563,12 @@ static goap_status do_line(parser *p) {
                          block_article[p->block], allowed_text[p->block]);
     }
     {
-      const char *cands[N_TOP + N_ACTION_ATTRS + 1];
+      static const char *const htn_keywords[] = {"task", "method", "when", "do"};
+      const char *cands[N_TOP + 4 + N_ACTION_ATTRS];
       int n = 0, j;
       char dym[96];
       for (j = 0; j < N_TOP; ++j) cands[n++] = top_keywords[j];
+      for (j = 0; j < 4; ++j) cands[n++] = htn_keywords[j];
       if (p->block != B_NONE)
         for (j = 0; j < nallowed; ++j) cands[n++] = allowed[j];
       goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
@@ -1657,7 +1684,7 @@ static goap_status finalize(parser *p) {
       sc->want_count = n;
     } else {
       sc->goal = -1;
-      sc->want = f->conds + ir->want_start;
+      sc->want = ir->want_count ? f->conds + ir->want_start : NULL; /* NULL: a `task` */
       sc->want_count = (int)ir->want_count;
     }
     sc->given = ir->given_count ? f->given + ir->given_start : NULL;
@@ -1665,6 +1692,7 @@ static goap_status finalize(parser *p) {
     sc->expect_plan = ir->plan_count ? f->plans + ir->plan_start : NULL;
     sc->expect_plan_length = (int)ir->plan_count;
   }
+  TRY(goap__htn_finalize(p->htn, f, &p->names, &p->ec, p->text, p->len));
   return goap__analyse(f, p->text, p->len);
 }
 
@@ -1689,6 +1717,7 @@ static void parser_free(parser *p) {
   goap__mem_free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
   goap__mem_free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
   goap__mem_free(a, p->nrefs, p->nrefs_cap * sizeof *p->nrefs);
+  goap__htn_ir_free(a, p->htn);
 }
 
 static goap_status parse_all(parser *p) {
@@ -1726,6 +1755,9 @@ void goap_file_destroy(goap_file *f) {
   goap_allocator a;
   if (!f) return;
   a = f->alloc;
+  goap_htn_domain_destroy(f->htn);
+  goap__mem_free(&a, f->task_pos, f->task_pos_cap * sizeof *f->task_pos);
+  goap__mem_free(&a, f->method_pos, f->method_pos_cap * sizeof *f->method_pos);
   goap_domain_destroy(f->domain);
   goap__mem_free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
   goap__mem_free(&a, f->conds, f->conds_cap * sizeof *f->conds);
@@ -1787,7 +1819,8 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
     p.f->alloc = p.a;
     goap__copy_truncated(p.f->name, sizeof p.f->name, fname);
     p.b = goap_builder_create(&p.a);
-    st = p.b ? parse_all(&p) : GOAP_OUT_OF_MEMORY;
+    p.htn = goap__htn_ir_create(&p.a);
+    st = p.b && p.htn ? parse_all(&p) : GOAP_OUT_OF_MEMORY;
   }
   parser_free(&p);
   if (st != GOAP_OK) {
@@ -1896,4 +1929,10 @@ int goap_file_action_line(const goap_file *f, int action, int *col) {
 }
 int goap_file_goal_line(const goap_file *f, int goal, int *col) {
   return pos_line(f ? f->goal_pos : NULL, f ? f->goal_count : 0, goal, col);
+}
+
+const goap_htn_domain *goap_file_htn(const goap_file *f) { return f ? f->htn : NULL; }
+int goap_file_task_line(const goap_file *f, int task, int *col) {
+  return pos_line(f ? f->task_pos : NULL, f && f->htn ? goap_htn_domain_task_count(f->htn) : 0,
+                  task, col);
 }

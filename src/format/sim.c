@@ -303,6 +303,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     member *m = &ms[k];
     m->c = &c;
     goap_file_agent_bindings(f, mb ? mb->type : -1, ab, na, gb, ng);
+    if (opt.bind) opt.bind(f, mb ? k : -1, mb ? mb->name : NULL, ab, na, gb, ng, opt.bind_user);
     for (int i = 0; i < na; ++i) {
       ab[i].start = sim_start;
       ab[i].tick = sim_tick;

@@ -15,22 +15,12 @@
 
 #include "internal.h"
 
-static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
-}
-
 goap_allocator goap__mem_resolve(const goap_allocator *a) {
   goap_allocator r;
   if (a && a->fn) {
     r = *a;
   } else {
-    r.fn = libc_realloc;
+    r.fn = goap_libc_realloc;
     r.ctx = NULL;
   }
   return r;

@@ -323,8 +323,24 @@ static int cooling(const goap_agent *a, int g, uint64_t h) {
          a->fail_hash[g] == h;
 }
 
+/* Procedural preconditions: actions whose check says no are left out of this round. */
+static void apply_checks(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  if (!t->has_checks) return;
+  for (int i = 0; i < t->na; ++i) {
+    const goap__rt_action *r = &t->act[i];
+    if (!r->check || a->costs[i] < 0) continue;
+    if (!r->check(a, i, r->check_user)) {
+      a->costs[i] = -1;
+      a->blocked++;
+    }
+  }
+}
+
 /* Valid, unmet, not cooling goals, best first (priority, then id). */
 static void build_candidates(goap_agent *a) {
+  unblock(a);
+  apply_checks(a);
   uint64_t h = hash_mem(a);
   a->ncand = a->icand = 0;
   if (a->order_goal >= 0 && goal_met(a, a->order_goal)) a->order_goal = -1; /* done already */
@@ -510,6 +526,17 @@ static goap_status select_goal(goap_agent *a) {
 
 /* ---- execution ----------------------------------------------------------------------------- */
 
+/* The goal holds: report it, end an order for it, stop what runs and choose again. */
+static void goal_done(goap_agent *a) {
+  stop_running(a);
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_GOAL_DONE);
+  ev.goal = a->goal;
+  emit(a, &ev);
+  if (a->goal == a->order_goal) a->order_goal = -1;
+  need_plan(a, GOAP_REPLAN_PLAN_DONE);
+}
+
 static void action_failed(goap_agent *a, int act, int timeout) {
   const goap__rt_action *r = &a->t->act[act];
   a->running = 0;
@@ -530,26 +557,15 @@ static void execute(goap_agent *a, double dt) {
   if (!a->running) {
     if (a->step >= a->plan_len || !repair(a)) {
       if (a->step >= a->plan_len) {
-        if (goal_met(a, a->goal)) {
-          goap_agent_event ev;
-          ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-          ev.goal = a->goal;
-          emit(a, &ev);
-          if (a->goal == a->order_goal) a->order_goal = -1;
-        }
-        need_plan(a, GOAP_REPLAN_PLAN_DONE);
+        if (goal_met(a, a->goal)) goal_done(a);
+        else need_plan(a, GOAP_REPLAN_PLAN_DONE);
       } else {
         need_plan(a, GOAP_REPLAN_PRECONDITIONS);
       }
       return;
     }
     if (a->step >= a->plan_len) { /* repair found everything done */
-      goap_agent_event ev;
-      ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-      ev.goal = a->goal;
-      emit(a, &ev);
-      if (a->goal == a->order_goal) a->order_goal = -1;
-      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      goal_done(a);
       return;
     }
     int act = a->plan[a->step];
@@ -737,13 +753,7 @@ static void check_interrupts(goap_agent *a) {
     return;
   }
   if (goal_met(a, a->goal)) { /* achieved by someone else: nothing left to do for it */
-    stop_running(a);
-    goap_agent_event ev;
-    ev_init(&ev, GOAP_EVENT_GOAL_DONE);
-    ev.goal = a->goal;
-    emit(a, &ev);
-    if (a->goal == a->order_goal) a->order_goal = -1;
-    need_plan(a, GOAP_REPLAN_PLAN_DONE);
+    goal_done(a);
     return;
   }
   if (!goal_valid(a, a->goal)) {

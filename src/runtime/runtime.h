@@ -35,6 +35,8 @@ typedef struct goap__rt_action {
   uint32_t watch, watch_count;     /* into type->vars */
   uint32_t on_start, on_start_count, on_end, on_end_count; /* into type->effs */
   uint32_t reserve, reserve_count; /* into type->res_names */
+  int (*check)(goap_agent *agent, int action, void *user);
+  void *check_user;
 } goap__rt_action;
 
 typedef struct goap__rt_goal {
@@ -65,6 +67,7 @@ struct goap_agent_type {
   size_t nres_names;
   goap_sensor_desc *sensors;
   int nsensors;
+  int has_checks;                  /* some action has a procedural precondition */
   int32_t *shared;                 /* domain variables flagged shared */
   int nshared;
   double margin, check_interval, cooldown;

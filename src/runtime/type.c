@@ -14,18 +14,8 @@
 
 #include "runtime.h"
 
-static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
-}
-
 goap_allocator goap__rt_resolve(const goap_allocator *a) {
-  goap_allocator r = {libc_realloc, NULL};
+  goap_allocator r = {goap_libc_realloc, NULL};
   if (a && a->fn) r = *a;
   return r;
 }
@@ -251,6 +241,9 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
       r->on_end = (uint32_t)ke;
       r->on_end_count = (uint32_t)b->on_end_count;
       for (int k = 0; k < b->on_end_count; ++k) t->effs[ke++] = b->on_end[k];
+      r->check = b->check;
+      r->check_user = b->check_user;
+      if (b->check && !b->disabled) t->has_checks = 1;
       r->reserve = (uint32_t)kr;
       r->reserve_count = (uint32_t)b->reserve_count;
       for (int k = 0; k < b->reserve_count; ++k) {

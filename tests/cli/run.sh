@@ -301,7 +301,7 @@ expect_rc "max-ms nan" 2 plan "$SOLDIER" --goal kill_enemy --max-ms nan
 # plan: usage and load errors
 # ---------------------------------------------------------------------------------------------
 expect_rc "plan no target" 2 plan "$SOLDIER"
-err_has "plan no target" "--scenario S, --goal G or --want CONDS"
+err_has "plan no target" "--scenario S, --goal G, --want CONDS or --task T"
 expect_rc "plan two targets" 2 plan "$SOLDIER" --goal kill_enemy --want target_dead
 expect_rc "plan no file" 2 plan --goal kill_enemy
 err_has "plan no file" "missing FILE"
@@ -510,6 +510,8 @@ expect_rc "demo squad" 0 demo squad
 out_has "demo squad flank" "flank            shotgunner   flanked; 0 refused the flank slot"
 out_has "demo squad assault" "assault_flanks   rifleman1    flanked; 1 refused the flank slot"
 out_has "demo squad medic" "medic         plan for save_member (cost 2): rescue"
+out_has "demo squad map: the shotgunner on the south flank cover" "     #................s....#  #..............-+F++++#"
+out_has "demo squad map: rifleman1 on the north flank cover" "     #................1....#  #..............-+F++++#"
 expect_rc "demo bad argument" 2 demo platoon
 
 check_json_queue

@@ -29,6 +29,8 @@ int cli_cmd_test(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_simulate(int argc, char **argv);
+int cli_cmd_pddl(int argc, char **argv);     /* cmd_pddl.c */
+int cli_cmd_validate(int argc, char **argv); /* cmd_pddl.c */
 
 /* Usage texts (for `goap help CMD` and `goap CMD --help`). */
 void cli_usage_main(FILE *out);
@@ -37,6 +39,8 @@ void cli_usage_test(FILE *out);
 void cli_usage_check(FILE *out);
 void cli_usage_demo(FILE *out);
 void cli_usage_simulate(FILE *out);
+void cli_usage_pddl(FILE *out);
+void cli_usage_validate(FILE *out);
 
 /* ---- command-line parsing -------------------------------------------------------------- */
 
@@ -163,6 +167,18 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
 /* Runs one simulation, printing its timeline. until/step: 0 for the file's. */
 goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double until,
                          double step, goap_sim_result *res);
+
+/* ---- HTN (cmd_htn.c) ----------------------------------------------------------------------- */
+
+/* Plans task `task` of the file's HTN domain from start and prints the result as `goap plan`
+ * does (plan, decomposition tree, MTR; or one JSON line). Returns the exit status. */
+int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, int task,
+                 const char *what, const char *given_text, int json,
+                 const cli_search_opts *opts);
+/* Runs an HTN scenario (s->task >= 0) for `goap test`; prints its PASS/FAIL line and returns
+ * 1 when it passed. start is scratch space of the domain's state size. */
+int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *s,
+                     goap_word *start, const cli_search_opts *opts);
 
 /* ---- the embedded example (generated at configure time from examples/soldier.goap) ------- */
 extern const unsigned char goap_cli_soldier_goap[];

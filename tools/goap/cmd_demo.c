@@ -21,6 +21,9 @@
  */
 #include "cli.h"
 
+#include "goap/squad.h"
+#include "goap/tactics.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,16 +164,115 @@ static int demo_live(const goap_file *f) {
 
 /* ---- goap demo squad ------------------------------------------------------------------------ */
 
+/* The arena of the flank scene. The player 'P' hides behind the wall to its west; the squad
+ * ('g' gunner, '1' '2' riflemen, 's' shotgunner, 'm' medic) starts in the west. '>' covers face
+ * east (toward the player); 'v' and '^' covers north and south of the player are its flanks. */
+static const char squad_map[] =
+    "#######################\n"
+    "#................v....#\n"
+    "#.......>.............#\n"
+    "#..1....>.............#\n"
+    "#..g....>.......#P....#\n"
+    "#..2....>.............#\n"
+    "#..s....>.............#\n"
+    "#..m.............^....#\n"
+    "#######################\n";
+
 typedef struct squad_story {
   cli_timeline tl;
-  char flanker[64];      /* who flanked */
+  char flanker[64];         /* who flanked */
   int denied;
+  /* the map layer: where each member stands, moved when its movement actions succeed */
+  goap_arena *arena;
+  goap_heatmap *heat;
+  int nm;
+  const char *names[8];
+  goap_map_agent pos[8];
+  int flank_checks, flank_yes;
 } squad_story;
+
+static const char squad_glyphs[] = {'g', '1', '2', 's', 'm'}; /* in the members' order */
+
+static int member_index(const squad_story *st, const char *name) {
+  for (int i = 0; i < st->nm; ++i)
+    if (name && st->names[i] && strcmp(st->names[i], name) == 0) return i;
+  return -1;
+}
+
+/* A cover is taken when another member stands on it. */
+static int cover_taken(void *ctx, int cover, int x, int y) {
+  (void)cover;
+  const squad_story *st = (const squad_story *)ctx;
+  for (int i = 0; i < st->nm; ++i)
+    if (st->pos[i].x == x && st->pos[i].y == y) return 1;
+  return 0;
+}
+
+/* flank_to_cover's procedural precondition: a free flank cover exists (the heat map). */
+static int flank_cover_free(goap_agent *agent, int action, void *user) {
+  (void)agent;
+  (void)action;
+  squad_story *st = (squad_story *)user;
+  goap_occupancy occ = {NULL, cover_taken, st};
+  int yes = goap_heatmap_has_flank_cover(st->heat, &occ);
+  st->flank_checks++;
+  st->flank_yes += yes;
+  return yes;
+}
+
+static void squad_bind(const goap_file *f, int member, const char *name,
+                       goap_action_binding *actions, int action_count, goap_goal_binding *goals,
+                       int goal_count, void *user) {
+  (void)goals;
+  (void)goal_count;
+  squad_story *st = (squad_story *)user;
+  if (member >= 0 && member < 8) st->names[member] = name;
+  int flank = goap_domain_find_action(goap_file_domain(f), "flank_to_cover");
+  if (flank >= 0 && flank < action_count) {
+    actions[flank].check = flank_cover_free;
+    actions[flank].check_user = st;
+  }
+}
+
+static void print_map(squad_story *st, const char *when) {
+  char buf[4096];
+  goap_arena_render(st->arena, st->heat, st->pos, st->nm, GOAP_RENDER_HEAT, buf, sizeof buf);
+  printf("\n  -- %s (left: the arena; right: the heat map, F = free flank cover) --\n", when);
+  for (const char *line = buf; *line;) {
+    const char *nl = strchr(line, '\n');
+    int n = nl ? (int)(nl - line) : (int)strlen(line);
+    printf("     %.*s\n", n, line);
+    line += n + (nl ? 1 : 0);
+  }
+  printf("\n");
+}
+
+/* Moves a member when a movement action succeeds. */
+static void squad_move(squad_story *st, int who, const char *act) {
+  goap_occupancy occ = {NULL, cover_taken, st};
+  goap_map_agent *p = &st->pos[who];
+  int c = -1;
+  if (strcmp(act, "move_to_cover") == 0) c = goap_heatmap_best_cover(st->heat, p->x, p->y, &occ, 0);
+  else if (strcmp(act, "flank_to_cover") == 0)
+    c = goap_heatmap_best_flank_cover(st->heat, p->x, p->y, &occ, 0);
+  goap_cover cv;
+  if (c >= 0 && goap_arena_cover(st->arena, c, &cv) == GOAP_OK) {
+    p->x = cv.x;
+    p->y = cv.y;
+  }
+}
 
 static void squad_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
   squad_story *st = (squad_story *)user;
   const goap_domain *d = st->tl.d;
   const char *act = ev->action >= 0 ? goap_domain_action_name(d, ev->action) : "";
+  const char *who = (const char *)goap_agent_host(agent);
+  int idx = member_index(st, who);
+  if (ev->kind == GOAP_EVENT_ACTION_SUCCESS && idx >= 0) {
+    squad_move(st, idx, act);
+    if (strcmp(act, "flank_to_cover") == 0) print_map(st, "the flank is taken");
+    return;
+  }
   switch (ev->kind) {
     case GOAP_EVENT_PLAN:
     case GOAP_EVENT_RESERVATION_DENIED:
@@ -188,7 +290,7 @@ static void squad_event(goap_agent *agent, const goap_agent_event *ev, void *use
   }
   if (ev->kind == GOAP_EVENT_RESERVATION_DENIED) st->denied++;
   if (ev->kind == GOAP_EVENT_ACTION_START && strcmp(act, "flank_to_cover") == 0)
-    snprintf(st->flanker, sizeof st->flanker, "%s", (const char *)goap_agent_host(agent));
+    snprintf(st->flanker, sizeof st->flanker, "%s", who ? who : "?");
   cli_timeline_event(&st->tl, agent, ev);
 }
 
@@ -202,12 +304,20 @@ static int demo_squad(void) {
     cli_print_diag(stderr, &err);
     return CLI_EXIT_USAGE;
   }
+  goap_arena *arena = NULL;
+  goap_arena_error aerr;
+  if (goap_arena_parse(squad_map, sizeof squad_map - 1, NULL, &arena, &aerr) != GOAP_OK) {
+    fprintf(stderr, "goap demo: the built-in arena does not load: %s\n", aerr.message);
+    goap_file_destroy(f);
+    return CLI_EXIT_USAGE;
+  }
   const goap_domain *d = goap_file_domain(f);
   printf("The squad flank, live (the built-in copy of examples/squad.goap)\n\n"
          "Five soldiers plan for themselves; they coordinate only through a shared blackboard\n"
          "(suppressive_fire_tokens, player_down, man_down) and one flank_slot reservation.\n"
-         "Attacking needs suppressive fire; roles make flanking cheap or dear. Shown: plans,\n"
-         "actions started, refused reservations, blackboard writes, goals achieved.\n");
+         "Attacking needs suppressive fire; roles make flanking cheap or dear; flank_to_cover\n"
+         "also needs a free flank cover on the heat map (a procedural precondition). Shown:\n"
+         "plans, actions started, refused reservations, blackboard writes, goals achieved.\n");
   int bad = 0, n = goap_file_simulation_count(f);
   cli_buf summary;
   cli_buf_init(&summary);
@@ -216,24 +326,51 @@ static int demo_squad(void) {
     squad_story st;
     memset(&st, 0, sizeof st);
     st.tl.d = d;
+    st.arena = arena;
+    if (goap_heatmap_create(arena, NULL, NULL, &st.heat) != GOAP_OK) {
+      bad++;
+      continue;
+    }
+    st.nm = 5;
+    for (int k = 0; k < st.nm; ++k) {
+      goap_member mb;
+      int at = goap_arena_find_member(arena, squad_glyphs[k]);
+      st.pos[k].glyph = squad_glyphs[k];
+      if (at >= 0 && goap_arena_member(arena, at, &mb) == GOAP_OK) {
+        st.pos[k].x = mb.x;
+        st.pos[k].y = mb.y;
+      }
+    }
     printf("\n== %s ==\n", name);
+    print_map(&st, "the start");
     goap_sim_options o;
     memset(&o, 0, sizeof o);
     o.on_event = squad_event;
     o.event_user = &st;
+    o.bind = squad_bind;
+    o.bind_user = &st;
     goap_sim_result res;
-    if (goap_file_simulate(f, i, &o, &res) != GOAP_OK) {
+    goap_status sst = goap_file_simulate(f, i, &o, &res);
+    if (sst != GOAP_OK) {
       printf("   !! the simulation could not run\n");
       bad++;
+      goap_heatmap_destroy(st.heat);
       continue;
     }
     cli_timeline_end(&st.tl, name, &res);
+    print_map(&st, "the end");
+    if (st.flank_checks == 0 || st.flank_yes == 0) {
+      printf("   !! the flank cover was never found on the heat map\n");
+      bad++;
+    }
     bad += res.failed;
     cli_buf_printf(&summary, "  %-16s %-12s flanked; %d refused the flank slot\n", name,
                    st.flanker[0] ? st.flanker : "nobody", st.denied);
+    goap_heatmap_destroy(st.heat);
   }
   printf("\nIn short (change a role and a different member flanks):\n%s", cli_buf_str(&summary));
   cli_buf_free(&summary);
+  goap_arena_destroy(arena);
   goap_file_destroy(f);
   if (bad) printf("\n%d check%s of the squad scene failed.\n", bad, bad == 1 ? "" : "s");
   return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;

@@ -18,6 +18,7 @@
 typedef struct plan_args {
   const char *file;
   const char *scenario, *goal, *want;
+  const char *task; /* HTN root task (cmd_htn.c) */
   const char *given[MAX_GIVEN];
   int given_count;
   int json;
@@ -25,7 +26,7 @@ typedef struct plan_args {
 } plan_args;
 
 static const char *const plan_options[] = {
-    "--scenario", "--goal", "--want", "--given", "--search", "--heuristic",
+    "--scenario", "--goal", "--want", "--task", "--given", "--search", "--heuristic",
     "--max-nodes", "--max-ms", "--json", "--help", NULL};
 
 static int parse_args(int argc, char **argv, plan_args *a) {
@@ -68,6 +69,11 @@ static int parse_args(int argc, char **argv, plan_args *a) {
       a->want = v;
       continue;
     }
+    VALUE_OPT("--task") {
+      if (a->task) return cli_usage_error(cmd, "--task given twice");
+      a->task = v;
+      continue;
+    }
     VALUE_OPT("--given") {
       if (a->given_count >= MAX_GIVEN) return cli_usage_error(cmd, "too many --given options");
       a->given[a->given_count++] = v;
@@ -93,11 +99,13 @@ static int parse_args(int argc, char **argv, plan_args *a) {
     return cli_unknown_option(cmd, arg, plan_options);
   }
   if (!a->file) return cli_usage_error(cmd, "missing FILE");
-  int targets = (a->scenario != NULL) + (a->goal != NULL) + (a->want != NULL);
+  int targets = (a->scenario != NULL) + (a->goal != NULL) + (a->want != NULL) +
+                (a->task != NULL);
   if (targets == 0)
-    return cli_usage_error(cmd, "say what to reach: --scenario S, --goal G or --want CONDS");
+    return cli_usage_error(cmd, "say what to reach: --scenario S, --goal G, --want CONDS or "
+                                "--task T");
   if (targets > 1)
-    return cli_usage_error(cmd, "--scenario, --goal and --want are exclusive: use one");
+    return cli_usage_error(cmd, "--scenario, --goal, --want and --task are exclusive: use one");
   return 0;
 }
 
@@ -284,7 +292,19 @@ int cli_cmd_plan(int argc, char **argv) {
   /* What to reach. */
   const goap_cond *want = NULL;
   int want_count = 0;
-  if (a.scenario) {
+  int htn_task = -1;
+  if (a.task) {
+    const goap_htn_domain *hd = goap_file_htn(f);
+    htn_task = hd ? goap_htn_domain_find_task(hd, a.task) : -1;
+    if (htn_task < 0) {
+      int nt = hd ? goap_htn_domain_task_count(hd) : 0;
+      const char **names = calloc((size_t)nt + 1, sizeof *names);
+      for (int i = 0; names && i < nt; i++) names[i] = goap_htn_domain_task_name(hd, i);
+      rc = not_found(cli_display_name(a.file), "task", a.task, names);
+      goto done;
+    }
+    cli_buf_printf(&what, "task %s", a.task);
+  } else if (a.scenario) {
     int idx = goap_file_find_scenario(f, a.scenario);
     const goap_scenario *s = idx >= 0 ? goap_file_scenario(f, idx) : NULL;
     if (!s) {
@@ -293,6 +313,7 @@ int cli_cmd_plan(int argc, char **argv) {
     }
     want = s->want;
     want_count = s->want_count;
+    htn_task = s->task;
     if (goap_state_assign(d, start, s->given, s->given_count) != GOAP_OK) {
       fprintf(stderr, "%s:%d: error: scenario %s: its given line leaves a variable's range\n",
               cli_display_name(a.file), s->line, s->name);
@@ -345,6 +366,11 @@ int cli_cmd_plan(int argc, char **argv) {
     }
   }
 
+  if (htn_task >= 0) {
+    rc = cli_htn_plan(cli_display_name(a.file), f, start, htn_task, cli_buf_str(&what),
+                      cli_buf_str(&given_text), a.json, &a.opts);
+    goto done;
+  }
   planner = goap_planner_create(d, NULL);
   if (!planner) {
     fputs("goap plan: cannot create the planner (out of memory)\n", stderr);

@@ -186,7 +186,8 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
     for (int i = 0; i < count; i++) {
       const goap_scenario *s = goap_file_scenario(f, i);
       if (!s) continue;
-      if (run_scenario(path, f, planner, opts, s, start))
+      if (s->task >= 0 ? cli_htn_scenario(path, f, s, start, opts) :
+          run_scenario(path, f, planner, opts, s, start))
         t->passed++;
       else
         t->failed++;

@@ -16,7 +16,7 @@ void cli_usage_main(FILE *out) {
         "Goal-oriented action planning over .goap domain files.\n"
         "\n"
         "commands:\n"
-        "  plan FILE (--scenario S | --goal G | --want CONDS) [options]\n"
+        "  plan FILE (--scenario S | --goal G | --want CONDS | --task T) [options]\n"
         "                     find a plan and print it with its cost and search statistics\n"
         "  test FILE...       run every scenario's expectations; 'N passed, M failed'\n"
         "  check FILE...      report errors and warnings (unreachable actions and goals,\n"
@@ -26,6 +26,10 @@ void cli_usage_main(FILE *out) {
         "                     actions, failures and replans\n"
         "  demo [squad]       the live soldier-and-door scene, or the squad flank (no file\n"
         "                     needed)\n"
+        "  pddl DOMAIN PROBLEM [options]\n"
+        "                     plan a PDDL task; print the plan in the IPC format\n"
+        "  validate DOMAIN PROBLEM PLAN\n"
+        "                     check an IPC-format plan against a PDDL task\n"
         "  help [COMMAND]     this text, or a command's options\n"
         "\n"
         "options:\n"
@@ -39,7 +43,7 @@ void cli_usage_main(FILE *out) {
 }
 
 void cli_usage_plan(FILE *out) {
-  fputs("usage: goap plan FILE (--scenario S | --goal G | --want CONDS) [options]\n"
+  fputs("usage: goap plan FILE (--scenario S | --goal G | --want CONDS | --task T) [options]\n"
         "\n"
         "Plans from the domain's default state (changed by the scenario's `given` line and\n"
         "--given) to the goal, and prints the numbered plan with each action's cost, the total\n"
@@ -49,6 +53,10 @@ void cli_usage_plan(FILE *out) {
         "  --scenario S       a scenario of FILE: its start state and its goal\n"
         "  --goal G           a goal of FILE (its `want` conditions)\n"
         "  --want CONDS       conditions, as on a `want` line: 'target_dead, ammo >= 2'\n"
+        "  --task T           an HTN task of FILE: decompose it (see docs/htn.md); prints the\n"
+        "                     plan, the decomposition tree and the method traversal record;\n"
+        "                     --max-nodes is then the decomposition step budget (default\n"
+        "                     10000000) and --search/--heuristic apply to `achieve` subgoals\n"
         "options:\n"
         "  --given EFFS       start-state overrides, as on a `given` line: 'door_stuck, ammo = 3'\n"
         "                     (applied after the scenario's own `given`)\n"
@@ -119,6 +127,44 @@ void cli_usage_demo(FILE *out) {
         out);
 }
 
+void cli_usage_pddl(FILE *out) {
+  fputs("usage: goap pddl DOMAIN PROBLEM [options]\n"
+        "\n"
+        "Reads a STRIPS PDDL domain and problem (:typing, :negative-preconditions, :equality,\n"
+        ":action-costs; see docs/pddl.md), grounds them and plans. Prints the plan in the IPC\n"
+        "format, one '(action arg ...)' line per step, then '; cost = N (unit cost)' or\n"
+        "'; cost = N (general cost)'; grounding and search statistics go to stderr.\n"
+        "Default: an optimal search (A* with LM-cut when available, else A* with the default\n"
+        "admissible heuristic).\n"
+        "\n"
+        "options:\n"
+        "  --search S         astar (default), backward, wastar[:W], greedy\n"
+        "  --heuristic H      a heuristic name (see goap plan --help)\n"
+        "  --max-nodes N      node budget; --max-ms T  time budget in milliseconds\n"
+        "  -o, --output FILE  also write the plan (and its cost line) to FILE\n"
+        "  --json             one JSON object on one line: {\"status\", \"cost\", \"unit_cost\",\n"
+        "                     \"optimal\", \"plan\", \"search\", \"expanded\", \"generated\",\n"
+        "                     \"nodes\", \"search_ms\", \"ground_ms\", \"atoms\", \"static_atoms\",\n"
+        "                     \"variables\", \"actions\"}\n"
+        "\n"
+        "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
+        out);
+}
+
+void cli_usage_validate(FILE *out) {
+  fputs("usage: goap validate [--json] DOMAIN PROBLEM PLAN\n"
+        "\n"
+        "Checks an IPC-format plan (one '(action arg ...)' per line, ';' comments) by simulating\n"
+        "the PDDL actions on sets of ground atoms, independently of the planner: every step\n"
+        "must be applicable (the first failing precondition is named), the goal must hold at\n"
+        "the end. Prints 'plan valid, cost N (K steps)' or 'plan invalid: PLAN:LINE:COL: why'.\n"
+        "  --json             {\"valid\", \"steps\", \"cost\", \"bad_step\" (1-based, 0 if\n"
+        "                     none), \"line\", \"message\"}\n"
+        "\n"
+        "exit status: 0 valid, 1 invalid, 2 usage error or a file that cannot be loaded\n",
+        out);
+}
+
 typedef struct command {
   const char *name;
   int (*run)(int argc, char **argv);
@@ -131,10 +177,13 @@ static const command commands[] = {
     {"check", cli_cmd_check, cli_usage_check},
     {"demo", cli_cmd_demo, cli_usage_demo},
     {"simulate", cli_cmd_simulate, cli_usage_simulate},
+    {"pddl", cli_cmd_pddl, cli_usage_pddl},
+    {"validate", cli_cmd_validate, cli_usage_validate},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
-static const char *const command_names[] = {"plan", "test", "check", "simulate", "demo", "help", NULL};
+static const char *const command_names[] = {"plan",     "test",     "check", "simulate", "demo",
+                                            "help",     "pddl",     "validate", NULL};
 
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)
@@ -147,7 +196,7 @@ static int unknown_command(const char *name) {
   if (s)
     fprintf(stderr, "goap: unknown command '%s' (did you mean '%s'?)\n", name, s);
   else
-    fprintf(stderr, "goap: unknown command '%s' (expected plan, test, check, demo or help)\n",
+    fprintf(stderr, "goap: unknown command '%s' (expected plan, test, check, demo, pddl, validate or help)\n",
             name);
   fputs("Try 'goap --help'.\n", stderr);
   return CLI_EXIT_USAGE;

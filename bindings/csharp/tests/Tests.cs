@@ -1,0 +1,238 @@
+// Tests of the C# binding, run by CTest (test `csharp`) under Mono: compiled with mcs
+// together with ../Goap.cs by tests/run.sh. Environment: GOAP_EXAMPLES, GOAP_TESTS, GOAP_CLI,
+// GOAP_LAYOUT; the native goap_shared is found through LD_LIBRARY_PATH.
+// Prints "N passed, M failed"; the exit status is non-zero on any failure.
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
+using System.Runtime.InteropServices;
+using Goap;
+
+static class Tests
+{
+    static int passed, failed;
+    static string Examples { get { return Environment.GetEnvironmentVariable("GOAP_EXAMPLES") ?? "examples"; } }
+    static string TestsDir { get { return Environment.GetEnvironmentVariable("GOAP_TESTS") ?? "tests"; } }
+    static string Soldier { get { return Path.Combine(Examples, "soldier.goap"); } }
+
+    static void Run(string name, Action fn)
+    {
+        try { fn(); passed++; }
+        catch (Exception e) { failed++; Console.Error.WriteLine("FAIL: " + name + ": " + e); }
+    }
+
+    static void Eq<T>(T actual, T expected, string what)
+    {
+        if (!EqualityComparer<T>.Default.Equals(actual, expected))
+            throw new Exception(what + ": expected " + expected + ", got " + actual);
+    }
+
+    static void SeqEq(string[] actual, string[] expected, string what)
+    {
+        Eq(string.Join(" ", actual), string.Join(" ", expected), what);
+    }
+
+    static T Throws<T>(Action fn, string what) where T : Exception
+    {
+        try { fn(); }
+        catch (T e) { return e; }
+        throw new Exception(what + ": expected " + typeof(T).Name);
+    }
+
+    static string RunCli(params string[] args)
+    {
+        string cli = Environment.GetEnvironmentVariable("GOAP_CLI");
+        if (cli == null) return null;
+        var psi = new ProcessStartInfo(cli, string.Join(" ", args));
+        psi.UseShellExecute = false;
+        psi.RedirectStandardError = true;
+        psi.RedirectStandardOutput = true;
+        using (var p = Process.Start(psi))
+        {
+            string err = p.StandardError.ReadToEnd();
+            p.StandardOutput.ReadToEnd();
+            p.WaitForExit();
+            return err;
+        }
+    }
+
+    // The door_held world: open_door and kick_door fail.
+    static Agent DoorHeld(GoapFile f, List<string> ticks, List<AgentEvent> events, string throwIn = null)
+    {
+        ActionTick tick = (agent, action, dt) =>
+        {
+            ticks.Add(action);
+            if (action == throwIn) throw new InvalidOperationException("boom in " + action);
+            return action == "open_door" || action == "kick_door" ? ActionState.Failure : ActionState.Success;
+        };
+        var acts = new Dictionary<string, ActionTick>();
+        foreach (var a in f.Actions) acts[a] = tick;
+        return new Agent(f, acts, (agent, ev) => events.Add(ev), "soldier");
+    }
+
+    static int Main()
+    {
+        Run("layouts", () =>
+        {
+            string exe = Environment.GetEnvironmentVariable("GOAP_LAYOUT");
+            if (exe == null) throw new Exception("GOAP_LAYOUT not set");
+            var psi = new ProcessStartInfo(exe) { UseShellExecute = false, RedirectStandardOutput = true };
+            var types = new Dictionary<string, Type>
+            {
+                {"goap_cond", typeof(Goap.Native.Cond)}, {"goap_effect", typeof(Goap.Native.Effect)},
+                {"goap_diag", typeof(Goap.Native.Diag)}, {"goap_scenario", typeof(Goap.Native.Scenario)},
+                {"goap_var_info", typeof(Goap.Native.VarInfo)}, {"goap_request", typeof(Goap.Native.Request)},
+                {"goap_stats", typeof(Goap.Native.Stats)}, {"goap_result", typeof(Goap.Native.Result)},
+                {"goap_action_binding", typeof(Goap.Native.ActionBinding)},
+                {"goap_goal_binding", typeof(Goap.Native.GoalBinding)},
+                {"goap_sensor_desc", typeof(Goap.Native.SensorDesc)},
+                {"goap_agent_type_desc", typeof(Goap.Native.AgentTypeDesc)},
+                {"goap_agent_desc", typeof(Goap.Native.AgentDesc)},
+                {"goap_agent_event", typeof(Goap.Native.AgentEvent)},
+                {"goap_agent_stats", typeof(Goap.Native.AgentStats)},
+                {"goap_sim_options", typeof(Goap.Native.SimOptions)},
+                {"goap_sim_result", typeof(Goap.Native.SimResult)},
+                {"goap_file_action_info", typeof(Goap.Native.FileActionInfo)},
+            };
+            int seen = 0;
+            using (var p = Process.Start(psi))
+            {
+                string line;
+                while ((line = p.StandardOutput.ReadLine()) != null)
+                {
+                    var parts = line.Split(' ');
+                    Eq(Marshal.SizeOf(types[parts[0]]), int.Parse(parts[1]), "sizeof " + parts[0]);
+                    seen++;
+                }
+                p.WaitForExit();
+            }
+            Eq(seen, types.Count, "structs checked");
+        });
+
+        Run("five scenarios", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                Eq(f.DomainName, "soldier", "domain");
+                Eq(f.Scenarios.Length, 5, "scenarios");
+                foreach (var s in f.Scenarios)
+                {
+                    var p = f.PlanScenario(s);
+                    Eq(p.Status, Status.Ok, s);
+                    Eq(p.Cost, f.ScenarioExpectedCost(s), s + " cost");
+                    SeqEq(p.Actions, f.ScenarioExpectedPlan(s), s + " plan");
+                }
+                SeqEq(f.PlanScenario("door_stuck").Actions, new[] {"get_ammo", "load_magazine", "kick_door", "shoot"}, "door_stuck");
+                using (var planner = new Planner(f))
+                {
+                    var p = planner.Plan("target_dead", "door_stuck, kick_failed");
+                    Eq(p.Cost, 8.0, "want/given cost");
+                    Eq(planner.Plan("target_dead, !in_b", "in_b").Status, Status.NoPlan, "no plan");
+                }
+            }
+        });
+
+        Run("errors are the CLI's", () =>
+        {
+            string path = Path.Combine(TestsDir, "cli/broken.goap");
+            var e = Throws<GoapException>(() => GoapFile.Load(path), "broken file");
+            Eq(e.Status, Status.NotFound, "status");
+            Eq(e.Line, 6, "line"); Eq(e.Column, 7, "col"); Eq(e.File, path, "file");
+            if (!e.Message.StartsWith(path + ":6:7: error: unknown variable 'has_amo'")) throw new Exception(e.Message);
+            string cli = RunCli("plan", path, "--goal", "g");
+            if (cli != null && !cli.Contains(e.Message)) throw new Exception("CLI differs: " + cli);
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var w = Throws<GoapException>(() => f.Plan("target_ded"), "bad want");
+                if (!w.Message.StartsWith("--want:1:1: error: unknown variable 'target_ded'")) throw new Exception(w.Message);
+                cli = RunCli("plan", Soldier, "--want", "target_ded");
+                if (cli != null && !cli.Contains(w.Message)) throw new Exception("CLI differs: " + cli);
+                Throws<GoapException>(() => f.PlanScenario("nope"), "unknown scenario");
+            }
+            var pe = Throws<GoapException>(() => GoapFile.Parse("domain d\nvar a: bol\n", "mem.goap"), "parse");
+            Eq(pe.Line, 2, "parse line");
+            Eq(Throws<GoapException>(() => GoapFile.Load("/nonexistent/x.goap"), "io").Status, Status.IoError, "io");
+        });
+
+        Run("simulation door_held", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var s = f.Simulate("door_held");
+                Eq(s.Failed, 0, "failed expectations");
+                Eq(s.Replans, 2, "replans");
+                var fails = new List<string>();
+                foreach (var e in s.Events) if (e.Kind == EventKind.ActionFailure) fails.Add(e.Action);
+                SeqEq(fails.ToArray(), new[] {"open_door", "kick_door"}, "failures");
+            }
+        });
+
+        Run("door agent with C# actions", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var ticks = new List<string>();
+                var events = new List<AgentEvent>();
+                using (var a = DoorHeld(f, ticks, events))
+                {
+                    GC.Collect();
+                    GC.WaitForPendingFinalizers();
+                    for (int i = 0; i < 50 && a.Get("target_dead") == 0; i++) a.Update(0.1);
+                    Eq(a.Get("target_dead"), 1, "target_dead");
+                    Eq(a.Get("door_stuck"), 1, "on_fail door_stuck");
+                    Eq(a.Get("kick_failed"), 1, "on_fail kick_failed");
+                    Eq(a.ReplansAfterFailures, 2UL, "replans after failures");
+                    var plans = new List<string>();
+                    foreach (var e in events) if (e.Kind == EventKind.Plan) plans.Add(string.Join(" ", e.Plan));
+                    SeqEq(plans.ToArray(), new[] {"get_ammo load_magazine open_door shoot", "kick_door shoot", "jump_window shoot"}, "plans");
+                    if (!ticks.Contains("jump_window")) throw new Exception("no jump_window");
+                }
+            }
+        });
+
+        Run("exceptions in callbacks", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var ticks = new List<string>();
+                var events = new List<AgentEvent>();
+                using (var a = DoorHeld(f, ticks, events, "get_ammo"))
+                {
+                    var e = Throws<GoapException>(() => { for (int i = 0; i < 5; i++) a.Update(0.1); }, "callback exception");
+                    if (!(e.InnerException is InvalidOperationException)) throw new Exception("inner: " + e.InnerException);
+                    Eq(a.Get("armory_empty"), 1, "get_ammo's on_fail");
+                    for (int i = 0; i < 50 && a.Get("target_dead") == 0; i++) a.Update(0.1);
+                    Eq(a.Get("target_dead"), 1, "goes on");
+                    Eq(ticks[ticks.Count - 1], "punch", "last action");
+                }
+            }
+        });
+
+        Run("misuse", () =>
+        {
+            var f = GoapFile.Load(Soldier);
+            Agent self = null;
+            var acts = new Dictionary<string, ActionTick>();
+            acts["get_ammo"] = (agent, action, dt) => { agent.Update(0.1); return ActionState.Success; };
+            self = new Agent(f, acts);
+            Throws<GoapException>(() => self.Update(0.1), "reentrant update");
+            Throws<GoapException>(() => self.Set("in_b", 7), "out of range");
+            Throws<GoapException>(() => self.Get("nope"), "unknown var");
+            Throws<GoapException>(() => new Agent(f, new Dictionary<string, ActionTick> { { "nope", (a, n, d) => ActionState.Success } }), "unknown action");
+            var planner = new Planner(f);
+            f.Dispose();                                   // the agent and planner keep the domain
+            Throws<ObjectDisposedException>(() => f.PlanScenario("default"), "file disposed");
+            Eq(planner.Plan("target_dead").Cost, 4.0, "planner after file disposed");
+            for (int i = 0; i < 20; i++) self.Update(0.1);
+            self.Dispose();
+            self.Dispose();                                // twice is fine
+            planner.Dispose();
+            Throws<ObjectDisposedException>(() => self.Update(0.1), "agent disposed");
+            Throws<ObjectDisposedException>(() => planner.Plan("target_dead"), "planner disposed");
+        });
+
+        Console.WriteLine(passed + " passed, " + failed + " failed");
+        return failed == 0 ? 0 : 1;
+    }
+}

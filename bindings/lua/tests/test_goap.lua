@@ -1,0 +1,199 @@
+-- Tests of the Lua binding, run by CTest (test `lua`) under lua5.4 with LUA_CPATH pointing at
+-- the built module and GOAP_EXAMPLES / GOAP_TESTS / GOAP_CLI set. Prints "N passed, M failed".
+local goap = require("goap")
+
+local examples = os.getenv("GOAP_EXAMPLES") or "examples"
+local tests_dir = os.getenv("GOAP_TESTS") or "tests"
+local cli = os.getenv("GOAP_CLI")
+local soldier = examples .. "/soldier.goap"
+
+local passed, failed = 0, 0
+local function test(name, fn)
+  local ok, err = pcall(fn)
+  if ok then passed = passed + 1 else
+    failed = failed + 1
+    io.stderr:write("FAIL: " .. name .. ": " .. tostring(err) .. "\n")
+  end
+end
+local function eq(a, b, what)
+  if a ~= b then error((what or "value") .. ": expected " .. tostring(b) .. ", got " .. tostring(a), 2) end
+end
+local function list_eq(a, b, what)
+  eq(#a, #b, (what or "list") .. " length")
+  for i = 1, #b do eq(a[i], b[i], (what or "list") .. "[" .. i .. "]") end
+end
+local function raises(fn, pattern)
+  local ok, err = pcall(fn)
+  if ok then error("expected an error matching " .. pattern, 2) end
+  if not tostring(err):find(pattern, 1, true) then
+    error("error '" .. tostring(err) .. "' does not contain '" .. pattern .. "'", 2)
+  end
+  return err
+end
+local function run_cli(args)
+  local p = io.popen(cli .. " " .. args .. " 2>&1")
+  local out = p:read("a")
+  p:close()
+  return out
+end
+
+test("domain", function()
+  local f <close> = goap.load(soldier)
+  eq(f:name(), "soldier")
+  list_eq(f:goals(), {"kill_enemy"})
+  eq(#f:actions(), 7)
+  eq(#f:scenarios(), 5)
+  eq(tostring(f), "goap.file(soldier)")
+end)
+
+test("five scenarios", function()
+  local f <close> = goap.load(soldier)
+  for _, name in ipairs(f:scenarios()) do
+    local s = f:scenario(name)
+    local p = f:plan{scenario = name}
+    eq(p.status, "ok", name)
+    eq(p.cost, s.expect_cost, name .. " cost")
+    list_eq(p.actions, s.expect_plan, name .. " plan")
+  end
+  list_eq(f:plan{scenario = "door_stuck_kick_failed"}.actions,
+          {"get_ammo", "load_magazine", "jump_window", "shoot"})
+end)
+
+test("want and given strings", function()
+  local f <close> = goap.load(soldier)
+  local p = f:plan{want = "target_dead", given = "armory_empty"}
+  list_eq(p.actions, {"open_door", "punch"})
+  eq(p.cost, 7.0)
+  eq(f:plan{goal = "kill_enemy", search = "backward"}.cost, 4.0)
+  local np = f:plan{want = "target_dead, !in_b", given = "in_b"}
+  eq(np.status, "no_plan")
+  eq(#np.actions, 0)
+end)
+
+test("file errors are the CLI's", function()
+  local path = tests_dir .. "/cli/broken.goap"
+  local err = raises(function() goap.load(path) end, path .. ":6:7: error: unknown variable 'has_amo'")
+  if cli then
+    local out = run_cli("plan " .. path .. " --goal g")
+    assert(out:find(err, 1, true), "CLI output differs:\n" .. out .. "\nvs\n" .. err)
+  end
+  raises(function() goap.parse("domain d\nvar a: bol\n", "mem.goap") end, "mem.goap:2:")
+  raises(function() goap.load("/nonexistent/x.goap") end, "/nonexistent/x.goap")
+end)
+
+test("want errors are the CLI's", function()
+  local f <close> = goap.load(soldier)
+  local err = raises(function() f:plan{want = "target_ded"} end,
+                     "--want:1:1: error: unknown variable 'target_ded'")
+  if cli then
+    local out = run_cli("plan " .. soldier .. " --want target_ded")
+    assert(out:find(err, 1, true), "CLI output differs:\n" .. out)
+  end
+  raises(function() f:plan{scenario = "nope"} end, "unknown scenario")
+  raises(function() f:plan{} end, "say what to reach")
+  raises(function() f:plan{want = "target_dead", heuristic = "nope"} end, "unknown heuristic")
+end)
+
+test("simulation door_held", function()
+  local f <close> = goap.load(soldier)
+  local s = f:simulate("door_held")
+  eq(s.failed, 0, "failed expectations")
+  eq(s.replans, 2, "replans")
+  local fails = {}
+  for _, e in ipairs(s.events) do
+    if e.kind == "action_failure" then fails[#fails + 1] = e.action end
+  end
+  list_eq(fails, {"open_door", "kick_door"}, "failures")
+  eq(s.world[1].var, "door_held")
+  eq(s.world[1].value, 1)
+  raises(function() f:simulate("nope") end, "unknown simulation")
+end)
+
+local function door_held(f, record, raise_in)
+  local acts = {}
+  for _, name in ipairs(f:actions()) do
+    acts[name] = function(agent, action, dt)
+      record[#record + 1] = action
+      if action == raise_in then error("boom in " .. action) end
+      if action == "open_door" or action == "kick_door" then return "failure" end
+      return "success"
+    end
+  end
+  local events = {}
+  local a = f:agent{name = "soldier", actions = acts,
+                    on_event = function(agent, ev) events[#events + 1] = ev end}
+  return a, events
+end
+
+test("agent with Lua actions", function()
+  local f <close> = goap.load(soldier)
+  local ticks = {}
+  local a <close>, events = door_held(f, ticks)
+  for _ = 1, 50 do
+    if a:get("target_dead") == 1 then break end
+    a:update(0.1)
+  end
+  eq(a:get("target_dead"), 1)
+  eq(a:get("door_stuck"), 1, "on_fail door_stuck")
+  eq(a:get("kick_failed"), 1, "on_fail kick_failed")
+  local plans = {}
+  for _, e in ipairs(events) do if e.kind == "plan" then plans[#plans + 1] = table.concat(e.plan, " ") end end
+  list_eq(plans, {"get_ammo load_magazine open_door shoot", "kick_door shoot", "jump_window shoot"})
+  eq(a:stats().replans.action_failed, 2)
+end)
+
+test("errors in callbacks fail the action and are raised after update", function()
+  local f <close> = goap.load(soldier)
+  local ticks = {}
+  local a <close>, events = door_held(f, ticks, "get_ammo")
+  local err
+  for _ = 1, 5 do
+    local ok, e = pcall(a.update, a, 0.1)
+    if not ok then err = e break end
+  end
+  assert(err and tostring(err):find("boom in get_ammo", 1, true), "error not raised: " .. tostring(err))
+  eq(a:get("armory_empty"), 1, "get_ammo's on_fail")
+  for _ = 1, 50 do
+    if a:get("target_dead") == 1 then break end
+    a:update(0.1)
+  end
+  eq(a:get("target_dead"), 1)
+  eq(ticks[#ticks], "punch")
+end)
+
+test("bad return values and misuse", function()
+  local f <close> = goap.load(soldier)
+  local a = f:agent{actions = {get_ammo = function() return "maybe" end}}
+  raises(function() for _ = 1, 3 do a:update(0.1) end end, "tick returned maybe")
+  local b = f:agent{actions = {get_ammo = function(agent) agent:close() return true end}}
+  raises(function() b:update(0.1) end, "closed from one of its callbacks")
+  local c = f:agent{actions = {get_ammo = function(agent) agent:update(0.1) return true end}}
+  raises(function() c:update(0.1) end, "called from one of its callbacks")
+  raises(function() f:agent{actions = {nope = function() end}} end, "unknown action 'nope'")
+  raises(function() a:set("in_b", 7) end, "out of range")
+  raises(function() a:get("nope") end, "unknown variable")
+  raises(function() f:close() end, "still open")
+  a:close(); b:close(); c:close()
+  a:close() -- twice is fine
+  raises(function() a:update(0.1) end, "the agent is closed")
+  raises(function() a:get("in_b") end, "the agent is closed")
+  f:close()
+  raises(function() f:plan{scenario = "default"} end, "the file is closed")
+  raises(function() f:agent{} end, "the file is closed")
+end)
+
+test("memory and garbage collection", function()
+  local f = goap.load(soldier)
+  local a = f:agent{memory = "door_stuck, kick_failed"}
+  f = nil
+  collectgarbage()
+  collectgarbage()   -- the agent keeps its file alive
+  for _ = 1, 20 do a:update(0.1) end
+  eq(a:get("target_dead"), 1)
+  a = nil
+  collectgarbage()
+  collectgarbage()
+end)
+
+print(string.format("%d passed, %d failed", passed, failed))
+os.exit(failed == 0 and 0 or 1)

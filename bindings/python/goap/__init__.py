@@ -1,0 +1,644 @@
+"""libgoap for Python: goal-oriented action planning (ctypes, standard library only).
+
+    import goap
+    with goap.File.load("examples/soldier.goap") as f:
+        plan = f.plan(scenario="door_stuck")
+        print(plan.actions, plan.cost)        # ['get_ammo', 'load_magazine', 'kick_door', 'shoot'] 6.0
+
+Objects: File (a loaded .goap file: its domain, scenarios, simulations), Domain (the file's
+domain, a view that lives as long as the file), Agent (an NPC whose actions are Python
+callables). Errors raise GoapError, whose text for file and condition errors is exactly what
+the `goap` CLI prints (`file:line:col: error: message`, the source line and a caret).
+
+Threads: an object is used by one thread at a time; a File may be shared for reading.
+Closing: close() (or `with`) frees the C object; any use afterwards raises GoapError, never
+crashes. Closing a File closes the agents made on it first.
+"""
+import ctypes
+import weakref
+
+from . import _ffi
+
+_lib, LIBRARY_PATH = _ffi.load()
+
+__all__ = ["File", "Domain", "Agent", "Plan", "Event", "Simulation", "GoapError",
+           "RUNNING", "SUCCESS", "FAILURE", "version"]
+
+STATUS_NAMES = [_lib.goap_status_name(i).decode() for i in range(64)]  # unknown codes: a name too
+OK, NO_PLAN, INVALID_ARGUMENT, INVALID_OPERATION = 0, 1, 8, 9
+BUFFER_TOO_SMALL, IN_PROGRESS = 5, 6
+
+RUNNING, SUCCESS, FAILURE = "running", "success", "failure"
+_ACTION_STATE = {RUNNING: 0, SUCCESS: 1, FAILURE: 2, None: 0, True: 1, False: 2}
+
+EVENT_KINDS = ["replan", "goal", "plan", "plan_failed", "repair", "action_start",
+               "action_success", "action_failure", "action_stop", "memory", "goal_done", "idle",
+               "reservation_denied"]
+SEARCHES = ["astar", "backward", "wastar", "greedy"]
+
+
+def version():
+    """The C library's version string."""
+    return _lib.goap_version().decode()
+
+
+class GoapError(Exception):
+    """An error from libgoap. status: the goap_status name ("parse_error", "not_found", ...);
+    file, line, col (1-based, 0 when not tied to a position) and message for diagnostics;
+    str(e) is the CLI's text."""
+
+    def __init__(self, status, text, file=None, line=0, col=0, message=None):
+        super().__init__(text)
+        self.status = STATUS_NAMES[status] if isinstance(status, int) else status
+        self.file, self.line, self.col = file, line, col
+        self.message = message if message is not None else text
+
+
+def _diag_error(diag):
+    buf = ctypes.create_string_buffer(2048)
+    _lib.goap_diag_format(ctypes.byref(diag), buf, len(buf))
+    return GoapError(diag.status, buf.value.decode("utf-8", "replace").rstrip("\n"),
+                     diag.file.decode("utf-8", "replace"), diag.line, diag.col,
+                     diag.message.decode("utf-8", "replace"))
+
+
+def _status_error(status, what):
+    return GoapError(status, "%s: %s" % (what, _lib.goap_status_string(status).decode()))
+
+
+def _enc(s):
+    if not isinstance(s, str):
+        raise TypeError("expected a str, got %s" % type(s).__name__)
+    if "\0" in s:
+        raise ValueError("string contains a NUL character")
+    return s.encode("utf-8")
+
+
+def _dec(b):
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+class _Closable:
+    _closed_what = "object"
+
+    def _check(self):
+        if self._ptr is None:
+            raise GoapError(INVALID_OPERATION, "%s is closed" % self._closed_what)
+        return self._ptr
+
+    @property
+    def closed(self):
+        return self._ptr is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Domain:
+    """The domain of a File (a view: valid while the file is open)."""
+
+    def __init__(self, file):
+        self._file = file
+
+    @property
+    def _ptr(self):
+        return _lib.goap_file_domain(self._file._check())
+
+    @property
+    def name(self):
+        return _dec(_lib.goap_domain_name(self._ptr))
+
+    @property
+    def vars(self):
+        d = self._ptr
+        return [self.var_name(i) for i in range(_lib.goap_domain_var_count(d))]
+
+    def var_name(self, var):
+        info = _ffi.VarInfo()
+        if _lib.goap_domain_var_info(self._ptr, var, ctypes.byref(info)) != OK:
+            raise GoapError(INVALID_ARGUMENT, "no variable with id %r" % (var,))
+        return _dec(info.name)
+
+    @property
+    def actions(self):
+        d = self._ptr
+        return [_dec(_lib.goap_domain_action_name(d, i))
+                for i in range(_lib.goap_domain_action_count(d))]
+
+    @property
+    def goals(self):
+        d = self._ptr
+        return [_dec(_lib.goap_domain_goal_name(d, i))
+                for i in range(_lib.goap_domain_goal_count(d))]
+
+    def _find(self, fn, kind, name):
+        i = fn(self._ptr, _enc(name))
+        if i < 0:
+            raise GoapError("not_found", "unknown %s '%s'" % (kind, name))
+        return i
+
+    def find_var(self, name):
+        return self._find(_lib.goap_domain_find_var, "variable", name)
+
+    def find_action(self, name):
+        return self._find(_lib.goap_domain_find_action, "action", name)
+
+    def find_goal(self, name):
+        return self._find(_lib.goap_domain_find_goal, "goal", name)
+
+    def action_cost(self, name):
+        return _lib.goap_domain_action_cost(self._ptr, self.find_action(name))
+
+    def value_name(self, var, value):
+        """"true"/"false" for bools, the value's name for enums, the number for ints."""
+        v = _lib.goap_domain_value_name(self._ptr, var, value)
+        return _dec(v) if v is not None else str(value)
+
+    def parse_conds(self, text, name="--want"):
+        """Parses `a, !b, ammo >= 2` (a `want` line) into a ctypes array of conditions.
+        Errors raise GoapError with the CLI's text (`--want:1:col: error: ...`)."""
+        return self._parse(_lib.goap_parse_conds, _ffi.Cond, text, name)
+
+    def parse_assignments(self, text, name="--given"):
+        return self._parse(_lib.goap_parse_assignments, _ffi.Effect, text, name)
+
+    def _parse(self, fn, ctype, text, name):
+        d = self._ptr
+        cap = 16
+        while True:
+            arr = (ctype * cap)()
+            count = ctypes.c_int(0)
+            diag = _ffi.Diag()
+            st = fn(d, _enc(name), _enc(text), arr, cap, ctypes.byref(count), ctypes.byref(diag))
+            if st == BUFFER_TOO_SMALL and count.value > cap:
+                cap = count.value
+                continue
+            if st == BUFFER_TOO_SMALL:
+                cap *= 4
+                continue
+            if st != OK:
+                raise _diag_error(diag)
+            return arr, count.value
+
+
+class Plan:
+    """The result of a planning request. status: "ok", "no_plan", "node_limit", ...;
+    actions: action names; ids: action ids; cost; expanded: nodes expanded; partial."""
+
+    def __init__(self, status, actions, ids, cost, expanded, partial):
+        self.status, self.actions, self.ids = status, actions, ids
+        self.cost, self.expanded, self.partial = cost, expanded, partial
+
+    @property
+    def ok(self):
+        return self.status == "ok"
+
+    def __repr__(self):
+        return "Plan(%s, %r, cost=%g)" % (self.status, self.actions, self.cost)
+
+
+class Event:
+    """One step of an agent's timeline (goap_agent_event): kind ("plan", "action_failure",
+    ...), time, and, as the kind has them, reason, goal, action, plan, cost, var, old_value,
+    value, status, priority, cached, skipped, timeout. Names, not ids."""
+
+    def __init__(self, domain, ev):
+        d = domain._ptr
+        self.kind = EVENT_KINDS[ev.kind] if 0 <= ev.kind < len(EVENT_KINDS) else str(ev.kind)
+        self.time = ev.time
+        self.reason = _dec(_lib.goap_replan_reason_name(ev.reason))
+        self.goal = _dec(_lib.goap_domain_goal_name(d, ev.goal)) if ev.goal >= 0 else None
+        self.action = _dec(_lib.goap_domain_action_name(d, ev.action)) if ev.action >= 0 else None
+        self.plan = ([_dec(_lib.goap_domain_action_name(d, ev.plan[i]))
+                      for i in range(ev.plan_length)] if ev.plan else [])
+        self.cost, self.priority = ev.cost, ev.priority
+        self.cached, self.skipped, self.timeout = ev.cached, ev.skipped, ev.timeout
+        self.status = STATUS_NAMES[ev.status] if 0 <= ev.status < len(STATUS_NAMES) else None
+        self.var = domain.var_name(ev.var) if self.kind == "memory" else None
+        self.old_value, self.value = ev.old_value, ev.value
+
+    def __repr__(self):
+        extra = {"plan": " %s %r" % (self.goal, self.plan), "memory": " %s=%d" % (self.var, self.value),
+                 "replan": " " + (self.reason or "")}.get(self.kind, " " + (self.action or self.goal or ""))
+        return "<Event %.2f %s%s>" % (self.time, self.kind, extra)
+
+
+class Simulation:
+    """What File.simulate returns: events (the agent's timeline), world (changes of world
+    variables as (time, var, old, new)), time, idle, replans, expectations, failed, message,
+    stats (a dict of the agent's counters)."""
+
+    def __repr__(self):
+        return "<Simulation %s: %d events, %d replans, %d/%d expectations failed>" % (
+            self.name, len(self.events), self.replans, self.failed, self.expectations)
+
+
+def _stats_dict(s):
+    return {"updates": s.updates, "plans": s.plans, "plan_failures": s.plan_failures,
+            "replans": {_dec(_lib.goap_replan_reason_name(i)): s.replans[i]
+                        for i in range(_ffi.REPLAN_REASON_COUNT) if s.replans[i]},
+            "repairs": s.repairs, "cache_hits": s.cache_hits, "expanded": s.expanded,
+            "actions_started": s.actions_started, "actions_succeeded": s.actions_succeeded,
+            "actions_failed": s.actions_failed, "memory_bytes": s.memory_bytes}
+
+
+class File(_Closable):
+    """A loaded .goap file (goap_file): its domain, scenarios and simulations."""
+    _closed_what = "goap.File"
+
+    def __init__(self, ptr, name):
+        self._ptr = ptr
+        self.name = name
+        self._agents = weakref.WeakSet()
+        self.domain = Domain(self)
+
+    @classmethod
+    def load(cls, path):
+        """Reads and parses a file. GoapError (status "io_error", "parse_error", ...) with the
+        CLI's `path:line:col: error: message` text on failure."""
+        out = ctypes.c_void_p()
+        diag = _ffi.Diag()
+        st = _lib.goap_file_load(_enc(str(path)), None, ctypes.byref(out), ctypes.byref(diag))
+        if st != OK:
+            raise _diag_error(diag)
+        return cls(out.value, str(path))
+
+    @classmethod
+    def parse(cls, text, name="<string>"):
+        """Parses .goap text; `name` is used in error messages."""
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        out = ctypes.c_void_p()
+        diag = _ffi.Diag()
+        st = _lib.goap_file_parse(_enc(name), data, len(data), None, ctypes.byref(out),
+                                  ctypes.byref(diag))
+        if st != OK:
+            raise _diag_error(diag)
+        return cls(out.value, name)
+
+    def close(self):
+        """Frees the file; closes the agents made on it first. Safe to call twice."""
+        if self._ptr is None:
+            return
+        for a in list(self._agents):
+            a.close()
+        _lib.goap_file_destroy(self._ptr)
+        self._ptr = None
+
+    # -- scenarios ---------------------------------------------------------------------
+    @property
+    def scenarios(self):
+        f = self._check()
+        return [_dec(_lib.goap_file_scenario(f, i).contents.name)
+                for i in range(_lib.goap_file_scenario_count(f))]
+
+    def scenario(self, name):
+        """A scenario as a dict: name, goal, want, given, expect_cost, expect_plan
+        (None when not expected), expect_no_plan."""
+        f = self._check()
+        i = _lib.goap_file_find_scenario(f, _enc(name))
+        if i < 0:
+            raise GoapError("not_found", "unknown scenario '%s'" % name)
+        s = _lib.goap_file_scenario(f, i).contents
+        d = self.domain
+        return {
+            "name": _dec(s.name),
+            "goal": d.goals[s.goal] if s.goal >= 0 else None,
+            "want": [(d.var_name(s.want[k].var), s.want[k].op, s.want[k].value)
+                     for k in range(s.want_count)],
+            "given": [(d.var_name(s.given[k].var), s.given[k].op, s.given[k].value)
+                      for k in range(s.given_count)],
+            "expect_cost": s.expect_cost if s.expect & 1 else None,
+            "expect_plan": ([d.actions[s.expect_plan[k]] for k in range(s.expect_plan_length)]
+                            if s.expect & 2 else None),
+            "expect_no_plan": bool(s.expect & 4),
+        }
+
+    def warnings(self):
+        """The warnings of `goap check`, each as the CLI prints it."""
+        f = self._check()
+        n = _lib.goap_file_warnings(f, None, 0)
+        arr = (_ffi.Diag * max(n, 1))()
+        _lib.goap_file_warnings(f, arr, n)
+        return [str(_diag_error(arr[i])) for i in range(n)]
+
+    # -- planning ----------------------------------------------------------------------
+    def plan(self, scenario=None, goal=None, want=None, given=None, search="astar",
+             heuristic="default", max_nodes=0, weight=0.0):
+        """Plans from the default state (plus a scenario's or the `given` assignments) to a
+        scenario's want, a goal's want, or `want` conditions (a string as on a `want` line).
+        Returns a Plan; bad names or conditions raise GoapError."""
+        f = self._check()
+        d = self.domain._ptr
+        if [scenario, goal, want].count(None) != 2:
+            raise GoapError(INVALID_ARGUMENT, "say what to reach: scenario, goal or want")
+        words = _lib.goap_domain_state_words(d)
+        start = (ctypes.c_uint64 * max(words, 1))()
+        _lib.goap_state_init(d, start)
+        if scenario is not None:
+            i = _lib.goap_file_find_scenario(f, _enc(scenario))
+            if i < 0:
+                raise GoapError("not_found", "unknown scenario '%s'" % scenario)
+            s = _lib.goap_file_scenario(f, i).contents
+            conds, count = s.want, s.want_count
+            if _lib.goap_state_assign(d, start, s.given, s.given_count) != OK:
+                raise GoapError("out_of_range", "scenario '%s': given out of range" % scenario)
+        elif goal is not None:
+            g = self.domain.find_goal(goal)
+            n = ctypes.c_int(0)
+            conds = _lib.goap_domain_goal_want(d, g, ctypes.byref(n))
+            count = n.value
+        else:
+            conds, count = self.domain.parse_conds(want)
+        if given is not None:
+            eff, n = self.domain.parse_assignments(given)
+            st = _lib.goap_state_assign(d, start, eff, n)
+            if st != OK:
+                raise _status_error(st, "--given")
+        req = _ffi.Request()
+        req.start = start
+        req.want = ctypes.cast(conds, ctypes.POINTER(_ffi.Cond))
+        req.want_count = count
+        if search not in SEARCHES:
+            raise GoapError(INVALID_ARGUMENT, "unknown search '%s' (%s)" % (search, ", ".join(SEARCHES)))
+        req.search = SEARCHES.index(search)
+        h = _lib.goap_heuristic_from_name(_enc(heuristic))
+        if h < 0:
+            raise GoapError(INVALID_ARGUMENT, "unknown heuristic '%s'" % heuristic)
+        req.heuristic = h
+        req.max_nodes = max_nodes
+        req.weight = weight
+        planner = _lib.goap_planner_create(d, None)
+        if not planner:
+            raise GoapError("out_of_memory", "cannot create a planner")
+        try:
+            buf = (ctypes.c_int32 * 64)()
+            res = _ffi.Result(plan=buf, plan_capacity=64)
+            st = _lib.goap_plan(planner, ctypes.byref(req), ctypes.byref(res))
+            if st == BUFFER_TOO_SMALL or res.plan_length > res.plan_capacity:
+                buf = (ctypes.c_int32 * res.plan_length)()
+                res.plan, res.plan_capacity = buf, res.plan_length
+                st = _lib.goap_plan_finish(planner, ctypes.byref(res))
+            if st in (INVALID_ARGUMENT, INVALID_OPERATION) or STATUS_NAMES[st] == "out_of_memory":
+                raise _status_error(st, "plan")
+            n = min(res.plan_length, res.plan_capacity)
+            ids = [buf[i] for i in range(n)] if (st == OK or res.partial) else []
+            acts = self.domain.actions
+            return Plan(STATUS_NAMES[st], [acts[i] for i in ids], ids, res.cost,
+                        res.stats.expanded, bool(res.partial))
+        finally:
+            _lib.goap_planner_destroy(planner)
+
+    # -- simulations -------------------------------------------------------------------
+    @property
+    def simulations(self):
+        f = self._check()
+        return [_dec(_lib.goap_file_simulation_name(f, i))
+                for i in range(_lib.goap_file_simulation_count(f))]
+
+    def simulate(self, name, until=0.0, step=0.0):
+        """Runs a `simulation` block; returns a Simulation with its events."""
+        f = self._check()
+        i = _lib.goap_file_find_simulation(f, _enc(name))
+        if i < 0:
+            raise GoapError("not_found", "unknown simulation '%s'" % name)
+        sim = Simulation()
+        sim.name, sim.events, sim.world = name, [], []
+        errors = []
+        dom = self.domain
+
+        def on_event(agent, ev, user):
+            try:
+                sim.events.append(Event(dom, ev.contents))
+            except BaseException as e:  # never let an exception cross the C frames
+                errors.append(e)
+
+        def on_world(var, old, new, time, user):
+            try:
+                sim.world.append((time, dom.var_name(var), old, new))
+            except BaseException as e:
+                errors.append(e)
+
+        ev_fn, world_fn = _ffi.EVENT_FN(on_event), _ffi.WORLD_FN(on_world)
+        opts = _ffi.SimOptions(on_event=ev_fn, on_world=world_fn, until=until, step=step)
+        res = _ffi.SimResult()
+        st = _lib.goap_file_simulate(f, i, ctypes.byref(opts), ctypes.byref(res))
+        if errors:
+            raise errors[0]
+        if st != OK:
+            raise _status_error(st, "simulate %s" % name)
+        sim.time, sim.idle, sim.replans = res.time, bool(res.idle), res.replans
+        sim.expectations, sim.failed = res.expectations, res.failed
+        sim.message = _dec(res.message)
+        sim.stats = _stats_dict(res.stats)
+        return sim
+
+
+class Agent(_Closable):
+    """An agent running the file's domain with Python action callbacks.
+
+    actions: {action name: callable or dict}. A callable is the action's tick:
+    tick(agent, action_name, dt) returns goap.RUNNING, SUCCESS or FAILURE (or None = running,
+    True = success, False = failure). A dict may give "tick", "start" (agent, name) and "stop"
+    (agent, name). Actions without a callback succeed at once. The file's on_fail, timeout,
+    watch and valid lines apply. on_event(agent, Event) receives the timeline.
+
+    An exception raised by a callback does not cross into C: the action is marked failed (its
+    on_fail memory is written), and the exception is raised again by update() once the C
+    update has returned. The agent keeps its callbacks alive as long as it lives.
+    """
+    _closed_what = "goap.Agent"
+
+    def __init__(self, file, actions=None, on_event=None, name="agent", memory=None,
+                 expansions_per_update=0):
+        self._ptr = None
+        self._type = None
+        f = file._check()
+        d = file.domain._ptr
+        self.file, self.domain = file, file.domain
+        self._errors = []
+        self._updating = False
+        na, ng = _lib.goap_domain_action_count(d), _lib.goap_domain_goal_count(d)
+        self._acts = (_ffi.ActionBinding * max(na, 1))()
+        self._goals = (_ffi.GoalBinding * max(ng, 1))()
+        st = _lib.goap_file_bindings(f, self._acts, na, self._goals, ng)
+        if st != OK:
+            raise _status_error(st, "bindings")
+        names = file.domain.actions
+        self._callbacks = {}
+        for key, spec in (actions or {}).items():
+            a = file.domain.find_action(key)
+            if callable(spec):
+                spec = {"tick": spec}
+            elif not isinstance(spec, dict) or set(spec) - {"tick", "start", "stop"}:
+                raise TypeError("action %s: give a callable or a dict of tick/start/stop" % key)
+            self._callbacks[a] = spec
+        self._names = names
+        self._c_tick = _ffi.TICK_FN(self._on_tick)
+        self._c_start = _ffi.START_FN(self._on_start)
+        self._c_stop = _ffi.STOP_FN(self._on_stop)
+        self._c_event = _ffi.EVENT_FN(self._on_event)
+        for a, spec in self._callbacks.items():
+            if "tick" in spec:
+                self._acts[a].tick = self._c_tick
+            if "start" in spec:
+                self._acts[a].start = self._c_start
+            if "stop" in spec:
+                self._acts[a].stop = self._c_stop
+        self._on_event_py = on_event
+        td = _ffi.AgentTypeDesc()
+        self._type_name = _enc(name)
+        td.name = self._type_name
+        td.actions, td.action_count = self._acts, na
+        td.goals, td.goal_count = self._goals, ng
+        td.expansions_per_update = expansions_per_update
+        t = ctypes.c_void_p()
+        msg = ctypes.c_char_p()
+        st = _lib.goap_agent_type_create(d, ctypes.byref(td), ctypes.byref(t), ctypes.byref(msg))
+        if st != OK:
+            raise GoapError(st, "agent type: %s" % (_dec(msg.value) or STATUS_NAMES[st]))
+        self._type = t.value
+        ad = _ffi.AgentDesc()
+        ad.type = self._type
+        ad.on_event = self._c_event
+        if memory is not None:
+            words = _lib.goap_domain_state_words(d)
+            self._memory0 = (ctypes.c_uint64 * max(words, 1))()
+            _lib.goap_state_init(d, self._memory0)
+            eff, n = file.domain.parse_assignments(memory, "memory")
+            st = _lib.goap_state_assign(d, self._memory0, eff, n)
+            if st != OK:
+                _lib.goap_agent_type_destroy(self._type)
+                self._type = None
+                raise _status_error(st, "memory")
+            ad.memory = self._memory0
+        ptr = _lib.goap_agent_create(ctypes.byref(ad))
+        if not ptr:
+            _lib.goap_agent_type_destroy(self._type)
+            self._type = None
+            raise GoapError("out_of_memory", "cannot create the agent")
+        self._ptr = ptr
+        file._agents.add(self)
+
+    # -- callbacks from C: never raise -------------------------------------------------
+    def _call(self, action, which, *args):
+        fn = self._callbacks.get(action, {}).get(which)
+        return fn(self, self._names[action], *args) if fn else None
+
+    def _on_tick(self, agent, action, dt, user):
+        try:
+            r = self._call(action, "tick", dt)
+            if r not in _ACTION_STATE:
+                raise ValueError("action %s: tick returned %r (expected goap.RUNNING, SUCCESS "
+                                 "or FAILURE)" % (self._names[action], r))
+            return _ACTION_STATE[r]
+        except BaseException as e:
+            self._errors.append(e)
+            return 2  # GOAP_ACTION_FAILURE
+
+    def _on_start(self, agent, action, user):
+        try:
+            self._call(action, "start")
+        except BaseException as e:
+            self._errors.append(e)
+
+    def _on_stop(self, agent, action, user):
+        try:
+            self._call(action, "stop")
+        except BaseException as e:
+            self._errors.append(e)
+
+    def _on_event(self, agent, ev, user):
+        if self._on_event_py is None:
+            return
+        try:
+            self._on_event_py(self, Event(self.domain, ev.contents))
+        except BaseException as e:
+            self._errors.append(e)
+
+    # -- API ---------------------------------------------------------------------------
+    def update(self, dt):
+        """Advances the agent by dt seconds. Returns the status name ("ok", "in_progress",
+        "no_plan"); raises the first exception a callback raised during the update."""
+        p = self._check()
+        if self._updating:
+            raise GoapError(INVALID_OPERATION, "goap.Agent.update called from a callback")
+        self._updating = True
+        try:
+            st = _lib.goap_agent_update(p, float(dt))
+        finally:
+            self._updating = False
+        if self._errors:
+            e, self._errors = self._errors[0], []
+            raise e
+        if st in (INVALID_ARGUMENT, INVALID_OPERATION) or STATUS_NAMES[st] == "out_of_memory":
+            raise _status_error(st, "update")
+        return STATUS_NAMES[st]
+
+    def _var(self, var):
+        return var if isinstance(var, int) else self.domain.find_var(var)
+
+    def get(self, var):
+        """A memory variable's value (by name or id)."""
+        return _lib.goap_agent_get(self._check(), self._var(var))
+
+    def set(self, var, value):
+        """Writes memory (an external change: watched variables interrupt)."""
+        st = _lib.goap_agent_set(self._check(), self._var(var), int(value))
+        if st != OK:
+            raise _status_error(st, "set %s" % var)
+
+    __getitem__ = get
+    __setitem__ = set
+
+    @property
+    def goal(self):
+        g = _lib.goap_agent_goal(self._check())
+        return self.domain.goals[g] if g >= 0 else None
+
+    @property
+    def action(self):
+        a = _lib.goap_agent_action(self._check())
+        return self._names[a] if a >= 0 else None
+
+    @property
+    def plan(self):
+        """(action names, index of the current step)."""
+        n, step = ctypes.c_int(0), ctypes.c_int(0)
+        p = _lib.goap_agent_plan(self._check(), ctypes.byref(n), ctypes.byref(step))
+        return ([self._names[p[i]] for i in range(n.value)] if p else []), step.value
+
+    @property
+    def time(self):
+        return _lib.goap_agent_time(self._check())
+
+    @property
+    def stats(self):
+        return _stats_dict(_lib.goap_agent_get_stats(self._check()))
+
+    def replan(self):
+        _lib.goap_agent_replan(self._check())
+
+    def reset(self):
+        _lib.goap_agent_reset(self._check())
+
+    def close(self):
+        """Destroys the agent (the running action's stop callback is called). Not allowed
+        from inside one of its callbacks. Safe to call twice."""
+        if getattr(self, "_updating", False):
+            raise GoapError(INVALID_OPERATION, "goap.Agent closed from its own callback")
+        if getattr(self, "_ptr", None) is not None:
+            _lib.goap_agent_destroy(self._ptr)
+            self._ptr = None
+        if getattr(self, "_type", None) is not None:
+            _lib.goap_agent_type_destroy(self._type)
+            self._type = None

@@ -1,0 +1,247 @@
+"""Tests of the Python binding (unittest, standard library only).
+
+Environment: GOAP_LIBRARY (the goap_shared library), GOAP_LAYOUT (tests/bindings/layout
+program), GOAP_CLI (the goap tool), GOAP_EXAMPLES (examples/), GOAP_TESTS (tests/).
+Run by CTest (test python); by hand:  GOAP_LIBRARY=build/libgoap_shared.so ... python3 -m unittest
+"""
+import gc
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import goap  # noqa: E402
+
+EXAMPLES = os.environ.get("GOAP_EXAMPLES", os.path.join(os.path.dirname(__file__), "../../../examples"))
+TESTS = os.environ.get("GOAP_TESTS", os.path.join(os.path.dirname(__file__), "../../../tests"))
+SOLDIER = os.path.join(EXAMPLES, "soldier.goap")
+
+
+def door_held_agent(f, record, raise_in=None):
+    """The soldier in a world where the door is held: open_door and kick_door fail."""
+    def tick(agent, action, dt):
+        record.append(action)
+        if action == raise_in:
+            raise RuntimeError("boom in " + action)
+        if action in ("open_door", "kick_door"):
+            return goap.FAILURE
+        return goap.SUCCESS
+    events = []
+    a = goap.Agent(f, actions={n: tick for n in f.domain.actions},
+                   on_event=lambda ag, ev: events.append(ev), name="soldier")
+    return a, events
+
+
+class Layout(unittest.TestCase):
+    def test_struct_sizes_match_the_compiler(self):
+        exe = os.environ.get("GOAP_LAYOUT")
+        if not exe:
+            self.skipTest("GOAP_LAYOUT not set")
+        out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+        sizes = dict(line.split() for line in out.splitlines())
+        self.assertEqual(set(sizes), set(goap._ffi.LAYOUTS))
+        for name, cls in goap._ffi.LAYOUTS.items():
+            self.assertEqual(int(sizes[name]), goap._ffi.ctypes.sizeof(cls), name)
+
+
+class Files(unittest.TestCase):
+    def test_load_and_domain(self):
+        with goap.File.load(SOLDIER) as f:
+            self.assertEqual(f.domain.name, "soldier")
+            self.assertIn("door_stuck", f.domain.vars)
+            self.assertEqual(f.domain.goals, ["kill_enemy"])
+            self.assertEqual(f.domain.action_cost("kick_door"), 3.0)
+            self.assertEqual(len(f.scenarios), 5)
+        self.assertTrue(f.closed)
+
+    def test_five_scenarios_meet_their_expectations(self):
+        with goap.File.load(SOLDIER) as f:
+            for name in f.scenarios:
+                s = f.scenario(name)
+                p = f.plan(scenario=name)
+                self.assertTrue(p.ok, name)
+                self.assertEqual(p.cost, s["expect_cost"], name)
+                self.assertEqual(p.actions, s["expect_plan"], name)
+            self.assertEqual(f.plan(scenario="armory_empty").actions, ["open_door", "punch"])
+
+    def test_want_and_given_strings(self):
+        with goap.File.load(SOLDIER) as f:
+            p = f.plan(want="target_dead", given="door_stuck, kick_failed")
+            self.assertEqual(p.actions, ["get_ammo", "load_magazine", "jump_window", "shoot"])
+            self.assertEqual(p.cost, 8.0)
+            self.assertEqual(f.plan(goal="kill_enemy").cost, 4.0)
+            self.assertEqual(f.plan(want="target_dead", search="backward").cost, 4.0)
+            p = f.plan(want="target_dead, !in_b", given="in_b")
+            self.assertEqual(p.status, "no_plan")
+            self.assertEqual(p.actions, [])
+
+    def test_file_error_is_the_cli_text(self):
+        path = os.path.join(TESTS, "cli", "broken.goap")
+        with self.assertRaises(goap.GoapError) as cm:
+            goap.File.load(path)
+        e = cm.exception
+        self.assertEqual((e.file, e.line, e.col, e.status), (path, 6, 7, "not_found"))
+        self.assertIn("unknown variable 'has_amo'", e.message)
+        cli = os.environ.get("GOAP_CLI")
+        if cli:
+            r = subprocess.run([cli, "plan", path, "--goal", "g"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn(str(e), r.stderr)
+            self.assertTrue(str(e).startswith(path + ":6:7: error: "))
+
+    def test_want_error_is_the_cli_text(self):
+        with goap.File.load(SOLDIER) as f:
+            with self.assertRaises(goap.GoapError) as cm:
+                f.plan(want="target_dead, ammo >= 2")
+            e = cm.exception
+            self.assertEqual((e.file, e.line, e.col), ("--want", 1, 14))
+            cli = os.environ.get("GOAP_CLI")
+            if cli:
+                r = subprocess.run([cli, "plan", SOLDIER, "--want", "target_dead, ammo >= 2"],
+                                   capture_output=True, text=True)
+                self.assertIn(str(e), r.stderr)
+
+    def test_parse_text_and_io_error(self):
+        with self.assertRaises(goap.GoapError) as cm:
+            goap.File.parse("domain d\nvar a: bol\n", "mem.goap")
+        self.assertEqual((cm.exception.file, cm.exception.line), ("mem.goap", 2))
+        with goap.File.parse("domain d\nvar a: bool\naction x\n  eff a\n", "mem.goap") as f:
+            self.assertEqual(f.plan(want="a").actions, ["x"])
+        with self.assertRaises(goap.GoapError) as cm:
+            goap.File.load("/nonexistent/x.goap")
+        self.assertEqual(cm.exception.status, "io_error")
+
+    def test_use_after_close_raises(self):
+        f = goap.File.load(SOLDIER)
+        f.close()
+        f.close()  # twice is fine
+        for call in (lambda: f.plan(scenario="default"), lambda: f.domain.vars,
+                     lambda: f.simulate("door_held"), lambda: f.scenarios):
+            with self.assertRaises(goap.GoapError):
+                call()
+
+    def test_bad_names_raise(self):
+        with goap.File.load(SOLDIER) as f:
+            for kw in ({"scenario": "nope"}, {"goal": "nope"}, {"want": "a b c"},
+                       {"want": "target_dead", "heuristic": "nope"}):
+                with self.assertRaises(goap.GoapError):
+                    f.plan(**kw)
+            with self.assertRaises(goap.GoapError):
+                f.simulate("nope")
+            with self.assertRaises(ValueError):
+                f.plan(want="target_dead\0x")
+
+
+class Simulations(unittest.TestCase):
+    def test_door_held(self):
+        with goap.File.load(SOLDIER) as f:
+            self.assertIn("door_held", f.simulations)
+            s = f.simulate("door_held")
+            self.assertEqual(s.failed, 0, s.message)
+            self.assertEqual(s.replans, 2)
+            fails = [e.action for e in s.events if e.kind == "action_failure"]
+            self.assertEqual(fails, ["open_door", "kick_door"])
+            plans = [e.plan for e in s.events if e.kind == "plan"]
+            self.assertEqual(plans[-1], ["jump_window", "shoot"])
+            learnt = [(e.var, e.value) for e in s.events if e.kind == "memory"]
+            self.assertIn(("door_stuck", 1), learnt)
+            self.assertIn(("kick_failed", 1), learnt)
+            self.assertEqual(s.world, [(0.0, "door_held", 0, 1)])
+            self.assertEqual(s.stats["actions_failed"], 2)
+
+
+class Agents(unittest.TestCase):
+    def run_agent(self, a, frames=50):
+        for _ in range(frames):
+            if a.get("target_dead"):
+                break
+            a.update(0.1)
+
+    def test_door_held_agent(self):
+        with goap.File.load(SOLDIER) as f:
+            ticks = []
+            a, events = door_held_agent(f, ticks)
+            self.run_agent(a)
+            self.assertEqual(a["target_dead"], 1)
+            self.assertEqual((a["door_stuck"], a["kick_failed"]), (1, 1))  # on_fail memory
+            self.assertIn("jump_window", ticks)
+            plans = [e.plan for e in events if e.kind == "plan"]
+            self.assertEqual(plans, [["get_ammo", "load_magazine", "open_door", "shoot"],
+                                     ["kick_door", "shoot"], ["jump_window", "shoot"]])
+            self.assertEqual(a.stats["replans"].get("action_failed"), 2)
+            a.close()
+
+    def test_exception_in_callback_fails_the_action_and_is_raised(self):
+        with goap.File.load(SOLDIER) as f:
+            ticks = []
+            a, events = door_held_agent(f, ticks, raise_in="get_ammo")
+            with self.assertRaises(RuntimeError) as cm:
+                for _ in range(5):
+                    a.update(0.1)
+            self.assertIn("boom in get_ammo", str(cm.exception))
+            failed = [e.action for e in events if e.kind == "action_failure"]
+            self.assertEqual(failed, ["get_ammo"])
+            self.assertEqual(a["armory_empty"], 1)  # get_ammo's on_fail was written
+            self.run_agent(a)                      # the agent goes on: door held, no ammo
+            self.assertEqual(a["target_dead"], 1)
+            self.assertEqual(ticks[-1], "punch")
+
+    def test_bad_return_value_is_an_error(self):
+        with goap.File.load(SOLDIER) as f:
+            a = goap.Agent(f, actions={"get_ammo": lambda ag, n, dt: "maybe"})
+            with self.assertRaises(ValueError):
+                for _ in range(3):
+                    a.update(0.1)
+            self.assertEqual(a["armory_empty"], 1)
+
+    def test_misuse_from_callbacks_and_after_close(self):
+        with goap.File.load(SOLDIER) as f:
+            holder = {}
+
+            def tick(agent, name, dt):
+                agent.close()  # not allowed during update
+                return goap.SUCCESS
+            a = goap.Agent(f, actions={"get_ammo": tick})
+            holder["a"] = a
+            with self.assertRaises(goap.GoapError):
+                a.update(0.1)
+            self.assertFalse(a.closed)
+
+            def reenter(agent, name, dt):
+                agent.update(0.1)
+                return goap.SUCCESS
+            b = goap.Agent(f, actions={"get_ammo": reenter})
+            with self.assertRaises(goap.GoapError):
+                b.update(0.1)
+            b.close()
+            with self.assertRaises(goap.GoapError):
+                b.update(0.1)
+            with self.assertRaises(goap.GoapError):
+                b.get("in_b")
+            with self.assertRaises(goap.GoapError):
+                a.set("nope", 1)
+            with self.assertRaises(goap.GoapError):
+                a.set("in_b", 7)  # out of range
+        # closing the file closed the agents made on it
+        self.assertTrue(a.closed)
+        with self.assertRaises(goap.GoapError):
+            a.update(0.1)
+
+    def test_callbacks_survive_garbage_collection(self):
+        f = goap.File.load(SOLDIER)
+        seen = []
+        a = goap.Agent(f, actions={"get_ammo": lambda ag, n, dt: seen.append(n) or goap.SUCCESS},
+                       memory="door_stuck")
+        gc.collect()
+        self.run_agent(a)
+        self.assertEqual(seen, ["get_ammo"])
+        self.assertEqual(a["target_dead"], 1)
+        self.assertEqual(a.plan[0][-1], "shoot")
+        del a
+        gc.collect()
+        f.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,97 @@
+/*
+ * internal.h -- shared internals of the HTN layer (src/htn/).
+ *
+ * Invariants:
+ *  - Everything is allocated through the object's goap_allocator (htn__alloc & co); a zero
+ *    allocator is replaced by libc at creation, so internal code always has a callable fn.
+ *  - The HTN layer uses only the public core API (goap.h). Method conditions are compiled here
+ *    into field tests from goap_domain_var_info() (a field holds value - lo in `bits` bits at
+ *    `shift` of word `word`), so checking a method costs no call into the core.
+ *  - A goap_htn_domain is never written after goap_htn_builder_build returns.
+ */
+#ifndef GOAP_HTN_INTERNAL_H
+#define GOAP_HTN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "goap/htn.h"
+
+void *htn__alloc(const goap_allocator *a, size_t n);
+void htn__free(const goap_allocator *a, void *p, size_t n);
+/* Grows *p (cap elements of elem bytes) to hold at least need (doubling). 0 when out of
+ * memory or on overflow (the block is then untouched). */
+int htn__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
+char *htn__strdup(const goap_allocator *a, const char *s);
+void htn__strfree(const goap_allocator *a, char *s);
+goap_allocator htn__resolve(const goap_allocator *a);
+uint64_t htn__now_ns(void);
+
+/* A field test: a <= field <= b (encoded, unsigned) and field != ne when has_ne. */
+typedef struct htn__test {
+  uint32_t word, shift;
+  uint64_t mask;
+  uint64_t a, b, ne;
+  uint32_t has_ne;
+} htn__test;
+
+static inline int htn__test_ok(const htn__test *t, const goap_word *s) {
+  uint64_t v = (s[t->word] >> t->shift) & t->mask;
+  if (v - t->a > t->b - t->a) return 0;
+  if (t->has_ne && v == t->ne) return 0;
+  return 1;
+}
+
+typedef struct htn__method {
+  char *name;
+  int32_t task;
+  goap_cond *when;
+  int nwhen;
+  uint32_t t0, tn;   /* compiled tests in the domain's pool */
+  int never;         /* a condition can never hold */
+  uint32_t s0, sn;   /* subtasks in the domain's pool */
+} htn__method;
+
+/* A name table: (namespace, string) -> id. */
+typedef struct htn__slot {
+  const char *key;
+  int32_t ns, id;
+  uint32_t hash;
+} htn__slot;
+typedef struct htn__names {
+  htn__slot *slots;
+  size_t cap, count;
+} htn__names;
+int32_t htn__names_find(const htn__names *t, int32_t ns, const char *key);
+int htn__names_put(const goap_allocator *a, htn__names *t, int32_t ns, const char *key,
+                   int32_t id);
+void htn__names_free(const goap_allocator *a, htn__names *t);
+
+struct goap_htn_domain {
+  goap_allocator alloc;
+  const goap_domain *d;
+  int ntasks, nmethods;
+  char **task_names;
+  int32_t *task_m0, *task_mn;  /* methods of task t: [task_m0[t], task_m0[t] + task_mn[t]) */
+  htn__method *methods;        /* grouped by task, in the order they were added */
+  goap_htn_subtask *subs;      /* nsubs pool; then one root subtask per task */
+  uint32_t nsubs;
+  goap_cond *conds;            /* achieve conditions */
+  size_t nconds;
+  goap_effect *effs;           /* set effects */
+  size_t neffs;
+  htn__test *tests;
+  size_t ntests;
+  uint32_t *aw_off;            /* per action: the words its effects write (CSR) */
+  uint32_t *aw;
+  size_t naw;
+  uint32_t *var_word;          /* per variable: its word */
+  int nactions, nvars;         /* of the goap_domain (for the sizes above) */
+  uint32_t words;
+  htn__names names;            /* tasks (ns -1) */
+};
+
+/* Compiles one condition into a test. Returns 0 when it can never hold. */
+int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out);
+
+#endif /* GOAP_HTN_INTERNAL_H */

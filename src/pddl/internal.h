@@ -1,0 +1,244 @@
+/*
+ * internal.h -- shared internals of the PDDL front end (src/pddl/).
+ *
+ * Invariants:
+ *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__px_grow); a zero
+ *    allocator is replaced by libc at the entry points, so internal code always has a
+ *    callable fn. Nothing here prints or keeps global mutable state.
+ *  - Texts are never assumed NUL-terminated: atoms are (offset, length) spans.
+ *  - Names are case-insensitive: every atom of the texts is interned lower-cased into one
+ *    symbol table, and every later name comparison is a symbol id comparison.
+ *  - The first error wins: goap__px_error records a diagnostic only when none is recorded yet, and
+ *    every phase stops at the first failure it sees.
+ *  - Arguments of lifted literals are int32: >= 0 an object id, < 0 the parameter -(arg + 1).
+ *  - Internal non-static functions are prefixed goap__px_ (hidden, never exported); types and
+ *    static helpers are prefixed px_.
+ */
+#ifndef GOAP_PDDL_INTERNAL_H
+#define GOAP_PDDL_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "goap/pddl.h"
+
+#if defined(__GNUC__)
+#define PX_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PX_PRINTF(f, a)
+#endif
+
+/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). */
+#define PX_MAX_PARAMS 64    /* parameters of one action schema */
+#define PX_MAX_ARITY 64     /* arguments of one predicate or function */
+#define PX_MAX_NAME 1024    /* bytes of one name */
+#define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
+
+/* ---- memory --------------------------------------------------------------------------- */
+void *goap__px_alloc(const goap_allocator *a, size_t n);
+void goap__px_free(const goap_allocator *a, void *p, size_t n);
+/* Ensures room for `need` elements of `elem` bytes in *data (capacity *cap, doubling).
+ * 0 when out of memory or on overflow (the old block is then untouched). */
+int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+
+typedef struct px_ivec {
+  int32_t *v;
+  size_t n, cap;
+} px_ivec;
+int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
+void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
+
+/* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
+typedef struct px_symrec {
+  char *name;        /* NUL-terminated, lower case */
+  uint32_t len;
+} px_symrec;
+typedef struct px_syms {
+  px_symrec *recs;   /* id -> name */
+  size_t n, cap;
+  int32_t *slots;    /* hash table of ids, -1 empty; cap is a power of two */
+  size_t nslots;
+} px_syms;
+/* The id of the name (lower-cased), interning it; -1 when out of memory. */
+int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len);
+/* The id of an already lower-case NUL-terminated name, or -1. */
+int32_t goap__px_sym_find(const px_syms *s, const char *name);
+void goap__px_syms_free(const goap_allocator *a, px_syms *s);
+
+/* ---- tuple sets: (id, args[n]) -> index, in insertion order --------------------------- */
+typedef struct px_tset {
+  px_ivec pool;      /* per entry: n, id, args... */
+  px_ivec offs;      /* entry -> offset in pool */
+  int32_t *slots;    /* hash table of entries, -1 empty */
+  size_t nslots;
+} px_tset;
+int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n);
+/* The entry's index (new or old); *added (may be NULL) tells; -1 when out of memory. */
+int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+                    int *added);
+static inline size_t px_tset_count(const px_tset *t) { return t->offs.n; }
+static inline int32_t px_tset_id(const px_tset *t, int32_t e) {
+  return t->pool.v[t->offs.v[e] + 1];
+}
+static inline const int32_t *px_tset_args(const px_tset *t, int32_t e, int *n) {
+  const int32_t *k = t->pool.v + t->offs.v[e];
+  if (n) *n = k[0];
+  return k + 2;
+}
+void goap__px_tset_free(const goap_allocator *a, px_tset *t);
+
+/* ---- S-expressions -------------------------------------------------------------------- */
+typedef struct px_node {
+  int32_t sym;       /* atom: its symbol; list: -1 */
+  int32_t first;     /* list: first child, -1 when empty */
+  int32_t next;      /* next sibling, -1 */
+  int32_t count;     /* list: number of children */
+  int32_t line, col; /* 1-based position of the atom or of '(' */
+  int32_t src;       /* which source text (index in px_task.src) */
+  uint8_t list;      /* 1 list, 0 atom */
+} px_node;
+
+typedef struct px_source {
+  const char *name;
+  const char *text;
+  size_t len;
+} px_source;
+
+/* ---- the lifted task ------------------------------------------------------------------ */
+enum { PX_LIT_PRE = 0, PX_LIT_ADD, PX_LIT_DEL, PX_LIT_GOAL };
+#define PX_EQ (-2) /* pred of an equality literal */
+
+typedef struct px_type {
+  int32_t sym, parent; /* parent -1 only for `object` (type 0) */
+  int32_t node;
+} px_type;
+
+typedef struct px_object {
+  int32_t sym, type, node;
+} px_object;
+
+typedef struct px_pred {
+  int32_t sym, arity, node;
+  uint8_t fluent;      /* some action adds or deletes it */
+} px_pred;
+
+typedef struct px_func {
+  int32_t sym, arity, node;
+} px_func;
+
+typedef struct px_lit {
+  int32_t pred;        /* predicate id, or PX_EQ */
+  int32_t args;        /* offset in px_task.args; arity of pred (2 for PX_EQ) */
+  int32_t node;        /* the atom's list node, for errors */
+  uint8_t neg, kind;   /* kind PX_LIT_* */
+} px_lit;
+
+enum { PX_COST_NONE = 0, PX_COST_CONST, PX_COST_FUNC };
+
+typedef struct px_schema {
+  int32_t sym, node;
+  int32_t nparams, ptypes, pnames; /* offsets in px_task.args: types, then parameter symbols */
+  int32_t lit0, nlits;             /* range in px_task.lits */
+  int cost_kind;
+  double cost_value;               /* PX_COST_CONST */
+  int32_t cost_func, cost_args;    /* PX_COST_FUNC: function id, offset in args */
+  int32_t cost_node;
+} px_schema;
+
+typedef struct px_task_core {
+  goap_allocator alloc;
+  goap_pddl_options opt;
+  px_source src[3];    /* domain, problem, plan */
+  px_syms syms;
+  px_node *nodes;
+  size_t nnodes, cnodes;
+
+  px_type *types;
+  size_t ntypes, ctypes;
+  px_object *objects;
+  size_t nobjects, cobjects;
+  px_pred *preds;
+  size_t npreds, cpreds;
+  px_func *funcs;
+  size_t nfuncs, cfuncs;
+  px_schema *schemas;
+  size_t nschemas, cschemas;
+  px_lit *lits;
+  size_t nlits, clits;
+  px_ivec args;        /* argument pool */
+  px_ivec init;        /* init atoms: pred, then offset in args (pairs) */
+  px_tset fvals;       /* (function, args) -> entry; value in fval */
+  double *fval;
+  size_t cfval;
+  int32_t goal0, ngoal; /* range in lits (kind GOAL, ground args) */
+  int metric;           /* (:metric minimize (total-cost)) given */
+  int uses_costs;       /* some action increases total-cost */
+  int32_t total_cost;   /* function id of total-cost, or -1 */
+  int32_t domain_sym, problem_sym;
+  uint8_t *is_a;        /* nobjects x ntypes: object o is of type t */
+
+  /* grounding (ground.c) */
+  int grounded;
+  px_tset atoms;        /* reachable ground atoms (pred, args) */
+  px_tset gacts;        /* reachable ground actions (schema, args) */
+  goap_domain *domain;
+  goap_word *start;
+  goap_cond *goal;
+  int ngoalc;
+  size_t start_words;   /* allocated words of start */
+  int32_t *act_of;      /* goap action id -> ground action entry (gacts count entries) */
+  size_t act_of_n;
+  goap_pddl_info info;
+
+  /* symbol -> id maps (-1: none), grown on demand */
+  px_ivec type_of, obj_of, pred_of, func_of, schema_of, param_of;
+
+  goap_diag *diag;      /* never NULL while loading */
+  goap_status status;   /* first error */
+} px_task_core;
+
+struct goap_pddl_task {
+  px_task_core c;
+};
+
+/* ---- errors (util.c) ------------------------------------------------------------------ */
+/* Records an error at node `node` (-1: no position, file of src `src`) unless one is already
+ * recorded; returns the recorded status. */
+goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...)
+    PX_PRINTF(4, 5);
+goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+                        const char *fmt, ...) PX_PRINTF(6, 7);
+/* "did you mean" helper: the symbol among cands (n ids) closest to `sym`, or -1. */
+int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n);
+
+static inline const char *px_name(const px_task_core *t, int32_t sym) {
+  return sym >= 0 && (size_t)sym < t->syms.n ? t->syms.recs[sym].name : "?";
+}
+
+/* symbol maps: the id stored for sym, or -1; set returns 0 when out of memory */
+static inline int32_t px_map_get(const px_ivec *m, int32_t sym) {
+  return sym >= 0 && (size_t)sym < m->n ? m->v[sym] : -1;
+}
+int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id);
+
+/* snprintf that truncates silently (long names are cut in messages, never overflow). */
+void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
+
+/* ---- reader (sexp.c) ------------------------------------------------------------------ */
+/* Reads every top-level form of source `src`; *first receives the first top-level node (or
+ * -1), linked by next. */
+goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
+
+/* ---- parser (parse.c) ----------------------------------------------------------------- */
+goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
+goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
+/* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
+size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+                      size_t cap);
+
+/* ---- grounding (ground.c) ------------------------------------------------------------- */
+goap_status goap__px_ground(px_task_core *t);
+void goap__px_ground_free(px_task_core *t);
+
+#endif /* GOAP_PDDL_INTERNAL_H */

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# tests/pddl/cli.sh -- `goap pddl` and `goap validate` on the project's own PDDL files.
+#
+# usage: bash tests/pddl/cli.sh <path-to-goap> <tests/pddl directory>
+#
+# Asserts exit codes, the IPC plan format and cost line, -o files, --json fields, validation
+# verdicts (valid plan, wrong step, wrong goal, unknown action) and load errors with positions.
+# Prints "N passed, M failed"; exits 1 on any failure.
+set -u
+GOAP=${1:?usage: cli.sh <goap> <tests/pddl dir>}
+DIR=$(cd "${2:?usage: cli.sh <goap> <tests/pddl dir>}" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+rc=0
+last=""
+
+run() {
+  last="goap $*"
+  "$GOAP" "$@" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+}
+ok() { passed=$((passed + 1)); }
+bad() {
+  failed=$((failed + 1))
+  echo "FAIL: $1"
+  echo "  command: $last (exit $rc)"
+  sed -n '1,15s/^/  stdout| /p' "$TMP/out"
+  sed -n '1,15s/^/  stderr| /p' "$TMP/err"
+}
+expect_rc() {
+  local name=$1 want=$2
+  shift 2
+  run "$@"
+  if [ "$rc" = "$want" ]; then ok; else bad "$name: exit status $rc, expected $want"; fi
+}
+out_has() { if grep -qF -- "$2" "$TMP/out"; then ok; else bad "$1: stdout lacks '$2'"; fi; }
+err_has() { if grep -qF -- "$2" "$TMP/err"; then ok; else bad "$1: stderr lacks '$2'"; fi; }
+out_line_count() {
+  local n
+  n=$(grep -c '^(' "$TMP/out")
+  if [ "$n" = "$2" ]; then ok; else bad "$1: $n plan lines, expected $2"; fi
+}
+
+# --- goap pddl ------------------------------------------------------------------------------
+expect_rc "gripper plans" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl"
+out_line_count "gripper plan length" 5
+out_has "gripper cost line" "; cost = 5 (unit cost)"
+out_has "IPC action form" "(move rooma roomb)"
+err_has "grounding stats" "12 variables, 20 actions"
+err_has "search stats" "(optimal)"
+
+expect_rc "grid plans with costs" 0 pddl "$DIR/grid.pddl" "$DIR/grid-1.pddl" -o "$TMP/grid.plan"
+out_has "grid cost line" "; cost = 19 (general cost)"
+if cmp -s "$TMP/out" "$TMP/grid.plan"; then ok; else bad "-o writes the printed plan"; fi
+
+expect_rc "json" 0 pddl --json "$DIR/blocks.pddl" "$DIR/blocks-sussman.pddl"
+if python3 - "$TMP/out" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["status"] == "found" and d["cost"] == 6 and d["unit_cost"] is True, d
+assert d["optimal"] is True and len(d["plan"]) == 6 and d["plan"][0] == "(unstack c a)", d
+assert d["atoms"] == 19 and d["actions"] == 24 and d["static_atoms"] == 0, d
+EOF
+then ok; else bad "json fields"; fi
+
+expect_rc "node budget" 1 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --max-nodes 3
+out_has "node budget message" "; no plan: node limit reached"
+
+expect_rc "missing problem" 2 pddl "$DIR/gripper.pddl"
+err_has "usage text" "DOMAIN and PROBLEM files expected"
+expect_rc "unknown option" 2 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --serch astar
+err_has "option suggestion" "--search"
+
+printf '(define (domain bad)\n  (:predicates (p))\n  (:action a :parameters ()\n   :effect (when (p) (p))))\n' >"$TMP/bad.pddl"
+expect_rc "unsupported construct" 2 pddl "$TMP/bad.pddl" "$DIR/gripper-2.pddl"
+err_has "error position" "bad.pddl:4:12: error: unsupported construct 'when' (conditional effect)"
+err_has "error caret" "           ^"
+expect_rc "unreadable file" 2 pddl "$TMP/nonexistent.pddl" "$DIR/gripper-2.pddl"
+err_has "io error" "cannot open the file"
+
+# --- goap validate --------------------------------------------------------------------------
+run pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" -o "$TMP/g3.plan"
+expect_rc "valid plan" 0 validate "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" "$TMP/g3.plan"
+out_has "valid verdict" "plan valid, cost 9 (9 steps)"
+
+printf '(pick ball1 rooma left)\n(move rooma roomb)\n(pick ball2 roomb right)\n' >"$TMP/wrong.plan"
+expect_rc "wrong step" 1 validate "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" "$TMP/wrong.plan"
+out_has "wrong step verdict" "wrong.plan:3:1: step 3 (pick ball2 roomb right): precondition (at ball2 roomb) does not hold"
+
+printf '(pick ball1 rooma left)\n(move rooma roomb)\n(drop ball1 roomb left)\n' >"$TMP/goal.plan"
+expect_rc "wrong goal" 1 validate "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" "$TMP/goal.plan"
+out_has "goal verdict" "plan invalid: the goal (at ball2 roomb) does not hold after the 3 steps"
+
+printf '(fly rooma roomb)\n' >"$TMP/unknown.plan"
+expect_rc "unknown action" 1 validate "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" "$TMP/unknown.plan"
+out_has "unknown verdict" "unknown action 'fly'"
+
+expect_rc "validate json" 1 validate --json "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" "$TMP/wrong.plan"
+if python3 - "$TMP/out" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["valid"] is False and d["bad_step"] == 3 and d["steps"] == 3 and d["line"] == 3, d
+assert d["cost"] == 2 and "precondition (at ball2 roomb)" in d["message"], d
+EOF
+then ok; else bad "validate json fields"; fi
+
+printf '(pick ball1 rooma left\n' >"$TMP/broken.plan"
+expect_rc "malformed plan" 2 validate "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" "$TMP/broken.plan"
+err_has "malformed plan position" "broken.plan:1:1: error: this step's '(' is not closed on its line"
+expect_rc "bad domain for validate" 2 validate "$TMP/bad.pddl" "$DIR/gripper-2.pddl" "$TMP/g3.plan"
+expect_rc "validate usage" 2 validate "$DIR/gripper.pddl" "$DIR/gripper-2.pddl"
+
+# the grid plan validates with the same cost (action costs from static functions)
+expect_rc "grid plan validates" 0 validate "$DIR/grid.pddl" "$DIR/grid-1.pddl" "$TMP/grid.plan"
+out_has "grid validated cost" "plan valid, cost 19"
+
+expect_rc "help" 0 help pddl
+out_has "help text" "usage: goap pddl DOMAIN PROBLEM"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,352 @@
+/*
+ * cmd_pddl.c -- `goap pddl DOMAIN PROBLEM [options]` (plan a PDDL task and print the plan in
+ * the IPC format) and `goap validate DOMAIN PROBLEM PLAN` (check a plan independently of the
+ * planner).
+ *
+ * Invariants:
+ *  - `pddl` prints the plan (one `(action arg ...)` line per step, then `; cost = N (unit
+ *    cost|general cost)`) on stdout, statistics on stderr as `;` comment lines; with --json one
+ *    JSON object on one line on stdout instead, whatever the planner's status.
+ *  - Without --search/--heuristic, `pddl` plans optimally: A* with LM-cut when the library has
+ *    it (goap_heuristic_from_name("lmcut") >= 0), else A* with the default admissible heuristic.
+ *  - `validate` never uses the grounding or the planner: goap_pddl_validate simulates the
+ *    lifted actions (the task is loaded with GOAP_PDDL_PARSE_ONLY).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "goap/pddl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Costs are sums of integers in practice: print them as integers when they are. */
+static void format_cost(double c, char *buf, size_t cap) {
+  if (c == floor(c) && fabs(c) < 9e15)
+    snprintf(buf, cap, "%.0f", c);
+  else
+    cli_format_number(c, buf, cap);
+}
+
+static void print_load_error(const goap_diag *err, goap_status st) {
+  if (err->message[0] && err->line > 0) {
+    cli_print_diag(stderr, err);
+  } else if (err->message[0]) {
+    fprintf(stderr, "%s%serror: %s\n", err->file, err->file[0] ? ": " : "", err->message);
+  } else {
+    fprintf(stderr, "goap: error: %s\n", goap_status_string(st));
+  }
+}
+
+/* ---- goap pddl -------------------------------------------------------------------------- */
+
+typedef struct pddl_args {
+  const char *domain, *problem, *out;
+  int json, heuristic_given;
+  cli_search_opts opts;
+} pddl_args;
+
+static const char *const pddl_options[] = {"--search", "--heuristic", "--max-nodes", "--max-ms",
+                                           "--json", "-o", "--output", "--help", NULL};
+
+static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
+  static const char cmd[] = "pddl";
+  memset(a, 0, sizeof *a);
+  cli_search_opts_init(&a->opts);
+  int only_positional = 0, npos = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *v = NULL;
+    int r;
+    if (only_positional || arg[0] != '-') {
+      if (npos == 0) a->domain = arg;
+      else if (npos == 1) a->problem = arg;
+      else return cli_usage_error(cmd, "unexpected argument '%s' (DOMAIN and PROBLEM expected)", arg);
+      npos++;
+      continue;
+    }
+    if (strcmp(arg, "--") == 0) {
+      only_positional = 1;
+      continue;
+    }
+    if (strcmp(arg, "--json") == 0) {
+      a->json = 1;
+      continue;
+    }
+    if (strcmp(arg, "-o") == 0) {
+      if (i + 1 >= argc) return cli_usage_error(cmd, "-o needs a file name");
+      a->out = argv[++i];
+      continue;
+    }
+#define VALUE_OPT(NAME)                                                                     \
+  if ((r = cli_opt_value(cmd, argc, argv, &i, NAME, &v)) < 0) return CLI_EXIT_USAGE;        \
+  if (r > 0)
+    VALUE_OPT("--output") {
+      a->out = v;
+      continue;
+    }
+    VALUE_OPT("--search") {
+      if (cli_parse_search(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
+      continue;
+    }
+    VALUE_OPT("--heuristic") {
+      if (cli_parse_heuristic(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
+      a->heuristic_given = 1;
+      continue;
+    }
+    VALUE_OPT("--max-nodes") {
+      if (cli_parse_max_nodes(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
+      continue;
+    }
+    VALUE_OPT("--max-ms") {
+      if (cli_parse_max_ms(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
+      continue;
+    }
+#undef VALUE_OPT
+    return cli_unknown_option(cmd, arg, pddl_options);
+  }
+  if (!a->domain || !a->problem) return cli_usage_error(cmd, "DOMAIN and PROBLEM files expected");
+  if (!a->heuristic_given) {
+    int lm = goap_heuristic_from_name("lmcut");
+    if (lm >= 0) a->opts.heuristic = (goap_heuristic)lm;
+  }
+  return 0;
+}
+
+static int status_exit(goap_status st) {
+  switch (st) {
+  case GOAP_OK: return CLI_EXIT_OK;
+  case GOAP_NO_PLAN:
+  case GOAP_NODE_LIMIT:
+  case GOAP_TIME_LIMIT:
+  case GOAP_MEMORY_LIMIT: return CLI_EXIT_FAIL;
+  default: return CLI_EXIT_USAGE;
+  }
+}
+
+static void write_plan(FILE *f, const goap_pddl_task *t, const int32_t *plan, int n, double cost) {
+  char buf[1024], num[64];
+  for (int i = 0; i < n; i++) {
+    size_t len = goap_pddl_format_action(t, plan[i], buf, sizeof buf);
+    if (len >= sizeof buf) {
+      char *big = malloc(len + 1);
+      if (!big) continue;
+      goap_pddl_format_action(t, plan[i], big, len + 1);
+      fprintf(f, "%s\n", big);
+      free(big);
+    } else {
+      fprintf(f, "%s\n", buf);
+    }
+  }
+  format_cost(cost, num, sizeof num);
+  fprintf(f, "; cost = %s (%s)\n", num, goap_pddl_has_costs(t) ? "general cost" : "unit cost");
+}
+
+int cli_cmd_pddl(int argc, char **argv) {
+  pddl_args a;
+  int rc = parse_pddl_args(argc, argv, &a);
+  if (rc) return rc;
+
+  goap_diag err;
+  goap_pddl_task *task = NULL;
+  double t0 = now_ms();
+  goap_status st = goap_pddl_load(a.domain, a.problem, NULL, &task, &err);
+  double t1 = now_ms();
+  if (st != GOAP_OK) {
+    print_load_error(&err, st);
+    return CLI_EXIT_USAGE;
+  }
+  const goap_domain *d = goap_pddl_domain(task);
+  goap_pddl_info info;
+  goap_pddl_get_info(task, &info);
+
+  /* a node budget above the planner's default capacity raises the capacity too */
+  goap_planner_desc pdesc;
+  memset(&pdesc, 0, sizeof pdesc);
+  if (a.opts.max_nodes > 4194304u) pdesc.max_nodes = a.opts.max_nodes;
+  goap_planner *planner = goap_planner_create(d, &pdesc);
+  cli_plan pl;
+  cli_plan_init(&pl);
+  if (!planner) {
+    fputs("goap pddl: cannot create the planner (out of memory)\n", stderr);
+    goap_pddl_destroy(task);
+    return CLI_EXIT_USAGE;
+  }
+  goap_request req;
+  cli_request_from_opts(&a.opts, &req);
+  req.start = goap_pddl_start(task);
+  req.want = goap_pddl_goal(task, &req.want_count);
+  st = cli_run_plan(planner, &req, &pl);
+  pl.result.status = st;
+  const goap_result *r = &pl.result;
+  int n = cli_plan_length(&pl);
+  char cfg[160], num[64];
+  cli_describe_search(&a.opts, cfg, sizeof cfg);
+
+  if (st == GOAP_OK && a.out) {
+    FILE *f = fopen(a.out, "w");
+    if (!f) {
+      fprintf(stderr, "goap pddl: cannot write '%s'\n", a.out);
+      rc = CLI_EXIT_USAGE;
+      goto done;
+    }
+    write_plan(f, task, r->plan, n, r->cost);
+    if (fclose(f) != 0) {
+      fprintf(stderr, "goap pddl: cannot write '%s'\n", a.out);
+      rc = CLI_EXIT_USAGE;
+      goto done;
+    }
+  }
+  if (a.json) {
+    cli_buf b;
+    cli_buf_init(&b);
+    cli_buf_printf(&b, "{\"status\": ");
+    cli_json_string(&b, st == GOAP_OK ? "found" : goap_status_name(st));
+    format_cost(st == GOAP_OK ? r->cost : 0.0, num, sizeof num);
+    cli_buf_printf(&b, ", \"cost\": %s, \"unit_cost\": %s, \"optimal\": %s, \"plan\": [", num,
+                   goap_pddl_has_costs(task) ? "false" : "true",
+                   goap_config_is_optimal(a.opts.search, a.opts.heuristic) ? "true" : "false");
+    for (int i = 0; st == GOAP_OK && i < n; i++) {
+      char buf[1024];
+      goap_pddl_format_action(task, r->plan[i], buf, sizeof buf);
+      if (i) cli_buf_printf(&b, ", ");
+      cli_json_string(&b, buf);
+    }
+    cli_buf_printf(&b, "], \"search\": ");
+    cli_json_string(&b, cfg);
+    cli_buf_printf(&b,
+                   ", \"expanded\": %llu, \"generated\": %llu, \"nodes\": %lu, \"search_ms\": %.3f"
+                   ", \"ground_ms\": %.3f, \"atoms\": %d, \"static_atoms\": %d, \"variables\": %d"
+                   ", \"actions\": %d}",
+                   (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
+                   (unsigned long)r->stats.nodes, r->stats.time_us / 1000.0, t1 - t0,
+                   info.reachable_atoms, info.static_atoms, info.variables, info.ground_actions);
+    puts(cli_buf_str(&b));
+    cli_buf_free(&b);
+  } else {
+    if (st == GOAP_OK) write_plan(stdout, task, r->plan, n, r->cost);
+    else if (st == GOAP_NO_PLAN) printf("; no plan: the goal cannot be reached\n");
+    else printf("; no plan: %s\n", goap_status_string(st));
+    fprintf(stderr, "; %s %s: %d atoms reachable (%d static, dropped), %d variables, %d actions, "
+                    "loaded and grounded in %.1f ms\n",
+            goap_pddl_domain_name(task), goap_pddl_problem_name(task), info.reachable_atoms,
+            info.static_atoms, info.variables, info.ground_actions, t1 - t0);
+    fprintf(stderr, "; search %s%s: expanded %llu, generated %llu, nodes %lu, %.1f ms\n", cfg,
+            goap_config_is_optimal(a.opts.search, a.opts.heuristic) ? " (optimal)" : "",
+            (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
+            (unsigned long)r->stats.nodes, r->stats.time_us / 1000.0);
+  }
+  rc = status_exit(st);
+  if (rc == CLI_EXIT_USAGE && !a.json)
+    fprintf(stderr, "goap pddl: planning failed: %s\n", goap_status_string(st));
+done:
+  goap_planner_destroy(planner);
+  cli_plan_free(&pl);
+  goap_pddl_destroy(task);
+  return rc;
+}
+
+/* ---- goap validate -------------------------------------------------------------------- */
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 65536, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap) break;
+    if (cap > (size_t)GOAP_PDDL_MAX_BYTES) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+int cli_cmd_validate(int argc, char **argv) {
+  static const char cmd[] = "validate";
+  const char *files[3];
+  int nfiles = 0, json = 0;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) {
+      json = 1;
+      continue;
+    }
+    if (argv[i][0] == '-' && argv[i][1]) {
+      static const char *const known[] = {"--json", "--help", NULL};
+      return cli_unknown_option(cmd, argv[i], known);
+    }
+    if (nfiles == 3) return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+    files[nfiles++] = argv[i];
+  }
+  if (nfiles != 3) return cli_usage_error(cmd, "DOMAIN, PROBLEM and PLAN files expected");
+  goap_pddl_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.flags = GOAP_PDDL_PARSE_ONLY;
+  goap_diag err;
+  goap_pddl_task *task = NULL;
+  goap_status st = goap_pddl_load(files[0], files[1], &opt, &task, &err);
+  if (st != GOAP_OK) {
+    print_load_error(&err, st);
+    return CLI_EXIT_USAGE;
+  }
+  size_t len = 0;
+  char *text = read_all(files[2], &len);
+  if (!text) {
+    fprintf(stderr, "%s: error: cannot read the file\n", files[2]);
+    goap_pddl_destroy(task);
+    return CLI_EXIT_USAGE;
+  }
+  goap_pddl_report rep;
+  st = goap_pddl_validate(task, files[2], text, len, &rep, &err);
+  free(text);
+  int rc;
+  char num[64];
+  if (st != GOAP_OK) {
+    print_load_error(&err, st);
+    rc = CLI_EXIT_USAGE;
+  } else {
+    format_cost(rep.cost, num, sizeof num);
+    if (json) {
+      cli_buf b;
+      cli_buf_init(&b);
+      cli_buf_printf(&b, "{\"valid\": %s, \"steps\": %d, \"cost\": %s, \"bad_step\": %d, \"line\": %d, \"message\": ",
+                     rep.valid ? "true" : "false", rep.steps, num,
+                     rep.bad_step >= 0 ? rep.bad_step + 1 : 0, rep.line);
+      cli_json_string(&b, rep.message);
+      cli_buf_printf(&b, "}");
+      puts(cli_buf_str(&b));
+      cli_buf_free(&b);
+    } else if (rep.valid) {
+      printf("plan valid, cost %s (%d step%s)\n", num, rep.steps, rep.steps == 1 ? "" : "s");
+    } else if (rep.line > 0) {
+      printf("plan invalid: %s:%d:%d: %s\n", files[2], rep.line, rep.col, rep.message);
+    } else {
+      printf("plan invalid: %s\n", rep.message);
+    }
+    rc = rep.valid ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+  }
+  goap_pddl_destroy(task);
+  return rc;
+}
