@@ -1098,7 +1098,7 @@ static const goap_search all_searches[] = {GOAP_SEARCH_ASTAR, GOAP_SEARCH_BACKWA
                                            GOAP_SEARCH_WASTAR, GOAP_SEARCH_GREEDY};
 static const goap_heuristic all_heuristics[] = {GOAP_H_DEFAULT, GOAP_H_ZERO, GOAP_H_GOAL_COUNT,
                                                 GOAP_H_GOAL_COUNT_ADMISSIBLE, GOAP_H_MAX,
-                                                GOAP_H_ADD};
+                                                GOAP_H_ADD, GOAP_H_FF, GOAP_H_LMCUT};
 #define N_SEARCHES ((int)(sizeof all_searches / sizeof all_searches[0]))
 #define N_HEURISTICS ((int)(sizeof all_heuristics / sizeof all_heuristics[0]))
 
@@ -1370,7 +1370,7 @@ TEST(config_is_optimal_table) {
       goap_heuristic h = all_heuristics[hi];
       int expect = (s == GOAP_SEARCH_ASTAR || s == GOAP_SEARCH_BACKWARD) &&
                    (h == GOAP_H_DEFAULT || h == GOAP_H_ZERO ||
-                    h == GOAP_H_GOAL_COUNT_ADMISSIBLE || h == GOAP_H_MAX);
+                    h == GOAP_H_GOAL_COUNT_ADMISSIBLE || h == GOAP_H_MAX || h == GOAP_H_LMCUT);
       CHECK_EQ_INT(goap_config_is_optimal(s, h) != 0, expect);
     }
   }

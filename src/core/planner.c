@@ -217,6 +217,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->goal_best, p->cwant * sizeof *p->goal_best);
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
   if (p->rx.cond) goap__relax_free(p);
+  goap__lmcut_free(p);
   goap__free(&a, p->nodes, p->cnodes * sizeof *p->nodes);
   goap__free(&a, p->states, p->cstates * sizeof *p->states);
   goap__free(&a, p->table, p->ctable * sizeof(goap__slot));
@@ -553,7 +554,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   const goap_domain *d = p->d;
   if (!req) return GOAP_INVALID_ARGUMENT;
   if ((unsigned)req->search > (unsigned)GOAP_SEARCH_GREEDY) return GOAP_INVALID_ARGUMENT;
-  if ((unsigned)req->heuristic > (unsigned)GOAP_H_ADD) return GOAP_INVALID_ARGUMENT;
+  if ((unsigned)req->heuristic > (unsigned)GOAP_H_LMCUT) return GOAP_INVALID_ARGUMENT;
   if (req->want_count < 0 || (req->want_count > 0 && !req->want)) return GOAP_INVALID_ARGUMENT;
   double w = req->weight;
   if (req->search == GOAP_SEARCH_WASTAR) {
@@ -624,6 +625,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     return GOAP_OK;
   }
   p->sel_valid = 0;
+  ++p->goal_serial;
   goap_status st = goap__relax_set_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
@@ -662,6 +664,8 @@ static double h_forward(goap_planner *p, const goap_word *s) {
     }
     case GOAP_H_MAX: return goap__relax_eval(p, s, 0);
     case GOAP_H_ADD: return goap__relax_eval(p, s, 1);
+    case GOAP_H_FF: return goap__relax_eval_ff(p, s);
+    case GOAP_H_LMCUT: return goap__lmcut_eval(p, s);
     case GOAP_H_DEFAULT:
     default: {
       int u = 0;
@@ -683,8 +687,10 @@ static double h_forward(goap_planner *p, const goap_word *s) {
 static double h_backward(goap_planner *p, const goap_word *lo, const goap_word *hi) {
   const goap_domain *d = p->d;
   if (p->heur == GOAP_H_ZERO) return 0.0;
-  if (p->heur == GOAP_H_MAX) return goap__relax_eval_partial(p, lo, hi, 0);
-  if (p->heur == GOAP_H_ADD) return goap__relax_eval_partial(p, lo, hi, 1);
+  /* hff and LM-cut have no backward form: hadd and hmax stand in for them */
+  if (p->heur == GOAP_H_MAX || p->heur == GOAP_H_LMCUT)
+    return goap__relax_eval_partial(p, lo, hi, 0);
+  if (p->heur == GOAP_H_ADD || p->heur == GOAP_H_FF) return goap__relax_eval_partial(p, lo, hi, 1);
   int u = 0;
   double best = 0.0;
   for (uint32_t w = 0; w < p->W; ++w) {
@@ -1157,12 +1163,16 @@ static goap_status start_search(goap_planner *p) {
   if (st != GOAP_OK) return st;
   if (p->goal_never) return GOAP_NO_PLAN;
   if (p->search != GOAP_SEARCH_BACKWARD) {
+    if (p->heur == GOAP_H_LMCUT && (!p->lm.built || p->lm.serial != p->goal_serial)) {
+      st = goap__lmcut_build(p);
+      if (st != GOAP_OK) return st;
+    }
     goap_word *tent = p->states + (size_t)p->nnodes * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
     if (p->useful_words) useful_all(p, tent);
     return offer(p, tent, NONE, -1, 0.0, 0);
   }
-  if (p->heur == GOAP_H_MAX || p->heur == GOAP_H_ADD) goap__relax_explore_start(p);
+  if (p->heur >= GOAP_H_MAX) goap__relax_explore_start(p);
   /* roots: the goal as intervals, split on != */
   st = cand_reserve(p, 2);
   if (st != GOAP_OK) return st;

@@ -54,7 +54,41 @@ typedef struct goap__relax {
   int ngoal, cgoal;
   int32_t *goal_head;        /* nvars: first goal condition on var, -1 none */
   int32_t *goal_next;        /* cgoal */
+  /* hff */
+  int32_t *cond_sup;         /* ncond + goal capacity: the action that satisfied it, -1 */
+  int32_t *stack;            /* ncond + goal capacity: extraction worklist */
+  uint32_t *mark;            /* nactions + 1: generation stamps of relaxed-plan actions */
+  uint32_t mark_gen;
 } goap__relax;
+
+/* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
+ * c_* are capacities in elements. */
+typedef struct goap__lmcut {
+  int built;
+  uint32_t serial;           /* goal_serial of the request it was built for */
+  uint32_t nfact, nop, npre, neff;
+  uint32_t upbase, downbase, valbase, condbase, goalfact, goalop;
+  uint32_t *pre_off, *eff_off;         /* nop + 1 */
+  int32_t *pre, *eff;                  /* facts */
+  goap__rcond *guard;                  /* nop: var < 0, or the state value must satisfy it */
+  uint32_t *pre_of_off, *ach_off;      /* nfact + 1 */
+  int32_t *pre_of, *ach;               /* operators */
+  uint64_t *intval;                    /* (var << 32 | value) that int effects set, sorted */
+  uint32_t *intval_off;                /* nvars + 1 */
+  double *fh;                          /* nfact: hmax */
+  uint32_t *fstamp, *zone;             /* nfact: stamps */
+  int32_t *stack;                      /* nfact */
+  int32_t *unsat, *pcf;                /* nop */
+  double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
+  uint32_t *cut;                       /* nop: stamps */
+  int32_t *cutlist;                    /* nop */
+  double *hv;                          /* heap: values */
+  int32_t *hf;                         /* heap: facts */
+  size_t nh;
+  uint32_t stamp;
+  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
+  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2;
+} goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
 typedef struct goap__quick {
@@ -122,6 +156,8 @@ struct goap_planner {
   double *var_best;          /* per var: cheapest active writer (backward) */
   int max_eff_active;
   goap__relax rx;
+  goap__lmcut lm;
+  uint32_t goal_serial;      /* bumped whenever the goal / action selection is recomputed */
 
   /* search */
   goap__phase phase;
@@ -162,10 +198,19 @@ void goap__relax_free(goap_planner *p);
 goap_status goap__relax_set_goal(goap_planner *p);
 /* hmax (add == 0) or hadd (add != 0) of a full state; GOAP__INF for a dead end. */
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add);
+/* hff of a full state (hadd exploration, relaxed plan extraction); GOAP__INF for a dead end. */
+double goap__relax_eval_ff(goap_planner *p, const goap_word *s);
 /* Explores fully from the start state, recording when each value is reached (backward). */
 void goap__relax_explore_start(goap_planner *p);
 /* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
+
+/* lmcut.c */
+/* Builds the compilation for the current goal (allocates only to grow). */
+goap_status goap__lmcut_build(goap_planner *p);
+void goap__lmcut_free(goap_planner *p);
+/* LM-cut of a full state; GOAP__INF for a dead end. */
+double goap__lmcut_eval(goap_planner *p, const goap_word *s);
 
 #endif /* GOAP_CORE_PLANNER_H */
