@@ -404,6 +404,39 @@ static void lm_hmax(goap_planner *p, const goap_word *s) {
   }
 }
 
+/* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
+static void relax_op(goap__lmcut *lm, int32_t o) {
+  double v = lm->fh[lm->pcf[o]] + lm->rem[o];
+  for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
+    int32_t g = lm->eff[e];
+    if (v < lm->fh[g]) {
+      lm->fh[g] = v;
+      hpush(lm, v, g);
+    }
+  }
+}
+
+/* Propagates hmax decreases from the heap (costs only fell since the last full hmax, so
+ * values only fall and reachability does not change). An operator whose pcf fell gets its
+ * largest precondition again (first in its list on ties). */
+static void lm_hmax_update(goap__lmcut *lm) {
+  while (lm->nh > 0) {
+    double t;
+    int32_t f;
+    hpop(lm, &t, &f);
+    if (t > lm->fh[f]) continue; /* stale */
+    for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
+      int32_t o = lm->pre_of[k];
+      if (lm->unsat[o] != 0 || lm->pcf[o] != f || lm->rem[o] >= GOAP__INF) continue;
+      int32_t best = lm->pre[lm->pre_off[o]];
+      for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
+        if (lm->fh[lm->pre[j]] > lm->fh[best]) best = lm->pre[j];
+      lm->pcf[o] = best;
+      relax_op(lm, o);
+    }
+  }
+}
+
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   goap__lmcut *lm = &p->lm;
   const goap_domain *d = p->d;
@@ -441,16 +474,20 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
         lm->stack[top++] = q;
       }
     }
-    /* the cut: from the state's facts (hmax 0) forwards along pcf edges, stopping at the
-     * zone; fstamp marks the facts visited */
-    uint32_t vs = zs; /* the stamps are per array, so one value serves all three */
+    /* the cut: from the state's facts forwards along pcf edges, stopping at the zone; fstamp
+     * marks the facts visited (the stamps are per array, so zs serves here too) */
+    uint32_t vs = zs;
     size_t ncut = 0;
     top = 0;
-    for (uint32_t f = 0; f < lm->nfact; ++f) {
-      if (lm->fh[f] == 0.0 && lm->zone[f] != zs) {
-        lm->fstamp[f] = vs;
-        lm->stack[top++] = (int32_t)f;
-      }
+    lm->fstamp[0] = vs;
+    lm->stack[top++] = 0;
+    for (int v = 0; v < d->nvars; ++v) {
+      const goap__var *var = &d->vars[v];
+      if (var->type == GOAP_INT) continue;
+      int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
+                            goap__field_get(s, var->word, var->shift, var->fmask));
+      lm->fstamp[f] = vs;
+      lm->stack[top++] = f;
     }
     while (top > 0) {
       int32_t f = lm->stack[--top];
@@ -476,12 +513,15 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     for (size_t i = 0; i < ncut; ++i)
       if (lm->rem[lm->cutlist[i]] < m) m = lm->rem[lm->cutlist[i]];
     h += m;
+    lm->nh = 0;
     for (size_t i = 0; i < ncut; ++i) {
-      double *rc = &lm->rem[lm->cutlist[i]];
+      int32_t o = lm->cutlist[i];
+      double *rc = &lm->rem[o];
       *rc -= m;
       if (*rc <= LM_EPS) *rc = 0.0;
+      relax_op(lm, o);
     }
-    lm_hmax(p, s);
+    lm_hmax_update(lm);
   }
   return h;
 }
