@@ -21,6 +21,7 @@
  *    only the actions that read or write a variable it wrote are rechecked (`touch` lists, or
  *    precomputed masks in small mode), so the child's bitset is exact.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -37,21 +38,30 @@
  * its state's memory. Beyond that every expansion scans the active actions. */
 #define INCREMENTAL_WORDS 16
 
-typedef struct goap__slot {
-  uint32_t node;
-  uint32_t gen;
-} goap__slot;
+#define CLOSED 0x80000000u
+/* Bytes of node record per node (g, h, parent, action/closed). */
+#define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
-/* The closed table lives in p->table as slots; ctable counts slots. */
-#define SLOTS(p) ((goap__slot *)(void *)(p)->table)
+static inline int32_t node_action(const goap_planner *p, uint32_t n) {
+  return (int32_t)(p->nact[n] & ~CLOSED) - 1;
+}
+
+/* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
+ * INFINITY for a dead end. */
+static inline float h_store(double h) {
+  if (h >= GOAP__INF) return INFINITY;
+  float f = (float)h; /* beyond FLT_MAX: inf, then stepped down to FLT_MAX below */
+  if ((double)f > h) f = nextafterf(f, 0.0f);
+  return f;
+}
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
 static size_t pool_bytes(size_t nodes, size_t sw) {
-  return nodes * (sizeof(goap__node) + (sw * sizeof(goap_word)));
+  return nodes * (NODE_BYTES + (sw * sizeof(goap_word)));
 }
 
-static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t gen);
+static goap_status grow_table(goap_planner *p, size_t need_slots);
 
 /* For every variable, the actions whose conditions (relaxed: preconditions and ADD range
  * tests) or effects mention it: what must be rechecked when it changes. */
@@ -133,12 +143,25 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   ALLOC(p->touch_off, V + 1, uint32_t);
   ALLOC(p->bw_list, A, int32_t);
   ALLOC(p->bw_stamp, A, uint32_t);
+  ALLOC(p->sx_list, A, int32_t);
+  ALLOC(p->sx_free, A, int32_t);
+  ALLOC(p->sx_m1, W, goap_word);
+  ALLOC(p->sx_m0, W, goap_word);
+  ALLOC(p->sx_bitvar, W << 6, int32_t);
+  ALLOC(p->sx_evars, V, int32_t);
 #undef ALLOC
   p->cscratch = 8 * W;
   p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
   if (!p->scratch) ok = 0;
   else p->memory += p->cscratch * sizeof(goap_word);
   if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
+  if (ok) {
+    size_t nf = (size_t)p->rx.nfacts;
+    p->sx_off = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_off);
+    p->sx_cnt = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_cnt);
+    if (!p->sx_off || !p->sx_cnt) ok = 0;
+    else p->memory += 2 * (nf + 1) * sizeof *p->sx_off;
+  }
   if (ok && build_touch(p) != GOAP_OK) ok = 0;
   if (ok && p->W == 1 && A > 0) {
     p->quick = (goap__quick *)goap__alloc(&p->alloc, A * sizeof *p->quick);
@@ -165,14 +188,23 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
     if (p->max_memory && pool_bytes(n0, W) * 2 > p->max_memory) n0 = 64;
-    p->nodes = (goap__node *)goap__alloc(&p->alloc, n0 * sizeof *p->nodes);
+    p->ng = (double *)goap__alloc(&p->alloc, n0 * sizeof *p->ng);
+    p->nh = (float *)goap__alloc(&p->alloc, n0 * sizeof *p->nh);
+    p->npar = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->npar);
+    p->nact = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->nact);
     p->states = (goap_word *)goap__alloc(&p->alloc, (n0 + 1) * W * sizeof *p->states);
     p->heap = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->heap);
-    if (!p->nodes || !p->states || !p->heap) {
-      goap__free(&p->alloc, p->nodes, n0 * sizeof *p->nodes);
+    if (!p->ng || !p->nh || !p->npar || !p->nact || !p->states || !p->heap) {
+      goap__free(&p->alloc, p->ng, n0 * sizeof *p->ng);
+      goap__free(&p->alloc, p->nh, n0 * sizeof *p->nh);
+      goap__free(&p->alloc, p->npar, n0 * sizeof *p->npar);
+      goap__free(&p->alloc, p->nact, n0 * sizeof *p->nact);
       goap__free(&p->alloc, p->states, (n0 + 1) * W * sizeof *p->states);
       goap__free(&p->alloc, p->heap, n0 * sizeof *p->heap);
-      p->nodes = NULL;
+      p->ng = NULL;
+      p->nh = NULL;
+      p->npar = NULL;
+      p->nact = NULL;
       p->states = NULL;
       p->heap = NULL;
       ok = 0;
@@ -180,8 +212,8 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
       p->cnodes = n0;
       p->cstates = (n0 + 1) * W;
       p->cheap = n0;
-      p->memory += n0 * (sizeof *p->nodes + sizeof *p->heap) + p->cstates * sizeof *p->states;
-      if (grow_table(p, 2 * n0, 0) != GOAP_OK) ok = 0;
+      p->memory += n0 * (NODE_BYTES + sizeof *p->heap) + p->cstates * sizeof *p->states;
+      if (grow_table(p, 2 * n0) != GOAP_OK) ok = 0;
     }
   }
   if (!ok) {
@@ -207,6 +239,14 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
+  goap__free(&a, p->sx_list, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->sx_free, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->sx_m1, NZ(W) * sizeof(goap_word));
+  goap__free(&a, p->sx_m0, NZ(W) * sizeof(goap_word));
+  goap__free(&a, p->sx_bitvar, NZ(W << 6) * sizeof(int32_t));
+  goap__free(&a, p->sx_evars, NZ(V) * sizeof(int32_t));
+  goap__free(&a, p->sx_off, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
+  goap__free(&a, p->sx_cnt, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
   if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
   goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
@@ -218,9 +258,12 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
-  goap__free(&a, p->nodes, p->cnodes * sizeof *p->nodes);
+  goap__free(&a, p->ng, p->cnodes * sizeof *p->ng);
+  goap__free(&a, p->nh, p->cnodes * sizeof *p->nh);
+  goap__free(&a, p->npar, p->cnodes * sizeof *p->npar);
+  goap__free(&a, p->nact, p->cnodes * sizeof *p->nact);
   goap__free(&a, p->states, p->cstates * sizeof *p->states);
-  goap__free(&a, p->table, p->ctable * sizeof(goap__slot));
+  goap__free(&a, p->table, p->ctable * sizeof *p->table);
   goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
   goap__free(&a, p, sizeof *p);
 }
@@ -231,39 +274,47 @@ static int mem_ok(const goap_planner *p, size_t extra_bytes) {
   return !p->max_memory || p->memory + extra_bytes <= p->max_memory;
 }
 
-static goap_status grow_table(goap_planner *p, size_t need_slots, uint32_t gen) {
+/* Grows the closed table to at least need_slots and re-inserts the current nodes. */
+static goap_status grow_table(goap_planner *p, size_t need_slots) {
   size_t cap = p->ctable ? p->ctable : 16;
   while (cap < need_slots) cap *= 2;
   if (cap == p->ctable) return GOAP_OK;
-  size_t bytes = cap * sizeof(goap__slot);
+  size_t bytes = cap * sizeof *p->table;
   if (!mem_ok(p, bytes)) return GOAP_MEMORY_LIMIT;
-  goap__slot *ns = (goap__slot *)goap__alloc(&p->alloc, bytes);
-  if (!ns) return GOAP_OUT_OF_MEMORY;
-  memset(ns, 0, bytes);
-  /* gen 0 is never a live generation, so a zeroed table is empty */
+  uint32_t *nt = (uint32_t *)goap__alloc(&p->alloc, bytes);
+  if (!nt) return GOAP_OUT_OF_MEMORY;
+  memset(nt, 0xff, bytes);
   size_t mask = cap - 1;
-  if (p->table && gen) {
-    goap__slot *old = SLOTS(p);
-    for (size_t i = 0; i < p->ctable; ++i) {
-      if (old[i].gen != gen) continue;
-      uint32_t n = old[i].node;
-      uint64_t h = goap__hash_state(p->states + (size_t)n * p->stride, p->key);
-      size_t j = (size_t)h & mask;
-      while (ns[j].gen == gen) j = (j + 1) & mask;
-      ns[j].node = n;
-      ns[j].gen = gen;
-    }
+  for (uint32_t n = 0; n < p->nnodes; ++n) {
+    uint64_t h = goap__hash_state(p->states + (size_t)n * p->stride, p->key);
+    size_t j = (size_t)h & mask;
+    while (nt[j] - p->idbase < p->nnodes) j = (j + 1) & mask;
+    nt[j] = p->idbase + n;
   }
-  goap__free(&p->alloc, p->table, p->ctable * sizeof(goap__slot));
-  p->memory -= p->ctable * sizeof(goap__slot);
-  p->table = (uint32_t *)(void *)ns;
+  goap__free(&p->alloc, p->table, p->ctable * sizeof *p->table);
+  p->memory -= p->ctable * sizeof *p->table;
+  p->table = nt;
   p->ctable = cap;
   p->memory += bytes;
   return GOAP_OK;
 }
 
-/* Ensures room for `need` nodes and a tentative state slot after them. */
+static goap_status ensure_nodes_impl(goap_planner *p, size_t need);
+
+/* Ensures room for `need` nodes and a tentative state slot after them; grow_at becomes the
+ * node count at which add_node must call again (room for one more node and its successor's
+ * tentative slot). */
 static goap_status ensure_nodes(goap_planner *p, size_t need) {
+  goap_status st = ensure_nodes_impl(p, need);
+  /* add_node needs nnodes + 1 <= cnodes and (nnodes + 2) * stride <= cstates */
+  size_t by_states = p->cstates / p->stride, lim = p->cnodes;
+  if (by_states < 1) lim = 0;
+  else if (by_states - 1 < lim) lim = by_states - 1;
+  p->grow_at = lim > 0x7fffffffu ? 0x7fffffffu : (uint32_t)lim;
+  return st;
+}
+
+static goap_status ensure_nodes_impl(goap_planner *p, size_t need) {
   size_t sw = p->stride;
   if (need > p->cap_nodes) need = p->cap_nodes; /* offer() enforces the node limit */
   if (need <= p->cnodes && (need + 1) * sw <= p->cstates) return GOAP_OK;
@@ -272,15 +323,37 @@ static goap_status ensure_nodes(goap_planner *p, size_t need) {
   if (ncap > p->cap_nodes) ncap = p->cap_nodes;
   size_t nstates = (ncap + 1) * sw;
   size_t add = 0;
-  if (ncap > p->cnodes) add += (ncap - p->cnodes) * sizeof *p->nodes;
+  if (ncap > p->cnodes) add += (ncap - p->cnodes) * NODE_BYTES;
   if (nstates > p->cstates) add += (nstates - p->cstates) * sizeof *p->states;
+  if (ncap > p->cnodes && p->ctable < 2 * ncap) add += (4 * ncap - p->ctable) * sizeof *p->table;
   if (!mem_ok(p, add)) return GOAP_MEMORY_LIMIT;
   if (ncap > p->cnodes) {
-    void *n = goap__realloc(&p->alloc, p->nodes, p->cnodes * sizeof *p->nodes,
-                            ncap * sizeof *p->nodes);
-    if (!n) return GOAP_OUT_OF_MEMORY;
-    p->nodes = (goap__node *)n;
-    p->memory += (ncap - p->cnodes) * sizeof *p->nodes;
+    /* all four arrays or none, so that every array keeps the capacity cnodes says */
+    size_t oc = p->cnodes;
+    double *g = (double *)goap__alloc(&p->alloc, ncap * sizeof *g);
+    float *h = (float *)goap__alloc(&p->alloc, ncap * sizeof *h);
+    uint32_t *par = (uint32_t *)goap__alloc(&p->alloc, ncap * sizeof *par);
+    uint32_t *ac = (uint32_t *)goap__alloc(&p->alloc, ncap * sizeof *ac);
+    if (!g || !h || !par || !ac) {
+      goap__free(&p->alloc, g, ncap * sizeof *g);
+      goap__free(&p->alloc, h, ncap * sizeof *h);
+      goap__free(&p->alloc, par, ncap * sizeof *par);
+      goap__free(&p->alloc, ac, ncap * sizeof *ac);
+      return GOAP_OUT_OF_MEMORY;
+    }
+    memcpy(g, p->ng, oc * sizeof *g);
+    memcpy(h, p->nh, oc * sizeof *h);
+    memcpy(par, p->npar, oc * sizeof *par);
+    memcpy(ac, p->nact, oc * sizeof *ac);
+    goap__free(&p->alloc, p->ng, oc * sizeof *g);
+    goap__free(&p->alloc, p->nh, oc * sizeof *h);
+    goap__free(&p->alloc, p->npar, oc * sizeof *par);
+    goap__free(&p->alloc, p->nact, oc * sizeof *ac);
+    p->ng = g;
+    p->nh = h;
+    p->npar = par;
+    p->nact = ac;
+    p->memory += (ncap - oc) * NODE_BYTES;
     p->cnodes = ncap;
   }
   if (nstates > p->cstates) {
@@ -291,7 +364,7 @@ static goap_status ensure_nodes(goap_planner *p, size_t need) {
     p->memory += (nstates - p->cstates) * sizeof *p->states;
     p->cstates = nstates;
   }
-  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes, p->gen);
+  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes);
   return GOAP_OK;
 }
 
@@ -317,17 +390,15 @@ static int hless(const goap__hentry *a, const goap__hentry *b) {
   return a->node < b->node;
 }
 
-static inline goap_status heap_push(goap_planner *p, double f, double tie, double g, uint32_t node) {
+static inline goap_status heap_push(goap_planner *p, double f, double tie, uint32_t node) {
   if (p->nheap == p->cheap) {
     goap_status st = grow_buf(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
     if (st != GOAP_OK) return st;
   }
   goap__hentry e;
   e.f = f;
-  e.tie = tie;
-  e.g = g;
+  e.tie = (float)tie;
   e.node = node;
-  e.pad = 0;
   size_t i = p->nheap++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
@@ -365,16 +436,16 @@ static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
 /* Finds the node holding state s, or returns NONE and the free slot in *slot. */
 static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *slot) {
   uint32_t sw = p->key;
-  goap__slot *t = SLOTS(p);
-  uint32_t gen = p->gen;
+  const uint32_t *t = p->table;
+  uint32_t nn = p->nnodes, base = p->idbase;
   size_t mask = p->ctable - 1;
   size_t i = (size_t)goap__hash_state(s, sw) & mask;
   for (;; i = (i + 1) & mask) {
-    if (t[i].gen != gen) {
+    uint32_t n = t[i] - base;
+    if (n >= nn) {
       *slot = i;
       return NONE;
     }
-    uint32_t n = t[i].node;
     if (same(p->states + (size_t)n * p->stride, s, sw)) return n;
   }
 }
@@ -724,19 +795,31 @@ static double tie_of(const goap_planner *p, double g, double h) {
   return p->search == GOAP_SEARCH_GREEDY ? g : h;
 }
 
+static uint32_t node_depth(const goap_planner *p, uint32_t n) {
+  uint32_t d = 0;
+  while (p->npar[n] != NONE) {
+    n = p->npar[n];
+    ++d;
+  }
+  return d;
+}
+
 /* The best partial plan's end: of the stored nodes, the lowest h, then the deepest, then the
- * first stored. Only needed when a budget runs out, so it is searched for then, not tracked. */
+ * first stored. Only needed when a budget runs out, so it is searched for then, not tracked
+ * (depths are counted along parent links, for the nodes of the lowest h only). */
 static uint32_t find_best(const goap_planner *p) {
-  uint32_t best = NONE;
+  uint32_t best = NONE, best_depth = 0;
+  float hmin = INFINITY;
+  for (uint32_t n = 0; n < p->nnodes; ++n)
+    if (p->nh[n] < hmin) hmin = p->nh[n];
+  if (isinf(hmin)) return NONE;
   for (uint32_t n = 0; n < p->nnodes; ++n) {
-    const goap__node *a = &p->nodes[n];
-    if (a->h >= GOAP__INF) continue;
-    if (best == NONE) {
+    if (!(p->nh[n] <= hmin)) continue;
+    uint32_t dn = node_depth(p, n);
+    if (best == NONE || dn > best_depth) {
       best = n;
-      continue;
+      best_depth = dn;
     }
-    const goap__node *b = &p->nodes[best];
-    if (a->h < b->h || (a->h == b->h && a->depth > b->depth)) best = n;
   }
   return best;
 }
@@ -745,24 +828,21 @@ static uint32_t find_best(const goap_planner *p) {
 static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
                             int32_t action, double g, double h) {
   uint32_t n = p->nnodes;
-  goap__node *nd = &p->nodes[n];
-  nd->g = g;
-  nd->h = h;
-  nd->parent = parent;
-  nd->action = action;
-  nd->depth = parent == NONE ? 0 : p->nodes[parent].depth + 1;
-  nd->closed = h >= GOAP__INF; /* dead ends are never expanded */
-  goap__slot *t = SLOTS(p);
-  t[slot].node = n;
-  t[slot].gen = p->gen;
+  int dead = h >= GOAP__INF;
+  float hs = h_store(h);
+  p->ng[n] = g;
+  p->nh[n] = hs;
+  p->npar[n] = parent;
+  p->nact[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
+  p->table[slot] = p->idbase + n;
   ++p->nnodes;
   ++p->stats.nodes;
-  if ((size_t)p->nnodes + 1 > p->cnodes || ((size_t)p->nnodes + 2) * p->stride > p->cstates) {
+  if (p->nnodes >= p->grow_at) {
     goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
     if (st != GOAP_OK) return st;
   }
-  if (h >= GOAP__INF) return GOAP_OK;
-  return heap_push(p, f_of(p, g, h), tie_of(p, g, h), g, n);
+  if (dead) return GOAP_OK;
+  return heap_push(p, f_of(p, g, (double)hs), tie_of(p, g, (double)hs), n);
 }
 
 /* ---- backward: intervals --------------------------------------------------------------------- */
@@ -867,17 +947,13 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
   ++p->stats.duplicates;
-  goap__node *nd = &p->nodes[m];
-  if (!(g < nd->g) || nd->h >= GOAP__INF) return GOAP_OK;
-  nd->g = g;
-  nd->parent = parent;
-  nd->action = action;
-  nd->depth = parent == NONE ? 0 : p->nodes[parent].depth + 1;
-  if (nd->closed) {
-    nd->closed = 0;
-    ++p->stats.reopened;
-  }
-  return heap_push(p, f_of(p, g, nd->h), tie_of(p, g, nd->h), g, m);
+  if (!(g < p->ng[m]) || isinf(p->nh[m])) return GOAP_OK;
+  p->ng[m] = g;
+  p->npar[m] = parent;
+  if (p->nact[m] & CLOSED) ++p->stats.reopened;
+  p->nact[m] = (uint32_t)(action + 1); /* open (again) */
+  double h = (double)p->nh[m];
+  return heap_push(p, f_of(p, g, h), tie_of(p, g, h), m);
 }
 
 /* Inserts candidate state c (sw words) reached from parent by action at cost g. */
@@ -941,7 +1017,7 @@ static inline int lowest_bit(goap_word x) {
 }
 
 static goap_status expand_small(goap_planner *p, uint32_t n) {
-  double g = p->nodes[n].g;
+  double g = p->ng[n];
   goap_word bits = p->states[(size_t)n * 2 + 1];
   while (bits) {
     int i = lowest_bit(bits);
@@ -962,12 +1038,12 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     int32_t a = p->active[i];
     double g2 = g + p->acost[a];
     ++p->stats.generated;
-    const goap__slot *tab = SLOTS(p);
+    const uint32_t *tab = p->table;
     size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
-    uint32_t m = NONE;
-    for (; tab[j].gen == p->gen; j = (j + 1) & mask) {
-      if (p->states[(size_t)tab[j].node * 2] == t0) {
-        m = tab[j].node;
+    uint32_t m = NONE, nn = p->nnodes, base = p->idbase;
+    for (; tab[j] - base < nn; j = (j + 1) & mask) {
+      if (p->states[(size_t)(tab[j] - base) * 2] == t0) {
+        m = tab[j] - base;
         break;
       }
     }
@@ -990,7 +1066,7 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
 static goap_status expand_incremental(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
   uint32_t W = p->W, stride = p->stride;
-  double g = p->nodes[n].g;
+  double g = p->ng[n];
   for (uint32_t k = 0; k < p->useful_words; ++k) {
     goap_word bits = p->states[(size_t)n * stride + W + k];
     while (bits) {
@@ -1024,7 +1100,7 @@ static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->useful_words) return expand_incremental(p, n);
   const goap_domain *d = p->d;
   uint32_t W = p->W;
-  double g = p->nodes[n].g;
+  double g = p->ng[n];
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
     const goap__action *act = &d->actions[a];
@@ -1080,7 +1156,7 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t W = p->W, sw = 2 * W;
-  double g = p->nodes[n].g;
+  double g = p->ng[n];
   int ncand = backward_candidates(p, n);
   for (int ci = 0; ci < ncand; ++ci) {
     int32_t a = p->active[p->bw_list[ci]];
@@ -1142,9 +1218,10 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
 
 static goap_status start_search(goap_planner *p) {
   uint32_t sw;
-  if (++p->gen == 0) {
-    memset(p->table, 0, p->ctable * sizeof(goap__slot));
-    p->gen = 1;
+  /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
+  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->table, 0xff, p->ctable * sizeof *p->table);
+    p->idbase = 0;
   }
   p->nnodes = 0;
   p->nheap = 0;
@@ -1197,6 +1274,7 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->elapsed_ns = 0;
   p->phase = PHASE_DONE;
   p->found = p->best = NONE;
+  p->idbase += p->nnodes; /* the last request's table ids become stale */
   p->nnodes = 0;
   goap_status st = prepare(p, req);
   if (st == GOAP_OK) st = start_search(p);
@@ -1224,9 +1302,10 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
       break;
     }
     goap__hentry e = heap_pop(p);
-    goap__node *nd = &p->nodes[e.node];
-    if (nd->closed || e.g > nd->g) continue; /* stale entry */
-    nd->closed = 1;
+    /* a stale entry (its node was reached more cheaply since) pops after the fresh one, by
+     * then closed: skipped */
+    if (p->nact[e.node] & CLOSED) continue;
+    p->nact[e.node] |= CLOSED;
     const goap_word *s = p->states + (size_t)e.node * sw;
     if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
       p->found = e.node;
@@ -1270,9 +1349,9 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
     res->partial = 1;
   }
   if (end != NONE) {
-    int len = (int)p->nodes[end].depth;
+    int len = (int)node_depth(p, end);
     res->plan_length = len;
-    res->cost = p->nodes[end].g;
+    res->cost = p->ng[end];
     if (len > 0 && (res->plan_capacity < len || !res->plan)) {
       /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
@@ -1281,8 +1360,8 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       uint32_t n = end;
       for (int i = 0; i < len; ++i) {
         int pos = backward ? i : len - 1 - i;
-        res->plan[pos] = p->nodes[n].action;
-        n = p->nodes[n].parent;
+        res->plan[pos] = node_action(p, n);
+        n = p->npar[n];
       }
     }
   }

@@ -5,11 +5,15 @@
  *  - Everything a request needs is allocated at planner creation or grown (doubling) when a
  *    request is larger than every earlier one; a request never frees.
  *  - Node i's words live at states[i * stride ..): first its key (the state: W words forward,
- *    2W backward -- interval lows, then highs), then, forward, the bitset of its useful actions
- *    (applicable and not a no-op), one bit per active action. Only the key is hashed and
- *    compared. The slot after the last node is the tentative slot successors are built in.
- *  - The closed table holds node indices (UINT32_MAX = empty), its capacity a power of two at
- *    least twice the node capacity, so probing always ends.
+ *    2W backward -- interval lows, then highs), then, forward with the incremental generator,
+ *    the bitset of its useful actions (applicable and not a no-op), one bit per active action.
+ *    Only the key is hashed and compared. The slot after the last node is the tentative slot
+ *    successors are built in. Node records are arrays of 20 bytes per node in all.
+ *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
+ *    capacity. Node n of the current request is stored as idbase + n; a slot whose value v
+ *    has v - idbase >= nnodes (unsigned, mod 2^32) is free. Each request starts idbase past
+ *    the ids of the last one, so earlier requests' slots read as free (a generation stamp
+ *    folded into the id); the table is wiped only when the ids would wrap around.
  */
 #ifndef GOAP_CORE_PLANNER_H
 #define GOAP_CORE_PLANNER_H
@@ -98,18 +102,11 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
-typedef struct goap__node {
-  double g, h;
-  uint32_t parent;
-  int32_t action;
-  uint32_t depth;
-  uint32_t closed;
-} goap__node;
-
+/* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
 typedef struct goap__hentry {
-  double f, tie, g;
+  double f;
+  float tie;
   uint32_t node;
-  uint32_t pad;
 } goap__hentry;
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
@@ -122,14 +119,19 @@ struct goap_planner {
   size_t max_memory;
   size_t memory;             /* bytes held now */
 
-  /* pools */
-  goap__node *nodes;
+  /* pools. Nodes are a structure of arrays, 20 bytes per node: */
+  double *ng;                /* g */
+  float *nh;                 /* h rounded down to a float (INFINITY: dead end) */
+  uint32_t *npar;            /* parent node, UINT32_MAX for a root */
+  uint32_t *nact;            /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
   size_t cnodes;
   uint32_t nnodes;
+  uint32_t grow_at;          /* add_node grows the pools when nnodes reaches this */
   goap_word *states;
   size_t cstates;            /* in words */
-  uint32_t *table;
+  uint32_t *table;           /* closed table: idbase + node id (see the invariants) */
   size_t ctable;
+  uint32_t idbase;           /* this request's first table id */
   goap__hentry *heap;
   size_t cheap, nheap;
   goap_word *scratch;        /* 4W words of scratch */
@@ -172,7 +174,6 @@ struct goap_planner {
   uint32_t found, best;      /* node ids (UINT32_MAX none) */
   goap_stats stats;
   uint64_t elapsed_ns;
-  uint32_t gen;              /* closed-table generation of the current request */
   uint32_t key;              /* words of a node's state that identify it (W or 2W) */
   uint32_t stride;           /* words stored per node: key, then the useful-action bitset */
   uint32_t useful_words;     /* forward incremental successor generation: bitset words, or 0 */
@@ -184,6 +185,18 @@ struct goap_planner {
   uint32_t *bw_stamp;        /* per action: the expansion that listed it last */
   uint32_t bw_gen;
   goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
+  /* successor index (large domains): active actions grouped by one anchor precondition */
+  int use_index;             /* forward search generates successors through the index */
+  uint32_t sx_serial;        /* goal_serial it was built for (0: never) */
+  uint32_t *sx_off;          /* nfacts + 1: CSR of active indices per anchor fact */
+  int32_t *sx_list;          /* nactions */
+  int32_t *sx_free;          /* nactions: active indices without an anchor */
+  int sx_nfree;
+  uint32_t *sx_cnt;          /* nfacts: scratch */
+  goap_word *sx_m1, *sx_m0;  /* W each: bool fields whose true / false value anchors actions */
+  int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
+  int32_t *sx_evars;         /* nvars: other variables with anchored values */
+  int sx_nevars;
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index: */
   int small;
   goap__quick small_q[64];   /* the action's masks */
