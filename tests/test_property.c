@@ -1130,6 +1130,15 @@ static int run_plain_case(uint64_t seed, int *reports_left, int32_t *bufs) {
       for (int hi = 0; hi < N_HEURISTICS; ++hi)
         run_config(&c, all_searches[si], all_heuristics[hi], wastar_weight(&d), NULL, NULL,
                    bufs);
+    /* forward successor generation forced through the successor index (used on its own only
+     * past 64 actions per state word) and through the useful-action bitset */
+    for (int force = 1; force <= 2; ++force) {
+      c.p->sx_force = force;
+      run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_DEFAULT, 0.0, NULL, NULL, bufs);
+      run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, 0.0, NULL, NULL, bufs);
+      run_config(&c, GOAP_SEARCH_GREEDY, GOAP_H_FF, 0.0, NULL, NULL, bufs);
+    }
+    c.p->sx_force = 0;
   }
   teardown_case(&c);
   if (c.failed && c.reported) --*reports_left;

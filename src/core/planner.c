@@ -32,13 +32,11 @@
 #define F_USABLE 2u
 #define F_RELEVANT 4u
 #define F_ACTIVE 8u
-/* Forward search keeps, per node, the set of useful actions (applicable and not a no-op) and
- * updates it incrementally per successor, when that set takes at most this many words or, for
- * larger states, no more words than twice the state: a node then costs at most three times
- * its state's memory. Beyond that every expansion scans the active actions. */
-#define INCREMENTAL_WORDS 16
 
 #define CLOSED 0x80000000u
+/* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
+ * no more words than the state), or the successor index. */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
@@ -696,7 +694,11 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     return GOAP_OK;
   }
   p->sel_valid = 0;
-  ++p->goal_serial;
+  if (++p->goal_serial == 0) { /* wrapped: forget what was built for old serials */
+    p->goal_serial = 1;
+    p->sx_serial = 0;
+    p->lm.built = 0;
+  }
   goap_status st = goap__relax_set_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
@@ -1095,16 +1097,75 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
-static goap_status expand_forward(goap_planner *p, uint32_t n) {
-  if (p->small) return expand_small(p, n);
-  if (p->useful_words) return expand_incremental(p, n);
+/* ---- the successor index ----------------------------------------------------------------- */
+
+/* A relaxed condition that is one value of a bool/enum variable: its fact, else -1. */
+static inline int32_t cond_fact(const goap_planner *p, const goap__rcond *rc) {
+  if (p->d->vars[rc->var].type == GOAP_INT || rc->a != rc->b || rc->has_ne) return -1;
+  return (int32_t)(p->rx.fact_off[rc->var] + rc->a);
+}
+
+/* Groups the active actions by an anchor: the equality precondition whose fact the fewest
+ * active actions require (the first on ties). An expansion then visits only the actions
+ * anchored at the state's facts, plus those without an anchor. Lists keep active order. */
+static void build_index(goap_planner *p) {
   const goap_domain *d = p->d;
-  uint32_t W = p->W;
-  double g = p->ng[n];
+  const goap__relax *r = &p->rx;
+  uint32_t nf = r->nfacts;
+  int32_t *anchor = p->bw_list; /* scratch: forward search does not use it */
+  memset(p->sx_cnt, 0, ((size_t)nf + 1) * sizeof *p->sx_cnt);
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
+      int32_t f = cond_fact(p, &r->cond[k]);
+      if (f >= 0) p->sx_cnt[f]++;
+    }
+  }
+  memset(p->sx_off, 0, ((size_t)nf + 1) * sizeof *p->sx_off);
+  p->sx_nfree = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i], best = -1;
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
+      int32_t f = cond_fact(p, &r->cond[k]);
+      if (f >= 0 && (best < 0 || p->sx_cnt[f] < p->sx_cnt[best])) best = f;
+    }
+    anchor[i] = best;
+    if (best >= 0) p->sx_off[best + 1]++;
+    else p->sx_free[p->sx_nfree++] = i;
+  }
+  for (uint32_t f = 0; f < nf; ++f) p->sx_off[f + 1] += p->sx_off[f];
+  memcpy(p->sx_cnt, p->sx_off, (size_t)nf * sizeof *p->sx_cnt); /* fill cursors */
+  for (int i = 0; i < p->nactive; ++i)
+    if (anchor[i] >= 0) p->sx_list[p->sx_cnt[anchor[i]]++] = i;
+  memset(p->sx_m1, 0, p->W * sizeof *p->sx_m1);
+  memset(p->sx_m0, 0, p->W * sizeof *p->sx_m0);
+  p->sx_nevars = 0;
+  for (int v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    if (var->type == GOAP_INT) continue;
+    uint32_t f0 = r->fact_off[v], f1 = r->fact_off[v + 1];
+    if (p->sx_off[f1] == p->sx_off[f0]) continue; /* nothing anchored on this variable */
+    if (var->bits == 1 && var->nvalues == 2) {
+      p->sx_bitvar[var->word * 64 + var->shift] = v;
+      if (p->sx_off[f0 + 1] > p->sx_off[f0]) p->sx_m0[var->word] |= (goap_word)1 << var->shift;
+      if (p->sx_off[f0 + 2] > p->sx_off[f0 + 1])
+        p->sx_m1[var->word] |= (goap_word)1 << var->shift;
+    } else {
+      p->sx_evars[p->sx_nevars++] = v;
+    }
+  }
+  p->sx_serial = p->goal_serial;
+}
+
+/* Offers the successors of node n through the listed active indices that apply there. */
+static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int32_t *list,
+                               uint32_t count) {
+  const goap_domain *d = p->d;
+  uint32_t W = p->W;
+  for (uint32_t j = 0; j < count; ++j) {
+    int32_t a = p->active[list[j]];
     const goap__action *act = &d->actions[a];
-    const goap_word *s = p->states + (size_t)n * p->stride;
+    const goap_word *s = p->states + (size_t)n * p->stride; /* re-read: pools may move */
     if (!goap__action_ok(d, act, s)) continue;
     goap_word *t = p->states + (size_t)p->nnodes * p->stride; /* tentative slot */
     memcpy(t, s, W * sizeof *t);
@@ -1114,6 +1175,40 @@ static goap_status expand_forward(goap_planner *p, uint32_t n) {
     if (st != GOAP_OK) return st;
   }
   return GOAP_OK;
+}
+
+static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+  const goap__relax *r = &p->rx;
+  double g = p->ng[n];
+  goap_status st;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    for (uint32_t val = 0; val < 2; ++val) {
+      goap_word x = p->states[(size_t)n * p->stride + w];
+      goap_word bits = val ? (x & p->sx_m1[w]) : (~x & p->sx_m0[w]);
+      while (bits) {
+        int b = lowest_bit(bits);
+        bits &= bits - 1;
+        uint32_t f = r->fact_off[p->sx_bitvar[w * 64 + (uint32_t)b]] + val;
+        st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
+        if (st != GOAP_OK) return st;
+      }
+    }
+  }
+  for (int i = 0; i < p->sx_nevars; ++i) {
+    const goap__var *var = &p->d->vars[p->sx_evars[i]];
+    uint64_t k = goap__field_get(p->states + (size_t)n * p->stride, var->word, var->shift,
+                                 var->fmask);
+    uint32_t f = r->fact_off[p->sx_evars[i]] + (uint32_t)k;
+    st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
+    if (st != GOAP_OK) return st;
+  }
+  return expand_list(p, n, g, p->sx_free, (uint32_t)p->sx_nfree);
+}
+
+static goap_status expand_forward(goap_planner *p, uint32_t n) {
+  if (p->fmode == FMODE_SMALL) return expand_small(p, n);
+  if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
+  return expand_indexed(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
@@ -1231,9 +1326,12 @@ static goap_status start_search(goap_planner *p) {
     p->useful_words = 0;
   } else {
     p->key = p->W;
+    /* the useful-action bitset when it is at most as large as the state, else the index */
     uint32_t words = (uint32_t)((p->nactive + 63) / 64);
-    p->useful_words = words <= INCREMENTAL_WORDS || words <= 2 * p->W ? words : 0;
+    p->useful_words = (words <= p->W && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
+    p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
     p->stride = p->W + p->useful_words;
+    if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
   sw = p->stride;
   goap_status st = ensure_nodes(p, 2);
