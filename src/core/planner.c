@@ -1067,9 +1067,11 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
 
 static goap_status expand_incremental(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
-  uint32_t W = p->W, stride = p->stride;
+  const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
+  const uint32_t *toff = p->touch_off;
+  const int32_t *touch = p->touch, *a2i = p->act2idx;
   double g = p->ng[n];
-  for (uint32_t k = 0; k < p->useful_words; ++k) {
+  for (uint32_t k = 0; k < uw; ++k) {
     goap_word bits = p->states[(size_t)n * stride + W + k];
     while (bits) {
       int i = (int)k * 64 + lowest_bit(bits);
@@ -1084,9 +1086,9 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
       /* recheck the actions that read or write what this action changed */
       for (int e = 0; e < act->neff; ++e) {
         int32_t v = act->eff[e].var;
-        for (uint32_t j = p->touch_off[v]; j < p->touch_off[v + 1]; ++j) {
-          int32_t b = p->touch[j];
-          int32_t bi = p->act2idx[b];
+        for (uint32_t j = toff[v], je = toff[v + 1]; j < je; ++j) {
+          int32_t b = touch[j];
+          int32_t bi = a2i[b];
           if (bi >= 0) set_bit(t + W, bi, useful_fast(p, b, t));
         }
       }
