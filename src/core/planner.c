@@ -207,7 +207,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
       p->heap = NULL;
       ok = 0;
     } else {
-      p->cnodes = n0;
+      p->cnodes = p->c_ng = p->c_nh = p->c_npar = p->c_nact = n0;
       p->cstates = (n0 + 1) * W;
       p->cheap = n0;
       p->memory += n0 * (NODE_BYTES + sizeof *p->heap) + p->cstates * sizeof *p->states;
@@ -256,10 +256,10 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
-  goap__free(&a, p->ng, p->cnodes * sizeof *p->ng);
-  goap__free(&a, p->nh, p->cnodes * sizeof *p->nh);
-  goap__free(&a, p->npar, p->cnodes * sizeof *p->npar);
-  goap__free(&a, p->nact, p->cnodes * sizeof *p->nact);
+  goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
+  goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
+  goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
+  goap__free(&a, p->nact, p->c_nact * sizeof *p->nact);
   goap__free(&a, p->states, p->cstates * sizeof *p->states);
   goap__free(&a, p->table, p->ctable * sizeof *p->table);
   goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
@@ -321,37 +321,27 @@ static goap_status ensure_nodes_impl(goap_planner *p, size_t need) {
   if (ncap > p->cap_nodes) ncap = p->cap_nodes;
   size_t nstates = (ncap + 1) * sw;
   size_t add = 0;
-  if (ncap > p->cnodes) add += (ncap - p->cnodes) * NODE_BYTES;
+  if (ncap > p->cnodes) add += (ncap - p->cnodes) * NODE_BYTES; /* (less what already grew) */
   if (nstates > p->cstates) add += (nstates - p->cstates) * sizeof *p->states;
-  if (ncap > p->cnodes && p->ctable < 2 * ncap) add += (4 * ncap - p->ctable) * sizeof *p->table;
+  if (ncap > p->cnodes && p->ctable < 2 * ncap) add += (2 * ncap - p->ctable) * sizeof *p->table;
   if (!mem_ok(p, add)) return GOAP_MEMORY_LIMIT;
   if (ncap > p->cnodes) {
-    /* all four arrays or none, so that every array keeps the capacity cnodes says */
-    size_t oc = p->cnodes;
-    double *g = (double *)goap__alloc(&p->alloc, ncap * sizeof *g);
-    float *h = (float *)goap__alloc(&p->alloc, ncap * sizeof *h);
-    uint32_t *par = (uint32_t *)goap__alloc(&p->alloc, ncap * sizeof *par);
-    uint32_t *ac = (uint32_t *)goap__alloc(&p->alloc, ncap * sizeof *ac);
-    if (!g || !h || !par || !ac) {
-      goap__free(&p->alloc, g, ncap * sizeof *g);
-      goap__free(&p->alloc, h, ncap * sizeof *h);
-      goap__free(&p->alloc, par, ncap * sizeof *par);
-      goap__free(&p->alloc, ac, ncap * sizeof *ac);
-      return GOAP_OUT_OF_MEMORY;
-    }
-    memcpy(g, p->ng, oc * sizeof *g);
-    memcpy(h, p->nh, oc * sizeof *h);
-    memcpy(par, p->npar, oc * sizeof *par);
-    memcpy(ac, p->nact, oc * sizeof *ac);
-    goap__free(&p->alloc, p->ng, oc * sizeof *g);
-    goap__free(&p->alloc, p->nh, oc * sizeof *h);
-    goap__free(&p->alloc, p->npar, oc * sizeof *par);
-    goap__free(&p->alloc, p->nact, oc * sizeof *ac);
-    p->ng = g;
-    p->nh = h;
-    p->npar = par;
-    p->nact = ac;
-    p->memory += (ncap - oc) * NODE_BYTES;
+    /* grown in place where the allocator can (no copy, no transient double footprint); each
+     * array keeps its own capacity so that a failure part-way leaves them all consistent */
+    void *q;
+#define GROW_NODES(arr, cap)                                                                  \
+  if (p->cap < ncap) {                                                                        \
+    q = goap__realloc(&p->alloc, p->arr, p->cap * sizeof *p->arr, ncap * sizeof *p->arr);     \
+    if (!q) return GOAP_OUT_OF_MEMORY;                                                        \
+    p->arr = q;                                                                               \
+    p->memory += (ncap - p->cap) * sizeof *p->arr;                                            \
+    p->cap = ncap;                                                                            \
+  }
+    GROW_NODES(ng, c_ng)
+    GROW_NODES(nh, c_nh)
+    GROW_NODES(npar, c_npar)
+    GROW_NODES(nact, c_nact)
+#undef GROW_NODES
     p->cnodes = ncap;
   }
   if (nstates > p->cstates) {

@@ -124,7 +124,8 @@ struct goap_planner {
   float *nh;                 /* h rounded down to a float (INFINITY: dead end) */
   uint32_t *npar;            /* parent node, UINT32_MAX for a root */
   uint32_t *nact;            /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
-  size_t cnodes;
+  size_t cnodes;             /* node capacity: the four arrays' capacities below are >= it */
+  size_t c_ng, c_nh, c_npar, c_nact;
   uint32_t nnodes;
   uint32_t grow_at;          /* add_node grows the pools when nnodes reaches this */
   goap_word *states;
