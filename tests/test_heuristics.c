@@ -7,6 +7,7 @@
 #include <goap/goap.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/planner.h"
@@ -289,6 +290,93 @@ TEST(names_and_optimality) {
   CHECK(!goap_config_is_optimal(GOAP_SEARCH_GREEDY, GOAP_H_LMCUT));
 }
 
+typedef struct meter {
+  size_t now, peak;
+} meter;
+
+static void *meter_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  meter *m = (meter *)ctx;
+  if (new_size == 0) {
+    free(ptr);
+    m->now -= old_size;
+    return NULL;
+  }
+  void *r = realloc(ptr, new_size);
+  if (!r) return NULL;
+  m->now = m->now - old_size + new_size;
+  if (m->now > m->peak) m->peak = m->now;
+  return r;
+}
+
+/* A memory budget far too small for the search: GOAP_MEMORY_LIMIT with the best partial plan
+ * (a valid plan start whose cost is reported), the budget never exceeded, and the planner
+ * still usable for a request that fits. 20 independent flags, each set by its own action:
+ * 2^20 states, goal all of them, blind and LM-cut searches. */
+TEST(memory_limit_partial_plan) {
+  task t;
+  memset(&t, 0, sizeof t);
+  t.b = goap_builder_create(NULL);
+  REQUIRE(t.b != NULL);
+  enum { N = 20 };
+  goap_cond want[N];
+  char name[16];
+  for (int i = 0; i < N; ++i) {
+    snprintf(name, sizeof name, "f%d", i);
+    int v = var_bool(&t, name, 0);
+    goap_effect e = {v, GOAP_SET, 1};
+    snprintf(name, sizeof name, "set%d", i);
+    act(&t, name, 1.0 + (i % 3), NULL, 0, &e, 1);
+    want[i].var = v;
+    want[i].op = GOAP_EQ;
+    want[i].value = 1;
+  }
+  REQUIRE(goap_builder_build(t.b, &t.d) == GOAP_OK);
+  static const goap_heuristic hs[] = {GOAP_H_ZERO, GOAP_H_LMCUT};
+  for (int k = 0; k < 2; ++k) {
+    meter m;
+    memset(&m, 0, sizeof m);
+    goap_planner_desc pd;
+    memset(&pd, 0, sizeof pd);
+    pd.allocator.fn = meter_fn;
+    pd.allocator.ctx = &m;
+    pd.max_memory = 256u * 1024u;
+    goap_planner *p = goap_planner_create(t.d, &pd);
+    REQUIRE(p != NULL);
+    goap_request req;
+    memset(&req, 0, sizeof req);
+    req.want = want;
+    req.want_count = N;
+    req.heuristic = hs[k];
+    int32_t plan[64];
+    goap_result res;
+    memset(&res, 0, sizeof res);
+    res.plan = plan;
+    res.plan_capacity = 64;
+    if (k == 0) {
+      CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_MEMORY_LIMIT);
+      CHECK_EQ_INT(res.partial, 1);
+      CHECK(res.plan_length > 0);
+      CHECK(res.stats.nodes > 1000); /* it did search until the budget */
+      double cost = -1.0;
+      CHECK_EQ_INT(goap_plan_validate(t.d, NULL, NULL, 0, plan, res.plan_length, &cost, NULL),
+                   GOAP_OK);
+      CHECK_NEAR(cost, res.cost, 1e-9);
+    } else {
+      /* LM-cut is perfect here: the optimal plan within the same budget */
+      CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+      CHECK_NEAR(res.cost, 39.0, 1e-9); /* costs 1 + i % 3: 7 * 1 + 7 * 2 + 6 * 3 */
+    }
+    CHECK(m.peak <= pd.max_memory);
+    /* a small request afterwards fits */
+    req.want_count = 2;
+    CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+    CHECK_NEAR(res.cost, 3.0, 1e-9);
+    goap_planner_destroy(p);
+    CHECK_EQ_INT((int)m.now, 0);
+  }
+  task_free(&t);
+}
+
 TEST_MAIN(TEST_ENTRY(lmcut_two_goals_shared_achiever), TEST_ENTRY(lmcut_independent_goals_and_chain),
           TEST_ENTRY(lmcut_enum_conditions), TEST_ENTRY(lmcut_int_conditions),
-          TEST_ENTRY(names_and_optimality))
+          TEST_ENTRY(names_and_optimality), TEST_ENTRY(memory_limit_partial_plan))
