@@ -277,9 +277,12 @@ static goap_status grow_table(goap_planner *p, size_t need_slots) {
   size_t cap = p->ctable ? p->ctable : 16;
   while (cap < need_slots) cap *= 2;
   if (cap == p->ctable) return GOAP_OK;
-  size_t bytes = cap * sizeof *p->table;
-  if (!mem_ok(p, bytes)) return GOAP_MEMORY_LIMIT;
-  uint32_t *nt = (uint32_t *)goap__alloc(&p->alloc, bytes);
+  size_t bytes = cap * sizeof *p->table, old = p->ctable * sizeof *p->table;
+  if (!mem_ok(p, bytes - old)) return GOAP_MEMORY_LIMIT;
+  /* the slots are rebuilt from the nodes, so the old contents are not needed: resizing in
+   * place avoids holding both tables (on failure the old table is left as it was) */
+  uint32_t *nt = (uint32_t *)(p->table ? goap__realloc(&p->alloc, p->table, old, bytes)
+                                       : goap__alloc(&p->alloc, bytes));
   if (!nt) return GOAP_OUT_OF_MEMORY;
   memset(nt, 0xff, bytes);
   size_t mask = cap - 1;
@@ -289,11 +292,9 @@ static goap_status grow_table(goap_planner *p, size_t need_slots) {
     while (nt[j] - p->idbase < p->nnodes) j = (j + 1) & mask;
     nt[j] = p->idbase + n;
   }
-  goap__free(&p->alloc, p->table, p->ctable * sizeof *p->table);
-  p->memory -= p->ctable * sizeof *p->table;
+  p->memory += bytes - old;
   p->table = nt;
   p->ctable = cap;
-  p->memory += bytes;
   return GOAP_OK;
 }
 
