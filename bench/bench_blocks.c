@@ -287,17 +287,19 @@ static run plan_median(const blocks *w, const goap_word *start, const goap_cond 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: goap_bench_blocks [--part blind|compare|ff|memory]... [--reps N]\n"
-          "                         [--max-ms T] [--instance NAME]\n"
+          "                         [--max-ms T] [--instance NAME] [--heuristic H]\n"
           "  --part P       run only these parts (repeatable; default: all)\n"
           "  --reps N       timed runs per configuration, the median is shown (default 3)\n"
           "  --max-ms T     time budget per search in compare/ff (default 60000)\n"
-          "  --instance S   compare/ff: only instances whose name contains S\n");
+          "  --instance S   compare/ff: only instances whose name contains S\n"
+          "  --heuristic H  compare: only this one of default, hmax, lmcut\n");
 }
 
 int main(int argc, char **argv) {
   int parts = 0, reps = 3;
   double max_ms = 60000.0;
   const char *only = NULL;
+  int only_h = -1;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0) {
@@ -319,6 +321,13 @@ int main(int argc, char **argv) {
     } else if (v && strcmp(a, "--max-ms") == 0) {
       max_ms = atof(v);
       ++i;
+    } else if (v && strcmp(a, "--heuristic") == 0) {
+      only_h = goap_heuristic_from_name(v);
+      ++i;
+      if (only_h < 0) {
+        usage(stderr);
+        return 2;
+      }
     } else if (v && strcmp(a, "--instance") == 0) {
       only = v;
       ++i;
@@ -373,6 +382,10 @@ int main(int argc, char **argv) {
       int nw = setup_instance(&worlds[k], in, start, want);
       printf("  %-16s %4d ", in->name, in->optimal);
       for (int hi = 0; hi < 3; ++hi) {
+        if (only_h >= 0 && (int)cmp_h[hi] != only_h) {
+          printf(" %-36s", "-");
+          continue;
+        }
         run r = plan_median(&worlds[k], start, want, nw, GOAP_SEARCH_ASTAR, cmp_h[hi], 16u << 20,
                             0, max_ms, reps);
         char cell[64];

@@ -299,6 +299,20 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(hv, c_h1, F + (size_t)lm->neff + 1);
   GROW(hf, c_h2, F + (size_t)lm->neff + 1);
   build_index(lm, lm->pre_off, lm->pre, lm->pre_of_off, lm->pre_of);
+  /* drop effects on facts that no operator needs (e.g. a bool set to false where only true is
+   * ever tested): they can never matter to hmax, the zone or the cut */
+  uint32_t w = 0;
+  for (uint32_t o = 0; o < lm->nop; ++o) {
+    uint32_t from = lm->eff_off[o], to = lm->eff_off[o + 1];
+    lm->eff_off[o] = w;
+    for (uint32_t k = from; k < to; ++k) {
+      int32_t f = lm->eff[k];
+      if ((uint32_t)f == lm->goalfact || lm->pre_of_off[f + 1] > lm->pre_of_off[f])
+        lm->eff[w++] = f;
+    }
+  }
+  lm->eff_off[lm->nop] = w;
+  lm->neff = w;
   build_index(lm, lm->eff_off, lm->eff, lm->ach_off, lm->ach);
   memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
@@ -365,14 +379,17 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
 }
 
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
- * Fills fh (per fact), unsat (0 when the operator is reached) and pcf. */
+ * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
+ * is not reached or disabled). */
 static void lm_hmax(goap_planner *p, const goap_word *s) {
   goap__lmcut *lm = &p->lm;
   const goap_domain *d = p->d;
   double *fh = lm->fh;
   for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
-  for (uint32_t o = 0; o < lm->nop; ++o)
+  for (uint32_t o = 0; o < lm->nop; ++o) {
     lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
+    lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
+  }
   lm->nh = 0;
   seed(lm, fh, 0);
   for (int v = 0; v < d->nvars; ++v) {
@@ -427,7 +444,7 @@ static void lm_hmax_update(goap__lmcut *lm) {
     if (t > lm->fh[f]) continue; /* stale */
     for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
       int32_t o = lm->pre_of[k];
-      if (lm->unsat[o] != 0 || lm->pcf[o] != f || lm->rem[o] >= GOAP__INF) continue;
+      if (lm->pcf[o] != f) continue;
       int32_t best = lm->pre[lm->pre_off[o]];
       for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
         if (lm->fh[lm->pre[j]] > lm->fh[best]) best = lm->pre[j];
@@ -467,8 +484,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       int32_t f = lm->stack[--top];
       for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
         int32_t o = lm->ach[k];
-        if (lm->unsat[o] != 0 || lm->rem[o] > LM_EPS) continue;
         int32_t q = lm->pcf[o];
+        if (q < 0 || lm->rem[o] > LM_EPS) continue;
         if (lm->zone[q] == zs) continue;
         lm->zone[q] = zs;
         lm->stack[top++] = q;
@@ -493,7 +510,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       int32_t f = lm->stack[--top];
       for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
         int32_t o = lm->pre_of[k];
-        if (lm->unsat[o] != 0 || lm->pcf[o] != f || lm->rem[o] >= GOAP__INF) continue;
+        if (lm->pcf[o] != f) continue; /* not reached through f (or not reached, or disabled) */
         for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
           int32_t g = lm->eff[e];
           if (lm->zone[g] == zs) {
