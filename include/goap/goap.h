@@ -62,7 +62,7 @@ typedef enum goap_status {
   GOAP_NO_PLAN,              /* the search space was exhausted: the goal is unreachable */
   GOAP_NODE_LIMIT,           /* the request's node budget ran out (best partial plan given) */
   GOAP_TIME_LIMIT,           /* the request's time budget ran out (best partial plan given) */
-  GOAP_MEMORY_LIMIT,         /* the planner's memory budget was reached */
+  GOAP_MEMORY_LIMIT,         /* the planner's memory budget was reached (best partial plan given) */
   GOAP_BUFFER_TOO_SMALL,     /* a caller buffer is too small; the needed size is reported */
   GOAP_IN_PROGRESS,          /* a sliced search has more work to do */
   GOAP_PARTIAL,              /* a partial plan was returned on purpose */
@@ -386,9 +386,9 @@ typedef struct goap_result {
                                   found plan; a partial plan keeps its limit status): call
                                   goap_plan_finish again with a buffer that large */
   int partial;                 /* out: 1 when plan holds the best partial plan of a search that
-                                  ran out of nodes or time (the deepest of the nodes with the
-                                  lowest h): for forward search a plan start, for backward
-                                  search a plan ending (it ends in the goal) */
+                                  ran out of nodes, time or memory (the deepest of the nodes
+                                  with the lowest h): for forward search a plan start, for
+                                  backward search a plan ending (it ends in the goal) */
   goap_stats stats;            /* out */
 } goap_result;
 
