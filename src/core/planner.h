@@ -189,6 +189,7 @@ struct goap_planner {
   /* successor index (large domains): active actions grouped by one anchor precondition */
   int sx_force;              /* tests: 1 always the index, 2 never (bitset); 0 automatic */
   int fmode;                 /* this search's forward successor generation (planner.c) */
+  uint32_t fanout, fan_serial; /* average rechecks per successor, for that goal_serial */
   uint32_t sx_serial;        /* goal_serial it was built for (0: never) */
   uint32_t *sx_off;          /* nfacts + 1: CSR of active indices per anchor fact */
   int32_t *sx_list;          /* nactions */
