@@ -291,7 +291,7 @@ TEST(names_and_optimality) {
 }
 
 typedef struct meter {
-  size_t now, peak;
+  size_t now, peak, calls;
 } meter;
 
 static void *meter_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
@@ -303,6 +303,7 @@ static void *meter_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
   }
   void *r = realloc(ptr, new_size);
   if (!r) return NULL;
+  ++m->calls;
   m->now = m->now - old_size + new_size;
   if (m->now > m->peak) m->peak = m->now;
   return r;
@@ -377,6 +378,72 @@ TEST(memory_limit_partial_plan) {
   task_free(&t);
 }
 
+/* Zero allocations after warm-up on the successor-index path (240 actions on a one-word
+ * state: the bitset would take 4 words) with the default heuristic, hff and LM-cut, over
+ * requests with different goals; and the index gives the optimal cost. A chain of 40 flags,
+ * 6 variants of each step costing 1..6. */
+TEST(index_path_no_allocation_after_warmup) {
+  task t;
+  memset(&t, 0, sizeof t);
+  t.b = goap_builder_create(NULL);
+  REQUIRE(t.b != NULL);
+  enum { STEPS = 40, VARIANTS = 6 };
+  int f[STEPS + 1];
+  char name[24];
+  for (int i = 0; i <= STEPS; ++i) {
+    snprintf(name, sizeof name, "s%d", i);
+    f[i] = var_bool(&t, name, i == 0);
+  }
+  for (int i = 1; i <= STEPS; ++i)
+    for (int k = 0; k < VARIANTS; ++k) {
+      goap_cond pre = {f[i - 1], GOAP_EQ, 1};
+      goap_effect eff = {f[i], GOAP_SET, 1};
+      snprintf(name, sizeof name, "step%d_%d", i, k);
+      act(&t, name, (double)(VARIANTS - k), &pre, 1, &eff, 1);
+    }
+  REQUIRE(goap_builder_build(t.b, &t.d) == GOAP_OK);
+  REQUIRE(goap_domain_state_words(t.d) == 1);
+  meter m;
+  memset(&m, 0, sizeof m);
+  goap_planner_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.allocator.fn = meter_fn;
+  pd.allocator.ctx = &m;
+  goap_planner *p = goap_planner_create(t.d, &pd);
+  REQUIRE(p != NULL);
+  static const goap_heuristic hs[] = {GOAP_H_DEFAULT, GOAP_H_FF, GOAP_H_LMCUT};
+  goap_cond wants[3] = {{f[STEPS], GOAP_EQ, 1}, {f[20], GOAP_EQ, 1}, {f[33], GOAP_EQ, 1}};
+  int32_t plan[64];
+  size_t after_warmup = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (int hi = 0; hi < 3; ++hi) {
+      for (int w = 0; w < 3; ++w) {
+        goap_request req;
+        memset(&req, 0, sizeof req);
+        req.want = &wants[w];
+        req.want_count = 1;
+        req.heuristic = hs[hi];
+        req.search = hs[hi] == GOAP_H_FF ? GOAP_SEARCH_GREEDY : GOAP_SEARCH_ASTAR;
+        goap_result res;
+        memset(&res, 0, sizeof res);
+        res.plan = plan;
+        res.plan_capacity = 64;
+        CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+        if (hs[hi] != GOAP_H_FF) {
+          double expect = w == 0 ? STEPS : w == 1 ? 20 : 33;
+          CHECK_NEAR(res.cost, expect, 1e-9);
+        }
+        CHECK_EQ_INT(p->fmode, 2); /* FMODE_INDEX */
+      }
+    }
+    if (round == 0) after_warmup = m.calls;
+  }
+  CHECK_EQ_INT((int)(m.calls - after_warmup), 0);
+  goap_planner_destroy(p);
+  task_free(&t);
+}
+
 TEST_MAIN(TEST_ENTRY(lmcut_two_goals_shared_achiever), TEST_ENTRY(lmcut_independent_goals_and_chain),
           TEST_ENTRY(lmcut_enum_conditions), TEST_ENTRY(lmcut_int_conditions),
-          TEST_ENTRY(names_and_optimality), TEST_ENTRY(memory_limit_partial_plan))
+          TEST_ENTRY(names_and_optimality), TEST_ENTRY(memory_limit_partial_plan),
+          TEST_ENTRY(index_path_no_allocation_after_warmup))
