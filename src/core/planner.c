@@ -19,7 +19,11 @@
  *    search, and only for actions that survive relevance pruning.
  *  - Forward successors come from the parent's useful-action bitset; after applying an action
  *    only the actions that read or write a variable it wrote are rechecked (`touch` lists, or
- *    precomputed masks in small mode), so the child's bitset is exact.
+ *    precomputed masks in small mode), so the child's bitset is exact. When the bitset would
+ *    be larger than the state or costly to keep (see MAX_FANOUT), the successor index lists
+ *    each state's candidates instead (actions grouped by an anchor precondition), every one
+ *    checked in full; its order is fixed by the state, so results stay deterministic.
+ *  - Node records hold no depth: plan lengths are counted along parent links.
  */
 #include <float.h>
 #include <math.h>
