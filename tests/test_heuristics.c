@@ -332,6 +332,12 @@ TEST(memory_limit_partial_plan) {
     want[i].value = 1;
   }
   REQUIRE(goap_builder_build(t.b, &t.d) == GOAP_OK);
+  {
+    goap_planner *q = goap_planner_create(t.d, NULL);
+    REQUIRE(q != NULL);
+    CHECK(q->cap_nodes == 4194304u); /* the documented default without a budget */
+    goap_planner_destroy(q);
+  }
   static const goap_heuristic hs[] = {GOAP_H_ZERO, GOAP_H_LMCUT};
   for (int k = 0; k < 2; ++k) {
     meter m;
@@ -343,6 +349,8 @@ TEST(memory_limit_partial_plan) {
     pd.max_memory = 256u * 1024u;
     goap_planner *p = goap_planner_create(t.d, &pd);
     REQUIRE(p != NULL);
+    /* with a memory budget and no node cap, only the budget bounds the node pool */
+    CHECK(p->cap_nodes == 0x7fffffffu);
     goap_request req;
     memset(&req, 0, sizeof req);
     req.want = want;

@@ -312,7 +312,8 @@ typedef struct goap_planner goap_planner;
 typedef struct goap_planner_desc {
   goap_allocator allocator;    /* zero: the C library */
   uint32_t initial_nodes;      /* nodes to reserve at creation; 0: 1024 */
-  uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304 */
+  uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304, or with
+                                  max_memory set, as many as fit in it (up to 2^31 - 1) */
   size_t max_memory;           /* bytes the planner may hold; 0: no limit beyond max_nodes */
 } goap_planner_desc;
 

@@ -118,7 +118,8 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   p->alloc = dd.allocator;
   p->d = d;
   p->W = d->words;
-  p->cap_nodes = dd.max_nodes ? dd.max_nodes : 4194304u;
+  /* with a memory budget and no node cap, the budget alone bounds the search */
+  p->cap_nodes = dd.max_nodes ? dd.max_nodes : dd.max_memory ? 0x7fffffffu : 4194304u;
   if (p->cap_nodes > 0x7fffffffu) p->cap_nodes = 0x7fffffffu;
   p->max_memory = dd.max_memory;
   p->found = p->best = NONE;
