@@ -65,7 +65,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(intval, c_iv) F(intval_off, c_ivo)
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
-  F(hv, c_h1) F(hf, c_h2)
+  F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -296,8 +296,9 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(rem, c_o3, O);
   GROW(cut, c_o5, O);
   GROW(cutlist, c_o6, O);
-  GROW(hv, c_h1, F + (size_t)lm->neff + 1);
-  GROW(hf, c_h2, F + (size_t)lm->neff + 1);
+  GROW(hv, c_h1, F + 1);
+  GROW(hf, c_h2, F + 1);
+  GROW(hpos, c_h3, F + 1);
   build_index(lm, lm->pre_off, lm->pre, lm->pre_of_off, lm->pre_of);
   /* drop effects on facts that no operator needs (e.g. a bool set to false where only true is
    * ever tested): they can never matter to hmax, the zone or the cut */
@@ -317,6 +318,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
   memset(lm->cut, 0, O * sizeof *lm->cut);
+  memset(lm->hpos, 0xff, F * sizeof *lm->hpos);
+  lm->nh = 0;
   lm->stamp = 0;
   lm->built = 1;
   lm->serial = p->goal_serial;
@@ -335,23 +338,38 @@ static uint32_t next_stamp(goap__lmcut *lm) {
   return lm->stamp;
 }
 
-static void hpush(goap__lmcut *lm, double t, int32_t f) {
-  size_t i = lm->nh++;
+/* An indexed binary heap of facts keyed by (value, fact id): at most one entry per fact
+ * (hpos[f] is its position, -1 when absent), so it never holds more than nfact entries.
+ * Between runs it is empty and every hpos is -1. */
+static void hplace(goap__lmcut *lm, size_t i, double t, int32_t f) {
+  lm->hv[i] = t;
+  lm->hf[i] = f;
+  lm->hpos[f] = (int32_t)i;
+}
+
+static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
   while (i > 0) {
     size_t par = (i - 1) / 2;
     if (lm->hv[par] < t || (lm->hv[par] == t && lm->hf[par] < f)) break;
-    lm->hv[i] = lm->hv[par];
-    lm->hf[i] = lm->hf[par];
+    hplace(lm, i, lm->hv[par], lm->hf[par]);
     i = par;
   }
-  lm->hv[i] = t;
-  lm->hf[i] = f;
+  hplace(lm, i, t, f);
+}
+
+/* Inserts f with value t, or lowers its value to t (callers only ever lower it). */
+static void hpush(goap__lmcut *lm, double t, int32_t f) {
+  int32_t at = lm->hpos[f];
+  if (at >= 0) hsift_up(lm, (size_t)at, t, f);
+  else hsift_up(lm, lm->nh++, t, f);
 }
 
 static void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   *t = lm->hv[0];
   *f = lm->hf[0];
+  lm->hpos[*f] = -1;
   size_t n = --lm->nh, i = 0;
+  if (n == 0) return;
   double lt = lm->hv[n];
   int32_t lf = lm->hf[n];
   for (;;) {
@@ -361,14 +379,10 @@ static void hpop(goap__lmcut *lm, double *t, int32_t *f) {
                       (lm->hv[c + 1] == lm->hv[c] && lm->hf[c + 1] < lm->hf[c])))
       ++c;
     if (lt < lm->hv[c] || (lt == lm->hv[c] && lf < lm->hf[c])) break;
-    lm->hv[i] = lm->hv[c];
-    lm->hf[i] = lm->hf[c];
+    hplace(lm, i, lm->hv[c], lm->hf[c]);
     i = c;
   }
-  if (n) {
-    lm->hv[i] = lt;
-    lm->hf[i] = lf;
-  }
+  hplace(lm, i, lt, lf);
 }
 
 static void seed(goap__lmcut *lm, double *fh, int32_t f) {
@@ -390,8 +404,7 @@ static void lm_hmax(goap_planner *p, const goap_word *s) {
     lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
     lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
   }
-  lm->nh = 0;
-  seed(lm, fh, 0);
+  seed(lm, fh, 0); /* the heap is empty here (every run drains it) */
   for (int v = 0; v < d->nvars; ++v) {
     const goap__var *var = &d->vars[v];
     if (var->type == GOAP_INT) continue;
@@ -530,7 +543,6 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     for (size_t i = 0; i < ncut; ++i)
       if (lm->rem[lm->cutlist[i]] < m) m = lm->rem[lm->cutlist[i]];
     h += m;
-    lm->nh = 0;
     for (size_t i = 0; i < ncut; ++i) {
       int32_t o = lm->cutlist[i];
       double *rc = &lm->rem[o];

@@ -88,10 +88,11 @@ typedef struct goap__lmcut {
   int32_t *cutlist;                    /* nop */
   double *hv;                          /* heap: values */
   int32_t *hf;                         /* heap: facts */
+  int32_t *hpos;                       /* nfact: a fact's heap position, -1 when absent */
   size_t nh;
   uint32_t stamp;
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
-  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2;
+  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
