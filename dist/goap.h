@@ -75,7 +75,7 @@ typedef enum goap_status {
   GOAP_NO_PLAN,              /* the search space was exhausted: the goal is unreachable */
   GOAP_NODE_LIMIT,           /* the request's node budget ran out (best partial plan given) */
   GOAP_TIME_LIMIT,           /* the request's time budget ran out (best partial plan given) */
-  GOAP_MEMORY_LIMIT,         /* the planner's memory budget was reached */
+  GOAP_MEMORY_LIMIT,         /* the planner's memory budget was reached (best partial plan given) */
   GOAP_BUFFER_TOO_SMALL,     /* a caller buffer is too small; the needed size is reported */
   GOAP_IN_PROGRESS,          /* a sliced search has more work to do */
   GOAP_PARTIAL,              /* a partial plan was returned on purpose */
@@ -330,7 +330,8 @@ typedef struct goap_planner goap_planner;
 typedef struct goap_planner_desc {
   goap_allocator allocator;    /* zero: the C library */
   uint32_t initial_nodes;      /* nodes to reserve at creation; 0: 1024 */
-  uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304 */
+  uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304, or with
+                                  max_memory set, as many as fit in it (up to 2^31 - 1) */
   size_t max_memory;           /* bytes the planner may hold; 0: no limit beyond max_nodes */
 } goap_planner_desc;
 
@@ -354,7 +355,13 @@ typedef enum goap_heuristic {
   GOAP_H_GOAL_COUNT_ADMISSIBLE,/* unmet / most goal conditions one action achieves * cheapest
                                   action cost: never overestimates */
   GOAP_H_MAX,                  /* hmax over the delete/interval relaxation: admissible */
-  GOAP_H_ADD                   /* hadd: informative, may overestimate */
+  GOAP_H_ADD,                  /* hadd: informative, may overestimate */
+  GOAP_H_FF,                   /* "hff": cost of a relaxed plan extracted from the hadd
+                                  exploration; for greedy / weighted search, may overestimate.
+                                  Backward search uses hadd instead */
+  GOAP_H_LMCUT                 /* "lmcut": LM-cut over the same relaxation (ints through a
+                                  sound interval compilation): admissible, dominates hmax.
+                                  Backward search uses hmax instead (still admissible) */
 } goap_heuristic;
 
 /* Request flags. */
@@ -380,7 +387,7 @@ typedef struct goap_request {
 } goap_request;
 
 /* Optimality: ASTAR and BACKWARD with an admissible heuristic (DEFAULT, ZERO,
- * GOAL_COUNT_ADMISSIBLE, MAX) return a plan of least cost. */
+ * GOAL_COUNT_ADMISSIBLE, MAX, LMCUT) return a plan of least cost. */
 GOAP_API int goap_config_is_optimal(goap_search search, goap_heuristic heuristic);
 
 typedef struct goap_stats {
@@ -404,9 +411,9 @@ typedef struct goap_result {
                                   found plan; a partial plan keeps its limit status): call
                                   goap_plan_finish again with a buffer that large */
   int partial;                 /* out: 1 when plan holds the best partial plan of a search that
-                                  ran out of nodes or time (the deepest of the nodes with the
-                                  lowest h): for forward search a plan start, for backward
-                                  search a plan ending (it ends in the goal) */
+                                  ran out of nodes, time or memory (the deepest of the nodes
+                                  with the lowest h): for forward search a plan start, for
+                                  backward search a plan ending (it ends in the goal) */
   goap_stats stats;            /* out */
 } goap_result;
 
@@ -441,7 +448,8 @@ GOAP_API goap_status goap_plan_validate(const goap_domain *d, const goap_word *s
                                         int *bad_step);
 
 /* Names of search and heuristic options as used by the CLI ("astar", "backward", "wastar",
- * "greedy"; "default", "zero", "goal-count", "goal-count-adm", "hmax", "hadd"). */
+ * "greedy"; "default", "zero", "goal-count", "goal-count-adm", "hmax", "hadd", "hff",
+ * "lmcut"). */
 GOAP_API const char *goap_search_name(goap_search s);
 GOAP_API const char *goap_heuristic_name(goap_heuristic h);
 /* Parses a heuristic name; -1 if unknown. */
