@@ -1346,7 +1346,104 @@ TEST(blackboard_across_domains) {
   goap_file_destroy(fb);
 }
 
-TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(blackboard_across_domains), TEST_ENTRY(binding_check), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
+/* A callback that writes a watched variable (inside the update) still interrupts: at the
+ * next update, like any change from outside the plan's own effects. */
+static goap_action_state patrol_sees(goap_agent *agent, int action, double dt, void *user) {
+  (void)action;
+  (void)dt;
+  int *ticks = (int *)user;
+  const goap_domain *d = goap_agent_type_domain(goap_agent_get_type(agent));
+  if (++*ticks == 3) goap_agent_set(agent, goap_domain_find_var(d, "see_player"), 1);
+  return GOAP_ACTION_RUNNING;
+}
+
+TEST(watch_written_by_callback) {
+  guard_setup s;
+  REQUIRE(guard_make(&s, 1, 100.0, 0));
+  goap_agent_destroy(s.a);
+  goap_agent_type_destroy(s.t);
+  int ticks = 0;
+  goap_action_binding b[3];
+  goap_goal_binding g[2];
+  REQUIRE(goap_file_bindings(s.f, b, 3, g, 2) == GOAP_OK);
+  int see = goap_domain_find_var(s.d, "see_player");
+  int32_t watch = see;
+  g[goap_domain_find_goal(s.d, "guard")].watch = &watch;
+  g[goap_domain_find_goal(s.d, "guard")].watch_count = 1;
+  goap_cond valid = {see, GOAP_EQ, 1};
+  g[goap_domain_find_goal(s.d, "fight")].valid = &valid;
+  g[goap_domain_find_goal(s.d, "fight")].valid_count = 1;
+  b[goap_domain_find_action(s.d, "patrol")].tick = patrol_sees;
+  b[goap_domain_find_action(s.d, "patrol")].user = &ticks;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 3;
+  td.goals = g;
+  td.goal_count = 2;
+  td.goal_check_interval = 100;
+  REQUIRE(goap_agent_type_create(s.d, &td, &s.t, NULL) == GOAP_OK);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = s.t;
+  ad.on_event = on_event;
+  ad.event_user = &s.rec;
+  memset(&s.rec, 0, sizeof s.rec);
+  s.rec.d = s.d;
+  s.rec.quiet_memory = 1;
+  s.a = goap_agent_create(&ad);
+  REQUIRE(s.a != NULL);
+  run(s.a, 6, 0.1);
+  CHECK(strstr(s.rec.log, "stop patrol; replan watch; plan fight 2 attack") != NULL);
+  guard_free(&s);
+}
+
+/* A plan found by a search that spanned updates is cached under the state the search started
+ * from, even when memory changed meanwhile: an agent in the changed state is not served it. */
+TEST(cache_key_is_the_search_start) {
+  goap_file *f = parse("var a: bool\nvar b: bool\nvar c: bool\nvar noise: int 0..9\n"
+                       "action a1\n  eff a\naction a2\n  pre a\n  eff b\n"
+                       "action a3\n  pre b\n  eff c\ngoal g\n  want c\n");
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_plan_cache *c = goap_plan_cache_create(NULL, 8);
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.expansions_per_update = 1; /* a search spans updates */
+  goap_agent_type *t = NULL;
+  REQUIRE(c && goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.cache = c;
+  goap_agent *x = goap_agent_create(&ad);
+  REQUIRE(x != NULL);
+  CHECK_EQ_INT(goap_agent_update(x, 0.1), GOAP_IN_PROGRESS);
+  goap_agent_set(x, goap_domain_find_var(d, "b"), 1); /* memory moves on mid-search */
+  while (goap_agent_update(x, 0.1) == GOAP_IN_PROGRESS) {
+  }
+  /* a second agent already has b: its plan is [a3], not the first agent's [a1 a2 a3] */
+  goap_word mem[1];
+  goap_state_init(d, mem);
+  goap_state_set(d, mem, goap_domain_find_var(d, "b"), 1);
+  ad.memory = mem;
+  goap_agent *y = goap_agent_create(&ad);
+  REQUIRE(y != NULL);
+  while (goap_agent_update(y, 0.1) == GOAP_IN_PROGRESS) {
+  }
+  int len = 0;
+  const int32_t *plan = goap_agent_plan(y, &len, NULL);
+  CHECK(plan == NULL || len <= 1); /* [a3] (maybe already run), never the stale plan */
+  CHECK_EQ_INT(goap_agent_get(y, goap_domain_find_var(d, "a")), 0);
+  goap_agent_destroy(x);
+  goap_agent_destroy(y);
+  goap_agent_type_destroy(t);
+  goap_plan_cache_destroy(c);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(watch_written_by_callback),
+          TEST_ENTRY(cache_key_is_the_search_start), TEST_ENTRY(blackboard_across_domains), TEST_ENTRY(binding_check), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
           TEST_ENTRY(reservation_refused_story), TEST_ENTRY(orders), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
           TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),
           TEST_ENTRY(goal_fallback_and_cooldown), TEST_ENTRY(hysteresis),
