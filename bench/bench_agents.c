@@ -63,6 +63,7 @@ typedef struct options {
   int runs;            /* timed replan frames */
   int cache_capacity;
   int cache_modes;     /* bit 0: without the cache, bit 1: with it */
+  int planner_modes;   /* bit 0: a planner per agent, bit 1: one shared planner */
   uint32_t initial_nodes;
   int json;
   const char *file;
@@ -230,7 +231,7 @@ static totals sum_stats(const crowd *c) {
 }
 
 typedef struct result {
-  int agents, cached;
+  int agents, cached, shared;
   double ns_per_update, ns_per_update_cpu, updates_per_s; /* updates/s from CPU time */
   double plans_per_frame, searches_per_frame, actions_per_frame;
   double replan_ms, replan_cpu_ms, replan_cpu_ms_min, us_per_replan, expanded_per_replan;
@@ -241,10 +242,11 @@ typedef struct result {
 } result;
 
 static int measure(const options *o, const goap_domain *d, const goap_word *starts, int nscen,
-                   int n, int use_cache, result *r) {
+                   int n, int use_cache, int share, result *r) {
   memset(r, 0, sizeof *r);
   r->agents = n;
   r->cached = use_cache;
+  r->shared = share;
   counting k = {0};
   goap_allocator al = {count_alloc, &k};
   crowd c;
@@ -306,6 +308,14 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
     return 0;
   }
   goap_plan_cache *cache = use_cache ? goap_plan_cache_create(&al, o->cache_capacity) : NULL;
+  goap_planner_desc spd;
+  memset(&spd, 0, sizeof spd);
+  spd.allocator = al;
+  goap_planner *shared = share ? goap_planner_create(d, &spd) : NULL;
+  if (share && !shared) {
+    fprintf(stderr, "goap_bench_agents: out of memory\n");
+    exit(2);
+  }
   c.a = (goap_agent **)calloc((size_t)n, sizeof *c.a);
   c.h = (host *)calloc((size_t)n, sizeof *c.h);
   if ((use_cache && !cache) || !c.a || !c.h) {
@@ -324,6 +334,7 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
     ad.memory = starts + (size_t)h->scenario * c.W;
     ad.host = h;
     ad.cache = cache;
+    ad.planner = shared;
     c.a[i] = goap_agent_create(&ad);
     if (!c.a[i]) {
       fprintf(stderr, "goap_bench_agents: out of memory\n");
@@ -423,6 +434,7 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
   free(c.a);
   free(c.h);
   goap_plan_cache_destroy(cache);
+  goap_planner_destroy(shared);
   goap_agent_type_destroy(t);
   return 1;
 }
@@ -430,13 +442,14 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
 /* ---- output ---------------------------------------------------------------------------------- */
 
 static void print_json(const result *r) {
-  printf("{\"agents\":%d,\"cache\":%s,\"ns_per_update\":%.1f,\"ns_per_update_cpu\":%.1f,"
+  printf("{\"agents\":%d,\"planner\":\"%s\",\"cache\":%s,\"ns_per_update\":%.1f,\"ns_per_update_cpu\":%.1f,"
          "\"updates_per_s\":%.0f,\"plans_per_frame\":%.1f,\"searches_per_frame\":%.1f,"
          "\"actions_per_frame\":%.1f,\"cache_hit_rate_frames\":%.4f,\"replan_frame_ms\":%.3f,"
          "\"replan_frame_cpu_ms\":%.3f,\"replan_frame_cpu_ms_min\":%.3f,\"us_per_replan\":%.3f,"
          "\"expanded_per_replan\":%.2f,\"core_plan_cpu_ms\":%.3f,\"cache_hit_rate_replan\":%.4f,"
          "\"bytes_per_agent\":%.0f,\"total_bytes_per_agent\":%.0f,\"ok\":%s}\n",
-         r->agents, r->cached ? "true" : "false", r->ns_per_update, r->ns_per_update_cpu,
+         r->agents, r->shared ? "shared" : "own", r->cached ? "true" : "false",
+         r->ns_per_update, r->ns_per_update_cpu,
          r->updates_per_s, r->plans_per_frame, r->searches_per_frame, r->actions_per_frame,
          r->hit_rate_frames, r->replan_ms, r->replan_cpu_ms, r->replan_cpu_ms_min,
          r->us_per_replan, r->expanded_per_replan, r->core_ms, r->hit_rate_replan,
@@ -449,9 +462,10 @@ static void print_row(const result *r) {
     snprintf(hit, sizeof hit, "%.1f%%", 100 * r->hit_rate_frames);
     snprintf(hit2, sizeof hit2, "%.1f%%", 100 * r->hit_rate_replan);
   }
-  printf("%7d  %-5s  %7.1f  %7.1f  %6.2f  %6.1f / %6.1f  %6s  %8.3f  %8.3f  %8.3f  %7.3f  %6s  "
+  printf("%7d  %-6s  %-5s  %7.1f  %7.1f  %6.2f  %6.1f / %6.1f  %6s  %8.3f  %8.3f  %8.3f  %7.3f  %6s  "
          "%7.3f  %7.0f%s\n",
-         r->agents, r->cached ? "yes" : "no", r->ns_per_update, r->ns_per_update_cpu,
+         r->agents, r->shared ? "shared" : "own", r->cached ? "yes" : "no", r->ns_per_update,
+         r->ns_per_update_cpu,
          r->updates_per_s / 1e6, r->plans_per_frame, r->searches_per_frame, hit, r->replan_ms,
          r->replan_cpu_ms, r->replan_cpu_ms_min, r->us_per_replan, hit2, r->core_ms,
          r->bytes_per_agent, r->ok ? "" : "  FAILED");
@@ -464,6 +478,8 @@ static void usage(FILE *f) {
           "  --frames N           ordinary frames timed per crowd (default 300)\n"
           "  --runs N             replan frames timed per crowd (default 51)\n"
           "  --cache MODE         off, on or both (default): crowds without and/or with a cache\n"
+          "  --planner MODE       own, shared or both (default): a planner per agent and/or one\n"
+          "                       planner shared by the crowd (goap_agent_desc.planner)\n"
           "  --cache-capacity N   plans in the shared cache (default 1024)\n"
           "  --initial-nodes N    planner_initial_nodes of the type (default: the runtime's)\n"
           "  --file PATH          the soldier domain (default examples/soldier.goap)\n"
@@ -485,6 +501,7 @@ static int parse_args(int argc, char **argv, options *o) {
   o->runs = 51;
   o->cache_capacity = 1024;
   o->cache_modes = 3;
+  o->planner_modes = 3;
   o->file = GOAP_EXAMPLES_DIR "/soldier.goap";
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -507,6 +524,10 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if (!strcmp(a, "--cache") && v &&
                (!strcmp(v, "off") || !strcmp(v, "on") || !strcmp(v, "both"))) {
       o->cache_modes = !strcmp(v, "off") ? 1 : !strcmp(v, "on") ? 2 : 3;
+      ++i;
+    } else if (!strcmp(a, "--planner") && v &&
+               (!strcmp(v, "own") || !strcmp(v, "shared") || !strcmp(v, "both"))) {
+      o->planner_modes = !strcmp(v, "own") ? 1 : !strcmp(v, "shared") ? 2 : 3;
       ++i;
     } else if (!strcmp(a, "--cache-capacity") && parse_int(v, 1, 1 << 24, &x)) {
       o->cache_capacity = (int)x;
@@ -559,16 +580,17 @@ int main(int argc, char **argv) {
     printf("goap_bench_agents: %s, %d start states, %d timed frames and %d replan frames per "
            "crowd (medians)\n",
            goap_domain_name(d), nscen, o.frames, o.runs);
-    printf("%7s  %-5s  %7s  %7s  %6s  %15s  %6s  %8s  %8s  %8s  %7s  %6s  %7s  %7s\n",
-           "agents", "cache", "ns/upd", "cpu ns", "M/s", "plans/searches", "hits", "replan",
+    printf("%7s  %-6s  %-5s  %7s  %7s  %6s  %15s  %6s  %8s  %8s  %8s  %7s  %6s  %7s  %7s\n",
+           "agents", "planner", "cache", "ns/upd", "cpu ns", "M/s", "plans/searches", "hits", "replan",
            "cpu ms", "min cpu", "us/plan", "hits", "core ms", "B/agent");
   }
   int failures = 0;
   for (int k = 0; k < o.nsizes; ++k) {
-    for (int cached = 0; cached < 2; ++cached) {
-      if (!(o.cache_modes & (1 << cached))) continue;
+    for (int mode = 0; mode < 4; ++mode) {
+      int cached = mode & 1, share = mode >> 1;
+      if (!(o.cache_modes & (1 << cached)) || !(o.planner_modes & (1 << share))) continue;
       result r;
-      if (!measure(&o, d, starts, nscen, o.sizes[k], cached, &r)) {
+      if (!measure(&o, d, starts, nscen, o.sizes[k], cached, share, &r)) {
         free(starts);
         goap_file_destroy(f);
         return 2;

@@ -1442,7 +1442,110 @@ TEST(cache_key_is_the_search_start) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(watch_written_by_callback),
+/* A planner shared by a crowd: the same plans, far less memory; a search that spans updates
+ * moves to the agent's own planner and still gives the unsliced plan. */
+TEST(shared_planner) {
+  goap_file *f = load_soldier();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  world w = {1, 0};
+  goap_agent_type *t = soldier_type(d, &w);
+  REQUIRE(t != NULL);
+  goap_planner *shared = goap_planner_create(d, NULL);
+  REQUIRE(shared != NULL);
+  enum { N = 20 };
+  recorder own_log, shared_log;
+  memset(&own_log, 0, sizeof own_log);
+  memset(&shared_log, 0, sizeof shared_log);
+  own_log.d = shared_log.d = d;
+  size_t own_bytes = 0, shared_bytes = 0;
+  for (int k = 0; k < 2; ++k) {
+    goap_agent *ag[N];
+    for (int i = 0; i < N; ++i) {
+      goap_agent_desc ad;
+      memset(&ad, 0, sizeof ad);
+      ad.type = t;
+      ad.planner = k ? shared : NULL;
+      ad.on_event = i == 7 ? on_event : NULL; /* one agent's story */
+      ad.event_user = k ? &shared_log : &own_log;
+      ag[i] = goap_agent_create(&ad);
+      REQUIRE(ag[i] != NULL);
+    }
+    for (int frame = 0; frame < 20; ++frame) /* interleaved: the planner changes hands */
+      for (int i = 0; i < N; ++i) goap_agent_update(ag[i], 0.1);
+    for (int i = 0; i < N; ++i) {
+      CHECK_EQ_INT(goap_agent_get(ag[i], goap_domain_find_var(d, "target_dead")), 1);
+      if (k) shared_bytes += goap_agent_get_stats(ag[i]).memory_bytes;
+      else own_bytes += goap_agent_get_stats(ag[i]).memory_bytes;
+      goap_agent_destroy(ag[i]);
+    }
+  }
+  CHECK_STR(shared_log.log, own_log.log); /* the door story, identical */
+  CHECK(shared_bytes * 5 < own_bytes);    /* no planner per agent */
+  goap_agent_type_destroy(t);
+  /* a sliced search: it starts on the shared planner, moves to the agent's own */
+  char text[8192];
+  size_t n = 0;
+  for (int i = 0; i <= 30; ++i) n += (size_t)snprintf(text + n, sizeof text - n, "var x%d: bool\n", i);
+  for (int i = 0; i < 30; ++i)
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "action s%d\n  cost %d\n  pre x%d\n  eff x%d\n"
+                          "action j%d\n  cost %d\n  eff x%d\n",
+                          i, 1 + i % 3, i, i + 1, i, 4 * (i + 1), i + 1);
+  n += (size_t)snprintf(text + n, sizeof text - n, "goal reach\n  want x30\n");
+  goap_file *g = parse(text);
+  REQUIRE(g != NULL);
+  const goap_domain *dg = goap_file_domain(g);
+  goap_planner *sp = goap_planner_create(dg, NULL), *ref = goap_planner_create(dg, NULL);
+  REQUIRE(sp && ref);
+  int nw = 0;
+  goap_request r;
+  memset(&r, 0, sizeof r);
+  r.want = goap_domain_goal_want(dg, 0, &nw);
+  r.want_count = nw;
+  int32_t refplan[64];
+  goap_result res;
+  memset(&res, 0, sizeof res);
+  res.plan = refplan;
+  res.plan_capacity = 64;
+  REQUIRE(goap_plan(ref, &r, &res) == GOAP_OK);
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.expansions_per_update = 4;
+  td.max_nodes = 1u << 22;
+  goap_agent_type *tg = NULL;
+  REQUIRE(goap_agent_type_create(dg, &td, &tg, NULL) == GOAP_OK);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = tg;
+  ad.planner = sp;
+  goap_agent *a1 = goap_agent_create(&ad), *a2 = goap_agent_create(&ad);
+  REQUIRE(a1 && a2);
+  int guard = 0;
+  goap_status s1 = GOAP_IN_PROGRESS, s2 = GOAP_IN_PROGRESS;
+  while ((s1 == GOAP_IN_PROGRESS || s2 == GOAP_IN_PROGRESS) && guard++ < 100000) {
+    if (s1 == GOAP_IN_PROGRESS) s1 = goap_agent_update(a1, 0.01);
+    if (s2 == GOAP_IN_PROGRESS) s2 = goap_agent_update(a2, 0.01);
+  }
+  CHECK_EQ_INT(s1, GOAP_OK);
+  CHECK_EQ_INT(s2, GOAP_OK);
+  for (int k = 0; k < 2; ++k) {
+    int len = 0;
+    const int32_t *plan = goap_agent_plan(k ? a2 : a1, &len, NULL);
+    REQUIRE(plan != NULL);
+    CHECK(len == res.plan_length && memcmp(plan, refplan, (size_t)len * sizeof *plan) == 0);
+  }
+  goap_agent_destroy(a1);
+  goap_agent_destroy(a2);
+  goap_agent_type_destroy(tg);
+  goap_planner_destroy(sp);
+  goap_planner_destroy(ref);
+  goap_file_destroy(g);
+  goap_planner_destroy(shared);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(door_story), TEST_ENTRY(shared_planner), TEST_ENTRY(watch_written_by_callback),
           TEST_ENTRY(cache_key_is_the_search_start), TEST_ENTRY(blackboard_across_domains), TEST_ENTRY(binding_check), TEST_ENTRY(squad_behaviors), TEST_ENTRY(reservations_and_counters),
           TEST_ENTRY(reservation_refused_story), TEST_ENTRY(orders), TEST_ENTRY(sensors), TEST_ENTRY(trigger_watch), TEST_ENTRY(trigger_better_goal),
           TEST_ENTRY(trigger_timeout), TEST_ENTRY(trigger_preconditions_and_repair),

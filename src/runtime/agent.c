@@ -40,7 +40,9 @@ struct goap_agent {
   goap_plan_cache *cache;
   goap_agent_event_fn on_event;
   void *event_user;
-  goap_planner *planner;
+  goap_planner *planner;         /* its own, created at its first search that needs it */
+  goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
+  goap_planner *cur;             /* the planner of the running search */
 
   goap_word *mem, *seen, *tmp;   /* W words each */
   goap_word *search_start;       /* W words: the start state of the running search */
@@ -432,6 +434,37 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Begins the search for goal g from search_start on `on` (NULL: the agent's own planner,
+ * created now if needed); a->cur is the planner it runs on. */
+static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
+  const goap_agent_type *t = a->t;
+  if (!on) {
+    if (!a->planner) {
+      goap_planner_desc pd;
+      memset(&pd, 0, sizeof pd);
+      pd.allocator = a->alloc;
+      pd.initial_nodes = t->initial_nodes;
+      pd.max_nodes = t->max_nodes;
+      a->planner = goap_planner_create(a->d, &pd);
+      if (!a->planner) return GOAP_OUT_OF_MEMORY;
+    }
+    on = a->planner;
+  }
+  int nw = 0;
+  goap_request r;
+  memset(&r, 0, sizeof r);
+  r.start = a->search_start;
+  r.want = goap_domain_goal_want(a->d, g, &nw);
+  r.want_count = nw;
+  r.search = t->search;
+  r.heuristic = t->heuristic;
+  r.max_nodes = t->max_nodes;
+  r.host = a;
+  r.costs = a->blocked ? a->costs : t->costs;
+  a->cur = on;
+  return goap_plan_begin(on, &r);
+}
+
 /* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
  * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
 static goap_status select_goal(goap_agent *a) {
@@ -452,8 +485,6 @@ static goap_status select_goal(goap_agent *a) {
   while (a->icand < a->ncand) {
     int g = a->cand[a->icand];
     double prio = a->cand_prio[a->icand];
-    int nw = 0;
-    const goap_cond *w = goap_domain_goal_want(a->d, g, &nw);
     if (!a->searching) {
       if (a->cache && !a->blocked) {
         int len = 0;
@@ -472,53 +503,43 @@ static goap_status select_goal(goap_agent *a) {
           continue;
         }
       }
-      if (!a->planner) {
-        goap_planner_desc pd;
-        memset(&pd, 0, sizeof pd);
-        pd.allocator = a->alloc;
-        pd.initial_nodes = t->initial_nodes;
-        pd.max_nodes = t->max_nodes;
-        a->planner = goap_planner_create(a->d, &pd);
-        if (!a->planner) return GOAP_OUT_OF_MEMORY;
-      }
-      goap_request r;
-      memset(&r, 0, sizeof r);
-      r.start = a->mem;
-      r.want = w;
-      r.want_count = nw;
-      r.search = t->search;
-      r.heuristic = t->heuristic;
-      r.max_nodes = t->max_nodes;
-      r.host = a;
-      r.costs = a->blocked ? a->costs : t->costs;
       memcpy(a->search_start, a->mem, a->W * sizeof *a->search_start);
-      goap_status st = goap_plan_begin(a->planner, &r);
+      /* a shared planner serves searches that end within this update */
+      goap_status st = begin_search(a, g, a->shared ? a->shared : NULL);
       if (st == GOAP_OUT_OF_MEMORY) return st;
       a->searching = 1;
       if (st != GOAP_IN_PROGRESS) goto finished;
     }
     for (;;) {
-      if (budget == 0) return GOAP_IN_PROGRESS;
+      if (budget == 0 ||
+          (t->budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= t->budget_ms)) {
+        if (a->cur == a->shared && a->shared) {
+          /* it will span updates: the shared planner is not ours to keep; the search starts
+           * again on the agent's own planner (same request, same plan) */
+          goap_status st = begin_search(a, g, NULL);
+          if (st == GOAP_OUT_OF_MEMORY) return st;
+          if (st != GOAP_IN_PROGRESS) goto finished;
+        }
+        return GOAP_IN_PROGRESS;
+      }
       uint32_t chunk = budget, done = 0;
       if (t->budget_ms > 0 && chunk > 256) chunk = 256;
-      goap_status st = goap_plan_step(a->planner, chunk, &done);
+      goap_status st = goap_plan_step(a->cur, chunk, &done);
       a->st.expanded += done;
       budget = done >= budget ? 0 : budget - done;
       if (st != GOAP_IN_PROGRESS) break;
-      if (t->budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= t->budget_ms)
-        return GOAP_IN_PROGRESS;
     }
   finished:;
     goap_result res;
     memset(&res, 0, sizeof res);
     res.plan = a->plan;
     res.plan_capacity = (int)(a->plan_cap > 0x7fffffff ? 0x7fffffff : a->plan_cap);
-    goap_status st = goap_plan_finish(a->planner, &res);
+    goap_status st = goap_plan_finish(a->cur, &res);
     if (st == GOAP_BUFFER_TOO_SMALL) {
       if (!ensure_plan_cap(a, (size_t)res.plan_length)) return GOAP_OUT_OF_MEMORY;
       res.plan = a->plan;
       res.plan_capacity = (int)a->plan_cap;
-      st = goap_plan_finish(a->planner, &res);
+      st = goap_plan_finish(a->cur, &res);
     }
     a->searching = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
@@ -667,6 +688,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->W = t->W;
   a->host = desc->host;
   a->cache = desc->cache;
+  a->shared = desc->planner;
   a->on_event = desc->on_event;
   a->event_user = desc->event_user;
   a->goal = -1;
