@@ -13819,17 +13819,22 @@ done:
  * replanning triggers, plan repair and failure memory.
  *
  * Invariants:
- *  - mem is the agent's working memory; seen is mem as it was at the end of the last update
- *    (or after the last effect the agent applied itself), so mem != seen on a watched variable
- *    at the start of an update means something outside the agent changed it.
+ *  - mem is the agent's working memory; seen is mem as the agent last took notice of it (after
+ *    the interrupt checks of an update, and after every effect the agent applies itself), so
+ *    mem != seen on a watched variable means something outside the agent changed it: a
+ *    sensor, the blackboard, the host, or a callback (even one running inside the update).
  *  - An action runs only after its preconditions were checked in mem on the update it starts
  *    (plan repair runs first); its effects are written when it succeeds, its on_fail effects
  *    when it fails or times out.
  *  - At most one action ticks per update; a search in progress holds the planner until it
  *    finishes or the plan is dropped.
- *  - Everything is allocated at creation except the plan buffer and the planner's pools, which
- *    grow (doubling) when a plan or a search is larger than every one before: a warm agent
- *    updates without allocating. Every byte goes through a counting wrapper of the allocator.
+ *  - Everything is allocated at creation except the planner, created at the agent's first
+ *    search (an agent the plan cache always serves never needs one), the plan buffer and the
+ *    planner's pools, which grow (doubling) when a plan or a search is larger than every one
+ *    before: a warm agent updates without allocating. Every byte goes through a counting
+ *    wrapper of the allocator.
+ *  - A plan found by a search is cached under the state the search started from (memory may
+ *    have changed while a sliced search ran).
  */
 #include <math.h>
 #include <string.h>
@@ -13955,9 +13960,13 @@ struct goap_agent {
   goap_plan_cache *cache;
   goap_agent_event_fn on_event;
   void *event_user;
-  goap_planner *planner;
+  goap_planner *planner;         /* its own, created at its first search that needs it */
+  goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
+  goap_planner *cur;             /* the planner of the running search */
 
   goap_word *mem, *seen, *tmp;   /* W words each */
+  goap_word *search_start;       /* W words: the start state of the running search */
+  int from_idle;                 /* this selection retries after the agent was idle */
   int32_t *bb_slot;              /* per shared variable of the type: its slot */
   int32_t *res_id;               /* per reserved name of the type: the blackboard resource */
   double *costs;                 /* the type's costs, with actions refused a reservation
@@ -14345,18 +14354,57 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Begins the search for goal g from search_start on `on` (NULL: the agent's own planner,
+ * created now if needed); a->cur is the planner it runs on. */
+static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
+  const goap_agent_type *t = a->t;
+  if (!on) {
+    if (!a->planner) {
+      goap_planner_desc pd;
+      memset(&pd, 0, sizeof pd);
+      pd.allocator = a->alloc;
+      pd.initial_nodes = t->initial_nodes;
+      pd.max_nodes = t->max_nodes;
+      a->planner = goap_planner_create(a->d, &pd);
+      if (!a->planner) return GOAP_OUT_OF_MEMORY;
+    }
+    on = a->planner;
+  }
+  int nw = 0;
+  goap_request r;
+  memset(&r, 0, sizeof r);
+  r.start = a->search_start;
+  r.want = goap_domain_goal_want(a->d, g, &nw);
+  r.want_count = nw;
+  r.search = t->search;
+  r.heuristic = t->heuristic;
+  r.max_nodes = t->max_nodes;
+  r.host = a;
+  r.costs = a->blocked ? a->costs : t->costs;
+  a->cur = on;
+  return goap_plan_begin(on, &r);
+}
+
 /* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
  * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
 static goap_status select_goal(goap_agent *a) {
   const goap_agent_type *t = a->t;
-  if (!a->searching && a->icand == 0 && a->ncand == 0) build_candidates(a);
+  if (!a->searching && a->icand == 0 && a->ncand == 0) {
+    build_candidates(a);
+    if (a->from_idle && a->ncand > 0) { /* something to try again: a replan worth reporting */
+      a->st.replans[GOAP_REPLAN_IDLE]++;
+      goap_agent_event ev;
+      ev_init(&ev, GOAP_EVENT_REPLAN);
+      ev.reason = GOAP_REPLAN_IDLE;
+      emit(a, &ev);
+    }
+    a->from_idle = 0;
+  }
   uint32_t budget = t->budget;
   uint64_t t0 = t->budget_ms > 0 ? now_ns() : 0;
   while (a->icand < a->ncand) {
     int g = a->cand[a->icand];
     double prio = a->cand_prio[a->icand];
-    int nw = 0;
-    const goap_cond *w = goap_domain_goal_want(a->d, g, &nw);
     if (!a->searching) {
       if (a->cache && !a->blocked) {
         int len = 0;
@@ -14375,52 +14423,43 @@ static goap_status select_goal(goap_agent *a) {
           continue;
         }
       }
-      if (!a->planner) {
-        goap_planner_desc pd;
-        memset(&pd, 0, sizeof pd);
-        pd.allocator = a->alloc;
-        pd.initial_nodes = t->initial_nodes;
-        pd.max_nodes = t->max_nodes;
-        a->planner = goap_planner_create(a->d, &pd);
-        if (!a->planner) return GOAP_OUT_OF_MEMORY;
-      }
-      goap_request r;
-      memset(&r, 0, sizeof r);
-      r.start = a->mem;
-      r.want = w;
-      r.want_count = nw;
-      r.search = t->search;
-      r.heuristic = t->heuristic;
-      r.max_nodes = t->max_nodes;
-      r.host = a;
-      r.costs = a->blocked ? a->costs : t->costs;
-      goap_status st = goap_plan_begin(a->planner, &r);
+      memcpy(a->search_start, a->mem, a->W * sizeof *a->search_start);
+      /* a shared planner serves searches that end within this update */
+      goap_status st = begin_search(a, g, a->shared ? a->shared : NULL);
       if (st == GOAP_OUT_OF_MEMORY) return st;
       a->searching = 1;
       if (st != GOAP_IN_PROGRESS) goto finished;
     }
     for (;;) {
-      if (budget == 0) return GOAP_IN_PROGRESS;
+      if (budget == 0 ||
+          (t->budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= t->budget_ms)) {
+        if (a->cur == a->shared && a->shared) {
+          /* it will span updates: the shared planner is not ours to keep; the search starts
+           * again on the agent's own planner (same request, same plan) */
+          goap_status st = begin_search(a, g, NULL);
+          if (st == GOAP_OUT_OF_MEMORY) return st;
+          if (st != GOAP_IN_PROGRESS) goto finished;
+        }
+        return GOAP_IN_PROGRESS;
+      }
       uint32_t chunk = budget, done = 0;
       if (t->budget_ms > 0 && chunk > 256) chunk = 256;
-      goap_status st = goap_plan_step(a->planner, chunk, &done);
+      goap_status st = goap_plan_step(a->cur, chunk, &done);
       a->st.expanded += done;
       budget = done >= budget ? 0 : budget - done;
       if (st != GOAP_IN_PROGRESS) break;
-      if (t->budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= t->budget_ms)
-        return GOAP_IN_PROGRESS;
     }
   finished:;
     goap_result res;
     memset(&res, 0, sizeof res);
     res.plan = a->plan;
     res.plan_capacity = (int)(a->plan_cap > 0x7fffffff ? 0x7fffffff : a->plan_cap);
-    goap_status st = goap_plan_finish(a->planner, &res);
+    goap_status st = goap_plan_finish(a->cur, &res);
     if (st == GOAP_BUFFER_TOO_SMALL) {
       if (!ensure_plan_cap(a, (size_t)res.plan_length)) return GOAP_OUT_OF_MEMORY;
       res.plan = a->plan;
       res.plan_capacity = (int)a->plan_cap;
-      st = goap_plan_finish(a->planner, &res);
+      st = goap_plan_finish(a->cur, &res);
     }
     a->searching = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
@@ -14433,7 +14472,8 @@ static goap_status select_goal(goap_agent *a) {
         continue;
       }
       if (a->cache && !a->blocked)
-        goap__cache_store(a->cache, t, g, a->mem, a->W, a->plan, res.plan_length, res.cost);
+        goap__cache_store(a->cache, t, g, a->search_start, a->W, a->plan, res.plan_length,
+                          res.cost);
       adopt(a, g, prio, NULL, res.plan_length, res.cost, 0);
       return GOAP_OK;
     }
@@ -14537,6 +14577,7 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->mem, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->seen, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->tmp, a->W * sizeof(goap_word));
+  goap__rt_free(&al, a->search_start, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->bb_slot, (size_t)t->nshared * sizeof *a->bb_slot);
   goap__rt_free(&al, a->res_id, t->nres_names * sizeof *a->res_id);
   goap__rt_free(&al, a->costs, (size_t)t->na * sizeof *a->costs);
@@ -14567,6 +14608,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->W = t->W;
   a->host = desc->host;
   a->cache = desc->cache;
+  a->shared = desc->planner;
   a->on_event = desc->on_event;
   a->event_user = desc->event_user;
   a->goal = -1;
@@ -14574,6 +14616,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->mem = (goap_word *)goap__rt_alloc(al, a->W * sizeof(goap_word));
   a->seen = (goap_word *)goap__rt_alloc(al, a->W * sizeof(goap_word));
   a->tmp = (goap_word *)goap__rt_alloc(al, a->W * sizeof(goap_word));
+  a->search_start = (goap_word *)goap__rt_alloc(al, a->W * sizeof(goap_word));
   a->bb_slot = (int32_t *)goap__rt_alloc(al, (size_t)t->nshared * sizeof *a->bb_slot);
   a->cand = (int *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand);
   a->cand_prio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand_prio);
@@ -14583,7 +14626,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
   a->order_goal = -1;
-  int ok = a->mem && a->seen && a->tmp && a->bb_slot && a->cand && a->cand_prio &&
+  int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
            ensure_plan_cap(a, 16);
   if (ok) {
@@ -14707,7 +14750,11 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
     a->ph = PHASE_SELECT;
     a->reason = GOAP_REPLAN_IDLE;
     a->ncand = a->icand = 0;
+    a->from_idle = 1;
   }
+  /* noticed: changes made from here on (callbacks during this update, the host after it)
+   * are seen at the next update */
+  memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   goap_status st = GOAP_OK;
   if (a->ph == PHASE_SELECT) {
     st = select_goal(a);
@@ -14723,7 +14770,6 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
     }
   }
   if (a->ph == PHASE_EXECUTE) execute(a, dt);
-  memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   if (st == GOAP_OK && a->ph == PHASE_SELECT && a->searching) st = GOAP_IN_PROGRESS;
   return st;
 }

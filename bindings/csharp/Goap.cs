@@ -160,7 +160,8 @@ namespace Goap
         [StructLayout(LayoutKind.Sequential)]
         public struct AgentDesc
         {
-            public IntPtr Type, AllocFn, AllocCtx, Memory, Host, Blackboard, Cache, OnEvent, EventUser;
+            public IntPtr Type, AllocFn, AllocCtx, Memory, Host, Blackboard, Cache, Planner, OnEvent,
+                EventUser;
         }
 
         [StructLayout(LayoutKind.Sequential)]

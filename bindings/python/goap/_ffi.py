@@ -118,7 +118,7 @@ WORLD_FN = ctypes.CFUNCTYPE(None, c_int, c_int32, c_int32, c_double, c_void_p)
 class AgentDesc(ctypes.Structure):
     _fields_ = [("type", c_void_p), ("allocator", Allocator), ("memory", P(c_uint64)),
                 ("host", c_void_p), ("blackboard", c_void_p), ("cache", c_void_p),
-                ("on_event", EVENT_FN), ("event_user", c_void_p)]
+                ("planner", c_void_p), ("on_event", EVENT_FN), ("event_user", c_void_p)]
 
 
 class AgentStats(ctypes.Structure):
