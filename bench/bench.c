@@ -622,7 +622,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: goap_bench [options]\n"
           "  --search astar|backward|wastar|greedy   search (default: astar)\n"
-          "  --heuristic NAME     default|zero|goal-count|goal-count-adm|hmax|hadd\n"
+          "  --heuristic NAME     default|zero|goal-count|goal-count-adm|hmax|hadd|hff|lmcut\n"
           "  --weight W           WASTAR weight (default: the library's)\n"
           "  --case SUBSTR        only cases whose name contains SUBSTR (repeatable)\n"
           "  --reps N             exactly N timed plans per case (default: adaptive)\n"
@@ -747,7 +747,7 @@ int main(int argc, char **argv) {
   int nconf = 0;
   if (o.compare) {
     for (int s = 0; s < 4; ++s)
-      for (int h = 0; h < 6; ++h)
+      for (int h = 0; h <= (int)GOAP_H_LMCUT; ++h)
         if (goap_config_is_optimal((goap_search)s, (goap_heuristic)h)) {
           cs[nconf] = (goap_search)s;
           ch[nconf++] = (goap_heuristic)h;

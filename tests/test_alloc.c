@@ -441,7 +441,7 @@ static const goap_search searches[] = {GOAP_SEARCH_ASTAR, GOAP_SEARCH_BACKWARD,
                                        GOAP_SEARCH_WASTAR, GOAP_SEARCH_GREEDY};
 static const goap_heuristic heuristics[] = {GOAP_H_DEFAULT, GOAP_H_ZERO, GOAP_H_GOAL_COUNT,
                                             GOAP_H_GOAL_COUNT_ADMISSIBLE, GOAP_H_MAX,
-                                            GOAP_H_ADD};
+                                            GOAP_H_ADD, GOAP_H_FF, GOAP_H_LMCUT};
 
 /* The soldier's five scenarios: start atoms and optimal cost. */
 typedef struct scenario {

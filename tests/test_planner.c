@@ -59,7 +59,7 @@ static const goap_search searches[] = {GOAP_SEARCH_ASTAR, GOAP_SEARCH_BACKWARD,
                                        GOAP_SEARCH_WASTAR, GOAP_SEARCH_GREEDY};
 static const goap_heuristic heuristics[] = {GOAP_H_DEFAULT, GOAP_H_ZERO, GOAP_H_GOAL_COUNT,
                                             GOAP_H_GOAL_COUNT_ADMISSIBLE, GOAP_H_MAX,
-                                            GOAP_H_ADD};
+                                            GOAP_H_ADD, GOAP_H_FF, GOAP_H_LMCUT};
 
 typedef struct scenario {
   const char *name;
@@ -624,14 +624,15 @@ TEST(request_costs) {
   static const goap_cond want[] = {C(TARGET_DEAD, GOAP_EQ, 1)};
   int32_t plan[8];
   for (int k = 0; k < 2; ++k) { /* twice: the second round reuses nothing stale */
-    for (size_t si = 0; si < 2; ++si) { /* the optimal searches: astar, backward */
-      goap_search s = searches[si];
+    for (size_t si = 0; si < 3; ++si) { /* optimal configs: astar, backward, astar+lmcut */
+      goap_search s = si == 2 ? GOAP_SEARCH_ASTAR : searches[si];
       /* a "rat" without shoot and with a cheap punch: open_door + punch(2) = 3 */
       double rat[7] = {1, 1, 1, 3, 5, -1, 2};
       goap_request r = {0};
       r.want = want;
       r.want_count = 1;
       r.search = s;
+      if (si == 2) r.heuristic = GOAP_H_LMCUT;
       r.costs = rat;
       goap_result res = {0};
       res.plan = plan;

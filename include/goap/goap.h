@@ -62,7 +62,7 @@ typedef enum goap_status {
   GOAP_NO_PLAN,              /* the search space was exhausted: the goal is unreachable */
   GOAP_NODE_LIMIT,           /* the request's node budget ran out (best partial plan given) */
   GOAP_TIME_LIMIT,           /* the request's time budget ran out (best partial plan given) */
-  GOAP_MEMORY_LIMIT,         /* the planner's memory budget was reached */
+  GOAP_MEMORY_LIMIT,         /* the planner's memory budget was reached (best partial plan given) */
   GOAP_BUFFER_TOO_SMALL,     /* a caller buffer is too small; the needed size is reported */
   GOAP_IN_PROGRESS,          /* a sliced search has more work to do */
   GOAP_PARTIAL,              /* a partial plan was returned on purpose */
@@ -336,7 +336,13 @@ typedef enum goap_heuristic {
   GOAP_H_GOAL_COUNT_ADMISSIBLE,/* unmet / most goal conditions one action achieves * cheapest
                                   action cost: never overestimates */
   GOAP_H_MAX,                  /* hmax over the delete/interval relaxation: admissible */
-  GOAP_H_ADD                   /* hadd: informative, may overestimate */
+  GOAP_H_ADD,                  /* hadd: informative, may overestimate */
+  GOAP_H_FF,                   /* "hff": cost of a relaxed plan extracted from the hadd
+                                  exploration; for greedy / weighted search, may overestimate.
+                                  Backward search uses hadd instead */
+  GOAP_H_LMCUT                 /* "lmcut": LM-cut over the same relaxation (ints through a
+                                  sound interval compilation): admissible, dominates hmax.
+                                  Backward search uses hmax instead (still admissible) */
 } goap_heuristic;
 
 /* Request flags. */
@@ -362,7 +368,7 @@ typedef struct goap_request {
 } goap_request;
 
 /* Optimality: ASTAR and BACKWARD with an admissible heuristic (DEFAULT, ZERO,
- * GOAL_COUNT_ADMISSIBLE, MAX) return a plan of least cost. */
+ * GOAL_COUNT_ADMISSIBLE, MAX, LMCUT) return a plan of least cost. */
 GOAP_API int goap_config_is_optimal(goap_search search, goap_heuristic heuristic);
 
 typedef struct goap_stats {
@@ -386,9 +392,9 @@ typedef struct goap_result {
                                   found plan; a partial plan keeps its limit status): call
                                   goap_plan_finish again with a buffer that large */
   int partial;                 /* out: 1 when plan holds the best partial plan of a search that
-                                  ran out of nodes or time (the deepest of the nodes with the
-                                  lowest h): for forward search a plan start, for backward
-                                  search a plan ending (it ends in the goal) */
+                                  ran out of nodes, time or memory (the deepest of the nodes
+                                  with the lowest h): for forward search a plan start, for
+                                  backward search a plan ending (it ends in the goal) */
   goap_stats stats;            /* out */
 } goap_result;
 
@@ -423,7 +429,8 @@ GOAP_API goap_status goap_plan_validate(const goap_domain *d, const goap_word *s
                                         int *bad_step);
 
 /* Names of search and heuristic options as used by the CLI ("astar", "backward", "wastar",
- * "greedy"; "default", "zero", "goal-count", "goal-count-adm", "hmax", "hadd"). */
+ * "greedy"; "default", "zero", "goal-count", "goal-count-adm", "hmax", "hadd", "hff",
+ * "lmcut"). */
 GOAP_API const char *goap_search_name(goap_search s);
 GOAP_API const char *goap_heuristic_name(goap_heuristic h);
 /* Parses a heuristic name; -1 if unknown. */

@@ -5,11 +5,15 @@
  *  - Everything a request needs is allocated at planner creation or grown (doubling) when a
  *    request is larger than every earlier one; a request never frees.
  *  - Node i's words live at states[i * stride ..): first its key (the state: W words forward,
- *    2W backward -- interval lows, then highs), then, forward, the bitset of its useful actions
- *    (applicable and not a no-op), one bit per active action. Only the key is hashed and
- *    compared. The slot after the last node is the tentative slot successors are built in.
- *  - The closed table holds node indices (UINT32_MAX = empty), its capacity a power of two at
- *    least twice the node capacity, so probing always ends.
+ *    2W backward -- interval lows, then highs), then, forward with the incremental generator,
+ *    the bitset of its useful actions (applicable and not a no-op), one bit per active action.
+ *    Only the key is hashed and compared. The slot after the last node is the tentative slot
+ *    successors are built in. Node records are arrays of 20 bytes per node in all.
+ *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
+ *    capacity. Node n of the current request is stored as idbase + n; a slot whose value v
+ *    has v - idbase >= nnodes (unsigned, mod 2^32) is free. Each request starts idbase past
+ *    the ids of the last one, so earlier requests' slots read as free (a generation stamp
+ *    folded into the id); the table is wiped only when the ids would wrap around.
  */
 #ifndef GOAP_CORE_PLANNER_H
 #define GOAP_CORE_PLANNER_H
@@ -54,7 +58,41 @@ typedef struct goap__relax {
   int ngoal, cgoal;
   int32_t *goal_head;        /* nvars: first goal condition on var, -1 none */
   int32_t *goal_next;        /* cgoal */
+  /* hff */
+  int32_t *cond_sup;         /* ncond + goal capacity: the action that satisfied it, -1 */
+  int32_t *stack;            /* ncond + goal capacity: extraction worklist */
+  uint32_t *mark;            /* nactions + 1: generation stamps of relaxed-plan actions */
+  uint32_t mark_gen;
 } goap__relax;
+
+/* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
+ * c_* are capacities in elements. */
+typedef struct goap__lmcut {
+  int built;
+  uint32_t serial;           /* goal_serial of the request it was built for */
+  uint32_t nfact, nop, npre, neff;
+  uint32_t upbase, downbase, valbase, condbase, goalfact, goalop;
+  uint32_t *pre_off, *eff_off;         /* nop + 1 */
+  int32_t *pre, *eff;                  /* facts */
+  goap__rcond *guard;                  /* nop: var < 0, or the state value must satisfy it */
+  uint32_t *pre_of_off, *ach_off;      /* nfact + 1 */
+  int32_t *pre_of, *ach;               /* operators */
+  uint64_t *intval;                    /* (var << 32 | value) that int effects set, sorted */
+  uint32_t *intval_off;                /* nvars + 1 */
+  double *fh;                          /* nfact: hmax */
+  uint32_t *fstamp, *zone;             /* nfact: stamps */
+  int32_t *stack;                      /* nfact */
+  int32_t *unsat, *pcf;                /* nop */
+  double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
+  uint32_t *cut;                       /* nop: stamps */
+  int32_t *cutlist;                    /* nop */
+  double *hv;                          /* heap: values */
+  int32_t *hf;                         /* heap: facts */
+  size_t nh;
+  uint32_t stamp;
+  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
+  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2;
+} goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
 typedef struct goap__quick {
@@ -64,18 +102,11 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
-typedef struct goap__node {
-  double g, h;
-  uint32_t parent;
-  int32_t action;
-  uint32_t depth;
-  uint32_t closed;
-} goap__node;
-
+/* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
 typedef struct goap__hentry {
-  double f, tie, g;
+  double f;
+  float tie;
   uint32_t node;
-  uint32_t pad;
 } goap__hentry;
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
@@ -88,14 +119,20 @@ struct goap_planner {
   size_t max_memory;
   size_t memory;             /* bytes held now */
 
-  /* pools */
-  goap__node *nodes;
-  size_t cnodes;
+  /* pools. Nodes are a structure of arrays, 20 bytes per node: */
+  double *ng;                /* g */
+  float *nh;                 /* h rounded down to a float (INFINITY: dead end) */
+  uint32_t *npar;            /* parent node, UINT32_MAX for a root */
+  uint32_t *nact;            /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
+  size_t cnodes;             /* node capacity: the four arrays' capacities below are >= it */
+  size_t c_ng, c_nh, c_npar, c_nact;
   uint32_t nnodes;
+  uint32_t grow_at;          /* add_node grows the pools when nnodes reaches this */
   goap_word *states;
   size_t cstates;            /* in words */
-  uint32_t *table;
+  uint32_t *table;           /* closed table: idbase + node id (see the invariants) */
   size_t ctable;
+  uint32_t idbase;           /* this request's first table id */
   goap__hentry *heap;
   size_t cheap, nheap;
   goap_word *scratch;        /* 4W words of scratch */
@@ -122,6 +159,8 @@ struct goap_planner {
   double *var_best;          /* per var: cheapest active writer (backward) */
   int max_eff_active;
   goap__relax rx;
+  goap__lmcut lm;
+  uint32_t goal_serial;      /* bumped whenever the goal / action selection is recomputed */
 
   /* search */
   goap__phase phase;
@@ -136,7 +175,6 @@ struct goap_planner {
   uint32_t found, best;      /* node ids (UINT32_MAX none) */
   goap_stats stats;
   uint64_t elapsed_ns;
-  uint32_t gen;              /* closed-table generation of the current request */
   uint32_t key;              /* words of a node's state that identify it (W or 2W) */
   uint32_t stride;           /* words stored per node: key, then the useful-action bitset */
   uint32_t useful_words;     /* forward incremental successor generation: bitset words, or 0 */
@@ -148,6 +186,20 @@ struct goap_planner {
   uint32_t *bw_stamp;        /* per action: the expansion that listed it last */
   uint32_t bw_gen;
   goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
+  /* successor index (large domains): active actions grouped by one anchor precondition */
+  int sx_force;              /* tests: 1 always the index, 2 never (bitset); 0 automatic */
+  int fmode;                 /* this search's forward successor generation (planner.c) */
+  uint32_t fanout, fan_serial; /* average rechecks per successor, for that goal_serial */
+  uint32_t sx_serial;        /* goal_serial it was built for (0: never) */
+  uint32_t *sx_off;          /* nfacts + 1: CSR of active indices per anchor fact */
+  int32_t *sx_list;          /* nactions */
+  int32_t *sx_free;          /* nactions: active indices without an anchor */
+  int sx_nfree;
+  uint32_t *sx_cnt;          /* nfacts: scratch */
+  goap_word *sx_m1, *sx_m0;  /* W each: bool fields whose true / false value anchors actions */
+  int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
+  int32_t *sx_evars;         /* nvars: other variables with anchored values */
+  int sx_nevars;
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index: */
   int small;
   goap__quick small_q[64];   /* the action's masks */
@@ -164,10 +216,19 @@ void goap__relax_free(goap_planner *p);
 goap_status goap__relax_set_goal(goap_planner *p);
 /* hmax (add == 0) or hadd (add != 0) of a full state; GOAP__INF for a dead end. */
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add);
+/* hff of a full state (hadd exploration, relaxed plan extraction); GOAP__INF for a dead end. */
+double goap__relax_eval_ff(goap_planner *p, const goap_word *s);
 /* Explores fully from the start state, recording when each value is reached (backward). */
 void goap__relax_explore_start(goap_planner *p);
 /* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
+
+/* lmcut.c */
+/* Builds the compilation for the current goal (allocates only to grow). */
+goap_status goap__lmcut_build(goap_planner *p);
+void goap__lmcut_free(goap_planner *p);
+/* LM-cut of a full state; GOAP__INF for a dead end. */
+double goap__lmcut_eval(goap_planner *p, const goap_word *s);
 
 #endif /* GOAP_CORE_PLANNER_H */

@@ -1,5 +1,5 @@
 /*
- * relax.c -- hmax and hadd over the delete and interval relaxation.
+ * relax.c -- hmax, hadd and hff over the delete and interval relaxation.
  *
  * The relaxed world never forgets: a bool or enum variable accumulates every value it has been
  * given, and an int variable a reachable interval (its hull) that only widens: `= k` adds k,
@@ -10,6 +10,8 @@
  * The exploration is a generalised Dijkstra: an action fires when its last condition holds, at
  * time cost + max (hmax) or cost + sum (hadd) of its conditions' times; its effects are applied
  * in time order from a binary heap. Ties are broken by action id, so results are deterministic.
+ *
+ * hff extracts a relaxed plan from the hadd exploration through the recorded best supporters.
  *
  * Invariants: every array is sized at planner creation (goal arrays grow with the largest goal
  * seen); an evaluation resets exactly what it reads; nothing here allocates during a search.
@@ -53,7 +55,10 @@ static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
   X(tl_head, nvar1, int32_t)                                                                  \
   X(tl_tail, nvar1, int32_t)                                                                  \
   X(goal_head, nvar1, int32_t)                                                                \
-  X(goal_next, cgoal1, int32_t)
+  X(goal_next, cgoal1, int32_t)                                                               \
+  X(cond_sup, ccond, int32_t)                                                                 \
+  X(stack, ccond, int32_t)                                                                    \
+  X(mark, nact1, uint32_t)
 
 typedef struct sizes {
   size_t ccond, nact1, nvar1, nvcond, nfacts, ctl, cgoal1;
@@ -179,12 +184,21 @@ static goap_status ensure_goal_cap(goap_planner *p, int n) {
   goap__rcond *c = (goap__rcond *)goap__alloc(&p->alloc, newc * sizeof *c);
   double *t = (double *)goap__alloc(&p->alloc, newc * sizeof *t);
   int32_t *g = (int32_t *)goap__alloc(&p->alloc, (size_t)ncap * sizeof *g);
-  if (!c || !t || !g) {
+  int32_t *sup = (int32_t *)goap__alloc(&p->alloc, newc * sizeof *sup);
+  int32_t *stk = (int32_t *)goap__alloc(&p->alloc, newc * sizeof *stk);
+  if (!c || !t || !g || !sup || !stk) {
     goap__free(&p->alloc, c, newc * sizeof *c);
     goap__free(&p->alloc, t, newc * sizeof *t);
     goap__free(&p->alloc, g, (size_t)ncap * sizeof *g);
+    goap__free(&p->alloc, sup, newc * sizeof *sup);
+    goap__free(&p->alloc, stk, newc * sizeof *stk);
     return GOAP_OUT_OF_MEMORY;
   }
+  goap__free(&p->alloc, r->cond_sup, oldc * sizeof *sup);
+  goap__free(&p->alloc, r->stack, oldc * sizeof *stk);
+  r->cond_sup = sup;
+  r->stack = stk;
+  p->memory += (newc - oldc) * (sizeof *sup + sizeof *stk);
   memcpy(c, r->cond, oldc * sizeof *c);
   memcpy(t, r->cond_time, oldc * sizeof *t);
   memcpy(g, r->goal_next, (size_t)r->cgoal * sizeof *g);
@@ -274,6 +288,7 @@ typedef struct explore {
   int add;
   int goal_left;
   int record;      /* record int timelines (backward heuristic) */
+  int32_t cur;     /* the action whose effects are being applied (-1: the state itself) */
 } explore;
 
 static int holds_value(const goap__rcond *c, uint64_t k) {
@@ -291,6 +306,7 @@ static void satisfy(explore *x, int c, double t) {
   goap_planner *p = x->p;
   goap__relax *r = &p->rx;
   r->cond_time[c] = t;
+  r->cond_sup[c] = x->cur;
   int32_t a = r->cond[c].owner;
   if (!(p->aflag[a] & 8)) return; /* not active in this request */
   r->acc[a] += t;
@@ -315,6 +331,7 @@ static void var_changed(explore *x, int32_t v, uint64_t k, double t) {
     if (r->cond_time[c] < GOAP__INF) continue;
     if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) {
       r->cond_time[c] = t;
+      r->cond_sup[c] = x->cur;
       --x->goal_left;
     }
   }
@@ -341,6 +358,7 @@ static void run(explore *x, const goap_word *s) {
   r->nev = 0;
   r->ntl = 0;
   x->goal_left = r->ngoal;
+  x->cur = -1;
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
     r->cnt[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
@@ -362,6 +380,7 @@ static void run(explore *x, const goap_word *s) {
     double t;
     int32_t a;
     ev_pop(r, &t, &a);
+    x->cur = a;
     const goap__action *act = &d->actions[a];
     for (int k = 0; k < act->neff; ++k) {
       const goap_effect *e = &act->eff[k];
@@ -394,7 +413,7 @@ static void run(explore *x, const goap_word *s) {
 }
 
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
-  explore x = {p, add, 0, 0};
+  explore x = {p, add, 0, 0, -1};
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
   goap__relax *r = &p->rx;
@@ -407,8 +426,36 @@ double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
   return h;
 }
 
+/* hff: the hadd exploration records, per condition, the action that made it hold (its best
+ * supporter; -1 when the state itself satisfies it). The relaxed plan is the set of supporters
+ * reached backwards from the goal, each counted once. For an int condition the supporter is
+ * the action that last widened the hull to meet it (earlier widenings it relied on are not
+ * followed: hff is not admissible anyway). */
+double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
+  explore x = {p, 1, 0, 0, -1};
+  run(&x, s);
+  if (x.goal_left > 0) return GOAP__INF;
+  goap__relax *r = &p->rx;
+  if (++r->mark_gen == 0) {
+    memset(r->mark, 0, ((size_t)p->d->nactions + 1) * sizeof *r->mark);
+    r->mark_gen = 1;
+  }
+  uint32_t gen = r->mark_gen;
+  size_t top = 0;
+  double h = 0.0;
+  for (int g = 0; g < r->ngoal; ++g) r->stack[top++] = r->ncond + g;
+  while (top > 0) {
+    int32_t a = r->cond_sup[r->stack[--top]];
+    if (a < 0 || r->mark[a] == gen) continue;
+    r->mark[a] = gen;
+    h += p->acost[a];
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) r->stack[top++] = (int32_t)k;
+  }
+  return h;
+}
+
 void goap__relax_explore_start(goap_planner *p) {
-  explore x = {p, 0, 0, 1};
+  explore x = {p, 0, 0, 1, -1};
   run(&x, p->start);
 }
 

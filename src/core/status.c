@@ -57,7 +57,7 @@ const char *goap_search_name(goap_search s) {
 }
 
 static const char *const heuristic_names[] = {"default", "zero", "goal-count", "goal-count-adm",
-                                              "hmax", "hadd"};
+                                              "hmax", "hadd", "hff", "lmcut"};
 
 const char *goap_heuristic_name(goap_heuristic h) {
   if ((unsigned)h >= sizeof heuristic_names / sizeof heuristic_names[0]) return "unknown";
@@ -74,5 +74,5 @@ int goap_heuristic_from_name(const char *name) {
 int goap_config_is_optimal(goap_search s, goap_heuristic h) {
   if (s != GOAP_SEARCH_ASTAR && s != GOAP_SEARCH_BACKWARD) return 0;
   return h == GOAP_H_DEFAULT || h == GOAP_H_ZERO || h == GOAP_H_GOAL_COUNT_ADMISSIBLE ||
-         h == GOAP_H_MAX;
+         h == GOAP_H_MAX || h == GOAP_H_LMCUT;
 }

@@ -207,7 +207,7 @@ int cli_parse_heuristic(const char *cmd, const char *text, cli_search_opts *o) {
   if (h < 0)
     return cli_usage_error(cmd,
                            "unknown heuristic '%s' (expected default, zero, goal-count, "
-                           "goal-count-adm, hmax or hadd)",
+                           "goal-count-adm, hmax, hadd, hff or lmcut)",
                            text);
   o->heuristic = (goap_heuristic)h;
   return 0;

@@ -1,0 +1,544 @@
+/*
+ * lmcut.c -- the LM-cut heuristic (Helmert & Domshlak 2009) over a STRIPS compilation of the
+ * relaxed task.
+ *
+ * The compilation (built when a request first asks for LM-cut with a new goal):
+ *  - facts: TRUE (fact 0, always reached), one per value of every bool/enum variable, for
+ *    every int variable UP(v) ("some `+= n>0` fired") and DOWN(v) ("some `-= n` fired"), one
+ *    VAL(v,k) per value k that some `v = k` effect sets, one per non-trivial condition, and
+ *    the goal fact;
+ *  - operators: each domain action (same id; preconditions are its relaxed conditions, effects
+ *    the facts its effects reach), zero-cost auxiliary operators that make a condition fact
+ *    hold, and a zero-cost goal operator. An operator without preconditions needs TRUE.
+ *  - a bool/enum condition that is not a single value holds once any of its values does;
+ *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (an operator
+ *    guarded by the state's value), VAL(k) with k in it, UP with the start value or a VAL(k)
+ *    at most b, DOWN with one at least a, or UP and DOWN together (the edges of the interval
+ *    are tightened when ne sits on them).
+ * Soundness: in any real plan, an int variable's value is the last value set (or the start
+ * value) moved by the later ADDs; if they all go up it lies at or above that value, if all
+ * down at or below, so the auxiliary operator matching the case is enabled. Every real plan
+ * is therefore a plan of the compiled relaxed task, whose optimal relaxed cost LM-cut never
+ * exceeds: LM-cut is admissible. Each auxiliary operator's condition also holds in relax.c's
+ * hull relaxation, so hmax of this task is at least relax.c's hmax and LM-cut >= hmax.
+ *
+ * Per evaluation: repeat { hmax with the remaining costs, keeping each operator's
+ * precondition choice (pcf: the precondition reached last); the goal zone (facts from which
+ * the goal is reached through zero-cost operators in the justification graph); the cut (the
+ * operators reached from the state, outside the zone, with an effect in it); add the cut's
+ * least remaining cost to h and subtract it from the cut } until hmax(goal) is 0.
+ *
+ * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
+ * a build never allocates; ties are broken by fact and operator ids (deterministic).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner.h"
+
+#define LM_EPS 1e-9
+
+static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return GOAP_OK;
+  size_t old = *cap, ncap = old ? old : 16;
+  while (ncap < need) ncap *= 2;
+  if (p->max_memory && p->memory + (ncap - old) * elem > p->max_memory) return GOAP_MEMORY_LIMIT;
+  void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
+  if (!n) return GOAP_OUT_OF_MEMORY;
+  *ptr = n;
+  *cap = ncap;
+  p->memory += (ncap - old) * elem;
+  return GOAP_OK;
+}
+
+#define GROW(field, capf, need)                                                               \
+  do {                                                                                        \
+    goap_status st_ = lm_grow(p, (void **)&lm->field, &lm->capf, (need), sizeof *lm->field);  \
+    if (st_ != GOAP_OK) return st_;                                                           \
+  } while (0)
+
+void goap__lmcut_free(goap_planner *p) {
+  goap__lmcut *lm = &p->lm;
+#define F(field, capf) goap__free(&p->alloc, lm->field, lm->capf * sizeof *lm->field);
+  F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
+  F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
+  F(intval, c_iv) F(intval_off, c_ivo)
+  F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
+  F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
+  F(hv, c_h1) F(hf, c_h2)
+#undef F
+  memset(lm, 0, sizeof *lm);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* ---- building ------------------------------------------------------------------------------ */
+
+static goap_status op_begin(goap_planner *p, int32_t gvar, uint64_t ga, uint64_t gb,
+                            uint64_t gne, uint32_t ghas_ne) {
+  goap__lmcut *lm = &p->lm;
+  GROW(pre_off, c_opo, (size_t)lm->nop + 2);
+  GROW(eff_off, c_opo2, (size_t)lm->nop + 2);
+  GROW(guard, c_guard, (size_t)lm->nop + 1);
+  lm->pre_off[lm->nop] = lm->npre;
+  lm->eff_off[lm->nop] = lm->neff;
+  goap__rcond *g = &lm->guard[lm->nop];
+  memset(g, 0, sizeof *g);
+  g->var = gvar;
+  g->a = ga;
+  g->b = gb;
+  g->ne = gne;
+  g->has_ne = ghas_ne;
+  return GOAP_OK;
+}
+
+static goap_status op_pre(goap_planner *p, int32_t f) {
+  goap__lmcut *lm = &p->lm;
+  GROW(pre, c_pre, (size_t)lm->npre + 1);
+  lm->pre[lm->npre++] = f;
+  return GOAP_OK;
+}
+
+static goap_status op_eff(goap_planner *p, int32_t f) {
+  goap__lmcut *lm = &p->lm;
+  GROW(eff, c_eff, (size_t)lm->neff + 1);
+  lm->eff[lm->neff++] = f;
+  return GOAP_OK;
+}
+
+static goap_status op_end(goap_planner *p) {
+  goap__lmcut *lm = &p->lm;
+  if (lm->pre_off[lm->nop] == lm->npre) { /* no precondition: needs TRUE */
+    goap_status st = op_pre(p, 0);
+    if (st != GOAP_OK) return st;
+  }
+  ++lm->nop;
+  lm->pre_off[lm->nop] = lm->npre;
+  lm->eff_off[lm->nop] = lm->neff;
+  return GOAP_OK;
+}
+
+/* A zero-cost operator pre -> cond fact cf (pre2 < 0: one precondition). */
+static goap_status aux_op(goap_planner *p, int32_t cf, int32_t pre1, int32_t pre2,
+                          int32_t gvar, uint64_t ga, uint64_t gb, uint64_t gne,
+                          uint32_t ghas_ne) {
+  goap_status st = op_begin(p, gvar, ga, gb, gne, ghas_ne);
+  if (st == GOAP_OK && pre1 >= 0) st = op_pre(p, pre1);
+  if (st == GOAP_OK && pre2 >= 0) st = op_pre(p, pre2);
+  if (st == GOAP_OK) st = op_eff(p, cf);
+  if (st == GOAP_OK) st = op_end(p);
+  return st;
+}
+
+static int32_t val_fact(const goap_planner *p, int32_t v, uint64_t k) {
+  const goap__lmcut *lm = &p->lm;
+  uint32_t lo = lm->intval_off[v], hi = lm->intval_off[v + 1];
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    uint64_t x = lm->intval[mid] & 0xffffffffu;
+    if (x < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return (int32_t)(lm->valbase + lo);
+}
+
+static int32_t cond_fact(const goap_planner *p, int c) {
+  const goap__rcond *rc = &p->rx.cond[c];
+  if (p->d->vars[rc->var].type != GOAP_INT && rc->a == rc->b && !rc->has_ne)
+    return (int32_t)(1 + p->rx.fact_off[rc->var] + rc->a);
+  return (int32_t)(p->lm.condbase + (uint32_t)c);
+}
+
+/* The auxiliary operators of condition c. */
+static goap_status emit_cond(goap_planner *p, int c) {
+  const goap__rcond *rc = &p->rx.cond[c];
+  const goap__var *var = &p->d->vars[rc->var];
+  const goap__lmcut *lm = &p->lm;
+  int32_t cf = cond_fact(p, c);
+  if (cf < (int32_t)lm->condbase) return GOAP_OK; /* a value fact itself */
+  uint64_t a = rc->a, b = rc->b, ne = rc->ne;
+  uint32_t has_ne = rc->has_ne;
+  if (a > b) return GOAP_OK; /* never holds */
+  goap_status st = GOAP_OK;
+  if (var->type != GOAP_INT) {
+    for (uint64_t k = a; k <= b && st == GOAP_OK; ++k)
+      if (!(has_ne && k == ne))
+        st = aux_op(p, cf, (int32_t)(1 + p->rx.fact_off[rc->var] + k), -1, -1, 0, 0, 0, 0);
+    return st;
+  }
+  int32_t v = rc->var;
+  int32_t up = (int32_t)(lm->upbase + (uint32_t)v), down = (int32_t)(lm->downbase + (uint32_t)v);
+  /* with UP the values reached cover [k, top]: some k <= bu; with DOWN [0, k]: k >= ad */
+  int up_ok = 1, down_ok = 1;
+  uint64_t bu = b, ad = a;
+  if (has_ne && ne == b) {
+    if (b == 0 || a > b - 1) up_ok = 0;
+    else bu = b - 1;
+  }
+  if (has_ne && ne == a) {
+    if (a + 1 > b) down_ok = 0;
+    else ad = a + 1;
+  }
+  if (a == b && has_ne && ne == a) return GOAP_OK;
+  /* the start value */
+  st = aux_op(p, cf, -1, -1, v, a, b, ne, has_ne);
+  if (st == GOAP_OK && up_ok) st = aux_op(p, cf, up, -1, v, 0, bu, 0, 0);
+  if (st == GOAP_OK && down_ok) st = aux_op(p, cf, down, -1, v, ad, var->range, 0, 0);
+  if (st == GOAP_OK) st = aux_op(p, cf, up, down, -1, 0, 0, 0, 0);
+  for (uint32_t i = lm->intval_off[v]; i < lm->intval_off[v + 1] && st == GOAP_OK; ++i) {
+    uint64_t k = lm->intval[i] & 0xffffffffu;
+    int32_t vf = (int32_t)(lm->valbase + i);
+    if (k >= a && k <= b && !(has_ne && k == ne)) st = aux_op(p, cf, vf, -1, -1, 0, 0, 0, 0);
+    if (st == GOAP_OK && up_ok && k <= bu) st = aux_op(p, cf, vf, up, -1, 0, 0, 0, 0);
+    if (st == GOAP_OK && down_ok && k >= ad) st = aux_op(p, cf, vf, down, -1, 0, 0, 0, 0);
+  }
+  return st;
+}
+
+/* fact -> operators CSR from the operators' lists (pre or eff). */
+static void build_index(const goap__lmcut *lm, const uint32_t *off, const int32_t *list,
+                        uint32_t *ioff, int32_t *idx) {
+  memset(ioff, 0, ((size_t)lm->nfact + 1) * sizeof *ioff);
+  for (uint32_t o = 0; o < lm->nop; ++o)
+    for (uint32_t k = off[o]; k < off[o + 1]; ++k) ioff[list[k] + 1]++;
+  for (uint32_t f = 0; f < lm->nfact; ++f) ioff[f + 1] += ioff[f];
+  for (uint32_t o = 0; o < lm->nop; ++o)
+    for (uint32_t k = off[o]; k < off[o + 1]; ++k) idx[ioff[list[k]]++] = (int32_t)o;
+  for (uint32_t f = lm->nfact; f > 0; --f) ioff[f] = ioff[f - 1];
+  ioff[0] = 0;
+}
+
+goap_status goap__lmcut_build(goap_planner *p) {
+  const goap_domain *d = p->d;
+  const goap__relax *r = &p->rx;
+  goap__lmcut *lm = &p->lm;
+  int V = d->nvars, A = d->nactions;
+  lm->built = 0;
+  /* the values int variables are set to: (var << 32 | encoded value), sorted, unique */
+  size_t niv = 0;
+  for (int a = 0; a < A; ++a)
+    for (int k = 0; k < d->actions[a].neff; ++k)
+      niv += d->actions[a].eff[k].op == GOAP_SET && d->vars[d->actions[a].eff[k].var].type == GOAP_INT;
+  GROW(intval, c_iv, niv + 1);
+  GROW(intval_off, c_ivo, (size_t)V + 1);
+  niv = 0;
+  for (int a = 0; a < A; ++a)
+    for (int k = 0; k < d->actions[a].neff; ++k) {
+      const goap_effect *e = &d->actions[a].eff[k];
+      const goap__var *var = &d->vars[e->var];
+      if (e->op != GOAP_SET || var->type != GOAP_INT) continue;
+      uint64_t enc = (uint64_t)((int64_t)e->value - (int64_t)var->lo);
+      lm->intval[niv++] = ((uint64_t)(uint32_t)e->var << 32) | enc;
+    }
+  if (niv) qsort(lm->intval, niv, sizeof *lm->intval, cmp_u64);
+  size_t u = 0;
+  for (size_t i = 0; i < niv; ++i)
+    if (u == 0 || lm->intval[i] != lm->intval[u - 1]) lm->intval[u++] = lm->intval[i];
+  niv = u;
+  memset(lm->intval_off, 0, ((size_t)V + 1) * sizeof *lm->intval_off);
+  for (size_t i = 0; i < niv; ++i) lm->intval_off[(lm->intval[i] >> 32) + 1]++;
+  for (int v = 0; v < V; ++v) lm->intval_off[v + 1] += lm->intval_off[v];
+  /* fact numbering */
+  int ncond = r->ncond + r->ngoal;
+  lm->upbase = 1 + r->nfacts;
+  lm->downbase = lm->upbase + (uint32_t)V;
+  lm->valbase = lm->downbase + (uint32_t)V;
+  lm->condbase = lm->valbase + (uint32_t)niv;
+  lm->goalfact = lm->condbase + (uint32_t)ncond;
+  lm->nfact = lm->goalfact + 1;
+  /* operators: the actions first (operator id = action id) */
+  lm->nop = lm->npre = lm->neff = 0;
+  goap_status st = GOAP_OK;
+  for (int a = 0; a < A && st == GOAP_OK; ++a) {
+    st = op_begin(p, -1, 0, 0, 0, 0);
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && st == GOAP_OK; ++k)
+      st = op_pre(p, cond_fact(p, (int)k));
+    const goap__action *x = &d->actions[a];
+    for (int k = 0; k < x->neff && st == GOAP_OK; ++k) {
+      const goap_effect *e = &x->eff[k];
+      const goap__var *var = &d->vars[e->var];
+      if (var->type != GOAP_INT) {
+        uint64_t enc = (uint64_t)((int64_t)e->value - (int64_t)var->lo);
+        st = op_eff(p, (int32_t)(1 + r->fact_off[e->var] + enc));
+      } else if (e->op == GOAP_SET) {
+        st = op_eff(p, val_fact(p, e->var, (uint64_t)((int64_t)e->value - (int64_t)var->lo)));
+      } else if (e->value > 0) {
+        st = op_eff(p, (int32_t)(lm->upbase + (uint32_t)e->var));
+      } else if (e->value < 0) {
+        st = op_eff(p, (int32_t)(lm->downbase + (uint32_t)e->var));
+      }
+    }
+    if (st == GOAP_OK) st = op_end(p);
+  }
+  for (int c = 0; c < ncond && st == GOAP_OK; ++c) st = emit_cond(p, c);
+  /* the goal operator */
+  if (st == GOAP_OK) st = op_begin(p, -1, 0, 0, 0, 0);
+  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, cond_fact(p, r->ncond + g));
+  if (st == GOAP_OK) st = op_eff(p, (int32_t)lm->goalfact);
+  if (st == GOAP_OK) st = op_end(p);
+  if (st != GOAP_OK) return st;
+  lm->goalop = lm->nop - 1;
+  /* indices and per-evaluation arrays */
+  size_t F = lm->nfact, O = lm->nop;
+  GROW(pre_of_off, c_fo, F + 1);
+  GROW(ach_off, c_fo2, F + 1);
+  GROW(pre_of, c_pre2, (size_t)lm->npre + 1);
+  GROW(ach, c_eff2, (size_t)lm->neff + 1);
+  GROW(fh, c_f1, F);
+  GROW(fstamp, c_f2, F);
+  GROW(zone, c_f3, F);
+  GROW(stack, c_f4, F);
+  GROW(unsat, c_o1, O);
+  GROW(pcf, c_o2, O);
+  GROW(rem, c_o3, O);
+  GROW(cut, c_o5, O);
+  GROW(cutlist, c_o6, O);
+  GROW(hv, c_h1, F + (size_t)lm->neff + 1);
+  GROW(hf, c_h2, F + (size_t)lm->neff + 1);
+  build_index(lm, lm->pre_off, lm->pre, lm->pre_of_off, lm->pre_of);
+  /* drop effects on facts that no operator needs (e.g. a bool set to false where only true is
+   * ever tested): they can never matter to hmax, the zone or the cut */
+  uint32_t w = 0;
+  for (uint32_t o = 0; o < lm->nop; ++o) {
+    uint32_t from = lm->eff_off[o], to = lm->eff_off[o + 1];
+    lm->eff_off[o] = w;
+    for (uint32_t k = from; k < to; ++k) {
+      int32_t f = lm->eff[k];
+      if ((uint32_t)f == lm->goalfact || lm->pre_of_off[f + 1] > lm->pre_of_off[f])
+        lm->eff[w++] = f;
+    }
+  }
+  lm->eff_off[lm->nop] = w;
+  lm->neff = w;
+  build_index(lm, lm->eff_off, lm->eff, lm->ach_off, lm->ach);
+  memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
+  memset(lm->zone, 0, F * sizeof *lm->zone);
+  memset(lm->cut, 0, O * sizeof *lm->cut);
+  lm->stamp = 0;
+  lm->built = 1;
+  lm->serial = p->goal_serial;
+  return GOAP_OK;
+}
+
+/* ---- evaluation ---------------------------------------------------------------------------- */
+
+static uint32_t next_stamp(goap__lmcut *lm) {
+  if (++lm->stamp == 0) {
+    memset(lm->fstamp, 0, lm->nfact * sizeof *lm->fstamp);
+    memset(lm->zone, 0, lm->nfact * sizeof *lm->zone);
+    memset(lm->cut, 0, lm->nop * sizeof *lm->cut);
+    lm->stamp = 1;
+  }
+  return lm->stamp;
+}
+
+static void hpush(goap__lmcut *lm, double t, int32_t f) {
+  size_t i = lm->nh++;
+  while (i > 0) {
+    size_t par = (i - 1) / 2;
+    if (lm->hv[par] < t || (lm->hv[par] == t && lm->hf[par] < f)) break;
+    lm->hv[i] = lm->hv[par];
+    lm->hf[i] = lm->hf[par];
+    i = par;
+  }
+  lm->hv[i] = t;
+  lm->hf[i] = f;
+}
+
+static void hpop(goap__lmcut *lm, double *t, int32_t *f) {
+  *t = lm->hv[0];
+  *f = lm->hf[0];
+  size_t n = --lm->nh, i = 0;
+  double lt = lm->hv[n];
+  int32_t lf = lm->hf[n];
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && (lm->hv[c + 1] < lm->hv[c] ||
+                      (lm->hv[c + 1] == lm->hv[c] && lm->hf[c + 1] < lm->hf[c])))
+      ++c;
+    if (lt < lm->hv[c] || (lt == lm->hv[c] && lf < lm->hf[c])) break;
+    lm->hv[i] = lm->hv[c];
+    lm->hf[i] = lm->hf[c];
+    i = c;
+  }
+  if (n) {
+    lm->hv[i] = lt;
+    lm->hf[i] = lf;
+  }
+}
+
+static void seed(goap__lmcut *lm, double *fh, int32_t f) {
+  if (fh[f] > 0.0) {
+    fh[f] = 0.0;
+    hpush(lm, 0.0, f);
+  }
+}
+
+/* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
+ * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
+ * is not reached or disabled). */
+static void lm_hmax(goap_planner *p, const goap_word *s) {
+  goap__lmcut *lm = &p->lm;
+  const goap_domain *d = p->d;
+  double *fh = lm->fh;
+  for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
+  for (uint32_t o = 0; o < lm->nop; ++o) {
+    lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
+    lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
+  }
+  lm->nh = 0;
+  seed(lm, fh, 0);
+  for (int v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    if (var->type == GOAP_INT) continue;
+    uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
+    seed(lm, fh, (int32_t)(1 + p->rx.fact_off[v] + k));
+  }
+  uint32_t done = next_stamp(lm);
+  while (lm->nh > 0) {
+    double t;
+    int32_t f;
+    hpop(lm, &t, &f);
+    if (lm->fstamp[f] == done || t > fh[f]) continue;
+    lm->fstamp[f] = done;
+    for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
+      int32_t o = lm->pre_of[k];
+      if (--lm->unsat[o] != 0 || lm->rem[o] >= GOAP__INF) continue;
+      lm->pcf[o] = f;
+      double v = t + lm->rem[o];
+      for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
+        int32_t g = lm->eff[e];
+        if (v < fh[g]) {
+          fh[g] = v;
+          hpush(lm, v, g);
+        }
+      }
+    }
+  }
+}
+
+/* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
+static void relax_op(goap__lmcut *lm, int32_t o) {
+  double v = lm->fh[lm->pcf[o]] + lm->rem[o];
+  for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
+    int32_t g = lm->eff[e];
+    if (v < lm->fh[g]) {
+      lm->fh[g] = v;
+      hpush(lm, v, g);
+    }
+  }
+}
+
+/* Propagates hmax decreases from the heap (costs only fell since the last full hmax, so
+ * values only fall and reachability does not change). An operator whose pcf fell gets its
+ * largest precondition again (first in its list on ties). */
+static void lm_hmax_update(goap__lmcut *lm) {
+  while (lm->nh > 0) {
+    double t;
+    int32_t f;
+    hpop(lm, &t, &f);
+    if (t > lm->fh[f]) continue; /* stale */
+    for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
+      int32_t o = lm->pre_of[k];
+      if (lm->pcf[o] != f) continue;
+      int32_t best = lm->pre[lm->pre_off[o]];
+      for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
+        if (lm->fh[lm->pre[j]] > lm->fh[best]) best = lm->pre[j];
+      lm->pcf[o] = best;
+      relax_op(lm, o);
+    }
+  }
+}
+
+double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
+  goap__lmcut *lm = &p->lm;
+  const goap_domain *d = p->d;
+  if (p->nwant == 0) return 0.0;
+  /* the operators usable in this request and in this state, at their costs */
+  for (uint32_t o = 0; o < lm->nop; ++o) {
+    double c = 0.0;
+    if (o < (uint32_t)d->nactions) {
+      c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
+    } else if (lm->guard[o].var >= 0) {
+      const goap__rcond *g = &lm->guard[o];
+      const goap__var *var = &d->vars[g->var];
+      uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
+      if (k < g->a || k > g->b || (g->has_ne && k == g->ne)) c = GOAP__INF;
+    }
+    lm->rem[o] = c;
+  }
+  double h = 0.0;
+  lm_hmax(p, s);
+  if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
+  while (lm->fh[lm->goalfact] > LM_EPS) {
+    /* the goal zone: backwards from the goal through zero-cost operators' pcf */
+    uint32_t zs = next_stamp(lm);
+    size_t top = 0;
+    lm->zone[lm->goalfact] = zs;
+    lm->stack[top++] = (int32_t)lm->goalfact;
+    while (top > 0) {
+      int32_t f = lm->stack[--top];
+      for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
+        int32_t o = lm->ach[k];
+        int32_t q = lm->pcf[o];
+        if (q < 0 || lm->rem[o] > LM_EPS) continue;
+        if (lm->zone[q] == zs) continue;
+        lm->zone[q] = zs;
+        lm->stack[top++] = q;
+      }
+    }
+    /* the cut: from the state's facts forwards along pcf edges, stopping at the zone; fstamp
+     * marks the facts visited (the stamps are per array, so zs serves here too) */
+    uint32_t vs = zs;
+    size_t ncut = 0;
+    top = 0;
+    lm->fstamp[0] = vs;
+    lm->stack[top++] = 0;
+    for (int v = 0; v < d->nvars; ++v) {
+      const goap__var *var = &d->vars[v];
+      if (var->type == GOAP_INT) continue;
+      int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
+                            goap__field_get(s, var->word, var->shift, var->fmask));
+      lm->fstamp[f] = vs;
+      lm->stack[top++] = f;
+    }
+    while (top > 0) {
+      int32_t f = lm->stack[--top];
+      for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
+        int32_t o = lm->pre_of[k];
+        if (lm->pcf[o] != f) continue; /* not reached through f (or not reached, or disabled) */
+        for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
+          int32_t g = lm->eff[e];
+          if (lm->zone[g] == zs) {
+            if (lm->cut[o] != zs) {
+              lm->cut[o] = zs;
+              lm->cutlist[ncut++] = o;
+            }
+          } else if (lm->fstamp[g] != vs) {
+            lm->fstamp[g] = vs;
+            lm->stack[top++] = g;
+          }
+        }
+      }
+    }
+    if (ncut == 0) break; /* cannot happen while hmax(goal) > 0; a safe stop */
+    double m = GOAP__INF;
+    for (size_t i = 0; i < ncut; ++i)
+      if (lm->rem[lm->cutlist[i]] < m) m = lm->rem[lm->cutlist[i]];
+    h += m;
+    lm->nh = 0;
+    for (size_t i = 0; i < ncut; ++i) {
+      int32_t o = lm->cutlist[i];
+      double *rc = &lm->rem[o];
+      *rc -= m;
+      if (*rc <= LM_EPS) *rc = 0.0;
+      relax_op(lm, o);
+    }
+    lm_hmax_update(lm);
+  }
+  return h;
+}
