@@ -20,6 +20,8 @@
  *  - Forward successors come from the parent's useful-action bitset; after applying an action
  *    only the actions that read or write a variable it wrote are rechecked (`touch` lists, or
  *    precomputed masks in small mode), so the child's bitset is exact.
+ *  - Tracing (goap_planner_set_trace) only observes: every hook is `if (p->trace_fn)` around a
+ *    cold call, after the node records are updated, and changes no state of the search.
  */
 #include <float.h>
 #include <math.h>
@@ -826,6 +828,30 @@ static uint32_t find_best(const goap_planner *p) {
   return best;
 }
 
+/* Reports a trace event (only called when a trace callback is installed). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t node,
+                       uint32_t parent, int32_t action, double g, double h) {
+  goap_trace_event ev;
+  ev.kind = kind;
+  ev.node = node;
+  ev.parent = parent;
+  ev.action = action;
+  ev.g = g;
+  ev.h = h >= GOAP__INF ? (double)INFINITY : h;
+  ev.f = isinf(ev.h) ? (double)INFINITY : f_of(p, g, h);
+  ev.state = node == NONE ? NULL : p->states + (size_t)node * p->stride;
+  p->trace_fn(p->trace_user, &ev);
+}
+
+void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
+  if (!p) return;
+  p->trace_fn = fn;
+  p->trace_user = user;
+}
+
 /* Adds the state at the tentative slot (index nnodes) as a node. */
 static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
                             int32_t action, double g, double h) {
@@ -839,6 +865,7 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
   p->table[slot] = p->idbase + n;
   ++p->nnodes;
   ++p->stats.nodes;
+  if (p->trace_fn) trace_emit(p, GOAP_TRACE_NEW, n, parent, action, g, (double)hs);
   if (p->nnodes >= p->grow_at) {
     goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
     if (st != GOAP_OK) return st;
@@ -949,12 +976,16 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
   ++p->stats.duplicates;
-  if (!(g < p->ng[m]) || isinf(p->nh[m])) return GOAP_OK;
+  if (!(g < p->ng[m]) || isinf(p->nh[m])) {
+    if (p->trace_fn) trace_emit(p, GOAP_TRACE_DUPLICATE, m, parent, action, g, (double)p->nh[m]);
+    return GOAP_OK;
+  }
   p->ng[m] = g;
   p->npar[m] = parent;
   if (p->nact[m] & CLOSED) ++p->stats.reopened;
   p->nact[m] = (uint32_t)(action + 1); /* open (again) */
   double h = (double)p->nh[m];
+  if (p->trace_fn) trace_emit(p, GOAP_TRACE_BETTER, m, parent, action, g, h);
   return heap_push(p, f_of(p, g, h), tie_of(p, g, h), m);
 }
 
@@ -965,7 +996,10 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   ++p->stats.generated;
   uint32_t m = table_find(p, c, &slot);
   if (m != NONE) return reached_again(p, m, parent, action, g);
-  if (p->nnodes >= p->req_max_nodes) return GOAP_NODE_LIMIT;
+  if (p->nnodes >= p->req_max_nodes) {
+    if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, parent, action, g, 0.0);
+    return GOAP_NODE_LIMIT;
+  }
   goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
   if (dst != c) goap__copy_words(dst, c, p->key);
   double h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
@@ -1053,6 +1087,7 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     if (m != NONE) {
       st = reached_again(p, m, n, a, g2);
     } else if (p->nnodes >= p->req_max_nodes) {
+      if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, n, a, g2, 0.0);
       st = GOAP_NODE_LIMIT;
     } else {
       goap_word *t = p->states + (size_t)p->nnodes * 2;
@@ -1435,10 +1470,16 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     const goap_word *s = p->states + (size_t)e.node * sw;
     if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
       p->found = e.node;
+      if (p->trace_fn)
+        trace_emit(p, GOAP_TRACE_GOAL, e.node, p->npar[e.node], node_action(p, e.node),
+                   p->ng[e.node], (double)p->nh[e.node]);
       st = GOAP_OK;
       break;
     }
     ++p->stats.expanded;
+    if (p->trace_fn)
+      trace_emit(p, GOAP_TRACE_EXPAND, e.node, p->npar[e.node], node_action(p, e.node),
+                 p->ng[e.node], (double)p->nh[e.node]);
     ++count;
     goap_status xs = backward ? expand_backward(p, e.node) : expand_forward(p, e.node);
     if (xs != GOAP_OK) {
