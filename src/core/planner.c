@@ -846,6 +846,16 @@ static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t nod
   p->trace_fn(p->trace_user, &ev);
 }
 
+/* An EXPAND or GOAL event for node n. Expansions are reported by the expand functions (not
+ * by the search loop, whose code stays as without tracing); small mode, which has no hooks,
+ * is not used while tracing. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static void trace_node(const goap_planner *p, goap_trace_kind kind, uint32_t n) {
+  trace_emit(p, kind, n, p->npar[n], node_action(p, n), p->ng[n], (double)p->nh[n]);
+}
+
 void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
   if (!p) return;
   p->trace_fn = fn;
@@ -865,7 +875,6 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
   p->table[slot] = p->idbase + n;
   ++p->nnodes;
   ++p->stats.nodes;
-  if (p->trace_fn) trace_emit(p, GOAP_TRACE_NEW, n, parent, action, g, (double)hs);
   if (p->nnodes >= p->grow_at) {
     goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
     if (st != GOAP_OK) return st;
@@ -976,17 +985,27 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
   ++p->stats.duplicates;
-  if (!(g < p->ng[m]) || isinf(p->nh[m])) {
-    if (p->trace_fn) trace_emit(p, GOAP_TRACE_DUPLICATE, m, parent, action, g, (double)p->nh[m]);
-    return GOAP_OK;
-  }
+  if (!(g < p->ng[m]) || isinf(p->nh[m])) return GOAP_OK;
   p->ng[m] = g;
   p->npar[m] = parent;
   if (p->nact[m] & CLOSED) ++p->stats.reopened;
   p->nact[m] = (uint32_t)(action + 1); /* open (again) */
   double h = (double)p->nh[m];
-  if (p->trace_fn) trace_emit(p, GOAP_TRACE_BETTER, m, parent, action, g, h);
   return heap_push(p, f_of(p, g, h), tie_of(p, g, h), m);
+}
+
+/* reached_again, reported to the trace (small mode, which calls reached_again directly, is
+ * not used while tracing). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static goap_status reached_again_traced(goap_planner *p, uint32_t m, uint32_t parent,
+                                        int32_t action, double g) {
+  int better = g < p->ng[m] && !isinf(p->nh[m]);
+  goap_status st = reached_again(p, m, parent, action, g);
+  trace_emit(p, better ? GOAP_TRACE_BETTER : GOAP_TRACE_DUPLICATE, m, parent, action, g,
+             (double)p->nh[m]);
+  return st;
 }
 
 /* Inserts candidate state c (sw words) reached from parent by action at cost g. */
@@ -995,7 +1014,10 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   size_t slot = 0;
   ++p->stats.generated;
   uint32_t m = table_find(p, c, &slot);
-  if (m != NONE) return reached_again(p, m, parent, action, g);
+  if (m != NONE) {
+    if (p->trace_fn) return reached_again_traced(p, m, parent, action, g);
+    return reached_again(p, m, parent, action, g);
+  }
   if (p->nnodes >= p->req_max_nodes) {
     if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, parent, action, g, 0.0);
     return GOAP_NODE_LIMIT;
@@ -1003,7 +1025,10 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
   if (dst != c) goap__copy_words(dst, c, p->key);
   double h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
-  return add_node(p, slot, parent, action, g, h);
+  uint32_t n = p->nnodes;
+  goap_status st = add_node(p, slot, parent, action, g, h);
+  if (p->trace_fn && p->nnodes > n) trace_node(p, GOAP_TRACE_NEW, n);
+  return st;
 }
 
 /* Applicable in s and not a no-op there. */
@@ -1087,7 +1112,6 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     if (m != NONE) {
       st = reached_again(p, m, n, a, g2);
     } else if (p->nnodes >= p->req_max_nodes) {
-      if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, n, a, g2, 0.0);
       st = GOAP_NODE_LIMIT;
     } else {
       goap_word *t = p->states + (size_t)p->nnodes * 2;
@@ -1101,6 +1125,7 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
 }
 
 static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap_domain *d = p->d;
   const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
   const uint32_t *toff = p->touch_off;
@@ -1215,6 +1240,7 @@ static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int3
 }
 
 static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
   goap_status st;
@@ -1285,6 +1311,7 @@ static int backward_candidates(goap_planner *p, uint32_t n) {
 }
 
 static goap_status expand_backward(goap_planner *p, uint32_t n) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t W = p->W, sw = 2 * W;
@@ -1393,6 +1420,9 @@ static goap_status start_search(goap_planner *p) {
     int bitset = words <= p->W && (words <= 1 || p->fanout <= MAX_FANOUT);
     p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
     p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
+    /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
+     * successors in the same order through offer() */
+    if (p->fmode == FMODE_SMALL && p->trace_fn) p->fmode = FMODE_BITSET;
     p->stride = p->W + p->useful_words;
     if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
@@ -1470,16 +1500,10 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     const goap_word *s = p->states + (size_t)e.node * sw;
     if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
       p->found = e.node;
-      if (p->trace_fn)
-        trace_emit(p, GOAP_TRACE_GOAL, e.node, p->npar[e.node], node_action(p, e.node),
-                   p->ng[e.node], (double)p->nh[e.node]);
       st = GOAP_OK;
       break;
     }
     ++p->stats.expanded;
-    if (p->trace_fn)
-      trace_emit(p, GOAP_TRACE_EXPAND, e.node, p->npar[e.node], node_action(p, e.node),
-                 p->ng[e.node], (double)p->nh[e.node]);
     ++count;
     goap_status xs = backward ? expand_backward(p, e.node) : expand_forward(p, e.node);
     if (xs != GOAP_OK) {
@@ -1496,6 +1520,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
   if (done) *done = count;
+  if (st == GOAP_OK && p->trace_fn) trace_node(p, GOAP_TRACE_GOAL, p->found);
   if (st != GOAP_IN_PROGRESS) {
     p->phase = PHASE_DONE;
     p->final = st;
