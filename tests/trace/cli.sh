@@ -140,5 +140,16 @@ ok "trace --max-nodes 3: a limit event, 3 nodes" \
 "$GOAP" trace "$SOLDIER" --scenario door_stuck --bogus >/dev/null 2>&1
 ok "trace unknown option: exit 2" "[ $? = 2 ]"
 
+# goap check: scenarios whose goal relaxed reachability proves unreachable
+"$GOAP" check "$DIR/why.goap" >"$TMP/out" 2>"$TMP/err"
+ok "check: exit 0 (warnings only)" "[ $? = 0 ]"
+ok "check: warns about scenario locked" \
+  "grep -q \"why.goap:50: warning: scenario locked: goal condition 'in_vault' cannot be reached from its start\" '$TMP/err'"
+ok "check: warns about scenario awake" "grep -q 'warning: scenario awake: goal condition .in_vault.' '$TMP/err'"
+ok "check: no warning for purple (relaxed-reachable) or rich (a plan)" \
+  "! grep -q 'scenario purple\\|scenario rich' '$TMP/err'"
+"$GOAP" check --strict "$DIR/why.goap" >/dev/null 2>&1
+ok "check --strict: exit 1" "[ $? = 1 ]"
+
 echo "trace cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

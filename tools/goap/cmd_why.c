@@ -406,3 +406,35 @@ done:
   goap_file_destroy(f);
   return rc;
 }
+
+/* ---- `goap check`: scenarios whose goal the relaxed analysis proves unreachable ------------- */
+
+int cli_why_check_scenarios(const char *path, const goap_file *f) {
+  const goap_domain *d = goap_file_domain(f);
+  size_t words = goap_domain_state_words(d);
+  goap_word *start = calloc(words ? words : 1, sizeof *start);
+  int count = 0, n = goap_file_scenario_count(f);
+  for (int i = 0; start && i < n; i++) {
+    const goap_scenario *s = goap_file_scenario(f, i);
+    if (!s || s->task >= 0 || (s->expect & GOAP_EXPECT_NO_PLAN)) continue;
+    goap_state_init(d, start);
+    if (goap_state_assign(d, start, s->given, s->given_count) != GOAP_OK) continue;
+    reach r;
+    if (reach_init(&r, d, start)) {
+      for (int k = 0; k < s->want_count; k++) {
+        if (possible(&r, &s->want[k])) continue;
+        char ct[256];
+        cond_text(d, &s->want[k], ct, sizeof ct);
+        fprintf(stderr,
+                "%s:%d: warning: scenario %s: goal condition '%s' cannot be reached from its "
+                "start, even if actions never undo anything (see: goap why %s --scenario %s)\n",
+                path, s->line, s->name, ct, path, s->name);
+        count++;
+        break;
+      }
+    }
+    reach_free(&r);
+  }
+  free(start);
+  return count;
+}
