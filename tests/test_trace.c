@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/planner.h" /* sx_force: the successor index and the bitset, forced */
 #include "test.h"
 
 #define MAXN 200000
+
+static int g_force; /* planner->sx_force for check_trace: 0 automatic, 1 index, 2 bitset */
+static int g_sliced; /* check_trace plans the traced request one expansion per step */
 
 typedef struct rec {
   size_t words;        /* words per recorded state */
@@ -117,6 +121,7 @@ static void check_trace(int *test_failures_, const goap_domain *d, goap_request 
                         int expect_found) {
   goap_planner *p = goap_planner_create(d, NULL);
   REQUIRE(p);
+  p->sx_force = g_force;
   int32_t plan_a[256], plan_b[256];
   goap_result ra, rb;
   memset(&ra, 0, sizeof ra);
@@ -131,7 +136,14 @@ static void check_trace(int *test_failures_, const goap_domain *d, goap_request 
   rec r;
   rec_init(&r, backward ? 2 * W : W);
   goap_planner_set_trace(p, on_event, &r);
-  goap_status sb = goap_plan(p, &req, &rb);
+  goap_status sb;
+  if (g_sliced) {
+    sb = goap_plan_begin(p, &req);
+    while (sb == GOAP_IN_PROGRESS) sb = goap_plan_step(p, 1, NULL);
+    sb = goap_plan_finish(p, &rb);
+  } else {
+    sb = goap_plan(p, &req, &rb);
+  }
   goap_planner_set_trace(p, NULL, NULL);
   CHECK_EQ_INT(sa, sb);
   CHECK_EQ_INT(expect_found, sb == GOAP_OK);
@@ -315,5 +327,35 @@ TEST(limit_event) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(soldier_all_searches), TEST_ENTRY(duplicates_and_reopening),
+/* The forward successor generators forced (index, bitset) and sliced planning give the same
+ * events' guarantees. */
+TEST(index_bitset_sliced) {
+  goap_file *f = load_path(GOAP_EXAMPLES_DIR "/soldier.goap");
+  goap_file *c = load(counters);
+  REQUIRE(f && c);
+  goap_word start[8];
+  int want_count = 0;
+  const goap_cond *want = goap_domain_goal_want(goap_file_domain(c), 0, &want_count);
+  for (int mode = 0; mode < 3; ++mode) {
+    g_force = mode == 2 ? 0 : mode + 1;
+    g_sliced = mode == 2;
+    const goap_search se[] = {GOAP_SEARCH_ASTAR, GOAP_SEARCH_GREEDY, GOAP_SEARCH_BACKWARD};
+    for (size_t j = 0; j < 3; ++j) {
+      goap_request req = scenario_request(f, "door_stuck", start);
+      req.search = se[j];
+      check_trace(test_failures_, goap_file_domain(f), req, 1);
+      memset(&req, 0, sizeof req);
+      req.want = want;
+      req.want_count = want_count;
+      req.search = se[j];
+      req.heuristic = GOAP_H_GOAL_COUNT;
+      check_trace(test_failures_, goap_file_domain(c), req, 1);
+    }
+  }
+  g_force = g_sliced = 0;
+  goap_file_destroy(f);
+  goap_file_destroy(c);
+}
+
+TEST_MAIN(TEST_ENTRY(soldier_all_searches), TEST_ENTRY(index_bitset_sliced), TEST_ENTRY(duplicates_and_reopening),
           TEST_ENTRY(node_limit_and_no_plan), TEST_ENTRY(limit_event))
