@@ -131,6 +131,24 @@ async function main() {
     eq(requests, [], "no network requests");
     eq(errors, [], "no page errors");
 
+    // a backward (regression) trace: partial states, the same counts
+    const wjson = path.join(outDir, "backward.json"), whtml = path.join(outDir, "backward.html");
+    execFileSync(goap, ["trace", soldier, "--scenario", "door_stuck", "--search", "backward", "--json", wjson, "--html", whtml]);
+    const Bw = JSON.parse(fs.readFileSync(wjson, "utf8"));
+    const pageW = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    pageW.on("pageerror", (e) => errors.push(String(e)));
+    await pageW.goto("file://" + path.resolve(whtml));
+    await pageW.click("#last");
+    v = await viewState(pageW);
+    eq(v.expanded, Bw.stats.expanded, "backward: expanded at the end");
+    eq(v.generated, Bw.stats.generated, "backward: generated at the end");
+    eq(v.open, expected(Bw, expected(Bw, 0).steps).open, "backward: open list at the end");
+    eq(v.planNodes, [...Bw.plan_nodes].sort((a, b) => a - b), "backward: highlighted plan nodes");
+    await pageW.click(`#treeSpacer .node[data-id="${Bw.plan_nodes[0]}"]`);
+    const wcells = await pageW.$$eval("#stateTable tr td:nth-child(2)", (t) => t.map((e) => e.textContent));
+    check(wcells.includes("*"), "backward: a partial state shows '*' for any value");
+    eq(errors, [], "no page errors (backward)");
+
     // a large trace
     const bjson = path.join(outDir, "big.json"), bhtml = path.join(outDir, "big.html");
     try {
