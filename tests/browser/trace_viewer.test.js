@@ -104,6 +104,23 @@ async function main() {
     eq(v.dashed.sort((a, b) => a - b), neverExpanded, "dashed = generated, not expanded");
     await page.screenshot({ path: path.join(outDir, "trace_viewer_end.png") });
 
+    // the drawn tree: one box per node, the plan's boxes green, dashed = never expanded
+    await page.click("#viewToggle");
+    const g = await page.evaluate(() => ({
+      boxes: [...document.querySelectorAll("#graphSpacer .gnode")].map((b) => +b.dataset.id).sort((a, b) => a - b),
+      plan: [...document.querySelectorAll("#graphSpacer .gnode.plan")].map((b) => +b.dataset.id).sort((a, b) => a - b),
+      dashed: [...document.querySelectorAll("#graphSpacer .gnode.dashed")].map((b) => +b.dataset.id).sort((a, b) => a - b),
+      lines: document.querySelectorAll("#graphSpacer svg line").length,
+      green: document.querySelectorAll('#graphSpacer svg line[stroke="#1a8f2e"]').length,
+    }));
+    eq(g.boxes, T.nodes.map((n) => n.id), "graph: one box per node");
+    eq(g.plan, [...T.plan_nodes].sort((a, b) => a - b), "graph: plan boxes");
+    eq(g.dashed, neverExpanded, "graph: dashed boxes");
+    eq(g.lines, T.nodes.filter((n) => n.parent >= 0).length, "graph: one edge per non-root node");
+    eq(g.green, T.plan_nodes.length - 1, "graph: green plan edges");
+    await page.screenshot({ path: path.join(outDir, "trace_viewer_graph.png") });
+    await page.click("#viewToggle");
+
     // back one step
     await page.click("#prev");
     v = await viewState(page);
@@ -180,6 +197,12 @@ async function main() {
     const sel = await page2.$$eval("#treeSpacer .node.selected", (s) => s.map((e) => +e.dataset.id));
     eq(sel, [deep], "large: search selects and reveals the node");
     await page2.screenshot({ path: path.join(outDir, "trace_viewer_large.png") });
+    await page2.click("#expandAll");
+    await page2.click("#viewToggle");
+    const gboxes = await page2.$$eval("#graphSpacer .gnode", (b) => b.length);
+    check(gboxes > 0 && gboxes < 400, "large graph, all expanded: only the boxes in view are drawn (" + gboxes + ")");
+    const gsel = await page2.$$eval("#graphSpacer .gnode.selected", (s) => s.map((e) => +e.dataset.id));
+    eq(gsel, [deep], "large graph: the selected node is scrolled into view");
     console.log(`large trace: ${B.nodes.length} nodes, load ${loadMs} ms, to the last step ${lastMs} ms, 20 steps back ${backMs} ms`);
     eq(errors, [], "no page errors (large)");
   } finally {
