@@ -35,3 +35,30 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq "${need[@]}"
 fi
+
+# The trace viewer's real-browser test (tests/browser): Chromium, Node.js and npm from Debian,
+# playwright-core from npm into tests/browser/node_modules. Optional: when they cannot be
+# installed (no root, no network) this says so and the test skips; nothing else depends on it.
+if [ "${GOAP_NO_BROWSER:-0}" != 1 ]; then
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  bneed=()
+  command -v chromium >/dev/null 2>&1 || bneed+=(chromium)
+  command -v node >/dev/null 2>&1 || bneed+=(nodejs)
+  command -v npm >/dev/null 2>&1 || bneed+=(npm)
+  if [ ${#bneed[@]} -gt 0 ]; then
+    bsudo=""
+    if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then bsudo=sudo; fi
+    if [ "$(id -u)" = 0 ] || [ -n "$bsudo" ]; then
+      echo "install-deps: installing ${bneed[*]} (for the browser test)"
+      { $bsudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $bsudo apt-get install -y -qq "${bneed[@]}"; } ||
+        echo "install-deps: could not install ${bneed[*]}: the browser test will be skipped" >&2
+    else
+      echo "install-deps: ${bneed[*]} missing and no root: the browser test will be skipped" >&2
+    fi
+  fi
+  if command -v npm >/dev/null 2>&1 && [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
+    echo "install-deps: npm install playwright-core into tests/browser/node_modules"
+    (cd "$root/tests/browser" && npm install --no-audit --no-fund --silent) ||
+      echo "install-deps: could not install playwright-core: the browser test will be skipped" >&2
+  fi
+fi

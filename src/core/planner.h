@@ -209,6 +209,9 @@ struct goap_planner {
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the request's costs, when req_costs */
   unsigned sel_flags;
+  /* search trace (goap_planner_set_trace): NULL when off */
+  goap_trace_fn trace_fn;
+  void *trace_user;
 };
 
 /* relax.c */

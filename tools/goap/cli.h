@@ -180,6 +180,34 @@ int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, i
 int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *s,
                      goap_word *start, const cli_search_opts *opts);
 
+/* ---- search traces and explanations (cmd_trace.c, cmd_why.c) ------------------------------ */
+int cli_cmd_trace(int argc, char **argv);
+int cli_cmd_why(int argc, char **argv);
+void cli_usage_trace(FILE *out);
+void cli_usage_why(FILE *out);
+/* `goap check`: warns (stderr, `path:line: warning: ...`) about each scenario without `expect
+ * no plan` whose goal relaxed reachability proves unreachable; returns how many. */
+int cli_why_check_scenarios(const char *path, const goap_file *f);
+
+/* A start state and a goal chosen as `goap plan` chooses them. */
+typedef struct cli_target {
+  goap_word *start;          /* owned */
+  const goap_cond *want;     /* the file's, or want_buf */
+  int want_count;
+  goap_cond *want_buf;       /* owned */
+} cli_target;
+void cli_target_init(cli_target *t);
+void cli_target_free(cli_target *t);
+/* Exactly one of scenario / goal / want_text is non-NULL; given[] are --given texts. Prints
+ * the error and returns CLI_EXIT_USAGE on failure, 0 on success. */
+int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cli_target *t,
+                       const char *scenario, const char *goal, const char *want_text,
+                       const char *const *given, int given_count);
+
+/* The trace viewer (tools/goap/trace_viewer.html), NUL-terminated, generated at configure time. */
+extern const unsigned char goap_cli_trace_viewer_html[];
+extern const size_t goap_cli_trace_viewer_html_size;
+
 /* ---- the embedded example (generated at configure time from examples/soldier.goap) ------- */
 extern const unsigned char goap_cli_soldier_goap[];
 extern const size_t goap_cli_soldier_goap_size;

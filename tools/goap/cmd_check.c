@@ -42,6 +42,7 @@ static void check_file(const char *arg, int *errors, int *warnings) {
     fprintf(stderr, "%s: %d more warning%s not shown\n", path, total - shown,
             total - shown == 1 ? "" : "s");
   free(diags);
+  total += cli_why_check_scenarios(path, f); /* cmd_why.c */
 
   const goap_domain *d = goap_file_domain(f);
   printf("%s: ok, %d warning%s (domain %s: %d variable%s, %d action%s, %d goal%s, "

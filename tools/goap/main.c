@@ -30,6 +30,10 @@ void cli_usage_main(FILE *out) {
         "                     plan a PDDL task; print the plan in the IPC format\n"
         "  validate DOMAIN PROBLEM PLAN\n"
         "                     check an IPC-format plan against a PDDL task\n"
+        "  trace FILE (--scenario S | --goal G | --want CONDS) [--json F] [--dot F] [--html F]\n"
+        "                     record the search: JSON, a Graphviz tree, an HTML debugger\n"
+        "  why FILE (--scenario S | --goal G | --want CONDS)\n"
+        "                     explain: why no plan, or what each first action would cost\n"
         "  help [COMMAND]     this text, or a command's options\n"
         "\n"
         "options:\n"
@@ -166,6 +170,37 @@ void cli_usage_validate(FILE *out) {
         out);
 }
 
+void cli_usage_trace(FILE *out) {
+  fputs("usage: goap trace FILE (--scenario S | --goal G | --want CONDS) [options]\n"
+        "\n"
+        "Plans as `goap plan` does while recording every node the search generates and\n"
+        "expands (docs/trace.md), and writes the trace:\n"
+        "  --json OUT         the raw trace (domain, nodes with states, events in order)\n"
+        "  --dot OUT          the search tree for Graphviz: boxes are states with g and h,\n"
+        "                     dashed ones were generated but not expanded, green is the plan\n"
+        "  --html OUT         one self-contained HTML debugger: step through the search, the\n"
+        "                     open list at each step, the plan, each node's state\n"
+        "  --given ASSIGNS, --search S, --heuristic H, --max-nodes N, --max-ms MS\n"
+        "                     as for goap plan\n"
+        "Prints a summary (status, node counts, files written).\n"
+        "\n"
+        "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
+        out);
+}
+
+void cli_usage_why(FILE *out) {
+  fputs("usage: goap why FILE (--scenario S | --goal G | --want CONDS) [--given ASSIGNS]\n"
+        "\n"
+        "Explains a planning result (docs/trace.md). Without a plan: the goal conditions no\n"
+        "action sequence can reach even ignoring deletions (relaxed reachability), and for\n"
+        "each the actions that could achieve it and their preconditions that fail, back to the\n"
+        "start state. With a plan: for each action applicable at the start, the cheapest plan\n"
+        "that begins with it and its cost, cheapest first.\n"
+        "\n"
+        "exit status: 0 a plan exists, 1 no plan, 2 usage or load error\n",
+        out);
+}
+
 typedef struct command {
   const char *name;
   int (*run)(int argc, char **argv);
@@ -180,11 +215,14 @@ static const command commands[] = {
     {"simulate", cli_cmd_simulate, cli_usage_simulate},
     {"pddl", cli_cmd_pddl, cli_usage_pddl},
     {"validate", cli_cmd_validate, cli_usage_validate},
+    {"trace", cli_cmd_trace, cli_usage_trace},
+    {"why", cli_cmd_why, cli_usage_why},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 static const char *const command_names[] = {"plan",     "test",     "check", "simulate", "demo",
-                                            "help",     "pddl",     "validate", NULL};
+                                            "help",     "pddl",     "validate", "trace",
+                                            "why",      NULL};
 
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)
