@@ -1762,6 +1762,9 @@ struct goap_planner {
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the request's costs, when req_costs */
   unsigned sel_flags;
+  /* search trace (goap_planner_set_trace): NULL when off */
+  goap_trace_fn trace_fn;
+  void *trace_user;
 };
 
 /* relax.c */
@@ -2402,6 +2405,8 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
  *    each state's candidates instead (actions grouped by an anchor precondition), every one
  *    checked in full; its order is fixed by the state, so results stay deterministic.
  *  - Node records hold no depth: plan lengths are counted along parent links.
+ *  - Tracing (goap_planner_set_trace) only observes: every hook is `if (p->trace_fn)` around a
+ *    cold call, after the node records are updated, and changes no state of the search.
  */
 #include <float.h>
 #include <math.h>
@@ -3209,6 +3214,40 @@ static uint32_t find_best(const goap_planner *p) {
   return best;
 }
 
+/* Reports a trace event (only called when a trace callback is installed). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t node,
+                       uint32_t parent, int32_t action, double g, double h) {
+  goap_trace_event ev;
+  ev.kind = kind;
+  ev.node = node;
+  ev.parent = parent;
+  ev.action = action;
+  ev.g = g;
+  ev.h = h >= GOAP__INF ? (double)INFINITY : h;
+  ev.f = isinf(ev.h) ? (double)INFINITY : f_of(p, g, h);
+  ev.state = node == NONE ? NULL : p->states + (size_t)node * p->stride;
+  p->trace_fn(p->trace_user, &ev);
+}
+
+/* An EXPAND or GOAL event for node n. Expansions are reported by the expand functions (not
+ * by the search loop, whose code stays as without tracing); small mode, which has no hooks,
+ * is not used while tracing. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static void trace_node(const goap_planner *p, goap_trace_kind kind, uint32_t n) {
+  trace_emit(p, kind, n, p->npar[n], node_action(p, n), p->ng[n], (double)p->nh[n]);
+}
+
+void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
+  if (!p) return;
+  p->trace_fn = fn;
+  p->trace_user = user;
+}
+
 /* Adds the state at the tentative slot (index nnodes) as a node. */
 static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
                             int32_t action, double g, double h) {
@@ -3341,18 +3380,41 @@ static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t pa
   return heap_push(p, f_of(p, g, h), tie_of(p, g, h), m);
 }
 
+/* reached_again, reported to the trace (small mode, which calls reached_again directly, is
+ * not used while tracing). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static goap_status reached_again_traced(goap_planner *p, uint32_t m, uint32_t parent,
+                                        int32_t action, double g) {
+  int better = g < p->ng[m] && !isinf(p->nh[m]);
+  goap_status st = reached_again(p, m, parent, action, g);
+  trace_emit(p, better ? GOAP_TRACE_BETTER : GOAP_TRACE_DUPLICATE, m, parent, action, g,
+             (double)p->nh[m]);
+  return st;
+}
+
 /* Inserts candidate state c (sw words) reached from parent by action at cost g. */
 static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, int32_t action,
                          double g, int backward) {
   size_t slot = 0;
   ++p->stats.generated;
   uint32_t m = table_find(p, c, &slot);
-  if (m != NONE) return reached_again(p, m, parent, action, g);
-  if (p->nnodes >= p->req_max_nodes) return GOAP_NODE_LIMIT;
+  if (m != NONE) {
+    if (p->trace_fn) return reached_again_traced(p, m, parent, action, g);
+    return reached_again(p, m, parent, action, g);
+  }
+  if (p->nnodes >= p->req_max_nodes) {
+    if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, parent, action, g, 0.0);
+    return GOAP_NODE_LIMIT;
+  }
   goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
   if (dst != c) goap__copy_words(dst, c, p->key);
   double h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
-  return add_node(p, slot, parent, action, g, h);
+  uint32_t n = p->nnodes;
+  goap_status st = add_node(p, slot, parent, action, g, h);
+  if (p->trace_fn && p->nnodes > n) trace_node(p, GOAP_TRACE_NEW, n);
+  return st;
 }
 
 /* Applicable in s and not a no-op there. */
@@ -3449,6 +3511,7 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
 }
 
 static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap_domain *d = p->d;
   const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
   const uint32_t *toff = p->touch_off;
@@ -3563,6 +3626,7 @@ static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int3
 }
 
 static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
   goap_status st;
@@ -3633,6 +3697,7 @@ static int backward_candidates(goap_planner *p, uint32_t n) {
 }
 
 static goap_status expand_backward(goap_planner *p, uint32_t n) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t W = p->W, sw = 2 * W;
@@ -3741,6 +3806,9 @@ static goap_status start_search(goap_planner *p) {
     int bitset = words <= p->W && (words <= 1 || p->fanout <= MAX_FANOUT);
     p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
     p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
+    /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
+     * successors in the same order through offer() */
+    if (p->fmode == FMODE_SMALL && p->trace_fn) p->fmode = FMODE_BITSET;
     p->stride = p->W + p->useful_words;
     if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
@@ -3838,6 +3906,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
   if (done) *done = count;
+  if (st == GOAP_OK && p->trace_fn) trace_node(p, GOAP_TRACE_GOAL, p->found);
   if (st != GOAP_IN_PROGRESS) {
     p->phase = PHASE_DONE;
     p->final = st;

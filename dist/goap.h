@@ -455,6 +455,51 @@ GOAP_API const char *goap_heuristic_name(goap_heuristic h);
 /* Parses a heuristic name; -1 if unknown. */
 GOAP_API int goap_heuristic_from_name(const char *name);
 
+
+/* ------------------------------------------------------------------------------------------
+ * Search traces (docs/trace.md)
+ * ---------------------------------------------------------------------------------------- */
+
+/* What a trace event reports. Node ids are the planner's: 0, 1, 2, ... in the order nodes
+ * are stored, per request. */
+typedef enum goap_trace_kind {
+  GOAP_TRACE_NEW = 0,    /* a generated state was stored as node `node` (parent UINT32_MAX: a root);
+                            h = INFINITY marks a dead end, stored closed and never expanded */
+  GOAP_TRACE_DUPLICATE,  /* a generated state was already node `node` at a g no larger: dropped */
+  GOAP_TRACE_BETTER,     /* a generated state was node `node`, reached now more cheaply: the
+                            node takes this parent, action and g and is (re)opened */
+  GOAP_TRACE_LIMIT,      /* a generated state was dropped: the node budget is spent (the
+                            search then stops with GOAP_NODE_LIMIT); node is UINT32_MAX */
+  GOAP_TRACE_EXPAND,     /* node `node` was taken from the open list and is being expanded:
+                            the events of its successors follow */
+  GOAP_TRACE_GOAL        /* node `node` was taken from the open list and satisfies the goal
+                            (backward: the start state satisfies it); the search ends */
+} goap_trace_kind;
+
+typedef struct goap_trace_event {
+  goap_trace_kind kind;
+  uint32_t node;           /* see goap_trace_kind */
+  uint32_t parent;         /* the parent of the generated state, UINT32_MAX for a root */
+  int32_t action;          /* the action leading from parent to it, -1 for a root */
+  double g, h, f;          /* of the generated or expanded state (h as stored: a float) */
+  const goap_word *state;  /* the state: W words (goap_domain_state_words) forward; 2W words
+                              backward (interval lows, then highs). Valid only during the
+                              callback. NULL for GOAP_TRACE_LIMIT */
+} goap_trace_event;
+
+/* Called for every event of a search, in order, on the thread that plans. It must not call
+ * the planner it is tracing. */
+typedef void (*goap_trace_fn)(void *user, const goap_trace_event *ev);
+
+/* Installs (fn non-NULL) or removes (fn NULL) a trace callback on planner p; it applies to the
+ * requests begun after the call and stays until changed. Tracing does not change the plan or
+ * the statistics: expanded counts EXPAND events, generated all NEW, DUPLICATE, BETTER and LIMIT
+ * events (roots included), duplicates DUPLICATE and BETTER events, nodes NEW events. Without
+ * a callback the planner pays at most one test per generated node and per expansion (none in
+ * its one-word fast path, which a traced search replaces by an equivalent one). Not
+ * thread-safe with a search running on p. p NULL: nothing. */
+GOAP_API void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user);
+
 #ifdef __cplusplus
 }
 #endif
