@@ -38,7 +38,11 @@ CMAKE
     bad "$label: find_package consumers"; cat "$tmp/c.log" >&2; fi
   if [ "$label" = shared ]; then
     # linked against the shared libraries, found through the install's RPATH or the path
-    if LD_LIBRARY_PATH="$prefix/lib" ldd "$dir/build/door_agent" | grep -q "libgoap_file.so.0"
+    # (ldd's output is read whole first: `ldd | grep -q` can fail under pipefail when grep
+    # stops reading early and ldd gets SIGPIPE)
+    local deps
+    deps=$(LD_LIBRARY_PATH="$prefix/lib" ldd "$dir/build/door_agent" 2>&1 || true)
+    if grep -q "libgoap_file.so.0" <<<"$deps"
     then ok; else bad "$label: door_agent is not linked with libgoap_file.so.0"; fi
   fi
   if command -v pkg-config >/dev/null 2>&1; then
