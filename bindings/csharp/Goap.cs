@@ -199,6 +199,13 @@ namespace Goap
         }
 
         [StructLayout(LayoutKind.Sequential)]
+        public struct TraceEvent
+        {
+            public int Kind; public uint Node, Parent; public int Action;
+            public double G, H, F; public IntPtr State;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
         public struct FileActionInfo
         {
             public IntPtr OnFail; public int OnFailCount; public IntPtr Watch; public int WatchCount;

@@ -29,5 +29,6 @@ int main(void) {
   SIZE(goap_sim_options);
   SIZE(goap_sim_result);
   SIZE(goap_file_action_info);
+  SIZE(goap_trace_event);
   return 0;
 }

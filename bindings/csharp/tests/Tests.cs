@@ -94,6 +94,7 @@ static class Tests
                 {"goap_sim_options", typeof(Goap.Native.SimOptions)},
                 {"goap_sim_result", typeof(Goap.Native.SimResult)},
                 {"goap_file_action_info", typeof(Goap.Native.FileActionInfo)},
+                {"goap_trace_event", typeof(Goap.Native.TraceEvent)},
             };
             int seen = 0;
             using (var p = Process.Start(psi))

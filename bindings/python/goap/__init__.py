@@ -195,9 +195,10 @@ class Plan:
     """The result of a planning request. status: "ok", "no_plan", "node_limit", ...;
     actions: action names; ids: action ids; cost; expanded: nodes expanded; partial."""
 
-    def __init__(self, status, actions, ids, cost, expanded, partial):
+    def __init__(self, status, actions, ids, cost, expanded, partial, trace=None):
         self.status, self.actions, self.ids = status, actions, ids
         self.cost, self.expanded, self.partial = cost, expanded, partial
+        self.trace = trace  # with plan(..., trace=True): the search, a list of TraceEvent
 
     @property
     def ok(self):
@@ -205,6 +206,23 @@ class Plan:
 
     def __repr__(self):
         return "Plan(%s, %r, cost=%g)" % (self.status, self.actions, self.cost)
+
+
+TRACE_KINDS = ["new", "duplicate", "better", "limit", "expand", "goal"]
+
+
+class TraceEvent:
+    """One event of a traced search (docs/trace.md): kind ("new", "duplicate", "better",
+    "limit", "expand", "goal"), node, parent (None for a root), action (a name, or None), g, h,
+    f, and state (a dict variable -> value; None for "limit"; forward searches only)."""
+
+    def __init__(self, kind, node, parent, action, g, h, f, state):
+        self.kind, self.node, self.parent, self.action = kind, node, parent, action
+        self.g, self.h, self.f, self.state = g, h, f, state
+
+    def __repr__(self):
+        return "TraceEvent(%s, node=%d, parent=%r, action=%r, g=%g, h=%g)" % (
+            self.kind, self.node, self.parent, self.action, self.g, self.h)
 
 
 class Event:
@@ -333,10 +351,11 @@ class File(_Closable):
 
     # -- planning ----------------------------------------------------------------------
     def plan(self, scenario=None, goal=None, want=None, given=None, search="astar",
-             heuristic="default", max_nodes=0, weight=0.0):
+             heuristic="default", max_nodes=0, weight=0.0, trace=False):
         """Plans from the default state (plus a scenario's or the `given` assignments) to a
         scenario's want, a goal's want, or `want` conditions (a string as on a `want` line).
-        Returns a Plan; bad names or conditions raise GoapError."""
+        Returns a Plan; bad names or conditions raise GoapError. trace=True records the search
+        in Plan.trace (a list of TraceEvent)."""
         f = self._check()
         d = self.domain._ptr
         if [scenario, goal, want].count(None) != 2:
@@ -380,6 +399,28 @@ class File(_Closable):
         planner = _lib.goap_planner_create(d, None)
         if not planner:
             raise GoapError("out_of_memory", "cannot create a planner")
+        events = [] if trace else None
+        if trace:
+            dom = self.domain
+            var_names = dom.vars
+            nvars = len(var_names)
+            acts_all = dom.actions
+            backward = search == "backward"
+
+            def on_trace(user, ev):
+                e = ev.contents
+                state = None
+                if e.state and not backward:
+                    state = {var_names[v]: _lib.goap_state_get(d, e.state, v)
+                             for v in range(nvars)}
+                events.append(TraceEvent(
+                    TRACE_KINDS[e.kind] if 0 <= e.kind < len(TRACE_KINDS) else str(e.kind),
+                    e.node, None if e.parent == 0xFFFFFFFF else e.parent,
+                    acts_all[e.action] if 0 <= e.action < len(acts_all) else None,
+                    e.g, e.h, e.f, state))
+
+            trace_cb = _ffi.TRACE_FN(on_trace)  # kept alive for the call
+            _lib.goap_planner_set_trace(planner, trace_cb, None)
         try:
             buf = (ctypes.c_int32 * 64)()
             res = _ffi.Result(plan=buf, plan_capacity=64)
@@ -394,7 +435,7 @@ class File(_Closable):
             ids = [buf[i] for i in range(n)] if (st == OK or res.partial) else []
             acts = self.domain.actions
             return Plan(STATUS_NAMES[st], [acts[i] for i in ids], ids, res.cost,
-                        res.stats.expanded, bool(res.partial))
+                        res.stats.expanded, bool(res.partial), events)
         finally:
             _lib.goap_planner_destroy(planner)
 

@@ -149,6 +149,14 @@ class FileActionInfo(ctypes.Structure):
                 ("on_end_count", c_int), ("reserve", P(c_char_p)), ("reserve_count", c_int)]
 
 
+class TraceEvent(ctypes.Structure):
+    _fields_ = [("kind", c_int), ("node", c_uint32), ("parent", c_uint32), ("action", c_int32),
+                ("g", c_double), ("h", c_double), ("f", c_double), ("state", P(c_uint64))]
+
+
+TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, P(TraceEvent))
+
+
 # Struct name in C -> ctypes class (checked by the tests against tests/bindings/layout.c).
 LAYOUTS = {
     "goap_cond": Cond, "goap_effect": Effect, "goap_diag": Diag, "goap_scenario": Scenario,
@@ -158,7 +166,7 @@ LAYOUTS = {
     "goap_agent_type_desc": AgentTypeDesc, "goap_agent_desc": AgentDesc,
     "goap_agent_event": AgentEvent, "goap_agent_stats": AgentStats,
     "goap_sim_options": SimOptions, "goap_sim_result": SimResult,
-    "goap_file_action_info": FileActionInfo,
+    "goap_file_action_info": FileActionInfo, "goap_trace_event": TraceEvent,
 }
 
 # name: (restype, argtypes)
@@ -190,6 +198,7 @@ FUNCTIONS = {
     "goap_state_assign": (c_int, [c_void_p, P(c_uint64), P(Effect), c_int]),
     "goap_planner_create": (c_void_p, [c_void_p, c_void_p]),
     "goap_planner_destroy": (None, [c_void_p]),
+    "goap_planner_set_trace": (None, [c_void_p, TRACE_FN, c_void_p]),
     "goap_plan": (c_int, [c_void_p, P(Request), P(Result)]),
     "goap_plan_finish": (c_int, [c_void_p, P(Result)]),
     "goap_diag_format": (c_size_t, [P(Diag), c_char_p, c_size_t]),

@@ -65,6 +65,28 @@ class Files(unittest.TestCase):
                 self.assertEqual(p.actions, s["expect_plan"], name)
             self.assertEqual(f.plan(scenario="armory_empty").actions, ["open_door", "punch"])
 
+    def test_trace_of_the_door_stuck_search(self):
+        with goap.File.load(SOLDIER) as f:
+            p = f.plan(scenario="door_stuck", trace=True)
+            untraced = f.plan(scenario="door_stuck")
+            self.assertEqual(p.actions, untraced.actions)  # tracing does not change the plan
+            kinds = [e.kind for e in p.trace]
+            self.assertEqual(kinds.count("expand"), p.expanded)
+            self.assertEqual(kinds[-1], "goal")
+            nodes = {e.node: e for e in p.trace if e.kind == "new"}
+            root = [e for e in nodes.values() if e.parent is None]
+            self.assertEqual(len(root), 1)
+            self.assertEqual(root[0].state["door_stuck"], 1)
+            # the goal node's chain of parents spells the plan, and its state has the target dead
+            goal = p.trace[-1]
+            path, n = [], goal.node
+            while nodes[n].parent is not None:
+                path.append(nodes[n].action)
+                n = nodes[n].parent
+            self.assertEqual(list(reversed(path)), p.actions)
+            self.assertEqual(goal.state["target_dead"], 1)
+            self.assertAlmostEqual(goal.g, p.cost)
+
     def test_want_and_given_strings(self):
         with goap.File.load(SOLDIER) as f:
             p = f.plan(want="target_dead", given="door_stuck, kick_failed")
