@@ -497,7 +497,9 @@ for p in plans:
     assert [t["actions"][a]["name"] for a in t["plan"]] == p["plan"]
     assert len(t["plan_nodes"]) == len(p["plan"]) + 1 and t["nodes"]
 assert sum(e["event"] == "failure" for e in sim["events"]) == 2
-assert "const TRACE = /*GOAP_TRACE_JSON*/null" in json.loads(page.split("const VIEWER = ", 1)[1].split(";\n(function", 1)[0])
+viewer = json.loads(page.split("const VIEWER = ", 1)[1].split(";\n(function", 1)[0])
+assert "const TRACE = /*GOAP_TRACE_JSON*/null" in viewer
+assert not re.search(r'(src|href)\s*=\s*["\']?\s*https?:', viewer, re.I), "a network src/href in the viewer"
 EOF
 expect_rc "simulate html squad" 0 simulate "$EX/squad.goap" --html "$TMP/squad.html"
 if "$PY" - "$TMP/squad.html" <<'EOF'; then ok; else bad "simulate --html: a squad's events name their member"; fi
