@@ -15791,6 +15791,10 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
 
 const goap_domain *goap_agent_type_domain(const goap_agent_type *t) { return t ? t->d : NULL; }
 const char *goap_agent_type_name(const goap_agent_type *t) { return t ? t->name : NULL; }
+const double *goap_agent_type_costs(const goap_agent_type *t, int *count) {
+  if (count) *count = t ? t->na : 0;
+  return t ? t->costs : NULL;
+}
 /* macros of src/runtime/type.c end here */
 #undef check_conds
 #undef check_effects

@@ -692,6 +692,12 @@ GOAP_API goap_status goap_agent_type_create(const goap_domain *d,
 GOAP_API void goap_agent_type_destroy(goap_agent_type *t);
 GOAP_API const goap_domain *goap_agent_type_domain(const goap_agent_type *t);
 GOAP_API const char *goap_agent_type_name(const goap_agent_type *t);
+/* The cost the type plans each action with (the domain's cost times the binding's
+ * cost_scale; -1 for a disabled action), one entry per action of the domain, owned by the type
+ * and valid while it lives; *count (may be NULL) receives the number of actions. Pass it as
+ * goap_request.costs to search as the type does (procedural checks and refused reservations
+ * can remove more actions during a round; see goap_agent_event). NULL when t is NULL. */
+GOAP_API const double *goap_agent_type_costs(const goap_agent_type *t, int *count);
 
 /* ------------------------------------------------------------------------------------------
  * Plan cache

@@ -834,7 +834,18 @@ TEST(type_validation) {
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
   CHECK(strstr(err, "watch") != NULL);
   b[4].watch_count = 0;
+  b[1].cost_scale = 2.5; /* the type's costs: scaled, disabled, or the domain's */
+  b[5].disabled = 1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_OK);
+  int nc = -1;
+  const double *tc = goap_agent_type_costs(t, &nc);
+  REQUIRE(tc != NULL);
+  CHECK_EQ_INT(nc, goap_domain_action_count(d));
+  CHECK_NEAR(tc[1], goap_domain_action_cost(d, 1) * 2.5, 1e-12);
+  CHECK_NEAR(tc[5], -1.0, 0.0);
+  CHECK_NEAR(tc[0], goap_domain_action_cost(d, 0), 0.0);
+  CHECK(goap_agent_type_costs(NULL, &nc) == NULL && nc == 0);
+  CHECK(goap_agent_type_costs(t, NULL) == tc);
   goap_agent_type *t2 = t;
   CHECK_EQ_INT(goap_agent_type_create(NULL, &td, &t2, &err), GOAP_INVALID_ARGUMENT);
   CHECK(t2 == NULL);

@@ -17,4 +17,8 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
   exit 77
 fi
 mkdir -p "$3"
-GOAP_CHROMIUM="$chrome" exec node "$here/trace_viewer.test.js" "$1" "$2" "$here/big.goap" "$3"
+GOAP_CHROMIUM="$chrome" node "$here/trace_viewer.test.js" "$1" "$2" "$here/big.goap" "$3"
+rc=$?
+# `goap simulate --html`: the timeline page and its search trees
+GOAP_CHROMIUM="$chrome" node "$here/simulate_html.test.js" "$1" "$2" "$3" || rc=1
+exit $rc

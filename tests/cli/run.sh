@@ -471,6 +471,48 @@ expect_rc "simulate bad step" 2 simulate "$SOLDIER" --step 0
 expect_rc "simulate bad until" 2 simulate "$SOLDIER" --until=abc
 expect_rc "simulate unknown option" 2 simulate "$SOLDIER" --jsn
 expect_rc "simulate missing file" 2 simulate
+# simulate --html: one self-contained page, every plan with its search trace
+expect_rc "simulate html" 0 simulate "$SOLDIER" door_held --html "$TMP/sim.html"
+out_has "simulate html says where" "wrote $TMP/sim.html"
+expect_rc "simulate html json" 0 simulate "$SOLDIER" door_held --json
+cp "$TMP/out" "$TMP/dh.jsonl"
+if "$PY" - "$TMP/sim.html" "$TMP/dh.jsonl" <<'EOF'; then ok; else bad "simulate --html: the page holds every event, every plan with its search trace"; fi
+import json, re, sys
+page = open(sys.argv[1]).read()
+assert not re.search(r'(src|href)\s*=\s*["\']?\s*https?:', page, re.I), "a network src/href"
+assert "<link" not in page and not re.search(r"<script[^>]+src=", page)
+data = json.loads(page.split("const DATA = ", 1)[1].split(";\nconst VIEWER = ", 1)[0].replace("<\\/", "</"))
+lines = [json.loads(l) for l in open(sys.argv[2])]
+(sim,) = data["sims"]
+assert sim["name"] == "door_held"
+assert [e["event"] for e in sim["events"]] == [e["event"] for e in lines if e["event"] != "end"]
+plans = [e for e in sim["events"] if e["event"] == "plan"]
+want = [e for e in lines if e["event"] == "plan"]
+assert [(p["cost"], p["plan"]) for p in plans] == [(p["cost"], p["plan"]) for p in want]
+assert len(plans) == 3, plans
+for p in plans:
+    t = data["traces"][p["trace"]]
+    assert t["format"] == "goap-trace-1" and t["status"] == "found", t["status"]
+    assert t["cost"] == p["cost"], (t["cost"], p["cost"])
+    assert [t["actions"][a]["name"] for a in t["plan"]] == p["plan"]
+    assert len(t["plan_nodes"]) == len(p["plan"]) + 1 and t["nodes"]
+assert sum(e["event"] == "failure" for e in sim["events"]) == 2
+viewer = json.loads(page.split("const VIEWER = ", 1)[1].split(";\n(function", 1)[0])
+assert "const TRACE = /*GOAP_TRACE_JSON*/null" in viewer
+assert not re.search(r'(src|href)\s*=\s*["\']?\s*https?:', viewer, re.I), "a network src/href in the viewer"
+EOF
+expect_rc "simulate html squad" 0 simulate "$EX/squad.goap" --html "$TMP/squad.html"
+if "$PY" - "$TMP/squad.html" <<'EOF'; then ok; else bad "simulate --html: a squad's events name their member"; fi
+import json, sys
+page = open(sys.argv[1]).read()
+data = json.loads(page.split("const DATA = ", 1)[1].split(";\nconst VIEWER = ", 1)[0].replace("<\\/", "</"))
+plans = [e for s in data["sims"] for e in s["events"] if e["event"] == "plan"]
+assert plans and all(e.get("agent") for e in plans), plans[:2]
+assert all("trace" in e or "trace_note" in e for e in plans)
+assert any("trace" in e for e in plans)
+EOF
+expect_rc "simulate html unwritable" 2 simulate "$SOLDIER" door_held --html "$TMP/no/such/dir.html"
+err_has "simulate html unwritable message" "cannot write"
 expect_rc "simulate short run" 1 simulate "$SOLDIER" nothing_blocked --until 2
 out_has "simulate short run ends on time" "2.00  end (time is up)"
 out_has "simulate short run fails its expectation" "FAIL: expected final memory 'target_dead', but the value is 0"

@@ -159,6 +159,7 @@ int cli_cost_equal(double a, double b);
 typedef struct cli_timeline {
   const goap_domain *d;
   int json;
+  struct cli_sim_html *html; /* NULL, or also collect every event for `simulate --html` */
 } cli_timeline;
 
 void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_event *ev);
@@ -207,6 +208,23 @@ int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cl
 /* The trace viewer (tools/goap/trace_viewer.html), NUL-terminated, generated at configure time. */
 extern const unsigned char goap_cli_trace_viewer_html[];
 extern const size_t goap_cli_trace_viewer_html_size;
+/* Runs req on a fresh planner with tracing on and, when the search stored at most max_nodes
+ * nodes, appends its trace to json in the `goap trace --json` format (docs/trace.md); *cost
+ * (the plan's cost, 0 without a plan) and *nodes are set either way. Returns the search's
+ * status (cmd_trace.c). */
+goap_status cli_trace_search(const goap_domain *d, const char *file, const char *what,
+                             const goap_request *req, uint32_t max_nodes, cli_buf *json,
+                             double *cost, size_t *nodes);
+/* `goap simulate --html` (sim_html.c): the collected timelines and search traces. */
+typedef struct cli_sim_html cli_sim_html;
+cli_sim_html *cli_sim_html_create(const goap_file *f, const char *file);
+void cli_sim_html_begin(cli_sim_html *h, const char *simulation);
+void cli_sim_html_event(cli_sim_html *h, goap_agent *agent, const goap_agent_event *ev,
+                        const char *json);
+void cli_sim_html_end(cli_sim_html *h, const char *json);
+/* Writes the page; 0 when the file cannot be written. Frees nothing. */
+int cli_sim_html_write(const cli_sim_html *h, const char *path);
+void cli_sim_html_destroy(cli_sim_html *h);
 
 /* ---- the embedded example (generated at configure time from examples/soldier.goap) ------- */
 extern const unsigned char goap_cli_soldier_goap[];

@@ -46,7 +46,7 @@ void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_ev
   else snprintf(t, sizeof t, "%6.2f", tidy(ev->time));
   const char *goal = ev->goal >= 0 ? goap_domain_goal_name(d, ev->goal) : NULL;
   const char *act = ev->action >= 0 ? goap_domain_action_name(d, ev->action) : NULL;
-  if (tl->json) {
+  if (tl->json || tl->html) {
     cli_buf b;
     cli_buf_init(&b);
     cli_buf_printf(&b, "{\"t\": %s, ", num);
@@ -124,9 +124,10 @@ void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_ev
         break;
     }
     cli_buf_printf(&b, "}");
-    printf("%s\n", cli_buf_str(&b));
+    if (tl->html) cli_sim_html_event(tl->html, agent, ev, cli_buf_str(&b));
+    if (tl->json) printf("%s\n", cli_buf_str(&b));
     cli_buf_free(&b);
-    return;
+    if (tl->json) return;
   }
   char v[64];
   switch (ev->kind) {
@@ -180,7 +181,7 @@ void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_ev
 
 void cli_timeline_world(cli_timeline *tl, int var, int32_t value, double time) {
   char num[64], v[64];
-  if (tl->json) {
+  if (tl->json || tl->html) {
     cli_buf b;
     cli_buf_init(&b);
     cli_format_number(tidy(time), num, sizeof num);
@@ -189,9 +190,10 @@ void cli_timeline_world(cli_timeline *tl, int var, int32_t value, double time) {
     cli_buf_printf(&b, ", \"value\": ");
     json_value(&b, tl->d, var, value);
     cli_buf_printf(&b, "}");
-    printf("%s\n", cli_buf_str(&b));
+    if (tl->html) cli_sim_html_event(tl->html, NULL, NULL, cli_buf_str(&b));
+    if (tl->json) printf("%s\n", cli_buf_str(&b));
     cli_buf_free(&b);
-    return;
+    if (tl->json) return;
   }
   value_text(tl->d, var, value, v, sizeof v);
   printf("%6.2f  world: %s = %s\n", tidy(time), var_name(tl->d, var), v);
@@ -222,7 +224,7 @@ goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double u
 void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result *r) {
   char num[64];
   cli_format_number(tidy(r->time), num, sizeof num);
-  if (tl->json) {
+  if (tl->json || tl->html) {
     cli_buf b;
     cli_buf_init(&b);
     cli_buf_printf(&b, "{\"t\": %s, \"event\": \"end\", \"simulation\": ", num);
@@ -233,9 +235,10 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
                    r->idle ? "true" : "false", (unsigned long long)r->stats.plans, r->replans,
                    (unsigned long long)r->stats.actions_started,
                    (unsigned long long)r->stats.actions_failed, r->expectations, r->failed);
-    printf("%s\n", cli_buf_str(&b));
+    if (tl->html) cli_sim_html_end(tl->html, cli_buf_str(&b));
+    if (tl->json) printf("%s\n", cli_buf_str(&b));
     cli_buf_free(&b);
-    return;
+    if (tl->json) return;
   }
   printf("%6.2f  end (%s): %llu plan%s, %d replan%s, %llu action%s failed\n", tidy(r->time),
          r->idle ? "nothing left to do" : "time is up", (unsigned long long)r->stats.plans,
@@ -260,14 +263,16 @@ void cli_usage_simulate(FILE *out) {
         "                     an \"end\" line per simulation\n"
         "  --until T          stop at T seconds (default: the simulation's `until`, or 60)\n"
         "  --step T           seconds per update (default: the simulation's `step`, or 0.1)\n"
+        "  --html OUT.html    also write the timeline as one self-contained page where each\n"
+        "                     searched plan opens its search tree (see docs/trace.md)\n"
         "\n"
         "exit status: 0 when every `expect` line holds, 1 otherwise, 2 usage or load errors\n",
         out);
 }
 
 int cli_cmd_simulate(int argc, char **argv) {
-  static const char *const known[] = {"--json", "--until", "--step", "--help", NULL};
-  const char *path = NULL;
+  static const char *const known[] = {"--json", "--until", "--step", "--html", "--help", NULL};
+  const char *path = NULL, *html_out = NULL;
   const char **names = (const char **)calloc((size_t)(argc ? argc : 1), sizeof *names);
   int nnames = 0, json = 0;
   double until = 0, step = 0;
@@ -277,6 +282,15 @@ int cli_cmd_simulate(int argc, char **argv) {
     int r;
     if (strcmp(argv[i], "--json") == 0) {
       json = 1;
+      continue;
+    }
+    r = cli_opt_value("simulate", argc, argv, &i, "--html", &val);
+    if (r < 0) {
+      free(names);
+      return CLI_EXIT_USAGE;
+    }
+    if (r > 0) {
+      html_out = val;
       continue;
     }
     int is_until = 1;
@@ -331,6 +345,11 @@ int cli_cmd_simulate(int argc, char **argv) {
     }
   }
   int n = nnames ? nnames : goap_file_simulation_count(f);
+  cli_sim_html *html = NULL;
+  if (html_out && rc == CLI_EXIT_OK) {
+    html = cli_sim_html_create(f, cli_display_name(path));
+    if (!html) rc = CLI_EXIT_USAGE;
+  }
   for (int k = 0; k < n && rc != CLI_EXIT_USAGE; ++k) {
     int sim = nnames ? goap_file_find_simulation(f, names[k]) : k;
     const char *name = goap_file_simulation_name(f, sim);
@@ -338,6 +357,8 @@ int cli_cmd_simulate(int argc, char **argv) {
     memset(&tl, 0, sizeof tl);
     tl.d = goap_file_domain(f);
     tl.json = json;
+    tl.html = html;
+    if (html) cli_sim_html_begin(html, name);
     if (!json) printf("%ssimulation %s\n", k ? "\n" : "", name);
     goap_sim_result res;
     goap_status st = cli_simulate(f, sim, &tl, until, step, &res);
@@ -349,6 +370,15 @@ int cli_cmd_simulate(int argc, char **argv) {
     cli_timeline_end(&tl, name, &res);
     if (res.failed) rc = CLI_EXIT_FAIL;
   }
+  if (html && rc != CLI_EXIT_USAGE) {
+    if (!cli_sim_html_write(html, html_out)) {
+      fprintf(stderr, "goap simulate: cannot write %s\n", html_out);
+      rc = CLI_EXIT_USAGE;
+    } else if (!json) {
+      printf("wrote %s\n", html_out);
+    }
+  }
+  cli_sim_html_destroy(html);
   goap_file_destroy(f);
   free(names);
   return rc;

@@ -483,6 +483,37 @@ static int write_html(const char *path, const char *json) {
   return fclose(out) == 0;
 }
 
+goap_status cli_trace_search(const goap_domain *d, const char *file, const char *what,
+                             const goap_request *req, uint32_t max_nodes, cli_buf *json,
+                             double *cost, size_t *nodes) {
+  trace_rec r;
+  memset(&r, 0, sizeof r);
+  r.goal = UINT32_MAX;
+  r.words = goap_domain_state_words(d) * (req->search == GOAP_SEARCH_BACKWARD ? 2 : 1);
+  cli_plan pl;
+  cli_plan_init(&pl);
+  *cost = 0;
+  *nodes = 0;
+  goap_planner *p = goap_planner_create(d, NULL);
+  if (!p) return GOAP_OUT_OF_MEMORY;
+  goap_planner_set_trace(p, on_event, &r);
+  goap_status st = cli_run_plan(p, req, &pl);
+  *nodes = r.nnodes;
+  if (st == GOAP_OK) *cost = pl.result.cost;
+  if (r.oom) st = GOAP_OUT_OF_MEMORY;
+  else if (r.nnodes <= max_nodes) {
+    cli_search_opts o;
+    cli_search_opts_init(&o);
+    o.search = req->search;
+    o.heuristic = req->heuristic;
+    build_json(json, file, what, d, req, &o, st, &pl.result, &r);
+  }
+  goap_planner_destroy(p);
+  rec_free(&r);
+  cli_plan_free(&pl);
+  return st;
+}
+
 static int write_text(const char *path, const char *text) {
   FILE *out = fopen(path, "wb");
   if (!out) return 0;
