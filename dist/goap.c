@@ -11457,6 +11457,10 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
 /* ---- reader (sexp.c) ------------------------------------------------------------------ */
 /* Reads every top-level form of source `src`; *first receives the first top-level node (or
  * -1), linked by next. */
+/* Skips blanks, newlines (counting lines: *line, and *line_start the offset where the current
+ * line starts) and `;` comments from offset i; returns the offset of the next token (or len). */
+size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
+                           size_t *line_start);
 goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
@@ -12879,6 +12883,24 @@ static int32_t new_node(px_task_core *t) {
   return (int32_t)t->nnodes++;
 }
 
+size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
+                           size_t *line_start) {
+  while (i < len) {
+    unsigned c = (unsigned char)text[i];
+    if (c == '\n') {
+      ++*line;
+      *line_start = ++i;
+    } else if (is_space(c)) {
+      ++i;
+    } else if (c == ';') {
+      while (i < len && text[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
 goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
   const px_source *s = &t->src[src];
   const char *text = s->text;
@@ -12895,20 +12917,9 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
     return goap__px_error_at(t, src, 0, 0, GOAP_TOO_LARGE, "the text is %zu bytes, more than the %zu allowed",
                        len, t->opt.max_bytes);
   while (i < len) {
+    i = goap__px_skip_blank(text, len, i, &line, &line_start);
+    if (i >= len) break;
     unsigned c = (unsigned char)text[i];
-    if (c == '\n') {
-      ++line;
-      line_start = ++i;
-      continue;
-    }
-    if (is_space(c)) {
-      ++i;
-      continue;
-    }
-    if (c == ';') {
-      while (i < len && text[i] != '\n') ++i;
-      continue;
-    }
     int col = (int)(i - line_start) + 1;
     if (c == ')') {
       if (depth == 0)
@@ -13693,20 +13704,9 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
   int line = 1, failed = 0;
   char msg[512], lt[400];
   while (i < len) {
+    i = goap__px_skip_blank(text, len, i, &line, &line_start);
+    if (i >= len) break;
     unsigned c = (unsigned char)text[i];
-    if (c == '\n') {
-      ++line;
-      line_start = ++i;
-      continue;
-    }
-    if (is_space(c)) {
-      ++i;
-      continue;
-    }
-    if (c == ';') {
-      while (i < len && text[i] != '\n') ++i;
-      continue;
-    }
     int col = (int)(i - line_start) + 1;
     if (c != '(') {
       st = plan_error(err, plan_name, line, col, text, len, "expected '(' starting a step '(action arg ...)'");

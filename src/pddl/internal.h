@@ -228,6 +228,10 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
 /* ---- reader (sexp.c) ------------------------------------------------------------------ */
 /* Reads every top-level form of source `src`; *first receives the first top-level node (or
  * -1), linked by next. */
+/* Skips blanks, newlines (counting lines: *line, and *line_start the offset where the current
+ * line starts) and `;` comments from offset i; returns the offset of the next token (or len). */
+size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
+                           size_t *line_start);
 goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 
 /* ---- parser (parse.c) ----------------------------------------------------------------- */

@@ -25,6 +25,24 @@ static int32_t new_node(px_task_core *t) {
   return (int32_t)t->nnodes++;
 }
 
+size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
+                           size_t *line_start) {
+  while (i < len) {
+    unsigned c = (unsigned char)text[i];
+    if (c == '\n') {
+      ++*line;
+      *line_start = ++i;
+    } else if (is_space(c)) {
+      ++i;
+    } else if (c == ';') {
+      while (i < len && text[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
 goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
   const px_source *s = &t->src[src];
   const char *text = s->text;
@@ -41,20 +59,9 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
     return goap__px_error_at(t, src, 0, 0, GOAP_TOO_LARGE, "the text is %zu bytes, more than the %zu allowed",
                        len, t->opt.max_bytes);
   while (i < len) {
+    i = goap__px_skip_blank(text, len, i, &line, &line_start);
+    if (i >= len) break;
     unsigned c = (unsigned char)text[i];
-    if (c == '\n') {
-      ++line;
-      line_start = ++i;
-      continue;
-    }
-    if (is_space(c)) {
-      ++i;
-      continue;
-    }
-    if (c == ';') {
-      while (i < len && text[i] != '\n') ++i;
-      continue;
-    }
     int col = (int)(i - line_start) + 1;
     if (c == ')') {
       if (depth == 0)

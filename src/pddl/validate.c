@@ -113,20 +113,9 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
   int line = 1, failed = 0;
   char msg[512], lt[400];
   while (i < len) {
+    i = goap__px_skip_blank(text, len, i, &line, &line_start);
+    if (i >= len) break;
     unsigned c = (unsigned char)text[i];
-    if (c == '\n') {
-      ++line;
-      line_start = ++i;
-      continue;
-    }
-    if (is_space(c)) {
-      ++i;
-      continue;
-    }
-    if (c == ';') {
-      while (i < len && text[i] != '\n') ++i;
-      continue;
-    }
     int col = (int)(i - line_start) + 1;
     if (c != '(') {
       st = plan_error(err, plan_name, line, col, text, len, "expected '(' starting a step '(action arg ...)'");

@@ -50,6 +50,11 @@ out_has "gripper cost line" "; cost = 5 (unit cost)"
 out_has "IPC action form" "(move rooma roomb)"
 err_has "grounding stats" "12 variables, 20 actions"
 err_has "search stats" "(optimal)"
+err_has "the default heuristic is LM-cut" "heuristic lmcut"
+expect_rc "a chosen heuristic replaces LM-cut" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --heuristic zero --max-ms=5000
+err_has "--heuristic zero is used" "heuristic zero"
+out_has "same cost with --heuristic zero" "; cost = 5 (unit cost)"
+expect_rc "bad --max-nodes" 2 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --max-nodes x
 
 expect_rc "grid plans with costs" 0 pddl "$DIR/grid.pddl" "$DIR/grid-1.pddl" -o "$TMP/grid.plan"
 out_has "grid cost line" "; cost = 19 (general cost)"

@@ -81,6 +81,11 @@ int cli_parse_search(const char *cmd, const char *text, cli_search_opts *o);
 int cli_parse_heuristic(const char *cmd, const char *text, cli_search_opts *o);
 int cli_parse_max_nodes(const char *cmd, const char *text, cli_search_opts *o);
 int cli_parse_max_ms(const char *cmd, const char *text, cli_search_opts *o);
+/* The four search options at argv[*i] (--search, --heuristic, --max-nodes, --max-ms, as
+ * "--name VALUE" or "--name=VALUE"): 0 when argv[*i] is none of them; 1..4 (which one, in
+ * that order) when it was parsed into o and *i advanced past its value; -1 on a missing or
+ * bad value (a usage error has been printed). */
+int cli_search_option(const char *cmd, int argc, char **argv, int *i, cli_search_opts *o);
 /* "astar, heuristic default" / "wastar:2.5, heuristic hadd" into buf. */
 void cli_describe_search(const cli_search_opts *o, char *buf, size_t cap);
 

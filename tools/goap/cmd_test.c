@@ -221,7 +221,7 @@ int cli_cmd_test(int argc, char **argv) {
   int nfiles = 0, only_positional = 0;
   if (!files) return CLI_EXIT_USAGE;
   for (int i = 0; i < argc; i++) {
-    const char *arg = argv[i], *v = NULL;
+    const char *arg = argv[i];
     int r;
     if (only_positional || arg[0] != '-' || strcmp(arg, "-") == 0) {
       files[nfiles++] = arg;
@@ -231,22 +231,8 @@ int cli_cmd_test(int argc, char **argv) {
       only_positional = 1;
       continue;
     }
-    if ((r = cli_opt_value(cmd, argc, argv, &i, "--search", &v)) != 0) {
-      if (r < 0 || cli_parse_search(cmd, v, &opts)) goto usage;
-      continue;
-    }
-    if ((r = cli_opt_value(cmd, argc, argv, &i, "--heuristic", &v)) != 0) {
-      if (r < 0 || cli_parse_heuristic(cmd, v, &opts)) goto usage;
-      continue;
-    }
-    if ((r = cli_opt_value(cmd, argc, argv, &i, "--max-nodes", &v)) != 0) {
-      if (r < 0 || cli_parse_max_nodes(cmd, v, &opts)) goto usage;
-      continue;
-    }
-    if ((r = cli_opt_value(cmd, argc, argv, &i, "--max-ms", &v)) != 0) {
-      if (r < 0 || cli_parse_max_ms(cmd, v, &opts)) goto usage;
-      continue;
-    }
+    if ((r = cli_search_option(cmd, argc, argv, &i, &opts)) < 0) goto usage;
+    if (r > 0) continue;
     cli_unknown_option(cmd, arg, test_options);
     goto usage;
   }

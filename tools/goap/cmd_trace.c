@@ -138,22 +138,8 @@ static int parse_args(int argc, char **argv, trace_args *a) {
     VALUE_OPT("--json") { a->json = v; continue; }
     VALUE_OPT("--dot") { a->dot = v; continue; }
     VALUE_OPT("--html") { a->html = v; continue; }
-    VALUE_OPT("--search") {
-      if (cli_parse_search(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
-      continue;
-    }
-    VALUE_OPT("--heuristic") {
-      if (cli_parse_heuristic(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
-      continue;
-    }
-    VALUE_OPT("--max-nodes") {
-      if (cli_parse_max_nodes(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
-      continue;
-    }
-    VALUE_OPT("--max-ms") {
-      if (cli_parse_max_ms(cmd, v, &a->opts)) return CLI_EXIT_USAGE;
-      continue;
-    }
+    if ((r = cli_search_option(cmd, argc, argv, &i, &a->opts)) < 0) return CLI_EXIT_USAGE;
+    if (r > 0) continue;
 #undef VALUE_OPT
     return cli_unknown_option(cmd, arg, trace_options);
   }

@@ -239,6 +239,22 @@ int cli_parse_max_ms(const char *cmd, const char *text, cli_search_opts *o) {
   return 0;
 }
 
+int cli_search_option(const char *cmd, int argc, char **argv, int *i, cli_search_opts *o) {
+  static const char *const names[] = {"--search", "--heuristic", "--max-nodes", "--max-ms"};
+  for (int k = 0; k < 4; ++k) {
+    const char *v = NULL;
+    int r = cli_opt_value(cmd, argc, argv, i, names[k], &v);
+    if (r < 0) return -1;
+    if (r == 0) continue;
+    int bad = k == 0   ? cli_parse_search(cmd, v, o)
+              : k == 1 ? cli_parse_heuristic(cmd, v, o)
+              : k == 2 ? cli_parse_max_nodes(cmd, v, o)
+                       : cli_parse_max_ms(cmd, v, o);
+    return bad ? -1 : k + 1;
+  }
+  return 0;
+}
+
 void cli_describe_search(const cli_search_opts *o, char *buf, size_t cap) {
   const char *s = goap_search_name(o->search);
   const char *h = goap_heuristic_name(o->heuristic);
