@@ -19,6 +19,13 @@
  *    wrapper of the allocator.
  *  - A plan found by a search is cached under the state the search started from (memory may
  *    have changed while a sliced search ran).
+ *  - HTN agents (t->htn): goal is always -1 and no goal is ever a candidate. plan[0..plan_len)
+ *    is the running plan up to its next `pause` (paused = 1: hp holds the continuation, resumed
+ *    from memory when the last step is done); mtr[0..mtr_len) is its method traversal record
+ *    from the root. A search for a better plan (a watched variable changed) runs on hp_try into
+ *    try_plan / try_mtr, bounded by the running MTR, so the running plan and its continuation
+ *    survive when nothing better is found; adopting the new plan swaps the buffers and the
+ *    planners, so a warm HTN agent does not allocate either.
  */
 #include <math.h>
 #include <string.h>
@@ -83,6 +90,14 @@ struct goap_agent {
 
   double time;
   goap_agent_stats st;
+
+  /* HTN agents */
+  goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
+  goap_htn_planner *hp_try;      /* searches for a better plan while one runs */
+  int32_t *mtr, *try_mtr, *try_plan;
+  size_t mtr_cap, try_mtr_cap, try_plan_cap;
+  int mtr_len;
+  int paused;                    /* the plan ends at a `pause`: resume when it is done */
 };
 
 /* ---- memory -------------------------------------------------------------------------------- */
@@ -266,6 +281,8 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
   a->searching = 0;
   a->ph = PHASE_SELECT;
   a->ncand = a->icand = 0;
+  a->mtr_len = 0;
+  a->paused = 0;
   a->reason = why;
   a->st.replans[why]++;
   a->idle_reported = 0;
@@ -593,20 +610,221 @@ static void action_failed(goap_agent *a, int act, int timeout) {
   need_plan(a, timeout ? GOAP_REPLAN_TIMEOUT : GOAP_REPLAN_ACTION_FAILED);
 }
 
-static void execute(goap_agent *a, double dt) {
+/* ---- HTN agents ------------------------------------------------------------------------------ */
+
+/* Decomposes the root task from memory (resume: continues the pause that ended the plan of
+ * *pp) on *pp (created now if needed), bounded by the MTR bound[0..bound_len) when bound is
+ * not NULL; the plan and MTR go to *plan / *mtr, grown as needed. Returns the planner's status
+ * (GOAP_OK, GOAP_PARTIAL, a failure) or GOAP_OUT_OF_MEMORY. */
+static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
+                              const int32_t *bound, int bound_len, int32_t **plan, size_t *pcap,
+                              int32_t **mtr, size_t *mcap, goap_htn_result *res) {
+  const goap_agent_type *t = a->t;
+  if (!*pp) {
+    goap_htn_planner_desc pd;
+    memset(&pd, 0, sizeof pd);
+    pd.allocator = a->alloc;
+    pd.initial_steps = 64;
+    pd.goap.initial_nodes = t->initial_nodes;
+    pd.goap.max_nodes = t->max_nodes;
+    *pp = goap_htn_planner_create(t->htn, &pd);
+    if (!*pp) return GOAP_OUT_OF_MEMORY;
+  }
+  goap_htn_request rq;
+  memset(&rq, 0, sizeof rq);
+  rq.start = a->mem;
+  rq.task = t->htn_root;
+  rq.max_steps = t->max_nodes;
+  rq.max_ms = t->budget_ms;
+  rq.mtr_bound = bound;
+  rq.mtr_bound_length = bound ? bound_len : 0;
+  rq.achieve_search = t->search;
+  rq.achieve_heuristic = t->heuristic;
+  rq.achieve_max_nodes = t->max_nodes;
+  rq.host = a;
+  memset(res, 0, sizeof *res);
+  res->plan = *plan;
+  res->plan_capacity = (int)(*pcap > 0x7fffffff ? 0x7fffffff : *pcap);
+  res->mtr = *mtr;
+  res->mtr_capacity = (int)(*mcap > 0x7fffffff ? 0x7fffffff : *mcap);
+  goap_status st = resume ? goap_htn_resume(*pp, a->mem, &rq, res) : goap_htn_plan(*pp, &rq, res);
+  a->st.expanded += res->stats.steps;
+  if (st == GOAP_BUFFER_TOO_SMALL) {
+    if (!goap__rt_grow(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
+                       sizeof **plan) ||
+        !goap__rt_grow(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
+      return GOAP_OUT_OF_MEMORY;
+    res->plan = *plan;
+    res->plan_capacity = (int)*pcap;
+    res->mtr = *mtr;
+    res->mtr_capacity = (int)*mcap;
+    st = goap_htn_fetch(*pp, res);
+  }
+  return st;
+}
+
+static void htn_plan_failed(goap_agent *a, goap_status why) {
+  a->st.plan_failures++;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
+  ev.status = why;
+  emit(a, &ev);
+}
+
+/* The plan in a->plan[0..len) runs from its first step; reason NONE reports a continuation
+ * after a `pause` (not counted as a plan adopted). */
+static void htn_adopt(goap_agent *a, const goap_htn_result *res, goap_replan_reason reason) {
+  a->plan_len = res->plan_length;
+  a->step = 0;
+  a->plan_cost = res->cost;
+  a->mtr_len = res->mtr_length;
+  a->paused = res->paused;
+  a->goal = -1;
+  a->running = 0;
+  a->ph = PHASE_EXECUTE;
+  a->searching = 0;
+  a->idle_reported = 0;
+  if (reason != GOAP_REPLAN_NONE) a->st.plans++;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_PLAN);
+  ev.plan = a->plan;
+  ev.plan_length = a->plan_len;
+  ev.cost = a->plan_cost;
+  ev.reason = reason;
+  emit(a, &ev);
+}
+
+/* Plans the root task from memory. GOAP_OK: adopted; GOAP_NO_PLAN: no decomposition, nothing
+ * to do (an empty plan) or a reservation refused: the agent idles and retries. */
+static goap_status htn_select(goap_agent *a) {
+  int from_idle = a->from_idle;
+  a->from_idle = 0;
+  goap_htn_result res;
+  goap_status st = htn_search(a, &a->hp, 0, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
+                              &a->mtr_cap, &res);
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  a->plan_len = a->mtr_len = 0;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) {
+    if (!a->idle_reported) htn_plan_failed(a, st);
+    else a->st.plan_failures++;
+    return GOAP_NO_PLAN;
+  }
+  if (res.plan_length == 0 && !res.paused) return GOAP_NO_PLAN; /* nothing to do */
+  int refused = reserve_plan(a, a->plan, res.plan_length);
+  if (refused == -2) return GOAP_OUT_OF_MEMORY;
+  if (refused >= 0) return GOAP_NO_PLAN;
+  if (from_idle) {
+    a->st.replans[GOAP_REPLAN_IDLE]++;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_REPLAN);
+    ev.reason = GOAP_REPLAN_IDLE;
+    emit(a, &ev);
+    a->reason = GOAP_REPLAN_IDLE;
+  }
+  htn_adopt(a, &res, a->reason);
+  return GOAP_OK;
+}
+
+/* A watched variable changed: look for a plan of higher priority than the running one (the
+ * MTR rule). Found: it replaces the running plan (its action is stopped). Otherwise the
+ * running plan goes on untouched. */
+static goap_status htn_try_better(goap_agent *a) {
+  goap_htn_result res;
+  goap_status st = htn_search(a, &a->hp_try, 0, a->mtr, a->mtr_len, &a->try_plan,
+                              &a->try_plan_cap, &a->try_mtr, &a->try_mtr_cap, &res);
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) return GOAP_OK; /* nothing better: keep */
+  if (goap_htn_mtr_compare(a->try_mtr, res.mtr_length, a->mtr, a->mtr_len) >= 0) return GOAP_OK;
+  need_plan(a, GOAP_REPLAN_WATCH);
+  int32_t *p = a->plan;
+  size_t c = a->plan_cap;
+  a->plan = a->try_plan;
+  a->plan_cap = a->try_plan_cap;
+  a->try_plan = p;
+  a->try_plan_cap = c;
+  p = a->mtr;
+  c = a->mtr_cap;
+  a->mtr = a->try_mtr;
+  a->mtr_cap = a->try_mtr_cap;
+  a->try_mtr = p;
+  a->try_mtr_cap = c;
+  goap_htn_planner *hp = a->hp;
+  a->hp = a->hp_try;
+  a->hp_try = hp;
+  int refused = reserve_plan(a, a->plan, res.plan_length);
+  if (refused == -2) return GOAP_OUT_OF_MEMORY;
+  if (refused >= 0) return GOAP_OK; /* plans again from the root on the next update */
+  htn_adopt(a, &res, GOAP_REPLAN_WATCH);
+  return GOAP_OK;
+}
+
+/* Before a step starts: resumes a paused plan when its actions are done, ends a finished
+ * plan, and checks the next action's preconditions and procedural check. Returns 1 when
+ * plan[step] may start now, 0 when not (the plan was dropped or continues on a later update),
+ * -1 when out of memory. */
+static int htn_next(goap_agent *a) {
+  if (a->step >= a->plan_len && a->paused) {
+    goap_htn_result res;
+    goap_status st = htn_search(a, &a->hp, 1, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
+                                &a->mtr_cap, &res);
+    if (st == GOAP_OUT_OF_MEMORY) return -1;
+    if (st != GOAP_OK && st != GOAP_PARTIAL) {
+      htn_plan_failed(a, st);
+      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      return 0;
+    }
+    int refused = reserve_plan(a, a->plan, res.plan_length);
+    if (refused == -2) return -1;
+    if (refused >= 0) {
+      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      return 0;
+    }
+    htn_adopt(a, &res, GOAP_REPLAN_NONE);
+    if (a->plan_len == 0 && a->paused) return 0; /* paused again at once: next update */
+  }
+  if (a->step >= a->plan_len) { /* the root task is done */
+    goal_done(a);
+    return 0;
+  }
+  int act = a->plan[a->step];
+  if (!goap_action_applicable(a->d, a->mem, act)) {
+    need_plan(a, GOAP_REPLAN_PRECONDITIONS);
+    return 0;
+  }
+  const goap__rt_action *r = &a->t->act[act];
+  if (r->check && !r->check(a, act, r->check_user)) { /* a failure before it starts */
+    a->st.actions_failed++;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
+    ev.action = act;
+    emit(a, &ev);
+    write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+    need_plan(a, GOAP_REPLAN_ACTION_FAILED);
+    return 0;
+  }
+  return 1;
+}
+
+static goap_status execute(goap_agent *a, double dt) {
+  if (!a->running && a->t->htn) {
+    int go = htn_next(a);
+    if (go < 0) return GOAP_OUT_OF_MEMORY;
+    if (!go) return GOAP_OK;
+  }
   if (!a->running) {
-    if (a->step >= a->plan_len || !repair(a)) {
+    if (a->t->htn) {
+      /* htn_next checked the step */
+    } else if (a->step >= a->plan_len || !repair(a)) {
       if (a->step >= a->plan_len) {
         if (goal_met(a, a->goal)) goal_done(a);
         else need_plan(a, GOAP_REPLAN_PLAN_DONE);
       } else {
         need_plan(a, GOAP_REPLAN_PRECONDITIONS);
       }
-      return;
-    }
-    if (a->step >= a->plan_len) { /* repair found everything done */
+      return GOAP_OK;
+    } else if (a->step >= a->plan_len) { /* repair found everything done */
       goal_done(a);
-      return;
+      return GOAP_OK;
     }
     int act = a->plan[a->step];
     const goap__rt_action *r = &a->t->act[act];
@@ -620,14 +838,14 @@ static void execute(goap_agent *a, double dt) {
     emit(a, &ev);
     if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
     if (r->start) r->start(a, act, r->user);
-    if (!a->running) return; /* the start callback dropped the plan */
+    if (!a->running) return GOAP_OK; /* the start callback dropped the plan */
   } else {
     a->action_time += dt;
   }
   int act = a->plan[a->step];
   const goap__rt_action *r = &a->t->act[act];
   goap_action_state s = r->tick ? r->tick(a, act, dt, r->user) : GOAP_ACTION_SUCCESS;
-  if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return;
+  if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return GOAP_OK;
   if (s == GOAP_ACTION_SUCCESS) {
     a->running = 0;
     a->st.actions_succeeded++;
@@ -646,6 +864,7 @@ static void execute(goap_agent *a, double dt) {
   } else if (r->timeout > 0 && a->action_time >= r->timeout) {
     action_failed(a, act, 1);
   }
+  return GOAP_OK;
 }
 
 /* ---- public API ----------------------------------------------------------------------------- */
@@ -654,6 +873,11 @@ static void free_agent(goap_agent *a) {
   goap_allocator al = a->alloc;
   const goap_agent_type *t = a->t;
   goap_planner_destroy(a->planner);
+  goap_htn_planner_destroy(a->hp);
+  goap_htn_planner_destroy(a->hp_try);
+  goap__rt_free(&al, a->mtr, a->mtr_cap * sizeof *a->mtr);
+  goap__rt_free(&al, a->try_mtr, a->try_mtr_cap * sizeof *a->try_mtr);
+  goap__rt_free(&al, a->try_plan, a->try_plan_cap * sizeof *a->try_plan);
   goap__rt_free(&al, a->mem, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->seen, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->tmp, a->W * sizeof(goap_word));
@@ -781,10 +1005,19 @@ static void sense(goap_agent *a) {
   }
 }
 
-/* Triggers 4 and 5 (and goal validity) while a plan runs. */
-static void check_interrupts(goap_agent *a) {
+/* Triggers 4 and 5 (and goal validity) while a plan runs; for an HTN agent, 4 under the MTR
+ * rule. */
+static goap_status check_interrupts(goap_agent *a) {
   const goap_agent_type *t = a->t;
-  if (a->ph != PHASE_EXECUTE) return;
+  if (a->ph != PHASE_EXECUTE) return GOAP_OK;
+  if (t->htn) {
+    int changed = watched_changed(a, t->vars + t->hwatch, t->hwatch_count);
+    if (!changed && a->running) {
+      const goap__rt_action *ar = &t->act[a->plan[a->step]];
+      changed = watched_changed(a, t->vars + ar->watch, ar->watch_count);
+    }
+    return changed ? htn_try_better(a) : GOAP_OK;
+  }
   const goap__rt_goal *gr = &t->goal[a->goal];
   int watch = watched_changed(a, t->vars + gr->watch, gr->watch_count);
   if (!watch && a->running) {
@@ -793,15 +1026,15 @@ static void check_interrupts(goap_agent *a) {
   }
   if (watch) {
     need_plan(a, GOAP_REPLAN_WATCH);
-    return;
+    return GOAP_OK;
   }
   if (goal_met(a, a->goal)) { /* achieved by someone else: nothing left to do for it */
     goal_done(a);
-    return;
+    return GOAP_OK;
   }
   if (!goal_valid(a, a->goal)) {
     need_plan(a, GOAP_REPLAN_GOAL_INVALID);
-    return;
+    return GOAP_OK;
   }
   if (a->time + 1e-12 >= a->next_goal_check) {
     a->next_goal_check = a->time + t->check_interval;
@@ -810,6 +1043,7 @@ static void check_interrupts(goap_agent *a) {
     double best = best_other(a, &which);
     if (which >= 0 && best > a->goal_prio + t->margin) need_plan(a, GOAP_REPLAN_BETTER_GOAL);
   }
+  return GOAP_OK;
 }
 
 goap_status goap_agent_update(goap_agent *a, double dt) {
@@ -825,7 +1059,7 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   }
   sense(a);
   int changed = memcmp(a->mem, a->seen, a->W * sizeof *a->mem) != 0;
-  check_interrupts(a);
+  if (check_interrupts(a) == GOAP_OUT_OF_MEMORY) return GOAP_OUT_OF_MEMORY;
   if (a->ph == PHASE_IDLE && (changed || a->time + 1e-12 >= a->next_idle_retry)) {
     a->ph = PHASE_SELECT;
     a->reason = GOAP_REPLAN_IDLE;
@@ -837,7 +1071,7 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   goap_status st = GOAP_OK;
   if (a->ph == PHASE_SELECT) {
-    st = select_goal(a);
+    st = a->t->htn ? htn_select(a) : select_goal(a);
     if (st == GOAP_NO_PLAN) {
       a->ph = PHASE_IDLE;
       a->next_idle_retry = a->time + a->t->check_interval;
@@ -849,7 +1083,7 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
       }
     }
   }
-  if (a->ph == PHASE_EXECUTE) execute(a, dt);
+  if (a->ph == PHASE_EXECUTE && execute(a, dt) == GOAP_OUT_OF_MEMORY) return GOAP_OUT_OF_MEMORY;
   if (st == GOAP_OK && a->ph == PHASE_SELECT && a->searching) st = GOAP_IN_PROGRESS;
   return st;
 }
@@ -900,6 +1134,12 @@ const int32_t *goap_agent_plan(const goap_agent *a, int *length, int *step) {
 
 double goap_agent_plan_cost(const goap_agent *a) {
   return a && a->ph == PHASE_EXECUTE ? a->plan_cost : 0.0;
+}
+
+const int32_t *goap_agent_htn_mtr(const goap_agent *a, int *length) {
+  int have = a && a->t->htn && a->ph == PHASE_EXECUTE;
+  if (length) *length = have ? a->mtr_len : 0;
+  return have ? a->mtr : NULL;
 }
 
 int goap_agent_is_planning(const goap_agent *a) {

@@ -12,6 +12,7 @@
 #define GOAP_RUNTIME_INTERNAL_H
 
 #include <goap/agent.h>
+#include <goap/htn.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -75,6 +76,10 @@ struct goap_agent_type {
   goap_heuristic heuristic;
   uint32_t max_nodes, budget, initial_nodes;
   double budget_ms;
+  /* HTN agents (NULL htn: GOAP goals) */
+  const goap_htn_domain *htn;
+  int htn_root;
+  uint32_t hwatch, hwatch_count;   /* into type->vars */
 };
 
 /* ---- blackboard ------------------------------------------------------------------------ */

@@ -7,6 +7,8 @@
  *  - costs[a] is the cost the type plans action a with (domain cost * scale), or -1 when the
  *    type does not have the action; it is passed to the core as goap_request.costs.
  *  - Validation happens before anything is kept: a failed create leaks nothing.
+ *  - An HTN type (htn != NULL) has every goal disabled and no disabled action; its htn_watch
+ *    variables live in the vars pool like the bindings' watch lists.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -106,6 +108,22 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
       !isfinite(x->planning_ms_per_update))
     return "timing: margins, intervals and budgets must be finite and >= 0";
   *neff = *ncond = *nvar = *nres = 0;
+  if (x->htn) {
+    if (goap_htn_domain_goap(x->htn) != d)
+      return "htn: the HTN domain must be built over the type's goap_domain";
+    if (x->htn_root < 0 || x->htn_root >= goap_htn_domain_task_count(x->htn))
+      return "htn_root: not a task of the HTN domain";
+    if (x->goals || x->goal_count)
+      return "htn: an HTN agent type decomposes its root task and has no goal bindings";
+    if (!check_vars(d, x->htn_watch, x->htn_watch_count))
+      return "htn_watch lists a bad variable";
+    for (int i = 0; x->actions && i < na; ++i)
+      if (x->actions[i].disabled)
+        return "htn: an HTN agent type cannot disable actions (its methods choose them)";
+    *nvar += (size_t)x->htn_watch_count;
+  } else if (x->htn_root || x->htn_watch || x->htn_watch_count) {
+    return "htn_root / htn_watch: given without an HTN domain (htn)";
+  }
   for (int i = 0; x->actions && i < na; ++i) {
     const goap_action_binding *b = &x->actions[i];
     if (!(b->cost_scale >= 0) || !isfinite(b->cost_scale))
@@ -273,6 +291,16 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
     r->watch_count = (uint32_t)b->watch_count;
     for (int k = 0; k < b->watch_count; ++k) t->vars[kv++] = b->watch[k];
   }
+  if (x.htn) {
+    t->htn = x.htn;
+    t->htn_root = x.htn_root;
+    t->hwatch = (uint32_t)kv;
+    t->hwatch_count = (uint32_t)x.htn_watch_count;
+    for (int k = 0; k < x.htn_watch_count; ++k) t->vars[kv++] = x.htn_watch[k];
+    for (int i = 0; i < t->ng; ++i) t->goal[i].disabled = 1;
+  } else {
+    t->htn_root = -1;
+  }
   for (int i = 0; i < t->nsensors; ++i) t->sensors[i] = x.sensors[i];
   for (int v = 0; v < t->nv; ++v) {
     goap_var_info vi;
@@ -297,4 +325,9 @@ const char *goap_agent_type_name(const goap_agent_type *t) { return t ? t->name 
 const double *goap_agent_type_costs(const goap_agent_type *t, int *count) {
   if (count) *count = t ? t->na : 0;
   return t ? t->costs : NULL;
+}
+
+const goap_htn_domain *goap_agent_type_htn(const goap_agent_type *t, int *root) {
+  if (root) *root = t && t->htn ? t->htn_root : -1;
+  return t ? t->htn : NULL;
 }
