@@ -155,6 +155,7 @@ namespace Goap
             public double SwitchMargin, GoalCheckInterval, FailedGoalCooldown;
             public int Search, Heuristic; public uint MaxNodes, ExpansionsPerUpdate;
             public double PlanningMsPerUpdate; public uint PlannerInitialNodes;
+            public IntPtr Htn; public int HtnRoot; public IntPtr HtnWatch; public int HtnWatchCount;
         }
 
         [StructLayout(LayoutKind.Sequential)]

@@ -181,6 +181,13 @@ GOAP_API goap_status goap_file_agent_bindings(const goap_file *f, int type,
                                               goap_action_binding *actions, int action_count,
                                               goap_goal_binding *goals, int goal_count);
 
+/* `htn TASK` in an agent block: returns the root task's id in goap_file_htn() (-1 for a GOAP
+ * agent type or a bad index); *watch / *watch_count (may be NULL) receive the block's `watch`
+ * variables (pointing into the file). Ready for goap_agent_type_desc.htn / htn_root /
+ * htn_watch. */
+GOAP_API int goap_file_agent_type_htn(const goap_file *f, int type, const int32_t **watch,
+                                      int *watch_count);
+
 /* ------------------------------------------------------------------------------------------
  * Simulations (`simulation` blocks): one agent with every action and goal of the file, or the
  * squad of its `member` lines, in a scripted world. See docs/format.md.

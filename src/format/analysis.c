@@ -205,6 +205,15 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
       for (k = 0; k < ns; ++k)
         for (q = 0; q < s[k].eff_count; ++q) apply_effect(&r, &s[k].effs[q]);
     }
+  /* on_fail (failure memory), on_start and on_end effects: the runtime writes them when an
+   * action fails, starts or ends (over-approximated as always) */
+  for (i = 0; f->action_rt && i < r.na && i < f->action_count; ++i) {
+    const goap__action_rt *rt = &f->action_rt[i];
+    uint32_t q;
+    for (q = 0; q < rt->on_fail_count; ++q) apply_effect(&r, &f->rt_effs[rt->on_fail + q]);
+    for (q = 0; q < rt->on_start_count; ++q) apply_effect(&r, &f->rt_effs[rt->on_start + q]);
+    for (q = 0; q < rt->on_end_count; ++q) apply_effect(&r, &f->rt_effs[rt->on_end + q]);
+  }
   /* who reads what: watchers of each variable, CSR layout */
   memset(wstart, 0, ((size_t)r.nv + 1) * sizeof *wstart);
   for (i = 0; i < r.na; ++i) {

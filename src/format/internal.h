@@ -267,6 +267,12 @@ typedef struct goap__agent_type {
   uint32_t goals, goal_count;      /* rt_ids: goal ids */
   int has_actions, has_goals;
   int32_t role;                    /* -1: none */
+  /* `htn TASK`: an HTN agent (resolved after the last line); `watch VARS` (HTN only) */
+  const char *htn_name;            /* NULL: a GOAP agent */
+  goap__pos htn_pos, watch_pos;
+  int32_t htn_root;                /* task id in the file's HTN domain, -1: none */
+  uint32_t watch, watch_count;     /* rt_vars */
+  int actions_line, goals_line;    /* lines of the first `actions` / `goals` (0: none) */
 } goap__agent_type;
 typedef struct goap__sim_member {
   const char *name;

@@ -24,7 +24,7 @@ enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
 /* Once-only attributes (indices into attr_line). */
 enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
-       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_COUNT };
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COUNT };
 
 /* A name used before it may be defined, resolved after the last line. */
 enum { R_ID = 0, R_ROLE_SCALE, R_AGENT_ROLE, R_MEMBER_TYPE };
@@ -220,6 +220,10 @@ static const char *cand_resource(const void *ctx, int i) {
 static const char *cand_role(const void *ctx, int i) {
   return ((const parser *)ctx)->f->roles[i].name;
 }
+static const char *cand_task(const void *ctx, int i) {
+  return goap_htn_domain_task_name(((const goap_file *)ctx)->htn, i);
+}
+
 static const char *cand_agent(const void *ctx, int i) {
   return ((const parser *)ctx)->f->agent_types[i].name;
 }
@@ -1103,6 +1107,7 @@ static goap_status begin_named(parser *p, goap__lexer *lx, int kind) {
     t->name = name;
     t->line = pos.line;
     t->role = -1;
+    t->htn_root = -1;
     f->agent_type_count = count + 1;
   }
   p->block = kind;
@@ -1150,11 +1155,39 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return expect_eol(lx, "the role name");
   }
-  TRY(next(lx));
+  if (strcmp(kw, "htn") == 0) { /* an HTN agent: the root task, resolved at the end */
+    int other = t->goals_line ? t->goals_line : t->actions_line;
+    if (other)
+      return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                         "an agent has either '%s' or 'htn': this one has '%s' (line %d)",
+                         t->goals_line ? "goals" : "actions", t->goals_line ? "goals" : "actions",
+                         other);
+    TRY(once(p, lx, A_HTN, "htn"));
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a task name after 'htn'");
+    t->htn_pos = tok_pos(p, lx);
+    TRY(take_name(p, lx, "a task name after 'htn'", &t->htn_name));
+    TRY(next(lx));
+    return expect_eol(lx, "the task name");
+  }
+  if (strcmp(kw, "watch") == 0) {
+    if (!t->watch_count) t->watch_pos = tok_pos(p, lx);
+    TRY(next(lx));
+    return parse_var_list(p, lx, "watch", &t->watch, &t->watch_count);
+  }
+  if (p->attr_line[A_HTN])
+    return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                       "an agent has either '%s' or 'htn': this one has 'htn' (line %d); an HTN "
+                       "agent's methods choose its actions",
+                       kw, p->attr_line[A_HTN]);
   if (strcmp(kw, "actions") == 0) {
+    if (!t->actions_line) t->actions_line = p->ec.line;
+    TRY(next(lx));
     t->has_actions = 1;
     return parse_name_list(p, lx, "actions", GOAP__NS_ACTION, &t->actions, &t->action_count);
   }
+  if (!t->goals_line) t->goals_line = p->ec.line;
+  TRY(next(lx));
   t->has_goals = 1;
   return parse_name_list(p, lx, "goals", GOAP__NS_GOAL, &t->goals, &t->goal_count);
 }
@@ -1436,13 +1469,13 @@ static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"
 static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
                                         "until", "step", "expect", "member"};
 static const char *const role_attrs[] = {"cost"};
-static const char *const agent_attrs[] = {"actions", "goals", "role"};
+static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch"};
 #define N_ACTION_ATTRS 10
 #define N_GOAL_ATTRS 4
 #define N_SCENARIO_ATTRS 4
 #define N_SIM_ATTRS 8
 #define N_ROLE_ATTRS 1
-#define N_AGENT_ATTRS 3
+#define N_AGENT_ATTRS 5
 static const char *const allowed_text[] = {
     "",
     "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
@@ -1450,7 +1483,7 @@ static const char *const allowed_text[] = {
     "pursue, want, given, expect",
     "given, at, fail, sense, until, step, expect, member",
     "cost",
-    "actions, goals, role"};
+    "actions, goals, role, htn, watch"};
 static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
                                             "a simulation", "a role",  "an agent"};
 
@@ -1693,6 +1726,34 @@ static goap_status finalize(parser *p) {
     sc->expect_plan_length = (int)ir->plan_count;
   }
   TRY(goap__htn_finalize(p->htn, f, &p->names, &p->ec, p->text, p->len));
+  for (i = 0; i < f->agent_type_count; ++i) { /* `htn TASK` and `watch` of agent blocks */
+    goap__agent_type *t = &f->agent_types[i];
+    if (!t->htn_name) {
+      if (t->watch_count)
+        return error_at(p, GOAP_PARSE_ERROR, &t->watch_pos,
+                        "'watch' in an agent block needs an 'htn' line (a GOAP agent watches "
+                        "variables in its goals and actions)");
+      continue;
+    }
+    t->htn_root = f->htn ? goap_htn_domain_find_task(f->htn, t->htn_name) : -1;
+    if (t->htn_root < 0) {
+      char dym[128];
+      size_t len = strlen(t->htn_name);
+      int32_t act = goap__ftab_find(&p->names, GOAP__NS_ACTION, t->htn_name, len);
+      int32_t goal = goap__ftab_find(&p->names, GOAP__NS_GOAL, t->htn_name, len);
+      if (act >= 0 || goal >= 0)
+        return error_at(p, GOAP_INVALID_ARGUMENT, &t->htn_pos,
+                        "'%s' is %s, not a task: 'htn' needs the root compound task (a 'task' "
+                        "block)",
+                        t->htn_name, act >= 0 ? "an action" : "a goal");
+      if (!f->htn)
+        return error_at(p, GOAP_NOT_FOUND, &t->htn_pos,
+                        "unknown task '%s' (the file has no 'task' block)", t->htn_name);
+      goap__did_you_mean(dym, sizeof dym, t->htn_name, len, cand_task, f,
+                         goap_htn_domain_task_count(f->htn));
+      return error_at(p, GOAP_NOT_FOUND, &t->htn_pos, "unknown task '%s'%s", t->htn_name, dym);
+    }
+  }
   return goap__analyse(f, p->text, p->len);
 }
 

@@ -138,6 +138,16 @@ goap_status goap_file_agent_bindings(const goap_file *f, int type, goap_action_b
   return GOAP_OK;
 }
 
+int goap_file_agent_type_htn(const goap_file *f, int type, const int32_t **watch,
+                             int *watch_count) {
+  const goap__agent_type *t =
+      f && type >= 0 && type < f->agent_type_count ? &f->agent_types[type] : NULL;
+  int htn = t && t->htn_name;
+  if (watch) *watch = htn && t->watch_count ? f->rt_vars + t->watch : NULL;
+  if (watch_count) *watch_count = htn ? (int)t->watch_count : 0;
+  return htn ? t->htn_root : -1;
+}
+
 /* ---- simulations --------------------------------------------------------------------------- */
 
 int goap_file_simulation_count(const goap_file *f) { return f ? f->sim_count : 0; }
@@ -318,6 +328,16 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     td.action_count = na;
     td.goals = gb;
     td.goal_count = ng;
+    if (mb && f->agent_types[mb->type].htn_name) { /* an HTN agent: its root task, no goals */
+      int nw = 0;
+      const int32_t *w = NULL;
+      td.htn = f->htn;
+      td.htn_root = goap_file_agent_type_htn(f, mb->type, &w, &nw);
+      td.htn_watch = w;
+      td.htn_watch_count = nw;
+      td.goals = NULL;
+      td.goal_count = 0;
+    }
     td.sensors = &sensor;
     td.sensor_count = sm->sense_count ? 1 : 0;
     st = goap_agent_type_create(d, &td, &m->type, NULL);

@@ -933,6 +933,11 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
            ensure_plan_cap(a, 16);
+  /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
+  if (ok && t->htn)
+    ok = goap__rt_grow(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
+         goap__rt_grow(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
+         goap__rt_grow(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
   if (ok) {
     if (desc->memory) {
       /* keep only legal values: copy variable by variable */

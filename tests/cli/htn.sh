@@ -104,7 +104,7 @@ err_has "no tasks" "has no task 'anything'"
 run test "$TROLL"
 expect_rc "test troll" 0
 out_has "test troll" "PASS $TROLL:no_path_to_enemy (task be_troll, cost 3, plan choose_bridge go_to_bridge check_bridge)"
-out_has "test troll" "6 passed, 0 failed"
+out_has "test troll" "7 passed, 0 failed"
 run test "$DIR/htn/cycle.goap"
 expect_rc "test cycle" 1
 out_has "test cycle" "expected no plan, but: "

@@ -471,6 +471,16 @@ expect_rc "simulate bad step" 2 simulate "$SOLDIER" --step 0
 expect_rc "simulate bad until" 2 simulate "$SOLDIER" --until=abc
 expect_rc "simulate unknown option" 2 simulate "$SOLDIER" --jsn
 expect_rc "simulate missing file" 2 simulate
+# an HTN agent (agent troll: htn be_troll): failure memory, the MTR rule, a watch replacement
+expect_rc "simulate htn troll" 0 simulate "$EX/trunk_thumper.goap"
+out_has "simulate htn plan" "troll         plan for be_troll (cost 6): find_tree, uproot_tree, go_to_enemy, trunk_slam"
+out_has "simulate htn failure memory" "memory: tree_stuck = true"
+out_has "simulate htn other method" "3.20  troll         plan for be_troll (cost 5): go_to_enemy, punch"
+out_has "simulate htn kept, then failed" "6.20  troll           go_to_enemy FAILED"
+out_has "simulate htn watch replaces patrol" "9.00  troll         replan: a watched variable changed"
+out_has "simulate htn done" "task be_troll done"
+out_has "simulate htn end" "end (nothing left to do): 5 plans, 4 replans, 2 actions failed"
+expect_rc "simulate htn html" 0 simulate "$EX/trunk_thumper.goap" --html "$TMP/troll.html"
 # simulate --html: one self-contained page, every plan with its search trace
 expect_rc "simulate html" 0 simulate "$SOLDIER" door_held --html "$TMP/sim.html"
 out_has "simulate html says where" "wrote $TMP/sim.html"

@@ -45,6 +45,9 @@ void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_ev
   if (who) snprintf(t, sizeof t, "%6.2f  %-12s", tidy(ev->time), who);
   else snprintf(t, sizeof t, "%6.2f", tidy(ev->time));
   const char *goal = ev->goal >= 0 ? goap_domain_goal_name(d, ev->goal) : NULL;
+  int root = -1; /* an HTN agent: its plans are for its root task */
+  const goap_htn_domain *htn = agent ? goap_agent_type_htn(goap_agent_get_type(agent), &root) : NULL;
+  if (!goal && htn) goal = goap_htn_domain_task_name(htn, root);
   const char *act = ev->action >= 0 ? goap_domain_action_name(d, ev->action) : NULL;
   if (tl->json || tl->html) {
     cli_buf b;
@@ -149,8 +152,9 @@ void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_ev
       cli_buf_init(&b);
       cli_format_plan(&b, d, ev->plan, ev->plan_length, ", ");
       cli_format_number(ev->cost, num, sizeof num);
-      printf("%s  plan for %s (cost %s%s): %s\n", t, goal, num, ev->cached ? ", cached" : "",
-             ev->plan_length ? cli_buf_str(&b) : "(nothing to do)");
+      printf("%s  plan for %s%s (cost %s%s): %s\n", t, goal,
+             htn && ev->reason == GOAP_REPLAN_NONE ? ", continued after a pause" : "", num,
+             ev->cached ? ", cached" : "", ev->plan_length ? cli_buf_str(&b) : "(nothing to do)");
       cli_buf_free(&b);
       break;
     }
@@ -171,7 +175,9 @@ void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_ev
       value_text(d, ev->var, ev->value, v, sizeof v);
       printf("%s      memory: %s = %s\n", t, var_name(d, ev->var), v);
       break;
-    case GOAP_EVENT_GOAL_DONE: printf("%s  goal %s achieved\n", t, goal); break;
+    case GOAP_EVENT_GOAL_DONE:
+      printf(htn ? "%s  task %s done\n" : "%s  goal %s achieved\n", t, goal);
+      break;
     case GOAP_EVENT_IDLE: printf("%s  nothing left to do\n", t); break;
     case GOAP_EVENT_RESERVATION_DENIED:
       printf("%s  %s refused: %s is taken; planning without it\n", t, act, ev->resource);

@@ -100,7 +100,9 @@ class AgentTypeDesc(ctypes.Structure):
                 ("switch_margin", c_double), ("goal_check_interval", c_double),
                 ("failed_goal_cooldown", c_double), ("search", c_int), ("heuristic", c_int),
                 ("max_nodes", c_uint32), ("expansions_per_update", c_uint32),
-                ("planning_ms_per_update", c_double), ("planner_initial_nodes", c_uint32)]
+                ("planning_ms_per_update", c_double), ("planner_initial_nodes", c_uint32),
+                ("htn", c_void_p), ("htn_root", c_int), ("htn_watch", P(c_int32)),
+                ("htn_watch_count", c_int)]
 
 
 class AgentEvent(ctypes.Structure):
