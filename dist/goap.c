@@ -21,6 +21,7 @@
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
  *   static `build_index` of src/core/planner.c renamed to build_index__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `cand_goal` of src/format/parser.c renamed to cand_goal__format_parser in goap.c (clashes with src/format/htn_parse.c)
+ *   static `cand_task` of src/format/parser.c renamed to cand_task__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `check_conds` of src/runtime/type.c renamed to check_conds__runtime_type in goap.c (clashes with src/core/builder.c)
  *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/domain.c)
  *   static `clear_error` of src/htn/domain.c renamed to clear_error__htn_domain in goap.c (clashes with src/core/builder.c)
@@ -4916,6 +4917,12 @@ typedef struct goap__agent_type {
   uint32_t goals, goal_count;      /* rt_ids: goal ids */
   int has_actions, has_goals;
   int32_t role;                    /* -1: none */
+  /* `htn TASK`: an HTN agent (resolved after the last line); `watch VARS` (HTN only) */
+  const char *htn_name;            /* NULL: a GOAP agent */
+  goap__pos htn_pos, watch_pos;
+  int32_t htn_root;                /* task id in the file's HTN domain, -1: none */
+  uint32_t watch, watch_count;     /* rt_vars */
+  int actions_line, goals_line;    /* lines of the first `actions` / `goals` (0: none) */
 } goap__agent_type;
 typedef struct goap__sim_member {
   const char *name;
@@ -5226,6 +5233,15 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
       for (k = 0; k < ns; ++k)
         for (q = 0; q < s[k].eff_count; ++q) apply_effect(&r, &s[k].effs[q]);
     }
+  /* on_fail (failure memory), on_start and on_end effects: the runtime writes them when an
+   * action fails, starts or ends (over-approximated as always) */
+  for (i = 0; f->action_rt && i < r.na && i < f->action_count; ++i) {
+    const goap__action_rt *rt = &f->action_rt[i];
+    uint32_t q;
+    for (q = 0; q < rt->on_fail_count; ++q) apply_effect(&r, &f->rt_effs[rt->on_fail + q]);
+    for (q = 0; q < rt->on_start_count; ++q) apply_effect(&r, &f->rt_effs[rt->on_start + q]);
+    for (q = 0; q < rt->on_end_count; ++q) apply_effect(&r, &f->rt_effs[rt->on_end + q]);
+  }
   /* who reads what: watchers of each variable, CSR layout */
   memset(wstart, 0, ((size_t)r.nv + 1) * sizeof *wstart);
   for (i = 0; i < r.na; ++i) {
@@ -7029,6 +7045,7 @@ goap_status goap__tok_decimal(goap__lexer *lx, double *out) {
 /* ==== src/format/parser.c ==== */
 /* names of src/format/parser.c that another file also declares */
 #define cand_goal cand_goal__format_parser
+#define cand_task cand_task__format_parser
 #define expect_eol expect_eol__format_parser
 #define item_pos item_pos__format_parser
 #define take_name take_name__format_parser
@@ -7059,7 +7076,7 @@ enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
 /* Once-only attributes (indices into attr_line). */
 enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
-       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_COUNT };
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COUNT };
 
 /* A name used before it may be defined, resolved after the last line. */
 enum { R_ID = 0, R_ROLE_SCALE, R_AGENT_ROLE, R_MEMBER_TYPE };
@@ -7255,6 +7272,10 @@ static const char *cand_resource(const void *ctx, int i) {
 static const char *cand_role(const void *ctx, int i) {
   return ((const parser *)ctx)->f->roles[i].name;
 }
+static const char *cand_task(const void *ctx, int i) {
+  return goap_htn_domain_task_name(((const goap_file *)ctx)->htn, i);
+}
+
 static const char *cand_agent(const void *ctx, int i) {
   return ((const parser *)ctx)->f->agent_types[i].name;
 }
@@ -8138,6 +8159,7 @@ static goap_status begin_named(parser *p, goap__lexer *lx, int kind) {
     t->name = name;
     t->line = pos.line;
     t->role = -1;
+    t->htn_root = -1;
     f->agent_type_count = count + 1;
   }
   p->block = kind;
@@ -8185,11 +8207,39 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return expect_eol(lx, "the role name");
   }
-  TRY(next(lx));
+  if (strcmp(kw, "htn") == 0) { /* an HTN agent: the root task, resolved at the end */
+    int other = t->goals_line ? t->goals_line : t->actions_line;
+    if (other)
+      return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                         "an agent has either '%s' or 'htn': this one has '%s' (line %d)",
+                         t->goals_line ? "goals" : "actions", t->goals_line ? "goals" : "actions",
+                         other);
+    TRY(once(p, lx, A_HTN, "htn"));
+    TRY(next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a task name after 'htn'");
+    t->htn_pos = tok_pos(p, lx);
+    TRY(take_name(p, lx, "a task name after 'htn'", &t->htn_name));
+    TRY(next(lx));
+    return expect_eol(lx, "the task name");
+  }
+  if (strcmp(kw, "watch") == 0) {
+    if (!t->watch_count) t->watch_pos = tok_pos(p, lx);
+    TRY(next(lx));
+    return parse_var_list(p, lx, "watch", &t->watch, &t->watch_count);
+  }
+  if (p->attr_line[A_HTN])
+    return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                       "an agent has either '%s' or 'htn': this one has 'htn' (line %d); an HTN "
+                       "agent's methods choose its actions",
+                       kw, p->attr_line[A_HTN]);
   if (strcmp(kw, "actions") == 0) {
+    if (!t->actions_line) t->actions_line = p->ec.line;
+    TRY(next(lx));
     t->has_actions = 1;
     return parse_name_list(p, lx, "actions", GOAP__NS_ACTION, &t->actions, &t->action_count);
   }
+  if (!t->goals_line) t->goals_line = p->ec.line;
+  TRY(next(lx));
   t->has_goals = 1;
   return parse_name_list(p, lx, "goals", GOAP__NS_GOAL, &t->goals, &t->goal_count);
 }
@@ -8471,13 +8521,13 @@ static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"
 static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
                                         "until", "step", "expect", "member"};
 static const char *const role_attrs[] = {"cost"};
-static const char *const agent_attrs[] = {"actions", "goals", "role"};
+static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch"};
 #define N_ACTION_ATTRS 10
 #define N_GOAL_ATTRS 4
 #define N_SCENARIO_ATTRS 4
 #define N_SIM_ATTRS 8
 #define N_ROLE_ATTRS 1
-#define N_AGENT_ATTRS 3
+#define N_AGENT_ATTRS 5
 static const char *const allowed_text[] = {
     "",
     "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
@@ -8485,7 +8535,7 @@ static const char *const allowed_text[] = {
     "pursue, want, given, expect",
     "given, at, fail, sense, until, step, expect, member",
     "cost",
-    "actions, goals, role"};
+    "actions, goals, role, htn, watch"};
 static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
                                             "a simulation", "a role",  "an agent"};
 
@@ -8728,6 +8778,34 @@ static goap_status finalize(parser *p) {
     sc->expect_plan_length = (int)ir->plan_count;
   }
   TRY(goap__htn_finalize(p->htn, f, &p->names, &p->ec, p->text, p->len));
+  for (i = 0; i < f->agent_type_count; ++i) { /* `htn TASK` and `watch` of agent blocks */
+    goap__agent_type *t = &f->agent_types[i];
+    if (!t->htn_name) {
+      if (t->watch_count)
+        return error_at(p, GOAP_PARSE_ERROR, &t->watch_pos,
+                        "'watch' in an agent block needs an 'htn' line (a GOAP agent watches "
+                        "variables in its goals and actions)");
+      continue;
+    }
+    t->htn_root = f->htn ? goap_htn_domain_find_task(f->htn, t->htn_name) : -1;
+    if (t->htn_root < 0) {
+      char dym[128];
+      size_t len = strlen(t->htn_name);
+      int32_t act = goap__ftab_find(&p->names, GOAP__NS_ACTION, t->htn_name, len);
+      int32_t goal = goap__ftab_find(&p->names, GOAP__NS_GOAL, t->htn_name, len);
+      if (act >= 0 || goal >= 0)
+        return error_at(p, GOAP_INVALID_ARGUMENT, &t->htn_pos,
+                        "'%s' is %s, not a task: 'htn' needs the root compound task (a 'task' "
+                        "block)",
+                        t->htn_name, act >= 0 ? "an action" : "a goal");
+      if (!f->htn)
+        return error_at(p, GOAP_NOT_FOUND, &t->htn_pos,
+                        "unknown task '%s' (the file has no 'task' block)", t->htn_name);
+      goap__did_you_mean(dym, sizeof dym, t->htn_name, len, cand_task, f,
+                         goap_htn_domain_task_count(f->htn));
+      return error_at(p, GOAP_NOT_FOUND, &t->htn_pos, "unknown task '%s'%s", t->htn_name, dym);
+    }
+  }
   return goap__analyse(f, p->text, p->len);
 }
 
@@ -8982,6 +9060,7 @@ int goap_file_task_line(const goap_file *f, int task, int *col) {
 #undef N_ROLE_ATTRS
 #undef N_AGENT_ATTRS
 #undef cand_goal
+#undef cand_task
 #undef expect_eol
 #undef item_pos
 #undef take_name
@@ -9126,6 +9205,16 @@ goap_status goap_file_agent_bindings(const goap_file *f, int type, goap_action_b
     }
   }
   return GOAP_OK;
+}
+
+int goap_file_agent_type_htn(const goap_file *f, int type, const int32_t **watch,
+                             int *watch_count) {
+  const goap__agent_type *t =
+      f && type >= 0 && type < f->agent_type_count ? &f->agent_types[type] : NULL;
+  int htn = t && t->htn_name;
+  if (watch) *watch = htn && t->watch_count ? f->rt_vars + t->watch : NULL;
+  if (watch_count) *watch_count = htn ? (int)t->watch_count : 0;
+  return htn ? t->htn_root : -1;
 }
 
 /* ---- simulations --------------------------------------------------------------------------- */
@@ -9308,6 +9397,16 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     td.action_count = na;
     td.goals = gb;
     td.goal_count = ng;
+    if (mb && f->agent_types[mb->type].htn_name) { /* an HTN agent: its root task, no goals */
+      int nw = 0;
+      const int32_t *w = NULL;
+      td.htn = f->htn;
+      td.htn_root = goap_file_agent_type_htn(f, mb->type, &w, &nw);
+      td.htn_watch = w;
+      td.htn_watch_count = nw;
+      td.goals = NULL;
+      td.goal_count = 0;
+    }
     td.sensors = &sensor;
     td.sensor_count = sm->sense_count ? 1 : 0;
     st = goap_agent_type_create(d, &td, &m->type, NULL);
@@ -13904,6 +14003,13 @@ done:
  *    wrapper of the allocator.
  *  - A plan found by a search is cached under the state the search started from (memory may
  *    have changed while a sliced search ran).
+ *  - HTN agents (t->htn): goal is always -1 and no goal is ever a candidate. plan[0..plan_len)
+ *    is the running plan up to its next `pause` (paused = 1: hp holds the continuation, resumed
+ *    from memory when the last step is done); mtr[0..mtr_len) is its method traversal record
+ *    from the root. A search for a better plan (a watched variable changed) runs on hp_try into
+ *    try_plan / try_mtr, bounded by the running MTR, so the running plan and its continuation
+ *    survive when nothing better is found; adopting the new plan swaps the buffers and the
+ *    planners, so a warm HTN agent does not allocate either.
  */
 #include <math.h>
 #include <string.h>
@@ -13924,6 +14030,7 @@ done:
 #define GOAP_RUNTIME_INTERNAL_H
 
 /* #include goap/agent.h: in goap.h */
+/* #include goap/htn.h: in goap.h */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13987,6 +14094,10 @@ struct goap_agent_type {
   goap_heuristic heuristic;
   uint32_t max_nodes, budget, initial_nodes;
   double budget_ms;
+  /* HTN agents (NULL htn: GOAP goals) */
+  const goap_htn_domain *htn;
+  int htn_root;
+  uint32_t hwatch, hwatch_count;   /* into type->vars */
 };
 
 /* ---- blackboard ------------------------------------------------------------------------ */
@@ -14072,6 +14183,14 @@ struct goap_agent {
 
   double time;
   goap_agent_stats st;
+
+  /* HTN agents */
+  goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
+  goap_htn_planner *hp_try;      /* searches for a better plan while one runs */
+  int32_t *mtr, *try_mtr, *try_plan;
+  size_t mtr_cap, try_mtr_cap, try_plan_cap;
+  int mtr_len;
+  int paused;                    /* the plan ends at a `pause`: resume when it is done */
 };
 
 /* ---- memory -------------------------------------------------------------------------------- */
@@ -14255,6 +14374,8 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
   a->searching = 0;
   a->ph = PHASE_SELECT;
   a->ncand = a->icand = 0;
+  a->mtr_len = 0;
+  a->paused = 0;
   a->reason = why;
   a->st.replans[why]++;
   a->idle_reported = 0;
@@ -14582,20 +14703,221 @@ static void action_failed(goap_agent *a, int act, int timeout) {
   need_plan(a, timeout ? GOAP_REPLAN_TIMEOUT : GOAP_REPLAN_ACTION_FAILED);
 }
 
-static void execute(goap_agent *a, double dt) {
+/* ---- HTN agents ------------------------------------------------------------------------------ */
+
+/* Decomposes the root task from memory (resume: continues the pause that ended the plan of
+ * *pp) on *pp (created now if needed), bounded by the MTR bound[0..bound_len) when bound is
+ * not NULL; the plan and MTR go to *plan / *mtr, grown as needed. Returns the planner's status
+ * (GOAP_OK, GOAP_PARTIAL, a failure) or GOAP_OUT_OF_MEMORY. */
+static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
+                              const int32_t *bound, int bound_len, int32_t **plan, size_t *pcap,
+                              int32_t **mtr, size_t *mcap, goap_htn_result *res) {
+  const goap_agent_type *t = a->t;
+  if (!*pp) {
+    goap_htn_planner_desc pd;
+    memset(&pd, 0, sizeof pd);
+    pd.allocator = a->alloc;
+    pd.initial_steps = 64;
+    pd.goap.initial_nodes = t->initial_nodes;
+    pd.goap.max_nodes = t->max_nodes;
+    *pp = goap_htn_planner_create(t->htn, &pd);
+    if (!*pp) return GOAP_OUT_OF_MEMORY;
+  }
+  goap_htn_request rq;
+  memset(&rq, 0, sizeof rq);
+  rq.start = a->mem;
+  rq.task = t->htn_root;
+  rq.max_steps = t->max_nodes;
+  rq.max_ms = t->budget_ms;
+  rq.mtr_bound = bound;
+  rq.mtr_bound_length = bound ? bound_len : 0;
+  rq.achieve_search = t->search;
+  rq.achieve_heuristic = t->heuristic;
+  rq.achieve_max_nodes = t->max_nodes;
+  rq.host = a;
+  memset(res, 0, sizeof *res);
+  res->plan = *plan;
+  res->plan_capacity = (int)(*pcap > 0x7fffffff ? 0x7fffffff : *pcap);
+  res->mtr = *mtr;
+  res->mtr_capacity = (int)(*mcap > 0x7fffffff ? 0x7fffffff : *mcap);
+  goap_status st = resume ? goap_htn_resume(*pp, a->mem, &rq, res) : goap_htn_plan(*pp, &rq, res);
+  a->st.expanded += res->stats.steps;
+  if (st == GOAP_BUFFER_TOO_SMALL) {
+    if (!goap__rt_grow(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
+                       sizeof **plan) ||
+        !goap__rt_grow(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
+      return GOAP_OUT_OF_MEMORY;
+    res->plan = *plan;
+    res->plan_capacity = (int)*pcap;
+    res->mtr = *mtr;
+    res->mtr_capacity = (int)*mcap;
+    st = goap_htn_fetch(*pp, res);
+  }
+  return st;
+}
+
+static void htn_plan_failed(goap_agent *a, goap_status why) {
+  a->st.plan_failures++;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
+  ev.status = why;
+  emit(a, &ev);
+}
+
+/* The plan in a->plan[0..len) runs from its first step; reason NONE reports a continuation
+ * after a `pause` (not counted as a plan adopted). */
+static void htn_adopt(goap_agent *a, const goap_htn_result *res, goap_replan_reason reason) {
+  a->plan_len = res->plan_length;
+  a->step = 0;
+  a->plan_cost = res->cost;
+  a->mtr_len = res->mtr_length;
+  a->paused = res->paused;
+  a->goal = -1;
+  a->running = 0;
+  a->ph = PHASE_EXECUTE;
+  a->searching = 0;
+  a->idle_reported = 0;
+  if (reason != GOAP_REPLAN_NONE) a->st.plans++;
+  goap_agent_event ev;
+  ev_init(&ev, GOAP_EVENT_PLAN);
+  ev.plan = a->plan;
+  ev.plan_length = a->plan_len;
+  ev.cost = a->plan_cost;
+  ev.reason = reason;
+  emit(a, &ev);
+}
+
+/* Plans the root task from memory. GOAP_OK: adopted; GOAP_NO_PLAN: no decomposition, nothing
+ * to do (an empty plan) or a reservation refused: the agent idles and retries. */
+static goap_status htn_select(goap_agent *a) {
+  int from_idle = a->from_idle;
+  a->from_idle = 0;
+  goap_htn_result res;
+  goap_status st = htn_search(a, &a->hp, 0, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
+                              &a->mtr_cap, &res);
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  a->plan_len = a->mtr_len = 0;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) {
+    if (!a->idle_reported) htn_plan_failed(a, st);
+    else a->st.plan_failures++;
+    return GOAP_NO_PLAN;
+  }
+  if (res.plan_length == 0 && !res.paused) return GOAP_NO_PLAN; /* nothing to do */
+  int refused = reserve_plan(a, a->plan, res.plan_length);
+  if (refused == -2) return GOAP_OUT_OF_MEMORY;
+  if (refused >= 0) return GOAP_NO_PLAN;
+  if (from_idle) {
+    a->st.replans[GOAP_REPLAN_IDLE]++;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_REPLAN);
+    ev.reason = GOAP_REPLAN_IDLE;
+    emit(a, &ev);
+    a->reason = GOAP_REPLAN_IDLE;
+  }
+  htn_adopt(a, &res, a->reason);
+  return GOAP_OK;
+}
+
+/* A watched variable changed: look for a plan of higher priority than the running one (the
+ * MTR rule). Found: it replaces the running plan (its action is stopped). Otherwise the
+ * running plan goes on untouched. */
+static goap_status htn_try_better(goap_agent *a) {
+  goap_htn_result res;
+  goap_status st = htn_search(a, &a->hp_try, 0, a->mtr, a->mtr_len, &a->try_plan,
+                              &a->try_plan_cap, &a->try_mtr, &a->try_mtr_cap, &res);
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) return GOAP_OK; /* nothing better: keep */
+  if (goap_htn_mtr_compare(a->try_mtr, res.mtr_length, a->mtr, a->mtr_len) >= 0) return GOAP_OK;
+  need_plan(a, GOAP_REPLAN_WATCH);
+  int32_t *p = a->plan;
+  size_t c = a->plan_cap;
+  a->plan = a->try_plan;
+  a->plan_cap = a->try_plan_cap;
+  a->try_plan = p;
+  a->try_plan_cap = c;
+  p = a->mtr;
+  c = a->mtr_cap;
+  a->mtr = a->try_mtr;
+  a->mtr_cap = a->try_mtr_cap;
+  a->try_mtr = p;
+  a->try_mtr_cap = c;
+  goap_htn_planner *hp = a->hp;
+  a->hp = a->hp_try;
+  a->hp_try = hp;
+  int refused = reserve_plan(a, a->plan, res.plan_length);
+  if (refused == -2) return GOAP_OUT_OF_MEMORY;
+  if (refused >= 0) return GOAP_OK; /* plans again from the root on the next update */
+  htn_adopt(a, &res, GOAP_REPLAN_WATCH);
+  return GOAP_OK;
+}
+
+/* Before a step starts: resumes a paused plan when its actions are done, ends a finished
+ * plan, and checks the next action's preconditions and procedural check. Returns 1 when
+ * plan[step] may start now, 0 when not (the plan was dropped or continues on a later update),
+ * -1 when out of memory. */
+static int htn_next(goap_agent *a) {
+  if (a->step >= a->plan_len && a->paused) {
+    goap_htn_result res;
+    goap_status st = htn_search(a, &a->hp, 1, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
+                                &a->mtr_cap, &res);
+    if (st == GOAP_OUT_OF_MEMORY) return -1;
+    if (st != GOAP_OK && st != GOAP_PARTIAL) {
+      htn_plan_failed(a, st);
+      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      return 0;
+    }
+    int refused = reserve_plan(a, a->plan, res.plan_length);
+    if (refused == -2) return -1;
+    if (refused >= 0) {
+      need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      return 0;
+    }
+    htn_adopt(a, &res, GOAP_REPLAN_NONE);
+    if (a->plan_len == 0 && a->paused) return 0; /* paused again at once: next update */
+  }
+  if (a->step >= a->plan_len) { /* the root task is done */
+    goal_done(a);
+    return 0;
+  }
+  int act = a->plan[a->step];
+  if (!goap_action_applicable(a->d, a->mem, act)) {
+    need_plan(a, GOAP_REPLAN_PRECONDITIONS);
+    return 0;
+  }
+  const goap__rt_action *r = &a->t->act[act];
+  if (r->check && !r->check(a, act, r->check_user)) { /* a failure before it starts */
+    a->st.actions_failed++;
+    goap_agent_event ev;
+    ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
+    ev.action = act;
+    emit(a, &ev);
+    write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+    need_plan(a, GOAP_REPLAN_ACTION_FAILED);
+    return 0;
+  }
+  return 1;
+}
+
+static goap_status execute(goap_agent *a, double dt) {
+  if (!a->running && a->t->htn) {
+    int go = htn_next(a);
+    if (go < 0) return GOAP_OUT_OF_MEMORY;
+    if (!go) return GOAP_OK;
+  }
   if (!a->running) {
-    if (a->step >= a->plan_len || !repair(a)) {
+    if (a->t->htn) {
+      /* htn_next checked the step */
+    } else if (a->step >= a->plan_len || !repair(a)) {
       if (a->step >= a->plan_len) {
         if (goal_met(a, a->goal)) goal_done(a);
         else need_plan(a, GOAP_REPLAN_PLAN_DONE);
       } else {
         need_plan(a, GOAP_REPLAN_PRECONDITIONS);
       }
-      return;
-    }
-    if (a->step >= a->plan_len) { /* repair found everything done */
+      return GOAP_OK;
+    } else if (a->step >= a->plan_len) { /* repair found everything done */
       goal_done(a);
-      return;
+      return GOAP_OK;
     }
     int act = a->plan[a->step];
     const goap__rt_action *r = &a->t->act[act];
@@ -14609,14 +14931,14 @@ static void execute(goap_agent *a, double dt) {
     emit(a, &ev);
     if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
     if (r->start) r->start(a, act, r->user);
-    if (!a->running) return; /* the start callback dropped the plan */
+    if (!a->running) return GOAP_OK; /* the start callback dropped the plan */
   } else {
     a->action_time += dt;
   }
   int act = a->plan[a->step];
   const goap__rt_action *r = &a->t->act[act];
   goap_action_state s = r->tick ? r->tick(a, act, dt, r->user) : GOAP_ACTION_SUCCESS;
-  if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return;
+  if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return GOAP_OK;
   if (s == GOAP_ACTION_SUCCESS) {
     a->running = 0;
     a->st.actions_succeeded++;
@@ -14635,6 +14957,7 @@ static void execute(goap_agent *a, double dt) {
   } else if (r->timeout > 0 && a->action_time >= r->timeout) {
     action_failed(a, act, 1);
   }
+  return GOAP_OK;
 }
 
 /* ---- public API ----------------------------------------------------------------------------- */
@@ -14643,6 +14966,11 @@ static void free_agent(goap_agent *a) {
   goap_allocator al = a->alloc;
   const goap_agent_type *t = a->t;
   goap_planner_destroy(a->planner);
+  goap_htn_planner_destroy(a->hp);
+  goap_htn_planner_destroy(a->hp_try);
+  goap__rt_free(&al, a->mtr, a->mtr_cap * sizeof *a->mtr);
+  goap__rt_free(&al, a->try_mtr, a->try_mtr_cap * sizeof *a->try_mtr);
+  goap__rt_free(&al, a->try_plan, a->try_plan_cap * sizeof *a->try_plan);
   goap__rt_free(&al, a->mem, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->seen, a->W * sizeof(goap_word));
   goap__rt_free(&al, a->tmp, a->W * sizeof(goap_word));
@@ -14698,6 +15026,11 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
            ensure_plan_cap(a, 16);
+  /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
+  if (ok && t->htn)
+    ok = goap__rt_grow(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
+         goap__rt_grow(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
+         goap__rt_grow(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
   if (ok) {
     if (desc->memory) {
       /* keep only legal values: copy variable by variable */
@@ -14770,10 +15103,19 @@ static void sense(goap_agent *a) {
   }
 }
 
-/* Triggers 4 and 5 (and goal validity) while a plan runs. */
-static void check_interrupts(goap_agent *a) {
+/* Triggers 4 and 5 (and goal validity) while a plan runs; for an HTN agent, 4 under the MTR
+ * rule. */
+static goap_status check_interrupts(goap_agent *a) {
   const goap_agent_type *t = a->t;
-  if (a->ph != PHASE_EXECUTE) return;
+  if (a->ph != PHASE_EXECUTE) return GOAP_OK;
+  if (t->htn) {
+    int changed = watched_changed(a, t->vars + t->hwatch, t->hwatch_count);
+    if (!changed && a->running) {
+      const goap__rt_action *ar = &t->act[a->plan[a->step]];
+      changed = watched_changed(a, t->vars + ar->watch, ar->watch_count);
+    }
+    return changed ? htn_try_better(a) : GOAP_OK;
+  }
   const goap__rt_goal *gr = &t->goal[a->goal];
   int watch = watched_changed(a, t->vars + gr->watch, gr->watch_count);
   if (!watch && a->running) {
@@ -14782,15 +15124,15 @@ static void check_interrupts(goap_agent *a) {
   }
   if (watch) {
     need_plan(a, GOAP_REPLAN_WATCH);
-    return;
+    return GOAP_OK;
   }
   if (goal_met(a, a->goal)) { /* achieved by someone else: nothing left to do for it */
     goal_done(a);
-    return;
+    return GOAP_OK;
   }
   if (!goal_valid(a, a->goal)) {
     need_plan(a, GOAP_REPLAN_GOAL_INVALID);
-    return;
+    return GOAP_OK;
   }
   if (a->time + 1e-12 >= a->next_goal_check) {
     a->next_goal_check = a->time + t->check_interval;
@@ -14799,6 +15141,7 @@ static void check_interrupts(goap_agent *a) {
     double best = best_other(a, &which);
     if (which >= 0 && best > a->goal_prio + t->margin) need_plan(a, GOAP_REPLAN_BETTER_GOAL);
   }
+  return GOAP_OK;
 }
 
 goap_status goap_agent_update(goap_agent *a, double dt) {
@@ -14814,7 +15157,7 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   }
   sense(a);
   int changed = memcmp(a->mem, a->seen, a->W * sizeof *a->mem) != 0;
-  check_interrupts(a);
+  if (check_interrupts(a) == GOAP_OUT_OF_MEMORY) return GOAP_OUT_OF_MEMORY;
   if (a->ph == PHASE_IDLE && (changed || a->time + 1e-12 >= a->next_idle_retry)) {
     a->ph = PHASE_SELECT;
     a->reason = GOAP_REPLAN_IDLE;
@@ -14826,7 +15169,7 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   goap_status st = GOAP_OK;
   if (a->ph == PHASE_SELECT) {
-    st = select_goal(a);
+    st = a->t->htn ? htn_select(a) : select_goal(a);
     if (st == GOAP_NO_PLAN) {
       a->ph = PHASE_IDLE;
       a->next_idle_retry = a->time + a->t->check_interval;
@@ -14838,7 +15181,7 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
       }
     }
   }
-  if (a->ph == PHASE_EXECUTE) execute(a, dt);
+  if (a->ph == PHASE_EXECUTE && execute(a, dt) == GOAP_OUT_OF_MEMORY) return GOAP_OUT_OF_MEMORY;
   if (st == GOAP_OK && a->ph == PHASE_SELECT && a->searching) st = GOAP_IN_PROGRESS;
   return st;
 }
@@ -14889,6 +15232,12 @@ const int32_t *goap_agent_plan(const goap_agent *a, int *length, int *step) {
 
 double goap_agent_plan_cost(const goap_agent *a) {
   return a && a->ph == PHASE_EXECUTE ? a->plan_cost : 0.0;
+}
+
+const int32_t *goap_agent_htn_mtr(const goap_agent *a, int *length) {
+  int have = a && a->t->htn && a->ph == PHASE_EXECUTE;
+  if (length) *length = have ? a->mtr_len : 0;
+  return have ? a->mtr : NULL;
 }
 
 int goap_agent_is_planning(const goap_agent *a) {
@@ -15504,6 +15853,8 @@ int goap_squad_behavior_from_name(const char *name) {
  *  - costs[a] is the cost the type plans action a with (domain cost * scale), or -1 when the
  *    type does not have the action; it is passed to the core as goap_request.costs.
  *  - Validation happens before anything is kept: a failed create leaks nothing.
+ *  - An HTN type (htn != NULL) has every goal disabled and no disabled action; its htn_watch
+ *    variables live in the vars pool like the bindings' watch lists.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15603,6 +15954,22 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
       !isfinite(x->planning_ms_per_update))
     return "timing: margins, intervals and budgets must be finite and >= 0";
   *neff = *ncond = *nvar = *nres = 0;
+  if (x->htn) {
+    if (goap_htn_domain_goap(x->htn) != d)
+      return "htn: the HTN domain must be built over the type's goap_domain";
+    if (x->htn_root < 0 || x->htn_root >= goap_htn_domain_task_count(x->htn))
+      return "htn_root: not a task of the HTN domain";
+    if (x->goals || x->goal_count)
+      return "htn: an HTN agent type decomposes its root task and has no goal bindings";
+    if (!check_vars(d, x->htn_watch, x->htn_watch_count))
+      return "htn_watch lists a bad variable";
+    for (int i = 0; x->actions && i < na; ++i)
+      if (x->actions[i].disabled)
+        return "htn: an HTN agent type cannot disable actions (its methods choose them)";
+    *nvar += (size_t)x->htn_watch_count;
+  } else if (x->htn_root || x->htn_watch || x->htn_watch_count) {
+    return "htn_root / htn_watch: given without an HTN domain (htn)";
+  }
   for (int i = 0; x->actions && i < na; ++i) {
     const goap_action_binding *b = &x->actions[i];
     if (!(b->cost_scale >= 0) || !isfinite(b->cost_scale))
@@ -15770,6 +16137,16 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
     r->watch_count = (uint32_t)b->watch_count;
     for (int k = 0; k < b->watch_count; ++k) t->vars[kv++] = b->watch[k];
   }
+  if (x.htn) {
+    t->htn = x.htn;
+    t->htn_root = x.htn_root;
+    t->hwatch = (uint32_t)kv;
+    t->hwatch_count = (uint32_t)x.htn_watch_count;
+    for (int k = 0; k < x.htn_watch_count; ++k) t->vars[kv++] = x.htn_watch[k];
+    for (int i = 0; i < t->ng; ++i) t->goal[i].disabled = 1;
+  } else {
+    t->htn_root = -1;
+  }
   for (int i = 0; i < t->nsensors; ++i) t->sensors[i] = x.sensors[i];
   for (int v = 0; v < t->nv; ++v) {
     goap_var_info vi;
@@ -15794,6 +16171,11 @@ const char *goap_agent_type_name(const goap_agent_type *t) { return t ? t->name 
 const double *goap_agent_type_costs(const goap_agent_type *t, int *count) {
   if (count) *count = t ? t->na : 0;
   return t ? t->costs : NULL;
+}
+
+const goap_htn_domain *goap_agent_type_htn(const goap_agent_type *t, int *root) {
+  if (root) *root = t && t->htn ? t->htn_root : -1;
+  return t ? t->htn : NULL;
 }
 /* macros of src/runtime/type.c end here */
 #undef check_conds

@@ -681,6 +681,22 @@ typedef struct goap_agent_type_desc {
   uint32_t expansions_per_update;/* planning budget per update (time slicing); 0: 4,096 */
   double planning_ms_per_update; /* optional time budget per update; 0: none */
   uint32_t planner_initial_nodes;/* per-agent planner's first pool; 0: 256 */
+  /* HTN agents (goap/htn.h, docs/api.md "HTN agents"): instead of choosing goals, the agent
+   * decomposes the root task htn_root of `htn` and runs the plan. NULL: a GOAP agent (goals),
+   * and htn_root / htn_watch must be zero. `htn` is borrowed (it must be built over the same
+   * goap_domain and outlive the type and its agents); htn_watch is copied. An HTN type takes
+   * no goal bindings (goals must be NULL: its goals are all disabled, so goap_agent_order
+   * refuses them), and no action binding may be `disabled` (the methods choose the actions);
+   * cost_scale is ignored (HTN plans are not optimised). The HTN planner is not time-sliced:
+   * a plan is searched within one update, with max_nodes as its decomposition-step budget
+   * (also the node budget of each `achieve`), planning_ms_per_update as its time budget,
+   * search and heuristic for `achieve` subgoals. */
+  const struct goap_htn_domain *htn; /* goap_htn_domain of goap/htn.h */
+  int htn_root;                  /* the root compound task's id in htn */
+  const int32_t *htn_watch;      /* variables whose change (from outside the agent) makes it
+                                    look for a plan of higher priority than the running one
+                                    (the MTR rule), at any time while a plan runs */
+  int htn_watch_count;
 } goap_agent_type_desc;
 
 /* Creates a type for domain d (which must outlive it). Validates every binding:
@@ -698,6 +714,9 @@ GOAP_API const char *goap_agent_type_name(const goap_agent_type *t);
  * goap_request.costs to search as the type does (procedural checks and refused reservations
  * can remove more actions during a round; see goap_agent_event). NULL when t is NULL. */
 GOAP_API const double *goap_agent_type_costs(const goap_agent_type *t, int *count);
+/* The HTN domain an HTN type plans with (NULL for a GOAP type or NULL t); *root (may be NULL)
+ * receives its root task (-1 for a GOAP type). */
+GOAP_API const struct goap_htn_domain *goap_agent_type_htn(const goap_agent_type *t, int *root);
 
 /* ------------------------------------------------------------------------------------------
  * Plan cache
@@ -834,6 +853,10 @@ GOAP_API int goap_agent_goal(const goap_agent *a);
 GOAP_API int goap_agent_action(const goap_agent *a);
 GOAP_API const int32_t *goap_agent_plan(const goap_agent *a, int *length, int *step);
 GOAP_API double goap_agent_plan_cost(const goap_agent *a);
+/* HTN agents: the method traversal record of the running plan (the method index chosen for
+ * each compound task, in decomposition order, continued by every resumption after a `pause`);
+ * valid until the next update. NULL with *length 0 for a GOAP agent or when no plan runs. */
+GOAP_API const int32_t *goap_agent_htn_mtr(const goap_agent *a, int *length);
 GOAP_API int goap_agent_is_planning(const goap_agent *a);
 GOAP_API double goap_agent_time(const goap_agent *a);
 GOAP_API void *goap_agent_host(const goap_agent *a);
@@ -1312,6 +1335,13 @@ GOAP_API int goap_file_find_agent_type(const goap_file *f, const char *name);
 GOAP_API goap_status goap_file_agent_bindings(const goap_file *f, int type,
                                               goap_action_binding *actions, int action_count,
                                               goap_goal_binding *goals, int goal_count);
+
+/* `htn TASK` in an agent block: returns the root task's id in goap_file_htn() (-1 for a GOAP
+ * agent type or a bad index); *watch / *watch_count (may be NULL) receive the block's `watch`
+ * variables (pointing into the file). Ready for goap_agent_type_desc.htn / htn_root /
+ * htn_watch. */
+GOAP_API int goap_file_agent_type_htn(const goap_file *f, int type, const int32_t **watch,
+                                      int *watch_count);
 
 /* ------------------------------------------------------------------------------------------
  * Simulations (`simulation` blocks): one agent with every action and goal of the file, or the
