@@ -690,7 +690,8 @@ typedef struct goap_agent_type_desc {
    * cost_scale is ignored (HTN plans are not optimised). The HTN planner is not time-sliced:
    * a plan is searched within one update, with max_nodes as its decomposition-step budget
    * (also the node budget of each `achieve`), planning_ms_per_update as its time budget,
-   * search and heuristic for `achieve` subgoals. */
+   * search and heuristic for `achieve` subgoals. goap_agent_desc.planner and .cache are not
+   * used by HTN agents. */
   const struct goap_htn_domain *htn; /* goap_htn_domain of goap/htn.h */
   int htn_root;                  /* the root compound task's id in htn */
   const int32_t *htn_watch;      /* variables whose change (from outside the agent) makes it
@@ -760,7 +761,9 @@ GOAP_API const char *goap_replan_reason_name(goap_replan_reason r);
 typedef enum goap_agent_event_kind {
   GOAP_EVENT_REPLAN = 0,         /* reason */
   GOAP_EVENT_GOAL,               /* goal chosen (goal, priority) */
-  GOAP_EVENT_PLAN,               /* plan adopted (goal, plan, plan_length, cost, cached) */
+  GOAP_EVENT_PLAN,               /* plan adopted (goal, plan, plan_length, cost, cached);
+                                    HTN agents: goal -1, and reason GOAP_REPLAN_NONE for the
+                                    continuation after a `pause` */
   GOAP_EVENT_PLAN_FAILED,        /* goal could not be planned (goal, status) */
   GOAP_EVENT_REPAIR,             /* plan kept after skipping steps that are done (skipped) */
   GOAP_EVENT_ACTION_START,       /* action */
@@ -769,7 +772,7 @@ typedef enum goap_agent_event_kind {
   GOAP_EVENT_ACTION_STOP,        /* action interrupted */
   GOAP_EVENT_MEMORY,             /* var, old_value, value: memory written by an action's
                                     effects or its on_fail */
-  GOAP_EVENT_GOAL_DONE,          /* goal achieved */
+  GOAP_EVENT_GOAL_DONE,          /* goal achieved (HTN agents: goal -1, the plan finished) */
   GOAP_EVENT_IDLE,               /* no goal can be planned now */
   GOAP_EVENT_RESERVATION_DENIED  /* action, resource: a reservation was refused; the agent
                                     plans again without the action */
@@ -820,7 +823,8 @@ GOAP_API void goap_agent_destroy(goap_agent *a);
 /* Advances the agent by dt seconds (>= 0): sensors, blackboard, replanning triggers, goal
  * selection, at most the type's planning budget of search, and the current action's tick.
  * Returns GOAP_OK, GOAP_IN_PROGRESS while a plan is being searched for over several updates,
- * GOAP_NO_PLAN when no goal can be planned now (the agent idles and retries), or
+ * GOAP_NO_PLAN when no goal can be planned now (the agent idles and retries; an HTN agent:
+ * its root task has no decomposition or one with nothing to do), or
  * GOAP_INVALID_ARGUMENT / GOAP_OUT_OF_MEMORY. */
 GOAP_API goap_status goap_agent_update(goap_agent *a, double dt);
 
