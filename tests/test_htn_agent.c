@@ -40,6 +40,7 @@ typedef struct host {
   int set_on;         /* during this action's first tick, write memory (set_var = set_val) */
   int set_var, set_val;
   int stops;
+  int refuse;         /* action id + 1 whose procedural check says no (0: no checks) */
 } host;
 
 static void logf_(host *h, const char *fmt, const char *s) {
@@ -68,6 +69,13 @@ static void h_stop(goap_agent *a, int act, void *user) {
   host *h = (host *)user;
   h->stops++;
   logf_(h, "!%s ", goap_domain_action_name(h->d, act));
+}
+
+static int h_check(goap_agent *a, int act, void *user) {
+  (void)a;
+  host *h = (host *)user;
+  logf_(h, "?%s ", goap_domain_action_name(h->d, act));
+  return act + 1 != h->refuse;
 }
 
 static void h_event(goap_agent *a, const goap_agent_event *ev, void *user) {
@@ -111,6 +119,10 @@ static goap_agent_type *htn_type(const goap_file *f, const char *root, host *h,
     ab[i].tick = h_tick;
     ab[i].stop = h_stop;
     ab[i].user = h;
+    if (h->refuse) {
+      ab[i].check = h_check;
+      ab[i].check_user = h;
+    }
   }
   for (int i = 0; i < nwatch; ++i) wv[i] = goap_domain_find_var(d, watch[i]);
   goap_agent_type_desc td;
@@ -326,6 +338,76 @@ TEST(failure_memory_other_method) {
   CHECK_EQ_INT((int)st.actions_failed, 1);
   CHECK_EQ_INT((int)st.plans, 2);
   goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* A procedural check that says no is a failure of the action before it starts: its on_fail
+ * is written and the decomposition takes the other method. */
+TEST(procedural_check_fails_the_action) {
+  goap_file *f = parse(door_text);
+  REQUIRE(f != NULL);
+  host h;
+  memset(&h, 0, sizeof h);
+  h.d = goap_file_domain(f);
+  h.set_on = -1;
+  h.refuse = act(f, "open_door") + 1;
+  goap_agent_type *t = htn_type(f, "root", &h, NULL, 0);
+  REQUIRE(t != NULL);
+  goap_agent *a = htn_agent(t, &h, NULL);
+  REQUIRE(a != NULL);
+  run(a, 6);
+  CHECK_EQ_INT(goap_agent_get(a, var(f, "door_stuck")), 1);
+  CHECK_EQ_INT(goap_agent_get(a, var(f, "inside")), 1);
+  CHECK_STR(h.log, "plan[open_door go_in] ?open_door fail:open_door replan:action_failed "
+                   "plan[kick_door go_in] ?kick_door +kick_door ok:kick_door ?go_in +go_in "
+                   "ok:go_in done replan:plan_done idle ");
+  CHECK_EQ_INT((int)goap_agent_get_stats(a).actions_started, 2);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* A plan whose reservation is refused is not adopted: the agent idles, and adopts it once
+ * the resource is free. The unit is released when the action ends. */
+TEST(reservation) {
+  goap_file *f = parse("resource sword capacity 1\nvar armed: bool\nvar won: bool\n"
+                       "action duel\n  eff won\n  reserve sword\n"
+                       "task root\n  method fight\n    when !won\n    do duel\n  method rest\n");
+  REQUIRE(f != NULL);
+  host h;
+  memset(&h, 0, sizeof h);
+  h.d = goap_file_domain(f);
+  h.set_on = -1;
+  h.need[act(f, "duel")] = 3;
+  goap_agent_type *t = htn_type(f, "root", &h, NULL, 0);
+  REQUIRE(t != NULL);
+  goap_blackboard *bb = goap_blackboard_create(NULL);
+  REQUIRE(bb != NULL);
+  REQUIRE(goap_blackboard_add_resource(bb, "sword", 0) == GOAP_OK); /* someone has it */
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.blackboard = bb;
+  ad.on_event = h_event;
+  ad.event_user = &h;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  CHECK_EQ_INT(goap_agent_update(a, 0.1), GOAP_NO_PLAN);
+  run(a, 3);
+  CHECK_EQ_INT(goap_agent_get(a, var(f, "won")), 0);
+  CHECK_EQ_INT(goap_blackboard_set_capacity(bb, "sword", 1), GOAP_OK);
+  run(a, 4); /* retried after goal_check_interval: adopted, the duel holds the sword */
+  int held = -1, cap = -1;
+  goap_blackboard_resource(bb, "sword", &held, &cap);
+  CHECK_EQ_INT(held, 1);
+  run(a, 6);
+  CHECK_EQ_INT(goap_agent_get(a, var(f, "won")), 1);
+  goap_blackboard_resource(bb, "sword", &held, &cap);
+  CHECK_EQ_INT(held, 0);
+  CHECK(goap_agent_get_stats(a).reservations_denied >= 1);
+  goap_agent_destroy(a);
+  goap_blackboard_destroy(bb);
   goap_agent_type_destroy(t);
   goap_file_destroy(f);
 }
@@ -806,7 +888,8 @@ TEST(trunk_thumper_example) {
 }
 
 TEST_MAIN(TEST_ENTRY(steps_and_callbacks), TEST_ENTRY(pause_resume_from_runtime_state),
-          TEST_ENTRY(failure_memory_other_method),
+          TEST_ENTRY(failure_memory_other_method), TEST_ENTRY(procedural_check_fails_the_action),
+          TEST_ENTRY(reservation),
           TEST_ENTRY(mtr_lower_priority_keeps_running_plan),
           TEST_ENTRY(mtr_higher_priority_replaces_running_plan),
           TEST_ENTRY(unwatched_change_is_ignored), TEST_ENTRY(timeout_then_other_method),
