@@ -281,6 +281,15 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
 goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
+/* For hddl_parse.c: a typed parameter list node -> syms/types (PX_MAX_PARAMS room each);
+ * a precondition (and/not/atoms/=) over those parameters appended as PX_LIT_PRE literals; a
+ * term (variable among syms, or object/constant; syms NULL: ground) -> arg, INT32_MIN on
+ * error. `what` names the declaring construct in messages ("method", "task network"). */
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+                            int *n);
+goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+                             const char *what);
+int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
