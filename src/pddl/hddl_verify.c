@@ -397,8 +397,7 @@ static goap_status read_plan(vctx *v) {
   if (!started)
     return parse_error(v, line > 0 ? 1 : 0, line > 0 ? 1 : 0,
                        "no '==>' line: an IPC HTN plan starts with '==>'");
-  if (!v->end_line)
-    return parse_error(v, line, 1, "the plan ends without its closing '<==' line");
+  if (!v->end_line) v->end_line = line; /* '<==' is optional: the text may just end */
   if (!v->root_line)
     return parse_error(v, v->end_line, 1, "the plan has no 'root' line");
   return GOAP_OK;
@@ -941,11 +940,11 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
                              const char *text, size_t len, goap_hddl_report *r, goap_diag *err) {
   if (err) memset(err, 0, sizeof *err);
   if (r) memset(r, 0, sizeof *r);
-  if (!task || !r || !text || !(task->c.opt.flags & GOAP_PDDL_HTN)) {
+  if (!task || !r || !text || !goap_hddl_is_htn(task)) {
     if (err) {
       err->status = GOAP_INVALID_ARGUMENT;
       goap__px_fmt(err->message, sizeof err->message, "%s",
-                   task && r && text ? "the task was not loaded as HDDL (GOAP_PDDL_HTN)"
+                   task && r && text ? "the task is not an HDDL problem (GOAP_PDDL_HTN and an :htn)"
                                      : "NULL argument");
     }
     return GOAP_INVALID_ARGUMENT;
