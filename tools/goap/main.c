@@ -28,6 +28,8 @@ void cli_usage_main(FILE *out) {
         "                     needed)\n"
         "  pddl DOMAIN PROBLEM [options]\n"
         "                     plan a PDDL task; print the plan in the IPC format\n"
+        "  hddl DOMAIN PROBLEM [options]\n"
+        "                     plan a total-order HDDL (HTN) task; print the IPC HTN plan\n"
         "  validate DOMAIN PROBLEM PLAN\n"
         "                     check an IPC-format plan against a PDDL task\n"
         "  trace FILE (--scenario S | --goal G | --want CONDS) [--json F] [--dot F] [--html F]\n"
@@ -215,6 +217,7 @@ static const command commands[] = {
     {"simulate", cli_cmd_simulate, cli_usage_simulate},
     {"pddl", cli_cmd_pddl, cli_usage_pddl},
     {"validate", cli_cmd_validate, cli_usage_validate},
+    {"hddl", cli_cmd_hddl, cli_usage_hddl},
     {"trace", cli_cmd_trace, cli_usage_trace},
     {"why", cli_cmd_why, cli_usage_why},
 };
@@ -222,7 +225,7 @@ static const command commands[] = {
 
 static const char *const command_names[] = {"plan",     "test",     "check", "simulate", "demo",
                                             "help",     "pddl",     "validate", "trace",
-                                            "why",      NULL};
+                                            "why",      "hddl",     NULL};
 
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)
