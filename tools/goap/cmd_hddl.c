@@ -145,7 +145,7 @@ int cli_cmd_hddl(int argc, char **argv) {
       free(text);
     }
   } else if (st == GOAP_NO_PLAN) {
-    printf("; no plan: the task network has no decomposition\n");
+    printf("; no plan: no decomposition of the task network is executable and reaches the :goal\n");
     rc = CLI_EXIT_FAIL;
   } else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_TOO_LARGE) {
     printf("; no plan: %s%s\n", goap_status_string(st),
