@@ -27,8 +27,8 @@ GOAP_API int goap_hddl_is_htn(const goap_pddl_task *t);
 #define GOAP_HDDL_MAX_STEPS 50000000u /* default decomposition steps (method or binding tries) */
 
 typedef struct goap_hddl_options {
-  uint64_t max_steps;          /* 0: GOAP_HDDL_MAX_STEPS; GOAP_OUT_OF_NODES when reached */
-  double max_ms;               /* 0: no time limit; GOAP_OUT_OF_TIME when reached */
+  uint64_t max_steps;          /* 0: GOAP_HDDL_MAX_STEPS; GOAP_NODE_LIMIT when reached */
+  double max_ms;               /* 0: no time limit; GOAP_TIME_LIMIT when reached */
   int max_depth;               /* decomposition depth cap; 0: unlimited (iterative deepening
                                   still bounds each round); GOAP_TOO_LARGE when it cuts */
 } goap_hddl_options;
@@ -46,7 +46,7 @@ typedef struct goap_hddl_plan goap_hddl_plan;
 
 /* Plans for the task's initial task network. opt and stats may be NULL. On GOAP_OK *out holds
  * the plan; otherwise *out is NULL and the status says why: GOAP_NO_PLAN (the whole space was
- * searched), GOAP_OUT_OF_NODES, GOAP_OUT_OF_TIME, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY,
+ * searched), GOAP_NODE_LIMIT, GOAP_TIME_LIMIT, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY,
  * GOAP_INVALID_ARGUMENT (NULL t or out, or t not an HTN task). Deterministic: the same task
  * and options give the same plan. */
 GOAP_API goap_status goap_hddl_solve(const goap_pddl_task *t, const goap_hddl_options *opt,
