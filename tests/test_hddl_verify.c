@@ -458,6 +458,31 @@ TEST(arguments) {
   goap_pddl_destroy(t);
 }
 
+TEST(no_arguments_at_all) {
+  /* nothing has a parameter: the task's argument pool is empty */
+  const char *dom =
+      "(define (domain z) (:predicates (p) (q))\n"
+      "  (:task t :parameters ())\n"
+      "  (:method m :parameters () :task (t) :precondition (p) :ordered-subtasks (and (a) (b)))\n"
+      "  (:action a :parameters () :precondition (p) :effect (and (not (p)) (q)))\n"
+      "  (:action b :parameters () :precondition (q) :effect (p)))\n";
+  const char *prob = "(define (problem y) (:domain z) (:htn :ordered-subtasks (and (t))) (:init (p)))";
+  goap_pddl_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("z", dom, strlen(dom), "y", prob, strlen(prob), &opt, &t, &err) == GOAP_OK);
+  goap_hddl_report r;
+  CHECK_EQ_INT(verify_on(t, "==>\n0 a\n1 b\nroot 2\n2 t -> m 0 1\n<==\n", &r, &err), GOAP_OK);
+  CHECK_EQ_INT(r.valid, 1);
+  CHECK(!expect_invalid(t, "==>\n1 b\n0 a\nroot 2\n2 t -> m 0 1\n<==\n", 2, 1,
+                        "step 1 (primitive 1) is out of order"));
+  CHECK(!expect_invalid(t, "==>\n0 a\n1 a\nroot 2\n2 t -> m 0 1\n<==\n", 5, 12,
+                        "decomposition 2: subtask 2 (id 1) does not match (b), subtask 2 of method 'm': it is action 'a' (line 3)"));
+  goap_pddl_destroy(t);
+}
+
 /* ---- allocation failures ------------------------------------------------------------------- */
 
 typedef struct budget {
@@ -519,4 +544,5 @@ TEST_MAIN(TEST_ENTRY(valid_plan), TEST_ENTRY(top_form), TEST_ENTRY(inapplicable_
           TEST_ENTRY(wrong_method_for_task), TEST_ENTRY(subtasks_and_bindings),
           TEST_ENTRY(method_preconditions), TEST_ENTRY(tree_structure), TEST_ENTRY(root_list),
           TEST_ENTRY(order), TEST_ENTRY(names_arity_types), TEST_ENTRY(goal), TEST_ENTRY(malformed),
-          TEST_ENTRY(arguments), TEST_ENTRY(out_of_memory))
+          TEST_ENTRY(arguments), TEST_ENTRY(no_arguments_at_all),
+          TEST_ENTRY(out_of_memory))

@@ -149,6 +149,11 @@ static const char *obj_name(const px_task_core *t, int32_t o) {
   return o >= 0 && (size_t)o < t->nobjects ? px_name(t, t->objects[o].sym) : "?";
 }
 
+/* The argument pool at off (NULL when the pool is empty: 0-ary tasks only). */
+static const int32_t *argp(const px_task_core *t, int32_t off) {
+  return t->args.v ? t->args.v + off : NULL;
+}
+
 static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
@@ -197,7 +202,7 @@ static void step_text(const px_task_core *t, const px_step *s, int32_t pnames, c
 static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind, int32_t pnames,
                      char *buf, size_t cap) {
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
-  const int32_t *la = t->args.v + l->args;
+  const int32_t *la = argp(t, l->args);
   char atom[400];
   size_t o = 0;
   int w = snprintf(atom, sizeof atom, "(%s", l->pred == PX_EQ ? "=" : px_name(t, t->preds[l->pred].sym));
@@ -240,7 +245,7 @@ static int lit_holds(const vctx *v, const px_lit *l, const int32_t *bind) {
   const px_task_core *t = v->t;
   int32_t args[PX_MAX_ARITY];
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
-  const int32_t *la = t->args.v + l->args;
+  const int32_t *la = argp(t, l->args);
   for (int q = 0; q < n; ++q) {
     args[q] = la[q] >= 0 ? la[q] : bind[-(la[q] + 1)];
     if (args[q] < 0) return -1;
@@ -732,7 +737,7 @@ static int check_methods(vctx *v) {
     n->bind0 = (int32_t)v->binds.n;
     for (int32_t p = 0; p < m->nparams; ++p)
       if (!goap__px_ipush(v->a, &v->binds, -1)) return -1;
-    int32_t *bind = v->binds.v + n->bind0;
+    int32_t *bind = v->binds.v ? v->binds.v + n->bind0 : NULL;
     for (int32_t q = 0; q < n->nargs; ++q) {
       int32_t a = t->args.v[m->targs + q];
       const vtok *x = tok(v, n->tok + 2 + q);
@@ -885,7 +890,7 @@ static int apply_step(vctx *v, size_t k) {
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
       int32_t args[PX_MAX_ARITY];
       int na = t->preds[l->pred].arity;
-      const int32_t *la = t->args.v + l->args;
+      const int32_t *la = argp(t, l->args);
       for (int q = 0; q < na; ++q) args[q] = la[q] >= 0 ? la[q] : bind[-(la[q] + 1)];
       if (!set_atom(v, l->pred, args, na, pass == 1)) return -1;
     }
@@ -896,7 +901,7 @@ static int execute(vctx *v) {
   const px_task_core *t = v->t;
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
-    if (!set_atom(v, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, 1)) return -1;
+    if (!set_atom(v, p, argp(t, t->init.v[i + 1]), t->preds[p].arity, 1)) return -1;
   }
   size_t c = 0;
   for (size_t k = 0; k <= v->prims.n; ++k) {
