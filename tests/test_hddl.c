@@ -679,8 +679,9 @@ TEST(null_and_non_htn_arguments) {
   CHECK_EQ_INT(goap_hddl_plan_write(NULL, NULL, buf, sizeof buf), 0);
   CHECK_STR(buf, "");
   /* a plain PDDL task is not HTN */
-  const char dom[] = "(define (domain d) (:predicates (p)) (:action a :effect (p)))";
-  const char prob[] = "(define (problem q) (:domain d) (:goal (p)))";
+  const char dom[] = "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x)"
+                     " :effect (p ?x)))";
+  const char prob[] = "(define (problem q) (:domain d) (:objects o) (:goal (p o)))";
   goap_pddl_task *t = NULL;
   goap_diag err;
   REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), NULL, &t, &err) ==
