@@ -57,9 +57,13 @@ static char *plan_text(const goap_pddl_task *t, const goap_hddl_plan *p) {
 
 /* ---- an independent checker of IPC HTN plans -------------------------------------------- */
 
+#ifndef MAXL
 #define MAXL 256  /* lines */
+#endif
 #define MAXT 40   /* tokens per line */
+#ifndef MAXA
 #define MAXA 512  /* atoms in a state */
+#endif
 
 typedef struct atomset {
   char s[MAXA][96];
@@ -228,14 +232,32 @@ static int check_node(checker *c, int id, int *first) {
                   pm->ptypes, &f))
     return 0;
   *first = f >= 0 ? f : here;
+  /* the precondition, where the method starts; parameters bound by nothing else are
+   * existential: every combination of objects of their types is tried */
   const atomset *s = &c->states[*first];
-  for (int32_t i = pm->lit0; i < pm->lit0 + pm->nlits; ++i)
-    if (lit_ok(t, &t->lits[i], b, s) != 1) {
-      snprintf(c->why, sizeof c->why, "id %d: a precondition of method '%s' does not hold", id,
-               pl->tok[pl->arrow + 1]);
-      return 0;
+  int free_p[PX_MAX_PARAMS], nfree = 0;
+  size_t odo[PX_MAX_PARAMS];
+  for (int i = 0; i < pm->nparams; ++i)
+    if (b[i] < 0) {
+      odo[nfree] = 0;
+      free_p[nfree++] = i;
     }
-  return 1;
+  for (;;) {
+    int all = 1, valid = 1;
+    for (int k = 0; k < nfree; ++k) {
+      b[free_p[k]] = (int32_t)odo[k];
+      if (!is_a(t, (int)odo[k], t->args.v[pm->ptypes + free_p[k]])) valid = 0;
+    }
+    for (int32_t i = pm->lit0; valid && all && i < pm->lit0 + pm->nlits; ++i)
+      if (lit_ok(t, &t->lits[i], b, s) != 1) all = 0;
+    if (valid && all) return 1;
+    int k = 0; /* the next combination */
+    while (k < nfree && ++odo[k] >= t->nobjects) odo[k++] = 0;
+    if (k == nfree) break;
+  }
+  snprintf(c->why, sizeof c->why, "id %d: a precondition of method '%s' does not hold", id,
+           pl->tok[pl->arrow + 1]);
+  return 0;
 }
 
 /* 1 when the plan text is a valid plan for t; else 0 with c->why. */
@@ -657,8 +679,9 @@ TEST(null_and_non_htn_arguments) {
   CHECK_EQ_INT(goap_hddl_plan_write(NULL, NULL, buf, sizeof buf), 0);
   CHECK_STR(buf, "");
   /* a plain PDDL task is not HTN */
-  const char dom[] = "(define (domain d) (:predicates (p)) (:action a :effect (p)))";
-  const char prob[] = "(define (problem q) (:domain d) (:goal (p)))";
+  const char dom[] = "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x)"
+                     " :effect (p ?x)))";
+  const char prob[] = "(define (problem q) (:domain d) (:objects o) (:goal (p o)))";
   goap_pddl_task *t = NULL;
   goap_diag err;
   REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), NULL, &t, &err) ==
