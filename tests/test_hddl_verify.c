@@ -8,6 +8,7 @@
 #include <goap/hddl.h>
 #include <goap/pddl.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,6 +484,55 @@ TEST(no_arguments_at_all) {
   goap_pddl_destroy(t);
 }
 
+/* Random edits of the valid plan: never a crash, always a status with a position. */
+TEST(random_edits) {
+  goap_pddl_task *t = load(NETWORK, "(box-at x b)", "(:goal (box-at x c))");
+  REQUIRE(t);
+  static const char alphabet[] = "0123456789 \n->;abcx_root<=\t";
+  uint32_t seed = 12345u;
+  size_t n = strlen(VALID);
+  char buf[1024];
+  int valid = 0, invalid = 0, malformed = 0;
+  for (int round = 0; round < 4000; ++round) {
+    memcpy(buf, VALID, n + 1);
+    size_t len = n;
+    int edits = 1 + (int)(round % 3);
+    for (int e = 0; e < edits; ++e) {
+      seed = seed * 1103515245u + 12345u;
+      size_t at = (seed >> 8) % len;
+      seed = seed * 1103515245u + 12345u;
+      char c = alphabet[(seed >> 8) % (sizeof alphabet - 1)];
+      switch ((seed >> 20) % 3) {
+      case 0: buf[at] = c; break;
+      case 1: memmove(buf + at, buf + at + 1, len - at); --len; break;
+      default:
+        if (len + 2 < sizeof buf) {
+          memmove(buf + at + 1, buf + at, len - at + 1);
+          buf[at] = c;
+          ++len;
+        }
+      }
+    }
+    goap_hddl_report r;
+    goap_diag err;
+    goap_status st = goap_hddl_verify(t, "p.plan", buf, len, &r, &err);
+    if (st == GOAP_OK && r.valid) {
+      ++valid;
+      CHECK(r.message[0] == 0 && r.line == 0);
+    } else if (st == GOAP_OK) {
+      ++invalid;
+      CHECK(r.message[0] != 0 && r.line >= 1 && r.col >= 1);
+    } else {
+      ++malformed;
+      CHECK_EQ_INT(st, GOAP_PARSE_ERROR);
+      CHECK(err.line >= 1 && err.col >= 1 && err.message[0]);
+    }
+  }
+  CHECK(invalid > 100 && malformed > 100);
+  (void)valid;
+  goap_pddl_destroy(t);
+}
+
 /* ---- allocation failures ------------------------------------------------------------------- */
 
 typedef struct budget {
@@ -544,5 +594,5 @@ TEST_MAIN(TEST_ENTRY(valid_plan), TEST_ENTRY(top_form), TEST_ENTRY(inapplicable_
           TEST_ENTRY(wrong_method_for_task), TEST_ENTRY(subtasks_and_bindings),
           TEST_ENTRY(method_preconditions), TEST_ENTRY(tree_structure), TEST_ENTRY(root_list),
           TEST_ENTRY(order), TEST_ENTRY(names_arity_types), TEST_ENTRY(goal), TEST_ENTRY(malformed),
-          TEST_ENTRY(arguments), TEST_ENTRY(no_arguments_at_all),
+          TEST_ENTRY(arguments), TEST_ENTRY(no_arguments_at_all), TEST_ENTRY(random_edits),
           TEST_ENTRY(out_of_memory))

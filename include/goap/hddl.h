@@ -65,24 +65,50 @@ GOAP_API size_t goap_hddl_plan_write(const goap_pddl_task *t, const goap_hddl_pl
 /* ---- verification ------------------------------------------------------------------------- */
 
 typedef struct goap_hddl_report {
-  int valid;                   /* 1: executable, a decomposition of the initial network */
-  int primitives;              /* primitive steps read */
-  int compounds;               /* decomposition lines read */
-  int line, col;               /* position in the plan text of what failed (0: none) */
-  char message[512];           /* why it failed; "" when valid */
+  int valid;                   /* 1: the plan passed every check below */
+  int primitives;              /* primitive lines read */
+  int compounds;               /* decomposition lines read (pandaPI's __top line included) */
+  int line, col;               /* 1-based position in the plan text of the first failure (or
+                                  of the parse error); 0 when valid */
+  char message[512];           /* the first failure, naming the line's id, e.g. "step 3
+                                  (primitive 2) (drive t a b): precondition (road a b) does
+                                  not hold"; "" when valid */
 } goap_hddl_report;
 
-/* Checks a plan in the IPC HTN format against the task, independently of the planner:
- * that the primitive sequence is executable from the initial state (lifted actions simulated
- * on sets of ground atoms); that the decomposition lines form a tree whose roots are the
- * initial task network in order, each compound task decomposed by a method of that task whose
- * parameters bind consistently (task arguments and ordered subtasks), whose subtasks are in
- * the method's order and whose preconditions hold in the state where its first primitive (or,
- * for an empty method, its place in the sequence) starts; and that every primitive step is
- * used exactly once, in the tree's left-to-right order. Returns GOAP_OK when the plan could be
- * read (see report->valid), GOAP_PARSE_ERROR with *err for a malformed plan text,
- * GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT for NULL t, plan_text or report or
- * a task that is not HTN. */
+/* Checks a plan in the IPC HTN format against the task, independently of the planner (only
+ * the parsed actions, tasks, methods, :init, :htn and :goal are read; lifted actions are
+ * simulated on sets of ground atoms).
+ *
+ * The text: anything before the first line starting with "==>" is ignored; it ends at a line
+ * starting with "<==" or at the end of the text. Between them, one item per line (blank lines,
+ * ';' comments, trailing blanks, CR allowed; names case-insensitive): "ID action ARGS" (a
+ * primitive step), exactly one "root IDS", "ID task ARGS -> method IDS" (a decomposition).
+ * IDs are numbers 0 .. 2^31-1. The primitive steps execute in the order of their lines; the
+ * other lines may come in any order. pandaPI's "root N" with "N __top -> __top_method IDS" is
+ * accepted: IDS are then the roots.
+ *
+ * Checks, in this order (the first failure is reported): (1) every primitive names an action,
+ * every decomposition a compound task and a method of that task, with the right number of
+ * arguments, each an object of its parameter's type; (2) ids are defined once, every subtask
+ * id is defined, no node has two parents or is both a root and a subtask, no cycle, every line
+ * is reachable from the root line; (3) the roots match the initial task network in order
+ * (names, arguments, its :parameters bound consistently), and each decomposition's method has
+ * one binding of its parameters consistent with the task's arguments and with its children,
+ * which match the method's subtasks in number, order, kind, name and arguments, with every
+ * bound parameter of its type; (4) the tree's left-to-right order of primitives is the order
+ * of the primitive lines; (5) executing the steps from :init, every step's precondition holds
+ * and, just before step k, the preconditions of every method whose position is k hold
+ * (position: the number of primitives before the node in the left-to-right order, so the step
+ * of its first primitive, or for a method without primitives the state after the primitive
+ * before it; parameters bound only by the preconditions are searched over the objects of their
+ * type); the problem's :goal, if any, holds at the end.
+ *
+ * Returns GOAP_OK when the plan could be read (see report->valid), GOAP_PARSE_ERROR with *err
+ * (file plan_name or "<plan>", line, column, message, source line) for a malformed plan text,
+ * GOAP_TOO_LARGE (a text over the task's max_bytes, or more than 20,000,000 candidate bindings
+ * for one method's free parameters), GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT for NULL t,
+ * plan_text or report or a task that is not HTN (goap_hddl_is_htn). err may be NULL. The task
+ * is only read: verifying from several threads at once is safe. */
 GOAP_API goap_status goap_hddl_verify(const goap_pddl_task *t, const char *plan_name,
                                       const char *plan_text, size_t plan_length,
                                       goap_hddl_report *report, goap_diag *err);
