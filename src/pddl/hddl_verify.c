@@ -154,7 +154,7 @@ static const int32_t *argp(const px_task_core *t, int32_t off) {
   return t->args.v ? t->args.v + off : NULL;
 }
 
-static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
+static int obj_is_a(const px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
@@ -420,7 +420,7 @@ static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, c
       return fail(v, n->line, x->col, "%s %d: unknown object '%.*s'",
                   n->compound ? "decomposition" : "primitive", n->id, TOKF(v, n->tok + 2 + q));
     int32_t ty = t->args.v[ptypes + q];
-    if (!is_a(t, o, ty)) {
+    if (!obj_is_a(t, o, ty)) {
       if (pnames >= 0)
         return fail(v, n->line, x->col, "%s %d: '%s' is not of type '%s' (parameter %s of %s '%s')",
                     n->compound ? "decomposition" : "primitive", n->id, obj_name(t, o),
@@ -686,7 +686,7 @@ static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, 
     const char *pn = pnames >= 0 ? px_name(t, t->args.v[pnames + p]) : "?";
     if (bind[p] < 0) {
       int32_t ty = t->args.v[ptypes + p];
-      if (!is_a(t, o, ty)) {
+      if (!obj_is_a(t, o, ty)) {
         goap__px_fmt(why, cap, "its argument %d '%s' is not of type '%s' (parameter %s)", q + 1,
                      obj_name(t, o), px_name(t, t->types[ty].sym), pn);
         return 0;
@@ -757,7 +757,7 @@ static int check_methods(vctx *v) {
                     "decomposition %d: argument %d '%s' conflicts with %s = '%s' of method '%s'",
                     n->id, q + 1, obj_name(t, o), px_name(t, t->args.v[m->pnames + p]),
                     obj_name(t, bind[p]), px_name(t, m->sym));
-      if (!is_a(t, o, ty))
+      if (!obj_is_a(t, o, ty))
         return fail(v, n->line, x->col,
                     "decomposition %d: '%s' is not of type '%s' (parameter %s of method '%s')",
                     n->id, obj_name(t, o), px_name(t, t->types[ty].sym),
@@ -813,7 +813,7 @@ static int bind_free(vctx *v, const px_method *m, int32_t *bind, const int32_t *
   if (d == nfree) return 1;
   int32_t p = freep[d], ty = t->args.v[m->ptypes + p];
   for (size_t o = 0; o < t->nobjects; ++o) {
-    if (!is_a(t, (int32_t)o, ty)) continue;
+    if (!obj_is_a(t, (int32_t)o, ty)) continue;
     bind[p] = (int32_t)o;
     if (bind_free(v, m, bind, freep, nfree, d + 1)) return 1;
     if (v->too_large) break;
