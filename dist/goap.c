@@ -13429,7 +13429,8 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
  *    interned in a tuple set with one truth byte each. Deletes apply before adds.
  *  - Method parameters bound by neither the task nor the children are searched over the
  *    objects of their type in the state of the method's position (a bounded backtracking:
- *    VX_MAX_WORK candidate bindings per call, GOAP_TOO_LARGE beyond).
+ *    at most VX_MAX_WORK, or the task's smaller max_work, candidate bindings in all per call;
+ *    GOAP_TOO_LARGE beyond).
  *  - Every allocation goes through the task's allocator; the task is only read, so one task
  *    may be verified from many threads at once.
  */
@@ -13441,7 +13442,8 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
 /* #include goap/hddl.h: in goap.h */
 /* #include "internal.h": inlined above */
 
-#define VX_MAX_WORK 20000000u /* candidate bindings of free method parameters, per call */
+#define VX_MAX_WORK 20000000u /* candidate bindings of free method parameters, per call (or
+                                 the task's max_work when lower) */
 
 typedef struct vtok {
   uint32_t off, len;  /* span in the plan text */
@@ -13489,7 +13491,7 @@ typedef struct vctx {
   px_tset atoms;       /* the state: interned atoms and their truth */
   uint8_t *truth;
   size_t cap;
-  uint64_t work;
+  uint64_t work, max_work;
   int failed, too_large;
 } vctx;
 
@@ -14207,7 +14209,7 @@ static int check_order(vctx *v) {
 /* Backtracking over the free parameters free[d..]: 1 when a binding satisfies every literal. */
 static int bind_free(vctx *v, const px_method *m, int32_t *bind, const int32_t *freep, int nfree, int d) {
   const px_task_core *t = v->t;
-  if (++v->work > VX_MAX_WORK) {
+  if (++v->work > v->max_work) {
     v->too_large = 1;
     return 0;
   }
@@ -14255,7 +14257,6 @@ static int check_method_pre(vctx *v, vnode *n) {
                 px_name(t, m->sym), w);
   }
   if (!nfree) return 1;
-  v->work = 0;
   if (bind_free(v, m, bind, freep, nfree, 0)) return 1;
   if (v->too_large) return -2;
   char names[300];
@@ -14369,6 +14370,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
   v.len = len;
   v.r = r;
   v.err = err;
+  v.max_work = t->opt.max_work < VX_MAX_WORK ? t->opt.max_work : VX_MAX_WORK;
   if (len > t->opt.max_bytes || len > (size_t)UINT32_MAX - 1) {
     if (err) {
       err->status = GOAP_TOO_LARGE;
@@ -14396,8 +14398,8 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
         err->status = st;
         goap__px_fmt(err->file, sizeof err->file, "%s", v.name);
         goap__px_fmt(err->message, sizeof err->message,
-                     "binding a method's free parameters tried more than %u candidates",
-                     VX_MAX_WORK);
+                     "binding methods' free parameters tried more than %llu candidates",
+                     (unsigned long long)v.max_work);
       }
     } else {
       r->valid = rc == 1;

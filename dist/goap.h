@@ -1621,8 +1621,8 @@ typedef struct goap_hddl_report {
  *
  * Returns GOAP_OK when the plan could be read (see report->valid), GOAP_PARSE_ERROR with *err
  * (file plan_name or "<plan>", line, column, message, source line) for a malformed plan text,
- * GOAP_TOO_LARGE (a text over the task's max_bytes, or more than 20,000,000 candidate bindings
- * for one method's free parameters), GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT for NULL t,
+ * GOAP_TOO_LARGE (a text over the task's max_bytes, or more than 20,000,000 -- or the task's
+ * max_work if lower -- candidate bindings of free method parameters in all), GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT for NULL t,
  * plan_text or report or a task that is not HTN (goap_hddl_is_htn). err may be NULL. The task
  * is only read: verifying from several threads at once is safe. */
 GOAP_API goap_status goap_hddl_verify(const goap_pddl_task *t, const char *plan_name,

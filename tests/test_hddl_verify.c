@@ -296,6 +296,27 @@ TEST(method_preconditions) {
                         "decomposition 0 (check x): no binding of ?l makes the preconditions of "
                         "method 'm-check' hold at the end of the plan"));
   goap_pddl_destroy(t);
+  /* that search is bounded: the task's max_work (when below the verifier's own bound) */
+  {
+    char prob[2048];
+    snprintf(prob, sizeof prob, PROBLEM_FMT, "(t1 (check x))", "", "");
+    goap_pddl_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.flags = GOAP_PDDL_HTN;
+    opt.max_work = 2;
+    REQUIRE(goap_pddl_parse("d", DOMAIN, strlen(DOMAIN), "p", prob, strlen(prob), &opt, &t, &err) == GOAP_OK);
+    const char *plan = "==>\nroot 0\n0 check x -> m-check\n<==\n";
+    CHECK_EQ_INT(verify_on(t, plan, &r, &err), GOAP_TOO_LARGE);
+    CHECK_EQ_INT(err.status, GOAP_TOO_LARGE);
+    CHECK(strstr(err.message, "tried more than 2 candidates") != NULL);
+    CHECK_EQ_INT(r.valid, 0);
+    goap_pddl_destroy(t);
+    opt.max_work = 4; /* the root call and one per location: enough to fail properly */
+    REQUIRE(goap_pddl_parse("d", DOMAIN, strlen(DOMAIN), "p", prob, strlen(prob), &opt, &t, &err) == GOAP_OK);
+    CHECK_EQ_INT(verify_on(t, plan, &r, &err), GOAP_OK);
+    CHECK_EQ_INT(r.valid, 0);
+    goap_pddl_destroy(t);
+  }
 }
 
 TEST(tree_structure) {
