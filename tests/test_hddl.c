@@ -501,6 +501,36 @@ TEST(budgets_have_their_statuses) {
   goap_pddl_destroy(t);
 }
 
+TEST(binding_enumeration_is_bounded) {
+  /* five free parameters over 30 objects: 24 million bindings for one method */
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (p ?x - a))\n"
+      " (:task t :parameters ())\n"
+      " (:method m :parameters (?a ?b ?c ?d ?e - a) :task (t)\n"
+      "  :precondition (not (p ?a)) :ordered-subtasks (act ?a ?b ?c ?d ?e))\n"
+      " (:action act :parameters (?a ?b ?c ?d ?e - a) :precondition (p ?e) :effect ()))\n";
+  char prob[2048];
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
+  snprintf(prob + k, sizeof prob - k, " - a) (:htn :ordered-subtasks (t)) (:init))");
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100; /* 102,400 join candidates */
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_NODE_LIMIT);
+  CHECK(p == NULL);
+  CHECK(s.steps < 100);
+  goap_pddl_destroy(t);
+}
+
 TEST(deterministic_and_snprintf_semantics) {
   goap_pddl_task *t = load("transport.hddl", "transport-1.hddl");
   REQUIRE(t != NULL);
@@ -776,6 +806,7 @@ TEST(allocation_failures_are_clean) {
 TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(blocks_with_negation_and_equality), TEST_ENTRY(backtracks_into_earlier_tasks),
           TEST_ENTRY(exhausted_space_is_no_plan), TEST_ENTRY(budgets_have_their_statuses),
+          TEST_ENTRY(binding_enumeration_is_bounded),
           TEST_ENTRY(deterministic_and_snprintf_semantics),
           TEST_ENTRY(parse_errors_have_exact_positions),
           TEST_ENTRY(sections_in_any_order_and_ordering_sorted),

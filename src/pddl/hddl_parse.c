@@ -304,7 +304,8 @@ static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t or
   *step0 = (int32_t)h->nsteps;
   *nsteps = 0;
   if (sub < 0) {
-    if (ord >= 0 && N(ord)->list && N(ord)->first >= 0 && strcmp(head(t, ord), "and") != 0)
+    int oc = 0;
+    if (ord >= 0 && (items(t, ord, &oc), oc > 0))
       return goap__px_error(t, ord, GOAP_PARSE_ERROR, "':ordering' without subtasks");
     return GOAP_OK;
   }

@@ -19,8 +19,10 @@
  *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
  *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
  *    round uses d + 1; a round that fails without a cut proves that there is no plan.
- *  - Budgets: max_steps (method and binding tries, over all rounds), max_ms (checked every 256
- *    steps and during long joins), max_depth (the last bound tried).
+ *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
+ *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
+ *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
+ *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -34,6 +36,8 @@
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
 #define HP_MAX_LEVELS (PX_MAX_LITS + PX_MAX_PARAMS)
+#define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
+#define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 
 typedef struct hp_node {
   int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
@@ -79,7 +83,7 @@ typedef struct hp {
   hp_level *lev;
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
-  uint64_t steps, max_steps, work;
+  uint64_t steps, max_steps, work, max_work;
   uint64_t t0;
   double max_ms;
   int bound, cut;
@@ -229,6 +233,10 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   while (k >= 0) {
     if (k == nlev) {
       if (checks_hold(h, l0, n, pre_only, b)) {
+        if (h->pool.n + (size_t)np > HP_MAX_POOL) {
+          h->st = GOAP_TOO_LARGE;
+          return 0;
+        }
         for (int p = 0; p < np; ++p)
           if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
         ++*count;
@@ -240,7 +248,11 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
     for (int p = 0; p < np; ++p)
       if (L->bound & ((uint64_t)1 << p)) b[p] = -1;
     L->bound = 0;
-    if ((++h->work & 0xffff) == 0 && over_time(h)) return 0;
+    if (++h->work > h->max_work) {
+      h->st = GOAP_NODE_LIMIT;
+      return 0;
+    }
+    if ((h->work & 0xffff) == 0 && over_time(h)) return 0;
     int found = 0;
     if (L->lit < 0) {
       int p = -L->lit - 1;
@@ -656,6 +668,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   h.a = &task->c.alloc;
   h.t0 = now_ns();
   h.max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
+  h.max_work = h.max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX
+                                                           : h.max_steps * HP_WORK_PER_STEP;
   h.max_ms = opt ? opt->max_ms : 0;
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
   h.st = GOAP_OK;
