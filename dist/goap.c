@@ -24,25 +24,44 @@
  *   static `cand_task` of src/format/parser.c renamed to cand_task__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `check_conds` of src/runtime/type.c renamed to check_conds__runtime_type in goap.c (clashes with src/core/builder.c)
  *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/domain.c)
+ *   static `child` of src/pddl/parse.c renamed to child__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `clear_error` of src/htn/domain.c renamed to clear_error__htn_domain in goap.c (clashes with src/core/builder.c)
  *   static `cond_fact` of src/core/planner.c renamed to cond_fact__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `emit` of src/runtime/agent.c renamed to emit__runtime_agent in goap.c (clashes with src/pddl/ground.c)
+ *   static `execute` of src/runtime/agent.c renamed to execute__runtime_agent in goap.c (clashes with src/pddl/hddl_verify.c)
  *   static `expect_eol` of src/format/parser.c renamed to expect_eol__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `fail` of src/htn/domain.c renamed to fail__htn_domain in goap.c (clashes with src/core/builder.c)
+ *   static `fail` of src/pddl/hddl_verify.c renamed to fail__pddl_hddl_verify in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/tactics/arena.c renamed to fail__tactics_arena in goap.c (clashes with src/core/builder.c)
+ *   static `goal_holds` of src/pddl/hddl_plan.c renamed to goal_holds__pddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `grow` of src/sched/sched.c renamed to grow__sched_sched in goap.c (clashes with src/format/htn_parse.c)
  *   static `hash_str` of src/htn/domain.c renamed to hash_str__htn_domain in goap.c (clashes with src/core/names.c)
+ *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
+ *   static `holds` of src/pddl/hddl_verify.c renamed to holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `is_atom` of src/pddl/parse.c renamed to is_atom__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `is_space` of src/pddl/validate.c renamed to is_space__pddl_validate in goap.c (clashes with src/pddl/sexp.c)
+ *   static `is_var` of src/pddl/parse.c renamed to is_var__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `item_pos` of src/format/parser.c renamed to item_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
- *   static `now_ns` of src/sched/sched.c renamed to now_ns__sched_sched in goap.c (clashes with src/runtime/agent.c)
+ *   static `join` of src/pddl/hddl_plan.c renamed to join__pddl_hddl_plan in goap.c (clashes with src/pddl/ground.c)
+ *   static `lit_holds` of src/pddl/hddl_verify.c renamed to lit_holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/pddl/hddl_verify.c)
+ *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
+ *   static `now_ns` of src/runtime/agent.c renamed to now_ns__runtime_agent in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `now_ns` of src/sched/sched.c renamed to now_ns__sched_sched in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `oom` of src/pddl/hddl_verify.c renamed to oom__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
  *   static `op_text` of src/format/text.c renamed to op_text__format_text in goap.c (clashes with src/format/expr.c)
  *   static `process` of src/sched/sched.c renamed to process__sched_sched in goap.c (clashes with src/pddl/ground.c)
+ *   static `put` of src/pddl/hddl_plan.c renamed to put__pddl_hddl_plan in goap.c (clashes with src/format/diag.c)
  *   static `put` of src/tactics/render.c renamed to put__tactics_render in goap.c (clashes with src/format/diag.c)
  *   static `round8` of src/tactics/heat.c renamed to round8__tactics_heat in goap.c (clashes with src/tactics/arena.c)
  *   static `run` of src/htn/planner.c renamed to run__htn_planner in goap.c (clashes with src/core/relax.c)
+ *   static `set_atom` of src/pddl/validate.c renamed to set_atom__pddl_validate in goap.c (clashes with src/pddl/hddl_verify.c)
  *   typedef `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  *   static `take_name` of src/format/parser.c renamed to take_name__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `tok_pos` of src/format/parser.c renamed to tok_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
+ *   static `undo_to` of src/pddl/hddl_plan.c renamed to undo_to__pddl_hddl_plan in goap.c (clashes with src/htn/planner.c)
  *   static `valid_name` of src/htn/domain.c renamed to valid_name__htn_domain in goap.c (clashes with src/core/builder.c)
  *   struct tag `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  */
@@ -11474,6 +11493,48 @@ typedef struct px_schema {
   int32_t cost_node;
 } px_schema;
 
+/* ---- HTN (HDDL, total order) ----------------------------------------------------------- *
+ * Filled only when loaded with GOAP_PDDL_HTN (hddl_parse.c). Compound tasks, methods and the
+ * problem's initial task network, all lifted. Subtask arguments use the same convention as
+ * literals: >= 0 an object (or constant) id, < 0 the parameter -(arg + 1) of the enclosing
+ * method (of the :htn's :parameters for the initial network). Subtasks are stored in their
+ * total order (ordered-subtasks as written; :subtasks sorted by their :ordering, which must
+ * be total). */
+typedef struct px_ctask {          /* (:task NAME :parameters (...)) */
+  int32_t sym, node;
+  int32_t nparams, ptypes;         /* offset in args: the parameter types */
+} px_ctask;
+
+typedef struct px_step {           /* one subtask of a method or of the :htn */
+  int32_t label;                   /* its label symbol ("task0"), or -1 when unlabelled */
+  int32_t task;                    /* >= 0: compound task id; < 0: primitive, schema -(task + 1) */
+  int32_t args, nargs;             /* offset in args; nargs = the task's or schema's arity */
+  int32_t node;                    /* the subtask's list node, for errors */
+} px_step;
+
+typedef struct px_method {
+  int32_t sym, node;
+  int32_t task, targs;             /* the compound task it decomposes; its args (offset in args,
+                                      arity of the task), in the method's parameter space */
+  int32_t nparams, ptypes, pnames; /* as px_schema */
+  int32_t lit0, nlits;             /* precondition literals (kind PX_LIT_PRE), lifted */
+  int32_t step0, nsteps;           /* subtasks in total order: range in px_task_core.steps */
+} px_method;
+
+typedef struct px_htn {
+  int hddl;                        /* a :task, :method or :htn was read */
+  px_ctask *ctasks;
+  size_t nctasks, cctasks;
+  px_method *methods;
+  size_t nmethods, cmethods;
+  px_step *steps;
+  size_t nsteps, csteps;
+  int32_t top_step0, top_nsteps;   /* the problem's initial task network, range in steps */
+  int32_t top_nparams, top_ptypes, top_pnames; /* the :htn's :parameters (usually none) */
+  int32_t htn_node;                /* the problem's (:htn ...) node, -1 when none */
+  px_ivec ctask_of, method_of;     /* symbol -> compound task / method id */
+} px_htn;
+
 typedef struct px_task_core {
   goap_allocator alloc;
   goap_pddl_options opt;
@@ -11522,6 +11583,8 @@ typedef struct px_task_core {
   /* symbol -> id maps (-1: none), grown on demand */
   px_ivec type_of, obj_of, pred_of, func_of, schema_of, param_of;
 
+  px_htn htn;           /* HDDL: tasks, methods, initial network (hddl_parse.c) */
+
   goap_diag *diag;      /* never NULL while loading */
   goap_status status;   /* first error */
 } px_task_core;
@@ -11565,9 +11628,27 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
 goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
+/* For hddl_parse.c: a typed parameter list node -> syms/types (PX_MAX_PARAMS room each);
+ * a precondition (and/not/atoms/=) over those parameters appended as PX_LIT_PRE literals; a
+ * term (variable among syms, or object/constant; syms NULL: ground) -> arg, INT32_MIN on
+ * error. `what` names the declaring construct in messages ("method", "task network"). */
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+                            int *n);
+goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+                             const char *what);
+int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
+
+/* ---- HDDL (hddl_parse.c) --------------------------------------------------------------- */
+/* Called by goap__px_parse_domain for each (:task ...) and (:method ...) section (after the
+ * actions are parsed, so subtasks can name actions and tasks in any order), and by
+ * goap__px_parse_problem for (:htn ...). Without GOAP_PDDL_HTN these sections are errors. */
+goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec);
+goap_status goap__px_parse_method(px_task_core *t, int32_t sec);
+goap_status goap__px_parse_htn(px_task_core *t, int32_t sec);
+void goap__px_htn_free(px_task_core *t);
 
 /* ---- grounding (ground.c) ------------------------------------------------------------- */
 goap_status goap__px_ground(px_task_core *t);
@@ -12153,7 +12234,2321 @@ void goap__px_ground_free(px_task_core *t) {
 /* macros of src/pddl/ground.c end here */
 #undef T
 
+/* ==== src/pddl/hddl_parse.c ==== */
+/*
+ * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
+ * and the problem's initial task network (:htn), lifted, into px_htn (see internal.h).
+ *
+ * Invariants:
+ *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
+ *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
+ *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
+ *    method :constraints, forall/exists in preconditions, ...) is rejected with its name and
+ *    position, never ignored.
+ *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
+ *    may name any action or task whatever the order of the sections in the text.
+ *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
+ *    (-(schema + 1)); task and action names are disjoint (checked), and its argument count is
+ *    the arity of what it names (checked).
+ *  - Every allocation goes through the task's allocator; the first error wins (goap__px_error).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
+#define N(i) (&t->nodes[(i)])
+#define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
+#define MAX_SUBTASKS 1024 /* subtasks of one method or of the :htn */
+
+static const char *nm(const px_task_core *t, int32_t n) {
+  return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
+}
+
+static int is_atom(const px_task_core *t, int32_t n, const char *name) {
+  return n >= 0 && !N(n)->list && strcmp(px_name(t, N(n)->sym), name) == 0;
+}
+
+static const char *head(const px_task_core *t, int32_t n) {
+  if (n < 0 || !N(n)->list || N(n)->first < 0) return "";
+  int32_t h = N(n)->first;
+  return N(h)->list ? "" : px_name(t, N(h)->sym);
+}
+
+static int32_t child(const px_task_core *t, int32_t n, int k) {
+  int32_t c = N(n)->first;
+  while (c >= 0 && k-- > 0) c = N(c)->next;
+  return c;
+}
+
+static int is_var(const px_task_core *t, int32_t n) {
+  return !N(n)->list && px_name(t, N(n)->sym)[0] == '?';
+}
+
+void goap__px_htn_free(px_task_core *t) {
+  const goap_allocator *a = &t->alloc;
+  px_htn *h = &t->htn;
+  goap__px_free(a, h->ctasks, h->cctasks * sizeof *h->ctasks);
+  goap__px_free(a, h->methods, h->cmethods * sizeof *h->methods);
+  goap__px_free(a, h->steps, h->csteps * sizeof *h->steps);
+  goap__px_ivec_free(a, &h->ctask_of);
+  goap__px_ivec_free(a, &h->method_of);
+  h->ctasks = NULL;
+  h->methods = NULL;
+  h->steps = NULL;
+  h->nctasks = h->cctasks = h->nmethods = h->cmethods = h->nsteps = h->csteps = 0;
+}
+
+/* The names of what a subtask may call, for "did you mean". */
+static int32_t suggest_callable(px_task_core *t, int32_t sym) {
+  size_t n = t->htn.nctasks + t->nschemas;
+  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, (n ? n : 1) * sizeof *c);
+  if (!c) return -1;
+  size_t k = 0;
+  for (size_t i = 0; i < t->htn.nctasks; ++i) c[k++] = t->htn.ctasks[i].sym;
+  for (size_t i = 0; i < t->nschemas; ++i) c[k++] = t->schemas[i].sym;
+  int32_t s = goap__px_suggest(t, sym, c, k);
+  goap__px_free(&t->alloc, c, (n ? n : 1) * sizeof *c);
+  return s;
+}
+
+/* Pushes the types, then the names, of a parameter list; ptypes and pnames get offsets. */
+static goap_status push_params(px_task_core *t, int32_t node, const int32_t *syms,
+                               const int32_t *types, int n, int32_t *ptypes, int32_t *pnames) {
+  *ptypes = (int32_t)t->args.n;
+  for (int i = 0; i < n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) return OOM(t, node);
+  *pnames = (int32_t)t->args.n;
+  for (int i = 0; i < n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, syms[i])) return OOM(t, node);
+  return GOAP_OK;
+}
+
+/* ---- (:task NAME :parameters (...)) --------------------------------------------------- */
+
+goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
+  px_htn *h = &t->htn;
+  h->hddl = 1;
+  int32_t name = child(t, sec, 1);
+  if (name < 0 || N(name)->list || is_var(t, name) || nm(t, name)[0] == ':')
+    return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR,
+                          "expected the task's name after ':task'");
+  if (px_map_get(&h->ctask_of, N(name)->sym) >= 0)
+    return goap__px_error(t, name, GOAP_DUPLICATE, "task '%s' is declared twice", nm(t, name));
+  if (px_map_get(&t->schema_of, N(name)->sym) >= 0)
+    return goap__px_error(t, name, GOAP_DUPLICATE,
+                          "task '%s' has the name of an action (a name is a task or an action)",
+                          nm(t, name));
+  int32_t params = -1;
+  for (int32_t k = N(name)->next; k >= 0; k = N(k)->next) {
+    int32_t v = N(k)->next;
+    if (!is_atom(t, k, ":parameters"))
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "expected ':parameters' in a task declaration, found '%s'", nm(t, k));
+    if (v < 0) return goap__px_error(t, k, GOAP_PARSE_ERROR, "':parameters' needs a value");
+    params = v;
+    k = v;
+  }
+  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int np = 0;
+  if (params >= 0 && goap__px_params(t, params, syms, types, &np) != GOAP_OK) return t->status;
+  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
+    return OOM(t, sec);
+  px_ctask c;
+  c.sym = N(name)->sym;
+  c.node = name;
+  c.nparams = np;
+  c.ptypes = (int32_t)t->args.n;
+  for (int i = 0; i < np; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) return OOM(t, sec);
+  int32_t id = (int32_t)h->nctasks;
+  h->ctasks[h->nctasks++] = c;
+  if (!goap__px_map_set(&t->alloc, &h->ctask_of, c.sym, id)) return OOM(t, sec);
+  return GOAP_OK;
+}
+
+/* ---- task networks -------------------------------------------------------------------- */
+
+typedef struct netctx {
+  const int32_t *syms; /* parameters in scope */
+  int np;
+  const char *what;    /* "method" or "task network" */
+} netctx;
+
+/* One call `(name args...)` -> a new step (label given). */
+static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const netctx *c) {
+  px_htn *h = &t->htn;
+  if (!N(call)->list || N(call)->first < 0 || N(N(call)->first)->list)
+    return goap__px_error(t, call, GOAP_PARSE_ERROR,
+                          "expected a subtask '(task arg ...)' or '(label (task arg ...))'");
+  int32_t hn = N(call)->first;
+  int32_t sym = N(hn)->sym;
+  int32_t task, arity;
+  int32_t ct = px_map_get(&h->ctask_of, sym), sc = px_map_get(&t->schema_of, sym);
+  if (ct >= 0) {
+    task = ct;
+    arity = h->ctasks[ct].nparams;
+  } else if (sc >= 0) {
+    task = -(sc + 1);
+    arity = t->schemas[sc].nparams;
+  } else {
+    int32_t s = suggest_callable(t, sym);
+    if (s >= 0)
+      return goap__px_error(t, hn, GOAP_NOT_FOUND,
+                            "unknown task or action '%s' in a subtask (did you mean '%s'?)",
+                            nm(t, hn), px_name(t, s));
+    return goap__px_error(t, hn, GOAP_NOT_FOUND, "unknown task or action '%s' in a subtask",
+                          nm(t, hn));
+  }
+  if (N(call)->count - 1 != arity)
+    return goap__px_error(t, call, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given",
+                          nm(t, hn), arity, arity == 1 ? "" : "s", N(call)->count - 1);
+  if (!goap__px_grow(&t->alloc, (void **)&h->steps, &h->csteps, h->nsteps + 1, sizeof *h->steps))
+    return OOM(t, call);
+  px_step st;
+  st.label = label;
+  st.task = task;
+  st.args = (int32_t)t->args.n;
+  st.nargs = arity;
+  st.node = call;
+  for (int32_t a = N(hn)->next; a >= 0; a = N(a)->next) {
+    int32_t v = goap__px_term(t, a, c->syms, c->np, c->what);
+    if (v == INT32_MIN) return t->status;
+    if (!goap__px_ipush(&t->alloc, &t->args, v)) return OOM(t, a);
+  }
+  h->steps[h->nsteps++] = st;
+  return GOAP_OK;
+}
+
+/* The items of `(and x y ...)`, of `x` alone, or of `()`: first item and count. */
+static int32_t items(const px_task_core *t, int32_t n, int *count) {
+  if (!N(n)->list) {
+    *count = 1;
+    return n;
+  }
+  if (N(n)->first < 0) {
+    *count = 0;
+    return -1;
+  }
+  if (strcmp(head(t, n), "and") == 0) {
+    *count = N(n)->count - 1;
+    return N(N(n)->first)->next;
+  }
+  *count = 1;
+  return n;
+}
+
+/* Orders the steps [s0, s0 + n) by the :ordering node `ord` (a total order required). */
+static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, int32_t where) {
+  px_htn *h = &t->htn;
+  if (n <= 1 && ord < 0) return GOAP_OK;
+  if (ord < 0)
+    return goap__px_error(t, where, GOAP_PARSE_ERROR,
+                          "unsupported construct: subtasks without an ':ordering' (partial-order "
+                          "HDDL; use ':ordered-subtasks' or a total ':ordering')");
+  size_t cells = (size_t)n * (size_t)n;
+  uint8_t *before = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
+  int32_t *indeg = (int32_t *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
+  px_step *tmp = (px_step *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *tmp);
+  goap_status st = GOAP_OK;
+  if (!before || !indeg || !tmp) {
+    st = OOM(t, ord);
+    goto done;
+  }
+  memset(before, 0, cells ? cells : 1);
+  memset(indeg, 0, (size_t)(n ? n : 1) * sizeof *indeg);
+  int cnt = 0;
+  for (int32_t c = items(t, ord, &cnt); c >= 0 && cnt > 0; c = N(c)->next, --cnt) {
+    const char *op = head(t, c);
+    if (!N(c)->list || N(c)->count != 3 || (strcmp(op, "<") != 0 && strcmp(op, ">") != 0)) {
+      st = goap__px_error(t, c, GOAP_PARSE_ERROR,
+                          "expected an ordering constraint '(< label1 label2)'");
+      goto done;
+    }
+    int32_t ln[2] = {child(t, c, 1), child(t, c, 2)};
+    int idx[2] = {-1, -1};
+    for (int k = 0; k < 2; ++k) {
+      if (N(ln[k])->list) {
+        st = goap__px_error(t, ln[k], GOAP_PARSE_ERROR, "expected a subtask label, found a list");
+        goto done;
+      }
+      for (int i = 0; i < n; ++i)
+        if (h->steps[s0 + i].label == N(ln[k])->sym) idx[k] = i;
+      if (idx[k] < 0) {
+        st = goap__px_error(t, ln[k], GOAP_NOT_FOUND, "unknown subtask label '%s' in ':ordering'",
+                            nm(t, ln[k]));
+        goto done;
+      }
+    }
+    int a = idx[0], b = idx[1];
+    if (op[0] == '>') {
+      a = idx[1];
+      b = idx[0];
+    }
+    if (a == b) {
+      st = goap__px_error(t, c, GOAP_PARSE_ERROR, "cyclic ':ordering': '%s' before itself",
+                          nm(t, ln[0]));
+      goto done;
+    }
+    if (!before[(size_t)a * (size_t)n + (size_t)b]) {
+      before[(size_t)a * (size_t)n + (size_t)b] = 1;
+      indeg[b]++;
+    }
+  }
+  /* Kahn: a total order iff exactly one subtask is free at every step */
+  for (int k = 0; k < n; ++k) {
+    int pick = -1, other = -1;
+    for (int i = 0; i < n; ++i)
+      if (indeg[i] == 0) {
+        if (pick < 0) pick = i;
+        else if (other < 0) other = i;
+      }
+    if (pick < 0) {
+      int32_t lab = -1;
+      for (int i = 0; i < n; ++i)
+        if (indeg[i] > 0) {
+          lab = h->steps[s0 + i].label;
+          break;
+        }
+      st = goap__px_error(t, ord, GOAP_PARSE_ERROR, "cyclic ':ordering' (around '%s')",
+                          px_name(t, lab));
+      goto done;
+    }
+    if (other >= 0) {
+      st = goap__px_error(t, ord, GOAP_PARSE_ERROR,
+                          "unsupported construct: the ':ordering' is not total ('%s' and '%s' "
+                          "are unordered; partial-order HDDL is not supported)",
+                          px_name(t, h->steps[s0 + pick].label),
+                          px_name(t, h->steps[s0 + other].label));
+      goto done;
+    }
+    tmp[k] = h->steps[s0 + pick];
+    indeg[pick] = -1;
+    for (int j = 0; j < n; ++j)
+      if (before[(size_t)pick * (size_t)n + (size_t)j]) indeg[j]--;
+  }
+  for (int k = 0; k < n; ++k) h->steps[s0 + k] = tmp[k];
+done:
+  goap__px_free(&t->alloc, before, cells ? cells : 1);
+  goap__px_free(&t->alloc, indeg, (size_t)(n ? n : 1) * sizeof *indeg);
+  goap__px_free(&t->alloc, tmp, (size_t)(n ? n : 1) * sizeof *tmp);
+  return st;
+}
+
+/* A subtask list (`sub`, -1: none), ordered as written (`ordered`) or by `ord`. */
+static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t ord,
+                           int32_t where, const netctx *c, int32_t *step0, int32_t *nsteps) {
+  px_htn *h = &t->htn;
+  *step0 = (int32_t)h->nsteps;
+  *nsteps = 0;
+  if (sub < 0) {
+    int oc = 0;
+    if (ord >= 0 && (items(t, ord, &oc), oc > 0))
+      return goap__px_error(t, ord, GOAP_PARSE_ERROR, "':ordering' without subtasks");
+    return GOAP_OK;
+  }
+  if (!N(sub)->list) return goap__px_error(t, sub, GOAP_PARSE_ERROR, "expected a list of subtasks");
+  int cnt = 0;
+  int n = 0;
+  for (int32_t s = items(t, sub, &cnt); s >= 0 && cnt > 0; s = N(s)->next, --cnt) {
+    if (n >= MAX_SUBTASKS)
+      return goap__px_error(t, s, GOAP_TOO_LARGE, "more than %d subtasks", MAX_SUBTASKS);
+    int32_t label = -1, call = s;
+    if (N(s)->list && N(s)->count == 2 && !N(N(s)->first)->list && N(child(t, s, 1))->list) {
+      int32_t ln = N(s)->first;
+      if (is_var(t, ln) || nm(t, ln)[0] == ':')
+        return goap__px_error(t, ln, GOAP_PARSE_ERROR, "'%s' is not a valid subtask label", nm(t, ln));
+      label = N(ln)->sym;
+      call = child(t, s, 1);
+      for (int i = 0; i < n; ++i)
+        if (h->steps[*step0 + i].label == label)
+          return goap__px_error(t, ln, GOAP_DUPLICATE, "subtask label '%s' is used twice",
+                                nm(t, ln));
+    } else if (N(s)->list && strcmp(head(t, s), "forall") == 0) {
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct 'forall' in subtasks");
+    }
+    if (add_step(t, call, label, c) != GOAP_OK) return t->status;
+    ++n;
+  }
+  *nsteps = n;
+  if (ordered) {
+    int oc = 0;
+    if (ord >= 0 && (items(t, ord, &oc), oc > 0))
+      return goap__px_error(t, ord, GOAP_PARSE_ERROR,
+                            "unsupported construct: ':ordering' together with ordered subtasks");
+    return GOAP_OK;
+  }
+  if (ord >= 0) {
+    int oc = 0;
+    (void)items(t, ord, &oc);
+    if (oc == 0) ord = -1;
+  }
+  return order_steps(t, *step0, n, ord, where);
+}
+
+/* The keys of a method or :htn body. */
+typedef struct body {
+  int32_t params, task, pre, sub, ord;
+  int ordered;
+} body;
+
+static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_method) {
+  b->params = b->task = b->pre = b->sub = b->ord = -1;
+  b->ordered = 0;
+  for (int32_t k = first; k >= 0; k = N(k)->next) {
+    int32_t v = N(k)->next;
+    if (N(k)->list || nm(t, k)[0] != ':')
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "expected a key like ':parameters' or ':ordered-subtasks', found '%s'", nm(t, k));
+    if (v < 0) return goap__px_error(t, k, GOAP_PARSE_ERROR, "'%s' needs a value", nm(t, k));
+    const char *key = nm(t, k);
+    if (!strcmp(key, ":parameters")) {
+      b->params = v;
+    } else if (is_method && !strcmp(key, ":task")) {
+      b->task = v;
+    } else if (is_method && !strcmp(key, ":precondition")) {
+      b->pre = v;
+    } else if (!strcmp(key, ":subtasks") || !strcmp(key, ":tasks") ||
+               !strcmp(key, ":ordered-subtasks") || !strcmp(key, ":ordered-tasks")) {
+      if (b->sub >= 0) return goap__px_error(t, k, GOAP_DUPLICATE, "a second subtask list '%s'", key);
+      b->sub = v;
+      b->ordered = strstr(key, "ordered") != NULL;
+    } else if (!strcmp(key, ":ordering")) {
+      b->ord = v;
+    } else if (!strcmp(key, ":constraints")) {
+      int c = 0;
+      if (!N(v)->list || (items(t, v, &c), c > 0))
+        return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':constraints' in a %s",
+                              is_method ? "method" : "task network");
+    } else if (!strcmp(key, ":effect")) {
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':effect' in a method (method effects)");
+    } else {
+      return goap__px_error(t, k, GOAP_PARSE_ERROR, "unknown %s key '%s'",
+                            is_method ? "method" : "task network", key);
+    }
+    k = v;
+  }
+  return GOAP_OK;
+}
+
+/* ---- (:method NAME :parameters (...) :task (T ...) :precondition ... subtasks) -------- */
+
+goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
+  px_htn *h = &t->htn;
+  h->hddl = 1;
+  int32_t name = child(t, sec, 1);
+  if (name < 0 || N(name)->list || is_var(t, name) || nm(t, name)[0] == ':')
+    return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR,
+                          "expected the method's name after ':method'");
+  if (px_map_get(&h->method_of, N(name)->sym) >= 0)
+    return goap__px_error(t, name, GOAP_DUPLICATE, "method '%s' is defined twice", nm(t, name));
+  body b;
+  if (read_body(t, N(name)->next, &b, 1) != GOAP_OK) return t->status;
+  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int np = 0;
+  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  if (b.task < 0)
+    return goap__px_error(t, sec, GOAP_PARSE_ERROR, "method '%s' has no ':task'", nm(t, name));
+  if (!N(b.task)->list || N(b.task)->first < 0 || N(N(b.task)->first)->list)
+    return goap__px_error(t, b.task, GOAP_PARSE_ERROR, "expected '(task arg ...)' after ':task'");
+  int32_t tn = N(b.task)->first;
+  int32_t ct = px_map_get(&h->ctask_of, N(tn)->sym);
+  if (ct < 0) {
+    if (px_map_get(&t->schema_of, N(tn)->sym) >= 0)
+      return goap__px_error(t, tn, GOAP_PARSE_ERROR,
+                            "method '%s' decomposes '%s', which is an action (a method's :task "
+                            "must be a compound task)", nm(t, name), nm(t, tn));
+    int32_t s = suggest_callable(t, N(tn)->sym);
+    if (s >= 0)
+      return goap__px_error(t, tn, GOAP_NOT_FOUND, "unknown task '%s' (did you mean '%s'?)",
+                            nm(t, tn), px_name(t, s));
+    return goap__px_error(t, tn, GOAP_NOT_FOUND, "unknown task '%s'", nm(t, tn));
+  }
+  int arity = h->ctasks[ct].nparams;
+  if (N(b.task)->count - 1 != arity)
+    return goap__px_error(t, b.task, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given",
+                          nm(t, tn), arity, arity == 1 ? "" : "s", N(b.task)->count - 1);
+  px_method m;
+  memset(&m, 0, sizeof m);
+  m.sym = N(name)->sym;
+  m.node = name;
+  m.task = ct;
+  m.nparams = np;
+  if (push_params(t, sec, syms, types, np, &m.ptypes, &m.pnames) != GOAP_OK) return t->status;
+  m.targs = (int32_t)t->args.n;
+  for (int32_t a = N(tn)->next; a >= 0; a = N(a)->next) {
+    int32_t v = goap__px_term(t, a, syms, np, "method");
+    if (v == INT32_MIN) return t->status;
+    if (!goap__px_ipush(&t->alloc, &t->args, v)) return OOM(t, a);
+  }
+  m.lit0 = (int32_t)t->nlits;
+  if (b.pre >= 0 && goap__px_precond(t, b.pre, syms, np, "method") != GOAP_OK) return t->status;
+  if (t->nlits - (size_t)m.lit0 > PX_MAX_LITS)
+    return goap__px_error(t, sec, GOAP_TOO_LARGE, "method '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
+  m.nlits = (int32_t)(t->nlits - (size_t)m.lit0);
+  netctx c;
+  c.syms = syms;
+  c.np = np;
+  c.what = "method";
+  if (network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &m.step0, &m.nsteps) !=
+      GOAP_OK)
+    return t->status;
+  if (!goap__px_grow(&t->alloc, (void **)&h->methods, &h->cmethods, h->nmethods + 1, sizeof *h->methods))
+    return OOM(t, sec);
+  int32_t id = (int32_t)h->nmethods;
+  h->methods[h->nmethods++] = m;
+  if (!goap__px_map_set(&t->alloc, &h->method_of, m.sym, id)) return OOM(t, sec);
+  return GOAP_OK;
+}
+
+/* ---- the problem's (:htn ...) --------------------------------------------------------- */
+
+goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
+  px_htn *h = &t->htn;
+  h->hddl = 1;
+  h->htn_node = sec;
+  body b;
+  if (read_body(t, N(N(sec)->first)->next, &b, 0) != GOAP_OK) return t->status;
+  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int np = 0;
+  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  h->top_nparams = np;
+  if (push_params(t, sec, syms, types, np, &h->top_ptypes, &h->top_pnames) != GOAP_OK)
+    return t->status;
+  netctx c;
+  c.syms = syms;
+  c.np = np;
+  c.what = "task network";
+  return network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &h->top_step0,
+                 &h->top_nsteps);
+}
+/* macros of src/pddl/hddl_parse.c end here */
+#undef N
+#undef OOM
+#undef MAX_SUBTASKS
+
+/* ==== src/pddl/hddl_plan.c ==== */
+/* names of src/pddl/hddl_plan.c that another file also declares */
+#define goal_holds goal_holds__pddl_hddl_plan
+#define join join__pddl_hddl_plan
+#define put put__pddl_hddl_plan
+#define undo_to undo_to__pddl_hddl_plan
+/*
+ * hddl_plan.c -- a lifted, SHOP-style, total-order forward-decomposition planner for HDDL
+ * (goap_hddl_solve), and the IPC plan format (goap_hddl_plan_write).
+ *
+ * Invariants:
+ *  - The state is one set of true ground atoms (static predicates included): atoms are
+ *    interned once into `atoms` (never removed) with a truth byte each and a per-predicate
+ *    list of interned atoms; every change is logged in `undo` and undone on backtracking, so
+ *    a state is never copied.
+ *  - The search is depth-first over the agenda (the tasks still to do, in order: a linked
+ *    list of cells in an array truncated on backtracking). Decomposing the head compound task
+ *    pushes a choice point (frame) holding the marks of every array; its alternatives are the
+ *    task's methods in domain order and, per method, every binding of the method's parameters
+ *    that unifies with the task's arguments and satisfies its precondition, enumerated eagerly
+ *    in a deterministic order (literal order, then atoms in interning order, then objects by
+ *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
+ *    the C stack: frames live in an array, the join keeps its own level stack.
+ *  - Left recursion (Transport's get_to, Satellite) is handled by iterative deepening on the
+ *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
+ *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
+ *    round uses d + 1; a round that fails without a cut proves that there is no plan.
+ *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
+ *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
+ *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
+ *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - Every allocation goes through the task's allocator; the task is only read.
+ */
+/* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* #include goap/hddl.h: in goap.h */
+/* #include "internal.h": inlined above */
+
+#define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
+#define HP_MAX_LEVELS (PX_MAX_LITS + PX_MAX_PARAMS)
+#define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
+#define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
+
+typedef struct hp_node {
+  int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
+  int32_t args, nargs; /* ground arguments, offset in gargs */
+  int32_t method;      /* the method that decomposed it (-1: none yet; the :htn for the root) */
+  int32_t child0, nchild;
+  int32_t depth;
+  int32_t prim;        /* primitive: its position in the plan */
+} hp_node;
+
+typedef struct hp_frame {
+  int32_t cell;        /* the agenda cell of the task (-1: the root) */
+  int32_t node;
+  int32_t mi;          /* position in the task's method list, -1 before the first */
+  size_t bind0, nbind, bnext; /* the current method's bindings in pool */
+  size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
+} hp_frame;
+
+typedef struct hp_level {
+  int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
+  size_t pos;          /* next candidate */
+  uint64_t bound;      /* parameters bound at this level */
+} hp_level;
+
+typedef struct hp {
+  const px_task_core *t;
+  const goap_allocator *a;
+  /* state */
+  px_tset atoms;
+  uint8_t *truth;
+  size_t ctruth;
+  px_ivec *by_pred;    /* npreds lists of interned atoms */
+  px_ivec undo;        /* (atom, old truth) pairs */
+  /* tables */
+  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
+  int32_t *m0, *mids;     /* methods of each task, in domain order */
+  /* search */
+  hp_node *nodes;
+  size_t nnodes, cnodes;
+  px_ivec gargs, cells, seq, pool;
+  hp_frame *frames;
+  size_t nframes, cframes;
+  hp_level *lev;
+  int32_t scratch[PX_MAX_ARITY];
+  /* budgets */
+  uint64_t steps, max_steps, work, max_work;
+  uint64_t t0;
+  double max_ms;
+  int bound, cut;
+  goap_status st;
+} hp;
+
+typedef struct hp_ent {
+  int32_t what;        /* primitive: schema id; compound: task id */
+  int32_t method;      /* compound: method id */
+  int32_t args, nargs; /* in data */
+  int32_t kids, nkids; /* compound: child ids in data */
+} hp_ent;
+
+struct goap_hddl_plan {
+  goap_allocator a;
+  int nprim, ncomp;
+  hp_ent *ents;        /* nprim primitives, then ncomp compound tasks */
+  int32_t *data;
+  size_t ndata;
+  int32_t roots, nroots; /* in data */
+};
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+  timespec_get(&ts, TIME_UTC);
+#endif
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static double elapsed_ms(const hp *h) { return (double)(now_ns() - h->t0) / 1e6; }
+
+static int over_time(hp *h) {
+  if (h->max_ms > 0 && elapsed_ms(h) >= h->max_ms) {
+    h->st = GOAP_TIME_LIMIT;
+    return 1;
+  }
+  return 0;
+}
+
+static int oom(hp *h) {
+  h->st = GOAP_OUT_OF_MEMORY;
+  return 0;
+}
+
+/* ---- the state ------------------------------------------------------------------------ */
+
+/* The atom's id, interning it (and listing it under its predicate); -1 when out of memory. */
+static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
+  int added = 0;
+  int32_t e = goap__px_tset_add(h->a, &h->atoms, pred, args, n, &added);
+  if (e < 0) return -1;
+  if (added) {
+    if (!goap__px_grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
+    h->truth[e] = 0;
+    if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
+  }
+  return e;
+}
+
+static int set_truth(hp *h, int32_t e, uint8_t v) {
+  if (h->truth[e] == v) return 1;
+  if (!goap__px_ipush(h->a, &h->undo, e) || !goap__px_ipush(h->a, &h->undo, h->truth[e]))
+    return 0;
+  h->truth[e] = v;
+  return 1;
+}
+
+static void undo_to(hp *h, size_t mark) {
+  while (h->undo.n > mark) {
+    h->undo.n -= 2;
+    h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
+  }
+}
+
+static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
+  int32_t e = goap__px_tset_find(&h->atoms, pred, args, n);
+  return e >= 0 && h->truth[e];
+}
+
+/* The literal's ground arguments under binding b into out; 0 when some is unbound. */
+static int ground(const px_task_core *t, const px_lit *l, const int32_t *b, int32_t *out) {
+  int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  for (int i = 0; i < n; ++i) {
+    int32_t a = t->args.v[l->args + i];
+    out[i] = a >= 0 ? a : b[-a - 1];
+    if (out[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* A negative or equality literal, all arguments bound. */
+static int lit_holds(const hp *h, const px_lit *l, const int32_t *g) {
+  int v;
+  if (l->pred == PX_EQ) v = g[0] == g[1];
+  else v = holds(h, l->pred, g, h->t->preds[l->pred].arity);
+  return l->neg ? !v : v;
+}
+
+static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
+  return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
+}
+
+/* Every literal of [l0, l0 + n) that is a check (negative or '=') and fully bound holds. */
+static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
+  const px_task_core *t = h->t;
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = l0; i < l0 + n; ++i) {
+    const px_lit *l = &t->lits[i];
+    if (pre_only && l->kind != PX_LIT_PRE) continue;
+    if (!l->neg && l->pred >= 0) continue;
+    if (ground(t, l, b, g) && !lit_holds(h, l, g)) return 0;
+  }
+  return 1;
+}
+
+/* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
+ * satisfies the literals [l0, l0 + n) (only the PX_LIT_PRE ones when pre_only); *count gets
+ * their number. 0 on a budget or memory stop (h->st). */
+static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
+                const int32_t *b0, size_t *count) {
+  const px_task_core *t = h->t;
+  int32_t b[PX_MAX_PARAMS];
+  uint8_t inpos[PX_MAX_PARAMS];
+  memset(inpos, 0, sizeof inpos);
+  for (int i = 0; i < np; ++i) b[i] = b0[i];
+  *count = 0;
+  int nlev = 0;
+  for (int32_t i = l0; i < l0 + n; ++i) {
+    const px_lit *l = &t->lits[i];
+    if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
+    h->lev[nlev++].lit = i;
+    for (int k = 0; k < t->preds[l->pred].arity; ++k) {
+      int32_t a = t->args.v[l->args + k];
+      if (a < 0) inpos[-a - 1] = 1;
+    }
+  }
+  for (int p = 0; p < np; ++p)
+    if (b[p] < 0 && !inpos[p]) h->lev[nlev++].lit = -(p + 1);
+  if (!checks_hold(h, l0, n, pre_only, b)) return 1;
+  int k = 0;
+  h->lev[0].pos = 0;
+  h->lev[0].bound = 0;
+  int32_t g[PX_MAX_ARITY];
+  while (k >= 0) {
+    if (k == nlev) {
+      if (checks_hold(h, l0, n, pre_only, b)) {
+        if (h->pool.n + (size_t)np > HP_MAX_POOL) {
+          h->st = GOAP_TOO_LARGE;
+          return 0;
+        }
+        for (int p = 0; p < np; ++p)
+          if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
+        ++*count;
+      }
+      --k;
+      continue;
+    }
+    hp_level *L = &h->lev[k];
+    for (int p = 0; p < np; ++p)
+      if (L->bound & ((uint64_t)1 << p)) b[p] = -1;
+    L->bound = 0;
+    if (++h->work > h->max_work) {
+      h->st = GOAP_NODE_LIMIT;
+      return 0;
+    }
+    if ((h->work & 0xffff) == 0 && over_time(h)) return 0;
+    int found = 0;
+    if (L->lit < 0) {
+      int p = -L->lit - 1;
+      int32_t ty = t->args.v[ptypes + p];
+      size_t cnt = (size_t)(h->tobj0[ty + 1] - h->tobj0[ty]);
+      if (L->pos < cnt) {
+        b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
+        L->pos++;
+        L->bound = (uint64_t)1 << p;
+        found = 1;
+      }
+    } else {
+      const px_lit *l = &t->lits[L->lit];
+      int ar = t->preds[l->pred].arity;
+      if (ground(t, l, b, g)) {
+        if (L->pos == 0) {
+          L->pos = 1;
+          found = holds(h, l->pred, g, ar);
+        }
+      } else {
+        const px_ivec *lst = &h->by_pred[l->pred];
+        while (!found && L->pos < lst->n) {
+          int32_t e = lst->v[L->pos++];
+          if (!h->truth[e]) continue;
+          const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
+          uint64_t nb = 0;
+          int ok = 1;
+          for (int i = 0; i < ar && ok; ++i) {
+            int32_t a = t->args.v[l->args + i];
+            if (a >= 0) {
+              ok = ea[i] == a;
+            } else if (b[-a - 1] >= 0) {
+              ok = ea[i] == b[-a - 1];
+            } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
+              b[-a - 1] = ea[i];
+              nb |= (uint64_t)1 << (-a - 1);
+            } else {
+              ok = 0;
+            }
+          }
+          if (!ok) {
+            for (int p = 0; p < np; ++p)
+              if (nb & ((uint64_t)1 << p)) b[p] = -1;
+            continue;
+          }
+          L->bound = nb;
+          found = 1;
+        }
+      }
+    }
+    if (!found) {
+      --k;
+      continue;
+    }
+    if (!checks_hold(h, l0, n, pre_only, b)) continue; /* next candidate at this level */
+    ++k;
+    if (k < nlev) {
+      h->lev[k].pos = 0;
+      h->lev[k].bound = 0;
+    }
+  }
+  return 1;
+}
+
+/* ---- the search ----------------------------------------------------------------------- */
+
+static int32_t new_cell(hp *h, int32_t node, int32_t next) {
+  int32_t c = (int32_t)(h->cells.n / 2);
+  if (!goap__px_ipush(h->a, &h->cells, node) || !goap__px_ipush(h->a, &h->cells, next)) return -2;
+  return c;
+}
+
+static int32_t new_node(hp *h, int32_t task, int32_t depth) {
+  if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
+    return -1;
+  hp_node *n = &h->nodes[h->nnodes];
+  n->task = task;
+  n->args = (int32_t)h->gargs.n;
+  n->nargs = 0;
+  n->method = -1;
+  n->child0 = n->nchild = 0;
+  n->depth = depth;
+  n->prim = -1;
+  return (int32_t)h->nnodes++;
+}
+
+/* The network of method m (-1: the :htn). */
+typedef struct hp_net {
+  int32_t step0, nsteps, nparams, ptypes, lit0, nlits;
+} hp_net;
+
+static hp_net net_of(const px_task_core *t, int32_t m) {
+  hp_net r;
+  if (m < 0) {
+    r.step0 = t->htn.top_step0;
+    r.nsteps = t->htn.top_nsteps;
+    r.nparams = t->htn.top_nparams;
+    r.ptypes = t->htn.top_ptypes;
+    r.lit0 = r.nlits = 0;
+  } else {
+    const px_method *pm = &t->htn.methods[m];
+    r.step0 = pm->step0;
+    r.nsteps = pm->nsteps;
+    r.nparams = pm->nparams;
+    r.ptypes = pm->ptypes;
+    r.lit0 = pm->lit0;
+    r.nlits = pm->nlits;
+  }
+  return r;
+}
+
+/* Decomposes frame f's task by method m with binding b: children nodes, then the agenda. */
+static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agenda) {
+  const px_task_core *t = h->t;
+  hp_net nt = net_of(t, m);
+  int32_t rest = f->cell >= 0 ? h->cells.v[2 * f->cell + 1] : -1;
+  int32_t depth = h->nodes[f->node].depth + 1;
+  int32_t child0 = (int32_t)h->nnodes;
+  for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
+    const px_step *ps = &t->htn.steps[s];
+    int32_t nn = new_node(h, ps->task, depth);
+    if (nn < 0) return oom(h);
+    for (int32_t i = 0; i < ps->nargs; ++i) {
+      int32_t a = t->args.v[ps->args + i];
+      if (!goap__px_ipush(h->a, &h->gargs, a >= 0 ? a : b[-a - 1])) return oom(h);
+    }
+    h->nodes[nn].nargs = ps->nargs;
+  }
+  hp_node *fn = &h->nodes[f->node];
+  fn->method = m;
+  fn->child0 = child0;
+  fn->nchild = nt.nsteps;
+  int32_t next = rest;
+  for (int32_t i = nt.nsteps - 1; i >= 0; --i) {
+    next = new_cell(h, child0 + i, next);
+    if (next == -2) return oom(h);
+  }
+  *agenda = next;
+  return 1;
+}
+
+/* Applies primitive node n when its precondition holds; 0 when it does not (h->st unchanged)
+ * or on a memory failure (h->st set). */
+static int apply(hp *h, int32_t node) {
+  const px_task_core *t = h->t;
+  const hp_node *n = &h->nodes[node];
+  const px_schema *s = &t->schemas[-n->task - 1];
+  int32_t b[PX_MAX_PARAMS];
+  for (int32_t i = 0; i < n->nargs; ++i) {
+    b[i] = h->gargs.v[n->args + i];
+    if (!is_a(t, b[i], t->args.v[s->ptypes + i])) return 0;
+  }
+  int32_t *g = h->scratch;
+  for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
+    const px_lit *l = &t->lits[i];
+    if (l->kind != PX_LIT_PRE) continue;
+    ground(t, l, b, g);
+    if (!lit_holds(h, l, g)) return 0;
+  }
+  /* deletes first, then adds: an atom both deleted and added stays true */
+  for (int pass = 0; pass < 2; ++pass)
+    for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
+      const px_lit *l = &t->lits[i];
+      if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
+      ground(t, l, b, g);
+      int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
+      if (e < 0 || !set_truth(h, e, pass == 0 ? 0 : 1)) return oom(h);
+    }
+  return 1;
+}
+
+static int goal_holds(hp *h) {
+  const px_task_core *t = h->t;
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
+    const px_lit *l = &t->lits[i];
+    ground(t, l, NULL, g);
+    int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
+    if (l->neg ? v : !v) return 0;
+  }
+  return 1;
+}
+
+static int push_frame(hp *h, int32_t cell, int32_t node) {
+  if (!goap__px_grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
+    return oom(h);
+  hp_frame *f = &h->frames[h->nframes++];
+  f->cell = cell;
+  f->node = node;
+  f->mi = -1;
+  f->bind0 = f->nbind = f->bnext = 0;
+  f->m_nodes = h->nnodes;
+  f->m_gargs = h->gargs.n;
+  f->m_cells = h->cells.n;
+  f->m_seq = h->seq.n;
+  f->m_undo = h->undo.n;
+  f->m_pool = h->pool.n;
+  return 1;
+}
+
+/* Tries the next alternative of the top frame (popping exhausted frames); 1 with *agenda set
+ * when one was expanded, 0 when none is left or on a stop (h->st). */
+static int advance(hp *h, int32_t *agenda) {
+  const px_task_core *t = h->t;
+  while (h->nframes > 0) {
+    hp_frame *f = &h->frames[h->nframes - 1];
+    undo_to(h, f->m_undo);
+    h->nnodes = f->m_nodes;
+    h->gargs.n = f->m_gargs;
+    h->cells.n = f->m_cells;
+    h->seq.n = f->m_seq;
+    const hp_node *tn = &h->nodes[f->node];
+    int32_t nm = tn->task == HP_ROOT ? 1 : h->m0[tn->task + 1] - h->m0[tn->task];
+    for (;;) {
+      if (f->bnext < f->nbind) {
+        int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+        size_t w = (size_t)net_of(t, m).nparams;
+        h->pool.n = f->bind0 + f->nbind * w;
+        int32_t b[PX_MAX_PARAMS];
+        for (size_t i = 0; i < w; ++i) b[i] = h->pool.v[f->bind0 + f->bnext * w + i];
+        f->bnext++;
+        if (++h->steps > h->max_steps) {
+          h->st = GOAP_NODE_LIMIT;
+          return 0;
+        }
+        if ((h->steps & 0xff) == 0 && over_time(h)) return 0;
+        return expand(h, f, m, b, agenda);
+      }
+      if (++f->mi >= nm) break;
+      h->pool.n = f->m_pool;
+      int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+      hp_net nt = net_of(t, m);
+      int32_t b[PX_MAX_PARAMS];
+      for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
+      int ok = 1;
+      if (m >= 0) { /* unify the task's arguments with the method's :task */
+        const px_method *pm = &t->htn.methods[m];
+        for (int32_t i = 0; i < tn->nargs && ok; ++i) {
+          int32_t g = h->gargs.v[tn->args + i], a = t->args.v[pm->targs + i];
+          if (a >= 0) ok = a == g;
+          else if (b[-a - 1] >= 0) ok = b[-a - 1] == g;
+          else if (is_a(t, g, t->args.v[pm->ptypes + (-a - 1)])) b[-a - 1] = g;
+          else ok = 0;
+        }
+      }
+      f->bind0 = h->pool.n;
+      f->nbind = f->bnext = 0;
+      if (ok && !join(h, nt.lit0, nt.nlits, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+    }
+    h->pool.n = f->m_pool;
+    h->nframes--;
+  }
+  return 0;
+}
+
+/* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
+static int round_search(hp *h) {
+  undo_to(h, 0);
+  h->nnodes = 0;
+  h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
+  h->nframes = 0;
+  h->cut = 0;
+  int32_t root = new_node(h, HP_ROOT, 0);
+  if (root < 0) return oom(h);
+  if (!push_frame(h, -1, root)) return 0;
+  int32_t agenda = -1;
+  if (!advance(h, &agenda)) return 0;
+  for (;;) {
+    int ok = 1;
+    if (agenda < 0) {
+      if (goal_holds(h)) return 1;
+      ok = 0;
+    } else {
+      int32_t node = h->cells.v[2 * agenda];
+      hp_node *n = &h->nodes[node];
+      if (n->task < 0) {
+        ok = apply(h, node);
+        if (h->st != GOAP_OK) return 0;
+        if (ok) {
+          h->nodes[node].prim = (int32_t)h->seq.n;
+          if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
+          agenda = h->cells.v[2 * agenda + 1];
+        }
+      } else if (n->depth > h->bound) {
+        h->cut = 1;
+        ok = 0;
+      } else {
+        if (!push_frame(h, agenda, node)) return 0;
+        ok = 0;
+      }
+    }
+    if (!ok && !advance(h, &agenda)) return 0;
+  }
+}
+
+/* ---- setup and the result ------------------------------------------------------------- */
+
+static void hp_free(hp *h) {
+  const px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  goap__px_tset_free(a, &h->atoms);
+  goap__px_free(a, h->truth, h->ctruth);
+  if (h->by_pred) {
+    for (size_t i = 0; i < t->npreds; ++i) goap__px_ivec_free(a, &h->by_pred[i]);
+    goap__px_free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
+  }
+  goap__px_ivec_free(a, &h->undo);
+  goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
+  goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
+  goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
+  goap__px_free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  goap__px_free(a, h->nodes, h->cnodes * sizeof *h->nodes);
+  goap__px_ivec_free(a, &h->gargs);
+  goap__px_ivec_free(a, &h->cells);
+  goap__px_ivec_free(a, &h->seq);
+  goap__px_ivec_free(a, &h->pool);
+  goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
+  goap__px_free(a, h->lev, HP_MAX_LEVELS * sizeof *h->lev);
+}
+
+static int hp_init(hp *h) {
+  const px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  size_t np = t->npreds ? t->npreds : 1;
+  h->by_pred = (px_ivec *)goap__px_alloc(a, np * sizeof *h->by_pred);
+  h->tobj0 = (int32_t *)goap__px_alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
+  size_t cells = t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1;
+  h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
+  h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
+  h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  h->lev = (hp_level *)goap__px_alloc(a, HP_MAX_LEVELS * sizeof *h->lev);
+  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev) {
+    if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
+    return oom(h);
+  }
+  memset(h->by_pred, 0, np * sizeof *h->by_pred);
+  size_t k = 0;
+  for (size_t ty = 0; ty < t->ntypes; ++ty) {
+    h->tobj0[ty] = (int32_t)k;
+    for (size_t o = 0; o < t->nobjects; ++o)
+      if (is_a(t, (int32_t)o, (int32_t)ty)) h->tobjs[k++] = (int32_t)o;
+  }
+  h->tobj0[t->ntypes] = (int32_t)k;
+  k = 0;
+  for (size_t c = 0; c < t->htn.nctasks; ++c) {
+    h->m0[c] = (int32_t)k;
+    for (size_t m = 0; m < t->htn.nmethods; ++m)
+      if (t->htn.methods[m].task == (int32_t)c) h->mids[k++] = (int32_t)m;
+  }
+  h->m0[t->htn.nctasks] = (int32_t)k;
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
+    if (e < 0) return oom(h);
+    h->truth[e] = 1;
+  }
+  return 1;
+}
+
+/* Copies the found tree into a plan. */
+static goap_hddl_plan *make_plan(hp *h) {
+  const goap_allocator *a = h->a;
+  goap_hddl_plan *p = (goap_hddl_plan *)goap__px_alloc(a, sizeof *p);
+  if (!p) return NULL;
+  memset(p, 0, sizeof *p);
+  p->a = *a;
+  int32_t *id = (int32_t *)goap__px_alloc(a, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  size_t nents = h->nnodes ? h->nnodes - 1 : 0; /* every node but the root */
+  p->ents = (hp_ent *)goap__px_alloc(a, (nents ? nents : 1) * sizeof *p->ents);
+  p->ndata = h->gargs.n + h->nnodes;
+  p->data = (int32_t *)goap__px_alloc(a, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  if (!id || !p->ents || !p->data) {
+    goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+    goap__px_free(a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+    goap__px_free(a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+    goap__px_free(a, p, sizeof *p);
+    return NULL;
+  }
+  p->nprim = (int)h->seq.n;
+  int32_t next = p->nprim;
+  for (size_t i = 1; i < h->nnodes; ++i)
+    id[i] = h->nodes[i].task < 0 ? h->nodes[i].prim : next++;
+  p->ncomp = next - p->nprim;
+  size_t d = 0;
+  for (size_t i = 1; i < h->nnodes; ++i) {
+    const hp_node *n = &h->nodes[i];
+    hp_ent *e = &p->ents[id[i]];
+    e->what = n->task < 0 ? -n->task - 1 : n->task;
+    e->method = n->method;
+    e->args = (int32_t)d;
+    e->nargs = n->nargs;
+    for (int32_t k = 0; k < n->nargs; ++k) p->data[d++] = h->gargs.v[n->args + k];
+    e->kids = (int32_t)d;
+    e->nkids = n->task < 0 ? 0 : n->nchild;
+    for (int32_t k = 0; k < e->nkids; ++k) p->data[d++] = id[n->child0 + k];
+  }
+  const hp_node *r = &h->nodes[0];
+  p->roots = (int32_t)d;
+  p->nroots = r->nchild;
+  for (int32_t k = 0; k < r->nchild; ++k) p->data[d++] = id[r->child0 + k];
+  goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  return p;
+}
+
+goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options *opt,
+                            goap_hddl_plan **out, goap_hddl_stats *stats) {
+  if (out) *out = NULL;
+  if (stats) memset(stats, 0, sizeof *stats);
+  if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
+  hp h;
+  memset(&h, 0, sizeof h);
+  h.t = &task->c;
+  h.a = &task->c.alloc;
+  h.t0 = now_ns();
+  h.max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
+  h.max_work = h.max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX
+                                                           : h.max_steps * HP_WORK_PER_STEP;
+  h.max_ms = opt ? opt->max_ms : 0;
+  int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
+  h.st = GOAP_OK;
+  int rounds = 0, found = 0;
+  if (hp_init(&h)) {
+    for (h.bound = 1;; ++h.bound) {
+      if (max_depth && h.bound > max_depth) {
+        h.st = GOAP_TOO_LARGE;
+        break;
+      }
+      ++rounds;
+      found = round_search(&h);
+      if (found || h.st != GOAP_OK) break;
+      if (!h.cut) {
+        h.st = GOAP_NO_PLAN;
+        break;
+      }
+      if (h.bound == INT32_MAX - 1) {
+        h.st = GOAP_TOO_LARGE;
+        break;
+      }
+    }
+  }
+  goap_status st = h.st;
+  if (found) {
+    *out = make_plan(&h);
+    st = *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+  }
+  if (stats) {
+    stats->steps = h.steps;
+    stats->rounds = rounds;
+    stats->depth = found ? h.bound : 0;
+    stats->ms = elapsed_ms(&h);
+  }
+  hp_free(&h);
+  return st;
+}
+
+void goap_hddl_plan_destroy(goap_hddl_plan *p) {
+  if (!p) return;
+  goap_allocator a = p->a;
+  size_t nents = (size_t)(p->nprim + p->ncomp);
+  goap__px_free(&a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+  goap__px_free(&a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  goap__px_free(&a, p, sizeof *p);
+}
+
+int goap_hddl_plan_length(const goap_hddl_plan *p) { return p ? p->nprim : 0; }
+
+typedef struct wbuf {
+  char *buf;
+  size_t cap, len;
+} wbuf;
+
+static void put(wbuf *w, const char *fmt, ...) PX_PRINTF(2, 3);
+static void put(wbuf *w, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(w->len < w->cap ? w->buf + w->len : NULL, w->len < w->cap ? w->cap - w->len : 0,
+                    fmt, ap);
+  va_end(ap);
+  if (k > 0) w->len += (size_t)k;
+}
+
+size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p, char *buf,
+                            size_t cap) {
+  wbuf w;
+  w.buf = buf;
+  w.cap = buf ? cap : 0;
+  w.len = 0;
+  if (w.cap) buf[0] = '\0';
+  if (!task || !p) return 0;
+  const px_task_core *t = &task->c;
+  put(&w, "==>\n");
+  for (int i = 0; i < p->nprim + p->ncomp; ++i) {
+    if (i == p->nprim) {
+      put(&w, "root");
+      for (int32_t k = 0; k < p->nroots; ++k) put(&w, " %d", (int)p->data[p->roots + k]);
+      put(&w, "\n");
+    }
+    const hp_ent *e = &p->ents[i];
+    int prim = i < p->nprim;
+    put(&w, "%d %s", i, px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym));
+    for (int32_t k = 0; k < e->nargs; ++k)
+      put(&w, " %s", px_name(t, t->objects[p->data[e->args + k]].sym));
+    if (!prim) {
+      put(&w, " -> %s", px_name(t, t->htn.methods[e->method].sym));
+      for (int32_t k = 0; k < e->nkids; ++k) put(&w, " %d", (int)p->data[e->kids + k]);
+    }
+    put(&w, "\n");
+  }
+  if (p->ncomp == 0) {
+    put(&w, "root");
+    for (int32_t k = 0; k < p->nroots; ++k) put(&w, " %d", (int)p->data[p->roots + k]);
+    put(&w, "\n");
+  }
+  put(&w, "<==\n");
+  if (w.cap && w.len >= w.cap) buf[w.cap - 1] = '\0';
+  return w.len;
+}
+/* macros of src/pddl/hddl_plan.c end here */
+#undef HP_ROOT
+#undef HP_MAX_LEVELS
+#undef HP_MAX_POOL
+#undef HP_WORK_PER_STEP
+#undef goal_holds
+#undef join
+#undef put
+#undef undo_to
+
+/* ==== src/pddl/hddl_verify.c ==== */
+/* names of src/pddl/hddl_verify.c that another file also declares */
+#define fail fail__pddl_hddl_verify
+#define holds holds__pddl_hddl_verify
+#define lit_holds lit_holds__pddl_hddl_verify
+#define oom oom__pddl_hddl_verify
+/*
+ * hddl_verify.c -- goap_hddl_verify: checking a total-order HTN plan in the IPC format against
+ * the lifted HDDL task, independently of any planner (it never reads the planner's code or
+ * data, only the parsed task: actions, compound tasks, methods, the initial task network).
+ *
+ * Invariants:
+ *  - The plan text is read within its length, line by line, into tokens (spans of the text
+ *    with their column) and nodes (one per primitive or decomposition line, in line order);
+ *    nothing of the text is kept after the call. A malformed text is a GOAP_PARSE_ERROR with
+ *    a diagnostic `plan:line:col`; everything that reads but is wrong is an invalid plan
+ *    (report->valid 0, the first failure's line, column and message).
+ *  - The checks run in a fixed order of phases, each stopping at its first failure in line
+ *    order: (1) names, arities, objects and types of every line; (2) the tree: ids defined
+ *    once, subtask ids defined, one parent per node, the root line, no cycle, every line
+ *    reachable from the root; (3) the root list against the initial task network, then each
+ *    decomposition against its method (task arguments, number, kind, names and arguments of
+ *    the children in the method's order, parameter types); (4) the tree's left-to-right
+ *    primitive order equals the order of the primitive lines; (5) the simulation: the
+ *    primitive lines are executed in their order from :init, and before step k the
+ *    preconditions of every method whose position is k are tested (position: the number of
+ *    primitives before the node in the tree's left-to-right order, i.e. its first primitive's
+ *    step, or for a method without primitives the place where it sits); finally the goal.
+ *  - The state is a set of ground atoms (static ones included), as in validate.c: atoms are
+ *    interned in a tuple set with one truth byte each. Deletes apply before adds.
+ *  - Method parameters bound by neither the task nor the children are searched over the
+ *    objects of their type in the state of the method's position (a bounded backtracking:
+ *    at most VX_MAX_WORK, or the task's smaller max_work, candidate bindings in all per call;
+ *    GOAP_TOO_LARGE beyond).
+ *  - Every allocation goes through the task's allocator; the task is only read, so one task
+ *    may be verified from many threads at once.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include goap/hddl.h: in goap.h */
+/* #include "internal.h": inlined above */
+
+#define VX_MAX_WORK 20000000u /* candidate bindings of free method parameters, per call (or
+                                 the task's max_work when lower) */
+
+typedef struct vtok {
+  uint32_t off, len;  /* span in the plan text */
+  int32_t col;        /* 1-based byte column */
+  int32_t sym;        /* the name's symbol, -1 when the text has no such name */
+  int32_t num;        /* the value when the token is a number, else -1 */
+  int32_t val;        /* resolved: an argument's object id, an id token's node; -1 */
+} vtok;
+
+typedef struct vnode {
+  int32_t id, line;
+  int32_t tok;         /* its id token; the name is tok + 1, the arguments tok + 2 ... */
+  int32_t nargs;
+  int32_t mtok;        /* decomposition: the method's token; primitive: -1 */
+  int32_t kid0, nkids; /* decomposition: its subtask id tokens */
+  int32_t what;        /* primitive: schema id; decomposition: compound task id (-1: __top) */
+  int32_t method;      /* decomposition: method id (-1 for __top) */
+  int32_t parent;      /* -1 none, -2 listed on the root line, else the parent node */
+  int32_t pos;         /* primitive: its step (0-based); decomposition: its position */
+  int32_t bind0;       /* decomposition: its method's binding, offset in binds */
+  int32_t it;          /* traversal scratch */
+  uint8_t compound, top, seen, mark;
+} vnode;
+
+typedef struct vctx {
+  const px_task_core *t;
+  const goap_allocator *a;
+  const char *name, *text;
+  size_t len;
+  goap_hddl_report *r;
+  goap_diag *err;
+
+  vtok *toks;
+  size_t ntoks, ctoks;
+  vnode *nodes;
+  size_t nnodes, cnodes;
+  px_ivec prims;       /* primitive nodes in line order (the plan's step order) */
+  int32_t root_line, root_tok0, nroots, end_line;
+  int64_t *byid;       /* (id << 32 | node), sorted */
+  px_ivec order;       /* primitives in the tree's left-to-right order */
+  px_ivec comps;       /* decomposition nodes in the tree's preorder */
+  px_ivec stack;
+  px_ivec binds;       /* method bindings (object ids, -1 unbound) */
+
+  px_tset atoms;       /* the state: interned atoms and their truth */
+  uint8_t *truth;
+  size_t cap;
+  uint64_t work, max_work;
+  int failed, too_large;
+} vctx;
+
+/* ---- errors ------------------------------------------------------------------------------- */
+
+static goap_status parse_error(vctx *v, int line, int col, const char *fmt, ...) PX_PRINTF(4, 5);
+static goap_status parse_error(vctx *v, int line, int col, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  goap__px_fmt(v->r->message, sizeof v->r->message, "%s", msg);
+  v->r->line = line;
+  v->r->col = col;
+  goap_diag *d = v->err;
+  if (!d) return GOAP_PARSE_ERROR;
+  memset(d, 0, sizeof *d);
+  d->severity = GOAP_SEVERITY_ERROR;
+  d->status = GOAP_PARSE_ERROR;
+  goap__px_fmt(d->file, sizeof d->file, "%s", v->name);
+  d->line = line;
+  d->col = col;
+  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
+  size_t i = 0;
+  int l = 1;
+  while (i < v->len && l < line) {
+    if (v->text[i] == '\n') ++l;
+    ++i;
+  }
+  size_t o = 0;
+  while (i < v->len && v->text[i] != '\n' && v->text[i] != '\r' && o + 1 < sizeof d->source) {
+    unsigned c = (unsigned char)v->text[i++];
+    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
+  }
+  d->source[o] = 0;
+  return GOAP_PARSE_ERROR;
+}
+
+/* Records the first failure of the plan (later ones are ignored); returns 0. */
+static int fail(vctx *v, int line, int col, const char *fmt, ...) PX_PRINTF(4, 5);
+static int fail(vctx *v, int line, int col, const char *fmt, ...) {
+  if (v->failed) return 0;
+  v->failed = 1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(v->r->message, sizeof v->r->message, fmt, ap);
+  va_end(ap);
+  v->r->line = line;
+  v->r->col = col;
+  return 0;
+}
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static const vtok *tok(const vctx *v, int32_t i) { return &v->toks[i]; }
+
+/* The token's text as "%.*s" arguments. */
+#define TOKF(v, i) (int)((v)->toks[i].len > 200 ? 200 : (v)->toks[i].len), (v)->text + (v)->toks[i].off
+
+static const char *obj_name(const px_task_core *t, int32_t o) {
+  return o >= 0 && (size_t)o < t->nobjects ? px_name(t, t->objects[o].sym) : "?";
+}
+
+/* The argument pool at off (NULL when the pool is empty: 0-ary tasks only). */
+static const int32_t *argp(const px_task_core *t, int32_t off) {
+  return t->args.v ? t->args.v + off : NULL;
+}
+
+static int obj_is_a(const px_task_core *t, int32_t o, int32_t ty) {
+  return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
+}
+
+/* A node's line as it reads: "(drive a b)" (names from the task when known). */
+static void node_text(const vctx *v, const vnode *n, char *buf, size_t cap) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (int32_t k = 0; k <= n->nargs && o + 1 < cap; ++k) {
+    const vtok *x = tok(v, n->tok + 1 + k);
+    int w = snprintf(buf + o, cap - o, "%s%.*s", k ? " " : "(", (int)(x->len > 100 ? 100 : x->len),
+                     v->text + x->off);
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+  if (o + 1 < cap) {
+    buf[o++] = ')';
+    buf[o] = 0;
+  } else if (cap > 0) {
+    buf[cap - 1] = 0;
+  }
+}
+
+/* A lifted subtask as written in the domain: "(get_to ?v ?l)". */
+static void step_text(const px_task_core *t, const px_step *s, int32_t pnames, char *buf,
+                      size_t cap) {
+  int32_t sym = s->task >= 0 ? t->htn.ctasks[s->task].sym : t->schemas[-(s->task + 1)].sym;
+  size_t o = 0;
+  int w = snprintf(buf, cap, "(%s", px_name(t, sym));
+  if (w < 0) return;
+  o = (size_t)w < cap ? (size_t)w : cap - 1;
+  for (int32_t q = 0; q < s->nargs && o + 1 < cap; ++q) {
+    int32_t a = t->args.v[s->args + q];
+    const char *nm = a >= 0 ? obj_name(t, a) : pnames >= 0 ? px_name(t, t->args.v[pnames - (a + 1)]) : "?";
+    w = snprintf(buf + o, cap - o, " %s", nm);
+    if (w < 0) return;
+    o += (size_t)w < cap - o ? (size_t)w : cap - o - 1;
+  }
+  if (o + 1 < cap) {
+    buf[o++] = ')';
+    buf[o] = 0;
+  }
+}
+
+/* A literal instantiated with bind ("?x" for an unbound parameter): "(not (at a b))". */
+static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind, int32_t pnames,
+                     char *buf, size_t cap) {
+  int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  const int32_t *la = argp(t, l->args);
+  char atom[400];
+  size_t o = 0;
+  int w = snprintf(atom, sizeof atom, "(%s", l->pred == PX_EQ ? "=" : px_name(t, t->preds[l->pred].sym));
+  o = w > 0 ? (size_t)w : 0;
+  for (int i = 0; i < n && o + 1 < sizeof atom; ++i) {
+    int32_t a = la[i] >= 0 ? la[i] : bind[-(la[i] + 1)];
+    const char *nm = a >= 0 ? obj_name(t, a) : px_name(t, t->args.v[pnames - (la[i] + 1)]);
+    w = snprintf(atom + o, sizeof atom - o, " %s", nm);
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+  if (o + 1 < sizeof atom) {
+    atom[o++] = ')';
+    atom[o] = 0;
+  } else {
+    atom[sizeof atom - 1] = 0;
+  }
+  if (l->neg) goap__px_fmt(buf, cap, "(not %s)", atom);
+  else goap__px_fmt(buf, cap, "%s", atom);
+}
+
+/* ---- the state ---------------------------------------------------------------------------- */
+
+static int set_atom(vctx *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
+  int added = 0;
+  int32_t e = goap__px_tset_add(v->a, &v->atoms, pred, args, n, &added);
+  if (e < 0) return 0;
+  if (!goap__px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
+  v->truth[e] = val;
+  return 1;
+}
+
+static int holds(const vctx *v, int32_t pred, const int32_t *args, int n) {
+  int32_t e = goap__px_tset_find(&v->atoms, pred, args, n);
+  return e >= 0 && v->truth[e];
+}
+
+/* 1 true, 0 false, -1 some parameter unbound. */
+static int lit_holds(const vctx *v, const px_lit *l, const int32_t *bind) {
+  const px_task_core *t = v->t;
+  int32_t args[PX_MAX_ARITY];
+  int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  const int32_t *la = argp(t, l->args);
+  for (int q = 0; q < n; ++q) {
+    args[q] = la[q] >= 0 ? la[q] : bind[-(la[q] + 1)];
+    if (args[q] < 0) return -1;
+  }
+  int h = l->pred == PX_EQ ? args[0] == args[1] : holds(v, l->pred, args, n);
+  return h != !!l->neg;
+}
+
+/* ---- reading the plan text ---------------------------------------------------------------- */
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+static int tok_is(const vctx *v, int32_t i, const char *s) {
+  size_t n = strlen(s);
+  return v->toks[i].len == n && memcmp(v->text + v->toks[i].off, s, n) == 0;
+}
+
+static int push_tok(vctx *v, size_t off, size_t len, size_t line_start) {
+  if (!goap__px_grow(v->a, (void **)&v->toks, &v->ctoks, v->ntoks + 1, sizeof *v->toks)) return 0;
+  vtok *x = &v->toks[v->ntoks++];
+  x->off = (uint32_t)off;
+  x->len = (uint32_t)len;
+  x->col = (int32_t)(off - line_start) + 1;
+  x->val = -1;
+  x->num = -1;
+  if (len <= 10) {
+    int64_t n = 0;
+    size_t k = 0;
+    while (k < len && v->text[off + k] >= '0' && v->text[off + k] <= '9')
+      n = n * 10 + (v->text[off + k++] - '0');
+    if (k == len && n <= INT32_MAX) x->num = (int32_t)n;
+  }
+  x->sym = -1;
+  if (len <= PX_MAX_NAME) {
+    char name[PX_MAX_NAME + 1];
+    for (size_t k = 0; k < len; ++k) {
+      char c = v->text[off + k];
+      name[k] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+    }
+    name[len] = 0;
+    x->sym = goap__px_sym_find(&v->t->syms, name);
+  }
+  return 1;
+}
+
+static goap_status oom(vctx *v) {
+  if (v->err) {
+    memset(v->err, 0, sizeof *v->err);
+    v->err->severity = GOAP_SEVERITY_ERROR;
+    v->err->status = GOAP_OUT_OF_MEMORY;
+    goap__px_fmt(v->err->file, sizeof v->err->file, "%s", v->name);
+    goap__px_fmt(v->err->message, sizeof v->err->message, "out of memory");
+  }
+  return GOAP_OUT_OF_MEMORY;
+}
+
+static goap_status read_plan(vctx *v) {
+  const char *s = v->text;
+  size_t len = v->len, i = 0;
+  int line = 0, started = 0;
+  v->root_line = 0;
+  v->end_line = 0;
+  while (i < len && !v->end_line) {
+    ++line;
+    size_t ls = i, e = i;
+    while (e < len && s[e] != '\n') ++e;
+    i = e < len ? e + 1 : e;
+    /* tokens up to a ';' comment */
+    int32_t t0 = (int32_t)v->ntoks;
+    size_t k = ls;
+    while (k < e) {
+      while (k < e && is_blank(s[k])) ++k;
+      if (k >= e || s[k] == ';') break;
+      size_t j = k;
+      while (j < e && !is_blank(s[j]) && s[j] != ';') ++j;
+      if (!push_tok(v, k, j - k, ls)) return oom(v);
+      k = j;
+    }
+    int32_t nt = (int32_t)v->ntoks - t0;
+    if (!started) {
+      if (nt > 0 && tok_is(v, t0, "==>")) started = 1;
+      v->ntoks = (size_t)t0;
+      continue;
+    }
+    if (nt == 0) continue;
+    if (tok_is(v, t0, "<==")) {
+      v->end_line = line;
+      break;
+    }
+    if (tok_is(v, t0, "root")) {
+      if (v->root_line)
+        return parse_error(v, line, tok(v, t0)->col, "a second 'root' line (the first is line %d)",
+                           v->root_line);
+      for (int32_t q = 1; q < nt; ++q)
+        if (tok(v, t0 + q)->num < 0)
+          return parse_error(v, line, tok(v, t0 + q)->col,
+                             "expected an id (a non-negative number) on the root line, found '%.*s'",
+                             TOKF(v, t0 + q));
+      v->root_line = line;
+      v->root_tok0 = t0 + 1;
+      v->nroots = nt - 1;
+      continue;
+    }
+    if (tok(v, t0)->num < 0) {
+      const vtok *x = tok(v, t0);
+      if (x->len > 0 && ((s[x->off] >= '0' && s[x->off] <= '9') || s[x->off] == '-'))
+        return parse_error(v, line, x->col, "'%.*s' is not an id (a number from 0 to %d)",
+                           TOKF(v, t0), INT32_MAX);
+      return parse_error(v, line, x->col,
+                         "expected 'ID action ARGS', 'ID task ARGS -> method IDS', 'root IDS' or "
+                         "'<==', found '%.*s'",
+                         TOKF(v, t0));
+    }
+    if (nt < 2 || tok_is(v, t0 + 1, "->"))
+      return parse_error(v, line, nt < 2 ? tok(v, t0)->col + (int)tok(v, t0)->len : tok(v, t0 + 1)->col,
+                         "expected an action or task name after the id");
+    if (v->nnodes >= (size_t)INT32_MAX / 2)
+      return parse_error(v, line, 1, "too many plan lines");
+    if (!goap__px_grow(v->a, (void **)&v->nodes, &v->cnodes, v->nnodes + 1, sizeof *v->nodes))
+      return oom(v);
+    vnode *n = &v->nodes[v->nnodes];
+    memset(n, 0, sizeof *n);
+    n->id = tok(v, t0)->num;
+    n->line = line;
+    n->tok = t0;
+    n->mtok = -1;
+    n->what = n->method = -1;
+    n->parent = -1;
+    int32_t arrow = -1;
+    for (int32_t q = 2; q < nt && arrow < 0; ++q)
+      if (tok_is(v, t0 + q, "->")) arrow = q;
+    if (arrow < 0) {
+      n->nargs = nt - 2;
+      if (!goap__px_ipush(v->a, &v->prims, (int32_t)v->nnodes)) return oom(v);
+    } else {
+      n->compound = 1;
+      n->nargs = arrow - 2;
+      if (arrow + 1 >= nt)
+        return parse_error(v, line, tok(v, t0 + arrow)->col + 2, "expected a method name after '->'");
+      n->mtok = t0 + arrow + 1;
+      if (tok(v, n->mtok)->num >= 0 || tok_is(v, n->mtok, "->"))
+        return parse_error(v, line, tok(v, n->mtok)->col, "expected a method name after '->', found '%.*s'",
+                           TOKF(v, n->mtok));
+      n->kid0 = t0 + arrow + 2;
+      n->nkids = nt - arrow - 2;
+      for (int32_t q = 0; q < n->nkids; ++q)
+        if (tok(v, n->kid0 + q)->num < 0)
+          return parse_error(v, line, tok(v, n->kid0 + q)->col,
+                             "expected a subtask id (a non-negative number), found '%.*s'",
+                             TOKF(v, n->kid0 + q));
+    }
+    ++v->nnodes;
+  }
+  if (!started)
+    return parse_error(v, line > 0 ? 1 : 0, line > 0 ? 1 : 0,
+                       "no '==>' line: an IPC HTN plan starts with '==>'");
+  if (!v->end_line) v->end_line = line; /* '<==' is optional: the text may just end */
+  if (!v->root_line)
+    return parse_error(v, v->end_line, 1, "the plan has no 'root' line");
+  return GOAP_OK;
+}
+
+/* ---- phase 1: names, arities, objects, types ---------------------------------------------- */
+
+static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, const char *what,
+                      int32_t what_sym) {
+  const px_task_core *t = v->t;
+  for (int32_t q = 0; q < n->nargs; ++q) {
+    vtok *x = &v->toks[n->tok + 2 + q];
+    int32_t o = px_map_get(&t->obj_of, x->sym);
+    if (o < 0)
+      return fail(v, n->line, x->col, "%s %d: unknown object '%.*s'",
+                  n->compound ? "decomposition" : "primitive", n->id, TOKF(v, n->tok + 2 + q));
+    int32_t ty = t->args.v[ptypes + q];
+    if (!obj_is_a(t, o, ty)) {
+      if (pnames >= 0)
+        return fail(v, n->line, x->col, "%s %d: '%s' is not of type '%s' (parameter %s of %s '%s')",
+                    n->compound ? "decomposition" : "primitive", n->id, obj_name(t, o),
+                    px_name(t, t->types[ty].sym), px_name(t, t->args.v[pnames + q]), what,
+                    px_name(t, what_sym));
+      return fail(v, n->line, x->col, "%s %d: '%s' is not of type '%s' (argument %d of %s '%s')",
+                  n->compound ? "decomposition" : "primitive", n->id, obj_name(t, o),
+                  px_name(t, t->types[ty].sym), q + 1, what, px_name(t, what_sym));
+    }
+    x->val = o;
+  }
+  return 1;
+}
+
+static int check_names(vctx *v) {
+  const px_task_core *t = v->t;
+  for (size_t i = 0; i < v->nnodes; ++i) {
+    vnode *n = &v->nodes[i];
+    const vtok *nm = tok(v, n->tok + 1);
+    if (!n->compound) {
+      int32_t si = px_map_get(&t->schema_of, nm->sym);
+      if (si < 0) {
+        if (px_map_get(&t->htn.ctask_of, nm->sym) >= 0)
+          return fail(v, n->line, nm->col,
+                      "primitive %d: '%.*s' is a compound task, not an action (a decomposition "
+                      "line needs '-> method IDS')",
+                      n->id, TOKF(v, n->tok + 1));
+        return fail(v, n->line, nm->col, "primitive %d: unknown action '%.*s'", n->id,
+                    TOKF(v, n->tok + 1));
+      }
+      const px_schema *s = &t->schemas[si];
+      if (n->nargs != s->nparams)
+        return fail(v, n->line, nm->col, "primitive %d: action '%s' takes %d argument%s, %d given",
+                    n->id, px_name(t, s->sym), s->nparams, s->nparams == 1 ? "" : "s", n->nargs);
+      n->what = si;
+      if (!check_args(v, n, s->ptypes, s->pnames, "action", s->sym)) return 0;
+      continue;
+    }
+    int32_t ct = px_map_get(&t->htn.ctask_of, nm->sym);
+    if (ct < 0 && tok_is(v, n->tok + 1, "__top")) {
+      if (n->nargs)
+        return fail(v, n->line, tok(v, n->tok + 2)->col,
+                    "decomposition %d: the artificial task '__top' takes no arguments", n->id);
+      n->top = 1;
+      continue;
+    }
+    if (ct < 0) {
+      if (px_map_get(&t->schema_of, nm->sym) >= 0)
+        return fail(v, n->line, nm->col,
+                    "decomposition %d: '%.*s' is an action, not a compound task", n->id,
+                    TOKF(v, n->tok + 1));
+      return fail(v, n->line, nm->col, "decomposition %d: unknown task '%.*s'", n->id,
+                  TOKF(v, n->tok + 1));
+    }
+    const px_ctask *c = &t->htn.ctasks[ct];
+    if (n->nargs != c->nparams)
+      return fail(v, n->line, nm->col, "decomposition %d: task '%s' takes %d argument%s, %d given",
+                  n->id, px_name(t, c->sym), c->nparams, c->nparams == 1 ? "" : "s", n->nargs);
+    n->what = ct;
+    if (!check_args(v, n, c->ptypes, -1, "task", c->sym)) return 0;
+    const vtok *mt = tok(v, n->mtok);
+    int32_t mi = px_map_get(&t->htn.method_of, mt->sym);
+    if (mi < 0)
+      return fail(v, n->line, mt->col, "decomposition %d: unknown method '%.*s'", n->id,
+                  TOKF(v, n->mtok));
+    const px_method *m = &t->htn.methods[mi];
+    if (m->task != ct)
+      return fail(v, n->line, mt->col, "decomposition %d: method '%s' decomposes task '%s', not '%s'",
+                  n->id, px_name(t, m->sym), px_name(t, t->htn.ctasks[m->task].sym),
+                  px_name(t, c->sym));
+    n->method = mi;
+  }
+  return 1;
+}
+
+/* ---- phase 2: the tree -------------------------------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The node defining id (its first definition), or -1. */
+static int32_t find_id(const vctx *v, int32_t id) {
+  size_t lo = 0, hi = v->nnodes;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if ((int32_t)(v->byid[mid] >> 32) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < v->nnodes && (int32_t)(v->byid[lo] >> 32) == id) return (int32_t)(v->byid[lo] & 0xffffffff);
+  return -1;
+}
+
+static const char *kind(const vnode *n) { return n->compound ? "decomposition" : "primitive"; }
+
+/* The roots the initial task network is matched against: the root line's ids, or the
+ * children of the artificial __top. (token index of the first, count) */
+static void roots(const vctx *v, int32_t *tok0, int32_t *count) {
+  *tok0 = v->root_tok0;
+  *count = v->nroots;
+  if (v->nroots == 1) {
+    const vnode *r = &v->nodes[tok(v, v->root_tok0)->val];
+    if (r->top) {
+      *tok0 = r->kid0;
+      *count = r->nkids;
+    }
+  }
+}
+
+static int check_tree(vctx *v) {
+  size_t nn = v->nnodes;
+  /* ids defined once */
+  v->byid = (int64_t *)goap__px_alloc(v->a, (nn ? nn : 1) * sizeof *v->byid);
+  if (!v->byid) return -1;
+  for (size_t i = 0; i < nn; ++i) v->byid[i] = ((int64_t)v->nodes[i].id << 32) | (int64_t)i;
+  qsort(v->byid, nn, sizeof *v->byid, cmp_i64);
+  int32_t dup = -1;
+  for (size_t i = 1; i < nn; ++i)
+    if ((v->byid[i] >> 32) == (v->byid[i - 1] >> 32)) {
+      int32_t second = (int32_t)(v->byid[i] & 0xffffffff);
+      if (dup < 0 || second < dup) dup = second;
+    }
+  if (dup >= 0) {
+    const vnode *n = &v->nodes[dup];
+    const vnode *first = &v->nodes[find_id(v, n->id)];
+    return fail(v, n->line, tok(v, n->tok)->col, "id %d is defined twice (first on line %d)", n->id,
+                first->line);
+  }
+  /* the root line, then every decomposition's subtasks: defined, one parent each */
+  for (int32_t q = 0; q < v->nroots; ++q) {
+    vtok *x = &v->toks[v->root_tok0 + q];
+    int32_t k = find_id(v, x->num);
+    if (k < 0) return fail(v, v->root_line, x->col, "root: id %d is not defined", x->num);
+    if (v->nodes[k].parent != -1) return fail(v, v->root_line, x->col, "root: id %d is listed twice", x->num);
+    v->nodes[k].parent = -2;
+    x->val = k;
+  }
+  for (size_t i = 0; i < nn; ++i) {
+    vnode *n = &v->nodes[i];
+    for (int32_t q = 0; q < n->nkids; ++q) {
+      vtok *x = &v->toks[n->kid0 + q];
+      int32_t k = find_id(v, x->num);
+      if (k < 0)
+        return fail(v, n->line, x->col, "decomposition %d: subtask id %d is not defined", n->id, x->num);
+      vnode *c = &v->nodes[k];
+      if (c->parent == -2)
+        return fail(v, n->line, x->col,
+                    "decomposition %d: id %d is on the root line (line %d), it cannot also be a subtask",
+                    n->id, x->num, v->root_line);
+      if (c->parent >= 0) {
+        const vnode *p = &v->nodes[c->parent];
+        if (p == n)
+          return fail(v, n->line, x->col, "decomposition %d: subtask id %d is listed twice", n->id, x->num);
+        return fail(v, n->line, x->col, "decomposition %d: %s %d is already a subtask of decomposition %d (line %d)",
+                    n->id, kind(c), x->num, p->id, p->line);
+      }
+      c->parent = (int32_t)i;
+      x->val = k;
+    }
+  }
+  /* the artificial top: only as the single root */
+  for (size_t i = 0; i < nn; ++i) {
+    const vnode *n = &v->nodes[i];
+    if (n->top && !(v->nroots == 1 && tok(v, v->root_tok0)->val == (int32_t)i))
+      return fail(v, n->line, tok(v, n->tok + 1)->col,
+                  "decomposition %d: the artificial task '__top' must be the only id on the root line",
+                  n->id);
+  }
+  /* left-to-right traversal from the roots (preorder): the primitive order and positions */
+  for (int32_t q = 0; q < v->nroots; ++q) {
+    if (!goap__px_ipush(v->a, &v->stack, tok(v, v->root_tok0 + q)->val)) return -1;
+    while (v->stack.n) {
+      vnode *n = &v->nodes[v->stack.v[v->stack.n - 1]];
+      if (!n->seen) {
+        n->seen = 1;
+        n->it = 0;
+        if (!n->compound) {
+          n->pos = (int32_t)v->order.n;
+          if (!goap__px_ipush(v->a, &v->order, v->stack.v[v->stack.n - 1])) return -1;
+          --v->stack.n;
+          continue;
+        }
+        n->pos = (int32_t)v->order.n;
+        if (!goap__px_ipush(v->a, &v->comps, v->stack.v[v->stack.n - 1])) return -1;
+      }
+      if (n->it < n->nkids) {
+        int32_t k = tok(v, n->kid0 + n->it++)->val;
+        if (!goap__px_ipush(v->a, &v->stack, k)) return -1;
+      } else {
+        --v->stack.n;
+      }
+    }
+  }
+  /* what the traversal missed: cycles first (each node has one parent, so the nodes not
+   * reached either lie on a cycle of parents, have no parent, or descend from such a node) */
+  int32_t cyc = -1;
+  for (size_t i = 0; i < nn; ++i) {
+    if (v->nodes[i].seen || v->nodes[i].mark) continue;
+    int32_t j = (int32_t)i;
+    while (j >= 0 && !v->nodes[j].seen && !v->nodes[j].mark) {
+      v->nodes[j].mark = 1; /* on this walk */
+      v->nodes[j].it = (int32_t)i;
+      j = v->nodes[j].parent;
+    }
+    if (j >= 0 && v->nodes[j].mark == 1 && v->nodes[j].it == (int32_t)i) {
+      /* j is on a cycle: its smallest line */
+      int32_t k = j;
+      do {
+        if (cyc < 0 || k < cyc) cyc = k;
+        k = v->nodes[k].parent;
+      } while (k != j);
+    }
+    for (j = (int32_t)i; j >= 0 && v->nodes[j].mark == 1; j = v->nodes[j].parent) v->nodes[j].mark = 2;
+  }
+  if (cyc >= 0) {
+    const vnode *n = &v->nodes[cyc];
+    const vnode *p = &v->nodes[n->parent];
+    return fail(v, n->line, tok(v, n->tok)->col,
+                "%s %d is on a cycle of subtasks (its parent is decomposition %d, line %d, which "
+                "descends from it)",
+                kind(n), n->id, p->id, p->line);
+  }
+  for (size_t i = 0; i < nn; ++i) {
+    const vnode *n = &v->nodes[i];
+    if (n->seen || n->parent != -1) continue;
+    if (!n->compound)
+      return fail(v, n->line, tok(v, n->tok)->col,
+                  "primitive %d is not used: no decomposition and not the root line lists it", n->id);
+    return fail(v, n->line, tok(v, n->tok)->col,
+                "decomposition %d is not reachable from the root: no decomposition and not the root "
+                "line lists it",
+                n->id);
+  }
+  return 1;
+}
+
+/* ---- phase 3: the root network and each method's binding ---------------------------------- */
+
+/* Matches node k against subtask s under bind (parameter types at ptypes, names at pnames);
+ * binds what is unbound. 0 with a reason in why. */
+static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, int32_t pnames,
+                      const vnode *c, char *why, size_t cap) {
+  const px_task_core *t = v->t;
+  if (s->task >= 0 ? (!c->compound || c->top || c->what != s->task)
+                   : (c->compound || c->what != -(s->task + 1))) {
+    goap__px_fmt(why, cap, "it is %s '%.*s' (line %d)", c->compound ? "task" : "action",
+                 TOKF(v, c->tok + 1), c->line);
+    return 0;
+  }
+  for (int32_t q = 0; q < s->nargs; ++q) {
+    int32_t a = t->args.v[s->args + q];
+    int32_t o = tok(v, c->tok + 2 + q)->val;
+    if (a >= 0) {
+      if (o != a) {
+        goap__px_fmt(why, cap, "its argument %d is '%s', not the constant '%s'", q + 1, obj_name(t, o),
+                     obj_name(t, a));
+        return 0;
+      }
+      continue;
+    }
+    int32_t p = -(a + 1);
+    const char *pn = pnames >= 0 ? px_name(t, t->args.v[pnames + p]) : "?";
+    if (bind[p] < 0) {
+      int32_t ty = t->args.v[ptypes + p];
+      if (!obj_is_a(t, o, ty)) {
+        goap__px_fmt(why, cap, "its argument %d '%s' is not of type '%s' (parameter %s)", q + 1,
+                     obj_name(t, o), px_name(t, t->types[ty].sym), pn);
+        return 0;
+      }
+      bind[p] = o;
+    } else if (bind[p] != o) {
+      goap__px_fmt(why, cap, "its argument %d is '%s', but %s is '%s'", q + 1, obj_name(t, o), pn,
+                   obj_name(t, bind[p]));
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int check_methods(vctx *v) {
+  const px_task_core *t = v->t;
+  const px_htn *h = &t->htn;
+  char why[300], st[300];
+  /* the root line (or __top's subtasks) against the initial task network */
+  int32_t r0, nr;
+  roots(v, &r0, &nr);
+  int32_t rline = v->root_line, rcol = tok(v, v->root_tok0 - 1)->col;
+  if (nr != v->nroots) {
+    const vnode *top = &v->nodes[tok(v, v->root_tok0)->val];
+    rline = top->line;
+    rcol = tok(v, top->tok)->col;
+  }
+  if (nr != h->top_nsteps)
+    return fail(v, rline, rcol, "root: the initial task network has %d task%s, %d given",
+                h->top_nsteps, h->top_nsteps == 1 ? "" : "s", nr);
+  int32_t tbind[PX_MAX_PARAMS];
+  for (int32_t p = 0; p < PX_MAX_PARAMS; ++p) tbind[p] = -1;
+  for (int32_t q = 0; q < nr; ++q) {
+    const px_step *s = &h->steps[h->top_step0 + q];
+    const vnode *c = &v->nodes[tok(v, r0 + q)->val];
+    if (!match_step(v, s, tbind, h->top_ptypes, h->top_nparams ? h->top_pnames : -1, c, why, sizeof why)) {
+      step_text(t, s, h->top_nparams ? h->top_pnames : -1, st, sizeof st);
+      return fail(v, rline, tok(v, r0 + q)->col,
+                  "root: id %d does not match task %d %s of the initial task network: %s",
+                  c->id, q + 1, st, why);
+    }
+  }
+  /* each decomposition, in line order */
+  for (size_t i = 0; i < v->nnodes; ++i) {
+    vnode *n = &v->nodes[i];
+    if (!n->compound || n->top) continue;
+    const px_method *m = &h->methods[n->method];
+    n->bind0 = (int32_t)v->binds.n;
+    for (int32_t p = 0; p < m->nparams; ++p)
+      if (!goap__px_ipush(v->a, &v->binds, -1)) return -1;
+    int32_t *bind = v->binds.v ? v->binds.v + n->bind0 : NULL;
+    for (int32_t q = 0; q < n->nargs; ++q) {
+      int32_t a = t->args.v[m->targs + q];
+      const vtok *x = tok(v, n->tok + 2 + q);
+      int32_t o = x->val;
+      if (a >= 0) {
+        if (a != o)
+          return fail(v, n->line, x->col,
+                      "decomposition %d: method '%s' decomposes task '%s' with argument %d '%s', "
+                      "not '%s'",
+                      n->id, px_name(t, m->sym), px_name(t, t->htn.ctasks[m->task].sym), q + 1,
+                      obj_name(t, a), obj_name(t, o));
+        continue;
+      }
+      int32_t p = -(a + 1), ty = t->args.v[m->ptypes + p];
+      if (bind[p] >= 0 && bind[p] != o)
+        return fail(v, n->line, x->col,
+                    "decomposition %d: argument %d '%s' conflicts with %s = '%s' of method '%s'",
+                    n->id, q + 1, obj_name(t, o), px_name(t, t->args.v[m->pnames + p]),
+                    obj_name(t, bind[p]), px_name(t, m->sym));
+      if (!obj_is_a(t, o, ty))
+        return fail(v, n->line, x->col,
+                    "decomposition %d: '%s' is not of type '%s' (parameter %s of method '%s')",
+                    n->id, obj_name(t, o), px_name(t, t->types[ty].sym),
+                    px_name(t, t->args.v[m->pnames + p]), px_name(t, m->sym));
+      bind[p] = o;
+    }
+    if (n->nkids != m->nsteps)
+      return fail(v, n->line, tok(v, n->mtok)->col,
+                  "decomposition %d: method '%s' has %d subtask%s, %d given", n->id,
+                  px_name(t, m->sym), m->nsteps, m->nsteps == 1 ? "" : "s", n->nkids);
+    for (int32_t q = 0; q < n->nkids; ++q) {
+      const px_step *s = &h->steps[m->step0 + q];
+      const vnode *c = &v->nodes[tok(v, n->kid0 + q)->val];
+      if (!match_step(v, s, bind, m->ptypes, m->pnames, c, why, sizeof why)) {
+        step_text(t, s, m->pnames, st, sizeof st);
+        return fail(v, n->line, tok(v, n->kid0 + q)->col,
+                    "decomposition %d: subtask %d (id %d) does not match %s, subtask %d of method "
+                    "'%s': %s",
+                    n->id, q + 1, c->id, st, q + 1, px_name(t, m->sym), why);
+      }
+    }
+  }
+  return 1;
+}
+
+/* ---- phase 4: the order ------------------------------------------------------------------- */
+
+static int check_order(vctx *v) {
+  for (size_t k = 0; k < v->prims.n; ++k) {
+    if (v->order.v[k] == v->prims.v[k]) continue;
+    const vnode *n = &v->nodes[v->prims.v[k]], *o = &v->nodes[v->order.v[k]];
+    return fail(v, n->line, tok(v, n->tok)->col,
+                "step %zu (primitive %d) is out of order: the decomposition tree's step %zu is "
+                "primitive %d (line %d)",
+                k + 1, n->id, k + 1, o->id, o->line);
+  }
+  return 1;
+}
+
+/* ---- phase 5: execution and method preconditions ----------------------------------------- */
+
+/* Backtracking over the free parameters free[d..]: 1 when a binding satisfies every literal. */
+static int bind_free(vctx *v, const px_method *m, int32_t *bind, const int32_t *freep, int nfree, int d) {
+  const px_task_core *t = v->t;
+  if (++v->work > v->max_work) {
+    v->too_large = 1;
+    return 0;
+  }
+  for (int32_t k = 0; k < m->nlits; ++k) {
+    const px_lit *l = &t->lits[m->lit0 + k];
+    if (l->kind == PX_LIT_PRE && lit_holds(v, l, bind) == 0) return 0;
+  }
+  if (d == nfree) return 1;
+  int32_t p = freep[d], ty = t->args.v[m->ptypes + p];
+  for (size_t o = 0; o < t->nobjects; ++o) {
+    if (!obj_is_a(t, (int32_t)o, ty)) continue;
+    bind[p] = (int32_t)o;
+    if (bind_free(v, m, bind, freep, nfree, d + 1)) return 1;
+    if (v->too_large) break;
+  }
+  bind[p] = -1;
+  return 0;
+}
+
+static void where(const vctx *v, int32_t pos, char *buf, size_t cap) {
+  if ((size_t)pos < v->prims.n)
+    goap__px_fmt(buf, cap, "before step %d (primitive %d)", pos + 1, v->nodes[v->prims.v[pos]].id);
+  else
+    goap__px_fmt(buf, cap, "at the end of the plan");
+}
+
+static int check_method_pre(vctx *v, vnode *n) {
+  const px_task_core *t = v->t;
+  const px_method *m = &t->htn.methods[n->method];
+  int32_t bind[PX_MAX_PARAMS], freep[PX_MAX_PARAMS];
+  int nfree = 0;
+  for (int32_t p = 0; p < m->nparams; ++p) {
+    bind[p] = v->binds.v[n->bind0 + p];
+    if (bind[p] < 0) freep[nfree++] = p;
+  }
+  char lt[400], w[100], nt[300];
+  for (int32_t k = 0; k < m->nlits; ++k) {
+    const px_lit *l = &t->lits[m->lit0 + k];
+    if (l->kind != PX_LIT_PRE || lit_holds(v, l, bind) != 0) continue;
+    lit_text(t, l, bind, m->pnames, lt, sizeof lt);
+    where(v, n->pos, w, sizeof w);
+    node_text(v, n, nt, sizeof nt);
+    return fail(v, n->line, tok(v, n->tok)->col,
+                "decomposition %d %s: precondition %s of method '%s' does not hold %s", n->id, nt, lt,
+                px_name(t, m->sym), w);
+  }
+  if (!nfree) return 1;
+  if (bind_free(v, m, bind, freep, nfree, 0)) return 1;
+  if (v->too_large) return -2;
+  char names[300];
+  size_t o = 0;
+  names[0] = 0;
+  for (int f = 0; f < nfree && o + 1 < sizeof names; ++f) {
+    int wr = snprintf(names + o, sizeof names - o, "%s%s", f ? " " : "",
+                      px_name(t, t->args.v[m->pnames + freep[f]]));
+    if (wr < 0) break;
+    o += (size_t)wr;
+  }
+  where(v, n->pos, w, sizeof w);
+  node_text(v, n, nt, sizeof nt);
+  return fail(v, n->line, tok(v, n->tok)->col,
+              "decomposition %d %s: no binding of %s makes the preconditions of method '%s' hold %s",
+              n->id, nt, names, px_name(t, m->sym), w);
+}
+
+static int apply_step(vctx *v, size_t k) {
+  const px_task_core *t = v->t;
+  const vnode *n = &v->nodes[v->prims.v[k]];
+  const px_schema *s = &t->schemas[n->what];
+  int32_t bind[PX_MAX_PARAMS];
+  for (int32_t q = 0; q < s->nparams; ++q) bind[q] = tok(v, n->tok + 2 + q)->val;
+  char lt[400], nt[300];
+  for (int32_t j = 0; j < s->nlits; ++j) {
+    const px_lit *l = &t->lits[s->lit0 + j];
+    if (l->kind != PX_LIT_PRE || lit_holds(v, l, bind)) continue;
+    lit_text(t, l, bind, s->pnames, lt, sizeof lt);
+    node_text(v, n, nt, sizeof nt);
+    return fail(v, n->line, tok(v, n->tok)->col, "step %zu (primitive %d) %s: precondition %s does not hold",
+                k + 1, n->id, nt, lt);
+  }
+  for (int pass = 0; pass < 2; ++pass)
+    for (int32_t j = 0; j < s->nlits; ++j) {
+      const px_lit *l = &t->lits[s->lit0 + j];
+      if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
+      int32_t args[PX_MAX_ARITY];
+      int na = t->preds[l->pred].arity;
+      const int32_t *la = argp(t, l->args);
+      for (int q = 0; q < na; ++q) args[q] = la[q] >= 0 ? la[q] : bind[-(la[q] + 1)];
+      if (!set_atom(v, l->pred, args, na, pass == 1)) return -1;
+    }
+  return 1;
+}
+
+static int execute(vctx *v) {
+  const px_task_core *t = v->t;
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    if (!set_atom(v, p, argp(t, t->init.v[i + 1]), t->preds[p].arity, 1)) return -1;
+  }
+  size_t c = 0;
+  for (size_t k = 0; k <= v->prims.n; ++k) {
+    for (; c < v->comps.n && (size_t)v->nodes[v->comps.v[c]].pos == k; ++c) {
+      vnode *n = &v->nodes[v->comps.v[c]];
+      if (n->top) continue;
+      int rc = check_method_pre(v, n);
+      if (rc != 1) return rc;
+    }
+    if (k == v->prims.n) break;
+    int rc = apply_step(v, k);
+    if (rc != 1) return rc;
+  }
+  char lt[400];
+  for (int32_t k = 0; k < t->ngoal; ++k) {
+    const px_lit *l = &t->lits[t->goal0 + k];
+    if (lit_holds(v, l, NULL)) continue;
+    lit_text(t, l, NULL, -1, lt, sizeof lt);
+    return fail(v, v->end_line, 1, "the goal %s does not hold after the %zu step%s", lt, v->prims.n,
+                v->prims.n == 1 ? "" : "s");
+  }
+  return 1;
+}
+
+/* ---- entry point -------------------------------------------------------------------------- */
+
+static void free_ctx(vctx *v) {
+  goap__px_free(v->a, v->toks, v->ctoks * sizeof *v->toks);
+  goap__px_free(v->a, v->nodes, v->cnodes * sizeof *v->nodes);
+  goap__px_free(v->a, v->byid, (v->nnodes ? v->nnodes : 1) * sizeof *v->byid);
+  goap__px_ivec_free(v->a, &v->prims);
+  goap__px_ivec_free(v->a, &v->order);
+  goap__px_ivec_free(v->a, &v->comps);
+  goap__px_ivec_free(v->a, &v->stack);
+  goap__px_ivec_free(v->a, &v->binds);
+  goap__px_tset_free(v->a, &v->atoms);
+  goap__px_free(v->a, v->truth, v->cap);
+}
+
+goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
+                             const char *text, size_t len, goap_hddl_report *r, goap_diag *err) {
+  if (err) memset(err, 0, sizeof *err);
+  if (r) memset(r, 0, sizeof *r);
+  if (!task || !r || !text || !goap_hddl_is_htn(task)) {
+    if (err) {
+      err->status = GOAP_INVALID_ARGUMENT;
+      goap__px_fmt(err->message, sizeof err->message, "%s",
+                   task && r && text ? "the task is not an HDDL problem (GOAP_PDDL_HTN and an :htn)"
+                                     : "NULL argument");
+    }
+    return GOAP_INVALID_ARGUMENT;
+  }
+  const px_task_core *t = &task->c;
+  vctx v;
+  memset(&v, 0, sizeof v);
+  v.t = t;
+  v.a = &t->alloc;
+  v.name = plan_name ? plan_name : "<plan>";
+  v.text = text;
+  v.len = len;
+  v.r = r;
+  v.err = err;
+  v.max_work = t->opt.max_work < VX_MAX_WORK ? t->opt.max_work : VX_MAX_WORK;
+  if (len > t->opt.max_bytes || len > (size_t)UINT32_MAX - 1) {
+    if (err) {
+      err->status = GOAP_TOO_LARGE;
+      goap__px_fmt(err->file, sizeof err->file, "%s", v.name);
+      goap__px_fmt(err->message, sizeof err->message,
+                   "the plan is %zu bytes, more than the %zu allowed", len, t->opt.max_bytes);
+    }
+    return GOAP_TOO_LARGE;
+  }
+  goap_status st = read_plan(&v);
+  if (st == GOAP_OK) {
+    r->primitives = (int)v.prims.n;
+    r->compounds = (int)(v.nnodes - v.prims.n);
+    int rc = check_names(&v);
+    if (rc == 1) rc = check_tree(&v);
+    if (rc == 1) rc = check_methods(&v);
+    if (rc == 1) rc = check_order(&v);
+    if (rc == 1) rc = execute(&v);
+    if (rc == -1) {
+      st = oom(&v);
+    } else if (rc == -2) {
+      st = GOAP_TOO_LARGE;
+      if (err) {
+        err->severity = GOAP_SEVERITY_ERROR;
+        err->status = st;
+        goap__px_fmt(err->file, sizeof err->file, "%s", v.name);
+        goap__px_fmt(err->message, sizeof err->message,
+                     "binding methods' free parameters tried more than %llu candidates",
+                     (unsigned long long)v.max_work);
+      }
+    } else {
+      r->valid = rc == 1;
+    }
+  }
+  if (st != GOAP_OK || r->valid) {
+    if (st != GOAP_OK && st != GOAP_PARSE_ERROR) {
+      r->message[0] = 0;
+      r->line = r->col = 0;
+    }
+    if (r->valid) {
+      r->message[0] = 0;
+      r->line = r->col = 0;
+    }
+  }
+  free_ctx(&v);
+  return st;
+}
+/* macros of src/pddl/hddl_verify.c end here */
+#undef VX_MAX_WORK
+#undef TOKF
+#undef fail
+#undef holds
+#undef lit_holds
+#undef oom
+
 /* ==== src/pddl/parse.c ==== */
+/* names of src/pddl/parse.c that another file also declares */
+#define child child__pddl_parse
+#define head head__pddl_parse
+#define is_atom is_atom__pddl_parse
+#define is_var is_var__pddl_parse
+#define nm nm__pddl_parse
 /*
  * parse.c -- PDDL domain and problem trees -> the lifted task (types, objects, predicates,
  * functions, action schemas, init, goal, metric).
@@ -12440,6 +14835,7 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
 typedef struct lctx {
   const param_list *params; /* NULL: ground (goal) */
   int kind;                 /* PX_LIT_* */
+  const char *what;         /* "action" or "method": who declares the parameters */
 } lctx;
 
 /* A term: a parameter or an object. */
@@ -12454,8 +14850,8 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
       for (int i = 0; i < c->params->n; ++i)
         if (c->params->sym[i] == N(n)->sym) return -(i + 1);
     if (c->params)
-      goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this action)",
-               nm(t, n));
+      goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this %s)",
+               nm(t, n), c->what ? c->what : "action");
     else
       goap__px_error(t, n, GOAP_PARSE_ERROR, "variable '%s' in a ground formula", nm(t, n));
     return INT32_MIN;
@@ -12628,6 +15024,7 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
   lctx c;
   c.params = pl;
   c.kind = PX_LIT_ADD;
+  c.what = "action";
   if (!strcmp(h, "and")) {
     for (int32_t a = N(N(n)->first)->next; a >= 0; a = N(a)->next)
       if (effect(t, s, a, pl) != GOAP_OK) return t->status;
@@ -12702,6 +15099,7 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
   lctx c;
   c.params = &pl;
   c.kind = PX_LIT_PRE;
+  c.what = "action";
   if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
   if (eff >= 0 && effect(t, &s, eff, &pl) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
@@ -12773,6 +15171,10 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
     if (!strcmp(h, ":types") || !strcmp(h, ":constants") || !strcmp(h, ":predicates") ||
         !strcmp(h, ":functions") || !strcmp(h, ":action"))
       continue;
+    if (!strcmp(h, ":task") || !strcmp(h, ":method")) {
+      if (t->opt.flags & GOAP_PDDL_HTN) continue;
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "HTN construct '%s' (HDDL): load with goap hddl", h);
+    }
     if (!strcmp(h, ":derived"))
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':derived' (derived predicates)");
     if (!strcmp(h, ":durative-action"))
@@ -12786,6 +15188,11 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
   if (each_section(t, root, "domain", parse_predicates, ":predicates") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", parse_functions, ":functions") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", sec_action, ":action") != GOAP_OK) return t->status;
+  if (t->opt.flags & GOAP_PDDL_HTN) { /* HDDL: tasks, then methods (they name both) */
+    if (each_section(t, root, "domain", goap__px_parse_ctask, ":task") != GOAP_OK) return t->status;
+    if (each_section(t, root, "domain", goap__px_parse_method, ":method") != GOAP_OK)
+      return t->status;
+  }
   return GOAP_OK;
 }
 
@@ -12796,6 +15203,7 @@ static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int
   lctx c;
   c.params = NULL;
   c.kind = PX_LIT_GOAL;
+  c.what = "action";
   for (int32_t a = first; a >= 0; a = N(a)->next) {
     if (*n >= max) return goap__px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
     int32_t v = term(t, a, &c);
@@ -12873,6 +15281,7 @@ static goap_status sec_goal(px_task_core *t, int32_t s) {
   lctx c;
   c.params = NULL;
   c.kind = PX_LIT_GOAL;
+  c.what = "action";
   t->goal0 = (int32_t)t->nlits;
   if (cond(t, child(t, s, 1), &c) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)t->goal0 > PX_MAX_LITS)
@@ -12895,7 +15304,7 @@ static goap_status sec_metric(px_task_core *t, int32_t s) {
 
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   if (define_header(t, root, "problem", &t->problem_sym, 1) != GOAP_OK) return t->status;
-  int seen_goal = 0;
+  int seen_goal = 0, seen_htn = 0;
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
     if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a problem section '(:name ...)'");
@@ -12911,17 +15320,25 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
                !strcmp(h, ":metric")) {
     } else if (!strcmp(h, ":goal")) {
       if (seen_goal++) return goap__px_error(t, s, GOAP_DUPLICATE, "a second ':goal' section");
+    } else if (!strcmp(h, ":htn")) {
+      if (!(t->opt.flags & GOAP_PDDL_HTN))
+        return goap__px_error(t, s, GOAP_PARSE_ERROR, "HTN construct ':htn' (HDDL): load with goap hddl");
+      if (seen_htn++) return goap__px_error(t, s, GOAP_DUPLICATE, "a second ':htn' section");
     } else if (!strcmp(h, ":constraints")) {
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
     } else {
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "unknown problem section '%s'", h);
     }
   }
-  if (!seen_goal) return goap__px_error(t, root, GOAP_PARSE_ERROR, "the problem has no ':goal'");
+  if (!seen_goal && !seen_htn)
+    return goap__px_error(t, root, GOAP_PARSE_ERROR,
+                          (t->opt.flags & GOAP_PDDL_HTN) ? "the problem has neither ':htn' nor ':goal'"
+                                                         : "the problem has no ':goal'");
   if (each_section(t, root, "problem", sec_objects, ":objects") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_init, ":init") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_goal, ":goal") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_metric, ":metric") != GOAP_OK) return t->status;
+  if (each_section(t, root, "problem", goap__px_parse_htn, ":htn") != GOAP_OK) return t->status;
   /* object x type table */
   size_t cells = t->nobjects * t->ntypes;
   if (t->ntypes && cells / t->ntypes != t->nobjects)
@@ -12933,6 +15350,55 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
     for (int32_t ty = t->objects[o].type; ty >= 0; ty = t->types[ty].parent)
       t->is_a[o * t->ntypes + (size_t)ty] = 1;
   return GOAP_OK;
+}
+
+/* ---- entry points for hddl_parse.c ------------------------------------------------------- */
+
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+                            int *n) {
+  param_list pl;
+  pl.n = 0;
+  pl.allow_dup = 0;
+  *n = 0;
+  if (!N(list)->list) return goap__px_error(t, list, GOAP_PARSE_ERROR, "':parameters' takes a list");
+  if (typed_list(t, N(list)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
+  for (int i = 0; i < pl.n; ++i) {
+    syms[i] = pl.sym[i];
+    types[i] = pl.type[i];
+  }
+  *n = pl.n;
+  return GOAP_OK;
+}
+
+static void to_params(param_list *pl, const int32_t *syms, int n) {
+  pl->n = n;
+  pl->allow_dup = 0;
+  for (int i = 0; i < n && i < PX_MAX_PARAMS; ++i) {
+    pl->sym[i] = syms[i];
+    pl->type[i] = 0;
+    pl->node[i] = -1;
+  }
+}
+
+goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+                             const char *what) {
+  param_list pl;
+  to_params(&pl, syms, np);
+  lctx c;
+  c.params = &pl;
+  c.kind = PX_LIT_PRE;
+  c.what = what;
+  return cond(t, n, &c);
+}
+
+int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
+  param_list pl;
+  to_params(&pl, syms, np);
+  lctx c;
+  c.params = syms ? &pl : NULL;
+  c.kind = PX_LIT_PRE;
+  c.what = what;
+  return term(t, n, &c);
 }
 
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
@@ -12953,8 +15419,15 @@ size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *
 /* macros of src/pddl/parse.c end here */
 #undef N
 #undef OOM
+#undef child
+#undef head
+#undef is_atom
+#undef is_var
+#undef nm
 
 /* ==== src/pddl/sexp.c ==== */
+/* names of src/pddl/sexp.c that another file also declares */
+#define new_node new_node__pddl_sexp
 /*
  * sexp.c -- the S-expression reader: PDDL text -> a tree of nodes (lists and atoms).
  *
@@ -13085,6 +15558,8 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
   *first = top_first;
   return GOAP_OK;
 }
+/* macros of src/pddl/sexp.c end here */
+#undef new_node
 
 /* ==== src/pddl/task.c ==== */
 /*
@@ -13103,11 +15578,13 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
 #include <stdlib.h>
 #include <string.h>
 
+/* #include goap/hddl.h: in goap.h */
 /* #include "internal.h": inlined above */
 
 static void free_core(px_task_core *t) {
   const goap_allocator *a = &t->alloc;
   goap__px_ground_free(t);
+  goap__px_htn_free(t);
   goap__px_syms_free(a, &t->syms);
   goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
   goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
@@ -13179,6 +15656,8 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   t->status = GOAP_OK;
   t->total_cost = -1;
   t->domain_sym = t->problem_sym = -1;
+  t->htn.htn_node = -1;
+  if (t->opt.flags & GOAP_PDDL_HTN) t->opt.flags |= GOAP_PDDL_PARSE_ONLY;
   t->src[0].name = domain_name ? domain_name : "<domain>";
   t->src[0].text = domain_text ? domain_text : "";
   t->src[0].len = domain_length;
@@ -13276,6 +15755,10 @@ goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
   goap__px_free(&a, dt, dc);
   goap__px_free(&a, pt, pc);
   return st;
+}
+
+int goap_hddl_is_htn(const goap_pddl_task *t) {
+  return t && (t->c.opt.flags & GOAP_PDDL_HTN) && t->c.htn.htn_node >= 0;
 }
 
 const goap_domain *goap_pddl_domain(const goap_pddl_task *t) { return t ? t->c.domain : NULL; }
@@ -13687,7 +16170,10 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
 
 /* ==== src/pddl/validate.c ==== */
 /* names of src/pddl/validate.c that another file also declares */
+#define holds holds__pddl_validate
 #define is_space is_space__pddl_validate
+#define lit_text lit_text__pddl_validate
+#define set_atom set_atom__pddl_validate
 /*
  * validate.c -- checking a plan against the lifted task, independently of the grounding and
  * of the planner.
@@ -13976,12 +16462,17 @@ done:
 }
 /* macros of src/pddl/validate.c end here */
 #undef MAX_STEP_ARGS
+#undef holds
 #undef is_space
+#undef lit_text
+#undef set_atom
 
 /* ==== src/runtime/agent.c ==== */
 /* names of src/runtime/agent.c that another file also declares */
 #define PHASE_IDLE PHASE_IDLE__runtime_agent
 #define emit emit__runtime_agent
+#define execute execute__runtime_agent
+#define now_ns now_ns__runtime_agent
 /*
  * agent.c -- one agent: sensors, goal selection, time-sliced planning, plan execution,
  * replanning triggers, plan repair and failure memory.
@@ -15287,6 +17778,8 @@ int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1
 /* macros of src/runtime/agent.c end here */
 #undef PHASE_IDLE
 #undef emit
+#undef execute
+#undef now_ns
 
 /* ==== src/runtime/blackboard.c ==== */
 /*

@@ -7,9 +7,12 @@
  * validator, which simulates the lifted actions independently of the grounding: it must
  * accept the plan with the planner's cost (a differential check of grounding against
  * validation). A PLAN part is validated too (valid or not, it must not crash). Any crash,
- * sanitizer report, leak or violated invariant (__builtin_trap) is a finding.
+ * sanitizer report, leak or violated invariant (__builtin_trap) is a finding. The same texts
+ * are also read as HDDL (GOAP_PDDL_HTN) and, when they hold a task network, planned under a
+ * small step budget.
  */
 #include <goap/goap.h>
+#include <goap/hddl.h>
 #include <goap/pddl.h>
 
 #include <math.h>
@@ -82,6 +85,41 @@ static void plan_and_check(const goap_pddl_task *t) {
   goap_planner_destroy(p);
 }
 
+/* The same texts read as HDDL (GOAP_PDDL_HTN): a load error has a sound diagnostic; an HTN
+ * task is planned under a small step budget and a plan found is written (goap/hddl.h). */
+static void hddl_check(const uint8_t *data, size_t d_end, size_t p_start, size_t p_end,
+                       const goap_pddl_options *base) {
+  goap_pddl_options opt = *base;
+  goap_pddl_task *t = NULL;
+  goap_hddl_plan *plan = NULL;
+  goap_hddl_options ho;
+  goap_diag err;
+  char text[4096];
+  goap_status st;
+  opt.flags |= GOAP_PDDL_HTN;
+  st = goap_pddl_parse("d.hddl", (const char *)data, d_end, "p.hddl",
+                       (const char *)data + p_start, p_end - p_start, &opt, &t, &err);
+  if (st != GOAP_OK) {
+    if (t != NULL) __builtin_trap();
+    check_diag(&err, st);
+    return;
+  }
+  if (goap_pddl_domain(t) != NULL) __builtin_trap(); /* HTN implies parse-only */
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 2000;
+  ho.max_depth = 16;
+  st = goap_hddl_solve(t, &ho, &plan, NULL);
+  if (!goap_hddl_is_htn(t) && st != GOAP_INVALID_ARGUMENT) __builtin_trap();
+  if ((st == GOAP_OK) != (plan != NULL)) __builtin_trap();
+  if (plan) {
+    size_t n = goap_hddl_plan_write(t, plan, text, sizeof text);
+    if (n < sizeof text && strlen(text) != n) __builtin_trap();
+    if (n < 8 || memcmp(text, "==>\n", 4) != 0) __builtin_trap();
+  }
+  goap_hddl_plan_destroy(plan);
+  goap_pddl_destroy(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   goap_pddl_options opt;
   goap_pddl_task *t = (goap_pddl_task *)&size;
@@ -96,6 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   opt.max_atoms = 5000;
   opt.max_actions = 5000;
   opt.max_work = 200000;
+  hddl_check(data, d_end, p_start, p_end, &opt);
   st = goap_pddl_parse("d.pddl", (const char *)data, d_end, "p.pddl",
                        (const char *)data + p_start, p_end - p_start, &opt, &t, &err);
   if (st != GOAP_OK) {

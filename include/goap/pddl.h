@@ -36,6 +36,9 @@ extern "C" {
 /* Options flags. */
 #define GOAP_PDDL_PARSE_ONLY 0x1u /* check the texts but do not ground: goap_pddl_domain()
                                      is NULL; enough for goap_pddl_validate() */
+#define GOAP_PDDL_HTN 0x2u        /* read total-order HDDL: (:task ...), (:method ...) and the
+                                     problem's (:htn ...) are accepted (without this flag they
+                                     are errors); implies GOAP_PDDL_PARSE_ONLY. See goap/hddl.h */
 
 typedef struct goap_pddl_options {
   goap_allocator allocator;    /* zero: the C library */

@@ -146,6 +146,48 @@ typedef struct px_schema {
   int32_t cost_node;
 } px_schema;
 
+/* ---- HTN (HDDL, total order) ----------------------------------------------------------- *
+ * Filled only when loaded with GOAP_PDDL_HTN (hddl_parse.c). Compound tasks, methods and the
+ * problem's initial task network, all lifted. Subtask arguments use the same convention as
+ * literals: >= 0 an object (or constant) id, < 0 the parameter -(arg + 1) of the enclosing
+ * method (of the :htn's :parameters for the initial network). Subtasks are stored in their
+ * total order (ordered-subtasks as written; :subtasks sorted by their :ordering, which must
+ * be total). */
+typedef struct px_ctask {          /* (:task NAME :parameters (...)) */
+  int32_t sym, node;
+  int32_t nparams, ptypes;         /* offset in args: the parameter types */
+} px_ctask;
+
+typedef struct px_step {           /* one subtask of a method or of the :htn */
+  int32_t label;                   /* its label symbol ("task0"), or -1 when unlabelled */
+  int32_t task;                    /* >= 0: compound task id; < 0: primitive, schema -(task + 1) */
+  int32_t args, nargs;             /* offset in args; nargs = the task's or schema's arity */
+  int32_t node;                    /* the subtask's list node, for errors */
+} px_step;
+
+typedef struct px_method {
+  int32_t sym, node;
+  int32_t task, targs;             /* the compound task it decomposes; its args (offset in args,
+                                      arity of the task), in the method's parameter space */
+  int32_t nparams, ptypes, pnames; /* as px_schema */
+  int32_t lit0, nlits;             /* precondition literals (kind PX_LIT_PRE), lifted */
+  int32_t step0, nsteps;           /* subtasks in total order: range in px_task_core.steps */
+} px_method;
+
+typedef struct px_htn {
+  int hddl;                        /* a :task, :method or :htn was read */
+  px_ctask *ctasks;
+  size_t nctasks, cctasks;
+  px_method *methods;
+  size_t nmethods, cmethods;
+  px_step *steps;
+  size_t nsteps, csteps;
+  int32_t top_step0, top_nsteps;   /* the problem's initial task network, range in steps */
+  int32_t top_nparams, top_ptypes, top_pnames; /* the :htn's :parameters (usually none) */
+  int32_t htn_node;                /* the problem's (:htn ...) node, -1 when none */
+  px_ivec ctask_of, method_of;     /* symbol -> compound task / method id */
+} px_htn;
+
 typedef struct px_task_core {
   goap_allocator alloc;
   goap_pddl_options opt;
@@ -194,6 +236,8 @@ typedef struct px_task_core {
   /* symbol -> id maps (-1: none), grown on demand */
   px_ivec type_of, obj_of, pred_of, func_of, schema_of, param_of;
 
+  px_htn htn;           /* HDDL: tasks, methods, initial network (hddl_parse.c) */
+
   goap_diag *diag;      /* never NULL while loading */
   goap_status status;   /* first error */
 } px_task_core;
@@ -237,9 +281,27 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
 goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
+/* For hddl_parse.c: a typed parameter list node -> syms/types (PX_MAX_PARAMS room each);
+ * a precondition (and/not/atoms/=) over those parameters appended as PX_LIT_PRE literals; a
+ * term (variable among syms, or object/constant; syms NULL: ground) -> arg, INT32_MIN on
+ * error. `what` names the declaring construct in messages ("method", "task network"). */
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+                            int *n);
+goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+                             const char *what);
+int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
+
+/* ---- HDDL (hddl_parse.c) --------------------------------------------------------------- */
+/* Called by goap__px_parse_domain for each (:task ...) and (:method ...) section (after the
+ * actions are parsed, so subtasks can name actions and tasks in any order), and by
+ * goap__px_parse_problem for (:htn ...). Without GOAP_PDDL_HTN these sections are errors. */
+goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec);
+goap_status goap__px_parse_method(px_task_core *t, int32_t sec);
+goap_status goap__px_parse_htn(px_task_core *t, int32_t sec);
+void goap__px_htn_free(px_task_core *t);
 
 /* ---- grounding (ground.c) ------------------------------------------------------------- */
 goap_status goap__px_ground(px_task_core *t);

@@ -284,6 +284,7 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
 typedef struct lctx {
   const param_list *params; /* NULL: ground (goal) */
   int kind;                 /* PX_LIT_* */
+  const char *what;         /* "action" or "method": who declares the parameters */
 } lctx;
 
 /* A term: a parameter or an object. */
@@ -298,8 +299,8 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
       for (int i = 0; i < c->params->n; ++i)
         if (c->params->sym[i] == N(n)->sym) return -(i + 1);
     if (c->params)
-      goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this action)",
-               nm(t, n));
+      goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this %s)",
+               nm(t, n), c->what ? c->what : "action");
     else
       goap__px_error(t, n, GOAP_PARSE_ERROR, "variable '%s' in a ground formula", nm(t, n));
     return INT32_MIN;
@@ -472,6 +473,7 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
   lctx c;
   c.params = pl;
   c.kind = PX_LIT_ADD;
+  c.what = "action";
   if (!strcmp(h, "and")) {
     for (int32_t a = N(N(n)->first)->next; a >= 0; a = N(a)->next)
       if (effect(t, s, a, pl) != GOAP_OK) return t->status;
@@ -546,6 +548,7 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
   lctx c;
   c.params = &pl;
   c.kind = PX_LIT_PRE;
+  c.what = "action";
   if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
   if (eff >= 0 && effect(t, &s, eff, &pl) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
@@ -617,6 +620,10 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
     if (!strcmp(h, ":types") || !strcmp(h, ":constants") || !strcmp(h, ":predicates") ||
         !strcmp(h, ":functions") || !strcmp(h, ":action"))
       continue;
+    if (!strcmp(h, ":task") || !strcmp(h, ":method")) {
+      if (t->opt.flags & GOAP_PDDL_HTN) continue;
+      return goap__px_error(t, s, GOAP_PARSE_ERROR, "HTN construct '%s' (HDDL): load with goap hddl", h);
+    }
     if (!strcmp(h, ":derived"))
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':derived' (derived predicates)");
     if (!strcmp(h, ":durative-action"))
@@ -630,6 +637,11 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
   if (each_section(t, root, "domain", parse_predicates, ":predicates") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", parse_functions, ":functions") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", sec_action, ":action") != GOAP_OK) return t->status;
+  if (t->opt.flags & GOAP_PDDL_HTN) { /* HDDL: tasks, then methods (they name both) */
+    if (each_section(t, root, "domain", goap__px_parse_ctask, ":task") != GOAP_OK) return t->status;
+    if (each_section(t, root, "domain", goap__px_parse_method, ":method") != GOAP_OK)
+      return t->status;
+  }
   return GOAP_OK;
 }
 
@@ -640,6 +652,7 @@ static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int
   lctx c;
   c.params = NULL;
   c.kind = PX_LIT_GOAL;
+  c.what = "action";
   for (int32_t a = first; a >= 0; a = N(a)->next) {
     if (*n >= max) return goap__px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
     int32_t v = term(t, a, &c);
@@ -717,6 +730,7 @@ static goap_status sec_goal(px_task_core *t, int32_t s) {
   lctx c;
   c.params = NULL;
   c.kind = PX_LIT_GOAL;
+  c.what = "action";
   t->goal0 = (int32_t)t->nlits;
   if (cond(t, child(t, s, 1), &c) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)t->goal0 > PX_MAX_LITS)
@@ -739,7 +753,7 @@ static goap_status sec_metric(px_task_core *t, int32_t s) {
 
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   if (define_header(t, root, "problem", &t->problem_sym, 1) != GOAP_OK) return t->status;
-  int seen_goal = 0;
+  int seen_goal = 0, seen_htn = 0;
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
     if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a problem section '(:name ...)'");
@@ -755,17 +769,25 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
                !strcmp(h, ":metric")) {
     } else if (!strcmp(h, ":goal")) {
       if (seen_goal++) return goap__px_error(t, s, GOAP_DUPLICATE, "a second ':goal' section");
+    } else if (!strcmp(h, ":htn")) {
+      if (!(t->opt.flags & GOAP_PDDL_HTN))
+        return goap__px_error(t, s, GOAP_PARSE_ERROR, "HTN construct ':htn' (HDDL): load with goap hddl");
+      if (seen_htn++) return goap__px_error(t, s, GOAP_DUPLICATE, "a second ':htn' section");
     } else if (!strcmp(h, ":constraints")) {
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "unsupported construct ':constraints' (state trajectory constraints)");
     } else {
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "unknown problem section '%s'", h);
     }
   }
-  if (!seen_goal) return goap__px_error(t, root, GOAP_PARSE_ERROR, "the problem has no ':goal'");
+  if (!seen_goal && !seen_htn)
+    return goap__px_error(t, root, GOAP_PARSE_ERROR,
+                          (t->opt.flags & GOAP_PDDL_HTN) ? "the problem has neither ':htn' nor ':goal'"
+                                                         : "the problem has no ':goal'");
   if (each_section(t, root, "problem", sec_objects, ":objects") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_init, ":init") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_goal, ":goal") != GOAP_OK) return t->status;
   if (each_section(t, root, "problem", sec_metric, ":metric") != GOAP_OK) return t->status;
+  if (each_section(t, root, "problem", goap__px_parse_htn, ":htn") != GOAP_OK) return t->status;
   /* object x type table */
   size_t cells = t->nobjects * t->ntypes;
   if (t->ntypes && cells / t->ntypes != t->nobjects)
@@ -777,6 +799,55 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
     for (int32_t ty = t->objects[o].type; ty >= 0; ty = t->types[ty].parent)
       t->is_a[o * t->ntypes + (size_t)ty] = 1;
   return GOAP_OK;
+}
+
+/* ---- entry points for hddl_parse.c ------------------------------------------------------- */
+
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+                            int *n) {
+  param_list pl;
+  pl.n = 0;
+  pl.allow_dup = 0;
+  *n = 0;
+  if (!N(list)->list) return goap__px_error(t, list, GOAP_PARSE_ERROR, "':parameters' takes a list");
+  if (typed_list(t, N(list)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
+  for (int i = 0; i < pl.n; ++i) {
+    syms[i] = pl.sym[i];
+    types[i] = pl.type[i];
+  }
+  *n = pl.n;
+  return GOAP_OK;
+}
+
+static void to_params(param_list *pl, const int32_t *syms, int n) {
+  pl->n = n;
+  pl->allow_dup = 0;
+  for (int i = 0; i < n && i < PX_MAX_PARAMS; ++i) {
+    pl->sym[i] = syms[i];
+    pl->type[i] = 0;
+    pl->node[i] = -1;
+  }
+}
+
+goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+                             const char *what) {
+  param_list pl;
+  to_params(&pl, syms, np);
+  lctx c;
+  c.params = &pl;
+  c.kind = PX_LIT_PRE;
+  c.what = what;
+  return cond(t, n, &c);
+}
+
+int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
+  param_list pl;
+  to_params(&pl, syms, np);
+  lctx c;
+  c.params = syms ? &pl : NULL;
+  c.kind = PX_LIT_PRE;
+  c.what = what;
+  return term(t, n, &c);
 }
 
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,

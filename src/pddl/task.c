@@ -14,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "goap/hddl.h"
 #include "internal.h"
 
 static void free_core(px_task_core *t) {
   const goap_allocator *a = &t->alloc;
   goap__px_ground_free(t);
+  goap__px_htn_free(t);
   goap__px_syms_free(a, &t->syms);
   goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
   goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
@@ -90,6 +92,8 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   t->status = GOAP_OK;
   t->total_cost = -1;
   t->domain_sym = t->problem_sym = -1;
+  t->htn.htn_node = -1;
+  if (t->opt.flags & GOAP_PDDL_HTN) t->opt.flags |= GOAP_PDDL_PARSE_ONLY;
   t->src[0].name = domain_name ? domain_name : "<domain>";
   t->src[0].text = domain_text ? domain_text : "";
   t->src[0].len = domain_length;
@@ -187,6 +191,10 @@ goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
   goap__px_free(&a, dt, dc);
   goap__px_free(&a, pt, pc);
   return st;
+}
+
+int goap_hddl_is_htn(const goap_pddl_task *t) {
+  return t && (t->c.opt.flags & GOAP_PDDL_HTN) && t->c.htn.htn_node >= 0;
 }
 
 const goap_domain *goap_pddl_domain(const goap_pddl_task *t) { return t ? t->c.domain : NULL; }

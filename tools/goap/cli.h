@@ -31,6 +31,9 @@ int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_simulate(int argc, char **argv);
 int cli_cmd_pddl(int argc, char **argv);     /* cmd_pddl.c */
 int cli_cmd_validate(int argc, char **argv); /* cmd_pddl.c */
+int cli_cmd_hddl(int argc, char **argv);     /* cmd_hddl.c */
+void cli_usage_hddl(FILE *out);              /* cmd_hddl.c */
+int cli_cmd_verify_htn(int argc, char **argv); /* cmd_verify_htn.c */
 
 /* Usage texts (for `goap help CMD` and `goap CMD --help`). */
 void cli_usage_main(FILE *out);
@@ -41,6 +44,7 @@ void cli_usage_demo(FILE *out);
 void cli_usage_simulate(FILE *out);
 void cli_usage_pddl(FILE *out);
 void cli_usage_validate(FILE *out);
+void cli_usage_verify_htn(FILE *out);
 
 /* ---- command-line parsing -------------------------------------------------------------- */
 

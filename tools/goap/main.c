@@ -28,8 +28,12 @@ void cli_usage_main(FILE *out) {
         "                     needed)\n"
         "  pddl DOMAIN PROBLEM [options]\n"
         "                     plan a PDDL task; print the plan in the IPC format\n"
+        "  hddl DOMAIN PROBLEM [options]\n"
+        "                     plan a total-order HDDL (HTN) task; print the IPC HTN plan\n"
         "  validate DOMAIN PROBLEM PLAN\n"
         "                     check an IPC-format plan against a PDDL task\n"
+        "  verify-htn DOMAIN PROBLEM PLAN\n"
+        "                     check an IPC-format HTN plan against an HDDL task\n"
         "  trace FILE (--scenario S | --goal G | --want CONDS) [--json F] [--dot F] [--html F]\n"
         "                     record the search: JSON, a Graphviz tree, an HTML debugger\n"
         "  why FILE (--scenario S | --goal G | --want CONDS)\n"
@@ -215,6 +219,8 @@ static const command commands[] = {
     {"simulate", cli_cmd_simulate, cli_usage_simulate},
     {"pddl", cli_cmd_pddl, cli_usage_pddl},
     {"validate", cli_cmd_validate, cli_usage_validate},
+    {"hddl", cli_cmd_hddl, cli_usage_hddl},
+    {"verify-htn", cli_cmd_verify_htn, cli_usage_verify_htn},
     {"trace", cli_cmd_trace, cli_usage_trace},
     {"why", cli_cmd_why, cli_usage_why},
 };
@@ -222,7 +228,7 @@ static const command commands[] = {
 
 static const char *const command_names[] = {"plan",     "test",     "check", "simulate", "demo",
                                             "help",     "pddl",     "validate", "trace",
-                                            "why",      NULL};
+                                            "why",      "hddl",     "verify-htn", NULL};
 
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)

@@ -1,0 +1,772 @@
+/*
+ * hddl_plan.c -- a lifted, SHOP-style, total-order forward-decomposition planner for HDDL
+ * (goap_hddl_solve), and the IPC plan format (goap_hddl_plan_write).
+ *
+ * Invariants:
+ *  - The state is one set of true ground atoms (static predicates included): atoms are
+ *    interned once into `atoms` (never removed) with a truth byte each and a per-predicate
+ *    list of interned atoms; every change is logged in `undo` and undone on backtracking, so
+ *    a state is never copied.
+ *  - The search is depth-first over the agenda (the tasks still to do, in order: a linked
+ *    list of cells in an array truncated on backtracking). Decomposing the head compound task
+ *    pushes a choice point (frame) holding the marks of every array; its alternatives are the
+ *    task's methods in domain order and, per method, every binding of the method's parameters
+ *    that unifies with the task's arguments and satisfies its precondition, enumerated eagerly
+ *    in a deterministic order (literal order, then atoms in interning order, then objects by
+ *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
+ *    the C stack: frames live in an array, the join keeps its own level stack.
+ *  - Left recursion (Transport's get_to, Satellite) is handled by iterative deepening on the
+ *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
+ *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
+ *    round uses d + 1; a round that fails without a cut proves that there is no plan.
+ *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
+ *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
+ *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
+ *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - Every allocation goes through the task's allocator; the task is only read.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "goap/hddl.h"
+#include "internal.h"
+
+#define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
+#define HP_MAX_LEVELS (PX_MAX_LITS + PX_MAX_PARAMS)
+#define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
+#define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
+
+typedef struct hp_node {
+  int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
+  int32_t args, nargs; /* ground arguments, offset in gargs */
+  int32_t method;      /* the method that decomposed it (-1: none yet; the :htn for the root) */
+  int32_t child0, nchild;
+  int32_t depth;
+  int32_t prim;        /* primitive: its position in the plan */
+} hp_node;
+
+typedef struct hp_frame {
+  int32_t cell;        /* the agenda cell of the task (-1: the root) */
+  int32_t node;
+  int32_t mi;          /* position in the task's method list, -1 before the first */
+  size_t bind0, nbind, bnext; /* the current method's bindings in pool */
+  size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
+} hp_frame;
+
+typedef struct hp_level {
+  int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
+  size_t pos;          /* next candidate */
+  uint64_t bound;      /* parameters bound at this level */
+} hp_level;
+
+typedef struct hp {
+  const px_task_core *t;
+  const goap_allocator *a;
+  /* state */
+  px_tset atoms;
+  uint8_t *truth;
+  size_t ctruth;
+  px_ivec *by_pred;    /* npreds lists of interned atoms */
+  px_ivec undo;        /* (atom, old truth) pairs */
+  /* tables */
+  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
+  int32_t *m0, *mids;     /* methods of each task, in domain order */
+  /* search */
+  hp_node *nodes;
+  size_t nnodes, cnodes;
+  px_ivec gargs, cells, seq, pool;
+  hp_frame *frames;
+  size_t nframes, cframes;
+  hp_level *lev;
+  int32_t scratch[PX_MAX_ARITY];
+  /* budgets */
+  uint64_t steps, max_steps, work, max_work;
+  uint64_t t0;
+  double max_ms;
+  int bound, cut;
+  goap_status st;
+} hp;
+
+typedef struct hp_ent {
+  int32_t what;        /* primitive: schema id; compound: task id */
+  int32_t method;      /* compound: method id */
+  int32_t args, nargs; /* in data */
+  int32_t kids, nkids; /* compound: child ids in data */
+} hp_ent;
+
+struct goap_hddl_plan {
+  goap_allocator a;
+  int nprim, ncomp;
+  hp_ent *ents;        /* nprim primitives, then ncomp compound tasks */
+  int32_t *data;
+  size_t ndata;
+  int32_t roots, nroots; /* in data */
+};
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+  timespec_get(&ts, TIME_UTC);
+#endif
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static double elapsed_ms(const hp *h) { return (double)(now_ns() - h->t0) / 1e6; }
+
+static int over_time(hp *h) {
+  if (h->max_ms > 0 && elapsed_ms(h) >= h->max_ms) {
+    h->st = GOAP_TIME_LIMIT;
+    return 1;
+  }
+  return 0;
+}
+
+static int oom(hp *h) {
+  h->st = GOAP_OUT_OF_MEMORY;
+  return 0;
+}
+
+/* ---- the state ------------------------------------------------------------------------ */
+
+/* The atom's id, interning it (and listing it under its predicate); -1 when out of memory. */
+static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
+  int added = 0;
+  int32_t e = goap__px_tset_add(h->a, &h->atoms, pred, args, n, &added);
+  if (e < 0) return -1;
+  if (added) {
+    if (!goap__px_grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
+    h->truth[e] = 0;
+    if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
+  }
+  return e;
+}
+
+static int set_truth(hp *h, int32_t e, uint8_t v) {
+  if (h->truth[e] == v) return 1;
+  if (!goap__px_ipush(h->a, &h->undo, e) || !goap__px_ipush(h->a, &h->undo, h->truth[e]))
+    return 0;
+  h->truth[e] = v;
+  return 1;
+}
+
+static void undo_to(hp *h, size_t mark) {
+  while (h->undo.n > mark) {
+    h->undo.n -= 2;
+    h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
+  }
+}
+
+static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
+  int32_t e = goap__px_tset_find(&h->atoms, pred, args, n);
+  return e >= 0 && h->truth[e];
+}
+
+/* The literal's ground arguments under binding b into out; 0 when some is unbound. */
+static int ground(const px_task_core *t, const px_lit *l, const int32_t *b, int32_t *out) {
+  int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  for (int i = 0; i < n; ++i) {
+    int32_t a = t->args.v[l->args + i];
+    out[i] = a >= 0 ? a : b[-a - 1];
+    if (out[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* A negative or equality literal, all arguments bound. */
+static int lit_holds(const hp *h, const px_lit *l, const int32_t *g) {
+  int v;
+  if (l->pred == PX_EQ) v = g[0] == g[1];
+  else v = holds(h, l->pred, g, h->t->preds[l->pred].arity);
+  return l->neg ? !v : v;
+}
+
+static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
+  return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
+}
+
+/* Every literal of [l0, l0 + n) that is a check (negative or '=') and fully bound holds. */
+static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
+  const px_task_core *t = h->t;
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = l0; i < l0 + n; ++i) {
+    const px_lit *l = &t->lits[i];
+    if (pre_only && l->kind != PX_LIT_PRE) continue;
+    if (!l->neg && l->pred >= 0) continue;
+    if (ground(t, l, b, g) && !lit_holds(h, l, g)) return 0;
+  }
+  return 1;
+}
+
+/* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
+ * satisfies the literals [l0, l0 + n) (only the PX_LIT_PRE ones when pre_only); *count gets
+ * their number. 0 on a budget or memory stop (h->st). */
+static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
+                const int32_t *b0, size_t *count) {
+  const px_task_core *t = h->t;
+  int32_t b[PX_MAX_PARAMS];
+  uint8_t inpos[PX_MAX_PARAMS];
+  memset(inpos, 0, sizeof inpos);
+  for (int i = 0; i < np; ++i) b[i] = b0[i];
+  *count = 0;
+  int nlev = 0;
+  for (int32_t i = l0; i < l0 + n; ++i) {
+    const px_lit *l = &t->lits[i];
+    if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
+    h->lev[nlev++].lit = i;
+    for (int k = 0; k < t->preds[l->pred].arity; ++k) {
+      int32_t a = t->args.v[l->args + k];
+      if (a < 0) inpos[-a - 1] = 1;
+    }
+  }
+  for (int p = 0; p < np; ++p)
+    if (b[p] < 0 && !inpos[p]) h->lev[nlev++].lit = -(p + 1);
+  if (!checks_hold(h, l0, n, pre_only, b)) return 1;
+  int k = 0;
+  h->lev[0].pos = 0;
+  h->lev[0].bound = 0;
+  int32_t g[PX_MAX_ARITY];
+  while (k >= 0) {
+    if (k == nlev) {
+      if (checks_hold(h, l0, n, pre_only, b)) {
+        if (h->pool.n + (size_t)np > HP_MAX_POOL) {
+          h->st = GOAP_TOO_LARGE;
+          return 0;
+        }
+        for (int p = 0; p < np; ++p)
+          if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
+        ++*count;
+      }
+      --k;
+      continue;
+    }
+    hp_level *L = &h->lev[k];
+    for (int p = 0; p < np; ++p)
+      if (L->bound & ((uint64_t)1 << p)) b[p] = -1;
+    L->bound = 0;
+    if (++h->work > h->max_work) {
+      h->st = GOAP_NODE_LIMIT;
+      return 0;
+    }
+    if ((h->work & 0xffff) == 0 && over_time(h)) return 0;
+    int found = 0;
+    if (L->lit < 0) {
+      int p = -L->lit - 1;
+      int32_t ty = t->args.v[ptypes + p];
+      size_t cnt = (size_t)(h->tobj0[ty + 1] - h->tobj0[ty]);
+      if (L->pos < cnt) {
+        b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
+        L->pos++;
+        L->bound = (uint64_t)1 << p;
+        found = 1;
+      }
+    } else {
+      const px_lit *l = &t->lits[L->lit];
+      int ar = t->preds[l->pred].arity;
+      if (ground(t, l, b, g)) {
+        if (L->pos == 0) {
+          L->pos = 1;
+          found = holds(h, l->pred, g, ar);
+        }
+      } else {
+        const px_ivec *lst = &h->by_pred[l->pred];
+        while (!found && L->pos < lst->n) {
+          int32_t e = lst->v[L->pos++];
+          if (!h->truth[e]) continue;
+          const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
+          uint64_t nb = 0;
+          int ok = 1;
+          for (int i = 0; i < ar && ok; ++i) {
+            int32_t a = t->args.v[l->args + i];
+            if (a >= 0) {
+              ok = ea[i] == a;
+            } else if (b[-a - 1] >= 0) {
+              ok = ea[i] == b[-a - 1];
+            } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
+              b[-a - 1] = ea[i];
+              nb |= (uint64_t)1 << (-a - 1);
+            } else {
+              ok = 0;
+            }
+          }
+          if (!ok) {
+            for (int p = 0; p < np; ++p)
+              if (nb & ((uint64_t)1 << p)) b[p] = -1;
+            continue;
+          }
+          L->bound = nb;
+          found = 1;
+        }
+      }
+    }
+    if (!found) {
+      --k;
+      continue;
+    }
+    if (!checks_hold(h, l0, n, pre_only, b)) continue; /* next candidate at this level */
+    ++k;
+    if (k < nlev) {
+      h->lev[k].pos = 0;
+      h->lev[k].bound = 0;
+    }
+  }
+  return 1;
+}
+
+/* ---- the search ----------------------------------------------------------------------- */
+
+static int32_t new_cell(hp *h, int32_t node, int32_t next) {
+  int32_t c = (int32_t)(h->cells.n / 2);
+  if (!goap__px_ipush(h->a, &h->cells, node) || !goap__px_ipush(h->a, &h->cells, next)) return -2;
+  return c;
+}
+
+static int32_t new_node(hp *h, int32_t task, int32_t depth) {
+  if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
+    return -1;
+  hp_node *n = &h->nodes[h->nnodes];
+  n->task = task;
+  n->args = (int32_t)h->gargs.n;
+  n->nargs = 0;
+  n->method = -1;
+  n->child0 = n->nchild = 0;
+  n->depth = depth;
+  n->prim = -1;
+  return (int32_t)h->nnodes++;
+}
+
+/* The network of method m (-1: the :htn). */
+typedef struct hp_net {
+  int32_t step0, nsteps, nparams, ptypes, lit0, nlits;
+} hp_net;
+
+static hp_net net_of(const px_task_core *t, int32_t m) {
+  hp_net r;
+  if (m < 0) {
+    r.step0 = t->htn.top_step0;
+    r.nsteps = t->htn.top_nsteps;
+    r.nparams = t->htn.top_nparams;
+    r.ptypes = t->htn.top_ptypes;
+    r.lit0 = r.nlits = 0;
+  } else {
+    const px_method *pm = &t->htn.methods[m];
+    r.step0 = pm->step0;
+    r.nsteps = pm->nsteps;
+    r.nparams = pm->nparams;
+    r.ptypes = pm->ptypes;
+    r.lit0 = pm->lit0;
+    r.nlits = pm->nlits;
+  }
+  return r;
+}
+
+/* Decomposes frame f's task by method m with binding b: children nodes, then the agenda. */
+static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agenda) {
+  const px_task_core *t = h->t;
+  hp_net nt = net_of(t, m);
+  int32_t rest = f->cell >= 0 ? h->cells.v[2 * f->cell + 1] : -1;
+  int32_t depth = h->nodes[f->node].depth + 1;
+  int32_t child0 = (int32_t)h->nnodes;
+  for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
+    const px_step *ps = &t->htn.steps[s];
+    int32_t nn = new_node(h, ps->task, depth);
+    if (nn < 0) return oom(h);
+    for (int32_t i = 0; i < ps->nargs; ++i) {
+      int32_t a = t->args.v[ps->args + i];
+      if (!goap__px_ipush(h->a, &h->gargs, a >= 0 ? a : b[-a - 1])) return oom(h);
+    }
+    h->nodes[nn].nargs = ps->nargs;
+  }
+  hp_node *fn = &h->nodes[f->node];
+  fn->method = m;
+  fn->child0 = child0;
+  fn->nchild = nt.nsteps;
+  int32_t next = rest;
+  for (int32_t i = nt.nsteps - 1; i >= 0; --i) {
+    next = new_cell(h, child0 + i, next);
+    if (next == -2) return oom(h);
+  }
+  *agenda = next;
+  return 1;
+}
+
+/* Applies primitive node n when its precondition holds; 0 when it does not (h->st unchanged)
+ * or on a memory failure (h->st set). */
+static int apply(hp *h, int32_t node) {
+  const px_task_core *t = h->t;
+  const hp_node *n = &h->nodes[node];
+  const px_schema *s = &t->schemas[-n->task - 1];
+  int32_t b[PX_MAX_PARAMS];
+  for (int32_t i = 0; i < n->nargs; ++i) {
+    b[i] = h->gargs.v[n->args + i];
+    if (!is_a(t, b[i], t->args.v[s->ptypes + i])) return 0;
+  }
+  int32_t *g = h->scratch;
+  for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
+    const px_lit *l = &t->lits[i];
+    if (l->kind != PX_LIT_PRE) continue;
+    ground(t, l, b, g);
+    if (!lit_holds(h, l, g)) return 0;
+  }
+  /* deletes first, then adds: an atom both deleted and added stays true */
+  for (int pass = 0; pass < 2; ++pass)
+    for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
+      const px_lit *l = &t->lits[i];
+      if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
+      ground(t, l, b, g);
+      int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
+      if (e < 0 || !set_truth(h, e, pass == 0 ? 0 : 1)) return oom(h);
+    }
+  return 1;
+}
+
+static int goal_holds(hp *h) {
+  const px_task_core *t = h->t;
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
+    const px_lit *l = &t->lits[i];
+    ground(t, l, NULL, g);
+    int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
+    if (l->neg ? v : !v) return 0;
+  }
+  return 1;
+}
+
+static int push_frame(hp *h, int32_t cell, int32_t node) {
+  if (!goap__px_grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
+    return oom(h);
+  hp_frame *f = &h->frames[h->nframes++];
+  f->cell = cell;
+  f->node = node;
+  f->mi = -1;
+  f->bind0 = f->nbind = f->bnext = 0;
+  f->m_nodes = h->nnodes;
+  f->m_gargs = h->gargs.n;
+  f->m_cells = h->cells.n;
+  f->m_seq = h->seq.n;
+  f->m_undo = h->undo.n;
+  f->m_pool = h->pool.n;
+  return 1;
+}
+
+/* Tries the next alternative of the top frame (popping exhausted frames); 1 with *agenda set
+ * when one was expanded, 0 when none is left or on a stop (h->st). */
+static int advance(hp *h, int32_t *agenda) {
+  const px_task_core *t = h->t;
+  while (h->nframes > 0) {
+    hp_frame *f = &h->frames[h->nframes - 1];
+    undo_to(h, f->m_undo);
+    h->nnodes = f->m_nodes;
+    h->gargs.n = f->m_gargs;
+    h->cells.n = f->m_cells;
+    h->seq.n = f->m_seq;
+    const hp_node *tn = &h->nodes[f->node];
+    int32_t nm = tn->task == HP_ROOT ? 1 : h->m0[tn->task + 1] - h->m0[tn->task];
+    for (;;) {
+      if (f->bnext < f->nbind) {
+        int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+        size_t w = (size_t)net_of(t, m).nparams;
+        h->pool.n = f->bind0 + f->nbind * w;
+        int32_t b[PX_MAX_PARAMS];
+        for (size_t i = 0; i < w; ++i) b[i] = h->pool.v[f->bind0 + f->bnext * w + i];
+        f->bnext++;
+        if (++h->steps > h->max_steps) {
+          h->st = GOAP_NODE_LIMIT;
+          return 0;
+        }
+        if ((h->steps & 0xff) == 0 && over_time(h)) return 0;
+        return expand(h, f, m, b, agenda);
+      }
+      if (++f->mi >= nm) break;
+      h->pool.n = f->m_pool;
+      int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+      hp_net nt = net_of(t, m);
+      int32_t b[PX_MAX_PARAMS];
+      for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
+      int ok = 1;
+      if (m >= 0) { /* unify the task's arguments with the method's :task */
+        const px_method *pm = &t->htn.methods[m];
+        for (int32_t i = 0; i < tn->nargs && ok; ++i) {
+          int32_t g = h->gargs.v[tn->args + i], a = t->args.v[pm->targs + i];
+          if (a >= 0) ok = a == g;
+          else if (b[-a - 1] >= 0) ok = b[-a - 1] == g;
+          else if (is_a(t, g, t->args.v[pm->ptypes + (-a - 1)])) b[-a - 1] = g;
+          else ok = 0;
+        }
+      }
+      f->bind0 = h->pool.n;
+      f->nbind = f->bnext = 0;
+      if (ok && !join(h, nt.lit0, nt.nlits, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+    }
+    h->pool.n = f->m_pool;
+    h->nframes--;
+  }
+  return 0;
+}
+
+/* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
+static int round_search(hp *h) {
+  undo_to(h, 0);
+  h->nnodes = 0;
+  h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
+  h->nframes = 0;
+  h->cut = 0;
+  int32_t root = new_node(h, HP_ROOT, 0);
+  if (root < 0) return oom(h);
+  if (!push_frame(h, -1, root)) return 0;
+  int32_t agenda = -1;
+  if (!advance(h, &agenda)) return 0;
+  for (;;) {
+    int ok = 1;
+    if (agenda < 0) {
+      if (goal_holds(h)) return 1;
+      ok = 0;
+    } else {
+      int32_t node = h->cells.v[2 * agenda];
+      hp_node *n = &h->nodes[node];
+      if (n->task < 0) {
+        ok = apply(h, node);
+        if (h->st != GOAP_OK) return 0;
+        if (ok) {
+          h->nodes[node].prim = (int32_t)h->seq.n;
+          if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
+          agenda = h->cells.v[2 * agenda + 1];
+        }
+      } else if (n->depth > h->bound) {
+        h->cut = 1;
+        ok = 0;
+      } else {
+        if (!push_frame(h, agenda, node)) return 0;
+        ok = 0;
+      }
+    }
+    if (!ok && !advance(h, &agenda)) return 0;
+  }
+}
+
+/* ---- setup and the result ------------------------------------------------------------- */
+
+static void hp_free(hp *h) {
+  const px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  goap__px_tset_free(a, &h->atoms);
+  goap__px_free(a, h->truth, h->ctruth);
+  if (h->by_pred) {
+    for (size_t i = 0; i < t->npreds; ++i) goap__px_ivec_free(a, &h->by_pred[i]);
+    goap__px_free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
+  }
+  goap__px_ivec_free(a, &h->undo);
+  goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
+  goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
+  goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
+  goap__px_free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  goap__px_free(a, h->nodes, h->cnodes * sizeof *h->nodes);
+  goap__px_ivec_free(a, &h->gargs);
+  goap__px_ivec_free(a, &h->cells);
+  goap__px_ivec_free(a, &h->seq);
+  goap__px_ivec_free(a, &h->pool);
+  goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
+  goap__px_free(a, h->lev, HP_MAX_LEVELS * sizeof *h->lev);
+}
+
+static int hp_init(hp *h) {
+  const px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  size_t np = t->npreds ? t->npreds : 1;
+  h->by_pred = (px_ivec *)goap__px_alloc(a, np * sizeof *h->by_pred);
+  h->tobj0 = (int32_t *)goap__px_alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
+  size_t cells = t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1;
+  h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
+  h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
+  h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  h->lev = (hp_level *)goap__px_alloc(a, HP_MAX_LEVELS * sizeof *h->lev);
+  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev) {
+    if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
+    return oom(h);
+  }
+  memset(h->by_pred, 0, np * sizeof *h->by_pred);
+  size_t k = 0;
+  for (size_t ty = 0; ty < t->ntypes; ++ty) {
+    h->tobj0[ty] = (int32_t)k;
+    for (size_t o = 0; o < t->nobjects; ++o)
+      if (is_a(t, (int32_t)o, (int32_t)ty)) h->tobjs[k++] = (int32_t)o;
+  }
+  h->tobj0[t->ntypes] = (int32_t)k;
+  k = 0;
+  for (size_t c = 0; c < t->htn.nctasks; ++c) {
+    h->m0[c] = (int32_t)k;
+    for (size_t m = 0; m < t->htn.nmethods; ++m)
+      if (t->htn.methods[m].task == (int32_t)c) h->mids[k++] = (int32_t)m;
+  }
+  h->m0[t->htn.nctasks] = (int32_t)k;
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
+    if (e < 0) return oom(h);
+    h->truth[e] = 1;
+  }
+  return 1;
+}
+
+/* Copies the found tree into a plan. */
+static goap_hddl_plan *make_plan(hp *h) {
+  const goap_allocator *a = h->a;
+  goap_hddl_plan *p = (goap_hddl_plan *)goap__px_alloc(a, sizeof *p);
+  if (!p) return NULL;
+  memset(p, 0, sizeof *p);
+  p->a = *a;
+  int32_t *id = (int32_t *)goap__px_alloc(a, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  size_t nents = h->nnodes ? h->nnodes - 1 : 0; /* every node but the root */
+  p->ents = (hp_ent *)goap__px_alloc(a, (nents ? nents : 1) * sizeof *p->ents);
+  p->ndata = h->gargs.n + h->nnodes;
+  p->data = (int32_t *)goap__px_alloc(a, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  if (!id || !p->ents || !p->data) {
+    goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+    goap__px_free(a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+    goap__px_free(a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+    goap__px_free(a, p, sizeof *p);
+    return NULL;
+  }
+  p->nprim = (int)h->seq.n;
+  int32_t next = p->nprim;
+  for (size_t i = 1; i < h->nnodes; ++i)
+    id[i] = h->nodes[i].task < 0 ? h->nodes[i].prim : next++;
+  p->ncomp = next - p->nprim;
+  size_t d = 0;
+  for (size_t i = 1; i < h->nnodes; ++i) {
+    const hp_node *n = &h->nodes[i];
+    hp_ent *e = &p->ents[id[i]];
+    e->what = n->task < 0 ? -n->task - 1 : n->task;
+    e->method = n->method;
+    e->args = (int32_t)d;
+    e->nargs = n->nargs;
+    for (int32_t k = 0; k < n->nargs; ++k) p->data[d++] = h->gargs.v[n->args + k];
+    e->kids = (int32_t)d;
+    e->nkids = n->task < 0 ? 0 : n->nchild;
+    for (int32_t k = 0; k < e->nkids; ++k) p->data[d++] = id[n->child0 + k];
+  }
+  const hp_node *r = &h->nodes[0];
+  p->roots = (int32_t)d;
+  p->nroots = r->nchild;
+  for (int32_t k = 0; k < r->nchild; ++k) p->data[d++] = id[r->child0 + k];
+  goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  return p;
+}
+
+goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options *opt,
+                            goap_hddl_plan **out, goap_hddl_stats *stats) {
+  if (out) *out = NULL;
+  if (stats) memset(stats, 0, sizeof *stats);
+  if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
+  hp h;
+  memset(&h, 0, sizeof h);
+  h.t = &task->c;
+  h.a = &task->c.alloc;
+  h.t0 = now_ns();
+  h.max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
+  h.max_work = h.max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX
+                                                           : h.max_steps * HP_WORK_PER_STEP;
+  h.max_ms = opt ? opt->max_ms : 0;
+  int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
+  h.st = GOAP_OK;
+  int rounds = 0, found = 0;
+  if (hp_init(&h)) {
+    for (h.bound = 1;; ++h.bound) {
+      if (max_depth && h.bound > max_depth) {
+        h.st = GOAP_TOO_LARGE;
+        break;
+      }
+      ++rounds;
+      found = round_search(&h);
+      if (found || h.st != GOAP_OK) break;
+      if (!h.cut) {
+        h.st = GOAP_NO_PLAN;
+        break;
+      }
+      if (h.bound == INT32_MAX - 1) {
+        h.st = GOAP_TOO_LARGE;
+        break;
+      }
+    }
+  }
+  goap_status st = h.st;
+  if (found) {
+    *out = make_plan(&h);
+    st = *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+  }
+  if (stats) {
+    stats->steps = h.steps;
+    stats->rounds = rounds;
+    stats->depth = found ? h.bound : 0;
+    stats->ms = elapsed_ms(&h);
+  }
+  hp_free(&h);
+  return st;
+}
+
+void goap_hddl_plan_destroy(goap_hddl_plan *p) {
+  if (!p) return;
+  goap_allocator a = p->a;
+  size_t nents = (size_t)(p->nprim + p->ncomp);
+  goap__px_free(&a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+  goap__px_free(&a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  goap__px_free(&a, p, sizeof *p);
+}
+
+int goap_hddl_plan_length(const goap_hddl_plan *p) { return p ? p->nprim : 0; }
+
+typedef struct wbuf {
+  char *buf;
+  size_t cap, len;
+} wbuf;
+
+static void put(wbuf *w, const char *fmt, ...) PX_PRINTF(2, 3);
+static void put(wbuf *w, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(w->len < w->cap ? w->buf + w->len : NULL, w->len < w->cap ? w->cap - w->len : 0,
+                    fmt, ap);
+  va_end(ap);
+  if (k > 0) w->len += (size_t)k;
+}
+
+size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p, char *buf,
+                            size_t cap) {
+  wbuf w;
+  w.buf = buf;
+  w.cap = buf ? cap : 0;
+  w.len = 0;
+  if (w.cap) buf[0] = '\0';
+  if (!task || !p) return 0;
+  const px_task_core *t = &task->c;
+  put(&w, "==>\n");
+  for (int i = 0; i < p->nprim + p->ncomp; ++i) {
+    if (i == p->nprim) {
+      put(&w, "root");
+      for (int32_t k = 0; k < p->nroots; ++k) put(&w, " %d", (int)p->data[p->roots + k]);
+      put(&w, "\n");
+    }
+    const hp_ent *e = &p->ents[i];
+    int prim = i < p->nprim;
+    put(&w, "%d %s", i, px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym));
+    for (int32_t k = 0; k < e->nargs; ++k)
+      put(&w, " %s", px_name(t, t->objects[p->data[e->args + k]].sym));
+    if (!prim) {
+      put(&w, " -> %s", px_name(t, t->htn.methods[e->method].sym));
+      for (int32_t k = 0; k < e->nkids; ++k) put(&w, " %d", (int)p->data[e->kids + k]);
+    }
+    put(&w, "\n");
+  }
+  if (p->ncomp == 0) {
+    put(&w, "root");
+    for (int32_t k = 0; k < p->nroots; ++k) put(&w, " %d", (int)p->data[p->roots + k]);
+    put(&w, "\n");
+  }
+  put(&w, "<==\n");
+  if (w.cap && w.len >= w.cap) buf[w.cap - 1] = '\0';
+  return w.len;
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# tests/hddl/cli.sh -- `goap hddl` on the project's own HDDL files.
+#
+# usage: bash tests/hddl/cli.sh <path-to-goap> <tests/hddl directory>
+#
+# Asserts exit codes, the IPC HTN plan format (==>, primitives, root, decomposition lines,
+# <==), -o files, --stats, budgets, and load errors with file:line:col, the line and a caret.
+# Prints "N passed, M failed"; exits 1 on any failure.
+set -u
+GOAP=${1:?usage: cli.sh <goap> <tests/hddl dir>}
+DIR=$(cd "${2:?usage: cli.sh <goap> <tests/hddl dir>}" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+rc=0
+last=""
+
+run() {
+  last="goap $*"
+  "$GOAP" "$@" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+}
+ok() { passed=$((passed + 1)); }
+bad() {
+  failed=$((failed + 1))
+  echo "FAIL: $1"
+  echo "  command: $last (exit $rc)"
+  sed -n '1,15s/^/  stdout| /p' "$TMP/out"
+  sed -n '1,15s/^/  stderr| /p' "$TMP/err"
+}
+expect_rc() {
+  local name=$1 want=$2
+  shift 2
+  run "$@"
+  if [ "$rc" = "$want" ]; then ok; else bad "$name: exit status $rc, expected $want"; fi
+}
+out_has() { if grep -qxF -- "$2" "$TMP/out"; then ok; else bad "$1: stdout lacks the line '$2'"; fi; }
+err_has() { if grep -qF -- "$2" "$TMP/err"; then ok; else bad "$1: stderr lacks '$2'"; fi; }
+out_empty() { if [ ! -s "$TMP/out" ]; then ok; else bad "$1: stdout is not empty"; fi; }
+
+# --- plans ------------------------------------------------------------------------------------
+expect_rc "transport plans" 0 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl"
+out_has "starts with ==>" "==>"
+out_has "first primitive" "0 drive lorry a b"
+out_has "root line" "root 10 11"
+out_has "decomposition line" "10 deliver p1 d -> m_deliver 12 1 13 4"
+out_has "empty method line" "14 get_to lorry a -> m_get_here"
+out_has "ends with <==" "<=="
+if [ "$(head -n1 "$TMP/out")" = "==>" ] && [ "$(tail -n1 "$TMP/out")" = "<==" ]; then ok; else bad "==> first, <== last"; fi
+n=$(grep -cE '^[0-9]+ [a-z_]+( [a-z0-9_]+)*$' "$TMP/out")
+if [ "$n" = 10 ]; then ok; else bad "10 primitive lines, found $n"; fi
+
+expect_rc "-o writes the file" 0 hddl "$DIR/blocks.hddl" "$DIR/blocks-1.hddl" -o "$TMP/b.plan" --stats
+out_empty "-o: nothing on stdout"
+if grep -qxF "root 6 7" "$TMP/b.plan" && grep -qxF "0 unstack a c" "$TMP/b.plan"; then ok; else bad "-o file content"; fi
+err_has "--stats line" "; tiny-blocks tiny-blocks-1: ok, 6 steps in the plan"
+err_has "--stats rounds" "rounds, depth bound 3"
+
+expect_rc "backtracking" 0 hddl "$DIR/keys.hddl" "$DIR/keys-1.hddl"
+out_has "the second key" "0 grab blue"
+
+# --- no plan and budgets ----------------------------------------------------------------------
+expect_rc "Sussman: no plan" 1 hddl "$DIR/blocks.hddl" "$DIR/blocks-2.hddl"
+out_has "no plan line" "; no plan: no decomposition of the task network is executable and reaches the :goal"
+expect_rc "step budget" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --max-steps 1000
+out_has "step budget line" "; no plan: node limit reached"
+expect_rc "depth bound" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --max-depth=5 --stats
+err_has "depth bound status" "too_large"
+expect_rc "time limit" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --time-limit 1
+out_has "time limit line" "; no plan: time limit reached"
+
+# --- usage and load errors --------------------------------------------------------------------
+expect_rc "no arguments" 2 hddl
+err_has "usage message" "DOMAIN and PROBLEM files expected"
+expect_rc "bad --max-steps" 2 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --max-steps x
+err_has "bad --max-steps message" "--max-steps needs a positive integer, not 'x'"
+expect_rc "unknown option" 2 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --max-step 3
+err_has "unknown option suggestion" "--max-steps"
+expect_rc "help" 0 hddl --help
+if grep -qF "usage: goap hddl DOMAIN PROBLEM" "$TMP/out"; then ok; else bad "help text"; fi
+expect_rc "missing file" 2 hddl "$TMP/none.hddl" "$DIR/transport-1.hddl"
+err_has "missing file message" "cannot open the file"
+
+sed 's/(s1 (load ?t ?c ?from))/(s1 (lod ?t ?c ?from))/' "$DIR/transport.hddl" >"$TMP/bad.hddl"
+expect_rc "unknown subtask" 2 hddl "$TMP/bad.hddl" "$DIR/transport-1.hddl"
+err_has "position and message" "bad.hddl:16:69: error: unknown task or action 'lod' in a subtask (did you mean 'load'?)"
+err_has "source line" "(s1 (lod ?t ?c ?from))"
+if grep -qE '^ +\^$' "$TMP/err"; then ok; else bad "caret line"; fi
+
+expect_rc "pddl refuses HDDL" 2 pddl "$DIR/transport.hddl" "$DIR/transport-1.hddl"
+err_has "pddl names the construct" "transport.hddl:9:3: error: HTN construct ':task' (HDDL): load with goap hddl"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

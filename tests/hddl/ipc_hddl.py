@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""tests/hddl/ipc_hddl.py -- `goap hddl` on the shared IPC HTN benchmarks, every plan verified.
+
+usage: ipc_hddl.py GOAP BENCH_DIR [--ms MS] [--table FILE]
+
+For every problem BENCH_DIR/<Domain>/*.hddl (but domain.hddl): plans with `goap hddl` within
+a per-problem time limit (--ms, or the environment variable GOAP_HDDL_MS, default 5000), and
+verifies every plan found with `goap verify-htn` (independent of the planner). A problem is
+solved when the planner finds a plan and the verifier says it is valid. Fails (exit 1) on an
+invalid plan, on a crash or load error (exit status other than 0 and 1) of either tool, and
+when the benchmarks hold no problem. Prints solved/total per domain with the time per solved
+problem, and a final 'solved S of T' and 'N passed, M failed' (one check per problem: not
+invalid). Exits 77 (a CTest skip) when BENCH_DIR is absent.
+
+--table FILE writes a Markdown table (domain, solved/total, time per problem) for docs.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 2:
+        print(__doc__)
+        return 2
+    goap, bench = args[0], os.environ.get("GOAP_HDDL_BENCH_DIR", args[1])
+    ms = float(os.environ.get("GOAP_HDDL_MS", "5000"))
+    table = None
+    i = 2
+    while i < len(args):
+        if args[i] == "--ms" and i + 1 < len(args):
+            ms = float(args[i + 1])
+            i += 2
+        elif args[i] == "--table" and i + 1 < len(args):
+            table = args[i + 1]
+            i += 2
+        else:
+            print("ipc_hddl.py: unknown argument " + args[i])
+            return 2
+    if not os.path.isdir(bench):
+        print("skipped: no HDDL benchmarks at " + bench)
+        return 77
+    passed = failed = solved = total = 0
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for dom in sorted(os.listdir(bench)):
+            ddir = os.path.join(bench, dom)
+            dfile = os.path.join(ddir, "domain.hddl")
+            if not os.path.isfile(dfile):
+                continue
+            probs = sorted(p for p in os.listdir(ddir) if p.endswith(".hddl") and p != "domain.hddl")
+            dsolved = 0
+            times = []
+            for p in probs:
+                total += 1
+                pfile = os.path.join(ddir, p)
+                plan = os.path.join(tmp, "plan")
+                if os.path.exists(plan):
+                    os.remove(plan)
+                t0 = time.monotonic()
+                try:
+                    r = subprocess.run([goap, "hddl", dfile, pfile, "--time-limit", "%g" % ms, "-o", plan],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       universal_newlines=True, timeout=ms / 1000.0 + 60)
+                    rc = r.returncode
+                    err = r.stderr.strip()
+                except subprocess.TimeoutExpired:
+                    rc, err = -1, "did not stop within its time limit + 60 s"
+                dt = time.monotonic() - t0
+                what = "%s/%s" % (dom, p)
+                if rc == 1:
+                    passed += 1
+                    times.append("-")
+                    continue
+                if rc != 0:
+                    failed += 1
+                    times.append("error")
+                    print("FAIL %s: goap hddl exit %d: %s" % (what, rc, err.splitlines()[-1] if err else ""))
+                    continue
+                v = subprocess.run([goap, "verify-htn", dfile, pfile, plan], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, universal_newlines=True)
+                out = (v.stdout + v.stderr).strip()
+                if v.returncode == 0 and out.startswith("valid:"):
+                    passed += 1
+                    solved += 1
+                    dsolved += 1
+                    times.append("%.2f" % dt)
+                else:
+                    failed += 1
+                    times.append("INVALID")
+                    print("FAIL %s: the plan does not verify (exit %d): %s" % (what, v.returncode, out))
+            print("%s: solved %d of %d (s: %s)" % (dom, dsolved, len(probs), " ".join(times)))
+            rows.append((dom, dsolved, len(probs), times))
+    if total == 0:
+        print("FAIL: no HDDL problems under " + bench)
+        failed += 1
+    print("solved %d of %d (limit %g ms per problem)" % (solved, total, ms))
+    print("%d passed, %d failed" % (passed, failed))
+    if table:
+        with open(table, "w") as f:
+            f.write("| domain | solved | time per problem (s; - unsolved) |\n|---|---|---|\n")
+            for dom, s, n, times in rows:
+                f.write("| %s | %d/%d | %s |\n" % (dom, s, n, " ".join(times)))
+            f.write("| **total** | **%d/%d** | |\n" % (solved, total))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,813 @@
+/*
+ * test_hddl.c -- the HDDL front end and planner (goap/hddl.h): parse errors with exact
+ * positions and messages; plans replayed here by an independent checker (its own state of
+ * atom strings, its own reading of the IPC text: executability, the :goal, and the
+ * decomposition tree against the methods: task, arity, consistent bindings, subtask order,
+ * method preconditions where each method starts, every step used once in left-to-right
+ * order); left recursion that terminates; backtracking into an earlier task; budgets and
+ * their statuses; determinism; allocation failures at every point.
+ */
+#include <goap/goap.h>
+#include <goap/hddl.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pddl/internal.h"
+#include "test.h"
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static char *read_test_file(const char *name, size_t *len) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/hddl/%s", GOAP_TESTS_DIR, name);
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = (char *)malloc(1 << 16);
+  size_t n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
+  fclose(f);
+  if (buf) buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+static goap_pddl_task *load(const char *dom, const char *prob) {
+  char dp[512], pp[512];
+  snprintf(dp, sizeof dp, "%s/hddl/%s", GOAP_TESTS_DIR, dom);
+  snprintf(pp, sizeof pp, "%s/hddl/%s", GOAP_TESTS_DIR, prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  if (goap_pddl_load(dp, pp, &o, &t, &err) != GOAP_OK)
+    fprintf(stderr, "load %s %s: %s:%d:%d: %s\n", dom, prob, err.file, err.line, err.col,
+            err.message);
+  return t;
+}
+
+static char *plan_text(const goap_pddl_task *t, const goap_hddl_plan *p) {
+  size_t n = goap_hddl_plan_write(t, p, NULL, 0);
+  char *s = (char *)malloc(n + 1);
+  if (s) goap_hddl_plan_write(t, p, s, n + 1);
+  return s;
+}
+
+/* ---- an independent checker of IPC HTN plans -------------------------------------------- */
+
+#ifndef MAXL
+#define MAXL 256  /* lines */
+#endif
+#define MAXT 40   /* tokens per line */
+#ifndef MAXA
+#define MAXA 512  /* atoms in a state */
+#endif
+
+typedef struct atomset {
+  char s[MAXA][96];
+  int n;
+} atomset;
+
+static int as_find(const atomset *a, const char *x) {
+  for (int i = 0; i < a->n; ++i)
+    if (strcmp(a->s[i], x) == 0) return i;
+  return -1;
+}
+static void as_add(atomset *a, const char *x) {
+  if (as_find(a, x) < 0 && a->n < MAXA) snprintf(a->s[a->n++], sizeof a->s[0], "%s", x);
+}
+static void as_del(atomset *a, const char *x) {
+  int i = as_find(a, x);
+  if (i >= 0) memcpy(a->s[i], a->s[--a->n], sizeof a->s[0]);
+}
+
+typedef struct pline {
+  int id, comp, ntok, arrow; /* arrow: index of "->" */
+  char tok[MAXT][64];
+} pline;
+
+typedef struct checker {
+  const px_task_core *t;
+  pline l[MAXL];
+  int n, nprim;
+  int line_of[MAXL * 2];     /* id -> line index, -1 */
+  int used[MAXL * 2];
+  atomset *states;           /* state before primitive i (nprim + 1 of them) */
+  int leaves[MAXL], nleaves;
+  char why[256];
+} checker;
+
+static int obj_id(const px_task_core *t, const char *name) {
+  for (size_t o = 0; o < t->nobjects; ++o)
+    if (strcmp(px_name(t, t->objects[o].sym), name) == 0) return (int)o;
+  return -1;
+}
+
+static void atom_str(const px_task_core *t, int32_t pred, const int32_t *g, char *buf, size_t cap) {
+  size_t len = (size_t)snprintf(buf, cap, "%s", px_name(t, t->preds[pred].sym));
+  for (int i = 0; i < t->preds[pred].arity && len < cap; ++i)
+    len += (size_t)snprintf(buf + len, cap - len, " %s", px_name(t, t->objects[g[i]].sym));
+}
+
+/* Literal [i] holds in state s under binding b (all bound): 1/0; -1 when something is unbound. */
+static int lit_ok(const px_task_core *t, const px_lit *l, const int32_t *b, const atomset *s) {
+  int32_t g[PX_MAX_ARITY];
+  int ar = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  for (int i = 0; i < ar; ++i) {
+    int32_t a = t->args.v[l->args + i];
+    g[i] = a >= 0 ? a : b[-a - 1];
+    if (g[i] < 0) return -1;
+  }
+  int v;
+  if (l->pred == PX_EQ) {
+    v = g[0] == g[1];
+  } else {
+    char buf[96];
+    atom_str(t, l->pred, g, buf, sizeof buf);
+    v = as_find(s, buf) >= 0;
+  }
+  return l->neg ? !v : v;
+}
+
+static int is_a(const px_task_core *t, int o, int32_t ty) {
+  return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
+}
+
+/* Unifies the names tok[from..] with the lifted args (n of them) into binding b. */
+static int unify(checker *c, const pline *pl, int from, const int32_t *args, int n, int32_t *b,
+                 int32_t ptypes) {
+  const px_task_core *t = c->t;
+  for (int i = 0; i < n; ++i) {
+    int o = obj_id(t, pl->tok[from + i]);
+    if (o < 0) return 0;
+    int32_t a = args[i];
+    if (a >= 0) {
+      if (a != o) return 0;
+    } else if (b[-a - 1] >= 0) {
+      if (b[-a - 1] != o) return 0;
+    } else {
+      if (!is_a(t, o, t->args.v[ptypes + (-a - 1)])) return 0;
+      b[-a - 1] = o;
+    }
+  }
+  return 1;
+}
+
+/* The name of a step's task or action. */
+static const char *step_name(const px_task_core *t, const px_step *s) {
+  return s->task >= 0 ? px_name(t, t->htn.ctasks[s->task].sym)
+                      : px_name(t, t->schemas[-s->task - 1].sym);
+}
+
+/* Checks the children of a node against a network (steps s0..s0+n, params np/ptypes) with
+ * binding b; collects leaves; returns the first leaf position (or `here` when empty). */
+static int check_node(checker *c, int id, int *first);
+
+static int check_kids(checker *c, const pline *pl, int kid0, int nk, int32_t s0, int32_t ns,
+                      int32_t *b, int32_t ptypes, int *first) {
+  const px_task_core *t = c->t;
+  *first = -1;
+  if (nk != ns) {
+    snprintf(c->why, sizeof c->why, "line '%s ...': %d subtasks, the method has %d", pl->tok[0], nk, (int)ns);
+    return 0;
+  }
+  for (int k = 0; k < nk; ++k) {
+    int kid = atoi(pl->tok[kid0 + k]);
+    if (kid < 0 || kid >= MAXL * 2 || c->line_of[kid] < 0) {
+      snprintf(c->why, sizeof c->why, "unknown id %d", kid);
+      return 0;
+    }
+    const pline *kl = &c->l[c->line_of[kid]];
+    const px_step *st = &t->htn.steps[s0 + k];
+    if (strcmp(kl->tok[1], step_name(t, st)) != 0) {
+      snprintf(c->why, sizeof c->why, "id %d is '%s', the method expects '%s'", kid, kl->tok[1], step_name(t, st));
+      return 0;
+    }
+    int nargs = (kl->comp ? kl->arrow : kl->ntok) - 2;
+    if (nargs != st->nargs || !unify(c, kl, 2, t->args.v + st->args, nargs, b, ptypes)) {
+      snprintf(c->why, sizeof c->why, "id %d: arguments do not bind with the method's subtask", kid);
+      return 0;
+    }
+    int f = -1;
+    if (!check_node(c, kid, &f)) return 0;
+    if (*first < 0) *first = f;
+  }
+  return 1;
+}
+
+static int check_node(checker *c, int id, int *first) {
+  const px_task_core *t = c->t;
+  if (c->used[id]++) {
+    snprintf(c->why, sizeof c->why, "id %d is used twice", id);
+    return 0;
+  }
+  const pline *pl = &c->l[c->line_of[id]];
+  if (!pl->comp) {
+    *first = c->nleaves;
+    c->leaves[c->nleaves++] = id;
+    return 1;
+  }
+  int here = c->nleaves;
+  int32_t ct = -1, m = -1;
+  for (size_t i = 0; i < t->htn.nctasks; ++i)
+    if (strcmp(px_name(t, t->htn.ctasks[i].sym), pl->tok[1]) == 0) ct = (int32_t)i;
+  for (size_t i = 0; i < t->htn.nmethods; ++i)
+    if (strcmp(px_name(t, t->htn.methods[i].sym), pl->tok[pl->arrow + 1]) == 0) m = (int32_t)i;
+  if (ct < 0 || m < 0 || t->htn.methods[m].task != ct) {
+    snprintf(c->why, sizeof c->why, "id %d: no method '%s' of task '%s'", id, pl->tok[pl->arrow + 1], pl->tok[1]);
+    return 0;
+  }
+  const px_method *pm = &t->htn.methods[m];
+  int32_t b[PX_MAX_PARAMS];
+  for (int i = 0; i < PX_MAX_PARAMS; ++i) b[i] = -1;
+  if (pl->arrow - 2 != t->htn.ctasks[ct].nparams ||
+      !unify(c, pl, 2, t->args.v + pm->targs, pl->arrow - 2, b, pm->ptypes)) {
+    snprintf(c->why, sizeof c->why, "id %d: arguments do not bind with the method's task", id);
+    return 0;
+  }
+  int f = -1;
+  if (!check_kids(c, pl, pl->arrow + 2, pl->ntok - pl->arrow - 2, pm->step0, pm->nsteps, b,
+                  pm->ptypes, &f))
+    return 0;
+  *first = f >= 0 ? f : here;
+  /* the precondition, where the method starts; parameters bound by nothing else are
+   * existential: every combination of objects of their types is tried */
+  const atomset *s = &c->states[*first];
+  int free_p[PX_MAX_PARAMS], nfree = 0;
+  size_t odo[PX_MAX_PARAMS];
+  for (int i = 0; i < pm->nparams; ++i)
+    if (b[i] < 0) {
+      odo[nfree] = 0;
+      free_p[nfree++] = i;
+    }
+  for (;;) {
+    int all = 1, valid = 1;
+    for (int k = 0; k < nfree; ++k) {
+      b[free_p[k]] = (int32_t)odo[k];
+      if (!is_a(t, (int)odo[k], t->args.v[pm->ptypes + free_p[k]])) valid = 0;
+    }
+    for (int32_t i = pm->lit0; valid && all && i < pm->lit0 + pm->nlits; ++i)
+      if (lit_ok(t, &t->lits[i], b, s) != 1) all = 0;
+    if (valid && all) return 1;
+    int k = 0; /* the next combination */
+    while (k < nfree && ++odo[k] >= t->nobjects) odo[k++] = 0;
+    if (k == nfree) break;
+  }
+  snprintf(c->why, sizeof c->why, "id %d: a precondition of method '%s' does not hold", id,
+           pl->tok[pl->arrow + 1]);
+  return 0;
+}
+
+/* 1 when the plan text is a valid plan for t; else 0 with c->why. */
+static int check_plan(checker *c, const goap_pddl_task *task, const char *text) {
+  const px_task_core *t = &task->c;
+  memset(c, 0, sizeof *c);
+  c->t = t;
+  for (int i = 0; i < MAXL * 2; ++i) c->line_of[i] = -1;
+  char buf[4096];
+  const char *p = text;
+  int started = 0, ended = 0, root = -1;
+  while (*p) {
+    const char *e = strchr(p, '\n');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    p += len + (e ? 1 : 0);
+    if (strcmp(buf, "==>") == 0) {
+      started = 1;
+      continue;
+    }
+    if (strcmp(buf, "<==") == 0) {
+      ended = 1;
+      break;
+    }
+    if (!started || c->n >= MAXL) return 0;
+    pline *pl = &c->l[c->n];
+    for (char *tk = strtok(buf, " "); tk && pl->ntok < MAXT; tk = strtok(NULL, " "))
+      snprintf(pl->tok[pl->ntok++], sizeof pl->tok[0], "%s", tk);
+    if (pl->ntok == 0) continue;
+    if (strcmp(pl->tok[0], "root") == 0) {
+      root = c->n++;
+      continue;
+    }
+    pl->id = atoi(pl->tok[0]);
+    if (pl->id < 0 || pl->id >= MAXL * 2 || c->line_of[pl->id] >= 0 || pl->ntok < 2) return 0;
+    for (int k = 0; k < pl->ntok; ++k)
+      if (strcmp(pl->tok[k], "->") == 0) {
+        pl->comp = 1;
+        pl->arrow = k;
+      }
+    if (!pl->comp && root >= 0) {
+      snprintf(c->why, sizeof c->why, "a primitive after the root line");
+      return 0;
+    }
+    if (!pl->comp) c->nprim++;
+    c->line_of[pl->id] = c->n++;
+  }
+  if (!ended || root < 0) {
+    snprintf(c->why, sizeof c->why, "no '==>', 'root' or '<=='");
+    return 0;
+  }
+  /* execute the primitives in order, keeping every intermediate state */
+  c->states = (atomset *)calloc((size_t)c->nprim + 1, sizeof *c->states);
+  if (!c->states) return 0;
+  atomset *s = &c->states[0];
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    char a[96];
+    atom_str(t, t->init.v[i], t->args.v + t->init.v[i + 1], a, sizeof a);
+    as_add(s, a);
+  }
+  int k = 0, ok = 1;
+  for (int li = 0; li < c->n && ok; ++li) {
+    const pline *pl = &c->l[li];
+    if (li == root || pl->comp) continue;
+    int32_t sc = -1;
+    for (size_t i = 0; i < t->nschemas; ++i)
+      if (strcmp(px_name(t, t->schemas[i].sym), pl->tok[1]) == 0) sc = (int32_t)i;
+    const px_schema *ps = sc >= 0 ? &t->schemas[sc] : NULL;
+    int32_t b[PX_MAX_PARAMS];
+    for (int i = 0; i < PX_MAX_PARAMS; ++i) b[i] = -1;
+    int32_t pargs[PX_MAX_PARAMS];
+    for (int i = 0; ps && i < ps->nparams; ++i) pargs[i] = -(i + 1);
+    if (!ps || pl->ntok - 2 != ps->nparams || !unify(c, pl, 2, pargs, ps->nparams, b, ps->ptypes)) {
+      snprintf(c->why, sizeof c->why, "step %d: unknown action or bad arguments", k);
+      ok = 0;
+      break;
+    }
+    c->states[k + 1] = c->states[k];
+    for (int32_t i = ps->lit0; i < ps->lit0 + ps->nlits; ++i)
+      if (t->lits[i].kind == PX_LIT_PRE && lit_ok(t, &t->lits[i], b, &c->states[k]) != 1) {
+        snprintf(c->why, sizeof c->why, "step %d (%s): a precondition does not hold", k, pl->tok[1]);
+        ok = 0;
+      }
+    for (int pass = 0; pass < 2 && ok; ++pass)
+      for (int32_t i = ps->lit0; i < ps->lit0 + ps->nlits; ++i) {
+        const px_lit *l = &t->lits[i];
+        if (l->kind != (pass ? PX_LIT_ADD : PX_LIT_DEL)) continue;
+        int32_t g[PX_MAX_ARITY];
+        for (int j = 0; j < t->preds[l->pred].arity; ++j) {
+          int32_t a = t->args.v[l->args + j];
+          g[j] = a >= 0 ? a : b[-a - 1];
+        }
+        char a[96];
+        atom_str(t, l->pred, g, a, sizeof a);
+        if (pass) as_add(&c->states[k + 1], a);
+        else as_del(&c->states[k + 1], a);
+      }
+    if (pl->id != k) {
+      snprintf(c->why, sizeof c->why, "primitive ids are not 0, 1, ...");
+      ok = 0;
+    }
+    k++;
+  }
+  for (int32_t i = t->goal0; ok && i < t->goal0 + t->ngoal; ++i)
+    if (lit_ok(t, &t->lits[i], NULL, &c->states[c->nprim]) != 1) {
+      snprintf(c->why, sizeof c->why, "the goal does not hold at the end");
+      ok = 0;
+    }
+  /* the tree: the roots are the :htn's tasks in order */
+  if (ok) {
+    const pline *rl = &c->l[root];
+    int32_t b[PX_MAX_PARAMS];
+    for (int i = 0; i < PX_MAX_PARAMS; ++i) b[i] = -1;
+    pline fake = *rl;
+    int f = -1;
+    ok = check_kids(c, &fake, 1, rl->ntok - 1, t->htn.top_step0, t->htn.top_nsteps, b,
+                    t->htn.top_ptypes, &f);
+  }
+  for (int i = 0; ok && i < c->nleaves; ++i)
+    if (c->leaves[i] != i) {
+      snprintf(c->why, sizeof c->why, "the tree's leaves are not the primitives in order");
+      ok = 0;
+    }
+  for (int li = 0; ok && li < c->n; ++li)
+    if (li != root && !c->used[c->l[li].id]) {
+      snprintf(c->why, sizeof c->why, "id %d is not in the tree", c->l[li].id);
+      ok = 0;
+    }
+  free(c->states);
+  c->states = NULL;
+  return ok;
+}
+
+/* Solves and checks; returns the plan text (caller frees) or NULL. */
+static char *solve_checked(int *test_failures_, const char *dom, const char *prob, int *len,
+                           goap_hddl_stats *stats) {
+  goap_pddl_task *t = load(dom, prob);
+  if (!t) {
+    CHECK(t != NULL);
+    return NULL;
+  }
+  CHECK(goap_hddl_is_htn(t));
+  goap_hddl_plan *p = NULL;
+  goap_status st = goap_hddl_solve(t, NULL, &p, stats);
+  CHECK_EQ_INT(st, GOAP_OK);
+  char *text = p ? plan_text(t, p) : NULL;
+  if (text) {
+    static checker c;
+    int ok = check_plan(&c, t, text);
+    if (!ok) fprintf(stderr, "%s/%s: invalid plan: %s\n%s", dom, prob, c.why, text);
+    CHECK(ok);
+    *len = goap_hddl_plan_length(p);
+    CHECK_EQ_INT(*len, c.nprim);
+  }
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+  return text;
+}
+
+/* ---- tests ------------------------------------------------------------------------------ */
+
+TEST(left_recursive_transport_terminates_with_a_valid_plan) {
+  int n = 0;
+  goap_hddl_stats s;
+  char *text = solve_checked(test_failures_, "transport.hddl", "transport-1.hddl", &n, &s);
+  REQUIRE(text != NULL);
+  /* p1: a->b, load, b->c->d, unload; p2: d->c, load, c->b->a, unload */
+  CHECK_EQ_INT(n, 10);
+  CHECK(s.rounds >= 2); /* the first depth bounds cut get_to's recursion */
+  CHECK_EQ_INT(s.depth, s.rounds);
+  CHECK(strstr(text, "get_to lorry d -> m_get_via") != NULL);
+  free(text);
+}
+
+TEST(blocks_with_negation_and_equality) {
+  int n = 0;
+  goap_hddl_stats s;
+  char *text = solve_checked(test_failures_, "blocks.hddl", "blocks-1.hddl", &n, &s);
+  REQUIRE(text != NULL);
+  CHECK_EQ_INT(n, 6);
+  CHECK(strstr(text, "root 6 7\n") != NULL); /* put_on b c, then put_on a b (the :ordering) */
+  CHECK(strstr(text, "6 put_on b c -> m_on_move") != NULL);
+  free(text);
+}
+
+TEST(backtracks_into_earlier_tasks) {
+  int n = 0;
+  goap_hddl_stats s;
+  char *text = solve_checked(test_failures_, "keys.hddl", "keys-1.hddl", &n, &s);
+  REQUIRE(text != NULL);
+  CHECK_EQ_INT(n, 4);
+  /* red is the first binding of take_key and the uniform the first method of dress: both had
+   * to be undone after later tasks failed */
+  CHECK(strstr(text, "0 grab blue\n") != NULL);
+  CHECK(strstr(text, "1 pin_badge\n") != NULL);
+  CHECK(s.steps > 4);
+  free(text);
+}
+
+TEST(exhausted_space_is_no_plan) {
+  goap_pddl_task *t = load("blocks.hddl", "blocks-2.hddl");
+  REQUIRE(t != NULL);
+  goap_hddl_plan *p = (goap_hddl_plan *)&p; /* must be cleared */
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, NULL, &p, &s), GOAP_NO_PLAN);
+  CHECK(p == NULL);
+  CHECK(s.steps > 0);
+  goap_pddl_destroy(t);
+}
+
+TEST(budgets_have_their_statuses) {
+  goap_pddl_task *t = load("transport.hddl", "transport-2.hddl");
+  REQUIRE(t != NULL);
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  goap_hddl_options o;
+  memset(&o, 0, sizeof o);
+  o.max_depth = 6;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_TOO_LARGE);
+  CHECK_EQ_INT(s.rounds, 6);
+  memset(&o, 0, sizeof o);
+  o.max_steps = 5000;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_NODE_LIMIT);
+  CHECK(s.steps == 5001);
+  memset(&o, 0, sizeof o);
+  o.max_ms = 1e-3;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_TIME_LIMIT);
+  CHECK(p == NULL);
+  goap_pddl_destroy(t);
+  /* a plan within the bound is still found */
+  t = load("transport.hddl", "transport-1.hddl");
+  REQUIRE(t != NULL);
+  memset(&o, 0, sizeof o);
+  o.max_depth = 4;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_OK);
+  goap_hddl_plan_destroy(p);
+  o.max_depth = 3;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_TOO_LARGE);
+  goap_pddl_destroy(t);
+}
+
+TEST(binding_enumeration_is_bounded) {
+  /* five free parameters over 30 objects: 24 million bindings for one method */
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (p ?x - a))\n"
+      " (:task t :parameters ())\n"
+      " (:method m :parameters (?a ?b ?c ?d ?e - a) :task (t)\n"
+      "  :precondition (not (p ?a)) :ordered-subtasks (act ?a ?b ?c ?d ?e))\n"
+      " (:action act :parameters (?a ?b ?c ?d ?e - a) :precondition (p ?e) :effect ()))\n";
+  char prob[2048];
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
+  snprintf(prob + k, sizeof prob - k, " - a) (:htn :ordered-subtasks (t)) (:init))");
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100; /* 102,400 join candidates */
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_NODE_LIMIT);
+  CHECK(p == NULL);
+  CHECK(s.steps < 100);
+  goap_pddl_destroy(t);
+}
+
+TEST(deterministic_and_snprintf_semantics) {
+  goap_pddl_task *t = load("transport.hddl", "transport-1.hddl");
+  REQUIRE(t != NULL);
+  goap_hddl_plan *p1 = NULL, *p2 = NULL;
+  REQUIRE(goap_hddl_solve(t, NULL, &p1, NULL) == GOAP_OK);
+  REQUIRE(goap_hddl_solve(t, NULL, &p2, NULL) == GOAP_OK);
+  char *a = plan_text(t, p1), *b = plan_text(t, p2);
+  REQUIRE(a && b);
+  CHECK_STR(a, b);
+  size_t full = strlen(a);
+  char small[16];
+  memset(small, 'x', sizeof small);
+  CHECK_EQ_INT(goap_hddl_plan_write(t, p1, small, sizeof small), full);
+  CHECK_EQ_INT(strlen(small), sizeof small - 1);
+  CHECK(strncmp(small, a, sizeof small - 1) == 0);
+  CHECK(strncmp(a, "==>\n0 drive lorry a b\n", 22) == 0);
+  CHECK(strcmp(a + full - 4, "<==\n") == 0);
+  free(a);
+  free(b);
+  goap_hddl_plan_destroy(p1);
+  goap_hddl_plan_destroy(p2);
+  goap_pddl_destroy(t);
+}
+
+/* ---- parse errors ---------------------------------------------------------------------- */
+
+static const char dom_head[] =
+    "(define (domain d) (:types a)\n"      /* 1 */
+    " (:predicates (p ?x - a))\n"          /* 2 */
+    " (:action act :parameters (?x - a) :precondition (p ?x) :effect (not (p ?x)))\n" /* 3 */
+    " (:task t :parameters (?x - a))\n";   /* 4 */
+
+static const char prob_ok[] =
+    "(define (problem q) (:domain d) (:objects o - a)\n"
+    " (:htn :ordered-subtasks (t o)) (:init (p o)))\n";
+
+typedef struct perr {
+  const char *dom_tail; /* after dom_head, line 5 on */
+  const char *prob;     /* NULL: prob_ok */
+  int flags;
+  goap_status st;
+  const char *file;
+  int line, col;
+  const char *msg;
+} perr;
+
+static const perr parse_cases[] = {
+    {" (:method m :parameters (?x - a) :task (t ?x) :ordered-subtasks (actt ?x)))", NULL,
+     GOAP_PDDL_HTN, GOAP_NOT_FOUND, "d.hddl", 5, 66,
+     "unknown task or action 'actt' in a subtask (did you mean 'act'?)"},
+    {" (:method m :parameters (?x - a) :task (t ?x) :ordered-subtasks (act)))", NULL,
+     GOAP_PDDL_HTN, GOAP_TYPE_MISMATCH, "d.hddl", 5, 65, "'act' takes 1 argument, 0 given"},
+    {" (:method m :parameters (?x - a) :task (t ?y) :ordered-subtasks ()))", NULL,
+     GOAP_PDDL_HTN, GOAP_NOT_FOUND, "d.hddl", 5, 43,
+     "unknown variable '?y' (not a parameter of this method)"},
+    {" (:method m :parameters (?x - a) :task (act ?x) :ordered-subtasks ()))", NULL,
+     GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 5, 41,
+     "method 'm' decomposes 'act', which is an action (a method's :task must be a compound "
+     "task)"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :subtasks (and (s1 (act ?x)) (s2 (act ?x)) (s3 (t ?x)))\n"
+     "  :ordering (and (< s1 s2))))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 7, 13,
+     "unsupported construct: the ':ordering' is not total ('s1' and 's3' are unordered; "
+     "partial-order HDDL is not supported)"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :subtasks (and (s1 (act ?x)) (s2 (act ?x)))\n"
+     "  :ordering (and (< s1 s2) (< s2 s1))))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 7, 13, "cyclic ':ordering' (around 's1')"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :subtasks (and (s1 (act ?x)) (s1 (act ?x)))))",
+     NULL, GOAP_PDDL_HTN, GOAP_DUPLICATE, "d.hddl", 6, 33, "subtask label 's1' is used twice"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :subtasks (and (s1 (act ?x)) (s2 (act ?x)))))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 13,
+     "unsupported construct: subtasks without an ':ordering' (partial-order HDDL; use "
+     "':ordered-subtasks' or a total ':ordering')"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :precondition (forall (?y - a) (p ?y)) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 17,
+     "unsupported construct 'forall' (universal condition)"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :constraints (and (not (= ?x ?x))) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 3,
+     "unsupported construct ':constraints' in a method"},
+    {" (:method m :parameters (?x - a) :task (t ?x) :ordered-subtasks ())\n"
+     " (:method m :parameters (?x - a) :task (t ?x) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_DUPLICATE, "d.hddl", 6, 11, "method 'm' is defined twice"},
+    {" (:task act :parameters ()))", NULL, GOAP_PDDL_HTN, GOAP_DUPLICATE, "d.hddl", 5, 9,
+     "task 'act' has the name of an action (a name is a task or an action)"},
+    {" (:method m :parameters (?x - a) :task (t ?x) :ordered-subtasks ()))", NULL, 0,
+     GOAP_PARSE_ERROR, "d.hddl", 4, 2, "HTN construct ':task' (HDDL): load with goap hddl"},
+    {")", "(define (problem q) (:domain d) (:objects o - a)\n (:htn :ordered-subtasks (t o)))", 0,
+     GOAP_PARSE_ERROR, "d.hddl", 4, 2, "HTN construct ':task' (HDDL): load with goap hddl"},
+    {")",
+     "(define (problem q) (:domain d) (:objects o - a)\n"
+     " (:htn :subtasks (and (x (t o)) (y (t o))) :ordering (< x z)))",
+     GOAP_PDDL_HTN, GOAP_NOT_FOUND, "p.hddl", 2, 59, "unknown subtask label 'z' in ':ordering'"},
+    {")",
+     "(define (problem q) (:domain d) (:objects o - a)\n"
+     " (:htn :ordered-subtasks (and (t o) (t ?v))))",
+     GOAP_PDDL_HTN, GOAP_NOT_FOUND, "p.hddl", 2, 40,
+     "unknown variable '?v' (not a parameter of this task network)"},
+    {")", "(define (problem q) (:domain d) (:objects o - a)\n (:init (p o)))", GOAP_PDDL_HTN,
+     GOAP_PARSE_ERROR, "p.hddl", 1, 1, "the problem has neither ':htn' nor ':goal'"},
+};
+
+TEST(parse_errors_have_exact_positions) {
+  for (size_t i = 0; i < sizeof parse_cases / sizeof parse_cases[0]; ++i) {
+    const perr *c = &parse_cases[i];
+    char dom[4096];
+    snprintf(dom, sizeof dom, "%s%s", dom_head, c->dom_tail);
+    const char *prob = c->prob ? c->prob : prob_ok;
+    goap_pddl_options o;
+    memset(&o, 0, sizeof o);
+    o.flags = (unsigned)c->flags;
+    goap_pddl_task *t = NULL;
+    goap_diag err;
+    goap_status st =
+        goap_pddl_parse("d.hddl", dom, strlen(dom), "p.hddl", prob, strlen(prob), &o, &t, &err);
+    if (st != c->st || err.line != c->line || err.col != c->col ||
+        strcmp(err.message, c->msg) != 0 || strcmp(err.file, c->file) != 0)
+      fprintf(stderr, "case %zu: %s %s:%d:%d: %s\n", i, goap_status_name(st), err.file, err.line,
+              err.col, err.message);
+    CHECK_EQ_INT(st, c->st);
+    CHECK_STR(err.file, c->file);
+    CHECK_EQ_INT(err.line, c->line);
+    CHECK_EQ_INT(err.col, c->col);
+    CHECK_STR(err.message, c->msg);
+    CHECK(t == NULL);
+    goap_pddl_destroy(t);
+  }
+}
+
+TEST(sections_in_any_order_and_ordering_sorted) {
+  /* methods before the tasks and actions they name; :subtasks listed out of order */
+  const char dom[] =
+      "(define (domain d) (:types a)\n"
+      " (:method m :parameters (?x - a) :task (t ?x)\n"
+      "  :subtasks (and (s3 (off ?x)) (s1 (on ?x)) (s2 (u ?x)))\n"
+      "  :ordering (and (< s2 s3) (> s2 s1)))\n"
+      " (:method mu :parameters (?x - a) :task (u ?x) :ordered-subtasks (and))\n"
+      " (:task t :parameters (?x - a)) (:task u :parameters (?x - a))\n"
+      " (:predicates (p ?x - a))\n"
+      " (:action on :parameters (?x - a) :precondition (not (p ?x)) :effect (p ?x))\n"
+      " (:action off :parameters (?x - a) :precondition (p ?x) :effect (not (p ?x))))\n";
+  const char prob[] = "(define (problem q) (:domain d) (:objects o - a)\n"
+                      " (:htn :parameters () :tasks (t o)) (:init))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  CHECK(goap_pddl_domain(t) == NULL); /* HTN implies parse-only */
+  goap_hddl_plan *p = NULL;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, NULL) == GOAP_OK);
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK_STR(text, "==>\n0 on o\n1 off o\nroot 2\n2 t o -> m 0 3 1\n3 u o -> mu\n<==\n");
+  static checker c;
+  CHECK(check_plan(&c, t, text));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+TEST(null_and_non_htn_arguments) {
+  goap_hddl_plan *p = NULL;
+  CHECK_EQ_INT(goap_hddl_solve(NULL, NULL, &p, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_hddl_is_htn(NULL), 0);
+  CHECK_EQ_INT(goap_hddl_plan_length(NULL), 0);
+  goap_hddl_plan_destroy(NULL);
+  char buf[4] = "abc";
+  CHECK_EQ_INT(goap_hddl_plan_write(NULL, NULL, buf, sizeof buf), 0);
+  CHECK_STR(buf, "");
+  /* a plain PDDL task is not HTN */
+  const char dom[] = "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x)"
+                     " :effect (p ?x)))";
+  const char prob[] = "(define (problem q) (:domain d) (:objects o) (:goal (p o)))";
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), NULL, &t, &err) ==
+          GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_is_htn(t), 0);
+  CHECK_EQ_INT(goap_hddl_solve(t, NULL, &p, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_hddl_solve(t, NULL, NULL, NULL), GOAP_INVALID_ARGUMENT);
+  goap_pddl_destroy(t);
+}
+
+/* ---- allocation failures ---------------------------------------------------------------- */
+
+typedef struct count_alloc {
+  size_t calls, fail_at, outstanding;
+  int bad;
+} count_alloc;
+
+typedef struct blk {
+  size_t size;
+  max_align_t pad;
+} blk;
+
+static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  count_alloc *c = (count_alloc *)ctx;
+  blk *b = ptr ? (blk *)ptr - 1 : NULL;
+  if (b && b->size != old_size) c->bad++;
+  if (new_size == 0) {
+    if (b) {
+      c->outstanding -= b->size;
+      free(b);
+    }
+    return NULL;
+  }
+  if (++c->calls == c->fail_at) return NULL;
+  blk *nb = (blk *)realloc(b, sizeof(blk) + new_size);
+  if (!nb) abort();
+  if (b) c->outstanding -= old_size;
+  nb->size = new_size;
+  c->outstanding += new_size;
+  return nb + 1;
+}
+
+TEST(allocation_failures_are_clean) {
+  size_t dl, pl;
+  char *dom = read_test_file("transport.hddl", &dl);
+  char *prob = read_test_file("transport-1.hddl", &pl);
+  REQUIRE(dom && prob);
+  int successes = 0;
+  for (size_t k = 1; k < 100000; ++k) {
+    count_alloc c;
+    memset(&c, 0, sizeof c);
+    c.fail_at = k;
+    goap_pddl_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.flags = GOAP_PDDL_HTN;
+    opt.allocator.fn = count_fn;
+    opt.allocator.ctx = &c;
+    goap_pddl_task *t = NULL;
+    goap_diag err;
+    goap_status st = goap_pddl_parse("d", dom, dl, "p", prob, pl, &opt, &t, &err);
+    goap_hddl_plan *p = NULL;
+    if (st == GOAP_OK) {
+      st = goap_hddl_solve(t, NULL, &p, NULL);
+      if (st == GOAP_OK) {
+        CHECK_EQ_INT(goap_hddl_plan_length(p), 10);
+        goap_hddl_plan_destroy(p);
+      } else {
+        CHECK(p == NULL);
+      }
+      goap_pddl_destroy(t);
+    } else {
+      CHECK(t == NULL);
+    }
+    CHECK_EQ_INT(c.outstanding, 0);
+    CHECK_EQ_INT(c.bad, 0);
+    if (st == GOAP_OK) {
+      successes++;
+      if (c.calls < k) break; /* no allocation was failed: every point has been tried */
+      continue;
+    }
+    CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
+    if (c.outstanding || c.bad || st != GOAP_OUT_OF_MEMORY) {
+      fprintf(stderr, "failing allocation %zu: %s\n", k, goap_status_name(st));
+      break;
+    }
+  }
+  CHECK(successes >= 1);
+  free(dom);
+  free(prob);
+}
+
+TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
+          TEST_ENTRY(blocks_with_negation_and_equality), TEST_ENTRY(backtracks_into_earlier_tasks),
+          TEST_ENTRY(exhausted_space_is_no_plan), TEST_ENTRY(budgets_have_their_statuses),
+          TEST_ENTRY(binding_enumeration_is_bounded),
+          TEST_ENTRY(deterministic_and_snprintf_semantics),
+          TEST_ENTRY(parse_errors_have_exact_positions),
+          TEST_ENTRY(sections_in_any_order_and_ordering_sorted),
+          TEST_ENTRY(null_and_non_htn_arguments), TEST_ENTRY(allocation_failures_are_clean))
