@@ -890,7 +890,33 @@ TEST(null_arguments) {
   goap_pddl_destroy(NULL);
 }
 
-TEST_MAIN(TEST_ENTRY(parse_errors_have_exact_positions), TEST_ENTRY(diag_carries_the_source_line),
+/* A task whose predicates and actions take no arguments at all (the argument pool stays
+ * empty): grounding, planning and validation work (and are clean under UBSan). */
+TEST(task_without_any_arguments) {
+  const char *dom = "(define (domain z) (:predicates (p) (q))"
+                    " (:action a :effect (p)) (:action b :precondition (p) :effect (q)))";
+  const char *prob = "(define (problem z1) (:domain z) (:init) (:goal (q)))";
+  goap_status st;
+  goap_diag err;
+  goap_pddl_task *t = load_text(dom, prob, NULL, &st, &err);
+  REQUIRE(t != NULL);
+  goap_pddl_info info;
+  goap_pddl_get_info(t, &info);
+  CHECK_EQ_INT(info.ground_actions, 2);
+  CHECK_EQ_INT(info.variables, 2);
+  goap_pddl_report r;
+  const char *plan = "(a)\n(b)\n";
+  CHECK_EQ_INT(goap_pddl_validate(t, "plan", plan, strlen(plan), &r, &err), GOAP_OK);
+  CHECK_EQ_INT(r.valid, 1);
+  CHECK_EQ_INT(r.steps, 2);
+  const char *bad = "(b)\n";
+  CHECK_EQ_INT(goap_pddl_validate(t, "plan", bad, strlen(bad), &r, &err), GOAP_OK);
+  CHECK_EQ_INT(r.valid, 0);
+  CHECK_EQ_INT(r.bad_step, 0);
+  goap_pddl_destroy(t);
+}
+
+TEST_MAIN(TEST_ENTRY(task_without_any_arguments), TEST_ENTRY(parse_errors_have_exact_positions), TEST_ENTRY(diag_carries_the_source_line),
           TEST_ENTRY(grounding_sizes_gripper_and_blocks),
           TEST_ENTRY(grounding_never_enumerates_all_combinations),
           TEST_ENTRY(grid_costs_equality_negation), TEST_ENTRY(names_are_case_insensitive),

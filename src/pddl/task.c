@@ -92,6 +92,14 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   t->status = GOAP_OK;
   t->total_cost = -1;
   t->domain_sym = t->problem_sym = -1;
+  /* The argument pool is never NULL, so `args.v + offset` is defined even for a task whose
+   * literals have no arguments at all (UBSan: zero offset applied to a null pointer). */
+  if (!goap__px_grow(&t->alloc, (void **)&t->args.v, &t->args.cap, 1, sizeof *t->args.v)) {
+    goap_pddl_destroy(task);
+    d->status = GOAP_OUT_OF_MEMORY;
+    snprintf(d->message, sizeof d->message, "out of memory");
+    return GOAP_OUT_OF_MEMORY;
+  }
   t->htn.htn_node = -1;
   if (t->opt.flags & GOAP_PDDL_HTN) t->opt.flags |= GOAP_PDDL_PARSE_ONLY;
   t->src[0].name = domain_name ? domain_name : "<domain>";

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """tests/hddl/ipc_hddl.py -- `goap hddl` on the shared IPC HTN benchmarks, every plan verified.
 
-usage: ipc_hddl.py GOAP BENCH_DIR [--ms MS] [--table FILE]
+usage: ipc_hddl.py GOAP BENCH_DIR [--ms MS] [--min-solved N] [--table FILE]
+
+--min-solved N fails the run when fewer than N problems (or all, if fewer exist) are solved.
 
 For every problem BENCH_DIR/<Domain>/*.hddl (but domain.hddl): plans with `goap hddl` within
 a per-problem time limit (--ms, or the environment variable GOAP_HDDL_MS, default 5000), and
@@ -29,10 +31,14 @@ def main():
     goap, bench = args[0], os.environ.get("GOAP_HDDL_BENCH_DIR", args[1])
     ms = float(os.environ.get("GOAP_HDDL_MS", "5000"))
     table = None
+    min_solved = None
     i = 2
     while i < len(args):
         if args[i] == "--ms" and i + 1 < len(args):
             ms = float(args[i + 1])
+            i += 2
+        elif args[i] == "--min-solved" and i + 1 < len(args):
+            min_solved = int(args[i + 1])
             i += 2
         elif args[i] == "--table" and i + 1 < len(args):
             table = args[i + 1]
@@ -98,6 +104,9 @@ def main():
         print("FAIL: no HDDL problems under " + bench)
         failed += 1
     print("solved %d of %d (limit %g ms per problem)" % (solved, total, ms))
+    if min_solved is not None and solved < min(min_solved, total):
+        print("FAIL: solved %d, expected at least %d" % (solved, min(min_solved, total)))
+        failed += 1
     print("%d passed, %d failed" % (passed, failed))
     if table:
         with open(table, "w") as f:
