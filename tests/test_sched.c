@@ -892,13 +892,22 @@ TEST(no_allocation_after_warmup) {
   goap_planner *pl[5];
   for (int i = 0; i < 5; ++i) pl[i] = goap_planner_create(w.doms[i], NULL);
   for (int i = 0; i < N; ++i) reference(pl, &cases[i]);
-  for (int round = 0; round < 3; ++round) CHECK_EQ_INT(run_all(s, cases, N, &full), 0);
-  long before = c.allocs;
-  CHECK_EQ_INT(run_all(s, cases, N, &full), 0);
-  /* which worker plans a request is not fixed, so warm-up covers each request on each
-   * worker only with high probability; allow a handful of late pool growths */
-  CHECK(c.allocs - before <= 4);
-  fprintf(stderr, "allocations in the last %d requests: %ld\n", N, c.allocs - before);
+  /* Which worker plans a request is not fixed (on a loaded machine one worker may take
+   * almost every request of a round), so no fixed number of warm-up rounds is sure to have
+   * shown each request to each worker. What must hold: the pools only grow towards the
+   * largest request, so allocation stops. Run rounds until one allocates nothing; a pool
+   * that kept growing (or a per-request allocation) never gets there. */
+  int quiet_round = -1;
+  long last = 0;
+  for (int round = 0; round < 60 && quiet_round < 0; ++round) {
+    long before = c.allocs;
+    CHECK_EQ_INT(run_all(s, cases, N, &full), 0);
+    last = c.allocs - before;
+    if (round > 0 && last == 0) quiet_round = round;
+  }
+  fprintf(stderr, "first round of %d requests without allocation: %d (last count %ld)\n", N,
+          quiet_round, last);
+  CHECK(quiet_round > 0);
   goap_sched_destroy(s);
   CHECK_EQ_INT(c.live_blocks, 0);
   for (int i = 0; i < 5; ++i) goap_planner_destroy(pl[i]);
