@@ -63,6 +63,19 @@ typedef struct goap__relax {
   int32_t *stack;            /* ncond + goal capacity: extraction worklist */
   uint32_t *mark;            /* nactions + 1: generation stamps of relaxed-plan actions */
   uint32_t mark_gen;
+  /* condition index of the exploration (relax.c): every domain condition is in exactly one
+   * of fc (bool/enum, one value), ic (int, an interval without !=) or gc (the others) */
+  uint32_t *fc_off;          /* nfacts + 1: CSR of single-value conditions per fact */
+  int32_t *fc;
+  uint32_t *ic_off;          /* nvars + 1: CSR of int conditions per variable, */
+  int32_t *ic_a, *ic_b;      /* sorted by low end ascending, by high end descending */
+  uint32_t *ic_pa, *ic_pb;   /* nvars, per evaluation: the first of ic_a above the hull, of
+                                ic_b below it */
+  uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
+  int32_t *gc;
+  /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
+  int32_t *rplan;            /* nactions */
+  int nrplan;
 } goap__relax;
 
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
