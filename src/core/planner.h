@@ -74,8 +74,10 @@ typedef struct goap__relax {
   uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
   int32_t *gc;
   /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
-  int32_t *rplan;            /* nactions */
+  int32_t *rplan;            /* nactions: the actions of the last hff relaxed plan */
   int nrplan;
+  uint32_t *pref;            /* nactions + 1: pref_gen marks the preferred operators */
+  uint32_t pref_gen;
 } goap__relax;
 
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
@@ -149,6 +151,11 @@ struct goap_planner {
   uint32_t idbase;           /* this request's first table id */
   goap__hentry *heap;
   size_t cheap, nheap;
+  goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
+  size_t cheap2, nheap2;
+  int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
+  int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
+  float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */
   size_t cscratch;
 
@@ -235,6 +242,9 @@ goap_status goap__relax_set_goal(goap_planner *p);
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add);
 /* hff of a full state (hadd exploration, relaxed plan extraction); GOAP__INF for a dead end. */
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s);
+/* Marks the actions of the last goap__relax_eval_ff's relaxed plan (none after a dead end)
+ * as the preferred operators: rx.pref[a] == rx.pref_gen until the next call. */
+void goap__relax_take_preferred(goap_planner *p);
 /* Explores fully from the start state, recording when each value is reached (backward). */
 void goap__relax_explore_start(goap_planner *p);
 /* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */

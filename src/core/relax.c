@@ -68,7 +68,8 @@ static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
   X(ic_pb, nvar1, uint32_t)                                                                   \
   X(gc_off, nvar1, uint32_t)                                                                  \
   X(gc, nvcond, int32_t)                                                                      \
-  X(rplan, nact1, int32_t)
+  X(rplan, nact1, int32_t)                                                                    \
+  X(pref, nact1, uint32_t)
 
 typedef struct sizes {
   size_t ccond, nact1, nvar1, nvcond, nfacts, nfacts1, ctl, cgoal1;
@@ -583,9 +584,10 @@ double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
  * followed: hff is not admissible anyway). */
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
   explore x = {p, 1, 0, 0, -1, 0.0};
+  goap__relax *r = &p->rx;
+  r->nrplan = 0;
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
-  goap__relax *r = &p->rx;
   if (++r->mark_gen == 0) {
     memset(r->mark, 0, ((size_t)p->d->nactions + 1) * sizeof *r->mark);
     r->mark_gen = 1;
@@ -598,10 +600,20 @@ double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
     int32_t a = r->cond_sup[r->stack[--top]];
     if (a < 0 || r->mark[a] == gen) continue;
     r->mark[a] = gen;
+    r->rplan[r->nrplan++] = a;
     h += p->acost[a];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) r->stack[top++] = (int32_t)k;
   }
   return h;
+}
+
+void goap__relax_take_preferred(goap_planner *p) {
+  goap__relax *r = &p->rx;
+  if (++r->pref_gen == 0) {
+    memset(r->pref, 0, ((size_t)p->d->nactions + 1) * sizeof *r->pref);
+    r->pref_gen = 1;
+  }
+  for (int i = 0; i < r->nrplan; ++i) r->pref[r->rplan[i]] = r->pref_gen;
 }
 
 void goap__relax_explore_start(goap_planner *p) {
