@@ -1626,10 +1626,16 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
   if (end != NONE) {
     int len = (int)node_depth(p, end);
     res->plan_length = len;
-    res->cost = p->ng[end];
+    /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
+     * reached more cheaply after end's g was set (reopening with an inconsistent heuristic)
+     * and end was taken out before that ancestor was expanded again. Summed in the order g
+     * accumulates (from the root) when the plan is written. */
     if (len > 0 && (res->plan_capacity < len || !res->plan)) {
       /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
+      double c = 0.0;
+      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) c += p->acost[node_action(p, n)];
+      res->cost = c;
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
       uint32_t n = end;
@@ -1638,6 +1644,9 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
         res->plan[pos] = node_action(p, n);
         n = p->npar[n];
       }
+      double c = 0.0;
+      for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      res->cost = c;
     }
   }
   p->stats.time_us = (double)p->elapsed_ns / 1000.0;
