@@ -1487,7 +1487,10 @@ static goap_status start_search(goap_planner *p) {
       p->fanout = recheck_fanout(p);
       p->fan_serial = p->goal_serial;
     }
-    int bitset = words <= p->W && (words <= 1 || p->fanout <= MAX_FANOUT);
+    /* lazy search expands few of the states it generates: keeping each one's bitset up to
+     * date costs more than finding the applicable actions of the few expanded (village:
+     * 2.3x fewer instructions per plan) */
+    int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
     p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
     p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
     /* small mode's specialised loop has no trace hooks: the bitset mode expands the same

@@ -11,10 +11,20 @@
  * time cost + max (hmax) or cost + sum (hadd) of its conditions' times; its effects are applied
  * in time order from a binary heap. Ties are broken by action id, so results are deterministic.
  *
- * hff extracts a relaxed plan from the hadd exploration through the recorded best supporters.
+ * hff extracts a relaxed plan from the hadd exploration through the recorded best supporters;
+ * its actions are also the preferred operators of GOAP_REQUEST_PREFERRED.
+ *
+ * Each domain condition is visited once per evaluation through an index built at creation: a
+ * single-value bool/enum condition under its fact; an int interval without != in two lists of
+ * its variable, sorted by low end (ascending) and high end (descending), with a cursor each
+ * that the widening hull pushes along (a disjoint interval starts to meet the hull exactly
+ * when the hull passes one of its ends, so every condition passed holds); any other condition
+ * (enum ranges, !=) is rechecked on every change of its variable.
  *
  * Invariants: every array is sized at planner creation (goal arrays grow with the largest goal
- * seen); an evaluation resets exactly what it reads; nothing here allocates during a search.
+ * seen); an evaluation resets what it tests (goal and `other` condition times, fact times,
+ * cursors, active actions' counters) and writes every other condition's time and supporter
+ * before they are read; nothing here allocates during a search.
  */
 #include <string.h>
 
