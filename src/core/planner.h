@@ -40,7 +40,8 @@ typedef struct goap__relax {
   uint32_t *fact_off;        /* nvars + 1: bool/enum value slots */
   uint32_t nfacts;
   /* per evaluation */
-  double *cond_time;         /* ncond + goal capacity */
+  double *cond_time;         /* ncond + goal capacity; written for goal and `other`
+                                conditions only (see relax.c) */
   int32_t *cnt;              /* nactions */
   double *acc;               /* nactions */
   double *fact_time;         /* nfacts: when a bool/enum value was reached */
@@ -73,6 +74,8 @@ typedef struct goap__relax {
                                 ic_b below it */
   uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
   int32_t *gc;
+  uint64_t *ic_ka, *ic_kb;   /* the low ends along ic_a, the high ends along ic_b */
+  int32_t *cown;             /* ncond: each domain condition's owner (cond[c].owner) */
   /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
   int32_t *rplan;            /* nactions: the actions of the last hff relaxed plan */
   int nrplan;
