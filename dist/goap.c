@@ -1596,7 +1596,8 @@ typedef struct goap__relax {
   uint32_t *fact_off;        /* nvars + 1: bool/enum value slots */
   uint32_t nfacts;
   /* per evaluation */
-  double *cond_time;         /* ncond + goal capacity */
+  double *cond_time;         /* ncond + goal capacity; written for goal and `other`
+                                conditions only (see relax.c) */
   int32_t *cnt;              /* nactions */
   double *acc;               /* nactions */
   double *fact_time;         /* nfacts: when a bool/enum value was reached */
@@ -1629,6 +1630,8 @@ typedef struct goap__relax {
                                 ic_b below it */
   uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
   int32_t *gc;
+  uint64_t *ic_ka, *ic_kb;   /* the low ends along ic_a, the high ends along ic_b */
+  int32_t *cown;             /* ncond: each domain condition's owner (cond[c].owner) */
   /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
   int32_t *rplan;            /* nactions: the actions of the last hff relaxed plan */
   int nrplan;
@@ -4243,7 +4246,10 @@ static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
   X(gc_off, nvar1, uint32_t)                                                                  \
   X(gc, nvcond, int32_t)                                                                      \
   X(rplan, nact1, int32_t)                                                                    \
-  X(pref, nact1, uint32_t)
+  X(pref, nact1, uint32_t)                                                                    \
+  X(ic_ka, nvcond, uint64_t)                                                                  \
+  X(ic_kb, nvcond, uint64_t)                                                                  \
+  X(cown, nvcond, int32_t)
 
 typedef struct sizes {
   size_t ccond, nact1, nvar1, nvcond, nfacts, nfacts1, ctl, cgoal1;
@@ -4406,6 +4412,12 @@ static void build_index(goap_planner *p) {
     sort_conds(r->cond, r->ic_a + r->ic_off[v], n, 1);
     sort_conds(r->cond, r->ic_b + r->ic_off[v], n, 0);
   }
+  /* the sort keys and owners beside the lists, read without touching the conditions */
+  for (uint32_t i = 0, n = r->ic_off[d->nvars]; i < n; ++i) {
+    r->ic_ka[i] = r->cond[r->ic_a[i]].a;
+    r->ic_kb[i] = r->cond[r->ic_b[i]].b;
+  }
+  for (int c = 0; c < r->ncond; ++c) r->cown[c] = r->cond[c].owner;
 }
 
 goap_status goap__relax_init(goap_planner *p) {
@@ -4583,15 +4595,21 @@ static int holds_hull(const goap__rcond *c, uint64_t lo, uint64_t hi) {
   return 1;
 }
 
-static void satisfy(explore *x, int c, double t) {
+/* Domain condition c holds from time t on (the indexed lists reach each condition once, so
+ * only its supporter is recorded; its time is read for goal and `other` conditions only). */
+static inline void satisfy_once(explore *x, int c, double t) {
   goap_planner *p = x->p;
   goap__relax *r = &p->rx;
-  r->cond_time[c] = t;
   r->cond_sup[c] = x->cur;
-  int32_t a = r->cond[c].owner;
+  int32_t a = r->cown[c];
   if (!(p->aflag[a] & 8)) return; /* not active in this request */
   r->acc[a] += t;
   if (--r->cnt[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->acc[a] : t), a);
+}
+
+static void satisfy(explore *x, int c, double t) {
+  x->p->rx.cond_time[c] = t;
+  satisfy_once(x, c, t);
 }
 
 /* Conditions on var v that may newly hold when its reached set grows and that no sorted list
@@ -4619,8 +4637,8 @@ static void others_changed(explore *x, int32_t v, uint64_t k, int is_int) {
 static void fact_reached(explore *x, int32_t v, uint64_t k) {
   goap__relax *r = &x->p->rx;
   uint32_t f = r->fact_off[v] + (uint32_t)k;
-  for (uint32_t i = r->fc_off[f]; i < r->fc_off[f + 1]; ++i) satisfy(x, r->fc[i], x->t);
-  others_changed(x, v, k, 0);
+  for (uint32_t i = r->fc_off[f]; i < r->fc_off[f + 1]; ++i) satisfy_once(x, r->fc[i], x->t);
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 0);
 }
 
 /* The hull of int var v widened (from [lo0, hi0]): the conditions whose interval it now meets
@@ -4631,15 +4649,15 @@ static void hull_widened(explore *x, int32_t v, uint64_t lo0, uint64_t hi0) {
   uint32_t end = r->ic_off[v + 1];
   if (hi > hi0) {
     uint32_t i = r->ic_pa[v];
-    for (; i < end && r->cond[r->ic_a[i]].a <= hi; ++i) satisfy(x, r->ic_a[i], x->t);
+    for (; i < end && r->ic_ka[i] <= hi; ++i) satisfy_once(x, r->ic_a[i], x->t);
     r->ic_pa[v] = i;
   }
   if (lo < lo0) {
     uint32_t i = r->ic_pb[v];
-    for (; i < end && r->cond[r->ic_b[i]].b >= lo; ++i) satisfy(x, r->ic_b[i], x->t);
+    for (; i < end && r->ic_kb[i] >= lo; ++i) satisfy_once(x, r->ic_b[i], x->t);
     r->ic_pb[v] = i;
   }
-  others_changed(x, v, 0, 1);
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, 0, 1);
 }
 
 /* Int var v starts at k: the conditions containing k hold; the pointers go past the
@@ -4647,13 +4665,18 @@ static void hull_widened(explore *x, int32_t v, uint64_t lo0, uint64_t hi0) {
 static void hull_start(explore *x, int32_t v, uint64_t k) {
   goap__relax *r = &x->p->rx;
   uint32_t i = r->ic_off[v], end = r->ic_off[v + 1];
-  for (; i < end && r->cond[r->ic_a[i]].a <= k; ++i)
-    if (r->cond[r->ic_a[i]].b >= k) satisfy(x, r->ic_a[i], 0.0);
+  for (; i < end && r->ic_ka[i] <= k; ++i)
+    if (r->cond[r->ic_a[i]].b >= k) satisfy_once(x, r->ic_a[i], 0.0);
   r->ic_pa[v] = i;
-  i = r->ic_off[v];
-  while (i < end && r->cond[r->ic_b[i]].b >= k) ++i;
-  r->ic_pb[v] = i;
-  others_changed(x, v, k, 1);
+  /* the first high end below k: binary search (ic_kb descends) */
+  uint32_t lo = r->ic_off[v], hi = end;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (r->ic_kb[mid] >= k) lo = mid + 1;
+    else hi = mid;
+  }
+  r->ic_pb[v] = lo;
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 1);
 }
 
 static void record(goap__relax *r, int32_t v, double t) {
