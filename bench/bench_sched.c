@@ -9,7 +9,9 @@
  * 2. Village: every scenario of examples/village.goap, time per plan with forward A* and the
  *    default heuristic, A* with hmax, A* with lmcut and greedy with hff when the library has them
  *    (goap_heuristic_from_name), else "n/a". Optimal configurations must give the scenario's
- *    expected cost.
+ *    expected cost. A last column runs greedy hff with preferred operators and lazy
+ *    evaluation (GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY); --greedy-only runs only the two
+ *    greedy columns (for profiling).
  *
  * --threads -1|1|2 runs only that scheduler configuration (-1: inline) after the baseline.
  * Times are medians over --reps runs (default 21 for soldiers, 5 for the village). Exit status
@@ -163,11 +165,15 @@ static void bench_soldiers(const char *path, int reps, int only_threads) {
   goap_file_destroy(f);
 }
 
+/* Request flags of the next village_cell, and whether to skip the A* columns. */
+static unsigned cell_flags;
+static int greedy_only;
+
 /* Median time per plan of one scenario in one configuration; prints a table cell. */
 static void village_cell(const goap_domain *d, goap_planner *p, const goap_scenario *sc,
                          goap_search search, int heuristic, int reps) {
-  if (heuristic < 0) {
-    printf(" %22s", "n/a");
+  if (heuristic < 0 || (greedy_only && search != GOAP_SEARCH_GREEDY)) {
+    printf(" %22s", heuristic < 0 ? "n/a" : "-");
     return;
   }
   goap_word start[16];
@@ -180,6 +186,7 @@ static void village_cell(const goap_domain *d, goap_planner *p, const goap_scena
   req.want_count = sc->want_count;
   req.search = search;
   req.heuristic = (goap_heuristic)heuristic;
+  req.flags = cell_flags;
   int32_t plan[256];
   double *times = (double *)malloc((size_t)reps * sizeof *times);
   if (!times) exit(2);
@@ -222,8 +229,8 @@ static void bench_village(const char *path, int reps) {
   printf("village: %d variables, %d actions; median ms per plan of %d runs "
          "(c: cost, n: expansions)\n",
          goap_domain_var_count(d), goap_domain_action_count(d), reps);
-  printf("  %-16s %22s %22s %22s %22s\n", "scenario", "astar/default", "astar/hmax",
-         "astar/lmcut", "greedy/hff");
+  printf("  %-16s %22s %22s %22s %22s %22s\n", "scenario", "astar/default", "astar/hmax",
+         "astar/lmcut", "greedy/hff", "greedy/hff pref+lazy");
   for (int i = 0; i < goap_file_scenario_count(f); ++i) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     printf("  %-16s", sc->name);
@@ -234,6 +241,9 @@ static void bench_village(const char *path, int reps) {
     fflush(stdout);
     village_cell(d, p, sc, GOAP_SEARCH_ASTAR, lmcut, reps);
     village_cell(d, p, sc, GOAP_SEARCH_GREEDY, hff, reps);
+    cell_flags = GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY;
+    village_cell(d, p, sc, GOAP_SEARCH_GREEDY, hff, reps);
+    cell_flags = 0;
     printf("\n");
   }
   goap_planner_destroy(p);
@@ -248,9 +258,10 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) only_threads = atoi(argv[++i]);
     else if (strcmp(argv[i], "--soldiers-only") == 0) do_village = 0;
     else if (strcmp(argv[i], "--village-only") == 0) do_soldiers = 0;
+    else if (strcmp(argv[i], "--greedy-only") == 0) do_soldiers = 0, greedy_only = 1;
     else {
       fprintf(stderr, "usage: goap_bench_sched [--reps N] [--village-reps N] [--threads -1|1|2] "
-                      "[--soldiers-only | --village-only]\n");
+                      "[--soldiers-only | --village-only | --greedy-only]\n");
       return 2;
     }
   }

@@ -20,6 +20,7 @@
 /* Renamed in this file only (the sources keep their names):
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
  *   static `build_index` of src/core/planner.c renamed to build_index__core_planner in goap.c (clashes with src/core/lmcut.c)
+ *   static `build_index` of src/core/relax.c renamed to build_index__core_relax in goap.c (clashes with src/core/lmcut.c)
  *   static `cand_goal` of src/format/parser.c renamed to cand_goal__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `cand_task` of src/format/parser.c renamed to cand_task__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `check_conds` of src/runtime/type.c renamed to check_conds__runtime_type in goap.c (clashes with src/core/builder.c)
@@ -39,6 +40,8 @@
  *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `holds` of src/pddl/hddl_verify.c renamed to holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
  *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `hpop` of src/core/planner.c renamed to hpop__core_planner in goap.c (clashes with src/core/lmcut.c)
+ *   static `hpush` of src/core/planner.c renamed to hpush__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `is_atom` of src/pddl/parse.c renamed to is_atom__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `is_space` of src/pddl/validate.c renamed to is_space__pddl_validate in goap.c (clashes with src/pddl/sexp.c)
  *   static `is_var` of src/pddl/parse.c renamed to is_var__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
@@ -1613,7 +1616,8 @@ typedef struct goap__relax {
   uint32_t *fact_off;        /* nvars + 1: bool/enum value slots */
   uint32_t nfacts;
   /* per evaluation */
-  double *cond_time;         /* ncond + goal capacity */
+  double *cond_time;         /* ncond + goal capacity; written for goal and `other`
+                                conditions only (see relax.c) */
   int32_t *cnt;              /* nactions */
   double *acc;               /* nactions */
   double *fact_time;         /* nfacts: when a bool/enum value was reached */
@@ -1636,6 +1640,23 @@ typedef struct goap__relax {
   int32_t *stack;            /* ncond + goal capacity: extraction worklist */
   uint32_t *mark;            /* nactions + 1: generation stamps of relaxed-plan actions */
   uint32_t mark_gen;
+  /* condition index of the exploration (relax.c): every domain condition is in exactly one
+   * of fc (bool/enum, one value), ic (int, an interval without !=) or gc (the others) */
+  uint32_t *fc_off;          /* nfacts + 1: CSR of single-value conditions per fact */
+  int32_t *fc;
+  uint32_t *ic_off;          /* nvars + 1: CSR of int conditions per variable, */
+  int32_t *ic_a, *ic_b;      /* sorted by low end ascending, by high end descending */
+  uint32_t *ic_pa, *ic_pb;   /* nvars, per evaluation: the first of ic_a above the hull, of
+                                ic_b below it */
+  uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
+  int32_t *gc;
+  uint64_t *ic_ka, *ic_kb;   /* the low ends along ic_a, the high ends along ic_b */
+  int32_t *cown;             /* ncond: each domain condition's owner (cond[c].owner) */
+  /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
+  int32_t *rplan;            /* nactions: the actions of the last hff relaxed plan */
+  int nrplan;
+  uint32_t *pref;            /* nactions + 1: pref_gen marks the preferred operators */
+  uint32_t pref_gen;
 } goap__relax;
 
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
@@ -1709,6 +1730,11 @@ struct goap_planner {
   uint32_t idbase;           /* this request's first table id */
   goap__hentry *heap;
   size_t cheap, nheap;
+  goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
+  size_t cheap2, nheap2;
+  int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
+  int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
+  float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */
   size_t cscratch;
 
@@ -1795,6 +1821,9 @@ goap_status goap__relax_set_goal(goap_planner *p);
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add);
 /* hff of a full state (hadd exploration, relaxed plan extraction); GOAP__INF for a dead end. */
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s);
+/* Marks the actions of the last goap__relax_eval_ff's relaxed plan (none after a dead end)
+ * as the preferred operators: rx.pref[a] == rx.pref_gen until the next call. */
+void goap__relax_take_preferred(goap_planner *p);
 /* Explores fully from the start state, recording when each value is reached (backward). */
 void goap__relax_explore_start(goap_planner *p);
 /* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */
@@ -2399,6 +2428,8 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
 /* names of src/core/planner.c that another file also declares */
 #define build_index build_index__core_planner
 #define cond_fact cond_fact__core_planner
+#define hpop hpop__core_planner
+#define hpush hpush__core_planner
 /*
  * planner.c -- forward A* / weighted A* / greedy search over packed states, and regressive
  * (backward) A* over partial states, with relevance pruning, budgets and sliced execution.
@@ -2441,6 +2472,8 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
 #define F_ACTIVE 8u
 
 #define CLOSED 0x80000000u
+/* The request flags that change the action selection (the others only steer the search). */
+#define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index. */
 enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX };
@@ -2673,6 +2706,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->states, p->cstates * sizeof *p->states);
   goap__free(&a, p->table, p->ctable * sizeof *p->table);
   goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
+  goap__free(&a, p->heap2, p->cheap2 * sizeof *p->heap2);
   goap__free(&a, p, sizeof *p);
 }
 
@@ -2789,40 +2823,85 @@ static int hless(const goap__hentry *a, const goap__hentry *b) {
   return a->node < b->node;
 }
 
-static inline goap_status heap_push(goap_planner *p, double f, double tie, uint32_t node) {
-  if (p->nheap == p->cheap) {
-    goap_status st = grow_buf(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
+static inline goap_status hpush(goap_planner *p, goap__hentry **heap, size_t *nheap,
+                                size_t *cheap, double f, double tie, uint32_t node) {
+  if (*nheap == *cheap) {
+    goap_status st = grow_buf(p, (void **)heap, cheap, *nheap + 1, sizeof **heap);
     if (st != GOAP_OK) return st;
   }
+  goap__hentry *h = *heap;
   goap__hentry e;
   e.f = f;
   e.tie = (float)tie;
   e.node = node;
-  size_t i = p->nheap++;
+  size_t i = (*nheap)++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!hless(&e, &p->heap[parent])) break;
-    p->heap[i] = p->heap[parent];
+    if (!hless(&e, &h[parent])) break;
+    h[i] = h[parent];
     i = parent;
   }
-  p->heap[i] = e;
+  h[i] = e;
   return GOAP_OK;
 }
 
-static inline goap__hentry heap_pop(goap_planner *p) {
-  goap__hentry top = p->heap[0];
-  goap__hentry last = p->heap[--p->nheap];
-  size_t n = p->nheap, i = 0;
+static inline goap__hentry hpop(goap__hentry *h, size_t *nheap) {
+  goap__hentry top = h[0];
+  goap__hentry last = h[--*nheap];
+  size_t n = *nheap, i = 0;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && hless(&p->heap[c + 1], &p->heap[c])) ++c;
-    if (!hless(&p->heap[c], &last)) break;
-    p->heap[i] = p->heap[c];
+    if (c + 1 < n && hless(&h[c + 1], &h[c])) ++c;
+    if (!hless(&h[c], &last)) break;
+    h[i] = h[c];
     i = c;
   }
-  if (n) p->heap[i] = last;
+  if (n) h[i] = last;
   return top;
+}
+
+static inline goap_status heap_push(goap_planner *p, double f, double tie, uint32_t node) {
+  return hpush(p, &p->heap, &p->nheap, &p->cheap, f, tie, node);
+}
+
+/* Queues node (reached by action) in the open list and, when the action is a preferred
+ * operator of the node being expanded, in the preferred list too. */
+static inline goap_status open_push(goap_planner *p, double f, double tie, uint32_t node,
+                                    int32_t action) {
+  goap_status st = heap_push(p, f, tie, node);
+  if (st == GOAP_OK && p->pref_on && action >= 0 && p->rx.pref[action] == p->rx.pref_gen)
+    st = hpush(p, &p->heap2, &p->nheap2, &p->cheap2, f, tie, node);
+  return st;
+}
+
+/* The preferred list's lead after progress (Fast Downward's default boost). */
+#define PREF_BOOST 1000
+
+/* Takes the next entry: from the open list, or with preferred operators from the non-empty
+ * list of the lower priority (the open list on a tie). Returns 0 when both are empty. */
+static inline int open_pop(goap_planner *p, goap__hentry *out) {
+  if (!p->pref_on) {
+    if (p->nheap == 0) return 0;
+    *out = hpop(p->heap, &p->nheap);
+    return 1;
+  }
+  int k = p->nheap2 > 0 && (p->nheap == 0 || p->prio[1] < p->prio[0]);
+  if (!k && p->nheap == 0) return 0;
+  *out = k ? hpop(p->heap2, &p->nheap2) : hpop(p->heap, &p->nheap);
+  p->prio[k]++;
+  int m = p->prio[0] < p->prio[1] ? p->prio[0] : p->prio[1];
+  p->prio[0] -= m;
+  p->prio[1] -= m;
+  return 1;
+}
+
+/* A state was evaluated with h (preferred operators): a new lowest h boosts the preferred
+ * list. */
+static inline void progress(goap_planner *p, float h) {
+  if (!(h < p->best_h)) return;
+  if (p->best_h < INFINITY) p->prio[1] -= PREF_BOOST;
+  p->best_h = h;
 }
 
 /* ---- closed table ---------------------------------------------------------------------------- */
@@ -3034,6 +3113,12 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     w = 1.0;
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
+  if (req->flags & (GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY)) {
+    if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
+      return GOAP_INVALID_ARGUMENT;
+    if ((req->flags & GOAP_REQUEST_PREFERRED) && req->heuristic != GOAP_H_FF)
+      return GOAP_INVALID_ARGUMENT;
+  }
   char msg[8];
   for (int i = 0; i < req->want_count; ++i) {
     goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
@@ -3052,7 +3137,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   /* the same goal as the last request, and nothing request-dependent in the domain: the
    * relevance analysis and the goal's compiled form can be reused */
   size_t na = (size_t)d->nactions;
-  int reuse = p->sel_valid && !d->has_callbacks && p->sel_flags == req->flags &&
+  int reuse = p->sel_valid && !d->has_callbacks && p->sel_flags == (req->flags & SEL_FLAGS) &&
               req->want_count == p->nwant &&
               (nw == 0 || memcmp(p->want, req->want, nw * sizeof *p->want) == 0) &&
               (req->costs != NULL) == p->req_costs &&
@@ -3094,6 +3179,8 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->max_ms = req->max_ms;
   p->host = req->host;
   p->flags = req->flags;
+  p->lazy = (req->flags & GOAP_REQUEST_LAZY) != 0;
+  p->pref_on = (req->flags & GOAP_REQUEST_PREFERRED) != 0;
   if (reuse) {
     p->stats.actions_considered = p->nactive;
     return GOAP_OK;
@@ -3114,7 +3201,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   st = select_actions(p);
   if (st != GOAP_OK) return st;
   p->sel_valid = 1;
-  p->sel_flags = req->flags;
+  p->sel_flags = req->flags & SEL_FLAGS;
   return GOAP_OK;
 }
 
@@ -3221,10 +3308,10 @@ static uint32_t find_best(const goap_planner *p) {
   uint32_t best = NONE, best_depth = 0;
   float hmin = INFINITY;
   for (uint32_t n = 0; n < p->nnodes; ++n)
-    if (p->nh[n] < hmin) hmin = p->nh[n];
+    if (fabsf(p->nh[n]) < hmin) hmin = fabsf(p->nh[n]);
   if (isinf(hmin)) return NONE;
   for (uint32_t n = 0; n < p->nnodes; ++n) {
-    if (!(p->nh[n] <= hmin)) continue;
+    if (!(fabsf(p->nh[n]) <= hmin)) continue;
     uint32_t dn = node_depth(p, n);
     if (best == NONE || dn > best_depth) {
       best = n;
@@ -3259,7 +3346,7 @@ static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t nod
 __attribute__((noinline, cold))
 #endif
 static void trace_node(const goap_planner *p, goap_trace_kind kind, uint32_t n) {
-  trace_emit(p, kind, n, p->npar[n], node_action(p, n), p->ng[n], (double)p->nh[n]);
+  trace_emit(p, kind, n, p->npar[n], node_action(p, n), p->ng[n], (double)fabsf(p->nh[n]));
 }
 
 void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
@@ -3286,7 +3373,8 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
     if (st != GOAP_OK) return st;
   }
   if (dead) return GOAP_OK;
-  return heap_push(p, f_of(p, g, (double)hs), tie_of(p, g, (double)hs), n);
+  if (p->pref_on && !p->lazy) progress(p, hs);
+  return open_push(p, f_of(p, g, (double)hs), tie_of(p, g, (double)hs), n, action);
 }
 
 /* ---- backward: intervals --------------------------------------------------------------------- */
@@ -3396,8 +3484,8 @@ static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t pa
   p->npar[m] = parent;
   if (p->nact[m] & CLOSED) ++p->stats.reopened;
   p->nact[m] = (uint32_t)(action + 1); /* open (again) */
-  double h = (double)p->nh[m];
-  return heap_push(p, f_of(p, g, h), tie_of(p, g, h), m);
+  double h = (double)fabsf(p->nh[m]);
+  return open_push(p, f_of(p, g, h), tie_of(p, g, h), m, action);
 }
 
 /* reached_again, reported to the trace (small mode, which calls reached_again directly, is
@@ -3410,7 +3498,7 @@ static goap_status reached_again_traced(goap_planner *p, uint32_t m, uint32_t pa
   int better = g < p->ng[m] && !isinf(p->nh[m]);
   goap_status st = reached_again(p, m, parent, action, g);
   trace_emit(p, better ? GOAP_TRACE_BETTER : GOAP_TRACE_DUPLICATE, m, parent, action, g,
-             (double)p->nh[m]);
+             (double)fabsf(p->nh[m]));
   return st;
 }
 
@@ -3430,9 +3518,14 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   }
   goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
   if (dst != c) goap__copy_words(dst, c, p->key);
-  double h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
   uint32_t n = p->nnodes;
+  double h;
+  if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
+    h = parent == NONE ? 0.0 : (double)p->nh[parent];
+  else
+    h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
   goap_status st = add_node(p, slot, parent, action, g, h);
+  if (p->lazy && p->nnodes > n) p->nh[n] = -p->nh[n]; /* the sign bit marks it pending */
   if (p->trace_fn && p->nnodes > n) trace_node(p, GOAP_TRACE_NEW, n);
   return st;
 }
@@ -3810,6 +3903,9 @@ static goap_status start_search(goap_planner *p) {
   }
   p->nnodes = 0;
   p->nheap = 0;
+  p->nheap2 = 0;
+  p->prio[0] = p->prio[1] = 0;
+  p->best_h = INFINITY;
   p->found = p->best = NONE;
   if (p->search == GOAP_SEARCH_BACKWARD) {
     p->key = p->stride = 2 * p->W;
@@ -3823,12 +3919,16 @@ static goap_status start_search(goap_planner *p) {
       p->fanout = recheck_fanout(p);
       p->fan_serial = p->goal_serial;
     }
-    int bitset = words <= p->W && (words <= 1 || p->fanout <= MAX_FANOUT);
+    /* lazy search expands few of the states it generates: keeping each one's bitset up to
+     * date costs more than finding the applicable actions of the few expanded (village:
+     * 2.3x fewer instructions per plan) */
+    int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
     p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
     p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
     /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
      * successors in the same order through offer() */
-    if (p->fmode == FMODE_SMALL && p->trace_fn) p->fmode = FMODE_BITSET;
+    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on))
+      p->fmode = FMODE_BITSET;
     p->stride = p->W + p->useful_words;
     if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
@@ -3894,13 +3994,13 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
   uint32_t sw = p->stride;
   goap_status st = GOAP_IN_PROGRESS;
   while (max_expansions == 0 || count < max_expansions) {
-    if (p->nheap == 0) {
+    goap__hentry e;
+    if (!open_pop(p, &e)) {
       st = GOAP_NO_PLAN;
       break;
     }
-    goap__hentry e = heap_pop(p);
-    /* a stale entry (its node was reached more cheaply since) pops after the fresh one, by
-     * then closed: skipped */
+    /* a stale entry (its node was reached more cheaply since, or taken from the other list)
+     * pops after the fresh one, by then closed: skipped */
     if (p->nact[e.node] & CLOSED) continue;
     p->nact[e.node] |= CLOSED;
     const goap_word *s = p->states + (size_t)e.node * sw;
@@ -3908,6 +4008,18 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
       p->found = e.node;
       st = GOAP_OK;
       break;
+    }
+    if (p->lazy && signbit(p->nh[e.node])) {
+      double h = h_forward(p, s);
+      p->nh[e.node] = h_store(h);
+      if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
+      if (p->pref_on) {
+        progress(p, p->nh[e.node]);
+        goap__relax_take_preferred(p);
+      }
+    } else if (p->pref_on) {
+      (void)h_forward(p, s); /* its relaxed plan again */
+      goap__relax_take_preferred(p);
     }
     ++p->stats.expanded;
     ++count;
@@ -3949,10 +4061,16 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
   if (end != NONE) {
     int len = (int)node_depth(p, end);
     res->plan_length = len;
-    res->cost = p->ng[end];
+    /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
+     * reached more cheaply after end's g was set (reopening with an inconsistent heuristic)
+     * and end was taken out before that ancestor was expanded again. Summed in the order g
+     * accumulates (from the root) when the plan is written. */
     if (len > 0 && (res->plan_capacity < len || !res->plan)) {
       /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
+      double c = 0.0;
+      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) c += p->acost[node_action(p, n)];
+      res->cost = c;
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
       uint32_t n = end;
@@ -3961,6 +4079,9 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
         res->plan[pos] = node_action(p, n);
         n = p->npar[n];
       }
+      double c = 0.0;
+      for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      res->cost = c;
     }
   }
   p->stats.time_us = (double)p->elapsed_ns / 1000.0;
@@ -4049,15 +4170,21 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
 #undef F_RELEVANT
 #undef F_ACTIVE
 #undef CLOSED
+#undef SEL_FLAGS
 #undef NODE_BYTES
 #undef ALLOC
 #undef NZ
 #undef GROW_NODES
+#undef PREF_BOOST
 #undef MAX_FANOUT
 #undef build_index
 #undef cond_fact
+#undef hpop
+#undef hpush
 
 /* ==== src/core/relax.c ==== */
+/* names of src/core/relax.c that another file also declares */
+#define build_index build_index__core_relax
 /*
  * relax.c -- hmax, hadd and hff over the delete and interval relaxation.
  *
@@ -4071,10 +4198,20 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
  * time cost + max (hmax) or cost + sum (hadd) of its conditions' times; its effects are applied
  * in time order from a binary heap. Ties are broken by action id, so results are deterministic.
  *
- * hff extracts a relaxed plan from the hadd exploration through the recorded best supporters.
+ * hff extracts a relaxed plan from the hadd exploration through the recorded best supporters;
+ * its actions are also the preferred operators of GOAP_REQUEST_PREFERRED.
+ *
+ * Each domain condition is visited once per evaluation through an index built at creation: a
+ * single-value bool/enum condition under its fact; an int interval without != in two lists of
+ * its variable, sorted by low end (ascending) and high end (descending), with a cursor each
+ * that the widening hull pushes along (a disjoint interval starts to meet the hull exactly
+ * when the hull passes one of its ends, so every condition passed holds); any other condition
+ * (enum ranges, !=) is rechecked on every change of its variable.
  *
  * Invariants: every array is sized at planner creation (goal arrays grow with the largest goal
- * seen); an evaluation resets exactly what it reads; nothing here allocates during a search.
+ * seen); an evaluation resets what it tests (goal and `other` condition times, fact times,
+ * cursors, active actions' counters) and writes every other condition's time and supporter
+ * before they are read; nothing here allocates during a search.
  */
 #include <string.h>
 
@@ -4118,10 +4255,24 @@ static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
   X(goal_next, cgoal1, int32_t)                                                               \
   X(cond_sup, ccond, int32_t)                                                                 \
   X(stack, ccond, int32_t)                                                                    \
-  X(mark, nact1, uint32_t)
+  X(mark, nact1, uint32_t)                                                                    \
+  X(fc_off, nfacts1, uint32_t)                                                                \
+  X(fc, nvcond, int32_t)                                                                      \
+  X(ic_off, nvar1, uint32_t)                                                                  \
+  X(ic_a, nvcond, int32_t)                                                                    \
+  X(ic_b, nvcond, int32_t)                                                                    \
+  X(ic_pa, nvar1, uint32_t)                                                                   \
+  X(ic_pb, nvar1, uint32_t)                                                                   \
+  X(gc_off, nvar1, uint32_t)                                                                  \
+  X(gc, nvcond, int32_t)                                                                      \
+  X(rplan, nact1, int32_t)                                                                    \
+  X(pref, nact1, uint32_t)                                                                    \
+  X(ic_ka, nvcond, uint64_t)                                                                  \
+  X(ic_kb, nvcond, uint64_t)                                                                  \
+  X(cown, nvcond, int32_t)
 
 typedef struct sizes {
-  size_t ccond, nact1, nvar1, nvcond, nfacts, ctl, cgoal1;
+  size_t ccond, nact1, nvar1, nvcond, nfacts, nfacts1, ctl, cgoal1;
 } sizes;
 
 static sizes rx_sizes(const goap_planner *p) {
@@ -4133,6 +4284,7 @@ static sizes rx_sizes(const goap_planner *p) {
   s.nvar1 = (size_t)d->nvars + 1;
   s.nvcond = (size_t)r->ncond;
   s.nfacts = r->nfacts;
+  s.nfacts1 = (size_t)r->nfacts + 1;
   s.ctl = r->ctl;
   s.cgoal1 = (size_t)r->cgoal;
   return s;
@@ -4189,6 +4341,105 @@ static int action_conds(const goap_domain *d, int i, goap__rcond *out) {
   return n;
 }
 
+/* ---- the condition index ---------------------------------------------------------------- */
+
+enum { K_FACT, K_INT, K_OTHER };
+
+static int cond_kind(const goap_domain *d, const goap__rcond *c) {
+  if (d->vars[c->var].type == GOAP_INT) return c->has_ne ? K_OTHER : K_INT;
+  return c->a == c->b && !c->has_ne ? K_FACT : K_OTHER;
+}
+
+/* Sorts ids[0..n) by key (a ascending when by_a, else b descending), then id: a heap sort,
+ * in place and deterministic. */
+static int rc_before(const goap__rcond *cond, int32_t x, int32_t y, int by_a) {
+  uint64_t kx = by_a ? cond[x].a : cond[x].b, ky = by_a ? cond[y].a : cond[y].b;
+  if (kx != ky) return by_a ? kx < ky : kx > ky;
+  return x < y;
+}
+
+static void sift(const goap__rcond *cond, int32_t *ids, size_t i, size_t n, int by_a) {
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) return;
+    if (c + 1 < n && rc_before(cond, ids[c], ids[c + 1], by_a)) ++c;
+    if (!rc_before(cond, ids[i], ids[c], by_a)) return;
+    int32_t t = ids[i];
+    ids[i] = ids[c];
+    ids[c] = t;
+    i = c;
+  }
+}
+
+static void sort_conds(const goap__rcond *cond, int32_t *ids, size_t n, int by_a) {
+  for (size_t i = n / 2; i-- > 0;) sift(cond, ids, i, n, by_a);
+  for (size_t end = n; end > 1; --end) {
+    int32_t t = ids[0];
+    ids[0] = ids[end - 1];
+    ids[end - 1] = t;
+    sift(cond, ids, 0, end - 1, by_a);
+  }
+}
+
+/* Splits the domain conditions into the fact, int and other lists (CSR, in condition order;
+ * the int lists then sorted). */
+static void build_index(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  for (int c = 0; c < r->ncond; ++c) {
+    const goap__rcond *rc = &r->cond[c];
+    int k = cond_kind(d, rc);
+    if (k == K_FACT) r->fc_off[r->fact_off[rc->var] + rc->a + 1]++;
+    else if (k == K_INT) r->ic_off[rc->var + 1]++;
+    else r->gc_off[rc->var + 1]++;
+  }
+  for (uint32_t f = 0; f < r->nfacts; ++f) r->fc_off[f + 1] += r->fc_off[f];
+  for (int v = 0; v < d->nvars; ++v) {
+    r->ic_off[v + 1] += r->ic_off[v];
+    r->gc_off[v + 1] += r->gc_off[v];
+  }
+  /* fill, using the per-evaluation pointers as cursors */
+  uint32_t *icur = r->ic_pa, *gcur = r->ic_pb;
+  for (int v = 0; v < d->nvars; ++v) {
+    icur[v] = r->ic_off[v];
+    gcur[v] = r->gc_off[v];
+  }
+  for (int c = 0; c < r->ncond; ++c) {
+    const goap__rcond *rc = &r->cond[c];
+    int k = cond_kind(d, rc);
+    if (k == K_FACT) continue; /* below */
+    if (k == K_INT) {
+      r->ic_a[icur[rc->var]] = c;
+      r->ic_b[icur[rc->var]++] = c;
+    } else {
+      r->gc[gcur[rc->var]++] = c;
+    }
+  }
+  /* facts: fill with a cursor per fact, walking the conditions once more */
+  {
+    uint32_t *fcur = r->fc_off; /* fc_off[f] is fact f's start; used as a cursor, then reset */
+    for (int c = 0; c < r->ncond; ++c) {
+      const goap__rcond *rc = &r->cond[c];
+      if (cond_kind(d, rc) != K_FACT) continue;
+      r->fc[fcur[r->fact_off[rc->var] + rc->a]++] = c;
+    }
+    /* each cursor now stands at the next fact's start: shift back */
+    for (uint32_t f = r->nfacts; f > 0; --f) r->fc_off[f] = r->fc_off[f - 1];
+    r->fc_off[0] = 0;
+  }
+  for (int v = 0; v < d->nvars; ++v) {
+    size_t n = r->ic_off[v + 1] - r->ic_off[v];
+    sort_conds(r->cond, r->ic_a + r->ic_off[v], n, 1);
+    sort_conds(r->cond, r->ic_b + r->ic_off[v], n, 0);
+  }
+  /* the sort keys and owners beside the lists, read without touching the conditions */
+  for (uint32_t i = 0, n = r->ic_off[d->nvars]; i < n; ++i) {
+    r->ic_ka[i] = r->cond[r->ic_a[i]].a;
+    r->ic_kb[i] = r->cond[r->ic_b[i]].b;
+  }
+  for (int c = 0; c < r->ncond; ++c) r->cown[c] = r->cond[c].owner;
+}
+
 goap_status goap__relax_init(goap_planner *p) {
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
@@ -4230,6 +4481,7 @@ goap_status goap__relax_init(goap_planner *p) {
   }
   r->fact_off[d->nvars] = f;
   for (int v = 0; v < d->nvars; ++v) r->goal_head[v] = -1;
+  build_index(p);
   return GOAP_OK;
 }
 
@@ -4349,6 +4601,7 @@ typedef struct explore {
   int goal_left;
   int record;      /* record int timelines (backward heuristic) */
   int32_t cur;     /* the action whose effects are being applied (-1: the state itself) */
+  double t;        /* and its time */
 } explore;
 
 static int holds_value(const goap__rcond *c, uint64_t k) {
@@ -4362,39 +4615,88 @@ static int holds_hull(const goap__rcond *c, uint64_t lo, uint64_t hi) {
   return 1;
 }
 
-static void satisfy(explore *x, int c, double t) {
+/* Domain condition c holds from time t on (the indexed lists reach each condition once, so
+ * only its supporter is recorded; its time is read for goal and `other` conditions only). */
+static inline void satisfy_once(explore *x, int c, double t) {
   goap_planner *p = x->p;
   goap__relax *r = &p->rx;
-  r->cond_time[c] = t;
   r->cond_sup[c] = x->cur;
-  int32_t a = r->cond[c].owner;
+  int32_t a = r->cown[c];
   if (!(p->aflag[a] & 8)) return; /* not active in this request */
   r->acc[a] += t;
   if (--r->cnt[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->acc[a] : t), a);
 }
 
-/* The reached set of var v grew (to value k for bool/enum, to its hull for ints): satisfy the
- * conditions on v that now hold. */
-static void var_changed(explore *x, int32_t v, uint64_t k, double t) {
-  goap_planner *p = x->p;
-  goap__relax *r = &p->rx;
-  const goap__var *var = &p->d->vars[v];
-  int is_int = var->type == GOAP_INT;
+static void satisfy(explore *x, int c, double t) {
+  x->p->rx.cond_time[c] = t;
+  satisfy_once(x, c, t);
+}
+
+/* Conditions on var v that may newly hold when its reached set grows and that no sorted list
+ * covers: checked one by one (cond_time < GOAP__INF: already satisfied). */
+static void others_changed(explore *x, int32_t v, uint64_t k, int is_int) {
+  goap__relax *r = &x->p->rx;
   uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
-  for (uint32_t i = r->var_off[v]; i < r->var_off[v + 1]; ++i) {
-    int c = r->var_cond[i];
+  for (uint32_t i = r->gc_off[v]; i < r->gc_off[v + 1]; ++i) {
+    int c = r->gc[i];
     if (r->cond_time[c] < GOAP__INF) continue;
-    if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) satisfy(x, c, t);
+    if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) satisfy(x, c, x->t);
   }
   for (int32_t g = r->goal_head[v]; g >= 0; g = r->goal_next[g]) {
     int c = r->ncond + g;
     if (r->cond_time[c] < GOAP__INF) continue;
     if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) {
-      r->cond_time[c] = t;
+      r->cond_time[c] = x->t;
       r->cond_sup[c] = x->cur;
       --x->goal_left;
     }
   }
+}
+
+/* Bool/enum var v reached value k (for the first time). */
+static void fact_reached(explore *x, int32_t v, uint64_t k) {
+  goap__relax *r = &x->p->rx;
+  uint32_t f = r->fact_off[v] + (uint32_t)k;
+  for (uint32_t i = r->fc_off[f]; i < r->fc_off[f + 1]; ++i) satisfy_once(x, r->fc[i], x->t);
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 0);
+}
+
+/* The hull of int var v widened (from [lo0, hi0]): the conditions whose interval it now meets
+ * are those whose low end it passed upwards or whose high end it passed downwards. */
+static void hull_widened(explore *x, int32_t v, uint64_t lo0, uint64_t hi0) {
+  goap__relax *r = &x->p->rx;
+  uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
+  uint32_t end = r->ic_off[v + 1];
+  if (hi > hi0) {
+    uint32_t i = r->ic_pa[v];
+    for (; i < end && r->ic_ka[i] <= hi; ++i) satisfy_once(x, r->ic_a[i], x->t);
+    r->ic_pa[v] = i;
+  }
+  if (lo < lo0) {
+    uint32_t i = r->ic_pb[v];
+    for (; i < end && r->ic_kb[i] >= lo; ++i) satisfy_once(x, r->ic_b[i], x->t);
+    r->ic_pb[v] = i;
+  }
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, 0, 1);
+}
+
+/* Int var v starts at k: the conditions containing k hold; the pointers go past the
+ * conditions below / above k (those wait for the hull to reach them). */
+static void hull_start(explore *x, int32_t v, uint64_t k) {
+  goap__relax *r = &x->p->rx;
+  uint32_t i = r->ic_off[v], end = r->ic_off[v + 1];
+  for (; i < end && r->ic_ka[i] <= k; ++i)
+    if (r->cond[r->ic_a[i]].b >= k) satisfy_once(x, r->ic_a[i], 0.0);
+  r->ic_pa[v] = i;
+  /* the first high end below k: binary search (ic_kb descends) */
+  uint32_t lo = r->ic_off[v], hi = end;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (r->ic_kb[mid] >= k) lo = mid + 1;
+    else hi = mid;
+  }
+  r->ic_pb[v] = lo;
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 1);
 }
 
 static void record(goap__relax *r, int32_t v, double t) {
@@ -4412,13 +4714,16 @@ static void run(explore *x, const goap_word *s) {
   goap_planner *p = x->p;
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
-  int total = r->ncond + r->ngoal;
-  for (int c = 0; c < total; ++c) r->cond_time[c] = GOAP__INF;
+  /* only the goal and `other` conditions are tested against cond_time: the sorted and the
+   * per-fact lists visit each condition once per evaluation */
+  for (int g = 0; g < r->ngoal; ++g) r->cond_time[r->ncond + g] = GOAP__INF;
+  for (uint32_t i = 0, n = r->gc_off[d->nvars]; i < n; ++i) r->cond_time[r->gc[i]] = GOAP__INF;
   for (uint32_t f = 0; f < r->nfacts; ++f) r->fact_time[f] = GOAP__INF;
   r->nev = 0;
   r->ntl = 0;
   x->goal_left = r->ngoal;
   x->cur = -1;
+  x->t = 0.0;
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
     r->cnt[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
@@ -4429,18 +4734,21 @@ static void run(explore *x, const goap_word *s) {
     const goap__var *var = &d->vars[v];
     uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
     r->hull_lo[v] = r->hull_hi[v] = k;
-    if (var->type != GOAP_INT) r->fact_time[r->fact_off[v] + k] = 0.0;
-    if (x->record) {
-      r->tl_head[v] = r->tl_tail[v] = -1;
-      if (var->type == GOAP_INT) record(r, v, 0.0);
+    if (x->record) r->tl_head[v] = r->tl_tail[v] = -1;
+    if (var->type != GOAP_INT) {
+      r->fact_time[r->fact_off[v] + k] = 0.0;
+      fact_reached(x, v, k);
+    } else {
+      if (x->record) record(r, v, 0.0);
+      hull_start(x, v, k);
     }
-    var_changed(x, v, k, 0.0);
   }
   while (r->nev > 0 && (x->goal_left > 0 || x->record)) {
     double t;
     int32_t a;
     ev_pop(r, &t, &a);
     x->cur = a;
+    x->t = t;
     const goap__action *act = &d->actions[a];
     for (int k = 0; k < act->neff; ++k) {
       const goap_effect *e = &act->eff[k];
@@ -4450,10 +4758,10 @@ static void run(explore *x, const goap_word *s) {
         double *ft = &r->fact_time[r->fact_off[e->var] + val];
         if (*ft < GOAP__INF) continue;
         *ft = t;
-        var_changed(x, e->var, val, t);
+        fact_reached(x, e->var, val);
         continue;
       }
-      uint64_t lo = r->hull_lo[e->var], hi = r->hull_hi[e->var];
+      uint64_t lo0 = r->hull_lo[e->var], hi0 = r->hull_hi[e->var], lo = lo0, hi = hi0;
       if (e->op == GOAP_SET) {
         uint64_t val = (uint64_t)((int64_t)e->value - (int64_t)var->lo);
         if (val < lo) lo = val;
@@ -4463,17 +4771,17 @@ static void run(explore *x, const goap_word *s) {
       } else if (e->value < 0) {
         lo = 0;
       }
-      if (lo == r->hull_lo[e->var] && hi == r->hull_hi[e->var]) continue;
+      if (lo == lo0 && hi == hi0) continue;
       r->hull_lo[e->var] = lo;
       r->hull_hi[e->var] = hi;
       if (x->record) record(r, e->var, t);
-      var_changed(x, e->var, 0, t);
+      hull_widened(x, e->var, lo0, hi0);
     }
   }
 }
 
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
-  explore x = {p, add, 0, 0, -1};
+  explore x = {p, add, 0, 0, -1, 0.0};
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
   goap__relax *r = &p->rx;
@@ -4492,10 +4800,11 @@ double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
  * the action that last widened the hull to meet it (earlier widenings it relied on are not
  * followed: hff is not admissible anyway). */
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
-  explore x = {p, 1, 0, 0, -1};
+  explore x = {p, 1, 0, 0, -1, 0.0};
+  goap__relax *r = &p->rx;
+  r->nrplan = 0;
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
-  goap__relax *r = &p->rx;
   if (++r->mark_gen == 0) {
     memset(r->mark, 0, ((size_t)p->d->nactions + 1) * sizeof *r->mark);
     r->mark_gen = 1;
@@ -4508,14 +4817,24 @@ double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
     int32_t a = r->cond_sup[r->stack[--top]];
     if (a < 0 || r->mark[a] == gen) continue;
     r->mark[a] = gen;
+    r->rplan[r->nrplan++] = a;
     h += p->acost[a];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) r->stack[top++] = (int32_t)k;
   }
   return h;
 }
 
+void goap__relax_take_preferred(goap_planner *p) {
+  goap__relax *r = &p->rx;
+  if (++r->pref_gen == 0) {
+    memset(r->pref, 0, ((size_t)p->d->nactions + 1) * sizeof *r->pref);
+    r->pref_gen = 1;
+  }
+  for (int i = 0; i < r->nrplan; ++i) r->pref[r->rplan[i]] = r->pref_gen;
+}
+
 void goap__relax_explore_start(goap_planner *p) {
-  explore x = {p, 0, 0, 1, -1};
+  explore x = {p, 0, 0, 1, -1, 0.0};
   run(&x, p->start);
 }
 
@@ -4561,6 +4880,7 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
 #undef RX_ARRAYS
 #undef FREE_ONE
 #undef ALLOC_ONE
+#undef build_index
 
 /* ==== src/core/status.c ==== */
 /*

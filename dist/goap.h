@@ -366,6 +366,20 @@ typedef enum goap_heuristic {
 
 /* Request flags. */
 #define GOAP_REQUEST_NO_PRUNING 0x1u /* keep actions that cannot contribute to the goal */
+/* Satisficing search (GREEDY and WASTAR only; GOAP_INVALID_ARGUMENT with ASTAR or BACKWARD):
+ * PREFERRED (heuristic GOAP_H_FF only, else GOAP_INVALID_ARGUMENT): preferred operators. The
+ *   successors a node reaches by actions of its relaxed plan go into a second open list as
+ *   well; the search alternates between the two lists and, each time it evaluates a state with
+ *   a lower h than any before, takes the next 1000 nodes from the preferred list (when it has
+ *   any). Without LAZY, an expanded node's relaxed plan is computed again at its expansion.
+ * LAZY: deferred evaluation. A successor enters the open list with its parent's h and is
+ *   evaluated only when taken out (a dead end found then is dropped), so states that are never
+ *   expanded cost no heuristic call. Trace NEW events then carry the parent's h, and partial
+ *   plans rank unevaluated nodes by it.
+ * Both keep the search deterministic; plans are valid but not optimal. Neither set: the plain
+ * searches. */
+#define GOAP_REQUEST_PREFERRED 0x2u
+#define GOAP_REQUEST_LAZY 0x4u
 
 typedef struct goap_request {
   const goap_word *start;      /* NULL: the domain's default state */

@@ -934,6 +934,9 @@ static void hook_verify(const host_hooks *hk, pcase *c, void *host, const char *
   if (hk) hk->verify(c, host, what);
 }
 
+/* Request flags of the configurations run next (GOAP_REQUEST_PREFERRED / LAZY), 0 normally. */
+static unsigned cfg_flags;
+
 static void run_config(pcase *c, goap_search s, goap_heuristic h, double weight, void *host,
                        const host_hooks *hk, int32_t *bufs) {
   const pdom *d = c->d;
@@ -946,9 +949,12 @@ static void run_config(pcase *c, goap_search s, goap_heuristic h, double weight,
   req.heuristic = h;
   req.weight = weight;
   req.host = host;
+  req.flags = cfg_flags;
   const char *sn = goap_search_name(s), *hn = goap_heuristic_name(h);
-  snprintf(c->config, sizeof c->config, "%s/%s%s", sn ? sn : "?", hn ? hn : "?",
-           s == GOAP_SEARCH_WASTAR ? (weight == 0.0 ? " w=default" : " w=set") : "");
+  snprintf(c->config, sizeof c->config, "%s/%s%s%s%s", sn ? sn : "?", hn ? hn : "?",
+           s == GOAP_SEARCH_WASTAR ? (weight == 0.0 ? " w=default" : " w=set") : "",
+           cfg_flags & GOAP_REQUEST_PREFERRED ? " preferred" : "",
+           cfg_flags & GOAP_REQUEST_LAZY ? " lazy" : "");
   int opt = goap_config_is_optimal(s, h);
 
   goap_result r1, r2, r3, r4;
@@ -980,12 +986,12 @@ static void run_config(pcase *c, goap_search s, goap_heuristic h, double weight,
              (unsigned long long)r1.stats.expanded, (unsigned long long)r2.stats.expanded);
 
   /* relevance pruning never changes the optimum (and never breaks correctness) */
-  req.flags = GOAP_REQUEST_NO_PRUNING;
+  req.flags = GOAP_REQUEST_NO_PRUNING | cfg_flags;
   hook_reset(hk, host);
   goap_plan(c->p, &req, &r3);
   hook_verify(hk, c, host, "no_pruning");
   check_result(c, &r3, opt, "no_pruning");
-  req.flags = 0;
+  req.flags = cfg_flags;
 
   /* the sliced API gives the plan of goap_plan */
   hook_reset(hk, host);
@@ -1139,6 +1145,19 @@ static int run_plain_case(uint64_t seed, int *reports_left, int32_t *bufs) {
       run_config(&c, GOAP_SEARCH_GREEDY, GOAP_H_FF, 0.0, NULL, NULL, bufs);
     }
     c.p->sx_force = 0;
+    /* the satisficing options: preferred operators (hff), lazy evaluation, both */
+    static const unsigned flag_sets[] = {GOAP_REQUEST_PREFERRED, GOAP_REQUEST_LAZY,
+                                         GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY};
+    for (int k = 0; k < 3; ++k) {
+      cfg_flags = flag_sets[k];
+      run_config(&c, GOAP_SEARCH_GREEDY, GOAP_H_FF, 0.0, NULL, NULL, bufs);
+      run_config(&c, GOAP_SEARCH_WASTAR, GOAP_H_FF, wastar_weight(&d), NULL, NULL, bufs);
+      if (!(cfg_flags & GOAP_REQUEST_PREFERRED)) {
+        run_config(&c, GOAP_SEARCH_GREEDY, GOAP_H_GOAL_COUNT, 0.0, NULL, NULL, bufs);
+        run_config(&c, GOAP_SEARCH_WASTAR, GOAP_H_MAX, wastar_weight(&d), NULL, NULL, bufs);
+      }
+    }
+    cfg_flags = 0;
   }
   teardown_case(&c);
   if (c.failed && c.reported) --*reports_left;

@@ -40,7 +40,8 @@ typedef struct goap__relax {
   uint32_t *fact_off;        /* nvars + 1: bool/enum value slots */
   uint32_t nfacts;
   /* per evaluation */
-  double *cond_time;         /* ncond + goal capacity */
+  double *cond_time;         /* ncond + goal capacity; written for goal and `other`
+                                conditions only (see relax.c) */
   int32_t *cnt;              /* nactions */
   double *acc;               /* nactions */
   double *fact_time;         /* nfacts: when a bool/enum value was reached */
@@ -63,6 +64,23 @@ typedef struct goap__relax {
   int32_t *stack;            /* ncond + goal capacity: extraction worklist */
   uint32_t *mark;            /* nactions + 1: generation stamps of relaxed-plan actions */
   uint32_t mark_gen;
+  /* condition index of the exploration (relax.c): every domain condition is in exactly one
+   * of fc (bool/enum, one value), ic (int, an interval without !=) or gc (the others) */
+  uint32_t *fc_off;          /* nfacts + 1: CSR of single-value conditions per fact */
+  int32_t *fc;
+  uint32_t *ic_off;          /* nvars + 1: CSR of int conditions per variable, */
+  int32_t *ic_a, *ic_b;      /* sorted by low end ascending, by high end descending */
+  uint32_t *ic_pa, *ic_pb;   /* nvars, per evaluation: the first of ic_a above the hull, of
+                                ic_b below it */
+  uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
+  int32_t *gc;
+  uint64_t *ic_ka, *ic_kb;   /* the low ends along ic_a, the high ends along ic_b */
+  int32_t *cown;             /* ncond: each domain condition's owner (cond[c].owner) */
+  /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
+  int32_t *rplan;            /* nactions: the actions of the last hff relaxed plan */
+  int nrplan;
+  uint32_t *pref;            /* nactions + 1: pref_gen marks the preferred operators */
+  uint32_t pref_gen;
 } goap__relax;
 
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
@@ -136,6 +154,11 @@ struct goap_planner {
   uint32_t idbase;           /* this request's first table id */
   goap__hentry *heap;
   size_t cheap, nheap;
+  goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
+  size_t cheap2, nheap2;
+  int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
+  int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
+  float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */
   size_t cscratch;
 
@@ -222,6 +245,9 @@ goap_status goap__relax_set_goal(goap_planner *p);
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add);
 /* hff of a full state (hadd exploration, relaxed plan extraction); GOAP__INF for a dead end. */
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s);
+/* Marks the actions of the last goap__relax_eval_ff's relaxed plan (none after a dead end)
+ * as the preferred operators: rx.pref[a] == rx.pref_gen until the next call. */
+void goap__relax_take_preferred(goap_planner *p);
 /* Explores fully from the start state, recording when each value is reached (backward). */
 void goap__relax_explore_start(goap_planner *p);
 /* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */

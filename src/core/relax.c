@@ -11,10 +11,20 @@
  * time cost + max (hmax) or cost + sum (hadd) of its conditions' times; its effects are applied
  * in time order from a binary heap. Ties are broken by action id, so results are deterministic.
  *
- * hff extracts a relaxed plan from the hadd exploration through the recorded best supporters.
+ * hff extracts a relaxed plan from the hadd exploration through the recorded best supporters;
+ * its actions are also the preferred operators of GOAP_REQUEST_PREFERRED.
+ *
+ * Each domain condition is visited once per evaluation through an index built at creation: a
+ * single-value bool/enum condition under its fact; an int interval without != in two lists of
+ * its variable, sorted by low end (ascending) and high end (descending), with a cursor each
+ * that the widening hull pushes along (a disjoint interval starts to meet the hull exactly
+ * when the hull passes one of its ends, so every condition passed holds); any other condition
+ * (enum ranges, !=) is rechecked on every change of its variable.
  *
  * Invariants: every array is sized at planner creation (goal arrays grow with the largest goal
- * seen); an evaluation resets exactly what it reads; nothing here allocates during a search.
+ * seen); an evaluation resets what it tests (goal and `other` condition times, fact times,
+ * cursors, active actions' counters) and writes every other condition's time and supporter
+ * before they are read; nothing here allocates during a search.
  */
 #include <string.h>
 
@@ -58,10 +68,24 @@ static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
   X(goal_next, cgoal1, int32_t)                                                               \
   X(cond_sup, ccond, int32_t)                                                                 \
   X(stack, ccond, int32_t)                                                                    \
-  X(mark, nact1, uint32_t)
+  X(mark, nact1, uint32_t)                                                                    \
+  X(fc_off, nfacts1, uint32_t)                                                                \
+  X(fc, nvcond, int32_t)                                                                      \
+  X(ic_off, nvar1, uint32_t)                                                                  \
+  X(ic_a, nvcond, int32_t)                                                                    \
+  X(ic_b, nvcond, int32_t)                                                                    \
+  X(ic_pa, nvar1, uint32_t)                                                                   \
+  X(ic_pb, nvar1, uint32_t)                                                                   \
+  X(gc_off, nvar1, uint32_t)                                                                  \
+  X(gc, nvcond, int32_t)                                                                      \
+  X(rplan, nact1, int32_t)                                                                    \
+  X(pref, nact1, uint32_t)                                                                    \
+  X(ic_ka, nvcond, uint64_t)                                                                  \
+  X(ic_kb, nvcond, uint64_t)                                                                  \
+  X(cown, nvcond, int32_t)
 
 typedef struct sizes {
-  size_t ccond, nact1, nvar1, nvcond, nfacts, ctl, cgoal1;
+  size_t ccond, nact1, nvar1, nvcond, nfacts, nfacts1, ctl, cgoal1;
 } sizes;
 
 static sizes rx_sizes(const goap_planner *p) {
@@ -73,6 +97,7 @@ static sizes rx_sizes(const goap_planner *p) {
   s.nvar1 = (size_t)d->nvars + 1;
   s.nvcond = (size_t)r->ncond;
   s.nfacts = r->nfacts;
+  s.nfacts1 = (size_t)r->nfacts + 1;
   s.ctl = r->ctl;
   s.cgoal1 = (size_t)r->cgoal;
   return s;
@@ -129,6 +154,105 @@ static int action_conds(const goap_domain *d, int i, goap__rcond *out) {
   return n;
 }
 
+/* ---- the condition index ---------------------------------------------------------------- */
+
+enum { K_FACT, K_INT, K_OTHER };
+
+static int cond_kind(const goap_domain *d, const goap__rcond *c) {
+  if (d->vars[c->var].type == GOAP_INT) return c->has_ne ? K_OTHER : K_INT;
+  return c->a == c->b && !c->has_ne ? K_FACT : K_OTHER;
+}
+
+/* Sorts ids[0..n) by key (a ascending when by_a, else b descending), then id: a heap sort,
+ * in place and deterministic. */
+static int rc_before(const goap__rcond *cond, int32_t x, int32_t y, int by_a) {
+  uint64_t kx = by_a ? cond[x].a : cond[x].b, ky = by_a ? cond[y].a : cond[y].b;
+  if (kx != ky) return by_a ? kx < ky : kx > ky;
+  return x < y;
+}
+
+static void sift(const goap__rcond *cond, int32_t *ids, size_t i, size_t n, int by_a) {
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) return;
+    if (c + 1 < n && rc_before(cond, ids[c], ids[c + 1], by_a)) ++c;
+    if (!rc_before(cond, ids[i], ids[c], by_a)) return;
+    int32_t t = ids[i];
+    ids[i] = ids[c];
+    ids[c] = t;
+    i = c;
+  }
+}
+
+static void sort_conds(const goap__rcond *cond, int32_t *ids, size_t n, int by_a) {
+  for (size_t i = n / 2; i-- > 0;) sift(cond, ids, i, n, by_a);
+  for (size_t end = n; end > 1; --end) {
+    int32_t t = ids[0];
+    ids[0] = ids[end - 1];
+    ids[end - 1] = t;
+    sift(cond, ids, 0, end - 1, by_a);
+  }
+}
+
+/* Splits the domain conditions into the fact, int and other lists (CSR, in condition order;
+ * the int lists then sorted). */
+static void build_index(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  for (int c = 0; c < r->ncond; ++c) {
+    const goap__rcond *rc = &r->cond[c];
+    int k = cond_kind(d, rc);
+    if (k == K_FACT) r->fc_off[r->fact_off[rc->var] + rc->a + 1]++;
+    else if (k == K_INT) r->ic_off[rc->var + 1]++;
+    else r->gc_off[rc->var + 1]++;
+  }
+  for (uint32_t f = 0; f < r->nfacts; ++f) r->fc_off[f + 1] += r->fc_off[f];
+  for (int v = 0; v < d->nvars; ++v) {
+    r->ic_off[v + 1] += r->ic_off[v];
+    r->gc_off[v + 1] += r->gc_off[v];
+  }
+  /* fill, using the per-evaluation pointers as cursors */
+  uint32_t *icur = r->ic_pa, *gcur = r->ic_pb;
+  for (int v = 0; v < d->nvars; ++v) {
+    icur[v] = r->ic_off[v];
+    gcur[v] = r->gc_off[v];
+  }
+  for (int c = 0; c < r->ncond; ++c) {
+    const goap__rcond *rc = &r->cond[c];
+    int k = cond_kind(d, rc);
+    if (k == K_FACT) continue; /* below */
+    if (k == K_INT) {
+      r->ic_a[icur[rc->var]] = c;
+      r->ic_b[icur[rc->var]++] = c;
+    } else {
+      r->gc[gcur[rc->var]++] = c;
+    }
+  }
+  /* facts: fill with a cursor per fact, walking the conditions once more */
+  {
+    uint32_t *fcur = r->fc_off; /* fc_off[f] is fact f's start; used as a cursor, then reset */
+    for (int c = 0; c < r->ncond; ++c) {
+      const goap__rcond *rc = &r->cond[c];
+      if (cond_kind(d, rc) != K_FACT) continue;
+      r->fc[fcur[r->fact_off[rc->var] + rc->a]++] = c;
+    }
+    /* each cursor now stands at the next fact's start: shift back */
+    for (uint32_t f = r->nfacts; f > 0; --f) r->fc_off[f] = r->fc_off[f - 1];
+    r->fc_off[0] = 0;
+  }
+  for (int v = 0; v < d->nvars; ++v) {
+    size_t n = r->ic_off[v + 1] - r->ic_off[v];
+    sort_conds(r->cond, r->ic_a + r->ic_off[v], n, 1);
+    sort_conds(r->cond, r->ic_b + r->ic_off[v], n, 0);
+  }
+  /* the sort keys and owners beside the lists, read without touching the conditions */
+  for (uint32_t i = 0, n = r->ic_off[d->nvars]; i < n; ++i) {
+    r->ic_ka[i] = r->cond[r->ic_a[i]].a;
+    r->ic_kb[i] = r->cond[r->ic_b[i]].b;
+  }
+  for (int c = 0; c < r->ncond; ++c) r->cown[c] = r->cond[c].owner;
+}
+
 goap_status goap__relax_init(goap_planner *p) {
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
@@ -170,6 +294,7 @@ goap_status goap__relax_init(goap_planner *p) {
   }
   r->fact_off[d->nvars] = f;
   for (int v = 0; v < d->nvars; ++v) r->goal_head[v] = -1;
+  build_index(p);
   return GOAP_OK;
 }
 
@@ -289,6 +414,7 @@ typedef struct explore {
   int goal_left;
   int record;      /* record int timelines (backward heuristic) */
   int32_t cur;     /* the action whose effects are being applied (-1: the state itself) */
+  double t;        /* and its time */
 } explore;
 
 static int holds_value(const goap__rcond *c, uint64_t k) {
@@ -302,39 +428,88 @@ static int holds_hull(const goap__rcond *c, uint64_t lo, uint64_t hi) {
   return 1;
 }
 
-static void satisfy(explore *x, int c, double t) {
+/* Domain condition c holds from time t on (the indexed lists reach each condition once, so
+ * only its supporter is recorded; its time is read for goal and `other` conditions only). */
+static inline void satisfy_once(explore *x, int c, double t) {
   goap_planner *p = x->p;
   goap__relax *r = &p->rx;
-  r->cond_time[c] = t;
   r->cond_sup[c] = x->cur;
-  int32_t a = r->cond[c].owner;
+  int32_t a = r->cown[c];
   if (!(p->aflag[a] & 8)) return; /* not active in this request */
   r->acc[a] += t;
   if (--r->cnt[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->acc[a] : t), a);
 }
 
-/* The reached set of var v grew (to value k for bool/enum, to its hull for ints): satisfy the
- * conditions on v that now hold. */
-static void var_changed(explore *x, int32_t v, uint64_t k, double t) {
-  goap_planner *p = x->p;
-  goap__relax *r = &p->rx;
-  const goap__var *var = &p->d->vars[v];
-  int is_int = var->type == GOAP_INT;
+static void satisfy(explore *x, int c, double t) {
+  x->p->rx.cond_time[c] = t;
+  satisfy_once(x, c, t);
+}
+
+/* Conditions on var v that may newly hold when its reached set grows and that no sorted list
+ * covers: checked one by one (cond_time < GOAP__INF: already satisfied). */
+static void others_changed(explore *x, int32_t v, uint64_t k, int is_int) {
+  goap__relax *r = &x->p->rx;
   uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
-  for (uint32_t i = r->var_off[v]; i < r->var_off[v + 1]; ++i) {
-    int c = r->var_cond[i];
+  for (uint32_t i = r->gc_off[v]; i < r->gc_off[v + 1]; ++i) {
+    int c = r->gc[i];
     if (r->cond_time[c] < GOAP__INF) continue;
-    if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) satisfy(x, c, t);
+    if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) satisfy(x, c, x->t);
   }
   for (int32_t g = r->goal_head[v]; g >= 0; g = r->goal_next[g]) {
     int c = r->ncond + g;
     if (r->cond_time[c] < GOAP__INF) continue;
     if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) {
-      r->cond_time[c] = t;
+      r->cond_time[c] = x->t;
       r->cond_sup[c] = x->cur;
       --x->goal_left;
     }
   }
+}
+
+/* Bool/enum var v reached value k (for the first time). */
+static void fact_reached(explore *x, int32_t v, uint64_t k) {
+  goap__relax *r = &x->p->rx;
+  uint32_t f = r->fact_off[v] + (uint32_t)k;
+  for (uint32_t i = r->fc_off[f]; i < r->fc_off[f + 1]; ++i) satisfy_once(x, r->fc[i], x->t);
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 0);
+}
+
+/* The hull of int var v widened (from [lo0, hi0]): the conditions whose interval it now meets
+ * are those whose low end it passed upwards or whose high end it passed downwards. */
+static void hull_widened(explore *x, int32_t v, uint64_t lo0, uint64_t hi0) {
+  goap__relax *r = &x->p->rx;
+  uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
+  uint32_t end = r->ic_off[v + 1];
+  if (hi > hi0) {
+    uint32_t i = r->ic_pa[v];
+    for (; i < end && r->ic_ka[i] <= hi; ++i) satisfy_once(x, r->ic_a[i], x->t);
+    r->ic_pa[v] = i;
+  }
+  if (lo < lo0) {
+    uint32_t i = r->ic_pb[v];
+    for (; i < end && r->ic_kb[i] >= lo; ++i) satisfy_once(x, r->ic_b[i], x->t);
+    r->ic_pb[v] = i;
+  }
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, 0, 1);
+}
+
+/* Int var v starts at k: the conditions containing k hold; the pointers go past the
+ * conditions below / above k (those wait for the hull to reach them). */
+static void hull_start(explore *x, int32_t v, uint64_t k) {
+  goap__relax *r = &x->p->rx;
+  uint32_t i = r->ic_off[v], end = r->ic_off[v + 1];
+  for (; i < end && r->ic_ka[i] <= k; ++i)
+    if (r->cond[r->ic_a[i]].b >= k) satisfy_once(x, r->ic_a[i], 0.0);
+  r->ic_pa[v] = i;
+  /* the first high end below k: binary search (ic_kb descends) */
+  uint32_t lo = r->ic_off[v], hi = end;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (r->ic_kb[mid] >= k) lo = mid + 1;
+    else hi = mid;
+  }
+  r->ic_pb[v] = lo;
+  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 1);
 }
 
 static void record(goap__relax *r, int32_t v, double t) {
@@ -352,13 +527,16 @@ static void run(explore *x, const goap_word *s) {
   goap_planner *p = x->p;
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
-  int total = r->ncond + r->ngoal;
-  for (int c = 0; c < total; ++c) r->cond_time[c] = GOAP__INF;
+  /* only the goal and `other` conditions are tested against cond_time: the sorted and the
+   * per-fact lists visit each condition once per evaluation */
+  for (int g = 0; g < r->ngoal; ++g) r->cond_time[r->ncond + g] = GOAP__INF;
+  for (uint32_t i = 0, n = r->gc_off[d->nvars]; i < n; ++i) r->cond_time[r->gc[i]] = GOAP__INF;
   for (uint32_t f = 0; f < r->nfacts; ++f) r->fact_time[f] = GOAP__INF;
   r->nev = 0;
   r->ntl = 0;
   x->goal_left = r->ngoal;
   x->cur = -1;
+  x->t = 0.0;
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
     r->cnt[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
@@ -369,18 +547,21 @@ static void run(explore *x, const goap_word *s) {
     const goap__var *var = &d->vars[v];
     uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
     r->hull_lo[v] = r->hull_hi[v] = k;
-    if (var->type != GOAP_INT) r->fact_time[r->fact_off[v] + k] = 0.0;
-    if (x->record) {
-      r->tl_head[v] = r->tl_tail[v] = -1;
-      if (var->type == GOAP_INT) record(r, v, 0.0);
+    if (x->record) r->tl_head[v] = r->tl_tail[v] = -1;
+    if (var->type != GOAP_INT) {
+      r->fact_time[r->fact_off[v] + k] = 0.0;
+      fact_reached(x, v, k);
+    } else {
+      if (x->record) record(r, v, 0.0);
+      hull_start(x, v, k);
     }
-    var_changed(x, v, k, 0.0);
   }
   while (r->nev > 0 && (x->goal_left > 0 || x->record)) {
     double t;
     int32_t a;
     ev_pop(r, &t, &a);
     x->cur = a;
+    x->t = t;
     const goap__action *act = &d->actions[a];
     for (int k = 0; k < act->neff; ++k) {
       const goap_effect *e = &act->eff[k];
@@ -390,10 +571,10 @@ static void run(explore *x, const goap_word *s) {
         double *ft = &r->fact_time[r->fact_off[e->var] + val];
         if (*ft < GOAP__INF) continue;
         *ft = t;
-        var_changed(x, e->var, val, t);
+        fact_reached(x, e->var, val);
         continue;
       }
-      uint64_t lo = r->hull_lo[e->var], hi = r->hull_hi[e->var];
+      uint64_t lo0 = r->hull_lo[e->var], hi0 = r->hull_hi[e->var], lo = lo0, hi = hi0;
       if (e->op == GOAP_SET) {
         uint64_t val = (uint64_t)((int64_t)e->value - (int64_t)var->lo);
         if (val < lo) lo = val;
@@ -403,17 +584,17 @@ static void run(explore *x, const goap_word *s) {
       } else if (e->value < 0) {
         lo = 0;
       }
-      if (lo == r->hull_lo[e->var] && hi == r->hull_hi[e->var]) continue;
+      if (lo == lo0 && hi == hi0) continue;
       r->hull_lo[e->var] = lo;
       r->hull_hi[e->var] = hi;
       if (x->record) record(r, e->var, t);
-      var_changed(x, e->var, 0, t);
+      hull_widened(x, e->var, lo0, hi0);
     }
   }
 }
 
 double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
-  explore x = {p, add, 0, 0, -1};
+  explore x = {p, add, 0, 0, -1, 0.0};
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
   goap__relax *r = &p->rx;
@@ -432,10 +613,11 @@ double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
  * the action that last widened the hull to meet it (earlier widenings it relied on are not
  * followed: hff is not admissible anyway). */
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
-  explore x = {p, 1, 0, 0, -1};
+  explore x = {p, 1, 0, 0, -1, 0.0};
+  goap__relax *r = &p->rx;
+  r->nrplan = 0;
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
-  goap__relax *r = &p->rx;
   if (++r->mark_gen == 0) {
     memset(r->mark, 0, ((size_t)p->d->nactions + 1) * sizeof *r->mark);
     r->mark_gen = 1;
@@ -448,14 +630,24 @@ double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
     int32_t a = r->cond_sup[r->stack[--top]];
     if (a < 0 || r->mark[a] == gen) continue;
     r->mark[a] = gen;
+    r->rplan[r->nrplan++] = a;
     h += p->acost[a];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) r->stack[top++] = (int32_t)k;
   }
   return h;
 }
 
+void goap__relax_take_preferred(goap_planner *p) {
+  goap__relax *r = &p->rx;
+  if (++r->pref_gen == 0) {
+    memset(r->pref, 0, ((size_t)p->d->nactions + 1) * sizeof *r->pref);
+    r->pref_gen = 1;
+  }
+  for (int i = 0; i < r->nrplan; ++i) r->pref[r->rplan[i]] = r->pref_gen;
+}
+
 void goap__relax_explore_start(goap_planner *p) {
-  explore x = {p, 0, 0, 1, -1};
+  explore x = {p, 0, 0, 1, -1, 0.0};
   run(&x, p->start);
 }
 

@@ -265,6 +265,16 @@ expect_rc "weight on astar" 2 plan "$SOLDIER" --goal kill_enemy --search astar:2
 expect_rc "unknown heuristic" 2 plan "$SOLDIER" --goal kill_enemy --heuristic manhattan
 err_has "unknown heuristic named" "unknown heuristic 'manhattan'"
 
+# Preferred operators and lazy evaluation (greedy / wastar; --preferred with hff).
+expect_rc "preferred lazy" 0 plan "$EX/village.goap" --scenario festival --search greedy --heuristic hff --preferred --lazy
+out_has "preferred lazy line" "search: greedy, heuristic hff, preferred operators, lazy"
+expect_rc "preferred lazy test" 0 test "$SOLDIER" --search wastar --heuristic hff --preferred --lazy
+expect_rc "preferred on astar" 2 plan "$SOLDIER" --goal kill_enemy --heuristic hff --preferred
+err_has "preferred on astar named" "--preferred and --lazy need --search greedy or wastar"
+expect_rc "preferred with hadd" 2 plan "$SOLDIER" --goal kill_enemy --search greedy --heuristic hadd --preferred
+err_has "preferred with hadd named" "--preferred needs --heuristic hff"
+expect_rc "lazy on backward trace" 2 trace "$SOLDIER" --goal kill_enemy --search backward --lazy
+
 # ---------------------------------------------------------------------------------------------
 # Budgets
 # ---------------------------------------------------------------------------------------------

@@ -76,6 +76,7 @@ typedef struct cli_search_opts {
   double weight;        /* WASTAR weight; 0: the library default */
   uint32_t max_nodes;   /* 0: none */
   double max_ms;        /* 0: none */
+  unsigned flags;       /* GOAP_REQUEST_PREFERRED / GOAP_REQUEST_LAZY (--preferred, --lazy) */
 } cli_search_opts;
 
 void cli_search_opts_init(cli_search_opts *o);
@@ -90,6 +91,10 @@ int cli_parse_max_ms(const char *cmd, const char *text, cli_search_opts *o);
  * that order) when it was parsed into o and *i advanced past its value; -1 on a missing or
  * bad value (a usage error has been printed). */
 int cli_search_option(const char *cmd, int argc, char **argv, int *i, cli_search_opts *o);
+/* --preferred and --lazy, which take no value, are options 5 and 6 of cli_search_option.
+ * cli_check_search: after all options, rejects combinations the library refuses (usage error
+ * printed, CLI_EXIT_USAGE); 0 when fine. */
+int cli_check_search(const char *cmd, const cli_search_opts *o);
 /* "astar, heuristic default" / "wastar:2.5, heuristic hadd" into buf. */
 void cli_describe_search(const cli_search_opts *o, char *buf, size_t cap);
 

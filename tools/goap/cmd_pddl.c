@@ -54,7 +54,8 @@ typedef struct pddl_args {
 } pddl_args;
 
 static const char *const pddl_options[] = {"--search", "--heuristic", "--max-nodes", "--max-ms",
-                                           "--json", "-o", "--output", "--help", NULL};
+                                           "--json", "-o", "--output", "--help", "--preferred",
+                                           "--lazy", NULL};
 
 static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
   static const char cmd[] = "pddl";
@@ -103,7 +104,7 @@ static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
     int lm = goap_heuristic_from_name("lmcut");
     if (lm >= 0) a->opts.heuristic = (goap_heuristic)lm;
   }
-  return 0;
+  return cli_check_search(cmd, &a->opts);
 }
 
 static int status_exit(goap_status st) {

@@ -27,7 +27,7 @@ typedef struct plan_args {
 
 static const char *const plan_options[] = {
     "--scenario", "--goal", "--want", "--task", "--given", "--search", "--heuristic",
-    "--max-nodes", "--max-ms", "--json", "--help", NULL};
+    "--max-nodes", "--max-ms", "--json", "--help", "--preferred", "--lazy", NULL};
 
 static int parse_args(int argc, char **argv, plan_args *a) {
   static const char cmd[] = "plan";
@@ -92,7 +92,7 @@ static int parse_args(int argc, char **argv, plan_args *a) {
                                 "--task T");
   if (targets > 1)
     return cli_usage_error(cmd, "--scenario, --goal, --want and --task are exclusive: use one");
-  return 0;
+  return cli_check_search(cmd, &a->opts);
 }
 
 /* Names of a kind as a NULL-terminated array for suggestions (caller frees the array). */

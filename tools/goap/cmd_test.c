@@ -19,7 +19,8 @@
 #include <string.h>
 
 static const char *const test_options[] = {"--search", "--heuristic", "--max-nodes",
-                                           "--max-ms", "--help", NULL};
+                                           "--max-ms", "--help", "--preferred", "--lazy",
+                                           NULL};
 
 typedef struct test_totals {
   int passed, failed, load_errors;
@@ -240,6 +241,7 @@ int cli_cmd_test(int argc, char **argv) {
     cli_usage_error(cmd, "missing FILE");
     goto usage;
   }
+  if (cli_check_search(cmd, &opts)) goto usage;
 
   test_totals t = {0, 0, 0};
   for (int k = 0; k < nfiles; k++) run_file(files[k], &opts, &t);

@@ -109,7 +109,7 @@ typedef struct trace_args {
 
 static const char *const trace_options[] = {
     "--scenario", "--goal", "--want", "--given", "--search", "--heuristic", "--max-nodes",
-    "--max-ms", "--json", "--dot", "--html", "--help", NULL};
+    "--max-ms", "--json", "--dot", "--html", "--help", "--preferred", "--lazy", NULL};
 
 static int parse_args(int argc, char **argv, trace_args *a) {
   static const char cmd[] = "trace";
@@ -148,7 +148,7 @@ static int parse_args(int argc, char **argv, trace_args *a) {
   if (targets != 1)
     return cli_usage_error(cmd, "say what to reach with exactly one of --scenario S, --goal G "
                                 "or --want CONDS");
-  return 0;
+  return cli_check_search(cmd, &a->opts);
 }
 
 /* ---- recording ---------------------------------------------------------------------------- */

@@ -166,6 +166,7 @@ void cli_search_opts_init(cli_search_opts *o) {
   o->weight = 0.0;
   o->max_nodes = 0;
   o->max_ms = 0.0;
+  o->flags = 0;
 }
 
 /* Parses a finite double filling the whole text. */
@@ -252,6 +253,23 @@ int cli_search_option(const char *cmd, int argc, char **argv, int *i, cli_search
                        : cli_parse_max_ms(cmd, v, o);
     return bad ? -1 : k + 1;
   }
+  if (strcmp(argv[*i], "--preferred") == 0) {
+    o->flags |= GOAP_REQUEST_PREFERRED;
+    return 5;
+  }
+  if (strcmp(argv[*i], "--lazy") == 0) {
+    o->flags |= GOAP_REQUEST_LAZY;
+    return 6;
+  }
+  return 0;
+}
+
+int cli_check_search(const char *cmd, const cli_search_opts *o) {
+  if (!(o->flags & (GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY))) return 0;
+  if (o->search != GOAP_SEARCH_GREEDY && o->search != GOAP_SEARCH_WASTAR)
+    return cli_usage_error(cmd, "--preferred and --lazy need --search greedy or wastar");
+  if ((o->flags & GOAP_REQUEST_PREFERRED) && o->heuristic != GOAP_H_FF)
+    return cli_usage_error(cmd, "--preferred needs --heuristic hff");
   return 0;
 }
 
@@ -265,6 +283,10 @@ void cli_describe_search(const cli_search_opts *o, char *buf, size_t cap) {
   } else {
     snprintf(buf, cap, "%s, heuristic %s", s ? s : "?", h ? h : "?");
   }
+  size_t n = strlen(buf);
+  if (n < cap && (o->flags & GOAP_REQUEST_PREFERRED))
+    n += (size_t)snprintf(buf + n, cap - n, ", preferred operators");
+  if (n < cap && (o->flags & GOAP_REQUEST_LAZY)) snprintf(buf + n, cap - n, ", lazy");
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -412,6 +434,7 @@ void cli_request_from_opts(const cli_search_opts *o, goap_request *req) {
   req->weight = o->weight;
   req->max_nodes = o->max_nodes;
   req->max_ms = o->max_ms;
+  req->flags = o->flags;
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -35,6 +35,8 @@ EVENT_KINDS = ["replan", "goal", "plan", "plan_failed", "repair", "action_start"
                "action_success", "action_failure", "action_stop", "memory", "goal_done", "idle",
                "reservation_denied"]
 SEARCHES = ["astar", "backward", "wastar", "greedy"]
+# goap_request flags (goap.h)
+REQUEST_NO_PRUNING, REQUEST_PREFERRED, REQUEST_LAZY = 0x1, 0x2, 0x4
 
 
 def version():
@@ -351,11 +353,13 @@ class File(_Closable):
 
     # -- planning ----------------------------------------------------------------------
     def plan(self, scenario=None, goal=None, want=None, given=None, search="astar",
-             heuristic="default", max_nodes=0, weight=0.0, trace=False):
+             heuristic="default", max_nodes=0, weight=0.0, trace=False, preferred=False,
+             lazy=False):
         """Plans from the default state (plus a scenario's or the `given` assignments) to a
         scenario's want, a goal's want, or `want` conditions (a string as on a `want` line).
         Returns a Plan; bad names or conditions raise GoapError. trace=True records the search
-        in Plan.trace (a list of TraceEvent)."""
+        in Plan.trace (a list of TraceEvent). preferred / lazy: GOAP_REQUEST_PREFERRED /
+        GOAP_REQUEST_LAZY (greedy or wastar; preferred with hff)."""
         f = self._check()
         d = self.domain._ptr
         if [scenario, goal, want].count(None) != 2:
@@ -396,6 +400,7 @@ class File(_Closable):
         req.heuristic = h
         req.max_nodes = max_nodes
         req.weight = weight
+        req.flags = (REQUEST_PREFERRED if preferred else 0) | (REQUEST_LAZY if lazy else 0)
         planner = _lib.goap_planner_create(d, None)
         if not planner:
             raise GoapError("out_of_memory", "cannot create a planner")

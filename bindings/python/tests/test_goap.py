@@ -94,6 +94,13 @@ class Files(unittest.TestCase):
             self.assertEqual(p.cost, 8.0)
             self.assertEqual(f.plan(goal="kill_enemy").cost, 4.0)
             self.assertEqual(f.plan(want="target_dead", search="backward").cost, 4.0)
+            p = f.plan(want="target_dead", search="greedy", heuristic="hff", preferred=True,
+                       lazy=True)
+            self.assertEqual(p.status, "ok")
+            self.assertEqual(p.actions[-1], "shoot")
+            with self.assertRaises(goap.GoapError) as cm:  # A*: refused
+                f.plan(want="target_dead", preferred=True)
+            self.assertEqual(cm.exception.status, "invalid_argument")
             p = f.plan(want="target_dead, !in_b", given="in_b")
             self.assertEqual(p.status, "no_plan")
             self.assertEqual(p.actions, [])
