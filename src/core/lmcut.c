@@ -62,7 +62,7 @@ void goap__lmcut_free(goap_planner *p) {
 #define F(field, capf) goap__free(&p->alloc, lm->field, lm->capf * sizeof *lm->field);
   F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
   F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
-  F(intval, c_iv) F(intval_off, c_ivo)
+  F(intval, c_iv) F(intval_off, c_ivo) F(cmap, c_cm) F(csort, c_cs)
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3)
@@ -97,6 +97,8 @@ static goap_status op_begin(goap_planner *p, int32_t gvar, uint64_t ga, uint64_t
 
 static goap_status op_pre(goap_planner *p, int32_t f) {
   goap__lmcut *lm = &p->lm;
+  for (uint32_t k = lm->pre_off[lm->nop]; k < lm->npre; ++k)
+    if (lm->pre[k] == f) return GOAP_OK; /* two equal conditions share a fact */
   GROW(pre, c_pre, (size_t)lm->npre + 1);
   lm->pre[lm->npre++] = f;
   return GOAP_OK;
@@ -145,20 +147,32 @@ static int32_t val_fact(const goap_planner *p, int32_t v, uint64_t k) {
   return (int32_t)(lm->valbase + lo);
 }
 
-static int32_t cond_fact(const goap_planner *p, int c) {
-  const goap__rcond *rc = &p->rx.cond[c];
-  if (p->d->vars[rc->var].type != GOAP_INT && rc->a == rc->b && !rc->has_ne)
-    return (int32_t)(1 + p->rx.fact_off[rc->var] + rc->a);
-  return (int32_t)(p->lm.condbase + (uint32_t)c);
+/* A bool/enum condition on a single value is that value's fact. */
+static int cond_is_value(const goap_planner *p, const goap__rcond *rc) {
+  return p->d->vars[rc->var].type != GOAP_INT && rc->a == rc->b && !rc->has_ne;
 }
 
-/* The auxiliary operators of condition c. */
-static goap_status emit_cond(goap_planner *p, int c) {
-  const goap__rcond *rc = &p->rx.cond[c];
+/* Conditions ordered by (var, a, b, has_ne, ne), then index (owner holds the index). */
+static int cmp_cond(const void *x, const void *y) {
+  const goap__rcond *c = (const goap__rcond *)x, *e = (const goap__rcond *)y;
+  uint64_t cne = c->has_ne ? c->ne : 0, ene = e->has_ne ? e->ne : 0;
+  if (c->var != e->var) return c->var < e->var ? -1 : 1;
+  if (c->a != e->a) return c->a < e->a ? -1 : 1;
+  if (c->b != e->b) return c->b < e->b ? -1 : 1;
+  if (c->has_ne != e->has_ne) return c->has_ne < e->has_ne ? -1 : 1;
+  if (cne != ene) return cne < ene ? -1 : 1;
+  return c->owner < e->owner ? -1 : c->owner > e->owner;
+}
+
+static int same_cond(const goap__rcond *c, const goap__rcond *e) {
+  return c->var == e->var && c->a == e->a && c->b == e->b && c->has_ne == e->has_ne &&
+         (!c->has_ne || c->ne == e->ne);
+}
+
+/* The auxiliary operators of condition fact cf, which stands for condition rc. */
+static goap_status emit_cond(goap_planner *p, const goap__rcond *rc, int32_t cf) {
   const goap__var *var = &p->d->vars[rc->var];
   const goap__lmcut *lm = &p->lm;
-  int32_t cf = cond_fact(p, c);
-  if (cf < (int32_t)lm->condbase) return GOAP_OK; /* a value fact itself */
   uint64_t a = rc->a, b = rc->b, ne = rc->ne;
   uint32_t has_ne = rc->has_ne;
   if (a > b) return GOAP_OK; /* never holds */
@@ -241,13 +255,32 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->intval_off, 0, ((size_t)V + 1) * sizeof *lm->intval_off);
   for (size_t i = 0; i < niv; ++i) lm->intval_off[(lm->intval[i] >> 32) + 1]++;
   for (int v = 0; v < V; ++v) lm->intval_off[v + 1] += lm->intval_off[v];
-  /* fact numbering */
+  /* fact numbering; equal conditions (of different actions, or the goal) share one fact */
   int ncond = r->ncond + r->ngoal;
   lm->upbase = 1 + r->nfacts;
   lm->downbase = lm->upbase + (uint32_t)V;
   lm->valbase = lm->downbase + (uint32_t)V;
   lm->condbase = lm->valbase + (uint32_t)niv;
-  lm->goalfact = lm->condbase + (uint32_t)ncond;
+  GROW(cmap, c_cm, (size_t)ncond + 1);
+  GROW(csort, c_cs, (size_t)ncond + 1);
+  size_t ncs = 0;
+  for (int c = 0; c < ncond; ++c) {
+    const goap__rcond *rc = &r->cond[c];
+    if (cond_is_value(p, rc)) {
+      lm->cmap[c] = (int32_t)(1 + r->fact_off[rc->var] + rc->a);
+    } else {
+      lm->csort[ncs] = *rc;
+      lm->csort[ncs++].owner = c;
+    }
+  }
+  if (ncs) qsort(lm->csort, ncs, sizeof *lm->csort, cmp_cond);
+  uint32_t nuc = 0;
+  for (size_t i = 0; i < ncs; ++i) {
+    if (i > 0 && !same_cond(&lm->csort[i], &lm->csort[i - 1])) ++nuc;
+    lm->cmap[lm->csort[i].owner] = (int32_t)(lm->condbase + nuc);
+  }
+  if (ncs) ++nuc;
+  lm->goalfact = lm->condbase + nuc;
   lm->nfact = lm->goalfact + 1;
   /* operators: the actions first (operator id = action id) */
   lm->nop = lm->npre = lm->neff = 0;
@@ -255,7 +288,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   for (int a = 0; a < A && st == GOAP_OK; ++a) {
     st = op_begin(p, -1, 0, 0, 0, 0);
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && st == GOAP_OK; ++k)
-      st = op_pre(p, cond_fact(p, (int)k));
+      st = op_pre(p, lm->cmap[k]);
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff && st == GOAP_OK; ++k) {
       const goap_effect *e = &x->eff[k];
@@ -273,10 +306,12 @@ goap_status goap__lmcut_build(goap_planner *p) {
     }
     if (st == GOAP_OK) st = op_end(p);
   }
-  for (int c = 0; c < ncond && st == GOAP_OK; ++c) st = emit_cond(p, c);
+  for (size_t i = 0; i < ncs && st == GOAP_OK; ++i)
+    if (i == 0 || !same_cond(&lm->csort[i], &lm->csort[i - 1]))
+      st = emit_cond(p, &lm->csort[i], lm->cmap[lm->csort[i].owner]);
   /* the goal operator */
   if (st == GOAP_OK) st = op_begin(p, -1, 0, 0, 0, 0);
-  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, cond_fact(p, r->ncond + g));
+  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, lm->cmap[r->ncond + g]);
   if (st == GOAP_OK) st = op_eff(p, (int32_t)lm->goalfact);
   if (st == GOAP_OK) st = op_end(p);
   if (st != GOAP_OK) return st;
