@@ -65,7 +65,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(intval, c_iv) F(intval_off, c_ivo) F(cmap, c_cm) F(csort, c_cs)
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
-  F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3)
+  F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -332,6 +332,9 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(cut, c_o5, O);
   GROW(cutlist, c_o6, O);
   GROW(hv, c_h1, F + 1);
+  GROW(jhead, c_jh, F);
+  GROW(jnext, c_jn, O);
+  GROW(jprev, c_jp, O);
   GROW(hf, c_h2, F + 1);
   GROW(hpos, c_h3, F + 1);
   build_index(lm, lm->pre_off, lm->pre, lm->pre_of_off, lm->pre_of);
@@ -427,6 +430,23 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   }
 }
 
+/* The justification graph: jhead[f] lists (through jnext/jprev) the operators whose pcf is f. */
+static void jlink(goap__lmcut *lm, int32_t o, int32_t f) {
+  int32_t h = lm->jhead[f];
+  lm->pcf[o] = f;
+  lm->jprev[o] = -1;
+  lm->jnext[o] = h;
+  if (h >= 0) lm->jprev[h] = o;
+  lm->jhead[f] = o;
+}
+
+static void junlink(goap__lmcut *lm, int32_t o) {
+  int32_t n = lm->jnext[o], pr = lm->jprev[o];
+  if (pr >= 0) lm->jnext[pr] = n;
+  else lm->jhead[lm->pcf[o]] = n;
+  if (n >= 0) lm->jprev[n] = pr;
+}
+
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
  * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
  * is not reached or disabled). */
@@ -435,6 +455,7 @@ static void lm_hmax(goap_planner *p, const goap_word *s) {
   const goap_domain *d = p->d;
   double *fh = lm->fh;
   for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
+  memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
   for (uint32_t o = 0; o < lm->nop; ++o) {
     lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
     lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
@@ -456,7 +477,7 @@ static void lm_hmax(goap_planner *p, const goap_word *s) {
     for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
       int32_t o = lm->pre_of[k];
       if (--lm->unsat[o] != 0 || lm->rem[o] >= GOAP__INF) continue;
-      lm->pcf[o] = f;
+      jlink(lm, o, f);
       double v = t + lm->rem[o];
       for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
         int32_t g = lm->eff[e];
@@ -490,13 +511,15 @@ static void lm_hmax_update(goap__lmcut *lm) {
     int32_t f;
     hpop(lm, &t, &f);
     if (t > lm->fh[f]) continue; /* stale */
-    for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
-      int32_t o = lm->pre_of[k];
-      if (lm->pcf[o] != f) continue;
+    for (int32_t o = lm->jhead[f], next; o >= 0; o = next) {
+      next = lm->jnext[o];
       int32_t best = lm->pre[lm->pre_off[o]];
       for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
         if (lm->fh[lm->pre[j]] > lm->fh[best]) best = lm->pre[j];
-      lm->pcf[o] = best;
+      if (best != f) {
+        junlink(lm, o);
+        jlink(lm, o, best);
+      }
       relax_op(lm, o);
     }
   }
@@ -556,9 +579,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     }
     while (top > 0) {
       int32_t f = lm->stack[--top];
-      for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
-        int32_t o = lm->pre_of[k];
-        if (lm->pcf[o] != f) continue; /* not reached through f (or not reached, or disabled) */
+      for (int32_t o = lm->jhead[f]; o >= 0; o = lm->jnext[o]) {
         for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
           int32_t g = lm->eff[e];
           if (lm->zone[g] == zs) {

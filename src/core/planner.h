@@ -85,6 +85,8 @@ typedef struct goap__lmcut {
   uint32_t *fstamp, *zone;             /* nfact: stamps */
   int32_t *stack;                      /* nfact */
   int32_t *unsat, *pcf;                /* nop */
+  int32_t *jhead;                      /* nfact: first operator whose pcf is the fact, -1 */
+  int32_t *jnext, *jprev;              /* nop: the list of operators with the same pcf */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
   uint32_t *cut;                       /* nop: stamps */
   int32_t *cutlist;                    /* nop */
@@ -94,7 +96,7 @@ typedef struct goap__lmcut {
   size_t nh;
   uint32_t stamp;
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo, c_cm, c_cs;
-  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
+  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3, c_jh, c_jn, c_jp;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
