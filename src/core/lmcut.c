@@ -62,7 +62,7 @@ void goap__lmcut_free(goap_planner *p) {
 #define F(field, capf) goap__free(&p->alloc, lm->field, lm->capf * sizeof *lm->field);
   F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
   F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
-  F(intval, c_iv) F(intval_off, c_ivo) F(cmap, c_cm) F(csort, c_cs)
+  F(intval, c_iv) F(intval_off, c_ivo) F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
@@ -197,9 +197,8 @@ static goap_status emit_cond(goap_planner *p, const goap__rcond *rc, int32_t cf)
     else ad = a + 1;
   }
   if (a == b && has_ne && ne == a) return GOAP_OK;
-  /* the start value */
-  st = aux_op(p, cf, -1, -1, v, a, b, ne, has_ne);
-  if (st == GOAP_OK && up_ok) st = aux_op(p, cf, up, -1, v, 0, bu, 0, 0);
+  /* (a start value in the interval makes the condition fact a fact of the state) */
+  if (up_ok) st = aux_op(p, cf, up, -1, v, 0, bu, 0, 0);
   if (st == GOAP_OK && down_ok) st = aux_op(p, cf, down, -1, v, ad, var->range, 0, 0);
   if (st == GOAP_OK) st = aux_op(p, cf, up, down, -1, 0, 0, 0, 0);
   for (uint32_t i = lm->intval_off[v]; i < lm->intval_off[v + 1] && st == GOAP_OK; ++i) {
@@ -280,6 +279,9 @@ goap_status goap__lmcut_build(goap_planner *p) {
     lm->cmap[lm->csort[i].owner] = (int32_t)(lm->condbase + nuc);
   }
   if (ncs) ++nuc;
+  lm->nuc = nuc;
+  GROW(ucond, c_uc, (size_t)nuc + 1);
+  GROW(uop_off, c_uo, (size_t)nuc + 1);
   lm->goalfact = lm->condbase + nuc;
   lm->nfact = lm->goalfact + 1;
   /* operators: the actions first (operator id = action id) */
@@ -307,8 +309,14 @@ goap_status goap__lmcut_build(goap_planner *p) {
     if (st == GOAP_OK) st = op_end(p);
   }
   for (size_t i = 0; i < ncs && st == GOAP_OK; ++i)
-    if (i == 0 || !same_cond(&lm->csort[i], &lm->csort[i - 1]))
-      st = emit_cond(p, &lm->csort[i], lm->cmap[lm->csort[i].owner]);
+    if (i == 0 || !same_cond(&lm->csort[i], &lm->csort[i - 1])) {
+      int32_t cf = lm->cmap[lm->csort[i].owner];
+      uint32_t ui = (uint32_t)cf - lm->condbase;
+      lm->ucond[ui] = lm->csort[i];
+      lm->uop_off[ui] = lm->nop;
+      st = emit_cond(p, &lm->csort[i], cf);
+    }
+  lm->uop_off[nuc] = lm->nop;
   /* the goal operator */
   if (st == GOAP_OK) st = op_begin(p, -1, 0, 0, 0, 0);
   for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, lm->cmap[r->ncond + g]);
@@ -333,6 +341,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(cutlist, c_o6, O);
   GROW(hv, c_h1, F + 1);
   GROW(jhead, c_jh, F);
+  GROW(init, c_in, F);
   GROW(jnext, c_jn, O);
   GROW(jprev, c_jp, O);
   GROW(hf, c_h2, F + 1);
@@ -450,9 +459,7 @@ static void junlink(goap__lmcut *lm, int32_t o) {
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
  * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
  * is not reached or disabled). */
-static void lm_hmax(goap_planner *p, const goap_word *s) {
-  goap__lmcut *lm = &p->lm;
-  const goap_domain *d = p->d;
+static void lm_hmax(goap__lmcut *lm) {
   double *fh = lm->fh;
   for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
   memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
@@ -460,13 +467,8 @@ static void lm_hmax(goap_planner *p, const goap_word *s) {
     lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
     lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
   }
-  seed(lm, fh, 0); /* the heap is empty here (every run drains it) */
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    if (var->type == GOAP_INT) continue;
-    uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
-    seed(lm, fh, (int32_t)(1 + p->rx.fact_off[v] + k));
-  }
+  /* the heap is empty here (every run drains it) */
+  for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamp(lm);
   while (lm->nh > 0) {
     double t;
@@ -529,21 +531,44 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   goap__lmcut *lm = &p->lm;
   const goap_domain *d = p->d;
   if (p->nwant == 0) return 0.0;
-  /* the operators usable in this request and in this state, at their costs */
-  for (uint32_t o = 0; o < lm->nop; ++o) {
-    double c = 0.0;
-    if (o < (uint32_t)d->nactions) {
-      c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
-    } else if (lm->guard[o].var >= 0) {
-      const goap__rcond *g = &lm->guard[o];
-      const goap__var *var = &d->vars[g->var];
-      uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
-      if (k < g->a || k > g->b || (g->has_ne && k == g->ne)) c = GOAP__INF;
-    }
-    lm->rem[o] = c;
+  /* the facts of the state: TRUE, the bool/enum values, the conditions that hold (their
+   * auxiliary operators are then useless: disabled) */
+  uint32_t ni = 0;
+  lm->init[ni++] = 0;
+  for (int v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    if (var->type == GOAP_INT) continue;
+    lm->init[ni++] = (int32_t)(1 + p->rx.fact_off[v] +
+                               goap__field_get(s, var->word, var->shift, var->fmask));
   }
+  /* the operators usable in this request and in this state, at their costs */
+  for (uint32_t o = 0; o < (uint32_t)d->nactions; ++o)
+    lm->rem[o] = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
+  for (uint32_t u = 0; u < lm->nuc; ++u) {
+    const goap__rcond *c = &lm->ucond[u];
+    const goap__var *var = &d->vars[c->var];
+    uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
+    uint32_t o = lm->uop_off[u], oe = lm->uop_off[u + 1];
+    if (k >= c->a && k <= c->b && !(c->has_ne && k == c->ne)) {
+      lm->init[ni++] = (int32_t)(lm->condbase + u);
+      for (; o < oe; ++o) lm->rem[o] = GOAP__INF;
+      continue;
+    }
+    for (; o < oe; ++o) {
+      const goap__rcond *g = &lm->guard[o];
+      double cst = 0.0;
+      if (g->var >= 0) {
+        const goap__var *gv = &d->vars[g->var];
+        uint64_t x = goap__field_get(s, gv->word, gv->shift, gv->fmask);
+        if (x < g->a || x > g->b || (g->has_ne && x == g->ne)) cst = GOAP__INF;
+      }
+      lm->rem[o] = cst;
+    }
+  }
+  lm->rem[lm->goalop] = 0.0;
+  lm->ninit = ni;
   double h = 0.0;
-  lm_hmax(p, s);
+  lm_hmax(lm);
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
@@ -567,13 +592,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     uint32_t vs = zs;
     size_t ncut = 0;
     top = 0;
-    lm->fstamp[0] = vs;
-    lm->stack[top++] = 0;
-    for (int v = 0; v < d->nvars; ++v) {
-      const goap__var *var = &d->vars[v];
-      if (var->type == GOAP_INT) continue;
-      int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
-                            goap__field_get(s, var->word, var->shift, var->fmask));
+    for (uint32_t i = 0; i < lm->ninit; ++i) {
+      int32_t f = lm->init[i];
       lm->fstamp[f] = vs;
       lm->stack[top++] = f;
     }

@@ -81,6 +81,11 @@ typedef struct goap__lmcut {
   uint32_t *intval_off;                /* nvars + 1 */
   int32_t *cmap;                       /* ncond + ngoal: a condition's fact (equal ones share) */
   goap__rcond *csort;                  /* ncond + ngoal: build scratch (conditions by key) */
+  uint32_t nuc;                        /* condition facts: condbase + u for u < nuc */
+  goap__rcond *ucond;                  /* nuc: the condition of each condition fact */
+  uint32_t *uop_off;                   /* nuc + 1: its auxiliary operators (contiguous) */
+  int32_t *init;                       /* nfact: the facts true in the evaluated state */
+  uint32_t ninit;
   double *fh;                          /* nfact: hmax */
   uint32_t *fstamp, *zone;             /* nfact: stamps */
   int32_t *stack;                      /* nfact */
@@ -95,7 +100,7 @@ typedef struct goap__lmcut {
   int32_t *hpos;                       /* nfact: a fact's heap position, -1 when absent */
   size_t nh;
   uint32_t stamp;
-  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo, c_cm, c_cs;
+  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo, c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3, c_jh, c_jn, c_jp;
 } goap__lmcut;
 
