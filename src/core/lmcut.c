@@ -37,6 +37,7 @@
 #include "planner.h"
 
 #define LM_EPS 1e-9
+#define LM_MAXBUCK ((size_t)1 << 16)
 
 static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return GOAP_OK;
@@ -66,6 +67,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
+  F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -342,6 +344,21 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(hv, c_h1, F + 1);
   GROW(jhead, c_jh, F);
   GROW(init, c_in, F);
+  GROW(bnext, c_bn, F);
+  GROW(bprev, c_bp, F);
+  /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
+   * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
+  {
+    double sum = 0.0;
+    for (int a = 0; a < A; ++a)
+      if ((p->aflag[a] & 8u) && p->acost[a] < GOAP__INF) sum += p->acost[a];
+    size_t nb = sum < (double)LM_MAXBUCK ? (size_t)sum + 2 : LM_MAXBUCK;
+    if (nb < 256) nb = 256;
+    GROW(bhead, c_bh, nb);
+    lm->nbuck = (uint32_t)lm->c_bh;
+    memset(lm->bhead, 0xff, lm->c_bh * sizeof *lm->bhead);
+    lm->bcur = lm->nbuck;
+  }
   GROW(jnext, c_jn, O);
   GROW(jprev, c_jp, O);
   GROW(hf, c_h2, F + 1);
@@ -404,14 +421,46 @@ static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
   hplace(lm, i, t, f);
 }
 
-/* Inserts f with value t, or lowers its value to t (callers only ever lower it). */
+/* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
+ * bucket queue, t is a whole number below nbuck and bkey (hv) holds f's bucket. */
 static void hpush(goap__lmcut *lm, double t, int32_t f) {
   int32_t at = lm->hpos[f];
+  if (lm->usebuck) {
+    uint32_t k = (uint32_t)t;
+    if (at >= 0) { /* unlink from its old bucket */
+      int32_t n = lm->bnext[f], pr = lm->bprev[f];
+      if (pr >= 0) lm->bnext[pr] = n;
+      else lm->bhead[at] = n;
+      if (n >= 0) lm->bprev[n] = pr;
+    } else {
+      ++lm->nh;
+    }
+    int32_t h = lm->bhead[k];
+    lm->bnext[f] = h;
+    lm->bprev[f] = -1;
+    if (h >= 0) lm->bprev[h] = f;
+    lm->bhead[k] = f;
+    lm->hpos[f] = (int32_t)k;
+    if (k < lm->bcur) lm->bcur = k;
+    return;
+  }
   if (at >= 0) hsift_up(lm, (size_t)at, t, f);
   else hsift_up(lm, lm->nh++, t, f);
 }
 
 static void hpop(goap__lmcut *lm, double *t, int32_t *f) {
+  if (lm->usebuck) {
+    uint32_t k = lm->bcur;
+    while (lm->bhead[k] < 0) ++k;
+    int32_t x = lm->bhead[k], n = lm->bnext[x];
+    lm->bhead[k] = n;
+    if (n >= 0) lm->bprev[n] = -1;
+    lm->hpos[x] = -1;
+    *f = x;
+    *t = (double)k;
+    lm->bcur = --lm->nh ? k : lm->nbuck;
+    return;
+  }
   *t = lm->hv[0];
   *f = lm->hf[0];
   lm->hpos[*f] = -1;
@@ -542,8 +591,18 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
                                goap__field_get(s, var->word, var->shift, var->fmask));
   }
   /* the operators usable in this request and in this state, at their costs */
-  for (uint32_t o = 0; o < (uint32_t)d->nactions; ++o)
-    lm->rem[o] = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
+  double sum = 0.0;
+  int whole = 1;
+  for (uint32_t o = 0; o < (uint32_t)d->nactions; ++o) {
+    double c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
+    lm->rem[o] = c;
+    if (c < GOAP__INF) {
+      sum += c;
+      whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
+    }
+  }
+  /* whole costs stay whole (each cut subtracts a difference of sums of them) */
+  lm->usebuck = whole && sum + 1.0 < (double)lm->nbuck;
   for (uint32_t u = 0; u < lm->nuc; ++u) {
     const goap__rcond *c = &lm->ucond[u];
     const goap__var *var = &d->vars[c->var];
