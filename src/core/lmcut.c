@@ -392,14 +392,16 @@ goap_status goap__lmcut_build(goap_planner *p) {
 
 /* ---- evaluation ---------------------------------------------------------------------------- */
 
-static uint32_t next_stamp(goap__lmcut *lm) {
-  if (++lm->stamp == 0) {
+/* Two fresh stamps: the returned one and the one after it. */
+static uint32_t next_stamps(goap__lmcut *lm) {
+  if (lm->stamp >= UINT32_MAX - 2) {
     memset(lm->fstamp, 0, lm->nfact * sizeof *lm->fstamp);
     memset(lm->zone, 0, lm->nfact * sizeof *lm->zone);
     memset(lm->cut, 0, lm->nop * sizeof *lm->cut);
-    lm->stamp = 1;
+    lm->stamp = 0;
   }
-  return lm->stamp;
+  lm->stamp += 2;
+  return lm->stamp - 1;
 }
 
 /* An indexed binary heap of facts keyed by (value, fact id): at most one entry per fact
@@ -518,7 +520,7 @@ static void lm_hmax(goap__lmcut *lm) {
   }
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
-  uint32_t done = next_stamp(lm);
+  uint32_t done = next_stamps(lm);
   while (lm->nh > 0) {
     double t;
     int32_t f;
@@ -587,8 +589,9 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   for (int v = 0; v < d->nvars; ++v) {
     const goap__var *var = &d->vars[v];
     if (var->type == GOAP_INT) continue;
-    lm->init[ni++] = (int32_t)(1 + p->rx.fact_off[v] +
-                               goap__field_get(s, var->word, var->shift, var->fmask));
+    int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
+                          goap__field_get(s, var->word, var->shift, var->fmask));
+    if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
   }
   /* the operators usable in this request and in this state, at their costs */
   double sum = 0.0;
@@ -631,7 +634,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
-    uint32_t zs = next_stamp(lm);
+    uint32_t zs = next_stamps(lm);
     size_t top = 0;
     lm->zone[lm->goalfact] = zs;
     lm->stack[top++] = (int32_t)lm->goalfact;
@@ -646,28 +649,31 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
         lm->stack[top++] = q;
       }
     }
-    /* the cut: from the state's facts forwards along pcf edges, stopping at the zone; fstamp
-     * marks the facts visited (the stamps are per array, so zs serves here too) */
-    uint32_t vs = zs;
+    /* the cut: from the state's facts forwards along pcf edges, stopping at the zone; the
+     * facts visited get the stamp vs in zone[] (no fact of the state is in the zone: their
+     * hmax is 0) */
+    uint32_t vs = zs + 1;
+    uint32_t *mark = lm->zone;
     size_t ncut = 0;
     top = 0;
     for (uint32_t i = 0; i < lm->ninit; ++i) {
       int32_t f = lm->init[i];
-      lm->fstamp[f] = vs;
+      mark[f] = vs;
       lm->stack[top++] = f;
     }
     while (top > 0) {
       int32_t f = lm->stack[--top];
       for (int32_t o = lm->jhead[f]; o >= 0; o = lm->jnext[o]) {
-        for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
+        for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
           int32_t g = lm->eff[e];
-          if (lm->zone[g] == zs) {
+          uint32_t mg = mark[g];
+          if (mg == zs) {
             if (lm->cut[o] != zs) {
               lm->cut[o] = zs;
               lm->cutlist[ncut++] = o;
             }
-          } else if (lm->fstamp[g] != vs) {
-            lm->fstamp[g] = vs;
+          } else if (mg != vs) {
+            mark[g] = vs;
             lm->stack[top++] = g;
           }
         }
