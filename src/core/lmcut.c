@@ -213,15 +213,18 @@ static goap_status emit_cond(goap_planner *p, const goap__rcond *rc, int32_t cf)
   return st;
 }
 
-/* fact -> operators CSR from the operators' lists (pre or eff). */
+/* fact -> operators CSR from the operators' lists (pre or eff), of the operators o with
+ * keep[o] != 0 (all when keep is NULL). */
 static void build_index(const goap__lmcut *lm, const uint32_t *off, const int32_t *list,
-                        uint32_t *ioff, int32_t *idx) {
+                        const uint32_t *keep, uint32_t *ioff, int32_t *idx) {
   memset(ioff, 0, ((size_t)lm->nfact + 1) * sizeof *ioff);
   for (uint32_t o = 0; o < lm->nop; ++o)
-    for (uint32_t k = off[o]; k < off[o + 1]; ++k) ioff[list[k] + 1]++;
+    if (!keep || keep[o])
+      for (uint32_t k = off[o]; k < off[o + 1]; ++k) ioff[list[k] + 1]++;
   for (uint32_t f = 0; f < lm->nfact; ++f) ioff[f + 1] += ioff[f];
   for (uint32_t o = 0; o < lm->nop; ++o)
-    for (uint32_t k = off[o]; k < off[o + 1]; ++k) idx[ioff[list[k]]++] = (int32_t)o;
+    if (!keep || keep[o])
+      for (uint32_t k = off[o]; k < off[o + 1]; ++k) idx[ioff[list[k]]++] = (int32_t)o;
   for (uint32_t f = lm->nfact; f > 0; --f) ioff[f] = ioff[f - 1];
   ioff[0] = 0;
 }
@@ -363,22 +366,44 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(jprev, c_jp, O);
   GROW(hf, c_h2, F + 1);
   GROW(hpos, c_h3, F + 1);
-  build_index(lm, lm->pre_off, lm->pre, lm->pre_of_off, lm->pre_of);
-  /* drop effects on facts that no operator needs (e.g. a bool set to false where only true is
-   * ever tested): they can never matter to hmax, the zone or the cut */
+  /* relevance: the facts from which the goal fact can be reached backwards (an operator with
+   * an effect among them makes its preconditions relevant). Every fact on a path of the
+   * justification graph to a relevant fact is relevant, so the other facts and the operators
+   * without a relevant effect never matter to hmax(goal), the zone or the cut: those
+   * operators are left out of the index (they never fire) and the other effects dropped. */
+  uint32_t *frel = lm->zone, *orel = lm->cut; /* scratch, cleared below */
+  memset(frel, 0, F * sizeof *frel);
+  memset(orel, 0, O * sizeof *orel);
+  build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
+  {
+    size_t top = 0;
+    frel[lm->goalfact] = 1;
+    lm->stack[top++] = (int32_t)lm->goalfact;
+    while (top > 0) {
+      int32_t f = lm->stack[--top];
+      for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
+        int32_t o = lm->ach[k];
+        if (orel[o]) continue;
+        orel[o] = 1;
+        for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j)
+          if (!frel[lm->pre[j]]) {
+            frel[lm->pre[j]] = 1;
+            lm->stack[top++] = lm->pre[j];
+          }
+      }
+    }
+  }
   uint32_t w = 0;
   for (uint32_t o = 0; o < lm->nop; ++o) {
     uint32_t from = lm->eff_off[o], to = lm->eff_off[o + 1];
     lm->eff_off[o] = w;
-    for (uint32_t k = from; k < to; ++k) {
-      int32_t f = lm->eff[k];
-      if ((uint32_t)f == lm->goalfact || lm->pre_of_off[f + 1] > lm->pre_of_off[f])
-        lm->eff[w++] = f;
-    }
+    for (uint32_t k = from; k < to; ++k)
+      if (frel[lm->eff[k]]) lm->eff[w++] = lm->eff[k];
   }
   lm->eff_off[lm->nop] = w;
   lm->neff = w;
-  build_index(lm, lm->eff_off, lm->eff, lm->ach_off, lm->ach);
+  build_index(lm, lm->pre_off, lm->pre, orel, lm->pre_of_off, lm->pre_of);
+  build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
   memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
   memset(lm->cut, 0, O * sizeof *lm->cut);
