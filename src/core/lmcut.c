@@ -630,7 +630,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     }
   }
   /* whole costs stay whole (each cut subtracts a difference of sums of them) */
-  lm->usebuck = whole && sum + 1.0 < (double)lm->nbuck;
+  lm->usebuck = whole && sum + 1.0 < (double)lm->nbuck && !lm->heap_only;
   for (uint32_t u = 0; u < lm->nuc; ++u) {
     const goap__rcond *c = &lm->ucond[u];
     const goap__var *var = &d->vars[c->var];

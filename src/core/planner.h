@@ -101,7 +101,8 @@ typedef struct goap__lmcut {
   size_t nh;
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
    * is below nbuck: bhead[k] lists (bnext/bprev) the queued facts whose hmax is k */
-  int usebuck;
+  int usebuck;                         /* set by each evaluation */
+  int heap_only;                       /* tests: never use the bucket queue */
   uint32_t nbuck, bcur;
   int32_t *bhead;                      /* nbuck */
   int32_t *bnext, *bprev;              /* nfact */
