@@ -5,7 +5,9 @@
  *    operators are disabled), so the value must not depend on which conditions hold there
  *    beyond what the task says;
  *  - the bucket queue (whole costs) and the binary heap (any costs) both give admissible
- *    values between hmax and the optimum on random int/bool tasks, and each is really used.
+ *    values between hmax and the optimum on random int/bool tasks, and each is really used;
+ *  - each cut found from the zone's side (backwards, the default) is the cut found by the
+ *    forward search of its definition: the values are identical.
  * The optimum of each random state comes from a second planner (A* with the zero heuristic).
  */
 #include <goap/goap.h>
@@ -204,7 +206,8 @@ static double optimum(rtask *t, const goap_word *s) {
 
 /* Random states of random tasks: hmax <= LM-cut <= optimum with the bucket queue and with the
  * heap; returns the number of states checked and counts those where each queue ran. */
-static int random_states(int whole, long *checked, long *with_buckets, long *with_heap) {
+static int random_states(int whole, long *checked, long *with_buckets, long *with_heap,
+                         long *strict, unsigned long *backward) {
   int failed = 0;
   for (uint64_t seed = 1; seed <= 150; ++seed) {
     rtask t;
@@ -227,6 +230,24 @@ static int random_states(int whole, long *checked, long *with_buckets, long *wit
       t.p->lm.heap_only = 1;
       double lh = goap__lmcut_eval(t.p, s);
       *with_heap += !t.p->lm.usebuck;
+      /* the forward cut search finds the same cuts, so the same values */
+      t.p->lm.forward_cut = 1;
+      double lhf = goap__lmcut_eval(t.p, s);
+      t.p->lm.heap_only = 0;
+      double lbf = goap__lmcut_eval(t.p, s);
+      t.p->lm.forward_cut = 2;
+      t.p->lm.cut_mismatch = 0;
+      unsigned long nback = t.p->lm.nback;
+      double l2 = goap__lmcut_eval(t.p, s);
+      *backward += t.p->lm.nback - nback;
+      t.p->lm.forward_cut = 0;
+      if (lhf != lh || lbf != lb || l2 != lb || t.p->lm.cut_mismatch != 0) {
+        fprintf(stderr, "seed %llu state %d: backward cuts %g %g, forward cuts %g %g, "
+                "%lu different cut operators\n", (unsigned long long)seed, k, lb, lh, lbf, lhf,
+                t.p->lm.cut_mismatch);
+        failed = 1;
+      }
+      *strict += lb > hmax + 1e-9;
       for (int q = 0; q < 2; ++q) {
         double lm = q ? lh : lb;
         int bad = lm + 1e-9 < hmax || (lm >= GOAP__INF ? opt < GOAP__INF : lm > opt + 1e-9);
@@ -246,15 +267,19 @@ static int random_states(int whole, long *checked, long *with_buckets, long *wit
 }
 
 TEST(lmcut_bucket_queue_and_heap_admissible) {
-  long checked = 0, buckets = 0, heap = 0;
-  CHECK(!random_states(1, &checked, &buckets, &heap));
+  long checked = 0, buckets = 0, heap = 0, strict = 0;
+  unsigned long backward = 0;
+  CHECK(!random_states(1, &checked, &buckets, &heap, &strict, &backward));
   CHECK(checked > 500);
   CHECK(buckets == checked && heap == checked); /* whole costs: buckets unless told not to */
   long checked2 = 0, buckets2 = 0, heap2 = 0;
-  CHECK(!random_states(0, &checked2, &buckets2, &heap2));
+  CHECK(!random_states(0, &checked2, &buckets2, &heap2, &strict, &backward));
   CHECK(checked2 > 500);
   CHECK(buckets2 < checked2 && heap2 == checked2); /* fractional costs take the heap */
-  printf("lmcut: %ld + %ld states checked (buckets on %ld)\n", checked, checked2, buckets);
+  CHECK(strict > 0);   /* the cuts matter: LM-cut above hmax somewhere */
+  CHECK(backward > 0); /* and some needed the backward search */
+  printf("lmcut: %ld + %ld states checked (buckets on %ld, above hmax on %ld, %lu backward "
+         "searches)\n", checked, checked2, buckets, strict, backward);
 }
 
 TEST_MAIN(TEST_ENTRY(lmcut_equal_conditions_share_a_fact),

@@ -67,7 +67,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
-  F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp)
+  F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -347,6 +347,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(hv, c_h1, F + 1);
   GROW(jhead, c_jh, F);
   GROW(init, c_in, F);
+  GROW(zlist, c_zl, F);
+  GROW(bmark, c_bm, F);
   GROW(bnext, c_bn, F);
   GROW(bprev, c_bp, F);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
@@ -407,6 +409,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
   memset(lm->cut, 0, O * sizeof *lm->cut);
+  memset(lm->bmark, 0, F * sizeof *lm->bmark);
+  lm->bstamp = 0;
   memset(lm->hpos, 0xff, F * sizeof *lm->hpos);
   lm->nh = 0;
   lm->stamp = 0;
@@ -603,6 +607,95 @@ static void lm_hmax_update(goap__lmcut *lm) {
   }
 }
 
+/* The cut by definition: the operators reached from the state's facts forwards along pcf
+ * edges without entering the zone (stamp zs), with an effect in the zone. The facts visited
+ * get the stamp zs + 1 in zone[] (no fact of the state is in the zone: their hmax is 0).
+ * Costs O(justification graph); kept as the reference for cut_backward (tests). Appends to
+ * cutlist[ncut..] the operators not yet in it; returns the new count. */
+static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
+  uint32_t vs = zs + 1, *mark = lm->zone;
+  size_t top = 0;
+  for (uint32_t i = 0; i < lm->ninit; ++i) {
+    int32_t f = lm->init[i];
+    mark[f] = vs;
+    lm->stack[top++] = f;
+  }
+  while (top > 0) {
+    int32_t f = lm->stack[--top];
+    for (int32_t o = lm->jhead[f]; o >= 0; o = lm->jnext[o]) {
+      for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
+        int32_t g = lm->eff[e];
+        uint32_t mg = mark[g];
+        if (mg == zs) {
+          if (lm->cut[o] != zs) {
+            lm->cut[o] = zs;
+            lm->cutlist[ncut++] = o;
+          }
+        } else if (mg != vs) {
+          mark[g] = vs;
+          lm->stack[top++] = g;
+        }
+      }
+    }
+  }
+  return ncut;
+}
+
+/* 1 when fact q (outside the zone) is reached from the state's facts along pcf edges without
+ * entering the zone: searches backwards (from a fact to the pcf of each of its reached
+ * achievers, outside the zone) for a fact below the goal's hmax H, or one already known to
+ * be reached (fstamp == ys). */
+static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, double H) {
+  if (++lm->bstamp == 0) {
+    memset(lm->bmark, 0, lm->nfact * sizeof *lm->bmark);
+    lm->bstamp = 1;
+  }
+  uint32_t bs = lm->bstamp;
+  size_t top = 0;
+  ++lm->nback;
+  lm->bmark[q] = bs;
+  lm->stack[top++] = q;
+  while (top > 0) {
+    int32_t x = lm->stack[--top];
+    if (lm->fh[x] < H || lm->fstamp[x] == ys) {
+      lm->fstamp[q] = ys;
+      return 1;
+    }
+    for (uint32_t k = lm->ach_off[x]; k < lm->ach_off[x + 1]; ++k) {
+      int32_t y = lm->pcf[lm->ach[k]];
+      if (y < 0 || lm->zone[y] == zs || lm->bmark[y] == bs) continue;
+      lm->bmark[y] = bs;
+      lm->stack[top++] = y;
+    }
+  }
+  return 0;
+}
+
+/* The same cut from the zone's side: the reached achievers of zone facts whose pcf q is
+ * outside the zone and reached from the state without entering it. Every fact with hmax
+ * below the goal's H is: the achievers that justify its hmax (each at most its hmax,
+ * back to the state) lie below H, and zone facts are at H or above (a zero-cost operator's
+ * effect is at most its pcf, exactly, as costs at most LM_EPS are 0). Only a q at H or above
+ * needs the backward search. */
+static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
+  double H = lm->fh[lm->goalfact];
+  uint32_t ys = zs + 1;
+  size_t ncut = 0;
+  for (size_t i = 0; i < nz; ++i) {
+    int32_t z = lm->zlist[i];
+    for (uint32_t k = lm->ach_off[z]; k < lm->ach_off[z + 1]; ++k) {
+      int32_t o = lm->ach[k];
+      int32_t q = lm->pcf[o];
+      if (q < 0 || lm->zone[q] == zs || lm->cut[o] == zs) continue;
+      if (lm->fh[q] < H || lm->fstamp[q] == ys || reached_back(lm, q, zs, ys, H)) {
+        lm->cut[o] = zs;
+        lm->cutlist[ncut++] = o;
+      }
+    }
+  }
+  return ncut;
+}
+
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   goap__lmcut *lm = &p->lm;
   const goap_domain *d = p->d;
@@ -623,6 +716,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   int whole = 1;
   for (uint32_t o = 0; o < (uint32_t)d->nactions; ++o) {
     double c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
+    if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
     lm->rem[o] = c;
     if (c < GOAP__INF) {
       sum += c;
@@ -660,49 +754,38 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   while (lm->fh[lm->goalfact] > LM_EPS) {
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
     uint32_t zs = next_stamps(lm);
-    size_t top = 0;
+    size_t top = 0, nz = 0;
     lm->zone[lm->goalfact] = zs;
     lm->stack[top++] = (int32_t)lm->goalfact;
     while (top > 0) {
       int32_t f = lm->stack[--top];
+      lm->zlist[nz++] = f;
       for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
         int32_t o = lm->ach[k];
         int32_t q = lm->pcf[o];
-        if (q < 0 || lm->rem[o] > LM_EPS) continue;
+        if (q < 0 || lm->rem[o] > 0.0) continue;
         if (lm->zone[q] == zs) continue;
         lm->zone[q] = zs;
         lm->stack[top++] = q;
       }
     }
-    /* the cut: from the state's facts forwards along pcf edges, stopping at the zone; the
-     * facts visited get the stamp vs in zone[] (no fact of the state is in the zone: their
-     * hmax is 0) */
-    uint32_t vs = zs + 1;
-    uint32_t *mark = lm->zone;
-    size_t ncut = 0;
-    top = 0;
-    for (uint32_t i = 0; i < lm->ninit; ++i) {
-      int32_t f = lm->init[i];
-      mark[f] = vs;
-      lm->stack[top++] = f;
+    size_t ncut;
+    if (lm->forward_cut == 0) {
+      ncut = cut_backward(lm, zs, nz);
+    } else if (lm->forward_cut == 1) {
+      ncut = cut_forward(lm, zs, 0);
+    } else { /* both: the forward search adds nothing, and reaches every pcf of the cut */
+      size_t nb = cut_backward(lm, zs, nz);
+      ncut = cut_forward(lm, zs, nb);
+      for (size_t i = 0; i < nb; ++i) lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
+      lm->cut_mismatch += ncut - nb;
     }
-    while (top > 0) {
-      int32_t f = lm->stack[--top];
-      for (int32_t o = lm->jhead[f]; o >= 0; o = lm->jnext[o]) {
-        for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
-          int32_t g = lm->eff[e];
-          uint32_t mg = mark[g];
-          if (mg == zs) {
-            if (lm->cut[o] != zs) {
-              lm->cut[o] = zs;
-              lm->cutlist[ncut++] = o;
-            }
-          } else if (mg != vs) {
-            mark[g] = vs;
-            lm->stack[top++] = g;
-          }
-        }
-      }
+    /* in operator order, so that both searches lead to the same later choices */
+    for (size_t i = 1; i < ncut; ++i) {
+      int32_t o = lm->cutlist[i];
+      size_t j = i;
+      for (; j > 0 && lm->cutlist[j - 1] > o; --j) lm->cutlist[j] = lm->cutlist[j - 1];
+      lm->cutlist[j] = o;
     }
     if (ncut == 0) break; /* cannot happen while hmax(goal) > 0; a safe stop */
     double m = GOAP__INF;
