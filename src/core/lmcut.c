@@ -5,16 +5,16 @@
  * The compilation (built when a request first asks for LM-cut with a new goal):
  *  - facts: TRUE (fact 0, always reached), one per value of every bool/enum variable, for
  *    every int variable UP(v) ("some `+= n>0` fired") and DOWN(v) ("some `-= n` fired"), one
- *    VAL(v,k) per value k that some `v = k` effect sets, one per non-trivial condition, and
- *    the goal fact;
+ *    VAL(v,k) per value k that some `v = k` effect sets, one per distinct non-trivial
+ *    condition, and the goal fact;
  *  - operators: each domain action (same id; preconditions are its relaxed conditions, effects
  *    the facts its effects reach), zero-cost auxiliary operators that make a condition fact
  *    hold, and a zero-cost goal operator. An operator without preconditions needs TRUE.
  *  - a bool/enum condition that is not a single value holds once any of its values does;
- *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (an operator
- *    guarded by the state's value), VAL(k) with k in it, UP with the start value or a VAL(k)
- *    at most b, DOWN with one at least a, or UP and DOWN together (the edges of the interval
- *    are tightened when ne sits on them).
+ *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (then it is a
+ *    fact of the state, see below), VAL(k) with k in it, UP with the start value (operators
+ *    guarded by the state's value) or a VAL(k) at most b, DOWN with one at least a, or UP and
+ *    DOWN together (the edges of the interval are tightened when ne sits on them).
  * Soundness: in any real plan, an int variable's value is the last value set (or the start
  * value) moved by the later ADDs; if they all go up it lies at or above that value, if all
  * down at or below, so the auxiliary operator matching the case is enabled. Every real plan
@@ -22,14 +22,30 @@
  * exceeds: LM-cut is admissible. Each auxiliary operator's condition also holds in relax.c's
  * hull relaxation, so hmax of this task is at least relax.c's hmax and LM-cut >= hmax.
  *
- * Per evaluation: repeat { hmax with the remaining costs, keeping each operator's
- * precondition choice (pcf: the precondition reached last); the goal zone (facts from which
- * the goal is reached through zero-cost operators in the justification graph); the cut (the
- * operators reached from the state, outside the zone, with an effect in it); add the cut's
- * least remaining cost to h and subtract it from the cut } until hmax(goal) is 0.
+ * Cost (issue 4): equal conditions (of different actions, the goal) share one condition
+ * fact, so each gets its auxiliary operators once (village: 2,659 operators -> 746). Operators
+ * with no effect from which the goal fact can be reached backwards are left out of the index.
+ *
+ * Per evaluation: the state's facts are TRUE, its bool/enum values that some operator needs and
+ * every condition fact whose condition holds in the state (its auxiliary operators are then
+ * disabled: the fact is already there); then repeat { hmax with the remaining costs, keeping
+ * each operator's precondition choice (pcf: the precondition reached last) and, per fact, the
+ * list of operators whose pcf it is (the justification graph); the goal zone (facts from which
+ * the goal is reached through zero-cost operators in that graph); the cut (the operators
+ * reached from the state, outside the zone, with an effect in it); add the cut's least
+ * remaining cost to h and subtract it from the cut } until hmax(goal) is 0. After the first
+ * round hmax is updated incrementally from the cut's effects (costs only fall). The cut is
+ * found from the zone's side (cut_backward): an achiever of a zone fact whose pcf has hmax
+ * below the goal's is reached (its hmax is justified by facts below it, none in the zone), so
+ * only pcfs at the goal's hmax or above need a backward search; cut_forward, the definition
+ * (a search of the whole graph), is kept as the reference the tests compare it with. When
+ * every cost is a whole number (and their sum is below the bucket count), hmax uses a bucket
+ * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
+ * exact.
  *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
- * a build never allocates; ties are broken by fact and operator ids (deterministic).
+ * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
+ * bucket and by operator ids in a cut (deterministic).
  */
 #include <stdlib.h>
 #include <string.h>
