@@ -437,16 +437,16 @@ goap_status goap__lmcut_build(goap_planner *p) {
 
 /* ---- evaluation ---------------------------------------------------------------------------- */
 
-/* Two fresh stamps: the returned one and the one after it. */
+/* Three fresh stamps: the returned one and the two after it. */
 static uint32_t next_stamps(goap__lmcut *lm) {
-  if (lm->stamp >= UINT32_MAX - 2) {
+  if (lm->stamp >= UINT32_MAX - 3) {
     memset(lm->fstamp, 0, lm->nfact * sizeof *lm->fstamp);
     memset(lm->zone, 0, lm->nfact * sizeof *lm->zone);
     memset(lm->cut, 0, lm->nop * sizeof *lm->cut);
     lm->stamp = 0;
   }
-  lm->stamp += 2;
-  return lm->stamp - 1;
+  lm->stamp += 3;
+  return lm->stamp - 2;
 }
 
 /* An indexed binary heap of facts keyed by (value, fact id): at most one entry per fact
@@ -660,30 +660,33 @@ static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
 /* 1 when fact q (outside the zone) is reached from the state's facts along pcf edges without
  * entering the zone: searches backwards (from a fact to the pcf of each of its reached
  * achievers, outside the zone) for a fact below the goal's hmax H, or one already known to
- * be reached (fstamp == ys). */
-static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, double H) {
+ * be reached (fstamp == ys). When there is none, every fact it met is unreached too
+ * (fstamp = ns), as all it leads back to was searched. */
+static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, uint32_t ns,
+                        double H) {
   if (++lm->bstamp == 0) {
     memset(lm->bmark, 0, lm->nfact * sizeof *lm->bmark);
     lm->bstamp = 1;
   }
   uint32_t bs = lm->bstamp;
-  size_t top = 0;
+  size_t head = 0, tail = 0;
   ++lm->nback;
   lm->bmark[q] = bs;
-  lm->stack[top++] = q;
-  while (top > 0) {
-    int32_t x = lm->stack[--top];
+  lm->stack[tail++] = q;
+  while (head < tail) {
+    int32_t x = lm->stack[head++];
     if (lm->fh[x] < H || lm->fstamp[x] == ys) {
       lm->fstamp[q] = ys;
       return 1;
     }
     for (uint32_t k = lm->ach_off[x]; k < lm->ach_off[x + 1]; ++k) {
       int32_t y = lm->pcf[lm->ach[k]];
-      if (y < 0 || lm->zone[y] == zs || lm->bmark[y] == bs) continue;
+      if (y < 0 || lm->zone[y] == zs || lm->bmark[y] == bs || lm->fstamp[y] == ns) continue;
       lm->bmark[y] = bs;
-      lm->stack[top++] = y;
+      lm->stack[tail++] = y;
     }
   }
+  for (size_t i = 0; i < tail; ++i) lm->fstamp[lm->stack[i]] = ns;
   return 0;
 }
 
@@ -695,7 +698,7 @@ static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, do
  * needs the backward search. */
 static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
   double H = lm->fh[lm->goalfact];
-  uint32_t ys = zs + 1;
+  uint32_t ys = zs + 1, ns = zs + 2;
   size_t ncut = 0;
   for (size_t i = 0; i < nz; ++i) {
     int32_t z = lm->zlist[i];
@@ -703,7 +706,8 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
       int32_t o = lm->ach[k];
       int32_t q = lm->pcf[o];
       if (q < 0 || lm->zone[q] == zs || lm->cut[o] == zs) continue;
-      if (lm->fh[q] < H || lm->fstamp[q] == ys || reached_back(lm, q, zs, ys, H)) {
+      if (lm->fh[q] < H || lm->fstamp[q] == ys ||
+          (lm->fstamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
         lm->cut[o] = zs;
         lm->cutlist[ncut++] = o;
       }
