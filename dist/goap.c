@@ -1665,24 +1665,28 @@ typedef struct goap__lmcut {
   int32_t *cutlist;                    /* nop */
   double *hv;                          /* heap: values */
   int32_t *hf;                         /* heap: facts */
-  int32_t *hpos;                       /* nfact: a fact's heap position, -1 when absent */
+  int32_t *hpos;                       /* nfact: a fact's heap position (its bucket with the
+                                          bucket queue), -1 when absent */
   size_t nh;
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
    * is below nbuck: bhead[k] lists (bnext/bprev) the queued facts whose hmax is k */
   int usebuck;                         /* set by each evaluation */
-  int heap_only;                       /* tests: never use the bucket queue */
-  int forward_cut;                     /* tests: 1 find each cut with the forward search, 2
-                                          with both, counting differences in cut_mismatch */
-  unsigned long cut_mismatch, nback;   /* tests: differences; backward searches run */
-  int32_t *zlist;                      /* nfact: the facts of the goal zone */
-  uint32_t *bmark;                     /* nfact: stamps of the backward reachability search */
-  uint32_t bstamp;
   uint32_t nbuck, bcur;
   int32_t *bhead;                      /* nbuck */
   int32_t *bnext, *bprev;              /* nfact */
+  int32_t *zlist;                      /* nfact: the facts of the goal zone */
+  uint32_t *bmark;                     /* nfact: stamps of the backward reachability search */
+  uint32_t bstamp;
   uint32_t stamp;
-  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo, c_cm, c_cs, c_uc, c_uo, c_in;
-  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3, c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm;
+  /* for tests */
+  int heap_only;                       /* never use the bucket queue */
+  int forward_cut;                     /* 1: find each cut with the forward search; 2: with
+                                          both, counting differences in cut_mismatch */
+  unsigned long cut_mismatch, nback;   /* differences; backward searches run */
+  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
+  size_t c_cm, c_cs, c_uc, c_uo, c_in;
+  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -1855,7 +1859,8 @@ void goap__lmcut_free(goap_planner *p) {
 #define F(field, capf) goap__free(&p->alloc, lm->field, lm->capf * sizeof *lm->field);
   F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
   F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
-  F(intval, c_iv) F(intval_off, c_ivo) F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
+  F(intval, c_iv) F(intval_off, c_ivo)
+  F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
@@ -2573,7 +2578,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     } else { /* both: the forward search adds nothing, and reaches every pcf of the cut */
       size_t nb = cut_backward(lm, zs, nz);
       ncut = cut_forward(lm, zs, nb);
-      for (size_t i = 0; i < nb; ++i) lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
+      for (size_t i = 0; i < nb; ++i)
+        lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
       lm->cut_mismatch += ncut - nb;
     }
     /* in operator order, so that both searches lead to the same later choices */

@@ -79,7 +79,8 @@ void goap__lmcut_free(goap_planner *p) {
 #define F(field, capf) goap__free(&p->alloc, lm->field, lm->capf * sizeof *lm->field);
   F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
   F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
-  F(intval, c_iv) F(intval_off, c_ivo) F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
+  F(intval, c_iv) F(intval_off, c_ivo)
+  F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
@@ -797,7 +798,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     } else { /* both: the forward search adds nothing, and reaches every pcf of the cut */
       size_t nb = cut_backward(lm, zs, nz);
       ncut = cut_forward(lm, zs, nb);
-      for (size_t i = 0; i < nb; ++i) lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
+      for (size_t i = 0; i < nb; ++i)
+        lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
       lm->cut_mismatch += ncut - nb;
     }
     /* in operator order, so that both searches lead to the same later choices */
