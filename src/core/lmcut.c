@@ -5,16 +5,16 @@
  * The compilation (built when a request first asks for LM-cut with a new goal):
  *  - facts: TRUE (fact 0, always reached), one per value of every bool/enum variable, for
  *    every int variable UP(v) ("some `+= n>0` fired") and DOWN(v) ("some `-= n` fired"), one
- *    VAL(v,k) per value k that some `v = k` effect sets, one per non-trivial condition, and
- *    the goal fact;
+ *    VAL(v,k) per value k that some `v = k` effect sets, one per distinct non-trivial
+ *    condition, and the goal fact;
  *  - operators: each domain action (same id; preconditions are its relaxed conditions, effects
  *    the facts its effects reach), zero-cost auxiliary operators that make a condition fact
  *    hold, and a zero-cost goal operator. An operator without preconditions needs TRUE.
  *  - a bool/enum condition that is not a single value holds once any of its values does;
- *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (an operator
- *    guarded by the state's value), VAL(k) with k in it, UP with the start value or a VAL(k)
- *    at most b, DOWN with one at least a, or UP and DOWN together (the edges of the interval
- *    are tightened when ne sits on them).
+ *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (then it is a
+ *    fact of the state, see below), VAL(k) with k in it, UP with the start value (operators
+ *    guarded by the state's value) or a VAL(k) at most b, DOWN with one at least a, or UP and
+ *    DOWN together (the edges of the interval are tightened when ne sits on them).
  * Soundness: in any real plan, an int variable's value is the last value set (or the start
  * value) moved by the later ADDs; if they all go up it lies at or above that value, if all
  * down at or below, so the auxiliary operator matching the case is enabled. Every real plan
@@ -22,14 +22,30 @@
  * exceeds: LM-cut is admissible. Each auxiliary operator's condition also holds in relax.c's
  * hull relaxation, so hmax of this task is at least relax.c's hmax and LM-cut >= hmax.
  *
- * Per evaluation: repeat { hmax with the remaining costs, keeping each operator's
- * precondition choice (pcf: the precondition reached last); the goal zone (facts from which
- * the goal is reached through zero-cost operators in the justification graph); the cut (the
- * operators reached from the state, outside the zone, with an effect in it); add the cut's
- * least remaining cost to h and subtract it from the cut } until hmax(goal) is 0.
+ * Cost (issue 4): equal conditions (of different actions, the goal) share one condition
+ * fact, so each gets its auxiliary operators once (village: 2,659 operators -> 746). Operators
+ * with no effect from which the goal fact can be reached backwards are left out of the index.
+ *
+ * Per evaluation: the state's facts are TRUE, its bool/enum values that some operator needs and
+ * every condition fact whose condition holds in the state (its auxiliary operators are then
+ * disabled: the fact is already there); then repeat { hmax with the remaining costs, keeping
+ * each operator's precondition choice (pcf: the precondition reached last) and, per fact, the
+ * list of operators whose pcf it is (the justification graph); the goal zone (facts from which
+ * the goal is reached through zero-cost operators in that graph); the cut (the operators
+ * reached from the state, outside the zone, with an effect in it); add the cut's least
+ * remaining cost to h and subtract it from the cut } until hmax(goal) is 0. After the first
+ * round hmax is updated incrementally from the cut's effects (costs only fall). The cut is
+ * found from the zone's side (cut_backward): an achiever of a zone fact whose pcf has hmax
+ * below the goal's is reached (its hmax is justified by facts below it, none in the zone), so
+ * only pcfs at the goal's hmax or above need a backward search; cut_forward, the definition
+ * (a search of the whole graph), is kept as the reference the tests compare it with. When
+ * every cost is a whole number (and their sum is below the bucket count), hmax uses a bucket
+ * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
+ * exact.
  *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
- * a build never allocates; ties are broken by fact and operator ids (deterministic).
+ * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
+ * bucket and by operator ids in a cut (deterministic).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +53,7 @@
 #include "planner.h"
 
 #define LM_EPS 1e-9
+#define LM_MAXBUCK ((size_t)1 << 16)
 
 static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return GOAP_OK;
@@ -63,9 +80,11 @@ void goap__lmcut_free(goap_planner *p) {
   F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
   F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
   F(intval, c_iv) F(intval_off, c_ivo)
+  F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
   F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
-  F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3)
+  F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
+  F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -97,6 +116,8 @@ static goap_status op_begin(goap_planner *p, int32_t gvar, uint64_t ga, uint64_t
 
 static goap_status op_pre(goap_planner *p, int32_t f) {
   goap__lmcut *lm = &p->lm;
+  for (uint32_t k = lm->pre_off[lm->nop]; k < lm->npre; ++k)
+    if (lm->pre[k] == f) return GOAP_OK; /* two equal conditions share a fact */
   GROW(pre, c_pre, (size_t)lm->npre + 1);
   lm->pre[lm->npre++] = f;
   return GOAP_OK;
@@ -145,20 +166,32 @@ static int32_t val_fact(const goap_planner *p, int32_t v, uint64_t k) {
   return (int32_t)(lm->valbase + lo);
 }
 
-static int32_t cond_fact(const goap_planner *p, int c) {
-  const goap__rcond *rc = &p->rx.cond[c];
-  if (p->d->vars[rc->var].type != GOAP_INT && rc->a == rc->b && !rc->has_ne)
-    return (int32_t)(1 + p->rx.fact_off[rc->var] + rc->a);
-  return (int32_t)(p->lm.condbase + (uint32_t)c);
+/* A bool/enum condition on a single value is that value's fact. */
+static int cond_is_value(const goap_planner *p, const goap__rcond *rc) {
+  return p->d->vars[rc->var].type != GOAP_INT && rc->a == rc->b && !rc->has_ne;
 }
 
-/* The auxiliary operators of condition c. */
-static goap_status emit_cond(goap_planner *p, int c) {
-  const goap__rcond *rc = &p->rx.cond[c];
+/* Conditions ordered by (var, a, b, has_ne, ne), then index (owner holds the index). */
+static int cmp_cond(const void *x, const void *y) {
+  const goap__rcond *c = (const goap__rcond *)x, *e = (const goap__rcond *)y;
+  uint64_t cne = c->has_ne ? c->ne : 0, ene = e->has_ne ? e->ne : 0;
+  if (c->var != e->var) return c->var < e->var ? -1 : 1;
+  if (c->a != e->a) return c->a < e->a ? -1 : 1;
+  if (c->b != e->b) return c->b < e->b ? -1 : 1;
+  if (c->has_ne != e->has_ne) return c->has_ne < e->has_ne ? -1 : 1;
+  if (cne != ene) return cne < ene ? -1 : 1;
+  return c->owner < e->owner ? -1 : c->owner > e->owner;
+}
+
+static int same_cond(const goap__rcond *c, const goap__rcond *e) {
+  return c->var == e->var && c->a == e->a && c->b == e->b && c->has_ne == e->has_ne &&
+         (!c->has_ne || c->ne == e->ne);
+}
+
+/* The auxiliary operators of condition fact cf, which stands for condition rc. */
+static goap_status emit_cond(goap_planner *p, const goap__rcond *rc, int32_t cf) {
   const goap__var *var = &p->d->vars[rc->var];
   const goap__lmcut *lm = &p->lm;
-  int32_t cf = cond_fact(p, c);
-  if (cf < (int32_t)lm->condbase) return GOAP_OK; /* a value fact itself */
   uint64_t a = rc->a, b = rc->b, ne = rc->ne;
   uint32_t has_ne = rc->has_ne;
   if (a > b) return GOAP_OK; /* never holds */
@@ -183,9 +216,8 @@ static goap_status emit_cond(goap_planner *p, int c) {
     else ad = a + 1;
   }
   if (a == b && has_ne && ne == a) return GOAP_OK;
-  /* the start value */
-  st = aux_op(p, cf, -1, -1, v, a, b, ne, has_ne);
-  if (st == GOAP_OK && up_ok) st = aux_op(p, cf, up, -1, v, 0, bu, 0, 0);
+  /* (a start value in the interval makes the condition fact a fact of the state) */
+  if (up_ok) st = aux_op(p, cf, up, -1, v, 0, bu, 0, 0);
   if (st == GOAP_OK && down_ok) st = aux_op(p, cf, down, -1, v, ad, var->range, 0, 0);
   if (st == GOAP_OK) st = aux_op(p, cf, up, down, -1, 0, 0, 0, 0);
   for (uint32_t i = lm->intval_off[v]; i < lm->intval_off[v + 1] && st == GOAP_OK; ++i) {
@@ -198,15 +230,18 @@ static goap_status emit_cond(goap_planner *p, int c) {
   return st;
 }
 
-/* fact -> operators CSR from the operators' lists (pre or eff). */
+/* fact -> operators CSR from the operators' lists (pre or eff), of the operators o with
+ * keep[o] != 0 (all when keep is NULL). */
 static void build_index(const goap__lmcut *lm, const uint32_t *off, const int32_t *list,
-                        uint32_t *ioff, int32_t *idx) {
+                        const uint32_t *keep, uint32_t *ioff, int32_t *idx) {
   memset(ioff, 0, ((size_t)lm->nfact + 1) * sizeof *ioff);
   for (uint32_t o = 0; o < lm->nop; ++o)
-    for (uint32_t k = off[o]; k < off[o + 1]; ++k) ioff[list[k] + 1]++;
+    if (!keep || keep[o])
+      for (uint32_t k = off[o]; k < off[o + 1]; ++k) ioff[list[k] + 1]++;
   for (uint32_t f = 0; f < lm->nfact; ++f) ioff[f + 1] += ioff[f];
   for (uint32_t o = 0; o < lm->nop; ++o)
-    for (uint32_t k = off[o]; k < off[o + 1]; ++k) idx[ioff[list[k]]++] = (int32_t)o;
+    if (!keep || keep[o])
+      for (uint32_t k = off[o]; k < off[o + 1]; ++k) idx[ioff[list[k]]++] = (int32_t)o;
   for (uint32_t f = lm->nfact; f > 0; --f) ioff[f] = ioff[f - 1];
   ioff[0] = 0;
 }
@@ -241,13 +276,35 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->intval_off, 0, ((size_t)V + 1) * sizeof *lm->intval_off);
   for (size_t i = 0; i < niv; ++i) lm->intval_off[(lm->intval[i] >> 32) + 1]++;
   for (int v = 0; v < V; ++v) lm->intval_off[v + 1] += lm->intval_off[v];
-  /* fact numbering */
+  /* fact numbering; equal conditions (of different actions, or the goal) share one fact */
   int ncond = r->ncond + r->ngoal;
   lm->upbase = 1 + r->nfacts;
   lm->downbase = lm->upbase + (uint32_t)V;
   lm->valbase = lm->downbase + (uint32_t)V;
   lm->condbase = lm->valbase + (uint32_t)niv;
-  lm->goalfact = lm->condbase + (uint32_t)ncond;
+  GROW(cmap, c_cm, (size_t)ncond + 1);
+  GROW(csort, c_cs, (size_t)ncond + 1);
+  size_t ncs = 0;
+  for (int c = 0; c < ncond; ++c) {
+    const goap__rcond *rc = &r->cond[c];
+    if (cond_is_value(p, rc)) {
+      lm->cmap[c] = (int32_t)(1 + r->fact_off[rc->var] + rc->a);
+    } else {
+      lm->csort[ncs] = *rc;
+      lm->csort[ncs++].owner = c;
+    }
+  }
+  if (ncs) qsort(lm->csort, ncs, sizeof *lm->csort, cmp_cond);
+  uint32_t nuc = 0;
+  for (size_t i = 0; i < ncs; ++i) {
+    if (i > 0 && !same_cond(&lm->csort[i], &lm->csort[i - 1])) ++nuc;
+    lm->cmap[lm->csort[i].owner] = (int32_t)(lm->condbase + nuc);
+  }
+  if (ncs) ++nuc;
+  lm->nuc = nuc;
+  GROW(ucond, c_uc, (size_t)nuc + 1);
+  GROW(uop_off, c_uo, (size_t)nuc + 1);
+  lm->goalfact = lm->condbase + nuc;
   lm->nfact = lm->goalfact + 1;
   /* operators: the actions first (operator id = action id) */
   lm->nop = lm->npre = lm->neff = 0;
@@ -255,7 +312,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   for (int a = 0; a < A && st == GOAP_OK; ++a) {
     st = op_begin(p, -1, 0, 0, 0, 0);
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && st == GOAP_OK; ++k)
-      st = op_pre(p, cond_fact(p, (int)k));
+      st = op_pre(p, lm->cmap[k]);
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff && st == GOAP_OK; ++k) {
       const goap_effect *e = &x->eff[k];
@@ -273,10 +330,18 @@ goap_status goap__lmcut_build(goap_planner *p) {
     }
     if (st == GOAP_OK) st = op_end(p);
   }
-  for (int c = 0; c < ncond && st == GOAP_OK; ++c) st = emit_cond(p, c);
+  for (size_t i = 0; i < ncs && st == GOAP_OK; ++i)
+    if (i == 0 || !same_cond(&lm->csort[i], &lm->csort[i - 1])) {
+      int32_t cf = lm->cmap[lm->csort[i].owner];
+      uint32_t ui = (uint32_t)cf - lm->condbase;
+      lm->ucond[ui] = lm->csort[i];
+      lm->uop_off[ui] = lm->nop;
+      st = emit_cond(p, &lm->csort[i], cf);
+    }
+  lm->uop_off[nuc] = lm->nop;
   /* the goal operator */
   if (st == GOAP_OK) st = op_begin(p, -1, 0, 0, 0, 0);
-  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, cond_fact(p, r->ncond + g));
+  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, lm->cmap[r->ncond + g]);
   if (st == GOAP_OK) st = op_eff(p, (int32_t)lm->goalfact);
   if (st == GOAP_OK) st = op_end(p);
   if (st != GOAP_OK) return st;
@@ -297,27 +362,72 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(cut, c_o5, O);
   GROW(cutlist, c_o6, O);
   GROW(hv, c_h1, F + 1);
+  GROW(jhead, c_jh, F);
+  GROW(init, c_in, F);
+  GROW(zlist, c_zl, F);
+  GROW(bmark, c_bm, F);
+  GROW(bnext, c_bn, F);
+  GROW(bprev, c_bp, F);
+  /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
+   * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
+  {
+    double sum = 0.0;
+    for (int a = 0; a < A; ++a)
+      if ((p->aflag[a] & 8u) && p->acost[a] < GOAP__INF) sum += p->acost[a];
+    size_t nb = sum < (double)LM_MAXBUCK ? (size_t)sum + 2 : LM_MAXBUCK;
+    if (nb < 256) nb = 256;
+    GROW(bhead, c_bh, nb);
+    lm->nbuck = (uint32_t)lm->c_bh;
+    memset(lm->bhead, 0xff, lm->c_bh * sizeof *lm->bhead);
+    lm->bcur = lm->nbuck;
+  }
+  GROW(jnext, c_jn, O);
+  GROW(jprev, c_jp, O);
   GROW(hf, c_h2, F + 1);
   GROW(hpos, c_h3, F + 1);
-  build_index(lm, lm->pre_off, lm->pre, lm->pre_of_off, lm->pre_of);
-  /* drop effects on facts that no operator needs (e.g. a bool set to false where only true is
-   * ever tested): they can never matter to hmax, the zone or the cut */
+  /* relevance: the facts from which the goal fact can be reached backwards (an operator with
+   * an effect among them makes its preconditions relevant). Every fact on a path of the
+   * justification graph to a relevant fact is relevant, so the other facts and the operators
+   * without a relevant effect never matter to hmax(goal), the zone or the cut: those
+   * operators are left out of the index (they never fire) and the other effects dropped. */
+  uint32_t *frel = lm->zone, *orel = lm->cut; /* scratch, cleared below */
+  memset(frel, 0, F * sizeof *frel);
+  memset(orel, 0, O * sizeof *orel);
+  build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
+  {
+    size_t top = 0;
+    frel[lm->goalfact] = 1;
+    lm->stack[top++] = (int32_t)lm->goalfact;
+    while (top > 0) {
+      int32_t f = lm->stack[--top];
+      for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
+        int32_t o = lm->ach[k];
+        if (orel[o]) continue;
+        orel[o] = 1;
+        for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j)
+          if (!frel[lm->pre[j]]) {
+            frel[lm->pre[j]] = 1;
+            lm->stack[top++] = lm->pre[j];
+          }
+      }
+    }
+  }
   uint32_t w = 0;
   for (uint32_t o = 0; o < lm->nop; ++o) {
     uint32_t from = lm->eff_off[o], to = lm->eff_off[o + 1];
     lm->eff_off[o] = w;
-    for (uint32_t k = from; k < to; ++k) {
-      int32_t f = lm->eff[k];
-      if ((uint32_t)f == lm->goalfact || lm->pre_of_off[f + 1] > lm->pre_of_off[f])
-        lm->eff[w++] = f;
-    }
+    for (uint32_t k = from; k < to; ++k)
+      if (frel[lm->eff[k]]) lm->eff[w++] = lm->eff[k];
   }
   lm->eff_off[lm->nop] = w;
   lm->neff = w;
-  build_index(lm, lm->eff_off, lm->eff, lm->ach_off, lm->ach);
+  build_index(lm, lm->pre_off, lm->pre, orel, lm->pre_of_off, lm->pre_of);
+  build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
   memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
   memset(lm->cut, 0, O * sizeof *lm->cut);
+  memset(lm->bmark, 0, F * sizeof *lm->bmark);
+  lm->bstamp = 0;
   memset(lm->hpos, 0xff, F * sizeof *lm->hpos);
   lm->nh = 0;
   lm->stamp = 0;
@@ -328,14 +438,16 @@ goap_status goap__lmcut_build(goap_planner *p) {
 
 /* ---- evaluation ---------------------------------------------------------------------------- */
 
-static uint32_t next_stamp(goap__lmcut *lm) {
-  if (++lm->stamp == 0) {
+/* Three fresh stamps: the returned one and the two after it. */
+static uint32_t next_stamps(goap__lmcut *lm) {
+  if (lm->stamp >= UINT32_MAX - 3) {
     memset(lm->fstamp, 0, lm->nfact * sizeof *lm->fstamp);
     memset(lm->zone, 0, lm->nfact * sizeof *lm->zone);
     memset(lm->cut, 0, lm->nop * sizeof *lm->cut);
-    lm->stamp = 1;
+    lm->stamp = 0;
   }
-  return lm->stamp;
+  lm->stamp += 3;
+  return lm->stamp - 2;
 }
 
 /* An indexed binary heap of facts keyed by (value, fact id): at most one entry per fact
@@ -357,14 +469,46 @@ static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
   hplace(lm, i, t, f);
 }
 
-/* Inserts f with value t, or lowers its value to t (callers only ever lower it). */
+/* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
+ * bucket queue, t is a whole number below nbuck and bkey (hv) holds f's bucket. */
 static void hpush(goap__lmcut *lm, double t, int32_t f) {
   int32_t at = lm->hpos[f];
+  if (lm->usebuck) {
+    uint32_t k = (uint32_t)t;
+    if (at >= 0) { /* unlink from its old bucket */
+      int32_t n = lm->bnext[f], pr = lm->bprev[f];
+      if (pr >= 0) lm->bnext[pr] = n;
+      else lm->bhead[at] = n;
+      if (n >= 0) lm->bprev[n] = pr;
+    } else {
+      ++lm->nh;
+    }
+    int32_t h = lm->bhead[k];
+    lm->bnext[f] = h;
+    lm->bprev[f] = -1;
+    if (h >= 0) lm->bprev[h] = f;
+    lm->bhead[k] = f;
+    lm->hpos[f] = (int32_t)k;
+    if (k < lm->bcur) lm->bcur = k;
+    return;
+  }
   if (at >= 0) hsift_up(lm, (size_t)at, t, f);
   else hsift_up(lm, lm->nh++, t, f);
 }
 
 static void hpop(goap__lmcut *lm, double *t, int32_t *f) {
+  if (lm->usebuck) {
+    uint32_t k = lm->bcur;
+    while (lm->bhead[k] < 0) ++k;
+    int32_t x = lm->bhead[k], n = lm->bnext[x];
+    lm->bhead[k] = n;
+    if (n >= 0) lm->bprev[n] = -1;
+    lm->hpos[x] = -1;
+    *f = x;
+    *t = (double)k;
+    lm->bcur = --lm->nh ? k : lm->nbuck;
+    return;
+  }
   *t = lm->hv[0];
   *f = lm->hf[0];
   lm->hpos[*f] = -1;
@@ -392,26 +536,37 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   }
 }
 
+/* The justification graph: jhead[f] lists (through jnext/jprev) the operators whose pcf is f. */
+static void jlink(goap__lmcut *lm, int32_t o, int32_t f) {
+  int32_t h = lm->jhead[f];
+  lm->pcf[o] = f;
+  lm->jprev[o] = -1;
+  lm->jnext[o] = h;
+  if (h >= 0) lm->jprev[h] = o;
+  lm->jhead[f] = o;
+}
+
+static void junlink(goap__lmcut *lm, int32_t o) {
+  int32_t n = lm->jnext[o], pr = lm->jprev[o];
+  if (pr >= 0) lm->jnext[pr] = n;
+  else lm->jhead[lm->pcf[o]] = n;
+  if (n >= 0) lm->jprev[n] = pr;
+}
+
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
  * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
  * is not reached or disabled). */
-static void lm_hmax(goap_planner *p, const goap_word *s) {
-  goap__lmcut *lm = &p->lm;
-  const goap_domain *d = p->d;
+static void lm_hmax(goap__lmcut *lm) {
   double *fh = lm->fh;
   for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
+  memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
   for (uint32_t o = 0; o < lm->nop; ++o) {
     lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
     lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
   }
-  seed(lm, fh, 0); /* the heap is empty here (every run drains it) */
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    if (var->type == GOAP_INT) continue;
-    uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
-    seed(lm, fh, (int32_t)(1 + p->rx.fact_off[v] + k));
-  }
-  uint32_t done = next_stamp(lm);
+  /* the heap is empty here (every run drains it) */
+  for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
+  uint32_t done = next_stamps(lm);
   while (lm->nh > 0) {
     double t;
     int32_t f;
@@ -421,7 +576,7 @@ static void lm_hmax(goap_planner *p, const goap_word *s) {
     for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
       int32_t o = lm->pre_of[k];
       if (--lm->unsat[o] != 0 || lm->rem[o] >= GOAP__INF) continue;
-      lm->pcf[o] = f;
+      jlink(lm, o, f);
       double v = t + lm->rem[o];
       for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
         int32_t g = lm->eff[e];
@@ -455,88 +610,204 @@ static void lm_hmax_update(goap__lmcut *lm) {
     int32_t f;
     hpop(lm, &t, &f);
     if (t > lm->fh[f]) continue; /* stale */
-    for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
-      int32_t o = lm->pre_of[k];
-      if (lm->pcf[o] != f) continue;
+    for (int32_t o = lm->jhead[f], next; o >= 0; o = next) {
+      next = lm->jnext[o];
       int32_t best = lm->pre[lm->pre_off[o]];
       for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
         if (lm->fh[lm->pre[j]] > lm->fh[best]) best = lm->pre[j];
-      lm->pcf[o] = best;
+      if (best != f) {
+        junlink(lm, o);
+        jlink(lm, o, best);
+      }
       relax_op(lm, o);
     }
   }
+}
+
+/* The cut by definition: the operators reached from the state's facts forwards along pcf
+ * edges without entering the zone (stamp zs), with an effect in the zone. The facts visited
+ * get the stamp zs + 1 in zone[] (no fact of the state is in the zone: their hmax is 0).
+ * Costs O(justification graph); kept as the reference for cut_backward (tests). Appends to
+ * cutlist[ncut..] the operators not yet in it; returns the new count. */
+static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
+  uint32_t vs = zs + 1, *mark = lm->zone;
+  size_t top = 0;
+  for (uint32_t i = 0; i < lm->ninit; ++i) {
+    int32_t f = lm->init[i];
+    mark[f] = vs;
+    lm->stack[top++] = f;
+  }
+  while (top > 0) {
+    int32_t f = lm->stack[--top];
+    for (int32_t o = lm->jhead[f]; o >= 0; o = lm->jnext[o]) {
+      for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
+        int32_t g = lm->eff[e];
+        uint32_t mg = mark[g];
+        if (mg == zs) {
+          if (lm->cut[o] != zs) {
+            lm->cut[o] = zs;
+            lm->cutlist[ncut++] = o;
+          }
+        } else if (mg != vs) {
+          mark[g] = vs;
+          lm->stack[top++] = g;
+        }
+      }
+    }
+  }
+  return ncut;
+}
+
+/* 1 when fact q (outside the zone) is reached from the state's facts along pcf edges without
+ * entering the zone: searches backwards (from a fact to the pcf of each of its reached
+ * achievers, outside the zone) for a fact below the goal's hmax H, or one already known to
+ * be reached (fstamp == ys). When there is none, every fact it met is unreached too
+ * (fstamp = ns), as all it leads back to was searched. */
+static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, uint32_t ns,
+                        double H) {
+  if (++lm->bstamp == 0) {
+    memset(lm->bmark, 0, lm->nfact * sizeof *lm->bmark);
+    lm->bstamp = 1;
+  }
+  uint32_t bs = lm->bstamp;
+  size_t head = 0, tail = 0;
+  ++lm->nback;
+  lm->bmark[q] = bs;
+  lm->stack[tail++] = q;
+  while (head < tail) {
+    int32_t x = lm->stack[head++];
+    if (lm->fh[x] < H || lm->fstamp[x] == ys) {
+      lm->fstamp[q] = ys;
+      return 1;
+    }
+    for (uint32_t k = lm->ach_off[x]; k < lm->ach_off[x + 1]; ++k) {
+      int32_t y = lm->pcf[lm->ach[k]];
+      if (y < 0 || lm->zone[y] == zs || lm->bmark[y] == bs || lm->fstamp[y] == ns) continue;
+      lm->bmark[y] = bs;
+      lm->stack[tail++] = y;
+    }
+  }
+  for (size_t i = 0; i < tail; ++i) lm->fstamp[lm->stack[i]] = ns;
+  return 0;
+}
+
+/* The same cut from the zone's side: the reached achievers of zone facts whose pcf q is
+ * outside the zone and reached from the state without entering it. Every fact with hmax
+ * below the goal's H is: the achievers that justify its hmax (each at most its hmax,
+ * back to the state) lie below H, and zone facts are at H or above (a zero-cost operator's
+ * effect is at most its pcf, exactly, as costs at most LM_EPS are 0). Only a q at H or above
+ * needs the backward search. */
+static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
+  double H = lm->fh[lm->goalfact];
+  uint32_t ys = zs + 1, ns = zs + 2;
+  size_t ncut = 0;
+  for (size_t i = 0; i < nz; ++i) {
+    int32_t z = lm->zlist[i];
+    for (uint32_t k = lm->ach_off[z]; k < lm->ach_off[z + 1]; ++k) {
+      int32_t o = lm->ach[k];
+      int32_t q = lm->pcf[o];
+      if (q < 0 || lm->zone[q] == zs || lm->cut[o] == zs) continue;
+      if (lm->fh[q] < H || lm->fstamp[q] == ys ||
+          (lm->fstamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
+        lm->cut[o] = zs;
+        lm->cutlist[ncut++] = o;
+      }
+    }
+  }
+  return ncut;
 }
 
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   goap__lmcut *lm = &p->lm;
   const goap_domain *d = p->d;
   if (p->nwant == 0) return 0.0;
-  /* the operators usable in this request and in this state, at their costs */
-  for (uint32_t o = 0; o < lm->nop; ++o) {
-    double c = 0.0;
-    if (o < (uint32_t)d->nactions) {
-      c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
-    } else if (lm->guard[o].var >= 0) {
-      const goap__rcond *g = &lm->guard[o];
-      const goap__var *var = &d->vars[g->var];
-      uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
-      if (k < g->a || k > g->b || (g->has_ne && k == g->ne)) c = GOAP__INF;
-    }
-    lm->rem[o] = c;
+  /* the facts of the state: TRUE, the bool/enum values, the conditions that hold (their
+   * auxiliary operators are then useless: disabled) */
+  uint32_t ni = 0;
+  lm->init[ni++] = 0;
+  for (int v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    if (var->type == GOAP_INT) continue;
+    int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
+                          goap__field_get(s, var->word, var->shift, var->fmask));
+    if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
   }
+  /* the operators usable in this request and in this state, at their costs */
+  double sum = 0.0;
+  int whole = 1;
+  for (uint32_t o = 0; o < (uint32_t)d->nactions; ++o) {
+    double c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
+    if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
+    lm->rem[o] = c;
+    if (c < GOAP__INF) {
+      sum += c;
+      whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
+    }
+  }
+  /* whole costs stay whole (each cut subtracts a difference of sums of them) */
+  lm->usebuck = whole && sum + 1.0 < (double)lm->nbuck && !lm->heap_only;
+  for (uint32_t u = 0; u < lm->nuc; ++u) {
+    const goap__rcond *c = &lm->ucond[u];
+    const goap__var *var = &d->vars[c->var];
+    uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
+    uint32_t o = lm->uop_off[u], oe = lm->uop_off[u + 1];
+    if (k >= c->a && k <= c->b && !(c->has_ne && k == c->ne)) {
+      lm->init[ni++] = (int32_t)(lm->condbase + u);
+      for (; o < oe; ++o) lm->rem[o] = GOAP__INF;
+      continue;
+    }
+    for (; o < oe; ++o) {
+      const goap__rcond *g = &lm->guard[o];
+      double cst = 0.0;
+      if (g->var >= 0) {
+        const goap__var *gv = &d->vars[g->var];
+        uint64_t x = goap__field_get(s, gv->word, gv->shift, gv->fmask);
+        if (x < g->a || x > g->b || (g->has_ne && x == g->ne)) cst = GOAP__INF;
+      }
+      lm->rem[o] = cst;
+    }
+  }
+  lm->rem[lm->goalop] = 0.0;
+  lm->ninit = ni;
   double h = 0.0;
-  lm_hmax(p, s);
+  lm_hmax(lm);
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
-    uint32_t zs = next_stamp(lm);
-    size_t top = 0;
+    uint32_t zs = next_stamps(lm);
+    size_t top = 0, nz = 0;
     lm->zone[lm->goalfact] = zs;
     lm->stack[top++] = (int32_t)lm->goalfact;
     while (top > 0) {
       int32_t f = lm->stack[--top];
+      lm->zlist[nz++] = f;
       for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
         int32_t o = lm->ach[k];
         int32_t q = lm->pcf[o];
-        if (q < 0 || lm->rem[o] > LM_EPS) continue;
+        if (q < 0 || lm->rem[o] > 0.0) continue;
         if (lm->zone[q] == zs) continue;
         lm->zone[q] = zs;
         lm->stack[top++] = q;
       }
     }
-    /* the cut: from the state's facts forwards along pcf edges, stopping at the zone; fstamp
-     * marks the facts visited (the stamps are per array, so zs serves here too) */
-    uint32_t vs = zs;
-    size_t ncut = 0;
-    top = 0;
-    lm->fstamp[0] = vs;
-    lm->stack[top++] = 0;
-    for (int v = 0; v < d->nvars; ++v) {
-      const goap__var *var = &d->vars[v];
-      if (var->type == GOAP_INT) continue;
-      int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
-                            goap__field_get(s, var->word, var->shift, var->fmask));
-      lm->fstamp[f] = vs;
-      lm->stack[top++] = f;
+    size_t ncut;
+    if (lm->forward_cut == 0) {
+      ncut = cut_backward(lm, zs, nz);
+    } else if (lm->forward_cut == 1) {
+      ncut = cut_forward(lm, zs, 0);
+    } else { /* both: the forward search adds nothing, and reaches every pcf of the cut */
+      size_t nb = cut_backward(lm, zs, nz);
+      ncut = cut_forward(lm, zs, nb);
+      for (size_t i = 0; i < nb; ++i)
+        lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
+      lm->cut_mismatch += ncut - nb;
     }
-    while (top > 0) {
-      int32_t f = lm->stack[--top];
-      for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
-        int32_t o = lm->pre_of[k];
-        if (lm->pcf[o] != f) continue; /* not reached through f (or not reached, or disabled) */
-        for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
-          int32_t g = lm->eff[e];
-          if (lm->zone[g] == zs) {
-            if (lm->cut[o] != zs) {
-              lm->cut[o] = zs;
-              lm->cutlist[ncut++] = o;
-            }
-          } else if (lm->fstamp[g] != vs) {
-            lm->fstamp[g] = vs;
-            lm->stack[top++] = g;
-          }
-        }
-      }
+    /* in operator order, so that both searches lead to the same later choices */
+    for (size_t i = 1; i < ncut; ++i) {
+      int32_t o = lm->cutlist[i];
+      size_t j = i;
+      for (; j > 0 && lm->cutlist[j - 1] > o; --j) lm->cutlist[j] = lm->cutlist[j - 1];
+      lm->cutlist[j] = o;
     }
     if (ncut == 0) break; /* cannot happen while hmax(goal) > 0; a safe stop */
     double m = GOAP__INF;

@@ -97,20 +97,46 @@ typedef struct goap__lmcut {
   int32_t *pre_of, *ach;               /* operators */
   uint64_t *intval;                    /* (var << 32 | value) that int effects set, sorted */
   uint32_t *intval_off;                /* nvars + 1 */
+  int32_t *cmap;                       /* ncond + ngoal: a condition's fact (equal ones share) */
+  goap__rcond *csort;                  /* ncond + ngoal: build scratch (conditions by key) */
+  uint32_t nuc;                        /* condition facts: condbase + u for u < nuc */
+  goap__rcond *ucond;                  /* nuc: the condition of each condition fact */
+  uint32_t *uop_off;                   /* nuc + 1: its auxiliary operators (contiguous) */
+  int32_t *init;                       /* nfact: the facts true in the evaluated state */
+  uint32_t ninit;
   double *fh;                          /* nfact: hmax */
   uint32_t *fstamp, *zone;             /* nfact: stamps */
   int32_t *stack;                      /* nfact */
   int32_t *unsat, *pcf;                /* nop */
+  int32_t *jhead;                      /* nfact: first operator whose pcf is the fact, -1 */
+  int32_t *jnext, *jprev;              /* nop: the list of operators with the same pcf */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
   uint32_t *cut;                       /* nop: stamps */
   int32_t *cutlist;                    /* nop */
   double *hv;                          /* heap: values */
   int32_t *hf;                         /* heap: facts */
-  int32_t *hpos;                       /* nfact: a fact's heap position, -1 when absent */
+  int32_t *hpos;                       /* nfact: a fact's heap position (its bucket with the
+                                          bucket queue), -1 when absent */
   size_t nh;
+  /* the bucket queue that replaces the heap when every cost is a whole number and their sum
+   * is below nbuck: bhead[k] lists (bnext/bprev) the queued facts whose hmax is k */
+  int usebuck;                         /* set by each evaluation */
+  uint32_t nbuck, bcur;
+  int32_t *bhead;                      /* nbuck */
+  int32_t *bnext, *bprev;              /* nfact */
+  int32_t *zlist;                      /* nfact: the facts of the goal zone */
+  uint32_t *bmark;                     /* nfact: stamps of the backward reachability search */
+  uint32_t bstamp;
   uint32_t stamp;
+  /* for tests */
+  int heap_only;                       /* never use the bucket queue */
+  int forward_cut;                     /* 1: find each cut with the forward search; 2: with
+                                          both, counting differences in cut_mismatch */
+  unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
+  size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
