@@ -7,6 +7,11 @@
 #include <goap/goap.h>
 #include <goap/sched.h> /* compiles as C++ too (not linked here) */
 #include <goap/pddl.h> /* compiled as C++ only (no goap_pddl call, so no link needed) */
+/* compiled as C++ only, likewise: every other public header */
+#include <goap/hddl.h>
+#include <goap/htn.h>
+#include <goap/squad.h>
+#include <goap/tactics.h>
 
 #include <cmath>
 #include <cstdio>
