@@ -225,10 +225,12 @@ int cli_cmd_pddl(int argc, char **argv) {
                     "loaded and grounded in %.1f ms\n",
             goap_pddl_domain_name(task), goap_pddl_problem_name(task), info.reachable_atoms,
             info.static_atoms, info.variables, info.ground_actions, t1 - t0);
-    fprintf(stderr, "; search %s%s: expanded %llu, generated %llu, nodes %lu, %.1f ms\n", cfg,
+    fprintf(stderr, "; search %s%s: expanded %llu, generated %llu, evaluated %llu, nodes %lu, "
+                    "%.1f ms\n", cfg,
             goap_config_is_optimal(a.opts.search, a.opts.heuristic) ? " (optimal)" : "",
             (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
-            (unsigned long)r->stats.nodes, r->stats.time_us / 1000.0);
+            (unsigned long long)r->stats.evaluated, (unsigned long)r->stats.nodes,
+            r->stats.time_us / 1000.0);
   }
   rc = status_exit(st);
   if (rc == CLI_EXIT_USAGE && !a.json)
