@@ -378,8 +378,9 @@ typedef enum goap_heuristic {
  *     only when taken out (a dead end found then is dropped). Trace NEW events then carry the
  *     parent's h, and partial plans rank unevaluated nodes by it.
  *   - ASTAR: still optimal with an admissible heuristic. A successor by an action of cost c
- *     enters with the key g + max(0, h(parent) - c), a lower bound on the cost of any plan
- *     through it (a state reached again more cheaply keeps the largest such bound). Taken out
+ *     enters with the key g + max(0, h(parent) - c) (with LMCUT, h(parent) minus the action's
+ *     share of the parent's cuts when larger; docs/api.md), a lower bound on the cost of any
+ *     plan through it (a state reached again more cheaply keeps the largest such bound). Taken out
  *     unevaluated, a goal state ends the search (its key is its g); another is evaluated
  *     (h = the larger of the heuristic and its bound) and, if that raises its key, queued
  *     again with key g + h instead of being expanded: it counts as neither expanded nor in
