@@ -11,7 +11,9 @@
  *    (goap_heuristic_from_name), else "n/a". Optimal configurations must give the scenario's
  *    expected cost. A last column runs greedy hff with preferred operators and lazy
  *    evaluation (GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY); --greedy-only runs only the two
- *    greedy columns (for profiling).
+ *    greedy columns (for profiling). The column "astar/lmcut lazy" is A* with lmcut and
+ *    GOAP_REQUEST_LAZY (optimal: checked against the expected cost); --lmcut-only runs only
+ *    the two lmcut columns. Cells: time, cost (c), expansions (n), heuristic evaluations (e).
  *
  * --threads -1|1|2 runs only that scheduler configuration (-1: inline) after the baseline.
  * Times are medians over --reps runs (default 21 for soldiers, 5 for the village). Exit status
@@ -167,13 +169,14 @@ static void bench_soldiers(const char *path, int reps, int only_threads) {
 
 /* Request flags of the next village_cell, and whether to skip the A* columns. */
 static unsigned cell_flags;
-static int greedy_only;
+static int greedy_only, lmcut_only;
 
 /* Median time per plan of one scenario in one configuration; prints a table cell. */
 static void village_cell(const goap_domain *d, goap_planner *p, const goap_scenario *sc,
                          goap_search search, int heuristic, int reps) {
-  if (heuristic < 0 || (greedy_only && search != GOAP_SEARCH_GREEDY)) {
-    printf(" %22s", heuristic < 0 ? "n/a" : "-");
+  if (heuristic < 0 || (greedy_only && search != GOAP_SEARCH_GREEDY) ||
+      (lmcut_only && heuristic != goap_heuristic_from_name("lmcut"))) {
+    printf(" %27s", heuristic < 0 ? "n/a" : "-");
     return;
   }
   goap_word start[16];
@@ -206,11 +209,11 @@ static void village_cell(const goap_domain *d, goap_planner *p, const goap_scena
     ++failures;
   char cell[64];
   if (res.status == GOAP_OK)
-    snprintf(cell, sizeof cell, "%.3f ms c%g n%llu", m, res.cost,
-             (unsigned long long)res.stats.expanded);
+    snprintf(cell, sizeof cell, "%.3f ms c%g n%llu e%llu", m, res.cost,
+             (unsigned long long)res.stats.expanded, (unsigned long long)res.stats.evaluated);
   else
     snprintf(cell, sizeof cell, "%s", goap_status_name(res.status));
-  printf(" %22s", cell);
+  printf(" %27s", cell);
   free(times);
 }
 
@@ -227,10 +230,10 @@ static void bench_village(const char *path, int reps) {
   int lmcut = goap_heuristic_from_name("lmcut");
   int hff = goap_heuristic_from_name("hff");
   printf("village: %d variables, %d actions; median ms per plan of %d runs "
-         "(c: cost, n: expansions)\n",
+         "(c: cost, n: expansions, e: evaluations)\n",
          goap_domain_var_count(d), goap_domain_action_count(d), reps);
-  printf("  %-16s %22s %22s %22s %22s %22s\n", "scenario", "astar/default", "astar/hmax",
-         "astar/lmcut", "greedy/hff", "greedy/hff pref+lazy");
+  printf("  %-16s %27s %27s %27s %27s %27s %27s\n", "scenario", "astar/default", "astar/hmax",
+         "astar/lmcut", "astar/lmcut lazy", "greedy/hff", "greedy/hff pref+lazy");
   for (int i = 0; i < goap_file_scenario_count(f); ++i) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     printf("  %-16s", sc->name);
@@ -240,6 +243,11 @@ static void bench_village(const char *path, int reps) {
     village_cell(d, p, sc, GOAP_SEARCH_ASTAR, GOAP_H_MAX, reps);
     fflush(stdout);
     village_cell(d, p, sc, GOAP_SEARCH_ASTAR, lmcut, reps);
+    fflush(stdout);
+    cell_flags = GOAP_REQUEST_LAZY;
+    village_cell(d, p, sc, GOAP_SEARCH_ASTAR, lmcut, reps);
+    cell_flags = 0;
+    fflush(stdout);
     village_cell(d, p, sc, GOAP_SEARCH_GREEDY, hff, reps);
     cell_flags = GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY;
     village_cell(d, p, sc, GOAP_SEARCH_GREEDY, hff, reps);
@@ -259,9 +267,10 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--soldiers-only") == 0) do_village = 0;
     else if (strcmp(argv[i], "--village-only") == 0) do_soldiers = 0;
     else if (strcmp(argv[i], "--greedy-only") == 0) do_soldiers = 0, greedy_only = 1;
+    else if (strcmp(argv[i], "--lmcut-only") == 0) do_soldiers = 0, lmcut_only = 1;
     else {
       fprintf(stderr, "usage: goap_bench_sched [--reps N] [--village-reps N] [--threads -1|1|2] "
-                      "[--soldiers-only | --village-only | --greedy-only]\n");
+                      "[--soldiers-only | --village-only | --greedy-only | --lmcut-only]\n");
       return 2;
     }
   }

@@ -1774,6 +1774,14 @@ struct goap_planner {
   goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   size_t cheap2, nheap2;
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
+  int lazy_astar;            /* LAZY with forward A*: children queued with an admissible bound
+                                (planner.c), evaluated when taken out */
+  uint32_t lm_node;          /* lazy A* with LM-cut: the node of the last evaluation (NONE) */
+  double lm_h;               /* its LM-cut value (lm.rem holds what its cuts left) */
+  uint64_t lm_gain, lm_fresh; /* successors the cut bound raised; expansions with cuts */
+  int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
+                                gone while that pays (planner.c); 1: the LM-cut bound only
+                                when fresh; 0: h(parent) - cost only */
   int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
   float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */
@@ -2855,6 +2863,8 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   if (p->cap_nodes > 0x7fffffffu) p->cap_nodes = 0x7fffffffu;
   p->max_memory = dd.max_memory;
   p->found = p->best = NONE;
+  p->lm_node = NONE;
+  p->lm_bound = 2; /* see planner.h */
   size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
   int ok = 1;
 #define ALLOC(ptr, n, type)                                                                   \
@@ -3409,12 +3419,14 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     w = 1.0;
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
-  if (req->flags & (GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY)) {
+  if (req->flags & GOAP_REQUEST_PREFERRED) {
     if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
       return GOAP_INVALID_ARGUMENT;
-    if ((req->flags & GOAP_REQUEST_PREFERRED) && req->heuristic != GOAP_H_FF)
-      return GOAP_INVALID_ARGUMENT;
+    if (req->heuristic != GOAP_H_FF) return GOAP_INVALID_ARGUMENT;
   }
+  /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
+  if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
+    return GOAP_INVALID_ARGUMENT;
   char msg[8];
   for (int i = 0; i < req->want_count; ++i) {
     goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
@@ -3476,6 +3488,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->host = req->host;
   p->flags = req->flags;
   p->lazy = (req->flags & GOAP_REQUEST_LAZY) != 0;
+  p->lazy_astar = p->lazy && req->search == GOAP_SEARCH_ASTAR;
   p->pref_on = (req->flags & GOAP_REQUEST_PREFERRED) != 0;
   if (reuse) {
     p->stats.actions_considered = p->nactive;
@@ -3518,6 +3531,7 @@ static inline int goal_holds(const goap_planner *p, const goap_word *s) {
 }
 
 static double h_forward(goap_planner *p, const goap_word *s) {
+  ++p->stats.evaluated;
   switch (p->heur) {
     case GOAP_H_ZERO: return 0.0;
     case GOAP_H_GOAL_COUNT: return (double)goal_unmet(p, s);
@@ -3550,6 +3564,7 @@ static double h_forward(goap_planner *p, const goap_word *s) {
  * writer among them. */
 static double h_backward(goap_planner *p, const goap_word *lo, const goap_word *hi) {
   const goap_domain *d = p->d;
+  ++p->stats.evaluated;
   if (p->heur == GOAP_H_ZERO) return 0.0;
   /* hff and LM-cut have no backward form: hadd and hmax stand in for them */
   if (p->heur == GOAP_H_MAX || p->heur == GOAP_H_LMCUT)
@@ -3603,11 +3618,13 @@ static uint32_t node_depth(const goap_planner *p, uint32_t n) {
 static uint32_t find_best(const goap_planner *p) {
   uint32_t best = NONE, best_depth = 0;
   float hmin = INFINITY;
+  /* lazy A*'s unevaluated nodes hold only a lower bound (often 0): not ranked */
+  int skip = p->lazy_astar;
   for (uint32_t n = 0; n < p->nnodes; ++n)
-    if (fabsf(p->nh[n]) < hmin) hmin = fabsf(p->nh[n]);
+    if (fabsf(p->nh[n]) < hmin && !(skip && signbit(p->nh[n]))) hmin = fabsf(p->nh[n]);
   if (isinf(hmin)) return NONE;
   for (uint32_t n = 0; n < p->nnodes; ++n) {
-    if (!(fabsf(p->nh[n]) <= hmin)) continue;
+    if (!(fabsf(p->nh[n]) <= hmin) || (skip && signbit(p->nh[n]))) continue;
     uint32_t dn = node_depth(p, n);
     if (best == NONE || dn > best_depth) {
       best = n;
@@ -3770,12 +3787,47 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 
 /* ---- search --------------------------------------------------------------------------------- */
 
+/* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
+ * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
+ * the last one made (lm_node), its cost partition gives a stronger bound: every real plan
+ * a.pi from parent hits every cut, an action's share of the cuts is at most its cost
+ * (acost - rem, rem what the cuts left of it), so cost(pi) >= h_lmcut(parent) - share(a);
+ * actions in no cut keep the parent's whole h. */
+static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action) {
+  double b = (double)p->nh[parent] - p->acost[action];
+  if (parent == p->lm_node) {
+    double share = p->acost[action] - p->lm.rem[action];
+    double l = p->lm_h - (share > 0.0 ? share : 0.0);
+    if (l != floor(l)) l -= 1e-9 * fabs(l); /* rounding of non-integer sums stays below */
+    if (l > b) {
+      b = l;
+      ++p->lm_gain;
+    }
+  }
+  return b > 0.0 ? b : 0.0;
+}
+
+/* Lazy A*: evaluates node n (its state s), remembering it as lm_node with LM-cut. */
+static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s) {
+  double h = h_forward(p, s);
+  if (p->heur == GOAP_H_LMCUT && p->lm_bound) {
+    p->lm_node = n;
+    p->lm_h = h;
+  }
+  return h;
+}
+
 /* A known state m was reached again, from parent by action at cost g: keep the cheaper path
  * (reopening a closed node if need be). */
 static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
   ++p->stats.duplicates;
   if (!(g < p->ng[m]) || isinf(p->nh[m])) return GOAP_OK;
+  if (p->lazy_astar && signbit(p->nh[m])) {
+    /* unevaluated: every parent's bound holds for the state, keep the largest */
+    float b = h_store(lazy_bound(p, parent, action));
+    if (b > -p->nh[m]) p->nh[m] = -b;
+  }
   p->ng[m] = g;
   p->npar[m] = parent;
   if (p->nact[m] & CLOSED) ++p->stats.reopened;
@@ -3816,12 +3868,15 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   if (dst != c) goap__copy_words(dst, c, p->key);
   uint32_t n = p->nnodes;
   double h;
-  if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
+  if (p->lazy_astar) /* evaluated when taken out (step_impl); a root at once */
+    h = parent == NONE ? lazy_eval(p, n, dst) : lazy_bound(p, parent, action);
+  else if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
     h = parent == NONE ? 0.0 : (double)p->nh[parent];
   else
     h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
   goap_status st = add_node(p, slot, parent, action, g, h);
-  if (p->lazy && p->nnodes > n) p->nh[n] = -p->nh[n]; /* the sign bit marks it pending */
+  /* the sign bit marks it pending (-0.0 included) */
+  if (p->lazy && p->nnodes > n && !(p->lazy_astar && parent == NONE)) p->nh[n] = -p->nh[n];
   if (p->trace_fn && p->nnodes > n) trace_node(p, GOAP_TRACE_NEW, n);
   return st;
 }
@@ -4203,6 +4258,8 @@ static goap_status start_search(goap_planner *p) {
   p->prio[0] = p->prio[1] = 0;
   p->best_h = INFINITY;
   p->found = p->best = NONE;
+  p->lm_node = NONE;
+  p->lm_gain = p->lm_fresh = 0;
   if (p->search == GOAP_SEARCH_BACKWARD) {
     p->key = p->stride = 2 * p->W;
     p->useful_words = 0;
@@ -4285,7 +4342,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
   if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
   if (p->phase == PHASE_DONE) return p->final;
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
-  uint32_t count = 0;
+  uint32_t count = 0, requeued = 0;
   int backward = p->search == GOAP_SEARCH_BACKWARD;
   uint32_t sw = p->stride;
   goap_status st = GOAP_IN_PROGRESS;
@@ -4298,14 +4355,43 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     /* a stale entry (its node was reached more cheaply since, or taken from the other list)
      * pops after the fresh one, by then closed: skipped */
     if (p->nact[e.node] & CLOSED) continue;
+    if (p->lazy_astar) {
+      /* lazy A*: an entry whose key is no longer the node's (its g or h changed since) is
+       * stale even though the node is open: its fresh entry is in the heap */
+      double hk = (double)fabsf(p->nh[e.node]);
+      if (e.f != p->ng[e.node] + hk) continue;
+    }
     p->nact[e.node] |= CLOSED;
     const goap_word *s = p->states + (size_t)e.node * sw;
+    /* lazy A* tests before evaluating: a goal's key is its g (its bound is 0 <= h* = 0) */
     if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
       p->found = e.node;
       st = GOAP_OK;
       break;
     }
-    if (p->lazy && signbit(p->nh[e.node])) {
+    if (p->lazy_astar && signbit(p->nh[e.node])) {
+      /* evaluated now; queued again with its true f unless that equals the key (a bound
+       * from its parent, at most its true h): then it is expanded at once */
+      double h = lazy_eval(p, e.node, s);
+      float hs = h_store(h), lb = -p->nh[e.node];
+      if (hs < lb) hs = lb; /* the bound holds too (LM-cut is not consistent) */
+      p->nh[e.node] = hs;
+      if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
+      if (hs > lb) {
+        p->nact[e.node] &= ~CLOSED;
+        goap_status ps = heap_push(p, p->ng[e.node] + (double)hs, (double)hs, e.node);
+        if (ps != GOAP_OK) {
+          st = ps;
+          break;
+        }
+        if (budget_ns && (++requeued & 31u) == 0 &&
+            p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
+          st = GOAP_TIME_LIMIT;
+          break;
+        }
+        continue;
+      }
+    } else if (p->lazy && signbit(p->nh[e.node])) {
       double h = h_forward(p, s);
       p->nh[e.node] = h_store(h);
       if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
@@ -4316,6 +4402,15 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     } else if (p->pref_on) {
       (void)h_forward(p, s); /* its relaxed plan again */
       goap__relax_take_preferred(p);
+    }
+    if (p->lazy_astar && p->heur == GOAP_H_LMCUT && p->lm_bound) {
+      /* a node evaluated earlier (queued again since) has lost its cuts: evaluated again
+       * for its successors' bounds while the cut bound has raised at least one successor
+       * per expansion on average (village, logistics, elevators: 2-12; blocks, gripper:
+       * under 0.2, where the extra evaluations cost more than they save) */
+      if (p->lm_node != e.node && p->lm_bound == 2 && p->lm_gain >= p->lm_fresh)
+        (void)lazy_eval(p, e.node, s);
+      if (p->lm_node == e.node) ++p->lm_fresh;
     }
     ++p->stats.expanded;
     ++count;

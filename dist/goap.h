@@ -366,18 +366,28 @@ typedef enum goap_heuristic {
 
 /* Request flags. */
 #define GOAP_REQUEST_NO_PRUNING 0x1u /* keep actions that cannot contribute to the goal */
-/* Satisficing search (GREEDY and WASTAR only; GOAP_INVALID_ARGUMENT with ASTAR or BACKWARD):
- * PREFERRED (heuristic GOAP_H_FF only, else GOAP_INVALID_ARGUMENT): preferred operators. The
- *   successors a node reaches by actions of its relaxed plan go into a second open list as
- *   well; the search alternates between the two lists and, each time it evaluates a state with
- *   a lower h than any before, takes the next 1000 nodes from the preferred list (when it has
- *   any). Without LAZY, an expanded node's relaxed plan is computed again at its expansion.
- * LAZY: deferred evaluation. A successor enters the open list with its parent's h and is
- *   evaluated only when taken out (a dead end found then is dropped), so states that are never
- *   expanded cost no heuristic call. Trace NEW events then carry the parent's h, and partial
- *   plans rank unevaluated nodes by it.
- * Both keep the search deterministic; plans are valid but not optimal. Neither set: the plain
- * searches. */
+/* PREFERRED (GREEDY and WASTAR only, heuristic GOAP_H_FF only; else GOAP_INVALID_ARGUMENT):
+ *   preferred operators. The successors a node reaches by actions of its relaxed plan go into
+ *   a second open list as well; the search alternates between the two lists and, each time it
+ *   evaluates a state with a lower h than any before, takes the next 1000 nodes from the
+ *   preferred list (when it has any). Without LAZY, an expanded node's relaxed plan is
+ *   computed again at its expansion. Plans are valid but not optimal.
+ * LAZY (forward searches; GOAP_INVALID_ARGUMENT with BACKWARD): deferred evaluation, so that
+ *   states that are never taken out of the open list cost no heuristic call.
+ *   - GREEDY / WASTAR: a successor enters the open list with its parent's h and is evaluated
+ *     only when taken out (a dead end found then is dropped). Trace NEW events then carry the
+ *     parent's h, and partial plans rank unevaluated nodes by it.
+ *   - ASTAR: still optimal with an admissible heuristic. A successor by an action of cost c
+ *     enters with the key g + max(0, h(parent) - c) (with LMCUT, h(parent) minus the action's
+ *     share of the parent's cuts when larger; docs/api.md), a lower bound on the cost of any
+ *     plan through it (a state reached again more cheaply keeps the largest such bound). Taken out
+ *     unevaluated, a goal state ends the search (its key is its g); another is evaluated
+ *     (h = the larger of the heuristic and its bound) and, if that raises its key, queued
+ *     again with key g + h instead of being expanded: it counts as neither expanded nor in
+ *     the trace (which has no event for it). The root is evaluated at once. Trace NEW events
+ *     carry the bound as h; EXPAND events carry the evaluated h; partial plans rank only
+ *     evaluated nodes. Plans may differ from the eager search's among equal-cost ones.
+ * Both keep the search deterministic. Neither set: the plain searches. */
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
 
@@ -412,6 +422,8 @@ typedef struct goap_stats {
   uint32_t nodes;              /* distinct states stored */
   int32_t actions_considered;  /* actions left after callbacks and relevance pruning */
   double time_us;              /* wall time of the request */
+  uint64_t evaluated;          /* heuristic evaluations (h = 0 ones too; with PREFERRED and
+                                  without LAZY, an expansion evaluates its state again) */
 } goap_stats;
 
 typedef struct goap_result {

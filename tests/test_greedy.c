@@ -464,6 +464,9 @@ TEST(options_need_a_satisficing_search) {
                GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_MAX, GOAP_REQUEST_LAZY, &res,
                              buf, 256),
+               GOAP_OK); /* lazy A*: test_lazy_astar.c */
+  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_FF,
+                             GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY, &res, buf, 256),
                GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_BACKWARD, GOAP_H_FF, GOAP_REQUEST_LAZY, &res,
                              buf, 256),

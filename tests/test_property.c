@@ -1157,6 +1157,18 @@ static int run_plain_case(uint64_t seed, int *reports_left, int32_t *bufs) {
         run_config(&c, GOAP_SEARCH_WASTAR, GOAP_H_MAX, wastar_weight(&d), NULL, NULL, bufs);
       }
     }
+    /* lazy A* (optimal) with every admissible heuristic; LM-cut also with its cut bound
+     * only while fresh (lm_bound 1) and with the bound h(parent) - cost alone (0) */
+    static const goap_heuristic adm[] = {GOAP_H_DEFAULT, GOAP_H_ZERO,
+                                         GOAP_H_GOAL_COUNT_ADMISSIBLE, GOAP_H_MAX, GOAP_H_LMCUT};
+    cfg_flags = GOAP_REQUEST_LAZY;
+    for (int k = 0; k < 5; ++k)
+      run_config(&c, GOAP_SEARCH_ASTAR, adm[k], 0.0, NULL, NULL, bufs);
+    for (int lb = 0; lb < 2; ++lb) {
+      c.p->lm_bound = lb;
+      run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, 0.0, NULL, NULL, bufs);
+    }
+    c.p->lm_bound = 2;
     cfg_flags = 0;
   }
   teardown_case(&c);

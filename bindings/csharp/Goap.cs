@@ -117,7 +117,7 @@ namespace Goap
         public struct Stats
         {
             public ulong Expanded, Generated, Duplicates, Reopened; public uint Nodes;
-            public int ActionsConsidered; public double TimeUs;
+            public int ActionsConsidered; public double TimeUs; public ulong Evaluated;
         }
 
         [StructLayout(LayoutKind.Sequential)]

@@ -183,6 +183,14 @@ struct goap_planner {
   goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   size_t cheap2, nheap2;
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
+  int lazy_astar;            /* LAZY with forward A*: children queued with an admissible bound
+                                (planner.c), evaluated when taken out */
+  uint32_t lm_node;          /* lazy A* with LM-cut: the node of the last evaluation (NONE) */
+  double lm_h;               /* its LM-cut value (lm.rem holds what its cuts left) */
+  uint64_t lm_gain, lm_fresh; /* successors the cut bound raised; expansions with cuts */
+  int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
+                                gone while that pays (planner.c); 1: the LM-cut bound only
+                                when fresh; 0: h(parent) - cost only */
   int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
   float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */

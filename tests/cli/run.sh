@@ -270,10 +270,14 @@ expect_rc "preferred lazy" 0 plan "$EX/village.goap" --scenario festival --searc
 out_has "preferred lazy line" "search: greedy, heuristic hff, preferred operators, lazy"
 expect_rc "preferred lazy test" 0 test "$SOLDIER" --search wastar --heuristic hff --preferred --lazy
 expect_rc "preferred on astar" 2 plan "$SOLDIER" --goal kill_enemy --heuristic hff --preferred
-err_has "preferred on astar named" "--preferred and --lazy need --search greedy or wastar"
+err_has "preferred on astar named" "--preferred needs --search greedy or wastar"
 expect_rc "preferred with hadd" 2 plan "$SOLDIER" --goal kill_enemy --search greedy --heuristic hadd --preferred
 err_has "preferred with hadd named" "--preferred needs --heuristic hff"
 expect_rc "lazy on backward trace" 2 trace "$SOLDIER" --goal kill_enemy --search backward --lazy
+err_has "lazy on backward named" "--lazy needs a forward search"
+# Lazy A* (optimal): the village's expected costs hold with --lazy
+expect_rc "lazy astar test" 0 test "$EX/village.goap" --heuristic lmcut --lazy
+out_has "lazy astar all pass" "6 passed, 0 failed"
 
 # ---------------------------------------------------------------------------------------------
 # Budgets

@@ -50,7 +50,10 @@ out_has "gripper cost line" "; cost = 5 (unit cost)"
 out_has "IPC action form" "(move rooma roomb)"
 err_has "grounding stats" "12 variables, 20 actions"
 err_has "search stats" "(optimal)"
-err_has "the default heuristic is LM-cut" "heuristic lmcut"
+err_has "the default heuristic is LM-cut, lazy" "heuristic lmcut, lazy (optimal)"
+expect_rc "--eager plans" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --eager
+err_has "--eager is not lazy" "heuristic lmcut (optimal)"
+out_has "same cost with --eager" "; cost = 5 (unit cost)"
 expect_rc "a chosen heuristic replaces LM-cut" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --heuristic zero --max-ms=5000
 err_has "--heuristic zero is used" "heuristic zero"
 out_has "same cost with --heuristic zero" "; cost = 5 (unit cost)"

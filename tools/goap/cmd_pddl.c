@@ -9,6 +9,7 @@
  *    JSON object on one line on stdout instead, whatever the planner's status.
  *  - Without --search/--heuristic, `pddl` plans optimally: A* with LM-cut when the library has
  *    it (goap_heuristic_from_name("lmcut") >= 0), else A* with the default admissible heuristic.
+ *    A* with LM-cut is lazy (GOAP_REQUEST_LAZY) unless --eager.
  *  - `validate` never uses the grounding or the planner: goap_pddl_validate simulates the
  *    lifted actions (the task is loaded with GOAP_PDDL_PARSE_ONLY).
  */
@@ -49,13 +50,13 @@ static void print_load_error(const goap_diag *err, goap_status st) {
 
 typedef struct pddl_args {
   const char *domain, *problem, *out;
-  int json, heuristic_given;
+  int json, heuristic_given, eager;
   cli_search_opts opts;
 } pddl_args;
 
 static const char *const pddl_options[] = {"--search", "--heuristic", "--max-nodes", "--max-ms",
                                            "--json", "-o", "--output", "--help", "--preferred",
-                                           "--lazy", NULL};
+                                           "--lazy", "--eager", NULL};
 
 static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
   static const char cmd[] = "pddl";
@@ -81,6 +82,10 @@ static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
       a->json = 1;
       continue;
     }
+    if (strcmp(arg, "--eager") == 0) {
+      a->eager = 1;
+      continue;
+    }
     if (strcmp(arg, "-o") == 0) {
       if (i + 1 >= argc) return cli_usage_error(cmd, "-o needs a file name");
       a->out = argv[++i];
@@ -104,6 +109,11 @@ static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
     int lm = goap_heuristic_from_name("lmcut");
     if (lm >= 0) a->opts.heuristic = (goap_heuristic)lm;
   }
+  /* A* with LM-cut evaluates lazily unless --eager: the same optimal costs with fewer
+   * evaluations (bench/README.md, "Lazy A*") */
+  if (!a->eager && a->opts.search == GOAP_SEARCH_ASTAR && a->opts.heuristic == GOAP_H_LMCUT)
+    a->opts.flags |= GOAP_REQUEST_LAZY;
+  if (a->eager) a->opts.flags &= ~(unsigned)GOAP_REQUEST_LAZY;
   return cli_check_search(cmd, &a->opts);
 }
 
@@ -225,10 +235,12 @@ int cli_cmd_pddl(int argc, char **argv) {
                     "loaded and grounded in %.1f ms\n",
             goap_pddl_domain_name(task), goap_pddl_problem_name(task), info.reachable_atoms,
             info.static_atoms, info.variables, info.ground_actions, t1 - t0);
-    fprintf(stderr, "; search %s%s: expanded %llu, generated %llu, nodes %lu, %.1f ms\n", cfg,
+    fprintf(stderr, "; search %s%s: expanded %llu, generated %llu, evaluated %llu, nodes %lu, "
+                    "%.1f ms\n", cfg,
             goap_config_is_optimal(a.opts.search, a.opts.heuristic) ? " (optimal)" : "",
             (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
-            (unsigned long)r->stats.nodes, r->stats.time_us / 1000.0);
+            (unsigned long long)r->stats.evaluated, (unsigned long)r->stats.nodes,
+            r->stats.time_us / 1000.0);
   }
   rc = status_exit(st);
   if (rc == CLI_EXIT_USAGE && !a.json)

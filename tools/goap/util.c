@@ -266,8 +266,11 @@ int cli_search_option(const char *cmd, int argc, char **argv, int *i, cli_search
 
 int cli_check_search(const char *cmd, const cli_search_opts *o) {
   if (!(o->flags & (GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY))) return 0;
-  if (o->search != GOAP_SEARCH_GREEDY && o->search != GOAP_SEARCH_WASTAR)
-    return cli_usage_error(cmd, "--preferred and --lazy need --search greedy or wastar");
+  if ((o->flags & GOAP_REQUEST_PREFERRED) && o->search != GOAP_SEARCH_GREEDY &&
+      o->search != GOAP_SEARCH_WASTAR)
+    return cli_usage_error(cmd, "--preferred needs --search greedy or wastar");
+  if ((o->flags & GOAP_REQUEST_LAZY) && o->search == GOAP_SEARCH_BACKWARD)
+    return cli_usage_error(cmd, "--lazy needs a forward search (astar, wastar or greedy)");
   if ((o->flags & GOAP_REQUEST_PREFERRED) && o->heuristic != GOAP_H_FF)
     return cli_usage_error(cmd, "--preferred needs --heuristic hff");
   return 0;

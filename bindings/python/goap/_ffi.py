@@ -57,7 +57,7 @@ class Request(ctypes.Structure):
 class Stats(ctypes.Structure):
     _fields_ = [("expanded", c_uint64), ("generated", c_uint64), ("duplicates", c_uint64),
                 ("reopened", c_uint64), ("nodes", c_uint32), ("actions_considered", c_int32),
-                ("time_us", c_double)]
+                ("time_us", c_double), ("evaluated", c_uint64)]
 
 
 class Result(ctypes.Structure):

@@ -1,0 +1,226 @@
+/*
+ * test_lazy_astar.c -- GOAP_REQUEST_LAZY with forward A* (deferred evaluation that stays
+ * optimal): on every scenario of examples/village.goap, lazy A* with each admissible
+ * heuristic returns the eager search's cost (and the scenario's expected one), evaluates no
+ * more states (LM-cut: far fewer), keeps the trace consistent with the statistics, gives the
+ * same plan sliced, and allocates nothing after a warm-up. Random-domain optimality against a
+ * brute force is in test_property.c.
+ */
+#include <goap/file.h>
+#include <goap/goap.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/planner.h"
+#include "test.h"
+
+static goap_file *load_village(void) {
+  goap_file *f = NULL;
+  if (goap_file_load(GOAP_EXAMPLES_DIR "/village.goap", NULL, &f, NULL) != GOAP_OK) return NULL;
+  return f;
+}
+
+static void make_request(const goap_domain *d, const goap_scenario *sc, goap_word *start,
+                         goap_request *req, goap_heuristic h, unsigned flags) {
+  goap_state_init(d, start);
+  goap_state_assign(d, start, sc->given, sc->given_count);
+  memset(req, 0, sizeof *req);
+  req->start = start;
+  req->want = sc->want;
+  req->want_count = sc->want_count;
+  req->search = GOAP_SEARCH_ASTAR;
+  req->heuristic = h;
+  req->flags = flags;
+}
+
+static goap_status plan(goap_planner *p, const goap_domain *d, const goap_scenario *sc,
+                        goap_heuristic h, unsigned flags, goap_result *res, int32_t *buf) {
+  goap_word start[16];
+  if (goap_domain_state_words(d) > 16) return GOAP_INVALID_ARGUMENT;
+  goap_request req;
+  make_request(d, sc, start, &req, h, flags);
+  memset(res, 0, sizeof *res);
+  res->plan = buf;
+  res->plan_capacity = 256;
+  goap_status st = goap_plan(p, &req, res);
+  if (st == GOAP_OK) {
+    double cost = -1.0;
+    int bad = -1;
+    if (goap_plan_validate(d, start, sc->want, sc->want_count, buf, res->plan_length, &cost,
+                           &bad) != GOAP_OK || fabs(cost - res->cost) > 1e-9)
+      return GOAP_INVALID_OPERATION;
+  }
+  return st;
+}
+
+/* Lazy A* finds the optimal cost with every admissible heuristic; with LM-cut its cut bound
+ * saves most evaluations (each option of lm_bound is still optimal). */
+TEST(lazy_astar_is_optimal_on_the_village) {
+  goap_file *f = load_village();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  static const goap_heuristic hs[] = {GOAP_H_DEFAULT, GOAP_H_MAX, GOAP_H_LMCUT};
+  int32_t buf[256];
+  goap_result eager, lazy;
+  uint64_t ev_eager = 0, ev_lazy[3] = {0, 0, 0};
+  for (int i = 0; i < goap_file_scenario_count(f); ++i) {
+    const goap_scenario *sc = goap_file_scenario(f, i);
+    for (int k = 0; k < 3; ++k) {
+      if (hs[k] != GOAP_H_LMCUT && strcmp(sc->name, "iron_tools") == 0) continue; /* slow */
+      CHECK_EQ_INT(plan(p, d, sc, hs[k], 0, &eager, buf), GOAP_OK);
+      CHECK_EQ_INT(plan(p, d, sc, hs[k], GOAP_REQUEST_LAZY, &lazy, buf), GOAP_OK);
+      CHECK_NEAR(lazy.cost, eager.cost, 1e-9);
+      if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(lazy.cost, sc->expect_cost, 1e-9);
+      /* eager evaluates every stored state once; lazy at most the stored ones plus one
+       * re-evaluation per expansion */
+      CHECK(eager.stats.evaluated == eager.stats.nodes);
+      CHECK(lazy.stats.evaluated <= (uint64_t)lazy.stats.nodes + lazy.stats.expanded);
+      if (hs[k] != GOAP_H_LMCUT) continue;
+      ev_eager += eager.stats.evaluated;
+      for (int lb = 0; lb <= 2; ++lb) {
+        p->lm_bound = lb;
+        CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &lazy, buf), GOAP_OK);
+        CHECK_NEAR(lazy.cost, eager.cost, 1e-9);
+        ev_lazy[lb] += lazy.stats.evaluated;
+      }
+      p->lm_bound = 2;
+    }
+  }
+  printf("village, lmcut: %llu evaluations eager, lazy %llu (h - cost), %llu (cut bound), "
+         "%llu (cut bound, re-evaluated)\n",
+         (unsigned long long)ev_eager, (unsigned long long)ev_lazy[0],
+         (unsigned long long)ev_lazy[1], (unsigned long long)ev_lazy[2]);
+  CHECK(ev_lazy[0] <= ev_eager);
+  CHECK(2 * ev_lazy[1] < ev_eager);
+  CHECK(3 * ev_lazy[2] < ev_eager);
+  goap_planner_destroy(p);
+  goap_file_destroy(f);
+}
+
+typedef struct trace_rec {
+  uint64_t news, expands, goals, bad_expand;
+} trace_rec;
+
+static void rec_trace(void *user, const goap_trace_event *ev) {
+  trace_rec *t = (trace_rec *)user;
+  if (ev->kind == GOAP_TRACE_NEW) ++t->news;
+  if (ev->kind == GOAP_TRACE_EXPAND) {
+    ++t->expands;
+    if (!(ev->f == ev->g + ev->h)) ++t->bad_expand;
+  }
+  if (ev->kind == GOAP_TRACE_GOAL) ++t->goals;
+}
+
+/* The trace of a lazy A* search matches its statistics (re-queued nodes emit nothing), the
+ * sliced search gives goap_plan's plan, and the request kinds without a forward search are
+ * still refused. */
+TEST(lazy_astar_trace_slicing_and_arguments) {
+  goap_file *f = load_village();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  int32_t buf[256], buf2[256];
+  goap_result r1, r2;
+  static trace_rec tr;
+  for (int i = 0; i < goap_file_scenario_count(f); ++i) {
+    const goap_scenario *sc = goap_file_scenario(f, i);
+    memset(&tr, 0, sizeof tr);
+    goap_planner_set_trace(p, rec_trace, &tr);
+    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &r1, buf), GOAP_OK);
+    goap_planner_set_trace(p, NULL, NULL);
+    CHECK(tr.expands == r1.stats.expanded);
+    CHECK(tr.news == r1.stats.nodes);
+    CHECK(tr.goals == 1);
+    CHECK(tr.bad_expand == 0);
+    /* the same without the trace */
+    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &r2, buf2), GOAP_OK);
+    CHECK(r2.stats.expanded == r1.stats.expanded && r2.stats.evaluated == r1.stats.evaluated);
+    /* sliced, two expansions at a time */
+    goap_word start[16];
+    goap_request req;
+    make_request(d, sc, start, &req, GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
+    goap_status st = goap_plan_begin(p, &req);
+    while (st == GOAP_IN_PROGRESS) st = goap_plan_step(p, 2, NULL);
+    CHECK_EQ_INT(st, GOAP_OK);
+    memset(&r2, 0, sizeof r2);
+    r2.plan = buf2;
+    r2.plan_capacity = 256;
+    CHECK_EQ_INT(goap_plan_finish(p, &r2), GOAP_OK);
+    CHECK_EQ_INT(r2.plan_length, r1.plan_length);
+    CHECK(memcmp(buf, buf2, (size_t)r1.plan_length * sizeof *buf) == 0);
+    CHECK(r2.stats.evaluated == r1.stats.evaluated);
+  }
+  const goap_scenario *sc = goap_file_scenario(f, 0);
+  goap_word start[16];
+  goap_request req;
+  make_request(d, sc, start, &req, GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
+  req.search = GOAP_SEARCH_BACKWARD;
+  CHECK_EQ_INT(goap_plan(p, &req, &r1), GOAP_INVALID_ARGUMENT);
+  req.search = GOAP_SEARCH_ASTAR;
+  req.flags = GOAP_REQUEST_LAZY | GOAP_REQUEST_PREFERRED;
+  req.heuristic = GOAP_H_FF;
+  CHECK_EQ_INT(goap_plan(p, &req, &r1), GOAP_INVALID_ARGUMENT);
+  /* a node budget ends with a partial plan made of evaluated nodes */
+  make_request(d, goap_file_scenario(f, goap_file_find_scenario(f, "iron_tools")), start, &req,
+               GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
+  req.max_nodes = 40;
+  memset(&r1, 0, sizeof r1);
+  r1.plan = buf;
+  r1.plan_capacity = 256;
+  CHECK_EQ_INT(goap_plan(p, &req, &r1), GOAP_NODE_LIMIT);
+  CHECK_EQ_INT(r1.partial, 1);
+  CHECK(r1.plan_length > 0);
+  goap_planner_destroy(p);
+  goap_file_destroy(f);
+}
+
+typedef struct counter {
+  long allocs;
+} counter;
+
+static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  counter *c = (counter *)ctx;
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  ++c->allocs;
+  return realloc(ptr, new_size);
+}
+
+/* After a first round, the same lazy A* requests allocate nothing. */
+TEST(lazy_astar_allocates_nothing_after_warm_up) {
+  goap_file *f = load_village();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  counter c = {0};
+  goap_planner_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.allocator.fn = count_alloc;
+  desc.allocator.ctx = &c;
+  goap_planner *p = goap_planner_create(d, &desc);
+  REQUIRE(p != NULL);
+  int32_t buf[256];
+  goap_result res;
+  for (int round = 0; round < 2; ++round) {
+    long before = c.allocs;
+    for (int i = 0; i < goap_file_scenario_count(f); ++i)
+      CHECK_EQ_INT(plan(p, d, goap_file_scenario(f, i), GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &res,
+                        buf),
+                   GOAP_OK);
+    if (round == 1) CHECK_EQ_INT(c.allocs - before, 0);
+  }
+  goap_planner_destroy(p);
+  goap_file_destroy(f);
+}
+
+TEST_MAIN(TEST_ENTRY(lazy_astar_is_optimal_on_the_village),
+          TEST_ENTRY(lazy_astar_trace_slicing_and_arguments),
+          TEST_ENTRY(lazy_astar_allocates_nothing_after_warm_up))
