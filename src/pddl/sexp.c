@@ -81,13 +81,16 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
       ++i;
     } else {
       size_t j = i;
+      /* plain name bytes (printable, not a delimiter) in one tight loop; the rest decided below */
       while (j < len) {
         unsigned d = (unsigned char)text[j];
+        if (d > ' ' && d != '(' && d != ')' && d != ';' && d != 0x7F) {
+          ++j;
+          continue;
+        }
         if (is_space(d) || d == '(' || d == ')' || d == ';') break;
-        if (d < 0x20 || d == 0x7F)
-          return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
-                             "unexpected control character (byte 0x%02x)", d);
-        ++j;
+        return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
+                                 "unexpected control character (byte 0x%02x)", d);
       }
       if (j - i > PX_MAX_NAME)
         return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
