@@ -35,7 +35,6 @@
  *   static `fail` of src/tactics/arena.c renamed to fail__tactics_arena in goap.c (clashes with src/core/builder.c)
  *   static `goal_holds` of src/pddl/hddl_plan.c renamed to goal_holds__pddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `grow` of src/sched/sched.c renamed to grow__sched_sched in goap.c (clashes with src/format/htn_parse.c)
- *   static `hash_str` of src/htn/domain.c renamed to hash_str__htn_domain in goap.c (clashes with src/core/names.c)
  *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `holds` of src/pddl/hddl_verify.c renamed to holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
  *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/pddl/hddl_plan.c)
@@ -115,6 +114,7 @@ int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size
 typedef struct goap__name_slot {
   const char *key;
   int32_t id;
+  uint32_t hash; /* goap__names_hash(key): rehashing and mismatches never touch the string */
 } goap__name_slot;
 
 typedef struct goap__names {
@@ -126,6 +126,13 @@ typedef struct goap__names {
 int32_t goap__names_find(const goap__names *m, const char *key);
 /* Inserts key (which must stay alive and not be present); 0 when out of memory. */
 int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id);
+/* The same with the key's hash given (goap__names_hash), so a find then a put hash it once. */
+uint32_t goap__names_hash(const char *key);
+int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash);
+int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
+                      uint32_t hash);
+/* Makes room for n more keys at once (no rehash while they are put); 0 when out of memory. */
+int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n);
 void goap__names_free(const goap_allocator *a, goap__names *m);
 
 /* ---- compiled pieces ----------------------------------------------------------------------- */
@@ -732,7 +739,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL action description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid action name");
-  if (goap__names_find(&b->action_names, d->name) >= 0)
+  uint32_t name_hash = goap__names_hash(d->name);
+  if (goap__names_find_h(&b->action_names, d->name, name_hash) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "action '%s' is already defined",
                 d->name);
   if (!(d->cost >= 0.0) || !isfinite(d->cost))
@@ -782,7 +790,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (a.npre) a.pre = (goap_cond *)goap__alloc(&b->alloc, (size_t)a.npre * sizeof *a.pre);
   if (a.neff) a.eff = (goap_effect *)goap__alloc(&b->alloc, (size_t)a.neff * sizeof *a.eff);
   if (!a.name || (a.npre && !a.pre) || (a.neff && !a.eff) ||
-      !goap__names_put(&b->alloc, &b->action_names, a.name ? a.name : "", (int32_t)b->nactions)) {
+      !goap__names_put_h(&b->alloc, &b->action_names, a.name ? a.name : "", (int32_t)b->nactions,
+                         name_hash)) {
     free_action(&b->alloc, &a);
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   }
@@ -1328,6 +1337,11 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       if (da[i].check || da[i].dyn_cost) d->has_callbacks = 1;
     }
   }
+  /* each table sized once for all its names (no rehash while they go in) */
+  if (st == GOAP_OK && (!goap__names_reserve(a, &d->var_names, (size_t)nvars) ||
+                        !goap__names_reserve(a, &d->action_names, (size_t)nactions) ||
+                        !goap__names_reserve(a, &d->goal_names, (size_t)ngoals)))
+    st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nvars && st == GOAP_OK; ++i)
     if (!goap__names_put(a, &d->var_names, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nactions && st == GOAP_OK; ++i)
@@ -2666,53 +2680,73 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
  *
  * Invariants: cap is 0 or a power of two; count <= cap / 2 (grown before it would pass);
  * keys are borrowed (owned by the domain or builder) and never freed here; there is no removal.
+ * Each slot keeps its key's hash, so growing never rehashes a string and a probe compares
+ * strings only when the hashes agree.
  */
 #include <string.h>
 
 /* #include "internal.h": inlined above */
 
-static uint64_t hash_str(const char *s) {
+uint32_t goap__names_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
   for (; *s; ++s) {
     h ^= (unsigned char)*s;
     h *= 1099511628211ull;
   }
-  return h;
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash) {
+  if (!m->cap || !key) return -1;
+  size_t mask = m->cap - 1;
+  for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+    const goap__name_slot *sl = &m->slots[i];
+    if (!sl->key) return -1;
+    if (sl->hash == hash && strcmp(sl->key, key) == 0) return sl->id;
+  }
 }
 
 int32_t goap__names_find(const goap__names *m, const char *key) {
   if (!m->cap || !key) return -1;
-  size_t mask = m->cap - 1;
-  for (size_t i = (size_t)hash_str(key) & mask;; i = (i + 1) & mask) {
-    const goap__name_slot *sl = &m->slots[i];
-    if (!sl->key) return -1;
-    if (strcmp(sl->key, key) == 0) return sl->id;
-  }
+  return goap__names_find_h(m, key, goap__names_hash(key));
 }
 
-static void insert(goap__name_slot *slots, size_t cap, const char *key, int32_t id) {
+static void insert(goap__name_slot *slots, size_t cap, const char *key, int32_t id,
+                   uint32_t hash) {
   size_t mask = cap - 1;
-  size_t i = (size_t)hash_str(key) & mask;
+  size_t i = (size_t)hash & mask;
   while (slots[i].key) i = (i + 1) & mask;
   slots[i].key = key;
   slots[i].id = id;
+  slots[i].hash = hash;
+}
+
+int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n) {
+  if (n > SIZE_MAX / 4 - m->count) return 0;
+  size_t ncap = m->cap ? m->cap : 16;
+  while ((m->count + n) * 2 > ncap) ncap *= 2;
+  if (ncap == m->cap) return 1;
+  goap__name_slot *ns = (goap__name_slot *)goap__alloc(a, ncap * sizeof *ns);
+  if (!ns) return 0;
+  memset(ns, 0, ncap * sizeof *ns);
+  for (size_t i = 0; i < m->cap; ++i)
+    if (m->slots[i].key) insert(ns, ncap, m->slots[i].key, m->slots[i].id, m->slots[i].hash);
+  goap__free(a, m->slots, m->cap * sizeof *m->slots);
+  m->slots = ns;
+  m->cap = ncap;
+  return 1;
+}
+
+int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
+                      uint32_t hash) {
+  if ((m->count + 1) * 2 > m->cap && !goap__names_reserve(a, m, 1)) return 0;
+  insert(m->slots, m->cap, key, id, hash);
+  ++m->count;
+  return 1;
 }
 
 int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id) {
-  if ((m->count + 1) * 2 > m->cap) {
-    size_t ncap = m->cap ? m->cap * 2 : 16;
-    goap__name_slot *ns = (goap__name_slot *)goap__alloc(a, ncap * sizeof *ns);
-    if (!ns) return 0;
-    memset(ns, 0, ncap * sizeof *ns);
-    for (size_t i = 0; i < m->cap; ++i)
-      if (m->slots[i].key) insert(ns, ncap, m->slots[i].key, m->slots[i].id);
-    goap__free(a, m->slots, m->cap * sizeof *m->slots);
-    m->slots = ns;
-    m->cap = ncap;
-  }
-  insert(m->slots, m->cap, key, id);
-  ++m->count;
-  return 1;
+  return goap__names_put_h(a, m, key, id, goap__names_hash(key));
 }
 
 void goap__names_free(const goap_allocator *a, goap__names *m) {
@@ -10400,7 +10434,6 @@ void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
 /* names of src/htn/domain.c that another file also declares */
 #define clear_error clear_error__htn_domain
 #define fail fail__htn_domain
-#define hash_str hash_str__htn_domain
 #define valid_name valid_name__htn_domain
 /*
  * domain.c -- the HTN builder and the compiled HTN domain, plus the layer's small utilities
@@ -11262,7 +11295,6 @@ const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h
 #undef ALLOC_N
 #undef clear_error
 #undef fail
-#undef hash_str
 #undef valid_name
 
 /* ==== src/htn/planner.c ==== */
@@ -12516,37 +12548,38 @@ static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
   return goap__px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
 }
 
-/* "move a b" (space-separated, no parentheses) into b. */
-static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
-                       const int32_t *args) {
-  const px_schema *s = &t->schemas[si];
-  size_t need = strlen(px_name(t, s->sym));
-  for (int i = 0; i < s->nparams; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
+/* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
+ * with memcpy (no snprintf): one call per reached atom and per ground action. */
+static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
+                         const int32_t *args, int n) {
+  const char *x = px_name(t, sym);
+  size_t hl = strlen(x), need = hl;
+  for (int i = 0; i < n; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
   if (!cbuf_fit(a, b, need)) return 0;
-  size_t o = 0;
-  const char *x = px_name(t, s->sym);
-  memcpy(b->s, x, strlen(x));
-  o += strlen(x);
-  for (int i = 0; i < s->nparams; ++i) {
+  memcpy(b->s, x, hl);
+  size_t o = hl;
+  for (int i = 0; i < n; ++i) {
     x = px_name(t, t->objects[args[i]].sym);
+    size_t l = strlen(x);
     b->s[o++] = ' ';
-    memcpy(b->s + o, x, strlen(x));
-    o += strlen(x);
+    memcpy(b->s + o, x, l);
+    o += l;
   }
   b->s[o] = 0;
   return 1;
 }
 
+/* "move a b" for a ground action. */
+static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
+                       const int32_t *args) {
+  const px_schema *s = &t->schemas[si];
+  return sym_objs_name(t, a, b, s->sym, args, s->nparams);
+}
+
+/* "at a b" for a reached atom: the same text as goap__px_format_atom without parentheses. */
 static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
                          const int32_t *args) {
-  size_t need = goap__px_format_atom(t, pred, args, NULL, 0);
-  if (!cbuf_fit(a, b, need)) return 0;
-  goap__px_format_atom(t, pred, args, b->s, b->cap);
-  /* "(at a b)" -> "at a b" */
-  size_t n = strlen(b->s);
-  memmove(b->s, b->s + 1, n - 2);
-  b->s[n - 2] = 0;
-  return 1;
+  return sym_objs_name(t, a, b, t->preds[pred].sym, args, t->preds[pred].arity);
 }
 
 static goap_status compile(gctx *g) {
@@ -16126,13 +16159,16 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
       ++i;
     } else {
       size_t j = i;
+      /* plain name bytes (printable, not a delimiter) in one tight loop; the rest decided below */
       while (j < len) {
         unsigned d = (unsigned char)text[j];
+        if (d > ' ' && d != '(' && d != ')' && d != ';' && d != 0x7F) {
+          ++j;
+          continue;
+        }
         if (is_space(d) || d == '(' || d == ')' || d == ';') break;
-        if (d < 0x20 || d == 0x7F)
-          return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
-                             "unexpected control character (byte 0x%02x)", d);
-        ++j;
+        return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
+                                 "unexpected control character (byte 0x%02x)", d);
       }
       if (j - i > PX_MAX_NAME)
         return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,

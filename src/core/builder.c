@@ -341,7 +341,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL action description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid action name");
-  if (goap__names_find(&b->action_names, d->name) >= 0)
+  uint32_t name_hash = goap__names_hash(d->name);
+  if (goap__names_find_h(&b->action_names, d->name, name_hash) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "action '%s' is already defined",
                 d->name);
   if (!(d->cost >= 0.0) || !isfinite(d->cost))
@@ -391,7 +392,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (a.npre) a.pre = (goap_cond *)goap__alloc(&b->alloc, (size_t)a.npre * sizeof *a.pre);
   if (a.neff) a.eff = (goap_effect *)goap__alloc(&b->alloc, (size_t)a.neff * sizeof *a.eff);
   if (!a.name || (a.npre && !a.pre) || (a.neff && !a.eff) ||
-      !goap__names_put(&b->alloc, &b->action_names, a.name ? a.name : "", (int32_t)b->nactions)) {
+      !goap__names_put_h(&b->alloc, &b->action_names, a.name ? a.name : "", (int32_t)b->nactions,
+                         name_hash)) {
     free_action(&b->alloc, &a);
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   }
