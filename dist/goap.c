@@ -35,7 +35,6 @@
  *   static `fail` of src/tactics/arena.c renamed to fail__tactics_arena in goap.c (clashes with src/core/builder.c)
  *   static `goal_holds` of src/pddl/hddl_plan.c renamed to goal_holds__pddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `grow` of src/sched/sched.c renamed to grow__sched_sched in goap.c (clashes with src/format/htn_parse.c)
- *   static `hash_str` of src/htn/domain.c renamed to hash_str__htn_domain in goap.c (clashes with src/core/names.c)
  *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `holds` of src/pddl/hddl_verify.c renamed to holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
  *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/pddl/hddl_plan.c)
@@ -115,6 +114,7 @@ int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size
 typedef struct goap__name_slot {
   const char *key;
   int32_t id;
+  uint32_t hash; /* goap__names_hash(key): rehashing and mismatches never touch the string */
 } goap__name_slot;
 
 typedef struct goap__names {
@@ -126,6 +126,13 @@ typedef struct goap__names {
 int32_t goap__names_find(const goap__names *m, const char *key);
 /* Inserts key (which must stay alive and not be present); 0 when out of memory. */
 int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id);
+/* The same with the key's hash given (goap__names_hash), so a find then a put hash it once. */
+uint32_t goap__names_hash(const char *key);
+int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash);
+int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
+                      uint32_t hash);
+/* Makes room for n more keys at once (no rehash while they are put); 0 when out of memory. */
+int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n);
 void goap__names_free(const goap_allocator *a, goap__names *m);
 
 /* ---- compiled pieces ----------------------------------------------------------------------- */
@@ -397,7 +404,9 @@ uint64_t goap__now_ns(void) {
  *    stored it; a failed call stores nothing (all-or-nothing) and records one error message and
  *    the offending item (kind + index).
  *  - Strings are deep-copied on add; the domain made by build() copies them again, so the
- *    builder and the domain can be destroyed in any order.
+ *    builder and the domain can be destroyed in any order. An action's name, conditions and
+ *    effects are copied into 16 KiB chunks freed only with the builder (a call that fails
+ *    after taking chunk space stores nothing; the space is just unused).
  *  - Packing: fields are placed by decreasing width (ties by id), first fit, never straddling a
  *    word, so a domain whose fields fit in 64 bits uses exactly one word.
  */
@@ -425,7 +434,17 @@ struct goap_builder {
   uint32_t *seen;      /* per variable: the stamp of the last action that wrote it */
   size_t cseen;
   uint32_t stamp;
+  struct bchunk *chunks; /* actions' names, conditions and effects (newest chunk first) */
+  size_t chunk_used;     /* bytes used in the newest chunk */
 };
+
+/* A block of action data: one allocation serves many actions (freed with the builder). The
+ * 16-byte header keeps the data after it aligned for goap_cond and goap_effect. */
+typedef struct bchunk {
+  struct bchunk *prev;
+  size_t size; /* bytes of data after this header */
+} bchunk;
+#define CHUNK_BYTES 16384u
 
 #define MAX_NAME 4096
 
@@ -479,10 +498,21 @@ static void free_var(const goap_allocator *a, goap__var *v) {
   }
 }
 
-static void free_action(const goap_allocator *a, goap__action *x) {
-  goap__strfree(a, x->name);
-  goap__free(a, x->pre, (size_t)x->npre * sizeof *x->pre);
-  goap__free(a, x->eff, (size_t)x->neff * sizeof *x->eff);
+/* n bytes (rounded up to 16) in the newest chunk, or in a new one; NULL when out of memory. */
+static void *chunk_space(goap_builder *b, size_t n) {
+  n = (n + 15u) & ~(size_t)15u;
+  if (!b->chunks || b->chunks->size - b->chunk_used < n) {
+    size_t size = n > CHUNK_BYTES ? n : CHUNK_BYTES;
+    bchunk *c = (bchunk *)goap__alloc(&b->alloc, sizeof *c + size);
+    if (!c) return NULL;
+    c->prev = b->chunks;
+    c->size = size;
+    b->chunks = c;
+    b->chunk_used = 0;
+  }
+  char *p = (char *)(b->chunks + 1) + b->chunk_used;
+  b->chunk_used += n;
+  return p;
 }
 
 static void free_goal(const goap_allocator *a, goap__goal *g) {
@@ -494,7 +524,11 @@ void goap_builder_destroy(goap_builder *b) {
   if (!b) return;
   goap_allocator a = b->alloc;
   for (size_t i = 0; i < b->nvars; ++i) free_var(&a, &b->vars[i]);
-  for (size_t i = 0; i < b->nactions; ++i) free_action(&a, &b->actions[i]);
+  while (b->chunks) { /* the actions' names, conditions and effects */
+    bchunk *c = b->chunks;
+    b->chunks = c->prev;
+    goap__free(&a, c, sizeof *c + c->size);
+  }
   for (size_t i = 0; i < b->ngoals; ++i) free_goal(&a, &b->goals[i]);
   goap__free(&a, b->vars, b->cvars * sizeof *b->vars);
   goap__free(&a, b->actions, b->cactions * sizeof *b->actions);
@@ -732,7 +766,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL action description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid action name");
-  if (goap__names_find(&b->action_names, d->name) >= 0)
+  uint32_t name_hash = goap__names_hash(d->name);
+  if (goap__names_find_h(&b->action_names, d->name, name_hash) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "action '%s' is already defined",
                 d->name);
   if (!(d->cost >= 0.0) || !isfinite(d->cost))
@@ -778,14 +813,20 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   a.user = d->user;
   a.npre = d->pre_count;
   a.neff = d->eff_count;
-  a.name = goap__strdup(&b->alloc, d->name);
-  if (a.npre) a.pre = (goap_cond *)goap__alloc(&b->alloc, (size_t)a.npre * sizeof *a.pre);
-  if (a.neff) a.eff = (goap_effect *)goap__alloc(&b->alloc, (size_t)a.neff * sizeof *a.eff);
-  if (!a.name || (a.npre && !a.pre) || (a.neff && !a.eff) ||
-      !goap__names_put(&b->alloc, &b->action_names, a.name ? a.name : "", (int32_t)b->nactions)) {
-    free_action(&b->alloc, &a);
-    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  /* conditions, effects and name in one piece of a chunk (kept until the builder goes, even
+   * when the insertion below fails) */
+  size_t pre_bytes = (size_t)a.npre * sizeof *a.pre, eff_bytes = (size_t)a.neff * sizeof *a.eff;
+  size_t name_len = strlen(d->name);
+  char *space = (char *)chunk_space(b, pre_bytes + eff_bytes + name_len + 1);
+  if (space) {
+    if (a.npre) a.pre = (goap_cond *)(void *)space;
+    if (a.neff) a.eff = (goap_effect *)(void *)(space + pre_bytes);
+    a.name = space + pre_bytes + eff_bytes;
+    memcpy(a.name, d->name, name_len + 1);
   }
+  if (!space ||
+      !goap__names_put_h(&b->alloc, &b->action_names, a.name, (int32_t)b->nactions, name_hash))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   if (a.npre) memcpy(a.pre, d->pre, (size_t)a.npre * sizeof *a.pre);
   if (a.neff) memcpy(a.eff, d->eff, (size_t)a.neff * sizeof *a.eff);
   b->actions[b->nactions] = a;
@@ -847,6 +888,7 @@ goap_status goap_builder_build(goap_builder *b, goap_domain **out) {
   return GOAP_OK;
 }
 /* macros of src/core/builder.c end here */
+#undef CHUNK_BYTES
 #undef MAX_NAME
 
 /* ==== src/core/domain.c ==== */
@@ -1328,6 +1370,11 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       if (da[i].check || da[i].dyn_cost) d->has_callbacks = 1;
     }
   }
+  /* each table sized once for all its names (no rehash while they go in) */
+  if (st == GOAP_OK && (!goap__names_reserve(a, &d->var_names, (size_t)nvars) ||
+                        !goap__names_reserve(a, &d->action_names, (size_t)nactions) ||
+                        !goap__names_reserve(a, &d->goal_names, (size_t)ngoals)))
+    st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nvars && st == GOAP_OK; ++i)
     if (!goap__names_put(a, &d->var_names, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nactions && st == GOAP_OK; ++i)
@@ -2674,53 +2721,73 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
  *
  * Invariants: cap is 0 or a power of two; count <= cap / 2 (grown before it would pass);
  * keys are borrowed (owned by the domain or builder) and never freed here; there is no removal.
+ * Each slot keeps its key's hash, so growing never rehashes a string and a probe compares
+ * strings only when the hashes agree.
  */
 #include <string.h>
 
 /* #include "internal.h": inlined above */
 
-static uint64_t hash_str(const char *s) {
+uint32_t goap__names_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
   for (; *s; ++s) {
     h ^= (unsigned char)*s;
     h *= 1099511628211ull;
   }
-  return h;
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash) {
+  if (!m->cap || !key) return -1;
+  size_t mask = m->cap - 1;
+  for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+    const goap__name_slot *sl = &m->slots[i];
+    if (!sl->key) return -1;
+    if (sl->hash == hash && strcmp(sl->key, key) == 0) return sl->id;
+  }
 }
 
 int32_t goap__names_find(const goap__names *m, const char *key) {
   if (!m->cap || !key) return -1;
-  size_t mask = m->cap - 1;
-  for (size_t i = (size_t)hash_str(key) & mask;; i = (i + 1) & mask) {
-    const goap__name_slot *sl = &m->slots[i];
-    if (!sl->key) return -1;
-    if (strcmp(sl->key, key) == 0) return sl->id;
-  }
+  return goap__names_find_h(m, key, goap__names_hash(key));
 }
 
-static void insert(goap__name_slot *slots, size_t cap, const char *key, int32_t id) {
+static void insert(goap__name_slot *slots, size_t cap, const char *key, int32_t id,
+                   uint32_t hash) {
   size_t mask = cap - 1;
-  size_t i = (size_t)hash_str(key) & mask;
+  size_t i = (size_t)hash & mask;
   while (slots[i].key) i = (i + 1) & mask;
   slots[i].key = key;
   slots[i].id = id;
+  slots[i].hash = hash;
+}
+
+int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n) {
+  if (n > SIZE_MAX / 4 - m->count) return 0;
+  size_t ncap = m->cap ? m->cap : 16;
+  while ((m->count + n) * 2 > ncap) ncap *= 2;
+  if (ncap == m->cap) return 1;
+  goap__name_slot *ns = (goap__name_slot *)goap__alloc(a, ncap * sizeof *ns);
+  if (!ns) return 0;
+  memset(ns, 0, ncap * sizeof *ns);
+  for (size_t i = 0; i < m->cap; ++i)
+    if (m->slots[i].key) insert(ns, ncap, m->slots[i].key, m->slots[i].id, m->slots[i].hash);
+  goap__free(a, m->slots, m->cap * sizeof *m->slots);
+  m->slots = ns;
+  m->cap = ncap;
+  return 1;
+}
+
+int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
+                      uint32_t hash) {
+  if ((m->count + 1) * 2 > m->cap && !goap__names_reserve(a, m, 1)) return 0;
+  insert(m->slots, m->cap, key, id, hash);
+  ++m->count;
+  return 1;
 }
 
 int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id) {
-  if ((m->count + 1) * 2 > m->cap) {
-    size_t ncap = m->cap ? m->cap * 2 : 16;
-    goap__name_slot *ns = (goap__name_slot *)goap__alloc(a, ncap * sizeof *ns);
-    if (!ns) return 0;
-    memset(ns, 0, ncap * sizeof *ns);
-    for (size_t i = 0; i < m->cap; ++i)
-      if (m->slots[i].key) insert(ns, ncap, m->slots[i].key, m->slots[i].id);
-    goap__free(a, m->slots, m->cap * sizeof *m->slots);
-    m->slots = ns;
-    m->cap = ncap;
-  }
-  insert(m->slots, m->cap, key, id);
-  ++m->count;
-  return 1;
+  return goap__names_put_h(a, m, key, id, goap__names_hash(key));
 }
 
 void goap__names_free(const goap_allocator *a, goap__names *m) {
@@ -10495,7 +10562,6 @@ void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
 /* names of src/htn/domain.c that another file also declares */
 #define clear_error clear_error__htn_domain
 #define fail fail__htn_domain
-#define hash_str hash_str__htn_domain
 #define valid_name valid_name__htn_domain
 /*
  * domain.c -- the HTN builder and the compiled HTN domain, plus the layer's small utilities
@@ -11357,7 +11423,6 @@ const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h
 #undef ALLOC_N
 #undef clear_error
 #undef fail
-#undef hash_str
 #undef valid_name
 
 /* ==== src/htn/planner.c ==== */
@@ -12108,14 +12173,21 @@ void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
 typedef struct px_symrec {
-  char *name;        /* NUL-terminated, lower case */
+  char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
   uint32_t len;
+  uint32_t hash;     /* of the lower-cased name: rehashing never reads the names */
 } px_symrec;
+typedef struct px_symchunk {
+  struct px_symchunk *prev;
+  size_t size;       /* bytes of names after this header */
+} px_symchunk;
 typedef struct px_syms {
   px_symrec *recs;   /* id -> name */
   size_t n, cap;
   int32_t *slots;    /* hash table of ids, -1 empty; cap is a power of two */
   size_t nslots;
+  px_symchunk *chunks; /* the names, packed in chunks (newest first) */
+  size_t chunk_used;   /* bytes used in the newest chunk */
 } px_syms;
 /* The id of the name (lower-cased), interning it; -1 when out of memory. */
 int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len);
@@ -12611,37 +12683,38 @@ static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
   return goap__px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
 }
 
-/* "move a b" (space-separated, no parentheses) into b. */
-static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
-                       const int32_t *args) {
-  const px_schema *s = &t->schemas[si];
-  size_t need = strlen(px_name(t, s->sym));
-  for (int i = 0; i < s->nparams; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
+/* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
+ * with memcpy (no snprintf): one call per reached atom and per ground action. */
+static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
+                         const int32_t *args, int n) {
+  const char *x = px_name(t, sym);
+  size_t hl = strlen(x), need = hl;
+  for (int i = 0; i < n; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
   if (!cbuf_fit(a, b, need)) return 0;
-  size_t o = 0;
-  const char *x = px_name(t, s->sym);
-  memcpy(b->s, x, strlen(x));
-  o += strlen(x);
-  for (int i = 0; i < s->nparams; ++i) {
+  memcpy(b->s, x, hl);
+  size_t o = hl;
+  for (int i = 0; i < n; ++i) {
     x = px_name(t, t->objects[args[i]].sym);
+    size_t l = strlen(x);
     b->s[o++] = ' ';
-    memcpy(b->s + o, x, strlen(x));
-    o += strlen(x);
+    memcpy(b->s + o, x, l);
+    o += l;
   }
   b->s[o] = 0;
   return 1;
 }
 
+/* "move a b" for a ground action. */
+static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
+                       const int32_t *args) {
+  const px_schema *s = &t->schemas[si];
+  return sym_objs_name(t, a, b, s->sym, args, s->nparams);
+}
+
+/* "at a b" for a reached atom: the same text as goap__px_format_atom without parentheses. */
 static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
                          const int32_t *args) {
-  size_t need = goap__px_format_atom(t, pred, args, NULL, 0);
-  if (!cbuf_fit(a, b, need)) return 0;
-  goap__px_format_atom(t, pred, args, b->s, b->cap);
-  /* "(at a b)" -> "at a b" */
-  size_t n = strlen(b->s);
-  memmove(b->s, b->s + 1, n - 2);
-  b->s[n - 2] = 0;
-  return 1;
+  return sym_objs_name(t, a, b, t->preds[pred].sym, args, t->preds[pred].arity);
 }
 
 static goap_status compile(gctx *g) {
@@ -16156,7 +16229,8 @@ static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c
 
 static int32_t new_node(px_task_core *t) {
   if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
-  if (!goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
+  if (t->nnodes == t->cnodes &&
+      !goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
     return -1;
   px_node *n = &t->nodes[t->nnodes];
   memset(n, 0, sizeof *n);
@@ -16221,13 +16295,16 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
       ++i;
     } else {
       size_t j = i;
+      /* plain name bytes (printable, not a delimiter) in one tight loop; the rest decided below */
       while (j < len) {
         unsigned d = (unsigned char)text[j];
+        if (d > ' ' && d != '(' && d != ')' && d != ';' && d != 0x7F) {
+          ++j;
+          continue;
+        }
         if (is_space(d) || d == '(' || d == ')' || d == ';') break;
-        if (d < 0x20 || d == 0x7F)
-          return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
-                             "unexpected control character (byte 0x%02x)", d);
-        ++j;
+        return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
+                                 "unexpected control character (byte 0x%02x)", d);
       }
       if (j - i > PX_MAX_NAME)
         return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
@@ -16621,7 +16698,7 @@ static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
   if (!slots) return 0;
   for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
   for (size_t id = 0; id < s->n; ++id) {
-    size_t h = hash_bytes(s->recs[id].name, s->recs[id].len) & (nslots - 1);
+    size_t h = s->recs[id].hash & (nslots - 1);
     while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
     slots[h] = (int32_t)id;
   }
@@ -16631,24 +16708,42 @@ static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
   return 1;
 }
 
+/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). */
+static char *syms_space(const goap_allocator *a, px_syms *s, size_t n) {
+  if (!s->chunks || s->chunks->size - s->chunk_used < n) {
+    size_t size = n > 4096 ? n : 4096;
+    px_symchunk *c = (px_symchunk *)goap__px_alloc(a, sizeof *c + size);
+    if (!c) return NULL;
+    c->prev = s->chunks;
+    c->size = size;
+    s->chunks = c;
+    s->chunk_used = 0;
+  }
+  char *p = (char *)(s->chunks + 1) + s->chunk_used;
+  s->chunk_used += n;
+  return p;
+}
+
 int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
   if (s->nslots == 0 && !syms_rehash(a, s, 256)) return -1;
   size_t mask = s->nslots - 1;
-  size_t h = hash_bytes(text, len) & mask;
+  uint32_t hash = hash_bytes(text, len);
+  size_t h = hash & mask;
   while (s->slots[h] >= 0) {
     int32_t id = s->slots[h];
-    if (same_lower(s->recs[id].name, s->recs[id].len, text, len)) return id;
+    if (s->recs[id].hash == hash && same_lower(s->recs[id].name, s->recs[id].len, text, len))
+      return id;
     h = (h + 1) & mask;
   }
-  if (s->n >= (size_t)INT32_MAX / 4) return -1;
+  if (s->n >= (size_t)INT32_MAX / 4 || len >= UINT32_MAX) return -1;
   if ((s->n + 1) * 2 > s->nslots) {
     if (!syms_rehash(a, s, s->nslots * 2)) return -1;
     mask = s->nslots - 1;
-    h = hash_bytes(text, len) & mask;
+    h = hash & mask;
     while (s->slots[h] >= 0) h = (h + 1) & mask;
   }
   if (!goap__px_grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
-  char *name = (char *)goap__px_alloc(a, len + 1);
+  char *name = syms_space(a, s, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
     char c = text[i];
@@ -16658,6 +16753,7 @@ int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *tex
   int32_t id = (int32_t)s->n;
   s->recs[s->n].name = name;
   s->recs[s->n].len = (uint32_t)len;
+  s->recs[s->n].hash = hash;
   s->n++;
   s->slots[h] = id;
   return id;
@@ -16676,7 +16772,11 @@ int32_t goap__px_sym_find(const px_syms *s, const char *name) {
 }
 
 void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
-  for (size_t i = 0; i < s->n; ++i) goap__px_free(a, s->recs[i].name, s->recs[i].len + 1);
+  while (s->chunks) {
+    px_symchunk *c = s->chunks;
+    s->chunks = c->prev;
+    goap__px_free(a, c, sizeof *c + c->size);
+  }
   goap__px_free(a, s->recs, s->cap * sizeof *s->recs);
   goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
   memset(s, 0, sizeof *s);

@@ -6,7 +6,9 @@
  *    stored it; a failed call stores nothing (all-or-nothing) and records one error message and
  *    the offending item (kind + index).
  *  - Strings are deep-copied on add; the domain made by build() copies them again, so the
- *    builder and the domain can be destroyed in any order.
+ *    builder and the domain can be destroyed in any order. An action's name, conditions and
+ *    effects are copied into 16 KiB chunks freed only with the builder (a call that fails
+ *    after taking chunk space stores nothing; the space is just unused).
  *  - Packing: fields are placed by decreasing width (ties by id), first fit, never straddling a
  *    word, so a domain whose fields fit in 64 bits uses exactly one word.
  */
@@ -34,7 +36,17 @@ struct goap_builder {
   uint32_t *seen;      /* per variable: the stamp of the last action that wrote it */
   size_t cseen;
   uint32_t stamp;
+  struct bchunk *chunks; /* actions' names, conditions and effects (newest chunk first) */
+  size_t chunk_used;     /* bytes used in the newest chunk */
 };
+
+/* A block of action data: one allocation serves many actions (freed with the builder). The
+ * 16-byte header keeps the data after it aligned for goap_cond and goap_effect. */
+typedef struct bchunk {
+  struct bchunk *prev;
+  size_t size; /* bytes of data after this header */
+} bchunk;
+#define CHUNK_BYTES 16384u
 
 #define MAX_NAME 4096
 
@@ -88,10 +100,21 @@ static void free_var(const goap_allocator *a, goap__var *v) {
   }
 }
 
-static void free_action(const goap_allocator *a, goap__action *x) {
-  goap__strfree(a, x->name);
-  goap__free(a, x->pre, (size_t)x->npre * sizeof *x->pre);
-  goap__free(a, x->eff, (size_t)x->neff * sizeof *x->eff);
+/* n bytes (rounded up to 16) in the newest chunk, or in a new one; NULL when out of memory. */
+static void *chunk_space(goap_builder *b, size_t n) {
+  n = (n + 15u) & ~(size_t)15u;
+  if (!b->chunks || b->chunks->size - b->chunk_used < n) {
+    size_t size = n > CHUNK_BYTES ? n : CHUNK_BYTES;
+    bchunk *c = (bchunk *)goap__alloc(&b->alloc, sizeof *c + size);
+    if (!c) return NULL;
+    c->prev = b->chunks;
+    c->size = size;
+    b->chunks = c;
+    b->chunk_used = 0;
+  }
+  char *p = (char *)(b->chunks + 1) + b->chunk_used;
+  b->chunk_used += n;
+  return p;
 }
 
 static void free_goal(const goap_allocator *a, goap__goal *g) {
@@ -103,7 +126,11 @@ void goap_builder_destroy(goap_builder *b) {
   if (!b) return;
   goap_allocator a = b->alloc;
   for (size_t i = 0; i < b->nvars; ++i) free_var(&a, &b->vars[i]);
-  for (size_t i = 0; i < b->nactions; ++i) free_action(&a, &b->actions[i]);
+  while (b->chunks) { /* the actions' names, conditions and effects */
+    bchunk *c = b->chunks;
+    b->chunks = c->prev;
+    goap__free(&a, c, sizeof *c + c->size);
+  }
   for (size_t i = 0; i < b->ngoals; ++i) free_goal(&a, &b->goals[i]);
   goap__free(&a, b->vars, b->cvars * sizeof *b->vars);
   goap__free(&a, b->actions, b->cactions * sizeof *b->actions);
@@ -341,7 +368,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL action description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid action name");
-  if (goap__names_find(&b->action_names, d->name) >= 0)
+  uint32_t name_hash = goap__names_hash(d->name);
+  if (goap__names_find_h(&b->action_names, d->name, name_hash) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "action '%s' is already defined",
                 d->name);
   if (!(d->cost >= 0.0) || !isfinite(d->cost))
@@ -387,14 +415,20 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   a.user = d->user;
   a.npre = d->pre_count;
   a.neff = d->eff_count;
-  a.name = goap__strdup(&b->alloc, d->name);
-  if (a.npre) a.pre = (goap_cond *)goap__alloc(&b->alloc, (size_t)a.npre * sizeof *a.pre);
-  if (a.neff) a.eff = (goap_effect *)goap__alloc(&b->alloc, (size_t)a.neff * sizeof *a.eff);
-  if (!a.name || (a.npre && !a.pre) || (a.neff && !a.eff) ||
-      !goap__names_put(&b->alloc, &b->action_names, a.name ? a.name : "", (int32_t)b->nactions)) {
-    free_action(&b->alloc, &a);
-    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
+  /* conditions, effects and name in one piece of a chunk (kept until the builder goes, even
+   * when the insertion below fails) */
+  size_t pre_bytes = (size_t)a.npre * sizeof *a.pre, eff_bytes = (size_t)a.neff * sizeof *a.eff;
+  size_t name_len = strlen(d->name);
+  char *space = (char *)chunk_space(b, pre_bytes + eff_bytes + name_len + 1);
+  if (space) {
+    if (a.npre) a.pre = (goap_cond *)(void *)space;
+    if (a.neff) a.eff = (goap_effect *)(void *)(space + pre_bytes);
+    a.name = space + pre_bytes + eff_bytes;
+    memcpy(a.name, d->name, name_len + 1);
   }
+  if (!space ||
+      !goap__names_put_h(&b->alloc, &b->action_names, a.name, (int32_t)b->nactions, name_hash))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   if (a.npre) memcpy(a.pre, d->pre, (size_t)a.npre * sizeof *a.pre);
   if (a.neff) memcpy(a.eff, d->eff, (size_t)a.neff * sizeof *a.eff);
   b->actions[b->nactions] = a;

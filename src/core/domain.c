@@ -476,6 +476,11 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       if (da[i].check || da[i].dyn_cost) d->has_callbacks = 1;
     }
   }
+  /* each table sized once for all its names (no rehash while they go in) */
+  if (st == GOAP_OK && (!goap__names_reserve(a, &d->var_names, (size_t)nvars) ||
+                        !goap__names_reserve(a, &d->action_names, (size_t)nactions) ||
+                        !goap__names_reserve(a, &d->goal_names, (size_t)ngoals)))
+    st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nvars && st == GOAP_OK; ++i)
     if (!goap__names_put(a, &d->var_names, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nactions && st == GOAP_OK; ++i)

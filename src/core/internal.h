@@ -32,6 +32,7 @@ int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size
 typedef struct goap__name_slot {
   const char *key;
   int32_t id;
+  uint32_t hash; /* goap__names_hash(key): rehashing and mismatches never touch the string */
 } goap__name_slot;
 
 typedef struct goap__names {
@@ -43,6 +44,13 @@ typedef struct goap__names {
 int32_t goap__names_find(const goap__names *m, const char *key);
 /* Inserts key (which must stay alive and not be present); 0 when out of memory. */
 int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id);
+/* The same with the key's hash given (goap__names_hash), so a find then a put hash it once. */
+uint32_t goap__names_hash(const char *key);
+int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash);
+int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
+                      uint32_t hash);
+/* Makes room for n more keys at once (no rehash while they are put); 0 when out of memory. */
+int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n);
 void goap__names_free(const goap_allocator *a, goap__names *m);
 
 /* ---- compiled pieces ----------------------------------------------------------------------- */

@@ -269,37 +269,38 @@ static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
   return goap__px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
 }
 
-/* "move a b" (space-separated, no parentheses) into b. */
-static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
-                       const int32_t *args) {
-  const px_schema *s = &t->schemas[si];
-  size_t need = strlen(px_name(t, s->sym));
-  for (int i = 0; i < s->nparams; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
+/* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
+ * with memcpy (no snprintf): one call per reached atom and per ground action. */
+static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
+                         const int32_t *args, int n) {
+  const char *x = px_name(t, sym);
+  size_t hl = strlen(x), need = hl;
+  for (int i = 0; i < n; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
   if (!cbuf_fit(a, b, need)) return 0;
-  size_t o = 0;
-  const char *x = px_name(t, s->sym);
-  memcpy(b->s, x, strlen(x));
-  o += strlen(x);
-  for (int i = 0; i < s->nparams; ++i) {
+  memcpy(b->s, x, hl);
+  size_t o = hl;
+  for (int i = 0; i < n; ++i) {
     x = px_name(t, t->objects[args[i]].sym);
+    size_t l = strlen(x);
     b->s[o++] = ' ';
-    memcpy(b->s + o, x, strlen(x));
-    o += strlen(x);
+    memcpy(b->s + o, x, l);
+    o += l;
   }
   b->s[o] = 0;
   return 1;
 }
 
+/* "move a b" for a ground action. */
+static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
+                       const int32_t *args) {
+  const px_schema *s = &t->schemas[si];
+  return sym_objs_name(t, a, b, s->sym, args, s->nparams);
+}
+
+/* "at a b" for a reached atom: the same text as goap__px_format_atom without parentheses. */
 static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
                          const int32_t *args) {
-  size_t need = goap__px_format_atom(t, pred, args, NULL, 0);
-  if (!cbuf_fit(a, b, need)) return 0;
-  goap__px_format_atom(t, pred, args, b->s, b->cap);
-  /* "(at a b)" -> "at a b" */
-  size_t n = strlen(b->s);
-  memmove(b->s, b->s + 1, n - 2);
-  b->s[n - 2] = 0;
-  return 1;
+  return sym_objs_name(t, a, b, t->preds[pred].sym, args, t->preds[pred].arity);
 }
 
 static goap_status compile(gctx *g) {

@@ -51,14 +51,21 @@ void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
 typedef struct px_symrec {
-  char *name;        /* NUL-terminated, lower case */
+  char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
   uint32_t len;
+  uint32_t hash;     /* of the lower-cased name: rehashing never reads the names */
 } px_symrec;
+typedef struct px_symchunk {
+  struct px_symchunk *prev;
+  size_t size;       /* bytes of names after this header */
+} px_symchunk;
 typedef struct px_syms {
   px_symrec *recs;   /* id -> name */
   size_t n, cap;
   int32_t *slots;    /* hash table of ids, -1 empty; cap is a power of two */
   size_t nslots;
+  px_symchunk *chunks; /* the names, packed in chunks (newest first) */
+  size_t chunk_used;   /* bytes used in the newest chunk */
 } px_syms;
 /* The id of the name (lower-cased), interning it; -1 when out of memory. */
 int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len);

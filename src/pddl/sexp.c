@@ -16,7 +16,8 @@ static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c
 
 static int32_t new_node(px_task_core *t) {
   if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
-  if (!goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
+  if (t->nnodes == t->cnodes &&
+      !goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
     return -1;
   px_node *n = &t->nodes[t->nnodes];
   memset(n, 0, sizeof *n);
@@ -81,13 +82,16 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
       ++i;
     } else {
       size_t j = i;
+      /* plain name bytes (printable, not a delimiter) in one tight loop; the rest decided below */
       while (j < len) {
         unsigned d = (unsigned char)text[j];
+        if (d > ' ' && d != '(' && d != ')' && d != ';' && d != 0x7F) {
+          ++j;
+          continue;
+        }
         if (is_space(d) || d == '(' || d == ')' || d == ';') break;
-        if (d < 0x20 || d == 0x7F)
-          return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
-                             "unexpected control character (byte 0x%02x)", d);
-        ++j;
+        return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
+                                 "unexpected control character (byte 0x%02x)", d);
       }
       if (j - i > PX_MAX_NAME)
         return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,

@@ -87,7 +87,7 @@ static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
   if (!slots) return 0;
   for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
   for (size_t id = 0; id < s->n; ++id) {
-    size_t h = hash_bytes(s->recs[id].name, s->recs[id].len) & (nslots - 1);
+    size_t h = s->recs[id].hash & (nslots - 1);
     while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
     slots[h] = (int32_t)id;
   }
@@ -97,24 +97,42 @@ static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
   return 1;
 }
 
+/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). */
+static char *syms_space(const goap_allocator *a, px_syms *s, size_t n) {
+  if (!s->chunks || s->chunks->size - s->chunk_used < n) {
+    size_t size = n > 4096 ? n : 4096;
+    px_symchunk *c = (px_symchunk *)goap__px_alloc(a, sizeof *c + size);
+    if (!c) return NULL;
+    c->prev = s->chunks;
+    c->size = size;
+    s->chunks = c;
+    s->chunk_used = 0;
+  }
+  char *p = (char *)(s->chunks + 1) + s->chunk_used;
+  s->chunk_used += n;
+  return p;
+}
+
 int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
   if (s->nslots == 0 && !syms_rehash(a, s, 256)) return -1;
   size_t mask = s->nslots - 1;
-  size_t h = hash_bytes(text, len) & mask;
+  uint32_t hash = hash_bytes(text, len);
+  size_t h = hash & mask;
   while (s->slots[h] >= 0) {
     int32_t id = s->slots[h];
-    if (same_lower(s->recs[id].name, s->recs[id].len, text, len)) return id;
+    if (s->recs[id].hash == hash && same_lower(s->recs[id].name, s->recs[id].len, text, len))
+      return id;
     h = (h + 1) & mask;
   }
-  if (s->n >= (size_t)INT32_MAX / 4) return -1;
+  if (s->n >= (size_t)INT32_MAX / 4 || len >= UINT32_MAX) return -1;
   if ((s->n + 1) * 2 > s->nslots) {
     if (!syms_rehash(a, s, s->nslots * 2)) return -1;
     mask = s->nslots - 1;
-    h = hash_bytes(text, len) & mask;
+    h = hash & mask;
     while (s->slots[h] >= 0) h = (h + 1) & mask;
   }
   if (!goap__px_grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
-  char *name = (char *)goap__px_alloc(a, len + 1);
+  char *name = syms_space(a, s, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
     char c = text[i];
@@ -124,6 +142,7 @@ int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *tex
   int32_t id = (int32_t)s->n;
   s->recs[s->n].name = name;
   s->recs[s->n].len = (uint32_t)len;
+  s->recs[s->n].hash = hash;
   s->n++;
   s->slots[h] = id;
   return id;
@@ -142,7 +161,11 @@ int32_t goap__px_sym_find(const px_syms *s, const char *name) {
 }
 
 void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
-  for (size_t i = 0; i < s->n; ++i) goap__px_free(a, s->recs[i].name, s->recs[i].len + 1);
+  while (s->chunks) {
+    px_symchunk *c = s->chunks;
+    s->chunks = c->prev;
+    goap__px_free(a, c, sizeof *c + c->size);
+  }
   goap__px_free(a, s->recs, s->cap * sizeof *s->recs);
   goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
   memset(s, 0, sizeof *s);
