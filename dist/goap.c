@@ -12217,6 +12217,25 @@ static inline const int32_t *px_tset_args(const px_tset *t, int32_t e, int *n) {
 }
 void goap__px_tset_free(const goap_allocator *a, px_tset *t);
 
+/* ---- ground atom states: a tuple set of atoms with a truth byte each (the validators) ---- */
+typedef struct px_aset {
+  px_tset atoms;     /* every atom ever set (true or false) */
+  uint8_t *truth;    /* atom entry -> 1 true, 0 false */
+  size_t cap;
+} px_aset;
+/* Sets atom (pred, args[n]) to val (0/1), interning it; 0 when out of memory. */
+int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const int32_t *args,
+                      int n, uint8_t val);
+/* 1 when the atom is interned and true. */
+int goap__px_aset_holds(const px_aset *s, int32_t pred, const int32_t *args, int n);
+void goap__px_aset_free(const goap_allocator *a, px_aset *s);
+
+/* Fills *d (when not NULL) as a GOAP_PARSE_ERROR at name:line:col with msg and the source
+ * line `line` of text[0, len) (control bytes shown as '?'); returns GOAP_PARSE_ERROR. For the
+ * plan readers (validate.c, hddl_verify.c). */
+goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int col,
+                                const char *text, size_t len, const char *msg);
+
 /* ---- S-expressions -------------------------------------------------------------------- */
 typedef struct px_node {
   int32_t sym;       /* atom: its symbol; list: -1 */
@@ -14387,9 +14406,7 @@ typedef struct vctx {
   px_ivec stack;
   px_ivec binds;       /* method bindings (object ids, -1 unbound) */
 
-  px_tset atoms;       /* the state: interned atoms and their truth */
-  uint8_t *truth;
-  size_t cap;
+  px_aset state;       /* the state: interned atoms and their truth */
   uint64_t work, max_work;
   int failed, too_large;
 } vctx;
@@ -14406,28 +14423,7 @@ static goap_status parse_error(vctx *v, int line, int col, const char *fmt, ...)
   goap__px_fmt(v->r->message, sizeof v->r->message, "%s", msg);
   v->r->line = line;
   v->r->col = col;
-  goap_diag *d = v->err;
-  if (!d) return GOAP_PARSE_ERROR;
-  memset(d, 0, sizeof *d);
-  d->severity = GOAP_SEVERITY_ERROR;
-  d->status = GOAP_PARSE_ERROR;
-  goap__px_fmt(d->file, sizeof d->file, "%s", v->name);
-  d->line = line;
-  d->col = col;
-  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
-  size_t i = 0;
-  int l = 1;
-  while (i < v->len && l < line) {
-    if (v->text[i] == '\n') ++l;
-    ++i;
-  }
-  size_t o = 0;
-  while (i < v->len && v->text[i] != '\n' && v->text[i] != '\r' && o + 1 < sizeof d->source) {
-    unsigned c = (unsigned char)v->text[i++];
-    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
-  }
-  d->source[o] = 0;
-  return GOAP_PARSE_ERROR;
+  return goap__px_text_error(v->err, v->name, line, col, v->text, v->len, msg);
 }
 
 /* Records the first failure of the plan (later ones are ignored); returns 0. */
@@ -14533,17 +14529,11 @@ static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind
 /* ---- the state ---------------------------------------------------------------------------- */
 
 static int set_atom(vctx *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
-  int added = 0;
-  int32_t e = goap__px_tset_add(v->a, &v->atoms, pred, args, n, &added);
-  if (e < 0) return 0;
-  if (!goap__px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
-  v->truth[e] = val;
-  return 1;
+  return goap__px_aset_set(v->a, &v->state, pred, args, n, val);
 }
 
 static int holds(const vctx *v, int32_t pred, const int32_t *args, int n) {
-  int32_t e = goap__px_tset_find(&v->atoms, pred, args, n);
-  return e >= 0 && v->truth[e];
+  return goap__px_aset_holds(&v->state, pred, args, n);
 }
 
 /* 1 true, 0 false, -1 some parameter unbound. */
@@ -15242,8 +15232,7 @@ static void free_ctx(vctx *v) {
   goap__px_ivec_free(v->a, &v->comps);
   goap__px_ivec_free(v->a, &v->stack);
   goap__px_ivec_free(v->a, &v->binds);
-  goap__px_tset_free(v->a, &v->atoms);
-  goap__px_free(v->a, v->truth, v->cap);
+  goap__px_aset_free(v->a, &v->state);
 }
 
 goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
@@ -16986,6 +16975,54 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* ---- ground atom states ------------------------------------------------------------------ */
+
+int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const int32_t *args,
+                      int n, uint8_t val) {
+  int32_t e = goap__px_tset_add(a, &s->atoms, pred, args, n, NULL);
+  if (e < 0) return 0;
+  if (!goap__px_grow(a, (void **)&s->truth, &s->cap, (size_t)e + 1, 1)) return 0;
+  s->truth[e] = val;
+  return 1;
+}
+
+int goap__px_aset_holds(const px_aset *s, int32_t pred, const int32_t *args, int n) {
+  int32_t e = goap__px_tset_find(&s->atoms, pred, args, n);
+  return e >= 0 && s->truth[e];
+}
+
+void goap__px_aset_free(const goap_allocator *a, px_aset *s) {
+  goap__px_tset_free(a, &s->atoms);
+  goap__px_free(a, s->truth, s->cap);
+  s->truth = NULL;
+  s->cap = 0;
+}
+
+goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int col,
+                                const char *text, size_t len, const char *msg) {
+  if (!d) return GOAP_PARSE_ERROR;
+  memset(d, 0, sizeof *d);
+  d->severity = GOAP_SEVERITY_ERROR;
+  d->status = GOAP_PARSE_ERROR;
+  goap__px_fmt(d->file, sizeof d->file, "%s", name ? name : "<plan>");
+  d->line = line;
+  d->col = col;
+  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
+  size_t i = 0;
+  int l = 1;
+  while (i < len && l < line) {
+    if (text[i] == '\n') ++l;
+    ++i;
+  }
+  size_t o = 0;
+  while (i < len && text[i] != '\n' && text[i] != '\r' && o + 1 < sizeof d->source) {
+    unsigned c = (unsigned char)text[i++];
+    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
+  }
+  d->source[o] = 0;
+  return GOAP_PARSE_ERROR;
+}
+
 /* ==== src/pddl/validate.c ==== */
 /* names of src/pddl/validate.c that another file also declares */
 #define holds holds__pddl_validate
@@ -17015,49 +17052,20 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
 typedef struct vstate {
   const px_task_core *t;
   const goap_allocator *a;
-  px_tset atoms;
-  uint8_t *truth;
-  size_t cap;
+  px_aset state;
 } vstate;
 
 static int set_atom(vstate *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
-  int added = 0;
-  int32_t e = goap__px_tset_add(v->a, &v->atoms, pred, args, n, &added);
-  if (e < 0) return 0;
-  if (!goap__px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
-  v->truth[e] = val;
-  return 1;
+  return goap__px_aset_set(v->a, &v->state, pred, args, n, val);
 }
 
 static int holds(const vstate *v, int32_t pred, const int32_t *args, int n) {
-  int32_t e = goap__px_tset_find(&v->atoms, pred, args, n);
-  return e >= 0 && v->truth[e];
+  return goap__px_aset_holds(&v->state, pred, args, n);
 }
 
 static goap_status plan_error(goap_diag *d, const char *name, int line, int col,
                               const char *text, size_t len, const char *msg) {
-  if (!d) return GOAP_PARSE_ERROR;
-  memset(d, 0, sizeof *d);
-  d->severity = GOAP_SEVERITY_ERROR;
-  d->status = GOAP_PARSE_ERROR;
-  goap__px_fmt(d->file, sizeof d->file, "%s", name ? name : "<plan>");
-  d->line = line;
-  d->col = col;
-  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
-  /* the source line */
-  size_t i = 0;
-  int l = 1;
-  while (i < len && l < line) {
-    if (text[i] == '\n') ++l;
-    ++i;
-  }
-  size_t o = 0;
-  while (i < len && text[i] != '\n' && text[i] != '\r' && o + 1 < sizeof d->source) {
-    unsigned c = (unsigned char)text[i++];
-    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
-  }
-  d->source[o] = 0;
-  return GOAP_PARSE_ERROR;
+  return goap__px_text_error(d, name, line, col, text, len, msg);
 }
 
 /* Writes "(name a b)" of a literal instantiated with bind into buf. */
@@ -17274,8 +17282,7 @@ oom:
     goap__px_fmt(err->message, sizeof err->message, "out of memory");
   }
 done:
-  goap__px_tset_free(v.a, &v.atoms);
-  goap__px_free(v.a, v.truth, v.cap);
+  goap__px_aset_free(v.a, &v.state);
   return st;
 }
 /* macros of src/pddl/validate.c end here */

@@ -83,9 +83,7 @@ typedef struct vctx {
   px_ivec stack;
   px_ivec binds;       /* method bindings (object ids, -1 unbound) */
 
-  px_tset atoms;       /* the state: interned atoms and their truth */
-  uint8_t *truth;
-  size_t cap;
+  px_aset state;       /* the state: interned atoms and their truth */
   uint64_t work, max_work;
   int failed, too_large;
 } vctx;
@@ -102,28 +100,7 @@ static goap_status parse_error(vctx *v, int line, int col, const char *fmt, ...)
   goap__px_fmt(v->r->message, sizeof v->r->message, "%s", msg);
   v->r->line = line;
   v->r->col = col;
-  goap_diag *d = v->err;
-  if (!d) return GOAP_PARSE_ERROR;
-  memset(d, 0, sizeof *d);
-  d->severity = GOAP_SEVERITY_ERROR;
-  d->status = GOAP_PARSE_ERROR;
-  goap__px_fmt(d->file, sizeof d->file, "%s", v->name);
-  d->line = line;
-  d->col = col;
-  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
-  size_t i = 0;
-  int l = 1;
-  while (i < v->len && l < line) {
-    if (v->text[i] == '\n') ++l;
-    ++i;
-  }
-  size_t o = 0;
-  while (i < v->len && v->text[i] != '\n' && v->text[i] != '\r' && o + 1 < sizeof d->source) {
-    unsigned c = (unsigned char)v->text[i++];
-    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
-  }
-  d->source[o] = 0;
-  return GOAP_PARSE_ERROR;
+  return goap__px_text_error(v->err, v->name, line, col, v->text, v->len, msg);
 }
 
 /* Records the first failure of the plan (later ones are ignored); returns 0. */
@@ -229,17 +206,11 @@ static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind
 /* ---- the state ---------------------------------------------------------------------------- */
 
 static int set_atom(vctx *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
-  int added = 0;
-  int32_t e = goap__px_tset_add(v->a, &v->atoms, pred, args, n, &added);
-  if (e < 0) return 0;
-  if (!goap__px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
-  v->truth[e] = val;
-  return 1;
+  return goap__px_aset_set(v->a, &v->state, pred, args, n, val);
 }
 
 static int holds(const vctx *v, int32_t pred, const int32_t *args, int n) {
-  int32_t e = goap__px_tset_find(&v->atoms, pred, args, n);
-  return e >= 0 && v->truth[e];
+  return goap__px_aset_holds(&v->state, pred, args, n);
 }
 
 /* 1 true, 0 false, -1 some parameter unbound. */
@@ -938,8 +909,7 @@ static void free_ctx(vctx *v) {
   goap__px_ivec_free(v->a, &v->comps);
   goap__px_ivec_free(v->a, &v->stack);
   goap__px_ivec_free(v->a, &v->binds);
-  goap__px_tset_free(v->a, &v->atoms);
-  goap__px_free(v->a, v->truth, v->cap);
+  goap__px_aset_free(v->a, &v->state);
 }
 
 goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,

@@ -95,6 +95,25 @@ static inline const int32_t *px_tset_args(const px_tset *t, int32_t e, int *n) {
 }
 void goap__px_tset_free(const goap_allocator *a, px_tset *t);
 
+/* ---- ground atom states: a tuple set of atoms with a truth byte each (the validators) ---- */
+typedef struct px_aset {
+  px_tset atoms;     /* every atom ever set (true or false) */
+  uint8_t *truth;    /* atom entry -> 1 true, 0 false */
+  size_t cap;
+} px_aset;
+/* Sets atom (pred, args[n]) to val (0/1), interning it; 0 when out of memory. */
+int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const int32_t *args,
+                      int n, uint8_t val);
+/* 1 when the atom is interned and true. */
+int goap__px_aset_holds(const px_aset *s, int32_t pred, const int32_t *args, int n);
+void goap__px_aset_free(const goap_allocator *a, px_aset *s);
+
+/* Fills *d (when not NULL) as a GOAP_PARSE_ERROR at name:line:col with msg and the source
+ * line `line` of text[0, len) (control bytes shown as '?'); returns GOAP_PARSE_ERROR. For the
+ * plan readers (validate.c, hddl_verify.c). */
+goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int col,
+                                const char *text, size_t len, const char *msg);
+
 /* ---- S-expressions -------------------------------------------------------------------- */
 typedef struct px_node {
   int32_t sym;       /* atom: its symbol; list: -1 */

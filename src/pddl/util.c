@@ -374,3 +374,51 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
   vsnprintf(buf, cap, fmt, ap);
   va_end(ap);
 }
+
+/* ---- ground atom states ------------------------------------------------------------------ */
+
+int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const int32_t *args,
+                      int n, uint8_t val) {
+  int32_t e = goap__px_tset_add(a, &s->atoms, pred, args, n, NULL);
+  if (e < 0) return 0;
+  if (!goap__px_grow(a, (void **)&s->truth, &s->cap, (size_t)e + 1, 1)) return 0;
+  s->truth[e] = val;
+  return 1;
+}
+
+int goap__px_aset_holds(const px_aset *s, int32_t pred, const int32_t *args, int n) {
+  int32_t e = goap__px_tset_find(&s->atoms, pred, args, n);
+  return e >= 0 && s->truth[e];
+}
+
+void goap__px_aset_free(const goap_allocator *a, px_aset *s) {
+  goap__px_tset_free(a, &s->atoms);
+  goap__px_free(a, s->truth, s->cap);
+  s->truth = NULL;
+  s->cap = 0;
+}
+
+goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int col,
+                                const char *text, size_t len, const char *msg) {
+  if (!d) return GOAP_PARSE_ERROR;
+  memset(d, 0, sizeof *d);
+  d->severity = GOAP_SEVERITY_ERROR;
+  d->status = GOAP_PARSE_ERROR;
+  goap__px_fmt(d->file, sizeof d->file, "%s", name ? name : "<plan>");
+  d->line = line;
+  d->col = col;
+  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
+  size_t i = 0;
+  int l = 1;
+  while (i < len && l < line) {
+    if (text[i] == '\n') ++l;
+    ++i;
+  }
+  size_t o = 0;
+  while (i < len && text[i] != '\n' && text[i] != '\r' && o + 1 < sizeof d->source) {
+    unsigned c = (unsigned char)text[i++];
+    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
+  }
+  d->source[o] = 0;
+  return GOAP_PARSE_ERROR;
+}

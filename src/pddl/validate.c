@@ -21,49 +21,20 @@
 typedef struct vstate {
   const px_task_core *t;
   const goap_allocator *a;
-  px_tset atoms;
-  uint8_t *truth;
-  size_t cap;
+  px_aset state;
 } vstate;
 
 static int set_atom(vstate *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
-  int added = 0;
-  int32_t e = goap__px_tset_add(v->a, &v->atoms, pred, args, n, &added);
-  if (e < 0) return 0;
-  if (!goap__px_grow(v->a, (void **)&v->truth, &v->cap, (size_t)e + 1, 1)) return 0;
-  v->truth[e] = val;
-  return 1;
+  return goap__px_aset_set(v->a, &v->state, pred, args, n, val);
 }
 
 static int holds(const vstate *v, int32_t pred, const int32_t *args, int n) {
-  int32_t e = goap__px_tset_find(&v->atoms, pred, args, n);
-  return e >= 0 && v->truth[e];
+  return goap__px_aset_holds(&v->state, pred, args, n);
 }
 
 static goap_status plan_error(goap_diag *d, const char *name, int line, int col,
                               const char *text, size_t len, const char *msg) {
-  if (!d) return GOAP_PARSE_ERROR;
-  memset(d, 0, sizeof *d);
-  d->severity = GOAP_SEVERITY_ERROR;
-  d->status = GOAP_PARSE_ERROR;
-  goap__px_fmt(d->file, sizeof d->file, "%s", name ? name : "<plan>");
-  d->line = line;
-  d->col = col;
-  goap__px_fmt(d->message, sizeof d->message, "%s", msg);
-  /* the source line */
-  size_t i = 0;
-  int l = 1;
-  while (i < len && l < line) {
-    if (text[i] == '\n') ++l;
-    ++i;
-  }
-  size_t o = 0;
-  while (i < len && text[i] != '\n' && text[i] != '\r' && o + 1 < sizeof d->source) {
-    unsigned c = (unsigned char)text[i++];
-    d->source[o++] = (c == '\t' || (c >= 0x20 && c < 0x7F)) ? (char)c : '?';
-  }
-  d->source[o] = 0;
-  return GOAP_PARSE_ERROR;
+  return goap__px_text_error(d, name, line, col, text, len, msg);
 }
 
 /* Writes "(name a b)" of a literal instantiated with bind into buf. */
@@ -280,7 +251,6 @@ oom:
     goap__px_fmt(err->message, sizeof err->message, "out of memory");
   }
 done:
-  goap__px_tset_free(v.a, &v.atoms);
-  goap__px_free(v.a, v.truth, v.cap);
+  goap__px_aset_free(v.a, &v.state);
   return st;
 }
