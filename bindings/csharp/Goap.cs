@@ -110,7 +110,7 @@ namespace Goap
         {
             public IntPtr Start, Want; public int WantCount, Search, Heuristic; public double Weight;
             public uint MaxNodes; public double MaxMs; public IntPtr Host; public uint Flags;
-            public IntPtr Costs;
+            public IntPtr Costs, Symmetry;
         }
 
         [StructLayout(LayoutKind.Sequential)]

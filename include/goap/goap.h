@@ -378,6 +378,40 @@ typedef enum goap_heuristic {
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
 
+/* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
+ * members: `members` equal blocks ("slots") of variables and of actions, member after member:
+ * member i owns vars[i*slot_vars .. (i+1)*slot_vars) and actions[i*slot_actions ..
+ * (i+1)*slot_actions). The contract, which goap_symmetry_check() verifies: for every
+ * permutation s of the members, renaming every slot entry (i, j) to (s(i), j), for variables
+ * and actions at once, and leaving all other variables and actions alone, maps the domain onto
+ * itself (each action's conditions, effects and cost onto its image's; position j of every
+ * variable slot has one type and range) and the request's goal onto itself. Example: the balls
+ * of gripper, each owning its `at`/`carry` variables and its `pick`/`drop` actions. Value
+ * types: the caller owns the arrays, which must stay valid until the request ends. */
+typedef struct goap_symmetry_class {
+  int members;                 /* >= 2 */
+  int slot_vars;               /* >= 1 */
+  int slot_actions;            /* >= 0 */
+  const int32_t *vars;         /* members * slot_vars variable ids */
+  const int32_t *actions;      /* members * slot_actions action ids (NULL when slot_actions 0) */
+} goap_symmetry_class;
+
+typedef struct goap_symmetry {
+  int class_count;
+  const goap_symmetry_class *classes; /* disjoint: a variable or an action is in at most one
+                                         slot of one class */
+} goap_symmetry;
+
+/* Checks that sym satisfies the contract above for domain d and the goal want[0..want_count)
+ * (ids in range, disjoint slots, equal types and ranges per position, and the two permutations
+ * that generate each class's group -- swapping members 0 and 1, and the cycle 0 -> 1 -> ... ->
+ * members-1 -> 0 -- map every action onto an action with the image conditions, effects and
+ * cost, and the goal onto itself). Returns GOAP_OK, or GOAP_INVALID_ARGUMENT when any part
+ * fails (also for a NULL d or sym). An action with a dynamic-cost callback fails the check
+ * unless no slot holds it. Reads only; thread-safe on a shared domain. */
+GOAP_API goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
+                                         const goap_cond *want, int want_count);
+
 typedef struct goap_request {
   const goap_word *start;      /* NULL: the domain's default state */
   const goap_cond *want;       /* conjunction to reach; an empty one is met by any state */
@@ -395,6 +429,16 @@ typedef struct goap_request {
                                   uses the callback), and a negative or NaN entry disables the
                                   action. Agent types use it for their action sets and roles.
                                   Copied by begin; may change between requests. */
+  const goap_symmetry *symmetry; /* NULL: none. Forward searches (ASTAR, WASTAR, GREEDY) then
+                                  store one canonical state per orbit (orbit search: far fewer
+                                  nodes when members are interchangeable) and map the plan
+                                  found back onto the real start state, so the result is a
+                                  plan from req->start like any other, of the same cost; the
+                                  trace reports canonical states. BACKWARD ignores it. Must
+                                  satisfy the contract of goap_symmetry_class (begin checks
+                                  only its shape: ids, disjointness, types; an invalid one is
+                                  GOAP_INVALID_ARGUMENT). Read by begin and by the search:
+                                  it must stay valid until the request ends. */
 } goap_request;
 
 /* Optimality: ASTAR and BACKWARD with an admissible heuristic (DEFAULT, ZERO,

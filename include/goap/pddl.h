@@ -84,6 +84,18 @@ GOAP_API const char *goap_pddl_problem_name(const goap_pddl_task *t);
 /* 1 when the problem minimises total-cost (action costs apply), 0 when every action costs 1. */
 GOAP_API int goap_pddl_has_costs(const goap_pddl_task *t);
 
+/* The symmetries of the grounded task (docs/pddl.md, "Symmetries"): classes of
+ * interchangeable objects -- objects of one type, none a domain constant, such that swapping
+ * any two of them maps the ground actions (with their costs), the start state's static facts
+ * and the goal onto themselves -- in the slot form of goap_symmetry_class, ready for
+ * goap_request.symmetry with this task's goal. Only classes whose slots are disjoint are kept
+ * (each ground atom and action mentions at most one member of a kept class; larger classes
+ * first). Computed on the first call and cached in t; *out points into t (valid until
+ * goap_pddl_destroy) and is NULL when no class has two members or more. GOAP_INVALID_ARGUMENT
+ * for a NULL t or out or a task loaded with GOAP_PDDL_PARSE_ONLY; GOAP_OUT_OF_MEMORY. Not
+ * thread-safe on one task before its first call completes. */
+GOAP_API goap_status goap_pddl_symmetry(goap_pddl_task *t, const goap_symmetry **out);
+
 typedef struct goap_pddl_info {
   int types, objects, predicates, functions, schemas; /* as declared (objects incl. constants) */
   int init_atoms;              /* atoms listed in :init */

@@ -51,7 +51,7 @@ class Request(ctypes.Structure):
     _fields_ = [("start", P(c_uint64)), ("want", P(Cond)), ("want_count", c_int),
                 ("search", c_int), ("heuristic", c_int), ("weight", c_double),
                 ("max_nodes", c_uint32), ("max_ms", c_double), ("host", c_void_p),
-                ("flags", c_unsigned), ("costs", P(c_double))]
+                ("flags", c_unsigned), ("costs", P(c_double)), ("symmetry", c_void_p)]
 
 
 class Stats(ctypes.Structure):
