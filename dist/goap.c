@@ -1628,6 +1628,12 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
  * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
  * exact.
  *
+ * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
+ * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
+ * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
+ * The request's operator costs (base) and precondition counts (unsat0) are copied from
+ * arrays made at build time rather than recomputed per evaluation.
+ *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
  * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
  * bucket and by operator ids in a cut (deterministic).
@@ -1766,15 +1772,23 @@ typedef struct goap__lmcut {
   uint32_t *bmark;                     /* nfact: stamps of the backward reachability search */
   uint32_t bstamp;
   uint32_t stamp;
+  double stop;                         /* with stop_on: stop once the bound exceeds it */
+  int stop_on;                         /* 0: evaluate fully (the default) */
+  int partial;                         /* 1: the last evaluation stopped early (see eval) */
+  double *base;                        /* nactions: the request's costs (INF: unusable; built
+                                          per goal_serial, as is everything here) */
+  int base_whole;                      /* 1: whole costs, the bucket queue applies */
+  int32_t *unsat0;                     /* nop: each operator's precondition count */
   /* for tests */
   int heap_only;                       /* never use the bucket queue */
   int forward_cut;                     /* 1: find each cut with the forward search; 2: with
                                           both, counting differences in cut_mismatch */
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
+  unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -1826,6 +1840,8 @@ struct goap_planner {
   uint32_t lm_node;          /* lazy A* with LM-cut: the node of the last evaluation (NONE) */
   double lm_h;               /* its LM-cut value (lm.rem holds what its cuts left) */
   uint64_t lm_gain, lm_fresh; /* successors the cut bound raised; expansions with cuts */
+  int lm_stop;               /* 1 (default): lazy A* lets LM-cut stop past the open list's
+                                next key (lm.stop); 0: never (tests compare) */
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
                                 gone while that pays (planner.c); 1: the LM-cut bound only
                                 when fresh; 0: h(parent) - cost only */
@@ -1969,6 +1985,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
   F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
+  F(base, c_base) F(unsat0, c_u0)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -2267,6 +2284,24 @@ goap_status goap__lmcut_build(goap_planner *p) {
   }
   GROW(jnext, c_jn, O);
   GROW(jprev, c_jp, O);
+  GROW(unsat0, c_u0, O);
+  GROW(base, c_base, (size_t)A + 1);
+  /* the request's action costs, once per build instead of per evaluation; whole costs stay
+   * whole (each cut subtracts a difference of sums of them) */
+  {
+    double sum = 0.0;
+    int whole = 1;
+    for (int a = 0; a < A; ++a) {
+      double c = (p->aflag[a] & 8u) ? p->acost[a] : GOAP__INF;
+      if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
+      lm->base[a] = c;
+      if (c < GOAP__INF) {
+        sum += c;
+        whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
+      }
+    }
+    lm->base_whole = whole && sum + 1.0 < (double)lm->nbuck;
+  }
   GROW(hf, c_h2, F + 1);
   GROW(hpos, c_h3, F + 1);
   /* relevance: the facts from which the goal fact can be reached backwards (an operator with
@@ -2313,6 +2348,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->bmark, 0, F * sizeof *lm->bmark);
   lm->bstamp = 0;
   memset(lm->hpos, 0xff, F * sizeof *lm->hpos);
+  for (uint32_t o = 0; o < lm->nop; ++o)
+    lm->unsat0[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
   lm->nh = 0;
   lm->stamp = 0;
   lm->built = 1;
@@ -2355,7 +2392,7 @@ static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
 
 /* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
  * bucket queue, t is a whole number below nbuck and bkey (hv) holds f's bucket. */
-static void hpush(goap__lmcut *lm, double t, int32_t f) {
+static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
   int32_t at = lm->hpos[f];
   if (lm->usebuck) {
     uint32_t k = (uint32_t)t;
@@ -2380,7 +2417,7 @@ static void hpush(goap__lmcut *lm, double t, int32_t f) {
   else hsift_up(lm, lm->nh++, t, f);
 }
 
-static void hpop(goap__lmcut *lm, double *t, int32_t *f) {
+static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   if (lm->usebuck) {
     uint32_t k = lm->bcur;
     while (lm->bhead[k] < 0) ++k;
@@ -2444,10 +2481,8 @@ static void lm_hmax(goap__lmcut *lm) {
   double *fh = lm->fh;
   for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
   memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
-  for (uint32_t o = 0; o < lm->nop; ++o) {
-    lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
-    lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
-  }
+  memcpy(lm->unsat, lm->unsat0, lm->nop * sizeof *lm->unsat);
+  memset(lm->pcf, 0xff, lm->nop * sizeof *lm->pcf); /* -1 unless reached and enabled */
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamps(lm);
@@ -2474,7 +2509,7 @@ static void lm_hmax(goap__lmcut *lm) {
 }
 
 /* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
-static void relax_op(goap__lmcut *lm, int32_t o) {
+static inline void relax_op(goap__lmcut *lm, int32_t o) {
   double v = lm->fh[lm->pcf[o]] + lm->rem[o];
   for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
     int32_t g = lm->eff[e];
@@ -2617,19 +2652,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
   }
   /* the operators usable in this request and in this state, at their costs */
-  double sum = 0.0;
-  int whole = 1;
-  for (uint32_t o = 0; o < (uint32_t)d->nactions; ++o) {
-    double c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
-    if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
-    lm->rem[o] = c;
-    if (c < GOAP__INF) {
-      sum += c;
-      whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
-    }
-  }
-  /* whole costs stay whole (each cut subtracts a difference of sums of them) */
-  lm->usebuck = whole && sum + 1.0 < (double)lm->nbuck && !lm->heap_only;
+  if (d->nactions) memcpy(lm->rem, lm->base, (size_t)d->nactions * sizeof *lm->rem);
+  lm->usebuck = lm->base_whole && !lm->heap_only;
   for (uint32_t u = 0; u < lm->nuc; ++u) {
     const goap__rcond *c = &lm->ucond[u];
     const goap__var *var = &d->vars[c->var];
@@ -2653,10 +2677,19 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   }
   lm->rem[lm->goalop] = 0.0;
   lm->ninit = ni;
-  double h = 0.0;
+  double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
+  lm->partial = 0;
   lm_hmax(lm);
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
+    /* h + hmax(goal) with the remaining costs is admissible (a cost partition: the cuts so
+     * far, and hmax under what they left); past stop the caller needs no more */
+    ++lm->nrounds;
+    if (h + lm->fh[lm->goalfact] > stop) {
+      lm->partial = 1;
+      ++lm->npartial;
+      return h + lm->fh[lm->goalfact];
+    }
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
     uint32_t zs = next_stamps(lm);
     size_t top = 0, nz = 0;
@@ -2932,6 +2965,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   p->found = p->best = NONE;
   p->lm_node = NONE;
   p->lm_bound = 2; /* see planner.h */
+  p->lm_stop = 1;
   size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
   int ok = 1;
 #define ALLOC(ptr, n, type)                                                                   \
@@ -3874,10 +3908,18 @@ static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action
   return b > 0.0 ? b : 0.0;
 }
 
-/* Lazy A*: evaluates node n (its state s), remembering it as lm_node with LM-cut. */
-static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s) {
+/* Lazy A*: evaluates node n (its state s), remembering it as lm_node with LM-cut. With
+ * LM-cut and a finite stop, the evaluation may end early with a bound above stop (lm.partial:
+ * the state stays unevaluated, lm_node is forgotten since its cuts are gone). */
+static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double stop) {
+  if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
+  p->lm.stop_on = stop < GOAP__INF;
+  p->lm.stop = stop;
   double h = h_forward(p, s);
-  if (p->heur == GOAP_H_LMCUT && p->lm_bound) {
+  p->lm.stop_on = 0;
+  if (p->lm.partial) {
+    p->lm_node = NONE;
+  } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;
   }
@@ -3936,7 +3978,7 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   uint32_t n = p->nnodes;
   double h;
   if (p->lazy_astar) /* evaluated when taken out (step_impl); a root at once */
-    h = parent == NONE ? lazy_eval(p, n, dst) : lazy_bound(p, parent, action);
+    h = parent == NONE ? lazy_eval(p, n, dst, GOAP__INF) : lazy_bound(p, parent, action);
   else if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
     h = parent == NONE ? 0.0 : (double)p->nh[parent];
   else
@@ -4438,11 +4480,16 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     }
     if (p->lazy_astar && signbit(p->nh[e.node])) {
       /* evaluated now; queued again with its true f unless that equals the key (a bound
-       * from its parent, at most its true h): then it is expanded at once */
-      double h = lazy_eval(p, e.node, s);
+       * from its parent, at most its true h): then it is expanded at once. LM-cut may stop
+       * once f exceeds the next key in the open list (the node would be queued again
+       * anyway): it stays unevaluated with that larger bound, evaluated again if taken out */
+      double stop = p->nheap > 0 && !p->pref_on && p->lm_stop ? p->heap[0].f - p->ng[e.node]
+                                                              : GOAP__INF;
+      double h = lazy_eval(p, e.node, s, stop + 1e-9 * (1.0 + fabs(stop)));
+      int partial = p->heur == GOAP_H_LMCUT && p->lm.partial;
       float hs = h_store(h), lb = -p->nh[e.node];
       if (hs < lb) hs = lb; /* the bound holds too (LM-cut is not consistent) */
-      p->nh[e.node] = hs;
+      p->nh[e.node] = partial ? -hs : hs;
       if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
       if (hs > lb) {
         p->nact[e.node] &= ~CLOSED;
@@ -4476,7 +4523,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
        * per expansion on average (village, logistics, elevators: 2-12; blocks, gripper:
        * under 0.2, where the extra evaluations cost more than they save) */
       if (p->lm_node != e.node && p->lm_bound == 2 && p->lm_gain >= p->lm_fresh)
-        (void)lazy_eval(p, e.node, s);
+        (void)lazy_eval(p, e.node, s, GOAP__INF);
       if (p->lm_node == e.node) ++p->lm_fresh;
     }
     ++p->stats.expanded;

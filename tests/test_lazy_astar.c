@@ -68,6 +68,7 @@ TEST(lazy_astar_is_optimal_on_the_village) {
   int32_t buf[256];
   goap_result eager, lazy;
   uint64_t ev_eager = 0, ev_lazy[3] = {0, 0, 0};
+  unsigned long part[3] = {0, 0, 0}; /* evaluations stopped early (planner.c, lm.stop) */
   for (int i = 0; i < goap_file_scenario_count(f); ++i) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     for (int k = 0; k < 3; ++k) {
@@ -84,20 +85,59 @@ TEST(lazy_astar_is_optimal_on_the_village) {
       ev_eager += eager.stats.evaluated;
       for (int lb = 0; lb <= 2; ++lb) {
         p->lm_bound = lb;
+        unsigned long np = p->lm.npartial;
         CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &lazy, buf), GOAP_OK);
         CHECK_NEAR(lazy.cost, eager.cost, 1e-9);
-        ev_lazy[lb] += lazy.stats.evaluated;
+        part[lb] += p->lm.npartial - np;
+        ev_lazy[lb] += lazy.stats.evaluated - (p->lm.npartial - np);
       }
       p->lm_bound = 2;
     }
   }
   printf("village, lmcut: %llu evaluations eager, lazy %llu (h - cost), %llu (cut bound), "
-         "%llu (cut bound, re-evaluated)\n",
+         "%llu (cut bound, re-evaluated); besides them, %lu, %lu, %lu stopped early\n",
          (unsigned long long)ev_eager, (unsigned long long)ev_lazy[0],
-         (unsigned long long)ev_lazy[1], (unsigned long long)ev_lazy[2]);
+         (unsigned long long)ev_lazy[1], (unsigned long long)ev_lazy[2], part[0], part[1],
+         part[2]);
   CHECK(ev_lazy[0] <= ev_eager);
   CHECK(2 * ev_lazy[1] < ev_eager);
   CHECK(3 * ev_lazy[2] < ev_eager);
+  goap_planner_destroy(p);
+  goap_file_destroy(f);
+}
+
+/* Lazy A* lets LM-cut stop once a popped state's bound passes the open list's next key (it
+ * would be queued again anyway): the same optimal costs, and fewer LM-cut rounds (hmax runs)
+ * over the village than with full evaluations. */
+TEST(lmcut_stops_early_in_lazy_astar) {
+  goap_file *f = load_village();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  int32_t buf[256];
+  goap_result full, stop;
+  unsigned long rounds[2] = {0, 0}, partial = 0;
+  for (int i = 0; i < goap_file_scenario_count(f); ++i) {
+    const goap_scenario *sc = goap_file_scenario(f, i);
+    p->lm_stop = 0;
+    unsigned long r0 = p->lm.nrounds, np = p->lm.npartial;
+    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &full, buf), GOAP_OK);
+    CHECK(p->lm.npartial == np); /* never stops early when told not to */
+    rounds[0] += p->lm.nrounds - r0;
+    p->lm_stop = 1;
+    r0 = p->lm.nrounds;
+    np = p->lm.npartial;
+    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &stop, buf), GOAP_OK);
+    rounds[1] += p->lm.nrounds - r0;
+    partial += p->lm.npartial - np;
+    CHECK_NEAR(stop.cost, full.cost, 1e-9);
+    if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(stop.cost, sc->expect_cost, 1e-9);
+  }
+  printf("village, lazy lmcut: %lu rounds evaluating fully, %lu stopping early (%lu stops)\n",
+         rounds[0], rounds[1], partial);
+  CHECK(partial > 0);
+  CHECK(rounds[1] < rounds[0]);
   goap_planner_destroy(p);
   goap_file_destroy(f);
 }
@@ -221,6 +261,6 @@ TEST(lazy_astar_allocates_nothing_after_warm_up) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(lazy_astar_is_optimal_on_the_village),
+TEST_MAIN(TEST_ENTRY(lazy_astar_is_optimal_on_the_village), TEST_ENTRY(lmcut_stops_early_in_lazy_astar),
           TEST_ENTRY(lazy_astar_trace_slicing_and_arguments),
           TEST_ENTRY(lazy_astar_allocates_nothing_after_warm_up))

@@ -43,6 +43,12 @@
  * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
  * exact.
  *
+ * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
+ * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
+ * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
+ * The request's operator costs (base) and precondition counts (unsat0) are copied from
+ * arrays made at build time rather than recomputed per evaluation.
+ *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
  * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
  * bucket and by operator ids in a cut (deterministic).
@@ -85,6 +91,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
   F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
+  F(base, c_base) F(unsat0, c_u0)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -383,6 +390,24 @@ goap_status goap__lmcut_build(goap_planner *p) {
   }
   GROW(jnext, c_jn, O);
   GROW(jprev, c_jp, O);
+  GROW(unsat0, c_u0, O);
+  GROW(base, c_base, (size_t)A + 1);
+  /* the request's action costs, once per build instead of per evaluation; whole costs stay
+   * whole (each cut subtracts a difference of sums of them) */
+  {
+    double sum = 0.0;
+    int whole = 1;
+    for (int a = 0; a < A; ++a) {
+      double c = (p->aflag[a] & 8u) ? p->acost[a] : GOAP__INF;
+      if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
+      lm->base[a] = c;
+      if (c < GOAP__INF) {
+        sum += c;
+        whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
+      }
+    }
+    lm->base_whole = whole && sum + 1.0 < (double)lm->nbuck;
+  }
   GROW(hf, c_h2, F + 1);
   GROW(hpos, c_h3, F + 1);
   /* relevance: the facts from which the goal fact can be reached backwards (an operator with
@@ -429,6 +454,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->bmark, 0, F * sizeof *lm->bmark);
   lm->bstamp = 0;
   memset(lm->hpos, 0xff, F * sizeof *lm->hpos);
+  for (uint32_t o = 0; o < lm->nop; ++o)
+    lm->unsat0[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
   lm->nh = 0;
   lm->stamp = 0;
   lm->built = 1;
@@ -471,7 +498,7 @@ static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
 
 /* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
  * bucket queue, t is a whole number below nbuck and bkey (hv) holds f's bucket. */
-static void hpush(goap__lmcut *lm, double t, int32_t f) {
+static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
   int32_t at = lm->hpos[f];
   if (lm->usebuck) {
     uint32_t k = (uint32_t)t;
@@ -496,7 +523,7 @@ static void hpush(goap__lmcut *lm, double t, int32_t f) {
   else hsift_up(lm, lm->nh++, t, f);
 }
 
-static void hpop(goap__lmcut *lm, double *t, int32_t *f) {
+static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   if (lm->usebuck) {
     uint32_t k = lm->bcur;
     while (lm->bhead[k] < 0) ++k;
@@ -560,10 +587,8 @@ static void lm_hmax(goap__lmcut *lm) {
   double *fh = lm->fh;
   for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
   memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
-  for (uint32_t o = 0; o < lm->nop; ++o) {
-    lm->unsat[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
-    lm->pcf[o] = -1; /* stays -1 unless reached and enabled */
-  }
+  memcpy(lm->unsat, lm->unsat0, lm->nop * sizeof *lm->unsat);
+  memset(lm->pcf, 0xff, lm->nop * sizeof *lm->pcf); /* -1 unless reached and enabled */
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamps(lm);
@@ -590,7 +615,7 @@ static void lm_hmax(goap__lmcut *lm) {
 }
 
 /* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
-static void relax_op(goap__lmcut *lm, int32_t o) {
+static inline void relax_op(goap__lmcut *lm, int32_t o) {
   double v = lm->fh[lm->pcf[o]] + lm->rem[o];
   for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
     int32_t g = lm->eff[e];
@@ -733,19 +758,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
   }
   /* the operators usable in this request and in this state, at their costs */
-  double sum = 0.0;
-  int whole = 1;
-  for (uint32_t o = 0; o < (uint32_t)d->nactions; ++o) {
-    double c = (p->aflag[o] & 8u) ? p->acost[o] : GOAP__INF;
-    if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
-    lm->rem[o] = c;
-    if (c < GOAP__INF) {
-      sum += c;
-      whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
-    }
-  }
-  /* whole costs stay whole (each cut subtracts a difference of sums of them) */
-  lm->usebuck = whole && sum + 1.0 < (double)lm->nbuck && !lm->heap_only;
+  if (d->nactions) memcpy(lm->rem, lm->base, (size_t)d->nactions * sizeof *lm->rem);
+  lm->usebuck = lm->base_whole && !lm->heap_only;
   for (uint32_t u = 0; u < lm->nuc; ++u) {
     const goap__rcond *c = &lm->ucond[u];
     const goap__var *var = &d->vars[c->var];
@@ -769,10 +783,19 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   }
   lm->rem[lm->goalop] = 0.0;
   lm->ninit = ni;
-  double h = 0.0;
+  double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
+  lm->partial = 0;
   lm_hmax(lm);
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
+    /* h + hmax(goal) with the remaining costs is admissible (a cost partition: the cuts so
+     * far, and hmax under what they left); past stop the caller needs no more */
+    ++lm->nrounds;
+    if (h + lm->fh[lm->goalfact] > stop) {
+      lm->partial = 1;
+      ++lm->npartial;
+      return h + lm->fh[lm->goalfact];
+    }
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
     uint32_t zs = next_stamps(lm);
     size_t top = 0, nz = 0;

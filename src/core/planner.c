@@ -129,6 +129,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   p->found = p->best = NONE;
   p->lm_node = NONE;
   p->lm_bound = 2; /* see planner.h */
+  p->lm_stop = 1;
   size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
   int ok = 1;
 #define ALLOC(ptr, n, type)                                                                   \
@@ -1071,10 +1072,18 @@ static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action
   return b > 0.0 ? b : 0.0;
 }
 
-/* Lazy A*: evaluates node n (its state s), remembering it as lm_node with LM-cut. */
-static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s) {
+/* Lazy A*: evaluates node n (its state s), remembering it as lm_node with LM-cut. With
+ * LM-cut and a finite stop, the evaluation may end early with a bound above stop (lm.partial:
+ * the state stays unevaluated, lm_node is forgotten since its cuts are gone). */
+static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double stop) {
+  if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
+  p->lm.stop_on = stop < GOAP__INF;
+  p->lm.stop = stop;
   double h = h_forward(p, s);
-  if (p->heur == GOAP_H_LMCUT && p->lm_bound) {
+  p->lm.stop_on = 0;
+  if (p->lm.partial) {
+    p->lm_node = NONE;
+  } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;
   }
@@ -1133,7 +1142,7 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
   uint32_t n = p->nnodes;
   double h;
   if (p->lazy_astar) /* evaluated when taken out (step_impl); a root at once */
-    h = parent == NONE ? lazy_eval(p, n, dst) : lazy_bound(p, parent, action);
+    h = parent == NONE ? lazy_eval(p, n, dst, GOAP__INF) : lazy_bound(p, parent, action);
   else if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
     h = parent == NONE ? 0.0 : (double)p->nh[parent];
   else
@@ -1635,11 +1644,16 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     }
     if (p->lazy_astar && signbit(p->nh[e.node])) {
       /* evaluated now; queued again with its true f unless that equals the key (a bound
-       * from its parent, at most its true h): then it is expanded at once */
-      double h = lazy_eval(p, e.node, s);
+       * from its parent, at most its true h): then it is expanded at once. LM-cut may stop
+       * once f exceeds the next key in the open list (the node would be queued again
+       * anyway): it stays unevaluated with that larger bound, evaluated again if taken out */
+      double stop = p->nheap > 0 && !p->pref_on && p->lm_stop ? p->heap[0].f - p->ng[e.node]
+                                                              : GOAP__INF;
+      double h = lazy_eval(p, e.node, s, stop + 1e-9 * (1.0 + fabs(stop)));
+      int partial = p->heur == GOAP_H_LMCUT && p->lm.partial;
       float hs = h_store(h), lb = -p->nh[e.node];
       if (hs < lb) hs = lb; /* the bound holds too (LM-cut is not consistent) */
-      p->nh[e.node] = hs;
+      p->nh[e.node] = partial ? -hs : hs;
       if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
       if (hs > lb) {
         p->nact[e.node] &= ~CLOSED;
@@ -1673,7 +1687,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
        * per expansion on average (village, logistics, elevators: 2-12; blocks, gripper:
        * under 0.2, where the extra evaluations cost more than they save) */
       if (p->lm_node != e.node && p->lm_bound == 2 && p->lm_gain >= p->lm_fresh)
-        (void)lazy_eval(p, e.node, s);
+        (void)lazy_eval(p, e.node, s, GOAP__INF);
       if (p->lm_node == e.node) ++p->lm_fresh;
     }
     ++p->stats.expanded;

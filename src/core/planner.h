@@ -128,15 +128,23 @@ typedef struct goap__lmcut {
   uint32_t *bmark;                     /* nfact: stamps of the backward reachability search */
   uint32_t bstamp;
   uint32_t stamp;
+  double stop;                         /* with stop_on: stop once the bound exceeds it */
+  int stop_on;                         /* 0: evaluate fully (the default) */
+  int partial;                         /* 1: the last evaluation stopped early (see eval) */
+  double *base;                        /* nactions: the request's costs (INF: unusable; built
+                                          per goal_serial, as is everything here) */
+  int base_whole;                      /* 1: whole costs, the bucket queue applies */
+  int32_t *unsat0;                     /* nop: each operator's precondition count */
   /* for tests */
   int heap_only;                       /* never use the bucket queue */
   int forward_cut;                     /* 1: find each cut with the forward search; 2: with
                                           both, counting differences in cut_mismatch */
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
+  unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -188,6 +196,8 @@ struct goap_planner {
   uint32_t lm_node;          /* lazy A* with LM-cut: the node of the last evaluation (NONE) */
   double lm_h;               /* its LM-cut value (lm.rem holds what its cuts left) */
   uint64_t lm_gain, lm_fresh; /* successors the cut bound raised; expansions with cuts */
+  int lm_stop;               /* 1 (default): lazy A* lets LM-cut stop past the open list's
+                                next key (lm.stop); 0: never (tests compare) */
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
                                 gone while that pays (planner.c); 1: the LM-cut bound only
                                 when fresh; 0: h(parent) - cost only */
