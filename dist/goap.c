@@ -2450,6 +2450,24 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   hplace(lm, i, lt, lf);
 }
 
+/* Empties the queue (an hmax run stopped early): every hpos back to -1. */
+static void hdrain(goap__lmcut *lm) {
+  if (lm->usebuck) {
+    /* the entries lie in buckets bcur and up (bcur is the lowest non-empty one) */
+    for (uint32_t k = lm->bcur; lm->nh > 0 && k < lm->nbuck; ++k) {
+      for (int32_t x = lm->bhead[k]; x >= 0; x = lm->bnext[x]) {
+        lm->hpos[x] = -1;
+        --lm->nh;
+      }
+      lm->bhead[k] = -1;
+    }
+    lm->bcur = lm->nbuck;
+    return;
+  }
+  for (size_t i = 0; i < lm->nh; ++i) lm->hpos[lm->hf[i]] = -1;
+  lm->nh = 0;
+}
+
 static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   if (fh[f] > 0.0) {
     fh[f] = 0.0;
@@ -2477,7 +2495,7 @@ static void junlink(goap__lmcut *lm, int32_t o) {
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
  * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
  * is not reached or disabled). */
-static void lm_hmax(goap__lmcut *lm) {
+static double lm_hmax(goap__lmcut *lm, double stop) {
   double *fh = lm->fh;
   for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
   memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
@@ -2491,6 +2509,10 @@ static void lm_hmax(goap__lmcut *lm) {
     int32_t f;
     hpop(lm, &t, &f);
     if (lm->fstamp[f] == done || t > fh[f]) continue;
+    if (t > stop && fh[lm->goalfact] > stop) { /* hmax(goal) >= t > stop: enough */
+      hdrain(lm);
+      return t < fh[lm->goalfact] ? t : fh[lm->goalfact];
+    }
     lm->fstamp[f] = done;
     for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
       int32_t o = lm->pre_of[k];
@@ -2506,6 +2528,7 @@ static void lm_hmax(goap__lmcut *lm) {
       }
     }
   }
+  return -1.0;
 }
 
 /* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
@@ -2679,7 +2702,13 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->ninit = ni;
   double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
   lm->partial = 0;
-  lm_hmax(lm);
+  double early = lm_hmax(lm, stop);
+  if (early >= 0.0) { /* hmax(goal) >= early > stop */
+    ++lm->nrounds;
+    lm->partial = 1;
+    ++lm->npartial;
+    return early;
+  }
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
     /* h + hmax(goal) with the remaining costs is admissible (a cost partition: the cuts so
