@@ -387,6 +387,9 @@ typedef enum goap_heuristic {
  *     the trace (which has no event for it). The root is evaluated at once. Trace NEW events
  *     carry the bound as h; EXPAND events carry the evaluated h; partial plans rank only
  *     evaluated nodes. Plans may differ from the eager search's among equal-cost ones.
+ *     With LMCUT an evaluation may stop once its (admissible) running bound puts the key
+ *     above the open list's next one: the state stays unevaluated with that bound, and
+ *     stats.evaluated counts the stopped evaluation too (docs/api.md).
  * Both keep the search deterministic. Neither set: the plain searches. */
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
