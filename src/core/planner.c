@@ -24,6 +24,9 @@
  *    each state's candidates instead (actions grouped by an anchor precondition), every one
  *    checked in full; its order is fixed by the state, so results stay deterministic.
  *  - Node records hold no depth: plan lengths are counted along parent links.
+ *  - Orbit search (goap_request.symmetry, symmetry.c): forward searches store canonical states
+ *    only. They then use the successor index (no per-node bitset to permute), where every
+ *    successor is canonicalised before it is looked up; finish maps the plan back.
  *  - Tracing (goap_planner_set_trace) only observes: every hook is `if (p->trace_fn)` around a
  *    cold call, after the node records are updated, and changes no state of the search.
  */
@@ -269,6 +272,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
+  goap__sym_free(p);
   goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
   goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
   goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
@@ -383,6 +387,11 @@ static goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t nee
   *cap = ncap;
   p->memory += (ncap - old) * elem;
   return GOAP_OK;
+}
+
+goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                               size_t elem) {
+  return grow_buf(p, ptr, cap, need, elem);
 }
 
 /* ---- the open list -------------------------------------------------------------------------- */
@@ -704,6 +713,10 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
       if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
         return GOAP_INVALID_ARGUMENT;
     }
+  }
+  if (req->symmetry && req->search != GOAP_SEARCH_BACKWARD) {
+    goap_status st = goap__sym_setup(p, req->symmetry);
+    if (st != GOAP_OK) return st;
   }
   size_t nw = (size_t)req->want_count;
   /* the same goal as the last request, and nothing request-dependent in the domain: the
@@ -1347,6 +1360,7 @@ static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int3
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
+    if (p->sym.on) (void)goap__sym_canon(&p->sym, t, NULL);
     goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
     if (st != GOAP_OK) return st;
   }
@@ -1546,6 +1560,10 @@ static goap_status start_search(goap_planner *p) {
      * successors in the same order through offer() */
     if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on))
       p->fmode = FMODE_BITSET;
+    if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
+      p->useful_words = 0;
+      p->fmode = FMODE_INDEX;
+    }
     p->stride = p->W + p->useful_words;
     if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
@@ -1560,6 +1578,7 @@ static goap_status start_search(goap_planner *p) {
     }
     goap_word *tent = p->states + (size_t)p->nnodes * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
+    if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
     if (p->useful_words) useful_all(p, tent);
     return offer(p, tent, NONE, -1, 0.0, 0);
   }
@@ -1590,7 +1609,9 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->found = p->best = NONE;
   p->idbase += p->nnodes; /* the last request's table ids become stale */
   p->nnodes = 0;
+  p->sym.on = 0;
   goap_status st = prepare(p, req);
+  if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
   if (st == GOAP_OK) st = start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
@@ -1734,6 +1755,7 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
         res->plan[pos] = node_action(p, n);
         n = p->npar[n];
       }
+      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;
       for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
       res->cost = c;
