@@ -47,7 +47,7 @@
 #define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index. */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX };
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
@@ -1346,9 +1346,14 @@ static void build_index(goap_planner *p) {
   p->sx_serial = p->goal_serial;
 }
 
-/* Offers the successors of node n through the listed active indices that apply there. */
-static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int32_t *list,
-                               uint32_t count) {
+/* Offers the successors of node n through the listed active indices that apply there, in
+ * canonical form when `canon` (orbit search). Instantiated twice (expand_list, _canon) so that
+ * a search without a symmetry pays nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
+                                           const int32_t *list, uint32_t count, int canon) {
   const goap_domain *d = p->d;
   uint32_t W = p->W;
   for (uint32_t j = 0; j < count; ++j) {
@@ -1360,14 +1365,31 @@ static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int3
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
-    if (p->sym.on) (void)goap__sym_canon(&p->sym, t, NULL);
+    if (canon) (void)goap__sym_canon(&p->sym, t, NULL);
     goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
     if (st != GOAP_OK) return st;
   }
   return GOAP_OK;
 }
 
-static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0);
+}
+
+static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 1);
+}
+
+/* expand_indexed_impl's calls: `canon` is a constant in each instance */
+#define expand_list(p, n, g, list, count)                                                     \
+  (canon ? expand_list_canon(p, n, g, list, count) : expand_list_plain(p, n, g, list, count))
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
@@ -1395,11 +1417,25 @@ static goap_status expand_indexed(goap_planner *p, uint32_t n) {
   }
   return expand_list(p, n, g, p->sx_free, (uint32_t)p->sx_nfree);
 }
+#undef expand_list
+
+static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 0);
+}
+
+/* kept out of line: it must not weigh on the search loop of requests without a symmetry */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 1);
+}
 
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->fmode == FMODE_SMALL) return expand_small(p, n);
   if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
-  return expand_indexed(p, n);
+  if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
+  return expand_indexed_canon(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
@@ -1562,10 +1598,10 @@ static goap_status start_search(goap_planner *p) {
       p->fmode = FMODE_BITSET;
     if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
       p->useful_words = 0;
-      p->fmode = FMODE_INDEX;
+      p->fmode = FMODE_INDEX_SYM;
     }
     p->stride = p->W + p->useful_words;
-    if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
+    if (p->fmode >= FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
   sw = p->stride;
   goap_status st = ensure_nodes(p, 2);
