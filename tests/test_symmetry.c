@@ -13,7 +13,8 @@
  * the symmetry (ZERO, MAX, LMCUT, eager and lazy) from random asymmetric start states, and
  * every plan (greedy and weighted too) replays from the real start through an independent
  * replayer; orbit search stores strictly fewer nodes on gripper with 6 balls; partial plans
- * replay as a valid prefix; allocation failures at begin surface as GOAP_OUT_OF_MEMORY, the
+ * replay as a valid prefix; sliced planning gives the same plan and traces carry canonical
+ * states; allocation failures at begin surface as GOAP_OUT_OF_MEMORY, the
  * planner stays usable, a warmed-up request allocates nothing and nothing leaks.
  */
 #include <goap/goap.h>
@@ -744,6 +745,63 @@ TEST(partial_plans_replay_as_prefix) {
   goap_domain_destroy(g.d);
 }
 
+/* Trace events carry canonical states: the balls' positions in ascending order. */
+typedef struct trace_ck {
+  const gripper *g;
+  int events, unsorted;
+} trace_ck;
+
+static void on_trace(void *user, const goap_trace_event *ev) {
+  trace_ck *t = (trace_ck *)user;
+  if (!ev->state) return;
+  ++t->events;
+  for (int i = 1; i < t->g->k; ++i)
+    if (goap_state_get(t->g->d, ev->state, t->g->pos[i - 1]) >
+        goap_state_get(t->g->d, ev->state, t->g->pos[i]))
+      ++t->unsorted;
+}
+
+TEST(sliced_and_traced) {
+  gripper g;
+  REQUIRE(build_gripper(&g, 5, -1, 0));
+  goap_planner *p = goap_planner_create(g.d, NULL);
+  REQUIRE(p != NULL);
+  for (int i = 0; i < 10; ++i) {
+    goap_word s[MAXW];
+    gripper_random_start(&g, s);
+    int32_t b0[128], b1[128];
+    goap_request q = make_req(s, g.want, g.k, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT,
+                              i & 1 ? GOAP_REQUEST_LAZY : 0u, &g.sym);
+    goap_result r0 = make_res(b0, 128), r1 = make_res(b1, 128);
+    REQUIRE(goap_plan(p, &q, &r0) == GOAP_OK);
+    /* sliced: the same plan */
+    goap_status st = goap_plan_begin(p, &q);
+    while (st == GOAP_IN_PROGRESS) st = goap_plan_step(p, 3, NULL);
+    CHECK_EQ_INT(st, GOAP_OK);
+    CHECK_EQ_INT(goap_plan_finish(p, &r1), GOAP_OK);
+    CHECK_EQ_INT(r1.plan_length, r0.plan_length);
+    CHECK(memcmp(b0, b1, (size_t)r0.plan_length * sizeof *b0) == 0);
+    /* finish again with a buffer too small, then large enough */
+    goap_result r2 = make_res(b1, 1);
+    if (r0.plan_length > 1) CHECK_EQ_INT(goap_plan_finish(p, &r2), GOAP_BUFFER_TOO_SMALL);
+    r2 = make_res(b1, 128);
+    CHECK_EQ_INT(goap_plan_finish(p, &r2), GOAP_OK);
+    CHECK(memcmp(b0, b1, (size_t)r0.plan_length * sizeof *b0) == 0);
+    CHECK(plan_ok(g.d, s, g.want, g.k, &r2));
+    /* traced: canonical states, and the same plan */
+    trace_ck t = {&g, 0, 0};
+    goap_planner_set_trace(p, on_trace, &t);
+    r1 = make_res(b1, 128);
+    CHECK_EQ_INT(goap_plan(p, &q, &r1), GOAP_OK);
+    goap_planner_set_trace(p, NULL, NULL);
+    CHECK(t.events > 0);
+    CHECK_EQ_INT(t.unsorted, 0);
+    CHECK(memcmp(b0, b1, (size_t)r0.plan_length * sizeof *b0) == 0);
+  }
+  goap_planner_destroy(p);
+  goap_domain_destroy(g.d);
+}
+
 /* ---- allocation ---------------------------------------------------------------------------- */
 typedef struct fail_alloc {
   size_t calls, fail_at, held;
@@ -815,4 +873,5 @@ TEST(allocation_failures_at_begin) {
 TEST_MAIN(TEST_ENTRY(check_accepts_and_rejects), TEST_ENTRY(begin_rejects_bad_shapes),
           TEST_ENTRY(gripper_optimal_costs_and_replay), TEST_ENTRY(random_optimal_costs_and_replay),
           TEST_ENTRY(fewer_nodes_on_gripper6), TEST_ENTRY(partial_plans_replay_as_prefix),
+          TEST_ENTRY(sliced_and_traced),
           TEST_ENTRY(allocation_failures_at_begin))
