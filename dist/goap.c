@@ -2904,7 +2904,8 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
 /* The request flags that change the action selection (the others only steer the search). */
 #define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
- * no more words than the state), or the successor index. */
+ * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
+ * successors put in canonical form, for orbit search). */
 enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
@@ -4205,8 +4206,8 @@ static void build_index(goap_planner *p) {
 }
 
 /* Offers the successors of node n through the listed active indices that apply there, in
- * canonical form when `canon` (orbit search). Instantiated twice (expand_list, _canon) so that
- * a search without a symmetry pays nothing per successor. */
+ * canonical form when `canon` (orbit search). Instantiated twice (expand_list_plain, _canon) so
+ * that a search without a symmetry pays nothing per successor. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
