@@ -1806,6 +1806,35 @@ typedef struct goap__hentry {
   uint32_t node;
 } goap__hentry;
 
+/* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
+ * (goap__planner_grow); c_* are capacities in elements. */
+typedef struct goap__symfld {
+  uint32_t word, shift;
+  uint64_t fmask;
+} goap__symfld;
+
+typedef struct goap__symcls {
+  int members, slot_vars, slot_actions;
+  uint32_t fbase;  /* member m's slot fields: fld[fbase + m * slot_vars ..] */
+  uint32_t abase;  /* member m's slot actions: acts[abase + m * slot_actions ..] */
+  uint32_t mbase;  /* its members in rho / pi: [mbase, mbase + members) */
+} goap__symcls;
+
+typedef struct goap__sym {
+  int on;                    /* this request searches over canonical states */
+  int ncls;
+  goap__symcls *cls;         /* ncls */
+  goap__symfld *fld;         /* the slot variables' fields, member after member */
+  int32_t *acts;             /* the slot actions, member after member */
+  int32_t *aslot;            /* per domain action: its index in acts, or -1 */
+  int32_t *vmark;            /* per domain variable: its class, or -1 (shape check) */
+  uint64_t *tup;             /* scratch: one class's slot tuples */
+  int32_t *ord;              /* scratch: one class's members in sorted order */
+  int32_t *rho, *pi;         /* mapping back: per member of every class */
+  goap_word *work;           /* mapping back: W words */
+  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work;
+} goap__sym;
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -1920,6 +1949,7 @@ struct goap_planner {
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the request's costs, when req_costs */
   unsigned sel_flags;
+  goap__sym sym;             /* orbit search (symmetry.c): sym.on when the request has one */
   /* search trace (goap_planner_set_trace): NULL when off */
   goap_trace_fn trace_fn;
   void *trace_user;
@@ -1941,6 +1971,31 @@ void goap__relax_explore_start(goap_planner *p);
 /* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
+
+/* planner.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
+ * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
+goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                               size_t elem);
+
+/* symmetry.c */
+/* Shape of sym on d (ids, sizes, disjoint slots, equal types per position). vmark (nvars) and
+ * aslot (nactions) are written: a variable's class or -1, an action's index among the slot
+ * actions (class after class) or -1. GOAP_OK or GOAP_INVALID_ARGUMENT. */
+goap_status goap__sym_shape(const goap_domain *d, const goap_symmetry *sym, int32_t *vmark,
+                            int32_t *aslot);
+/* begin: checks sym's shape and compiles it into p->sym (sets p->sym.on). */
+goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym);
+/* begin, after the action selection: the members' slot actions are all active or all not at
+ * each position, at one cost (request costs and callbacks may break the symmetry). */
+int goap__sym_active_ok(const goap_planner *p);
+/* Canonicalises state s in place: per class, the members' slot tuples sorted (ties by member
+ * index). perm (NULL: not wanted) receives member -> new position at cls[c].mbase. Returns
+ * non-zero when s changed. */
+int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
+/* Maps a plan over canonical states from canon(p->start) onto real actions from p->start,
+ * in place. */
+void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);
+void goap__sym_free(goap_planner *p);
 
 /* lmcut.c */
 /* Builds the compilation for the current goal (allocates only to grow). */
@@ -2889,6 +2944,9 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
  *    each state's candidates instead (actions grouped by an anchor precondition), every one
  *    checked in full; its order is fixed by the state, so results stay deterministic.
  *  - Node records hold no depth: plan lengths are counted along parent links.
+ *  - Orbit search (goap_request.symmetry, symmetry.c): forward searches store canonical states
+ *    only. They then use the successor index (no per-node bitset to permute), where every
+ *    successor is canonicalised before it is looked up; finish maps the plan back.
  *  - Tracing (goap_planner_set_trace) only observes: every hook is `if (p->trace_fn)` around a
  *    cold call, after the node records are updated, and changes no state of the search.
  */
@@ -2908,8 +2966,9 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
 /* The request flags that change the action selection (the others only steer the search). */
 #define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
- * no more words than the state), or the successor index. */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX };
+ * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
+ * successors put in canonical form, for orbit search). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
@@ -3135,6 +3194,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
+  goap__sym_free(p);
   goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
   goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
   goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
@@ -3249,6 +3309,11 @@ static goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t nee
   *cap = ncap;
   p->memory += (ncap - old) * elem;
   return GOAP_OK;
+}
+
+goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                               size_t elem) {
+  return grow_buf(p, ptr, cap, need, elem);
 }
 
 /* ---- the open list -------------------------------------------------------------------------- */
@@ -3570,6 +3635,10 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
       if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
         return GOAP_INVALID_ARGUMENT;
     }
+  }
+  if (req->symmetry && req->search != GOAP_SEARCH_BACKWARD) {
+    goap_status st = goap__sym_setup(p, req->symmetry);
+    if (st != GOAP_OK) return st;
   }
   size_t nw = (size_t)req->want_count;
   /* the same goal as the last request, and nothing request-dependent in the domain: the
@@ -4207,9 +4276,14 @@ static void build_index(goap_planner *p) {
   p->sx_serial = p->goal_serial;
 }
 
-/* Offers the successors of node n through the listed active indices that apply there. */
-static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int32_t *list,
-                               uint32_t count) {
+/* Offers the successors of node n through the listed active indices that apply there, in
+ * canonical form when `canon` (orbit search). Instantiated twice (expand_list_plain, _canon) so
+ * that a search without a symmetry pays nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
+                                           const int32_t *list, uint32_t count, int canon) {
   const goap_domain *d = p->d;
   uint32_t W = p->W;
   for (uint32_t j = 0; j < count; ++j) {
@@ -4221,13 +4295,31 @@ static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int3
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
+    if (canon) (void)goap__sym_canon(&p->sym, t, NULL);
     goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
     if (st != GOAP_OK) return st;
   }
   return GOAP_OK;
 }
 
-static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0);
+}
+
+static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 1);
+}
+
+/* expand_indexed_impl's calls: `canon` is a constant in each instance */
+#define expand_list(p, n, g, list, count)                                                     \
+  (canon ? expand_list_canon(p, n, g, list, count) : expand_list_plain(p, n, g, list, count))
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
@@ -4255,11 +4347,25 @@ static goap_status expand_indexed(goap_planner *p, uint32_t n) {
   }
   return expand_list(p, n, g, p->sx_free, (uint32_t)p->sx_nfree);
 }
+#undef expand_list
+
+static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 0);
+}
+
+/* kept out of line: it must not weigh on the search loop of requests without a symmetry */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 1);
+}
 
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->fmode == FMODE_SMALL) return expand_small(p, n);
   if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
-  return expand_indexed(p, n);
+  if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
+  return expand_indexed_canon(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
@@ -4420,8 +4526,12 @@ static goap_status start_search(goap_planner *p) {
      * successors in the same order through offer() */
     if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on))
       p->fmode = FMODE_BITSET;
+    if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
+      p->useful_words = 0;
+      p->fmode = FMODE_INDEX_SYM;
+    }
     p->stride = p->W + p->useful_words;
-    if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
+    if (p->fmode >= FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
   sw = p->stride;
   goap_status st = ensure_nodes(p, 2);
@@ -4434,6 +4544,7 @@ static goap_status start_search(goap_planner *p) {
     }
     goap_word *tent = p->states + (size_t)p->nnodes * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
+    if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
     if (p->useful_words) useful_all(p, tent);
     return offer(p, tent, NONE, -1, 0.0, 0);
   }
@@ -4464,7 +4575,9 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->found = p->best = NONE;
   p->idbase += p->nnodes; /* the last request's table ids become stale */
   p->nnodes = 0;
+  p->sym.on = 0;
   goap_status st = prepare(p, req);
+  if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
   if (st == GOAP_OK) st = start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
@@ -4613,6 +4726,7 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
         res->plan[pos] = node_action(p, n);
         n = p->npar[n];
       }
+      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;
       for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
       res->cost = c;
@@ -4710,6 +4824,7 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
 #undef NZ
 #undef GROW_NODES
 #undef PREF_BOOST
+#undef expand_list
 #undef MAX_FANOUT
 #undef build_index
 #undef hpop
@@ -5494,6 +5609,379 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
   return h == GOAP_H_DEFAULT || h == GOAP_H_ZERO || h == GOAP_H_GOAL_COUNT_ADMISSIBLE ||
          h == GOAP_H_MAX || h == GOAP_H_LMCUT;
 }
+
+/* ==== src/core/symmetry.c ==== */
+/*
+ * symmetry.c -- orbit search: classes of interchangeable members (goap_symmetry), their
+ * check, the canonical form of a state and the mapping of a plan back onto real actions.
+ *
+ * Invariants:
+ *  - A class's group is the symmetric group on its members; the classes' slots are disjoint,
+ *    so the whole group is the product of those groups and a state's canonical form is exact:
+ *    per class, the members' slot tuples (their variables' encoded values, in slot order)
+ *    sorted lexicographically, ties kept in member order (a stable insertion sort), so the
+ *    form is deterministic and two states of one orbit get the same one.
+ *  - A permutation `perm` maps a member to its new position: canon(s)'s member perm[m] holds
+ *    s's member m's tuple. It is stored per class at cls[c].mbase.
+ *  - The planner's tables (goap__sym in planner.h) are sized at begin through
+ *    goap__planner_grow; canonicalising and mapping back allocate nothing.
+ *  - goap_symmetry_check reads the domain only; its temporary arrays come from the domain's
+ *    allocator and are freed before it returns.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+/* ---- shape ---------------------------------------------------------------------------------- */
+
+static int same_kind(const goap__var *a, const goap__var *b) {
+  return a->type == b->type && a->lo == b->lo && a->hi == b->hi && a->nvalues == b->nvalues;
+}
+
+goap_status goap__sym_shape(const goap_domain *d, const goap_symmetry *sym, int32_t *vmark,
+                            int32_t *aslot) {
+  if (!d || !sym || sym->class_count < 0 || (sym->class_count > 0 && !sym->classes))
+    return GOAP_INVALID_ARGUMENT;
+  for (int v = 0; v < d->nvars; ++v) vmark[v] = -1;
+  for (int a = 0; a < d->nactions; ++a) aslot[a] = -1;
+  int32_t k = 0; /* slot actions so far */
+  for (int c = 0; c < sym->class_count; ++c) {
+    const goap_symmetry_class *x = &sym->classes[c];
+    if (x->members < 2 || x->slot_vars < 1 || x->slot_actions < 0 || !x->vars ||
+        (x->slot_actions > 0 && !x->actions))
+      return GOAP_INVALID_ARGUMENT;
+    /* disjoint slots: a class never holds more variables or actions than the domain */
+    int64_t nv = (int64_t)x->members * x->slot_vars;
+    int64_t na = (int64_t)x->members * x->slot_actions;
+    if (nv > d->nvars || na > d->nactions) return GOAP_INVALID_ARGUMENT;
+    for (int64_t i = 0; i < nv; ++i) {
+      int32_t v = x->vars[i];
+      if (v < 0 || v >= d->nvars || vmark[v] >= 0) return GOAP_INVALID_ARGUMENT;
+      vmark[v] = c;
+      int32_t v0 = x->vars[i % x->slot_vars]; /* member 0's variable at this position */
+      if (!same_kind(&d->vars[v], &d->vars[v0])) return GOAP_INVALID_ARGUMENT;
+    }
+    for (int64_t i = 0; i < na; ++i) {
+      int32_t a = x->actions[i];
+      if (a < 0 || a >= d->nactions || aslot[a] >= 0) return GOAP_INVALID_ARGUMENT;
+      aslot[a] = k++;
+    }
+  }
+  return GOAP_OK;
+}
+
+/* ---- goap_symmetry_check -------------------------------------------------------------------- */
+
+static int cond_cmp(const void *pa, const void *pb) {
+  const goap_cond *a = (const goap_cond *)pa, *b = (const goap_cond *)pb;
+  if (a->var != b->var) return a->var < b->var ? -1 : 1;
+  if (a->op != b->op) return a->op < b->op ? -1 : 1;
+  if (a->value != b->value) return a->value < b->value ? -1 : 1;
+  return 0;
+}
+
+static int eff_cmp(const void *pa, const void *pb) {
+  const goap_effect *a = (const goap_effect *)pa, *b = (const goap_effect *)pb;
+  if (a->var != b->var) return a->var < b->var ? -1 : 1;
+  if (a->op != b->op) return a->op < b->op ? -1 : 1;
+  if (a->value != b->value) return a->value < b->value ? -1 : 1;
+  return 0;
+}
+
+/* Does renaming the variables of x (n conditions) by vmap give y (n of them), as sets?
+ * buf holds 2n conditions. */
+static int conds_map(const int32_t *vmap, const goap_cond *x, const goap_cond *y, int n,
+                     goap_cond *buf) {
+  if (n == 0) return 1;
+  for (int i = 0; i < n; ++i) {
+    buf[i] = x[i];
+    buf[i].var = vmap[x[i].var];
+    buf[n + i] = y[i];
+  }
+  qsort(buf, (size_t)n, sizeof *buf, cond_cmp);
+  qsort(buf + n, (size_t)n, sizeof *buf, cond_cmp);
+  for (int i = 0; i < n; ++i)
+    if (cond_cmp(&buf[i], &buf[n + i]) != 0) return 0;
+  return 1;
+}
+
+static int effs_map(const int32_t *vmap, const goap_effect *x, const goap_effect *y, int n,
+                    goap_effect *buf) {
+  if (n == 0) return 1;
+  for (int i = 0; i < n; ++i) {
+    buf[i] = x[i];
+    buf[i].var = vmap[x[i].var];
+    buf[n + i] = y[i];
+  }
+  qsort(buf, (size_t)n, sizeof *buf, eff_cmp);
+  qsort(buf + n, (size_t)n, sizeof *buf, eff_cmp);
+  for (int i = 0; i < n; ++i)
+    if (eff_cmp(&buf[i], &buf[n + i]) != 0) return 0;
+  return 1;
+}
+
+/* Is the member permutation sigma of class x an automorphism of d and of the goal? vmap and
+ * amap are identities on entry and on return. */
+static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, const int *sigma,
+                        const int32_t *aslot, int32_t *vmap, int32_t *amap,
+                        const goap_cond *want, int nwant, goap_cond *cbuf, goap_effect *ebuf) {
+  int m = x->members, sv = x->slot_vars, sa = x->slot_actions, ok = 1;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[sigma[i] * sv + j];
+    for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[sigma[i] * sa + j];
+  }
+  for (int a = 0; a < d->nactions && ok; ++a) {
+    const goap__action *p = &d->actions[a], *q = &d->actions[amap[a]];
+    if (aslot[a] >= 0 && p->dyn_cost) ok = 0;
+    else if (p->cost != q->cost || p->npre != q->npre || p->neff != q->neff) ok = 0;
+    else ok = conds_map(vmap, p->pre, q->pre, p->npre, cbuf) &&
+              effs_map(vmap, p->eff, q->eff, p->neff, ebuf);
+  }
+  if (ok) ok = conds_map(vmap, want, want, nwant, cbuf);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[i * sv + j];
+    for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[i * sa + j];
+  }
+  return ok;
+}
+
+goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
+                                const goap_cond *want, int want_count) {
+  if (!d || !sym || want_count < 0 || (want_count > 0 && !want)) return GOAP_INVALID_ARGUMENT;
+  char msg[8];
+  for (int i = 0; i < want_count; ++i)
+    if (goap__check_cond(d->vars, d->nvars, &want[i], msg, sizeof msg) != GOAP_OK)
+      return GOAP_INVALID_ARGUMENT;
+  size_t V = (size_t)d->nvars + 1, A = (size_t)d->nactions + 1;
+  int maxc = want_count, maxe = 1, maxm = 2;
+  for (int a = 0; a < d->nactions; ++a) {
+    if (d->actions[a].npre > maxc) maxc = d->actions[a].npre;
+    if (d->actions[a].neff > maxe) maxe = d->actions[a].neff;
+  }
+  if (sym->class_count > 0 && sym->classes)
+    for (int c = 0; c < sym->class_count; ++c)
+      if (sym->classes[c].members > maxm && sym->classes[c].members <= d->nvars)
+        maxm = sym->classes[c].members;
+  size_t nc = 2 * (size_t)(maxc ? maxc : 1), ne = 2 * (size_t)maxe, nm = (size_t)maxm;
+  size_t bytes = 2 * V * sizeof(int32_t) + 2 * A * sizeof(int32_t) + nc * sizeof(goap_cond) +
+                 ne * sizeof(goap_effect) + nm * sizeof(int);
+  /* one block: conditions and effects first (their alignment), then the int arrays */
+  char *blk = (char *)goap__alloc(&d->alloc, bytes);
+  if (!blk) return GOAP_OUT_OF_MEMORY;
+  goap_cond *cbuf = (goap_cond *)(void *)blk;
+  goap_effect *ebuf = (goap_effect *)(void *)(blk + nc * sizeof(goap_cond));
+  int32_t *vmark = (int32_t *)(void *)(blk + nc * sizeof(goap_cond) + ne * sizeof(goap_effect));
+  int32_t *vmap = vmark + V, *aslot = vmap + V, *amap = aslot + A;
+  int *sigma = (int *)(void *)(amap + A);
+  goap_status st = goap__sym_shape(d, sym, vmark, aslot);
+  if (st == GOAP_OK) {
+    for (int v = 0; v < d->nvars; ++v) vmap[v] = v;
+    for (int a = 0; a < d->nactions; ++a) amap[a] = a;
+    for (int c = 0; c < sym->class_count && st == GOAP_OK; ++c) {
+      const goap_symmetry_class *x = &sym->classes[c];
+      int m = x->members;
+      /* the swap of members 0 and 1, then the cycle 0 -> 1 -> ... -> m-1 -> 0: together they
+       * generate the symmetric group on the members */
+      for (int i = 0; i < m; ++i) sigma[i] = i;
+      sigma[0] = 1;
+      sigma[1] = 0;
+      if (!generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+        st = GOAP_INVALID_ARGUMENT;
+      for (int i = 0; i < m; ++i) sigma[i] = (i + 1) % m;
+      if (st == GOAP_OK && m > 2 &&
+          !generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+        st = GOAP_INVALID_ARGUMENT;
+    }
+  }
+  goap__free(&d->alloc, blk, bytes);
+  return st;
+}
+
+/* ---- the planner's tables ------------------------------------------------------------------- */
+
+#define GROW(field, cap, n)                                                                   \
+  do {                                                                                        \
+    goap_status g_ = goap__planner_grow(p, (void **)&y->field, &y->cap, (n) ? (n) : 1,        \
+                                        sizeof *y->field);                                    \
+    if (g_ != GOAP_OK) return g_;                                                             \
+  } while (0)
+
+goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
+  goap__sym *y = &p->sym;
+  const goap_domain *d = p->d;
+  y->on = 0;
+  y->ncls = 0;
+  GROW(vmark, c_vmark, (size_t)d->nvars);
+  GROW(aslot, c_aslot, (size_t)d->nactions);
+  goap_status st = goap__sym_shape(d, sym, y->vmark, y->aslot);
+  if (st != GOAP_OK) return st;
+  size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0;
+  for (int c = 0; c < sym->class_count; ++c) {
+    const goap_symmetry_class *x = &sym->classes[c];
+    size_t m = (size_t)x->members;
+    nf += m * (size_t)x->slot_vars;
+    na += m * (size_t)x->slot_actions;
+    nm += m;
+    if (m * (size_t)x->slot_vars > tup) tup = m * (size_t)x->slot_vars;
+    if (m > ord) ord = m;
+  }
+  GROW(cls, c_cls, (size_t)sym->class_count);
+  GROW(fld, c_fld, nf);
+  GROW(acts, c_acts, na);
+  GROW(tup, c_tup, tup);
+  GROW(ord, c_ord, ord);
+  GROW(rho, c_rho, nm);
+  GROW(pi, c_pi, nm);
+  GROW(work, c_work, (size_t)p->W);
+  uint32_t fb = 0, ab = 0, mb = 0;
+  for (int c = 0; c < sym->class_count; ++c) {
+    const goap_symmetry_class *x = &sym->classes[c];
+    goap__symcls *k = &y->cls[c];
+    k->members = x->members;
+    k->slot_vars = x->slot_vars;
+    k->slot_actions = x->slot_actions;
+    k->fbase = fb;
+    k->abase = ab;
+    k->mbase = mb;
+    for (int i = 0; i < x->members * x->slot_vars; ++i) {
+      const goap__var *v = &d->vars[x->vars[i]];
+      y->fld[fb].word = v->word;
+      y->fld[fb].shift = v->shift;
+      y->fld[fb].fmask = v->fmask;
+      ++fb;
+    }
+    for (int i = 0; i < x->members * x->slot_actions; ++i) y->acts[ab++] = x->actions[i];
+    mb += (uint32_t)x->members;
+  }
+  y->ncls = sym->class_count;
+  y->on = 1;
+  return GOAP_OK;
+}
+
+#undef GROW
+
+int goap__sym_active_ok(const goap_planner *p) {
+  const goap__sym *y = &p->sym;
+  for (int c = 0; c < y->ncls; ++c) {
+    const goap__symcls *k = &y->cls[c];
+    int sa = k->slot_actions;
+    for (int j = 0; j < sa; ++j) {
+      int32_t a0 = y->acts[k->abase + (uint32_t)j];
+      int on0 = p->act2idx[a0] >= 0;
+      for (int i = 1; i < k->members; ++i) {
+        int32_t a = y->acts[k->abase + (uint32_t)(i * sa + j)];
+        if ((p->act2idx[a] >= 0) != on0) return 0;
+        if (on0 && p->acost[a] != p->acost[a0]) return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+void goap__sym_free(goap_planner *p) {
+  goap__sym *y = &p->sym;
+  const goap_allocator *al = &p->alloc;
+  goap__free(al, y->cls, y->c_cls * sizeof *y->cls);
+  goap__free(al, y->fld, y->c_fld * sizeof *y->fld);
+  goap__free(al, y->acts, y->c_acts * sizeof *y->acts);
+  goap__free(al, y->aslot, y->c_aslot * sizeof *y->aslot);
+  goap__free(al, y->vmark, y->c_vmark * sizeof *y->vmark);
+  goap__free(al, y->tup, y->c_tup * sizeof *y->tup);
+  goap__free(al, y->ord, y->c_ord * sizeof *y->ord);
+  goap__free(al, y->rho, y->c_rho * sizeof *y->rho);
+  goap__free(al, y->pi, y->c_pi * sizeof *y->pi);
+  goap__free(al, y->work, y->c_work * sizeof *y->work);
+  memset(y, 0, sizeof *y);
+}
+
+/* ---- canonical form ------------------------------------------------------------------------- */
+
+static inline int row_less(const uint64_t *a, const uint64_t *b, int n) {
+  for (int j = 0; j < n; ++j)
+    if (a[j] != b[j]) return a[j] < b[j];
+  return 0;
+}
+
+int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
+  int changed = 0;
+  uint64_t *t = y->tup;
+  int32_t *o = y->ord;
+  for (int c = 0; c < y->ncls; ++c) {
+    const goap__symcls *k = &y->cls[c];
+    const goap__symfld *f = y->fld + k->fbase;
+    int m = k->members, sv = k->slot_vars, moved = 0;
+    /* read each member's tuple and insert the member into the sorted order (stable: a member
+     * goes after the equal ones before it); a canonical parent's successor differs in a few
+     * members, so the order is nearly sorted and the insertion nearly linear */
+    for (int i = 0; i < m; ++i) {
+      uint64_t *row = t + (size_t)i * (size_t)sv;
+      for (int j = 0; j < sv; ++j) {
+        const goap__symfld *x = &f[i * sv + j];
+        row[j] = goap__field_get(s, x->word, x->shift, x->fmask);
+      }
+      int q = i;
+      while (q > 0 && row_less(row, t + (size_t)o[q - 1] * (size_t)sv, sv)) {
+        o[q] = o[q - 1];
+        --q;
+      }
+      o[q] = i;
+      moved |= q != i;
+    }
+    if (moved) {
+      changed = 1;
+      for (int q = 0; q < m; ++q) {
+        if (o[q] == q) continue;
+        const uint64_t *row = t + (size_t)o[q] * (size_t)sv;
+        for (int j = 0; j < sv; ++j) {
+          const goap__symfld *x = &f[q * sv + j];
+          goap__field_put(s, x->word, x->shift, x->fmask, row[j]);
+        }
+      }
+    }
+    if (perm)
+      for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+  }
+  return changed;
+}
+
+/* ---- mapping a plan back -------------------------------------------------------------------- */
+
+void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
+  goap__sym *y = &p->sym;
+  const goap_domain *d = p->d;
+  goap_word *r = y->work;
+  int32_t *rho = y->rho, *pi = y->pi;
+  /* r_i = rho_i(s_i): canonical member rho[m] holds real member m */
+  goap__copy_words(r, p->start, p->W);
+  (void)goap__sym_canon(y, r, rho);
+  for (int i = 0; i < len; ++i) {
+    int32_t a = plan[i], b = a, k = y->aslot[a];
+    if (k >= 0) {
+      /* the canonical action (member mc, position j) is real member rho^-1(mc)'s */
+      int c = 0;
+      while (c + 1 < y->ncls && (int32_t)y->cls[c + 1].abase <= k) ++c;
+      const goap__symcls *x = &y->cls[c];
+      int sa = x->slot_actions, off = k - (int32_t)x->abase;
+      int mc = off / sa, j = off % sa, real = 0;
+      while (rho[x->mbase + (uint32_t)real] != mc) ++real;
+      b = y->acts[x->abase + (uint32_t)(real * sa + j)];
+    }
+    plan[i] = b;
+    /* r_{i+1} = canon(r_i[a]) = pi(r_i[a]); rho_{i+1} = pi o rho_i */
+    goap__action_do(d, &d->actions[a], r);
+    (void)goap__sym_canon(y, r, pi);
+    for (int c = 0; c < y->ncls; ++c) {
+      const goap__symcls *x = &y->cls[c];
+      for (int m = 0; m < x->members; ++m) {
+        uint32_t at = x->mbase + (uint32_t)m;
+        rho[at] = pi[x->mbase + (uint32_t)rho[at]];
+      }
+    }
+  }
+}
+/* macros of src/core/symmetry.c end here */
+#undef GROW
 
 /* ==== src/format/analysis.c ==== */
 /*

@@ -24,6 +24,9 @@
  *    each state's candidates instead (actions grouped by an anchor precondition), every one
  *    checked in full; its order is fixed by the state, so results stay deterministic.
  *  - Node records hold no depth: plan lengths are counted along parent links.
+ *  - Orbit search (goap_request.symmetry, symmetry.c): forward searches store canonical states
+ *    only. They then use the successor index (no per-node bitset to permute), where every
+ *    successor is canonicalised before it is looked up; finish maps the plan back.
  *  - Tracing (goap_planner_set_trace) only observes: every hook is `if (p->trace_fn)` around a
  *    cold call, after the node records are updated, and changes no state of the search.
  */
@@ -43,8 +46,9 @@
 /* The request flags that change the action selection (the others only steer the search). */
 #define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
- * no more words than the state), or the successor index. */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX };
+ * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
+ * successors put in canonical form, for orbit search). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
@@ -270,6 +274,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
+  goap__sym_free(p);
   goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
   goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
   goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
@@ -384,6 +389,11 @@ static goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t nee
   *cap = ncap;
   p->memory += (ncap - old) * elem;
   return GOAP_OK;
+}
+
+goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                               size_t elem) {
+  return grow_buf(p, ptr, cap, need, elem);
 }
 
 /* ---- the open list -------------------------------------------------------------------------- */
@@ -705,6 +715,10 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
       if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
         return GOAP_INVALID_ARGUMENT;
     }
+  }
+  if (req->symmetry && req->search != GOAP_SEARCH_BACKWARD) {
+    goap_status st = goap__sym_setup(p, req->symmetry);
+    if (st != GOAP_OK) return st;
   }
   size_t nw = (size_t)req->want_count;
   /* the same goal as the last request, and nothing request-dependent in the domain: the
@@ -1342,9 +1356,14 @@ static void build_index(goap_planner *p) {
   p->sx_serial = p->goal_serial;
 }
 
-/* Offers the successors of node n through the listed active indices that apply there. */
-static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int32_t *list,
-                               uint32_t count) {
+/* Offers the successors of node n through the listed active indices that apply there, in
+ * canonical form when `canon` (orbit search). Instantiated twice (expand_list_plain, _canon) so
+ * that a search without a symmetry pays nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
+                                           const int32_t *list, uint32_t count, int canon) {
   const goap_domain *d = p->d;
   uint32_t W = p->W;
   for (uint32_t j = 0; j < count; ++j) {
@@ -1356,13 +1375,31 @@ static goap_status expand_list(goap_planner *p, uint32_t n, double g, const int3
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
+    if (canon) (void)goap__sym_canon(&p->sym, t, NULL);
     goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
     if (st != GOAP_OK) return st;
   }
   return GOAP_OK;
 }
 
-static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0);
+}
+
+static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 1);
+}
+
+/* expand_indexed_impl's calls: `canon` is a constant in each instance */
+#define expand_list(p, n, g, list, count)                                                     \
+  (canon ? expand_list_canon(p, n, g, list, count) : expand_list_plain(p, n, g, list, count))
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
@@ -1390,11 +1427,25 @@ static goap_status expand_indexed(goap_planner *p, uint32_t n) {
   }
   return expand_list(p, n, g, p->sx_free, (uint32_t)p->sx_nfree);
 }
+#undef expand_list
+
+static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 0);
+}
+
+/* kept out of line: it must not weigh on the search loop of requests without a symmetry */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 1);
+}
 
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->fmode == FMODE_SMALL) return expand_small(p, n);
   if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
-  return expand_indexed(p, n);
+  if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
+  return expand_indexed_canon(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
@@ -1555,8 +1606,12 @@ static goap_status start_search(goap_planner *p) {
      * successors in the same order through offer() */
     if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on))
       p->fmode = FMODE_BITSET;
+    if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
+      p->useful_words = 0;
+      p->fmode = FMODE_INDEX_SYM;
+    }
     p->stride = p->W + p->useful_words;
-    if (p->fmode == FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
+    if (p->fmode >= FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
   }
   sw = p->stride;
   goap_status st = ensure_nodes(p, 2);
@@ -1569,6 +1624,7 @@ static goap_status start_search(goap_planner *p) {
     }
     goap_word *tent = p->states + (size_t)p->nnodes * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
+    if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
     if (p->useful_words) useful_all(p, tent);
     return offer(p, tent, NONE, -1, 0.0, 0);
   }
@@ -1599,7 +1655,9 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->found = p->best = NONE;
   p->idbase += p->nnodes; /* the last request's table ids become stale */
   p->nnodes = 0;
+  p->sym.on = 0;
   goap_status st = prepare(p, req);
+  if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
   if (st == GOAP_OK) st = start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
@@ -1748,6 +1806,7 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
         res->plan[pos] = node_action(p, n);
         n = p->npar[n];
       }
+      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;
       for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
       res->cost = c;

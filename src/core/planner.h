@@ -162,6 +162,35 @@ typedef struct goap__hentry {
   uint32_t node;
 } goap__hentry;
 
+/* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
+ * (goap__planner_grow); c_* are capacities in elements. */
+typedef struct goap__symfld {
+  uint32_t word, shift;
+  uint64_t fmask;
+} goap__symfld;
+
+typedef struct goap__symcls {
+  int members, slot_vars, slot_actions;
+  uint32_t fbase;  /* member m's slot fields: fld[fbase + m * slot_vars ..] */
+  uint32_t abase;  /* member m's slot actions: acts[abase + m * slot_actions ..] */
+  uint32_t mbase;  /* its members in rho / pi: [mbase, mbase + members) */
+} goap__symcls;
+
+typedef struct goap__sym {
+  int on;                    /* this request searches over canonical states */
+  int ncls;
+  goap__symcls *cls;         /* ncls */
+  goap__symfld *fld;         /* the slot variables' fields, member after member */
+  int32_t *acts;             /* the slot actions, member after member */
+  int32_t *aslot;            /* per domain action: its index in acts, or -1 */
+  int32_t *vmark;            /* per domain variable: its class, or -1 (shape check) */
+  uint64_t *tup;             /* scratch: one class's slot tuples */
+  int32_t *ord;              /* scratch: one class's members in sorted order */
+  int32_t *rho, *pi;         /* mapping back: per member of every class */
+  goap_word *work;           /* mapping back: W words */
+  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work;
+} goap__sym;
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -276,6 +305,7 @@ struct goap_planner {
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the request's costs, when req_costs */
   unsigned sel_flags;
+  goap__sym sym;             /* orbit search (symmetry.c): sym.on when the request has one */
   /* search trace (goap_planner_set_trace): NULL when off */
   goap_trace_fn trace_fn;
   void *trace_user;
@@ -297,6 +327,31 @@ void goap__relax_explore_start(goap_planner *p);
 /* hmax / hadd of a regression node (lows, highs) from the recorded exploration. */
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
+
+/* planner.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
+ * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
+goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                               size_t elem);
+
+/* symmetry.c */
+/* Shape of sym on d (ids, sizes, disjoint slots, equal types per position). vmark (nvars) and
+ * aslot (nactions) are written: a variable's class or -1, an action's index among the slot
+ * actions (class after class) or -1. GOAP_OK or GOAP_INVALID_ARGUMENT. */
+goap_status goap__sym_shape(const goap_domain *d, const goap_symmetry *sym, int32_t *vmark,
+                            int32_t *aslot);
+/* begin: checks sym's shape and compiles it into p->sym (sets p->sym.on). */
+goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym);
+/* begin, after the action selection: the members' slot actions are all active or all not at
+ * each position, at one cost (request costs and callbacks may break the symmetry). */
+int goap__sym_active_ok(const goap_planner *p);
+/* Canonicalises state s in place: per class, the members' slot tuples sorted (ties by member
+ * index). perm (NULL: not wanted) receives member -> new position at cls[c].mbase. Returns
+ * non-zero when s changed. */
+int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
+/* Maps a plan over canonical states from canon(p->start) onto real actions from p->start,
+ * in place. */
+void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);
+void goap__sym_free(goap_planner *p);
 
 /* lmcut.c */
 /* Builds the compilation for the current goal (allocates only to grow). */

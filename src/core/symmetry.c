@@ -1,0 +1,369 @@
+/*
+ * symmetry.c -- orbit search: classes of interchangeable members (goap_symmetry), their
+ * check, the canonical form of a state and the mapping of a plan back onto real actions.
+ *
+ * Invariants:
+ *  - A class's group is the symmetric group on its members; the classes' slots are disjoint,
+ *    so the whole group is the product of those groups and a state's canonical form is exact:
+ *    per class, the members' slot tuples (their variables' encoded values, in slot order)
+ *    sorted lexicographically, ties kept in member order (a stable insertion sort), so the
+ *    form is deterministic and two states of one orbit get the same one.
+ *  - A permutation `perm` maps a member to its new position: canon(s)'s member perm[m] holds
+ *    s's member m's tuple. It is stored per class at cls[c].mbase.
+ *  - The planner's tables (goap__sym in planner.h) are sized at begin through
+ *    goap__planner_grow; canonicalising and mapping back allocate nothing.
+ *  - goap_symmetry_check reads the domain only; its temporary arrays come from the domain's
+ *    allocator and are freed before it returns.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner.h"
+
+/* ---- shape ---------------------------------------------------------------------------------- */
+
+static int same_kind(const goap__var *a, const goap__var *b) {
+  return a->type == b->type && a->lo == b->lo && a->hi == b->hi && a->nvalues == b->nvalues;
+}
+
+goap_status goap__sym_shape(const goap_domain *d, const goap_symmetry *sym, int32_t *vmark,
+                            int32_t *aslot) {
+  if (!d || !sym || sym->class_count < 0 || (sym->class_count > 0 && !sym->classes))
+    return GOAP_INVALID_ARGUMENT;
+  for (int v = 0; v < d->nvars; ++v) vmark[v] = -1;
+  for (int a = 0; a < d->nactions; ++a) aslot[a] = -1;
+  int32_t k = 0; /* slot actions so far */
+  for (int c = 0; c < sym->class_count; ++c) {
+    const goap_symmetry_class *x = &sym->classes[c];
+    if (x->members < 2 || x->slot_vars < 1 || x->slot_actions < 0 || !x->vars ||
+        (x->slot_actions > 0 && !x->actions))
+      return GOAP_INVALID_ARGUMENT;
+    /* disjoint slots: a class never holds more variables or actions than the domain */
+    int64_t nv = (int64_t)x->members * x->slot_vars;
+    int64_t na = (int64_t)x->members * x->slot_actions;
+    if (nv > d->nvars || na > d->nactions) return GOAP_INVALID_ARGUMENT;
+    for (int64_t i = 0; i < nv; ++i) {
+      int32_t v = x->vars[i];
+      if (v < 0 || v >= d->nvars || vmark[v] >= 0) return GOAP_INVALID_ARGUMENT;
+      vmark[v] = c;
+      int32_t v0 = x->vars[i % x->slot_vars]; /* member 0's variable at this position */
+      if (!same_kind(&d->vars[v], &d->vars[v0])) return GOAP_INVALID_ARGUMENT;
+    }
+    for (int64_t i = 0; i < na; ++i) {
+      int32_t a = x->actions[i];
+      if (a < 0 || a >= d->nactions || aslot[a] >= 0) return GOAP_INVALID_ARGUMENT;
+      aslot[a] = k++;
+    }
+  }
+  return GOAP_OK;
+}
+
+/* ---- goap_symmetry_check -------------------------------------------------------------------- */
+
+static int cond_cmp(const void *pa, const void *pb) {
+  const goap_cond *a = (const goap_cond *)pa, *b = (const goap_cond *)pb;
+  if (a->var != b->var) return a->var < b->var ? -1 : 1;
+  if (a->op != b->op) return a->op < b->op ? -1 : 1;
+  if (a->value != b->value) return a->value < b->value ? -1 : 1;
+  return 0;
+}
+
+static int eff_cmp(const void *pa, const void *pb) {
+  const goap_effect *a = (const goap_effect *)pa, *b = (const goap_effect *)pb;
+  if (a->var != b->var) return a->var < b->var ? -1 : 1;
+  if (a->op != b->op) return a->op < b->op ? -1 : 1;
+  if (a->value != b->value) return a->value < b->value ? -1 : 1;
+  return 0;
+}
+
+/* Does renaming the variables of x (n conditions) by vmap give y (n of them), as sets?
+ * buf holds 2n conditions. */
+static int conds_map(const int32_t *vmap, const goap_cond *x, const goap_cond *y, int n,
+                     goap_cond *buf) {
+  if (n == 0) return 1;
+  for (int i = 0; i < n; ++i) {
+    buf[i] = x[i];
+    buf[i].var = vmap[x[i].var];
+    buf[n + i] = y[i];
+  }
+  qsort(buf, (size_t)n, sizeof *buf, cond_cmp);
+  qsort(buf + n, (size_t)n, sizeof *buf, cond_cmp);
+  for (int i = 0; i < n; ++i)
+    if (cond_cmp(&buf[i], &buf[n + i]) != 0) return 0;
+  return 1;
+}
+
+static int effs_map(const int32_t *vmap, const goap_effect *x, const goap_effect *y, int n,
+                    goap_effect *buf) {
+  if (n == 0) return 1;
+  for (int i = 0; i < n; ++i) {
+    buf[i] = x[i];
+    buf[i].var = vmap[x[i].var];
+    buf[n + i] = y[i];
+  }
+  qsort(buf, (size_t)n, sizeof *buf, eff_cmp);
+  qsort(buf + n, (size_t)n, sizeof *buf, eff_cmp);
+  for (int i = 0; i < n; ++i)
+    if (eff_cmp(&buf[i], &buf[n + i]) != 0) return 0;
+  return 1;
+}
+
+/* Is the member permutation sigma of class x an automorphism of d and of the goal? vmap and
+ * amap are identities on entry and on return. */
+static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, const int *sigma,
+                        const int32_t *aslot, int32_t *vmap, int32_t *amap,
+                        const goap_cond *want, int nwant, goap_cond *cbuf, goap_effect *ebuf) {
+  int m = x->members, sv = x->slot_vars, sa = x->slot_actions, ok = 1;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[sigma[i] * sv + j];
+    for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[sigma[i] * sa + j];
+  }
+  for (int a = 0; a < d->nactions && ok; ++a) {
+    const goap__action *p = &d->actions[a], *q = &d->actions[amap[a]];
+    if (aslot[a] >= 0 && p->dyn_cost) ok = 0;
+    else if (p->cost != q->cost || p->npre != q->npre || p->neff != q->neff) ok = 0;
+    else ok = conds_map(vmap, p->pre, q->pre, p->npre, cbuf) &&
+              effs_map(vmap, p->eff, q->eff, p->neff, ebuf);
+  }
+  if (ok) ok = conds_map(vmap, want, want, nwant, cbuf);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[i * sv + j];
+    for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[i * sa + j];
+  }
+  return ok;
+}
+
+goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
+                                const goap_cond *want, int want_count) {
+  if (!d || !sym || want_count < 0 || (want_count > 0 && !want)) return GOAP_INVALID_ARGUMENT;
+  char msg[8];
+  for (int i = 0; i < want_count; ++i)
+    if (goap__check_cond(d->vars, d->nvars, &want[i], msg, sizeof msg) != GOAP_OK)
+      return GOAP_INVALID_ARGUMENT;
+  size_t V = (size_t)d->nvars + 1, A = (size_t)d->nactions + 1;
+  int maxc = want_count, maxe = 1, maxm = 2;
+  for (int a = 0; a < d->nactions; ++a) {
+    if (d->actions[a].npre > maxc) maxc = d->actions[a].npre;
+    if (d->actions[a].neff > maxe) maxe = d->actions[a].neff;
+  }
+  if (sym->class_count > 0 && sym->classes)
+    for (int c = 0; c < sym->class_count; ++c)
+      if (sym->classes[c].members > maxm && sym->classes[c].members <= d->nvars)
+        maxm = sym->classes[c].members;
+  size_t nc = 2 * (size_t)(maxc ? maxc : 1), ne = 2 * (size_t)maxe, nm = (size_t)maxm;
+  size_t bytes = 2 * V * sizeof(int32_t) + 2 * A * sizeof(int32_t) + nc * sizeof(goap_cond) +
+                 ne * sizeof(goap_effect) + nm * sizeof(int);
+  /* one block: conditions and effects first (their alignment), then the int arrays */
+  char *blk = (char *)goap__alloc(&d->alloc, bytes);
+  if (!blk) return GOAP_OUT_OF_MEMORY;
+  goap_cond *cbuf = (goap_cond *)(void *)blk;
+  goap_effect *ebuf = (goap_effect *)(void *)(blk + nc * sizeof(goap_cond));
+  int32_t *vmark = (int32_t *)(void *)(blk + nc * sizeof(goap_cond) + ne * sizeof(goap_effect));
+  int32_t *vmap = vmark + V, *aslot = vmap + V, *amap = aslot + A;
+  int *sigma = (int *)(void *)(amap + A);
+  goap_status st = goap__sym_shape(d, sym, vmark, aslot);
+  if (st == GOAP_OK) {
+    for (int v = 0; v < d->nvars; ++v) vmap[v] = v;
+    for (int a = 0; a < d->nactions; ++a) amap[a] = a;
+    for (int c = 0; c < sym->class_count && st == GOAP_OK; ++c) {
+      const goap_symmetry_class *x = &sym->classes[c];
+      int m = x->members;
+      /* the swap of members 0 and 1, then the cycle 0 -> 1 -> ... -> m-1 -> 0: together they
+       * generate the symmetric group on the members */
+      for (int i = 0; i < m; ++i) sigma[i] = i;
+      sigma[0] = 1;
+      sigma[1] = 0;
+      if (!generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+        st = GOAP_INVALID_ARGUMENT;
+      for (int i = 0; i < m; ++i) sigma[i] = (i + 1) % m;
+      if (st == GOAP_OK && m > 2 &&
+          !generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+        st = GOAP_INVALID_ARGUMENT;
+    }
+  }
+  goap__free(&d->alloc, blk, bytes);
+  return st;
+}
+
+/* ---- the planner's tables ------------------------------------------------------------------- */
+
+#define GROW(field, cap, n)                                                                   \
+  do {                                                                                        \
+    goap_status g_ = goap__planner_grow(p, (void **)&y->field, &y->cap, (n) ? (n) : 1,        \
+                                        sizeof *y->field);                                    \
+    if (g_ != GOAP_OK) return g_;                                                             \
+  } while (0)
+
+goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
+  goap__sym *y = &p->sym;
+  const goap_domain *d = p->d;
+  y->on = 0;
+  y->ncls = 0;
+  GROW(vmark, c_vmark, (size_t)d->nvars);
+  GROW(aslot, c_aslot, (size_t)d->nactions);
+  goap_status st = goap__sym_shape(d, sym, y->vmark, y->aslot);
+  if (st != GOAP_OK) return st;
+  size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0;
+  for (int c = 0; c < sym->class_count; ++c) {
+    const goap_symmetry_class *x = &sym->classes[c];
+    size_t m = (size_t)x->members;
+    nf += m * (size_t)x->slot_vars;
+    na += m * (size_t)x->slot_actions;
+    nm += m;
+    if (m * (size_t)x->slot_vars > tup) tup = m * (size_t)x->slot_vars;
+    if (m > ord) ord = m;
+  }
+  GROW(cls, c_cls, (size_t)sym->class_count);
+  GROW(fld, c_fld, nf);
+  GROW(acts, c_acts, na);
+  GROW(tup, c_tup, tup);
+  GROW(ord, c_ord, ord);
+  GROW(rho, c_rho, nm);
+  GROW(pi, c_pi, nm);
+  GROW(work, c_work, (size_t)p->W);
+  uint32_t fb = 0, ab = 0, mb = 0;
+  for (int c = 0; c < sym->class_count; ++c) {
+    const goap_symmetry_class *x = &sym->classes[c];
+    goap__symcls *k = &y->cls[c];
+    k->members = x->members;
+    k->slot_vars = x->slot_vars;
+    k->slot_actions = x->slot_actions;
+    k->fbase = fb;
+    k->abase = ab;
+    k->mbase = mb;
+    for (int i = 0; i < x->members * x->slot_vars; ++i) {
+      const goap__var *v = &d->vars[x->vars[i]];
+      y->fld[fb].word = v->word;
+      y->fld[fb].shift = v->shift;
+      y->fld[fb].fmask = v->fmask;
+      ++fb;
+    }
+    for (int i = 0; i < x->members * x->slot_actions; ++i) y->acts[ab++] = x->actions[i];
+    mb += (uint32_t)x->members;
+  }
+  y->ncls = sym->class_count;
+  y->on = 1;
+  return GOAP_OK;
+}
+
+#undef GROW
+
+int goap__sym_active_ok(const goap_planner *p) {
+  const goap__sym *y = &p->sym;
+  for (int c = 0; c < y->ncls; ++c) {
+    const goap__symcls *k = &y->cls[c];
+    int sa = k->slot_actions;
+    for (int j = 0; j < sa; ++j) {
+      int32_t a0 = y->acts[k->abase + (uint32_t)j];
+      int on0 = p->act2idx[a0] >= 0;
+      for (int i = 1; i < k->members; ++i) {
+        int32_t a = y->acts[k->abase + (uint32_t)(i * sa + j)];
+        if ((p->act2idx[a] >= 0) != on0) return 0;
+        if (on0 && p->acost[a] != p->acost[a0]) return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+void goap__sym_free(goap_planner *p) {
+  goap__sym *y = &p->sym;
+  const goap_allocator *al = &p->alloc;
+  goap__free(al, y->cls, y->c_cls * sizeof *y->cls);
+  goap__free(al, y->fld, y->c_fld * sizeof *y->fld);
+  goap__free(al, y->acts, y->c_acts * sizeof *y->acts);
+  goap__free(al, y->aslot, y->c_aslot * sizeof *y->aslot);
+  goap__free(al, y->vmark, y->c_vmark * sizeof *y->vmark);
+  goap__free(al, y->tup, y->c_tup * sizeof *y->tup);
+  goap__free(al, y->ord, y->c_ord * sizeof *y->ord);
+  goap__free(al, y->rho, y->c_rho * sizeof *y->rho);
+  goap__free(al, y->pi, y->c_pi * sizeof *y->pi);
+  goap__free(al, y->work, y->c_work * sizeof *y->work);
+  memset(y, 0, sizeof *y);
+}
+
+/* ---- canonical form ------------------------------------------------------------------------- */
+
+static inline int row_less(const uint64_t *a, const uint64_t *b, int n) {
+  for (int j = 0; j < n; ++j)
+    if (a[j] != b[j]) return a[j] < b[j];
+  return 0;
+}
+
+int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
+  int changed = 0;
+  uint64_t *t = y->tup;
+  int32_t *o = y->ord;
+  for (int c = 0; c < y->ncls; ++c) {
+    const goap__symcls *k = &y->cls[c];
+    const goap__symfld *f = y->fld + k->fbase;
+    int m = k->members, sv = k->slot_vars, moved = 0;
+    /* read each member's tuple and insert the member into the sorted order (stable: a member
+     * goes after the equal ones before it); a canonical parent's successor differs in a few
+     * members, so the order is nearly sorted and the insertion nearly linear */
+    for (int i = 0; i < m; ++i) {
+      uint64_t *row = t + (size_t)i * (size_t)sv;
+      for (int j = 0; j < sv; ++j) {
+        const goap__symfld *x = &f[i * sv + j];
+        row[j] = goap__field_get(s, x->word, x->shift, x->fmask);
+      }
+      int q = i;
+      while (q > 0 && row_less(row, t + (size_t)o[q - 1] * (size_t)sv, sv)) {
+        o[q] = o[q - 1];
+        --q;
+      }
+      o[q] = i;
+      moved |= q != i;
+    }
+    if (moved) {
+      changed = 1;
+      for (int q = 0; q < m; ++q) {
+        if (o[q] == q) continue;
+        const uint64_t *row = t + (size_t)o[q] * (size_t)sv;
+        for (int j = 0; j < sv; ++j) {
+          const goap__symfld *x = &f[q * sv + j];
+          goap__field_put(s, x->word, x->shift, x->fmask, row[j]);
+        }
+      }
+    }
+    if (perm)
+      for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+  }
+  return changed;
+}
+
+/* ---- mapping a plan back -------------------------------------------------------------------- */
+
+void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
+  goap__sym *y = &p->sym;
+  const goap_domain *d = p->d;
+  goap_word *r = y->work;
+  int32_t *rho = y->rho, *pi = y->pi;
+  /* r_i = rho_i(s_i): canonical member rho[m] holds real member m */
+  goap__copy_words(r, p->start, p->W);
+  (void)goap__sym_canon(y, r, rho);
+  for (int i = 0; i < len; ++i) {
+    int32_t a = plan[i], b = a, k = y->aslot[a];
+    if (k >= 0) {
+      /* the canonical action (member mc, position j) is real member rho^-1(mc)'s */
+      int c = 0;
+      while (c + 1 < y->ncls && (int32_t)y->cls[c + 1].abase <= k) ++c;
+      const goap__symcls *x = &y->cls[c];
+      int sa = x->slot_actions, off = k - (int32_t)x->abase;
+      int mc = off / sa, j = off % sa, real = 0;
+      while (rho[x->mbase + (uint32_t)real] != mc) ++real;
+      b = y->acts[x->abase + (uint32_t)(real * sa + j)];
+    }
+    plan[i] = b;
+    /* r_{i+1} = canon(r_i[a]) = pi(r_i[a]); rho_{i+1} = pi o rho_i */
+    goap__action_do(d, &d->actions[a], r);
+    (void)goap__sym_canon(y, r, pi);
+    for (int c = 0; c < y->ncls; ++c) {
+      const goap__symcls *x = &y->cls[c];
+      for (int m = 0; m < x->members; ++m) {
+        uint32_t at = x->mbase + (uint32_t)m;
+        rho[at] = pi[x->mbase + (uint32_t)rho[at]];
+      }
+    }
+  }
+}
