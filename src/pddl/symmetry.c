@@ -50,6 +50,10 @@ typedef struct psy_sctx {
   uint32_t *stamp;     /* variable -> token */
   int32_t *sval;
   uint32_t token;
+  /* the variable images of the current swap: img[v] when istamp[v] == itoken, else v */
+  uint32_t *istamp;
+  int32_t *img;
+  uint32_t itoken;
   /* sorting */
   int32_t *tmp;
   size_t ntmp;
@@ -170,19 +174,15 @@ static int psy_swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32
   return changed;
 }
 
-/* The image of variable v under the swap, or -1 when its renamed atom is no variable. */
-static int32_t psy_var_image(const psy_sctx *s, int32_t v, int32_t o, int32_t p) {
-  int32_t e = s->var_atom[v];
-  if (e < 0) return v;
-  int n;
-  int32_t ren[PX_MAX_ARITY];
-  const int32_t *args = px_tset_args(&s->t->atoms, e, &n);
-  if (!psy_swap_args(args, n, o, p, ren)) return v;
-  int32_t e2 = goap__px_tset_find(&s->t->atoms, px_tset_id(&s->t->atoms, e), ren, n);
-  return e2 >= 0 ? s->atom_var[e2] : -1;
+/* The image of variable v under the current swap (psy_atoms_ok recorded the images of every
+ * variable mentioning o or p; every other variable is its own image). */
+static int32_t psy_var_image(const psy_sctx *s, int32_t v) {
+  return s->istamp[v] == s->itoken ? s->img[v] : v;
 }
 
-static int psy_atoms_ok(const psy_sctx *s, int32_t x, int32_t o, int32_t p) {
+/* Every atom mentioning x maps onto an atom, and its variable's goal value onto the image's;
+ * records the variable images. */
+static int psy_atoms_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
   const px_task_core *t = s->t;
   for (size_t i = s->aoff[x]; i < s->aoff[x + 1]; ++i) {
     int32_t e = s->amen[i];
@@ -194,14 +194,18 @@ static int psy_atoms_ok(const psy_sctx *s, int32_t x, int32_t o, int32_t p) {
     if (e2 < 0) return 0;
     int32_t v = s->atom_var[e], v2 = s->atom_var[e2];
     if (v >= 0 && s->goalv[v] != s->goalv[v2]) return 0;
+    if (v >= 0) {
+      s->istamp[v] = s->itoken;
+      s->img[v] = v2;
+    }
   }
   return 1;
 }
 
 /* Conditions (as (var, op, value) triples through the stamp arrays) of action k mapped onto
  * those of k2. */
-static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_cond *c2, int nc2,
-                     int32_t o, int32_t p) {
+static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_cond *c2,
+                         int nc2) {
   if (nc != nc2) return 0;
   ++s->token;
   for (int i = 0; i < nc2; ++i) {
@@ -209,15 +213,15 @@ static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_con
     s->sval[c2[i].var] = (int32_t)c2[i].op * 4 + c2[i].value;
   }
   for (int i = 0; i < nc; ++i) {
-    int32_t v2 = psy_var_image(s, c[i].var, o, p);
+    int32_t v2 = psy_var_image(s, c[i].var);
     if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)c[i].op * 4 + c[i].value)
       return 0;
   }
   return 1;
 }
 
-static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_effect *f2, int nf2,
-                    int32_t o, int32_t p) {
+static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_effect *f2,
+                        int nf2) {
   if (nf != nf2) return 0;
   ++s->token;
   for (int i = 0; i < nf2; ++i) {
@@ -225,7 +229,7 @@ static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_ef
     s->sval[f2[i].var] = (int32_t)f2[i].op * 4 + f2[i].value;
   }
   for (int i = 0; i < nf; ++i) {
-    int32_t v2 = psy_var_image(s, f[i].var, o, p);
+    int32_t v2 = psy_var_image(s, f[i].var);
     if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)f[i].op * 4 + f[i].value)
       return 0;
   }
@@ -248,10 +252,10 @@ static int psy_actions_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
     int nc, nc2, nf, nf2;
     const goap_cond *c = goap_domain_action_pre(s->d, k, &nc);
     const goap_cond *c2 = goap_domain_action_pre(s->d, k2, &nc2);
-    if (!psy_conds_map(s, c, nc, c2, nc2, o, p)) return 0;
+    if (!psy_conds_map(s, c, nc, c2, nc2)) return 0;
     const goap_effect *f = goap_domain_action_eff(s->d, k, &nf);
     const goap_effect *f2 = goap_domain_action_eff(s->d, k2, &nf2);
-    if (!psy_effs_map(s, f, nf, f2, nf2, o, p)) return 0;
+    if (!psy_effs_map(s, f, nf, f2, nf2)) return 0;
   }
   return 1;
 }
@@ -261,6 +265,7 @@ static int psy_swap_ok(psy_sctx *s, int32_t o, int32_t p) {
   if (s->aoff[o + 1] - s->aoff[o] != s->aoff[p + 1] - s->aoff[p] ||
       s->koff[o + 1] - s->koff[o] != s->koff[p + 1] - s->koff[p])
     return 0;
+  ++s->itoken;
   return psy_atoms_ok(s, o, o, p) && psy_atoms_ok(s, p, o, p) && psy_actions_ok(s, o, o, p) &&
          psy_actions_ok(s, p, o, p);
 }
@@ -557,6 +562,8 @@ static void psy_free_ctx(psy_sctx *s) {
   goap__px_free(a, s->goalv, (size_t)s->nv + 1);
   goap__px_free(a, s->stamp, ((size_t)s->nv + 1) * sizeof *s->stamp);
   goap__px_free(a, s->sval, ((size_t)s->nv + 1) * sizeof *s->sval);
+  goap__px_free(a, s->istamp, ((size_t)s->nv + 1) * sizeof *s->istamp);
+  goap__px_free(a, s->img, ((size_t)s->nv + 1) * sizeof *s->img);
   goap__px_free(a, s->tmp, s->ntmp * sizeof *s->tmp);
   if (s->aoff) goap__px_free(a, s->amen, (s->aoff[s->nobj] + 1) * sizeof *s->amen);
   if (s->koff) goap__px_free(a, s->kmen, (s->koff[s->nobj] + 1) * sizeof *s->kmen);
@@ -588,9 +595,12 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
     s.goalv = (uint8_t *)goap__px_alloc(s.a, nv1);
     s.stamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.stamp);
     s.sval = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.sval);
+    s.istamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.istamp);
+    s.img = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.img);
     s.tmp = (int32_t *)goap__px_alloc(s.a, s.ntmp * sizeof *s.tmp);
     goap_status st = GOAP_OUT_OF_MEMORY;
-    if (s.atom_var && s.var_atom && s.gact_act && s.goalv && s.stamp && s.sval && s.tmp) {
+    if (s.atom_var && s.var_atom && s.gact_act && s.goalv && s.stamp && s.sval && s.istamp && s.img &&
+        s.tmp) {
       /* variables are the atoms of changing predicates, numbered in atom order (ground.c);
        * a variable past them is the impossible-goal one, which no atom owns */
       int32_t nvars = 0;
@@ -606,6 +616,7 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
       for (int k = 0; k < s.na; ++k) s.gact_act[t->act_of[k]] = k;
       memset(s.goalv, 0, nv1);
       memset(s.stamp, 0, nv1 * sizeof *s.stamp);
+      memset(s.istamp, 0, nv1 * sizeof *s.istamp);
       for (int i = 0; i < t->ngoalc; ++i)
         s.goalv[t->goal[i].var] = (uint8_t)(1 + (t->goal[i].value != 0));
       st = psy_detect(&s);
