@@ -403,6 +403,7 @@ static goap_status psy_detect(psy_sctx *s) {
   size_t nobj = s->nobj, nvb = (size_t)s->nv + 1, nab = (size_t)s->na + 1;
   size_t ncand = nobj > t->nconsts ? nobj - t->nconsts : 0;
   size_t nkeep = 0, nkids = 0;
+  uint32_t mark_token = 0; /* one per class tried: mark[o] == it for the class's members */
 
   if (!psy_build_mentions(s)) goto done;
   cs = (psy_cand *)goap__px_alloc(s->a, (ncand + 1) * sizeof *cs);
@@ -462,7 +463,7 @@ static goap_status psy_detect(psy_sctx *s) {
       if (group.n < 2) continue;
       size_t id0 = ids.n;
       int sv = 0, sa = 0;
-      int ok = psy_build_slots(s, group.v, group.n, mark, (uint32_t)(nfc + 1), &ids, &sv, &sa);
+      int ok = psy_build_slots(s, group.v, group.n, mark, ++mark_token, &ids, &sv, &sa);
       if (ok < 0) goto done;
       if (ok == 0) {
         ids.n = id0;
