@@ -327,21 +327,47 @@ static const char haul_dom[] =
     "(define (domain haul)\n"
     "  (:requirements :strips :typing :action-costs)\n"
     "  (:types crate place)\n"
-    "  (:predicates (at ?c - crate ?p - place) (road ?a ?b - place))\n"
+    "  (:predicates (at ?c - crate ?p - place) (road ?a ?b - place) (likes ?c - crate ?p - place))\n"
     "  (:functions (total-cost) - number (weight ?c - crate) - number)\n"
     "  (:action carry :parameters (?c - crate ?a ?b - place)\n"
     "    :precondition (and (at ?c ?a) (road ?a ?b))\n"
     "    :effect (and (not (at ?c ?a)) (at ?c ?b) (increase (total-cost) (weight ?c)))))\n";
 
-static void haul_prob(char *buf, size_t cap, const int *w) {
+static void haul_prob_extra(char *buf, size_t cap, const int *w, const char *extra) {
   snprintf(buf, cap,
            "(define (problem h) (:domain haul)\n"
            "  (:objects c1 c2 c3 - crate x y z - place)\n"
-           "  (:init (road x y) (road y z) (at c1 x) (at c2 x) (at c3 x)\n"
+           "  (:init (road x y) (road y z) (at c1 x) (at c2 x) (at c3 x) %s\n"
            "         (= (weight c1) %d) (= (weight c2) %d) (= (weight c3) %d) (= (total-cost) 0))\n"
            "  (:goal (and (at c1 z) (at c2 z) (at c3 z)))\n"
            "  (:metric minimize (total-cost)))\n",
-           w[0], w[1], w[2]);
+           extra, w[0], w[1], w[2]);
+}
+
+static void haul_prob(char *buf, size_t cap, const int *w) { haul_prob_extra(buf, cap, w, ""); }
+
+/* The start state's static facts must map onto themselves too (goap/pddl.h), even one no
+ * action reads: (likes c2 y) sets c2 apart from c1 and c3, which like x (each crate likes one
+ * place: alike by any count, told apart only by the exact check). */
+TEST(static_facts_must_map_onto_themselves) {
+  char prob[2048];
+  static const int same[] = {2, 2, 2};
+  haul_prob_extra(prob, sizeof prob, same, "(likes c1 x) (likes c2 y) (likes c3 x)");
+  goap_pddl_task *t = load(haul_dom, prob, NULL);
+  REQUIRE(t != NULL);
+  const goap_symmetry *s = SYM_OF(t);
+  REQUIRE(s != NULL);
+  CHECK_EQ_INT(s->class_count, 1);
+  CHECK_EQ_INT(s->classes[0].members, 2);
+  CHECK(!class_names(t, &s->classes[0], "c2"));
+  goap_pddl_destroy(t);
+  haul_prob_extra(prob, sizeof prob, same, "(likes c1 y) (likes c2 y) (likes c3 y)");
+  t = load(haul_dom, prob, NULL);
+  REQUIRE(t != NULL);
+  s = SYM_OF(t);
+  REQUIRE(s != NULL);
+  CHECK_EQ_INT(s->classes[0].members, 3);
+  goap_pddl_destroy(t);
 }
 
 TEST(costs_from_a_static_function_break_the_symmetry) {
@@ -373,6 +399,44 @@ TEST(costs_from_a_static_function_break_the_symmetry) {
   REQUIRE(t != NULL);
   CHECK(SYM_OF(t) == NULL);
   goap_pddl_destroy(t);
+}
+
+/* Costs per (crate, road): both crates pay 1 and 2 over the two roads (alike by any count),
+ * but in a different order, so swapping them maps (carry c1 x y), cost 1, onto (carry c2 x y),
+ * cost 2: no class. Paying the same per road, they are a class. */
+TEST(costs_depending_on_two_objects_are_compared_per_action) {
+  static const char dom[] =
+      "(define (domain haul2)\n"
+      "  (:requirements :strips :typing :action-costs)\n"
+      "  (:types crate place)\n"
+      "  (:predicates (at ?c - crate ?p - place) (road ?a ?b - place))\n"
+      "  (:functions (total-cost) - number (effort ?c - crate ?a ?b - place) - number)\n"
+      "  (:action carry :parameters (?c - crate ?a ?b - place)\n"
+      "    :precondition (and (at ?c ?a) (road ?a ?b))\n"
+      "    :effect (and (not (at ?c ?a)) (at ?c ?b) (increase (total-cost) (effort ?c ?a ?b)))))\n";
+  for (int same = 0; same < 2; ++same) {
+    char prob[2048];
+    snprintf(prob, sizeof prob,
+             "(define (problem h) (:domain haul2)\n"
+             "  (:objects c1 c2 - crate x y z - place)\n"
+             "  (:init (road x y) (road y z) (at c1 x) (at c2 x)\n"
+             "         (= (effort c1 x y) 1) (= (effort c1 y z) 2)\n"
+             "         (= (effort c2 x y) %d) (= (effort c2 y z) %d) (= (total-cost) 0))\n"
+             "  (:goal (and (at c1 z) (at c2 z)))\n"
+             "  (:metric minimize (total-cost)))\n",
+             same ? 1 : 2, same ? 2 : 1);
+    goap_pddl_task *t = load(dom, prob, NULL);
+    REQUIRE(t != NULL);
+    const goap_symmetry *s = SYM_OF(t);
+    if (same) {
+      REQUIRE(s != NULL);
+      CHECK_EQ_INT(s->class_count, 1);
+      CHECK_EQ_INT(s->classes[0].members, 2);
+    } else {
+      CHECK(s == NULL);
+    }
+    goap_pddl_destroy(t);
+  }
 }
 
 /* ---- logistics ----------------------------------------------------------------------------- */
@@ -672,6 +736,8 @@ TEST_MAIN(TEST_ENTRY(gripper_balls_are_one_class_with_the_exact_slot_layout),
           TEST_ENTRY(gripper_balls_with_different_goal_rooms_are_no_class),
           TEST_ENTRY(domain_constants_are_never_members),
           TEST_ENTRY(costs_from_a_static_function_break_the_symmetry),
+          TEST_ENTRY(costs_depending_on_two_objects_are_compared_per_action),
+          TEST_ENTRY(static_facts_must_map_onto_themselves),
           TEST_ENTRY(logistics_packages_sharing_their_goal_are_a_class),
           TEST_ENTRY(blocks_that_differ_in_the_goal_are_no_class), TEST_ENTRY(bad_arguments),
           TEST_ENTRY(the_result_is_cached), TEST_ENTRY(allocation_failures_are_clean),
