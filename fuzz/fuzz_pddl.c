@@ -85,6 +85,34 @@ static void plan_and_check(const goap_pddl_task *t) {
   goap_planner_destroy(p);
 }
 
+/* goap_pddl_symmetry: succeeds, is cached (same pointer twice) and has the slot shape of
+ * goap_symmetry_class: ids in range, every variable and action in at most one slot. */
+static void symmetry_check(goap_pddl_task *t) {
+  const goap_domain *d = goap_pddl_domain(t);
+  const goap_symmetry *s = NULL, *s2 = NULL;
+  int nv = goap_domain_var_count(d), na = goap_domain_action_count(d), c, i;
+  unsigned char *seen;
+  if (goap_pddl_symmetry(t, &s) != GOAP_OK) __builtin_trap();
+  if (goap_pddl_symmetry(t, &s2) != GOAP_OK || s != s2) __builtin_trap();
+  if (!s) return;
+  seen = (unsigned char *)calloc((size_t)nv + (size_t)na + 1, 1);
+  if (!seen) return;
+  if (s->class_count < 1) __builtin_trap();
+  for (c = 0; c < s->class_count; ++c) {
+    const goap_symmetry_class *k = &s->classes[c];
+    if (k->members < 2 || k->slot_vars < 1 || k->slot_actions < 0) __builtin_trap();
+    for (i = 0; i < k->members * k->slot_vars; ++i) {
+      if (k->vars[i] < 0 || k->vars[i] >= nv || seen[k->vars[i]]) __builtin_trap();
+      seen[k->vars[i]] = 1;
+    }
+    for (i = 0; i < k->members * k->slot_actions; ++i) {
+      if (k->actions[i] < 0 || k->actions[i] >= na || seen[nv + k->actions[i]]) __builtin_trap();
+      seen[nv + k->actions[i]] = 1;
+    }
+  }
+  free(seen);
+}
+
 /* The same texts read as HDDL (GOAP_PDDL_HTN): a load error has a sound diagnostic; an HTN
  * task is planned under a small step budget and a plan found is written (goap/hddl.h). */
 static void hddl_check(const uint8_t *data, size_t d_end, size_t p_start, size_t p_end,
@@ -144,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (!t || !goap_pddl_domain(t) || !goap_pddl_start(t)) __builtin_trap();
   plan_and_check(t);
+  symmetry_check(t);
   if (l_start < size) {
     goap_pddl_report rep;
     st = goap_pddl_validate(t, "plan", (const char *)data + l_start, size - l_start, &rep, &err);

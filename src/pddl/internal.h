@@ -264,6 +264,16 @@ typedef struct px_task_core {
 
   px_htn htn;           /* HDDL: tasks, methods, initial network (hddl_parse.c) */
 
+  /* domain constants are objects [0, nconsts): the domain is parsed before the problem */
+  size_t nconsts;
+  /* symmetries (symmetry.c): computed by the first goap_pddl_symmetry call */
+  int sym_done;
+  goap_symmetry sym;
+  goap_symmetry_class *sym_classes;
+  size_t sym_nclasses;
+  int32_t *sym_ids;     /* every class's vars then actions, member-major */
+  size_t sym_nids;
+
   goap_diag *diag;      /* never NULL while loading */
   goap_status status;   /* first error */
 } px_task_core;
@@ -332,5 +342,8 @@ void goap__px_htn_free(px_task_core *t);
 /* ---- grounding (ground.c) ------------------------------------------------------------- */
 goap_status goap__px_ground(px_task_core *t);
 void goap__px_ground_free(px_task_core *t);
+
+/* ---- symmetries (symmetry.c) ----------------------------------------------------------- */
+void goap__px_symmetry_free(px_task_core *t);
 
 #endif /* GOAP_PDDL_INTERNAL_H */

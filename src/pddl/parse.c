@@ -634,6 +634,7 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
   }
   if (each_section(t, root, "domain", sec_types, ":types") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", sec_objects, ":constants") != GOAP_OK) return t->status;
+  t->nconsts = t->nobjects;
   if (each_section(t, root, "domain", parse_predicates, ":predicates") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", parse_functions, ":functions") != GOAP_OK) return t->status;
   if (each_section(t, root, "domain", sec_action, ":action") != GOAP_OK) return t->status;

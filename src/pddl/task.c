@@ -19,6 +19,7 @@
 
 static void free_core(px_task_core *t) {
   const goap_allocator *a = &t->alloc;
+  goap__px_symmetry_free(t);
   goap__px_ground_free(t);
   goap__px_htn_free(t);
   goap__px_syms_free(a, &t->syms);

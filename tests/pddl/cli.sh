@@ -124,6 +124,35 @@ expect_rc "validate usage" 2 validate "$DIR/gripper.pddl" "$DIR/gripper-2.pddl"
 expect_rc "grid plan validates" 0 validate "$DIR/grid.pddl" "$DIR/grid-1.pddl" "$TMP/grid.plan"
 out_has "grid validated cost" "plan valid, cost 19"
 
+# symmetries (orbit search): on by default for forward searches, --no-symmetry turns them
+# off; both plans validate at the same optimal cost
+expect_rc "gripper-3 with symmetry" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" -o "$TMP/sym.plan"
+err_has "symmetry statistics" "; symmetry: 1 class (3 members)"
+out_has "gripper-3 optimal cost with symmetry" "; cost = 9 (unit cost)"
+expect_rc "gripper-3 plan with symmetry validates" 0 validate "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" "$TMP/sym.plan"
+out_has "validated cost with symmetry" "plan valid, cost 9"
+expect_rc "gripper-3 --no-symmetry" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --no-symmetry -o "$TMP/nosym.plan"
+err_has "--no-symmetry statistics" "; symmetry: off (--no-symmetry)"
+out_has "gripper-3 optimal cost without symmetry" "; cost = 9 (unit cost)"
+expect_rc "gripper-3 plan without symmetry validates" 0 validate "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" "$TMP/nosym.plan"
+out_has "validated cost without symmetry" "plan valid, cost 9"
+expect_rc "backward search ignores symmetry" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --search backward --heuristic zero
+err_has "backward statistics" "; symmetry: off (backward search)"
+expect_rc "symmetry json" 0 pddl --json "$DIR/gripper.pddl" "$DIR/gripper-3.pddl"
+if python3 - "$TMP/out" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["symmetry_classes"] == 1 and d["symmetry_members"] == 3 and d["cost"] == 9, d
+EOF
+then ok; else bad "symmetry json fields"; fi
+expect_rc "no symmetry json" 0 pddl --json --no-symmetry "$DIR/gripper.pddl" "$DIR/gripper-3.pddl"
+if python3 - "$TMP/out" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["symmetry_classes"] == 0 and d["symmetry_members"] == 0 and d["cost"] == 9, d
+EOF
+then ok; else bad "--no-symmetry json fields"; fi
+
 expect_rc "help" 0 help pddl
 out_has "help text" "usage: goap pddl DOMAIN PROBLEM"
 

@@ -10,6 +10,8 @@
  *  - Without --search/--heuristic, `pddl` plans optimally: A* with LM-cut when the library has
  *    it (goap_heuristic_from_name("lmcut") >= 0), else A* with the default admissible heuristic.
  *    A* with LM-cut is lazy (GOAP_REQUEST_LAZY) unless --eager.
+ *  - Forward searches use the task's symmetries (goap_pddl_symmetry, orbit search through
+ *    goap_request.symmetry) unless --no-symmetry; BACKWARD ignores them.
  *  - `validate` never uses the grounding or the planner: goap_pddl_validate simulates the
  *    lifted actions (the task is loaded with GOAP_PDDL_PARSE_ONLY).
  */
@@ -50,13 +52,13 @@ static void print_load_error(const goap_diag *err, goap_status st) {
 
 typedef struct pddl_args {
   const char *domain, *problem, *out;
-  int json, heuristic_given, eager;
+  int json, heuristic_given, eager, no_symmetry;
   cli_search_opts opts;
 } pddl_args;
 
 static const char *const pddl_options[] = {"--search", "--heuristic", "--max-nodes", "--max-ms",
                                            "--json", "-o", "--output", "--help", "--preferred",
-                                           "--lazy", "--eager", NULL};
+                                           "--lazy", "--eager", "--no-symmetry", NULL};
 
 static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
   static const char cmd[] = "pddl";
@@ -84,6 +86,10 @@ static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
     }
     if (strcmp(arg, "--eager") == 0) {
       a->eager = 1;
+      continue;
+    }
+    if (strcmp(arg, "--no-symmetry") == 0) {
+      a->no_symmetry = 1;
       continue;
     }
     if (strcmp(arg, "-o") == 0) {
@@ -180,6 +186,18 @@ int cli_cmd_pddl(int argc, char **argv) {
   cli_request_from_opts(&a.opts, &req);
   req.start = goap_pddl_start(task);
   req.want = goap_pddl_goal(task, &req.want_count);
+  /* orbit search over the task's interchangeable objects (forward searches only) */
+  const goap_symmetry *sym = NULL;
+  int sym_members = 0;
+  if (!a.no_symmetry && a.opts.search != GOAP_SEARCH_BACKWARD) {
+    goap_status ss = goap_pddl_symmetry(task, &sym);
+    if (ss != GOAP_OK) {
+      fprintf(stderr, "goap pddl: cannot compute the symmetries: %s\n", goap_status_string(ss));
+      sym = NULL;
+    }
+    for (int i = 0; sym && i < sym->class_count; i++) sym_members += sym->classes[i].members;
+    req.symmetry = sym;
+  }
   st = cli_run_plan(planner, &req, &pl);
   pl.result.status = st;
   const goap_result *r = &pl.result;
@@ -221,10 +239,11 @@ int cli_cmd_pddl(int argc, char **argv) {
     cli_buf_printf(&b,
                    ", \"expanded\": %llu, \"generated\": %llu, \"nodes\": %lu, \"search_ms\": %.3f"
                    ", \"ground_ms\": %.3f, \"atoms\": %d, \"static_atoms\": %d, \"variables\": %d"
-                   ", \"actions\": %d}",
+                   ", \"actions\": %d, \"symmetry_classes\": %d, \"symmetry_members\": %d}",
                    (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
                    (unsigned long)r->stats.nodes, r->stats.time_us / 1000.0, t1 - t0,
-                   info.reachable_atoms, info.static_atoms, info.variables, info.ground_actions);
+                   info.reachable_atoms, info.static_atoms, info.variables, info.ground_actions,
+                   sym ? sym->class_count : 0, sym_members);
     puts(cli_buf_str(&b));
     cli_buf_free(&b);
   } else {
@@ -241,6 +260,13 @@ int cli_cmd_pddl(int argc, char **argv) {
             (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
             (unsigned long long)r->stats.evaluated, (unsigned long)r->stats.nodes,
             r->stats.time_us / 1000.0);
+    if (sym)
+      fprintf(stderr, "; symmetry: %d class%s (%d members)\n", sym->class_count,
+              sym->class_count == 1 ? "" : "es", sym_members);
+    else
+      fprintf(stderr, "; symmetry: %s\n", a.no_symmetry ? "off (--no-symmetry)"
+                                       : a.opts.search == GOAP_SEARCH_BACKWARD ? "off (backward search)"
+                                                                             : "none found");
   }
   rc = status_exit(st);
   if (rc == CLI_EXIT_USAGE && !a.json)

@@ -158,11 +158,14 @@ void cli_usage_pddl(FILE *out) {
         "  --preferred, --lazy  search options (see goap plan --help)\n"        "  --eager            A* with LM-cut: evaluate every generated state (the default is\n"
         "                     --lazy there: the same optimal costs, fewer evaluations)\n"
         "  --max-nodes N      node budget; --max-ms T  time budget in milliseconds\n"
+        "  --no-symmetry      do not use the task's interchangeable objects (by default the\n"
+        "                     forward searches use them: orbit search, see docs/pddl.md)\n"
         "  -o, --output FILE  also write the plan (and its cost line) to FILE\n"
         "  --json             one JSON object on one line: {\"status\", \"cost\", \"unit_cost\",\n"
         "                     \"optimal\", \"plan\", \"search\", \"expanded\", \"generated\",\n"
         "                     \"nodes\", \"search_ms\", \"ground_ms\", \"atoms\", \"static_atoms\",\n"
-        "                     \"variables\", \"actions\"}\n"
+        "                     \"variables\", \"actions\", \"symmetry_classes\",\n"
+        "                     \"symmetry_members\"}\n"
         "\n"
         "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
         out);

@@ -1,0 +1,641 @@
+/*
+ * symmetry.c -- classes of interchangeable objects of a grounded PDDL task, in the slot form
+ * of goap_symmetry (goap_pddl_symmetry; docs/pddl.md, "Symmetries").
+ *
+ * Invariants:
+ *  - Candidates are the objects that are not domain constants (objects [nconsts, nobjects)),
+ *    grouped by their own declared type and by a psy_signature: an order-independent hash of what
+ *    mentions them (atoms per predicate and argument psy_positions, with the goal value of the
+ *    atom's variable; ground actions per schema and argument psy_positions, with their cost).
+ *    The psy_signature only splits candidates; every class member is verified exactly: swapping
+ *    it with the class's first member maps every ground atom mentioning either (static ones
+ *    included) onto a ground atom, the goal onto itself, and every goap action mentioning
+ *    either onto a goap action of the same cost whose preconditions and effects are the
+ *    renamed ones (as sets). Transpositions sharing one element generate the whole symmetric
+ *    group, so every permutation of the members is a symmetry.
+ *  - A class is kept only when each ground atom and action mentions at most one member, every
+ *    member owns at least one variable, and all members give the same list of templates (the
+ *    atom or action with the member replaced by a marker), in template order: slot position j
+ *    of every member is then the same template, as goap_symmetry_class requires.
+ *  - Classes are kept largest first (ties: smaller first member); one whose slots share a
+ *    variable or an action with a kept class is dropped, so kept slots are disjoint.
+ *  - Deterministic: everything is ordered by object, atom and action ids; no hash order is
+ *    ever observed. Bounded: a psy_signature group of m candidates whose atoms and actions
+ *    mention them D times in all is skipped when m * D > PX_SYM_MAX_WORK.
+ *  - Every allocation goes through the task's allocator; temporaries are freed before
+ *    returning; the result is cached in the task and freed by goap__px_symmetry_free. On
+ *    failure nothing is cached (a later call retries).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* The bound on the verification work of one psy_signature group (see the invariants). */
+#define PX_SYM_MAX_WORK ((uint64_t)1 << 26)
+
+typedef struct psy_sctx {
+  px_task_core *t;
+  const goap_allocator *a;
+  const goap_domain *d;
+  size_t natoms, ngacts, nobj;
+  int nv, na;
+  int32_t *atom_var;   /* atom entry -> variable, -1 static */
+  int32_t *var_atom;   /* variable -> atom entry, -1 (the impossible-goal variable) */
+  int32_t *gact_act;   /* ground action entry -> goap action, -1 dropped */
+  uint8_t *goalv;      /* variable -> 0 not in the goal, 1 + wanted value */
+  /* per object: atoms [aoff[o], aoff[o+1]) of amen, actions [koff[o], koff[o+1]) of kmen */
+  size_t *aoff, *koff;
+  int32_t *amen, *kmen;
+  /* scratch for the action check */
+  uint32_t *stamp;     /* variable -> token */
+  int32_t *sval;
+  uint32_t token;
+  /* the variable images of the current swap: img[v] when istamp[v] == itoken, else v */
+  uint32_t *istamp;
+  int32_t *img;
+  uint32_t itoken;
+  /* sorting */
+  int32_t *tmp;
+  size_t ntmp;
+  int32_t marker_obj;  /* the member replaced by the marker in template comparisons */
+} psy_sctx;
+
+static uint64_t psy_mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+static uint64_t psy_positions(const int32_t *args, int n, int32_t o) {
+  uint64_t m = 0;
+  for (int i = 0; i < n; ++i)
+    if (args[i] == o) m |= (uint64_t)1 << (i & 63);
+  return m;
+}
+
+static uint64_t psy_dbits(double x) {
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+/* ---- mention lists ---------------------------------------------------------------------- */
+
+/* 1 when object o occurs in args[0, i) (so it is listed once per atom or action). */
+static int psy_seen_before(const int32_t *args, int i) {
+  for (int j = 0; j < i; ++j)
+    if (args[j] == args[i]) return 1;
+  return 0;
+}
+
+static int psy_build_mentions(psy_sctx *s) {
+  px_task_core *t = s->t;
+  size_t no = s->nobj;
+  s->aoff = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *s->aoff);
+  s->koff = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *s->koff);
+  if (!s->aoff || !s->koff) return 0;
+  memset(s->aoff, 0, (no + 1) * sizeof *s->aoff);
+  memset(s->koff, 0, (no + 1) * sizeof *s->koff);
+  for (size_t e = 0; e < s->natoms; ++e) {
+    int n;
+    const int32_t *args = px_tset_args(&t->atoms, (int32_t)e, &n);
+    for (int i = 0; i < n; ++i)
+      if (!psy_seen_before(args, i)) s->aoff[args[i] + 1]++;
+  }
+  for (int k = 0; k < s->na; ++k) {
+    int n;
+    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
+    for (int i = 0; i < n; ++i)
+      if (!psy_seen_before(args, i)) s->koff[args[i] + 1]++;
+  }
+  for (size_t o = 0; o < no; ++o) {
+    s->aoff[o + 1] += s->aoff[o];
+    s->koff[o + 1] += s->koff[o];
+  }
+  s->amen = (int32_t *)goap__px_alloc(s->a, (s->aoff[no] + 1) * sizeof *s->amen);
+  s->kmen = (int32_t *)goap__px_alloc(s->a, (s->koff[no] + 1) * sizeof *s->kmen);
+  if (!s->amen || !s->kmen) return 0;
+  /* fill, using aoff[o] as the cursor, then shift back */
+  for (size_t e = 0; e < s->natoms; ++e) {
+    int n;
+    const int32_t *args = px_tset_args(&t->atoms, (int32_t)e, &n);
+    for (int i = 0; i < n; ++i)
+      if (!psy_seen_before(args, i)) s->amen[s->aoff[args[i]]++] = (int32_t)e;
+  }
+  for (int k = 0; k < s->na; ++k) {
+    int n;
+    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
+    for (int i = 0; i < n; ++i)
+      if (!psy_seen_before(args, i)) s->kmen[s->koff[args[i]]++] = k;
+  }
+  for (size_t o = no; o > 0; --o) {
+    s->aoff[o] = s->aoff[o - 1];
+    s->koff[o] = s->koff[o - 1];
+  }
+  s->aoff[0] = s->koff[0] = 0;
+  return 1;
+}
+
+static uint64_t psy_signature(const psy_sctx *s, int32_t o) {
+  const px_task_core *t = s->t;
+  uint64_t sig = 0;
+  for (size_t i = s->aoff[o]; i < s->aoff[o + 1]; ++i) {
+    int32_t e = s->amen[i];
+    int n;
+    const int32_t *args = px_tset_args(&t->atoms, e, &n);
+    int32_t v = s->atom_var[e];
+    uint64_t h = psy_mix(1u ^ ((uint64_t)(uint32_t)px_tset_id(&t->atoms, e) << 8));
+    h = psy_mix(h ^ psy_positions(args, n, o));
+    h = psy_mix(h ^ (v >= 0 ? s->goalv[v] : 7u));
+    sig += h;
+  }
+  for (size_t i = s->koff[o]; i < s->koff[o + 1]; ++i) {
+    int k = s->kmen[i];
+    int n;
+    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
+    uint64_t h = psy_mix(2u ^ ((uint64_t)(uint32_t)px_tset_id(&t->gacts, t->act_of[k]) << 8));
+    h = psy_mix(h ^ psy_positions(args, n, o));
+    h = psy_mix(h ^ psy_dbits(goap_domain_action_cost(s->d, k)));
+    sig += h;
+  }
+  return sig;
+}
+
+/* ---- the exact check of one transposition ---------------------------------------------- */
+
+/* args renamed by the swap o <-> p into out; 1 when something changed. */
+static int psy_swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32_t *out) {
+  int changed = 0;
+  for (int i = 0; i < n; ++i) {
+    out[i] = args[i] == o ? p : args[i] == p ? o : args[i];
+    changed |= out[i] != args[i];
+  }
+  return changed;
+}
+
+/* The image of variable v under the current swap (psy_atoms_ok recorded the images of every
+ * variable mentioning o or p; every other variable is its own image). */
+static int32_t psy_var_image(const psy_sctx *s, int32_t v) {
+  return s->istamp[v] == s->itoken ? s->img[v] : v;
+}
+
+/* Every atom mentioning x maps onto an atom, and its variable's goal value onto the image's;
+ * records the variable images. */
+static int psy_atoms_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
+  const px_task_core *t = s->t;
+  for (size_t i = s->aoff[x]; i < s->aoff[x + 1]; ++i) {
+    int32_t e = s->amen[i];
+    int n;
+    int32_t ren[PX_MAX_ARITY];
+    const int32_t *args = px_tset_args(&t->atoms, e, &n);
+    psy_swap_args(args, n, o, p, ren);
+    int32_t e2 = goap__px_tset_find(&t->atoms, px_tset_id(&t->atoms, e), ren, n);
+    if (e2 < 0) return 0;
+    int32_t v = s->atom_var[e], v2 = s->atom_var[e2];
+    if (v >= 0 && s->goalv[v] != s->goalv[v2]) return 0;
+    if (v >= 0) {
+      s->istamp[v] = s->itoken;
+      s->img[v] = v2;
+    }
+  }
+  return 1;
+}
+
+/* Conditions (as (var, op, value) triples through the stamp arrays) of action k mapped onto
+ * those of k2. */
+static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_cond *c2,
+                         int nc2) {
+  if (nc != nc2) return 0;
+  ++s->token;
+  for (int i = 0; i < nc2; ++i) {
+    s->stamp[c2[i].var] = s->token;
+    s->sval[c2[i].var] = (int32_t)c2[i].op * 4 + c2[i].value;
+  }
+  for (int i = 0; i < nc; ++i) {
+    int32_t v2 = psy_var_image(s, c[i].var);
+    if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)c[i].op * 4 + c[i].value)
+      return 0;
+  }
+  return 1;
+}
+
+static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_effect *f2,
+                        int nf2) {
+  if (nf != nf2) return 0;
+  ++s->token;
+  for (int i = 0; i < nf2; ++i) {
+    s->stamp[f2[i].var] = s->token;
+    s->sval[f2[i].var] = (int32_t)f2[i].op * 4 + f2[i].value;
+  }
+  for (int i = 0; i < nf; ++i) {
+    int32_t v2 = psy_var_image(s, f[i].var);
+    if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)f[i].op * 4 + f[i].value)
+      return 0;
+  }
+  return 1;
+}
+
+static int psy_actions_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
+  const px_task_core *t = s->t;
+  for (size_t i = s->koff[x]; i < s->koff[x + 1]; ++i) {
+    int k = s->kmen[i];
+    int32_t e = t->act_of[k];
+    int n;
+    int32_t ren[PX_MAX_ARITY];
+    const int32_t *args = px_tset_args(&t->gacts, e, &n);
+    psy_swap_args(args, n, o, p, ren);
+    int32_t e2 = goap__px_tset_find(&t->gacts, px_tset_id(&t->gacts, e), ren, n);
+    if (e2 < 0 || s->gact_act[e2] < 0) return 0;
+    int k2 = s->gact_act[e2];
+    if (goap_domain_action_cost(s->d, k) != goap_domain_action_cost(s->d, k2)) return 0;
+    int nc, nc2, nf, nf2;
+    const goap_cond *c = goap_domain_action_pre(s->d, k, &nc);
+    const goap_cond *c2 = goap_domain_action_pre(s->d, k2, &nc2);
+    if (!psy_conds_map(s, c, nc, c2, nc2)) return 0;
+    const goap_effect *f = goap_domain_action_eff(s->d, k, &nf);
+    const goap_effect *f2 = goap_domain_action_eff(s->d, k2, &nf2);
+    if (!psy_effs_map(s, f, nf, f2, nf2)) return 0;
+  }
+  return 1;
+}
+
+/* 1 when swapping objects o and p is a symmetry of the task. */
+static int psy_swap_ok(psy_sctx *s, int32_t o, int32_t p) {
+  if (s->aoff[o + 1] - s->aoff[o] != s->aoff[p + 1] - s->aoff[p] ||
+      s->koff[o + 1] - s->koff[o] != s->koff[p + 1] - s->koff[p])
+    return 0;
+  ++s->itoken;
+  return psy_atoms_ok(s, o, o, p) && psy_atoms_ok(s, p, o, p) && psy_actions_ok(s, o, o, p) &&
+         psy_actions_ok(s, p, o, p);
+}
+
+/* ---- templates and sorting --------------------------------------------------------------- */
+
+/* Compares (id, args with marker_obj as -1) of two entries of a tuple set. */
+static int psy_tmpl_cmp(const px_tset *ts, int32_t ea, int32_t ma, int32_t eb, int32_t mb) {
+  int32_t ia = px_tset_id(ts, ea), ib = px_tset_id(ts, eb);
+  if (ia != ib) return ia < ib ? -1 : 1;
+  int na, nb;
+  const int32_t *aa = px_tset_args(ts, ea, &na), *ab = px_tset_args(ts, eb, &nb);
+  if (na != nb) return na < nb ? -1 : 1;
+  for (int i = 0; i < na; ++i) {
+    int32_t x = aa[i] == ma ? -1 : aa[i], y = ab[i] == mb ? -1 : ab[i];
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+static int psy_var_cmp(const psy_sctx *s, int32_t x, int32_t y) {
+  return psy_tmpl_cmp(&s->t->atoms, s->var_atom[x], s->marker_obj, s->var_atom[y], s->marker_obj);
+}
+static int psy_act_cmp(const psy_sctx *s, int32_t x, int32_t y) {
+  return psy_tmpl_cmp(&s->t->gacts, s->t->act_of[x], s->marker_obj, s->t->act_of[y], s->marker_obj);
+}
+
+/* Stable merge sort of v[0, n) with s->tmp (room for n) as scratch. */
+static void psy_msort(const psy_sctx *s, int32_t *v, size_t n, int (*cmp)(const psy_sctx *, int32_t, int32_t)) {
+  if (n < 2) return;
+  size_t h = n / 2;
+  psy_msort(s, v, h, cmp);
+  psy_msort(s, v + h, n - h, cmp);
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n) s->tmp[k++] = cmp(s, v[j], v[i]) < 0 ? v[j++] : v[i++];
+  while (i < h) s->tmp[k++] = v[i++];
+  while (j < n) s->tmp[k++] = v[j++];
+  memcpy(v, s->tmp, n * sizeof *v);
+}
+
+/* ---- classes ------------------------------------------------------------------------------ */
+
+typedef struct psy_cand {
+  int32_t type, obj;
+  uint64_t sig;
+} psy_cand;
+
+static int psy_cand_less(const psy_cand *x, const psy_cand *y) {
+  if (x->type != y->type) return x->type < y->type;
+  if (x->sig != y->sig) return x->sig < y->sig;
+  return x->obj < y->obj;
+}
+
+/* A found class: members, then its slots once built. */
+typedef struct psy_fclass {
+  size_t m0, nm;       /* members: [m0, m0 + nm) of the members vector */
+  size_t id0;          /* its ids in the ids vector: nm * (sv + sa) */
+  int sv, sa;
+} psy_fclass;
+
+/* Builds the slots of a class whose members are mem[0, nm); appends its ids (vars, then
+ * actions, member-major) to ids. 1 ok, 0 not a valid class, -1 out of memory. */
+static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t *mark, uint32_t tok,
+                       px_ivec *ids, int *sv, int *sa) {
+  const px_task_core *t = s->t;
+  for (size_t i = 0; i < nm; ++i) mark[mem[i]] = tok;
+  /* at most one member per atom and per action */
+  for (size_t i = 0; i < nm; ++i) {
+    int32_t o = mem[i];
+    for (size_t j = s->aoff[o]; j < s->aoff[o + 1]; ++j) {
+      int n;
+      const int32_t *args = px_tset_args(&t->atoms, s->amen[j], &n);
+      for (int q = 0; q < n; ++q)
+        if (mark[args[q]] == tok && args[q] != o) return 0;
+    }
+    for (size_t j = s->koff[o]; j < s->koff[o + 1]; ++j) {
+      int n;
+      const int32_t *args = px_tset_args(&t->gacts, t->act_of[s->kmen[j]], &n);
+      for (int q = 0; q < n; ++q)
+        if (mark[args[q]] == tok && args[q] != o) return 0;
+    }
+  }
+  /* slot sizes: variables (fluent atoms) and actions of member 0; all members must agree */
+  size_t nvars0 = 0;
+  for (size_t j = s->aoff[mem[0]]; j < s->aoff[mem[0] + 1]; ++j) nvars0 += s->atom_var[s->amen[j]] >= 0;
+  size_t nacts0 = s->koff[mem[0] + 1] - s->koff[mem[0]];
+  if (nvars0 == 0 || nvars0 > (size_t)INT32_MAX || nacts0 > (size_t)INT32_MAX) return 0;
+  size_t base = ids->n;
+  for (size_t i = 0; i < nm; ++i) {
+    int32_t o = mem[i];
+    size_t start = ids->n;
+    for (size_t j = s->aoff[o]; j < s->aoff[o + 1]; ++j) {
+      int32_t v = s->atom_var[s->amen[j]];
+      if (v >= 0 && !goap__px_ipush(s->a, ids, v)) return -1;
+    }
+    if (ids->n - start != nvars0) return 0;
+    s->marker_obj = o;
+    psy_msort(s, ids->v + start, nvars0, psy_var_cmp);
+  }
+  for (size_t i = 0; i < nm; ++i) {
+    int32_t o = mem[i];
+    size_t start = ids->n;
+    for (size_t j = s->koff[o]; j < s->koff[o + 1]; ++j)
+      if (!goap__px_ipush(s->a, ids, s->kmen[j])) return -1;
+    if (ids->n - start != nacts0) return 0;
+    s->marker_obj = o;
+    psy_msort(s, ids->v + start, nacts0, psy_act_cmp);
+  }
+  /* the same template at each slot position */
+  const int32_t *vv = ids->v + base, *aa = vv + nm * nvars0;
+  for (size_t i = 1; i < nm; ++i) {
+    for (size_t j = 0; j < nvars0; ++j)
+      if (psy_tmpl_cmp(&t->atoms, s->var_atom[vv[j]], mem[0], s->var_atom[vv[i * nvars0 + j]],
+                   mem[i]) != 0)
+        return 0;
+    for (size_t j = 0; j < nacts0; ++j)
+      if (psy_tmpl_cmp(&t->gacts, t->act_of[aa[j]], mem[0], t->act_of[aa[i * nacts0 + j]],
+                   mem[i]) != 0)
+        return 0;
+  }
+  *sv = (int)nvars0;
+  *sa = (int)nacts0;
+  return 1;
+}
+
+static goap_status psy_detect(psy_sctx *s) {
+  px_task_core *t = s->t;
+  goap_status st = GOAP_OUT_OF_MEMORY;
+  size_t nc = 0, nfc = 0, cfc = 0;
+  psy_cand *cs = NULL, *ctmp = NULL;
+  uint32_t *mark = NULL;
+  uint8_t *used_v = NULL, *used_a = NULL, *taken = NULL;
+  psy_fclass *fc = NULL;
+  px_ivec members = {NULL, 0, 0}, ids = {NULL, 0, 0}, group = {NULL, 0, 0};
+  size_t nobj = s->nobj, nvb = (size_t)s->nv + 1, nab = (size_t)s->na + 1;
+  size_t ncand = nobj > t->nconsts ? nobj - t->nconsts : 0;
+  size_t nkeep = 0, nkids = 0;
+  uint32_t mark_token = 0; /* one per class tried: mark[o] == it for the class's members */
+
+  if (!psy_build_mentions(s)) goto done;
+  cs = (psy_cand *)goap__px_alloc(s->a, (ncand + 1) * sizeof *cs);
+  ctmp = (psy_cand *)goap__px_alloc(s->a, (ncand + 1) * sizeof *ctmp);
+  mark = (uint32_t *)goap__px_alloc(s->a, (nobj + 1) * sizeof *mark);
+  taken = (uint8_t *)goap__px_alloc(s->a, nobj + 1);
+  used_v = (uint8_t *)goap__px_alloc(s->a, nvb);
+  used_a = (uint8_t *)goap__px_alloc(s->a, nab);
+  if (!cs || !ctmp || !mark || !taken || !used_v || !used_a) goto done;
+  memset(mark, 0, (nobj + 1) * sizeof *mark);
+  memset(taken, 0, nobj + 1);
+  memset(used_v, 0, nvb);
+  memset(used_a, 0, nab);
+  for (size_t o = t->nconsts; o < nobj; ++o) {
+    cs[nc].type = t->objects[o].type;
+    cs[nc].obj = (int32_t)o;
+    cs[nc].sig = psy_signature(s, (int32_t)o);
+    nc++;
+  }
+  /* stable merge sort by (type, psy_signature, object), bottom-up */
+  for (size_t w = 1; w < nc; w *= 2) {
+    for (size_t lo = 0; lo < nc; lo += 2 * w) {
+      size_t mid = lo + w < nc ? lo + w : nc, hi = lo + 2 * w < nc ? lo + 2 * w : nc;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) ctmp[k++] = psy_cand_less(&cs[j], &cs[i]) ? cs[j++] : cs[i++];
+      while (i < mid) ctmp[k++] = cs[i++];
+      while (j < hi) ctmp[k++] = cs[j++];
+    }
+    memcpy(cs, ctmp, nc * sizeof *cs);
+  }
+  /* classes within each group */
+  for (size_t g0 = 0; g0 < nc;) {
+    size_t g1 = g0 + 1;
+    while (g1 < nc && cs[g1].type == cs[g0].type && cs[g1].sig == cs[g0].sig) ++g1;
+    size_t m = g1 - g0;
+    uint64_t work = 0;
+    for (size_t i = g0; i < g1; ++i) {
+      int32_t o = cs[i].obj;
+      work += (s->aoff[o + 1] - s->aoff[o]) + (s->koff[o + 1] - s->koff[o]);
+    }
+    if (m < 2 || work > PX_SYM_MAX_WORK / m) {
+      g0 = g1;
+      continue;
+    }
+    for (size_t i = g0; i < g1; ++i) {
+      int32_t r = cs[i].obj;
+      if (taken[r]) continue;
+      group.n = 0;
+      if (!goap__px_ipush(s->a, &group, r)) goto done;
+      for (size_t j = i + 1; j < g1; ++j) {
+        int32_t p = cs[j].obj;
+        if (taken[p] || !psy_swap_ok(s, r, p)) continue;
+        taken[p] = 1;
+        if (!goap__px_ipush(s->a, &group, p)) goto done;
+      }
+      taken[r] = 1;
+      if (group.n < 2) continue;
+      size_t id0 = ids.n;
+      int sv = 0, sa = 0;
+      int ok = psy_build_slots(s, group.v, group.n, mark, ++mark_token, &ids, &sv, &sa);
+      if (ok < 0) goto done;
+      if (ok == 0) {
+        ids.n = id0;
+        continue;
+      }
+      if (!goap__px_grow(s->a, (void **)&fc, &cfc, nfc + 1, sizeof *fc)) goto done;
+      fc[nfc].m0 = members.n;
+      fc[nfc].nm = group.n;
+      fc[nfc].id0 = id0;
+      fc[nfc].sv = sv;
+      fc[nfc].sa = sa;
+      nfc++;
+      for (size_t k = 0; k < group.n; ++k)
+        if (!goap__px_ipush(s->a, &members, group.v[k])) goto done;
+    }
+    g0 = g1;
+  }
+  /* keep largest first (ties: the smaller first member), with disjoint slots */
+  for (size_t i = 1; i < nfc; ++i) { /* insertion sort: few classes */
+    psy_fclass x = fc[i];
+    size_t j = i;
+    while (j > 0 && (fc[j - 1].nm < x.nm ||
+                     (fc[j - 1].nm == x.nm && members.v[fc[j - 1].m0] > members.v[x.m0]))) {
+      fc[j] = fc[j - 1];
+      --j;
+    }
+    fc[j] = x;
+  }
+  for (size_t i = 0; i < nfc; ++i) {
+    size_t nids = fc[i].nm * (size_t)(fc[i].sv + fc[i].sa);
+    size_t nvid = fc[i].nm * (size_t)fc[i].sv;
+    const int32_t *v = ids.v + fc[i].id0;
+    int clash = 0;
+    for (size_t k = 0; k < nids && !clash; ++k)
+      clash = k < nvid ? used_v[v[k]] : used_a[v[k]];
+    if (clash) {
+      fc[i].nm = 0; /* dropped */
+      continue;
+    }
+    for (size_t k = 0; k < nids; ++k) {
+      if (k < nvid) used_v[v[k]] = 1;
+      else used_a[v[k]] = 1;
+    }
+    nkeep++;
+    nkids += nids;
+  }
+  if (nkeep > 0) {
+    t->sym_classes = (goap_symmetry_class *)goap__px_alloc(s->a, nkeep * sizeof *t->sym_classes);
+    t->sym_ids = (int32_t *)goap__px_alloc(s->a, (nkids + 1) * sizeof *t->sym_ids);
+    if (!t->sym_classes || !t->sym_ids) {
+      goap__px_free(s->a, t->sym_classes, nkeep * sizeof *t->sym_classes);
+      goap__px_free(s->a, t->sym_ids, (nkids + 1) * sizeof *t->sym_ids);
+      t->sym_classes = NULL;
+      t->sym_ids = NULL;
+      goto done;
+    }
+    t->sym_nclasses = nkeep;
+    t->sym_nids = nkids + 1;
+    size_t c = 0, o = 0;
+    for (size_t i = 0; i < nfc; ++i) {
+      if (fc[i].nm == 0) continue;
+      size_t nvid = fc[i].nm * (size_t)fc[i].sv, naid = fc[i].nm * (size_t)fc[i].sa;
+      memcpy(t->sym_ids + o, ids.v + fc[i].id0, (nvid + naid) * sizeof *t->sym_ids);
+      goap_symmetry_class *k = &t->sym_classes[c++];
+      k->members = (int)fc[i].nm;
+      k->slot_vars = fc[i].sv;
+      k->slot_actions = fc[i].sa;
+      k->vars = t->sym_ids + o;
+      k->actions = fc[i].sa > 0 ? t->sym_ids + o + nvid : NULL;
+      o += nvid + naid;
+    }
+    t->sym.class_count = (int)nkeep;
+    t->sym.classes = t->sym_classes;
+  }
+  st = GOAP_OK;
+done:
+  goap__px_free(s->a, cs, (ncand + 1) * sizeof *cs);
+  goap__px_free(s->a, ctmp, (ncand + 1) * sizeof *ctmp);
+  goap__px_free(s->a, mark, (nobj + 1) * sizeof *mark);
+  goap__px_free(s->a, taken, nobj + 1);
+  goap__px_free(s->a, used_v, nvb);
+  goap__px_free(s->a, used_a, nab);
+  goap__px_free(s->a, fc, cfc * sizeof *fc);
+  goap__px_ivec_free(s->a, &members);
+  goap__px_ivec_free(s->a, &ids);
+  goap__px_ivec_free(s->a, &group);
+  return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------------ */
+
+static void psy_free_ctx(psy_sctx *s) {
+  const goap_allocator *a = s->a;
+  goap__px_free(a, s->atom_var, (s->natoms + 1) * sizeof *s->atom_var);
+  goap__px_free(a, s->var_atom, ((size_t)s->nv + 1) * sizeof *s->var_atom);
+  goap__px_free(a, s->gact_act, (s->ngacts + 1) * sizeof *s->gact_act);
+  goap__px_free(a, s->goalv, (size_t)s->nv + 1);
+  goap__px_free(a, s->stamp, ((size_t)s->nv + 1) * sizeof *s->stamp);
+  goap__px_free(a, s->sval, ((size_t)s->nv + 1) * sizeof *s->sval);
+  goap__px_free(a, s->istamp, ((size_t)s->nv + 1) * sizeof *s->istamp);
+  goap__px_free(a, s->img, ((size_t)s->nv + 1) * sizeof *s->img);
+  goap__px_free(a, s->tmp, s->ntmp * sizeof *s->tmp);
+  if (s->aoff) goap__px_free(a, s->amen, (s->aoff[s->nobj] + 1) * sizeof *s->amen);
+  if (s->koff) goap__px_free(a, s->kmen, (s->koff[s->nobj] + 1) * sizeof *s->kmen);
+  goap__px_free(a, s->aoff, (s->nobj + 1) * sizeof *s->aoff);
+  goap__px_free(a, s->koff, (s->nobj + 1) * sizeof *s->koff);
+}
+
+goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) {
+  if (out) *out = NULL;
+  if (!task || !out || !task->c.domain) return GOAP_INVALID_ARGUMENT;
+  px_task_core *t = &task->c;
+  if (!t->sym_done) {
+    psy_sctx s;
+    memset(&s, 0, sizeof s);
+    s.t = t;
+    s.a = &t->alloc;
+    s.d = t->domain;
+    s.natoms = px_tset_count(&t->atoms);
+    s.ngacts = px_tset_count(&t->gacts);
+    s.nobj = t->nobjects;
+    s.nv = goap_domain_var_count(t->domain);
+    s.na = goap_domain_action_count(t->domain);
+    size_t nv1 = (size_t)s.nv + 1;
+    /* the largest slot sorted at once is one object's mentions: at most all atoms or actions */
+    s.ntmp = (s.natoms > (size_t)s.na ? s.natoms : (size_t)s.na) + 1;
+    s.atom_var = (int32_t *)goap__px_alloc(s.a, (s.natoms + 1) * sizeof *s.atom_var);
+    s.var_atom = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.var_atom);
+    s.gact_act = (int32_t *)goap__px_alloc(s.a, (s.ngacts + 1) * sizeof *s.gact_act);
+    s.goalv = (uint8_t *)goap__px_alloc(s.a, nv1);
+    s.stamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.stamp);
+    s.sval = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.sval);
+    s.istamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.istamp);
+    s.img = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.img);
+    s.tmp = (int32_t *)goap__px_alloc(s.a, s.ntmp * sizeof *s.tmp);
+    goap_status st = GOAP_OUT_OF_MEMORY;
+    if (s.atom_var && s.var_atom && s.gact_act && s.goalv && s.stamp && s.sval && s.istamp && s.img &&
+        s.tmp) {
+      /* variables are the atoms of changing predicates, numbered in atom order (ground.c);
+       * a variable past them is the impossible-goal one, which no atom owns */
+      int32_t nvars = 0;
+      for (int v = 0; v < s.nv; ++v) s.var_atom[v] = -1;
+      for (size_t e = 0; e < s.natoms; ++e) {
+        s.atom_var[e] = -1;
+        if (t->preds[px_tset_id(&t->atoms, (int32_t)e)].fluent && nvars < s.nv) {
+          s.atom_var[e] = nvars;
+          s.var_atom[nvars++] = (int32_t)e;
+        }
+      }
+      for (size_t e = 0; e < s.ngacts; ++e) s.gact_act[e] = -1;
+      for (int k = 0; k < s.na; ++k) s.gact_act[t->act_of[k]] = k;
+      memset(s.goalv, 0, nv1);
+      memset(s.stamp, 0, nv1 * sizeof *s.stamp);
+      memset(s.istamp, 0, nv1 * sizeof *s.istamp);
+      for (int i = 0; i < t->ngoalc; ++i)
+        s.goalv[t->goal[i].var] = (uint8_t)(1 + (t->goal[i].value != 0));
+      st = psy_detect(&s);
+    }
+    psy_free_ctx(&s);
+    if (st != GOAP_OK) return st;
+    t->sym_done = 1;
+  }
+  *out = t->sym.class_count > 0 ? &t->sym : NULL;
+  return GOAP_OK;
+}
+
+void goap__px_symmetry_free(px_task_core *t) {
+  goap__px_free(&t->alloc, t->sym_classes, t->sym_nclasses * sizeof *t->sym_classes);
+  goap__px_free(&t->alloc, t->sym_ids, t->sym_nids * sizeof *t->sym_ids);
+  t->sym_classes = NULL;
+  t->sym_ids = NULL;
+  t->sym_nclasses = t->sym_nids = 0;
+  memset(&t->sym, 0, sizeof t->sym);
+  t->sym_done = 0;
+}
