@@ -16922,10 +16922,10 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
  *
  * Invariants:
  *  - Candidates are the objects that are not domain constants (objects [nconsts, nobjects)),
- *    grouped by their own declared type and by a psy_signature: an order-independent hash of what
- *    mentions them (atoms per predicate and argument psy_positions, with the goal value of the
- *    atom's variable; ground actions per schema and argument psy_positions, with their cost).
- *    The psy_signature only splits candidates; every class member is verified exactly: swapping
+ *    grouped by their own declared type and by a signature: an order-independent hash of what
+ *    mentions them (atoms per predicate and argument positions, with the goal value of the
+ *    atom's variable; ground actions per schema and argument positions, with their cost).
+ *    The signature only splits candidates; every class member is verified exactly: swapping
  *    it with the class's first member maps every ground atom mentioning either (static ones
  *    included) onto a ground atom, the goal onto itself, and every goap action mentioning
  *    either onto a goap action of the same cost whose preconditions and effects are the
@@ -16938,7 +16938,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
  *  - Classes are kept largest first (ties: smaller first member); one whose slots share a
  *    variable or an action with a kept class is dropped, so kept slots are disjoint.
  *  - Deterministic: everything is ordered by object, atom and action ids; no hash order is
- *    ever observed. Bounded: a psy_signature group of m candidates whose atoms and actions
+ *    ever observed. Bounded: a signature group of m candidates whose atoms and actions
  *    mention them D times in all is skipped when m * D > PX_SYM_MAX_WORK.
  *  - Every allocation goes through the task's allocator; temporaries are freed before
  *    returning; the result is cached in the task and freed by goap__px_symmetry_free. On
@@ -16948,7 +16948,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
 
 /* #include "internal.h": inlined above */
 
-/* The bound on the verification work of one psy_signature group (see the invariants). */
+/* The bound on the verification work of one signature group (see the invariants). */
 #define PX_SYM_MAX_WORK ((uint64_t)1 << 26)
 
 typedef struct psy_sctx {
@@ -17341,7 +17341,7 @@ static goap_status psy_detect(psy_sctx *s) {
     cs[nc].sig = psy_signature(s, (int32_t)o);
     nc++;
   }
-  /* stable merge sort by (type, psy_signature, object), bottom-up */
+  /* stable merge sort by (type, signature, object), bottom-up */
   for (size_t w = 1; w < nc; w *= 2) {
     for (size_t lo = 0; lo < nc; lo += 2 * w) {
       size_t mid = lo + w < nc ? lo + w : nc, hi = lo + 2 * w < nc ? lo + 2 * w : nc;
