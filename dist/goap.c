@@ -1631,6 +1631,12 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
  * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
  * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
  * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
+ * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
+ * state with costs forming a cost partition (planner.c: the parent's landmarks that the
+ * action does not touch). Each one's cost is added to h and taken off its operators' costs
+ * before the first hmax, and LM-cut goes on from there: the result is admissible (the
+ * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
+ * every landmark of the evaluation, inherited or cut, for the caller to pass on.
  * The request's operator costs (base) and precondition counts (unsat0) are copied from
  * arrays made at build time rather than recomputed per evaluation.
  *
@@ -1775,6 +1781,14 @@ typedef struct goap__lmcut {
   double stop;                         /* with stop_on: stop once the bound exceeds it */
   int stop_on;                         /* 0: evaluate fully (the default) */
   int partial;                         /* 1: the last evaluation stopped early (see eval) */
+  /* landmarks: lk holds the last evaluation's, each as [n, m (a double in two words), n
+   * operator ids]; lk_over: they did not fit (not usable). inh/ninh: landmarks (same form) the
+   * next evaluation starts from, set by the caller (NULL: none) */
+  int32_t *lk;
+  size_t nlk;
+  int lk_over;
+  const int32_t *inh;
+  size_t ninh;
   double *base;                        /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
   int base_whole;                      /* 1: whole costs, the bucket queue applies */
@@ -1788,7 +1802,7 @@ typedef struct goap__lmcut {
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -1835,6 +1849,12 @@ typedef struct goap__sym {
   size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work;
 } goap__sym;
 
+/* One entry of the landmark cache: node's landmarks are lr[pos % c_lr ..] (len words). */
+typedef struct goap__lrent {
+  uint64_t pos;
+  uint32_t node, req, len, pad;
+} goap__lrent;
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -1871,6 +1891,17 @@ struct goap_planner {
   uint64_t lm_gain, lm_fresh; /* successors the cut bound raised; expansions with cuts */
   int lm_stop;               /* 1 (default): lazy A* lets LM-cut stop past the open list's
                                 next key (lm.stop); 0: never (tests compare) */
+  int lm_inherit;            /* 1 (default): lazy A* starts a state's LM-cut from the
+                                landmarks its parent's left (planner.c, "inherited") */
+  int32_t *lr;               /* ring of the landmarks of expanded nodes (c_lr words) */
+  uint64_t lr_w;             /* logical write position in lr (its words below lr_w - c_lr are
+                                overwritten) */
+  struct goap__lrent *lh;    /* node -> its record in lr; a cache (c_lh entries, a power of 2) */
+  uint32_t lr_req;           /* this request's stamp in lh */
+  int lr_on;                 /* this request records and inherits landmarks */
+  size_t lr_words;           /* the ring's size (0: LR_WORDS; tests make it tiny) */
+  int32_t *linh;             /* scratch: an evaluation's inherited landmarks (c_linh words) */
+  size_t c_lr, c_lh, c_linh;
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
                                 gone while that pays (planner.c); 1: the LM-cut bound only
                                 when fresh; 0: h(parent) - cost only */
@@ -1996,6 +2027,12 @@ int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
  * in place. */
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);
 void goap__sym_free(goap_planner *p);
+/* The permutation that canonicalises state r after action a (r is not changed; the planner's
+ * mapping-back scratch is used): writes perm (per member of every class, its new position)
+ * and returns 1 when it is not the identity. */
+int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm);
+/* The image of action a under perm (slot actions move with their member). */
+int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a);
 
 /* lmcut.c */
 /* Builds the compilation for the current goal (allocates only to grow). */
@@ -2040,7 +2077,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
   F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
-  F(base, c_base) F(unsat0, c_u0)
+  F(base, c_base) F(unsat0, c_u0) F(lk, c_lk)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -2340,6 +2377,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(jnext, c_jn, O);
   GROW(jprev, c_jp, O);
   GROW(unsat0, c_u0, O);
+  GROW(lk, c_lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
   GROW(base, c_base, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
@@ -2714,6 +2752,19 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
   return ncut;
 }
 
+/* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
+static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
+  if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
+    lm->lk_over = 1;
+    return;
+  }
+  int32_t *w = lm->lk + lm->nlk;
+  w[0] = (int32_t)n;
+  memcpy(w + 1, &m, sizeof m);
+  memcpy(w + 3, ops, n * sizeof *ops);
+  lm->nlk += 3 + n;
+}
+
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   goap__lmcut *lm = &p->lm;
   const goap_domain *d = p->d;
@@ -2757,12 +2808,29 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->ninit = ni;
   double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
   lm->partial = 0;
-  double early = lm_hmax(lm, stop);
-  if (early >= 0.0) { /* hmax(goal) >= early > stop */
+  lm->nlk = 0;
+  lm->lk_over = 0;
+  /* inherited landmarks (of this state too, with a valid cost partition: see the top) */
+  for (size_t i = 0; lm->inh && i < lm->ninh;) {
+    const int32_t *w = lm->inh + i;
+    size_t n = (size_t)w[0];
+    double m;
+    memcpy(&m, w + 1, sizeof m);
+    for (size_t k = 0; k < n; ++k) {
+      double *rc = &lm->rem[w[3 + k]];
+      *rc -= m;
+      if (*rc <= LM_EPS) *rc = 0.0;
+    }
+    h += m;
+    lk_add(lm, w + 3, n, m);
+    i += 3 + n;
+  }
+  double early = lm_hmax(lm, stop - h);
+  if (early >= 0.0) { /* hmax(goal) >= early > stop - h */
     ++lm->nrounds;
     lm->partial = 1;
     ++lm->npartial;
-    return early;
+    return h + early;
   }
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
@@ -2815,6 +2883,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     for (size_t i = 0; i < ncut; ++i)
       if (lm->rem[lm->cutlist[i]] < m) m = lm->rem[lm->cutlist[i]];
     h += m;
+    lk_add(lm, lm->cutlist, ncut, m);
     for (size_t i = 0; i < ncut; ++i) {
       int32_t o = lm->cutlist[i];
       double *rc = &lm->rem[o];
@@ -3050,10 +3119,12 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   p->cap_nodes = dd.max_nodes ? dd.max_nodes : dd.max_memory ? 0x7fffffffu : 4194304u;
   if (p->cap_nodes > 0x7fffffffu) p->cap_nodes = 0x7fffffffu;
   p->max_memory = dd.max_memory;
+  p->memory = sizeof *p; /* the budget holds the planner itself too */
   p->found = p->best = NONE;
   p->lm_node = NONE;
   p->lm_bound = 2; /* see planner.h */
   p->lm_stop = 1;
+  p->lm_inherit = 1;
   size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
   int ok = 1;
 #define ALLOC(ptr, n, type)                                                                   \
@@ -3197,6 +3268,9 @@ void goap_planner_destroy(goap_planner *p) {
   goap__sym_free(p);
   goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
   goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
+  goap__free(&a, p->lr, p->c_lr * sizeof *p->lr);
+  goap__free(&a, p->lh, p->c_lh * sizeof *p->lh);
+  goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
   goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
   goap__free(&a, p->nact, p->c_nact * sizeof *p->nact);
   goap__free(&a, p->states, p->cstates * sizeof *p->states);
@@ -3986,6 +4060,91 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 
 /* ---- search --------------------------------------------------------------------------------- */
 
+/* Inherited landmarks (lazy A* with LM-cut, Pommerening and Helmert's incremental LM-cut):
+ * when a node is expanded right after a full LM-cut evaluation, its landmarks (the cuts, each
+ * with its cost) are kept in the ring lr, found through the cache lh. A landmark of the parent
+ * that does not hold the action leading to a successor is a landmark of the successor too
+ * (every plan a.pi from the parent hits it, so pi does), and those landmarks' costs are a cost
+ * partition, so the successor's LM-cut may start from them with the costs they leave and add
+ * its own cuts: still admissible (orbit search maps them through the successor's
+ * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
+ * another node, just means a fresh evaluation. Sized at begin; the search allocates nothing. */
+#define LR_WORDS ((size_t)1 << 18)
+#define LH_ENTRIES ((size_t)1 << 13)
+
+static goap_status lr_setup(goap_planner *p) {
+  if (!p->lr || !p->lh) {
+    size_t c0 = p->c_lh;
+    goap_status st = grow_buf(p, (void **)&p->lr, &p->c_lr, p->lr_words ? p->lr_words : LR_WORDS,
+                              sizeof *p->lr);
+    if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_ENTRIES, sizeof *p->lh);
+    if (st != GOAP_OK) return st;
+    memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
+    p->lr_w = 0;
+  }
+  goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
+  if (st != GOAP_OK) return st;
+  if (++p->lr_req == 0) { /* wrapped: forget every entry */
+    memset(p->lh, 0, p->c_lh * sizeof *p->lh);
+    p->lr_req = 1;
+  }
+  return GOAP_OK;
+}
+
+static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
+  return &p->lh[(node * 2654435761u) & (uint32_t)(p->c_lh - 1)];
+}
+
+/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). */
+static void lr_store(goap_planner *p, uint32_t node) {
+  const goap__lmcut *lm = &p->lm;
+  size_t len = lm->nlk, cap = p->c_lr;
+  if (lm->lk_over || len > cap / 4) return;
+  uint64_t pos = p->lr_w;
+  size_t at = (size_t)(pos % cap);
+  if (at + len > cap) { /* records never wrap: skip to the ring's start */
+    pos += cap - at;
+    at = 0;
+  }
+  memcpy(p->lr + at, lm->lk, len * sizeof *lm->lk);
+  p->lr_w = pos + len;
+  goap__lrent *e = lr_slot(p, node);
+  e->pos = pos;
+  e->node = node;
+  e->req = p->lr_req;
+  e->len = (uint32_t)len;
+}
+
+/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
+static void lr_inherit(goap_planner *p, uint32_t n) {
+  uint32_t par = p->npar[n];
+  if (par == NONE) return;
+  const goap__lrent *e = lr_slot(p, par);
+  if (e->req != p->lr_req || e->node != par || e->pos + p->c_lr < p->lr_w) return;
+  int32_t a = node_action(p, n);
+  const int32_t *src = p->lr + (size_t)(e->pos % p->c_lr);
+  int32_t *perm = NULL;
+  if (p->sym.on &&
+      goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
+    perm = p->sym.pi;
+  size_t w = 0;
+  for (size_t i = 0; i < e->len;) {
+    size_t len = 3 + (size_t)src[i];
+    int has = 0;
+    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
+    if (!has) {
+      memcpy(p->linh + w, src + i, len * sizeof *src);
+      if (perm)
+        for (size_t k = 3; k < len; ++k)
+          p->linh[w + k] = goap__sym_map_action(&p->sym, perm, p->linh[w + k]);
+      w += len;
+    }
+    i += len;
+  }
+  p->lm.inh = p->linh;
+  p->lm.ninh = w;
+}
+
 /* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
  * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
  * the last one made (lm_node), its cost partition gives a stronger bound: every real plan
@@ -4013,8 +4172,10 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
+  if (p->lr_on) lr_inherit(p, n);
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
+  p->lm.inh = NULL;
   if (p->lm.partial) {
     p->lm_node = NONE;
   } else if (p->lm_bound) {
@@ -4542,6 +4703,11 @@ static goap_status start_search(goap_planner *p) {
       st = goap__lmcut_build(p);
       if (st != GOAP_OK) return st;
     }
+    p->lr_on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
+    if (p->lr_on) {
+      st = lr_setup(p);
+      if (st != GOAP_OK) return st;
+    }
     goap_word *tent = p->states + (size_t)p->nnodes * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
     if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
@@ -4576,6 +4742,7 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->idbase += p->nnodes; /* the last request's table ids become stale */
   p->nnodes = 0;
   p->sym.on = 0;
+  p->lr_on = 0;
   goap_status st = prepare(p, req);
   if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
   if (st == GOAP_OK) st = start_search(p);
@@ -4666,7 +4833,10 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
        * under 0.2, where the extra evaluations cost more than they save) */
       if (p->lm_node != e.node && p->lm_bound == 2 && p->lm_gain >= p->lm_fresh)
         (void)lazy_eval(p, e.node, s, GOAP__INF);
-      if (p->lm_node == e.node) ++p->lm_fresh;
+      if (p->lm_node == e.node) {
+        ++p->lm_fresh;
+        if (p->lr_on) lr_store(p, e.node);
+      }
     }
     ++p->stats.expanded;
     ++count;
@@ -4824,6 +4994,8 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
 #undef NZ
 #undef GROW_NODES
 #undef PREF_BOOST
+#undef LR_WORDS
+#undef LH_ENTRIES
 #undef expand_list
 #undef MAX_FANOUT
 #undef build_index
@@ -5979,6 +6151,32 @@ void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
       }
     }
   }
+}
+
+/* ---- landmarks of a successor (lazy A* with LM-cut, planner.c) ----------------------------- */
+
+int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm) {
+  goap__sym *y = &p->sym;
+  goap__copy_words(y->work, r, p->W);
+  goap__action_do(p->d, &p->d->actions[a], y->work);
+  (void)goap__sym_canon(y, y->work, perm);
+  for (int c = 0; c < y->ncls; ++c) {
+    const goap__symcls *x = &y->cls[c];
+    for (int m = 0; m < x->members; ++m)
+      if (perm[x->mbase + (uint32_t)m] != m) return 1;
+  }
+  return 0;
+}
+
+int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a) {
+  int32_t k = y->aslot[a];
+  if (k < 0) return a;
+  int c = 0;
+  while (c + 1 < y->ncls && (int32_t)y->cls[c + 1].abase <= k) ++c;
+  const goap__symcls *x = &y->cls[c];
+  int sa = x->slot_actions, off = k - (int32_t)x->abase;
+  int m = off / sa, j = off % sa;
+  return y->acts[x->abase + (uint32_t)(perm[x->mbase + (uint32_t)m] * sa + j)];
 }
 /* macros of src/core/symmetry.c end here */
 #undef GROW

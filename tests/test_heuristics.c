@@ -375,6 +375,7 @@ TEST(memory_limit_partial_plan) {
       CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
       CHECK_NEAR(res.cost, 39.0, 1e-9); /* costs 1 + i % 3: 7 * 1 + 7 * 2 + 6 * 3 */
     }
+    CHECK(m.now == p->memory); /* the accounting holds every byte, the planner itself too */
     CHECK(m.peak <= pd.max_memory);
     /* a small request afterwards fits */
     req.want_count = 2;

@@ -142,6 +142,42 @@ TEST(lmcut_stops_early_in_lazy_astar) {
   goap_file_destroy(f);
 }
 
+/* Lazy A* starts a successor's LM-cut from the landmarks of its parent that the action does
+ * not touch (planner.c, "inherited"): the same optimal costs with and without, with a ring so
+ * small that records are overwritten (a fresh evaluation then), and far fewer LM-cut rounds. */
+TEST(lmcut_inherits_the_parents_landmarks) {
+  goap_file *f = load_village();
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  goap_planner *p = goap_planner_create(d, NULL), *tiny = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  REQUIRE(tiny != NULL);
+  tiny->lr_words = 64; /* a few records at most */
+  int32_t buf[256];
+  goap_result fresh, inh, small;
+  unsigned long rounds[2] = {0, 0};
+  for (int i = 0; i < goap_file_scenario_count(f); ++i) {
+    const goap_scenario *sc = goap_file_scenario(f, i);
+    p->lm_inherit = 0;
+    unsigned long r0 = p->lm.nrounds;
+    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &fresh, buf), GOAP_OK);
+    rounds[0] += p->lm.nrounds - r0;
+    p->lm_inherit = 1;
+    r0 = p->lm.nrounds;
+    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &inh, buf), GOAP_OK);
+    rounds[1] += p->lm.nrounds - r0;
+    CHECK_EQ_INT(plan(tiny, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &small, buf), GOAP_OK);
+    CHECK_NEAR(inh.cost, fresh.cost, 1e-9);
+    CHECK_NEAR(small.cost, fresh.cost, 1e-9);
+    if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(inh.cost, sc->expect_cost, 1e-9);
+  }
+  printf("village, lazy lmcut: %lu rounds fresh, %lu inheriting\n", rounds[0], rounds[1]);
+  CHECK(2 * rounds[1] < rounds[0]);
+  goap_planner_destroy(tiny);
+  goap_planner_destroy(p);
+  goap_file_destroy(f);
+}
+
 typedef struct trace_rec {
   uint64_t news, expands, goals, bad_expand;
 } trace_rec;
@@ -262,5 +298,6 @@ TEST(lazy_astar_allocates_nothing_after_warm_up) {
 }
 
 TEST_MAIN(TEST_ENTRY(lazy_astar_is_optimal_on_the_village), TEST_ENTRY(lmcut_stops_early_in_lazy_astar),
+          TEST_ENTRY(lmcut_inherits_the_parents_landmarks),
           TEST_ENTRY(lazy_astar_trace_slicing_and_arguments),
           TEST_ENTRY(lazy_astar_allocates_nothing_after_warm_up))

@@ -46,6 +46,12 @@
  * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
  * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
  * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
+ * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
+ * state with costs forming a cost partition (planner.c: the parent's landmarks that the
+ * action does not touch). Each one's cost is added to h and taken off its operators' costs
+ * before the first hmax, and LM-cut goes on from there: the result is admissible (the
+ * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
+ * every landmark of the evaluation, inherited or cut, for the caller to pass on.
  * The request's operator costs (base) and precondition counts (unsat0) are copied from
  * arrays made at build time rather than recomputed per evaluation.
  *
@@ -91,7 +97,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
   F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
-  F(base, c_base) F(unsat0, c_u0)
+  F(base, c_base) F(unsat0, c_u0) F(lk, c_lk)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -391,6 +397,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(jnext, c_jn, O);
   GROW(jprev, c_jp, O);
   GROW(unsat0, c_u0, O);
+  GROW(lk, c_lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
   GROW(base, c_base, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
@@ -765,6 +772,19 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
   return ncut;
 }
 
+/* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
+static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
+  if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
+    lm->lk_over = 1;
+    return;
+  }
+  int32_t *w = lm->lk + lm->nlk;
+  w[0] = (int32_t)n;
+  memcpy(w + 1, &m, sizeof m);
+  memcpy(w + 3, ops, n * sizeof *ops);
+  lm->nlk += 3 + n;
+}
+
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   goap__lmcut *lm = &p->lm;
   const goap_domain *d = p->d;
@@ -808,12 +828,29 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->ninit = ni;
   double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
   lm->partial = 0;
-  double early = lm_hmax(lm, stop);
-  if (early >= 0.0) { /* hmax(goal) >= early > stop */
+  lm->nlk = 0;
+  lm->lk_over = 0;
+  /* inherited landmarks (of this state too, with a valid cost partition: see the top) */
+  for (size_t i = 0; lm->inh && i < lm->ninh;) {
+    const int32_t *w = lm->inh + i;
+    size_t n = (size_t)w[0];
+    double m;
+    memcpy(&m, w + 1, sizeof m);
+    for (size_t k = 0; k < n; ++k) {
+      double *rc = &lm->rem[w[3 + k]];
+      *rc -= m;
+      if (*rc <= LM_EPS) *rc = 0.0;
+    }
+    h += m;
+    lk_add(lm, w + 3, n, m);
+    i += 3 + n;
+  }
+  double early = lm_hmax(lm, stop - h);
+  if (early >= 0.0) { /* hmax(goal) >= early > stop - h */
     ++lm->nrounds;
     lm->partial = 1;
     ++lm->npartial;
-    return early;
+    return h + early;
   }
   if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->fh[lm->goalfact] > LM_EPS) {
@@ -866,6 +903,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     for (size_t i = 0; i < ncut; ++i)
       if (lm->rem[lm->cutlist[i]] < m) m = lm->rem[lm->cutlist[i]];
     h += m;
+    lk_add(lm, lm->cutlist, ncut, m);
     for (size_t i = 0; i < ncut; ++i) {
       int32_t o = lm->cutlist[i];
       double *rc = &lm->rem[o];

@@ -130,10 +130,12 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   p->cap_nodes = dd.max_nodes ? dd.max_nodes : dd.max_memory ? 0x7fffffffu : 4194304u;
   if (p->cap_nodes > 0x7fffffffu) p->cap_nodes = 0x7fffffffu;
   p->max_memory = dd.max_memory;
+  p->memory = sizeof *p; /* the budget holds the planner itself too */
   p->found = p->best = NONE;
   p->lm_node = NONE;
   p->lm_bound = 2; /* see planner.h */
   p->lm_stop = 1;
+  p->lm_inherit = 1;
   size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
   int ok = 1;
 #define ALLOC(ptr, n, type)                                                                   \
@@ -277,6 +279,9 @@ void goap_planner_destroy(goap_planner *p) {
   goap__sym_free(p);
   goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
   goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
+  goap__free(&a, p->lr, p->c_lr * sizeof *p->lr);
+  goap__free(&a, p->lh, p->c_lh * sizeof *p->lh);
+  goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
   goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
   goap__free(&a, p->nact, p->c_nact * sizeof *p->nact);
   goap__free(&a, p->states, p->cstates * sizeof *p->states);
@@ -1066,6 +1071,91 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 
 /* ---- search --------------------------------------------------------------------------------- */
 
+/* Inherited landmarks (lazy A* with LM-cut, Pommerening and Helmert's incremental LM-cut):
+ * when a node is expanded right after a full LM-cut evaluation, its landmarks (the cuts, each
+ * with its cost) are kept in the ring lr, found through the cache lh. A landmark of the parent
+ * that does not hold the action leading to a successor is a landmark of the successor too
+ * (every plan a.pi from the parent hits it, so pi does), and those landmarks' costs are a cost
+ * partition, so the successor's LM-cut may start from them with the costs they leave and add
+ * its own cuts: still admissible (orbit search maps them through the successor's
+ * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
+ * another node, just means a fresh evaluation. Sized at begin; the search allocates nothing. */
+#define LR_WORDS ((size_t)1 << 18)
+#define LH_ENTRIES ((size_t)1 << 13)
+
+static goap_status lr_setup(goap_planner *p) {
+  if (!p->lr || !p->lh) {
+    size_t c0 = p->c_lh;
+    goap_status st = grow_buf(p, (void **)&p->lr, &p->c_lr, p->lr_words ? p->lr_words : LR_WORDS,
+                              sizeof *p->lr);
+    if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_ENTRIES, sizeof *p->lh);
+    if (st != GOAP_OK) return st;
+    memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
+    p->lr_w = 0;
+  }
+  goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
+  if (st != GOAP_OK) return st;
+  if (++p->lr_req == 0) { /* wrapped: forget every entry */
+    memset(p->lh, 0, p->c_lh * sizeof *p->lh);
+    p->lr_req = 1;
+  }
+  return GOAP_OK;
+}
+
+static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
+  return &p->lh[(node * 2654435761u) & (uint32_t)(p->c_lh - 1)];
+}
+
+/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). */
+static void lr_store(goap_planner *p, uint32_t node) {
+  const goap__lmcut *lm = &p->lm;
+  size_t len = lm->nlk, cap = p->c_lr;
+  if (lm->lk_over || len > cap / 4) return;
+  uint64_t pos = p->lr_w;
+  size_t at = (size_t)(pos % cap);
+  if (at + len > cap) { /* records never wrap: skip to the ring's start */
+    pos += cap - at;
+    at = 0;
+  }
+  memcpy(p->lr + at, lm->lk, len * sizeof *lm->lk);
+  p->lr_w = pos + len;
+  goap__lrent *e = lr_slot(p, node);
+  e->pos = pos;
+  e->node = node;
+  e->req = p->lr_req;
+  e->len = (uint32_t)len;
+}
+
+/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
+static void lr_inherit(goap_planner *p, uint32_t n) {
+  uint32_t par = p->npar[n];
+  if (par == NONE) return;
+  const goap__lrent *e = lr_slot(p, par);
+  if (e->req != p->lr_req || e->node != par || e->pos + p->c_lr < p->lr_w) return;
+  int32_t a = node_action(p, n);
+  const int32_t *src = p->lr + (size_t)(e->pos % p->c_lr);
+  int32_t *perm = NULL;
+  if (p->sym.on &&
+      goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
+    perm = p->sym.pi;
+  size_t w = 0;
+  for (size_t i = 0; i < e->len;) {
+    size_t len = 3 + (size_t)src[i];
+    int has = 0;
+    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
+    if (!has) {
+      memcpy(p->linh + w, src + i, len * sizeof *src);
+      if (perm)
+        for (size_t k = 3; k < len; ++k)
+          p->linh[w + k] = goap__sym_map_action(&p->sym, perm, p->linh[w + k]);
+      w += len;
+    }
+    i += len;
+  }
+  p->lm.inh = p->linh;
+  p->lm.ninh = w;
+}
+
 /* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
  * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
  * the last one made (lm_node), its cost partition gives a stronger bound: every real plan
@@ -1093,8 +1183,10 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
+  if (p->lr_on) lr_inherit(p, n);
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
+  p->lm.inh = NULL;
   if (p->lm.partial) {
     p->lm_node = NONE;
   } else if (p->lm_bound) {
@@ -1622,6 +1714,11 @@ static goap_status start_search(goap_planner *p) {
       st = goap__lmcut_build(p);
       if (st != GOAP_OK) return st;
     }
+    p->lr_on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
+    if (p->lr_on) {
+      st = lr_setup(p);
+      if (st != GOAP_OK) return st;
+    }
     goap_word *tent = p->states + (size_t)p->nnodes * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
     if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
@@ -1656,6 +1753,7 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->idbase += p->nnodes; /* the last request's table ids become stale */
   p->nnodes = 0;
   p->sym.on = 0;
+  p->lr_on = 0;
   goap_status st = prepare(p, req);
   if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
   if (st == GOAP_OK) st = start_search(p);
@@ -1746,7 +1844,10 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
        * under 0.2, where the extra evaluations cost more than they save) */
       if (p->lm_node != e.node && p->lm_bound == 2 && p->lm_gain >= p->lm_fresh)
         (void)lazy_eval(p, e.node, s, GOAP__INF);
-      if (p->lm_node == e.node) ++p->lm_fresh;
+      if (p->lm_node == e.node) {
+        ++p->lm_fresh;
+        if (p->lr_on) lr_store(p, e.node);
+      }
     }
     ++p->stats.expanded;
     ++count;

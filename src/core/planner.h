@@ -131,6 +131,14 @@ typedef struct goap__lmcut {
   double stop;                         /* with stop_on: stop once the bound exceeds it */
   int stop_on;                         /* 0: evaluate fully (the default) */
   int partial;                         /* 1: the last evaluation stopped early (see eval) */
+  /* landmarks: lk holds the last evaluation's, each as [n, m (a double in two words), n
+   * operator ids]; lk_over: they did not fit (not usable). inh/ninh: landmarks (same form) the
+   * next evaluation starts from, set by the caller (NULL: none) */
+  int32_t *lk;
+  size_t nlk;
+  int lk_over;
+  const int32_t *inh;
+  size_t ninh;
   double *base;                        /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
   int base_whole;                      /* 1: whole costs, the bucket queue applies */
@@ -144,7 +152,7 @@ typedef struct goap__lmcut {
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -191,6 +199,12 @@ typedef struct goap__sym {
   size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work;
 } goap__sym;
 
+/* One entry of the landmark cache: node's landmarks are lr[pos % c_lr ..] (len words). */
+typedef struct goap__lrent {
+  uint64_t pos;
+  uint32_t node, req, len, pad;
+} goap__lrent;
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -227,6 +241,17 @@ struct goap_planner {
   uint64_t lm_gain, lm_fresh; /* successors the cut bound raised; expansions with cuts */
   int lm_stop;               /* 1 (default): lazy A* lets LM-cut stop past the open list's
                                 next key (lm.stop); 0: never (tests compare) */
+  int lm_inherit;            /* 1 (default): lazy A* starts a state's LM-cut from the
+                                landmarks its parent's left (planner.c, "inherited") */
+  int32_t *lr;               /* ring of the landmarks of expanded nodes (c_lr words) */
+  uint64_t lr_w;             /* logical write position in lr (its words below lr_w - c_lr are
+                                overwritten) */
+  struct goap__lrent *lh;    /* node -> its record in lr; a cache (c_lh entries, a power of 2) */
+  uint32_t lr_req;           /* this request's stamp in lh */
+  int lr_on;                 /* this request records and inherits landmarks */
+  size_t lr_words;           /* the ring's size (0: LR_WORDS; tests make it tiny) */
+  int32_t *linh;             /* scratch: an evaluation's inherited landmarks (c_linh words) */
+  size_t c_lr, c_lh, c_linh;
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
                                 gone while that pays (planner.c); 1: the LM-cut bound only
                                 when fresh; 0: h(parent) - cost only */
@@ -352,6 +377,12 @@ int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
  * in place. */
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);
 void goap__sym_free(goap_planner *p);
+/* The permutation that canonicalises state r after action a (r is not changed; the planner's
+ * mapping-back scratch is used): writes perm (per member of every class, its new position)
+ * and returns 1 when it is not the identity. */
+int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm);
+/* The image of action a under perm (slot actions move with their member). */
+int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a);
 
 /* lmcut.c */
 /* Builds the compilation for the current goal (allocates only to grow). */

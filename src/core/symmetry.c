@@ -367,3 +367,29 @@ void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
     }
   }
 }
+
+/* ---- landmarks of a successor (lazy A* with LM-cut, planner.c) ----------------------------- */
+
+int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm) {
+  goap__sym *y = &p->sym;
+  goap__copy_words(y->work, r, p->W);
+  goap__action_do(p->d, &p->d->actions[a], y->work);
+  (void)goap__sym_canon(y, y->work, perm);
+  for (int c = 0; c < y->ncls; ++c) {
+    const goap__symcls *x = &y->cls[c];
+    for (int m = 0; m < x->members; ++m)
+      if (perm[x->mbase + (uint32_t)m] != m) return 1;
+  }
+  return 0;
+}
+
+int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a) {
+  int32_t k = y->aslot[a];
+  if (k < 0) return a;
+  int c = 0;
+  while (c + 1 < y->ncls && (int32_t)y->cls[c + 1].abase <= k) ++c;
+  const goap__symcls *x = &y->cls[c];
+  int sa = x->slot_actions, off = k - (int32_t)x->abase;
+  int m = off / sa, j = off % sa;
+  return y->acts[x->abase + (uint32_t)(perm[x->mbase + (uint32_t)m] * sa + j)];
+}
