@@ -1832,6 +1832,9 @@ typedef struct goap__symcls {
   uint32_t fbase;  /* member m's slot fields: fld[fbase + m * slot_vars ..] */
   uint32_t abase;  /* member m's slot actions: acts[abase + m * slot_actions ..] */
   uint32_t mbase;  /* its members in rho / pi: [mbase, mbase + members) */
+  int packed;      /* a member's tuple fits one 64-bit key (ksh: each position's shift in it,
+                      the first position highest, so keys order as tuples do) */
+  uint32_t kbase;  /* its positions' shifts: ksh[kbase .. kbase + slot_vars) */
 } goap__symcls;
 
 typedef struct goap__sym {
@@ -1845,8 +1848,11 @@ typedef struct goap__sym {
   uint64_t *tup;             /* scratch: one class's slot tuples */
   int32_t *ord;              /* scratch: one class's members in sorted order */
   int32_t *rho, *pi;         /* mapping back: per member of every class */
+  uint32_t *ksh;             /* per class and slot position: its shift in a packed key */
+  uint64_t *amask;           /* per domain action: the classes whose slot variables it writes
+                                (bit c; the last bit stands for class 63 and up) */
   goap_word *work;           /* mapping back: W words */
-  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work;
+  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
 } goap__sym;
 
 /* One entry of the landmark cache: node's landmarks are lr[pos % c_lr ..] (len words). */
@@ -2023,6 +2029,9 @@ int goap__sym_active_ok(const goap_planner *p);
  * index). perm (NULL: not wanted) receives member -> new position at cls[c].mbase. Returns
  * non-zero when s changed. */
 int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
+/* The same for s = r[a] with r canonical: only the classes action a writes can be out of
+ * order, so only they are sorted (perm, when given, is the identity on the others). */
+int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm);
 /* Maps a plan over canonical states from canon(p->start) onto real actions from p->start,
  * in place. */
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);
@@ -4123,24 +4132,27 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
   if (e->req != p->lr_req || e->node != par || e->pos + p->c_lr < p->lr_w) return;
   int32_t a = node_action(p, n);
   const int32_t *src = p->lr + (size_t)(e->pos % p->c_lr);
-  int32_t *perm = NULL;
-  if (p->sym.on &&
-      goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
-    perm = p->sym.pi;
   size_t w = 0;
+  int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
   for (size_t i = 0; i < e->len;) {
     size_t len = 3 + (size_t)src[i];
     int has = 0;
     for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
     if (!has) {
       memcpy(p->linh + w, src + i, len * sizeof *src);
-      if (perm)
-        for (size_t k = 3; k < len; ++k)
-          p->linh[w + k] = goap__sym_map_action(&p->sym, perm, p->linh[w + k]);
+      if (p->sym.on)
+        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
       w += len;
     }
     i += len;
   }
+  if (slots && goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
+    for (size_t i = 0; i < w;) {
+      size_t len = 3 + (size_t)p->linh[i];
+      for (size_t k = 3; k < len; ++k)
+        p->linh[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, p->linh[i + k]);
+      i += len;
+    }
   p->lm.inh = p->linh;
   p->lm.ninh = w;
 }
@@ -4456,7 +4468,7 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
-    if (canon) (void)goap__sym_canon(&p->sym, t, NULL);
+    if (canon) (void)goap__sym_canon_after(&p->sym, t, a, NULL);
     goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
     if (st != GOAP_OK) return st;
   }
@@ -5988,10 +6000,11 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   GROW(aslot, c_aslot, (size_t)d->nactions);
   goap_status st = goap__sym_shape(d, sym, y->vmark, y->aslot);
   if (st != GOAP_OK) return st;
-  size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0;
+  size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0, nk = 0;
   for (int c = 0; c < sym->class_count; ++c) {
     const goap_symmetry_class *x = &sym->classes[c];
     size_t m = (size_t)x->members;
+    nk += (size_t)x->slot_vars;
     nf += m * (size_t)x->slot_vars;
     na += m * (size_t)x->slot_actions;
     nm += m;
@@ -6006,7 +6019,17 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   GROW(rho, c_rho, nm);
   GROW(pi, c_pi, nm);
   GROW(work, c_work, (size_t)p->W);
-  uint32_t fb = 0, ab = 0, mb = 0;
+  GROW(ksh, c_ksh, nk);
+  GROW(amask, c_amask, (size_t)d->nactions);
+  for (int a = 0; a < d->nactions; ++a) {
+    uint64_t mk = 0;
+    for (int k = 0; k < d->actions[a].neff; ++k) {
+      int32_t c = y->vmark[d->actions[a].eff[k].var];
+      if (c >= 0) mk |= (uint64_t)1 << (c < 63 ? c : 63);
+    }
+    y->amask[a] = mk;
+  }
+  uint32_t fb = 0, ab = 0, mb = 0, kb = 0;
   for (int c = 0; c < sym->class_count; ++c) {
     const goap_symmetry_class *x = &sym->classes[c];
     goap__symcls *k = &y->cls[c];
@@ -6016,6 +6039,24 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
     k->fbase = fb;
     k->abase = ab;
     k->mbase = mb;
+    k->kbase = kb;
+    /* a packed key: the positions' bit widths (member 0's fields; every member's match) */
+    uint32_t bits = 0;
+    for (int j = 0; j < x->slot_vars; ++j) {
+      uint64_t fm = d->vars[x->vars[j]].fmask;
+      uint32_t w = 0;
+      while (w < 64 && (fm >> w)) ++w;
+      bits += w;
+    }
+    k->packed = bits <= 64;
+    for (int j = 0, at = (int)bits; j < x->slot_vars; ++j) {
+      uint64_t fm = d->vars[x->vars[j]].fmask;
+      int w = 0;
+      while (w < 64 && (fm >> w)) ++w;
+      at -= w;
+      y->ksh[kb + (uint32_t)j] = k->packed ? (uint32_t)at : 0;
+    }
+    kb += (uint32_t)x->slot_vars;
     for (int i = 0; i < x->members * x->slot_vars; ++i) {
       const goap__var *v = &d->vars[x->vars[i]];
       y->fld[fb].word = v->word;
@@ -6064,6 +6105,8 @@ void goap__sym_free(goap_planner *p) {
   goap__free(al, y->rho, y->c_rho * sizeof *y->rho);
   goap__free(al, y->pi, y->c_pi * sizeof *y->pi);
   goap__free(al, y->work, y->c_work * sizeof *y->work);
+  goap__free(al, y->ksh, y->c_ksh * sizeof *y->ksh);
+  goap__free(al, y->amask, y->c_amask * sizeof *y->amask);
   memset(y, 0, sizeof *y);
 }
 
@@ -6075,14 +6118,51 @@ static inline int row_less(const uint64_t *a, const uint64_t *b, int n) {
   return 0;
 }
 
-int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
+static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) {
   int changed = 0;
   uint64_t *t = y->tup;
   int32_t *o = y->ord;
   for (int c = 0; c < y->ncls; ++c) {
     const goap__symcls *k = &y->cls[c];
+    if (!((mask >> (c < 63 ? c : 63)) & 1u)) {
+      if (perm)
+        for (int q = 0; q < k->members; ++q) perm[k->mbase + (uint32_t)q] = q;
+      continue;
+    }
     const goap__symfld *f = y->fld + k->fbase;
     int m = k->members, sv = k->slot_vars, moved = 0;
+    if (k->packed) { /* one key per member: the tuple in a word, compared at once */
+      const uint32_t *ksh = y->ksh + k->kbase;
+      for (int i = 0; i < m; ++i) {
+        uint64_t key = 0;
+        for (int j = 0; j < sv; ++j) {
+          const goap__symfld *x = &f[i * sv + j];
+          key |= goap__field_get(s, x->word, x->shift, x->fmask) << ksh[j];
+        }
+        t[i] = key;
+        int q = i;
+        while (q > 0 && key < t[o[q - 1]]) {
+          o[q] = o[q - 1];
+          --q;
+        }
+        o[q] = i;
+        moved |= q != i;
+      }
+      if (moved) {
+        changed = 1;
+        for (int q = 0; q < m; ++q) {
+          if (o[q] == q) continue;
+          uint64_t key = t[o[q]];
+          for (int j = 0; j < sv; ++j) {
+            const goap__symfld *x = &f[q * sv + j];
+            goap__field_put(s, x->word, x->shift, x->fmask, (key >> ksh[j]) & x->fmask);
+          }
+        }
+      }
+      if (perm)
+        for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+      continue;
+    }
     /* read each member's tuple and insert the member into the sorted order (stable: a member
      * goes after the equal ones before it); a canonical parent's successor differs in a few
      * members, so the order is nearly sorted and the insertion nearly linear */
@@ -6115,6 +6195,14 @@ int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
       for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
   }
   return changed;
+}
+
+int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
+  return canon_mask(y, s, perm, ~(uint64_t)0);
+}
+
+int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
+  return canon_mask(y, s, perm, y->amask[a]);
 }
 
 /* ---- mapping a plan back -------------------------------------------------------------------- */
@@ -6159,7 +6247,7 @@ int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t 
   goap__sym *y = &p->sym;
   goap__copy_words(y->work, r, p->W);
   goap__action_do(p->d, &p->d->actions[a], y->work);
-  (void)goap__sym_canon(y, y->work, perm);
+  (void)goap__sym_canon_after(y, y->work, a, perm);
   for (int c = 0; c < y->ncls; ++c) {
     const goap__symcls *x = &y->cls[c];
     for (int m = 0; m < x->members; ++m)

@@ -1134,24 +1134,27 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
   if (e->req != p->lr_req || e->node != par || e->pos + p->c_lr < p->lr_w) return;
   int32_t a = node_action(p, n);
   const int32_t *src = p->lr + (size_t)(e->pos % p->c_lr);
-  int32_t *perm = NULL;
-  if (p->sym.on &&
-      goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
-    perm = p->sym.pi;
   size_t w = 0;
+  int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
   for (size_t i = 0; i < e->len;) {
     size_t len = 3 + (size_t)src[i];
     int has = 0;
     for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
     if (!has) {
       memcpy(p->linh + w, src + i, len * sizeof *src);
-      if (perm)
-        for (size_t k = 3; k < len; ++k)
-          p->linh[w + k] = goap__sym_map_action(&p->sym, perm, p->linh[w + k]);
+      if (p->sym.on)
+        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
       w += len;
     }
     i += len;
   }
+  if (slots && goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
+    for (size_t i = 0; i < w;) {
+      size_t len = 3 + (size_t)p->linh[i];
+      for (size_t k = 3; k < len; ++k)
+        p->linh[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, p->linh[i + k]);
+      i += len;
+    }
   p->lm.inh = p->linh;
   p->lm.ninh = w;
 }
@@ -1467,7 +1470,7 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
-    if (canon) (void)goap__sym_canon(&p->sym, t, NULL);
+    if (canon) (void)goap__sym_canon_after(&p->sym, t, a, NULL);
     goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
     if (st != GOAP_OK) return st;
   }

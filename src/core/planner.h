@@ -182,6 +182,9 @@ typedef struct goap__symcls {
   uint32_t fbase;  /* member m's slot fields: fld[fbase + m * slot_vars ..] */
   uint32_t abase;  /* member m's slot actions: acts[abase + m * slot_actions ..] */
   uint32_t mbase;  /* its members in rho / pi: [mbase, mbase + members) */
+  int packed;      /* a member's tuple fits one 64-bit key (ksh: each position's shift in it,
+                      the first position highest, so keys order as tuples do) */
+  uint32_t kbase;  /* its positions' shifts: ksh[kbase .. kbase + slot_vars) */
 } goap__symcls;
 
 typedef struct goap__sym {
@@ -195,8 +198,11 @@ typedef struct goap__sym {
   uint64_t *tup;             /* scratch: one class's slot tuples */
   int32_t *ord;              /* scratch: one class's members in sorted order */
   int32_t *rho, *pi;         /* mapping back: per member of every class */
+  uint32_t *ksh;             /* per class and slot position: its shift in a packed key */
+  uint64_t *amask;           /* per domain action: the classes whose slot variables it writes
+                                (bit c; the last bit stands for class 63 and up) */
   goap_word *work;           /* mapping back: W words */
-  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work;
+  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
 } goap__sym;
 
 /* One entry of the landmark cache: node's landmarks are lr[pos % c_lr ..] (len words). */
@@ -373,6 +379,9 @@ int goap__sym_active_ok(const goap_planner *p);
  * index). perm (NULL: not wanted) receives member -> new position at cls[c].mbase. Returns
  * non-zero when s changed. */
 int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
+/* The same for s = r[a] with r canonical: only the classes action a writes can be out of
+ * order, so only they are sorted (perm, when given, is the identity on the others). */
+int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm);
 /* Maps a plan over canonical states from canon(p->start) onto real actions from p->start,
  * in place. */
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);

@@ -203,10 +203,11 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   GROW(aslot, c_aslot, (size_t)d->nactions);
   goap_status st = goap__sym_shape(d, sym, y->vmark, y->aslot);
   if (st != GOAP_OK) return st;
-  size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0;
+  size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0, nk = 0;
   for (int c = 0; c < sym->class_count; ++c) {
     const goap_symmetry_class *x = &sym->classes[c];
     size_t m = (size_t)x->members;
+    nk += (size_t)x->slot_vars;
     nf += m * (size_t)x->slot_vars;
     na += m * (size_t)x->slot_actions;
     nm += m;
@@ -221,7 +222,17 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   GROW(rho, c_rho, nm);
   GROW(pi, c_pi, nm);
   GROW(work, c_work, (size_t)p->W);
-  uint32_t fb = 0, ab = 0, mb = 0;
+  GROW(ksh, c_ksh, nk);
+  GROW(amask, c_amask, (size_t)d->nactions);
+  for (int a = 0; a < d->nactions; ++a) {
+    uint64_t mk = 0;
+    for (int k = 0; k < d->actions[a].neff; ++k) {
+      int32_t c = y->vmark[d->actions[a].eff[k].var];
+      if (c >= 0) mk |= (uint64_t)1 << (c < 63 ? c : 63);
+    }
+    y->amask[a] = mk;
+  }
+  uint32_t fb = 0, ab = 0, mb = 0, kb = 0;
   for (int c = 0; c < sym->class_count; ++c) {
     const goap_symmetry_class *x = &sym->classes[c];
     goap__symcls *k = &y->cls[c];
@@ -231,6 +242,24 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
     k->fbase = fb;
     k->abase = ab;
     k->mbase = mb;
+    k->kbase = kb;
+    /* a packed key: the positions' bit widths (member 0's fields; every member's match) */
+    uint32_t bits = 0;
+    for (int j = 0; j < x->slot_vars; ++j) {
+      uint64_t fm = d->vars[x->vars[j]].fmask;
+      uint32_t w = 0;
+      while (w < 64 && (fm >> w)) ++w;
+      bits += w;
+    }
+    k->packed = bits <= 64;
+    for (int j = 0, at = (int)bits; j < x->slot_vars; ++j) {
+      uint64_t fm = d->vars[x->vars[j]].fmask;
+      int w = 0;
+      while (w < 64 && (fm >> w)) ++w;
+      at -= w;
+      y->ksh[kb + (uint32_t)j] = k->packed ? (uint32_t)at : 0;
+    }
+    kb += (uint32_t)x->slot_vars;
     for (int i = 0; i < x->members * x->slot_vars; ++i) {
       const goap__var *v = &d->vars[x->vars[i]];
       y->fld[fb].word = v->word;
@@ -279,6 +308,8 @@ void goap__sym_free(goap_planner *p) {
   goap__free(al, y->rho, y->c_rho * sizeof *y->rho);
   goap__free(al, y->pi, y->c_pi * sizeof *y->pi);
   goap__free(al, y->work, y->c_work * sizeof *y->work);
+  goap__free(al, y->ksh, y->c_ksh * sizeof *y->ksh);
+  goap__free(al, y->amask, y->c_amask * sizeof *y->amask);
   memset(y, 0, sizeof *y);
 }
 
@@ -290,14 +321,51 @@ static inline int row_less(const uint64_t *a, const uint64_t *b, int n) {
   return 0;
 }
 
-int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
+static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) {
   int changed = 0;
   uint64_t *t = y->tup;
   int32_t *o = y->ord;
   for (int c = 0; c < y->ncls; ++c) {
     const goap__symcls *k = &y->cls[c];
+    if (!((mask >> (c < 63 ? c : 63)) & 1u)) {
+      if (perm)
+        for (int q = 0; q < k->members; ++q) perm[k->mbase + (uint32_t)q] = q;
+      continue;
+    }
     const goap__symfld *f = y->fld + k->fbase;
     int m = k->members, sv = k->slot_vars, moved = 0;
+    if (k->packed) { /* one key per member: the tuple in a word, compared at once */
+      const uint32_t *ksh = y->ksh + k->kbase;
+      for (int i = 0; i < m; ++i) {
+        uint64_t key = 0;
+        for (int j = 0; j < sv; ++j) {
+          const goap__symfld *x = &f[i * sv + j];
+          key |= goap__field_get(s, x->word, x->shift, x->fmask) << ksh[j];
+        }
+        t[i] = key;
+        int q = i;
+        while (q > 0 && key < t[o[q - 1]]) {
+          o[q] = o[q - 1];
+          --q;
+        }
+        o[q] = i;
+        moved |= q != i;
+      }
+      if (moved) {
+        changed = 1;
+        for (int q = 0; q < m; ++q) {
+          if (o[q] == q) continue;
+          uint64_t key = t[o[q]];
+          for (int j = 0; j < sv; ++j) {
+            const goap__symfld *x = &f[q * sv + j];
+            goap__field_put(s, x->word, x->shift, x->fmask, (key >> ksh[j]) & x->fmask);
+          }
+        }
+      }
+      if (perm)
+        for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+      continue;
+    }
     /* read each member's tuple and insert the member into the sorted order (stable: a member
      * goes after the equal ones before it); a canonical parent's successor differs in a few
      * members, so the order is nearly sorted and the insertion nearly linear */
@@ -330,6 +398,14 @@ int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
       for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
   }
   return changed;
+}
+
+int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
+  return canon_mask(y, s, perm, ~(uint64_t)0);
+}
+
+int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
+  return canon_mask(y, s, perm, y->amask[a]);
 }
 
 /* ---- mapping a plan back -------------------------------------------------------------------- */
@@ -374,7 +450,7 @@ int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t 
   goap__sym *y = &p->sym;
   goap__copy_words(y->work, r, p->W);
   goap__action_do(p->d, &p->d->actions[a], y->work);
-  (void)goap__sym_canon(y, y->work, perm);
+  (void)goap__sym_canon_after(y, y->work, a, perm);
   for (int c = 0; c < y->ncls; ++c) {
     const goap__symcls *x = &y->cls[c];
     for (int m = 0; m < x->members; ++m)
