@@ -1081,6 +1081,7 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
  * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
  * another node, just means a fresh evaluation. Sized at begin; the search allocates nothing. */
 #define LR_WORDS ((size_t)1 << 18)
+#define LH_FIRST ((size_t)1 << 8)
 #define LH_ENTRIES ((size_t)1 << 13)
 
 static goap_status lr_setup(goap_planner *p) {
@@ -1088,11 +1089,12 @@ static goap_status lr_setup(goap_planner *p) {
     size_t c0 = p->c_lh;
     goap_status st = grow_buf(p, (void **)&p->lr, &p->c_lr, p->lr_words ? p->lr_words : LR_WORDS,
                               sizeof *p->lr);
-    if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_ENTRIES, sizeof *p->lh);
+    if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_FIRST, sizeof *p->lh);
     if (st != GOAP_OK) return st;
     memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
     p->lr_w = 0;
   }
+  p->lr_n = 0;
   goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
   if (st != GOAP_OK) return st;
   if (++p->lr_req == 0) { /* wrapped: forget every entry */
@@ -1106,9 +1108,17 @@ static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
   return &p->lh[(node * 2654435761u) & (uint32_t)(p->c_lh - 1)];
 }
 
-/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). */
+/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
+ * cache starts small (a short search touches few pages) and doubles, cleared, whenever a
+ * request has stored more records than it has entries, up to LH_ENTRIES (so a request made
+ * again finds it large enough); a failed or refused growth keeps the smaller cache. */
 static void lr_store(goap_planner *p, uint32_t node) {
   const goap__lmcut *lm = &p->lm;
+  if (++p->lr_n > p->c_lh && p->c_lh < LH_ENTRIES) {
+    size_t c0 = p->c_lh;
+    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK)
+      memset(p->lh, 0, p->c_lh * sizeof *p->lh);
+  }
   size_t len = lm->nlk, cap = p->c_lr;
   if (lm->lk_over || len > cap / 4) return;
   uint64_t pos = p->lr_w;

@@ -254,6 +254,7 @@ struct goap_planner {
                                 overwritten) */
   struct goap__lrent *lh;    /* node -> its record in lr; a cache (c_lh entries, a power of 2) */
   uint32_t lr_req;           /* this request's stamp in lh */
+  size_t lr_n;               /* records this request stored */
   int lr_on;                 /* this request records and inherits landmarks */
   size_t lr_words;           /* the ring's size (0: LR_WORDS; tests make it tiny) */
   int32_t *linh;             /* scratch: an evaluation's inherited landmarks (c_linh words) */
