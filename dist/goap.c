@@ -1799,6 +1799,7 @@ typedef struct goap__lmcut {
                                           both, counting differences in cut_mismatch */
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
+  unsigned long ninherit, nover;       /* evaluations with inherited landmarks; lk overflows */
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
@@ -2765,6 +2766,7 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
   if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
+    lm->nover += !lm->lk_over;
     lm->lk_over = 1;
     return;
   }
@@ -2821,6 +2823,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->nlk = 0;
   lm->lk_over = 0;
   /* inherited landmarks (of this state too, with a valid cost partition: see the top) */
+  lm->ninherit += lm->inh != NULL;
   for (size_t i = 0; lm->inh && i < lm->ninh;) {
     const int32_t *w = lm->inh + i;
     size_t n = (size_t)w[0];
@@ -4108,15 +4111,24 @@ static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
 }
 
 /* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
- * cache starts small (a short search touches few pages) and doubles, cleared, whenever a
- * request has stored more records than it has entries, up to LH_ENTRIES (so a request made
- * again finds it large enough); a failed or refused growth keeps the smaller cache. */
+ * cache starts small (a short search touches few pages) and doubles, its entries rehashed,
+ * once a request has stored more records than a quarter of its entries (few collisions), up
+ * to LH_ENTRIES, so a request made again finds it large enough; a failed or refused growth
+ * keeps the smaller cache. */
 static void lr_store(goap_planner *p, uint32_t node) {
   const goap__lmcut *lm = &p->lm;
-  if (++p->lr_n > p->c_lh && p->c_lh < LH_ENTRIES) {
+  if (++p->lr_n > p->c_lh / 4 && p->c_lh < LH_ENTRIES) { /* few collisions */
     size_t c0 = p->c_lh;
-    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK)
-      memset(p->lh, 0, p->c_lh * sizeof *p->lh);
+    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK) {
+      /* split: an entry of slot i moves to slot i + c0 or stays (the hash's next bit) */
+      memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
+      for (size_t i = 0; i < c0; ++i) {
+        goap__lrent *e = &p->lh[i], *to = lr_slot(p, e->node);
+        if (e->req != p->lr_req || to == e) continue;
+        *to = *e;
+        memset(e, 0, sizeof *e);
+      }
+    }
   }
   size_t len = lm->nlk, cap = p->c_lr;
   if (lm->lk_over || len > cap / 4) return;

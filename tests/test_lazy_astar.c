@@ -171,8 +171,11 @@ TEST(lmcut_inherits_the_parents_landmarks) {
     CHECK_NEAR(small.cost, fresh.cost, 1e-9);
     if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(inh.cost, sc->expect_cost, 1e-9);
   }
-  printf("village, lazy lmcut: %lu rounds fresh, %lu inheriting\n", rounds[0], rounds[1]);
+  printf("village, lazy lmcut: %lu rounds fresh, %lu inheriting (%lu evaluations inherited, "
+         "%lu with the tiny ring)\n", rounds[0], rounds[1], p->lm.ninherit, tiny->lm.ninherit);
   CHECK(2 * rounds[1] < rounds[0]);
+  CHECK(p->lm.ninherit > tiny->lm.ninherit); /* the tiny ring loses records */
+  CHECK(tiny->lm.ninherit > 0);
   goap_planner_destroy(tiny);
   goap_planner_destroy(p);
   goap_file_destroy(f);

@@ -775,6 +775,7 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
   if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
+    lm->nover += !lm->lk_over;
     lm->lk_over = 1;
     return;
   }
@@ -831,6 +832,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->nlk = 0;
   lm->lk_over = 0;
   /* inherited landmarks (of this state too, with a valid cost partition: see the top) */
+  lm->ninherit += lm->inh != NULL;
   for (size_t i = 0; lm->inh && i < lm->ninh;) {
     const int32_t *w = lm->inh + i;
     size_t n = (size_t)w[0];

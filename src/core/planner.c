@@ -1109,15 +1109,24 @@ static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
 }
 
 /* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
- * cache starts small (a short search touches few pages) and doubles, cleared, whenever a
- * request has stored more records than it has entries, up to LH_ENTRIES (so a request made
- * again finds it large enough); a failed or refused growth keeps the smaller cache. */
+ * cache starts small (a short search touches few pages) and doubles, its entries rehashed,
+ * once a request has stored more records than a quarter of its entries (few collisions), up
+ * to LH_ENTRIES, so a request made again finds it large enough; a failed or refused growth
+ * keeps the smaller cache. */
 static void lr_store(goap_planner *p, uint32_t node) {
   const goap__lmcut *lm = &p->lm;
-  if (++p->lr_n > p->c_lh && p->c_lh < LH_ENTRIES) {
+  if (++p->lr_n > p->c_lh / 4 && p->c_lh < LH_ENTRIES) { /* few collisions */
     size_t c0 = p->c_lh;
-    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK)
-      memset(p->lh, 0, p->c_lh * sizeof *p->lh);
+    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK) {
+      /* split: an entry of slot i moves to slot i + c0 or stays (the hash's next bit) */
+      memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
+      for (size_t i = 0; i < c0; ++i) {
+        goap__lrent *e = &p->lh[i], *to = lr_slot(p, e->node);
+        if (e->req != p->lr_req || to == e) continue;
+        *to = *e;
+        memset(e, 0, sizeof *e);
+      }
+    }
   }
   size_t len = lm->nlk, cap = p->c_lr;
   if (lm->lk_over || len > cap / 4) return;
