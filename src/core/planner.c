@@ -1079,7 +1079,9 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
  * partition, so the successor's LM-cut may start from them with the costs they leave and add
  * its own cuts: still admissible (orbit search maps them through the successor's
  * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
- * another node, just means a fresh evaluation. Sized at begin; the search allocates nothing. */
+ * another node, just means a fresh evaluation. The ring is sized at begin; the cache grows
+ * from LH_FIRST to LH_ENTRIES entries at most, a few doublings in a request's first search
+ * (grow-only: the same request again allocates nothing). */
 #define LR_WORDS ((size_t)1 << 18)
 #define LH_FIRST ((size_t)1 << 8)
 #define LH_ENTRIES ((size_t)1 << 13)
