@@ -1793,6 +1793,7 @@ typedef struct goap__lmcut {
                                           per goal_serial, as is everything here) */
   int base_whole;                      /* 1: whole costs, the bucket queue applies */
   int32_t *unsat0;                     /* nop: each operator's precondition count */
+  double *fhinf;                       /* nfact: GOAP__INF each (copied to start an hmax) */
   /* for tests */
   int heap_only;                       /* never use the bucket queue */
   int forward_cut;                     /* 1: find each cut with the forward search; 2: with
@@ -1803,7 +1804,7 @@ typedef struct goap__lmcut {
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk, c_fi;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -2088,7 +2089,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
   F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
   F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
-  F(base, c_base) F(unsat0, c_u0) F(lk, c_lk)
+  F(base, c_base) F(unsat0, c_u0) F(lk, c_lk) F(fhinf, c_fi)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -2388,6 +2389,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(jnext, c_jn, O);
   GROW(jprev, c_jp, O);
   GROW(unsat0, c_u0, O);
+  GROW(fhinf, c_fi, F);
+  for (size_t f = 0; f < F; ++f) lm->fhinf[f] = GOAP__INF;
   GROW(lk, c_lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
   GROW(base, c_base, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
@@ -2601,7 +2604,7 @@ static void junlink(goap__lmcut *lm, int32_t o) {
  * is not reached or disabled). */
 static double lm_hmax(goap__lmcut *lm, double stop) {
   double *fh = lm->fh;
-  for (uint32_t f = 0; f < lm->nfact; ++f) fh[f] = GOAP__INF;
+  memcpy(fh, lm->fhinf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
   memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
   memcpy(lm->unsat, lm->unsat0, lm->nop * sizeof *lm->unsat);
   memset(lm->pcf, 0xff, lm->nop * sizeof *lm->pcf); /* -1 unless reached and enabled */

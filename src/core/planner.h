@@ -143,6 +143,7 @@ typedef struct goap__lmcut {
                                           per goal_serial, as is everything here) */
   int base_whole;                      /* 1: whole costs, the bucket queue applies */
   int32_t *unsat0;                     /* nop: each operator's precondition count */
+  double *fhinf;                       /* nfact: GOAP__INF each (copied to start an hmax) */
   /* for tests */
   int heap_only;                       /* never use the bucket queue */
   int forward_cut;                     /* 1: find each cut with the forward search; 2: with
@@ -153,7 +154,7 @@ typedef struct goap__lmcut {
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk;
+  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk, c_fi;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
