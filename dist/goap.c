@@ -1857,10 +1857,11 @@ typedef struct goap__sym {
   size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
 } goap__sym;
 
-/* One entry of the landmark cache: node's landmarks are lr[pos % c_lr ..] (len words). */
+/* One entry of the landmark cache (16 bytes): node's landmarks are lr[pos % c_lr ..], len
+ * words, with pos the low 48 bits of at and len the high 16. */
 typedef struct goap__lrent {
-  uint64_t pos;
-  uint32_t node, req, len, pad;
+  uint64_t at;
+  uint32_t node, req;
 } goap__lrent;
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
@@ -4090,6 +4091,7 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 #define LR_WORDS ((size_t)1 << 18)
 #define LH_FIRST ((size_t)1 << 8)
 #define LH_ENTRIES ((size_t)1 << 13)
+#define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
 
 static goap_status lr_setup(goap_planner *p) {
   if (!p->lr || !p->lh) {
@@ -4136,7 +4138,7 @@ static void lr_store(goap_planner *p, uint32_t node) {
     }
   }
   size_t len = lm->nlk, cap = p->c_lr;
-  if (lm->lk_over || len > cap / 4) return;
+  if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
   uint64_t pos = p->lr_w;
   size_t at = (size_t)(pos % cap);
   if (at + len > cap) { /* records never wrap: skip to the ring's start */
@@ -4146,10 +4148,9 @@ static void lr_store(goap_planner *p, uint32_t node) {
   memcpy(p->lr + at, lm->lk, len * sizeof *lm->lk);
   p->lr_w = pos + len;
   goap__lrent *e = lr_slot(p, node);
-  e->pos = pos;
+  e->at = (pos & LR_POS) | ((uint64_t)len << 48);
   e->node = node;
   e->req = p->lr_req;
-  e->len = (uint32_t)len;
 }
 
 /* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
@@ -4157,12 +4158,14 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
   uint32_t par = p->npar[n];
   if (par == NONE) return;
   const goap__lrent *e = lr_slot(p, par);
-  if (e->req != p->lr_req || e->node != par || e->pos + p->c_lr < p->lr_w) return;
+  uint64_t pos = e->at & LR_POS;
+  size_t elen = (size_t)(e->at >> 48);
+  if (e->req != p->lr_req || e->node != par || pos + p->c_lr < p->lr_w) return;
   int32_t a = node_action(p, n);
-  const int32_t *src = p->lr + (size_t)(e->pos % p->c_lr);
+  const int32_t *src = p->lr + (size_t)(pos % p->c_lr);
   size_t w = 0;
   int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
-  for (size_t i = 0; i < e->len;) {
+  for (size_t i = 0; i < elen;) {
     size_t len = 3 + (size_t)src[i];
     int has = 0;
     for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
@@ -5037,6 +5040,7 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
 #undef LR_WORDS
 #undef LH_FIRST
 #undef LH_ENTRIES
+#undef LR_POS
 #undef expand_list
 #undef MAX_FANOUT
 #undef build_index

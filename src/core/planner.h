@@ -207,10 +207,11 @@ typedef struct goap__sym {
   size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
 } goap__sym;
 
-/* One entry of the landmark cache: node's landmarks are lr[pos % c_lr ..] (len words). */
+/* One entry of the landmark cache (16 bytes): node's landmarks are lr[pos % c_lr ..], len
+ * words, with pos the low 48 bits of at and len the high 16. */
 typedef struct goap__lrent {
-  uint64_t pos;
-  uint32_t node, req, len, pad;
+  uint64_t at;
+  uint32_t node, req;
 } goap__lrent;
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
