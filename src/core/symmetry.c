@@ -419,18 +419,17 @@ void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
   goap__copy_words(r, p->start, p->W);
   (void)goap__sym_canon(y, r, rho);
   for (int i = 0; i < len; ++i) {
-    int32_t a = plan[i], b = a, k = y->aslot[a];
-    if (k >= 0) {
-      /* the canonical action (member mc, position j) is real member rho^-1(mc)'s */
-      int c = 0;
-      while (c + 1 < y->ncls && (int32_t)y->cls[c + 1].abase <= k) ++c;
-      const goap__symcls *x = &y->cls[c];
-      int sa = x->slot_actions, off = k - (int32_t)x->abase;
-      int mc = off / sa, j = off % sa, real = 0;
-      while (rho[x->mbase + (uint32_t)real] != mc) ++real;
-      b = y->acts[x->abase + (uint32_t)(real * sa + j)];
+    int32_t a = plan[i];
+    if (y->aslot[a] >= 0) {
+      /* the canonical action (member mc, position j) is real member rho^-1(mc)'s: pi holds
+       * rho^-1 for the moment */
+      for (int c = 0; c < y->ncls; ++c) {
+        const goap__symcls *x = &y->cls[c];
+        for (int m = 0; m < x->members; ++m)
+          pi[x->mbase + (uint32_t)rho[x->mbase + (uint32_t)m]] = m;
+      }
+      plan[i] = goap__sym_map_action(y, pi, a);
     }
-    plan[i] = b;
     /* r_{i+1} = canon(r_i[a]) = pi(r_i[a]); rho_{i+1} = pi o rho_i */
     goap__action_do(d, &d->actions[a], r);
     (void)goap__sym_canon(y, r, pi);
