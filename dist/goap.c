@@ -1800,7 +1800,7 @@ typedef struct goap__lmcut {
                                           both, counting differences in cut_mismatch */
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
-  unsigned long ninherit, nover;       /* evaluations with inherited landmarks; lk overflows */
+  unsigned long ninherit;              /* evaluations with inherited landmarks */
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
@@ -2770,7 +2770,6 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
   if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
-    lm->nover += !lm->lk_over;
     lm->lk_over = 1;
     return;
   }
@@ -5890,59 +5889,53 @@ goap_status goap__sym_shape(const goap_domain *d, const goap_symmetry *sym, int3
 
 /* ---- goap_symmetry_check -------------------------------------------------------------------- */
 
-static int cond_cmp(const void *pa, const void *pb) {
-  const goap_cond *a = (const goap_cond *)pa, *b = (const goap_cond *)pb;
+/* A condition or an effect, as the checks compare them: (variable, operator, value). */
+typedef struct sym_item {
+  int32_t var, op, value;
+} sym_item;
+
+static int item_cmp(const void *pa, const void *pb) {
+  const sym_item *a = (const sym_item *)pa, *b = (const sym_item *)pb;
   if (a->var != b->var) return a->var < b->var ? -1 : 1;
   if (a->op != b->op) return a->op < b->op ? -1 : 1;
   if (a->value != b->value) return a->value < b->value ? -1 : 1;
   return 0;
 }
 
-static int eff_cmp(const void *pa, const void *pb) {
-  const goap_effect *a = (const goap_effect *)pa, *b = (const goap_effect *)pb;
-  if (a->var != b->var) return a->var < b->var ? -1 : 1;
-  if (a->op != b->op) return a->op < b->op ? -1 : 1;
-  if (a->value != b->value) return a->value < b->value ? -1 : 1;
-  return 0;
+/* Are buf[0, n) and buf[n, 2n) equal as sets? (Sorts both halves.) */
+static int same_set(sym_item *buf, int n) {
+  qsort(buf, (size_t)n, sizeof *buf, item_cmp);
+  qsort(buf + n, (size_t)n, sizeof *buf, item_cmp);
+  for (int i = 0; i < n; ++i)
+    if (item_cmp(&buf[i], &buf[n + i]) != 0) return 0;
+  return 1;
 }
 
-/* Does renaming the variables of x (n conditions) by vmap give y (n of them), as sets?
- * buf holds 2n conditions. */
+/* Does renaming the variables of conditions x by vmap give conditions y (n each), as sets? */
 static int conds_map(const int32_t *vmap, const goap_cond *x, const goap_cond *y, int n,
-                     goap_cond *buf) {
-  if (n == 0) return 1;
+                     sym_item *buf) {
   for (int i = 0; i < n; ++i) {
-    buf[i] = x[i];
-    buf[i].var = vmap[x[i].var];
-    buf[n + i] = y[i];
+    buf[i] = (sym_item){vmap[x[i].var], (int32_t)x[i].op, x[i].value};
+    buf[n + i] = (sym_item){y[i].var, (int32_t)y[i].op, y[i].value};
   }
-  qsort(buf, (size_t)n, sizeof *buf, cond_cmp);
-  qsort(buf + n, (size_t)n, sizeof *buf, cond_cmp);
-  for (int i = 0; i < n; ++i)
-    if (cond_cmp(&buf[i], &buf[n + i]) != 0) return 0;
-  return 1;
+  return same_set(buf, n);
 }
 
+/* The same for effects. */
 static int effs_map(const int32_t *vmap, const goap_effect *x, const goap_effect *y, int n,
-                    goap_effect *buf) {
-  if (n == 0) return 1;
+                    sym_item *buf) {
   for (int i = 0; i < n; ++i) {
-    buf[i] = x[i];
-    buf[i].var = vmap[x[i].var];
-    buf[n + i] = y[i];
+    buf[i] = (sym_item){vmap[x[i].var], (int32_t)x[i].op, x[i].value};
+    buf[n + i] = (sym_item){y[i].var, (int32_t)y[i].op, y[i].value};
   }
-  qsort(buf, (size_t)n, sizeof *buf, eff_cmp);
-  qsort(buf + n, (size_t)n, sizeof *buf, eff_cmp);
-  for (int i = 0; i < n; ++i)
-    if (eff_cmp(&buf[i], &buf[n + i]) != 0) return 0;
-  return 1;
+  return same_set(buf, n);
 }
 
 /* Is the member permutation sigma of class x an automorphism of d and of the goal? vmap and
  * amap are identities on entry and on return. */
 static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, const int *sigma,
                         const int32_t *aslot, int32_t *vmap, int32_t *amap,
-                        const goap_cond *want, int nwant, goap_cond *cbuf, goap_effect *ebuf) {
+                        const goap_cond *want, int nwant, sym_item *buf) {
   int m = x->members, sv = x->slot_vars, sa = x->slot_actions, ok = 1;
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[sigma[i] * sv + j];
@@ -5952,10 +5945,10 @@ static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, cons
     const goap__action *p = &d->actions[a], *q = &d->actions[amap[a]];
     if (aslot[a] >= 0 && p->dyn_cost) ok = 0;
     else if (p->cost != q->cost || p->npre != q->npre || p->neff != q->neff) ok = 0;
-    else ok = conds_map(vmap, p->pre, q->pre, p->npre, cbuf) &&
-              effs_map(vmap, p->eff, q->eff, p->neff, ebuf);
+    else ok = conds_map(vmap, p->pre, q->pre, p->npre, buf) &&
+              effs_map(vmap, p->eff, q->eff, p->neff, buf);
   }
-  if (ok) ok = conds_map(vmap, want, want, nwant, cbuf);
+  if (ok) ok = conds_map(vmap, want, want, nwant, buf);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[i * sv + j];
     for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[i * sa + j];
@@ -5980,15 +5973,14 @@ goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
     for (int c = 0; c < sym->class_count; ++c)
       if (sym->classes[c].members > maxm && sym->classes[c].members <= d->nvars)
         maxm = sym->classes[c].members;
-  size_t nc = 2 * (size_t)(maxc ? maxc : 1), ne = 2 * (size_t)maxe, nm = (size_t)maxm;
-  size_t bytes = 2 * V * sizeof(int32_t) + 2 * A * sizeof(int32_t) + nc * sizeof(goap_cond) +
-                 ne * sizeof(goap_effect) + nm * sizeof(int);
-  /* one block: conditions and effects first (their alignment), then the int arrays */
+  size_t ni = 2 * (size_t)(maxc > maxe ? maxc : maxe), nm = (size_t)maxm;
+  size_t bytes = 2 * V * sizeof(int32_t) + 2 * A * sizeof(int32_t) + ni * sizeof(sym_item) +
+                 nm * sizeof(int);
+  /* one block: the compared items first, then the int arrays */
   char *blk = (char *)goap__alloc(&d->alloc, bytes);
   if (!blk) return GOAP_OUT_OF_MEMORY;
-  goap_cond *cbuf = (goap_cond *)(void *)blk;
-  goap_effect *ebuf = (goap_effect *)(void *)(blk + nc * sizeof(goap_cond));
-  int32_t *vmark = (int32_t *)(void *)(blk + nc * sizeof(goap_cond) + ne * sizeof(goap_effect));
+  sym_item *buf = (sym_item *)(void *)blk;
+  int32_t *vmark = (int32_t *)(void *)(blk + ni * sizeof(sym_item));
   int32_t *vmap = vmark + V, *aslot = vmap + V, *amap = aslot + A;
   int *sigma = (int *)(void *)(amap + A);
   goap_status st = goap__sym_shape(d, sym, vmark, aslot);
@@ -6003,11 +5995,11 @@ goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
       for (int i = 0; i < m; ++i) sigma[i] = i;
       sigma[0] = 1;
       sigma[1] = 0;
-      if (!generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+      if (!generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, buf))
         st = GOAP_INVALID_ARGUMENT;
       for (int i = 0; i < m; ++i) sigma[i] = (i + 1) % m;
       if (st == GOAP_OK && m > 2 &&
-          !generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+          !generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, buf))
         st = GOAP_INVALID_ARGUMENT;
     }
   }
@@ -17325,52 +17317,42 @@ static int psy_seen_before(const int32_t *args, int i) {
   return 0;
 }
 
+/* The entries of tset set (entry e of count, or act_of[e] when act_of is given) listed per
+ * object they mention: off (nobj + 1, allocated here) indexes men (allocated here). */
+static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_t count,
+                   size_t **off_out, int32_t **men_out) {
+  size_t no = s->nobj;
+  size_t *off = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *off);
+  *off_out = off;
+  if (!off) return 0;
+  memset(off, 0, (no + 1) * sizeof *off);
+  for (int pass = 0; pass < 2; ++pass) {
+    int32_t *men = pass ? *men_out : NULL;
+    for (size_t e = 0; e < count; ++e) {
+      int n;
+      const int32_t *args = px_tset_args(set, act_of ? act_of[e] : (int32_t)e, &n);
+      for (int i = 0; i < n; ++i) {
+        if (psy_seen_before(args, i)) continue;
+        if (pass) men[off[args[i]]++] = (int32_t)e; /* off[o] is o's cursor */
+        else off[args[i] + 1]++;
+      }
+    }
+    if (pass) { /* the cursors ended at the next object's start: shift back */
+      for (size_t o = no; o > 0; --o) off[o] = off[o - 1];
+      off[0] = 0;
+    } else {
+      for (size_t o = 0; o < no; ++o) off[o + 1] += off[o];
+      *men_out = (int32_t *)goap__px_alloc(s->a, (off[no] + 1) * sizeof **men_out);
+      if (!*men_out) return 0;
+    }
+  }
+  return 1;
+}
+
 static int psy_build_mentions(psy_sctx *s) {
   px_task_core *t = s->t;
-  size_t no = s->nobj;
-  s->aoff = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *s->aoff);
-  s->koff = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *s->koff);
-  if (!s->aoff || !s->koff) return 0;
-  memset(s->aoff, 0, (no + 1) * sizeof *s->aoff);
-  memset(s->koff, 0, (no + 1) * sizeof *s->koff);
-  for (size_t e = 0; e < s->natoms; ++e) {
-    int n;
-    const int32_t *args = px_tset_args(&t->atoms, (int32_t)e, &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->aoff[args[i] + 1]++;
-  }
-  for (int k = 0; k < s->na; ++k) {
-    int n;
-    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->koff[args[i] + 1]++;
-  }
-  for (size_t o = 0; o < no; ++o) {
-    s->aoff[o + 1] += s->aoff[o];
-    s->koff[o + 1] += s->koff[o];
-  }
-  s->amen = (int32_t *)goap__px_alloc(s->a, (s->aoff[no] + 1) * sizeof *s->amen);
-  s->kmen = (int32_t *)goap__px_alloc(s->a, (s->koff[no] + 1) * sizeof *s->kmen);
-  if (!s->amen || !s->kmen) return 0;
-  /* fill, using aoff[o] as the cursor, then shift back */
-  for (size_t e = 0; e < s->natoms; ++e) {
-    int n;
-    const int32_t *args = px_tset_args(&t->atoms, (int32_t)e, &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->amen[s->aoff[args[i]]++] = (int32_t)e;
-  }
-  for (int k = 0; k < s->na; ++k) {
-    int n;
-    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->kmen[s->koff[args[i]]++] = k;
-  }
-  for (size_t o = no; o > 0; --o) {
-    s->aoff[o] = s->aoff[o - 1];
-    s->koff[o] = s->koff[o - 1];
-  }
-  s->aoff[0] = s->koff[0] = 0;
-  return 1;
+  return psy_csr(s, &t->atoms, NULL, s->natoms, &s->aoff, &s->amen) &&
+         psy_csr(s, &t->gacts, t->act_of, (size_t)s->na, &s->koff, &s->kmen);
 }
 
 static uint64_t psy_signature(const psy_sctx *s, int32_t o) {

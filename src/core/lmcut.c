@@ -777,7 +777,6 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
   if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
-    lm->nover += !lm->lk_over;
     lm->lk_over = 1;
     return;
   }

@@ -150,7 +150,7 @@ typedef struct goap__lmcut {
                                           both, counting differences in cut_mismatch */
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
-  unsigned long ninherit, nover;       /* evaluations with inherited landmarks; lk overflows */
+  unsigned long ninherit;              /* evaluations with inherited landmarks */
   size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
   size_t c_cm, c_cs, c_uc, c_uo, c_in;
   size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;

@@ -60,59 +60,53 @@ goap_status goap__sym_shape(const goap_domain *d, const goap_symmetry *sym, int3
 
 /* ---- goap_symmetry_check -------------------------------------------------------------------- */
 
-static int cond_cmp(const void *pa, const void *pb) {
-  const goap_cond *a = (const goap_cond *)pa, *b = (const goap_cond *)pb;
+/* A condition or an effect, as the checks compare them: (variable, operator, value). */
+typedef struct sym_item {
+  int32_t var, op, value;
+} sym_item;
+
+static int item_cmp(const void *pa, const void *pb) {
+  const sym_item *a = (const sym_item *)pa, *b = (const sym_item *)pb;
   if (a->var != b->var) return a->var < b->var ? -1 : 1;
   if (a->op != b->op) return a->op < b->op ? -1 : 1;
   if (a->value != b->value) return a->value < b->value ? -1 : 1;
   return 0;
 }
 
-static int eff_cmp(const void *pa, const void *pb) {
-  const goap_effect *a = (const goap_effect *)pa, *b = (const goap_effect *)pb;
-  if (a->var != b->var) return a->var < b->var ? -1 : 1;
-  if (a->op != b->op) return a->op < b->op ? -1 : 1;
-  if (a->value != b->value) return a->value < b->value ? -1 : 1;
-  return 0;
+/* Are buf[0, n) and buf[n, 2n) equal as sets? (Sorts both halves.) */
+static int same_set(sym_item *buf, int n) {
+  qsort(buf, (size_t)n, sizeof *buf, item_cmp);
+  qsort(buf + n, (size_t)n, sizeof *buf, item_cmp);
+  for (int i = 0; i < n; ++i)
+    if (item_cmp(&buf[i], &buf[n + i]) != 0) return 0;
+  return 1;
 }
 
-/* Does renaming the variables of x (n conditions) by vmap give y (n of them), as sets?
- * buf holds 2n conditions. */
+/* Does renaming the variables of conditions x by vmap give conditions y (n each), as sets? */
 static int conds_map(const int32_t *vmap, const goap_cond *x, const goap_cond *y, int n,
-                     goap_cond *buf) {
-  if (n == 0) return 1;
+                     sym_item *buf) {
   for (int i = 0; i < n; ++i) {
-    buf[i] = x[i];
-    buf[i].var = vmap[x[i].var];
-    buf[n + i] = y[i];
+    buf[i] = (sym_item){vmap[x[i].var], (int32_t)x[i].op, x[i].value};
+    buf[n + i] = (sym_item){y[i].var, (int32_t)y[i].op, y[i].value};
   }
-  qsort(buf, (size_t)n, sizeof *buf, cond_cmp);
-  qsort(buf + n, (size_t)n, sizeof *buf, cond_cmp);
-  for (int i = 0; i < n; ++i)
-    if (cond_cmp(&buf[i], &buf[n + i]) != 0) return 0;
-  return 1;
+  return same_set(buf, n);
 }
 
+/* The same for effects. */
 static int effs_map(const int32_t *vmap, const goap_effect *x, const goap_effect *y, int n,
-                    goap_effect *buf) {
-  if (n == 0) return 1;
+                    sym_item *buf) {
   for (int i = 0; i < n; ++i) {
-    buf[i] = x[i];
-    buf[i].var = vmap[x[i].var];
-    buf[n + i] = y[i];
+    buf[i] = (sym_item){vmap[x[i].var], (int32_t)x[i].op, x[i].value};
+    buf[n + i] = (sym_item){y[i].var, (int32_t)y[i].op, y[i].value};
   }
-  qsort(buf, (size_t)n, sizeof *buf, eff_cmp);
-  qsort(buf + n, (size_t)n, sizeof *buf, eff_cmp);
-  for (int i = 0; i < n; ++i)
-    if (eff_cmp(&buf[i], &buf[n + i]) != 0) return 0;
-  return 1;
+  return same_set(buf, n);
 }
 
 /* Is the member permutation sigma of class x an automorphism of d and of the goal? vmap and
  * amap are identities on entry and on return. */
 static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, const int *sigma,
                         const int32_t *aslot, int32_t *vmap, int32_t *amap,
-                        const goap_cond *want, int nwant, goap_cond *cbuf, goap_effect *ebuf) {
+                        const goap_cond *want, int nwant, sym_item *buf) {
   int m = x->members, sv = x->slot_vars, sa = x->slot_actions, ok = 1;
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[sigma[i] * sv + j];
@@ -122,10 +116,10 @@ static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, cons
     const goap__action *p = &d->actions[a], *q = &d->actions[amap[a]];
     if (aslot[a] >= 0 && p->dyn_cost) ok = 0;
     else if (p->cost != q->cost || p->npre != q->npre || p->neff != q->neff) ok = 0;
-    else ok = conds_map(vmap, p->pre, q->pre, p->npre, cbuf) &&
-              effs_map(vmap, p->eff, q->eff, p->neff, ebuf);
+    else ok = conds_map(vmap, p->pre, q->pre, p->npre, buf) &&
+              effs_map(vmap, p->eff, q->eff, p->neff, buf);
   }
-  if (ok) ok = conds_map(vmap, want, want, nwant, cbuf);
+  if (ok) ok = conds_map(vmap, want, want, nwant, buf);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[i * sv + j];
     for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[i * sa + j];
@@ -150,15 +144,14 @@ goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
     for (int c = 0; c < sym->class_count; ++c)
       if (sym->classes[c].members > maxm && sym->classes[c].members <= d->nvars)
         maxm = sym->classes[c].members;
-  size_t nc = 2 * (size_t)(maxc ? maxc : 1), ne = 2 * (size_t)maxe, nm = (size_t)maxm;
-  size_t bytes = 2 * V * sizeof(int32_t) + 2 * A * sizeof(int32_t) + nc * sizeof(goap_cond) +
-                 ne * sizeof(goap_effect) + nm * sizeof(int);
-  /* one block: conditions and effects first (their alignment), then the int arrays */
+  size_t ni = 2 * (size_t)(maxc > maxe ? maxc : maxe), nm = (size_t)maxm;
+  size_t bytes = 2 * V * sizeof(int32_t) + 2 * A * sizeof(int32_t) + ni * sizeof(sym_item) +
+                 nm * sizeof(int);
+  /* one block: the compared items first, then the int arrays */
   char *blk = (char *)goap__alloc(&d->alloc, bytes);
   if (!blk) return GOAP_OUT_OF_MEMORY;
-  goap_cond *cbuf = (goap_cond *)(void *)blk;
-  goap_effect *ebuf = (goap_effect *)(void *)(blk + nc * sizeof(goap_cond));
-  int32_t *vmark = (int32_t *)(void *)(blk + nc * sizeof(goap_cond) + ne * sizeof(goap_effect));
+  sym_item *buf = (sym_item *)(void *)blk;
+  int32_t *vmark = (int32_t *)(void *)(blk + ni * sizeof(sym_item));
   int32_t *vmap = vmark + V, *aslot = vmap + V, *amap = aslot + A;
   int *sigma = (int *)(void *)(amap + A);
   goap_status st = goap__sym_shape(d, sym, vmark, aslot);
@@ -173,11 +166,11 @@ goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
       for (int i = 0; i < m; ++i) sigma[i] = i;
       sigma[0] = 1;
       sigma[1] = 0;
-      if (!generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+      if (!generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, buf))
         st = GOAP_INVALID_ARGUMENT;
       for (int i = 0; i < m; ++i) sigma[i] = (i + 1) % m;
       if (st == GOAP_OK && m > 2 &&
-          !generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, cbuf, ebuf))
+          !generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, buf))
         st = GOAP_INVALID_ARGUMENT;
     }
   }

@@ -89,52 +89,42 @@ static int psy_seen_before(const int32_t *args, int i) {
   return 0;
 }
 
+/* The entries of tset set (entry e of count, or act_of[e] when act_of is given) listed per
+ * object they mention: off (nobj + 1, allocated here) indexes men (allocated here). */
+static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_t count,
+                   size_t **off_out, int32_t **men_out) {
+  size_t no = s->nobj;
+  size_t *off = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *off);
+  *off_out = off;
+  if (!off) return 0;
+  memset(off, 0, (no + 1) * sizeof *off);
+  for (int pass = 0; pass < 2; ++pass) {
+    int32_t *men = pass ? *men_out : NULL;
+    for (size_t e = 0; e < count; ++e) {
+      int n;
+      const int32_t *args = px_tset_args(set, act_of ? act_of[e] : (int32_t)e, &n);
+      for (int i = 0; i < n; ++i) {
+        if (psy_seen_before(args, i)) continue;
+        if (pass) men[off[args[i]]++] = (int32_t)e; /* off[o] is o's cursor */
+        else off[args[i] + 1]++;
+      }
+    }
+    if (pass) { /* the cursors ended at the next object's start: shift back */
+      for (size_t o = no; o > 0; --o) off[o] = off[o - 1];
+      off[0] = 0;
+    } else {
+      for (size_t o = 0; o < no; ++o) off[o + 1] += off[o];
+      *men_out = (int32_t *)goap__px_alloc(s->a, (off[no] + 1) * sizeof **men_out);
+      if (!*men_out) return 0;
+    }
+  }
+  return 1;
+}
+
 static int psy_build_mentions(psy_sctx *s) {
   px_task_core *t = s->t;
-  size_t no = s->nobj;
-  s->aoff = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *s->aoff);
-  s->koff = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *s->koff);
-  if (!s->aoff || !s->koff) return 0;
-  memset(s->aoff, 0, (no + 1) * sizeof *s->aoff);
-  memset(s->koff, 0, (no + 1) * sizeof *s->koff);
-  for (size_t e = 0; e < s->natoms; ++e) {
-    int n;
-    const int32_t *args = px_tset_args(&t->atoms, (int32_t)e, &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->aoff[args[i] + 1]++;
-  }
-  for (int k = 0; k < s->na; ++k) {
-    int n;
-    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->koff[args[i] + 1]++;
-  }
-  for (size_t o = 0; o < no; ++o) {
-    s->aoff[o + 1] += s->aoff[o];
-    s->koff[o + 1] += s->koff[o];
-  }
-  s->amen = (int32_t *)goap__px_alloc(s->a, (s->aoff[no] + 1) * sizeof *s->amen);
-  s->kmen = (int32_t *)goap__px_alloc(s->a, (s->koff[no] + 1) * sizeof *s->kmen);
-  if (!s->amen || !s->kmen) return 0;
-  /* fill, using aoff[o] as the cursor, then shift back */
-  for (size_t e = 0; e < s->natoms; ++e) {
-    int n;
-    const int32_t *args = px_tset_args(&t->atoms, (int32_t)e, &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->amen[s->aoff[args[i]]++] = (int32_t)e;
-  }
-  for (int k = 0; k < s->na; ++k) {
-    int n;
-    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
-    for (int i = 0; i < n; ++i)
-      if (!psy_seen_before(args, i)) s->kmen[s->koff[args[i]]++] = k;
-  }
-  for (size_t o = no; o > 0; --o) {
-    s->aoff[o] = s->aoff[o - 1];
-    s->koff[o] = s->koff[o - 1];
-  }
-  s->aoff[0] = s->koff[0] = 0;
-  return 1;
+  return psy_csr(s, &t->atoms, NULL, s->natoms, &s->aoff, &s->amen) &&
+         psy_csr(s, &t->gacts, t->act_of, (size_t)s->na, &s->koff, &s->kmen);
 }
 
 static uint64_t psy_signature(const psy_sctx *s, int32_t o) {
