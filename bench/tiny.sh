@@ -38,16 +38,16 @@ if not os.access(runner, os.X_OK):
 print("timed by: %s" % (runner or "python subprocess (no goap_bench_runs in the build)"))
 
 def timed(cmd, n):
-    """(median ms, min ms) of n whole runs of cmd"""
+    """(median ms, min ms, median minor page faults or None) of n whole runs of cmd"""
     if runner:
         out = subprocess.run([runner, str(n)] + cmd, stdout=subprocess.PIPE).stdout.decode().split()
-        return float(out[0]), float(out[1])
+        return float(out[0]), float(out[1]), int(out[3])
     ts = []
     for _ in range(n):
         t0 = time.perf_counter()
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         ts.append(time.perf_counter() - t0)
-    return 1000 * statistics.median(ts), 1000 * min(ts)
+    return 1000 * statistics.median(ts), 1000 * min(ts), None
 
 def floor(cmd):
     return timed([os.path.realpath(cmd[0]) if os.path.sep in cmd[0] else "/bin/" + cmd[0]] + cmd[1:],
@@ -55,21 +55,24 @@ def floor(cmd):
 # what any process costs through the same harness (fork, exec, dynamic loading, exit)
 print("start-up floor (median): /bin/true %.1f ms, goap --version %.1f ms" % (
     floor(["true"]), floor([goap, "--version"])))
-print("| domain | instance | cost | median ms | min ms |%s" % (" instructions |" if instr else ""))
-print("|---|---|---:|---:|---:|%s" % ("---:|" if instr else ""))
-meds, ins, bad = [], [], 0
+print("| domain | instance | cost | median ms | min ms | page faults |%s" % (
+    " instructions |" if instr else ""))
+print("|---|---|---:|---:|---:|---:|%s" % ("---:|" if instr else ""))
+meds, ins, flts, bad = [], [], [], 0
 for r in rows:
     d = os.path.join(bench, r["domain"], r["domain_file"])
     p = os.path.join(bench, r["domain"], r["problem_file"])
     out = subprocess.run([goap, "pddl", d, p], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL).stdout.decode()
-    med, mn = timed([goap, "pddl", d, p], runs)
+    med, mn, flt = timed([goap, "pddl", d, p], runs)
     m = re.search(r"; cost = (\d+)", out)
     cost = m.group(1) if m else "-"
     if cost != r["optimal_cost"].strip():
         bad += 1
         cost += " (want %s)" % r["optimal_cost"].strip()
     meds.append(med)
+    if flt is not None:
+        flts.append(flt)
     extra = ""
     if instr:
         cg = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
@@ -78,12 +81,15 @@ for r in rows:
         n = int(re.search(r"refs:\s+([\d,]+)", cg).group(1).replace(",", ""))
         ins.append(n)
         extra = " %.2f M |" % (n / 1e6)
-    print("| %s | %s | %s | %.1f | %.1f |%s" % (r["domain"], r["instance"], cost, med,
-                                               mn, extra), flush=True)
+    print("| %s | %s | %s | %.1f | %.1f | %s |%s" % (r["domain"], r["instance"], cost, med, mn,
+                                                    "-" if flt is None else flt, extra),
+          flush=True)
 print()
 print("instances: %d, wrong cost: %d" % (len(rows), bad))
 print("median of per-instance medians: %.1f ms; under 10 ms: %d of %d; worst %.1f ms" % (
     statistics.median(meds), sum(1 for x in meds if x < 10), len(meds), max(meds)))
+if flts:
+    print("page faults per run: median %d, most %d" % (statistics.median(flts), max(flts)))
 if instr:
     print("instructions: median %.2f M, total %.0f M, under 10 M: %d" % (
         statistics.median(ins) / 1e6, sum(ins) / 1e6, sum(1 for x in ins if x < 10e6)))
