@@ -16,6 +16,7 @@
 #endif
 #include "arena.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,6 +24,9 @@
 #define HUGE ((size_t)2 * 1024 * 1024)
 #define CHUNK ((size_t)8 * 1024 * 1024)
 #define HDR ((size_t)16)
+
+/* blocks sit 16 bytes past a 16-byte boundary: aligned for any object, as malloc's */
+_Static_assert(_Alignof(max_align_t) <= 16, "the header keeps 16-byte alignment only");
 
 typedef struct hdr {
   size_t size; /* the caller's size (or, when free, the next free block) */
@@ -64,7 +68,6 @@ static char *map_aligned(cli_arena *a, size_t len) {
 static void unmap(cli_arena *a, void *p, size_t len) {
   munmap(p, len);
   a->mapped -= len;
-  /* huge_advised is a running total of what was advised, for the tests and --stats */
 }
 
 void cli_arena_init(cli_arena *a) { memset(a, 0, sizeof *a); }
@@ -156,7 +159,11 @@ void *cli_arena_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) 
       char *dst = map_aligned(a, len);
       if (!dst) return NULL;
       size_t old_len = h->kind;
+#if defined(__linux__)
       void *moved = mremap(h, old_len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+#else
+      void *moved = MAP_FAILED; /* no mremap: copy */
+#endif
       if (moved == MAP_FAILED) {
         memcpy(dst, h, HDR + h->size);
         unmap(a, h, old_len);

@@ -34,7 +34,7 @@ typedef struct cli_arena {
   char *bump, *end;                   /* the unused rest of the current chunk */
   void *chunks;                       /* the chunk list (linked through each chunk's start) */
   size_t mapped;                      /* bytes mapped now (chunks and large blocks) */
-  size_t huge_advised;                /* bytes of those that madvise(MADV_HUGEPAGE) accepted */
+  size_t huge_advised;                /* bytes madvise(MADV_HUGEPAGE) accepted (a running total) */
   unsigned long maps;                 /* mmap calls so far */
 } cli_arena;
 
