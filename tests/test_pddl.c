@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -799,36 +800,6 @@ TEST(validator_reports_the_first_failure) {
 
 /* ---- allocation failures ---------------------------------------------------------------- */
 
-typedef struct count_alloc {
-  size_t calls, fail_at, outstanding;
-  int bad;
-} count_alloc;
-
-typedef struct blk {
-  size_t size;
-  max_align_t pad;
-} blk;
-
-static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  count_alloc *c = (count_alloc *)ctx;
-  blk *b = ptr ? (blk *)ptr - 1 : NULL;
-  if (b && b->size != old_size) c->bad++;
-  if (new_size == 0) {
-    if (b) {
-      c->outstanding -= b->size;
-      free(b);
-    }
-    return NULL;
-  }
-  if (++c->calls == c->fail_at) return NULL;
-  blk *nb = (blk *)realloc(b, sizeof(blk) + new_size);
-  if (!nb) abort();
-  if (b) c->outstanding -= old_size;
-  nb->size = new_size;
-  c->outstanding += new_size;
-  return nb + 1;
-}
-
 TEST(allocation_failures_are_clean) {
   size_t dl, pl;
   char *dom = read_test_file("grid.pddl", &dl);
@@ -836,13 +807,12 @@ TEST(allocation_failures_are_clean) {
   REQUIRE(dom && prob);
   int successes = 0;
   for (size_t k = 1; k < 100000; ++k) {
-    count_alloc c;
+    test_alloc c;
     memset(&c, 0, sizeof c);
     c.fail_at = k;
     goap_pddl_options opt;
     memset(&opt, 0, sizeof opt);
-    opt.allocator.fn = count_fn;
-    opt.allocator.ctx = &c;
+    opt.allocator = test_alloc_hook(&c);
     goap_pddl_task *t = NULL;
     goap_diag err;
     goap_status st = goap_pddl_parse("g", dom, dl, "p", prob, pl, &opt, &t, &err);
@@ -850,7 +820,7 @@ TEST(allocation_failures_are_clean) {
       CHECK_NEAR(plan_cost(t, NULL, 0), 19.0, 0);
       goap_pddl_destroy(t);
       CHECK_EQ_INT(c.outstanding, 0);
-      CHECK_EQ_INT(c.bad, 0);
+      CHECK_EQ_INT(c.bad_old_size, 0);
       successes++;
       if (c.calls < k) break; /* no allocation was failed: every point has been tried */
       continue;
@@ -858,8 +828,8 @@ TEST(allocation_failures_are_clean) {
     CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
     CHECK(t == NULL);
     CHECK_EQ_INT(c.outstanding, 0);
-    CHECK_EQ_INT(c.bad, 0);
-    if (c.outstanding || c.bad || st != GOAP_OUT_OF_MEMORY) {
+    CHECK_EQ_INT(c.bad_old_size, 0);
+    if (c.outstanding || c.bad_old_size || st != GOAP_OUT_OF_MEMORY) {
       fprintf(stderr, "failing allocation %zu: %s (%s)\n", k, goap_status_name(st), err.message);
       break;
     }

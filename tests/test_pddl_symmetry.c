@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -592,36 +593,6 @@ TEST(the_result_is_cached) {
   goap_pddl_destroy(t);
 }
 
-typedef struct count_alloc {
-  size_t calls, fail_at, outstanding;
-  int bad;
-} count_alloc;
-
-typedef struct blk {
-  size_t size;
-  max_align_t pad;
-} blk;
-
-static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  count_alloc *c = (count_alloc *)ctx;
-  blk *b = ptr ? (blk *)ptr - 1 : NULL;
-  if (b && b->size != old_size) c->bad++;
-  if (new_size == 0) {
-    if (b) {
-      c->outstanding -= b->size;
-      free(b);
-    }
-    return NULL;
-  }
-  if (++c->calls == c->fail_at) return NULL;
-  blk *nb = (blk *)realloc(b, sizeof(blk) + new_size);
-  if (!nb) abort();
-  if (b) c->outstanding -= old_size;
-  nb->size = new_size;
-  c->outstanding += new_size;
-  return nb + 1;
-}
-
 /* Every allocation of goap_pddl_symmetry fails once: GOAP_OUT_OF_MEMORY, nothing cached, and
  * the next call computes the same classes; nothing leaks. */
 TEST(allocation_failures_are_clean) {
@@ -629,12 +600,11 @@ TEST(allocation_failures_are_clean) {
   gripper_prob(prob, sizeof prob, 4, NULL);
   int failures_seen = 0, done = 0;
   for (size_t k = 1; k < 10000 && !done; ++k) {
-    count_alloc c;
+    test_alloc c;
     memset(&c, 0, sizeof c);
     goap_pddl_options o;
     memset(&o, 0, sizeof o);
-    o.allocator.fn = count_fn;
-    o.allocator.ctx = &c;
+    o.allocator = test_alloc_hook(&c);
     goap_pddl_task *t = load(gripper_dom, prob, &o);
     REQUIRE(t != NULL);
     c.fail_at = c.calls + k;
@@ -657,8 +627,8 @@ TEST(allocation_failures_are_clean) {
     }
     goap_pddl_destroy(t);
     CHECK_EQ_INT(c.outstanding, 0);
-    CHECK_EQ_INT(c.bad, 0);
-    if (c.outstanding || c.bad) break;
+    CHECK_EQ_INT(c.bad_old_size, 0);
+    if (c.outstanding || c.bad_old_size) break;
   }
   CHECK(done);
   CHECK(failures_seen >= 5);
