@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_util.h"
 
 /* ------------------------------------------------------------------------------------------
  * Cases: bool atoms, actions with literal preconditions and effects
@@ -479,17 +480,6 @@ typedef struct measurement {
   long plans;
 } measurement;
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 #define MAX_BATCHES 4096
 
 static int measure(const prepared *pc, double optimal, goap_search s, goap_heuristic h,
@@ -517,9 +507,9 @@ static int measure(const prepared *pc, double optimal, goap_search s, goap_heuri
   r.plan_capacity = (int)(sizeof plan / sizeof plan[0]);
 
   /* warm-up (and the single-plan time estimate) */
-  double t0 = now_ns();
+  double t0 = bench_now_ns();
   goap_plan(p, &req, &r);
-  double one = now_ns() - t0;
+  double one = bench_now_ns() - t0;
   memset(m, 0, sizeof *m);
   m->status = r.status;
   m->cost = r.cost;
@@ -534,24 +524,24 @@ static int measure(const prepared *pc, double optimal, goap_search s, goap_heuri
   long batch = 1, plans = 0;
   if (o->reps <= 0 && one < 50000.0) batch = (long)(50000.0 / (one > 1.0 ? one : 1.0)) + 1;
   uint64_t allocs_before = cnt.allocs;
-  double start = now_ns();
+  double start = bench_now_ns();
   for (;;) {
     if (o->reps > 0) {
       if (nb >= o->reps || nb >= MAX_BATCHES) break;
     } else {
-      double elapsed = (now_ns() - start) * 1e-9;
+      double elapsed = (bench_now_ns() - start) * 1e-9;
       if (nb >= MAX_BATCHES) break;
       if (nb >= 20 && elapsed >= o->min_time) break;
       if (nb >= 3 && elapsed >= 10.0 * o->min_time) break; /* very slow plans */
     }
-    double b0 = now_ns();
+    double b0 = bench_now_ns();
     for (long i = 0; i < batch; ++i) goap_plan(p, &req, &r);
-    double b1 = now_ns();
+    double b1 = bench_now_ns();
     batch_ns[nb++] = (b1 - b0) / (double)batch;
     plans += batch;
   }
   m->allocs_per_plan = plans ? (double)(cnt.allocs - allocs_before) / (double)plans : 0.0;
-  qsort(batch_ns, (size_t)nb, sizeof batch_ns[0], cmp_double);
+  qsort(batch_ns, (size_t)nb, sizeof batch_ns[0], bench_cmp_double);
   m->ns_per_plan = nb ? (nb % 2 ? batch_ns[nb / 2]
                                : 0.5 * (batch_ns[nb / 2 - 1] + batch_ns[nb / 2]))
                       : one;

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_util.h"
 
 #ifndef GOAP_EXAMPLES_DIR
 #define GOAP_EXAMPLES_DIR "examples"
@@ -176,12 +177,6 @@ static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
 
 /* ---- timing ---------------------------------------------------------------------------------- */
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* CPU time of this thread: unlike the wall clock, it does not count the time the thread waits
  * for a core while other processes run (the machine is shared). */
 static double cpu_ns(void) {
@@ -197,19 +192,9 @@ typedef struct stamp {
 
 static stamp stamp_now(void) {
   stamp s;
-  s.wall = now_ns();
+  s.wall = bench_now_ns();
   s.cpu = cpu_ns();
   return s;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 typedef struct totals {
@@ -361,8 +346,8 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
   }
   totals t1 = sum_stats(&c);
   goap_plan_cache_stats c1 = goap_plan_cache_get_stats(cache);
-  r->ns_per_update = median(ft, o->frames) / n;
-  r->ns_per_update_cpu = median(fc, o->frames) / n;
+  r->ns_per_update = bench_median(ft, o->frames) / n;
+  r->ns_per_update_cpu = bench_median(fc, o->frames) / n;
   r->updates_per_s = 1e9 / r->ns_per_update_cpu;
   r->plans_per_frame = (double)(t1.plans - t0.plans) / o->frames;
   r->searches_per_frame =
@@ -411,13 +396,13 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
   double fastest = fc[0];
   for (int run = 1; run < o->runs; ++run)
     if (fc[run] < fastest) fastest = fc[run];
-  r->replan_ms = median(ft, o->runs) / 1e6;
-  r->replan_cpu_ms = median(fc, o->runs) / 1e6;
+  r->replan_ms = bench_median(ft, o->runs) / 1e6;
+  r->replan_cpu_ms = bench_median(fc, o->runs) / 1e6;
   r->replan_cpu_ms_min = fastest / 1e6;
   r->us_per_replan = r->replan_cpu_ms * 1e3 / n;
   r->expanded_per_replan = (double)expanded / ((double)o->runs * n);
   r->hit_rate_replan = looks ? (double)hits / (double)looks : 0;
-  r->core_ms = median(ct, o->runs) / 1e6;
+  r->core_ms = bench_median(ct, o->runs) / 1e6;
   free(mems);
   free(ct);
   goap_planner_destroy(core);

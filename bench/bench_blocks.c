@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_util.h"
 
 #define MAXB 16
 
@@ -206,12 +207,6 @@ typedef struct run {
   int plan_length, valid;
 } run;
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static double cpu_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -245,11 +240,11 @@ static run plan_once(const blocks *w, const goap_word *start, const goap_cond *w
   memset(&res, 0, sizeof res);
   res.plan = plan_buf;
   res.plan_capacity = 4096;
-  double t0 = now_ms(), c0 = cpu_ms();
+  double t0 = bench_now_ms(), c0 = cpu_ms();
   goap_plan(p, &req, &res);
   run r;
   memset(&r, 0, sizeof r);
-  r.ms = now_ms() - t0;
+  r.ms = bench_now_ms() - t0;
   r.cpu_ms = cpu_ms() - c0;
   r.status = res.status;
   r.cost = res.cost;

@@ -23,17 +23,7 @@
 #include <time.h>
 
 #include "blocks_htn.h"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
+#include "bench_util.h"
 
 typedef struct run_out {
   int ok;           /* planned and reached the goal */
@@ -68,9 +58,9 @@ static run_out run_problem(const bw_problem *pr, int reps, char **expect, int ex
     goto out;
   }
   for (int i = 0; i < reps; ++i) {
-    double t0 = now_s();
+    double t0 = bench_now_s();
     goap_status st = goap_htn_plan(p, &q, &r);
-    double t1 = now_s();
+    double t1 = bench_now_s();
     if (st != GOAP_OK) goto out;
     if (times) times[(*ntimes)++] = t1 - t0;
   }
@@ -247,7 +237,7 @@ int main(int argc, char **argv) {
         bw_problem_free(&pr, plan, plan_len);
       }
       if (times && nt) {
-        qsort(times, (size_t)nt, sizeof *times, cmp_double);
+        qsort(times, (size_t)nt, sizeof *times, bench_cmp_double);
         printf("%-28s %6d %9.0f %12.4f %8s\n", "GTPyhop set (identical?)", size,
                count ? (double)lens / count : 0.0, times[nt / 2] * 1e3,
                all_ok ? "yes" : "NO");
@@ -276,7 +266,7 @@ int main(int argc, char **argv) {
       bw_problem_free(&pr, NULL, 0);
     }
     if (times && nt) {
-      qsort(times, (size_t)nt, sizeof *times, cmp_double);
+      qsort(times, (size_t)nt, sizeof *times, bench_cmp_double);
       printf("%-28s %6d %9.0f %12.4f %8s\n", "random (our generator)", sizes[s],
              (double)lens / seeds, times[nt / 2] * 1e3, all_ok ? "yes" : "NO");
     }

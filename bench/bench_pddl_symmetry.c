@@ -17,17 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
+#include "bench_util.h"
 
 int main(int argc, char **argv) {
   int reps = 21, i = 1, rc = 0;
@@ -55,9 +45,9 @@ int main(int argc, char **argv) {
         ok = 0;
         break;
       }
-      double t0 = now_us();
+      double t0 = bench_now_us();
       goap_status st = goap_pddl_symmetry(task, &sym);
-      t[r] = now_us() - t0;
+      t[r] = bench_now_us() - t0;
       if (st != GOAP_OK) {
         fprintf(stderr, "%s: goap_pddl_symmetry: %s\n", argv[i + 1], goap_status_name(st));
         ok = 0;
@@ -72,7 +62,7 @@ int main(int argc, char **argv) {
       rc = 1;
       continue;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    qsort(t, (size_t)reps, sizeof *t, bench_cmp_double);
     goap_pddl_info info;
     goap_pddl_get_info(last, &info);
     const goap_domain *d = goap_pddl_domain(last);

@@ -28,24 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_util.h"
 
 #define SOLDIER_REQUESTS 10000
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
 
 typedef struct soldier_set {
   const goap_domain *d;
@@ -60,7 +45,7 @@ static int failures;
 static double soldiers_plain(const soldier_set *ss) {
   goap_planner *p = goap_planner_create(ss->d, NULL);
   int32_t plan[16];
-  double t0 = now_ms();
+  double t0 = bench_now_ms();
   for (int i = 0; i < SOLDIER_REQUESTS; ++i) {
     int k = i % ss->nscen;
     goap_request req = {0};
@@ -75,14 +60,14 @@ static double soldiers_plain(const soldier_set *ss) {
       ++failures;
     }
   }
-  double t = now_ms() - t0;
+  double t = bench_now_ms() - t0;
   goap_planner_destroy(p);
   return t;
 }
 
 /* One pass through a scheduler (created and warmed up by the caller). */
 static double soldiers_sched(const soldier_set *ss, goap_sched *s, goap_sched_result *out) {
-  double t0 = now_ms();
+  double t0 = bench_now_ms();
   goap_sched_collect(s, NULL, 0); /* releases the previous pass's results */
   for (int i = 0; i < SOLDIER_REQUESTS; ++i) {
     int k = i % ss->nscen;
@@ -104,7 +89,7 @@ static double soldiers_sched(const soldier_set *ss, goap_sched *s, goap_sched_re
     }
     got += n;
   }
-  double t = now_ms() - t0;
+  double t = bench_now_ms() - t0;
   if (got != SOLDIER_REQUESTS) ++failures;
   return t;
 }
@@ -134,7 +119,7 @@ static void bench_soldiers(const char *path, int reps, int only_threads) {
          SOLDIER_REQUESTS, ss.nscen, path, reps);
   soldiers_plain(&ss);
   for (int r = 0; r < reps; ++r) times[r] = soldiers_plain(&ss);
-  double base = median(times, reps);
+  double base = bench_median(times, reps);
   printf("  %-26s %8.3f ms  (%.3f us/request)\n", "goap_plan loop, 1 thread", base,
          base * 1e3 / SOLDIER_REQUESTS);
   static const int threads[] = {GOAP_SCHED_INLINE, 1, 2};
@@ -151,7 +136,7 @@ static void bench_soldiers(const char *path, int reps, int only_threads) {
     }
     soldiers_sched(&ss, s, out); /* warm-up */
     for (int r = 0; r < reps; ++r) times[r] = soldiers_sched(&ss, s, out);
-    double m = median(times, reps);
+    double m = bench_median(times, reps);
     char label[64];
     if (threads[ti] < 0) snprintf(label, sizeof label, "scheduler, inline");
     else snprintf(label, sizeof label, "scheduler, %d thread%s", threads[ti],
@@ -198,11 +183,11 @@ static void village_cell(const goap_domain *d, goap_planner *p, const goap_scena
     memset(&res, 0, sizeof res);
     res.plan = plan;
     res.plan_capacity = 256;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     goap_plan(p, &req, &res);
-    times[r] = now_ms() - t0;
+    times[r] = bench_now_ms() - t0;
   }
-  double m = median(times, reps);
+  double m = bench_median(times, reps);
   int optimal = goap_config_is_optimal(search, (goap_heuristic)heuristic);
   if (res.status != GOAP_OK ||
       (optimal && (sc->expect & GOAP_EXPECT_COST) && res.cost != sc->expect_cost))

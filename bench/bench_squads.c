@@ -16,6 +16,7 @@
  *
  * Usage: goap_bench_squads [--squads N[,N...]] [--ticks N] [--json]
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (bench_util.h) */
 #include <goap/agent.h>
 #include <goap/file.h>
 #include <goap/squad.h>
@@ -24,24 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_util.h"
 
 #define MEMBERS 8
-
-static double now_us(void) {
-  struct timespec ts;
-  timespec_get(&ts, TIME_UTC);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n ? v[n / 2] : 0;
-}
 
 /* Actions last (action id % 4) + 1 frames: a small counter per member (its host pointer). */
 typedef struct mctx {
@@ -210,14 +196,14 @@ int main(int argc, char **argv) {
                            goap_domain_find_var(d, "flanking"), goap_domain_find_var(d, "suppressing")};
     for (int i = 0; i < n; ++i) plans0 += goap_agent_get_stats(w.ag[i]).plans;
     for (int r = 0; r < ticks; ++r) {
-      double t0 = now_us();
+      double t0 = bench_now_us();
       tick(&w, 200 + r);
-      t_tick[r] = now_us() - t0;
+      t_tick[r] = bench_now_us() - t0;
       /* a blackboard write every member sees */
       for (int s = 0; s < w.nsquads; ++s) goap_blackboard_set(w.bb[s], "player_down", 0);
-      t0 = now_us();
+      t0 = bench_now_us();
       for (int i = 0; i < n; ++i) goap_agent_update(w.ag[i], 0.05);
-      t_board[r] = now_us() - t0;
+      t_board[r] = bench_now_us() - t0;
       /* everyone is back in the open with the player up: every member must plan */
       for (int i = 0; i < n; ++i) {
         for (int v = 0; v < 4; ++v) goap_agent_set(w.ag[i], private_vars[v], 0);
@@ -225,14 +211,14 @@ int main(int argc, char **argv) {
       }
       uint64_t before = 0, after = 0;
       for (int i = 0; i < n; ++i) before += goap_agent_get_stats(w.ag[i]).plans;
-      t0 = now_us();
+      t0 = bench_now_us();
       for (int i = 0; i < n; ++i) goap_agent_update(w.ag[i], 0.05);
-      t_replan[r] = now_us() - t0;
+      t_replan[r] = bench_now_us() - t0;
       for (int i = 0; i < n; ++i) after += goap_agent_get_stats(w.ag[i]).plans;
       replan_plans += after - before;
     }
     for (int i = 0; i < n; ++i) plans1 += goap_agent_get_stats(w.ag[i]).plans;
-    double mt = median(t_tick, ticks), mb = median(t_board, ticks), mr = median(t_replan, ticks);
+    double mt = bench_median(t_tick, ticks), mb = bench_median(t_board, ticks), mr = bench_median(t_replan, ticks);
     size_t bytes = 0;
     for (int i = 0; i < n; ++i) bytes += goap_agent_get_stats(w.ag[i]).memory_bytes;
     double rp = (double)replan_plans / ticks;

@@ -27,12 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 static uint64_t rng(uint64_t *s) {
   *s ^= *s << 13;
@@ -100,11 +95,6 @@ typedef struct result {
   int flank_covers;
 } result;
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 #define MAX_BATCHES 4096
 
 /* Median per-call time of fn over batches of `per` calls. */
@@ -113,15 +103,15 @@ typedef void (*work_fn)(void *ctx, int i);
 static double time_it(work_fn fn, void *ctx, int per, double min_time, int reps) {
   static double samples[MAX_BATCHES];
   int n = 0, i = 0;
-  double start = now_ns();
+  double start = bench_now_ns();
   while (n < MAX_BATCHES) {
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (int k = 0; k < per; ++k) fn(ctx, i++);
-    double t1 = now_ns();
+    double t1 = bench_now_ns();
     samples[n++] = (t1 - t0) / per;
     if (reps > 0 ? n >= reps : (n >= 11 && (t1 - start) / 1e9 >= min_time)) break;
   }
-  qsort(samples, (size_t)n, sizeof samples[0], cmp_double);
+  qsort(samples, (size_t)n, sizeof samples[0], bench_cmp_double);
   return samples[n / 2];
 }
 

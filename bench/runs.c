@@ -23,23 +23,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_util.h"
 
 extern char **environ;
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, long n) {
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -61,7 +47,7 @@ int main(int argc, char **argv) {
     return 2;
   int last = 0;
   for (long i = 0; i < runs; ++i) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     pid_t pid;
     int rc = posix_spawn(&pid, argv[2], &fa, NULL, argv + 2, environ);
     if (rc != 0) {
@@ -74,13 +60,13 @@ int main(int argc, char **argv) {
       perror("goap_bench_runs: wait4");
       return 2;
     }
-    ts[i] = now_ms() - t0;
+    ts[i] = bench_now_ms() - t0;
     faults[i] = (double)ru.ru_minflt;
     last = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   }
-  qsort(ts, (size_t)runs, sizeof *ts, cmp_double);
-  qsort(faults, (size_t)runs, sizeof *faults, cmp_double);
-  printf("%.3f %.3f %d %.0f\n", median(ts, runs), ts[0], last, median(faults, runs));
+  qsort(ts, (size_t)runs, sizeof *ts, bench_cmp_double);
+  qsort(faults, (size_t)runs, sizeof *faults, bench_cmp_double);
+  printf("%.3f %.3f %d %.0f\n", bench_median(ts, runs), ts[0], last, bench_median(faults, runs));
   posix_spawn_file_actions_destroy(&fa);
   free(ts);
   free(faults);
