@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -722,31 +723,6 @@ TEST(blackboard) {
 
 /* ---- allocation ---------------------------------------------------------------------------- */
 
-typedef struct counting {
-  long allocs, frees;
-  long fail_after; /* < 0: never */
-  size_t live;
-} counting;
-
-static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  counting *c = (counting *)ctx;
-  if (new_size == 0) {
-    if (ptr) {
-      c->frees++;
-      c->live -= old_size;
-    }
-    free(ptr);
-    return NULL;
-  }
-  if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
-  void *r = realloc(ptr, new_size);
-  if (r) {
-    c->allocs++;
-    c->live += new_size - (ptr ? old_size : 0);
-  }
-  return r;
-}
-
 /* A warm agent replays the door story without allocating; every allocation failure is
  * reported, never a crash or a leak. */
 TEST(allocation) {
@@ -754,8 +730,9 @@ TEST(allocation) {
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   world w = {1, 0};
-  counting c = {0, 0, -1, 0};
-  goap_allocator al = {count_alloc, &c};
+  test_alloc c;
+  memset(&c, 0, sizeof c);
+  goap_allocator al = test_alloc_hook(&c);
   goap_agent_type *t = soldier_type(d, &w);
   REQUIRE(t != NULL);
   goap_agent_desc ad;
@@ -766,23 +743,28 @@ TEST(allocation) {
   REQUIRE(a != NULL);
   goap_word fresh[4];
   goap_state_init(d, fresh);
-  long before = 0;
+  size_t before = 0;
   for (int round = 0; round < 5; ++round) {
-    if (round == 1) before = c.allocs;
+    if (round == 1) before = c.calls;
     for (int v = 0; v < goap_domain_var_count(d); ++v) goap_agent_set(a, v, goap_state_get(d, fresh, v));
     goap_agent_reset(a);
     run(a, 20, 0.1);
     CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(d, "target_dead")), 1);
   }
-  CHECK_EQ_INT((int)(c.allocs - before), 0);
-  CHECK(goap_agent_get_stats(a).memory_bytes == c.live);
+  CHECK_EQ_INT((int)(c.calls - before), 0);
+  CHECK(goap_agent_get_stats(a).memory_bytes == c.outstanding);
   goap_agent_destroy(a);
-  CHECK_EQ_INT((int)c.live, 0);
-  /* failure injection: the n-th allocation fails, for every n until none does */
+  CHECK_EQ_INT((int)c.outstanding, 0);
+  CHECK_EQ_INT(c.bad_old_size, 0);
+  CHECK_EQ_INT(c.unknown_ptr, 0);
+  /* failure injection: after n allocations every one fails, for every n until none does */
   int survived = 0;
-  for (long n = 0; n < 200 && !survived; ++n) {
-    counting k = {0, 0, n, 0};
-    ad.allocator.ctx = &k;
+  for (size_t n = 0; n < 200 && !survived; ++n) {
+    test_alloc k;
+    memset(&k, 0, sizeof k);
+    k.fail_at = n + 1;
+    k.fail_after = 1;
+    ad.allocator = test_alloc_hook(&k);
     goap_agent *b = goap_agent_create(&ad);
     if (b) {
       goap_status st = GOAP_OK;
@@ -796,7 +778,9 @@ TEST(allocation) {
       }
       goap_agent_destroy(b);
     }
-    CHECK_EQ_INT((int)k.live, 0);
+    CHECK_EQ_INT((int)k.outstanding, 0);
+    CHECK_EQ_INT(k.bad_old_size, 0);
+    CHECK_EQ_INT(k.unknown_ptr, 0);
   }
   CHECK(survived);
   goap_agent_type_destroy(t);

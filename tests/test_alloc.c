@@ -1,9 +1,8 @@
 /*
  * test_alloc.c -- the allocator contract, resource limits and status strings.
  *
- * A counting allocator (goap_allocator with a context) records every block with its size, so
- * that it can check the old_size the library passes back, count allocations and report bytes
- * still outstanding. With it we check:
+ * The tests' instrumented allocator (alloc_hook.h) checks the old_size the library passes
+ * back, counts allocations and reports bytes still outstanding. With it we check:
  *  - after warm-up, planning performs zero heap allocations (identical requests, different
  *    requests of equal or smaller size, every search/heuristic, the sliced API);
  *  - failure injection: failing the Nth allocation (once, or from then on) anywhere in
@@ -21,105 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
-
-/* ------------------------------------------------------------------------------------------
- * The counting allocator
- * ---------------------------------------------------------------------------------------- */
-typedef struct block_rec {
-  void *ptr;
-  size_t size;
-} block_rec;
-
-typedef struct counting_alloc {
-  size_t allocs;        /* calls with new_size > 0 (including failed ones) */
-  size_t frees;         /* calls with new_size == 0 and ptr != NULL */
-  size_t outstanding;   /* bytes held by the library */
-  size_t peak;          /* highest outstanding */
-  size_t fail_at;       /* 1-based index (in allocs) of the call to fail; 0: never */
-  int fail_after;       /* 1: also fail every later call */
-  size_t injected;      /* failures injected so far */
-  int bad_old_size;     /* old_size did not match the block's size */
-  int unknown_ptr;      /* free/resize of a pointer we never returned */
-  block_rec *blocks;
-  size_t nblocks, cap;
-} counting_alloc;
-
-static long find_block(const counting_alloc *ca, const void *p) {
-  for (size_t i = ca->nblocks; i-- > 0;)
-    if (ca->blocks[i].ptr == p) return (long)i;
-  return -1;
-}
-
-static void add_block(counting_alloc *ca, void *p, size_t size) {
-  if (ca->nblocks == ca->cap) {
-    size_t ncap = ca->cap ? ca->cap * 2 : 64;
-    block_rec *nb = (block_rec *)realloc(ca->blocks, ncap * sizeof *nb);
-    if (!nb) abort();
-    ca->blocks = nb;
-    ca->cap = ncap;
-  }
-  ca->blocks[ca->nblocks].ptr = p;
-  ca->blocks[ca->nblocks].size = size;
-  ca->nblocks++;
-  ca->outstanding += size;
-  if (ca->outstanding > ca->peak) ca->peak = ca->outstanding;
-}
-
-static void *counting_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  counting_alloc *ca = (counting_alloc *)ctx;
-  if (new_size == 0) {
-    if (ptr) {
-      long i = find_block(ca, ptr);
-      ca->frees++;
-      if (i < 0) {
-        ca->unknown_ptr++;
-        return NULL; /* do not free what we do not know */
-      }
-      if (ca->blocks[i].size != old_size) ca->bad_old_size++;
-      ca->outstanding -= ca->blocks[i].size;
-      ca->blocks[i] = ca->blocks[--ca->nblocks];
-      free(ptr);
-    }
-    return NULL;
-  }
-  ca->allocs++;
-  if ((ca->fail_at && ca->allocs == ca->fail_at) ||
-      (ca->fail_at && ca->fail_after && ca->allocs > ca->fail_at)) {
-    ca->injected++;
-    return NULL;
-  }
-  if (!ptr) {
-    if (old_size != 0) ca->bad_old_size++;
-    void *p = malloc(new_size);
-    if (p) add_block(ca, p, new_size);
-    return p;
-  }
-  long i = find_block(ca, ptr);
-  if (i < 0) {
-    ca->unknown_ptr++;
-    return NULL;
-  }
-  if (ca->blocks[i].size != old_size) ca->bad_old_size++;
-  void *q = realloc(ptr, new_size);
-  if (!q) return NULL;
-  ca->outstanding -= ca->blocks[i].size;
-  ca->blocks[i] = ca->blocks[--ca->nblocks];
-  add_block(ca, q, new_size);
-  return q;
-}
-
-static goap_allocator counting_allocator(counting_alloc *ca) {
-  goap_allocator a;
-  a.fn = counting_fn;
-  a.ctx = ca;
-  return a;
-}
-
-static void counting_reset(counting_alloc *ca) {
-  free(ca->blocks);
-  memset(ca, 0, sizeof *ca);
-}
 
 /* ------------------------------------------------------------------------------------------
  * Domains described as tables of bool atoms (built through the builder API)
@@ -254,7 +156,7 @@ static goap_effect eff_of(lit l) {
 typedef enum step_outcome { STEP_OK = 0, STEP_OOM, STEP_BAD } step_outcome;
 
 /* ca may be NULL (no injection: any failure is bad). */
-static step_outcome classify(goap_status s, const counting_alloc *ca, size_t injected_before) {
+static step_outcome classify(goap_status s, const test_alloc *ca, size_t injected_before) {
   if (s == GOAP_OK) return STEP_OK;
   size_t injected = ca ? ca->injected - injected_before : 0;
   if (s == GOAP_OUT_OF_MEMORY && injected > 0) return STEP_OOM;
@@ -266,7 +168,7 @@ static step_outcome classify(goap_status s, const counting_alloc *ca, size_t inj
 /* Builds the spec's domain. With `retry`, every call that fails for lack of memory is
  * repeated (the injection must then be one-shot); otherwise the first failure aborts.
  * Returns the domain or NULL; *bad is set when the library misbehaved. */
-static goap_domain *build_spec(const spec *s, const goap_allocator *alloc, counting_alloc *ca,
+static goap_domain *build_spec(const spec *s, const goap_allocator *alloc, test_alloc *ca,
                                int retry, int *bad) {
   goap_builder *b = NULL;
   for (;;) {
@@ -549,9 +451,9 @@ static int plan_checked(goap_planner *p, const goap_request *req, double expect,
 }
 
 static void zero_alloc_domain(const spec *sp, int is_chain, int *test_failures_) {
-  counting_alloc ca;
+  test_alloc ca;
   memset(&ca, 0, sizeof ca);
-  goap_allocator al = counting_allocator(&ca);
+  goap_allocator al = test_alloc_hook(&ca);
   int bad = 0;
   goap_domain *d = build_spec(sp, &al, NULL, 0, &bad);
   REQUIRE(d != NULL && !bad);
@@ -576,16 +478,16 @@ static void zero_alloc_domain(const spec *sp, int is_chain, int *test_failures_)
         snprintf(label, sizeof label, "%s %s/%s request %d", is_chain ? "chain" : "soldier",
                  goap_search_name(searches[si]), goap_heuristic_name(heuristics[hi]), i);
         plan_checked(p, &rs.req[i], rs.cost[i], &fails, label); /* warm-up */
-        size_t before = ca.allocs;
+        size_t before = ca.calls;
         for (int rep = 0; rep < 3; ++rep) plan_checked(p, &rs.req[i], rs.cost[i], &fails, label);
-        if (ca.allocs != before) {
+        if (ca.calls != before) {
           fprintf(stderr, "%s: %zu allocations in 3 identical requests after warm-up\n", label,
-                  ca.allocs - before);
+                  ca.calls - before);
           ++fails;
         }
       }
       /* 2. after all of them ran once, any mix of them allocates nothing */
-      size_t before = ca.allocs;
+      size_t before = ca.calls;
       for (int i = rs.n; i-- > 0;) plan_checked(p, &rs.req[i], rs.cost[i], &fails, "mix");
       for (int i = 0; i < rs.n; i += 2) plan_checked(p, &rs.req[i], rs.cost[i], &fails, "mix");
       /* the sliced API too */
@@ -599,10 +501,10 @@ static void zero_alloc_domain(const spec *sp, int is_chain, int *test_failures_)
           goap_plan_finish(p, &r);
         }
       }
-      if (ca.allocs != before) {
+      if (ca.calls != before) {
         fprintf(stderr, "%s %s/%s: %zu allocations re-running warmed-up requests\n",
                 is_chain ? "chain" : "soldier", goap_search_name(searches[si]),
-                goap_heuristic_name(heuristics[hi]), ca.allocs - before);
+                goap_heuristic_name(heuristics[hi]), ca.calls - before);
         ++fails;
       }
       goap_planner_destroy(p);
@@ -630,12 +532,12 @@ static void zero_alloc_domain(const spec *sp, int is_chain, int *test_failures_)
     goap_planner *p = goap_planner_create(d, &pd);
     REQUIRE(p != NULL);
     plan_checked(p, &rs.req[largest], rs.cost[largest], &fails, "largest");
-    size_t before = ca.allocs;
+    size_t before = ca.calls;
     for (int i = 0; i < rs.n; ++i)
       if (i != largest) plan_checked(p, &rs.req[i], rs.cost[i], &fails, "smaller");
-    if (ca.allocs != before) {
+    if (ca.calls != before) {
       fprintf(stderr, "%s: %zu allocations in smaller requests after a warm-up with the "
-              "largest (%d nodes)\n", is_chain ? "chain" : "soldier", ca.allocs - before,
+              "largest (%d nodes)\n", is_chain ? "chain" : "soldier", ca.calls - before,
               nodes[largest]);
       ++fails;
     }
@@ -645,11 +547,10 @@ static void zero_alloc_domain(const spec *sp, int is_chain, int *test_failures_)
   goap_domain_destroy(d);
   CHECK_EQ_INT(fails, 0);
   CHECK_EQ_INT(ca.outstanding, 0);
-  CHECK_EQ_INT(ca.nblocks, 0);
+  CHECK_EQ_INT(ca.live, 0);
   CHECK_EQ_INT(ca.bad_old_size, 0);
   CHECK_EQ_INT(ca.unknown_ptr, 0);
-  CHECK(ca.allocs > 0); /* the allocator was really used */
-  counting_reset(&ca);
+  CHECK(ca.calls > 0); /* the allocator was really used */
 }
 
 TEST(zero_allocations_after_warmup_soldier) {
@@ -672,11 +573,11 @@ TEST(zero_allocations_after_warmup_chain) {
  * `n` failing. Returns 1 if a failure was injected (so n+1 should be tried too). */
 static int inject_once(const spec *sp, const goap_cond *want, double expect, size_t n,
                        int persistent, int *fails) {
-  counting_alloc ca;
+  test_alloc ca;
   memset(&ca, 0, sizeof ca);
   ca.fail_at = n;
   ca.fail_after = persistent;
-  goap_allocator al = counting_allocator(&ca);
+  goap_allocator al = test_alloc_hook(&ca);
   int bad = 0;
   goap_domain *d = build_spec(sp, &al, &ca, !persistent, &bad);
   goap_planner *p = NULL;
@@ -729,8 +630,8 @@ static int inject_once(const spec *sp, const goap_cond *want, double expect, siz
   }
   goap_planner_destroy(p);
   goap_domain_destroy(d);
-  if (ca.outstanding != 0 || ca.nblocks != 0) {
-    fprintf(stderr, "  leak: %zu bytes in %zu blocks outstanding\n", ca.outstanding, ca.nblocks);
+  if (ca.outstanding != 0 || ca.live != 0) {
+    fprintf(stderr, "  leak: %zu bytes in %zu blocks outstanding\n", ca.outstanding, ca.live);
     bad = 1;
   }
   if (ca.bad_old_size || ca.unknown_ptr) {
@@ -747,9 +648,7 @@ static int inject_once(const spec *sp, const goap_cond *want, double expect, siz
             persistent ? " and every later one" : " once");
     ++*fails;
   }
-  int injected = ca.injected > 0;
-  counting_reset(&ca);
-  return injected;
+  return ca.injected > 0;
 }
 
 static void failure_injection(const spec *sp, double expect, int *test_failures_) {
@@ -939,11 +838,11 @@ TEST(memory_limit) {
     want[i].op = GOAP_EQ;
     want[i].value = 1;
   }
-  counting_alloc ca;
+  test_alloc ca;
   memset(&ca, 0, sizeof ca);
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
-  pd.allocator = counting_allocator(&ca);
+  pd.allocator = test_alloc_hook(&ca);
   pd.max_memory = 512u * 1024u;
   goap_planner *p = goap_planner_create(d, &pd);
   REQUIRE(p != NULL);
@@ -958,7 +857,6 @@ TEST(memory_limit) {
   CHECK(ca.peak <= pd.max_memory);
   goap_planner_destroy(p);
   CHECK_EQ_INT(ca.outstanding, 0);
-  counting_reset(&ca);
   goap_domain_destroy(d);
 }
 

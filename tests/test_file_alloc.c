@@ -1,9 +1,9 @@
 /*
  * test_file_alloc.c -- allocation-failure injection for the `.goap` loader.
  *
- * A counting allocator records every live block with its size (so it can check the old_size
- * the library passes back) and fails the Nth allocation, either once or from then on. For
- * N = 1, 2, ... until the load succeeds, every failing run must return GOAP_OUT_OF_MEMORY
+ * The tests' instrumented allocator (alloc_hook.h) checks the old_size the library passes
+ * back and fails the Nth allocation, either once or from then on. For N = 1, 2, ... until
+ * the load succeeds, every failing run must return GOAP_OUT_OF_MEMORY
  * with *out == NULL and a diagnostic saying so, free everything it allocated (0 bytes
  * outstanding) and never pass a wrong size; the successful run's file, once destroyed, must
  * leave 0 bytes outstanding too. Run under -DGOAP_SANITIZE=ON this also proves there is no
@@ -17,90 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
-typedef struct block_rec {
-  void *ptr;
-  size_t size;
-} block_rec;
-
-typedef struct fail_alloc {
-  size_t allocs;      /* allocation calls (ptr == NULL or resize), failed ones included */
-  size_t fail_at;     /* 1-based index of the call to fail; 0: never */
-  int fail_after;     /* 1: every later call fails too */
-  size_t injected;    /* failures injected */
-  size_t outstanding; /* bytes held by the library */
-  int bad_size;       /* old_size did not match */
-  int unknown;        /* a pointer we never returned */
-  block_rec *blocks;
-  size_t n, cap;
-} fail_alloc;
-
-static long find_block(const fail_alloc *fa, const void *p) {
-  size_t i;
-  for (i = fa->n; i-- > 0;)
-    if (fa->blocks[i].ptr == p) return (long)i;
-  return -1;
-}
-
-static void *fail_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  fail_alloc *fa = (fail_alloc *)ctx;
-  long i = ptr ? find_block(fa, ptr) : -1;
-  if (ptr && i < 0) {
-    fa->unknown++;
-    return NULL;
-  }
-  if (ptr && fa->blocks[i].size != old_size) {
-    fa->bad_size++;
-    fprintf(stderr, "old_size %zu passed for a block of %zu bytes (after %zu allocations)\n",
-            old_size, fa->blocks[i].size, fa->allocs);
-  }
-  if (new_size == 0) {
-    if (ptr) {
-      fa->outstanding -= fa->blocks[i].size;
-      fa->blocks[i] = fa->blocks[--fa->n];
-      free(ptr);
-    }
-    return NULL;
-  }
-  fa->allocs++;
-  if ((fa->fail_at && fa->allocs == fa->fail_at) ||
-      (fa->fail_after && fa->fail_at && fa->allocs > fa->fail_at)) {
-    fa->injected++;
-    return NULL;
-  }
-  {
-    void *np = realloc(ptr, new_size);
-    if (!np) abort();
-    if (ptr) {
-      fa->outstanding -= fa->blocks[i].size;
-      fa->blocks[i].ptr = np;
-      fa->blocks[i].size = new_size;
-    } else {
-      if (fa->n == fa->cap) {
-        size_t ncap = fa->cap ? fa->cap * 2 : 256;
-        block_rec *nb = (block_rec *)realloc(fa->blocks, ncap * sizeof *nb);
-        if (!nb) abort();
-        fa->blocks = nb;
-        fa->cap = ncap;
-      }
-      fa->blocks[fa->n].ptr = np;
-      fa->blocks[fa->n].size = new_size;
-      fa->n++;
-    }
-    fa->outstanding += new_size;
-    return np;
-  }
-}
-
-static void fa_reset(fail_alloc *fa, size_t fail_at, int fail_after) {
-  block_rec *keep = fa->blocks;
-  size_t cap = fa->cap;
-  memset(fa, 0, sizeof *fa);
-  fa->blocks = keep;
-  fa->cap = cap;
-  fa->fail_at = fail_at;
-  fa->fail_after = fail_after;
+static void ta_reset(test_alloc *ta, size_t fail_at, int fail_after) {
+  memset(ta, 0, sizeof *ta);
+  ta->fail_at = fail_at;
+  ta->fail_after = fail_after;
 }
 
 /* Exercises every part of the loader: enums, ints, all blocks, scenarios with forward
@@ -158,31 +81,30 @@ static const char text[] =
 
 /* Fails allocation N (once or from then on) for N = 1.. until the parse succeeds. */
 static void run_injection(int *test_failures_, int fail_after) {
-  fail_alloc fa;
+  test_alloc fa;
   goap_allocator a;
   size_t n, total = 0;
   int succeeded = 0;
   memset(&fa, 0, sizeof fa);
-  a.fn = fail_fn;
-  a.ctx = &fa;
+  a = test_alloc_hook(&fa);
   /* how many allocations a clean run makes */
   {
     goap_file *f = NULL;
     goap_diag err;
-    fa_reset(&fa, 0, 0);
+    ta_reset(&fa, 0, 0);
     REQUIRE(goap_file_parse("t.goap", text, sizeof text - 1, &a, &f, &err) == GOAP_OK);
-    total = fa.allocs;
+    total = fa.calls;
     CHECK(total > 10);
     CHECK_EQ_INT(goap_file_warnings(f, NULL, 0), 3);
     goap_file_destroy(f);
     CHECK_EQ_INT(fa.outstanding, 0);
-    CHECK_EQ_INT(fa.n, 0);
+    CHECK_EQ_INT(fa.live, 0);
   }
   for (n = 1; n <= total + 1 && !succeeded; ++n) {
     goap_file *f = (goap_file *)&fa; /* must become NULL on failure */
     goap_diag err;
     goap_status st;
-    fa_reset(&fa, n, fail_after);
+    ta_reset(&fa, n, fail_after);
     memset(&err, 0, sizeof err);
     st = goap_file_parse("t.goap", text, sizeof text - 1, &a, &f, &err);
     if (st == GOAP_OK) {
@@ -204,12 +126,11 @@ static void run_injection(int *test_failures_, int fail_after) {
     }
     if (fa.outstanding != 0) fprintf(stderr, "N=%zu: %zu bytes leaked\n", n, fa.outstanding);
     CHECK_EQ_INT(fa.outstanding, 0);
-    CHECK_EQ_INT(fa.n, 0);
-    CHECK_EQ_INT(fa.bad_size, 0);
-    CHECK_EQ_INT(fa.unknown, 0);
+    CHECK_EQ_INT(fa.live, 0);
+    CHECK_EQ_INT(fa.bad_old_size, 0);
+    CHECK_EQ_INT(fa.unknown_ptr, 0);
   }
   CHECK(succeeded);
-  free(fa.blocks);
 }
 
 TEST(fail_nth_once) { run_injection(test_failures_, 0); }
@@ -221,18 +142,17 @@ TEST(fail_nth_with_parse_error) {
   static const char bad[] =
       "var a: bool\nvar b: enum {x, y}\naction p\n  pre a\n  eff b = y\n"
       "goal g\n  want b == y\nscenario s\n  pursue g\n  expect plan p q\n";
-  fail_alloc fa;
+  test_alloc fa;
   goap_allocator a;
   size_t n;
   int saw_error = 0;
   memset(&fa, 0, sizeof fa);
-  a.fn = fail_fn;
-  a.ctx = &fa;
+  a = test_alloc_hook(&fa);
   for (n = 1; n < 400 && !saw_error; ++n) {
     goap_file *f = NULL;
     goap_diag err;
     goap_status st;
-    fa_reset(&fa, n, 0);
+    ta_reset(&fa, n, 0);
     st = goap_file_parse("t.goap", bad, sizeof bad - 1, &a, &f, &err);
     CHECK(f == NULL);
     CHECK(st == GOAP_OUT_OF_MEMORY || st == GOAP_NOT_FOUND);
@@ -243,25 +163,23 @@ TEST(fail_nth_with_parse_error) {
       CHECK_STR(err.message, "unknown action 'q'");
     }
     CHECK_EQ_INT(fa.outstanding, 0);
-    CHECK_EQ_INT(fa.bad_size, 0);
+    CHECK_EQ_INT(fa.bad_old_size, 0);
   }
   CHECK(saw_error);
-  free(fa.blocks);
 }
 
 TEST(fail_in_load) {
-  fail_alloc fa;
+  test_alloc fa;
   goap_allocator a;
   size_t n;
   int ok = 0;
   memset(&fa, 0, sizeof fa);
-  a.fn = fail_fn;
-  a.ctx = &fa;
+  a = test_alloc_hook(&fa);
   for (n = 1; n < 2000 && !ok; ++n) {
     goap_file *f = NULL;
     goap_diag err;
     goap_status st;
-    fa_reset(&fa, n, 0);
+    ta_reset(&fa, n, 0);
     st = goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", &a, &f, &err);
     if (st == GOAP_OK) {
       ok = 1;
@@ -273,16 +191,15 @@ TEST(fail_in_load) {
       CHECK_STR(err.file, GOAP_EXAMPLES_DIR "/soldier.goap");
     }
     CHECK_EQ_INT(fa.outstanding, 0);
-    CHECK_EQ_INT(fa.bad_size, 0);
+    CHECK_EQ_INT(fa.bad_old_size, 0);
   }
   CHECK(ok);
-  free(fa.blocks);
 }
 
 /* Parsing condition and assignment lists, formatting diagnostics and reading warnings never
  * allocate. */
 TEST(no_allocation_after_load) {
-  fail_alloc fa;
+  test_alloc fa;
   goap_allocator a;
   goap_file *f = NULL;
   goap_diag err, w[4];
@@ -291,11 +208,9 @@ TEST(no_allocation_after_load) {
   char buf[1024];
   int n = 0;
   memset(&fa, 0, sizeof fa);
-  a.fn = fail_fn;
-  a.ctx = &fa;
-  fa_reset(&fa, 0, 0);
+  a = test_alloc_hook(&fa);
   REQUIRE(goap_file_parse("t.goap", text, sizeof text - 1, &a, &f, &err) == GOAP_OK);
-  fa.allocs = 0;
+  size_t before = fa.calls;
   CHECK_EQ_INT(goap_parse_conds(goap_file_domain(f), "w", "in_b, ammo >= 2", c, 4, &n, &err),
                GOAP_OK);
   CHECK_EQ_INT(goap_parse_assignments(goap_file_domain(f), "g", "stance = a3", e, 4, &n, &err),
@@ -304,10 +219,9 @@ TEST(no_allocation_after_load) {
                GOAP_NOT_FOUND);
   CHECK_EQ_INT(goap_file_warnings(f, w, 4), 3);
   CHECK(goap_diag_format(&w[0], buf, sizeof buf) > 0);
-  CHECK_EQ_INT(fa.allocs, 0);
+  CHECK_EQ_INT(fa.calls - before, 0);
   goap_file_destroy(f);
   CHECK_EQ_INT(fa.outstanding, 0);
-  free(fa.blocks);
 }
 
 TEST_MAIN(TEST_ENTRY(fail_nth_once), TEST_ENTRY(fail_nth_and_after),

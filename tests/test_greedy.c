@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/planner.h"
+#include "alloc_hook.h"
 #include "test.h"
 
 /* ---- random domains ------------------------------------------------------------------------ */
@@ -484,31 +485,16 @@ TEST(options_need_a_satisficing_search) {
   goap_file_destroy(f);
 }
 
-typedef struct counter {
-  long allocs;
-} counter;
-
-static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  counter *c = (counter *)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  ++c->allocs;
-  return realloc(ptr, new_size);
-}
-
 /* After a first request of each kind, the same requests allocate nothing. */
 TEST(no_allocation_after_warm_up) {
   goap_file *f = load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  counter c = {0};
+  test_alloc c;
+  memset(&c, 0, sizeof c);
   goap_planner_desc desc;
   memset(&desc, 0, sizeof desc);
-  desc.allocator.fn = count_alloc;
-  desc.allocator.ctx = &c;
+  desc.allocator = test_alloc_hook(&c);
   goap_planner *p = goap_planner_create(d, &desc);
   REQUIRE(p != NULL);
   int32_t buf[256];
@@ -516,7 +502,7 @@ TEST(no_allocation_after_warm_up) {
   static const unsigned sets[] = {GOAP_REQUEST_PREFERRED, GOAP_REQUEST_LAZY,
                                   GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY};
   for (int round = 0; round < 2; ++round) {
-    long before = c.allocs;
+    size_t before = c.calls;
     for (int i = 0; i < goap_file_scenario_count(f); ++i) {
       const goap_scenario *sc = goap_file_scenario(f, i);
       for (int k = 0; k < 3; ++k) {
@@ -526,7 +512,7 @@ TEST(no_allocation_after_warm_up) {
             GOAP_OK);
       }
     }
-    if (round == 1) CHECK_EQ_INT(c.allocs - before, 0);
+    if (round == 1) CHECK_EQ_INT(c.calls - before, 0);
   }
   goap_planner_destroy(p);
   goap_file_destroy(f);

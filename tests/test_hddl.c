@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pddl/internal.h"
+#include "alloc_hook.h"
 #include "test.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -724,36 +725,6 @@ TEST(null_and_non_htn_arguments) {
 
 /* ---- allocation failures ---------------------------------------------------------------- */
 
-typedef struct count_alloc {
-  size_t calls, fail_at, outstanding;
-  int bad;
-} count_alloc;
-
-typedef struct blk {
-  size_t size;
-  max_align_t pad;
-} blk;
-
-static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  count_alloc *c = (count_alloc *)ctx;
-  blk *b = ptr ? (blk *)ptr - 1 : NULL;
-  if (b && b->size != old_size) c->bad++;
-  if (new_size == 0) {
-    if (b) {
-      c->outstanding -= b->size;
-      free(b);
-    }
-    return NULL;
-  }
-  if (++c->calls == c->fail_at) return NULL;
-  blk *nb = (blk *)realloc(b, sizeof(blk) + new_size);
-  if (!nb) abort();
-  if (b) c->outstanding -= old_size;
-  nb->size = new_size;
-  c->outstanding += new_size;
-  return nb + 1;
-}
-
 TEST(allocation_failures_are_clean) {
   size_t dl, pl;
   char *dom = read_test_file("transport.hddl", &dl);
@@ -761,14 +732,13 @@ TEST(allocation_failures_are_clean) {
   REQUIRE(dom && prob);
   int successes = 0;
   for (size_t k = 1; k < 100000; ++k) {
-    count_alloc c;
+    test_alloc c;
     memset(&c, 0, sizeof c);
     c.fail_at = k;
     goap_pddl_options opt;
     memset(&opt, 0, sizeof opt);
     opt.flags = GOAP_PDDL_HTN;
-    opt.allocator.fn = count_fn;
-    opt.allocator.ctx = &c;
+    opt.allocator = test_alloc_hook(&c);
     goap_pddl_task *t = NULL;
     goap_diag err;
     goap_status st = goap_pddl_parse("d", dom, dl, "p", prob, pl, &opt, &t, &err);
@@ -786,14 +756,14 @@ TEST(allocation_failures_are_clean) {
       CHECK(t == NULL);
     }
     CHECK_EQ_INT(c.outstanding, 0);
-    CHECK_EQ_INT(c.bad, 0);
+    CHECK_EQ_INT(c.bad_old_size, 0);
     if (st == GOAP_OK) {
       successes++;
       if (c.calls < k) break; /* no allocation was failed: every point has been tried */
       continue;
     }
     CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
-    if (c.outstanding || c.bad || st != GOAP_OUT_OF_MEMORY) {
+    if (c.outstanding || c.bad_old_size || st != GOAP_OUT_OF_MEMORY) {
       fprintf(stderr, "failing allocation %zu: %s\n", k, goap_status_name(st));
       break;
     }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 /* ---- the domain, the problems ------------------------------------------------------------ */
@@ -556,42 +557,23 @@ TEST(random_edits) {
 
 /* ---- allocation failures ------------------------------------------------------------------- */
 
-typedef struct budget {
-  long left; /* allocations still allowed; < 0: unlimited */
-  long live;
-} budget;
-
-static void *budget_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  budget *b = (budget *)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    if (ptr) --b->live;
-    free(ptr);
-    return NULL;
-  }
-  if (b->left == 0) return NULL;
-  if (b->left > 0) --b->left;
-  void *q = realloc(ptr, new_size);
-  if (q && !ptr) ++b->live;
-  return q;
-}
-
 TEST(out_of_memory) {
-  budget b = {-1, 0};
+  test_alloc b;
+  memset(&b, 0, sizeof b);
   char prob[2048];
   snprintf(prob, sizeof prob, PROBLEM_FMT, NETWORK, "(box-at x b)", "");
   goap_pddl_options opt;
   memset(&opt, 0, sizeof opt);
   opt.flags = GOAP_PDDL_HTN;
-  opt.allocator.fn = budget_fn;
-  opt.allocator.ctx = &b;
+  opt.allocator = test_alloc_hook(&b);
   goap_pddl_task *t = NULL;
   goap_diag err;
   REQUIRE(goap_pddl_parse("d", DOMAIN, strlen(DOMAIN), "p", prob, strlen(prob), &opt, &t, &err) == GOAP_OK);
-  long base = b.live;
+  size_t base = b.live;
   int ok = 0, oom = 0;
-  for (long n = 0; n < 200 && !ok; ++n) {
-    b.left = n;
+  for (size_t n = 0; n < 200 && !ok; ++n) {
+    b.fail_at = b.calls + n + 1; /* n more allocations, then every one fails */
+    b.fail_after = 1;
     goap_hddl_report r;
     goap_status st = verify_on(t, VALID, &r, &err);
     CHECK(st == GOAP_OK || st == GOAP_OUT_OF_MEMORY);
@@ -606,9 +588,11 @@ TEST(out_of_memory) {
   }
   CHECK(ok);
   CHECK(oom > 3);
-  b.left = -1;
+  b.fail_at = 0;
   goap_pddl_destroy(t);
   CHECK_EQ_INT(b.live, 0);
+  CHECK_EQ_INT(b.bad_old_size, 0);
+  CHECK_EQ_INT(b.unknown_ptr, 0);
 }
 
 TEST_MAIN(TEST_ENTRY(valid_plan), TEST_ENTRY(top_form), TEST_ENTRY(inapplicable_action),
