@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../bench/blocks_htn.h"
+#include "alloc_hook.h"
 #include "test.h"
 
 /* ------------------------------------------------------------------------------------------
@@ -969,34 +970,8 @@ TEST(builder_validation) {
 }
 
 /* ------------------------------------------------------------------------------------------
- * Allocation: a counting allocator with failure injection
+ * Allocation: the shared counting allocator (alloc_hook.h) with failure injection
  * ---------------------------------------------------------------------------------------- */
-typedef struct calloc_ctx {
-  size_t allocs, fail_at, outstanding;
-  int bad;
-} calloc_ctx;
-
-/* Each block carries its size in a header so that old_size can be checked. */
-static void *counting(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  calloc_ctx *c = (calloc_ctx *)ctx;
-  size_t *blk = ptr ? (size_t *)ptr - 2 : NULL;
-  if (blk && blk[0] != old_size) c->bad++;
-  if (new_size == 0) {
-    if (blk) {
-      c->outstanding -= blk[0];
-      free(blk);
-    }
-    return NULL;
-  }
-  c->allocs++;
-  if (c->fail_at && c->allocs >= c->fail_at) return NULL;
-  size_t *nb = (size_t *)realloc(blk, new_size + 2 * sizeof(size_t));
-  if (!nb) return NULL;
-  c->outstanding = c->outstanding - (blk ? old_size : 0) + new_size;
-  nb[0] = new_size;
-  return nb + 2;
-}
-
 /* Builds the backtracking domain's HTN part and plans, with allocator a; returns the status
  * of the first failing step or GOAP_OK. */
 static goap_status htn_roundtrip(const goap_domain *d, const goap_allocator *a, int *plan_len) {
@@ -1055,27 +1030,28 @@ out:
 
 TEST(allocation_failures_and_zero_allocations_after_warmup) {
   bt_dom t;
-  calloc_ctx c;
-  goap_allocator a;
+  test_alloc c;
   int len = 0;
   REQUIRE(build_backtracking(&t) == 0);
   memset(&c, 0, sizeof c);
-  a.fn = counting;
-  a.ctx = &c;
+  goap_allocator a = test_alloc_hook(&c);
   CHECK_EQ_INT(htn_roundtrip(t.f.d, &a, &len), GOAP_OK);
   CHECK_EQ_INT(len, 3); /* putv_1 getv_1 getv_1 */
   CHECK_EQ_INT(c.outstanding, 0);
-  size_t total = c.allocs;
+  CHECK_EQ_INT(c.bad_old_size, 0);
+  size_t total = c.calls;
   REQUIRE(total > 10);
   /* fail the Nth allocation and every later one: a clean failure, nothing leaks */
   for (size_t n = 1; n <= total; ++n) {
     memset(&c, 0, sizeof c);
     c.fail_at = n;
+    c.fail_after = 1;
     len = -1;
     goap_status st = htn_roundtrip(t.f.d, &a, &len);
     CHECK(st == GOAP_OUT_OF_MEMORY);
     CHECK_EQ_INT(c.outstanding, 0);
-    CHECK_EQ_INT(c.bad, 0);
+    CHECK_EQ_INT(c.bad_old_size, 0);
+    CHECK_EQ_INT(c.unknown_ptr, 0);
   }
   /* zero allocations per plan after warm-up */
   {
@@ -1095,15 +1071,16 @@ TEST(allocation_failures_and_zero_allocations_after_warmup) {
     r.mtr_capacity = 16;
     goap_htn_request q = req_for(t.root1);
     CHECK_EQ_INT(goap_htn_plan(p, &q, &r), GOAP_OK);
-    size_t warm = c.allocs;
+    size_t warm = c.calls;
     for (int i = 0; i < 100; ++i) {
       q = req_for(i % 2 ? t.root1 : t.root0);
       CHECK_EQ_INT(goap_htn_plan(p, &q, &r), GOAP_OK);
       CHECK_EQ_INT(goap_htn_fetch(p, &r), GOAP_OK);
     }
-    CHECK_EQ_INT(c.allocs, warm);
+    CHECK_EQ_INT(c.calls, warm);
     goap_htn_planner_destroy(p);
     CHECK_EQ_INT(c.outstanding, 0);
+    CHECK_EQ_INT(c.bad_old_size, 0);
   }
   fx_free(&t.f);
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 static goap_file *parse(const char *text) {
@@ -605,28 +606,6 @@ TEST(broken_preconditions_replan) {
 
 /* ---- allocation -------------------------------------------------------------------------- */
 
-typedef struct counting {
-  long allocs;
-  long fail_after; /* < 0: never */
-  size_t live;
-} counting;
-
-static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  counting *c = (counting *)ctx;
-  if (new_size == 0) {
-    if (ptr) c->live -= old_size;
-    free(ptr);
-    return NULL;
-  }
-  if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
-  void *r = realloc(ptr, new_size);
-  if (r) {
-    c->allocs++;
-    c->live += new_size - (ptr ? old_size : 0);
-  }
-  return r;
-}
-
 /* One round: a plan, a kept plan (MTR), a replaced plan (watch), to the end. */
 static void mtr_round(goap_agent *a, const goap_file *f) {
   goap_agent_set(a, var(f, "enemy"), 0);
@@ -659,27 +638,31 @@ TEST(allocation) {
   static const char *const watch[] = {"enemy", "trunk"};
   goap_agent_type *t = htn_type(f, "root", &h, watch, 2);
   REQUIRE(t != NULL);
-  counting c = {0, -1, 0};
-  goap_allocator al = {count_alloc, &c};
+  test_alloc c = {0};
+  goap_allocator al = test_alloc_hook(&c);
   goap_agent *a = htn_agent(t, &h, &al);
   REQUIRE(a != NULL);
-  long before = 0;
+  size_t before = 0;
   for (int round = 0; round < 5; ++round) {
-    if (round == 2) before = c.allocs;
+    if (round == 2) before = c.calls;
     h.log[0] = '\0';
     mtr_round(a, f);
     CHECK_EQ_INT(goap_agent_get(a, var(f, "hurt")), 1);
     CHECK_EQ_INT((int)goap_agent_get_stats(a).replans[GOAP_REPLAN_WATCH], 2 * (round + 1));
   }
-  CHECK_EQ_INT((int)(c.allocs - before), 0);
-  CHECK(goap_agent_get_stats(a).memory_bytes == c.live);
+  CHECK_EQ_INT(c.calls - before, 0);
+  CHECK(goap_agent_get_stats(a).memory_bytes == c.outstanding);
   goap_agent_destroy(a);
-  CHECK_EQ_INT((int)c.live, 0);
+  CHECK_EQ_INT(c.outstanding, 0);
+  CHECK_EQ_INT(c.bad_old_size, 0);
+  CHECK_EQ_INT(c.unknown_ptr, 0);
   /* failure injection: the n-th allocation fails, for every n until none does */
   int survived = 0;
-  for (long n = 0; n < 400 && !survived; ++n) {
-    counting k = {0, n, 0};
-    goap_allocator kl = {count_alloc, &k};
+  for (size_t n = 0; n < 400 && !survived; ++n) {
+    test_alloc k = {0};
+    k.fail_at = n + 1; /* n allocations succeed, every later one fails */
+    k.fail_after = 1;
+    goap_allocator kl = test_alloc_hook(&k);
     goap_agent *b = htn_agent(t, &h, &kl);
     if (b) {
       goap_status st = GOAP_OK;
@@ -693,7 +676,9 @@ TEST(allocation) {
       }
       goap_agent_destroy(b);
     }
-    CHECK_EQ_INT((int)k.live, 0);
+    CHECK_EQ_INT(k.outstanding, 0);
+    CHECK_EQ_INT(k.bad_old_size, 0);
+    CHECK_EQ_INT(k.unknown_ptr, 0);
   }
   CHECK(survived);
   goap_agent_type_destroy(t);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 #define DOMAIN_HEAD                   \
@@ -209,24 +210,6 @@ TEST(tasks_and_scenarios) {
 }
 
 /* Allocation failure anywhere while loading a file with tasks: a clean GOAP_OUT_OF_MEMORY. */
-typedef struct fail_ctx {
-  size_t n, fail_at;
-  long live;
-} fail_ctx;
-
-static void *failing(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  fail_ctx *c = (fail_ctx *)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    if (ptr) c->live--;
-    free(ptr);
-    return NULL;
-  }
-  if (++c->n == c->fail_at) return NULL;
-  if (!ptr) c->live++;
-  return realloc(ptr, new_size);
-}
-
 TEST(allocation_failures) {
   static const char text[] =
       "var x: bool\nvar y: bool\naction a\n  eff x\naction b\n  pre x\n  eff y\n"
@@ -234,18 +217,17 @@ TEST(allocation_failures) {
       "  method n\n    do set x\ntask u\n  method m\n    do pause achieve x, !y\n"
       "scenario s\n  task t\n  expect plan a\n";
   /* (u: do pause achieve x, !y) */
-  goap_allocator a;
-  fail_ctx c;
+  test_alloc c;
   goap_file *f = NULL;
   goap_diag d;
   size_t total;
   memset(&c, 0, sizeof c);
-  a.fn = failing;
-  a.ctx = &c;
+  goap_allocator a = test_alloc_hook(&c);
   REQUIRE(goap_file_parse("t.goap", text, sizeof text - 1, &a, &f, &d) == GOAP_OK);
   goap_file_destroy(f);
   CHECK_EQ_INT(c.live, 0);
-  total = c.n;
+  CHECK_EQ_INT(c.bad_old_size, 0);
+  total = c.calls;
   for (size_t k = 1; k <= total; ++k) {
     memset(&c, 0, sizeof c);
     c.fail_at = k;
@@ -254,6 +236,8 @@ TEST(allocation_failures) {
     CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
     CHECK(f == NULL);
     CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(c.bad_old_size, 0);
+    CHECK_EQ_INT(c.unknown_ptr, 0);
   }
 }
 

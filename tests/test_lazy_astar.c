@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/planner.h"
+#include "alloc_hook.h"
 #include "test.h"
 
 static goap_file *load_village(void) {
@@ -259,44 +260,31 @@ TEST(lazy_astar_trace_slicing_and_arguments) {
   goap_file_destroy(f);
 }
 
-typedef struct counter {
-  long allocs;
-} counter;
-
-static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  counter *c = (counter *)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  ++c->allocs;
-  return realloc(ptr, new_size);
-}
-
 /* After a first round, the same lazy A* requests allocate nothing. */
 TEST(lazy_astar_allocates_nothing_after_warm_up) {
   goap_file *f = load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  counter c = {0};
+  test_alloc c = {0};
   goap_planner_desc desc;
   memset(&desc, 0, sizeof desc);
-  desc.allocator.fn = count_alloc;
-  desc.allocator.ctx = &c;
+  desc.allocator = test_alloc_hook(&c);
   goap_planner *p = goap_planner_create(d, &desc);
   REQUIRE(p != NULL);
   int32_t buf[256];
   goap_result res;
   for (int round = 0; round < 2; ++round) {
-    long before = c.allocs;
+    size_t before = c.calls;
     for (int i = 0; i < goap_file_scenario_count(f); ++i)
       CHECK_EQ_INT(plan(p, d, goap_file_scenario(f, i), GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &res,
                         buf),
                    GOAP_OK);
-    if (round == 1) CHECK_EQ_INT(c.allocs - before, 0);
+    if (round == 1) CHECK_EQ_INT(c.calls - before, 0);
   }
   goap_planner_destroy(p);
+  CHECK_EQ_INT(c.outstanding, 0);
+  CHECK_EQ_INT(c.bad_old_size, 0);
+  CHECK_EQ_INT(c.unknown_ptr, 0);
   goap_file_destroy(f);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 static goap_file *parse(const char *text) {
@@ -260,41 +261,24 @@ TEST(timeout_in_simulation) {
   goap_file_destroy(f);
 }
 
-typedef struct failing {
-  long n, fail_at;
-  long live;
-} failing;
-
-static void *fail_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  failing *c = (failing *)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    if (ptr) c->live--;
-    free(ptr);
-    return NULL;
-  }
-  if (c->n++ == c->fail_at) return NULL;
-  void *r = realloc(ptr, new_size);
-  if (r && !ptr) c->live++;
-  return r;
-}
-
 TEST(simulation_out_of_memory) {
   goap_file *f = NULL;
   REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", NULL, &f, NULL) == GOAP_OK);
   int sim = goap_file_find_simulation(f, "both"), ok = 0;
-  for (long k = 0; k < 500 && !ok; ++k) {
-    failing c = {0, k, 0};
+  for (size_t k = 0; k < 500 && !ok; ++k) {
+    test_alloc c = {0};
+    c.fail_at = k + 1; /* refuse the call after the first k, only that one */
     goap_sim_options o;
     memset(&o, 0, sizeof o);
-    o.allocator.fn = fail_alloc;
-    o.allocator.ctx = &c;
+    o.allocator = test_alloc_hook(&c);
     goap_sim_result res;
     goap_status st = goap_file_simulate(f, sim, &o, &res);
     CHECK(st == GOAP_OK || st == GOAP_OUT_OF_MEMORY);
-    if (st == GOAP_OK && c.n <= k) ok = 1; /* no allocation failed: done */
+    if (st == GOAP_OK && c.calls <= k) ok = 1; /* no allocation failed: done */
     if (st == GOAP_OK) CHECK_EQ_INT(res.failed, 0);
-    CHECK_EQ_INT((int)c.live, 0);
+    CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(c.bad_old_size, 0);
+    CHECK_EQ_INT(c.unknown_ptr, 0);
   }
   CHECK(ok);
   goap_file_destroy(f);

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -108,32 +109,6 @@ static uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)(next_u64(s) %
 
 /* true with probability per_100k / 100,000 */
 static int chance(uint64_t *s, uint32_t per_100k) { return below(s, 100000) < per_100k; }
-
-/* ---- the allocator --------------------------------------------------------------------------- */
-
-typedef struct counting {
-  long allocs;  /* calls that allocated or resized (new_size > 0) */
-  long frees;
-  size_t live;
-} counting;
-
-static void *count_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  counting *c = (counting *)ctx;
-  if (new_size == 0) {
-    if (ptr) {
-      c->frees++;
-      c->live -= old_size;
-    }
-    free(ptr);
-    return NULL;
-  }
-  void *r = realloc(ptr, new_size);
-  if (r) {
-    c->allocs++;
-    c->live += new_size - (ptr ? old_size : 0);
-  }
-  return r;
-}
 
 /* ---- types, agents, the world ---------------------------------------------------------------- */
 
@@ -465,8 +440,8 @@ TEST(soak) {
   soak *s = (soak *)calloc(1, sizeof *s);
   REQUIRE(s != NULL);
   s->rng = 20261202u;
-  counting cnt = {0, 0, 0};
-  goap_allocator al = {count_alloc, &cnt};
+  test_alloc cnt = {0}; /* calls: allocations and resizes; outstanding: live bytes */
+  goap_allocator al = test_alloc_hook(&cnt);
 
   /* the soldier domain */
   static const char *const brawler_lacks[] = {"get_ammo", "load_magazine", "shoot", "kick_door",
@@ -527,19 +502,20 @@ TEST(soak) {
    * served by the cache may search for the first time long after the warm-up. Those first
    * searches are the only updates allowed to allocate, and each agent's memory_bytes must
    * stay what it was at the warm-up (or right after that late first search). */
-  long allocs_warm = 0, allocs_late_first = 0, late_first = 0;
+  size_t allocs_warm = 0, allocs_late_first = 0;
+  long late_first = 0;
   size_t live_warm = 0, late_growth = 0;
   for (int f = 0; f < frames; ++f) {
     if (f == warm) {
-      allocs_warm = cnt.allocs;
-      live_warm = cnt.live;
+      allocs_warm = cnt.calls;
+      live_warm = cnt.outstanding;
       for (int i = 0; i < AGENTS; ++i) ag[i].bytes_ref = goap_agent_get_stats(ag[i].a).memory_bytes;
     }
     for (int i = 0; i < AGENTS; ++i) {
       soak_agent *h = &ag[i];
       world_step(s, h);
       h->succeeded = h->failed = -1;
-      long before = cnt.allocs;
+      size_t before = cnt.calls;
       goap_status st = goap_agent_update(h->a, DT);
       if (st != GOAP_OK && st != GOAP_IN_PROGRESS && st != GOAP_NO_PLAN) s->status++;
       check_outcome(s, h);
@@ -548,7 +524,7 @@ TEST(soak) {
         h->searched = as.plans - as.cache_hits + as.plan_failures > 0;
         if (h->searched && f >= warm) {
           late_first++;
-          allocs_late_first += cnt.allocs - before;
+          allocs_late_first += cnt.calls - before;
           late_growth += as.memory_bytes - h->bytes_ref;
           h->bytes_ref = as.memory_bytes;
         }
@@ -580,11 +556,11 @@ TEST(soak) {
   }
   goap_plan_cache_stats cs = goap_plan_cache_get_stats(cache);
   fprintf(stderr,
-          "soak: %d agents, %d frames (warm-up %d): %ld allocations after the warm-up, %ld of "
+          "soak: %d agents, %d frames (warm-up %d): %zu allocations after the warm-up, %zu of "
           "them by %ld first searches (%zu bytes); live bytes %zu -> %zu; agents hold %zu "
           "bytes\n",
-          AGENTS, frames, warm, cnt.allocs - allocs_warm, allocs_late_first, late_first,
-          late_growth, live_warm, cnt.live, bytes_end);
+          AGENTS, frames, warm, cnt.calls - allocs_warm, allocs_late_first, late_first,
+          late_growth, live_warm, cnt.outstanding, bytes_end);
   for (int dom = 0; dom < DOMAINS; ++dom) {
     fprintf(stderr,
             "  %s: goals done %ld, plans %ld (cached %ld, failed %lu), repairs %lu, actions "
@@ -604,8 +580,8 @@ TEST(soak) {
           (unsigned long)cs.misses, (unsigned long)cs.evictions);
 
   /* memory stays flat after the warm-up */
-  CHECK_EQ_INT(cnt.allocs - allocs_warm - allocs_late_first, 0);
-  CHECK_EQ_INT((long long)cnt.live, (long long)(live_warm + late_growth));
+  CHECK_EQ_INT(cnt.calls - allocs_warm - allocs_late_first, 0);
+  CHECK_EQ_INT((long long)cnt.outstanding, (long long)(live_warm + late_growth));
   CHECK_EQ_INT((long long)bytes_changed, 0);
   CHECK(late_first <= AGENTS / 4); /* most agents searched during the warm-up */
 
@@ -670,7 +646,9 @@ TEST(soak) {
   for (int i = 0; i < AGENTS; ++i) goap_agent_destroy(ag[i].a);
   goap_plan_cache_destroy(cache);
   for (int k = 0; k < NTYPES; ++k) goap_agent_type_destroy(types[k].t);
-  CHECK_EQ_INT((long long)cnt.live, 0);
+  CHECK_EQ_INT((long long)cnt.outstanding, 0);
+  CHECK_EQ_INT(cnt.bad_old_size, 0);
+  CHECK_EQ_INT(cnt.unknown_ptr, 0);
   free(ag);
   free(s);
   goap_file_destroy(fc);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "test.h"
 
 #define PI 3.14159265358979323846
@@ -707,50 +708,28 @@ TEST(render) {
 /* ------------------------------------------------------------------------------------------
  * Allocation
  * ---------------------------------------------------------------------------------------- */
-typedef struct count_alloc {
-  size_t allocs, frees, outstanding;
-  size_t fail_at; /* 1-based allocation to fail; 0: never */
-} count_alloc;
-
-/* Remembers the size of each block in a header so that frees can be checked. */
-static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  count_alloc *ca = (count_alloc *)ctx;
-  if (new_size == 0) {
-    if (ptr) {
-      size_t *hdr = (size_t *)ptr - 2;
-      if (hdr[0] != old_size) abort(); /* the library passed a wrong size */
-      ca->frees++;
-      ca->outstanding -= old_size;
-      free(hdr);
-    }
-    return NULL;
-  }
-  if (ptr) abort(); /* the tactics library never resizes */
-  ca->allocs++;
-  if (ca->fail_at && ca->allocs == ca->fail_at) return NULL;
-  size_t *hdr = (size_t *)malloc(new_size + 2 * sizeof(size_t));
-  if (!hdr) return NULL;
-  hdr[0] = new_size;
-  ca->outstanding += new_size;
-  return hdr + 2;
-}
-
+/* The shared counting allocator (alloc_hook.h). The tactics library never resizes: every call
+ * makes a new block, so once everything is freed, frees + refused calls == calls. */
 TEST(alloc_failures) {
   size_t total = 0;
   for (size_t fail = 1;; ++fail) {
-    count_alloc ca = {0, 0, 0, fail};
-    goap_allocator al = {count_fn, &ca};
+    test_alloc ca = {0};
+    ca.fail_at = fail;
+    goap_allocator al = test_alloc_hook(&ca);
     goap_arena *a = NULL;
     goap_heatmap *h = NULL;
     goap_arena_error e;
     goap_status st = goap_arena_parse(scene, strlen(scene), &al, &a, &e);
     if (st == GOAP_OK) st = goap_heatmap_create(a, NULL, &al, &h);
     if (st == GOAP_OK) {
-      CHECK(ca.allocs < fail); /* nothing left to fail: all allocations were tried */
-      total = ca.allocs;
+      CHECK(ca.calls < fail); /* nothing left to fail: all allocations were tried */
+      total = ca.calls;
       goap_heatmap_destroy(h);
       goap_arena_destroy(a);
       CHECK_EQ_INT(ca.outstanding, 0);
+      CHECK_EQ_INT(ca.frees + ca.injected, ca.calls);
+      CHECK_EQ_INT(ca.bad_old_size, 0);
+      CHECK_EQ_INT(ca.unknown_ptr, 0);
       break;
     }
     CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
@@ -758,19 +737,22 @@ TEST(alloc_failures) {
     if (!a) CHECK_EQ_INT(e.status, GOAP_OUT_OF_MEMORY);
     goap_arena_destroy(a);
     CHECK_EQ_INT(ca.outstanding, 0);
+    CHECK_EQ_INT(ca.frees + ca.injected, ca.calls);
+    CHECK_EQ_INT(ca.bad_old_size, 0);
+    CHECK_EQ_INT(ca.unknown_ptr, 0);
     REQUIRE(fail < 100);
   }
   CHECK_EQ_INT(total, 3); /* arena struct + its cells, one heat map block */
 }
 
 TEST(no_allocation_after_creation) {
-  count_alloc ca = {0, 0, 0, 0};
-  goap_allocator al = {count_fn, &ca};
+  test_alloc ca = {0};
+  goap_allocator al = test_alloc_hook(&ca);
   goap_arena *a = NULL;
   goap_heatmap *h = NULL;
   REQUIRE(goap_arena_parse(scene, strlen(scene), &al, &a, NULL) == GOAP_OK);
   REQUIRE(goap_heatmap_create(a, NULL, &al, &h) == GOAP_OK);
-  size_t allocs = ca.allocs, outstanding = ca.outstanding;
+  size_t allocs = ca.calls, outstanding = ca.outstanding;
   CHECK(outstanding > 0);
   char buf[512];
   unsigned char mask[11 * 9] = {0};
@@ -786,12 +768,14 @@ TEST(no_allocation_after_creation) {
     (void)goap_arena_los(a, 1, 1, i % 11, i % 9);
     (void)goap_arena_render(a, h, NULL, 0, GOAP_RENDER_HEAT, buf, sizeof buf);
   }
-  CHECK_EQ_INT(ca.allocs, allocs);
+  CHECK_EQ_INT(ca.calls, allocs);
   CHECK_EQ_INT(ca.outstanding, outstanding);
   goap_heatmap_destroy(h);
   goap_arena_destroy(a);
   CHECK_EQ_INT(ca.outstanding, 0);
   CHECK_EQ_INT(ca.frees, allocs);
+  CHECK_EQ_INT(ca.bad_old_size, 0);
+  CHECK_EQ_INT(ca.unknown_ptr, 0);
 }
 
 /* ------------------------------------------------------------------------------------------
