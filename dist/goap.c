@@ -2612,6 +2612,10 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamps(lm);
+  const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
+  const int32_t *pol = lm->pre_of, *eff = lm->eff;
+  int32_t *unsat = lm->unsat;
+  const double *rem = lm->rem;
   while (lm->nh > 0) {
     double t;
     int32_t f;
@@ -2622,13 +2626,14 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
       return t < fh[lm->goalfact] ? t : fh[lm->goalfact];
     }
     lm->fstamp[f] = done;
-    for (uint32_t k = lm->pre_of_off[f]; k < lm->pre_of_off[f + 1]; ++k) {
-      int32_t o = lm->pre_of[k];
-      if (--lm->unsat[o] != 0 || lm->rem[o] >= GOAP__INF) continue;
+    /* bounds read once: the stores below (int32 arrays) could alias them for the compiler */
+    for (uint32_t k = pof[f], ke = pof[f + 1]; k < ke; ++k) {
+      int32_t o = pol[k];
+      if (--unsat[o] != 0 || rem[o] >= GOAP__INF) continue;
       jlink(lm, o, f);
-      double v = t + lm->rem[o];
-      for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
-        int32_t g = lm->eff[e];
+      double v = t + rem[o];
+      for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
+        int32_t g = eff[e];
         if (v < fh[g]) {
           fh[g] = v;
           hpush(lm, v, g);
@@ -2641,11 +2646,12 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
 
 /* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
 static inline void relax_op(goap__lmcut *lm, int32_t o) {
-  double v = lm->fh[lm->pcf[o]] + lm->rem[o];
-  for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e) {
-    int32_t g = lm->eff[e];
-    if (v < lm->fh[g]) {
-      lm->fh[g] = v;
+  double *fh = lm->fh, v = fh[lm->pcf[o]] + lm->rem[o];
+  const int32_t *eff = lm->eff;
+  for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
+    int32_t g = eff[e];
+    if (v < fh[g]) {
+      fh[g] = v;
       hpush(lm, v, g);
     }
   }
