@@ -19,6 +19,7 @@
 #include "core/planner.h"
 #include "alloc_hook.h"
 #include "test.h"
+#include "village_plan.h"
 
 /* ---- random domains ------------------------------------------------------------------------ */
 
@@ -314,46 +315,10 @@ TEST(relaxed_exploration_matches_reference) {
 
 /* ---- the village: preferred operators ------------------------------------------------------ */
 
-static goap_file *load_village(void) {
-  goap_file *f = NULL;
-  if (goap_file_load(GOAP_EXAMPLES_DIR "/village.goap", NULL, &f, NULL) != GOAP_OK) return NULL;
-  return f;
-}
-
-static goap_status plan_scenario(goap_planner *p, const goap_domain *d, const goap_scenario *sc,
-                                 goap_search search, goap_heuristic h, unsigned flags,
-                                 goap_result *res, int32_t *buf, int cap) {
-  goap_word start[16];
-  if (goap_domain_state_words(d) > 16) return GOAP_INVALID_ARGUMENT;
-  goap_state_init(d, start);
-  goap_state_assign(d, start, sc->given, sc->given_count);
-  goap_request req;
-  memset(&req, 0, sizeof req);
-  req.start = start;
-  req.want = sc->want;
-  req.want_count = sc->want_count;
-  req.search = search;
-  req.heuristic = h;
-  req.flags = flags;
-  memset(res, 0, sizeof *res);
-  res->plan = buf;
-  res->plan_capacity = cap;
-  goap_status st = goap_plan(p, &req, res);
-  if (st == GOAP_OK) {
-    double cost = -1.0;
-    int bad = -1;
-    if (goap_plan_validate(d, start, sc->want, sc->want_count, buf, res->plan_length, &cost,
-                           &bad) != GOAP_OK)
-      return GOAP_INVALID_OPERATION;
-    if (fabs(cost - res->cost) > 1e-9) return GOAP_INVALID_OPERATION;
-  }
-  return st;
-}
-
 /* On `festival` plain greedy hff wanders a plateau (about 1,900 expansions); the relaxed
  * plan's actions lead it out. Every village scenario is solved with each option. */
 TEST(preferred_operators_on_the_village) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_planner *p = goap_planner_create(d, NULL);
@@ -363,15 +328,15 @@ TEST(preferred_operators_on_the_village) {
   int fest = goap_file_find_scenario(f, "festival");
   REQUIRE(fest >= 0);
   const goap_scenario *sc = goap_file_scenario(f, fest);
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, 0, &res, buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, 0, &res, buf, 256),
                GOAP_OK);
   uint64_t plain = res.stats.expanded;
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, GOAP_REQUEST_PREFERRED,
-                             &res, buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, GOAP_REQUEST_PREFERRED,
+                                  &res, buf, 256),
                GOAP_OK);
   uint64_t pref = res.stats.expanded;
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF,
-                             GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY, &res, buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF,
+                                  GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY, &res, buf, 256),
                GOAP_OK);
   uint64_t both = res.stats.expanded;
   printf("festival, greedy hff: %llu expansions plain, %llu preferred, %llu preferred+lazy\n",
@@ -385,11 +350,11 @@ TEST(preferred_operators_on_the_village) {
     for (int k = 0; k < 3; ++k) {
       if (sets[k] == GOAP_REQUEST_LAZY && strcmp(sc->name, "festival") == 0) continue; /* slow */
       goap_status st =
-          plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, sets[k], &res, buf, 256);
+          test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, sets[k], &res, buf, 256);
       if (st != GOAP_OK) fprintf(stderr, "%s flags %u: %s\n", sc->name, sets[k],
                                  goap_status_name(st));
       CHECK_EQ_INT(st, GOAP_OK);
-      st = plan_scenario(p, d, sc, GOAP_SEARCH_WASTAR, GOAP_H_FF, sets[k], &res, buf, 256);
+      st = test_plan_scenario(p, d, sc, GOAP_SEARCH_WASTAR, GOAP_H_FF, sets[k], &res, buf, 256);
       CHECK_EQ_INT(st, GOAP_OK);
     }
   }
@@ -418,7 +383,7 @@ static void lazy_trace(void *user, const goap_trace_event *ev) {
 /* With LAZY a new state is queued with its parent's h (evaluated at its own expansion);
  * without it, with its own (which differs from the parent's for some of them). */
 TEST(lazy_queues_states_with_the_parents_h) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_planner *p = goap_planner_create(d, NULL);
@@ -433,7 +398,7 @@ TEST(lazy_queues_states_with_the_parents_h) {
     lr.news = lr.inherited = lr.own = 0;
     goap_planner_set_trace(p, lazy_trace, &lr);
     unsigned fl = GOAP_REQUEST_PREFERRED | (lazy ? GOAP_REQUEST_LAZY : 0u);
-    CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, fl, &res, buf, 256),
+    CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, fl, &res, buf, 256),
                  GOAP_OK);
     CHECK(lr.news > 20);
     if (lazy) {
@@ -451,7 +416,7 @@ TEST(lazy_queues_states_with_the_parents_h) {
 /* ---- options: validation and allocation ------------------------------------------------------ */
 
 TEST(options_need_a_satisficing_search) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_planner *p = goap_planner_create(d, NULL);
@@ -460,26 +425,26 @@ TEST(options_need_a_satisficing_search) {
   goap_result res;
   const goap_scenario *sc = goap_file_scenario(f, goap_file_find_scenario(f, "well"));
   REQUIRE(sc != NULL);
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_FF, GOAP_REQUEST_PREFERRED,
-                             &res, buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_FF, GOAP_REQUEST_PREFERRED,
+                                  &res, buf, 256),
                GOAP_INVALID_ARGUMENT);
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_MAX, GOAP_REQUEST_LAZY, &res,
-                             buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_MAX, GOAP_REQUEST_LAZY, &res,
+                                  buf, 256),
                GOAP_OK); /* lazy A*: test_lazy_astar.c */
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_FF,
-                             GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY, &res, buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_FF,
+                                  GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY, &res, buf, 256),
                GOAP_INVALID_ARGUMENT);
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_BACKWARD, GOAP_H_FF, GOAP_REQUEST_LAZY, &res,
-                             buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_BACKWARD, GOAP_H_FF, GOAP_REQUEST_LAZY,
+                                  &res, buf, 256),
                GOAP_INVALID_ARGUMENT);
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_ADD, GOAP_REQUEST_PREFERRED,
-                             &res, buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_ADD, GOAP_REQUEST_PREFERRED,
+                                  &res, buf, 256),
                GOAP_INVALID_ARGUMENT);
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_ADD, GOAP_REQUEST_LAZY, &res,
-                             buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_ADD, GOAP_REQUEST_LAZY, &res,
+                                  buf, 256),
                GOAP_OK);
-  CHECK_EQ_INT(plan_scenario(p, d, sc, GOAP_SEARCH_WASTAR, GOAP_H_FF,
-                             GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY, &res, buf, 256),
+  CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_WASTAR, GOAP_H_FF,
+                                  GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY, &res, buf, 256),
                GOAP_OK);
   goap_planner_destroy(p);
   goap_file_destroy(f);
@@ -487,7 +452,7 @@ TEST(options_need_a_satisficing_search) {
 
 /* After a first request of each kind, the same requests allocate nothing. */
 TEST(no_allocation_after_warm_up) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   test_alloc c;
@@ -508,7 +473,7 @@ TEST(no_allocation_after_warm_up) {
       for (int k = 0; k < 3; ++k) {
         if (sets[k] == GOAP_REQUEST_LAZY && strcmp(sc->name, "festival") == 0) continue;
         CHECK_EQ_INT(
-            plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, sets[k], &res, buf, 256),
+            test_plan_scenario(p, d, sc, GOAP_SEARCH_GREEDY, GOAP_H_FF, sets[k], &res, buf, 256),
             GOAP_OK);
       }
     }

@@ -17,50 +17,12 @@
 #include "core/planner.h"
 #include "alloc_hook.h"
 #include "test.h"
-
-static goap_file *load_village(void) {
-  goap_file *f = NULL;
-  if (goap_file_load(GOAP_EXAMPLES_DIR "/village.goap", NULL, &f, NULL) != GOAP_OK) return NULL;
-  return f;
-}
-
-static void make_request(const goap_domain *d, const goap_scenario *sc, goap_word *start,
-                         goap_request *req, goap_heuristic h, unsigned flags) {
-  goap_state_init(d, start);
-  goap_state_assign(d, start, sc->given, sc->given_count);
-  memset(req, 0, sizeof *req);
-  req->start = start;
-  req->want = sc->want;
-  req->want_count = sc->want_count;
-  req->search = GOAP_SEARCH_ASTAR;
-  req->heuristic = h;
-  req->flags = flags;
-}
-
-static goap_status plan(goap_planner *p, const goap_domain *d, const goap_scenario *sc,
-                        goap_heuristic h, unsigned flags, goap_result *res, int32_t *buf) {
-  goap_word start[16];
-  if (goap_domain_state_words(d) > 16) return GOAP_INVALID_ARGUMENT;
-  goap_request req;
-  make_request(d, sc, start, &req, h, flags);
-  memset(res, 0, sizeof *res);
-  res->plan = buf;
-  res->plan_capacity = 256;
-  goap_status st = goap_plan(p, &req, res);
-  if (st == GOAP_OK) {
-    double cost = -1.0;
-    int bad = -1;
-    if (goap_plan_validate(d, start, sc->want, sc->want_count, buf, res->plan_length, &cost,
-                           &bad) != GOAP_OK || fabs(cost - res->cost) > 1e-9)
-      return GOAP_INVALID_OPERATION;
-  }
-  return st;
-}
+#include "village_plan.h"
 
 /* Lazy A* finds the optimal cost with every admissible heuristic; with LM-cut its cut bound
  * saves most evaluations (each option of lm_bound is still optimal). */
 TEST(lazy_astar_is_optimal_on_the_village) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_planner *p = goap_planner_create(d, NULL);
@@ -74,8 +36,11 @@ TEST(lazy_astar_is_optimal_on_the_village) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     for (int k = 0; k < 3; ++k) {
       if (hs[k] != GOAP_H_LMCUT && strcmp(sc->name, "iron_tools") == 0) continue; /* slow */
-      CHECK_EQ_INT(plan(p, d, sc, hs[k], 0, &eager, buf), GOAP_OK);
-      CHECK_EQ_INT(plan(p, d, sc, hs[k], GOAP_REQUEST_LAZY, &lazy, buf), GOAP_OK);
+      CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, hs[k], 0, &eager, buf, 256),
+                   GOAP_OK);
+      CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, hs[k], GOAP_REQUEST_LAZY, &lazy,
+                                      buf, 256),
+                   GOAP_OK);
       CHECK_NEAR(lazy.cost, eager.cost, 1e-9);
       if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(lazy.cost, sc->expect_cost, 1e-9);
       /* eager evaluates every stored state once; lazy at most the stored ones plus one
@@ -87,7 +52,9 @@ TEST(lazy_astar_is_optimal_on_the_village) {
       for (int lb = 0; lb <= 2; ++lb) {
         p->lm_bound = lb;
         unsigned long np = p->lm.npartial;
-        CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &lazy, buf), GOAP_OK);
+        CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT,
+                                        GOAP_REQUEST_LAZY, &lazy, buf, 256),
+                     GOAP_OK);
         CHECK_NEAR(lazy.cost, eager.cost, 1e-9);
         part[lb] += p->lm.npartial - np;
         ev_lazy[lb] += lazy.stats.evaluated - (p->lm.npartial - np);
@@ -111,7 +78,7 @@ TEST(lazy_astar_is_optimal_on_the_village) {
  * would be queued again anyway): the same optimal costs, and fewer LM-cut rounds (hmax runs)
  * over the village than with full evaluations. */
 TEST(lmcut_stops_early_in_lazy_astar) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_planner *p = goap_planner_create(d, NULL);
@@ -123,13 +90,17 @@ TEST(lmcut_stops_early_in_lazy_astar) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     p->lm_stop = 0;
     unsigned long r0 = p->lm.nrounds, np = p->lm.npartial;
-    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &full, buf), GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &full, buf, 256),
+                 GOAP_OK);
     CHECK(p->lm.npartial == np); /* never stops early when told not to */
     rounds[0] += p->lm.nrounds - r0;
     p->lm_stop = 1;
     r0 = p->lm.nrounds;
     np = p->lm.npartial;
-    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &stop, buf), GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &stop, buf, 256),
+                 GOAP_OK);
     rounds[1] += p->lm.nrounds - r0;
     partial += p->lm.npartial - np;
     CHECK_NEAR(stop.cost, full.cost, 1e-9);
@@ -147,7 +118,7 @@ TEST(lmcut_stops_early_in_lazy_astar) {
  * not touch (planner.c, "inherited"): the same optimal costs with and without, with a ring so
  * small that records are overwritten (a fresh evaluation then), and far fewer LM-cut rounds. */
 TEST(lmcut_inherits_the_parents_landmarks) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_planner *p = goap_planner_create(d, NULL), *tiny = goap_planner_create(d, NULL);
@@ -161,13 +132,19 @@ TEST(lmcut_inherits_the_parents_landmarks) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     p->lm_inherit = 0;
     unsigned long r0 = p->lm.nrounds;
-    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &fresh, buf), GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &fresh, buf, 256),
+                 GOAP_OK);
     rounds[0] += p->lm.nrounds - r0;
     p->lm_inherit = 1;
     r0 = p->lm.nrounds;
-    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &inh, buf), GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &inh, buf, 256),
+                 GOAP_OK);
     rounds[1] += p->lm.nrounds - r0;
-    CHECK_EQ_INT(plan(tiny, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &small, buf), GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(tiny, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &small, buf, 256),
+                 GOAP_OK);
     CHECK_NEAR(inh.cost, fresh.cost, 1e-9);
     CHECK_NEAR(small.cost, fresh.cost, 1e-9);
     if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(inh.cost, sc->expect_cost, 1e-9);
@@ -200,7 +177,7 @@ static void rec_trace(void *user, const goap_trace_event *ev) {
  * sliced search gives goap_plan's plan, and the request kinds without a forward search are
  * still refused. */
 TEST(lazy_astar_trace_slicing_and_arguments) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_planner *p = goap_planner_create(d, NULL);
@@ -212,19 +189,23 @@ TEST(lazy_astar_trace_slicing_and_arguments) {
     const goap_scenario *sc = goap_file_scenario(f, i);
     memset(&tr, 0, sizeof tr);
     goap_planner_set_trace(p, rec_trace, &tr);
-    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &r1, buf), GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &r1, buf, 256),
+                 GOAP_OK);
     goap_planner_set_trace(p, NULL, NULL);
     CHECK(tr.expands == r1.stats.expanded);
     CHECK(tr.news == r1.stats.nodes);
     CHECK(tr.goals == 1);
     CHECK(tr.bad_expand == 0);
     /* the same without the trace */
-    CHECK_EQ_INT(plan(p, d, sc, GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &r2, buf2), GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(p, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &r2, buf2, 256),
+                 GOAP_OK);
     CHECK(r2.stats.expanded == r1.stats.expanded && r2.stats.evaluated == r1.stats.evaluated);
     /* sliced, two expansions at a time */
     goap_word start[16];
     goap_request req;
-    make_request(d, sc, start, &req, GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
+    test_scenario_request(d, sc, start, &req, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
     goap_status st = goap_plan_begin(p, &req);
     while (st == GOAP_IN_PROGRESS) st = goap_plan_step(p, 2, NULL);
     CHECK_EQ_INT(st, GOAP_OK);
@@ -239,7 +220,7 @@ TEST(lazy_astar_trace_slicing_and_arguments) {
   const goap_scenario *sc = goap_file_scenario(f, 0);
   goap_word start[16];
   goap_request req;
-  make_request(d, sc, start, &req, GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
+  test_scenario_request(d, sc, start, &req, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
   req.search = GOAP_SEARCH_BACKWARD;
   CHECK_EQ_INT(goap_plan(p, &req, &r1), GOAP_INVALID_ARGUMENT);
   req.search = GOAP_SEARCH_ASTAR;
@@ -247,8 +228,8 @@ TEST(lazy_astar_trace_slicing_and_arguments) {
   req.heuristic = GOAP_H_FF;
   CHECK_EQ_INT(goap_plan(p, &req, &r1), GOAP_INVALID_ARGUMENT);
   /* a node budget ends with a partial plan made of evaluated nodes */
-  make_request(d, goap_file_scenario(f, goap_file_find_scenario(f, "iron_tools")), start, &req,
-               GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
+  test_scenario_request(d, goap_file_scenario(f, goap_file_find_scenario(f, "iron_tools")), start,
+                        &req, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY);
   req.max_nodes = 40;
   memset(&r1, 0, sizeof r1);
   r1.plan = buf;
@@ -262,7 +243,7 @@ TEST(lazy_astar_trace_slicing_and_arguments) {
 
 /* After a first round, the same lazy A* requests allocate nothing. */
 TEST(lazy_astar_allocates_nothing_after_warm_up) {
-  goap_file *f = load_village();
+  goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   test_alloc c = {0};
@@ -276,8 +257,8 @@ TEST(lazy_astar_allocates_nothing_after_warm_up) {
   for (int round = 0; round < 2; ++round) {
     size_t before = c.calls;
     for (int i = 0; i < goap_file_scenario_count(f); ++i)
-      CHECK_EQ_INT(plan(p, d, goap_file_scenario(f, i), GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &res,
-                        buf),
+      CHECK_EQ_INT(test_plan_scenario(p, d, goap_file_scenario(f, i), GOAP_SEARCH_ASTAR,
+                                      GOAP_H_LMCUT, GOAP_REQUEST_LAZY, &res, buf, 256),
                    GOAP_OK);
     if (round == 1) CHECK_EQ_INT(c.calls - before, 0);
   }
