@@ -151,6 +151,31 @@ err_has "misspelt command suggestion" "did you mean 'plan'?"
 expect_rc "unknown top-level option" 2 --verbose
 err_has "unknown top-level option named" "'--verbose'"
 expect_rc "help for unknown command" 2 help nothing
+expect_rc "help --help" 0 help --help
+out_has "help --help prints the main usage" "usage: goap <command>"
+expect_rc "help -h" 0 help -h
+expect_rc "help help" 0 help help
+out_has "help help prints the main usage" "usage: goap <command>"
+
+# The unknown-command list and `goap help` both come from the one command table: the list of
+# an unknown command names exactly the commands `goap help` shows (as sets), and
+# every one of them has a help text (`goap help CMD`, `goap CMD --help`, `goap CMD -h`).
+expect_rc "unknown command list" 2 nosuch
+listed=$(sed -n "s/^goap: unknown command 'nosuch' (expected \(.*\))\$/\1/p" "$TMP/err" |
+         sed 's/ or /, /; s/, /\n/g')
+run help
+shown=$(sed -n '/^commands:/,/^options:/s/^  \([a-z][a-z-]*\)\( .*\)\{0,1\}$/\1/p' "$TMP/out")
+if [ -n "$listed" ] && [ "$(sort <<<"$listed")" = "$(sort <<<"$shown")" ]; then ok; else
+  bad "unknown-command list [$(echo $listed)] differs from goap help's commands [$(echo $shown)]"; fi
+for c in $shown; do
+  want="usage: goap $c"
+  [ "$c" = help ] && want="usage: goap <command>"
+  expect_rc "help $c" 0 help "$c"
+  out_has "help $c text" "$want"
+  expect_rc "$c --help" 0 "$c" --help
+  out_has "$c --help text" "$want"
+  expect_rc "$c -h" 0 "$c" -h
+done
 
 # ---------------------------------------------------------------------------------------------
 # plan: human output
@@ -477,8 +502,30 @@ expect_rc "simulate failed expectation" 1 simulate "$TMP/sim_fail.goap"
 out_has "simulate failed expectation says why" "FAIL: expected 5 replans, got 0"
 expect_rc "test runs simulations" 1 test "$TMP/sim_fail.goap"
 out_has "test simulation failure" "simulation s: expected 5 replans, got 0"
+sed 's/expect replans 5/expect replans 1/' "$TMP/sim_fail.goap" >"$TMP/sim_fail1.goap"
+expect_rc "simulate failed expectation, one replan" 1 simulate "$TMP/sim_fail1.goap"
+out_has "simulate failed expectation, one replan: singular" "expected 1 replan, got 0"
 expect_rc "simulate unknown simulation" 2 simulate "$SOLDIER" nope
 err_has "simulate unknown simulation message" "has no simulation 'nope'"
+expect_rc "simulate misspelt simulation" 2 simulate "$SOLDIER" door_hled
+err_has "simulate misspelt simulation suggestion" "$SOLDIER has no simulation 'door_hled' (did you mean 'door_held'?)"
+err_has "simulate misspelt simulation list" "simulations in $SOLDIER: nothing_blocked door_held armory_empty both"
+expect_rc "trace misspelt scenario" 2 trace "$SOLDIER" --scenario door_stick
+err_has "trace misspelt scenario suggestion" "goap trace: $SOLDIER has no scenario 'door_stick' (did you mean 'door_stuck'?)"
+expect_rc "why misspelt goal" 2 why "$SOLDIER" --goal kill_enmy
+err_has "why misspelt goal suggestion" "goap why: $SOLDIER has no goal 'kill_enmy' (did you mean 'kill_enemy'?)"
+err_has "why misspelt goal list" "goals in $SOLDIER: kill_enemy"
+
+# Counts agree with their nouns: one action, one replan; several actions, replans, nodes.
+expect_rc "simulate one replan" 0 simulate "$SOLDIER" armory_empty
+out_re "simulate one replan: singular" ' end \(nothing left to do\): 2 plans, 1 replan, 1 action failed$'
+expect_rc "simulate two replans" 0 simulate "$SOLDIER" door_held
+out_re "simulate two replans: plural" ' end \(nothing left to do\): 3 plans, 2 replans, 2 actions failed$'
+expect_rc "trace one action" 0 trace "$SOLDIER" --scenario loaded_in_b
+out_re "trace one action: singular" ': scenario loaded_in_b: plan found, cost 1, 1 action$'
+out_re "trace one action: node counts" '^trace: [0-9]+ nodes?, [0-9]+ expanded, [0-9]+ generated, [0-9]+ duplicates?, [0-9]+ events$'
+expect_rc "trace four actions" 0 trace "$SOLDIER" --scenario default
+out_re "trace four actions: plural" ': scenario default: plan found, cost 4, 4 actions$'
 expect_rc "simulate no simulations" 2 simulate "$ALMA"
 err_has "simulate no simulations message" "has no 'simulation' block"
 expect_rc "simulate bad step" 2 simulate "$SOLDIER" --step 0

@@ -107,6 +107,17 @@ void cli_print_diag(FILE *out, const goap_diag *d);
  * diagnostic to stderr and returns NULL. *status (may be NULL) receives the load status. */
 goap_file *cli_load(const char *path, goap_status *status);
 
+/* Names as a NULL-terminated array for suggestions (the caller frees the array; NULL when
+ * out of memory): the file's scenarios, the domain's goals, the file's simulations. */
+const char **cli_scenario_names(const goap_file *f);
+const char **cli_goal_names(const goap_domain *d);
+const char **cli_simulation_names(const goap_file *f);
+
+/* "goap CMD: FILE has no KIND 'NAME' (did you mean 'X'?)" and "KINDs in FILE: a b c" on
+ * stderr. names (NULL-terminated, may be NULL) is freed by the call. Returns CLI_EXIT_USAGE. */
+int cli_not_found(const char *cmd, const char *file, const char *kind, const char *name,
+                  const char **names);
+
 /* The name to show for a path: "<stdin>" for "-", else the path. */
 const char *cli_display_name(const char *path);
 

@@ -407,8 +407,9 @@ int cli_cmd_demo(int argc, char **argv) {
     goto done;
   }
 
-  printf("\n\nKnowing each lesson in advance (the file's %d scenarios, %d actions)\n", count,
-         goap_domain_action_count(d));
+  printf("\n\nKnowing each lesson in advance (the file's %d scenario%s, %d action%s)\n", count,
+         count == 1 ? "" : "s", goap_domain_action_count(d),
+         goap_domain_action_count(d) == 1 ? "" : "s");
   for (int i = 0; i < count; i++) {
     const goap_scenario *s = goap_file_scenario(f, i);
     cli_buf want, facts;
@@ -497,7 +498,8 @@ int cli_cmd_demo(int argc, char **argv) {
     cli_buf_free(&facts);
   }
   if (failures)
-    printf("\n%d of %d scenarios did not go as the file expects.\n", failures, count);
+    printf("\n%d of %d scenario%s did not go as the file expects.\n", failures, count,
+           count == 1 ? "" : "s");
   else
     printf("\nEvery plan is the cheapest one, as the file's expectations say (A*, default "
            "heuristic).\nTry: goap plan examples/soldier.goap --scenario door_stuck\n");

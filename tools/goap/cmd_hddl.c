@@ -156,10 +156,12 @@ int cli_cmd_hddl(int argc, char **argv) {
     rc = CLI_EXIT_USAGE;
   }
   if (stats)
-    fprintf(stderr, "; %s %s: %s, %d steps in the plan, %llu decomposition steps, %d rounds, "
-                    "depth bound %d, %.1f ms\n",
+    fprintf(stderr, "; %s %s: %s, %d step%s in the plan, %llu decomposition step%s, "
+                    "%d round%s, depth bound %d, %.1f ms\n",
             goap_pddl_domain_name(task), goap_pddl_problem_name(task), goap_status_name(st),
-            goap_hddl_plan_length(plan), (unsigned long long)s.steps, s.rounds, s.depth, s.ms);
+            goap_hddl_plan_length(plan), goap_hddl_plan_length(plan) == 1 ? "" : "s",
+            (unsigned long long)s.steps, s.steps == 1 ? "" : "s", s.rounds,
+            s.rounds == 1 ? "" : "s", s.depth, s.ms);
   goap_hddl_plan_destroy(plan);
   goap_pddl_destroy(task);
   return rc;

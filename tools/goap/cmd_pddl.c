@@ -263,10 +263,12 @@ int cli_cmd_pddl(int argc, char **argv) {
     if (st == GOAP_OK) write_plan(stdout, task, r->plan, n, r->cost);
     else if (st == GOAP_NO_PLAN) printf("; no plan: the goal cannot be reached\n");
     else printf("; no plan: %s\n", goap_status_string(st));
-    fprintf(stderr, "; %s %s: %d atoms reachable (%d static, dropped), %d variables, %d actions, "
-                    "loaded and grounded in %.1f ms\n",
+    fprintf(stderr, "; %s %s: %d atom%s reachable (%d static, dropped), %d variable%s, "
+                    "%d action%s, loaded and grounded in %.1f ms\n",
             goap_pddl_domain_name(task), goap_pddl_problem_name(task), info.reachable_atoms,
-            info.static_atoms, info.variables, info.ground_actions, t1 - t0);
+            info.reachable_atoms == 1 ? "" : "s", info.static_atoms, info.variables,
+            info.variables == 1 ? "" : "s", info.ground_actions,
+            info.ground_actions == 1 ? "" : "s", t1 - t0);
     fprintf(stderr, "; search %s%s: expanded %llu, generated %llu, evaluated %llu, nodes %lu, "
                     "%.1f ms\n", cfg,
             goap_config_is_optimal(a.opts.search, a.opts.heuristic) ? " (optimal)" : "",
@@ -274,8 +276,8 @@ int cli_cmd_pddl(int argc, char **argv) {
             (unsigned long long)r->stats.evaluated, (unsigned long)r->stats.nodes,
             r->stats.time_us / 1000.0);
     if (sym)
-      fprintf(stderr, "; symmetry: %d class%s (%d members)\n", sym->class_count,
-              sym->class_count == 1 ? "" : "es", sym_members);
+      fprintf(stderr, "; symmetry: %d class%s (%d member%s)\n", sym->class_count,
+              sym->class_count == 1 ? "" : "es", sym_members, sym_members == 1 ? "" : "s");
     else
       fprintf(stderr, "; symmetry: %s\n", a.no_symmetry ? "off (--no-symmetry)"
                                        : a.opts.search == GOAP_SEARCH_BACKWARD ? "off (backward search)"

@@ -95,48 +95,6 @@ static int parse_args(int argc, char **argv, plan_args *a) {
   return cli_check_search(cmd, &a->opts);
 }
 
-/* Names of a kind as a NULL-terminated array for suggestions (caller frees the array). */
-static const char **scenario_names(const goap_file *f) {
-  int n = goap_file_scenario_count(f);
-  const char **names = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *names);
-  if (!names) return NULL;
-  int k = 0;
-  for (int i = 0; i < n; i++) {
-    const goap_scenario *s = goap_file_scenario(f, i);
-    if (s && s->name) names[k++] = s->name;
-  }
-  names[k] = NULL;
-  return names;
-}
-
-static const char **goal_names(const goap_domain *d) {
-  int n = goap_domain_goal_count(d);
-  const char **names = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *names);
-  if (!names) return NULL;
-  int k = 0;
-  for (int i = 0; i < n; i++) {
-    const char *s = goap_domain_goal_name(d, i);
-    if (s) names[k++] = s;
-  }
-  names[k] = NULL;
-  return names;
-}
-
-static int not_found(const char *file, const char *kind, const char *name,
-                     const char **names) {
-  const char *s = names ? cli_suggest(name, names) : NULL;
-  fprintf(stderr, "goap plan: %s has no %s '%s'", file, kind, name);
-  if (s) fprintf(stderr, " (did you mean '%s'?)", s);
-  fputc('\n', stderr);
-  if (names && names[0]) {
-    fprintf(stderr, "%ss in %s:", kind, file);
-    for (int i = 0; names[i]; i++) fprintf(stderr, " %s", names[i]);
-    fputc('\n', stderr);
-  }
-  free(names);
-  return CLI_EXIT_USAGE;
-}
-
 static int status_exit(goap_status st) {
   switch (st) {
   case GOAP_OK: return CLI_EXIT_OK;
@@ -286,7 +244,7 @@ int cli_cmd_plan(int argc, char **argv) {
       int nt = hd ? goap_htn_domain_task_count(hd) : 0;
       const char **names = calloc((size_t)nt + 1, sizeof *names);
       for (int i = 0; names && i < nt; i++) names[i] = goap_htn_domain_task_name(hd, i);
-      rc = not_found(cli_display_name(a.file), "task", a.task, names);
+      rc = cli_not_found("plan", cli_display_name(a.file), "task", a.task, names);
       goto done;
     }
     cli_buf_printf(&what, "task %s", a.task);
@@ -294,7 +252,8 @@ int cli_cmd_plan(int argc, char **argv) {
     int idx = goap_file_find_scenario(f, a.scenario);
     const goap_scenario *s = idx >= 0 ? goap_file_scenario(f, idx) : NULL;
     if (!s) {
-      rc = not_found(cli_display_name(a.file), "scenario", a.scenario, scenario_names(f));
+      rc = cli_not_found("plan", cli_display_name(a.file), "scenario", a.scenario,
+                         cli_scenario_names(f));
       goto done;
     }
     want = s->want;
@@ -310,7 +269,7 @@ int cli_cmd_plan(int argc, char **argv) {
   } else if (a.goal) {
     int g = goap_domain_find_goal(d, a.goal);
     if (g < 0) {
-      rc = not_found(cli_display_name(a.file), "goal", a.goal, goal_names(d));
+      rc = cli_not_found("plan", cli_display_name(a.file), "goal", a.goal, cli_goal_names(d));
       goto done;
     }
     want = goap_domain_goal_want(d, g, &want_count);

@@ -345,9 +345,8 @@ int cli_cmd_simulate(int argc, char **argv) {
   }
   for (int k = 0; k < nnames && rc == CLI_EXIT_OK; ++k) {
     if (goap_file_find_simulation(f, names[k]) < 0) {
-      fprintf(stderr, "goap simulate: %s has no simulation '%s'\n", cli_display_name(path),
-              names[k]);
-      rc = CLI_EXIT_USAGE;
+      rc = cli_not_found("simulate", cli_display_name(path), "simulation", names[k],
+                         cli_simulation_names(f));
     }
   }
   int n = nnames ? nnames : goap_file_simulation_count(f);

@@ -43,8 +43,7 @@ int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cl
     int idx = goap_file_find_scenario(f, scenario);
     const goap_scenario *s = idx >= 0 ? goap_file_scenario(f, idx) : NULL;
     if (!s) {
-      fprintf(stderr, "goap %s: %s has no scenario '%s'\n", cmd, file, scenario);
-      return CLI_EXIT_USAGE;
+      return cli_not_found(cmd, file, "scenario", scenario, cli_scenario_names(f));
     }
     if (s->task >= 0) {
       fprintf(stderr, "goap %s: scenario '%s' is an HTN task scenario (not supported here)\n",
@@ -61,8 +60,7 @@ int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cl
   } else if (goal) {
     int g = goap_domain_find_goal(d, goal);
     if (g < 0) {
-      fprintf(stderr, "goap %s: %s has no goal '%s'\n", cmd, file, goal);
-      return CLI_EXIT_USAGE;
+      return cli_not_found(cmd, file, "goal", goal, cli_goal_names(d));
     }
     t->want = goap_domain_goal_want(d, g, &t->want_count);
   } else if (want_text) {
@@ -573,11 +571,16 @@ int cli_cmd_trace(int argc, char **argv) {
     cli_format_number(pl.result.cost, cost, sizeof cost);
     printf("%s: %s: %s", file, cli_buf_str(&what),
            st == GOAP_OK ? "plan found" : goap_status_string(st));
-    if (st == GOAP_OK) printf(", cost %s, %d actions", cost, pl.result.plan_length);
-    printf("\ntrace: %lu nodes, %llu expanded, %llu generated, %llu duplicates, %lu events\n",
-           (unsigned long)r.nnodes, (unsigned long long)pl.result.stats.expanded,
+    if (st == GOAP_OK)
+      printf(", cost %s, %d action%s", cost, pl.result.plan_length,
+             pl.result.plan_length == 1 ? "" : "s");
+    printf("\ntrace: %lu node%s, %llu expanded, %llu generated, %llu duplicate%s, %lu event%s\n",
+           (unsigned long)r.nnodes, r.nnodes == 1 ? "" : "s",
+           (unsigned long long)pl.result.stats.expanded,
            (unsigned long long)pl.result.stats.generated,
-           (unsigned long long)pl.result.stats.duplicates, (unsigned long)r.nev);
+           (unsigned long long)pl.result.stats.duplicates,
+           pl.result.stats.duplicates == 1 ? "" : "s", (unsigned long)r.nev,
+           r.nev == 1 ? "" : "s");
     if (a.json) printf("wrote %s\n", a.json);
     if (a.dot) printf("wrote %s\n", a.dot);
     if (a.html) printf("wrote %s\n", a.html);

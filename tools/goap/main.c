@@ -216,6 +216,8 @@ void cli_usage_why(FILE *out) {
         out);
 }
 
+/* The one command table: dispatch, `goap help CMD`, the unknown-command list and its "did you
+ * mean" all read it (a test compares it with `goap help`). */
 typedef struct command {
   const char *name;
   int (*run)(int argc, char **argv);
@@ -234,12 +236,9 @@ static const command commands[] = {
     {"verify-htn", cli_cmd_verify_htn, cli_usage_verify_htn},
     {"trace", cli_cmd_trace, cli_usage_trace},
     {"why", cli_cmd_why, cli_usage_why},
+    {"help", NULL, cli_usage_main}, /* handled in main() */
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
-
-static const char *const command_names[] = {"plan",     "test",     "check", "simulate", "demo",
-                                            "help",     "pddl",     "validate", "trace",
-                                            "why",      "hddl",     "verify-htn", NULL};
 
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)
@@ -247,13 +246,20 @@ static const command *find_command(const char *name) {
   return NULL;
 }
 
+/* "unknown command 'X' (did you mean 'Y'?)" or the list of every command of the table. */
 static int unknown_command(const char *name) {
-  const char *s = cli_suggest(name, command_names);
-  if (s)
+  const char *names[COMMAND_COUNT + 1];
+  for (size_t i = 0; i < COMMAND_COUNT; i++) names[i] = commands[i].name;
+  names[COMMAND_COUNT] = NULL;
+  const char *s = cli_suggest(name, names);
+  if (s) {
     fprintf(stderr, "goap: unknown command '%s' (did you mean '%s'?)\n", name, s);
-  else
-    fprintf(stderr, "goap: unknown command '%s' (expected plan, test, check, demo, pddl, validate or help)\n",
-            name);
+  } else {
+    fprintf(stderr, "goap: unknown command '%s' (expected ", name);
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+      fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 == COMMAND_COUNT ? " or " : ", ", names[i]);
+    fputs(")\n", stderr);
+  }
   fputs("Try 'goap --help'.\n", stderr);
   return CLI_EXIT_USAGE;
 }
@@ -271,6 +277,10 @@ int main(int argc, char **argv) {
   const char *name = argv[1];
   if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
     if (argc > 3) return cli_usage_error(NULL, "help takes at most one command name");
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+      cli_usage_main(stdout); /* goap help --help */
+      return CLI_EXIT_OK;
+    }
     if (argc == 3) {
       const command *c = find_command(argv[2]);
       if (!c) return unknown_command(argv[2]);

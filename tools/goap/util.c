@@ -332,6 +332,60 @@ static char *read_stdin(size_t *len) {
   return buf;
 }
 
+const char **cli_scenario_names(const goap_file *f) {
+  int n = goap_file_scenario_count(f);
+  const char **names = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *names);
+  if (!names) return NULL;
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    const goap_scenario *s = goap_file_scenario(f, i);
+    if (s && s->name) names[k++] = s->name;
+  }
+  names[k] = NULL;
+  return names;
+}
+
+const char **cli_goal_names(const goap_domain *d) {
+  int n = goap_domain_goal_count(d);
+  const char **names = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *names);
+  if (!names) return NULL;
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    const char *s = goap_domain_goal_name(d, i);
+    if (s) names[k++] = s;
+  }
+  names[k] = NULL;
+  return names;
+}
+
+const char **cli_simulation_names(const goap_file *f) {
+  int n = goap_file_simulation_count(f);
+  const char **names = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *names);
+  if (!names) return NULL;
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    const char *s = goap_file_simulation_name(f, i);
+    if (s) names[k++] = s;
+  }
+  names[k] = NULL;
+  return names;
+}
+
+int cli_not_found(const char *cmd, const char *file, const char *kind, const char *name,
+                  const char **names) {
+  const char *s = names ? cli_suggest(name, names) : NULL;
+  fprintf(stderr, "goap %s: %s has no %s '%s'", cmd, file, kind, name);
+  if (s) fprintf(stderr, " (did you mean '%s'?)", s);
+  fputc('\n', stderr);
+  if (names && names[0]) {
+    fprintf(stderr, "%ss in %s:", kind, file);
+    for (int i = 0; names[i]; i++) fprintf(stderr, " %s", names[i]);
+    fputc('\n', stderr);
+  }
+  free(names);
+  return CLI_EXIT_USAGE;
+}
+
 const char *cli_display_name(const char *path) {
   return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
