@@ -8,7 +8,8 @@
 #     GOAP_SHARED for its users (dllimport);
 #   * installs and exports it (goap::<name> in the CMake package).
 # It writes goap.pc with every library in link order (a library before those it links) and
-# -lm / -pthread in Libs.private as the modules need them.
+# -lm / -pthread as the modules need them: in Libs for static libraries (so the plain
+# `pkg-config --libs goap` links), in Libs.private for shared ones.
 #
 # It also builds goap_shared (GOAP_BUILD_BUNDLE, default ON): one shared library holding every
 # module (every src/<module>/*.c), for the bindings (Python ctypes, C# P/Invoke, Lua) and for
@@ -83,9 +84,25 @@ function(goap_package)
     set(pc_libs "-l${name} ${pc_libs}")
   endforeach()
   string(STRIP "${pc_libs}" GOAP_PC_LIBS)
-  set(GOAP_PC_LIBS_PRIVATE "-lm")
+  set(pc_system "-lm")
   if(needs_threads)
-    string(APPEND GOAP_PC_LIBS_PRIVATE " -pthread")
+    string(APPEND pc_system " -pthread")
+  endif()
+  # Static libraries do not carry their own dependencies: the documented line
+  # `cc x.c $(pkg-config --cflags --libs goap)` (no --static) must then get -lm / -pthread in
+  # Libs. Shared libraries link them themselves, so they stay in Libs.private.
+  set(any_static OFF)
+  foreach(t ${ordered})
+    get_target_property(type ${t} TYPE)
+    if(type STREQUAL "STATIC_LIBRARY")
+      set(any_static ON)
+    endif()
+  endforeach()
+  if(any_static)
+    string(APPEND GOAP_PC_LIBS " ${pc_system}")
+    set(GOAP_PC_LIBS_PRIVATE "")
+  else()
+    set(GOAP_PC_LIBS_PRIVATE "${pc_system}")
   endif()
   configure_file(${PROJECT_SOURCE_DIR}/cmake/goap.pc.in ${PROJECT_BINARY_DIR}/goap.pc @ONLY)
 

@@ -46,11 +46,12 @@ CMAKE
     then ok; else bad "$label: door_agent is not linked with libgoap_file.so.0"; fi
   fi
   if command -v pkg-config >/dev/null 2>&1; then
-    local flags
-    flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs goap)
-    if cc -std=c11 "$src/examples/c/soldier.c" $flags -lm -o "$dir/pc-soldier" \
+    # exactly the line of docs/api.md, `cc my_game.c $(pkg-config --cflags --libs goap)`:
+    # nothing added by hand (a static install must list -lm itself)
+    local -x PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+    if cc "$src/examples/c/soldier.c" $(pkg-config --cflags --libs goap) -o "$dir/pc-soldier" \
          >"$tmp/pc.log" 2>&1 &&
-       cc -std=c11 "$src/examples/c/door_agent.c" $flags -lm -o "$dir/pc-agent" \
+       cc "$src/examples/c/door_agent.c" $(pkg-config --cflags --libs goap) -o "$dir/pc-agent" \
          >>"$tmp/pc.log" 2>&1 &&
        LD_LIBRARY_PATH="$prefix/lib" "$dir/pc-soldier" >>"$tmp/pc.log" 2>&1 &&
        LD_LIBRARY_PATH="$prefix/lib" "$dir/pc-agent" "$src/examples/soldier.goap" \
