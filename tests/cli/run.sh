@@ -151,6 +151,8 @@ err_has "misspelt command suggestion" "did you mean 'plan'?"
 expect_rc "unknown top-level option" 2 --verbose
 err_has "unknown top-level option named" "'--verbose'"
 expect_rc "help for unknown command" 2 help nothing
+expect_rc "why --help" 0 why --help
+out_has "why --help names --max-nodes" "--max-nodes N"
 expect_rc "help --help" 0 help --help
 out_has "help --help prints the main usage" "usage: goap <command>"
 expect_rc "help -h" 0 help -h

@@ -205,12 +205,17 @@ void cli_usage_trace(FILE *out) {
 
 void cli_usage_why(FILE *out) {
   fputs("usage: goap why FILE (--scenario S | --goal G | --want CONDS) [--given ASSIGNS]\n"
+        "                [--max-nodes N]\n"
         "\n"
         "Explains a planning result (docs/trace.md). Without a plan: the goal conditions no\n"
         "action sequence can reach even ignoring deletions (relaxed reachability), and for\n"
         "each the actions that could achieve it and their preconditions that fail, back to the\n"
         "start state. With a plan: for each action applicable at the start, the cheapest plan\n"
         "that begins with it and its cost, cheapest first.\n"
+        "\n"
+        "options:\n"
+        "  --given ASSIGNS    start-state overrides, as for goap plan (repeatable)\n"
+        "  --max-nodes N      node budget of each search (see goap plan --help)\n"
         "\n"
         "exit status: 0 a plan exists, 1 no plan, 2 usage or load error\n",
         out);
