@@ -105,7 +105,16 @@ def console_items(path, first, body, errors):
 
 def run(cmd, cwd, env, timeout):
     """Runs cmd with bash on a pseudo-terminal: (exit status, output, timed out)."""
-    master, slave = pty.openpty()
+    try:
+        master, slave = pty.openpty()
+    except OSError:  # no pseudo-terminals here: one pipe for both (stderr may come first)
+        try:
+            p = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=timeout)
+            return p.returncode, p.stdout.decode("utf-8", "replace"), False
+        except subprocess.TimeoutExpired:
+            return -9, "", True
     proc = subprocess.Popen(["bash", "-c", cmd], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                             stdout=slave, stderr=slave, start_new_session=True)
     os.close(slave)
