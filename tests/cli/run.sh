@@ -153,6 +153,10 @@ err_has "unknown top-level option named" "'--verbose'"
 expect_rc "help for unknown command" 2 help nothing
 expect_rc "why --help" 0 why --help
 out_has "why --help names --max-nodes" "--max-nodes N"
+expect_rc "transposed command" 2 hepl
+err_has "transposed command suggestion" "goap: unknown command 'hepl' (did you mean 'help'?)"
+expect_rc "transposed scenario" 2 plan "$SOLDIER" --scenario door_stcuk
+err_has "transposed scenario suggestion" "has no scenario 'door_stcuk' (did you mean 'door_stuck'?)"
 expect_rc "help --help" 0 help --help
 out_has "help --help prints the main usage" "usage: goap <command>"
 expect_rc "help -h" 0 help -h

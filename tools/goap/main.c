@@ -222,7 +222,8 @@ void cli_usage_why(FILE *out) {
 }
 
 /* The one command table: dispatch, `goap help CMD`, the unknown-command list and its "did you
- * mean" all read it (a test compares it with `goap help`). */
+ * mean" all read it (`help` itself is handled in main()); tests/cli/run.sh compares the list
+ * with the commands `goap help` shows. */
 typedef struct command {
   const char *name;
   int (*run)(int argc, char **argv);
@@ -241,7 +242,6 @@ static const command commands[] = {
     {"verify-htn", cli_cmd_verify_htn, cli_usage_verify_htn},
     {"trace", cli_cmd_trace, cli_usage_trace},
     {"why", cli_cmd_why, cli_usage_why},
-    {"help", NULL, cli_usage_main}, /* handled in main() */
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -251,18 +251,20 @@ static const command *find_command(const char *name) {
   return NULL;
 }
 
-/* "unknown command 'X' (did you mean 'Y'?)" or the list of every command of the table. */
+/* "unknown command 'X' (did you mean 'Y'?)", else the list: every command of the table, and
+ * help. */
 static int unknown_command(const char *name) {
-  const char *names[COMMAND_COUNT + 1];
+  const char *names[COMMAND_COUNT + 2];
   for (size_t i = 0; i < COMMAND_COUNT; i++) names[i] = commands[i].name;
-  names[COMMAND_COUNT] = NULL;
+  names[COMMAND_COUNT] = "help";
+  names[COMMAND_COUNT + 1] = NULL;
   const char *s = cli_suggest(name, names);
   if (s) {
     fprintf(stderr, "goap: unknown command '%s' (did you mean '%s'?)\n", name, s);
   } else {
     fprintf(stderr, "goap: unknown command '%s' (expected ", name);
-    for (size_t i = 0; i < COMMAND_COUNT; i++)
-      fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 == COMMAND_COUNT ? " or " : ", ", names[i]);
+    for (size_t i = 0; i <= COMMAND_COUNT; i++)
+      fprintf(stderr, "%s%s", i == 0 ? "" : i == COMMAND_COUNT ? " or " : ", ", names[i]);
     fputs(")\n", stderr);
   }
   fputs("Try 'goap --help'.\n", stderr);
@@ -282,8 +284,9 @@ int main(int argc, char **argv) {
   const char *name = argv[1];
   if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
     if (argc > 3) return cli_usage_error(NULL, "help takes at most one command name");
-    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-      cli_usage_main(stdout); /* goap help --help */
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0 ||
+                      strcmp(argv[2], "help") == 0)) {
+      cli_usage_main(stdout); /* goap help --help, goap help help */
       return CLI_EXIT_OK;
     }
     if (argc == 3) {

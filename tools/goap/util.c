@@ -94,26 +94,29 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return CLI_EXIT_USAGE;
 }
 
-/* Levenshtein distance, capped: returns a value > cap as soon as it is certain. */
+/* Edit distance with adjacent transpositions ("hepl" is one edit from "help"; optimal string
+ * alignment), capped: returns a value > cap when it is larger. */
 static size_t edit_distance(const char *a, const char *b, size_t cap) {
   size_t la = strlen(a), lb = strlen(b);
   if (la > 64 || lb > 64) return cap + 1;
   if ((la > lb ? la - lb : lb - la) > cap) return cap + 1;
-  size_t row[65];
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  size_t prev2[65], prev[65], row[65];
+  for (size_t j = 0; j <= lb; j++) prev[j] = j;
   for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
     row[0] = i;
     for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] == b[j - 1] ? 0u : 1u);
-      if (row[j] + 1 < best) best = row[j] + 1;
+      size_t best = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u);
+      if (prev[j] + 1 < best) best = prev[j] + 1;
       if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          prev2[j - 2] + 1 < best)
+        best = prev2[j - 2] + 1;
       row[j] = best;
-      diag = up;
     }
+    memcpy(prev2, prev, (lb + 1) * sizeof *prev);
+    memcpy(prev, row, (lb + 1) * sizeof *row);
   }
-  return row[lb];
+  return prev[lb];
 }
 
 const char *cli_suggest(const char *word, const char *const *known) {
