@@ -11153,8 +11153,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     result->expectations++;
     if (result->replans != sm->expect_replans) {
       result->failed++;
-      snprintf(result->message, sizeof result->message, "expected %d replans, got %d",
-               sm->expect_replans, result->replans);
+      snprintf(result->message, sizeof result->message, "expected %d replan%s, got %d",
+               sm->expect_replans, sm->expect_replans == 1 ? "" : "s", result->replans);
     }
   }
   if (sm->final_count) {
