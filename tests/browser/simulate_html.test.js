@@ -74,6 +74,13 @@ async function main() {
     await page.click("table.sim tr.plan >> nth=2");
     await frame.locator("#last").click();
     eq(await frame.locator("#plan .step").allTextContents(), ["jump_window", "shoot"], "the third plan's search");
+    // the end lines count in the singular and the plural (armory_empty: 1 replan, 1 failure)
+    const html2 = path.join(outDir, "armory_empty_simulation.html");
+    execFileSync(goap, ["simulate", soldier, "door_held", "armory_empty", "--html", html2]);
+    await page.goto("file://" + path.resolve(html2));
+    eq(await page.$$eval("div.end", (d) => d.map((e) => e.textContent.replace(/^.*\): /, ""))),
+       ["3 plans, 2 replans, 2 actions failed, expectations 2 passed",
+        "2 plans, 1 replan, 1 action failed, expectations 2 passed"], "end lines, singular and plural");
     eq(requests, [], "no network requests");
     eq(errors, [], "no page errors");
   } finally {
