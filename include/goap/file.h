@@ -156,6 +156,11 @@ GOAP_API goap_status goap_file_goal_info_get(const goap_file *f, int goal,
                                              goap_file_goal_info *out);
 /* 1 if the variable was declared with `world` (simulation truth agents cannot plan with). */
 GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
+/* 1 if the variable was declared `sensed` (a percept the game's sensors write: the flag
+ * GOAP_VAR_SENSED of goap_domain_var_info), 0 otherwise or for NULL / a bad id. Simulations copy
+ * sensed variables from the world into memory every step; `goap check` and `goap why` treat
+ * them as able to take any value. Thread-safe (the file is immutable). */
+GOAP_API int goap_file_is_sensed_var(const goap_file *f, int var);
 
 /* Fills one binding per action and per goal of the file's domain (action_count and
  * goal_count must equal the domain's counts) with the file's on_fail, on_start, on_end,

@@ -220,7 +220,10 @@ typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL,
 typedef struct goap__warning {
   goap__wkind kind;
   int id;      /* var, action or goal id */
-  int detail;  /* action: index of the unreachable precondition; goal: of the condition */
+  int detail;  /* action: index of the unreachable precondition, or -2 - k: its effect k (a
+                  strict += / -=) leaves the range from every reachable value; goal: of the
+                  condition */
+  int32_t lo, hi; /* action with detail <= -2: the reachable values of that effect's variable */
   int line, col;
   const char *src; /* the definition line (NUL-terminated; sanitised when formatted) */
 } goap__warning;

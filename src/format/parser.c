@@ -97,6 +97,7 @@ typedef struct parser {
   plan_ref *fail_refs;
   size_t fail_refs_len, fail_refs_cap;
   int world_decl; /* the var line being parsed is a `world` declaration */
+  int var_ends;   /* the block is being ended by a `var` / `world` line (for the hint) */
   name_ref *nrefs;
   size_t nrefs_len, nrefs_cap;
   goap__htn_ir *htn;    /* tasks and methods (htn_parse.c) */
@@ -277,7 +278,9 @@ static goap_status parse_list(parser *p, goap__lexer *lx, goap__mode mode, const
       continue;
     }
     if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
-    return goap__expected(lx, "',' or end of line");
+    return goap__expected(lx, it.op == (int)GOAP_ADD && mode == GOAP__EFFECT
+                                  ? "',', 'clamp' or end of line"
+                                  : "',' or end of line");
   }
 }
 
@@ -324,6 +327,11 @@ static goap_status finish_action(parser *p) {
   goap__pos cost_pos;
   int id = -1;
   size_t i;
+  if (p->eff_len == 0 && p->var_ends)
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos,
+                    "action '%s' has no 'eff' line (the '%s' on line %d ends its block: "
+                    "declare variables before the actions that use them)",
+                    p->bname, p->var_ends == 1 ? "var" : "world", p->ec.line);
   if (p->eff_len == 0)
     return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "action '%s' has no 'eff' line", p->bname);
   GROW(p, p->tconds, p->tconds_cap, p->pre_len + 1);
@@ -636,9 +644,16 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
     fv.lo = 0;
     fv.hi = (int32_t)n - 1;
   } else if (lx->tok.kind == GOAP__T_IDENT) {
+    /* other languages' names for the types, too far for the edit distance */
+    static const char *const aliases[][2] = {{"integer", "int"}, {"boolean", "bool"},
+                                             {"number", "int"}, {"enumeration", "enum"}};
     char dym[96];
+    size_t k;
     goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
                        type_names, 3);
+    for (k = 0; k < sizeof aliases / sizeof aliases[0]; ++k)
+      if (goap__tok_is(lx, aliases[k][0]))
+        snprintf(dym, sizeof dym, "; did you mean '%s'?", aliases[k][1]);
     return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
                        "unknown type '%.*s' (expected bool, enum or int)%s",
                        (int)lx->tok.len, p->ec.src + lx->tok.off, dym);
@@ -690,14 +705,27 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
     }
     TRY(next(lx));
   }
-  if (goap__tok_is(lx, "shared")) {
-    desc.flags |= GOAP_VAR_SHARED;
+  /* flags, in either order: `shared` (a squad blackboard), `sensed` (the game's sensors) */
+  while (goap__tok_is(lx, "shared") || goap__tok_is(lx, "sensed")) {
+    unsigned flag = goap__tok_is(lx, "shared") ? GOAP_VAR_SHARED : GOAP_VAR_SENSED;
+    const char *word = flag == GOAP_VAR_SHARED ? "'shared'" : "'sensed'";
+    if (flag == GOAP_VAR_SENSED && p->world_decl)
+      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                         "a world variable cannot be 'sensed': declare the agent's percept with "
+                         "'var ... sensed' and set it with 'at' lines");
+    desc.flags |= flag;
     TRY(next(lx));
-    TRY(expect_eol(lx, "'shared'"));
-  } else if (lx->tok.kind != GOAP__T_EOL) {
-    return goap__expected(lx, desc.has_default ? "'shared' or end of line"
-                                               : "'=', 'shared' or end of line");
+    if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SENSED) &&
+        goap__tok_is(lx, "sensed"))
+      continue;
+    if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SHARED) &&
+        goap__tok_is(lx, "shared"))
+      continue;
+    TRY(expect_eol(lx, word));
   }
+  if (lx->tok.kind != GOAP__T_EOL)
+    return goap__expected(lx, desc.has_default ? "'shared', 'sensed' or end of line"
+                                               : "'=', 'shared', 'sensed' or end of line");
   desc.name = name;
   desc.type = fv.type;
   desc.lo = fv.lo;
@@ -1540,7 +1568,9 @@ static goap_status do_line(parser *p) {
   i = in_list(top_keywords, N_TOP, kw, kwlen);
   if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
   if (i >= 0) {
+    p->var_ends = i == 1 ? 1 : i == 2 ? 2 : 0;
     TRY(end_block(p));
+    p->var_ends = 0;
     switch (i) {
       case 0: return parse_domain(p, &lx);
       case 1: return parse_var(p, &lx);

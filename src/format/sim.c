@@ -5,7 +5,7 @@
  * Invariants:
  *  - The world is a full state of the domain: the truth. The agent's memory is its belief;
  *    they start equal except for `at 0` lines (world only), and meet again through `sense`
- *    variables and through the effects of actions that succeed (applied to both).
+ *    and `sensed` variables and through the effects of actions that succeed (applied to both).
  *  - An action's outcome is decided only by the world when its duration is over, so a
  *    simulation is deterministic: the same file gives the same timeline.
  *  - Everything is allocated before the first step and freed at the end.
@@ -53,6 +53,12 @@ goap_status goap_file_goal_info_get(const goap_file *f, int goal, goap_file_goal
 int goap_file_is_world_var(const goap_file *f, int var) {
   if (!f || var < 0 || (size_t)var >= f->world_var_cap) return 0;
   return f->world_var[var] != 0;
+}
+
+int goap_file_is_sensed_var(const goap_file *f, int var) {
+  goap_var_info vi;
+  if (!f || goap_domain_var_info(f->domain, var, &vi) != GOAP_OK) return 0;
+  return (vi.flags & GOAP_VAR_SENSED) != 0;
 }
 
 goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
@@ -240,6 +246,11 @@ static void sim_sense(goap_agent *agent, void *user) {
     int32_t w = goap_state_get(c->d, c->world, v);
     if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
   }
+  for (int v = 0; v < goap_domain_var_count(c->d); ++v) { /* percepts: always sensed */
+    if (!goap_file_is_sensed_var(c->f, v)) continue;
+    int32_t w = goap_state_get(c->d, c->world, v);
+    if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
+  }
 }
 
 static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
@@ -282,6 +293,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   double step = opt.step > 0 ? opt.step : sm->step;
   if (step < 1e-3) step = 1e-3;
   int nm = sm->member_count ? (int)sm->member_count : 1;
+  int nsensed = 0; /* `sensed` variables: copied from the world like `sense` lines */
+  for (int v = 0; v < goap_domain_var_count(d); ++v) nsensed += goap_file_is_sensed_var(f, v);
 
   sim_ctx c;
   memset(&c, 0, sizeof c);
@@ -339,7 +352,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       td.goal_count = 0;
     }
     td.sensors = &sensor;
-    td.sensor_count = sm->sense_count ? 1 : 0;
+    td.sensor_count = sm->sense_count || nsensed ? 1 : 0;
     st = goap_agent_type_create(d, &td, &m->type, NULL);
     if (st != GOAP_OK) goto done;
     memcpy(mem, c.world, W * sizeof *mem);

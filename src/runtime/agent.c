@@ -309,7 +309,7 @@ static int repair(goap_agent *a) {
     const goap_effect *e = goap_domain_action_eff(d, act, &ne);
     int done = 1;
     for (int k = 0; k < ne && done; ++k) {
-      if (e[k].op == GOAP_ADD) done = e[k].value == 0;
+      if (e[k].op != GOAP_SET) done = e[k].value == 0;
       else done = goap_state_get(d, a->tmp, e[k].var) == e[k].value;
     }
     if (done) {

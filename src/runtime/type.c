@@ -71,7 +71,8 @@ static int check_effects(const goap_domain *d, const goap_effect *e, int n) {
     if (goap_domain_var_info(d, e[i].var, &vi) != GOAP_OK) return 0;
     if (e[i].op == GOAP_SET) {
       if (e[i].value < vi.lo || e[i].value > vi.hi) return 0;
-    } else if (e[i].op != GOAP_ADD || vi.type != GOAP_INT) return 0;
+    } else if ((e[i].op != GOAP_ADD && e[i].op != GOAP_ADD_CLAMP) || vi.type != GOAP_INT)
+      return 0;
   }
   return 1;
 }
