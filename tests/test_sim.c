@@ -163,6 +163,59 @@ static const char *const guard_text =
     "  until 3\n"
     "  expect final patrolled\n";
 
+/* A `sensed` variable reaches memory from the world without a `sense` line: the intruder
+ * run without it gives the same timeline. Failed expectations give their position and
+ * values by type (enum names). */
+TEST(sensed_variables_and_failures) {
+  static const char *const text =
+      "var see_player: bool sensed\n"
+      "var at_post: bool\n"
+      "var patrolled: bool\n"
+      "var enemy_down: bool\n"
+      "var mood: enum {calm, angry}\n"
+      "action go_to_post\n  eff at_post\n  duration 1\n"
+      "action patrol\n  pre at_post\n  eff patrolled\n  duration 10\n"
+      "  watch see_player\n"
+      "action attack\n  cost 2\n  pre see_player\n  eff enemy_down\n  duration 1\n"
+      "goal guard\n  priority 1\n  want patrolled\n  watch see_player\n"
+      "goal fight\n  priority 10\n  want enemy_down\n  valid see_player\n"
+      "simulation intruder\n"
+      "  at 2.5 see_player\n"
+      "  step 0.5\n"
+      "  until 20\n"
+      "  expect replans 2\n"
+      "  expect final enemy_down, patrolled\n"
+      "simulation wrong\n"
+      "  until 2\n"
+      "  expect final at_post, mood == angry\n"
+      "simulation both_wrong\n"
+      "  until 2\n"
+      "  expect replans 7\n"
+      "  expect final mood == angry\n";
+  goap_file *f = parse(text);
+  REQUIRE(f != NULL);
+  log_t l;
+  goap_sim_result res;
+  CHECK_EQ_INT(goap_file_is_sensed_var(f, 0), 1);
+  REQUIRE(simulate(f, "intruder", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 2: go_to_post patrol; 2.5 world see_player=1; 2.5 replan watch; "
+                    "2.5 plan 2: attack; "
+                    "4.0 done fight; 4.0 plan 1: patrol; 14.5 done guard");
+  CHECK_EQ_INT(res.failed, 0);
+  CHECK_EQ_INT(res.line, 0);
+  REQUIRE(simulate(f, "wrong", &l, &res));
+  CHECK_EQ_INT(res.failed, 1);
+  CHECK_STR(res.message, "expected final memory 'mood == angry', but the value is calm");
+  CHECK_EQ_INT(res.line, 35);
+  CHECK_EQ_INT(res.col, 25);
+  REQUIRE(simulate(f, "both_wrong", &l, &res)); /* the first failure is kept */
+  CHECK_EQ_INT(res.failed, 2);
+  CHECK_STR(res.message, "expected 7 replans, got 0");
+  CHECK_EQ_INT(res.line, 38);
+  CHECK_EQ_INT(res.col, 18);
+  goap_file_destroy(f);
+}
+
 TEST(attributes) {
   goap_file *f = parse(guard_text);
   REQUIRE(f != NULL);
@@ -228,7 +281,9 @@ TEST(sense_watch_and_timeouts) {
   REQUIRE(simulate(f, "lazy", &l, &res));
   CHECK_EQ_INT(res.failed, 1);
   CHECK_EQ_INT(res.idle, 0);
-  CHECK_STR(res.message, "expected final memory 'patrolled', but the value is 0");
+  CHECK_STR(res.message, "expected final memory 'patrolled', but the value is false");
+  CHECK_EQ_INT(res.line, 41); /* the `expect final` line, at the failing condition */
+  CHECK_EQ_INT(res.col, 16);
   /* options override the file: long enough for the failure, which teaches tired += 1 */
   goap_sim_options o;
   memset(&o, 0, sizeof o);
@@ -395,6 +450,6 @@ TEST(squad_flank) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(squad_flank), TEST_ENTRY(attributes),
+TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(sensed_variables_and_failures), TEST_ENTRY(squad_flank), TEST_ENTRY(attributes),
           TEST_ENTRY(sense_watch_and_timeouts), TEST_ENTRY(timeout_in_simulation),
           TEST_ENTRY(simulation_out_of_memory))

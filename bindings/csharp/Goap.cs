@@ -197,6 +197,7 @@ namespace Goap
             public double Time; public int Idle, Replans; public AgentStats Stats;
             public int Expectations, Failed;
             [MarshalAs(UnmanagedType.ByValArray, SizeConst = 256)] public byte[] Message;
+            public int Line, Col;
         }
 
         [StructLayout(LayoutKind.Sequential)]

@@ -233,7 +233,10 @@ typedef struct goap_sim_result {
   goap_agent_stats stats;
   int expectations;            /* `expect` lines checked */
   int failed;                  /* of which failed */
-  char message[256];           /* the first failure, "" when none */
+  char message[256];           /* the first failure, "" when none; values by type (true/false,
+                                  enum value names, numbers) */
+  int line, col;               /* where the first failing `expect` is in the file (the failing
+                                  condition's column); 0 when none failed */
 } goap_sim_result;
 
 /* Runs simulation `sim`. Members share one blackboard (the `shared` variables and the

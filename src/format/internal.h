@@ -291,7 +291,10 @@ typedef struct goap__sim {
   uint32_t sense, sense_count;     /* rt_vars */
   double until, step;
   int expect_replans;              /* -1: none */
+  int replans_line, replans_col;   /* the `expect replans` line and its number's column */
   uint32_t final, final_count;     /* rt_conds: `expect final` */
+  int final_line;                  /* the `expect final` line */
+  uint32_t final_cols;             /* rt_ids: each final condition's column */
   uint32_t member, member_count;   /* sim_members; none: one agent with everything */
 } goap__sim;
 

@@ -1391,6 +1391,8 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(goap__tok_int(lx, &n));
     if (n < 0) return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off, "replans cannot be negative");
     sm->expect_replans = n;
+    sm->replans_line = p->ec.line;
+    sm->replans_col = (int)lx->tok.off + 1;
     TRY(next(lx));
     return expect_eol(lx, "the number");
   }
@@ -1402,6 +1404,10 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(push_conds(p, &start));
     sm->final = start;
     sm->final_count = (uint32_t)p->items_len;
+    sm->final_line = p->ec.line;
+    GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + p->items_len);
+    sm->final_cols = (uint32_t)f->rt_ids_len;
+    for (size_t k = 0; k < p->items_len; ++k) f->rt_ids[f->rt_ids_len++] = p->items[k].col;
     return GOAP_OK;
   }
   return goap__expected(lx, "'replans' or 'final' after 'expect'");

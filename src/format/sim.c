@@ -275,6 +275,13 @@ static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
   to->memory_bytes += x->memory_bytes;
 }
 
+/* A value as a designer writes it: true/false, an enum value's name, or the number. */
+static void value_text(const goap_domain *d, int var, int32_t x, char *buf, size_t cap) {
+  const char *name = goap_domain_value_name(d, var, x);
+  if (name) snprintf(buf, cap, "%s", name);
+  else snprintf(buf, cap, "%ld", (long)x);
+}
+
 goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_options *options,
                                goap_sim_result *result) {
   if (!f || !result || sim < 0 || sim >= f->sim_count) return GOAP_INVALID_ARGUMENT;
@@ -421,6 +428,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     result->expectations++;
     if (result->replans != sm->expect_replans) {
       result->failed++;
+      result->line = sm->replans_line;
+      result->col = sm->replans_col;
       snprintf(result->message, sizeof result->message, "expected %d replans, got %d",
                sm->expect_replans, result->replans);
     }
@@ -432,18 +441,20 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     for (int k = 0; k < nm && !bad; ++k) {
       for (uint32_t j = 0; j < sm->final_count && !bad; ++j) {
         if (goap_state_satisfies(d, goap_agent_memory(ms[k].agent), &fc[j], 1)) continue;
-        char cond[128];
+        char cond[128], val[96];
         bad = 1;
         goap_format_cond(d, &fc[j], cond, sizeof cond);
+        value_text(d, fc[j].var, goap_agent_get(ms[k].agent, fc[j].var), val, sizeof val);
+        if (result->failed) break; /* `expect replans` failed first: keep its message */
+        result->line = sm->final_line;
+        result->col = (int)f->rt_ids[sm->final_cols + j];
         if (sm->member_count)
           snprintf(result->message, sizeof result->message,
-                   "expected final memory '%s' of %s, but the value is %ld", cond,
-                   f->sim_members[sm->member + (uint32_t)k].name,
-                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+                   "expected final memory '%.120s' of %s, but the value is %.60s", cond,
+                   f->sim_members[sm->member + (uint32_t)k].name, val);
         else
           snprintf(result->message, sizeof result->message,
-                   "expected final memory '%s', but the value is %ld", cond,
-                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+                   "expected final memory '%.120s', but the value is %.60s", cond, val);
       }
     }
     result->failed += bad;

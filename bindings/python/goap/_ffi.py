@@ -141,7 +141,8 @@ class SimOptions(ctypes.Structure):
 
 class SimResult(ctypes.Structure):
     _fields_ = [("time", c_double), ("idle", c_int), ("replans", c_int), ("stats", AgentStats),
-                ("expectations", c_int), ("failed", c_int), ("message", ctypes.c_char * 256)]
+                ("expectations", c_int), ("failed", c_int), ("message", ctypes.c_char * 256),
+                ("line", c_int), ("col", c_int)]
 
 
 class FileActionInfo(ctypes.Structure):
