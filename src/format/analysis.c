@@ -154,6 +154,51 @@ static goap_status add_warning(goap_file *f, const char *text, size_t len, goap_
   return GOAP_OK;
 }
 
+/* The compound task a method starts with (its first subtask), or -1. */
+static int first_task(const goap_htn_domain *h, int t, int m) {
+  int n = 0;
+  const goap_htn_subtask *s = goap_htn_domain_method_subtasks(h, t, m, &n);
+  return n > 0 && s[0].kind == GOAP_HTN_TASK ? (int)s[0].id : -1;
+}
+
+/* Left recursion: a method whose first subtask leads back to its own task through first
+ * subtasks only decomposes again in the same state, so it never ends (the planner cuts it at
+ * its depth limit) or never applies. One warning per such method, at its name. */
+static goap_status left_cycles(goap_file *f, const char *text, size_t len) {
+  const goap_htn_domain *h = f->htn;
+  int nt = h ? goap_htn_domain_task_count(h) : 0, t, m, g = 0;
+  goap_status st = GOAP_OK;
+  unsigned char *seen;
+  int *stack;
+  if (nt <= 0 || !f->method_pos) return GOAP_OK;
+  seen = (unsigned char *)goap__mem_alloc(&f->alloc, (size_t)nt);
+  stack = (int *)goap__mem_alloc(&f->alloc, (size_t)nt * sizeof *stack);
+  if (!seen || !stack) st = GOAP_OUT_OF_MEMORY;
+  for (t = 0; st == GOAP_OK && t < nt; ++t)
+    for (m = 0; st == GOAP_OK && m < goap_htn_domain_method_count(h, t); ++m, ++g) {
+      int u = first_task(h, t, m), sp = 0, back = 0;
+      if (u < 0) continue;
+      memset(seen, 0, (size_t)nt);
+      seen[u] = 1;
+      stack[sp++] = u;
+      while (sp > 0 && !back) { /* can u reach t through first subtasks? */
+        int x = stack[--sp], k;
+        if (x == t) back = 1;
+        for (k = 0; !back && k < goap_htn_domain_method_count(h, x); ++k) {
+          int y = first_task(h, x, k);
+          if (y >= 0 && !seen[y]) {
+            seen[y] = 1;
+            stack[sp++] = y;
+          }
+        }
+      }
+      if (back) st = add_warning(f, text, len, GOAP__W_CYCLE, g, u, &f->method_pos[g]);
+    }
+  goap__mem_free(&f->alloc, seen, (size_t)nt);
+  goap__mem_free(&f->alloc, stack, (size_t)nt * sizeof *stack);
+  return st;
+}
+
 goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   const goap_allocator *a = &f->alloc;
   relax r;
@@ -385,6 +430,7 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
           goto done;
       }
   }
+  if (left_cycles(f, text, len) != GOAP_OK) goto done;
   if (f->warning_count > 1)
     qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
   st = GOAP_OK;
@@ -470,6 +516,22 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
                        "unreachable from the default state",
                        goap_htn_domain_method_name(f->htn, t, m),
                        goap_htn_domain_task_name(f->htn, t), ct);
+        break;
+      }
+      case GOAP__W_CYCLE: {
+        int t = 0, m = w->id;
+        while (t < goap_htn_domain_task_count(f->htn) &&
+               m >= goap_htn_domain_method_count(f->htn, t))
+          m -= goap_htn_domain_method_count(f->htn, t++);
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src),
+                       "method '%s' of task '%s' is a cycle: its first subtask '%s' decomposes "
+                       "back into '%s' with no state change in between (left recursion; the "
+                       "planner can only cut it at its depth limit)",
+                       goap_htn_domain_method_name(f->htn, t, m),
+                       goap_htn_domain_task_name(f->htn, t),
+                       goap_htn_domain_task_name(f->htn, w->detail),
+                       goap_htn_domain_task_name(f->htn, t));
         break;
       }
       case GOAP__W_GOAL: {

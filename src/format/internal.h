@@ -215,7 +215,8 @@ typedef struct goap__pos {
 } goap__pos;
 
 typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL,
-                           GOAP__W_METHOD /* id: the method's index over all tasks */
+                           GOAP__W_METHOD, /* id: the method's index over all tasks */
+                           GOAP__W_CYCLE   /* id: the same; a left-recursive method */
 } goap__wkind;
 typedef struct goap__warning {
   goap__wkind kind;
