@@ -618,7 +618,7 @@ static const bad_case bad_cases[] = {
     {"var x: bool\naction a\n  eff x\nvar y: bool\n  cost 2\n", GOAP_PARSE_ERROR, 5, 3,
      "'cost' must be inside an action or role block", 0},
     {"var x: bool\ngoal g\n  cost 1\n", GOAP_PARSE_ERROR, 3, 3,
-     "'cost' is not allowed in a goal block (allowed: priority, want, valid, watch)", 0},
+     "'cost' is not allowed in a goal block (allowed: priority, want, valid, watch, cooldown)", 0},
     {"var x: bool\naction a\n  want x\n", GOAP_PARSE_ERROR, 3, 3,
      "'want' is not allowed in an action block (allowed: cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end)", 0},
     {"var x: bool\nscenario s\n  priority 1\n", GOAP_PARSE_ERROR, 3, 3,
@@ -709,6 +709,15 @@ static const bad_case bad_cases[] = {
      GOAP_PARSE_ERROR, 2, 8,
      "action 'patrol' has no 'eff' line (the 'var' on line 4 ends its block: declare "
      "variables before the actions that use them)", 0},
+    /* hysteresis and cooldowns */
+    {"var x: bool\naction a\n  eff x\ngoal g\n  want x\n  cooldown -1\n", GOAP_OUT_OF_RANGE, 6, 12,
+     "cooldown must not be negative, found '-1'", 0},
+    {"var x: bool\naction a\n  eff x\ngoal g\n  want x\n  cooldown 1\n  cooldown 2\n",
+     GOAP_DUPLICATE, 7, 3, "duplicate 'cooldown' in goal 'g' (first at line 6)", 0},
+    {"agent a\n  switch_margin\n", GOAP_PARSE_ERROR, 2, 16,
+     "expected a number after 'switch_margin', found end of line", 0},
+    {"agent a\n  switch_margin 1\n  switch_margin 1\n", GOAP_DUPLICATE, 3, 3,
+     "duplicate 'switch_margin' in agent 'a' (first at line 2)", 0},
     /* saturating effects */
     {"var n: int 0..5\naction a\n  eff n = 1 clamp\n", GOAP_PARSE_ERROR, 3, 13,
      "expected ',' or end of line, found 'clamp'", 0},
@@ -889,7 +898,7 @@ static const bad_case bad_cases[] = {
      "duplicate simulation 's' (first defined at line 2)", 0},
     {"var x: bool\nsimulation s\n  pursue g\n", GOAP_PARSE_ERROR, 3, 3,
      "'pursue' is not allowed in a simulation block (allowed: given, at, fail, sense, until, "
-     "step, expect, member)", 0},
+     "step, expect, member, switch_margin)", 0},
     {"sense x\n", GOAP_PARSE_ERROR, 1, 1, "'sense' must be inside a simulation block", 0},
 };
 

@@ -216,6 +216,64 @@ TEST(sensed_variables_and_failures) {
   goap_file_destroy(f);
 }
 
+/* `cooldown T` on a goal: after its plan ends (here: the action fails) the goal is not chosen
+ * again for T seconds, and the idle agent's run waits for it; `switch_margin M` in a
+ * simulation (and an agent block) sets the hysteresis: a goal 0.5 more important replaces the
+ * running one only with a margin below 0.5 (the runtime's default is 1). */
+TEST(goal_cooldown_and_switch_margin) {
+  static const char *const text =
+      "var door_open: bool\n"
+      "var patrolled: bool\n"
+      "var heard_noise: bool sensed\n"
+      "var checked: bool\n"
+      "action open_door\n  eff door_open\n  duration 1\n"
+      "action patrol\n  eff patrolled\n  duration 5\n"
+      "action check_noise\n  eff checked\n  duration 1\n"
+      "goal get_in\n  priority 2\n  want door_open\n  cooldown 4\n"
+      "goal guard\n  priority 1\n  want patrolled\n"
+      "goal investigate\n  priority 1.5\n  want checked\n  valid heard_noise\n"
+      "agent sentry\n  switch_margin 0\n"
+      "simulation stuck\n  fail open_door\n  fail patrol\n  until 10\n"
+      "simulation default_margin\n  given door_open\n  at 2 heard_noise\n  until 10\n"
+      "simulation small_margin\n  switch_margin 0.2\n  given door_open\n"
+      "  at 2 heard_noise\n  until 10\n"
+      "simulation typed\n  member s1 sentry with door_open\n  at 2 heard_noise\n"
+      "  until 10\n";
+  goap_file *f = parse(text);
+  REQUIRE(f != NULL);
+  goap_file_goal_info gi;
+  REQUIRE(goap_file_goal_info_get(f, 0, &gi) == GOAP_OK);
+  CHECK(gi.cooldown == 4.0);
+  REQUIRE(goap_file_goal_info_get(f, 1, &gi) == GOAP_OK);
+  CHECK(gi.cooldown == 0.0);
+  CHECK(goap_file_switch_margin(f, 0, -1) == -1.0); /* `switch_margin 0`: none */
+  CHECK(goap_file_switch_margin(f, -1, 2) == 0.2);
+  CHECK(goap_file_switch_margin(f, -1, 1) == 0.0); /* none given: the runtime's default */
+  CHECK(goap_file_switch_margin(NULL, 0, 0) == 0.0);
+  CHECK(goap_file_switch_margin(f, 5, 0) == 0.0);
+  log_t l;
+  goap_sim_result res;
+  /* get_in fails at 1 s, cools down until 5 s: the (failing) patrol runs in between */
+  REQUIRE(simulate(f, "stuck", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 1: open_door; 1.0 fail open_door; 1.0 replan action_failed; "
+                    "1.1 plan 1: patrol; 6.1 fail patrol; 6.1 replan action_failed; "
+                    "6.2 plan 1: open_door; 7.2 fail open_door; 7.2 replan action_failed; "
+                    "7.3 plan 1: patrol");
+  /* investigate (1.5) does not beat guard (1) by more than the default margin 1: it waits */
+  REQUIRE(simulate(f, "default_margin", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 1: patrol; 2.0 world heard_noise=1; 5.1 done guard; "
+                    "5.1 plan 1: check_noise; 6.2 done investigate");
+  /* with switch_margin 0.2 (the simulation) or 0 (the member's agent type) it interrupts */
+  static const char *const switched =
+      "0.0 plan 1: patrol; 2.0 world heard_noise=1; 2.1 replan better_goal; "
+      "2.1 plan 1: check_noise; 3.2 done investigate; 3.2 plan 1: patrol; 8.3 done guard";
+  REQUIRE(simulate(f, "small_margin", &l, &res));
+  CHECK_STR(l.text, switched);
+  REQUIRE(simulate(f, "typed", &l, &res));
+  CHECK_STR(l.text, switched);
+  goap_file_destroy(f);
+}
+
 TEST(attributes) {
   goap_file *f = parse(guard_text);
   REQUIRE(f != NULL);
@@ -450,6 +508,7 @@ TEST(squad_flank) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(sensed_variables_and_failures), TEST_ENTRY(squad_flank), TEST_ENTRY(attributes),
+TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(sensed_variables_and_failures),
+          TEST_ENTRY(goal_cooldown_and_switch_margin), TEST_ENTRY(squad_flank), TEST_ENTRY(attributes),
           TEST_ENTRY(sense_watch_and_timeouts), TEST_ENTRY(timeout_in_simulation),
           TEST_ENTRY(simulation_out_of_memory))

@@ -141,7 +141,7 @@ namespace Goap
         public struct GoalBinding
         {
             public int Disabled; public IntPtr Priority, User, Valid; public int ValidCount;
-            public IntPtr Watch; public int WatchCount;
+            public IntPtr Watch; public int WatchCount; public double Cooldown;
         }
 
         [StructLayout(LayoutKind.Sequential)]

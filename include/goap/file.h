@@ -147,6 +147,8 @@ typedef struct goap_file_goal_info {
   int valid_count;
   const int32_t *watch;        /* `watch`: variables whose change interrupts it */
   int watch_count;
+  double cooldown;             /* `cooldown T`: seconds it is not chosen again after its plan
+                                  ended (goap_goal_binding.cooldown); 0: none */
 } goap_file_goal_info;
 
 /* GOAP_INVALID_ARGUMENT for NULL or a bad id. */
@@ -169,6 +171,12 @@ GOAP_API int goap_file_is_sensed_var(const goap_file *f, int var);
 GOAP_API goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
                                         int action_count, goap_goal_binding *goals,
                                         int goal_count);
+
+/* The `switch_margin M` of agent type `type` (an `agent` block; type -1: the lone agent of
+ * simulation `sim`'s block, else sim is ignored), as goap_agent_type_desc.switch_margin takes it:
+ * M, -1 for `switch_margin 0` (no hysteresis), 0 when the block has none (the runtime's
+ * default, 1.0) or for NULL / a bad index. Thread-safe. */
+GOAP_API double goap_file_switch_margin(const goap_file *f, int type, int sim);
 
 /* `resource NAME capacity N` lines: GOAP_INVALID_ARGUMENT for a bad index. */
 GOAP_API int goap_file_resource_count(const goap_file *f);

@@ -240,6 +240,7 @@ typedef struct goap__action_rt {
 typedef struct goap__goal_rt {
   uint32_t valid, valid_count;     /* rt_conds */
   uint32_t watch, watch_count;     /* rt_vars */
+  double cooldown;                 /* `cooldown T` (0: none) */
 } goap__goal_rt;
 typedef struct goap__sim_event {
   double time;
@@ -277,6 +278,8 @@ typedef struct goap__agent_type {
   int32_t htn_root;                /* task id in the file's HTN domain, -1: none */
   uint32_t watch, watch_count;     /* rt_vars */
   int actions_line, goals_line;    /* lines of the first `actions` / `goals` (0: none) */
+  int has_margin;                  /* `switch_margin M` given */
+  double switch_margin;
 } goap__agent_type;
 typedef struct goap__sim_member {
   const char *name;
@@ -297,6 +300,8 @@ typedef struct goap__sim {
   int final_line;                  /* the `expect final` line */
   uint32_t final_cols;             /* rt_ids: each final condition's column */
   uint32_t member, member_count;   /* sim_members; none: one agent with everything */
+  int has_margin;                  /* `switch_margin M` for the lone agent */
+  double switch_margin;
 } goap__sim;
 
 struct goap_file {

@@ -24,7 +24,8 @@ enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
 /* Once-only attributes (indices into attr_line). */
 enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
-       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COUNT };
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COOLDOWN,
+       A_MARGIN, A_COUNT };
 
 /* A name used before it may be defined, resolved after the last line. */
 enum { R_ID = 0, R_ROLE_SCALE, R_AGENT_ROLE, R_MEMBER_TYPE };
@@ -1198,6 +1199,10 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return expect_eol(lx, "the task name");
   }
+  if (strcmp(kw, "switch_margin") == 0) {
+    t->has_margin = 1;
+    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &t->switch_margin);
+  }
   if (strcmp(kw, "watch") == 0) {
     if (!t->watch_count) t->watch_pos = tok_pos(p, lx);
     TRY(next(lx));
@@ -1223,6 +1228,7 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
 static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
+  if (strcmp(kw, "cooldown") == 0) return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
   TRY(next(lx));
   if (strcmp(kw, "watch") == 0)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
@@ -1243,6 +1249,10 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__sim *sm = &f->sims[f->sim_count - 1];
   size_t i;
+  if (strcmp(kw, "switch_margin") == 0) { /* the lone agent's hysteresis (members: their type's) */
+    sm->has_margin = 1;
+    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &sm->switch_margin);
+  }
   if (strcmp(kw, "until") == 0) {
     TRY(parse_seconds(p, lx, A_UNTIL, "until", &sm->until));
     if (sm->until > 1e6)
@@ -1498,26 +1508,27 @@ static const char *const top_keywords[] = {"domain",   "var",        "world",   
 static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
                                            "timeout",  "watch",    "duration", "reserve",
                                            "on_start", "on_end"};
-static const char *const goal_attrs[] = {"priority", "want", "valid", "watch"};
+static const char *const goal_attrs[] = {"priority", "want", "valid", "watch", "cooldown"};
 static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
 static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
-                                        "until", "step", "expect", "member"};
+                                        "until", "step", "expect", "member", "switch_margin"};
 static const char *const role_attrs[] = {"cost"};
-static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch"};
+static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch",
+                                          "switch_margin"};
 #define N_ACTION_ATTRS 10
-#define N_GOAL_ATTRS 4
+#define N_GOAL_ATTRS 5
 #define N_SCENARIO_ATTRS 4
-#define N_SIM_ATTRS 8
+#define N_SIM_ATTRS 9
 #define N_ROLE_ATTRS 1
-#define N_AGENT_ATTRS 5
+#define N_AGENT_ATTRS 6
 static const char *const allowed_text[] = {
     "",
     "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
-    "priority, want, valid, watch",
+    "priority, want, valid, watch, cooldown",
     "pursue, want, given, expect",
-    "given, at, fail, sense, until, step, expect, member",
+    "given, at, fail, sense, until, step, expect, member, switch_margin",
     "cost",
-    "actions, goals, role, htn, watch"};
+    "actions, goals, role, htn, watch, switch_margin"};
 static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
                                             "a simulation", "a role",  "an agent"};
 

@@ -8,6 +8,8 @@
  *    and `sensed` variables and through the effects of actions that succeed (applied to both).
  *  - An action's outcome is decided only by the world when its duration is over, so a
  *    simulation is deterministic: the same file gives the same timeline.
+ *  - An idle agent ends the run only once it has been idle for the longest goal `cooldown`
+ *    (a cooling goal may be chosen again).
  *  - Everything is allocated before the first step and freed at the end.
  */
 #include <math.h>
@@ -47,7 +49,22 @@ goap_status goap_file_goal_info_get(const goap_file *f, int goal, goap_file_goal
   out->valid_count = (int)rt->valid_count;
   out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
   out->watch_count = (int)rt->watch_count;
+  out->cooldown = rt->cooldown;
   return GOAP_OK;
+}
+
+double goap_file_switch_margin(const goap_file *f, int type, int sim) {
+  int has = 0;
+  double m = 0;
+  if (f && type >= 0 && type < f->agent_type_count) {
+    has = f->agent_types[type].has_margin;
+    m = f->agent_types[type].switch_margin;
+  } else if (f && type == -1 && sim >= 0 && sim < f->sim_count) {
+    has = f->sims[sim].has_margin;
+    m = f->sims[sim].switch_margin;
+  }
+  if (!has) return 0;
+  return m > 0 ? m : -1; /* the file's 0 means none; the runtime's 0 means its default */
 }
 
 int goap_file_is_world_var(const goap_file *f, int var) {
@@ -92,6 +109,7 @@ goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
     goals[i].valid_count = gi.valid_count;
     goals[i].watch = gi.watch;
     goals[i].watch_count = gi.watch_count;
+    goals[i].cooldown = gi.cooldown;
   }
   return GOAP_OK;
 }
@@ -180,6 +198,7 @@ typedef struct member {
   double elapsed;              /* of the running action */
   int fresh;                   /* the running action started on this update */
   int idle;
+  double idle_since;           /* when it last became idle */
 } member;
 
 struct sim_ctx {
@@ -255,7 +274,10 @@ static void sim_sense(goap_agent *agent, void *user) {
 
 static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
   member *m = (member *)user;
-  if (ev->kind == GOAP_EVENT_IDLE) m->idle = 1;
+  if (ev->kind == GOAP_EVENT_IDLE && !m->idle) {
+    m->idle = 1;
+    m->idle_since = ev->time;
+  }
   else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) m->idle = 0;
   if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
 }
@@ -302,6 +324,9 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   int nm = sm->member_count ? (int)sm->member_count : 1;
   int nsensed = 0; /* `sensed` variables: copied from the world like `sense` lines */
   for (int v = 0; v < goap_domain_var_count(d); ++v) nsensed += goap_file_is_sensed_var(f, v);
+  double cool = 0; /* an idle agent may only be waiting for a goal's `cooldown` to pass */
+  for (int g = 0; g < f->goal_count; ++g)
+    if (f->goal_rt[g].cooldown > cool) cool = f->goal_rt[g].cooldown;
 
   sim_ctx c;
   memset(&c, 0, sizeof c);
@@ -348,6 +373,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     td.action_count = na;
     td.goals = gb;
     td.goal_count = ng;
+    td.switch_margin = goap_file_switch_margin(f, mb ? mb->type : -1, sim);
     if (mb && f->agent_types[mb->type].htn_name) { /* an HTN agent: its root task, no goals */
       int nw = 0;
       const int32_t *w = NULL;
@@ -404,7 +430,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       for (int k = 0; k < nm && st == GOAP_OK; ++k) {
         goap_status us = goap_agent_update(ms[k].agent, steps == 0 ? 0.0 : step);
         if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) st = us;
-        idle &= ms[k].idle;
+        idle &= ms[k].idle && c.time + 1e-9 >= ms[k].idle_since + cool;
       }
       if (st != GOAP_OK) break;
       if (squad) goap_squad_update(squad);

@@ -86,7 +86,7 @@ class ActionBinding(ctypes.Structure):
 class GoalBinding(ctypes.Structure):
     _fields_ = [("disabled", c_int), ("priority", PRIORITY_FN), ("user", c_void_p),
                 ("valid", P(Cond)), ("valid_count", c_int), ("watch", P(c_int32)),
-                ("watch_count", c_int)]
+                ("watch_count", c_int), ("cooldown", c_double)]
 
 
 class SensorDesc(ctypes.Structure):
