@@ -298,7 +298,7 @@ static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
 }
 
 /* A value as a designer writes it: true/false, an enum value's name, or the number. */
-static void value_text(const goap_domain *d, int var, int32_t x, char *buf, size_t cap) {
+static void sim_value_text(const goap_domain *d, int var, int32_t x, char *buf, size_t cap) {
   const char *name = goap_domain_value_name(d, var, x);
   if (name) snprintf(buf, cap, "%s", name);
   else snprintf(buf, cap, "%ld", (long)x);
@@ -470,7 +470,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
         char cond[128], val[96];
         bad = 1;
         goap_format_cond(d, &fc[j], cond, sizeof cond);
-        value_text(d, fc[j].var, goap_agent_get(ms[k].agent, fc[j].var), val, sizeof val);
+        sim_value_text(d, fc[j].var, goap_agent_get(ms[k].agent, fc[j].var), val, sizeof val);
         if (result->failed) break; /* `expect replans` failed first: keep its message */
         result->line = sm->final_line;
         result->col = (int)f->rt_ids[sm->final_cols + j];
