@@ -5073,7 +5073,8 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
  *
  * The relaxed world never forgets: a bool or enum variable accumulates every value it has been
  * given, and an int variable a reachable interval (its hull) that only widens: `= k` adds k,
- * `+= n` (n > 0) stretches it to the top of the range, `-= n` to the bottom. A condition holds
+ * `+= n` (n > 0) stretches it to the top of the range, `-= n` to the bottom (strict or clamped;
+ * only a strict ADD adds its range test to the action's conditions). A condition holds
  * in the relaxed world once the values reached intersect its interval. This over-approximates
  * what real plans can reach, so hmax is admissible.
  *
@@ -11278,6 +11279,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   double cool = 0; /* an idle agent may only be waiting for a goal's `cooldown` to pass */
   for (int g = 0; g < f->goal_count; ++g)
     if (f->goal_rt[g].cooldown > cool) cool = f->goal_rt[g].cooldown;
+  if (cool > 0) cool += 0.25 + step; /* and for its next idle retry (goal_check_interval) */
 
   sim_ctx c;
   memset(&c, 0, sizeof c);
@@ -19550,7 +19552,7 @@ static int repair(goap_agent *a) {
 static int cooling(const goap_agent *a, int g, uint64_t h) {
   double cd = a->t->goal[g].cooldown; /* the goal's own cooldown, after its plan ended */
   if (cd > 0 && g != a->order_goal && a->end_time[g] >= 0 &&
-      a->time + 1e-9 < a->end_time[g] + cd)
+      a->time + 1e-6 < a->end_time[g] + cd) /* (time is a sum of dt: allow rounding) */
     return 1;
   return a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
          a->fail_hash[g] == h;

@@ -272,6 +272,18 @@ TEST(goal_cooldown_and_switch_margin) {
   REQUIRE(simulate(f, "typed", &l, &res));
   CHECK_STR(l.text, switched);
   goap_file_destroy(f);
+  /* a goal with no plan cools down too, even when memory changes (the key is seen at 1 s):
+   * tried again at the first idle retry after 5 s, not at once */
+  static const char *const key_text =
+      "var key_seen: bool sensed\nvar has_key: bool\n"
+      "action pick_key\n  pre key_seen\n  eff has_key\n"
+      "goal get_key\n  want has_key\n  cooldown 5\n"
+      "simulation later\n  at 1 key_seen\n  until 10\n";
+  f = parse(key_text);
+  REQUIRE(f != NULL);
+  REQUIRE(simulate(f, "later", &l, &res));
+  CHECK_STR(l.text, "1.0 world key_seen=1; 5.2 replan idle; 5.2 plan 1: pick_key; 5.3 done get_key");
+  goap_file_destroy(f);
 }
 
 TEST(attributes) {

@@ -327,6 +327,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   double cool = 0; /* an idle agent may only be waiting for a goal's `cooldown` to pass */
   for (int g = 0; g < f->goal_count; ++g)
     if (f->goal_rt[g].cooldown > cool) cool = f->goal_rt[g].cooldown;
+  if (cool > 0) cool += 0.25 + step; /* and for its next idle retry (goal_check_interval) */
 
   sim_ctx c;
   memset(&c, 0, sizeof c);

@@ -352,7 +352,7 @@ static int repair(goap_agent *a) {
 static int cooling(const goap_agent *a, int g, uint64_t h) {
   double cd = a->t->goal[g].cooldown; /* the goal's own cooldown, after its plan ended */
   if (cd > 0 && g != a->order_goal && a->end_time[g] >= 0 &&
-      a->time + 1e-9 < a->end_time[g] + cd)
+      a->time + 1e-6 < a->end_time[g] + cd) /* (time is a sum of dt: allow rounding) */
     return 1;
   return a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
          a->fail_hash[g] == h;
