@@ -1339,14 +1339,16 @@ GOAP_API int goap_file_task_line(const goap_file *f, int task, int *col);
 
 /* Static analysis for `goap check`: writes up to cap warnings (severity WARNING) into out and
  * returns how many there are in all (which may exceed cap). Reports: an action whose
- * preconditions cannot be reached from the default state even ignoring delete effects, a
- * variable nothing reads or writes, a goal no action sequence can reach under the same
- * relaxation. */
+ * preconditions cannot be reached from the default state even ignoring delete effects (or
+ * whose strict += / -= leaves the range from every reachable value), a variable nothing reads
+ * or writes, a goal no action sequence can reach under the same relaxation, and a left-
+ * recursive HTN method. `shared`, `sensed` and `world` variables may take any value. */
 GOAP_API int goap_file_warnings(const goap_file *f, goap_diag *out, int cap);
 
 /* Writes a condition or an effect as a designer writes it in a `.goap` file (`x`, `!x`,
- * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`), with snprintf
- * semantics: at most cap bytes, NUL-terminated when cap > 0, returns the length needed. Ids
+ * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`,
+ * `hunger -= 5 clamp`), with snprintf semantics: at most cap bytes, NUL-terminated when
+ * cap > 0, returns the length needed. Ids
  * the domain does not know print as `?`. Thread-safe. */
 GOAP_API size_t goap_format_cond(const goap_domain *d, const goap_cond *c, char *buf,
                                  size_t cap);
