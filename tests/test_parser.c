@@ -1431,7 +1431,8 @@ TEST(warnings_scenarios_count_as_use) {
 }
 
 TEST_MAIN(TEST_ENTRY(soldier_vars), TEST_ENTRY(saturating_effects),
-          TEST_ENTRY(warnings_strict_effect_out_of_range), TEST_ENTRY(sensed_variables), TEST_ENTRY(soldier_actions_goals),
+          TEST_ENTRY(warnings_strict_effect_out_of_range), TEST_ENTRY(sensed_variables),
+          TEST_ENTRY(soldier_actions_goals),
           TEST_ENTRY(soldier_scenarios), TEST_ENTRY(soldier_plans_match_expectations),
           TEST_ENTRY(load_examples), TEST_ENTRY(load_errors), TEST_ENTRY(null_accessors),
           TEST_ENTRY(line_endings_tabs_comments), TEST_ENTRY(empty_and_comment_only),

@@ -282,7 +282,8 @@ TEST(goal_cooldown_and_switch_margin) {
   f = parse(key_text);
   REQUIRE(f != NULL);
   REQUIRE(simulate(f, "later", &l, &res));
-  CHECK_STR(l.text, "1.0 world key_seen=1; 5.2 replan idle; 5.2 plan 1: pick_key; 5.3 done get_key");
+  CHECK_STR(l.text,
+            "1.0 world key_seen=1; 5.2 replan idle; 5.2 plan 1: pick_key; 5.3 done get_key");
   goap_file_destroy(f);
 }
 
@@ -521,6 +522,7 @@ TEST(squad_flank) {
 }
 
 TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(sensed_variables_and_failures),
-          TEST_ENTRY(goal_cooldown_and_switch_margin), TEST_ENTRY(squad_flank), TEST_ENTRY(attributes),
+          TEST_ENTRY(goal_cooldown_and_switch_margin), TEST_ENTRY(squad_flank),
+          TEST_ENTRY(attributes),
           TEST_ENTRY(sense_watch_and_timeouts), TEST_ENTRY(timeout_in_simulation),
           TEST_ENTRY(simulation_out_of_memory))

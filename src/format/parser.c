@@ -1228,7 +1228,8 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
 static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
-  if (strcmp(kw, "cooldown") == 0) return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
+  if (strcmp(kw, "cooldown") == 0)
+    return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
   TRY(next(lx));
   if (strcmp(kw, "watch") == 0)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
