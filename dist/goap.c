@@ -161,7 +161,8 @@ typedef struct goap__fadd {
   uint64_t fmask;
   int64_t delta;
   int32_t var;
-  int32_t clamp; /* GOAP_ADD_CLAMP: no range precondition, the result is saturated */
+  uint32_t top;  /* the var's encoded range: results are clamped to [0, top] (a strict ADD's
+                    range precondition keeps it inside, so only ADD_CLAMP ever saturates) */
 } goap__fadd;
 
 typedef struct goap__var {
@@ -285,10 +286,8 @@ static inline void goap__action_do(const goap_domain *d, const goap__action *a, 
     const goap__fadd *f = &d->fa[a->eff_add + i];
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
     int64_t r = (int64_t)v + f->delta;
-    if (f->clamp) {
-      int64_t top = (int64_t)d->vars[f->var].range;
-      r = r < 0 ? 0 : r > top ? top : r;
-    }
+    r = r < 0 ? 0 : r; /* branch-free saturation */
+    r = r > (int64_t)f->top ? (int64_t)f->top : r;
     goap__field_put(s, f->word, f->shift, f->fmask, (uint64_t)r);
   }
 }
@@ -1077,7 +1076,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     f->fmask = v->fmask;
     f->delta = e->value;
     f->var = e->var;
-    f->clamp = e->op == GOAP_ADD_CLAMP;
+    f->top = (uint32_t)v->range;
   }
   x->neff_add = d->nfa - x->eff_add;
   return GOAP_OK;
@@ -10116,7 +10115,8 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
 static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
-  if (strcmp(kw, "cooldown") == 0) return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
+  if (strcmp(kw, "cooldown") == 0)
+    return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
   TRY(next(lx));
   if (strcmp(kw, "watch") == 0)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);

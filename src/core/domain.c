@@ -176,7 +176,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     f->fmask = v->fmask;
     f->delta = e->value;
     f->var = e->var;
-    f->clamp = e->op == GOAP_ADD_CLAMP;
+    f->top = (uint32_t)v->range;
   }
   x->neff_add = d->nfa - x->eff_add;
   return GOAP_OK;

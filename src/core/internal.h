@@ -79,7 +79,8 @@ typedef struct goap__fadd {
   uint64_t fmask;
   int64_t delta;
   int32_t var;
-  int32_t clamp; /* GOAP_ADD_CLAMP: no range precondition, the result is saturated */
+  uint32_t top;  /* the var's encoded range: results are clamped to [0, top] (a strict ADD's
+                    range precondition keeps it inside, so only ADD_CLAMP ever saturates) */
 } goap__fadd;
 
 typedef struct goap__var {
@@ -203,10 +204,8 @@ static inline void goap__action_do(const goap_domain *d, const goap__action *a, 
     const goap__fadd *f = &d->fa[a->eff_add + i];
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
     int64_t r = (int64_t)v + f->delta;
-    if (f->clamp) {
-      int64_t top = (int64_t)d->vars[f->var].range;
-      r = r < 0 ? 0 : r > top ? top : r;
-    }
+    r = r < 0 ? 0 : r; /* branch-free saturation */
+    r = r > (int64_t)f->top ? (int64_t)f->top : r;
     goap__field_put(s, f->word, f->shift, f->fmask, (uint64_t)r);
   }
 }
