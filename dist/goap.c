@@ -90,7 +90,8 @@
  *    with one excluded value (NE). An EQ test is also folded into per-word (mask, value) pairs
  *    so that "does s satisfy these equalities" costs one AND and one compare per word touched.
  *  - Compiled actions keep sparse per-word lists (only the words they touch). ADD effects add an
- *    implicit interval precondition that keeps the result in range.
+ *    implicit interval precondition that keeps the result in range; ADD_CLAMP effects add none
+ *    and saturate the result at 0 and the variable's encoded range instead.
  *  - A goap_domain is never written after goap_builder_build returns.
  */
 #ifndef GOAP_CORE_INTERNAL_H
@@ -154,12 +155,14 @@ typedef struct goap__ftest {
   int32_t var;
 } goap__ftest;
 
-/* An ADD effect on an encoded field. */
+/* An ADD effect on an encoded field; a clamped one saturates at 0 and the var's range. */
 typedef struct goap__fadd {
   uint32_t word, shift;
   uint64_t fmask;
   int64_t delta;
   int32_t var;
+  uint32_t top;  /* the var's encoded range: results are clamped to [0, top] (a strict ADD's
+                    range precondition keeps it inside, so only ADD_CLAMP ever saturates) */
 } goap__fadd;
 
 typedef struct goap__var {
@@ -272,7 +275,8 @@ static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
   return 1;
 }
 
-/* Applies the effects of an action whose preconditions hold (so ADD results stay in range). */
+/* Applies the effects of an action whose preconditions hold (so ADD results stay in range;
+ * ADD_CLAMP results are saturated). */
 static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
   for (uint32_t i = 0; i < a->neff_set; ++i) {
     const goap__wmask *m = &d->wm[a->eff_set + i];
@@ -281,8 +285,10 @@ static inline void goap__action_do(const goap_domain *d, const goap__action *a, 
   for (uint32_t i = 0; i < a->neff_add; ++i) {
     const goap__fadd *f = &d->fa[a->eff_add + i];
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
-    v = (uint64_t)((int64_t)v + f->delta);
-    goap__field_put(s, f->word, f->shift, f->fmask, v);
+    int64_t r = (int64_t)v + f->delta;
+    r = r < 0 ? 0 : r; /* branch-free saturation */
+    r = r > (int64_t)f->top ? (int64_t)f->top : r;
+    goap__field_put(s, f->word, f->shift, f->fmask, (uint64_t)r);
   }
 }
 
@@ -727,14 +733,14 @@ static goap_status check_effect(const goap__var *vars, int nvars, const goap_eff
     }
     return GOAP_OK;
   }
-  if (e->op == GOAP_ADD) {
+  if (e->op == GOAP_ADD || e->op == GOAP_ADD_CLAMP) {
     if (v->type != GOAP_INT) {
       snprintf(msg, cap, "'%s' is %s: += and -= apply to ints only", v->name,
                v->type == GOAP_BOOL ? "a bool" : "an enum");
       return GOAP_TYPE_MISMATCH;
     }
     uint64_t mag = e->value < 0 ? (uint64_t)(-(int64_t)e->value) : (uint64_t)e->value;
-    if (mag > v->range) {
+    if (mag > v->range && e->op == GOAP_ADD) {
       snprintf(msg, cap, "adding %ld to '%s' always leaves its range %ld..%ld", (long)e->value,
                v->name, (long)v->lo, (long)v->hi);
       return GOAP_OUT_OF_RANGE;
@@ -1060,7 +1066,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
   x->eff_add = d->nfa;
   for (int i = 0; i < x->neff; ++i) {
     const goap_effect *e = &x->eff[i];
-    if (e->op != GOAP_ADD) continue;
+    if (e->op != GOAP_ADD && e->op != GOAP_ADD_CLAMP) continue;
     const goap__var *v = &d->vars[e->var];
     if (!goap__grow(c->alloc, (void **)&d->fa, &c->cfa, d->nfa + 1, sizeof *d->fa))
       return GOAP_OUT_OF_MEMORY;
@@ -1070,6 +1076,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     f->fmask = v->fmask;
     f->delta = e->value;
     f->var = e->var;
+    f->top = (uint32_t)v->range;
   }
   x->neff_add = d->nfa - x->eff_add;
   return GOAP_OK;
@@ -1506,8 +1513,9 @@ goap_status goap_state_set(const goap_domain *d, goap_word *s, int var, int32_t 
 
 static int effect_result(const goap__var *v, const goap_effect *e, int64_t cur, int64_t *out) {
   int64_t r = e->op == GOAP_SET ? (int64_t)e->value : cur + (int64_t)e->value;
-  if (e->op != GOAP_SET && e->op != GOAP_ADD) return 0;
-  if (e->op == GOAP_ADD && v->type != GOAP_INT) return 0;
+  if (e->op != GOAP_SET && e->op != GOAP_ADD && e->op != GOAP_ADD_CLAMP) return 0;
+  if (e->op != GOAP_SET && v->type != GOAP_INT) return 0;
+  if (e->op == GOAP_ADD_CLAMP) r = r < v->lo ? v->lo : r > v->hi ? v->hi : r;
   if (r < v->lo || r > v->hi) return 0;
   *out = r;
   return 1;
@@ -1525,7 +1533,7 @@ goap_status goap_state_assign(const goap_domain *d, goap_word *s, const goap_eff
     for (int j = 0; j <= i; ++j) {
       if (eff[j].var != eff[i].var) continue;
       if (!effect_result(v, &eff[j], cur, &cur))
-        return (eff[j].op == GOAP_ADD && v->type != GOAP_INT) ? GOAP_TYPE_MISMATCH
+        return (eff[j].op != GOAP_SET && v->type != GOAP_INT) ? GOAP_TYPE_MISMATCH
                                                                : GOAP_OUT_OF_RANGE;
     }
   }
@@ -4648,6 +4656,10 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
       } else {
         if (full) continue;
         int64_t nl = (int64_t)l - e->value, nu = (int64_t)u - e->value;
+        if (e->op == GOAP_ADD_CLAMP) { /* saturated: a bound at the edge keeps the edge */
+          if (l == 0) nl = 0;
+          if (u == v->range) nu = (int64_t)v->range;
+        }
         if (nl < 0) nl = 0;
         if (nu > (int64_t)v->range) nu = (int64_t)v->range;
         if (nl > nu) {
@@ -5060,7 +5072,8 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
  *
  * The relaxed world never forgets: a bool or enum variable accumulates every value it has been
  * given, and an int variable a reachable interval (its hull) that only widens: `= k` adds k,
- * `+= n` (n > 0) stretches it to the top of the range, `-= n` to the bottom. A condition holds
+ * `+= n` (n > 0) stretches it to the top of the range, `-= n` to the bottom (strict or clamped;
+ * only a strict ADD adds its range test to the action's conditions). A condition holds
  * in the relaxed world once the values reached intersect its interval. This over-approximates
  * what real plans can reach, so hmax is admissible.
  *
@@ -6305,11 +6318,13 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
  * effects, computed once when a file is loaded, through the public domain query API only.
  *
  * The relaxation: bool and enum variables hold a *set* of reached values (starting with the
- * default; `shared` and `world` variables start with every value, since other agents or the
- * world may set them); int variables an interval [lo, hi] of reachable values (starting at the default
- * and widened by the effects of reached actions: `= k` to include k, `+= n` up to the
- * variable's hi, `-= n` down to its lo). An action is reached when each of its preconditions
- * can hold in that relaxed state; reached actions add their effects, to a fixpoint.
+ * default; `shared`, `sensed` and `world` variables start with every value, since other agents,
+ * the game's sensors or the world may set them); int variables an interval [lo, hi] of reachable
+ * values (starting at the default and widened by the effects of reached actions: `= k` to
+ * include k, `+= n` up to the variable's hi, `-= n` down to its lo). An action is reached when
+ * each of its preconditions can hold in that relaxed state and each strict `+=` / `-=` (not
+ * `clamp`) stays in range from some reachable value; reached actions add their effects, to a
+ * fixpoint.
  *
  * Invariants:
  *  - The fixpoint is a worklist over actions: an action is re-examined only when a variable it
@@ -6541,12 +6556,16 @@ typedef struct goap__pos {
 } goap__pos;
 
 typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL,
-                           GOAP__W_METHOD /* id: the method's index over all tasks */
+                           GOAP__W_METHOD, /* id: the method's index over all tasks */
+                           GOAP__W_CYCLE   /* id: the same; a left-recursive method */
 } goap__wkind;
 typedef struct goap__warning {
   goap__wkind kind;
   int id;      /* var, action or goal id */
-  int detail;  /* action: index of the unreachable precondition; goal: of the condition */
+  int detail;  /* action: index of the unreachable precondition, or -2 - k: its effect k (a
+                  strict += / -=) leaves the range from every reachable value; goal: of the
+                  condition */
+  int32_t lo, hi; /* action with detail <= -2: the reachable values of that effect's variable */
   int line, col;
   const char *src; /* the definition line (NUL-terminated; sanitised when formatted) */
 } goap__warning;
@@ -6562,6 +6581,7 @@ typedef struct goap__action_rt {
 typedef struct goap__goal_rt {
   uint32_t valid, valid_count;     /* rt_conds */
   uint32_t watch, watch_count;     /* rt_vars */
+  double cooldown;                 /* `cooldown T` (0: none) */
 } goap__goal_rt;
 typedef struct goap__sim_event {
   double time;
@@ -6599,6 +6619,8 @@ typedef struct goap__agent_type {
   int32_t htn_root;                /* task id in the file's HTN domain, -1: none */
   uint32_t watch, watch_count;     /* rt_vars */
   int actions_line, goals_line;    /* lines of the first `actions` / `goals` (0: none) */
+  int has_margin;                  /* `switch_margin M` given */
+  double switch_margin;
 } goap__agent_type;
 typedef struct goap__sim_member {
   const char *name;
@@ -6614,8 +6636,13 @@ typedef struct goap__sim {
   uint32_t sense, sense_count;     /* rt_vars */
   double until, step;
   int expect_replans;              /* -1: none */
+  int replans_line, replans_col;   /* the `expect replans` line and its number's column */
   uint32_t final, final_count;     /* rt_conds: `expect final` */
+  int final_line;                  /* the `expect final` line */
+  uint32_t final_cols;             /* rt_ids: each final condition's column */
   uint32_t member, member_count;   /* sim_members; none: one agent with everything */
+  int has_margin;                  /* `switch_margin M` for the lone agent */
+  double switch_margin;
 } goap__sim;
 
 struct goap_file {
@@ -6801,6 +6828,25 @@ static int first_failing(const relax *r, const goap_cond *c, int n) {
   return -1;
 }
 
+/* A strict `x += n` / `x -= n` needs x + n within the range: its implicit precondition. 1 when
+ * some reachable value of x allows it (a saturating ADD_CLAMP always does). */
+static int effect_fits(const relax *r, const goap_effect *e) {
+  const goap_var_info *vi;
+  int64_t lo, hi;
+  if (e->op != GOAP_ADD || e->var < 0 || e->var >= r->nv) return 1;
+  vi = &r->vi[e->var];
+  lo = (int64_t)vi->lo - e->value; /* the values x that keep x + n in [vi->lo, vi->hi] */
+  hi = (int64_t)vi->hi - e->value;
+  return (int64_t)r->ilo[e->var] <= hi && lo <= (int64_t)r->ihi[e->var];
+}
+
+static int first_bad_effect(const relax *r, const goap_effect *e, int n) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (!effect_fits(r, &e[i])) return i;
+  return -1;
+}
+
 static int cmp_warning(const void *a, const void *b) {
   const goap__warning *x = (const goap__warning *)a, *y = (const goap__warning *)b;
   if (x->line != y->line) return x->line < y->line ? -1 : 1;
@@ -6828,12 +6874,58 @@ static goap_status add_warning(goap_file *f, const char *text, size_t len, goap_
   w->kind = kind;
   w->id = id;
   w->detail = detail;
+  w->lo = w->hi = 0;
   w->line = pos->line;
   w->col = pos->col;
   w->src = copy_line(f, text, len, pos->line_off);
   if (!w->src) return GOAP_OUT_OF_MEMORY;
   ++f->warning_count;
   return GOAP_OK;
+}
+
+/* The compound task a method starts with (its first subtask), or -1. */
+static int first_task(const goap_htn_domain *h, int t, int m) {
+  int n = 0;
+  const goap_htn_subtask *s = goap_htn_domain_method_subtasks(h, t, m, &n);
+  return n > 0 && s[0].kind == GOAP_HTN_TASK ? (int)s[0].id : -1;
+}
+
+/* Left recursion: a method whose first subtask leads back to its own task through first
+ * subtasks only decomposes again in the same state, so it never ends (the planner cuts it at
+ * its depth limit) or never applies. One warning per such method, at its name. */
+static goap_status left_cycles(goap_file *f, const char *text, size_t len) {
+  const goap_htn_domain *h = f->htn;
+  int nt = h ? goap_htn_domain_task_count(h) : 0, t, m, g = 0;
+  goap_status st = GOAP_OK;
+  unsigned char *seen;
+  int *stack;
+  if (nt <= 0 || !f->method_pos) return GOAP_OK;
+  seen = (unsigned char *)goap__mem_alloc(&f->alloc, (size_t)nt);
+  stack = (int *)goap__mem_alloc(&f->alloc, (size_t)nt * sizeof *stack);
+  if (!seen || !stack) st = GOAP_OUT_OF_MEMORY;
+  for (t = 0; st == GOAP_OK && t < nt; ++t)
+    for (m = 0; st == GOAP_OK && m < goap_htn_domain_method_count(h, t); ++m, ++g) {
+      int u = first_task(h, t, m), sp = 0, back = 0;
+      if (u < 0) continue;
+      memset(seen, 0, (size_t)nt);
+      seen[u] = 1;
+      stack[sp++] = u;
+      while (sp > 0 && !back) { /* can u reach t through first subtasks? */
+        int x = stack[--sp], k;
+        if (x == t) back = 1;
+        for (k = 0; !back && k < goap_htn_domain_method_count(h, x); ++k) {
+          int y = first_task(h, x, k);
+          if (y >= 0 && !seen[y]) {
+            seen[y] = 1;
+            stack[sp++] = y;
+          }
+        }
+      }
+      if (back) st = add_warning(f, text, len, GOAP__W_CYCLE, g, u, &f->method_pos[g]);
+    }
+  goap__mem_free(&f->alloc, seen, (size_t)nt);
+  goap__mem_free(&f->alloc, stack, (size_t)nt * sizeof *stack);
+  return st;
 }
 
 goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
@@ -6884,8 +6976,9 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   if (!r.reached) goto done;
   memset(r.reached, 0, total);
   for (i = 0; i < r.nv; ++i) {
-    if ((r.vi[i].flags & GOAP_VAR_SHARED) || goap_file_is_world_var(f, i)) {
-      /* other members (the blackboard) or the world may give it any value */
+    if ((r.vi[i].flags & (GOAP_VAR_SHARED | GOAP_VAR_SENSED)) || goap_file_is_world_var(f, i)) {
+      /* other members (the blackboard), the game's sensors or the world may give it any
+       * value */
       if (r.vi[i].type == GOAP_INT) {
         r.ilo[i] = r.vi[i].lo;
         r.ihi[i] = r.vi[i].hi;
@@ -6933,7 +7026,13 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     n = 0;
     eff = goap_domain_action_eff(r.d, i, &n);
     for (k = 0; k < n; ++k)
-      if (eff[k].var >= 0 && eff[k].var < r.nv) used[eff[k].var] = 1;
+      if (eff[k].var >= 0 && eff[k].var < r.nv) {
+        used[eff[k].var] = 1;
+        if (eff[k].op == GOAP_ADD) { /* its range test reads the variable */
+          ++wstart[eff[k].var + 1];
+          ++nwatch;
+        }
+      }
   }
   for (i = 0; i < r.nv; ++i) wstart[i + 1] += wstart[i];
   wlist = (int *)goap__mem_alloc(a, nwatch * sizeof *wlist);
@@ -6942,8 +7041,14 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   for (i = r.na - 1; i >= 0; --i) {
     int n = 0, k;
     const goap_cond *pre = goap_domain_action_pre(r.d, i, &n);
+    const goap_effect *eff;
     for (k = 0; k < n; ++k)
       if (pre[k].var >= 0 && pre[k].var < r.nv) wlist[--wstart[pre[k].var + 1]] = i;
+    n = 0;
+    eff = goap_domain_action_eff(r.d, i, &n);
+    for (k = 0; k < n; ++k)
+      if (eff[k].var >= 0 && eff[k].var < r.nv && eff[k].op == GOAP_ADD)
+        wlist[--wstart[eff[k].var + 1]] = i;
   }
   for (i = 0; i < r.nv; ++i) wstart[i] = wstart[i + 1];
   wstart[r.nv] = (int)nwatch;
@@ -6964,9 +7069,10 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     if (act_reached[act]) continue;
     pre = goap_domain_action_pre(r.d, act, &n);
     if (first_failing(&r, pre, n) >= 0) continue;
-    act_reached[act] = 1;
     n = 0;
     eff = goap_domain_action_eff(r.d, act, &n);
+    if (first_bad_effect(&r, eff, n) >= 0) continue;
+    act_reached[act] = 1;
     for (k = 0; k < n; ++k) {
       int v = eff[k].var, w;
       if (!apply_effect(&r, &eff[k])) continue;
@@ -7019,7 +7125,19 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     if (act_reached[i]) continue;
     pre = goap_domain_action_pre(r.d, i, &n);
     k = first_failing(&r, pre, n);
-    if (k >= 0 && add_warning(f, text, len, GOAP__W_ACTION, i, k, &f->action_pos[i]) != GOAP_OK)
+    if (k < 0) { /* every precondition can hold: a strict += / -= leaves the range */
+      const goap_effect *eff;
+      n = 0;
+      eff = goap_domain_action_eff(r.d, i, &n);
+      k = first_bad_effect(&r, eff, n);
+      if (k < 0) continue;
+      if (add_warning(f, text, len, GOAP__W_ACTION, i, -2 - k, &f->action_pos[i]) != GOAP_OK)
+        goto done;
+      f->warnings[f->warning_count - 1].lo = r.ilo[eff[k].var];
+      f->warnings[f->warning_count - 1].hi = r.ihi[eff[k].var];
+      continue;
+    }
+    if (add_warning(f, text, len, GOAP__W_ACTION, i, k, &f->action_pos[i]) != GOAP_OK)
       goto done;
   }
   for (i = 0; i < ng && i < f->goal_count; ++i) {
@@ -7041,6 +7159,7 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
           goto done;
       }
   }
+  if (left_cycles(f, text, len) != GOAP_OK) goto done;
   if (f->warning_count > 1)
     qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
   st = GOAP_OK;
@@ -7085,7 +7204,25 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
         break;
       }
       case GOAP__W_ACTION: {
-        const goap_cond *pre = goap_domain_action_pre(d, w->id, &n);
+        const goap_cond *pre;
+        if (w->detail <= -2) { /* a strict ADD effect that no reachable value keeps in range */
+          const goap_effect *eff = goap_domain_action_eff(d, w->id, &n);
+          int k = -2 - w->detail;
+          goap_var_info vi;
+          char from[96];
+          if (!eff || k >= n || goap_domain_var_info(d, eff[k].var, &vi) != GOAP_OK) break;
+          goap_format_effect(d, &eff[k], ct, sizeof ct);
+          if (w->lo == w->hi) snprintf(from, sizeof from, "%s = %ld", vi.name, (long)w->lo);
+          else snprintf(from, sizeof from, "%s in %ld..%ld", vi.name, (long)w->lo, (long)w->hi);
+          goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                         w->src, strlen(w->src),
+                         "action '%s' can never be applied: '%s' leaves %ld..%ld from %s "
+                         "(write '%s clamp' to stop at the bound)",
+                         goap_domain_action_name(d, w->id), ct, (long)vi.lo, (long)vi.hi,
+                         from, ct);
+          break;
+        }
+        pre = goap_domain_action_pre(d, w->id, &n);
         detail_text(d, pre, n, w->detail, ct, sizeof ct);
         goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
                        w->src, strlen(w->src),
@@ -7108,6 +7245,22 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
                        "unreachable from the default state",
                        goap_htn_domain_method_name(f->htn, t, m),
                        goap_htn_domain_task_name(f->htn, t), ct);
+        break;
+      }
+      case GOAP__W_CYCLE: {
+        int t = 0, m = w->id;
+        while (t < goap_htn_domain_task_count(f->htn) &&
+               m >= goap_htn_domain_method_count(f->htn, t))
+          m -= goap_htn_domain_method_count(f->htn, t++);
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src),
+                       "method '%s' of task '%s' is a cycle: its first subtask '%s' decomposes "
+                       "back into '%s' with no state change in between (left recursion; the "
+                       "planner can only cut it at its depth limit)",
+                       goap_htn_domain_method_name(f->htn, t, m),
+                       goap_htn_domain_task_name(f->htn, t),
+                       goap_htn_domain_task_name(f->htn, w->detail),
+                       goap_htn_domain_task_name(f->htn, t));
         break;
       }
       case GOAP__W_GOAL: {
@@ -7732,7 +7885,13 @@ goap_status goap__parse_item(goap__lexer *lx, const goap__symtab *st, goap__mode
                        vi.name, type_article(vi.type), goap__type_name(vi.type));
   if ((s = goap__lex_next(lx)) != GOAP_OK) return s;
   if ((s = parse_value(lx, st, v, &vi, op, &out->value)) != GOAP_OK) return s;
-  return goap__lex_next(lx);
+  if ((s = goap__lex_next(lx)) != GOAP_OK) return s;
+  /* `x -= 5 clamp`: saturate at the range instead of making the action inapplicable */
+  if (mode == GOAP__EFFECT && out->op == (int)GOAP_ADD && goap__tok_is(lx, "clamp")) {
+    out->op = GOAP_ADD_CLAMP;
+    return goap__lex_next(lx);
+  }
+  return GOAP_OK;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -8752,7 +8911,8 @@ enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
 /* Once-only attributes (indices into attr_line). */
 enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
-       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COUNT };
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COOLDOWN,
+       A_MARGIN, A_COUNT };
 
 /* A name used before it may be defined, resolved after the last line. */
 enum { R_ID = 0, R_ROLE_SCALE, R_AGENT_ROLE, R_MEMBER_TYPE };
@@ -8825,6 +8985,7 @@ typedef struct parser {
   plan_ref *fail_refs;
   size_t fail_refs_len, fail_refs_cap;
   int world_decl; /* the var line being parsed is a `world` declaration */
+  int var_ends;   /* the block is being ended by a `var` / `world` line (for the hint) */
   name_ref *nrefs;
   size_t nrefs_len, nrefs_cap;
   goap__htn_ir *htn;    /* tasks and methods (htn_parse.c) */
@@ -9005,7 +9166,9 @@ static goap_status parse_list(parser *p, goap__lexer *lx, goap__mode mode, const
       continue;
     }
     if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
-    return goap__expected(lx, "',' or end of line");
+    return goap__expected(lx, it.op == (int)GOAP_ADD && mode == GOAP__EFFECT
+                                  ? "',', 'clamp' or end of line"
+                                  : "',' or end of line");
   }
 }
 
@@ -9052,6 +9215,11 @@ static goap_status finish_action(parser *p) {
   goap__pos cost_pos;
   int id = -1;
   size_t i;
+  if (p->eff_len == 0 && p->var_ends)
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos,
+                    "action '%s' has no 'eff' line (the '%s' on line %d ends its block: "
+                    "declare variables before the actions that use them)",
+                    p->bname, p->var_ends == 1 ? "var" : "world", p->ec.line);
   if (p->eff_len == 0)
     return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "action '%s' has no 'eff' line", p->bname);
   GROW(p, p->tconds, p->tconds_cap, p->pre_len + 1);
@@ -9364,9 +9532,16 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
     fv.lo = 0;
     fv.hi = (int32_t)n - 1;
   } else if (lx->tok.kind == GOAP__T_IDENT) {
+    /* other languages' names for the types, too far for the edit distance */
+    static const char *const aliases[][2] = {{"integer", "int"}, {"boolean", "bool"},
+                                             {"number", "int"}, {"enumeration", "enum"}};
     char dym[96];
+    size_t k;
     goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
                        type_names, 3);
+    for (k = 0; k < sizeof aliases / sizeof aliases[0]; ++k)
+      if (goap__tok_is(lx, aliases[k][0]))
+        snprintf(dym, sizeof dym, "; did you mean '%s'?", aliases[k][1]);
     return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
                        "unknown type '%.*s' (expected bool, enum or int)%s",
                        (int)lx->tok.len, p->ec.src + lx->tok.off, dym);
@@ -9418,14 +9593,27 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
     }
     TRY(next(lx));
   }
-  if (goap__tok_is(lx, "shared")) {
-    desc.flags |= GOAP_VAR_SHARED;
+  /* flags, in either order: `shared` (a squad blackboard), `sensed` (the game's sensors) */
+  while (goap__tok_is(lx, "shared") || goap__tok_is(lx, "sensed")) {
+    unsigned flag = goap__tok_is(lx, "shared") ? GOAP_VAR_SHARED : GOAP_VAR_SENSED;
+    const char *word = flag == GOAP_VAR_SHARED ? "'shared'" : "'sensed'";
+    if (flag == GOAP_VAR_SENSED && p->world_decl)
+      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                         "a world variable cannot be 'sensed': declare the agent's percept with "
+                         "'var ... sensed' and set it with 'at' lines");
+    desc.flags |= flag;
     TRY(next(lx));
-    TRY(expect_eol(lx, "'shared'"));
-  } else if (lx->tok.kind != GOAP__T_EOL) {
-    return goap__expected(lx, desc.has_default ? "'shared' or end of line"
-                                               : "'=', 'shared' or end of line");
+    if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SENSED) &&
+        goap__tok_is(lx, "sensed"))
+      continue;
+    if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SHARED) &&
+        goap__tok_is(lx, "shared"))
+      continue;
+    TRY(expect_eol(lx, word));
   }
+  if (lx->tok.kind != GOAP__T_EOL)
+    return goap__expected(lx, desc.has_default ? "'shared', 'sensed' or end of line"
+                                               : "'=', 'shared', 'sensed' or end of line");
   desc.name = name;
   desc.type = fv.type;
   desc.lo = fv.lo;
@@ -9898,6 +10086,10 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return expect_eol(lx, "the task name");
   }
+  if (strcmp(kw, "switch_margin") == 0) {
+    t->has_margin = 1;
+    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &t->switch_margin);
+  }
   if (strcmp(kw, "watch") == 0) {
     if (!t->watch_count) t->watch_pos = tok_pos(p, lx);
     TRY(next(lx));
@@ -9923,6 +10115,8 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
 static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
+  if (strcmp(kw, "cooldown") == 0)
+    return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
   TRY(next(lx));
   if (strcmp(kw, "watch") == 0)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
@@ -9943,6 +10137,10 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__sim *sm = &f->sims[f->sim_count - 1];
   size_t i;
+  if (strcmp(kw, "switch_margin") == 0) { /* the lone agent's hysteresis (members: their type's) */
+    sm->has_margin = 1;
+    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &sm->switch_margin);
+  }
   if (strcmp(kw, "until") == 0) {
     TRY(parse_seconds(p, lx, A_UNTIL, "until", &sm->until));
     if (sm->until > 1e6)
@@ -10091,6 +10289,8 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(goap__tok_int(lx, &n));
     if (n < 0) return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off, "replans cannot be negative");
     sm->expect_replans = n;
+    sm->replans_line = p->ec.line;
+    sm->replans_col = (int)lx->tok.off + 1;
     TRY(next(lx));
     return expect_eol(lx, "the number");
   }
@@ -10102,6 +10302,10 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(push_conds(p, &start));
     sm->final = start;
     sm->final_count = (uint32_t)p->items_len;
+    sm->final_line = p->ec.line;
+    GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + p->items_len);
+    sm->final_cols = (uint32_t)f->rt_ids_len;
+    for (size_t k = 0; k < p->items_len; ++k) f->rt_ids[f->rt_ids_len++] = p->items[k].col;
     return GOAP_OK;
   }
   return goap__expected(lx, "'replans' or 'final' after 'expect'");
@@ -10192,26 +10396,27 @@ static const char *const top_keywords[] = {"domain",   "var",        "world",   
 static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
                                            "timeout",  "watch",    "duration", "reserve",
                                            "on_start", "on_end"};
-static const char *const goal_attrs[] = {"priority", "want", "valid", "watch"};
+static const char *const goal_attrs[] = {"priority", "want", "valid", "watch", "cooldown"};
 static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
 static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
-                                        "until", "step", "expect", "member"};
+                                        "until", "step", "expect", "member", "switch_margin"};
 static const char *const role_attrs[] = {"cost"};
-static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch"};
+static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch",
+                                          "switch_margin"};
 #define N_ACTION_ATTRS 10
-#define N_GOAL_ATTRS 4
+#define N_GOAL_ATTRS 5
 #define N_SCENARIO_ATTRS 4
-#define N_SIM_ATTRS 8
+#define N_SIM_ATTRS 9
 #define N_ROLE_ATTRS 1
-#define N_AGENT_ATTRS 5
+#define N_AGENT_ATTRS 6
 static const char *const allowed_text[] = {
     "",
     "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
-    "priority, want, valid, watch",
+    "priority, want, valid, watch, cooldown",
     "pursue, want, given, expect",
-    "given, at, fail, sense, until, step, expect, member",
+    "given, at, fail, sense, until, step, expect, member, switch_margin",
     "cost",
-    "actions, goals, role, htn, watch"};
+    "actions, goals, role, htn, watch, switch_margin"};
 static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
                                             "a simulation", "a role",  "an agent"};
 
@@ -10268,7 +10473,9 @@ static goap_status do_line(parser *p) {
   i = in_list(top_keywords, N_TOP, kw, kwlen);
   if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
   if (i >= 0) {
+    p->var_ends = i == 1 ? 1 : i == 2 ? 2 : 0;
     TRY(end_block(p));
+    p->var_ends = 0;
     switch (i) {
       case 0: return parse_domain(p, &lx);
       case 1: return parse_var(p, &lx);
@@ -10750,9 +10957,11 @@ int goap_file_task_line(const goap_file *f, int task, int *col) {
  * Invariants:
  *  - The world is a full state of the domain: the truth. The agent's memory is its belief;
  *    they start equal except for `at 0` lines (world only), and meet again through `sense`
- *    variables and through the effects of actions that succeed (applied to both).
+ *    and `sensed` variables and through the effects of actions that succeed (applied to both).
  *  - An action's outcome is decided only by the world when its duration is over, so a
  *    simulation is deterministic: the same file gives the same timeline.
+ *  - An idle agent ends the run only once it has been idle for the longest goal `cooldown`
+ *    (a cooling goal may be chosen again).
  *  - Everything is allocated before the first step and freed at the end.
  */
 #include <math.h>
@@ -10792,12 +11001,33 @@ goap_status goap_file_goal_info_get(const goap_file *f, int goal, goap_file_goal
   out->valid_count = (int)rt->valid_count;
   out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
   out->watch_count = (int)rt->watch_count;
+  out->cooldown = rt->cooldown;
   return GOAP_OK;
+}
+
+double goap_file_switch_margin(const goap_file *f, int type, int sim) {
+  int has = 0;
+  double m = 0;
+  if (f && type >= 0 && type < f->agent_type_count) {
+    has = f->agent_types[type].has_margin;
+    m = f->agent_types[type].switch_margin;
+  } else if (f && type == -1 && sim >= 0 && sim < f->sim_count) {
+    has = f->sims[sim].has_margin;
+    m = f->sims[sim].switch_margin;
+  }
+  if (!has) return 0;
+  return m > 0 ? m : -1; /* the file's 0 means none; the runtime's 0 means its default */
 }
 
 int goap_file_is_world_var(const goap_file *f, int var) {
   if (!f || var < 0 || (size_t)var >= f->world_var_cap) return 0;
   return f->world_var[var] != 0;
+}
+
+int goap_file_is_sensed_var(const goap_file *f, int var) {
+  goap_var_info vi;
+  if (!f || goap_domain_var_info(f->domain, var, &vi) != GOAP_OK) return 0;
+  return (vi.flags & GOAP_VAR_SENSED) != 0;
 }
 
 goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
@@ -10831,6 +11061,7 @@ goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
     goals[i].valid_count = gi.valid_count;
     goals[i].watch = gi.watch;
     goals[i].watch_count = gi.watch_count;
+    goals[i].cooldown = gi.cooldown;
   }
   return GOAP_OK;
 }
@@ -10919,6 +11150,7 @@ typedef struct member {
   double elapsed;              /* of the running action */
   int fresh;                   /* the running action started on this update */
   int idle;
+  double idle_since;           /* when it last became idle */
 } member;
 
 struct sim_ctx {
@@ -10985,11 +11217,19 @@ static void sim_sense(goap_agent *agent, void *user) {
     int32_t w = goap_state_get(c->d, c->world, v);
     if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
   }
+  for (int v = 0; v < goap_domain_var_count(c->d); ++v) { /* percepts: always sensed */
+    if (!goap_file_is_sensed_var(c->f, v)) continue;
+    int32_t w = goap_state_get(c->d, c->world, v);
+    if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
+  }
 }
 
 static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
   member *m = (member *)user;
-  if (ev->kind == GOAP_EVENT_IDLE) m->idle = 1;
+  if (ev->kind == GOAP_EVENT_IDLE && !m->idle) {
+    m->idle = 1;
+    m->idle_since = ev->time;
+  }
   else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) m->idle = 0;
   if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
 }
@@ -11007,6 +11247,13 @@ static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
   to->actions_failed += x->actions_failed;
   to->reservations_denied += x->reservations_denied;
   to->memory_bytes += x->memory_bytes;
+}
+
+/* A value as a designer writes it: true/false, an enum value's name, or the number. */
+static void sim_value_text(const goap_domain *d, int var, int32_t x, char *buf, size_t cap) {
+  const char *name = goap_domain_value_name(d, var, x);
+  if (name) snprintf(buf, cap, "%s", name);
+  else snprintf(buf, cap, "%ld", (long)x);
 }
 
 goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_options *options,
@@ -11027,6 +11274,12 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   double step = opt.step > 0 ? opt.step : sm->step;
   if (step < 1e-3) step = 1e-3;
   int nm = sm->member_count ? (int)sm->member_count : 1;
+  int nsensed = 0; /* `sensed` variables: copied from the world like `sense` lines */
+  for (int v = 0; v < goap_domain_var_count(d); ++v) nsensed += goap_file_is_sensed_var(f, v);
+  double cool = 0; /* an idle agent may only be waiting for a goal's `cooldown` to pass */
+  for (int g = 0; g < f->goal_count; ++g)
+    if (f->goal_rt[g].cooldown > cool) cool = f->goal_rt[g].cooldown;
+  if (cool > 0) cool += 0.25 + step; /* and for its next idle retry (goal_check_interval) */
 
   sim_ctx c;
   memset(&c, 0, sizeof c);
@@ -11073,6 +11326,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     td.action_count = na;
     td.goals = gb;
     td.goal_count = ng;
+    td.switch_margin = goap_file_switch_margin(f, mb ? mb->type : -1, sim);
     if (mb && f->agent_types[mb->type].htn_name) { /* an HTN agent: its root task, no goals */
       int nw = 0;
       const int32_t *w = NULL;
@@ -11084,7 +11338,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       td.goal_count = 0;
     }
     td.sensors = &sensor;
-    td.sensor_count = sm->sense_count ? 1 : 0;
+    td.sensor_count = sm->sense_count || nsensed ? 1 : 0;
     st = goap_agent_type_create(d, &td, &m->type, NULL);
     if (st != GOAP_OK) goto done;
     memcpy(mem, c.world, W * sizeof *mem);
@@ -11129,7 +11383,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       for (int k = 0; k < nm && st == GOAP_OK; ++k) {
         goap_status us = goap_agent_update(ms[k].agent, steps == 0 ? 0.0 : step);
         if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) st = us;
-        idle &= ms[k].idle;
+        idle &= ms[k].idle && c.time + 1e-9 >= ms[k].idle_since + cool;
       }
       if (st != GOAP_OK) break;
       if (squad) goap_squad_update(squad);
@@ -11153,6 +11407,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     result->expectations++;
     if (result->replans != sm->expect_replans) {
       result->failed++;
+      result->line = sm->replans_line;
+      result->col = sm->replans_col;
       snprintf(result->message, sizeof result->message, "expected %d replan%s, got %d",
                sm->expect_replans, sm->expect_replans == 1 ? "" : "s", result->replans);
     }
@@ -11164,18 +11420,20 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     for (int k = 0; k < nm && !bad; ++k) {
       for (uint32_t j = 0; j < sm->final_count && !bad; ++j) {
         if (goap_state_satisfies(d, goap_agent_memory(ms[k].agent), &fc[j], 1)) continue;
-        char cond[128];
+        char cond[128], val[96];
         bad = 1;
         goap_format_cond(d, &fc[j], cond, sizeof cond);
+        sim_value_text(d, fc[j].var, goap_agent_get(ms[k].agent, fc[j].var), val, sizeof val);
+        if (result->failed) break; /* `expect replans` failed first: keep its message */
+        result->line = sm->final_line;
+        result->col = (int)f->rt_ids[sm->final_cols + j];
         if (sm->member_count)
           snprintf(result->message, sizeof result->message,
-                   "expected final memory '%s' of %s, but the value is %ld", cond,
-                   f->sim_members[sm->member + (uint32_t)k].name,
-                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+                   "expected final memory '%.120s' of %s, but the value is %.60s", cond,
+                   f->sim_members[sm->member + (uint32_t)k].name, val);
         else
           snprintf(result->message, sizeof result->message,
-                   "expected final memory '%s', but the value is %ld", cond,
-                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+                   "expected final memory '%.120s', but the value is %.60s", cond, val);
       }
     }
     result->failed += bad;
@@ -11248,9 +11506,11 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
   goap_var_info vi;
   if (!e || goap_domain_var_info(d, e->var, &vi) != GOAP_OK)
     return out(snprintf(buf, cap, "?"));
-  if (e->op == GOAP_ADD) {
-    if (e->value < 0) return out(snprintf(buf, cap, "%s -= %lld", vi.name, -(long long)e->value));
-    return out(snprintf(buf, cap, "%s += %ld", vi.name, (long)e->value));
+  if (e->op == GOAP_ADD || e->op == GOAP_ADD_CLAMP) {
+    const char *sat = e->op == GOAP_ADD_CLAMP ? " clamp" : "";
+    if (e->value < 0)
+      return out(snprintf(buf, cap, "%s -= %lld%s", vi.name, -(long long)e->value, sat));
+    return out(snprintf(buf, cap, "%s += %ld%s", vi.name, (long)e->value, sat));
   }
   if (vi.type == GOAP_BOOL && (e->value == 0 || e->value == 1))
     return out(snprintf(buf, cap, "%s%s", e->value ? "" : "!", vi.name));
@@ -11880,7 +12140,7 @@ static goap_status check_effects(const goap_domain *d, const goap_effect *e, int
                  (long)vi.lo, (long)vi.hi, vi.name);
         return GOAP_OUT_OF_RANGE;
       }
-    } else if (e[i].op == GOAP_ADD) {
+    } else if (e[i].op == GOAP_ADD || e[i].op == GOAP_ADD_CLAMP) {
       if (vi.type != GOAP_INT) {
         snprintf(msg, cap, "'+=' needs an int variable; '%s' is %s", vi.name,
                  vi.type == GOAP_BOOL ? "a bool" : "an enum");
@@ -18910,6 +19170,7 @@ typedef struct goap__rt_goal {
   void *user;
   uint32_t valid, valid_count;     /* into type->conds */
   uint32_t watch, watch_count;     /* into type->vars */
+  double cooldown;                 /* seconds not chosen after its plan ended (0: none) */
 } goap__rt_goal;
 
 struct goap_agent_type {
@@ -19021,6 +19282,7 @@ struct goap_agent {
   int ncand, icand;
   int searching;                 /* a sliced search for cand[icand] is running */
   double *fail_time;             /* per goal: when it last failed to plan (-1: never) */
+  double *end_time;              /* per goal: when its plan last ended (-1: never); cooldown */
   uint64_t *fail_hash;           /* per goal: memory hash then */
   int idle_reported;
   int announce;                  /* the first update reports the start replan */
@@ -19212,6 +19474,10 @@ static void stop_running(goap_agent *a) {
 
 /* Drops the plan (and any search) and asks for a new one. */
 static void need_plan(goap_agent *a, goap_replan_reason why) {
+  /* the goal's plan ended (done, failed, no longer applies): its cooldown starts */
+  if (a->goal >= 0 && (why == GOAP_REPLAN_PLAN_DONE || why == GOAP_REPLAN_ACTION_FAILED ||
+                       why == GOAP_REPLAN_TIMEOUT || why == GOAP_REPLAN_PRECONDITIONS))
+    a->end_time[a->goal] = a->time;
   stop_running(a);
   if (a->nhold) release_all(a);
   unblock(a);
@@ -19248,7 +19514,7 @@ static int repair(goap_agent *a) {
     const goap_effect *e = goap_domain_action_eff(d, act, &ne);
     int done = 1;
     for (int k = 0; k < ne && done; ++k) {
-      if (e[k].op == GOAP_ADD) done = e[k].value == 0;
+      if (e[k].op != GOAP_SET) done = e[k].value == 0;
       else done = goap_state_get(d, a->tmp, e[k].var) == e[k].value;
     }
     if (done) {
@@ -19284,6 +19550,10 @@ static int repair(goap_agent *a) {
 /* ---- goal selection and planning ----------------------------------------------------------- */
 
 static int cooling(const goap_agent *a, int g, uint64_t h) {
+  double cd = a->t->goal[g].cooldown; /* the goal's own cooldown, after its plan ended */
+  if (cd > 0 && g != a->order_goal && a->end_time[g] >= 0 &&
+      a->time + 1e-6 < a->end_time[g] + cd) /* (time is a sum of dt: allow rounding) */
+    return 1;
   return a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
          a->fail_hash[g] == h;
 }
@@ -19375,6 +19645,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
 
 static void goal_failed(goap_agent *a, int g, goap_status why) {
   a->fail_time[g] = a->time;
+  a->end_time[g] = a->time;
   a->fail_hash[g] = hash_mem(a);
   a->st.plan_failures++;
   goap_agent_event ev;
@@ -19830,6 +20101,7 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->cand, (size_t)t->ng * sizeof *a->cand);
   goap__rt_free(&al, a->cand_prio, (size_t)t->ng * sizeof *a->cand_prio);
   goap__rt_free(&al, a->fail_time, (size_t)t->ng * sizeof *a->fail_time);
+  goap__rt_free(&al, a->end_time, (size_t)t->ng * sizeof *a->end_time);
   goap__rt_free(&al, a->fail_hash, (size_t)t->ng * sizeof *a->fail_hash);
   goap__rt_free(&al, a->sensor_next, (size_t)t->nsensors * sizeof *a->sensor_next);
   goap_allocator user = a->user;
@@ -19864,13 +20136,14 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->cand = (int *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand);
   a->cand_prio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand_prio);
   a->fail_time = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_time);
+  a->end_time = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->end_time);
   a->fail_hash = (uint64_t *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_hash);
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
   a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
-           a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
+           a->fail_time && a->end_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
@@ -19886,7 +20159,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
     } else {
       goap_state_init(a->d, a->mem);
     }
-    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = -1;
+    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
     for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
     if (t->na) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
   }
@@ -20057,7 +20330,7 @@ void goap_agent_replan(goap_agent *a) {
 void goap_agent_reset(goap_agent *a) {
   if (!a) return;
   need_plan(a, GOAP_REPLAN_START);
-  for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = -1;
+  for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
   a->next_goal_check = a->time;
 }
 
@@ -20765,7 +21038,8 @@ static int check_effects(const goap_domain *d, const goap_effect *e, int n) {
     if (goap_domain_var_info(d, e[i].var, &vi) != GOAP_OK) return 0;
     if (e[i].op == GOAP_SET) {
       if (e[i].value < vi.lo || e[i].value > vi.hi) return 0;
-    } else if (e[i].op != GOAP_ADD || vi.type != GOAP_INT) return 0;
+    } else if ((e[i].op != GOAP_ADD && e[i].op != GOAP_ADD_CLAMP) || vi.type != GOAP_INT)
+      return 0;
   }
   return 1;
 }
@@ -20846,6 +21120,8 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
     if (!check_conds(d, b->valid, b->valid_count))
       return "goal binding: valid has a bad variable or operator";
     if (!check_vars(d, b->watch, b->watch_count)) return "goal binding: watch lists a bad variable";
+    if (!(b->cooldown >= 0) || !isfinite(b->cooldown))
+      return "goal binding: cooldown must be a finite number of seconds >= 0";
     *ncond += (size_t)b->valid_count;
     *nvar += (size_t)b->watch_count;
   }
@@ -20978,6 +21254,7 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
     r->disabled = b->disabled;
     r->priority = b->priority;
     r->user = b->user;
+    r->cooldown = b->cooldown;
     r->valid = (uint32_t)kc;
     r->valid_count = (uint32_t)b->valid_count;
     for (int k = 0; k < b->valid_count; ++k) t->conds[kc++] = b->valid[k];

@@ -135,6 +135,9 @@ typedef enum goap_var_type { GOAP_BOOL = 0, GOAP_ENUM, GOAP_INT } goap_var_type;
 
 /* Variable flags. */
 #define GOAP_VAR_SHARED 0x1u /* lives on a squad blackboard; planning treats it as any other */
+#define GOAP_VAR_SENSED 0x2u /* a percept: the game's sensors write it (no action needs to);
+                              * planning treats it as any other, analyses as able to take any
+                              * value (goap_domain_var_info's flags report it) */
 
 /* The most values an enum may have. */
 #define GOAP_MAX_ENUM_VALUES 65536
@@ -163,11 +166,13 @@ typedef struct goap_cond {
 
 typedef enum goap_effect_op {
   GOAP_SET = 0, /* var = value */
-  GOAP_ADD      /* var += value (int variables only; value may be negative) */
+  GOAP_ADD,     /* var += value (int variables only; value may be negative) */
+  GOAP_ADD_CLAMP /* var += value, saturated at the variable's lo / hi (int variables only) */
 } goap_effect_op;
 
 /* An ADD effect that would leave the variable's range makes its action inapplicable in that
- * state: values are never clamped. */
+ * state: values are never clamped. An ADD_CLAMP effect never makes its action inapplicable:
+ * the result is clamped to [lo, hi] (hunger 3 in 0..10, -= 5: hunger becomes 0). */
 typedef struct goap_effect {
   int32_t var;
   goap_effect_op op;
@@ -305,7 +310,7 @@ GOAP_API int32_t goap_state_get(const goap_domain *d, const goap_word *state, in
 GOAP_API goap_status goap_state_set(const goap_domain *d, goap_word *state, int var,
                                     int32_t value);
 /* Applies SET and ADD effects as a designer's "given" line would: GOAP_OUT_OF_RANGE if a
- * result leaves a range (the state is then unchanged). */
+ * result leaves a range (the state is then unchanged); ADD_CLAMP results are saturated. */
 GOAP_API goap_status goap_state_assign(const goap_domain *d, goap_word *state,
                                        const goap_effect *eff, int count);
 /* 1 if every condition holds (an empty list holds), 0 otherwise (also for bad ids). */
@@ -721,6 +726,10 @@ typedef struct goap_goal_binding {
   int valid_count;
   const int32_t *watch;          /* variables whose change interrupts the goal; copied */
   int watch_count;
+  double cooldown;               /* seconds during which the goal is not chosen again after its
+                                    plan ended (the plan finished, an action failed or timed
+                                    out, the plan no longer applied) or no plan was found for
+                                    it; 0: none. >= 0 and finite. goap_agent_order overrides. */
 } goap_goal_binding;
 
 /* A sensor updates memory (with goap_agent_set) every `interval` seconds (0: every update). */
@@ -1330,14 +1339,16 @@ GOAP_API int goap_file_task_line(const goap_file *f, int task, int *col);
 
 /* Static analysis for `goap check`: writes up to cap warnings (severity WARNING) into out and
  * returns how many there are in all (which may exceed cap). Reports: an action whose
- * preconditions cannot be reached from the default state even ignoring delete effects, a
- * variable nothing reads or writes, a goal no action sequence can reach under the same
- * relaxation. */
+ * preconditions cannot be reached from the default state even ignoring delete effects (or
+ * whose strict += / -= leaves the range from every reachable value), a variable nothing reads
+ * or writes, a goal no action sequence can reach under the same relaxation, and a left-
+ * recursive HTN method. `shared`, `sensed` and `world` variables may take any value. */
 GOAP_API int goap_file_warnings(const goap_file *f, goap_diag *out, int cap);
 
 /* Writes a condition or an effect as a designer writes it in a `.goap` file (`x`, `!x`,
- * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`), with snprintf
- * semantics: at most cap bytes, NUL-terminated when cap > 0, returns the length needed. Ids
+ * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`,
+ * `hunger -= 5 clamp`), with snprintf semantics: at most cap bytes, NUL-terminated when
+ * cap > 0, returns the length needed. Ids
  * the domain does not know print as `?`. Thread-safe. */
 GOAP_API size_t goap_format_cond(const goap_domain *d, const goap_cond *c, char *buf,
                                  size_t cap);
@@ -1379,6 +1390,8 @@ typedef struct goap_file_goal_info {
   int valid_count;
   const int32_t *watch;        /* `watch`: variables whose change interrupts it */
   int watch_count;
+  double cooldown;             /* `cooldown T`: seconds it is not chosen again after its plan
+                                  ended (goap_goal_binding.cooldown); 0: none */
 } goap_file_goal_info;
 
 /* GOAP_INVALID_ARGUMENT for NULL or a bad id. */
@@ -1388,6 +1401,11 @@ GOAP_API goap_status goap_file_goal_info_get(const goap_file *f, int goal,
                                              goap_file_goal_info *out);
 /* 1 if the variable was declared with `world` (simulation truth agents cannot plan with). */
 GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
+/* 1 if the variable was declared `sensed` (a percept the game's sensors write: the flag
+ * GOAP_VAR_SENSED of goap_domain_var_info), 0 otherwise or for NULL / a bad id. Simulations copy
+ * sensed variables from the world into memory every step; `goap check` and `goap why` treat
+ * them as able to take any value. Thread-safe (the file is immutable). */
+GOAP_API int goap_file_is_sensed_var(const goap_file *f, int var);
 
 /* Fills one binding per action and per goal of the file's domain (action_count and
  * goal_count must equal the domain's counts) with the file's on_fail, on_start, on_end,
@@ -1396,6 +1414,12 @@ GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
 GOAP_API goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
                                         int action_count, goap_goal_binding *goals,
                                         int goal_count);
+
+/* The `switch_margin M` of agent type `type` (an `agent` block; type -1: the lone agent of
+ * simulation `sim`'s block, else sim is ignored), as goap_agent_type_desc.switch_margin takes it:
+ * M, -1 for `switch_margin 0` (no hysteresis), 0 when the block has none (the runtime's
+ * default, 1.0) or for NULL / a bad index. Thread-safe. */
+GOAP_API double goap_file_switch_margin(const goap_file *f, int type, int sim);
 
 /* `resource NAME capacity N` lines: GOAP_INVALID_ARGUMENT for a bad index. */
 GOAP_API int goap_file_resource_count(const goap_file *f);
@@ -1460,7 +1484,10 @@ typedef struct goap_sim_result {
   goap_agent_stats stats;
   int expectations;            /* `expect` lines checked */
   int failed;                  /* of which failed */
-  char message[256];           /* the first failure, "" when none */
+  char message[256];           /* the first failure, "" when none; values by type (true/false,
+                                  enum value names, numbers) */
+  int line, col;               /* where the first failing `expect` is in the file (the failing
+                                  condition's column); 0 when none failed */
 } goap_sim_result;
 
 /* Runs simulation `sim`. Members share one blackboard (the `shared` variables and the

@@ -10,6 +10,7 @@
 #include <goap/squad.h>
 #include <goap/file.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -818,6 +819,19 @@ TEST(type_validation) {
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
   CHECK(strstr(err, "watch") != NULL);
   b[4].watch_count = 0;
+  goap_goal_binding gb[1]; /* a goal's cooldown: finite seconds >= 0 */
+  memset(gb, 0, sizeof gb);
+  td.goals = gb;
+  td.goal_count = goap_domain_goal_count(d);
+  REQUIRE(td.goal_count == 1);
+  gb[0].cooldown = -1;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
+  CHECK_STR(err, "goal binding: cooldown must be a finite number of seconds >= 0");
+  gb[0].cooldown = HUGE_VAL;
+  CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
+  gb[0].cooldown = 0;
+  td.goals = NULL;
+  td.goal_count = 0;
   b[1].cost_scale = 2.5; /* the type's costs: scaled, disabled, or the domain's */
   b[5].disabled = 1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_OK);

@@ -618,7 +618,7 @@ static const bad_case bad_cases[] = {
     {"var x: bool\naction a\n  eff x\nvar y: bool\n  cost 2\n", GOAP_PARSE_ERROR, 5, 3,
      "'cost' must be inside an action or role block", 0},
     {"var x: bool\ngoal g\n  cost 1\n", GOAP_PARSE_ERROR, 3, 3,
-     "'cost' is not allowed in a goal block (allowed: priority, want, valid, watch)", 0},
+     "'cost' is not allowed in a goal block (allowed: priority, want, valid, watch, cooldown)", 0},
     {"var x: bool\naction a\n  want x\n", GOAP_PARSE_ERROR, 3, 3,
      "'want' is not allowed in an action block (allowed: cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end)", 0},
     {"var x: bool\nscenario s\n  priority 1\n", GOAP_PARSE_ERROR, 3, 3,
@@ -691,7 +691,40 @@ static const bad_case bad_cases[] = {
     {"var x: bool shared = true\n", GOAP_PARSE_ERROR, 1, 20,
      "expected end of line after 'shared', found '='", 0},
     {"var x: bool true\n", GOAP_PARSE_ERROR, 1, 13,
-     "expected '=', 'shared' or end of line, found 'true'", 0},
+     "expected '=', 'shared', 'sensed' or end of line, found 'true'", 0},
+    {"var x: bool = true yes\n", GOAP_PARSE_ERROR, 1, 20,
+     "expected 'shared', 'sensed' or end of line, found 'yes'", 0},
+    {"var x: bool sensed extra\n", GOAP_PARSE_ERROR, 1, 20,
+     "expected end of line after 'sensed', found 'extra'", 0},
+    {"var x: bool sensed sensed\n", GOAP_PARSE_ERROR, 1, 20,
+     "expected end of line after 'sensed', found 'sensed'", 0},
+    {"world x: bool sensed\n", GOAP_PARSE_ERROR, 1, 15,
+     "a world variable cannot be 'sensed': declare the agent's percept with 'var ... sensed' "
+     "and set it with 'at' lines", 0},
+    {"var n: integer 0..5\n", GOAP_PARSE_ERROR, 1, 8,
+     "unknown type 'integer' (expected bool, enum or int); did you mean 'int'?", 0},
+    {"var n: boolean\n", GOAP_PARSE_ERROR, 1, 8,
+     "unknown type 'boolean' (expected bool, enum or int); did you mean 'bool'?", 0},
+    {"var n: int 0..5\naction patrol\n  pre n > 1\nvar seen: bool\n  eff seen\n",
+     GOAP_PARSE_ERROR, 2, 8,
+     "action 'patrol' has no 'eff' line (the 'var' on line 4 ends its block: declare "
+     "variables before the actions that use them)", 0},
+    /* hysteresis and cooldowns */
+    {"var x: bool\naction a\n  eff x\ngoal g\n  want x\n  cooldown -1\n", GOAP_OUT_OF_RANGE, 6, 12,
+     "cooldown must not be negative, found '-1'", 0},
+    {"var x: bool\naction a\n  eff x\ngoal g\n  want x\n  cooldown 1\n  cooldown 2\n",
+     GOAP_DUPLICATE, 7, 3, "duplicate 'cooldown' in goal 'g' (first at line 6)", 0},
+    {"agent a\n  switch_margin\n", GOAP_PARSE_ERROR, 2, 16,
+     "expected a number after 'switch_margin', found end of line", 0},
+    {"agent a\n  switch_margin 1\n  switch_margin 1\n", GOAP_DUPLICATE, 3, 3,
+     "duplicate 'switch_margin' in agent 'a' (first at line 2)", 0},
+    /* saturating effects */
+    {"var n: int 0..5\naction a\n  eff n = 1 clamp\n", GOAP_PARSE_ERROR, 3, 13,
+     "expected ',' or end of line, found 'clamp'", 0},
+    {"var n: int 0..5\naction a\n  eff n -= 1 clam\n", GOAP_PARSE_ERROR, 3, 14,
+     "expected ',', 'clamp' or end of line, found 'clam'", 0},
+    {"var n: int 0..5\naction a\n  eff n -= 9\n", GOAP_OUT_OF_RANGE, 3, 7, NULL,
+     "always leaves its range"},
     /* names in conditions and effects */
     {V_AMMO "action a\n  pre amo >= 1\n  eff ammo -= 1\n", GOAP_NOT_FOUND, 3, 7,
      "unknown variable 'amo'; did you mean 'ammo'?", 0},
@@ -865,7 +898,7 @@ static const bad_case bad_cases[] = {
      "duplicate simulation 's' (first defined at line 2)", 0},
     {"var x: bool\nsimulation s\n  pursue g\n", GOAP_PARSE_ERROR, 3, 3,
      "'pursue' is not allowed in a simulation block (allowed: given, at, fail, sense, until, "
-     "step, expect, member)", 0},
+     "step, expect, member, switch_margin)", 0},
     {"sense x\n", GOAP_PARSE_ERROR, 1, 1, "'sense' must be inside a simulation block", 0},
 };
 
@@ -1247,6 +1280,143 @@ TEST(warnings) {
   goap_file_destroy(f);
 }
 
+/* `eff x -= n clamp`: a saturating effect (GOAP_ADD_CLAMP) that is always applicable, while
+ * the strict form is not applicable where it would leave the range. */
+TEST(saturating_effects) {
+  goap_file *f = parse("var hunger: int 0..10 = 3\n"
+                       "action eat_big_meal\n  eff hunger -= 5 clamp\n"
+                       "action snack\n  eff hunger -= 5\n"
+                       "action feast\n  eff hunger -= 99 clamp\n",
+                       NULL);
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  int n = 0;
+  const goap_effect *e = goap_domain_action_eff(d, 0, &n);
+  REQUIRE(n == 1);
+  CHECK_EQ_INT(e[0].op, GOAP_ADD_CLAMP);
+  CHECK_EQ_INT(e[0].value, -5);
+  char buf[64];
+  goap_format_effect(d, &e[0], buf, sizeof buf);
+  CHECK_STR(buf, "hunger -= 5 clamp");
+  CHECK_EQ_INT(goap_domain_action_eff(d, 1, &n)[0].op, GOAP_ADD);
+  goap_word s[1];
+  goap_state_init(d, s);
+  CHECK(goap_action_applicable(d, s, 0));
+  CHECK(!goap_action_applicable(d, s, 1)); /* 3 - 5 leaves 0..10 */
+  CHECK_EQ_INT(goap_action_apply(d, s, 0), GOAP_OK);
+  CHECK_EQ_INT(goap_state_get(d, s, 0), 0);
+  goap_effect up = {0, GOAP_ADD_CLAMP, 25};
+  CHECK_EQ_INT(goap_state_assign(d, s, &up, 1), GOAP_OK);
+  CHECK_EQ_INT(goap_state_get(d, s, 0), 10);
+  CHECK_EQ_INT(goap_action_apply(d, s, 2), GOAP_OK); /* larger than the range: still fine */
+  CHECK_EQ_INT(goap_state_get(d, s, 0), 0);
+  /* plans: want hunger <= 2 from 3 uses the saturating action */
+  goap_cond want = {0, GOAP_LE, 2};
+  goap_planner *p = goap_planner_create(d, NULL);
+  int32_t plan[8];
+  goap_request rq;
+  goap_result r;
+  memset(&rq, 0, sizeof rq);
+  goap_state_init(d, s);
+  rq.start = s;
+  rq.want = &want;
+  rq.want_count = 1;
+  memset(&r, 0, sizeof r);
+  r.plan = plan;
+  r.plan_capacity = 8;
+  CHECK_EQ_INT(goap_plan(p, &rq, &r), GOAP_OK);
+  CHECK_EQ_INT(r.plan_length, 1);
+  CHECK(r.plan[0] == 0 || r.plan[0] == 2);
+  goap_planner_destroy(p);
+  goap_file_destroy(f);
+}
+
+/* `goap check` names a strict effect that no reachable value keeps in range. */
+TEST(warnings_strict_effect_out_of_range) {
+  goap_file *f = parse("var hunger: int 0..10 = 3\n"
+                       "action eat_big_meal\n  eff hunger -= 5\n"
+                       "action eat_clamped\n  eff hunger -= 5 clamp\n"
+                       "goal fed\n  want hunger <= 2\n",
+                       NULL);
+  goap_diag w[4];
+  REQUIRE(f != NULL);
+  /* eat_clamped reaches 0, so the goal is fine; the strict meal never fits in 0..3 */
+  REQUIRE(goap_file_warnings(f, w, 4) == 1);
+  CHECK_STR(w[0].message, "action 'eat_big_meal' can never be applied: 'hunger -= 5' leaves "
+                          "0..10 from hunger in 0..3 (write 'hunger -= 5 clamp' to stop at the "
+                          "bound)");
+  goap_file_destroy(f);
+  f = parse("var hunger: int 0..10 = 3\n"
+            "action eat_big_meal\n  eff hunger -= 5\n"
+            "goal fed\n  want hunger <= 2\n",
+            NULL);
+  REQUIRE(f != NULL);
+  REQUIRE(goap_file_warnings(f, w, 4) == 2);
+  CHECK_EQ_INT(w[0].line, 2);
+  CHECK_EQ_INT(w[0].col, 8);
+  CHECK_STR(w[0].message, "action 'eat_big_meal' can never be applied: 'hunger -= 5' leaves "
+                          "0..10 from hunger = 3 (write 'hunger -= 5 clamp' to stop at the "
+                          "bound)");
+  CHECK_STR(w[1].message, "goal 'fed' cannot be reached: condition 'hunger <= 2' is unreachable");
+  goap_file_destroy(f);
+  /* a reachable value that fits: no warning (hunger can rise to 10 first) */
+  f = parse("var hunger: int 0..10 = 3\n"
+            "action eat_big_meal\n  eff hunger -= 5\n"
+            "action wait\n  eff hunger += 1\n",
+            NULL);
+  REQUIRE(f != NULL);
+  CHECK_EQ_INT(goap_file_warnings(f, w, 4), 0);
+  goap_file_destroy(f);
+}
+
+/* `sensed` variables: the flag reaches the domain, and `goap check` treats them as able to
+ * take any value (no false warnings), while an action that is truly unreachable is still
+ * reported. */
+TEST(sensed_variables) {
+  goap_file *f = parse("var heard_noise: bool sensed\n"
+                       "var alert: enum {calm, wary, hunting} = calm shared sensed\n"
+                       "var armed: bool = false sensed shared\n"
+                       "var key: bool\n"
+                       "var searching: bool\n"
+                       "var door_open: bool\n"
+                       "action investigate\n  pre heard_noise, alert == hunting, armed\n"
+                       "  eff searching\n"
+                       "action open_door\n  pre key\n  eff door_open\n"
+                       "goal search\n  want searching\n"
+                       "goal open\n  want door_open\n",
+                       NULL);
+  goap_diag w[8];
+  goap_var_info vi;
+  REQUIRE(f != NULL);
+  const goap_domain *d = goap_file_domain(f);
+  REQUIRE(goap_domain_var_info(d, 0, &vi) == GOAP_OK);
+  CHECK_EQ_INT((int)vi.flags, (int)GOAP_VAR_SENSED);
+  REQUIRE(goap_domain_var_info(d, 1, &vi) == GOAP_OK);
+  CHECK_EQ_INT((int)vi.flags, (int)(GOAP_VAR_SENSED | GOAP_VAR_SHARED));
+  CHECK_EQ_INT(vi.default_value, 0);
+  REQUIRE(goap_domain_var_info(d, 2, &vi) == GOAP_OK);
+  CHECK_EQ_INT((int)vi.flags, (int)(GOAP_VAR_SENSED | GOAP_VAR_SHARED));
+  CHECK_EQ_INT(goap_file_is_sensed_var(f, 0), 1);
+  CHECK_EQ_INT(goap_file_is_sensed_var(f, 3), 0);
+  CHECK_EQ_INT(goap_file_is_sensed_var(f, 99), 0);
+  CHECK_EQ_INT(goap_file_is_sensed_var(NULL, 0), 0);
+  /* only the truly unreachable open_door and its goal */
+  REQUIRE(goap_file_warnings(f, w, 8) == 2);
+  CHECK_STR(w[0].message, "action 'open_door' can never be applied: precondition 'key' is "
+                          "unreachable from the default state");
+  CHECK_STR(w[1].message, "goal 'open' cannot be reached: condition 'door_open' is unreachable");
+  goap_file_destroy(f);
+  /* without `sensed` the percepts are reported */
+  f = parse("var heard_noise: bool\nvar searching: bool\n"
+            "action investigate\n  pre heard_noise\n  eff searching\n",
+            NULL);
+  REQUIRE(f != NULL);
+  REQUIRE(goap_file_warnings(f, w, 8) == 1);
+  CHECK_STR(w[0].message, "action 'investigate' can never be applied: precondition "
+                          "'heard_noise' is unreachable from the default state");
+  goap_file_destroy(f);
+}
+
 TEST(warnings_scenarios_count_as_use) {
   goap_file *f = parse("var a: bool\nvar b: bool\nvar c: bool\n"
                        "action x\n  eff a\n"
@@ -1260,7 +1430,9 @@ TEST(warnings_scenarios_count_as_use) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(soldier_vars), TEST_ENTRY(soldier_actions_goals),
+TEST_MAIN(TEST_ENTRY(soldier_vars), TEST_ENTRY(saturating_effects),
+          TEST_ENTRY(warnings_strict_effect_out_of_range), TEST_ENTRY(sensed_variables),
+          TEST_ENTRY(soldier_actions_goals),
           TEST_ENTRY(soldier_scenarios), TEST_ENTRY(soldier_plans_match_expectations),
           TEST_ENTRY(load_examples), TEST_ENTRY(load_errors), TEST_ENTRY(null_accessors),
           TEST_ENTRY(line_endings_tabs_comments), TEST_ENTRY(empty_and_comment_only),

@@ -2,7 +2,8 @@
  * test_property.c -- randomised differential test of every planner configuration against an
  * independent brute force.
  *
- * Each case is a seeded random domain (bools, enums, small ints; optionally ~70 extra
+ * Each case is a seeded random domain (bools, enums, small ints with strict and saturating
+ * (GOAP_ADD_CLAMP) additions; optionally ~70 extra
  * variables so that states span several words), a random start state and a random goal. The
  * reference answer comes from an exhaustive Dijkstra over explicit int-array states written
  * here from the header's semantics alone (it never calls the library's planner). For every
@@ -256,7 +257,8 @@ static int conds_hold(const goap_cond *c, int n, const int *st) {
   return 1;
 }
 
-/* The header's applicability rule: every precondition holds and every ADD stays in range. */
+/* The header's applicability rule: every precondition holds and every ADD stays in range
+ * (an ADD_CLAMP never blocks: it saturates). */
 static int ref_applicable(const pdom *d, const pact *a, const int *st) {
   if (!conds_hold(a->pre, a->npre, st)) return 0;
   for (int i = 0; i < a->neff; ++i) {
@@ -269,12 +271,16 @@ static int ref_applicable(const pdom *d, const pact *a, const int *st) {
   return 1;
 }
 
-static void ref_apply(const pact *a, int *st) {
+/* SET assigns, ADD adds (in range by ref_applicable), ADD_CLAMP adds and saturates. */
+static void ref_apply(const pdom *d, const pact *a, int *st) {
   for (int i = 0; i < a->neff; ++i) {
+    const pvar *v = &d->vars[a->eff[i].var];
+    int *x = &st[a->eff[i].var];
     if (a->eff[i].op == GOAP_SET)
-      st[a->eff[i].var] = a->eff[i].value;
+      *x = a->eff[i].value;
     else
-      st[a->eff[i].var] += a->eff[i].value;
+      *x += a->eff[i].value;
+    if (a->eff[i].op == GOAP_ADD_CLAMP) *x = *x < v->lo ? v->lo : *x > v->hi ? v->hi : *x;
   }
 }
 
@@ -299,8 +305,9 @@ static void gen_effect(rng_t *r, const pdom *d, int var, goap_effect *e) {
   e->var = var;
   if (v->type == GOAP_INT && rng_pct(r, 50)) {
     int width = v->hi - v->lo;
-    int mag = rng_range(r, 1, width < 2 ? width : 2);
-    e->op = GOAP_ADD;
+    int clamp = rng_pct(r, 35); /* a saturating effect may also exceed the whole range */
+    int mag = rng_range(r, 1, clamp ? width + 1 : (width < 2 ? width : 2));
+    e->op = clamp ? GOAP_ADD_CLAMP : GOAP_ADD;
     e->value = rng_pct(r, 50) ? mag : -mag;
   } else {
     e->op = GOAP_SET;
@@ -405,11 +412,11 @@ static void gen_domain(pdom *d, uint64_t seed) {
       for (int a = 0; a < d->nact; ++a) { /* applicable actions that change something */
         if (!ref_applicable(d, &d->acts[a], st)) continue;
         memcpy(tmp, st, sizeof tmp);
-        ref_apply(&d->acts[a], tmp);
+        ref_apply(d, &d->acts[a], tmp);
         if (memcmp(tmp, st, sizeof tmp) != 0) app[napp++] = a;
       }
       if (napp == 0) break;
-      ref_apply(&d->acts[app[rng_range(&r, 0, napp - 1)]], st);
+      ref_apply(d, &d->acts[app[rng_range(&r, 0, napp - 1)]], st);
     }
     int changed[P_MAX_VARS], nchanged = 0;
     unsigned char used[P_MAX_VARS];
@@ -511,8 +518,9 @@ static void print_domain(FILE *f, const pdom *d, double optimal) {
         const goap_effect *e = &act->eff[k];
         const pvar *v = &d->vars[e->var];
         if (k) fprintf(f, ", ");
-        if (e->op == GOAP_ADD)
-          fprintf(f, "%s %s %d", v->name, e->value < 0 ? "-=" : "+=", abs(e->value));
+        if (e->op != GOAP_SET)
+          fprintf(f, "%s %s %d%s", v->name, e->value < 0 ? "-=" : "+=", abs(e->value),
+                  e->op == GOAP_ADD_CLAMP ? " clamp" : "");
         else if (v->type == GOAP_BOOL)
           fprintf(f, "%s%s", e->value ? "" : "!", v->name);
         else {
@@ -659,7 +667,7 @@ static double brute_force(const pdom *d, const double *costs, const int *start,
       if (!(costs[a] >= 0.0)) continue;
       if (!ref_applicable(d, &d->acts[a], st)) continue;
       memcpy(nx, st, (size_t)d->nvars * sizeof *nx);
-      ref_apply(&d->acts[a], nx);
+      ref_apply(d, &d->acts[a], nx);
       uint32_t j = 0;
       for (int k = 0; k < nw; ++k) j += (uint32_t)(nx[wvars[k]] - d->vars[wvars[k]].lo) * mult[k];
       double nd = it.key + costs[a];
@@ -855,7 +863,7 @@ static void check_plan(pcase *c, const goap_result *r) {
       fail_msg(c, "plan step %d (%s) is not applicable (plan: %s)", i, d->acts[a].name, pl);
       return;
     }
-    ref_apply(&d->acts[a], st);
+    ref_apply(d, &d->acts[a], st);
     sum += c->costs[a];
     static_sum += d->acts[a].cost;
   }
@@ -1326,6 +1334,7 @@ TEST(random_domains_with_callbacks) {
 TEST(generator_coverage) {
   static pdom d;
   int wide = 0, unreachable = 0, reachable = 0, zero_cost = 0, frac_cost = 0, adds = 0;
+  int clamps = 0, clamp_saturates = 0;
   int ops[6] = {0, 0, 0, 0, 0, 0}, empty_goal = 0;
   for (int i = 0; i < 400; ++i) {
     gen_domain(&d, case_seed(FAMILY_PLAIN, i));
@@ -1335,7 +1344,16 @@ TEST(generator_coverage) {
       zero_cost += d.acts[a].cost == 0.0;
       frac_cost += d.acts[a].cost != floor(d.acts[a].cost);
       for (int k = 0; k < d.acts[a].npre; ++k) ops[d.acts[a].pre[k].op]++;
-      for (int k = 0; k < d.acts[a].neff; ++k) adds += d.acts[a].eff[k].op == GOAP_ADD;
+      for (int k = 0; k < d.acts[a].neff; ++k) {
+        const goap_effect *e = &d.acts[a].eff[k];
+        adds += e->op == GOAP_ADD;
+        clamps += e->op == GOAP_ADD_CLAMP;
+        /* saturating from the start state: the strict form would not apply there */
+        if (e->op == GOAP_ADD_CLAMP) {
+          long long x = (long long)d.start[e->var] + e->value;
+          clamp_saturates += x < d.vars[e->var].lo || x > d.vars[e->var].hi;
+        }
+      }
     }
     int bits = 0;
     for (int v = 0; v < d.nvars; ++v) bits += var_bits(&d.vars[v]);
@@ -1353,6 +1371,8 @@ TEST(generator_coverage) {
   CHECK(zero_cost > 20);
   CHECK(frac_cost > 20);
   CHECK(adds > 50);
+  CHECK(clamps > 50);
+  CHECK(clamp_saturates > 20);
   CHECK(empty_goal > 0);
   for (int k = 0; k < 6; ++k) CHECK(ops[k] > 10);
 }
@@ -1402,6 +1422,15 @@ TEST(brute_force_reference) {
   /* ADD at the top of the range is not applicable (no clamping) */
   start[0] = 2;
   CHECK(!ref_applicable(&d, &d.acts[0], start));
+  /* ... while a saturating one is, and stops at the edge: x = 2, x += 3 clamp -> 2; x -= 9
+   * clamp -> -2 (lo) */
+  d.acts[0].eff[0] = (goap_effect){0, GOAP_ADD_CLAMP, 3};
+  CHECK(ref_applicable(&d, &d.acts[0], start));
+  ref_apply(&d, &d.acts[0], start);
+  CHECK_EQ_INT(start[0], 2);
+  d.acts[0].eff[0] = (goap_effect){0, GOAP_ADD_CLAMP, -9};
+  ref_apply(&d, &d.acts[0], start);
+  CHECK_EQ_INT(start[0], -2);
 }
 
 /* The documented optimality table. */

@@ -163,6 +163,130 @@ static const char *const guard_text =
     "  until 3\n"
     "  expect final patrolled\n";
 
+/* A `sensed` variable reaches memory from the world without a `sense` line: the intruder
+ * run without it gives the same timeline. Failed expectations give their position and
+ * values by type (enum names). */
+TEST(sensed_variables_and_failures) {
+  static const char *const text =
+      "var see_player: bool sensed\n"
+      "var at_post: bool\n"
+      "var patrolled: bool\n"
+      "var enemy_down: bool\n"
+      "var mood: enum {calm, angry}\n"
+      "action go_to_post\n  eff at_post\n  duration 1\n"
+      "action patrol\n  pre at_post\n  eff patrolled\n  duration 10\n"
+      "  watch see_player\n"
+      "action attack\n  cost 2\n  pre see_player\n  eff enemy_down\n  duration 1\n"
+      "goal guard\n  priority 1\n  want patrolled\n  watch see_player\n"
+      "goal fight\n  priority 10\n  want enemy_down\n  valid see_player\n"
+      "simulation intruder\n"
+      "  at 2.5 see_player\n"
+      "  step 0.5\n"
+      "  until 20\n"
+      "  expect replans 2\n"
+      "  expect final enemy_down, patrolled\n"
+      "simulation wrong\n"
+      "  until 2\n"
+      "  expect final at_post, mood == angry\n"
+      "simulation both_wrong\n"
+      "  until 2\n"
+      "  expect replans 7\n"
+      "  expect final mood == angry\n";
+  goap_file *f = parse(text);
+  REQUIRE(f != NULL);
+  log_t l;
+  goap_sim_result res;
+  CHECK_EQ_INT(goap_file_is_sensed_var(f, 0), 1);
+  REQUIRE(simulate(f, "intruder", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 2: go_to_post patrol; 2.5 world see_player=1; 2.5 replan watch; "
+                    "2.5 plan 2: attack; "
+                    "4.0 done fight; 4.0 plan 1: patrol; 14.5 done guard");
+  CHECK_EQ_INT(res.failed, 0);
+  CHECK_EQ_INT(res.line, 0);
+  REQUIRE(simulate(f, "wrong", &l, &res));
+  CHECK_EQ_INT(res.failed, 1);
+  CHECK_STR(res.message, "expected final memory 'mood == angry', but the value is calm");
+  CHECK_EQ_INT(res.line, 35);
+  CHECK_EQ_INT(res.col, 25);
+  REQUIRE(simulate(f, "both_wrong", &l, &res)); /* the first failure is kept */
+  CHECK_EQ_INT(res.failed, 2);
+  CHECK_STR(res.message, "expected 7 replans, got 0");
+  CHECK_EQ_INT(res.line, 38);
+  CHECK_EQ_INT(res.col, 18);
+  goap_file_destroy(f);
+}
+
+/* `cooldown T` on a goal: after its plan ends (here: the action fails) the goal is not chosen
+ * again for T seconds, and the idle agent's run waits for it; `switch_margin M` in a
+ * simulation (and an agent block) sets the hysteresis: a goal 0.5 more important replaces the
+ * running one only with a margin below 0.5 (the runtime's default is 1). */
+TEST(goal_cooldown_and_switch_margin) {
+  static const char *const text =
+      "var door_open: bool\n"
+      "var patrolled: bool\n"
+      "var heard_noise: bool sensed\n"
+      "var checked: bool\n"
+      "action open_door\n  eff door_open\n  duration 1\n"
+      "action patrol\n  eff patrolled\n  duration 5\n"
+      "action check_noise\n  eff checked\n  duration 1\n"
+      "goal get_in\n  priority 2\n  want door_open\n  cooldown 4\n"
+      "goal guard\n  priority 1\n  want patrolled\n"
+      "goal investigate\n  priority 1.5\n  want checked\n  valid heard_noise\n"
+      "agent sentry\n  switch_margin 0\n"
+      "simulation stuck\n  fail open_door\n  fail patrol\n  until 10\n"
+      "simulation default_margin\n  given door_open\n  at 2 heard_noise\n  until 10\n"
+      "simulation small_margin\n  switch_margin 0.2\n  given door_open\n"
+      "  at 2 heard_noise\n  until 10\n"
+      "simulation typed\n  member s1 sentry with door_open\n  at 2 heard_noise\n"
+      "  until 10\n";
+  goap_file *f = parse(text);
+  REQUIRE(f != NULL);
+  goap_file_goal_info gi;
+  REQUIRE(goap_file_goal_info_get(f, 0, &gi) == GOAP_OK);
+  CHECK(gi.cooldown == 4.0);
+  REQUIRE(goap_file_goal_info_get(f, 1, &gi) == GOAP_OK);
+  CHECK(gi.cooldown == 0.0);
+  CHECK(goap_file_switch_margin(f, 0, -1) == -1.0); /* `switch_margin 0`: none */
+  CHECK(goap_file_switch_margin(f, -1, 2) == 0.2);
+  CHECK(goap_file_switch_margin(f, -1, 1) == 0.0); /* none given: the runtime's default */
+  CHECK(goap_file_switch_margin(NULL, 0, 0) == 0.0);
+  CHECK(goap_file_switch_margin(f, 5, 0) == 0.0);
+  log_t l;
+  goap_sim_result res;
+  /* get_in fails at 1 s, cools down until 5 s: the (failing) patrol runs in between */
+  REQUIRE(simulate(f, "stuck", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 1: open_door; 1.0 fail open_door; 1.0 replan action_failed; "
+                    "1.1 plan 1: patrol; 6.1 fail patrol; 6.1 replan action_failed; "
+                    "6.2 plan 1: open_door; 7.2 fail open_door; 7.2 replan action_failed; "
+                    "7.3 plan 1: patrol");
+  /* investigate (1.5) does not beat guard (1) by more than the default margin 1: it waits */
+  REQUIRE(simulate(f, "default_margin", &l, &res));
+  CHECK_STR(l.text, "0.0 plan 1: patrol; 2.0 world heard_noise=1; 5.1 done guard; "
+                    "5.1 plan 1: check_noise; 6.2 done investigate");
+  /* with switch_margin 0.2 (the simulation) or 0 (the member's agent type) it interrupts */
+  static const char *const switched =
+      "0.0 plan 1: patrol; 2.0 world heard_noise=1; 2.1 replan better_goal; "
+      "2.1 plan 1: check_noise; 3.2 done investigate; 3.2 plan 1: patrol; 8.3 done guard";
+  REQUIRE(simulate(f, "small_margin", &l, &res));
+  CHECK_STR(l.text, switched);
+  REQUIRE(simulate(f, "typed", &l, &res));
+  CHECK_STR(l.text, switched);
+  goap_file_destroy(f);
+  /* a goal with no plan cools down too, even when memory changes (the key is seen at 1 s):
+   * tried again at the first idle retry after 5 s, not at once */
+  static const char *const key_text =
+      "var key_seen: bool sensed\nvar has_key: bool\n"
+      "action pick_key\n  pre key_seen\n  eff has_key\n"
+      "goal get_key\n  want has_key\n  cooldown 5\n"
+      "simulation later\n  at 1 key_seen\n  until 10\n";
+  f = parse(key_text);
+  REQUIRE(f != NULL);
+  REQUIRE(simulate(f, "later", &l, &res));
+  CHECK_STR(l.text,
+            "1.0 world key_seen=1; 5.2 replan idle; 5.2 plan 1: pick_key; 5.3 done get_key");
+  goap_file_destroy(f);
+}
+
 TEST(attributes) {
   goap_file *f = parse(guard_text);
   REQUIRE(f != NULL);
@@ -228,7 +352,9 @@ TEST(sense_watch_and_timeouts) {
   REQUIRE(simulate(f, "lazy", &l, &res));
   CHECK_EQ_INT(res.failed, 1);
   CHECK_EQ_INT(res.idle, 0);
-  CHECK_STR(res.message, "expected final memory 'patrolled', but the value is 0");
+  CHECK_STR(res.message, "expected final memory 'patrolled', but the value is false");
+  CHECK_EQ_INT(res.line, 41); /* the `expect final` line, at the failing condition */
+  CHECK_EQ_INT(res.col, 16);
   /* options override the file: long enough for the failure, which teaches tired += 1 */
   goap_sim_options o;
   memset(&o, 0, sizeof o);
@@ -395,6 +521,8 @@ TEST(squad_flank) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(squad_flank), TEST_ENTRY(attributes),
+TEST_MAIN(TEST_ENTRY(soldier_live_scene), TEST_ENTRY(sensed_variables_and_failures),
+          TEST_ENTRY(goal_cooldown_and_switch_margin), TEST_ENTRY(squad_flank),
+          TEST_ENTRY(attributes),
           TEST_ENTRY(sense_watch_and_timeouts), TEST_ENTRY(timeout_in_simulation),
           TEST_ENTRY(simulation_out_of_memory))

@@ -141,7 +141,7 @@ namespace Goap
         public struct GoalBinding
         {
             public int Disabled; public IntPtr Priority, User, Valid; public int ValidCount;
-            public IntPtr Watch; public int WatchCount;
+            public IntPtr Watch; public int WatchCount; public double Cooldown;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -197,6 +197,7 @@ namespace Goap
             public double Time; public int Idle, Replans; public AgentStats Stats;
             public int Expectations, Failed;
             [MarshalAs(UnmanagedType.ByValArray, SizeConst = 256)] public byte[] Message;
+            public int Line, Col;
         }
 
         [StructLayout(LayoutKind.Sequential)]

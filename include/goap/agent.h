@@ -139,6 +139,10 @@ typedef struct goap_goal_binding {
   int valid_count;
   const int32_t *watch;          /* variables whose change interrupts the goal; copied */
   int watch_count;
+  double cooldown;               /* seconds during which the goal is not chosen again after its
+                                    plan ended (the plan finished, an action failed or timed
+                                    out, the plan no longer applied) or no plan was found for
+                                    it; 0: none. >= 0 and finite. goap_agent_order overrides. */
 } goap_goal_binding;
 
 /* A sensor updates memory (with goap_agent_set) every `interval` seconds (0: every update). */

@@ -98,14 +98,16 @@ GOAP_API int goap_file_task_line(const goap_file *f, int task, int *col);
 
 /* Static analysis for `goap check`: writes up to cap warnings (severity WARNING) into out and
  * returns how many there are in all (which may exceed cap). Reports: an action whose
- * preconditions cannot be reached from the default state even ignoring delete effects, a
- * variable nothing reads or writes, a goal no action sequence can reach under the same
- * relaxation. */
+ * preconditions cannot be reached from the default state even ignoring delete effects (or
+ * whose strict += / -= leaves the range from every reachable value), a variable nothing reads
+ * or writes, a goal no action sequence can reach under the same relaxation, and a left-
+ * recursive HTN method. `shared`, `sensed` and `world` variables may take any value. */
 GOAP_API int goap_file_warnings(const goap_file *f, goap_diag *out, int cap);
 
 /* Writes a condition or an effect as a designer writes it in a `.goap` file (`x`, `!x`,
- * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`), with snprintf
- * semantics: at most cap bytes, NUL-terminated when cap > 0, returns the length needed. Ids
+ * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`,
+ * `hunger -= 5 clamp`), with snprintf semantics: at most cap bytes, NUL-terminated when
+ * cap > 0, returns the length needed. Ids
  * the domain does not know print as `?`. Thread-safe. */
 GOAP_API size_t goap_format_cond(const goap_domain *d, const goap_cond *c, char *buf,
                                  size_t cap);
@@ -147,6 +149,8 @@ typedef struct goap_file_goal_info {
   int valid_count;
   const int32_t *watch;        /* `watch`: variables whose change interrupts it */
   int watch_count;
+  double cooldown;             /* `cooldown T`: seconds it is not chosen again after its plan
+                                  ended (goap_goal_binding.cooldown); 0: none */
 } goap_file_goal_info;
 
 /* GOAP_INVALID_ARGUMENT for NULL or a bad id. */
@@ -156,6 +160,11 @@ GOAP_API goap_status goap_file_goal_info_get(const goap_file *f, int goal,
                                              goap_file_goal_info *out);
 /* 1 if the variable was declared with `world` (simulation truth agents cannot plan with). */
 GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
+/* 1 if the variable was declared `sensed` (a percept the game's sensors write: the flag
+ * GOAP_VAR_SENSED of goap_domain_var_info), 0 otherwise or for NULL / a bad id. Simulations copy
+ * sensed variables from the world into memory every step; `goap check` and `goap why` treat
+ * them as able to take any value. Thread-safe (the file is immutable). */
+GOAP_API int goap_file_is_sensed_var(const goap_file *f, int var);
 
 /* Fills one binding per action and per goal of the file's domain (action_count and
  * goal_count must equal the domain's counts) with the file's on_fail, on_start, on_end,
@@ -164,6 +173,12 @@ GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
 GOAP_API goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
                                         int action_count, goap_goal_binding *goals,
                                         int goal_count);
+
+/* The `switch_margin M` of agent type `type` (an `agent` block; type -1: the lone agent of
+ * simulation `sim`'s block, else sim is ignored), as goap_agent_type_desc.switch_margin takes it:
+ * M, -1 for `switch_margin 0` (no hysteresis), 0 when the block has none (the runtime's
+ * default, 1.0) or for NULL / a bad index. Thread-safe. */
+GOAP_API double goap_file_switch_margin(const goap_file *f, int type, int sim);
 
 /* `resource NAME capacity N` lines: GOAP_INVALID_ARGUMENT for a bad index. */
 GOAP_API int goap_file_resource_count(const goap_file *f);
@@ -228,7 +243,10 @@ typedef struct goap_sim_result {
   goap_agent_stats stats;
   int expectations;            /* `expect` lines checked */
   int failed;                  /* of which failed */
-  char message[256];           /* the first failure, "" when none */
+  char message[256];           /* the first failure, "" when none; values by type (true/false,
+                                  enum value names, numbers) */
+  int line, col;               /* where the first failing `expect` is in the file (the failing
+                                  condition's column); 0 when none failed */
 } goap_sim_result;
 
 /* Runs simulation `sim`. Members share one blackboard (the `shared` variables and the

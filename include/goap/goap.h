@@ -122,6 +122,9 @@ typedef enum goap_var_type { GOAP_BOOL = 0, GOAP_ENUM, GOAP_INT } goap_var_type;
 
 /* Variable flags. */
 #define GOAP_VAR_SHARED 0x1u /* lives on a squad blackboard; planning treats it as any other */
+#define GOAP_VAR_SENSED 0x2u /* a percept: the game's sensors write it (no action needs to);
+                              * planning treats it as any other, analyses as able to take any
+                              * value (goap_domain_var_info's flags report it) */
 
 /* The most values an enum may have. */
 #define GOAP_MAX_ENUM_VALUES 65536
@@ -150,11 +153,13 @@ typedef struct goap_cond {
 
 typedef enum goap_effect_op {
   GOAP_SET = 0, /* var = value */
-  GOAP_ADD      /* var += value (int variables only; value may be negative) */
+  GOAP_ADD,     /* var += value (int variables only; value may be negative) */
+  GOAP_ADD_CLAMP /* var += value, saturated at the variable's lo / hi (int variables only) */
 } goap_effect_op;
 
 /* An ADD effect that would leave the variable's range makes its action inapplicable in that
- * state: values are never clamped. */
+ * state: values are never clamped. An ADD_CLAMP effect never makes its action inapplicable:
+ * the result is clamped to [lo, hi] (hunger 3 in 0..10, -= 5: hunger becomes 0). */
 typedef struct goap_effect {
   int32_t var;
   goap_effect_op op;
@@ -292,7 +297,7 @@ GOAP_API int32_t goap_state_get(const goap_domain *d, const goap_word *state, in
 GOAP_API goap_status goap_state_set(const goap_domain *d, goap_word *state, int var,
                                     int32_t value);
 /* Applies SET and ADD effects as a designer's "given" line would: GOAP_OUT_OF_RANGE if a
- * result leaves a range (the state is then unchanged). */
+ * result leaves a range (the state is then unchanged); ADD_CLAMP results are saturated. */
 GOAP_API goap_status goap_state_assign(const goap_domain *d, goap_word *state,
                                        const goap_effect *eff, int count);
 /* 1 if every condition holds (an empty list holds), 0 otherwise (also for bad ids). */

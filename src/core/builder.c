@@ -329,14 +329,14 @@ static goap_status check_effect(const goap__var *vars, int nvars, const goap_eff
     }
     return GOAP_OK;
   }
-  if (e->op == GOAP_ADD) {
+  if (e->op == GOAP_ADD || e->op == GOAP_ADD_CLAMP) {
     if (v->type != GOAP_INT) {
       snprintf(msg, cap, "'%s' is %s: += and -= apply to ints only", v->name,
                v->type == GOAP_BOOL ? "a bool" : "an enum");
       return GOAP_TYPE_MISMATCH;
     }
     uint64_t mag = e->value < 0 ? (uint64_t)(-(int64_t)e->value) : (uint64_t)e->value;
-    if (mag > v->range) {
+    if (mag > v->range && e->op == GOAP_ADD) {
       snprintf(msg, cap, "adding %ld to '%s' always leaves its range %ld..%ld", (long)e->value,
                v->name, (long)v->lo, (long)v->hi);
       return GOAP_OUT_OF_RANGE;

@@ -166,7 +166,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
   x->eff_add = d->nfa;
   for (int i = 0; i < x->neff; ++i) {
     const goap_effect *e = &x->eff[i];
-    if (e->op != GOAP_ADD) continue;
+    if (e->op != GOAP_ADD && e->op != GOAP_ADD_CLAMP) continue;
     const goap__var *v = &d->vars[e->var];
     if (!goap__grow(c->alloc, (void **)&d->fa, &c->cfa, d->nfa + 1, sizeof *d->fa))
       return GOAP_OUT_OF_MEMORY;
@@ -176,6 +176,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     f->fmask = v->fmask;
     f->delta = e->value;
     f->var = e->var;
+    f->top = (uint32_t)v->range;
   }
   x->neff_add = d->nfa - x->eff_add;
   return GOAP_OK;
@@ -612,8 +613,9 @@ goap_status goap_state_set(const goap_domain *d, goap_word *s, int var, int32_t 
 
 static int effect_result(const goap__var *v, const goap_effect *e, int64_t cur, int64_t *out) {
   int64_t r = e->op == GOAP_SET ? (int64_t)e->value : cur + (int64_t)e->value;
-  if (e->op != GOAP_SET && e->op != GOAP_ADD) return 0;
-  if (e->op == GOAP_ADD && v->type != GOAP_INT) return 0;
+  if (e->op != GOAP_SET && e->op != GOAP_ADD && e->op != GOAP_ADD_CLAMP) return 0;
+  if (e->op != GOAP_SET && v->type != GOAP_INT) return 0;
+  if (e->op == GOAP_ADD_CLAMP) r = r < v->lo ? v->lo : r > v->hi ? v->hi : r;
   if (r < v->lo || r > v->hi) return 0;
   *out = r;
   return 1;
@@ -631,7 +633,7 @@ goap_status goap_state_assign(const goap_domain *d, goap_word *s, const goap_eff
     for (int j = 0; j <= i; ++j) {
       if (eff[j].var != eff[i].var) continue;
       if (!effect_result(v, &eff[j], cur, &cur))
-        return (eff[j].op == GOAP_ADD && v->type != GOAP_INT) ? GOAP_TYPE_MISMATCH
+        return (eff[j].op != GOAP_SET && v->type != GOAP_INT) ? GOAP_TYPE_MISMATCH
                                                                : GOAP_OUT_OF_RANGE;
     }
   }

@@ -8,7 +8,8 @@
  *    with one excluded value (NE). An EQ test is also folded into per-word (mask, value) pairs
  *    so that "does s satisfy these equalities" costs one AND and one compare per word touched.
  *  - Compiled actions keep sparse per-word lists (only the words they touch). ADD effects add an
- *    implicit interval precondition that keeps the result in range.
+ *    implicit interval precondition that keeps the result in range; ADD_CLAMP effects add none
+ *    and saturate the result at 0 and the variable's encoded range instead.
  *  - A goap_domain is never written after goap_builder_build returns.
  */
 #ifndef GOAP_CORE_INTERNAL_H
@@ -72,12 +73,14 @@ typedef struct goap__ftest {
   int32_t var;
 } goap__ftest;
 
-/* An ADD effect on an encoded field. */
+/* An ADD effect on an encoded field; a clamped one saturates at 0 and the var's range. */
 typedef struct goap__fadd {
   uint32_t word, shift;
   uint64_t fmask;
   int64_t delta;
   int32_t var;
+  uint32_t top;  /* the var's encoded range: results are clamped to [0, top] (a strict ADD's
+                    range precondition keeps it inside, so only ADD_CLAMP ever saturates) */
 } goap__fadd;
 
 typedef struct goap__var {
@@ -190,7 +193,8 @@ static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
   return 1;
 }
 
-/* Applies the effects of an action whose preconditions hold (so ADD results stay in range). */
+/* Applies the effects of an action whose preconditions hold (so ADD results stay in range;
+ * ADD_CLAMP results are saturated). */
 static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
   for (uint32_t i = 0; i < a->neff_set; ++i) {
     const goap__wmask *m = &d->wm[a->eff_set + i];
@@ -199,8 +203,10 @@ static inline void goap__action_do(const goap_domain *d, const goap__action *a, 
   for (uint32_t i = 0; i < a->neff_add; ++i) {
     const goap__fadd *f = &d->fa[a->eff_add + i];
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
-    v = (uint64_t)((int64_t)v + f->delta);
-    goap__field_put(s, f->word, f->shift, f->fmask, v);
+    int64_t r = (int64_t)v + f->delta;
+    r = r < 0 ? 0 : r; /* branch-free saturation */
+    r = r > (int64_t)f->top ? (int64_t)f->top : r;
+    goap__field_put(s, f->word, f->shift, f->fmask, (uint64_t)r);
   }
 }
 

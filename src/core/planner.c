@@ -1637,6 +1637,10 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
       } else {
         if (full) continue;
         int64_t nl = (int64_t)l - e->value, nu = (int64_t)u - e->value;
+        if (e->op == GOAP_ADD_CLAMP) { /* saturated: a bound at the edge keeps the edge */
+          if (l == 0) nl = 0;
+          if (u == v->range) nu = (int64_t)v->range;
+        }
         if (nl < 0) nl = 0;
         if (nu > (int64_t)v->range) nu = (int64_t)v->range;
         if (nl > nu) {

@@ -3,7 +3,8 @@
  *
  * The relaxed world never forgets: a bool or enum variable accumulates every value it has been
  * given, and an int variable a reachable interval (its hull) that only widens: `= k` adds k,
- * `+= n` (n > 0) stretches it to the top of the range, `-= n` to the bottom. A condition holds
+ * `+= n` (n > 0) stretches it to the top of the range, `-= n` to the bottom (strict or clamped;
+ * only a strict ADD adds its range test to the action's conditions). A condition holds
  * in the relaxed world once the values reached intersect its interval. This over-approximates
  * what real plans can reach, so hmax is admissible.
  *

@@ -3,11 +3,13 @@
  * effects, computed once when a file is loaded, through the public domain query API only.
  *
  * The relaxation: bool and enum variables hold a *set* of reached values (starting with the
- * default; `shared` and `world` variables start with every value, since other agents or the
- * world may set them); int variables an interval [lo, hi] of reachable values (starting at the default
- * and widened by the effects of reached actions: `= k` to include k, `+= n` up to the
- * variable's hi, `-= n` down to its lo). An action is reached when each of its preconditions
- * can hold in that relaxed state; reached actions add their effects, to a fixpoint.
+ * default; `shared`, `sensed` and `world` variables start with every value, since other agents,
+ * the game's sensors or the world may set them); int variables an interval [lo, hi] of reachable
+ * values (starting at the default and widened by the effects of reached actions: `= k` to
+ * include k, `+= n` up to the variable's hi, `-= n` down to its lo). An action is reached when
+ * each of its preconditions can hold in that relaxed state and each strict `+=` / `-=` (not
+ * `clamp`) stays in range from some reachable value; reached actions add their effects, to a
+ * fixpoint.
  *
  * Invariants:
  *  - The fixpoint is a worklist over actions: an action is re-examined only when a variable it
@@ -97,6 +99,25 @@ static int first_failing(const relax *r, const goap_cond *c, int n) {
   return -1;
 }
 
+/* A strict `x += n` / `x -= n` needs x + n within the range: its implicit precondition. 1 when
+ * some reachable value of x allows it (a saturating ADD_CLAMP always does). */
+static int effect_fits(const relax *r, const goap_effect *e) {
+  const goap_var_info *vi;
+  int64_t lo, hi;
+  if (e->op != GOAP_ADD || e->var < 0 || e->var >= r->nv) return 1;
+  vi = &r->vi[e->var];
+  lo = (int64_t)vi->lo - e->value; /* the values x that keep x + n in [vi->lo, vi->hi] */
+  hi = (int64_t)vi->hi - e->value;
+  return (int64_t)r->ilo[e->var] <= hi && lo <= (int64_t)r->ihi[e->var];
+}
+
+static int first_bad_effect(const relax *r, const goap_effect *e, int n) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (!effect_fits(r, &e[i])) return i;
+  return -1;
+}
+
 static int cmp_warning(const void *a, const void *b) {
   const goap__warning *x = (const goap__warning *)a, *y = (const goap__warning *)b;
   if (x->line != y->line) return x->line < y->line ? -1 : 1;
@@ -124,12 +145,58 @@ static goap_status add_warning(goap_file *f, const char *text, size_t len, goap_
   w->kind = kind;
   w->id = id;
   w->detail = detail;
+  w->lo = w->hi = 0;
   w->line = pos->line;
   w->col = pos->col;
   w->src = copy_line(f, text, len, pos->line_off);
   if (!w->src) return GOAP_OUT_OF_MEMORY;
   ++f->warning_count;
   return GOAP_OK;
+}
+
+/* The compound task a method starts with (its first subtask), or -1. */
+static int first_task(const goap_htn_domain *h, int t, int m) {
+  int n = 0;
+  const goap_htn_subtask *s = goap_htn_domain_method_subtasks(h, t, m, &n);
+  return n > 0 && s[0].kind == GOAP_HTN_TASK ? (int)s[0].id : -1;
+}
+
+/* Left recursion: a method whose first subtask leads back to its own task through first
+ * subtasks only decomposes again in the same state, so it never ends (the planner cuts it at
+ * its depth limit) or never applies. One warning per such method, at its name. */
+static goap_status left_cycles(goap_file *f, const char *text, size_t len) {
+  const goap_htn_domain *h = f->htn;
+  int nt = h ? goap_htn_domain_task_count(h) : 0, t, m, g = 0;
+  goap_status st = GOAP_OK;
+  unsigned char *seen;
+  int *stack;
+  if (nt <= 0 || !f->method_pos) return GOAP_OK;
+  seen = (unsigned char *)goap__mem_alloc(&f->alloc, (size_t)nt);
+  stack = (int *)goap__mem_alloc(&f->alloc, (size_t)nt * sizeof *stack);
+  if (!seen || !stack) st = GOAP_OUT_OF_MEMORY;
+  for (t = 0; st == GOAP_OK && t < nt; ++t)
+    for (m = 0; st == GOAP_OK && m < goap_htn_domain_method_count(h, t); ++m, ++g) {
+      int u = first_task(h, t, m), sp = 0, back = 0;
+      if (u < 0) continue;
+      memset(seen, 0, (size_t)nt);
+      seen[u] = 1;
+      stack[sp++] = u;
+      while (sp > 0 && !back) { /* can u reach t through first subtasks? */
+        int x = stack[--sp], k;
+        if (x == t) back = 1;
+        for (k = 0; !back && k < goap_htn_domain_method_count(h, x); ++k) {
+          int y = first_task(h, x, k);
+          if (y >= 0 && !seen[y]) {
+            seen[y] = 1;
+            stack[sp++] = y;
+          }
+        }
+      }
+      if (back) st = add_warning(f, text, len, GOAP__W_CYCLE, g, u, &f->method_pos[g]);
+    }
+  goap__mem_free(&f->alloc, seen, (size_t)nt);
+  goap__mem_free(&f->alloc, stack, (size_t)nt * sizeof *stack);
+  return st;
 }
 
 goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
@@ -180,8 +247,9 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   if (!r.reached) goto done;
   memset(r.reached, 0, total);
   for (i = 0; i < r.nv; ++i) {
-    if ((r.vi[i].flags & GOAP_VAR_SHARED) || goap_file_is_world_var(f, i)) {
-      /* other members (the blackboard) or the world may give it any value */
+    if ((r.vi[i].flags & (GOAP_VAR_SHARED | GOAP_VAR_SENSED)) || goap_file_is_world_var(f, i)) {
+      /* other members (the blackboard), the game's sensors or the world may give it any
+       * value */
       if (r.vi[i].type == GOAP_INT) {
         r.ilo[i] = r.vi[i].lo;
         r.ihi[i] = r.vi[i].hi;
@@ -229,7 +297,13 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     n = 0;
     eff = goap_domain_action_eff(r.d, i, &n);
     for (k = 0; k < n; ++k)
-      if (eff[k].var >= 0 && eff[k].var < r.nv) used[eff[k].var] = 1;
+      if (eff[k].var >= 0 && eff[k].var < r.nv) {
+        used[eff[k].var] = 1;
+        if (eff[k].op == GOAP_ADD) { /* its range test reads the variable */
+          ++wstart[eff[k].var + 1];
+          ++nwatch;
+        }
+      }
   }
   for (i = 0; i < r.nv; ++i) wstart[i + 1] += wstart[i];
   wlist = (int *)goap__mem_alloc(a, nwatch * sizeof *wlist);
@@ -238,8 +312,14 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   for (i = r.na - 1; i >= 0; --i) {
     int n = 0, k;
     const goap_cond *pre = goap_domain_action_pre(r.d, i, &n);
+    const goap_effect *eff;
     for (k = 0; k < n; ++k)
       if (pre[k].var >= 0 && pre[k].var < r.nv) wlist[--wstart[pre[k].var + 1]] = i;
+    n = 0;
+    eff = goap_domain_action_eff(r.d, i, &n);
+    for (k = 0; k < n; ++k)
+      if (eff[k].var >= 0 && eff[k].var < r.nv && eff[k].op == GOAP_ADD)
+        wlist[--wstart[eff[k].var + 1]] = i;
   }
   for (i = 0; i < r.nv; ++i) wstart[i] = wstart[i + 1];
   wstart[r.nv] = (int)nwatch;
@@ -260,9 +340,10 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     if (act_reached[act]) continue;
     pre = goap_domain_action_pre(r.d, act, &n);
     if (first_failing(&r, pre, n) >= 0) continue;
-    act_reached[act] = 1;
     n = 0;
     eff = goap_domain_action_eff(r.d, act, &n);
+    if (first_bad_effect(&r, eff, n) >= 0) continue;
+    act_reached[act] = 1;
     for (k = 0; k < n; ++k) {
       int v = eff[k].var, w;
       if (!apply_effect(&r, &eff[k])) continue;
@@ -315,7 +396,19 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     if (act_reached[i]) continue;
     pre = goap_domain_action_pre(r.d, i, &n);
     k = first_failing(&r, pre, n);
-    if (k >= 0 && add_warning(f, text, len, GOAP__W_ACTION, i, k, &f->action_pos[i]) != GOAP_OK)
+    if (k < 0) { /* every precondition can hold: a strict += / -= leaves the range */
+      const goap_effect *eff;
+      n = 0;
+      eff = goap_domain_action_eff(r.d, i, &n);
+      k = first_bad_effect(&r, eff, n);
+      if (k < 0) continue;
+      if (add_warning(f, text, len, GOAP__W_ACTION, i, -2 - k, &f->action_pos[i]) != GOAP_OK)
+        goto done;
+      f->warnings[f->warning_count - 1].lo = r.ilo[eff[k].var];
+      f->warnings[f->warning_count - 1].hi = r.ihi[eff[k].var];
+      continue;
+    }
+    if (add_warning(f, text, len, GOAP__W_ACTION, i, k, &f->action_pos[i]) != GOAP_OK)
       goto done;
   }
   for (i = 0; i < ng && i < f->goal_count; ++i) {
@@ -337,6 +430,7 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
           goto done;
       }
   }
+  if (left_cycles(f, text, len) != GOAP_OK) goto done;
   if (f->warning_count > 1)
     qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
   st = GOAP_OK;
@@ -381,7 +475,25 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
         break;
       }
       case GOAP__W_ACTION: {
-        const goap_cond *pre = goap_domain_action_pre(d, w->id, &n);
+        const goap_cond *pre;
+        if (w->detail <= -2) { /* a strict ADD effect that no reachable value keeps in range */
+          const goap_effect *eff = goap_domain_action_eff(d, w->id, &n);
+          int k = -2 - w->detail;
+          goap_var_info vi;
+          char from[96];
+          if (!eff || k >= n || goap_domain_var_info(d, eff[k].var, &vi) != GOAP_OK) break;
+          goap_format_effect(d, &eff[k], ct, sizeof ct);
+          if (w->lo == w->hi) snprintf(from, sizeof from, "%s = %ld", vi.name, (long)w->lo);
+          else snprintf(from, sizeof from, "%s in %ld..%ld", vi.name, (long)w->lo, (long)w->hi);
+          goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                         w->src, strlen(w->src),
+                         "action '%s' can never be applied: '%s' leaves %ld..%ld from %s "
+                         "(write '%s clamp' to stop at the bound)",
+                         goap_domain_action_name(d, w->id), ct, (long)vi.lo, (long)vi.hi,
+                         from, ct);
+          break;
+        }
+        pre = goap_domain_action_pre(d, w->id, &n);
         detail_text(d, pre, n, w->detail, ct, sizeof ct);
         goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
                        w->src, strlen(w->src),
@@ -404,6 +516,22 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
                        "unreachable from the default state",
                        goap_htn_domain_method_name(f->htn, t, m),
                        goap_htn_domain_task_name(f->htn, t), ct);
+        break;
+      }
+      case GOAP__W_CYCLE: {
+        int t = 0, m = w->id;
+        while (t < goap_htn_domain_task_count(f->htn) &&
+               m >= goap_htn_domain_method_count(f->htn, t))
+          m -= goap_htn_domain_method_count(f->htn, t++);
+        goap__diag_set(&out[i], GOAP_SEVERITY_WARNING, GOAP_OK, f->name, w->line, w->col,
+                       w->src, strlen(w->src),
+                       "method '%s' of task '%s' is a cycle: its first subtask '%s' decomposes "
+                       "back into '%s' with no state change in between (left recursion; the "
+                       "planner can only cut it at its depth limit)",
+                       goap_htn_domain_method_name(f->htn, t, m),
+                       goap_htn_domain_task_name(f->htn, t),
+                       goap_htn_domain_task_name(f->htn, w->detail),
+                       goap_htn_domain_task_name(f->htn, t));
         break;
       }
       case GOAP__W_GOAL: {

@@ -315,7 +315,13 @@ goap_status goap__parse_item(goap__lexer *lx, const goap__symtab *st, goap__mode
                        vi.name, type_article(vi.type), goap__type_name(vi.type));
   if ((s = goap__lex_next(lx)) != GOAP_OK) return s;
   if ((s = parse_value(lx, st, v, &vi, op, &out->value)) != GOAP_OK) return s;
-  return goap__lex_next(lx);
+  if ((s = goap__lex_next(lx)) != GOAP_OK) return s;
+  /* `x -= 5 clamp`: saturate at the range instead of making the action inapplicable */
+  if (mode == GOAP__EFFECT && out->op == (int)GOAP_ADD && goap__tok_is(lx, "clamp")) {
+    out->op = GOAP_ADD_CLAMP;
+    return goap__lex_next(lx);
+  }
+  return GOAP_OK;
 }
 
 /* ------------------------------------------------------------------------------------------

@@ -215,12 +215,16 @@ typedef struct goap__pos {
 } goap__pos;
 
 typedef enum goap__wkind { GOAP__W_VAR = 0, GOAP__W_ACTION, GOAP__W_GOAL,
-                           GOAP__W_METHOD /* id: the method's index over all tasks */
+                           GOAP__W_METHOD, /* id: the method's index over all tasks */
+                           GOAP__W_CYCLE   /* id: the same; a left-recursive method */
 } goap__wkind;
 typedef struct goap__warning {
   goap__wkind kind;
   int id;      /* var, action or goal id */
-  int detail;  /* action: index of the unreachable precondition; goal: of the condition */
+  int detail;  /* action: index of the unreachable precondition, or -2 - k: its effect k (a
+                  strict += / -=) leaves the range from every reachable value; goal: of the
+                  condition */
+  int32_t lo, hi; /* action with detail <= -2: the reachable values of that effect's variable */
   int line, col;
   const char *src; /* the definition line (NUL-terminated; sanitised when formatted) */
 } goap__warning;
@@ -236,6 +240,7 @@ typedef struct goap__action_rt {
 typedef struct goap__goal_rt {
   uint32_t valid, valid_count;     /* rt_conds */
   uint32_t watch, watch_count;     /* rt_vars */
+  double cooldown;                 /* `cooldown T` (0: none) */
 } goap__goal_rt;
 typedef struct goap__sim_event {
   double time;
@@ -273,6 +278,8 @@ typedef struct goap__agent_type {
   int32_t htn_root;                /* task id in the file's HTN domain, -1: none */
   uint32_t watch, watch_count;     /* rt_vars */
   int actions_line, goals_line;    /* lines of the first `actions` / `goals` (0: none) */
+  int has_margin;                  /* `switch_margin M` given */
+  double switch_margin;
 } goap__agent_type;
 typedef struct goap__sim_member {
   const char *name;
@@ -288,8 +295,13 @@ typedef struct goap__sim {
   uint32_t sense, sense_count;     /* rt_vars */
   double until, step;
   int expect_replans;              /* -1: none */
+  int replans_line, replans_col;   /* the `expect replans` line and its number's column */
   uint32_t final, final_count;     /* rt_conds: `expect final` */
+  int final_line;                  /* the `expect final` line */
+  uint32_t final_cols;             /* rt_ids: each final condition's column */
   uint32_t member, member_count;   /* sim_members; none: one agent with everything */
+  int has_margin;                  /* `switch_margin M` for the lone agent */
+  double switch_margin;
 } goap__sim;
 
 struct goap_file {

@@ -24,7 +24,8 @@ enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
 /* Once-only attributes (indices into attr_line). */
 enum { A_COST = 0, A_PRIORITY, A_PURSUE, A_WANT, A_EXPECT_COST, A_EXPECT_PLAN, A_EXPECT_NONE,
-       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COUNT };
+       A_TIMEOUT, A_DURATION, A_UNTIL, A_STEP, A_EXPECT_REPLANS, A_ROLE, A_HTN, A_COOLDOWN,
+       A_MARGIN, A_COUNT };
 
 /* A name used before it may be defined, resolved after the last line. */
 enum { R_ID = 0, R_ROLE_SCALE, R_AGENT_ROLE, R_MEMBER_TYPE };
@@ -97,6 +98,7 @@ typedef struct parser {
   plan_ref *fail_refs;
   size_t fail_refs_len, fail_refs_cap;
   int world_decl; /* the var line being parsed is a `world` declaration */
+  int var_ends;   /* the block is being ended by a `var` / `world` line (for the hint) */
   name_ref *nrefs;
   size_t nrefs_len, nrefs_cap;
   goap__htn_ir *htn;    /* tasks and methods (htn_parse.c) */
@@ -277,7 +279,9 @@ static goap_status parse_list(parser *p, goap__lexer *lx, goap__mode mode, const
       continue;
     }
     if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
-    return goap__expected(lx, "',' or end of line");
+    return goap__expected(lx, it.op == (int)GOAP_ADD && mode == GOAP__EFFECT
+                                  ? "',', 'clamp' or end of line"
+                                  : "',' or end of line");
   }
 }
 
@@ -324,6 +328,11 @@ static goap_status finish_action(parser *p) {
   goap__pos cost_pos;
   int id = -1;
   size_t i;
+  if (p->eff_len == 0 && p->var_ends)
+    return error_at(p, GOAP_PARSE_ERROR, &p->bpos,
+                    "action '%s' has no 'eff' line (the '%s' on line %d ends its block: "
+                    "declare variables before the actions that use them)",
+                    p->bname, p->var_ends == 1 ? "var" : "world", p->ec.line);
   if (p->eff_len == 0)
     return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "action '%s' has no 'eff' line", p->bname);
   GROW(p, p->tconds, p->tconds_cap, p->pre_len + 1);
@@ -636,9 +645,16 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
     fv.lo = 0;
     fv.hi = (int32_t)n - 1;
   } else if (lx->tok.kind == GOAP__T_IDENT) {
+    /* other languages' names for the types, too far for the edit distance */
+    static const char *const aliases[][2] = {{"integer", "int"}, {"boolean", "bool"},
+                                             {"number", "int"}, {"enumeration", "enum"}};
     char dym[96];
+    size_t k;
     goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
                        type_names, 3);
+    for (k = 0; k < sizeof aliases / sizeof aliases[0]; ++k)
+      if (goap__tok_is(lx, aliases[k][0]))
+        snprintf(dym, sizeof dym, "; did you mean '%s'?", aliases[k][1]);
     return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
                        "unknown type '%.*s' (expected bool, enum or int)%s",
                        (int)lx->tok.len, p->ec.src + lx->tok.off, dym);
@@ -690,14 +706,27 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
     }
     TRY(next(lx));
   }
-  if (goap__tok_is(lx, "shared")) {
-    desc.flags |= GOAP_VAR_SHARED;
+  /* flags, in either order: `shared` (a squad blackboard), `sensed` (the game's sensors) */
+  while (goap__tok_is(lx, "shared") || goap__tok_is(lx, "sensed")) {
+    unsigned flag = goap__tok_is(lx, "shared") ? GOAP_VAR_SHARED : GOAP_VAR_SENSED;
+    const char *word = flag == GOAP_VAR_SHARED ? "'shared'" : "'sensed'";
+    if (flag == GOAP_VAR_SENSED && p->world_decl)
+      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                         "a world variable cannot be 'sensed': declare the agent's percept with "
+                         "'var ... sensed' and set it with 'at' lines");
+    desc.flags |= flag;
     TRY(next(lx));
-    TRY(expect_eol(lx, "'shared'"));
-  } else if (lx->tok.kind != GOAP__T_EOL) {
-    return goap__expected(lx, desc.has_default ? "'shared' or end of line"
-                                               : "'=', 'shared' or end of line");
+    if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SENSED) &&
+        goap__tok_is(lx, "sensed"))
+      continue;
+    if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SHARED) &&
+        goap__tok_is(lx, "shared"))
+      continue;
+    TRY(expect_eol(lx, word));
   }
+  if (lx->tok.kind != GOAP__T_EOL)
+    return goap__expected(lx, desc.has_default ? "'shared', 'sensed' or end of line"
+                                               : "'=', 'shared', 'sensed' or end of line");
   desc.name = name;
   desc.type = fv.type;
   desc.lo = fv.lo;
@@ -1170,6 +1199,10 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return expect_eol(lx, "the task name");
   }
+  if (strcmp(kw, "switch_margin") == 0) {
+    t->has_margin = 1;
+    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &t->switch_margin);
+  }
   if (strcmp(kw, "watch") == 0) {
     if (!t->watch_count) t->watch_pos = tok_pos(p, lx);
     TRY(next(lx));
@@ -1195,6 +1228,8 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
 static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
+  if (strcmp(kw, "cooldown") == 0)
+    return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
   TRY(next(lx));
   if (strcmp(kw, "watch") == 0)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
@@ -1215,6 +1250,10 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
   goap_file *f = p->f;
   goap__sim *sm = &f->sims[f->sim_count - 1];
   size_t i;
+  if (strcmp(kw, "switch_margin") == 0) { /* the lone agent's hysteresis (members: their type's) */
+    sm->has_margin = 1;
+    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &sm->switch_margin);
+  }
   if (strcmp(kw, "until") == 0) {
     TRY(parse_seconds(p, lx, A_UNTIL, "until", &sm->until));
     if (sm->until > 1e6)
@@ -1363,6 +1402,8 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(goap__tok_int(lx, &n));
     if (n < 0) return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off, "replans cannot be negative");
     sm->expect_replans = n;
+    sm->replans_line = p->ec.line;
+    sm->replans_col = (int)lx->tok.off + 1;
     TRY(next(lx));
     return expect_eol(lx, "the number");
   }
@@ -1374,6 +1415,10 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(push_conds(p, &start));
     sm->final = start;
     sm->final_count = (uint32_t)p->items_len;
+    sm->final_line = p->ec.line;
+    GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + p->items_len);
+    sm->final_cols = (uint32_t)f->rt_ids_len;
+    for (size_t k = 0; k < p->items_len; ++k) f->rt_ids[f->rt_ids_len++] = p->items[k].col;
     return GOAP_OK;
   }
   return goap__expected(lx, "'replans' or 'final' after 'expect'");
@@ -1464,26 +1509,27 @@ static const char *const top_keywords[] = {"domain",   "var",        "world",   
 static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
                                            "timeout",  "watch",    "duration", "reserve",
                                            "on_start", "on_end"};
-static const char *const goal_attrs[] = {"priority", "want", "valid", "watch"};
+static const char *const goal_attrs[] = {"priority", "want", "valid", "watch", "cooldown"};
 static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
 static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
-                                        "until", "step", "expect", "member"};
+                                        "until", "step", "expect", "member", "switch_margin"};
 static const char *const role_attrs[] = {"cost"};
-static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch"};
+static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch",
+                                          "switch_margin"};
 #define N_ACTION_ATTRS 10
-#define N_GOAL_ATTRS 4
+#define N_GOAL_ATTRS 5
 #define N_SCENARIO_ATTRS 4
-#define N_SIM_ATTRS 8
+#define N_SIM_ATTRS 9
 #define N_ROLE_ATTRS 1
-#define N_AGENT_ATTRS 5
+#define N_AGENT_ATTRS 6
 static const char *const allowed_text[] = {
     "",
     "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
-    "priority, want, valid, watch",
+    "priority, want, valid, watch, cooldown",
     "pursue, want, given, expect",
-    "given, at, fail, sense, until, step, expect, member",
+    "given, at, fail, sense, until, step, expect, member, switch_margin",
     "cost",
-    "actions, goals, role, htn, watch"};
+    "actions, goals, role, htn, watch, switch_margin"};
 static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
                                             "a simulation", "a role",  "an agent"};
 
@@ -1540,7 +1586,9 @@ static goap_status do_line(parser *p) {
   i = in_list(top_keywords, N_TOP, kw, kwlen);
   if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
   if (i >= 0) {
+    p->var_ends = i == 1 ? 1 : i == 2 ? 2 : 0;
     TRY(end_block(p));
+    p->var_ends = 0;
     switch (i) {
       case 0: return parse_domain(p, &lx);
       case 1: return parse_var(p, &lx);

@@ -5,9 +5,11 @@
  * Invariants:
  *  - The world is a full state of the domain: the truth. The agent's memory is its belief;
  *    they start equal except for `at 0` lines (world only), and meet again through `sense`
- *    variables and through the effects of actions that succeed (applied to both).
+ *    and `sensed` variables and through the effects of actions that succeed (applied to both).
  *  - An action's outcome is decided only by the world when its duration is over, so a
  *    simulation is deterministic: the same file gives the same timeline.
+ *  - An idle agent ends the run only once it has been idle for the longest goal `cooldown`
+ *    (a cooling goal may be chosen again).
  *  - Everything is allocated before the first step and freed at the end.
  */
 #include <math.h>
@@ -47,12 +49,33 @@ goap_status goap_file_goal_info_get(const goap_file *f, int goal, goap_file_goal
   out->valid_count = (int)rt->valid_count;
   out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
   out->watch_count = (int)rt->watch_count;
+  out->cooldown = rt->cooldown;
   return GOAP_OK;
+}
+
+double goap_file_switch_margin(const goap_file *f, int type, int sim) {
+  int has = 0;
+  double m = 0;
+  if (f && type >= 0 && type < f->agent_type_count) {
+    has = f->agent_types[type].has_margin;
+    m = f->agent_types[type].switch_margin;
+  } else if (f && type == -1 && sim >= 0 && sim < f->sim_count) {
+    has = f->sims[sim].has_margin;
+    m = f->sims[sim].switch_margin;
+  }
+  if (!has) return 0;
+  return m > 0 ? m : -1; /* the file's 0 means none; the runtime's 0 means its default */
 }
 
 int goap_file_is_world_var(const goap_file *f, int var) {
   if (!f || var < 0 || (size_t)var >= f->world_var_cap) return 0;
   return f->world_var[var] != 0;
+}
+
+int goap_file_is_sensed_var(const goap_file *f, int var) {
+  goap_var_info vi;
+  if (!f || goap_domain_var_info(f->domain, var, &vi) != GOAP_OK) return 0;
+  return (vi.flags & GOAP_VAR_SENSED) != 0;
 }
 
 goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
@@ -86,6 +109,7 @@ goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
     goals[i].valid_count = gi.valid_count;
     goals[i].watch = gi.watch;
     goals[i].watch_count = gi.watch_count;
+    goals[i].cooldown = gi.cooldown;
   }
   return GOAP_OK;
 }
@@ -174,6 +198,7 @@ typedef struct member {
   double elapsed;              /* of the running action */
   int fresh;                   /* the running action started on this update */
   int idle;
+  double idle_since;           /* when it last became idle */
 } member;
 
 struct sim_ctx {
@@ -240,11 +265,19 @@ static void sim_sense(goap_agent *agent, void *user) {
     int32_t w = goap_state_get(c->d, c->world, v);
     if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
   }
+  for (int v = 0; v < goap_domain_var_count(c->d); ++v) { /* percepts: always sensed */
+    if (!goap_file_is_sensed_var(c->f, v)) continue;
+    int32_t w = goap_state_get(c->d, c->world, v);
+    if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
+  }
 }
 
 static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
   member *m = (member *)user;
-  if (ev->kind == GOAP_EVENT_IDLE) m->idle = 1;
+  if (ev->kind == GOAP_EVENT_IDLE && !m->idle) {
+    m->idle = 1;
+    m->idle_since = ev->time;
+  }
   else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) m->idle = 0;
   if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
 }
@@ -262,6 +295,13 @@ static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
   to->actions_failed += x->actions_failed;
   to->reservations_denied += x->reservations_denied;
   to->memory_bytes += x->memory_bytes;
+}
+
+/* A value as a designer writes it: true/false, an enum value's name, or the number. */
+static void sim_value_text(const goap_domain *d, int var, int32_t x, char *buf, size_t cap) {
+  const char *name = goap_domain_value_name(d, var, x);
+  if (name) snprintf(buf, cap, "%s", name);
+  else snprintf(buf, cap, "%ld", (long)x);
 }
 
 goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_options *options,
@@ -282,6 +322,12 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   double step = opt.step > 0 ? opt.step : sm->step;
   if (step < 1e-3) step = 1e-3;
   int nm = sm->member_count ? (int)sm->member_count : 1;
+  int nsensed = 0; /* `sensed` variables: copied from the world like `sense` lines */
+  for (int v = 0; v < goap_domain_var_count(d); ++v) nsensed += goap_file_is_sensed_var(f, v);
+  double cool = 0; /* an idle agent may only be waiting for a goal's `cooldown` to pass */
+  for (int g = 0; g < f->goal_count; ++g)
+    if (f->goal_rt[g].cooldown > cool) cool = f->goal_rt[g].cooldown;
+  if (cool > 0) cool += 0.25 + step; /* and for its next idle retry (goal_check_interval) */
 
   sim_ctx c;
   memset(&c, 0, sizeof c);
@@ -328,6 +374,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     td.action_count = na;
     td.goals = gb;
     td.goal_count = ng;
+    td.switch_margin = goap_file_switch_margin(f, mb ? mb->type : -1, sim);
     if (mb && f->agent_types[mb->type].htn_name) { /* an HTN agent: its root task, no goals */
       int nw = 0;
       const int32_t *w = NULL;
@@ -339,7 +386,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       td.goal_count = 0;
     }
     td.sensors = &sensor;
-    td.sensor_count = sm->sense_count ? 1 : 0;
+    td.sensor_count = sm->sense_count || nsensed ? 1 : 0;
     st = goap_agent_type_create(d, &td, &m->type, NULL);
     if (st != GOAP_OK) goto done;
     memcpy(mem, c.world, W * sizeof *mem);
@@ -384,7 +431,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       for (int k = 0; k < nm && st == GOAP_OK; ++k) {
         goap_status us = goap_agent_update(ms[k].agent, steps == 0 ? 0.0 : step);
         if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) st = us;
-        idle &= ms[k].idle;
+        idle &= ms[k].idle && c.time + 1e-9 >= ms[k].idle_since + cool;
       }
       if (st != GOAP_OK) break;
       if (squad) goap_squad_update(squad);
@@ -408,6 +455,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     result->expectations++;
     if (result->replans != sm->expect_replans) {
       result->failed++;
+      result->line = sm->replans_line;
+      result->col = sm->replans_col;
       snprintf(result->message, sizeof result->message, "expected %d replan%s, got %d",
                sm->expect_replans, sm->expect_replans == 1 ? "" : "s", result->replans);
     }
@@ -419,18 +468,20 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     for (int k = 0; k < nm && !bad; ++k) {
       for (uint32_t j = 0; j < sm->final_count && !bad; ++j) {
         if (goap_state_satisfies(d, goap_agent_memory(ms[k].agent), &fc[j], 1)) continue;
-        char cond[128];
+        char cond[128], val[96];
         bad = 1;
         goap_format_cond(d, &fc[j], cond, sizeof cond);
+        sim_value_text(d, fc[j].var, goap_agent_get(ms[k].agent, fc[j].var), val, sizeof val);
+        if (result->failed) break; /* `expect replans` failed first: keep its message */
+        result->line = sm->final_line;
+        result->col = (int)f->rt_ids[sm->final_cols + j];
         if (sm->member_count)
           snprintf(result->message, sizeof result->message,
-                   "expected final memory '%s' of %s, but the value is %ld", cond,
-                   f->sim_members[sm->member + (uint32_t)k].name,
-                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+                   "expected final memory '%.120s' of %s, but the value is %.60s", cond,
+                   f->sim_members[sm->member + (uint32_t)k].name, val);
         else
           snprintf(result->message, sizeof result->message,
-                   "expected final memory '%s', but the value is %ld", cond,
-                   (long)goap_agent_get(ms[k].agent, fc[j].var));
+                   "expected final memory '%.120s', but the value is %.60s", cond, val);
       }
     }
     result->failed += bad;

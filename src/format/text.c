@@ -48,9 +48,11 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
   goap_var_info vi;
   if (!e || goap_domain_var_info(d, e->var, &vi) != GOAP_OK)
     return out(snprintf(buf, cap, "?"));
-  if (e->op == GOAP_ADD) {
-    if (e->value < 0) return out(snprintf(buf, cap, "%s -= %lld", vi.name, -(long long)e->value));
-    return out(snprintf(buf, cap, "%s += %ld", vi.name, (long)e->value));
+  if (e->op == GOAP_ADD || e->op == GOAP_ADD_CLAMP) {
+    const char *sat = e->op == GOAP_ADD_CLAMP ? " clamp" : "";
+    if (e->value < 0)
+      return out(snprintf(buf, cap, "%s -= %lld%s", vi.name, -(long long)e->value, sat));
+    return out(snprintf(buf, cap, "%s += %ld%s", vi.name, (long)e->value, sat));
   }
   if (vi.type == GOAP_BOOL && (e->value == 0 || e->value == 1))
     return out(snprintf(buf, cap, "%s%s", e->value ? "" : "!", vi.name));

@@ -337,7 +337,7 @@ static goap_status check_effects(const goap_domain *d, const goap_effect *e, int
                  (long)vi.lo, (long)vi.hi, vi.name);
         return GOAP_OUT_OF_RANGE;
       }
-    } else if (e[i].op == GOAP_ADD) {
+    } else if (e[i].op == GOAP_ADD || e[i].op == GOAP_ADD_CLAMP) {
       if (vi.type != GOAP_INT) {
         snprintf(msg, cap, "'+=' needs an int variable; '%s' is %s", vi.name,
                  vi.type == GOAP_BOOL ? "a bool" : "an enum");

@@ -82,6 +82,7 @@ struct goap_agent {
   int ncand, icand;
   int searching;                 /* a sliced search for cand[icand] is running */
   double *fail_time;             /* per goal: when it last failed to plan (-1: never) */
+  double *end_time;              /* per goal: when its plan last ended (-1: never); cooldown */
   uint64_t *fail_hash;           /* per goal: memory hash then */
   int idle_reported;
   int announce;                  /* the first update reports the start replan */
@@ -273,6 +274,10 @@ static void stop_running(goap_agent *a) {
 
 /* Drops the plan (and any search) and asks for a new one. */
 static void need_plan(goap_agent *a, goap_replan_reason why) {
+  /* the goal's plan ended (done, failed, no longer applies): its cooldown starts */
+  if (a->goal >= 0 && (why == GOAP_REPLAN_PLAN_DONE || why == GOAP_REPLAN_ACTION_FAILED ||
+                       why == GOAP_REPLAN_TIMEOUT || why == GOAP_REPLAN_PRECONDITIONS))
+    a->end_time[a->goal] = a->time;
   stop_running(a);
   if (a->nhold) release_all(a);
   unblock(a);
@@ -309,7 +314,7 @@ static int repair(goap_agent *a) {
     const goap_effect *e = goap_domain_action_eff(d, act, &ne);
     int done = 1;
     for (int k = 0; k < ne && done; ++k) {
-      if (e[k].op == GOAP_ADD) done = e[k].value == 0;
+      if (e[k].op != GOAP_SET) done = e[k].value == 0;
       else done = goap_state_get(d, a->tmp, e[k].var) == e[k].value;
     }
     if (done) {
@@ -345,6 +350,10 @@ static int repair(goap_agent *a) {
 /* ---- goal selection and planning ----------------------------------------------------------- */
 
 static int cooling(const goap_agent *a, int g, uint64_t h) {
+  double cd = a->t->goal[g].cooldown; /* the goal's own cooldown, after its plan ended */
+  if (cd > 0 && g != a->order_goal && a->end_time[g] >= 0 &&
+      a->time + 1e-6 < a->end_time[g] + cd) /* (time is a sum of dt: allow rounding) */
+    return 1;
   return a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
          a->fail_hash[g] == h;
 }
@@ -436,6 +445,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
 
 static void goal_failed(goap_agent *a, int g, goap_status why) {
   a->fail_time[g] = a->time;
+  a->end_time[g] = a->time;
   a->fail_hash[g] = hash_mem(a);
   a->st.plan_failures++;
   goap_agent_event ev;
@@ -891,6 +901,7 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->cand, (size_t)t->ng * sizeof *a->cand);
   goap__rt_free(&al, a->cand_prio, (size_t)t->ng * sizeof *a->cand_prio);
   goap__rt_free(&al, a->fail_time, (size_t)t->ng * sizeof *a->fail_time);
+  goap__rt_free(&al, a->end_time, (size_t)t->ng * sizeof *a->end_time);
   goap__rt_free(&al, a->fail_hash, (size_t)t->ng * sizeof *a->fail_hash);
   goap__rt_free(&al, a->sensor_next, (size_t)t->nsensors * sizeof *a->sensor_next);
   goap_allocator user = a->user;
@@ -925,13 +936,14 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->cand = (int *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand);
   a->cand_prio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->cand_prio);
   a->fail_time = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_time);
+  a->end_time = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->end_time);
   a->fail_hash = (uint64_t *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_hash);
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
   a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
-           a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
+           a->fail_time && a->end_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
@@ -947,7 +959,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
     } else {
       goap_state_init(a->d, a->mem);
     }
-    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = -1;
+    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
     for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
     if (t->na) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
   }
@@ -1118,7 +1130,7 @@ void goap_agent_replan(goap_agent *a) {
 void goap_agent_reset(goap_agent *a) {
   if (!a) return;
   need_plan(a, GOAP_REPLAN_START);
-  for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = -1;
+  for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
   a->next_goal_check = a->time;
 }
 

@@ -46,6 +46,7 @@ typedef struct goap__rt_goal {
   void *user;
   uint32_t valid, valid_count;     /* into type->conds */
   uint32_t watch, watch_count;     /* into type->vars */
+  double cooldown;                 /* seconds not chosen after its plan ended (0: none) */
 } goap__rt_goal;
 
 struct goap_agent_type {

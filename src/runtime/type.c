@@ -71,7 +71,8 @@ static int check_effects(const goap_domain *d, const goap_effect *e, int n) {
     if (goap_domain_var_info(d, e[i].var, &vi) != GOAP_OK) return 0;
     if (e[i].op == GOAP_SET) {
       if (e[i].value < vi.lo || e[i].value > vi.hi) return 0;
-    } else if (e[i].op != GOAP_ADD || vi.type != GOAP_INT) return 0;
+    } else if ((e[i].op != GOAP_ADD && e[i].op != GOAP_ADD_CLAMP) || vi.type != GOAP_INT)
+      return 0;
   }
   return 1;
 }
@@ -152,6 +153,8 @@ static const char *validate(const goap_domain *d, const goap_agent_type_desc *x,
     if (!check_conds(d, b->valid, b->valid_count))
       return "goal binding: valid has a bad variable or operator";
     if (!check_vars(d, b->watch, b->watch_count)) return "goal binding: watch lists a bad variable";
+    if (!(b->cooldown >= 0) || !isfinite(b->cooldown))
+      return "goal binding: cooldown must be a finite number of seconds >= 0";
     *ncond += (size_t)b->valid_count;
     *nvar += (size_t)b->watch_count;
   }
@@ -284,6 +287,7 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
     r->disabled = b->disabled;
     r->priority = b->priority;
     r->user = b->user;
+    r->cooldown = b->cooldown;
     r->valid = (uint32_t)kc;
     r->valid_count = (uint32_t)b->valid_count;
     for (int k = 0; k < b->valid_count; ++k) t->conds[kc++] = b->valid[k];

@@ -505,7 +505,7 @@ assert runs == want, runs
 EOF
 printf 'var x: bool\naction a\n  eff x\ngoal g\n  want x\nsimulation s\n  expect replans 5\n' >"$TMP/sim_fail.goap"
 expect_rc "simulate failed expectation" 1 simulate "$TMP/sim_fail.goap"
-out_has "simulate failed expectation says why" "FAIL: expected 5 replans, got 0"
+out_has "simulate failed expectation says why" "FAIL: $TMP/sim_fail.goap:7:18: expected 5 replans, got 0"
 expect_rc "test runs simulations" 1 test "$TMP/sim_fail.goap"
 out_has "test simulation failure" "simulation s: expected 5 replans, got 0"
 sed 's/expect replans 5/expect replans 1/' "$TMP/sim_fail.goap" >"$TMP/sim_fail1.goap"
@@ -592,7 +592,7 @@ expect_rc "simulate html unwritable" 2 simulate "$SOLDIER" door_held --html "$TM
 err_has "simulate html unwritable message" "cannot write"
 expect_rc "simulate short run" 1 simulate "$SOLDIER" nothing_blocked --until 2
 out_has "simulate short run ends on time" "2.00  end (time is up)"
-out_has "simulate short run fails its expectation" "FAIL: expected final memory 'target_dead', but the value is 0"
+out_has "simulate short run fails its expectation" "FAIL: $SOLDIER:127:16: expected final memory 'target_dead', but the value is false"
 expect_rc "demo live checks" 0 demo
 out_has "demo live door" "door_held          plans 4 -> 4 -> 6            replans 2"
 out_has "demo live both" "both               plans 4 -> 7 -> 9 -> 11      replans 3"

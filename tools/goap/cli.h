@@ -185,6 +185,7 @@ typedef struct cli_timeline {
   const goap_domain *d;
   int json;
   struct cli_sim_html *html; /* NULL, or also collect every event for `simulate --html` */
+  const char *path;          /* the file as shown (a failed expectation's position), or NULL */
 } cli_timeline;
 
 void cli_timeline_event(cli_timeline *tl, goap_agent *agent, const goap_agent_event *ev);

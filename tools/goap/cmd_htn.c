@@ -24,6 +24,7 @@ typedef struct htn_run {
   goap_htn_trace_entry *trace;
   int ntrace;
   goap_status st;
+  char cycle[512]; /* GOAP_HTN_STOP_CYCLE: the reason, naming a left-recursive method */
 } htn_run;
 
 static void htn_run_free(htn_run *h) {
@@ -41,8 +42,58 @@ static void request_from_opts(const cli_search_opts *o, goap_htn_request *q) {
   q->achieve_heuristic = o->heuristic;
 }
 
+/* The compound task method m of task t starts with, or -1. */
+static int first_task(const goap_htn_domain *hd, int t, int m) {
+  int n = 0;
+  const goap_htn_subtask *s = goap_htn_domain_method_subtasks(hd, t, m, &n);
+  return n > 0 && s[0].kind == GOAP_HTN_TASK ? (int)s[0].id : -1;
+}
+
+/* Names the first left-recursive method (its first subtask leads back to its own task through
+ * first subtasks: the same state, decomposed again), as `goap check` reports it. */
+static void describe_cycle(const goap_htn_domain *hd, char *buf, size_t cap) {
+  int nt = goap_htn_domain_task_count(hd);
+  unsigned char *seen = calloc((size_t)(nt > 0 ? nt : 1), 1);
+  int *stack = calloc((size_t)(nt > 0 ? nt : 1), sizeof *stack);
+  snprintf(buf, cap, "a task decomposes into itself with no state change in between (left "
+                     "recursion); the branch was cut at the depth limit");
+  for (int t = 0; seen && stack && t < nt; t++)
+    for (int m = 0; m < goap_htn_domain_method_count(hd, t); m++) {
+      int u = first_task(hd, t, m), sp = 0, back = 0;
+      if (u < 0) continue;
+      memset(seen, 0, (size_t)nt);
+      seen[u] = 1;
+      stack[sp++] = u;
+      while (sp > 0 && !back) {
+        int x = stack[--sp];
+        back = x == t;
+        for (int k = 0; !back && k < goap_htn_domain_method_count(hd, x); k++) {
+          int y = first_task(hd, x, k);
+          if (y >= 0 && !seen[y]) seen[y] = 1, stack[sp++] = y;
+        }
+      }
+      if (!back) continue;
+      snprintf(buf, cap, "method '%s' of task '%s' starts with '%s', which decomposes back into "
+                         "'%s' with no state change in between (left recursion); the branch was "
+                         "cut at the depth limit",
+               goap_htn_domain_method_name(hd, t, m), goap_htn_domain_task_name(hd, t),
+               goap_htn_domain_task_name(hd, u), goap_htn_domain_task_name(hd, t));
+      free(seen);
+      free(stack);
+      return;
+    }
+  free(seen);
+  free(stack);
+}
+
+/* The status as a word: "cycle" for a cut cycle (as --json says), else the status's text. */
+static const char *status_text(const htn_run *h) {
+  return h->r.stop == GOAP_HTN_STOP_CYCLE ? "cycle" : goap_status_string(h->st);
+}
+
 /* Plans into h (growing the buffers as needed); returns the status. */
-static goap_status run_htn(goap_htn_planner *p, const goap_htn_request *q, htn_run *h) {
+static goap_status run_htn(goap_htn_planner *p, const goap_htn_domain *hd,
+                           const goap_htn_request *q, htn_run *h) {
   memset(h, 0, sizeof *h);
   h->st = goap_htn_plan(p, q, &h->r);
   if (h->st == GOAP_BUFFER_TOO_SMALL) {
@@ -61,6 +112,8 @@ static goap_status run_htn(goap_htn_planner *p, const goap_htn_request *q, htn_r
     if (!h->trace) return h->st = GOAP_OUT_OF_MEMORY;
     goap_htn_trace(p, h->trace, h->ntrace);
   }
+  if (h->r.stop == GOAP_HTN_STOP_CYCLE)
+    describe_cycle(hd, h->cycle, sizeof h->cycle);
   return h->st;
 }
 
@@ -93,9 +146,7 @@ static const char *why_not(const htn_run *h) {
   case GOAP_HTN_STOP_TIME: return "the time budget ran out";
   case GOAP_HTN_STOP_DEPTH:
     return "some branch went deeper than the depth limit and was cut";
-  case GOAP_HTN_STOP_CYCLE:
-    return "a cycle: a task decomposes into itself with no state change in between (left "
-           "recursion); the branch was cut at the depth limit";
+  case GOAP_HTN_STOP_CYCLE: return h->cycle;
   case GOAP_HTN_STOP_ACHIEVE: return "an 'achieve' search ran out of nodes or time";
   default: return "no method applies along any decomposition";
   }
@@ -145,7 +196,7 @@ int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, i
   request_from_opts(opts, &q);
   q.start = start;
   q.task = task;
-  run_htn(p, &q, &h);
+  run_htn(p, hd, &q, &h);
   int n = found(h.st) ? h.r.plan_length : 0;
   int bad = -1;
   if (found(h.st) &&
@@ -203,7 +254,7 @@ int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, i
       for (int i = 0; i < h.r.mtr_length; i++) printf(" %d", (int)h.r.mtr[i]);
       printf("%s\n", h.r.mtr_length ? "" : " (empty)");
     } else {
-      printf("no plan: %s (%s)\n", goap_status_string(h.st), why_not(&h));
+      printf("no plan: %s (%s)\n", status_text(&h), why_not(&h));
     }
     printf("steps %llu, expansions %llu, backtracks %llu, achieves %llu, max depth %lu, "
            "time %.1f us\n",
@@ -246,7 +297,7 @@ int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *
   request_from_opts(opts, &q);
   q.start = start;
   q.task = s->task;
-  run_htn(p, &q, &h);
+  run_htn(p, hd, &q, &h);
   int n = found(h.st) ? h.r.plan_length : 0;
   if (found(h.st)) {
     int bad = -1;
@@ -267,14 +318,13 @@ int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *
       if (found(h.st))
         cli_buf_printf(&why, "expected no plan, got cost %s", num);
       else
-        cli_buf_printf(&why, "expected no plan, but: %s (%s)", goap_status_string(h.st),
-                       why_not(&h));
+        cli_buf_printf(&why, "expected no plan, but: %s (%s)", status_text(&h), why_not(&h));
     }
   } else if (!found(h.st)) {
     ok = 0;
     if (why.len) cli_buf_printf(&why, "; ");
     cli_buf_printf(&why, "expected a plan, got %s (%s)",
-                   h.st == GOAP_NO_PLAN ? "no plan" : goap_status_string(h.st), why_not(&h));
+                   h.st == GOAP_NO_PLAN ? "no plan" : status_text(&h), why_not(&h));
   } else {
     if ((s->expect & GOAP_EXPECT_COST) && !cli_cost_equal(h.r.cost, s->expect_cost)) {
       ok = 0;

@@ -251,7 +251,10 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
          r->stats.plans == 1 ? "" : "s", r->replans, r->replans == 1 ? "" : "s",
          (unsigned long long)r->stats.actions_failed, r->stats.actions_failed == 1 ? "" : "s");
   if (r->expectations) {
-    if (r->failed) printf("        FAIL: %s\n", r->message);
+    if (r->failed && tl->path && r->line)
+      printf("        FAIL: %s:%d:%d: %s\n", tl->path, r->line, r->col, r->message);
+    else if (r->failed)
+      printf("        FAIL: %s\n", r->message);
     else printf("        expectations: %d passed\n", r->expectations);
   }
 }
@@ -363,6 +366,7 @@ int cli_cmd_simulate(int argc, char **argv) {
     tl.d = goap_file_domain(f);
     tl.json = json;
     tl.html = html;
+    tl.path = cli_display_name(path);
     if (html) cli_sim_html_begin(html, name);
     if (!json) printf("%ssimulation %s\n", k ? "\n" : "", name);
     goap_sim_result res;

@@ -203,6 +203,9 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
       printf("PASS %s:%s (simulation, %d replan%s)\n", path, name, res.replans,
              res.replans == 1 ? "" : "s");
       t->passed++;
+    } else if (st == GOAP_OK && res.line) { /* at the failing expect line */
+      printf("FAIL %s:%d:%d: simulation %s: %s\n", path, res.line, res.col, name, res.message);
+      t->failed++;
     } else {
       printf("FAIL %s: simulation %s: %s\n", path, name,
              st != GOAP_OK ? goap_status_string(st) : res.message);

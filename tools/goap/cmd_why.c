@@ -109,6 +109,21 @@ static int possible(const reach *r, const goap_cond *c) {
   return 0;
 }
 
+/* A strict `x += n` / `x -= n` needs x + n in the range (its implicit precondition): 1 when
+ * some reached value of x allows it; saturating (clamp) and SET effects always do. */
+static int effect_fits(const reach *r, const goap_effect *e) {
+  if (e->op != GOAP_ADD) return 1;
+  const goap_var_info *vi = &r->vi[e->var];
+  int64_t lo = (int64_t)vi->lo - e->value, hi = (int64_t)vi->hi - e->value;
+  return (int64_t)r->lo[e->var] <= hi && lo <= (int64_t)r->hi[e->var];
+}
+
+/* Writes "hunger = 3" (one reached value) or "hunger in 0..3". */
+static void reached_text(const reach *r, int v, char *buf, size_t cap) {
+  if (r->lo[v] == r->hi[v]) snprintf(buf, cap, "%s = %ld", r->vi[v].name, (long)r->lo[v]);
+  else snprintf(buf, cap, "%s in %ld..%ld", r->vi[v].name, (long)r->lo[v], (long)r->hi[v]);
+}
+
 /* Applies an effect to the relaxed state; 1 if it reached something new. */
 static int relax_apply(reach *r, const goap_effect *e) {
   const goap_var_info *vi = &r->vi[e->var];
@@ -160,6 +175,7 @@ static int reach_init(reach *r, const goap_domain *d, const goap_word *start) {
       const goap_effect *eff = goap_domain_action_eff(d, a, &ne);
       int ok = 1;
       for (int i = 0; i < np && ok; i++) ok = possible(r, &pre[i]);
+      for (int i = 0; i < ne && ok; i++) ok = effect_fits(r, &eff[i]);
       for (int i = 0; ok && i < ne; i++) changed |= relax_apply(r, &eff[i]);
     }
   }
@@ -217,11 +233,17 @@ static void explain(const reach *r, const goap_word *start, const goap_cond *roo
           break;
         }
     }
-    if (achievers == 0) {
+    if (r->vi[c->var].flags & GOAP_VAR_SENSED) { /* a percept: the game sets it, not a plan */
+      printf("  %s: false at the start (%s = %s); '%s' is sensed: the game must sense it%s\n",
+             ct, r->vi[c->var].name, vt, r->vi[c->var].name,
+             achievers ? " (or an action below must run)" : "");
+      if (!achievers) continue;
+    } else if (achievers == 0) {
       printf("  %s: no action achieves it, and it is false at the start (%s = %s)\n", ct,
              r->vi[c->var].name, vt);
       continue;
     }
+    if (!(r->vi[c->var].flags & GOAP_VAR_SENSED))
     printf("  %s: false at the start (%s = %s); %d action%s could achieve it, none can run:\n",
            ct, r->vi[c->var].name, vt, achievers, achievers == 1 ? "" : "s");
     for (int a = 0; a < na; a++) {
@@ -230,6 +252,22 @@ static void explain(const reach *r, const goap_word *start, const goap_cond *roo
       for (int i = 0; i < ne && !hit; i++) hit = achieves(&eff[i], c);
       if (!hit) continue;
       const goap_cond *pre = goap_domain_action_pre(d, a, &np);
+      int pre_ok = 1;
+      for (int i = 0; i < np && pre_ok; i++) pre_ok = possible(r, &pre[i]);
+      if (pre_ok) { /* its preconditions can hold: a strict += / -= leaves the range */
+        for (int i = 0; i < ne; i++) {
+          if (effect_fits(r, &eff[i])) continue;
+          char et[256], from[128];
+          goap_format_effect(d, &eff[i], et, sizeof et);
+          reached_text(r, eff[i].var, from, sizeof from);
+          printf("    %s: %s leaves %ld..%ld from %s (write '%s clamp' to stop at the "
+                 "bound)\n",
+                 goap_domain_action_name(d, a), et, (long)r->vi[eff[i].var].lo,
+                 (long)r->vi[eff[i].var].hi, from, et);
+          break;
+        }
+        continue;
+      }
       printf("    %s needs", goap_domain_action_name(d, a));
       int first = 1;
       for (int i = 0; i < np; i++) {
@@ -252,7 +290,6 @@ static void explain(const reach *r, const goap_word *start, const goap_cond *roo
           q[n++] = pre[i];
         }
       }
-      if (first) printf(" nothing that fails (its effect falls outside the range)");
       printf(", unreachable\n");
     }
   }

@@ -37,6 +37,8 @@ EVENT_KINDS = ["replan", "goal", "plan", "plan_failed", "repair", "action_start"
 SEARCHES = ["astar", "backward", "wastar", "greedy"]
 # goap_request flags (goap.h)
 REQUEST_NO_PRUNING, REQUEST_PREFERRED, REQUEST_LAZY = 0x1, 0x2, 0x4
+# goap_var_info flags (goap.h)
+VAR_SHARED, VAR_SENSED = 0x1, 0x2
 
 
 def version():
@@ -130,6 +132,14 @@ class Domain:
         if _lib.goap_domain_var_info(self._ptr, var, ctypes.byref(info)) != OK:
             raise GoapError(INVALID_ARGUMENT, "no variable with id %r" % (var,))
         return _dec(info.name)
+
+    def is_sensed(self, var):
+        """True for a `sensed` variable (a percept the game's sensors write; by name or id)."""
+        info = _ffi.VarInfo()
+        v = var if isinstance(var, int) else self.find_var(var)
+        if _lib.goap_domain_var_info(self._ptr, v, ctypes.byref(info)) != OK:
+            raise GoapError(INVALID_ARGUMENT, "no variable %r" % (var,))
+        return bool(info.flags & VAR_SENSED)
 
     @property
     def actions(self):
@@ -246,17 +256,22 @@ class Event:
         self.status = STATUS_NAMES[ev.status] if 0 <= ev.status < len(STATUS_NAMES) else None
         self.var = domain.var_name(ev.var) if self.kind == "memory" else None
         self.old_value, self.value = ev.old_value, ev.value
+        # memory events: the values as written in a file ("true", "angry", "3")
+        self.old_value_name = domain.value_name(ev.var, ev.old_value) if self.var else None
+        self.value_name = domain.value_name(ev.var, ev.value) if self.var else None
 
     def __repr__(self):
-        extra = {"plan": " %s %r" % (self.goal, self.plan), "memory": " %s=%d" % (self.var, self.value),
+        extra = {"plan": " %s %r" % (self.goal, self.plan), "memory": " %s=%s" % (self.var, self.value_name),
                  "replan": " " + (self.reason or "")}.get(self.kind, " " + (self.action or self.goal or ""))
         return "<Event %.2f %s%s>" % (self.time, self.kind, extra)
 
 
 class Simulation:
     """What File.simulate returns: events (the agent's timeline), world (changes of world
-    variables as (time, var, old, new)), time, idle, replans, expectations, failed, message,
-    stats (a dict of the agent's counters)."""
+    variables as (time, var, old, new)), world_names (the same with the values as names:
+    "true", an enum value, the number), time, idle, replans, expectations, failed, message,
+    line and col (where the first failing `expect` is; 0 when none), stats (a dict of the
+    agent's counters)."""
 
     def __repr__(self):
         return "<Simulation %s: %d events, %d replans, %d/%d expectations failed>" % (
@@ -458,7 +473,7 @@ class File(_Closable):
         if i < 0:
             raise GoapError("not_found", "unknown simulation '%s'" % name)
         sim = Simulation()
-        sim.name, sim.events, sim.world = name, [], []
+        sim.name, sim.events, sim.world, sim.world_names = name, [], [], []
         errors = []
         dom = self.domain
 
@@ -471,6 +486,8 @@ class File(_Closable):
         def on_world(var, old, new, time, user):
             try:
                 sim.world.append((time, dom.var_name(var), old, new))
+                sim.world_names.append((time, dom.var_name(var), dom.value_name(var, old),
+                                        dom.value_name(var, new)))
             except BaseException as e:
                 errors.append(e)
 
@@ -485,6 +502,7 @@ class File(_Closable):
         sim.time, sim.idle, sim.replans = res.time, bool(res.idle), res.replans
         sim.expectations, sim.failed = res.expectations, res.failed
         sim.message = _dec(res.message)
+        sim.line, sim.col = res.line, res.col
         sim.stats = _stats_dict(res.stats)
         return sim
 
@@ -636,6 +654,12 @@ class Agent(_Closable):
     def get(self, var):
         """A memory variable's value (by name or id)."""
         return _lib.goap_agent_get(self._check(), self._var(var))
+
+    def get_name(self, var):
+        """A memory variable's value as written in a file: "true"/"false", the enum value's
+        name, or the number."""
+        v = self._var(var)
+        return self.domain.value_name(v, _lib.goap_agent_get(self._check(), v))
 
     def set(self, var, value):
         """Writes memory (an external change: watched variables interrupt)."""

@@ -86,7 +86,7 @@ class ActionBinding(ctypes.Structure):
 class GoalBinding(ctypes.Structure):
     _fields_ = [("disabled", c_int), ("priority", PRIORITY_FN), ("user", c_void_p),
                 ("valid", P(Cond)), ("valid_count", c_int), ("watch", P(c_int32)),
-                ("watch_count", c_int)]
+                ("watch_count", c_int), ("cooldown", c_double)]
 
 
 class SensorDesc(ctypes.Structure):
@@ -141,7 +141,8 @@ class SimOptions(ctypes.Structure):
 
 class SimResult(ctypes.Structure):
     _fields_ = [("time", c_double), ("idle", c_int), ("replans", c_int), ("stats", AgentStats),
-                ("expectations", c_int), ("failed", c_int), ("message", ctypes.c_char * 256)]
+                ("expectations", c_int), ("failed", c_int), ("message", ctypes.c_char * 256),
+                ("line", c_int), ("col", c_int)]
 
 
 class FileActionInfo(ctypes.Structure):

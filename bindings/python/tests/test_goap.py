@@ -177,7 +177,26 @@ class Simulations(unittest.TestCase):
             self.assertIn(("door_stuck", 1), learnt)
             self.assertIn(("kick_failed", 1), learnt)
             self.assertEqual(s.world, [(0.0, "door_held", 0, 1)])
+            self.assertEqual(s.world_names, [(0.0, "door_held", "false", "true")])
             self.assertEqual(s.stats["actions_failed"], 2)
+            self.assertEqual((s.line, s.col), (0, 0))
+
+    def test_values_by_name_and_failure_position(self):
+        text = ("var mood: enum {calm, angry} sensed\nvar done: bool\n"
+                "action calm_down\n  pre mood == angry\n  eff mood = calm, done\n"
+                "goal g\n  want done\n"
+                "simulation s\n  at 1 mood = angry\n  until 3\n"
+                "  expect final !done, mood == angry\n")
+        with goap.File.parse(text, "m.goap") as f:
+            self.assertTrue(f.domain.is_sensed("mood"))
+            self.assertFalse(f.domain.is_sensed("done"))
+            s = f.simulate("s")
+            mem = [(e.var, e.old_value_name, e.value_name) for e in s.events if e.kind == "memory"]
+            self.assertIn(("mood", "angry", "calm"), mem)  # calm_down, after sensing angry
+            self.assertIn("mood=calm", repr([e for e in s.events if e.kind == "memory"]))
+            self.assertEqual(s.failed, 1)
+            self.assertEqual(s.message, "expected final memory '!done', but the value is true")
+            self.assertEqual((s.line, s.col), (11, 16))
 
 
 class Agents(unittest.TestCase):
