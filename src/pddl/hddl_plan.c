@@ -23,6 +23,8 @@
  *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
  *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
  *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
+ *    sized once from the task (the largest method, action and :htn).
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -35,7 +37,6 @@
 #include "internal.h"
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
-#define HP_MAX_LEVELS (PX_MAX_LITS + PX_MAX_PARAMS)
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 
@@ -59,7 +60,7 @@ typedef struct hp_frame {
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
   size_t pos;          /* next candidate */
-  uint64_t bound;      /* parameters bound at this level */
+  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
 
 typedef struct hp {
@@ -81,6 +82,11 @@ typedef struct hp {
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
+  size_t nlev_max;     /* levels of the largest join */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
+                                   and advance's bindings */
+  uint8_t *inpos;      /* maxp */
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
   uint64_t steps, max_steps, work, max_work;
@@ -208,9 +214,9 @@ static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t
 static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
                 const int32_t *b0, size_t *count) {
   const px_task_core *t = h->t;
-  int32_t b[PX_MAX_PARAMS];
-  uint8_t inpos[PX_MAX_PARAMS];
-  memset(inpos, 0, sizeof inpos);
+  int32_t *b = h->jb;
+  uint8_t *inpos = h->inpos;
+  memset(inpos, 0, h->maxp);
   for (int i = 0; i < np; ++i) b[i] = b0[i];
   *count = 0;
   int nlev = 0;
@@ -228,7 +234,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   if (!checks_hold(h, l0, n, pre_only, b)) return 1;
   int k = 0;
   h->lev[0].pos = 0;
-  h->lev[0].bound = 0;
+  h->lev[0].b0 = h->lev[0].nb = 0;
   int32_t g[PX_MAX_ARITY];
   while (k >= 0) {
     if (k == nlev) {
@@ -245,9 +251,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       continue;
     }
     hp_level *L = &h->lev[k];
-    for (int p = 0; p < np; ++p)
-      if (L->bound & ((uint64_t)1 << p)) b[p] = -1;
-    L->bound = 0;
+    for (int32_t i = 0; i < L->nb; ++i) b[h->bstk[L->b0 + i]] = -1;
+    L->nb = 0;
     if (++h->work > h->max_work) {
       h->st = GOAP_NODE_LIMIT;
       return 0;
@@ -261,7 +266,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       if (L->pos < cnt) {
         b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
         L->pos++;
-        L->bound = (uint64_t)1 << p;
+        h->bstk[L->b0] = p;
+        L->nb = 1;
         found = 1;
       }
     } else {
@@ -278,7 +284,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
           int32_t e = lst->v[L->pos++];
           if (!h->truth[e]) continue;
           const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
-          uint64_t nb = 0;
+          int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
             int32_t a = t->args.v[l->args + i];
@@ -288,17 +294,16 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
               ok = ea[i] == b[-a - 1];
             } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
               b[-a - 1] = ea[i];
-              nb |= (uint64_t)1 << (-a - 1);
+              h->bstk[L->b0 + nb++] = -a - 1;
             } else {
               ok = 0;
             }
           }
           if (!ok) {
-            for (int p = 0; p < np; ++p)
-              if (nb & ((uint64_t)1 << p)) b[p] = -1;
+            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
             continue;
           }
-          L->bound = nb;
+          L->nb = nb;
           found = 1;
         }
       }
@@ -311,7 +316,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
-      h->lev[k].bound = 0;
+      h->lev[k].b0 = h->lev[k - 1].b0 + h->lev[k - 1].nb;
+      h->lev[k].nb = 0;
     }
   }
   return 1;
@@ -400,7 +406,7 @@ static int apply(hp *h, int32_t node) {
   const px_task_core *t = h->t;
   const hp_node *n = &h->nodes[node];
   const px_schema *s = &t->schemas[-n->task - 1];
-  int32_t b[PX_MAX_PARAMS];
+  int32_t *b = h->ab;
   for (int32_t i = 0; i < n->nargs; ++i) {
     b[i] = h->gargs.v[n->args + i];
     if (!is_a(t, b[i], t->args.v[s->ptypes + i])) return 0;
@@ -471,7 +477,7 @@ static int advance(hp *h, int32_t *agenda) {
         int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
-        int32_t b[PX_MAX_PARAMS];
+        int32_t *b = h->ub;
         for (size_t i = 0; i < w; ++i) b[i] = h->pool.v[f->bind0 + f->bnext * w + i];
         f->bnext++;
         if (++h->steps > h->max_steps) {
@@ -485,7 +491,7 @@ static int advance(hp *h, int32_t *agenda) {
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
       hp_net nt = net_of(t, m);
-      int32_t b[PX_MAX_PARAMS];
+      int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
       int ok = 1;
       if (m >= 0) { /* unify the task's arguments with the method's :task */
@@ -570,7 +576,12 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
   goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
-  goap__px_free(a, h->lev, HP_MAX_LEVELS * sizeof *h->lev);
+  goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
+  goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
+  goap__px_free(a, h->bstk, h->maxp * sizeof *h->bstk);
+  goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
+  goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
+  goap__px_free(a, h->inpos, h->maxp);
 }
 
 static int hp_init(hp *h) {
@@ -583,8 +594,27 @@ static int hp_init(hp *h) {
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  h->lev = (hp_level *)goap__px_alloc(a, HP_MAX_LEVELS * sizeof *h->lev);
-  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev) {
+  /* the buffers' sizes: the largest method, action and :htn */
+  h->maxp = (size_t)t->htn.top_nparams;
+  h->nlev_max = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
+    if ((size_t)pm->nparams + (size_t)pm->nlits > h->nlev_max)
+      h->nlev_max = (size_t)pm->nparams + (size_t)pm->nlits;
+  }
+  for (size_t s = 0; s < t->nschemas; ++s)
+    if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
+  if (h->maxp == 0) h->maxp = 1;
+  if (h->nlev_max == 0) h->nlev_max = 1;
+  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
+  h->jb = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->jb);
+  h->bstk = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->bstk);
+  h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
+  h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
+  h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
+  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+      !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
   }
