@@ -904,6 +904,8 @@ goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32
     *types = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **types);
     if (!*syms || !*types) {
       st = OOM(t, list);
+      goap__px_params_free(t, *syms, *types, pl.n);
+      *syms = *types = NULL;
     } else {
       for (int i = 0; i < pl.n; ++i) {
         (*syms)[i] = pl.p[i].sym;
@@ -913,13 +915,7 @@ goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32
     }
   }
   pl_free(t, &pl);
-  if (st != GOAP_OK) {
-    goap__px_params_free(t, *syms, *types, 0);
-    *syms = *types = NULL;
-    *n = 0;
-    return t->status;
-  }
-  return GOAP_OK;
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
 void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n) {
@@ -951,7 +947,7 @@ goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, in
 int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
   /* a read-only view of syms: term() only reads the names */
   lctx c = lctx_make(NULL, PX_LIT_PRE, what);
-  c.ground = syms == NULL;
+  c.ground = 0; /* a variable not among syms is unknown in this method or network */
   if (!N(n)->list && syms && px_name(t, N(n)->sym)[0] == '?') {
     for (int i = np - 1; i >= 0; --i)
       if (syms[i] == N(n)->sym) return -(i + 1);
