@@ -557,6 +557,45 @@ TEST(deterministic_and_snprintf_semantics) {
   goap_pddl_destroy(t);
 }
 
+/* ---- loop detection --------------------------------------------------------------------- */
+
+TEST(loops_in_tail_position_are_pruned) {
+  /* spin recurses in tail position forever: with a no-op the situation (state, agenda) repeats
+   * at once; with flip it repeats after two flips. Without loop detection neither could end
+   * in "no plan" (each round would cut the recursion at its depth bound). */
+  const char dom[] =
+      "(define (domain d) (:predicates (lit) (goal))\n"
+      " (:task spin :parameters ())\n"
+      " (:action noop :parameters () :effect ())\n"
+      " (:action flip :parameters () :precondition (lit) :effect (not (lit)))\n"
+      " (:action flop :parameters () :precondition (not (lit)) :effect (lit))\n"
+      " (:method m-done :parameters () :task (spin) :precondition (goal) :ordered-subtasks ())\n"
+      " (:method m-idle :parameters () :task (spin) :ordered-subtasks (and (noop) (spin)))\n"
+      " (:method m-flip :parameters () :task (spin) :ordered-subtasks (and (flip) (spin)))\n"
+      " (:method m-flop :parameters () :task (spin) :ordered-subtasks (and (flop) (spin))))\n";
+  const char prob[] = "(define (problem q) (:domain d)\n"
+                      " (:htn :ordered-subtasks (spin)) (:init (lit)))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 10000;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_NO_PLAN);
+  CHECK(p == NULL);
+  /* round 1 cuts spin after one flip (a new state); round 2 meets the first state again after
+   * flip, flop, and no depth cut is left */
+  CHECK_EQ_INT(s.rounds, 2);
+  CHECK(s.steps < 20);
+  goap_pddl_destroy(t);
+}
+
 /* ---- forall, constraints, no fixed limits ------------------------------------------------ */
 
 static int starts_with(const char *s, const char *prefix) {
@@ -957,6 +996,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(exhausted_space_is_no_plan), TEST_ENTRY(budgets_have_their_statuses),
           TEST_ENTRY(binding_enumeration_is_bounded),
           TEST_ENTRY(deterministic_and_snprintf_semantics),
+          TEST_ENTRY(loops_in_tail_position_are_pruned),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

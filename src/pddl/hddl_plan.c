@@ -19,6 +19,10 @@
  *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
  *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
  *    round uses d + 1; a round that fails without a cut proves that there is no plan.
+ *  - Loop detection: a compound task is pruned (not a depth cut) when an ancestor it is in tail
+ *    position under (same continuation cell) was decomposed with the same task, arguments and
+ *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
+ *    the situation repeats, and the ancestor's other choices cover every plan from it.
  *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
  *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
  *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
@@ -47,6 +51,9 @@ typedef struct hp_node {
   int32_t child0, nchild;
   int32_t depth;
   int32_t prim;        /* primitive: its position in the plan */
+  int32_t parent;      /* the node it is a subtask of (-1: the root) */
+  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
+  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
 } hp_node;
 
 typedef struct hp_frame {
@@ -72,6 +79,7 @@ typedef struct hp {
   size_t ctruth;
   px_ivec *by_pred;    /* npreds lists of interned atoms */
   px_ivec undo;        /* (atom, old truth) pairs */
+  uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
@@ -152,11 +160,21 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
   return e;
 }
 
+/* A well-mixed 64-bit key of atom e (splitmix64's finalizer): the state's hash is the XOR of
+ * the keys of its true atoms, kept up to date by every change and every undo. */
+static uint64_t atom_key(int32_t e) {
+  uint64_t x = (uint64_t)(uint32_t)e * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 static int set_truth(hp *h, int32_t e, uint8_t v) {
   if (h->truth[e] == v) return 1;
   if (!goap__px_ipush(h->a, &h->undo, e) || !goap__px_ipush(h->a, &h->undo, h->truth[e]))
     return 0;
   h->truth[e] = v;
+  h->hash ^= atom_key(e);
   return 1;
 }
 
@@ -164,6 +182,7 @@ static void undo_to(hp *h, size_t mark) {
   while (h->undo.n > mark) {
     h->undo.n -= 2;
     h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
+    h->hash ^= atom_key(h->undo.v[h->undo.n]); /* every logged change was a flip */
   }
 }
 
@@ -331,7 +350,7 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
   return c;
 }
 
-static int32_t new_node(hp *h, int32_t task, int32_t depth) {
+static int32_t new_node(hp *h, int32_t task, int32_t depth, int32_t parent) {
   if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
     return -1;
   hp_node *n = &h->nodes[h->nnodes];
@@ -342,6 +361,9 @@ static int32_t new_node(hp *h, int32_t task, int32_t depth) {
   n->child0 = n->nchild = 0;
   n->depth = depth;
   n->prim = -1;
+  n->parent = parent;
+  n->cell = -1;
+  n->hash = 0;
   return (int32_t)h->nnodes++;
 }
 
@@ -379,7 +401,7 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
   int32_t child0 = (int32_t)h->nnodes;
   for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
     const px_step *ps = &t->htn.steps[s];
-    int32_t nn = new_node(h, ps->task, depth);
+    int32_t nn = new_node(h, ps->task, depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
       int32_t a = t->args.v[ps->args + i];
@@ -514,6 +536,24 @@ static int advance(hp *h, int32_t *agenda) {
   return 0;
 }
 
+/* Loop detection: compound node `node` at agenda cell `cell` repeats an ancestor that was
+ * decomposed with the same task, arguments, continuation (the rest of the agenda after it:
+ * `node` is in tail position under it) and state (hash). The situation (state, agenda) is then
+ * the ancestor's again, and every plan from here is also a plan from the ancestor's other
+ * choices, which the search tries anyway: this one is pruned (not a depth cut). */
+static int is_loop(const hp *h, int32_t node, int32_t cell) {
+  const hp_node *n = &h->nodes[node];
+  int32_t rest = h->cells.v[2 * cell + 1];
+  for (int32_t m = n->parent; m > 0; m = h->nodes[m].parent) {
+    const hp_node *a = &h->nodes[m];
+    if (a->cell < 0 || h->cells.v[2 * a->cell + 1] != rest) return 0; /* no longer in tail */
+    if (a->task != n->task || a->hash != h->hash || a->nargs != n->nargs) continue;
+    if (memcmp(h->gargs.v + a->args, h->gargs.v + n->args, (size_t)n->nargs * sizeof(int32_t)) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
 static int round_search(hp *h) {
   undo_to(h, 0);
@@ -521,7 +561,7 @@ static int round_search(hp *h) {
   h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
   h->nframes = 0;
   h->cut = 0;
-  int32_t root = new_node(h, HP_ROOT, 0);
+  int32_t root = new_node(h, HP_ROOT, 0, -1);
   if (root < 0) return oom(h);
   if (!push_frame(h, -1, root)) return 0;
   int32_t agenda = -1;
@@ -542,10 +582,14 @@ static int round_search(hp *h) {
           if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
           agenda = h->cells.v[2 * agenda + 1];
         }
+      } else if (is_loop(h, node, agenda)) {
+        ok = 0;
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
       } else {
+        n->cell = agenda;
+        n->hash = h->hash;
         if (!push_frame(h, agenda, node)) return 0;
         ok = 0;
       }
@@ -637,6 +681,7 @@ static int hp_init(hp *h) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
     if (e < 0) return oom(h);
+    if (!h->truth[e]) h->hash ^= atom_key(e);
     h->truth[e] = 1;
   }
   return 1;
