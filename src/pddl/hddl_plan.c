@@ -548,7 +548,8 @@ static int is_loop(const hp *h, int32_t node, int32_t cell) {
     const hp_node *a = &h->nodes[m];
     if (a->cell < 0 || h->cells.v[2 * a->cell + 1] != rest) return 0; /* no longer in tail */
     if (a->task != n->task || a->hash != h->hash || a->nargs != n->nargs) continue;
-    if (memcmp(h->gargs.v + a->args, h->gargs.v + n->args, (size_t)n->nargs * sizeof(int32_t)) == 0)
+    if (n->nargs == 0 ||
+        memcmp(h->gargs.v + a->args, h->gargs.v + n->args, (size_t)n->nargs * sizeof(int32_t)) == 0)
       return 1;
   }
   return 0;
