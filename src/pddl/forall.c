@@ -29,14 +29,14 @@ typedef struct fx {
   size_t made;            /* instances made */
 } fx;
 
-static goap_status oom(fx *x, int32_t node) {
+static goap_status fx_oom(fx *x, int32_t node) {
   return goap__px_error(x->t, node, GOAP_OUT_OF_MEMORY, "out of memory");
 }
 
-static goap_status push_lit(fx *x, const px_lit *l, int32_t args) {
+static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
   if (x->n >= (size_t)INT32_MAX ||
       !goap__px_grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
-    return oom(x, l->node);
+    return fx_oom(x, l->node);
   px_lit *d = &x->lits[x->n++];
   *d = *l;
   d->args = args;
@@ -45,7 +45,7 @@ static goap_status push_lit(fx *x, const px_lit *l, int32_t args) {
 }
 
 /* The instances of one marked literal. */
-static goap_status expand(fx *x, const px_lit *l) {
+static goap_status fx_expand(fx *x, const px_lit *l) {
   px_task_core *t = x->t;
   int32_t base = t->args.v[l->quant], nq = t->args.v[l->quant + 1];
   int arity = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
@@ -59,7 +59,7 @@ static goap_status expand(fx *x, const px_lit *l) {
   uint8_t *used = (uint8_t *)goap__px_alloc(&t->alloc, nq ? (size_t)nq : 1);
   goap_status st = GOAP_OK;
   if (!idx || !used) {
-    st = oom(x, l->node);
+    st = fx_oom(x, l->node);
     goto done;
   }
   memset(idx, 0, cells ? cells : 1);
@@ -88,11 +88,11 @@ static goap_status expand(fx *x, const px_lit *l) {
         a = x->tobjs[x->tobj0[t->args.v[l->quant + 2 + k]] + idx[k]];
       }
       if (!goap__px_ipush(&t->alloc, &t->args, a)) {
-        st = oom(x, l->node);
+        st = fx_oom(x, l->node);
         goto done;
       }
     }
-    st = push_lit(x, l, off);
+    st = fx_push_lit(x, l, off);
     if (st != GOAP_OK) goto done;
     /* next combination of the mentioned variables */
     int32_t k = nq - 1;
@@ -111,12 +111,12 @@ done:
 }
 
 /* Rebuilds the range [*lit0, *lit0 + *nlits) of the old table into the new one. */
-static goap_status range(fx *x, int32_t *lit0, int32_t *nlits) {
+static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
   px_task_core *t = x->t;
   size_t start = x->n;
   for (int32_t i = *lit0; i < *lit0 + *nlits; ++i) {
     const px_lit *l = &t->lits[i];
-    goap_status st = l->quant < 0 ? push_lit(x, l, l->args) : expand(x, l);
+    goap_status st = l->quant < 0 ? fx_push_lit(x, l, l->args) : fx_expand(x, l);
     if (st != GOAP_OK) return st;
   }
   *lit0 = (int32_t)start;
@@ -145,10 +145,10 @@ goap_status goap__px_expand_foralls(px_task_core *t) {
   }
   x.tobj0[t->ntypes] = (int32_t)k;
   for (size_t i = 0; i < t->nschemas && st == GOAP_OK; ++i)
-    st = range(&x, &t->schemas[i].lit0, &t->schemas[i].nlits);
+    st = fx_range(&x, &t->schemas[i].lit0, &t->schemas[i].nlits);
   for (size_t i = 0; i < t->htn.nmethods && st == GOAP_OK; ++i)
-    st = range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
-  if (st == GOAP_OK) st = range(&x, &t->goal0, &t->ngoal);
+    st = fx_range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
+  if (st == GOAP_OK) st = fx_range(&x, &t->goal0, &t->ngoal);
   if (st == GOAP_OK) {
     goap__px_free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
     t->lits = x.lits;
