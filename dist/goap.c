@@ -16543,15 +16543,18 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
  *
  * Invariants:
  *  - Supported: STRIPS with :typing (hierarchies, `object`), constants, :negative-preconditions,
- *    :equality, `and`, and :action-costs (`(increase (total-cost) N)` or a static function
- *    term). Every other construct is rejected with its name and position, whatever the
- *    :requirements say (they are read but not trusted).
+ *    :equality, `and`, `forall` in preconditions and goals (read here with the variables
+ *    appended to the parameters, literals marked with their scope; instantiated by forall.c
+ *    once the problem is read), and :action-costs (`(increase (total-cost) N)` or a static
+ *    function term). Parameter lists grow through the allocator (no fixed limit). Every
+ *    other construct is rejected with its name and position, whatever the :requirements say
+ *    (they are read but not trusted).
  *  - Domain sections are read in a fixed order whatever their order in the text: types,
  *    constants, predicates, functions, then actions, so a use never precedes its declaration.
  *  - Type 0 is `object`; every other type has a parent, and the parent chain is acyclic
  *    (checked), so walking it terminates.
  *  - A lifted literal's arguments are object ids or parameter references (see internal.h);
- *    goal literals are ground.
+ *    goal literals are ground once the foralls are instantiated.
  */
 #include <math.h>
 #include <stdio.h>
