@@ -589,10 +589,46 @@ TEST(loops_in_tail_position_are_pruned) {
   goap_hddl_stats s;
   CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_NO_PLAN);
   CHECK(p == NULL);
-  /* round 1 cuts spin after one flip (a new state); round 2 meets the first state again after
-   * flip, flop, and no depth cut is left */
-  CHECK_EQ_INT(s.rounds, 2);
+  /* spin's recursion is a tail call (no deeper): round 1 meets the first state again after
+   * flip, flop, and cuts nothing */
+  CHECK_EQ_INT(s.rounds, 1);
   CHECK(s.steps < 20);
+  goap_pddl_destroy(t);
+}
+
+TEST(tail_calls_keep_their_depth) {
+  /* clean recurses in tail position once per dirty item: 40 items, one round at depth 1
+   * (counting every subtask as one level deeper would take 41 rounds) */
+  char prob[2048];
+  const char dom[] =
+      "(define (domain d) (:types item) (:predicates (dirty ?x - item))\n"
+      " (:task clean :parameters ())\n"
+      " (:action wash :parameters (?x - item) :precondition (dirty ?x) :effect (not (dirty ?x)))\n"
+      " (:method m-done :parameters () :task (clean)\n"
+      "  :precondition (forall (?x - item) (not (dirty ?x))) :ordered-subtasks ())\n"
+      " (:method m-wash :parameters (?x - item) :task (clean)\n"
+      "  :precondition (dirty ?x) :ordered-subtasks (and (wash ?x) (clean))))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 40; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " i%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - item)\n (:htn :ordered-subtasks (clean))\n (:init");
+  for (int i = 0; i < 40; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " (dirty i%d)", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, "))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 40);
+  CHECK_EQ_INT(s.rounds, 1);
+  CHECK_EQ_INT(s.depth, 1);
+  CHECK_EQ_INT(s.steps, 42); /* the :htn, 40 washes, m-done: no backtracking */
+  goap_hddl_plan_destroy(p);
   goap_pddl_destroy(t);
 }
 
@@ -996,7 +1032,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(exhausted_space_is_no_plan), TEST_ENTRY(budgets_have_their_statuses),
           TEST_ENTRY(binding_enumeration_is_bounded),
           TEST_ENTRY(deterministic_and_snprintf_semantics),
-          TEST_ENTRY(loops_in_tail_position_are_pruned),
+          TEST_ENTRY(loops_in_tail_position_are_pruned), TEST_ENTRY(tail_calls_keep_their_depth),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),
