@@ -14671,9 +14671,12 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
  *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
  *    the C stack: frames live in an array, the join keeps its own level stack.
  *  - Left recursion (Transport's get_to, Satellite) is handled by iterative deepening on the
- *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
- *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
- *    round uses d + 1; a round that fails without a cut proves that there is no plan.
+ *    decomposition depth of compound tasks (the :htn's tasks have depth 1; a subtask has its
+ *    parent's depth + 1, but a method's last subtask, a tail call, keeps its parent's depth):
+ *    a round bounded by d cuts compound tasks deeper than d; when a round fails having cut
+ *    something, the next round uses d + 1; a round that fails without a cut proves that there
+ *    is no plan. A round ends: along a chain of tail calls (one continuation) loop detection
+ *    prunes every repeat of (task, arguments, state), and there are finitely many.
  *  - Loop detection: a compound task is pruned (not a depth cut) when an ancestor it is in tail
  *    position under (same continuation cell) was decomposed with the same task, arguments and
  *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
@@ -15056,7 +15059,10 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
   int32_t child0 = (int32_t)h->nnodes;
   for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
     const px_step *ps = &t->htn.steps[s];
-    int32_t nn = new_node(h, ps->task, depth, f->node);
+    /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
+     * root: the :htn's tasks all have depth 1) */
+    int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
+    int32_t nn = new_node(h, ps->task, tail ? depth - 1 : depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
       int32_t a = t->args.v[ps->args + i];
