@@ -13233,30 +13233,26 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
 #undef GROW
 #undef run
 
-/* ==== src/pddl/ground.c ==== */
+/* ==== src/pddl/forall.c ==== */
 /*
- * ground.c -- grounding by relaxed reachability, and compiling the ground task to a
- * goap_domain.
+ * forall.c -- universal conditions: (forall (?x - type ...) formula) in action and method
+ * preconditions and in the goal, instantiated over the problem's objects.
  *
  * Invariants:
- *  - Atoms are reached in a queue (the insertion order of t->atoms): atoms [0, head) are
- *    "processed" and indexed (per predicate, and per (predicate, position, object)). Processing
- *    atom a tries every positive precondition that can match a, and joins the schema's other
- *    positive preconditions against processed atoms only. So each ground action whose positive
- *    preconditions are all reachable is found when the last of its atoms is processed, and no
- *    argument combination is ever enumerated blindly: parameters are bound by matching atoms
- *    (static ones included); only parameters in no positive precondition range over their
- *    type's objects. Negative preconditions on changing predicates are ignored (relaxation);
- *    equalities and negative static preconditions filter the complete bindings.
- *  - The index lists never change during a join (new atoms are only queued), so pointers into
- *    them stay valid; pointers into t->atoms' pool are never held across an insertion.
- *  - Work (candidate atoms tried), atoms and ground actions are bounded by the options.
- *  - Compiling: one bool variable per reached atom of a predicate some action changes (plus one
- *    per goal atom that can never hold, so such goals stay visibly unreachable); add effects
- *    win over delete effects of the same atom (PDDL semantics); duplicate conditions and
- *    effects are merged; an action needing an atom both true and false is dropped.
+ *  - The parser (parse.c) reads a forall's body with its variables appended to the enclosing
+ *    parameters and marks each literal with its scope (px_lit.quant). Only and / not / atoms
+ *    (and nested foralls) may appear inside, so a forall is a conjunction of literals each
+ *    universally quantified: forall x (a and b) = (forall x a) and (forall x b).
+ *  - After the problem is parsed, every marked literal is replaced by one literal per
+ *    combination of objects for the forall variables it mentions (in object id order). When
+ *    some variable of its scope has a type with no object, the literal has no instance: the
+ *    forall holds vacuously. Afterwards no literal is marked, so grounding, the HTN planner
+ *    and both plan validators only ever see ordinary literals.
+ *  - The literals of each schema, method and of the goal stay one contiguous range (the
+ *    whole literal table is rebuilt range by range); nothing else holds literal indices.
+ *  - The number of instances is bounded by the task's max_atoms (GOAP_TOO_LARGE beyond);
+ *    every allocation goes through the task's allocator and is overflow-checked.
  */
-#include <stdio.h>
 #include <string.h>
 
 /* ---- begin src/pddl/internal.h ---- */
@@ -13291,8 +13287,8 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
 #define PX_PRINTF(f, a)
 #endif
 
-/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). */
-#define PX_MAX_PARAMS 64    /* parameters of one action schema */
+/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). Parameters of actions and
+ * methods, subtasks and objects have none: their tables grow. */
 #define PX_MAX_ARITY 64     /* arguments of one predicate or function */
 #define PX_MAX_NAME 1024    /* bytes of one name */
 #define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
@@ -13419,6 +13415,10 @@ typedef struct px_lit {
   int32_t pred;        /* predicate id, or PX_EQ */
   int32_t args;        /* offset in px_task.args; arity of pred (2 for PX_EQ) */
   int32_t node;        /* the atom's list node, for errors */
+  int32_t quant;       /* -1, or inside a forall: offset in args of its scope {base, nq,
+                          types[nq]}: arguments -(base + k + 1), k < nq, are the forall's
+                          variables (of type types[k]); goap__px_expand_foralls instantiates
+                          every such literal once the objects are known (after that, -1) */
   uint8_t neg, kind;   /* kind PX_LIT_* */
 } px_lit;
 
@@ -13496,6 +13496,7 @@ typedef struct px_task_core {
   size_t nschemas, cschemas;
   px_lit *lits;
   size_t nlits, clits;
+  size_t nquant;       /* literals read inside a forall (quant >= 0), before the expansion */
   px_ivec args;        /* argument pool */
   px_ivec init;        /* init atoms: pred, then offset in args (pairs) */
   px_tset fvals;       /* (function, args) -> entry; value in fval */
@@ -13579,18 +13580,27 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
 goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
-/* For hddl_parse.c: a typed parameter list node -> syms/types (PX_MAX_PARAMS room each);
+/* For hddl_parse.c: a typed parameter list node -> syms/types, allocated (n elements, room
+ * for at least one; free with goap__px_params_free);
  * a precondition (and/not/atoms/=) over those parameters appended as PX_LIT_PRE literals; a
  * term (variable among syms, or object/constant; syms NULL: ground) -> arg, INT32_MIN on
  * error. `what` names the declaring construct in messages ("method", "task network"). */
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n);
+void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n);
 goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what);
 int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
+
+/* ---- forall (forall.c) ------------------------------------------------------------------ */
+/* Replaces every literal read inside a forall by its instances over the objects of the
+ * variables' types (none when a type is empty: the forall then holds vacuously), keeping every
+ * schema's, method's and the goal's literals contiguous. Called once the problem is parsed
+ * (is_a filled); a no-op without foralls. */
+goap_status goap__px_expand_foralls(px_task_core *t);
 
 /* ---- HDDL (hddl_parse.c) --------------------------------------------------------------- */
 /* Called by goap__px_parse_domain for each (:task ...) and (:method ...) section (after the
@@ -13611,6 +13621,178 @@ void goap__px_symmetry_free(px_task_core *t);
 #endif /* GOAP_PDDL_INTERNAL_H */
 /* ---- end src/pddl/internal.h ---- */
 
+typedef struct fx {
+  px_task_core *t;
+  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
+  px_lit *lits;           /* the new table */
+  size_t n, cap;
+  size_t made;            /* instances made */
+} fx;
+
+static goap_status fx_oom(fx *x, int32_t node) {
+  return goap__px_error(x->t, node, GOAP_OUT_OF_MEMORY, "out of memory");
+}
+
+static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
+  if (x->n >= (size_t)INT32_MAX ||
+      !goap__px_grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
+    return fx_oom(x, l->node);
+  px_lit *d = &x->lits[x->n++];
+  *d = *l;
+  d->args = args;
+  d->quant = -1;
+  return GOAP_OK;
+}
+
+/* The instances of one marked literal. */
+static goap_status fx_expand(fx *x, const px_lit *l) {
+  px_task_core *t = x->t;
+  int32_t base = t->args.v[l->quant], nq = t->args.v[l->quant + 1];
+  int arity = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  for (int32_t k = 0; k < nq; ++k) {
+    int32_t ty = t->args.v[l->quant + 2 + k];
+    if (x->tobj0[ty + 1] == x->tobj0[ty]) return GOAP_OK; /* vacuously true */
+  }
+  /* the scope's variables this literal mentions: their odometer positions */
+  size_t cells = (size_t)nq * sizeof(int32_t);
+  int32_t *idx = (int32_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
+  uint8_t *used = (uint8_t *)goap__px_alloc(&t->alloc, nq ? (size_t)nq : 1);
+  goap_status st = GOAP_OK;
+  if (!idx || !used) {
+    st = fx_oom(x, l->node);
+    goto done;
+  }
+  memset(idx, 0, cells ? cells : 1);
+  memset(used, 0, nq ? (size_t)nq : 1);
+  for (int i = 0; i < arity; ++i) {
+    int32_t a = t->args.v[l->args + i];
+    if (a < 0 && -a - 1 >= base) used[-a - 1 - base] = 1;
+  }
+  for (;;) {
+    if (x->made >= t->opt.max_atoms) {
+      st = goap__px_error(t, l->node, GOAP_TOO_LARGE,
+                          "expanding 'forall' needs more than %lu literals (the max_atoms limit)",
+                          (unsigned long)t->opt.max_atoms);
+      goto done;
+    }
+    x->made++;
+    if (t->args.n > (size_t)INT32_MAX - (size_t)arity) {
+      st = goap__px_error(t, l->node, GOAP_TOO_LARGE, "too many arguments");
+      goto done;
+    }
+    int32_t off = (int32_t)t->args.n;
+    for (int i = 0; i < arity; ++i) {
+      int32_t a = t->args.v[l->args + i];
+      if (a < 0 && -a - 1 >= base) {
+        int32_t k = -a - 1 - base;
+        a = x->tobjs[x->tobj0[t->args.v[l->quant + 2 + k]] + idx[k]];
+      }
+      if (!goap__px_ipush(&t->alloc, &t->args, a)) {
+        st = fx_oom(x, l->node);
+        goto done;
+      }
+    }
+    st = fx_push_lit(x, l, off);
+    if (st != GOAP_OK) goto done;
+    /* next combination of the mentioned variables */
+    int32_t k = nq - 1;
+    for (; k >= 0; --k) {
+      if (!used[k]) continue;
+      int32_t ty = t->args.v[l->quant + 2 + k];
+      if (++idx[k] < x->tobj0[ty + 1] - x->tobj0[ty]) break;
+      idx[k] = 0;
+    }
+    if (k < 0) break;
+  }
+done:
+  goap__px_free(&t->alloc, idx, cells ? cells : 1);
+  goap__px_free(&t->alloc, used, nq ? (size_t)nq : 1);
+  return st;
+}
+
+/* Rebuilds the range [*lit0, *lit0 + *nlits) of the old table into the new one. */
+static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
+  px_task_core *t = x->t;
+  size_t start = x->n;
+  for (int32_t i = *lit0; i < *lit0 + *nlits; ++i) {
+    const px_lit *l = &t->lits[i];
+    goap_status st = l->quant < 0 ? fx_push_lit(x, l, l->args) : fx_expand(x, l);
+    if (st != GOAP_OK) return st;
+  }
+  *lit0 = (int32_t)start;
+  *nlits = (int32_t)(x->n - start);
+  return GOAP_OK;
+}
+
+goap_status goap__px_expand_foralls(px_task_core *t) {
+  if (t->nquant == 0) return GOAP_OK;
+  fx x;
+  memset(&x, 0, sizeof x);
+  x.t = t;
+  size_t cells = t->nobjects * t->ntypes; /* no overflow: is_a has as many */
+  x.tobj0 = (int32_t *)goap__px_alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
+  x.tobjs = (int32_t *)goap__px_alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
+  goap_status st = GOAP_OK;
+  if (!x.tobj0 || !x.tobjs) {
+    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  size_t k = 0;
+  for (size_t ty = 0; ty < t->ntypes; ++ty) {
+    x.tobj0[ty] = (int32_t)k;
+    for (size_t o = 0; o < t->nobjects; ++o)
+      if (t->is_a[o * t->ntypes + ty]) x.tobjs[k++] = (int32_t)o;
+  }
+  x.tobj0[t->ntypes] = (int32_t)k;
+  for (size_t i = 0; i < t->nschemas && st == GOAP_OK; ++i)
+    st = fx_range(&x, &t->schemas[i].lit0, &t->schemas[i].nlits);
+  for (size_t i = 0; i < t->htn.nmethods && st == GOAP_OK; ++i)
+    st = fx_range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
+  if (st == GOAP_OK) st = fx_range(&x, &t->goal0, &t->ngoal);
+  if (st == GOAP_OK) {
+    goap__px_free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
+    t->lits = x.lits;
+    t->nlits = x.n;
+    t->clits = x.cap;
+    t->nquant = 0;
+    x.lits = NULL;
+    x.cap = 0;
+  }
+done:
+  goap__px_free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
+  goap__px_free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
+  goap__px_free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
+  return st;
+}
+
+/* ==== src/pddl/ground.c ==== */
+/*
+ * ground.c -- grounding by relaxed reachability, and compiling the ground task to a
+ * goap_domain.
+ *
+ * Invariants:
+ *  - Atoms are reached in a queue (the insertion order of t->atoms): atoms [0, head) are
+ *    "processed" and indexed (per predicate, and per (predicate, position, object)). Processing
+ *    atom a tries every positive precondition that can match a, and joins the schema's other
+ *    positive preconditions against processed atoms only. So each ground action whose positive
+ *    preconditions are all reachable is found when the last of its atoms is processed, and no
+ *    argument combination is ever enumerated blindly: parameters are bound by matching atoms
+ *    (static ones included); only parameters in no positive precondition range over their
+ *    type's objects. Negative preconditions on changing predicates are ignored (relaxation);
+ *    equalities and negative static preconditions filter the complete bindings.
+ *  - The index lists never change during a join (new atoms are only queued), so pointers into
+ *    them stay valid; pointers into t->atoms' pool are never held across an insertion.
+ *  - Work (candidate atoms tried), atoms and ground actions are bounded by the options.
+ *  - Compiling: one bool variable per reached atom of a predicate some action changes (plus one
+ *    per goal atom that can never hold, so such goals stay visibly unreachable); add effects
+ *    win over delete effects of the same atom (PDDL semantics); duplicate conditions and
+ *    effects are merged; an action needing an atom both true and false is dropped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
 typedef struct gctx {
   px_task_core *t;
   const goap_allocator *a;
@@ -13621,9 +13803,10 @@ typedef struct gctx {
   px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
   px_ivec *of_type;      /* per type: its objects (subtypes included) */
   int32_t head;
-  int32_t bind[PX_MAX_PARAMS];
-  int32_t pos[PX_MAX_LITS]; /* positive precondition literals of the current schema */
-  uint8_t done[PX_MAX_LITS];
+  int32_t *bind;          /* maxp: the largest schema's parameters */
+  int32_t *pos;           /* maxl: positive precondition literals of the current schema */
+  uint8_t *done;          /* maxl */
+  size_t maxp, maxl;
   int npos;
 } gctx;
 
@@ -14120,7 +14303,15 @@ goap_status goap__px_ground(px_task_core *t) {
   if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
   if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
   if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
-  if (!g->by_pred || !g->trig || !g->of_type) {
+  g->maxp = g->maxl = 1;
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    if ((size_t)t->schemas[si].nparams > g->maxp) g->maxp = (size_t)t->schemas[si].nparams;
+    if ((size_t)t->schemas[si].nlits > g->maxl) g->maxl = (size_t)t->schemas[si].nlits;
+  }
+  g->bind = (int32_t *)goap__px_alloc(g->a, g->maxp * sizeof *g->bind);
+  g->pos = (int32_t *)goap__px_alloc(g->a, g->maxl * sizeof *g->pos);
+  g->done = (uint8_t *)goap__px_alloc(g->a, g->maxl);
+  if (!g->by_pred || !g->trig || !g->of_type || !g->bind || !g->pos || !g->done) {
     st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     goto done;
   }
@@ -14169,6 +14360,9 @@ done:
   for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
   goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
   goap__px_tset_free(g->a, &g->pidx);
+  goap__px_free(g->a, g->bind, g->maxp * sizeof *g->bind);
+  goap__px_free(g->a, g->pos, g->maxl * sizeof *g->pos);
+  goap__px_free(g->a, g->done, g->maxl);
   goap__px_free(&t->alloc, g, sizeof *g);
   if (st == GOAP_OK) t->grounded = 1;
   return st;
@@ -14198,8 +14392,9 @@ void goap__px_ground_free(px_task_core *t) {
  *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
  *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
  *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
- *    method :constraints, forall/exists in preconditions, ...) is rejected with its name and
- *    position, never ignored.
+ *    method :constraints, exists in preconditions, ...) is rejected with its name and
+ *    position, never ignored. Preconditions are read by parse.c (forall included).
+ *  - No fixed limit on parameters or subtasks: their tables grow through the allocator.
  *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
  *    may name any action or task whatever the order of the sections in the text.
  *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
@@ -14214,7 +14409,6 @@ void goap__px_ground_free(px_task_core *t) {
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
-#define MAX_SUBTASKS 1024 /* subtasks of one method or of the :htn */
 
 static const char *nm(const px_task_core *t, int32_t n) {
   return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
@@ -14303,18 +14497,21 @@ goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
     params = v;
     k = v;
   }
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (params >= 0 && goap__px_params(t, params, syms, types, &np) != GOAP_OK) return t->status;
-  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
-    return OOM(t, sec);
+  if (params >= 0 && goap__px_params(t, params, &syms, &types, &np) != GOAP_OK) return t->status;
   px_ctask c;
   c.sym = N(name)->sym;
   c.node = name;
   c.nparams = np;
   c.ptypes = (int32_t)t->args.n;
-  for (int i = 0; i < np; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) return OOM(t, sec);
+  goap_status st = GOAP_OK;
+  for (int i = 0; i < np && st == GOAP_OK; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) st = OOM(t, sec);
+  goap__px_params_free(t, syms, types, np);
+  if (st != GOAP_OK) return st;
+  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
+    return OOM(t, sec);
   int32_t id = (int32_t)h->nctasks;
   h->ctasks[h->nctasks++] = c;
   if (!goap__px_map_set(&t->alloc, &h->ctask_of, c.sym, id)) return OOM(t, sec);
@@ -14400,6 +14597,8 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
     return goap__px_error(t, where, GOAP_PARSE_ERROR,
                           "unsupported construct: subtasks without an ':ordering' (partial-order "
                           "HDDL; use ':ordered-subtasks' or a total ':ordering')");
+  if (n > 0 && (size_t)n > SIZE_MAX / (size_t)n)
+    return goap__px_error(t, ord, GOAP_TOO_LARGE, "too many subtasks to order");
   size_t cells = (size_t)n * (size_t)n;
   uint8_t *before = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
   int32_t *indeg = (int32_t *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
@@ -14505,8 +14704,7 @@ static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t or
   int cnt = 0;
   int n = 0;
   for (int32_t s = items(t, sub, &cnt); s >= 0 && cnt > 0; s = N(s)->next, --cnt) {
-    if (n >= MAX_SUBTASKS)
-      return goap__px_error(t, s, GOAP_TOO_LARGE, "more than %d subtasks", MAX_SUBTASKS);
+    if (n == INT32_MAX) return goap__px_error(t, s, GOAP_TOO_LARGE, "too many subtasks");
     int32_t label = -1, call = s;
     if (N(s)->list && N(s)->count == 2 && !N(N(s)->first)->list && N(child(t, s, 1))->list) {
       int32_t ln = N(s)->first;
@@ -14542,12 +14740,12 @@ static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t or
 
 /* The keys of a method or :htn body. */
 typedef struct body {
-  int32_t params, task, pre, sub, ord;
+  int32_t params, task, pre, sub, ord, cons;
   int ordered;
 } body;
 
 static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_method) {
-  b->params = b->task = b->pre = b->sub = b->ord = -1;
+  b->params = b->task = b->pre = b->sub = b->ord = b->cons = -1;
   b->ordered = 0;
   for (int32_t k = first; k >= 0; k = N(k)->next) {
     int32_t v = N(k)->next;
@@ -14570,9 +14768,15 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
       b->ord = v;
     } else if (!strcmp(key, ":constraints")) {
       int c = 0;
-      if (!N(v)->list || (items(t, v, &c), c > 0))
-        return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':constraints' in a %s",
-                              is_method ? "method" : "task network");
+      if (!N(v)->list)
+        return goap__px_error(t, v, GOAP_PARSE_ERROR, "expected a list after ':constraints'");
+      if (is_method) {
+        if (b->cons >= 0) return goap__px_error(t, k, GOAP_DUPLICATE, "a second ':constraints'");
+        b->cons = v;
+      } else if ((items(t, v, &c), c > 0)) {
+        return goap__px_error(t, k, GOAP_PARSE_ERROR,
+                              "unsupported construct ':constraints' in a task network");
+      }
     } else if (!strcmp(key, ":effect")) {
       return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':effect' in a method (method effects)");
     } else {
@@ -14586,6 +14790,9 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
 
 /* ---- (:method NAME :parameters (...) :task (T ...) :precondition ... subtasks) -------- */
 
+static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+                               const int32_t *syms, const int32_t *types, int np);
+
 goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   px_htn *h = &t->htn;
   h->hddl = 1;
@@ -14597,9 +14804,18 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
     return goap__px_error(t, name, GOAP_DUPLICATE, "method '%s' is defined twice", nm(t, name));
   body b;
   if (read_body(t, N(name)->next, &b, 1) != GOAP_OK) return t->status;
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  if (b.params >= 0 && goap__px_params(t, b.params, &syms, &types, &np) != GOAP_OK) return t->status;
+  goap_status st = method_body(t, sec, name, &b, syms, types, np);
+  goap__px_params_free(t, syms, types, np);
+  return st;
+}
+
+static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+                               const int32_t *syms, const int32_t *types, int np) {
+  px_htn *h = &t->htn;
+  body b = *bp;
   if (b.task < 0)
     return goap__px_error(t, sec, GOAP_PARSE_ERROR, "method '%s' has no ':task'", nm(t, name));
   if (!N(b.task)->list || N(b.task)->first < 0 || N(N(b.task)->first)->list)
@@ -14636,6 +14852,15 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   }
   m.lit0 = (int32_t)t->nlits;
   if (b.pre >= 0 && goap__px_precond(t, b.pre, syms, np, "method") != GOAP_OK) return t->status;
+  if (b.cons >= 0) { /* (in)equalities of the parameters: checked like the precondition's */
+    size_t c0 = t->nlits;
+    if (goap__px_precond(t, b.cons, syms, np, "method") != GOAP_OK) return t->status;
+    for (size_t i = c0; i < t->nlits; ++i)
+      if (t->lits[i].pred != PX_EQ)
+        return goap__px_error(t, t->lits[i].node, GOAP_PARSE_ERROR,
+                              "unsupported construct: a method ':constraints' other than '(= ?a ?b)' "
+                              "or '(not (= ?a ?b))'");
+  }
   if (t->nlits - (size_t)m.lit0 > PX_MAX_LITS)
     return goap__px_error(t, sec, GOAP_TOO_LARGE, "method '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
   m.nlits = (int32_t)(t->nlits - (size_t)m.lit0);
@@ -14662,23 +14887,25 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
   h->htn_node = sec;
   body b;
   if (read_body(t, N(N(sec)->first)->next, &b, 0) != GOAP_OK) return t->status;
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  if (b.params >= 0 && goap__px_params(t, b.params, &syms, &types, &np) != GOAP_OK) return t->status;
   h->top_nparams = np;
-  if (push_params(t, sec, syms, types, np, &h->top_ptypes, &h->top_pnames) != GOAP_OK)
-    return t->status;
-  netctx c;
-  c.syms = syms;
-  c.np = np;
-  c.what = "task network";
-  return network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &h->top_step0,
+  goap_status st = push_params(t, sec, syms, types, np, &h->top_ptypes, &h->top_pnames);
+  if (st == GOAP_OK) {
+    netctx c;
+    c.syms = syms;
+    c.np = np;
+    c.what = "task network";
+    st = network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &h->top_step0,
                  &h->top_nsteps);
+  }
+  goap__px_params_free(t, syms, types, np);
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 /* macros of src/pddl/hddl_parse.c end here */
 #undef N
 #undef OOM
-#undef MAX_SUBTASKS
 
 /* ==== src/pddl/hddl_plan.c ==== */
 /* names of src/pddl/hddl_plan.c that another file also declares */
@@ -14704,13 +14931,22 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
  *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
  *    the C stack: frames live in an array, the join keeps its own level stack.
  *  - Left recursion (Transport's get_to, Satellite) is handled by iterative deepening on the
- *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
- *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
- *    round uses d + 1; a round that fails without a cut proves that there is no plan.
+ *    decomposition depth of compound tasks (the :htn's tasks have depth 1; a subtask has its
+ *    parent's depth + 1, but a method's last subtask, a tail call, keeps its parent's depth):
+ *    a round bounded by d cuts compound tasks deeper than d; when a round fails having cut
+ *    something, the next round uses d + 1; a round that fails without a cut proves that there
+ *    is no plan. A round ends: along a chain of tail calls (one continuation) loop detection
+ *    prunes every repeat of (task, arguments, state), and there are finitely many.
+ *  - Loop detection: a compound task is pruned (not a depth cut) when an ancestor it is in tail
+ *    position under (same continuation cell) was decomposed with the same task, arguments and
+ *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
+ *    the situation repeats, and the ancestor's other choices cover every plan from it.
  *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
  *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
  *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
  *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
+ *    sized once from the task (the largest method, action and :htn).
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 /* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
@@ -14723,7 +14959,6 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
 /* #include "internal.h": inlined above */
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
-#define HP_MAX_LEVELS (PX_MAX_LITS + PX_MAX_PARAMS)
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 
@@ -14734,6 +14969,9 @@ typedef struct hp_node {
   int32_t child0, nchild;
   int32_t depth;
   int32_t prim;        /* primitive: its position in the plan */
+  int32_t parent;      /* the node it is a subtask of (-1: the root) */
+  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
+  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
 } hp_node;
 
 typedef struct hp_frame {
@@ -14747,7 +14985,7 @@ typedef struct hp_frame {
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
   size_t pos;          /* next candidate */
-  uint64_t bound;      /* parameters bound at this level */
+  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
 
 typedef struct hp {
@@ -14759,6 +14997,7 @@ typedef struct hp {
   size_t ctruth;
   px_ivec *by_pred;    /* npreds lists of interned atoms */
   px_ivec undo;        /* (atom, old truth) pairs */
+  uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
@@ -14769,6 +15008,11 @@ typedef struct hp {
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
+  size_t nlev_max;     /* levels of the largest join */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
+                                   and advance's bindings */
+  uint8_t *inpos;      /* maxp */
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
   uint64_t steps, max_steps, work, max_work;
@@ -14834,11 +15078,21 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
   return e;
 }
 
+/* A well-mixed 64-bit key of atom e (splitmix64's finalizer): the state's hash is the XOR of
+ * the keys of its true atoms, kept up to date by every change and every undo. */
+static uint64_t atom_key(int32_t e) {
+  uint64_t x = (uint64_t)(uint32_t)e * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 static int set_truth(hp *h, int32_t e, uint8_t v) {
   if (h->truth[e] == v) return 1;
   if (!goap__px_ipush(h->a, &h->undo, e) || !goap__px_ipush(h->a, &h->undo, h->truth[e]))
     return 0;
   h->truth[e] = v;
+  h->hash ^= atom_key(e);
   return 1;
 }
 
@@ -14846,6 +15100,7 @@ static void undo_to(hp *h, size_t mark) {
   while (h->undo.n > mark) {
     h->undo.n -= 2;
     h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
+    h->hash ^= atom_key(h->undo.v[h->undo.n]); /* every logged change was a flip */
   }
 }
 
@@ -14896,9 +15151,9 @@ static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t
 static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
                 const int32_t *b0, size_t *count) {
   const px_task_core *t = h->t;
-  int32_t b[PX_MAX_PARAMS];
-  uint8_t inpos[PX_MAX_PARAMS];
-  memset(inpos, 0, sizeof inpos);
+  int32_t *b = h->jb;
+  uint8_t *inpos = h->inpos;
+  memset(inpos, 0, h->maxp);
   for (int i = 0; i < np; ++i) b[i] = b0[i];
   *count = 0;
   int nlev = 0;
@@ -14916,7 +15171,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   if (!checks_hold(h, l0, n, pre_only, b)) return 1;
   int k = 0;
   h->lev[0].pos = 0;
-  h->lev[0].bound = 0;
+  h->lev[0].b0 = h->lev[0].nb = 0;
   int32_t g[PX_MAX_ARITY];
   while (k >= 0) {
     if (k == nlev) {
@@ -14933,9 +15188,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       continue;
     }
     hp_level *L = &h->lev[k];
-    for (int p = 0; p < np; ++p)
-      if (L->bound & ((uint64_t)1 << p)) b[p] = -1;
-    L->bound = 0;
+    for (int32_t i = 0; i < L->nb; ++i) b[h->bstk[L->b0 + i]] = -1;
+    L->nb = 0;
     if (++h->work > h->max_work) {
       h->st = GOAP_NODE_LIMIT;
       return 0;
@@ -14949,7 +15203,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       if (L->pos < cnt) {
         b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
         L->pos++;
-        L->bound = (uint64_t)1 << p;
+        h->bstk[L->b0] = p;
+        L->nb = 1;
         found = 1;
       }
     } else {
@@ -14966,7 +15221,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
           int32_t e = lst->v[L->pos++];
           if (!h->truth[e]) continue;
           const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
-          uint64_t nb = 0;
+          int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
             int32_t a = t->args.v[l->args + i];
@@ -14976,17 +15231,16 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
               ok = ea[i] == b[-a - 1];
             } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
               b[-a - 1] = ea[i];
-              nb |= (uint64_t)1 << (-a - 1);
+              h->bstk[L->b0 + nb++] = -a - 1;
             } else {
               ok = 0;
             }
           }
           if (!ok) {
-            for (int p = 0; p < np; ++p)
-              if (nb & ((uint64_t)1 << p)) b[p] = -1;
+            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
             continue;
           }
-          L->bound = nb;
+          L->nb = nb;
           found = 1;
         }
       }
@@ -14999,7 +15253,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
-      h->lev[k].bound = 0;
+      h->lev[k].b0 = h->lev[k - 1].b0 + h->lev[k - 1].nb;
+      h->lev[k].nb = 0;
     }
   }
   return 1;
@@ -15013,7 +15268,7 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
   return c;
 }
 
-static int32_t new_node(hp *h, int32_t task, int32_t depth) {
+static int32_t new_node(hp *h, int32_t task, int32_t depth, int32_t parent) {
   if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
     return -1;
   hp_node *n = &h->nodes[h->nnodes];
@@ -15024,6 +15279,9 @@ static int32_t new_node(hp *h, int32_t task, int32_t depth) {
   n->child0 = n->nchild = 0;
   n->depth = depth;
   n->prim = -1;
+  n->parent = parent;
+  n->cell = -1;
+  n->hash = 0;
   return (int32_t)h->nnodes++;
 }
 
@@ -15061,7 +15319,10 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
   int32_t child0 = (int32_t)h->nnodes;
   for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
     const px_step *ps = &t->htn.steps[s];
-    int32_t nn = new_node(h, ps->task, depth);
+    /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
+     * root: the :htn's tasks all have depth 1) */
+    int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
+    int32_t nn = new_node(h, ps->task, tail ? depth - 1 : depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
       int32_t a = t->args.v[ps->args + i];
@@ -15088,7 +15349,7 @@ static int apply(hp *h, int32_t node) {
   const px_task_core *t = h->t;
   const hp_node *n = &h->nodes[node];
   const px_schema *s = &t->schemas[-n->task - 1];
-  int32_t b[PX_MAX_PARAMS];
+  int32_t *b = h->ab;
   for (int32_t i = 0; i < n->nargs; ++i) {
     b[i] = h->gargs.v[n->args + i];
     if (!is_a(t, b[i], t->args.v[s->ptypes + i])) return 0;
@@ -15159,7 +15420,7 @@ static int advance(hp *h, int32_t *agenda) {
         int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
-        int32_t b[PX_MAX_PARAMS];
+        int32_t *b = h->ub;
         for (size_t i = 0; i < w; ++i) b[i] = h->pool.v[f->bind0 + f->bnext * w + i];
         f->bnext++;
         if (++h->steps > h->max_steps) {
@@ -15173,7 +15434,7 @@ static int advance(hp *h, int32_t *agenda) {
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
       hp_net nt = net_of(t, m);
-      int32_t b[PX_MAX_PARAMS];
+      int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
       int ok = 1;
       if (m >= 0) { /* unify the task's arguments with the method's :task */
@@ -15196,6 +15457,25 @@ static int advance(hp *h, int32_t *agenda) {
   return 0;
 }
 
+/* Loop detection: compound node `node` at agenda cell `cell` repeats an ancestor that was
+ * decomposed with the same task, arguments, continuation (the rest of the agenda after it:
+ * `node` is in tail position under it) and state (hash). The situation (state, agenda) is then
+ * the ancestor's again, and every plan from here is also a plan from the ancestor's other
+ * choices, which the search tries anyway: this one is pruned (not a depth cut). */
+static int is_loop(const hp *h, int32_t node, int32_t cell) {
+  const hp_node *n = &h->nodes[node];
+  int32_t rest = h->cells.v[2 * cell + 1];
+  for (int32_t m = n->parent; m > 0; m = h->nodes[m].parent) {
+    const hp_node *a = &h->nodes[m];
+    if (a->cell < 0 || h->cells.v[2 * a->cell + 1] != rest) return 0; /* no longer in tail */
+    if (a->task != n->task || a->hash != h->hash || a->nargs != n->nargs) continue;
+    if (n->nargs == 0 ||
+        memcmp(h->gargs.v + a->args, h->gargs.v + n->args, (size_t)n->nargs * sizeof(int32_t)) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
 static int round_search(hp *h) {
   undo_to(h, 0);
@@ -15203,7 +15483,7 @@ static int round_search(hp *h) {
   h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
   h->nframes = 0;
   h->cut = 0;
-  int32_t root = new_node(h, HP_ROOT, 0);
+  int32_t root = new_node(h, HP_ROOT, 0, -1);
   if (root < 0) return oom(h);
   if (!push_frame(h, -1, root)) return 0;
   int32_t agenda = -1;
@@ -15224,10 +15504,14 @@ static int round_search(hp *h) {
           if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
           agenda = h->cells.v[2 * agenda + 1];
         }
+      } else if (is_loop(h, node, agenda)) {
+        ok = 0;
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
       } else {
+        n->cell = agenda;
+        n->hash = h->hash;
         if (!push_frame(h, agenda, node)) return 0;
         ok = 0;
       }
@@ -15258,7 +15542,12 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
   goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
-  goap__px_free(a, h->lev, HP_MAX_LEVELS * sizeof *h->lev);
+  goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
+  goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
+  goap__px_free(a, h->bstk, h->maxp * sizeof *h->bstk);
+  goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
+  goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
+  goap__px_free(a, h->inpos, h->maxp);
 }
 
 static int hp_init(hp *h) {
@@ -15271,8 +15560,27 @@ static int hp_init(hp *h) {
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  h->lev = (hp_level *)goap__px_alloc(a, HP_MAX_LEVELS * sizeof *h->lev);
-  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev) {
+  /* the buffers' sizes: the largest method, action and :htn */
+  h->maxp = (size_t)t->htn.top_nparams;
+  h->nlev_max = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
+    if ((size_t)pm->nparams + (size_t)pm->nlits > h->nlev_max)
+      h->nlev_max = (size_t)pm->nparams + (size_t)pm->nlits;
+  }
+  for (size_t s = 0; s < t->nschemas; ++s)
+    if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
+  if (h->maxp == 0) h->maxp = 1;
+  if (h->nlev_max == 0) h->nlev_max = 1;
+  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
+  h->jb = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->jb);
+  h->bstk = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->bstk);
+  h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
+  h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
+  h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
+  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+      !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
   }
@@ -15295,6 +15603,7 @@ static int hp_init(hp *h) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
     if (e < 0) return oom(h);
+    if (!h->truth[e]) h->hash ^= atom_key(e);
     h->truth[e] = 1;
   }
   return 1;
@@ -15460,7 +15769,6 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
 }
 /* macros of src/pddl/hddl_plan.c end here */
 #undef HP_ROOT
-#undef HP_MAX_LEVELS
 #undef HP_MAX_POOL
 #undef HP_WORK_PER_STEP
 #undef goal_holds
@@ -15560,6 +15868,9 @@ typedef struct vctx {
   px_ivec binds;       /* method bindings (object ids, -1 unbound) */
 
   px_aset state;       /* the state: interned atoms and their truth */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *pbind, *pfree, *sbind; /* maxp each: a method's binding and free parameters, a
+                                     step's binding (the :htn's binding uses pbind) */
   uint64_t work, max_work;
   int failed, too_large;
 } vctx;
@@ -16166,8 +16477,8 @@ static int check_methods(vctx *v) {
   if (nr != h->top_nsteps)
     return fail(v, rline, rcol, "root: the initial task network has %d task%s, %d given",
                 h->top_nsteps, h->top_nsteps == 1 ? "" : "s", nr);
-  int32_t tbind[PX_MAX_PARAMS];
-  for (int32_t p = 0; p < PX_MAX_PARAMS; ++p) tbind[p] = -1;
+  int32_t *tbind = v->pbind;
+  for (size_t p = 0; p < v->maxp; ++p) tbind[p] = -1;
   for (int32_t q = 0; q < nr; ++q) {
     const px_step *s = &h->steps[h->top_step0 + q];
     const vnode *c = &v->nodes[tok(v, r0 + q)->val];
@@ -16281,7 +16592,7 @@ static void where(const vctx *v, int32_t pos, char *buf, size_t cap) {
 static int check_method_pre(vctx *v, vnode *n) {
   const px_task_core *t = v->t;
   const px_method *m = &t->htn.methods[n->method];
-  int32_t bind[PX_MAX_PARAMS], freep[PX_MAX_PARAMS];
+  int32_t *bind = v->pbind, *freep = v->pfree;
   int nfree = 0;
   for (int32_t p = 0; p < m->nparams; ++p) {
     bind[p] = v->binds.v[n->bind0 + p];
@@ -16321,7 +16632,7 @@ static int apply_step(vctx *v, size_t k) {
   const px_task_core *t = v->t;
   const vnode *n = &v->nodes[v->prims.v[k]];
   const px_schema *s = &t->schemas[n->what];
-  int32_t bind[PX_MAX_PARAMS];
+  int32_t *bind = v->sbind;
   for (int32_t q = 0; q < s->nparams; ++q) bind[q] = tok(v, n->tok + 2 + q)->val;
   char lt[400], nt[300];
   for (int32_t j = 0; j < s->nlits; ++j) {
@@ -16386,6 +16697,24 @@ static void free_ctx(vctx *v) {
   goap__px_ivec_free(v->a, &v->stack);
   goap__px_ivec_free(v->a, &v->binds);
   goap__px_aset_free(v->a, &v->state);
+  goap__px_free(v->a, v->pbind, v->maxp * sizeof *v->pbind);
+  goap__px_free(v->a, v->pfree, v->maxp * sizeof *v->pfree);
+  goap__px_free(v->a, v->sbind, v->maxp * sizeof *v->sbind);
+}
+
+/* Sizes the binding buffers from the task; 0 when out of memory. */
+static int alloc_binds(vctx *v) {
+  const px_task_core *t = v->t;
+  v->maxp = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m)
+    if ((size_t)t->htn.methods[m].nparams > v->maxp) v->maxp = (size_t)t->htn.methods[m].nparams;
+  for (size_t s = 0; s < t->nschemas; ++s)
+    if ((size_t)t->schemas[s].nparams > v->maxp) v->maxp = (size_t)t->schemas[s].nparams;
+  if (v->maxp == 0) v->maxp = 1;
+  v->pbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pbind);
+  v->pfree = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pfree);
+  v->sbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->sbind);
+  return v->pbind && v->pfree && v->sbind;
 }
 
 goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
@@ -16421,7 +16750,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
     }
     return GOAP_TOO_LARGE;
   }
-  goap_status st = read_plan(&v);
+  goap_status st = alloc_binds(&v) ? read_plan(&v) : oom(&v);
   if (st == GOAP_OK) {
     r->primitives = (int)v.prims.n;
     r->compounds = (int)(v.nnodes - v.prims.n);
@@ -16480,15 +16809,18 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
  *
  * Invariants:
  *  - Supported: STRIPS with :typing (hierarchies, `object`), constants, :negative-preconditions,
- *    :equality, `and`, and :action-costs (`(increase (total-cost) N)` or a static function
- *    term). Every other construct is rejected with its name and position, whatever the
- *    :requirements say (they are read but not trusted).
+ *    :equality, `and`, `forall` in preconditions and goals (read here with the variables
+ *    appended to the parameters, literals marked with their scope; instantiated by forall.c
+ *    once the problem is read), and :action-costs (`(increase (total-cost) N)` or a static
+ *    function term). Parameter lists grow through the allocator (no fixed limit). Every
+ *    other construct is rejected with its name and position, whatever the :requirements say
+ *    (they are read but not trusted).
  *  - Domain sections are read in a fixed order whatever their order in the text: types,
  *    constants, predicates, functions, then actions, so a use never precedes its declaration.
  *  - Type 0 is `object`; every other type has a parent, and the parent chain is acyclic
  *    (checked), so walking it terminates.
  *  - A lifted literal's arguments are object ids or parameter references (see internal.h);
- *    goal literals are ground.
+ *    goal literals are ground once the foralls are instantiated.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16669,27 +17001,67 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
   return GOAP_OK;
 }
 
-/* Parameters: collects (symbol, type) pairs into a local list. */
+/* Parameters: collects (symbol, type) pairs into a list grown through the task's allocator
+ * (free with pl_free). */
+typedef struct px_param {
+  int32_t sym, type, node;
+} px_param;
 typedef struct param_list {
-  int32_t sym[PX_MAX_PARAMS], type[PX_MAX_PARAMS], node[PX_MAX_PARAMS];
+  px_param *p;
   int n;
+  size_t cap;
   int allow_dup; /* predicate and function declarations may repeat placeholder names */
+  int dup_from;  /* names are checked for repeats from this index on (a forall's own) */
 } param_list;
+
+static void pl_init(param_list *pl, int allow_dup) {
+  pl->p = NULL;
+  pl->n = 0;
+  pl->cap = 0;
+  pl->allow_dup = allow_dup;
+  pl->dup_from = 0;
+}
+
+static void pl_free(px_task_core *t, param_list *pl) {
+  goap__px_free(&t->alloc, pl->p, pl->cap * sizeof *pl->p);
+  pl->p = NULL;
+  pl->n = 0;
+  pl->cap = 0;
+}
+
+static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
+  if (pl->n == INT32_MAX ||
+      !goap__px_grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
+    return 0;
+  pl->p[pl->n].sym = sym;
+  pl->p[pl->n].type = type;
+  pl->p[pl->n].node = node;
+  pl->n++;
+  return 1;
+}
 
 static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *ctx) {
   param_list *pl = (param_list *)ctx;
   if (!is_var(t, item))
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
-  for (int i = 0; i < pl->n && !pl->allow_dup; ++i)
-    if (pl->sym[i] == N(item)->sym)
+  for (int i = pl->dup_from; i < pl->n && !pl->allow_dup; ++i)
+    if (pl->p[i].sym == N(item)->sym)
       return goap__px_error(t, item, GOAP_DUPLICATE, "parameter '%s' is declared twice", nm(t, item));
-  if (pl->n >= PX_MAX_PARAMS)
-    return goap__px_error(t, item, GOAP_TOO_LARGE, "more than %d parameters", PX_MAX_PARAMS);
-  pl->sym[pl->n] = N(item)->sym;
-  pl->type[pl->n] = type;
-  pl->node[pl->n] = item;
-  pl->n++;
+  if (!pl_push(t, pl, N(item)->sym, type, item)) return OOM(t, item);
   return GOAP_OK;
+}
+
+/* A predicate's or function's declared arguments: at most PX_MAX_ARITY. */
+static goap_status decl_args(px_task_core *t, int32_t name, param_list *pl) {
+  pl_init(pl, 1);
+  goap_status st = typed_list(t, N(name)->next, 0, on_param, pl);
+  if (st == GOAP_OK && pl->n > PX_MAX_ARITY)
+    st = goap__px_error(t, name, GOAP_TOO_LARGE, "'%s' has more than %d arguments", nm(t, name),
+                        PX_MAX_ARITY);
+  int n = pl->n;
+  pl_free(t, pl);
+  pl->n = n;
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
 static goap_status parse_predicates(px_task_core *t, int32_t sec) {
@@ -16702,9 +17074,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
     if (px_map_get(&t->pred_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
-    pl.n = 0;
-    pl.allow_dup = 1;
-    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
     if (!goap__px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
       return OOM(t, d);
     int32_t id = (int32_t)t->npreds++;
@@ -16747,9 +17117,7 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
     if (px_map_get(&t->func_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
     param_list pl;
-    pl.n = 0;
-    pl.allow_dup = 1;
-    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
     if (add_func(t, N(name)->sym, pl.n, name) < 0) return OOM(t, d);
   }
   return GOAP_OK;
@@ -16761,9 +17129,24 @@ typedef struct lctx {
   const param_list *params; /* NULL: ground (goal) */
   int kind;                 /* PX_LIT_* */
   const char *what;         /* "action" or "method": who declares the parameters */
+  int ground;               /* the formula is ground outside its foralls (the goal) */
+  int base;                 /* the declared parameters [0, base); forall variables after */
+  int32_t quant;            /* -1, or the forall scope of the literals (see px_lit) */
 } lctx;
 
-/* A term: a parameter or an object. */
+static lctx lctx_make(const param_list *params, int kind, const char *what) {
+  lctx c;
+  c.params = params;
+  c.kind = kind;
+  c.what = what;
+  c.ground = params == NULL;
+  c.base = params ? params->n : 0;
+  c.quant = -1;
+  return c;
+}
+
+/* A term: a parameter or an object. The innermost binding of a name wins (a forall variable
+ * may shadow a parameter). */
 static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
   if (N(n)->list) {
     goap__px_error(t, n, GOAP_PARSE_ERROR,
@@ -16772,9 +17155,9 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
   }
   if (is_var(t, n)) {
     if (c->params)
-      for (int i = 0; i < c->params->n; ++i)
-        if (c->params->sym[i] == N(n)->sym) return -(i + 1);
-    if (c->params)
+      for (int i = c->params->n - 1; i >= 0; --i)
+        if (c->params->p[i].sym == N(n)->sym) return -(i + 1);
+    if (!c->ground)
       goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this %s)",
                nm(t, n), c->what ? c->what : "action");
     else
@@ -16858,11 +17241,50 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
   l->node = n;
   l->neg = (uint8_t)neg;
   l->kind = (uint8_t)c->kind;
+  l->quant = c->quant;
+  if (c->quant >= 0) t->nquant++;
   if (pred >= 0 && (c->kind == PX_LIT_ADD || c->kind == PX_LIT_DEL)) t->preds[pred].fluent = 1;
   return GOAP_OK;
 }
 
-/* A condition: and / not / atoms (precondition or goal). */
+static goap_status cond(px_task_core *t, int32_t n, const lctx *c);
+
+/* (forall (?v - type ...) body) in a precondition or goal: the body's literals are read with
+ * the variables appended to the parameters, and marked with the scope (quant) that
+ * goap__px_expand_foralls instantiates once the problem's objects are known. */
+static goap_status forall_cond(px_task_core *t, int32_t n, const lctx *c) {
+  int32_t vars = child(t, n, 1), body = child(t, n, 2);
+  if (N(n)->count != 3 || !N(vars)->list)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR,
+                          "'forall' takes a variable list and a formula: '(forall (?x - type) ...)'");
+  param_list pl;
+  pl_init(&pl, 0);
+  goap_status st = GOAP_OK;
+  int outer = c->params ? c->params->n : 0;
+  for (int i = 0; i < outer && st == GOAP_OK; ++i)
+    if (!pl_push(t, &pl, c->params->p[i].sym, c->params->p[i].type, c->params->p[i].node))
+      st = OOM(t, n);
+  pl.dup_from = outer;
+  if (st == GOAP_OK) st = typed_list(t, N(vars)->first, 0, on_param, &pl);
+  if (st == GOAP_OK && pl.n == outer)
+    st = goap__px_error(t, vars, GOAP_PARSE_ERROR, "'forall' binds no variable");
+  lctx in = *c;
+  in.params = &pl;
+  if (st == GOAP_OK) { /* the scope: base, count, then the types of every forall variable */
+    in.quant = (int32_t)t->args.n;
+    if (t->args.n > (size_t)INT32_MAX - (size_t)pl.n - 2 ||
+        !goap__px_ipush(&t->alloc, &t->args, c->base) ||
+        !goap__px_ipush(&t->alloc, &t->args, pl.n - c->base))
+      st = OOM(t, n);
+    for (int i = c->base; i < pl.n && st == GOAP_OK; ++i)
+      if (!goap__px_ipush(&t->alloc, &t->args, pl.p[i].type)) st = OOM(t, n);
+  }
+  if (st == GOAP_OK) st = cond(t, body, &in);
+  pl_free(t, &pl);
+  return st == GOAP_OK ? GOAP_OK : t->status;
+}
+
+/* A condition: and / not / forall / atoms (precondition or goal). */
 static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
   if (!N(n)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
@@ -16884,6 +17306,7 @@ static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
                       "unsupported construct: 'not' of a compound formula '(%s ...)'", ih);
     return atom_lit(t, a, 1, c);
   }
+  if (!strcmp(h, "forall")) return forall_cond(t, n, c);
   const char *what = unsupported_cond(h);
   if (what) return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s)", h, what);
   return atom_lit(t, n, 0, c);
@@ -16946,10 +17369,7 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK;
   const char *h = head(t, n);
-  lctx c;
-  c.params = pl;
-  c.kind = PX_LIT_ADD;
-  c.what = "action";
+  lctx c = lctx_make(pl, PX_LIT_ADD, "action");
   if (!strcmp(h, "and")) {
     for (int32_t a = N(N(n)->first)->next; a >= 0; a = N(a)->next)
       if (effect(t, s, a, pl) != GOAP_OK) return t->status;
@@ -16978,6 +17398,40 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
   return atom_lit(t, n, 0, &c);
 }
 
+/* The parameters (into pl), precondition and effect of an action. */
+static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32_t params,
+                               int32_t pre, int32_t eff, param_list *pl) {
+  if (params >= 0) {
+    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
+    if (typed_list(t, N(params)->first, 0, on_param, pl) != GOAP_OK) return t->status;
+  }
+  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
+    return OOM(t, sec);
+  px_schema s;
+  memset(&s, 0, sizeof s);
+  s.sym = N(name)->sym;
+  s.node = name;
+  s.nparams = pl->n;
+  s.ptypes = (int32_t)t->args.n;
+  for (int i = 0; i < pl->n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl->p[i].type)) return OOM(t, sec);
+  s.pnames = (int32_t)t->args.n;
+  for (int i = 0; i < pl->n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl->p[i].sym)) return OOM(t, sec);
+  s.lit0 = (int32_t)t->nlits;
+  s.cost_kind = PX_COST_NONE;
+  lctx c = lctx_make(pl, PX_LIT_PRE, "action");
+  if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
+  if (eff >= 0 && effect(t, &s, eff, pl) != GOAP_OK) return t->status;
+  if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
+    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
+  s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
+  int32_t id = (int32_t)t->nschemas;
+  t->schemas[t->nschemas++] = s;
+  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
+  return GOAP_OK;
+}
+
 static goap_status parse_action(px_task_core *t, int32_t sec) {
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name))
@@ -17000,40 +17454,10 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
     k = v;
   }
   param_list pl;
-  pl.n = 0;
-  pl.allow_dup = 0;
-  if (params >= 0) {
-    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
-    if (typed_list(t, N(params)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
-  }
-  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
-    return OOM(t, sec);
-  px_schema s;
-  memset(&s, 0, sizeof s);
-  s.sym = N(name)->sym;
-  s.node = name;
-  s.nparams = pl.n;
-  s.ptypes = (int32_t)t->args.n;
-  for (int i = 0; i < pl.n; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, pl.type[i])) return OOM(t, sec);
-  s.pnames = (int32_t)t->args.n;
-  for (int i = 0; i < pl.n; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, pl.sym[i])) return OOM(t, sec);
-  s.lit0 = (int32_t)t->nlits;
-  s.cost_kind = PX_COST_NONE;
-  lctx c;
-  c.params = &pl;
-  c.kind = PX_LIT_PRE;
-  c.what = "action";
-  if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
-  if (eff >= 0 && effect(t, &s, eff, &pl) != GOAP_OK) return t->status;
-  if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
-    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
-  s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
-  int32_t id = (int32_t)t->nschemas;
-  t->schemas[t->nschemas++] = s;
-  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
-  return GOAP_OK;
+  pl_init(&pl, 0);
+  goap_status st = action_body(t, sec, name, params, pre, eff, &pl);
+  pl_free(t, &pl);
+  return st;
 }
 
 /* ---- domain ----------------------------------------------------------------------------- */
@@ -17126,10 +17550,7 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
 
 static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
   *n = 0;
-  lctx c;
-  c.params = NULL;
-  c.kind = PX_LIT_GOAL;
-  c.what = "action";
+  lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   for (int32_t a = first; a >= 0; a = N(a)->next) {
     if (*n >= max) return goap__px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
     int32_t v = term(t, a, &c);
@@ -17204,10 +17625,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
 
 static goap_status sec_goal(px_task_core *t, int32_t s) {
   if (N(s)->count != 2) return goap__px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
-  lctx c;
-  c.params = NULL;
-  c.kind = PX_LIT_GOAL;
-  c.what = "action";
+  lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   t->goal0 = (int32_t)t->nlits;
   if (cond(t, child(t, s, 1), &c) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)t->goal0 > PX_MAX_LITS)
@@ -17275,55 +17693,73 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   for (size_t o = 0; o < t->nobjects; ++o)
     for (int32_t ty = t->objects[o].type; ty >= 0; ty = t->types[ty].parent)
       t->is_a[o * t->ntypes + (size_t)ty] = 1;
-  return GOAP_OK;
+  return goap__px_expand_foralls(t);
 }
 
 /* ---- entry points for hddl_parse.c ------------------------------------------------------- */
 
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n) {
-  param_list pl;
-  pl.n = 0;
-  pl.allow_dup = 0;
+  *syms = *types = NULL;
   *n = 0;
   if (!N(list)->list) return goap__px_error(t, list, GOAP_PARSE_ERROR, "':parameters' takes a list");
-  if (typed_list(t, N(list)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
-  for (int i = 0; i < pl.n; ++i) {
-    syms[i] = pl.sym[i];
-    types[i] = pl.type[i];
+  param_list pl;
+  pl_init(&pl, 0);
+  goap_status st = typed_list(t, N(list)->first, 0, on_param, &pl);
+  if (st == GOAP_OK) {
+    size_t k = pl.n ? (size_t)pl.n : 1;
+    *syms = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **syms);
+    *types = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **types);
+    if (!*syms || !*types) {
+      st = OOM(t, list);
+      goap__px_params_free(t, *syms, *types, pl.n);
+      *syms = *types = NULL;
+    } else {
+      for (int i = 0; i < pl.n; ++i) {
+        (*syms)[i] = pl.p[i].sym;
+        (*types)[i] = pl.p[i].type;
+      }
+      *n = pl.n;
+    }
   }
-  *n = pl.n;
-  return GOAP_OK;
+  pl_free(t, &pl);
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
-static void to_params(param_list *pl, const int32_t *syms, int n) {
-  pl->n = n;
-  pl->allow_dup = 0;
-  for (int i = 0; i < n && i < PX_MAX_PARAMS; ++i) {
-    pl->sym[i] = syms[i];
-    pl->type[i] = 0;
-    pl->node[i] = -1;
-  }
+void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n) {
+  size_t k = n > 0 ? (size_t)n : 1;
+  goap__px_free(&t->alloc, syms, k * sizeof *syms);
+  goap__px_free(&t->alloc, types, k * sizeof *types);
+}
+
+static int to_params(px_task_core *t, param_list *pl, const int32_t *syms, int n) {
+  pl_init(pl, 0);
+  for (int i = 0; i < n; ++i)
+    if (!pl_push(t, pl, syms[i], 0, -1)) return 0;
+  return 1;
 }
 
 goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what) {
   param_list pl;
-  to_params(&pl, syms, np);
-  lctx c;
-  c.params = &pl;
-  c.kind = PX_LIT_PRE;
-  c.what = what;
-  return cond(t, n, &c);
+  if (!to_params(t, &pl, syms, np)) {
+    pl_free(t, &pl);
+    return OOM(t, n);
+  }
+  lctx c = lctx_make(&pl, PX_LIT_PRE, what);
+  goap_status st = cond(t, n, &c);
+  pl_free(t, &pl);
+  return st;
 }
 
 int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
-  param_list pl;
-  to_params(&pl, syms, np);
-  lctx c;
-  c.params = syms ? &pl : NULL;
-  c.kind = PX_LIT_PRE;
-  c.what = what;
+  /* a read-only view of syms: term() only reads the names */
+  lctx c = lctx_make(NULL, PX_LIT_PRE, what);
+  c.ground = 0; /* a variable not among syms is unknown in this method or network */
+  if (!N(n)->list && syms && px_name(t, N(n)->sym)[0] == '?') {
+    for (int i = np - 1; i >= 0; --i)
+      if (syms[i] == N(n)->sym) return -(i + 1);
+  }
   return term(t, n, &c);
 }
 
@@ -18837,8 +19273,6 @@ goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int co
 
 /* #include "internal.h": inlined above */
 
-#define MAX_STEP_ARGS 64
-
 typedef struct vstate {
   const px_task_core *t;
   const goap_allocator *a;
@@ -18901,6 +19335,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     if (!set_atom(&v, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, 1)) goto oom;
   }
 
+  px_ivec symv = {NULL, 0, 0}, bindv = {NULL, 0, 0}; /* a step's names; its binding */
   size_t i = 0, line_start = 0;
   int line = 1, failed = 0;
   char msg[512], lt[400];
@@ -18915,7 +19350,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     }
     /* read the step's names */
     size_t start = i++;
-    int32_t syms[MAX_STEP_ARGS + 1];
+    symv.n = 0;
     int nsym = 0, unknown = -1;
     char unknown_name[128] = "";
     for (;;) {
@@ -18936,7 +19371,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       size_t j = i;
       while (j < len && !is_space((unsigned char)text[j]) && text[j] != '(' && text[j] != ')' && text[j] != ';')
         ++j;
-      if (nsym > MAX_STEP_ARGS) {
+      if (nsym == INT32_MAX) {
         st = plan_error(err, plan_name, line, col, text, len, "a step with too many arguments");
         goto done;
       }
@@ -18952,7 +19387,8 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
         unknown = nsym;
         goap__px_fmt(unknown_name, sizeof unknown_name, "%s", name);
       }
-      syms[nsym++] = sym;
+      if (!goap__px_ipush(v.a, &symv, sym)) goto oom;
+      nsym++;
       i = j;
     }
     int step = r->steps++;
@@ -18964,7 +19400,8 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       steptext[n] = 0;
     }
     const char *why = NULL;
-    int32_t si = -1, bind[PX_MAX_PARAMS];
+    const int32_t *syms = symv.v;
+    int32_t si = -1, *bind = NULL;
     if (nsym == 0) {
       why = "an empty step '()'";
     } else if (unknown == 0 || (si = px_map_get(&t->schema_of, syms[0])) < 0) {
@@ -18977,6 +19414,9 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     } else {
       const px_schema *s = &t->schemas[si];
       msg[0] = 0;
+      for (bindv.n = 0; bindv.n < (size_t)s->nparams;)
+        if (!goap__px_ipush(v.a, &bindv, -1)) goto oom;
+      bind = bindv.v;
       for (int k = 0; k < s->nparams && !msg[0]; ++k) {
         int32_t o = px_map_get(&t->obj_of, syms[k + 1]);
         int32_t ty = t->args.v[s->ptypes + k];
@@ -19072,11 +19512,12 @@ oom:
     goap__px_fmt(err->message, sizeof err->message, "out of memory");
   }
 done:
+  goap__px_ivec_free(v.a, &symv);
+  goap__px_ivec_free(v.a, &bindv);
   goap__px_aset_free(v.a, &v.state);
   return st;
 }
 /* macros of src/pddl/validate.c end here */
-#undef MAX_STEP_ARGS
 #undef holds
 #undef is_space
 #undef lit_text
