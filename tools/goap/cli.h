@@ -201,8 +201,10 @@ int cli_cmd_why(int argc, char **argv);
 void cli_usage_trace(FILE *out);
 void cli_usage_why(FILE *out);
 /* `goap check`: warns (stderr, `path:line: warning: ...`) about each scenario without `expect
- * no plan` whose goal relaxed reachability proves unreachable; returns how many. */
-int cli_why_check_scenarios(const char *path, const goap_file *f);
+ * no plan` whose goal relaxed reachability proves unreachable; returns how many. With json
+ * non-NULL the warnings are appended to it instead, as `check --json` diagnostic objects
+ * separated by ", ". */
+int cli_why_check_scenarios(const char *path, const goap_file *f, cli_buf *json);
 
 /* A start state and a goal chosen as `goap plan` chooses them. */
 typedef struct cli_target {

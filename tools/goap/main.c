@@ -112,7 +112,7 @@ void cli_usage_test(FILE *out) {
 }
 
 void cli_usage_check(FILE *out) {
-  fputs("usage: goap check [--strict] FILE...\n"
+  fputs("usage: goap check [--strict] [--json] FILE...\n"
         "\n"
         "Loads each FILE and reports its errors and warnings with their positions\n"
         "(file:line:col, the source line and a caret) on stderr, then a summary on stdout.\n"
@@ -122,6 +122,8 @@ void cli_usage_check(FILE *out) {
         "\n"
         "options:\n"
         "  --strict           warnings fail the check too\n"
+        "  --json             the diagnostics and each file's outline as one JSON object\n"
+        "                     on stdout, nothing on stderr (docs/cli.md)\n"
         "\n"
         "exit status: 0 no errors (warnings allowed unless --strict), 1 errors (or warnings\n"
         "with --strict), 2 usage error\n",
