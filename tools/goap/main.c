@@ -89,7 +89,8 @@ void cli_usage_plan(FILE *out) {
 }
 
 void cli_usage_test(FILE *out) {
-  fputs("usage: goap test [--search S] [--heuristic H] [--max-nodes N] [--max-ms T] FILE...\n"
+  fputs("usage: goap test [--search S] [--heuristic H] [--max-nodes N] [--max-ms T] [--json]\n"
+        "                 FILE...\n"
         "\n"
         "Runs every scenario of every FILE and checks its expectations:\n"
         "  expect cost C      the plan's cost equals C (relative tolerance 1e-9)\n"
@@ -106,6 +107,8 @@ void cli_usage_test(FILE *out) {
         "  --preferred, --lazy         search options (see goap plan --help)\n"
         "  --max-nodes N, --max-ms T   budgets per scenario; a scenario whose search runs out\n"
         "                     fails\n"
+        "  --json             one JSON object per result line: {\"file\", \"kind\", \"name\",\n"
+        "                     \"line\", \"pass\", \"detail\"}; last {\"passed\", \"failed\"}\n"
         "\n"
         "exit status: 0 all passed, 1 a scenario failed, 2 usage error or a file not loaded\n",
         out);

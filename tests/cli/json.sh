@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tests/cli/check_json.sh -- `goap check --json`: the diagnostics as one JSON object (the
-# browser playground's contract, docs/cli.md), checked field by field against the text mode.
-# usage: bash tests/cli/check_json.sh <path-to-goap> <tests directory>
+# tests/cli/json.sh -- `goap check --json` (the diagnostics as one JSON object) and `goap test
+# --json` (one JSON line per result): the browser playground's contract (docs/cli.md, web.md),
+# checked field by field against the text modes.
+# usage: bash tests/cli/json.sh <path-to-goap> <tests directory>
 set -u
 GOAP=${1:?usage}
 DIR=$(cd "${2:?usage}" && pwd)
@@ -48,6 +49,26 @@ ok "missing file: message" "[ \"\$(field '$TMP/out' 'j[\"files\"][0][\"diagnosti
 "$GOAP" check --json "$TMP/empty.goap" >"$TMP/out" 2>"$TMP/err"
 ok "empty file: exit 0" "[ $? = 0 ]"
 ok "empty file: an empty domain" "[ \"\$(field '$TMP/out' '*[j[\"files\"][0][k] for k in (\"ok\", \"variables\", \"actions\", \"scenarios\", \"diagnostics\")]')\" = 'True 0 0 [] []' ]"
+
+# goap test --json: one object per PASS/FAIL line of the text mode, with its detail, then totals.
+"$GOAP" test --json "$DIR/cli/failing.goap" >"$TMP/out" 2>"$TMP/err"
+ok "test --json failing: exit 1" "[ $? = 1 ]"
+ok "test --json failing: three lines" "[ \$(wc -l <'$TMP/out') = 3 ]"
+ok "test --json failing: the failure" "[ \"\$(sed -n 2p '$TMP/out')\" = '{\"file\": \"$DIR/cli/failing.goap\", \"kind\": \"scenario\", \"name\": \"wrong_cost\", \"line\": 16, \"pass\": false, \"detail\": \"expected cost 4, got 5 (plan withdraw_money order_pizza)\"}' ]"
+ok "test --json failing: totals" "[ \"\$(sed -n 3p '$TMP/out')\" = '{\"passed\": 1, \"failed\": 1}' ]"
+"$GOAP" test "$DIR/cli/failing.goap" >"$TMP/text"
+ok "test --json failing: the text mode's lines" "[ \"\$(python3 -c 'import json,sys
+for l in open(sys.argv[1]).readlines()[:-1]:
+    j = json.loads(l)
+    print((\"PASS %s:%s %s\" if j[\"pass\"] else \"FAIL %s:%s: scenario %s: %s\") % ((j[\"file\"], j[\"name\"], j[\"detail\"]) if j[\"pass\"] else (j[\"file\"], j[\"line\"], j[\"name\"], j[\"detail\"])))' '$TMP/out')\" = \"\$(head -2 '$TMP/text')\" ]"
+"$GOAP" test --json "$EX/soldier.goap" "$EX/trunk_thumper.goap" >"$TMP/out" 2>"$TMP/err"
+ok "test --json examples: exit 0" "[ $? = 0 ]"
+ok "test --json: door_stuck" "grep -qx '{\"file\": \"$EX/soldier.goap\", \"kind\": \"scenario\", \"name\": \"door_stuck\", \"line\": 97, \"pass\": true, \"detail\": \"(cost 6, plan get_ammo load_magazine kick_door shoot)\"}' '$TMP/out'"
+ok "test --json: a simulation" "grep -qx '{\"file\": \"$EX/soldier.goap\", \"kind\": \"simulation\", \"name\": \"both\", \"line\": 0, \"pass\": true, \"detail\": \"(simulation, 3 replans)\"}' '$TMP/out'"
+ok "test --json: an HTN scenario" "grep -qx '{\"file\": \"$EX/trunk_thumper.goap\", \"kind\": \"scenario\", \"name\": \"with_trunk\", \"line\": 101, \"pass\": true, \"detail\": \"(task be_troll, cost 3, plan go_to_enemy trunk_slam)\"}' '$TMP/out'"
+"$GOAP" test "$EX/soldier.goap" "$EX/trunk_thumper.goap" >"$TMP/text"
+ok "test --json: as many results as the text mode" "[ \$(grep -c '\"pass\"' '$TMP/out') = \$(grep -c '^PASS' '$TMP/text') ]"
+ok "test --json: the totals" "[ \"\$(tail -1 '$TMP/out')\" = \"{\\\"passed\\\": \$(grep -c '^PASS' '$TMP/text'), \\\"failed\\\": 0}\" ]"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
