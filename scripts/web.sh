@@ -51,6 +51,12 @@ emcc "${objs[@]}" "${link[@]}" -o "$out/size/goap-module.js" 2>/dev/null ||
 
 cp -R "$root"/web/site/. "$site"/
 cp "$root"/examples/*.goap "$site/examples/"
+# What the pages need as scripts, since file:// forbids fetching files and workers from disk:
+# the module's code as a string (goap.js starts its Web Worker from it), the examples and the
+# trace viewer (tools/goap/trace_viewer.html, the very page `goap trace --html` writes).
+python3 "$root/web/js_strings.py" "$site/goap-module-src.js" GOAP_MODULE_SOURCE "$site/goap-module.js"
+python3 "$root/web/js_strings.py" "$site/trace-viewer.js" GOAP_TRACE_VIEWER_HTML "$root/tools/goap/trace_viewer.html"
+python3 "$root/web/js_strings.py" "$site/examples.js" GOAP_EXAMPLES "$root"/examples/*.goap
 wasm="$out/size/goap-module.wasm"
 echo "web.sh: goap-module.wasm $(wc -c <"$wasm") bytes, $(gzip -9c "$wasm" | wc -c) gzipped"
 echo "web.sh: open file://$site/index.html"
