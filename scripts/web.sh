@@ -29,7 +29,8 @@ srcs+=("$root"/tools/goap/*.c "$root"/web/src/*.c "$out/gen/embedded.c")
 
 cflags=(-std=c11 -O2 -DNDEBUG -DGOAP_CLI_NO_ARENA -Dmain=goap_cli_main
   "-DGOAP_EXAMPLES_DIR=\"/examples\"" -I"$root/include" -I"$root/src" -I"$root/tools/goap"
-  -Wall -Wextra -Wno-unused-parameter)
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wstrict-prototypes
+  -Wmissing-prototypes -Wundef -Wcast-qual -Wwrite-strings -Werror)
 # Compile each file once (only when it changed), then link.
 objs=()
 for s in "${srcs[@]}"; do
@@ -37,7 +38,10 @@ for s in "${srcs[@]}"; do
   o="$out/obj/${rel//\//_}.o"
   objs+=("$o")
   if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$0" -nt "$o" ] || [ -n "$(find "$root/include" "$root/src" "$root/tools/goap" -name '*.h' -newer "$o" -print -quit)" ]; then
-    emcc "${cflags[@]}" -c "$s" -o "$o"
+    extra=()
+    # the tool's main() is compiled as goap_cli_main (web/src/web_cli.c declares it)
+    [ "$s" = "$root/tools/goap/main.c" ] && extra=(-Wno-missing-prototypes)
+    emcc "${cflags[@]}" "${extra[@]}" -c "$s" -o "$o"
   fi
 done
 link=(-O2 -sMODULARIZE=1 -sEXPORT_NAME=createGoapModule -sALLOW_MEMORY_GROWTH=1

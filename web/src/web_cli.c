@@ -29,8 +29,9 @@ EMSCRIPTEN_KEEPALIVE int goap_web_run(const char *args) {
     return 2;
   }
   memcpy(copy, args, len + 1);
+  static char program[] = "goap";
   int argc = 0;
-  argv[argc++] = (char *)"goap";
+  argv[argc++] = program;
   char *p = copy;
   while (len > 0) {
     argv[argc++] = p;
