@@ -190,7 +190,7 @@ async function main() {
     const lim = JSON.parse(cli(["plan", "big.goap", "--scenario", "far", "--max-nodes", "500", "--max-ms", "2000", "--json"], bigText, "big.goap"));
     eq(lim.status, "node_limit", "the CLI runs out of nodes too");
     const head = await page.textContent("#planHead");
-    check(head.includes("node_limit") && head.includes("node budget") && head.includes("Partial plan"), "budget: the status and the partial plan are named: " + head);
+    check(head.includes("node_limit") && head.includes("node budget") && head.includes("Partial plan: the most promising path so far, cost " + lim.cost), "budget: the status and the partial plan are named: " + head);
     eq(await planSteps(page), lim.plan, "budget: the CLI's partial plan");
     check(lim.plan.length > 0, "budget: the partial plan is not empty");
     await page.screenshot({ path: path.join(outDir, "playground_budget.png") });

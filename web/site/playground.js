@@ -271,10 +271,10 @@
       if (key !== currentKey("plan")) return;
       why.textContent = clip(w.text);
     } else if (STATUS_TEXT[r.status] || r.partial) {
-      head.innerHTML = title + '<span class="st-limit">' + esc(r.status) + "</span>: " + esc(STATUS_TEXT[r.status] || "the search stopped") +
-        (r.partial ? ". Partial plan (the most promising path so far" + (r.cost !== undefined ? ", cost " + esc(r.cost) : "") + "):" : ".") +
+      head.innerHTML = title + '<span class="st-limit">' + esc(r.status) + "</span>: " + esc(STATUS_TEXT[r.status] || "the search stopped") + "." +
         (r.status === "node_limit" ? " Raise the node budget above to search further." :
-         r.status === "time_limit" ? " Raise the time budget above to search longer." : "");
+         r.status === "time_limit" ? " Raise the time budget above to search longer." : "") +
+        (r.partial ? '<div class="sub">Partial plan: the most promising path so far' + (r.cost !== undefined ? ", cost " + esc(r.cost) : "") + "</div>" : "");
     } else {
       head.innerHTML = title + '<span class="st-bad">' + esc(r.status) + "</span>: " + esc(r.message || "");
     }
@@ -407,7 +407,11 @@
     clearTimeout(timer);
     timer = setTimeout(update, DEBOUNCE_MS);
   }
-  editor.addEventListener("input", () => { layoutEditor(); schedule(); });
+  editor.addEventListener("input", () => {
+    layoutEditor();
+    schedule();
+    if (exSel.value && editor.value !== GOAP_EXAMPLES[exSel.value]) exSel.value = "";   // now the user's file
+  });
   $("fileName").addEventListener("change", schedule);
   editor.addEventListener("keydown", (e) => {
     if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
@@ -426,6 +430,7 @@
     setBig(text.length > LARGE_BYTES ? text : null);
     editor.value = big ? "" : text;
     $("fileName").value = name;
+    exSel.value = GOAP_EXAMPLES[name] === text ? name : "";
     target = null;
     layoutEditor();
     update();
@@ -492,7 +497,6 @@
     try {
       const f = await decodeFragment(location.hash);
       if (!f) return false;
-      exSel.value = GOAP_EXAMPLES[f.name] === f.text ? f.name : "";
       setText(f.text, f.name);
       return true;
     } catch (e) {
