@@ -11,10 +11,16 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 site="$out/site"
 # Debian's emcc needs its node modules (acorn, ...) on NODE_PATH.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
+if ! command -v emcc >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+  "$root/scripts/install-deps.sh" || true
+fi
 if ! command -v emcc >/dev/null 2>&1; then
-  echo "web.sh: emcc (emscripten) is not installed; run scripts/install-deps.sh" >&2
+  echo "web.sh: emcc (emscripten) is not installed and scripts/install-deps.sh could not install it" >&2
   exit 3
 fi
+# emcc builds its system libraries into its cache on first use: Debian's is under /usr/share,
+# writable by root only; otherwise use one of our own.
+if [ -z "${EM_CACHE:-}" ] && [ ! -w /usr/share/emscripten/cache ]; then export EM_CACHE="$out/emcache"; fi
 mkdir -p "$out/gen" "$out/obj" "$site/examples"
 
 # The files the native build embeds at configure time (CMakeLists.txt), embedded the same way.

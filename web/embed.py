@@ -11,4 +11,10 @@ for arg in sys.argv[2:]:
     out.append('const unsigned char %s[] = {\n  %s%s0x00};' % (name, ',\n  '.join(rows), ',\n  ' if rows else ''))
     out.append('const size_t %s_size = %d;' % (name, len(data)))
     out.append('')
-open(sys.argv[1], 'w').write('\n'.join(out))
+text = '\n'.join(out)
+try:
+    same = open(sys.argv[1]).read() == text
+except OSError:
+    same = False
+if not same:  # unchanged: keep its date, so web.sh does not recompile it
+    open(sys.argv[1], 'w').write(text)
