@@ -228,6 +228,24 @@ async function main() {
                 `long tasks ${probe.long.length} (longest ${Math.max(0, ...probe.long).toFixed(1)} ms); plan: ${hugeHead}`);
     await page.screenshot({ path: path.join(outDir, "playground_huge.png") });
 
+    // the agents API (goap.js Goap.Agent, on the page's thread with goap-module.js)
+    await page.addScriptTag({ path: path.join(site, "goap-module.js") });
+    const ag = await page.evaluate(async (text) => {
+      const a = await Goap.Agent.create(text, "soldier.goap");
+      const events = [];
+      for (let f = 0; f < 60; f++) { a.update(0.1); events.push(...a.inspect().events); }
+      const end = a.inspect();
+      a.destroy();
+      let err = null;
+      try { await Goap.Agent.create(text.replace("pre has_ammo", "pre has_amo"), "bad.goap"); } catch (e) { err = e.message; }
+      return { plans: events.filter((e) => e.event === "plan"), done: events.filter((e) => e.event === "goal_done").length, end, err };
+    }, soldier);
+    const dflt = JSON.parse(cli(["plan", "soldier.goap", "--scenario", "default", "--json"], soldier, "soldier.goap"));
+    eq(ag.plans.map((p) => [p.plan, p.cost]), [[dflt.plan, dflt.cost]], "agent: one plan, the CLI's for the default state");
+    eq([ag.done, ag.end.memory.target_dead, ag.end.goal], [1, 1, null], "agent: the goal done, the target dead, idle");
+    const badDiag = JSON.parse(cli(["check", "--json", "bad.goap"], soldier.replace("pre has_ammo", "pre has_amo"), "bad.goap")).files[0].diagnostics[0];
+    eq(ag.err, `/agent2-bad.goap:${badDiag.line}:${badDiag.col}: ${badDiag.message}`, "agent: a bad file's diagnostic");
+
     // screenshots: the door_stuck plan at 1280x800 (above) and 1920x1080
     const wide = await newPage(1920, 1080);
     await wide.goto(url);

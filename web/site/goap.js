@@ -190,6 +190,48 @@
     return { severity: "error", file: name, line: 0, col: 0, message: message(r), hint: "", source: "" };
   }
 
+  // ---- agents on the page's own thread (a live scene updates them every frame) -----------
+  // They need the module itself: load goap-module.js (createGoapModule) before calling.
+  let modulePromise = null;
+  function loadModule() {
+    if (!modulePromise) {
+      if (typeof root.createGoapModule !== "function") return Promise.reject(new Error("goap.js: load goap-module.js first"));
+      modulePromise = root.createGoapModule({ print: () => {}, printErr: () => {} });
+    }
+    return modulePromise;
+  }
+  let agentFiles = 0;
+  // One agent with every action and goal of a .goap file, in an empty world: each action
+  // succeeds after its `duration`; set() changes what it believes, as a sensor would.
+  class GoapAgent {
+    // Resolves with the agent, or rejects with an Error carrying .diagnostics (goap check's).
+    static async create(text, name) {
+      const M = await loadModule();
+      const path = "/agent" + (++agentFiles) + "-" + String(name || "domain.goap").replace(/[^\w.-]/g, "_");
+      M.FS.writeFile(path, String(text));
+      const h = M.ccall("goap_web_agent_create", "number", ["string"], [path]);
+      if (!h) {
+        M.ccall("goap_web_run", "number", ["string"], [["check", "--json", path].join("\n")]);
+        const j = parseJson(M.FS.readFile("/out/stdout", { encoding: "utf8" }));
+        M.FS.unlink(path);
+        const diags = j && j.files ? j.files[0].diagnostics : [];
+        const e = new Error(diags.length ? diags[0].file + ":" + diags[0].line + ":" + diags[0].col + ": " + diags[0].message : "the agent cannot be created");
+        e.diagnostics = diags;
+        throw e;
+      }
+      M.FS.unlink(path);
+      return new GoapAgent(M, h);
+    }
+    constructor(M, h) { this.M = M; this.h = h; }
+    // Advances it by dt seconds; returns the status (0: ok, see goap_status).
+    update(dt) { return this.h ? this.M.ccall("goap_web_agent_update", "number", ["number", "number"], [this.h, dt]) : -1; }
+    // Sets a variable of its memory by name (bools 0/1, enums by index); returns the status.
+    set(variable, value) { return this.h ? this.M.ccall("goap_web_agent_set", "number", ["number", "string", "number"], [this.h, variable, value | 0]) : -1; }
+    // {time, goal, action, plan[], step, cost, planning, memory{var: value}, events[] since the last inspect}.
+    inspect() { return this.h ? JSON.parse(this.M.ccall("goap_web_agent_inspect", "string", ["number"], [this.h])) : null; }
+    destroy() { if (this.h) this.M.ccall("goap_web_agent_destroy", null, ["number"], [this.h]); this.h = 0; }
+  }
+
   // Goap.create(options) -> a session (options: maxNodes, maxMs, timeoutMs defaults).
-  root.Goap = { create: (options) => new GoapSession(options), DEFAULTS };
+  root.Goap = { create: (options) => new GoapSession(options), DEFAULTS, loadModule, Agent: GoapAgent };
 })(typeof self !== "undefined" ? self : this);
