@@ -32,7 +32,7 @@ const tmp = fs.mkdtempSync(path.join(require("os").tmpdir(), "goap-playground-")
 function cli(args, text, name) {
   fs.writeFileSync(path.join(tmp, name), text);
   try {
-    return execFileSync(goap, args, { cwd: tmp, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return execFileSync(goap, args, { cwd: tmp, encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] });
   } catch (e) { return e.stdout; }
 }
 
@@ -223,6 +223,9 @@ async function main() {
     const status = await page.textContent("#status"), hugeHead = await page.textContent("#planHead");
     check(/10000 actions/.test(status), "10,000 actions: the status names the domain's size: " + status);
     check(/^scenario all: (plan found|no plan|\S+_limit|timeout)/.test(hugeHead), "10,000 actions: the plan panel gives a clear result: " + hugeHead);
+    const hugeWarn = JSON.parse(cli(["check", "--json", "huge.goap"], huge, "huge.goap")).warnings;
+    eq(await page.textContent("#diagSummary"), hugeWarn + " warnings", "10,000 actions: the CLI's warning count");
+    eq(await page.textContent("#diagnostics .diag.muted"), "… and " + (hugeWarn - 100) + " more (goap check lists them all)", "10,000 actions: 100 listed, the rest counted");
     const maxGap = Math.max(0, ...probe.gaps);
     console.log(`10,000 actions: ${hugeMs} ms to check, test and plan (${huge.length} bytes); longest frame gap ${maxGap.toFixed(1)} ms; ` +
                 `long tasks ${probe.long.length} (longest ${Math.max(0, ...probe.long).toFixed(1)} ms); plan: ${hugeHead}`);

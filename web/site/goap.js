@@ -35,6 +35,17 @@
         out.stdout = text("/out/stdout");
         out.stderr = text("/out/stderr");
         for (const p of q.read || []) { out.files[p] = text(p); try { M.FS.unlink(p); } catch (x) { /* absent */ } }
+        if (q.maxDiagnostics >= 0) {  // `check --json` parsed here, its lists cut: less for the page's thread
+          try {
+            const j = JSON.parse(out.stdout);
+            for (const f of j.files) {
+              f.omitted = Math.max(0, f.diagnostics.length - q.maxDiagnostics);
+              f.diagnostics = f.diagnostics.slice(0, q.maxDiagnostics);
+            }
+            out.json = j;
+            out.stdout = "";
+          } catch (x) { /* not JSON: left as text */ }
+        }
       } catch (err) {
         out.rc = -1;
         out.stderr = "the planner stopped: " + (err && err.message ? err.message : String(err));
@@ -87,7 +98,7 @@
 
     // Runs argv (the words after `goap`) in the worker; resolves with {rc, stdout, stderr,
     // files, ms} (rc -1: the run did not finish: timeout, cancelled, or a crash).
-    run(argv, read, timeoutMs) {
+    run(argv, read, timeoutMs, extra) {
       const call = () => new Promise((resolve) => {
         this.startWorker();
         const write = {};
@@ -101,7 +112,7 @@
         }, limit);
         const done = (r) => { clearTimeout(timer); this.pending = null; resolve(r); };
         this.pending = { id, done };
-        this.worker.postMessage({ id, argv, write, read: read || [] });
+        this.worker.postMessage(Object.assign({ id, argv, write, read: read || [] }, extra || {}));
       });
       const p = this.queue.then(call, call);
       this.queue = p.catch(() => {});
@@ -114,14 +125,17 @@
     // {ok, diagnostics[], errors, warnings, outline} where diagnostics are `goap check --json`'s
     // ({severity, file, line, col, message, hint, source}) and outline is the file's entry
     // ({domain, variables, actions, goals[], scenarios[], simulations[]}; null on an error).
-    async loadDomain(text, name) {
+    // options.maxDiagnostics: keep only the first N diagnostics (the rest are counted in
+    // `omitted`), which spares the page's thread the JSON of thousands of warnings.
+    async loadDomain(text, name, options) {
       this.text = String(text);
       if (name) this.name = String(name).replace(/[^\w.-]/g, "_") || "domain.goap";
-      const r = await this.run(["check", "--json", this.name]);
-      const j = parseJson(r.stdout);
-      if (!j || !j.files || !j.files.length) return { ok: false, errors: 1, warnings: 0, outline: null, diagnostics: [failure(this.name, r)] };
+      const max = options && options.maxDiagnostics >= 0 ? options.maxDiagnostics : -1;
+      const r = await this.run(["check", "--json", this.name], null, 0, { maxDiagnostics: max });
+      const j = r.json || parseJson(r.stdout);
+      if (!j || !j.files || !j.files.length) return { ok: false, errors: 1, warnings: 0, omitted: 0, outline: null, diagnostics: [failure(this.name, r)] };
       const f = j.files[0];
-      return { ok: f.ok, errors: f.errors, warnings: f.warnings, diagnostics: f.diagnostics, outline: f.ok ? f : null };
+      return { ok: f.ok, errors: f.errors, warnings: f.warnings, omitted: f.omitted || 0, diagnostics: f.diagnostics, outline: f.ok ? f : null };
     }
 
     // What to plan for: a scenario name, or {scenario} / {goal} / {want} with an optional

@@ -16,7 +16,8 @@
   const session = Goap.create();
   const VIEWER_MAX_NODES = 5000;   // the search tree tab records at most this many nodes
   const DEBOUNCE_MS = 300;
-  const MAX_DIAGS = 100;           // diagnostics listed (the gutter marks them all)
+  const MAX_DIAGS = 100;           // diagnostics listed
+  const MAX_MARKED = 1000;         // diagnostics marked in the gutter (loaded from the worker)
   const MAX_TEXT = 20000;          // characters of `goap why` shown
   const clip = (t) => t.length <= MAX_TEXT ? t : t.slice(0, MAX_TEXT) + "\n… (" + (t.length - MAX_TEXT).toLocaleString("en") +
     " more characters: run goap why on the file for the whole text)";
@@ -173,10 +174,11 @@
       div.dataset.line = d.line; div.dataset.col = d.col;
       frag.appendChild(div);
     }
-    if (ds.length > MAX_DIAGS) {
+    const hidden = ds.length - Math.min(ds.length, MAX_DIAGS) + (res.omitted || 0);
+    if (hidden > 0) {
       const more = document.createElement("div");
       more.className = "diag muted";
-      more.textContent = "… and " + (ds.length - MAX_DIAGS) + " more (goap check lists them all)";
+      more.textContent = "… and " + hidden + " more (goap check lists them all)";
       frag.appendChild(more);
     }
     box.replaceChildren(frag);
@@ -373,7 +375,7 @@
     const text = docText();
     setStatus("checking…", "busy");
     const t0 = performance.now();
-    const res = await session.loadDomain(text, fileName());
+    const res = await session.loadDomain(text, fileName(), { maxDiagnostics: MAX_MARKED });
     if (g !== gen) return;
     renderDiagnostics(res);
     if (!res.ok) {
