@@ -281,7 +281,7 @@
       head.innerHTML = title + '<span class="st-bad">' + esc(r.status) + "</span>: " + esc(r.message || "");
     }
     stats.textContent = r.expanded !== undefined ? r.expanded + " expanded, " + r.generated + " generated, " +
-      r.nodes + " nodes stored, " + (r.time_us / 1000).toFixed(2) + " ms (budgets: " + b.maxNodes + " nodes, " + b.maxMs + " ms)" : "";
+      r.nodes + " nodes stored, " + (r.time_us >= 1000 ? (r.time_us / 1000).toFixed(1) + " ms" : r.time_us >= 1 ? Math.round(r.time_us) + " µs" : "too fast for the browser's clock") + " (budgets: " + b.maxNodes + " nodes, " + b.maxMs + " ms)" : "";
   }
 
   // ---- the search tree: the trace viewer of `goap trace --html`, in a frame -----------------------
