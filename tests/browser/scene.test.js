@@ -1,5 +1,5 @@
 // scene.test.js -- the live scene (build-web/site/scene.html) in headless Chromium.
-// usage: node scene.test.js SITE_DIR OUT_DIR (see web.sh.test runner web_run.sh)
+// usage: node scene.test.js SITE_DIR OUT_DIR (tests/browser/scene.sh runs it for CTest)
 //
 // The village with 50 villagers: 600 frames at x4 (40 s of simulated time) through the test
 // hook; every villager achieved its goal at least once and none went more than NOPLAN_MAX s
