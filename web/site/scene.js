@@ -79,7 +79,7 @@
   const SQUAD = {
     file: "squad.goap", sim: "flank", watch: "in_cover,flanking,suppressing,player_down,man_down",
     search: "astar", heuristic: "", budget: 64, slots: 0, secsPerCost: 0.5,
-    counts: [1, 2, 4, 10], count: 4, countLabel: (n) => n + " squad" + (n > 1 ? "s" : "") + " (" + n * 5 + " agents)",
+    counts: [1, 2, 4, 10], count: 4, countLabel: (n) => n * 5 + " (" + n + " squad" + (n > 1 ? "s" : "") + ")",
     setup(S) {
       const sim = parseSimulation(S.text, this.sim);
       S.sim = sim;
@@ -98,7 +98,7 @@
     cellName: (S, c) => S.cols[c % 3],
     layout(S, w, h) {
       const gap = GAP, lanes = S.count, top = gap, laneH = (h - top - gap * lanes) / lanes;
-      const colW = [0.3, 0.3, 0.26].map((f) => f * (w - 2 * gap));
+      const colW = [0.22, 0.42, 0.26].map((f) => f * (w - 2 * gap));
       const cells = [];
       for (let q = 0; q < lanes; q++) {
         let x = gap;
@@ -365,7 +365,8 @@
         const kind = def.kindOf(S, i), sel = i === ui.selected;
         if (sel) { ctx.fillStyle = "#dbeafe"; ctx.fillRect(c.x + 4, y - ROW / 2, c.w - 8, ROW); }
         shape(kind, c.x + 16, y, 5, a[7] ? "#dc2626" : COLORS[kind % COLORS.length], false);
-        const goal = a[0] >= 0 ? names.goals[a[0]].name : a[3] ? "planning…" : "idle";
+        const goal = a[0] >= 0 ? names.goals[a[0]].name : a[3] ? "planning…"
+          : S.agents[i].doneAt >= 0 ? "goal achieved, resting" : "idle";
         const act = a[1] >= 0 ? " › " + names.actions[a[1]].name : "";
         ctx.fillStyle = a[0] >= 0 ? "#1f2328" : "#6a6f76";
         ctx.fillText(fit(S.agents[i].name + "  " + goal + act, c.w - 36), c.x + 28, y);

@@ -45,7 +45,6 @@
 #define SCENE_EVENTS 16  /* per agent: the recent timeline the inspector shows */
 #define SCENE_MAX_TYPES 64
 #define SCENE_MAX_WATCH 8
-#define SCENE_TREE_NODES 4000
 
 static double now_ms(void) {
 #ifdef __EMSCRIPTEN__
@@ -565,8 +564,8 @@ SCENE_EXPORT int goap_scene_assign(goap_scene *s, int agent, int squad, const ch
     for (int k = 0; k < n; ++k) {
       goap_var_info vi;
       goap_domain_var_info(s->d, eff[k].var, &vi);
-      int64_t v = eff[k].op == GOAP_ADD ? (int64_t)goap_state_get(s->d, tmp, eff[k].var) + eff[k].value
-                                        : (int64_t)eff[k].value;
+      int64_t v = eff[k].value;
+      if (eff[k].op == GOAP_ADD) v += goap_state_get(s->d, tmp, eff[k].var);
       if (v < vi.lo) v = vi.lo;
       if (v > vi.hi) v = vi.hi;
       goap_state_set(s->d, tmp, eff[k].var, (int32_t)v);
@@ -641,9 +640,10 @@ SCENE_EXPORT int goap_scene_order(goap_scene *s, int squad, const char *behavior
 
 /* ---- running ------------------------------------------------------------------------------ */
 
-/* At most n agents search for a plan per goap_scene_update (0: no limit, the default);
- * the others that are searching (or have no goal, so will search) wait for their turn (their time is kept and given to them
- * on their next update). The turn goes round, so every agent gets one. */
+/* At most n agents search for a plan per goap_scene_update (0: no limit, the default); the
+ * others that are searching (or have no goal, so will search) wait for their turn (their
+ * time is kept and given to them on their next update). The turn goes round, so every agent
+ * gets one. */
 SCENE_EXPORT int goap_scene_planning_slots(goap_scene *s, int n) {
   if (!s || n < 0) return -1;
   s->slots = n;
@@ -855,7 +855,7 @@ static void write_tree(goap_scene *s, scene_agent *sa, sbuf *b) {
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);
     p = goap_planner_create(s->d, &pd);
-    rec.cap = SCENE_TREE_NODES;
+    rec.cap = s->max_nodes; /* the agents' own budget: the same search, the same outcome */
     rec.nodes = (tree_node *)calloc(rec.cap, sizeof *rec.nodes);
   }
   if (!p || !rec.nodes) {
@@ -872,7 +872,7 @@ static void write_tree(goap_scene *s, scene_agent *sa, sbuf *b) {
   req.want_count = nw;
   req.search = s->search;
   req.heuristic = s->heuristic;
-  req.max_nodes = SCENE_TREE_NODES;
+  req.max_nodes = s->max_nodes;
   req.costs = goap_agent_type_costs(t, NULL);
   int32_t plan[256];
   goap_result res;
@@ -890,7 +890,7 @@ static void write_tree(goap_scene *s, scene_agent *sa, sbuf *b) {
   sb_printf(b, ",\"partial\":%d,\"plan\":[", res.partial);
   for (int i = 0; i < res.plan_length && i < 256; ++i) sb_printf(b, "%s%d", i ? "," : "", plan[i]);
   sb_printf(b, "],\"expanded\":%llu,\"limit\":%d,\"nodes\":[",
-            (unsigned long long)res.stats.expanded, SCENE_TREE_NODES);
+            (unsigned long long)res.stats.expanded, (int)s->max_nodes);
   for (uint32_t i = 0; i < rec.n; ++i) {
     const tree_node *x = &rec.nodes[i];
     sb_printf(b, "%s[%ld,%ld,", i ? "," : "", (long)x->parent, (long)x->action);
