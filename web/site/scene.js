@@ -79,7 +79,7 @@
   const SQUAD = {
     file: "squad.goap", sim: "flank", watch: "in_cover,flanking,suppressing,player_down,man_down",
     search: "astar", heuristic: "", budget: 64, slots: 0, secsPerCost: 0.5,
-    counts: [1, 2, 4, 10], count: 4, countLabel: (n) => n * 5 + " (" + n + " squad" + (n > 1 ? "s" : "") + ")",
+    counts: [1, 2, 4, 10], count: 4, countLabel: (n) => String(n * 5),
     setup(S) {
       const sim = parseSimulation(S.text, this.sim);
       S.sim = sim;
@@ -90,7 +90,7 @@
         S.squads.push({ id, clock: -q * 1.5, next: 0, idleFor: 0, round: 1 });
         for (const m of sim.members) S.add("agent:" + m.type, m.name + (S.count > 1 ? "·" + (q + 1) : ""), "", sim.given, id);
       }
-      S.cols = ["open ground", "cover", "flank"];
+      S.cols = ["open", "cover", "flank"];
       S.cellCount = S.count * 3;
     },
     kindOf: (S, i) => S.kinds.indexOf(S.sim.members[i % S.sim.members.length].type),
@@ -583,7 +583,7 @@
     if (now - ui.fpsAt >= 1000) {
       ui.fps = ui.fpsFrames * 1000 / (now - ui.fpsAt);
       ui.fpsFrames = 0; ui.fpsAt = now;
-      $("fps").textContent = ui.fps.toFixed(0);
+      if (!ui.paused) $("fps").textContent = ui.fps.toFixed(0);
     }
     if (S && !ui.paused) {
       advance(ui.speed / 60);
@@ -629,7 +629,12 @@
     ui.speed = v;
     document.querySelectorAll(".speeds button").forEach((b) => b.classList.toggle("on", +b.dataset.speed === v));
   }
-  function setPaused(p) { ui.paused = p; $("playBtn").textContent = p ? "Play" : "Pause"; }
+  function setPaused(p) {
+    ui.paused = p;
+    $("playBtn").textContent = p ? "Play" : "Pause";
+    if (p) $("fps").textContent = "paused";
+    $("fpsUnit").hidden = p;
+  }
   function stepOnce() {
     if (!S) return;
     setPaused(true);
