@@ -43,13 +43,14 @@ async function measureFps(page, kind, count) {
       frames++;
       if (now - t0 < 3000) requestAnimationFrame(f);
       else {
-        const ms = window.goapScene.stats().ms.slice(-120);
-        resolve({ fps: frames * 1000 / (now - t0), avgMs: ms.reduce((a, b) => a + b, 0) / ms.length, maxMs: Math.max(...ms) });
+        const st = window.goapScene.stats(), ms = st.ms.slice(-120), work = st.work.slice(-120);
+        const avg = (v) => v.reduce((a, b) => a + b, 0) / v.length;
+        resolve({ fps: frames * 1000 / (now - t0), avgMs: avg(ms), maxMs: Math.max(...ms), work: avg(work), workMax: Math.max(...work) });
       }
     }
     requestAnimationFrame(f);
   }));
-  console.log(`fps: ${kind} with ${count} ${kind === "squad" ? "squads" : "agents"}: ${r.fps.toFixed(1)} fps, planner ${r.avgMs.toFixed(2)} ms/frame (max ${r.maxMs.toFixed(2)} ms)`);
+  console.log(`fps: ${kind} with ${count} ${kind === "squad" ? "squads" : "agents"}: ${r.fps.toFixed(1)} fps, planner ${r.avgMs.toFixed(2)} ms/frame (max ${r.maxMs.toFixed(2)} ms), the page's work ${r.work.toFixed(2)} ms/frame (max ${r.workMax.toFixed(2)} ms)`);
   return r;
 }
 

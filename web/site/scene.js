@@ -18,7 +18,11 @@
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  const canvas = $("view"), ctx = canvas.getContext("2d");
+  const canvas = $("view"), screen = canvas.getContext("2d");
+  // the places and their rows are drawn on `layer` only when what they show changed; each
+  // frame copies it and draws the walkers on top
+  const layerCanvas = document.createElement("canvas"), layer = layerCanvas.getContext("2d");
+  let ctx = screen, layerSig = "";
   const COLORS = ["#2563eb", "#c2410c", "#15803d", "#7c3aed", "#b45309", "#0e7490", "#be185d", "#4d7c0f"];
   const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif';
   const FONT_B = '600 13px system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif';
@@ -200,7 +204,7 @@
   // ---- a running scene ----------------------------------------------------------------------
   let S = null;
   const ui = { speed: 1, paused: false, selected: -1, inspectAt: 0, inspectPlans: -1, showAll: false,
-    fpsFrames: 0, fpsAt: performance.now(), fps: 0, msHist: [], lastTree: null };
+    fpsFrames: 0, fpsAt: performance.now(), fps: 0, msHist: [], workHist: [], lastTree: null };
 
   function start(kind, count, seed, failRate) {
     if (S) { C.destroy(S.ptr); S = null; }
@@ -291,7 +295,10 @@
     const r = canvas.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
     W = Math.max(200, r.width); H = Math.max(200, r.height);
     canvas.width = Math.round(W * dpr); canvas.height = Math.round(H * dpr);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    layerCanvas.width = canvas.width; layerCanvas.height = canvas.height;
+    screen.setTransform(dpr, 0, 0, dpr, 0, 0);
+    layer.setTransform(dpr, 0, 0, dpr, 0, 0);
+    layerSig = "";
     if (S) S.cells = S.def.layout(S, W, H);
     draw();
   }
@@ -332,29 +339,50 @@
   }
 
   const hits = [];
+  let rowHits = [];
   function draw() {
+    ctx = screen;
     ctx.clearRect(0, 0, W, H);
     hits.length = 0;
     if (!S || !S.cells) return;
     const def = S.def, cells = S.cells, fr = S.frame, names = S.names;
-    // places
+    // every agent is a row of the place it is at (until the walk there ends); a walking
+    // agent is also a dot moving along the gutters between the places
+    const walking = [];
+    for (const c of cells) c.rows = [];
+    let sig = ui.selected + "|";
+    fr.agents.forEach((a, i) => {
+      const from = def.cellOf(S, i, a[9]), to = def.cellOf(S, i, nextValues(a[9], a[1]));
+      if (to !== from && a[1] >= 0 && cells[to]) walking.push([i, from, to, a[2]]);
+      if (cells[from]) cells[from].rows.push(i);
+      sig += from + "," + a[0] + "," + a[1] + "," + a[3] + "," + a[7] + "," + (S.agents[i].doneAt >= 0) + "," + a[9].join(",") + ";";
+    });
+    if (sig !== layerSig) { // redraw the places
+      layerSig = sig;
+      ctx = layer;
+      ctx.clearRect(0, 0, W, H);
+      rowHits = [];
+      drawPlaces(def, cells, fr, names);
+      ctx = screen;
+    }
+    ctx.drawImage(layerCanvas, 0, 0, W, H);
+    hits.push(...rowHits);
+    for (const [i, from, to, p] of walking) {
+      const [x, y] = route(cells[from], cells[to], p), kind = def.kindOf(S, i);
+      shape(kind, x, y, 4.5, COLORS[kind % COLORS.length], i === ui.selected);
+      hits.push([x - 8, y - 8, 16, 16, i]);
+    }
+  }
+
+  function drawPlaces(def, cells, fr, names) {
     for (const c of cells) {
       ctx.fillStyle = "#ffffff"; ctx.strokeStyle = "#d9d6ce"; ctx.lineWidth = 1;
       ctx.beginPath(); ctx.roundRect ? ctx.roundRect(c.x, c.y, c.w, c.h, 8) : ctx.rect(c.x, c.y, c.w, c.h);
       ctx.fill(); ctx.stroke();
       ctx.fillStyle = "#1f2328"; ctx.font = FONT_B;
       ctx.fillText(fit(c.title, c.w - 20), c.x + 10, c.y + 19);
-      c.rows = [];
     }
     if (def.drawExtra) def.drawExtra(S, cells, fr);
-    // every agent is a row of the place it is at (until the walk there ends); a walking
-    // agent is also a dot moving along the gutters between the places
-    const walking = [];
-    fr.agents.forEach((a, i) => {
-      const from = def.cellOf(S, i, a[9]), to = def.cellOf(S, i, nextValues(a[9], a[1]));
-      if (to !== from && a[1] >= 0 && cells[to]) walking.push([i, from, to, a[2]]);
-      if (cells[from]) cells[from].rows.push(i);
-    });
     ctx.font = FONT;
     ctx.textBaseline = "middle";
     for (const c of cells) {
@@ -370,17 +398,12 @@
         const act = a[1] >= 0 ? " › " + names.actions[a[1]].name : "";
         ctx.fillStyle = a[0] >= 0 ? "#1f2328" : "#6a6f76";
         ctx.fillText(fit(S.agents[i].name + "  " + goal + act, c.w - 36), c.x + 28, y);
-        hits.push([c.x + 4, y - ROW / 2, c.w - 8, ROW, i]);
+        rowHits.push([c.x + 4, y - ROW / 2, c.w - 8, ROW, i]);
       }
       if (shown < c.rows.length) {
         ctx.fillStyle = "#6a6f76";
         ctx.fillText("+" + (c.rows.length - shown) + " more", c.x + 28, c.y + 36 + shown * ROW);
       }
-    }
-    for (const [i, from, to, p] of walking) {
-      const [x, y] = route(cells[from], cells[to], p), kind = def.kindOf(S, i);
-      shape(kind, x, y, 4.5, COLORS[kind % COLORS.length], i === ui.selected);
-      hits.push([x - 8, y - 8, 16, 16, i]);
     }
     ctx.textBaseline = "alphabetic";
   }
@@ -586,9 +609,12 @@
       if (!ui.paused) $("fps").textContent = ui.fps.toFixed(0);
     }
     if (S && !ui.paused) {
+      const t0 = performance.now();
       advance(ui.speed / 60);
       draw();
       hud();
+      ui.workHist.push(performance.now() - t0); // the page's whole work for the frame
+      if (ui.workHist.length > 240) ui.workHist.shift();
       if (ui.selected >= 0 && now - ui.inspectAt > 250) { ui.inspectAt = now; inspect(false); }
     }
     requestAnimationFrame(loop);
@@ -692,7 +718,7 @@
     names: () => S.names,
     stats() {
       return { time: S.time, fps: ui.fps, agents: S.agents.map((a) => Object.assign({}, a)),
-        ms: ui.msHist.slice(), planning: S.frame.planning, world: S.worldLog.slice(), error: $("loadError").hidden ? "" : $("loadError").textContent };
+        ms: ui.msHist.slice(), work: ui.workHist.slice(), planning: S.frame.planning, world: S.worldLog.slice(), error: $("loadError").hidden ? "" : $("loadError").textContent };
     },
     // where agent i is drawn (CSS pixels, relative to the page), for clicking it
     where(i) {
