@@ -7,6 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="${1:-$root/build-web}"
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 site="$out/site"
 # Debian's emcc needs its node modules (acorn, ...) on NODE_PATH.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"

@@ -16,6 +16,10 @@
   const session = Goap.create();
   const VIEWER_MAX_NODES = 5000;   // the search tree tab records at most this many nodes
   const DEBOUNCE_MS = 300;
+  const MAX_DIAGS = 100;           // diagnostics listed (the gutter marks them all)
+  const MAX_TEXT = 20000;          // characters of `goap why` shown
+  const clip = (t) => t.length <= MAX_TEXT ? t : t.slice(0, MAX_TEXT) + "\n… (" + (t.length - MAX_TEXT).toLocaleString("en") +
+    " more characters: run goap why on the file for the whole text)";
 
   let gen = 0;              // the edit generation
   let outline = null;       // `goap check --json`'s outline of the loaded file, or null
@@ -35,8 +39,29 @@
   const fileName = () => ($("fileName").value.trim().replace(/[^\w.-]/g, "_") || "domain.goap");
 
   // ---- the editor: a textarea sized to its text, line numbers, marks at diagnostics ------------
+  // A file larger than LARGE_BYTES is shown read-only by a view that draws only the lines in
+  // sight (a browser's text area lays out all of its text on every change: seconds for 1 MB,
+  // which would freeze the page); "edit anyway" puts it into the text area.
+  const LARGE_BYTES = 200 * 1024;
+  let big = null;           // {text, lines[]} in the read-only mode, else null
+  const docText = () => big ? big.text : editor.value;
+  const bigView = document.createElement("pre");
+  bigView.id = "bigView";
+  bigView.hidden = true;
+  $("editorBody").appendChild(bigView);
   let lineCount = 0;
   function layoutEditor() {
+    if (big) {
+      let longest = 0;
+      for (const l of big.lines) if (l.length > longest) longest = l.length;
+      lineCount = big.lines.length;
+      $("editorBody").style.height = "calc(" + lineCount + " * var(--lh) + 24px)";
+      $("editorBody").style.width = "calc(" + (longest + 4) + "ch + 20px)";
+      renderGutter(null);
+      return;
+    }
+    $("editorBody").style.height = "";
+    $("editorBody").style.width = "";
     const text = editor.value;
     let lines = 1, longest = 0, start = 0;
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
@@ -48,26 +73,57 @@
     editor.style.height = "calc(" + lines + " * var(--lh) + 24px)";
     editor.style.width = "calc(" + (longest + 4) + "ch + 20px)";
     editor.style.minWidth = "100%";
-    if (lines !== lineCount) { lineCount = lines; renderGutter([]); }
+    if (lines !== lineCount) { lineCount = lines; renderGutter(null); }
   }
-  function renderGutter(diags) {
-    const at = new Map();
-    for (const d of diags) if (d.line > 0 && !(at.get(d.line) === "err")) at.set(d.line, d.severity === "error" ? "err" : "warn");
-    const parts = new Array(lineCount);
-    for (let i = 1; i <= lineCount; i++) parts[i - 1] = at.has(i) ? '<span class="' + at.get(i) + '">' + i + "</span>" : String(i);
-    gutter.innerHTML = parts.join("\n");
+  // Only the line numbers in view exist (a 1 MB file has some 17,000 lines): the gutter is as
+  // tall as the text and holds one <pre> of the visible numbers, redrawn as it scrolls.
+  let gutterMarks = new Map(), gutterQueued = false;
+  const LH = parseFloat(getComputedStyle(editor).lineHeight) || 19;
+  function renderGutter(diags) {   // on the next frame: reading the scroll position now would force a layout
+    if (diags) {
+      gutterMarks = new Map();
+      for (const d of diags) if (d.line > 0 && gutterMarks.get(d.line) !== "err") gutterMarks.set(d.line, d.severity === "error" ? "err" : "warn");
+    }
+    if (!gutterQueued) { gutterQueued = true; requestAnimationFrame(drawGutter); }
   }
+  function drawGutter() {
+    gutterQueued = false;
+    const sc = $("editorScroll"), lh = LH;
+    const first = Math.max(1, Math.floor((sc.scrollTop - 8) / lh) - 20);
+    const last = Math.min(lineCount, first + Math.ceil((sc.clientHeight || 800) / lh) + 40);
+    const parts = [];
+    for (let i = first; i <= last; i++) parts.push(gutterMarks.has(i) ? '<span class="' + gutterMarks.get(i) + '">' + i + "</span>" : String(i));
+    gutter.style.height = "calc(" + lineCount + " * var(--lh) + 24px)";
+    gutter.style.width = "calc(" + (String(lineCount).length + 1) + "ch + 16px)";
+    gutterNums.style.top = "calc(8px + " + (first - 1) + " * var(--lh))";
+    gutterNums.innerHTML = parts.join("\n");
+    drawMarks(first, last);
+    if (big) {
+      bigView.style.top = "calc(8px + " + (first - 1) + " * var(--lh))";
+      bigView.textContent = big.lines.slice(first - 1, last).join("\n");
+    }
+  }
+  const gutterNums = document.createElement("pre");
+  gutter.replaceChildren(gutterNums);
+  $("editorScroll").addEventListener("scroll", () => renderGutter(null));
+  // The marks (a tinted line, a caret under the column) of the diagnostics in view only: a
+  // file can have thousands of warnings.
+  let markDiags = [];
   function renderMarks(diags) {
+    markDiags = diags.filter((d) => d.line > 0);
+    renderGutter(null);
+  }
+  function drawMarks(first, last) {
     const frag = document.createDocumentFragment();
-    const lines = editor.value.split("\n", diags.reduce((m, d) => Math.max(m, d.line), 0) + 1);
-    for (const d of diags) {
-      if (!(d.line > 0)) continue;
+    const text = big ? null : editor.value;
+    for (const d of markDiags) {
+      if (d.line < first || d.line > last) continue;
       const row = document.createElement("div");
       row.className = "line " + d.severity;
       row.style.top = "calc(8px + " + (d.line - 1) + " * var(--lh))";
       frag.appendChild(row);
       if (d.col > 0) {
-        const src = lines[d.line - 1] || "";
+        const src = big ? big.lines[d.line - 1] || "" : lineOf(text, d.line);
         const word = /^[\w.-]+/.exec(src.slice(d.col - 1));
         const caret = document.createElement("div");
         caret.className = "caret " + d.severity;
@@ -79,14 +135,25 @@
     }
     marks.replaceChildren(frag);
   }
+  function lineOf(text, line) {
+    let pos = 0;
+    for (let l = 1; l < line && pos >= 0; l++) pos = text.indexOf("\n", pos) + 1;
+    const end = text.indexOf("\n", pos);
+    return text.slice(pos, end < 0 ? text.length : end);
+  }
   function goToLine(line, col) {
+    if (big) {
+      const sc = $("editorScroll");
+      sc.scrollTop = Math.max(0, (line - 1) * LH - sc.clientHeight / 3);
+      return;
+    }
     const text = editor.value;
     let pos = 0;
     for (let l = 1; l < line && pos >= 0; l++) pos = text.indexOf("\n", pos) + 1;
     pos += Math.max(0, (col || 1) - 1);
     editor.focus({ preventScroll: true });
     editor.setSelectionRange(pos, pos);
-    const sc = $("editorScroll"), lh = parseFloat(getComputedStyle(editor).lineHeight) || 19;
+    const sc = $("editorScroll"), lh = LH;
     sc.scrollTop = Math.max(0, (line - 1) * lh - sc.clientHeight / 3);
   }
 
@@ -95,7 +162,7 @@
     const ds = res.diagnostics || [];
     const box = $("diagnostics"), sum = $("diagSummary");
     const frag = document.createDocumentFragment();
-    for (const d of ds) {
+    for (const d of ds.slice(0, MAX_DIAGS)) {
       const div = document.createElement("div");
       div.className = "diag " + d.severity;
       const where = d.file + (d.line ? ":" + d.line + (d.col ? ":" + d.col : "") : "");
@@ -105,6 +172,12 @@
         (d.source ? "<pre>" + esc(d.source) + "\n" + " ".repeat(Math.max(0, d.col - 1)) + "^</pre>" : "");
       div.dataset.line = d.line; div.dataset.col = d.col;
       frag.appendChild(div);
+    }
+    if (ds.length > MAX_DIAGS) {
+      const more = document.createElement("div");
+      more.className = "diag muted";
+      more.textContent = "… and " + (ds.length - MAX_DIAGS) + " more (goap check lists them all)";
+      frag.appendChild(more);
     }
     box.replaceChildren(frag);
     if (res.errors) { sum.textContent = plural(res.errors, "error"); sum.className = "bad"; }
@@ -148,7 +221,7 @@
     }
     if (!frag.childNodes.length) {
       const tr = document.createElement("tr");
-      tr.innerHTML = '<td class="detail muted" colspan="4">' + (editor.value.trim() === "" ?
+      tr.innerHTML = '<td class="detail muted" colspan="4">' + (docText().trim() === "" ?
         "The file is empty. Pick an example above, or write a domain: <code>var</code>, <code>action</code>, <code>goal</code> and <code>scenario</code> blocks (docs/format.md)." :
         "No scenarios or goals yet: add a <code>goal</code> or a <code>scenario</code> block to plan.") + "</td>";
       frag.appendChild(tr);
@@ -178,7 +251,7 @@
   async function refreshPlan(key) {
     const head = $("planHead"), steps = $("planSteps"), stats = $("planStats"), why = $("planWhy");
     why.hidden = true;
-    if (!target) { head.textContent = outline ? "choose a scenario or a goal" : "fix the errors to plan"; head.className = "muted"; steps.replaceChildren(); stats.textContent = ""; return; }
+    if (!target || !outline) { head.textContent = outline ? "choose a scenario or a goal" : "fix the error to plan"; head.className = "muted"; steps.replaceChildren(); stats.textContent = ""; return; }
     head.textContent = "planning " + targetKey(target) + "…"; head.className = "muted";
     const b = budgets();
     const r = await session.plan(target, b);
@@ -196,7 +269,7 @@
       why.hidden = false; why.textContent = "asking goap why…";
       const w = await session.why(target);
       if (key !== currentKey("plan")) return;
-      why.textContent = w.text;
+      why.textContent = clip(w.text);
     } else if (STATUS_TEXT[r.status] || r.partial) {
       head.innerHTML = title + '<span class="st-limit">' + esc(r.status) + "</span>: " + esc(STATUS_TEXT[r.status] || "the search stopped") +
         (r.partial ? ". Partial plan (the most promising path so far" + (r.cost !== undefined ? ", cost " + esc(r.cost) : "") + "):" : ".") +
@@ -212,7 +285,7 @@
   // ---- the search tree: the trace viewer of `goap trace --html`, in a frame -----------------------
   async function refreshTree(key) {
     const head = $("treeHead"), frame = $("viewer");
-    if (!target) { head.textContent = "choose a scenario or a goal"; frame.srcdoc = ""; return; }
+    if (!target || !outline) { head.textContent = outline ? "choose a scenario or a goal" : "fix the error to see the search"; frame.srcdoc = ""; return; }
     const b = budgets();
     const capped = b.maxNodes > VIEWER_MAX_NODES;
     head.textContent = "recording the search of " + targetKey(target) + "…";
@@ -228,12 +301,12 @@
 
   async function refreshWhy(key) {
     const pre = $("whyText");
-    if (!target) { pre.textContent = "choose a scenario or a goal"; return; }
+    if (!target || !outline) { pre.textContent = outline ? "choose a scenario or a goal" : "fix the error to ask why"; return; }
     pre.textContent = "asking goap why…";
     const w = await session.why(target);
     if (key !== currentKey("why")) return;
     pre.className = "";
-    pre.textContent = w.text;
+    pre.textContent = clip(w.text);
   }
 
   // ---- simulations ------------------------------------------------------------------------------------
@@ -297,7 +370,7 @@
   async function update() {
     const g = ++gen;
     if (session.pending) session.cancel();   // an older generation's call: not wanted any more
-    const text = editor.value;
+    const text = docText();
     setStatus("checking…", "busy");
     const t0 = performance.now();
     const res = await session.loadDomain(text, fileName());
@@ -307,7 +380,6 @@
       outline = null;
       $("testSummary").textContent = "";
       $("scenarios").tBodies[0].innerHTML = '<tr><td class="detail muted">Fix the error (left) to run the scenarios.</td></tr>';
-      target = null;
       for (const k of Object.keys(shown)) delete shown[k];
       refreshTab();
       setStatus(plural(res.errors, "error"), "bad");
@@ -350,13 +422,28 @@
   exSel.appendChild(new Option("(your file)", ""));
   for (const n of examples) exSel.appendChild(new Option(n, n));
   function setText(text, name) {
-    editor.value = text;
+    $("editorScroll").scrollTop = 0;   // before the new text: no layout of it is forced here
+    setBig(text.length > LARGE_BYTES ? text : null);
+    editor.value = big ? "" : text;
     $("fileName").value = name;
     target = null;
-    $("editorScroll").scrollTop = 0;
     layoutEditor();
     update();
   }
+  function setBig(text) {
+    big = text === null ? null : { text, lines: text.split("\n") };
+    editor.hidden = !!big;
+    bigView.hidden = !big;
+    $("bigNote").hidden = !big;
+    if (big) $("bigNoteText").textContent = "large file (" + (text.length / 1048576).toFixed(2) + " MB, " +
+      big.lines.length.toLocaleString("en") + " lines): read-only here, so the page stays fast";
+  }
+  $("editAnyway").addEventListener("click", () => {
+    const text = big.text;
+    setBig(null);
+    editor.value = text;   // the text area lays the whole text out: this takes a while
+    layoutEditor();
+  });
   exSel.addEventListener("change", () => { if (exSel.value) setText(GOAP_EXAMPLES[exSel.value], exSel.value); });
 
   const b64url = (bytes) => {
@@ -392,7 +479,7 @@
   }
   let lastHash = "";
   $("share").addEventListener("click", async () => {
-    const h = await encodeFragment(editor.value, fileName());
+    const h = await encodeFragment(docText(), fileName());
     lastHash = h;
     history.replaceState(null, "", h);
     let copied = false;
@@ -417,7 +504,7 @@
 
   // for tests and the console
   window.goapPlayground = {
-    session, setText, update, showTab,
+    session, setText, update, showTab, text: docText,
     get generation() { return gen; }, get outline() { return outline; }, get target() { return target; },
     encodeFragment, decodeFragment,
   };
