@@ -677,7 +677,7 @@
   $("iAll").addEventListener("change", (e) => { ui.showAll = e.target.checked; inspect(false); });
   document.querySelectorAll(".speeds button").forEach((b) => b.addEventListener("click", () => setSpeed(+b.dataset.speed)));
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (["INPUT", "SELECT", "BUTTON"].includes(e.target.tagName)) return; // a focused button takes its own keys
     if (e.key === " ") { e.preventDefault(); setPaused(!ui.paused); } else if (e.key === ".") stepOnce();
   });
   canvas.addEventListener("click", (e) => {
