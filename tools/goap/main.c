@@ -234,12 +234,14 @@ static const command commands[] = {
     {"verify-htn", cli_cmd_verify_htn, cli_usage_verify_htn},
     {"trace", cli_cmd_trace, cli_usage_trace},
     {"why", cli_cmd_why, cli_usage_why},
+    {"replay", cli_cmd_replay, cli_usage_replay},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 static const char *const command_names[] = {"plan",     "test",     "check", "simulate", "demo",
                                             "help",     "pddl",     "validate", "trace",
-                                            "why",      "hddl",     "verify-htn", NULL};
+                                            "why",      "hddl",     "verify-htn", "replay",
+                                            NULL};
 
 static const command *find_command(const char *name) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)
