@@ -27,6 +27,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent_impl.h"
@@ -814,24 +815,33 @@ static const char *gname(const goap_domain *d, int g) {
   return s ? s : "(none)";
 }
 
+/* The shortest text that reads back as x ("2.8", not "2.7999999999999998"). */
+static void num(double x, char *b, size_t cap) {
+  for (int prec = 1; prec <= 17; ++prec) {
+    snprintf(b, cap, "%.*g", prec, x);
+    if (strtod(b, NULL) == x) return;
+  }
+}
+
 static void describe_event(const goap_domain *d, const goap_agent_event *e, char *b, size_t cap) {
-  char num[32];
+  char nb[32];
   size_t k = 0;
   switch (e->kind) {
     case GOAP_EVENT_REPLAN:
       snprintf(b, cap, "replan (%s)", goap_replan_reason_name(e->reason));
       return;
     case GOAP_EVENT_GOAL:
-      snprintf(b, cap, "goal %s (priority %.17g)", gname(d, e->goal), e->priority);
+      num(e->priority, nb, sizeof nb);
+      snprintf(b, cap, "goal %s (priority %s)", gname(d, e->goal), nb);
       return;
     case GOAP_EVENT_PLAN:
     case GOAP_EVENT_REPAIR:
-      snprintf(num, sizeof num, "%.17g", e->cost);
+      num(e->cost, nb, sizeof nb);
       if (e->kind == GOAP_EVENT_PLAN)
-        k = (size_t)snprintf(b, cap, "plan for %s (cost %s%s):", gname(d, e->goal), num,
+        k = (size_t)snprintf(b, cap, "plan for %s (cost %s%s):", gname(d, e->goal), nb,
                              e->cached ? ", cached" : "");
       else
-        k = (size_t)snprintf(b, cap, "repair, %d skipped (cost %s):", e->skipped, num);
+        k = (size_t)snprintf(b, cap, "repair, %d skipped (cost %s):", e->skipped, nb);
       for (int i = 0; i < e->plan_length && k < cap; ++i)
         k += (size_t)snprintf(b + k, cap - k, "%s %s", i ? "," : "", aname(d, e->plan[i]));
       if (e->plan_length == 0 && k < cap) snprintf(b + k, cap - k, " (nothing)");
@@ -887,7 +897,12 @@ static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v
                tag == R_CHECK_YES ? " (yes)" : tag == GOAP__R_CHECK && v == 0 ? " (no)" : "");
       return;
     case -GOAP__R_CHECK: snprintf(b, cap, "check of %s", aname(d, (int)id)); return;
-    case GOAP__R_PRIO: snprintf(b, cap, "priority of %s (%.17g)", gname(d, (int)id), x); return;
+    case GOAP__R_PRIO: {
+      char nb[32];
+      num(x, nb, sizeof nb);
+      snprintf(b, cap, "priority of %s (%s)", gname(d, (int)id), nb);
+      return;
+    }
     case -GOAP__R_PRIO: snprintf(b, cap, "priority of %s", gname(d, (int)id)); return;
     case GOAP__R_RESERVE:
     case R_RESERVE_YES:
