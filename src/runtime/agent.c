@@ -33,6 +33,10 @@
 
 #include "agent_impl.h"
 
+typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+_Static_assert(PHASE_SELECT == GOAP__AGENT_SELECT && PHASE_EXECUTE == GOAP__AGENT_EXECUTE,
+               "agent_impl.h's phase values");
+
 /* ---- memory -------------------------------------------------------------------------------- */
 
 static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {

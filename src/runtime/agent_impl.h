@@ -14,7 +14,9 @@
 
 #include "runtime.h"
 
-typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+/* agent.c's phases (its enum; the values, for the other files) */
+#define GOAP__AGENT_SELECT 1
+#define GOAP__AGENT_EXECUTE 2
 
 struct goap_agent {
   goap_allocator user;           /* the caller's allocator */
@@ -56,7 +58,7 @@ struct goap_agent {
   double action_time;
 
   /* goal selection */
-  phase ph;
+  int ph;                        /* PHASE_IDLE, PHASE_SELECT, PHASE_EXECUTE (agent.c) */
   goap_replan_reason reason;
   int *cand;                     /* candidate goals, best first */
   double *cand_prio;

@@ -113,7 +113,7 @@ static void goal_info(const goap_agent *a, int g, uint64_t h, goap_goal_info *o)
   int bad = -1;
   for (uint32_t i = 0; i < r->valid_count && bad < 0; ++i)
     if (!goap_state_satisfies(a->d, a->mem, &vc[i], 1)) bad = (int)i;
-  if (a->ph == PHASE_EXECUTE && a->goal == g) o->state = GOAP_GOAL_CURRENT;
+  if (a->ph == GOAP__AGENT_EXECUTE && a->goal == g) o->state = GOAP_GOAL_CURRENT;
   else if (bad >= 0) {
     o->state = GOAP_GOAL_INVALID;
     o->failed_cond = vc[bad];
@@ -181,8 +181,8 @@ goap_status goap_agent_inspect_plan(const goap_agent *a, goap_plan_info *info,
     return GOAP_INVALID_ARGUMENT;
   memset(info, 0, sizeof *info);
   info->goal = -1;
-  info->planning = a->ph == PHASE_SELECT && a->searching;
-  if (a->ph != PHASE_EXECUTE) return GOAP_OK;
+  info->planning = a->ph == GOAP__AGENT_SELECT && a->searching;
+  if (a->ph != GOAP__AGENT_EXECUTE) return GOAP_OK;
   info->goal = a->goal;
   info->priority = a->goal >= 0 ? a->goal_prio : 0;
   info->cost = a->plan_cost;
