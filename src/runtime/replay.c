@@ -441,6 +441,7 @@ struct goap_replayer {
   uint64_t frame;
   goap_replay_note_fn on_note;
   void *note_user;
+  int depth;                     /* host calls being applied inside each other */
   int diverged;
   goap_replay_divergence div;
 };
@@ -939,32 +940,44 @@ static int peek(goap_replayer *r, rec *o, size_t *next) {
   return 1;
 }
 
-/* Applies a pass-through record (agent switch, host call, note); 0 when o is none. */
+/* Applies a pass-through record (agent switch, host call, note); 0 when o is none. A host
+ * call that reports events applies the records before them, which may be host calls again: a
+ * recording nests them a level or two deep (a call inside an event callback); a deeper
+ * nesting is a damaged log, stopped as a divergence rather than recursing on. */
 static int pass(goap_replayer *r, const rec *o) {
   goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+  if (a && r->depth >= 16 && (o->tag == GOAP__R_ORDER || o->tag == GOAP__R_CLEAR_ORDER ||
+                              o->tag == GOAP__R_REPLAN || o->tag == GOAP__R_RESET)) {
+    diverge(r, a, "at most 16 nested host calls", "a deeper nesting (a damaged log)");
+    return 1;
+  }
+  r->depth++;
+  int done = 1;
   switch (o->tag) {
-    case R_AGENT: r->cur = (int)o->id; return 1;
-    case R_AGENT_NEXT: r->cur++; return 1;
+    case R_AGENT: r->cur = (int)o->id; break;
+    case R_AGENT_NEXT: r->cur++; break;
     case R_NOTE:
       if (r->on_note) r->on_note(r->note_user, o->bytes, o->n);
-      return 1;
+      break;
     case GOAP__R_SET:
       if (a) goap_agent_set(a, (int)o->id, o->v);
-      return 1;
+      break;
     case GOAP__R_ORDER:
       if (a) goap_agent_order(a, (int)o->id, o->d);
-      return 1;
+      break;
     case GOAP__R_CLEAR_ORDER:
       if (a) goap_agent_clear_order(a);
-      return 1;
+      break;
     case GOAP__R_REPLAN:
       if (a) goap_agent_replan(a);
-      return 1;
+      break;
     case GOAP__R_RESET:
       if (a) goap_agent_reset(a);
-      return 1;
-    default: return 0;
+      break;
+    default: done = 0; break;
   }
+  r->depth--;
+  return done;
 }
 
 /* The next record of agent a, after applying pass-through records; 0 on a divergence. */
