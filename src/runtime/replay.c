@@ -435,7 +435,9 @@ struct goap_replayer {
   char label[256];
   int changed;
   int nagents, attached;
-  goap_agent **agents;
+  goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
+                                    a claim until the agents come) */
+  size_t cagents;
   int cur;
   double last_dt;
   uint64_t frame;
@@ -750,8 +752,7 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   r->nagents = (int)agents;
   r->plan_cap = max_plan ? max_plan : 1;
   r->plan = (int32_t *)goap__rt_alloc(&al, r->plan_cap * sizeof *r->plan);
-  r->agents = (goap_agent **)goap__rt_alloc(&al, (size_t)(agents ? agents : 1) * sizeof *r->agents);
-  if (!r->plan || !r->agents) {
+  if (!r->plan) {
     goap_replayer_destroy(r);
     return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   }
@@ -768,7 +769,7 @@ void goap_replayer_destroy(goap_replayer *r) {
   for (int i = 0; r->agents && i < r->attached; ++i)
     if (r->agents[i]) r->agents[i]->rp = NULL;
   goap_allocator al = r->alloc;
-  goap__rt_free(&al, r->agents, (size_t)(r->nagents ? r->nagents : 1) * sizeof *r->agents);
+  goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
   goap__rt_free(&al, r->plan, r->plan_cap * sizeof *r->plan);
   goap__rt_free(&al, r->data, r->size ? r->size : 1);
   goap__rt_free(&al, r, sizeof *r);
@@ -788,6 +789,9 @@ void goap_replayer_on_note(goap_replayer *r, goap_replay_note_fn fn, void *user)
 goap_status goap_replayer_attach(goap_replayer *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp || a->d != r->d || r->attached >= r->nagents)
     return GOAP_INVALID_ARGUMENT;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
+                     sizeof *r->agents))
+    return GOAP_OUT_OF_MEMORY;
   a->rp = r;
   a->rec_id = r->attached;
   r->agents[r->attached++] = a;
