@@ -37,6 +37,23 @@ static int to_buf(void *user, const void *data, size_t size) {
   return 0;
 }
 
+/* The log's checksum (src/runtime/replay.c, sum32). */
+static uint32_t checksum(const uint8_t *p, size_t n) {
+  uint64_t h = 0x243f6a8885a308d3ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w = 0;
+    for (int k = 0; k < 8; ++k) w |= (uint64_t)p[i + (size_t)k] << (8 * k);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  for (; i < n; ++i) {
+    h = (h ^ p[i]) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  return (uint32_t)(h ^ (h >> 29));
+}
+
 static goap_file *soldier(void) {
   static goap_file *f;
   if (!f && goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", NULL, &f, NULL) != GOAP_OK)
@@ -94,11 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     b.p[b.n++] = (uint8_t)x;
     memcpy(b.p + b.n, data, size);
     b.n += size;
-    uint32_t h = 2166136261u; /* FNV-1a, as the log's checksums */
-    for (size_t i = 0; i < size; ++i) {
-      h ^= data[i];
-      h *= 16777619u;
-    }
+    uint32_t h = checksum(data, size);
     for (int i = 0; i < 4; ++i) b.p[b.n++] = (uint8_t)(h >> (8 * i));
   }
   replay(f, b.p, b.n);

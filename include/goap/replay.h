@@ -12,7 +12,10 @@
  *    sensors (through the goap_agent_set calls they make);
  *  - the values the agent reads from its blackboard (the host's and the other agents' writes)
  *    and the answers to its reservations;
- *  - every event the agent reports (its decisions), which the replay checks.
+ *  - the agent's decisions, which the replay checks: its replans (and why), goals chosen,
+ *    plans adopted (goal, cost, steps), goals it could not plan, plan repairs, goals achieved,
+ *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
+ *    was stopped, memory written -- follow from those and the inputs.)
  * Not recorded: the domain's own check / dynamic_cost callbacks (goap_action_desc), which the
  * planner calls; a domain with them replays only if they answer the same.
  *

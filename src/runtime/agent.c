@@ -61,7 +61,7 @@ static uint64_t hash_mem(const goap_agent *a) {
 
 static void emit(goap_agent *a, goap_agent_event *ev) {
   ev->time = a->time;
-  if (a->rec) goap__rec_event(a, ev);
+  if (a->rec && GOAP__IS_DECISION(ev->kind)) goap__rec_event(a, ev);
   if (a->rp && !goap__rp_event(a, ev)) return; /* replaying: the log disagrees */
   if (a->on_event) a->on_event(a, ev, a->event_user);
 }
@@ -1037,11 +1037,11 @@ static void sense(goap_agent *a) {
     t->sensors[i].fn(a, t->sensors[i].user);
     if (a->rec) goap__rec_input(a, GOAP__R_SENSOR, i, 0, 0);
   }
-  if (a->rp) { /* the values read when recording */
+  if (a->rp && a->bb) { /* the values read when recording */
     int var;
     int32_t v;
     while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
-  } else if (a->bb) {
+  } else if (a->bb && !a->rp) {
     for (int k = 0; k < t->nshared; ++k) {
       if (a->bb_slot[k] < 0) continue;
       int32_t v = goap__bb_read(a->bb, a->bb_slot[k]);

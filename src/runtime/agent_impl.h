@@ -123,6 +123,14 @@ enum {
   GOAP__R_REPLAN = 8,
   GOAP__R_RESET = 9
 };
+/* The events a recording keeps and a replay checks: the agent's decisions. The others (an
+ * action started, succeeded, failed, was stopped; memory written) follow from the decisions
+ * and the recorded inputs. */
+#define GOAP__DECISIONS                                                                     \
+  ((1u << GOAP_EVENT_REPLAN) | (1u << GOAP_EVENT_GOAL) | (1u << GOAP_EVENT_PLAN) |          \
+   (1u << GOAP_EVENT_PLAN_FAILED) | (1u << GOAP_EVENT_REPAIR) | (1u << GOAP_EVENT_GOAL_DONE) | \
+   (1u << GOAP_EVENT_IDLE) | (1u << GOAP_EVENT_RESERVATION_DENIED))
+#define GOAP__IS_DECISION(k) (((1u << (unsigned)(k)) & GOAP__DECISIONS) != 0)
 void goap__rec_update(goap_agent *a, double dt);
 /* A host call (SET, ORDER, CLEAR_ORDER, REPLAN, RESET) or a callback's result. */
 void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d);
