@@ -19172,6 +19172,14 @@ enum {
   GOAP__R_REPLAN = 8,
   GOAP__R_RESET = 9
 };
+/* The events a recording keeps and a replay checks: the agent's decisions. The others (an
+ * action started, succeeded, failed, was stopped; memory written) follow from the decisions
+ * and the recorded inputs. */
+#define GOAP__DECISIONS                                                                     \
+  ((1u << GOAP_EVENT_REPLAN) | (1u << GOAP_EVENT_GOAL) | (1u << GOAP_EVENT_PLAN) |          \
+   (1u << GOAP_EVENT_PLAN_FAILED) | (1u << GOAP_EVENT_REPAIR) | (1u << GOAP_EVENT_GOAL_DONE) | \
+   (1u << GOAP_EVENT_IDLE) | (1u << GOAP_EVENT_RESERVATION_DENIED))
+#define GOAP__IS_DECISION(k) (((1u << (unsigned)(k)) & GOAP__DECISIONS) != 0)
 void goap__rec_update(goap_agent *a, double dt);
 /* A host call (SET, ORDER, CLEAR_ORDER, REPLAN, RESET) or a callback's result. */
 void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d);
@@ -19219,7 +19227,7 @@ static uint64_t hash_mem(const goap_agent *a) {
 
 static void emit(goap_agent *a, goap_agent_event *ev) {
   ev->time = a->time;
-  if (a->rec) goap__rec_event(a, ev);
+  if (a->rec && GOAP__IS_DECISION(ev->kind)) goap__rec_event(a, ev);
   if (a->rp && !goap__rp_event(a, ev)) return; /* replaying: the log disagrees */
   if (a->on_event) a->on_event(a, ev, a->event_user);
 }
@@ -20103,15 +20111,19 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
-  a->hist_cap = desc->replan_history > 0 ? desc->replan_history : 8;
+  a->hist_cap = desc->replan_history > 0 ? desc->replan_history
+                : desc->replan_history == 0 ? 8 : 0;
   a->gprio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->gprio);
   a->fail_st = (goap_status *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_st);
-  a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
-  a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
+  if (a->hist_cap) {
+    a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
+    a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
+  }
   a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
-           a->gprio && a->fail_st && a->hist && a->facts && ensure_plan_cap(a, 16);
+           a->gprio && a->fail_st && ((a->hist && a->facts) || !a->hist_cap) &&
+           ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
     ok = goap__rt_grow(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
@@ -20195,11 +20207,11 @@ static void sense(goap_agent *a) {
     t->sensors[i].fn(a, t->sensors[i].user);
     if (a->rec) goap__rec_input(a, GOAP__R_SENSOR, i, 0, 0);
   }
-  if (a->rp) { /* the values read when recording */
+  if (a->rp && a->bb) { /* the values read when recording */
     int var;
     int32_t v;
     while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
-  } else if (a->bb) {
+  } else if (a->bb && !a->rp) {
     for (int k = 0; k < t->nshared; ++k) {
       if (a->bb_slot[k] < 0) continue;
       int32_t v = goap__bb_read(a->bb, a->bb_slot[k]);
@@ -20780,7 +20792,7 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
  * Invariants:
  *  - The inspection functions only read the agent: no allocation, no host callback, no write
  *    (not even to the agent's scratch state), so several threads may inspect it at once.
- *  - hist is a ring of hist_cap entries: hist_len valid ones ending just before hist_next;
+ *  - hist is a ring of hist_cap entries (none when hist_cap is 0: nothing is kept): hist_len valid ones ending just before hist_next;
  *    the newest entry is open (hist_open) from the replan that began it until a plan is
  *    adopted or no goal can be planned. facts holds at most hist_cap facts, oldest first; a
  *    fact learnt again for the same variable replaces the older one.
@@ -20799,6 +20811,7 @@ static goap_replan_info *newest(goap_agent *a) {
 }
 
 void goap__hist_open(goap_agent *a, goap_replan_reason reason) {
+  if (!a->hist_cap) return; /* no history kept */
   goap_replan_info *h = &a->hist[a->hist_next];
   memset(h, 0, sizeof *h);
   h->time = a->time;
@@ -20834,6 +20847,7 @@ void goap__hist_close(goap_agent *a, goap_status status, int goal, double cost, 
 }
 
 void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeout) {
+  if (!a->hist_cap) return;
   int k = 0;
   while (k < a->nfacts && a->facts[k].var != var) ++k;
   if (k == a->nfacts && a->nfacts == a->hist_cap) k = 0; /* full: the oldest goes */
@@ -21054,6 +21068,7 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
  * Records: a tag byte, then its fields (u: varint, z: zigzag varint of an int32, f: a double
  * as varint 2*zigzag(i) when it is an exact integer, else varint 1 + 8 bytes):
  *   AGENT u | AGENT_NEXT | FRAME | UPDATE f | UPDATE_SAME (the previous UPDATE's dt) |
+ *   STEP (AGENT_NEXT and UPDATE_SAME in one byte: a crowd's update is its tick, one more) |
  *   SET u z | ORDER u f | CLEAR_ORDER | REPLAN | RESET | NOTE u bytes |
  *   TICK_RUNNING, TICK_SUCCESS, TICK_FAILURE | START u | STOP u | SENSOR u | CHECK_NO u |
  *   CHECK_YES u | PRIO u f | RESERVE_NO | RESERVE_YES | BB u z | EVENT u (kind) fields |
@@ -21080,7 +21095,7 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
 enum {
   R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
   R_NOTE = 12, R_TICK_SUCCESS = 13, R_TICK_FAILURE = 18, R_CHECK_YES = 21,
-  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25
+  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26
 };
 /* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
  * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22: agent_impl.h */
@@ -21089,13 +21104,22 @@ static const unsigned char MAGIC[8] = {'G', 'O', 'A', 'P', 'R', 'P', 'L', 0};
 
 /* ---- hashes ------------------------------------------------------------------------------- */
 
-static uint32_t sum32(const uint8_t *p, size_t n) { /* FNV-1a */
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 16777619u;
+/* The checksum of headers and chunks: 8 bytes (little endian) at a time, multiplied and
+ * folded; the same on every platform. */
+static uint32_t sum32(const uint8_t *p, size_t n) {
+  uint64_t h = 0x243f6a8885a308d3ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w = 0;
+    for (int k = 0; k < 8; ++k) w |= (uint64_t)p[i + (size_t)k] << (8 * k);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
   }
-  return h;
+  for (; i < n; ++i) {
+    h = (h ^ p[i]) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  return (uint32_t)(h ^ (h >> 29));
 }
 
 static void mix(uint64_t *h, uint64_t x) {
@@ -21181,6 +21205,8 @@ struct goap_recorder {
   void *sink_user;
   uint8_t *buf;
   size_t len, cap, chunk;
+  size_t lim;                    /* cap while recording, 0 after a failure or the end: the
+                                    one test of the fast paths */
   goap_agent **agents;
   size_t nagents, cagents;
   int cur;                       /* the agent of the last record; -1: none yet */
@@ -21191,12 +21217,14 @@ struct goap_recorder {
 };
 
 static int room(goap_recorder *r, size_t n) {
+  if (r->len + n <= r->lim) return 1;
   if (r->status != GOAP_OK || r->finished) return 0;
-  if (r->len + n <= r->cap) return 1;
   if (!goap__rt_grow(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
     r->status = GOAP_OUT_OF_MEMORY;
+    r->lim = 0;
     return 0;
   }
+  r->lim = r->cap;
   return 1;
 }
 
@@ -21230,6 +21258,7 @@ static void put_f(goap_recorder *r, double x) {
 static int emit_bytes(goap_recorder *r, const void *p, size_t n) {
   if (r->sink(r->sink_user, p, n) != 0) {
     r->status = GOAP_IO_ERROR;
+    r->lim = 0;
     return 0;
   }
   r->bytes += n;
@@ -21357,6 +21386,7 @@ goap_status goap_recorder_finish(goap_recorder *r) {
     put_u(r, r->nagents);
     flush(r);
     r->finished = 1;
+    r->lim = 0;
   }
   return r->status;
 }
@@ -21369,6 +21399,13 @@ uint64_t goap_recorder_bytes(const goap_recorder *r) { return r ? r->bytes : 0; 
 
 void goap__rec_update(goap_agent *a, double dt) {
   goap_recorder *r = a->rec;
+  if (a->rec_id == r->cur + 1 && dt == r->last_dt) { /* the common case: one byte */
+    if (!room(r, 1)) return;
+    put_byte(r, R_STEP);
+    r->cur++;
+    end(r);
+    return;
+  }
   if (!begin(r, a->rec_id, 12)) return;
   if (dt == r->last_dt) put_byte(r, R_UPDATE_SAME);
   else {
@@ -21381,7 +21418,14 @@ void goap__rec_update(goap_agent *a, double dt) {
 
 void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
   goap_recorder *r = a->rec;
-  if (!begin(r, a->rec_id, 24)) return;
+  if (tag == GOAP__R_TICK && a->rec_id == r->cur && r->len < r->lim) { /* the common case */
+    r->buf[r->len++] = (uint8_t)(v == GOAP_ACTION_SUCCESS   ? R_TICK_SUCCESS
+                                 : v == GOAP_ACTION_FAILURE ? R_TICK_FAILURE
+                                                            : GOAP__R_TICK);
+    end(r);
+    return;
+  }
+  if ((a->rec_id != r->cur || r->len + 36 > r->lim) && !begin(r, a->rec_id, 24)) return;
   switch (tag) {
     case GOAP__R_TICK:
       put_byte(r, v == GOAP_ACTION_SUCCESS   ? R_TICK_SUCCESS
@@ -21418,10 +21462,11 @@ void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
 
 void goap__rec_event(goap_agent *a, const goap_agent_event *ev) {
   goap_recorder *r = a->rec;
+  if (!GOAP__IS_DECISION(ev->kind)) return;
   size_t n = 48 + (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPAIR
                        ? (size_t)ev->plan_length * 5
                        : 0);
-  if (!begin(r, a->rec_id, n)) return;
+  if ((a->rec_id != r->cur || r->len + n + 12 > r->lim) && !begin(r, a->rec_id, n)) return;
   put_byte(r, R_EVENT);
   put_u(r, (uint64_t)ev->kind);
   switch (ev->kind) {
@@ -21460,6 +21505,11 @@ void goap__rec_event(goap_agent *a, const goap_agent_event *ev) {
 
 /* ---- reading -------------------------------------------------------------------------------- */
 
+/* The domain's sizes, which every id of a record is checked against. */
+typedef struct counts {
+  int nv, na, ng;
+} counts;
+
 typedef struct rec {
   int tag;
   uint64_t id;
@@ -21473,6 +21523,7 @@ typedef struct rec {
 struct goap_replayer {
   goap_allocator alloc;
   const goap_domain *d;
+  counts cn;
   uint8_t *data;                 /* the records of every chunk, in order */
   size_t size, pos;
   int32_t *plan;                 /* scratch for an event's plan */
@@ -21480,12 +21531,15 @@ struct goap_replayer {
   char label[256];
   int changed;
   int nagents, attached;
-  goap_agent **agents;
+  goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
+                                    a claim until the agents come) */
+  size_t cagents;
   int cur;
   double last_dt;
   uint64_t frame;
   goap_replay_note_fn on_note;
   void *note_user;
+  int depth;                     /* host calls being applied inside each other */
   int diverged;
   goap_replay_divergence div;
 };
@@ -21497,6 +21551,7 @@ typedef struct reader {
 } reader;
 
 static uint64_t get_u(reader *r) {
+  if (r->at < r->n && r->p[r->at] < 0x80) return r->p[r->at++]; /* one byte: most of them */
   uint64_t x = 0;
   for (int s = 0; s < 64; s += 7) {
     if (r->at >= r->n) {
@@ -21536,19 +21591,22 @@ static double get_f(reader *r) {
 }
 
 /* Decodes the record at rd->at into *o (plan ids into plan[cap] when plan is not NULL) and
- * checks its ids against the domain; *len receives an event plan's length. 0 on bad data. */
-static int decode(const goap_domain *d, reader *rd, rec *o, int32_t *plan, size_t cap,
+ * checks its ids against the domain; *len receives an event plan's length. 0 on bad data.
+ * Only the fields of the record's kind are set (o->ev for an EVENT). */
+static int decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t cap,
                   size_t *len) {
-  int nv = goap_domain_var_count(d), na = goap_domain_action_count(d);
-  int ng = goap_domain_goal_count(d);
-  memset(o, 0, sizeof *o);
+  int nv = cn->nv, na = cn->na, ng = cn->ng;
   if (rd->at >= rd->n) return 0;
   o->tag = rd->p[rd->at++];
+  o->id = 0;
+  o->v = 0;
+  o->d = 0;
   switch (o->tag) {
     case R_AGENT:
       o->id = get_u(rd);
       break;
     case R_AGENT_NEXT:
+    case R_STEP:
     case R_FRAME:
     case R_UPDATE_SAME:
     case GOAP__R_CLEAR_ORDER:
@@ -21592,6 +21650,7 @@ static int decode(const goap_domain *d, reader *rd, rec *o, int32_t *plan, size_
     case R_END: o->id = get_u(rd); break;
     case R_EVENT: {
       goap_agent_event *e = &o->ev;
+      memset(e, 0, sizeof *e);
       e->goal = e->action = e->var = -1;
       uint64_t k = get_u(rd);
       if (k > GOAP_EVENT_RESERVATION_DENIED) return 0;
@@ -21734,6 +21793,9 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   if (!r) return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   r->alloc = al;
   r->d = desc->domain;
+  r->cn.nv = goap_domain_var_count(r->d);
+  r->cn.na = goap_domain_action_count(r->d);
+  r->cn.ng = goap_domain_goal_count(r->d);
   r->changed = my_content != content;
   r->last_dt = NAN;
   r->cur = -1;
@@ -21762,7 +21824,7 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   while (q.at < q.n) {
     rec o;
     size_t len = 0, rat = q.at;
-    if (end_at != SIZE_MAX || !decode(r->d, &q, &o, NULL, 0, &len)) {
+    if (end_at != SIZE_MAX || !decode(&r->cn, &q, &o, NULL, 0, &len)) {
       goap_replayer_destroy(r);
       return fail(message, offset,
                   end_at != SIZE_MAX ? "replay log: data after the end record"
@@ -21771,8 +21833,8 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
     }
     if (len > max_plan) max_plan = len;
     if (o.tag == R_AGENT) agent = o.id;
-    else if (o.tag == R_AGENT_NEXT) agent = any ? agent + 1 : 0;
-    if (o.tag == R_AGENT || o.tag == R_AGENT_NEXT) {
+    else if (o.tag == R_AGENT_NEXT || o.tag == R_STEP) agent = any ? agent + 1 : 0;
+    if (o.tag == R_AGENT || o.tag == R_AGENT_NEXT || o.tag == R_STEP) {
       any = 1;
       if (agent > max_agent) max_agent = agent;
     }
@@ -21794,8 +21856,7 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   r->nagents = (int)agents;
   r->plan_cap = max_plan ? max_plan : 1;
   r->plan = (int32_t *)goap__rt_alloc(&al, r->plan_cap * sizeof *r->plan);
-  r->agents = (goap_agent **)goap__rt_alloc(&al, (size_t)(agents ? agents : 1) * sizeof *r->agents);
-  if (!r->plan || !r->agents) {
+  if (!r->plan) {
     goap_replayer_destroy(r);
     return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   }
@@ -21812,7 +21873,7 @@ void goap_replayer_destroy(goap_replayer *r) {
   for (int i = 0; r->agents && i < r->attached; ++i)
     if (r->agents[i]) r->agents[i]->rp = NULL;
   goap_allocator al = r->alloc;
-  goap__rt_free(&al, r->agents, (size_t)(r->nagents ? r->nagents : 1) * sizeof *r->agents);
+  goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
   goap__rt_free(&al, r->plan, r->plan_cap * sizeof *r->plan);
   goap__rt_free(&al, r->data, r->size ? r->size : 1);
   goap__rt_free(&al, r, sizeof *r);
@@ -21832,6 +21893,9 @@ void goap_replayer_on_note(goap_replayer *r, goap_replay_note_fn fn, void *user)
 goap_status goap_replayer_attach(goap_replayer *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp || a->d != r->d || r->attached >= r->nagents)
     return GOAP_INVALID_ARGUMENT;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
+                     sizeof *r->agents))
+    return GOAP_OUT_OF_MEMORY;
   a->rp = r;
   a->rec_id = r->attached;
   r->agents[r->attached++] = a;
@@ -21926,7 +21990,8 @@ static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v
   switch (tag) {
     case 0: snprintf(b, cap, "nothing more in this update"); return;
     case R_UPDATE:
-    case R_UPDATE_SAME: snprintf(b, cap, "nothing more in this update"); return;
+    case R_UPDATE_SAME:
+    case R_STEP: snprintf(b, cap, "nothing more in this update"); return;
     case R_FRAME: snprintf(b, cap, "the end of the frame"); return;
     case R_END: snprintf(b, cap, "the end of the log"); return;
     case GOAP__R_TICK: snprintf(b, cap, "a tick (running)"); return;
@@ -21977,54 +22042,105 @@ static void diverge(goap_replayer *r, goap_agent *a, const char *expected, const
 /* ---- replaying ------------------------------------------------------------------------------ */
 
 static int peek(goap_replayer *r, rec *o, size_t *next) {
+  if (r->pos < r->size) { /* the common records, without fields */
+    int t = r->data[r->pos];
+    if (t == R_STEP || t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE ||
+        t == R_AGENT_NEXT || t == R_UPDATE_SAME || t == R_FRAME) {
+      o->tag = t;
+      o->id = 0;
+      o->v = 0;
+      o->d = 0;
+      *next = r->pos + 1;
+      return 1;
+    }
+  }
   reader rd = {r->data, r->size, r->pos, 0};
   size_t len = 0;
-  if (!decode(r->d, &rd, o, r->plan, r->plan_cap, &len)) return 0;
+  if (!decode(&r->cn, &rd, o, r->plan, r->plan_cap, &len)) return 0;
   *next = rd.at;
   return 1;
 }
 
-/* Applies a pass-through record (agent switch, host call, note); 0 when o is none. */
+/* Applies a pass-through record (agent switch, host call, note); 0 when o is none. A host
+ * call that reports events applies the records before them, which may be host calls again: a
+ * recording nests them a level or two deep (a call inside an event callback); a deeper
+ * nesting is a damaged log, stopped as a divergence rather than recursing on. */
 static int pass(goap_replayer *r, const rec *o) {
   goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+  if (a && r->depth >= 16 && (o->tag == GOAP__R_ORDER || o->tag == GOAP__R_CLEAR_ORDER ||
+                              o->tag == GOAP__R_REPLAN || o->tag == GOAP__R_RESET)) {
+    diverge(r, a, "at most 16 nested host calls", "a deeper nesting (a damaged log)");
+    return 1;
+  }
+  r->depth++;
+  int done = 1;
   switch (o->tag) {
-    case R_AGENT: r->cur = (int)o->id; return 1;
-    case R_AGENT_NEXT: r->cur++; return 1;
+    case R_AGENT: r->cur = (int)o->id; break;
+    case R_AGENT_NEXT: r->cur++; break;
     case R_NOTE:
       if (r->on_note) r->on_note(r->note_user, o->bytes, o->n);
-      return 1;
+      break;
     case GOAP__R_SET:
       if (a) goap_agent_set(a, (int)o->id, o->v);
-      return 1;
+      break;
     case GOAP__R_ORDER:
       if (a) goap_agent_order(a, (int)o->id, o->d);
-      return 1;
+      break;
     case GOAP__R_CLEAR_ORDER:
       if (a) goap_agent_clear_order(a);
-      return 1;
+      break;
     case GOAP__R_REPLAN:
       if (a) goap_agent_replan(a);
-      return 1;
+      break;
     case GOAP__R_RESET:
       if (a) goap_agent_reset(a);
-      return 1;
-    default: return 0;
+      break;
+    default: done = 0; break;
   }
+  r->depth--;
+  return done;
+}
+
+/* Records applied on the way to an agent's next input: agent switches, host calls, notes. */
+#define PASS_TAGS                                                                           \
+  ((1u << R_AGENT) | (1u << R_AGENT_NEXT) | (1u << R_NOTE) | (1u << GOAP__R_SET) |          \
+   (1u << GOAP__R_ORDER) | (1u << GOAP__R_CLEAR_ORDER) | (1u << GOAP__R_REPLAN) |            \
+   (1u << GOAP__R_RESET))
+
+/* What the agent asked the replay for (described only for a divergence): an input (tag, id)
+ * or an event. */
+typedef struct want {
+  int tag, id;
+  const goap_agent_event *ev;
+} want;
+
+static void describe_want(const goap_replayer *r, const want *w, char *b, size_t cap) {
+  if (w->ev) describe_event(r->d, w->ev, b, cap);
+  else if (w->tag == GOAP__R_START || w->tag == GOAP__R_STOP || w->tag == GOAP__R_SENSOR)
+    describe_input(r->d, w->tag, (uint64_t)w->id, 0, 0, b, cap);
+  else describe_input(r->d, -w->tag, (uint64_t)w->id, 0, 0, b, cap);
+}
+
+static void diverge_at(goap_replayer *r, goap_agent *a, const rec *o, const want *w) {
+  char exp[160], got[160];
+  if (!o) snprintf(exp, sizeof exp, "nothing more in this update");
+  else if (o->tag == R_EVENT) describe_event(r->d, &o->ev, exp, sizeof exp);
+  else describe_input(r->d, o->tag, o->id, o->v, o->d, exp, sizeof exp);
+  describe_want(r, w, got, sizeof got);
+  diverge(r, a, exp, got);
 }
 
 /* The next record of agent a, after applying pass-through records; 0 on a divergence. */
-static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const char *want) {
+static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const want *w) {
   for (;;) {
     if (r->diverged || !peek(r, o, next)) return 0;
-    if (o->tag == R_AGENT || o->tag == R_AGENT_NEXT || o->tag == R_NOTE ||
-        o->tag == GOAP__R_SET || o->tag == GOAP__R_ORDER || o->tag == GOAP__R_CLEAR_ORDER ||
-        o->tag == GOAP__R_REPLAN || o->tag == GOAP__R_RESET) {
+    if ((1u << o->tag) & PASS_TAGS) {
       r->pos = *next; /* consumed before it runs: a host call may reach the replay again */
       pass(r, o);
       continue;
     }
     if (r->cur != a->rec_id) { /* the recorded update of a ended */
-      diverge(r, a, "nothing more in this update", want);
+      diverge_at(r, a, NULL, w);
       return 0;
     }
     return 1;
@@ -22033,22 +22149,38 @@ static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const 
 
 int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
   goap_replayer *r = a->rp;
+  if (tag == GOAP__R_TICK && r->cur == a->rec_id && r->pos < r->size && !r->diverged) {
+    int t = r->data[r->pos]; /* the common case: the tick's result, one byte */
+    if (t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE) {
+      r->pos++;
+      if (v)
+        *v = t == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
+             : t == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
+                                   : GOAP_ACTION_RUNNING;
+      return 1;
+    }
+  }
+  if ((tag == GOAP__R_START || tag == GOAP__R_STOP || tag == GOAP__R_CHECK) && id < 0x80 &&
+      r->cur == a->rec_id && r->pos + 1 < r->size && !r->diverged &&
+      r->data[r->pos + 1] == id) { /* a callback of an action with a one-byte id */
+    int t = r->data[r->pos];
+    if (t == tag || (tag == GOAP__R_CHECK && t == R_CHECK_YES)) {
+      r->pos += 2;
+      if (v) *v = t == R_CHECK_YES;
+      return 1;
+    }
+  }
   rec o;
   size_t next;
-  char got[160], exp[160];
-  describe_input(r->d, -tag, (uint64_t)id, 0, 0, got, sizeof got);
-  if (tag == GOAP__R_START || tag == GOAP__R_STOP || tag == GOAP__R_SENSOR)
-    describe_input(r->d, tag, (uint64_t)id, 0, 0, got, sizeof got);
-  if (!next_of(r, a, &o, &next, got)) return 0;
+  want w = {tag, id, NULL};
+  if (!next_of(r, a, &o, &next, &w)) return 0;
   int base = o.tag == R_TICK_SUCCESS || o.tag == R_TICK_FAILURE ? GOAP__R_TICK
              : o.tag == R_CHECK_YES                             ? GOAP__R_CHECK
              : o.tag == R_RESERVE_YES                           ? GOAP__R_RESERVE
                                                                 : o.tag;
   int has_id = tag != GOAP__R_TICK && tag != GOAP__R_RESERVE;
   if (base != tag || (has_id && o.id != (uint64_t)id)) {
-    if (o.tag == R_EVENT) describe_event(r->d, &o.ev, exp, sizeof exp);
-    else describe_input(r->d, o.tag, o.id, o.v, o.d, exp, sizeof exp);
-    diverge(r, a, exp, got);
+    diverge_at(r, a, &o, &w);
     return 0;
   }
   r->pos = next;
@@ -22102,14 +22234,12 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
   goap_replayer *r = a->rp;
   rec o;
   size_t next;
-  char got[160], exp[160];
   if (r->diverged) return 0;
-  describe_event(r->d, ev, got, sizeof got);
-  if (!next_of(r, a, &o, &next, got)) return 0;
+  if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
+  want w = {0, 0, ev};
+  if (!next_of(r, a, &o, &next, &w)) return 0;
   if (o.tag != R_EVENT || !same_event(&o.ev, ev)) {
-    if (o.tag == R_EVENT) describe_event(r->d, &o.ev, exp, sizeof exp);
-    else describe_input(r->d, o.tag, o.id, o.v, o.d, exp, sizeof exp);
-    diverge(r, a, exp, got);
+    diverge_at(r, a, &o, &w);
     return 0;
   }
   r->pos = next;
@@ -22121,6 +22251,14 @@ goap_status goap_replayer_step(goap_replayer *r) {
   if (r->diverged) return GOAP_CONFLICT;
   if (r->attached < r->nagents) return GOAP_INVALID_OPERATION;
   for (;;) {
+    if (r->pos < r->size && r->data[r->pos] == R_STEP && r->cur + 1 < r->attached) {
+      r->pos++; /* the common case: the next agent's update, with the same dt */
+      r->cur++;
+      goap_agent *a = r->agents[r->cur];
+      if (a) goap_agent_update(a, r->last_dt == r->last_dt ? r->last_dt : 0);
+      if (r->diverged) return GOAP_CONFLICT;
+      continue;
+    }
     rec o;
     size_t next;
     if (!peek(r, &o, &next)) return GOAP_OK; /* cannot happen: the log was checked */
@@ -22134,8 +22272,9 @@ goap_status goap_replayer_step(goap_replayer *r) {
       r->frame++;
       return GOAP_IN_PROGRESS;
     }
+    if (o.tag == R_STEP) r->cur++;
     goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
-    if ((o.tag == R_UPDATE || o.tag == R_UPDATE_SAME) && a) {
+    if ((o.tag == R_UPDATE || o.tag == R_UPDATE_SAME || o.tag == R_STEP) && a) {
       double dt = o.tag == R_UPDATE ? o.d : r->last_dt;
       if (o.tag == R_UPDATE) r->last_dt = dt;
       goap_agent_update(a, dt == dt ? dt : 0);
@@ -22160,6 +22299,7 @@ goap_status goap_replayer_run(goap_replayer *r) {
   return st;
 }
 /* macros of src/runtime/replay.c end here */
+#undef PASS_TAGS
 #undef fail
 
 /* ==== src/runtime/squad.c ==== */

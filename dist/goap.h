@@ -887,7 +887,9 @@ typedef struct goap_agent_desc {
   goap_agent_event_fn on_event;  /* optional: timeline of what the agent does */
   void *event_user;
   int replan_history;            /* replans kept for goap_agent_inspect_replans (goap/
-                                    inspect.h), also the failure facts kept; <= 0: 8 */
+                                    inspect.h), also the failure facts kept; 0: 8; < 0:
+                                    none (saves ~830 bytes per agent of a crowd that is never
+                                    inspected) */
 } goap_agent_desc;
 
 /* NULL when out of memory or when desc/type is NULL. The agent plans on its next update. */
@@ -1878,7 +1880,8 @@ typedef struct goap_replan_info {
   double search_us;              /* wall time of those searches, microseconds */
 } goap_replan_info;
 
-/* The last replans, oldest first: at most N, where N is goap_agent_desc.replan_history (0: 8).
+/* The last replans, oldest first: at most N, where N is goap_agent_desc.replan_history (0: 8;
+ * negative: none are kept, and no failure facts either).
  * Writes min(count, capacity) entries (the newest ones when capacity < count) and returns
  * count; -1 for a NULL agent or a negative capacity. */
 GOAP_API int goap_agent_inspect_replans(const goap_agent *a, goap_replan_info *out,
@@ -1924,7 +1927,10 @@ GOAP_API int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info 
  *    sensors (through the goap_agent_set calls they make);
  *  - the values the agent reads from its blackboard (the host's and the other agents' writes)
  *    and the answers to its reservations;
- *  - every event the agent reports (its decisions), which the replay checks.
+ *  - the agent's decisions, which the replay checks: its replans (and why), goals chosen,
+ *    plans adopted (goal, cost, steps), goals it could not plan, plan repairs, goals achieved,
+ *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
+ *    was stopped, memory written -- follow from those and the inputs.)
  * Not recorded: the domain's own check / dynamic_cost callbacks (goap_action_desc), which the
  * planner calls; a domain with them replays only if they answer the same.
  *

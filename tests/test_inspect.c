@@ -470,6 +470,22 @@ TEST(arguments_and_htn_agents) {
                pi.length ? GOAP_BUFFER_TOO_SMALL : GOAP_OK);
   CHECK_EQ_INT(pi.length, rp.plan_length);
   goap_agent_destroy(a);
+  /* no history: nothing kept, and less memory */
+  ad.replan_history = -1;
+  a = goap_agent_create(&ad);
+  REQUIRE(a != NULL);
+  goap_agent_desc ad8 = ad;
+  ad8.replan_history = 0;
+  goap_agent *b = goap_agent_create(&ad8);
+  REQUIRE(b != NULL);
+  goap_agent_update(a, 0);
+  goap_agent_update(b, 0);
+  CHECK_EQ_INT(goap_agent_inspect_replans(a, &rp, 1), 0);
+  CHECK_EQ_INT(goap_agent_inspect_replans(b, &rp, 1), 1);
+  CHECK_EQ_INT(goap_agent_get_stats(b).memory_bytes - goap_agent_get_stats(a).memory_bytes,
+               8 * (sizeof(goap_replan_info) + sizeof(goap_failure_info)));
+  goap_agent_destroy(a);
+  goap_agent_destroy(b);
   goap_agent_type_destroy(t);
   goap_file_destroy(f);
 }

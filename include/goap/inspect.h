@@ -111,7 +111,8 @@ typedef struct goap_replan_info {
   double search_us;              /* wall time of those searches, microseconds */
 } goap_replan_info;
 
-/* The last replans, oldest first: at most N, where N is goap_agent_desc.replan_history (0: 8).
+/* The last replans, oldest first: at most N, where N is goap_agent_desc.replan_history (0: 8;
+ * negative: none are kept, and no failure facts either).
  * Writes min(count, capacity) entries (the newest ones when capacity < count) and returns
  * count; -1 for a NULL agent or a negative capacity. */
 GOAP_API int goap_agent_inspect_replans(const goap_agent *a, goap_replan_info *out,

@@ -945,15 +945,19 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
-  a->hist_cap = desc->replan_history > 0 ? desc->replan_history : 8;
+  a->hist_cap = desc->replan_history > 0 ? desc->replan_history
+                : desc->replan_history == 0 ? 8 : 0;
   a->gprio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->gprio);
   a->fail_st = (goap_status *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_st);
-  a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
-  a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
+  if (a->hist_cap) {
+    a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
+    a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
+  }
   a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
-           a->gprio && a->fail_st && a->hist && a->facts && ensure_plan_cap(a, 16);
+           a->gprio && a->fail_st && ((a->hist && a->facts) || !a->hist_cap) &&
+           ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
     ok = goap__rt_grow(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&

@@ -5,7 +5,7 @@
  * Invariants:
  *  - The inspection functions only read the agent: no allocation, no host callback, no write
  *    (not even to the agent's scratch state), so several threads may inspect it at once.
- *  - hist is a ring of hist_cap entries: hist_len valid ones ending just before hist_next;
+ *  - hist is a ring of hist_cap entries (none when hist_cap is 0: nothing is kept): hist_len valid ones ending just before hist_next;
  *    the newest entry is open (hist_open) from the replan that began it until a plan is
  *    adopted or no goal can be planned. facts holds at most hist_cap facts, oldest first; a
  *    fact learnt again for the same variable replaces the older one.
@@ -24,6 +24,7 @@ static goap_replan_info *newest(goap_agent *a) {
 }
 
 void goap__hist_open(goap_agent *a, goap_replan_reason reason) {
+  if (!a->hist_cap) return; /* no history kept */
   goap_replan_info *h = &a->hist[a->hist_next];
   memset(h, 0, sizeof *h);
   h->time = a->time;
@@ -59,6 +60,7 @@ void goap__hist_close(goap_agent *a, goap_status status, int goal, double cost, 
 }
 
 void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeout) {
+  if (!a->hist_cap) return;
   int k = 0;
   while (k < a->nfacts && a->facts[k].var != var) ++k;
   if (k == a->nfacts && a->nfacts == a->hist_cap) k = 0; /* full: the oldest goes */
