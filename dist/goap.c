@@ -18925,6 +18925,10 @@ done:
  *    wrapper of the allocator.
  *  - A plan found by a search is cached under the state the search started from (memory may
  *    have changed while a sliced search ran).
+ *  - Replays (replay.c): with a recorder (rec), every input is recorded where it enters the
+ *    agent (a host call, a callback's result, a blackboard read, a reservation's answer) and
+ *    every decision where it is reported; with a replayer (rp), no host callback is called:
+ *    the recorded results stand in for them, in the same order.
  *  - HTN agents (t->htn): goal is always -1 and no goal is ever a candidate. plan[0..plan_len)
  *    is the running plan up to its next `pause` (paused = 1: hp holds the continuation, resumed
  *    from memory when the last step is done); mtr[0..mtr_len) is its method traversal record
