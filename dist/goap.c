@@ -1455,6 +1455,15 @@ const goap_cond *goap_domain_action_pre(const goap_domain *d, int i, int *count)
   if (count) *count = d->actions[i].npre;
   return d->actions[i].pre;
 }
+int goap_domain_action_callbacks(const goap_domain *d, int i, goap_check_fn *check,
+                                 goap_cost_fn *dynamic_cost, void **user) {
+  const goap__action *a = d && i >= 0 && i < d->nactions ? &d->actions[i] : NULL;
+  if (check) *check = a ? a->check : NULL;
+  if (dynamic_cost) *dynamic_cost = a ? a->dyn_cost : NULL;
+  if (user) *user = a ? a->user : NULL;
+  return a && (a->check || a->dyn_cost);
+}
+
 const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *count) {
   if (!d || i < 0 || i >= d->nactions) {
     if (count) *count = 0;
@@ -3531,7 +3540,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
 static double eval_cost(goap_planner *p, int a) {
   const goap__action *x = &p->d->actions[a];
   double c = p->req_costs ? p->sel_costs[a] : x->cost;
-  if (x->dyn_cost) c = x->dyn_cost(p->host, a, x->user);
+  if (x->dyn_cost && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) c = x->dyn_cost(p->host, a, x->user);
   return c;
 }
 
@@ -3541,7 +3550,8 @@ static int usable(goap_planner *p, int a) {
   p->aflag[a] |= F_EVAL;
   const goap__action *x = &p->d->actions[a];
   if (x->never || x->neff == 0) return 0;
-  if (x->check && !x->check(p->host, a, x->user)) return 0;
+  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user))
+    return 0;
   double c = eval_cost(p, a);
   if (!(c >= 0.0) || !isfinite(c)) return 0;
   p->acost[a] = c;
@@ -3719,6 +3729,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
+  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
   char msg[8];
   for (int i = 0; i < req->want_count; ++i) {
     goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
@@ -19138,6 +19149,9 @@ struct goap_agent {
   goap_recorder *rec;            /* recording this agent's inputs, or NULL */
   goap_replayer *rp;             /* replaying them from a log, or NULL */
   int rec_id;                    /* the agent's index in the recording or replay */
+  double *dcosts;                /* per action, when the domain has check / dynamic_cost
+                                    callbacks: their answers for the running search, evaluated
+                                    by the agent while it records or replays */
 
   /* HTN agents */
   goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
@@ -19174,7 +19188,9 @@ enum {
   GOAP__R_ORDER = 6,             /* id: the goal; d: the priority */
   GOAP__R_CLEAR_ORDER = 7,
   GOAP__R_REPLAN = 8,
-  GOAP__R_RESET = 9
+  GOAP__R_RESET = 9,
+  GOAP__R_DCHECK = 27,           /* id: the action; v: the domain's check answered */
+  GOAP__R_DCOST = 29             /* id: the action; d: the domain's dynamic cost */
 };
 /* The events a recording keeps and a replay checks: the agent's decisions. The others (an
  * action started, succeeded, failed, was stopped; memory written) follow from the decisions
@@ -19612,6 +19628,34 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
+ * per action and search (the planner asks only about the actions it reaches), so that their
+ * answers are inputs of the log; the search then runs with GOAP_REQUEST_NO_CALLBACKS on
+ * a->dcosts. */
+static void domain_callbacks(goap_agent *a, const double *base) {
+  for (int i = 0; i < a->t->na; ++i) {
+    goap_check_fn check;
+    goap_cost_fn cost;
+    void *user;
+    double c = base[i];
+    if (c >= 0 && goap_domain_action_callbacks(a->d, i, &check, &cost, &user)) {
+      int32_t ok = 1;
+      if (check) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCHECK, i, &ok, NULL);
+        else ok = check(a, i, user) != 0;
+        if (a->rec) goap__rec_input(a, GOAP__R_DCHECK, i, ok, 0);
+      }
+      if (ok && cost) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCOST, i, NULL, &c);
+        else c = cost(a, i, user);
+        if (a->rec) goap__rec_input(a, GOAP__R_DCOST, i, 0, c);
+      }
+      if (!ok || !(c >= 0) || !isfinite(c)) c = -1;
+    }
+    a->dcosts[i] = c;
+  }
+}
+
 /* Begins the search for goal g from search_start on `on` (NULL: the agent's own planner,
  * created now if needed); a->cur is the planner it runs on. */
 static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
@@ -19639,6 +19683,11 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   r.max_nodes = t->max_nodes;
   r.host = a;
   r.costs = a->blocked ? a->costs : t->costs;
+  if (a->dcosts && (a->rec || a->rp)) {
+    domain_callbacks(a, r.costs);
+    r.costs = a->dcosts;
+    r.flags |= GOAP_REQUEST_NO_CALLBACKS;
+  }
   a->cur = on;
   return goap_plan_begin(on, &r);
 }
@@ -20079,6 +20128,7 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->fail_st, (size_t)t->ng * sizeof *a->fail_st);
   goap__rt_free(&al, a->hist, (size_t)a->hist_cap * sizeof *a->hist);
   goap__rt_free(&al, a->facts, (size_t)a->hist_cap * sizeof *a->facts);
+  goap__rt_free(&al, a->dcosts, (size_t)t->na * sizeof *a->dcosts);
   goap_allocator user = a->user;
   goap__rt_free(&user, a, sizeof *a);
 }
@@ -20119,6 +20169,9 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
                 : desc->replan_history == 0 ? 8 : 0;
   a->gprio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->gprio);
   a->fail_st = (goap_status *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_st);
+  int dcb = 0;
+  for (int i = 0; i < t->na && !dcb; ++i) dcb = goap_domain_action_callbacks(a->d, i, NULL, NULL, NULL);
+  if (dcb) a->dcosts = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->dcosts);
   if (a->hist_cap) {
     a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
     a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
@@ -20127,6 +20180,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
            a->gprio && a->fail_st && ((a->hist && a->facts) || !a->hist_cap) &&
+           (a->dcosts || !dcb) &&
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
@@ -21076,6 +21130,7 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
  *   SET u z | ORDER u f | CLEAR_ORDER | REPLAN | RESET | NOTE u bytes |
  *   TICK_RUNNING, TICK_SUCCESS, TICK_FAILURE | START u | STOP u | SENSOR u | CHECK_NO u |
  *   CHECK_YES u | PRIO u f | RESERVE_NO | RESERVE_YES | BB u z | EVENT u (kind) fields |
+ *   DCHECK_NO u | DCHECK_YES u | DCOST u f (the domain's own callbacks, per search) |
  *   END u (the number of agents).
  * A record belongs to the agent named by the last AGENT / AGENT_NEXT record.
  *
@@ -21099,10 +21154,11 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
 enum {
   R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
   R_NOTE = 12, R_TICK_SUCCESS = 13, R_TICK_FAILURE = 18, R_CHECK_YES = 21,
-  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26
+  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
 };
 /* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
- * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22: agent_impl.h */
+ * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22, DCHECK (no) 27,
+ * DCOST 29: agent_impl.h */
 
 static const unsigned char MAGIC[8] = {'G', 'O', 'A', 'P', 'R', 'P', 'L', 0};
 
@@ -21440,6 +21496,10 @@ void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
       put_byte(r, v ? R_CHECK_YES : GOAP__R_CHECK);
       put_u(r, (uint64_t)id);
       break;
+    case GOAP__R_DCHECK:
+      put_byte(r, v ? R_DCHECK_YES : GOAP__R_DCHECK);
+      put_u(r, (uint64_t)id);
+      break;
     case GOAP__R_RESERVE: put_byte(r, v ? R_RESERVE_YES : GOAP__R_RESERVE); break;
     case GOAP__R_START:
     case GOAP__R_STOP:
@@ -21449,6 +21509,7 @@ void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
       break;
     case GOAP__R_PRIO:
     case GOAP__R_ORDER:
+    case GOAP__R_DCOST:
       put_byte(r, tag);
       put_u(r, (uint64_t)id);
       put_f(r, d);
@@ -21641,7 +21702,14 @@ static int decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t ca
     case GOAP__R_STOP:
     case GOAP__R_CHECK:
     case R_CHECK_YES:
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
       o->id = get_u(rd);
+      if (o->id >= (uint64_t)na) return 0;
+      break;
+    case GOAP__R_DCOST:
+      o->id = get_u(rd);
+      o->d = get_f(rd);
       if (o->id >= (uint64_t)na) return 0;
       break;
     case GOAP__R_SENSOR: o->id = get_u(rd); break;
@@ -22011,6 +22079,20 @@ static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v
                tag == R_CHECK_YES ? " (yes)" : tag == GOAP__R_CHECK && v == 0 ? " (no)" : "");
       return;
     case -GOAP__R_CHECK: snprintf(b, cap, "check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
+      snprintf(b, cap, "the domain's check of %s (%s)", aname(d, (int)id),
+               tag == R_DCHECK_YES ? "yes" : "no");
+      return;
+    case -GOAP__R_DCHECK: snprintf(b, cap, "the domain's check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCOST:
+    case -GOAP__R_DCOST: {
+      char nb[32];
+      num(x, nb, sizeof nb);
+      snprintf(b, cap, "the dynamic cost of %s%s%s%s", aname(d, (int)id), tag > 0 ? " (" : "",
+               tag > 0 ? nb : "", tag > 0 ? ")" : "");
+      return;
+    }
     case GOAP__R_PRIO: {
       char nb[32];
       num(x, nb, sizeof nb);
@@ -22180,6 +22262,7 @@ int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
   if (!next_of(r, a, &o, &next, &w)) return 0;
   int base = o.tag == R_TICK_SUCCESS || o.tag == R_TICK_FAILURE ? GOAP__R_TICK
              : o.tag == R_CHECK_YES                             ? GOAP__R_CHECK
+             : o.tag == R_DCHECK_YES                            ? GOAP__R_DCHECK
              : o.tag == R_RESERVE_YES                           ? GOAP__R_RESERVE
                                                                 : o.tag;
   int has_id = tag != GOAP__R_TICK && tag != GOAP__R_RESERVE;
@@ -22193,7 +22276,7 @@ int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
       *v = o.tag == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
            : o.tag == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
                                      : GOAP_ACTION_RUNNING;
-    else *v = o.tag == R_CHECK_YES || o.tag == R_RESERVE_YES;
+    else *v = o.tag == R_CHECK_YES || o.tag == R_RESERVE_YES || o.tag == R_DCHECK_YES;
   }
   if (d) *d = o.d;
   return 1;

@@ -286,6 +286,11 @@ GOAP_API double goap_domain_action_cost(const goap_domain *d, int action);
 GOAP_API const goap_cond *goap_domain_action_pre(const goap_domain *d, int action, int *count);
 GOAP_API const goap_effect *goap_domain_action_eff(const goap_domain *d, int action,
                                                    int *count);
+/* The action's host callbacks (goap_action_desc.check, .dynamic_cost, .user; NULL when it has
+ * none): 1 when it has a check or a dynamic cost, 0 otherwise or for a bad id. Any pointer may
+ * be NULL. */
+GOAP_API int goap_domain_action_callbacks(const goap_domain *d, int action, goap_check_fn *check,
+                                          goap_cost_fn *dynamic_cost, void **user);
 
 GOAP_API int goap_domain_goal_count(const goap_domain *d);
 GOAP_API int goap_domain_find_goal(const goap_domain *d, const char *name);
@@ -393,6 +398,10 @@ typedef enum goap_heuristic {
  * Both keep the search deterministic. Neither set: the plain searches. */
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
+/* NO_CALLBACKS: the domain's check and dynamic_cost callbacks are not called for this request;
+ * goap_request.costs (required then) are final: the host evaluated them itself (the agent
+ * runtime does so when it records or replays its inputs, goap/replay.h). */
+#define GOAP_REQUEST_NO_CALLBACKS 0x8u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:
@@ -1925,14 +1934,18 @@ GOAP_API int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info 
  *  - the results of the type's callbacks: action start / tick (running, success, failure) /
  *    stop, procedural preconditions (goap_action_binding.check), dynamic goal priorities,
  *    sensors (through the goap_agent_set calls they make);
+ *  - the answers of the domain's own callbacks (goap_action_desc.check and .dynamic_cost):
+ *    while recording or replaying, an agent asks them once per search for every action it
+ *    may use (the planner alone asks only about the actions the search reaches) and searches
+ *    with GOAP_REQUEST_NO_CALLBACKS on the answers;
  *  - the values the agent reads from its blackboard (the host's and the other agents' writes)
  *    and the answers to its reservations;
  *  - the agent's decisions, which the replay checks: its replans (and why), goals chosen,
  *    plans adopted (goal, cost, steps), goals it could not plan, plan repairs, goals achieved,
  *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
  *    was stopped, memory written -- follow from those and the inputs.)
- * Not recorded: the domain's own check / dynamic_cost callbacks (goap_action_desc), which the
- * planner calls; a domain with them replays only if they answer the same.
+ * Not recorded: the callbacks of the `achieve` searches of HTN agents (goap/htn.h) and of HTN
+ * methods; an HTN domain with them replays only if they answer the same.
  *
  * The log: a header (magic "GOAPRPL", format version, two hashes of the domain, a label) and
  * chunks of records (each with its length and a checksum), ending with an end record.

@@ -394,6 +394,175 @@ TEST(steady_updates_take_two_bytes) {
   goap_file_destroy(f);
 }
 
+/* ---- the domain's own callbacks: procedural checks and dynamic costs ---------------------- */
+
+typedef struct dyn_ctx {
+  uint64_t rng;
+  int live, calls;
+} dyn_ctx;
+
+static int dyn_check(void *host, int action, void *user) {
+  dyn_ctx *c = (dyn_ctx *)user;
+  (void)host;
+  (void)action;
+  c->calls++;
+  return c->live ? rng_unit(&c->rng) < 0.7 : 1;
+}
+
+static double dyn_cost(void *host, int action, void *user) {
+  dyn_ctx *c = (dyn_ctx *)user;
+  (void)host;
+  c->calls++;
+  return c->live ? 1.0 + (double)(rng_next(&c->rng) % 8) * 0.25 + action : 1;
+}
+
+static goap_action_state one_tick(goap_agent *a, int action, double dt, void *user) {
+  (void)a;
+  (void)action;
+  (void)dt;
+  (void)user;
+  return GOAP_ACTION_SUCCESS;
+}
+
+/* at a fork, walk (dynamic cost) or take the cart (a procedural check), then arrive */
+static goap_domain *fork_domain(dyn_ctx *c) {
+  goap_builder *b = goap_builder_create(NULL);
+  goap_var_desc v = {0};
+  v.type = GOAP_BOOL;
+  v.name = "across";
+  goap_builder_add_var(b, &v, NULL);
+  v.name = "home";
+  goap_builder_add_var(b, &v, NULL);
+  goap_effect across = {0, GOAP_SET, 1}, home = {1, GOAP_SET, 1};
+  goap_cond at_across = {0, GOAP_EQ, 1};
+  goap_action_desc ad = {0};
+  ad.name = "walk";
+  ad.cost = 3;
+  ad.eff = &across;
+  ad.eff_count = 1;
+  ad.dynamic_cost = dyn_cost;
+  ad.user = c;
+  goap_builder_add_action(b, &ad, NULL);
+  memset(&ad, 0, sizeof ad);
+  ad.name = "cart";
+  ad.cost = 2;
+  ad.eff = &across;
+  ad.eff_count = 1;
+  ad.check = dyn_check;
+  ad.user = c;
+  goap_builder_add_action(b, &ad, NULL);
+  memset(&ad, 0, sizeof ad);
+  ad.name = "arrive";
+  ad.cost = 1;
+  ad.pre = &at_across;
+  ad.pre_count = 1;
+  ad.eff = &home;
+  ad.eff_count = 1;
+  goap_builder_add_action(b, &ad, NULL);
+  goap_goal_desc gd = {0};
+  gd.name = "go_home";
+  gd.priority = 1;
+  goap_cond want_home = {1, GOAP_EQ, 1};
+  gd.want = &want_home;
+  gd.want_count = 1;
+  goap_builder_add_goal(b, &gd, NULL);
+  goap_domain *d = NULL;
+  goap_builder_build(b, &d);
+  goap_builder_destroy(b);
+  return d;
+}
+
+static int fork_run(goap_domain *d, text *timeline, text *log, goap_replayer *rp) {
+  goap_action_binding ab[3];
+  memset(ab, 0, sizeof ab);
+  for (int i = 0; i < 3; ++i) ab[i].tick = one_tick;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = ab;
+  td.action_count = 3;
+  goap_agent_type *t = NULL;
+  if (goap_agent_type_create(d, &td, &t, NULL) != GOAP_OK) return 0;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.host = (void *)(uintptr_t)"walker";
+  ad.on_event = log_event;
+  ad.event_user = timeline;
+  goap_agent *a = goap_agent_create(&ad);
+  goap_recorder *rec = NULL;
+  int ok = a != NULL;
+  if (ok && !rp) {
+    goap_recorder_desc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.domain = d;
+    rd.sink = sink;
+    rd.sink_user = log;
+    ok = goap_recorder_create(&rd, &rec) == GOAP_OK && goap_recorder_attach(rec, a) == GOAP_OK;
+    for (int fr = 0; fr < 60 && ok; ++fr) { /* home, then back at the fork: plan again */
+      if (goap_agent_get(a, 1)) {
+        goap_agent_set(a, 0, 0);
+        goap_agent_set(a, 1, 0);
+      }
+      goap_agent_update(a, 0.1);
+      goap_recorder_frame(rec);
+    }
+    ok = ok && goap_recorder_finish(rec) == GOAP_OK;
+  } else if (ok) {
+    ok = goap_replayer_attach(rp, a) == GOAP_OK && goap_replayer_run(rp) == GOAP_OK;
+  }
+  goap_recorder_destroy(rec);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  return ok;
+}
+
+TEST(domain_callbacks_replay_exactly) {
+  dyn_ctx c = {0x1234567, 1, 0};
+  goap_domain *d = fork_domain(&c);
+  REQUIRE(d != NULL);
+  text live = {0}, log = {0}, replayed = {0};
+  REQUIRE(fork_run(d, &live, &log, NULL));
+  CHECK(c.calls > 20);
+  /* the random answers changed the plans: both ways across were taken */
+  REQUIRE(live.s != NULL);
+  CHECK(strstr(live.s, "[ 0 2 ]") != NULL); /* walk, arrive */
+  CHECK(strstr(live.s, "[ 1 2 ]") != NULL); /* cart, arrive */
+  c.live = 0;
+  c.calls = 0;
+  goap_replayer_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.domain = d;
+  pd.log = log.s;
+  pd.size = log.n;
+  goap_replayer *rp = NULL;
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  REQUIRE(fork_run(d, &replayed, NULL, rp));
+  CHECK_EQ_INT(c.calls, 0); /* the planner did not ask the callbacks: the log answered */
+  CHECK_STR(replayed.s, live.s);
+  goap_replayer_destroy(rp);
+  /* the flag needs the costs */
+  goap_planner *p = goap_planner_create(d, NULL);
+  goap_request rq;
+  memset(&rq, 0, sizeof rq);
+  rq.flags = GOAP_REQUEST_NO_CALLBACKS;
+  goap_result res;
+  memset(&res, 0, sizeof res);
+  CHECK_EQ_INT(goap_plan(p, &rq, &res), GOAP_INVALID_ARGUMENT);
+  goap_check_fn ck = NULL;
+  goap_cost_fn co = NULL;
+  void *user = NULL;
+  CHECK_EQ_INT(goap_domain_action_callbacks(d, 1, &ck, &co, &user), 1);
+  CHECK(ck == dyn_check && co == NULL && user == &c);
+  CHECK_EQ_INT(goap_domain_action_callbacks(d, 2, &ck, &co, &user), 0);
+  CHECK(ck == NULL && co == NULL && user == NULL);
+  CHECK_EQ_INT(goap_domain_action_callbacks(d, 9, NULL, NULL, NULL), 0);
+  goap_planner_destroy(p);
+  goap_domain_destroy(d);
+  free(live.s);
+  free(log.s);
+  free(replayed.s);
+}
+
 /* ---- file simulations with random procedural failures -------------------------------------- */
 
 typedef struct sim_rand {
@@ -834,6 +1003,7 @@ TEST(api_errors_sinks_and_allocation) {
 }
 
 TEST_MAIN(TEST_ENTRY(random_host_replays_exactly), TEST_ENTRY(steady_updates_take_two_bytes),
+          TEST_ENTRY(domain_callbacks_replay_exactly),
           TEST_ENTRY(soldier_simulation_with_random_failures),
           TEST_ENTRY(squad_simulation_with_random_failures),
           TEST_ENTRY(changed_cost_diverges_at_the_first_different_plan),

@@ -10,14 +10,18 @@
  *  - the results of the type's callbacks: action start / tick (running, success, failure) /
  *    stop, procedural preconditions (goap_action_binding.check), dynamic goal priorities,
  *    sensors (through the goap_agent_set calls they make);
+ *  - the answers of the domain's own callbacks (goap_action_desc.check and .dynamic_cost):
+ *    while recording or replaying, an agent asks them once per search for every action it
+ *    may use (the planner alone asks only about the actions the search reaches) and searches
+ *    with GOAP_REQUEST_NO_CALLBACKS on the answers;
  *  - the values the agent reads from its blackboard (the host's and the other agents' writes)
  *    and the answers to its reservations;
  *  - the agent's decisions, which the replay checks: its replans (and why), goals chosen,
  *    plans adopted (goal, cost, steps), goals it could not plan, plan repairs, goals achieved,
  *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
  *    was stopped, memory written -- follow from those and the inputs.)
- * Not recorded: the domain's own check / dynamic_cost callbacks (goap_action_desc), which the
- * planner calls; a domain with them replays only if they answer the same.
+ * Not recorded: the callbacks of the `achieve` searches of HTN agents (goap/htn.h) and of HTN
+ * methods; an HTN domain with them replays only if they answer the same.
  *
  * The log: a header (magic "GOAPRPL", format version, two hashes of the domain, a label) and
  * chunks of records (each with its length and a checksum), ending with an end record.

@@ -446,6 +446,34 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
+ * per action and search (the planner asks only about the actions it reaches), so that their
+ * answers are inputs of the log; the search then runs with GOAP_REQUEST_NO_CALLBACKS on
+ * a->dcosts. */
+static void domain_callbacks(goap_agent *a, const double *base) {
+  for (int i = 0; i < a->t->na; ++i) {
+    goap_check_fn check;
+    goap_cost_fn cost;
+    void *user;
+    double c = base[i];
+    if (c >= 0 && goap_domain_action_callbacks(a->d, i, &check, &cost, &user)) {
+      int32_t ok = 1;
+      if (check) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCHECK, i, &ok, NULL);
+        else ok = check(a, i, user) != 0;
+        if (a->rec) goap__rec_input(a, GOAP__R_DCHECK, i, ok, 0);
+      }
+      if (ok && cost) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCOST, i, NULL, &c);
+        else c = cost(a, i, user);
+        if (a->rec) goap__rec_input(a, GOAP__R_DCOST, i, 0, c);
+      }
+      if (!ok || !(c >= 0) || !isfinite(c)) c = -1;
+    }
+    a->dcosts[i] = c;
+  }
+}
+
 /* Begins the search for goal g from search_start on `on` (NULL: the agent's own planner,
  * created now if needed); a->cur is the planner it runs on. */
 static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
@@ -473,6 +501,11 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   r.max_nodes = t->max_nodes;
   r.host = a;
   r.costs = a->blocked ? a->costs : t->costs;
+  if (a->dcosts && (a->rec || a->rp)) {
+    domain_callbacks(a, r.costs);
+    r.costs = a->dcosts;
+    r.flags |= GOAP_REQUEST_NO_CALLBACKS;
+  }
   a->cur = on;
   return goap_plan_begin(on, &r);
 }
@@ -913,6 +946,7 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->fail_st, (size_t)t->ng * sizeof *a->fail_st);
   goap__rt_free(&al, a->hist, (size_t)a->hist_cap * sizeof *a->hist);
   goap__rt_free(&al, a->facts, (size_t)a->hist_cap * sizeof *a->facts);
+  goap__rt_free(&al, a->dcosts, (size_t)t->na * sizeof *a->dcosts);
   goap_allocator user = a->user;
   goap__rt_free(&user, a, sizeof *a);
 }
@@ -953,6 +987,9 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
                 : desc->replan_history == 0 ? 8 : 0;
   a->gprio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->gprio);
   a->fail_st = (goap_status *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_st);
+  int dcb = 0;
+  for (int i = 0; i < t->na && !dcb; ++i) dcb = goap_domain_action_callbacks(a->d, i, NULL, NULL, NULL);
+  if (dcb) a->dcosts = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->dcosts);
   if (a->hist_cap) {
     a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
     a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
@@ -961,6 +998,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
            a->gprio && a->fail_st && ((a->hist && a->facts) || !a->hist_cap) &&
+           (a->dcosts || !dcb) &&
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)

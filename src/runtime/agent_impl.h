@@ -85,6 +85,9 @@ struct goap_agent {
   goap_recorder *rec;            /* recording this agent's inputs, or NULL */
   goap_replayer *rp;             /* replaying them from a log, or NULL */
   int rec_id;                    /* the agent's index in the recording or replay */
+  double *dcosts;                /* per action, when the domain has check / dynamic_cost
+                                    callbacks: their answers for the running search, evaluated
+                                    by the agent while it records or replays */
 
   /* HTN agents */
   goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
@@ -121,7 +124,9 @@ enum {
   GOAP__R_ORDER = 6,             /* id: the goal; d: the priority */
   GOAP__R_CLEAR_ORDER = 7,
   GOAP__R_REPLAN = 8,
-  GOAP__R_RESET = 9
+  GOAP__R_RESET = 9,
+  GOAP__R_DCHECK = 27,           /* id: the action; v: the domain's check answered */
+  GOAP__R_DCOST = 29             /* id: the action; d: the domain's dynamic cost */
 };
 /* The events a recording keeps and a replay checks: the agent's decisions. The others (an
  * action started, succeeded, failed, was stopped; memory written) follow from the decisions

@@ -13,6 +13,7 @@
  *   SET u z | ORDER u f | CLEAR_ORDER | REPLAN | RESET | NOTE u bytes |
  *   TICK_RUNNING, TICK_SUCCESS, TICK_FAILURE | START u | STOP u | SENSOR u | CHECK_NO u |
  *   CHECK_YES u | PRIO u f | RESERVE_NO | RESERVE_YES | BB u z | EVENT u (kind) fields |
+ *   DCHECK_NO u | DCHECK_YES u | DCOST u f (the domain's own callbacks, per search) |
  *   END u (the number of agents).
  * A record belongs to the agent named by the last AGENT / AGENT_NEXT record.
  *
@@ -36,10 +37,11 @@
 enum {
   R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
   R_NOTE = 12, R_TICK_SUCCESS = 13, R_TICK_FAILURE = 18, R_CHECK_YES = 21,
-  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26
+  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
 };
 /* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
- * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22: agent_impl.h */
+ * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22, DCHECK (no) 27,
+ * DCOST 29: agent_impl.h */
 
 static const unsigned char MAGIC[8] = {'G', 'O', 'A', 'P', 'R', 'P', 'L', 0};
 
@@ -377,6 +379,10 @@ void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
       put_byte(r, v ? R_CHECK_YES : GOAP__R_CHECK);
       put_u(r, (uint64_t)id);
       break;
+    case GOAP__R_DCHECK:
+      put_byte(r, v ? R_DCHECK_YES : GOAP__R_DCHECK);
+      put_u(r, (uint64_t)id);
+      break;
     case GOAP__R_RESERVE: put_byte(r, v ? R_RESERVE_YES : GOAP__R_RESERVE); break;
     case GOAP__R_START:
     case GOAP__R_STOP:
@@ -386,6 +392,7 @@ void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
       break;
     case GOAP__R_PRIO:
     case GOAP__R_ORDER:
+    case GOAP__R_DCOST:
       put_byte(r, tag);
       put_u(r, (uint64_t)id);
       put_f(r, d);
@@ -578,7 +585,14 @@ static int decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t ca
     case GOAP__R_STOP:
     case GOAP__R_CHECK:
     case R_CHECK_YES:
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
       o->id = get_u(rd);
+      if (o->id >= (uint64_t)na) return 0;
+      break;
+    case GOAP__R_DCOST:
+      o->id = get_u(rd);
+      o->d = get_f(rd);
       if (o->id >= (uint64_t)na) return 0;
       break;
     case GOAP__R_SENSOR: o->id = get_u(rd); break;
@@ -948,6 +962,20 @@ static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v
                tag == R_CHECK_YES ? " (yes)" : tag == GOAP__R_CHECK && v == 0 ? " (no)" : "");
       return;
     case -GOAP__R_CHECK: snprintf(b, cap, "check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
+      snprintf(b, cap, "the domain's check of %s (%s)", aname(d, (int)id),
+               tag == R_DCHECK_YES ? "yes" : "no");
+      return;
+    case -GOAP__R_DCHECK: snprintf(b, cap, "the domain's check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCOST:
+    case -GOAP__R_DCOST: {
+      char nb[32];
+      num(x, nb, sizeof nb);
+      snprintf(b, cap, "the dynamic cost of %s%s%s%s", aname(d, (int)id), tag > 0 ? " (" : "",
+               tag > 0 ? nb : "", tag > 0 ? ")" : "");
+      return;
+    }
     case GOAP__R_PRIO: {
       char nb[32];
       num(x, nb, sizeof nb);
@@ -1117,6 +1145,7 @@ int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
   if (!next_of(r, a, &o, &next, &w)) return 0;
   int base = o.tag == R_TICK_SUCCESS || o.tag == R_TICK_FAILURE ? GOAP__R_TICK
              : o.tag == R_CHECK_YES                             ? GOAP__R_CHECK
+             : o.tag == R_DCHECK_YES                            ? GOAP__R_DCHECK
              : o.tag == R_RESERVE_YES                           ? GOAP__R_RESERVE
                                                                 : o.tag;
   int has_id = tag != GOAP__R_TICK && tag != GOAP__R_RESERVE;
@@ -1130,7 +1159,7 @@ int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
       *v = o.tag == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
            : o.tag == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
                                      : GOAP_ACTION_RUNNING;
-    else *v = o.tag == R_CHECK_YES || o.tag == R_RESERVE_YES;
+    else *v = o.tag == R_CHECK_YES || o.tag == R_RESERVE_YES || o.tag == R_DCHECK_YES;
   }
   if (d) *d = o.d;
   return 1;
