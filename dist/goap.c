@@ -32,6 +32,7 @@
  *   static `expect_eol` of src/format/parser.c renamed to expect_eol__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `fail` of src/htn/domain.c renamed to fail__htn_domain in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/pddl/hddl_verify.c renamed to fail__pddl_hddl_verify in goap.c (clashes with src/core/builder.c)
+ *   static `fail` of src/runtime/replay.c renamed to fail__runtime_replay in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/tactics/arena.c renamed to fail__tactics_arena in goap.c (clashes with src/core/builder.c)
  *   static `goal_holds` of src/pddl/hddl_plan.c renamed to goal_holds__pddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `grow` of src/sched/sched.c renamed to grow__sched_sched in goap.c (clashes with src/format/htn_parse.c)
@@ -1461,6 +1462,15 @@ const goap_cond *goap_domain_action_pre(const goap_domain *d, int i, int *count)
   if (count) *count = d->actions[i].npre;
   return d->actions[i].pre;
 }
+int goap_domain_action_callbacks(const goap_domain *d, int i, goap_check_fn *check,
+                                 goap_cost_fn *dynamic_cost, void **user) {
+  const goap__action *a = d && i >= 0 && i < d->nactions ? &d->actions[i] : NULL;
+  if (check) *check = a ? a->check : NULL;
+  if (dynamic_cost) *dynamic_cost = a ? a->dyn_cost : NULL;
+  if (user) *user = a ? a->user : NULL;
+  return a && (a->check || a->dyn_cost);
+}
+
 const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *count) {
   if (!d || i < 0 || i >= d->nactions) {
     if (count) *count = 0;
@@ -3538,7 +3548,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
 static double eval_cost(goap_planner *p, int a) {
   const goap__action *x = &p->d->actions[a];
   double c = p->req_costs ? p->sel_costs[a] : x->cost;
-  if (x->dyn_cost) c = x->dyn_cost(p->host, a, x->user);
+  if (x->dyn_cost && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) c = x->dyn_cost(p->host, a, x->user);
   return c;
 }
 
@@ -3548,7 +3558,8 @@ static int usable(goap_planner *p, int a) {
   p->aflag[a] |= F_EVAL;
   const goap__action *x = &p->d->actions[a];
   if (x->never || x->neff == 0) return 0;
-  if (x->check && !x->check(p->host, a, x->user)) return 0;
+  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user))
+    return 0;
   double c = eval_cost(p, a);
   if (!(c >= 0.0) || !isfinite(c)) return 0;
   p->acost[a] = c;
@@ -3726,6 +3737,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
+  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
   char msg[8];
   for (int i = 0; i < req->want_count; ++i) {
     goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
@@ -10969,6 +10981,7 @@ int goap_file_task_line(const goap_file *f, int task, int *col) {
 #include <string.h>
 
 /* #include "internal.h": inlined above */
+/* #include goap/replay.h: in goap.h */
 /* #include goap/squad.h: in goap.h */
 
 /* ---- runtime attributes -------------------------------------------------------------------- */
@@ -11163,6 +11176,29 @@ struct sim_ctx {
   const goap_sim_options *opt;
 };
 
+/* Notes in a replay log: 'W' var old now time (a world change), 'E' idle time (the end);
+ * integers as 4 little-endian bytes, times as the 8 bytes of the double, little endian. */
+static size_t note_u32(uint8_t *p, uint32_t x) {
+  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(x >> (8 * i));
+  return 4;
+}
+static size_t note_f64(uint8_t *p, double t) {
+  uint64_t u;
+  memcpy(&u, &t, sizeof u);
+  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(u >> (8 * i));
+  return 8;
+}
+static uint32_t read_u32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static double read_f64(const uint8_t *p) {
+  uint64_t u = 0;
+  for (int i = 0; i < 8; ++i) u |= (uint64_t)p[i] << (8 * i);
+  double t;
+  memcpy(&t, &u, sizeof t);
+  return t;
+}
+
 /* to_board: also write shared variables to the blackboard (for `at` lines; an agent's own
  * effects reach it through the runtime). */
 static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) {
@@ -11176,8 +11212,17 @@ static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) 
     /* what happens to a shared variable, the squad learns through its blackboard */
     if (to_board && c->bb && (vi.flags & GOAP_VAR_SHARED))
       goap_blackboard_set(c->bb, vi.name, now);
-    if (c->opt->on_world && (to_board || goap_file_is_world_var(c->f, e[i].var)))
-      c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
+    if (!(to_board || goap_file_is_world_var(c->f, e[i].var))) continue;
+    if (c->opt->recorder) {
+      uint8_t note[21];
+      note[0] = 'W';
+      note_u32(note + 1, (uint32_t)e[i].var);
+      note_u32(note + 5, (uint32_t)old);
+      note_u32(note + 9, (uint32_t)now);
+      note_f64(note + 13, c->time);
+      goap_recorder_note(c->opt->recorder, note, sizeof note);
+    }
+    if (c->opt->on_world) c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
   }
 }
 
@@ -11234,6 +11279,28 @@ static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user)
   if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
 }
 
+typedef struct replay_end {
+  const goap_sim_options *opt;
+  const goap_domain *d;
+  goap_sim_result *result;
+} replay_end;
+
+/* Replaying: the recorded world changes and end. */
+static void sim_note(void *user, const void *data, size_t size) {
+  replay_end *re = (replay_end *)user;
+  const uint8_t *p = (const uint8_t *)data;
+  if (size == 21 && p[0] == 'W') {
+    int var = (int)read_u32(p + 1);
+    if (var < 0 || var >= goap_domain_var_count(re->d)) return;
+    if (re->opt->on_world)
+      re->opt->on_world(var, (int32_t)read_u32(p + 5), (int32_t)read_u32(p + 9),
+                        read_f64(p + 13), re->opt->world_user);
+  } else if (size == 10 && p[0] == 'E') {
+    re->result->idle = p[1] != 0;
+    re->result->time = read_f64(p + 2);
+  }
+}
+
 static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
   to->updates += x->updates;
   to->plans += x->plans;
@@ -11262,7 +11329,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_sim_options opt;
   memset(&opt, 0, sizeof opt);
   if (options) opt = *options;
-  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step))
+  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step) ||
+      (opt.recorder && opt.replayer))
     return GOAP_INVALID_ARGUMENT;
   memset(result, 0, sizeof *result);
   const goap__sim *sm = &f->sims[sim];
@@ -11355,6 +11423,10 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     st = GOAP_OUT_OF_MEMORY;
     m->agent = goap_agent_create(&ad);
     if (!m->agent) goto done;
+    if (opt.recorder) st = goap_recorder_attach(opt.recorder, m->agent);
+    else if (opt.replayer) st = goap_replayer_attach(opt.replayer, m->agent);
+    else st = GOAP_OK;
+    if (st != GOAP_OK) goto done;
   }
   if (sm->member_count) {
     goap_squad_desc sd;
@@ -11366,7 +11438,14 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
   }
   st = GOAP_OK;
-  {
+  if (opt.replayer) {
+    replay_end re = {&opt, d, result};
+    goap_replayer_on_note(opt.replayer, sim_note, &re);
+    st = goap_replayer_run(opt.replayer);
+    goap_replayer_on_note(opt.replayer, NULL, NULL);
+    c.time = result->time;
+    if (st != GOAP_OK) goto done;
+  } else {
     uint32_t next_ev = 0;
     const goap__sim_event *evs = sm->event_count ? f->sim_events + sm->event : NULL;
     long steps = 0, max_steps = (long)(until / step) + 1;
@@ -11387,6 +11466,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       }
       if (st != GOAP_OK) break;
       if (squad) goap_squad_update(squad);
+      if (opt.recorder) goap_recorder_frame(opt.recorder);
       if (idle && next_ev >= sm->event_count) {
         result->idle = 1;
         break;
@@ -11394,6 +11474,13 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       if (c.time + 1e-9 >= until || steps >= max_steps) break;
       ++steps;
       c.time = (double)steps * step;
+    }
+    if (opt.recorder && st == GOAP_OK) {
+      uint8_t note[10];
+      note[0] = 'E';
+      note[1] = (uint8_t)result->idle;
+      note_f64(note + 2, c.time);
+      goap_recorder_note(opt.recorder, note, sizeof note);
     }
   }
   result->time = c.time;
@@ -19550,6 +19637,10 @@ done:
  *    wrapper of the allocator.
  *  - A plan found by a search is cached under the state the search started from (memory may
  *    have changed while a sliced search ran).
+ *  - Replays (replay.c): with a recorder (rec), every input is recorded where it enters the
+ *    agent (a host call, a callback's result, a blackboard read, a reservation's answer) and
+ *    every decision where it is reported; with a replayer (rp), no host callback is called:
+ *    the recorded results stand in for them, in the same order.
  *  - HTN agents (t->htn): goal is always -1 and no goal is ever a candidate. plan[0..plan_len)
  *    is the running plan up to its next `pause` (paused = 1: hp holds the continuation, resumed
  *    from memory when the last step is done); mtr[0..mtr_len) is its method traversal record
@@ -19561,6 +19652,21 @@ done:
 #include <math.h>
 #include <string.h>
 #include <time.h>
+
+/* ---- begin src/runtime/agent_impl.h ---- */
+/*
+ * agent_impl.h -- the agent's state, shared by the runtime files that read it: agent.c (which
+ * owns it), inspect.c (the inspection API) and replay.c (recording and replaying its inputs).
+ * Nothing here is public.
+ *
+ * Invariants: only agent.c changes an agent's decisions; inspect.c only reads; replay.c hooks
+ * are called by agent.c at each input of the runtime (see replay.c).
+ */
+#ifndef GOAP_AGENT_IMPL_H
+#define GOAP_AGENT_IMPL_H
+
+/* #include goap/inspect.h: in goap.h */
+/* #include goap/replay.h: in goap.h */
 
 /* ---- begin src/runtime/runtime.h ---- */
 /*
@@ -19674,7 +19780,9 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
 #endif /* GOAP_RUNTIME_INTERNAL_H */
 /* ---- end src/runtime/runtime.h ---- */
 
-typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+/* agent.c's phases (its enum; the values, for the other files) */
+#define GOAP__AGENT_SELECT 1
+#define GOAP__AGENT_EXECUTE 2
 
 struct goap_agent {
   goap_allocator user;           /* the caller's allocator */
@@ -19716,7 +19824,7 @@ struct goap_agent {
   double action_time;
 
   /* goal selection */
-  phase ph;
+  int ph;                        /* PHASE_IDLE, PHASE_SELECT, PHASE_EXECUTE (agent.c) */
   goap_replan_reason reason;
   int *cand;                     /* candidate goals, best first */
   double *cand_prio;
@@ -19733,6 +19841,21 @@ struct goap_agent {
   double time;
   goap_agent_stats st;
 
+  /* inspection (inspect.c) and replays (replay.c) */
+  double *gprio;                 /* per goal: its priority as last computed */
+  goap_status *fail_st;          /* per goal: why it last failed to plan */
+  goap_replan_info *hist;        /* ring of the last hist_cap replans */
+  int hist_cap, hist_len, hist_next;
+  int hist_open;                 /* the newest entry is still choosing a goal */
+  goap_failure_info *facts;      /* failure memory written by on_fail, hist_cap at most */
+  int nfacts;
+  goap_recorder *rec;            /* recording this agent's inputs, or NULL */
+  goap_replayer *rp;             /* replaying them from a log, or NULL */
+  int rec_id;                    /* the agent's index in the recording or replay */
+  double *dcosts;                /* per action, when the domain has check / dynamic_cost
+                                    callbacks: their answers for the running search, evaluated
+                                    by the agent while it records or replays */
+
   /* HTN agents */
   goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
   goap_htn_planner *hp_try;      /* searches for a better plan while one runs */
@@ -19741,6 +19864,67 @@ struct goap_agent {
   int mtr_len;
   int paused;                    /* the plan ends at a `pause`: resume when it is done */
 };
+
+
+/* ---- inspect.c: the replan history and failure memory ------------------------------------- */
+/* A replan begins (reason); the entry stays open until a plan is adopted or none is found. */
+void goap__hist_open(goap_agent *a, goap_replan_reason reason);
+/* A search finished (its statistics are added to the open entry) / a cache lookup served it. */
+void goap__hist_search(goap_agent *a, const goap_stats *st, int cached);
+/* The choice ended: status GOAP_OK with the plan adopted, or GOAP_NO_PLAN. */
+void goap__hist_close(goap_agent *a, goap_status status, int goal, double cost, int length);
+/* on_fail of action `act` wrote var = value. */
+void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeout);
+
+/* ---- replay.c: inputs of the runtime ------------------------------------------------------ */
+/* Record tags of callback results and host calls (see replay.c for the log format). */
+enum {
+  GOAP__R_TICK = 11,             /* + the state (RUNNING, SUCCESS, FAILURE) */
+  GOAP__R_START = 14,
+  GOAP__R_STOP = 15,
+  GOAP__R_SENSOR = 16,           /* id: the sensor */
+  GOAP__R_CHECK = 17,            /* id: the action; v: the answer */
+  GOAP__R_PRIO = 19,             /* id: the goal; d: the priority */
+  GOAP__R_RESERVE = 20,          /* v: granted */
+  GOAP__R_BB = 22,               /* id: the variable; v: the value read from the blackboard */
+  GOAP__R_SET = 5,               /* id: the variable; v: the value */
+  GOAP__R_ORDER = 6,             /* id: the goal; d: the priority */
+  GOAP__R_CLEAR_ORDER = 7,
+  GOAP__R_REPLAN = 8,
+  GOAP__R_RESET = 9,
+  GOAP__R_DCHECK = 27,           /* id: the action; v: the domain's check answered */
+  GOAP__R_DCOST = 29             /* id: the action; d: the domain's dynamic cost */
+};
+/* The events a recording keeps and a replay checks: the agent's decisions. The others (an
+ * action started, succeeded, failed, was stopped; memory written) follow from the decisions
+ * and the recorded inputs. */
+#define GOAP__DECISIONS                                                                     \
+  ((1u << GOAP_EVENT_REPLAN) | (1u << GOAP_EVENT_GOAL) | (1u << GOAP_EVENT_PLAN) |          \
+   (1u << GOAP_EVENT_PLAN_FAILED) | (1u << GOAP_EVENT_REPAIR) | (1u << GOAP_EVENT_GOAL_DONE) | \
+   (1u << GOAP_EVENT_IDLE) | (1u << GOAP_EVENT_RESERVATION_DENIED))
+#define GOAP__IS_DECISION(k) (((1u << (unsigned)(k)) & GOAP__DECISIONS) != 0)
+void goap__rec_update(goap_agent *a, double dt);
+/* A host call (SET, ORDER, CLEAR_ORDER, REPLAN, RESET) or a callback's result. */
+void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d);
+void goap__rec_event(goap_agent *a, const goap_agent_event *ev);
+/* Replaying: the recorded result of the callback `tag` (host calls recorded inside it are
+ * applied first). Returns 1 with *v / *d set, 0 when the replay diverged (the caller then goes
+ * on with a neutral answer; the replay stops after this update). */
+int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d);
+/* Replaying: the next blackboard value the agent read in this update, if any (1). */
+int goap__rp_bb(goap_agent *a, int *var, int32_t *value);
+/* Replaying: checks an event against the log; 1 when it matches (report it to the host). */
+int goap__rp_event(goap_agent *a, const goap_agent_event *ev);
+/* The agent is destroyed: forget it. */
+void goap__rec_forget(goap_agent *a);
+void goap__rp_forget(goap_agent *a);
+
+#endif /* GOAP_AGENT_IMPL_H */
+/* ---- end src/runtime/agent_impl.h ---- */
+
+typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+_Static_assert(PHASE_SELECT == GOAP__AGENT_SELECT && PHASE_EXECUTE == GOAP__AGENT_EXECUTE,
+               "agent_impl.h's phase values");
 
 /* ---- memory -------------------------------------------------------------------------------- */
 
@@ -19765,9 +19949,10 @@ static uint64_t hash_mem(const goap_agent *a) {
 }
 
 static void emit(goap_agent *a, goap_agent_event *ev) {
-  if (!a->on_event) return;
   ev->time = a->time;
-  a->on_event(a, ev, a->event_user);
+  if (a->rec && GOAP__IS_DECISION(ev->kind)) goap__rec_event(a, ev);
+  if (a->rp && !goap__rp_event(a, ev)) return; /* replaying: the log disagrees */
+  if (a->on_event) a->on_event(a, ev, a->event_user);
 }
 
 static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
@@ -19780,9 +19965,15 @@ static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
 
 static double goal_priority(goap_agent *a, int g) {
   const goap__rt_goal *r = &a->t->goal[g];
-  if (g == a->order_goal) return a->order_prio;
-  if (r->priority) return r->priority(a, g, r->user);
-  return goap_domain_goal_priority(a->d, g);
+  double pr;
+  if (g == a->order_goal) pr = a->order_prio;
+  else if (!r->priority) pr = goap_domain_goal_priority(a->d, g);
+  else if (!a->rp || !goap__rp_input(a, GOAP__R_PRIO, g, NULL, &pr)) {
+    pr = a->rp ? goap_domain_goal_priority(a->d, g) : r->priority(a, g, r->user);
+    if (a->rec) goap__rec_input(a, GOAP__R_PRIO, g, 0, pr);
+  }
+  a->gprio[g] = pr;
+  return pr;
 }
 
 static int goal_valid(const goap_agent *a, int g) {
@@ -19814,7 +20005,16 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
     if (a->bb) { /* a shared variable: apply to the blackboard's value (counters add up) */
       for (int k = 0; k < a->t->nshared; ++k)
         if (a->t->shared[k] == e[i].var) slot = a->bb_slot[k];
-      if (slot >= 0) goap_state_set(a->d, a->mem, e[i].var, goap__bb_read(a->bb, slot));
+      if (slot >= 0 && a->rp) { /* replaying: the value read when recording */
+        int var;
+        int32_t v;
+        while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
+      } else if (slot >= 0) {
+        int32_t v = goap__bb_read(a->bb, slot);
+        if (a->rec && v != goap_state_get(a->d, a->mem, e[i].var))
+          goap__rec_input(a, GOAP__R_BB, e[i].var, v, 0);
+        goap_state_set(a->d, a->mem, e[i].var, v);
+      }
     }
     int32_t old = goap_state_get(a->d, a->mem, e[i].var);
     if (goap_state_assign(a->d, a->mem, &e[i], 1) != GOAP_OK) continue;
@@ -19830,6 +20030,35 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
     ev.action = a->plan_len > a->step ? a->plan[a->step] : -1;
     emit(a, &ev);
   }
+}
+
+/* Failure memory: the on_fail effects of act, remembered for inspection. */
+static void learn(goap_agent *a, int act, const goap__rt_action *r, int timeout) {
+  const goap_effect *e = a->t->effs + r->on_fail;
+  write_effects(a, e, (int)r->on_fail_count);
+  for (uint32_t i = 0; i < r->on_fail_count; ++i)
+    goap__fact_learnt(a, act, e[i].var, goap_state_get(a->d, a->mem, e[i].var), timeout);
+}
+
+/* The host's callbacks, or their recorded results when replaying (replay.c). */
+static void call_stop(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  if (!r->stop) return;
+  if (a->rp) {
+    goap__rp_input(a, GOAP__R_STOP, act, NULL, NULL);
+    return;
+  }
+  r->stop(a, act, r->user);
+  if (a->rec) goap__rec_input(a, GOAP__R_STOP, act, 0, 0);
+}
+
+static int call_check(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  int32_t ok = 1;
+  if (a->rp) goap__rp_input(a, GOAP__R_CHECK, act, &ok, NULL);
+  else ok = r->check(a, act, r->check_user) != 0;
+  if (a->rec) goap__rec_input(a, GOAP__R_CHECK, act, ok, 0);
+  return ok != 0;
 }
 
 /* ---- reservations ---------------------------------------------------------------------------- */
@@ -19868,7 +20097,14 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
         return -2;
       }
       int res = a->res_id[r->reserve + k];
-      if (!goap__bb_acquire(a->bb, res)) {
+      int granted = goap__bb_acquire(a->bb, res);
+      int32_t logged = granted;
+      if (a->rp && goap__rp_input(a, GOAP__R_RESERVE, 0, &logged, NULL) && logged != granted) {
+        if (granted) goap__bb_release(a->bb, res); /* the log's answer wins */
+        granted = logged;
+      }
+      if (a->rec) goap__rec_input(a, GOAP__R_RESERVE, 0, granted, 0);
+      if (!granted) {
         release_all(a);
         a->st.reservations_denied++;
         goap_agent_event ev;
@@ -19903,8 +20139,7 @@ static void stop_running(goap_agent *a) {
   if (!a->running) return;
   int act = a->plan[a->step];
   a->running = 0;
-  const goap__rt_action *r = &a->t->act[act];
-  if (r->stop) r->stop(a, act, r->user);
+  call_stop(a, act);
   end_action(a, act);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_ACTION_STOP);
@@ -19932,6 +20167,7 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
   a->reason = why;
   a->st.replans[why]++;
   a->idle_reported = 0;
+  goap__hist_open(a, why);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_REPLAN);
   ev.reason = why;
@@ -20006,7 +20242,7 @@ static void apply_checks(goap_agent *a) {
   for (int i = 0; i < t->na; ++i) {
     const goap__rt_action *r = &t->act[i];
     if (!r->check || a->costs[i] < 0) continue;
-    if (!r->check(a, i, r->check_user)) {
+    if (!call_check(a, i)) {
       a->costs[i] = -1;
       a->blocked++;
     }
@@ -20067,6 +20303,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
   a->fail_time[g] = -1;
   a->st.plans++;
   if (cached) a->st.cache_hits++;
+  goap__hist_close(a, GOAP_OK, g, cost, len);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_GOAL);
   ev.goal = g;
@@ -20088,6 +20325,7 @@ static void goal_failed(goap_agent *a, int g, goap_status why) {
   a->fail_time[g] = a->time;
   a->end_time[g] = a->time;
   a->fail_hash[g] = hash_mem(a);
+  a->fail_st[g] = why;
   a->st.plan_failures++;
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
@@ -20100,6 +20338,34 @@ static uint64_t now_ns(void) {
   struct timespec ts;
   timespec_get(&ts, TIME_UTC);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
+ * per action and search (the planner asks only about the actions it reaches), so that their
+ * answers are inputs of the log; the search then runs with GOAP_REQUEST_NO_CALLBACKS on
+ * a->dcosts. */
+static void domain_callbacks(goap_agent *a, const double *base) {
+  for (int i = 0; i < a->t->na; ++i) {
+    goap_check_fn check;
+    goap_cost_fn cost;
+    void *user;
+    double c = base[i];
+    if (c >= 0 && goap_domain_action_callbacks(a->d, i, &check, &cost, &user)) {
+      int32_t ok = 1;
+      if (check) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCHECK, i, &ok, NULL);
+        else ok = check(a, i, user) != 0;
+        if (a->rec) goap__rec_input(a, GOAP__R_DCHECK, i, ok, 0);
+      }
+      if (ok && cost) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCOST, i, NULL, &c);
+        else c = cost(a, i, user);
+        if (a->rec) goap__rec_input(a, GOAP__R_DCOST, i, 0, c);
+      }
+      if (!ok || !(c >= 0) || !isfinite(c)) c = -1;
+    }
+    a->dcosts[i] = c;
+  }
 }
 
 /* Begins the search for goal g from search_start on `on` (NULL: the agent's own planner,
@@ -20129,6 +20395,11 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   r.max_nodes = t->max_nodes;
   r.host = a;
   r.costs = a->blocked ? a->costs : t->costs;
+  if (a->dcosts && (a->rec || a->rp)) {
+    domain_callbacks(a, r.costs);
+    r.costs = a->dcosts;
+    r.flags |= GOAP_REQUEST_NO_CALLBACKS;
+  }
   a->cur = on;
   return goap_plan_begin(on, &r);
 }
@@ -20141,6 +20412,7 @@ static goap_status select_goal(goap_agent *a) {
     build_candidates(a);
     if (a->from_idle && a->ncand > 0) { /* something to try again: a replan worth reporting */
       a->st.replans[GOAP_REPLAN_IDLE]++;
+      goap__hist_open(a, GOAP_REPLAN_IDLE);
       goap_agent_event ev;
       ev_init(&ev, GOAP_EVENT_REPLAN);
       ev.reason = GOAP_REPLAN_IDLE;
@@ -20159,6 +20431,7 @@ static goap_status select_goal(goap_agent *a) {
         double cost = 0;
         const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
         if (p) {
+          goap__hist_search(a, NULL, 1);
           if (!ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
           int refused = reserve_plan(a, p, len);
           if (refused == -2) return GOAP_OUT_OF_MEMORY;
@@ -20211,6 +20484,7 @@ static goap_status select_goal(goap_agent *a) {
     }
     a->searching = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
+    goap__hist_search(a, &res.stats, 0);
     if (st == GOAP_OK) {
       int refused = reserve_plan(a, a->plan, res.plan_length);
       if (refused == -2) return GOAP_OUT_OF_MEMORY;
@@ -20229,6 +20503,7 @@ static goap_status select_goal(goap_agent *a) {
     a->icand++;
   }
   a->ncand = a->icand = 0;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
   return GOAP_NO_PLAN;
 }
 
@@ -20256,8 +20531,8 @@ static void action_failed(goap_agent *a, int act, int timeout) {
   ev.goal = a->goal;
   ev.timeout = timeout;
   emit(a, &ev);
-  if (timeout && r->stop) r->stop(a, act, r->user);
-  write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+  if (timeout) call_stop(a, act);
+  learn(a, act, r, timeout);
   need_plan(a, timeout ? GOAP_REPLAN_TIMEOUT : GOAP_REPLAN_ACTION_FAILED);
 }
 
@@ -20316,6 +20591,7 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
 
 static void htn_plan_failed(goap_agent *a, goap_status why) {
   a->st.plan_failures++;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
   ev.status = why;
@@ -20335,7 +20611,10 @@ static void htn_adopt(goap_agent *a, const goap_htn_result *res, goap_replan_rea
   a->ph = PHASE_EXECUTE;
   a->searching = 0;
   a->idle_reported = 0;
-  if (reason != GOAP_REPLAN_NONE) a->st.plans++;
+  if (reason != GOAP_REPLAN_NONE) {
+    a->st.plans++;
+    goap__hist_close(a, GOAP_OK, -1, res->cost, res->plan_length);
+  }
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN);
   ev.plan = a->plan;
@@ -20366,6 +20645,7 @@ static goap_status htn_select(goap_agent *a) {
   if (refused >= 0) return GOAP_NO_PLAN;
   if (from_idle) {
     a->st.replans[GOAP_REPLAN_IDLE]++;
+    goap__hist_open(a, GOAP_REPLAN_IDLE);
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_REPLAN);
     ev.reason = GOAP_REPLAN_IDLE;
@@ -20443,13 +20723,13 @@ static int htn_next(goap_agent *a) {
     return 0;
   }
   const goap__rt_action *r = &a->t->act[act];
-  if (r->check && !r->check(a, act, r->check_user)) { /* a failure before it starts */
+  if (r->check && !call_check(a, act)) { /* a failure before it starts */
     a->st.actions_failed++;
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
     ev.action = act;
     emit(a, &ev);
-    write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+    learn(a, act, r, 0);
     need_plan(a, GOAP_REPLAN_ACTION_FAILED);
     return 0;
   }
@@ -20488,14 +20768,26 @@ static goap_status execute(goap_agent *a, double dt) {
     ev.goal = a->goal;
     emit(a, &ev);
     if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
-    if (r->start) r->start(a, act, r->user);
+    if (r->start && a->rp) goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
+    else if (r->start) {
+      r->start(a, act, r->user);
+      if (a->rec) goap__rec_input(a, GOAP__R_START, act, 0, 0);
+    }
     if (!a->running) return GOAP_OK; /* the start callback dropped the plan */
   } else {
     a->action_time += dt;
   }
   int act = a->plan[a->step];
   const goap__rt_action *r = &a->t->act[act];
-  goap_action_state s = r->tick ? r->tick(a, act, dt, r->user) : GOAP_ACTION_SUCCESS;
+  goap_action_state s = GOAP_ACTION_SUCCESS;
+  if (r->tick && a->rp) {
+    int32_t v = GOAP_ACTION_RUNNING;
+    goap__rp_input(a, GOAP__R_TICK, act, &v, NULL);
+    s = (goap_action_state)v;
+  } else if (r->tick) {
+    s = r->tick(a, act, dt, r->user);
+    if (a->rec) goap__rec_input(a, GOAP__R_TICK, act, (int32_t)s, 0);
+  }
   if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return GOAP_OK;
   if (s == GOAP_ACTION_SUCCESS) {
     a->running = 0;
@@ -20545,6 +20837,11 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->end_time, (size_t)t->ng * sizeof *a->end_time);
   goap__rt_free(&al, a->fail_hash, (size_t)t->ng * sizeof *a->fail_hash);
   goap__rt_free(&al, a->sensor_next, (size_t)t->nsensors * sizeof *a->sensor_next);
+  goap__rt_free(&al, a->gprio, (size_t)t->ng * sizeof *a->gprio);
+  goap__rt_free(&al, a->fail_st, (size_t)t->ng * sizeof *a->fail_st);
+  goap__rt_free(&al, a->hist, (size_t)a->hist_cap * sizeof *a->hist);
+  goap__rt_free(&al, a->facts, (size_t)a->hist_cap * sizeof *a->facts);
+  goap__rt_free(&al, a->dcosts, (size_t)t->na * sizeof *a->dcosts);
   goap_allocator user = a->user;
   goap__rt_free(&user, a, sizeof *a);
 }
@@ -20582,9 +20879,22 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
+  a->hist_cap = desc->replan_history > 0 ? desc->replan_history
+                : desc->replan_history == 0 ? 8 : 0;
+  a->gprio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->gprio);
+  a->fail_st = (goap_status *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_st);
+  int dcb = 0;
+  for (int i = 0; i < t->na && !dcb; ++i) dcb = goap_domain_action_callbacks(a->d, i, NULL, NULL, NULL);
+  if (dcb) a->dcosts = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->dcosts);
+  if (a->hist_cap) {
+    a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
+    a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
+  }
   a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->end_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
+           a->gprio && a->fail_st && ((a->hist && a->facts) || !a->hist_cap) &&
+           (a->dcosts || !dcb) &&
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
@@ -20600,7 +20910,10 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
     } else {
       goap_state_init(a->d, a->mem);
     }
-    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
+    for (int g = 0; g < t->ng; ++g) {
+      a->fail_time[g] = a->end_time[g] = -1;
+      a->gprio[g] = goap_domain_goal_priority(a->d, g);
+    }
     for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
     if (t->na) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
   }
@@ -20635,12 +20948,18 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->ph = PHASE_SELECT;
   a->reason = GOAP_REPLAN_START;
   a->st.replans[GOAP_REPLAN_START]++;
+  goap__hist_open(a, GOAP_REPLAN_START);
   a->announce = 1;
   return a;
 }
 
 void goap_agent_destroy(goap_agent *a) {
   if (!a) return;
+  if (a->rec) goap__rec_forget(a); /* its end is not an input of the recording */
+  if (a->rp) { /* replayed: there is no host action to stop */
+    goap__rp_forget(a);
+    a->running = 0;
+  }
   stop_running(a);
   if (a->nhold) release_all(a);
   if (a->bb) goap__bb_attach(a->bb, -1);
@@ -20653,12 +20972,24 @@ static void sense(goap_agent *a) {
   for (int i = 0; i < t->nsensors; ++i) {
     if (a->time + 1e-12 < a->sensor_next[i]) continue;
     a->sensor_next[i] = a->time + t->sensors[i].interval;
+    if (a->rp) {
+      goap__rp_input(a, GOAP__R_SENSOR, i, NULL, NULL);
+      continue;
+    }
     t->sensors[i].fn(a, t->sensors[i].user);
+    if (a->rec) goap__rec_input(a, GOAP__R_SENSOR, i, 0, 0);
   }
-  if (a->bb) {
+  if (a->rp && a->bb) { /* the values read when recording */
+    int var;
+    int32_t v;
+    while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
+  } else if (a->bb && !a->rp) {
     for (int k = 0; k < t->nshared; ++k) {
       if (a->bb_slot[k] < 0) continue;
-      goap_state_set(a->d, a->mem, t->shared[k], goap__bb_read(a->bb, a->bb_slot[k]));
+      int32_t v = goap__bb_read(a->bb, a->bb_slot[k]);
+      if (a->rec && v != goap_state_get(a->d, a->mem, t->shared[k]))
+        goap__rec_input(a, GOAP__R_BB, t->shared[k], v, 0);
+      goap_state_set(a->d, a->mem, t->shared[k], v);
     }
   }
 }
@@ -20706,6 +21037,7 @@ static goap_status check_interrupts(goap_agent *a) {
 
 goap_status goap_agent_update(goap_agent *a, double dt) {
   if (!a || !(dt >= 0) || !isfinite(dt)) return GOAP_INVALID_ARGUMENT;
+  if (a->rec) goap__rec_update(a, dt);
   a->time += dt;
   a->st.updates++;
   if (a->announce) {
@@ -20750,6 +21082,7 @@ goap_status goap_agent_set(goap_agent *a, int var, int32_t value) {
   if (!a || var < 0 || var >= a->t->nv) return GOAP_INVALID_ARGUMENT;
   goap_status st = goap_state_set(a->d, a->mem, var, value);
   if (st != GOAP_OK) return st;
+  if (a->rec) goap__rec_input(a, GOAP__R_SET, var, value, 0);
   if (a->bb) {
     for (int k = 0; k < a->t->nshared; ++k)
       if (a->t->shared[k] == var && a->bb_slot[k] >= 0) goap__bb_write(a->bb, a->bb_slot[k], value);
@@ -20765,11 +21098,14 @@ int32_t goap_agent_get(const goap_agent *a, int var) {
 const goap_word *goap_agent_memory(const goap_agent *a) { return a ? a->mem : NULL; }
 
 void goap_agent_replan(goap_agent *a) {
-  if (a) need_plan(a, GOAP_REPLAN_REQUESTED);
+  if (!a) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_REPLAN, 0, 0, 0);
+  need_plan(a, GOAP_REPLAN_REQUESTED);
 }
 
 void goap_agent_reset(goap_agent *a) {
   if (!a) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_RESET, 0, 0, 0);
   need_plan(a, GOAP_REPLAN_START);
   for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
   a->next_goal_check = a->time;
@@ -20829,6 +21165,7 @@ const char *goap_replan_reason_name(goap_replan_reason r) {
 goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
   if (!a || goal < 0 || goal >= a->t->ng || a->t->goal[goal].disabled || !(priority == priority))
     return GOAP_INVALID_ARGUMENT;
+  if (a->rec) goap__rec_input(a, GOAP__R_ORDER, goal, 0, priority);
   int same = a->order_goal == goal && a->order_prio == priority;
   a->order_goal = goal;
   a->order_prio = priority;
@@ -20838,6 +21175,7 @@ goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
 
 void goap_agent_clear_order(goap_agent *a) {
   if (!a || a->order_goal < 0) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_CLEAR_ORDER, 0, 0, 0);
   int was = a->order_goal;
   a->order_goal = -1;
   if (a->ph == PHASE_EXECUTE && a->goal == was) need_plan(a, GOAP_REPLAN_ORDER);
@@ -21217,6 +21555,1557 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
   c->st.stores++;
   return 1;
 }
+
+/* ==== src/runtime/inspect.c ==== */
+/*
+ * inspect.c -- what an agent is thinking (goap/inspect.h): its ranked goals, its plan and the
+ * conditions it relies on, its last replans and its failure memory.
+ *
+ * Invariants:
+ *  - The inspection functions only read the agent: no allocation, no host callback, no write
+ *    (not even to the agent's scratch state), so several threads may inspect it at once.
+ *  - hist is a ring of hist_cap entries (none when hist_cap is 0: nothing is kept): hist_len valid ones ending just before hist_next;
+ *    the newest entry is open (hist_open) from the replan that began it until a plan is
+ *    adopted or no goal can be planned. facts holds at most hist_cap facts, oldest first; a
+ *    fact learnt again for the same variable replaces the older one.
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+
+/* ---- bookkeeping called by agent.c ---------------------------------------------------------- */
+
+static goap_replan_info *newest(goap_agent *a) {
+  int i = a->hist_next - 1;
+  if (i < 0) i += a->hist_cap;
+  return &a->hist[i];
+}
+
+void goap__hist_open(goap_agent *a, goap_replan_reason reason) {
+  if (!a->hist_cap) return; /* no history kept */
+  goap_replan_info *h = &a->hist[a->hist_next];
+  memset(h, 0, sizeof *h);
+  h->time = a->time;
+  h->reason = reason;
+  h->status = GOAP_IN_PROGRESS;
+  h->goal = -1;
+  a->hist_next = (a->hist_next + 1) % a->hist_cap;
+  if (a->hist_len < a->hist_cap) a->hist_len++;
+  a->hist_open = 1;
+}
+
+void goap__hist_search(goap_agent *a, const goap_stats *st, int cached) {
+  if (!a->hist_open) return;
+  goap_replan_info *h = newest(a);
+  h->goals_tried++;
+  h->cached = cached;
+  if (st) {
+    h->expanded += st->expanded;
+    h->generated += st->generated;
+    h->search_us += st->time_us;
+  }
+}
+
+void goap__hist_close(goap_agent *a, goap_status status, int goal, double cost, int length) {
+  if (!a->hist_open) return;
+  goap_replan_info *h = newest(a);
+  h->status = status;
+  h->goal = goal;
+  h->cost = cost;
+  h->plan_length = length;
+  if (status != GOAP_OK) h->cached = 0;
+  a->hist_open = 0;
+}
+
+void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeout) {
+  if (!a->hist_cap) return;
+  int k = 0;
+  while (k < a->nfacts && a->facts[k].var != var) ++k;
+  if (k == a->nfacts && a->nfacts == a->hist_cap) k = 0; /* full: the oldest goes */
+  if (k < a->nfacts) { /* drop entry k, keeping the order */
+    memmove(a->facts + k, a->facts + k + 1, (size_t)(a->nfacts - k - 1) * sizeof *a->facts);
+    a->nfacts--;
+  }
+  goap_failure_info *f = &a->facts[a->nfacts++];
+  memset(f, 0, sizeof *f);
+  f->goal = -1;
+  f->action = act;
+  f->var = var;
+  f->value = value;
+  f->timeout = timeout;
+  f->status = GOAP_OK;
+  f->learnt = a->time;
+  f->expires = INFINITY;
+}
+
+/* ---- goals ------------------------------------------------------------------------------------ */
+
+static const char *const state_names[] = {"current", "candidate",   "achieved",
+                                          "invalid", "cooldown",    "no_priority"};
+
+const char *goap_goal_state_name(goap_goal_state s) {
+  if ((unsigned)s >= sizeof state_names / sizeof *state_names) return "unknown";
+  return state_names[s];
+}
+
+static uint64_t mem_hash(const goap_agent *a) { /* the same hash as agent.c's hash_mem */
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < a->W; ++i) {
+    h ^= a->mem[i];
+    h *= 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static void goal_info(const goap_agent *a, int g, uint64_t h, goap_goal_info *o) {
+  const goap__rt_goal *r = &a->t->goal[g];
+  memset(o, 0, sizeof *o);
+  o->goal = g;
+  o->ordered = g == a->order_goal;
+  o->priority = o->ordered ? a->order_prio : a->gprio[g];
+  o->failed_at = a->fail_time[g];
+  o->fail_status = a->fail_time[g] >= 0 ? a->fail_st[g] : GOAP_OK;
+  o->failed_cond.var = -1;
+  int nw = 0;
+  const goap_cond *w = goap_domain_goal_want(a->d, g, &nw);
+  const goap_cond *vc = a->t->conds + r->valid;
+  int bad = -1;
+  for (uint32_t i = 0; i < r->valid_count && bad < 0; ++i)
+    if (!goap_state_satisfies(a->d, a->mem, &vc[i], 1)) bad = (int)i;
+  if (a->ph == GOAP__AGENT_EXECUTE && a->goal == g) o->state = GOAP_GOAL_CURRENT;
+  else if (bad >= 0) {
+    o->state = GOAP_GOAL_INVALID;
+    o->failed_cond = vc[bad];
+  } else if (goap_state_satisfies(a->d, a->mem, w, nw)) {
+    o->state = GOAP_GOAL_ACHIEVED;
+  } else if (r->cooldown > 0 && !o->ordered && a->end_time[g] >= 0 &&
+             a->time + 1e-6 < a->end_time[g] + r->cooldown) { /* the goal's own cooldown */
+    o->state = GOAP_GOAL_COOLDOWN;
+    o->retry_at = a->end_time[g] + r->cooldown;
+  } else if (a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
+             a->fail_hash[g] == h) {
+    o->state = GOAP_GOAL_COOLDOWN;
+    o->retry_at = a->fail_time[g] + a->t->cooldown;
+  } else if (!(o->priority == o->priority)) {
+    o->state = GOAP_GOAL_NO_PRIORITY;
+  } else {
+    o->state = GOAP_GOAL_CANDIDATE;
+  }
+}
+
+/* x ranks before y: by priority (NaN last), then by id. */
+static int before(const goap_goal_info *x, const goap_goal_info *y) {
+  int xn = !(x->priority == x->priority), yn = !(y->priority == y->priority);
+  if (xn != yn) return yn;
+  if (!xn && x->priority != y->priority) return x->priority > y->priority;
+  return x->goal < y->goal;
+}
+
+int goap_agent_inspect_goals(const goap_agent *a, goap_goal_info *out, int capacity) {
+  if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
+  if (a->t->htn) return 0;
+  uint64_t h = mem_hash(a);
+  int count = 0, n = 0; /* n: entries in out, sorted */
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (a->t->goal[g].disabled) continue;
+    count++;
+    if (capacity == 0) continue;
+    goap_goal_info gi;
+    goal_info(a, g, h, &gi);
+    if (n == capacity && !before(&gi, &out[n - 1])) continue;
+    int k = n < capacity ? n++ : n - 1;
+    while (k > 0 && before(&gi, &out[k - 1])) {
+      out[k] = out[k - 1];
+      --k;
+    }
+    out[k] = gi;
+  }
+  return count;
+}
+
+/* ---- the plan --------------------------------------------------------------------------------- */
+
+/* Is variable v written by an effect of plan[from..to)? */
+static int provided(const goap_agent *a, int from, int to, int v) {
+  for (int k = from; k < to; ++k) {
+    int ne = 0;
+    const goap_effect *e = goap_domain_action_eff(a->d, a->plan[k], &ne);
+    for (int i = 0; i < ne; ++i)
+      if (e[i].var == v) return 1;
+  }
+  return 0;
+}
+
+goap_status goap_agent_inspect_plan(const goap_agent *a, goap_plan_info *info,
+                                    goap_plan_step_info *steps, int step_capacity,
+                                    goap_cond *conds, int cond_capacity) {
+  if (!a || !info || step_capacity < 0 || cond_capacity < 0 || (step_capacity && !steps) ||
+      (cond_capacity && !conds))
+    return GOAP_INVALID_ARGUMENT;
+  memset(info, 0, sizeof *info);
+  info->goal = -1;
+  info->planning = a->ph == GOAP__AGENT_SELECT && a->searching;
+  if (a->ph != GOAP__AGENT_EXECUTE) return GOAP_OK;
+  info->goal = a->goal;
+  info->priority = a->goal >= 0 ? a->goal_prio : 0;
+  info->cost = a->plan_cost;
+  info->length = a->plan_len;
+  info->step = a->step;
+  info->running = a->running;
+  info->action_time = a->running ? a->action_time : 0;
+  int need = 0;
+  for (int j = a->step; j < a->plan_len; ++j) {
+    int np = 0;
+    const goap_cond *p = goap_domain_action_pre(a->d, a->plan[j], &np);
+    for (int i = 0; i < np; ++i) need += !provided(a, a->step, j, p[i].var);
+  }
+  info->cond_count = need;
+  if (step_capacity < a->plan_len || cond_capacity < need) return GOAP_BUFFER_TOO_SMALL;
+  int nc = 0;
+  for (int j = 0; j < a->plan_len; ++j) {
+    goap_plan_step_info *s = &steps[j];
+    memset(s, 0, sizeof *s);
+    s->action = a->plan[j];
+    s->cost = a->t->costs[a->plan[j]];
+    s->state = j < a->step                 ? GOAP_STEP_DONE
+               : j == a->step && a->running ? GOAP_STEP_RUNNING
+                                            : GOAP_STEP_PENDING;
+    s->relies_first = nc;
+    s->relies_hold = 1;
+    if (j < a->step) continue;
+    int np = 0;
+    const goap_cond *p = goap_domain_action_pre(a->d, a->plan[j], &np);
+    for (int i = 0; i < np; ++i) {
+      if (provided(a, a->step, j, p[i].var)) continue;
+      conds[nc++] = p[i];
+      s->relies_count++;
+      if (!goap_state_satisfies(a->d, a->mem, &p[i], 1)) s->relies_hold = 0;
+    }
+  }
+  return GOAP_OK;
+}
+
+/* ---- replans and failures ---------------------------------------------------------------------- */
+
+int goap_agent_inspect_replans(const goap_agent *a, goap_replan_info *out, int capacity) {
+  if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
+  int n = a->hist_len < capacity ? a->hist_len : capacity;
+  /* the newest n, oldest first */
+  for (int i = 0; i < n; ++i) {
+    int k = a->hist_next - n + i;
+    while (k < 0) k += a->hist_cap;
+    out[i] = a->hist[k % a->hist_cap];
+  }
+  return a->hist_len;
+}
+
+int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int capacity) {
+  if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
+  int count = 0;
+  for (int k = 0; k < a->nfacts; ++k) {
+    const goap_failure_info *f = &a->facts[k];
+    if (goap_state_get(a->d, a->mem, f->var) != f->value) continue; /* overwritten since */
+    if (count < capacity) out[count] = *f;
+    count++;
+  }
+  uint64_t h = mem_hash(a);
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (a->fail_time[g] < 0) continue;
+    double until = a->fail_time[g] + a->t->cooldown;
+    if (a->time >= until || a->fail_hash[g] != h) continue; /* retried on the next choice */
+    if (count < capacity) {
+      goap_failure_info *o = &out[count];
+      memset(o, 0, sizeof *o);
+      o->goal = g;
+      o->action = -1;
+      o->var = -1;
+      o->status = a->fail_st[g];
+      o->learnt = a->fail_time[g];
+      o->expires = until;
+    }
+    count++;
+  }
+  return count;
+}
+
+/* ==== src/runtime/replay.c ==== */
+/* names of src/runtime/replay.c that another file also declares */
+#define fail fail__runtime_replay
+/*
+ * replay.c -- recording the inputs of agents into a binary log, and replaying a log against
+ * agents, checking their decisions (goap/replay.h).
+ *
+ * The log:
+ *   header   "GOAPRPL\0", varint format version, 8-byte shape hash, 8-byte content hash
+ *            (little endian), varint label length + label, 4-byte checksum of all of it
+ *   chunks   varint payload length, payload (whole records), 4-byte checksum of the payload
+ * Records: a tag byte, then its fields (u: varint, z: zigzag varint of an int32, f: a double
+ * as varint 2*zigzag(i) when it is an exact integer, else varint 1 + 8 bytes):
+ *   AGENT u | AGENT_NEXT | FRAME | UPDATE f | UPDATE_SAME (the previous UPDATE's dt) |
+ *   STEP (AGENT_NEXT and UPDATE_SAME in one byte: a crowd's update is its tick, one more) |
+ *   SET u z | ORDER u f | CLEAR_ORDER | REPLAN | RESET | NOTE u bytes |
+ *   TICK_RUNNING, TICK_SUCCESS, TICK_FAILURE | START u | STOP u | SENSOR u | CHECK_NO u |
+ *   CHECK_YES u | PRIO u f | RESERVE_NO | RESERVE_YES | BB u z | EVENT u (kind) fields |
+ *   DCHECK_NO u | DCHECK_YES u | DCOST u f (the domain's own callbacks, per search) |
+ *   END u (the number of agents).
+ * A record belongs to the agent named by the last AGENT / AGENT_NEXT record.
+ *
+ * Invariants:
+ *  - The recorder only appends; a record never spans chunks. After a failure (allocation,
+ *    sink) it records nothing more and keeps the status.
+ *  - The replayer checks the whole log before anything runs (framing, checksums, every tag,
+ *    every id against the domain, the end record last), so replaying never reads out of
+ *    bounds; a divergence stops the replay (later inputs answer neutrally, events are not
+ *    reported).
+ *  - Host calls recorded inside a callback or after an event are applied by the replayer when
+ *    it reaches them, before the next input of the agent.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+
+enum {
+  R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
+  R_NOTE = 12, R_TICK_SUCCESS = 13, R_TICK_FAILURE = 18, R_CHECK_YES = 21,
+  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
+};
+/* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
+ * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22, DCHECK (no) 27,
+ * DCOST 29: agent_impl.h */
+
+static const unsigned char MAGIC[8] = {'G', 'O', 'A', 'P', 'R', 'P', 'L', 0};
+
+/* ---- hashes ------------------------------------------------------------------------------- */
+
+/* The checksum of headers and chunks: 8 bytes (little endian) at a time, multiplied and
+ * folded; the same on every platform. */
+static uint32_t sum32(const uint8_t *p, size_t n) {
+  uint64_t h = 0x243f6a8885a308d3ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w = 0;
+    for (int k = 0; k < 8; ++k) w |= (uint64_t)p[i + (size_t)k] << (8 * k);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  for (; i < n; ++i) {
+    h = (h ^ p[i]) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  return (uint32_t)(h ^ (h >> 29));
+}
+
+static void mix(uint64_t *h, uint64_t x) {
+  for (int i = 0; i < 8; ++i) {
+    *h ^= (x >> (8 * i)) & 0xff;
+    *h *= 1099511628211ull;
+  }
+}
+
+static void mix_str(uint64_t *h, const char *s) {
+  for (; s && *s; ++s) mix(h, (unsigned char)*s);
+  mix(h, 0x100);
+}
+
+static void mix_f64(uint64_t *h, double x) {
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  mix(h, u);
+}
+
+static void mix_conds(uint64_t *h, const goap_cond *c, int n) {
+  mix(h, (uint64_t)n);
+  for (int i = 0; i < n; ++i) {
+    mix(h, (uint64_t)c[i].var);
+    mix(h, (uint64_t)c[i].op);
+    mix(h, (uint64_t)(uint32_t)c[i].value);
+  }
+}
+
+/* shape: what ids mean (names, types, ranges); content: the shape and everything planned with */
+static void domain_hashes(const goap_domain *d, uint64_t *shape, uint64_t *content) {
+  uint64_t s = 1469598103934665603ull, c;
+  int nv = goap_domain_var_count(d), na = goap_domain_action_count(d);
+  int ng = goap_domain_goal_count(d);
+  mix(&s, (uint64_t)nv);
+  for (int v = 0; v < nv; ++v) {
+    goap_var_info vi;
+    goap_domain_var_info(d, v, &vi);
+    mix_str(&s, vi.name);
+    mix(&s, (uint64_t)vi.type);
+    mix(&s, (uint64_t)(uint32_t)vi.lo);
+    mix(&s, (uint64_t)(uint32_t)vi.hi);
+  }
+  mix(&s, (uint64_t)na);
+  for (int a = 0; a < na; ++a) mix_str(&s, goap_domain_action_name(d, a));
+  mix(&s, (uint64_t)ng);
+  for (int g = 0; g < ng; ++g) mix_str(&s, goap_domain_goal_name(d, g));
+  c = s;
+  for (int v = 0; v < nv; ++v) {
+    goap_var_info vi;
+    goap_domain_var_info(d, v, &vi);
+    mix(&c, (uint64_t)(uint32_t)vi.default_value);
+    mix(&c, (uint64_t)vi.flags);
+  }
+  for (int a = 0; a < na; ++a) {
+    int n = 0;
+    mix_f64(&c, goap_domain_action_cost(d, a));
+    const goap_cond *p = goap_domain_action_pre(d, a, &n);
+    mix_conds(&c, p, n);
+    const goap_effect *e = goap_domain_action_eff(d, a, &n);
+    mix(&c, (uint64_t)n);
+    for (int i = 0; i < n; ++i) {
+      mix(&c, (uint64_t)e[i].var);
+      mix(&c, (uint64_t)e[i].op);
+      mix(&c, (uint64_t)(uint32_t)e[i].value);
+    }
+  }
+  for (int g = 0; g < ng; ++g) {
+    int n = 0;
+    mix_f64(&c, goap_domain_goal_priority(d, g));
+    const goap_cond *w = goap_domain_goal_want(d, g, &n);
+    mix_conds(&c, w, n);
+  }
+  *shape = s;
+  *content = c;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+struct goap_recorder {
+  goap_allocator alloc;
+  goap_replay_sink_fn sink;
+  void *sink_user;
+  uint8_t *buf;
+  size_t len, cap, chunk;
+  size_t lim;                    /* cap while recording, 0 after a failure or the end: the
+                                    one test of the fast paths */
+  goap_agent **agents;
+  size_t nagents, cagents;
+  int cur;                       /* the agent of the last record; -1: none yet */
+  double last_dt;                /* of the last UPDATE; NaN: none yet */
+  goap_status status;
+  uint64_t bytes;
+  int finished;
+};
+
+static int room(goap_recorder *r, size_t n) {
+  if (r->len + n <= r->lim) return 1;
+  if (r->status != GOAP_OK || r->finished) return 0;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
+    r->status = GOAP_OUT_OF_MEMORY;
+    r->lim = 0;
+    return 0;
+  }
+  r->lim = r->cap;
+  return 1;
+}
+
+static size_t varint(uint8_t *p, uint64_t x) {
+  size_t n = 0;
+  while (x >= 0x80) {
+    p[n++] = (uint8_t)(x | 0x80);
+    x >>= 7;
+  }
+  p[n++] = (uint8_t)x;
+  return n;
+}
+
+static uint64_t zz(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+
+/* Appends without checks (room() was called with enough). */
+static void put_byte(goap_recorder *r, int b) { r->buf[r->len++] = (uint8_t)b; }
+static void put_u(goap_recorder *r, uint64_t x) { r->len += varint(r->buf + r->len, x); }
+static void put_z(goap_recorder *r, int32_t v) { put_u(r, zz(v)); }
+static void put_f(goap_recorder *r, double x) {
+  if (x == floor(x) && fabs(x) < 4.0e15 && !(x == 0 && signbit(x))) {
+    put_u(r, zz((int64_t)x) << 1);
+    return;
+  }
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  put_u(r, 1);
+  for (int i = 0; i < 8; ++i) put_byte(r, (int)((u >> (8 * i)) & 0xff));
+}
+
+static int emit_bytes(goap_recorder *r, const void *p, size_t n) {
+  if (r->sink(r->sink_user, p, n) != 0) {
+    r->status = GOAP_IO_ERROR;
+    r->lim = 0;
+    return 0;
+  }
+  r->bytes += n;
+  return 1;
+}
+
+static void flush(goap_recorder *r) {
+  if (r->len == 0 || r->status != GOAP_OK) return;
+  uint8_t pre[10], sum[4];
+  size_t np = varint(pre, r->len);
+  uint32_t s = sum32(r->buf, r->len);
+  for (int i = 0; i < 4; ++i) sum[i] = (uint8_t)(s >> (8 * i));
+  if (emit_bytes(r, pre, np) && emit_bytes(r, r->buf, r->len)) emit_bytes(r, sum, 4);
+  r->len = 0;
+}
+
+/* Starts a record of agent `who` (-1: none) with room for n more bytes; 0 when not recording. */
+static int begin(goap_recorder *r, int who, size_t n) {
+  if (!room(r, n + 12)) return 0;
+  if (who >= 0 && who != r->cur) {
+    if (who == r->cur + 1) put_byte(r, R_AGENT_NEXT);
+    else {
+      put_byte(r, R_AGENT);
+      put_u(r, (uint64_t)who);
+    }
+    r->cur = who;
+  }
+  return 1;
+}
+
+static void end(goap_recorder *r) {
+  if (r->len >= r->chunk) flush(r);
+}
+
+goap_status goap_recorder_create(const goap_recorder_desc *desc, goap_recorder **out) {
+  if (out) *out = NULL;
+  if (!desc || !desc->domain || !desc->sink || !out) return GOAP_INVALID_ARGUMENT;
+  size_t nl = desc->label ? strlen(desc->label) : 0;
+  if (nl > 255) return GOAP_INVALID_ARGUMENT;
+  goap_allocator al = goap__rt_resolve(desc->allocator.fn ? &desc->allocator : NULL);
+  goap_recorder *r = (goap_recorder *)goap__rt_alloc(&al, sizeof *r);
+  if (!r) return GOAP_OUT_OF_MEMORY;
+  r->alloc = al;
+  r->sink = desc->sink;
+  r->sink_user = desc->sink_user;
+  r->chunk = desc->chunk_size ? desc->chunk_size : 4096;
+  r->cur = -1;
+  r->last_dt = NAN;
+  r->status = GOAP_OK;
+  if (!room(r, 8 + 10 + 16 + 10 + nl + 4)) {
+    goap_recorder_destroy(r);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  uint64_t shape, content;
+  domain_hashes(desc->domain, &shape, &content);
+  memcpy(r->buf, MAGIC, 8);
+  r->len = 8;
+  put_u(r, GOAP_REPLAY_FORMAT_VERSION);
+  for (int i = 0; i < 8; ++i) put_byte(r, (int)((shape >> (8 * i)) & 0xff));
+  for (int i = 0; i < 8; ++i) put_byte(r, (int)((content >> (8 * i)) & 0xff));
+  put_u(r, nl);
+  if (nl) memcpy(r->buf + r->len, desc->label, nl);
+  r->len += nl;
+  uint32_t s = sum32(r->buf, r->len);
+  for (int i = 0; i < 4; ++i) put_byte(r, (int)((s >> (8 * i)) & 0xff));
+  int ok = emit_bytes(r, r->buf, r->len);
+  r->len = 0;
+  if (!ok) {
+    goap_recorder_destroy(r);
+    return GOAP_IO_ERROR;
+  }
+  *out = r;
+  return GOAP_OK;
+}
+
+void goap_recorder_destroy(goap_recorder *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->nagents; ++i)
+    if (r->agents[i]) r->agents[i]->rec = NULL;
+  goap_allocator al = r->alloc;
+  goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
+  goap__rt_free(&al, r->buf, r->cap);
+  goap__rt_free(&al, r, sizeof *r);
+}
+
+goap_status goap_recorder_attach(goap_recorder *r, goap_agent *a) {
+  if (!r || !a || a->rec || a->rp) return GOAP_INVALID_ARGUMENT;
+  if (r->nagents >= 0x7fffffff) return GOAP_TOO_LARGE;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
+                     sizeof *r->agents))
+    return GOAP_OUT_OF_MEMORY;
+  a->rec = r;
+  a->rec_id = (int)r->nagents;
+  r->agents[r->nagents++] = a;
+  return GOAP_OK;
+}
+
+void goap__rec_forget(goap_agent *a) {
+  goap_recorder *r = a->rec;
+  r->agents[a->rec_id] = NULL;
+  a->rec = NULL;
+}
+
+void goap_recorder_frame(goap_recorder *r) {
+  if (!r || !begin(r, -1, 1)) return;
+  put_byte(r, R_FRAME);
+  end(r);
+}
+
+goap_status goap_recorder_note(goap_recorder *r, const void *data, size_t size) {
+  if (!r || (size && !data) || size > 65535) return GOAP_INVALID_ARGUMENT;
+  if (!begin(r, -1, size + 4)) return r->status;
+  put_byte(r, R_NOTE);
+  put_u(r, size);
+  if (size) memcpy(r->buf + r->len, data, size);
+  r->len += size;
+  end(r);
+  return r->status;
+}
+
+goap_status goap_recorder_finish(goap_recorder *r) {
+  if (!r) return GOAP_INVALID_ARGUMENT;
+  if (begin(r, -1, 12)) {
+    put_byte(r, R_END);
+    put_u(r, r->nagents);
+    flush(r);
+    r->finished = 1;
+    r->lim = 0;
+  }
+  return r->status;
+}
+
+goap_status goap_recorder_status(const goap_recorder *r) {
+  return r ? r->status : GOAP_INVALID_ARGUMENT;
+}
+
+uint64_t goap_recorder_bytes(const goap_recorder *r) { return r ? r->bytes : 0; }
+
+void goap__rec_update(goap_agent *a, double dt) {
+  goap_recorder *r = a->rec;
+  if (a->rec_id == r->cur + 1 && dt == r->last_dt) { /* the common case: one byte */
+    if (!room(r, 1)) return;
+    put_byte(r, R_STEP);
+    r->cur++;
+    end(r);
+    return;
+  }
+  if (!begin(r, a->rec_id, 12)) return;
+  if (dt == r->last_dt) put_byte(r, R_UPDATE_SAME);
+  else {
+    put_byte(r, R_UPDATE);
+    put_f(r, dt);
+    r->last_dt = dt;
+  }
+  end(r);
+}
+
+void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
+  goap_recorder *r = a->rec;
+  if (tag == GOAP__R_TICK && a->rec_id == r->cur && r->len < r->lim) { /* the common case */
+    r->buf[r->len++] = (uint8_t)(v == GOAP_ACTION_SUCCESS   ? R_TICK_SUCCESS
+                                 : v == GOAP_ACTION_FAILURE ? R_TICK_FAILURE
+                                                            : GOAP__R_TICK);
+    end(r);
+    return;
+  }
+  if ((a->rec_id != r->cur || r->len + 36 > r->lim) && !begin(r, a->rec_id, 24)) return;
+  switch (tag) {
+    case GOAP__R_TICK:
+      put_byte(r, v == GOAP_ACTION_SUCCESS   ? R_TICK_SUCCESS
+                  : v == GOAP_ACTION_FAILURE ? R_TICK_FAILURE
+                                             : GOAP__R_TICK);
+      break;
+    case GOAP__R_CHECK:
+      put_byte(r, v ? R_CHECK_YES : GOAP__R_CHECK);
+      put_u(r, (uint64_t)id);
+      break;
+    case GOAP__R_DCHECK:
+      put_byte(r, v ? R_DCHECK_YES : GOAP__R_DCHECK);
+      put_u(r, (uint64_t)id);
+      break;
+    case GOAP__R_RESERVE: put_byte(r, v ? R_RESERVE_YES : GOAP__R_RESERVE); break;
+    case GOAP__R_START:
+    case GOAP__R_STOP:
+    case GOAP__R_SENSOR:
+      put_byte(r, tag);
+      put_u(r, (uint64_t)id);
+      break;
+    case GOAP__R_PRIO:
+    case GOAP__R_ORDER:
+    case GOAP__R_DCOST:
+      put_byte(r, tag);
+      put_u(r, (uint64_t)id);
+      put_f(r, d);
+      break;
+    case GOAP__R_SET:
+    case GOAP__R_BB:
+      put_byte(r, tag);
+      put_u(r, (uint64_t)id);
+      put_z(r, v);
+      break;
+    default: put_byte(r, tag); break; /* CLEAR_ORDER, REPLAN, RESET */
+  }
+  end(r);
+}
+
+void goap__rec_event(goap_agent *a, const goap_agent_event *ev) {
+  goap_recorder *r = a->rec;
+  if (!GOAP__IS_DECISION(ev->kind)) return;
+  size_t n = 48 + (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPAIR
+                       ? (size_t)ev->plan_length * 5
+                       : 0);
+  if ((a->rec_id != r->cur || r->len + n + 12 > r->lim) && !begin(r, a->rec_id, n)) return;
+  put_byte(r, R_EVENT);
+  put_u(r, (uint64_t)ev->kind);
+  switch (ev->kind) {
+    case GOAP_EVENT_REPLAN: put_u(r, (uint64_t)ev->reason); break;
+    case GOAP_EVENT_GOAL:
+      put_u(r, (uint64_t)(ev->goal + 1));
+      put_f(r, ev->priority);
+      break;
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      put_u(r, (uint64_t)(ev->goal + 1));
+      put_u(r, (uint64_t)ev->reason);
+      put_u(r, (uint64_t)ev->cached);
+      put_u(r, (uint64_t)ev->skipped);
+      put_f(r, ev->cost);
+      put_u(r, (uint64_t)ev->plan_length);
+      for (int i = 0; i < ev->plan_length; ++i) put_u(r, (uint64_t)ev->plan[i]);
+      break;
+    case GOAP_EVENT_PLAN_FAILED:
+      put_u(r, (uint64_t)(ev->goal + 1));
+      put_u(r, (uint64_t)ev->status);
+      break;
+    case GOAP_EVENT_MEMORY:
+      put_u(r, (uint64_t)ev->var);
+      put_z(r, ev->value);
+      break;
+    case GOAP_EVENT_GOAL_DONE: put_u(r, (uint64_t)(ev->goal + 1)); break;
+    case GOAP_EVENT_IDLE: break;
+    default: /* the action events and RESERVATION_DENIED */
+      put_u(r, (uint64_t)(ev->action + 1));
+      put_u(r, (uint64_t)ev->timeout);
+      break;
+  }
+  end(r);
+}
+
+/* ---- reading -------------------------------------------------------------------------------- */
+
+/* The domain's sizes, which every id of a record is checked against. */
+typedef struct counts {
+  int nv, na, ng;
+} counts;
+
+typedef struct rec {
+  int tag;
+  uint64_t id;
+  int32_t v;
+  double d;
+  const uint8_t *bytes;          /* NOTE */
+  size_t n;
+  goap_agent_event ev;           /* EVENT (ev.plan: the replayer's scratch) */
+} rec;
+
+struct goap_replayer {
+  goap_allocator alloc;
+  const goap_domain *d;
+  counts cn;
+  uint8_t *data;                 /* the records of every chunk, in order */
+  size_t size, pos;
+  int32_t *plan;                 /* scratch for an event's plan */
+  size_t plan_cap;
+  char label[256];
+  int changed;
+  int nagents, attached;
+  goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
+                                    a claim until the agents come) */
+  size_t cagents;
+  int cur;
+  double last_dt;
+  uint64_t frame;
+  goap_replay_note_fn on_note;
+  void *note_user;
+  int depth;                     /* host calls being applied inside each other */
+  int diverged;
+  goap_replay_divergence div;
+};
+
+typedef struct reader {
+  const uint8_t *p;
+  size_t n, at;
+  int bad;
+} reader;
+
+static uint64_t get_u(reader *r) {
+  if (r->at < r->n && r->p[r->at] < 0x80) return r->p[r->at++]; /* one byte: most of them */
+  uint64_t x = 0;
+  for (int s = 0; s < 64; s += 7) {
+    if (r->at >= r->n) {
+      r->bad = 1;
+      return 0;
+    }
+    uint8_t b = r->p[r->at++];
+    x |= (uint64_t)(b & 0x7f) << s;
+    if (!(b & 0x80)) return x;
+  }
+  r->bad = 1;
+  return 0;
+}
+
+static int32_t get_z(reader *r) {
+  uint64_t u = get_u(r);
+  int64_t v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+  if (v < INT32_MIN || v > INT32_MAX) r->bad = 1;
+  return (int32_t)v;
+}
+
+static double get_f(reader *r) {
+  uint64_t u = get_u(r);
+  if (!(u & 1)) {
+    uint64_t k = u >> 1;
+    return (double)((int64_t)(k >> 1) ^ -(int64_t)(k & 1));
+  }
+  if (u != 1 || r->n - r->at < 8) {
+    r->bad = 1;
+    return 0;
+  }
+  uint64_t b = 0;
+  for (int i = 0; i < 8; ++i) b |= (uint64_t)r->p[r->at++] << (8 * i);
+  double x;
+  memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+/* Decodes the record at rd->at into *o (plan ids into plan[cap] when plan is not NULL) and
+ * checks its ids against the domain; *len receives an event plan's length. 0 on bad data.
+ * Only the fields of the record's kind are set (o->ev for an EVENT). */
+static int decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t cap,
+                  size_t *len) {
+  int nv = cn->nv, na = cn->na, ng = cn->ng;
+  if (rd->at >= rd->n) return 0;
+  o->tag = rd->p[rd->at++];
+  o->id = 0;
+  o->v = 0;
+  o->d = 0;
+  switch (o->tag) {
+    case R_AGENT:
+      o->id = get_u(rd);
+      break;
+    case R_AGENT_NEXT:
+    case R_STEP:
+    case R_FRAME:
+    case R_UPDATE_SAME:
+    case GOAP__R_CLEAR_ORDER:
+    case GOAP__R_REPLAN:
+    case GOAP__R_RESET:
+    case GOAP__R_TICK:
+    case R_TICK_SUCCESS:
+    case R_TICK_FAILURE:
+    case GOAP__R_RESERVE:
+    case R_RESERVE_YES: break;
+    case R_UPDATE:
+      o->d = get_f(rd);
+      if (!(o->d >= 0) || !isfinite(o->d)) return 0;
+      break;
+    case GOAP__R_SET:
+    case GOAP__R_BB:
+      o->id = get_u(rd);
+      o->v = get_z(rd);
+      if (o->id >= (uint64_t)nv) return 0;
+      break;
+    case GOAP__R_ORDER:
+    case GOAP__R_PRIO:
+      o->id = get_u(rd);
+      o->d = get_f(rd);
+      if (o->id >= (uint64_t)ng) return 0;
+      break;
+    case GOAP__R_START:
+    case GOAP__R_STOP:
+    case GOAP__R_CHECK:
+    case R_CHECK_YES:
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
+      o->id = get_u(rd);
+      if (o->id >= (uint64_t)na) return 0;
+      break;
+    case GOAP__R_DCOST:
+      o->id = get_u(rd);
+      o->d = get_f(rd);
+      if (o->id >= (uint64_t)na) return 0;
+      break;
+    case GOAP__R_SENSOR: o->id = get_u(rd); break;
+    case R_NOTE:
+      o->n = (size_t)get_u(rd);
+      if (rd->bad || o->n > 65535 || rd->n - rd->at < o->n) return 0;
+      o->bytes = rd->p + rd->at;
+      rd->at += o->n;
+      break;
+    case R_END: o->id = get_u(rd); break;
+    case R_EVENT: {
+      goap_agent_event *e = &o->ev;
+      memset(e, 0, sizeof *e);
+      e->goal = e->action = e->var = -1;
+      uint64_t k = get_u(rd);
+      if (k > GOAP_EVENT_RESERVATION_DENIED) return 0;
+      e->kind = (goap_agent_event_kind)k;
+      uint64_t g = 0, a = 0, x = 0;
+      switch (e->kind) {
+        case GOAP_EVENT_REPLAN:
+          x = get_u(rd);
+          if (x >= GOAP_REPLAN_REASON_COUNT) return 0;
+          e->reason = (goap_replan_reason)x;
+          break;
+        case GOAP_EVENT_GOAL:
+          g = get_u(rd);
+          e->priority = get_f(rd);
+          break;
+        case GOAP_EVENT_PLAN:
+        case GOAP_EVENT_REPAIR: {
+          g = get_u(rd);
+          x = get_u(rd);
+          if (x >= GOAP_REPLAN_REASON_COUNT) return 0;
+          e->reason = (goap_replan_reason)x;
+          e->cached = get_u(rd) != 0;
+          x = get_u(rd);
+          if (x > 0x7fffffff) return 0;
+          e->skipped = (int)x;
+          e->cost = get_f(rd);
+          uint64_t n = get_u(rd);
+          if (rd->bad || n > rd->n - rd->at) return 0; /* each id takes a byte at least */
+          e->plan_length = (int)n;
+          *len = (size_t)n;
+          for (uint64_t i = 0; i < n; ++i) {
+            uint64_t id = get_u(rd);
+            if (id >= (uint64_t)na) return 0;
+            if (plan && i < cap) plan[i] = (int32_t)id;
+          }
+          e->plan = plan;
+          break;
+        }
+        case GOAP_EVENT_PLAN_FAILED:
+          g = get_u(rd);
+          x = get_u(rd);
+          if (x > GOAP_IO_ERROR) return 0;
+          e->status = (goap_status)x;
+          break;
+        case GOAP_EVENT_MEMORY:
+          x = get_u(rd);
+          if (x >= (uint64_t)nv) return 0;
+          e->var = (int)x;
+          e->value = get_z(rd);
+          break;
+        case GOAP_EVENT_GOAL_DONE: g = get_u(rd); break;
+        case GOAP_EVENT_IDLE: break;
+        default:
+          a = get_u(rd);
+          e->timeout = get_u(rd) != 0;
+          break;
+      }
+      if (g > (uint64_t)ng || a > (uint64_t)na) return 0;
+      e->goal = (int)g - 1;
+      e->action = (int)a - 1;
+      break;
+    }
+    default: return 0;
+  }
+  return !rd->bad;
+}
+
+static goap_status fail(const char **message, size_t *offset, const char *m, size_t at,
+                        goap_status st) {
+  if (message) *message = m;
+  if (offset) *offset = at;
+  return st;
+}
+
+goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer **out,
+                                 const char **message, size_t *offset) {
+  if (message) *message = NULL;
+  if (offset) *offset = 0;
+  if (out) *out = NULL;
+  if (!desc || !desc->domain || !out || (!desc->log && desc->size))
+    return fail(message, offset, "replay log: invalid argument", 0, GOAP_INVALID_ARGUMENT);
+  const uint8_t *p = (const uint8_t *)desc->log;
+  size_t n = desc->size;
+  reader rd = {p, n, 0, 0};
+  if (n < 8 || memcmp(p, MAGIC, 8) != 0)
+    return fail(message, offset, "replay log: not a libgoap replay log (bad magic)", 0,
+                GOAP_PARSE_ERROR);
+  rd.at = 8;
+  uint64_t version = get_u(&rd);
+  if (rd.bad) return fail(message, offset, "replay log: truncated header", n, GOAP_PARSE_ERROR);
+  if (version != GOAP_REPLAY_FORMAT_VERSION)
+    return fail(message, offset,
+                "replay log: format version not supported (this library reads version 1)", 8,
+                GOAP_PARSE_ERROR);
+  if (n - rd.at < 16) return fail(message, offset, "replay log: truncated header", n,
+                                  GOAP_PARSE_ERROR);
+  uint64_t shape = 0, content = 0;
+  for (int i = 0; i < 8; ++i) shape |= (uint64_t)p[rd.at + (size_t)i] << (8 * i);
+  for (int i = 0; i < 8; ++i) content |= (uint64_t)p[rd.at + 8 + (size_t)i] << (8 * i);
+  rd.at += 16;
+  uint64_t nl = get_u(&rd);
+  if (rd.bad || nl > 255 || n - rd.at < nl + 4)
+    return fail(message, offset, "replay log: truncated header", n, GOAP_PARSE_ERROR);
+  size_t label_at = rd.at;
+  rd.at += (size_t)nl;
+  uint32_t s = sum32(p, rd.at);
+  uint32_t want = (uint32_t)p[rd.at] | (uint32_t)p[rd.at + 1] << 8 |
+                  (uint32_t)p[rd.at + 2] << 16 | (uint32_t)p[rd.at + 3] << 24;
+  if (s != want)
+    return fail(message, offset, "replay log: corrupted header (checksum mismatch)", rd.at,
+                GOAP_PARSE_ERROR);
+  rd.at += 4;
+  uint64_t my_shape, my_content;
+  domain_hashes(desc->domain, &my_shape, &my_content);
+  if (my_shape != shape)
+    return fail(message, offset,
+                "replay log: recorded over another domain (its variables, actions or goals "
+                "differ)",
+                8, GOAP_CONFLICT);
+  /* chunks: total payload size first */
+  size_t total = 0, at = rd.at;
+  while (rd.at < n) {
+    size_t start = rd.at;
+    uint64_t len = get_u(&rd);
+    if (rd.bad || len == 0 || len > n - rd.at || n - rd.at - len < 4)
+      return fail(message, offset,
+                  "replay log: truncated (a chunk ends past the end of the data)", start,
+                  GOAP_PARSE_ERROR);
+    uint32_t cs = sum32(p + rd.at, (size_t)len);
+    const uint8_t *q = p + rd.at + len;
+    if (cs != ((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+               (uint32_t)q[3] << 24))
+      return fail(message, offset, "replay log: corrupted chunk (checksum mismatch)", start,
+                  GOAP_PARSE_ERROR);
+    rd.at += (size_t)len + 4;
+    total += (size_t)len;
+  }
+  goap_allocator al = goap__rt_resolve(desc->allocator.fn ? &desc->allocator : NULL);
+  goap_replayer *r = (goap_replayer *)goap__rt_alloc(&al, sizeof *r);
+  if (!r) return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+  r->alloc = al;
+  r->d = desc->domain;
+  r->cn.nv = goap_domain_var_count(r->d);
+  r->cn.na = goap_domain_action_count(r->d);
+  r->cn.ng = goap_domain_goal_count(r->d);
+  r->changed = my_content != content;
+  r->last_dt = NAN;
+  r->cur = -1;
+  memcpy(r->label, p + label_at, (size_t)nl);
+  r->label[nl] = 0;
+  r->data = (uint8_t *)goap__rt_alloc(&al, total ? total : 1);
+  r->size = total;
+  if (!r->data) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+  }
+  /* copy the payloads, remembering where each chunk came from for error offsets */
+  rd.at = at;
+  size_t w = 0;
+  while (rd.at < n) {
+    uint64_t len = get_u(&rd);
+    memcpy(r->data + w, p + rd.at, (size_t)len);
+    w += (size_t)len;
+    rd.at += (size_t)len + 4;
+  }
+  /* every record, checked */
+  reader q = {r->data, r->size, 0, 0};
+  size_t max_plan = 0, end_at = SIZE_MAX;
+  uint64_t max_agent = 0, agent = 0, agents = 0;
+  int any = 0;
+  while (q.at < q.n) {
+    rec o;
+    size_t len = 0, rat = q.at;
+    if (end_at != SIZE_MAX || !decode(&r->cn, &q, &o, NULL, 0, &len)) {
+      goap_replayer_destroy(r);
+      return fail(message, offset,
+                  end_at != SIZE_MAX ? "replay log: data after the end record"
+                                     : "replay log: corrupted record",
+                  at + rat, GOAP_PARSE_ERROR);
+    }
+    if (len > max_plan) max_plan = len;
+    if (o.tag == R_AGENT) agent = o.id;
+    else if (o.tag == R_AGENT_NEXT || o.tag == R_STEP) agent = any ? agent + 1 : 0;
+    if (o.tag == R_AGENT || o.tag == R_AGENT_NEXT || o.tag == R_STEP) {
+      any = 1;
+      if (agent > max_agent) max_agent = agent;
+    }
+    if (o.tag == R_END) {
+      end_at = rat;
+      agents = o.id;
+    }
+  }
+  if (end_at == SIZE_MAX) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: truncated (no end record)", n,
+                GOAP_PARSE_ERROR);
+  }
+  if (agents > 0x7fffffff || (any && max_agent >= agents)) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: corrupted record (agent index)", at,
+                GOAP_PARSE_ERROR);
+  }
+  r->nagents = (int)agents;
+  r->plan_cap = max_plan ? max_plan : 1;
+  r->plan = (int32_t *)goap__rt_alloc(&al, r->plan_cap * sizeof *r->plan);
+  if (!r->plan) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+  }
+  if (desc->on_note) {
+    r->on_note = desc->on_note;
+    r->note_user = desc->note_user;
+  }
+  *out = r;
+  return GOAP_OK;
+}
+
+void goap_replayer_destroy(goap_replayer *r) {
+  if (!r) return;
+  for (int i = 0; r->agents && i < r->attached; ++i)
+    if (r->agents[i]) r->agents[i]->rp = NULL;
+  goap_allocator al = r->alloc;
+  goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
+  goap__rt_free(&al, r->plan, r->plan_cap * sizeof *r->plan);
+  goap__rt_free(&al, r->data, r->size ? r->size : 1);
+  goap__rt_free(&al, r, sizeof *r);
+}
+
+const char *goap_replayer_label(const goap_replayer *r) { return r ? r->label : ""; }
+int goap_replayer_domain_changed(const goap_replayer *r) { return r ? r->changed : 0; }
+int goap_replayer_agent_count(const goap_replayer *r) { return r ? r->nagents : 0; }
+uint64_t goap_replayer_frame(const goap_replayer *r) { return r ? r->frame : 0; }
+
+void goap_replayer_on_note(goap_replayer *r, goap_replay_note_fn fn, void *user) {
+  if (!r) return;
+  r->on_note = fn;
+  r->note_user = user;
+}
+
+goap_status goap_replayer_attach(goap_replayer *r, goap_agent *a) {
+  if (!r || !a || a->rec || a->rp || a->d != r->d || r->attached >= r->nagents)
+    return GOAP_INVALID_ARGUMENT;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
+                     sizeof *r->agents))
+    return GOAP_OUT_OF_MEMORY;
+  a->rp = r;
+  a->rec_id = r->attached;
+  r->agents[r->attached++] = a;
+  return GOAP_OK;
+}
+
+void goap__rp_forget(goap_agent *a) {
+  a->rp->agents[a->rec_id] = NULL;
+  a->rp = NULL;
+}
+
+int goap_replayer_divergence(const goap_replayer *r, goap_replay_divergence *out) {
+  if (!r || !r->diverged) return 0;
+  if (out) *out = r->div;
+  return 1;
+}
+
+/* ---- describing records and requests for a divergence -------------------------------------- */
+
+static const char *aname(const goap_domain *d, int a) {
+  const char *s = a >= 0 ? goap_domain_action_name(d, a) : NULL;
+  return s ? s : "?";
+}
+static const char *gname(const goap_domain *d, int g) {
+  const char *s = g >= 0 ? goap_domain_goal_name(d, g) : NULL;
+  return s ? s : "(none)";
+}
+
+/* The shortest text that reads back as x ("2.8", not "2.7999999999999998"). */
+static void num(double x, char *b, size_t cap) {
+  for (int prec = 1; prec <= 17; ++prec) {
+    snprintf(b, cap, "%.*g", prec, x);
+    if (strtod(b, NULL) == x) return;
+  }
+}
+
+static void describe_event(const goap_domain *d, const goap_agent_event *e, char *b, size_t cap) {
+  char nb[32];
+  size_t k = 0;
+  switch (e->kind) {
+    case GOAP_EVENT_REPLAN:
+      snprintf(b, cap, "replan (%s)", goap_replan_reason_name(e->reason));
+      return;
+    case GOAP_EVENT_GOAL:
+      num(e->priority, nb, sizeof nb);
+      snprintf(b, cap, "goal %s (priority %s)", gname(d, e->goal), nb);
+      return;
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      num(e->cost, nb, sizeof nb);
+      if (e->kind == GOAP_EVENT_PLAN)
+        k = (size_t)snprintf(b, cap, "plan for %s (cost %s%s):", gname(d, e->goal), nb,
+                             e->cached ? ", cached" : "");
+      else
+        k = (size_t)snprintf(b, cap, "repair, %d skipped (cost %s):", e->skipped, nb);
+      for (int i = 0; i < e->plan_length && k < cap; ++i)
+        k += (size_t)snprintf(b + k, cap - k, "%s %s", i ? "," : "", aname(d, e->plan[i]));
+      if (e->plan_length == 0 && k < cap) snprintf(b + k, cap - k, " (nothing)");
+      return;
+    case GOAP_EVENT_PLAN_FAILED:
+      snprintf(b, cap, "no plan for %s (%s)", gname(d, e->goal), goap_status_name(e->status));
+      return;
+    case GOAP_EVENT_ACTION_START: snprintf(b, cap, "start %s", aname(d, e->action)); return;
+    case GOAP_EVENT_ACTION_SUCCESS:
+      snprintf(b, cap, "%s succeeded", aname(d, e->action));
+      return;
+    case GOAP_EVENT_ACTION_FAILURE:
+      snprintf(b, cap, "%s %s", aname(d, e->action), e->timeout ? "timed out" : "failed");
+      return;
+    case GOAP_EVENT_ACTION_STOP:
+      snprintf(b, cap, "%s interrupted", aname(d, e->action));
+      return;
+    case GOAP_EVENT_MEMORY: {
+      goap_var_info vi;
+      goap_domain_var_info(d, e->var, &vi);
+      snprintf(b, cap, "memory %s = %ld", vi.name, (long)e->value);
+      return;
+    }
+    case GOAP_EVENT_GOAL_DONE: snprintf(b, cap, "goal %s achieved", gname(d, e->goal)); return;
+    case GOAP_EVENT_IDLE: snprintf(b, cap, "idle"); return;
+    case GOAP_EVENT_RESERVATION_DENIED:
+      snprintf(b, cap, "reservation for %s denied", aname(d, e->action));
+      return;
+  }
+  snprintf(b, cap, "event %d", (int)e->kind);
+}
+
+/* tag/id/v/d: a record or a request of the agent; tag 0: the update ended. */
+static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v, double x,
+                           char *b, size_t cap) {
+  goap_var_info vi;
+  switch (tag) {
+    case 0: snprintf(b, cap, "nothing more in this update"); return;
+    case R_UPDATE:
+    case R_UPDATE_SAME:
+    case R_STEP: snprintf(b, cap, "nothing more in this update"); return;
+    case R_FRAME: snprintf(b, cap, "the end of the frame"); return;
+    case R_END: snprintf(b, cap, "the end of the log"); return;
+    case GOAP__R_TICK: snprintf(b, cap, "a tick (running)"); return;
+    case R_TICK_SUCCESS: snprintf(b, cap, "a tick (success)"); return;
+    case R_TICK_FAILURE: snprintf(b, cap, "a tick (failure)"); return;
+    case -GOAP__R_TICK: snprintf(b, cap, "a tick"); return;
+    case GOAP__R_START: snprintf(b, cap, "start callback of %s", aname(d, (int)id)); return;
+    case GOAP__R_STOP: snprintf(b, cap, "stop callback of %s", aname(d, (int)id)); return;
+    case GOAP__R_SENSOR: snprintf(b, cap, "sensor %d", (int)id); return;
+    case GOAP__R_CHECK:
+    case R_CHECK_YES:
+      snprintf(b, cap, "check of %s%s", aname(d, (int)id),
+               tag == R_CHECK_YES ? " (yes)" : tag == GOAP__R_CHECK && v == 0 ? " (no)" : "");
+      return;
+    case -GOAP__R_CHECK: snprintf(b, cap, "check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
+      snprintf(b, cap, "the domain's check of %s (%s)", aname(d, (int)id),
+               tag == R_DCHECK_YES ? "yes" : "no");
+      return;
+    case -GOAP__R_DCHECK: snprintf(b, cap, "the domain's check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCOST:
+    case -GOAP__R_DCOST: {
+      char nb[32];
+      num(x, nb, sizeof nb);
+      snprintf(b, cap, "the dynamic cost of %s%s%s%s", aname(d, (int)id), tag > 0 ? " (" : "",
+               tag > 0 ? nb : "", tag > 0 ? ")" : "");
+      return;
+    }
+    case GOAP__R_PRIO: {
+      char nb[32];
+      num(x, nb, sizeof nb);
+      snprintf(b, cap, "priority of %s (%s)", gname(d, (int)id), nb);
+      return;
+    }
+    case -GOAP__R_PRIO: snprintf(b, cap, "priority of %s", gname(d, (int)id)); return;
+    case GOAP__R_RESERVE:
+    case R_RESERVE_YES:
+      snprintf(b, cap, "a reservation (%s)", tag == R_RESERVE_YES ? "granted" : "refused");
+      return;
+    case -GOAP__R_RESERVE: snprintf(b, cap, "a reservation"); return;
+    case GOAP__R_BB:
+      goap_domain_var_info(d, (int)id, &vi);
+      snprintf(b, cap, "blackboard value %s = %ld", vi.name, (long)v);
+      return;
+    default: snprintf(b, cap, "input %d", tag); return;
+  }
+}
+
+static void diverge(goap_replayer *r, goap_agent *a, const char *expected, const char *got) {
+  if (r->diverged) return;
+  r->diverged = 1;
+  r->div.frame = r->frame;
+  r->div.agent = a ? a->rec_id : r->cur;
+  r->div.time = a ? a->time : 0;
+  r->div.update = a ? a->st.updates : 0;
+  r->div.host = a ? a->host : NULL;
+  snprintf(r->div.expected, sizeof r->div.expected, "%s", expected);
+  snprintf(r->div.got, sizeof r->div.got, "%s", got);
+}
+
+/* ---- replaying ------------------------------------------------------------------------------ */
+
+static int peek(goap_replayer *r, rec *o, size_t *next) {
+  if (r->pos < r->size) { /* the common records, without fields */
+    int t = r->data[r->pos];
+    if (t == R_STEP || t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE ||
+        t == R_AGENT_NEXT || t == R_UPDATE_SAME || t == R_FRAME) {
+      o->tag = t;
+      o->id = 0;
+      o->v = 0;
+      o->d = 0;
+      *next = r->pos + 1;
+      return 1;
+    }
+  }
+  reader rd = {r->data, r->size, r->pos, 0};
+  size_t len = 0;
+  if (!decode(&r->cn, &rd, o, r->plan, r->plan_cap, &len)) return 0;
+  *next = rd.at;
+  return 1;
+}
+
+/* Applies a pass-through record (agent switch, host call, note); 0 when o is none. A host
+ * call that reports events applies the records before them, which may be host calls again: a
+ * recording nests them a level or two deep (a call inside an event callback); a deeper
+ * nesting is a damaged log, stopped as a divergence rather than recursing on. */
+static int pass(goap_replayer *r, const rec *o) {
+  goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+  if (a && r->depth >= 16 && (o->tag == GOAP__R_ORDER || o->tag == GOAP__R_CLEAR_ORDER ||
+                              o->tag == GOAP__R_REPLAN || o->tag == GOAP__R_RESET)) {
+    diverge(r, a, "at most 16 nested host calls", "a deeper nesting (a damaged log)");
+    return 1;
+  }
+  r->depth++;
+  int done = 1;
+  switch (o->tag) {
+    case R_AGENT: r->cur = (int)o->id; break;
+    case R_AGENT_NEXT: r->cur++; break;
+    case R_NOTE:
+      if (r->on_note) r->on_note(r->note_user, o->bytes, o->n);
+      break;
+    case GOAP__R_SET:
+      if (a) goap_agent_set(a, (int)o->id, o->v);
+      break;
+    case GOAP__R_ORDER:
+      if (a) goap_agent_order(a, (int)o->id, o->d);
+      break;
+    case GOAP__R_CLEAR_ORDER:
+      if (a) goap_agent_clear_order(a);
+      break;
+    case GOAP__R_REPLAN:
+      if (a) goap_agent_replan(a);
+      break;
+    case GOAP__R_RESET:
+      if (a) goap_agent_reset(a);
+      break;
+    default: done = 0; break;
+  }
+  r->depth--;
+  return done;
+}
+
+/* Records applied on the way to an agent's next input: agent switches, host calls, notes. */
+#define PASS_TAGS                                                                           \
+  ((1u << R_AGENT) | (1u << R_AGENT_NEXT) | (1u << R_NOTE) | (1u << GOAP__R_SET) |          \
+   (1u << GOAP__R_ORDER) | (1u << GOAP__R_CLEAR_ORDER) | (1u << GOAP__R_REPLAN) |            \
+   (1u << GOAP__R_RESET))
+
+/* What the agent asked the replay for (described only for a divergence): an input (tag, id)
+ * or an event. */
+typedef struct want {
+  int tag, id;
+  const goap_agent_event *ev;
+} want;
+
+static void describe_want(const goap_replayer *r, const want *w, char *b, size_t cap) {
+  if (w->ev) describe_event(r->d, w->ev, b, cap);
+  else if (w->tag == GOAP__R_START || w->tag == GOAP__R_STOP || w->tag == GOAP__R_SENSOR)
+    describe_input(r->d, w->tag, (uint64_t)w->id, 0, 0, b, cap);
+  else describe_input(r->d, -w->tag, (uint64_t)w->id, 0, 0, b, cap);
+}
+
+static void diverge_at(goap_replayer *r, goap_agent *a, const rec *o, const want *w) {
+  char exp[160], got[160];
+  if (!o) snprintf(exp, sizeof exp, "nothing more in this update");
+  else if (o->tag == R_EVENT) describe_event(r->d, &o->ev, exp, sizeof exp);
+  else describe_input(r->d, o->tag, o->id, o->v, o->d, exp, sizeof exp);
+  describe_want(r, w, got, sizeof got);
+  diverge(r, a, exp, got);
+}
+
+/* The next record of agent a, after applying pass-through records; 0 on a divergence. */
+static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const want *w) {
+  for (;;) {
+    if (r->diverged || !peek(r, o, next)) return 0;
+    if ((1u << o->tag) & PASS_TAGS) {
+      r->pos = *next; /* consumed before it runs: a host call may reach the replay again */
+      pass(r, o);
+      continue;
+    }
+    if (r->cur != a->rec_id) { /* the recorded update of a ended */
+      diverge_at(r, a, NULL, w);
+      return 0;
+    }
+    return 1;
+  }
+}
+
+int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
+  goap_replayer *r = a->rp;
+  if (tag == GOAP__R_TICK && r->cur == a->rec_id && r->pos < r->size && !r->diverged) {
+    int t = r->data[r->pos]; /* the common case: the tick's result, one byte */
+    if (t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE) {
+      r->pos++;
+      if (v)
+        *v = t == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
+             : t == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
+                                   : GOAP_ACTION_RUNNING;
+      return 1;
+    }
+  }
+  if ((tag == GOAP__R_START || tag == GOAP__R_STOP || tag == GOAP__R_CHECK) && id < 0x80 &&
+      r->cur == a->rec_id && r->pos + 1 < r->size && !r->diverged &&
+      r->data[r->pos + 1] == id) { /* a callback of an action with a one-byte id */
+    int t = r->data[r->pos];
+    if (t == tag || (tag == GOAP__R_CHECK && t == R_CHECK_YES)) {
+      r->pos += 2;
+      if (v) *v = t == R_CHECK_YES;
+      return 1;
+    }
+  }
+  rec o;
+  size_t next;
+  want w = {tag, id, NULL};
+  if (!next_of(r, a, &o, &next, &w)) return 0;
+  int base = o.tag == R_TICK_SUCCESS || o.tag == R_TICK_FAILURE ? GOAP__R_TICK
+             : o.tag == R_CHECK_YES                             ? GOAP__R_CHECK
+             : o.tag == R_DCHECK_YES                            ? GOAP__R_DCHECK
+             : o.tag == R_RESERVE_YES                           ? GOAP__R_RESERVE
+                                                                : o.tag;
+  int has_id = tag != GOAP__R_TICK && tag != GOAP__R_RESERVE;
+  if (base != tag || (has_id && o.id != (uint64_t)id)) {
+    diverge_at(r, a, &o, &w);
+    return 0;
+  }
+  r->pos = next;
+  if (v) {
+    if (tag == GOAP__R_TICK)
+      *v = o.tag == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
+           : o.tag == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
+                                     : GOAP_ACTION_RUNNING;
+    else *v = o.tag == R_CHECK_YES || o.tag == R_RESERVE_YES || o.tag == R_DCHECK_YES;
+  }
+  if (d) *d = o.d;
+  return 1;
+}
+
+int goap__rp_bb(goap_agent *a, int *var, int32_t *value) {
+  goap_replayer *r = a->rp;
+  rec o;
+  size_t next;
+  if (r->diverged || r->cur != a->rec_id || !peek(r, &o, &next) || o.tag != GOAP__R_BB)
+    return 0;
+  r->pos = next;
+  *var = (int)o.id;
+  *value = o.v;
+  return 1;
+}
+
+static int same_event(const goap_agent_event *x, const goap_agent_event *y) {
+  if (x->kind != y->kind) return 0;
+  switch (x->kind) {
+    case GOAP_EVENT_REPLAN: return x->reason == y->reason;
+    case GOAP_EVENT_GOAL:
+      return x->goal == y->goal && (x->priority == y->priority ||
+                                    (x->priority != x->priority && y->priority != y->priority));
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      if (x->goal != y->goal || x->reason != y->reason || x->cached != y->cached ||
+          x->skipped != y->skipped || x->cost != y->cost || x->plan_length != y->plan_length)
+        return 0;
+      for (int i = 0; i < x->plan_length; ++i)
+        if (x->plan[i] != y->plan[i]) return 0;
+      return 1;
+    case GOAP_EVENT_PLAN_FAILED: return x->goal == y->goal && x->status == y->status;
+    case GOAP_EVENT_MEMORY: return x->var == y->var && x->value == y->value;
+    case GOAP_EVENT_GOAL_DONE: return x->goal == y->goal;
+    case GOAP_EVENT_IDLE: return 1;
+    default: return x->action == y->action && (x->timeout != 0) == (y->timeout != 0);
+  }
+}
+
+int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
+  goap_replayer *r = a->rp;
+  rec o;
+  size_t next;
+  if (r->diverged) return 0;
+  if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
+  want w = {0, 0, ev};
+  if (!next_of(r, a, &o, &next, &w)) return 0;
+  if (o.tag != R_EVENT || !same_event(&o.ev, ev)) {
+    diverge_at(r, a, &o, &w);
+    return 0;
+  }
+  r->pos = next;
+  return 1;
+}
+
+goap_status goap_replayer_step(goap_replayer *r) {
+  if (!r) return GOAP_INVALID_ARGUMENT;
+  if (r->diverged) return GOAP_CONFLICT;
+  if (r->attached < r->nagents) return GOAP_INVALID_OPERATION;
+  for (;;) {
+    if (r->pos < r->size && r->data[r->pos] == R_STEP && r->cur + 1 < r->attached) {
+      r->pos++; /* the common case: the next agent's update, with the same dt */
+      r->cur++;
+      goap_agent *a = r->agents[r->cur];
+      if (a) goap_agent_update(a, r->last_dt == r->last_dt ? r->last_dt : 0);
+      if (r->diverged) return GOAP_CONFLICT;
+      continue;
+    }
+    rec o;
+    size_t next;
+    if (!peek(r, &o, &next)) return GOAP_OK; /* cannot happen: the log was checked */
+    if (o.tag == R_END) return GOAP_OK;
+    r->pos = next;
+    if (pass(r, &o)) {
+      if (r->diverged) return GOAP_CONFLICT;
+      continue;
+    }
+    if (o.tag == R_FRAME) {
+      r->frame++;
+      return GOAP_IN_PROGRESS;
+    }
+    if (o.tag == R_STEP) r->cur++;
+    goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+    if ((o.tag == R_UPDATE || o.tag == R_UPDATE_SAME || o.tag == R_STEP) && a) {
+      double dt = o.tag == R_UPDATE ? o.d : r->last_dt;
+      if (o.tag == R_UPDATE) r->last_dt = dt;
+      goap_agent_update(a, dt == dt ? dt : 0);
+      if (r->diverged) return GOAP_CONFLICT;
+      continue;
+    }
+    /* an input of an update that did not ask for it */
+    char exp[160], got[160];
+    if (o.tag == R_EVENT) describe_event(r->d, &o.ev, exp, sizeof exp);
+    else describe_input(r->d, o.tag, o.id, o.v, o.d, exp, sizeof exp);
+    describe_input(r->d, 0, 0, 0, 0, got, sizeof got);
+    diverge(r, a, exp, got);
+    if (!a) r->div.agent = r->cur;
+    return GOAP_CONFLICT;
+  }
+}
+
+goap_status goap_replayer_run(goap_replayer *r) {
+  goap_status st;
+  do st = goap_replayer_step(r);
+  while (st == GOAP_IN_PROGRESS);
+  return st;
+}
+/* macros of src/runtime/replay.c end here */
+#undef PASS_TAGS
+#undef fail
 
 /* ==== src/runtime/squad.c ==== */
 /*

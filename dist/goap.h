@@ -291,6 +291,11 @@ GOAP_API double goap_domain_action_cost(const goap_domain *d, int action);
 GOAP_API const goap_cond *goap_domain_action_pre(const goap_domain *d, int action, int *count);
 GOAP_API const goap_effect *goap_domain_action_eff(const goap_domain *d, int action,
                                                    int *count);
+/* The action's host callbacks (goap_action_desc.check, .dynamic_cost, .user; NULL when it has
+ * none): 1 when it has a check or a dynamic cost, 0 otherwise or for a bad id. Any pointer may
+ * be NULL. */
+GOAP_API int goap_domain_action_callbacks(const goap_domain *d, int action, goap_check_fn *check,
+                                          goap_cost_fn *dynamic_cost, void **user);
 
 GOAP_API int goap_domain_goal_count(const goap_domain *d);
 GOAP_API int goap_domain_find_goal(const goap_domain *d, const char *name);
@@ -398,6 +403,10 @@ typedef enum goap_heuristic {
  * Both keep the search deterministic. Neither set: the plain searches. */
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
+/* NO_CALLBACKS: the domain's check and dynamic_cost callbacks are not called for this request;
+ * goap_request.costs (required then) are final: the host evaluated them itself (the agent
+ * runtime does so when it records or replays its inputs, goap/replay.h). */
+#define GOAP_REQUEST_NO_CALLBACKS 0x8u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:
@@ -895,6 +904,10 @@ typedef struct goap_agent_desc {
                                     the agent's own planner, created then. Not owned. */
   goap_agent_event_fn on_event;  /* optional: timeline of what the agent does */
   void *event_user;
+  int replan_history;            /* replans kept for goap_agent_inspect_replans (goap/
+                                    inspect.h), also the failure facts kept; 0: 8; < 0:
+                                    none (saves ~830 bytes per agent of a crowd that is never
+                                    inspected) */
 } goap_agent_desc;
 
 /* NULL when out of memory or when desc/type is NULL. The agent plans on its next update. */
@@ -1475,6 +1488,14 @@ typedef struct goap_sim_options {
   goap_sim_world_fn on_world;  /* changes of world variables (optional) */
   void *world_user;
   double until, step;          /* 0: the simulation's own (`until`, `step`) */
+  /* Replays (goap/replay.h), at most one of the two. recorder: the simulation attaches its
+   * agents (in member order), marks a frame after each step, and stores each world change
+   * and its end as notes; the caller finishes the log. replayer: the simulation creates the
+   * same agents, attaches them, and replays the log instead of running the script: the
+   * timeline (on_event, on_world) and the result are the recorded run's; GOAP_CONFLICT when
+   * the replay diverged (goap_replayer_divergence tells where). */
+  struct goap_recorder *recorder;
+  struct goap_replayer *replayer;
 } goap_sim_options;
 
 typedef struct goap_sim_result {
@@ -1780,6 +1801,311 @@ GOAP_API goap_status goap_hddl_verify(const goap_pddl_task *t, const char *plan_
 #endif
 
 #endif /* GOAP_HDDL_H */
+
+/* ==== include/goap/inspect.h ==== */
+/*
+ * inspect.h -- libgoap runtime: what an agent is thinking, for an engine's debug overlay.
+ *
+ * Per agent: the ranked goals with their priority and why a goal is not pursued; the current
+ * plan with each step's cost and the conditions it still relies on; the last N replans with
+ * their reason and search statistics; the failure memory with when each fact was learnt and
+ * when it expires.
+ *
+ * Every function writes into caller-provided structs and buffers; none allocates, prints or
+ * calls a host callback (a goal's dynamic priority is the value the agent computed last).
+ * Threads: an agent may be inspected from any thread while it is not being updated (nor
+ * written with goap_agent_set, ordered, reset or destroyed); several threads may inspect the
+ * same agent at once. Ids are the domain's; names come from goap_domain_goal_name /
+ * goap_domain_action_name.
+ */
+#ifndef GOAP_INSPECT_H
+#define GOAP_INSPECT_H
+
+/* #include "agent.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Why a goal is (not) pursued. */
+typedef enum goap_goal_state {
+  GOAP_GOAL_CURRENT = 0,         /* the goal the agent pursues now */
+  GOAP_GOAL_CANDIDATE,           /* valid and unmet: may be chosen (when it beats the current
+                                    goal by the type's switch_margin, or when the plan ends) */
+  GOAP_GOAL_ACHIEVED,            /* its conditions hold in memory: nothing to do */
+  GOAP_GOAL_INVALID,             /* its validity condition is false (failed_cond) */
+  GOAP_GOAL_COOLDOWN,            /* its own `cooldown` (goap_goal_binding.cooldown) runs since
+                                    its last plan ended, until retry_at; or it failed to plan
+                                    at failed_at (fail_status) and memory has not changed
+                                    since: retried at retry_at or when memory changes */
+  GOAP_GOAL_NO_PRIORITY          /* its dynamic priority is NaN */
+} goap_goal_state;
+
+/* "current", "candidate", "achieved", "invalid", "cooldown", "no_priority"; never NULL. */
+GOAP_API const char *goap_goal_state_name(goap_goal_state s);
+
+typedef struct goap_goal_info {
+  int goal;
+  goap_goal_state state;
+  double priority;               /* what the agent ranks it with: an order's priority, the
+                                    dynamic priority's last answer, or the domain's */
+  int ordered;                   /* 1: goap_agent_order gave this goal */
+  goap_cond failed_cond;         /* INVALID: the first validity condition that is false */
+  double failed_at;              /* agent time of its last failure to plan; -1: never (or
+                                    forgotten: adopting a plan for it or goap_agent_reset) */
+  goap_status fail_status;       /* why it failed then (GOAP_NO_PLAN, GOAP_NODE_LIMIT, ...) */
+  double retry_at;               /* COOLDOWN: when the cooldown ends; otherwise 0 */
+} goap_goal_info;
+
+/* The goals of the agent's type (disabled ones left out), best first: by priority, then by id
+ * (the order in which the agent tries them); goals with a NaN priority last. Writes the first
+ * min(count, capacity) into out (may be NULL when capacity is 0) and returns count, the number
+ * of goals; -1 for a NULL agent or a negative capacity. HTN agents have no goals: 0. */
+GOAP_API int goap_agent_inspect_goals(const goap_agent *a, goap_goal_info *out, int capacity);
+
+typedef enum goap_step_state {
+  GOAP_STEP_DONE = 0,            /* executed */
+  GOAP_STEP_RUNNING,             /* its action runs now */
+  GOAP_STEP_PENDING              /* to come */
+} goap_step_state;
+
+typedef struct goap_plan_step_info {
+  int action;
+  double cost;                   /* the cost the agent's type plans it with */
+  goap_step_state state;
+  int relies_first;              /* its conditions in the caller's conds buffer: the */
+  int relies_count;              /* preconditions no earlier remaining step provides, which must
+                                    therefore hold in memory when it starts (none for done
+                                    steps) */
+  int relies_hold;               /* 1: all of them hold in memory now */
+} goap_plan_step_info;
+
+typedef struct goap_plan_info {
+  int goal;                      /* -1: no plan (choosing, idle, or an HTN plan's root task) */
+  double priority;               /* the goal's priority when it was chosen */
+  double cost;                   /* the plan's cost (of the steps left after a repair) */
+  int length;                    /* steps in the plan */
+  int step;                      /* the index of the next (or running) step */
+  int running;                   /* 1: plan[step] runs */
+  double action_time;            /* seconds the running action has run */
+  int planning;                  /* 1: a search runs over several updates (no plan yet) */
+  int cond_count;                /* conditions written to (or needed in) conds */
+} goap_plan_info;
+
+/* The current plan: *info (required), one goap_plan_step_info per step into steps (capacity
+ * step_capacity) and the conditions they rely on into conds (capacity cond_capacity). GOAP_OK;
+ * GOAP_BUFFER_TOO_SMALL when a buffer is too small (info->length and info->cond_count say what
+ * is needed; nothing is written to steps or conds); GOAP_INVALID_ARGUMENT for a NULL agent or
+ * info, or a NULL buffer with a non-zero capacity. Without a plan: GOAP_OK, length 0. */
+GOAP_API goap_status goap_agent_inspect_plan(const goap_agent *a, goap_plan_info *info,
+                                             goap_plan_step_info *steps, int step_capacity,
+                                             goap_cond *conds, int cond_capacity);
+
+typedef struct goap_replan_info {
+  double time;                   /* agent time when the replan began */
+  goap_replan_reason reason;
+  goap_status status;            /* GOAP_OK: a plan was adopted; GOAP_NO_PLAN: no goal could
+                                    be planned (the agent idled); GOAP_IN_PROGRESS: still
+                                    choosing (a search spans updates) */
+  int goal;                      /* the goal planned for; -1 when none (and for HTN plans) */
+  int goals_tried;               /* goals searched for or found in the plan cache */
+  int cached;                    /* 1: the adopted plan came from the plan cache */
+  int plan_length;
+  double cost;                   /* of the adopted plan */
+  uint64_t expanded;             /* search statistics, summed over the goals tried */
+  uint64_t generated;
+  double search_us;              /* wall time of those searches, microseconds */
+} goap_replan_info;
+
+/* The last replans, oldest first: at most N, where N is goap_agent_desc.replan_history (0: 8;
+ * negative: none are kept, and no failure facts either).
+ * Writes min(count, capacity) entries (the newest ones when capacity < count) and returns
+ * count; -1 for a NULL agent or a negative capacity. */
+GOAP_API int goap_agent_inspect_replans(const goap_agent *a, goap_replan_info *out,
+                                        int capacity);
+
+typedef struct goap_failure_info {
+  int goal;                      /* >= 0: a goal that failed to plan; -1: a fact */
+  int action;                    /* facts: the action whose failure taught it; goals: -1 */
+  int var;                       /* facts: var = value, written by the action's on_fail */
+  int32_t value;
+  int timeout;                   /* facts: 1 when the action timed out */
+  goap_status status;            /* goals: why the search failed */
+  double learnt;                 /* agent time */
+  double expires;                /* goals: the end of the cooldown (sooner when memory
+                                    changes); facts: INFINITY -- a fact stays in memory until a
+                                    sensor, the host or an effect writes the variable */
+} goap_failure_info;
+
+/* The failure memory: facts written by on_fail that memory still holds (the last N learnt,
+ * N as for replans), oldest first, then goals in their failure cooldown, by id. Writes
+ * min(count, capacity) entries and returns count; -1 for a NULL agent or a negative capacity. */
+GOAP_API int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out,
+                                         int capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_INSPECT_H */
+
+/* ==== include/goap/replay.h ==== */
+/*
+ * replay.h -- libgoap runtime: deterministic replays. A recorder writes every input that
+ * reaches the agents attached to it into a compact binary log; a replayer feeds the log back
+ * to agents created the same way, standing in for the host, and checks that they decide the
+ * same things, reporting the first divergence (frame, agent, expected and got).
+ *
+ * The inputs recorded, per agent, in the order they happen:
+ *  - the host's calls: goap_agent_update's dt, goap_agent_set, goap_agent_order,
+ *    goap_agent_clear_order, goap_agent_replan, goap_agent_reset (a squad's orders too);
+ *  - the results of the type's callbacks: action start / tick (running, success, failure) /
+ *    stop, procedural preconditions (goap_action_binding.check), dynamic goal priorities,
+ *    sensors (through the goap_agent_set calls they make);
+ *  - the answers of the domain's own callbacks (goap_action_desc.check and .dynamic_cost):
+ *    while recording or replaying, an agent asks them once per search for every action it
+ *    may use (the planner alone asks only about the actions the search reaches) and searches
+ *    with GOAP_REQUEST_NO_CALLBACKS on the answers;
+ *  - the values the agent reads from its blackboard (the host's and the other agents' writes)
+ *    and the answers to its reservations;
+ *  - the agent's decisions, which the replay checks: its replans (and why), goals chosen,
+ *    plans adopted (goal, cost, steps), goals it could not plan, plan repairs, goals achieved,
+ *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
+ *    was stopped, memory written -- follow from those and the inputs.)
+ * Not recorded: the callbacks of the `achieve` searches of HTN agents (goap/htn.h) and of HTN
+ * methods; an HTN domain with them replays only if they answer the same.
+ *
+ * The log: a header (magic "GOAPRPL", format version, two hashes of the domain, a label) and
+ * chunks of records (each with its length and a checksum), ending with an end record.
+ * Numbers are varints, values zigzag varints, repeated dt values one byte. A log whose domain
+ * has other variables, actions or goals (by name, type and count) is refused; one whose costs,
+ * conditions, effects or priorities changed replays (goap_replayer_domain_changed says so) and
+ * reports where the decisions first differ -- how a designer sees what a balance change did.
+ * Version policy: a reader refuses a log of another format version with a clear message.
+ *
+ * Threads: a recorder or replayer and the agents attached to it are used from one thread at a
+ * time. Allocation goes through the allocator given; nothing is printed.
+ */
+#ifndef GOAP_REPLAY_H
+#define GOAP_REPLAY_H
+
+/* #include "agent.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GOAP_REPLAY_FORMAT_VERSION 1
+
+typedef struct goap_recorder goap_recorder;
+typedef struct goap_replayer goap_replayer;
+
+/* Receives the log, in order, a chunk at a time (and the header first). Returns 0 when the
+ * bytes were written; non-zero makes the recorder fail with GOAP_IO_ERROR. */
+typedef int (*goap_replay_sink_fn)(void *user, const void *data, size_t size);
+
+typedef struct goap_recorder_desc {
+  goap_allocator allocator;      /* zero: the C library */
+  const goap_domain *domain;     /* required: the agents' domain (its hashes go in the header) */
+  goap_replay_sink_fn sink;      /* required */
+  void *sink_user;
+  const char *label;             /* optional text stored in the header (at most 255 bytes),
+                                    e.g. the simulation's name; copied */
+  size_t chunk_size;             /* bytes buffered before a chunk goes to the sink; 0: 4096 */
+} goap_recorder_desc;
+
+/* Creates a recorder and writes the header to the sink. GOAP_INVALID_ARGUMENT (NULL desc,
+ * domain, sink or out; a label over 255 bytes), GOAP_OUT_OF_MEMORY, GOAP_IO_ERROR. */
+GOAP_API goap_status goap_recorder_create(const goap_recorder_desc *desc, goap_recorder **out);
+/* Detaches its agents (they stop recording) and frees it; does not finish the log. NULL does
+ * nothing. */
+GOAP_API void goap_recorder_destroy(goap_recorder *rec);
+/* Records agent a from now on; its index in the log is the number of agents attached before
+ * it. Attach agents right after creating them, in the order the replay will attach them.
+ * GOAP_INVALID_ARGUMENT (NULL, another domain, or a's already recording or replaying),
+ * GOAP_OUT_OF_MEMORY. The agent's destruction detaches it. */
+GOAP_API goap_status goap_recorder_attach(goap_recorder *rec, goap_agent *a);
+/* Marks the start of a frame of the host (divergences are reported by frame: the number of
+ * marks before them, counted from 0). Optional. */
+GOAP_API void goap_recorder_frame(goap_recorder *rec);
+/* Stores host bytes in the stream (at most 65,535), handed back to the replayer's on_note at
+ * the same point of the replay: e.g. what the host draws or prints that the agents do not
+ * report. GOAP_INVALID_ARGUMENT for a NULL data with a non-zero size or a size too big. */
+GOAP_API goap_status goap_recorder_note(goap_recorder *rec, const void *data, size_t size);
+/* Writes the end record and flushes the last chunk; the recorder records nothing after it.
+ * Returns the recorder's status (below). */
+GOAP_API goap_status goap_recorder_finish(goap_recorder *rec);
+/* GOAP_OK, or the first failure (GOAP_OUT_OF_MEMORY, GOAP_IO_ERROR from the sink): after one,
+ * nothing more is recorded. GOAP_INVALID_ARGUMENT for NULL. */
+GOAP_API goap_status goap_recorder_status(const goap_recorder *rec);
+/* Bytes given to the sink so far. */
+GOAP_API uint64_t goap_recorder_bytes(const goap_recorder *rec);
+
+typedef void (*goap_replay_note_fn)(void *user, const void *data, size_t size);
+
+typedef struct goap_replayer_desc {
+  goap_allocator allocator;      /* zero: the C library */
+  const goap_domain *domain;     /* required: the domain to replay over */
+  const void *log;               /* required: the whole log; borrowed during create only */
+  size_t size;
+  goap_replay_note_fn on_note;   /* optional: receives goap_recorder_note's bytes */
+  void *note_user;
+} goap_replayer_desc;
+
+/* Reads and checks the whole log (structure, checksums, ids against the domain) before
+ * anything runs. GOAP_OK; GOAP_PARSE_ERROR for a log that is not one, truncated or corrupted,
+ * or of another format version; GOAP_CONFLICT for a log of a domain with other variables,
+ * actions or goals; GOAP_INVALID_ARGUMENT, GOAP_OUT_OF_MEMORY. On failure *message (may be
+ * NULL) receives a static text ("replay log: truncated (a chunk ends past the end of the
+ * data)") and *offset (may be NULL) the byte offset where the problem was found. */
+GOAP_API goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer **out,
+                                          const char **message, size_t *offset);
+/* Sets (or replaces) the receiver of goap_recorder_note's bytes. */
+GOAP_API void goap_replayer_on_note(goap_replayer *rp, goap_replay_note_fn fn, void *user);
+/* Detaches its agents and frees it. NULL does nothing. */
+GOAP_API void goap_replayer_destroy(goap_replayer *rp);
+/* The header's label (never NULL; "" when none). */
+GOAP_API const char *goap_replayer_label(const goap_replayer *rp);
+/* 1 when the domain's costs, conditions, effects or priorities differ from the recording's. */
+GOAP_API int goap_replayer_domain_changed(const goap_replayer *rp);
+/* The number of agents the log records. */
+GOAP_API int goap_replayer_agent_count(const goap_replayer *rp);
+/* Gives the next agent of the log to the replay: created as the recorded one was (same type
+ * bindings -- callbacks included, which the replay does not call --, initial memory,
+ * blackboard, event callback), never updated yet. From now on its callbacks are not called:
+ * their recorded results are used. GOAP_INVALID_ARGUMENT (NULL, another domain, already
+ * attached somewhere, or more agents than the log has), GOAP_OUT_OF_MEMORY. */
+GOAP_API goap_status goap_replayer_attach(goap_replayer *rp, goap_agent *a);
+/* Replays up to the next frame mark (or the end): GOAP_IN_PROGRESS when more frames follow,
+ * GOAP_OK at the end of the log, GOAP_CONFLICT when the replay diverged (see below; the agent
+ * that diverged finishes its update with neutral answers -- actions keep running, checks
+ * pass -- and nothing more is replayed), GOAP_INVALID_OPERATION when not every agent of the
+ * log is attached. The agents' events are reported to their on_event as they happen, up to
+ * the one that differs. */
+GOAP_API goap_status goap_replayer_step(goap_replayer *rp);
+/* Steps until the end or a divergence: GOAP_OK, GOAP_CONFLICT or GOAP_INVALID_OPERATION. */
+GOAP_API goap_status goap_replayer_run(goap_replayer *rp);
+/* Frames replayed so far (frame marks passed). */
+GOAP_API uint64_t goap_replayer_frame(const goap_replayer *rp);
+
+typedef struct goap_replay_divergence {
+  uint64_t frame;                /* the frame (marks before it, from 0) */
+  int agent;                     /* the agent's index in the log */
+  double time;                   /* the agent's time */
+  uint64_t update;               /* the agent's update (goap_agent_stats.updates) */
+  void *host;                    /* the agent's goap_agent_host (NULL: unknown) */
+  char expected[160];            /* what the log says: "plan for kill_enemy (cost 4): ..." */
+  char got[160];                 /* what the agent did instead */
+} goap_replay_divergence;
+
+/* 1 and *out filled when the replay diverged; 0 otherwise (out untouched). */
+GOAP_API int goap_replayer_divergence(const goap_replayer *rp, goap_replay_divergence *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_REPLAY_H */
 
 /* ==== include/goap/sched.h ==== */
 /*

@@ -308,6 +308,10 @@ typedef struct goap_agent_desc {
                                     the agent's own planner, created then. Not owned. */
   goap_agent_event_fn on_event;  /* optional: timeline of what the agent does */
   void *event_user;
+  int replan_history;            /* replans kept for goap_agent_inspect_replans (goap/
+                                    inspect.h), also the failure facts kept; 0: 8; < 0:
+                                    none (saves ~830 bytes per agent of a crowd that is never
+                                    inspected) */
 } goap_agent_desc;
 
 /* NULL when out of memory or when desc/type is NULL. The agent plans on its next update. */

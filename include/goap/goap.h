@@ -278,6 +278,11 @@ GOAP_API double goap_domain_action_cost(const goap_domain *d, int action);
 GOAP_API const goap_cond *goap_domain_action_pre(const goap_domain *d, int action, int *count);
 GOAP_API const goap_effect *goap_domain_action_eff(const goap_domain *d, int action,
                                                    int *count);
+/* The action's host callbacks (goap_action_desc.check, .dynamic_cost, .user; NULL when it has
+ * none): 1 when it has a check or a dynamic cost, 0 otherwise or for a bad id. Any pointer may
+ * be NULL. */
+GOAP_API int goap_domain_action_callbacks(const goap_domain *d, int action, goap_check_fn *check,
+                                          goap_cost_fn *dynamic_cost, void **user);
 
 GOAP_API int goap_domain_goal_count(const goap_domain *d);
 GOAP_API int goap_domain_find_goal(const goap_domain *d, const char *name);
@@ -385,6 +390,10 @@ typedef enum goap_heuristic {
  * Both keep the search deterministic. Neither set: the plain searches. */
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
+/* NO_CALLBACKS: the domain's check and dynamic_cost callbacks are not called for this request;
+ * goap_request.costs (required then) are final: the host evaluated them itself (the agent
+ * runtime does so when it records or replays its inputs, goap/replay.h). */
+#define GOAP_REQUEST_NO_CALLBACKS 0x8u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:

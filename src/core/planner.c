@@ -519,7 +519,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
 static double eval_cost(goap_planner *p, int a) {
   const goap__action *x = &p->d->actions[a];
   double c = p->req_costs ? p->sel_costs[a] : x->cost;
-  if (x->dyn_cost) c = x->dyn_cost(p->host, a, x->user);
+  if (x->dyn_cost && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) c = x->dyn_cost(p->host, a, x->user);
   return c;
 }
 
@@ -529,7 +529,8 @@ static int usable(goap_planner *p, int a) {
   p->aflag[a] |= F_EVAL;
   const goap__action *x = &p->d->actions[a];
   if (x->never || x->neff == 0) return 0;
-  if (x->check && !x->check(p->host, a, x->user)) return 0;
+  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user))
+    return 0;
   double c = eval_cost(p, a);
   if (!(c >= 0.0) || !isfinite(c)) return 0;
   p->acost[a] = c;
@@ -707,6 +708,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
+  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
   char msg[8];
   for (int i = 0; i < req->want_count; ++i) {
     goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);

@@ -194,6 +194,13 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
 /* Runs one simulation, printing its timeline. until/step: 0 for the file's. */
 goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double until,
                          double step, goap_sim_result *res);
+/* The same, recording it (rec) or replaying a log instead (rp); see goap_sim_options. */
+goap_status cli_simulate_replay(const goap_file *f, int sim, cli_timeline *tl, double until,
+                                double step, struct goap_recorder *rec,
+                                struct goap_replayer *rp, goap_sim_result *res);
+/* `goap replay` (cmd_replay.c). */
+int cli_cmd_replay(int argc, char **argv);
+void cli_usage_replay(FILE *out);
 
 /* ---- HTN (cmd_htn.c) ----------------------------------------------------------------------- */
 

@@ -24,6 +24,7 @@ void cli_usage_main(FILE *out) {
         "  simulate FILE [SIM...]\n"
         "                     run simulation blocks: the agent's timeline of goals, plans,\n"
         "                     actions, failures and replans\n"
+        "  replay FILE LOG    play a log of `simulate --record` back; where it diverges\n"
         "  demo [squad]       the live soldier-and-door scene, or the squad flank (no file\n"
         "                     needed)\n"
         "  pddl DOMAIN PROBLEM [options]\n"
@@ -247,6 +248,7 @@ static const command commands[] = {
     {"verify-htn", cli_cmd_verify_htn, cli_usage_verify_htn},
     {"trace", cli_cmd_trace, cli_usage_trace},
     {"why", cli_cmd_why, cli_usage_why},
+    {"replay", cli_cmd_replay, cli_usage_replay},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -195,5 +195,65 @@ test("memory and garbage collection", function()
   collectgarbage()
 end)
 
+-- ---- inspection (goap/inspect.h) ------------------------------------------------------------
+test("inspection: door_held failure memory and replans", function()
+  local f <close> = goap.load(soldier)
+  local a <close>, events = door_held(f, {})
+  local failed_at
+  for _ = 1, 20 do
+    a:update(0.1)
+    for _, e in ipairs(events) do if e.kind == "action_failure" then failed_at = e.time end end
+    if failed_at then break end
+  end
+  local fi = a:inspect_failures()
+  eq(#fi, 1)
+  eq(fi[1].action, "open_door")
+  eq(fi[1].var, "door_stuck")
+  eq(fi[1].value, 1)
+  eq(fi[1].timeout, false)
+  eq(fi[1].learnt, failed_at)
+  eq(fi[1].expires, math.huge)
+  local r = a:inspect_replans()
+  eq(#r, 2)
+  eq(r[1].reason, "start")
+  eq(r[1].status, "ok")
+  eq(r[1].goal, "kill_enemy")
+  eq(r[1].plan_length, 4)
+  eq(r[1].cost, 4)
+  eq(r[2].reason, "action_failed")
+  eq(r[2].status, "in_progress")
+  local g = a:inspect_goals()
+  eq(#g, 1)
+  eq(g[1].goal, "kill_enemy")
+  eq(g[1].state, "candidate")
+  eq(g[1].priority, 10)
+end)
+
+test("inspection: plan steps and what they rely on", function()
+  local f <close> = goap.load(soldier)
+  local acts = {}
+  for _, name in ipairs(f:actions()) do acts[name] = function() return "running" end end
+  local a <close> = f:agent{actions = acts}
+  a:update(0.1)
+  local p = a:inspect_plan()
+  eq(p.goal, "kill_enemy")
+  eq(p.cost, 4)
+  eq(p.step, 1)
+  eq(p.running, true)
+  eq(#p.steps, 4)
+  local want = {{"get_ammo", "running", "!armory_empty"}, {"load_magazine", "pending", nil},
+                {"open_door", "pending", "!door_stuck"}, {"shoot", "pending", nil}}
+  for i, w in ipairs(want) do
+    eq(p.steps[i].action, w[1])
+    eq(p.steps[i].state, w[2])
+    eq(p.steps[i].relies[1], w[3])
+    eq(p.steps[i].relies_hold, true)
+  end
+  a:set("door_stuck", 1)
+  eq(a:inspect_plan().steps[3].relies_hold, false)
+  eq(a:inspect_goals()[1].state, "current")
+end)
+-- ---- end of inspection ----------------------------------------------------------------------
+
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

@@ -291,5 +291,60 @@ class Agents(unittest.TestCase):
         f.close()
 
 
+# ---- inspection (goap/inspect.h) --------------------------------------------------------------
+class Inspection(unittest.TestCase):
+    def test_door_held_failure_memory_and_replans(self):
+        with goap.File.load(SOLDIER) as f:
+            a, events = door_held_agent(f, [])
+            self.assertEqual(a.inspect_replans()[0]["status"], "in_progress")
+            while not any(e.kind == "action_failure" for e in events):
+                a.update(0.1)
+            t = [e.time for e in events if e.kind == "action_failure"][0]
+            self.assertEqual(a.inspect_failures(), [
+                {"action": "open_door", "var": "door_stuck", "value": 1, "timeout": False,
+                 "learnt": t, "expires": float("inf")}])
+            r = a.inspect_replans()
+            self.assertEqual([(x["reason"], x["status"]) for x in r],
+                             [("start", "ok"), ("action_failed", "in_progress")])
+            self.assertEqual((r[0]["goal"], r[0]["plan_length"], r[0]["cost"], r[0]["goals_tried"]),
+                             ("kill_enemy", 4, 4.0, 1))
+            self.assertEqual(r[0]["expanded"], a.stats["expanded"])
+            self.assertEqual(a.inspect_plan()["steps"], [])
+            self.assertEqual(a.inspect_plan()["goal"], None)
+            g = a.inspect_goals()
+            self.assertEqual([(x["goal"], x["state"], x["priority"]) for x in g],
+                             [("kill_enemy", "candidate", 10.0)])
+            a.update(0.1)  # kick_door, shoot: the kick fails at once
+            r = a.inspect_replans()
+            self.assertEqual([(x["reason"], x["status"], x["plan_length"]) for x in r],
+                             [("start", "ok", 4), ("action_failed", "ok", 2),
+                              ("action_failed", "in_progress", 0)])
+            self.assertEqual([(x["action"], x["var"]) for x in a.inspect_failures()],
+                             [("open_door", "door_stuck"), ("kick_door", "kick_failed")])
+            a.close()
+
+    def test_plan_steps_and_what_they_rely_on(self):
+        with goap.File.load(SOLDIER) as f:
+            a = goap.Agent(f, actions={n: (lambda ag, act, dt: goap.RUNNING)
+                                       for n in f.domain.actions})
+            a.update(0.1)
+            p = a.inspect_plan()
+            self.assertEqual((p["goal"], p["cost"], p["step"], p["running"], p["planning"]),
+                             ("kill_enemy", 4.0, 0, True, False))
+            self.assertEqual([(s["action"], s["state"], s["cost"], s["relies"]) for s in p["steps"]],
+                             [("get_ammo", "running", 1.0, ["!armory_empty"]),
+                              ("load_magazine", "pending", 1.0, []),
+                              ("open_door", "pending", 1.0, ["!door_stuck"]),
+                              ("shoot", "pending", 1.0, [])])
+            a.set("door_stuck", 1)  # the host learns it: the plan's third step no longer holds
+            self.assertEqual([s["relies_hold"] for s in a.inspect_plan()["steps"]],
+                             [True, True, False, True])
+            self.assertEqual(a.inspect_goals()[0]["state"], "current")
+            a.close()
+            with self.assertRaises(goap.GoapError):
+                a.inspect_goals()
+# ---- end of inspection ------------------------------------------------------------------------
+
+
 if __name__ == "__main__":
     unittest.main()
