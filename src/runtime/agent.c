@@ -32,73 +32,7 @@
 #include <time.h>
 
 #include "runtime.h"
-
-typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
-
-struct goap_agent {
-  goap_allocator user;           /* the caller's allocator */
-  goap_allocator alloc;          /* counting wrapper around it */
-  size_t bytes;
-  const goap_agent_type *t;
-  const goap_domain *d;
-  size_t W;
-  void *host;
-  goap_blackboard *bb;
-  goap_plan_cache *cache;
-  goap_agent_event_fn on_event;
-  void *event_user;
-  goap_planner *planner;         /* its own, created at its first search that needs it */
-  goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
-  goap_planner *cur;             /* the planner of the running search */
-
-  goap_word *mem, *seen, *tmp;   /* W words each */
-  goap_word *search_start;       /* W words: the start state of the running search */
-  int from_idle;                 /* this selection retries after the agent was idle */
-  int32_t *bb_slot;              /* per shared variable of the type: its slot */
-  int32_t *res_id;               /* per reserved name of the type: the blackboard resource */
-  double *costs;                 /* the type's costs, with actions refused a reservation
-                                    disabled (-1) for the current selection */
-  int blocked;                   /* how many are disabled that way */
-  int32_t *hold_res, *hold_step; /* reservations held: resource, plan step */
-  size_t nhold, chold, chold_step;
-  int order_goal;                /* -1: none */
-  double order_prio;
-
-  /* the current plan */
-  int32_t *plan;
-  size_t plan_cap;
-  int plan_len, step;
-  double plan_cost;
-  int goal;
-  double goal_prio;
-  int running;                   /* the action at plan[step] has started */
-  double action_time;
-
-  /* goal selection */
-  phase ph;
-  goap_replan_reason reason;
-  int *cand;                     /* candidate goals, best first */
-  double *cand_prio;
-  int ncand, icand;
-  int searching;                 /* a sliced search for cand[icand] is running */
-  double *fail_time;             /* per goal: when it last failed to plan (-1: never) */
-  uint64_t *fail_hash;           /* per goal: memory hash then */
-  int idle_reported;
-  int announce;                  /* the first update reports the start replan */
-  double next_goal_check, next_idle_retry;
-  double *sensor_next;
-
-  double time;
-  goap_agent_stats st;
-
-  /* HTN agents */
-  goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
-  goap_htn_planner *hp_try;      /* searches for a better plan while one runs */
-  int32_t *mtr, *try_mtr, *try_plan;
-  size_t mtr_cap, try_mtr_cap, try_plan_cap;
-  int mtr_len;
-  int paused;                    /* the plan ends at a `pause`: resume when it is done */
-};
+#include "agent_state.h"
 
 /* ---- memory -------------------------------------------------------------------------------- */
 
@@ -479,8 +413,11 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   r.host = a;
   r.costs = a->blocked ? a->costs : t->costs;
   a->cur = on;
+  a->search_base = a->st.expanded;
   return goap_plan_begin(on, &r);
 }
+
+goap_status goap__agent_begin_search(goap_agent *a, int g) { return begin_search(a, g, NULL); }
 
 /* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
  * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
