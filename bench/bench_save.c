@@ -13,7 +13,7 @@
  *  - the JSON form (goap_agent_snapshot_json), for reference.
  * Sizes: for each example file (examples/NAME.goap) with goals (or an `agent` with `htn`), one agent with every
  * action and goal (the first HTN agent type for HTN files), from its first scenario's start
- * state, actions that succeed on their second update: the largest snapshot over its first 200
+ * state, actions that succeed on their second update: the largest snapshot over its first 60
  * updates, and the blackboard and squad snapshots of examples/squad.goap's `flank` members.
  *
  * Exit status: 0; 1 when a snapshot or restore fails; 2 on bad usage.
@@ -80,9 +80,10 @@ static goap_agent_type *make_type(const goap_file *f, int greedy) {
   td.action_count = na;
   td.goals = gb;
   td.goal_count = ng;
-  if (greedy) {
+  if (greedy) { /* the village: greedy hff, and goals it cannot reach given up early */
     td.search = GOAP_SEARCH_GREEDY;
     td.heuristic = GOAP_H_FF;
+    td.max_nodes = 2000;
   }
   if (ng == 0) {
     td.goals = NULL;
@@ -204,7 +205,7 @@ int main(int argc, char **argv) {
     ad.memory = mem;
     goap_agent *x = goap_agent_create(&ad);
     size_t most = 0;
-    for (int u = 0; u < 200; ++u) {
+    for (int u = 0; u < 60; ++u) {
       goap_agent_update(x, 0.1);
       size_t m = 0;
       if (goap_agent_snapshot(x, NULL, 0, &m) == GOAP_INVALID_OPERATION) continue; /* paused */

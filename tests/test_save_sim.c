@@ -37,7 +37,6 @@
  *    must give R.
  * The saving run's own log must be R too.
  */
- */
 #include <goap/agent.h>
 #include <goap/file.h>
 #include <goap/save.h>

@@ -34,6 +34,8 @@
 #include "runtime.h"
 #include "agent_state.h"
 
+typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+
 /* ---- memory -------------------------------------------------------------------------------- */
 
 static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {

@@ -12,8 +12,6 @@
 
 #include "runtime.h"
 
-typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
-
 struct goap_agent {
   goap_allocator user;           /* the caller's allocator */
   goap_allocator alloc;          /* counting wrapper around it */
@@ -55,7 +53,7 @@ struct goap_agent {
   double action_time;
 
   /* goal selection */
-  phase ph;
+  int ph;                        /* agent.c's phase: 0 idle, 1 select, 2 execute */
   goap_replan_reason reason;
   int *cand;                     /* candidate goals, best first */
   double *cand_prio;

@@ -22,6 +22,9 @@
 #include "agent_state.h"
 #include <goap/save.h>
 
+/* agent.c's phases (goap_agent.ph) */
+enum { PH_IDLE = 0, PH_SELECT = 1, PH_EXECUTE = 2 };
+
 /* ---- byte writer / reader ------------------------------------------------------------------ */
 
 typedef struct wbuf {
@@ -526,7 +529,7 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   unsigned flags = get_u8(r);
   uint64_t ph = get_uv(r), reason = get_uv(r);
   double time = get_f64(r);
-  if (r->bad || flags > 127 || ph > PHASE_EXECUTE || reason >= GOAP_REPLAN_REASON_COUNT ||
+  if (r->bad || flags > 127 || ph > PH_EXECUTE || reason >= GOAP_REPLAN_REASON_COUNT ||
       !finite(time))
     BAD("snapshot corrupted: bad agent header fields");
   if (!apply) {
@@ -555,7 +558,7 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   if (r->bad || order < -1 || order >= t->ng || (order >= 0 && t->goal[order].disabled) ||
       order_prio != order_prio || goal < -1 || goal >= t->ng || plan_len > r->n)
     BAD("snapshot corrupted: a goal that does not exist");
-  if (ph == PHASE_EXECUTE && (t->htn ? goal != -1 : goal < 0))
+  if (ph == PH_EXECUTE && (t->htn ? goal != -1 : goal < 0))
     BAD("snapshot corrupted: a plan without its goal");
   for (uint64_t i = 0; i < plan_len; ++i) {
     uint64_t act = get_uv(r);
@@ -564,12 +567,12 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   }
   uint64_t step = get_uv(r);
   double plan_cost = get_f64(r), action_time = get_f64(r);
-  if (r->bad || step > plan_len || ((flags & F_RUNNING) && (step >= plan_len || ph != PHASE_EXECUTE)) ||
+  if (r->bad || step > plan_len || ((flags & F_RUNNING) && (step >= plan_len || ph != PH_EXECUTE)) ||
       !finite(action_time))
     BAD("snapshot corrupted: a plan step out of range");
   uint64_t ncand = get_uv(r), icand = get_uv(r);
   if (r->bad || ncand > (uint64_t)t->ng || icand > ncand ||
-      ((flags & F_SEARCHING) && (icand >= ncand || t->htn || ph != PHASE_SELECT)))
+      ((flags & F_SEARCHING) && (icand >= ncand || t->htn || ph != PH_SELECT)))
     BAD("snapshot corrupted: bad candidate goals");
   for (uint64_t i = 0; i < ncand; ++i) {
     uint64_t g = get_uv(r);
@@ -666,7 +669,7 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   a->searching = (flags & F_SEARCHING) != 0;
   a->from_idle = (flags & F_FROM_IDLE) != 0;
   a->idle_reported = (flags & F_IDLE_REPORTED) != 0;
-  a->ph = (phase)ph;
+  a->ph = (int)ph;
   a->reason = (goap_replan_reason)reason;
   a->time = time;
   a->order_goal = (int)order;
@@ -976,7 +979,7 @@ goap_status goap_agent_snapshot_json(const goap_agent *a, char *buf, size_t cap,
   jput(&j, phases[a->ph]);
   jput(&j, "\", \"reason\": \"");
   jput(&j, goap_replan_reason_name(a->reason));
-  int exec = a->ph == PHASE_EXECUTE;
+  int exec = a->ph == PH_EXECUTE;
   jput(&j, "\", \"goal\": ");
   jgoal(&j, d, exec ? a->goal : -1);
   jput(&j, ", \"priority\": ");
