@@ -2,7 +2,8 @@
  * test_save_sim.c -- the promise of goap/save.h: a run saved at any frame and restored into new
  * objects goes on exactly as the run that never stopped.
  *
- * Three worlds, each run for 2,000 frames (GOAP_SAVE_FRAMES overrides):
+ * Three worlds, each run for 2,000 frames (300 in sanitizer and unoptimized builds;
+ * GOAP_SAVE_FRAMES overrides):
  *  - village: one agent with every action and goal of examples/village.goap, searches sliced
  *    into 64 expansions per update (so searches span updates and the snapshot must carry them),
  *    actions lasting 1-3 frames, 4% of them failing, and the host putting the agent back in a
@@ -50,6 +51,24 @@
 #include "format/internal.h"
 #include "test.h"
 
+/* Sanitizer and unoptimized builds run 300 frames (the checks are O(frames^2)); the
+ * environment variable GOAP_SAVE_FRAMES overrides. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SAVE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SAVE_SANITIZED 1
+#endif
+#endif
+#ifndef SAVE_SANITIZED
+#define SAVE_SANITIZED 0
+#endif
+#if SAVE_SANITIZED || !defined(__OPTIMIZE__)
+#define SAVE_DEFAULT_FRAMES 300
+#else
+#define SAVE_DEFAULT_FRAMES 2000
+#endif
+
 #define MAXA 8
 #define MAXW 16
 #define SNAP 4096
@@ -62,6 +81,7 @@ typedef struct blog {
 } blog;
 
 static void log_bytes(blog *l, const void *data, size_t n) {
+  if (n == 0) return;
   if (l->n + n > l->cap) {
     size_t c = l->cap ? l->cap : 4096;
     while (c < l->n + n) c *= 2;
@@ -273,7 +293,7 @@ static long frames_to_run(void) {
     long n = strtol(e, NULL, 10);
     if (n >= 10 && n <= 1000000) return n;
   }
-  return 2000;
+  return SAVE_DEFAULT_FRAMES;
 }
 
 /* A hash of everything the run's future depends on: every object's snapshot and the host's
