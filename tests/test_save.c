@@ -741,8 +741,72 @@ TEST(json_form) {
   free_world(&w);
 }
 
+/* An agent saved in the middle of a sliced search: its restore creates a planner and runs the
+ * search again; every allocation of it refused in turn. */
+TEST(allocation_failures_restoring_a_search) {
+  goap_file *f = load("soldier.goap");
+  REQUIRE(f);
+  const goap_domain *d = goap_file_domain(f);
+  int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
+  goap_action_binding ab[16];
+  goap_goal_binding gb[4];
+  REQUIRE(na <= 16 && ng <= 4);
+  REQUIRE(goap_file_bindings(f, ab, na, gb, ng) == GOAP_OK);
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = ab;
+  td.action_count = na;
+  td.goals = gb;
+  td.goal_count = ng;
+  td.expansions_per_update = 1;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  goap_agent *a = goap_agent_create(&ad);
+  for (int u = 0; u < 3; ++u) goap_agent_update(a, 0.1);
+  REQUIRE(goap_agent_is_planning(a));
+  uint8_t buf[CAP], again[CAP];
+  size_t n = 0, m = 0;
+  REQUIRE(goap_agent_snapshot(a, buf, CAP, &n) == GOAP_OK);
+  int oom = 0, ok = 0;
+  for (size_t at = 1; at < 200; ++at) {
+    test_alloc ta;
+    memset(&ta, 0, sizeof ta);
+    ad.allocator = test_alloc_hook(&ta);
+    goap_agent *b = goap_agent_create(&ad);
+    if (!b) continue;
+    ta.fail_at = ta.calls + at; /* refuse the at-th allocation of the restore */
+    const char *why = NULL;
+    goap_status st = goap_agent_restore(b, buf, n, &why);
+    if (st == GOAP_OK) {
+      ok++;
+      CHECK_EQ_INT(goap_agent_snapshot(b, again, CAP, &m), GOAP_OK);
+      CHECK(m == n && memcmp(again, buf, n) == 0);
+    } else {
+      oom++;
+      CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
+      CHECK_STR(why, "out of memory");
+      CHECK_EQ_INT(goap_agent_is_planning(b), 0); /* selecting goals afresh */
+    }
+    ta.fail_at = 0;
+    for (int u = 0; u < 10; ++u) goap_agent_update(b, 0.1); /* and it still runs */
+    goap_agent_destroy(b);
+    CHECK_EQ_INT(ta.outstanding, 0);
+    CHECK_EQ_INT(ta.bad_old_size, 0);
+    if (st == GOAP_OK && ta.injected == 0) break;
+  }
+  CHECK(oom >= 1); /* at least the planner */
+  CHECK_EQ_INT(ok, 1);
+  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
 TEST_MAIN(TEST_ENTRY(sizes_and_buffers), TEST_ENTRY(round_trip_scene),
           TEST_ENTRY(errors_and_messages), TEST_ENTRY(changed_domain_is_refused),
           TEST_ENTRY(truncations_and_bit_flips), TEST_ENTRY(allocation_failures_during_restore),
+          TEST_ENTRY(allocation_failures_restoring_a_search),
           TEST_ENTRY(sliced_search_saved_at_every_update), TEST_ENTRY(htn_agent),
           TEST_ENTRY(json_form))
