@@ -32,7 +32,7 @@
 #include <time.h>
 
 #include "runtime.h"
-#include "agent_state.h"
+#include "agent_state.h" /* struct goap_agent, shared with save.c */
 
 typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
 
