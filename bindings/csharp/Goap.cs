@@ -28,7 +28,8 @@ namespace Goap
     {
         Ok = 0, NoPlan, NodeLimit, TimeLimit, MemoryLimit, BufferTooSmall, InProgress, Partial,
         InvalidArgument, InvalidOperation, OutOfMemory, NotFound, Duplicate, TypeMismatch,
-        OutOfRange, Conflict, TooLarge, ParseError, IoError
+        OutOfRange, Conflict, TooLarge, ParseError, IoError,
+        Truncated, VersionMismatch, Corrupt, DomainMismatch
     }
 
     public enum ActionState { Running = 0, Success = 1, Failure = 2 }
@@ -284,6 +285,10 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_action(AgentHandle a);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_agent_plan(AgentHandle a, out int length, out int step);
             [DllImport(Lib, CallingConvention = C)] public static extern AgentStats goap_agent_get_stats(AgentHandle a);
+            // save games (goap/save.h)
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot(AgentHandle a, byte[] buf, UIntPtr cap, out UIntPtr size);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_restore(AgentHandle a, byte[] data, UIntPtr size, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot_json(AgentHandle a, byte[] buf, UIntPtr cap, out UIntPtr size);
         }
     }
 
@@ -1135,6 +1140,44 @@ namespace Goap
             return res;
         }
         // ---- end of inspection -------------------------------------------------------------
+
+        /// <summary>The agent's whole runtime state (goap_agent_snapshot): a save game.
+        /// Restore it into a new Agent made the same way (same file, name and actions).</summary>
+        public byte[] Snapshot()
+        {
+            Check();
+            UIntPtr n;
+            Native.Api.goap_agent_snapshot(handle, null, UIntPtr.Zero, out n);
+            var buf = new byte[(int)n];
+            int st = Native.Api.goap_agent_snapshot(handle, buf, n, out n);
+            if (st != 0) throw Util.StatusError(st, "snapshot");
+            return buf;
+        }
+
+        /// <summary>Restores a snapshot into this agent, which must never have been updated.
+        /// A refusal throws GoapException with Status Truncated, VersionMismatch, Corrupt,
+        /// DomainMismatch or InvalidOperation and libgoap's message.</summary>
+        public void Restore(byte[] data)
+        {
+            Check();
+            if (data == null) throw new ArgumentNullException("data");
+            IntPtr why;
+            int st = Native.Api.goap_agent_restore(handle, data, (UIntPtr)data.Length, out why);
+            if (st != 0) throw new GoapException((Status)st, "restore: " + Util.FromUtf8(why));
+        }
+
+        /// <summary>The agent's state as JSON (goap_agent_snapshot_json: the fields of
+        /// `goap simulate --json`), for debugging.</summary>
+        public string SnapshotJson()
+        {
+            Check();
+            UIntPtr n;
+            Native.Api.goap_agent_snapshot_json(handle, null, UIntPtr.Zero, out n);
+            var buf = new byte[(int)n + 1];
+            int st = Native.Api.goap_agent_snapshot_json(handle, buf, (UIntPtr)buf.Length, out n);
+            if (st != 0) throw Util.StatusError(st, "snapshot_json");
+            return System.Text.Encoding.UTF8.GetString(buf, 0, (int)n);
+        }
 
         /// <summary>Destroys the agent; not allowed from inside one of its callbacks.</summary>
         public void Dispose()

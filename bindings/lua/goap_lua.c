@@ -18,6 +18,7 @@
  */
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/save.h>
 #include <goap/inspect.h>
 
 #include <lauxlib.h>
@@ -1043,6 +1044,48 @@ static int a_inspect_failures(lua_State *L) {
 }
 /* ---- end of inspection ---------------------------------------------------------------- */
 
+/* ---- save games (goap/save.h) ----------------------------------------------------------- */
+
+/* agent:snapshot() -> a string: the agent's whole runtime state */
+static int a_snapshot(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  size_t n = 0;
+  goap_agent_snapshot(a->agent, NULL, 0, &n);
+  luaL_Buffer b;
+  char *p = luaL_buffinitsize(L, &b, n);
+  goap_status st = goap_agent_snapshot(a->agent, p, n, &n);
+  if (st != GOAP_OK) return status_error(L, "snapshot", st);
+  luaL_pushresultsize(&b, n);
+  return 1;
+}
+
+/* agent:restore(s): into an agent never updated; a refusal raises
+ * "goap: restore: STATUS: message" (truncated, version_mismatch, corrupt, domain_mismatch,
+ * invalid_operation). */
+static int a_restore(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  size_t n = 0;
+  const char *data = luaL_checklstring(L, 2, &n);
+  const char *why = "";
+  goap_status st = goap_agent_restore(a->agent, data, n, &why);
+  if (st != GOAP_OK)
+    return luaL_error(L, "goap: restore: %s: %s", goap_status_name(st), why);
+  return 0;
+}
+
+/* agent:snapshot_json() -> the JSON text of goap_agent_snapshot_json */
+static int a_snapshot_json(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  size_t n = 0;
+  goap_agent_snapshot_json(a->agent, NULL, 0, &n);
+  luaL_Buffer b;
+  char *p = luaL_buffinitsize(L, &b, n + 1);
+  goap_status st = goap_agent_snapshot_json(a->agent, p, n + 1, &n);
+  if (st != GOAP_OK) return status_error(L, "snapshot_json", st);
+  luaL_pushresultsize(&b, n);
+  return 1;
+}
+
 static int l_version(lua_State *L) {
   lua_pushstring(L, goap_version());
   return 1;
@@ -1061,6 +1104,7 @@ static const luaL_Reg agent_methods[] = {
     {"replan", a_replan}, {"close", a_close},
     {"inspect_goals", a_inspect_goals}, {"inspect_plan", a_inspect_plan},
     {"inspect_replans", a_inspect_replans}, {"inspect_failures", a_inspect_failures},
+    {"snapshot", a_snapshot}, {"restore", a_restore}, {"snapshot_json", a_snapshot_json},
     {NULL, NULL}};
 
 static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,

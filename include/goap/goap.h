@@ -77,6 +77,10 @@ typedef enum goap_status {
   GOAP_TOO_LARGE,            /* a size limit was exceeded */
   GOAP_PARSE_ERROR,          /* malformed input text */
   GOAP_IO_ERROR,             /* a file could not be read */
+  GOAP_TRUNCATED,            /* saved data ends early (goap/save.h) */
+  GOAP_VERSION_MISMATCH,     /* saved data of another format version (goap/save.h) */
+  GOAP_CORRUPT,              /* saved data damaged: checksum, magic or a value (goap/save.h) */
+  GOAP_DOMAIN_MISMATCH,      /* saved for another domain or agent type (goap/save.h) */
   GOAP_STATUS_COUNT
 } goap_status;
 

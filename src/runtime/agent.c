@@ -516,8 +516,11 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
     r.flags |= GOAP_REQUEST_NO_CALLBACKS;
   }
   a->cur = on;
+  a->search_base = a->st.expanded;
   return goap_plan_begin(on, &r);
 }
+
+goap_status goap__agent_begin_search(goap_agent *a, int g) { return begin_search(a, g, NULL); }
 
 /* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
  * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */

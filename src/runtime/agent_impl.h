@@ -1,10 +1,16 @@
 /*
- * agent_impl.h -- the agent's state, shared by the runtime files that read it: agent.c (which
- * owns it), inspect.c (the inspection API) and replay.c (recording and replaying its inputs).
- * Nothing here is public.
+ * agent_impl.h -- the agent's whole state (struct goap_agent), shared by the runtime files that
+ * read it: agent.c (which owns and runs it), inspect.c (the inspection API), replay.c
+ * (recording and replaying its inputs) and save.c (snapshots and restores). Nothing here is
+ * public.
  *
- * Invariants: only agent.c changes an agent's decisions; inspect.c only reads; replay.c hooks
- * are called by agent.c at each input of the runtime (see replay.c).
+ * Invariants: only agent.c changes an agent's decisions (save.c only writes a freshly created
+ * agent); inspect.c only reads; replay.c hooks are called by agent.c at each input of the
+ * runtime (see replay.c). save.c writes every field that decides what the agent does next and
+ * what inspection reports (everything but scratch buffers, the planners' pools, the counting
+ * allocator's books, the replan history ring and the recorder/replayer): a field added here
+ * that carries state across updates must be added to save.c's format too (and
+ * GOAP_SNAPSHOT_VERSION raised).
  */
 #ifndef GOAP_AGENT_IMPL_H
 #define GOAP_AGENT_IMPL_H
@@ -33,6 +39,7 @@ struct goap_agent {
   goap_planner *planner;         /* its own, created at its first search that needs it */
   goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
   goap_planner *cur;             /* the planner of the running search */
+  uint64_t search_base;          /* st.expanded when the running search began on cur */
 
   goap_word *mem, *seen, *tmp;   /* W words each */
   goap_word *search_start;       /* W words: the start state of the running search */

@@ -168,3 +168,29 @@ goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name
   if (capacity) *capacity = bb->res[i].capacity;
   return GOAP_OK;
 }
+
+/* ---- save.c's access ---------------------------------------------------------------------- */
+
+size_t goap__bb_slot_count(const goap_blackboard *bb) { return bb->n; }
+const char *goap__bb_slot_name(const goap_blackboard *bb, size_t i) { return bb->slots[i].name; }
+size_t goap__bb_resource_count(const goap_blackboard *bb) { return bb->nres; }
+
+void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held) {
+  *capacity = bb->res[i].capacity;
+  *held = bb->res[i].held;
+}
+
+void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) { bb->res[i].held = held; }
+int goap__bb_attached(const goap_blackboard *bb) { return bb->attached; }
+void goap__bb_set_version(goap_blackboard *bb, uint64_t version) { bb->version = version; }
+const goap_allocator *goap__bb_allocator(const goap_blackboard *bb) { return &bb->alloc; }
+
+void goap__bb_swap(goap_blackboard *a, goap_blackboard *b) {
+  goap_blackboard t = *a;
+  *a = *b;
+  *b = t;
+  b->alloc = a->alloc; /* both have the same allocator: keep each its own, and its count */
+  a->alloc = t.alloc;
+  b->attached = a->attached;
+  a->attached = t.attached;
+}

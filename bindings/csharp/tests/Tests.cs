@@ -306,6 +306,53 @@ static class Tests
         });
         // ---- end of inspection -----------------------------------------------------------
 
+        Run("save games", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var refEvents = new List<AgentEvent>();
+                var events = new List<AgentEvent>();
+                byte[] data;
+                using (var r = DoorHeld(f, new List<string>(), refEvents))
+                    for (int i = 0; i < 30; i++) r.Update(0.1);
+                using (var a = DoorHeld(f, new List<string>(), events))
+                {
+                    for (int i = 0; i < 3; i++) a.Update(0.1);
+                    data = a.Snapshot();
+                    Eq(System.Text.Encoding.ASCII.GetString(data, 0, 4), "GOAP", "magic");
+                    var e = Throws<GoapException>(() => a.Restore(data), "not fresh");
+                    Eq(e.Status, Status.InvalidOperation, "not fresh");
+                    string json = a.SnapshotJson();
+                    Eq(json.StartsWith("{\"t\": 0.3"), true, "json");
+                    Eq(json.Contains("\"target_dead\": false"), true, "json memory");
+                }
+                using (var b = DoorHeld(f, new List<string>(), events))
+                {
+                    b.Restore(data);
+                    Eq(Convert.ToBase64String(b.Snapshot()), Convert.ToBase64String(data), "same snapshot");
+                    for (int i = 3; i < 30; i++) b.Update(0.1);
+                    Eq(b.Get("target_dead"), 1, "goes on");
+                }
+                Eq(events.Count, refEvents.Count, "timeline length");
+                for (int i = 0; i < events.Count && i < refEvents.Count; i++)
+                    Eq(events[i].Kind + "@" + events[i].Time, refEvents[i].Kind + "@" + refEvents[i].Time, "event " + i);
+                using (var c = DoorHeld(f, new List<string>(), new List<AgentEvent>()))
+                {
+                    var cut = new byte[data.Length - 1];
+                    Array.Copy(data, cut, cut.Length);
+                    var e = Throws<GoapException>(() => c.Restore(cut), "truncated");
+                    Eq(e.Status, Status.Truncated, "truncated");
+                    Eq(e.Message, "restore: snapshot truncated: fewer bytes than its header says", "message");
+                    var bad = (byte[])data.Clone();
+                    bad[30] ^= 4;
+                    Eq(Throws<GoapException>(() => c.Restore(bad), "corrupt").Status, Status.Corrupt, "corrupt");
+                    using (var other = new Agent(f, null, null, "another_type"))
+                        Eq(Throws<GoapException>(() => other.Restore(data), "other type").Status, Status.DomainMismatch, "other type");
+                    c.Restore(data);
+                }
+            }
+        });
+
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }

@@ -255,5 +255,41 @@ test("inspection: plan steps and what they rely on", function()
 end)
 -- ---- end of inspection ----------------------------------------------------------------------
 
+test("save games: snapshot and restore", function()
+  local f <close> = goap.load(soldier)
+  local ref <close>, ref_events = door_held(f, {})
+  for _ = 1, 30 do ref:update(0.1) end
+  local a <close>, events = door_held(f, {})
+  for _ = 1, 3 do a:update(0.1) end
+  local data = a:snapshot()
+  eq(data:sub(1, 4), "GOAP")
+  local b <close>, b_events = door_held(f, {})
+  b:restore(data)
+  eq(b:snapshot(), data, "the restored agent snapshots the same")
+  eq(table.concat(b:plan(), " "), table.concat(a:plan(), " "))
+  for _ = 4, 30 do b:update(0.1) end
+  eq(b:get("target_dead"), 1)
+  local kinds, ref_kinds = {}, {}
+  for _, e in ipairs(events) do kinds[#kinds + 1] = e.kind end
+  for _, e in ipairs(b_events) do kinds[#kinds + 1] = e.kind end
+  for _, e in ipairs(ref_events) do ref_kinds[#ref_kinds + 1] = e.kind end
+  list_eq(kinds, ref_kinds, "the timeline")
+  local c <close> = door_held(f, {})
+  raises(function() c:restore(data:sub(1, -2)) end,
+         "restore: truncated: snapshot truncated: fewer bytes than its header says")
+  local bad = data:sub(1, 29) .. string.char(data:byte(30) ~ 4) .. data:sub(31)
+  raises(function() c:restore(bad) end, "restore: corrupt: snapshot corrupted: checksum mismatch")
+  local other <close> = f:agent{name = "another_type"}
+  raises(function() other:restore(data) end, "restore: domain_mismatch")
+  raises(function() a:restore(data) end, "restore: invalid_operation")
+  c:restore(data)
+  eq(c:time(), a:time())
+  local j = a:snapshot_json()
+  eq(j:sub(1, 6), '{"t": ')
+  local goal = a:goal() and ('"goal": "' .. a:goal() .. '"') or '"goal": null'
+  eq(j:find(goal, 1, true) ~= nil, true, "the goal in the JSON form")
+  eq(j:find('"target_dead": false', 1, true) ~= nil, true, "memory in the JSON form")
+end)
+
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

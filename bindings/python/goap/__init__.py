@@ -695,6 +695,49 @@ class Agent(_Closable):
     def stats(self):
         return _stats_dict(_lib.goap_agent_get_stats(self._check()))
 
+    # -- save games (goap/save.h) -----------------------------------------------------
+    def snapshot(self):
+        """The agent's whole runtime state as bytes (goap_agent_snapshot): a save game. Restore
+        it with restore() into a new Agent made the same way (same file, name and actions)."""
+        p = self._check()
+        n = ctypes.c_size_t(0)
+        _lib.goap_agent_snapshot(p, None, 0, ctypes.byref(n))
+        buf = ctypes.create_string_buffer(max(n.value, 1))
+        st = _lib.goap_agent_snapshot(p, buf, n.value, ctypes.byref(n))
+        if st != OK:
+            raise _status_error(st, "snapshot")
+        return buf.raw[:n.value]
+
+    def restore(self, data):
+        """Restores a snapshot into this agent, which must never have been updated. GoapError
+        with status "truncated", "version_mismatch", "corrupt", "domain_mismatch" or
+        "invalid_operation" and libgoap's message when it is refused."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError("expected bytes, got %s" % type(data).__name__)
+        why = ctypes.c_char_p()
+        st = _lib.goap_agent_restore(self._check(), bytes(data), len(data), ctypes.byref(why))
+        if st != OK:
+            raise GoapError(st, "restore: %s" % _dec(why.value))
+
+    def snapshot_json(self):
+        """The agent's state as a dict (goap_agent_snapshot_json: the fields of
+        `goap simulate --json`), for debugging."""
+        p = self._check()
+        n = ctypes.c_size_t(0)
+        _lib.goap_agent_snapshot_json(p, None, 0, ctypes.byref(n))
+        buf = ctypes.create_string_buffer(n.value + 1)
+        st = _lib.goap_agent_snapshot_json(p, buf, n.value + 1, ctypes.byref(n))
+        if st != OK:
+            raise _status_error(st, "snapshot_json")
+        import json
+        return json.loads(buf.value.decode("utf-8"))
+
+    @property
+    def fingerprint(self):
+        """The agent type's fingerprint (goap_agent_type_fingerprint), saved in snapshots."""
+        self._check()
+        return _lib.goap_agent_type_fingerprint(self._type)
+
     def replan(self):
         _lib.goap_agent_replan(self._check())
 

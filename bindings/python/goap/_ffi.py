@@ -238,6 +238,11 @@ FUNCTIONS = {
     "goap_agent_plan_cost": (c_double, [c_void_p]),
     "goap_agent_time": (c_double, [c_void_p]),
     "goap_agent_get_stats": (AgentStats, [c_void_p]),
+    # save games (goap/save.h)
+    "goap_agent_snapshot": (c_int, [c_void_p, c_void_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
+    "goap_agent_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(c_char_p)]),
+    "goap_agent_snapshot_json": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
+    "goap_agent_type_fingerprint": (ctypes.c_uint64, [c_void_p]),
 }
 
 

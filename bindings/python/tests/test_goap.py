@@ -346,5 +346,71 @@ class Inspection(unittest.TestCase):
 # ---- end of inspection ------------------------------------------------------------------------
 
 
+class SaveGames(unittest.TestCase):
+    """Agent.snapshot / restore / snapshot_json (goap/save.h)."""
+
+    def test_saved_agent_goes_on_as_if_never_stopped(self):
+        with goap.File.load(SOLDIER) as f:
+            ref_ticks, ticks = [], []
+            ref, ref_events = door_held_agent(f, ref_ticks)
+            for _ in range(30):
+                ref.update(0.1)
+            a, events = door_held_agent(f, ticks)
+            for _ in range(3):
+                a.update(0.1)
+            data = a.snapshot()
+            self.assertIsInstance(data, bytes)
+            self.assertEqual(data[:4], b"GOAP")
+            self.assertEqual(int.from_bytes(data[16:24], "little"), a.fingerprint)
+            b, b_events = door_held_agent(f, ticks)
+            b.restore(data)
+            self.assertEqual(b.plan, a.plan)
+            self.assertEqual(b.snapshot(), data)
+            a.close()
+            for _ in range(27):
+                b.update(0.1)
+            self.assertEqual(b["target_dead"], 1)
+            self.assertEqual([(e.kind, e.time) for e in events + b_events],
+                             [(e.kind, e.time) for e in ref_events])
+            self.assertEqual(b.stats, ref.stats)
+
+    def test_refused_snapshots_say_why(self):
+        with goap.File.load(SOLDIER) as f:
+            a, _ = door_held_agent(f, [])
+            a.update(0.1)
+            data = a.snapshot()
+            b, _ = door_held_agent(f, [])
+            with self.assertRaises(goap.GoapError) as cm:
+                b.restore(data[:-1])
+            self.assertEqual(cm.exception.status, "truncated")
+            self.assertIn("fewer bytes than its header says", str(cm.exception))
+            bad = bytearray(data)
+            bad[30] ^= 4
+            with self.assertRaises(goap.GoapError) as cm:
+                b.restore(bytes(bad))
+            self.assertEqual(cm.exception.status, "corrupt")
+            self.assertIn("checksum mismatch", str(cm.exception))
+            other = goap.Agent(f, name="another_type")
+            with self.assertRaises(goap.GoapError) as cm:
+                other.restore(data)
+            self.assertEqual(cm.exception.status, "domain_mismatch")
+            with self.assertRaises(goap.GoapError) as cm:
+                a.restore(data)  # updated already
+            self.assertEqual(cm.exception.status, "invalid_operation")
+            b.restore(data)      # the refusals changed nothing
+            self.assertEqual(b.time, a.time)
+
+    def test_snapshot_json(self):
+        with goap.File.load(SOLDIER) as f:
+            a, _ = door_held_agent(f, [])
+            for _ in range(2):
+                a.update(0.1)
+            j = a.snapshot_json()
+            self.assertEqual(j["type"], "soldier")
+            self.assertEqual(j["goal"], "kill_enemy")
+            self.assertEqual(j["plan"], a.plan[0])
+            self.assertEqual(j["memory"]["target_dead"], False)
+
+
 if __name__ == "__main__":
     unittest.main()
