@@ -9,6 +9,7 @@
 #include <goap/agent.h>
 #include <goap/file.h>
 #include <goap/htn.h>
+#include <goap/inspect.h>
 #include <goap/save.h>
 #include <goap/squad.h>
 
@@ -636,6 +637,114 @@ TEST(sliced_search_saved_at_every_update) {
   goap_file_destroy(f);
 }
 
+/* Goal cooldowns (goap_goal_binding.cooldown) and failure memory's facts are state: saved at
+ * every update of a run where a goal keeps failing and cooling down, a restored agent goes on
+ * with the same timeline, and inspection reports the same cooldowns and facts. */
+static goap_action_state fail_open(goap_agent *a, int action, double dt, void *user) {
+  (void)a;
+  (void)dt;
+  return action == *(const int *)user ? GOAP_ACTION_FAILURE : GOAP_ACTION_SUCCESS;
+}
+
+static void inspect_text(const goap_agent *a, char *out, size_t cap) {
+  goap_goal_info gi[4];
+  goap_failure_info fi[8];
+  int ng = goap_agent_inspect_goals(a, gi, 4), nf = goap_agent_inspect_failures(a, fi, 8);
+  size_t n = 0;
+  for (int i = 0; i < ng && i < 4 && n + 64 < cap; ++i)
+    n += (size_t)snprintf(out + n, cap - n, "g%d:%d:%g;", gi[i].goal, (int)gi[i].state,
+                          gi[i].retry_at);
+  for (int i = 0; i < nf && i < 8 && n + 64 < cap; ++i)
+    n += (size_t)snprintf(out + n, cap - n, "f%d:%d:%d:%g:%d;", fi[i].goal, fi[i].var,
+                          fi[i].value, fi[i].learnt, (int)fi[i].status);
+}
+
+TEST(cooldowns_and_failure_facts) {
+  static const char text[] = "var door_open: bool\nvar door_stuck: bool\nvar patrolled: bool\n"
+                             "action open_door\n  pre !door_stuck\n  eff door_open\n"
+                             "  on_fail door_stuck\n"
+                             "action patrol\n  eff patrolled, !door_stuck\n"
+                             "goal get_in\n  priority 2\n  want door_open\n  cooldown 0.5\n"
+                             "goal guard\n  priority 1\n  want patrolled\n";
+  goap_file *f = NULL;
+  REQUIRE(goap_file_parse("cd.goap", text, sizeof text - 1, NULL, &f, NULL) == GOAP_OK);
+  const goap_domain *d = goap_file_domain(f);
+  goap_action_binding ab[2];
+  goap_goal_binding gb[2];
+  REQUIRE(goap_file_bindings(f, ab, 2, gb, 2) == GOAP_OK);
+  int open_door = goap_domain_find_action(d, "open_door");
+  ab[0].tick = ab[1].tick = fail_open;
+  ab[0].user = ab[1].user = &open_door;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = ab;
+  td.action_count = 2;
+  td.goals = gb;
+  td.goal_count = 2;
+  goap_agent_type *t = NULL;
+  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  enum { UPDATES = 40 };
+  static tlog ref, run;
+  static char ref_insp[UPDATES][512];
+  memset(&ref, 0, sizeof ref);
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  ad.on_event = tlog_event;
+  ad.event_user = &ref;
+  goap_agent *a = goap_agent_create(&ad);
+  REQUIRE(a);
+  int cooling = 0, facts = 0;
+  int patrolled = goap_domain_find_var(d, "patrolled");
+  for (int u = 0; u < UPDATES; ++u) {
+    goap_agent_update(a, 0.1);
+    if (u % 7 == 6) goap_agent_set(a, patrolled, 0); /* the guard walks on: patrol again */
+    inspect_text(a, ref_insp[u], sizeof ref_insp[u]);
+    cooling += strstr(ref_insp[u], ":4:") != NULL; /* GOAP_GOAL_COOLDOWN */
+    facts += strstr(ref_insp[u], "f-1:") != NULL;
+  }
+  goap_agent_destroy(a);
+  CHECK(cooling >= 5 && facts >= 5); /* the run exercises both */
+  int failures = 0;
+  for (int k = 1; k < UPDATES; ++k) {
+    memset(&run, 0, sizeof run);
+    ad.event_user = &run;
+    a = goap_agent_create(&ad);
+    REQUIRE(a);
+    for (int u = 0; u < k; ++u) {
+      goap_agent_update(a, 0.1);
+      if (u % 7 == 6) goap_agent_set(a, patrolled, 0);
+    }
+    uint8_t buf[CAP];
+    size_t n = 0;
+    REQUIRE(goap_agent_snapshot(a, buf, CAP, &n) == GOAP_OK);
+    goap_agent *b = goap_agent_create(&ad);
+    REQUIRE(b);
+    CHECK_EQ_INT(goap_agent_restore(b, buf, n, NULL), GOAP_OK);
+    char now[512];
+    inspect_text(b, now, sizeof now);
+    if (strcmp(now, ref_insp[k - 1]) != 0) {
+      fprintf(stderr, "  restored at %d: inspection %s, expected %s\n", k, now, ref_insp[k - 1]);
+      failures++;
+    }
+    run.muted = 1;
+    goap_agent_destroy(a);
+    run.muted = 0;
+    for (int u = k; u < UPDATES; ++u) {
+      goap_agent_update(b, 0.1);
+      if (u % 7 == 6) goap_agent_set(b, patrolled, 0);
+    }
+    if (run.n != ref.n || memcmp(run.text, ref.text, ref.n) != 0) {
+      fprintf(stderr, "  saved at update %d: the timeline differs\n", k);
+      failures++;
+    }
+    goap_agent_destroy(b);
+  }
+  CHECK_EQ_INT(failures, 0);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
 /* ---- HTN agents ---------------------------------------------------------------------------- */
 
 /* Saves an HTN agent (root task `root` of file f, or the file's agent type `troll`) at every
@@ -835,7 +944,7 @@ TEST(allocation_failures_restoring_a_search) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(sizes_and_buffers), TEST_ENTRY(round_trip_scene),
+TEST_MAIN(TEST_ENTRY(sizes_and_buffers), TEST_ENTRY(cooldowns_and_failure_facts), TEST_ENTRY(round_trip_scene),
           TEST_ENTRY(errors_and_messages), TEST_ENTRY(changed_domain_is_refused),
           TEST_ENTRY(truncations_and_bit_flips), TEST_ENTRY(allocation_failures_during_restore),
           TEST_ENTRY(allocation_failures_restoring_a_search),
