@@ -47,8 +47,19 @@ typedef struct bench_action {
   int neff;
 } bench_action;
 
+/* An alternating case's request: changes to the case's start state, and a goal. */
+#define MAX_ALT 8
+typedef struct alt_req {
+  lit mod[MAX_LITS];
+  int nmod;
+  lit goal[MAX_LITS];
+  int ngoal;
+} alt_req;
+
 typedef struct bench_case {
   char name[48];
+  int nalt;             /* > 0: nalt requests planned round-robin on one planner */
+  alt_req alt[MAX_ALT];
   int natoms, atom_cap;
   char (*atoms)[24];
   unsigned char *start; /* per atom */
@@ -120,6 +131,12 @@ static void add_goal(bench_case *c, const char *text) {
     }
     c->goal[c->ngoal++] = l[i];
   }
+}
+
+static void add_alt(bench_case *c, const char *mods, const char *goal) {
+  alt_req *r = &c->alt[c->nalt++];
+  r->nmod = parse_lits(c, mods, r->mod);
+  r->ngoal = parse_lits(c, goal, r->goal);
 }
 
 static void set_start(bench_case *c, const char *atom, int value) {
@@ -232,9 +249,35 @@ static void case_branch(bench_case *c, int N, int M, int c1, int c2) {
   c->about = "N of M goals, cheap and dear achievers";
 }
 
+/* Eight requests round-robin on one planner, as when consecutive requests come from
+ * different agents: starts and goals differ. Optimal costs from the brute force. */
+static void case_alt_soldier(bench_case *c) {
+  case_gpgoap_soldier(c);
+  add_alt(c, "", "!enemyalive");
+  add_alt(c, "enemyvisible", "!enemyalive");
+  add_alt(c, "weaponloaded", "!enemyalive,alive");
+  add_alt(c, "!armedwithbomb", "!enemyalive");
+  add_alt(c, "nearenemy", "enemylinedup");
+  add_alt(c, "enemyvisible,weaponloaded", "!enemyalive,alive");
+  add_alt(c, "", "nearenemy,weaponloaded");
+  add_alt(c, "enemyvisible,nearenemy", "!nearenemy,enemylinedup");
+  c->about = "GPGOAP soldier, 8 starts and goals round-robin";
+}
+
+/* The chain, goals {cL, ck} for k = 0..7 (ck lies on the way: every one costs L). */
+static void case_alt_chain(bench_case *c, int L) {
+  char g[48];
+  case_chain(c, L, 0);
+  for (int k = 0; k < MAX_ALT; ++k) {
+    snprintf(g, sizeof g, "c%d,c%d", L, k);
+    add_alt(c, "", g);
+  }
+  c->about = "chain, 8 goals round-robin";
+}
+
 typedef struct case_def {
   char name[48];
-  int kind; /* 0 gpgoap, 1 lecture, 2 alma, 3 chain, 4 branch */
+  int kind; /* 0 gpgoap, 1 lecture, 2 alma, 3 chain, 4 branch, 5 alt soldier, 6 alt chain */
   int p[4];
 } case_def;
 
@@ -265,6 +308,14 @@ static int case_defs(case_def *out) {
     memcpy(out[n].p, br[i], sizeof br[i]);
     ++n;
   }
+  snprintf(out[n].name, sizeof out[n].name, "alt_gpgoap_soldier");
+  out[n++].kind = 5;
+  snprintf(out[n].name, sizeof out[n].name, "alt_chain_8");
+  out[n].kind = 6;
+  out[n++].p[0] = 8;
+  snprintf(out[n].name, sizeof out[n].name, "alt_chain_60");
+  out[n].kind = 6;
+  out[n++].p[0] = 60;
   return n;
 }
 
@@ -276,6 +327,8 @@ static void make_case(const case_def *def, bench_case *c) {
   case 1: case_lecture_soldier(c); break;
   case 2: case_alma(c); break;
   case 3: case_chain(c, def->p[0], def->p[1]); break;
+  case 5: case_alt_soldier(c); break;
+  case 6: case_alt_chain(c, def->p[0]); break;
   default: case_branch(c, def->p[0], def->p[1], def->p[2], def->p[3]); break;
   }
 }
@@ -374,11 +427,20 @@ static void *counting_fn(void *ctx, void *ptr, size_t old_size, size_t new_size)
 /* ------------------------------------------------------------------------------------------
  * Building and running
  * ---------------------------------------------------------------------------------------- */
+/* The requests of a case: one, or MAX_ALT round-robin (request i: start + i * W, want + i *
+ * wcap, nwant[i] conditions, optimal cost opt[i]). */
+#define MAX_REQ 64
 typedef struct prepared {
   goap_domain *dom;
+  const goap_domain *cdom; /* the domain planned on (dom, or a loaded file's) */
+  int nreq;
+  size_t W;
   goap_word *start;
   goap_cond *want;
-  int nwant;
+  int wcap;
+  int nwant[MAX_REQ];
+  double opt[MAX_REQ];
+  void *host[MAX_REQ];     /* goap_request.host of each request */
 } prepared;
 
 static int prepare(const bench_case *c, prepared *p) {
@@ -432,18 +494,31 @@ static int prepare(const bench_case *c, prepared *p) {
     return 0;
   }
   goap_builder_destroy(b);
+  p->cdom = p->dom;
   size_t nw = goap_domain_state_words(p->dom);
-  p->start = (goap_word *)xrealloc(NULL, (nw ? nw : 1) * sizeof *p->start);
-  goap_state_init(p->dom, p->start);
-  for (int i = 0; i < c->natoms; ++i)
-    if (goap_state_set(p->dom, p->start, i, c->start[i]) != GOAP_OK) return 0;
-  p->want = (goap_cond *)xrealloc(NULL, (size_t)(c->ngoal ? c->ngoal : 1) * sizeof *p->want);
-  for (int g = 0; g < c->ngoal; ++g) {
-    p->want[g].var = c->goal[g].atom;
-    p->want[g].op = GOAP_EQ;
-    p->want[g].value = c->goal[g].value;
+  p->W = nw;
+  p->nreq = c->nalt ? c->nalt : 1;
+  p->wcap = MAX_LITS > c->ngoal ? MAX_LITS : c->ngoal;
+  p->start = (goap_word *)xrealloc(NULL, (size_t)p->nreq * (nw ? nw : 1) * sizeof *p->start);
+  p->want = (goap_cond *)xrealloc(NULL, (size_t)p->nreq * (size_t)p->wcap * sizeof *p->want);
+  for (int r = 0; r < p->nreq; ++r) {
+    goap_word *sv = p->start + (size_t)r * nw;
+    goap_cond *w = p->want + (size_t)r * (size_t)p->wcap;
+    const lit *goal = c->nalt ? c->alt[r].goal : c->goal;
+    int ngoal = c->nalt ? c->alt[r].ngoal : c->ngoal;
+    goap_state_init(p->dom, sv);
+    for (int i = 0; i < c->natoms; ++i)
+      if (goap_state_set(p->dom, sv, i, c->start[i]) != GOAP_OK) return 0;
+    for (int k = 0; c->nalt && k < c->alt[r].nmod; ++k)
+      if (goap_state_set(p->dom, sv, c->alt[r].mod[k].atom, c->alt[r].mod[k].value) != GOAP_OK)
+        return 0;
+    for (int g = 0; g < ngoal; ++g) {
+      w[g].var = goal[g].atom;
+      w[g].op = GOAP_EQ;
+      w[g].value = goal[g].value;
+    }
+    p->nwant[r] = ngoal;
   }
-  p->nwant = c->ngoal;
   return 1;
 }
 
@@ -460,6 +535,7 @@ typedef struct options {
   double weight;
   uint32_t max_nodes;
   int reps;          /* 0: adaptive */
+  uint32_t goal_cache; /* goap_planner_desc.goal_cache (0: the library's default) */
   double min_time;   /* seconds per case (adaptive) */
   int json;
   int compare;
@@ -478,51 +554,69 @@ typedef struct measurement {
   double allocs_per_plan;
   int plan_length;
   long plans;
+  double ns_min, ns_max; /* the fastest and slowest batch */
+  int requests;          /* requests per round (1, or the alternating cases') */
 } measurement;
 
 #define MAX_BATCHES 4096
 
-static int measure(const prepared *pc, double optimal, goap_search s, goap_heuristic h,
-                   const options *o, measurement *m) {
+static int measure(const prepared *pc, goap_search s, goap_heuristic h, const options *o,
+                   measurement *m) {
   counter cnt = {0};
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator.fn = counting_fn;
   pd.allocator.ctx = &cnt;
-  goap_planner *p = goap_planner_create(pc->dom, &pd);
+  pd.goal_cache = o->goal_cache;
+  goap_planner *p = goap_planner_create(pc->cdom, &pd);
   if (!p) return 0;
-  goap_request req;
-  memset(&req, 0, sizeof req);
-  req.start = pc->start;
-  req.want = pc->want;
-  req.want_count = pc->nwant;
-  req.search = s;
-  req.heuristic = h;
-  req.weight = o->weight;
-  req.max_nodes = o->max_nodes;
+  static goap_request reqs[MAX_REQ];
+  for (int i = 0; i < pc->nreq; ++i) {
+    goap_request *req = &reqs[i];
+    memset(req, 0, sizeof *req);
+    req->start = pc->start + (size_t)i * pc->W;
+    req->want = pc->want + (size_t)i * (size_t)pc->wcap;
+    req->want_count = pc->nwant[i];
+    req->search = s;
+    req->heuristic = h;
+    req->weight = o->weight;
+    req->max_nodes = o->max_nodes;
+    req->host = pc->host[i];
+  }
   static int32_t plan[8192];
+  static double cost0[MAX_REQ];
+  static goap_status st0[MAX_REQ];
   goap_result r;
   memset(&r, 0, sizeof r);
   r.plan = plan;
   r.plan_capacity = (int)(sizeof plan / sizeof plan[0]);
 
-  /* warm-up (and the single-plan time estimate) */
-  double t0 = bench_now_ns();
-  goap_plan(p, &req, &r);
-  double one = bench_now_ns() - t0;
+  /* warm-up: one round of the requests (and the single-plan time estimate); an alternating
+   * case reports the sums over the round of cost, expanded and generated */
   memset(m, 0, sizeof *m);
-  m->status = r.status;
-  m->cost = r.cost;
-  m->expanded = r.stats.expanded;
-  m->generated = r.stats.generated;
-  m->nodes = r.stats.nodes;
-  m->plan_length = r.plan_length;
-  m->optimal = r.status == GOAP_OK && !isnan(optimal) && fabs(r.cost - optimal) <= 1e-9;
+  m->status = GOAP_OK;
+  m->optimal = 1;
+  double t0 = bench_now_ns();
+  for (int i = 0; i < pc->nreq; ++i) {
+    goap_plan(p, &reqs[i], &r);
+    cost0[i] = r.cost;
+    st0[i] = r.status;
+    if (r.status != GOAP_OK && m->status == GOAP_OK) m->status = r.status;
+    m->cost += r.cost;
+    m->expanded += r.stats.expanded;
+    m->generated += r.stats.generated;
+    if (r.stats.nodes > m->nodes) m->nodes = r.stats.nodes;
+    m->plan_length += r.plan_length;
+    if (!(r.status == GOAP_OK && !isnan(pc->opt[i]) && fabs(r.cost - pc->opt[i]) <= 1e-9))
+      m->optimal = 0;
+  }
+  double one = (bench_now_ns() - t0) / (double)pc->nreq;
 
   static double batch_ns[MAX_BATCHES];
-  int nb = 0;
-  long batch = 1, plans = 0;
+  int nb = 0, next = 0, bad = 0;
+  long batch = pc->nreq, plans = 0;
   if (o->reps <= 0 && one < 50000.0) batch = (long)(50000.0 / (one > 1.0 ? one : 1.0)) + 1;
+  batch = (batch + pc->nreq - 1) / pc->nreq * pc->nreq; /* whole rounds */
   uint64_t allocs_before = cnt.allocs;
   double start = bench_now_ns();
   for (;;) {
@@ -535,21 +629,24 @@ static int measure(const prepared *pc, double optimal, goap_search s, goap_heuri
       if (nb >= 3 && elapsed >= 10.0 * o->min_time) break; /* very slow plans */
     }
     double b0 = bench_now_ns();
-    for (long i = 0; i < batch; ++i) goap_plan(p, &req, &r);
+    for (long i = 0; i < batch; ++i) {
+      goap_plan(p, &reqs[next], &r);
+      bad |= r.status != st0[next] || r.cost != cost0[next];
+      if (++next == pc->nreq) next = 0;
+    }
     double b1 = bench_now_ns();
     batch_ns[nb++] = (b1 - b0) / (double)batch;
     plans += batch;
   }
   m->allocs_per_plan = plans ? (double)(cnt.allocs - allocs_before) / (double)plans : 0.0;
-  qsort(batch_ns, (size_t)nb, sizeof batch_ns[0], bench_cmp_double);
-  m->ns_per_plan = nb ? (nb % 2 ? batch_ns[nb / 2]
-                               : 0.5 * (batch_ns[nb / 2 - 1] + batch_ns[nb / 2]))
-                      : one;
+  m->ns_per_plan = nb ? bench_median(batch_ns, nb) : one;
+  m->ns_min = nb ? batch_ns[0] : one;
+  m->ns_max = nb ? batch_ns[nb - 1] : one;
   m->plans = plans;
+  m->requests = pc->nreq;
   /* every timed run must agree with the warm-up */
-  if (r.status != m->status || r.cost != m->cost) {
-    fprintf(stderr, "goap_bench: planner not deterministic (%s %g vs %s %g)\n",
-            goap_status_name(r.status), r.cost, goap_status_name(m->status), m->cost);
+  if (bad) {
+    fprintf(stderr, "goap_bench: planner not deterministic\n");
     m->optimal = 0;
     m->status = GOAP_INVALID_OPERATION;
   }
@@ -574,11 +671,11 @@ static void print_json(const char *name, goap_search s, goap_heuristic h, const 
   printf("{\"case\": \"%s\", \"search\": \"%s\", \"heuristic\": \"%s\", \"status\": \"%s\", "
          "\"cost\": %.17g, \"optimal\": %s, \"ns_per_plan\": %.1f, \"expanded\": %llu, "
          "\"generated\": %llu, \"nodes\": %u, \"allocs_per_plan\": %.3f, \"plan_length\": %d, "
-         "\"plans_timed\": %ld}\n",
+         "\"plans_timed\": %ld, \"requests\": %d, \"ns_min\": %.1f, \"ns_max\": %.1f}\n",
          name, sname(s), hname(h), goap_status_name(m->status), m->cost,
          m->optimal ? "true" : "false", m->ns_per_plan, (unsigned long long)m->expanded,
          (unsigned long long)m->generated, m->nodes, m->allocs_per_plan, m->plan_length,
-         m->plans);
+         m->plans, m->requests, m->ns_min, m->ns_max);
 }
 
 /* Microseconds up to 10 ms, so that a column reads in one unit. */
@@ -620,6 +717,8 @@ static void usage(FILE *f) {
           "                       --compare-heuristics)\n"
           "  --max-nodes N        node budget per request (default: none; 200000 with\n"
           "                       --compare-heuristics)\n"
+          "  --goal-cache N       goals each planner keeps compiled (default: the library's;\n"
+          "                       1: the last goal only)\n"
           "  --json               one JSON object per line\n"
           "  --compare-heuristics every case under every optimal configuration\n"
           "  --list               list the cases\n");
@@ -675,6 +774,9 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if (v && strcmp(a, "--min-time") == 0) {
       o->min_time = strtod(v, NULL);
       ++i;
+    } else if (v && strcmp(a, "--goal-cache") == 0) {
+      o->goal_cache = (uint32_t)atoi(v);
+      ++i;
     } else if (v && strcmp(a, "--max-nodes") == 0) {
       max_nodes = atol(v);
       ++i;
@@ -711,6 +813,30 @@ static double case_optimum(const bench_case *c) {
   return c->optimal;
 }
 
+/* The optimum of each request of c into opt (c->nalt of them, or 1); returns their sum. An
+ * alternating request's is brute-forced (small cases) or the case's known optimum. */
+static double case_optima(const bench_case *c, double *opt) {
+  if (!c->nalt) return opt[0] = case_optimum(c);
+  double sum = 0.0;
+  for (int r = 0; r < c->nalt; ++r) {
+    bench_case t = *c;
+    unsigned char st[64];
+    if (c->natoms <= 16) {
+      memcpy(st, c->start, (size_t)c->natoms);
+      for (int k = 0; k < c->alt[r].nmod; ++k)
+        st[c->alt[r].mod[k].atom] = (unsigned char)c->alt[r].mod[k].value;
+      t.start = st;
+    }
+    lit gl[MAX_LITS];
+    memcpy(gl, c->alt[r].goal, sizeof gl);
+    t.goal = gl;
+    t.ngoal = c->alt[r].ngoal;
+    opt[r] = case_optimum(&t);
+    sum += opt[r];
+  }
+  return sum;
+}
+
 #define MAX_CASES 64
 #define MAX_CONFIGS 24
 
@@ -724,7 +850,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < ndefs; ++i) {
       bench_case c;
       make_case(&defs[i], &c);
-      double opt = case_optimum(&c);
+      double opts[MAX_REQ];
+      double opt = case_optima(&c, opts);
       printf("%-22s optimal %-5g atoms %-4d actions %-4d  %s\n", c.name, opt, c.natoms, c.nact,
              c.about);
       free_case(&c);
@@ -761,7 +888,6 @@ int main(int argc, char **argv) {
     if (!selected(&o, defs[i].name)) continue;
     bench_case c;
     make_case(&defs[i], &c);
-    double opt = case_optimum(&c);
     prepared pc;
     if (!prepare(&c, &pc)) {
       fprintf(stderr, "goap_bench: cannot build case %s\n", c.name);
@@ -769,11 +895,12 @@ int main(int argc, char **argv) {
       ++failures;
       continue;
     }
+    (void)case_optima(&c, pc.opt);
     snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
     names[nres] = name_store[nres];
     for (int k = 0; k < nconf; ++k) {
       measurement *m = &results[nres][k];
-      if (!measure(&pc, opt, cs[k], ch[k], &o, m)) {
+      if (!measure(&pc, cs[k], ch[k], &o, m)) {
         fprintf(stderr, "goap_bench: cannot create a planner for %s\n", c.name);
         ++failures;
         continue;
