@@ -791,9 +791,9 @@ static goap_status gcache_create(goap_planner *p, uint32_t want_slots) {
   if (n > GSLOT_MAX) n = GSLOT_MAX;
   p->gslots = (goap__gslot *)goap__alloc(&p->alloc, n * sizeof *p->gslots);
   p->gblock = goap__alloc(&p->alloc, n * per);
-  if (!p->gslots || !p->gblock) return GOAP_OUT_OF_MEMORY;
-  p->gblock_bytes = n * per;
+  p->gblock_bytes = n * per; /* the sizes gcache_free gives back, also after a failure */
   p->ngslots = (int)n;
+  if (!p->gslots || !p->gblock) return GOAP_OUT_OF_MEMORY;
   p->memory += n * (per + sizeof *p->gslots);
   memset(p->gslots, 0, n * sizeof *p->gslots);
   memset(p->gblock, 0, n * per);
@@ -805,7 +805,7 @@ static goap_status gcache_create(goap_planner *p, uint32_t want_slots) {
 }
 
 static void gcache_free(goap_planner *p) {
-  for (int i = 0; p->gslots && i < p->ngslots; ++i) {
+  for (int i = 0; p->gslots && p->gblock && i < p->ngslots; ++i) {
     goap__gslot *g = &p->gslots[i];
     if (!g->want_own) continue;
     goap__free(&p->alloc, g->want, g->cwant * sizeof *g->want);
