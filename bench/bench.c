@@ -308,6 +308,12 @@ static int case_defs(case_def *out) {
     memcpy(out[n].p, br[i], sizeof br[i]);
     ++n;
   }
+  static const char *const npc[] = {"npc_40", "npc_40_callbacks", "npc_40_cbconst"};
+  for (int k = 0; k < 3; ++k) {
+    snprintf(out[n].name, sizeof out[n].name, "%s", npc[k]);
+    out[n].kind = 7;
+    out[n++].p[0] = k;
+  }
   snprintf(out[n].name, sizeof out[n].name, "alt_gpgoap_soldier");
   out[n++].kind = 5;
   snprintf(out[n].name, sizeof out[n].name, "alt_chain_8");
@@ -329,6 +335,12 @@ static void make_case(const case_def *def, bench_case *c) {
   case 3: case_chain(c, def->p[0], def->p[1]); break;
   case 5: case_alt_soldier(c); break;
   case 6: case_alt_chain(c, def->p[0]); break;
+  case 7: /* examples/npc_40.goap (bench_npc.h) */
+    c->optimal = NAN;
+    c->about = def->p[0] == 0   ? "keep guard (examples/npc_40.goap), 10 scenarios round-robin"
+               : def->p[0] == 1 ? "npc_40 with distance costs and line-of-sight checks"
+                                : "npc_40 with callbacks returning the file's costs";
+    break;
   default: case_branch(c, def->p[0], def->p[1], def->p[2], def->p[3]); break;
   }
 }
@@ -529,6 +541,8 @@ static void unprepare(prepared *p) {
   memset(p, 0, sizeof *p);
 }
 
+#include "bench_npc.h"
+
 typedef struct options {
   goap_search search;
   goap_heuristic heuristic;
@@ -556,6 +570,7 @@ typedef struct measurement {
   long plans;
   double ns_min, ns_max; /* the fastest and slowest batch */
   int requests;          /* requests per round (1, or the alternating cases') */
+  double callbacks_per_plan;
 } measurement;
 
 #define MAX_BATCHES 4096
@@ -611,6 +626,16 @@ static int measure(const prepared *pc, goap_search s, goap_heuristic h, const op
       m->optimal = 0;
   }
   double one = (bench_now_ns() - t0) / (double)pc->nreq;
+  /* the batch size comes from the median of 7 warm rounds (the first round above is cold) */
+  if (o->reps <= 0 && one < 50000.0) {
+    double warm[7];
+    for (int k = 0; k < 7; ++k) {
+      double w0 = bench_now_ns();
+      for (int i = 0; i < pc->nreq; ++i) goap_plan(p, &reqs[i], &r);
+      warm[k] = (bench_now_ns() - w0) / (double)pc->nreq;
+    }
+    one = bench_median(warm, 7);
+  }
 
   static double batch_ns[MAX_BATCHES];
   int nb = 0, next = 0, bad = 0;
@@ -618,6 +643,7 @@ static int measure(const prepared *pc, goap_search s, goap_heuristic h, const op
   if (o->reps <= 0 && one < 50000.0) batch = (long)(50000.0 / (one > 1.0 ? one : 1.0)) + 1;
   batch = (batch + pc->nreq - 1) / pc->nreq * pc->nreq; /* whole rounds */
   uint64_t allocs_before = cnt.allocs;
+  npc_reset_calls(pc);
   double start = bench_now_ns();
   for (;;) {
     if (o->reps > 0) {
@@ -644,6 +670,7 @@ static int measure(const prepared *pc, goap_search s, goap_heuristic h, const op
   m->ns_max = nb ? batch_ns[nb - 1] : one;
   m->plans = plans;
   m->requests = pc->nreq;
+  m->callbacks_per_plan = plans ? (double)npc_calls(pc) / (double)plans : 0.0;
   /* every timed run must agree with the warm-up */
   if (bad) {
     fprintf(stderr, "goap_bench: planner not deterministic\n");
@@ -671,11 +698,12 @@ static void print_json(const char *name, goap_search s, goap_heuristic h, const 
   printf("{\"case\": \"%s\", \"search\": \"%s\", \"heuristic\": \"%s\", \"status\": \"%s\", "
          "\"cost\": %.17g, \"optimal\": %s, \"ns_per_plan\": %.1f, \"expanded\": %llu, "
          "\"generated\": %llu, \"nodes\": %u, \"allocs_per_plan\": %.3f, \"plan_length\": %d, "
-         "\"plans_timed\": %ld, \"requests\": %d, \"ns_min\": %.1f, \"ns_max\": %.1f}\n",
+         "\"plans_timed\": %ld, \"requests\": %d, \"ns_min\": %.1f, \"ns_max\": %.1f, "
+         "\"callbacks_per_plan\": %.2f}\n",
          name, sname(s), hname(h), goap_status_name(m->status), m->cost,
          m->optimal ? "true" : "false", m->ns_per_plan, (unsigned long long)m->expanded,
          (unsigned long long)m->generated, m->nodes, m->allocs_per_plan, m->plan_length,
-         m->plans, m->requests, m->ns_min, m->ns_max);
+         m->plans, m->requests, m->ns_min, m->ns_max, m->callbacks_per_plan);
 }
 
 /* Microseconds up to 10 ms, so that a column reads in one unit. */
@@ -711,7 +739,8 @@ static void usage(FILE *f) {
           "  --search astar|backward|wastar|greedy   search (default: astar)\n"
           "  --heuristic NAME     default|zero|goal-count|goal-count-adm|hmax|hadd|hff|lmcut\n"
           "  --weight W           WASTAR weight (default: the library's)\n"
-          "  --case SUBSTR        only cases whose name contains SUBSTR (repeatable)\n"
+          "  --case SUBSTR        only cases whose name contains SUBSTR (=NAME: exactly NAME;\n"
+          "                       repeatable)\n"
           "  --reps N             exactly N timed plans per case (default: adaptive)\n"
           "  --min-time S         adaptive timing: seconds per case (default 0.2; 0.05 with\n"
           "                       --compare-heuristics)\n"
@@ -797,7 +826,9 @@ static int parse_args(int argc, char **argv, options *o) {
 static int selected(const options *o, const char *name) {
   if (o->nfilters == 0) return 1;
   for (int i = 0; i < o->nfilters; ++i)
-    if (strstr(name, o->filters[i])) return 1;
+    if (o->filters[i][0] == '=' ? strcmp(name, o->filters[i] + 1) == 0
+                                : strstr(name, o->filters[i]) != NULL)
+      return 1;
   return 0;
 }
 
@@ -851,7 +882,15 @@ int main(int argc, char **argv) {
       bench_case c;
       make_case(&defs[i], &c);
       double opts[MAX_REQ];
-      double opt = case_optima(&c, opts);
+      double opt = 0.0;
+      if (defs[i].kind == 7) {
+        prepared pc;
+        if (npc_prepare(defs[i].p[0], &pc))
+          for (int r = 0; r < pc.nreq; ++r) opt += pc.opt[r];
+        unprepare(&pc);
+      } else {
+        opt = case_optima(&c, opts);
+      }
       printf("%-22s optimal %-5g atoms %-4d actions %-4d  %s\n", c.name, opt, c.natoms, c.nact,
              c.about);
       free_case(&c);
@@ -889,13 +928,13 @@ int main(int argc, char **argv) {
     bench_case c;
     make_case(&defs[i], &c);
     prepared pc;
-    if (!prepare(&c, &pc)) {
+    if (defs[i].kind == 7 ? !npc_prepare(defs[i].p[0], &pc) : !prepare(&c, &pc)) {
       fprintf(stderr, "goap_bench: cannot build case %s\n", c.name);
       free_case(&c);
       ++failures;
       continue;
     }
-    (void)case_optima(&c, pc.opt);
+    if (defs[i].kind != 7) (void)case_optima(&c, pc.opt);
     snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
     names[nres] = name_store[nres];
     for (int k = 0; k < nconf; ++k) {
