@@ -306,8 +306,9 @@ TEST(seen_goals_are_not_analysed_again) {
   goap_domain_destroy(d);
 }
 
-/* Callbacks: the check reads the host, so the same goal must be analysed again on every
- * request (a cached selection would keep the answer of the first request). */
+/* Callbacks: the check reads the host, so the callbacks are asked on every request (a cached
+ * selection would keep the answer of the first request); when they all accept as before, the
+ * selection stands; a refusal or another cost makes it again. */
 typedef struct host {
   int blocked; /* the shortcut's check fails */
   double far;  /* the dynamic cost of step 1 */
@@ -393,6 +394,23 @@ TEST(callbacks_are_asked_on_every_request) {
       CHECK_NEAR(o.cost, want_cost[i], 1e-12);
       CHECK_EQ_INT(hosts[i].calls - calls, 2); /* once per callback, every request */
     }
+  /* the same answers as the last request: the selection stands (no new serial); another
+   * cost: a new one, over the same actions */
+  goap_request r;
+  fill_req(&rs, 0, 0, &r);
+  outcome o;
+  run(p, &r, &o);
+  uint32_t serial = p->gnext;
+  int nact = p->nactive;
+  run(p, &r, &o);
+  CHECK_EQ_INT(p->gnext, serial);
+  CHECK_NEAR(o.cost, 2.0, 1e-12);
+  hosts[0].far = 2.0;
+  run(p, &r, &o);
+  CHECK_EQ_INT(p->gnext, serial + 1);
+  CHECK_EQ_INT(p->nactive, nact);
+  CHECK_NEAR(o.cost, 3.0, 1e-12);
+  hosts[0].far = 1.0;
   goap_planner_destroy(p);
   goap_domain_destroy(d);
 }

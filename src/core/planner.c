@@ -517,9 +517,15 @@ static int usable(goap_planner *p, int a) {
   p->aflag[a] |= F_EVAL;
   const goap__action *x = &p->d->actions[a];
   if (x->never || x->neff == 0) return 0;
-  if (x->check && !x->check(p->host, a, x->user)) return 0;
+  if (x->check && !x->check(p->host, a, x->user)) {
+    ++p->cb_rejects;
+    return 0;
+  }
   double c = eval_cost(p, a);
-  if (!(c >= 0.0) || !isfinite(c)) return 0;
+  if (!(c >= 0.0) || !isfinite(c)) {
+    if (x->dyn_cost) ++p->cb_rejects;
+    return 0;
+  }
   p->acost[a] = c;
   p->aflag[a] |= F_USABLE;
   return 1;
@@ -559,11 +565,20 @@ static void setup_small(goap_planner *p) {
   p->small = 1;
 }
 
-static goap_status select_actions(goap_planner *p) {
+static void select_finish(goap_planner *p);
+
+/* The relevance analysis and action selection of the current goal. keep_eval: the callbacks
+ * already asked in this request (F_EVAL) are not asked again (see reselect_fast). */
+static goap_status select_actions(goap_planner *p, int keep_eval) {
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
   int A = d->nactions;
-  memset(p->aflag, 0, (size_t)(A ? A : 1));
+  if (keep_eval) {
+    for (int a = 0; a < A; ++a) p->aflag[a] &= (uint8_t)(F_EVAL | F_USABLE);
+  } else {
+    memset(p->aflag, 0, (size_t)(A ? A : 1));
+    p->cb_rejects = 0;
+  }
   if (p->flags & GOAP_REQUEST_NO_PRUNING) {
     for (int a = 0; a < A; ++a)
       if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
@@ -594,6 +609,16 @@ static goap_status select_actions(goap_planner *p) {
       }
     }
   }
+  select_finish(p);
+  return GOAP_OK;
+}
+
+/* From the relevant actions (F_RELEVANT) and their costs: the active list, the numbers of the
+ * cheap heuristics and the small-mode tables. */
+static void select_finish(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  int A = d->nactions;
   p->nactive = 0;
   p->cmin = GOAP__INF;
   p->max_eff_active = 0;
@@ -633,7 +658,28 @@ static goap_status select_actions(goap_planner *p) {
   p->gc_scale = p->max_achieve ? p->cmin / (double)p->max_achieve : 0.0;
   p->stats.actions_considered = p->nactive;
   setup_small(p);
-  return GOAP_OK;
+}
+
+/* A domain with callbacks, a goal whose last selection rejected no action through a callback:
+ * that selection is the relevance closure, and it stands as long as every callback of its
+ * actions still accepts. Asks them (once each, F_EVAL); returns 1 if all accept, *changed
+ * when a dynamic cost differs from the last one. Returns 0 at the first refusal: the caller
+ * then makes the selection again (select_actions with keep_eval), which asks no callback
+ * twice. */
+static int reselect_fast(goap_planner *p, int *changed) {
+  const goap_domain *d = p->d;
+  for (int a = 0; a < d->nactions; ++a) p->aflag[a] &= (uint8_t) ~(F_EVAL | F_USABLE);
+  p->cb_rejects = 0;
+  *changed = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *x = &d->actions[a];
+    if (!x->check && !x->dyn_cost) continue;
+    double old = p->acost[a];
+    if (!usable(p, a)) return 0;
+    if (p->acost[a] != old) *changed = 1;
+  }
+  return 1;
 }
 
 static goap_status compile_goal(goap_planner *p) {
@@ -776,6 +822,7 @@ static void gslot_save(const goap_planner *p, goap__gslot *g) {
   g->cmin = p->cmin;
   g->gc_scale = p->gc_scale;
   g->req_costs = p->req_costs;
+  g->cb_all = p->cb_rejects == 0;
   g->fan_ok = 0;
   g->serial = p->goal_serial;
 }
@@ -983,12 +1030,23 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
       p->stats.actions_considered = p->nactive;
       return GOAP_OK;
     }
-    /* callbacks: the goal's compiled form stands, the selection is made again */
+    /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
+     * selection is made again unless they all accept as before (reselect_fast) */
     p->gcur = -1;
+    int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
+    if (fast == 1 && !changed) {
+      p->gcur = gi;
+      p->stats.actions_considered = p->nactive;
+      return GOAP_OK;
+    }
     g->serial = 0;
     gserial_new(p);
-    st = select_actions(p);
-    if (st != GOAP_OK) return st;
+    if (fast == 1) {
+      select_finish(p); /* the same actions, other costs */
+    } else {
+      st = select_actions(p, fast == 0);
+      if (st != GOAP_OK) return st;
+    }
     gslot_save(p, g);
     p->gcur = gi;
     return GOAP_OK;
@@ -1011,7 +1069,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
-  st = select_actions(p);
+  st = select_actions(p, 0);
   if (st != GOAP_OK) return st;
   g->hash = gh;
   g->flags = sflags;

@@ -179,6 +179,7 @@ typedef struct goap__gslot {
   uint32_t cost_stamp;       /* ... of this stamp (planner cost_stamp) */
   uint32_t fanout;           /* recheck_fanout() of the selection, when fan_ok */
   int fan_ok;
+  int cb_all;                /* no callback refused an action in its selection */
   int nwant, want_own;
   size_t cwant;
   goap_cond *want;
@@ -378,6 +379,7 @@ struct goap_planner {
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the last request costs seen (cost_stamp) */
   int costs_seen;            /* sel_costs holds a request's costs */
+  int cb_rejects;            /* actions a callback refused in this request's selection */
   uint32_t cost_stamp;       /* bumped when a request brings other costs */
   goap__sym sym;             /* orbit search (symmetry.c): sym.on when the request has one */
   /* search trace (goap_planner_set_trace): NULL when off */
