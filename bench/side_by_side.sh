@@ -101,7 +101,7 @@ print("(expanded and cost: sums over one round of the case's requests)")
 if "npc_40" in instr and "npc_40_cbconst" in instr and lib["npc_40_cbconst"][0]["callbacks_per_plan"] > 0:
     cb = lib["npc_40_cbconst"][0]["callbacks_per_plan"]
     print("callback overhead: %.0f instructions per plan for %.1f callbacks = %.0f instructions per callback "
-          "(npc_40_cbconst - npc_40: same plans and expansions; includes redoing the action selection per request)"
+          "(npc_40_cbconst - npc_40: same plans and expansions; includes asking them per request and checking that the selection stands)"
           % (instr["npc_40_cbconst"] - instr["npc_40"], cb, (instr["npc_40_cbconst"] - instr["npc_40"]) / cb))
 print("instructions: %s" % {"perf": "perf stat -e instructions", "callgrind": "valgrind --tool=callgrind (difference of two run lengths)", "none": "not measured"}[tool])
 if gp:
