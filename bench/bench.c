@@ -314,6 +314,8 @@ static int case_defs(case_def *out) {
     out[n].kind = 7;
     out[n++].p[0] = k;
   }
+  snprintf(out[n].name, sizeof out[n].name, "npc_40_agents_1000");
+  out[n++].kind = 8;
   snprintf(out[n].name, sizeof out[n].name, "alt_gpgoap_soldier");
   out[n++].kind = 5;
   snprintf(out[n].name, sizeof out[n].name, "alt_chain_8");
@@ -335,6 +337,10 @@ static void make_case(const case_def *def, bench_case *c) {
   case 3: case_chain(c, def->p[0], def->p[1]); break;
   case 5: case_alt_soldier(c); break;
   case 6: case_alt_chain(c, def->p[0]); break;
+  case 8:
+    c->optimal = NAN;
+    c->about = "1,000 keep guards, distinct memories, one plan cache and planner";
+    break;
   case 7: /* examples/npc_40.goap (bench_npc.h) */
     c->optimal = NAN;
     c->about = def->p[0] == 0   ? "keep guard (examples/npc_40.goap), 10 scenarios round-robin"
@@ -571,6 +577,7 @@ typedef struct measurement {
   double ns_min, ns_max; /* the fastest and slowest batch */
   int requests;          /* requests per round (1, or the alternating cases') */
   double callbacks_per_plan;
+  double hit_rate[2];    /* npc_40_agents_1000: the plan cache's hit rate, frames 1 and 2 */
 } measurement;
 
 #define MAX_BATCHES 4096
@@ -704,6 +711,10 @@ static void print_json(const char *name, goap_search s, goap_heuristic h, const 
          m->optimal ? "true" : "false", m->ns_per_plan, (unsigned long long)m->expanded,
          (unsigned long long)m->generated, m->nodes, m->allocs_per_plan, m->plan_length,
          m->plans, m->requests, m->ns_min, m->ns_max, m->callbacks_per_plan);
+  if (m->requests == NPC_AGENTS)
+    printf("{\"case\": \"%s\", \"cache_hit_rate_first_frame\": %.4f, "
+           "\"cache_hit_rate_second_frame\": %.4f}\n",
+           name, m->hit_rate[0], m->hit_rate[1]);
 }
 
 /* Microseconds up to 10 ms, so that a column reads in one unit. */
@@ -927,6 +938,43 @@ int main(int argc, char **argv) {
     if (!selected(&o, defs[i].name)) continue;
     bench_case c;
     make_case(&defs[i], &c);
+    if (defs[i].kind == 8) { /* the crowd: its own measurement (bench_npc.h) */
+      npc_crowd_result cr;
+      measurement *m = &results[nres][0];
+      memset(m, 0, sizeof *m);
+      if (!npc_crowd(o.reps > 0 ? o.reps : 7, &cr)) {
+        fprintf(stderr, "goap_bench: cannot run %s\n", c.name);
+        ++failures;
+        free_case(&c);
+        continue;
+      }
+      m->status = cr.planned == NPC_AGENTS ? GOAP_OK : GOAP_NO_PLAN;
+      m->cost = cr.cost;
+      m->optimal = cr.checked > 0 && cr.optimal == cr.checked;
+      m->ns_per_plan = cr.ns_per_agent;
+      m->ns_min = cr.ns_min;
+      m->ns_max = cr.ns_max;
+      m->expanded = cr.expanded;
+      m->requests = NPC_AGENTS;
+      m->plans = (long)cr.frames * NPC_AGENTS;
+      m->allocs_per_plan = -1.0; /* not counted: agents and caches are created per frame */
+      m->hit_rate[0] = cr.hit_rate[0];
+      m->hit_rate[1] = cr.hit_rate[1];
+      if (m->status != GOAP_OK || !m->optimal) ++failures;
+      snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
+      names[nres] = name_store[nres];
+      ++nres;
+      if (o.json)
+        print_json(c.name, cs[0], ch[0], m);
+      else if (!o.compare) {
+        print_row(c.name, cs[0], ch[0], m);
+        printf("%-22s plan cache hit rate: %.1f%% (first frame, distinct memories), %.1f%% "
+               "(second frame); %d sampled plans optimal of %d\n",
+               "", 100.0 * cr.hit_rate[0], 100.0 * cr.hit_rate[1], cr.optimal, cr.checked);
+      }
+      free_case(&c);
+      continue;
+    }
     prepared pc;
     if (defs[i].kind == 7 ? !npc_prepare(defs[i].p[0], &pc) : !prepare(&c, &pc)) {
       fprintf(stderr, "goap_bench: cannot build case %s\n", c.name);

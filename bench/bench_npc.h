@@ -18,6 +18,7 @@
 #ifndef GOAP_BENCH_NPC_H
 #define GOAP_BENCH_NPC_H
 
+#include <goap/agent.h>
 #include <goap/file.h>
 
 #ifndef GOAP_EXAMPLES_DIR
@@ -357,6 +358,128 @@ static long npc_calls(const prepared *p) {
 static void npc_reset_calls(const prepared *p) {
   for (int r = 0; r < p->nreq; ++r)
     if (p->host[r]) ((npc_host *)p->host[r])->calls = 0;
+}
+
+
+/* ---- npc_40_agents_1000: a crowd of keep guards with distinct memories ---- */
+
+#define NPC_AGENTS 1000
+
+typedef struct npc_crowd_result {
+  double ns_per_agent;   /* median frame time / agents */
+  double ns_min, ns_max;
+  double hit_rate[2];    /* the plan cache's hits / plans in the first and second frame */
+  uint64_t expanded;     /* over the first frame */
+  double cost;           /* sum of the first frame's plan costs */
+  int planned;           /* agents with a plan after the first frame */
+  int checked, optimal;  /* sampled agents checked against npc_ucs, and found optimal */
+  int frames;
+} npc_crowd_result;
+
+/* Agent i remembers scenario i % S's start with gold, water, food and herbs varied: 1,000
+ * distinct memories (S * 6 * 3 * 4 * 4 >= 2,880 combinations). All agents share one plan cache
+ * (1,024 plans) and one planner. A frame asks every agent to replan and updates it once; the
+ * first frame plans from the distinct memories (the cache's real hit rate: plans shared only
+ * where memories and goals meet), the second from where the agents stand after it. Frames
+ * 3.. repeat the first frame's memories (the agents are created again) and are timed. */
+static int npc_crowd(int frames, npc_crowd_result *out) {
+  const goap_domain *d = npc_load();
+  if (!d) return 0;
+  memset(out, 0, sizeof *out);
+  size_t W = goap_domain_state_words(d);
+  int S = 0;
+  static goap_word mem[NPC_AGENTS][4];
+  const goap_scenario *sc[32];
+  for (int i = 0; i < goap_file_scenario_count(npc_file) && S < 32; ++i)
+    if (goap_file_scenario(npc_file, i)->task < 0) sc[S++] = goap_file_scenario(npc_file, i);
+  int vg = goap_domain_find_var(d, "gold"), vw = goap_domain_find_var(d, "water"),
+      vf = goap_domain_find_var(d, "food"), vh = goap_domain_find_var(d, "herbs");
+  if (S == 0 || W > 4 || vg < 0 || vw < 0 || vf < 0 || vh < 0) return 0;
+  for (int i = 0; i < NPC_AGENTS; ++i) {
+    const goap_scenario *s = sc[i % S];
+    int k = i / S;
+    goap_state_init(d, mem[i]);
+    if (goap_state_assign(d, mem[i], s->given, s->given_count) != GOAP_OK) return 0;
+    goap_state_set(d, mem[i], vg, k % 6);
+    goap_state_set(d, mem[i], vw, (k / 6) % 3);
+    goap_state_set(d, mem[i], vf, (k / 18) % 4);
+    goap_state_set(d, mem[i], vh, (k / 72) % 4);
+  }
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.name = "guard";
+  goap_agent_type *t = NULL;
+  const char *err = NULL;
+  if (goap_agent_type_create(d, &td, &t, &err) != GOAP_OK) return 0;
+  static goap_agent *ag[NPC_AGENTS];
+  double times[64];
+  int nt = 0;
+  for (int f = 0; f < frames + 2 && nt < 64; ++f) {
+    if (f == 0 || f >= 2) { /* fresh agents, fresh cache, the distinct memories */
+      goap_plan_cache *cache = goap_plan_cache_create(NULL, 1024);
+      goap_planner *shared = goap_planner_create(d, NULL);
+      if (!cache || !shared) return 0;
+      for (int i = 0; i < NPC_AGENTS; ++i) {
+        goap_agent_desc ad;
+        memset(&ad, 0, sizeof ad);
+        ad.type = t;
+        ad.memory = mem[i];
+        ad.cache = cache;
+        ad.planner = shared;
+        ag[i] = goap_agent_create(&ad);
+        if (!ag[i]) return 0;
+      }
+      double t0 = bench_now_ns();
+      for (int i = 0; i < NPC_AGENTS; ++i) {
+        goap_agent_replan(ag[i]);
+        (void)goap_agent_update(ag[i], 0.05);
+      }
+      double t1 = bench_now_ns();
+      goap_plan_cache_stats cs = goap_plan_cache_get_stats(cache);
+      if (f == 0) {
+        out->hit_rate[0] = (double)cs.hits / (double)(cs.hits + cs.misses ? cs.hits + cs.misses : 1);
+        for (int i = 0; i < NPC_AGENTS; ++i) {
+          int len = 0, step = 0;
+          out->expanded += goap_agent_get_stats(ag[i]).expanded;
+          if (goap_agent_plan(ag[i], &len, &step) && goap_agent_goal(ag[i]) >= 0) {
+            ++out->planned;
+            out->cost += goap_agent_plan_cost(ag[i]);
+          }
+        }
+        /* every 50th agent's plan against the uniform-cost search */
+        for (int i = 0; i < NPC_AGENTS; i += 50) {
+          int g = goap_agent_goal(ag[i]), len = 0, step = 0, nw = 0;
+          if (g < 0 || !goap_agent_plan(ag[i], &len, &step)) continue;
+          const goap_cond *want = goap_domain_goal_want(d, g, &nw);
+          double opt = npc_ucs(d, mem[i], want, nw, NULL);
+          ++out->checked;
+          out->optimal += fabs(opt - goap_agent_plan_cost(ag[i])) <= 1e-9;
+        }
+        /* frame 2: the same agents and cache, from where they stand now */
+        uint64_t h0 = cs.hits, m0 = cs.misses;
+        for (int i = 0; i < NPC_AGENTS; ++i) {
+          goap_agent_replan(ag[i]);
+          (void)goap_agent_update(ag[i], 0.05);
+        }
+        cs = goap_plan_cache_get_stats(cache);
+        uint64_t h = cs.hits - h0, m = cs.misses - m0;
+        out->hit_rate[1] = (double)h / (double)(h + m ? h + m : 1);
+      } else {
+        times[nt++] = (t1 - t0) / NPC_AGENTS;
+      }
+      for (int i = 0; i < NPC_AGENTS; ++i) goap_agent_destroy(ag[i]);
+      goap_planner_destroy(shared);
+      goap_plan_cache_destroy(cache);
+    }
+  }
+  goap_agent_type_destroy(t);
+  out->frames = nt;
+  if (nt) {
+    out->ns_per_agent = bench_median(times, nt);
+    out->ns_min = times[0];
+    out->ns_max = times[nt - 1];
+  }
+  return 1;
 }
 
 #endif /* GOAP_BENCH_NPC_H */
