@@ -968,9 +968,11 @@ int main(int argc, char **argv) {
         print_json(c.name, cs[0], ch[0], m);
       else if (!o.compare) {
         print_row(c.name, cs[0], ch[0], m);
-        printf("%-22s plan cache hit rate: %.1f%% (first frame, distinct memories), %.1f%% "
-               "(second frame); %d sampled plans optimal of %d\n",
-               "", 100.0 * cr.hit_rate[0], 100.0 * cr.hit_rate[1], cr.optimal, cr.checked);
+        printf("%-22s plan cache hit rate: %.1f%% of %llu lookups (first frame, distinct "
+               "memories), %.1f%% of %llu (second frame); %d sampled plans optimal of %d\n",
+               "", 100.0 * cr.hit_rate[0], (unsigned long long)cr.lookups[0],
+               100.0 * cr.hit_rate[1], (unsigned long long)cr.lookups[1], cr.optimal,
+               cr.checked);
       }
       free_case(&c);
       continue;

@@ -368,7 +368,8 @@ static void npc_reset_calls(const prepared *p) {
 typedef struct npc_crowd_result {
   double ns_per_agent;   /* median frame time / agents */
   double ns_min, ns_max;
-  double hit_rate[2];    /* the plan cache's hits / plans in the first and second frame */
+  double hit_rate[2];    /* the plan cache's hits / lookups in the first and second frame */
+  uint64_t lookups[2];
   uint64_t expanded;     /* over the first frame */
   double cost;           /* sum of the first frame's plan costs */
   int planned;           /* agents with a plan after the first frame */
@@ -438,6 +439,7 @@ static int npc_crowd(int frames, npc_crowd_result *out) {
       goap_plan_cache_stats cs = goap_plan_cache_get_stats(cache);
       if (f == 0) {
         out->hit_rate[0] = (double)cs.hits / (double)(cs.hits + cs.misses ? cs.hits + cs.misses : 1);
+        out->lookups[0] = cs.hits + cs.misses;
         for (int i = 0; i < NPC_AGENTS; ++i) {
           int len = 0, step = 0;
           out->expanded += goap_agent_get_stats(ag[i]).expanded;
@@ -464,6 +466,7 @@ static int npc_crowd(int frames, npc_crowd_result *out) {
         cs = goap_plan_cache_get_stats(cache);
         uint64_t h = cs.hits - h0, m = cs.misses - m0;
         out->hit_rate[1] = (double)h / (double)(h + m ? h + m : 1);
+        out->lookups[1] = h + m;
       } else {
         times[nt++] = (t1 - t0) / NPC_AGENTS;
       }
