@@ -16,7 +16,7 @@ RUNS=${RUNS:-5}
 INSTR=${INSTR:-1}
 BENCH="$BUILD/bench/goap_bench"
 CASES=(gpgoap_soldier alt_gpgoap_soldier chain_8_0 alt_chain_8 chain_60_0 alt_chain_60
-       npc_40 npc_40_cbconst npc_40_callbacks)
+       npc_40 npc_40_cbconst npc_40_callbacks npc_40_agents_1000)
 [ -x "$BENCH" ] || { echo "side_by_side: $BENCH not built (cmake --build $BUILD --target goap_bench)" >&2; exit 2; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -58,7 +58,7 @@ count() { # case reps -> instructions of the whole run
 if [ "$instr_tool" != none ]; then
   for c in "${CASES[@]}"; do
     lo=20; hi=120
-    case "$c" in npc_*) lo=2; hi=12 ;; esac
+    case "$c" in npc_40_agents_*) lo=1; hi=2 ;; npc_*) lo=2; hi=12 ;; esac
     a=$(count "$c" $lo); b=$(count "$c" $hi)
     echo "$c $a $b $lo $hi" >> "$TMP/instr.txt"
   done
@@ -79,6 +79,9 @@ def load(name):
     if os.path.exists(p):
         for line in open(p):
             d = json.loads(line)
+            if "ns_per_plan" not in d:  # npc_40_agents_1000's second line: the hit rates
+                runs[d["case"]][-1].update(d)
+                continue
             runs.setdefault(d["case"], []).append(d)
     return runs
 lib, gp = load("libgoap.jsonl"), load("gpgoap.jsonl")
@@ -97,7 +100,11 @@ for c, r in lib.items():
     ins = "%.0f" % instr[c] if c in instr else "-"
     print("%-18s %8d %10s [%s .. %s] %14s %9d %7g %8s %.1f" % (c, r[0]["requests"], us(med), us(min(t)), us(max(t)), ins,
           r[0]["expanded"], r[0]["cost"], "yes" if all(x["optimal"] for x in r) else "NO", r[0].get("callbacks_per_plan", 0)))
-print("(expanded and cost: sums over one round of the case's requests)")
+print("(expanded and cost: sums over one round of the case's requests; npc_40_agents_1000: per agent, over a frame of 1,000)")
+if "npc_40_agents_1000" in lib:
+    r = lib["npc_40_agents_1000"]
+    print("npc_40_agents_1000: plan cache hit rate %.1f%% (first frame), %.1f%% (second frame)"
+          % (100 * r[0].get("cache_hit_rate_first_frame", 0), 100 * r[0].get("cache_hit_rate_second_frame", 0)))
 if "npc_40" in instr and "npc_40_cbconst" in instr and lib["npc_40_cbconst"][0]["callbacks_per_plan"] > 0:
     cb = lib["npc_40_cbconst"][0]["callbacks_per_plan"]
     print("callback overhead: %.0f instructions per plan for %.1f callbacks = %.0f instructions per callback "
