@@ -409,6 +409,23 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
+/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
+goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
+void goap__gcache_free(goap_planner *p);
+/* Points the planner's per-request arrays at slot i. */
+void goap__gslot_use(goap_planner *p, int i);
+/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
+void goap__gslot_load(goap_planner *p, const goap__gslot *g);
+/* The planner's numbers of the selection just made into slot g. */
+void goap__gslot_save(const goap_planner *p, goap__gslot *g);
+/* Slot g holds at least nw goal conditions (allocates when the goal is the longest yet). */
+goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
+uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
+/* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
+int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+/* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
+void goap__gserial_new(goap_planner *p);
+
 /* symmetry.c */
 /* Shape of sym on d (ids, sizes, disjoint slots, equal types per position). vmark (nvars) and
  * aslot (nactions) are written: a variable's class or -1, an action's index among the slot
