@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench_cases.h"
 #include "bench_util.h"
+#include "bench_cases.h"
 
 /* ------------------------------------------------------------------------------------------
  * Brute force (small cases): Dijkstra over bit-mask states
@@ -120,12 +120,15 @@ static void *counting_fn(void *ctx, void *ptr, size_t old_size, size_t new_size)
   return realloc(ptr, new_size);
 }
 
+#include "bench_npc.h"
+
 typedef struct options {
   goap_search search;
   goap_heuristic heuristic;
   double weight;
   uint32_t max_nodes;
   int reps;          /* 0: adaptive */
+  uint32_t goal_cache; /* goap_planner_desc.goal_cache (0: the library's default) */
   double min_time;   /* seconds per case (adaptive) */
   int json;
   int compare;
@@ -144,52 +147,83 @@ typedef struct measurement {
   double allocs_per_plan;
   int plan_length;
   long plans;
+  double ns_min, ns_max; /* the fastest and slowest batch */
+  int requests;          /* requests per round (1, or the alternating cases') */
+  double callbacks_per_plan;
+  double hit_rate[2];    /* npc_40_agents_1000: the plan cache's hit rate, frames 1 and 2 */
 } measurement;
 
 #define MAX_BATCHES 4096
 
-static int measure(const prepared *pc, double optimal, goap_search s, goap_heuristic h,
-                   const options *o, measurement *m) {
+static int measure(const prepared *pc, goap_search s, goap_heuristic h, const options *o,
+                   measurement *m) {
   counter cnt = {0};
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator.fn = counting_fn;
   pd.allocator.ctx = &cnt;
-  goap_planner *p = goap_planner_create(pc->dom, &pd);
+  pd.goal_cache = o->goal_cache;
+  goap_planner *p = goap_planner_create(pc->cdom, &pd);
   if (!p) return 0;
-  goap_request req;
-  memset(&req, 0, sizeof req);
-  req.start = pc->start;
-  req.want = pc->want;
-  req.want_count = pc->nwant;
-  req.search = s;
-  req.heuristic = h;
-  req.weight = o->weight;
-  req.max_nodes = o->max_nodes;
+  static goap_request reqs[MAX_REQ];
+  for (int i = 0; i < pc->nreq; ++i) {
+    goap_request *req = &reqs[i];
+    memset(req, 0, sizeof *req);
+    req->start = pc->start + (size_t)i * pc->W;
+    req->want = pc->want + (size_t)i * (size_t)pc->wcap;
+    req->want_count = pc->nwant[i];
+    req->search = s;
+    req->heuristic = h;
+    req->weight = o->weight;
+    req->max_nodes = o->max_nodes;
+    req->host = pc->host[i];
+  }
   static int32_t plan[8192];
+  static double cost0[MAX_REQ];
+  static goap_status st0[MAX_REQ];
   goap_result r;
   memset(&r, 0, sizeof r);
   r.plan = plan;
   r.plan_capacity = (int)(sizeof plan / sizeof plan[0]);
 
-  /* warm-up (and the single-plan time estimate) */
-  double t0 = bench_now_ns();
-  goap_plan(p, &req, &r);
-  double one = bench_now_ns() - t0;
+  /* warm-up: one round of the requests (and the single-plan time estimate); an alternating
+   * case reports the sums over the round of cost, expanded and generated */
   memset(m, 0, sizeof *m);
-  m->status = r.status;
-  m->cost = r.cost;
-  m->expanded = r.stats.expanded;
-  m->generated = r.stats.generated;
-  m->nodes = r.stats.nodes;
-  m->plan_length = r.plan_length;
-  m->optimal = r.status == GOAP_OK && !isnan(optimal) && fabs(r.cost - optimal) <= 1e-9;
+  m->status = GOAP_OK;
+  m->optimal = 1;
+  double t0 = bench_now_ns();
+  for (int i = 0; i < pc->nreq; ++i) {
+    goap_plan(p, &reqs[i], &r);
+    cost0[i] = r.cost;
+    st0[i] = r.status;
+    if (r.status != GOAP_OK && m->status == GOAP_OK) m->status = r.status;
+    m->cost += r.cost;
+    m->expanded += r.stats.expanded;
+    m->generated += r.stats.generated;
+    if (r.stats.nodes > m->nodes) m->nodes = r.stats.nodes;
+    m->plan_length += r.plan_length;
+    if (!(r.status == GOAP_OK && !isnan(pc->opt[i]) && fabs(r.cost - pc->opt[i]) <= 1e-9))
+      m->optimal = 0;
+  }
+  double one = (bench_now_ns() - t0) / (double)pc->nreq;
+  /* the batch size comes from the median of 7 warm rounds (the first round above is cold) */
+  if (o->reps <= 0 && one < 50000.0) {
+    double warm[7];
+    for (int k = 0; k < 7; ++k) {
+      double w0 = bench_now_ns();
+      for (int i = 0; i < pc->nreq; ++i) goap_plan(p, &reqs[i], &r);
+      warm[k] = (bench_now_ns() - w0) / (double)pc->nreq;
+    }
+    one = bench_median(warm, 7);
+  }
 
   static double batch_ns[MAX_BATCHES];
-  int nb = 0;
-  long batch = 1, plans = 0;
+  int nb = 0, next = 0, bad = 0;
+  long batch = pc->nreq, plans = 0;
   if (o->reps <= 0 && one < 50000.0) batch = (long)(50000.0 / (one > 1.0 ? one : 1.0)) + 1;
+  batch = (batch + pc->nreq - 1) / pc->nreq * pc->nreq; /* whole rounds */
   uint64_t allocs_before = cnt.allocs;
+  npc_reset_calls(pc);
   double start = bench_now_ns();
   for (;;) {
     if (o->reps > 0) {
@@ -201,21 +235,25 @@ static int measure(const prepared *pc, double optimal, goap_search s, goap_heuri
       if (nb >= 3 && elapsed >= 10.0 * o->min_time) break; /* very slow plans */
     }
     double b0 = bench_now_ns();
-    for (long i = 0; i < batch; ++i) goap_plan(p, &req, &r);
+    for (long i = 0; i < batch; ++i) {
+      goap_plan(p, &reqs[next], &r);
+      bad |= r.status != st0[next] || r.cost != cost0[next];
+      if (++next == pc->nreq) next = 0;
+    }
     double b1 = bench_now_ns();
     batch_ns[nb++] = (b1 - b0) / (double)batch;
     plans += batch;
   }
   m->allocs_per_plan = plans ? (double)(cnt.allocs - allocs_before) / (double)plans : 0.0;
-  qsort(batch_ns, (size_t)nb, sizeof batch_ns[0], bench_cmp_double);
-  m->ns_per_plan = nb ? (nb % 2 ? batch_ns[nb / 2]
-                               : 0.5 * (batch_ns[nb / 2 - 1] + batch_ns[nb / 2]))
-                      : one;
+  m->ns_per_plan = nb ? bench_median(batch_ns, nb) : one;
+  m->ns_min = nb ? batch_ns[0] : one;
+  m->ns_max = nb ? batch_ns[nb - 1] : one;
   m->plans = plans;
+  m->requests = pc->nreq;
+  m->callbacks_per_plan = plans ? (double)npc_calls(pc) / (double)plans : 0.0;
   /* every timed run must agree with the warm-up */
-  if (r.status != m->status || r.cost != m->cost) {
-    fprintf(stderr, "goap_bench: planner not deterministic (%s %g vs %s %g)\n",
-            goap_status_name(r.status), r.cost, goap_status_name(m->status), m->cost);
+  if (bad) {
+    fprintf(stderr, "goap_bench: planner not deterministic\n");
     m->optimal = 0;
     m->status = GOAP_INVALID_OPERATION;
   }
@@ -240,11 +278,16 @@ static void print_json(const char *name, goap_search s, goap_heuristic h, const 
   printf("{\"case\": \"%s\", \"search\": \"%s\", \"heuristic\": \"%s\", \"status\": \"%s\", "
          "\"cost\": %.17g, \"optimal\": %s, \"ns_per_plan\": %.1f, \"expanded\": %llu, "
          "\"generated\": %llu, \"nodes\": %u, \"allocs_per_plan\": %.3f, \"plan_length\": %d, "
-         "\"plans_timed\": %ld}\n",
+         "\"plans_timed\": %ld, \"requests\": %d, \"ns_min\": %.1f, \"ns_max\": %.1f, "
+         "\"callbacks_per_plan\": %.2f}\n",
          name, sname(s), hname(h), goap_status_name(m->status), m->cost,
          m->optimal ? "true" : "false", m->ns_per_plan, (unsigned long long)m->expanded,
          (unsigned long long)m->generated, m->nodes, m->allocs_per_plan, m->plan_length,
-         m->plans);
+         m->plans, m->requests, m->ns_min, m->ns_max, m->callbacks_per_plan);
+  if (m->requests == NPC_AGENTS)
+    printf("{\"case\": \"%s\", \"cache_hit_rate_first_frame\": %.4f, "
+           "\"cache_hit_rate_second_frame\": %.4f}\n",
+           name, m->hit_rate[0], m->hit_rate[1]);
 }
 
 /* Microseconds up to 10 ms, so that a column reads in one unit. */
@@ -280,12 +323,15 @@ static void usage(FILE *f) {
           "  --search astar|backward|wastar|greedy   search (default: astar)\n"
           "  --heuristic NAME     default|zero|goal-count|goal-count-adm|hmax|hadd|hff|lmcut\n"
           "  --weight W           WASTAR weight (default: the library's)\n"
-          "  --case SUBSTR        only cases whose name contains SUBSTR (repeatable)\n"
+          "  --case SUBSTR        only cases whose name contains SUBSTR (=NAME: exactly NAME;\n"
+          "                       repeatable)\n"
           "  --reps N             exactly N timed plans per case (default: adaptive)\n"
           "  --min-time S         adaptive timing: seconds per case (default 0.2; 0.05 with\n"
           "                       --compare-heuristics)\n"
           "  --max-nodes N        node budget per request (default: none; 200000 with\n"
           "                       --compare-heuristics)\n"
+          "  --goal-cache N       goals each planner keeps compiled (default: the library's;\n"
+          "                       1: the last goal only)\n"
           "  --json               one JSON object per line\n"
           "  --compare-heuristics every case under every optimal configuration\n"
           "  --list               list the cases\n");
@@ -341,6 +387,9 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if (v && strcmp(a, "--min-time") == 0) {
       o->min_time = strtod(v, NULL);
       ++i;
+    } else if (v && strcmp(a, "--goal-cache") == 0) {
+      o->goal_cache = (uint32_t)atoi(v);
+      ++i;
     } else if (v && strcmp(a, "--max-nodes") == 0) {
       max_nodes = atol(v);
       ++i;
@@ -361,7 +410,9 @@ static int parse_args(int argc, char **argv, options *o) {
 static int selected(const options *o, const char *name) {
   if (o->nfilters == 0) return 1;
   for (int i = 0; i < o->nfilters; ++i)
-    if (strstr(name, o->filters[i])) return 1;
+    if (o->filters[i][0] == '=' ? strcmp(name, o->filters[i] + 1) == 0
+                                : strstr(name, o->filters[i]) != NULL)
+      return 1;
   return 0;
 }
 
@@ -377,6 +428,30 @@ static double case_optimum(const bench_case *c) {
   return c->optimal;
 }
 
+/* The optimum of each request of c into opt (c->nalt of them, or 1); returns their sum. An
+ * alternating request's is brute-forced (small cases) or the case's known optimum. */
+static double case_optima(const bench_case *c, double *opt) {
+  if (!c->nalt) return opt[0] = case_optimum(c);
+  double sum = 0.0;
+  for (int r = 0; r < c->nalt; ++r) {
+    bench_case t = *c;
+    unsigned char st[64];
+    if (c->natoms <= 16) {
+      memcpy(st, c->start, (size_t)c->natoms);
+      for (int k = 0; k < c->alt[r].nmod; ++k)
+        st[c->alt[r].mod[k].atom] = (unsigned char)c->alt[r].mod[k].value;
+      t.start = st;
+    }
+    lit gl[MAX_LITS];
+    memcpy(gl, c->alt[r].goal, sizeof gl);
+    t.goal = gl;
+    t.ngoal = c->alt[r].ngoal;
+    opt[r] = case_optimum(&t);
+    sum += opt[r];
+  }
+  return sum;
+}
+
 #define MAX_CASES 64
 #define MAX_CONFIGS 24
 
@@ -390,7 +465,16 @@ int main(int argc, char **argv) {
     for (int i = 0; i < ndefs; ++i) {
       bench_case c;
       make_case(&defs[i], &c);
-      double opt = case_optimum(&c);
+      double opts[MAX_REQ];
+      double opt = 0.0;
+      if (defs[i].kind == 7) {
+        prepared pc;
+        if (npc_prepare(defs[i].p[0], &pc))
+          for (int r = 0; r < pc.nreq; ++r) opt += pc.opt[r];
+        unprepare(&pc);
+      } else {
+        opt = case_optima(&c, opts);
+      }
       printf("%-22s optimal %-5g atoms %-4d actions %-4d  %s\n", c.name, opt, c.natoms, c.nact,
              c.about);
       free_case(&c);
@@ -427,19 +511,58 @@ int main(int argc, char **argv) {
     if (!selected(&o, defs[i].name)) continue;
     bench_case c;
     make_case(&defs[i], &c);
-    double opt = case_optimum(&c);
+    if (defs[i].kind == 8) { /* the crowd: its own measurement (bench_npc.h) */
+      npc_crowd_result cr;
+      measurement *m = &results[nres][0];
+      memset(m, 0, sizeof *m);
+      if (!npc_crowd(o.reps > 0 ? o.reps : 7, &cr)) {
+        fprintf(stderr, "goap_bench: cannot run %s\n", c.name);
+        ++failures;
+        free_case(&c);
+        continue;
+      }
+      m->status = cr.planned == NPC_AGENTS ? GOAP_OK : GOAP_NO_PLAN;
+      m->cost = cr.cost;
+      m->optimal = cr.checked > 0 && cr.optimal == cr.checked;
+      m->ns_per_plan = cr.ns_per_agent;
+      m->ns_min = cr.ns_min;
+      m->ns_max = cr.ns_max;
+      m->expanded = cr.expanded;
+      m->requests = NPC_AGENTS;
+      m->plans = (long)cr.frames * NPC_AGENTS;
+      m->allocs_per_plan = -1.0; /* not counted: agents and caches are created per frame */
+      m->hit_rate[0] = cr.hit_rate[0];
+      m->hit_rate[1] = cr.hit_rate[1];
+      if (m->status != GOAP_OK || !m->optimal) ++failures;
+      snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
+      names[nres] = name_store[nres];
+      ++nres;
+      if (o.json)
+        print_json(c.name, cs[0], ch[0], m);
+      else if (!o.compare) {
+        print_row(c.name, cs[0], ch[0], m);
+        printf("%-22s plan cache hit rate: %.1f%% of %llu lookups (first frame, distinct "
+               "memories), %.1f%% of %llu (second frame); %d sampled plans optimal of %d\n",
+               "", 100.0 * cr.hit_rate[0], (unsigned long long)cr.lookups[0],
+               100.0 * cr.hit_rate[1], (unsigned long long)cr.lookups[1], cr.optimal,
+               cr.checked);
+      }
+      free_case(&c);
+      continue;
+    }
     prepared pc;
-    if (!prepare(&c, &pc)) {
+    if (defs[i].kind == 7 ? !npc_prepare(defs[i].p[0], &pc) : !prepare(&c, &pc)) {
       fprintf(stderr, "goap_bench: cannot build case %s\n", c.name);
       free_case(&c);
       ++failures;
       continue;
     }
+    if (defs[i].kind != 7) (void)case_optima(&c, pc.opt);
     snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
     names[nres] = name_store[nres];
     for (int k = 0; k < nconf; ++k) {
       measurement *m = &results[nres][k];
-      if (!measure(&pc, opt, cs[k], ch[k], &o, m)) {
+      if (!measure(&pc, cs[k], ch[k], &o, m)) {
         fprintf(stderr, "goap_bench: cannot create a planner for %s\n", c.name);
         ++failures;
         continue;

@@ -1,8 +1,10 @@
 /*
  * bench_cases.h -- goap_bench's cases (bench/bench.c) as code both it and the browser bench
  * (web/src/bench.c) build from: bool atoms, actions with literal preconditions and effects,
- * a goal; case_defs() lists them by name, make_case() builds one, prepare() turns it into a
- * domain, start state and goal through the builder API.
+ * a goal, or MAX_ALT requests planned round-robin (the alternating cases); case_defs() lists
+ * them by name (the npc_40 cases too, which only goap_bench builds: kinds 7 and 8, from
+ * bench_npc.h), make_case() builds one, prepare() turns it into a
+ * domain, start states and goals through the builder API.
  *
  * The includer includes <goap/goap.h>, <math.h>, <stdio.h>, <stdlib.h> and <string.h> first.
  * Out of memory ends the program (xrealloc): these are benchmarks. Functions are static: each
@@ -30,8 +32,19 @@ typedef struct bench_action {
   int neff;
 } bench_action;
 
+/* An alternating case's request: changes to the case's start state, and a goal. */
+#define MAX_ALT 8
+typedef struct alt_req {
+  lit mod[MAX_LITS];
+  int nmod;
+  lit goal[MAX_LITS];
+  int ngoal;
+} alt_req;
+
 typedef struct bench_case {
   char name[48];
+  int nalt;             /* > 0: nalt requests planned round-robin on one planner */
+  alt_req alt[MAX_ALT];
   int natoms, atom_cap;
   char (*atoms)[24];
   unsigned char *start; /* per atom */
@@ -103,6 +116,12 @@ static void add_goal(bench_case *c, const char *text) {
     }
     c->goal[c->ngoal++] = l[i];
   }
+}
+
+static void add_alt(bench_case *c, const char *mods, const char *goal) {
+  alt_req *r = &c->alt[c->nalt++];
+  r->nmod = parse_lits(c, mods, r->mod);
+  r->ngoal = parse_lits(c, goal, r->goal);
 }
 
 static void set_start(bench_case *c, const char *atom, int value) {
@@ -215,9 +234,35 @@ static void case_branch(bench_case *c, int N, int M, int c1, int c2) {
   c->about = "N of M goals, cheap and dear achievers";
 }
 
+/* Eight requests round-robin on one planner, as when consecutive requests come from
+ * different agents: starts and goals differ. Optimal costs from the brute force. */
+static void case_alt_soldier(bench_case *c) {
+  case_gpgoap_soldier(c);
+  add_alt(c, "", "!enemyalive");
+  add_alt(c, "enemyvisible", "!enemyalive");
+  add_alt(c, "weaponloaded", "!enemyalive,alive");
+  add_alt(c, "!armedwithbomb", "!enemyalive");
+  add_alt(c, "nearenemy", "enemylinedup");
+  add_alt(c, "enemyvisible,weaponloaded", "!enemyalive,alive");
+  add_alt(c, "", "nearenemy,weaponloaded");
+  add_alt(c, "enemyvisible,nearenemy", "!nearenemy,enemylinedup");
+  c->about = "GPGOAP soldier, 8 starts and goals round-robin";
+}
+
+/* The chain, goals {cL, ck} for k = 0..7 (ck lies on the way: every one costs L). */
+static void case_alt_chain(bench_case *c, int L) {
+  char g[48];
+  case_chain(c, L, 0);
+  for (int k = 0; k < MAX_ALT; ++k) {
+    snprintf(g, sizeof g, "c%d,c%d", L, k);
+    add_alt(c, "", g);
+  }
+  c->about = "chain, 8 goals round-robin";
+}
+
 typedef struct case_def {
   char name[48];
-  int kind; /* 0 gpgoap, 1 lecture, 2 alma, 3 chain, 4 branch */
+  int kind; /* 0 gpgoap, 1 lecture, 2 alma, 3 chain, 4 branch, 5 alt soldier, 6 alt chain */
   int p[4];
 } case_def;
 
@@ -248,6 +293,22 @@ static int case_defs(case_def *out) {
     memcpy(out[n].p, br[i], sizeof br[i]);
     ++n;
   }
+  static const char *const npc[] = {"npc_40", "npc_40_callbacks", "npc_40_cbconst"};
+  for (int k = 0; k < 3; ++k) {
+    snprintf(out[n].name, sizeof out[n].name, "%s", npc[k]);
+    out[n].kind = 7;
+    out[n++].p[0] = k;
+  }
+  snprintf(out[n].name, sizeof out[n].name, "npc_40_agents_1000");
+  out[n++].kind = 8;
+  snprintf(out[n].name, sizeof out[n].name, "alt_gpgoap_soldier");
+  out[n++].kind = 5;
+  snprintf(out[n].name, sizeof out[n].name, "alt_chain_8");
+  out[n].kind = 6;
+  out[n++].p[0] = 8;
+  snprintf(out[n].name, sizeof out[n].name, "alt_chain_60");
+  out[n].kind = 6;
+  out[n++].p[0] = 60;
   return n;
 }
 
@@ -259,18 +320,39 @@ static void make_case(const case_def *def, bench_case *c) {
   case 1: case_lecture_soldier(c); break;
   case 2: case_alma(c); break;
   case 3: case_chain(c, def->p[0], def->p[1]); break;
+  case 5: case_alt_soldier(c); break;
+  case 6: case_alt_chain(c, def->p[0]); break;
+  case 8:
+    c->optimal = NAN;
+    c->about = "1,000 keep guards, distinct memories, one plan cache and planner";
+    break;
+  case 7: /* examples/npc_40.goap (bench_npc.h) */
+    c->optimal = NAN;
+    c->about = def->p[0] == 0   ? "keep guard (examples/npc_40.goap), 10 scenarios round-robin"
+               : def->p[0] == 1 ? "npc_40 with distance costs and line-of-sight checks"
+                                : "npc_40 with callbacks returning the file's costs";
+    break;
   default: case_branch(c, def->p[0], def->p[1], def->p[2], def->p[3]); break;
   }
 }
 
 /* ------------------------------------------------------------------------------------------
- * Building a case's domain
+ * Building a case's domain and requests
  * ---------------------------------------------------------------------------------------- */
+/* The requests of a case: one, or MAX_ALT round-robin (request i: start + i * W, want + i *
+ * wcap, nwant[i] conditions, optimal cost opt[i]). */
+#define MAX_REQ 64
 typedef struct prepared {
   goap_domain *dom;
+  const goap_domain *cdom; /* the domain planned on (dom, or a loaded file's) */
+  int nreq;
+  size_t W;
   goap_word *start;
   goap_cond *want;
-  int nwant;
+  int wcap;
+  int nwant[MAX_REQ];
+  double opt[MAX_REQ];
+  void *host[MAX_REQ];     /* goap_request.host of each request */
 } prepared;
 
 static int prepare(const bench_case *c, prepared *p) {
@@ -324,18 +406,31 @@ static int prepare(const bench_case *c, prepared *p) {
     return 0;
   }
   goap_builder_destroy(b);
+  p->cdom = p->dom;
   size_t nw = goap_domain_state_words(p->dom);
-  p->start = (goap_word *)xrealloc(NULL, (nw ? nw : 1) * sizeof *p->start);
-  goap_state_init(p->dom, p->start);
-  for (int i = 0; i < c->natoms; ++i)
-    if (goap_state_set(p->dom, p->start, i, c->start[i]) != GOAP_OK) return 0;
-  p->want = (goap_cond *)xrealloc(NULL, (size_t)(c->ngoal ? c->ngoal : 1) * sizeof *p->want);
-  for (int g = 0; g < c->ngoal; ++g) {
-    p->want[g].var = c->goal[g].atom;
-    p->want[g].op = GOAP_EQ;
-    p->want[g].value = c->goal[g].value;
+  p->W = nw;
+  p->nreq = c->nalt ? c->nalt : 1;
+  p->wcap = MAX_LITS > c->ngoal ? MAX_LITS : c->ngoal;
+  p->start = (goap_word *)xrealloc(NULL, (size_t)p->nreq * (nw ? nw : 1) * sizeof *p->start);
+  p->want = (goap_cond *)xrealloc(NULL, (size_t)p->nreq * (size_t)p->wcap * sizeof *p->want);
+  for (int r = 0; r < p->nreq; ++r) {
+    goap_word *sv = p->start + (size_t)r * nw;
+    goap_cond *w = p->want + (size_t)r * (size_t)p->wcap;
+    const lit *goal = c->nalt ? c->alt[r].goal : c->goal;
+    int ngoal = c->nalt ? c->alt[r].ngoal : c->ngoal;
+    goap_state_init(p->dom, sv);
+    for (int i = 0; i < c->natoms; ++i)
+      if (goap_state_set(p->dom, sv, i, c->start[i]) != GOAP_OK) return 0;
+    for (int k = 0; c->nalt && k < c->alt[r].nmod; ++k)
+      if (goap_state_set(p->dom, sv, c->alt[r].mod[k].atom, c->alt[r].mod[k].value) != GOAP_OK)
+        return 0;
+    for (int g = 0; g < ngoal; ++g) {
+      w[g].var = goal[g].atom;
+      w[g].op = GOAP_EQ;
+      w[g].value = goal[g].value;
+    }
+    p->nwant[r] = ngoal;
   }
-  p->nwant = c->ngoal;
   return 1;
 }
 

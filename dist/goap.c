@@ -1603,69 +1603,30 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
 /* macros of src/core/domain.c end here */
 #undef NZ
 
-/* ==== src/core/lmcut.c ==== */
+/* ==== src/core/goal_cache.c ==== */
 /*
- * lmcut.c -- the LM-cut heuristic (Helmert & Domshlak 2009) over a STRIPS compilation of the
- * relaxed task.
+ * goal_cache.c -- the planner's goal cache (used by prepare() in planner.c).
  *
- * The compilation (built when a request first asks for LM-cut with a new goal):
- *  - facts: TRUE (fact 0, always reached), one per value of every bool/enum variable, for
- *    every int variable UP(v) ("some `+= n>0` fired") and DOWN(v) ("some `-= n` fired"), one
- *    VAL(v,k) per value k that some `v = k` effect sets, one per distinct non-trivial
- *    condition, and the goal fact;
- *  - operators: each domain action (same id; preconditions are its relaxed conditions, effects
- *    the facts its effects reach), zero-cost auxiliary operators that make a condition fact
- *    hold, and a zero-cost goal operator. An operator without preconditions needs TRUE.
- *  - a bool/enum condition that is not a single value holds once any of its values does;
- *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (then it is a
- *    fact of the state, see below), VAL(k) with k in it, UP with the start value (operators
- *    guarded by the state's value) or a VAL(k) at most b, DOWN with one at least a, or UP and
- *    DOWN together (the edges of the interval are tightened when ne sits on them).
- * Soundness: in any real plan, an int variable's value is the last value set (or the start
- * value) moved by the later ADDs; if they all go up it lies at or above that value, if all
- * down at or below, so the auxiliary operator matching the case is enabled. Every real plan
- * is therefore a plan of the compiled relaxed task, whose optimal relaxed cost LM-cut never
- * exceeds: LM-cut is admissible. Each auxiliary operator's condition also holds in relax.c's
- * hull relaxation, so hmax of this task is at least relax.c's hmax and LM-cut >= hmax.
- *
- * Cost (issue 4): equal conditions (of different actions, the goal) share one condition
- * fact, so each gets its auxiliary operators once (village: 2,659 operators -> 746). Operators
- * with no effect from which the goal fact can be reached backwards are left out of the index.
- *
- * Per evaluation: the state's facts are TRUE, its bool/enum values that some operator needs and
- * every condition fact whose condition holds in the state (its auxiliary operators are then
- * disabled: the fact is already there); then repeat { hmax with the remaining costs, keeping
- * each operator's precondition choice (pcf: the precondition reached last) and, per fact, the
- * list of operators whose pcf it is (the justification graph); the goal zone (facts from which
- * the goal is reached through zero-cost operators in that graph); the cut (the operators
- * reached from the state, outside the zone, with an effect in it); add the cut's least
- * remaining cost to h and subtract it from the cut } until hmax(goal) is 0. After the first
- * round hmax is updated incrementally from the cut's effects (costs only fall). The cut is
- * found from the zone's side (cut_backward): an achiever of a zone fact whose pcf has hmax
- * below the goal's is reached (its hmax is justified by facts below it, none in the zone), so
- * only pcfs at the goal's hmax or above need a backward search; cut_forward, the definition
- * (a search of the whole graph), is kept as the reference the tests compare it with. When
- * every cost is a whole number (and their sum is below the bucket count), hmax uses a bucket
- * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
- * exact.
- *
- * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
- * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
- * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
- * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
- * state with costs forming a cost partition (planner.c: the parent's landmarks that the
- * action does not touch). Each one's cost is added to h and taken off its operators' costs
- * before the first hmax, and LM-cut goes on from there: the result is admissible (the
- * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
- * every landmark of the evaluation, inherited or cut, for the caller to pass on.
- * The request's operator costs (base) and precondition counts (unsat0) are copied from
- * arrays made at build time rather than recomputed per evaluation.
- *
- * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
- * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
- * bucket and by operator ids in a cut (deterministic).
+ * Invariants:
+ *  - What prepare() derives from a goal alone -- its compiled tests (goal_ft, goal_mask/val),
+ *    the relevance analysis and action selection (active, act2idx, aflag, acost, var_best),
+ *    the numbers of the cheap heuristics and the small-mode tables -- lives in one of a few
+ *    slots, keyed by the goal's content: the selection flags, the conditions (compared in
+ *    full; the hash only screens) and, for a request with a cost array, the stamp of that
+ *    array's content. A request whose key is in a slot points the planner's arrays at that
+ *    slot and restores a few numbers: no analysis, no copy. A miss refills the least recently
+ *    used slot.
+ *  - Each selection gets its own serial (goal_serial), so the structures built lazily per
+ *    selection (successor index, LM-cut compilation, recheck fan-out) are rebuilt exactly when
+ *    the request's selection is not the one they were built for.
+ *  - Domains with callbacks: a check or a dynamic cost may answer differently on every
+ *    request (it reads the host), so only the goal's compiled form is reused as such; the
+ *    callbacks are asked again on every request (once per action, as before). When the slot's
+ *    selection was made with every callback accepting and they all accept again with the same
+ *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
+ *  - The slots' arrays are carved from one block allocated at creation; a request allocates
+ *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- begin src/core/planner.h ---- */
@@ -1836,6 +1797,37 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
+/* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
+ * selection. The arrays are carved from one block made at planner creation (want, goal_ft and
+ * goal_best hold GSLOT_WANT conditions there and move to their own allocation, want_own, when
+ * a longer goal needs them); the planner's per-request pointers (want, active, acost, ...)
+ * point into the slot of the current request. */
+typedef struct goap__gslot {
+  uint64_t hash;             /* of the key: selection flags, goal conditions, cost stamp */
+  uint32_t serial;           /* goal_serial of its selection; 0: empty */
+  uint32_t used;             /* last use (LRU) */
+  unsigned flags;            /* the request's SEL_FLAGS */
+  int req_costs;             /* selected with the request's costs ... */
+  uint32_t cost_stamp;       /* ... of this stamp (planner cost_stamp) */
+  uint32_t fanout;           /* recheck_fanout() of the selection, when fan_ok */
+  int fan_ok;
+  int cb_all;                /* no callback refused an action in its selection */
+  int nwant, want_own;
+  size_t cwant;
+  goap_cond *want;
+  goap__ftest *goal_ft;
+  double *goal_best;
+  goap_word *goal_mask, *goal_val;
+  int goal_never;
+  int32_t *active, *act2idx;
+  int nactive, max_achieve, max_eff_active, small;
+  double *acost, *var_best;
+  uint8_t *aflag;
+  double cmin, gc_scale;
+  goap__quick *small_q;      /* min(nactions, 64) each, one-word domains only (else NULL) */
+  uint64_t *small_aff;
+} goap__gslot;
+
 /* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
 typedef struct goap__hentry {
   double f;
@@ -1943,9 +1935,8 @@ struct goap_planner {
 
   /* per request */
   goap_word *start;          /* W words */
-  goap_cond *want;
+  goap_cond *want;           /* want .. small_aff: the current goal-cache slot's arrays */
   int nwant;
-  size_t cwant;
   goap__ftest *goal_ft;      /* one per want condition (EQ too) */
   goap_word *goal_mask, *goal_val; /* W words each: equality part of the goal */
   int goal_never;            /* the goal contradicts itself */
@@ -1963,7 +1954,9 @@ struct goap_planner {
   int max_eff_active;
   goap__relax rx;
   goap__lmcut lm;
-  uint32_t goal_serial;      /* bumped whenever the goal / action selection is recomputed */
+  uint32_t goal_serial;      /* the current selection's serial (each selection made gets a
+                                new one, from gnext; never 0) */
+  uint32_t gnext;            /* the last serial given out */
 
   /* search */
   goap__phase phase;
@@ -2003,14 +1996,23 @@ struct goap_planner {
   int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
   int32_t *sx_evars;         /* nvars: other variables with anchored values */
   int sx_nevars;
-  /* small mode: one word, at most 64 active actions, all mask-only. Per active index: */
+  /* small mode: one word, at most 64 active actions, all mask-only. Per active index
+   * (arrays of the current goal-cache slot): */
   int small;
-  goap__quick small_q[64];   /* the action's masks */
-  uint64_t small_aff[64];    /* active indices to recheck after applying it */
-  int sel_valid;             /* the action selection below is for want/flags/costs (no callbacks) */
+  goap__quick *small_q;      /* the action's masks */
+  uint64_t *small_aff;       /* active indices to recheck after applying it */
+  /* goal cache (planner.c): the selections of recent goals, keyed by content */
+  goap__gslot *gslots;
+  int ngslots;
+  int gcur;                  /* the slot of the current selection, -1 none */
+  uint32_t gclock;           /* LRU clock */
+  void *gblock;              /* the slots' arrays */
+  size_t gblock_bytes;
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
-  double *sel_costs;         /* per action: the request's costs, when req_costs */
-  unsigned sel_flags;
+  double *sel_costs;         /* per action: the last request costs seen (cost_stamp) */
+  int costs_seen;            /* sel_costs holds a request's costs */
+  int cb_rejects;            /* actions a callback refused in this request's selection */
+  uint32_t cost_stamp;       /* bumped when a request brings other costs */
   goap__sym sym;             /* orbit search (symmetry.c): sym.on when the request has one */
   /* search trace (goap_planner_set_trace): NULL when off */
   goap_trace_fn trace_fn;
@@ -2038,6 +2040,23 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
+
+/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
+goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
+void goap__gcache_free(goap_planner *p);
+/* Points the planner's per-request arrays at slot i. */
+void goap__gslot_use(goap_planner *p, int i);
+/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
+void goap__gslot_load(goap_planner *p, const goap__gslot *g);
+/* The planner's numbers of the selection just made into slot g. */
+void goap__gslot_save(const goap_planner *p, goap__gslot *g);
+/* Slot g holds at least nw goal conditions (allocates when the goal is the longest yet). */
+goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
+uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
+/* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
+int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+/* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
+void goap__gserial_new(goap_planner *p);
 
 /* symmetry.c */
 /* Shape of sym on d (ids, sizes, disjoint slots, equal types per position). vmark (nvars) and
@@ -2077,6 +2096,283 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s);
 
 #endif /* GOAP_CORE_PLANNER_H */
 /* ---- end src/core/planner.h ---- */
+
+#define GSLOT_WANT 8         /* conditions each slot holds without an allocation of its own */
+#define GSLOT_MAX 256
+#define GSLOT_BUDGET 65536   /* default: slots whose arrays take about this many bytes, */
+#define GSLOT_DEFAULT 16     /* at most this many */
+
+static size_t al8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* The bytes of one slot's arrays; with base, points g's arrays into base. */
+static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *base) {
+  size_t A = (size_t)p->d->nactions, V = (size_t)p->d->nvars, W = p->W;
+  size_t S = p->quick ? (A < 64 ? A : 64) : 0, off = 0;
+#define CARVE(field, n, type)                                                                 \
+  do {                                                                                        \
+    if (base) g->field = (type *)(void *)(base + off);                                        \
+    off += al8(((n) ? (n) : 1) * sizeof(type));                                               \
+  } while (0)
+  CARVE(acost, A, double);
+  CARVE(var_best, V, double);
+  CARVE(goal_mask, W, goap_word);
+  CARVE(goal_val, W, goap_word);
+  CARVE(goal_best, GSLOT_WANT, double);
+  CARVE(goal_ft, GSLOT_WANT, goap__ftest);
+  CARVE(small_aff, S, uint64_t);
+  CARVE(small_q, S, goap__quick);
+  CARVE(want, GSLOT_WANT, goap_cond);
+  CARVE(active, A, int32_t);
+  CARVE(act2idx, A, int32_t);
+  CARVE(aflag, A, uint8_t);
+#undef CARVE
+  if (base) {
+    g->cwant = GSLOT_WANT;
+    if (!S) {
+      g->small_q = NULL;
+      g->small_aff = NULL;
+    }
+  }
+  return off;
+}
+
+/* Points the planner's per-request arrays at slot i. */
+void goap__gslot_use(goap_planner *p, int i) {
+  goap__gslot *g = &p->gslots[i];
+  p->want = g->want;
+  p->goal_ft = g->goal_ft;
+  p->goal_best = g->goal_best;
+  p->goal_mask = g->goal_mask;
+  p->goal_val = g->goal_val;
+  p->active = g->active;
+  p->act2idx = g->act2idx;
+  p->acost = g->acost;
+  p->aflag = g->aflag;
+  p->var_best = g->var_best;
+  p->small_q = g->small_q;
+  p->small_aff = g->small_aff;
+}
+
+/* The numbers of slot g's selection into the planner (its arrays: gslot_use). */
+void goap__gslot_load(goap_planner *p, const goap__gslot *g) {
+  p->nwant = g->nwant;
+  p->goal_never = g->goal_never;
+  p->nactive = g->nactive;
+  p->max_achieve = g->max_achieve;
+  p->max_eff_active = g->max_eff_active;
+  p->small = g->small;
+  p->cmin = g->cmin;
+  p->gc_scale = g->gc_scale;
+  p->req_costs = g->req_costs;
+  p->goal_serial = g->serial;
+  if (g->fan_ok) {
+    p->fanout = g->fanout;
+    p->fan_serial = g->serial;
+  }
+}
+
+/* The planner's numbers of the selection just made into slot g. */
+void goap__gslot_save(const goap_planner *p, goap__gslot *g) {
+  g->nwant = p->nwant;
+  g->goal_never = p->goal_never;
+  g->nactive = p->nactive;
+  g->max_achieve = p->max_achieve;
+  g->max_eff_active = p->max_eff_active;
+  g->small = p->small;
+  g->cmin = p->cmin;
+  g->gc_scale = p->gc_scale;
+  g->req_costs = p->req_costs;
+  g->cb_all = p->cb_rejects == 0;
+  g->fan_ok = 0;
+  g->serial = p->goal_serial;
+}
+
+goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots) {
+  size_t per = gslot_carve(p, NULL, NULL);
+  size_t n = want_slots;
+  if (n == 0) {
+    n = GSLOT_BUDGET / per;
+    if (n > GSLOT_DEFAULT) n = GSLOT_DEFAULT;
+    if (n < 1) n = 1;
+  }
+  if (n > GSLOT_MAX) n = GSLOT_MAX;
+  p->gslots = (goap__gslot *)goap__alloc(&p->alloc, n * sizeof *p->gslots);
+  p->gblock = goap__alloc(&p->alloc, n * per);
+  p->gblock_bytes = n * per; /* the sizes gcache_free gives back, also after a failure */
+  p->ngslots = (int)n;
+  if (!p->gslots || !p->gblock) return GOAP_OUT_OF_MEMORY;
+  p->memory += n * (per + sizeof *p->gslots);
+  memset(p->gslots, 0, n * sizeof *p->gslots);
+  memset(p->gblock, 0, n * per);
+  for (size_t i = 0; i < n; ++i)
+    (void)gslot_carve(p, &p->gslots[i], (unsigned char *)p->gblock + i * per);
+  p->gcur = -1;
+  goap__gslot_use(p, 0); /* the arrays are never NULL */
+  return GOAP_OK;
+}
+
+void goap__gcache_free(goap_planner *p) {
+  for (int i = 0; p->gslots && p->gblock && i < p->ngslots; ++i) {
+    goap__gslot *g = &p->gslots[i];
+    if (!g->want_own) continue;
+    goap__free(&p->alloc, g->want, g->cwant * sizeof *g->want);
+    goap__free(&p->alloc, g->goal_ft, g->cwant * sizeof *g->goal_ft);
+    goap__free(&p->alloc, g->goal_best, g->cwant * sizeof *g->goal_best);
+  }
+  if (p->gblock) goap__free(&p->alloc, p->gblock, p->gblock_bytes);
+  if (p->gslots) goap__free(&p->alloc, p->gslots, (size_t)p->ngslots * sizeof *p->gslots);
+  p->gslots = NULL;
+  p->gblock = NULL;
+}
+
+/* Slot g holds at least nw conditions (a longer goal moves its three arrays out of the block;
+ * they then stay its own and only grow). */
+goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw) {
+  if (nw <= g->cwant) return GOAP_OK;
+  size_t old = g->cwant, ncap = old ? old : GSLOT_WANT;
+  while (ncap < nw) ncap *= 2;
+  goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
+  goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
+  double *gb = (double *)goap__alloc(&p->alloc, ncap * sizeof *gb);
+  if (!wv || !ft || !gb) {
+    goap__free(&p->alloc, wv, ncap * sizeof *wv);
+    goap__free(&p->alloc, ft, ncap * sizeof *ft);
+    goap__free(&p->alloc, gb, ncap * sizeof *gb);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  if (g->want_own) {
+    goap__free(&p->alloc, g->want, old * sizeof *g->want);
+    goap__free(&p->alloc, g->goal_ft, old * sizeof *g->goal_ft);
+    goap__free(&p->alloc, g->goal_best, old * sizeof *g->goal_best);
+    p->memory -= old * (sizeof *wv + sizeof *ft + sizeof *gb);
+  }
+  g->want = wv;
+  g->goal_ft = ft;
+  g->goal_best = gb;
+  g->cwant = ncap;
+  g->want_own = 1;
+  p->memory += ncap * (sizeof *wv + sizeof *ft + sizeof *gb);
+  return GOAP_OK;
+}
+
+uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp) {
+  uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)flags << 1) ^ (uint64_t)(costs != 0) ^
+               ((uint64_t)(costs ? stamp : 0u) << 32);
+  for (int i = 0; i < n; ++i) {
+    uint64_t k = (uint64_t)(uint32_t)w[i].var | (uint64_t)(uint32_t)w[i].op << 24 |
+                 (uint64_t)(uint32_t)w[i].value << 32;
+    h = (h ^ k) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  return h ^ (uint64_t)(uint32_t)n;
+}
+
+/* The slot holding the request's key, or -1. */
+int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags,
+                      uint64_t h) {
+  int n = req->want_count, costs = req->costs != NULL;
+  for (int k = -1; k < p->ngslots; ++k) {
+    int i = k < 0 ? p->gcur : k; /* the last request's slot first */
+    if (i < 0 || (k >= 0 && i == p->gcur)) continue;
+    const goap__gslot *g = &p->gslots[i];
+    if (!g->serial || g->hash != h || g->nwant != n || g->flags != flags ||
+        g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
+      continue;
+    int same_goal = 1;
+    for (int j = 0; j < n && same_goal; ++j)
+      same_goal = g->want[j].var == req->want[j].var && g->want[j].op == req->want[j].op &&
+                  g->want[j].value == req->want[j].value;
+    if (same_goal) return i;
+  }
+  return -1;
+}
+
+/* A new serial for the selection about to be made; when the serials wrap, every slot and
+ * every structure built for a serial is forgotten. */
+void goap__gserial_new(goap_planner *p) {
+  if (++p->gnext == 0) {
+    p->gnext = 1;
+    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = 0;
+    p->gcur = -1;
+    p->sx_serial = 0;
+    p->fan_serial = 0;
+    p->lm.built = 0;
+  }
+  p->goal_serial = p->gnext;
+}
+/* macros of src/core/goal_cache.c end here */
+#undef GSLOT_WANT
+#undef GSLOT_MAX
+#undef GSLOT_BUDGET
+#undef GSLOT_DEFAULT
+#undef CARVE
+
+/* ==== src/core/lmcut.c ==== */
+/*
+ * lmcut.c -- the LM-cut heuristic (Helmert & Domshlak 2009) over a STRIPS compilation of the
+ * relaxed task.
+ *
+ * The compilation (built when a request first asks for LM-cut with a new goal):
+ *  - facts: TRUE (fact 0, always reached), one per value of every bool/enum variable, for
+ *    every int variable UP(v) ("some `+= n>0` fired") and DOWN(v) ("some `-= n` fired"), one
+ *    VAL(v,k) per value k that some `v = k` effect sets, one per distinct non-trivial
+ *    condition, and the goal fact;
+ *  - operators: each domain action (same id; preconditions are its relaxed conditions, effects
+ *    the facts its effects reach), zero-cost auxiliary operators that make a condition fact
+ *    hold, and a zero-cost goal operator. An operator without preconditions needs TRUE.
+ *  - a bool/enum condition that is not a single value holds once any of its values does;
+ *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (then it is a
+ *    fact of the state, see below), VAL(k) with k in it, UP with the start value (operators
+ *    guarded by the state's value) or a VAL(k) at most b, DOWN with one at least a, or UP and
+ *    DOWN together (the edges of the interval are tightened when ne sits on them).
+ * Soundness: in any real plan, an int variable's value is the last value set (or the start
+ * value) moved by the later ADDs; if they all go up it lies at or above that value, if all
+ * down at or below, so the auxiliary operator matching the case is enabled. Every real plan
+ * is therefore a plan of the compiled relaxed task, whose optimal relaxed cost LM-cut never
+ * exceeds: LM-cut is admissible. Each auxiliary operator's condition also holds in relax.c's
+ * hull relaxation, so hmax of this task is at least relax.c's hmax and LM-cut >= hmax.
+ *
+ * Cost (issue 4): equal conditions (of different actions, the goal) share one condition
+ * fact, so each gets its auxiliary operators once (village: 2,659 operators -> 746). Operators
+ * with no effect from which the goal fact can be reached backwards are left out of the index.
+ *
+ * Per evaluation: the state's facts are TRUE, its bool/enum values that some operator needs and
+ * every condition fact whose condition holds in the state (its auxiliary operators are then
+ * disabled: the fact is already there); then repeat { hmax with the remaining costs, keeping
+ * each operator's precondition choice (pcf: the precondition reached last) and, per fact, the
+ * list of operators whose pcf it is (the justification graph); the goal zone (facts from which
+ * the goal is reached through zero-cost operators in that graph); the cut (the operators
+ * reached from the state, outside the zone, with an effect in it); add the cut's least
+ * remaining cost to h and subtract it from the cut } until hmax(goal) is 0. After the first
+ * round hmax is updated incrementally from the cut's effects (costs only fall). The cut is
+ * found from the zone's side (cut_backward): an achiever of a zone fact whose pcf has hmax
+ * below the goal's is reached (its hmax is justified by facts below it, none in the zone), so
+ * only pcfs at the goal's hmax or above need a backward search; cut_forward, the definition
+ * (a search of the whole graph), is kept as the reference the tests compare it with. When
+ * every cost is a whole number (and their sum is below the bucket count), hmax uses a bucket
+ * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
+ * exact.
+ *
+ * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
+ * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
+ * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
+ * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
+ * state with costs forming a cost partition (planner.c: the parent's landmarks that the
+ * action does not touch). Each one's cost is added to h and taken off its operators' costs
+ * before the first hmax, and LM-cut goes on from there: the result is admissible (the
+ * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
+ * every landmark of the evaluation, inherited or cut, for the caller to pass on.
+ * The request's operator costs (base) and precondition counts (unsat0) are copied from
+ * arrays made at build time rather than recomputed per evaluation.
+ *
+ * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
+ * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
+ * bucket and by operator ids in a cut (deterministic).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "planner.h": inlined above */
 
 #define LM_EPS 1e-9
 #define LM_MAXBUCK ((size_t)1 << 16)
@@ -3076,7 +3372,7 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
 
 #define CLOSED 0x80000000u
 /* The request flags that change the action selection (the others only steer the search). */
-#define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
+#define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
  * successors put in canonical form, for orbit search). */
@@ -3181,13 +3477,6 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
     }                                                                                         \
   } while (0)
   ALLOC(p->start, W, goap_word);
-  ALLOC(p->goal_mask, W, goap_word);
-  ALLOC(p->goal_val, W, goap_word);
-  ALLOC(p->active, A, int32_t);
-  ALLOC(p->acost, A, double);
-  ALLOC(p->aflag, A, uint8_t);
-  ALLOC(p->var_best, V, double);
-  ALLOC(p->act2idx, A, int32_t);
   ALLOC(p->touch_off, V + 1, uint32_t);
   ALLOC(p->bw_list, A, int32_t);
   ALLOC(p->bw_stamp, A, uint32_t);
@@ -3233,6 +3522,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
       }
     }
   }
+  if (ok && goap__gcache_create(p, dd.goal_cache) != GOAP_OK) ok = 0;
   if (ok) {
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
@@ -3279,13 +3569,6 @@ void goap_planner_destroy(goap_planner *p) {
   goap_allocator a = p->alloc;
 #define NZ(n) ((n) ? (n) : 1)
   goap__free(&a, p->start, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->goal_mask, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->goal_val, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->active, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->acost, NZ(A) * sizeof(double));
-  goap__free(&a, p->aflag, NZ(A) * sizeof(uint8_t));
-  goap__free(&a, p->var_best, NZ(V) * sizeof(double));
-  goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
   goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
@@ -3302,10 +3585,8 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
 #undef NZ
   goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
-  goap__free(&a, p->want, p->cwant * sizeof *p->want);
-  goap__free(&a, p->goal_ft, p->cwant * sizeof *p->goal_ft);
-  goap__free(&a, p->goal_best, p->cwant * sizeof *p->goal_best);
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
+  goap__gcache_free(p);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
   goap__sym_free(p);
@@ -3561,10 +3842,15 @@ static int usable(goap_planner *p, int a) {
   p->aflag[a] |= F_EVAL;
   const goap__action *x = &p->d->actions[a];
   if (x->never || x->neff == 0) return 0;
-  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user))
+  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user)) {
+    ++p->cb_rejects;
     return 0;
+  }
   double c = eval_cost(p, a);
-  if (!(c >= 0.0) || !isfinite(c)) return 0;
+  if (!(c >= 0.0) || !isfinite(c)) {
+    if (x->dyn_cost) ++p->cb_rejects;
+    return 0;
+  }
   p->acost[a] = c;
   p->aflag[a] |= F_USABLE;
   return 1;
@@ -3604,11 +3890,20 @@ static void setup_small(goap_planner *p) {
   p->small = 1;
 }
 
-static goap_status select_actions(goap_planner *p) {
+static void select_finish(goap_planner *p);
+
+/* The relevance analysis and action selection of the current goal. keep_eval: the callbacks
+ * already asked in this request (F_EVAL) are not asked again (see reselect_fast). */
+static goap_status select_actions(goap_planner *p, int keep_eval) {
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
   int A = d->nactions;
-  memset(p->aflag, 0, (size_t)(A ? A : 1));
+  if (keep_eval) {
+    for (int a = 0; a < A; ++a) p->aflag[a] &= (uint8_t)(F_EVAL | F_USABLE);
+  } else {
+    memset(p->aflag, 0, (size_t)(A ? A : 1));
+    p->cb_rejects = 0;
+  }
   if (p->flags & GOAP_REQUEST_NO_PRUNING) {
     for (int a = 0; a < A; ++a)
       if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
@@ -3639,6 +3934,16 @@ static goap_status select_actions(goap_planner *p) {
       }
     }
   }
+  select_finish(p);
+  return GOAP_OK;
+}
+
+/* From the relevant actions (F_RELEVANT) and their costs: the active list, the numbers of the
+ * cheap heuristics and the small-mode tables. */
+static void select_finish(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  int A = d->nactions;
   p->nactive = 0;
   p->cmin = GOAP__INF;
   p->max_eff_active = 0;
@@ -3678,7 +3983,28 @@ static goap_status select_actions(goap_planner *p) {
   p->gc_scale = p->max_achieve ? p->cmin / (double)p->max_achieve : 0.0;
   p->stats.actions_considered = p->nactive;
   setup_small(p);
-  return GOAP_OK;
+}
+
+/* A domain with callbacks, a goal whose last selection rejected no action through a callback:
+ * that selection is the relevance closure, and it stands as long as every callback of its
+ * actions still accepts. Asks them (once each, F_EVAL); returns 1 if all accept, *changed
+ * when a dynamic cost differs from the last one. Returns 0 at the first refusal: the caller
+ * then makes the selection again (select_actions with keep_eval), which asks no callback
+ * twice. */
+static int reselect_fast(goap_planner *p, int *changed) {
+  const goap_domain *d = p->d;
+  for (int a = 0; a < d->nactions; ++a) p->aflag[a] &= (uint8_t) ~(F_EVAL | F_USABLE);
+  p->cb_rejects = 0;
+  *changed = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *x = &d->actions[a];
+    if (!x->check && !x->dyn_cost) continue;
+    double old = p->acost[a];
+    if (!usable(p, a)) return 0;
+    if (p->acost[a] != old) *changed = 1;
+  }
+  return 1;
 }
 
 static goap_status compile_goal(goap_planner *p) {
@@ -3741,10 +4067,28 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
   if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
-  char msg[8];
-  for (int i = 0; i < req->want_count; ++i) {
-    goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
-    if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+  size_t nw = (size_t)req->want_count;
+  size_t na = (size_t)d->nactions;
+  unsigned sflags = req->flags & SEL_FLAGS;
+  if (req->costs &&
+      (!p->costs_seen || (na && memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs)))) {
+    /* other costs than the last request's: selections made with costs no longer match */
+    if (na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
+    p->costs_seen = 1;
+    if (++p->cost_stamp == 0) {
+      for (int i = 0; i < p->ngslots; ++i)
+        if (p->gslots[i].req_costs) p->gslots[i].serial = 0;
+    }
+  }
+  uint64_t gh =
+      goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
+  int gi = goap__gslot_find(p, req, sflags, gh);
+  if (gi < 0) { /* a goal in the cache was checked when it entered */
+    char msg[8];
+    for (int i = 0; i < req->want_count; ++i) {
+      goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
+      if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+    }
   }
   if (req->start) {
     /* reject states with out-of-range fields (e.g. uninitialised memory); fields whose range
@@ -3759,39 +4103,6 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     goap_status st = goap__sym_setup(p, req->symmetry);
     if (st != GOAP_OK) return st;
   }
-  size_t nw = (size_t)req->want_count;
-  /* the same goal as the last request, and nothing request-dependent in the domain: the
-   * relevance analysis and the goal's compiled form can be reused */
-  size_t na = (size_t)d->nactions;
-  int reuse = p->sel_valid && !d->has_callbacks && p->sel_flags == (req->flags & SEL_FLAGS) &&
-              req->want_count == p->nwant &&
-              (nw == 0 || memcmp(p->want, req->want, nw * sizeof *p->want) == 0) &&
-              (req->costs != NULL) == p->req_costs &&
-              (!req->costs || na == 0 ||
-               memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs) == 0);
-  if (nw > p->cwant) {
-    size_t old = p->cwant, ncap = old ? old : 8;
-    while (ncap < nw) ncap *= 2;
-    goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
-    goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
-    double *gb = (double *)goap__alloc(&p->alloc, ncap * sizeof *gb);
-    if (!wv || !ft || !gb) {
-      goap__free(&p->alloc, wv, ncap * sizeof *wv);
-      goap__free(&p->alloc, ft, ncap * sizeof *ft);
-      goap__free(&p->alloc, gb, ncap * sizeof *gb);
-      return GOAP_OUT_OF_MEMORY;
-    }
-    goap__free(&p->alloc, p->want, old * sizeof *p->want);
-    goap__free(&p->alloc, p->goal_ft, old * sizeof *p->goal_ft);
-    goap__free(&p->alloc, p->goal_best, old * sizeof *p->goal_best);
-    p->want = wv;
-    p->goal_ft = ft;
-    p->goal_best = gb;
-    p->memory += (ncap - old) * (sizeof *wv + sizeof *ft + sizeof *gb);
-    p->cwant = ncap;
-  }
-  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
-  p->nwant = req->want_count;
   if (req->start) {
     /* bits outside every field are ignored (and cleared so that states compare equal) */
     for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
@@ -3808,27 +4119,69 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->lazy = (req->flags & GOAP_REQUEST_LAZY) != 0;
   p->lazy_astar = p->lazy && req->search == GOAP_SEARCH_ASTAR;
   p->pref_on = (req->flags & GOAP_REQUEST_PREFERRED) != 0;
-  if (reuse) {
-    p->stats.actions_considered = p->nactive;
+  goap_status st;
+  if (gi >= 0) {
+    goap__gslot *g = &p->gslots[gi];
+    g->used = ++p->gclock;
+    if (gi != p->gcur) {
+      p->gcur = -1;
+      goap__gslot_use(p, gi);
+      goap__gslot_load(p, g);
+      st = goap__relax_set_goal(p);
+      if (st != GOAP_OK) return st;
+      p->gcur = gi;
+    }
+    if (!d->has_callbacks) {
+      p->stats.actions_considered = p->nactive;
+      return GOAP_OK;
+    }
+    /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
+     * selection is made again unless they all accept as before (reselect_fast) */
+    p->gcur = -1;
+    int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
+    if (fast == 1 && !changed) {
+      p->gcur = gi;
+      p->stats.actions_considered = p->nactive;
+      return GOAP_OK;
+    }
+    g->serial = 0;
+    goap__gserial_new(p);
+    if (fast == 1) {
+      select_finish(p); /* the same actions, other costs */
+    } else {
+      st = select_actions(p, fast == 0);
+      if (st != GOAP_OK) return st;
+    }
+    goap__gslot_save(p, g);
+    p->gcur = gi;
     return GOAP_OK;
   }
-  p->sel_valid = 0;
+  /* a goal not in the cache: the least recently used slot (an empty one first) */
+  int v = 0;
+  for (int i = 1; i < p->ngslots && p->gslots[v].serial; ++i)
+    if (!p->gslots[i].serial || p->gslots[i].used < p->gslots[v].used) v = i;
+  goap__gslot *g = &p->gslots[v];
+  g->serial = 0;
+  p->gcur = -1;
+  st = goap__gslot_reserve(p, g, nw);
+  if (st != GOAP_OK) return st;
+  goap__gslot_use(p, v);
+  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
+  p->nwant = req->want_count;
   p->req_costs = req->costs != NULL;
-  if (req->costs && na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
-  if (++p->goal_serial == 0) { /* wrapped: forget what was built for old serials */
-    p->goal_serial = 1;
-    p->sx_serial = 0;
-    p->fan_serial = 0;
-    p->lm.built = 0;
-  }
-  goap_status st = goap__relax_set_goal(p);
+  goap__gserial_new(p);
+  st = goap__relax_set_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
-  st = select_actions(p);
+  st = select_actions(p, 0);
   if (st != GOAP_OK) return st;
-  p->sel_valid = 1;
-  p->sel_flags = req->flags & SEL_FLAGS;
+  g->hash = gh;
+  g->flags = sflags;
+  g->cost_stamp = p->cost_stamp;
+  g->used = ++p->gclock;
+  goap__gslot_save(p, g);
+  p->gcur = v;
   return GOAP_OK;
 }
 
@@ -4751,6 +5104,10 @@ static goap_status start_search(goap_planner *p) {
     if (p->fan_serial != p->goal_serial) {
       p->fanout = recheck_fanout(p);
       p->fan_serial = p->goal_serial;
+      if (p->gcur >= 0 && p->gslots[p->gcur].serial == p->goal_serial) {
+        p->gslots[p->gcur].fanout = p->fanout; /* kept with the selection (goal cache) */
+        p->gslots[p->gcur].fan_ok = 1;
+      }
     }
     /* lazy search expands few of the states it generates: keeping each one's bitset up to
      * date costs more than finding the applicable actions of the few expanded (village:
@@ -20426,6 +20783,9 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
       pd.allocator = a->alloc;
       pd.initial_nodes = t->initial_nodes;
       pd.max_nodes = t->max_nodes;
+      /* an agent plans for its domain's goals only: that many goal-cache slots suffice */
+      int ng = goap_domain_goal_count(a->d);
+      pd.goal_cache = (uint32_t)(ng < 1 ? 1 : ng < 16 ? ng : 16);
       a->planner = goap_planner_create(a->d, &pd);
       if (!a->planner) return GOAP_OUT_OF_MEMORY;
     }

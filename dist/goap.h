@@ -347,6 +347,10 @@ typedef struct goap_planner_desc {
   uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304, or with
                                   max_memory set, as many as fit in it (up to 2^31 - 1) */
   size_t max_memory;           /* bytes the planner may hold; 0: no limit beyond max_nodes */
+  uint32_t goal_cache;         /* goals whose compiled form and action selection the planner
+                                  keeps, keyed by content (see docs/api.md, "Goal cache"); 0:
+                                  up to 16, fewer when the domain is large (about 64 KiB in
+                                  all); 1 keeps the last goal only; at most 256 */
 } goap_planner_desc;
 
 /* Creates a planner for one domain. desc may be NULL (all defaults). NULL when out of memory

@@ -494,6 +494,9 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
       pd.allocator = a->alloc;
       pd.initial_nodes = t->initial_nodes;
       pd.max_nodes = t->max_nodes;
+      /* an agent plans for its domain's goals only: that many goal-cache slots suffice */
+      int ng = goap_domain_goal_count(a->d);
+      pd.goal_cache = (uint32_t)(ng < 1 ? 1 : ng < 16 ? ng : 16);
       a->planner = goap_planner_create(a->d, &pd);
       if (!a->planner) return GOAP_OUT_OF_MEMORY;
     }
