@@ -102,6 +102,19 @@ async function main() {
       return Math.round((m.getBoundingClientRect().top - ed.getBoundingClientRect().top - 8) / lh) + 1;
     });
     eq(mark, 101, "the editor highlights line 101");
+    // the caret under the column: at col 38 (measured in the text's own characters), as wide as the word
+    const caretAt = await page.evaluate(() => {
+      const c = document.querySelector("#marks .caret.error"), ed = document.getElementById("editor");
+      const probe = document.createElement("span");
+      const cs = getComputedStyle(ed);
+      probe.style.cssText = "position: absolute; white-space: pre"; probe.style.fontFamily = cs.fontFamily; probe.style.fontSize = cs.fontSize; probe.textContent = "x".repeat(100);
+      document.body.appendChild(probe);
+      const cw = probe.getBoundingClientRect().width / 100;
+      probe.remove();
+      const r = c.getBoundingClientRect(), e = ed.getBoundingClientRect();
+      return { col: Math.round((r.left - e.left - parseFloat(getComputedStyle(ed).paddingLeft)) / cw) + 1, chars: Math.round(r.width / cw) };
+    });
+    eq(caretAt, { col: 38, chars: "kick_dor".length }, "the caret underlines kick_dor at column 38");
     eq(await page.textContent("#planHead"), "fix the error to plan", "no plan while the file has an error");
     await page.click(".diag");
     const caret = await page.evaluate(() => { const e = document.getElementById("editor"); return e.value.slice(0, e.selectionStart).split("\n").length; });
