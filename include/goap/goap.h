@@ -389,7 +389,7 @@ typedef enum goap_heuristic {
  * 0 (else GOAP_INVALID_ARGUMENT). For many small requests, where reading the clock costs as
  * much as the search: in a browser (WebAssembly) each read is a call to performance.now(),
  * 0.3 to 0.7 us in Chromium, twice per request (bench/README.md, "WebAssembly"). */
-#define GOAP_REQUEST_UNTIMED 0x8u
+#define GOAP_REQUEST_UNTIMED 0x10u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:
