@@ -131,8 +131,13 @@ async function main() {
     if (insp.plan.length && insp.plan[0] !== "(none)" && insp.plan[0] !== "(searching)")
       check(JSON.stringify(view.plan) === JSON.stringify(insp.plan), "the viewer's plan is the agent's: " + JSON.stringify(view.plan) + " vs " + JSON.stringify(insp.plan));
     await page.screenshot({ path: path.join(outDir, "scene_tree_1280x800.png") });
+    await tv.locator("#title").click();   // the keyboard in the viewer: Esc closes it
+    await page.keyboard.press("Escape");
+    check(!(await page.isVisible("#treeView")), "Esc in the viewer closes it");
+    await page.click("#iTreeOpen");
+    await tv.locator("#stepCount").filter({ hasText: String(T.stats.expanded) }).waitFor({ timeout: 30000 });
     await page.click("#tvClose");
-    check(!(await page.isVisible("#treeView")), "the viewer closes");
+    check(!(await page.isVisible("#treeView")), "Close closes the viewer");
     await page.screenshot({ path: path.join(outDir, "scene_village_1280x800.png") });
 
     // --- the squad flank ---

@@ -657,6 +657,9 @@
   $("iAll").addEventListener("change", (e) => { ui.showAll = e.target.checked; inspect(false); });
   $("iTreeOpen").addEventListener("click", () => { if (ui.selected >= 0) openTree(ui.selected); });
   $("tvClose").addEventListener("click", closeTree);
+  $("tvFrame").addEventListener("load", () => {   // Esc inside the viewer closes it too (srcdoc: same origin)
+    try { $("tvFrame").contentDocument.addEventListener("keydown", (e) => { if (e.key === "Escape") closeTree(); }); } catch (e) { /* not reachable */ }
+  });
   document.querySelectorAll(".speeds button").forEach((b) => b.addEventListener("click", () => setSpeed(+b.dataset.speed)));
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "SELECT", "BUTTON"].includes(e.target.tagName)) return; // a focused button takes its own keys
