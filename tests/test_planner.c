@@ -677,8 +677,55 @@ TEST(status_strings) {
   CHECK_EQ_INT(goap_heuristic_from_name("nope"), -1);
 }
 
+/* GOAP_REQUEST_UNTIMED: no clock read, so stats.time_us is 0 (a timed request of the same
+ * search counts its time); the same plan; refused with a time budget; sliced planning too. */
+TEST(untimed_requests) {
+  goap_domain *d = soldier();
+  REQUIRE(d != NULL);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  goap_word start[1];
+  goap_state_init(d, start);
+  int32_t plan[16], plan2[16];
+  goap_request req = {0};
+  req.start = start;
+  req.want = goap_domain_goal_want(d, 0, &req.want_count);
+  goap_result timed = {0}, res = {0};
+  timed.plan = plan2;
+  timed.plan_capacity = 16;
+  double most = 0; /* a clock read takes nanoseconds: some of 100 timed plans count time */
+  for (int i = 0; i < 100; ++i) {
+    CHECK_EQ_INT(goap_plan(p, &req, &timed), GOAP_OK);
+    if (timed.stats.time_us > most) most = timed.stats.time_us;
+  }
+  CHECK(most > 0);
+  req.flags = GOAP_REQUEST_UNTIMED;
+  res.plan = plan;
+  res.plan_capacity = 16;
+  for (int i = 0; i < 100; ++i) {
+    CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+    CHECK(res.stats.time_us == 0.0);
+  }
+  CHECK_EQ_INT(res.plan_length, timed.plan_length);
+  CHECK(memcmp(plan, plan2, sizeof plan[0] * (size_t)res.plan_length) == 0);
+  CHECK_NEAR(res.cost, 4, 1e-9);
+  CHECK_EQ_INT(res.stats.expanded, timed.stats.expanded);
+  /* sliced */
+  CHECK_EQ_INT(goap_plan_begin(p, &req), GOAP_IN_PROGRESS);
+  goap_status st;
+  do st = goap_plan_step(p, 1, NULL); while (st == GOAP_IN_PROGRESS);
+  CHECK_EQ_INT(goap_plan_finish(p, &res), GOAP_OK);
+  CHECK(res.stats.time_us == 0.0);
+  CHECK_EQ_INT(res.plan_length, timed.plan_length);
+  /* a time budget needs the clock */
+  req.max_ms = 5;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_INVALID_ARGUMENT);
+  goap_planner_destroy(p);
+  goap_domain_destroy(d);
+}
+
 TEST_MAIN(TEST_ENTRY(soldier_every_config), TEST_ENTRY(request_costs), TEST_ENTRY(packing_many_words),
           TEST_ENTRY(int_effects_stay_in_range), TEST_ENTRY(enum_not_equal_backward),
           TEST_ENTRY(limits_and_slices), TEST_ENTRY(callbacks_once_per_request),
           TEST_ENTRY(start_state_hygiene), TEST_ENTRY(many_actions_scan_path),
-          TEST_ENTRY(status_strings))
+          TEST_ENTRY(status_strings), TEST_ENTRY(untimed_requests))

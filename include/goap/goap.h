@@ -402,6 +402,11 @@ typedef enum goap_heuristic {
  * goap_request.costs (required then) are final: the host evaluated them itself (the agent
  * runtime does so when it records or replays its inputs, goap/replay.h). */
 #define GOAP_REQUEST_NO_CALLBACKS 0x8u
+/* UNTIMED: the planner reads no clock for this request: stats.time_us is 0, and max_ms must be
+ * 0 (else GOAP_INVALID_ARGUMENT). For many small requests, where reading the clock costs as
+ * much as the search: in a browser (WebAssembly) each read is a call to performance.now(),
+ * 0.3 to 0.7 us in Chromium, twice per request (bench/README.md, "WebAssembly"). */
+#define GOAP_REQUEST_UNTIMED 0x10u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:

@@ -730,6 +730,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     w = 1.0;
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
+  if ((req->flags & GOAP_REQUEST_UNTIMED) && req->max_ms > 0.0) return GOAP_INVALID_ARGUMENT;
   if (req->flags & GOAP_REQUEST_PREFERRED) {
     if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
       return GOAP_INVALID_ARGUMENT;
@@ -2012,20 +2013,26 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
   return st;
 }
 
+/* The clock, unless the request is GOAP_REQUEST_UNTIMED (then 0: no time is counted). */
+static uint64_t clock_ns(unsigned flags) {
+  return (flags & GOAP_REQUEST_UNTIMED) ? 0 : goap__now_ns();
+}
+
 goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
   if (!p) return GOAP_INVALID_ARGUMENT;
-  uint64_t t0 = goap__now_ns();
+  unsigned fl = req ? req->flags : 0;
+  uint64_t t0 = clock_ns(fl);
   goap_status st = begin_impl(p, req);
-  p->elapsed_ns += goap__now_ns() - t0;
+  p->elapsed_ns += clock_ns(fl) - t0;
   return st;
 }
 
 goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
   if (done) *done = 0;
   if (!p) return GOAP_INVALID_ARGUMENT;
-  uint64_t t0 = goap__now_ns();
+  uint64_t t0 = clock_ns(p->flags);
   goap_status st = step_impl(p, max_expansions, done, t0);
-  p->elapsed_ns += goap__now_ns() - t0;
+  p->elapsed_ns += clock_ns(p->flags) - t0;
   return st;
 }
 
@@ -2040,10 +2047,10 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
     if (res) res->status = GOAP_INVALID_ARGUMENT;
     return GOAP_INVALID_ARGUMENT;
   }
-  uint64_t t0 = goap__now_ns();
+  uint64_t t0 = clock_ns(req->flags);
   goap_status st = begin_impl(p, req);
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
-  p->elapsed_ns = goap__now_ns() - t0;
+  p->elapsed_ns = clock_ns(req->flags) - t0;
   (void)st;
   return finish_impl(p, res);
 }

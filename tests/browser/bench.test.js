@@ -32,15 +32,18 @@ async function main() {
     await browser.close();
   }
   const native = execFileSync(nativeBench, [village, "400"], { encoding: "utf8" }).trim().split("\n").map((l) => JSON.parse(l));
-  console.log("time per plan: median of batches (fastest batch)");
-  console.log("case              config              wasm/plan                native/plan              wasm/native");
+  console.log("time per plan: median of batches (fastest batch); untimed: with GOAP_REQUEST_UNTIMED (no clock reads)");
+  console.log("case              config              wasm/plan                native/plan              wasm/native       untimed wasm/native");
   for (const name of Object.keys(COST)) {
     const w = wasm.find((r) => r.case === name), n = native.find((r) => r.case === name);
     check(w && w.status === "ok" && w.cost === COST[name], "wasm " + name + ": " + JSON.stringify(w));
     check(n && n.status === "ok" && n.cost === COST[name], "native " + name + ": " + JSON.stringify(n));
     check(w && n && w.expanded === n.expanded, name + ": the same search on both sides (expanded " + (w && w.expanded) + " vs " + (n && n.expanded) + ")");
+    check(w && n && w.untimed_ns_per_plan > 0 && n.untimed_ns_per_plan > 0, name + ": both sides timed the untimed requests too");
     const us = (x) => (x / 1e3).toFixed(3);
-    if (w && n) console.log(`${name.padEnd(17)} ${String(w.config).padEnd(19)} ${(us(w.ns_per_plan) + " (" + us(w.min_ns_per_plan) + ") us").padEnd(24)} ${(us(n.ns_per_plan) + " (" + us(n.min_ns_per_plan) + ") us").padEnd(24)} ${(w.ns_per_plan / n.ns_per_plan).toFixed(2)}x (${(w.min_ns_per_plan / n.min_ns_per_plan).toFixed(2)}x)`);
+    if (w && n) console.log(`${name.padEnd(17)} ${String(w.config).padEnd(19)} ${(us(w.ns_per_plan) + " (" + us(w.min_ns_per_plan) + ") us").padEnd(24)} ${(us(n.ns_per_plan) + " (" + us(n.min_ns_per_plan) + ") us").padEnd(24)} ` +
+      `${((w.ns_per_plan / n.ns_per_plan).toFixed(2) + "x (" + (w.min_ns_per_plan / n.min_ns_per_plan).toFixed(2) + "x)").padEnd(17)} ` +
+      `${(w.untimed_ns_per_plan / n.untimed_ns_per_plan).toFixed(2)}x (${(w.untimed_min_ns_per_plan / n.untimed_min_ns_per_plan).toFixed(2)}x): ${us(w.untimed_min_ns_per_plan)} vs ${us(n.untimed_min_ns_per_plan)} us`);
   }
   console.log(`bench.test.js: ${checks - failures}/${checks} checks passed`);
   process.exit(failures ? 1 : 0);

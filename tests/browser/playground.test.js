@@ -102,6 +102,19 @@ async function main() {
       return Math.round((m.getBoundingClientRect().top - ed.getBoundingClientRect().top - 8) / lh) + 1;
     });
     eq(mark, 101, "the editor highlights line 101");
+    // the caret under the column: at col 38 (measured in the text's own characters), as wide as the word
+    const caretAt = await page.evaluate(() => {
+      const c = document.querySelector("#marks .caret.error"), ed = document.getElementById("editor");
+      const probe = document.createElement("span");
+      const cs = getComputedStyle(ed);
+      probe.style.cssText = "position: absolute; white-space: pre"; probe.style.fontFamily = cs.fontFamily; probe.style.fontSize = cs.fontSize; probe.textContent = "x".repeat(100);
+      document.body.appendChild(probe);
+      const cw = probe.getBoundingClientRect().width / 100;
+      probe.remove();
+      const r = c.getBoundingClientRect(), e = ed.getBoundingClientRect();
+      return { col: Math.round((r.left - e.left - parseFloat(getComputedStyle(ed).paddingLeft)) / cw) + 1, chars: Math.round(r.width / cw) };
+    });
+    eq(caretAt, { col: 38, chars: "kick_dor".length }, "the caret underlines kick_dor at column 38");
     eq(await page.textContent("#planHead"), "fix the error to plan", "no plan while the file has an error");
     await page.click(".diag");
     const caret = await page.evaluate(() => { const e = document.getElementById("editor"); return e.value.slice(0, e.selectionStart).split("\n").length; });
@@ -210,8 +223,9 @@ async function main() {
       const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stopProbe) requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
     });
+    await page.evaluate((t) => { window.__huge = t; }, huge);   // handing the text over is the test's work, not the page's
     const t0 = Date.now();
-    await page.evaluate((t) => { window.goapPlayground.setText(t, "huge.goap"); }, huge);
+    await page.evaluate(() => { window.goapPlayground.setText(window.__huge, "huge.goap"); });
     // while the worker loads and plans, the page answers: a tab switch takes effect
     await page.click('#tabs button[data-tab="why"]');
     const switched = await page.evaluate(() => document.getElementById("tab-why").classList.contains("on"));
@@ -225,7 +239,22 @@ async function main() {
     check(/^scenario all: (plan found|no plan|\S+_limit|timeout)/.test(hugeHead), "10,000 actions: the plan panel gives a clear result: " + hugeHead);
     const hugeWarn = JSON.parse(cli(["check", "--json", "huge.goap"], huge, "huge.goap")).warnings;
     eq(await page.textContent("#diagSummary"), hugeWarn + " warnings", "10,000 actions: the CLI's warning count");
+    // what the page builds stays bounded: a few diagnostics (more as the list is scrolled), the
+    // line numbers in view only, whatever the size of the file and of its list of warnings
+    const built = await page.evaluate(() => ({ diags: document.querySelectorAll("#diagnostics .diag:not(.muted)").length,
+      more: document.querySelector("#diagnostics .diag.muted").textContent, all: document.getElementsByTagName("*").length,
+      gutter: document.getElementById("gutter").textContent.split("\n").length, view: document.getElementById("bigView").textContent.split("\n").length }));
+    check(built.diags > 0 && built.diags <= 20, "10,000 actions: a few diagnostics built at first, got " + built.diags);
+    check(/^… and \d+ more: scroll down for the next 10$/.test(built.more), "10,000 actions: the list says more follow: " + built.more);
+    check(built.all < 1500, "10,000 actions: the page has under 1,500 elements, got " + built.all);
+    check(built.gutter < 200 && built.view < 200, "10,000 actions: only the lines in view are drawn: " + built.gutter + " numbers, " + built.view + " lines");
+    for (let k = 0; k < 20 && (await page.$$eval("#diagnostics .diag:not(.muted)", (d) => d.length)) < 100; k++) {
+      await page.$eval("#diagnostics", (b) => { b.scrollTop = b.scrollHeight; });
+      await page.waitForTimeout(50);
+    }
+    eq(await page.$$eval("#diagnostics .diag:not(.muted)", (d) => d.length), 100, "10,000 actions: scrolled to the end, 100 listed");
     eq(await page.textContent("#diagnostics .diag.muted"), "… and " + (hugeWarn - 100) + " more (goap check lists them all)", "10,000 actions: 100 listed, the rest counted");
+    console.log(`10,000 actions: built at first ${built.diags} diagnostics, ${built.all} elements, ${built.gutter} line numbers`);
     const maxGap = Math.max(0, ...probe.gaps);
     console.log(`10,000 actions: ${hugeMs} ms to check, test and plan (${huge.length} bytes); longest frame gap ${maxGap.toFixed(1)} ms; ` +
                 `long tasks ${probe.long.length} (longest ${Math.max(0, ...probe.long).toFixed(1)} ms); plan: ${hugeHead}`);

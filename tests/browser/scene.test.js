@@ -5,8 +5,8 @@
 // hook; every villager achieved its goal at least once and none went more than NOPLAN_MAX s
 // of simulated time without a goal and plan; the world's scripted events happened. A click
 // on an agent's row fills the inspector: its name, its goal ranked first, a plan whose
-// actions are the domain's, its memory, the last replan's reason and a search tree whose
-// plan path spells the plan it searched. The squad flank runs (members reach cover, the
+// actions are the domain's, its memory, the last replan's reason and its last search in the
+// trace viewer (opened at the last step, with the summary's node count and the agent's plan). The squad flank runs (members reach cover, the
 // player goes down). Real-time frame rate with 50 and 100 agents is measured and printed
 // (reported, not asserted). Screenshots at 1280x800 and 1920x1080 go to OUT_DIR.
 "use strict";
@@ -92,8 +92,7 @@ async function main() {
         goals: [...document.querySelectorAll("#iGoals tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent)),
         plan: [...document.querySelectorAll("#iPlan li")].map((li) => li.textContent),
         replan: t("iReplan"), memory: [...document.querySelectorAll("#iMem tr")].map((tr) => [...tr.cells].map((c) => c.textContent)),
-        treeInfo: t("iTreeInfo"), treeRows: document.querySelectorAll("#iTree div").length,
-        planRows: [...document.querySelectorAll("#iTree div.plan")].map((d) => d.textContent),
+        treeInfo: t("iTreeInfo"),
       };
     });
     check(!insp.hidden, "the inspector opens on a click");
@@ -114,12 +113,31 @@ async function main() {
     check(js.memory.length === 79 && loc && places[js.memory[0][1]] === loc[1], "the place shown is the agent's memory");
     check(/^(plan_done|start|action_failed|preconditions|idle|watch)\b/.test(insp.replan), "the last replan's reason: " + insp.replan);
     check(/^wastar\/lmcut: found, \d+ expanded, \d+ nodes$/.test(insp.treeInfo), "tree summary: " + insp.treeInfo);
-    // the tree's plan path: the root, then one row per action of the plan it found
-    check(insp.planRows.length >= 2 && insp.planRows[0].includes("start"), "the tree's plan path starts at the root: " + JSON.stringify(insp.planRows.slice(0, 3)));
-    if (insp.plan.length && insp.plan[0] !== "(none)" && insp.plan[0] !== "(searching)") {
-      const treeActions = insp.planRows.slice(1).map((r) => r.replace(/^#\d+\s+/, "").split(/\s+/)[0]);
-      check(JSON.stringify(treeActions) === JSON.stringify(insp.plan), "the tree's plan path is the plan: " + JSON.stringify(treeActions) + " vs " + JSON.stringify(insp.plan));
-    }
+    // the search tree in the trace viewer (the playground's): the same search as the summary,
+    // opened at its last step with every node, its plan the agent's plan
+    const summaryNodes = +/(\d+) nodes$/.exec(insp.treeInfo)[1];
+    const T = await page.evaluate(() => window.goapScene.trace(2));
+    check(T && T.format === "goap-trace-1", "the agent's search as goap trace --json: " + (T && T.format));
+    check(T && T.nodes.length === summaryNodes && T.stats.nodes === summaryNodes,
+      "the trace has the inspector's node count: " + (T && T.nodes.length) + " vs " + summaryNodes);
+    await page.click("#iTreeOpen");
+    check(await page.isVisible("#treeView"), "the trace viewer opens");
+    const tv = page.frameLocator("#tvFrame");
+    await tv.locator("#stepCount").filter({ hasText: String(T.stats.expanded) }).waitFor({ timeout: 30000 });
+    const view = { step: +(await tv.locator("#step").textContent()), steps: +(await tv.locator("#stepCount").textContent()),
+      summary: await tv.locator("#summary").textContent(), plan: await tv.locator("#plan .step").allTextContents() };
+    check(view.step === T.stats.expanded && view.steps === T.stats.expanded, "the viewer opens at its last step: " + view.step + "/" + view.steps + ", want " + T.stats.expanded);
+    check(view.summary.includes(" " + summaryNodes + " nodes, " + T.stats.expanded + " expanded"), "the viewer shows the plan's node count: " + view.summary);
+    if (insp.plan.length && insp.plan[0] !== "(none)" && insp.plan[0] !== "(searching)")
+      check(JSON.stringify(view.plan) === JSON.stringify(insp.plan), "the viewer's plan is the agent's: " + JSON.stringify(view.plan) + " vs " + JSON.stringify(insp.plan));
+    await page.screenshot({ path: path.join(outDir, "scene_tree_1280x800.png") });
+    await tv.locator("#title").click();   // the keyboard in the viewer: Esc closes it
+    await page.keyboard.press("Escape");
+    check(!(await page.isVisible("#treeView")), "Esc in the viewer closes it");
+    await page.click("#iTreeOpen");
+    await tv.locator("#stepCount").filter({ hasText: String(T.stats.expanded) }).waitFor({ timeout: 30000 });
+    await page.click("#tvClose");
+    check(!(await page.isVisible("#treeView")), "Close closes the viewer");
     await page.screenshot({ path: path.join(outDir, "scene_village_1280x800.png") });
 
     // --- the squad flank ---
@@ -142,6 +160,27 @@ async function main() {
     check(errors.length === 0, "no page errors: " + errors.join(" | "));
     check(requests.length === 0, "no network requests: " + requests.join(" "));
     await page.close();
+
+    // --- the site's navigation: each page links to the other two, and the links resolve ---
+    const pages = { "index.html": "libgoap playground", "scene.html": "libgoap live scene", "bench.html": "libgoap bench in the browser" };
+    const nav = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    for (const from of Object.keys(pages)) {
+      await nav.goto("file://" + path.resolve(site, from));
+      const links = await nav.$$eval("header a[href]", (l) => l.map((a) => ({ href: a.href, text: a.textContent })));
+      const to = links.map((l) => path.basename(new URL(l.href).pathname)).sort();
+      check(JSON.stringify(to) === JSON.stringify(Object.keys(pages).filter((p) => p !== from).sort()), from + " links to the other pages: " + JSON.stringify(links));
+      for (const l of links) {
+        check(l.href.startsWith("file://") && fs.existsSync(require("url").fileURLToPath(l.href)), from + ": the link " + l.text + " resolves from file://: " + l.href);
+      }
+      for (const l of links) {
+        await nav.goto("file://" + path.resolve(site, from));
+        await nav.click(`header a[href="${path.basename(new URL(l.href).pathname)}"]`);
+        await nav.waitForLoadState("load");
+        const target = path.basename(new URL(nav.url()).pathname);
+        check(target === path.basename(new URL(l.href).pathname) && (await nav.title()) === pages[target], from + " -> " + l.text + " opens " + target + " (" + (await nav.title()) + ")");
+      }
+    }
+    await nav.close();
 
     // --- 1920x1080 ---
     const big = await open(browser, 1920, 1080, "#scene=village&agents=50");

@@ -41,7 +41,8 @@
 
   function row(r) {
     const tr = document.createElement("tr");
-    const cells = [r.case, r.config || "", r.status + (r.error ? ": " + r.error : ""), r.cost ?? "", r.expanded ?? "", fmt(r.ns_per_plan), r.plans ?? ""];
+    const cells = [r.case, r.config || "", r.status + (r.error ? ": " + r.error : ""), r.cost ?? "", r.expanded ?? "", fmt(r.ns_per_plan),
+      fmt(r.untimed_ns_per_plan), r.plans ?? ""];
     cells.forEach((v, k) => {
       const td = document.createElement("td");
       td.textContent = String(v);

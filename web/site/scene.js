@@ -193,6 +193,7 @@
       names: f("goap_scene_names", "string", ["number"]),
       frame: f("goap_scene_frame", "string", ["number"]),
       inspect: f("goap_scene_inspect", "string", ["number", "number", "number"]),
+      trace: f("goap_scene_trace", "number", ["number", "number", "string"]),
     };
   }
 
@@ -544,54 +545,33 @@
     if (wantTree) renderTree(d.tree);
   }
 
-  // The search tree as an indented list (the trace viewer's full view is the playground's):
-  // expanded nodes in tree order with the plan's path first and in bold, each row "#k" (the
-  // k-th expansion), unexpanded children summed up; at most LIMIT rows.
+  // The search tree: a summary here; "open in the trace viewer" shows the same search (searched
+  // again by web/src/scene_trace.c in `goap trace --json`'s format) in the trace viewer of
+  // `goap trace --html` (trace-viewer.js), the one the playground shows: the site's one tree view.
   function renderTree(T) {
-    const box = $("iTree");
-    box.innerHTML = "";
-    if (!T) { $("iTreeInfo").textContent = ""; box.append(el("div", "(no plan searched yet)", "leaf")); return; }
-    const N = S.names;
+    $("iTreeOpen").hidden = !T;
+    if (!T) { $("iTreeInfo").textContent = "(no plan searched yet)"; return; }
     $("iTreeInfo").textContent = T.search + "/" + T.heuristic + ": " + T.status + ", " + T.expanded + " expanded, " +
       T.nodes.length + " nodes";
-    const kids = T.nodes.map(() => []);
-    T.nodes.forEach((n, i) => { if (n[0] >= 0) kids[n[0]].push(i); });
-    const onPlan = new Set();
-    { // the plan's nodes: follow the plan's actions from the root
-      let cur = 0;
-      onPlan.add(0);
-      for (const a of T.plan) {
-        const next = kids[cur].find((c) => T.nodes[c][1] === a && T.nodes[c][4] >= 0) ?? kids[cur].find((c) => T.nodes[c][1] === a);
-        if (next === undefined) break;
-        onPlan.add(next); cur = next;
-      }
-    }
-    let rows = 0;
-    const LIMIT = 300;
-    function walk(i, depth) {
-      if (rows >= LIMIT) return;
-      const n = T.nodes[i];
-      const label = (n[1] < 0 ? "start" : N.actions[n[1]].name) + "  g=" + n[2] + " h=" + (n[3] === null ? "∞" : n[3]);
-      const row = el("div", undefined, onPlan.has(i) ? "plan" : "");
-      row.style.paddingLeft = depth * 12 + "px";
-      row.append(el("span", "#" + n[4] + " ", "n"), document.createTextNode(label));
-      box.append(row);
-      rows++;
-      // the plan's child first, then the other expanded ones in the order they were expanded
-      const open = kids[i].filter((c) => T.nodes[c][4] >= 0 || onPlan.has(c))
-        .sort((a, b) => (onPlan.has(b) - onPlan.has(a)) || (T.nodes[a][4] - T.nodes[b][4]));
-      for (const c of open) walk(c, depth + 1);
-      const rest = kids[i].length - open.length;
-      if (rest > 0 && rows < LIMIT) {
-        const r = el("div", "+" + rest + " generated, not expanded", "leaf");
-        r.style.paddingLeft = (depth + 1) * 12 + "px";
-        box.append(r);
-        rows++;
-      }
-    }
-    if (T.nodes.length) walk(0, 0);
-    if (rows >= LIMIT) box.append(el("div", "… (first " + LIMIT + " rows)", "leaf"));
   }
+  function traceJson(i) {
+    const p = C.trace(S.ptr, i, S.def.file);
+    if (!p) return null;
+    const t = M.UTF8ToString(p);
+    M._free(p);
+    return t === "null" ? null : t;
+  }
+  function openTree(i) {
+    const json = traceJson(i);
+    const box = $("treeView");
+    if (!json) { box.hidden = true; return false; }
+    const T = JSON.parse(json);
+    $("tvTitle").textContent = "Search tree of " + T.what + " · opens at the result; Home = first step, arrows step";
+    $("tvFrame").srcdoc = GOAP_TRACE_VIEWER_HTML.replace("/*GOAP_TRACE_JSON*/null", () => json.replace(/<\//g, "<\\/"));
+    box.hidden = false;
+    return true;
+  }
+  function closeTree() { $("treeView").hidden = true; $("tvFrame").srcdoc = ""; }
 
   function select(i) {
     ui.selected = i;
@@ -675,9 +655,15 @@
   $("playBtn").addEventListener("click", () => setPaused(!ui.paused));
   $("stepBtn").addEventListener("click", stepOnce);
   $("iAll").addEventListener("change", (e) => { ui.showAll = e.target.checked; inspect(false); });
+  $("iTreeOpen").addEventListener("click", () => { if (ui.selected >= 0) openTree(ui.selected); });
+  $("tvClose").addEventListener("click", closeTree);
+  $("tvFrame").addEventListener("load", () => {   // Esc inside the viewer closes it too (srcdoc: same origin)
+    try { $("tvFrame").contentDocument.addEventListener("keydown", (e) => { if (e.key === "Escape") closeTree(); }); } catch (e) { /* not reachable */ }
+  });
   document.querySelectorAll(".speeds button").forEach((b) => b.addEventListener("click", () => setSpeed(+b.dataset.speed)));
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "SELECT", "BUTTON"].includes(e.target.tagName)) return; // a focused button takes its own keys
+    if (e.key === "Escape" && !$("treeView").hidden) { closeTree(); return; }
     if (e.key === " ") { e.preventDefault(); setPaused(!ui.paused); } else if (e.key === ".") stepOnce();
   });
   canvas.addEventListener("click", (e) => {
@@ -715,6 +701,9 @@
     setSpeed,
     select,
     inspect: (i) => JSON.parse(C.inspect(S.ptr, i, 1)),
+    trace: (i) => JSON.parse(traceJson(i)),   // agent i's last search, as goap trace --json
+    openTree: (i) => openTree(i),
+    closeTree,
     names: () => S.names,
     stats() {
       return { time: S.time, fps: ui.fps, agents: S.agents.map((a) => Object.assign({}, a)),

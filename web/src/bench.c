@@ -61,6 +61,7 @@ static int cmp_double(const void *a, const void *b) {
 typedef struct bench_out {
   goap_status status;
   double cost, ns_per_plan, min_ns;
+  double untimed_ns, untimed_min_ns; /* the same with GOAP_REQUEST_UNTIMED (no clock reads) */
   uint64_t expanded;
   long plans;
   int batches;
@@ -108,16 +109,30 @@ static void run(goap_planner *p, const goap_request *req, double min_ms, bench_o
   o->batches = nb;
 }
 
+/* The request as given, then with GOAP_REQUEST_UNTIMED: the planner reads the clock twice per
+ * request, which in a browser is performance.now() at 0.3-0.7 us a call (bench/README.md). */
+static void run_both(goap_planner *p, const goap_request *req, double min_ms, bench_out *o) {
+  run(p, req, min_ms, o);
+  goap_request u = *req;
+  u.flags |= GOAP_REQUEST_UNTIMED;
+  bench_out ou;
+  run(p, &u, min_ms, &ou);
+  o->untimed_ns = ou.ns_per_plan;
+  o->untimed_min_ns = ou.min_ns;
+  o->plans += ou.plans;
+  if (!ou.deterministic || ou.status != o->status || ou.cost != o->cost) o->deterministic = 0;
+}
+
 static char out_json[1024];
 
 static const char *result(const char *name, const char *config, const bench_out *o) {
   snprintf(out_json, sizeof out_json,
            "{\"case\":\"%s\",\"config\":\"%s\",\"status\":\"%s\",\"cost\":%.17g,"
-           "\"ns_per_plan\":%.1f,\"min_ns_per_plan\":%.1f,\"expanded\":%llu,\"plans\":%ld,"
-           "\"batches\":%d}",
+           "\"ns_per_plan\":%.1f,\"min_ns_per_plan\":%.1f,\"untimed_ns_per_plan\":%.1f,"
+           "\"untimed_min_ns_per_plan\":%.1f,\"expanded\":%llu,\"plans\":%ld,\"batches\":%d}",
            name, config, o->deterministic ? goap_status_name(o->status) : "not deterministic",
-           o->cost, o->ns_per_plan, o->min_ns, (unsigned long long)o->expanded, o->plans,
-           o->batches);
+           o->cost, o->ns_per_plan, o->min_ns, o->untimed_ns, o->untimed_min_ns,
+           (unsigned long long)o->expanded, o->plans, o->batches);
   return out_json;
 }
 
@@ -158,7 +173,7 @@ static const char *village(const char *text, double min_ms) {
   req.heuristic = GOAP_H_LMCUT;
   req.flags = GOAP_REQUEST_LAZY;
   bench_out o;
-  run(p, &req, min_ms, &o);
+  run_both(p, &req, min_ms, &o);
   goap_planner_destroy(p);
   free(start);
   goap_file_destroy(f);
@@ -167,9 +182,9 @@ static const char *village(const char *text, double min_ms) {
 
 /* Runs one case: a goap_bench case by name (gpgoap_soldier, chain_60_0, ...; astar with the
  * default heuristic, as goap_bench runs by default) or "village_replan" (needs the text of
- * examples/village.goap). min_ms: how long to keep timing (<= 0: 300). Returns one JSON
- * object: {case, config, status, cost, ns_per_plan, min_ns_per_plan, expanded, plans,
- * batches}, or
+ * examples/village.goap). min_ms: how long to keep timing, each way (<= 0: 300). Returns one
+ * JSON object: {case, config, status, cost, ns_per_plan, min_ns_per_plan, untimed_ns_per_plan,
+ * untimed_min_ns_per_plan (GOAP_REQUEST_UNTIMED), expanded, plans, batches}, or
  * {case, status: "error", error}. */
 BENCH_EXPORT const char *goap_web_bench(const char *name, const char *village_text,
                                         double min_ms) {
@@ -202,7 +217,7 @@ BENCH_EXPORT const char *goap_web_bench(const char *name, const char *village_te
     req.want = pc.want;
     req.want_count = pc.nwant[0]; /* an alternating case: its first request */
     bench_out o;
-    run(p, &req, min_ms, &o);
+    run_both(p, &req, min_ms, &o);
     goap_planner_destroy(p);
     unprepare(&pc);
     free_case(&c);

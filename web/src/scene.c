@@ -846,12 +846,35 @@ static void tree_event(void *user, const goap_trace_event *ev) {
 
 /* {"goal","search","heuristic","status","cost","plan":[actions],"expanded","nodes":[[parent,
  * action, g, h, expansion order or -1], ...],"limit"} or null when the agent has not planned. */
-static void write_tree(goap_scene *s, scene_agent *sa, sbuf *b) {
+SCENE_EXPORT int goap_scene_last_request(goap_scene *s, int agent, goap_request *req,
+                                         const char **goal, const char **name) {
+  if (!s || agent < 0 || agent >= s->nagents || !req) return -1;
+  scene_agent *sa = s->agents[agent];
   const goap_agent_type *t = s->types[sa->type].type;
+  if (sa->plan_goal < 0 || goap_agent_type_htn(t, NULL)) return -1;
+  int nw = 0;
+  memset(req, 0, sizeof *req);
+  req->start = sa->plan_start;
+  req->want = goap_domain_goal_want(s->d, sa->plan_goal, &nw);
+  req->want_count = nw;
+  req->search = s->search;
+  req->heuristic = s->heuristic;
+  req->max_nodes = s->max_nodes;
+  req->costs = goap_agent_type_costs(t, NULL);
+  if (goal) *goal = goap_domain_goal_name(s->d, sa->plan_goal);
+  if (name) *name = sa->name;
+  return 0;
+}
+
+const goap_domain *goap_scene_domain(const goap_scene *s) { return s ? s->d : NULL; }
+
+static void write_tree(goap_scene *s, int agent, sbuf *b) {
+  const scene_agent *sa = s->agents[agent];
   tree_rec rec;
   memset(&rec, 0, sizeof rec);
   goap_planner *p = NULL;
-  if (sa->plan_goal >= 0 && !goap_agent_type_htn(t, NULL)) {
+  goap_request req;
+  if (goap_scene_last_request(s, agent, &req, NULL, NULL) == 0) {
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);
     p = goap_planner_create(s->d, &pd);
@@ -864,16 +887,6 @@ static void write_tree(goap_scene *s, scene_agent *sa, sbuf *b) {
     sb_printf(b, "null");
     return;
   }
-  int nw = 0;
-  goap_request req;
-  memset(&req, 0, sizeof req);
-  req.start = sa->plan_start;
-  req.want = goap_domain_goal_want(s->d, sa->plan_goal, &nw);
-  req.want_count = nw;
-  req.search = s->search;
-  req.heuristic = s->heuristic;
-  req.max_nodes = s->max_nodes;
-  req.costs = goap_agent_type_costs(t, NULL);
   int32_t plan[256];
   goap_result res;
   memset(&res, 0, sizeof res);
@@ -1007,7 +1020,7 @@ SCENE_EXPORT const char *goap_scene_inspect(goap_scene *s, int agent, int tree) 
   for (int v = 0; v < s->nv; ++v)
     sb_printf(b, "%s%ld", v ? "," : "", (long)goap_state_get(s->d, sa->plan_start, v));
   sb_printf(b, "],\"tree\":");
-  if (tree) write_tree(s, sa, b);
+  if (tree) write_tree(s, agent, b);
   else sb_printf(b, "null");
   sb_printf(b, "}");
   return b->oom ? "null" : b->p;

@@ -8,6 +8,8 @@
 #ifndef GOAP_WEB_SCENE_H
 #define GOAP_WEB_SCENE_H
 
+#include <goap/goap.h>
+
 typedef struct goap_scene goap_scene;
 
 /* Loads `text` (a .goap file; `name` is used in diagnostics). search: "astar", "wastar" or
@@ -44,6 +46,16 @@ double goap_scene_update(goap_scene *s, double dt);
 const char *goap_scene_names(goap_scene *s);
 const char *goap_scene_frame(goap_scene *s);
 const char *goap_scene_inspect(goap_scene *s, int agent, int tree);
+/* The request of the search that gave agent's last plan, to search it again (the inspector's
+ * tree, web/src/scene_trace.c): the memory it planned from, its goal, its type's costs, the
+ * scene's search, heuristic and node budget. Fills *req (its pointers into the scene live until
+ * the agent adopts another plan) and, when not NULL, *goal and *name (the goal's and the
+ * agent's names). Returns 0, or -1 (req untouched or zeroed) for a NULL scene or req, a bad
+ * index, an agent that has not planned yet or one whose type plans with HTN. */
+int goap_scene_last_request(goap_scene *s, int agent, goap_request *req, const char **goal,
+                            const char **name);
+/* The scene's domain (NULL for a NULL scene). */
+const goap_domain *goap_scene_domain(const goap_scene *s);
 int goap_scene_agent_count(const goap_scene *s);
 double goap_scene_time(const goap_scene *s);
 
