@@ -197,7 +197,7 @@ static void release_step(goap_agent *a, int step) {
   size_t k = 0;
   for (size_t i = 0; i < a->nhold; ++i) {
     if (a->hold_step[i] == step) {
-      goap__bb_release(a->bb, a->hold_res[i]);
+      goap__bb_release(a->bb, a->hold_res[i], a);
       continue;
     }
     a->hold_res[k] = a->hold_res[i];
@@ -207,7 +207,7 @@ static void release_step(goap_agent *a, int step) {
 }
 
 static void release_all(goap_agent *a) {
-  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i]);
+  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i], a);
   a->nhold = 0;
 }
 
@@ -227,7 +227,12 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
         return -2;
       }
       int res = a->res_id[r->reserve + k];
-      if (!goap__bb_acquire(a->bb, res)) {
+      int got = goap__bb_acquire(a->bb, res, a);
+      if (got < 0) {
+        release_all(a);
+        return -2;
+      }
+      if (!got) {
         release_all(a);
         a->st.reservations_denied++;
         goap_agent_event ev;
@@ -908,12 +913,27 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&user, a, sizeof *a);
 }
 
-goap_agent *goap_agent_create(const goap_agent_desc *desc) {
-  if (!desc || !desc->type) return NULL;
+goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
+                                 const char **error) {
+  if (error) *error = NULL;
+  if (out) *out = NULL;
+  if (!out || !desc || !desc->type) {
+    if (error) *error = "out, desc and desc->type are required";
+    return GOAP_INVALID_ARGUMENT;
+  }
   const goap_agent_type *t = desc->type;
+  int reserves = 0; /* an action the type has (not disabled) reserves a resource */
+  for (int i = 0; i < t->na && t->nres_names > 0 && !desc->blackboard; ++i)
+    reserves |= t->costs[i] >= 0 && t->act[i].reserve_count > 0;
+  if (reserves) {
+    if (error)
+      *error = "the agent type has actions that reserve resources (goap_action_binding.reserve) "
+               "but the agent has no blackboard to reserve them on";
+    return GOAP_INVALID_ARGUMENT;
+  }
   goap_allocator user = desc->allocator.fn ? desc->allocator : t->alloc;
   goap_agent *a = (goap_agent *)goap__rt_alloc(&user, sizeof *a);
-  if (!a) return NULL;
+  if (!a) return GOAP_OUT_OF_MEMORY;
   a->user = user;
   a->alloc.fn = count_fn;
   a->alloc.ctx = a;
@@ -988,14 +1008,20 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   }
   if (!ok) {
     free_agent(a);
-    return NULL;
+    return GOAP_OUT_OF_MEMORY;
   }
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   a->ph = PHASE_SELECT;
   a->reason = GOAP_REPLAN_START;
   a->st.replans[GOAP_REPLAN_START]++;
   a->announce = 1;
-  return a;
+  *out = a;
+  return GOAP_OK;
+}
+
+goap_agent *goap_agent_create(const goap_agent_desc *desc) {
+  goap_agent *a = NULL;
+  return goap_agent_create_ex(desc, &a, NULL) == GOAP_OK ? a : NULL;
 }
 
 void goap_agent_destroy(goap_agent *a) {

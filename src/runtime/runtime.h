@@ -92,9 +92,10 @@ void goap__bb_write(goap_blackboard *bb, int slot, int32_t value);
 void goap__bb_attach(goap_blackboard *bb, int delta);
 /* The resource named `name`, created with capacity 1 when absent; -1 when out of memory. */
 int goap__bb_resource(goap_blackboard *bb, const char *name);
-/* Takes one unit: 1 when granted, 0 when the resource is full. */
-int goap__bb_acquire(goap_blackboard *bb, int res);
-void goap__bb_release(goap_blackboard *bb, int res);
+/* Takes one unit for agent: 1 when granted, 0 when the resource is full, -1 when out of
+ * memory (recording the holder). release gives back one unit the agent holds. */
+int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent);
+void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent);
 const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
 
 /* ---- plan cache ------------------------------------------------------------------------ */
