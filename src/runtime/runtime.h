@@ -98,6 +98,25 @@ int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent);
 void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent);
 const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
 
+/* ---- goap_world (world.c) hooks into agent.c ------------------------------------------- */
+/* Joining sets the world mode (budgets from goap__agent_world_end, planners leased, no time
+ * budget) and the timer phase jitter in [0, 1); leaving restores the agent (a search on a
+ * leased planner starts again on its next update). */
+void goap__agent_world_join(goap_agent *a, double jitter);
+void goap__agent_world_leave(goap_agent *a);
+/* An update in two halves: begin (time, sensors, blackboard, interrupts; *wants = 1 when the
+ * agent selects a goal or plans), end (selection and planning within `budget` expansions, then
+ * the action). `held`: the planner of its paused search (or NULL); a new search asks
+ * lease(ctx, a) for a planner (NULL: out of memory). *used: the expansions spent. */
+goap_status goap__agent_world_begin(goap_agent *a, double dt, int *wants);
+goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goap_planner *held,
+                                  goap_planner *(*lease)(void *ctx, goap_agent *a), void *ctx,
+                                  uint64_t *used);
+/* 1 when a sliced search of the agent is running on p (p must stay leased to it). */
+int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p);
+goap_blackboard *goap__agent_world_blackboard(const goap_agent *a);
+goap_plan_cache *goap__agent_world_cache(const goap_agent *a);
+
 /* ---- plan cache ------------------------------------------------------------------------ */
 /* Returns the cached plan (length in *len, cost in *cost) or NULL; counts a hit or a miss. */
 const int32_t *goap__cache_find(goap_plan_cache *c, const goap_agent_type *t, int goal,
