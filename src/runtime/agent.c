@@ -560,10 +560,7 @@ static goap_status select_goal(goap_agent *a) {
           continue;
         }
       }
-      if (budget == 0) { /* a world gave no budget this frame: choose again next time */
-        if (a->icand == 0 && !a->blocked) a->ncand = 0;
-        return GOAP_IN_PROGRESS;
-      }
+      if (budget == 0) return GOAP_IN_PROGRESS; /* a world gave no budget this frame */
       memcpy(a->search_start, a->mem, a->W * sizeof *a->search_start);
       /* a shared planner serves searches that end within this update */
       goap_status st = begin_search(a, g, a->shared ? a->shared : NULL);

@@ -22,7 +22,8 @@ typedef struct member {
   goap_agent *a;
   double prio;
   int lane;
-  int wants;                     /* this frame: needs to select or plan */
+  int wants;                     /* this frame: needs to select or plan (while listed: 3 among
+                                    the first in precedence, 2 not reached by the budget) */
   int lease;                     /* index into its lane's planners; -1: none */
   uint32_t wait;                 /* frames it has waited to plan */
   goap_status st;
@@ -57,8 +58,8 @@ struct goap_world {
   goap_world_parallel_fn parallel;
   void *puser;
   uint64_t seed, added;
-  int no_jitter, dirty;
-  uint32_t initial_nodes;
+  int no_jitter, dirty, limited;
+  uint32_t initial_nodes, share;
   double dt;
   goap_world_stats st;
 };
@@ -85,6 +86,7 @@ goap_status goap_world_create(const goap_world_desc *desc, goap_world **out) {
   w->seed = x.seed;
   w->no_jitter = x.no_jitter;
   w->initial_nodes = x.initial_nodes;
+  w->share = x.agent_share ? x.agent_share : 512;
   *out = w;
   return GOAP_OK;
 }
@@ -202,13 +204,14 @@ static int before(const goap_world *w, uint32_t x, uint32_t y) {
   return x < y;
 }
 
-/* Heap sort (no allocation, unlike some qsort implementations): v ends in precedence order. */
+/* A heap of member indices with the first in precedence at the root (no allocation, unlike
+ * some qsort implementations). */
 static void sift(const goap_world *w, uint32_t *v, size_t root, size_t n) {
   for (;;) {
     size_t c = 2 * root + 1;
     if (c >= n) return;
-    if (c + 1 < n && before(w, v[c], v[c + 1])) c++; /* the later of the two children */
-    if (!before(w, v[root], v[c])) return;
+    if (c + 1 < n && before(w, v[c + 1], v[c])) c++; /* the earlier of the two children */
+    if (!before(w, v[c], v[root])) return;
     uint32_t t = v[root];
     v[root] = v[c];
     v[c] = t;
@@ -216,14 +219,23 @@ static void sift(const goap_world *w, uint32_t *v, size_t root, size_t n) {
   }
 }
 
-static void sort_order(const goap_world *w, uint32_t *v, size_t n) {
+/* Moves the first k of v[0..n) in precedence order to v[n-k..n), last first: v[n-1] is the
+ * first. O(n + k log n): only the agents the budget reaches are ordered. */
+static void select_first(const goap_world *w, uint32_t *v, size_t n, size_t k) {
+  /* a heap whose root is the first in precedence ("before" reversed) */
   for (size_t i = n / 2; i-- > 0;) sift(w, v, i, n);
-  for (size_t end = n; end-- > 1;) {
+  for (size_t end = n; end-- > 1 && n - end <= k;) {
     uint32_t t = v[0];
     v[0] = v[end];
     v[end] = t;
     sift(w, v, 0, end);
   }
+}
+
+/* What one agent may spend in a frame under a common budget. */
+static uint64_t share_of(const goap_world *w, const member *m) {
+  uint32_t b = goap_agent_get_type(m->a)->budget;
+  return b < w->share ? b : w->share;
 }
 
 static void note(lane *l, goap_status st) {
@@ -280,8 +292,11 @@ static void job_end(void *ctx, int k) {
   l->used = 0;
   for (size_t j = 0; j < l->nwant; ++j) {
     member *m = &w->m[l->want[j]];
-    const goap_agent_type *t = goap_agent_get_type(m->a);
-    uint32_t b = pool < t->budget ? (uint32_t)pool : t->budget;
+    /* the first in precedence: their share, and what those before them in the lane left;
+     * the others (2: not reached by the budget) only look in the plan cache */
+    uint64_t cap = m->wants == 2 ? 0 : w->limited ? share_of(w, m) : goap_agent_get_type(m->a)->budget;
+    uint32_t b = (uint32_t)(pool < cap ? pool : cap);
+    m->wants = 1;
     if (m->lease >= 0 && !goap__agent_world_searching_on(m->a, l->pl[m->lease].p)) {
       l->pl[m->lease].busy = 0; /* its search ended or was dropped */
       m->lease = -1;
@@ -324,25 +339,58 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
   run_lanes(w, job_begin);
   /* hand out the budget: precedence across all lanes, each at most its type's budget */
   size_t nw = 0;
-  for (size_t i = 0; i < w->n; ++i)
-    if (w->m[i].wants) w->order[nw++] = (uint32_t)i;
-  sort_order(w, w->order, nw);
+  int max_wait = 0;
+  for (size_t i = 0; i < w->n; ++i) {
+    if (!w->m[i].wants) continue;
+    w->order[nw++] = (uint32_t)i;
+    if ((int)w->m[i].wait > max_wait) max_wait = (int)w->m[i].wait;
+  }
   for (int k = 0; k < w->nlanes; ++k) {
     w->lanes[k].pool = 0;
     w->lanes[k].nwant = 0;
   }
-  uint64_t left = expansions ? expansions : UINT64_MAX;
-  int served = 0, max_wait = 0;
-  for (size_t j = 0; j < nw; ++j) {
-    member *m = &w->m[w->order[j]];
-    lane *l = &w->lanes[m->lane];
-    uint64_t q = goap_agent_get_type(m->a)->budget;
-    if (q > left) q = left;
-    left -= q;
-    l->pool += q;
-    served += q > 0;
-    if ((int)m->wait > max_wait) max_wait = (int)m->wait;
-    l->want[l->nwant++] = w->order[j];
+  int served = 0;
+  w->limited = expansions != 0;
+  if (expansions == 0) { /* no common limit: everyone its type's budget, in the order added */
+    for (size_t j = 0; j < nw; ++j) {
+      member *m = &w->m[w->order[j]];
+      lane *l = &w->lanes[m->lane];
+      l->pool += goap_agent_get_type(m->a)->budget;
+      l->want[l->nwant++] = w->order[j];
+    }
+    served = (int)nw;
+  } else {
+    /* the first in precedence take their type's budget until it is spent (they go first in
+     * their lanes); the others may use what those leave, in the order added */
+    uint64_t left = expansions, need = 0;
+    size_t k = 0;
+    while (k < nw && need < left) { /* how many the budget reaches */
+      need += share_of(w, &w->m[w->order[k]]);
+      k++;
+    }
+    select_first(w, w->order, nw, k);
+    for (size_t j = 0; j < k; ++j) {
+      uint32_t idx = w->order[nw - 1 - j];
+      member *m = &w->m[idx];
+      lane *l = &w->lanes[m->lane];
+      uint64_t q = share_of(w, m);
+      if (q > left) q = left;
+      left -= q;
+      l->pool += q;
+      served += q > 0;
+      m->wants = 3; /* listed */
+      l->want[l->nwant++] = idx;
+    }
+    for (int kk = 0; kk < w->nlanes; ++kk) { /* then the others, in the order added */
+      lane *l = &w->lanes[kk];
+      for (size_t j = 0; j < l->nall; ++j) {
+        member *m = &w->m[l->all[j]];
+        if (m->wants == 1) {
+          m->wants = 2;
+          l->want[l->nwant++] = l->all[j];
+        }
+      }
+    }
   }
   run_lanes(w, job_end);
   goap_status st = GOAP_OK;
