@@ -7,6 +7,7 @@
 
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/sched.h>
 #include <goap/world.h>
 
 #include <pthread.h>
@@ -359,7 +360,13 @@ static int run_crowd(int threaded, uint64_t *hashes, uint64_t *expanded) {
   memset(&wd, 0, sizeof wd);
   wd.lanes = LANES;
   wd.seed = 42;
-  if (threaded) wd.parallel = two_threads;
+  if (threaded == 1) wd.parallel = two_threads;
+  goap_workers *pool = NULL;
+  if (threaded == 2) { /* the library's pool: the caller and one worker */
+    if (goap_workers_create(1, NULL, &pool) != GOAP_OK) return 0;
+    wd.parallel = goap_workers_run;
+    wd.parallel_user = pool;
+  }
   goap_world *w = NULL;
   goap_world_create(&wd, &w);
   goap_blackboard *bb[LANES];
@@ -398,20 +405,55 @@ static int run_crowd(int threaded, uint64_t *hashes, uint64_t *expanded) {
   }
   goap_agent_type_destroy(t);
   goap_file_destroy(f);
+  if (pool) ok = ok && goap_workers_count(pool) == 1;
+  goap_workers_destroy(pool);
   return ok;
 }
 
 TEST(threads_give_identical_results) {
-  uint64_t h1[CROWD], h2[CROWD], e1[CROWD], e2[CROWD];
+  uint64_t h1[CROWD], h2[CROWD], h3[CROWD], e1[CROWD], e2[CROWD], e3[CROWD];
   REQUIRE(run_crowd(0, h1, e1));
   REQUIRE(run_crowd(1, h2, e2));
-  int same = 0, planned = 0;
+  REQUIRE(run_crowd(2, h3, e3));
+  int same = 0, same3 = 0, planned = 0;
   for (int i = 0; i < CROWD; ++i) {
     same += h1[i] == h2[i] && e1[i] == e2[i];
+    same3 += h1[i] == h3[i] && e1[i] == e3[i];
     planned += h1[i] != 0;
   }
   CHECK_EQ_INT(same, CROWD);
+  CHECK_EQ_INT(same3, CROWD);
   CHECK_EQ_INT(planned, CROWD);
+}
+
+/* goap_workers alone: every index once, on the caller and the workers; arguments. */
+static void count_job(void *ctx, int i) {
+  int *hits = (int *)ctx;
+  __atomic_fetch_add(&hits[i], 1, __ATOMIC_RELAXED);
+}
+
+TEST(workers) {
+  goap_workers *p = (goap_workers *)&p;
+  CHECK_EQ_INT(goap_workers_create(-1, NULL, &p), GOAP_INVALID_ARGUMENT);
+  CHECK(p == NULL);
+  CHECK_EQ_INT(goap_workers_create(65, NULL, &p), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_workers_create(1, NULL, NULL), GOAP_INVALID_ARGUMENT);
+  REQUIRE(goap_workers_create(3, NULL, &p) == GOAP_OK);
+  CHECK_EQ_INT(goap_workers_count(p), 3);
+  int hits[100];
+  int bad = 0;
+  for (int round = 0; round < 50; ++round) {
+    memset(hits, 0, sizeof hits);
+    goap_workers_run(p, count_job, hits, 1 + round % 100);
+    for (int i = 0; i < 100; ++i) bad += hits[i] != (i < 1 + round % 100);
+  }
+  CHECK_EQ_INT(bad, 0);
+  goap_workers_run(p, count_job, hits, 0); /* nothing */
+  goap_workers_destroy(p);
+  memset(hits, 0, sizeof hits);
+  goap_workers_run(NULL, count_job, hits, 3); /* no pool: on the caller */
+  CHECK(hits[0] == 1 && hits[2] == 1 && hits[3] == 0);
+  goap_workers_destroy(NULL);
 }
 
 /* With a plan cache, a warm world allocates nothing per frame. */
@@ -465,4 +507,5 @@ TEST(no_allocation_when_warm) {
 }
 
 TEST_MAIN(TEST_ENTRY(arguments), TEST_ENTRY(budget_priority_and_waiting), TEST_ENTRY(timer_jitter),
-          TEST_ENTRY(threads_give_identical_results), TEST_ENTRY(no_allocation_when_warm))
+          TEST_ENTRY(threads_give_identical_results), TEST_ENTRY(workers),
+          TEST_ENTRY(no_allocation_when_warm))

@@ -294,7 +294,9 @@ static void job_end(void *ctx, int k) {
     member *m = &w->m[l->want[j]];
     /* the first in precedence: their share, and what those before them in the lane left;
      * the others (2: not reached by the budget) only look in the plan cache */
-    uint64_t cap = m->wants == 2 ? 0 : w->limited ? share_of(w, m) : goap_agent_get_type(m->a)->budget;
+    uint64_t cap = m->wants == 2   ? 0
+                   : w->limited ? share_of(w, m)
+                                : goap_agent_get_type(m->a)->budget;
     uint32_t b = (uint32_t)(pool < cap ? pool : cap);
     m->wants = 1;
     if (m->lease >= 0 && !goap__agent_world_searching_on(m->a, l->pl[m->lease].p)) {
@@ -303,8 +305,8 @@ static void job_end(void *ctx, int k) {
     }
     uint64_t used = 0;
     l->cur = m;
-    goap_status st = goap__agent_world_end(m->a, w->dt, b, m->lease >= 0 ? l->pl[m->lease].p : NULL,
-                                           lease_cb, l, &used);
+    goap_planner *held = m->lease >= 0 ? l->pl[m->lease].p : NULL;
+    goap_status st = goap__agent_world_end(m->a, w->dt, b, held, lease_cb, l, &used);
     note(l, st);
     pool -= used < pool ? used : pool;
     l->used += used;
@@ -337,7 +339,7 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
   if (w->dirty && !rebuild(w)) return GOAP_OUT_OF_MEMORY;
   w->dt = dt;
   run_lanes(w, job_begin);
-  /* hand out the budget: precedence across all lanes, each at most its type's budget */
+  /* hand out the budget: precedence across all lanes */
   size_t nw = 0;
   int max_wait = 0;
   for (size_t i = 0; i < w->n; ++i) {
