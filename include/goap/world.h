@@ -28,11 +28,11 @@
  *    events, memory) do not depend on how many threads run the lanes or in which order: with
  *    the same lanes, one thread and eight give identical results.
  *
- * Each frame: (1) every agent's first half of the update (time, sensors, blackboard,
- * interrupt checks), lane by lane in the order added; (2) on the calling thread, the budget is
- * handed out to the agents that need to plan (priority, waiting, order); (3) per lane, those
- * agents select and plan (in that order) and then every agent of the lane runs its action (in
- * the order added).
+ * Each frame: (1) per lane, in the order added, every agent's first half of the update (time,
+ * sensors, blackboard, interrupt checks), and for those that need not plan the rest of it (their
+ * action); (2) on the calling thread, the budget is handed out to the agents that need to plan
+ * (priority, waiting, order); (3) per lane, those agents select and plan (in that order) and
+ * run their action.
  *
  * Threads: goap_world_* calls come from one thread (the game thread). With desc.parallel set,
  * lanes run on the threads it uses: callbacks of agents in different lanes then run

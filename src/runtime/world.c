@@ -18,6 +18,10 @@
 #include "runtime.h"
 #include <goap/world.h>
 
+/* Under a common budget, the fewest expansions a search is assumed to need: the budget reaches
+ * at most budget / MIN_SEARCH agents a frame (ordering more would be wasted work). */
+#define MIN_SEARCH 8
+
 typedef struct member {
   goap_agent *a;
   double prio;
@@ -242,17 +246,6 @@ static void note(lane *l, goap_status st) {
   if ((st == GOAP_OUT_OF_MEMORY || st == GOAP_INVALID_ARGUMENT) && l->st == GOAP_OK) l->st = st;
 }
 
-/* Phase 1 of lane k: the first half of every member's update. */
-static void job_begin(void *ctx, int k) {
-  goap_world *w = (goap_world *)ctx;
-  lane *l = &w->lanes[k];
-  l->st = GOAP_OK;
-  for (size_t j = 0; j < l->nall; ++j) {
-    member *m = &w->m[l->all[j]];
-    note(l, goap__agent_world_begin(m->a, w->dt, &m->wants));
-  }
-}
-
 /* A free planner of the lane for domain d (created when none is), marked busy; -1 when out of
  * memory. */
 static int lease_planner(goap_world *w, lane *l, const goap_domain *d) {
@@ -283,13 +276,30 @@ static goap_planner *lease_cb(void *ctx, goap_agent *a) {
   return m->lease >= 0 ? l->pl[m->lease].p : NULL;
 }
 
-/* Phase 3 of lane k: the wanting members plan (by precedence, from the lane's pool), then
- * every member runs its action (in the order added). */
+/* Phase 1 of lane k: the first half of every member's update, and the second half at once
+ * for those that do not need to plan (their action), while the agent is in cache. */
+static void job_begin(void *ctx, int k) {
+  goap_world *w = (goap_world *)ctx;
+  lane *l = &w->lanes[k];
+  l->st = GOAP_OK;
+  l->used = 0;
+  for (size_t j = 0; j < l->nall; ++j) {
+    member *m = &w->m[l->all[j]];
+    note(l, goap__agent_world_begin(m->a, w->dt, &m->wants));
+    if (m->wants) continue;
+    uint64_t used = 0;
+    l->cur = m;
+    note(l, goap__agent_world_end(m->a, w->dt, 0, NULL, lease_cb, l, &used));
+    l->used += used;
+  }
+}
+
+/* Phase 3 of lane k: the members that need to plan do (by precedence, from the lane's pool),
+ * then run their action. */
 static void job_end(void *ctx, int k) {
   goap_world *w = (goap_world *)ctx;
   lane *l = &w->lanes[k];
   uint64_t pool = l->pool;
-  l->used = 0;
   for (size_t j = 0; j < l->nwant; ++j) {
     member *m = &w->m[l->want[j]];
     /* the first in precedence: their share, and what those before them in the lane left;
@@ -315,14 +325,6 @@ static void job_end(void *ctx, int k) {
       m->lease = -1;
     }
     m->wait = st == GOAP_IN_PROGRESS ? m->wait + 1 : 0;
-  }
-  for (size_t j = 0; j < l->nall; ++j) {
-    member *m = &w->m[l->all[j]];
-    if (m->wants) continue;
-    uint64_t used = 0;
-    l->cur = m;
-    note(l, goap__agent_world_end(m->a, w->dt, 0, NULL, lease_cb, l, &used));
-    l->used += used;
   }
 }
 
@@ -362,21 +364,20 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
     }
     served = (int)nw;
   } else {
-    /* the first in precedence take their type's budget until it is spent (they go first in
-     * their lanes); the others may use what those leave, in the order added */
-    uint64_t left = expansions, need = 0;
-    size_t k = 0;
-    while (k < nw && need < left) { /* how many the budget reaches */
-      need += share_of(w, &w->m[w->order[k]]);
-      k++;
-    }
+    /* the budget reaches the first k in precedence (a search costs MIN_SEARCH expansions at
+     * least); it is split evenly between them into their lanes' pools, where each, in
+     * precedence order, takes up to its share; the others only look in the plan cache */
+    uint64_t left = expansions;
+    size_t k = (size_t)((expansions + MIN_SEARCH - 1) / MIN_SEARCH);
+    if (k > nw) k = nw;
     select_first(w, w->order, nw, k);
     for (size_t j = 0; j < k; ++j) {
       uint32_t idx = w->order[nw - 1 - j];
       member *m = &w->m[idx];
       lane *l = &w->lanes[m->lane];
+      uint64_t even = (left + (k - j) - 1) / (k - j);
       uint64_t q = share_of(w, m);
-      if (q > left) q = left;
+      if (q > even) q = even;
       left -= q;
       l->pool += q;
       served += q > 0;
