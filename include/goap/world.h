@@ -6,9 +6,11 @@
  * goap_world_update(world, dt, expansions):
  *  - one planning budget per frame, in node expansions, for all agents together: the agents
  *    that need to plan are served by priority (goap_world_add / goap_world_set_priority), then
- *    by how many frames they have waited, then by the order they were added; each takes at
- *    most its share (desc.agent_share, at most its type's expansions_per_update) and what the
- *    agents before it in its lane left. Agents left without budget wait (their goal
+ *    by how many frames they have waited, then by the order they were added. The budget
+ *    reaches the first budget / 8 of them; it is split evenly between them into their lanes'
+ *    pools, from which each, in that order, takes at most its share (desc.agent_share, and at
+ *    most its type's expansions_per_update), so what one leaves goes to the next of its lane.
+ *    Agents left without budget wait (their goal
  *    selection resumes on a later frame, and a plan cache still serves them); nothing else of
  *    their update is skipped. A frame's
  *    cost is bounded by the budget instead of by how many agents happen to replan at once.
@@ -69,9 +71,9 @@ typedef struct goap_world_desc {
   uint64_t seed;                   /* the phases of the agents' timers */
   int no_jitter;                   /* non-zero: timers run from the frame they were set on */
   uint32_t initial_nodes;          /* the first pool of each planner; 0: 256 */
-  uint32_t agent_share;            /* under a common budget, the most expansions one agent is
-                                      given in a frame (less if its type's budget is less),
-                                      plus what agents before it in its lane left; 0: 512 */
+  uint32_t agent_share;            /* under a common budget, the most expansions one agent
+                                      may spend in a frame (less if its type's budget is
+                                      less); 0: 512 */
 } goap_world_desc;
 
 /* desc may be NULL (defaults). GOAP_OK, GOAP_INVALID_ARGUMENT (out NULL, lanes < 0 or > 1024),
