@@ -19254,6 +19254,7 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
  * leased planner starts again on its next update). */
 void goap__agent_world_join(goap_agent *a, double jitter);
 void goap__agent_world_leave(goap_agent *a);
+int goap__agent_in_world(const goap_agent *a);
 /* An update in two halves: begin (time, sensors, blackboard, interrupts; *wants = 1 when the
  * agent selects a goal or plans), end (selection and planning within `budget` expansions, then
  * the action). `held`: the planner of its paused search (or NULL); a new search asks
@@ -20425,6 +20426,8 @@ void goap__agent_world_join(goap_agent *a, double jitter) {
   for (int i = 0; i < a->t->nsensors; ++i)
     if (a->sensor_next[i] > a->time) a->sensor_next[i] = next_tick(a, a->t->sensors[i].interval);
 }
+
+int goap__agent_in_world(const goap_agent *a) { return a->in_world; }
 
 void goap__agent_world_leave(goap_agent *a) {
   if (a->searching && a->cur != a->planner) { /* on the world's planner: start again */
@@ -21634,6 +21637,7 @@ goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane_index, dou
   if (!w || !agent || lane_index < 0 || lane_index >= w->nlanes || !(priority == priority))
     return GOAP_INVALID_ARGUMENT;
   if (find_member(w, agent) >= 0) return GOAP_DUPLICATE;
+  if (goap__agent_in_world(agent)) return GOAP_INVALID_OPERATION; /* in another world */
   goap_blackboard *bb = goap__agent_world_blackboard(agent);
   goap_plan_cache *c = goap__agent_world_cache(agent);
   for (size_t i = 0; i < w->n && (bb || c); ++i) {

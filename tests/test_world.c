@@ -169,6 +169,11 @@ TEST(arguments) {
   CHECK_EQ_INT(goap_world_add(w, a2, 0, 0), GOAP_OK);
   CHECK_EQ_INT(goap_world_add(w, a3, 1, 0), GOAP_OK);
   CHECK_EQ_INT(goap_world_agent_count(w), 3);
+  goap_world *other = NULL;
+  REQUIRE(goap_world_create(NULL, &other) == GOAP_OK);
+  CHECK_EQ_INT(goap_world_add(other, a3, 0, 0), GOAP_INVALID_OPERATION);
+  CHECK_EQ_INT(goap_world_agent_count(other), 0);
+  goap_world_destroy(other);
   CHECK_EQ_INT(goap_world_set_priority(w, a3, 5), GOAP_OK);
   CHECK_EQ_INT(goap_world_update(w, -1, 0), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_world_update(NULL, 0.1, 0), GOAP_INVALID_ARGUMENT);

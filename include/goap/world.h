@@ -85,6 +85,7 @@ GOAP_API void goap_world_destroy(goap_world *w);
 
 /* Adds an agent to lane `lane` with a planning priority (higher first; e.g. distance to the
  * camera). Its timers take their phase now. GOAP_OK; GOAP_DUPLICATE when it is in the world;
+ * GOAP_INVALID_OPERATION when it is in another world (an agent belongs to one world at most);
  * GOAP_INVALID_ARGUMENT for NULL, a bad lane, a NaN priority, or a blackboard or plan cache
  * that an agent of another lane uses; GOAP_OUT_OF_MEMORY. */
 GOAP_API goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane, double priority);

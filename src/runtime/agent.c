@@ -1180,6 +1180,8 @@ void goap__agent_world_join(goap_agent *a, double jitter) {
     if (a->sensor_next[i] > a->time) a->sensor_next[i] = next_tick(a, a->t->sensors[i].interval);
 }
 
+int goap__agent_in_world(const goap_agent *a) { return a->in_world; }
+
 void goap__agent_world_leave(goap_agent *a) {
   if (a->searching && a->cur != a->planner) { /* on the world's planner: start again */
     a->searching = 0;

@@ -104,6 +104,7 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
  * leased planner starts again on its next update). */
 void goap__agent_world_join(goap_agent *a, double jitter);
 void goap__agent_world_leave(goap_agent *a);
+int goap__agent_in_world(const goap_agent *a);
 /* An update in two halves: begin (time, sensors, blackboard, interrupts; *wants = 1 when the
  * agent selects a goal or plans), end (selection and planning within `budget` expansions, then
  * the action). `held`: the planner of its paused search (or NULL); a new search asks

@@ -131,6 +131,7 @@ goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane_index, dou
   if (!w || !agent || lane_index < 0 || lane_index >= w->nlanes || !(priority == priority))
     return GOAP_INVALID_ARGUMENT;
   if (find_member(w, agent) >= 0) return GOAP_DUPLICATE;
+  if (goap__agent_in_world(agent)) return GOAP_INVALID_OPERATION; /* in another world */
   goap_blackboard *bb = goap__agent_world_blackboard(agent);
   goap_plan_cache *c = goap__agent_world_cache(agent);
   for (size_t i = 0; i < w->n && (bb || c); ++i) {
