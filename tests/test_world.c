@@ -316,6 +316,77 @@ TEST(timer_jitter) {
   CHECK(s4 != s2); /* another seed, other phases */
 }
 
+/* Goal checks (every goal_check_interval, 0.25 s, while a plan runs): 60 agents busy with an
+ * endless action. On their own all check on the same frames; in a world, on their phases. */
+static int prio_calls;
+static double count_prio(goap_agent *agent, int goal, void *user) {
+  (void)agent;
+  (void)goal;
+  (void)user;
+  prio_calls++;
+  return 1.0;
+}
+
+static goap_action_state endless(goap_agent *agent, int action, double dt, void *user) {
+  (void)agent;
+  (void)action;
+  (void)dt;
+  (void)user;
+  return GOAP_ACTION_RUNNING;
+}
+
+static int max_checks_per_frame(int world_mode) {
+  goap_file *f = parse(chores);
+  if (!f) return -1;
+  const goap_domain *d = goap_file_domain(f);
+  goap_action_binding b[8];
+  memset(b, 0, sizeof b);
+  for (int i = 0; i < 8; ++i) b[i].tick = endless;
+  goap_goal_binding g;
+  memset(&g, 0, sizeof g);
+  g.priority = count_prio;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.actions = b;
+  td.action_count = 8;
+  td.goals = &g;
+  td.goal_count = 1;
+  goap_agent_type *t = NULL;
+  if (goap_agent_type_create(d, &td, &t, NULL) != GOAP_OK) return -1;
+  enum { N = 60 };
+  npc n[N];
+  goap_agent *a[N];
+  memset(n, 0, sizeof n);
+  goap_world *w = NULL;
+  goap_world_desc wd;
+  memset(&wd, 0, sizeof wd);
+  wd.seed = 7;
+  goap_world_create(&wd, &w);
+  for (int i = 0; i < N; ++i) {
+    a[i] = make(t, &n[i], NULL, NULL);
+    if (world_mode) goap_world_add(w, a[i], 0, 0);
+  }
+  int max = 0;
+  for (int frame = 0; frame < 120; ++frame) {
+    prio_calls = 0;
+    if (world_mode) goap_world_update(w, 1.0 / 60, 0);
+    else
+      for (int i = 0; i < N; ++i) goap_agent_update(a[i], 1.0 / 60);
+    if (frame > 0 && prio_calls > max) max = prio_calls; /* frame 0: everyone chooses */
+  }
+  goap_world_destroy(w);
+  for (int i = 0; i < N; ++i) goap_agent_destroy(a[i]);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+  return max;
+}
+
+TEST(goal_check_jitter) {
+  CHECK_EQ_INT(max_checks_per_frame(0), 60);
+  int spread = max_checks_per_frame(1);
+  CHECK(spread > 0 && spread <= 15); /* 60 agents over 15 frames: about 4 a frame */
+}
+
 /* The same crowd in two lanes, run by the caller alone and by two threads: every agent's
  * timeline is identical. */
 typedef struct pool2 {
@@ -512,5 +583,6 @@ TEST(no_allocation_when_warm) {
 }
 
 TEST_MAIN(TEST_ENTRY(arguments), TEST_ENTRY(budget_priority_and_waiting), TEST_ENTRY(timer_jitter),
+          TEST_ENTRY(goal_check_jitter),
           TEST_ENTRY(threads_give_identical_results), TEST_ENTRY(workers),
           TEST_ENTRY(no_allocation_when_warm))
