@@ -27,258 +27,7 @@
 #include <string.h>
 #include <time.h>
 #include "bench_util.h"
-
-/* ------------------------------------------------------------------------------------------
- * Cases: bool atoms, actions with literal preconditions and effects
- * ---------------------------------------------------------------------------------------- */
-#define MAX_LITS 4
-
-typedef struct lit {
-  int atom;
-  int value;
-} lit;
-
-typedef struct bench_action {
-  char name[32];
-  double cost;
-  lit pre[MAX_LITS];
-  int npre;
-  lit eff[MAX_LITS];
-  int neff;
-} bench_action;
-
-typedef struct bench_case {
-  char name[48];
-  int natoms, atom_cap;
-  char (*atoms)[24];
-  unsigned char *start; /* per atom */
-  int nact, act_cap;
-  bench_action *acts;
-  lit *goal;
-  int ngoal, goal_cap;
-  double optimal;       /* known optimal cost; NAN: compute by brute force */
-  const char *about;
-} bench_case;
-
-static void *xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    fprintf(stderr, "goap_bench: out of memory\n");
-    exit(2);
-  }
-  return q;
-}
-
-static int atom_id(bench_case *c, const char *name) {
-  for (int i = 0; i < c->natoms; ++i)
-    if (strcmp(c->atoms[i], name) == 0) return i;
-  if (c->natoms == c->atom_cap) {
-    c->atom_cap = c->atom_cap ? c->atom_cap * 2 : 16;
-    c->atoms = (char(*)[24])xrealloc(c->atoms, (size_t)c->atom_cap * sizeof *c->atoms);
-    c->start = (unsigned char *)xrealloc(c->start, (size_t)c->atom_cap);
-  }
-  snprintf(c->atoms[c->natoms], sizeof c->atoms[0], "%s", name);
-  c->start[c->natoms] = 0;
-  return c->natoms++;
-}
-
-/* "a,!b" -> literals */
-static int parse_lits(bench_case *c, const char *text, lit *out) {
-  char buf[256];
-  int n = 0;
-  snprintf(buf, sizeof buf, "%s", text);
-  for (char *tok = strtok(buf, ","); tok && n < MAX_LITS; tok = strtok(NULL, ",")) {
-    int neg = tok[0] == '!';
-    out[n].atom = atom_id(c, tok + neg);
-    out[n].value = !neg;
-    ++n;
-  }
-  return n;
-}
-
-static void add_action(bench_case *c, const char *name, double cost, const char *pre,
-                       const char *eff) {
-  if (c->nact == c->act_cap) {
-    c->act_cap = c->act_cap ? c->act_cap * 2 : 16;
-    c->acts = (bench_action *)xrealloc(c->acts, (size_t)c->act_cap * sizeof *c->acts);
-  }
-  bench_action *a = &c->acts[c->nact++];
-  memset(a, 0, sizeof *a);
-  snprintf(a->name, sizeof a->name, "%s", name);
-  a->cost = cost;
-  a->npre = parse_lits(c, pre, a->pre);
-  a->neff = parse_lits(c, eff, a->eff);
-}
-
-static void add_goal(bench_case *c, const char *text) {
-  lit l[MAX_LITS];
-  int n = parse_lits(c, text, l);
-  for (int i = 0; i < n; ++i) {
-    if (c->ngoal == c->goal_cap) {
-      c->goal_cap = c->goal_cap ? c->goal_cap * 2 : 8;
-      c->goal = (lit *)xrealloc(c->goal, (size_t)c->goal_cap * sizeof *c->goal);
-    }
-    c->goal[c->ngoal++] = l[i];
-  }
-}
-
-static void set_start(bench_case *c, const char *atom, int value) {
-  int id = atom_id(c, atom); /* may grow c->start */
-  c->start[id] = (unsigned char)value;
-}
-
-static void free_case(bench_case *c) {
-  free(c->atoms);
-  free(c->start);
-  free(c->acts);
-  free(c->goal);
-  memset(c, 0, sizeof *c);
-}
-
-/* The GPGOAP README example. */
-static void case_gpgoap_soldier(bench_case *c) {
-  static const char *const atoms[] = {"enemyvisible", "armedwithgun", "weaponloaded",
-                                      "enemylinedup", "enemyalive",   "armedwithbomb",
-                                      "nearenemy",    "alive"};
-  static const int start[] = {0, 1, 0, 0, 1, 1, 0, 1};
-  for (int i = 0; i < 8; ++i) set_start(c, atoms[i], start[i]);
-  add_action(c, "scout", 1, "armedwithgun", "enemyvisible");
-  add_action(c, "approach", 1, "enemyvisible", "nearenemy");
-  add_action(c, "aim", 1, "enemyvisible,weaponloaded", "enemylinedup");
-  add_action(c, "shoot", 1, "enemylinedup", "!enemyalive");
-  add_action(c, "load", 1, "armedwithgun", "weaponloaded");
-  add_action(c, "detonatebomb", 5, "armedwithbomb,nearenemy", "!alive,!enemyalive");
-  add_action(c, "flee", 1, "enemyvisible", "!nearenemy");
-  add_goal(c, "!enemyalive");
-  c->optimal = NAN; /* computed by the brute force */
-  c->about = "GPGOAP README soldier (8 atoms, 7 actions)";
-}
-
-/* The lecture's soldier and the door, default scenario. */
-static void case_lecture_soldier(bench_case *c) {
-  static const char *const atoms[] = {"in_b",        "has_ammo",    "loaded",      "target_dead",
-                                      "door_stuck",  "kick_failed", "armory_empty"};
-  for (int i = 0; i < 7; ++i) set_start(c, atoms[i], 0);
-  add_action(c, "get_ammo", 1, "!armory_empty", "has_ammo");
-  add_action(c, "load_magazine", 1, "has_ammo", "loaded,!has_ammo");
-  add_action(c, "open_door", 1, "!door_stuck", "in_b");
-  add_action(c, "kick_door", 3, "!kick_failed", "in_b");
-  add_action(c, "jump_window", 5, "", "in_b");
-  add_action(c, "shoot", 1, "in_b,loaded", "target_dead");
-  add_action(c, "punch", 6, "in_b", "target_dead");
-  add_goal(c, "target_dead");
-  c->optimal = 4.0;
-  c->about = "soldier and the door, default scenario";
-}
-
-static void case_alma(bench_case *c) {
-  static const char *const atoms[] = {"money", "recipe", "full", "atm_broken"};
-  for (int i = 0; i < 4; ++i) set_start(c, atoms[i], 0);
-  add_action(c, "order_pizza", 2, "money", "full");
-  add_action(c, "bake_cake", 8, "recipe", "full");
-  add_action(c, "withdraw_money", 3, "!atm_broken", "money");
-  add_action(c, "find_recipe", 1, "", "recipe");
-  add_goal(c, "full");
-  c->optimal = 5.0;
-  c->about = "Alma's kitchen (withdraw + pizza)";
-}
-
-static void case_chain(bench_case *c, int L, int K) {
-  char a[24], b[24], nm[32];
-  for (int i = 0; i <= L; ++i) {
-    snprintf(a, sizeof a, "c%d", i);
-    set_start(c, a, i == 0);
-  }
-  int sides = K < 20 ? K : 20;
-  for (int j = 0; j < sides; ++j) {
-    snprintf(a, sizeof a, "side%d", j);
-    set_start(c, a, 0);
-  }
-  for (int i = 1; i <= L; ++i) {
-    snprintf(a, sizeof a, "c%d", i - 1);
-    snprintf(b, sizeof b, "c%d", i);
-    snprintf(nm, sizeof nm, "step_%d", i);
-    add_action(c, nm, 1, a, b);
-  }
-  for (int j = 0; j < K; ++j) {
-    snprintf(a, sizeof a, "side%d", j % 20);
-    snprintf(nm, sizeof nm, "distract_%d", j);
-    add_action(c, nm, 1, "", a);
-  }
-  snprintf(a, sizeof a, "c%d", L);
-  add_goal(c, a);
-  c->optimal = (double)L;
-  c->about = "chain of L steps, K live distractors";
-}
-
-static void case_branch(bench_case *c, int N, int M, int c1, int c2) {
-  char a[24], nm[32];
-  for (int i = 0; i < M; ++i) {
-    snprintf(a, sizeof a, "g%d", i);
-    set_start(c, a, 0);
-  }
-  for (int i = 0; i < M; ++i) {
-    snprintf(a, sizeof a, "g%d", i);
-    snprintf(nm, sizeof nm, "cheap_%d", i);
-    add_action(c, nm, c1, "", a);
-    snprintf(nm, sizeof nm, "dear_%d", i);
-    add_action(c, nm, c2, "", a);
-  }
-  for (int i = 0; i < N; ++i) {
-    snprintf(a, sizeof a, "g%d", i);
-    add_goal(c, a);
-  }
-  c->optimal = (double)N * c1;
-  c->about = "N of M goals, cheap and dear achievers";
-}
-
-typedef struct case_def {
-  char name[48];
-  int kind; /* 0 gpgoap, 1 lecture, 2 alma, 3 chain, 4 branch */
-  int p[4];
-} case_def;
-
-static int case_defs(case_def *out) {
-  int n = 0;
-  static const int Ls[] = {8, 16, 32, 60, 120, 500};
-  static const int Ks[] = {0, 20, 60};
-  static const int br[][4] = {{10, 20, 1, 2}, {10, 20, 2, 3}, {20, 20, 1, 2},
-                              {32, 32, 1, 2}, {64, 128, 1, 2}};
-  snprintf(out[n].name, sizeof out[n].name, "gpgoap_soldier");
-  out[n++].kind = 0;
-  snprintf(out[n].name, sizeof out[n].name, "lecture_soldier");
-  out[n++].kind = 1;
-  snprintf(out[n].name, sizeof out[n].name, "alma");
-  out[n++].kind = 2;
-  for (size_t i = 0; i < sizeof Ls / sizeof Ls[0]; ++i) {
-    for (size_t k = 0; k < sizeof Ks / sizeof Ks[0]; ++k) {
-      snprintf(out[n].name, sizeof out[n].name, "chain_%d_%d", Ls[i], Ks[k]);
-      out[n].kind = 3;
-      out[n].p[0] = Ls[i];
-      out[n++].p[1] = Ks[k];
-    }
-  }
-  for (size_t i = 0; i < sizeof br / sizeof br[0]; ++i) {
-    snprintf(out[n].name, sizeof out[n].name, "branch_%d_%d_%d_%d", br[i][0], br[i][1],
-             br[i][2], br[i][3]);
-    out[n].kind = 4;
-    memcpy(out[n].p, br[i], sizeof br[i]);
-    ++n;
-  }
-  return n;
-}
-
-static void make_case(const case_def *def, bench_case *c) {
-  memset(c, 0, sizeof *c);
-  snprintf(c->name, sizeof c->name, "%s", def->name);
-  switch (def->kind) {
-  case 0: case_gpgoap_soldier(c); break;
-  case 1: case_lecture_soldier(c); break;
-  case 2: case_alma(c); break;
-  case 3: case_chain(c, def->p[0], def->p[1]); break;
-  default: case_branch(c, def->p[0], def->p[1], def->p[2], def->p[3]); break;
-  }
-}
+#include "bench_cases.h"
 
 /* ------------------------------------------------------------------------------------------
  * Brute force (small cases): Dijkstra over bit-mask states
@@ -371,88 +120,7 @@ static void *counting_fn(void *ctx, void *ptr, size_t old_size, size_t new_size)
   return realloc(ptr, new_size);
 }
 
-/* ------------------------------------------------------------------------------------------
- * Building and running
- * ---------------------------------------------------------------------------------------- */
-typedef struct prepared {
-  goap_domain *dom;
-  goap_word *start;
-  goap_cond *want;
-  int nwant;
-} prepared;
-
-static int prepare(const bench_case *c, prepared *p) {
-  memset(p, 0, sizeof *p);
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return 0;
-  goap_builder_set_name(b, c->name);
-  for (int i = 0; i < c->natoms; ++i) {
-    goap_var_desc vd;
-    memset(&vd, 0, sizeof vd);
-    vd.name = c->atoms[i];
-    vd.type = GOAP_BOOL;
-    if (goap_builder_add_var(b, &vd, NULL) != GOAP_OK) {
-      fprintf(stderr, "%s: add_var %s: %s\n", c->name, vd.name, goap_builder_error(b));
-      goap_builder_destroy(b);
-      return 0;
-    }
-  }
-  for (int a = 0; a < c->nact; ++a) {
-    const bench_action *act = &c->acts[a];
-    goap_cond pre[MAX_LITS];
-    goap_effect eff[MAX_LITS];
-    for (int k = 0; k < act->npre; ++k) {
-      pre[k].var = act->pre[k].atom;
-      pre[k].op = GOAP_EQ;
-      pre[k].value = act->pre[k].value;
-    }
-    for (int k = 0; k < act->neff; ++k) {
-      eff[k].var = act->eff[k].atom;
-      eff[k].op = GOAP_SET;
-      eff[k].value = act->eff[k].value;
-    }
-    goap_action_desc ad;
-    memset(&ad, 0, sizeof ad);
-    ad.name = act->name;
-    ad.cost = act->cost;
-    ad.pre = pre;
-    ad.pre_count = act->npre;
-    ad.eff = eff;
-    ad.eff_count = act->neff;
-    if (goap_builder_add_action(b, &ad, NULL) != GOAP_OK) {
-      fprintf(stderr, "%s: add_action %s: %s\n", c->name, ad.name, goap_builder_error(b));
-      goap_builder_destroy(b);
-      return 0;
-    }
-  }
-  goap_status st = goap_builder_build(b, &p->dom);
-  if (st != GOAP_OK) {
-    fprintf(stderr, "%s: build: %s: %s\n", c->name, goap_status_name(st), goap_builder_error(b));
-    goap_builder_destroy(b);
-    return 0;
-  }
-  goap_builder_destroy(b);
-  size_t nw = goap_domain_state_words(p->dom);
-  p->start = (goap_word *)xrealloc(NULL, (nw ? nw : 1) * sizeof *p->start);
-  goap_state_init(p->dom, p->start);
-  for (int i = 0; i < c->natoms; ++i)
-    if (goap_state_set(p->dom, p->start, i, c->start[i]) != GOAP_OK) return 0;
-  p->want = (goap_cond *)xrealloc(NULL, (size_t)(c->ngoal ? c->ngoal : 1) * sizeof *p->want);
-  for (int g = 0; g < c->ngoal; ++g) {
-    p->want[g].var = c->goal[g].atom;
-    p->want[g].op = GOAP_EQ;
-    p->want[g].value = c->goal[g].value;
-  }
-  p->nwant = c->ngoal;
-  return 1;
-}
-
-static void unprepare(prepared *p) {
-  goap_domain_destroy(p->dom);
-  free(p->start);
-  free(p->want);
-  memset(p, 0, sizeof *p);
-}
+#include "bench_npc.h"
 
 typedef struct options {
   goap_search search;
@@ -460,6 +128,7 @@ typedef struct options {
   double weight;
   uint32_t max_nodes;
   int reps;          /* 0: adaptive */
+  uint32_t goal_cache; /* goap_planner_desc.goal_cache (0: the library's default) */
   double min_time;   /* seconds per case (adaptive) */
   int json;
   int compare;
@@ -478,52 +147,83 @@ typedef struct measurement {
   double allocs_per_plan;
   int plan_length;
   long plans;
+  double ns_min, ns_max; /* the fastest and slowest batch */
+  int requests;          /* requests per round (1, or the alternating cases') */
+  double callbacks_per_plan;
+  double hit_rate[2];    /* npc_40_agents_1000: the plan cache's hit rate, frames 1 and 2 */
 } measurement;
 
 #define MAX_BATCHES 4096
 
-static int measure(const prepared *pc, double optimal, goap_search s, goap_heuristic h,
-                   const options *o, measurement *m) {
+static int measure(const prepared *pc, goap_search s, goap_heuristic h, const options *o,
+                   measurement *m) {
   counter cnt = {0};
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator.fn = counting_fn;
   pd.allocator.ctx = &cnt;
-  goap_planner *p = goap_planner_create(pc->dom, &pd);
+  pd.goal_cache = o->goal_cache;
+  goap_planner *p = goap_planner_create(pc->cdom, &pd);
   if (!p) return 0;
-  goap_request req;
-  memset(&req, 0, sizeof req);
-  req.start = pc->start;
-  req.want = pc->want;
-  req.want_count = pc->nwant;
-  req.search = s;
-  req.heuristic = h;
-  req.weight = o->weight;
-  req.max_nodes = o->max_nodes;
+  static goap_request reqs[MAX_REQ];
+  for (int i = 0; i < pc->nreq; ++i) {
+    goap_request *req = &reqs[i];
+    memset(req, 0, sizeof *req);
+    req->start = pc->start + (size_t)i * pc->W;
+    req->want = pc->want + (size_t)i * (size_t)pc->wcap;
+    req->want_count = pc->nwant[i];
+    req->search = s;
+    req->heuristic = h;
+    req->weight = o->weight;
+    req->max_nodes = o->max_nodes;
+    req->host = pc->host[i];
+  }
   static int32_t plan[8192];
+  static double cost0[MAX_REQ];
+  static goap_status st0[MAX_REQ];
   goap_result r;
   memset(&r, 0, sizeof r);
   r.plan = plan;
   r.plan_capacity = (int)(sizeof plan / sizeof plan[0]);
 
-  /* warm-up (and the single-plan time estimate) */
-  double t0 = bench_now_ns();
-  goap_plan(p, &req, &r);
-  double one = bench_now_ns() - t0;
+  /* warm-up: one round of the requests (and the single-plan time estimate); an alternating
+   * case reports the sums over the round of cost, expanded and generated */
   memset(m, 0, sizeof *m);
-  m->status = r.status;
-  m->cost = r.cost;
-  m->expanded = r.stats.expanded;
-  m->generated = r.stats.generated;
-  m->nodes = r.stats.nodes;
-  m->plan_length = r.plan_length;
-  m->optimal = r.status == GOAP_OK && !isnan(optimal) && fabs(r.cost - optimal) <= 1e-9;
+  m->status = GOAP_OK;
+  m->optimal = 1;
+  double t0 = bench_now_ns();
+  for (int i = 0; i < pc->nreq; ++i) {
+    goap_plan(p, &reqs[i], &r);
+    cost0[i] = r.cost;
+    st0[i] = r.status;
+    if (r.status != GOAP_OK && m->status == GOAP_OK) m->status = r.status;
+    m->cost += r.cost;
+    m->expanded += r.stats.expanded;
+    m->generated += r.stats.generated;
+    if (r.stats.nodes > m->nodes) m->nodes = r.stats.nodes;
+    m->plan_length += r.plan_length;
+    if (!(r.status == GOAP_OK && !isnan(pc->opt[i]) && fabs(r.cost - pc->opt[i]) <= 1e-9))
+      m->optimal = 0;
+  }
+  double one = (bench_now_ns() - t0) / (double)pc->nreq;
+  /* the batch size comes from the median of 7 warm rounds (the first round above is cold) */
+  if (o->reps <= 0 && one < 50000.0) {
+    double warm[7];
+    for (int k = 0; k < 7; ++k) {
+      double w0 = bench_now_ns();
+      for (int i = 0; i < pc->nreq; ++i) goap_plan(p, &reqs[i], &r);
+      warm[k] = (bench_now_ns() - w0) / (double)pc->nreq;
+    }
+    one = bench_median(warm, 7);
+  }
 
   static double batch_ns[MAX_BATCHES];
-  int nb = 0;
-  long batch = 1, plans = 0;
+  int nb = 0, next = 0, bad = 0;
+  long batch = pc->nreq, plans = 0;
   if (o->reps <= 0 && one < 50000.0) batch = (long)(50000.0 / (one > 1.0 ? one : 1.0)) + 1;
+  batch = (batch + pc->nreq - 1) / pc->nreq * pc->nreq; /* whole rounds */
   uint64_t allocs_before = cnt.allocs;
+  npc_reset_calls(pc);
   double start = bench_now_ns();
   for (;;) {
     if (o->reps > 0) {
@@ -535,21 +235,25 @@ static int measure(const prepared *pc, double optimal, goap_search s, goap_heuri
       if (nb >= 3 && elapsed >= 10.0 * o->min_time) break; /* very slow plans */
     }
     double b0 = bench_now_ns();
-    for (long i = 0; i < batch; ++i) goap_plan(p, &req, &r);
+    for (long i = 0; i < batch; ++i) {
+      goap_plan(p, &reqs[next], &r);
+      bad |= r.status != st0[next] || r.cost != cost0[next];
+      if (++next == pc->nreq) next = 0;
+    }
     double b1 = bench_now_ns();
     batch_ns[nb++] = (b1 - b0) / (double)batch;
     plans += batch;
   }
   m->allocs_per_plan = plans ? (double)(cnt.allocs - allocs_before) / (double)plans : 0.0;
-  qsort(batch_ns, (size_t)nb, sizeof batch_ns[0], bench_cmp_double);
-  m->ns_per_plan = nb ? (nb % 2 ? batch_ns[nb / 2]
-                               : 0.5 * (batch_ns[nb / 2 - 1] + batch_ns[nb / 2]))
-                      : one;
+  m->ns_per_plan = nb ? bench_median(batch_ns, nb) : one;
+  m->ns_min = nb ? batch_ns[0] : one;
+  m->ns_max = nb ? batch_ns[nb - 1] : one;
   m->plans = plans;
+  m->requests = pc->nreq;
+  m->callbacks_per_plan = plans ? (double)npc_calls(pc) / (double)plans : 0.0;
   /* every timed run must agree with the warm-up */
-  if (r.status != m->status || r.cost != m->cost) {
-    fprintf(stderr, "goap_bench: planner not deterministic (%s %g vs %s %g)\n",
-            goap_status_name(r.status), r.cost, goap_status_name(m->status), m->cost);
+  if (bad) {
+    fprintf(stderr, "goap_bench: planner not deterministic\n");
     m->optimal = 0;
     m->status = GOAP_INVALID_OPERATION;
   }
@@ -574,11 +278,16 @@ static void print_json(const char *name, goap_search s, goap_heuristic h, const 
   printf("{\"case\": \"%s\", \"search\": \"%s\", \"heuristic\": \"%s\", \"status\": \"%s\", "
          "\"cost\": %.17g, \"optimal\": %s, \"ns_per_plan\": %.1f, \"expanded\": %llu, "
          "\"generated\": %llu, \"nodes\": %u, \"allocs_per_plan\": %.3f, \"plan_length\": %d, "
-         "\"plans_timed\": %ld}\n",
+         "\"plans_timed\": %ld, \"requests\": %d, \"ns_min\": %.1f, \"ns_max\": %.1f, "
+         "\"callbacks_per_plan\": %.2f}\n",
          name, sname(s), hname(h), goap_status_name(m->status), m->cost,
          m->optimal ? "true" : "false", m->ns_per_plan, (unsigned long long)m->expanded,
          (unsigned long long)m->generated, m->nodes, m->allocs_per_plan, m->plan_length,
-         m->plans);
+         m->plans, m->requests, m->ns_min, m->ns_max, m->callbacks_per_plan);
+  if (m->requests == NPC_AGENTS)
+    printf("{\"case\": \"%s\", \"cache_hit_rate_first_frame\": %.4f, "
+           "\"cache_hit_rate_second_frame\": %.4f}\n",
+           name, m->hit_rate[0], m->hit_rate[1]);
 }
 
 /* Microseconds up to 10 ms, so that a column reads in one unit. */
@@ -614,12 +323,15 @@ static void usage(FILE *f) {
           "  --search astar|backward|wastar|greedy   search (default: astar)\n"
           "  --heuristic NAME     default|zero|goal-count|goal-count-adm|hmax|hadd|hff|lmcut\n"
           "  --weight W           WASTAR weight (default: the library's)\n"
-          "  --case SUBSTR        only cases whose name contains SUBSTR (repeatable)\n"
+          "  --case SUBSTR        only cases whose name contains SUBSTR (=NAME: exactly NAME;\n"
+          "                       repeatable)\n"
           "  --reps N             exactly N timed plans per case (default: adaptive)\n"
           "  --min-time S         adaptive timing: seconds per case (default 0.2; 0.05 with\n"
           "                       --compare-heuristics)\n"
           "  --max-nodes N        node budget per request (default: none; 200000 with\n"
           "                       --compare-heuristics)\n"
+          "  --goal-cache N       goals each planner keeps compiled (default: the library's;\n"
+          "                       1: the last goal only)\n"
           "  --json               one JSON object per line\n"
           "  --compare-heuristics every case under every optimal configuration\n"
           "  --list               list the cases\n");
@@ -675,6 +387,9 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if (v && strcmp(a, "--min-time") == 0) {
       o->min_time = strtod(v, NULL);
       ++i;
+    } else if (v && strcmp(a, "--goal-cache") == 0) {
+      o->goal_cache = (uint32_t)atoi(v);
+      ++i;
     } else if (v && strcmp(a, "--max-nodes") == 0) {
       max_nodes = atol(v);
       ++i;
@@ -695,7 +410,9 @@ static int parse_args(int argc, char **argv, options *o) {
 static int selected(const options *o, const char *name) {
   if (o->nfilters == 0) return 1;
   for (int i = 0; i < o->nfilters; ++i)
-    if (strstr(name, o->filters[i])) return 1;
+    if (o->filters[i][0] == '=' ? strcmp(name, o->filters[i] + 1) == 0
+                                : strstr(name, o->filters[i]) != NULL)
+      return 1;
   return 0;
 }
 
@@ -711,6 +428,30 @@ static double case_optimum(const bench_case *c) {
   return c->optimal;
 }
 
+/* The optimum of each request of c into opt (c->nalt of them, or 1); returns their sum. An
+ * alternating request's is brute-forced (small cases) or the case's known optimum. */
+static double case_optima(const bench_case *c, double *opt) {
+  if (!c->nalt) return opt[0] = case_optimum(c);
+  double sum = 0.0;
+  for (int r = 0; r < c->nalt; ++r) {
+    bench_case t = *c;
+    unsigned char st[64];
+    if (c->natoms <= 16) {
+      memcpy(st, c->start, (size_t)c->natoms);
+      for (int k = 0; k < c->alt[r].nmod; ++k)
+        st[c->alt[r].mod[k].atom] = (unsigned char)c->alt[r].mod[k].value;
+      t.start = st;
+    }
+    lit gl[MAX_LITS];
+    memcpy(gl, c->alt[r].goal, sizeof gl);
+    t.goal = gl;
+    t.ngoal = c->alt[r].ngoal;
+    opt[r] = case_optimum(&t);
+    sum += opt[r];
+  }
+  return sum;
+}
+
 #define MAX_CASES 64
 #define MAX_CONFIGS 24
 
@@ -724,7 +465,16 @@ int main(int argc, char **argv) {
     for (int i = 0; i < ndefs; ++i) {
       bench_case c;
       make_case(&defs[i], &c);
-      double opt = case_optimum(&c);
+      double opts[MAX_REQ];
+      double opt = 0.0;
+      if (defs[i].kind == 7) {
+        prepared pc;
+        if (npc_prepare(defs[i].p[0], &pc))
+          for (int r = 0; r < pc.nreq; ++r) opt += pc.opt[r];
+        unprepare(&pc);
+      } else {
+        opt = case_optima(&c, opts);
+      }
       printf("%-22s optimal %-5g atoms %-4d actions %-4d  %s\n", c.name, opt, c.natoms, c.nact,
              c.about);
       free_case(&c);
@@ -761,19 +511,58 @@ int main(int argc, char **argv) {
     if (!selected(&o, defs[i].name)) continue;
     bench_case c;
     make_case(&defs[i], &c);
-    double opt = case_optimum(&c);
+    if (defs[i].kind == 8) { /* the crowd: its own measurement (bench_npc.h) */
+      npc_crowd_result cr;
+      measurement *m = &results[nres][0];
+      memset(m, 0, sizeof *m);
+      if (!npc_crowd(o.reps > 0 ? o.reps : 7, &cr)) {
+        fprintf(stderr, "goap_bench: cannot run %s\n", c.name);
+        ++failures;
+        free_case(&c);
+        continue;
+      }
+      m->status = cr.planned == NPC_AGENTS ? GOAP_OK : GOAP_NO_PLAN;
+      m->cost = cr.cost;
+      m->optimal = cr.checked > 0 && cr.optimal == cr.checked;
+      m->ns_per_plan = cr.ns_per_agent;
+      m->ns_min = cr.ns_min;
+      m->ns_max = cr.ns_max;
+      m->expanded = cr.expanded;
+      m->requests = NPC_AGENTS;
+      m->plans = (long)cr.frames * NPC_AGENTS;
+      m->allocs_per_plan = -1.0; /* not counted: agents and caches are created per frame */
+      m->hit_rate[0] = cr.hit_rate[0];
+      m->hit_rate[1] = cr.hit_rate[1];
+      if (m->status != GOAP_OK || !m->optimal) ++failures;
+      snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
+      names[nres] = name_store[nres];
+      ++nres;
+      if (o.json)
+        print_json(c.name, cs[0], ch[0], m);
+      else if (!o.compare) {
+        print_row(c.name, cs[0], ch[0], m);
+        printf("%-22s plan cache hit rate: %.1f%% of %llu lookups (first frame, distinct "
+               "memories), %.1f%% of %llu (second frame); %d sampled plans optimal of %d\n",
+               "", 100.0 * cr.hit_rate[0], (unsigned long long)cr.lookups[0],
+               100.0 * cr.hit_rate[1], (unsigned long long)cr.lookups[1], cr.optimal,
+               cr.checked);
+      }
+      free_case(&c);
+      continue;
+    }
     prepared pc;
-    if (!prepare(&c, &pc)) {
+    if (defs[i].kind == 7 ? !npc_prepare(defs[i].p[0], &pc) : !prepare(&c, &pc)) {
       fprintf(stderr, "goap_bench: cannot build case %s\n", c.name);
       free_case(&c);
       ++failures;
       continue;
     }
+    if (defs[i].kind != 7) (void)case_optima(&c, pc.opt);
     snprintf(name_store[nres], sizeof name_store[0], "%s", c.name);
     names[nres] = name_store[nres];
     for (int k = 0; k < nconf; ++k) {
       measurement *m = &results[nres][k];
-      if (!measure(&pc, opt, cs[k], ch[k], &o, m)) {
+      if (!measure(&pc, cs[k], ch[k], &o, m)) {
         fprintf(stderr, "goap_bench: cannot create a planner for %s\n", c.name);
         ++failures;
         continue;

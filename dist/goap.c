@@ -19,6 +19,7 @@
 /* Modules: core, format, htn, pddl, runtime, tactics, sched; behind GOAP_NO_THREADS: sched */
 /* Renamed in this file only (the sources keep their names):
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
+ *   static `before` of src/runtime/world.c renamed to before__runtime_world in goap.c (clashes with src/runtime/inspect.c)
  *   static `build_index` of src/core/planner.c renamed to build_index__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `build_index` of src/core/relax.c renamed to build_index__core_relax in goap.c (clashes with src/core/lmcut.c)
  *   static `cand_goal` of src/format/parser.c renamed to cand_goal__format_parser in goap.c (clashes with src/format/htn_parse.c)
@@ -32,6 +33,8 @@
  *   static `expect_eol` of src/format/parser.c renamed to expect_eol__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `fail` of src/htn/domain.c renamed to fail__htn_domain in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/pddl/hddl_verify.c renamed to fail__pddl_hddl_verify in goap.c (clashes with src/core/builder.c)
+ *   static `fail` of src/runtime/replay.c renamed to fail__runtime_replay in goap.c (clashes with src/core/builder.c)
+ *   static `fail` of src/runtime/save.c renamed to fail__runtime_save in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/tactics/arena.c renamed to fail__tactics_arena in goap.c (clashes with src/core/builder.c)
  *   static `goal_holds` of src/pddl/hddl_plan.c renamed to goal_holds__pddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `grow` of src/sched/sched.c renamed to grow__sched_sched in goap.c (clashes with src/format/htn_parse.c)
@@ -66,9 +69,11 @@
  *   static `tok_pos` of src/format/parser.c renamed to tok_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `undo_to` of src/pddl/hddl_plan.c renamed to undo_to__pddl_hddl_plan in goap.c (clashes with src/htn/planner.c)
  *   static `valid_name` of src/htn/domain.c renamed to valid_name__htn_domain in goap.c (clashes with src/core/builder.c)
+ *   typedef `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/pddl/hddl_plan.c)
  *   static `worker_main` of src/sched/workers.c renamed to worker_main__sched_workers in goap.c (clashes with src/sched/sched.c)
  *   struct tag `member` of src/runtime/world.c renamed to member__runtime_world in goap.c (clashes with src/format/sim.c)
  *   struct tag `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
+ *   struct tag `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/pddl/hddl_plan.c)
  */
 
 /* ==== src/core/alloc.c ==== */
@@ -1465,6 +1470,15 @@ const goap_cond *goap_domain_action_pre(const goap_domain *d, int i, int *count)
   if (count) *count = d->actions[i].npre;
   return d->actions[i].pre;
 }
+int goap_domain_action_callbacks(const goap_domain *d, int i, goap_check_fn *check,
+                                 goap_cost_fn *dynamic_cost, void **user) {
+  const goap__action *a = d && i >= 0 && i < d->nactions ? &d->actions[i] : NULL;
+  if (check) *check = a ? a->check : NULL;
+  if (dynamic_cost) *dynamic_cost = a ? a->dyn_cost : NULL;
+  if (user) *user = a ? a->user : NULL;
+  return a && (a->check || a->dyn_cost);
+}
+
 const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *count) {
   if (!d || i < 0 || i >= d->nactions) {
     if (count) *count = 0;
@@ -1594,69 +1608,30 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
 /* macros of src/core/domain.c end here */
 #undef NZ
 
-/* ==== src/core/lmcut.c ==== */
+/* ==== src/core/goal_cache.c ==== */
 /*
- * lmcut.c -- the LM-cut heuristic (Helmert & Domshlak 2009) over a STRIPS compilation of the
- * relaxed task.
+ * goal_cache.c -- the planner's goal cache (used by prepare() in planner.c).
  *
- * The compilation (built when a request first asks for LM-cut with a new goal):
- *  - facts: TRUE (fact 0, always reached), one per value of every bool/enum variable, for
- *    every int variable UP(v) ("some `+= n>0` fired") and DOWN(v) ("some `-= n` fired"), one
- *    VAL(v,k) per value k that some `v = k` effect sets, one per distinct non-trivial
- *    condition, and the goal fact;
- *  - operators: each domain action (same id; preconditions are its relaxed conditions, effects
- *    the facts its effects reach), zero-cost auxiliary operators that make a condition fact
- *    hold, and a zero-cost goal operator. An operator without preconditions needs TRUE.
- *  - a bool/enum condition that is not a single value holds once any of its values does;
- *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (then it is a
- *    fact of the state, see below), VAL(k) with k in it, UP with the start value (operators
- *    guarded by the state's value) or a VAL(k) at most b, DOWN with one at least a, or UP and
- *    DOWN together (the edges of the interval are tightened when ne sits on them).
- * Soundness: in any real plan, an int variable's value is the last value set (or the start
- * value) moved by the later ADDs; if they all go up it lies at or above that value, if all
- * down at or below, so the auxiliary operator matching the case is enabled. Every real plan
- * is therefore a plan of the compiled relaxed task, whose optimal relaxed cost LM-cut never
- * exceeds: LM-cut is admissible. Each auxiliary operator's condition also holds in relax.c's
- * hull relaxation, so hmax of this task is at least relax.c's hmax and LM-cut >= hmax.
- *
- * Cost (issue 4): equal conditions (of different actions, the goal) share one condition
- * fact, so each gets its auxiliary operators once (village: 2,659 operators -> 746). Operators
- * with no effect from which the goal fact can be reached backwards are left out of the index.
- *
- * Per evaluation: the state's facts are TRUE, its bool/enum values that some operator needs and
- * every condition fact whose condition holds in the state (its auxiliary operators are then
- * disabled: the fact is already there); then repeat { hmax with the remaining costs, keeping
- * each operator's precondition choice (pcf: the precondition reached last) and, per fact, the
- * list of operators whose pcf it is (the justification graph); the goal zone (facts from which
- * the goal is reached through zero-cost operators in that graph); the cut (the operators
- * reached from the state, outside the zone, with an effect in it); add the cut's least
- * remaining cost to h and subtract it from the cut } until hmax(goal) is 0. After the first
- * round hmax is updated incrementally from the cut's effects (costs only fall). The cut is
- * found from the zone's side (cut_backward): an achiever of a zone fact whose pcf has hmax
- * below the goal's is reached (its hmax is justified by facts below it, none in the zone), so
- * only pcfs at the goal's hmax or above need a backward search; cut_forward, the definition
- * (a search of the whole graph), is kept as the reference the tests compare it with. When
- * every cost is a whole number (and their sum is below the bucket count), hmax uses a bucket
- * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
- * exact.
- *
- * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
- * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
- * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
- * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
- * state with costs forming a cost partition (planner.c: the parent's landmarks that the
- * action does not touch). Each one's cost is added to h and taken off its operators' costs
- * before the first hmax, and LM-cut goes on from there: the result is admissible (the
- * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
- * every landmark of the evaluation, inherited or cut, for the caller to pass on.
- * The request's operator costs (base) and precondition counts (unsat0) are copied from
- * arrays made at build time rather than recomputed per evaluation.
- *
- * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
- * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
- * bucket and by operator ids in a cut (deterministic).
+ * Invariants:
+ *  - What prepare() derives from a goal alone -- its compiled tests (goal_ft, goal_mask/val),
+ *    the relevance analysis and action selection (active, act2idx, aflag, acost, var_best),
+ *    the numbers of the cheap heuristics and the small-mode tables -- lives in one of a few
+ *    slots, keyed by the goal's content: the selection flags, the conditions (compared in
+ *    full; the hash only screens) and, for a request with a cost array, the stamp of that
+ *    array's content. A request whose key is in a slot points the planner's arrays at that
+ *    slot and restores a few numbers: no analysis, no copy. A miss refills the least recently
+ *    used slot.
+ *  - Each selection gets its own serial (goal_serial), so the structures built lazily per
+ *    selection (successor index, LM-cut compilation, recheck fan-out) are rebuilt exactly when
+ *    the request's selection is not the one they were built for.
+ *  - Domains with callbacks: a check or a dynamic cost may answer differently on every
+ *    request (it reads the host), so only the goal's compiled form is reused as such; the
+ *    callbacks are asked again on every request (once per action, as before). When the slot's
+ *    selection was made with every callback accepting and they all accept again with the same
+ *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
+ *  - The slots' arrays are carved from one block allocated at creation; a request allocates
+ *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- begin src/core/planner.h ---- */
@@ -1827,6 +1802,37 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
+/* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
+ * selection. The arrays are carved from one block made at planner creation (want, goal_ft and
+ * goal_best hold GSLOT_WANT conditions there and move to their own allocation, want_own, when
+ * a longer goal needs them); the planner's per-request pointers (want, active, acost, ...)
+ * point into the slot of the current request. */
+typedef struct goap__gslot {
+  uint64_t hash;             /* of the key: selection flags, goal conditions, cost stamp */
+  uint32_t serial;           /* goal_serial of its selection; 0: empty */
+  uint32_t used;             /* last use (LRU) */
+  unsigned flags;            /* the request's SEL_FLAGS */
+  int req_costs;             /* selected with the request's costs ... */
+  uint32_t cost_stamp;       /* ... of this stamp (planner cost_stamp) */
+  uint32_t fanout;           /* recheck_fanout() of the selection, when fan_ok */
+  int fan_ok;
+  int cb_all;                /* no callback refused an action in its selection */
+  int nwant, want_own;
+  size_t cwant;
+  goap_cond *want;
+  goap__ftest *goal_ft;
+  double *goal_best;
+  goap_word *goal_mask, *goal_val;
+  int goal_never;
+  int32_t *active, *act2idx;
+  int nactive, max_achieve, max_eff_active, small;
+  double *acost, *var_best;
+  uint8_t *aflag;
+  double cmin, gc_scale;
+  goap__quick *small_q;      /* min(nactions, 64) each, one-word domains only (else NULL) */
+  uint64_t *small_aff;
+} goap__gslot;
+
 /* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
 typedef struct goap__hentry {
   double f;
@@ -1934,9 +1940,8 @@ struct goap_planner {
 
   /* per request */
   goap_word *start;          /* W words */
-  goap_cond *want;
+  goap_cond *want;           /* want .. small_aff: the current goal-cache slot's arrays */
   int nwant;
-  size_t cwant;
   goap__ftest *goal_ft;      /* one per want condition (EQ too) */
   goap_word *goal_mask, *goal_val; /* W words each: equality part of the goal */
   int goal_never;            /* the goal contradicts itself */
@@ -1954,7 +1959,9 @@ struct goap_planner {
   int max_eff_active;
   goap__relax rx;
   goap__lmcut lm;
-  uint32_t goal_serial;      /* bumped whenever the goal / action selection is recomputed */
+  uint32_t goal_serial;      /* the current selection's serial (each selection made gets a
+                                new one, from gnext; never 0) */
+  uint32_t gnext;            /* the last serial given out */
 
   /* search */
   goap__phase phase;
@@ -1994,14 +2001,23 @@ struct goap_planner {
   int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
   int32_t *sx_evars;         /* nvars: other variables with anchored values */
   int sx_nevars;
-  /* small mode: one word, at most 64 active actions, all mask-only. Per active index: */
+  /* small mode: one word, at most 64 active actions, all mask-only. Per active index
+   * (arrays of the current goal-cache slot): */
   int small;
-  goap__quick small_q[64];   /* the action's masks */
-  uint64_t small_aff[64];    /* active indices to recheck after applying it */
-  int sel_valid;             /* the action selection below is for want/flags/costs (no callbacks) */
+  goap__quick *small_q;      /* the action's masks */
+  uint64_t *small_aff;       /* active indices to recheck after applying it */
+  /* goal cache (planner.c): the selections of recent goals, keyed by content */
+  goap__gslot *gslots;
+  int ngslots;
+  int gcur;                  /* the slot of the current selection, -1 none */
+  uint32_t gclock;           /* LRU clock */
+  void *gblock;              /* the slots' arrays */
+  size_t gblock_bytes;
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
-  double *sel_costs;         /* per action: the request's costs, when req_costs */
-  unsigned sel_flags;
+  double *sel_costs;         /* per action: the last request costs seen (cost_stamp) */
+  int costs_seen;            /* sel_costs holds a request's costs */
+  int cb_rejects;            /* actions a callback refused in this request's selection */
+  uint32_t cost_stamp;       /* bumped when a request brings other costs */
   goap__sym sym;             /* orbit search (symmetry.c): sym.on when the request has one */
   /* search trace (goap_planner_set_trace): NULL when off */
   goap_trace_fn trace_fn;
@@ -2029,6 +2045,23 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
+
+/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
+goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
+void goap__gcache_free(goap_planner *p);
+/* Points the planner's per-request arrays at slot i. */
+void goap__gslot_use(goap_planner *p, int i);
+/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
+void goap__gslot_load(goap_planner *p, const goap__gslot *g);
+/* The planner's numbers of the selection just made into slot g. */
+void goap__gslot_save(const goap_planner *p, goap__gslot *g);
+/* Slot g holds at least nw goal conditions (allocates when the goal is the longest yet). */
+goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
+uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
+/* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
+int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+/* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
+void goap__gserial_new(goap_planner *p);
 
 /* symmetry.c */
 /* Shape of sym on d (ids, sizes, disjoint slots, equal types per position). vmark (nvars) and
@@ -2068,6 +2101,283 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s);
 
 #endif /* GOAP_CORE_PLANNER_H */
 /* ---- end src/core/planner.h ---- */
+
+#define GSLOT_WANT 8         /* conditions each slot holds without an allocation of its own */
+#define GSLOT_MAX 256
+#define GSLOT_BUDGET 65536   /* default: slots whose arrays take about this many bytes, */
+#define GSLOT_DEFAULT 16     /* at most this many */
+
+static size_t al8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* The bytes of one slot's arrays; with base, points g's arrays into base. */
+static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *base) {
+  size_t A = (size_t)p->d->nactions, V = (size_t)p->d->nvars, W = p->W;
+  size_t S = p->quick ? (A < 64 ? A : 64) : 0, off = 0;
+#define CARVE(field, n, type)                                                                 \
+  do {                                                                                        \
+    if (base) g->field = (type *)(void *)(base + off);                                        \
+    off += al8(((n) ? (n) : 1) * sizeof(type));                                               \
+  } while (0)
+  CARVE(acost, A, double);
+  CARVE(var_best, V, double);
+  CARVE(goal_mask, W, goap_word);
+  CARVE(goal_val, W, goap_word);
+  CARVE(goal_best, GSLOT_WANT, double);
+  CARVE(goal_ft, GSLOT_WANT, goap__ftest);
+  CARVE(small_aff, S, uint64_t);
+  CARVE(small_q, S, goap__quick);
+  CARVE(want, GSLOT_WANT, goap_cond);
+  CARVE(active, A, int32_t);
+  CARVE(act2idx, A, int32_t);
+  CARVE(aflag, A, uint8_t);
+#undef CARVE
+  if (base) {
+    g->cwant = GSLOT_WANT;
+    if (!S) {
+      g->small_q = NULL;
+      g->small_aff = NULL;
+    }
+  }
+  return off;
+}
+
+/* Points the planner's per-request arrays at slot i. */
+void goap__gslot_use(goap_planner *p, int i) {
+  goap__gslot *g = &p->gslots[i];
+  p->want = g->want;
+  p->goal_ft = g->goal_ft;
+  p->goal_best = g->goal_best;
+  p->goal_mask = g->goal_mask;
+  p->goal_val = g->goal_val;
+  p->active = g->active;
+  p->act2idx = g->act2idx;
+  p->acost = g->acost;
+  p->aflag = g->aflag;
+  p->var_best = g->var_best;
+  p->small_q = g->small_q;
+  p->small_aff = g->small_aff;
+}
+
+/* The numbers of slot g's selection into the planner (its arrays: gslot_use). */
+void goap__gslot_load(goap_planner *p, const goap__gslot *g) {
+  p->nwant = g->nwant;
+  p->goal_never = g->goal_never;
+  p->nactive = g->nactive;
+  p->max_achieve = g->max_achieve;
+  p->max_eff_active = g->max_eff_active;
+  p->small = g->small;
+  p->cmin = g->cmin;
+  p->gc_scale = g->gc_scale;
+  p->req_costs = g->req_costs;
+  p->goal_serial = g->serial;
+  if (g->fan_ok) {
+    p->fanout = g->fanout;
+    p->fan_serial = g->serial;
+  }
+}
+
+/* The planner's numbers of the selection just made into slot g. */
+void goap__gslot_save(const goap_planner *p, goap__gslot *g) {
+  g->nwant = p->nwant;
+  g->goal_never = p->goal_never;
+  g->nactive = p->nactive;
+  g->max_achieve = p->max_achieve;
+  g->max_eff_active = p->max_eff_active;
+  g->small = p->small;
+  g->cmin = p->cmin;
+  g->gc_scale = p->gc_scale;
+  g->req_costs = p->req_costs;
+  g->cb_all = p->cb_rejects == 0;
+  g->fan_ok = 0;
+  g->serial = p->goal_serial;
+}
+
+goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots) {
+  size_t per = gslot_carve(p, NULL, NULL);
+  size_t n = want_slots;
+  if (n == 0) {
+    n = GSLOT_BUDGET / per;
+    if (n > GSLOT_DEFAULT) n = GSLOT_DEFAULT;
+    if (n < 1) n = 1;
+  }
+  if (n > GSLOT_MAX) n = GSLOT_MAX;
+  p->gslots = (goap__gslot *)goap__alloc(&p->alloc, n * sizeof *p->gslots);
+  p->gblock = goap__alloc(&p->alloc, n * per);
+  p->gblock_bytes = n * per; /* the sizes gcache_free gives back, also after a failure */
+  p->ngslots = (int)n;
+  if (!p->gslots || !p->gblock) return GOAP_OUT_OF_MEMORY;
+  p->memory += n * (per + sizeof *p->gslots);
+  memset(p->gslots, 0, n * sizeof *p->gslots);
+  memset(p->gblock, 0, n * per);
+  for (size_t i = 0; i < n; ++i)
+    (void)gslot_carve(p, &p->gslots[i], (unsigned char *)p->gblock + i * per);
+  p->gcur = -1;
+  goap__gslot_use(p, 0); /* the arrays are never NULL */
+  return GOAP_OK;
+}
+
+void goap__gcache_free(goap_planner *p) {
+  for (int i = 0; p->gslots && p->gblock && i < p->ngslots; ++i) {
+    goap__gslot *g = &p->gslots[i];
+    if (!g->want_own) continue;
+    goap__free(&p->alloc, g->want, g->cwant * sizeof *g->want);
+    goap__free(&p->alloc, g->goal_ft, g->cwant * sizeof *g->goal_ft);
+    goap__free(&p->alloc, g->goal_best, g->cwant * sizeof *g->goal_best);
+  }
+  if (p->gblock) goap__free(&p->alloc, p->gblock, p->gblock_bytes);
+  if (p->gslots) goap__free(&p->alloc, p->gslots, (size_t)p->ngslots * sizeof *p->gslots);
+  p->gslots = NULL;
+  p->gblock = NULL;
+}
+
+/* Slot g holds at least nw conditions (a longer goal moves its three arrays out of the block;
+ * they then stay its own and only grow). */
+goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw) {
+  if (nw <= g->cwant) return GOAP_OK;
+  size_t old = g->cwant, ncap = old ? old : GSLOT_WANT;
+  while (ncap < nw) ncap *= 2;
+  goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
+  goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
+  double *gb = (double *)goap__alloc(&p->alloc, ncap * sizeof *gb);
+  if (!wv || !ft || !gb) {
+    goap__free(&p->alloc, wv, ncap * sizeof *wv);
+    goap__free(&p->alloc, ft, ncap * sizeof *ft);
+    goap__free(&p->alloc, gb, ncap * sizeof *gb);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  if (g->want_own) {
+    goap__free(&p->alloc, g->want, old * sizeof *g->want);
+    goap__free(&p->alloc, g->goal_ft, old * sizeof *g->goal_ft);
+    goap__free(&p->alloc, g->goal_best, old * sizeof *g->goal_best);
+    p->memory -= old * (sizeof *wv + sizeof *ft + sizeof *gb);
+  }
+  g->want = wv;
+  g->goal_ft = ft;
+  g->goal_best = gb;
+  g->cwant = ncap;
+  g->want_own = 1;
+  p->memory += ncap * (sizeof *wv + sizeof *ft + sizeof *gb);
+  return GOAP_OK;
+}
+
+uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp) {
+  uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)flags << 1) ^ (uint64_t)(costs != 0) ^
+               ((uint64_t)(costs ? stamp : 0u) << 32);
+  for (int i = 0; i < n; ++i) {
+    uint64_t k = (uint64_t)(uint32_t)w[i].var | (uint64_t)(uint32_t)w[i].op << 24 |
+                 (uint64_t)(uint32_t)w[i].value << 32;
+    h = (h ^ k) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  return h ^ (uint64_t)(uint32_t)n;
+}
+
+/* The slot holding the request's key, or -1. */
+int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags,
+                      uint64_t h) {
+  int n = req->want_count, costs = req->costs != NULL;
+  for (int k = -1; k < p->ngslots; ++k) {
+    int i = k < 0 ? p->gcur : k; /* the last request's slot first */
+    if (i < 0 || (k >= 0 && i == p->gcur)) continue;
+    const goap__gslot *g = &p->gslots[i];
+    if (!g->serial || g->hash != h || g->nwant != n || g->flags != flags ||
+        g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
+      continue;
+    int same_goal = 1;
+    for (int j = 0; j < n && same_goal; ++j)
+      same_goal = g->want[j].var == req->want[j].var && g->want[j].op == req->want[j].op &&
+                  g->want[j].value == req->want[j].value;
+    if (same_goal) return i;
+  }
+  return -1;
+}
+
+/* A new serial for the selection about to be made; when the serials wrap, every slot and
+ * every structure built for a serial is forgotten. */
+void goap__gserial_new(goap_planner *p) {
+  if (++p->gnext == 0) {
+    p->gnext = 1;
+    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = 0;
+    p->gcur = -1;
+    p->sx_serial = 0;
+    p->fan_serial = 0;
+    p->lm.built = 0;
+  }
+  p->goal_serial = p->gnext;
+}
+/* macros of src/core/goal_cache.c end here */
+#undef GSLOT_WANT
+#undef GSLOT_MAX
+#undef GSLOT_BUDGET
+#undef GSLOT_DEFAULT
+#undef CARVE
+
+/* ==== src/core/lmcut.c ==== */
+/*
+ * lmcut.c -- the LM-cut heuristic (Helmert & Domshlak 2009) over a STRIPS compilation of the
+ * relaxed task.
+ *
+ * The compilation (built when a request first asks for LM-cut with a new goal):
+ *  - facts: TRUE (fact 0, always reached), one per value of every bool/enum variable, for
+ *    every int variable UP(v) ("some `+= n>0` fired") and DOWN(v) ("some `-= n` fired"), one
+ *    VAL(v,k) per value k that some `v = k` effect sets, one per distinct non-trivial
+ *    condition, and the goal fact;
+ *  - operators: each domain action (same id; preconditions are its relaxed conditions, effects
+ *    the facts its effects reach), zero-cost auxiliary operators that make a condition fact
+ *    hold, and a zero-cost goal operator. An operator without preconditions needs TRUE.
+ *  - a bool/enum condition that is not a single value holds once any of its values does;
+ *  - an int condition var in [a, b] \ {ne} holds after: the start value in it (then it is a
+ *    fact of the state, see below), VAL(k) with k in it, UP with the start value (operators
+ *    guarded by the state's value) or a VAL(k) at most b, DOWN with one at least a, or UP and
+ *    DOWN together (the edges of the interval are tightened when ne sits on them).
+ * Soundness: in any real plan, an int variable's value is the last value set (or the start
+ * value) moved by the later ADDs; if they all go up it lies at or above that value, if all
+ * down at or below, so the auxiliary operator matching the case is enabled. Every real plan
+ * is therefore a plan of the compiled relaxed task, whose optimal relaxed cost LM-cut never
+ * exceeds: LM-cut is admissible. Each auxiliary operator's condition also holds in relax.c's
+ * hull relaxation, so hmax of this task is at least relax.c's hmax and LM-cut >= hmax.
+ *
+ * Cost (issue 4): equal conditions (of different actions, the goal) share one condition
+ * fact, so each gets its auxiliary operators once (village: 2,659 operators -> 746). Operators
+ * with no effect from which the goal fact can be reached backwards are left out of the index.
+ *
+ * Per evaluation: the state's facts are TRUE, its bool/enum values that some operator needs and
+ * every condition fact whose condition holds in the state (its auxiliary operators are then
+ * disabled: the fact is already there); then repeat { hmax with the remaining costs, keeping
+ * each operator's precondition choice (pcf: the precondition reached last) and, per fact, the
+ * list of operators whose pcf it is (the justification graph); the goal zone (facts from which
+ * the goal is reached through zero-cost operators in that graph); the cut (the operators
+ * reached from the state, outside the zone, with an effect in it); add the cut's least
+ * remaining cost to h and subtract it from the cut } until hmax(goal) is 0. After the first
+ * round hmax is updated incrementally from the cut's effects (costs only fall). The cut is
+ * found from the zone's side (cut_backward): an achiever of a zone fact whose pcf has hmax
+ * below the goal's is reached (its hmax is justified by facts below it, none in the zone), so
+ * only pcfs at the goal's hmax or above need a backward search; cut_forward, the definition
+ * (a search of the whole graph), is kept as the reference the tests compare it with. When
+ * every cost is a whole number (and their sum is below the bucket count), hmax uses a bucket
+ * queue instead of the binary heap. Costs at most LM_EPS count as 0, so that zero cost is
+ * exact.
+ *
+ * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
+ * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
+ * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
+ * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
+ * state with costs forming a cost partition (planner.c: the parent's landmarks that the
+ * action does not touch). Each one's cost is added to h and taken off its operators' costs
+ * before the first hmax, and LM-cut goes on from there: the result is admissible (the
+ * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
+ * every landmark of the evaluation, inherited or cut, for the caller to pass on.
+ * The request's operator costs (base) and precondition counts (unsat0) are copied from
+ * arrays made at build time rather than recomputed per evaluation.
+ *
+ * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
+ * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
+ * bucket and by operator ids in a cut (deterministic).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "planner.h": inlined above */
 
 #define LM_EPS 1e-9
 #define LM_MAXBUCK ((size_t)1 << 16)
@@ -3067,7 +3377,7 @@ void goap__names_free(const goap_allocator *a, goap__names *m) {
 
 #define CLOSED 0x80000000u
 /* The request flags that change the action selection (the others only steer the search). */
-#define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
+#define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
  * successors put in canonical form, for orbit search). */
@@ -3172,13 +3482,6 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
     }                                                                                         \
   } while (0)
   ALLOC(p->start, W, goap_word);
-  ALLOC(p->goal_mask, W, goap_word);
-  ALLOC(p->goal_val, W, goap_word);
-  ALLOC(p->active, A, int32_t);
-  ALLOC(p->acost, A, double);
-  ALLOC(p->aflag, A, uint8_t);
-  ALLOC(p->var_best, V, double);
-  ALLOC(p->act2idx, A, int32_t);
   ALLOC(p->touch_off, V + 1, uint32_t);
   ALLOC(p->bw_list, A, int32_t);
   ALLOC(p->bw_stamp, A, uint32_t);
@@ -3224,6 +3527,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
       }
     }
   }
+  if (ok && goap__gcache_create(p, dd.goal_cache) != GOAP_OK) ok = 0;
   if (ok) {
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
@@ -3270,13 +3574,6 @@ void goap_planner_destroy(goap_planner *p) {
   goap_allocator a = p->alloc;
 #define NZ(n) ((n) ? (n) : 1)
   goap__free(&a, p->start, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->goal_mask, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->goal_val, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->active, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->acost, NZ(A) * sizeof(double));
-  goap__free(&a, p->aflag, NZ(A) * sizeof(uint8_t));
-  goap__free(&a, p->var_best, NZ(V) * sizeof(double));
-  goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
   goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
@@ -3293,10 +3590,8 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
 #undef NZ
   goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
-  goap__free(&a, p->want, p->cwant * sizeof *p->want);
-  goap__free(&a, p->goal_ft, p->cwant * sizeof *p->goal_ft);
-  goap__free(&a, p->goal_best, p->cwant * sizeof *p->goal_best);
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
+  goap__gcache_free(p);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
   goap__sym_free(p);
@@ -3542,7 +3837,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
 static double eval_cost(goap_planner *p, int a) {
   const goap__action *x = &p->d->actions[a];
   double c = p->req_costs ? p->sel_costs[a] : x->cost;
-  if (x->dyn_cost) c = x->dyn_cost(p->host, a, x->user);
+  if (x->dyn_cost && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) c = x->dyn_cost(p->host, a, x->user);
   return c;
 }
 
@@ -3552,9 +3847,15 @@ static int usable(goap_planner *p, int a) {
   p->aflag[a] |= F_EVAL;
   const goap__action *x = &p->d->actions[a];
   if (x->never || x->neff == 0) return 0;
-  if (x->check && !x->check(p->host, a, x->user)) return 0;
+  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user)) {
+    ++p->cb_rejects;
+    return 0;
+  }
   double c = eval_cost(p, a);
-  if (!(c >= 0.0) || !isfinite(c)) return 0;
+  if (!(c >= 0.0) || !isfinite(c)) {
+    if (x->dyn_cost) ++p->cb_rejects;
+    return 0;
+  }
   p->acost[a] = c;
   p->aflag[a] |= F_USABLE;
   return 1;
@@ -3594,11 +3895,20 @@ static void setup_small(goap_planner *p) {
   p->small = 1;
 }
 
-static goap_status select_actions(goap_planner *p) {
+static void select_finish(goap_planner *p);
+
+/* The relevance analysis and action selection of the current goal. keep_eval: the callbacks
+ * already asked in this request (F_EVAL) are not asked again (see reselect_fast). */
+static goap_status select_actions(goap_planner *p, int keep_eval) {
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
   int A = d->nactions;
-  memset(p->aflag, 0, (size_t)(A ? A : 1));
+  if (keep_eval) {
+    for (int a = 0; a < A; ++a) p->aflag[a] &= (uint8_t)(F_EVAL | F_USABLE);
+  } else {
+    memset(p->aflag, 0, (size_t)(A ? A : 1));
+    p->cb_rejects = 0;
+  }
   if (p->flags & GOAP_REQUEST_NO_PRUNING) {
     for (int a = 0; a < A; ++a)
       if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
@@ -3629,6 +3939,16 @@ static goap_status select_actions(goap_planner *p) {
       }
     }
   }
+  select_finish(p);
+  return GOAP_OK;
+}
+
+/* From the relevant actions (F_RELEVANT) and their costs: the active list, the numbers of the
+ * cheap heuristics and the small-mode tables. */
+static void select_finish(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  int A = d->nactions;
   p->nactive = 0;
   p->cmin = GOAP__INF;
   p->max_eff_active = 0;
@@ -3668,7 +3988,28 @@ static goap_status select_actions(goap_planner *p) {
   p->gc_scale = p->max_achieve ? p->cmin / (double)p->max_achieve : 0.0;
   p->stats.actions_considered = p->nactive;
   setup_small(p);
-  return GOAP_OK;
+}
+
+/* A domain with callbacks, a goal whose last selection rejected no action through a callback:
+ * that selection is the relevance closure, and it stands as long as every callback of its
+ * actions still accepts. Asks them (once each, F_EVAL); returns 1 if all accept, *changed
+ * when a dynamic cost differs from the last one. Returns 0 at the first refusal: the caller
+ * then makes the selection again (select_actions with keep_eval), which asks no callback
+ * twice. */
+static int reselect_fast(goap_planner *p, int *changed) {
+  const goap_domain *d = p->d;
+  for (int a = 0; a < d->nactions; ++a) p->aflag[a] &= (uint8_t) ~(F_EVAL | F_USABLE);
+  p->cb_rejects = 0;
+  *changed = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *x = &d->actions[a];
+    if (!x->check && !x->dyn_cost) continue;
+    double old = p->acost[a];
+    if (!usable(p, a)) return 0;
+    if (p->acost[a] != old) *changed = 1;
+  }
+  return 1;
 }
 
 static goap_status compile_goal(goap_planner *p) {
@@ -3730,10 +4071,29 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
-  char msg[8];
-  for (int i = 0; i < req->want_count; ++i) {
-    goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
-    if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
+  size_t nw = (size_t)req->want_count;
+  size_t na = (size_t)d->nactions;
+  unsigned sflags = req->flags & SEL_FLAGS;
+  if (req->costs &&
+      (!p->costs_seen || (na && memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs)))) {
+    /* other costs than the last request's: selections made with costs no longer match */
+    if (na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
+    p->costs_seen = 1;
+    if (++p->cost_stamp == 0) {
+      for (int i = 0; i < p->ngslots; ++i)
+        if (p->gslots[i].req_costs) p->gslots[i].serial = 0;
+    }
+  }
+  uint64_t gh =
+      goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
+  int gi = goap__gslot_find(p, req, sflags, gh);
+  if (gi < 0) { /* a goal in the cache was checked when it entered */
+    char msg[8];
+    for (int i = 0; i < req->want_count; ++i) {
+      goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
+      if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+    }
   }
   if (req->start) {
     /* reject states with out-of-range fields (e.g. uninitialised memory); fields whose range
@@ -3748,39 +4108,6 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     goap_status st = goap__sym_setup(p, req->symmetry);
     if (st != GOAP_OK) return st;
   }
-  size_t nw = (size_t)req->want_count;
-  /* the same goal as the last request, and nothing request-dependent in the domain: the
-   * relevance analysis and the goal's compiled form can be reused */
-  size_t na = (size_t)d->nactions;
-  int reuse = p->sel_valid && !d->has_callbacks && p->sel_flags == (req->flags & SEL_FLAGS) &&
-              req->want_count == p->nwant &&
-              (nw == 0 || memcmp(p->want, req->want, nw * sizeof *p->want) == 0) &&
-              (req->costs != NULL) == p->req_costs &&
-              (!req->costs || na == 0 ||
-               memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs) == 0);
-  if (nw > p->cwant) {
-    size_t old = p->cwant, ncap = old ? old : 8;
-    while (ncap < nw) ncap *= 2;
-    goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
-    goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
-    double *gb = (double *)goap__alloc(&p->alloc, ncap * sizeof *gb);
-    if (!wv || !ft || !gb) {
-      goap__free(&p->alloc, wv, ncap * sizeof *wv);
-      goap__free(&p->alloc, ft, ncap * sizeof *ft);
-      goap__free(&p->alloc, gb, ncap * sizeof *gb);
-      return GOAP_OUT_OF_MEMORY;
-    }
-    goap__free(&p->alloc, p->want, old * sizeof *p->want);
-    goap__free(&p->alloc, p->goal_ft, old * sizeof *p->goal_ft);
-    goap__free(&p->alloc, p->goal_best, old * sizeof *p->goal_best);
-    p->want = wv;
-    p->goal_ft = ft;
-    p->goal_best = gb;
-    p->memory += (ncap - old) * (sizeof *wv + sizeof *ft + sizeof *gb);
-    p->cwant = ncap;
-  }
-  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
-  p->nwant = req->want_count;
   if (req->start) {
     /* bits outside every field are ignored (and cleared so that states compare equal) */
     for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
@@ -3797,27 +4124,69 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->lazy = (req->flags & GOAP_REQUEST_LAZY) != 0;
   p->lazy_astar = p->lazy && req->search == GOAP_SEARCH_ASTAR;
   p->pref_on = (req->flags & GOAP_REQUEST_PREFERRED) != 0;
-  if (reuse) {
-    p->stats.actions_considered = p->nactive;
+  goap_status st;
+  if (gi >= 0) {
+    goap__gslot *g = &p->gslots[gi];
+    g->used = ++p->gclock;
+    if (gi != p->gcur) {
+      p->gcur = -1;
+      goap__gslot_use(p, gi);
+      goap__gslot_load(p, g);
+      st = goap__relax_set_goal(p);
+      if (st != GOAP_OK) return st;
+      p->gcur = gi;
+    }
+    if (!d->has_callbacks) {
+      p->stats.actions_considered = p->nactive;
+      return GOAP_OK;
+    }
+    /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
+     * selection is made again unless they all accept as before (reselect_fast) */
+    p->gcur = -1;
+    int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
+    if (fast == 1 && !changed) {
+      p->gcur = gi;
+      p->stats.actions_considered = p->nactive;
+      return GOAP_OK;
+    }
+    g->serial = 0;
+    goap__gserial_new(p);
+    if (fast == 1) {
+      select_finish(p); /* the same actions, other costs */
+    } else {
+      st = select_actions(p, fast == 0);
+      if (st != GOAP_OK) return st;
+    }
+    goap__gslot_save(p, g);
+    p->gcur = gi;
     return GOAP_OK;
   }
-  p->sel_valid = 0;
+  /* a goal not in the cache: the least recently used slot (an empty one first) */
+  int v = 0;
+  for (int i = 1; i < p->ngslots && p->gslots[v].serial; ++i)
+    if (!p->gslots[i].serial || p->gslots[i].used < p->gslots[v].used) v = i;
+  goap__gslot *g = &p->gslots[v];
+  g->serial = 0;
+  p->gcur = -1;
+  st = goap__gslot_reserve(p, g, nw);
+  if (st != GOAP_OK) return st;
+  goap__gslot_use(p, v);
+  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
+  p->nwant = req->want_count;
   p->req_costs = req->costs != NULL;
-  if (req->costs && na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
-  if (++p->goal_serial == 0) { /* wrapped: forget what was built for old serials */
-    p->goal_serial = 1;
-    p->sx_serial = 0;
-    p->fan_serial = 0;
-    p->lm.built = 0;
-  }
-  goap_status st = goap__relax_set_goal(p);
+  goap__gserial_new(p);
+  st = goap__relax_set_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
-  st = select_actions(p);
+  st = select_actions(p, 0);
   if (st != GOAP_OK) return st;
-  p->sel_valid = 1;
-  p->sel_flags = req->flags & SEL_FLAGS;
+  g->hash = gh;
+  g->flags = sflags;
+  g->cost_stamp = p->cost_stamp;
+  g->used = ++p->gclock;
+  goap__gslot_save(p, g);
+  p->gcur = v;
   return GOAP_OK;
 }
 
@@ -4740,6 +5109,10 @@ static goap_status start_search(goap_planner *p) {
     if (p->fan_serial != p->goal_serial) {
       p->fanout = recheck_fanout(p);
       p->fan_serial = p->goal_serial;
+      if (p->gcur >= 0 && p->gslots[p->gcur].serial == p->goal_serial) {
+        p->gslots[p->gcur].fanout = p->fanout; /* kept with the selection (goal cache) */
+        p->gslots[p->gcur].fan_ok = 1;
+      }
     }
     /* lazy search expands few of the states it generates: keeping each one's bitset up to
      * date costs more than finding the applicable actions of the few expanded (village:
@@ -5799,6 +6172,10 @@ static const char *const status_text[GOAP_STATUS_COUNT] = {
     "too large",
     "parse error",
     "I/O error",
+    "truncated data",
+    "unsupported format version",
+    "corrupted data",
+    "saved for another domain",
 };
 
 static const char *const status_id[GOAP_STATUS_COUNT] = {
@@ -5806,6 +6183,7 @@ static const char *const status_id[GOAP_STATUS_COUNT] = {
     "buffer_too_small", "in_progress",  "partial",         "invalid_argument",
     "invalid_operation", "out_of_memory", "not_found",     "duplicate",      "type_mismatch",
     "out_of_range", "conflict",         "too_large",       "parse_error",    "io_error",
+    "truncated",    "version_mismatch", "corrupt",         "domain_mismatch",
 };
 
 const char *goap_status_string(goap_status s) {
@@ -10973,6 +11351,7 @@ int goap_file_task_line(const goap_file *f, int task, int *col) {
 #include <string.h>
 
 /* #include "internal.h": inlined above */
+/* #include goap/replay.h: in goap.h */
 /* #include goap/squad.h: in goap.h */
 
 /* ---- runtime attributes -------------------------------------------------------------------- */
@@ -11194,6 +11573,29 @@ struct sim_ctx {
   const goap_sim_options *opt;
 };
 
+/* Notes in a replay log: 'W' var old now time (a world change), 'E' idle time (the end);
+ * integers as 4 little-endian bytes, times as the 8 bytes of the double, little endian. */
+static size_t note_u32(uint8_t *p, uint32_t x) {
+  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(x >> (8 * i));
+  return 4;
+}
+static size_t note_f64(uint8_t *p, double t) {
+  uint64_t u;
+  memcpy(&u, &t, sizeof u);
+  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(u >> (8 * i));
+  return 8;
+}
+static uint32_t read_u32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static double read_f64(const uint8_t *p) {
+  uint64_t u = 0;
+  for (int i = 0; i < 8; ++i) u |= (uint64_t)p[i] << (8 * i);
+  double t;
+  memcpy(&t, &u, sizeof t);
+  return t;
+}
+
 /* to_board: also write shared variables to the blackboard (for `at` lines; an agent's own
  * effects reach it through the runtime). */
 static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) {
@@ -11207,8 +11609,17 @@ static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) 
     /* what happens to a shared variable, the squad learns through its blackboard */
     if (to_board && c->bb && (vi.flags & GOAP_VAR_SHARED))
       goap_blackboard_set(c->bb, vi.name, now);
-    if (c->opt->on_world && (to_board || goap_file_is_world_var(c->f, e[i].var)))
-      c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
+    if (!(to_board || goap_file_is_world_var(c->f, e[i].var))) continue;
+    if (c->opt->recorder) {
+      uint8_t note[21];
+      note[0] = 'W';
+      note_u32(note + 1, (uint32_t)e[i].var);
+      note_u32(note + 5, (uint32_t)old);
+      note_u32(note + 9, (uint32_t)now);
+      note_f64(note + 13, c->time);
+      goap_recorder_note(c->opt->recorder, note, sizeof note);
+    }
+    if (c->opt->on_world) c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
   }
 }
 
@@ -11265,6 +11676,28 @@ static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user)
   if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
 }
 
+typedef struct replay_end {
+  const goap_sim_options *opt;
+  const goap_domain *d;
+  goap_sim_result *result;
+} replay_end;
+
+/* Replaying: the recorded world changes and end. */
+static void sim_note(void *user, const void *data, size_t size) {
+  replay_end *re = (replay_end *)user;
+  const uint8_t *p = (const uint8_t *)data;
+  if (size == 21 && p[0] == 'W') {
+    int var = (int)read_u32(p + 1);
+    if (var < 0 || var >= goap_domain_var_count(re->d)) return;
+    if (re->opt->on_world)
+      re->opt->on_world(var, (int32_t)read_u32(p + 5), (int32_t)read_u32(p + 9),
+                        read_f64(p + 13), re->opt->world_user);
+  } else if (size == 10 && p[0] == 'E') {
+    re->result->idle = p[1] != 0;
+    re->result->time = read_f64(p + 2);
+  }
+}
+
 static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
   to->updates += x->updates;
   to->plans += x->plans;
@@ -11293,7 +11726,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_sim_options opt;
   memset(&opt, 0, sizeof opt);
   if (options) opt = *options;
-  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step))
+  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step) ||
+      (opt.recorder && opt.replayer))
     return GOAP_INVALID_ARGUMENT;
   memset(result, 0, sizeof *result);
   const goap__sim *sm = &f->sims[sim];
@@ -11381,6 +11815,10 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     st = GOAP_OUT_OF_MEMORY;
     m->agent = goap_agent_create(&ad);
     if (!m->agent) goto done;
+    if (opt.recorder) st = goap_recorder_attach(opt.recorder, m->agent);
+    else if (opt.replayer) st = goap_replayer_attach(opt.replayer, m->agent);
+    else st = GOAP_OK;
+    if (st != GOAP_OK) goto done;
   }
   if (sm->member_count) {
     goap_squad_desc sd;
@@ -11392,7 +11830,14 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
   }
   st = GOAP_OK;
-  {
+  if (opt.replayer) {
+    replay_end re = {&opt, d, result};
+    goap_replayer_on_note(opt.replayer, sim_note, &re);
+    st = goap_replayer_run(opt.replayer);
+    goap_replayer_on_note(opt.replayer, NULL, NULL);
+    c.time = result->time;
+    if (st != GOAP_OK) goto done;
+  } else {
     uint32_t next_ev = 0;
     const goap__sim_event *evs = sm->event_count ? f->sim_events + sm->event : NULL;
     long steps = 0, max_steps = (long)(until / step) + 1;
@@ -11413,6 +11858,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       }
       if (st != GOAP_OK) break;
       if (squad) goap_squad_update(squad);
+      if (opt.recorder) goap_recorder_frame(opt.recorder);
       if (idle && next_ev >= sm->event_count) {
         result->idle = 1;
         break;
@@ -11420,6 +11866,13 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       if (c.time + 1e-9 >= until || steps >= max_steps) break;
       ++steps;
       c.time = (double)steps * step;
+    }
+    if (opt.recorder && st == GOAP_OK) {
+      uint8_t note[10];
+      note[0] = 'E';
+      note[1] = (uint8_t)result->idle;
+      note_f64(note + 2, c.time);
+      goap_recorder_note(opt.recorder, note, sizeof note);
     }
   }
   result->time = c.time;
@@ -13259,30 +13712,26 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
 #undef GROW
 #undef run
 
-/* ==== src/pddl/ground.c ==== */
+/* ==== src/pddl/forall.c ==== */
 /*
- * ground.c -- grounding by relaxed reachability, and compiling the ground task to a
- * goap_domain.
+ * forall.c -- universal conditions: (forall (?x - type ...) formula) in action and method
+ * preconditions and in the goal, instantiated over the problem's objects.
  *
  * Invariants:
- *  - Atoms are reached in a queue (the insertion order of t->atoms): atoms [0, head) are
- *    "processed" and indexed (per predicate, and per (predicate, position, object)). Processing
- *    atom a tries every positive precondition that can match a, and joins the schema's other
- *    positive preconditions against processed atoms only. So each ground action whose positive
- *    preconditions are all reachable is found when the last of its atoms is processed, and no
- *    argument combination is ever enumerated blindly: parameters are bound by matching atoms
- *    (static ones included); only parameters in no positive precondition range over their
- *    type's objects. Negative preconditions on changing predicates are ignored (relaxation);
- *    equalities and negative static preconditions filter the complete bindings.
- *  - The index lists never change during a join (new atoms are only queued), so pointers into
- *    them stay valid; pointers into t->atoms' pool are never held across an insertion.
- *  - Work (candidate atoms tried), atoms and ground actions are bounded by the options.
- *  - Compiling: one bool variable per reached atom of a predicate some action changes (plus one
- *    per goal atom that can never hold, so such goals stay visibly unreachable); add effects
- *    win over delete effects of the same atom (PDDL semantics); duplicate conditions and
- *    effects are merged; an action needing an atom both true and false is dropped.
+ *  - The parser (parse.c) reads a forall's body with its variables appended to the enclosing
+ *    parameters and marks each literal with its scope (px_lit.quant). Only and / not / atoms
+ *    (and nested foralls) may appear inside, so a forall is a conjunction of literals each
+ *    universally quantified: forall x (a and b) = (forall x a) and (forall x b).
+ *  - After the problem is parsed, every marked literal is replaced by one literal per
+ *    combination of objects for the forall variables it mentions (in object id order). When
+ *    some variable of its scope has a type with no object, the literal has no instance: the
+ *    forall holds vacuously. Afterwards no literal is marked, so grounding, the HTN planner
+ *    and both plan validators only ever see ordinary literals.
+ *  - The literals of each schema, method and of the goal stay one contiguous range (the
+ *    whole literal table is rebuilt range by range); nothing else holds literal indices.
+ *  - The number of instances is bounded by the task's max_atoms (GOAP_TOO_LARGE beyond);
+ *    every allocation goes through the task's allocator and is overflow-checked.
  */
-#include <stdio.h>
 #include <string.h>
 
 /* ---- begin src/pddl/internal.h ---- */
@@ -13317,8 +13766,8 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
 #define PX_PRINTF(f, a)
 #endif
 
-/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). */
-#define PX_MAX_PARAMS 64    /* parameters of one action schema */
+/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). Parameters of actions and
+ * methods, subtasks and objects have none: their tables grow. */
 #define PX_MAX_ARITY 64     /* arguments of one predicate or function */
 #define PX_MAX_NAME 1024    /* bytes of one name */
 #define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
@@ -13445,6 +13894,10 @@ typedef struct px_lit {
   int32_t pred;        /* predicate id, or PX_EQ */
   int32_t args;        /* offset in px_task.args; arity of pred (2 for PX_EQ) */
   int32_t node;        /* the atom's list node, for errors */
+  int32_t quant;       /* -1, or inside a forall: offset in args of its scope {base, nq,
+                          types[nq]}: arguments -(base + k + 1), k < nq, are the forall's
+                          variables (of type types[k]); goap__px_expand_foralls instantiates
+                          every such literal once the objects are known (after that, -1) */
   uint8_t neg, kind;   /* kind PX_LIT_* */
 } px_lit;
 
@@ -13522,6 +13975,7 @@ typedef struct px_task_core {
   size_t nschemas, cschemas;
   px_lit *lits;
   size_t nlits, clits;
+  size_t nquant;       /* literals read inside a forall (quant >= 0), before the expansion */
   px_ivec args;        /* argument pool */
   px_ivec init;        /* init atoms: pred, then offset in args (pairs) */
   px_tset fvals;       /* (function, args) -> entry; value in fval */
@@ -13605,18 +14059,27 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
 goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
-/* For hddl_parse.c: a typed parameter list node -> syms/types (PX_MAX_PARAMS room each);
+/* For hddl_parse.c: a typed parameter list node -> syms/types, allocated (n elements, room
+ * for at least one; free with goap__px_params_free);
  * a precondition (and/not/atoms/=) over those parameters appended as PX_LIT_PRE literals; a
  * term (variable among syms, or object/constant; syms NULL: ground) -> arg, INT32_MIN on
  * error. `what` names the declaring construct in messages ("method", "task network"). */
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n);
+void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n);
 goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what);
 int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
+
+/* ---- forall (forall.c) ------------------------------------------------------------------ */
+/* Replaces every literal read inside a forall by its instances over the objects of the
+ * variables' types (none when a type is empty: the forall then holds vacuously), keeping every
+ * schema's, method's and the goal's literals contiguous. Called once the problem is parsed
+ * (is_a filled); a no-op without foralls. */
+goap_status goap__px_expand_foralls(px_task_core *t);
 
 /* ---- HDDL (hddl_parse.c) --------------------------------------------------------------- */
 /* Called by goap__px_parse_domain for each (:task ...) and (:method ...) section (after the
@@ -13637,6 +14100,178 @@ void goap__px_symmetry_free(px_task_core *t);
 #endif /* GOAP_PDDL_INTERNAL_H */
 /* ---- end src/pddl/internal.h ---- */
 
+typedef struct fx {
+  px_task_core *t;
+  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
+  px_lit *lits;           /* the new table */
+  size_t n, cap;
+  size_t made;            /* instances made */
+} fx;
+
+static goap_status fx_oom(fx *x, int32_t node) {
+  return goap__px_error(x->t, node, GOAP_OUT_OF_MEMORY, "out of memory");
+}
+
+static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
+  if (x->n >= (size_t)INT32_MAX ||
+      !goap__px_grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
+    return fx_oom(x, l->node);
+  px_lit *d = &x->lits[x->n++];
+  *d = *l;
+  d->args = args;
+  d->quant = -1;
+  return GOAP_OK;
+}
+
+/* The instances of one marked literal. */
+static goap_status fx_expand(fx *x, const px_lit *l) {
+  px_task_core *t = x->t;
+  int32_t base = t->args.v[l->quant], nq = t->args.v[l->quant + 1];
+  int arity = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  for (int32_t k = 0; k < nq; ++k) {
+    int32_t ty = t->args.v[l->quant + 2 + k];
+    if (x->tobj0[ty + 1] == x->tobj0[ty]) return GOAP_OK; /* vacuously true */
+  }
+  /* the scope's variables this literal mentions: their odometer positions */
+  size_t cells = (size_t)nq * sizeof(int32_t);
+  int32_t *idx = (int32_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
+  uint8_t *used = (uint8_t *)goap__px_alloc(&t->alloc, nq ? (size_t)nq : 1);
+  goap_status st = GOAP_OK;
+  if (!idx || !used) {
+    st = fx_oom(x, l->node);
+    goto done;
+  }
+  memset(idx, 0, cells ? cells : 1);
+  memset(used, 0, nq ? (size_t)nq : 1);
+  for (int i = 0; i < arity; ++i) {
+    int32_t a = t->args.v[l->args + i];
+    if (a < 0 && -a - 1 >= base) used[-a - 1 - base] = 1;
+  }
+  for (;;) {
+    if (x->made >= t->opt.max_atoms) {
+      st = goap__px_error(t, l->node, GOAP_TOO_LARGE,
+                          "expanding 'forall' needs more than %lu literals (the max_atoms limit)",
+                          (unsigned long)t->opt.max_atoms);
+      goto done;
+    }
+    x->made++;
+    if (t->args.n > (size_t)INT32_MAX - (size_t)arity) {
+      st = goap__px_error(t, l->node, GOAP_TOO_LARGE, "too many arguments");
+      goto done;
+    }
+    int32_t off = (int32_t)t->args.n;
+    for (int i = 0; i < arity; ++i) {
+      int32_t a = t->args.v[l->args + i];
+      if (a < 0 && -a - 1 >= base) {
+        int32_t k = -a - 1 - base;
+        a = x->tobjs[x->tobj0[t->args.v[l->quant + 2 + k]] + idx[k]];
+      }
+      if (!goap__px_ipush(&t->alloc, &t->args, a)) {
+        st = fx_oom(x, l->node);
+        goto done;
+      }
+    }
+    st = fx_push_lit(x, l, off);
+    if (st != GOAP_OK) goto done;
+    /* next combination of the mentioned variables */
+    int32_t k = nq - 1;
+    for (; k >= 0; --k) {
+      if (!used[k]) continue;
+      int32_t ty = t->args.v[l->quant + 2 + k];
+      if (++idx[k] < x->tobj0[ty + 1] - x->tobj0[ty]) break;
+      idx[k] = 0;
+    }
+    if (k < 0) break;
+  }
+done:
+  goap__px_free(&t->alloc, idx, cells ? cells : 1);
+  goap__px_free(&t->alloc, used, nq ? (size_t)nq : 1);
+  return st;
+}
+
+/* Rebuilds the range [*lit0, *lit0 + *nlits) of the old table into the new one. */
+static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
+  px_task_core *t = x->t;
+  size_t start = x->n;
+  for (int32_t i = *lit0; i < *lit0 + *nlits; ++i) {
+    const px_lit *l = &t->lits[i];
+    goap_status st = l->quant < 0 ? fx_push_lit(x, l, l->args) : fx_expand(x, l);
+    if (st != GOAP_OK) return st;
+  }
+  *lit0 = (int32_t)start;
+  *nlits = (int32_t)(x->n - start);
+  return GOAP_OK;
+}
+
+goap_status goap__px_expand_foralls(px_task_core *t) {
+  if (t->nquant == 0) return GOAP_OK;
+  fx x;
+  memset(&x, 0, sizeof x);
+  x.t = t;
+  size_t cells = t->nobjects * t->ntypes; /* no overflow: is_a has as many */
+  x.tobj0 = (int32_t *)goap__px_alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
+  x.tobjs = (int32_t *)goap__px_alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
+  goap_status st = GOAP_OK;
+  if (!x.tobj0 || !x.tobjs) {
+    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  size_t k = 0;
+  for (size_t ty = 0; ty < t->ntypes; ++ty) {
+    x.tobj0[ty] = (int32_t)k;
+    for (size_t o = 0; o < t->nobjects; ++o)
+      if (t->is_a[o * t->ntypes + ty]) x.tobjs[k++] = (int32_t)o;
+  }
+  x.tobj0[t->ntypes] = (int32_t)k;
+  for (size_t i = 0; i < t->nschemas && st == GOAP_OK; ++i)
+    st = fx_range(&x, &t->schemas[i].lit0, &t->schemas[i].nlits);
+  for (size_t i = 0; i < t->htn.nmethods && st == GOAP_OK; ++i)
+    st = fx_range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
+  if (st == GOAP_OK) st = fx_range(&x, &t->goal0, &t->ngoal);
+  if (st == GOAP_OK) {
+    goap__px_free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
+    t->lits = x.lits;
+    t->nlits = x.n;
+    t->clits = x.cap;
+    t->nquant = 0;
+    x.lits = NULL;
+    x.cap = 0;
+  }
+done:
+  goap__px_free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
+  goap__px_free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
+  goap__px_free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
+  return st;
+}
+
+/* ==== src/pddl/ground.c ==== */
+/*
+ * ground.c -- grounding by relaxed reachability, and compiling the ground task to a
+ * goap_domain.
+ *
+ * Invariants:
+ *  - Atoms are reached in a queue (the insertion order of t->atoms): atoms [0, head) are
+ *    "processed" and indexed (per predicate, and per (predicate, position, object)). Processing
+ *    atom a tries every positive precondition that can match a, and joins the schema's other
+ *    positive preconditions against processed atoms only. So each ground action whose positive
+ *    preconditions are all reachable is found when the last of its atoms is processed, and no
+ *    argument combination is ever enumerated blindly: parameters are bound by matching atoms
+ *    (static ones included); only parameters in no positive precondition range over their
+ *    type's objects. Negative preconditions on changing predicates are ignored (relaxation);
+ *    equalities and negative static preconditions filter the complete bindings.
+ *  - The index lists never change during a join (new atoms are only queued), so pointers into
+ *    them stay valid; pointers into t->atoms' pool are never held across an insertion.
+ *  - Work (candidate atoms tried), atoms and ground actions are bounded by the options.
+ *  - Compiling: one bool variable per reached atom of a predicate some action changes (plus one
+ *    per goal atom that can never hold, so such goals stay visibly unreachable); add effects
+ *    win over delete effects of the same atom (PDDL semantics); duplicate conditions and
+ *    effects are merged; an action needing an atom both true and false is dropped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "internal.h": inlined above */
+
 typedef struct gctx {
   px_task_core *t;
   const goap_allocator *a;
@@ -13647,9 +14282,10 @@ typedef struct gctx {
   px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
   px_ivec *of_type;      /* per type: its objects (subtypes included) */
   int32_t head;
-  int32_t bind[PX_MAX_PARAMS];
-  int32_t pos[PX_MAX_LITS]; /* positive precondition literals of the current schema */
-  uint8_t done[PX_MAX_LITS];
+  int32_t *bind;          /* maxp: the largest schema's parameters */
+  int32_t *pos;           /* maxl: positive precondition literals of the current schema */
+  uint8_t *done;          /* maxl */
+  size_t maxp, maxl;
   int npos;
 } gctx;
 
@@ -14146,7 +14782,15 @@ goap_status goap__px_ground(px_task_core *t) {
   if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
   if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
   if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
-  if (!g->by_pred || !g->trig || !g->of_type) {
+  g->maxp = g->maxl = 1;
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    if ((size_t)t->schemas[si].nparams > g->maxp) g->maxp = (size_t)t->schemas[si].nparams;
+    if ((size_t)t->schemas[si].nlits > g->maxl) g->maxl = (size_t)t->schemas[si].nlits;
+  }
+  g->bind = (int32_t *)goap__px_alloc(g->a, g->maxp * sizeof *g->bind);
+  g->pos = (int32_t *)goap__px_alloc(g->a, g->maxl * sizeof *g->pos);
+  g->done = (uint8_t *)goap__px_alloc(g->a, g->maxl);
+  if (!g->by_pred || !g->trig || !g->of_type || !g->bind || !g->pos || !g->done) {
     st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     goto done;
   }
@@ -14195,6 +14839,9 @@ done:
   for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
   goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
   goap__px_tset_free(g->a, &g->pidx);
+  goap__px_free(g->a, g->bind, g->maxp * sizeof *g->bind);
+  goap__px_free(g->a, g->pos, g->maxl * sizeof *g->pos);
+  goap__px_free(g->a, g->done, g->maxl);
   goap__px_free(&t->alloc, g, sizeof *g);
   if (st == GOAP_OK) t->grounded = 1;
   return st;
@@ -14224,8 +14871,9 @@ void goap__px_ground_free(px_task_core *t) {
  *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
  *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
  *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
- *    method :constraints, forall/exists in preconditions, ...) is rejected with its name and
- *    position, never ignored.
+ *    method :constraints, exists in preconditions, ...) is rejected with its name and
+ *    position, never ignored. Preconditions are read by parse.c (forall included).
+ *  - No fixed limit on parameters or subtasks: their tables grow through the allocator.
  *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
  *    may name any action or task whatever the order of the sections in the text.
  *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
@@ -14240,7 +14888,6 @@ void goap__px_ground_free(px_task_core *t) {
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
-#define MAX_SUBTASKS 1024 /* subtasks of one method or of the :htn */
 
 static const char *nm(const px_task_core *t, int32_t n) {
   return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
@@ -14329,18 +14976,21 @@ goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
     params = v;
     k = v;
   }
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (params >= 0 && goap__px_params(t, params, syms, types, &np) != GOAP_OK) return t->status;
-  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
-    return OOM(t, sec);
+  if (params >= 0 && goap__px_params(t, params, &syms, &types, &np) != GOAP_OK) return t->status;
   px_ctask c;
   c.sym = N(name)->sym;
   c.node = name;
   c.nparams = np;
   c.ptypes = (int32_t)t->args.n;
-  for (int i = 0; i < np; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) return OOM(t, sec);
+  goap_status st = GOAP_OK;
+  for (int i = 0; i < np && st == GOAP_OK; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) st = OOM(t, sec);
+  goap__px_params_free(t, syms, types, np);
+  if (st != GOAP_OK) return st;
+  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
+    return OOM(t, sec);
   int32_t id = (int32_t)h->nctasks;
   h->ctasks[h->nctasks++] = c;
   if (!goap__px_map_set(&t->alloc, &h->ctask_of, c.sym, id)) return OOM(t, sec);
@@ -14426,6 +15076,8 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
     return goap__px_error(t, where, GOAP_PARSE_ERROR,
                           "unsupported construct: subtasks without an ':ordering' (partial-order "
                           "HDDL; use ':ordered-subtasks' or a total ':ordering')");
+  if (n > 0 && (size_t)n > SIZE_MAX / (size_t)n)
+    return goap__px_error(t, ord, GOAP_TOO_LARGE, "too many subtasks to order");
   size_t cells = (size_t)n * (size_t)n;
   uint8_t *before = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
   int32_t *indeg = (int32_t *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
@@ -14531,8 +15183,7 @@ static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t or
   int cnt = 0;
   int n = 0;
   for (int32_t s = items(t, sub, &cnt); s >= 0 && cnt > 0; s = N(s)->next, --cnt) {
-    if (n >= MAX_SUBTASKS)
-      return goap__px_error(t, s, GOAP_TOO_LARGE, "more than %d subtasks", MAX_SUBTASKS);
+    if (n == INT32_MAX) return goap__px_error(t, s, GOAP_TOO_LARGE, "too many subtasks");
     int32_t label = -1, call = s;
     if (N(s)->list && N(s)->count == 2 && !N(N(s)->first)->list && N(child(t, s, 1))->list) {
       int32_t ln = N(s)->first;
@@ -14568,12 +15219,12 @@ static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t or
 
 /* The keys of a method or :htn body. */
 typedef struct body {
-  int32_t params, task, pre, sub, ord;
+  int32_t params, task, pre, sub, ord, cons;
   int ordered;
 } body;
 
 static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_method) {
-  b->params = b->task = b->pre = b->sub = b->ord = -1;
+  b->params = b->task = b->pre = b->sub = b->ord = b->cons = -1;
   b->ordered = 0;
   for (int32_t k = first; k >= 0; k = N(k)->next) {
     int32_t v = N(k)->next;
@@ -14596,9 +15247,15 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
       b->ord = v;
     } else if (!strcmp(key, ":constraints")) {
       int c = 0;
-      if (!N(v)->list || (items(t, v, &c), c > 0))
-        return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':constraints' in a %s",
-                              is_method ? "method" : "task network");
+      if (!N(v)->list)
+        return goap__px_error(t, v, GOAP_PARSE_ERROR, "expected a list after ':constraints'");
+      if (is_method) {
+        if (b->cons >= 0) return goap__px_error(t, k, GOAP_DUPLICATE, "a second ':constraints'");
+        b->cons = v;
+      } else if ((items(t, v, &c), c > 0)) {
+        return goap__px_error(t, k, GOAP_PARSE_ERROR,
+                              "unsupported construct ':constraints' in a task network");
+      }
     } else if (!strcmp(key, ":effect")) {
       return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':effect' in a method (method effects)");
     } else {
@@ -14612,6 +15269,9 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
 
 /* ---- (:method NAME :parameters (...) :task (T ...) :precondition ... subtasks) -------- */
 
+static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+                               const int32_t *syms, const int32_t *types, int np);
+
 goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   px_htn *h = &t->htn;
   h->hddl = 1;
@@ -14623,9 +15283,18 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
     return goap__px_error(t, name, GOAP_DUPLICATE, "method '%s' is defined twice", nm(t, name));
   body b;
   if (read_body(t, N(name)->next, &b, 1) != GOAP_OK) return t->status;
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  if (b.params >= 0 && goap__px_params(t, b.params, &syms, &types, &np) != GOAP_OK) return t->status;
+  goap_status st = method_body(t, sec, name, &b, syms, types, np);
+  goap__px_params_free(t, syms, types, np);
+  return st;
+}
+
+static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+                               const int32_t *syms, const int32_t *types, int np) {
+  px_htn *h = &t->htn;
+  body b = *bp;
   if (b.task < 0)
     return goap__px_error(t, sec, GOAP_PARSE_ERROR, "method '%s' has no ':task'", nm(t, name));
   if (!N(b.task)->list || N(b.task)->first < 0 || N(N(b.task)->first)->list)
@@ -14662,6 +15331,15 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   }
   m.lit0 = (int32_t)t->nlits;
   if (b.pre >= 0 && goap__px_precond(t, b.pre, syms, np, "method") != GOAP_OK) return t->status;
+  if (b.cons >= 0) { /* (in)equalities of the parameters: checked like the precondition's */
+    size_t c0 = t->nlits;
+    if (goap__px_precond(t, b.cons, syms, np, "method") != GOAP_OK) return t->status;
+    for (size_t i = c0; i < t->nlits; ++i)
+      if (t->lits[i].pred != PX_EQ)
+        return goap__px_error(t, t->lits[i].node, GOAP_PARSE_ERROR,
+                              "unsupported construct: a method ':constraints' other than '(= ?a ?b)' "
+                              "or '(not (= ?a ?b))'");
+  }
   if (t->nlits - (size_t)m.lit0 > PX_MAX_LITS)
     return goap__px_error(t, sec, GOAP_TOO_LARGE, "method '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
   m.nlits = (int32_t)(t->nlits - (size_t)m.lit0);
@@ -14688,23 +15366,25 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
   h->htn_node = sec;
   body b;
   if (read_body(t, N(N(sec)->first)->next, &b, 0) != GOAP_OK) return t->status;
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  if (b.params >= 0 && goap__px_params(t, b.params, &syms, &types, &np) != GOAP_OK) return t->status;
   h->top_nparams = np;
-  if (push_params(t, sec, syms, types, np, &h->top_ptypes, &h->top_pnames) != GOAP_OK)
-    return t->status;
-  netctx c;
-  c.syms = syms;
-  c.np = np;
-  c.what = "task network";
-  return network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &h->top_step0,
+  goap_status st = push_params(t, sec, syms, types, np, &h->top_ptypes, &h->top_pnames);
+  if (st == GOAP_OK) {
+    netctx c;
+    c.syms = syms;
+    c.np = np;
+    c.what = "task network";
+    st = network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &h->top_step0,
                  &h->top_nsteps);
+  }
+  goap__px_params_free(t, syms, types, np);
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 /* macros of src/pddl/hddl_parse.c end here */
 #undef N
 #undef OOM
-#undef MAX_SUBTASKS
 
 /* ==== src/pddl/hddl_plan.c ==== */
 /* names of src/pddl/hddl_plan.c that another file also declares */
@@ -14730,13 +15410,22 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
  *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
  *    the C stack: frames live in an array, the join keeps its own level stack.
  *  - Left recursion (Transport's get_to, Satellite) is handled by iterative deepening on the
- *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
- *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
- *    round uses d + 1; a round that fails without a cut proves that there is no plan.
+ *    decomposition depth of compound tasks (the :htn's tasks have depth 1; a subtask has its
+ *    parent's depth + 1, but a method's last subtask, a tail call, keeps its parent's depth):
+ *    a round bounded by d cuts compound tasks deeper than d; when a round fails having cut
+ *    something, the next round uses d + 1; a round that fails without a cut proves that there
+ *    is no plan. A round ends: along a chain of tail calls (one continuation) loop detection
+ *    prunes every repeat of (task, arguments, state), and there are finitely many.
+ *  - Loop detection: a compound task is pruned (not a depth cut) when an ancestor it is in tail
+ *    position under (same continuation cell) was decomposed with the same task, arguments and
+ *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
+ *    the situation repeats, and the ancestor's other choices cover every plan from it.
  *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
  *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
  *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
  *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
+ *    sized once from the task (the largest method, action and :htn).
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 /* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
@@ -14749,7 +15438,6 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
 /* #include "internal.h": inlined above */
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
-#define HP_MAX_LEVELS (PX_MAX_LITS + PX_MAX_PARAMS)
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 
@@ -14760,6 +15448,9 @@ typedef struct hp_node {
   int32_t child0, nchild;
   int32_t depth;
   int32_t prim;        /* primitive: its position in the plan */
+  int32_t parent;      /* the node it is a subtask of (-1: the root) */
+  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
+  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
 } hp_node;
 
 typedef struct hp_frame {
@@ -14773,7 +15464,7 @@ typedef struct hp_frame {
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
   size_t pos;          /* next candidate */
-  uint64_t bound;      /* parameters bound at this level */
+  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
 
 typedef struct hp {
@@ -14785,6 +15476,7 @@ typedef struct hp {
   size_t ctruth;
   px_ivec *by_pred;    /* npreds lists of interned atoms */
   px_ivec undo;        /* (atom, old truth) pairs */
+  uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
@@ -14795,6 +15487,11 @@ typedef struct hp {
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
+  size_t nlev_max;     /* levels of the largest join */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
+                                   and advance's bindings */
+  uint8_t *inpos;      /* maxp */
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
   uint64_t steps, max_steps, work, max_work;
@@ -14860,11 +15557,21 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
   return e;
 }
 
+/* A well-mixed 64-bit key of atom e (splitmix64's finalizer): the state's hash is the XOR of
+ * the keys of its true atoms, kept up to date by every change and every undo. */
+static uint64_t atom_key(int32_t e) {
+  uint64_t x = (uint64_t)(uint32_t)e * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 static int set_truth(hp *h, int32_t e, uint8_t v) {
   if (h->truth[e] == v) return 1;
   if (!goap__px_ipush(h->a, &h->undo, e) || !goap__px_ipush(h->a, &h->undo, h->truth[e]))
     return 0;
   h->truth[e] = v;
+  h->hash ^= atom_key(e);
   return 1;
 }
 
@@ -14872,6 +15579,7 @@ static void undo_to(hp *h, size_t mark) {
   while (h->undo.n > mark) {
     h->undo.n -= 2;
     h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
+    h->hash ^= atom_key(h->undo.v[h->undo.n]); /* every logged change was a flip */
   }
 }
 
@@ -14922,9 +15630,9 @@ static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t
 static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
                 const int32_t *b0, size_t *count) {
   const px_task_core *t = h->t;
-  int32_t b[PX_MAX_PARAMS];
-  uint8_t inpos[PX_MAX_PARAMS];
-  memset(inpos, 0, sizeof inpos);
+  int32_t *b = h->jb;
+  uint8_t *inpos = h->inpos;
+  memset(inpos, 0, h->maxp);
   for (int i = 0; i < np; ++i) b[i] = b0[i];
   *count = 0;
   int nlev = 0;
@@ -14942,7 +15650,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   if (!checks_hold(h, l0, n, pre_only, b)) return 1;
   int k = 0;
   h->lev[0].pos = 0;
-  h->lev[0].bound = 0;
+  h->lev[0].b0 = h->lev[0].nb = 0;
   int32_t g[PX_MAX_ARITY];
   while (k >= 0) {
     if (k == nlev) {
@@ -14959,9 +15667,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       continue;
     }
     hp_level *L = &h->lev[k];
-    for (int p = 0; p < np; ++p)
-      if (L->bound & ((uint64_t)1 << p)) b[p] = -1;
-    L->bound = 0;
+    for (int32_t i = 0; i < L->nb; ++i) b[h->bstk[L->b0 + i]] = -1;
+    L->nb = 0;
     if (++h->work > h->max_work) {
       h->st = GOAP_NODE_LIMIT;
       return 0;
@@ -14975,7 +15682,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       if (L->pos < cnt) {
         b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
         L->pos++;
-        L->bound = (uint64_t)1 << p;
+        h->bstk[L->b0] = p;
+        L->nb = 1;
         found = 1;
       }
     } else {
@@ -14992,7 +15700,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
           int32_t e = lst->v[L->pos++];
           if (!h->truth[e]) continue;
           const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
-          uint64_t nb = 0;
+          int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
             int32_t a = t->args.v[l->args + i];
@@ -15002,17 +15710,16 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
               ok = ea[i] == b[-a - 1];
             } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
               b[-a - 1] = ea[i];
-              nb |= (uint64_t)1 << (-a - 1);
+              h->bstk[L->b0 + nb++] = -a - 1;
             } else {
               ok = 0;
             }
           }
           if (!ok) {
-            for (int p = 0; p < np; ++p)
-              if (nb & ((uint64_t)1 << p)) b[p] = -1;
+            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
             continue;
           }
-          L->bound = nb;
+          L->nb = nb;
           found = 1;
         }
       }
@@ -15025,7 +15732,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
-      h->lev[k].bound = 0;
+      h->lev[k].b0 = h->lev[k - 1].b0 + h->lev[k - 1].nb;
+      h->lev[k].nb = 0;
     }
   }
   return 1;
@@ -15039,7 +15747,7 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
   return c;
 }
 
-static int32_t new_node(hp *h, int32_t task, int32_t depth) {
+static int32_t new_node(hp *h, int32_t task, int32_t depth, int32_t parent) {
   if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
     return -1;
   hp_node *n = &h->nodes[h->nnodes];
@@ -15050,6 +15758,9 @@ static int32_t new_node(hp *h, int32_t task, int32_t depth) {
   n->child0 = n->nchild = 0;
   n->depth = depth;
   n->prim = -1;
+  n->parent = parent;
+  n->cell = -1;
+  n->hash = 0;
   return (int32_t)h->nnodes++;
 }
 
@@ -15087,7 +15798,10 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
   int32_t child0 = (int32_t)h->nnodes;
   for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
     const px_step *ps = &t->htn.steps[s];
-    int32_t nn = new_node(h, ps->task, depth);
+    /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
+     * root: the :htn's tasks all have depth 1) */
+    int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
+    int32_t nn = new_node(h, ps->task, tail ? depth - 1 : depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
       int32_t a = t->args.v[ps->args + i];
@@ -15114,7 +15828,7 @@ static int apply(hp *h, int32_t node) {
   const px_task_core *t = h->t;
   const hp_node *n = &h->nodes[node];
   const px_schema *s = &t->schemas[-n->task - 1];
-  int32_t b[PX_MAX_PARAMS];
+  int32_t *b = h->ab;
   for (int32_t i = 0; i < n->nargs; ++i) {
     b[i] = h->gargs.v[n->args + i];
     if (!is_a(t, b[i], t->args.v[s->ptypes + i])) return 0;
@@ -15185,7 +15899,7 @@ static int advance(hp *h, int32_t *agenda) {
         int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
-        int32_t b[PX_MAX_PARAMS];
+        int32_t *b = h->ub;
         for (size_t i = 0; i < w; ++i) b[i] = h->pool.v[f->bind0 + f->bnext * w + i];
         f->bnext++;
         if (++h->steps > h->max_steps) {
@@ -15199,7 +15913,7 @@ static int advance(hp *h, int32_t *agenda) {
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
       hp_net nt = net_of(t, m);
-      int32_t b[PX_MAX_PARAMS];
+      int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
       int ok = 1;
       if (m >= 0) { /* unify the task's arguments with the method's :task */
@@ -15222,6 +15936,25 @@ static int advance(hp *h, int32_t *agenda) {
   return 0;
 }
 
+/* Loop detection: compound node `node` at agenda cell `cell` repeats an ancestor that was
+ * decomposed with the same task, arguments, continuation (the rest of the agenda after it:
+ * `node` is in tail position under it) and state (hash). The situation (state, agenda) is then
+ * the ancestor's again, and every plan from here is also a plan from the ancestor's other
+ * choices, which the search tries anyway: this one is pruned (not a depth cut). */
+static int is_loop(const hp *h, int32_t node, int32_t cell) {
+  const hp_node *n = &h->nodes[node];
+  int32_t rest = h->cells.v[2 * cell + 1];
+  for (int32_t m = n->parent; m > 0; m = h->nodes[m].parent) {
+    const hp_node *a = &h->nodes[m];
+    if (a->cell < 0 || h->cells.v[2 * a->cell + 1] != rest) return 0; /* no longer in tail */
+    if (a->task != n->task || a->hash != h->hash || a->nargs != n->nargs) continue;
+    if (n->nargs == 0 ||
+        memcmp(h->gargs.v + a->args, h->gargs.v + n->args, (size_t)n->nargs * sizeof(int32_t)) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
 static int round_search(hp *h) {
   undo_to(h, 0);
@@ -15229,7 +15962,7 @@ static int round_search(hp *h) {
   h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
   h->nframes = 0;
   h->cut = 0;
-  int32_t root = new_node(h, HP_ROOT, 0);
+  int32_t root = new_node(h, HP_ROOT, 0, -1);
   if (root < 0) return oom(h);
   if (!push_frame(h, -1, root)) return 0;
   int32_t agenda = -1;
@@ -15250,10 +15983,14 @@ static int round_search(hp *h) {
           if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
           agenda = h->cells.v[2 * agenda + 1];
         }
+      } else if (is_loop(h, node, agenda)) {
+        ok = 0;
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
       } else {
+        n->cell = agenda;
+        n->hash = h->hash;
         if (!push_frame(h, agenda, node)) return 0;
         ok = 0;
       }
@@ -15284,7 +16021,12 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
   goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
-  goap__px_free(a, h->lev, HP_MAX_LEVELS * sizeof *h->lev);
+  goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
+  goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
+  goap__px_free(a, h->bstk, h->maxp * sizeof *h->bstk);
+  goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
+  goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
+  goap__px_free(a, h->inpos, h->maxp);
 }
 
 static int hp_init(hp *h) {
@@ -15297,8 +16039,27 @@ static int hp_init(hp *h) {
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  h->lev = (hp_level *)goap__px_alloc(a, HP_MAX_LEVELS * sizeof *h->lev);
-  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev) {
+  /* the buffers' sizes: the largest method, action and :htn */
+  h->maxp = (size_t)t->htn.top_nparams;
+  h->nlev_max = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
+    if ((size_t)pm->nparams + (size_t)pm->nlits > h->nlev_max)
+      h->nlev_max = (size_t)pm->nparams + (size_t)pm->nlits;
+  }
+  for (size_t s = 0; s < t->nschemas; ++s)
+    if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
+  if (h->maxp == 0) h->maxp = 1;
+  if (h->nlev_max == 0) h->nlev_max = 1;
+  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
+  h->jb = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->jb);
+  h->bstk = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->bstk);
+  h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
+  h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
+  h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
+  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+      !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
   }
@@ -15321,6 +16082,7 @@ static int hp_init(hp *h) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
     if (e < 0) return oom(h);
+    if (!h->truth[e]) h->hash ^= atom_key(e);
     h->truth[e] = 1;
   }
   return 1;
@@ -15486,7 +16248,6 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
 }
 /* macros of src/pddl/hddl_plan.c end here */
 #undef HP_ROOT
-#undef HP_MAX_LEVELS
 #undef HP_MAX_POOL
 #undef HP_WORK_PER_STEP
 #undef goal_holds
@@ -15586,6 +16347,9 @@ typedef struct vctx {
   px_ivec binds;       /* method bindings (object ids, -1 unbound) */
 
   px_aset state;       /* the state: interned atoms and their truth */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *pbind, *pfree, *sbind; /* maxp each: a method's binding and free parameters, a
+                                     step's binding (the :htn's binding uses pbind) */
   uint64_t work, max_work;
   int failed, too_large;
 } vctx;
@@ -16192,8 +16956,8 @@ static int check_methods(vctx *v) {
   if (nr != h->top_nsteps)
     return fail(v, rline, rcol, "root: the initial task network has %d task%s, %d given",
                 h->top_nsteps, h->top_nsteps == 1 ? "" : "s", nr);
-  int32_t tbind[PX_MAX_PARAMS];
-  for (int32_t p = 0; p < PX_MAX_PARAMS; ++p) tbind[p] = -1;
+  int32_t *tbind = v->pbind;
+  for (size_t p = 0; p < v->maxp; ++p) tbind[p] = -1;
   for (int32_t q = 0; q < nr; ++q) {
     const px_step *s = &h->steps[h->top_step0 + q];
     const vnode *c = &v->nodes[tok(v, r0 + q)->val];
@@ -16307,7 +17071,7 @@ static void where(const vctx *v, int32_t pos, char *buf, size_t cap) {
 static int check_method_pre(vctx *v, vnode *n) {
   const px_task_core *t = v->t;
   const px_method *m = &t->htn.methods[n->method];
-  int32_t bind[PX_MAX_PARAMS], freep[PX_MAX_PARAMS];
+  int32_t *bind = v->pbind, *freep = v->pfree;
   int nfree = 0;
   for (int32_t p = 0; p < m->nparams; ++p) {
     bind[p] = v->binds.v[n->bind0 + p];
@@ -16347,7 +17111,7 @@ static int apply_step(vctx *v, size_t k) {
   const px_task_core *t = v->t;
   const vnode *n = &v->nodes[v->prims.v[k]];
   const px_schema *s = &t->schemas[n->what];
-  int32_t bind[PX_MAX_PARAMS];
+  int32_t *bind = v->sbind;
   for (int32_t q = 0; q < s->nparams; ++q) bind[q] = tok(v, n->tok + 2 + q)->val;
   char lt[400], nt[300];
   for (int32_t j = 0; j < s->nlits; ++j) {
@@ -16412,6 +17176,24 @@ static void free_ctx(vctx *v) {
   goap__px_ivec_free(v->a, &v->stack);
   goap__px_ivec_free(v->a, &v->binds);
   goap__px_aset_free(v->a, &v->state);
+  goap__px_free(v->a, v->pbind, v->maxp * sizeof *v->pbind);
+  goap__px_free(v->a, v->pfree, v->maxp * sizeof *v->pfree);
+  goap__px_free(v->a, v->sbind, v->maxp * sizeof *v->sbind);
+}
+
+/* Sizes the binding buffers from the task; 0 when out of memory. */
+static int alloc_binds(vctx *v) {
+  const px_task_core *t = v->t;
+  v->maxp = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m)
+    if ((size_t)t->htn.methods[m].nparams > v->maxp) v->maxp = (size_t)t->htn.methods[m].nparams;
+  for (size_t s = 0; s < t->nschemas; ++s)
+    if ((size_t)t->schemas[s].nparams > v->maxp) v->maxp = (size_t)t->schemas[s].nparams;
+  if (v->maxp == 0) v->maxp = 1;
+  v->pbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pbind);
+  v->pfree = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pfree);
+  v->sbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->sbind);
+  return v->pbind && v->pfree && v->sbind;
 }
 
 goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
@@ -16447,7 +17229,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
     }
     return GOAP_TOO_LARGE;
   }
-  goap_status st = read_plan(&v);
+  goap_status st = alloc_binds(&v) ? read_plan(&v) : oom(&v);
   if (st == GOAP_OK) {
     r->primitives = (int)v.prims.n;
     r->compounds = (int)(v.nnodes - v.prims.n);
@@ -16506,15 +17288,18 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
  *
  * Invariants:
  *  - Supported: STRIPS with :typing (hierarchies, `object`), constants, :negative-preconditions,
- *    :equality, `and`, and :action-costs (`(increase (total-cost) N)` or a static function
- *    term). Every other construct is rejected with its name and position, whatever the
- *    :requirements say (they are read but not trusted).
+ *    :equality, `and`, `forall` in preconditions and goals (read here with the variables
+ *    appended to the parameters, literals marked with their scope; instantiated by forall.c
+ *    once the problem is read), and :action-costs (`(increase (total-cost) N)` or a static
+ *    function term). Parameter lists grow through the allocator (no fixed limit). Every
+ *    other construct is rejected with its name and position, whatever the :requirements say
+ *    (they are read but not trusted).
  *  - Domain sections are read in a fixed order whatever their order in the text: types,
  *    constants, predicates, functions, then actions, so a use never precedes its declaration.
  *  - Type 0 is `object`; every other type has a parent, and the parent chain is acyclic
  *    (checked), so walking it terminates.
  *  - A lifted literal's arguments are object ids or parameter references (see internal.h);
- *    goal literals are ground.
+ *    goal literals are ground once the foralls are instantiated.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16695,27 +17480,67 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
   return GOAP_OK;
 }
 
-/* Parameters: collects (symbol, type) pairs into a local list. */
+/* Parameters: collects (symbol, type) pairs into a list grown through the task's allocator
+ * (free with pl_free). */
+typedef struct px_param {
+  int32_t sym, type, node;
+} px_param;
 typedef struct param_list {
-  int32_t sym[PX_MAX_PARAMS], type[PX_MAX_PARAMS], node[PX_MAX_PARAMS];
+  px_param *p;
   int n;
+  size_t cap;
   int allow_dup; /* predicate and function declarations may repeat placeholder names */
+  int dup_from;  /* names are checked for repeats from this index on (a forall's own) */
 } param_list;
+
+static void pl_init(param_list *pl, int allow_dup) {
+  pl->p = NULL;
+  pl->n = 0;
+  pl->cap = 0;
+  pl->allow_dup = allow_dup;
+  pl->dup_from = 0;
+}
+
+static void pl_free(px_task_core *t, param_list *pl) {
+  goap__px_free(&t->alloc, pl->p, pl->cap * sizeof *pl->p);
+  pl->p = NULL;
+  pl->n = 0;
+  pl->cap = 0;
+}
+
+static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
+  if (pl->n == INT32_MAX ||
+      !goap__px_grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
+    return 0;
+  pl->p[pl->n].sym = sym;
+  pl->p[pl->n].type = type;
+  pl->p[pl->n].node = node;
+  pl->n++;
+  return 1;
+}
 
 static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *ctx) {
   param_list *pl = (param_list *)ctx;
   if (!is_var(t, item))
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
-  for (int i = 0; i < pl->n && !pl->allow_dup; ++i)
-    if (pl->sym[i] == N(item)->sym)
+  for (int i = pl->dup_from; i < pl->n && !pl->allow_dup; ++i)
+    if (pl->p[i].sym == N(item)->sym)
       return goap__px_error(t, item, GOAP_DUPLICATE, "parameter '%s' is declared twice", nm(t, item));
-  if (pl->n >= PX_MAX_PARAMS)
-    return goap__px_error(t, item, GOAP_TOO_LARGE, "more than %d parameters", PX_MAX_PARAMS);
-  pl->sym[pl->n] = N(item)->sym;
-  pl->type[pl->n] = type;
-  pl->node[pl->n] = item;
-  pl->n++;
+  if (!pl_push(t, pl, N(item)->sym, type, item)) return OOM(t, item);
   return GOAP_OK;
+}
+
+/* A predicate's or function's declared arguments: at most PX_MAX_ARITY. */
+static goap_status decl_args(px_task_core *t, int32_t name, param_list *pl) {
+  pl_init(pl, 1);
+  goap_status st = typed_list(t, N(name)->next, 0, on_param, pl);
+  if (st == GOAP_OK && pl->n > PX_MAX_ARITY)
+    st = goap__px_error(t, name, GOAP_TOO_LARGE, "'%s' has more than %d arguments", nm(t, name),
+                        PX_MAX_ARITY);
+  int n = pl->n;
+  pl_free(t, pl);
+  pl->n = n;
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
 static goap_status parse_predicates(px_task_core *t, int32_t sec) {
@@ -16728,9 +17553,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
     if (px_map_get(&t->pred_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
-    pl.n = 0;
-    pl.allow_dup = 1;
-    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
     if (!goap__px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
       return OOM(t, d);
     int32_t id = (int32_t)t->npreds++;
@@ -16773,9 +17596,7 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
     if (px_map_get(&t->func_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
     param_list pl;
-    pl.n = 0;
-    pl.allow_dup = 1;
-    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
     if (add_func(t, N(name)->sym, pl.n, name) < 0) return OOM(t, d);
   }
   return GOAP_OK;
@@ -16787,9 +17608,24 @@ typedef struct lctx {
   const param_list *params; /* NULL: ground (goal) */
   int kind;                 /* PX_LIT_* */
   const char *what;         /* "action" or "method": who declares the parameters */
+  int ground;               /* the formula is ground outside its foralls (the goal) */
+  int base;                 /* the declared parameters [0, base); forall variables after */
+  int32_t quant;            /* -1, or the forall scope of the literals (see px_lit) */
 } lctx;
 
-/* A term: a parameter or an object. */
+static lctx lctx_make(const param_list *params, int kind, const char *what) {
+  lctx c;
+  c.params = params;
+  c.kind = kind;
+  c.what = what;
+  c.ground = params == NULL;
+  c.base = params ? params->n : 0;
+  c.quant = -1;
+  return c;
+}
+
+/* A term: a parameter or an object. The innermost binding of a name wins (a forall variable
+ * may shadow a parameter). */
 static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
   if (N(n)->list) {
     goap__px_error(t, n, GOAP_PARSE_ERROR,
@@ -16798,9 +17634,9 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
   }
   if (is_var(t, n)) {
     if (c->params)
-      for (int i = 0; i < c->params->n; ++i)
-        if (c->params->sym[i] == N(n)->sym) return -(i + 1);
-    if (c->params)
+      for (int i = c->params->n - 1; i >= 0; --i)
+        if (c->params->p[i].sym == N(n)->sym) return -(i + 1);
+    if (!c->ground)
       goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this %s)",
                nm(t, n), c->what ? c->what : "action");
     else
@@ -16884,11 +17720,50 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
   l->node = n;
   l->neg = (uint8_t)neg;
   l->kind = (uint8_t)c->kind;
+  l->quant = c->quant;
+  if (c->quant >= 0) t->nquant++;
   if (pred >= 0 && (c->kind == PX_LIT_ADD || c->kind == PX_LIT_DEL)) t->preds[pred].fluent = 1;
   return GOAP_OK;
 }
 
-/* A condition: and / not / atoms (precondition or goal). */
+static goap_status cond(px_task_core *t, int32_t n, const lctx *c);
+
+/* (forall (?v - type ...) body) in a precondition or goal: the body's literals are read with
+ * the variables appended to the parameters, and marked with the scope (quant) that
+ * goap__px_expand_foralls instantiates once the problem's objects are known. */
+static goap_status forall_cond(px_task_core *t, int32_t n, const lctx *c) {
+  int32_t vars = child(t, n, 1), body = child(t, n, 2);
+  if (N(n)->count != 3 || !N(vars)->list)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR,
+                          "'forall' takes a variable list and a formula: '(forall (?x - type) ...)'");
+  param_list pl;
+  pl_init(&pl, 0);
+  goap_status st = GOAP_OK;
+  int outer = c->params ? c->params->n : 0;
+  for (int i = 0; i < outer && st == GOAP_OK; ++i)
+    if (!pl_push(t, &pl, c->params->p[i].sym, c->params->p[i].type, c->params->p[i].node))
+      st = OOM(t, n);
+  pl.dup_from = outer;
+  if (st == GOAP_OK) st = typed_list(t, N(vars)->first, 0, on_param, &pl);
+  if (st == GOAP_OK && pl.n == outer)
+    st = goap__px_error(t, vars, GOAP_PARSE_ERROR, "'forall' binds no variable");
+  lctx in = *c;
+  in.params = &pl;
+  if (st == GOAP_OK) { /* the scope: base, count, then the types of every forall variable */
+    in.quant = (int32_t)t->args.n;
+    if (t->args.n > (size_t)INT32_MAX - (size_t)pl.n - 2 ||
+        !goap__px_ipush(&t->alloc, &t->args, c->base) ||
+        !goap__px_ipush(&t->alloc, &t->args, pl.n - c->base))
+      st = OOM(t, n);
+    for (int i = c->base; i < pl.n && st == GOAP_OK; ++i)
+      if (!goap__px_ipush(&t->alloc, &t->args, pl.p[i].type)) st = OOM(t, n);
+  }
+  if (st == GOAP_OK) st = cond(t, body, &in);
+  pl_free(t, &pl);
+  return st == GOAP_OK ? GOAP_OK : t->status;
+}
+
+/* A condition: and / not / forall / atoms (precondition or goal). */
 static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
   if (!N(n)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
@@ -16910,6 +17785,7 @@ static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
                       "unsupported construct: 'not' of a compound formula '(%s ...)'", ih);
     return atom_lit(t, a, 1, c);
   }
+  if (!strcmp(h, "forall")) return forall_cond(t, n, c);
   const char *what = unsupported_cond(h);
   if (what) return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s)", h, what);
   return atom_lit(t, n, 0, c);
@@ -16972,10 +17848,7 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK;
   const char *h = head(t, n);
-  lctx c;
-  c.params = pl;
-  c.kind = PX_LIT_ADD;
-  c.what = "action";
+  lctx c = lctx_make(pl, PX_LIT_ADD, "action");
   if (!strcmp(h, "and")) {
     for (int32_t a = N(N(n)->first)->next; a >= 0; a = N(a)->next)
       if (effect(t, s, a, pl) != GOAP_OK) return t->status;
@@ -17004,6 +17877,40 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
   return atom_lit(t, n, 0, &c);
 }
 
+/* The parameters (into pl), precondition and effect of an action. */
+static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32_t params,
+                               int32_t pre, int32_t eff, param_list *pl) {
+  if (params >= 0) {
+    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
+    if (typed_list(t, N(params)->first, 0, on_param, pl) != GOAP_OK) return t->status;
+  }
+  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
+    return OOM(t, sec);
+  px_schema s;
+  memset(&s, 0, sizeof s);
+  s.sym = N(name)->sym;
+  s.node = name;
+  s.nparams = pl->n;
+  s.ptypes = (int32_t)t->args.n;
+  for (int i = 0; i < pl->n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl->p[i].type)) return OOM(t, sec);
+  s.pnames = (int32_t)t->args.n;
+  for (int i = 0; i < pl->n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl->p[i].sym)) return OOM(t, sec);
+  s.lit0 = (int32_t)t->nlits;
+  s.cost_kind = PX_COST_NONE;
+  lctx c = lctx_make(pl, PX_LIT_PRE, "action");
+  if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
+  if (eff >= 0 && effect(t, &s, eff, pl) != GOAP_OK) return t->status;
+  if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
+    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
+  s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
+  int32_t id = (int32_t)t->nschemas;
+  t->schemas[t->nschemas++] = s;
+  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
+  return GOAP_OK;
+}
+
 static goap_status parse_action(px_task_core *t, int32_t sec) {
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name))
@@ -17026,40 +17933,10 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
     k = v;
   }
   param_list pl;
-  pl.n = 0;
-  pl.allow_dup = 0;
-  if (params >= 0) {
-    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
-    if (typed_list(t, N(params)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
-  }
-  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
-    return OOM(t, sec);
-  px_schema s;
-  memset(&s, 0, sizeof s);
-  s.sym = N(name)->sym;
-  s.node = name;
-  s.nparams = pl.n;
-  s.ptypes = (int32_t)t->args.n;
-  for (int i = 0; i < pl.n; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, pl.type[i])) return OOM(t, sec);
-  s.pnames = (int32_t)t->args.n;
-  for (int i = 0; i < pl.n; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, pl.sym[i])) return OOM(t, sec);
-  s.lit0 = (int32_t)t->nlits;
-  s.cost_kind = PX_COST_NONE;
-  lctx c;
-  c.params = &pl;
-  c.kind = PX_LIT_PRE;
-  c.what = "action";
-  if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
-  if (eff >= 0 && effect(t, &s, eff, &pl) != GOAP_OK) return t->status;
-  if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
-    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
-  s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
-  int32_t id = (int32_t)t->nschemas;
-  t->schemas[t->nschemas++] = s;
-  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
-  return GOAP_OK;
+  pl_init(&pl, 0);
+  goap_status st = action_body(t, sec, name, params, pre, eff, &pl);
+  pl_free(t, &pl);
+  return st;
 }
 
 /* ---- domain ----------------------------------------------------------------------------- */
@@ -17152,10 +18029,7 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
 
 static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
   *n = 0;
-  lctx c;
-  c.params = NULL;
-  c.kind = PX_LIT_GOAL;
-  c.what = "action";
+  lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   for (int32_t a = first; a >= 0; a = N(a)->next) {
     if (*n >= max) return goap__px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
     int32_t v = term(t, a, &c);
@@ -17230,10 +18104,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
 
 static goap_status sec_goal(px_task_core *t, int32_t s) {
   if (N(s)->count != 2) return goap__px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
-  lctx c;
-  c.params = NULL;
-  c.kind = PX_LIT_GOAL;
-  c.what = "action";
+  lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   t->goal0 = (int32_t)t->nlits;
   if (cond(t, child(t, s, 1), &c) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)t->goal0 > PX_MAX_LITS)
@@ -17301,55 +18172,73 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   for (size_t o = 0; o < t->nobjects; ++o)
     for (int32_t ty = t->objects[o].type; ty >= 0; ty = t->types[ty].parent)
       t->is_a[o * t->ntypes + (size_t)ty] = 1;
-  return GOAP_OK;
+  return goap__px_expand_foralls(t);
 }
 
 /* ---- entry points for hddl_parse.c ------------------------------------------------------- */
 
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n) {
-  param_list pl;
-  pl.n = 0;
-  pl.allow_dup = 0;
+  *syms = *types = NULL;
   *n = 0;
   if (!N(list)->list) return goap__px_error(t, list, GOAP_PARSE_ERROR, "':parameters' takes a list");
-  if (typed_list(t, N(list)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
-  for (int i = 0; i < pl.n; ++i) {
-    syms[i] = pl.sym[i];
-    types[i] = pl.type[i];
+  param_list pl;
+  pl_init(&pl, 0);
+  goap_status st = typed_list(t, N(list)->first, 0, on_param, &pl);
+  if (st == GOAP_OK) {
+    size_t k = pl.n ? (size_t)pl.n : 1;
+    *syms = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **syms);
+    *types = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **types);
+    if (!*syms || !*types) {
+      st = OOM(t, list);
+      goap__px_params_free(t, *syms, *types, pl.n);
+      *syms = *types = NULL;
+    } else {
+      for (int i = 0; i < pl.n; ++i) {
+        (*syms)[i] = pl.p[i].sym;
+        (*types)[i] = pl.p[i].type;
+      }
+      *n = pl.n;
+    }
   }
-  *n = pl.n;
-  return GOAP_OK;
+  pl_free(t, &pl);
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
-static void to_params(param_list *pl, const int32_t *syms, int n) {
-  pl->n = n;
-  pl->allow_dup = 0;
-  for (int i = 0; i < n && i < PX_MAX_PARAMS; ++i) {
-    pl->sym[i] = syms[i];
-    pl->type[i] = 0;
-    pl->node[i] = -1;
-  }
+void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n) {
+  size_t k = n > 0 ? (size_t)n : 1;
+  goap__px_free(&t->alloc, syms, k * sizeof *syms);
+  goap__px_free(&t->alloc, types, k * sizeof *types);
+}
+
+static int to_params(px_task_core *t, param_list *pl, const int32_t *syms, int n) {
+  pl_init(pl, 0);
+  for (int i = 0; i < n; ++i)
+    if (!pl_push(t, pl, syms[i], 0, -1)) return 0;
+  return 1;
 }
 
 goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what) {
   param_list pl;
-  to_params(&pl, syms, np);
-  lctx c;
-  c.params = &pl;
-  c.kind = PX_LIT_PRE;
-  c.what = what;
-  return cond(t, n, &c);
+  if (!to_params(t, &pl, syms, np)) {
+    pl_free(t, &pl);
+    return OOM(t, n);
+  }
+  lctx c = lctx_make(&pl, PX_LIT_PRE, what);
+  goap_status st = cond(t, n, &c);
+  pl_free(t, &pl);
+  return st;
 }
 
 int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
-  param_list pl;
-  to_params(&pl, syms, np);
-  lctx c;
-  c.params = syms ? &pl : NULL;
-  c.kind = PX_LIT_PRE;
-  c.what = what;
+  /* a read-only view of syms: term() only reads the names */
+  lctx c = lctx_make(NULL, PX_LIT_PRE, what);
+  c.ground = 0; /* a variable not among syms is unknown in this method or network */
+  if (!N(n)->list && syms && px_name(t, N(n)->sym)[0] == '?') {
+    for (int i = np - 1; i >= 0; --i)
+      if (syms[i] == N(n)->sym) return -(i + 1);
+  }
   return term(t, n, &c);
 }
 
@@ -18863,8 +19752,6 @@ goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int co
 
 /* #include "internal.h": inlined above */
 
-#define MAX_STEP_ARGS 64
-
 typedef struct vstate {
   const px_task_core *t;
   const goap_allocator *a;
@@ -18927,6 +19814,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     if (!set_atom(&v, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, 1)) goto oom;
   }
 
+  px_ivec symv = {NULL, 0, 0}, bindv = {NULL, 0, 0}; /* a step's names; its binding */
   size_t i = 0, line_start = 0;
   int line = 1, failed = 0;
   char msg[512], lt[400];
@@ -18941,7 +19829,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     }
     /* read the step's names */
     size_t start = i++;
-    int32_t syms[MAX_STEP_ARGS + 1];
+    symv.n = 0;
     int nsym = 0, unknown = -1;
     char unknown_name[128] = "";
     for (;;) {
@@ -18962,7 +19850,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       size_t j = i;
       while (j < len && !is_space((unsigned char)text[j]) && text[j] != '(' && text[j] != ')' && text[j] != ';')
         ++j;
-      if (nsym > MAX_STEP_ARGS) {
+      if (nsym == INT32_MAX) {
         st = plan_error(err, plan_name, line, col, text, len, "a step with too many arguments");
         goto done;
       }
@@ -18978,7 +19866,8 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
         unknown = nsym;
         goap__px_fmt(unknown_name, sizeof unknown_name, "%s", name);
       }
-      syms[nsym++] = sym;
+      if (!goap__px_ipush(v.a, &symv, sym)) goto oom;
+      nsym++;
       i = j;
     }
     int step = r->steps++;
@@ -18990,7 +19879,8 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       steptext[n] = 0;
     }
     const char *why = NULL;
-    int32_t si = -1, bind[PX_MAX_PARAMS];
+    const int32_t *syms = symv.v;
+    int32_t si = -1, *bind = NULL;
     if (nsym == 0) {
       why = "an empty step '()'";
     } else if (unknown == 0 || (si = px_map_get(&t->schema_of, syms[0])) < 0) {
@@ -19003,6 +19893,9 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     } else {
       const px_schema *s = &t->schemas[si];
       msg[0] = 0;
+      for (bindv.n = 0; bindv.n < (size_t)s->nparams;)
+        if (!goap__px_ipush(v.a, &bindv, -1)) goto oom;
+      bind = bindv.v;
       for (int k = 0; k < s->nparams && !msg[0]; ++k) {
         int32_t o = px_map_get(&t->obj_of, syms[k + 1]);
         int32_t ty = t->args.v[s->ptypes + k];
@@ -19098,11 +19991,12 @@ oom:
     goap__px_fmt(err->message, sizeof err->message, "out of memory");
   }
 done:
+  goap__px_ivec_free(v.a, &symv);
+  goap__px_ivec_free(v.a, &bindv);
   goap__px_aset_free(v.a, &v.state);
   return st;
 }
 /* macros of src/pddl/validate.c end here */
-#undef MAX_STEP_ARGS
 #undef holds
 #undef is_space
 #undef lit_text
@@ -19135,6 +20029,10 @@ done:
  *    wrapper of the allocator.
  *  - A plan found by a search is cached under the state the search started from (memory may
  *    have changed while a sliced search ran).
+ *  - Replays (replay.c): with a recorder (rec), every input is recorded where it enters the
+ *    agent (a host call, a callback's result, a blackboard read, a reservation's answer) and
+ *    every decision where it is reported; with a replayer (rp), no host callback is called:
+ *    the recorded results stand in for them, in the same order.
  *  - HTN agents (t->htn): goal is always -1 and no goal is ever a candidate. plan[0..plan_len)
  *    is the running plan up to its next `pause` (paused = 1: hp holds the continuation, resumed
  *    from memory when the last step is done); mtr[0..mtr_len) is its method traversal record
@@ -19146,6 +20044,27 @@ done:
 #include <math.h>
 #include <string.h>
 #include <time.h>
+
+/* ---- begin src/runtime/agent_impl.h ---- */
+/*
+ * agent_impl.h -- the agent's whole state (struct goap_agent), shared by the runtime files that
+ * read it: agent.c (which owns and runs it), inspect.c (the inspection API), replay.c
+ * (recording and replaying its inputs) and save.c (snapshots and restores). Nothing here is
+ * public.
+ *
+ * Invariants: only agent.c changes an agent's decisions (save.c only writes a freshly created
+ * agent); inspect.c only reads; replay.c hooks are called by agent.c at each input of the
+ * runtime (see replay.c). save.c writes every field that decides what the agent does next and
+ * what inspection reports (everything but scratch buffers, the planners' pools, the counting
+ * allocator's books, the replan history ring and the recorder/replayer): a field added here
+ * that carries state across updates must be added to save.c's format too (and
+ * GOAP_SNAPSHOT_VERSION raised).
+ */
+#ifndef GOAP_AGENT_IMPL_H
+#define GOAP_AGENT_IMPL_H
+
+/* #include goap/inspect.h: in goap.h */
+/* #include goap/replay.h: in goap.h */
 
 /* ---- begin src/runtime/runtime.h ---- */
 /*
@@ -19231,7 +20150,11 @@ struct goap_agent_type {
   const goap_htn_domain *htn;
   int htn_root;
   uint32_t hwatch, hwatch_count;   /* into type->vars */
+  uint64_t fingerprint;            /* goap_agent_type_fingerprint (save.c) */
 };
+
+/* save.c: the type's fingerprint, computed once by goap_agent_type_create. */
+uint64_t goap__type_fingerprint(const goap_agent_type *t);
 
 /* ---- blackboard ------------------------------------------------------------------------ */
 /* The slot named `name`, created (with `value`) when absent; -1 when out of memory. *created
@@ -19267,6 +20190,33 @@ goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goa
 int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p);
 goap_blackboard *goap__agent_world_blackboard(const goap_agent *a);
 goap_plan_cache *goap__agent_world_cache(const goap_agent *a);
+/* save.c's access to a blackboard: its slots and resources by index, and a restore that
+ * fills a new blackboard and then swaps its content into the old one (swap exchanges every
+ * field but the allocator and the attached count). */
+size_t goap__bb_slot_count(const goap_blackboard *bb);
+const char *goap__bb_slot_name(const goap_blackboard *bb, size_t i);
+size_t goap__bb_resource_count(const goap_blackboard *bb);
+void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held);
+/* Sets held units with unknown (NULL) holders; 0 when out of memory. unclaimed counts a
+ * resource's NULL holders; claim makes agent the first of them (0: none left). */
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+int goap__bb_unclaimed(const goap_blackboard *bb, int res);
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent);
+int goap__bb_attached(const goap_blackboard *bb);
+void goap__bb_set_version(goap_blackboard *bb, uint64_t version);
+const goap_allocator *goap__bb_allocator(const goap_blackboard *bb);
+void goap__bb_swap(goap_blackboard *a, goap_blackboard *b);
+
+/* ---- squads (save.c's access) ---------------------------------------------------------- */
+struct goap_squad;
+/* The squad's configuration and state: its four goal names (suppress, cover, advance,
+ * search), order priority, members, behaviour, phase and the goal it ordered each member. */
+void goap__squad_get(const struct goap_squad *s, const char *const **names, double *prio,
+                     size_t *n, int *behavior, int *phase, const int **ordered);
+/* Gives an empty squad its members and state (ordered NULL: no orders); 0 when out of
+ * memory (nothing changed). */
+int goap__squad_set(struct goap_squad *s, struct goap_agent *const *members, size_t n,
+                    int behavior, int phase, const int *ordered);
 
 /* ---- plan cache ------------------------------------------------------------------------ */
 /* Returns the cached plan (length in *len, cost in *cost) or NULL; counts a hit or a miss. */
@@ -19280,7 +20230,9 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
 #endif /* GOAP_RUNTIME_INTERNAL_H */
 /* ---- end src/runtime/runtime.h ---- */
 
-typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+/* agent.c's phases (its enum; the values, for the other files) */
+#define GOAP__AGENT_SELECT 1
+#define GOAP__AGENT_EXECUTE 2
 
 struct goap_agent {
   goap_allocator user;           /* the caller's allocator */
@@ -19297,6 +20249,7 @@ struct goap_agent {
   goap_planner *planner;         /* its own, created at its first search that needs it */
   goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
   goap_planner *cur;             /* the planner of the running search */
+  uint64_t search_base;          /* st.expanded when the running search began on cur */
 
   goap_word *mem, *seen, *tmp;   /* W words each */
   goap_word *search_start;       /* W words: the start state of the running search */
@@ -19322,7 +20275,7 @@ struct goap_agent {
   double action_time;
 
   /* goal selection */
-  phase ph;
+  int ph;                        /* PHASE_IDLE, PHASE_SELECT, PHASE_EXECUTE (agent.c) */
   goap_replan_reason reason;
   int *cand;                     /* candidate goals, best first */
   double *cand_prio;
@@ -19339,6 +20292,21 @@ struct goap_agent {
   double time;
   goap_agent_stats st;
 
+  /* inspection (inspect.c) and replays (replay.c) */
+  double *gprio;                 /* per goal: its priority as last computed */
+  goap_status *fail_st;          /* per goal: why it last failed to plan */
+  goap_replan_info *hist;        /* ring of the last hist_cap replans */
+  int hist_cap, hist_len, hist_next;
+  int hist_open;                 /* the newest entry is still choosing a goal */
+  goap_failure_info *facts;      /* failure memory written by on_fail, hist_cap at most */
+  int nfacts;
+  goap_recorder *rec;            /* recording this agent's inputs, or NULL */
+  goap_replayer *rp;             /* replaying them from a log, or NULL */
+  int rec_id;                    /* the agent's index in the recording or replay */
+  double *dcosts;                /* per action, when the domain has check / dynamic_cost
+                                    callbacks: their answers for the running search, evaluated
+                                    by the agent while it records or replays */
+
   /* HTN agents */
   goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
   goap_htn_planner *hp_try;      /* searches for a better plan while one runs */
@@ -19347,7 +20315,7 @@ struct goap_agent {
   int mtr_len;
   int paused;                    /* the plan ends at a `pause`: resume when it is done */
 
-  /* goap_world (world.c) */
+  /* goap_world (world.c): the host's world, not saved (a restored agent is added again) */
   int in_world;                  /* updated by a world: its budget, its planner lease */
   uint32_t world_budget;         /* expansions this update may spend */
   goap_planner *(*lease)(void *ctx, goap_agent *a); /* a world planner for a new search */
@@ -19355,6 +20323,71 @@ struct goap_agent {
   goap_planner *desc_planner;    /* goap_agent_desc.planner, restored when it leaves */
   double jitter;                 /* [0, 1): phase of goal checks and sensors; -1: none */
 };
+
+
+/* ---- inspect.c: the replan history and failure memory ------------------------------------- */
+/* A replan begins (reason); the entry stays open until a plan is adopted or none is found. */
+void goap__hist_open(goap_agent *a, goap_replan_reason reason);
+/* A search finished (its statistics are added to the open entry) / a cache lookup served it. */
+void goap__hist_search(goap_agent *a, const goap_stats *st, int cached);
+/* The choice ended: status GOAP_OK with the plan adopted, or GOAP_NO_PLAN. */
+void goap__hist_close(goap_agent *a, goap_status status, int goal, double cost, int length);
+/* on_fail of action `act` wrote var = value. */
+void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeout);
+
+/* ---- replay.c: inputs of the runtime ------------------------------------------------------ */
+/* Record tags of callback results and host calls (see replay.c for the log format). */
+enum {
+  GOAP__R_TICK = 11,             /* + the state (RUNNING, SUCCESS, FAILURE) */
+  GOAP__R_START = 14,
+  GOAP__R_STOP = 15,
+  GOAP__R_SENSOR = 16,           /* id: the sensor */
+  GOAP__R_CHECK = 17,            /* id: the action; v: the answer */
+  GOAP__R_PRIO = 19,             /* id: the goal; d: the priority */
+  GOAP__R_RESERVE = 20,          /* v: granted */
+  GOAP__R_BB = 22,               /* id: the variable; v: the value read from the blackboard */
+  GOAP__R_SET = 5,               /* id: the variable; v: the value */
+  GOAP__R_ORDER = 6,             /* id: the goal; d: the priority */
+  GOAP__R_CLEAR_ORDER = 7,
+  GOAP__R_REPLAN = 8,
+  GOAP__R_RESET = 9,
+  GOAP__R_DCHECK = 27,           /* id: the action; v: the domain's check answered */
+  GOAP__R_DCOST = 29             /* id: the action; d: the domain's dynamic cost */
+};
+/* The events a recording keeps and a replay checks: the agent's decisions. The others (an
+ * action started, succeeded, failed, was stopped; memory written) follow from the decisions
+ * and the recorded inputs. */
+#define GOAP__DECISIONS                                                                     \
+  ((1u << GOAP_EVENT_REPLAN) | (1u << GOAP_EVENT_GOAL) | (1u << GOAP_EVENT_PLAN) |          \
+   (1u << GOAP_EVENT_PLAN_FAILED) | (1u << GOAP_EVENT_REPAIR) | (1u << GOAP_EVENT_GOAL_DONE) | \
+   (1u << GOAP_EVENT_IDLE) | (1u << GOAP_EVENT_RESERVATION_DENIED))
+#define GOAP__IS_DECISION(k) (((1u << (unsigned)(k)) & GOAP__DECISIONS) != 0)
+void goap__rec_update(goap_agent *a, double dt);
+/* A host call (SET, ORDER, CLEAR_ORDER, REPLAN, RESET) or a callback's result. */
+void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d);
+void goap__rec_event(goap_agent *a, const goap_agent_event *ev);
+/* Replaying: the recorded result of the callback `tag` (host calls recorded inside it are
+ * applied first). Returns 1 with *v / *d set, 0 when the replay diverged (the caller then goes
+ * on with a neutral answer; the replay stops after this update). */
+int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d);
+/* Replaying: the next blackboard value the agent read in this update, if any (1). */
+int goap__rp_bb(goap_agent *a, int *var, int32_t *value);
+/* Replaying: checks an event against the log; 1 when it matches (report it to the host). */
+int goap__rp_event(goap_agent *a, const goap_agent_event *ev);
+/* The agent is destroyed: forget it. */
+void goap__rec_forget(goap_agent *a);
+void goap__rp_forget(goap_agent *a);
+
+/* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
+ * search_start, as goal selection does. */
+goap_status goap__agent_begin_search(goap_agent *a, int g);
+
+#endif /* GOAP_AGENT_IMPL_H */
+/* ---- end src/runtime/agent_impl.h ---- */
+
+typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
+_Static_assert(PHASE_SELECT == GOAP__AGENT_SELECT && PHASE_EXECUTE == GOAP__AGENT_EXECUTE,
+               "agent_impl.h's phase values");
 
 /* ---- memory -------------------------------------------------------------------------------- */
 
@@ -19390,9 +20423,10 @@ static uint64_t hash_mem(const goap_agent *a) {
 }
 
 static void emit(goap_agent *a, goap_agent_event *ev) {
-  if (!a->on_event) return;
   ev->time = a->time;
-  a->on_event(a, ev, a->event_user);
+  if (a->rec && GOAP__IS_DECISION(ev->kind)) goap__rec_event(a, ev);
+  if (a->rp && !goap__rp_event(a, ev)) return; /* replaying: the log disagrees */
+  if (a->on_event) a->on_event(a, ev, a->event_user);
 }
 
 static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
@@ -19405,9 +20439,15 @@ static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
 
 static double goal_priority(goap_agent *a, int g) {
   const goap__rt_goal *r = &a->t->goal[g];
-  if (g == a->order_goal) return a->order_prio;
-  if (r->priority) return r->priority(a, g, r->user);
-  return goap_domain_goal_priority(a->d, g);
+  double pr;
+  if (g == a->order_goal) pr = a->order_prio;
+  else if (!r->priority) pr = goap_domain_goal_priority(a->d, g);
+  else if (!a->rp || !goap__rp_input(a, GOAP__R_PRIO, g, NULL, &pr)) {
+    pr = a->rp ? goap_domain_goal_priority(a->d, g) : r->priority(a, g, r->user);
+    if (a->rec) goap__rec_input(a, GOAP__R_PRIO, g, 0, pr);
+  }
+  a->gprio[g] = pr;
+  return pr;
 }
 
 static int goal_valid(const goap_agent *a, int g) {
@@ -19439,7 +20479,16 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
     if (a->bb) { /* a shared variable: apply to the blackboard's value (counters add up) */
       for (int k = 0; k < a->t->nshared; ++k)
         if (a->t->shared[k] == e[i].var) slot = a->bb_slot[k];
-      if (slot >= 0) goap_state_set(a->d, a->mem, e[i].var, goap__bb_read(a->bb, slot));
+      if (slot >= 0 && a->rp) { /* replaying: the value read when recording */
+        int var;
+        int32_t v;
+        while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
+      } else if (slot >= 0) {
+        int32_t v = goap__bb_read(a->bb, slot);
+        if (a->rec && v != goap_state_get(a->d, a->mem, e[i].var))
+          goap__rec_input(a, GOAP__R_BB, e[i].var, v, 0);
+        goap_state_set(a->d, a->mem, e[i].var, v);
+      }
     }
     int32_t old = goap_state_get(a->d, a->mem, e[i].var);
     if (goap_state_assign(a->d, a->mem, &e[i], 1) != GOAP_OK) continue;
@@ -19455,6 +20504,35 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
     ev.action = a->plan_len > a->step ? a->plan[a->step] : -1;
     emit(a, &ev);
   }
+}
+
+/* Failure memory: the on_fail effects of act, remembered for inspection. */
+static void learn(goap_agent *a, int act, const goap__rt_action *r, int timeout) {
+  const goap_effect *e = a->t->effs + r->on_fail;
+  write_effects(a, e, (int)r->on_fail_count);
+  for (uint32_t i = 0; i < r->on_fail_count; ++i)
+    goap__fact_learnt(a, act, e[i].var, goap_state_get(a->d, a->mem, e[i].var), timeout);
+}
+
+/* The host's callbacks, or their recorded results when replaying (replay.c). */
+static void call_stop(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  if (!r->stop) return;
+  if (a->rp) {
+    goap__rp_input(a, GOAP__R_STOP, act, NULL, NULL);
+    return;
+  }
+  r->stop(a, act, r->user);
+  if (a->rec) goap__rec_input(a, GOAP__R_STOP, act, 0, 0);
+}
+
+static int call_check(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  int32_t ok = 1;
+  if (a->rp) goap__rp_input(a, GOAP__R_CHECK, act, &ok, NULL);
+  else ok = r->check(a, act, r->check_user) != 0;
+  if (a->rec) goap__rec_input(a, GOAP__R_CHECK, act, ok, 0);
+  return ok != 0;
 }
 
 /* ---- reservations ---------------------------------------------------------------------------- */
@@ -19493,12 +20571,18 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
         return -2;
       }
       int res = a->res_id[r->reserve + k];
-      int got = goap__bb_acquire(a->bb, res, a);
-      if (got < 0) {
+      int granted = goap__bb_acquire(a->bb, res, a);
+      if (granted < 0) {
         release_all(a);
         return -2;
       }
-      if (!got) {
+      int32_t logged = granted;
+      if (a->rp && goap__rp_input(a, GOAP__R_RESERVE, 0, &logged, NULL) && logged != granted) {
+        if (granted) goap__bb_release(a->bb, res, a); /* the log's answer wins */
+        granted = logged;
+      }
+      if (a->rec) goap__rec_input(a, GOAP__R_RESERVE, 0, granted, 0);
+      if (!granted) {
         release_all(a);
         a->st.reservations_denied++;
         goap_agent_event ev;
@@ -19533,8 +20617,7 @@ static void stop_running(goap_agent *a) {
   if (!a->running) return;
   int act = a->plan[a->step];
   a->running = 0;
-  const goap__rt_action *r = &a->t->act[act];
-  if (r->stop) r->stop(a, act, r->user);
+  call_stop(a, act);
   end_action(a, act);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_ACTION_STOP);
@@ -19562,6 +20645,7 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
   a->reason = why;
   a->st.replans[why]++;
   a->idle_reported = 0;
+  goap__hist_open(a, why);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_REPLAN);
   ev.reason = why;
@@ -19636,7 +20720,7 @@ static void apply_checks(goap_agent *a) {
   for (int i = 0; i < t->na; ++i) {
     const goap__rt_action *r = &t->act[i];
     if (!r->check || a->costs[i] < 0) continue;
-    if (!r->check(a, i, r->check_user)) {
+    if (!call_check(a, i)) {
       a->costs[i] = -1;
       a->blocked++;
     }
@@ -19697,6 +20781,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
   a->fail_time[g] = -1;
   a->st.plans++;
   if (cached) a->st.cache_hits++;
+  goap__hist_close(a, GOAP_OK, g, cost, len);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_GOAL);
   ev.goal = g;
@@ -19718,6 +20803,7 @@ static void goal_failed(goap_agent *a, int g, goap_status why) {
   a->fail_time[g] = a->time;
   a->end_time[g] = a->time;
   a->fail_hash[g] = hash_mem(a);
+  a->fail_st[g] = why;
   a->st.plan_failures++;
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
@@ -19730,6 +20816,34 @@ static uint64_t now_ns(void) {
   struct timespec ts;
   timespec_get(&ts, TIME_UTC);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
+ * per action and search (the planner asks only about the actions it reaches), so that their
+ * answers are inputs of the log; the search then runs with GOAP_REQUEST_NO_CALLBACKS on
+ * a->dcosts. */
+static void domain_callbacks(goap_agent *a, const double *base) {
+  for (int i = 0; i < a->t->na; ++i) {
+    goap_check_fn check;
+    goap_cost_fn cost;
+    void *user;
+    double c = base[i];
+    if (c >= 0 && goap_domain_action_callbacks(a->d, i, &check, &cost, &user)) {
+      int32_t ok = 1;
+      if (check) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCHECK, i, &ok, NULL);
+        else ok = check(a, i, user) != 0;
+        if (a->rec) goap__rec_input(a, GOAP__R_DCHECK, i, ok, 0);
+      }
+      if (ok && cost) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCOST, i, NULL, &c);
+        else c = cost(a, i, user);
+        if (a->rec) goap__rec_input(a, GOAP__R_DCOST, i, 0, c);
+      }
+      if (!ok || !(c >= 0) || !isfinite(c)) c = -1;
+    }
+    a->dcosts[i] = c;
+  }
 }
 
 /* Begins the search for goal g from search_start on `on` (NULL: the agent's own planner,
@@ -19748,6 +20862,9 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
       pd.allocator = a->alloc;
       pd.initial_nodes = t->initial_nodes;
       pd.max_nodes = t->max_nodes;
+      /* an agent plans for its domain's goals only: that many goal-cache slots suffice */
+      int ng = goap_domain_goal_count(a->d);
+      pd.goal_cache = (uint32_t)(ng < 1 ? 1 : ng < 16 ? ng : 16);
       a->planner = goap_planner_create(a->d, &pd);
       if (!a->planner) return GOAP_OUT_OF_MEMORY;
     }
@@ -19764,9 +20881,17 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   r.max_nodes = t->max_nodes;
   r.host = a;
   r.costs = a->blocked ? a->costs : t->costs;
+  if (a->dcosts && (a->rec || a->rp)) {
+    domain_callbacks(a, r.costs);
+    r.costs = a->dcosts;
+    r.flags |= GOAP_REQUEST_NO_CALLBACKS;
+  }
   a->cur = on;
+  a->search_base = a->st.expanded;
   return goap_plan_begin(on, &r);
 }
+
+goap_status goap__agent_begin_search(goap_agent *a, int g) { return begin_search(a, g, NULL); }
 
 /* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
  * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
@@ -19776,6 +20901,7 @@ static goap_status select_goal(goap_agent *a) {
     build_candidates(a);
     if (a->from_idle && a->ncand > 0) { /* something to try again: a replan worth reporting */
       a->st.replans[GOAP_REPLAN_IDLE]++;
+      goap__hist_open(a, GOAP_REPLAN_IDLE);
       goap_agent_event ev;
       ev_init(&ev, GOAP_EVENT_REPLAN);
       ev.reason = GOAP_REPLAN_IDLE;
@@ -19795,6 +20921,7 @@ static goap_status select_goal(goap_agent *a) {
         double cost = 0;
         const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
         if (p) {
+          goap__hist_search(a, NULL, 1);
           if (!ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
           int refused = reserve_plan(a, p, len);
           if (refused == -2) return GOAP_OUT_OF_MEMORY;
@@ -19848,6 +20975,7 @@ static goap_status select_goal(goap_agent *a) {
     }
     a->searching = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
+    goap__hist_search(a, &res.stats, 0);
     if (st == GOAP_OK) {
       int refused = reserve_plan(a, a->plan, res.plan_length);
       if (refused == -2) return GOAP_OUT_OF_MEMORY;
@@ -19866,6 +20994,7 @@ static goap_status select_goal(goap_agent *a) {
     a->icand++;
   }
   a->ncand = a->icand = 0;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
   return GOAP_NO_PLAN;
 }
 
@@ -19893,8 +21022,8 @@ static void action_failed(goap_agent *a, int act, int timeout) {
   ev.goal = a->goal;
   ev.timeout = timeout;
   emit(a, &ev);
-  if (timeout && r->stop) r->stop(a, act, r->user);
-  write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+  if (timeout) call_stop(a, act);
+  learn(a, act, r, timeout);
   need_plan(a, timeout ? GOAP_REPLAN_TIMEOUT : GOAP_REPLAN_ACTION_FAILED);
 }
 
@@ -19953,6 +21082,7 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
 
 static void htn_plan_failed(goap_agent *a, goap_status why) {
   a->st.plan_failures++;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
   ev.status = why;
@@ -19972,7 +21102,10 @@ static void htn_adopt(goap_agent *a, const goap_htn_result *res, goap_replan_rea
   a->ph = PHASE_EXECUTE;
   a->searching = 0;
   a->idle_reported = 0;
-  if (reason != GOAP_REPLAN_NONE) a->st.plans++;
+  if (reason != GOAP_REPLAN_NONE) {
+    a->st.plans++;
+    goap__hist_close(a, GOAP_OK, -1, res->cost, res->plan_length);
+  }
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN);
   ev.plan = a->plan;
@@ -20003,6 +21136,7 @@ static goap_status htn_select(goap_agent *a) {
   if (refused >= 0) return GOAP_NO_PLAN;
   if (from_idle) {
     a->st.replans[GOAP_REPLAN_IDLE]++;
+    goap__hist_open(a, GOAP_REPLAN_IDLE);
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_REPLAN);
     ev.reason = GOAP_REPLAN_IDLE;
@@ -20080,13 +21214,13 @@ static int htn_next(goap_agent *a) {
     return 0;
   }
   const goap__rt_action *r = &a->t->act[act];
-  if (r->check && !r->check(a, act, r->check_user)) { /* a failure before it starts */
+  if (r->check && !call_check(a, act)) { /* a failure before it starts */
     a->st.actions_failed++;
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
     ev.action = act;
     emit(a, &ev);
-    write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+    learn(a, act, r, 0);
     need_plan(a, GOAP_REPLAN_ACTION_FAILED);
     return 0;
   }
@@ -20125,14 +21259,26 @@ static goap_status execute(goap_agent *a, double dt) {
     ev.goal = a->goal;
     emit(a, &ev);
     if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
-    if (r->start) r->start(a, act, r->user);
+    if (r->start && a->rp) goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
+    else if (r->start) {
+      r->start(a, act, r->user);
+      if (a->rec) goap__rec_input(a, GOAP__R_START, act, 0, 0);
+    }
     if (!a->running) return GOAP_OK; /* the start callback dropped the plan */
   } else {
     a->action_time += dt;
   }
   int act = a->plan[a->step];
   const goap__rt_action *r = &a->t->act[act];
-  goap_action_state s = r->tick ? r->tick(a, act, dt, r->user) : GOAP_ACTION_SUCCESS;
+  goap_action_state s = GOAP_ACTION_SUCCESS;
+  if (r->tick && a->rp) {
+    int32_t v = GOAP_ACTION_RUNNING;
+    goap__rp_input(a, GOAP__R_TICK, act, &v, NULL);
+    s = (goap_action_state)v;
+  } else if (r->tick) {
+    s = r->tick(a, act, dt, r->user);
+    if (a->rec) goap__rec_input(a, GOAP__R_TICK, act, (int32_t)s, 0);
+  }
   if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return GOAP_OK;
   if (s == GOAP_ACTION_SUCCESS) {
     a->running = 0;
@@ -20182,6 +21328,11 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->end_time, (size_t)t->ng * sizeof *a->end_time);
   goap__rt_free(&al, a->fail_hash, (size_t)t->ng * sizeof *a->fail_hash);
   goap__rt_free(&al, a->sensor_next, (size_t)t->nsensors * sizeof *a->sensor_next);
+  goap__rt_free(&al, a->gprio, (size_t)t->ng * sizeof *a->gprio);
+  goap__rt_free(&al, a->fail_st, (size_t)t->ng * sizeof *a->fail_st);
+  goap__rt_free(&al, a->hist, (size_t)a->hist_cap * sizeof *a->hist);
+  goap__rt_free(&al, a->facts, (size_t)a->hist_cap * sizeof *a->facts);
+  goap__rt_free(&al, a->dcosts, (size_t)t->na * sizeof *a->dcosts);
   goap_allocator user = a->user;
   goap__rt_free(&user, a, sizeof *a);
 }
@@ -20235,9 +21386,22 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
+  a->hist_cap = desc->replan_history > 0 ? desc->replan_history
+                : desc->replan_history == 0 ? 8 : 0;
+  a->gprio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->gprio);
+  a->fail_st = (goap_status *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_st);
+  int dcb = 0;
+  for (int i = 0; i < t->na && !dcb; ++i) dcb = goap_domain_action_callbacks(a->d, i, NULL, NULL, NULL);
+  if (dcb) a->dcosts = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->dcosts);
+  if (a->hist_cap) {
+    a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
+    a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
+  }
   a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->end_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
+           a->gprio && a->fail_st && ((a->hist && a->facts) || !a->hist_cap) &&
+           (a->dcosts || !dcb) &&
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
@@ -20253,7 +21417,10 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
     } else {
       goap_state_init(a->d, a->mem);
     }
-    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
+    for (int g = 0; g < t->ng; ++g) {
+      a->fail_time[g] = a->end_time[g] = -1;
+      a->gprio[g] = goap_domain_goal_priority(a->d, g);
+    }
     for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
     if (t->na) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
   }
@@ -20288,6 +21455,7 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
   a->ph = PHASE_SELECT;
   a->reason = GOAP_REPLAN_START;
   a->st.replans[GOAP_REPLAN_START]++;
+  goap__hist_open(a, GOAP_REPLAN_START);
   a->announce = 1;
   *out = a;
   return GOAP_OK;
@@ -20300,6 +21468,11 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
 
 void goap_agent_destroy(goap_agent *a) {
   if (!a) return;
+  if (a->rec) goap__rec_forget(a); /* its end is not an input of the recording */
+  if (a->rp) { /* replayed: there is no host action to stop */
+    goap__rp_forget(a);
+    a->running = 0;
+  }
   stop_running(a);
   if (a->nhold) release_all(a);
   if (a->bb) goap__bb_attach(a->bb, -1);
@@ -20312,12 +21485,24 @@ static void sense(goap_agent *a) {
   for (int i = 0; i < t->nsensors; ++i) {
     if (a->time + 1e-12 < a->sensor_next[i]) continue;
     a->sensor_next[i] = next_tick(a, t->sensors[i].interval);
+    if (a->rp) {
+      goap__rp_input(a, GOAP__R_SENSOR, i, NULL, NULL);
+      continue;
+    }
     t->sensors[i].fn(a, t->sensors[i].user);
+    if (a->rec) goap__rec_input(a, GOAP__R_SENSOR, i, 0, 0);
   }
-  if (a->bb) {
+  if (a->rp && a->bb) { /* the values read when recording */
+    int var;
+    int32_t v;
+    while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
+  } else if (a->bb && !a->rp) {
     for (int k = 0; k < t->nshared; ++k) {
       if (a->bb_slot[k] < 0) continue;
-      goap_state_set(a->d, a->mem, t->shared[k], goap__bb_read(a->bb, a->bb_slot[k]));
+      int32_t v = goap__bb_read(a->bb, a->bb_slot[k]);
+      if (a->rec && v != goap_state_get(a->d, a->mem, t->shared[k]))
+        goap__rec_input(a, GOAP__R_BB, t->shared[k], v, 0);
+      goap_state_set(a->d, a->mem, t->shared[k], v);
     }
   }
 }
@@ -20365,6 +21550,7 @@ static goap_status check_interrupts(goap_agent *a) {
 
 /* The first half of an update: time, sensors, the blackboard, the interrupt checks. */
 static goap_status update_begin(goap_agent *a, double dt) {
+  if (a->rec) goap__rec_update(a, dt);
   a->time += dt;
   a->st.updates++;
   if (a->announce) {
@@ -20469,6 +21655,7 @@ goap_status goap_agent_set(goap_agent *a, int var, int32_t value) {
   if (!a || var < 0 || var >= a->t->nv) return GOAP_INVALID_ARGUMENT;
   goap_status st = goap_state_set(a->d, a->mem, var, value);
   if (st != GOAP_OK) return st;
+  if (a->rec) goap__rec_input(a, GOAP__R_SET, var, value, 0);
   if (a->bb) {
     for (int k = 0; k < a->t->nshared; ++k)
       if (a->t->shared[k] == var && a->bb_slot[k] >= 0) goap__bb_write(a->bb, a->bb_slot[k], value);
@@ -20484,11 +21671,14 @@ int32_t goap_agent_get(const goap_agent *a, int var) {
 const goap_word *goap_agent_memory(const goap_agent *a) { return a ? a->mem : NULL; }
 
 void goap_agent_replan(goap_agent *a) {
-  if (a) need_plan(a, GOAP_REPLAN_REQUESTED);
+  if (!a) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_REPLAN, 0, 0, 0);
+  need_plan(a, GOAP_REPLAN_REQUESTED);
 }
 
 void goap_agent_reset(goap_agent *a) {
   if (!a) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_RESET, 0, 0, 0);
   need_plan(a, GOAP_REPLAN_START);
   for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
   a->next_goal_check = a->time;
@@ -20548,6 +21738,7 @@ const char *goap_replan_reason_name(goap_replan_reason r) {
 goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
   if (!a || goal < 0 || goal >= a->t->ng || a->t->goal[goal].disabled || !(priority == priority))
     return GOAP_INVALID_ARGUMENT;
+  if (a->rec) goap__rec_input(a, GOAP__R_ORDER, goal, 0, priority);
   int same = a->order_goal == goal && a->order_prio == priority;
   a->order_goal = goal;
   a->order_prio = priority;
@@ -20557,6 +21748,7 @@ goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
 
 void goap_agent_clear_order(goap_agent *a) {
   if (!a || a->order_goal < 0) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_CLEAR_ORDER, 0, 0, 0);
   int was = a->order_goal;
   a->order_goal = -1;
   if (a->ph == PHASE_EXECUTE && a->goal == was) need_plan(a, GOAP_REPLAN_ORDER);
@@ -20583,6 +21775,8 @@ int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1
  *  - who[0..held) names the holder of each unit, in the order the units were taken (an agent
  *    holding two units appears twice); release removes the agent's oldest entry. The array
  *    only grows (doubling), so a warm blackboard takes and releases without allocating.
+ *    A restored blackboard's units have NULL holders until the restored agents that hold them
+ *    claim them (goap__bb_claim, from goap_agent_restore); held always counts who's entries.
  */
 #include <string.h>
 
@@ -20772,6 +21966,57 @@ goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
   int n = r->held < cap ? r->held : cap;
   for (int k = 0; k < n; ++k) out[k] = r->who[k];
   return r->held > cap ? GOAP_BUFFER_TOO_SMALL : GOAP_OK;
+}
+
+/* ---- save.c's access ---------------------------------------------------------------------- */
+
+size_t goap__bb_slot_count(const goap_blackboard *bb) { return bb->n; }
+const char *goap__bb_slot_name(const goap_blackboard *bb, size_t i) { return bb->slots[i].name; }
+size_t goap__bb_resource_count(const goap_blackboard *bb) { return bb->nres; }
+
+void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held) {
+  *capacity = bb->res[i].capacity;
+  *held = bb->res[i].held;
+}
+
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
+  resource *r = &bb->res[i];
+  if (held > 0 &&
+      !goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)held, sizeof *r->who))
+    return 0;
+  for (int k = 0; k < held; ++k) r->who[k] = NULL; /* holders unknown until agents claim them */
+  r->held = held;
+  return 1;
+}
+
+int goap__bb_unclaimed(const goap_blackboard *bb, int res) {
+  const resource *r = &bb->res[res];
+  int n = 0;
+  for (int k = 0; k < r->held; ++k) n += r->who[k] == NULL;
+  return n;
+}
+
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
+  resource *r = &bb->res[res];
+  for (int k = 0; k < r->held; ++k)
+    if (!r->who[k]) {
+      r->who[k] = agent;
+      return 1;
+    }
+  return 0;
+}
+int goap__bb_attached(const goap_blackboard *bb) { return bb->attached; }
+void goap__bb_set_version(goap_blackboard *bb, uint64_t version) { bb->version = version; }
+const goap_allocator *goap__bb_allocator(const goap_blackboard *bb) { return &bb->alloc; }
+
+void goap__bb_swap(goap_blackboard *a, goap_blackboard *b) {
+  goap_blackboard t = *a;
+  *a = *b;
+  *b = t;
+  b->alloc = a->alloc; /* both have the same allocator: keep each its own, and its count */
+  a->alloc = t.alloc;
+  b->attached = a->attached;
+  a->attached = t.attached;
 }
 
 /* ==== src/runtime/cache.c ==== */
@@ -20970,6 +22215,2689 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
   return 1;
 }
 
+/* ==== src/runtime/inspect.c ==== */
+/*
+ * inspect.c -- what an agent is thinking (goap/inspect.h): its ranked goals, its plan and the
+ * conditions it relies on, its last replans and its failure memory.
+ *
+ * Invariants:
+ *  - The inspection functions only read the agent: no allocation, no host callback, no write
+ *    (not even to the agent's scratch state), so several threads may inspect it at once.
+ *  - hist is a ring of hist_cap entries (none when hist_cap is 0: nothing is kept): hist_len valid ones ending just before hist_next;
+ *    the newest entry is open (hist_open) from the replan that began it until a plan is
+ *    adopted or no goal can be planned. facts holds at most hist_cap facts, oldest first; a
+ *    fact learnt again for the same variable replaces the older one.
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+
+/* ---- bookkeeping called by agent.c ---------------------------------------------------------- */
+
+static goap_replan_info *newest(goap_agent *a) {
+  int i = a->hist_next - 1;
+  if (i < 0) i += a->hist_cap;
+  return &a->hist[i];
+}
+
+void goap__hist_open(goap_agent *a, goap_replan_reason reason) {
+  if (!a->hist_cap) return; /* no history kept */
+  goap_replan_info *h = &a->hist[a->hist_next];
+  memset(h, 0, sizeof *h);
+  h->time = a->time;
+  h->reason = reason;
+  h->status = GOAP_IN_PROGRESS;
+  h->goal = -1;
+  a->hist_next = (a->hist_next + 1) % a->hist_cap;
+  if (a->hist_len < a->hist_cap) a->hist_len++;
+  a->hist_open = 1;
+}
+
+void goap__hist_search(goap_agent *a, const goap_stats *st, int cached) {
+  if (!a->hist_open) return;
+  goap_replan_info *h = newest(a);
+  h->goals_tried++;
+  h->cached = cached;
+  if (st) {
+    h->expanded += st->expanded;
+    h->generated += st->generated;
+    h->search_us += st->time_us;
+  }
+}
+
+void goap__hist_close(goap_agent *a, goap_status status, int goal, double cost, int length) {
+  if (!a->hist_open) return;
+  goap_replan_info *h = newest(a);
+  h->status = status;
+  h->goal = goal;
+  h->cost = cost;
+  h->plan_length = length;
+  if (status != GOAP_OK) h->cached = 0;
+  a->hist_open = 0;
+}
+
+void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeout) {
+  if (!a->hist_cap) return;
+  int k = 0;
+  while (k < a->nfacts && a->facts[k].var != var) ++k;
+  if (k == a->nfacts && a->nfacts == a->hist_cap) k = 0; /* full: the oldest goes */
+  if (k < a->nfacts) { /* drop entry k, keeping the order */
+    memmove(a->facts + k, a->facts + k + 1, (size_t)(a->nfacts - k - 1) * sizeof *a->facts);
+    a->nfacts--;
+  }
+  goap_failure_info *f = &a->facts[a->nfacts++];
+  memset(f, 0, sizeof *f);
+  f->goal = -1;
+  f->action = act;
+  f->var = var;
+  f->value = value;
+  f->timeout = timeout;
+  f->status = GOAP_OK;
+  f->learnt = a->time;
+  f->expires = INFINITY;
+}
+
+/* ---- goals ------------------------------------------------------------------------------------ */
+
+static const char *const state_names[] = {"current", "candidate",   "achieved",
+                                          "invalid", "cooldown",    "no_priority"};
+
+const char *goap_goal_state_name(goap_goal_state s) {
+  if ((unsigned)s >= sizeof state_names / sizeof *state_names) return "unknown";
+  return state_names[s];
+}
+
+static uint64_t mem_hash(const goap_agent *a) { /* the same hash as agent.c's hash_mem */
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < a->W; ++i) {
+    h ^= a->mem[i];
+    h *= 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static void goal_info(const goap_agent *a, int g, uint64_t h, goap_goal_info *o) {
+  const goap__rt_goal *r = &a->t->goal[g];
+  memset(o, 0, sizeof *o);
+  o->goal = g;
+  o->ordered = g == a->order_goal;
+  o->priority = o->ordered ? a->order_prio : a->gprio[g];
+  o->failed_at = a->fail_time[g];
+  o->fail_status = a->fail_time[g] >= 0 ? a->fail_st[g] : GOAP_OK;
+  o->failed_cond.var = -1;
+  int nw = 0;
+  const goap_cond *w = goap_domain_goal_want(a->d, g, &nw);
+  const goap_cond *vc = a->t->conds + r->valid;
+  int bad = -1;
+  for (uint32_t i = 0; i < r->valid_count && bad < 0; ++i)
+    if (!goap_state_satisfies(a->d, a->mem, &vc[i], 1)) bad = (int)i;
+  if (a->ph == GOAP__AGENT_EXECUTE && a->goal == g) o->state = GOAP_GOAL_CURRENT;
+  else if (bad >= 0) {
+    o->state = GOAP_GOAL_INVALID;
+    o->failed_cond = vc[bad];
+  } else if (goap_state_satisfies(a->d, a->mem, w, nw)) {
+    o->state = GOAP_GOAL_ACHIEVED;
+  } else if (r->cooldown > 0 && !o->ordered && a->end_time[g] >= 0 &&
+             a->time + 1e-6 < a->end_time[g] + r->cooldown) { /* the goal's own cooldown */
+    o->state = GOAP_GOAL_COOLDOWN;
+    o->retry_at = a->end_time[g] + r->cooldown;
+  } else if (a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
+             a->fail_hash[g] == h) {
+    o->state = GOAP_GOAL_COOLDOWN;
+    o->retry_at = a->fail_time[g] + a->t->cooldown;
+  } else if (!(o->priority == o->priority)) {
+    o->state = GOAP_GOAL_NO_PRIORITY;
+  } else {
+    o->state = GOAP_GOAL_CANDIDATE;
+  }
+}
+
+/* x ranks before y: by priority (NaN last), then by id. */
+static int before(const goap_goal_info *x, const goap_goal_info *y) {
+  int xn = !(x->priority == x->priority), yn = !(y->priority == y->priority);
+  if (xn != yn) return yn;
+  if (!xn && x->priority != y->priority) return x->priority > y->priority;
+  return x->goal < y->goal;
+}
+
+int goap_agent_inspect_goals(const goap_agent *a, goap_goal_info *out, int capacity) {
+  if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
+  if (a->t->htn) return 0;
+  uint64_t h = mem_hash(a);
+  int count = 0, n = 0; /* n: entries in out, sorted */
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (a->t->goal[g].disabled) continue;
+    count++;
+    if (capacity == 0) continue;
+    goap_goal_info gi;
+    goal_info(a, g, h, &gi);
+    if (n == capacity && !before(&gi, &out[n - 1])) continue;
+    int k = n < capacity ? n++ : n - 1;
+    while (k > 0 && before(&gi, &out[k - 1])) {
+      out[k] = out[k - 1];
+      --k;
+    }
+    out[k] = gi;
+  }
+  return count;
+}
+
+/* ---- the plan --------------------------------------------------------------------------------- */
+
+/* Is variable v written by an effect of plan[from..to)? */
+static int provided(const goap_agent *a, int from, int to, int v) {
+  for (int k = from; k < to; ++k) {
+    int ne = 0;
+    const goap_effect *e = goap_domain_action_eff(a->d, a->plan[k], &ne);
+    for (int i = 0; i < ne; ++i)
+      if (e[i].var == v) return 1;
+  }
+  return 0;
+}
+
+goap_status goap_agent_inspect_plan(const goap_agent *a, goap_plan_info *info,
+                                    goap_plan_step_info *steps, int step_capacity,
+                                    goap_cond *conds, int cond_capacity) {
+  if (!a || !info || step_capacity < 0 || cond_capacity < 0 || (step_capacity && !steps) ||
+      (cond_capacity && !conds))
+    return GOAP_INVALID_ARGUMENT;
+  memset(info, 0, sizeof *info);
+  info->goal = -1;
+  info->planning = a->ph == GOAP__AGENT_SELECT && a->searching;
+  if (a->ph != GOAP__AGENT_EXECUTE) return GOAP_OK;
+  info->goal = a->goal;
+  info->priority = a->goal >= 0 ? a->goal_prio : 0;
+  info->cost = a->plan_cost;
+  info->length = a->plan_len;
+  info->step = a->step;
+  info->running = a->running;
+  info->action_time = a->running ? a->action_time : 0;
+  int need = 0;
+  for (int j = a->step; j < a->plan_len; ++j) {
+    int np = 0;
+    const goap_cond *p = goap_domain_action_pre(a->d, a->plan[j], &np);
+    for (int i = 0; i < np; ++i) need += !provided(a, a->step, j, p[i].var);
+  }
+  info->cond_count = need;
+  if (step_capacity < a->plan_len || cond_capacity < need) return GOAP_BUFFER_TOO_SMALL;
+  int nc = 0;
+  for (int j = 0; j < a->plan_len; ++j) {
+    goap_plan_step_info *s = &steps[j];
+    memset(s, 0, sizeof *s);
+    s->action = a->plan[j];
+    s->cost = a->t->costs[a->plan[j]];
+    s->state = j < a->step                 ? GOAP_STEP_DONE
+               : j == a->step && a->running ? GOAP_STEP_RUNNING
+                                            : GOAP_STEP_PENDING;
+    s->relies_first = nc;
+    s->relies_hold = 1;
+    if (j < a->step) continue;
+    int np = 0;
+    const goap_cond *p = goap_domain_action_pre(a->d, a->plan[j], &np);
+    for (int i = 0; i < np; ++i) {
+      if (provided(a, a->step, j, p[i].var)) continue;
+      conds[nc++] = p[i];
+      s->relies_count++;
+      if (!goap_state_satisfies(a->d, a->mem, &p[i], 1)) s->relies_hold = 0;
+    }
+  }
+  return GOAP_OK;
+}
+
+/* ---- replans and failures ---------------------------------------------------------------------- */
+
+int goap_agent_inspect_replans(const goap_agent *a, goap_replan_info *out, int capacity) {
+  if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
+  int n = a->hist_len < capacity ? a->hist_len : capacity;
+  /* the newest n, oldest first */
+  for (int i = 0; i < n; ++i) {
+    int k = a->hist_next - n + i;
+    while (k < 0) k += a->hist_cap;
+    out[i] = a->hist[k % a->hist_cap];
+  }
+  return a->hist_len;
+}
+
+int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int capacity) {
+  if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
+  int count = 0;
+  for (int k = 0; k < a->nfacts; ++k) {
+    const goap_failure_info *f = &a->facts[k];
+    if (goap_state_get(a->d, a->mem, f->var) != f->value) continue; /* overwritten since */
+    if (count < capacity) out[count] = *f;
+    count++;
+  }
+  uint64_t h = mem_hash(a);
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (a->fail_time[g] < 0) continue;
+    double until = a->fail_time[g] + a->t->cooldown;
+    if (a->time >= until || a->fail_hash[g] != h) continue; /* retried on the next choice */
+    if (count < capacity) {
+      goap_failure_info *o = &out[count];
+      memset(o, 0, sizeof *o);
+      o->goal = g;
+      o->action = -1;
+      o->var = -1;
+      o->status = a->fail_st[g];
+      o->learnt = a->fail_time[g];
+      o->expires = until;
+    }
+    count++;
+  }
+  return count;
+}
+
+/* ==== src/runtime/replay.c ==== */
+/* names of src/runtime/replay.c that another file also declares */
+#define fail fail__runtime_replay
+/*
+ * replay.c -- recording the inputs of agents into a binary log, and replaying a log against
+ * agents, checking their decisions (goap/replay.h).
+ *
+ * The log:
+ *   header   "GOAPRPL\0", varint format version, 8-byte shape hash, 8-byte content hash
+ *            (little endian), varint label length + label, 4-byte checksum of all of it
+ *   chunks   varint payload length, payload (whole records), 4-byte checksum of the payload
+ * Records: a tag byte, then its fields (u: varint, z: zigzag varint of an int32, f: a double
+ * as varint 2*zigzag(i) when it is an exact integer, else varint 1 + 8 bytes):
+ *   AGENT u | AGENT_NEXT | FRAME | UPDATE f | UPDATE_SAME (the previous UPDATE's dt) |
+ *   STEP (AGENT_NEXT and UPDATE_SAME in one byte: a crowd's update is its tick, one more) |
+ *   SET u z | ORDER u f | CLEAR_ORDER | REPLAN | RESET | NOTE u bytes |
+ *   TICK_RUNNING, TICK_SUCCESS, TICK_FAILURE | START u | STOP u | SENSOR u | CHECK_NO u |
+ *   CHECK_YES u | PRIO u f | RESERVE_NO | RESERVE_YES | BB u z | EVENT u (kind) fields |
+ *   DCHECK_NO u | DCHECK_YES u | DCOST u f (the domain's own callbacks, per search) |
+ *   END u (the number of agents).
+ * A record belongs to the agent named by the last AGENT / AGENT_NEXT record.
+ *
+ * Invariants:
+ *  - The recorder only appends; a record never spans chunks. After a failure (allocation,
+ *    sink) it records nothing more and keeps the status.
+ *  - The replayer checks the whole log before anything runs (framing, checksums, every tag,
+ *    every id against the domain, the end record last), so replaying never reads out of
+ *    bounds; a divergence stops the replay (later inputs answer neutrally, events are not
+ *    reported).
+ *  - Host calls recorded inside a callback or after an event are applied by the replayer when
+ *    it reaches them, before the next input of the agent.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+
+enum {
+  R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
+  R_NOTE = 12, R_TICK_SUCCESS = 13, R_TICK_FAILURE = 18, R_CHECK_YES = 21,
+  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
+};
+/* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
+ * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22, DCHECK (no) 27,
+ * DCOST 29: agent_impl.h */
+
+static const unsigned char MAGIC[8] = {'G', 'O', 'A', 'P', 'R', 'P', 'L', 0};
+
+/* ---- hashes ------------------------------------------------------------------------------- */
+
+/* The checksum of headers and chunks: 8 bytes (little endian) at a time, multiplied and
+ * folded; the same on every platform. */
+static uint32_t sum32(const uint8_t *p, size_t n) {
+  uint64_t h = 0x243f6a8885a308d3ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w = 0;
+    for (int k = 0; k < 8; ++k) w |= (uint64_t)p[i + (size_t)k] << (8 * k);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  for (; i < n; ++i) {
+    h = (h ^ p[i]) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  return (uint32_t)(h ^ (h >> 29));
+}
+
+static void mix(uint64_t *h, uint64_t x) {
+  for (int i = 0; i < 8; ++i) {
+    *h ^= (x >> (8 * i)) & 0xff;
+    *h *= 1099511628211ull;
+  }
+}
+
+static void mix_str(uint64_t *h, const char *s) {
+  for (; s && *s; ++s) mix(h, (unsigned char)*s);
+  mix(h, 0x100);
+}
+
+static void mix_f64(uint64_t *h, double x) {
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  mix(h, u);
+}
+
+static void mix_conds(uint64_t *h, const goap_cond *c, int n) {
+  mix(h, (uint64_t)n);
+  for (int i = 0; i < n; ++i) {
+    mix(h, (uint64_t)c[i].var);
+    mix(h, (uint64_t)c[i].op);
+    mix(h, (uint64_t)(uint32_t)c[i].value);
+  }
+}
+
+/* shape: what ids mean (names, types, ranges); content: the shape and everything planned with */
+static void domain_hashes(const goap_domain *d, uint64_t *shape, uint64_t *content) {
+  uint64_t s = 1469598103934665603ull, c;
+  int nv = goap_domain_var_count(d), na = goap_domain_action_count(d);
+  int ng = goap_domain_goal_count(d);
+  mix(&s, (uint64_t)nv);
+  for (int v = 0; v < nv; ++v) {
+    goap_var_info vi;
+    goap_domain_var_info(d, v, &vi);
+    mix_str(&s, vi.name);
+    mix(&s, (uint64_t)vi.type);
+    mix(&s, (uint64_t)(uint32_t)vi.lo);
+    mix(&s, (uint64_t)(uint32_t)vi.hi);
+  }
+  mix(&s, (uint64_t)na);
+  for (int a = 0; a < na; ++a) mix_str(&s, goap_domain_action_name(d, a));
+  mix(&s, (uint64_t)ng);
+  for (int g = 0; g < ng; ++g) mix_str(&s, goap_domain_goal_name(d, g));
+  c = s;
+  for (int v = 0; v < nv; ++v) {
+    goap_var_info vi;
+    goap_domain_var_info(d, v, &vi);
+    mix(&c, (uint64_t)(uint32_t)vi.default_value);
+    mix(&c, (uint64_t)vi.flags);
+  }
+  for (int a = 0; a < na; ++a) {
+    int n = 0;
+    mix_f64(&c, goap_domain_action_cost(d, a));
+    const goap_cond *p = goap_domain_action_pre(d, a, &n);
+    mix_conds(&c, p, n);
+    const goap_effect *e = goap_domain_action_eff(d, a, &n);
+    mix(&c, (uint64_t)n);
+    for (int i = 0; i < n; ++i) {
+      mix(&c, (uint64_t)e[i].var);
+      mix(&c, (uint64_t)e[i].op);
+      mix(&c, (uint64_t)(uint32_t)e[i].value);
+    }
+  }
+  for (int g = 0; g < ng; ++g) {
+    int n = 0;
+    mix_f64(&c, goap_domain_goal_priority(d, g));
+    const goap_cond *w = goap_domain_goal_want(d, g, &n);
+    mix_conds(&c, w, n);
+  }
+  *shape = s;
+  *content = c;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+struct goap_recorder {
+  goap_allocator alloc;
+  goap_replay_sink_fn sink;
+  void *sink_user;
+  uint8_t *buf;
+  size_t len, cap, chunk;
+  size_t lim;                    /* cap while recording, 0 after a failure or the end: the
+                                    one test of the fast paths */
+  goap_agent **agents;
+  size_t nagents, cagents;
+  int cur;                       /* the agent of the last record; -1: none yet */
+  double last_dt;                /* of the last UPDATE; NaN: none yet */
+  goap_status status;
+  uint64_t bytes;
+  int finished;
+};
+
+static int room(goap_recorder *r, size_t n) {
+  if (r->len + n <= r->lim) return 1;
+  if (r->status != GOAP_OK || r->finished) return 0;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
+    r->status = GOAP_OUT_OF_MEMORY;
+    r->lim = 0;
+    return 0;
+  }
+  r->lim = r->cap;
+  return 1;
+}
+
+static size_t varint(uint8_t *p, uint64_t x) {
+  size_t n = 0;
+  while (x >= 0x80) {
+    p[n++] = (uint8_t)(x | 0x80);
+    x >>= 7;
+  }
+  p[n++] = (uint8_t)x;
+  return n;
+}
+
+static uint64_t zz(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+
+/* Appends without checks (room() was called with enough). */
+static void put_byte(goap_recorder *r, int b) { r->buf[r->len++] = (uint8_t)b; }
+static void put_u(goap_recorder *r, uint64_t x) { r->len += varint(r->buf + r->len, x); }
+static void put_z(goap_recorder *r, int32_t v) { put_u(r, zz(v)); }
+static void put_f(goap_recorder *r, double x) {
+  if (x == floor(x) && fabs(x) < 4.0e15 && !(x == 0 && signbit(x))) {
+    put_u(r, zz((int64_t)x) << 1);
+    return;
+  }
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  put_u(r, 1);
+  for (int i = 0; i < 8; ++i) put_byte(r, (int)((u >> (8 * i)) & 0xff));
+}
+
+static int emit_bytes(goap_recorder *r, const void *p, size_t n) {
+  if (r->sink(r->sink_user, p, n) != 0) {
+    r->status = GOAP_IO_ERROR;
+    r->lim = 0;
+    return 0;
+  }
+  r->bytes += n;
+  return 1;
+}
+
+static void flush(goap_recorder *r) {
+  if (r->len == 0 || r->status != GOAP_OK) return;
+  uint8_t pre[10], sum[4];
+  size_t np = varint(pre, r->len);
+  uint32_t s = sum32(r->buf, r->len);
+  for (int i = 0; i < 4; ++i) sum[i] = (uint8_t)(s >> (8 * i));
+  if (emit_bytes(r, pre, np) && emit_bytes(r, r->buf, r->len)) emit_bytes(r, sum, 4);
+  r->len = 0;
+}
+
+/* Starts a record of agent `who` (-1: none) with room for n more bytes; 0 when not recording. */
+static int begin(goap_recorder *r, int who, size_t n) {
+  if (!room(r, n + 12)) return 0;
+  if (who >= 0 && who != r->cur) {
+    if (who == r->cur + 1) put_byte(r, R_AGENT_NEXT);
+    else {
+      put_byte(r, R_AGENT);
+      put_u(r, (uint64_t)who);
+    }
+    r->cur = who;
+  }
+  return 1;
+}
+
+static void end(goap_recorder *r) {
+  if (r->len >= r->chunk) flush(r);
+}
+
+goap_status goap_recorder_create(const goap_recorder_desc *desc, goap_recorder **out) {
+  if (out) *out = NULL;
+  if (!desc || !desc->domain || !desc->sink || !out) return GOAP_INVALID_ARGUMENT;
+  size_t nl = desc->label ? strlen(desc->label) : 0;
+  if (nl > 255) return GOAP_INVALID_ARGUMENT;
+  goap_allocator al = goap__rt_resolve(desc->allocator.fn ? &desc->allocator : NULL);
+  goap_recorder *r = (goap_recorder *)goap__rt_alloc(&al, sizeof *r);
+  if (!r) return GOAP_OUT_OF_MEMORY;
+  r->alloc = al;
+  r->sink = desc->sink;
+  r->sink_user = desc->sink_user;
+  r->chunk = desc->chunk_size ? desc->chunk_size : 4096;
+  r->cur = -1;
+  r->last_dt = NAN;
+  r->status = GOAP_OK;
+  if (!room(r, 8 + 10 + 16 + 10 + nl + 4)) {
+    goap_recorder_destroy(r);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  uint64_t shape, content;
+  domain_hashes(desc->domain, &shape, &content);
+  memcpy(r->buf, MAGIC, 8);
+  r->len = 8;
+  put_u(r, GOAP_REPLAY_FORMAT_VERSION);
+  for (int i = 0; i < 8; ++i) put_byte(r, (int)((shape >> (8 * i)) & 0xff));
+  for (int i = 0; i < 8; ++i) put_byte(r, (int)((content >> (8 * i)) & 0xff));
+  put_u(r, nl);
+  if (nl) memcpy(r->buf + r->len, desc->label, nl);
+  r->len += nl;
+  uint32_t s = sum32(r->buf, r->len);
+  for (int i = 0; i < 4; ++i) put_byte(r, (int)((s >> (8 * i)) & 0xff));
+  int ok = emit_bytes(r, r->buf, r->len);
+  r->len = 0;
+  if (!ok) {
+    goap_recorder_destroy(r);
+    return GOAP_IO_ERROR;
+  }
+  *out = r;
+  return GOAP_OK;
+}
+
+void goap_recorder_destroy(goap_recorder *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->nagents; ++i)
+    if (r->agents[i]) r->agents[i]->rec = NULL;
+  goap_allocator al = r->alloc;
+  goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
+  goap__rt_free(&al, r->buf, r->cap);
+  goap__rt_free(&al, r, sizeof *r);
+}
+
+goap_status goap_recorder_attach(goap_recorder *r, goap_agent *a) {
+  if (!r || !a || a->rec || a->rp) return GOAP_INVALID_ARGUMENT;
+  if (r->nagents >= 0x7fffffff) return GOAP_TOO_LARGE;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
+                     sizeof *r->agents))
+    return GOAP_OUT_OF_MEMORY;
+  a->rec = r;
+  a->rec_id = (int)r->nagents;
+  r->agents[r->nagents++] = a;
+  return GOAP_OK;
+}
+
+void goap__rec_forget(goap_agent *a) {
+  goap_recorder *r = a->rec;
+  r->agents[a->rec_id] = NULL;
+  a->rec = NULL;
+}
+
+void goap_recorder_frame(goap_recorder *r) {
+  if (!r || !begin(r, -1, 1)) return;
+  put_byte(r, R_FRAME);
+  end(r);
+}
+
+goap_status goap_recorder_note(goap_recorder *r, const void *data, size_t size) {
+  if (!r || (size && !data) || size > 65535) return GOAP_INVALID_ARGUMENT;
+  if (!begin(r, -1, size + 4)) return r->status;
+  put_byte(r, R_NOTE);
+  put_u(r, size);
+  if (size) memcpy(r->buf + r->len, data, size);
+  r->len += size;
+  end(r);
+  return r->status;
+}
+
+goap_status goap_recorder_finish(goap_recorder *r) {
+  if (!r) return GOAP_INVALID_ARGUMENT;
+  if (begin(r, -1, 12)) {
+    put_byte(r, R_END);
+    put_u(r, r->nagents);
+    flush(r);
+    r->finished = 1;
+    r->lim = 0;
+  }
+  return r->status;
+}
+
+goap_status goap_recorder_status(const goap_recorder *r) {
+  return r ? r->status : GOAP_INVALID_ARGUMENT;
+}
+
+uint64_t goap_recorder_bytes(const goap_recorder *r) { return r ? r->bytes : 0; }
+
+void goap__rec_update(goap_agent *a, double dt) {
+  goap_recorder *r = a->rec;
+  if (a->rec_id == r->cur + 1 && dt == r->last_dt) { /* the common case: one byte */
+    if (!room(r, 1)) return;
+    put_byte(r, R_STEP);
+    r->cur++;
+    end(r);
+    return;
+  }
+  if (!begin(r, a->rec_id, 12)) return;
+  if (dt == r->last_dt) put_byte(r, R_UPDATE_SAME);
+  else {
+    put_byte(r, R_UPDATE);
+    put_f(r, dt);
+    r->last_dt = dt;
+  }
+  end(r);
+}
+
+void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
+  goap_recorder *r = a->rec;
+  if (tag == GOAP__R_TICK && a->rec_id == r->cur && r->len < r->lim) { /* the common case */
+    r->buf[r->len++] = (uint8_t)(v == GOAP_ACTION_SUCCESS   ? R_TICK_SUCCESS
+                                 : v == GOAP_ACTION_FAILURE ? R_TICK_FAILURE
+                                                            : GOAP__R_TICK);
+    end(r);
+    return;
+  }
+  if ((a->rec_id != r->cur || r->len + 36 > r->lim) && !begin(r, a->rec_id, 24)) return;
+  switch (tag) {
+    case GOAP__R_TICK:
+      put_byte(r, v == GOAP_ACTION_SUCCESS   ? R_TICK_SUCCESS
+                  : v == GOAP_ACTION_FAILURE ? R_TICK_FAILURE
+                                             : GOAP__R_TICK);
+      break;
+    case GOAP__R_CHECK:
+      put_byte(r, v ? R_CHECK_YES : GOAP__R_CHECK);
+      put_u(r, (uint64_t)id);
+      break;
+    case GOAP__R_DCHECK:
+      put_byte(r, v ? R_DCHECK_YES : GOAP__R_DCHECK);
+      put_u(r, (uint64_t)id);
+      break;
+    case GOAP__R_RESERVE: put_byte(r, v ? R_RESERVE_YES : GOAP__R_RESERVE); break;
+    case GOAP__R_START:
+    case GOAP__R_STOP:
+    case GOAP__R_SENSOR:
+      put_byte(r, tag);
+      put_u(r, (uint64_t)id);
+      break;
+    case GOAP__R_PRIO:
+    case GOAP__R_ORDER:
+    case GOAP__R_DCOST:
+      put_byte(r, tag);
+      put_u(r, (uint64_t)id);
+      put_f(r, d);
+      break;
+    case GOAP__R_SET:
+    case GOAP__R_BB:
+      put_byte(r, tag);
+      put_u(r, (uint64_t)id);
+      put_z(r, v);
+      break;
+    default: put_byte(r, tag); break; /* CLEAR_ORDER, REPLAN, RESET */
+  }
+  end(r);
+}
+
+void goap__rec_event(goap_agent *a, const goap_agent_event *ev) {
+  goap_recorder *r = a->rec;
+  if (!GOAP__IS_DECISION(ev->kind)) return;
+  size_t n = 48 + (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPAIR
+                       ? (size_t)ev->plan_length * 5
+                       : 0);
+  if ((a->rec_id != r->cur || r->len + n + 12 > r->lim) && !begin(r, a->rec_id, n)) return;
+  put_byte(r, R_EVENT);
+  put_u(r, (uint64_t)ev->kind);
+  switch (ev->kind) {
+    case GOAP_EVENT_REPLAN: put_u(r, (uint64_t)ev->reason); break;
+    case GOAP_EVENT_GOAL:
+      put_u(r, (uint64_t)(ev->goal + 1));
+      put_f(r, ev->priority);
+      break;
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      put_u(r, (uint64_t)(ev->goal + 1));
+      put_u(r, (uint64_t)ev->reason);
+      put_u(r, (uint64_t)ev->cached);
+      put_u(r, (uint64_t)ev->skipped);
+      put_f(r, ev->cost);
+      put_u(r, (uint64_t)ev->plan_length);
+      for (int i = 0; i < ev->plan_length; ++i) put_u(r, (uint64_t)ev->plan[i]);
+      break;
+    case GOAP_EVENT_PLAN_FAILED:
+      put_u(r, (uint64_t)(ev->goal + 1));
+      put_u(r, (uint64_t)ev->status);
+      break;
+    case GOAP_EVENT_MEMORY:
+      put_u(r, (uint64_t)ev->var);
+      put_z(r, ev->value);
+      break;
+    case GOAP_EVENT_GOAL_DONE: put_u(r, (uint64_t)(ev->goal + 1)); break;
+    case GOAP_EVENT_IDLE: break;
+    default: /* the action events and RESERVATION_DENIED */
+      put_u(r, (uint64_t)(ev->action + 1));
+      put_u(r, (uint64_t)ev->timeout);
+      break;
+  }
+  end(r);
+}
+
+/* ---- reading -------------------------------------------------------------------------------- */
+
+/* The domain's sizes, which every id of a record is checked against. */
+typedef struct counts {
+  int nv, na, ng;
+} counts;
+
+typedef struct rec {
+  int tag;
+  uint64_t id;
+  int32_t v;
+  double d;
+  const uint8_t *bytes;          /* NOTE */
+  size_t n;
+  goap_agent_event ev;           /* EVENT (ev.plan: the replayer's scratch) */
+} rec;
+
+struct goap_replayer {
+  goap_allocator alloc;
+  const goap_domain *d;
+  counts cn;
+  uint8_t *data;                 /* the records of every chunk, in order */
+  size_t size, pos;
+  int32_t *plan;                 /* scratch for an event's plan */
+  size_t plan_cap;
+  char label[256];
+  int changed;
+  int nagents, attached;
+  goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
+                                    a claim until the agents come) */
+  size_t cagents;
+  int cur;
+  double last_dt;
+  uint64_t frame;
+  goap_replay_note_fn on_note;
+  void *note_user;
+  int depth;                     /* host calls being applied inside each other */
+  int diverged;
+  goap_replay_divergence div;
+};
+
+typedef struct reader {
+  const uint8_t *p;
+  size_t n, at;
+  int bad;
+} reader;
+
+static uint64_t get_u(reader *r) {
+  if (r->at < r->n && r->p[r->at] < 0x80) return r->p[r->at++]; /* one byte: most of them */
+  uint64_t x = 0;
+  for (int s = 0; s < 64; s += 7) {
+    if (r->at >= r->n) {
+      r->bad = 1;
+      return 0;
+    }
+    uint8_t b = r->p[r->at++];
+    x |= (uint64_t)(b & 0x7f) << s;
+    if (!(b & 0x80)) return x;
+  }
+  r->bad = 1;
+  return 0;
+}
+
+static int32_t get_z(reader *r) {
+  uint64_t u = get_u(r);
+  int64_t v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+  if (v < INT32_MIN || v > INT32_MAX) r->bad = 1;
+  return (int32_t)v;
+}
+
+static double get_f(reader *r) {
+  uint64_t u = get_u(r);
+  if (!(u & 1)) {
+    uint64_t k = u >> 1;
+    return (double)((int64_t)(k >> 1) ^ -(int64_t)(k & 1));
+  }
+  if (u != 1 || r->n - r->at < 8) {
+    r->bad = 1;
+    return 0;
+  }
+  uint64_t b = 0;
+  for (int i = 0; i < 8; ++i) b |= (uint64_t)r->p[r->at++] << (8 * i);
+  double x;
+  memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+/* Decodes the record at rd->at into *o (plan ids into plan[cap] when plan is not NULL) and
+ * checks its ids against the domain; *len receives an event plan's length. 0 on bad data.
+ * Only the fields of the record's kind are set (o->ev for an EVENT). */
+static int decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t cap,
+                  size_t *len) {
+  int nv = cn->nv, na = cn->na, ng = cn->ng;
+  if (rd->at >= rd->n) return 0;
+  o->tag = rd->p[rd->at++];
+  o->id = 0;
+  o->v = 0;
+  o->d = 0;
+  switch (o->tag) {
+    case R_AGENT:
+      o->id = get_u(rd);
+      break;
+    case R_AGENT_NEXT:
+    case R_STEP:
+    case R_FRAME:
+    case R_UPDATE_SAME:
+    case GOAP__R_CLEAR_ORDER:
+    case GOAP__R_REPLAN:
+    case GOAP__R_RESET:
+    case GOAP__R_TICK:
+    case R_TICK_SUCCESS:
+    case R_TICK_FAILURE:
+    case GOAP__R_RESERVE:
+    case R_RESERVE_YES: break;
+    case R_UPDATE:
+      o->d = get_f(rd);
+      if (!(o->d >= 0) || !isfinite(o->d)) return 0;
+      break;
+    case GOAP__R_SET:
+    case GOAP__R_BB:
+      o->id = get_u(rd);
+      o->v = get_z(rd);
+      if (o->id >= (uint64_t)nv) return 0;
+      break;
+    case GOAP__R_ORDER:
+    case GOAP__R_PRIO:
+      o->id = get_u(rd);
+      o->d = get_f(rd);
+      if (o->id >= (uint64_t)ng) return 0;
+      break;
+    case GOAP__R_START:
+    case GOAP__R_STOP:
+    case GOAP__R_CHECK:
+    case R_CHECK_YES:
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
+      o->id = get_u(rd);
+      if (o->id >= (uint64_t)na) return 0;
+      break;
+    case GOAP__R_DCOST:
+      o->id = get_u(rd);
+      o->d = get_f(rd);
+      if (o->id >= (uint64_t)na) return 0;
+      break;
+    case GOAP__R_SENSOR: o->id = get_u(rd); break;
+    case R_NOTE:
+      o->n = (size_t)get_u(rd);
+      if (rd->bad || o->n > 65535 || rd->n - rd->at < o->n) return 0;
+      o->bytes = rd->p + rd->at;
+      rd->at += o->n;
+      break;
+    case R_END: o->id = get_u(rd); break;
+    case R_EVENT: {
+      goap_agent_event *e = &o->ev;
+      memset(e, 0, sizeof *e);
+      e->goal = e->action = e->var = -1;
+      uint64_t k = get_u(rd);
+      if (k > GOAP_EVENT_RESERVATION_DENIED) return 0;
+      e->kind = (goap_agent_event_kind)k;
+      uint64_t g = 0, a = 0, x = 0;
+      switch (e->kind) {
+        case GOAP_EVENT_REPLAN:
+          x = get_u(rd);
+          if (x >= GOAP_REPLAN_REASON_COUNT) return 0;
+          e->reason = (goap_replan_reason)x;
+          break;
+        case GOAP_EVENT_GOAL:
+          g = get_u(rd);
+          e->priority = get_f(rd);
+          break;
+        case GOAP_EVENT_PLAN:
+        case GOAP_EVENT_REPAIR: {
+          g = get_u(rd);
+          x = get_u(rd);
+          if (x >= GOAP_REPLAN_REASON_COUNT) return 0;
+          e->reason = (goap_replan_reason)x;
+          e->cached = get_u(rd) != 0;
+          x = get_u(rd);
+          if (x > 0x7fffffff) return 0;
+          e->skipped = (int)x;
+          e->cost = get_f(rd);
+          uint64_t n = get_u(rd);
+          if (rd->bad || n > rd->n - rd->at) return 0; /* each id takes a byte at least */
+          e->plan_length = (int)n;
+          *len = (size_t)n;
+          for (uint64_t i = 0; i < n; ++i) {
+            uint64_t id = get_u(rd);
+            if (id >= (uint64_t)na) return 0;
+            if (plan && i < cap) plan[i] = (int32_t)id;
+          }
+          e->plan = plan;
+          break;
+        }
+        case GOAP_EVENT_PLAN_FAILED:
+          g = get_u(rd);
+          x = get_u(rd);
+          if (x > GOAP_IO_ERROR) return 0;
+          e->status = (goap_status)x;
+          break;
+        case GOAP_EVENT_MEMORY:
+          x = get_u(rd);
+          if (x >= (uint64_t)nv) return 0;
+          e->var = (int)x;
+          e->value = get_z(rd);
+          break;
+        case GOAP_EVENT_GOAL_DONE: g = get_u(rd); break;
+        case GOAP_EVENT_IDLE: break;
+        default:
+          a = get_u(rd);
+          e->timeout = get_u(rd) != 0;
+          break;
+      }
+      if (g > (uint64_t)ng || a > (uint64_t)na) return 0;
+      e->goal = (int)g - 1;
+      e->action = (int)a - 1;
+      break;
+    }
+    default: return 0;
+  }
+  return !rd->bad;
+}
+
+static goap_status fail(const char **message, size_t *offset, const char *m, size_t at,
+                        goap_status st) {
+  if (message) *message = m;
+  if (offset) *offset = at;
+  return st;
+}
+
+goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer **out,
+                                 const char **message, size_t *offset) {
+  if (message) *message = NULL;
+  if (offset) *offset = 0;
+  if (out) *out = NULL;
+  if (!desc || !desc->domain || !out || (!desc->log && desc->size))
+    return fail(message, offset, "replay log: invalid argument", 0, GOAP_INVALID_ARGUMENT);
+  const uint8_t *p = (const uint8_t *)desc->log;
+  size_t n = desc->size;
+  reader rd = {p, n, 0, 0};
+  if (n < 8 || memcmp(p, MAGIC, 8) != 0)
+    return fail(message, offset, "replay log: not a libgoap replay log (bad magic)", 0,
+                GOAP_PARSE_ERROR);
+  rd.at = 8;
+  uint64_t version = get_u(&rd);
+  if (rd.bad) return fail(message, offset, "replay log: truncated header", n, GOAP_PARSE_ERROR);
+  if (version != GOAP_REPLAY_FORMAT_VERSION)
+    return fail(message, offset,
+                "replay log: format version not supported (this library reads version 1)", 8,
+                GOAP_PARSE_ERROR);
+  if (n - rd.at < 16) return fail(message, offset, "replay log: truncated header", n,
+                                  GOAP_PARSE_ERROR);
+  uint64_t shape = 0, content = 0;
+  for (int i = 0; i < 8; ++i) shape |= (uint64_t)p[rd.at + (size_t)i] << (8 * i);
+  for (int i = 0; i < 8; ++i) content |= (uint64_t)p[rd.at + 8 + (size_t)i] << (8 * i);
+  rd.at += 16;
+  uint64_t nl = get_u(&rd);
+  if (rd.bad || nl > 255 || n - rd.at < nl + 4)
+    return fail(message, offset, "replay log: truncated header", n, GOAP_PARSE_ERROR);
+  size_t label_at = rd.at;
+  rd.at += (size_t)nl;
+  uint32_t s = sum32(p, rd.at);
+  uint32_t want = (uint32_t)p[rd.at] | (uint32_t)p[rd.at + 1] << 8 |
+                  (uint32_t)p[rd.at + 2] << 16 | (uint32_t)p[rd.at + 3] << 24;
+  if (s != want)
+    return fail(message, offset, "replay log: corrupted header (checksum mismatch)", rd.at,
+                GOAP_PARSE_ERROR);
+  rd.at += 4;
+  uint64_t my_shape, my_content;
+  domain_hashes(desc->domain, &my_shape, &my_content);
+  if (my_shape != shape)
+    return fail(message, offset,
+                "replay log: recorded over another domain (its variables, actions or goals "
+                "differ)",
+                8, GOAP_CONFLICT);
+  /* chunks: total payload size first */
+  size_t total = 0, at = rd.at;
+  while (rd.at < n) {
+    size_t start = rd.at;
+    uint64_t len = get_u(&rd);
+    if (rd.bad || len == 0 || len > n - rd.at || n - rd.at - len < 4)
+      return fail(message, offset,
+                  "replay log: truncated (a chunk ends past the end of the data)", start,
+                  GOAP_PARSE_ERROR);
+    uint32_t cs = sum32(p + rd.at, (size_t)len);
+    const uint8_t *q = p + rd.at + len;
+    if (cs != ((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+               (uint32_t)q[3] << 24))
+      return fail(message, offset, "replay log: corrupted chunk (checksum mismatch)", start,
+                  GOAP_PARSE_ERROR);
+    rd.at += (size_t)len + 4;
+    total += (size_t)len;
+  }
+  goap_allocator al = goap__rt_resolve(desc->allocator.fn ? &desc->allocator : NULL);
+  goap_replayer *r = (goap_replayer *)goap__rt_alloc(&al, sizeof *r);
+  if (!r) return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+  r->alloc = al;
+  r->d = desc->domain;
+  r->cn.nv = goap_domain_var_count(r->d);
+  r->cn.na = goap_domain_action_count(r->d);
+  r->cn.ng = goap_domain_goal_count(r->d);
+  r->changed = my_content != content;
+  r->last_dt = NAN;
+  r->cur = -1;
+  memcpy(r->label, p + label_at, (size_t)nl);
+  r->label[nl] = 0;
+  r->data = (uint8_t *)goap__rt_alloc(&al, total ? total : 1);
+  r->size = total;
+  if (!r->data) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+  }
+  /* copy the payloads, remembering where each chunk came from for error offsets */
+  rd.at = at;
+  size_t w = 0;
+  while (rd.at < n) {
+    uint64_t len = get_u(&rd);
+    memcpy(r->data + w, p + rd.at, (size_t)len);
+    w += (size_t)len;
+    rd.at += (size_t)len + 4;
+  }
+  /* every record, checked */
+  reader q = {r->data, r->size, 0, 0};
+  size_t max_plan = 0, end_at = SIZE_MAX;
+  uint64_t max_agent = 0, agent = 0, agents = 0;
+  int any = 0;
+  while (q.at < q.n) {
+    rec o;
+    size_t len = 0, rat = q.at;
+    if (end_at != SIZE_MAX || !decode(&r->cn, &q, &o, NULL, 0, &len)) {
+      goap_replayer_destroy(r);
+      return fail(message, offset,
+                  end_at != SIZE_MAX ? "replay log: data after the end record"
+                                     : "replay log: corrupted record",
+                  at + rat, GOAP_PARSE_ERROR);
+    }
+    if (len > max_plan) max_plan = len;
+    if (o.tag == R_AGENT) agent = o.id;
+    else if (o.tag == R_AGENT_NEXT || o.tag == R_STEP) agent = any ? agent + 1 : 0;
+    if (o.tag == R_AGENT || o.tag == R_AGENT_NEXT || o.tag == R_STEP) {
+      any = 1;
+      if (agent > max_agent) max_agent = agent;
+    }
+    if (o.tag == R_END) {
+      end_at = rat;
+      agents = o.id;
+    }
+  }
+  if (end_at == SIZE_MAX) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: truncated (no end record)", n,
+                GOAP_PARSE_ERROR);
+  }
+  if (agents > 0x7fffffff || (any && max_agent >= agents)) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: corrupted record (agent index)", at,
+                GOAP_PARSE_ERROR);
+  }
+  r->nagents = (int)agents;
+  r->plan_cap = max_plan ? max_plan : 1;
+  r->plan = (int32_t *)goap__rt_alloc(&al, r->plan_cap * sizeof *r->plan);
+  if (!r->plan) {
+    goap_replayer_destroy(r);
+    return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+  }
+  if (desc->on_note) {
+    r->on_note = desc->on_note;
+    r->note_user = desc->note_user;
+  }
+  *out = r;
+  return GOAP_OK;
+}
+
+void goap_replayer_destroy(goap_replayer *r) {
+  if (!r) return;
+  for (int i = 0; r->agents && i < r->attached; ++i)
+    if (r->agents[i]) r->agents[i]->rp = NULL;
+  goap_allocator al = r->alloc;
+  goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
+  goap__rt_free(&al, r->plan, r->plan_cap * sizeof *r->plan);
+  goap__rt_free(&al, r->data, r->size ? r->size : 1);
+  goap__rt_free(&al, r, sizeof *r);
+}
+
+const char *goap_replayer_label(const goap_replayer *r) { return r ? r->label : ""; }
+int goap_replayer_domain_changed(const goap_replayer *r) { return r ? r->changed : 0; }
+int goap_replayer_agent_count(const goap_replayer *r) { return r ? r->nagents : 0; }
+uint64_t goap_replayer_frame(const goap_replayer *r) { return r ? r->frame : 0; }
+
+void goap_replayer_on_note(goap_replayer *r, goap_replay_note_fn fn, void *user) {
+  if (!r) return;
+  r->on_note = fn;
+  r->note_user = user;
+}
+
+goap_status goap_replayer_attach(goap_replayer *r, goap_agent *a) {
+  if (!r || !a || a->rec || a->rp || a->d != r->d || r->attached >= r->nagents)
+    return GOAP_INVALID_ARGUMENT;
+  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
+                     sizeof *r->agents))
+    return GOAP_OUT_OF_MEMORY;
+  a->rp = r;
+  a->rec_id = r->attached;
+  r->agents[r->attached++] = a;
+  return GOAP_OK;
+}
+
+void goap__rp_forget(goap_agent *a) {
+  a->rp->agents[a->rec_id] = NULL;
+  a->rp = NULL;
+}
+
+int goap_replayer_divergence(const goap_replayer *r, goap_replay_divergence *out) {
+  if (!r || !r->diverged) return 0;
+  if (out) *out = r->div;
+  return 1;
+}
+
+/* ---- describing records and requests for a divergence -------------------------------------- */
+
+static const char *aname(const goap_domain *d, int a) {
+  const char *s = a >= 0 ? goap_domain_action_name(d, a) : NULL;
+  return s ? s : "?";
+}
+static const char *gname(const goap_domain *d, int g) {
+  const char *s = g >= 0 ? goap_domain_goal_name(d, g) : NULL;
+  return s ? s : "(none)";
+}
+
+/* The shortest text that reads back as x ("2.8", not "2.7999999999999998"). */
+static void num(double x, char *b, size_t cap) {
+  for (int prec = 1; prec <= 17; ++prec) {
+    snprintf(b, cap, "%.*g", prec, x);
+    if (strtod(b, NULL) == x) return;
+  }
+}
+
+static void describe_event(const goap_domain *d, const goap_agent_event *e, char *b, size_t cap) {
+  char nb[32];
+  size_t k = 0;
+  switch (e->kind) {
+    case GOAP_EVENT_REPLAN:
+      snprintf(b, cap, "replan (%s)", goap_replan_reason_name(e->reason));
+      return;
+    case GOAP_EVENT_GOAL:
+      num(e->priority, nb, sizeof nb);
+      snprintf(b, cap, "goal %s (priority %s)", gname(d, e->goal), nb);
+      return;
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      num(e->cost, nb, sizeof nb);
+      if (e->kind == GOAP_EVENT_PLAN)
+        k = (size_t)snprintf(b, cap, "plan for %s (cost %s%s):", gname(d, e->goal), nb,
+                             e->cached ? ", cached" : "");
+      else
+        k = (size_t)snprintf(b, cap, "repair, %d skipped (cost %s):", e->skipped, nb);
+      for (int i = 0; i < e->plan_length && k < cap; ++i)
+        k += (size_t)snprintf(b + k, cap - k, "%s %s", i ? "," : "", aname(d, e->plan[i]));
+      if (e->plan_length == 0 && k < cap) snprintf(b + k, cap - k, " (nothing)");
+      return;
+    case GOAP_EVENT_PLAN_FAILED:
+      snprintf(b, cap, "no plan for %s (%s)", gname(d, e->goal), goap_status_name(e->status));
+      return;
+    case GOAP_EVENT_ACTION_START: snprintf(b, cap, "start %s", aname(d, e->action)); return;
+    case GOAP_EVENT_ACTION_SUCCESS:
+      snprintf(b, cap, "%s succeeded", aname(d, e->action));
+      return;
+    case GOAP_EVENT_ACTION_FAILURE:
+      snprintf(b, cap, "%s %s", aname(d, e->action), e->timeout ? "timed out" : "failed");
+      return;
+    case GOAP_EVENT_ACTION_STOP:
+      snprintf(b, cap, "%s interrupted", aname(d, e->action));
+      return;
+    case GOAP_EVENT_MEMORY: {
+      goap_var_info vi;
+      goap_domain_var_info(d, e->var, &vi);
+      snprintf(b, cap, "memory %s = %ld", vi.name, (long)e->value);
+      return;
+    }
+    case GOAP_EVENT_GOAL_DONE: snprintf(b, cap, "goal %s achieved", gname(d, e->goal)); return;
+    case GOAP_EVENT_IDLE: snprintf(b, cap, "idle"); return;
+    case GOAP_EVENT_RESERVATION_DENIED:
+      snprintf(b, cap, "reservation for %s denied", aname(d, e->action));
+      return;
+  }
+  snprintf(b, cap, "event %d", (int)e->kind);
+}
+
+/* tag/id/v/d: a record or a request of the agent; tag 0: the update ended. */
+static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v, double x,
+                           char *b, size_t cap) {
+  goap_var_info vi;
+  switch (tag) {
+    case 0: snprintf(b, cap, "nothing more in this update"); return;
+    case R_UPDATE:
+    case R_UPDATE_SAME:
+    case R_STEP: snprintf(b, cap, "nothing more in this update"); return;
+    case R_FRAME: snprintf(b, cap, "the end of the frame"); return;
+    case R_END: snprintf(b, cap, "the end of the log"); return;
+    case GOAP__R_TICK: snprintf(b, cap, "a tick (running)"); return;
+    case R_TICK_SUCCESS: snprintf(b, cap, "a tick (success)"); return;
+    case R_TICK_FAILURE: snprintf(b, cap, "a tick (failure)"); return;
+    case -GOAP__R_TICK: snprintf(b, cap, "a tick"); return;
+    case GOAP__R_START: snprintf(b, cap, "start callback of %s", aname(d, (int)id)); return;
+    case GOAP__R_STOP: snprintf(b, cap, "stop callback of %s", aname(d, (int)id)); return;
+    case GOAP__R_SENSOR: snprintf(b, cap, "sensor %d", (int)id); return;
+    case GOAP__R_CHECK:
+    case R_CHECK_YES:
+      snprintf(b, cap, "check of %s%s", aname(d, (int)id),
+               tag == R_CHECK_YES ? " (yes)" : tag == GOAP__R_CHECK && v == 0 ? " (no)" : "");
+      return;
+    case -GOAP__R_CHECK: snprintf(b, cap, "check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCHECK:
+    case R_DCHECK_YES:
+      snprintf(b, cap, "the domain's check of %s (%s)", aname(d, (int)id),
+               tag == R_DCHECK_YES ? "yes" : "no");
+      return;
+    case -GOAP__R_DCHECK: snprintf(b, cap, "the domain's check of %s", aname(d, (int)id)); return;
+    case GOAP__R_DCOST:
+    case -GOAP__R_DCOST: {
+      char nb[32];
+      num(x, nb, sizeof nb);
+      snprintf(b, cap, "the dynamic cost of %s%s%s%s", aname(d, (int)id), tag > 0 ? " (" : "",
+               tag > 0 ? nb : "", tag > 0 ? ")" : "");
+      return;
+    }
+    case GOAP__R_PRIO: {
+      char nb[32];
+      num(x, nb, sizeof nb);
+      snprintf(b, cap, "priority of %s (%s)", gname(d, (int)id), nb);
+      return;
+    }
+    case -GOAP__R_PRIO: snprintf(b, cap, "priority of %s", gname(d, (int)id)); return;
+    case GOAP__R_RESERVE:
+    case R_RESERVE_YES:
+      snprintf(b, cap, "a reservation (%s)", tag == R_RESERVE_YES ? "granted" : "refused");
+      return;
+    case -GOAP__R_RESERVE: snprintf(b, cap, "a reservation"); return;
+    case GOAP__R_BB:
+      goap_domain_var_info(d, (int)id, &vi);
+      snprintf(b, cap, "blackboard value %s = %ld", vi.name, (long)v);
+      return;
+    default: snprintf(b, cap, "input %d", tag); return;
+  }
+}
+
+static void diverge(goap_replayer *r, goap_agent *a, const char *expected, const char *got) {
+  if (r->diverged) return;
+  r->diverged = 1;
+  r->div.frame = r->frame;
+  r->div.agent = a ? a->rec_id : r->cur;
+  r->div.time = a ? a->time : 0;
+  r->div.update = a ? a->st.updates : 0;
+  r->div.host = a ? a->host : NULL;
+  snprintf(r->div.expected, sizeof r->div.expected, "%s", expected);
+  snprintf(r->div.got, sizeof r->div.got, "%s", got);
+}
+
+/* ---- replaying ------------------------------------------------------------------------------ */
+
+static int peek(goap_replayer *r, rec *o, size_t *next) {
+  if (r->pos < r->size) { /* the common records, without fields */
+    int t = r->data[r->pos];
+    if (t == R_STEP || t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE ||
+        t == R_AGENT_NEXT || t == R_UPDATE_SAME || t == R_FRAME) {
+      o->tag = t;
+      o->id = 0;
+      o->v = 0;
+      o->d = 0;
+      *next = r->pos + 1;
+      return 1;
+    }
+  }
+  reader rd = {r->data, r->size, r->pos, 0};
+  size_t len = 0;
+  if (!decode(&r->cn, &rd, o, r->plan, r->plan_cap, &len)) return 0;
+  *next = rd.at;
+  return 1;
+}
+
+/* Applies a pass-through record (agent switch, host call, note); 0 when o is none. A host
+ * call that reports events applies the records before them, which may be host calls again: a
+ * recording nests them a level or two deep (a call inside an event callback); a deeper
+ * nesting is a damaged log, stopped as a divergence rather than recursing on. */
+static int pass(goap_replayer *r, const rec *o) {
+  goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+  if (a && r->depth >= 16 && (o->tag == GOAP__R_ORDER || o->tag == GOAP__R_CLEAR_ORDER ||
+                              o->tag == GOAP__R_REPLAN || o->tag == GOAP__R_RESET)) {
+    diverge(r, a, "at most 16 nested host calls", "a deeper nesting (a damaged log)");
+    return 1;
+  }
+  r->depth++;
+  int done = 1;
+  switch (o->tag) {
+    case R_AGENT: r->cur = (int)o->id; break;
+    case R_AGENT_NEXT: r->cur++; break;
+    case R_NOTE:
+      if (r->on_note) r->on_note(r->note_user, o->bytes, o->n);
+      break;
+    case GOAP__R_SET:
+      if (a) goap_agent_set(a, (int)o->id, o->v);
+      break;
+    case GOAP__R_ORDER:
+      if (a) goap_agent_order(a, (int)o->id, o->d);
+      break;
+    case GOAP__R_CLEAR_ORDER:
+      if (a) goap_agent_clear_order(a);
+      break;
+    case GOAP__R_REPLAN:
+      if (a) goap_agent_replan(a);
+      break;
+    case GOAP__R_RESET:
+      if (a) goap_agent_reset(a);
+      break;
+    default: done = 0; break;
+  }
+  r->depth--;
+  return done;
+}
+
+/* Records applied on the way to an agent's next input: agent switches, host calls, notes. */
+#define PASS_TAGS                                                                           \
+  ((1u << R_AGENT) | (1u << R_AGENT_NEXT) | (1u << R_NOTE) | (1u << GOAP__R_SET) |          \
+   (1u << GOAP__R_ORDER) | (1u << GOAP__R_CLEAR_ORDER) | (1u << GOAP__R_REPLAN) |            \
+   (1u << GOAP__R_RESET))
+
+/* What the agent asked the replay for (described only for a divergence): an input (tag, id)
+ * or an event. */
+typedef struct want {
+  int tag, id;
+  const goap_agent_event *ev;
+} want;
+
+static void describe_want(const goap_replayer *r, const want *w, char *b, size_t cap) {
+  if (w->ev) describe_event(r->d, w->ev, b, cap);
+  else if (w->tag == GOAP__R_START || w->tag == GOAP__R_STOP || w->tag == GOAP__R_SENSOR)
+    describe_input(r->d, w->tag, (uint64_t)w->id, 0, 0, b, cap);
+  else describe_input(r->d, -w->tag, (uint64_t)w->id, 0, 0, b, cap);
+}
+
+static void diverge_at(goap_replayer *r, goap_agent *a, const rec *o, const want *w) {
+  char exp[160], got[160];
+  if (!o) snprintf(exp, sizeof exp, "nothing more in this update");
+  else if (o->tag == R_EVENT) describe_event(r->d, &o->ev, exp, sizeof exp);
+  else describe_input(r->d, o->tag, o->id, o->v, o->d, exp, sizeof exp);
+  describe_want(r, w, got, sizeof got);
+  diverge(r, a, exp, got);
+}
+
+/* The next record of agent a, after applying pass-through records; 0 on a divergence. */
+static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const want *w) {
+  for (;;) {
+    if (r->diverged || !peek(r, o, next)) return 0;
+    if ((1u << o->tag) & PASS_TAGS) {
+      r->pos = *next; /* consumed before it runs: a host call may reach the replay again */
+      pass(r, o);
+      continue;
+    }
+    if (r->cur != a->rec_id) { /* the recorded update of a ended */
+      diverge_at(r, a, NULL, w);
+      return 0;
+    }
+    return 1;
+  }
+}
+
+int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
+  goap_replayer *r = a->rp;
+  if (tag == GOAP__R_TICK && r->cur == a->rec_id && r->pos < r->size && !r->diverged) {
+    int t = r->data[r->pos]; /* the common case: the tick's result, one byte */
+    if (t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE) {
+      r->pos++;
+      if (v)
+        *v = t == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
+             : t == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
+                                   : GOAP_ACTION_RUNNING;
+      return 1;
+    }
+  }
+  if ((tag == GOAP__R_START || tag == GOAP__R_STOP || tag == GOAP__R_CHECK) && id < 0x80 &&
+      r->cur == a->rec_id && r->pos + 1 < r->size && !r->diverged &&
+      r->data[r->pos + 1] == id) { /* a callback of an action with a one-byte id */
+    int t = r->data[r->pos];
+    if (t == tag || (tag == GOAP__R_CHECK && t == R_CHECK_YES)) {
+      r->pos += 2;
+      if (v) *v = t == R_CHECK_YES;
+      return 1;
+    }
+  }
+  rec o;
+  size_t next;
+  want w = {tag, id, NULL};
+  if (!next_of(r, a, &o, &next, &w)) return 0;
+  int base = o.tag == R_TICK_SUCCESS || o.tag == R_TICK_FAILURE ? GOAP__R_TICK
+             : o.tag == R_CHECK_YES                             ? GOAP__R_CHECK
+             : o.tag == R_DCHECK_YES                            ? GOAP__R_DCHECK
+             : o.tag == R_RESERVE_YES                           ? GOAP__R_RESERVE
+                                                                : o.tag;
+  int has_id = tag != GOAP__R_TICK && tag != GOAP__R_RESERVE;
+  if (base != tag || (has_id && o.id != (uint64_t)id)) {
+    diverge_at(r, a, &o, &w);
+    return 0;
+  }
+  r->pos = next;
+  if (v) {
+    if (tag == GOAP__R_TICK)
+      *v = o.tag == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
+           : o.tag == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
+                                     : GOAP_ACTION_RUNNING;
+    else *v = o.tag == R_CHECK_YES || o.tag == R_RESERVE_YES || o.tag == R_DCHECK_YES;
+  }
+  if (d) *d = o.d;
+  return 1;
+}
+
+int goap__rp_bb(goap_agent *a, int *var, int32_t *value) {
+  goap_replayer *r = a->rp;
+  rec o;
+  size_t next;
+  if (r->diverged || r->cur != a->rec_id || !peek(r, &o, &next) || o.tag != GOAP__R_BB)
+    return 0;
+  r->pos = next;
+  *var = (int)o.id;
+  *value = o.v;
+  return 1;
+}
+
+static int same_event(const goap_agent_event *x, const goap_agent_event *y) {
+  if (x->kind != y->kind) return 0;
+  switch (x->kind) {
+    case GOAP_EVENT_REPLAN: return x->reason == y->reason;
+    case GOAP_EVENT_GOAL:
+      return x->goal == y->goal && (x->priority == y->priority ||
+                                    (x->priority != x->priority && y->priority != y->priority));
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      if (x->goal != y->goal || x->reason != y->reason || x->cached != y->cached ||
+          x->skipped != y->skipped || x->cost != y->cost || x->plan_length != y->plan_length)
+        return 0;
+      for (int i = 0; i < x->plan_length; ++i)
+        if (x->plan[i] != y->plan[i]) return 0;
+      return 1;
+    case GOAP_EVENT_PLAN_FAILED: return x->goal == y->goal && x->status == y->status;
+    case GOAP_EVENT_MEMORY: return x->var == y->var && x->value == y->value;
+    case GOAP_EVENT_GOAL_DONE: return x->goal == y->goal;
+    case GOAP_EVENT_IDLE: return 1;
+    default: return x->action == y->action && (x->timeout != 0) == (y->timeout != 0);
+  }
+}
+
+int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
+  goap_replayer *r = a->rp;
+  rec o;
+  size_t next;
+  if (r->diverged) return 0;
+  if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
+  want w = {0, 0, ev};
+  if (!next_of(r, a, &o, &next, &w)) return 0;
+  if (o.tag != R_EVENT || !same_event(&o.ev, ev)) {
+    diverge_at(r, a, &o, &w);
+    return 0;
+  }
+  r->pos = next;
+  return 1;
+}
+
+goap_status goap_replayer_step(goap_replayer *r) {
+  if (!r) return GOAP_INVALID_ARGUMENT;
+  if (r->diverged) return GOAP_CONFLICT;
+  if (r->attached < r->nagents) return GOAP_INVALID_OPERATION;
+  for (;;) {
+    if (r->pos < r->size && r->data[r->pos] == R_STEP && r->cur + 1 < r->attached) {
+      r->pos++; /* the common case: the next agent's update, with the same dt */
+      r->cur++;
+      goap_agent *a = r->agents[r->cur];
+      if (a) goap_agent_update(a, r->last_dt == r->last_dt ? r->last_dt : 0);
+      if (r->diverged) return GOAP_CONFLICT;
+      continue;
+    }
+    rec o;
+    size_t next;
+    if (!peek(r, &o, &next)) return GOAP_OK; /* cannot happen: the log was checked */
+    if (o.tag == R_END) return GOAP_OK;
+    r->pos = next;
+    if (pass(r, &o)) {
+      if (r->diverged) return GOAP_CONFLICT;
+      continue;
+    }
+    if (o.tag == R_FRAME) {
+      r->frame++;
+      return GOAP_IN_PROGRESS;
+    }
+    if (o.tag == R_STEP) r->cur++;
+    goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+    if ((o.tag == R_UPDATE || o.tag == R_UPDATE_SAME || o.tag == R_STEP) && a) {
+      double dt = o.tag == R_UPDATE ? o.d : r->last_dt;
+      if (o.tag == R_UPDATE) r->last_dt = dt;
+      goap_agent_update(a, dt == dt ? dt : 0);
+      if (r->diverged) return GOAP_CONFLICT;
+      continue;
+    }
+    /* an input of an update that did not ask for it */
+    char exp[160], got[160];
+    if (o.tag == R_EVENT) describe_event(r->d, &o.ev, exp, sizeof exp);
+    else describe_input(r->d, o.tag, o.id, o.v, o.d, exp, sizeof exp);
+    describe_input(r->d, 0, 0, 0, 0, got, sizeof got);
+    diverge(r, a, exp, got);
+    if (!a) r->div.agent = r->cur;
+    return GOAP_CONFLICT;
+  }
+}
+
+goap_status goap_replayer_run(goap_replayer *r) {
+  goap_status st;
+  do st = goap_replayer_step(r);
+  while (st == GOAP_IN_PROGRESS);
+  return st;
+}
+/* macros of src/runtime/replay.c end here */
+#undef PASS_TAGS
+#undef fail
+
+/* ==== src/runtime/save.c ==== */
+/* names of src/runtime/save.c that another file also declares */
+#define fail fail__runtime_save
+#define wbuf wbuf__runtime_save
+#define wbuf wbuf__runtime_save
+/*
+ * save.c -- snapshots and restores of agents, blackboards and squads (goap/save.h).
+ *
+ * Invariants:
+ *  - The format is defined byte by byte (little-endian, LEB128 integers, IEEE doubles as
+ *    their 8 bytes): nothing depends on the machine's endianness, struct layout or padding.
+ *  - A snapshot only reads the object and writes the caller's buffer (it counts the bytes it
+ *    would write past the end, so a too small buffer tells the size needed).
+ *  - A restore checks the whole snapshot before it changes anything: the header (size, magic,
+ *    version, checksum, fingerprint), then a dry run of the decoder over the payload that
+ *    validates every id, count and value against the object's type; only then does it grow
+ *    buffers (the one step that can fail, leaving the object as it was) and decode again,
+ *    writing. The one exception is an agent's unfinished search, run again after the fields
+ *    are written: when that runs out of memory the agent is left selecting goals afresh.
+ *  - The payload's field order is the format (GOAP_SNAPSHOT_VERSION): change it only with
+ *    the version.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+/* #include goap/save.h: in goap.h */
+
+/* agent.c's phases (goap_agent.ph) */
+enum { PH_IDLE = 0, PH_SELECT = 1, PH_EXECUTE = 2 };
+
+/* ---- byte writer / reader ------------------------------------------------------------------ */
+
+typedef struct wbuf {
+  uint8_t *p;
+  size_t n, cap; /* n counts every byte, written or not */
+} wbuf;
+
+static void put_u8(wbuf *w, unsigned v) {
+  if (w->n < w->cap) w->p[w->n] = (uint8_t)v;
+  w->n++;
+}
+
+static void put_uv(wbuf *w, uint64_t v) {
+  while (v >= 0x80) {
+    put_u8(w, (unsigned)(v & 0x7f) | 0x80u);
+    v >>= 7;
+  }
+  put_u8(w, (unsigned)v);
+}
+
+static void put_sv(wbuf *w, int64_t v) {
+  put_uv(w, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
+static void put_u64(wbuf *w, uint64_t v) {
+  if (w->n + 8 <= w->cap)
+    for (int i = 0; i < 8; ++i) w->p[w->n + (size_t)i] = (uint8_t)(v >> (8 * i));
+  w->n += 8;
+}
+
+static void put_f64(wbuf *w, double d) {
+  uint64_t v;
+  memcpy(&v, &d, sizeof v);
+  put_u64(w, v);
+}
+
+static void put_str(wbuf *w, const char *s) {
+  size_t k = strlen(s) + 1;
+  if (w->n + k <= w->cap) memcpy(w->p + w->n, s, k);
+  w->n += k;
+}
+
+typedef struct rbuf {
+  const uint8_t *p;
+  size_t n, i;
+  int bad; /* ran past the end or read a malformed integer */
+} rbuf;
+
+static unsigned get_u8(rbuf *r) {
+  if (r->i >= r->n) {
+    r->bad = 1;
+    return 0;
+  }
+  return r->p[r->i++];
+}
+
+static uint64_t get_uv(rbuf *r) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    unsigned b = get_u8(r);
+    if (shift == 63 && b > 1) break; /* more than 64 bits */
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  r->bad = 1;
+  return 0;
+}
+
+static int64_t get_sv(rbuf *r) {
+  uint64_t u = get_uv(r);
+  return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+static uint64_t get_u64(rbuf *r) {
+  if (r->n - r->i < 8 || r->i > r->n) {
+    r->bad = 1;
+    r->i = r->n;
+    return 0;
+  }
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= (uint64_t)r->p[r->i + (size_t)i] << (8 * i);
+  r->i += 8;
+  return v;
+}
+
+static double get_f64(rbuf *r) {
+  uint64_t v = get_u64(r);
+  double d;
+  memcpy(&d, &v, sizeof d);
+  return d;
+}
+
+/* A NUL-terminated name inside the payload (NULL when there is none). */
+static const char *get_str(rbuf *r) {
+  if (r->i >= r->n) {
+    r->bad = 1;
+    return NULL;
+  }
+  const uint8_t *e = (const uint8_t *)memchr(r->p + r->i, 0, r->n - r->i);
+  if (!e) {
+    r->bad = 1;
+    r->i = r->n;
+    return NULL;
+  }
+  const char *s = (const char *)(r->p + r->i);
+  r->i = (size_t)(e - r->p) + 1;
+  return s;
+}
+
+/* ---- hashes -------------------------------------------------------------------------------- */
+
+static uint32_t fnv32(uint32_t h, const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 16777619u;
+  }
+  return h;
+}
+
+static uint32_t checksum(const uint8_t *hdr, const uint8_t *payload, size_t n) {
+  uint32_t h = fnv32(2166136261u, hdr, 12);
+  h = fnv32(h, hdr + 16, 8);
+  return fnv32(h, payload, n);
+}
+
+typedef struct fp {
+  uint64_t h;
+} fp;
+
+static void fp_bytes(fp *f, const void *data, size_t n) {
+  const uint8_t *p = (const uint8_t *)data;
+  for (size_t i = 0; i < n; ++i) {
+    f->h ^= p[i];
+    f->h *= 1099511628211ull;
+  }
+}
+
+static void fp_int(fp *f, int64_t v) {
+  uint8_t b[8];
+  for (int i = 0; i < 8; ++i) b[i] = (uint8_t)((uint64_t)v >> (8 * i));
+  fp_bytes(f, b, 8);
+}
+
+static void fp_f64(fp *f, double d) {
+  uint64_t v;
+  if (d == 0) d = 0; /* -0 and 0 alike */
+  memcpy(&v, &d, sizeof v);
+  fp_int(f, (int64_t)v);
+}
+
+static void fp_str(fp *f, const char *s) {
+  if (!s) s = "";
+  fp_bytes(f, s, strlen(s) + 1);
+}
+
+static void fp_conds(fp *f, const goap_cond *c, int n) {
+  fp_int(f, n);
+  for (int i = 0; i < n; ++i) {
+    fp_int(f, c[i].var);
+    fp_int(f, (int64_t)c[i].op);
+    fp_int(f, c[i].value);
+  }
+}
+
+static void fp_effs(fp *f, const goap_effect *e, int n) {
+  fp_int(f, n);
+  for (int i = 0; i < n; ++i) {
+    fp_int(f, e[i].var);
+    fp_int(f, (int64_t)e[i].op);
+    fp_int(f, e[i].value);
+  }
+}
+
+static void fp_vars(fp *f, const int32_t *v, uint32_t n) {
+  fp_int(f, n);
+  for (uint32_t i = 0; i < n; ++i) fp_int(f, v[i]);
+}
+
+uint64_t goap__type_fingerprint(const goap_agent_type *t) {
+  fp f = {14695981039346656037ull};
+  const goap_domain *d = t->d;
+  fp_str(&f, "goap-domain");
+  fp_int(&f, t->nv);
+  for (int v = 0; v < t->nv; ++v) {
+    goap_var_info vi;
+    goap_domain_var_info(d, v, &vi);
+    fp_str(&f, vi.name);
+    fp_int(&f, (int64_t)vi.type);
+    fp_int(&f, vi.lo);
+    fp_int(&f, vi.hi);
+    fp_int(&f, (int64_t)vi.flags);
+    if (vi.type == GOAP_ENUM)
+      for (int32_t k = 0; k < vi.value_count; ++k) fp_str(&f, goap_domain_value_name(d, v, k));
+  }
+  fp_int(&f, t->na);
+  for (int i = 0; i < t->na; ++i) {
+    int n = 0;
+    fp_str(&f, goap_domain_action_name(d, i));
+    fp_f64(&f, goap_domain_action_cost(d, i));
+    const goap_cond *pre = goap_domain_action_pre(d, i, &n);
+    fp_conds(&f, pre, n);
+    const goap_effect *eff = goap_domain_action_eff(d, i, &n);
+    fp_effs(&f, eff, n);
+  }
+  fp_int(&f, t->ng);
+  for (int g = 0; g < t->ng; ++g) {
+    int n = 0;
+    fp_str(&f, goap_domain_goal_name(d, g));
+    fp_f64(&f, goap_domain_goal_priority(d, g));
+    const goap_cond *want = goap_domain_goal_want(d, g, &n);
+    fp_conds(&f, want, n);
+  }
+  /* the agent type */
+  fp_str(&f, "goap-agent-type");
+  fp_str(&f, t->name);
+  for (int i = 0; i < t->na; ++i) {
+    const goap__rt_action *r = &t->act[i];
+    fp_f64(&f, t->costs[i]);
+    fp_f64(&f, r->timeout);
+    fp_effs(&f, t->effs + r->on_fail, (int)r->on_fail_count);
+    fp_effs(&f, t->effs + r->on_start, (int)r->on_start_count);
+    fp_effs(&f, t->effs + r->on_end, (int)r->on_end_count);
+    fp_vars(&f, t->vars + r->watch, r->watch_count);
+    fp_int(&f, r->reserve_count);
+    for (uint32_t k = 0; k < r->reserve_count; ++k) fp_str(&f, t->res_names[r->reserve + k]);
+    fp_int(&f, r->check != NULL);
+  }
+  for (int g = 0; g < t->ng; ++g) {
+    const goap__rt_goal *r = &t->goal[g];
+    fp_int(&f, r->disabled);
+    fp_int(&f, r->priority != NULL);
+    fp_conds(&f, t->conds + r->valid, (int)r->valid_count);
+    fp_vars(&f, t->vars + r->watch, r->watch_count);
+    fp_f64(&f, r->cooldown);
+  }
+  fp_int(&f, t->nsensors);
+  for (int i = 0; i < t->nsensors; ++i) fp_f64(&f, t->sensors[i].interval);
+  fp_f64(&f, t->margin);
+  fp_f64(&f, t->check_interval);
+  fp_f64(&f, t->cooldown);
+  fp_int(&f, (int64_t)t->search);
+  fp_int(&f, (int64_t)t->heuristic);
+  fp_int(&f, t->max_nodes);
+  fp_int(&f, t->budget);
+  fp_f64(&f, t->budget_ms);
+  fp_int(&f, t->htn_root);
+  if (t->htn) {
+    const goap_htn_domain *h = t->htn;
+    fp_vars(&f, t->vars + t->hwatch, t->hwatch_count);
+    int nt = goap_htn_domain_task_count(h);
+    fp_int(&f, nt);
+    for (int k = 0; k < nt; ++k) {
+      int nm = goap_htn_domain_method_count(h, k);
+      fp_str(&f, goap_htn_domain_task_name(h, k));
+      fp_int(&f, nm);
+      for (int m = 0; m < nm; ++m) {
+        int nc = 0, ns = 0;
+        const goap_cond *when = goap_htn_domain_method_when(h, k, m, &nc);
+        fp_conds(&f, when, nc);
+        const goap_htn_subtask *sub = goap_htn_domain_method_subtasks(h, k, m, &ns);
+        fp_int(&f, ns);
+        for (int s = 0; s < ns; ++s) {
+          fp_int(&f, (int64_t)sub[s].kind);
+          fp_int(&f, sub[s].id);
+          fp_conds(&f, sub[s].conds, sub[s].cond_count);
+          fp_effs(&f, sub[s].effs, sub[s].eff_count);
+        }
+      }
+    }
+  }
+  return f.h;
+}
+
+uint64_t goap_agent_type_fingerprint(const goap_agent_type *t) { return t ? t->fingerprint : 0; }
+
+/* ---- header --------------------------------------------------------------------------------- */
+
+enum { HDR = GOAP_SNAPSHOT_HEADER_SIZE };
+
+/* Starts a snapshot: the payload is written after the header's room. */
+static wbuf begin_write(void *buf, size_t cap) {
+  wbuf w;
+  w.p = (uint8_t *)buf;
+  w.cap = buf ? cap : 0;
+  w.n = HDR;
+  return w;
+}
+
+/* Writes the header once the payload is written; GOAP_BUFFER_TOO_SMALL when it did not fit. */
+static goap_status end_write(wbuf *w, char kind, uint64_t fingerprint, size_t *size) {
+  *size = w->n;
+  if (w->n > w->cap) return GOAP_BUFFER_TOO_SMALL;
+  if (w->n - HDR > 0xffffffffu) return GOAP_TOO_LARGE;
+  uint8_t *h = w->p;
+  uint32_t n = (uint32_t)(w->n - HDR);
+  memcpy(h, "GOAP", 4);
+  h[4] = (uint8_t)kind;
+  h[5] = 0;
+  h[6] = (uint8_t)(GOAP_SNAPSHOT_VERSION & 0xff);
+  h[7] = (uint8_t)(GOAP_SNAPSHOT_VERSION >> 8);
+  for (int i = 0; i < 4; ++i) h[8 + i] = (uint8_t)(n >> (8 * i));
+  for (int i = 0; i < 8; ++i) h[16 + i] = (uint8_t)(fingerprint >> (8 * i));
+  uint32_t c = checksum(h, h + HDR, n);
+  for (int i = 0; i < 4; ++i) h[12 + i] = (uint8_t)(c >> (8 * i));
+  return GOAP_OK;
+}
+
+static goap_status fail(const char **error, goap_status st, const char *msg) {
+  *error = msg;
+  return st;
+}
+
+/* Checks the header of a snapshot of `kind`; on success *r reads its payload. */
+static goap_status open_read(const void *data, size_t size, char kind, uint64_t fingerprint,
+                             rbuf *r, const char **error) {
+  const uint8_t *h = (const uint8_t *)data;
+  if (size < HDR)
+    return fail(error, GOAP_TRUNCATED, "snapshot truncated: shorter than its 24-byte header");
+  if (memcmp(h, "GOAP", 4) != 0)
+    return fail(error, GOAP_CORRUPT, "not a libgoap snapshot: bad magic (expected \"GOAP\")");
+  unsigned version = (unsigned)h[6] | (unsigned)h[7] << 8;
+  if (version != GOAP_SNAPSHOT_VERSION)
+    return fail(error, GOAP_VERSION_MISMATCH,
+                version > GOAP_SNAPSHOT_VERSION
+                    ? "snapshot format version is newer than this libgoap reads (1)"
+                    : "snapshot format version is older than this libgoap reads (1)");
+  uint32_t n = 0, c = 0;
+  uint64_t f = 0;
+  for (int i = 0; i < 4; ++i) n |= (uint32_t)h[8 + i] << (8 * i);
+  for (int i = 0; i < 4; ++i) c |= (uint32_t)h[12 + i] << (8 * i);
+  for (int i = 0; i < 8; ++i) f |= (uint64_t)h[16 + i] << (8 * i);
+  if (size - HDR < n)
+    return fail(error, GOAP_TRUNCATED, "snapshot truncated: fewer bytes than its header says");
+  if (size - HDR > n)
+    return fail(error, GOAP_CORRUPT, "snapshot corrupted: bytes after its end");
+  if (checksum(h, h + HDR, n) != c)
+    return fail(error, GOAP_CORRUPT, "snapshot corrupted: checksum mismatch");
+  if (h[4] != (uint8_t)kind || h[5] != 0)
+    return fail(error, GOAP_DOMAIN_MISMATCH,
+                kind == 'A'   ? "not an agent snapshot (a blackboard's or a squad's)"
+                : kind == 'B' ? "not a blackboard snapshot (an agent's or a squad's)"
+                              : "not a squad snapshot (an agent's or a blackboard's)");
+  if (f != fingerprint)
+    return fail(error, GOAP_DOMAIN_MISMATCH,
+                kind == 'A' ? "snapshot from another domain or agent type: the domain's "
+                              "variables, actions or goals, or the type, changed since it "
+                              "was saved"
+                            : "snapshot of a squad with other goal names or order priority");
+  r->p = h + HDR;
+  r->n = n;
+  r->i = 0;
+  r->bad = 0;
+  return GOAP_OK;
+}
+
+/* ---- agents --------------------------------------------------------------------------------- */
+
+enum {
+  F_ANNOUNCE = 1,
+  F_RUNNING = 2,
+  F_SEARCHING = 4,
+  F_FROM_IDLE = 8,
+  F_IDLE_REPORTED = 16,
+  F_SEEN = 32,      /* seen differs from mem: W more words */
+  F_BLACKBOARD = 64 /* the agent had a blackboard */
+};
+
+static void put_stats(wbuf *w, const goap_agent_stats *s) {
+  put_uv(w, s->updates);
+  put_uv(w, s->plans);
+  put_uv(w, s->plan_failures);
+  for (int k = 0; k < GOAP_REPLAN_REASON_COUNT; ++k) put_uv(w, s->replans[k]);
+  put_uv(w, s->repairs);
+  put_uv(w, s->cache_hits);
+  put_uv(w, s->expanded);
+  put_uv(w, s->actions_started);
+  put_uv(w, s->actions_succeeded);
+  put_uv(w, s->actions_failed);
+  put_uv(w, s->reservations_denied);
+}
+
+static void get_stats(rbuf *r, goap_agent_stats *s) {
+  s->updates = get_uv(r);
+  s->plans = get_uv(r);
+  s->plan_failures = get_uv(r);
+  for (int k = 0; k < GOAP_REPLAN_REASON_COUNT; ++k) s->replans[k] = get_uv(r);
+  s->repairs = get_uv(r);
+  s->cache_hits = get_uv(r);
+  s->expanded = get_uv(r);
+  s->actions_started = get_uv(r);
+  s->actions_succeeded = get_uv(r);
+  s->actions_failed = get_uv(r);
+  s->reservations_denied = get_uv(r);
+}
+
+goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap, size_t *size) {
+  if (!a || !size) return GOAP_INVALID_ARGUMENT;
+  *size = 0;
+  if (a->paused) return GOAP_INVALID_OPERATION;
+  const goap_agent_type *t = a->t;
+  wbuf w = begin_write(buf, cap);
+  int seen = memcmp(a->mem, a->seen, a->W * sizeof *a->mem) != 0;
+  unsigned flags = (a->announce ? F_ANNOUNCE : 0u) | (a->running ? F_RUNNING : 0u) |
+                   (a->searching ? F_SEARCHING : 0u) | (a->from_idle ? F_FROM_IDLE : 0u) |
+                   (a->idle_reported ? F_IDLE_REPORTED : 0u) | (seen ? F_SEEN : 0u) |
+                   (a->bb ? F_BLACKBOARD : 0u);
+  put_u8(&w, flags);
+  put_uv(&w, (uint64_t)a->ph);
+  put_uv(&w, (uint64_t)a->reason);
+  put_f64(&w, a->time);
+  for (size_t i = 0; i < a->W; ++i) put_u64(&w, a->mem[i]);
+  if (seen)
+    for (size_t i = 0; i < a->W; ++i) put_u64(&w, a->seen[i]);
+  put_sv(&w, a->order_goal);
+  if (a->order_goal >= 0) put_f64(&w, a->order_prio);
+  put_sv(&w, a->goal);
+  put_f64(&w, a->goal_prio);
+  put_uv(&w, (uint64_t)a->plan_len);
+  for (int i = 0; i < a->plan_len; ++i) put_uv(&w, (uint64_t)a->plan[i]);
+  put_uv(&w, (uint64_t)a->step);
+  put_f64(&w, a->plan_cost);
+  put_f64(&w, a->action_time);
+  put_uv(&w, (uint64_t)a->ncand);
+  put_uv(&w, (uint64_t)a->icand);
+  for (int i = 0; i < a->ncand; ++i) {
+    put_uv(&w, (uint64_t)a->cand[i]);
+    put_f64(&w, a->cand_prio[i]);
+  }
+  put_uv(&w, (uint64_t)a->blocked);
+  if (a->blocked) {
+    int nb = 0;
+    for (int i = 0; i < t->na; ++i) nb += a->costs[i] < 0 && t->costs[i] >= 0;
+    put_uv(&w, (uint64_t)nb);
+    for (int i = 0; i < t->na; ++i)
+      if (a->costs[i] < 0 && t->costs[i] >= 0) put_uv(&w, (uint64_t)i);
+  }
+  put_uv(&w, a->nhold);
+  for (size_t i = 0; i < a->nhold; ++i) {
+    put_uv(&w, (uint64_t)a->hold_res[i]);
+    put_uv(&w, (uint64_t)a->hold_step[i]);
+  }
+  int nfail = 0;
+  for (int g = 0; g < t->ng; ++g) nfail += a->fail_time[g] >= 0;
+  put_uv(&w, (uint64_t)nfail);
+  for (int g = 0; g < t->ng; ++g) {
+    if (!(a->fail_time[g] >= 0)) continue;
+    put_uv(&w, (uint64_t)g);
+    put_f64(&w, a->fail_time[g]);
+    put_u64(&w, a->fail_hash[g]);
+    put_uv(&w, (uint64_t)a->fail_st[g]);
+  }
+  int nend = 0; /* goals' own cooldowns: when their plans last ended */
+  for (int g = 0; g < t->ng; ++g) nend += a->end_time[g] >= 0;
+  put_uv(&w, (uint64_t)nend);
+  for (int g = 0; g < t->ng; ++g) {
+    if (!(a->end_time[g] >= 0)) continue;
+    put_uv(&w, (uint64_t)g);
+    put_f64(&w, a->end_time[g]);
+  }
+  put_uv(&w, (uint64_t)a->nfacts); /* failure memory's facts, oldest first (inspection) */
+  for (int k = 0; k < a->nfacts; ++k) {
+    const goap_failure_info *f = &a->facts[k];
+    put_uv(&w, (uint64_t)f->action);
+    put_uv(&w, (uint64_t)f->var);
+    put_sv(&w, f->value);
+    put_u8(&w, f->timeout ? 1u : 0u);
+    put_f64(&w, f->learnt);
+  }
+  put_f64(&w, a->next_goal_check);
+  put_f64(&w, a->next_idle_retry);
+  for (int i = 0; i < t->nsensors; ++i) put_f64(&w, a->sensor_next[i]);
+  put_stats(&w, &a->st);
+  if (a->searching) {
+    for (size_t i = 0; i < a->W; ++i) put_u64(&w, a->search_start[i]);
+    put_uv(&w, a->st.expanded - a->search_base);
+  }
+  if (t->htn) {
+    put_uv(&w, (uint64_t)a->mtr_len);
+    for (int i = 0; i < a->mtr_len; ++i) put_uv(&w, (uint64_t)a->mtr[i]);
+  }
+  return end_write(&w, 'A', t->fingerprint, size);
+}
+
+/* Reads W words of memory into out (may be NULL on the dry run); 0 when a value is outside its
+ * variable's range or stray bits are set. tmp: W words of scratch. */
+static int get_state(rbuf *r, const goap_agent *a, goap_word *out, goap_word *tmp) {
+  const goap_domain *d = a->d;
+  for (size_t i = 0; i < a->W; ++i) tmp[i] = get_u64(r);
+  if (r->bad) return 0;
+  if (out) {
+    memcpy(out, tmp, a->W * sizeof *out);
+    return 1;
+  }
+  /* dry run: legal values only. A copy made variable by variable equals the words exactly
+   * when every value is in range and no bit outside a field is set. */
+  goap_word *chk = a->tmp;
+  memset(chk, 0, a->W * sizeof *chk);
+  for (int v = 0; v < a->t->nv; ++v)
+    if (goap_state_set(d, chk, v, goap_state_get(d, tmp, v)) != GOAP_OK) return 0;
+  return memcmp(chk, tmp, a->W * sizeof *chk) == 0;
+}
+
+typedef struct agent_need {
+  size_t plan, hold, mtr;
+  uint64_t expansions;
+} agent_need;
+
+#define BAD(msg)                                                                               \
+  do {                                                                                         \
+    *error = (msg);                                                                            \
+    return GOAP_CORRUPT;                                                                       \
+  } while (0)
+
+static int finite(double x) { return isfinite(x) != 0; }
+
+/* Decodes the payload: a dry run (apply 0) validates everything and fills *need; apply 1
+ * writes the fields (after the buffers were grown to *need). */
+static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *need,
+                                goap_word *scratch, const char **error) {
+  const goap_agent_type *t = a->t;
+  unsigned flags = get_u8(r);
+  uint64_t ph = get_uv(r), reason = get_uv(r);
+  double time = get_f64(r);
+  if (r->bad || flags > 127 || ph > PH_EXECUTE || reason >= GOAP_REPLAN_REASON_COUNT ||
+      !finite(time))
+    BAD("snapshot corrupted: bad agent header fields");
+  if (!apply) {
+    if ((flags & F_BLACKBOARD) && !a->bb) {
+      *error = "the saved agent had a blackboard: create the agent with the restored one";
+      return GOAP_INVALID_OPERATION;
+    }
+    if (!(flags & F_BLACKBOARD) && a->bb) {
+      *error = "the saved agent had no blackboard: create the agent without one";
+      return GOAP_INVALID_OPERATION;
+    }
+  }
+  if (!get_state(r, a, apply ? a->mem : NULL, scratch))
+    BAD("snapshot corrupted: a memory value outside its variable's range");
+  if (flags & F_SEEN) {
+    if (!get_state(r, a, apply ? a->seen : NULL, scratch))
+      BAD("snapshot corrupted: a memory value outside its variable's range");
+  } else if (apply) {
+    memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
+  }
+  int64_t order = get_sv(r);
+  double order_prio = order >= 0 ? get_f64(r) : 0.0;
+  int64_t goal = get_sv(r);
+  double goal_prio = get_f64(r);
+  uint64_t plan_len = get_uv(r);
+  if (r->bad || order < -1 || order >= t->ng || (order >= 0 && t->goal[order].disabled) ||
+      order_prio != order_prio || goal < -1 || goal >= t->ng || plan_len > r->n)
+    BAD("snapshot corrupted: a goal that does not exist");
+  if (ph == PH_EXECUTE && (t->htn ? goal != -1 : goal < 0))
+    BAD("snapshot corrupted: a plan without its goal");
+  for (uint64_t i = 0; i < plan_len; ++i) {
+    uint64_t act = get_uv(r);
+    if (r->bad || act >= (uint64_t)t->na) BAD("snapshot corrupted: an action that does not exist");
+    if (apply) a->plan[i] = (int32_t)act;
+  }
+  uint64_t step = get_uv(r);
+  double plan_cost = get_f64(r), action_time = get_f64(r);
+  if (r->bad || step > plan_len || ((flags & F_RUNNING) && (step >= plan_len || ph != PH_EXECUTE)) ||
+      !finite(action_time))
+    BAD("snapshot corrupted: a plan step out of range");
+  uint64_t ncand = get_uv(r), icand = get_uv(r);
+  if (r->bad || ncand > (uint64_t)t->ng || icand > ncand ||
+      ((flags & F_SEARCHING) && (icand >= ncand || t->htn || ph != PH_SELECT)))
+    BAD("snapshot corrupted: bad candidate goals");
+  for (uint64_t i = 0; i < ncand; ++i) {
+    uint64_t g = get_uv(r);
+    double pr = get_f64(r);
+    if (r->bad || g >= (uint64_t)t->ng) BAD("snapshot corrupted: a goal that does not exist");
+    if (apply) {
+      a->cand[i] = (int)g;
+      a->cand_prio[i] = pr;
+    }
+  }
+  uint64_t blocked = get_uv(r);
+  if (r->bad || blocked > (uint64_t)t->na) BAD("snapshot corrupted: bad blocked actions");
+  if (apply) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
+  if (blocked) {
+    uint64_t nb = get_uv(r);
+    if (r->bad || nb > (uint64_t)t->na) BAD("snapshot corrupted: bad blocked actions");
+    for (uint64_t i = 0; i < nb; ++i) {
+      uint64_t act = get_uv(r);
+      if (r->bad || act >= (uint64_t)t->na || t->costs[act] < 0)
+        BAD("snapshot corrupted: bad blocked actions");
+      if (apply) a->costs[act] = -1;
+    }
+  }
+  uint64_t nhold = get_uv(r);
+  if (r->bad || nhold > r->n) BAD("snapshot corrupted: bad reservations");
+  rbuf holds = *r; /* the dry run counts each resource's units against the blackboard's */
+  for (uint64_t i = 0; i < nhold; ++i) {
+    uint64_t res = get_uv(r), st = get_uv(r);
+    if (r->bad || st >= plan_len) BAD("snapshot corrupted: bad reservations");
+    if (!a->bb || res >= goap__bb_resource_count(a->bb)) {
+      *error = "a saved reservation's resource is missing: restore the blackboard first";
+      return GOAP_INVALID_OPERATION;
+    }
+    if (!apply) { /* this unit and the agent's earlier ones of res need unclaimed units */
+      rbuf p = holds;
+      int units = 1;
+      for (uint64_t k = 0; k < i; ++k) {
+        uint64_t pres = get_uv(&p);
+        (void)get_uv(&p);
+        units += pres == res;
+      }
+      if (goap__bb_unclaimed(a->bb, (int)res) < units) {
+        *error = "a saved reservation is not held on the blackboard: restore the blackboard "
+                 "saved with the agent";
+        return GOAP_INVALID_OPERATION;
+      }
+    }
+    if (apply) {
+      a->hold_res[i] = (int32_t)res;
+      a->hold_step[i] = (int32_t)st;
+      (void)goap__bb_claim(a->bb, (int)res, a); /* the dry run saw the unit unclaimed */
+    }
+  }
+  uint64_t nfail = get_uv(r);
+  if (r->bad || nfail > (uint64_t)t->ng) BAD("snapshot corrupted: bad failure memory");
+  if (apply)
+    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = -1;
+  for (uint64_t i = 0; i < nfail; ++i) {
+    uint64_t g = get_uv(r);
+    double ft = get_f64(r);
+    uint64_t fh = get_u64(r), fst = get_uv(r);
+    if (r->bad || g >= (uint64_t)t->ng || !(ft >= 0) || !finite(ft) || fst > 0xffff)
+      BAD("snapshot corrupted: bad failure memory");
+    if (apply) {
+      a->fail_time[g] = ft;
+      a->fail_hash[g] = fh;
+      a->fail_st[g] = (goap_status)fst;
+    }
+  }
+  uint64_t nend = get_uv(r);
+  if (r->bad || nend > (uint64_t)t->ng) BAD("snapshot corrupted: bad goal cooldowns");
+  if (apply)
+    for (int g = 0; g < t->ng; ++g) a->end_time[g] = -1;
+  for (uint64_t i = 0; i < nend; ++i) {
+    uint64_t g = get_uv(r);
+    double et = get_f64(r);
+    if (r->bad || g >= (uint64_t)t->ng || !(et >= 0) || !finite(et))
+      BAD("snapshot corrupted: bad goal cooldowns");
+    if (apply) a->end_time[g] = et;
+  }
+  uint64_t nfacts = get_uv(r);
+  if (r->bad || nfacts > r->n) BAD("snapshot corrupted: bad failure memory");
+  if (apply) a->nfacts = 0;
+  for (uint64_t i = 0; i < nfacts; ++i) {
+    uint64_t act = get_uv(r), var = get_uv(r);
+    int64_t value = get_sv(r);
+    unsigned timeout = get_u8(r);
+    double learnt = get_f64(r);
+    if (r->bad || act >= (uint64_t)t->na || var >= (uint64_t)goap_domain_var_count(a->d) ||
+        value < INT32_MIN || value > INT32_MAX || timeout > 1 || !(learnt >= 0) || !finite(learnt))
+      BAD("snapshot corrupted: bad failure memory");
+    /* an agent with a shorter history (goap_agent_desc.replan_history) keeps the newest */
+    if (apply && a->hist_cap && (uint64_t)a->hist_cap >= nfacts - i) {
+      goap_failure_info *f = &a->facts[a->nfacts++];
+      memset(f, 0, sizeof *f);
+      f->goal = -1;
+      f->action = (int)act;
+      f->var = (int)var;
+      f->value = (int32_t)value;
+      f->timeout = (int)timeout;
+      f->status = GOAP_OK;
+      f->learnt = learnt;
+      f->expires = INFINITY;
+    }
+  }
+  double next_check = get_f64(r), next_idle = get_f64(r);
+  if (r->bad || !finite(next_check) || !finite(next_idle)) BAD("snapshot corrupted: bad timers");
+  for (int i = 0; i < t->nsensors; ++i) {
+    double s = get_f64(r);
+    if (r->bad || !finite(s)) BAD("snapshot corrupted: bad timers");
+    if (apply) a->sensor_next[i] = s;
+  }
+  goap_agent_stats st;
+  memset(&st, 0, sizeof st);
+  get_stats(r, &st);
+  uint64_t expansions = 0;
+  if (flags & F_SEARCHING) {
+    if (!get_state(r, a, apply ? a->search_start : NULL, scratch))
+      BAD("snapshot corrupted: a memory value outside its variable's range");
+    expansions = get_uv(r);
+    if (r->bad || expansions > st.expanded || expansions > t->max_nodes)
+      BAD("snapshot corrupted: bad search progress");
+  }
+  uint64_t mtr_len = 0;
+  if (t->htn) {
+    mtr_len = get_uv(r);
+    if (r->bad || mtr_len > r->n) BAD("snapshot corrupted: bad method traversal record");
+    for (uint64_t i = 0; i < mtr_len; ++i) {
+      uint64_t m = get_uv(r);
+      if (r->bad || m > 0x7fffffff) BAD("snapshot corrupted: bad method traversal record");
+      if (apply) a->mtr[i] = (int32_t)m;
+    }
+  }
+  if (r->bad) BAD("snapshot corrupted: the payload ends early");
+  if (r->i != r->n) BAD("snapshot corrupted: bytes after the agent's state");
+  if (!apply) {
+    need->plan = (size_t)plan_len;
+    need->hold = (size_t)nhold;
+    need->mtr = (size_t)mtr_len;
+    need->expansions = expansions;
+    return GOAP_OK;
+  }
+  st.memory_bytes = 0;
+  a->st = st;
+  a->announce = (flags & F_ANNOUNCE) != 0;
+  a->running = (flags & F_RUNNING) != 0;
+  a->searching = (flags & F_SEARCHING) != 0;
+  a->from_idle = (flags & F_FROM_IDLE) != 0;
+  a->idle_reported = (flags & F_IDLE_REPORTED) != 0;
+  a->ph = (int)ph;
+  a->reason = (goap_replan_reason)reason;
+  a->time = time;
+  a->order_goal = (int)order;
+  a->order_prio = order_prio;
+  a->goal = (int)goal;
+  a->goal_prio = goal_prio;
+  a->plan_len = (int)plan_len;
+  a->step = (int)step;
+  a->plan_cost = plan_cost;
+  a->action_time = action_time;
+  a->ncand = (int)ncand;
+  a->icand = (int)icand;
+  a->blocked = (int)blocked;
+  a->nhold = (size_t)nhold;
+  a->next_goal_check = next_check;
+  a->next_idle_retry = next_idle;
+  a->mtr_len = (int)mtr_len;
+  a->paused = 0;
+  return GOAP_OK;
+}
+
+goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, const char **error) {
+  const char *dummy;
+  if (!error) error = &dummy;
+  *error = "";
+  if (!a || (!data && size)) return fail(error, GOAP_INVALID_ARGUMENT, "NULL agent or data");
+  if (a->st.updates != 0 || a->running || a->nhold != 0 || a->plan_len != 0)
+    return fail(error, GOAP_INVALID_OPERATION,
+                "restore into a freshly created agent (this one was updated already)");
+  rbuf r;
+  goap_status st = open_read(data, size, 'A', a->t->fingerprint, &r, error);
+  if (st != GOAP_OK) return st;
+  /* scratch for the dry run's memory words: the planner's search_start is free until the
+   * writing pass */
+  agent_need need;
+  memset(&need, 0, sizeof need);
+  st = decode_agent(a, &r, 0, &need, a->search_start, error);
+  if (st != GOAP_OK) return st;
+  /* grow what the state needs (the object is unchanged if this fails) */
+  size_t nh = need.hold;
+  if (!goap__rt_grow(&a->alloc, (void **)&a->plan, &a->plan_cap, need.plan ? need.plan : 1,
+                     sizeof *a->plan) ||
+      (nh && (!goap__rt_grow(&a->alloc, (void **)&a->hold_res, &a->chold, nh,
+                             sizeof *a->hold_res) ||
+              !goap__rt_grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, nh,
+                             sizeof *a->hold_step))) ||
+      (a->t->htn && !goap__rt_grow(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
+                                   need.mtr ? need.mtr : 1, sizeof *a->mtr)))
+    return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+  r.i = 0;
+  r.bad = 0;
+  st = decode_agent(a, &r, 1, &need, a->tmp, error);
+  if (st != GOAP_OK) return st; /* cannot happen: the dry run accepted the same bytes */
+  if (a->searching) {
+    /* the unfinished search runs again to the point it had reached (searches are
+     * deterministic), so it ends on the same update as it would have */
+    int g = a->cand[a->icand];
+    uint64_t expanded = a->st.expanded;
+    st = goap__agent_begin_search(a, g);
+    uint32_t done = 0;
+    if (st == GOAP_IN_PROGRESS && need.expansions > 0)
+      st = goap_plan_step(a->cur, (uint32_t)need.expansions, &done);
+    a->st.expanded = expanded;
+    a->search_base = expanded - need.expansions;
+    if (st == GOAP_OUT_OF_MEMORY) {
+      a->searching = 0;
+      a->ncand = a->icand = 0;
+      return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+    }
+    if (st != GOAP_IN_PROGRESS || done != need.expansions) {
+      /* the saved search was still running after that many expansions: this one ended, so
+       * the domain's dynamic costs or the planner differ from the saved run's */
+      a->searching = 0;
+      a->ncand = a->icand = 0;
+      return fail(error, GOAP_DOMAIN_MISMATCH,
+                  "the unfinished search does not replay as saved (dynamic costs or the "
+                  "planner changed)");
+    }
+  }
+  return GOAP_OK;
+}
+
+/* ---- blackboards ---------------------------------------------------------------------------- */
+
+goap_status goap_blackboard_snapshot(const goap_blackboard *bb, void *buf, size_t cap,
+                                     size_t *size) {
+  if (!bb || !size) return GOAP_INVALID_ARGUMENT;
+  *size = 0;
+  wbuf w = begin_write(buf, cap);
+  put_uv(&w, goap_blackboard_version(bb));
+  size_t n = goap__bb_slot_count(bb);
+  put_uv(&w, n);
+  for (size_t i = 0; i < n; ++i) {
+    put_str(&w, goap__bb_slot_name(bb, i));
+    put_sv(&w, goap__bb_read(bb, (int)i));
+  }
+  size_t nr = goap__bb_resource_count(bb);
+  put_uv(&w, nr);
+  for (size_t i = 0; i < nr; ++i) {
+    int capacity = 0, held = 0;
+    goap__bb_resource_get(bb, i, &capacity, &held);
+    put_str(&w, goap__bb_resource_name(bb, (int)i));
+    put_sv(&w, capacity);
+    put_sv(&w, held);
+  }
+  return end_write(&w, 'B', 0, size);
+}
+
+goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_t size,
+                                    const char **error) {
+  const char *dummy;
+  if (!error) error = &dummy;
+  *error = "";
+  if (!bb || (!data && size)) return fail(error, GOAP_INVALID_ARGUMENT, "NULL blackboard or data");
+  if (goap__bb_attached(bb))
+    return fail(error, GOAP_INVALID_OPERATION,
+                "restore a blackboard before creating the agents attached to it");
+  rbuf r;
+  goap_status st = open_read(data, size, 'B', 0, &r, error);
+  if (st != GOAP_OK) return st;
+  /* dry run */
+  uint64_t version = get_uv(&r), n = get_uv(&r);
+  if (r.bad || n > r.n) BAD("snapshot corrupted: bad blackboard slots");
+  for (uint64_t i = 0; i < n; ++i) {
+    const char *name = get_str(&r);
+    int64_t v = get_sv(&r);
+    if (r.bad || !name || v < INT32_MIN || v > INT32_MAX)
+      BAD("snapshot corrupted: bad blackboard slots");
+  }
+  uint64_t nr = get_uv(&r);
+  if (r.bad || nr > r.n) BAD("snapshot corrupted: bad blackboard resources");
+  for (uint64_t i = 0; i < nr; ++i) {
+    const char *name = get_str(&r);
+    int64_t c = get_sv(&r), h = get_sv(&r);
+    if (r.bad || !name || !name[0] || c < 0 || c > INT32_MAX || h < 0 || h > c)
+      BAD("snapshot corrupted: bad blackboard resources");
+  }
+  if (r.i != r.n) BAD("snapshot corrupted: bytes after the blackboard's state");
+  /* build the new content aside, then swap it in */
+  goap_blackboard *nb = goap_blackboard_create(goap__bb_allocator(bb));
+  if (!nb) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+  r.i = 0;
+  (void)get_uv(&r);
+  (void)get_uv(&r);
+  for (uint64_t i = 0; i < n && st == GOAP_OK; ++i) {
+    const char *name = get_str(&r);
+    st = goap_blackboard_set(nb, name, (int32_t)get_sv(&r));
+  }
+  (void)get_uv(&r);
+  for (uint64_t i = 0; i < nr && st == GOAP_OK; ++i) {
+    const char *name = get_str(&r);
+    int c = (int)get_sv(&r), h = (int)get_sv(&r);
+    st = goap_blackboard_add_resource(nb, name, c);
+    if (st == GOAP_OK && !goap__bb_resource_set_held(nb, (size_t)i, h))
+      st = GOAP_OUT_OF_MEMORY; /* the units' holders: claimed by the agents' restores */
+  }
+  if (st == GOAP_OK && (goap__bb_slot_count(nb) != n || goap__bb_resource_count(nb) != nr))
+    st = GOAP_DUPLICATE;
+  if (st != GOAP_OK) {
+    goap_blackboard_destroy(nb);
+    if (st == GOAP_OUT_OF_MEMORY) return fail(error, st, "out of memory");
+    BAD("snapshot corrupted: a blackboard name saved twice");
+  }
+  goap__bb_set_version(nb, version);
+  goap__bb_swap(bb, nb);
+  goap_blackboard_destroy(nb);
+  return GOAP_OK;
+}
+
+/* ---- squads --------------------------------------------------------------------------------- */
+
+static uint64_t squad_fingerprint(const char *const *names, double prio) {
+  fp f = {14695981039346656037ull};
+  fp_str(&f, "goap-squad");
+  for (int k = 0; k < 4; ++k) fp_str(&f, names[k]);
+  fp_f64(&f, prio);
+  return f.h;
+}
+
+goap_status goap_squad_snapshot(const goap_squad *s, void *buf, size_t cap, size_t *size) {
+  if (!s || !size) return GOAP_INVALID_ARGUMENT;
+  *size = 0;
+  const char *const *names;
+  double prio;
+  size_t n;
+  int behavior, ph;
+  const int *ordered;
+  goap__squad_get(s, &names, &prio, &n, &behavior, &ph, &ordered);
+  wbuf w = begin_write(buf, cap);
+  put_uv(&w, n);
+  put_uv(&w, (uint64_t)behavior);
+  put_sv(&w, ph);
+  for (size_t i = 0; i < n; ++i) put_sv(&w, ordered[i]);
+  return end_write(&w, 'S', squad_fingerprint(names, prio), size);
+}
+
+goap_status goap_squad_restore(goap_squad *s, const void *data, size_t size,
+                               goap_agent *const *members, int count, const char **error) {
+  const char *dummy;
+  if (!error) error = &dummy;
+  *error = "";
+  if (!s || (!data && size) || count < 0 || (count > 0 && !members))
+    return fail(error, GOAP_INVALID_ARGUMENT, "NULL squad, data or members");
+  const char *const *names;
+  double prio;
+  size_t n0;
+  int b0, p0;
+  const int *o0;
+  goap__squad_get(s, &names, &prio, &n0, &b0, &p0, &o0);
+  if (n0 != 0)
+    return fail(error, GOAP_INVALID_OPERATION, "restore into a squad without members");
+  rbuf r;
+  goap_status st = open_read(data, size, 'S', squad_fingerprint(names, prio), &r, error);
+  if (st != GOAP_OK) return st;
+  uint64_t n = get_uv(&r), behavior = get_uv(&r);
+  int64_t ph = get_sv(&r);
+  if (r.bad || behavior >= GOAP_SQUAD_BEHAVIOR_COUNT || ph < 0 || ph > INT32_MAX || n > r.n)
+    BAD("snapshot corrupted: bad squad state");
+  if (n != (uint64_t)count)
+    return fail(error, GOAP_INVALID_OPERATION,
+                "the squad had another number of members than given to the restore");
+  for (int i = 0; i < count; ++i) {
+    if (!members[i]) return fail(error, GOAP_INVALID_ARGUMENT, "a NULL member");
+    for (int k = 0; k < i; ++k)
+      if (members[k] == members[i])
+        return fail(error, GOAP_INVALID_ARGUMENT, "a member given twice");
+    int64_t g = get_sv(&r);
+    int ng = goap_domain_goal_count(goap_agent_type_domain(goap_agent_get_type(members[i])));
+    if (r.bad || g < -1 || g >= ng) BAD("snapshot corrupted: an order for a goal that does not exist");
+  }
+  if (r.i != r.n) BAD("snapshot corrupted: bytes after the squad's state");
+  if (!goap__squad_set(s, members, (size_t)count, (int)behavior, (int)ph, NULL))
+    return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+  goap__squad_get(s, &names, &prio, &n0, &b0, &p0, &o0);
+  int *ordered = (int *)(uintptr_t)o0; /* the squad's own array (s is not const) */
+  r.i = 0;
+  (void)get_uv(&r);
+  (void)get_uv(&r);
+  (void)get_sv(&r);
+  for (int i = 0; i < count; ++i) ordered[i] = (int)get_sv(&r);
+  return GOAP_OK;
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+typedef struct jbuf {
+  char *p;
+  size_t n, cap;
+} jbuf;
+
+static void jraw(jbuf *j, const char *s, size_t k) {
+  if (j->n + k < j->cap) memcpy(j->p + j->n, s, k);
+  else if (j->n < j->cap) memcpy(j->p + j->n, s, j->cap - j->n);
+  j->n += k;
+}
+
+static void jput(jbuf *j, const char *s) { jraw(j, s, strlen(s)); }
+
+static void jnum(jbuf *j, double x) {
+  char t[40];
+  if (!finite(x)) {
+    jput(j, "null");
+    return;
+  }
+  snprintf(t, sizeof t, "%.10g", x);
+  jput(j, t);
+}
+
+static void jint(jbuf *j, long long x) {
+  char t[32];
+  snprintf(t, sizeof t, "%lld", x);
+  jput(j, t);
+}
+
+static void jstr(jbuf *j, const char *s) {
+  static const char hex[] = "0123456789abcdef";
+  jput(j, "\"");
+  for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; ++c) {
+    if (*c == '"' || *c == '\\') {
+      char e[2] = {'\\', (char)*c};
+      jraw(j, e, 2);
+    } else if (*c < 0x20 || *c == 0x7f) {
+      char e[6] = {'\\', 'u', '0', '0', hex[*c >> 4], hex[*c & 15u]};
+      jraw(j, e, 6);
+    } else {
+      jraw(j, (const char *)c, 1);
+    }
+  }
+  jput(j, "\"");
+}
+
+static void jgoal(jbuf *j, const goap_domain *d, int g) {
+  if (g < 0) jput(j, "null");
+  else jstr(j, goap_domain_goal_name(d, g));
+}
+
+goap_status goap_agent_snapshot_json(const goap_agent *a, char *buf, size_t cap, size_t *size) {
+  if (!a || !size) return GOAP_INVALID_ARGUMENT;
+  static const char *const phases[] = {"idle", "select", "execute"};
+  const goap_agent_type *t = a->t;
+  const goap_domain *d = a->d;
+  jbuf j = {buf, 0, buf ? cap : 0};
+  jput(&j, "{\"t\": ");
+  jnum(&j, a->time);
+  jput(&j, ", \"type\": ");
+  jstr(&j, t->name);
+  jput(&j, ", \"phase\": \"");
+  jput(&j, phases[a->ph]);
+  jput(&j, "\", \"reason\": \"");
+  jput(&j, goap_replan_reason_name(a->reason));
+  int exec = a->ph == PH_EXECUTE;
+  jput(&j, "\", \"goal\": ");
+  jgoal(&j, d, exec ? a->goal : -1);
+  jput(&j, ", \"priority\": ");
+  jnum(&j, exec ? a->goal_prio : 0.0);
+  jput(&j, ", \"plan\": [");
+  for (int i = 0; exec && i < a->plan_len; ++i) {
+    if (i) jput(&j, ", ");
+    jstr(&j, goap_domain_action_name(d, a->plan[i]));
+  }
+  jput(&j, "], \"step\": ");
+  jint(&j, exec ? a->step : 0);
+  jput(&j, ", \"cost\": ");
+  jnum(&j, exec ? a->plan_cost : 0.0);
+  jput(&j, ", \"action\": ");
+  if (exec && a->running) jstr(&j, goap_domain_action_name(d, a->plan[a->step]));
+  else jput(&j, "null");
+  jput(&j, ", \"action_time\": ");
+  jnum(&j, exec && a->running ? a->action_time : 0.0);
+  jput(&j, ", \"order\": ");
+  jgoal(&j, d, a->order_goal);
+  jput(&j, ", \"memory\": {");
+  for (int v = 0; v < t->nv; ++v) {
+    goap_var_info vi;
+    goap_domain_var_info(d, v, &vi);
+    int32_t x = goap_state_get(d, a->mem, v);
+    if (v) jput(&j, ", ");
+    jstr(&j, vi.name);
+    jput(&j, ": ");
+    if (vi.type == GOAP_BOOL) jput(&j, x ? "true" : "false");
+    else if (vi.type == GOAP_ENUM) jstr(&j, goap_domain_value_name(d, v, x));
+    else jint(&j, x);
+  }
+  jput(&j, "}, \"reservations\": [");
+  for (size_t i = 0; i < a->nhold; ++i) {
+    if (i) jput(&j, ", ");
+    jstr(&j, goap__bb_resource_name(a->bb, a->hold_res[i]));
+  }
+  jput(&j, "], \"failed_goals\": [");
+  int first = 1;
+  for (int g = 0; g < t->ng; ++g) {
+    if (!(a->fail_time[g] >= 0)) continue;
+    jput(&j, first ? "{\"goal\": " : ", {\"goal\": ");
+    first = 0;
+    jgoal(&j, d, g);
+    jput(&j, ", \"t\": ");
+    jnum(&j, a->fail_time[g]);
+    jput(&j, "}");
+  }
+  jput(&j, "]");
+  if (t->htn) {
+    jput(&j, ", \"mtr\": [");
+    for (int i = 0; exec && i < a->mtr_len; ++i) {
+      if (i) jput(&j, ", ");
+      jint(&j, a->mtr[i]);
+    }
+    jput(&j, "]");
+  }
+  jput(&j, "}");
+  *size = j.n;
+  if (j.n >= j.cap) {
+    if (buf && cap) buf[cap - 1] = '\0';
+    return GOAP_BUFFER_TOO_SMALL;
+  }
+  buf[j.n] = '\0';
+  return GOAP_OK;
+}
+/* macros of src/runtime/save.c end here */
+#undef BAD
+#undef fail
+#undef wbuf
+#undef wbuf
+
 /* ==== src/runtime/squad.c ==== */
 /*
  * squad.c -- the built-in squad coordinator: F.E.A.R.'s four squad behaviours as orders.
@@ -21152,6 +25080,31 @@ int goap_squad_behavior_from_name(const char *name) {
   for (int i = 0; i < GOAP_SQUAD_BEHAVIOR_COUNT; ++i)
     if (strcmp(name, behavior_names[i]) == 0) return i;
   return -1;
+}
+
+/* ---- save.c's access ---------------------------------------------------------------------- */
+
+void goap__squad_get(const goap_squad *s, const char *const **names, double *prio, size_t *n,
+                     int *behavior, int *phase, const int **ordered) {
+  *names = (const char *const *)s->goal_name;
+  *prio = s->prio;
+  *n = s->n;
+  *behavior = (int)s->cur;
+  *phase = s->phase;
+  *ordered = s->ordered;
+}
+
+int goap__squad_set(goap_squad *s, goap_agent *const *members, size_t n, int behavior, int phase,
+                    const int *ordered) {
+  if (!goap__rt_grow(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
+      !goap__rt_grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
+    return 0;
+  if (n) memcpy(s->m, members, n * sizeof *s->m);
+  for (size_t i = 0; i < n; ++i) s->ordered[i] = ordered ? ordered[i] : -1;
+  s->n = n;
+  s->cur = (goap_squad_behavior)behavior;
+  s->phase = phase;
+  return 1;
 }
 
 /* ==== src/runtime/type.c ==== */
@@ -21481,6 +25434,7 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
   t->budget_ms = x.planning_ms_per_update;
   t->initial_nodes = x.planner_initial_nodes ? x.planner_initial_nodes : 256u;
   *out = t;
+  t->fingerprint = goap__type_fingerprint(t);
   return GOAP_OK;
 }
 
@@ -21501,6 +25455,7 @@ const goap_htn_domain *goap_agent_type_htn(const goap_agent_type *t, int *root) 
 
 /* ==== src/runtime/world.c ==== */
 /* names of src/runtime/world.c that another file also declares */
+#define before before__runtime_world
 #define member member__runtime_world
 #define sift sift__runtime_world
 #define member member__runtime_world
@@ -21924,6 +25879,7 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
 }
 /* macros of src/runtime/world.c end here */
 #undef MIN_SEARCH
+#undef before
 #undef member
 #undef sift
 #undef member

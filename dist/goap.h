@@ -90,6 +90,10 @@ typedef enum goap_status {
   GOAP_TOO_LARGE,            /* a size limit was exceeded */
   GOAP_PARSE_ERROR,          /* malformed input text */
   GOAP_IO_ERROR,             /* a file could not be read */
+  GOAP_TRUNCATED,            /* saved data ends early (goap/save.h) */
+  GOAP_VERSION_MISMATCH,     /* saved data of another format version (goap/save.h) */
+  GOAP_CORRUPT,              /* saved data damaged: checksum, magic or a value (goap/save.h) */
+  GOAP_DOMAIN_MISMATCH,      /* saved for another domain or agent type (goap/save.h) */
   GOAP_STATUS_COUNT
 } goap_status;
 
@@ -291,6 +295,11 @@ GOAP_API double goap_domain_action_cost(const goap_domain *d, int action);
 GOAP_API const goap_cond *goap_domain_action_pre(const goap_domain *d, int action, int *count);
 GOAP_API const goap_effect *goap_domain_action_eff(const goap_domain *d, int action,
                                                    int *count);
+/* The action's host callbacks (goap_action_desc.check, .dynamic_cost, .user; NULL when it has
+ * none): 1 when it has a check or a dynamic cost, 0 otherwise or for a bad id. Any pointer may
+ * be NULL. */
+GOAP_API int goap_domain_action_callbacks(const goap_domain *d, int action, goap_check_fn *check,
+                                          goap_cost_fn *dynamic_cost, void **user);
 
 GOAP_API int goap_domain_goal_count(const goap_domain *d);
 GOAP_API int goap_domain_find_goal(const goap_domain *d, const char *name);
@@ -338,6 +347,10 @@ typedef struct goap_planner_desc {
   uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304, or with
                                   max_memory set, as many as fit in it (up to 2^31 - 1) */
   size_t max_memory;           /* bytes the planner may hold; 0: no limit beyond max_nodes */
+  uint32_t goal_cache;         /* goals whose compiled form and action selection the planner
+                                  keeps, keyed by content (see docs/api.md, "Goal cache"); 0:
+                                  up to 16, fewer when the domain is large (about 64 KiB in
+                                  all); 1 keeps the last goal only; at most 256 */
 } goap_planner_desc;
 
 /* Creates a planner for one domain. desc may be NULL (all defaults). NULL when out of memory
@@ -398,6 +411,10 @@ typedef enum goap_heuristic {
  * Both keep the search deterministic. Neither set: the plain searches. */
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
+/* NO_CALLBACKS: the domain's check and dynamic_cost callbacks are not called for this request;
+ * goap_request.costs (required then) are final: the host evaluated them itself (the agent
+ * runtime does so when it records or replays its inputs, goap/replay.h). */
+#define GOAP_REQUEST_NO_CALLBACKS 0x8u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:
@@ -910,6 +927,10 @@ typedef struct goap_agent_desc {
                                     the agent's own planner, created then. Not owned. */
   goap_agent_event_fn on_event;  /* optional: timeline of what the agent does */
   void *event_user;
+  int replan_history;            /* replans kept for goap_agent_inspect_replans (goap/
+                                    inspect.h), also the failure facts kept; 0: 8; < 0:
+                                    none (saves ~830 bytes per agent of a crowd that is never
+                                    inspected) */
 } goap_agent_desc;
 
 /* Creates an agent into *out (NULL on failure); it plans on its next update. Returns GOAP_OK,
@@ -1511,6 +1532,14 @@ typedef struct goap_sim_options {
   goap_sim_world_fn on_world;  /* changes of world variables (optional) */
   void *world_user;
   double until, step;          /* 0: the simulation's own (`until`, `step`) */
+  /* Replays (goap/replay.h), at most one of the two. recorder: the simulation attaches its
+   * agents (in member order), marks a frame after each step, and stores each world change
+   * and its end as notes; the caller finishes the log. replayer: the simulation creates the
+   * same agents, attaches them, and replays the log instead of running the script: the
+   * timeline (on_event, on_world) and the result are the recorded run's; GOAP_CONFLICT when
+   * the replay diverged (goap_replayer_divergence tells where). */
+  struct goap_recorder *recorder;
+  struct goap_replayer *replayer;
 } goap_sim_options;
 
 typedef struct goap_sim_result {
@@ -1817,6 +1846,552 @@ GOAP_API goap_status goap_hddl_verify(const goap_pddl_task *t, const char *plan_
 
 #endif /* GOAP_HDDL_H */
 
+/* ==== include/goap/inspect.h ==== */
+/*
+ * inspect.h -- libgoap runtime: what an agent is thinking, for an engine's debug overlay.
+ *
+ * Per agent: the ranked goals with their priority and why a goal is not pursued; the current
+ * plan with each step's cost and the conditions it still relies on; the last N replans with
+ * their reason and search statistics; the failure memory with when each fact was learnt and
+ * when it expires.
+ *
+ * Every function writes into caller-provided structs and buffers; none allocates, prints or
+ * calls a host callback (a goal's dynamic priority is the value the agent computed last).
+ * Threads: an agent may be inspected from any thread while it is not being updated (nor
+ * written with goap_agent_set, ordered, reset or destroyed); several threads may inspect the
+ * same agent at once. Ids are the domain's; names come from goap_domain_goal_name /
+ * goap_domain_action_name.
+ */
+#ifndef GOAP_INSPECT_H
+#define GOAP_INSPECT_H
+
+/* #include "agent.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Why a goal is (not) pursued. */
+typedef enum goap_goal_state {
+  GOAP_GOAL_CURRENT = 0,         /* the goal the agent pursues now */
+  GOAP_GOAL_CANDIDATE,           /* valid and unmet: may be chosen (when it beats the current
+                                    goal by the type's switch_margin, or when the plan ends) */
+  GOAP_GOAL_ACHIEVED,            /* its conditions hold in memory: nothing to do */
+  GOAP_GOAL_INVALID,             /* its validity condition is false (failed_cond) */
+  GOAP_GOAL_COOLDOWN,            /* its own `cooldown` (goap_goal_binding.cooldown) runs since
+                                    its last plan ended, until retry_at; or it failed to plan
+                                    at failed_at (fail_status) and memory has not changed
+                                    since: retried at retry_at or when memory changes */
+  GOAP_GOAL_NO_PRIORITY          /* its dynamic priority is NaN */
+} goap_goal_state;
+
+/* "current", "candidate", "achieved", "invalid", "cooldown", "no_priority"; never NULL. */
+GOAP_API const char *goap_goal_state_name(goap_goal_state s);
+
+typedef struct goap_goal_info {
+  int goal;
+  goap_goal_state state;
+  double priority;               /* what the agent ranks it with: an order's priority, the
+                                    dynamic priority's last answer, or the domain's */
+  int ordered;                   /* 1: goap_agent_order gave this goal */
+  goap_cond failed_cond;         /* INVALID: the first validity condition that is false */
+  double failed_at;              /* agent time of its last failure to plan; -1: never (or
+                                    forgotten: adopting a plan for it or goap_agent_reset) */
+  goap_status fail_status;       /* why it failed then (GOAP_NO_PLAN, GOAP_NODE_LIMIT, ...) */
+  double retry_at;               /* COOLDOWN: when the cooldown ends; otherwise 0 */
+} goap_goal_info;
+
+/* The goals of the agent's type (disabled ones left out), best first: by priority, then by id
+ * (the order in which the agent tries them); goals with a NaN priority last. Writes the first
+ * min(count, capacity) into out (may be NULL when capacity is 0) and returns count, the number
+ * of goals; -1 for a NULL agent or a negative capacity. HTN agents have no goals: 0. */
+GOAP_API int goap_agent_inspect_goals(const goap_agent *a, goap_goal_info *out, int capacity);
+
+typedef enum goap_step_state {
+  GOAP_STEP_DONE = 0,            /* executed */
+  GOAP_STEP_RUNNING,             /* its action runs now */
+  GOAP_STEP_PENDING              /* to come */
+} goap_step_state;
+
+typedef struct goap_plan_step_info {
+  int action;
+  double cost;                   /* the cost the agent's type plans it with */
+  goap_step_state state;
+  int relies_first;              /* its conditions in the caller's conds buffer: the */
+  int relies_count;              /* preconditions no earlier remaining step provides, which must
+                                    therefore hold in memory when it starts (none for done
+                                    steps) */
+  int relies_hold;               /* 1: all of them hold in memory now */
+} goap_plan_step_info;
+
+typedef struct goap_plan_info {
+  int goal;                      /* -1: no plan (choosing, idle, or an HTN plan's root task) */
+  double priority;               /* the goal's priority when it was chosen */
+  double cost;                   /* the plan's cost (of the steps left after a repair) */
+  int length;                    /* steps in the plan */
+  int step;                      /* the index of the next (or running) step */
+  int running;                   /* 1: plan[step] runs */
+  double action_time;            /* seconds the running action has run */
+  int planning;                  /* 1: a search runs over several updates (no plan yet) */
+  int cond_count;                /* conditions written to (or needed in) conds */
+} goap_plan_info;
+
+/* The current plan: *info (required), one goap_plan_step_info per step into steps (capacity
+ * step_capacity) and the conditions they rely on into conds (capacity cond_capacity). GOAP_OK;
+ * GOAP_BUFFER_TOO_SMALL when a buffer is too small (info->length and info->cond_count say what
+ * is needed; nothing is written to steps or conds); GOAP_INVALID_ARGUMENT for a NULL agent or
+ * info, or a NULL buffer with a non-zero capacity. Without a plan: GOAP_OK, length 0. */
+GOAP_API goap_status goap_agent_inspect_plan(const goap_agent *a, goap_plan_info *info,
+                                             goap_plan_step_info *steps, int step_capacity,
+                                             goap_cond *conds, int cond_capacity);
+
+typedef struct goap_replan_info {
+  double time;                   /* agent time when the replan began */
+  goap_replan_reason reason;
+  goap_status status;            /* GOAP_OK: a plan was adopted; GOAP_NO_PLAN: no goal could
+                                    be planned (the agent idled); GOAP_IN_PROGRESS: still
+                                    choosing (a search spans updates) */
+  int goal;                      /* the goal planned for; -1 when none (and for HTN plans) */
+  int goals_tried;               /* goals searched for or found in the plan cache */
+  int cached;                    /* 1: the adopted plan came from the plan cache */
+  int plan_length;
+  double cost;                   /* of the adopted plan */
+  uint64_t expanded;             /* search statistics, summed over the goals tried */
+  uint64_t generated;
+  double search_us;              /* wall time of those searches, microseconds */
+} goap_replan_info;
+
+/* The last replans, oldest first: at most N, where N is goap_agent_desc.replan_history (0: 8;
+ * negative: none are kept, and no failure facts either).
+ * Writes min(count, capacity) entries (the newest ones when capacity < count) and returns
+ * count; -1 for a NULL agent or a negative capacity. */
+GOAP_API int goap_agent_inspect_replans(const goap_agent *a, goap_replan_info *out,
+                                        int capacity);
+
+typedef struct goap_failure_info {
+  int goal;                      /* >= 0: a goal that failed to plan; -1: a fact */
+  int action;                    /* facts: the action whose failure taught it; goals: -1 */
+  int var;                       /* facts: var = value, written by the action's on_fail */
+  int32_t value;
+  int timeout;                   /* facts: 1 when the action timed out */
+  goap_status status;            /* goals: why the search failed */
+  double learnt;                 /* agent time */
+  double expires;                /* goals: the end of the cooldown (sooner when memory
+                                    changes); facts: INFINITY -- a fact stays in memory until a
+                                    sensor, the host or an effect writes the variable */
+} goap_failure_info;
+
+/* The failure memory: facts written by on_fail that memory still holds (the last N learnt,
+ * N as for replans), oldest first, then goals in their failure cooldown, by id. Writes
+ * min(count, capacity) entries and returns count; -1 for a NULL agent or a negative capacity. */
+GOAP_API int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out,
+                                         int capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_INSPECT_H */
+
+/* ==== include/goap/replay.h ==== */
+/*
+ * replay.h -- libgoap runtime: deterministic replays. A recorder writes every input that
+ * reaches the agents attached to it into a compact binary log; a replayer feeds the log back
+ * to agents created the same way, standing in for the host, and checks that they decide the
+ * same things, reporting the first divergence (frame, agent, expected and got).
+ *
+ * The inputs recorded, per agent, in the order they happen:
+ *  - the host's calls: goap_agent_update's dt, goap_agent_set, goap_agent_order,
+ *    goap_agent_clear_order, goap_agent_replan, goap_agent_reset (a squad's orders too);
+ *  - the results of the type's callbacks: action start / tick (running, success, failure) /
+ *    stop, procedural preconditions (goap_action_binding.check), dynamic goal priorities,
+ *    sensors (through the goap_agent_set calls they make);
+ *  - the answers of the domain's own callbacks (goap_action_desc.check and .dynamic_cost):
+ *    while recording or replaying, an agent asks them once per search for every action it
+ *    may use (the planner alone asks only about the actions the search reaches) and searches
+ *    with GOAP_REQUEST_NO_CALLBACKS on the answers;
+ *  - the values the agent reads from its blackboard (the host's and the other agents' writes)
+ *    and the answers to its reservations;
+ *  - the agent's decisions, which the replay checks: its replans (and why), goals chosen,
+ *    plans adopted (goal, cost, steps), goals it could not plan, plan repairs, goals achieved,
+ *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
+ *    was stopped, memory written -- follow from those and the inputs.)
+ * Not recorded: the callbacks of the `achieve` searches of HTN agents (goap/htn.h) and of HTN
+ * methods; an HTN domain with them replays only if they answer the same.
+ *
+ * The log: a header (magic "GOAPRPL", format version, two hashes of the domain, a label) and
+ * chunks of records (each with its length and a checksum), ending with an end record.
+ * Numbers are varints, values zigzag varints, repeated dt values one byte. A log whose domain
+ * has other variables, actions or goals (by name, type and count) is refused; one whose costs,
+ * conditions, effects or priorities changed replays (goap_replayer_domain_changed says so) and
+ * reports where the decisions first differ -- how a designer sees what a balance change did.
+ * Version policy: a reader refuses a log of another format version with a clear message.
+ *
+ * Threads: a recorder or replayer and the agents attached to it are used from one thread at a
+ * time. Allocation goes through the allocator given; nothing is printed.
+ */
+#ifndef GOAP_REPLAY_H
+#define GOAP_REPLAY_H
+
+/* #include "agent.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GOAP_REPLAY_FORMAT_VERSION 1
+
+typedef struct goap_recorder goap_recorder;
+typedef struct goap_replayer goap_replayer;
+
+/* Receives the log, in order, a chunk at a time (and the header first). Returns 0 when the
+ * bytes were written; non-zero makes the recorder fail with GOAP_IO_ERROR. */
+typedef int (*goap_replay_sink_fn)(void *user, const void *data, size_t size);
+
+typedef struct goap_recorder_desc {
+  goap_allocator allocator;      /* zero: the C library */
+  const goap_domain *domain;     /* required: the agents' domain (its hashes go in the header) */
+  goap_replay_sink_fn sink;      /* required */
+  void *sink_user;
+  const char *label;             /* optional text stored in the header (at most 255 bytes),
+                                    e.g. the simulation's name; copied */
+  size_t chunk_size;             /* bytes buffered before a chunk goes to the sink; 0: 4096 */
+} goap_recorder_desc;
+
+/* Creates a recorder and writes the header to the sink. GOAP_INVALID_ARGUMENT (NULL desc,
+ * domain, sink or out; a label over 255 bytes), GOAP_OUT_OF_MEMORY, GOAP_IO_ERROR. */
+GOAP_API goap_status goap_recorder_create(const goap_recorder_desc *desc, goap_recorder **out);
+/* Detaches its agents (they stop recording) and frees it; does not finish the log. NULL does
+ * nothing. */
+GOAP_API void goap_recorder_destroy(goap_recorder *rec);
+/* Records agent a from now on; its index in the log is the number of agents attached before
+ * it. Attach agents right after creating them, in the order the replay will attach them.
+ * GOAP_INVALID_ARGUMENT (NULL, another domain, or a's already recording or replaying),
+ * GOAP_OUT_OF_MEMORY. The agent's destruction detaches it. */
+GOAP_API goap_status goap_recorder_attach(goap_recorder *rec, goap_agent *a);
+/* Marks the start of a frame of the host (divergences are reported by frame: the number of
+ * marks before them, counted from 0). Optional. */
+GOAP_API void goap_recorder_frame(goap_recorder *rec);
+/* Stores host bytes in the stream (at most 65,535), handed back to the replayer's on_note at
+ * the same point of the replay: e.g. what the host draws or prints that the agents do not
+ * report. GOAP_INVALID_ARGUMENT for a NULL data with a non-zero size or a size too big. */
+GOAP_API goap_status goap_recorder_note(goap_recorder *rec, const void *data, size_t size);
+/* Writes the end record and flushes the last chunk; the recorder records nothing after it.
+ * Returns the recorder's status (below). */
+GOAP_API goap_status goap_recorder_finish(goap_recorder *rec);
+/* GOAP_OK, or the first failure (GOAP_OUT_OF_MEMORY, GOAP_IO_ERROR from the sink): after one,
+ * nothing more is recorded. GOAP_INVALID_ARGUMENT for NULL. */
+GOAP_API goap_status goap_recorder_status(const goap_recorder *rec);
+/* Bytes given to the sink so far. */
+GOAP_API uint64_t goap_recorder_bytes(const goap_recorder *rec);
+
+typedef void (*goap_replay_note_fn)(void *user, const void *data, size_t size);
+
+typedef struct goap_replayer_desc {
+  goap_allocator allocator;      /* zero: the C library */
+  const goap_domain *domain;     /* required: the domain to replay over */
+  const void *log;               /* required: the whole log; borrowed during create only */
+  size_t size;
+  goap_replay_note_fn on_note;   /* optional: receives goap_recorder_note's bytes */
+  void *note_user;
+} goap_replayer_desc;
+
+/* Reads and checks the whole log (structure, checksums, ids against the domain) before
+ * anything runs. GOAP_OK; GOAP_PARSE_ERROR for a log that is not one, truncated or corrupted,
+ * or of another format version; GOAP_CONFLICT for a log of a domain with other variables,
+ * actions or goals; GOAP_INVALID_ARGUMENT, GOAP_OUT_OF_MEMORY. On failure *message (may be
+ * NULL) receives a static text ("replay log: truncated (a chunk ends past the end of the
+ * data)") and *offset (may be NULL) the byte offset where the problem was found. */
+GOAP_API goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer **out,
+                                          const char **message, size_t *offset);
+/* Sets (or replaces) the receiver of goap_recorder_note's bytes. */
+GOAP_API void goap_replayer_on_note(goap_replayer *rp, goap_replay_note_fn fn, void *user);
+/* Detaches its agents and frees it. NULL does nothing. */
+GOAP_API void goap_replayer_destroy(goap_replayer *rp);
+/* The header's label (never NULL; "" when none). */
+GOAP_API const char *goap_replayer_label(const goap_replayer *rp);
+/* 1 when the domain's costs, conditions, effects or priorities differ from the recording's. */
+GOAP_API int goap_replayer_domain_changed(const goap_replayer *rp);
+/* The number of agents the log records. */
+GOAP_API int goap_replayer_agent_count(const goap_replayer *rp);
+/* Gives the next agent of the log to the replay: created as the recorded one was (same type
+ * bindings -- callbacks included, which the replay does not call --, initial memory,
+ * blackboard, event callback), never updated yet. From now on its callbacks are not called:
+ * their recorded results are used. GOAP_INVALID_ARGUMENT (NULL, another domain, already
+ * attached somewhere, or more agents than the log has), GOAP_OUT_OF_MEMORY. */
+GOAP_API goap_status goap_replayer_attach(goap_replayer *rp, goap_agent *a);
+/* Replays up to the next frame mark (or the end): GOAP_IN_PROGRESS when more frames follow,
+ * GOAP_OK at the end of the log, GOAP_CONFLICT when the replay diverged (see below; the agent
+ * that diverged finishes its update with neutral answers -- actions keep running, checks
+ * pass -- and nothing more is replayed), GOAP_INVALID_OPERATION when not every agent of the
+ * log is attached. The agents' events are reported to their on_event as they happen, up to
+ * the one that differs. */
+GOAP_API goap_status goap_replayer_step(goap_replayer *rp);
+/* Steps until the end or a divergence: GOAP_OK, GOAP_CONFLICT or GOAP_INVALID_OPERATION. */
+GOAP_API goap_status goap_replayer_run(goap_replayer *rp);
+/* Frames replayed so far (frame marks passed). */
+GOAP_API uint64_t goap_replayer_frame(const goap_replayer *rp);
+
+typedef struct goap_replay_divergence {
+  uint64_t frame;                /* the frame (marks before it, from 0) */
+  int agent;                     /* the agent's index in the log */
+  double time;                   /* the agent's time */
+  uint64_t update;               /* the agent's update (goap_agent_stats.updates) */
+  void *host;                    /* the agent's goap_agent_host (NULL: unknown) */
+  char expected[160];            /* what the log says: "plan for kill_enemy (cost 4): ..." */
+  char got[160];                 /* what the agent did instead */
+} goap_replay_divergence;
+
+/* 1 and *out filled when the replay diverged; 0 otherwise (out untouched). */
+GOAP_API int goap_replayer_divergence(const goap_replayer *rp, goap_replay_divergence *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_REPLAY_H */
+
+/* ==== include/goap/squad.h ==== */
+/*
+ * squad.h -- a built-in squad coordinator for libgoap agents (library goap_runtime).
+ *
+ * A squad groups agents (of any types, usually sharing a goap_blackboard) and gives them
+ * orders: goals with a priority (goap_agent_order). Each member still plans for itself, so a
+ * more important goal of its own (flee at low health) overrides the order. The four ready
+ * behaviours are F.E.A.R.'s squad behaviours, expressed through four goal names the members'
+ * domains define (a member whose domain lacks a goal is simply not ordered to pursue it):
+ *
+ *  - GET_TO_COVER: one member suppresses (the first that has the suppress goal) while the
+ *    others move to cover.
+ *  - ADVANCE_COVER: bounding overwatch: half the squad advances while the other half
+ *    suppresses; calling it again swaps the halves.
+ *  - ORDERLY_ADVANCE: members advance one at a time, in the order they were added, the others
+ *    holding cover; goap_squad_update moves the order on when the mover's order ends.
+ *  - SEARCH: members pair up (1st and 2nd, 3rd and 4th, ...): one searches, its partner
+ *    covers it; an odd member out searches alone.
+ *
+ * Threads: a squad and its members are updated from one thread. The squad never owns its
+ * members: destroy the squad (or remove members) before destroying them.
+ */
+#ifndef GOAP_SQUAD_H
+#define GOAP_SQUAD_H
+
+/* #include "agent.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct goap_squad goap_squad;
+
+typedef enum goap_squad_behavior {
+  GOAP_SQUAD_NONE = 0,
+  GOAP_SQUAD_GET_TO_COVER,
+  GOAP_SQUAD_ADVANCE_COVER,
+  GOAP_SQUAD_ORDERLY_ADVANCE,
+  GOAP_SQUAD_SEARCH,
+  GOAP_SQUAD_BEHAVIOR_COUNT
+} goap_squad_behavior;
+
+typedef struct goap_squad_desc {
+  goap_allocator allocator;    /* zero: the C library */
+  const char *suppress_goal;   /* NULL: "suppress" */
+  const char *cover_goal;      /* NULL: "take_cover" */
+  const char *advance_goal;    /* NULL: "advance" */
+  const char *search_goal;     /* NULL: "search" */
+  double order_priority;       /* 0: 20 */
+} goap_squad_desc;
+
+/* NULL when out of memory. desc may be NULL (defaults). Names are copied. */
+GOAP_API goap_squad *goap_squad_create(const goap_squad_desc *desc);
+/* Clears the orders it gave; NULL does nothing. */
+GOAP_API void goap_squad_destroy(goap_squad *s);
+/* GOAP_DUPLICATE if already a member, GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT. */
+GOAP_API goap_status goap_squad_add(goap_squad *s, goap_agent *member);
+/* Clears the member's squad order. GOAP_NOT_FOUND if not a member. */
+GOAP_API goap_status goap_squad_remove(goap_squad *s, goap_agent *member);
+GOAP_API int goap_squad_size(const goap_squad *s);
+GOAP_API goap_agent *goap_squad_member(const goap_squad *s, int index);
+
+/* Gives the behaviour's orders now (GOAP_SQUAD_NONE clears every order). */
+GOAP_API goap_status goap_squad_order(goap_squad *s, goap_squad_behavior behavior);
+/* Call once per frame after the members' updates: moves ORDERLY_ADVANCE on. */
+GOAP_API void goap_squad_update(goap_squad *s);
+GOAP_API goap_squad_behavior goap_squad_current(const goap_squad *s);
+/* "none", "get_to_cover", "advance_cover", "orderly_advance", "search"; never NULL. */
+GOAP_API const char *goap_squad_behavior_name(goap_squad_behavior b);
+/* -1 when unknown. */
+GOAP_API int goap_squad_behavior_from_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_SQUAD_H */
+
+/* ==== include/goap/save.h ==== */
+/*
+ * save.h -- libgoap runtime: save games. Snapshots of agents, blackboards and squads into a
+ * caller's buffer, and their restoration into freshly created objects (library goap_runtime).
+ *
+ * What a snapshot holds: the whole runtime state that decides what the object does next.
+ *  - An agent: its memory (and what it last noticed of it, so a change made by the host after
+ *    its last update still interrupts it after the restore), its time, the goal and its
+ *    priority, the plan, its step and cost, whether the step's action has started and for how
+ *    long it has run, the goal-selection state (phase, replan reason, the candidate goals being
+ *    tried, the actions left out of this round by a procedural check or a refused
+ *    reservation), an unfinished time-sliced search (its start state and how far it got: the
+ *    restore runs it again to the same point, so it ends on the same update), the failure
+ *    memory of goals that could not be planned (when, and in which memory), the goal-check,
+ *    idle-retry and sensor timers, the squad order, the reservations it holds, its statistics
+ *    (goap_agent_get_stats, except memory_bytes), and for an HTN agent the method traversal
+ *    record of the running plan.
+ *  - A blackboard: every slot (name, value), every resource (name, capacity, units held) and
+ *    its version counter. Who holds the units (goap_blackboard_holders) is not in it: each
+ *    agent's snapshot has the reservations it holds, and restoring the agent makes it the
+ *    holder of those units again (until then a restored unit's holder is NULL; holders are
+ *    listed in the order the agents were restored).
+ *  - A squad: its behaviour, the phase of ADVANCE_COVER / ORDERLY_ADVANCE and the order it gave
+ *    each member (the members themselves are the caller's agents, passed to the restore).
+ * Not state, not saved: the plan cache (goap_plan_cache; it only saves searches, a plan it
+ * gives is the plan the search finds -- an agent restored with an empty cache takes the same
+ * decisions, with `cached` 0 where the saved run had a hit), the planners' memory pools, the
+ * host pointer, callbacks and allocators (given again when the objects are created), and the
+ * host's own state (e.g. what a running action's tick callback counts: the game saves it).
+ *
+ * Restoring, in this order: create the blackboard and restore it; create the agents of the
+ * same types (desc.blackboard set to it, no memory needed) and restore each; create the squad,
+ * and restore it with its members in the saved order. Every restore goes into a freshly made
+ * object (an agent never updated, a blackboard no agent is attached to, a squad without
+ * members): GOAP_INVALID_OPERATION otherwise. An agent's reservations must be units of the
+ * restored blackboard that no restored agent holds yet (GOAP_INVALID_OPERATION otherwise).
+ * A goap_world (world.h) is the host's: it is not saved, and an agent's snapshot has nothing
+ * of it. Add restored agents to a world again (same lane, priority and order of adding, a
+ * world of the same seed: their timers keep their phases).
+ *
+ * The binary format (GOAP_SNAPSHOT_VERSION), little-endian whatever the machine:
+ *   offset 0  4 bytes  magic "GOAP"
+ *          4  1 byte   kind: 'A' agent, 'B' blackboard, 'S' squad
+ *          5  1 byte   0
+ *          6  u16      format version
+ *          8  u32      payload size in bytes (the snapshot is 24 + this)
+ *         12  u32      checksum: FNV-1a (32-bit) of bytes 0..12, 16..24 and the payload
+ *         16  u64      fingerprint: goap_agent_type_fingerprint of the agent's type; for a
+ *                      squad, of its goal names and order priority; 0 for a blackboard
+ *         24  payload  LEB128 integers (signed ones zigzag-encoded), IEEE doubles and
+ *                      memory words as 8 little-endian bytes, names NUL-terminated
+ * Snapshots are portable between machines and builds of the same format version.
+ *
+ * Version policy: the format version changes whenever the payload's layout does; a restore
+ * refuses another version (GOAP_VERSION_MISMATCH) rather than guess. The fingerprint changes
+ * whenever the domain's variables (names, types, ranges, enum values, shared flags), actions
+ * (names, preconditions, effects, costs) or goals (names, priorities, wants) change, or the
+ * agent type (its name, the actions and goals it has, cost scales, timeouts, on_fail /
+ * on_start / on_end effects, watched variables, reservations, validity conditions, which
+ * goals have a dynamic priority and which actions a procedural check, its sensors' intervals,
+ * goal-selection and planning settings, its HTN root and tasks): a save made before such a
+ * change is refused (GOAP_DOMAIN_MISMATCH) -- never silently misread. A game that must load
+ * saves across a balance patch keeps the old domain to load them with, or starts those agents
+ * afresh.
+ *
+ * Errors (the snapshot is checked completely before anything is changed):
+ *   GOAP_TRUNCATED         fewer bytes than the header or its payload size say
+ *   GOAP_VERSION_MISMATCH  another format version (or not a snapshot of this kind: bad magic
+ *                          gives GOAP_CORRUPT)
+ *   GOAP_CORRUPT           bad magic, checksum mismatch, trailing bytes, or a value out of
+ *                          range (an action, goal or resource that does not exist, a memory
+ *                          value outside its variable's range)
+ *   GOAP_DOMAIN_MISMATCH   saved for another domain, agent type or squad configuration
+ *   GOAP_INVALID_OPERATION the object is not fresh; an agent whose blackboard is missing or
+ *                          lacks a saved reservation's resource; a squad given another number
+ *                          of members than it had
+ *   GOAP_OUT_OF_MEMORY     the allocator refused (an agent may then be partly restored: destroy
+ *                          it; a blackboard or squad is left as it was)
+ * with *error (may be NULL) set to a static English message saying which, e.g. "snapshot
+ * truncated: fewer bytes than its header says".
+ *
+ * Snapshots never allocate: the caller gives the buffer. Call with buf NULL (or too small) to
+ * learn the size: GOAP_BUFFER_TOO_SMALL with *size set to the bytes needed. A restore
+ * allocates through the object's allocator only to grow its buffers (and a planner to replay
+ * an unfinished search).
+ *
+ * Threads: a snapshot reads the object, a restore writes it: neither may run while the object
+ * (or, for an agent, its blackboard) is being updated; otherwise like the objects themselves.
+ *
+ * Limits of format version 1: an HTN agent whose running plan ends at a `pause` keeps the
+ * decomposition's continuation inside its HTN planner, which is not saved: snapshotting it
+ * gives GOAP_INVALID_OPERATION (save one update earlier or later: the plan is not paused while
+ * its pause resumes). A time budget (planning_ms_per_update) makes searches end on updates
+ * that depend on the machine's speed, so a restored agent with an unfinished search may end it
+ * on another update than the saved run would have.
+ */
+#ifndef GOAP_SAVE_H
+#define GOAP_SAVE_H
+
+/* #include "agent.h": above in this file */
+/* #include "squad.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GOAP_SNAPSHOT_VERSION 1
+/* The header's size in bytes (the smallest snapshot). */
+#define GOAP_SNAPSHOT_HEADER_SIZE 24
+
+/* The fingerprint saved in the type's agent snapshots: a 64-bit hash of the domain (variables,
+ * actions, goals) and of the type's configuration (see the version policy above); 0 for NULL.
+ * Computed once when the type is created. Thread-safe. */
+GOAP_API uint64_t goap_agent_type_fingerprint(const goap_agent_type *t);
+
+/* Writes the agent's snapshot into buf[0..cap). *size (required) receives the snapshot's size
+ * in bytes. GOAP_OK; GOAP_BUFFER_TOO_SMALL when cap < *size (buf may then be NULL; nothing
+ * written); GOAP_INVALID_ARGUMENT for a NULL agent or size; GOAP_INVALID_OPERATION for an HTN
+ * agent whose plan is paused (see the limits above). Never allocates. */
+GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap,
+                                         size_t *size);
+/* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never
+ * updated, attached to the restored blackboard when the saved one had one. See the errors
+ * above; *error (may be NULL) receives a static message ("" on success). The data is only
+ * read (it may be freed afterwards). No callback is called (a running action resumes running:
+ * its start callback is not called again). */
+GOAP_API goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size,
+                                        const char **error);
+
+/* The same for a blackboard (slots, resources, version). The restore replaces everything the
+ * blackboard holds; no agent may be attached to it yet. */
+GOAP_API goap_status goap_blackboard_snapshot(const goap_blackboard *bb, void *buf, size_t cap,
+                                              size_t *size);
+GOAP_API goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_t size,
+                                             const char **error);
+
+/* The same for a squad. The restore gives the squad its members, members[0..count) (the
+ * restored agents, in the order they had when saved: goap_squad_member), which must be as many
+ * as it had; the squad must have none yet. The members' own orders come back with their agent
+ * snapshots; this restores what the squad knows (behaviour, phase, the order it gave each). */
+GOAP_API goap_status goap_squad_snapshot(const goap_squad *s, void *buf, size_t cap,
+                                         size_t *size);
+GOAP_API goap_status goap_squad_restore(goap_squad *s, const void *data, size_t size,
+                                        goap_agent *const *members, int count,
+                                        const char **error);
+
+/* A JSON object describing the agent, for debugging (not restorable), with the field names of
+ * `goap simulate --json`: {"t": time, "type": name, "phase": "idle"|"select"|"execute",
+ * "reason": replan reason, "goal": name|null, "priority", "plan": [action names], "step",
+ * "cost", "action": the running action|null, "action_time", "order": goal|null,
+ * "memory": {"var": value, ...} (bools true/false, enums by name), "reservations":
+ * [resource names], "failed_goals": [{"goal", "t"}], "mtr": [method indices] (HTN agents)}.
+ * Written NUL-terminated into buf[0..cap); *size (required) receives its length without the
+ * NUL. GOAP_BUFFER_TOO_SMALL (buf may be NULL) when cap <= *size. Never allocates. */
+GOAP_API goap_status goap_agent_snapshot_json(const goap_agent *a, char *buf, size_t cap,
+                                              size_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_SAVE_H */
+
 /* ==== include/goap/sched.h ==== */
 /*
  * goap/sched.h -- planning for many agents: a scheduler with a pool of worker threads.
@@ -2009,84 +2584,6 @@ GOAP_API void goap_workers_run(void *workers, void (*job)(void *ctx, int index),
 #endif
 
 #endif /* GOAP_SCHED_H */
-
-/* ==== include/goap/squad.h ==== */
-/*
- * squad.h -- a built-in squad coordinator for libgoap agents (library goap_runtime).
- *
- * A squad groups agents (of any types, usually sharing a goap_blackboard) and gives them
- * orders: goals with a priority (goap_agent_order). Each member still plans for itself, so a
- * more important goal of its own (flee at low health) overrides the order. The four ready
- * behaviours are F.E.A.R.'s squad behaviours, expressed through four goal names the members'
- * domains define (a member whose domain lacks a goal is simply not ordered to pursue it):
- *
- *  - GET_TO_COVER: one member suppresses (the first that has the suppress goal) while the
- *    others move to cover.
- *  - ADVANCE_COVER: bounding overwatch: half the squad advances while the other half
- *    suppresses; calling it again swaps the halves.
- *  - ORDERLY_ADVANCE: members advance one at a time, in the order they were added, the others
- *    holding cover; goap_squad_update moves the order on when the mover's order ends.
- *  - SEARCH: members pair up (1st and 2nd, 3rd and 4th, ...): one searches, its partner
- *    covers it; an odd member out searches alone.
- *
- * Threads: a squad and its members are updated from one thread. The squad never owns its
- * members: destroy the squad (or remove members) before destroying them.
- */
-#ifndef GOAP_SQUAD_H
-#define GOAP_SQUAD_H
-
-/* #include "agent.h": above in this file */
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-typedef struct goap_squad goap_squad;
-
-typedef enum goap_squad_behavior {
-  GOAP_SQUAD_NONE = 0,
-  GOAP_SQUAD_GET_TO_COVER,
-  GOAP_SQUAD_ADVANCE_COVER,
-  GOAP_SQUAD_ORDERLY_ADVANCE,
-  GOAP_SQUAD_SEARCH,
-  GOAP_SQUAD_BEHAVIOR_COUNT
-} goap_squad_behavior;
-
-typedef struct goap_squad_desc {
-  goap_allocator allocator;    /* zero: the C library */
-  const char *suppress_goal;   /* NULL: "suppress" */
-  const char *cover_goal;      /* NULL: "take_cover" */
-  const char *advance_goal;    /* NULL: "advance" */
-  const char *search_goal;     /* NULL: "search" */
-  double order_priority;       /* 0: 20 */
-} goap_squad_desc;
-
-/* NULL when out of memory. desc may be NULL (defaults). Names are copied. */
-GOAP_API goap_squad *goap_squad_create(const goap_squad_desc *desc);
-/* Clears the orders it gave; NULL does nothing. */
-GOAP_API void goap_squad_destroy(goap_squad *s);
-/* GOAP_DUPLICATE if already a member, GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT. */
-GOAP_API goap_status goap_squad_add(goap_squad *s, goap_agent *member);
-/* Clears the member's squad order. GOAP_NOT_FOUND if not a member. */
-GOAP_API goap_status goap_squad_remove(goap_squad *s, goap_agent *member);
-GOAP_API int goap_squad_size(const goap_squad *s);
-GOAP_API goap_agent *goap_squad_member(const goap_squad *s, int index);
-
-/* Gives the behaviour's orders now (GOAP_SQUAD_NONE clears every order). */
-GOAP_API goap_status goap_squad_order(goap_squad *s, goap_squad_behavior behavior);
-/* Call once per frame after the members' updates: moves ORDERLY_ADVANCE on. */
-GOAP_API void goap_squad_update(goap_squad *s);
-GOAP_API goap_squad_behavior goap_squad_current(const goap_squad *s);
-/* "none", "get_to_cover", "advance_cover", "orderly_advance", "search"; never NULL. */
-GOAP_API const char *goap_squad_behavior_name(goap_squad_behavior b);
-/* -1 when unknown. */
-GOAP_API int goap_squad_behavior_from_name(const char *name);
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* GOAP_SQUAD_H */
 
 /* ==== include/goap/tactics.h ==== */
 /*
@@ -2462,6 +2959,11 @@ GOAP_API size_t goap_arena_render(const goap_arena *a, const goap_heatmap *h,
  *    and what an agent leaves unused goes to the next agents of its lane, so results (plans,
  *    events, memory) do not depend on how many threads run the lanes or in which order: with
  *    the same lanes, one thread and eight give identical results.
+ *
+ * Save games and replays (save.h, replay.h): a world is not saved; after restoring its agents,
+ * create a world with the same desc and add them again in the same order, lanes and
+ * priorities. An agent in a world is recorded like any other, but a replay updates it with
+ * goap_agent_update: it replays exactly when the world had no_jitter and no common budget.
  *
  * Each frame: (1) per lane, in the order added, every agent's first half of the update (time,
  * sensors, blackboard, interrupt checks), and for those that need not plan the rest of it (their

@@ -36,15 +36,17 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq "${need[@]}"
 fi
 
-# The trace viewer's real-browser test (tests/browser): Chromium, Node.js and npm from Debian,
+# The real-browser tests (tests/browser): Chromium, Node.js, npm and emscripten from Debian,
 # playwright-core from npm into tests/browser/node_modules. Optional: when they cannot be
-# installed (no root, no network) this says so and the test skips; nothing else depends on it.
+# installed (no root, no network) this says so and the tests skip; nothing else depends on them.
 if [ "${GOAP_NO_BROWSER:-0}" != 1 ]; then
   root=$(cd "$(dirname "$0")/.." && pwd)
   bneed=()
   command -v chromium >/dev/null 2>&1 || bneed+=(chromium)
   command -v node >/dev/null 2>&1 || bneed+=(nodejs)
   command -v npm >/dev/null 2>&1 || bneed+=(npm)
+  # emscripten builds the browser playground (scripts/web.sh, CTest browser_playground)
+  command -v emcc >/dev/null 2>&1 || bneed+=(emscripten)
   if [ ${#bneed[@]} -gt 0 ]; then
     bsudo=""
     if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then bsudo=sudo; fi

@@ -915,7 +915,8 @@ TEST(status_strings_and_names) {
       "ok",          "no_plan",        "node_limit",    "time_limit",     "memory_limit",
       "buffer_too_small", "in_progress", "partial",     "invalid_argument",
       "invalid_operation", "out_of_memory", "not_found", "duplicate",      "type_mismatch",
-      "out_of_range", "conflict",      "too_large",     "parse_error",    "io_error"};
+      "out_of_range", "conflict",      "too_large",     "parse_error",    "io_error",
+      "truncated",    "version_mismatch", "corrupt",     "domain_mismatch"};
   const char *names[GOAP_STATUS_COUNT];
   const char *strings[GOAP_STATUS_COUNT];
   for (int s = 0; s < GOAP_STATUS_COUNT; ++s) {

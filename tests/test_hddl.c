@@ -62,6 +62,7 @@ static char *plan_text(const goap_pddl_task *t, const goap_hddl_plan *p) {
 #define MAXL 256  /* lines */
 #endif
 #define MAXT 40   /* tokens per line */
+#define CK_MAX_PARAMS 128 /* parameters of a method or action the checker reads */
 #ifndef MAXA
 #define MAXA 512  /* atoms in a state */
 #endif
@@ -221,8 +222,8 @@ static int check_node(checker *c, int id, int *first) {
     return 0;
   }
   const px_method *pm = &t->htn.methods[m];
-  int32_t b[PX_MAX_PARAMS];
-  for (int i = 0; i < PX_MAX_PARAMS; ++i) b[i] = -1;
+  int32_t b[CK_MAX_PARAMS];
+  for (int i = 0; i < CK_MAX_PARAMS; ++i) b[i] = -1;
   if (pl->arrow - 2 != t->htn.ctasks[ct].nparams ||
       !unify(c, pl, 2, t->args.v + pm->targs, pl->arrow - 2, b, pm->ptypes)) {
     snprintf(c->why, sizeof c->why, "id %d: arguments do not bind with the method's task", id);
@@ -236,8 +237,8 @@ static int check_node(checker *c, int id, int *first) {
   /* the precondition, where the method starts; parameters bound by nothing else are
    * existential: every combination of objects of their types is tried */
   const atomset *s = &c->states[*first];
-  int free_p[PX_MAX_PARAMS], nfree = 0;
-  size_t odo[PX_MAX_PARAMS];
+  int free_p[CK_MAX_PARAMS], nfree = 0;
+  size_t odo[CK_MAX_PARAMS];
   for (int i = 0; i < pm->nparams; ++i)
     if (b[i] < 0) {
       odo[nfree] = 0;
@@ -329,9 +330,9 @@ static int check_plan(checker *c, const goap_pddl_task *task, const char *text) 
     for (size_t i = 0; i < t->nschemas; ++i)
       if (strcmp(px_name(t, t->schemas[i].sym), pl->tok[1]) == 0) sc = (int32_t)i;
     const px_schema *ps = sc >= 0 ? &t->schemas[sc] : NULL;
-    int32_t b[PX_MAX_PARAMS];
-    for (int i = 0; i < PX_MAX_PARAMS; ++i) b[i] = -1;
-    int32_t pargs[PX_MAX_PARAMS];
+    int32_t b[CK_MAX_PARAMS];
+    for (int i = 0; i < CK_MAX_PARAMS; ++i) b[i] = -1;
+    int32_t pargs[CK_MAX_PARAMS];
     for (int i = 0; ps && i < ps->nparams; ++i) pargs[i] = -(i + 1);
     if (!ps || pl->ntok - 2 != ps->nparams || !unify(c, pl, 2, pargs, ps->nparams, b, ps->ptypes)) {
       snprintf(c->why, sizeof c->why, "step %d: unknown action or bad arguments", k);
@@ -372,8 +373,8 @@ static int check_plan(checker *c, const goap_pddl_task *task, const char *text) 
   /* the tree: the roots are the :htn's tasks in order */
   if (ok) {
     const pline *rl = &c->l[root];
-    int32_t b[PX_MAX_PARAMS];
-    for (int i = 0; i < PX_MAX_PARAMS; ++i) b[i] = -1;
+    int32_t b[CK_MAX_PARAMS];
+    for (int i = 0; i < CK_MAX_PARAMS; ++i) b[i] = -1;
     pline fake = *rl;
     int f = -1;
     ok = check_kids(c, &fake, 1, rl->ntok - 1, t->htn.top_step0, t->htn.top_nsteps, b,
@@ -556,6 +557,230 @@ TEST(deterministic_and_snprintf_semantics) {
   goap_pddl_destroy(t);
 }
 
+/* ---- loop detection --------------------------------------------------------------------- */
+
+TEST(loops_in_tail_position_are_pruned) {
+  /* spin recurses in tail position forever: with a no-op the situation (state, agenda) repeats
+   * at once; with flip it repeats after two flips. Without loop detection neither could end
+   * in "no plan" (each round would cut the recursion at its depth bound). */
+  const char dom[] =
+      "(define (domain d) (:predicates (lit) (goal))\n"
+      " (:task spin :parameters ())\n"
+      " (:action noop :parameters () :effect ())\n"
+      " (:action flip :parameters () :precondition (lit) :effect (not (lit)))\n"
+      " (:action flop :parameters () :precondition (not (lit)) :effect (lit))\n"
+      " (:method m-done :parameters () :task (spin) :precondition (goal) :ordered-subtasks ())\n"
+      " (:method m-idle :parameters () :task (spin) :ordered-subtasks (and (noop) (spin)))\n"
+      " (:method m-flip :parameters () :task (spin) :ordered-subtasks (and (flip) (spin)))\n"
+      " (:method m-flop :parameters () :task (spin) :ordered-subtasks (and (flop) (spin))))\n";
+  const char prob[] = "(define (problem q) (:domain d)\n"
+                      " (:htn :ordered-subtasks (spin)) (:init (lit)))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 10000;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_NO_PLAN);
+  CHECK(p == NULL);
+  /* spin's recursion is a tail call (no deeper): round 1 meets the first state again after
+   * flip, flop, and cuts nothing */
+  CHECK_EQ_INT(s.rounds, 1);
+  CHECK(s.steps < 20);
+  goap_pddl_destroy(t);
+}
+
+TEST(tail_calls_keep_their_depth) {
+  /* clean recurses in tail position once per dirty item: 40 items, one round at depth 1
+   * (counting every subtask as one level deeper would take 41 rounds) */
+  char prob[2048];
+  const char dom[] =
+      "(define (domain d) (:types item) (:predicates (dirty ?x - item))\n"
+      " (:task clean :parameters ())\n"
+      " (:action wash :parameters (?x - item) :precondition (dirty ?x) :effect (not (dirty ?x)))\n"
+      " (:method m-done :parameters () :task (clean)\n"
+      "  :precondition (forall (?x - item) (not (dirty ?x))) :ordered-subtasks ())\n"
+      " (:method m-wash :parameters (?x - item) :task (clean)\n"
+      "  :precondition (dirty ?x) :ordered-subtasks (and (wash ?x) (clean))))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 40; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " i%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - item)\n (:htn :ordered-subtasks (clean))\n (:init");
+  for (int i = 0; i < 40; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " (dirty i%d)", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, "))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 40);
+  CHECK_EQ_INT(s.rounds, 1);
+  CHECK_EQ_INT(s.depth, 1);
+  CHECK_EQ_INT(s.steps, 42); /* the :htn, 40 washes, m-done: no backtracking */
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+/* ---- forall, constraints, no fixed limits ------------------------------------------------ */
+
+static int starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+TEST(forall_in_an_action_a_method_and_the_goal) {
+  int n = 0;
+  goap_hddl_stats s;
+  /* the method's forall: the first peek sees lamps on (lit); the action's forall: lock waits
+   * until both lamps are off, backtracking out of m-dark-done twice */
+  char *text = solve_checked(test_failures_, "lamps.hddl", "lamps-1.hddl", &n, &s);
+  REQUIRE(text != NULL);
+  CHECK_STR(text, "==>\n0 note-lit r1\n1 switch-off l1\n2 switch-off l3\n3 note-dark r1\n"
+                  "4 lock r1\nroot 5\n5 secure r1 -> m-secure 6 7 8 4\n6 peek r1 -> m-peek-lit 0\n"
+                  "7 dark r1 -> m-dark-off 1 9\n8 peek r1 -> m-peek-dark 3\n"
+                  "9 dark r1 -> m-dark-off 2 10\n10 dark r1 -> m-dark-done\n<==\n");
+  free(text);
+  /* no lamp: every forall over lamps holds vacuously */
+  text = solve_checked(test_failures_, "lamps.hddl", "lamps-3.hddl", &n, &s);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 note-dark r1\n1 note-dark r1\n2 lock r1\n"));
+  free(text);
+  /* the goal's forall: r2 is never locked */
+  goap_pddl_task *t = load("lamps.hddl", "lamps-2.hddl");
+  REQUIRE(t != NULL);
+  goap_hddl_plan *p = NULL;
+  CHECK_EQ_INT(goap_hddl_solve(t, NULL, &p, NULL), GOAP_NO_PLAN);
+  CHECK(p == NULL);
+  goap_pddl_destroy(t);
+}
+
+/* The literal i of the task as text, "(p o1 o2)" or "!(= o1 o2)". */
+static void lit_str(const px_task_core *t, int32_t i, char *buf, size_t cap) {
+  const px_lit *l = &t->lits[i];
+  size_t k = (size_t)snprintf(buf, cap, "%s", l->neg ? "!" : "");
+  if (k < cap) goap__px_format_atom(t, l->pred, t->args.v + l->args, buf + k, cap - k);
+}
+
+TEST(forall_instances_nesting_shadowing_and_empty_types) {
+  const char dom[] =
+      "(define (domain d) (:types a b)\n"
+      " (:predicates (p ?x ?y - a) (q ?x - a))\n"
+      " (:action act :parameters (?x - a)\n"
+      "  :precondition (and (q ?x) (forall (?x - a) (p ?x ?x)) (forall (?y - b) (q ?x)))\n"
+      "  :effect (q ?x))\n"
+      " (:task t :parameters ()))\n";
+  const char prob[] =
+      "(define (problem q) (:domain d) (:objects o1 o2 - a)\n"
+      " (:htn :ordered-subtasks ()) (:init)\n"
+      " (:goal (and (forall (?u ?v - a) (p ?u ?v))\n"
+      "             (forall (?u - a) (and (q ?u) (forall (?v - a) (not (= ?u ?v))))))))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *task = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &task, &err) ==
+          GOAP_OK);
+  const px_task_core *t = &task->c;
+  char all[1024], one[64];
+  size_t len = 0;
+  all[0] = 0;
+  /* the action: (q ?x); the shadowing forall's instances (ground); the forall over the empty
+   * type b has none; then the effect */
+  REQUIRE(t->nschemas == 1);
+  for (int32_t i = t->schemas[0].lit0; i < t->schemas[0].lit0 + t->schemas[0].nlits; ++i) {
+    const px_lit *l = &t->lits[i];
+    CHECK_EQ_INT(l->quant, -1);
+    if (t->args.v[l->args] < 0) {
+      len += (size_t)snprintf(all + len, sizeof all - len, "%s(q ?x)", len ? " " : "");
+      continue;
+    }
+    lit_str(t, i, one, sizeof one);
+    len += (size_t)snprintf(all + len, sizeof all - len, "%s%s", len ? " " : "", one);
+  }
+  CHECK_STR(all, "(q ?x) (p o1 o1) (p o2 o2) (q ?x)");
+  len = 0;
+  all[0] = 0;
+  for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
+    CHECK_EQ_INT(t->lits[i].quant, -1);
+    lit_str(t, i, one, sizeof one);
+    len += (size_t)snprintf(all + len, sizeof all - len, "%s%s", len ? " " : "", one);
+  }
+  /* each literal's instances in turn, in object order */
+  CHECK_STR(all, "(p o1 o1) (p o1 o2) (p o2 o1) (p o2 o2) (q o1) (q o2) !(= o1 o1) !(= o1 o2) "
+                 "!(= o2 o1) !(= o2 o2)");
+  goap_pddl_destroy(task);
+}
+
+TEST(method_constraints_on_equalities) {
+  const char dom[] =
+      "(define (domain d) (:types a)\n"
+      " (:predicates (p ?x - a))\n"
+      " (:action pair :parameters (?x ?y - a) :precondition (and (p ?x) (p ?y)) :effect ())\n"
+      " (:task t :parameters ())\n"
+      " (:method m :parameters (?x ?y - a) :task (t)\n"
+      "  :precondition (and (p ?x) (p ?y))\n"
+      "  :subtasks (and (s (pair ?x ?y)))\n"
+      "  :constraints (and (not (= ?x ?y)))))\n";
+  const char prob[] = "(define (problem q) (:domain d) (:objects o1 o2 - a)\n"
+                      " (:htn :ordered-subtasks (t)) (:init (p o1) (p o2)))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_plan *p = NULL;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, NULL) == GOAP_OK);
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  /* without the constraint, (pair o1 o1) would come first */
+  CHECK_STR(text, "==>\n0 pair o1 o2\nroot 1\n1 t -> m 0\n<==\n");
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+TEST(no_fixed_limit_on_parameters_or_subtasks) {
+  /* a method of 70 parameters (the old limit was 64) */
+  goap_pddl_task *t = load("wide.hddl", "wide-1.hddl");
+  REQUIRE(t != NULL);
+  CHECK_EQ_INT(t->c.htn.methods[0].nparams, 70);
+  goap_hddl_plan *p = NULL;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, NULL) == GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 70);
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 finish o1\n1 finish o2\n"));
+  CHECK(strstr(text, "\n69 finish o70\nroot 70\n70 all -> m-all 0 1 2 ") != NULL);
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+  /* an initial task network of 1100 subtasks (the old limit was 1024), in a total :ordering */
+  t = load("wide.hddl", "long-1.hddl");
+  REQUIRE(t != NULL);
+  CHECK_EQ_INT(t->c.htn.top_nsteps, 1100);
+  REQUIRE(goap_hddl_solve(t, NULL, &p, NULL) == GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 1100);
+  text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(strstr(text, "\n1099 touch o2\nroot 0 1 2 ") != NULL);
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
 /* ---- parse errors ---------------------------------------------------------------------- */
 
 static const char dom_head[] =
@@ -610,13 +835,36 @@ static const perr parse_cases[] = {
      "unsupported construct: subtasks without an ':ordering' (partial-order HDDL; use "
      "':ordered-subtasks' or a total ':ordering')"},
     {" (:method m :parameters (?x - a) :task (t ?x)\n"
-     "  :precondition (forall (?y - a) (p ?y)) :ordered-subtasks ()))",
+     "  :precondition (forall ?y (p ?y)) :ordered-subtasks ()))",
      NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 17,
-     "unsupported construct 'forall' (universal condition)"},
+     "'forall' takes a variable list and a formula: '(forall (?x - type) ...)'"},
     {" (:method m :parameters (?x - a) :task (t ?x)\n"
-     "  :constraints (and (not (= ?x ?x))) :ordered-subtasks ()))",
-     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 3,
-     "unsupported construct ':constraints' in a method"},
+     "  :precondition (forall () (p ?x)) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 25, "'forall' binds no variable"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :precondition (forall (?y ?y - a) (p ?y)) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_DUPLICATE, "d.hddl", 6, 29, "parameter '?y' is declared twice"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :precondition (forall (?y - a) (p ?z)) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_NOT_FOUND, "d.hddl", 6, 37,
+     "unknown variable '?z' (not a parameter of this method)"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :precondition (not (forall (?y - a) (p ?y))) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 22,
+     "unsupported construct: 'not' of a compound formula '(forall ...)'"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :precondition (exists (?y - a) (p ?y)) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 17,
+     "unsupported construct 'exists' (existential condition)"},
+    {" (:method m :parameters (?x - a) :task (t ?x)\n"
+     "  :constraints (and (p ?x)) :ordered-subtasks ()))",
+     NULL, GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "d.hddl", 6, 21,
+     "unsupported construct: a method ':constraints' other than '(= ?a ?b)' or '(not (= ?a ?b))'"},
+    {")",
+     "(define (problem q) (:domain d) (:objects o - a)\n"
+     " (:htn :ordered-subtasks (t o)) (:init (p o))\n"
+     " (:goal (forall (?v - a) (p ?w))))",
+     GOAP_PDDL_HTN, GOAP_PARSE_ERROR, "p.hddl", 3, 29, "variable '?w' in a ground formula"},
     {" (:method m :parameters (?x - a) :task (t ?x) :ordered-subtasks ())\n"
      " (:method m :parameters (?x - a) :task (t ?x) :ordered-subtasks ()))",
      NULL, GOAP_PDDL_HTN, GOAP_DUPLICATE, "d.hddl", 6, 11, "method 'm' is defined twice"},
@@ -725,10 +973,10 @@ TEST(null_and_non_htn_arguments) {
 
 /* ---- allocation failures ---------------------------------------------------------------- */
 
-TEST(allocation_failures_are_clean) {
+static void alloc_sweep(int *test_failures_, const char *dname, const char *pname, int want) {
   size_t dl, pl;
-  char *dom = read_test_file("transport.hddl", &dl);
-  char *prob = read_test_file("transport-1.hddl", &pl);
+  char *dom = read_test_file(dname, &dl);
+  char *prob = read_test_file(pname, &pl);
   REQUIRE(dom && prob);
   int successes = 0;
   for (size_t k = 1; k < 100000; ++k) {
@@ -746,7 +994,7 @@ TEST(allocation_failures_are_clean) {
     if (st == GOAP_OK) {
       st = goap_hddl_solve(t, NULL, &p, NULL);
       if (st == GOAP_OK) {
-        CHECK_EQ_INT(goap_hddl_plan_length(p), 10);
+        CHECK_EQ_INT(goap_hddl_plan_length(p), want);
         goap_hddl_plan_destroy(p);
       } else {
         CHECK(p == NULL);
@@ -773,11 +1021,22 @@ TEST(allocation_failures_are_clean) {
   free(prob);
 }
 
+TEST(allocation_failures_are_clean) {
+  alloc_sweep(test_failures_, "transport.hddl", "transport-1.hddl", 10);
+  alloc_sweep(test_failures_, "lamps.hddl", "lamps-1.hddl", 5); /* forall instances */
+  alloc_sweep(test_failures_, "wide.hddl", "wide-1.hddl", 70);  /* grown parameter tables */
+}
+
 TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(blocks_with_negation_and_equality), TEST_ENTRY(backtracks_into_earlier_tasks),
           TEST_ENTRY(exhausted_space_is_no_plan), TEST_ENTRY(budgets_have_their_statuses),
           TEST_ENTRY(binding_enumeration_is_bounded),
           TEST_ENTRY(deterministic_and_snprintf_semantics),
+          TEST_ENTRY(loops_in_tail_position_are_pruned), TEST_ENTRY(tail_calls_keep_their_depth),
+          TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
+          TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
+          TEST_ENTRY(method_constraints_on_equalities),
+          TEST_ENTRY(no_fixed_limit_on_parameters_or_subtasks),
           TEST_ENTRY(parse_errors_have_exact_positions),
           TEST_ENTRY(sections_in_any_order_and_ordering_sorted),
           TEST_ENTRY(null_and_non_htn_arguments), TEST_ENTRY(allocation_failures_are_clean))

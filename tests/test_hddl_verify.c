@@ -595,7 +595,113 @@ TEST(out_of_memory) {
   CHECK_EQ_INT(b.unknown_ptr, 0);
 }
 
-TEST_MAIN(TEST_ENTRY(valid_plan), TEST_ENTRY(top_form), TEST_ENTRY(inapplicable_action),
+/* ---- forall (tests/hddl/lamps.hddl) and no fixed limits (tests/hddl/wide.hddl) ------------ */
+
+static char *read_file(const char *rel, size_t *len) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/hddl/%s", GOAP_TESTS_DIR, rel);
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = (char *)malloc(1 << 16);
+  size_t n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
+  fclose(f);
+  if (buf) buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+static goap_pddl_task *load_files(const char *dom, const char *prob) {
+  char dp[512], pp[512];
+  snprintf(dp, sizeof dp, "%s/hddl/%s", GOAP_TESTS_DIR, dom);
+  snprintf(pp, sizeof pp, "%s/hddl/%s", GOAP_TESTS_DIR, prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  if (goap_pddl_load(dp, pp, &o, &t, &err) != GOAP_OK)
+    fprintf(stderr, "load %s %s: %s:%d:%d: %s\n", dom, prob, err.file, err.line, err.col, err.message);
+  return t;
+}
+
+static int file_invalid(goap_pddl_task *t, const char *plan, int line, int col, const char *msg) {
+  size_t n = 0;
+  char *text = read_file(plan, &n);
+  int bad = expect_invalid(t, text, line, col, msg);
+  free(text);
+  return bad;
+}
+
+TEST(forall_preconditions_and_goals) {
+  goap_pddl_task *t = load_files("lamps.hddl", "lamps-1.hddl");
+  REQUIRE(t);
+  size_t n = 0;
+  char *text = read_file("verify/lamps-valid.plan", &n);
+  REQUIRE(text);
+  goap_hddl_report r;
+  goap_diag err;
+  CHECK_EQ_INT(goap_hddl_verify(t, "p.plan", text, n, &r, &err), GOAP_OK);
+  CHECK_EQ_INT(r.valid, 1);
+  CHECK_EQ_INT(r.primitives, 5);
+  free(text);
+  /* lock while l3 is still on: the action's forall, instance (not (on l3)) */
+  CHECK(!file_invalid(t, "verify/lamps-action-forall.plan", 5, 1,
+                      "step 4 (primitive 3) (lock r1): precondition (not (on l3)) does not hold"));
+  /* m-peek-dark chosen while l1 is on: the method's forall */
+  CHECK(!file_invalid(t, "verify/lamps-method-forall.plan", 9, 1,
+                      "decomposition 6 (peek r1): precondition (not (on l1)) of method "
+                      "'m-peek-dark' does not hold before step 1 (primitive 0)"));
+  goap_pddl_destroy(t);
+  /* the goal's forall: every room locked, r2 is not */
+  t = load_files("lamps.hddl", "lamps-2.hddl");
+  REQUIRE(t);
+  CHECK(!file_invalid(t, "verify/lamps-goal-forall.plan", 12, 1,
+                      "the goal (locked r2) does not hold after the 4 steps"));
+  goap_pddl_destroy(t);
+}
+
+TEST(no_fixed_limits) {
+  /* 70 method parameters: a plan the verifier must bind; then one with o69 and o70 swapped */
+  goap_pddl_task *t = load_files("wide.hddl", "wide-1.hddl");
+  REQUIRE(t);
+  char plan[8192];
+  size_t k = (size_t)snprintf(plan, sizeof plan, "==>\n");
+  for (int i = 0; i < 70; ++i) k += (size_t)snprintf(plan + k, sizeof plan - k, "%d finish o%d\n", i, i + 1);
+  k += (size_t)snprintf(plan + k, sizeof plan - k, "root 70\n70 all -> m-all");
+  for (int i = 0; i < 70; ++i) k += (size_t)snprintf(plan + k, sizeof plan - k, " %d", i);
+  k += (size_t)snprintf(plan + k, sizeof plan - k, "\n<==\n");
+  REQUIRE(k < sizeof plan);
+  goap_hddl_report r;
+  goap_diag err;
+  CHECK_EQ_INT(goap_hddl_verify(t, "p.plan", plan, k, &r, &err), GOAP_OK);
+  CHECK_EQ_INT(r.valid, 1);
+  CHECK_EQ_INT(r.primitives, 70);
+  char *p = edit(plan, "68 finish o69\n69 finish o70\n", "68 finish o70\n69 finish o69\n");
+  /* the binding comes from the subtasks (?x69 = o70): the chain breaks at (next ?x68 ?x69) */
+  CHECK(!expect_invalid(t, p, 73, 1,
+                        "decomposition 70 (all): precondition (next o68 o70) of method 'm-all' "
+                        "does not hold before step 1 (primitive 0)"));
+  free(p);
+  goap_pddl_destroy(t);
+  /* 1100 subtasks in the initial network */
+  t = load_files("wide.hddl", "long-1.hddl");
+  REQUIRE(t);
+  static char big[1 << 16];
+  k = (size_t)snprintf(big, sizeof big, "==>\n");
+  for (int i = 0; i < 1100; ++i)
+    k += (size_t)snprintf(big + k, sizeof big - k, "%d touch o%d\n", i, 1 + i % 3);
+  k += (size_t)snprintf(big + k, sizeof big - k, "root");
+  for (int i = 0; i < 1100; ++i) k += (size_t)snprintf(big + k, sizeof big - k, " %d", i);
+  k += (size_t)snprintf(big + k, sizeof big - k, "\n<==\n");
+  REQUIRE(k < sizeof big);
+  CHECK_EQ_INT(goap_hddl_verify(t, "p.plan", big, k, &r, &err), GOAP_OK);
+  CHECK_EQ_INT(r.valid, 1);
+  CHECK_EQ_INT(r.primitives, 1100);
+  goap_pddl_destroy(t);
+}
+
+TEST_MAIN(TEST_ENTRY(valid_plan), TEST_ENTRY(forall_preconditions_and_goals),
+          TEST_ENTRY(no_fixed_limits), TEST_ENTRY(top_form), TEST_ENTRY(inapplicable_action),
           TEST_ENTRY(wrong_method_for_task), TEST_ENTRY(subtasks_and_bindings),
           TEST_ENTRY(method_preconditions), TEST_ENTRY(tree_structure), TEST_ENTRY(root_list),
           TEST_ENTRY(order), TEST_ENTRY(names_arity_types), TEST_ENTRY(goal), TEST_ENTRY(malformed),

@@ -387,6 +387,71 @@ TEST(add_wins_over_delete_and_static_goals) {
   goap_pddl_destroy(t);
 }
 
+TEST(forall_preconditions_and_goals_and_wide_actions) {
+  goap_status st;
+  goap_diag err;
+  /* lock needs every lamp off (forall in a precondition); the goal wants every room locked */
+  const char dom[] =
+      "(define (domain d) (:types lamp room)\n"
+      " (:predicates (on ?l - lamp) (locked ?r - room))\n"
+      " (:action switch-off :parameters (?l - lamp) :precondition (on ?l) :effect (not (on ?l)))\n"
+      " (:action lock :parameters (?r - room)\n"
+      "  :precondition (and (not (locked ?r)) (forall (?l - lamp) (not (on ?l))))\n"
+      "  :effect (locked ?r)))";
+  goap_pddl_task *t = load_text(dom,
+                                "(define (problem x) (:domain d) (:objects l1 l2 - lamp r1 r2 - room)\n"
+                                " (:init (on l1) (on l2)) (:goal (forall (?r - room) (locked ?r))))",
+                                NULL, &st, &err);
+  REQUIRE(t != NULL);
+  char plan[256];
+  CHECK_NEAR(plan_cost(t, plan, sizeof plan), 4.0, 0);
+  goap_pddl_report rep;
+  CHECK_EQ_INT(goap_pddl_validate(t, "plan", plan, strlen(plan), &rep, &err), GOAP_OK);
+  CHECK(rep.valid);
+  const char early[] = "(switch-off l1)\n(lock r1)\n";
+  CHECK_EQ_INT(goap_pddl_validate(t, "plan", early, strlen(early), &rep, &err), GOAP_OK);
+  CHECK(!rep.valid);
+  CHECK_STR(rep.message, "step 2 (lock r1): precondition (not (on l2)) does not hold");
+  const char short_[] = "(switch-off l1)\n(switch-off l2)\n(lock r1)\n";
+  CHECK_EQ_INT(goap_pddl_validate(t, "plan", short_, strlen(short_), &rep, &err), GOAP_OK);
+  CHECK(!rep.valid);
+  CHECK_STR(rep.message, "the goal (locked r2) does not hold after the 3 steps");
+  goap_pddl_destroy(t);
+  /* no lamp: the forall holds vacuously, one lock per room */
+  t = load_text(dom,
+                "(define (problem x) (:domain d) (:objects r1 r2 - room)\n"
+                " (:init) (:goal (forall (?r - room) (locked ?r))))",
+                NULL, &st, &err);
+  REQUIRE(t != NULL);
+  CHECK_NEAR(plan_cost(t, NULL, 0), 2.0, 0);
+  goap_pddl_destroy(t);
+  /* an action of 70 parameters (the old limit was 64), bound by a chain of static atoms */
+  char wd[4096], wp[4096], step[1024];
+  size_t k = (size_t)snprintf(wd, sizeof wd,
+                              "(define (domain w) (:predicates (first ?x) (next ?x ?y) (done))\n"
+                              " (:action all :parameters (");
+  for (int i = 1; i <= 70; ++i) k += (size_t)snprintf(wd + k, sizeof wd - k, " ?x%d", i);
+  k += (size_t)snprintf(wd + k, sizeof wd - k, ")\n  :precondition (and (first ?x1)");
+  for (int i = 1; i < 70; ++i) k += (size_t)snprintf(wd + k, sizeof wd - k, " (next ?x%d ?x%d)", i, i + 1);
+  k += (size_t)snprintf(wd + k, sizeof wd - k, ") :effect (done)))");
+  REQUIRE(k < sizeof wd);
+  k = (size_t)snprintf(wp, sizeof wp, "(define (problem x) (:domain w) (:objects");
+  for (int i = 1; i <= 70; ++i) k += (size_t)snprintf(wp + k, sizeof wp - k, " o%d", i);
+  k += (size_t)snprintf(wp + k, sizeof wp - k, ") (:init (first o1)");
+  for (int i = 1; i < 70; ++i) k += (size_t)snprintf(wp + k, sizeof wp - k, " (next o%d o%d)", i, i + 1);
+  k += (size_t)snprintf(wp + k, sizeof wp - k, ") (:goal (done)))");
+  REQUIRE(k < sizeof wp);
+  t = load_text(wd, wp, NULL, &st, &err);
+  REQUIRE(t != NULL);
+  CHECK_NEAR(plan_cost(t, NULL, 0), 1.0, 0);
+  k = (size_t)snprintf(step, sizeof step, "(all");
+  for (int i = 1; i <= 70; ++i) k += (size_t)snprintf(step + k, sizeof step - k, " o%d", i);
+  k += (size_t)snprintf(step + k, sizeof step - k, ")\n");
+  CHECK_EQ_INT(goap_pddl_validate(t, "plan", step, strlen(step), &rep, &err), GOAP_OK);
+  CHECK(rep.valid);
+  goap_pddl_destroy(t);
+}
+
 /* ---- brute force: blocks world ---------------------------------------------------------- */
 
 /* A state: on[i] = -1 table, -2 held, else the block below. */
@@ -886,7 +951,7 @@ TEST(task_without_any_arguments) {
   goap_pddl_destroy(t);
 }
 
-TEST_MAIN(TEST_ENTRY(task_without_any_arguments), TEST_ENTRY(parse_errors_have_exact_positions), TEST_ENTRY(diag_carries_the_source_line),
+TEST_MAIN(TEST_ENTRY(task_without_any_arguments), TEST_ENTRY(forall_preconditions_and_goals_and_wide_actions), TEST_ENTRY(parse_errors_have_exact_positions), TEST_ENTRY(diag_carries_the_source_line),
           TEST_ENTRY(grounding_sizes_gripper_and_blocks),
           TEST_ENTRY(grounding_never_enumerates_all_combinations),
           TEST_ENTRY(grid_costs_equality_negation), TEST_ENTRY(names_are_case_insensitive),

@@ -7,6 +7,8 @@
 
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/replay.h>
+#include <goap/save.h>
 #include <goap/sched.h>
 #include <goap/world.h>
 
@@ -582,7 +584,134 @@ TEST(no_allocation_when_warm) {
   goap_file_destroy(f);
 }
 
+/* A log in memory for the recorder. */
+typedef struct logbuf {
+  uint8_t data[1 << 16];
+  size_t n;
+} logbuf;
+
+static int log_sink(void *user, const void *data, size_t size) {
+  logbuf *l = (logbuf *)user;
+  if (l->n + size > sizeof l->data) return 1;
+  memcpy(l->data + l->n, data, size);
+  l->n += size;
+  return 0;
+}
+
+static int same_snapshot(const goap_agent *a, const goap_agent *b) {
+  static uint8_t sa[1 << 14], sb[1 << 14];
+  size_t na = 0, nb = 0;
+  return goap_agent_snapshot(a, sa, sizeof sa, &na) == GOAP_OK &&
+         goap_agent_snapshot(b, sb, sizeof sb, &nb) == GOAP_OK && na == nb &&
+         memcmp(sa, sb, na) == 0;
+}
+
+/* An agent driven by a world is recorded (its updates start in the world's first half), and
+ * the log replays exactly (world without timer jitter, no common budget: see world.h). */
+TEST(world_agent_is_recorded) {
+  goap_file *f = parse(chores);
+  REQUIRE(f);
+  const goap_domain *d = goap_file_domain(f);
+  goap_agent_type *t = chore_type(d, 0, 0.3, (goap_allocator){0});
+  REQUIRE(t);
+  static logbuf lg;
+  lg.n = 0;
+  goap_recorder_desc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.domain = d;
+  rd.sink = log_sink;
+  rd.sink_user = &lg;
+  goap_recorder *rec = NULL;
+  REQUIRE(goap_recorder_create(&rd, &rec) == GOAP_OK);
+  npc n0 = {12345u, 0, 0, 0, NULL}, n1 = n0;
+  goap_agent *a = make(t, &n0, NULL, NULL);
+  REQUIRE(a);
+  REQUIRE(goap_recorder_attach(rec, a) == GOAP_OK);
+  goap_world_desc wd;
+  memset(&wd, 0, sizeof wd);
+  wd.no_jitter = 1;
+  goap_world *w = NULL;
+  REQUIRE(goap_world_create(&wd, &w) == GOAP_OK);
+  REQUIRE(goap_world_add(w, a, 0, 1.0) == GOAP_OK);
+  for (int i = 0; i < 40; ++i) {
+    goap_recorder_frame(rec);
+    REQUIRE(goap_world_update(w, 0.1, 0) == GOAP_OK);
+  }
+  CHECK_EQ_INT(goap_recorder_finish(rec), GOAP_OK);
+  CHECK(goap_agent_get_stats(a).plans > 1); /* it planned, acted, replanned */
+  goap_replayer_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.domain = d;
+  pd.log = lg.data;
+  pd.size = lg.n;
+  goap_replayer *rp = NULL;
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  goap_agent *b = make(t, &n1, NULL, NULL);
+  REQUIRE(b);
+  REQUIRE(goap_replayer_attach(rp, b) == GOAP_OK);
+  CHECK_EQ_INT(goap_replayer_run(rp), GOAP_OK);
+  CHECK(goap_agent_get_stats(b).updates == 40);
+  CHECK(same_snapshot(a, b));
+  CHECK(n1.hash == n0.hash); /* the same events */
+  CHECK_EQ_INT(n1.sensed, 0); /* sensors were replayed, not called */
+  goap_replayer_destroy(rp);
+  goap_recorder_destroy(rec);
+  goap_world_destroy(w);
+  goap_agent_destroy(a);
+  goap_agent_destroy(b);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* A saved agent of a world, restored and added again to a world like the first (same seed,
+ * lane, priority, order), goes on exactly as the saved one does. */
+TEST(restored_agent_goes_on_in_a_world) {
+  goap_file *f = parse(chores);
+  REQUIRE(f);
+  const goap_domain *d = goap_file_domain(f);
+  goap_agent_type *t = chore_type(d, 0, 0.3, (goap_allocator){0});
+  REQUIRE(t);
+  npc n0 = {777u, 0, 0, 0, NULL};
+  goap_agent *a = make(t, &n0, NULL, NULL);
+  REQUIRE(a);
+  goap_world_desc wd;
+  memset(&wd, 0, sizeof wd);
+  wd.seed = 99; /* with timer jitter */
+  goap_world *w0 = NULL, *w1 = NULL;
+  REQUIRE(goap_world_create(&wd, &w0) == GOAP_OK);
+  REQUIRE(goap_world_add(w0, a, 0, 1.0) == GOAP_OK);
+  for (int i = 0; i < 7; ++i) REQUIRE(goap_world_update(w0, 0.1, 0) == GOAP_OK);
+  uint64_t started = goap_agent_get_stats(a).actions_started;
+  static uint8_t snap[1 << 14];
+  size_t sn = 0;
+  REQUIRE(goap_agent_snapshot(a, snap, sizeof snap, &sn) == GOAP_OK);
+  npc n1 = n0; /* the host's state, saved by the game */
+  goap_agent *b = make(t, &n1, NULL, NULL);
+  REQUIRE(b);
+  const char *why = NULL;
+  CHECK_EQ_INT(goap_agent_restore(b, snap, sn, &why), GOAP_OK);
+  REQUIRE(goap_world_create(&wd, &w1) == GOAP_OK);
+  REQUIRE(goap_world_add(w1, b, 0, 1.0) == GOAP_OK);
+  int same = 1;
+  for (int i = 0; i < 60; ++i) {
+    REQUIRE(goap_world_update(w0, 0.1, 0) == GOAP_OK);
+    REQUIRE(goap_world_update(w1, 0.1, 0) == GOAP_OK);
+    same &= same_snapshot(a, b);
+  }
+  CHECK(same);
+  CHECK(n1.hash == n0.hash);
+  CHECK_EQ_INT(n1.sensed, n0.sensed);
+  CHECK(goap_agent_get_stats(b).actions_started > started); /* it went on acting */
+  goap_world_destroy(w0);
+  goap_world_destroy(w1);
+  goap_agent_destroy(a);
+  goap_agent_destroy(b);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
 TEST_MAIN(TEST_ENTRY(arguments), TEST_ENTRY(budget_priority_and_waiting), TEST_ENTRY(timer_jitter),
           TEST_ENTRY(goal_check_jitter),
           TEST_ENTRY(threads_give_identical_results), TEST_ENTRY(workers),
-          TEST_ENTRY(no_allocation_when_warm))
+          TEST_ENTRY(no_allocation_when_warm), TEST_ENTRY(world_agent_is_recorded),
+          TEST_ENTRY(restored_agent_goes_on_in_a_world))

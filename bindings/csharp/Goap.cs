@@ -28,7 +28,8 @@ namespace Goap
     {
         Ok = 0, NoPlan, NodeLimit, TimeLimit, MemoryLimit, BufferTooSmall, InProgress, Partial,
         InvalidArgument, InvalidOperation, OutOfMemory, NotFound, Duplicate, TypeMismatch,
-        OutOfRange, Conflict, TooLarge, ParseError, IoError
+        OutOfRange, Conflict, TooLarge, ParseError, IoError,
+        Truncated, VersionMismatch, Corrupt, DomainMismatch
     }
 
     public enum ActionState { Running = 0, Success = 1, Failure = 2 }
@@ -163,6 +164,7 @@ namespace Goap
         {
             public IntPtr Type, AllocFn, AllocCtx, Memory, Host, Blackboard, Cache, Planner, OnEvent,
                 EventUser;
+            public int ReplanHistory;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -189,6 +191,7 @@ namespace Goap
         {
             public IntPtr AllocFn, AllocCtx, Bind, BindUser, OnEvent, EventUser, OnWorld, WorldUser;
             public double Until, Step;
+            public IntPtr Recorder, Replayer;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -282,8 +285,90 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_action(AgentHandle a);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_agent_plan(AgentHandle a, out int length, out int step);
             [DllImport(Lib, CallingConvention = C)] public static extern AgentStats goap_agent_get_stats(AgentHandle a);
+            // save games (goap/save.h)
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot(AgentHandle a, byte[] buf, UIntPtr cap, out UIntPtr size);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_restore(AgentHandle a, byte[] data, UIntPtr size, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot_json(AgentHandle a, byte[] buf, UIntPtr cap, out UIntPtr size);
         }
     }
+
+    // ---- Inspection (goap/inspect.h) -----------------------------------------------------------
+    public enum GoalState { Current = 0, Candidate, Achieved, Invalid, Cooldown, NoPriority }
+    public enum StepState { Done = 0, Running, Pending }
+
+    public sealed class GoalInspection
+    {
+        public string Goal, FailedCond; public GoalState State; public double Priority, FailedAt, RetryAt;
+        public bool Ordered; public Status FailStatus;
+    }
+
+    public sealed class PlanStepInspection
+    {
+        public string Action; public double Cost; public StepState State; public string[] Relies;
+        public bool ReliesHold;
+    }
+
+    public sealed class PlanInspection
+    {
+        public string Goal; public double Priority, Cost, ActionTime; public int Step;
+        public bool Running, Planning; public PlanStepInspection[] Steps;
+    }
+
+    public sealed class ReplanInspection
+    {
+        public double Time, Cost, SearchUs; public string Reason, Goal; public Status Status;
+        public int GoalsTried, PlanLength; public bool Cached; public ulong Expanded, Generated;
+    }
+
+    public sealed class FailureInspection
+    {
+        public string Goal, Action, Var; public int Value; public bool Timeout; public Status Status;
+        public double Learnt, Expires;
+    }
+
+    public static class NativeInspect
+    {
+        [StructLayout(LayoutKind.Sequential)]
+        public struct GoalInfo
+        {
+            public int Goal, State; public double Priority; public int Ordered;
+            public Native.Cond FailedCond; public double FailedAt; public int FailStatus; public double RetryAt;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct PlanStepInfo
+        {
+            public int Action; public double Cost; public int State, ReliesFirst, ReliesCount, ReliesHold;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct PlanInfo
+        {
+            public int Goal; public double Priority, Cost; public int Length, Step, Running;
+            public double ActionTime; public int Planning, CondCount;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct ReplanInfo
+        {
+            public double Time; public int Reason, Status, Goal, GoalsTried, Cached, PlanLength;
+            public double Cost; public ulong Expanded, Generated; public double SearchUs;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct FailureInfo
+        {
+            public int Goal, Action, Var, Value, Timeout, Status; public double Learnt, Expires;
+        }
+
+        const CallingConvention C = CallingConvention.Cdecl;
+        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_goals(AgentHandle a, [Out] GoalInfo[] info, int cap);
+        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_plan(AgentHandle a, ref PlanInfo info, [Out] PlanStepInfo[] steps, int stepCap, [Out] Native.Cond[] conds, int condCap);
+        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_replans(AgentHandle a, [Out] ReplanInfo[] info, int cap);
+        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_failures(AgentHandle a, [Out] FailureInfo[] info, int cap);
+        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern UIntPtr goap_format_cond(IntPtr d, ref Native.Cond c, byte[] buf, UIntPtr cap);
+    }
+    // ---- end of inspection ---------------------------------------------------------------------
 
     // ---- Safe handles ---------------------------------------------------------------------
     public sealed class GoapFileHandle : SafeHandle
@@ -955,6 +1040,144 @@ namespace Goap
         }
 
         public ulong Plans { get { Check(); return Native.Api.goap_agent_get_stats(handle).Plans; } }
+
+        // ---- inspection (goap/inspect.h): what the agent is thinking, with names ----------
+        string CondText(ref Native.Cond c)
+        {
+            var buf = new byte[256];
+            NativeInspect.goap_format_cond(file.DomainPtr, ref c, buf, (UIntPtr)256);
+            return Util.FromUtf8(buf);
+        }
+
+        /// <summary>The goals, best first, with why each is (not) pursued.</summary>
+        public GoalInspection[] InspectGoals()
+        {
+            Check();
+            int n = NativeInspect.goap_agent_inspect_goals(handle, null, 0);
+            var raw = new NativeInspect.GoalInfo[Math.Max(n, 1)];
+            n = NativeInspect.goap_agent_inspect_goals(handle, raw, n);
+            var res = new GoalInspection[n];
+            for (int i = 0; i < n; i++)
+                res[i] = new GoalInspection
+                {
+                    Goal = goalNames[raw[i].Goal], State = (GoalState)raw[i].State,
+                    Priority = raw[i].Priority, Ordered = raw[i].Ordered != 0,
+                    FailedCond = raw[i].FailedCond.Var >= 0 ? CondText(ref raw[i].FailedCond) : null,
+                    FailedAt = raw[i].FailedAt,
+                    FailStatus = raw[i].FailedAt >= 0 ? (Status)raw[i].FailStatus : Status.Ok,
+                    RetryAt = raw[i].RetryAt
+                };
+            return res;
+        }
+
+        /// <summary>The current plan: each step's cost, state and the conditions it relies on.</summary>
+        public PlanInspection InspectPlan()
+        {
+            Check();
+            var info = new NativeInspect.PlanInfo();
+            NativeInspect.goap_agent_inspect_plan(handle, ref info, null, 0, null, 0);
+            var steps = new NativeInspect.PlanStepInfo[Math.Max(info.Length, 1)];
+            var conds = new Native.Cond[Math.Max(info.CondCount, 1)];
+            int st = NativeInspect.goap_agent_inspect_plan(handle, ref info, steps, info.Length, conds, info.CondCount);
+            if (st != 0) throw Util.StatusError(st, "inspect plan");
+            var res = new PlanInspection
+            {
+                Goal = info.Goal >= 0 ? goalNames[info.Goal] : null, Priority = info.Priority,
+                Cost = info.Cost, Step = info.Step, Running = info.Running != 0,
+                ActionTime = info.ActionTime, Planning = info.Planning != 0,
+                Steps = new PlanStepInspection[info.Length]
+            };
+            for (int i = 0; i < info.Length; i++)
+            {
+                var relies = new string[steps[i].ReliesCount];
+                for (int k = 0; k < relies.Length; k++) relies[k] = CondText(ref conds[steps[i].ReliesFirst + k]);
+                res.Steps[i] = new PlanStepInspection
+                {
+                    Action = actionNames[steps[i].Action], Cost = steps[i].Cost,
+                    State = (StepState)steps[i].State, Relies = relies, ReliesHold = steps[i].ReliesHold != 0
+                };
+            }
+            return res;
+        }
+
+        /// <summary>The last replans, oldest first.</summary>
+        public ReplanInspection[] InspectReplans()
+        {
+            Check();
+            int n = NativeInspect.goap_agent_inspect_replans(handle, null, 0);
+            var raw = new NativeInspect.ReplanInfo[Math.Max(n, 1)];
+            n = NativeInspect.goap_agent_inspect_replans(handle, raw, n);
+            var res = new ReplanInspection[n];
+            for (int i = 0; i < n; i++)
+                res[i] = new ReplanInspection
+                {
+                    Time = raw[i].Time, Reason = Util.FromUtf8(Native.Api.goap_replan_reason_name(raw[i].Reason)),
+                    Status = (Status)raw[i].Status, Goal = raw[i].Goal >= 0 ? goalNames[raw[i].Goal] : null,
+                    GoalsTried = raw[i].GoalsTried, Cached = raw[i].Cached != 0, PlanLength = raw[i].PlanLength,
+                    Cost = raw[i].Cost, Expanded = raw[i].Expanded, Generated = raw[i].Generated,
+                    SearchUs = raw[i].SearchUs
+                };
+            return res;
+        }
+
+        /// <summary>Failure memory: facts learnt from failed actions, goals in their cooldown.</summary>
+        public FailureInspection[] InspectFailures()
+        {
+            Check();
+            int n = NativeInspect.goap_agent_inspect_failures(handle, null, 0);
+            var raw = new NativeInspect.FailureInfo[Math.Max(n, 1)];
+            n = NativeInspect.goap_agent_inspect_failures(handle, raw, n);
+            var res = new FailureInspection[n];
+            for (int i = 0; i < n; i++)
+                res[i] = new FailureInspection
+                {
+                    Goal = raw[i].Goal >= 0 ? goalNames[raw[i].Goal] : null,
+                    Action = raw[i].Action >= 0 ? actionNames[raw[i].Action] : null,
+                    Var = raw[i].Var >= 0 ? file.VarNameRaw(raw[i].Var) : null, Value = raw[i].Value,
+                    Timeout = raw[i].Timeout != 0, Status = (Status)raw[i].Status,
+                    Learnt = raw[i].Learnt, Expires = raw[i].Expires
+                };
+            return res;
+        }
+        // ---- end of inspection -------------------------------------------------------------
+
+        /// <summary>The agent's whole runtime state (goap_agent_snapshot): a save game.
+        /// Restore it into a new Agent made the same way (same file, name and actions).</summary>
+        public byte[] Snapshot()
+        {
+            Check();
+            UIntPtr n;
+            Native.Api.goap_agent_snapshot(handle, null, UIntPtr.Zero, out n);
+            var buf = new byte[(int)n];
+            int st = Native.Api.goap_agent_snapshot(handle, buf, n, out n);
+            if (st != 0) throw Util.StatusError(st, "snapshot");
+            return buf;
+        }
+
+        /// <summary>Restores a snapshot into this agent, which must never have been updated.
+        /// A refusal throws GoapException with Status Truncated, VersionMismatch, Corrupt,
+        /// DomainMismatch or InvalidOperation and libgoap's message.</summary>
+        public void Restore(byte[] data)
+        {
+            Check();
+            if (data == null) throw new ArgumentNullException("data");
+            IntPtr why;
+            int st = Native.Api.goap_agent_restore(handle, data, (UIntPtr)data.Length, out why);
+            if (st != 0) throw new GoapException((Status)st, "restore: " + Util.FromUtf8(why));
+        }
+
+        /// <summary>The agent's state as JSON (goap_agent_snapshot_json: the fields of
+        /// `goap simulate --json`), for debugging.</summary>
+        public string SnapshotJson()
+        {
+            Check();
+            UIntPtr n;
+            Native.Api.goap_agent_snapshot_json(handle, null, UIntPtr.Zero, out n);
+            var buf = new byte[(int)n + 1];
+            int st = Native.Api.goap_agent_snapshot_json(handle, buf, (UIntPtr)buf.Length, out n);
+            if (st != 0) throw Util.StatusError(st, "snapshot_json");
+            return System.Text.Encoding.UTF8.GetString(buf, 0, (int)n);
+        }
 
         /// <summary>Destroys the agent; not allowed from inside one of its callbacks.</summary>
         public void Dispose()

@@ -18,6 +18,8 @@
  */
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/save.h>
+#include <goap/inspect.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -882,6 +884,208 @@ static int a_tostring(lua_State *L) {
   return 1;
 }
 
+/* ---- inspection (goap/inspect.h): tables of names ------------------------------------- */
+static void set_num(lua_State *L, const char *k, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, k);
+}
+static void set_int(lua_State *L, const char *k, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, k);
+}
+static void set_str(lua_State *L, const char *k, const char *v) {
+  if (v) lua_pushstring(L, v);
+  else lua_pushnil(L);
+  lua_setfield(L, -2, k);
+}
+static void set_bool(lua_State *L, const char *k, int v) {
+  lua_pushboolean(L, v);
+  lua_setfield(L, -2, k);
+}
+static void push_cond(lua_State *L, const goap_domain *d, const goap_cond *c) {
+  char buf[256];
+  goap_format_cond(d, c, buf, sizeof buf);
+  lua_pushstring(L, buf);
+}
+static const char *goal_or_nil(const goap_domain *d, int g) {
+  return g >= 0 ? goap_domain_goal_name(d, g) : NULL;
+}
+
+/* agent:inspect_goals() -> {{goal=, state=, priority=, ordered=, failed_cond=, failed_at=,
+ * fail_status=, retry_at=}, ...}, best first */
+static int a_inspect_goals(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  const goap_domain *d = goap_agent_type_domain(a->type);
+  int n = goap_agent_inspect_goals(a->agent, NULL, 0);
+  goap_goal_info *gi = (goap_goal_info *)malloc((size_t)(n > 0 ? n : 1) * sizeof *gi);
+  if (!gi) return luaL_error(L, "goap: out of memory");
+  n = goap_agent_inspect_goals(a->agent, gi, n);
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_createtable(L, 0, 8);
+    set_str(L, "goal", goap_domain_goal_name(d, gi[i].goal));
+    set_str(L, "state", goap_goal_state_name(gi[i].state));
+    set_num(L, "priority", gi[i].priority);
+    set_bool(L, "ordered", gi[i].ordered);
+    if (gi[i].failed_cond.var >= 0) {
+      push_cond(L, d, &gi[i].failed_cond);
+      lua_setfield(L, -2, "failed_cond");
+    }
+    if (gi[i].failed_at >= 0) {
+      set_num(L, "failed_at", gi[i].failed_at);
+      set_str(L, "fail_status", goap_status_name(gi[i].fail_status));
+    }
+    if (gi[i].state == GOAP_GOAL_COOLDOWN) set_num(L, "retry_at", gi[i].retry_at);
+    lua_rawseti(L, -2, i + 1);
+  }
+  free(gi);
+  return 1;
+}
+
+/* agent:inspect_plan() -> {goal=, priority=, cost=, step= (from 1), running=, action_time=,
+ * planning=, steps={{action=, cost=, state=, relies={conds...}, relies_hold=}, ...}} */
+static int a_inspect_plan(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  const goap_domain *d = goap_agent_type_domain(a->type);
+  goap_plan_info pi;
+  goap_agent_inspect_plan(a->agent, &pi, NULL, 0, NULL, 0);
+  goap_plan_step_info *st = (goap_plan_step_info *)malloc((size_t)(pi.length + 1) * sizeof *st);
+  goap_cond *cs = (goap_cond *)malloc((size_t)(pi.cond_count + 1) * sizeof *cs);
+  if (!st || !cs || goap_agent_inspect_plan(a->agent, &pi, st, pi.length, cs, pi.cond_count) !=
+                        GOAP_OK) {
+    free(st);
+    free(cs);
+    return luaL_error(L, "goap: cannot inspect the plan");
+  }
+  static const char *const states[] = {"done", "running", "pending"};
+  lua_createtable(L, 0, 8);
+  set_str(L, "goal", goal_or_nil(d, pi.goal));
+  set_num(L, "priority", pi.priority);
+  set_num(L, "cost", pi.cost);
+  set_int(L, "step", pi.step + 1);
+  set_bool(L, "running", pi.running);
+  set_num(L, "action_time", pi.action_time);
+  set_bool(L, "planning", pi.planning);
+  lua_createtable(L, pi.length, 0);
+  for (int i = 0; i < pi.length; i++) {
+    lua_createtable(L, 0, 5);
+    set_str(L, "action", goap_domain_action_name(d, st[i].action));
+    set_num(L, "cost", st[i].cost);
+    set_str(L, "state", states[st[i].state]);
+    lua_createtable(L, st[i].relies_count, 0);
+    for (int k = 0; k < st[i].relies_count; k++) {
+      push_cond(L, d, &cs[st[i].relies_first + k]);
+      lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "relies");
+    set_bool(L, "relies_hold", st[i].relies_hold);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "steps");
+  free(st);
+  free(cs);
+  return 1;
+}
+
+/* agent:inspect_replans() -> {{time=, reason=, status=, goal=, goals_tried=, cached=,
+ * plan_length=, cost=, expanded=, generated=, search_us=}, ...}, oldest first */
+static int a_inspect_replans(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  const goap_domain *d = goap_agent_type_domain(a->type);
+  goap_replan_info rp[64];
+  int n = goap_agent_inspect_replans(a->agent, rp, 64);
+  if (n > 64) n = 64;
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_createtable(L, 0, 11);
+    set_num(L, "time", rp[i].time);
+    set_str(L, "reason", goap_replan_reason_name(rp[i].reason));
+    set_str(L, "status", goap_status_name(rp[i].status));
+    set_str(L, "goal", goal_or_nil(d, rp[i].goal));
+    set_int(L, "goals_tried", rp[i].goals_tried);
+    set_bool(L, "cached", rp[i].cached);
+    set_int(L, "plan_length", rp[i].plan_length);
+    set_num(L, "cost", rp[i].cost);
+    set_int(L, "expanded", (lua_Integer)rp[i].expanded);
+    set_int(L, "generated", (lua_Integer)rp[i].generated);
+    set_num(L, "search_us", rp[i].search_us);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+/* agent:inspect_failures() -> facts {action=, var=, value=, timeout=, learnt=, expires=} and
+ * goals in their cooldown {goal=, status=, learnt=, expires=} */
+static int a_inspect_failures(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  const goap_domain *d = goap_agent_type_domain(a->type);
+  int n = goap_agent_inspect_failures(a->agent, NULL, 0);
+  goap_failure_info *fi = (goap_failure_info *)malloc((size_t)(n > 0 ? n : 1) * sizeof *fi);
+  if (!fi) return luaL_error(L, "goap: out of memory");
+  n = goap_agent_inspect_failures(a->agent, fi, n);
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_createtable(L, 0, 6);
+    if (fi[i].goal >= 0) {
+      set_str(L, "goal", goap_domain_goal_name(d, fi[i].goal));
+      set_str(L, "status", goap_status_name(fi[i].status));
+    } else {
+      set_str(L, "action", goap_domain_action_name(d, fi[i].action));
+      set_str(L, "var", var_name(d, fi[i].var));
+      set_int(L, "value", fi[i].value);
+      set_bool(L, "timeout", fi[i].timeout);
+    }
+    set_num(L, "learnt", fi[i].learnt);
+    set_num(L, "expires", fi[i].expires);
+    lua_rawseti(L, -2, i + 1);
+  }
+  free(fi);
+  return 1;
+}
+/* ---- end of inspection ---------------------------------------------------------------- */
+
+/* ---- save games (goap/save.h) ----------------------------------------------------------- */
+
+/* agent:snapshot() -> a string: the agent's whole runtime state */
+static int a_snapshot(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  size_t n = 0;
+  goap_agent_snapshot(a->agent, NULL, 0, &n);
+  luaL_Buffer b;
+  char *p = luaL_buffinitsize(L, &b, n);
+  goap_status st = goap_agent_snapshot(a->agent, p, n, &n);
+  if (st != GOAP_OK) return status_error(L, "snapshot", st);
+  luaL_pushresultsize(&b, n);
+  return 1;
+}
+
+/* agent:restore(s): into an agent never updated; a refusal raises
+ * "goap: restore: STATUS: message" (truncated, version_mismatch, corrupt, domain_mismatch,
+ * invalid_operation). */
+static int a_restore(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  size_t n = 0;
+  const char *data = luaL_checklstring(L, 2, &n);
+  const char *why = "";
+  goap_status st = goap_agent_restore(a->agent, data, n, &why);
+  if (st != GOAP_OK)
+    return luaL_error(L, "goap: restore: %s: %s", goap_status_name(st), why);
+  return 0;
+}
+
+/* agent:snapshot_json() -> the JSON text of goap_agent_snapshot_json */
+static int a_snapshot_json(lua_State *L) {
+  lagent *a = check_agent(L, 1);
+  size_t n = 0;
+  goap_agent_snapshot_json(a->agent, NULL, 0, &n);
+  luaL_Buffer b;
+  char *p = luaL_buffinitsize(L, &b, n + 1);
+  goap_status st = goap_agent_snapshot_json(a->agent, p, n + 1, &n);
+  if (st != GOAP_OK) return status_error(L, "snapshot_json", st);
+  luaL_pushresultsize(&b, n);
+  return 1;
+}
+
 static int l_version(lua_State *L) {
   lua_pushstring(L, goap_version());
   return 1;
@@ -897,7 +1101,11 @@ static const luaL_Reg file_methods[] = {
 static const luaL_Reg agent_methods[] = {
     {"update", a_update}, {"get", a_get},     {"set", a_set},     {"goal", a_goal},
     {"action", a_action}, {"plan", a_plan},   {"stats", a_stats}, {"time", a_time},
-    {"replan", a_replan}, {"close", a_close}, {NULL, NULL}};
+    {"replan", a_replan}, {"close", a_close},
+    {"inspect_goals", a_inspect_goals}, {"inspect_plan", a_inspect_plan},
+    {"inspect_replans", a_inspect_replans}, {"inspect_failures", a_inspect_failures},
+    {"snapshot", a_snapshot}, {"restore", a_restore}, {"snapshot_json", a_snapshot_json},
+    {NULL, NULL}};
 
 static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
                       lua_CFunction gc, lua_CFunction close, lua_CFunction tostring) {

@@ -248,6 +248,14 @@ typedef struct goap_sim_options {
   goap_sim_world_fn on_world;  /* changes of world variables (optional) */
   void *world_user;
   double until, step;          /* 0: the simulation's own (`until`, `step`) */
+  /* Replays (goap/replay.h), at most one of the two. recorder: the simulation attaches its
+   * agents (in member order), marks a frame after each step, and stores each world change
+   * and its end as notes; the caller finishes the log. replayer: the simulation creates the
+   * same agents, attaches them, and replays the log instead of running the script: the
+   * timeline (on_event, on_world) and the result are the recorded run's; GOAP_CONFLICT when
+   * the replay diverged (goap_replayer_divergence tells where). */
+  struct goap_recorder *recorder;
+  struct goap_replayer *replayer;
 } goap_sim_options;
 
 typedef struct goap_sim_result {

@@ -77,6 +77,10 @@ typedef enum goap_status {
   GOAP_TOO_LARGE,            /* a size limit was exceeded */
   GOAP_PARSE_ERROR,          /* malformed input text */
   GOAP_IO_ERROR,             /* a file could not be read */
+  GOAP_TRUNCATED,            /* saved data ends early (goap/save.h) */
+  GOAP_VERSION_MISMATCH,     /* saved data of another format version (goap/save.h) */
+  GOAP_CORRUPT,              /* saved data damaged: checksum, magic or a value (goap/save.h) */
+  GOAP_DOMAIN_MISMATCH,      /* saved for another domain or agent type (goap/save.h) */
   GOAP_STATUS_COUNT
 } goap_status;
 
@@ -278,6 +282,11 @@ GOAP_API double goap_domain_action_cost(const goap_domain *d, int action);
 GOAP_API const goap_cond *goap_domain_action_pre(const goap_domain *d, int action, int *count);
 GOAP_API const goap_effect *goap_domain_action_eff(const goap_domain *d, int action,
                                                    int *count);
+/* The action's host callbacks (goap_action_desc.check, .dynamic_cost, .user; NULL when it has
+ * none): 1 when it has a check or a dynamic cost, 0 otherwise or for a bad id. Any pointer may
+ * be NULL. */
+GOAP_API int goap_domain_action_callbacks(const goap_domain *d, int action, goap_check_fn *check,
+                                          goap_cost_fn *dynamic_cost, void **user);
 
 GOAP_API int goap_domain_goal_count(const goap_domain *d);
 GOAP_API int goap_domain_find_goal(const goap_domain *d, const char *name);
@@ -325,6 +334,10 @@ typedef struct goap_planner_desc {
   uint32_t max_nodes;          /* hard capacity of the node pool; 0: 4,194,304, or with
                                   max_memory set, as many as fit in it (up to 2^31 - 1) */
   size_t max_memory;           /* bytes the planner may hold; 0: no limit beyond max_nodes */
+  uint32_t goal_cache;         /* goals whose compiled form and action selection the planner
+                                  keeps, keyed by content (see docs/api.md, "Goal cache"); 0:
+                                  up to 16, fewer when the domain is large (about 64 KiB in
+                                  all); 1 keeps the last goal only; at most 256 */
 } goap_planner_desc;
 
 /* Creates a planner for one domain. desc may be NULL (all defaults). NULL when out of memory
@@ -385,6 +398,10 @@ typedef enum goap_heuristic {
  * Both keep the search deterministic. Neither set: the plain searches. */
 #define GOAP_REQUEST_PREFERRED 0x2u
 #define GOAP_REQUEST_LAZY 0x4u
+/* NO_CALLBACKS: the domain's check and dynamic_cost callbacks are not called for this request;
+ * goap_request.costs (required then) are final: the host evaluated them itself (the agent
+ * runtime does so when it records or replays its inputs, goap/replay.h). */
+#define GOAP_REQUEST_NO_CALLBACKS 0x8u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:

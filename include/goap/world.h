@@ -30,6 +30,11 @@
  *    events, memory) do not depend on how many threads run the lanes or in which order: with
  *    the same lanes, one thread and eight give identical results.
  *
+ * Save games and replays (save.h, replay.h): a world is not saved; after restoring its agents,
+ * create a world with the same desc and add them again in the same order, lanes and
+ * priorities. An agent in a world is recorded like any other, but a replay updates it with
+ * goap_agent_update: it replays exactly when the world had no_jitter and no common budget.
+ *
  * Each frame: (1) per lane, in the order added, every agent's first half of the update (time,
  * sensors, blackboard, interrupt checks), and for those that need not plan the rest of it (their
  * action); (2) on the calling thread, the budget is handed out to the agents that need to plan

@@ -561,6 +561,15 @@ const goap_cond *goap_domain_action_pre(const goap_domain *d, int i, int *count)
   if (count) *count = d->actions[i].npre;
   return d->actions[i].pre;
 }
+int goap_domain_action_callbacks(const goap_domain *d, int i, goap_check_fn *check,
+                                 goap_cost_fn *dynamic_cost, void **user) {
+  const goap__action *a = d && i >= 0 && i < d->nactions ? &d->actions[i] : NULL;
+  if (check) *check = a ? a->check : NULL;
+  if (dynamic_cost) *dynamic_cost = a ? a->dyn_cost : NULL;
+  if (user) *user = a ? a->user : NULL;
+  return a && (a->check || a->dyn_cost);
+}
+
 const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *count) {
   if (!d || i < 0 || i >= d->nactions) {
     if (count) *count = 0;

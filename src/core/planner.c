@@ -44,7 +44,7 @@
 
 #define CLOSED 0x80000000u
 /* The request flags that change the action selection (the others only steer the search). */
-#define SEL_FLAGS GOAP_REQUEST_NO_PRUNING
+#define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
  * successors put in canonical form, for orbit search). */
@@ -149,13 +149,6 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
     }                                                                                         \
   } while (0)
   ALLOC(p->start, W, goap_word);
-  ALLOC(p->goal_mask, W, goap_word);
-  ALLOC(p->goal_val, W, goap_word);
-  ALLOC(p->active, A, int32_t);
-  ALLOC(p->acost, A, double);
-  ALLOC(p->aflag, A, uint8_t);
-  ALLOC(p->var_best, V, double);
-  ALLOC(p->act2idx, A, int32_t);
   ALLOC(p->touch_off, V + 1, uint32_t);
   ALLOC(p->bw_list, A, int32_t);
   ALLOC(p->bw_stamp, A, uint32_t);
@@ -201,6 +194,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
       }
     }
   }
+  if (ok && goap__gcache_create(p, dd.goal_cache) != GOAP_OK) ok = 0;
   if (ok) {
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
@@ -247,13 +241,6 @@ void goap_planner_destroy(goap_planner *p) {
   goap_allocator a = p->alloc;
 #define NZ(n) ((n) ? (n) : 1)
   goap__free(&a, p->start, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->goal_mask, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->goal_val, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->active, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->acost, NZ(A) * sizeof(double));
-  goap__free(&a, p->aflag, NZ(A) * sizeof(uint8_t));
-  goap__free(&a, p->var_best, NZ(V) * sizeof(double));
-  goap__free(&a, p->act2idx, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
   goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
@@ -270,10 +257,8 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
 #undef NZ
   goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
-  goap__free(&a, p->want, p->cwant * sizeof *p->want);
-  goap__free(&a, p->goal_ft, p->cwant * sizeof *p->goal_ft);
-  goap__free(&a, p->goal_best, p->cwant * sizeof *p->goal_best);
   goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
+  goap__gcache_free(p);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
   goap__sym_free(p);
@@ -519,7 +504,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
 static double eval_cost(goap_planner *p, int a) {
   const goap__action *x = &p->d->actions[a];
   double c = p->req_costs ? p->sel_costs[a] : x->cost;
-  if (x->dyn_cost) c = x->dyn_cost(p->host, a, x->user);
+  if (x->dyn_cost && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) c = x->dyn_cost(p->host, a, x->user);
   return c;
 }
 
@@ -529,9 +514,15 @@ static int usable(goap_planner *p, int a) {
   p->aflag[a] |= F_EVAL;
   const goap__action *x = &p->d->actions[a];
   if (x->never || x->neff == 0) return 0;
-  if (x->check && !x->check(p->host, a, x->user)) return 0;
+  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user)) {
+    ++p->cb_rejects;
+    return 0;
+  }
   double c = eval_cost(p, a);
-  if (!(c >= 0.0) || !isfinite(c)) return 0;
+  if (!(c >= 0.0) || !isfinite(c)) {
+    if (x->dyn_cost) ++p->cb_rejects;
+    return 0;
+  }
   p->acost[a] = c;
   p->aflag[a] |= F_USABLE;
   return 1;
@@ -571,11 +562,20 @@ static void setup_small(goap_planner *p) {
   p->small = 1;
 }
 
-static goap_status select_actions(goap_planner *p) {
+static void select_finish(goap_planner *p);
+
+/* The relevance analysis and action selection of the current goal. keep_eval: the callbacks
+ * already asked in this request (F_EVAL) are not asked again (see reselect_fast). */
+static goap_status select_actions(goap_planner *p, int keep_eval) {
   const goap_domain *d = p->d;
   goap__relax *r = &p->rx;
   int A = d->nactions;
-  memset(p->aflag, 0, (size_t)(A ? A : 1));
+  if (keep_eval) {
+    for (int a = 0; a < A; ++a) p->aflag[a] &= (uint8_t)(F_EVAL | F_USABLE);
+  } else {
+    memset(p->aflag, 0, (size_t)(A ? A : 1));
+    p->cb_rejects = 0;
+  }
   if (p->flags & GOAP_REQUEST_NO_PRUNING) {
     for (int a = 0; a < A; ++a)
       if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
@@ -606,6 +606,16 @@ static goap_status select_actions(goap_planner *p) {
       }
     }
   }
+  select_finish(p);
+  return GOAP_OK;
+}
+
+/* From the relevant actions (F_RELEVANT) and their costs: the active list, the numbers of the
+ * cheap heuristics and the small-mode tables. */
+static void select_finish(goap_planner *p) {
+  const goap_domain *d = p->d;
+  goap__relax *r = &p->rx;
+  int A = d->nactions;
   p->nactive = 0;
   p->cmin = GOAP__INF;
   p->max_eff_active = 0;
@@ -645,7 +655,28 @@ static goap_status select_actions(goap_planner *p) {
   p->gc_scale = p->max_achieve ? p->cmin / (double)p->max_achieve : 0.0;
   p->stats.actions_considered = p->nactive;
   setup_small(p);
-  return GOAP_OK;
+}
+
+/* A domain with callbacks, a goal whose last selection rejected no action through a callback:
+ * that selection is the relevance closure, and it stands as long as every callback of its
+ * actions still accepts. Asks them (once each, F_EVAL); returns 1 if all accept, *changed
+ * when a dynamic cost differs from the last one. Returns 0 at the first refusal: the caller
+ * then makes the selection again (select_actions with keep_eval), which asks no callback
+ * twice. */
+static int reselect_fast(goap_planner *p, int *changed) {
+  const goap_domain *d = p->d;
+  for (int a = 0; a < d->nactions; ++a) p->aflag[a] &= (uint8_t) ~(F_EVAL | F_USABLE);
+  p->cb_rejects = 0;
+  *changed = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    const goap__action *x = &d->actions[a];
+    if (!x->check && !x->dyn_cost) continue;
+    double old = p->acost[a];
+    if (!usable(p, a)) return 0;
+    if (p->acost[a] != old) *changed = 1;
+  }
+  return 1;
 }
 
 static goap_status compile_goal(goap_planner *p) {
@@ -707,10 +738,29 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
-  char msg[8];
-  for (int i = 0; i < req->want_count; ++i) {
-    goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
-    if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
+  size_t nw = (size_t)req->want_count;
+  size_t na = (size_t)d->nactions;
+  unsigned sflags = req->flags & SEL_FLAGS;
+  if (req->costs &&
+      (!p->costs_seen || (na && memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs)))) {
+    /* other costs than the last request's: selections made with costs no longer match */
+    if (na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
+    p->costs_seen = 1;
+    if (++p->cost_stamp == 0) {
+      for (int i = 0; i < p->ngslots; ++i)
+        if (p->gslots[i].req_costs) p->gslots[i].serial = 0;
+    }
+  }
+  uint64_t gh =
+      goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
+  int gi = goap__gslot_find(p, req, sflags, gh);
+  if (gi < 0) { /* a goal in the cache was checked when it entered */
+    char msg[8];
+    for (int i = 0; i < req->want_count; ++i) {
+      goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
+      if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+    }
   }
   if (req->start) {
     /* reject states with out-of-range fields (e.g. uninitialised memory); fields whose range
@@ -725,39 +775,6 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     goap_status st = goap__sym_setup(p, req->symmetry);
     if (st != GOAP_OK) return st;
   }
-  size_t nw = (size_t)req->want_count;
-  /* the same goal as the last request, and nothing request-dependent in the domain: the
-   * relevance analysis and the goal's compiled form can be reused */
-  size_t na = (size_t)d->nactions;
-  int reuse = p->sel_valid && !d->has_callbacks && p->sel_flags == (req->flags & SEL_FLAGS) &&
-              req->want_count == p->nwant &&
-              (nw == 0 || memcmp(p->want, req->want, nw * sizeof *p->want) == 0) &&
-              (req->costs != NULL) == p->req_costs &&
-              (!req->costs || na == 0 ||
-               memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs) == 0);
-  if (nw > p->cwant) {
-    size_t old = p->cwant, ncap = old ? old : 8;
-    while (ncap < nw) ncap *= 2;
-    goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
-    goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
-    double *gb = (double *)goap__alloc(&p->alloc, ncap * sizeof *gb);
-    if (!wv || !ft || !gb) {
-      goap__free(&p->alloc, wv, ncap * sizeof *wv);
-      goap__free(&p->alloc, ft, ncap * sizeof *ft);
-      goap__free(&p->alloc, gb, ncap * sizeof *gb);
-      return GOAP_OUT_OF_MEMORY;
-    }
-    goap__free(&p->alloc, p->want, old * sizeof *p->want);
-    goap__free(&p->alloc, p->goal_ft, old * sizeof *p->goal_ft);
-    goap__free(&p->alloc, p->goal_best, old * sizeof *p->goal_best);
-    p->want = wv;
-    p->goal_ft = ft;
-    p->goal_best = gb;
-    p->memory += (ncap - old) * (sizeof *wv + sizeof *ft + sizeof *gb);
-    p->cwant = ncap;
-  }
-  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
-  p->nwant = req->want_count;
   if (req->start) {
     /* bits outside every field are ignored (and cleared so that states compare equal) */
     for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
@@ -774,27 +791,69 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->lazy = (req->flags & GOAP_REQUEST_LAZY) != 0;
   p->lazy_astar = p->lazy && req->search == GOAP_SEARCH_ASTAR;
   p->pref_on = (req->flags & GOAP_REQUEST_PREFERRED) != 0;
-  if (reuse) {
-    p->stats.actions_considered = p->nactive;
+  goap_status st;
+  if (gi >= 0) {
+    goap__gslot *g = &p->gslots[gi];
+    g->used = ++p->gclock;
+    if (gi != p->gcur) {
+      p->gcur = -1;
+      goap__gslot_use(p, gi);
+      goap__gslot_load(p, g);
+      st = goap__relax_set_goal(p);
+      if (st != GOAP_OK) return st;
+      p->gcur = gi;
+    }
+    if (!d->has_callbacks) {
+      p->stats.actions_considered = p->nactive;
+      return GOAP_OK;
+    }
+    /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
+     * selection is made again unless they all accept as before (reselect_fast) */
+    p->gcur = -1;
+    int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
+    if (fast == 1 && !changed) {
+      p->gcur = gi;
+      p->stats.actions_considered = p->nactive;
+      return GOAP_OK;
+    }
+    g->serial = 0;
+    goap__gserial_new(p);
+    if (fast == 1) {
+      select_finish(p); /* the same actions, other costs */
+    } else {
+      st = select_actions(p, fast == 0);
+      if (st != GOAP_OK) return st;
+    }
+    goap__gslot_save(p, g);
+    p->gcur = gi;
     return GOAP_OK;
   }
-  p->sel_valid = 0;
+  /* a goal not in the cache: the least recently used slot (an empty one first) */
+  int v = 0;
+  for (int i = 1; i < p->ngslots && p->gslots[v].serial; ++i)
+    if (!p->gslots[i].serial || p->gslots[i].used < p->gslots[v].used) v = i;
+  goap__gslot *g = &p->gslots[v];
+  g->serial = 0;
+  p->gcur = -1;
+  st = goap__gslot_reserve(p, g, nw);
+  if (st != GOAP_OK) return st;
+  goap__gslot_use(p, v);
+  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
+  p->nwant = req->want_count;
   p->req_costs = req->costs != NULL;
-  if (req->costs && na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
-  if (++p->goal_serial == 0) { /* wrapped: forget what was built for old serials */
-    p->goal_serial = 1;
-    p->sx_serial = 0;
-    p->fan_serial = 0;
-    p->lm.built = 0;
-  }
-  goap_status st = goap__relax_set_goal(p);
+  goap__gserial_new(p);
+  st = goap__relax_set_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
-  st = select_actions(p);
+  st = select_actions(p, 0);
   if (st != GOAP_OK) return st;
-  p->sel_valid = 1;
-  p->sel_flags = req->flags & SEL_FLAGS;
+  g->hash = gh;
+  g->flags = sflags;
+  g->cost_stamp = p->cost_stamp;
+  g->used = ++p->gclock;
+  goap__gslot_save(p, g);
+  p->gcur = v;
   return GOAP_OK;
 }
 
@@ -1717,6 +1776,10 @@ static goap_status start_search(goap_planner *p) {
     if (p->fan_serial != p->goal_serial) {
       p->fanout = recheck_fanout(p);
       p->fan_serial = p->goal_serial;
+      if (p->gcur >= 0 && p->gslots[p->gcur].serial == p->goal_serial) {
+        p->gslots[p->gcur].fanout = p->fanout; /* kept with the selection (goal cache) */
+        p->gslots[p->gcur].fan_ok = 1;
+      }
     }
     /* lazy search expands few of the states it generates: keeping each one's bitset up to
      * date costs more than finding the applicable actions of the few expanded (village:

@@ -165,6 +165,37 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
+/* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
+ * selection. The arrays are carved from one block made at planner creation (want, goal_ft and
+ * goal_best hold GSLOT_WANT conditions there and move to their own allocation, want_own, when
+ * a longer goal needs them); the planner's per-request pointers (want, active, acost, ...)
+ * point into the slot of the current request. */
+typedef struct goap__gslot {
+  uint64_t hash;             /* of the key: selection flags, goal conditions, cost stamp */
+  uint32_t serial;           /* goal_serial of its selection; 0: empty */
+  uint32_t used;             /* last use (LRU) */
+  unsigned flags;            /* the request's SEL_FLAGS */
+  int req_costs;             /* selected with the request's costs ... */
+  uint32_t cost_stamp;       /* ... of this stamp (planner cost_stamp) */
+  uint32_t fanout;           /* recheck_fanout() of the selection, when fan_ok */
+  int fan_ok;
+  int cb_all;                /* no callback refused an action in its selection */
+  int nwant, want_own;
+  size_t cwant;
+  goap_cond *want;
+  goap__ftest *goal_ft;
+  double *goal_best;
+  goap_word *goal_mask, *goal_val;
+  int goal_never;
+  int32_t *active, *act2idx;
+  int nactive, max_achieve, max_eff_active, small;
+  double *acost, *var_best;
+  uint8_t *aflag;
+  double cmin, gc_scale;
+  goap__quick *small_q;      /* min(nactions, 64) each, one-word domains only (else NULL) */
+  uint64_t *small_aff;
+} goap__gslot;
+
 /* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
 typedef struct goap__hentry {
   double f;
@@ -272,9 +303,8 @@ struct goap_planner {
 
   /* per request */
   goap_word *start;          /* W words */
-  goap_cond *want;
+  goap_cond *want;           /* want .. small_aff: the current goal-cache slot's arrays */
   int nwant;
-  size_t cwant;
   goap__ftest *goal_ft;      /* one per want condition (EQ too) */
   goap_word *goal_mask, *goal_val; /* W words each: equality part of the goal */
   int goal_never;            /* the goal contradicts itself */
@@ -292,7 +322,9 @@ struct goap_planner {
   int max_eff_active;
   goap__relax rx;
   goap__lmcut lm;
-  uint32_t goal_serial;      /* bumped whenever the goal / action selection is recomputed */
+  uint32_t goal_serial;      /* the current selection's serial (each selection made gets a
+                                new one, from gnext; never 0) */
+  uint32_t gnext;            /* the last serial given out */
 
   /* search */
   goap__phase phase;
@@ -332,14 +364,23 @@ struct goap_planner {
   int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
   int32_t *sx_evars;         /* nvars: other variables with anchored values */
   int sx_nevars;
-  /* small mode: one word, at most 64 active actions, all mask-only. Per active index: */
+  /* small mode: one word, at most 64 active actions, all mask-only. Per active index
+   * (arrays of the current goal-cache slot): */
   int small;
-  goap__quick small_q[64];   /* the action's masks */
-  uint64_t small_aff[64];    /* active indices to recheck after applying it */
-  int sel_valid;             /* the action selection below is for want/flags/costs (no callbacks) */
+  goap__quick *small_q;      /* the action's masks */
+  uint64_t *small_aff;       /* active indices to recheck after applying it */
+  /* goal cache (planner.c): the selections of recent goals, keyed by content */
+  goap__gslot *gslots;
+  int ngslots;
+  int gcur;                  /* the slot of the current selection, -1 none */
+  uint32_t gclock;           /* LRU clock */
+  void *gblock;              /* the slots' arrays */
+  size_t gblock_bytes;
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
-  double *sel_costs;         /* per action: the request's costs, when req_costs */
-  unsigned sel_flags;
+  double *sel_costs;         /* per action: the last request costs seen (cost_stamp) */
+  int costs_seen;            /* sel_costs holds a request's costs */
+  int cb_rejects;            /* actions a callback refused in this request's selection */
+  uint32_t cost_stamp;       /* bumped when a request brings other costs */
   goap__sym sym;             /* orbit search (symmetry.c): sym.on when the request has one */
   /* search trace (goap_planner_set_trace): NULL when off */
   goap_trace_fn trace_fn;
@@ -367,6 +408,23 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
+
+/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
+goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
+void goap__gcache_free(goap_planner *p);
+/* Points the planner's per-request arrays at slot i. */
+void goap__gslot_use(goap_planner *p, int i);
+/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
+void goap__gslot_load(goap_planner *p, const goap__gslot *g);
+/* The planner's numbers of the selection just made into slot g. */
+void goap__gslot_save(const goap_planner *p, goap__gslot *g);
+/* Slot g holds at least nw goal conditions (allocates when the goal is the longest yet). */
+goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
+uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
+/* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
+int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+/* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
+void goap__gserial_new(goap_planner *p);
 
 /* symmetry.c */
 /* Shape of sym on d (ids, sizes, disjoint slots, equal types per position). vmark (nvars) and

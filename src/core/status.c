@@ -27,6 +27,10 @@ static const char *const status_text[GOAP_STATUS_COUNT] = {
     "too large",
     "parse error",
     "I/O error",
+    "truncated data",
+    "unsupported format version",
+    "corrupted data",
+    "saved for another domain",
 };
 
 static const char *const status_id[GOAP_STATUS_COUNT] = {
@@ -34,6 +38,7 @@ static const char *const status_id[GOAP_STATUS_COUNT] = {
     "buffer_too_small", "in_progress",  "partial",         "invalid_argument",
     "invalid_operation", "out_of_memory", "not_found",     "duplicate",      "type_mismatch",
     "out_of_range", "conflict",         "too_large",       "parse_error",    "io_error",
+    "truncated",    "version_mismatch", "corrupt",         "domain_mismatch",
 };
 
 const char *goap_status_string(goap_status s) {

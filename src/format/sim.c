@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "goap/replay.h"
 #include "goap/squad.h"
 
 /* ---- runtime attributes -------------------------------------------------------------------- */
@@ -238,6 +239,29 @@ struct sim_ctx {
   const goap_sim_options *opt;
 };
 
+/* Notes in a replay log: 'W' var old now time (a world change), 'E' idle time (the end);
+ * integers as 4 little-endian bytes, times as the 8 bytes of the double, little endian. */
+static size_t note_u32(uint8_t *p, uint32_t x) {
+  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(x >> (8 * i));
+  return 4;
+}
+static size_t note_f64(uint8_t *p, double t) {
+  uint64_t u;
+  memcpy(&u, &t, sizeof u);
+  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(u >> (8 * i));
+  return 8;
+}
+static uint32_t read_u32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static double read_f64(const uint8_t *p) {
+  uint64_t u = 0;
+  for (int i = 0; i < 8; ++i) u |= (uint64_t)p[i] << (8 * i);
+  double t;
+  memcpy(&t, &u, sizeof t);
+  return t;
+}
+
 /* to_board: also write shared variables to the blackboard (for `at` lines; an agent's own
  * effects reach it through the runtime). */
 static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) {
@@ -251,8 +275,17 @@ static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) 
     /* what happens to a shared variable, the squad learns through its blackboard */
     if (to_board && c->bb && (vi.flags & GOAP_VAR_SHARED))
       goap_blackboard_set(c->bb, vi.name, now);
-    if (c->opt->on_world && (to_board || goap_file_is_world_var(c->f, e[i].var)))
-      c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
+    if (!(to_board || goap_file_is_world_var(c->f, e[i].var))) continue;
+    if (c->opt->recorder) {
+      uint8_t note[21];
+      note[0] = 'W';
+      note_u32(note + 1, (uint32_t)e[i].var);
+      note_u32(note + 5, (uint32_t)old);
+      note_u32(note + 9, (uint32_t)now);
+      note_f64(note + 13, c->time);
+      goap_recorder_note(c->opt->recorder, note, sizeof note);
+    }
+    if (c->opt->on_world) c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
   }
 }
 
@@ -309,6 +342,28 @@ static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user)
   if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
 }
 
+typedef struct replay_end {
+  const goap_sim_options *opt;
+  const goap_domain *d;
+  goap_sim_result *result;
+} replay_end;
+
+/* Replaying: the recorded world changes and end. */
+static void sim_note(void *user, const void *data, size_t size) {
+  replay_end *re = (replay_end *)user;
+  const uint8_t *p = (const uint8_t *)data;
+  if (size == 21 && p[0] == 'W') {
+    int var = (int)read_u32(p + 1);
+    if (var < 0 || var >= goap_domain_var_count(re->d)) return;
+    if (re->opt->on_world)
+      re->opt->on_world(var, (int32_t)read_u32(p + 5), (int32_t)read_u32(p + 9),
+                        read_f64(p + 13), re->opt->world_user);
+  } else if (size == 10 && p[0] == 'E') {
+    re->result->idle = p[1] != 0;
+    re->result->time = read_f64(p + 2);
+  }
+}
+
 static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
   to->updates += x->updates;
   to->plans += x->plans;
@@ -337,7 +392,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_sim_options opt;
   memset(&opt, 0, sizeof opt);
   if (options) opt = *options;
-  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step))
+  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step) ||
+      (opt.recorder && opt.replayer))
     return GOAP_INVALID_ARGUMENT;
   memset(result, 0, sizeof *result);
   const goap__sim *sm = &f->sims[sim];
@@ -425,6 +481,10 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     st = GOAP_OUT_OF_MEMORY;
     m->agent = goap_agent_create(&ad);
     if (!m->agent) goto done;
+    if (opt.recorder) st = goap_recorder_attach(opt.recorder, m->agent);
+    else if (opt.replayer) st = goap_replayer_attach(opt.replayer, m->agent);
+    else st = GOAP_OK;
+    if (st != GOAP_OK) goto done;
   }
   if (sm->member_count) {
     goap_squad_desc sd;
@@ -436,7 +496,14 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
   }
   st = GOAP_OK;
-  {
+  if (opt.replayer) {
+    replay_end re = {&opt, d, result};
+    goap_replayer_on_note(opt.replayer, sim_note, &re);
+    st = goap_replayer_run(opt.replayer);
+    goap_replayer_on_note(opt.replayer, NULL, NULL);
+    c.time = result->time;
+    if (st != GOAP_OK) goto done;
+  } else {
     uint32_t next_ev = 0;
     const goap__sim_event *evs = sm->event_count ? f->sim_events + sm->event : NULL;
     long steps = 0, max_steps = (long)(until / step) + 1;
@@ -457,6 +524,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       }
       if (st != GOAP_OK) break;
       if (squad) goap_squad_update(squad);
+      if (opt.recorder) goap_recorder_frame(opt.recorder);
       if (idle && next_ev >= sm->event_count) {
         result->idle = 1;
         break;
@@ -464,6 +532,13 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
       if (c.time + 1e-9 >= until || steps >= max_steps) break;
       ++steps;
       c.time = (double)steps * step;
+    }
+    if (opt.recorder && st == GOAP_OK) {
+      uint8_t note[10];
+      note[0] = 'E';
+      note[1] = (uint8_t)result->idle;
+      note_f64(note + 2, c.time);
+      goap_recorder_note(opt.recorder, note, sizeof note);
     }
   }
   result->time = c.time;

@@ -35,9 +35,10 @@ typedef struct gctx {
   px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
   px_ivec *of_type;      /* per type: its objects (subtypes included) */
   int32_t head;
-  int32_t bind[PX_MAX_PARAMS];
-  int32_t pos[PX_MAX_LITS]; /* positive precondition literals of the current schema */
-  uint8_t done[PX_MAX_LITS];
+  int32_t *bind;          /* maxp: the largest schema's parameters */
+  int32_t *pos;           /* maxl: positive precondition literals of the current schema */
+  uint8_t *done;          /* maxl */
+  size_t maxp, maxl;
   int npos;
 } gctx;
 
@@ -534,7 +535,15 @@ goap_status goap__px_ground(px_task_core *t) {
   if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
   if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
   if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
-  if (!g->by_pred || !g->trig || !g->of_type) {
+  g->maxp = g->maxl = 1;
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    if ((size_t)t->schemas[si].nparams > g->maxp) g->maxp = (size_t)t->schemas[si].nparams;
+    if ((size_t)t->schemas[si].nlits > g->maxl) g->maxl = (size_t)t->schemas[si].nlits;
+  }
+  g->bind = (int32_t *)goap__px_alloc(g->a, g->maxp * sizeof *g->bind);
+  g->pos = (int32_t *)goap__px_alloc(g->a, g->maxl * sizeof *g->pos);
+  g->done = (uint8_t *)goap__px_alloc(g->a, g->maxl);
+  if (!g->by_pred || !g->trig || !g->of_type || !g->bind || !g->pos || !g->done) {
     st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     goto done;
   }
@@ -583,6 +592,9 @@ done:
   for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
   goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
   goap__px_tset_free(g->a, &g->pidx);
+  goap__px_free(g->a, g->bind, g->maxp * sizeof *g->bind);
+  goap__px_free(g->a, g->pos, g->maxl * sizeof *g->pos);
+  goap__px_free(g->a, g->done, g->maxl);
   goap__px_free(&t->alloc, g, sizeof *g);
   if (st == GOAP_OK) t->grounded = 1;
   return st;

@@ -6,8 +6,9 @@
  *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
  *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
  *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
- *    method :constraints, forall/exists in preconditions, ...) is rejected with its name and
- *    position, never ignored.
+ *    method :constraints, exists in preconditions, ...) is rejected with its name and
+ *    position, never ignored. Preconditions are read by parse.c (forall included).
+ *  - No fixed limit on parameters or subtasks: their tables grow through the allocator.
  *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
  *    may name any action or task whatever the order of the sections in the text.
  *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
@@ -22,7 +23,6 @@
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
-#define MAX_SUBTASKS 1024 /* subtasks of one method or of the :htn */
 
 static const char *nm(const px_task_core *t, int32_t n) {
   return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
@@ -111,18 +111,21 @@ goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
     params = v;
     k = v;
   }
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (params >= 0 && goap__px_params(t, params, syms, types, &np) != GOAP_OK) return t->status;
-  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
-    return OOM(t, sec);
+  if (params >= 0 && goap__px_params(t, params, &syms, &types, &np) != GOAP_OK) return t->status;
   px_ctask c;
   c.sym = N(name)->sym;
   c.node = name;
   c.nparams = np;
   c.ptypes = (int32_t)t->args.n;
-  for (int i = 0; i < np; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) return OOM(t, sec);
+  goap_status st = GOAP_OK;
+  for (int i = 0; i < np && st == GOAP_OK; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, types[i])) st = OOM(t, sec);
+  goap__px_params_free(t, syms, types, np);
+  if (st != GOAP_OK) return st;
+  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
+    return OOM(t, sec);
   int32_t id = (int32_t)h->nctasks;
   h->ctasks[h->nctasks++] = c;
   if (!goap__px_map_set(&t->alloc, &h->ctask_of, c.sym, id)) return OOM(t, sec);
@@ -208,6 +211,8 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
     return goap__px_error(t, where, GOAP_PARSE_ERROR,
                           "unsupported construct: subtasks without an ':ordering' (partial-order "
                           "HDDL; use ':ordered-subtasks' or a total ':ordering')");
+  if (n > 0 && (size_t)n > SIZE_MAX / (size_t)n)
+    return goap__px_error(t, ord, GOAP_TOO_LARGE, "too many subtasks to order");
   size_t cells = (size_t)n * (size_t)n;
   uint8_t *before = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
   int32_t *indeg = (int32_t *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
@@ -313,8 +318,7 @@ static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t or
   int cnt = 0;
   int n = 0;
   for (int32_t s = items(t, sub, &cnt); s >= 0 && cnt > 0; s = N(s)->next, --cnt) {
-    if (n >= MAX_SUBTASKS)
-      return goap__px_error(t, s, GOAP_TOO_LARGE, "more than %d subtasks", MAX_SUBTASKS);
+    if (n == INT32_MAX) return goap__px_error(t, s, GOAP_TOO_LARGE, "too many subtasks");
     int32_t label = -1, call = s;
     if (N(s)->list && N(s)->count == 2 && !N(N(s)->first)->list && N(child(t, s, 1))->list) {
       int32_t ln = N(s)->first;
@@ -350,12 +354,12 @@ static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t or
 
 /* The keys of a method or :htn body. */
 typedef struct body {
-  int32_t params, task, pre, sub, ord;
+  int32_t params, task, pre, sub, ord, cons;
   int ordered;
 } body;
 
 static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_method) {
-  b->params = b->task = b->pre = b->sub = b->ord = -1;
+  b->params = b->task = b->pre = b->sub = b->ord = b->cons = -1;
   b->ordered = 0;
   for (int32_t k = first; k >= 0; k = N(k)->next) {
     int32_t v = N(k)->next;
@@ -378,9 +382,15 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
       b->ord = v;
     } else if (!strcmp(key, ":constraints")) {
       int c = 0;
-      if (!N(v)->list || (items(t, v, &c), c > 0))
-        return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':constraints' in a %s",
-                              is_method ? "method" : "task network");
+      if (!N(v)->list)
+        return goap__px_error(t, v, GOAP_PARSE_ERROR, "expected a list after ':constraints'");
+      if (is_method) {
+        if (b->cons >= 0) return goap__px_error(t, k, GOAP_DUPLICATE, "a second ':constraints'");
+        b->cons = v;
+      } else if ((items(t, v, &c), c > 0)) {
+        return goap__px_error(t, k, GOAP_PARSE_ERROR,
+                              "unsupported construct ':constraints' in a task network");
+      }
     } else if (!strcmp(key, ":effect")) {
       return goap__px_error(t, k, GOAP_PARSE_ERROR, "unsupported construct ':effect' in a method (method effects)");
     } else {
@@ -394,6 +404,9 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
 
 /* ---- (:method NAME :parameters (...) :task (T ...) :precondition ... subtasks) -------- */
 
+static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+                               const int32_t *syms, const int32_t *types, int np);
+
 goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   px_htn *h = &t->htn;
   h->hddl = 1;
@@ -405,9 +418,18 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
     return goap__px_error(t, name, GOAP_DUPLICATE, "method '%s' is defined twice", nm(t, name));
   body b;
   if (read_body(t, N(name)->next, &b, 1) != GOAP_OK) return t->status;
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  if (b.params >= 0 && goap__px_params(t, b.params, &syms, &types, &np) != GOAP_OK) return t->status;
+  goap_status st = method_body(t, sec, name, &b, syms, types, np);
+  goap__px_params_free(t, syms, types, np);
+  return st;
+}
+
+static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+                               const int32_t *syms, const int32_t *types, int np) {
+  px_htn *h = &t->htn;
+  body b = *bp;
   if (b.task < 0)
     return goap__px_error(t, sec, GOAP_PARSE_ERROR, "method '%s' has no ':task'", nm(t, name));
   if (!N(b.task)->list || N(b.task)->first < 0 || N(N(b.task)->first)->list)
@@ -444,6 +466,15 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   }
   m.lit0 = (int32_t)t->nlits;
   if (b.pre >= 0 && goap__px_precond(t, b.pre, syms, np, "method") != GOAP_OK) return t->status;
+  if (b.cons >= 0) { /* (in)equalities of the parameters: checked like the precondition's */
+    size_t c0 = t->nlits;
+    if (goap__px_precond(t, b.cons, syms, np, "method") != GOAP_OK) return t->status;
+    for (size_t i = c0; i < t->nlits; ++i)
+      if (t->lits[i].pred != PX_EQ)
+        return goap__px_error(t, t->lits[i].node, GOAP_PARSE_ERROR,
+                              "unsupported construct: a method ':constraints' other than '(= ?a ?b)' "
+                              "or '(not (= ?a ?b))'");
+  }
   if (t->nlits - (size_t)m.lit0 > PX_MAX_LITS)
     return goap__px_error(t, sec, GOAP_TOO_LARGE, "method '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
   m.nlits = (int32_t)(t->nlits - (size_t)m.lit0);
@@ -470,16 +501,19 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
   h->htn_node = sec;
   body b;
   if (read_body(t, N(N(sec)->first)->next, &b, 0) != GOAP_OK) return t->status;
-  int32_t syms[PX_MAX_PARAMS], types[PX_MAX_PARAMS];
+  int32_t *syms = NULL, *types = NULL;
   int np = 0;
-  if (b.params >= 0 && goap__px_params(t, b.params, syms, types, &np) != GOAP_OK) return t->status;
+  if (b.params >= 0 && goap__px_params(t, b.params, &syms, &types, &np) != GOAP_OK) return t->status;
   h->top_nparams = np;
-  if (push_params(t, sec, syms, types, np, &h->top_ptypes, &h->top_pnames) != GOAP_OK)
-    return t->status;
-  netctx c;
-  c.syms = syms;
-  c.np = np;
-  c.what = "task network";
-  return network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &h->top_step0,
+  goap_status st = push_params(t, sec, syms, types, np, &h->top_ptypes, &h->top_pnames);
+  if (st == GOAP_OK) {
+    netctx c;
+    c.syms = syms;
+    c.np = np;
+    c.what = "task network";
+    st = network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &h->top_step0,
                  &h->top_nsteps);
+  }
+  goap__px_params_free(t, syms, types, np);
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }

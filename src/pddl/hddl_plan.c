@@ -16,13 +16,22 @@
  *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
  *    the C stack: frames live in an array, the join keeps its own level stack.
  *  - Left recursion (Transport's get_to, Satellite) is handled by iterative deepening on the
- *    decomposition depth of compound tasks (the :htn's tasks have depth 1): a round bounded by
- *    d cuts compound tasks deeper than d; when a round fails having cut something, the next
- *    round uses d + 1; a round that fails without a cut proves that there is no plan.
+ *    decomposition depth of compound tasks (the :htn's tasks have depth 1; a subtask has its
+ *    parent's depth + 1, but a method's last subtask, a tail call, keeps its parent's depth):
+ *    a round bounded by d cuts compound tasks deeper than d; when a round fails having cut
+ *    something, the next round uses d + 1; a round that fails without a cut proves that there
+ *    is no plan. A round ends: along a chain of tail calls (one continuation) loop detection
+ *    prunes every repeat of (task, arguments, state), and there are finitely many.
+ *  - Loop detection: a compound task is pruned (not a depth cut) when an ancestor it is in tail
+ *    position under (same continuation cell) was decomposed with the same task, arguments and
+ *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
+ *    the situation repeats, and the ancestor's other choices cover every plan from it.
  *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
  *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
  *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
  *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
+ *    sized once from the task (the largest method, action and :htn).
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -35,7 +44,6 @@
 #include "internal.h"
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
-#define HP_MAX_LEVELS (PX_MAX_LITS + PX_MAX_PARAMS)
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 
@@ -46,6 +54,9 @@ typedef struct hp_node {
   int32_t child0, nchild;
   int32_t depth;
   int32_t prim;        /* primitive: its position in the plan */
+  int32_t parent;      /* the node it is a subtask of (-1: the root) */
+  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
+  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
 } hp_node;
 
 typedef struct hp_frame {
@@ -59,7 +70,7 @@ typedef struct hp_frame {
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
   size_t pos;          /* next candidate */
-  uint64_t bound;      /* parameters bound at this level */
+  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
 
 typedef struct hp {
@@ -71,6 +82,7 @@ typedef struct hp {
   size_t ctruth;
   px_ivec *by_pred;    /* npreds lists of interned atoms */
   px_ivec undo;        /* (atom, old truth) pairs */
+  uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
@@ -81,6 +93,11 @@ typedef struct hp {
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
+  size_t nlev_max;     /* levels of the largest join */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
+                                   and advance's bindings */
+  uint8_t *inpos;      /* maxp */
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
   uint64_t steps, max_steps, work, max_work;
@@ -146,11 +163,21 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
   return e;
 }
 
+/* A well-mixed 64-bit key of atom e (splitmix64's finalizer): the state's hash is the XOR of
+ * the keys of its true atoms, kept up to date by every change and every undo. */
+static uint64_t atom_key(int32_t e) {
+  uint64_t x = (uint64_t)(uint32_t)e * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 static int set_truth(hp *h, int32_t e, uint8_t v) {
   if (h->truth[e] == v) return 1;
   if (!goap__px_ipush(h->a, &h->undo, e) || !goap__px_ipush(h->a, &h->undo, h->truth[e]))
     return 0;
   h->truth[e] = v;
+  h->hash ^= atom_key(e);
   return 1;
 }
 
@@ -158,6 +185,7 @@ static void undo_to(hp *h, size_t mark) {
   while (h->undo.n > mark) {
     h->undo.n -= 2;
     h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
+    h->hash ^= atom_key(h->undo.v[h->undo.n]); /* every logged change was a flip */
   }
 }
 
@@ -208,9 +236,9 @@ static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t
 static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
                 const int32_t *b0, size_t *count) {
   const px_task_core *t = h->t;
-  int32_t b[PX_MAX_PARAMS];
-  uint8_t inpos[PX_MAX_PARAMS];
-  memset(inpos, 0, sizeof inpos);
+  int32_t *b = h->jb;
+  uint8_t *inpos = h->inpos;
+  memset(inpos, 0, h->maxp);
   for (int i = 0; i < np; ++i) b[i] = b0[i];
   *count = 0;
   int nlev = 0;
@@ -228,7 +256,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   if (!checks_hold(h, l0, n, pre_only, b)) return 1;
   int k = 0;
   h->lev[0].pos = 0;
-  h->lev[0].bound = 0;
+  h->lev[0].b0 = h->lev[0].nb = 0;
   int32_t g[PX_MAX_ARITY];
   while (k >= 0) {
     if (k == nlev) {
@@ -245,9 +273,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       continue;
     }
     hp_level *L = &h->lev[k];
-    for (int p = 0; p < np; ++p)
-      if (L->bound & ((uint64_t)1 << p)) b[p] = -1;
-    L->bound = 0;
+    for (int32_t i = 0; i < L->nb; ++i) b[h->bstk[L->b0 + i]] = -1;
+    L->nb = 0;
     if (++h->work > h->max_work) {
       h->st = GOAP_NODE_LIMIT;
       return 0;
@@ -261,7 +288,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       if (L->pos < cnt) {
         b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
         L->pos++;
-        L->bound = (uint64_t)1 << p;
+        h->bstk[L->b0] = p;
+        L->nb = 1;
         found = 1;
       }
     } else {
@@ -278,7 +306,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
           int32_t e = lst->v[L->pos++];
           if (!h->truth[e]) continue;
           const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
-          uint64_t nb = 0;
+          int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
             int32_t a = t->args.v[l->args + i];
@@ -288,17 +316,16 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
               ok = ea[i] == b[-a - 1];
             } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
               b[-a - 1] = ea[i];
-              nb |= (uint64_t)1 << (-a - 1);
+              h->bstk[L->b0 + nb++] = -a - 1;
             } else {
               ok = 0;
             }
           }
           if (!ok) {
-            for (int p = 0; p < np; ++p)
-              if (nb & ((uint64_t)1 << p)) b[p] = -1;
+            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
             continue;
           }
-          L->bound = nb;
+          L->nb = nb;
           found = 1;
         }
       }
@@ -311,7 +338,8 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
-      h->lev[k].bound = 0;
+      h->lev[k].b0 = h->lev[k - 1].b0 + h->lev[k - 1].nb;
+      h->lev[k].nb = 0;
     }
   }
   return 1;
@@ -325,7 +353,7 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
   return c;
 }
 
-static int32_t new_node(hp *h, int32_t task, int32_t depth) {
+static int32_t new_node(hp *h, int32_t task, int32_t depth, int32_t parent) {
   if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
     return -1;
   hp_node *n = &h->nodes[h->nnodes];
@@ -336,6 +364,9 @@ static int32_t new_node(hp *h, int32_t task, int32_t depth) {
   n->child0 = n->nchild = 0;
   n->depth = depth;
   n->prim = -1;
+  n->parent = parent;
+  n->cell = -1;
+  n->hash = 0;
   return (int32_t)h->nnodes++;
 }
 
@@ -373,7 +404,10 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
   int32_t child0 = (int32_t)h->nnodes;
   for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
     const px_step *ps = &t->htn.steps[s];
-    int32_t nn = new_node(h, ps->task, depth);
+    /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
+     * root: the :htn's tasks all have depth 1) */
+    int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
+    int32_t nn = new_node(h, ps->task, tail ? depth - 1 : depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
       int32_t a = t->args.v[ps->args + i];
@@ -400,7 +434,7 @@ static int apply(hp *h, int32_t node) {
   const px_task_core *t = h->t;
   const hp_node *n = &h->nodes[node];
   const px_schema *s = &t->schemas[-n->task - 1];
-  int32_t b[PX_MAX_PARAMS];
+  int32_t *b = h->ab;
   for (int32_t i = 0; i < n->nargs; ++i) {
     b[i] = h->gargs.v[n->args + i];
     if (!is_a(t, b[i], t->args.v[s->ptypes + i])) return 0;
@@ -471,7 +505,7 @@ static int advance(hp *h, int32_t *agenda) {
         int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
-        int32_t b[PX_MAX_PARAMS];
+        int32_t *b = h->ub;
         for (size_t i = 0; i < w; ++i) b[i] = h->pool.v[f->bind0 + f->bnext * w + i];
         f->bnext++;
         if (++h->steps > h->max_steps) {
@@ -485,7 +519,7 @@ static int advance(hp *h, int32_t *agenda) {
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
       hp_net nt = net_of(t, m);
-      int32_t b[PX_MAX_PARAMS];
+      int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
       int ok = 1;
       if (m >= 0) { /* unify the task's arguments with the method's :task */
@@ -508,6 +542,25 @@ static int advance(hp *h, int32_t *agenda) {
   return 0;
 }
 
+/* Loop detection: compound node `node` at agenda cell `cell` repeats an ancestor that was
+ * decomposed with the same task, arguments, continuation (the rest of the agenda after it:
+ * `node` is in tail position under it) and state (hash). The situation (state, agenda) is then
+ * the ancestor's again, and every plan from here is also a plan from the ancestor's other
+ * choices, which the search tries anyway: this one is pruned (not a depth cut). */
+static int is_loop(const hp *h, int32_t node, int32_t cell) {
+  const hp_node *n = &h->nodes[node];
+  int32_t rest = h->cells.v[2 * cell + 1];
+  for (int32_t m = n->parent; m > 0; m = h->nodes[m].parent) {
+    const hp_node *a = &h->nodes[m];
+    if (a->cell < 0 || h->cells.v[2 * a->cell + 1] != rest) return 0; /* no longer in tail */
+    if (a->task != n->task || a->hash != h->hash || a->nargs != n->nargs) continue;
+    if (n->nargs == 0 ||
+        memcmp(h->gargs.v + a->args, h->gargs.v + n->args, (size_t)n->nargs * sizeof(int32_t)) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
 static int round_search(hp *h) {
   undo_to(h, 0);
@@ -515,7 +568,7 @@ static int round_search(hp *h) {
   h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
   h->nframes = 0;
   h->cut = 0;
-  int32_t root = new_node(h, HP_ROOT, 0);
+  int32_t root = new_node(h, HP_ROOT, 0, -1);
   if (root < 0) return oom(h);
   if (!push_frame(h, -1, root)) return 0;
   int32_t agenda = -1;
@@ -536,10 +589,14 @@ static int round_search(hp *h) {
           if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
           agenda = h->cells.v[2 * agenda + 1];
         }
+      } else if (is_loop(h, node, agenda)) {
+        ok = 0;
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
       } else {
+        n->cell = agenda;
+        n->hash = h->hash;
         if (!push_frame(h, agenda, node)) return 0;
         ok = 0;
       }
@@ -570,7 +627,12 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
   goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
-  goap__px_free(a, h->lev, HP_MAX_LEVELS * sizeof *h->lev);
+  goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
+  goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
+  goap__px_free(a, h->bstk, h->maxp * sizeof *h->bstk);
+  goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
+  goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
+  goap__px_free(a, h->inpos, h->maxp);
 }
 
 static int hp_init(hp *h) {
@@ -583,8 +645,27 @@ static int hp_init(hp *h) {
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  h->lev = (hp_level *)goap__px_alloc(a, HP_MAX_LEVELS * sizeof *h->lev);
-  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev) {
+  /* the buffers' sizes: the largest method, action and :htn */
+  h->maxp = (size_t)t->htn.top_nparams;
+  h->nlev_max = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
+    if ((size_t)pm->nparams + (size_t)pm->nlits > h->nlev_max)
+      h->nlev_max = (size_t)pm->nparams + (size_t)pm->nlits;
+  }
+  for (size_t s = 0; s < t->nschemas; ++s)
+    if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
+  if (h->maxp == 0) h->maxp = 1;
+  if (h->nlev_max == 0) h->nlev_max = 1;
+  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
+  h->jb = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->jb);
+  h->bstk = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->bstk);
+  h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
+  h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
+  h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
+  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+      !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
   }
@@ -607,6 +688,7 @@ static int hp_init(hp *h) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
     if (e < 0) return oom(h);
+    if (!h->truth[e]) h->hash ^= atom_key(e);
     h->truth[e] = 1;
   }
   return 1;

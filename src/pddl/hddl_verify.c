@@ -84,6 +84,9 @@ typedef struct vctx {
   px_ivec binds;       /* method bindings (object ids, -1 unbound) */
 
   px_aset state;       /* the state: interned atoms and their truth */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *pbind, *pfree, *sbind; /* maxp each: a method's binding and free parameters, a
+                                     step's binding (the :htn's binding uses pbind) */
   uint64_t work, max_work;
   int failed, too_large;
 } vctx;
@@ -690,8 +693,8 @@ static int check_methods(vctx *v) {
   if (nr != h->top_nsteps)
     return fail(v, rline, rcol, "root: the initial task network has %d task%s, %d given",
                 h->top_nsteps, h->top_nsteps == 1 ? "" : "s", nr);
-  int32_t tbind[PX_MAX_PARAMS];
-  for (int32_t p = 0; p < PX_MAX_PARAMS; ++p) tbind[p] = -1;
+  int32_t *tbind = v->pbind;
+  for (size_t p = 0; p < v->maxp; ++p) tbind[p] = -1;
   for (int32_t q = 0; q < nr; ++q) {
     const px_step *s = &h->steps[h->top_step0 + q];
     const vnode *c = &v->nodes[tok(v, r0 + q)->val];
@@ -805,7 +808,7 @@ static void where(const vctx *v, int32_t pos, char *buf, size_t cap) {
 static int check_method_pre(vctx *v, vnode *n) {
   const px_task_core *t = v->t;
   const px_method *m = &t->htn.methods[n->method];
-  int32_t bind[PX_MAX_PARAMS], freep[PX_MAX_PARAMS];
+  int32_t *bind = v->pbind, *freep = v->pfree;
   int nfree = 0;
   for (int32_t p = 0; p < m->nparams; ++p) {
     bind[p] = v->binds.v[n->bind0 + p];
@@ -845,7 +848,7 @@ static int apply_step(vctx *v, size_t k) {
   const px_task_core *t = v->t;
   const vnode *n = &v->nodes[v->prims.v[k]];
   const px_schema *s = &t->schemas[n->what];
-  int32_t bind[PX_MAX_PARAMS];
+  int32_t *bind = v->sbind;
   for (int32_t q = 0; q < s->nparams; ++q) bind[q] = tok(v, n->tok + 2 + q)->val;
   char lt[400], nt[300];
   for (int32_t j = 0; j < s->nlits; ++j) {
@@ -910,6 +913,24 @@ static void free_ctx(vctx *v) {
   goap__px_ivec_free(v->a, &v->stack);
   goap__px_ivec_free(v->a, &v->binds);
   goap__px_aset_free(v->a, &v->state);
+  goap__px_free(v->a, v->pbind, v->maxp * sizeof *v->pbind);
+  goap__px_free(v->a, v->pfree, v->maxp * sizeof *v->pfree);
+  goap__px_free(v->a, v->sbind, v->maxp * sizeof *v->sbind);
+}
+
+/* Sizes the binding buffers from the task; 0 when out of memory. */
+static int alloc_binds(vctx *v) {
+  const px_task_core *t = v->t;
+  v->maxp = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m)
+    if ((size_t)t->htn.methods[m].nparams > v->maxp) v->maxp = (size_t)t->htn.methods[m].nparams;
+  for (size_t s = 0; s < t->nschemas; ++s)
+    if ((size_t)t->schemas[s].nparams > v->maxp) v->maxp = (size_t)t->schemas[s].nparams;
+  if (v->maxp == 0) v->maxp = 1;
+  v->pbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pbind);
+  v->pfree = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pfree);
+  v->sbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->sbind);
+  return v->pbind && v->pfree && v->sbind;
 }
 
 goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
@@ -945,7 +966,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
     }
     return GOAP_TOO_LARGE;
   }
-  goap_status st = read_plan(&v);
+  goap_status st = alloc_binds(&v) ? read_plan(&v) : oom(&v);
   if (st == GOAP_OK) {
     r->primitives = (int)v.prims.n;
     r->compounds = (int)(v.nnodes - v.prims.n);

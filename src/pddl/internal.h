@@ -29,8 +29,8 @@
 #define PX_PRINTF(f, a)
 #endif
 
-/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). */
-#define PX_MAX_PARAMS 64    /* parameters of one action schema */
+/* Fixed internal limits (reported as GOAP_TOO_LARGE when exceeded). Parameters of actions and
+ * methods, subtasks and objects have none: their tables grow. */
 #define PX_MAX_ARITY 64     /* arguments of one predicate or function */
 #define PX_MAX_NAME 1024    /* bytes of one name */
 #define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
@@ -157,6 +157,10 @@ typedef struct px_lit {
   int32_t pred;        /* predicate id, or PX_EQ */
   int32_t args;        /* offset in px_task.args; arity of pred (2 for PX_EQ) */
   int32_t node;        /* the atom's list node, for errors */
+  int32_t quant;       /* -1, or inside a forall: offset in args of its scope {base, nq,
+                          types[nq]}: arguments -(base + k + 1), k < nq, are the forall's
+                          variables (of type types[k]); goap__px_expand_foralls instantiates
+                          every such literal once the objects are known (after that, -1) */
   uint8_t neg, kind;   /* kind PX_LIT_* */
 } px_lit;
 
@@ -234,6 +238,7 @@ typedef struct px_task_core {
   size_t nschemas, cschemas;
   px_lit *lits;
   size_t nlits, clits;
+  size_t nquant;       /* literals read inside a forall (quant >= 0), before the expansion */
   px_ivec args;        /* argument pool */
   px_ivec init;        /* init atoms: pred, then offset in args (pairs) */
   px_tset fvals;       /* (function, args) -> entry; value in fval */
@@ -317,18 +322,27 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
 goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
 goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
-/* For hddl_parse.c: a typed parameter list node -> syms/types (PX_MAX_PARAMS room each);
+/* For hddl_parse.c: a typed parameter list node -> syms/types, allocated (n elements, room
+ * for at least one; free with goap__px_params_free);
  * a precondition (and/not/atoms/=) over those parameters appended as PX_LIT_PRE literals; a
  * term (variable among syms, or object/constant; syms NULL: ground) -> arg, INT32_MIN on
  * error. `what` names the declaring construct in messages ("method", "task network"). */
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n);
+void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n);
 goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what);
 int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
 size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
+
+/* ---- forall (forall.c) ------------------------------------------------------------------ */
+/* Replaces every literal read inside a forall by its instances over the objects of the
+ * variables' types (none when a type is empty: the forall then holds vacuously), keeping every
+ * schema's, method's and the goal's literals contiguous. Called once the problem is parsed
+ * (is_a filled); a no-op without foralls. */
+goap_status goap__px_expand_foralls(px_task_core *t);
 
 /* ---- HDDL (hddl_parse.c) --------------------------------------------------------------- */
 /* Called by goap__px_parse_domain for each (:task ...) and (:method ...) section (after the

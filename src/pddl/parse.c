@@ -4,15 +4,18 @@
  *
  * Invariants:
  *  - Supported: STRIPS with :typing (hierarchies, `object`), constants, :negative-preconditions,
- *    :equality, `and`, and :action-costs (`(increase (total-cost) N)` or a static function
- *    term). Every other construct is rejected with its name and position, whatever the
- *    :requirements say (they are read but not trusted).
+ *    :equality, `and`, `forall` in preconditions and goals (read here with the variables
+ *    appended to the parameters, literals marked with their scope; instantiated by forall.c
+ *    once the problem is read), and :action-costs (`(increase (total-cost) N)` or a static
+ *    function term). Parameter lists grow through the allocator (no fixed limit). Every
+ *    other construct is rejected with its name and position, whatever the :requirements say
+ *    (they are read but not trusted).
  *  - Domain sections are read in a fixed order whatever their order in the text: types,
  *    constants, predicates, functions, then actions, so a use never precedes its declaration.
  *  - Type 0 is `object`; every other type has a parent, and the parent chain is acyclic
  *    (checked), so walking it terminates.
  *  - A lifted literal's arguments are object ids or parameter references (see internal.h);
- *    goal literals are ground.
+ *    goal literals are ground once the foralls are instantiated.
  */
 #include <math.h>
 #include <stdio.h>
@@ -193,27 +196,67 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
   return GOAP_OK;
 }
 
-/* Parameters: collects (symbol, type) pairs into a local list. */
+/* Parameters: collects (symbol, type) pairs into a list grown through the task's allocator
+ * (free with pl_free). */
+typedef struct px_param {
+  int32_t sym, type, node;
+} px_param;
 typedef struct param_list {
-  int32_t sym[PX_MAX_PARAMS], type[PX_MAX_PARAMS], node[PX_MAX_PARAMS];
+  px_param *p;
   int n;
+  size_t cap;
   int allow_dup; /* predicate and function declarations may repeat placeholder names */
+  int dup_from;  /* names are checked for repeats from this index on (a forall's own) */
 } param_list;
+
+static void pl_init(param_list *pl, int allow_dup) {
+  pl->p = NULL;
+  pl->n = 0;
+  pl->cap = 0;
+  pl->allow_dup = allow_dup;
+  pl->dup_from = 0;
+}
+
+static void pl_free(px_task_core *t, param_list *pl) {
+  goap__px_free(&t->alloc, pl->p, pl->cap * sizeof *pl->p);
+  pl->p = NULL;
+  pl->n = 0;
+  pl->cap = 0;
+}
+
+static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
+  if (pl->n == INT32_MAX ||
+      !goap__px_grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
+    return 0;
+  pl->p[pl->n].sym = sym;
+  pl->p[pl->n].type = type;
+  pl->p[pl->n].node = node;
+  pl->n++;
+  return 1;
+}
 
 static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *ctx) {
   param_list *pl = (param_list *)ctx;
   if (!is_var(t, item))
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
-  for (int i = 0; i < pl->n && !pl->allow_dup; ++i)
-    if (pl->sym[i] == N(item)->sym)
+  for (int i = pl->dup_from; i < pl->n && !pl->allow_dup; ++i)
+    if (pl->p[i].sym == N(item)->sym)
       return goap__px_error(t, item, GOAP_DUPLICATE, "parameter '%s' is declared twice", nm(t, item));
-  if (pl->n >= PX_MAX_PARAMS)
-    return goap__px_error(t, item, GOAP_TOO_LARGE, "more than %d parameters", PX_MAX_PARAMS);
-  pl->sym[pl->n] = N(item)->sym;
-  pl->type[pl->n] = type;
-  pl->node[pl->n] = item;
-  pl->n++;
+  if (!pl_push(t, pl, N(item)->sym, type, item)) return OOM(t, item);
   return GOAP_OK;
+}
+
+/* A predicate's or function's declared arguments: at most PX_MAX_ARITY. */
+static goap_status decl_args(px_task_core *t, int32_t name, param_list *pl) {
+  pl_init(pl, 1);
+  goap_status st = typed_list(t, N(name)->next, 0, on_param, pl);
+  if (st == GOAP_OK && pl->n > PX_MAX_ARITY)
+    st = goap__px_error(t, name, GOAP_TOO_LARGE, "'%s' has more than %d arguments", nm(t, name),
+                        PX_MAX_ARITY);
+  int n = pl->n;
+  pl_free(t, pl);
+  pl->n = n;
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
 static goap_status parse_predicates(px_task_core *t, int32_t sec) {
@@ -226,9 +269,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
     if (px_map_get(&t->pred_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
-    pl.n = 0;
-    pl.allow_dup = 1;
-    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
     if (!goap__px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
       return OOM(t, d);
     int32_t id = (int32_t)t->npreds++;
@@ -271,9 +312,7 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
     if (px_map_get(&t->func_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
     param_list pl;
-    pl.n = 0;
-    pl.allow_dup = 1;
-    if (typed_list(t, N(name)->next, 0, on_param, &pl) != GOAP_OK) return t->status;
+    if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
     if (add_func(t, N(name)->sym, pl.n, name) < 0) return OOM(t, d);
   }
   return GOAP_OK;
@@ -285,9 +324,24 @@ typedef struct lctx {
   const param_list *params; /* NULL: ground (goal) */
   int kind;                 /* PX_LIT_* */
   const char *what;         /* "action" or "method": who declares the parameters */
+  int ground;               /* the formula is ground outside its foralls (the goal) */
+  int base;                 /* the declared parameters [0, base); forall variables after */
+  int32_t quant;            /* -1, or the forall scope of the literals (see px_lit) */
 } lctx;
 
-/* A term: a parameter or an object. */
+static lctx lctx_make(const param_list *params, int kind, const char *what) {
+  lctx c;
+  c.params = params;
+  c.kind = kind;
+  c.what = what;
+  c.ground = params == NULL;
+  c.base = params ? params->n : 0;
+  c.quant = -1;
+  return c;
+}
+
+/* A term: a parameter or an object. The innermost binding of a name wins (a forall variable
+ * may shadow a parameter). */
 static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
   if (N(n)->list) {
     goap__px_error(t, n, GOAP_PARSE_ERROR,
@@ -296,9 +350,9 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
   }
   if (is_var(t, n)) {
     if (c->params)
-      for (int i = 0; i < c->params->n; ++i)
-        if (c->params->sym[i] == N(n)->sym) return -(i + 1);
-    if (c->params)
+      for (int i = c->params->n - 1; i >= 0; --i)
+        if (c->params->p[i].sym == N(n)->sym) return -(i + 1);
+    if (!c->ground)
       goap__px_error(t, n, GOAP_NOT_FOUND, "unknown variable '%s' (not a parameter of this %s)",
                nm(t, n), c->what ? c->what : "action");
     else
@@ -382,11 +436,50 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
   l->node = n;
   l->neg = (uint8_t)neg;
   l->kind = (uint8_t)c->kind;
+  l->quant = c->quant;
+  if (c->quant >= 0) t->nquant++;
   if (pred >= 0 && (c->kind == PX_LIT_ADD || c->kind == PX_LIT_DEL)) t->preds[pred].fluent = 1;
   return GOAP_OK;
 }
 
-/* A condition: and / not / atoms (precondition or goal). */
+static goap_status cond(px_task_core *t, int32_t n, const lctx *c);
+
+/* (forall (?v - type ...) body) in a precondition or goal: the body's literals are read with
+ * the variables appended to the parameters, and marked with the scope (quant) that
+ * goap__px_expand_foralls instantiates once the problem's objects are known. */
+static goap_status forall_cond(px_task_core *t, int32_t n, const lctx *c) {
+  int32_t vars = child(t, n, 1), body = child(t, n, 2);
+  if (N(n)->count != 3 || !N(vars)->list)
+    return goap__px_error(t, n, GOAP_PARSE_ERROR,
+                          "'forall' takes a variable list and a formula: '(forall (?x - type) ...)'");
+  param_list pl;
+  pl_init(&pl, 0);
+  goap_status st = GOAP_OK;
+  int outer = c->params ? c->params->n : 0;
+  for (int i = 0; i < outer && st == GOAP_OK; ++i)
+    if (!pl_push(t, &pl, c->params->p[i].sym, c->params->p[i].type, c->params->p[i].node))
+      st = OOM(t, n);
+  pl.dup_from = outer;
+  if (st == GOAP_OK) st = typed_list(t, N(vars)->first, 0, on_param, &pl);
+  if (st == GOAP_OK && pl.n == outer)
+    st = goap__px_error(t, vars, GOAP_PARSE_ERROR, "'forall' binds no variable");
+  lctx in = *c;
+  in.params = &pl;
+  if (st == GOAP_OK) { /* the scope: base, count, then the types of every forall variable */
+    in.quant = (int32_t)t->args.n;
+    if (t->args.n > (size_t)INT32_MAX - (size_t)pl.n - 2 ||
+        !goap__px_ipush(&t->alloc, &t->args, c->base) ||
+        !goap__px_ipush(&t->alloc, &t->args, pl.n - c->base))
+      st = OOM(t, n);
+    for (int i = c->base; i < pl.n && st == GOAP_OK; ++i)
+      if (!goap__px_ipush(&t->alloc, &t->args, pl.p[i].type)) st = OOM(t, n);
+  }
+  if (st == GOAP_OK) st = cond(t, body, &in);
+  pl_free(t, &pl);
+  return st == GOAP_OK ? GOAP_OK : t->status;
+}
+
+/* A condition: and / not / forall / atoms (precondition or goal). */
 static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
   if (!N(n)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
@@ -408,6 +501,7 @@ static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
                       "unsupported construct: 'not' of a compound formula '(%s ...)'", ih);
     return atom_lit(t, a, 1, c);
   }
+  if (!strcmp(h, "forall")) return forall_cond(t, n, c);
   const char *what = unsupported_cond(h);
   if (what) return goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct '%s' (%s)", h, what);
   return atom_lit(t, n, 0, c);
@@ -470,10 +564,7 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK;
   const char *h = head(t, n);
-  lctx c;
-  c.params = pl;
-  c.kind = PX_LIT_ADD;
-  c.what = "action";
+  lctx c = lctx_make(pl, PX_LIT_ADD, "action");
   if (!strcmp(h, "and")) {
     for (int32_t a = N(N(n)->first)->next; a >= 0; a = N(a)->next)
       if (effect(t, s, a, pl) != GOAP_OK) return t->status;
@@ -502,6 +593,40 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
   return atom_lit(t, n, 0, &c);
 }
 
+/* The parameters (into pl), precondition and effect of an action. */
+static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32_t params,
+                               int32_t pre, int32_t eff, param_list *pl) {
+  if (params >= 0) {
+    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
+    if (typed_list(t, N(params)->first, 0, on_param, pl) != GOAP_OK) return t->status;
+  }
+  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
+    return OOM(t, sec);
+  px_schema s;
+  memset(&s, 0, sizeof s);
+  s.sym = N(name)->sym;
+  s.node = name;
+  s.nparams = pl->n;
+  s.ptypes = (int32_t)t->args.n;
+  for (int i = 0; i < pl->n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl->p[i].type)) return OOM(t, sec);
+  s.pnames = (int32_t)t->args.n;
+  for (int i = 0; i < pl->n; ++i)
+    if (!goap__px_ipush(&t->alloc, &t->args, pl->p[i].sym)) return OOM(t, sec);
+  s.lit0 = (int32_t)t->nlits;
+  s.cost_kind = PX_COST_NONE;
+  lctx c = lctx_make(pl, PX_LIT_PRE, "action");
+  if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
+  if (eff >= 0 && effect(t, &s, eff, pl) != GOAP_OK) return t->status;
+  if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
+    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
+  s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
+  int32_t id = (int32_t)t->nschemas;
+  t->schemas[t->nschemas++] = s;
+  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
+  return GOAP_OK;
+}
+
 static goap_status parse_action(px_task_core *t, int32_t sec) {
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name))
@@ -524,40 +649,10 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
     k = v;
   }
   param_list pl;
-  pl.n = 0;
-  pl.allow_dup = 0;
-  if (params >= 0) {
-    if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
-    if (typed_list(t, N(params)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
-  }
-  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
-    return OOM(t, sec);
-  px_schema s;
-  memset(&s, 0, sizeof s);
-  s.sym = N(name)->sym;
-  s.node = name;
-  s.nparams = pl.n;
-  s.ptypes = (int32_t)t->args.n;
-  for (int i = 0; i < pl.n; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, pl.type[i])) return OOM(t, sec);
-  s.pnames = (int32_t)t->args.n;
-  for (int i = 0; i < pl.n; ++i)
-    if (!goap__px_ipush(&t->alloc, &t->args, pl.sym[i])) return OOM(t, sec);
-  s.lit0 = (int32_t)t->nlits;
-  s.cost_kind = PX_COST_NONE;
-  lctx c;
-  c.params = &pl;
-  c.kind = PX_LIT_PRE;
-  c.what = "action";
-  if (pre >= 0 && cond(t, pre, &c) != GOAP_OK) return t->status;
-  if (eff >= 0 && effect(t, &s, eff, &pl) != GOAP_OK) return t->status;
-  if (t->nlits - (size_t)s.lit0 > PX_MAX_LITS)
-    return goap__px_error(t, sec, GOAP_TOO_LARGE, "action '%s' has more than %d literals", nm(t, name), PX_MAX_LITS);
-  s.nlits = (int32_t)(t->nlits - (size_t)s.lit0);
-  int32_t id = (int32_t)t->nschemas;
-  t->schemas[t->nschemas++] = s;
-  if (!goap__px_map_set(&t->alloc, &t->schema_of, s.sym, id)) return OOM(t, sec);
-  return GOAP_OK;
+  pl_init(&pl, 0);
+  goap_status st = action_body(t, sec, name, params, pre, eff, &pl);
+  pl_free(t, &pl);
+  return st;
 }
 
 /* ---- domain ----------------------------------------------------------------------------- */
@@ -650,10 +745,7 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
 
 static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
   *n = 0;
-  lctx c;
-  c.params = NULL;
-  c.kind = PX_LIT_GOAL;
-  c.what = "action";
+  lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   for (int32_t a = first; a >= 0; a = N(a)->next) {
     if (*n >= max) return goap__px_error(t, a, GOAP_TOO_LARGE, "more than %d arguments", max);
     int32_t v = term(t, a, &c);
@@ -728,10 +820,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
 
 static goap_status sec_goal(px_task_core *t, int32_t s) {
   if (N(s)->count != 2) return goap__px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
-  lctx c;
-  c.params = NULL;
-  c.kind = PX_LIT_GOAL;
-  c.what = "action";
+  lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   t->goal0 = (int32_t)t->nlits;
   if (cond(t, child(t, s, 1), &c) != GOAP_OK) return t->status;
   if (t->nlits - (size_t)t->goal0 > PX_MAX_LITS)
@@ -799,55 +888,73 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   for (size_t o = 0; o < t->nobjects; ++o)
     for (int32_t ty = t->objects[o].type; ty >= 0; ty = t->types[ty].parent)
       t->is_a[o * t->ntypes + (size_t)ty] = 1;
-  return GOAP_OK;
+  return goap__px_expand_foralls(t);
 }
 
 /* ---- entry points for hddl_parse.c ------------------------------------------------------- */
 
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t *syms, int32_t *types,
+goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n) {
-  param_list pl;
-  pl.n = 0;
-  pl.allow_dup = 0;
+  *syms = *types = NULL;
   *n = 0;
   if (!N(list)->list) return goap__px_error(t, list, GOAP_PARSE_ERROR, "':parameters' takes a list");
-  if (typed_list(t, N(list)->first, 0, on_param, &pl) != GOAP_OK) return t->status;
-  for (int i = 0; i < pl.n; ++i) {
-    syms[i] = pl.sym[i];
-    types[i] = pl.type[i];
+  param_list pl;
+  pl_init(&pl, 0);
+  goap_status st = typed_list(t, N(list)->first, 0, on_param, &pl);
+  if (st == GOAP_OK) {
+    size_t k = pl.n ? (size_t)pl.n : 1;
+    *syms = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **syms);
+    *types = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **types);
+    if (!*syms || !*types) {
+      st = OOM(t, list);
+      goap__px_params_free(t, *syms, *types, pl.n);
+      *syms = *types = NULL;
+    } else {
+      for (int i = 0; i < pl.n; ++i) {
+        (*syms)[i] = pl.p[i].sym;
+        (*types)[i] = pl.p[i].type;
+      }
+      *n = pl.n;
+    }
   }
-  *n = pl.n;
-  return GOAP_OK;
+  pl_free(t, &pl);
+  return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
-static void to_params(param_list *pl, const int32_t *syms, int n) {
-  pl->n = n;
-  pl->allow_dup = 0;
-  for (int i = 0; i < n && i < PX_MAX_PARAMS; ++i) {
-    pl->sym[i] = syms[i];
-    pl->type[i] = 0;
-    pl->node[i] = -1;
-  }
+void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n) {
+  size_t k = n > 0 ? (size_t)n : 1;
+  goap__px_free(&t->alloc, syms, k * sizeof *syms);
+  goap__px_free(&t->alloc, types, k * sizeof *types);
+}
+
+static int to_params(px_task_core *t, param_list *pl, const int32_t *syms, int n) {
+  pl_init(pl, 0);
+  for (int i = 0; i < n; ++i)
+    if (!pl_push(t, pl, syms[i], 0, -1)) return 0;
+  return 1;
 }
 
 goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what) {
   param_list pl;
-  to_params(&pl, syms, np);
-  lctx c;
-  c.params = &pl;
-  c.kind = PX_LIT_PRE;
-  c.what = what;
-  return cond(t, n, &c);
+  if (!to_params(t, &pl, syms, np)) {
+    pl_free(t, &pl);
+    return OOM(t, n);
+  }
+  lctx c = lctx_make(&pl, PX_LIT_PRE, what);
+  goap_status st = cond(t, n, &c);
+  pl_free(t, &pl);
+  return st;
 }
 
 int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
-  param_list pl;
-  to_params(&pl, syms, np);
-  lctx c;
-  c.params = syms ? &pl : NULL;
-  c.kind = PX_LIT_PRE;
-  c.what = what;
+  /* a read-only view of syms: term() only reads the names */
+  lctx c = lctx_make(NULL, PX_LIT_PRE, what);
+  c.ground = 0; /* a variable not among syms is unknown in this method or network */
+  if (!N(n)->list && syms && px_name(t, N(n)->sym)[0] == '?') {
+    for (int i = np - 1; i >= 0; --i)
+      if (syms[i] == N(n)->sym) return -(i + 1);
+  }
   return term(t, n, &c);
 }
 

@@ -16,8 +16,6 @@
 
 #include "internal.h"
 
-#define MAX_STEP_ARGS 64
-
 typedef struct vstate {
   const px_task_core *t;
   const goap_allocator *a;
@@ -80,6 +78,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     if (!set_atom(&v, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, 1)) goto oom;
   }
 
+  px_ivec symv = {NULL, 0, 0}, bindv = {NULL, 0, 0}; /* a step's names; its binding */
   size_t i = 0, line_start = 0;
   int line = 1, failed = 0;
   char msg[512], lt[400];
@@ -94,7 +93,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     }
     /* read the step's names */
     size_t start = i++;
-    int32_t syms[MAX_STEP_ARGS + 1];
+    symv.n = 0;
     int nsym = 0, unknown = -1;
     char unknown_name[128] = "";
     for (;;) {
@@ -115,7 +114,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       size_t j = i;
       while (j < len && !is_space((unsigned char)text[j]) && text[j] != '(' && text[j] != ')' && text[j] != ';')
         ++j;
-      if (nsym > MAX_STEP_ARGS) {
+      if (nsym == INT32_MAX) {
         st = plan_error(err, plan_name, line, col, text, len, "a step with too many arguments");
         goto done;
       }
@@ -131,7 +130,8 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
         unknown = nsym;
         goap__px_fmt(unknown_name, sizeof unknown_name, "%s", name);
       }
-      syms[nsym++] = sym;
+      if (!goap__px_ipush(v.a, &symv, sym)) goto oom;
+      nsym++;
       i = j;
     }
     int step = r->steps++;
@@ -143,7 +143,8 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       steptext[n] = 0;
     }
     const char *why = NULL;
-    int32_t si = -1, bind[PX_MAX_PARAMS];
+    const int32_t *syms = symv.v;
+    int32_t si = -1, *bind = NULL;
     if (nsym == 0) {
       why = "an empty step '()'";
     } else if (unknown == 0 || (si = px_map_get(&t->schema_of, syms[0])) < 0) {
@@ -156,6 +157,9 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     } else {
       const px_schema *s = &t->schemas[si];
       msg[0] = 0;
+      for (bindv.n = 0; bindv.n < (size_t)s->nparams;)
+        if (!goap__px_ipush(v.a, &bindv, -1)) goto oom;
+      bind = bindv.v;
       for (int k = 0; k < s->nparams && !msg[0]; ++k) {
         int32_t o = px_map_get(&t->obj_of, syms[k + 1]);
         int32_t ty = t->args.v[s->ptypes + k];
@@ -251,6 +255,8 @@ oom:
     goap__px_fmt(err->message, sizeof err->message, "out of memory");
   }
 done:
+  goap__px_ivec_free(v.a, &symv);
+  goap__px_ivec_free(v.a, &bindv);
   goap__px_aset_free(v.a, &v.state);
   return st;
 }

@@ -19,6 +19,10 @@
  *    wrapper of the allocator.
  *  - A plan found by a search is cached under the state the search started from (memory may
  *    have changed while a sliced search ran).
+ *  - Replays (replay.c): with a recorder (rec), every input is recorded where it enters the
+ *    agent (a host call, a callback's result, a blackboard read, a reservation's answer) and
+ *    every decision where it is reported; with a replayer (rp), no host callback is called:
+ *    the recorded results stand in for them, in the same order.
  *  - HTN agents (t->htn): goal is always -1 and no goal is ever a candidate. plan[0..plan_len)
  *    is the running plan up to its next `pause` (paused = 1: hp holds the continuation, resumed
  *    from memory when the last step is done); mtr[0..mtr_len) is its method traversal record
@@ -31,83 +35,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime.h"
+#include "agent_impl.h"
 
 typedef enum { PHASE_IDLE = 0, PHASE_SELECT, PHASE_EXECUTE } phase;
-
-struct goap_agent {
-  goap_allocator user;           /* the caller's allocator */
-  goap_allocator alloc;          /* counting wrapper around it */
-  size_t bytes;
-  const goap_agent_type *t;
-  const goap_domain *d;
-  size_t W;
-  void *host;
-  goap_blackboard *bb;
-  goap_plan_cache *cache;
-  goap_agent_event_fn on_event;
-  void *event_user;
-  goap_planner *planner;         /* its own, created at its first search that needs it */
-  goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
-  goap_planner *cur;             /* the planner of the running search */
-
-  goap_word *mem, *seen, *tmp;   /* W words each */
-  goap_word *search_start;       /* W words: the start state of the running search */
-  int from_idle;                 /* this selection retries after the agent was idle */
-  int32_t *bb_slot;              /* per shared variable of the type: its slot */
-  int32_t *res_id;               /* per reserved name of the type: the blackboard resource */
-  double *costs;                 /* the type's costs, with actions refused a reservation
-                                    disabled (-1) for the current selection */
-  int blocked;                   /* how many are disabled that way */
-  int32_t *hold_res, *hold_step; /* reservations held: resource, plan step */
-  size_t nhold, chold, chold_step;
-  int order_goal;                /* -1: none */
-  double order_prio;
-
-  /* the current plan */
-  int32_t *plan;
-  size_t plan_cap;
-  int plan_len, step;
-  double plan_cost;
-  int goal;
-  double goal_prio;
-  int running;                   /* the action at plan[step] has started */
-  double action_time;
-
-  /* goal selection */
-  phase ph;
-  goap_replan_reason reason;
-  int *cand;                     /* candidate goals, best first */
-  double *cand_prio;
-  int ncand, icand;
-  int searching;                 /* a sliced search for cand[icand] is running */
-  double *fail_time;             /* per goal: when it last failed to plan (-1: never) */
-  double *end_time;              /* per goal: when its plan last ended (-1: never); cooldown */
-  uint64_t *fail_hash;           /* per goal: memory hash then */
-  int idle_reported;
-  int announce;                  /* the first update reports the start replan */
-  double next_goal_check, next_idle_retry;
-  double *sensor_next;
-
-  double time;
-  goap_agent_stats st;
-
-  /* HTN agents */
-  goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
-  goap_htn_planner *hp_try;      /* searches for a better plan while one runs */
-  int32_t *mtr, *try_mtr, *try_plan;
-  size_t mtr_cap, try_mtr_cap, try_plan_cap;
-  int mtr_len;
-  int paused;                    /* the plan ends at a `pause`: resume when it is done */
-
-  /* goap_world (world.c) */
-  int in_world;                  /* updated by a world: its budget, its planner lease */
-  uint32_t world_budget;         /* expansions this update may spend */
-  goap_planner *(*lease)(void *ctx, goap_agent *a); /* a world planner for a new search */
-  void *lease_ctx;
-  goap_planner *desc_planner;    /* goap_agent_desc.planner, restored when it leaves */
-  double jitter;                 /* [0, 1): phase of goal checks and sensors; -1: none */
-};
+_Static_assert(PHASE_SELECT == GOAP__AGENT_SELECT && PHASE_EXECUTE == GOAP__AGENT_EXECUTE,
+               "agent_impl.h's phase values");
 
 /* ---- memory -------------------------------------------------------------------------------- */
 
@@ -143,9 +75,10 @@ static uint64_t hash_mem(const goap_agent *a) {
 }
 
 static void emit(goap_agent *a, goap_agent_event *ev) {
-  if (!a->on_event) return;
   ev->time = a->time;
-  a->on_event(a, ev, a->event_user);
+  if (a->rec && GOAP__IS_DECISION(ev->kind)) goap__rec_event(a, ev);
+  if (a->rp && !goap__rp_event(a, ev)) return; /* replaying: the log disagrees */
+  if (a->on_event) a->on_event(a, ev, a->event_user);
 }
 
 static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
@@ -158,9 +91,15 @@ static void ev_init(goap_agent_event *ev, goap_agent_event_kind k) {
 
 static double goal_priority(goap_agent *a, int g) {
   const goap__rt_goal *r = &a->t->goal[g];
-  if (g == a->order_goal) return a->order_prio;
-  if (r->priority) return r->priority(a, g, r->user);
-  return goap_domain_goal_priority(a->d, g);
+  double pr;
+  if (g == a->order_goal) pr = a->order_prio;
+  else if (!r->priority) pr = goap_domain_goal_priority(a->d, g);
+  else if (!a->rp || !goap__rp_input(a, GOAP__R_PRIO, g, NULL, &pr)) {
+    pr = a->rp ? goap_domain_goal_priority(a->d, g) : r->priority(a, g, r->user);
+    if (a->rec) goap__rec_input(a, GOAP__R_PRIO, g, 0, pr);
+  }
+  a->gprio[g] = pr;
+  return pr;
 }
 
 static int goal_valid(const goap_agent *a, int g) {
@@ -192,7 +131,16 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
     if (a->bb) { /* a shared variable: apply to the blackboard's value (counters add up) */
       for (int k = 0; k < a->t->nshared; ++k)
         if (a->t->shared[k] == e[i].var) slot = a->bb_slot[k];
-      if (slot >= 0) goap_state_set(a->d, a->mem, e[i].var, goap__bb_read(a->bb, slot));
+      if (slot >= 0 && a->rp) { /* replaying: the value read when recording */
+        int var;
+        int32_t v;
+        while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
+      } else if (slot >= 0) {
+        int32_t v = goap__bb_read(a->bb, slot);
+        if (a->rec && v != goap_state_get(a->d, a->mem, e[i].var))
+          goap__rec_input(a, GOAP__R_BB, e[i].var, v, 0);
+        goap_state_set(a->d, a->mem, e[i].var, v);
+      }
     }
     int32_t old = goap_state_get(a->d, a->mem, e[i].var);
     if (goap_state_assign(a->d, a->mem, &e[i], 1) != GOAP_OK) continue;
@@ -208,6 +156,35 @@ static void write_effects(goap_agent *a, const goap_effect *e, int n) {
     ev.action = a->plan_len > a->step ? a->plan[a->step] : -1;
     emit(a, &ev);
   }
+}
+
+/* Failure memory: the on_fail effects of act, remembered for inspection. */
+static void learn(goap_agent *a, int act, const goap__rt_action *r, int timeout) {
+  const goap_effect *e = a->t->effs + r->on_fail;
+  write_effects(a, e, (int)r->on_fail_count);
+  for (uint32_t i = 0; i < r->on_fail_count; ++i)
+    goap__fact_learnt(a, act, e[i].var, goap_state_get(a->d, a->mem, e[i].var), timeout);
+}
+
+/* The host's callbacks, or their recorded results when replaying (replay.c). */
+static void call_stop(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  if (!r->stop) return;
+  if (a->rp) {
+    goap__rp_input(a, GOAP__R_STOP, act, NULL, NULL);
+    return;
+  }
+  r->stop(a, act, r->user);
+  if (a->rec) goap__rec_input(a, GOAP__R_STOP, act, 0, 0);
+}
+
+static int call_check(goap_agent *a, int act) {
+  const goap__rt_action *r = &a->t->act[act];
+  int32_t ok = 1;
+  if (a->rp) goap__rp_input(a, GOAP__R_CHECK, act, &ok, NULL);
+  else ok = r->check(a, act, r->check_user) != 0;
+  if (a->rec) goap__rec_input(a, GOAP__R_CHECK, act, ok, 0);
+  return ok != 0;
 }
 
 /* ---- reservations ---------------------------------------------------------------------------- */
@@ -246,12 +223,18 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
         return -2;
       }
       int res = a->res_id[r->reserve + k];
-      int got = goap__bb_acquire(a->bb, res, a);
-      if (got < 0) {
+      int granted = goap__bb_acquire(a->bb, res, a);
+      if (granted < 0) {
         release_all(a);
         return -2;
       }
-      if (!got) {
+      int32_t logged = granted;
+      if (a->rp && goap__rp_input(a, GOAP__R_RESERVE, 0, &logged, NULL) && logged != granted) {
+        if (granted) goap__bb_release(a->bb, res, a); /* the log's answer wins */
+        granted = logged;
+      }
+      if (a->rec) goap__rec_input(a, GOAP__R_RESERVE, 0, granted, 0);
+      if (!granted) {
         release_all(a);
         a->st.reservations_denied++;
         goap_agent_event ev;
@@ -286,8 +269,7 @@ static void stop_running(goap_agent *a) {
   if (!a->running) return;
   int act = a->plan[a->step];
   a->running = 0;
-  const goap__rt_action *r = &a->t->act[act];
-  if (r->stop) r->stop(a, act, r->user);
+  call_stop(a, act);
   end_action(a, act);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_ACTION_STOP);
@@ -315,6 +297,7 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
   a->reason = why;
   a->st.replans[why]++;
   a->idle_reported = 0;
+  goap__hist_open(a, why);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_REPLAN);
   ev.reason = why;
@@ -389,7 +372,7 @@ static void apply_checks(goap_agent *a) {
   for (int i = 0; i < t->na; ++i) {
     const goap__rt_action *r = &t->act[i];
     if (!r->check || a->costs[i] < 0) continue;
-    if (!r->check(a, i, r->check_user)) {
+    if (!call_check(a, i)) {
       a->costs[i] = -1;
       a->blocked++;
     }
@@ -450,6 +433,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
   a->fail_time[g] = -1;
   a->st.plans++;
   if (cached) a->st.cache_hits++;
+  goap__hist_close(a, GOAP_OK, g, cost, len);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_GOAL);
   ev.goal = g;
@@ -471,6 +455,7 @@ static void goal_failed(goap_agent *a, int g, goap_status why) {
   a->fail_time[g] = a->time;
   a->end_time[g] = a->time;
   a->fail_hash[g] = hash_mem(a);
+  a->fail_st[g] = why;
   a->st.plan_failures++;
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
@@ -483,6 +468,34 @@ static uint64_t now_ns(void) {
   struct timespec ts;
   timespec_get(&ts, TIME_UTC);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
+ * per action and search (the planner asks only about the actions it reaches), so that their
+ * answers are inputs of the log; the search then runs with GOAP_REQUEST_NO_CALLBACKS on
+ * a->dcosts. */
+static void domain_callbacks(goap_agent *a, const double *base) {
+  for (int i = 0; i < a->t->na; ++i) {
+    goap_check_fn check;
+    goap_cost_fn cost;
+    void *user;
+    double c = base[i];
+    if (c >= 0 && goap_domain_action_callbacks(a->d, i, &check, &cost, &user)) {
+      int32_t ok = 1;
+      if (check) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCHECK, i, &ok, NULL);
+        else ok = check(a, i, user) != 0;
+        if (a->rec) goap__rec_input(a, GOAP__R_DCHECK, i, ok, 0);
+      }
+      if (ok && cost) {
+        if (a->rp) goap__rp_input(a, GOAP__R_DCOST, i, NULL, &c);
+        else c = cost(a, i, user);
+        if (a->rec) goap__rec_input(a, GOAP__R_DCOST, i, 0, c);
+      }
+      if (!ok || !(c >= 0) || !isfinite(c)) c = -1;
+    }
+    a->dcosts[i] = c;
+  }
 }
 
 /* Begins the search for goal g from search_start on `on` (NULL: the agent's own planner,
@@ -501,6 +514,9 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
       pd.allocator = a->alloc;
       pd.initial_nodes = t->initial_nodes;
       pd.max_nodes = t->max_nodes;
+      /* an agent plans for its domain's goals only: that many goal-cache slots suffice */
+      int ng = goap_domain_goal_count(a->d);
+      pd.goal_cache = (uint32_t)(ng < 1 ? 1 : ng < 16 ? ng : 16);
       a->planner = goap_planner_create(a->d, &pd);
       if (!a->planner) return GOAP_OUT_OF_MEMORY;
     }
@@ -517,9 +533,17 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   r.max_nodes = t->max_nodes;
   r.host = a;
   r.costs = a->blocked ? a->costs : t->costs;
+  if (a->dcosts && (a->rec || a->rp)) {
+    domain_callbacks(a, r.costs);
+    r.costs = a->dcosts;
+    r.flags |= GOAP_REQUEST_NO_CALLBACKS;
+  }
   a->cur = on;
+  a->search_base = a->st.expanded;
   return goap_plan_begin(on, &r);
 }
+
+goap_status goap__agent_begin_search(goap_agent *a, int g) { return begin_search(a, g, NULL); }
 
 /* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
  * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
@@ -529,6 +553,7 @@ static goap_status select_goal(goap_agent *a) {
     build_candidates(a);
     if (a->from_idle && a->ncand > 0) { /* something to try again: a replan worth reporting */
       a->st.replans[GOAP_REPLAN_IDLE]++;
+      goap__hist_open(a, GOAP_REPLAN_IDLE);
       goap_agent_event ev;
       ev_init(&ev, GOAP_EVENT_REPLAN);
       ev.reason = GOAP_REPLAN_IDLE;
@@ -548,6 +573,7 @@ static goap_status select_goal(goap_agent *a) {
         double cost = 0;
         const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
         if (p) {
+          goap__hist_search(a, NULL, 1);
           if (!ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
           int refused = reserve_plan(a, p, len);
           if (refused == -2) return GOAP_OUT_OF_MEMORY;
@@ -601,6 +627,7 @@ static goap_status select_goal(goap_agent *a) {
     }
     a->searching = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
+    goap__hist_search(a, &res.stats, 0);
     if (st == GOAP_OK) {
       int refused = reserve_plan(a, a->plan, res.plan_length);
       if (refused == -2) return GOAP_OUT_OF_MEMORY;
@@ -619,6 +646,7 @@ static goap_status select_goal(goap_agent *a) {
     a->icand++;
   }
   a->ncand = a->icand = 0;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
   return GOAP_NO_PLAN;
 }
 
@@ -646,8 +674,8 @@ static void action_failed(goap_agent *a, int act, int timeout) {
   ev.goal = a->goal;
   ev.timeout = timeout;
   emit(a, &ev);
-  if (timeout && r->stop) r->stop(a, act, r->user);
-  write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+  if (timeout) call_stop(a, act);
+  learn(a, act, r, timeout);
   need_plan(a, timeout ? GOAP_REPLAN_TIMEOUT : GOAP_REPLAN_ACTION_FAILED);
 }
 
@@ -706,6 +734,7 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
 
 static void htn_plan_failed(goap_agent *a, goap_status why) {
   a->st.plan_failures++;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
   ev.status = why;
@@ -725,7 +754,10 @@ static void htn_adopt(goap_agent *a, const goap_htn_result *res, goap_replan_rea
   a->ph = PHASE_EXECUTE;
   a->searching = 0;
   a->idle_reported = 0;
-  if (reason != GOAP_REPLAN_NONE) a->st.plans++;
+  if (reason != GOAP_REPLAN_NONE) {
+    a->st.plans++;
+    goap__hist_close(a, GOAP_OK, -1, res->cost, res->plan_length);
+  }
   goap_agent_event ev;
   ev_init(&ev, GOAP_EVENT_PLAN);
   ev.plan = a->plan;
@@ -756,6 +788,7 @@ static goap_status htn_select(goap_agent *a) {
   if (refused >= 0) return GOAP_NO_PLAN;
   if (from_idle) {
     a->st.replans[GOAP_REPLAN_IDLE]++;
+    goap__hist_open(a, GOAP_REPLAN_IDLE);
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_REPLAN);
     ev.reason = GOAP_REPLAN_IDLE;
@@ -833,13 +866,13 @@ static int htn_next(goap_agent *a) {
     return 0;
   }
   const goap__rt_action *r = &a->t->act[act];
-  if (r->check && !r->check(a, act, r->check_user)) { /* a failure before it starts */
+  if (r->check && !call_check(a, act)) { /* a failure before it starts */
     a->st.actions_failed++;
     goap_agent_event ev;
     ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
     ev.action = act;
     emit(a, &ev);
-    write_effects(a, a->t->effs + r->on_fail, (int)r->on_fail_count);
+    learn(a, act, r, 0);
     need_plan(a, GOAP_REPLAN_ACTION_FAILED);
     return 0;
   }
@@ -878,14 +911,26 @@ static goap_status execute(goap_agent *a, double dt) {
     ev.goal = a->goal;
     emit(a, &ev);
     if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
-    if (r->start) r->start(a, act, r->user);
+    if (r->start && a->rp) goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
+    else if (r->start) {
+      r->start(a, act, r->user);
+      if (a->rec) goap__rec_input(a, GOAP__R_START, act, 0, 0);
+    }
     if (!a->running) return GOAP_OK; /* the start callback dropped the plan */
   } else {
     a->action_time += dt;
   }
   int act = a->plan[a->step];
   const goap__rt_action *r = &a->t->act[act];
-  goap_action_state s = r->tick ? r->tick(a, act, dt, r->user) : GOAP_ACTION_SUCCESS;
+  goap_action_state s = GOAP_ACTION_SUCCESS;
+  if (r->tick && a->rp) {
+    int32_t v = GOAP_ACTION_RUNNING;
+    goap__rp_input(a, GOAP__R_TICK, act, &v, NULL);
+    s = (goap_action_state)v;
+  } else if (r->tick) {
+    s = r->tick(a, act, dt, r->user);
+    if (a->rec) goap__rec_input(a, GOAP__R_TICK, act, (int32_t)s, 0);
+  }
   if (!a->running || a->plan_len <= a->step || a->plan[a->step] != act) return GOAP_OK;
   if (s == GOAP_ACTION_SUCCESS) {
     a->running = 0;
@@ -935,6 +980,11 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&al, a->end_time, (size_t)t->ng * sizeof *a->end_time);
   goap__rt_free(&al, a->fail_hash, (size_t)t->ng * sizeof *a->fail_hash);
   goap__rt_free(&al, a->sensor_next, (size_t)t->nsensors * sizeof *a->sensor_next);
+  goap__rt_free(&al, a->gprio, (size_t)t->ng * sizeof *a->gprio);
+  goap__rt_free(&al, a->fail_st, (size_t)t->ng * sizeof *a->fail_st);
+  goap__rt_free(&al, a->hist, (size_t)a->hist_cap * sizeof *a->hist);
+  goap__rt_free(&al, a->facts, (size_t)a->hist_cap * sizeof *a->facts);
+  goap__rt_free(&al, a->dcosts, (size_t)t->na * sizeof *a->dcosts);
   goap_allocator user = a->user;
   goap__rt_free(&user, a, sizeof *a);
 }
@@ -988,9 +1038,22 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
   a->sensor_next = (double *)goap__rt_alloc(al, (size_t)t->nsensors * sizeof *a->sensor_next);
   a->res_id = (int32_t *)goap__rt_alloc(al, t->nres_names * sizeof *a->res_id);
   a->costs = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->costs);
+  a->hist_cap = desc->replan_history > 0 ? desc->replan_history
+                : desc->replan_history == 0 ? 8 : 0;
+  a->gprio = (double *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->gprio);
+  a->fail_st = (goap_status *)goap__rt_alloc(al, (size_t)t->ng * sizeof *a->fail_st);
+  int dcb = 0;
+  for (int i = 0; i < t->na && !dcb; ++i) dcb = goap_domain_action_callbacks(a->d, i, NULL, NULL, NULL);
+  if (dcb) a->dcosts = (double *)goap__rt_alloc(al, (size_t)t->na * sizeof *a->dcosts);
+  if (a->hist_cap) {
+    a->hist = (goap_replan_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->hist);
+    a->facts = (goap_failure_info *)goap__rt_alloc(al, (size_t)a->hist_cap * sizeof *a->facts);
+  }
   a->order_goal = -1;
   int ok = a->mem && a->seen && a->tmp && a->search_start && a->bb_slot && a->cand && a->cand_prio &&
            a->fail_time && a->end_time && a->fail_hash && a->sensor_next && a->res_id && a->costs &&
+           a->gprio && a->fail_st && ((a->hist && a->facts) || !a->hist_cap) &&
+           (a->dcosts || !dcb) &&
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
@@ -1006,7 +1069,10 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
     } else {
       goap_state_init(a->d, a->mem);
     }
-    for (int g = 0; g < t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
+    for (int g = 0; g < t->ng; ++g) {
+      a->fail_time[g] = a->end_time[g] = -1;
+      a->gprio[g] = goap_domain_goal_priority(a->d, g);
+    }
     for (int k = 0; k < t->nshared; ++k) a->bb_slot[k] = -1;
     if (t->na) memcpy(a->costs, t->costs, (size_t)t->na * sizeof *a->costs);
   }
@@ -1041,6 +1107,7 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
   a->ph = PHASE_SELECT;
   a->reason = GOAP_REPLAN_START;
   a->st.replans[GOAP_REPLAN_START]++;
+  goap__hist_open(a, GOAP_REPLAN_START);
   a->announce = 1;
   *out = a;
   return GOAP_OK;
@@ -1053,6 +1120,11 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
 
 void goap_agent_destroy(goap_agent *a) {
   if (!a) return;
+  if (a->rec) goap__rec_forget(a); /* its end is not an input of the recording */
+  if (a->rp) { /* replayed: there is no host action to stop */
+    goap__rp_forget(a);
+    a->running = 0;
+  }
   stop_running(a);
   if (a->nhold) release_all(a);
   if (a->bb) goap__bb_attach(a->bb, -1);
@@ -1065,12 +1137,24 @@ static void sense(goap_agent *a) {
   for (int i = 0; i < t->nsensors; ++i) {
     if (a->time + 1e-12 < a->sensor_next[i]) continue;
     a->sensor_next[i] = next_tick(a, t->sensors[i].interval);
+    if (a->rp) {
+      goap__rp_input(a, GOAP__R_SENSOR, i, NULL, NULL);
+      continue;
+    }
     t->sensors[i].fn(a, t->sensors[i].user);
+    if (a->rec) goap__rec_input(a, GOAP__R_SENSOR, i, 0, 0);
   }
-  if (a->bb) {
+  if (a->rp && a->bb) { /* the values read when recording */
+    int var;
+    int32_t v;
+    while (goap__rp_bb(a, &var, &v)) goap_state_set(a->d, a->mem, var, v);
+  } else if (a->bb && !a->rp) {
     for (int k = 0; k < t->nshared; ++k) {
       if (a->bb_slot[k] < 0) continue;
-      goap_state_set(a->d, a->mem, t->shared[k], goap__bb_read(a->bb, a->bb_slot[k]));
+      int32_t v = goap__bb_read(a->bb, a->bb_slot[k]);
+      if (a->rec && v != goap_state_get(a->d, a->mem, t->shared[k]))
+        goap__rec_input(a, GOAP__R_BB, t->shared[k], v, 0);
+      goap_state_set(a->d, a->mem, t->shared[k], v);
     }
   }
 }
@@ -1118,6 +1202,7 @@ static goap_status check_interrupts(goap_agent *a) {
 
 /* The first half of an update: time, sensors, the blackboard, the interrupt checks. */
 static goap_status update_begin(goap_agent *a, double dt) {
+  if (a->rec) goap__rec_update(a, dt);
   a->time += dt;
   a->st.updates++;
   if (a->announce) {
@@ -1222,6 +1307,7 @@ goap_status goap_agent_set(goap_agent *a, int var, int32_t value) {
   if (!a || var < 0 || var >= a->t->nv) return GOAP_INVALID_ARGUMENT;
   goap_status st = goap_state_set(a->d, a->mem, var, value);
   if (st != GOAP_OK) return st;
+  if (a->rec) goap__rec_input(a, GOAP__R_SET, var, value, 0);
   if (a->bb) {
     for (int k = 0; k < a->t->nshared; ++k)
       if (a->t->shared[k] == var && a->bb_slot[k] >= 0) goap__bb_write(a->bb, a->bb_slot[k], value);
@@ -1237,11 +1323,14 @@ int32_t goap_agent_get(const goap_agent *a, int var) {
 const goap_word *goap_agent_memory(const goap_agent *a) { return a ? a->mem : NULL; }
 
 void goap_agent_replan(goap_agent *a) {
-  if (a) need_plan(a, GOAP_REPLAN_REQUESTED);
+  if (!a) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_REPLAN, 0, 0, 0);
+  need_plan(a, GOAP_REPLAN_REQUESTED);
 }
 
 void goap_agent_reset(goap_agent *a) {
   if (!a) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_RESET, 0, 0, 0);
   need_plan(a, GOAP_REPLAN_START);
   for (int g = 0; g < a->t->ng; ++g) a->fail_time[g] = a->end_time[g] = -1;
   a->next_goal_check = a->time;
@@ -1301,6 +1390,7 @@ const char *goap_replan_reason_name(goap_replan_reason r) {
 goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
   if (!a || goal < 0 || goal >= a->t->ng || a->t->goal[goal].disabled || !(priority == priority))
     return GOAP_INVALID_ARGUMENT;
+  if (a->rec) goap__rec_input(a, GOAP__R_ORDER, goal, 0, priority);
   int same = a->order_goal == goal && a->order_prio == priority;
   a->order_goal = goal;
   a->order_prio = priority;
@@ -1310,6 +1400,7 @@ goap_status goap_agent_order(goap_agent *a, int goal, double priority) {
 
 void goap_agent_clear_order(goap_agent *a) {
   if (!a || a->order_goal < 0) return;
+  if (a->rec) goap__rec_input(a, GOAP__R_CLEAR_ORDER, 0, 0, 0);
   int was = a->order_goal;
   a->order_goal = -1;
   if (a->ph == PHASE_EXECUTE && a->goal == was) need_plan(a, GOAP_REPLAN_ORDER);

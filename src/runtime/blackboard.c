@@ -11,6 +11,8 @@
  *  - who[0..held) names the holder of each unit, in the order the units were taken (an agent
  *    holding two units appears twice); release removes the agent's oldest entry. The array
  *    only grows (doubling), so a warm blackboard takes and releases without allocating.
+ *    A restored blackboard's units have NULL holders until the restored agents that hold them
+ *    claim them (goap__bb_claim, from goap_agent_restore); held always counts who's entries.
  */
 #include <string.h>
 
@@ -200,4 +202,55 @@ goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
   int n = r->held < cap ? r->held : cap;
   for (int k = 0; k < n; ++k) out[k] = r->who[k];
   return r->held > cap ? GOAP_BUFFER_TOO_SMALL : GOAP_OK;
+}
+
+/* ---- save.c's access ---------------------------------------------------------------------- */
+
+size_t goap__bb_slot_count(const goap_blackboard *bb) { return bb->n; }
+const char *goap__bb_slot_name(const goap_blackboard *bb, size_t i) { return bb->slots[i].name; }
+size_t goap__bb_resource_count(const goap_blackboard *bb) { return bb->nres; }
+
+void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held) {
+  *capacity = bb->res[i].capacity;
+  *held = bb->res[i].held;
+}
+
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
+  resource *r = &bb->res[i];
+  if (held > 0 &&
+      !goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)held, sizeof *r->who))
+    return 0;
+  for (int k = 0; k < held; ++k) r->who[k] = NULL; /* holders unknown until agents claim them */
+  r->held = held;
+  return 1;
+}
+
+int goap__bb_unclaimed(const goap_blackboard *bb, int res) {
+  const resource *r = &bb->res[res];
+  int n = 0;
+  for (int k = 0; k < r->held; ++k) n += r->who[k] == NULL;
+  return n;
+}
+
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
+  resource *r = &bb->res[res];
+  for (int k = 0; k < r->held; ++k)
+    if (!r->who[k]) {
+      r->who[k] = agent;
+      return 1;
+    }
+  return 0;
+}
+int goap__bb_attached(const goap_blackboard *bb) { return bb->attached; }
+void goap__bb_set_version(goap_blackboard *bb, uint64_t version) { bb->version = version; }
+const goap_allocator *goap__bb_allocator(const goap_blackboard *bb) { return &bb->alloc; }
+
+void goap__bb_swap(goap_blackboard *a, goap_blackboard *b) {
+  goap_blackboard t = *a;
+  *a = *b;
+  *b = t;
+  b->alloc = a->alloc; /* both have the same allocator: keep each its own, and its count */
+  a->alloc = t.alloc;
+  b->attached = a->attached;
+  a->attached = t.attached;
 }

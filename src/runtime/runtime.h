@@ -81,7 +81,11 @@ struct goap_agent_type {
   const goap_htn_domain *htn;
   int htn_root;
   uint32_t hwatch, hwatch_count;   /* into type->vars */
+  uint64_t fingerprint;            /* goap_agent_type_fingerprint (save.c) */
 };
+
+/* save.c: the type's fingerprint, computed once by goap_agent_type_create. */
+uint64_t goap__type_fingerprint(const goap_agent_type *t);
 
 /* ---- blackboard ------------------------------------------------------------------------ */
 /* The slot named `name`, created (with `value`) when absent; -1 when out of memory. *created
@@ -117,6 +121,33 @@ goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goa
 int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p);
 goap_blackboard *goap__agent_world_blackboard(const goap_agent *a);
 goap_plan_cache *goap__agent_world_cache(const goap_agent *a);
+/* save.c's access to a blackboard: its slots and resources by index, and a restore that
+ * fills a new blackboard and then swaps its content into the old one (swap exchanges every
+ * field but the allocator and the attached count). */
+size_t goap__bb_slot_count(const goap_blackboard *bb);
+const char *goap__bb_slot_name(const goap_blackboard *bb, size_t i);
+size_t goap__bb_resource_count(const goap_blackboard *bb);
+void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held);
+/* Sets held units with unknown (NULL) holders; 0 when out of memory. unclaimed counts a
+ * resource's NULL holders; claim makes agent the first of them (0: none left). */
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+int goap__bb_unclaimed(const goap_blackboard *bb, int res);
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent);
+int goap__bb_attached(const goap_blackboard *bb);
+void goap__bb_set_version(goap_blackboard *bb, uint64_t version);
+const goap_allocator *goap__bb_allocator(const goap_blackboard *bb);
+void goap__bb_swap(goap_blackboard *a, goap_blackboard *b);
+
+/* ---- squads (save.c's access) ---------------------------------------------------------- */
+struct goap_squad;
+/* The squad's configuration and state: its four goal names (suppress, cover, advance,
+ * search), order priority, members, behaviour, phase and the goal it ordered each member. */
+void goap__squad_get(const struct goap_squad *s, const char *const **names, double *prio,
+                     size_t *n, int *behavior, int *phase, const int **ordered);
+/* Gives an empty squad its members and state (ordered NULL: no orders); 0 when out of
+ * memory (nothing changed). */
+int goap__squad_set(struct goap_squad *s, struct goap_agent *const *members, size_t n,
+                    int behavior, int phase, const int *ordered);
 
 /* ---- plan cache ------------------------------------------------------------------------ */
 /* Returns the cached plan (length in *len, cost in *cost) or NULL; counts a hit or a miss. */

@@ -180,3 +180,28 @@ int goap_squad_behavior_from_name(const char *name) {
     if (strcmp(name, behavior_names[i]) == 0) return i;
   return -1;
 }
+
+/* ---- save.c's access ---------------------------------------------------------------------- */
+
+void goap__squad_get(const goap_squad *s, const char *const **names, double *prio, size_t *n,
+                     int *behavior, int *phase, const int **ordered) {
+  *names = (const char *const *)s->goal_name;
+  *prio = s->prio;
+  *n = s->n;
+  *behavior = (int)s->cur;
+  *phase = s->phase;
+  *ordered = s->ordered;
+}
+
+int goap__squad_set(goap_squad *s, goap_agent *const *members, size_t n, int behavior, int phase,
+                    const int *ordered) {
+  if (!goap__rt_grow(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
+      !goap__rt_grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
+    return 0;
+  if (n) memcpy(s->m, members, n * sizeof *s->m);
+  for (size_t i = 0; i < n; ++i) s->ordered[i] = ordered ? ordered[i] : -1;
+  s->n = n;
+  s->cur = (goap_squad_behavior)behavior;
+  s->phase = phase;
+  return 1;
+}

@@ -321,6 +321,7 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
   t->budget_ms = x.planning_ms_per_update;
   t->initial_nodes = x.planner_initial_nodes ? x.planner_initial_nodes : 256u;
   *out = t;
+  t->fingerprint = goap__type_fingerprint(t);
   return GOAP_OK;
 }
 

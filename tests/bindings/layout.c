@@ -5,6 +5,7 @@
  */
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/inspect.h>
 
 #include <stdio.h>
 
@@ -30,5 +31,10 @@ int main(void) {
   SIZE(goap_sim_result);
   SIZE(goap_file_action_info);
   SIZE(goap_trace_event);
+  SIZE(goap_goal_info);
+  SIZE(goap_plan_step_info);
+  SIZE(goap_plan_info);
+  SIZE(goap_replan_info);
+  SIZE(goap_failure_info);
   return 0;
 }

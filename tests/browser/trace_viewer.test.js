@@ -77,9 +77,18 @@ async function main() {
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto("file://" + path.resolve(html));
 
-    // every step, forward
+    // it opens at the last step (the plan found); Home is the first step
     const K = expected(T, 0).steps;
     eq(K, T.stats.expanded, "the JSON has one expand event per expansion");
+    let v0 = await viewState(page);
+    eq(v0.step, K, "opens at the last step");
+    eq(v0.planNodes, [...T.plan_nodes].sort((a, b) => a - b), "opens with the plan highlighted");
+    eq(v0.rows, T.stats.nodes, "opens with every node");
+    await page.keyboard.press("Home");
+    v0 = await viewState(page);
+    eq(v0.step, 0, "Home: the first step");
+    eq(v0.rows, 1, "Home: only the start node");
+    // every step, forward
     for (let k = 0; k <= K; k++) {
       const v = await viewState(page), x = expected(T, k);
       eq(v.step, k, "step number");

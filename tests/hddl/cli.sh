@@ -60,6 +60,23 @@ err_has "--stats rounds" "rounds, depth bound 3"
 expect_rc "backtracking" 0 hddl "$DIR/keys.hddl" "$DIR/keys-1.hddl"
 out_has "the second key" "0 grab blue"
 
+# --- forall, and no fixed limit on parameters or subtasks -----------------------------------
+expect_rc "forall: action, method" 0 hddl "$DIR/lamps.hddl" "$DIR/lamps-1.hddl"
+out_has "method forall: lit first" "0 note-lit r1"
+out_has "action forall: both lamps off" "2 switch-off l3"
+out_has "method forall: dark last" "8 peek r1 -> m-peek-dark 3"
+expect_rc "forall: the goal" 1 hddl "$DIR/lamps.hddl" "$DIR/lamps-2.hddl"
+out_has "forall goal: no plan" "; no plan: no decomposition of the task network is executable and reaches the :goal"
+expect_rc "forall: empty type" 0 hddl "$DIR/lamps.hddl" "$DIR/lamps-3.hddl"
+out_has "forall: vacuous" "0 note-dark r1"
+sed 's/(forall (?l - lamp) (not (on ?l))))$/(forall ?l (not (on ?l))))/' "$DIR/lamps.hddl" >"$TMP/badforall.hddl"
+expect_rc "forall: malformed" 2 hddl "$TMP/badforall.hddl" "$DIR/lamps-1.hddl"
+err_has "forall: message" "badforall.hddl:13:42: error: 'forall' takes a variable list and a formula: '(forall (?x - type) ...)'"
+expect_rc "70 method parameters" 0 hddl "$DIR/wide.hddl" "$DIR/wide-1.hddl" -o "$TMP/wide.plan"
+if [ "$("$GOAP" verify-htn "$DIR/wide.hddl" "$DIR/wide-1.hddl" "$TMP/wide.plan")" = "valid: 70 primitive steps, 1 decomposition" ]; then ok; else bad "70 parameters: the plan verifies"; fi
+expect_rc "1100 subtasks" 0 hddl "$DIR/wide.hddl" "$DIR/long-1.hddl" -o "$TMP/long.plan"
+if [ "$("$GOAP" verify-htn "$DIR/wide.hddl" "$DIR/long-1.hddl" "$TMP/long.plan")" = "valid: 1100 primitive steps, 0 decompositions" ]; then ok; else bad "1100 subtasks: the plan verifies"; fi
+
 # --- no plan and budgets ----------------------------------------------------------------------
 expect_rc "Sussman: no plan" 1 hddl "$DIR/blocks.hddl" "$DIR/blocks-2.hddl"
 out_has "no plan line" "; no plan: no decomposition of the task network is executable and reaches the :goal"

@@ -5,7 +5,7 @@ usage: ipc_hddl.py GOAP BENCH_DIR [--ms MS] [--min-solved N] [--table FILE]
 
 --min-solved N fails the run when fewer than N problems (or all, if fewer exist) are solved.
 
-For every problem BENCH_DIR/<Domain>/*.hddl (but domain.hddl): plans with `goap hddl` within
+For every problem BENCH_DIR/<Domain>/*.hddl (but the domain files): plans with `goap hddl` within
 a per-problem time limit (--ms, or the environment variable GOAP_HDDL_MS, default 5000), and
 verifies every plan found with `goap verify-htn` (independent of the planner). A problem is
 solved when the planner finds a plan and the verifier says it is valid. Fails (exit 1) on an
@@ -14,8 +14,14 @@ when the benchmarks hold no problem. Prints solved/total per domain with the tim
 problem, and a final 'solved S of T' and 'N passed, M failed' (one check per problem: not
 invalid). Exits 77 (a CTest skip) when BENCH_DIR is absent.
 
---table FILE writes a Markdown table (domain, solved/total, time per problem) for docs.
+A problem P.hddl is planned with the domain P-domain.hddl beside it when there is one (the
+IPC's per-problem domains: Entertainment, Monroe), else with the folder's domain.hddl; a
+problem with neither is a failure, never skipped.
+
+--table FILE writes a Markdown table (domain, solved/total, total time and plan length of
+the solved problems, and per problem: time in s / plan length, '-' unsolved) for docs.
 """
+import re
 import os
 import subprocess
 import sys
@@ -54,15 +60,28 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for dom in sorted(os.listdir(bench)):
             ddir = os.path.join(bench, dom)
-            dfile = os.path.join(ddir, "domain.hddl")
-            if not os.path.isfile(dfile):
+            if not os.path.isdir(ddir):
                 continue
-            probs = sorted(p for p in os.listdir(ddir) if p.endswith(".hddl") and p != "domain.hddl")
+            shared = os.path.join(ddir, "domain.hddl")
+            probs = sorted(p for p in os.listdir(ddir)
+                           if p.endswith(".hddl") and p != "domain.hddl" and not p.endswith("-domain.hddl"))
+            if not probs:
+                continue
             dsolved = 0
+            dtime = 0.0
+            dlen = 0
             times = []
             for p in probs:
                 total += 1
                 pfile = os.path.join(ddir, p)
+                dfile = os.path.join(ddir, p[:-len(".hddl")] + "-domain.hddl")
+                if not os.path.isfile(dfile):
+                    dfile = shared
+                if not os.path.isfile(dfile):
+                    failed += 1
+                    times.append("error")
+                    print("FAIL %s/%s: no domain (neither %s-domain.hddl nor domain.hddl)" % (dom, p, p[:-5]))
+                    continue
                 plan = os.path.join(tmp, "plan")
                 if os.path.exists(plan):
                     os.remove(plan)
@@ -93,13 +112,17 @@ def main():
                     passed += 1
                     solved += 1
                     dsolved += 1
-                    times.append("%.2f" % dt)
+                    m = re.match(r"valid: (\d+) primitive", out)
+                    length = int(m.group(1)) if m else 0
+                    dtime += dt
+                    dlen += length
+                    times.append("%.2f/%d" % (dt, length) if table else "%.2f" % dt)
                 else:
                     failed += 1
                     times.append("INVALID")
                     print("FAIL %s: the plan does not verify (exit %d): %s" % (what, v.returncode, out))
             print("%s: solved %d of %d (s: %s)" % (dom, dsolved, len(probs), " ".join(times)))
-            rows.append((dom, dsolved, len(probs), times))
+            rows.append((dom, dsolved, len(probs), dtime, dlen, times))
     if total == 0:
         print("FAIL: no HDDL problems under " + bench)
         failed += 1
@@ -110,10 +133,14 @@ def main():
     print("%d passed, %d failed" % (passed, failed))
     if table:
         with open(table, "w") as f:
-            f.write("| domain | solved | time per problem (s; - unsolved) |\n|---|---|---|\n")
-            for dom, s, n, times in rows:
-                f.write("| %s | %d/%d | %s |\n" % (dom, s, n, " ".join(times)))
-            f.write("| **total** | **%d/%d** | |\n" % (solved, total))
+            f.write("| domain | solved | time of the solved (s) | plan length of the solved |"
+                    " per problem: s/length (- unsolved) |\n|---|---|---|---|---|\n")
+            tt = tl = 0
+            for dom, s, n, dt, dl, times in rows:
+                tt += dt
+                tl += dl
+                f.write("| %s | %d/%d | %.2f | %d | %s |\n" % (dom, s, n, dt, dl, " ".join(times)))
+            f.write("| **total** | **%d/%d** | %.2f | %d | |\n" % (solved, total, tt, tl))
     return 1 if failed else 0
 
 

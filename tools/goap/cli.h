@@ -194,6 +194,13 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
 /* Runs one simulation, printing its timeline. until/step: 0 for the file's. */
 goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double until,
                          double step, goap_sim_result *res);
+/* The same, recording it (rec) or replaying a log instead (rp); see goap_sim_options. */
+goap_status cli_simulate_replay(const goap_file *f, int sim, cli_timeline *tl, double until,
+                                double step, struct goap_recorder *rec,
+                                struct goap_replayer *rp, goap_sim_result *res);
+/* `goap replay` (cmd_replay.c). */
+int cli_cmd_replay(int argc, char **argv);
+void cli_usage_replay(FILE *out);
 
 /* ---- HTN (cmd_htn.c) ----------------------------------------------------------------------- */
 
@@ -202,10 +209,15 @@ goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double u
 int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, int task,
                  const char *what, const char *given_text, int json,
                  const cli_search_opts *opts);
-/* Runs an HTN scenario (s->task >= 0) for `goap test`; prints its PASS/FAIL line and returns
- * 1 when it passed. start is scratch space of the domain's state size. */
+/* Runs an HTN scenario (s->task >= 0) for `goap test`; prints its PASS/FAIL line (a JSON line
+ * with json) and returns 1 when it passed. start is scratch space of the domain's state size. */
 int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *s,
-                     goap_word *start, const cli_search_opts *opts);
+                     goap_word *start, const cli_search_opts *opts, int json);
+/* `goap test`'s result line (cmd_test.c): "PASS path:name detail", "FAIL path:line: kind
+ * name: detail" ("FAIL path: kind name: detail" when line is 0), or with json one JSON object
+ * {"file", "kind", "name", "line", "pass", "detail"}. kind: "scenario" or "simulation". */
+void cli_test_result(int json, int pass, const char *path, int line, const char *kind,
+                     const char *name, const char *detail);
 
 /* ---- search traces and explanations (cmd_trace.c, cmd_why.c) ------------------------------ */
 int cli_cmd_trace(int argc, char **argv);
@@ -213,8 +225,10 @@ int cli_cmd_why(int argc, char **argv);
 void cli_usage_trace(FILE *out);
 void cli_usage_why(FILE *out);
 /* `goap check`: warns (stderr, `path:line: warning: ...`) about each scenario without `expect
- * no plan` whose goal relaxed reachability proves unreachable; returns how many. */
-int cli_why_check_scenarios(const char *path, const goap_file *f);
+ * no plan` whose goal relaxed reachability proves unreachable; returns how many. With json
+ * non-NULL the warnings are appended to it instead, as `check --json` diagnostic objects
+ * separated by ", ". */
+int cli_why_check_scenarios(const char *path, const goap_file *f, cli_buf *json);
 
 /* A start state and a goal chosen as `goap plan` chooses them. */
 typedef struct cli_target {

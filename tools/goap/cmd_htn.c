@@ -271,7 +271,7 @@ int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, i
 }
 
 int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *s,
-                     goap_word *start, const cli_search_opts *opts) {
+                     goap_word *start, const cli_search_opts *opts, int json) {
   const goap_htn_domain *hd = goap_file_htn(f);
   const goap_domain *d = goap_file_domain(f);
   goap_htn_planner *p = hd ? goap_htn_planner_create(hd, NULL) : NULL;
@@ -354,18 +354,19 @@ int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *
 report:
   if (ok) {
     if (s->expect & GOAP_EXPECT_NO_PLAN) {
-      printf("PASS %s:%s (no plan)\n", path, s->name);
+      cli_test_result(json, 1, path, s->line, "scenario", s->name, "(no plan)");
     } else {
+      cli_buf_printf(&line, "(task %s, cost %s, %splan ", goap_htn_domain_task_name(hd, s->task),
+                     num, h.st == GOAP_PARTIAL ? "partial " : "");
       if (h.r.plan_length)
         cli_format_plan(&line, d, h.r.plan, h.r.plan_length, " ");
       else
         cli_buf_printf(&line, "(empty)");
-      printf("PASS %s:%s (task %s, cost %s, %splan %s)\n", path, s->name,
-             goap_htn_domain_task_name(hd, s->task), num,
-             h.st == GOAP_PARTIAL ? "partial " : "", cli_buf_str(&line));
+      cli_buf_printf(&line, ")");
+      cli_test_result(json, 1, path, s->line, "scenario", s->name, cli_buf_str(&line));
     }
   } else {
-    printf("FAIL %s:%d: scenario %s: %s\n", path, s->line, s->name, cli_buf_str(&why));
+    cli_test_result(json, 0, path, s->line, "scenario", s->name, cli_buf_str(&why));
   }
   cli_buf_free(&why);
   cli_buf_free(&line);

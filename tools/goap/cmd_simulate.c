@@ -8,6 +8,7 @@
  *  - The exit status is 1 when an `expect` line of a simulation fails.
  */
 #include "cli.h"
+#include "goap/replay.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -216,6 +217,12 @@ static void on_world(int var, int32_t old_value, int32_t value, double time, voi
 
 goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double until,
                          double step, goap_sim_result *res) {
+  return cli_simulate_replay(f, sim, tl, until, step, NULL, NULL, res);
+}
+
+goap_status cli_simulate_replay(const goap_file *f, int sim, cli_timeline *tl, double until,
+                                double step, struct goap_recorder *rec,
+                                struct goap_replayer *rp, goap_sim_result *res) {
   goap_sim_options o;
   memset(&o, 0, sizeof o);
   o.on_event = on_event;
@@ -224,6 +231,8 @@ goap_status cli_simulate(const goap_file *f, int sim, cli_timeline *tl, double u
   o.world_user = tl;
   o.until = until;
   o.step = step;
+  o.recorder = rec;
+  o.replayer = rp;
   return goap_file_simulate(f, sim, &o, res);
 }
 
@@ -259,6 +268,10 @@ void cli_timeline_end(cli_timeline *tl, const char *name, const goap_sim_result 
   }
 }
 
+static int write_log(void *user, const void *data, size_t size) {
+  return fwrite(data, 1, size, (FILE *)user) == size ? 0 : 1;
+}
+
 void cli_usage_simulate(FILE *out) {
   fputs("usage: goap simulate FILE [SIM...] [options]\n"
         "\n"
@@ -274,14 +287,17 @@ void cli_usage_simulate(FILE *out) {
         "  --step T           seconds per update (default: the simulation's `step`, or 0.1)\n"
         "  --html OUT.html    also write the timeline as one self-contained page where each\n"
         "                     searched plan opens its search tree (see docs/trace.md)\n"
+        "  --record LOG       also record the run's inputs into the replay log LOG (one\n"
+        "                     simulation only); `goap replay FILE LOG` plays it back\n"
         "\n"
         "exit status: 0 when every `expect` line holds, 1 otherwise, 2 usage or load errors\n",
         out);
 }
 
 int cli_cmd_simulate(int argc, char **argv) {
-  static const char *const known[] = {"--json", "--until", "--step", "--html", "--help", NULL};
-  const char *path = NULL, *html_out = NULL;
+  static const char *const known[] = {"--json", "--until", "--step", "--html", "--record",
+                                      "--help", NULL};
+  const char *path = NULL, *html_out = NULL, *record_out = NULL;
   const char **names = (const char **)calloc((size_t)(argc ? argc : 1), sizeof *names);
   int nnames = 0, json = 0;
   double until = 0, step = 0;
@@ -300,6 +316,15 @@ int cli_cmd_simulate(int argc, char **argv) {
     }
     if (r > 0) {
       html_out = val;
+      continue;
+    }
+    r = cli_opt_value("simulate", argc, argv, &i, "--record", &val);
+    if (r < 0) {
+      free(names);
+      return CLI_EXIT_USAGE;
+    }
+    if (r > 0) {
+      record_out = val;
       continue;
     }
     int is_until = 1;
@@ -353,6 +378,31 @@ int cli_cmd_simulate(int argc, char **argv) {
     }
   }
   int n = nnames ? nnames : goap_file_simulation_count(f);
+  if (record_out && rc == CLI_EXIT_OK && n != 1) {
+    fprintf(stderr, "goap simulate: --record needs one simulation (%s has %d; name one)\n",
+            cli_display_name(path), n);
+    rc = CLI_EXIT_USAGE;
+  }
+  FILE *log = NULL;
+  goap_recorder *rec = NULL;
+  if (record_out && rc == CLI_EXIT_OK) {
+    log = fopen(record_out, "wb");
+    if (!log) {
+      fprintf(stderr, "goap simulate: cannot write %s\n", record_out);
+      rc = CLI_EXIT_USAGE;
+    } else {
+      goap_recorder_desc rd;
+      memset(&rd, 0, sizeof rd);
+      rd.domain = goap_file_domain(f);
+      rd.sink = write_log;
+      rd.sink_user = log;
+      rd.label = goap_file_simulation_name(f, nnames ? goap_file_find_simulation(f, names[0]) : 0);
+      if (goap_recorder_create(&rd, &rec) != GOAP_OK) {
+        fprintf(stderr, "goap simulate: cannot write %s\n", record_out);
+        rc = CLI_EXIT_USAGE;
+      }
+    }
+  }
   cli_sim_html *html = NULL;
   if (html_out && rc == CLI_EXIT_OK) {
     html = cli_sim_html_create(f, cli_display_name(path));
@@ -370,7 +420,8 @@ int cli_cmd_simulate(int argc, char **argv) {
     if (html) cli_sim_html_begin(html, name);
     if (!json) printf("%ssimulation %s\n", k ? "\n" : "", name);
     goap_sim_result res;
-    goap_status st = cli_simulate(f, sim, &tl, until, step, &res);
+    goap_status st = cli_simulate_replay(f, sim, &tl, until, step, rec, NULL, &res);
+    if (st == GOAP_OK && rec) st = goap_recorder_finish(rec);
     if (st != GOAP_OK) {
       fprintf(stderr, "goap simulate: %s: %s\n", name, goap_status_string(st));
       rc = CLI_EXIT_USAGE;
@@ -386,6 +437,13 @@ int cli_cmd_simulate(int argc, char **argv) {
     } else if (!json) {
       printf("wrote %s\n", html_out);
     }
+  }
+  if (rec && rc != CLI_EXIT_USAGE && !json) printf("recorded %s (%llu bytes)\n", record_out,
+                                                   (unsigned long long)goap_recorder_bytes(rec));
+  goap_recorder_destroy(rec);
+  if (log && fclose(log) != 0 && rc != CLI_EXIT_USAGE) {
+    fprintf(stderr, "goap simulate: cannot write %s\n", record_out);
+    rc = CLI_EXIT_USAGE;
   }
   cli_sim_html_destroy(html);
   goap_file_destroy(f);

@@ -12,6 +12,8 @@
  *    replans)" or "FAIL file:line: simulation S: ...".
  *  - A file that cannot be loaded is reported on stderr and makes the exit status 2; the
  *    other files are still run.
+ *  - --json: one JSON object per line instead of each PASS/FAIL line, with the same detail
+ *    text, and a last line {"passed", "failed"} (docs/cli.md).
  */
 #include "cli.h"
 
@@ -20,7 +22,31 @@
 
 static const char *const test_options[] = {"--search", "--heuristic", "--max-nodes",
                                            "--max-ms", "--help", "--preferred", "--lazy",
-                                           NULL};
+                                           "--json", NULL};
+
+void cli_test_result(int json, int pass, const char *path, int line, const char *kind,
+                     const char *name, const char *detail) {
+  if (!json) {
+    if (pass)
+      printf("PASS %s:%s %s\n", path, name, detail);
+    else if (line > 0)
+      printf("FAIL %s:%d: %s %s: %s\n", path, line, kind, name, detail);
+    else
+      printf("FAIL %s: %s %s: %s\n", path, kind, name, detail);
+    return;
+  }
+  cli_buf b;
+  cli_buf_init(&b);
+  cli_buf_printf(&b, "{\"file\": ");
+  cli_json_string(&b, path);
+  cli_buf_printf(&b, ", \"kind\": \"%s\", \"name\": ", kind);
+  cli_json_string(&b, name);
+  cli_buf_printf(&b, ", \"line\": %d, \"pass\": %s, \"detail\": ", line,
+                 pass ? "true" : "false");
+  cli_json_string(&b, detail);
+  printf("%s}\n", cli_buf_str(&b));
+  cli_buf_free(&b);
+}
 
 typedef struct test_totals {
   int passed, failed, load_errors;
@@ -42,7 +68,8 @@ static void append_plan(cli_buf *b, const goap_domain *d, const int32_t *plan, i
 
 /* Runs one scenario; prints its line; returns 1 when it passed. */
 static int run_scenario(const char *path, const goap_file *f, goap_planner *planner,
-                        const cli_search_opts *opts, const goap_scenario *s, goap_word *start) {
+                        const cli_search_opts *opts, const goap_scenario *s, goap_word *start,
+                        int json) {
   const goap_domain *d = goap_file_domain(f);
   cli_buf why, tail;
   cli_plan pl;
@@ -144,17 +171,19 @@ static int run_scenario(const char *path, const goap_file *f, goap_planner *plan
 report:
   if (ok) {
     if (s->expect & GOAP_EXPECT_NO_PLAN) {
-      printf("PASS %s:%s (no plan)\n", path, s->name);
+      cli_test_result(json, 1, path, s->line, "scenario", s->name, "(no plan)");
     } else {
       cli_buf line;
       cli_buf_init(&line);
+      cli_buf_printf(&line, "(cost %s, plan ", num);
       append_plan(&line, d, pl.result.plan, cli_plan_length(&pl));
-      printf("PASS %s:%s (cost %s, plan %s)\n", path, s->name, num, cli_buf_str(&line));
+      cli_buf_printf(&line, ")");
+      cli_test_result(json, 1, path, s->line, "scenario", s->name, cli_buf_str(&line));
       cli_buf_free(&line);
     }
   } else {
-    printf("FAIL %s:%d: scenario %s: %s%s\n", path, s->line, s->name, cli_buf_str(&why),
-           cli_buf_str(&tail));
+    cli_buf_printf(&why, "%s", cli_buf_str(&tail));
+    cli_test_result(json, 0, path, s->line, "scenario", s->name, cli_buf_str(&why));
   }
   cli_buf_free(&why);
   cli_buf_free(&tail);
@@ -162,7 +191,7 @@ report:
   return ok;
 }
 
-static void run_file(const char *arg, const cli_search_opts *opts, test_totals *t) {
+static void run_file(const char *arg, const cli_search_opts *opts, test_totals *t, int json) {
   goap_file *f = cli_load(arg, NULL);
   const char *path = cli_display_name(arg);
   if (!f) {
@@ -173,7 +202,7 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
   int count = goap_file_scenario_count(f);
   int nsim = goap_file_simulation_count(f);
   if (count <= 0 && nsim <= 0) {
-    printf("%s: no scenarios\n", path);
+    if (!json) printf("%s: no scenarios\n", path);
     goap_file_destroy(f);
     return;
   }
@@ -187,8 +216,8 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
     for (int i = 0; i < count; i++) {
       const goap_scenario *s = goap_file_scenario(f, i);
       if (!s) continue;
-      if (s->task >= 0 ? cli_htn_scenario(path, f, s, start, opts) :
-          run_scenario(path, f, planner, opts, s, start))
+      if (s->task >= 0 ? cli_htn_scenario(path, f, s, start, opts, json) :
+          run_scenario(path, f, planner, opts, s, start, json))
         t->passed++;
       else
         t->failed++;
@@ -200,15 +229,17 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
     goap_status st = goap_file_simulate(f, i, NULL, &res);
     if (st == GOAP_OK && res.expectations == 0) continue;
     if (st == GOAP_OK && res.failed == 0) {
-      printf("PASS %s:%s (simulation, %d replan%s)\n", path, name, res.replans,
-             res.replans == 1 ? "" : "s");
+      char detail[64];
+      snprintf(detail, sizeof detail, "(simulation, %d replan%s)", res.replans,
+               res.replans == 1 ? "" : "s");
+      cli_test_result(json, 1, path, 0, "simulation", name, detail);
       t->passed++;
     } else if (st == GOAP_OK && res.line) { /* at the failing expect line */
       printf("FAIL %s:%d:%d: simulation %s: %s\n", path, res.line, res.col, name, res.message);
       t->failed++;
     } else {
-      printf("FAIL %s: simulation %s: %s\n", path, name,
-             st != GOAP_OK ? goap_status_string(st) : res.message);
+      cli_test_result(json, 0, path, 0, "simulation", name,
+                      st != GOAP_OK ? goap_status_string(st) : res.message);
       t->failed++;
     }
   }
@@ -222,7 +253,7 @@ int cli_cmd_test(int argc, char **argv) {
   cli_search_opts opts;
   cli_search_opts_init(&opts);
   const char **files = calloc((size_t)argc + 1, sizeof *files);
-  int nfiles = 0, only_positional = 0;
+  int nfiles = 0, only_positional = 0, json = 0;
   if (!files) return CLI_EXIT_USAGE;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
@@ -233,6 +264,10 @@ int cli_cmd_test(int argc, char **argv) {
     }
     if (strcmp(arg, "--") == 0) {
       only_positional = 1;
+      continue;
+    }
+    if (strcmp(arg, "--json") == 0) {
+      json = 1;
       continue;
     }
     if ((r = cli_search_option(cmd, argc, argv, &i, &opts)) < 0) goto usage;
@@ -247,9 +282,12 @@ int cli_cmd_test(int argc, char **argv) {
   if (cli_check_search(cmd, &opts)) goto usage;
 
   test_totals t = {0, 0, 0};
-  for (int k = 0; k < nfiles; k++) run_file(files[k], &opts, &t);
+  for (int k = 0; k < nfiles; k++) run_file(files[k], &opts, &t, json);
   free(files);
-  printf("%d passed, %d failed\n", t.passed, t.failed);
+  if (json)
+    printf("{\"passed\": %d, \"failed\": %d}\n", t.passed, t.failed);
+  else
+    printf("%d passed, %d failed\n", t.passed, t.failed);
   if (t.load_errors) {
     fprintf(stderr, "goap test: %d file%s could not be loaded\n", t.load_errors,
             t.load_errors == 1 ? "" : "s");

@@ -446,7 +446,7 @@ done:
 
 /* ---- `goap check`: scenarios whose goal the relaxed analysis proves unreachable ------------- */
 
-int cli_why_check_scenarios(const char *path, const goap_file *f) {
+int cli_why_check_scenarios(const char *path, const goap_file *f, cli_buf *json) {
   const goap_domain *d = goap_file_domain(f);
   size_t words = goap_domain_state_words(d);
   goap_word *start = calloc(words ? words : 1, sizeof *start);
@@ -462,10 +462,20 @@ int cli_why_check_scenarios(const char *path, const goap_file *f) {
         if (possible(&r, &s->want[k])) continue;
         char ct[256];
         cond_text(d, &s->want[k], ct, sizeof ct);
-        fprintf(stderr,
-                "%s:%d: warning: scenario %s: goal condition '%s' cannot be reached from its "
-                "start, even if actions never undo anything (see: goap why %s --scenario %s)\n",
-                path, s->line, s->name, ct, path, s->name);
+        char msg[768];
+        snprintf(msg, sizeof msg,
+                 "scenario %s: goal condition '%s' cannot be reached from its start, even if "
+                 "actions never undo anything (see: goap why %s --scenario %s)",
+                 s->name, ct, path, s->name);
+        if (json) {
+          cli_buf_printf(json, "%s{\"severity\": \"warning\", \"file\": ", count ? ", " : "");
+          cli_json_string(json, path);
+          cli_buf_printf(json, ", \"line\": %d, \"col\": 0, \"message\": ", s->line);
+          cli_json_string(json, msg);
+          cli_buf_printf(json, ", \"hint\": \"\", \"source\": \"\"}");
+        } else {
+          fprintf(stderr, "%s:%d: warning: %s\n", path, s->line, msg);
+        }
         count++;
         break;
       }

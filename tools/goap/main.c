@@ -24,6 +24,7 @@ void cli_usage_main(FILE *out) {
         "  simulate FILE [SIM...]\n"
         "                     run simulation blocks: the agent's timeline of goals, plans,\n"
         "                     actions, failures and replans\n"
+        "  replay FILE LOG    play a log of `simulate --record` back; where it diverges\n"
         "  demo [squad]       the live soldier-and-door scene, or the squad flank (no file\n"
         "                     needed)\n"
         "  pddl DOMAIN PROBLEM [options]\n"
@@ -89,7 +90,8 @@ void cli_usage_plan(FILE *out) {
 }
 
 void cli_usage_test(FILE *out) {
-  fputs("usage: goap test [--search S] [--heuristic H] [--max-nodes N] [--max-ms T] FILE...\n"
+  fputs("usage: goap test [--search S] [--heuristic H] [--max-nodes N] [--max-ms T] [--json]\n"
+        "                 FILE...\n"
         "\n"
         "Runs every scenario of every FILE and checks its expectations:\n"
         "  expect cost C      the plan's cost equals C (relative tolerance 1e-9)\n"
@@ -106,13 +108,15 @@ void cli_usage_test(FILE *out) {
         "  --preferred, --lazy         search options (see goap plan --help)\n"
         "  --max-nodes N, --max-ms T   budgets per scenario; a scenario whose search runs out\n"
         "                     fails\n"
+        "  --json             one JSON object per result line: {\"file\", \"kind\", \"name\",\n"
+        "                     \"line\", \"pass\", \"detail\"}; last {\"passed\", \"failed\"}\n"
         "\n"
         "exit status: 0 all passed, 1 a scenario failed, 2 usage error or a file not loaded\n",
         out);
 }
 
 void cli_usage_check(FILE *out) {
-  fputs("usage: goap check [--strict] FILE...\n"
+  fputs("usage: goap check [--strict] [--json] FILE...\n"
         "\n"
         "Loads each FILE and reports its errors and warnings with their positions\n"
         "(file:line:col, the source line and a caret) on stderr, then a summary on stdout.\n"
@@ -122,6 +126,8 @@ void cli_usage_check(FILE *out) {
         "\n"
         "options:\n"
         "  --strict           warnings fail the check too\n"
+        "  --json             the diagnostics and each file's outline as one JSON object\n"
+        "                     on stdout, nothing on stderr (docs/cli.md)\n"
         "\n"
         "exit status: 0 no errors (warnings allowed unless --strict), 1 errors (or warnings\n"
         "with --strict), 2 usage error\n",
@@ -242,6 +248,7 @@ static const command commands[] = {
     {"verify-htn", cli_cmd_verify_htn, cli_usage_verify_htn},
     {"trace", cli_cmd_trace, cli_usage_trace},
     {"why", cli_cmd_why, cli_usage_why},
+    {"replay", cli_cmd_replay, cli_usage_replay},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -95,6 +95,11 @@ static class Tests
                 {"goap_sim_result", typeof(Goap.Native.SimResult)},
                 {"goap_file_action_info", typeof(Goap.Native.FileActionInfo)},
                 {"goap_trace_event", typeof(Goap.Native.TraceEvent)},
+                {"goap_goal_info", typeof(Goap.NativeInspect.GoalInfo)},
+                {"goap_plan_step_info", typeof(Goap.NativeInspect.PlanStepInfo)},
+                {"goap_plan_info", typeof(Goap.NativeInspect.PlanInfo)},
+                {"goap_replan_info", typeof(Goap.NativeInspect.ReplanInfo)},
+                {"goap_failure_info", typeof(Goap.NativeInspect.FailureInfo)},
             };
             int seen = 0;
             using (var p = Process.Start(psi))
@@ -231,6 +236,121 @@ static class Tests
             planner.Dispose();
             Throws<ObjectDisposedException>(() => self.Update(0.1), "agent disposed");
             Throws<ObjectDisposedException>(() => planner.Plan("target_dead"), "planner disposed");
+        });
+
+        // ---- inspection (goap/inspect.h) ---------------------------------------------------
+        Run("inspection: door_held failure memory and replans", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var ticks = new List<string>();
+                var events = new List<AgentEvent>();
+                using (var a = DoorHeld(f, ticks, events))
+                {
+                    double failedAt = -1;
+                    for (int i = 0; i < 20 && failedAt < 0; i++)
+                    {
+                        a.Update(0.1);
+                        foreach (var e in events) if (e.Kind == EventKind.ActionFailure) failedAt = e.Time;
+                    }
+                    var fi = a.InspectFailures();
+                    Eq(fi.Length, 1, "facts");
+                    Eq(fi[0].Action, "open_door", "fact action");
+                    Eq(fi[0].Var, "door_stuck", "fact var");
+                    Eq(fi[0].Value, 1, "fact value");
+                    Eq(fi[0].Goal, null, "fact goal");
+                    Eq(fi[0].Learnt, failedAt, "learnt");
+                    Eq(double.IsPositiveInfinity(fi[0].Expires), true, "expires");
+                    var r = a.InspectReplans();
+                    Eq(r.Length, 2, "replans");
+                    Eq(r[0].Reason, "start", "first reason");
+                    Eq(r[0].Status, Status.Ok, "first status");
+                    Eq(r[0].Goal, "kill_enemy", "first goal");
+                    Eq(r[0].PlanLength, 4, "first plan");
+                    Eq(r[0].Cost, 4.0, "first cost");
+                    Eq(r[1].Reason, "action_failed", "second reason");
+                    Eq(r[1].Status, Status.InProgress, "second status");
+                    var g = a.InspectGoals();
+                    Eq(g.Length, 1, "goals");
+                    Eq(g[0].Goal, "kill_enemy", "goal");
+                    Eq(g[0].State, GoalState.Candidate, "goal state");
+                    Eq(g[0].Priority, 10.0, "priority");
+                }
+            }
+        });
+
+        Run("inspection: plan steps and what they rely on", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var acts = new Dictionary<string, ActionTick>();
+                foreach (var n in f.Actions) acts[n] = (agent, action, dt) => ActionState.Running;
+                using (var a = new Agent(f, acts))
+                {
+                    a.Update(0.1);
+                    var p = a.InspectPlan();
+                    Eq(p.Goal, "kill_enemy", "goal");
+                    Eq(p.Cost, 4.0, "cost");
+                    Eq(p.Running, true, "running");
+                    Eq(p.Steps.Length, 4, "steps");
+                    Eq(p.Steps[0].Action, "get_ammo", "step 1");
+                    Eq(p.Steps[0].State, StepState.Running, "step 1 state");
+                    SeqEq(p.Steps[0].Relies, new[] { "!armory_empty" }, "step 1 relies");
+                    SeqEq(p.Steps[1].Relies, new string[0], "step 2 relies");
+                    SeqEq(p.Steps[2].Relies, new[] { "!door_stuck" }, "step 3 relies");
+                    a.Set("door_stuck", 1);
+                    Eq(a.InspectPlan().Steps[2].ReliesHold, false, "step 3 holds");
+                    Eq(a.InspectGoals()[0].State, GoalState.Current, "current");
+                }
+            }
+        });
+        // ---- end of inspection -----------------------------------------------------------
+
+        Run("save games", () =>
+        {
+            using (var f = GoapFile.Load(Soldier))
+            {
+                var refEvents = new List<AgentEvent>();
+                var events = new List<AgentEvent>();
+                byte[] data;
+                using (var r = DoorHeld(f, new List<string>(), refEvents))
+                    for (int i = 0; i < 30; i++) r.Update(0.1);
+                using (var a = DoorHeld(f, new List<string>(), events))
+                {
+                    for (int i = 0; i < 3; i++) a.Update(0.1);
+                    data = a.Snapshot();
+                    Eq(System.Text.Encoding.ASCII.GetString(data, 0, 4), "GOAP", "magic");
+                    var e = Throws<GoapException>(() => a.Restore(data), "not fresh");
+                    Eq(e.Status, Status.InvalidOperation, "not fresh");
+                    string json = a.SnapshotJson();
+                    Eq(json.StartsWith("{\"t\": 0.3"), true, "json");
+                    Eq(json.Contains("\"target_dead\": false"), true, "json memory");
+                }
+                using (var b = DoorHeld(f, new List<string>(), events))
+                {
+                    b.Restore(data);
+                    Eq(Convert.ToBase64String(b.Snapshot()), Convert.ToBase64String(data), "same snapshot");
+                    for (int i = 3; i < 30; i++) b.Update(0.1);
+                    Eq(b.Get("target_dead"), 1, "goes on");
+                }
+                Eq(events.Count, refEvents.Count, "timeline length");
+                for (int i = 0; i < events.Count && i < refEvents.Count; i++)
+                    Eq(events[i].Kind + "@" + events[i].Time, refEvents[i].Kind + "@" + refEvents[i].Time, "event " + i);
+                using (var c = DoorHeld(f, new List<string>(), new List<AgentEvent>()))
+                {
+                    var cut = new byte[data.Length - 1];
+                    Array.Copy(data, cut, cut.Length);
+                    var e = Throws<GoapException>(() => c.Restore(cut), "truncated");
+                    Eq(e.Status, Status.Truncated, "truncated");
+                    Eq(e.Message, "restore: snapshot truncated: fewer bytes than its header says", "message");
+                    var bad = (byte[])data.Clone();
+                    bad[30] ^= 4;
+                    Eq(Throws<GoapException>(() => c.Restore(bad), "corrupt").Status, Status.Corrupt, "corrupt");
+                    using (var other = new Agent(f, null, null, "another_type"))
+                        Eq(Throws<GoapException>(() => other.Restore(data), "other type").Status, Status.DomainMismatch, "other type");
+                    c.Restore(data);
+                }
+            }
         });
 
         Console.WriteLine(passed + " passed, " + failed + " failed");

@@ -195,5 +195,101 @@ test("memory and garbage collection", function()
   collectgarbage()
 end)
 
+-- ---- inspection (goap/inspect.h) ------------------------------------------------------------
+test("inspection: door_held failure memory and replans", function()
+  local f <close> = goap.load(soldier)
+  local a <close>, events = door_held(f, {})
+  local failed_at
+  for _ = 1, 20 do
+    a:update(0.1)
+    for _, e in ipairs(events) do if e.kind == "action_failure" then failed_at = e.time end end
+    if failed_at then break end
+  end
+  local fi = a:inspect_failures()
+  eq(#fi, 1)
+  eq(fi[1].action, "open_door")
+  eq(fi[1].var, "door_stuck")
+  eq(fi[1].value, 1)
+  eq(fi[1].timeout, false)
+  eq(fi[1].learnt, failed_at)
+  eq(fi[1].expires, math.huge)
+  local r = a:inspect_replans()
+  eq(#r, 2)
+  eq(r[1].reason, "start")
+  eq(r[1].status, "ok")
+  eq(r[1].goal, "kill_enemy")
+  eq(r[1].plan_length, 4)
+  eq(r[1].cost, 4)
+  eq(r[2].reason, "action_failed")
+  eq(r[2].status, "in_progress")
+  local g = a:inspect_goals()
+  eq(#g, 1)
+  eq(g[1].goal, "kill_enemy")
+  eq(g[1].state, "candidate")
+  eq(g[1].priority, 10)
+end)
+
+test("inspection: plan steps and what they rely on", function()
+  local f <close> = goap.load(soldier)
+  local acts = {}
+  for _, name in ipairs(f:actions()) do acts[name] = function() return "running" end end
+  local a <close> = f:agent{actions = acts}
+  a:update(0.1)
+  local p = a:inspect_plan()
+  eq(p.goal, "kill_enemy")
+  eq(p.cost, 4)
+  eq(p.step, 1)
+  eq(p.running, true)
+  eq(#p.steps, 4)
+  local want = {{"get_ammo", "running", "!armory_empty"}, {"load_magazine", "pending", nil},
+                {"open_door", "pending", "!door_stuck"}, {"shoot", "pending", nil}}
+  for i, w in ipairs(want) do
+    eq(p.steps[i].action, w[1])
+    eq(p.steps[i].state, w[2])
+    eq(p.steps[i].relies[1], w[3])
+    eq(p.steps[i].relies_hold, true)
+  end
+  a:set("door_stuck", 1)
+  eq(a:inspect_plan().steps[3].relies_hold, false)
+  eq(a:inspect_goals()[1].state, "current")
+end)
+-- ---- end of inspection ----------------------------------------------------------------------
+
+test("save games: snapshot and restore", function()
+  local f <close> = goap.load(soldier)
+  local ref <close>, ref_events = door_held(f, {})
+  for _ = 1, 30 do ref:update(0.1) end
+  local a <close>, events = door_held(f, {})
+  for _ = 1, 3 do a:update(0.1) end
+  local data = a:snapshot()
+  eq(data:sub(1, 4), "GOAP")
+  local b <close>, b_events = door_held(f, {})
+  b:restore(data)
+  eq(b:snapshot(), data, "the restored agent snapshots the same")
+  eq(table.concat(b:plan(), " "), table.concat(a:plan(), " "))
+  for _ = 4, 30 do b:update(0.1) end
+  eq(b:get("target_dead"), 1)
+  local kinds, ref_kinds = {}, {}
+  for _, e in ipairs(events) do kinds[#kinds + 1] = e.kind end
+  for _, e in ipairs(b_events) do kinds[#kinds + 1] = e.kind end
+  for _, e in ipairs(ref_events) do ref_kinds[#ref_kinds + 1] = e.kind end
+  list_eq(kinds, ref_kinds, "the timeline")
+  local c <close> = door_held(f, {})
+  raises(function() c:restore(data:sub(1, -2)) end,
+         "restore: truncated: snapshot truncated: fewer bytes than its header says")
+  local bad = data:sub(1, 29) .. string.char(data:byte(30) ~ 4) .. data:sub(31)
+  raises(function() c:restore(bad) end, "restore: corrupt: snapshot corrupted: checksum mismatch")
+  local other <close> = f:agent{name = "another_type"}
+  raises(function() other:restore(data) end, "restore: domain_mismatch")
+  raises(function() a:restore(data) end, "restore: invalid_operation")
+  c:restore(data)
+  eq(c:time(), a:time())
+  local j = a:snapshot_json()
+  eq(j:sub(1, 6), '{"t": ')
+  local goal = a:goal() and ('"goal": "' .. a:goal() .. '"') or '"goal": null'
+  eq(j:find(goal, 1, true) ~= nil, true, "the goal in the JSON form")
+  eq(j:find('"target_dead": false', 1, true) ~= nil, true, "memory in the JSON form")
+end)
+
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

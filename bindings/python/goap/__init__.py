@@ -695,8 +695,132 @@ class Agent(_Closable):
     def stats(self):
         return _stats_dict(_lib.goap_agent_get_stats(self._check()))
 
+    # -- save games (goap/save.h) -----------------------------------------------------
+    def snapshot(self):
+        """The agent's whole runtime state as bytes (goap_agent_snapshot): a save game. Restore
+        it with restore() into a new Agent made the same way (same file, name and actions)."""
+        p = self._check()
+        n = ctypes.c_size_t(0)
+        _lib.goap_agent_snapshot(p, None, 0, ctypes.byref(n))
+        buf = ctypes.create_string_buffer(max(n.value, 1))
+        st = _lib.goap_agent_snapshot(p, buf, n.value, ctypes.byref(n))
+        if st != OK:
+            raise _status_error(st, "snapshot")
+        return buf.raw[:n.value]
+
+    def restore(self, data):
+        """Restores a snapshot into this agent, which must never have been updated. GoapError
+        with status "truncated", "version_mismatch", "corrupt", "domain_mismatch" or
+        "invalid_operation" and libgoap's message when it is refused."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError("expected bytes, got %s" % type(data).__name__)
+        why = ctypes.c_char_p()
+        st = _lib.goap_agent_restore(self._check(), bytes(data), len(data), ctypes.byref(why))
+        if st != OK:
+            raise GoapError(st, "restore: %s" % _dec(why.value))
+
+    def snapshot_json(self):
+        """The agent's state as a dict (goap_agent_snapshot_json: the fields of
+        `goap simulate --json`), for debugging."""
+        p = self._check()
+        n = ctypes.c_size_t(0)
+        _lib.goap_agent_snapshot_json(p, None, 0, ctypes.byref(n))
+        buf = ctypes.create_string_buffer(n.value + 1)
+        st = _lib.goap_agent_snapshot_json(p, buf, n.value + 1, ctypes.byref(n))
+        if st != OK:
+            raise _status_error(st, "snapshot_json")
+        import json
+        return json.loads(buf.value.decode("utf-8"))
+
+    @property
+    def fingerprint(self):
+        """The agent type's fingerprint (goap_agent_type_fingerprint), saved in snapshots."""
+        self._check()
+        return _lib.goap_agent_type_fingerprint(self._type)
+
     def replan(self):
         _lib.goap_agent_replan(self._check())
+
+    # -- inspection (goap/inspect.h): what the agent is thinking, as dicts of names --------
+    def _cond_text(self, c):
+        buf = ctypes.create_string_buffer(256)
+        _lib.goap_format_cond(self.domain._ptr, ctypes.byref(c), buf, 256)
+        return _dec(buf.value)
+
+    def _goal_name(self, g):
+        return self.domain.goals[g] if g >= 0 else None
+
+    def inspect_goals(self):
+        """The goals, best first: dicts with goal, state ("current", "candidate", "achieved",
+        "invalid", "cooldown", "no_priority"), priority, ordered, failed_cond (the validity
+        condition that is false, as text, or None), failed_at, fail_status, retry_at."""
+        p = self._check()
+        n = _lib.goap_agent_inspect_goals(p, None, 0)
+        arr = (_ffi.GoalInfo * max(n, 1))()
+        n = _lib.goap_agent_inspect_goals(p, arr, n)
+        return [{"goal": self._goal_name(g.goal), "state": _dec(_lib.goap_goal_state_name(g.state)),
+                 "priority": g.priority, "ordered": bool(g.ordered),
+                 "failed_cond": self._cond_text(g.failed_cond) if g.failed_cond.var >= 0 else None,
+                 "failed_at": g.failed_at if g.failed_at >= 0 else None,
+                 "fail_status": STATUS_NAMES[g.fail_status] if g.failed_at >= 0 else None,
+                 "retry_at": g.retry_at if g.state == 4 else None} for g in arr[:n]]
+
+    def inspect_plan(self):
+        """The current plan: a dict with goal, priority, cost, step, running, action_time,
+        planning and steps (dicts with action, cost, state "done"/"running"/"pending",
+        relies: the conditions it needs from memory as text, relies_hold)."""
+        p = self._check()
+        info = _ffi.PlanInfo()
+        st = _lib.goap_agent_inspect_plan(p, ctypes.byref(info), None, 0, None, 0)
+        steps = (_ffi.PlanStepInfo * max(info.length, 1))()
+        conds = (_ffi.Cond * max(info.cond_count, 1))()
+        if st != OK:
+            st = _lib.goap_agent_inspect_plan(p, ctypes.byref(info), steps, info.length, conds,
+                                              info.cond_count)
+        if st != OK:
+            raise _status_error(st, "inspect_plan")
+        names = ("done", "running", "pending")
+        return {"goal": self._goal_name(info.goal), "priority": info.priority,
+                "cost": info.cost, "step": info.step, "running": bool(info.running),
+                "action_time": info.action_time, "planning": bool(info.planning),
+                "steps": [{"action": self._names[s.action], "cost": s.cost,
+                           "state": names[s.state],
+                           "relies": [self._cond_text(conds[s.relies_first + k])
+                                      for k in range(s.relies_count)],
+                           "relies_hold": bool(s.relies_hold)} for s in steps[:info.length]]}
+
+    def inspect_replans(self):
+        """The last replans, oldest first: dicts with time, reason, status, goal, goals_tried,
+        cached, plan_length, cost, expanded, generated, search_us."""
+        p = self._check()
+        n = _lib.goap_agent_inspect_replans(p, None, 0)
+        arr = (_ffi.ReplanInfo * max(n, 1))()
+        n = _lib.goap_agent_inspect_replans(p, arr, n)
+        return [{"time": r.time, "reason": _dec(_lib.goap_replan_reason_name(r.reason)),
+                 "status": STATUS_NAMES[r.status], "goal": self._goal_name(r.goal),
+                 "goals_tried": r.goals_tried, "cached": bool(r.cached),
+                 "plan_length": r.plan_length, "cost": r.cost, "expanded": r.expanded,
+                 "generated": r.generated, "search_us": r.search_us} for r in arr[:n]]
+
+    def inspect_failures(self):
+        """The failure memory: facts learnt from failed actions (dicts with action, var,
+        value, timeout, learnt, expires = inf) and goals in their cooldown (goal, status,
+        learnt, expires)."""
+        p = self._check()
+        n = _lib.goap_agent_inspect_failures(p, None, 0)
+        arr = (_ffi.FailureInfo * max(n, 1))()
+        n = _lib.goap_agent_inspect_failures(p, arr, n)
+        out = []
+        for x in arr[:n]:
+            if x.goal >= 0:
+                out.append({"goal": self._goal_name(x.goal), "status": STATUS_NAMES[x.status],
+                            "learnt": x.learnt, "expires": x.expires})
+            else:
+                out.append({"action": self._names[x.action], "var": self.domain.var_name(x.var),
+                            "value": x.value, "timeout": bool(x.timeout), "learnt": x.learnt,
+                            "expires": x.expires})
+        return out
+    # -- end of inspection -------------------------------------------------------------
 
     def reset(self):
         _lib.goap_agent_reset(self._check())

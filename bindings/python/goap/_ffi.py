@@ -120,7 +120,8 @@ WORLD_FN = ctypes.CFUNCTYPE(None, c_int, c_int32, c_int32, c_double, c_void_p)
 class AgentDesc(ctypes.Structure):
     _fields_ = [("type", c_void_p), ("allocator", Allocator), ("memory", P(c_uint64)),
                 ("host", c_void_p), ("blackboard", c_void_p), ("cache", c_void_p),
-                ("planner", c_void_p), ("on_event", EVENT_FN), ("event_user", c_void_p)]
+                ("planner", c_void_p), ("on_event", EVENT_FN), ("event_user", c_void_p),
+                ("replan_history", c_int)]
 
 
 class AgentStats(ctypes.Structure):
@@ -136,7 +137,7 @@ class SimOptions(ctypes.Structure):
     _fields_ = [("allocator", Allocator), ("bind", c_void_p), ("bind_user", c_void_p),
                 ("on_event", EVENT_FN), ("event_user", c_void_p),
                 ("on_world", WORLD_FN), ("world_user", c_void_p), ("until", c_double),
-                ("step", c_double)]
+                ("step", c_double), ("recorder", c_void_p), ("replayer", c_void_p)]
 
 
 class SimResult(ctypes.Structure):
@@ -237,7 +238,58 @@ FUNCTIONS = {
     "goap_agent_plan_cost": (c_double, [c_void_p]),
     "goap_agent_time": (c_double, [c_void_p]),
     "goap_agent_get_stats": (AgentStats, [c_void_p]),
+    # save games (goap/save.h)
+    "goap_agent_snapshot": (c_int, [c_void_p, c_void_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
+    "goap_agent_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(c_char_p)]),
+    "goap_agent_snapshot_json": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
+    "goap_agent_type_fingerprint": (ctypes.c_uint64, [c_void_p]),
 }
+
+
+# ---- inspection (goap/inspect.h) -----------------------------------------------------------
+class GoalInfo(ctypes.Structure):
+    _fields_ = [("goal", c_int), ("state", c_int), ("priority", c_double), ("ordered", c_int),
+                ("failed_cond", Cond), ("failed_at", c_double), ("fail_status", c_int),
+                ("retry_at", c_double)]
+
+
+class PlanStepInfo(ctypes.Structure):
+    _fields_ = [("action", c_int), ("cost", c_double), ("state", c_int),
+                ("relies_first", c_int), ("relies_count", c_int), ("relies_hold", c_int)]
+
+
+class PlanInfo(ctypes.Structure):
+    _fields_ = [("goal", c_int), ("priority", c_double), ("cost", c_double), ("length", c_int),
+                ("step", c_int), ("running", c_int), ("action_time", c_double),
+                ("planning", c_int), ("cond_count", c_int)]
+
+
+class ReplanInfo(ctypes.Structure):
+    _fields_ = [("time", c_double), ("reason", c_int), ("status", c_int), ("goal", c_int),
+                ("goals_tried", c_int), ("cached", c_int), ("plan_length", c_int),
+                ("cost", c_double), ("expanded", c_uint64), ("generated", c_uint64),
+                ("search_us", c_double)]
+
+
+class FailureInfo(ctypes.Structure):
+    _fields_ = [("goal", c_int), ("action", c_int), ("var", c_int), ("value", c_int32),
+                ("timeout", c_int), ("status", c_int), ("learnt", c_double),
+                ("expires", c_double)]
+
+
+LAYOUTS.update({"goap_goal_info": GoalInfo, "goap_plan_step_info": PlanStepInfo,
+                "goap_plan_info": PlanInfo, "goap_replan_info": ReplanInfo,
+                "goap_failure_info": FailureInfo})
+FUNCTIONS.update({
+    "goap_agent_inspect_goals": (c_int, [c_void_p, P(GoalInfo), c_int]),
+    "goap_agent_inspect_plan": (c_int, [c_void_p, P(PlanInfo), P(PlanStepInfo), c_int, P(Cond),
+                                        c_int]),
+    "goap_agent_inspect_replans": (c_int, [c_void_p, P(ReplanInfo), c_int]),
+    "goap_agent_inspect_failures": (c_int, [c_void_p, P(FailureInfo), c_int]),
+    "goap_goal_state_name": (c_char_p, [c_int]),
+    "goap_format_cond": (c_size_t, [c_void_p, P(Cond), c_char_p, c_size_t]),
+})
+# ---- end of inspection ----------------------------------------------------------------------
 
 
 def _candidates():

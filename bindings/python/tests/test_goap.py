@@ -291,5 +291,126 @@ class Agents(unittest.TestCase):
         f.close()
 
 
+# ---- inspection (goap/inspect.h) --------------------------------------------------------------
+class Inspection(unittest.TestCase):
+    def test_door_held_failure_memory_and_replans(self):
+        with goap.File.load(SOLDIER) as f:
+            a, events = door_held_agent(f, [])
+            self.assertEqual(a.inspect_replans()[0]["status"], "in_progress")
+            while not any(e.kind == "action_failure" for e in events):
+                a.update(0.1)
+            t = [e.time for e in events if e.kind == "action_failure"][0]
+            self.assertEqual(a.inspect_failures(), [
+                {"action": "open_door", "var": "door_stuck", "value": 1, "timeout": False,
+                 "learnt": t, "expires": float("inf")}])
+            r = a.inspect_replans()
+            self.assertEqual([(x["reason"], x["status"]) for x in r],
+                             [("start", "ok"), ("action_failed", "in_progress")])
+            self.assertEqual((r[0]["goal"], r[0]["plan_length"], r[0]["cost"], r[0]["goals_tried"]),
+                             ("kill_enemy", 4, 4.0, 1))
+            self.assertEqual(r[0]["expanded"], a.stats["expanded"])
+            self.assertEqual(a.inspect_plan()["steps"], [])
+            self.assertEqual(a.inspect_plan()["goal"], None)
+            g = a.inspect_goals()
+            self.assertEqual([(x["goal"], x["state"], x["priority"]) for x in g],
+                             [("kill_enemy", "candidate", 10.0)])
+            a.update(0.1)  # kick_door, shoot: the kick fails at once
+            r = a.inspect_replans()
+            self.assertEqual([(x["reason"], x["status"], x["plan_length"]) for x in r],
+                             [("start", "ok", 4), ("action_failed", "ok", 2),
+                              ("action_failed", "in_progress", 0)])
+            self.assertEqual([(x["action"], x["var"]) for x in a.inspect_failures()],
+                             [("open_door", "door_stuck"), ("kick_door", "kick_failed")])
+            a.close()
+
+    def test_plan_steps_and_what_they_rely_on(self):
+        with goap.File.load(SOLDIER) as f:
+            a = goap.Agent(f, actions={n: (lambda ag, act, dt: goap.RUNNING)
+                                       for n in f.domain.actions})
+            a.update(0.1)
+            p = a.inspect_plan()
+            self.assertEqual((p["goal"], p["cost"], p["step"], p["running"], p["planning"]),
+                             ("kill_enemy", 4.0, 0, True, False))
+            self.assertEqual([(s["action"], s["state"], s["cost"], s["relies"]) for s in p["steps"]],
+                             [("get_ammo", "running", 1.0, ["!armory_empty"]),
+                              ("load_magazine", "pending", 1.0, []),
+                              ("open_door", "pending", 1.0, ["!door_stuck"]),
+                              ("shoot", "pending", 1.0, [])])
+            a.set("door_stuck", 1)  # the host learns it: the plan's third step no longer holds
+            self.assertEqual([s["relies_hold"] for s in a.inspect_plan()["steps"]],
+                             [True, True, False, True])
+            self.assertEqual(a.inspect_goals()[0]["state"], "current")
+            a.close()
+            with self.assertRaises(goap.GoapError):
+                a.inspect_goals()
+# ---- end of inspection ------------------------------------------------------------------------
+
+
+class SaveGames(unittest.TestCase):
+    """Agent.snapshot / restore / snapshot_json (goap/save.h)."""
+
+    def test_saved_agent_goes_on_as_if_never_stopped(self):
+        with goap.File.load(SOLDIER) as f:
+            ref_ticks, ticks = [], []
+            ref, ref_events = door_held_agent(f, ref_ticks)
+            for _ in range(30):
+                ref.update(0.1)
+            a, events = door_held_agent(f, ticks)
+            for _ in range(3):
+                a.update(0.1)
+            data = a.snapshot()
+            self.assertIsInstance(data, bytes)
+            self.assertEqual(data[:4], b"GOAP")
+            self.assertEqual(int.from_bytes(data[16:24], "little"), a.fingerprint)
+            b, b_events = door_held_agent(f, ticks)
+            b.restore(data)
+            self.assertEqual(b.plan, a.plan)
+            self.assertEqual(b.snapshot(), data)
+            a.close()
+            for _ in range(27):
+                b.update(0.1)
+            self.assertEqual(b["target_dead"], 1)
+            self.assertEqual([(e.kind, e.time) for e in events + b_events],
+                             [(e.kind, e.time) for e in ref_events])
+            self.assertEqual(b.stats, ref.stats)
+
+    def test_refused_snapshots_say_why(self):
+        with goap.File.load(SOLDIER) as f:
+            a, _ = door_held_agent(f, [])
+            a.update(0.1)
+            data = a.snapshot()
+            b, _ = door_held_agent(f, [])
+            with self.assertRaises(goap.GoapError) as cm:
+                b.restore(data[:-1])
+            self.assertEqual(cm.exception.status, "truncated")
+            self.assertIn("fewer bytes than its header says", str(cm.exception))
+            bad = bytearray(data)
+            bad[30] ^= 4
+            with self.assertRaises(goap.GoapError) as cm:
+                b.restore(bytes(bad))
+            self.assertEqual(cm.exception.status, "corrupt")
+            self.assertIn("checksum mismatch", str(cm.exception))
+            other = goap.Agent(f, name="another_type")
+            with self.assertRaises(goap.GoapError) as cm:
+                other.restore(data)
+            self.assertEqual(cm.exception.status, "domain_mismatch")
+            with self.assertRaises(goap.GoapError) as cm:
+                a.restore(data)  # updated already
+            self.assertEqual(cm.exception.status, "invalid_operation")
+            b.restore(data)      # the refusals changed nothing
+            self.assertEqual(b.time, a.time)
+
+    def test_snapshot_json(self):
+        with goap.File.load(SOLDIER) as f:
+            a, _ = door_held_agent(f, [])
+            for _ in range(2):
+                a.update(0.1)
+            j = a.snapshot_json()
+            self.assertEqual(j["type"], "soldier")
+            self.assertEqual(j["goal"], "kill_enemy")
+            self.assertEqual(j["plan"], a.plan[0])
+            self.assertEqual(j["memory"]["target_dead"], False)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/hddl/verify/cli.sh -- `goap verify-htn`: exact output lines and exit statuses.
-# usage: cli.sh GOAP DIR (DIR: this folder, with courier.hddl, courier-1.hddl and plans)
+# usage: cli.sh GOAP DIR (DIR: this folder, with courier.hddl, courier-1.hddl and plans; the
+# lamps plans are checked against ../lamps.hddl)
 set -u
 goap=$1
 dir=$2
@@ -55,6 +56,16 @@ stderr_has usage "DOMAIN, PROBLEM and PLAN files expected"
 expect option 2 "" verify-htn --jsn $D $P valid.plan
 stderr_has option "--json"
 expect help 0 "$("$goap" help verify-htn)" verify-htn --help
+# forall (../lamps.hddl): a valid plan, then one broken instance each of an action's, a
+# method's and the goal's forall
+L=../lamps.hddl
+expect lamps-valid 0 "valid: 5 primitive steps, 6 decompositions" verify-htn $L ../lamps-1.hddl lamps-valid.plan
+expect lamps-action 1 "invalid: lamps-action-forall.plan:5:1: step 4 (primitive 3) (lock r1): precondition (not (on l3)) does not hold" \
+  verify-htn $L ../lamps-1.hddl lamps-action-forall.plan
+expect lamps-method 1 "invalid: lamps-method-forall.plan:9:1: decomposition 6 (peek r1): precondition (not (on l1)) of method 'm-peek-dark' does not hold before step 1 (primitive 0)" \
+  verify-htn $L ../lamps-1.hddl lamps-method-forall.plan
+expect lamps-goal 1 "invalid: lamps-goal-forall.plan:12:1: the goal (locked r2) does not hold after the 4 steps" \
+  verify-htn $L ../lamps-2.hddl lamps-goal-forall.plan
 # the planner's own plan for the same task verifies
 if "$goap" hddl $D $P -o "$tmp/own.plan" > /dev/null 2>&1; then
   expect planner 0 "valid: 4 primitive steps, 6 decompositions" verify-htn $D $P "$tmp/own.plan"

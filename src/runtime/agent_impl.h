@@ -1,0 +1,175 @@
+/*
+ * agent_impl.h -- the agent's whole state (struct goap_agent), shared by the runtime files that
+ * read it: agent.c (which owns and runs it), inspect.c (the inspection API), replay.c
+ * (recording and replaying its inputs) and save.c (snapshots and restores). Nothing here is
+ * public.
+ *
+ * Invariants: only agent.c changes an agent's decisions (save.c only writes a freshly created
+ * agent); inspect.c only reads; replay.c hooks are called by agent.c at each input of the
+ * runtime (see replay.c). save.c writes every field that decides what the agent does next and
+ * what inspection reports (everything but scratch buffers, the planners' pools, the counting
+ * allocator's books, the replan history ring and the recorder/replayer): a field added here
+ * that carries state across updates must be added to save.c's format too (and
+ * GOAP_SNAPSHOT_VERSION raised).
+ */
+#ifndef GOAP_AGENT_IMPL_H
+#define GOAP_AGENT_IMPL_H
+
+#include <goap/inspect.h>
+#include <goap/replay.h>
+
+#include "runtime.h"
+
+/* agent.c's phases (its enum; the values, for the other files) */
+#define GOAP__AGENT_SELECT 1
+#define GOAP__AGENT_EXECUTE 2
+
+struct goap_agent {
+  goap_allocator user;           /* the caller's allocator */
+  goap_allocator alloc;          /* counting wrapper around it */
+  size_t bytes;
+  const goap_agent_type *t;
+  const goap_domain *d;
+  size_t W;
+  void *host;
+  goap_blackboard *bb;
+  goap_plan_cache *cache;
+  goap_agent_event_fn on_event;
+  void *event_user;
+  goap_planner *planner;         /* its own, created at its first search that needs it */
+  goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
+  goap_planner *cur;             /* the planner of the running search */
+  uint64_t search_base;          /* st.expanded when the running search began on cur */
+
+  goap_word *mem, *seen, *tmp;   /* W words each */
+  goap_word *search_start;       /* W words: the start state of the running search */
+  int from_idle;                 /* this selection retries after the agent was idle */
+  int32_t *bb_slot;              /* per shared variable of the type: its slot */
+  int32_t *res_id;               /* per reserved name of the type: the blackboard resource */
+  double *costs;                 /* the type's costs, with actions refused a reservation
+                                    disabled (-1) for the current selection */
+  int blocked;                   /* how many are disabled that way */
+  int32_t *hold_res, *hold_step; /* reservations held: resource, plan step */
+  size_t nhold, chold, chold_step;
+  int order_goal;                /* -1: none */
+  double order_prio;
+
+  /* the current plan */
+  int32_t *plan;
+  size_t plan_cap;
+  int plan_len, step;
+  double plan_cost;
+  int goal;
+  double goal_prio;
+  int running;                   /* the action at plan[step] has started */
+  double action_time;
+
+  /* goal selection */
+  int ph;                        /* PHASE_IDLE, PHASE_SELECT, PHASE_EXECUTE (agent.c) */
+  goap_replan_reason reason;
+  int *cand;                     /* candidate goals, best first */
+  double *cand_prio;
+  int ncand, icand;
+  int searching;                 /* a sliced search for cand[icand] is running */
+  double *fail_time;             /* per goal: when it last failed to plan (-1: never) */
+  double *end_time;              /* per goal: when its plan last ended (-1: never); cooldown */
+  uint64_t *fail_hash;           /* per goal: memory hash then */
+  int idle_reported;
+  int announce;                  /* the first update reports the start replan */
+  double next_goal_check, next_idle_retry;
+  double *sensor_next;
+
+  double time;
+  goap_agent_stats st;
+
+  /* inspection (inspect.c) and replays (replay.c) */
+  double *gprio;                 /* per goal: its priority as last computed */
+  goap_status *fail_st;          /* per goal: why it last failed to plan */
+  goap_replan_info *hist;        /* ring of the last hist_cap replans */
+  int hist_cap, hist_len, hist_next;
+  int hist_open;                 /* the newest entry is still choosing a goal */
+  goap_failure_info *facts;      /* failure memory written by on_fail, hist_cap at most */
+  int nfacts;
+  goap_recorder *rec;            /* recording this agent's inputs, or NULL */
+  goap_replayer *rp;             /* replaying them from a log, or NULL */
+  int rec_id;                    /* the agent's index in the recording or replay */
+  double *dcosts;                /* per action, when the domain has check / dynamic_cost
+                                    callbacks: their answers for the running search, evaluated
+                                    by the agent while it records or replays */
+
+  /* HTN agents */
+  goap_htn_planner *hp;          /* the running plan's planner (its continuation) */
+  goap_htn_planner *hp_try;      /* searches for a better plan while one runs */
+  int32_t *mtr, *try_mtr, *try_plan;
+  size_t mtr_cap, try_mtr_cap, try_plan_cap;
+  int mtr_len;
+  int paused;                    /* the plan ends at a `pause`: resume when it is done */
+
+  /* goap_world (world.c): the host's world, not saved (a restored agent is added again) */
+  int in_world;                  /* updated by a world: its budget, its planner lease */
+  uint32_t world_budget;         /* expansions this update may spend */
+  goap_planner *(*lease)(void *ctx, goap_agent *a); /* a world planner for a new search */
+  void *lease_ctx;
+  goap_planner *desc_planner;    /* goap_agent_desc.planner, restored when it leaves */
+  double jitter;                 /* [0, 1): phase of goal checks and sensors; -1: none */
+};
+
+
+/* ---- inspect.c: the replan history and failure memory ------------------------------------- */
+/* A replan begins (reason); the entry stays open until a plan is adopted or none is found. */
+void goap__hist_open(goap_agent *a, goap_replan_reason reason);
+/* A search finished (its statistics are added to the open entry) / a cache lookup served it. */
+void goap__hist_search(goap_agent *a, const goap_stats *st, int cached);
+/* The choice ended: status GOAP_OK with the plan adopted, or GOAP_NO_PLAN. */
+void goap__hist_close(goap_agent *a, goap_status status, int goal, double cost, int length);
+/* on_fail of action `act` wrote var = value. */
+void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeout);
+
+/* ---- replay.c: inputs of the runtime ------------------------------------------------------ */
+/* Record tags of callback results and host calls (see replay.c for the log format). */
+enum {
+  GOAP__R_TICK = 11,             /* + the state (RUNNING, SUCCESS, FAILURE) */
+  GOAP__R_START = 14,
+  GOAP__R_STOP = 15,
+  GOAP__R_SENSOR = 16,           /* id: the sensor */
+  GOAP__R_CHECK = 17,            /* id: the action; v: the answer */
+  GOAP__R_PRIO = 19,             /* id: the goal; d: the priority */
+  GOAP__R_RESERVE = 20,          /* v: granted */
+  GOAP__R_BB = 22,               /* id: the variable; v: the value read from the blackboard */
+  GOAP__R_SET = 5,               /* id: the variable; v: the value */
+  GOAP__R_ORDER = 6,             /* id: the goal; d: the priority */
+  GOAP__R_CLEAR_ORDER = 7,
+  GOAP__R_REPLAN = 8,
+  GOAP__R_RESET = 9,
+  GOAP__R_DCHECK = 27,           /* id: the action; v: the domain's check answered */
+  GOAP__R_DCOST = 29             /* id: the action; d: the domain's dynamic cost */
+};
+/* The events a recording keeps and a replay checks: the agent's decisions. The others (an
+ * action started, succeeded, failed, was stopped; memory written) follow from the decisions
+ * and the recorded inputs. */
+#define GOAP__DECISIONS                                                                     \
+  ((1u << GOAP_EVENT_REPLAN) | (1u << GOAP_EVENT_GOAL) | (1u << GOAP_EVENT_PLAN) |          \
+   (1u << GOAP_EVENT_PLAN_FAILED) | (1u << GOAP_EVENT_REPAIR) | (1u << GOAP_EVENT_GOAL_DONE) | \
+   (1u << GOAP_EVENT_IDLE) | (1u << GOAP_EVENT_RESERVATION_DENIED))
+#define GOAP__IS_DECISION(k) (((1u << (unsigned)(k)) & GOAP__DECISIONS) != 0)
+void goap__rec_update(goap_agent *a, double dt);
+/* A host call (SET, ORDER, CLEAR_ORDER, REPLAN, RESET) or a callback's result. */
+void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d);
+void goap__rec_event(goap_agent *a, const goap_agent_event *ev);
+/* Replaying: the recorded result of the callback `tag` (host calls recorded inside it are
+ * applied first). Returns 1 with *v / *d set, 0 when the replay diverged (the caller then goes
+ * on with a neutral answer; the replay stops after this update). */
+int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d);
+/* Replaying: the next blackboard value the agent read in this update, if any (1). */
+int goap__rp_bb(goap_agent *a, int *var, int32_t *value);
+/* Replaying: checks an event against the log; 1 when it matches (report it to the host). */
+int goap__rp_event(goap_agent *a, const goap_agent_event *ev);
+/* The agent is destroyed: forget it. */
+void goap__rec_forget(goap_agent *a);
+void goap__rp_forget(goap_agent *a);
+
+/* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
+ * search_start, as goal selection does. */
+goap_status goap__agent_begin_search(goap_agent *a, int g);
+
+#endif /* GOAP_AGENT_IMPL_H */
