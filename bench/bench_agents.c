@@ -468,7 +468,8 @@ static void usage(FILE *f) {
           "  --cache-capacity N   plans in the shared cache (default 1024)\n"
           "  --initial-nodes N    planner_initial_nodes of the type (default: the runtime's)\n"
           "  --file PATH          the soldier domain (default examples/soldier.goap)\n"
-          "  --json               one JSON object per line\n");
+          "  --json               one JSON object per line\n"
+          "goap_bench_agents --world [options]: the goap_world benchmark (--world --help)\n");
 }
 
 static int parse_int(const char *v, long lo, long hi, long *out) {
@@ -536,7 +537,10 @@ static int parse_args(int argc, char **argv, options *o) {
   return 1;
 }
 
+#include "bench_world.h"
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--world")) return wb_main(argc - 1, argv + 1);
   options o;
   if (!parse_args(argc, argv, &o)) return 2;
   goap_file *f = NULL;

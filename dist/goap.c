@@ -19,6 +19,7 @@
 /* Modules: core, format, htn, pddl, runtime, tactics, sched; behind GOAP_NO_THREADS: sched */
 /* Renamed in this file only (the sources keep their names):
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
+ *   static `before` of src/runtime/world.c renamed to before__runtime_world in goap.c (clashes with src/runtime/inspect.c)
  *   static `build_index` of src/core/planner.c renamed to build_index__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `build_index` of src/core/relax.c renamed to build_index__core_relax in goap.c (clashes with src/core/lmcut.c)
  *   static `cand_goal` of src/format/parser.c renamed to cand_goal__format_parser in goap.c (clashes with src/format/htn_parse.c)
@@ -49,6 +50,7 @@
  *   static `join` of src/pddl/hddl_plan.c renamed to join__pddl_hddl_plan in goap.c (clashes with src/pddl/ground.c)
  *   static `lit_holds` of src/pddl/hddl_verify.c renamed to lit_holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
  *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/pddl/hddl_verify.c)
+ *   typedef `member` of src/runtime/world.c renamed to member__runtime_world in goap.c (clashes with src/format/sim.c)
  *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/pddl/hddl_plan.c)
  *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
  *   static `now_ns` of src/runtime/agent.c renamed to now_ns__runtime_agent in goap.c (clashes with src/pddl/hddl_plan.c)
@@ -61,12 +63,15 @@
  *   static `round8` of src/tactics/heat.c renamed to round8__tactics_heat in goap.c (clashes with src/tactics/arena.c)
  *   static `run` of src/htn/planner.c renamed to run__htn_planner in goap.c (clashes with src/core/relax.c)
  *   static `set_atom` of src/pddl/validate.c renamed to set_atom__pddl_validate in goap.c (clashes with src/pddl/hddl_verify.c)
+ *   static `sift` of src/runtime/world.c renamed to sift__runtime_world in goap.c (clashes with src/core/relax.c)
  *   typedef `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  *   static `take_name` of src/format/parser.c renamed to take_name__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `tok_pos` of src/format/parser.c renamed to tok_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `undo_to` of src/pddl/hddl_plan.c renamed to undo_to__pddl_hddl_plan in goap.c (clashes with src/htn/planner.c)
  *   static `valid_name` of src/htn/domain.c renamed to valid_name__htn_domain in goap.c (clashes with src/core/builder.c)
  *   typedef `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `worker_main` of src/sched/workers.c renamed to worker_main__sched_workers in goap.c (clashes with src/sched/sched.c)
+ *   struct tag `member` of src/runtime/world.c renamed to member__runtime_world in goap.c (clashes with src/format/sim.c)
  *   struct tag `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  *   struct tag `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/pddl/hddl_plan.c)
  */
@@ -11460,6 +11465,33 @@ goap_status goap_file_resource(const goap_file *f, int index, const char **name,
   return GOAP_OK;
 }
 
+goap_status goap_file_apply_resources(const goap_file *f, goap_blackboard *bb) {
+  if (!f || !bb) return GOAP_INVALID_ARGUMENT;
+  for (int r = 0; r < f->resource_count; ++r) {
+    const char *name = f->resources[r].name;
+    int cap = f->resources[r].capacity;
+    goap_status st = goap_blackboard_add_resource(bb, name, cap);
+    if (st == GOAP_DUPLICATE) st = goap_blackboard_set_capacity(bb, name, cap);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator *alloc,
+                                        goap_blackboard **out) {
+  if (out) *out = NULL;
+  if (!f || !out) return GOAP_INVALID_ARGUMENT;
+  goap_blackboard *bb = goap_blackboard_create(alloc);
+  if (!bb) return GOAP_OUT_OF_MEMORY;
+  goap_status st = goap_file_apply_resources(f, bb);
+  if (st != GOAP_OK) {
+    goap_blackboard_destroy(bb);
+    return st;
+  }
+  *out = bb;
+  return GOAP_OK;
+}
+
 int goap_file_agent_type_count(const goap_file *f) { return f ? f->agent_type_count : 0; }
 
 const char *goap_file_agent_type_name(const goap_file *f, int type) {
@@ -11738,12 +11770,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_status st = GOAP_OUT_OF_MEMORY;
   if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
   if (!ab || !gb || !mem || !c.world || !ms) goto done;
-  c.bb = goap_blackboard_create(&al);
-  if (!c.bb) goto done;
-  for (int r = 0; r < f->resource_count; ++r)
-    if (goap_blackboard_add_resource(c.bb, f->resources[r].name, f->resources[r].capacity) !=
-        GOAP_OK)
-      goto done;
+  if (goap_file_blackboard_create(f, &al, &c.bb) != GOAP_OK) goto done;
   goap_state_init(d, c.world);
   if (sm->given_count) goap_state_assign(d, c.world, f->given + sm->given, (int)sm->given_count);
   for (int k = 0; k < nm; ++k) {
@@ -20145,11 +20172,31 @@ void goap__bb_write(goap_blackboard *bb, int slot, int32_t value);
 void goap__bb_attach(goap_blackboard *bb, int delta);
 /* The resource named `name`, created with capacity 1 when absent; -1 when out of memory. */
 int goap__bb_resource(goap_blackboard *bb, const char *name);
-/* Takes one unit: 1 when granted, 0 when the resource is full. */
-int goap__bb_acquire(goap_blackboard *bb, int res);
-void goap__bb_release(goap_blackboard *bb, int res);
+/* Takes one unit for agent: 1 when granted, 0 when the resource is full, -1 when out of
+ * memory (recording the holder). release gives back one unit the agent holds. */
+int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent);
+void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent);
 const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
 
+/* ---- goap_world (world.c) hooks into agent.c ------------------------------------------- */
+/* Joining sets the world mode (budgets from goap__agent_world_end, planners leased, no time
+ * budget) and the timer phase jitter in [0, 1); leaving restores the agent (a search on a
+ * leased planner starts again on its next update). */
+void goap__agent_world_join(goap_agent *a, double jitter);
+void goap__agent_world_leave(goap_agent *a);
+int goap__agent_in_world(const goap_agent *a);
+/* An update in two halves: begin (time, sensors, blackboard, interrupts; *wants = 1 when the
+ * agent selects a goal or plans), end (selection and planning within `budget` expansions, then
+ * the action). `held`: the planner of its paused search (or NULL); a new search asks
+ * lease(ctx, a) for a planner (NULL: out of memory). *used: the expansions spent. */
+goap_status goap__agent_world_begin(goap_agent *a, double dt, int *wants);
+goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goap_planner *held,
+                                  goap_planner *(*lease)(void *ctx, goap_agent *a), void *ctx,
+                                  uint64_t *used);
+/* 1 when a sliced search of the agent is running on p (p must stay leased to it). */
+int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p);
+goap_blackboard *goap__agent_world_blackboard(const goap_agent *a);
+goap_plan_cache *goap__agent_world_cache(const goap_agent *a);
 /* save.c's access to a blackboard: its slots and resources by index, and a restore that
  * fills a new blackboard and then swaps its content into the old one (swap exchanges every
  * field but the allocator and the attached count). */
@@ -20157,7 +20204,11 @@ size_t goap__bb_slot_count(const goap_blackboard *bb);
 const char *goap__bb_slot_name(const goap_blackboard *bb, size_t i);
 size_t goap__bb_resource_count(const goap_blackboard *bb);
 void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held);
-void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+/* Sets held units with unknown (NULL) holders; 0 when out of memory. unclaimed counts a
+ * resource's NULL holders; claim makes agent the first of them (0: none left). */
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+int goap__bb_unclaimed(const goap_blackboard *bb, int res);
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent);
 int goap__bb_attached(const goap_blackboard *bb);
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version);
 const goap_allocator *goap__bb_allocator(const goap_blackboard *bb);
@@ -20270,6 +20321,14 @@ struct goap_agent {
   size_t mtr_cap, try_mtr_cap, try_plan_cap;
   int mtr_len;
   int paused;                    /* the plan ends at a `pause`: resume when it is done */
+
+  /* goap_world (world.c): the host's world, not saved (a restored agent is added again) */
+  int in_world;                  /* updated by a world: its budget, its planner lease */
+  uint32_t world_budget;         /* expansions this update may spend */
+  goap_planner *(*lease)(void *ctx, goap_agent *a); /* a world planner for a new search */
+  void *lease_ctx;
+  goap_planner *desc_planner;    /* goap_agent_desc.planner, restored when it leaves */
+  double jitter;                 /* [0, 1): phase of goal checks and sensors; -1: none */
 };
 
 
@@ -20348,6 +20407,17 @@ static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
 }
 
 /* ---- small helpers ------------------------------------------------------------------------- */
+
+/* When a timer of `interval` seconds that fired now fires next: interval from now, or, with a
+ * world's jitter, on the agent's own phase (jitter * interval past a multiple of interval), so
+ * that agents started on one frame do not all fire on the same frames. */
+static double next_tick(const goap_agent *a, double interval) {
+  if (a->jitter < 0 || !(interval > 0)) return a->time + interval;
+  double off = a->jitter * interval;
+  double next = off + (floor((a->time - off) / interval) + 1.0) * interval;
+  if (next <= a->time + 1e-9) next += interval;
+  return next;
+}
 
 static uint64_t hash_mem(const goap_agent *a) {
   uint64_t h = 1469598103934665603ull;
@@ -20478,7 +20548,7 @@ static void release_step(goap_agent *a, int step) {
   size_t k = 0;
   for (size_t i = 0; i < a->nhold; ++i) {
     if (a->hold_step[i] == step) {
-      goap__bb_release(a->bb, a->hold_res[i]);
+      goap__bb_release(a->bb, a->hold_res[i], a);
       continue;
     }
     a->hold_res[k] = a->hold_res[i];
@@ -20488,7 +20558,7 @@ static void release_step(goap_agent *a, int step) {
 }
 
 static void release_all(goap_agent *a) {
-  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i]);
+  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i], a);
   a->nhold = 0;
 }
 
@@ -20508,10 +20578,14 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
         return -2;
       }
       int res = a->res_id[r->reserve + k];
-      int granted = goap__bb_acquire(a->bb, res);
+      int granted = goap__bb_acquire(a->bb, res, a);
+      if (granted < 0) {
+        release_all(a);
+        return -2;
+      }
       int32_t logged = granted;
       if (a->rp && goap__rp_input(a, GOAP__R_RESERVE, 0, &logged, NULL) && logged != granted) {
-        if (granted) goap__bb_release(a->bb, res); /* the log's answer wins */
+        if (granted) goap__bb_release(a->bb, res, a); /* the log's answer wins */
         granted = logged;
       }
       if (a->rec) goap__rec_input(a, GOAP__R_RESERVE, 0, granted, 0);
@@ -20710,7 +20784,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
   a->ph = PHASE_EXECUTE;
   a->searching = 0;
   a->idle_reported = 0;
-  a->next_goal_check = a->time + a->t->check_interval;
+  a->next_goal_check = next_tick(a, a->t->check_interval);
   a->fail_time[g] = -1;
   a->st.plans++;
   if (cached) a->st.cache_hits++;
@@ -20783,6 +20857,11 @@ static void domain_callbacks(goap_agent *a, const double *base) {
  * created now if needed); a->cur is the planner it runs on. */
 static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   const goap_agent_type *t = a->t;
+  if (!on && a->in_world && a->lease) { /* a planner of the world's lane, leased to it */
+    on = a->lease(a->lease_ctx, a);
+    if (!on) return GOAP_OUT_OF_MEMORY;
+    a->shared = on;
+  }
   if (!on) {
     if (!a->planner) {
       goap_planner_desc pd;
@@ -20837,8 +20916,9 @@ static goap_status select_goal(goap_agent *a) {
     }
     a->from_idle = 0;
   }
-  uint32_t budget = t->budget;
-  uint64_t t0 = t->budget_ms > 0 ? now_ns() : 0;
+  uint32_t budget = a->in_world ? a->world_budget : t->budget;
+  double budget_ms = a->in_world ? 0 : t->budget_ms; /* a world's budget is deterministic */
+  uint64_t t0 = budget_ms > 0 ? now_ns() : 0;
   while (a->icand < a->ncand) {
     int g = a->cand[a->icand];
     double prio = a->cand_prio[a->icand];
@@ -20861,6 +20941,7 @@ static goap_status select_goal(goap_agent *a) {
           continue;
         }
       }
+      if (budget == 0) return GOAP_IN_PROGRESS; /* a world gave no budget this frame */
       memcpy(a->search_start, a->mem, a->W * sizeof *a->search_start);
       /* a shared planner serves searches that end within this update */
       goap_status st = begin_search(a, g, a->shared ? a->shared : NULL);
@@ -20870,8 +20951,8 @@ static goap_status select_goal(goap_agent *a) {
     }
     for (;;) {
       if (budget == 0 ||
-          (t->budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= t->budget_ms)) {
-        if (a->cur == a->shared && a->shared) {
+          (budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= budget_ms)) {
+        if (a->cur == a->shared && a->shared && !a->in_world) {
           /* it will span updates: the shared planner is not ours to keep; the search starts
            * again on the agent's own planner (same request, same plan) */
           goap_status st = begin_search(a, g, NULL);
@@ -20881,7 +20962,7 @@ static goap_status select_goal(goap_agent *a) {
         return GOAP_IN_PROGRESS;
       }
       uint32_t chunk = budget, done = 0;
-      if (t->budget_ms > 0 && chunk > 256) chunk = 256;
+      if (budget_ms > 0 && chunk > 256) chunk = 256;
       goap_status st = goap_plan_step(a->cur, chunk, &done);
       a->st.expanded += done;
       budget = done >= budget ? 0 : budget - done;
@@ -21263,12 +21344,27 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&user, a, sizeof *a);
 }
 
-goap_agent *goap_agent_create(const goap_agent_desc *desc) {
-  if (!desc || !desc->type) return NULL;
+goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
+                                 const char **error) {
+  if (error) *error = NULL;
+  if (out) *out = NULL;
+  if (!out || !desc || !desc->type) {
+    if (error) *error = "out, desc and desc->type are required";
+    return GOAP_INVALID_ARGUMENT;
+  }
   const goap_agent_type *t = desc->type;
+  int reserves = 0; /* an action the type has (not disabled) reserves a resource */
+  for (int i = 0; i < t->na && t->nres_names > 0 && !desc->blackboard; ++i)
+    reserves |= t->costs[i] >= 0 && t->act[i].reserve_count > 0;
+  if (reserves) {
+    if (error)
+      *error = "the agent type has actions that reserve resources (goap_action_binding.reserve) "
+               "but the agent has no blackboard to reserve them on";
+    return GOAP_INVALID_ARGUMENT;
+  }
   goap_allocator user = desc->allocator.fn ? desc->allocator : t->alloc;
   goap_agent *a = (goap_agent *)goap__rt_alloc(&user, sizeof *a);
-  if (!a) return NULL;
+  if (!a) return GOAP_OUT_OF_MEMORY;
   a->user = user;
   a->alloc.fn = count_fn;
   a->alloc.ctx = a;
@@ -21278,7 +21374,8 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->W = t->W;
   a->host = desc->host;
   a->cache = desc->cache;
-  a->shared = desc->planner;
+  a->shared = a->desc_planner = desc->planner;
+  a->jitter = -1;
   a->on_event = desc->on_event;
   a->event_user = desc->event_user;
   a->goal = -1;
@@ -21359,7 +21456,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   }
   if (!ok) {
     free_agent(a);
-    return NULL;
+    return GOAP_OUT_OF_MEMORY;
   }
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   a->ph = PHASE_SELECT;
@@ -21367,7 +21464,13 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->st.replans[GOAP_REPLAN_START]++;
   goap__hist_open(a, GOAP_REPLAN_START);
   a->announce = 1;
-  return a;
+  *out = a;
+  return GOAP_OK;
+}
+
+goap_agent *goap_agent_create(const goap_agent_desc *desc) {
+  goap_agent *a = NULL;
+  return goap_agent_create_ex(desc, &a, NULL) == GOAP_OK ? a : NULL;
 }
 
 void goap_agent_destroy(goap_agent *a) {
@@ -21388,7 +21491,7 @@ static void sense(goap_agent *a) {
   const goap_agent_type *t = a->t;
   for (int i = 0; i < t->nsensors; ++i) {
     if (a->time + 1e-12 < a->sensor_next[i]) continue;
-    a->sensor_next[i] = a->time + t->sensors[i].interval;
+    a->sensor_next[i] = next_tick(a, t->sensors[i].interval);
     if (a->rp) {
       goap__rp_input(a, GOAP__R_SENSOR, i, NULL, NULL);
       continue;
@@ -21443,7 +21546,7 @@ static goap_status check_interrupts(goap_agent *a) {
     return GOAP_OK;
   }
   if (a->time + 1e-12 >= a->next_goal_check) {
-    a->next_goal_check = a->time + t->check_interval;
+    a->next_goal_check = next_tick(a, t->check_interval);
     a->goal_prio = goal_priority(a, a->goal);
     int which;
     double best = best_other(a, &which);
@@ -21452,8 +21555,8 @@ static goap_status check_interrupts(goap_agent *a) {
   return GOAP_OK;
 }
 
-goap_status goap_agent_update(goap_agent *a, double dt) {
-  if (!a || !(dt >= 0) || !isfinite(dt)) return GOAP_INVALID_ARGUMENT;
+/* The first half of an update: time, sensors, the blackboard, the interrupt checks. */
+static goap_status update_begin(goap_agent *a, double dt) {
   if (a->rec) goap__rec_update(a, dt);
   a->time += dt;
   a->st.updates++;
@@ -21476,12 +21579,17 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   /* noticed: changes made from here on (callbacks during this update, the host after it)
    * are seen at the next update */
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
+  return GOAP_OK;
+}
+
+/* The second half: goal selection and planning within the budget, then the action's tick. */
+static goap_status update_end(goap_agent *a, double dt) {
   goap_status st = GOAP_OK;
   if (a->ph == PHASE_SELECT) {
     st = a->t->htn ? htn_select(a) : select_goal(a);
     if (st == GOAP_NO_PLAN) {
       a->ph = PHASE_IDLE;
-      a->next_idle_retry = a->time + a->t->check_interval;
+      a->next_idle_retry = next_tick(a, a->t->check_interval);
       if (!a->idle_reported) {
         a->idle_reported = 1;
         goap_agent_event ev;
@@ -21494,6 +21602,61 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   if (st == GOAP_OK && a->ph == PHASE_SELECT && a->searching) st = GOAP_IN_PROGRESS;
   return st;
 }
+
+goap_status goap_agent_update(goap_agent *a, double dt) {
+  if (!a || !(dt >= 0) || !isfinite(dt)) return GOAP_INVALID_ARGUMENT;
+  goap_status st = update_begin(a, dt);
+  return st != GOAP_OK ? st : update_end(a, dt);
+}
+
+/* ---- goap_world hooks (world.c) --------------------------------------------------------------- */
+
+void goap__agent_world_join(goap_agent *a, double jitter) {
+  a->in_world = 1;
+  a->jitter = jitter;
+  /* timers already set move onto the agent's phase */
+  if (a->next_goal_check > a->time) a->next_goal_check = next_tick(a, a->t->check_interval);
+  for (int i = 0; i < a->t->nsensors; ++i)
+    if (a->sensor_next[i] > a->time) a->sensor_next[i] = next_tick(a, a->t->sensors[i].interval);
+}
+
+int goap__agent_in_world(const goap_agent *a) { return a->in_world; }
+
+void goap__agent_world_leave(goap_agent *a) {
+  if (a->searching && a->cur != a->planner) { /* on the world's planner: start again */
+    a->searching = 0;
+    a->ncand = a->icand = 0;
+  }
+  a->in_world = 0;
+  a->jitter = -1;
+  a->shared = a->desc_planner;
+}
+
+goap_status goap__agent_world_begin(goap_agent *a, double dt, int *wants) {
+  goap_status st = update_begin(a, dt);
+  *wants = a->ph == PHASE_SELECT;
+  return st;
+}
+
+goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goap_planner *held,
+                                  goap_planner *(*lease)(void *ctx, goap_agent *a), void *ctx,
+                                  uint64_t *used) {
+  uint64_t before = a->st.expanded;
+  a->world_budget = budget;
+  a->shared = held;
+  a->lease = lease;
+  a->lease_ctx = ctx;
+  goap_status st = update_end(a, dt);
+  *used = a->st.expanded - before;
+  return st;
+}
+
+int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p) {
+  return p && a->ph == PHASE_SELECT && a->searching && a->cur == p;
+}
+
+goap_blackboard *goap__agent_world_blackboard(const goap_agent *a) { return a->bb; }
+goap_plan_cache *goap__agent_world_cache(const goap_agent *a) { return a->cache; }
 
 goap_status goap_agent_set(goap_agent *a, int var, int32_t value) {
   if (!a || var < 0 || var >= a->t->nv) return GOAP_INVALID_ARGUMENT;
@@ -21614,8 +21777,13 @@ int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1
  *  - Names are unique; lookups are linear (they happen when agents are created, never per
  *    update: agents keep slot indices).
  *  - version counts the writes that changed a value.
- *  - A resource's held count is never above its capacity when taken through acquire (lowering
- *    a capacity keeps what is held; new requests wait until held < capacity).
+ *  - A resource's held count is never above its capacity: acquire refuses a full resource and
+ *    set_capacity refuses to go below what is held.
+ *  - who[0..held) names the holder of each unit, in the order the units were taken (an agent
+ *    holding two units appears twice); release removes the agent's oldest entry. The array
+ *    only grows (doubling), so a warm blackboard takes and releases without allocating.
+ *    A restored blackboard's units have NULL holders until the restored agents that hold them
+ *    claim them (goap__bb_claim, from goap_agent_restore); held always counts who's entries.
  */
 #include <string.h>
 
@@ -21631,6 +21799,8 @@ typedef struct resource {
   char *name;
   size_t name_size;
   int capacity, held;
+  goap_agent **who;        /* held entries */
+  size_t cwho;
 } resource;
 
 struct goap_blackboard {
@@ -21655,7 +21825,10 @@ void goap_blackboard_destroy(goap_blackboard *bb) {
   goap_allocator a = bb->alloc;
   for (size_t i = 0; i < bb->n; ++i) goap__rt_free(&a, bb->slots[i].name, bb->slots[i].name_size);
   goap__rt_free(&a, bb->slots, bb->cap * sizeof *bb->slots);
-  for (size_t i = 0; i < bb->nres; ++i) goap__rt_free(&a, bb->res[i].name, bb->res[i].name_size);
+  for (size_t i = 0; i < bb->nres; ++i) {
+    goap__rt_free(&a, bb->res[i].name, bb->res[i].name_size);
+    goap__rt_free(&a, bb->res[i].who, bb->res[i].cwho * sizeof *bb->res[i].who);
+  }
   goap__rt_free(&a, bb->res, bb->cres * sizeof *bb->res);
   goap__rt_free(&a, bb, sizeof *bb);
 }
@@ -21730,6 +21903,8 @@ static int new_res(goap_blackboard *bb, const char *name, int capacity) {
   if (!r->name) return -1;
   r->capacity = capacity;
   r->held = 0;
+  r->who = NULL;
+  r->cwho = 0;
   return (int)bb->nres++;
 }
 
@@ -21738,10 +21913,13 @@ int goap__bb_resource(goap_blackboard *bb, const char *name) {
   return i >= 0 ? i : new_res(bb, name, 1);
 }
 
-int goap__bb_acquire(goap_blackboard *bb, int res) {
+int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
   if (r->held >= r->capacity) return 0;
-  r->held++;
+  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)r->held + 1,
+                     sizeof *r->who))
+    return -1;
+  r->who[r->held++] = agent;
   return 1;
 }
 
@@ -21749,8 +21927,14 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
   return bb->res[res].name;
 }
 
-void goap__bb_release(goap_blackboard *bb, int res) {
-  if (bb->res[res].held > 0) bb->res[res].held--;
+void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent) {
+  resource *r = &bb->res[res];
+  for (int i = 0; i < r->held; ++i) {
+    if (r->who[i] != agent) continue;
+    memmove(r->who + i, r->who + i + 1, (size_t)(r->held - i - 1) * sizeof *r->who);
+    r->held--;
+    return;
+  }
 }
 
 goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name, int capacity) {
@@ -21763,7 +21947,8 @@ goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name, 
   if (!bb || !name || capacity < 0) return GOAP_INVALID_ARGUMENT;
   int i = find_res(bb, name);
   if (i < 0) return GOAP_NOT_FOUND;
-  bb->res[i].capacity = capacity; /* units already held stay held */
+  if (capacity < bb->res[i].held) return GOAP_INVALID_OPERATION; /* nothing changes */
+  bb->res[i].capacity = capacity;
   return GOAP_OK;
 }
 
@@ -21777,6 +21962,19 @@ goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name
   return GOAP_OK;
 }
 
+goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
+                                    goap_agent **out, int cap, int *count) {
+  if (count) *count = 0;
+  if (!bb || !name || cap < 0 || (!out && cap > 0)) return GOAP_INVALID_ARGUMENT;
+  int i = find_res(bb, name);
+  if (i < 0) return GOAP_NOT_FOUND;
+  const resource *r = &bb->res[i];
+  if (count) *count = r->held;
+  int n = r->held < cap ? r->held : cap;
+  for (int k = 0; k < n; ++k) out[k] = r->who[k];
+  return r->held > cap ? GOAP_BUFFER_TOO_SMALL : GOAP_OK;
+}
+
 /* ---- save.c's access ---------------------------------------------------------------------- */
 
 size_t goap__bb_slot_count(const goap_blackboard *bb) { return bb->n; }
@@ -21788,7 +21986,32 @@ void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, i
   *held = bb->res[i].held;
 }
 
-void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) { bb->res[i].held = held; }
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
+  resource *r = &bb->res[i];
+  if (held > 0 &&
+      !goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)held, sizeof *r->who))
+    return 0;
+  for (int k = 0; k < held; ++k) r->who[k] = NULL; /* holders unknown until agents claim them */
+  r->held = held;
+  return 1;
+}
+
+int goap__bb_unclaimed(const goap_blackboard *bb, int res) {
+  const resource *r = &bb->res[res];
+  int n = 0;
+  for (int k = 0; k < r->held; ++k) n += r->who[k] == NULL;
+  return n;
+}
+
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
+  resource *r = &bb->res[res];
+  for (int k = 0; k < r->held; ++k)
+    if (!r->who[k]) {
+      r->who[k] = agent;
+      return 1;
+    }
+  return 0;
+}
 int goap__bb_attached(const goap_blackboard *bb) { return bb->attached; }
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version) { bb->version = version; }
 const goap_allocator *goap__bb_allocator(const goap_blackboard *bb) { return &bb->alloc; }
@@ -24174,6 +24397,7 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   }
   uint64_t nhold = get_uv(r);
   if (r->bad || nhold > r->n) BAD("snapshot corrupted: bad reservations");
+  rbuf holds = *r; /* the dry run counts each resource's units against the blackboard's */
   for (uint64_t i = 0; i < nhold; ++i) {
     uint64_t res = get_uv(r), st = get_uv(r);
     if (r->bad || st >= plan_len) BAD("snapshot corrupted: bad reservations");
@@ -24181,9 +24405,24 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
       *error = "a saved reservation's resource is missing: restore the blackboard first";
       return GOAP_INVALID_OPERATION;
     }
+    if (!apply) { /* this unit and the agent's earlier ones of res need unclaimed units */
+      rbuf p = holds;
+      int units = 1;
+      for (uint64_t k = 0; k < i; ++k) {
+        uint64_t pres = get_uv(&p);
+        (void)get_uv(&p);
+        units += pres == res;
+      }
+      if (goap__bb_unclaimed(a->bb, (int)res) < units) {
+        *error = "a saved reservation is not held on the blackboard: restore the blackboard "
+                 "saved with the agent";
+        return GOAP_INVALID_OPERATION;
+      }
+    }
     if (apply) {
       a->hold_res[i] = (int32_t)res;
       a->hold_step[i] = (int32_t)st;
+      (void)goap__bb_claim(a->bb, (int)res, a); /* the dry run saw the unit unclaimed */
     }
   }
   uint64_t nfail = get_uv(r);
@@ -24417,7 +24656,7 @@ goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_
   for (uint64_t i = 0; i < nr; ++i) {
     const char *name = get_str(&r);
     int64_t c = get_sv(&r), h = get_sv(&r);
-    if (r.bad || !name || !name[0] || c < 0 || c > INT32_MAX || h < 0 || h > INT32_MAX)
+    if (r.bad || !name || !name[0] || c < 0 || c > INT32_MAX || h < 0 || h > c)
       BAD("snapshot corrupted: bad blackboard resources");
   }
   if (r.i != r.n) BAD("snapshot corrupted: bytes after the blackboard's state");
@@ -24436,7 +24675,8 @@ goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_
     const char *name = get_str(&r);
     int c = (int)get_sv(&r), h = (int)get_sv(&r);
     st = goap_blackboard_add_resource(nb, name, c);
-    if (st == GOAP_OK) goap__bb_resource_set_held(nb, (size_t)i, h);
+    if (st == GOAP_OK && !goap__bb_resource_set_held(nb, (size_t)i, h))
+      st = GOAP_OUT_OF_MEMORY; /* the units' holders: claimed by the agents' restores */
   }
   if (st == GOAP_OK && (goap__bb_slot_count(nb) != n || goap__bb_resource_count(nb) != nr))
     st = GOAP_DUPLICATE;
@@ -25219,6 +25459,437 @@ const goap_htn_domain *goap_agent_type_htn(const goap_agent_type *t, int *root) 
 /* macros of src/runtime/type.c end here */
 #undef check_conds
 #undef check_effects
+
+/* ==== src/runtime/world.c ==== */
+/* names of src/runtime/world.c that another file also declares */
+#define before before__runtime_world
+#define member member__runtime_world
+#define sift sift__runtime_world
+#define member member__runtime_world
+/*
+ * world.c -- goap_world: many agents updated per frame under one planning budget, in lanes.
+ *
+ * Invariants:
+ *  - m[0..n) are the agents in the order they were added; a lane's `all` lists its members'
+ *    indices in that order, rebuilt (the only allocation of a frame) after add or remove.
+ *  - A frame hands out the budget on the calling thread before any lane runs, and a lane only
+ *    touches its own agents, planners and pool: the results do not depend on the threads.
+ *  - A planner of a lane is busy exactly while leased to one member whose sliced search runs
+ *    on it (goap__agent_world_searching_on), or during that member's update; planners are
+ *    never freed before the world, so lease indices stay valid.
+ *  - No library allocation happens in a frame unless a lane list, a planner or a planner's
+ *    pool has to grow (warm-up).
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "runtime.h": inlined above */
+/* #include goap/world.h: in goap.h */
+
+/* Under a common budget, the fewest expansions a search is assumed to need: the budget reaches
+ * at most budget / MIN_SEARCH agents a frame (ordering more would be wasted work). */
+#define MIN_SEARCH 8
+
+typedef struct member {
+  goap_agent *a;
+  double prio;
+  int lane;
+  int wants;                     /* this frame: needs to select or plan (while listed: 3 among
+                                    the first in precedence, 2 not reached by the budget) */
+  int lease;                     /* index into its lane's planners; -1: none */
+  uint32_t wait;                 /* frames it has waited to plan */
+  goap_status st;
+} member;
+
+typedef struct wplanner {
+  const goap_domain *d;
+  goap_planner *p;
+  int busy;
+} wplanner;
+
+typedef struct lane {
+  uint32_t *all, *want;          /* member indices: in order added; wanting, by precedence */
+  size_t nall, call, nwant, cwant;
+  wplanner *pl;
+  size_t npl, cpl;
+  uint64_t pool;                 /* expansions this frame */
+  uint64_t used;
+  goap_status st;                /* the first failure of this frame */
+  struct goap_world *w;          /* for the lease callback */
+  member *cur;                   /* the member being updated */
+} lane;
+
+struct goap_world {
+  goap_allocator alloc;
+  member *m;
+  size_t n, cap;
+  lane *lanes;
+  int nlanes;
+  uint32_t *order;               /* wanting members, sorted by precedence */
+  size_t corder;
+  goap_world_parallel_fn parallel;
+  void *puser;
+  uint64_t seed, added;
+  int no_jitter, dirty, limited;
+  uint32_t initial_nodes, share;
+  double dt;
+  goap_world_stats st;
+};
+
+goap_status goap_world_create(const goap_world_desc *desc, goap_world **out) {
+  if (out) *out = NULL;
+  goap_world_desc x;
+  memset(&x, 0, sizeof x);
+  if (desc) x = *desc;
+  if (!out || x.lanes < 0 || x.lanes > 1024) return GOAP_INVALID_ARGUMENT;
+  goap_allocator a = goap__rt_resolve(&x.allocator);
+  goap_world *w = (goap_world *)goap__rt_alloc(&a, sizeof *w);
+  if (!w) return GOAP_OUT_OF_MEMORY;
+  w->alloc = a;
+  w->nlanes = x.lanes ? x.lanes : 1;
+  w->lanes = (lane *)goap__rt_alloc(&a, (size_t)w->nlanes * sizeof *w->lanes);
+  if (!w->lanes) {
+    goap__rt_free(&a, w, sizeof *w);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  for (int k = 0; k < w->nlanes; ++k) w->lanes[k].w = w;
+  w->parallel = x.parallel;
+  w->puser = x.parallel_user;
+  w->seed = x.seed;
+  w->no_jitter = x.no_jitter;
+  w->initial_nodes = x.initial_nodes;
+  w->share = x.agent_share ? x.agent_share : 512;
+  *out = w;
+  return GOAP_OK;
+}
+
+void goap_world_destroy(goap_world *w) {
+  if (!w) return;
+  goap_allocator a = w->alloc;
+  for (size_t i = 0; i < w->n; ++i) goap__agent_world_leave(w->m[i].a);
+  for (int k = 0; k < w->nlanes; ++k) {
+    lane *l = &w->lanes[k];
+    for (size_t j = 0; j < l->npl; ++j) goap_planner_destroy(l->pl[j].p);
+    goap__rt_free(&a, l->pl, l->cpl * sizeof *l->pl);
+    goap__rt_free(&a, l->all, l->call * sizeof *l->all);
+    goap__rt_free(&a, l->want, l->cwant * sizeof *l->want);
+  }
+  goap__rt_free(&a, w->lanes, (size_t)w->nlanes * sizeof *w->lanes);
+  goap__rt_free(&a, w->m, w->cap * sizeof *w->m);
+  goap__rt_free(&a, w->order, w->corder * sizeof *w->order);
+  goap__rt_free(&a, w, sizeof *w);
+}
+
+static long find_member(const goap_world *w, const goap_agent *a) {
+  for (size_t i = 0; i < w->n; ++i)
+    if (w->m[i].a == a) return (long)i;
+  return -1;
+}
+
+/* A phase in [0, 1) from the seed and the number of agents added before (splitmix64). */
+static double phase_of(uint64_t seed, uint64_t k) {
+  uint64_t z = seed + (k + 1) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane_index, double priority) {
+  if (!w || !agent || lane_index < 0 || lane_index >= w->nlanes || !(priority == priority))
+    return GOAP_INVALID_ARGUMENT;
+  if (find_member(w, agent) >= 0) return GOAP_DUPLICATE;
+  if (goap__agent_in_world(agent)) return GOAP_INVALID_OPERATION; /* in another world */
+  goap_blackboard *bb = goap__agent_world_blackboard(agent);
+  goap_plan_cache *c = goap__agent_world_cache(agent);
+  for (size_t i = 0; i < w->n && (bb || c); ++i) {
+    if (w->m[i].lane == lane_index) continue;
+    if ((bb && goap__agent_world_blackboard(w->m[i].a) == bb) ||
+        (c && goap__agent_world_cache(w->m[i].a) == c))
+      return GOAP_INVALID_ARGUMENT; /* shared state must stay on one thread */
+  }
+  if (w->n >= 0x7fffffff ||
+      !goap__rt_grow(&w->alloc, (void **)&w->m, &w->cap, w->n + 1, sizeof *w->m))
+    return GOAP_OUT_OF_MEMORY;
+  member *m = &w->m[w->n++];
+  memset(m, 0, sizeof *m);
+  m->a = agent;
+  m->prio = priority;
+  m->lane = lane_index;
+  m->lease = -1;
+  goap__agent_world_join(agent, w->no_jitter ? -1.0 : phase_of(w->seed, w->added));
+  w->added++;
+  w->dirty = 1;
+  return GOAP_OK;
+}
+
+goap_status goap_world_remove(goap_world *w, goap_agent *agent) {
+  if (!w || !agent) return GOAP_INVALID_ARGUMENT;
+  long i = find_member(w, agent);
+  if (i < 0) return GOAP_NOT_FOUND;
+  member *m = &w->m[i];
+  if (m->lease >= 0) w->lanes[m->lane].pl[m->lease].busy = 0;
+  goap__agent_world_leave(agent);
+  memmove(w->m + i, w->m + i + 1, (w->n - (size_t)i - 1) * sizeof *w->m);
+  w->n--;
+  w->dirty = 1;
+  return GOAP_OK;
+}
+
+goap_status goap_world_set_priority(goap_world *w, goap_agent *agent, double priority) {
+  if (!w || !agent || !(priority == priority)) return GOAP_INVALID_ARGUMENT;
+  long i = find_member(w, agent);
+  if (i < 0) return GOAP_NOT_FOUND;
+  w->m[i].prio = priority;
+  return GOAP_OK;
+}
+
+int goap_world_agent_count(const goap_world *w) { return w ? (int)w->n : 0; }
+
+goap_world_stats goap_world_get_stats(const goap_world *w) {
+  goap_world_stats s;
+  memset(&s, 0, sizeof s);
+  if (w) s = w->st;
+  return s;
+}
+
+/* Lane lists after add / remove (the only allocation of a frame). */
+static int rebuild(goap_world *w) {
+  for (int k = 0; k < w->nlanes; ++k) w->lanes[k].nall = 0;
+  for (size_t i = 0; i < w->n; ++i) {
+    lane *l = &w->lanes[w->m[i].lane];
+    if (!goap__rt_grow(&w->alloc, (void **)&l->all, &l->call, l->nall + 1, sizeof *l->all) ||
+        !goap__rt_grow(&w->alloc, (void **)&l->want, &l->cwant, l->nall + 1, sizeof *l->want))
+      return 0;
+    l->all[l->nall++] = (uint32_t)i;
+  }
+  if (w->n && !goap__rt_grow(&w->alloc, (void **)&w->order, &w->corder, w->n, sizeof *w->order))
+    return 0;
+  w->dirty = 0;
+  return 1;
+}
+
+/* Precedence: priority (higher first), frames waited (longer first), order added. */
+static int before(const goap_world *w, uint32_t x, uint32_t y) {
+  const member *a = &w->m[x], *b = &w->m[y];
+  if (a->prio != b->prio) return a->prio > b->prio;
+  if (a->wait != b->wait) return a->wait > b->wait;
+  return x < y;
+}
+
+/* A heap of member indices with the first in precedence at the root (no allocation, unlike
+ * some qsort implementations). */
+static void sift(const goap_world *w, uint32_t *v, size_t root, size_t n) {
+  for (;;) {
+    size_t c = 2 * root + 1;
+    if (c >= n) return;
+    if (c + 1 < n && before(w, v[c + 1], v[c])) c++; /* the earlier of the two children */
+    if (!before(w, v[c], v[root])) return;
+    uint32_t t = v[root];
+    v[root] = v[c];
+    v[c] = t;
+    root = c;
+  }
+}
+
+/* Moves the first k of v[0..n) in precedence order to v[n-k..n), last first: v[n-1] is the
+ * first. O(n + k log n): only the agents the budget reaches are ordered. */
+static void select_first(const goap_world *w, uint32_t *v, size_t n, size_t k) {
+  /* a heap whose root is the first in precedence ("before" reversed) */
+  for (size_t i = n / 2; i-- > 0;) sift(w, v, i, n);
+  for (size_t end = n; end-- > 1 && n - end <= k;) {
+    uint32_t t = v[0];
+    v[0] = v[end];
+    v[end] = t;
+    sift(w, v, 0, end);
+  }
+}
+
+/* What one agent may spend in a frame under a common budget. */
+static uint64_t share_of(const goap_world *w, const member *m) {
+  uint32_t b = goap_agent_get_type(m->a)->budget;
+  return b < w->share ? b : w->share;
+}
+
+static void note(lane *l, goap_status st) {
+  if ((st == GOAP_OUT_OF_MEMORY || st == GOAP_INVALID_ARGUMENT) && l->st == GOAP_OK) l->st = st;
+}
+
+/* A free planner of the lane for domain d (created when none is), marked busy; -1 when out of
+ * memory. */
+static int lease_planner(goap_world *w, lane *l, const goap_domain *d) {
+  for (size_t j = 0; j < l->npl; ++j)
+    if (!l->pl[j].busy && l->pl[j].d == d) {
+      l->pl[j].busy = 1;
+      return (int)j;
+    }
+  if (!goap__rt_grow(&w->alloc, (void **)&l->pl, &l->cpl, l->npl + 1, sizeof *l->pl)) return -1;
+  goap_planner_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.allocator = w->alloc;
+  pd.initial_nodes = w->initial_nodes;
+  goap_planner *p = goap_planner_create(d, &pd);
+  if (!p) return -1;
+  l->pl[l->npl].d = d;
+  l->pl[l->npl].p = p;
+  l->pl[l->npl].busy = 1;
+  return (int)l->npl++;
+}
+
+/* The agent being updated begins a search: a planner of its lane for its domain. */
+static goap_planner *lease_cb(void *ctx, goap_agent *a) {
+  lane *l = (lane *)ctx;
+  member *m = l->cur;
+  if (m->lease >= 0) l->pl[m->lease].busy = 0; /* cannot happen: a held planner is reused */
+  m->lease = lease_planner(l->w, l, goap_agent_get_type(a)->d);
+  return m->lease >= 0 ? l->pl[m->lease].p : NULL;
+}
+
+/* Phase 1 of lane k: the first half of every member's update, and the second half at once
+ * for those that do not need to plan (their action), while the agent is in cache. */
+static void job_begin(void *ctx, int k) {
+  goap_world *w = (goap_world *)ctx;
+  lane *l = &w->lanes[k];
+  l->st = GOAP_OK;
+  l->used = 0;
+  for (size_t j = 0; j < l->nall; ++j) {
+    member *m = &w->m[l->all[j]];
+    note(l, goap__agent_world_begin(m->a, w->dt, &m->wants));
+    if (m->wants) continue;
+    uint64_t used = 0;
+    l->cur = m;
+    note(l, goap__agent_world_end(m->a, w->dt, 0, NULL, lease_cb, l, &used));
+    l->used += used;
+  }
+}
+
+/* Phase 3 of lane k: the members that need to plan do (by precedence, from the lane's pool),
+ * then run their action. */
+static void job_end(void *ctx, int k) {
+  goap_world *w = (goap_world *)ctx;
+  lane *l = &w->lanes[k];
+  uint64_t pool = l->pool;
+  for (size_t j = 0; j < l->nwant; ++j) {
+    member *m = &w->m[l->want[j]];
+    /* the first in precedence: their share, and what those before them in the lane left;
+     * the others (2: not reached by the budget) only look in the plan cache */
+    uint64_t cap = m->wants == 2   ? 0
+                   : w->limited ? share_of(w, m)
+                                : goap_agent_get_type(m->a)->budget;
+    uint32_t b = (uint32_t)(pool < cap ? pool : cap);
+    m->wants = 1;
+    if (m->lease >= 0 && !goap__agent_world_searching_on(m->a, l->pl[m->lease].p)) {
+      l->pl[m->lease].busy = 0; /* its search ended or was dropped */
+      m->lease = -1;
+    }
+    uint64_t used = 0;
+    l->cur = m;
+    goap_planner *held = m->lease >= 0 ? l->pl[m->lease].p : NULL;
+    goap_status st = goap__agent_world_end(m->a, w->dt, b, held, lease_cb, l, &used);
+    note(l, st);
+    pool -= used < pool ? used : pool;
+    l->used += used;
+    if (m->lease >= 0 && !goap__agent_world_searching_on(m->a, l->pl[m->lease].p)) {
+      l->pl[m->lease].busy = 0;
+      m->lease = -1;
+    }
+    m->wait = st == GOAP_IN_PROGRESS ? m->wait + 1 : 0;
+  }
+}
+
+static void run_lanes(goap_world *w, goap_world_job_fn job) {
+  if (w->parallel && w->nlanes > 1) {
+    w->parallel(w->puser, job, w, w->nlanes);
+    return;
+  }
+  for (int k = 0; k < w->nlanes; ++k) job(w, k);
+}
+
+goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
+  if (!w || !(dt >= 0) || !isfinite(dt)) return GOAP_INVALID_ARGUMENT;
+  if (w->dirty && !rebuild(w)) return GOAP_OUT_OF_MEMORY;
+  w->dt = dt;
+  run_lanes(w, job_begin);
+  /* hand out the budget: precedence across all lanes */
+  size_t nw = 0;
+  int max_wait = 0;
+  for (size_t i = 0; i < w->n; ++i) {
+    if (!w->m[i].wants) continue;
+    w->order[nw++] = (uint32_t)i;
+    if ((int)w->m[i].wait > max_wait) max_wait = (int)w->m[i].wait;
+  }
+  for (int k = 0; k < w->nlanes; ++k) {
+    w->lanes[k].pool = 0;
+    w->lanes[k].nwant = 0;
+  }
+  int served = 0;
+  w->limited = expansions != 0;
+  if (expansions == 0) { /* no common limit: everyone its type's budget, in the order added */
+    for (size_t j = 0; j < nw; ++j) {
+      member *m = &w->m[w->order[j]];
+      lane *l = &w->lanes[m->lane];
+      l->pool += goap_agent_get_type(m->a)->budget;
+      l->want[l->nwant++] = w->order[j];
+    }
+    served = (int)nw;
+  } else {
+    /* the budget reaches the first k in precedence (a search costs MIN_SEARCH expansions at
+     * least); it is split evenly between them into their lanes' pools, where each, in
+     * precedence order, takes up to its share; the others only look in the plan cache */
+    uint64_t left = expansions;
+    size_t k = (size_t)((expansions + MIN_SEARCH - 1) / MIN_SEARCH);
+    if (k > nw) k = nw;
+    select_first(w, w->order, nw, k);
+    for (size_t j = 0; j < k; ++j) {
+      uint32_t idx = w->order[nw - 1 - j];
+      member *m = &w->m[idx];
+      lane *l = &w->lanes[m->lane];
+      uint64_t even = (left + (k - j) - 1) / (k - j);
+      uint64_t q = share_of(w, m);
+      if (q > even) q = even;
+      left -= q;
+      l->pool += q;
+      served += q > 0;
+      m->wants = 3; /* listed */
+      l->want[l->nwant++] = idx;
+    }
+    for (int kk = 0; kk < w->nlanes; ++kk) { /* then the others, in the order added */
+      lane *l = &w->lanes[kk];
+      for (size_t j = 0; j < l->nall; ++j) {
+        member *m = &w->m[l->all[j]];
+        if (m->wants == 1) {
+          m->wants = 2;
+          l->want[l->nwant++] = l->all[j];
+        }
+      }
+    }
+  }
+  run_lanes(w, job_end);
+  goap_status st = GOAP_OK;
+  uint64_t used = 0;
+  int planners = 0, leased = 0;
+  for (int k = 0; k < w->nlanes; ++k) {
+    lane *l = &w->lanes[k];
+    if (st == GOAP_OK) st = l->st;
+    used += l->used;
+    planners += (int)l->npl;
+    for (size_t j = 0; j < l->npl; ++j) leased += l->pl[j].busy;
+  }
+  w->st.frames++;
+  w->st.expansions = used;
+  w->st.wanting = (int)nw;
+  w->st.served = served;
+  w->st.max_wait = max_wait;
+  w->st.planners = planners;
+  w->st.leased = leased;
+  return st;
+}
+/* macros of src/runtime/world.c end here */
+#undef MIN_SEARCH
+#undef before
+#undef member
+#undef sift
+#undef member
 
 /* ==== src/tactics/arena.c ==== */
 /* names of src/tactics/arena.c that another file also declares */
@@ -26878,4 +27549,153 @@ goap_status goap_sched_wait(goap_sched *s, double max_ms) {
 #undef process
 #undef slot
 #undef slot
+
+/* ==== src/sched/workers.c ==== */
+/* names of src/sched/workers.c that another file also declares */
+#define worker_main worker_main__sched_workers
+/*
+ * workers.c -- goap_workers: a fixed pool of threads that runs a parallel-for (the lanes of a
+ * goap_world, goap_world_desc.parallel).
+ *
+ * Invariants:
+ *  - One job at a time: goap_workers_run publishes (job, ctx, count) under the mutex with a new
+ *    generation number, takes indices itself like every worker, and returns once `done` reaches
+ *    count; an index is taken by exactly one thread (next++ under the mutex).
+ *  - Workers sleep on `wake` between jobs and never touch a job whose generation they have
+ *    already finished; `stop` ends them.
+ *  - Everything is allocated at creation; running a job allocates nothing.
+ */
+/* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
+/* #include goap/sched.h: in goap.h */
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WORKERS_MAX 64
+
+struct goap_workers {
+  goap_allocator alloc;
+  pthread_mutex_t mu;
+  pthread_cond_t wake, finished;
+  pthread_t *th;
+  int nth, cth;                  /* started; allocated */
+  void (*job)(void *ctx, int index);
+  void *ctx;
+  int count, next, done;
+  uint64_t gen;
+  int stop;
+};
+
+static void *wk_alloc(const goap_allocator *a, size_t n) {
+  void *p = a->fn(a->ctx, NULL, 0, n);
+  if (p) memset(p, 0, n);
+  return p;
+}
+
+static void *wk_default(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  (void)ctx;
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  return realloc(ptr, new_size);
+}
+
+/* Takes and runs indices of the current job until none is left; called with mu held, returns
+ * with it held. */
+static void take_indices(goap_workers *w) {
+  while (w->next < w->count) {
+    int i = w->next++;
+    pthread_mutex_unlock(&w->mu);
+    w->job(w->ctx, i);
+    pthread_mutex_lock(&w->mu);
+    if (++w->done == w->count) pthread_cond_broadcast(&w->finished);
+  }
+}
+
+static void *worker_main(void *arg) {
+  goap_workers *w = (goap_workers *)arg;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (!w->stop && w->gen == seen) pthread_cond_wait(&w->wake, &w->mu);
+    if (w->stop) break;
+    seen = w->gen;
+    take_indices(w);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+goap_status goap_workers_create(int threads, const goap_allocator *alloc, goap_workers **out) {
+  if (out) *out = NULL;
+  if (!out || threads < 0 || threads > WORKERS_MAX) return GOAP_INVALID_ARGUMENT;
+  goap_allocator a = {wk_default, NULL};
+  if (alloc && alloc->fn) a = *alloc;
+  goap_workers *w = (goap_workers *)wk_alloc(&a, sizeof *w);
+  if (!w) return GOAP_OUT_OF_MEMORY;
+  w->alloc = a;
+  if (threads > 0) {
+    w->th = (pthread_t *)wk_alloc(&a, (size_t)threads * sizeof *w->th);
+    if (!w->th) {
+      a.fn(a.ctx, w, sizeof *w, 0);
+      return GOAP_OUT_OF_MEMORY;
+    }
+    w->cth = threads;
+  }
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->wake, NULL);
+  pthread_cond_init(&w->finished, NULL);
+  for (int i = 0; i < threads; ++i) {
+    if (pthread_create(&w->th[i], NULL, worker_main, w) != 0) {
+      goap_workers_destroy(w);
+      return GOAP_INVALID_OPERATION;
+    }
+    w->nth++;
+  }
+  *out = w;
+  return GOAP_OK;
+}
+
+void goap_workers_destroy(goap_workers *w) {
+  if (!w) return;
+  pthread_mutex_lock(&w->mu);
+  w->stop = 1;
+  pthread_cond_broadcast(&w->wake);
+  pthread_mutex_unlock(&w->mu);
+  for (int i = 0; i < w->nth; ++i) pthread_join(w->th[i], NULL);
+  pthread_cond_destroy(&w->finished);
+  pthread_cond_destroy(&w->wake);
+  pthread_mutex_destroy(&w->mu);
+  goap_allocator a = w->alloc;
+  if (w->th) a.fn(a.ctx, w->th, (size_t)w->cth * sizeof *w->th, 0);
+  a.fn(a.ctx, w, sizeof *w, 0);
+}
+
+int goap_workers_count(const goap_workers *w) { return w ? w->nth : 0; }
+
+void goap_workers_run(void *workers, void (*job)(void *ctx, int index), void *ctx, int count) {
+  goap_workers *w = (goap_workers *)workers;
+  if (!job || count <= 0) return;
+  if (!w || w->nth == 0) {
+    for (int i = 0; i < count; ++i) job(ctx, i);
+    return;
+  }
+  pthread_mutex_lock(&w->mu);
+  w->job = job;
+  w->ctx = ctx;
+  w->count = count;
+  w->next = w->done = 0;
+  w->gen++;
+  pthread_cond_broadcast(&w->wake);
+  take_indices(w);
+  while (w->done < w->count) pthread_cond_wait(&w->finished, &w->mu);
+  w->count = 0; /* late workers find nothing to take */
+  pthread_mutex_unlock(&w->mu);
+}
+/* macros of src/sched/workers.c end here */
+#undef WORKERS_MAX
+#undef worker_main
 #endif /* GOAP_NO_THREADS: module sched */

@@ -670,15 +670,29 @@ GOAP_API uint64_t goap_blackboard_version(const goap_blackboard *bb);
  * unit from the moment its plan is adopted until the action ends (success, failure, timeout,
  * interruption) or the plan is dropped; a plan is adopted only when all of its reservations
  * are granted, otherwise the agent plans again without the action that was refused. A
- * resource an agent names but nobody added is created with capacity 1.
+ * resource an agent names but nobody added is created with capacity 1 (a `.goap` file's
+ * `resource NAME capacity N` lines: goap_file_blackboard_create in goap/file.h). An agent whose
+ * type reserves needs a blackboard: goap_agent_create_ex refuses it otherwise.
  * add: GOAP_DUPLICATE when it exists (use set_capacity), GOAP_INVALID_ARGUMENT for a capacity
- * < 0. held: the units held now (GOAP_NOT_FOUND for an unknown name). */
+ * < 0. set_capacity: GOAP_NOT_FOUND for an unknown name, and GOAP_INVALID_OPERATION (the
+ * capacity unchanged) for a capacity below the units held now -- reservations are never
+ * revoked behind an agent's back: find the holders (goap_blackboard_holders), make them drop
+ * their plans (goap_agent_replan releases what they hold) and lower it then. resource: the units
+ * held now and the capacity (GOAP_NOT_FOUND for an unknown name). */
 GOAP_API goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name,
                                                   int capacity);
 GOAP_API goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name,
                                                   int capacity);
 GOAP_API goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name,
                                               int *held, int *capacity);
+/* Who holds resource `name`: one entry per unit held (an agent holding two units appears
+ * twice), oldest first. Writes min(held, cap) agents to out and the number held to *count (may
+ * be NULL); out may be NULL with cap 0 to ask for the size. Returns GOAP_OK,
+ * GOAP_BUFFER_TOO_SMALL when cap < held (the first cap are written), GOAP_NOT_FOUND for an
+ * unknown name, GOAP_INVALID_ARGUMENT for NULL bb / name, cap < 0, or out NULL with cap > 0.
+ * Allocates nothing; the agents are not owned. Same thread rule as the agents attached. */
+GOAP_API goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
+                                             goap_agent **out, int cap, int *count);
 
 /* ------------------------------------------------------------------------------------------
  * Agent types
@@ -724,7 +738,8 @@ typedef struct goap_action_binding {
                                     timeout, interruption), e.g. tokens -= 1; not planned with */
   int on_end_count;
   const char *const *reserve;    /* blackboard resources it holds (see goap_blackboard_
-                                    add_resource); names copied. Needs a blackboard. */
+                                    add_resource); names copied. Needs a blackboard
+                                    (goap_agent_create_ex refuses an agent without one). */
   int reserve_count;
   int (*check)(goap_agent *agent, int action, void *user);
                                  /* optional procedural precondition, asked when the agent
@@ -923,7 +938,14 @@ typedef struct goap_agent_desc {
                                     inspected) */
 } goap_agent_desc;
 
-/* NULL when out of memory or when desc/type is NULL. The agent plans on its next update. */
+/* Creates an agent into *out (NULL on failure); it plans on its next update. Returns GOAP_OK,
+ * GOAP_OUT_OF_MEMORY, or GOAP_INVALID_ARGUMENT with *error (may be NULL) set to a static
+ * message: out, desc or desc->type NULL, or an action the type has (not disabled) reserves
+ * resources (goap_action_binding.reserve, a file's `reserve` line) while desc->blackboard is
+ * NULL -- without a blackboard reservations could not be kept. */
+GOAP_API goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
+                                          const char **error);
+/* goap_agent_create_ex without the status: NULL on any failure. */
 GOAP_API goap_agent *goap_agent_create(const goap_agent_desc *desc);
 /* Stops the running action (its stop callback is called). NULL does nothing. */
 GOAP_API void goap_agent_destroy(goap_agent *a);
@@ -1451,6 +1473,20 @@ GOAP_API double goap_file_switch_margin(const goap_file *f, int type, int sim);
 GOAP_API int goap_file_resource_count(const goap_file *f);
 GOAP_API goap_status goap_file_resource(const goap_file *f, int index, const char **name,
                                         int *capacity);
+/* A blackboard (goap_blackboard_create with alloc, which may be NULL) holding the file's
+ * `resource NAME capacity N` lines with their capacities: the blackboard to give the agents
+ * made from the file's `reserve` lines (a resource nobody declares gets capacity 1 when an
+ * agent first names it). *out is NULL on failure. GOAP_OK, GOAP_INVALID_ARGUMENT (f or out
+ * NULL) or GOAP_OUT_OF_MEMORY. The blackboard is the caller's (goap_blackboard_destroy); it
+ * does not refer to f. */
+GOAP_API goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator *alloc,
+                                                 goap_blackboard **out);
+/* Applies the file's resource lines to an existing blackboard: adds the missing ones and sets
+ * the capacity of those that exist (a blackboard shared by agents of several files). Returns
+ * GOAP_OK, GOAP_INVALID_ARGUMENT (NULL), GOAP_OUT_OF_MEMORY, or GOAP_INVALID_OPERATION when a
+ * capacity would go below the units held now (goap_blackboard_set_capacity; the resources
+ * before it in the file are applied). */
+GOAP_API goap_status goap_file_apply_resources(const goap_file *f, goap_blackboard *bb);
 
 /* `agent NAME` blocks (agent types: their actions, goals and role) and `role NAME` blocks
  * (`cost ACTION * FACTOR`). */
@@ -2216,7 +2252,10 @@ GOAP_API int goap_squad_behavior_from_name(const char *name);
  *    (goap_agent_get_stats, except memory_bytes), and for an HTN agent the method traversal
  *    record of the running plan.
  *  - A blackboard: every slot (name, value), every resource (name, capacity, units held) and
- *    its version counter.
+ *    its version counter. Who holds the units (goap_blackboard_holders) is not in it: each
+ *    agent's snapshot has the reservations it holds, and restoring the agent makes it the
+ *    holder of those units again (until then a restored unit's holder is NULL; holders are
+ *    listed in the order the agents were restored).
  *  - A squad: its behaviour, the phase of ADVANCE_COVER / ORDERLY_ADVANCE and the order it gave
  *    each member (the members themselves are the caller's agents, passed to the restore).
  * Not state, not saved: the plan cache (goap_plan_cache; it only saves searches, a plan it
@@ -2229,7 +2268,11 @@ GOAP_API int goap_squad_behavior_from_name(const char *name);
  * same types (desc.blackboard set to it, no memory needed) and restore each; create the squad,
  * and restore it with its members in the saved order. Every restore goes into a freshly made
  * object (an agent never updated, a blackboard no agent is attached to, a squad without
- * members): GOAP_INVALID_OPERATION otherwise.
+ * members): GOAP_INVALID_OPERATION otherwise. An agent's reservations must be units of the
+ * restored blackboard that no restored agent holds yet (GOAP_INVALID_OPERATION otherwise).
+ * A goap_world (world.h) is the host's: it is not saved, and an agent's snapshot has nothing
+ * of it. Add restored agents to a world again (same lane, priority and order of adding, a
+ * world of the same seed: their timers keep their phases).
  *
  * The binary format (GOAP_SNAPSHOT_VERSION), little-endian whatever the machine:
  *   offset 0  4 bytes  magic "GOAP"
@@ -2518,6 +2561,28 @@ GOAP_API goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out);
  * thread, ignoring the frame budget. Returns GOAP_OK when idle, GOAP_TIME_LIMIT, or
  * GOAP_INVALID_ARGUMENT. Call from the game thread. */
 GOAP_API goap_status goap_sched_wait(goap_sched *s, double max_ms);
+
+/* ------------------------------------------------------------------------------------------
+ * goap_workers: a fixed pool of threads running a parallel-for -- ready for
+ * goap_world_desc.parallel (goap/world.h) when the engine has no job system:
+ *   goap_workers_create(1, NULL, &pool);          // the caller plus 1 worker: 2 threads
+ *   wd.parallel = goap_workers_run; wd.parallel_user = pool;
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_workers goap_workers;
+/* Starts `threads` workers (0..64; 0: goap_workers_run runs everything on the caller). alloc
+ * may be NULL (the C library); used only here and in destroy. GOAP_OK, GOAP_INVALID_ARGUMENT,
+ * GOAP_OUT_OF_MEMORY, GOAP_INVALID_OPERATION (a thread could not be started; nothing leaks). */
+GOAP_API goap_status goap_workers_create(int threads, const goap_allocator *alloc,
+                                         goap_workers **out);
+/* Stops and joins the workers (none may be running a job). NULL does nothing. */
+GOAP_API void goap_workers_destroy(goap_workers *w);
+GOAP_API int goap_workers_count(const goap_workers *w);
+/* Runs job(ctx, i) for every i in [0, count) on the caller and the workers, each index exactly
+ * once, and returns when all have returned. `workers` is a goap_workers * (void * so that it is
+ * a goap_world_parallel_fn; NULL runs everything on the caller). Allocates nothing. One call at
+ * a time per pool (from one thread). */
+GOAP_API void goap_workers_run(void *workers, void (*job)(void *ctx, int index), void *ctx,
+                               int count);
 
 #ifdef __cplusplus
 }
@@ -2866,3 +2931,130 @@ GOAP_API size_t goap_arena_render(const goap_arena *a, const goap_heatmap *h,
 #endif
 
 #endif /* GOAP_TACTICS_H */
+
+/* ==== include/goap/world.h ==== */
+/*
+ * world.h -- libgoap runtime: a scheduler that updates many agents per frame under one
+ * planning budget (library goap_runtime).
+ *
+ * A goap_world holds agents (goap_agent of agent.h; not owned) and updates them all with
+ * goap_world_update(world, dt, expansions):
+ *  - one planning budget per frame, in node expansions, for all agents together: the agents
+ *    that need to plan are served by priority (goap_world_add / goap_world_set_priority), then
+ *    by how many frames they have waited, then by the order they were added. The budget
+ *    reaches the first budget / 8 of them; it is split evenly between them into their lanes'
+ *    pools, from which each, in that order, takes at most its share (desc.agent_share, and at
+ *    most its type's expansions_per_update), so what one leaves goes to the next of its lane.
+ *    Agents left without budget wait (their goal
+ *    selection resumes on a later frame, and a plan cache still serves them); nothing else of
+ *    their update is skipped. A frame's
+ *    cost is bounded by the budget instead of by how many agents happen to replan at once.
+ *  - start-phase jitter: each agent gets a phase in [0, 1) from the world's seed and the order
+ *    it was added; its goal checks (goal_check_interval) and sensors fire on their own phase
+ *    (jitter * interval past a multiple of the interval) instead of on the frames counted from
+ *    the frame they were created on. Deterministic.
+ *  - planners per lane: searches run on planners the world keeps per lane and domain (an
+ *    agent in a world never creates its own). A search that needs more than one frame keeps
+ *    its planner (leased to the agent until the search ends) and continues where it stopped:
+ *    no restart. After warm-up (the most searches ever paused at once), no planner is created.
+ *  - lanes: agents are spread over `lanes`; a lane's agents are updated in one sequence (by
+ *    one thread), lanes possibly in parallel through desc.parallel (the engine's job system,
+ *    or a thread pool). Agents that share a blackboard or a plan cache must be in one lane
+ *    (goap_world_add refuses otherwise). The budget is divided between lanes before any runs,
+ *    and what an agent leaves unused goes to the next agents of its lane, so results (plans,
+ *    events, memory) do not depend on how many threads run the lanes or in which order: with
+ *    the same lanes, one thread and eight give identical results.
+ *
+ * Save games and replays (save.h, replay.h): a world is not saved; after restoring its agents,
+ * create a world with the same desc and add them again in the same order, lanes and
+ * priorities. An agent in a world is recorded like any other, but a replay updates it with
+ * goap_agent_update: it replays exactly when the world had no_jitter and no common budget.
+ *
+ * Each frame: (1) per lane, in the order added, every agent's first half of the update (time,
+ * sensors, blackboard, interrupt checks), and for those that need not plan the rest of it (their
+ * action); (2) on the calling thread, the budget is handed out to the agents that need to plan
+ * (priority, waiting, order); (3) per lane, those agents select and plan (in that order) and
+ * run their action.
+ *
+ * Threads: goap_world_* calls come from one thread (the game thread). With desc.parallel set,
+ * lanes run on the threads it uses: callbacks of agents in different lanes then run
+ * concurrently, and the allocators of the world and of the agents must be thread-safe (the C
+ * library's is). An agent in a world is updated only by goap_world_update (not
+ * goap_agent_update) and must be removed (goap_world_remove) before it is destroyed. HTN
+ * agents plan within their update as usual (goap_agent_type_desc.htn); the steps they take
+ * count against their lane's budget.
+ *
+ * Allocation: add, remove and the first frames after them allocate (lane lists, planners and
+ * their pools); a warm world with a plan cache updates without allocating.
+ */
+#ifndef GOAP_WORLD_H
+#define GOAP_WORLD_H
+
+/* #include "agent.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct goap_world goap_world;
+
+/* Runs job(ctx, i) once for every i in [0, count), in any order and on any threads, and
+ * returns when all have returned. */
+typedef void (*goap_world_job_fn)(void *ctx, int index);
+typedef void (*goap_world_parallel_fn)(void *user, goap_world_job_fn job, void *ctx, int count);
+
+typedef struct goap_world_desc {
+  goap_allocator allocator;        /* zero: the C library; for the world and its planners */
+  int lanes;                       /* 0: 1; at most 1024 */
+  goap_world_parallel_fn parallel; /* NULL: lanes run one after another on the caller */
+  void *parallel_user;
+  uint64_t seed;                   /* the phases of the agents' timers */
+  int no_jitter;                   /* non-zero: timers run from the frame they were set on */
+  uint32_t initial_nodes;          /* the first pool of each planner; 0: 256 */
+  uint32_t agent_share;            /* under a common budget, the most expansions one agent
+                                      may spend in a frame (less if its type's budget is
+                                      less); 0: 512 */
+} goap_world_desc;
+
+/* desc may be NULL (defaults). GOAP_OK, GOAP_INVALID_ARGUMENT (out NULL, lanes < 0 or > 1024),
+ * GOAP_OUT_OF_MEMORY. *out is NULL on failure. */
+GOAP_API goap_status goap_world_create(const goap_world_desc *desc, goap_world **out);
+/* Releases the agents (they can be updated with goap_agent_update again; a search running on
+ * a planner of the world starts again) and frees the planners. NULL does nothing. */
+GOAP_API void goap_world_destroy(goap_world *w);
+
+/* Adds an agent to lane `lane` with a planning priority (higher first; e.g. distance to the
+ * camera). Its timers take their phase now. GOAP_OK; GOAP_DUPLICATE when it is in the world;
+ * GOAP_INVALID_OPERATION when it is in another world (an agent belongs to one world at most);
+ * GOAP_INVALID_ARGUMENT for NULL, a bad lane, a NaN priority, or a blackboard or plan cache
+ * that an agent of another lane uses; GOAP_OUT_OF_MEMORY. */
+GOAP_API goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane, double priority);
+/* Removes an agent (its pending search, if on the world's planner, starts again when it is next
+ * updated). GOAP_NOT_FOUND when it is not in the world. */
+GOAP_API goap_status goap_world_remove(goap_world *w, goap_agent *agent);
+GOAP_API goap_status goap_world_set_priority(goap_world *w, goap_agent *agent, double priority);
+GOAP_API int goap_world_agent_count(const goap_world *w);
+
+/* Updates every agent by dt seconds (>= 0, finite) with at most `expansions` node expansions of
+ * planning for all of them together (0: no common limit, each agent its type's budget).
+ * Returns GOAP_OK, GOAP_INVALID_ARGUMENT (w NULL, a bad dt), or the first GOAP_OUT_OF_MEMORY /
+ * GOAP_INVALID_ARGUMENT an agent's update returned (by lane, then order; the others were still
+ * updated). An agent's own outcome (planning, idle) is read from the agent. */
+GOAP_API goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions);
+
+typedef struct goap_world_stats {
+  uint64_t frames;
+  uint64_t expansions;             /* last frame: spent by all agents */
+  int wanting;                     /* last frame: agents that needed to plan */
+  int served;                      /* ... and were given budget */
+  int max_wait;                    /* frames the longest-waiting agent has waited */
+  int planners;                    /* planners the world holds (all lanes) */
+  int leased;                      /* ... of which hold a paused search */
+} goap_world_stats;
+GOAP_API goap_world_stats goap_world_get_stats(const goap_world *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_WORLD_H */

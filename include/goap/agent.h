@@ -61,15 +61,29 @@ GOAP_API uint64_t goap_blackboard_version(const goap_blackboard *bb);
  * unit from the moment its plan is adopted until the action ends (success, failure, timeout,
  * interruption) or the plan is dropped; a plan is adopted only when all of its reservations
  * are granted, otherwise the agent plans again without the action that was refused. A
- * resource an agent names but nobody added is created with capacity 1.
+ * resource an agent names but nobody added is created with capacity 1 (a `.goap` file's
+ * `resource NAME capacity N` lines: goap_file_blackboard_create in goap/file.h). An agent whose
+ * type reserves needs a blackboard: goap_agent_create_ex refuses it otherwise.
  * add: GOAP_DUPLICATE when it exists (use set_capacity), GOAP_INVALID_ARGUMENT for a capacity
- * < 0. held: the units held now (GOAP_NOT_FOUND for an unknown name). */
+ * < 0. set_capacity: GOAP_NOT_FOUND for an unknown name, and GOAP_INVALID_OPERATION (the
+ * capacity unchanged) for a capacity below the units held now -- reservations are never
+ * revoked behind an agent's back: find the holders (goap_blackboard_holders), make them drop
+ * their plans (goap_agent_replan releases what they hold) and lower it then. resource: the units
+ * held now and the capacity (GOAP_NOT_FOUND for an unknown name). */
 GOAP_API goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name,
                                                   int capacity);
 GOAP_API goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name,
                                                   int capacity);
 GOAP_API goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name,
                                               int *held, int *capacity);
+/* Who holds resource `name`: one entry per unit held (an agent holding two units appears
+ * twice), oldest first. Writes min(held, cap) agents to out and the number held to *count (may
+ * be NULL); out may be NULL with cap 0 to ask for the size. Returns GOAP_OK,
+ * GOAP_BUFFER_TOO_SMALL when cap < held (the first cap are written), GOAP_NOT_FOUND for an
+ * unknown name, GOAP_INVALID_ARGUMENT for NULL bb / name, cap < 0, or out NULL with cap > 0.
+ * Allocates nothing; the agents are not owned. Same thread rule as the agents attached. */
+GOAP_API goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
+                                             goap_agent **out, int cap, int *count);
 
 /* ------------------------------------------------------------------------------------------
  * Agent types
@@ -115,7 +129,8 @@ typedef struct goap_action_binding {
                                     timeout, interruption), e.g. tokens -= 1; not planned with */
   int on_end_count;
   const char *const *reserve;    /* blackboard resources it holds (see goap_blackboard_
-                                    add_resource); names copied. Needs a blackboard. */
+                                    add_resource); names copied. Needs a blackboard
+                                    (goap_agent_create_ex refuses an agent without one). */
   int reserve_count;
   int (*check)(goap_agent *agent, int action, void *user);
                                  /* optional procedural precondition, asked when the agent
@@ -314,7 +329,14 @@ typedef struct goap_agent_desc {
                                     inspected) */
 } goap_agent_desc;
 
-/* NULL when out of memory or when desc/type is NULL. The agent plans on its next update. */
+/* Creates an agent into *out (NULL on failure); it plans on its next update. Returns GOAP_OK,
+ * GOAP_OUT_OF_MEMORY, or GOAP_INVALID_ARGUMENT with *error (may be NULL) set to a static
+ * message: out, desc or desc->type NULL, or an action the type has (not disabled) reserves
+ * resources (goap_action_binding.reserve, a file's `reserve` line) while desc->blackboard is
+ * NULL -- without a blackboard reservations could not be kept. */
+GOAP_API goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
+                                          const char **error);
+/* goap_agent_create_ex without the status: NULL on any failure. */
 GOAP_API goap_agent *goap_agent_create(const goap_agent_desc *desc);
 /* Stops the running action (its stop callback is called). NULL does nothing. */
 GOAP_API void goap_agent_destroy(goap_agent *a);

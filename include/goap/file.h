@@ -184,6 +184,20 @@ GOAP_API double goap_file_switch_margin(const goap_file *f, int type, int sim);
 GOAP_API int goap_file_resource_count(const goap_file *f);
 GOAP_API goap_status goap_file_resource(const goap_file *f, int index, const char **name,
                                         int *capacity);
+/* A blackboard (goap_blackboard_create with alloc, which may be NULL) holding the file's
+ * `resource NAME capacity N` lines with their capacities: the blackboard to give the agents
+ * made from the file's `reserve` lines (a resource nobody declares gets capacity 1 when an
+ * agent first names it). *out is NULL on failure. GOAP_OK, GOAP_INVALID_ARGUMENT (f or out
+ * NULL) or GOAP_OUT_OF_MEMORY. The blackboard is the caller's (goap_blackboard_destroy); it
+ * does not refer to f. */
+GOAP_API goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator *alloc,
+                                                 goap_blackboard **out);
+/* Applies the file's resource lines to an existing blackboard: adds the missing ones and sets
+ * the capacity of those that exist (a blackboard shared by agents of several files). Returns
+ * GOAP_OK, GOAP_INVALID_ARGUMENT (NULL), GOAP_OUT_OF_MEMORY, or GOAP_INVALID_OPERATION when a
+ * capacity would go below the units held now (goap_blackboard_set_capacity; the resources
+ * before it in the file are applied). */
+GOAP_API goap_status goap_file_apply_resources(const goap_file *f, goap_blackboard *bb);
 
 /* `agent NAME` blocks (agent types: their actions, goals and role) and `role NAME` blocks
  * (`cost ACTION * FACTOR`). */

@@ -15,7 +15,10 @@
  *    (goap_agent_get_stats, except memory_bytes), and for an HTN agent the method traversal
  *    record of the running plan.
  *  - A blackboard: every slot (name, value), every resource (name, capacity, units held) and
- *    its version counter.
+ *    its version counter. Who holds the units (goap_blackboard_holders) is not in it: each
+ *    agent's snapshot has the reservations it holds, and restoring the agent makes it the
+ *    holder of those units again (until then a restored unit's holder is NULL; holders are
+ *    listed in the order the agents were restored).
  *  - A squad: its behaviour, the phase of ADVANCE_COVER / ORDERLY_ADVANCE and the order it gave
  *    each member (the members themselves are the caller's agents, passed to the restore).
  * Not state, not saved: the plan cache (goap_plan_cache; it only saves searches, a plan it
@@ -28,7 +31,11 @@
  * same types (desc.blackboard set to it, no memory needed) and restore each; create the squad,
  * and restore it with its members in the saved order. Every restore goes into a freshly made
  * object (an agent never updated, a blackboard no agent is attached to, a squad without
- * members): GOAP_INVALID_OPERATION otherwise.
+ * members): GOAP_INVALID_OPERATION otherwise. An agent's reservations must be units of the
+ * restored blackboard that no restored agent holds yet (GOAP_INVALID_OPERATION otherwise).
+ * A goap_world (world.h) is the host's: it is not saved, and an agent's snapshot has nothing
+ * of it. Add restored agents to a world again (same lane, priority and order of adding, a
+ * world of the same seed: their timers keep their phases).
  *
  * The binary format (GOAP_SNAPSHOT_VERSION), little-endian whatever the machine:
  *   offset 0  4 bytes  magic "GOAP"

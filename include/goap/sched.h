@@ -162,6 +162,28 @@ GOAP_API goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out);
  * GOAP_INVALID_ARGUMENT. Call from the game thread. */
 GOAP_API goap_status goap_sched_wait(goap_sched *s, double max_ms);
 
+/* ------------------------------------------------------------------------------------------
+ * goap_workers: a fixed pool of threads running a parallel-for -- ready for
+ * goap_world_desc.parallel (goap/world.h) when the engine has no job system:
+ *   goap_workers_create(1, NULL, &pool);          // the caller plus 1 worker: 2 threads
+ *   wd.parallel = goap_workers_run; wd.parallel_user = pool;
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap_workers goap_workers;
+/* Starts `threads` workers (0..64; 0: goap_workers_run runs everything on the caller). alloc
+ * may be NULL (the C library); used only here and in destroy. GOAP_OK, GOAP_INVALID_ARGUMENT,
+ * GOAP_OUT_OF_MEMORY, GOAP_INVALID_OPERATION (a thread could not be started; nothing leaks). */
+GOAP_API goap_status goap_workers_create(int threads, const goap_allocator *alloc,
+                                         goap_workers **out);
+/* Stops and joins the workers (none may be running a job). NULL does nothing. */
+GOAP_API void goap_workers_destroy(goap_workers *w);
+GOAP_API int goap_workers_count(const goap_workers *w);
+/* Runs job(ctx, i) for every i in [0, count) on the caller and the workers, each index exactly
+ * once, and returns when all have returned. `workers` is a goap_workers * (void * so that it is
+ * a goap_world_parallel_fn; NULL runs everything on the caller). Allocates nothing. One call at
+ * a time per pool (from one thread). */
+GOAP_API void goap_workers_run(void *workers, void (*job)(void *ctx, int index), void *ctx,
+                               int count);
+
 #ifdef __cplusplus
 }
 #endif

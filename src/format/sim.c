@@ -124,6 +124,33 @@ goap_status goap_file_resource(const goap_file *f, int index, const char **name,
   return GOAP_OK;
 }
 
+goap_status goap_file_apply_resources(const goap_file *f, goap_blackboard *bb) {
+  if (!f || !bb) return GOAP_INVALID_ARGUMENT;
+  for (int r = 0; r < f->resource_count; ++r) {
+    const char *name = f->resources[r].name;
+    int cap = f->resources[r].capacity;
+    goap_status st = goap_blackboard_add_resource(bb, name, cap);
+    if (st == GOAP_DUPLICATE) st = goap_blackboard_set_capacity(bb, name, cap);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator *alloc,
+                                        goap_blackboard **out) {
+  if (out) *out = NULL;
+  if (!f || !out) return GOAP_INVALID_ARGUMENT;
+  goap_blackboard *bb = goap_blackboard_create(alloc);
+  if (!bb) return GOAP_OUT_OF_MEMORY;
+  goap_status st = goap_file_apply_resources(f, bb);
+  if (st != GOAP_OK) {
+    goap_blackboard_destroy(bb);
+    return st;
+  }
+  *out = bb;
+  return GOAP_OK;
+}
+
 int goap_file_agent_type_count(const goap_file *f) { return f ? f->agent_type_count : 0; }
 
 const char *goap_file_agent_type_name(const goap_file *f, int type) {
@@ -402,12 +429,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_status st = GOAP_OUT_OF_MEMORY;
   if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
   if (!ab || !gb || !mem || !c.world || !ms) goto done;
-  c.bb = goap_blackboard_create(&al);
-  if (!c.bb) goto done;
-  for (int r = 0; r < f->resource_count; ++r)
-    if (goap_blackboard_add_resource(c.bb, f->resources[r].name, f->resources[r].capacity) !=
-        GOAP_OK)
-      goto done;
+  if (goap_file_blackboard_create(f, &al, &c.bb) != GOAP_OK) goto done;
   goap_state_init(d, c.world);
   if (sm->given_count) goap_state_assign(d, c.world, f->given + sm->given, (int)sm->given_count);
   for (int k = 0; k < nm; ++k) {

@@ -53,6 +53,17 @@ static void *count_fn(void *ctx, void *ptr, size_t old_size, size_t new_size) {
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
+/* When a timer of `interval` seconds that fired now fires next: interval from now, or, with a
+ * world's jitter, on the agent's own phase (jitter * interval past a multiple of interval), so
+ * that agents started on one frame do not all fire on the same frames. */
+static double next_tick(const goap_agent *a, double interval) {
+  if (a->jitter < 0 || !(interval > 0)) return a->time + interval;
+  double off = a->jitter * interval;
+  double next = off + (floor((a->time - off) / interval) + 1.0) * interval;
+  if (next <= a->time + 1e-9) next += interval;
+  return next;
+}
+
 static uint64_t hash_mem(const goap_agent *a) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < a->W; ++i) {
@@ -182,7 +193,7 @@ static void release_step(goap_agent *a, int step) {
   size_t k = 0;
   for (size_t i = 0; i < a->nhold; ++i) {
     if (a->hold_step[i] == step) {
-      goap__bb_release(a->bb, a->hold_res[i]);
+      goap__bb_release(a->bb, a->hold_res[i], a);
       continue;
     }
     a->hold_res[k] = a->hold_res[i];
@@ -192,7 +203,7 @@ static void release_step(goap_agent *a, int step) {
 }
 
 static void release_all(goap_agent *a) {
-  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i]);
+  for (size_t i = 0; i < a->nhold; ++i) goap__bb_release(a->bb, a->hold_res[i], a);
   a->nhold = 0;
 }
 
@@ -212,10 +223,14 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
         return -2;
       }
       int res = a->res_id[r->reserve + k];
-      int granted = goap__bb_acquire(a->bb, res);
+      int granted = goap__bb_acquire(a->bb, res, a);
+      if (granted < 0) {
+        release_all(a);
+        return -2;
+      }
       int32_t logged = granted;
       if (a->rp && goap__rp_input(a, GOAP__R_RESERVE, 0, &logged, NULL) && logged != granted) {
-        if (granted) goap__bb_release(a->bb, res); /* the log's answer wins */
+        if (granted) goap__bb_release(a->bb, res, a); /* the log's answer wins */
         granted = logged;
       }
       if (a->rec) goap__rec_input(a, GOAP__R_RESERVE, 0, granted, 0);
@@ -414,7 +429,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
   a->ph = PHASE_EXECUTE;
   a->searching = 0;
   a->idle_reported = 0;
-  a->next_goal_check = a->time + a->t->check_interval;
+  a->next_goal_check = next_tick(a, a->t->check_interval);
   a->fail_time[g] = -1;
   a->st.plans++;
   if (cached) a->st.cache_hits++;
@@ -487,6 +502,11 @@ static void domain_callbacks(goap_agent *a, const double *base) {
  * created now if needed); a->cur is the planner it runs on. */
 static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   const goap_agent_type *t = a->t;
+  if (!on && a->in_world && a->lease) { /* a planner of the world's lane, leased to it */
+    on = a->lease(a->lease_ctx, a);
+    if (!on) return GOAP_OUT_OF_MEMORY;
+    a->shared = on;
+  }
   if (!on) {
     if (!a->planner) {
       goap_planner_desc pd;
@@ -541,8 +561,9 @@ static goap_status select_goal(goap_agent *a) {
     }
     a->from_idle = 0;
   }
-  uint32_t budget = t->budget;
-  uint64_t t0 = t->budget_ms > 0 ? now_ns() : 0;
+  uint32_t budget = a->in_world ? a->world_budget : t->budget;
+  double budget_ms = a->in_world ? 0 : t->budget_ms; /* a world's budget is deterministic */
+  uint64_t t0 = budget_ms > 0 ? now_ns() : 0;
   while (a->icand < a->ncand) {
     int g = a->cand[a->icand];
     double prio = a->cand_prio[a->icand];
@@ -565,6 +586,7 @@ static goap_status select_goal(goap_agent *a) {
           continue;
         }
       }
+      if (budget == 0) return GOAP_IN_PROGRESS; /* a world gave no budget this frame */
       memcpy(a->search_start, a->mem, a->W * sizeof *a->search_start);
       /* a shared planner serves searches that end within this update */
       goap_status st = begin_search(a, g, a->shared ? a->shared : NULL);
@@ -574,8 +596,8 @@ static goap_status select_goal(goap_agent *a) {
     }
     for (;;) {
       if (budget == 0 ||
-          (t->budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= t->budget_ms)) {
-        if (a->cur == a->shared && a->shared) {
+          (budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= budget_ms)) {
+        if (a->cur == a->shared && a->shared && !a->in_world) {
           /* it will span updates: the shared planner is not ours to keep; the search starts
            * again on the agent's own planner (same request, same plan) */
           goap_status st = begin_search(a, g, NULL);
@@ -585,7 +607,7 @@ static goap_status select_goal(goap_agent *a) {
         return GOAP_IN_PROGRESS;
       }
       uint32_t chunk = budget, done = 0;
-      if (t->budget_ms > 0 && chunk > 256) chunk = 256;
+      if (budget_ms > 0 && chunk > 256) chunk = 256;
       goap_status st = goap_plan_step(a->cur, chunk, &done);
       a->st.expanded += done;
       budget = done >= budget ? 0 : budget - done;
@@ -967,12 +989,27 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&user, a, sizeof *a);
 }
 
-goap_agent *goap_agent_create(const goap_agent_desc *desc) {
-  if (!desc || !desc->type) return NULL;
+goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
+                                 const char **error) {
+  if (error) *error = NULL;
+  if (out) *out = NULL;
+  if (!out || !desc || !desc->type) {
+    if (error) *error = "out, desc and desc->type are required";
+    return GOAP_INVALID_ARGUMENT;
+  }
   const goap_agent_type *t = desc->type;
+  int reserves = 0; /* an action the type has (not disabled) reserves a resource */
+  for (int i = 0; i < t->na && t->nres_names > 0 && !desc->blackboard; ++i)
+    reserves |= t->costs[i] >= 0 && t->act[i].reserve_count > 0;
+  if (reserves) {
+    if (error)
+      *error = "the agent type has actions that reserve resources (goap_action_binding.reserve) "
+               "but the agent has no blackboard to reserve them on";
+    return GOAP_INVALID_ARGUMENT;
+  }
   goap_allocator user = desc->allocator.fn ? desc->allocator : t->alloc;
   goap_agent *a = (goap_agent *)goap__rt_alloc(&user, sizeof *a);
-  if (!a) return NULL;
+  if (!a) return GOAP_OUT_OF_MEMORY;
   a->user = user;
   a->alloc.fn = count_fn;
   a->alloc.ctx = a;
@@ -982,7 +1019,8 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->W = t->W;
   a->host = desc->host;
   a->cache = desc->cache;
-  a->shared = desc->planner;
+  a->shared = a->desc_planner = desc->planner;
+  a->jitter = -1;
   a->on_event = desc->on_event;
   a->event_user = desc->event_user;
   a->goal = -1;
@@ -1063,7 +1101,7 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   }
   if (!ok) {
     free_agent(a);
-    return NULL;
+    return GOAP_OUT_OF_MEMORY;
   }
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   a->ph = PHASE_SELECT;
@@ -1071,7 +1109,13 @@ goap_agent *goap_agent_create(const goap_agent_desc *desc) {
   a->st.replans[GOAP_REPLAN_START]++;
   goap__hist_open(a, GOAP_REPLAN_START);
   a->announce = 1;
-  return a;
+  *out = a;
+  return GOAP_OK;
+}
+
+goap_agent *goap_agent_create(const goap_agent_desc *desc) {
+  goap_agent *a = NULL;
+  return goap_agent_create_ex(desc, &a, NULL) == GOAP_OK ? a : NULL;
 }
 
 void goap_agent_destroy(goap_agent *a) {
@@ -1092,7 +1136,7 @@ static void sense(goap_agent *a) {
   const goap_agent_type *t = a->t;
   for (int i = 0; i < t->nsensors; ++i) {
     if (a->time + 1e-12 < a->sensor_next[i]) continue;
-    a->sensor_next[i] = a->time + t->sensors[i].interval;
+    a->sensor_next[i] = next_tick(a, t->sensors[i].interval);
     if (a->rp) {
       goap__rp_input(a, GOAP__R_SENSOR, i, NULL, NULL);
       continue;
@@ -1147,7 +1191,7 @@ static goap_status check_interrupts(goap_agent *a) {
     return GOAP_OK;
   }
   if (a->time + 1e-12 >= a->next_goal_check) {
-    a->next_goal_check = a->time + t->check_interval;
+    a->next_goal_check = next_tick(a, t->check_interval);
     a->goal_prio = goal_priority(a, a->goal);
     int which;
     double best = best_other(a, &which);
@@ -1156,8 +1200,8 @@ static goap_status check_interrupts(goap_agent *a) {
   return GOAP_OK;
 }
 
-goap_status goap_agent_update(goap_agent *a, double dt) {
-  if (!a || !(dt >= 0) || !isfinite(dt)) return GOAP_INVALID_ARGUMENT;
+/* The first half of an update: time, sensors, the blackboard, the interrupt checks. */
+static goap_status update_begin(goap_agent *a, double dt) {
   if (a->rec) goap__rec_update(a, dt);
   a->time += dt;
   a->st.updates++;
@@ -1180,12 +1224,17 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   /* noticed: changes made from here on (callbacks during this update, the host after it)
    * are seen at the next update */
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
+  return GOAP_OK;
+}
+
+/* The second half: goal selection and planning within the budget, then the action's tick. */
+static goap_status update_end(goap_agent *a, double dt) {
   goap_status st = GOAP_OK;
   if (a->ph == PHASE_SELECT) {
     st = a->t->htn ? htn_select(a) : select_goal(a);
     if (st == GOAP_NO_PLAN) {
       a->ph = PHASE_IDLE;
-      a->next_idle_retry = a->time + a->t->check_interval;
+      a->next_idle_retry = next_tick(a, a->t->check_interval);
       if (!a->idle_reported) {
         a->idle_reported = 1;
         goap_agent_event ev;
@@ -1198,6 +1247,61 @@ goap_status goap_agent_update(goap_agent *a, double dt) {
   if (st == GOAP_OK && a->ph == PHASE_SELECT && a->searching) st = GOAP_IN_PROGRESS;
   return st;
 }
+
+goap_status goap_agent_update(goap_agent *a, double dt) {
+  if (!a || !(dt >= 0) || !isfinite(dt)) return GOAP_INVALID_ARGUMENT;
+  goap_status st = update_begin(a, dt);
+  return st != GOAP_OK ? st : update_end(a, dt);
+}
+
+/* ---- goap_world hooks (world.c) --------------------------------------------------------------- */
+
+void goap__agent_world_join(goap_agent *a, double jitter) {
+  a->in_world = 1;
+  a->jitter = jitter;
+  /* timers already set move onto the agent's phase */
+  if (a->next_goal_check > a->time) a->next_goal_check = next_tick(a, a->t->check_interval);
+  for (int i = 0; i < a->t->nsensors; ++i)
+    if (a->sensor_next[i] > a->time) a->sensor_next[i] = next_tick(a, a->t->sensors[i].interval);
+}
+
+int goap__agent_in_world(const goap_agent *a) { return a->in_world; }
+
+void goap__agent_world_leave(goap_agent *a) {
+  if (a->searching && a->cur != a->planner) { /* on the world's planner: start again */
+    a->searching = 0;
+    a->ncand = a->icand = 0;
+  }
+  a->in_world = 0;
+  a->jitter = -1;
+  a->shared = a->desc_planner;
+}
+
+goap_status goap__agent_world_begin(goap_agent *a, double dt, int *wants) {
+  goap_status st = update_begin(a, dt);
+  *wants = a->ph == PHASE_SELECT;
+  return st;
+}
+
+goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goap_planner *held,
+                                  goap_planner *(*lease)(void *ctx, goap_agent *a), void *ctx,
+                                  uint64_t *used) {
+  uint64_t before = a->st.expanded;
+  a->world_budget = budget;
+  a->shared = held;
+  a->lease = lease;
+  a->lease_ctx = ctx;
+  goap_status st = update_end(a, dt);
+  *used = a->st.expanded - before;
+  return st;
+}
+
+int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p) {
+  return p && a->ph == PHASE_SELECT && a->searching && a->cur == p;
+}
+
+goap_blackboard *goap__agent_world_blackboard(const goap_agent *a) { return a->bb; }
+goap_plan_cache *goap__agent_world_cache(const goap_agent *a) { return a->cache; }
 
 goap_status goap_agent_set(goap_agent *a, int var, int32_t value) {
   if (!a || var < 0 || var >= a->t->nv) return GOAP_INVALID_ARGUMENT;

@@ -104,6 +104,14 @@ struct goap_agent {
   size_t mtr_cap, try_mtr_cap, try_plan_cap;
   int mtr_len;
   int paused;                    /* the plan ends at a `pause`: resume when it is done */
+
+  /* goap_world (world.c): the host's world, not saved (a restored agent is added again) */
+  int in_world;                  /* updated by a world: its budget, its planner lease */
+  uint32_t world_budget;         /* expansions this update may spend */
+  goap_planner *(*lease)(void *ctx, goap_agent *a); /* a world planner for a new search */
+  void *lease_ctx;
+  goap_planner *desc_planner;    /* goap_agent_desc.planner, restored when it leaves */
+  double jitter;                 /* [0, 1): phase of goal checks and sensors; -1: none */
 };
 
 

@@ -6,8 +6,13 @@
  *  - Names are unique; lookups are linear (they happen when agents are created, never per
  *    update: agents keep slot indices).
  *  - version counts the writes that changed a value.
- *  - A resource's held count is never above its capacity when taken through acquire (lowering
- *    a capacity keeps what is held; new requests wait until held < capacity).
+ *  - A resource's held count is never above its capacity: acquire refuses a full resource and
+ *    set_capacity refuses to go below what is held.
+ *  - who[0..held) names the holder of each unit, in the order the units were taken (an agent
+ *    holding two units appears twice); release removes the agent's oldest entry. The array
+ *    only grows (doubling), so a warm blackboard takes and releases without allocating.
+ *    A restored blackboard's units have NULL holders until the restored agents that hold them
+ *    claim them (goap__bb_claim, from goap_agent_restore); held always counts who's entries.
  */
 #include <string.h>
 
@@ -23,6 +28,8 @@ typedef struct resource {
   char *name;
   size_t name_size;
   int capacity, held;
+  goap_agent **who;        /* held entries */
+  size_t cwho;
 } resource;
 
 struct goap_blackboard {
@@ -47,7 +54,10 @@ void goap_blackboard_destroy(goap_blackboard *bb) {
   goap_allocator a = bb->alloc;
   for (size_t i = 0; i < bb->n; ++i) goap__rt_free(&a, bb->slots[i].name, bb->slots[i].name_size);
   goap__rt_free(&a, bb->slots, bb->cap * sizeof *bb->slots);
-  for (size_t i = 0; i < bb->nres; ++i) goap__rt_free(&a, bb->res[i].name, bb->res[i].name_size);
+  for (size_t i = 0; i < bb->nres; ++i) {
+    goap__rt_free(&a, bb->res[i].name, bb->res[i].name_size);
+    goap__rt_free(&a, bb->res[i].who, bb->res[i].cwho * sizeof *bb->res[i].who);
+  }
   goap__rt_free(&a, bb->res, bb->cres * sizeof *bb->res);
   goap__rt_free(&a, bb, sizeof *bb);
 }
@@ -122,6 +132,8 @@ static int new_res(goap_blackboard *bb, const char *name, int capacity) {
   if (!r->name) return -1;
   r->capacity = capacity;
   r->held = 0;
+  r->who = NULL;
+  r->cwho = 0;
   return (int)bb->nres++;
 }
 
@@ -130,10 +142,13 @@ int goap__bb_resource(goap_blackboard *bb, const char *name) {
   return i >= 0 ? i : new_res(bb, name, 1);
 }
 
-int goap__bb_acquire(goap_blackboard *bb, int res) {
+int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
   if (r->held >= r->capacity) return 0;
-  r->held++;
+  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)r->held + 1,
+                     sizeof *r->who))
+    return -1;
+  r->who[r->held++] = agent;
   return 1;
 }
 
@@ -141,8 +156,14 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
   return bb->res[res].name;
 }
 
-void goap__bb_release(goap_blackboard *bb, int res) {
-  if (bb->res[res].held > 0) bb->res[res].held--;
+void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent) {
+  resource *r = &bb->res[res];
+  for (int i = 0; i < r->held; ++i) {
+    if (r->who[i] != agent) continue;
+    memmove(r->who + i, r->who + i + 1, (size_t)(r->held - i - 1) * sizeof *r->who);
+    r->held--;
+    return;
+  }
 }
 
 goap_status goap_blackboard_add_resource(goap_blackboard *bb, const char *name, int capacity) {
@@ -155,7 +176,8 @@ goap_status goap_blackboard_set_capacity(goap_blackboard *bb, const char *name, 
   if (!bb || !name || capacity < 0) return GOAP_INVALID_ARGUMENT;
   int i = find_res(bb, name);
   if (i < 0) return GOAP_NOT_FOUND;
-  bb->res[i].capacity = capacity; /* units already held stay held */
+  if (capacity < bb->res[i].held) return GOAP_INVALID_OPERATION; /* nothing changes */
+  bb->res[i].capacity = capacity;
   return GOAP_OK;
 }
 
@@ -169,6 +191,19 @@ goap_status goap_blackboard_resource(const goap_blackboard *bb, const char *name
   return GOAP_OK;
 }
 
+goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
+                                    goap_agent **out, int cap, int *count) {
+  if (count) *count = 0;
+  if (!bb || !name || cap < 0 || (!out && cap > 0)) return GOAP_INVALID_ARGUMENT;
+  int i = find_res(bb, name);
+  if (i < 0) return GOAP_NOT_FOUND;
+  const resource *r = &bb->res[i];
+  if (count) *count = r->held;
+  int n = r->held < cap ? r->held : cap;
+  for (int k = 0; k < n; ++k) out[k] = r->who[k];
+  return r->held > cap ? GOAP_BUFFER_TOO_SMALL : GOAP_OK;
+}
+
 /* ---- save.c's access ---------------------------------------------------------------------- */
 
 size_t goap__bb_slot_count(const goap_blackboard *bb) { return bb->n; }
@@ -180,7 +215,32 @@ void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, i
   *held = bb->res[i].held;
 }
 
-void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) { bb->res[i].held = held; }
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
+  resource *r = &bb->res[i];
+  if (held > 0 &&
+      !goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)held, sizeof *r->who))
+    return 0;
+  for (int k = 0; k < held; ++k) r->who[k] = NULL; /* holders unknown until agents claim them */
+  r->held = held;
+  return 1;
+}
+
+int goap__bb_unclaimed(const goap_blackboard *bb, int res) {
+  const resource *r = &bb->res[res];
+  int n = 0;
+  for (int k = 0; k < r->held; ++k) n += r->who[k] == NULL;
+  return n;
+}
+
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
+  resource *r = &bb->res[res];
+  for (int k = 0; k < r->held; ++k)
+    if (!r->who[k]) {
+      r->who[k] = agent;
+      return 1;
+    }
+  return 0;
+}
 int goap__bb_attached(const goap_blackboard *bb) { return bb->attached; }
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version) { bb->version = version; }
 const goap_allocator *goap__bb_allocator(const goap_blackboard *bb) { return &bb->alloc; }

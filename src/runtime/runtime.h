@@ -96,11 +96,31 @@ void goap__bb_write(goap_blackboard *bb, int slot, int32_t value);
 void goap__bb_attach(goap_blackboard *bb, int delta);
 /* The resource named `name`, created with capacity 1 when absent; -1 when out of memory. */
 int goap__bb_resource(goap_blackboard *bb, const char *name);
-/* Takes one unit: 1 when granted, 0 when the resource is full. */
-int goap__bb_acquire(goap_blackboard *bb, int res);
-void goap__bb_release(goap_blackboard *bb, int res);
+/* Takes one unit for agent: 1 when granted, 0 when the resource is full, -1 when out of
+ * memory (recording the holder). release gives back one unit the agent holds. */
+int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent);
+void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent);
 const char *goap__bb_resource_name(const goap_blackboard *bb, int res);
 
+/* ---- goap_world (world.c) hooks into agent.c ------------------------------------------- */
+/* Joining sets the world mode (budgets from goap__agent_world_end, planners leased, no time
+ * budget) and the timer phase jitter in [0, 1); leaving restores the agent (a search on a
+ * leased planner starts again on its next update). */
+void goap__agent_world_join(goap_agent *a, double jitter);
+void goap__agent_world_leave(goap_agent *a);
+int goap__agent_in_world(const goap_agent *a);
+/* An update in two halves: begin (time, sensors, blackboard, interrupts; *wants = 1 when the
+ * agent selects a goal or plans), end (selection and planning within `budget` expansions, then
+ * the action). `held`: the planner of its paused search (or NULL); a new search asks
+ * lease(ctx, a) for a planner (NULL: out of memory). *used: the expansions spent. */
+goap_status goap__agent_world_begin(goap_agent *a, double dt, int *wants);
+goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goap_planner *held,
+                                  goap_planner *(*lease)(void *ctx, goap_agent *a), void *ctx,
+                                  uint64_t *used);
+/* 1 when a sliced search of the agent is running on p (p must stay leased to it). */
+int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p);
+goap_blackboard *goap__agent_world_blackboard(const goap_agent *a);
+goap_plan_cache *goap__agent_world_cache(const goap_agent *a);
 /* save.c's access to a blackboard: its slots and resources by index, and a restore that
  * fills a new blackboard and then swaps its content into the old one (swap exchanges every
  * field but the allocator and the attached count). */
@@ -108,7 +128,11 @@ size_t goap__bb_slot_count(const goap_blackboard *bb);
 const char *goap__bb_slot_name(const goap_blackboard *bb, size_t i);
 size_t goap__bb_resource_count(const goap_blackboard *bb);
 void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held);
-void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+/* Sets held units with unknown (NULL) holders; 0 when out of memory. unclaimed counts a
+ * resource's NULL holders; claim makes agent the first of them (0: none left). */
+int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+int goap__bb_unclaimed(const goap_blackboard *bb, int res);
+int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent);
 int goap__bb_attached(const goap_blackboard *bb);
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version);
 const goap_allocator *goap__bb_allocator(const goap_blackboard *bb);

@@ -617,6 +617,7 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   }
   uint64_t nhold = get_uv(r);
   if (r->bad || nhold > r->n) BAD("snapshot corrupted: bad reservations");
+  rbuf holds = *r; /* the dry run counts each resource's units against the blackboard's */
   for (uint64_t i = 0; i < nhold; ++i) {
     uint64_t res = get_uv(r), st = get_uv(r);
     if (r->bad || st >= plan_len) BAD("snapshot corrupted: bad reservations");
@@ -624,9 +625,24 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
       *error = "a saved reservation's resource is missing: restore the blackboard first";
       return GOAP_INVALID_OPERATION;
     }
+    if (!apply) { /* this unit and the agent's earlier ones of res need unclaimed units */
+      rbuf p = holds;
+      int units = 1;
+      for (uint64_t k = 0; k < i; ++k) {
+        uint64_t pres = get_uv(&p);
+        (void)get_uv(&p);
+        units += pres == res;
+      }
+      if (goap__bb_unclaimed(a->bb, (int)res) < units) {
+        *error = "a saved reservation is not held on the blackboard: restore the blackboard "
+                 "saved with the agent";
+        return GOAP_INVALID_OPERATION;
+      }
+    }
     if (apply) {
       a->hold_res[i] = (int32_t)res;
       a->hold_step[i] = (int32_t)st;
+      (void)goap__bb_claim(a->bb, (int)res, a); /* the dry run saw the unit unclaimed */
     }
   }
   uint64_t nfail = get_uv(r);
@@ -860,7 +876,7 @@ goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_
   for (uint64_t i = 0; i < nr; ++i) {
     const char *name = get_str(&r);
     int64_t c = get_sv(&r), h = get_sv(&r);
-    if (r.bad || !name || !name[0] || c < 0 || c > INT32_MAX || h < 0 || h > INT32_MAX)
+    if (r.bad || !name || !name[0] || c < 0 || c > INT32_MAX || h < 0 || h > c)
       BAD("snapshot corrupted: bad blackboard resources");
   }
   if (r.i != r.n) BAD("snapshot corrupted: bytes after the blackboard's state");
@@ -879,7 +895,8 @@ goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_
     const char *name = get_str(&r);
     int c = (int)get_sv(&r), h = (int)get_sv(&r);
     st = goap_blackboard_add_resource(nb, name, c);
-    if (st == GOAP_OK) goap__bb_resource_set_held(nb, (size_t)i, h);
+    if (st == GOAP_OK && !goap__bb_resource_set_held(nb, (size_t)i, h))
+      st = GOAP_OUT_OF_MEMORY; /* the units' holders: claimed by the agents' restores */
   }
   if (st == GOAP_OK && (goap__bb_slot_count(nb) != n || goap__bb_resource_count(nb) != nr))
     st = GOAP_DUPLICATE;

@@ -1,0 +1,306 @@
+/*
+ * bench_world.h -- `goap_bench_agents --world`: a crowd of NPCs on a 40-action domain
+ * (bench/npc_world.goap: int and enum variables, three agent types), updated frame by frame
+ * either agent by agent (goap_agent_update, one shared planner and plan cache: "plain") or by a
+ * goap_world with a per-frame expansion budget ("world"). Included once by bench_agents.c.
+ *
+ * The crowd: agent i is of type i % 3 (farmer, guard, trader) and starts from the domain's
+ * defaults with hunger, energy and coins varied by i. A sensor (every second) makes it hungrier
+ * and more tired, so goals become valid again; actions take 1 to 4 frames and fail 3% of the
+ * time (from a generator per agent). All agents are created on the first frame, as when a level
+ * loads. 60 frames per second.
+ *
+ * The warm-up frames (a loading screen) run without a common budget, so that the crowd's first
+ * plans -- every agent searching at once -- are made before the timed frames, in both modes.
+ * Measured per timed frame (after --warmup frames): the thread's CPU time of the whole update
+ * (CLOCK_THREAD_CPUTIME_ID), the expansions spent, and the allocations (calls to the counting
+ * allocator every object uses). Reported: mean, p50, p99 and max of the frame CPU time, the
+ * p99 / mean ratio, mean and max expansions per frame, allocations per frame (mean, max), plans
+ * adopted per frame.
+ */
+#ifndef GOAP_BENCH_WORLD_H
+#define GOAP_BENCH_WORLD_H
+
+#include <goap/world.h>
+
+typedef struct wb_npc {
+  uint32_t rng;
+  int remaining;
+} wb_npc;
+
+typedef struct wb_opts {
+  int agents, frames, warmup, lanes, json, modes; /* modes: bit 0 plain, bit 1 world */
+  uint64_t budget;
+  const char *file;
+} wb_opts;
+
+static size_t wb_calls;
+
+static void *wb_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  (void)ctx;
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  wb_calls++;
+  return realloc(ptr, new_size);
+}
+
+static uint32_t wb_rand(uint32_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 17;
+  *s ^= *s << 5;
+  return *s;
+}
+
+static goap_action_state wb_tick(goap_agent *a, int action, double dt, void *user) {
+  (void)dt;
+  (void)user;
+  wb_npc *n = (wb_npc *)goap_agent_host(a);
+  if (n->remaining == 0) n->remaining = 1 + (int)((uint32_t)action * 7u + (n->rng & 3u)) % 4;
+  if (--n->remaining > 0) return GOAP_ACTION_RUNNING;
+  return wb_rand(&n->rng) % 100 < 3 ? GOAP_ACTION_FAILURE : GOAP_ACTION_SUCCESS;
+}
+
+typedef struct wb_vars {
+  int hunger, energy, coins, patrolled, stock, skill;
+} wb_vars;
+
+static void wb_down(goap_agent *a, int var) {
+  int32_t v = goap_agent_get(a, var);
+  if (v > 0) goap_agent_set(a, var, v - 1);
+}
+
+static void wb_sense(goap_agent *a, void *user) {
+  const wb_vars *v = (const wb_vars *)user;
+  wb_npc *n = (wb_npc *)goap_agent_host(a);
+  uint32_t r = wb_rand(&n->rng);
+  int32_t h = goap_agent_get(a, v->hunger);
+  if (h < 10) goap_agent_set(a, v->hunger, h + 1);
+  if (r & 1) wb_down(a, v->energy);
+  if ((r >> 1) % 4 == 0) wb_down(a, v->coins);
+  if ((r >> 3) % 4 == 0) goap_agent_set(a, v->patrolled, 0); /* a new watch */
+  if ((r >> 5) % 3 == 0) wb_down(a, v->stock);                /* goods sold */
+  if ((r >> 7) % 4 == 0) wb_down(a, v->skill);                /* out of practice */
+}
+
+static int wb_cmp(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* One crowd run; world: through a goap_world. Returns 0 on failure. */
+static int wb_run(const wb_opts *o, const goap_file *f, int world) {
+  const goap_domain *d = goap_file_domain(f);
+  goap_allocator al = {wb_alloc, NULL};
+  wb_vars vars = {goap_domain_find_var(d, "hunger"), goap_domain_find_var(d, "energy"),
+                  goap_domain_find_var(d, "coins"), goap_domain_find_var(d, "patrolled"),
+                  goap_domain_find_var(d, "stock"), goap_domain_find_var(d, "skill")};
+  int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
+  int ntypes = goap_file_agent_type_count(f);
+  if (ntypes < 1 || na > 64 || ng > 16 || vars.hunger < 0 || vars.energy < 0 || vars.coins < 0 ||
+      vars.patrolled < 0 || vars.stock < 0 || vars.skill < 0)
+    return 0;
+  goap_agent_type *types[8];
+  int nt = ntypes < 8 ? ntypes : 8;
+  for (int k = 0; k < nt; ++k) {
+    goap_action_binding acts[64];
+    goap_goal_binding goals[16];
+    memset(acts, 0, sizeof acts);
+    memset(goals, 0, sizeof goals);
+    if (goap_file_agent_bindings(f, k, acts, na, goals, ng) != GOAP_OK) return 0;
+    for (int i = 0; i < na; ++i) acts[i].tick = wb_tick;
+    goap_sensor_desc sd = {wb_sense, &vars, 1.0};
+    goap_agent_type_desc td;
+    memset(&td, 0, sizeof td);
+    td.allocator = al;
+    td.name = goap_file_agent_type_name(f, k);
+    td.actions = acts;
+    td.action_count = na;
+    td.goals = goals;
+    td.goal_count = ng;
+    td.sensors = &sd;
+    td.sensor_count = 1;
+    if (goap_agent_type_create(d, &td, &types[k], NULL) != GOAP_OK) return 0;
+  }
+  int lanes = world ? o->lanes : 1;
+  goap_plan_cache *caches[64];
+  for (int k = 0; k < lanes; ++k) caches[k] = goap_plan_cache_create(&al, 4096);
+  goap_planner_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.allocator = al;
+  goap_planner *shared = world ? NULL : goap_planner_create(d, &pd);
+  goap_world *w = NULL;
+  if (world) {
+    goap_world_desc wd;
+    memset(&wd, 0, sizeof wd);
+    wd.allocator = al;
+    wd.lanes = lanes;
+    wd.seed = 1;
+    if (goap_world_create(&wd, &w) != GOAP_OK) return 0;
+  }
+  int n = o->agents;
+  wb_npc *npc = (wb_npc *)calloc((size_t)n, sizeof *npc);
+  goap_agent **ag = (goap_agent **)calloc((size_t)n, sizeof *ag);
+  size_t W = goap_domain_state_words(d);
+  goap_word *mem = (goap_word *)calloc(W, sizeof *mem);
+  double *cpu = (double *)calloc((size_t)o->frames, sizeof *cpu);
+  if (!npc || !ag || !mem || !cpu) return 0;
+  int ok = 1;
+  for (int i = 0; i < n && ok; ++i) {
+    npc[i].rng = 0x9e3779b9u ^ (uint32_t)i * 2654435761u;
+    if (!npc[i].rng) npc[i].rng = 1;
+    goap_state_init(d, mem);
+    goap_state_set(d, mem, vars.hunger, i % 8);
+    goap_state_set(d, mem, vars.energy, 2 + i % 7);
+    goap_state_set(d, mem, vars.coins, i % 11);
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = types[i % nt];
+    ad.memory = mem;
+    ad.host = &npc[i];
+    ad.cache = caches[i % lanes];
+    ad.planner = shared;
+    ag[i] = goap_agent_create(&ad);
+    ok = ag[i] != NULL && (!world || goap_world_add(w, ag[i], i % lanes, 0) == GOAP_OK);
+  }
+  double sum = 0, exp_sum = 0, exp_max = 0, alloc_sum = 0, alloc_max = 0, plans_sum = 0;
+  double fails_sum = 0, wait_max = 0;
+  const double dt = 1.0 / 60;
+  for (int fr = 0; fr < o->warmup + o->frames && ok; ++fr) {
+    int timed = fr >= o->warmup;
+    uint64_t exp0 = 0, plans0 = 0, fails0 = 0;
+    if (timed && !world)
+      for (int i = 0; i < n; ++i) {
+        goap_agent_stats st = goap_agent_get_stats(ag[i]);
+        exp0 += st.expanded;
+        plans0 += st.plans;
+      }
+    if (timed && world)
+      for (int i = 0; i < n; ++i) plans0 += goap_agent_get_stats(ag[i]).plans;
+    if (timed)
+      for (int i = 0; i < n; ++i) fails0 += goap_agent_get_stats(ag[i]).plan_failures;
+    size_t calls0 = wb_calls;
+    double t0 = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (world) {
+      goap_status st = goap_world_update(w, dt, timed ? o->budget : 0);
+      ok = st == GOAP_OK;
+    } else {
+      for (int i = 0; i < n; ++i) {
+        goap_status st = goap_agent_update(ag[i], dt);
+        if (st == GOAP_OUT_OF_MEMORY || st == GOAP_INVALID_ARGUMENT) ok = 0;
+      }
+    }
+    double t1 = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (!timed) continue;
+    size_t calls = wb_calls - calls0;
+    uint64_t exp1 = 0, plans1 = 0, fails1 = 0;
+    for (int i = 0; i < n; ++i) {
+      goap_agent_stats st = goap_agent_get_stats(ag[i]);
+      if (!world) exp1 += st.expanded;
+      plans1 += st.plans;
+      fails1 += st.plan_failures;
+    }
+    fails_sum += (double)(fails1 - fails0);
+    if (world && goap_world_get_stats(w).max_wait > wait_max)
+      wait_max = goap_world_get_stats(w).max_wait;
+    double e = world ? (double)goap_world_get_stats(w).expansions : (double)(exp1 - exp0);
+    cpu[fr - o->warmup] = (t1 - t0) / 1e6;
+    sum += (t1 - t0) / 1e6;
+    exp_sum += e;
+    if (e > exp_max) exp_max = e;
+    alloc_sum += (double)calls;
+    if ((double)calls > alloc_max) alloc_max = (double)calls;
+    plans_sum += (double)(plans1 - plans0);
+  }
+  if (ok) {
+    double mean = sum / o->frames;
+    qsort(cpu, (size_t)o->frames, sizeof *cpu, wb_cmp);
+    double p50 = cpu[o->frames / 2];
+    double p99 = cpu[(size_t)((o->frames - 1) * 0.99)];
+    double mx = cpu[o->frames - 1];
+    const char *mode = world ? "world" : "plain";
+    if (o->json)
+      printf("{\"bench\":\"agents_world\",\"mode\":\"%s\",\"agents\":%d,\"lanes\":%d,"
+             "\"budget\":%llu,\"frames\":%d,\"cpu_ms_mean\":%.3f,\"cpu_ms_p50\":%.3f,"
+             "\"cpu_ms_p99\":%.3f,\"cpu_ms_max\":%.3f,\"p99_over_mean\":%.2f,"
+             "\"expansions_mean\":%.0f,\"expansions_max\":%.0f,\"allocs_mean\":%.2f,"
+             "\"allocs_max\":%.0f,\"plans_per_frame\":%.1f,\"failed_per_frame\":%.2f,"
+             "\"max_wait_frames\":%.0f}\n",
+             mode, n, lanes, (unsigned long long)(world ? o->budget : 0), o->frames, mean, p50,
+             p99, mx, p99 / mean, exp_sum / o->frames, exp_max, alloc_sum / o->frames, alloc_max,
+             plans_sum / o->frames, fails_sum / o->frames, wait_max);
+    else
+      printf("%-6s %7d %5d %8llu %8.3f %8.3f %8.3f %8.3f %6.2f %9.0f %9.0f %8.2f %6.0f %7.1f "
+             "%7.2f %6.0f\n",
+             mode, n, lanes, (unsigned long long)(world ? o->budget : 0), mean, p50, p99, mx,
+             p99 / mean, exp_sum / o->frames, exp_max, alloc_sum / o->frames, alloc_max,
+             plans_sum / o->frames, fails_sum / o->frames, wait_max);
+  }
+  goap_world_destroy(w);
+  for (int i = 0; i < n; ++i) goap_agent_destroy(ag[i]);
+  for (int k = 0; k < lanes; ++k) goap_plan_cache_destroy(caches[k]);
+  goap_planner_destroy(shared);
+  for (int k = 0; k < nt; ++k) goap_agent_type_destroy(types[k]);
+  free(npc);
+  free(ag);
+  free(mem);
+  free(cpu);
+  return ok;
+}
+
+static int wb_main(int argc, char **argv) {
+  wb_opts o;
+  memset(&o, 0, sizeof o);
+  o.agents = 10000;
+  o.frames = 600;
+  o.warmup = 600;
+  o.lanes = 1;
+  o.budget = 20000;
+  o.modes = 3;
+  o.file = GOAP_BENCH_DIR "/npc_world.goap";
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    long x = 0;
+    if (!strcmp(a, "--json")) o.json = 1;
+    else if (!strcmp(a, "--agents") && parse_int(v, 1, 10000000, &x)) o.agents = (int)x, ++i;
+    else if (!strcmp(a, "--frames") && parse_int(v, 1, 1000000, &x)) o.frames = (int)x, ++i;
+    else if (!strcmp(a, "--warmup") && parse_int(v, 0, 1000000, &x)) o.warmup = (int)x, ++i;
+    else if (!strcmp(a, "--lanes") && parse_int(v, 1, 64, &x)) o.lanes = (int)x, ++i;
+    else if (!strcmp(a, "--budget") && parse_int(v, 0, 1000000000, &x)) o.budget = (uint64_t)x, ++i;
+    else if (!strcmp(a, "--mode") && v && (!strcmp(v, "plain") || !strcmp(v, "world") || !strcmp(v, "both")))
+      o.modes = !strcmp(v, "plain") ? 1 : !strcmp(v, "world") ? 2 : 3, ++i;
+    else if (!strcmp(a, "--file") && v) o.file = v, ++i;
+    else {
+      fprintf(stderr,
+              "usage: goap_bench_agents --world [--agents N] [--frames N] [--warmup N] "
+              "[--lanes N] [--budget EXPANSIONS] [--mode plain|world|both] [--file PATH] "
+              "[--json]\n");
+      return 2;
+    }
+  }
+  goap_file *f = NULL;
+  goap_diag diag;
+  if (goap_file_load(o.file, NULL, &f, &diag) != GOAP_OK) {
+    char buf[1024];
+    goap_diag_format(&diag, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+    return 2;
+  }
+  if (!o.json)
+    printf("goap_bench_agents --world: %s, %d actions, %d warm-up + %d timed frames at 60 Hz; "
+           "frame CPU time (thread) in ms\n%-6s %7s %5s %8s %8s %8s %8s %8s %6s %9s %9s %8s %6s "
+           "%7s %7s %6s\n",
+           o.file, goap_domain_action_count(goap_file_domain(f)), o.warmup, o.frames, "mode",
+           "agents", "lanes", "budget", "mean", "p50", "p99", "max", "p99/m", "exp/frame",
+           "exp max", "alloc/f", "al max", "plans/f", "fails/f", "wait");
+  int bad = 0;
+  if ((o.modes & 1) && !wb_run(&o, f, 0)) bad++;
+  if ((o.modes & 2) && !wb_run(&o, f, 1)) bad++;
+  goap_file_destroy(f);
+  return bad ? 1 : 0;
+}
+
+#endif /* GOAP_BENCH_WORLD_H */
