@@ -20206,8 +20206,11 @@ size_t goap__bb_resource_count(const goap_blackboard *bb);
 void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held);
 /* Sets held units with unknown (NULL) holders; 0 when out of memory. unclaimed counts a
  * resource's NULL holders; claim makes agent the first of them (0: none left). */
-int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
-int goap__bb_unclaimed(const goap_blackboard *bb, int res);
+/* A restored resource: held units whose holders are not known yet (nothing is allocated). */
+void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+/* Before an agent claims `units` of them: 1 when that many are unclaimed (room is made for the
+ * claims, so goap__bb_claim cannot fail), 0 when fewer are, -1 when out of memory. */
+int goap__bb_prepare_claims(goap_blackboard *bb, int res, int units);
 int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent);
 int goap__bb_attached(const goap_blackboard *bb);
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version);
@@ -20385,6 +20388,10 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev);
 void goap__rec_forget(goap_agent *a);
 void goap__rp_forget(goap_agent *a);
 
+/* The hash of the agent's memory that goal failures are keyed by (agent.c; inspect.c reports
+ * the same cooldowns with it). */
+uint64_t goap__agent_mem_hash(const goap_agent *a);
+
 /* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
  * search_start, as goal selection does. */
 goap_status goap__agent_begin_search(goap_agent *a, int g);
@@ -20419,7 +20426,7 @@ static double next_tick(const goap_agent *a, double interval) {
   return next;
 }
 
-static uint64_t hash_mem(const goap_agent *a) {
+uint64_t goap__agent_mem_hash(const goap_agent *a) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < a->W; ++i) {
     h ^= a->mem[i];
@@ -20738,7 +20745,7 @@ static void apply_checks(goap_agent *a) {
 static void build_candidates(goap_agent *a) {
   unblock(a);
   apply_checks(a);
-  uint64_t h = hash_mem(a);
+  uint64_t h = goap__agent_mem_hash(a);
   a->ncand = a->icand = 0;
   if (a->order_goal >= 0 && goal_met(a, a->order_goal)) a->order_goal = -1; /* done already */
   for (int g = 0; g < a->t->ng; ++g) {
@@ -20758,7 +20765,7 @@ static void build_candidates(goap_agent *a) {
 
 /* The best candidate's priority (or -inf), for the periodic better-goal check. */
 static double best_other(goap_agent *a, int *which) {
-  uint64_t h = hash_mem(a);
+  uint64_t h = goap__agent_mem_hash(a);
   double best = -INFINITY;
   *which = -1;
   for (int g = 0; g < a->t->ng; ++g) {
@@ -20809,7 +20816,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
 static void goal_failed(goap_agent *a, int g, goap_status why) {
   a->fail_time[g] = a->time;
   a->end_time[g] = a->time;
-  a->fail_hash[g] = hash_mem(a);
+  a->fail_hash[g] = goap__agent_mem_hash(a);
   a->fail_st[g] = why;
   a->st.plan_failures++;
   goap_agent_event ev;
@@ -21779,11 +21786,13 @@ int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1
  *  - version counts the writes that changed a value.
  *  - A resource's held count is never above its capacity: acquire refuses a full resource and
  *    set_capacity refuses to go below what is held.
- *  - who[0..held) names the holder of each unit, in the order the units were taken (an agent
- *    holding two units appears twice); release removes the agent's oldest entry. The array
- *    only grows (doubling), so a warm blackboard takes and releases without allocating.
- *    A restored blackboard's units have NULL holders until the restored agents that hold them
- *    claim them (goap__bb_claim, from goap_agent_restore); held always counts who's entries.
+ *  - held = anon + the entries of who: who[0..held - anon) names the holder of each unit, in
+ *    the order the units were taken (an agent holding two units appears twice); release
+ *    removes the agent's oldest entry. The array only grows (doubling), so a warm blackboard
+ *    takes and releases without allocating. anon counts a restored blackboard's units whose
+ *    holders are not known yet: the restored agents that hold them claim them
+ *    (goap__bb_claim, from goap_agent_restore). Nothing is allocated per anonymous unit, so a
+ *    damaged snapshot's held count cannot make a restore allocate without bound.
  */
 #include <string.h>
 
@@ -21799,7 +21808,8 @@ typedef struct resource {
   char *name;
   size_t name_size;
   int capacity, held;
-  goap_agent **who;        /* held entries */
+  int anon;                /* units held by holders not known yet (a restore): <= held */
+  goap_agent **who;        /* held - anon entries */
   size_t cwho;
 } resource;
 
@@ -21903,6 +21913,7 @@ static int new_res(goap_blackboard *bb, const char *name, int capacity) {
   if (!r->name) return -1;
   r->capacity = capacity;
   r->held = 0;
+  r->anon = 0;
   r->who = NULL;
   r->cwho = 0;
   return (int)bb->nres++;
@@ -21916,10 +21927,11 @@ int goap__bb_resource(goap_blackboard *bb, const char *name) {
 int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
   if (r->held >= r->capacity) return 0;
-  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)r->held + 1,
-                     sizeof *r->who))
+  int n = r->held - r->anon;
+  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
     return -1;
-  r->who[r->held++] = agent;
+  r->who[n] = agent;
+  r->held++;
   return 1;
 }
 
@@ -21929,9 +21941,10 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
 
 void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent) {
   resource *r = &bb->res[res];
-  for (int i = 0; i < r->held; ++i) {
+  int n = r->held - r->anon;
+  for (int i = 0; i < n; ++i) {
     if (r->who[i] != agent) continue;
-    memmove(r->who + i, r->who + i + 1, (size_t)(r->held - i - 1) * sizeof *r->who);
+    memmove(r->who + i, r->who + i + 1, (size_t)(n - i - 1) * sizeof *r->who);
     r->held--;
     return;
   }
@@ -21971,7 +21984,7 @@ goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
   const resource *r = &bb->res[i];
   if (count) *count = r->held;
   int n = r->held < cap ? r->held : cap;
-  for (int k = 0; k < n; ++k) out[k] = r->who[k];
+  for (int k = 0; k < n; ++k) out[k] = k < r->anon ? NULL : r->who[k - r->anon];
   return r->held > cap ? GOAP_BUFFER_TOO_SMALL : GOAP_OK;
 }
 
@@ -21986,31 +21999,26 @@ void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, i
   *held = bb->res[i].held;
 }
 
-int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
+void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
   resource *r = &bb->res[i];
-  if (held > 0 &&
-      !goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)held, sizeof *r->who))
-    return 0;
-  for (int k = 0; k < held; ++k) r->who[k] = NULL; /* holders unknown until agents claim them */
-  r->held = held;
-  return 1;
+  r->held = r->anon = held; /* holders unknown until agents claim them */
 }
 
-int goap__bb_unclaimed(const goap_blackboard *bb, int res) {
-  const resource *r = &bb->res[res];
-  int n = 0;
-  for (int k = 0; k < r->held; ++k) n += r->who[k] == NULL;
-  return n;
+int goap__bb_prepare_claims(goap_blackboard *bb, int res, int units) {
+  resource *r = &bb->res[res];
+  if (units > r->anon) return 0;
+  size_t n = (size_t)(r->held - r->anon) + (size_t)units;
+  return goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
 }
 
 int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
-  for (int k = 0; k < r->held; ++k)
-    if (!r->who[k]) {
-      r->who[k] = agent;
-      return 1;
-    }
-  return 0;
+  if (r->anon == 0) return 0;
+  int n = r->held - r->anon;
+  if ((size_t)n >= r->cwho) return 0; /* goap__bb_prepare_claims was not called */
+  r->who[n] = agent; /* the claimed unit joins the known holders, newest last */
+  r->anon--;
+  return 1;
 }
 int goap__bb_attached(const goap_blackboard *bb) { return bb->attached; }
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version) { bb->version = version; }
@@ -22315,16 +22323,6 @@ const char *goap_goal_state_name(goap_goal_state s) {
   return state_names[s];
 }
 
-static uint64_t mem_hash(const goap_agent *a) { /* the same hash as agent.c's hash_mem */
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < a->W; ++i) {
-    h ^= a->mem[i];
-    h *= 1099511628211ull;
-    h ^= h >> 29;
-  }
-  return h;
-}
-
 static void goal_info(const goap_agent *a, int g, uint64_t h, goap_goal_info *o) {
   const goap__rt_goal *r = &a->t->goal[g];
   memset(o, 0, sizeof *o);
@@ -22372,7 +22370,7 @@ static int before(const goap_goal_info *x, const goap_goal_info *y) {
 int goap_agent_inspect_goals(const goap_agent *a, goap_goal_info *out, int capacity) {
   if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
   if (a->t->htn) return 0;
-  uint64_t h = mem_hash(a);
+  uint64_t h = goap__agent_mem_hash(a);
   int count = 0, n = 0; /* n: entries in out, sorted */
   for (int g = 0; g < a->t->ng; ++g) {
     if (a->t->goal[g].disabled) continue;
@@ -22476,7 +22474,7 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
     if (count < capacity) out[count] = *f;
     count++;
   }
-  uint64_t h = mem_hash(a);
+  uint64_t h = goap__agent_mem_hash(a);
   for (int g = 0; g < a->t->ng; ++g) {
     if (a->fail_time[g] < 0) continue;
     double until = a->fail_time[g] + a->t->cooldown;
@@ -24413,7 +24411,9 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
         (void)get_uv(&p);
         units += pres == res;
       }
-      if (goap__bb_unclaimed(a->bb, (int)res) < units) {
+      int ok = goap__bb_prepare_claims(a->bb, (int)res, units);
+      if (ok < 0) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+      if (ok == 0) {
         *error = "a saved reservation is not held on the blackboard: restore the blackboard "
                  "saved with the agent";
         return GOAP_INVALID_OPERATION;
@@ -24675,8 +24675,8 @@ goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_
     const char *name = get_str(&r);
     int c = (int)get_sv(&r), h = (int)get_sv(&r);
     st = goap_blackboard_add_resource(nb, name, c);
-    if (st == GOAP_OK && !goap__bb_resource_set_held(nb, (size_t)i, h))
-      st = GOAP_OUT_OF_MEMORY; /* the units' holders: claimed by the agents' restores */
+    if (st == GOAP_OK) /* the units' holders: claimed by the agents' restores */
+      goap__bb_resource_set_held(nb, (size_t)i, h);
   }
   if (st == GOAP_OK && (goap__bb_slot_count(nb) != n || goap__bb_resource_count(nb) != nr))
     st = GOAP_DUPLICATE;

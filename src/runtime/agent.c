@@ -64,7 +64,7 @@ static double next_tick(const goap_agent *a, double interval) {
   return next;
 }
 
-static uint64_t hash_mem(const goap_agent *a) {
+uint64_t goap__agent_mem_hash(const goap_agent *a) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < a->W; ++i) {
     h ^= a->mem[i];
@@ -383,7 +383,7 @@ static void apply_checks(goap_agent *a) {
 static void build_candidates(goap_agent *a) {
   unblock(a);
   apply_checks(a);
-  uint64_t h = hash_mem(a);
+  uint64_t h = goap__agent_mem_hash(a);
   a->ncand = a->icand = 0;
   if (a->order_goal >= 0 && goal_met(a, a->order_goal)) a->order_goal = -1; /* done already */
   for (int g = 0; g < a->t->ng; ++g) {
@@ -403,7 +403,7 @@ static void build_candidates(goap_agent *a) {
 
 /* The best candidate's priority (or -inf), for the periodic better-goal check. */
 static double best_other(goap_agent *a, int *which) {
-  uint64_t h = hash_mem(a);
+  uint64_t h = goap__agent_mem_hash(a);
   double best = -INFINITY;
   *which = -1;
   for (int g = 0; g < a->t->ng; ++g) {
@@ -454,7 +454,7 @@ static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int le
 static void goal_failed(goap_agent *a, int g, goap_status why) {
   a->fail_time[g] = a->time;
   a->end_time[g] = a->time;
-  a->fail_hash[g] = hash_mem(a);
+  a->fail_hash[g] = goap__agent_mem_hash(a);
   a->fail_st[g] = why;
   a->st.plan_failures++;
   goap_agent_event ev;

@@ -168,6 +168,10 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev);
 void goap__rec_forget(goap_agent *a);
 void goap__rp_forget(goap_agent *a);
 
+/* The hash of the agent's memory that goal failures are keyed by (agent.c; inspect.c reports
+ * the same cooldowns with it). */
+uint64_t goap__agent_mem_hash(const goap_agent *a);
+
 /* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
  * search_start, as goal selection does. */
 goap_status goap__agent_begin_search(goap_agent *a, int g);

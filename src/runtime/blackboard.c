@@ -8,11 +8,13 @@
  *  - version counts the writes that changed a value.
  *  - A resource's held count is never above its capacity: acquire refuses a full resource and
  *    set_capacity refuses to go below what is held.
- *  - who[0..held) names the holder of each unit, in the order the units were taken (an agent
- *    holding two units appears twice); release removes the agent's oldest entry. The array
- *    only grows (doubling), so a warm blackboard takes and releases without allocating.
- *    A restored blackboard's units have NULL holders until the restored agents that hold them
- *    claim them (goap__bb_claim, from goap_agent_restore); held always counts who's entries.
+ *  - held = anon + the entries of who: who[0..held - anon) names the holder of each unit, in
+ *    the order the units were taken (an agent holding two units appears twice); release
+ *    removes the agent's oldest entry. The array only grows (doubling), so a warm blackboard
+ *    takes and releases without allocating. anon counts a restored blackboard's units whose
+ *    holders are not known yet: the restored agents that hold them claim them
+ *    (goap__bb_claim, from goap_agent_restore). Nothing is allocated per anonymous unit, so a
+ *    damaged snapshot's held count cannot make a restore allocate without bound.
  */
 #include <string.h>
 
@@ -28,7 +30,8 @@ typedef struct resource {
   char *name;
   size_t name_size;
   int capacity, held;
-  goap_agent **who;        /* held entries */
+  int anon;                /* units held by holders not known yet (a restore): <= held */
+  goap_agent **who;        /* held - anon entries */
   size_t cwho;
 } resource;
 
@@ -132,6 +135,7 @@ static int new_res(goap_blackboard *bb, const char *name, int capacity) {
   if (!r->name) return -1;
   r->capacity = capacity;
   r->held = 0;
+  r->anon = 0;
   r->who = NULL;
   r->cwho = 0;
   return (int)bb->nres++;
@@ -145,10 +149,11 @@ int goap__bb_resource(goap_blackboard *bb, const char *name) {
 int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
   if (r->held >= r->capacity) return 0;
-  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)r->held + 1,
-                     sizeof *r->who))
+  int n = r->held - r->anon;
+  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
     return -1;
-  r->who[r->held++] = agent;
+  r->who[n] = agent;
+  r->held++;
   return 1;
 }
 
@@ -158,9 +163,10 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
 
 void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent) {
   resource *r = &bb->res[res];
-  for (int i = 0; i < r->held; ++i) {
+  int n = r->held - r->anon;
+  for (int i = 0; i < n; ++i) {
     if (r->who[i] != agent) continue;
-    memmove(r->who + i, r->who + i + 1, (size_t)(r->held - i - 1) * sizeof *r->who);
+    memmove(r->who + i, r->who + i + 1, (size_t)(n - i - 1) * sizeof *r->who);
     r->held--;
     return;
   }
@@ -200,7 +206,7 @@ goap_status goap_blackboard_holders(const goap_blackboard *bb, const char *name,
   const resource *r = &bb->res[i];
   if (count) *count = r->held;
   int n = r->held < cap ? r->held : cap;
-  for (int k = 0; k < n; ++k) out[k] = r->who[k];
+  for (int k = 0; k < n; ++k) out[k] = k < r->anon ? NULL : r->who[k - r->anon];
   return r->held > cap ? GOAP_BUFFER_TOO_SMALL : GOAP_OK;
 }
 
@@ -215,31 +221,26 @@ void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, i
   *held = bb->res[i].held;
 }
 
-int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
+void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held) {
   resource *r = &bb->res[i];
-  if (held > 0 &&
-      !goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)held, sizeof *r->who))
-    return 0;
-  for (int k = 0; k < held; ++k) r->who[k] = NULL; /* holders unknown until agents claim them */
-  r->held = held;
-  return 1;
+  r->held = r->anon = held; /* holders unknown until agents claim them */
 }
 
-int goap__bb_unclaimed(const goap_blackboard *bb, int res) {
-  const resource *r = &bb->res[res];
-  int n = 0;
-  for (int k = 0; k < r->held; ++k) n += r->who[k] == NULL;
-  return n;
+int goap__bb_prepare_claims(goap_blackboard *bb, int res, int units) {
+  resource *r = &bb->res[res];
+  if (units > r->anon) return 0;
+  size_t n = (size_t)(r->held - r->anon) + (size_t)units;
+  return goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
 }
 
 int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
-  for (int k = 0; k < r->held; ++k)
-    if (!r->who[k]) {
-      r->who[k] = agent;
-      return 1;
-    }
-  return 0;
+  if (r->anon == 0) return 0;
+  int n = r->held - r->anon;
+  if ((size_t)n >= r->cwho) return 0; /* goap__bb_prepare_claims was not called */
+  r->who[n] = agent; /* the claimed unit joins the known holders, newest last */
+  r->anon--;
+  return 1;
 }
 int goap__bb_attached(const goap_blackboard *bb) { return bb->attached; }
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version) { bb->version = version; }

@@ -90,16 +90,6 @@ const char *goap_goal_state_name(goap_goal_state s) {
   return state_names[s];
 }
 
-static uint64_t mem_hash(const goap_agent *a) { /* the same hash as agent.c's hash_mem */
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < a->W; ++i) {
-    h ^= a->mem[i];
-    h *= 1099511628211ull;
-    h ^= h >> 29;
-  }
-  return h;
-}
-
 static void goal_info(const goap_agent *a, int g, uint64_t h, goap_goal_info *o) {
   const goap__rt_goal *r = &a->t->goal[g];
   memset(o, 0, sizeof *o);
@@ -147,7 +137,7 @@ static int before(const goap_goal_info *x, const goap_goal_info *y) {
 int goap_agent_inspect_goals(const goap_agent *a, goap_goal_info *out, int capacity) {
   if (!a || capacity < 0 || (capacity > 0 && !out)) return -1;
   if (a->t->htn) return 0;
-  uint64_t h = mem_hash(a);
+  uint64_t h = goap__agent_mem_hash(a);
   int count = 0, n = 0; /* n: entries in out, sorted */
   for (int g = 0; g < a->t->ng; ++g) {
     if (a->t->goal[g].disabled) continue;
@@ -251,7 +241,7 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
     if (count < capacity) out[count] = *f;
     count++;
   }
-  uint64_t h = mem_hash(a);
+  uint64_t h = goap__agent_mem_hash(a);
   for (int g = 0; g < a->t->ng; ++g) {
     if (a->fail_time[g] < 0) continue;
     double until = a->fail_time[g] + a->t->cooldown;

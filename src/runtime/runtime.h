@@ -130,8 +130,11 @@ size_t goap__bb_resource_count(const goap_blackboard *bb);
 void goap__bb_resource_get(const goap_blackboard *bb, size_t i, int *capacity, int *held);
 /* Sets held units with unknown (NULL) holders; 0 when out of memory. unclaimed counts a
  * resource's NULL holders; claim makes agent the first of them (0: none left). */
-int goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
-int goap__bb_unclaimed(const goap_blackboard *bb, int res);
+/* A restored resource: held units whose holders are not known yet (nothing is allocated). */
+void goap__bb_resource_set_held(goap_blackboard *bb, size_t i, int held);
+/* Before an agent claims `units` of them: 1 when that many are unclaimed (room is made for the
+ * claims, so goap__bb_claim cannot fail), 0 when fewer are, -1 when out of memory. */
+int goap__bb_prepare_claims(goap_blackboard *bb, int res, int units);
 int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent);
 int goap__bb_attached(const goap_blackboard *bb);
 void goap__bb_set_version(goap_blackboard *bb, uint64_t version);

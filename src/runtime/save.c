@@ -633,7 +633,9 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
         (void)get_uv(&p);
         units += pres == res;
       }
-      if (goap__bb_unclaimed(a->bb, (int)res) < units) {
+      int ok = goap__bb_prepare_claims(a->bb, (int)res, units);
+      if (ok < 0) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+      if (ok == 0) {
         *error = "a saved reservation is not held on the blackboard: restore the blackboard "
                  "saved with the agent";
         return GOAP_INVALID_OPERATION;
@@ -895,8 +897,8 @@ goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_
     const char *name = get_str(&r);
     int c = (int)get_sv(&r), h = (int)get_sv(&r);
     st = goap_blackboard_add_resource(nb, name, c);
-    if (st == GOAP_OK && !goap__bb_resource_set_held(nb, (size_t)i, h))
-      st = GOAP_OUT_OF_MEMORY; /* the units' holders: claimed by the agents' restores */
+    if (st == GOAP_OK) /* the units' holders: claimed by the agents' restores */
+      goap__bb_resource_set_held(nb, (size_t)i, h);
   }
   if (st == GOAP_OK && (goap__bb_slot_count(nb) != n || goap__bb_resource_count(nb) != nr))
     st = GOAP_DUPLICATE;
