@@ -416,6 +416,11 @@ TEST(forall_preconditions_and_goals_and_wide_actions) {
   CHECK_EQ_INT(goap_pddl_validate(t, "plan", short_, strlen(short_), &rep, &err), GOAP_OK);
   CHECK(!rep.valid);
   CHECK_STR(rep.message, "the goal (locked r2) does not hold after the 3 steps");
+  /* form feeds and vertical tabs between a step's names are blanks (they hung the reader:
+   * fuzz_pddl found it) */
+  const char blanks[] = "(switch-off\fl1)\n(switch-off \v l2)\n(lock\f\vr1)\n(lock r2)\n";
+  CHECK_EQ_INT(goap_pddl_validate(t, "plan", blanks, strlen(blanks), &rep, &err), GOAP_OK);
+  CHECK(rep.valid);
   goap_pddl_destroy(t);
   /* no lamp: the forall holds vacuously, one lock per room */
   t = load_text(dom,
