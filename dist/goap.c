@@ -19840,7 +19840,9 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     int nsym = 0, unknown = -1;
     char unknown_name[128] = "";
     for (;;) {
-      while (i < len && (text[i] == ' ' || text[i] == '\t')) ++i;
+      /* every blank but a line end (is_space's \f and \v too: a name stops at them) */
+      while (i < len && is_space((unsigned char)text[i]) && text[i] != '\n' && text[i] != '\r')
+        ++i;
       if (i >= len || text[i] == '\n' || text[i] == '\r' || text[i] == ';') {
         st = plan_error(err, plan_name, line, col, text, len, "this step's '(' is not closed on its line");
         goto done;
