@@ -46,13 +46,23 @@ static void set_cost(actionplanner_t *ap, const char *action, int cost) {
     if (strcmp(ap->act_names[i], action) == 0) ap->act_costs[i] = cost;
 }
 
-/* "a,!b" into ws */
+/* "a,!b" into ws. goap_worldstate_set only ORs a value in and toggles the don't-care bit, so
+ * it cannot overwrite an atom ws already sets (a start modified by "!armedwithbomb"): write the
+ * bit directly, by the atom's index in the planner's public atm_names. */
 static void set_lits(actionplanner_t *ap, worldstate_t *ws, const char *text) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", text);
   for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-    int neg = t[0] == '!';
-    goap_worldstate_set(ap, ws, t + neg, !neg);
+    int neg = t[0] == '!', idx = -1;
+    for (int i = 0; i < ap->numatoms; ++i)
+      if (strcmp(ap->atm_names[i], t + neg) == 0) idx = i;
+    if (idx < 0) {
+      fprintf(stderr, "gpgoap_harness: unknown atom '%s'\n", t + neg);
+      exit(1);
+    }
+    const bfield_t bit = (bfield_t)1 << idx;
+    ws->values = neg ? (ws->values & ~bit) : (ws->values | bit);
+    ws->dontcare &= ~bit;
   }
 }
 
