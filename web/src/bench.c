@@ -30,6 +30,8 @@
 #include <goap/file.h>
 #include <goap/goap.h>
 
+#include "web_clock.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,15 +43,6 @@
 const char *goap_web_bench(const char *name, const char *village_text, double min_ms);
 const char *goap_web_bench_cases(void);
 
-static double bench_ms(void) {
-#ifdef __EMSCRIPTEN__
-  return emscripten_get_now();
-#else
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-#endif
-}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -86,20 +79,20 @@ static void run(goap_planner *p, const goap_request *req, double min_ms, bench_o
   for (;;) {
     double fastest = 1e300;
     for (int k = 0; k < 3; ++k) {
-      double c0 = bench_ms();
+      double c0 = goap_web_now_ms();
       for (long i = 0; i < batch; ++i) goap_plan(p, req, &r);
-      double t = bench_ms() - c0;
+      double t = goap_web_now_ms() - c0;
       if (t < fastest) fastest = t;
     }
     if (fastest >= 5.0 || batch >= (1L << 24)) break;
     batch *= 2;
   }
-  double start = bench_ms();
+  double start = goap_web_now_ms();
   int nb = 0;
-  while (nb < MAX_BATCHES && (nb < 21 || bench_ms() - start < min_ms)) {
-    double b0 = bench_ms();
+  while (nb < MAX_BATCHES && (nb < 21 || goap_web_now_ms() - start < min_ms)) {
+    double b0 = goap_web_now_ms();
     for (long i = 0; i < batch; ++i) goap_plan(p, req, &r);
-    per[nb++] = (bench_ms() - b0) * 1e6 / (double)batch;
+    per[nb++] = (goap_web_now_ms() - b0) * 1e6 / (double)batch;
     o->plans += batch;
     if (r.status != o->status || r.cost != o->cost) o->deterministic = 0;
   }

@@ -38,6 +38,8 @@
 #include <goap/agent.h>
 #include <goap/file.h>
 #include <goap/goap.h>
+
+#include "web_clock.h"
 #include <goap/squad.h>
 
 #include "scene.h"
@@ -46,15 +48,6 @@
 #define SCENE_MAX_TYPES 64
 #define SCENE_MAX_WATCH 8
 
-static double now_ms(void) {
-#ifdef __EMSCRIPTEN__
-  return emscripten_get_now();
-#else
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-#endif
-}
 
 /* ---- text buffer ------------------------------------------------------------------------- */
 
@@ -668,9 +661,9 @@ SCENE_EXPORT double goap_scene_update(goap_scene *s, double dt) {
       continue;
     }
     uint64_t before = goap_agent_get_stats(sa->agent).expanded;
-    double t0 = now_ms();
+    double t0 = goap_web_now_ms();
     goap_agent_update(sa->agent, dt + sa->pending);
-    sa->last_update_ms = now_ms() - t0;
+    sa->last_update_ms = goap_web_now_ms() - t0;
     sa->pending = 0;
     total += sa->last_update_ms;
     int busy = goap_agent_is_planning(sa->agent);
