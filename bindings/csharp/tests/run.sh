@@ -15,6 +15,6 @@ trap 'rm -rf "$tmp"' EXIT
 src=("$dir/Goap.cs" "$dir/GoapRuntime.cs")
 mcs -unsafe -warnaserror -define:GOAP_INTERNAL -out:"$tmp/libname.exe" "${src[@]}" "$dir/tests/LibName.cs"
 mono "$tmp/libname.exe" __Internal
-mcs -unsafe -warnaserror -out:"$tmp/tests.exe" "${src[@]}" "$dir/tests/LibName.cs" "$dir/tests/Tests.cs" \
+mcs -unsafe -warnaserror -out:"$tmp/tests.exe" "${src[@]}" "$dir/tests/LibName.cs" "$dir/tests/Tests.cs" "$dir/tests/RuntimeTests.cs" \
   -main:Tests
 LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono --debug "$tmp/tests.exe"
