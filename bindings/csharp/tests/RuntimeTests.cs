@@ -105,6 +105,72 @@ static partial class Tests
         if (offsets < 200) throw new Exception("only " + offsets + " offsets checked");
     }
 
+    // The i386 System V layout of a C# struct (what Mono on 32-bit Linux gives a sequential
+    // struct: 4-byte pointers, 8-byte scalars aligned on 4), computed from the field types,
+    // to check against `layout --fields` compiled with -m32: a field declared with the wrong
+    // width (long for size_t, int for a pointer) shows there even when 64-bit padding hides it.
+    static void Layout32(Type t, out int size, out int align, Dictionary<string, int> offsets)
+    {
+        var fields = new List<FieldInfo>(t.GetFields(BindingFlags.Public | BindingFlags.Instance));
+        fields.Sort((a, b) => ((long)Marshal.OffsetOf(t, a.Name)).CompareTo((long)Marshal.OffsetOf(t, b.Name)));
+        int off = 0;
+        align = 1;
+        foreach (var f in fields)
+        {
+            int fs, fa;
+            var fixedBuf = (System.Runtime.CompilerServices.FixedBufferAttribute)Attribute.GetCustomAttribute(
+                f, typeof(System.Runtime.CompilerServices.FixedBufferAttribute));
+            if (fixedBuf != null)
+            {
+                Scalar32(fixedBuf.ElementType, out fs, out fa);
+                fs *= fixedBuf.Length;
+            }
+            else Scalar32(f.FieldType, out fs, out fa);
+            off = (off + fa - 1) / fa * fa;
+            if (offsets != null) offsets[Norm(f.Name)] = off;
+            off += fs;
+            align = Math.Max(align, fa);
+        }
+        size = (off + align - 1) / align * align;
+    }
+
+    static void Scalar32(Type t, out int size, out int align)
+    {
+        if (t.IsEnum) t = Enum.GetUnderlyingType(t);
+        if (t == typeof(byte)) { size = 1; align = 1; }
+        else if (t == typeof(int) || t == typeof(uint) || t == typeof(IntPtr) || t == typeof(UIntPtr) || t == typeof(float))
+        { size = 4; align = 4; }
+        else if (t == typeof(double) || t == typeof(ulong) || t == typeof(long)) { size = 8; align = 4; }
+        else if (t.IsValueType && !t.IsPrimitive) Layout32(t, out size, out align, null);
+        else throw new Exception("no i386 layout for " + t);
+    }
+
+    static void CheckLayouts32(List<string> lines)
+    {
+        int checkedOffsets = 0;
+        var model = new Dictionary<string, Dictionary<string, int>>();
+        foreach (var line in lines)
+        {
+            var p = line.Split(' ');
+            Type t = Layouts[p[1]];
+            if (p[0] == "S")
+            {
+                int size, align;
+                var offs = new Dictionary<string, int>();
+                Layout32(t, out size, out align, offs);
+                model[p[1]] = offs;
+                Eq(size, int.Parse(p[2]), "i386 sizeof " + p[1]);
+                continue;
+            }
+            int o;
+            if (!model[p[1]].TryGetValue(Norm(p[2]), out o)) throw new Exception(p[1] + "." + p[2] + ": no such field");
+            Eq(o, int.Parse(p[3]), "i386 offsetof " + p[1] + "." + p[2]);
+            checkedOffsets++;
+        }
+        Eq(model.Count, Layouts.Count, "i386 structs checked");
+        if (checkedOffsets < 200) throw new Exception("only " + checkedOffsets + " i386 offsets checked");
+    }
+
     static long Allocated() { return GC.GetAllocatedBytesForCurrentThread(); }
 
     static void Collect()
@@ -120,6 +186,12 @@ static partial class Tests
 
     static void RuntimeTests()
     {
+        string layout32 = Environment.GetEnvironmentVariable("GOAP_LAYOUT32");
+        if (string.IsNullOrEmpty(layout32))
+            Console.WriteLine("csharp: i386 layouts not checked: no -m32 toolchain (Debian: gcc-multilib)");
+        else
+            Run("layouts on i386 (-m32): every field offset and size", () => CheckLayouts32(RunLines(layout32, "--fields")));
+
         Run("GC.GetAllocatedBytesForCurrentThread measures on this runtime", () =>
         {
             long b0 = Allocated();
