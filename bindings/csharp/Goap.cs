@@ -504,6 +504,14 @@ namespace Goap
             h.DangerousRelease();
         }
 
+        /// <summary>Releases every held handle: for a native object that was never created.</summary>
+        internal void DropAll()
+        {
+            SafeHandle[] held;
+            lock (deps) { held = deps.ToArray(); deps.Clear(); }
+            for (int i = held.Length - 1; i >= 0; i--) held[i].DangerousRelease();
+        }
+
         /// <summary>The pointer; valid while the handle is not closed (check first).</summary>
         internal IntPtr Ptr { get { return handle; } }
 
@@ -881,12 +889,14 @@ namespace Goap
         }
 
         /// <summary>Applies assignments as on a `given` line (`door_stuck, ammo = 2`).</summary>
-        public void Assign(ulong[] state, string assignments)
+        public void Assign(ulong[] state, string assignments) { Check(); Assign(state, assignments, "--given"); }
+
+        internal void Assign(ulong[] state, string assignments, string name)
         {
             int m;
-            Native.Effect[] eff = ParseAssignments(assignments, "--given", out m);
+            Native.Effect[] eff = ParseAssignments(assignments, name, out m);
             int st = Native.Api.goap_state_assign(RawDomain, state, eff, m);
-            if (st != 0) throw Util.StatusError(st, "--given");
+            if (st != 0) throw Util.StatusError(st, name);
         }
 
         /// <summary>Conditions as on a `want` line (`target_dead, ammo >= 2`), for Planner.Plan.</summary>
@@ -1004,10 +1014,10 @@ namespace Goap
             var desc = new Native.PlannerDesc { Allocator = NativeMemory.Current(), InitialNodes = initialNodes };
             Handle = new PlannerHandle();
             Handle.Hold(file.Handle); // the domain lives as long as this planner
-            IntPtr p = Native.Api.goap_planner_create(file.DomainPtr, ref desc);
+            IntPtr p = Native.Api.goap_planner_create(file.RawDomain, ref desc);
             if (p == IntPtr.Zero)
             {
-                Handle.Drop(file.Handle);
+                Handle.DropAll();
                 throw new GoapException(Status.OutOfMemory, "cannot create a planner");
             }
             Handle.Set(p);
@@ -1038,7 +1048,7 @@ namespace Goap
             Check();
             Native.Cond[] conds = file.Conditions(want);
             ulong[] start = file.NewStateRaw();
-            if (given != null) file.Assign(start, given);
+            if (given != null) file.Assign(start, given, "--given");
             GCHandle h = GCHandle.Alloc(conds, GCHandleType.Pinned);
             try { return Run(start, h.AddrOfPinnedObject(), conds.Length); }
             finally { h.Free(); }

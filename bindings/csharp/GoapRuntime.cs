@@ -250,7 +250,7 @@ namespace Goap
                 st = Native.Api.goap_agent_type_create(File.RawDomain, ref td, out type, out err);
                 if (st != 0)
                 {
-                    Handle.Drop(File.Handle);
+                    Handle.DropAll();
                     throw new GoapException((Status)st, "agent type: " + (Util.FromUtf8(err) ?? Util.StatusName(st)));
                 }
                 Handle.Set(type);
@@ -465,7 +465,7 @@ namespace Goap
             if (options.Memory != null)
             {
                 mem = file.NewStateRaw();
-                file.Assign(mem, options.Memory);
+                file.Assign(mem, options.Memory, "memory");
             }
             if (options.Planner != null && options.Planner.File.RawDomain != file.RawDomain)
                 throw new GoapException(Status.InvalidArgument, "the shared planner is for another domain");
@@ -490,31 +490,24 @@ namespace Goap
                 IntPtr agent, err;
                 int st = Native.Api.goap_agent_create_ex(ref ad, out agent, out err);
                 if (st != 0)
-                {
-                    handle.SetHandleAsInvalid();
-                    DropAll(options);
                     throw new GoapException((Status)st, "agent: " + (Util.FromUtf8(err) ?? Util.StatusName(st)));
-                }
                 handle.Self = GCHandle.ToIntPtr(self);
                 handle.Set(agent);
             }
             catch
             {
-                if (handle.Self == IntPtr.Zero) self.Free();
+                if (handle.Self == IntPtr.Zero)
+                {
+                    self.Free();
+                    handle.SetHandleAsInvalid();
+                    handle.DropAll(); // what it held for an agent that was not made
+                }
                 throw;
             }
             finally
             {
                 if (mh.IsAllocated) mh.Free();
             }
-        }
-
-        void DropAll(AgentOptions o)
-        {
-            handle.Drop(type.Handle);
-            if (o.Blackboard != null) handle.Drop(o.Blackboard.Handle);
-            if (o.Cache != null) handle.Drop(o.Cache.Handle);
-            if (o.Planner != null) handle.Drop(o.Planner.Handle);
         }
 
         /// <summary>The legacy constructor: every action and goal of the file, ticks by name.</summary>

@@ -385,6 +385,11 @@ static partial class Tests
             {
                 Collect();
                 long bytes0 = NativeMemory.LiveBytes, handles0 = NativeMemory.LiveHandles;
+                using (var f0 = GoapFile.Load(Squad))
+                using (var t0 = AgentType.FromFile(f0, "rifleman"))   // reserves: needs a blackboard
+                    Throws<GoapException>(() => new Agent(t0), "agent not made");
+                Eq(NativeMemory.LiveHandles, handles0, "a failed agent holds nothing");
+                Eq(NativeMemory.LiveBytes, bytes0, "nor native memory");
                 var f = GoapFile.Load(Squad);
                 var bb = f.CreateBlackboard();
                 var t = AgentType.FromFile(f, "rifleman");
@@ -455,6 +460,13 @@ static partial class Tests
                     a.Replan();                                   // interrupts: stop
                     Eq(log[log.Count - 1], "stop get_ammo", "stop on replan");
                 }
+                using (var t = new AgentTypeBuilder(f).Build())
+                {
+                    var e = Throws<GoapException>(() => new Agent(t, new AgentOptions { Memory = "door_stuck, ammo = 2" }), "bad memory");
+                    Eq(e.Message.Split('\n')[0], "memory:1:13: error: unknown variable 'ammo'", "memory error");
+                    using (var a = new Agent(t, new AgentOptions { Memory = "door_stuck" }))
+                        Eq(a.Get("door_stuck"), 1, "initial memory");
+                }
                 // check: get_ammo refused -> the plan without it is the punch
                 using (var t = new AgentTypeBuilder(f).Check("get_ammo", (a, id) => false).Build())
                 using (var a = new Agent(t))
@@ -501,7 +513,8 @@ static partial class Tests
                 var denied = new List<string>();
                 RawEventHandler onEv = (Agent ag, ref Goap.Native.AgentEvent ev) =>
                 {
-                    if (ev.Kind == (int)EventKind.ReservationDenied) denied.Add((string)ag.Host);
+                    if (ev.Kind == (int)EventKind.ReservationDenied)
+                        denied.Add((string)ag.Host + " " + Marshal.PtrToStringAnsi(ev.Resource));
                 };
                 var g = new Agent(gunner, new AgentOptions { Blackboard = bb, Host = "g" });
                 var s1 = new Agent(rifle, new AgentOptions { Blackboard = bb, Host = "s1", OnRawEvent = onEv });
@@ -526,7 +539,7 @@ static partial class Tests
                     Eq(flanker.CurrentAction, "flank_to_cover", "the holder flanks");
                     var other = flanker == s1 ? s2 : s1;
                     Eq(other.CurrentAction, "fire_from_cover", "the other, refused the flank, fires from cover");
-                    if (!denied.Contains((string)other.Host)) throw new Exception("no reservation denied to " + other.Host);
+                    if (!denied.Contains(other.Host + " flank_slot")) throw new Exception("no reservation denied to " + other.Host);
                     Eq(Throws<GoapException>(() => bb.SetCapacity("flank_slot", 0), "below held").Status,
                        Status.InvalidOperation, "capacity below held");
                     bb.SetCapacity("flank_slot", 2);
