@@ -236,7 +236,7 @@ static partial class Tests
             }
         });
 
-        Run("hot path: Agent.Update, Get/Set by id and name, raw events, stats, blackboard keys allocate 0 bytes", () =>
+        Run("hot path: Agent.Update, Get/Set by id and name, plan, ids, stats, raw events, snapshots, blackboard keys allocate 0 bytes", () =>
         {
             using (var f = GoapFile.Load(Soldier))
             {
@@ -250,7 +250,8 @@ static partial class Tests
                     int dead = f.FindVar("target_dead");
                     int doorStuck = f.FindVar("door_stuck");
                     var plan = new int[16];
-                    int step;
+                    var snap = new byte[4096];
+                    int step, size;
                     Action frames = () =>
                     {
                         for (int i = 0; i < 300; i++)
@@ -264,6 +265,8 @@ static partial class Tests
                             int v; bb.TryGet(key, out v);
                             var s = a.Stats;
                             if (s.Updates == 0) throw new Exception("no updates");
+                            if (a.GoalId < -1 || a.ActionId < -1) throw new Exception("ids");
+                            if (i % 50 == 0 && !a.TrySnapshot(snap, out size)) throw new Exception("snapshot size " + size);
                         }
                     };
                     frames(); // warm-up: JIT, first plans, pools
@@ -457,8 +460,16 @@ static partial class Tests
                     SeqEq(log.GetRange(0, 3).ToArray(), new[] { "start get_ammo", "tick get_ammo", "tick get_ammo" }, "start then ticks");
                     Eq(log.Count, 11, "one start and ten ticks");
                     if (sensed < 2 || sensed > 3) throw new Exception("sensor every 0.5 s over 1 s: " + sensed);
+                    Eq(Math.Round(a.Time, 6), 1.0, "agent time");
+                    Eq(a.IsPlanning, false, "not planning");
                     a.Replan();                                   // interrupts: stop
                     Eq(log[log.Count - 1], "stop get_ammo", "stop on replan");
+                    Eq(a.CurrentAction, null, "no action after replan");
+                    a.Update(0.1);
+                    Eq(a.CurrentAction, "get_ammo", "started again");
+                    a.Reset();
+                    Eq(log[log.Count - 1], "stop get_ammo", "stop on reset");
+                    Eq(a.Replans(ReplanReason.Requested), 1UL, "one requested replan counted");
                 }
                 using (var t = new AgentTypeBuilder(f).Build())
                 {
@@ -507,6 +518,19 @@ static partial class Tests
                 int held, cap;
                 bb.Resource("flank_slot", out held, out cap);
                 Eq(cap, 1, "the file's capacity");
+                using (var plain = new Blackboard())
+                {
+                    plain.AddResource("flank_slot", 3);
+                    plain.ApplyResources(f);
+                    plain.Resource("flank_slot", out held, out cap);
+                    Eq(cap, 1, "ApplyResources sets the file's capacity");
+                    Eq(Throws<GoapException>(() => plain.Resource("nope", out held, out cap), "unknown").Status, Status.NotFound, "unknown resource");
+                    Eq(Throws<GoapException>(() => plain.Get("nope"), "no slot").Status, Status.NotFound, "no slot");
+                    ulong v0 = plain.Version;
+                    plain.Set("x", 4);
+                    Eq(plain.Get("x"), 4, "slot");
+                    Eq(plain.Version, v0 + 1, "version");
+                }
                 var e = Throws<GoapException>(() => new Agent(rifle), "reserving without a blackboard");
                 Eq(e.Status, Status.InvalidArgument, "status");
                 if (!e.Message.Contains("blackboard")) throw new Exception(e.Message);
