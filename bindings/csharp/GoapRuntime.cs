@@ -33,7 +33,8 @@ namespace Goap
     public delegate double GoalPriority(Agent agent, int goal);
     /// <summary>A sensor: writes the agent's memory (agent.Set) every interval.</summary>
     public delegate void Sensor(Agent agent);
-    /// <summary>The native event, by reference and with ids: no allocation.</summary>
+    /// <summary>The native event, by reference and with ids: no allocation. Read it only (it is
+    /// libgoap's const struct), during the call (its plan pointer dies with it).</summary>
     public delegate void RawEventHandler(Agent agent, ref Native.AgentEvent ev);
 
     public enum SquadBehavior { None = 0, GetToCover, AdvanceCover, OrderlyAdvance, Search }
@@ -172,7 +173,7 @@ namespace Goap
     /// it; the native type lives until its last agent is freed.</summary>
     public sealed class AgentType : IDisposable
     {
-        internal readonly GoapFile File;
+        public GoapFile File { get; private set; }
         internal readonly AgentTypeHandle Handle;
         internal readonly ActionStart[] Starts;
         internal readonly ActionUpdate[] Ticks;
@@ -182,7 +183,7 @@ namespace Goap
         internal readonly Sensor[] Sensors;
         internal readonly string[] ActionNames, GoalNames;
         public string Name { get; private set; }
-        /// <summary>1 when the block has `htn TASK` (an HTN agent).</summary>
+        /// <summary>True when the block has `htn TASK` (an HTN agent: no goals).</summary>
         public bool IsHtn { get; private set; }
 
         internal AgentType(AgentTypeBuilder b)
@@ -263,8 +264,6 @@ namespace Goap
         {
             return new AgentTypeBuilder(file, agentBlock).Build();
         }
-
-        public GoapFile FileOf { get { return File; } }
 
         public void Dispose() { Handle.Dispose(); }
     }
