@@ -15,6 +15,11 @@ command -v lua5.4 >/dev/null 2>&1 || need+=(lua5.4)
 [ -e /usr/include/lua5.4/lua.h ] || need+=(liblua5.4-dev)
 command -v mcs >/dev/null 2>&1 || need+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || need+=(mono-runtime)
+# The C# layout test's i386 half: a C compiler that builds 32-bit programs (x86_64 hosts).
+if [ "$(uname -m)" = x86_64 ] && command -v cc >/dev/null 2>&1 &&
+   ! echo 'int main(void) { return 0; }' | cc -m32 -x c - -o /dev/null >/dev/null 2>&1; then
+  need+=(gcc-multilib)
+fi
 if [ "${GOAP_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || need+=(clang)
   # libFuzzer and the sanitizer runtimes

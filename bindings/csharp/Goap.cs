@@ -1,22 +1,31 @@
 // Goap.cs -- libgoap for C# (.NET, Mono, Unity): P/Invoke over the goap_shared library.
+// This file: the native layouts and functions, the safe handles, the native-memory counter,
+// files and planners. GoapRuntime.cs: agent types, agents, blackboards, plan caches, squads,
+// worlds, save games and inspection. Compile both, with unsafe code allowed (mcs -unsafe;
+// Unity: "Allow 'unsafe' Code" or an asmdef with allowUnsafeCode).
 //
-// Drop this file into a Unity project (e.g. Assets/Plugins/Goap/) next to the native library
-// (Assets/Plugins/x86_64/goap_shared.dll, libgoap_shared.so or libgoap_shared.dylib). It uses
+// Drop both files into a Unity project (e.g. Assets/Plugins/Goap/) next to the native library
+// (Assets/Plugins/x86_64/goap_shared.dll, libgoap_shared.so or libgoap_shared.dylib). They use
 // only APIs Unity's Mono and IL2CPP have: no LPUTF8Str marshalling (strings are converted to
 // and from UTF-8 by hand), native callbacks are static methods marked MonoPInvokeCallback that
-// find their object through a GCHandle, and struct arrays are blittable.
+// find their object through a GCHandle, and every struct passed to native code is blittable
+// (fixed buffers, no ByValArray), so calls on the hot path allocate no managed memory.
 //
-// Objects: GoapFile (a loaded .goap file and its domain), Planner, Agent (an NPC whose actions
-// are C# delegates). Each owns a SafeHandle; Dispose() frees it, and any use afterwards throws
-// ObjectDisposedException. An Agent or Planner keeps its file's native object alive (SafeHandle
-// reference counting), so disposing the file first is safe. Errors throw GoapException, whose
-// Message for file and condition errors is exactly what the goap CLI prints.
+// The library name is Native.Api.Lib: "goap_shared", or "__Internal" (the native code linked
+// into the player) when GOAP_INTERNAL is defined, and in Unity on iOS and WebGL players.
+//
+// Lifetimes: each native object is owned by a SafeHandle; Dispose() frees it and any use
+// afterwards throws ObjectDisposedException. A handle holds a reference on the handles its
+// native object needs (an agent: its type, blackboard, plan cache and shared planner; a type:
+// its file; a squad and a world: their agents), so native objects are always freed in the
+// right order, by Dispose or by the finalizer of an object that was never disposed.
 //
 // Threads: an object is used by one thread at a time; a GoapFile may be read from many.
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
+using System.Threading;
 #if UNITY_5_3_OR_NEWER
 using AOT; // Unity's MonoPInvokeCallbackAttribute
 #endif
@@ -38,6 +47,13 @@ namespace Goap
     {
         Replan = 0, Goal, Plan, PlanFailed, Repair, ActionStart, ActionSuccess, ActionFailure,
         ActionStop, Memory, GoalDone, Idle, ReservationDenied
+    }
+
+    /// <summary>goap_replan_reason of agent.h.</summary>
+    public enum ReplanReason
+    {
+        None = 0, Start, PlanDone, ActionFailed, Timeout, Preconditions, Watch, BetterGoal,
+        GoalInvalid, Idle, Requested, Order
     }
 
     public enum Search { AStar = 0, Backward, WeightedAStar, Greedy }
@@ -75,20 +91,23 @@ namespace Goap
     }
 #endif
 
-    // ---- Native layouts (checked against the compiler's by the tests) -------------------
+    // ---- Native layouts (every field offset checked against the compiler's by the tests) ------
+    // All blittable: primitive fields, pointers as IntPtr, fixed buffers for C arrays. A field's
+    // name is its C name in PascalCase (the layout test matches them so).
     namespace Native
     {
+        [StructLayout(LayoutKind.Sequential)] public struct Allocator { public IntPtr Fn, Ctx; }
         [StructLayout(LayoutKind.Sequential)] public struct Cond { public int Var, Op, Value; }
         [StructLayout(LayoutKind.Sequential)] public struct Effect { public int Var, Op, Value; }
 
         [StructLayout(LayoutKind.Sequential)]
-        public struct Diag
+        public unsafe struct Diag
         {
             public int Severity, Status;
-            [MarshalAs(UnmanagedType.ByValArray, SizeConst = 256)] public byte[] File;
+            public fixed byte File[256];
             public int Line, Col;
-            [MarshalAs(UnmanagedType.ByValArray, SizeConst = 512)] public byte[] Message;
-            [MarshalAs(UnmanagedType.ByValArray, SizeConst = 512)] public byte[] Source;
+            public fixed byte Message[512];
+            public fixed byte Source[512];
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -96,7 +115,7 @@ namespace Goap
         {
             public IntPtr Name; public int Line, Goal; public IntPtr Want; public int WantCount;
             public IntPtr Given; public int GivenCount; public uint Expect; public double ExpectCost;
-            public IntPtr ExpectPlan; public int ExpectPlanLength;
+            public IntPtr ExpectPlan; public int ExpectPlanLength, Task;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -104,6 +123,13 @@ namespace Goap
         {
             public IntPtr Name; public int Type, Lo, Hi, ValueCount, DefaultValue; public uint Flags;
             public int Word, Shift, Bits;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct PlannerDesc
+        {
+            public Allocator Allocator; public uint InitialNodes, MaxNodes; public UIntPtr MaxMemory;
+            public uint GoalCache;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -151,7 +177,7 @@ namespace Goap
         [StructLayout(LayoutKind.Sequential)]
         public struct AgentTypeDesc
         {
-            public IntPtr AllocFn, AllocCtx, Name, Actions; public int ActionCount;
+            public Allocator Allocator; public IntPtr Name, Actions; public int ActionCount;
             public IntPtr Goals; public int GoalCount; public IntPtr Sensors; public int SensorCount;
             public double SwitchMargin, GoalCheckInterval, FailedGoalCooldown;
             public int Search, Heuristic; public uint MaxNodes, ExpansionsPerUpdate;
@@ -162,8 +188,8 @@ namespace Goap
         [StructLayout(LayoutKind.Sequential)]
         public struct AgentDesc
         {
-            public IntPtr Type, AllocFn, AllocCtx, Memory, Host, Blackboard, Cache, Planner, OnEvent,
-                EventUser;
+            public IntPtr Type; public Allocator Allocator;
+            public IntPtr Memory, Host, Blackboard, Cache, Planner, OnEvent, EventUser;
             public int ReplanHistory;
         }
 
@@ -177,29 +203,52 @@ namespace Goap
         }
 
         [StructLayout(LayoutKind.Sequential)]
-        public struct AgentStats
+        public unsafe struct AgentStats
         {
             public ulong Updates, Plans, PlanFailures;
-            [MarshalAs(UnmanagedType.ByValArray, SizeConst = 12)] public ulong[] Replans;
+            public fixed ulong Replans[12];   // by ReplanReason
             public ulong Repairs, CacheHits, Expanded, ActionsStarted, ActionsSucceeded, ActionsFailed;
             public ulong ReservationsDenied;
             public UIntPtr MemoryBytes;
         }
 
         [StructLayout(LayoutKind.Sequential)]
+        public struct PlanCacheStats { public ulong Hits, Misses, Stores, Evictions; public int Entries; }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct SquadDesc
+        {
+            public Allocator Allocator; public IntPtr SuppressGoal, CoverGoal, AdvanceGoal, SearchGoal;
+            public double OrderPriority;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct WorldDesc
+        {
+            public Allocator Allocator; public int Lanes; public IntPtr Parallel, ParallelUser;
+            public ulong Seed; public int NoJitter; public uint InitialNodes, AgentShare;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct WorldStats
+        {
+            public ulong Frames, Expansions; public int Wanting, Served, MaxWait, Planners, Leased;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
         public struct SimOptions
         {
-            public IntPtr AllocFn, AllocCtx, Bind, BindUser, OnEvent, EventUser, OnWorld, WorldUser;
+            public Allocator Allocator; public IntPtr Bind, BindUser, OnEvent, EventUser, OnWorld, WorldUser;
             public double Until, Step;
             public IntPtr Recorder, Replayer;
         }
 
         [StructLayout(LayoutKind.Sequential)]
-        public struct SimResult
+        public unsafe struct SimResult
         {
             public double Time; public int Idle, Replans; public AgentStats Stats;
             public int Expectations, Failed;
-            [MarshalAs(UnmanagedType.ByValArray, SizeConst = 256)] public byte[] Message;
+            public fixed byte Message[256];
             public int Line, Col;
         }
 
@@ -220,9 +269,17 @@ namespace Goap
         }
 
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate IntPtr ReallocFn(IntPtr ctx, IntPtr ptr, UIntPtr oldSize, UIntPtr newSize);
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         public delegate void StartFn(IntPtr agent, int action, IntPtr user);
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         public delegate int TickFn(IntPtr agent, int action, double dt, IntPtr user);
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate int CheckFn(IntPtr agent, int action, IntPtr user);
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate double PriorityFn(IntPtr agent, int goal, IntPtr user);
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate void SensorFn(IntPtr agent, IntPtr user);
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         public delegate void EventFn(IntPtr agent, IntPtr ev, IntPtr user);
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
@@ -231,7 +288,14 @@ namespace Goap
         /// <summary>The C functions. Strings go in as NUL-terminated UTF-8 byte arrays.</summary>
         public static class Api
         {
+            /// <summary>The native library every DllImport of the binding names (the only
+            /// place it is written): "__Internal" for players that link libgoap statically
+            /// (iOS, WebGL; or define GOAP_INTERNAL), else "goap_shared".</summary>
+#if GOAP_INTERNAL || ((UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR)
+            public const string Lib = "__Internal";
+#else
             public const string Lib = "goap_shared";
+#endif
             const CallingConvention C = CallingConvention.Cdecl;
 
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_version();
@@ -253,157 +317,225 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_domain_goal_name(IntPtr d, int g);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_domain_goal_want(IntPtr d, int g, out int count);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_state_init(IntPtr d, ulong[] state);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_state_get(IntPtr d, ulong[] state, int var);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_state_set(IntPtr d, ulong[] state, int var, int value);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_state_assign(IntPtr d, ulong[] state, IntPtr eff, int count);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_state_assign(IntPtr d, ulong[] state, Effect[] eff, int count);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_planner_create(IntPtr d, IntPtr desc);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_planner_create(IntPtr d, ref PlannerDesc desc);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_planner_destroy(IntPtr p);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_plan(PlannerHandle p, ref Request req, ref Result res);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_plan_finish(PlannerHandle p, ref Result res);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_plan(IntPtr p, ref Request req, ref Result res);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_plan_finish(IntPtr p, ref Result res);
             [DllImport(Lib, CallingConvention = C)] public static extern UIntPtr goap_diag_format(ref Diag diag, byte[] buf, UIntPtr cap);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_parse(byte[] name, byte[] text, UIntPtr length, IntPtr alloc, out IntPtr file, out Diag err);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_load(byte[] path, IntPtr alloc, out IntPtr file, out Diag err);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_parse(byte[] name, byte[] text, UIntPtr length, ref Allocator alloc, out IntPtr file, out Diag err);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_load(byte[] path, ref Allocator alloc, out IntPtr file, out Diag err);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_file_destroy(IntPtr f);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_domain(GoapFileHandle f);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_scenario_count(GoapFileHandle f);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_scenario(GoapFileHandle f, int i);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_find_scenario(GoapFileHandle f, byte[] name);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_domain(IntPtr f);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_scenario_count(IntPtr f);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_scenario(IntPtr f, int i);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_find_scenario(IntPtr f, byte[] name);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_conds(IntPtr d, byte[] name, byte[] text, [Out] Cond[] outConds, int cap, out int count, out Diag err);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_assignments(IntPtr d, byte[] name, byte[] text, [Out] Effect[] outEff, int cap, out int count, out Diag err);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_bindings(GoapFileHandle f, [In, Out] ActionBinding[] acts, int actionCount, [In, Out] GoalBinding[] goals, int goalCount);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_simulation_count(GoapFileHandle f);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_find_simulation(GoapFileHandle f, byte[] name);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_simulation_name(GoapFileHandle f, int i);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_simulate(GoapFileHandle f, int sim, ref SimOptions opt, out SimResult res);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_agent_bindings(IntPtr f, int type, [In, Out] ActionBinding[] acts, int actionCount, [In, Out] GoalBinding[] goals, int goalCount);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_agent_type_count(IntPtr f);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_agent_type_name(IntPtr f, int type);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_find_agent_type(IntPtr f, byte[] name);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_agent_type_htn(IntPtr f, int type, out IntPtr watch, out int watchCount);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_htn(IntPtr f);
+            [DllImport(Lib, CallingConvention = C)] public static extern double goap_file_switch_margin(IntPtr f, int type, int sim);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_blackboard_create(IntPtr f, ref Allocator alloc, out IntPtr bb);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_apply_resources(IntPtr f, IntPtr bb);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_simulation_count(IntPtr f);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_find_simulation(IntPtr f, byte[] name);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_simulation_name(IntPtr f, int i);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_simulate(IntPtr f, int sim, ref SimOptions opt, out SimResult res);
+            // runtime (goap/agent.h)
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_type_create(IntPtr d, ref AgentTypeDesc desc, out IntPtr type, out IntPtr error);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_type_destroy(IntPtr t);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_agent_create(ref AgentDesc desc);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_create_ex(ref AgentDesc desc, out IntPtr agent, out IntPtr error);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_destroy(IntPtr a);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_update(AgentHandle a, double dt);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_set(AgentHandle a, int var, int value);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_get(AgentHandle a, int var);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_goal(AgentHandle a);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_action(AgentHandle a);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_agent_plan(AgentHandle a, out int length, out int step);
-            [DllImport(Lib, CallingConvention = C)] public static extern AgentStats goap_agent_get_stats(AgentHandle a);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_agent_host(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_update(IntPtr a, double dt);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_set(IntPtr a, int var, int value);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_get(IntPtr a, int var);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_goal(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_action(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_agent_plan(IntPtr a, out int length, out int step);
+            [DllImport(Lib, CallingConvention = C)] public static extern double goap_agent_plan_cost(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_is_planning(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern double goap_agent_time(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_replan(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_reset(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_order(IntPtr a, int goal, double priority);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_clear_order(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_ordered_goal(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern AgentStats goap_agent_get_stats(IntPtr a);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_blackboard_create(ref Allocator alloc);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_blackboard_destroy(IntPtr bb);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_set(IntPtr bb, byte[] name, int value);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_get(IntPtr bb, byte[] name, out int value);
+            [DllImport(Lib, CallingConvention = C)] public static extern ulong goap_blackboard_version(IntPtr bb);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_add_resource(IntPtr bb, byte[] name, int capacity);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_set_capacity(IntPtr bb, byte[] name, int capacity);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_resource(IntPtr bb, byte[] name, out int held, out int capacity);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_holders(IntPtr bb, byte[] name, [Out] IntPtr[] agents, int cap, out int count);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_plan_cache_create(ref Allocator alloc, int capacity);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_plan_cache_destroy(IntPtr c);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_plan_cache_clear(IntPtr c);
+            [DllImport(Lib, CallingConvention = C)] public static extern PlanCacheStats goap_plan_cache_get_stats(IntPtr c);
+            // squads (goap/squad.h)
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_squad_create(ref SquadDesc desc);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_squad_destroy(IntPtr s);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_add(IntPtr s, IntPtr agent);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_remove(IntPtr s, IntPtr agent);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_size(IntPtr s);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_squad_member(IntPtr s, int index);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_order(IntPtr s, int behavior);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_squad_update(IntPtr s);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_current(IntPtr s);
+            // worlds (goap/world.h)
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_world_create(ref WorldDesc desc, out IntPtr world);
+            [DllImport(Lib, CallingConvention = C)] public static extern void goap_world_destroy(IntPtr w);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_world_add(IntPtr w, IntPtr agent, int lane, double priority);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_world_remove(IntPtr w, IntPtr agent);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_world_set_priority(IntPtr w, IntPtr agent, double priority);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_world_agent_count(IntPtr w);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_world_update(IntPtr w, double dt, ulong expansions);
+            [DllImport(Lib, CallingConvention = C)] public static extern WorldStats goap_world_get_stats(IntPtr w);
             // save games (goap/save.h)
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot(AgentHandle a, byte[] buf, UIntPtr cap, out UIntPtr size);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_restore(AgentHandle a, byte[] data, UIntPtr size, out IntPtr error);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot_json(AgentHandle a, byte[] buf, UIntPtr cap, out UIntPtr size);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot(IntPtr a, byte[] buf, UIntPtr cap, out UIntPtr size);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_restore(IntPtr a, byte[] data, UIntPtr size, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot_json(IntPtr a, byte[] buf, UIntPtr cap, out UIntPtr size);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_snapshot(IntPtr bb, byte[] buf, UIntPtr cap, out UIntPtr size);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_restore(IntPtr bb, byte[] data, UIntPtr size, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_snapshot(IntPtr s, byte[] buf, UIntPtr cap, out UIntPtr size);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_restore(IntPtr s, byte[] data, UIntPtr size, IntPtr[] members, int count, out IntPtr error);
         }
     }
 
-    // ---- Inspection (goap/inspect.h) -----------------------------------------------------------
-    public enum GoalState { Current = 0, Candidate, Achieved, Invalid, Cooldown, NoPriority }
-    public enum StepState { Done = 0, Running, Pending }
-
-    public sealed class GoalInspection
+    // ---- Native memory: an optional counting allocator ------------------------------------
+    /// <summary>
+    /// With Track set, native objects created afterwards (files, planners, agent types,
+    /// agents, blackboards, plan caches, squads, worlds) allocate through the binding
+    /// (Marshal.AllocHGlobal), which counts the bytes and blocks they hold. Objects keep the
+    /// allocator they were created with. LiveHandles counts the binding's native objects not
+    /// yet freed (tracked or not). Use both to find leaks (a scene reload that does not give
+    /// its memory back) and to budget memory per platform.
+    /// </summary>
+    public static class NativeMemory
     {
-        public string Goal, FailedCond; public GoalState State; public double Priority, FailedAt, RetryAt;
-        public bool Ordered; public Status FailStatus;
-    }
+        static long bytes, blocks, handles;
+        static volatile bool track;
+        public static bool Track { get { return track; } set { track = value; } }
+        public static long LiveBytes { get { return Interlocked.Read(ref bytes); } }
+        public static long LiveBlocks { get { return Interlocked.Read(ref blocks); } }
+        public static long LiveHandles { get { return Interlocked.Read(ref handles); } }
 
-    public sealed class PlanStepInspection
-    {
-        public string Action; public double Cost; public StepState State; public string[] Relies;
-        public bool ReliesHold;
-    }
+        internal static void HandleCreated() { Interlocked.Increment(ref handles); }
+        internal static void HandleReleased() { Interlocked.Decrement(ref handles); }
 
-    public sealed class PlanInspection
-    {
-        public string Goal; public double Priority, Cost, ActionTime; public int Step;
-        public bool Running, Planning; public PlanStepInspection[] Steps;
-    }
-
-    public sealed class ReplanInspection
-    {
-        public double Time, Cost, SearchUs; public string Reason, Goal; public Status Status;
-        public int GoalsTried, PlanLength; public bool Cached; public ulong Expanded, Generated;
-    }
-
-    public sealed class FailureInspection
-    {
-        public string Goal, Action, Var; public int Value; public bool Timeout; public Status Status;
-        public double Learnt, Expires;
-    }
-
-    public static class NativeInspect
-    {
-        [StructLayout(LayoutKind.Sequential)]
-        public struct GoalInfo
+        [MonoPInvokeCallback(typeof(Native.ReallocFn))]
+        static IntPtr Realloc(IntPtr ctx, IntPtr ptr, UIntPtr oldSize, UIntPtr newSize)
         {
-            public int Goal, State; public double Priority; public int Ordered;
-            public Native.Cond FailedCond; public double FailedAt; public int FailStatus; public double RetryAt;
+            try
+            {
+                long o = (long)(ulong)oldSize, n = (long)(ulong)newSize;
+                if (n == 0)
+                {
+                    if (ptr != IntPtr.Zero)
+                    {
+                        Marshal.FreeHGlobal(ptr);
+                        Interlocked.Add(ref bytes, -o);
+                        Interlocked.Decrement(ref blocks);
+                    }
+                    return IntPtr.Zero;
+                }
+                if (ptr == IntPtr.Zero)
+                {
+                    IntPtr p = Marshal.AllocHGlobal((IntPtr)n);
+                    Interlocked.Add(ref bytes, n);
+                    Interlocked.Increment(ref blocks);
+                    return p;
+                }
+                IntPtr q = Marshal.ReAllocHGlobal(ptr, (IntPtr)n);
+                Interlocked.Add(ref bytes, n - o);
+                return q;
+            }
+            catch (Exception) { return IntPtr.Zero; } // OutOfMemoryException: libgoap reports it
         }
+        static readonly Native.ReallocFn ReallocDelegate = Realloc;
+        static readonly IntPtr ReallocPtr = Marshal.GetFunctionPointerForDelegate(ReallocDelegate);
 
-        [StructLayout(LayoutKind.Sequential)]
-        public struct PlanStepInfo
+        /// <summary>The allocator for an object created now: the counter, or zero (libc).</summary>
+        internal static Native.Allocator Current()
         {
-            public int Action; public double Cost; public int State, ReliesFirst, ReliesCount, ReliesHold;
+            var a = new Native.Allocator();
+            if (track) a.Fn = ReallocPtr;
+            return a;
         }
-
-        [StructLayout(LayoutKind.Sequential)]
-        public struct PlanInfo
-        {
-            public int Goal; public double Priority, Cost; public int Length, Step, Running;
-            public double ActionTime; public int Planning, CondCount;
-        }
-
-        [StructLayout(LayoutKind.Sequential)]
-        public struct ReplanInfo
-        {
-            public double Time; public int Reason, Status, Goal, GoalsTried, Cached, PlanLength;
-            public double Cost; public ulong Expanded, Generated; public double SearchUs;
-        }
-
-        [StructLayout(LayoutKind.Sequential)]
-        public struct FailureInfo
-        {
-            public int Goal, Action, Var, Value, Timeout, Status; public double Learnt, Expires;
-        }
-
-        const CallingConvention C = CallingConvention.Cdecl;
-        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_goals(AgentHandle a, [Out] GoalInfo[] info, int cap);
-        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_plan(AgentHandle a, ref PlanInfo info, [Out] PlanStepInfo[] steps, int stepCap, [Out] Native.Cond[] conds, int condCap);
-        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_replans(AgentHandle a, [Out] ReplanInfo[] info, int cap);
-        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern int goap_agent_inspect_failures(AgentHandle a, [Out] FailureInfo[] info, int cap);
-        [DllImport(Native.Api.Lib, CallingConvention = C)] public static extern UIntPtr goap_format_cond(IntPtr d, ref Native.Cond c, byte[] buf, UIntPtr cap);
     }
-    // ---- end of inspection ---------------------------------------------------------------------
 
     // ---- Safe handles ---------------------------------------------------------------------
-    public sealed class GoapFileHandle : SafeHandle
+    /// <summary>A native object, and the handles it holds a reference on (released after it
+    /// is destroyed: what it needs outlives it, whether it is disposed or finalized).</summary>
+    public abstract class NativeHandle : SafeHandle
     {
-        public GoapFileHandle() : base(IntPtr.Zero, true) { }
-        internal GoapFileHandle(IntPtr p) : base(IntPtr.Zero, true) { SetHandle(p); }
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-        protected override bool ReleaseHandle() { Native.Api.goap_file_destroy(handle); return true; }
-    }
+        readonly List<SafeHandle> deps = new List<SafeHandle>();
 
-    public sealed class PlannerHandle : SafeHandle
-    {
-        public PlannerHandle() : base(IntPtr.Zero, true) { }
-        internal PlannerHandle(IntPtr p) : base(IntPtr.Zero, true) { SetHandle(p); }
+        protected NativeHandle() : base(IntPtr.Zero, true) { }
         public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-        protected override bool ReleaseHandle() { Native.Api.goap_planner_destroy(handle); return true; }
-    }
 
-    /// <summary>An agent and its agent type, destroyed together (agent first).</summary>
-    public sealed class AgentHandle : SafeHandle
-    {
-        internal IntPtr Type;
-        public AgentHandle() : base(IntPtr.Zero, true) { }
-        internal AgentHandle(IntPtr agent, IntPtr type) : base(IntPtr.Zero, true)
+        internal void Set(IntPtr p)
         {
-            SetHandle(agent);
-            Type = type;
+            SetHandle(p);
+            NativeMemory.HandleCreated();
         }
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        /// <summary>Holds h until this handle is released (or Drop(h)).</summary>
+        internal void Hold(SafeHandle h)
+        {
+            bool ok = false;
+            h.DangerousAddRef(ref ok);
+            lock (deps) deps.Add(h);
+        }
+
+        internal void Drop(SafeHandle h)
+        {
+            lock (deps) if (!deps.Remove(h)) return;
+            h.DangerousRelease();
+        }
+
+        /// <summary>Releases every held handle: for a native object that was never created.</summary>
+        internal void DropAll()
+        {
+            SafeHandle[] held;
+            lock (deps) { held = deps.ToArray(); deps.Clear(); }
+            for (int i = held.Length - 1; i >= 0; i--) held[i].DangerousRelease();
+        }
+
+        /// <summary>The pointer; valid while the handle is not closed (check first).</summary>
+        internal IntPtr Ptr { get { return handle; } }
+
+        protected abstract void Destroy(IntPtr p);
+
         protected override bool ReleaseHandle()
         {
-            Native.Api.goap_agent_destroy(handle);
-            Native.Api.goap_agent_type_destroy(Type);
+            Destroy(handle);
+            NativeMemory.HandleReleased();
+            SafeHandle[] held;
+            lock (deps) { held = deps.ToArray(); deps.Clear(); }
+            for (int i = held.Length - 1; i >= 0; i--) held[i].DangerousRelease();
             return true;
         }
+    }
+
+    public sealed class GoapFileHandle : NativeHandle
+    {
+        protected override void Destroy(IntPtr p) { Native.Api.goap_file_destroy(p); }
+    }
+
+    public sealed class PlannerHandle : NativeHandle
+    {
+        protected override void Destroy(IntPtr p) { Native.Api.goap_planner_destroy(p); }
     }
 
     internal static class Util
@@ -434,13 +566,23 @@ namespace Goap
             return Encoding.UTF8.GetString(b, 0, n < 0 ? b.Length : n);
         }
 
-        public static GoapException DiagError(ref Native.Diag d)
+        public static unsafe string FromUtf8(byte* p, int cap)
+        {
+            int n = 0;
+            while (n < cap && p[n] != 0) n++;
+            var b = new byte[n];
+            for (int i = 0; i < n; i++) b[i] = p[i];
+            return Encoding.UTF8.GetString(b);
+        }
+
+        public static unsafe GoapException DiagError(ref Native.Diag d)
         {
             byte[] buf = new byte[4096];
             Native.Api.goap_diag_format(ref d, buf, (UIntPtr)buf.Length);
             string text = FromUtf8(buf).TrimEnd('\n');
-            return new GoapException((Status)d.Status, text, FromUtf8(d.File), d.Line, d.Col,
-                                     FromUtf8(d.Message));
+            fixed (Native.Diag* p = &d)
+                return new GoapException((Status)d.Status, text, FromUtf8(p->File, 256), d.Line, d.Col,
+                                         FromUtf8(p->Message, 512));
         }
 
         public static GoapException StatusError(int st, string what)
@@ -448,7 +590,25 @@ namespace Goap
             return new GoapException((Status)st, what + ": " + FromUtf8(Native.Api.goap_status_string(st)));
         }
 
+        public static GoapException StatusError(int st, string what, IntPtr why)
+        {
+            string w = FromUtf8(why);
+            return new GoapException((Status)st, what + ": " + (string.IsNullOrEmpty(w) ? FromUtf8(Native.Api.goap_status_string(st)) : w));
+        }
+
         public static string StatusName(int st) { return FromUtf8(Native.Api.goap_status_name(st)); }
+
+        /// <summary>Runs a snapshot function twice: for the size, then into a new array.</summary>
+        public delegate int SnapshotFn(byte[] buf, UIntPtr cap, out UIntPtr size);
+        public static byte[] Snapshot(SnapshotFn fn, string what)
+        {
+            UIntPtr n;
+            fn(null, UIntPtr.Zero, out n);
+            var buf = new byte[(int)n];
+            int st = fn(buf, n, out n);
+            if (st != 0) throw StatusError(st, what);
+            return buf;
+        }
     }
 
     /// <summary>A plan: Status, action names, Cost, Expanded nodes, Partial.</summary>
@@ -463,16 +623,17 @@ namespace Goap
         }
     }
 
-    /// <summary>One step of an agent's timeline (goap_agent_event), with names.</summary>
+    /// <summary>One step of an agent's timeline (goap_agent_event), with names. For a timeline
+    /// without allocation, use AgentOptions.OnRawEvent (the native struct, ids).</summary>
     public sealed class AgentEvent
     {
-        public EventKind Kind; public double Time; public string Reason, Goal, Action, Var;
+        public EventKind Kind; public double Time; public string Reason, Goal, Action, Var, Resource;
         public string[] Plan = new string[0]; public double Cost; public int OldValue, Value;
         public Status Status;
 
-        internal static AgentEvent From(GoapFile f, IntPtr p)
+        internal static unsafe AgentEvent From(GoapFile f, IntPtr p)
         {
-            var ev = (Native.AgentEvent)Marshal.PtrToStructure(p, typeof(Native.AgentEvent));
+            Native.AgentEvent ev = *(Native.AgentEvent*)p;
             IntPtr d = f.RawDomain;
             var e = new AgentEvent();
             e.Kind = (EventKind)ev.Kind; e.Time = ev.Time; e.Cost = ev.Cost;
@@ -481,11 +642,13 @@ namespace Goap
             if (ev.Goal >= 0) e.Goal = Util.FromUtf8(Native.Api.goap_domain_goal_name(d, ev.Goal));
             if (ev.Action >= 0) e.Action = Util.FromUtf8(Native.Api.goap_domain_action_name(d, ev.Action));
             if (e.Kind == EventKind.Memory) e.Var = f.VarNameRaw(ev.Var);
+            if (ev.Resource != IntPtr.Zero) e.Resource = Util.FromUtf8(ev.Resource);
             if (ev.Plan != IntPtr.Zero && ev.PlanLength > 0)
             {
                 e.Plan = new string[ev.PlanLength];
+                int* plan = (int*)ev.Plan;
                 for (int i = 0; i < ev.PlanLength; i++)
-                    e.Plan[i] = Util.FromUtf8(Native.Api.goap_domain_action_name(d, Marshal.ReadInt32(ev.Plan, 4 * i)));
+                    e.Plan[i] = Util.FromUtf8(Native.Api.goap_domain_action_name(d, plan[i]));
             }
             return e;
         }
@@ -504,23 +667,33 @@ namespace Goap
         public double Time; public bool Idle; public int Replans, Expectations, Failed;
         public string Message; public ulong ActionsFailed;
     }
-
-    /// <summary>A loaded .goap file: its domain, scenarios and simulations.</summary>
+    /// <summary>A loaded .goap file: its domain, scenarios, simulations, agent types.</summary>
     public sealed class GoapFile : IDisposable
     {
         internal readonly GoapFileHandle Handle;
+        readonly IntPtr domain;
+        readonly Dictionary<string, int> varIds = new Dictionary<string, int>();
+        readonly int stateWords;
         public string Name { get; private set; }
 
-        GoapFile(IntPtr p, string name) { Handle = new GoapFileHandle(p); Name = name; }
+        GoapFile(GoapFileHandle h, string name)
+        {
+            Handle = h; Name = name;
+            domain = Native.Api.goap_file_domain(h.Ptr);
+            stateWords = Math.Max(1, (int)(uint)Native.Api.goap_domain_state_words(domain));
+        }
 
         /// <summary>Reads and parses a file; GoapException with the CLI's text on error.</summary>
         public static GoapFile Load(string path)
         {
             IntPtr f;
             Native.Diag err;
-            int st = Native.Api.goap_file_load(Util.Utf8(path), IntPtr.Zero, out f, out err);
+            var alloc = NativeMemory.Current();
+            var h = new GoapFileHandle();
+            int st = Native.Api.goap_file_load(Util.Utf8(path), ref alloc, out f, out err);
             if (st != 0) throw Util.DiagError(ref err);
-            return new GoapFile(f, path);
+            h.Set(f);
+            return new GoapFile(h, path);
         }
 
         /// <summary>Parses .goap text; name is used in error messages.</summary>
@@ -529,15 +702,19 @@ namespace Goap
             byte[] data = Encoding.UTF8.GetBytes(text);
             IntPtr f;
             Native.Diag err;
-            int st = Native.Api.goap_file_parse(Util.Utf8(name), data, (UIntPtr)data.Length, IntPtr.Zero, out f, out err);
+            var alloc = NativeMemory.Current();
+            var h = new GoapFileHandle();
+            int st = Native.Api.goap_file_parse(Util.Utf8(name), data, (UIntPtr)data.Length, ref alloc, out f, out err);
             if (st != 0) throw Util.DiagError(ref err);
-            return new GoapFile(f, name);
+            h.Set(f);
+            return new GoapFile(h, name);
         }
 
         bool disposed;
 
-        /// <summary>Frees the file, or, while agents or planners made on it live, lets the
-        /// last of them free it. Using the file afterwards throws ObjectDisposedException.</summary>
+        /// <summary>Frees the file, or, while agent types, agents or planners made on it live,
+        /// lets the last of them free it. Using the file afterwards throws
+        /// ObjectDisposedException. A file never disposed is freed by its finalizer, after them.</summary>
         public void Dispose() { disposed = true; Handle.Dispose(); }
 
         internal void Check()
@@ -545,13 +722,16 @@ namespace Goap
             if (disposed || Handle.IsClosed) throw new ObjectDisposedException("GoapFile");
         }
 
-        internal IntPtr DomainPtr { get { Check(); return Native.Api.goap_file_domain(Handle); } }
+        internal IntPtr DomainPtr { get { Check(); return domain; } }
 
-        // For agents and planners, which hold a reference on Handle: no disposed check (a
-        // SafeHandle that is really released makes the call throw ObjectDisposedException).
-        internal IntPtr RawDomain { get { return Native.Api.goap_file_domain(Handle); } }
+        // For agents and planners, which hold a reference on Handle: no disposed check.
+        internal IntPtr RawDomain { get { return domain; } }
+        internal IntPtr RawFile { get { return Handle.Ptr; } }
 
         public string DomainName { get { return Util.FromUtf8(Native.Api.goap_domain_name(DomainPtr)); } }
+
+        /// <summary>Words of a state of the domain (the length of NewState's arrays).</summary>
+        public int StateWords { get { return stateWords; } }
 
         public string VarName(int v) { Check(); return VarNameRaw(v); }
 
@@ -595,12 +775,24 @@ namespace Goap
             }
         }
 
+        /// <summary>The names of the file's `agent` blocks (agent types).</summary>
+        public string[] AgentTypes
+        {
+            get
+            {
+                Check();
+                var r = new string[Native.Api.goap_file_agent_type_count(RawFile)];
+                for (int i = 0; i < r.Length; i++) r[i] = Util.FromUtf8(Native.Api.goap_file_agent_type_name(RawFile, i));
+                return r;
+            }
+        }
+
         public string[] Scenarios
         {
             get
             {
                 Check();
-                var r = new string[Native.Api.goap_file_scenario_count(Handle)];
+                var r = new string[Native.Api.goap_file_scenario_count(RawFile)];
                 for (int i = 0; i < r.Length; i++) r[i] = Util.FromUtf8(ScenarioAt(i).Name);
                 return r;
             }
@@ -611,20 +803,20 @@ namespace Goap
             get
             {
                 Check();
-                var r = new string[Native.Api.goap_file_simulation_count(Handle)];
-                for (int i = 0; i < r.Length; i++) r[i] = Util.FromUtf8(Native.Api.goap_file_simulation_name(Handle, i));
+                var r = new string[Native.Api.goap_file_simulation_count(RawFile)];
+                for (int i = 0; i < r.Length; i++) r[i] = Util.FromUtf8(Native.Api.goap_file_simulation_name(RawFile, i));
                 return r;
             }
         }
 
-        internal Native.Scenario ScenarioAt(int i)
+        internal unsafe Native.Scenario ScenarioAt(int i)
         {
-            return (Native.Scenario)Marshal.PtrToStructure(Native.Api.goap_file_scenario(Handle, i), typeof(Native.Scenario));
+            return *(Native.Scenario*)Native.Api.goap_file_scenario(RawFile, i);
         }
 
         internal Native.Scenario FindScenario(string name)
         {
-            int i = Native.Api.goap_file_find_scenario(Handle, Util.Utf8(name));
+            int i = Native.Api.goap_file_find_scenario(RawFile, Util.Utf8(name));
             if (i < 0) throw new GoapException(Status.NotFound, "unknown scenario '" + name + "'");
             return ScenarioAt(i);
         }
@@ -655,13 +847,66 @@ namespace Goap
             return a;
         }
 
+        public int FindGoal(string name)
+        {
+            int g = Native.Api.goap_domain_find_goal(DomainPtr, Util.Utf8(name));
+            if (g < 0) throw new GoapException(Status.NotFound, "unknown goal '" + name + "'");
+            return g;
+        }
+
+        /// <summary>A variable's id (resolve names once; the id-based calls allocate nothing).</summary>
         public int FindVar(string name) { Check(); return FindVarRaw(name); }
 
         internal int FindVarRaw(string name)
         {
-            int v = Native.Api.goap_domain_find_var(RawDomain, Util.Utf8(name));
+            if (name == null) throw new ArgumentNullException("name");
+            int v;
+            lock (varIds)
+                if (varIds.TryGetValue(name, out v)) return v;
+            v = Native.Api.goap_domain_find_var(RawDomain, Util.Utf8(name));
             if (v < 0) throw new GoapException(Status.NotFound, "unknown variable '" + name + "'");
+            lock (varIds) varIds[name] = v;
             return v;
+        }
+
+        /// <summary>A new state holding the domain's default values.</summary>
+        public ulong[] NewState() { Check(); return NewStateRaw(); }
+
+        internal ulong[] NewStateRaw()
+        {
+            var s = new ulong[stateWords];
+            Native.Api.goap_state_init(RawDomain, s);
+            return s;
+        }
+
+        public int StateGet(ulong[] state, int var) { Check(); return Native.Api.goap_state_get(RawDomain, state, var); }
+
+        public void StateSet(ulong[] state, int var, int value)
+        {
+            Check();
+            int st = Native.Api.goap_state_set(RawDomain, state, var, value);
+            if (st != 0) throw Util.StatusError(st, "state set " + var);
+        }
+
+        /// <summary>Applies assignments as on a `given` line (`door_stuck, ammo = 2`).</summary>
+        public void Assign(ulong[] state, string assignments) { Check(); Assign(state, assignments, "--given"); }
+
+        internal void Assign(ulong[] state, string assignments, string name)
+        {
+            int m;
+            Native.Effect[] eff = ParseAssignments(assignments, name, out m);
+            int st = Native.Api.goap_state_assign(RawDomain, state, eff, m);
+            if (st != 0) throw Util.StatusError(st, name);
+        }
+
+        /// <summary>Conditions as on a `want` line (`target_dead, ammo >= 2`), for Planner.Plan.</summary>
+        public Native.Cond[] Conditions(string want)
+        {
+            int n;
+            var c = ParseConds(want, "--want", out n);
+            var r = new Native.Cond[n];
+            Array.Copy(c, r, n);
+            return r;
         }
 
         internal Native.Cond[] ParseConds(string text, string name, out int count)
@@ -707,6 +952,13 @@ namespace Goap
             using (var p = new Planner(this)) return p.Plan(want, given);
         }
 
+        /// <summary>A blackboard holding the file's `resource NAME capacity N` lines.</summary>
+        public Blackboard CreateBlackboard()
+        {
+            Check();
+            return Blackboard.FromFile(this);
+        }
+
         [MonoPInvokeCallback(typeof(Native.EventFn))]
         static void SimEventThunk(IntPtr agent, IntPtr ev, IntPtr user)
         {
@@ -722,10 +974,10 @@ namespace Goap
         sealed class SimContext { public GoapFile File; public SimulationResult Result; }
 
         /// <summary>Runs a simulation block of the file; returns its events and result.</summary>
-        public SimulationResult Simulate(string name)
+        public unsafe SimulationResult Simulate(string name)
         {
             Check();
-            int i = Native.Api.goap_file_find_simulation(Handle, Util.Utf8(name));
+            int i = Native.Api.goap_file_find_simulation(RawFile, Util.Utf8(name));
             if (i < 0) throw new GoapException(Status.NotFound, "unknown simulation '" + name + "'");
             var ctx = new SimContext { File = this, Result = new SimulationResult() };
             GCHandle gh = GCHandle.Alloc(ctx);
@@ -735,57 +987,57 @@ namespace Goap
                 opt.OnEvent = Marshal.GetFunctionPointerForDelegate(SimEventFn);
                 opt.EventUser = GCHandle.ToIntPtr(gh);
                 Native.SimResult res;
-                int st = Native.Api.goap_file_simulate(Handle, i, ref opt, out res);
+                int st = Native.Api.goap_file_simulate(RawFile, i, ref opt, out res);
                 if (st != 0) throw Util.StatusError(st, "simulate " + name);
                 var r = ctx.Result;
                 r.Time = res.Time; r.Idle = res.Idle != 0; r.Replans = res.Replans;
                 r.Expectations = res.Expectations; r.Failed = res.Failed;
-                r.Message = Util.FromUtf8(res.Message); r.ActionsFailed = res.Stats.ActionsFailed;
+                r.Message = Util.FromUtf8(res.Message, 256); r.ActionsFailed = res.Stats.ActionsFailed;
                 return r;
             }
             finally { gh.Free(); }
         }
     }
 
-    /// <summary>A planner for a file's domain (reuse it: it keeps its memory between plans).</summary>
+    /// <summary>A planner for a file's domain (reuse it: it keeps its memory between plans).
+    /// Also the shared planner of agents (AgentOptions.Planner).</summary>
     public sealed class Planner : IDisposable
     {
         readonly GoapFile file;
-        readonly PlannerHandle handle;
-        bool fileRef;
+        internal readonly PlannerHandle Handle;
 
-        public Planner(GoapFile file)
+        /// <param name="initialNodes">nodes reserved at creation (0: 1024)</param>
+        public Planner(GoapFile file, uint initialNodes = 0)
         {
             this.file = file;
             file.Check();
-            file.Handle.DangerousAddRef(ref fileRef); // the domain lives as long as this planner
-            IntPtr p = Native.Api.goap_planner_create(file.DomainPtr, IntPtr.Zero);
+            var desc = new Native.PlannerDesc { Allocator = NativeMemory.Current(), InitialNodes = initialNodes };
+            Handle = new PlannerHandle();
+            Handle.Hold(file.Handle); // the domain lives as long as this planner
+            IntPtr p = Native.Api.goap_planner_create(file.RawDomain, ref desc);
             if (p == IntPtr.Zero)
             {
-                file.Handle.DangerousRelease();
+                Handle.DropAll();
                 throw new GoapException(Status.OutOfMemory, "cannot create a planner");
             }
-            handle = new PlannerHandle(p);
+            Handle.Set(p);
         }
 
-        public void Dispose()
-        {
-            if (handle.IsClosed) return;
-            handle.Dispose();
-            if (fileRef) { file.Handle.DangerousRelease(); fileRef = false; }
-        }
+        public GoapFile File { get { return file; } }
 
-        void Check() { if (handle.IsClosed) throw new ObjectDisposedException("Planner"); }
+        public void Dispose() { Handle.Dispose(); }
 
-        // The file's native object is alive as long as this planner (DangerousAddRef), even if
-        // the GoapFile was disposed.
-        IntPtr Domain { get { return Native.Api.goap_file_domain(file.Handle); } }
+        void Check() { if (Handle.IsClosed) throw new ObjectDisposedException("Planner"); }
+
+        // The file's native object is alive as long as this planner (Hold), even if the
+        // GoapFile was disposed.
+        IntPtr Domain { get { return file.RawDomain; } }
 
         public PlanResult PlanScenario(string scenario)
         {
             Check();
             var s = file.FindScenario(scenario);
-            ulong[] start = NewState();
+            ulong[] start = file.NewStateRaw();
             if (Native.Api.goap_state_assign(Domain, start, s.Given, s.GivenCount) != 0)
                 throw new GoapException(Status.OutOfRange, "scenario '" + scenario + "': given out of range");
             return Run(start, s.Want, s.WantCount);
@@ -794,399 +1046,101 @@ namespace Goap
         public PlanResult Plan(string want, string given = null)
         {
             Check();
-            int n;
-            Native.Cond[] conds = file.ParseConds(want, "--want", out n);
-            ulong[] start = NewState();
-            if (given != null)
-            {
-                int m;
-                Native.Effect[] eff = file.ParseAssignments(given, "--given", out m);
-                int st = Native.Api.goap_state_assign(Domain, start, eff, m);
-                if (st != 0) throw Util.StatusError(st, "--given");
-            }
+            Native.Cond[] conds = file.Conditions(want);
+            ulong[] start = file.NewStateRaw();
+            if (given != null) file.Assign(start, given, "--given");
             GCHandle h = GCHandle.Alloc(conds, GCHandleType.Pinned);
-            try { return Run(start, h.AddrOfPinnedObject(), n); }
+            try { return Run(start, h.AddrOfPinnedObject(), conds.Length); }
             finally { h.Free(); }
-        }
-
-        ulong[] NewState()
-        {
-            var s = new ulong[Math.Max(1, (int)(uint)Native.Api.goap_domain_state_words(Domain))];
-            Native.Api.goap_state_init(Domain, s);
-            return s;
         }
 
         PlanResult Run(ulong[] start, IntPtr want, int wantCount)
         {
-            GCHandle sh = GCHandle.Alloc(start, GCHandleType.Pinned);
             int[] buf = new int[64];
-            GCHandle bh = GCHandle.Alloc(buf, GCHandleType.Pinned);
-            try
-            {
-                var req = new Native.Request { Start = sh.AddrOfPinnedObject(), Want = want, WantCount = wantCount };
-                var res = new Native.Result { Plan = bh.AddrOfPinnedObject(), PlanCapacity = buf.Length };
-                int st = Native.Api.goap_plan(handle, ref req, ref res);
-                if (res.PlanLength > res.PlanCapacity)
-                {
-                    bh.Free();
-                    buf = new int[res.PlanLength];
-                    bh = GCHandle.Alloc(buf, GCHandleType.Pinned);
-                    res.Plan = bh.AddrOfPinnedObject();
-                    res.PlanCapacity = buf.Length;
-                    st = Native.Api.goap_plan_finish(handle, ref res);
-                }
-                if (st == (int)Status.InvalidArgument || st == (int)Status.OutOfMemory)
-                    throw Util.StatusError(st, "plan");
-                int n = (st == 0 || res.Partial != 0) ? Math.Min(res.PlanLength, res.PlanCapacity) : 0;
-                var r = new PlanResult { Status = (Status)st, Cost = res.Cost, Expanded = res.Stats.Expanded,
-                                         Partial = res.Partial != 0, Actions = new string[n] };
-                for (int i = 0; i < n; i++) r.Actions[i] = Util.FromUtf8(Native.Api.goap_domain_action_name(Domain, buf[i]));
-                return r;
-            }
-            finally { sh.Free(); bh.Free(); }
-        }
-    }
-
-    /// <summary>An action's tick: return Running, Success or Failure.</summary>
-    public delegate ActionState ActionTick(Agent agent, string action, double dt);
-
-    /// <summary>
-    /// An agent running the file's domain, with C# action callbacks. The file's on_fail,
-    /// timeout, watch and valid lines apply. An exception thrown by a callback does not cross
-    /// into native code: the action is marked failed (its on_fail memory is written) and the
-    /// exception is rethrown by Update() once the native update has returned.
-    /// </summary>
-    public sealed class Agent : IDisposable
-    {
-        readonly GoapFile file;
-        readonly AgentHandle handle;
-        readonly Dictionary<int, ActionTick> ticks = new Dictionary<int, ActionTick>();
-        readonly Action<Agent, AgentEvent> onEvent;
-        readonly string[] actionNames, goalNames;
-        GCHandle self;
-        bool fileRef, updating;
-        Exception pending;
-
-        [MonoPInvokeCallback(typeof(Native.TickFn))]
-        static int TickThunk(IntPtr agent, int action, double dt, IntPtr user)
-        {
-            Agent a = null;
-            try
-            {
-                a = (Agent)GCHandle.FromIntPtr(user).Target;
-                if (a == null) return (int)ActionState.Failure;
-                ActionTick fn;
-                if (!a.ticks.TryGetValue(action, out fn)) return (int)ActionState.Success;
-                return (int)fn(a, a.actionNames[action], dt);
-            }
-            catch (Exception e)
-            {
-                if (a != null && a.pending == null) a.pending = e;
-                return (int)ActionState.Failure;
-            }
+            int n; double cost; Native.Stats stats; bool partial;
+            int st = Raw(start, want, wantCount, ref buf, out n, out cost, out stats, out partial);
+            var r = new PlanResult { Status = (Status)st, Cost = cost, Expanded = stats.Expanded,
+                                     Partial = partial, Actions = new string[n] };
+            for (int i = 0; i < n; i++) r.Actions[i] = Util.FromUtf8(Native.Api.goap_domain_action_name(Domain, buf[i]));
+            return r;
         }
 
-        [MonoPInvokeCallback(typeof(Native.EventFn))]
-        static void EventThunk(IntPtr agent, IntPtr ev, IntPtr user)
+        unsafe int Raw(ulong[] start, IntPtr want, int wantCount, ref int[] buf, out int n,
+                       out double cost, out Native.Stats stats, out bool partial)
         {
-            Agent a = null;
-            try
-            {
-                a = (Agent)GCHandle.FromIntPtr(user).Target;
-                if (a != null && a.onEvent != null) a.onEvent(a, AgentEvent.From(a.file, ev));
-            }
-            catch (Exception e)
-            {
-                if (a != null && a.pending == null) a.pending = e;
-            }
-        }
-
-        // Static delegates: alive for the program's lifetime, as native code may call them.
-        static readonly Native.TickFn TickFnDelegate = TickThunk;
-        static readonly Native.EventFn EventFnDelegate = EventThunk;
-
-        /// <param name="actions">action name -> tick; actions without one succeed at once.</param>
-        /// <param name="memory">initial memory as assignments (`door_stuck, ammo = 2`), or null.</param>
-        public Agent(GoapFile file, IDictionary<string, ActionTick> actions,
-                     Action<Agent, AgentEvent> onEvent = null, string name = "agent",
-                     string memory = null)
-        {
-            this.file = file;
-            this.onEvent = onEvent;
-            file.Check();
-            actionNames = file.Actions;
-            goalNames = file.Goals;
-            if (actions != null)
-                foreach (var kv in actions)
-                {
-                    if (kv.Value == null) throw new ArgumentNullException("actions[" + kv.Key + "]");
-                    ticks[file.FindAction(kv.Key)] = kv.Value;
-                }
-            IntPtr d = file.DomainPtr;
-            int na = actionNames.Length, ng = goalNames.Length;
-            var acts = new Native.ActionBinding[Math.Max(na, 1)];
-            var goals = new Native.GoalBinding[Math.Max(ng, 1)];
-            int st = Native.Api.goap_file_bindings(file.Handle, acts, na, goals, ng);
-            if (st != 0) throw Util.StatusError(st, "bindings");
-            ulong[] mem = null;
-            if (memory != null)
-            {
-                mem = new ulong[Math.Max(1, (int)(uint)Native.Api.goap_domain_state_words(d))];
-                Native.Api.goap_state_init(d, mem);
-                int n;
-                var eff = file.ParseAssignments(memory, "memory", out n);
-                st = Native.Api.goap_state_assign(d, mem, eff, n);
-                if (st != 0) throw Util.StatusError(st, "memory");
-            }
-            // Weak: the native side does not keep the agent alive; callbacks only run inside
-            // Update(), while the agent is reachable. Freed by Dispose.
-            self = GCHandle.Alloc(this, GCHandleType.Weak);
-            IntPtr user = GCHandle.ToIntPtr(self);
-            IntPtr tick = Marshal.GetFunctionPointerForDelegate(TickFnDelegate);
-            for (int i = 0; i < na; i++)
-            {
-                acts[i].User = user;
-                if (ticks.ContainsKey(i)) acts[i].Tick = tick;
-            }
-            byte[] tname = Util.Utf8(name);
-            GCHandle ah = GCHandle.Alloc(acts, GCHandleType.Pinned);
-            GCHandle gh = GCHandle.Alloc(goals, GCHandleType.Pinned);
-            GCHandle nh = GCHandle.Alloc(tname, GCHandleType.Pinned);
-            GCHandle mh = mem != null ? GCHandle.Alloc(mem, GCHandleType.Pinned) : default(GCHandle);
-            try
-            {
-                var td = new Native.AgentTypeDesc
-                {
-                    Name = nh.AddrOfPinnedObject(), Actions = ah.AddrOfPinnedObject(), ActionCount = na,
-                    Goals = gh.AddrOfPinnedObject(), GoalCount = ng
-                };
-                IntPtr type, err;
-                st = Native.Api.goap_agent_type_create(d, ref td, out type, out err);
-                if (st != 0)
-                    throw new GoapException((Status)st, "agent type: " + (Util.FromUtf8(err) ?? Util.StatusName(st)));
-                var ad = new Native.AgentDesc { Type = type, Memory = mem != null ? mh.AddrOfPinnedObject() : IntPtr.Zero };
-                if (onEvent != null)
-                {
-                    ad.OnEvent = Marshal.GetFunctionPointerForDelegate(EventFnDelegate);
-                    ad.EventUser = user;
-                }
-                IntPtr agent = Native.Api.goap_agent_create(ref ad);
-                if (agent == IntPtr.Zero)
-                {
-                    Native.Api.goap_agent_type_destroy(type);
-                    throw new GoapException(Status.OutOfMemory, "cannot create the agent");
-                }
-                file.Handle.DangerousAddRef(ref fileRef); // the domain outlives the agent
-                handle = new AgentHandle(agent, type);
-            }
-            catch
-            {
-                self.Free();
-                throw;
-            }
-            finally
-            {
-                ah.Free(); gh.Free(); nh.Free();
-                if (mh.IsAllocated) mh.Free();
-            }
-        }
-
-        void Check()
-        {
-            if (handle.IsClosed) throw new ObjectDisposedException("Agent");
-        }
-
-        /// <summary>Advances the agent by dt seconds; rethrows a callback's exception.</summary>
-        public Status Update(double dt)
-        {
-            Check();
-            if (updating) throw new GoapException(Status.InvalidOperation, "Agent.Update called from one of its callbacks");
-            updating = true;
             int st;
-            try { st = Native.Api.goap_agent_update(handle, dt); }
-            finally { updating = false; }
-            if (pending != null)
+            var res = new Native.Result();
+            fixed (ulong* s = start)
+            fixed (int* b = buf)
             {
-                Exception e = pending;
-                pending = null;
-                throw new GoapException(Status.InvalidOperation, "an action callback threw: " + e.Message, e);
+                var req = new Native.Request { Start = (IntPtr)s, Want = want, WantCount = wantCount };
+                res.Plan = (IntPtr)b;
+                res.PlanCapacity = buf.Length;
+                st = Native.Api.goap_plan(Handle.Ptr, ref req, ref res);
             }
-            if (st == (int)Status.InvalidArgument || st == (int)Status.OutOfMemory) throw Util.StatusError(st, "update");
+            if (res.PlanLength > res.PlanCapacity && st == (int)Status.BufferTooSmall)
+            {
+                buf = new int[res.PlanLength];
+                fixed (int* b = buf)
+                {
+                    res.Plan = (IntPtr)b;
+                    res.PlanCapacity = buf.Length;
+                    st = Native.Api.goap_plan_finish(Handle.Ptr, ref res);
+                }
+            }
+            if (st == (int)Status.InvalidArgument || st == (int)Status.OutOfMemory)
+                throw Util.StatusError(st, "plan");
+            n = (st == 0 || res.Partial != 0) ? Math.Min(res.PlanLength, res.PlanCapacity) : 0;
+            cost = res.Cost; stats = res.Stats; partial = res.Partial != 0;
+            return st;
+        }
+
+        /// <summary>
+        /// The hot-path plan: ids in, ids out, no managed allocation. start: a state of the
+        /// domain (GoapFile.NewState), want[0..wantCount) conditions (GoapFile.Conditions),
+        /// plan: the caller's buffer for action ids. Returns Ok (length actions written, or
+        /// BufferTooSmall with length the size needed), NoPlan, NodeLimit, ...; throws only on
+        /// a bad argument.
+        /// </summary>
+        public unsafe Status Plan(ulong[] start, Native.Cond[] want, int wantCount, int[] plan,
+                                  out int length, out double cost)
+        {
+            Check();
+            if (start == null || want == null || plan == null) throw new ArgumentNullException();
+            if (wantCount < 0 || wantCount > want.Length) throw new ArgumentOutOfRangeException("wantCount");
+            fixed (Native.Cond* w = want) return PlanPtr(start, (IntPtr)w, wantCount, plan, out length, out cost);
+        }
+
+        /// <summary>The hot-path plan for one of the domain's goals (by id).</summary>
+        public Status PlanGoal(ulong[] start, int goal, int[] plan, out int length, out double cost)
+        {
+            Check();
+            if (start == null || plan == null) throw new ArgumentNullException();
+            int n;
+            IntPtr want = Native.Api.goap_domain_goal_want(Domain, goal, out n);
+            if (want == IntPtr.Zero && n == 0 && (goal < 0 || goal >= Native.Api.goap_domain_goal_count(Domain)))
+                throw new ArgumentOutOfRangeException("goal");
+            return PlanPtr(start, want, n, plan, out length, out cost);
+        }
+
+        unsafe Status PlanPtr(ulong[] start, IntPtr want, int n, int[] plan, out int length, out double cost)
+        {
+            if (start.Length < file.StateWords) throw new ArgumentException("start: not a state of the domain");
+            var res = new Native.Result();
+            int st;
+            fixed (ulong* s = start)
+            fixed (int* b = plan)
+            {
+                var req = new Native.Request { Start = (IntPtr)s, Want = want, WantCount = n };
+                res.Plan = (IntPtr)b;
+                res.PlanCapacity = plan.Length;
+                st = Native.Api.goap_plan(Handle.Ptr, ref req, ref res);
+            }
+            if (st == (int)Status.InvalidArgument || st == (int)Status.OutOfMemory)
+                throw Util.StatusError(st, "plan");
+            length = res.PlanLength;
+            cost = res.Cost;
             return (Status)st;
-        }
-
-        public int Get(string var) { Check(); return Native.Api.goap_agent_get(handle, file.FindVarRaw(var)); }
-
-        public void Set(string var, int value)
-        {
-            Check();
-            int st = Native.Api.goap_agent_set(handle, file.FindVarRaw(var), value);
-            if (st != 0) throw Util.StatusError(st, "set " + var);
-        }
-
-        public string Goal
-        {
-            get { Check(); int g = Native.Api.goap_agent_goal(handle); return g < 0 ? null : goalNames[g]; }
-        }
-
-        public string CurrentAction
-        {
-            get { Check(); int a = Native.Api.goap_agent_action(handle); return a < 0 ? null : actionNames[a]; }
-        }
-
-        public ulong ReplansAfterFailures
-        {
-            get { Check(); return Native.Api.goap_agent_get_stats(handle).Replans[3]; }
-        }
-
-        public ulong Plans { get { Check(); return Native.Api.goap_agent_get_stats(handle).Plans; } }
-
-        // ---- inspection (goap/inspect.h): what the agent is thinking, with names ----------
-        string CondText(ref Native.Cond c)
-        {
-            var buf = new byte[256];
-            NativeInspect.goap_format_cond(file.DomainPtr, ref c, buf, (UIntPtr)256);
-            return Util.FromUtf8(buf);
-        }
-
-        /// <summary>The goals, best first, with why each is (not) pursued.</summary>
-        public GoalInspection[] InspectGoals()
-        {
-            Check();
-            int n = NativeInspect.goap_agent_inspect_goals(handle, null, 0);
-            var raw = new NativeInspect.GoalInfo[Math.Max(n, 1)];
-            n = NativeInspect.goap_agent_inspect_goals(handle, raw, n);
-            var res = new GoalInspection[n];
-            for (int i = 0; i < n; i++)
-                res[i] = new GoalInspection
-                {
-                    Goal = goalNames[raw[i].Goal], State = (GoalState)raw[i].State,
-                    Priority = raw[i].Priority, Ordered = raw[i].Ordered != 0,
-                    FailedCond = raw[i].FailedCond.Var >= 0 ? CondText(ref raw[i].FailedCond) : null,
-                    FailedAt = raw[i].FailedAt,
-                    FailStatus = raw[i].FailedAt >= 0 ? (Status)raw[i].FailStatus : Status.Ok,
-                    RetryAt = raw[i].RetryAt
-                };
-            return res;
-        }
-
-        /// <summary>The current plan: each step's cost, state and the conditions it relies on.</summary>
-        public PlanInspection InspectPlan()
-        {
-            Check();
-            var info = new NativeInspect.PlanInfo();
-            NativeInspect.goap_agent_inspect_plan(handle, ref info, null, 0, null, 0);
-            var steps = new NativeInspect.PlanStepInfo[Math.Max(info.Length, 1)];
-            var conds = new Native.Cond[Math.Max(info.CondCount, 1)];
-            int st = NativeInspect.goap_agent_inspect_plan(handle, ref info, steps, info.Length, conds, info.CondCount);
-            if (st != 0) throw Util.StatusError(st, "inspect plan");
-            var res = new PlanInspection
-            {
-                Goal = info.Goal >= 0 ? goalNames[info.Goal] : null, Priority = info.Priority,
-                Cost = info.Cost, Step = info.Step, Running = info.Running != 0,
-                ActionTime = info.ActionTime, Planning = info.Planning != 0,
-                Steps = new PlanStepInspection[info.Length]
-            };
-            for (int i = 0; i < info.Length; i++)
-            {
-                var relies = new string[steps[i].ReliesCount];
-                for (int k = 0; k < relies.Length; k++) relies[k] = CondText(ref conds[steps[i].ReliesFirst + k]);
-                res.Steps[i] = new PlanStepInspection
-                {
-                    Action = actionNames[steps[i].Action], Cost = steps[i].Cost,
-                    State = (StepState)steps[i].State, Relies = relies, ReliesHold = steps[i].ReliesHold != 0
-                };
-            }
-            return res;
-        }
-
-        /// <summary>The last replans, oldest first.</summary>
-        public ReplanInspection[] InspectReplans()
-        {
-            Check();
-            int n = NativeInspect.goap_agent_inspect_replans(handle, null, 0);
-            var raw = new NativeInspect.ReplanInfo[Math.Max(n, 1)];
-            n = NativeInspect.goap_agent_inspect_replans(handle, raw, n);
-            var res = new ReplanInspection[n];
-            for (int i = 0; i < n; i++)
-                res[i] = new ReplanInspection
-                {
-                    Time = raw[i].Time, Reason = Util.FromUtf8(Native.Api.goap_replan_reason_name(raw[i].Reason)),
-                    Status = (Status)raw[i].Status, Goal = raw[i].Goal >= 0 ? goalNames[raw[i].Goal] : null,
-                    GoalsTried = raw[i].GoalsTried, Cached = raw[i].Cached != 0, PlanLength = raw[i].PlanLength,
-                    Cost = raw[i].Cost, Expanded = raw[i].Expanded, Generated = raw[i].Generated,
-                    SearchUs = raw[i].SearchUs
-                };
-            return res;
-        }
-
-        /// <summary>Failure memory: facts learnt from failed actions, goals in their cooldown.</summary>
-        public FailureInspection[] InspectFailures()
-        {
-            Check();
-            int n = NativeInspect.goap_agent_inspect_failures(handle, null, 0);
-            var raw = new NativeInspect.FailureInfo[Math.Max(n, 1)];
-            n = NativeInspect.goap_agent_inspect_failures(handle, raw, n);
-            var res = new FailureInspection[n];
-            for (int i = 0; i < n; i++)
-                res[i] = new FailureInspection
-                {
-                    Goal = raw[i].Goal >= 0 ? goalNames[raw[i].Goal] : null,
-                    Action = raw[i].Action >= 0 ? actionNames[raw[i].Action] : null,
-                    Var = raw[i].Var >= 0 ? file.VarNameRaw(raw[i].Var) : null, Value = raw[i].Value,
-                    Timeout = raw[i].Timeout != 0, Status = (Status)raw[i].Status,
-                    Learnt = raw[i].Learnt, Expires = raw[i].Expires
-                };
-            return res;
-        }
-        // ---- end of inspection -------------------------------------------------------------
-
-        /// <summary>The agent's whole runtime state (goap_agent_snapshot): a save game.
-        /// Restore it into a new Agent made the same way (same file, name and actions).</summary>
-        public byte[] Snapshot()
-        {
-            Check();
-            UIntPtr n;
-            Native.Api.goap_agent_snapshot(handle, null, UIntPtr.Zero, out n);
-            var buf = new byte[(int)n];
-            int st = Native.Api.goap_agent_snapshot(handle, buf, n, out n);
-            if (st != 0) throw Util.StatusError(st, "snapshot");
-            return buf;
-        }
-
-        /// <summary>Restores a snapshot into this agent, which must never have been updated.
-        /// A refusal throws GoapException with Status Truncated, VersionMismatch, Corrupt,
-        /// DomainMismatch or InvalidOperation and libgoap's message.</summary>
-        public void Restore(byte[] data)
-        {
-            Check();
-            if (data == null) throw new ArgumentNullException("data");
-            IntPtr why;
-            int st = Native.Api.goap_agent_restore(handle, data, (UIntPtr)data.Length, out why);
-            if (st != 0) throw new GoapException((Status)st, "restore: " + Util.FromUtf8(why));
-        }
-
-        /// <summary>The agent's state as JSON (goap_agent_snapshot_json: the fields of
-        /// `goap simulate --json`), for debugging.</summary>
-        public string SnapshotJson()
-        {
-            Check();
-            UIntPtr n;
-            Native.Api.goap_agent_snapshot_json(handle, null, UIntPtr.Zero, out n);
-            var buf = new byte[(int)n + 1];
-            int st = Native.Api.goap_agent_snapshot_json(handle, buf, (UIntPtr)buf.Length, out n);
-            if (st != 0) throw Util.StatusError(st, "snapshot_json");
-            return System.Text.Encoding.UTF8.GetString(buf, 0, (int)n);
-        }
-
-        /// <summary>Destroys the agent; not allowed from inside one of its callbacks.</summary>
-        public void Dispose()
-        {
-            if (updating) throw new GoapException(Status.InvalidOperation, "Agent disposed from one of its callbacks");
-            if (handle == null || handle.IsClosed) return;
-            handle.Dispose();
-            if (fileRef) { file.Handle.DangerousRelease(); fileRef = false; }
-            if (self.IsAllocated) self.Free();
         }
     }
 }

@@ -9,31 +9,31 @@ using System.IO;
 using System.Runtime.InteropServices;
 using Goap;
 
-static class Tests
+static partial class Tests
 {
     static int passed, failed;
     static string Examples { get { return Environment.GetEnvironmentVariable("GOAP_EXAMPLES") ?? "examples"; } }
     static string TestsDir { get { return Environment.GetEnvironmentVariable("GOAP_TESTS") ?? "tests"; } }
     static string Soldier { get { return Path.Combine(Examples, "soldier.goap"); } }
 
-    static void Run(string name, Action fn)
+    internal static void Run(string name, Action fn)
     {
         try { fn(); passed++; }
         catch (Exception e) { failed++; Console.Error.WriteLine("FAIL: " + name + ": " + e); }
     }
 
-    static void Eq<T>(T actual, T expected, string what)
+    internal static void Eq<T>(T actual, T expected, string what)
     {
         if (!EqualityComparer<T>.Default.Equals(actual, expected))
             throw new Exception(what + ": expected " + expected + ", got " + actual);
     }
 
-    static void SeqEq(string[] actual, string[] expected, string what)
+    internal static void SeqEq(string[] actual, string[] expected, string what)
     {
         Eq(string.Join(" ", actual), string.Join(" ", expected), what);
     }
 
-    static T Throws<T>(Action fn, string what) where T : Exception
+    internal static T Throws<T>(Action fn, string what) where T : Exception
     {
         try { fn(); }
         catch (T e) { return e; }
@@ -73,47 +73,17 @@ static class Tests
 
     static int Main()
     {
-        Run("layouts", () =>
+        RuntimeTests();
+        Run("layouts: every field offset, every size, all blittable", () =>
         {
             string exe = Environment.GetEnvironmentVariable("GOAP_LAYOUT");
             if (exe == null) throw new Exception("GOAP_LAYOUT not set");
-            var psi = new ProcessStartInfo(exe) { UseShellExecute = false, RedirectStandardOutput = true };
-            var types = new Dictionary<string, Type>
-            {
-                {"goap_cond", typeof(Goap.Native.Cond)}, {"goap_effect", typeof(Goap.Native.Effect)},
-                {"goap_diag", typeof(Goap.Native.Diag)}, {"goap_scenario", typeof(Goap.Native.Scenario)},
-                {"goap_var_info", typeof(Goap.Native.VarInfo)}, {"goap_request", typeof(Goap.Native.Request)},
-                {"goap_stats", typeof(Goap.Native.Stats)}, {"goap_result", typeof(Goap.Native.Result)},
-                {"goap_action_binding", typeof(Goap.Native.ActionBinding)},
-                {"goap_goal_binding", typeof(Goap.Native.GoalBinding)},
-                {"goap_sensor_desc", typeof(Goap.Native.SensorDesc)},
-                {"goap_agent_type_desc", typeof(Goap.Native.AgentTypeDesc)},
-                {"goap_agent_desc", typeof(Goap.Native.AgentDesc)},
-                {"goap_agent_event", typeof(Goap.Native.AgentEvent)},
-                {"goap_agent_stats", typeof(Goap.Native.AgentStats)},
-                {"goap_sim_options", typeof(Goap.Native.SimOptions)},
-                {"goap_sim_result", typeof(Goap.Native.SimResult)},
-                {"goap_file_action_info", typeof(Goap.Native.FileActionInfo)},
-                {"goap_trace_event", typeof(Goap.Native.TraceEvent)},
-                {"goap_goal_info", typeof(Goap.NativeInspect.GoalInfo)},
-                {"goap_plan_step_info", typeof(Goap.NativeInspect.PlanStepInfo)},
-                {"goap_plan_info", typeof(Goap.NativeInspect.PlanInfo)},
-                {"goap_replan_info", typeof(Goap.NativeInspect.ReplanInfo)},
-                {"goap_failure_info", typeof(Goap.NativeInspect.FailureInfo)},
-            };
-            int seen = 0;
-            using (var p = Process.Start(psi))
-            {
-                string line;
-                while ((line = p.StandardOutput.ReadLine()) != null)
-                {
-                    var parts = line.Split(' ');
-                    Eq(Marshal.SizeOf(types[parts[0]]), int.Parse(parts[1]), "sizeof " + parts[0]);
-                    seen++;
-                }
-                p.WaitForExit();
-            }
-            Eq(seen, types.Count, "structs checked");
+            CheckLayouts(RunLines(exe, "--fields"), IntPtr.Size);
+        });
+
+        Run("library name: every DllImport names Native.Api.Lib", () =>
+        {
+            Eq(LibName.Check("goap_shared") > 100, true, "DllImports");
         });
 
         Run("five scenarios", () =>

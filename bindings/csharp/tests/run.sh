@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Compiles the C# binding and its tests with Mono's mcs and runs them with mono.
+# Compiles the C# binding and its tests with Mono's mcs and runs them with mono; also compiles
+# the binding with GOAP_INTERNAL (the "__Internal" library name of static players) and runs
+# LibName.cs, which checks that every DllImport names it.
 # Usage: run.sh BINDING_DIR LIBRARY_DIR  (LIBRARY_DIR holds libgoap_shared.so)
 set -euo pipefail
 dir=$1
@@ -10,5 +12,9 @@ if ! command -v mcs >/dev/null 2>&1 || ! command -v mono >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mcs -warnaserror -out:"$tmp/tests.exe" "$dir/Goap.cs" "$dir/tests/Tests.cs"
+src=("$dir/Goap.cs" "$dir/GoapRuntime.cs")
+mcs -unsafe -warnaserror -define:GOAP_INTERNAL -out:"$tmp/libname.exe" "${src[@]}" "$dir/tests/LibName.cs"
+mono "$tmp/libname.exe" __Internal
+mcs -unsafe -warnaserror -out:"$tmp/tests.exe" "${src[@]}" "$dir/tests/LibName.cs" "$dir/tests/Tests.cs" "$dir/tests/RuntimeTests.cs" \
+  -main:Tests
 LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono --debug "$tmp/tests.exe"
