@@ -58,11 +58,31 @@ static int new_file(lua_State *L, goap_status st, goap_file *f, const goap_diag 
   return 1;
 }
 
+/* Counts what the file and everything made from it allocate (file:allocations()): the
+ * userdata outlives every native object using it (they are destroyed by its __gc at the
+ * latest, and by their own finalizers before it). */
+static void *count_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  lfile *lf = (lfile *)ctx;
+  void *p = goap_libc_realloc(NULL, ptr, old_size, new_size);
+  if (new_size == 0) {
+    lf->live -= (int64_t)old_size;
+  } else if (p) {
+    if (new_size > old_size) lf->allocs++;
+    lf->live += (int64_t)new_size - (int64_t)old_size;
+  }
+  return p;
+}
+
+goap_allocator goap__lua_file_allocator(lfile *lf) {
+  goap_allocator a;
+  a.fn = count_realloc;
+  a.ctx = lf;
+  return a;
+}
+
 static lfile *push_file_ud(lua_State *L) {
   lfile *lf = (lfile *)lua_newuserdatauv(L, sizeof *lf, 0);
-  lf->f = NULL;
-  lf->planner = NULL;
-  lf->refs = 0;
+  memset(lf, 0, sizeof *lf);
   luaL_setmetatable(L, FILE_MT);
   return lf;
 }
@@ -73,7 +93,8 @@ static int l_load(lua_State *L) {
   lfile *lf = push_file_ud(L); /* created first: no leak if this raises */
   goap_file *f = NULL;
   goap_diag err;
-  goap_status st = goap_file_load(path, NULL, &f, &err);
+  goap_allocator al = goap__lua_file_allocator(lf);
+  goap_status st = goap_file_load(path, &al, &f, &err);
   return new_file(L, st, f, &err, lf);
 }
 
@@ -85,7 +106,8 @@ static int l_parse(lua_State *L) {
   lfile *lf = push_file_ud(L);
   goap_file *f = NULL;
   goap_diag err;
-  goap_status st = goap_file_parse(name, text, len, NULL, &f, &err);
+  goap_allocator al = goap__lua_file_allocator(lf);
+  goap_status st = goap_file_parse(name, text, len, &al, &f, &err);
   return new_file(L, st, f, &err, lf);
 }
 
@@ -111,6 +133,15 @@ static int f_gc(lua_State *L) {
    * the same cycle, finalized after them: they were created later). */
   if (lf->refs == 0) file_free(lf);
   return 0;
+}
+
+/* file:allocations() -> how many times the file and what was made from it (its planner,
+ * agent types, agents, planners) allocated or grew a block, and the bytes they hold now */
+static int f_allocations(lua_State *L) {
+  lfile *lf = (lfile *)luaL_checkudata(L, 1, FILE_MT);
+  lua_pushinteger(L, (lua_Integer)lf->allocs);
+  lua_pushinteger(L, (lua_Integer)lf->live);
+  return 2;
 }
 
 static int f_tostring(lua_State *L) {
@@ -331,7 +362,10 @@ static void run_query(lua_State *L, lquery *q, int32_t *buf, int cap, plan_out *
   lfile *lf = q->file;
   if (!lf->f) luaL_error(L, "goap: the file is closed");
   if (!lf->planner) {
-    lf->planner = goap_planner_create(goap_file_domain(lf->f), NULL);
+    goap_planner_desc pd;
+    memset(&pd, 0, sizeof pd);
+    pd.allocator = goap__lua_file_allocator(lf);
+    lf->planner = goap_planner_create(goap_file_domain(lf->f), &pd);
     if (!lf->planner) luaL_error(L, "goap: out of memory");
   }
   goap_result res;
@@ -487,7 +521,7 @@ int goap__lua_id(lua_State *L, int idx, const goap_domain *d, int kind) {
           : kind == GOAP__LUA_ACTION ? goap_domain_action_count(d) : goap_domain_goal_count(d);
   if (lua_type(L, idx) == LUA_TNUMBER) {
     lua_Integer i = luaL_checkinteger(L, idx);
-    if (i < 0 || i >= n) luaL_error(L, "goap: no %s %d", what[kind], (int)(i < -1 ? -1 : i > n ? n : i));
+    if (i < 0 || i >= n) luaL_error(L, "goap: no %s %I (ids are 0..%d)", what[kind], i, n - 1);
     return (int)i;
   }
   const char *name = luaL_checkstring(L, idx);
@@ -557,6 +591,14 @@ void goap__lua_push_event(lua_State *L, const goap_domain *d, const goap_agent_e
   if (ev->kind == GOAP_EVENT_PLAN_FAILED) {
     lua_pushstring(L, goap_status_name(ev->status));
     lua_setfield(L, -2, "status");
+  }
+  if (ev->kind == GOAP_EVENT_RESERVATION_DENIED && ev->resource) {
+    lua_pushstring(L, ev->resource);
+    lua_setfield(L, -2, "resource");
+  }
+  if (ev->kind == GOAP_EVENT_ACTION_FAILURE && ev->timeout) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "timeout");
   }
   if (ev->kind == GOAP_EVENT_MEMORY) {
     lua_pushstring(L, var_name(d, ev->var));
@@ -698,6 +740,7 @@ static const luaL_Reg file_methods[] = {
     {"plan", f_plan},           {"query", f_query},       {"simulate", f_simulate},
     {"agent", goap__lua_file_agent},   {"agent_type", goap__lua_file_agent_type},
     {"blackboard", goap__lua_file_blackboard}, {"planner", goap__lua_file_planner},
+    {"allocations", f_allocations},
     {"var_id", f_var_id},       {"action_id", f_action_id}, {"goal_id", f_goal_id},
     {"var_name", f_var_name},   {"action_name", f_action_name}, {"goal_name", f_goal_name},
     {NULL, NULL}};

@@ -43,6 +43,8 @@ typedef struct lfile {
   goap_file *f;
   goap_planner *planner; /* file:plan's and queries' planner, created on first use */
   int refs;              /* open native children: agent types, planners */
+  uint64_t allocs;       /* allocations and growths through the file's allocator */
+  int64_t live;          /* bytes held through it now */
 } lfile;
 
 typedef struct lsquad lsquad;
@@ -105,6 +107,9 @@ struct lworld {
 int goap__lua_diag_error(lua_State *L, const goap_diag *d);
 int goap__lua_status_error(lua_State *L, const char *what, goap_status st);
 lfile *goap__lua_check_file(lua_State *L, int idx);
+/* The counting allocator of a file: the file, its planners, its agent types and their agents
+ * allocate through it (file:allocations()). */
+goap_allocator goap__lua_file_allocator(lfile *lf);
 const char *goap__lua_var_name(const goap_domain *d, int i);
 void *goap__lua_parse_list(lua_State *L, const goap_domain *d, const char *text, int conds,
                            int *count);

@@ -325,6 +325,7 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
 
   goap_agent_type_desc td;
   memset(&td, 0, sizeof td);
+  td.allocator = goap__lua_file_allocator(lf);
   td.name = tname;
   lua_getfield(L, idx, "search");
   td.search = (goap_search)luaL_checkoption(L, -1, "astar", search_names);

@@ -321,6 +321,7 @@ int goap__lua_file_planner(lua_State *L) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = (uint32_t)nodes;
+  pd.allocator = goap__lua_file_allocator(lf);
   p->p = goap_planner_create(goap_file_domain(lf->f), &pd);
   if (!p->p) return luaL_error(L, "goap: out of memory");
   p->file = lf;

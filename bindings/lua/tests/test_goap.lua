@@ -291,5 +291,134 @@ test("save games: snapshot and restore", function()
   eq(j:find('"target_dead": false', 1, true) ~= nil, true, "memory in the JSON form")
 end)
 
+
+-- ---- ids, queries, and the hot path -----------------------------------------------------------
+test("ids", function()
+  local f <close> = goap.load(soldier)
+  eq(f:var_id("in_b"), 0)
+  eq(f:var_name(f:var_id("door_stuck")), "door_stuck")
+  eq(f:action_name(f:action_id("shoot")), "shoot")
+  eq(f:goal_id("kill_enemy"), 0)
+  eq(f:action_id(f:action_id("punch")), f:action_id("punch"), "an id is its own id")
+  raises(function() f:var_id("nope") end, "goap: unknown variable 'nope'")
+  raises(function() f:action_name(7) end, "goap: no action 7 (ids are 0..6)")
+  raises(function() f:goal_name(-1) end, "goap: no goal -1 (ids are 0..0)")
+  local a <close> = f:agent{}
+  raises(function() a:get(99) end, "goap: no variable 99 (ids are 0.." .. #f:vars() - 1 .. ")")
+  raises(function() a:set(f:var_id("in_b"), 2) end, "out of range")
+  a:set(f:var_id("in_b"), true)
+  eq(a:get(0), 1)
+end)
+
+test("queries: a prepared plan, by id", function()
+  local f <close> = goap.load(soldier)
+  local q = f:query{goal = "kill_enemy"}
+  local out = {"stale", "stale", "stale", "stale", "stale", "stale"}
+  local st, n, cost = q:plan(out)
+  eq(st, "ok")
+  eq(n, 4)
+  eq(cost, 4.0)
+  eq(#out, 4, "the stale tail is cleared")
+  local names = {}
+  for i = 1, n do names[i] = f:action_name(out[i]) end
+  list_eq(names, f:plan{goal = "kill_enemy"}.actions, "the same plan as file:plan")
+  q:set(f:var_id("door_stuck"), 1)
+  eq(q:get("door_stuck"), 1)
+  st, n, cost = q:plan(out)
+  eq(f:action_name(out[3]), "kick_door")
+  eq(cost, f:plan{scenario = "door_stuck"}.cost)
+  q:reset()
+  eq(q:get("door_stuck"), 0)
+  local g = f:query{want = "target_dead", given = "armory_empty"}
+  eq(select(3, g:plan()), 7.0)
+  local a <close> = f:agent{memory = "in_b, loaded"}
+  q:from_agent(a)
+  st, n = q:plan(out)
+  eq(n, 1)
+  eq(f:action_name(out[1]), "shoot")
+  raises(function() f:query{goal = "nope"} end, "goap: unknown goal 'nope'")
+  raises(function() q:plan(42) end, "table expected")
+  local other <close> = goap.load(examples .. "/squad.goap")
+  local b <close> = other:agent{blackboard = other:blackboard()}
+  raises(function() q:from_agent(b) end, "goap: the agent is not of this query's file")
+end)
+
+-- With the garbage collector stopped, collectgarbage("count") only grows: equal counts before
+-- and after a loop mean the loop allocated nothing in Lua. file:allocations() counts what the
+-- native side allocates through the file's allocator (its planner, types and agents). fn runs
+-- once first, at the same call depth, to warm up (Lua allocates call frames on first use).
+local function lua_garbage(fn)
+  fn()
+  collectgarbage()
+  collectgarbage("stop")
+  local before = collectgarbage("count")
+  fn()
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  return (after - before) * 1024
+end
+
+test("file:plan reuses one planner per file", function()
+  local f <close> = goap.load(soldier)
+  f:plan{scenario = "door_stuck"}           -- makes the file's planner
+  local n0 = f:allocations()
+  for _ = 1, 50 do f:plan{scenario = "door_stuck"} end
+  eq(f:allocations() - n0, 0, "native allocations of 50 warm file:plan calls")
+end)
+
+test("hot calls allocate nothing: query:plan, get/set by id", function()
+  local f <close> = goap.load(soldier)
+  local q = f:query{goal = "kill_enemy"}
+  local out = {}
+  local stuck, dead = f:var_id("door_stuck"), f:var_id("target_dead")
+  q:plan(out)
+  q:set(stuck, 1)
+  q:plan(out)
+  q:set(stuck, 0)
+  local a <close> = f:agent{}
+  local n0 = f:allocations()
+  local cost_sum = 0
+  local bytes = lua_garbage(function()
+    cost_sum = 0
+    for i = 1, 2000 do
+      q:set(stuck, i % 2)
+      local st, n, cost = q:plan(out)
+      cost_sum = cost_sum + cost
+      a:set(dead, a:get(stuck))
+    end
+  end)
+  eq(bytes, 0, "Lua bytes allocated by 2000 plans and get/set by id")
+  eq(f:allocations() - n0, 0, "native allocations")
+  eq(cost_sum, 1000 * 4.0 + 1000 * f:plan{scenario = "door_stuck"}.cost, "the plans were made")
+end)
+
+test("hot calls allocate nothing: agent:update with Lua actions", function()
+  local f <close> = goap.load(soldier)
+  local ok = function() return "success" end
+  local acts = {}
+  for _, name in ipairs(f:actions()) do acts[name] = ok end
+  local a <close> = f:agent{actions = acts}
+  local dead, stuck = f:var_id("target_dead"), f:var_id("door_stuck")
+  local out = {}
+  local function cycle()
+    local n = 0
+    while a:get(dead) == 0 do a:update(0.1) n = n + 1 end
+    a:plan_ids(out)
+    a:set(dead, 0)                           -- again: a replan (and a plan) per cycle
+    a:set(stuck, 1 - a:get(stuck))
+    a:set(f:var_id("in_b"), 0)
+    return n
+  end
+  for _ = 1, 4 do cycle() end                -- warm-up
+  local n0, updates = f:allocations(), 0
+  local bytes = lua_garbage(function()
+    updates = 0
+    for _ = 1, 200 do updates = updates + cycle() end
+  end)
+  eq(bytes, 0, "Lua bytes allocated by " .. updates .. " updates")
+  eq(f:allocations() - n0, 0, "native allocations")
+  eq(a:stats().plans, 4 + 400, "a plan per cycle")
+end)
+
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)
