@@ -768,7 +768,7 @@ int luaopen_goap(lua_State *L);
 int luaopen_goap(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"load", l_load}, {"parse", l_parse}, {"version", l_version}, {NULL, NULL}};
-  goap__lua_new_class(L, FILE_MT, file_methods, f_gc, f_close, f_tostring);
+  goap__lua_new_class(L, FILE_MT, file_methods, f_gc, f_gc, f_tostring);
   goap__lua_new_class(L, QUERY_MT, query_methods, q_noop, q_noop, q_tostring);
   /* lightuserdata(lagent *) -> agent userdata, weak values: callbacks, holders, members */
   lua_newtable(L);

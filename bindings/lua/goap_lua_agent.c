@@ -998,6 +998,6 @@ static const luaL_Reg agent_methods[] = {
     {NULL, NULL}};
 
 void goap__lua_open_agent(lua_State *L) {
-  goap__lua_new_class(L, TYPE_MT, type_methods, t_gc, t_close, t_tostring);
+  goap__lua_new_class(L, TYPE_MT, type_methods, t_gc, t_gc, t_tostring);
   goap__lua_new_class(L, AGENT_MT, agent_methods, a_gc, a_close, a_tostring);
 }

@@ -721,9 +721,9 @@ void goap__lua_open_runtime(lua_State *L) {
   static const luaL_Reg funcs[] = {{"blackboard", l_blackboard}, {"cache", l_cache},
                                    {"squad", l_squad},           {"world", l_world},
                                    {NULL, NULL}};
-  goap__lua_new_class(L, BB_MT, bb_methods, bb_gc, bb_close, bb_tostring);
-  goap__lua_new_class(L, CACHE_MT, cache_methods, c_gc, c_close, c_tostring);
-  goap__lua_new_class(L, PLANNER_MT, planner_methods, p_gc, p_close, p_tostring);
+  goap__lua_new_class(L, BB_MT, bb_methods, bb_gc, bb_gc, bb_tostring);
+  goap__lua_new_class(L, CACHE_MT, cache_methods, c_gc, c_gc, c_tostring);
+  goap__lua_new_class(L, PLANNER_MT, planner_methods, p_gc, p_gc, p_tostring);
   goap__lua_new_class(L, SQUAD_MT, squad_methods, s_gc, s_close, s_tostring);
   goap__lua_new_class(L, WORLD_MT, world_methods, w_gc, w_close, w_tostring);
   luaL_setfuncs(L, funcs, 0);

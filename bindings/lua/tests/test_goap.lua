@@ -420,5 +420,212 @@ test("hot calls allocate nothing: agent:update with Lua actions", function()
   eq(a:stats().plans, 4 + 400, "a plan per cycle")
 end)
 
+
+-- ---- the runtime: types, callbacks, blackboards, squads, caches, planners, worlds ---------------
+local squad_file = examples .. "/squad.goap"
+
+local function running_actions(f)
+  local acts = {}
+  for _, name in ipairs(f:actions()) do acts[name] = function() return "running" end end
+  return acts
+end
+
+test("callbacks: start, tick, stop, checks, priorities, sensors", function()
+  local f <close> = goap.load(soldier)
+  local log, sensed, every = {}, 0, 0
+  local t <close> = f:agent_type{
+    actions = {get_ammo = {start = function(_, n) log[#log + 1] = "start " .. n end,
+                           tick = function(_, n) log[#log + 1] = "tick " .. n return "running" end,
+                           stop = function(_, n) log[#log + 1] = "stop " .. n end}},
+    checks = {open_door = function(agent, name) return name ~= "open_door" end},
+    priorities = {kill_enemy = function(agent, goal) return 42 end},
+    sensors = {{fn = function() sensed = sensed + 1 end, interval = 0.5},
+               function() every = every + 1 end},
+  }
+  local a <close> = t:agent{}
+  for _ = 1, 10 do a:update(0.1) end
+  list_eq(a:plan(), f:scenario("door_stuck").expect_plan, "the check left open_door out")
+  eq(a:inspect_goals()[1].priority, 42, "the priority callback")
+  eq(sensed, 2, "a sensor every 0.5 s over 1 s")
+  eq(every, 10, "a sensor of interval 0 on every update")
+  a:replan()                                 -- interrupts get_ammo: its stop callback runs
+  eq(log[1], "start get_ammo")
+  eq(#log, 12, "start, 10 ticks, stop")
+  eq(log[12], "stop get_ammo")
+end)
+
+test("callback errors: sensors, checks, priorities", function()
+  local f <close> = goap.load(soldier)
+  local a <close> = f:agent{sensors = {function() error("sensor down") end}}
+  raises(function() a:update(0.1) end, "sensor down")
+  local b <close> = f:agent{priorities = {kill_enemy = function() return "high" end}}
+  raises(function() b:update(0.1) end, "goap: goal kill_enemy: priority returned string (expected a number)")
+  local c <close> = f:agent{checks = {open_door = function() error("no door") end}}
+  raises(function() c:update(0.1) end, "no door")
+  c:update(0.1)                              -- the agent goes on; the check left the action out
+  eq(c:plan()[3], "kick_door")
+  raises(function() f:agent{sensors = {42}} end, "goap: sensor 1: expected a function or {fn=, interval=}")
+  raises(function() f:agent{sensors = {{fn = print, interval = -1}}} end, "interval")
+  raises(function() f:agent{checks = {nope = print}} end, "goap: unknown action 'nope'")
+  raises(function() f:agent{priorities = {shoot = print}} end, "goap: unknown goal 'shoot'")
+  raises(function() f:agent{actions = {shoot = 42}} end, "goap: action shoot: expected a function")
+end)
+
+test("agent types from agent blocks", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local gunner <close> = f:agent_type{type = "gunner"}
+  eq(gunner:name(), "gunner")
+  local g <close> = gunner:agent{blackboard = bb}
+  g:update(0.1)
+  eq(g:goal(), "suppress")
+  list_eq(g:plan(), {"move_to_cover", "provide_suppression"})
+  eq(tostring(g:type()), "goap.agent_type(gunner)")
+  local medic <close> = f:agent_type{type = "medic", name = "field_medic"}
+  eq(medic:name(), "field_medic")
+  raises(function() medic:agent{}:order("kill_player", 50) end,
+         "goap: order: the agent's type does not pursue goal 'kill_player'")
+  raises(function() f:agent_type{type = "sniper"} end, "goap: unknown agent type 'sniper' (no `agent sniper` block)")
+  raises(function() f:agent{type = "rifleman"} end,
+         "goap: agent: the agent type has actions that reserve resources")
+  raises(function() gunner:close() end, "goap: cannot close the agent type: 1 agent(s) of it are still open")
+  eq(f:agent_type{type = "rifleman"}:fingerprint() ~= gunner:fingerprint(), true)
+end)
+
+test("blackboards: slots, resources, holders", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local held, cap = bb:resource("flank_slot")
+  eq(held, 0)
+  eq(cap, 1, "the file's `resource flank_slot capacity 1`")
+  eq(bb:resource("nope"), nil)
+  local t <close> = f:agent_type{type = "shotgunner", actions = running_actions(f)}
+  local denied = {}
+  local on_event = function(agent, e)
+    if e.kind == "reservation_denied" then denied[#denied + 1] = e.action .. " " .. e.resource end
+  end
+  local a1 <close> = t:agent{blackboard = bb, memory = "in_cover, smoke_out", on_event = on_event}
+  local a2 <close> = t:agent{blackboard = bb, memory = "in_cover, smoke_out", on_event = on_event}
+  bb:set("suppressive_fire_tokens", 1)
+  eq(bb:get("suppressive_fire_tokens"), 1)
+  eq(bb:get("nothing"), nil)
+  a1:update(0.1)
+  a2:update(0.1)
+  list_eq(a1:plan(), {"flank_to_cover", "close_range_fire"})
+  list_eq(a2:plan(), {"fire_from_cover"}, "the flank slot is taken")
+  list_eq(denied, {"flank_to_cover flank_slot"})
+  local h = bb:holders("flank_slot")
+  eq(#h, 1)
+  eq(h[1], a1, "the holder is the agent's own userdata")
+  raises(function() bb:set_capacity("flank_slot", 0) end,
+         "goap: resource 'flank_slot': capacity 0 is below the 1 unit(s) held")
+  raises(function() bb:holders("nope") end, "goap: unknown resource 'nope'")
+  raises(function() bb:add_resource("flank_slot", 2) end, "goap: resource 'flank_slot' exists (use set_capacity)")
+  raises(function() bb:add_resource("ammo_crate", -1) end, "goap: capacity -1 is out of range")
+  bb:add_resource("ammo_crate", 3)
+  eq(select(2, bb:resource("ammo_crate")), 3)
+  a1:close()                                -- releases its reservation
+  eq(#bb:holders("flank_slot"), 0)
+  bb:set_capacity("flank_slot", 0)
+  raises(function() bb:close() end, "goap: cannot close the blackboard: 1 agent(s) use it")
+  eq(a2:blackboard(), bb)
+end)
+
+test("squads and orders", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local sq <close> = goap.squad()
+  local g <close> = f:agent_type{type = "gunner"}:agent{blackboard = bb}
+  local r <close> = f:agent_type{type = "rifleman"}:agent{blackboard = bb}
+  sq:add(g)
+  sq:add(r)
+  eq(sq:size(), 2)
+  eq(sq:member(1), g)
+  eq(sq:member(3), nil)
+  sq:order("get_to_cover")
+  eq(sq:current(), "get_to_cover")
+  eq(g:ordered_goal(), "suppress", "F.E.A.R.: one suppresses")
+  eq(r:ordered_goal(), "take_cover", "the others move to cover")
+  g:update(0.1)
+  r:update(0.1)
+  eq(r:goal(), "take_cover")
+  raises(function() sq:add(g) end, "goap: the agent is already in this squad")
+  local other <close> = goap.squad()
+  raises(function() other:add(g) end, "goap: the agent is in another squad")
+  raises(function() sq:order("charge") end, "goap: unknown squad behaviour 'charge'")
+  sq:remove(r)
+  eq(r:ordered_goal(), nil, "removing clears the squad's order")
+  eq(sq:size(), 1)
+  r:order("kill_player", 50)
+  eq(r:ordered_goal(), "kill_player")
+  r:clear_order()
+  eq(r:ordered_goal(), nil)
+  raises(function() sq:remove(r) end, "goap: the agent is not in this squad")
+  g:close()                                 -- a closed member leaves its squad
+  eq(sq:size(), 0)
+end)
+
+test("plan cache and shared planner", function()
+  local f <close> = goap.load(soldier)
+  local cache <close> = goap.cache(16)
+  local p <close> = f:planner()
+  local t <close> = f:agent_type{actions = running_actions(f)}
+  local a <close> = t:agent{cache = cache, planner = p}
+  local b <close> = t:agent{cache = cache, planner = p}
+  local alone <close> = t:agent{}
+  a:update(0.1)
+  b:update(0.1)
+  alone:update(0.1)
+  local s = cache:stats()
+  eq(s.misses, 1)
+  eq(s.hits, 1, "the second agent's plan came from the cache")
+  eq(s.entries, 1)
+  eq(b:stats().cache_hits, 1)
+  list_eq(b:plan(), a:plan())
+  eq(a:stats().memory_bytes < alone:stats().memory_bytes, true,
+     "an agent on a shared planner holds no planner of its own")
+  cache:clear()
+  eq(cache:stats().entries, 0)
+  raises(function() cache:close() end, "goap: cannot close the plan cache: 2 agent(s) use it")
+  raises(function() p:close() end, "goap: cannot close the planner: 2 agent(s) use it")
+  raises(function() f:close() end, "goap: cannot close the file")
+  local other <close> = goap.load(squad_file)
+  raises(function() other:agent{planner = p} end, "goap: the planner is for another file's domain")
+  raises(function() goap.cache(-1) end, "goap: cache capacity out of range")
+  raises(function() t:agent{cache = p} end, "goap.cache expected")
+end)
+
+test("worlds: one planning budget per frame", function()
+  local f <close> = goap.load(soldier)
+  local ticks = 0
+  local t <close> = f:agent_type{actions = {get_ammo = function() ticks = ticks + 1 return "running" end}}
+  local w <close> = goap.world{seed = 7, lanes = 2}
+  local agents = {}
+  for i = 1, 6 do
+    agents[i] = t:agent{}
+    w:add(agents[i], i % 2, i)
+  end
+  eq(w:count(), 6)
+  eq(w:update(0.1, 1000), "ok")
+  eq(ticks, 6, "every member's tick ran inside world:update")
+  eq(w:stats().frames, 1)
+  eq(w:stats().wanting, 6)
+  raises(function() agents[1]:update(0.1) end, "goap: the agent is in a world: world:update updates it")
+  raises(function() w:add(agents[1]) end, "goap: the agent is already in this world")
+  raises(function() goap.world():add(agents[1]) end, "goap: the agent is in another world")
+  raises(function() w:add(t:agent{}, -1) end, "goap: world:add: bad lane")
+  w:remove(agents[1])
+  eq(w:count(), 5)
+  agents[1]:update(0.1)                      -- its own again
+  agents[2]:close()                          -- a closed member leaves its world
+  eq(w:count(), 4)
+  local bad <close> = f:agent_type{actions = {get_ammo = function() error("tick failed") end}}:agent{}
+  w:add(bad)
+  raises(function() w:update(0.1) end, "tick failed")
+  w:update(0.1)
+  w:close()
+  agents[3]:update(0.1)                      -- released by the world's close
+end)
+
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)
