@@ -39,6 +39,19 @@ int goap__lua_status_error(lua_State *L, const char *what, goap_status st) {
 }
 #define status_error goap__lua_status_error
 
+/* The registry's table of status names: its key is this object's address. */
+static const char status_key = 's';
+
+void goap__lua_push_status(lua_State *L, goap_status st) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &status_key);
+  lua_rawgeti(L, -1, (lua_Integer)st + 1);
+  lua_remove(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushstring(L, goap_status_name(st));
+  }
+}
+
 /* ---- file ----------------------------------------------------------------------------- */
 lfile *goap__lua_check_file(lua_State *L, int idx) {
   lfile *lf = (lfile *)luaL_checkudata(L, idx, FILE_MT);
@@ -463,7 +476,7 @@ static int q_plan(lua_State *L) {
     }
   }
   free(o.heap);
-  lua_pushstring(L, goap_status_name(o.status));
+  goap__lua_push_status(L, o.status);
   lua_pushinteger(L, o.n);
   lua_pushnumber(L, o.cost);
   lua_pushinteger(L, (lua_Integer)o.expanded);
@@ -777,6 +790,12 @@ int luaopen_goap(lua_State *L) {
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
   lua_setfield(L, LUA_REGISTRYINDEX, AGENTS_KEY);
+  lua_createtable(L, GOAP_STATUS_COUNT, 0);
+  for (int st = 0; st < GOAP_STATUS_COUNT; st++) {
+    lua_pushstring(L, goap_status_name((goap_status)st));
+    lua_rawseti(L, -2, st + 1);
+  }
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &status_key);
   goap__lua_open_agent(L);
   luaL_newlib(L, funcs);
   goap__lua_open_runtime(L); /* adds goap.blackboard, cache, squad, world */

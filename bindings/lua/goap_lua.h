@@ -119,6 +119,10 @@ enum { GOAP__LUA_VAR, GOAP__LUA_ACTION, GOAP__LUA_GOAL };
 void goap__lua_new_class(lua_State *L, const char *name, const luaL_Reg *methods,
                          lua_CFunction gc, lua_CFunction close, lua_CFunction tostring);
 
+/* Pushes a status's name (goap_status_name) from a table the registry keeps: no string is
+ * created, so a hot call returning a status allocates nothing even after a full collection. */
+void goap__lua_push_status(lua_State *L, goap_status st);
+
 /* goap_lua_agent.c */
 lagent *goap__lua_check_agent(lua_State *L, int idx);
 void goap__lua_agent_begin(lua_State *L, lagent *a);

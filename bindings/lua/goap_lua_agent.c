@@ -5,7 +5,8 @@
  * Invariants:
  *  - A type's callbacks live in its uservalue 2, as arrays indexed by id + 1 (no string keys
  *    on the hot path): [1] tick, [2] start, [3] stop, [4] check (by action), [5] priority (by
- *    goal), [6] sensors (by sensor). Native bindings get the ltype as `user`; the agent is
+ *    goal), [6] sensors (by sensor); [7] and [8] the action and goal names passed to them (so
+ *    a callback's arguments are never new strings). Native bindings get the ltype as `user`; the agent is
  *    found through goap_agent_host (the lagent) and the registry's AGENTS_KEY table.
  *  - An agent's uservalues: 1 file, 2 type, 3 on_event, 4 blackboard, 5 cache, 6 planner. It
  *    counts itself in the type, blackboard, cache and planner (refs) until it is freed.
@@ -25,7 +26,8 @@
 #define status_error goap__lua_status_error
 #define var_name goap__lua_var_name
 
-enum { CB_TICK = 1, CB_START, CB_STOP, CB_CHECK, CB_PRIORITY, CB_SENSOR, CB_EVENT };
+enum { CB_TICK = 1, CB_START, CB_STOP, CB_CHECK, CB_PRIORITY, CB_SENSOR, CB_ACTION_NAMES,
+       CB_GOAL_NAMES, CB_EVENT };
 
 static const goap_domain *adom(const lagent *a) { return goap_agent_type_domain(a->type->type); }
 
@@ -107,9 +109,11 @@ static int cb_protected(lua_State *L) {
     lua_call(L, 1, 0);
     return 0;
   }
-  const char *name = c->which == CB_PRIORITY ? goap_domain_goal_name(d, c->id)
-                                             : goap_domain_action_name(d, c->id);
-  lua_pushstring(L, name);
+  /* the names the type keeps (cbs[7], cbs[8]): no string is made on the hot path */
+  lua_rawgeti(L, 4, c->which == CB_PRIORITY ? CB_GOAL_NAMES : CB_ACTION_NAMES);
+  lua_rawgeti(L, -1, c->id + 1);
+  lua_remove(L, -2);
+  const char *name = lua_tostring(L, -1);
   if (c->which == CB_START || c->which == CB_STOP) {
     lua_call(L, 2, 0);
     return 0;
@@ -273,6 +277,18 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
     lua_createtable(L, k == CB_PRIORITY ? ng : na, 0);
     lua_rawseti(L, cbs, k);
   }
+  lua_createtable(L, na, 0);
+  for (int i = 0; i < na; i++) {
+    lua_pushstring(L, goap_domain_action_name(d, i));
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_rawseti(L, cbs, CB_ACTION_NAMES);
+  lua_createtable(L, ng, 0);
+  for (int g = 0; g < ng; g++) {
+    lua_pushstring(L, goap_domain_goal_name(d, g));
+    lua_rawseti(L, -2, g + 1);
+  }
+  lua_rawseti(L, cbs, CB_GOAL_NAMES);
   size_t nflags = (size_t)(na + ng + 1);
   unsigned char *flags = (unsigned char *)lua_newuserdatauv(L, nflags * 5, 0);
   memset(flags, 0, nflags * 5);
@@ -595,7 +611,7 @@ static int a_update(lua_State *L) {
   goap__lua_agent_end(a);
   goap__lua_agent_raise(L, a);
   if (st == GOAP_INVALID_ARGUMENT || st == GOAP_OUT_OF_MEMORY) return status_error(L, "update", st);
-  lua_pushstring(L, goap_status_name(st));
+  goap__lua_push_status(L, st);
   return 1;
 }
 

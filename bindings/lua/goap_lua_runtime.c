@@ -649,7 +649,7 @@ static int w_update(lua_State *L) {
   }
   if (first) goap__lua_agent_raise(L, first);
   if (st != GOAP_OK) return status_error(L, "world update", st);
-  lua_pushstring(L, goap_status_name(st));
+  goap__lua_push_status(L, st);
   return 1;
 }
 static int w_stats(lua_State *L) {

@@ -346,11 +346,13 @@ end)
 -- With the garbage collector stopped, collectgarbage("count") only grows: equal counts before
 -- and after a loop mean the loop allocated nothing in Lua. file:allocations() counts what the
 -- native side allocates through the file's allocator (its planner, types and agents). fn runs
--- once first, at the same call depth, to warm up (Lua allocates call frames on first use).
+-- once first, at the same call depth and with the collector already stopped, to warm up: Lua
+-- allocates call frames and stack on first use. Lua may still grow its stack once (a sanitizer
+-- build showed one 1,280-byte growth in 6,000 updates), so the tests allow less than one byte
+-- per call in all, where any garbage made per call (the smallest Lua object is 16 bytes) fails.
 local function lua_garbage(fn)
-  fn()
-  collectgarbage()
   collectgarbage("stop")
+  fn()
   local before = collectgarbage("count")
   fn()
   local after = collectgarbage("count")
@@ -380,16 +382,16 @@ test("hot calls allocate nothing: query:plan, get/set by id", function()
   local cost_sum = 0
   local bytes = lua_garbage(function()
     cost_sum = 0
-    for i = 1, 2000 do
+    for i = 1, 4000 do
       q:set(stuck, i % 2)
       local st, n, cost = q:plan(out)
       cost_sum = cost_sum + cost
       a:set(dead, a:get(stuck))
     end
   end)
-  eq(bytes, 0, "Lua bytes allocated by 2000 plans and get/set by id")
+  assert(bytes < 4000, "Lua bytes allocated by 4000 plans and get/set by id: " .. bytes)
   eq(f:allocations() - n0, 0, "native allocations")
-  eq(cost_sum, 1000 * 4.0 + 1000 * f:plan{scenario = "door_stuck"}.cost, "the plans were made")
+  eq(cost_sum, 2000 * 4.0 + 2000 * f:plan{scenario = "door_stuck"}.cost, "the plans were made")
 end)
 
 test("hot calls allocate nothing: agent:update with Lua actions", function()
@@ -413,11 +415,11 @@ test("hot calls allocate nothing: agent:update with Lua actions", function()
   local n0, updates = f:allocations(), 0
   local bytes = lua_garbage(function()
     updates = 0
-    for _ = 1, 200 do updates = updates + cycle() end
+    for _ = 1, 2000 do updates = updates + cycle() end
   end)
-  eq(bytes, 0, "Lua bytes allocated by " .. updates .. " updates")
+  assert(bytes < updates, "Lua bytes allocated by " .. updates .. " updates: " .. bytes)
   eq(f:allocations() - n0, 0, "native allocations")
-  eq(a:stats().plans, 4 + 400, "a plan per cycle")
+  eq(a:stats().plans, 4 + 4000, "a plan per cycle")
 end)
 
 
@@ -625,6 +627,108 @@ test("worlds: one planning budget per frame", function()
   w:update(0.1)
   w:close()
   agents[3]:update(0.1)                      -- released by the world's close
+end)
+
+
+-- A squad of three on one blackboard: the shotgunner holds the flank slot, the squad's orders
+-- are out. Returns the objects (no <close>: the caller's scope owns them).
+local function squad_scene(f, bb, sq)
+  local acts = running_actions(f)
+  local types = {f:agent_type{type = "gunner", actions = acts},
+                 f:agent_type{type = "rifleman", actions = acts},
+                 f:agent_type{type = "shotgunner", actions = acts}}
+  local members = {}
+  for i, t in ipairs(types) do
+    members[i] = t:agent{blackboard = bb, memory = i == 3 and "in_cover, smoke_out" or nil}
+  end
+  return types, members
+end
+
+test("save games: blackboards and squads", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local sq <close> = goap.squad()
+  local types, ms = squad_scene(f, bb, sq)
+  for _, m in ipairs(ms) do sq:add(m) end
+  bb:set("suppressive_fire_tokens", 1)
+  sq:order("get_to_cover")
+  for _ = 1, 3 do for _, m in ipairs(ms) do m:update(0.1) end sq:update() end
+  eq(bb:holders("flank_slot")[1], ms[3])
+  local bbs, sqs, snaps = bb:snapshot(), sq:snapshot(), {}
+  for i, m in ipairs(ms) do snaps[i] = m:snapshot() end
+  eq(bbs:sub(1, 5), "GOAPB")
+  eq(sqs:sub(1, 5), "GOAPS")
+  -- restore in the documented order: blackboard, agents, squad
+  local bb2 <close> = goap.blackboard()
+  bb2:restore(bbs)
+  eq(bb2:get("suppressive_fire_tokens"), 1)
+  eq(select(1, bb2:resource("flank_slot")), 1, "a unit held")
+  eq(bb2:holders("flank_slot")[1], false, "its holder is not restored yet")
+  local ms2 = {}
+  for i, t in ipairs(types) do
+    ms2[i] = t:agent{blackboard = bb2}
+    ms2[i]:restore(snaps[i])
+  end
+  eq(bb2:holders("flank_slot")[1], ms2[3], "the restored agent holds the unit again")
+  local sq2 <close> = goap.squad()
+  sq2:restore(sqs, ms2)
+  eq(sq2:current(), "get_to_cover")
+  eq(sq2:size(), 3)
+  eq(ms2[1]:ordered_goal(), "suppress")
+  eq(bb2:snapshot(), bbs)
+  eq(sq2:snapshot(), sqs)
+  for _ = 1, 5 do
+    for i = 1, 3 do ms[i]:update(0.1) ms2[i]:update(0.1) end
+    sq:update()
+    sq2:update()
+  end
+  for i = 1, 3 do eq(ms2[i]:snapshot(), ms[i]:snapshot(), "member " .. i .. " after 5 more frames") end
+  eq(bb2:snapshot(), bb:snapshot(), "the blackboards after 5 more frames")
+  raises(function() bb2:restore(bbs) end, "goap: restore: invalid_operation: agents are attached")
+  raises(function() sq2:restore(sqs, ms2) end, "goap: restore: invalid_operation: the squad has members")
+  raises(function() goap.blackboard():restore(bbs:sub(1, 20)) end, "goap: restore: truncated")
+  raises(function() goap.squad():restore(bbs, {}) end, "goap: restore: ")
+  raises(function() goap.squad():restore(sqs, {ms2[1]}) end, "goap: restore: member 1 is in a squad already")
+end)
+
+test("lifetimes: the garbage collector releases everything, in any order", function()
+  local f = goap.load(squad_file)
+  local _, live0 = f:allocations()
+  do
+    local sq = goap.squad()                   -- made before its members: finalized after them
+    local bb = f:blackboard()
+    local cache, p = goap.cache(), f:planner()
+    local t = f:agent_type{type = "gunner"}
+    local ms = {}
+    for i = 1, 4 do
+      ms[i] = t:agent{blackboard = bb, cache = cache, planner = p}
+      sq:add(ms[i])
+    end
+    local w = goap.world()                    -- made after its members: finalized before them
+    for i = 1, 4 do w:add(ms[i], 0, i) end
+    sq:order("get_to_cover")
+    w:update(0.1)
+    local _, live = f:allocations()
+    eq(live > live0, true, "the agents and the planner allocate through the file")
+  end
+  collectgarbage()
+  collectgarbage()
+  local _, live1 = f:allocations()
+  eq(live1, live0, "bytes still held once the agents, type and planner are collected")
+  -- everything unreachable at once, the file too
+  do
+    local g = goap.load(squad_file)
+    local bb = g:blackboard()
+    local a = g:agent{type = "gunner", blackboard = bb}
+    local sq = goap.squad()
+    sq:add(a)
+    local w = goap.world()
+    w:add(a)
+    w:update(0.1)
+  end
+  collectgarbage()
+  collectgarbage()
+  f:close()
 end)
 
 print(string.format("%d passed, %d failed", passed, failed))
