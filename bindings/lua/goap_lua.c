@@ -39,6 +39,31 @@ int goap__lua_status_error(lua_State *L, const char *what, goap_status st) {
 }
 #define status_error goap__lua_status_error
 
+/* ---- options tables ------------------------------------------------------------------- */
+const char *goap__lua_field_str(lua_State *L, int t, const char *k, const char *def) {
+  int ty = lua_getfield(L, t, k);
+  if (ty == LUA_TNIL) return def;
+  if (ty != LUA_TSTRING)
+    luaL_error(L, "goap: %s: expected a string, got %s", k, luaL_typename(L, -1));
+  return lua_tostring(L, -1);
+}
+double goap__lua_field_num(lua_State *L, int t, const char *k, double def) {
+  int ty = lua_getfield(L, t, k);
+  if (ty == LUA_TNIL) return def;
+  if (ty != LUA_TNUMBER)
+    luaL_error(L, "goap: %s: expected a number, got %s", k, luaL_typename(L, -1));
+  return lua_tonumber(L, -1);
+}
+lua_Integer goap__lua_field_int(lua_State *L, int t, const char *k, lua_Integer lo, lua_Integer hi) {
+  int ty = lua_getfield(L, t, k);
+  if (ty == LUA_TNIL) return 0;
+  int ok = 0;
+  lua_Integer x = lua_tointegerx(L, -1, &ok);
+  if (!ok) luaL_error(L, "goap: %s: expected an integer, got %s", k, luaL_typename(L, -1));
+  if (x < lo || x > hi) luaL_error(L, "goap: %s: %I is out of range (%I..%I)", k, x, lo, hi);
+  return x;
+}
+
 /* The registry's table of status names: its key is this object's address. */
 static const char status_key = 's';
 
@@ -291,13 +316,10 @@ static lquery *build_query(lua_State *L, lfile *lf) {
   goap_file *f = lf->f;
   luaL_checktype(L, 2, LUA_TTABLE);
   const goap_domain *d = goap_file_domain(f);
-  int top = lua_gettop(L);
-  lua_getfield(L, 2, "scenario");
-  lua_getfield(L, 2, "goal");
-  lua_getfield(L, 2, "want");
-  lua_getfield(L, 2, "given");
-  const char *scen = luaL_optstring(L, top + 1, NULL), *goal = luaL_optstring(L, top + 2, NULL);
-  const char *want = luaL_optstring(L, top + 3, NULL), *given = luaL_optstring(L, top + 4, NULL);
+  const char *scen = goap__lua_field_str(L, 2, "scenario", NULL);
+  const char *goal = goap__lua_field_str(L, 2, "goal", NULL);
+  const char *want = goap__lua_field_str(L, 2, "want", NULL);
+  const char *given = goap__lua_field_str(L, 2, "given", NULL);
   if ((scen != NULL) + (goal != NULL) + (want != NULL) != 1)
     luaL_error(L, "goap: say what to reach: scenario, goal or want");
   const goap_cond *conds = NULL;
@@ -341,18 +363,19 @@ static lquery *build_query(lua_State *L, lfile *lf) {
   q->req.start = q->start;
   q->req.want = q->conds;
   q->req.want_count = count;
-  lua_getfield(L, 2, "search");
-  q->req.search = (goap_search)luaL_checkoption(L, -1, "astar", search_names);
-  lua_getfield(L, 2, "heuristic");
-  const char *h = luaL_optstring(L, -1, "default");
+  int qi = lua_gettop(L);
+  const char *search = goap__lua_field_str(L, 2, "search", "astar");
+  int si = -1;
+  for (int i = 0; search_names[i]; i++)
+    if (strcmp(search, search_names[i]) == 0) si = i;
+  if (si < 0) luaL_error(L, "goap: unknown search '%s' (astar, backward, wastar, greedy)", search);
+  q->req.search = (goap_search)si;
+  const char *h = goap__lua_field_str(L, 2, "heuristic", "default");
   int hid = goap_heuristic_from_name(h);
   if (hid < 0) luaL_error(L, "goap: unknown heuristic '%s'", h);
   q->req.heuristic = (goap_heuristic)hid;
-  lua_getfield(L, 2, "max_nodes");
-  lua_Integer mx = luaL_optinteger(L, -1, 0);
-  if (mx < 0 || mx > UINT32_MAX) luaL_error(L, "goap: max_nodes out of range");
-  q->req.max_nodes = (uint32_t)mx;
-  lua_pop(L, 3);
+  q->req.max_nodes = (uint32_t)goap__lua_field_int(L, 2, "max_nodes", 0, UINT32_MAX);
+  lua_settop(L, qi);
   lua_pushvalue(L, 1);
   lua_setiuservalue(L, -2, 1); /* keeps the file alive */
   luaL_setmetatable(L, QUERY_MT);
@@ -534,6 +557,7 @@ int goap__lua_id(lua_State *L, int idx, const goap_domain *d, int kind) {
           : kind == GOAP__LUA_ACTION ? goap_domain_action_count(d) : goap_domain_goal_count(d);
   if (lua_type(L, idx) == LUA_TNUMBER) {
     lua_Integer i = luaL_checkinteger(L, idx);
+    if (n == 0) luaL_error(L, "goap: no %s %I (the domain has none)", what[kind], i);
     if (i < 0 || i >= n) luaL_error(L, "goap: no %s %I (ids are 0..%d)", what[kind], i, n - 1);
     return (int)i;
   }

@@ -116,6 +116,11 @@ void *goap__lua_parse_list(lua_State *L, const goap_domain *d, const char *text,
 void goap__lua_push_event(lua_State *L, const goap_domain *d, const goap_agent_event *ev);
 int goap__lua_id(lua_State *L, int idx, const goap_domain *d, int kind);
 enum { GOAP__LUA_VAR, GOAP__LUA_ACTION, GOAP__LUA_GOAL };
+/* Fields of an options table t: the value (pushed, and left on the stack), def when nil, an
+ * error naming the field ("goap: max_nodes: expected a number, got string") otherwise. */
+const char *goap__lua_field_str(lua_State *L, int t, const char *k, const char *def);
+double goap__lua_field_num(lua_State *L, int t, const char *k, double def);
+lua_Integer goap__lua_field_int(lua_State *L, int t, const char *k, lua_Integer lo, lua_Integer hi);
 void goap__lua_new_class(lua_State *L, const char *name, const luaL_Reg *methods,
                          lua_CFunction gc, lua_CFunction close, lua_CFunction tostring);
 

@@ -216,11 +216,14 @@ static void cb_event(goap_agent *agent, const goap_agent_event *ev, void *user) 
 static const char *const search_names[] = {"astar", "backward", "wastar", "greedy", NULL};
 
 static double opt_number(lua_State *L, int t, const char *k, double def, double lo) {
-  lua_getfield(L, t, k);
-  double x = luaL_optnumber(L, -1, def);
+  double x = goap__lua_field_num(L, t, k, def);
   lua_pop(L, 1);
   if (!(x >= lo) || x > 1e300) luaL_error(L, "goap: %s: %f is out of range", k, x);
   return x;
+}
+
+static void check_table(lua_State *L, int idx, const char *k) {
+  if (!lua_istable(L, idx)) luaL_error(L, "goap: %s: expected a table, got %s", k, luaL_typename(L, idx));
 }
 
 /* A fresh array of functions at cbs[slot], filled from the table at `src` whose keys are
@@ -262,13 +265,11 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
   const goap_domain *d = goap_file_domain(f);
   int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
   int base = lua_gettop(L);
-  lua_getfield(L, idx, "type");
-  const char *block = luaL_optstring(L, -1, NULL);
+  const char *block = goap__lua_field_str(L, idx, "type", NULL);
   int bt = -1;
   if (block && (bt = goap_file_find_agent_type(f, block)) < 0)
     luaL_error(L, "goap: unknown agent type '%s' (no `agent %s` block)", block, block);
-  lua_getfield(L, idx, "name");
-  const char *tname = luaL_optstring(L, -1, block ? block : "agent");
+  const char *tname = goap__lua_field_str(L, idx, "name", block ? block : "agent");
 
   /* callbacks: cbs[1..6] */
   lua_createtable(L, 6, 0);
@@ -296,7 +297,7 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
                 *has_check = flags + 3 * nflags, *has_prio = flags + 4 * nflags;
   lua_getfield(L, idx, "actions");
   if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
+    check_table(L, -1, "actions");
     int src = lua_gettop(L);
     collect(L, d, cbs, CB_TICK, src, GOAP__LUA_ACTION, "tick", has_tick);
     collect(L, d, cbs, CB_START, src, GOAP__LUA_ACTION, "start", has_start);
@@ -306,13 +307,13 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
   lua_pop(L, 1);
   lua_getfield(L, idx, "checks");
   if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
+    check_table(L, -1, "checks");
     collect(L, d, cbs, CB_CHECK, lua_gettop(L), GOAP__LUA_ACTION, NULL, has_check);
   }
   lua_pop(L, 1);
   lua_getfield(L, idx, "priorities");
   if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
+    check_table(L, -1, "priorities");
     collect(L, d, cbs, CB_PRIORITY, lua_gettop(L), GOAP__LUA_GOAL, NULL, has_prio);
   }
   lua_pop(L, 1);
@@ -321,7 +322,7 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
   lua_getfield(L, idx, "sensors");
   int sidx = lua_gettop(L);
   if (!lua_isnil(L, sidx)) {
-    luaL_checktype(L, sidx, LUA_TTABLE);
+    check_table(L, sidx, "sensors");
     nsensors = (int)lua_rawlen(L, sidx);
   }
   double *intervals = (double *)lua_newuserdatauv(L, sizeof(double) * (size_t)(nsensors + 1), 0);
@@ -343,10 +344,13 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
   memset(&td, 0, sizeof td);
   td.allocator = goap__lua_file_allocator(lf);
   td.name = tname;
-  lua_getfield(L, idx, "search");
-  td.search = (goap_search)luaL_checkoption(L, -1, "astar", search_names);
-  lua_getfield(L, idx, "heuristic");
-  const char *h = luaL_optstring(L, -1, "default");
+  const char *search = goap__lua_field_str(L, idx, "search", "astar");
+  int si = -1;
+  for (int i = 0; search_names[i]; i++)
+    if (strcmp(search, search_names[i]) == 0) si = i;
+  if (si < 0) luaL_error(L, "goap: unknown search '%s' (astar, backward, wastar, greedy)", search);
+  td.search = (goap_search)si;
+  const char *h = goap__lua_field_str(L, idx, "heuristic", "default");
   int hid = goap_heuristic_from_name(h);
   if (hid < 0) luaL_error(L, "goap: unknown heuristic '%s'", h);
   td.heuristic = (goap_heuristic)hid;
@@ -498,7 +502,8 @@ static lagent *new_agent(lua_State *L, int tidx, int oidx) {
   const goap_domain *d = goap_agent_type_domain(t->type);
   int top = lua_gettop(L);
   lua_getfield(L, oidx, "on_event"); /* top+1 */
-  if (!lua_isnil(L, top + 1)) luaL_checktype(L, top + 1, LUA_TFUNCTION);
+  if (!lua_isnil(L, top + 1) && !lua_isfunction(L, top + 1))
+    luaL_error(L, "goap: on_event: expected a function, got %s", luaL_typename(L, top + 1));
   lua_getfield(L, oidx, "blackboard");
   lbb *bb = goap__lua_opt_bb(L, top + 2);
   lua_getfield(L, oidx, "cache");
@@ -507,11 +512,8 @@ static lagent *new_agent(lua_State *L, int tidx, int oidx) {
   lplanner *planner = goap__lua_opt_planner(L, top + 4);
   if (planner && goap_file_domain(planner->file->f) != d)
     luaL_error(L, "goap: the planner is for another file's domain");
-  lua_getfield(L, oidx, "memory");
-  const char *memory = luaL_optstring(L, top + 5, NULL);
-  lua_getfield(L, oidx, "replan_history");
-  lua_Integer hist = luaL_optinteger(L, top + 6, 0);
-  if (hist < -1 || hist > 1 << 20) luaL_error(L, "goap: replan_history out of range");
+  const char *memory = goap__lua_field_str(L, oidx, "memory", NULL);
+  lua_Integer hist = goap__lua_field_int(L, oidx, "replan_history", -1, 1 << 20);
   goap_word *mem = NULL;
   if (memory) {
     size_t words = goap_domain_state_words(d);

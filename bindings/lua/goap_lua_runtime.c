@@ -42,6 +42,19 @@ static int restore_error(lua_State *L, goap_status st, const char *why) {
   return luaL_error(L, "goap: restore: %s: %s", goap_status_name(st), why ? why : "");
 }
 
+/* An optional object in an options table (field `k`): NULL for nil, an error naming the field
+ * for anything else than an open object of class mt. */
+static void *opt_object(lua_State *L, int idx, const char *mt, const char *k) {
+  if (lua_isnoneornil(L, idx)) return NULL;
+  void *p = luaL_testudata(L, idx, mt);
+  if (!p) {
+    const char *got = luaL_getmetafield(L, idx, "__name") == LUA_TSTRING ? lua_tostring(L, -1)
+                                                                          : luaL_typename(L, idx);
+    luaL_error(L, "goap: %s: expected a %s, got %s", k, mt, got);
+  }
+  return p;
+}
+
 /* Grows a member array by one slot. */
 static int members_push(lagent ***arr, int *count, int *cap, lagent *a) {
   if (*count == *cap) {
@@ -87,7 +100,7 @@ static lbb *check_bb(lua_State *L, int idx) {
   return b;
 }
 lbb *goap__lua_opt_bb(lua_State *L, int idx) {
-  return lua_isnoneornil(L, idx) ? NULL : check_bb(L, idx);
+  return opt_object(L, idx, BB_MT, "blackboard") ? check_bb(L, idx) : NULL;
 }
 
 /* goap.blackboard() -> an empty blackboard */
@@ -243,7 +256,7 @@ static lcache *check_cache(lua_State *L, int idx) {
   return c;
 }
 lcache *goap__lua_opt_cache(lua_State *L, int idx) {
-  return lua_isnoneornil(L, idx) ? NULL : check_cache(L, idx);
+  return opt_object(L, idx, CACHE_MT, "cache") ? check_cache(L, idx) : NULL;
 }
 /* goap.cache([capacity]) -> a plan cache (capacity 0 or nil: 256) */
 static int l_cache(lua_State *L) {
@@ -305,7 +318,7 @@ static lplanner *check_planner(lua_State *L, int idx) {
   return p;
 }
 lplanner *goap__lua_opt_planner(lua_State *L, int idx) {
-  return lua_isnoneornil(L, idx) ? NULL : check_planner(L, idx);
+  return opt_object(L, idx, PLANNER_MT, "planner") ? check_planner(L, idx) : NULL;
 }
 /* file:planner([initial_nodes]) -> a planner for the file's domain, to share between agents
  * (type:agent{planner = p}) updated one after another */
@@ -367,9 +380,7 @@ void goap__lua_squad_forget(lsquad *s, lagent *a) {
 
 static const char *opt_field(lua_State *L, int t, const char *k) {
   if (lua_isnoneornil(L, t)) return NULL;
-  lua_getfield(L, t, k);
-  const char *v = luaL_optstring(L, -1, NULL); /* stays on the stack while used */
-  return v;
+  return goap__lua_field_str(L, t, k, NULL); /* stays on the stack while used */
 }
 
 /* goap.squad{suppress_goal=, cover_goal=, advance_goal=, search_goal=, order_priority=} */
@@ -383,8 +394,9 @@ static int l_squad(lua_State *L) {
   sd.advance_goal = opt_field(L, 1, "advance_goal");
   sd.search_goal = opt_field(L, 1, "search_goal");
   if (!lua_isnil(L, 1)) {
-    lua_getfield(L, 1, "order_priority");
-    sd.order_priority = luaL_optnumber(L, -1, 0);
+    sd.order_priority = goap__lua_field_num(L, 1, "order_priority", 0);
+    if (!(sd.order_priority >= 0) || sd.order_priority > 1e300)
+      return luaL_error(L, "goap: order_priority: must be a finite number >= 0");
   }
   lsquad *s = (lsquad *)lua_newuserdatauv(L, sizeof *s, 1);
   memset(s, 0, sizeof *s);
@@ -547,19 +559,12 @@ static int l_world(lua_State *L) {
   goap_world_desc wd;
   memset(&wd, 0, sizeof wd);
   if (!lua_isnil(L, 1)) {
-    lua_getfield(L, 1, "lanes");
-    lua_Integer lanes = luaL_optinteger(L, -1, 0);
-    lua_getfield(L, 1, "seed");
-    lua_Integer seed = luaL_optinteger(L, -1, 0);
+    lua_Integer lanes = goap__lua_field_int(L, 1, "lanes", 0, 1024);
+    lua_Integer seed = goap__lua_field_int(L, 1, "seed", LUA_MININTEGER, LUA_MAXINTEGER);
     lua_getfield(L, 1, "no_jitter");
     wd.no_jitter = lua_toboolean(L, -1);
-    lua_getfield(L, 1, "initial_nodes");
-    lua_Integer nodes = luaL_optinteger(L, -1, 0);
-    lua_getfield(L, 1, "agent_share");
-    lua_Integer share = luaL_optinteger(L, -1, 0);
-    if (lanes < 0 || lanes > 1024) return luaL_error(L, "goap: world: lanes must be 0..1024");
-    if (nodes < 0 || nodes > INT32_MAX || share < 0 || share > INT32_MAX)
-      return luaL_error(L, "goap: world: initial_nodes / agent_share out of range");
+    lua_Integer nodes = goap__lua_field_int(L, 1, "initial_nodes", 0, INT32_MAX);
+    lua_Integer share = goap__lua_field_int(L, 1, "agent_share", 0, INT32_MAX);
     wd.lanes = (int)lanes;
     wd.seed = (uint64_t)seed;
     wd.initial_nodes = (uint32_t)nodes;

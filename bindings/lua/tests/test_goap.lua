@@ -494,6 +494,32 @@ test("agent types from agent blocks", function()
   eq(f:agent_type{type = "rifleman"}:fingerprint() ~= gunner:fingerprint(), true)
 end)
 
+test("an HTN agent type from an agent block", function()
+  local f <close> = goap.load(examples .. "/trunk_thumper.goap")
+  local troll <close> = f:agent_type{type = "troll"}
+  local a <close> = troll:agent{}
+  eq(a:update(0.1), "ok")
+  eq(a:goal(), nil, "an HTN agent has no goal")
+  local first
+  for _, e in ipairs(f:simulate("troll_at_the_bridge").events) do
+    if e.kind == "plan" then first = e.plan break end
+  end
+  list_eq(a:plan(), first, "the simulation's troll starts with the same decomposition")
+  raises(function() a:order(0, 5) end, "goap: no goal 0 (the domain has none)")
+end)
+
+test("queries keep their file alive; a closed file is an error", function()
+  local q = goap.load(soldier):query{goal = "kill_enemy"}
+  collectgarbage()
+  collectgarbage()
+  eq(select(2, q:plan()), 4)
+  local f = goap.load(soldier)
+  local q2 = f:query{goal = "kill_enemy"}
+  f:close()
+  raises(function() q2:plan() end, "goap: the file is closed")
+  raises(function() q2:set("in_b", 1) end, "goap: the file is closed")
+end)
+
 test("blackboards: slots, resources, holders", function()
   local f <close> = goap.load(squad_file)
   local bb <close> = f:blackboard()
@@ -594,7 +620,12 @@ test("plan cache and shared planner", function()
   local other <close> = goap.load(squad_file)
   raises(function() other:agent{planner = p} end, "goap: the planner is for another file's domain")
   raises(function() goap.cache(-1) end, "goap: cache capacity out of range")
-  raises(function() t:agent{cache = p} end, "goap.cache expected")
+  raises(function() t:agent{cache = p} end, "goap: cache: expected a goap.cache, got goap.planner")
+  raises(function() t:agent{blackboard = 42} end, "goap: blackboard: expected a goap.blackboard, got number")
+  raises(function() t:agent{replan_history = "x"} end, "goap: replan_history: expected an integer, got string")
+  raises(function() f:agent_type{max_nodes = "many"} end, "goap: max_nodes: expected a number, got string")
+  raises(function() f:query{goal = "kill_enemy", search = "dfs"} end, "goap: unknown search 'dfs'")
+  raises(function() goap.world{lanes = 2000} end, "goap: lanes: 2000 is out of range (0..1024)")
 end)
 
 test("worlds: one planning budget per frame", function()
