@@ -962,6 +962,7 @@ static int a_inspect_failures(lua_State *L) {
 /* agent:snapshot() -> a string: the agent's whole runtime state */
 static int a_snapshot(lua_State *L) {
   lagent *a = check_agent(L, 1);
+  check_free(L, a, "snapshot");
   size_t n = 0;
   goap_agent_snapshot(a->agent, NULL, 0, &n);
   luaL_Buffer b;
@@ -977,6 +978,7 @@ static int a_snapshot(lua_State *L) {
  * invalid_operation). */
 static int a_restore(lua_State *L) {
   lagent *a = check_agent(L, 1);
+  check_free(L, a, "restore");
   size_t n = 0;
   const char *data = luaL_checklstring(L, 2, &n);
   const char *why = "";
@@ -989,6 +991,7 @@ static int a_restore(lua_State *L) {
 /* agent:snapshot_json() -> the JSON text of goap_agent_snapshot_json */
 static int a_snapshot_json(lua_State *L) {
   lagent *a = check_agent(L, 1);
+  check_free(L, a, "snapshot_json");
   size_t n = 0;
   goap_agent_snapshot_json(a->agent, NULL, 0, &n);
   luaL_Buffer b;

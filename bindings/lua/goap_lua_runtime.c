@@ -410,6 +410,7 @@ static int l_squad(lua_State *L) {
 
 static void squad_add(lua_State *L, lsquad *s, int aidx) {
   lagent *a = goap__lua_check_agent(L, aidx);
+  if (a->updating) luaL_error(L, "goap: squad:add called during the agent's update");
   if (a->squad == s) luaL_error(L, "goap: the agent is already in this squad");
   if (a->squad) luaL_error(L, "goap: the agent is in another squad");
   if (!members_push(&s->members, &s->count, &s->cap, a)) luaL_error(L, "goap: out of memory");
@@ -429,6 +430,7 @@ static int s_remove(lua_State *L) {
   lsquad *s = check_squad(L, 1);
   lagent *a = goap__lua_check_agent(L, 2);
   if (a->squad != s) return luaL_error(L, "goap: the agent is not in this squad");
+  if (a->updating) return luaL_error(L, "goap: squad:remove called during the agent's update");
   goap__lua_squad_forget(s, a);
   member_set(L, 1, 2, 0);
   return 0;

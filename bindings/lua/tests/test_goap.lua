@@ -169,11 +169,15 @@ test("bad return values and misuse", function()
   raises(function() b:update(0.1) end, "closed from one of its callbacks")
   local c = f:agent{actions = {get_ammo = function(agent) agent:update(0.1) return true end}}
   raises(function() c:update(0.1) end, "called from one of its callbacks")
+  local d = f:agent{actions = {get_ammo = function(agent) agent:snapshot() return true end}}
+  raises(function() d:update(0.1) end, "goap: agent:snapshot called from one of its callbacks")
+  local e = f:agent{actions = {get_ammo = function(agent) agent:replan() return true end}}
+  raises(function() e:update(0.1) end, "goap: agent:replan called from one of its callbacks")
   raises(function() f:agent{actions = {nope = function() end}} end, "unknown action 'nope'")
   raises(function() a:set("in_b", 7) end, "out of range")
   raises(function() a:get("nope") end, "unknown variable")
   raises(function() f:close() end, "still open")
-  a:close(); b:close(); c:close()
+  a:close(); b:close(); c:close(); d:close(); e:close()
   a:close() -- twice is fine
   raises(function() a:update(0.1) end, "the agent is closed")
   raises(function() a:get("in_b") end, "the agent is closed")
@@ -630,8 +634,12 @@ end)
 
 test("worlds: one planning budget per frame", function()
   local f <close> = goap.load(soldier)
-  local ticks = 0
-  local t <close> = f:agent_type{actions = {get_ammo = function() ticks = ticks + 1 return "running" end}}
+  local ticks, ticked = 0, {}
+  local t <close> = f:agent_type{actions = {get_ammo = function(agent)
+    ticks = ticks + 1
+    ticked[agent] = true
+    return "running"
+  end}}
   local w <close> = goap.world{seed = 7, lanes = 2}
   local agents = {}
   for i = 1, 6 do
@@ -641,6 +649,7 @@ test("worlds: one planning budget per frame", function()
   eq(w:count(), 6)
   eq(w:update(0.1, 1000), "ok")
   eq(ticks, 6, "every member's tick ran inside world:update")
+  for i = 1, 6 do eq(ticked[agents[i]], true, "the callback got member " .. i) end
   eq(w:stats().frames, 1)
   eq(w:stats().wanting, 6)
   raises(function() agents[1]:update(0.1) end, "goap: the agent is in a world: world:update updates it")
@@ -658,6 +667,18 @@ test("worlds: one planning budget per frame", function()
   w:update(0.1)
   w:close()
   agents[3]:update(0.1)                      -- released by the world's close
+  -- a common budget of 16 expansions reaches the first 16 / 8 agents wanting to plan, by
+  -- priority; the others wait for the next frames
+  local tight <close> = goap.world{}
+  local plain <close> = f:agent_type{}
+  for i = 1, 6 do tight:add(plain:agent{}, 0, i) end
+  tight:update(0.1, 16)
+  local st = tight:stats()
+  eq(st.wanting, 6)
+  eq(st.served, 16 // 8)
+  tight:update(0.1, 16)
+  eq(tight:stats().wanting, 6 - 16 // 8, "the served agents have their plans")
+  eq(tight:stats().max_wait, 1)
 end)
 
 
