@@ -52,6 +52,7 @@ typedef struct lworld lworld;
 typedef struct lbb {
   goap_blackboard *bb;
   int refs; /* agents attached */
+  int busy; /* of which are being updated */
 } lbb;
 typedef struct lcache {
   goap_plan_cache *c;

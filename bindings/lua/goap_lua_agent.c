@@ -461,9 +461,11 @@ void goap__lua_agent_begin(lua_State *L, lagent *a) {
   a->L = L;
   a->updating = 1;
   if (a->planner) a->planner->busy++;
+  if (a->bb) a->bb->busy++;
 }
 void goap__lua_agent_end(lagent *a) {
   if (a->planner && a->updating) a->planner->busy--;
+  if (a->bb && a->updating) a->bb->busy--;
   a->L = NULL;
   a->updating = 0;
 }

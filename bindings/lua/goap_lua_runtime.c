@@ -214,7 +214,11 @@ static int bb_apply_resources(lua_State *L) {
 static goap_status bb_snap(const void *o, void *buf, size_t cap, size_t *size) {
   return goap_blackboard_snapshot((const goap_blackboard *)o, buf, cap, size);
 }
-static int bb_snapshot(lua_State *L) { return push_snapshot(L, bb_snap, check_bb(L, 1)->bb); }
+static int bb_snapshot(lua_State *L) {
+  lbb *b = check_bb(L, 1);
+  if (b->busy) return luaL_error(L, "goap: blackboard:snapshot called during an update of an agent on it");
+  return push_snapshot(L, bb_snap, b->bb);
+}
 /* blackboard:restore(s): before any agent is attached to it */
 static int bb_restore(lua_State *L) {
   lbb *b = check_bb(L, 1);
@@ -450,7 +454,7 @@ static int s_member(lua_State *L) {
 static int s_busy(lua_State *L, lsquad *s) {
   for (int i = 0; i < s->count; i++)
     if (s->members[i]->updating)
-      return luaL_error(L, "goap: squad:order called from a member's callback");
+      return luaL_error(L, "goap: squad called from a member's callback");
   return 0;
 }
 /* squad:order("get_to_cover" | "advance_cover" | "orderly_advance" | "search" | "none") */
@@ -479,7 +483,11 @@ static int s_current(lua_State *L) {
 static goap_status s_snap(const void *o, void *buf, size_t cap, size_t *size) {
   return goap_squad_snapshot((const goap_squad *)o, buf, cap, size);
 }
-static int s_snapshot(lua_State *L) { return push_snapshot(L, s_snap, check_squad(L, 1)->s); }
+static int s_snapshot(lua_State *L) {
+  lsquad *s = check_squad(L, 1);
+  s_busy(L, s);
+  return push_snapshot(L, s_snap, s->s);
+}
 /* squad:restore(s, {members...}): into a squad without members, its members in the saved
  * order (the restored agents) */
 static int s_restore(lua_State *L) {

@@ -741,6 +741,15 @@ test("save games: blackboards and squads", function()
   raises(function() goap.blackboard():restore(bbs:sub(1, 20)) end, "goap: restore: truncated")
   raises(function() goap.squad():restore(bbs, {}) end, "goap: restore: ")
   raises(function() goap.squad():restore(sqs, {ms2[1]}) end, "goap: restore: member 1 is in a squad already")
+  -- nothing is saved in the middle of an update
+  local t = f:agent_type{actions = {move_to_cover = function() bb2:snapshot() end}}
+  local m <close> = t:agent{blackboard = bb2}
+  raises(function() m:update(0.1) end, "goap: blackboard:snapshot called during an update of an agent on it")
+  local t2 = f:agent_type{actions = {move_to_cover = function() sq2:snapshot() end}}
+  local m2 <close> = t2:agent{blackboard = bb2}
+  sq2:remove(ms2[3])
+  sq2:add(m2)
+  raises(function() m2:update(0.1) end, "goap: squad called from a member's callback")
 end)
 
 test("lifetimes: the garbage collector releases everything, in any order", function()
