@@ -380,6 +380,9 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
       (goap_goal_binding *)lua_newuserdatauv(L, sizeof *goals * (size_t)(ng ? ng : 1), 0);
   goap_sensor_desc *sd =
       (goap_sensor_desc *)lua_newuserdatauv(L, sizeof *sd * (size_t)(nsensors + 1), 0);
+  memset(acts, 0, sizeof *acts * (size_t)(na ? na : 1));
+  memset(goals, 0, sizeof *goals * (size_t)(ng ? ng : 1));
+  memset(sd, 0, sizeof *sd * (size_t)(nsensors + 1));
   goap_status st = goap_file_agent_bindings(f, bt, acts, na, goals, ng);
   if (st != GOAP_OK) status_error(L, "agent bindings", st);
   for (int i = 0; i < na; i++) {

@@ -89,8 +89,7 @@ static void member_set(lua_State *L, int idx, int aidx, int on) {
 /* ---- blackboards ---------------------------------------------------------------------- */
 static lbb *push_bb(lua_State *L) {
   lbb *b = (lbb *)lua_newuserdatauv(L, sizeof *b, 0);
-  b->bb = NULL;
-  b->refs = 0;
+  memset(b, 0, sizeof *b);
   luaL_setmetatable(L, BB_MT);
   return b;
 }
@@ -267,8 +266,7 @@ static int l_cache(lua_State *L) {
   lua_Integer cap = luaL_optinteger(L, 1, 0);
   if (cap < 0 || cap > 1 << 24) return luaL_error(L, "goap: cache capacity out of range");
   lcache *c = (lcache *)lua_newuserdatauv(L, sizeof *c, 0);
-  c->c = NULL;
-  c->refs = 0;
+  memset(c, 0, sizeof *c);
   luaL_setmetatable(L, CACHE_MT);
   c->c = goap_plan_cache_create(NULL, (int)cap);
   if (!c->c) return luaL_error(L, "goap: out of memory");
