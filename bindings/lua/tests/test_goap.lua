@@ -169,11 +169,15 @@ test("bad return values and misuse", function()
   raises(function() b:update(0.1) end, "closed from one of its callbacks")
   local c = f:agent{actions = {get_ammo = function(agent) agent:update(0.1) return true end}}
   raises(function() c:update(0.1) end, "called from one of its callbacks")
+  local d = f:agent{actions = {get_ammo = function(agent) agent:snapshot() return true end}}
+  raises(function() d:update(0.1) end, "goap: agent:snapshot called from one of its callbacks")
+  local e = f:agent{actions = {get_ammo = function(agent) agent:replan() return true end}}
+  raises(function() e:update(0.1) end, "goap: agent:replan called from one of its callbacks")
   raises(function() f:agent{actions = {nope = function() end}} end, "unknown action 'nope'")
   raises(function() a:set("in_b", 7) end, "out of range")
   raises(function() a:get("nope") end, "unknown variable")
   raises(function() f:close() end, "still open")
-  a:close(); b:close(); c:close()
+  a:close(); b:close(); c:close(); d:close(); e:close()
   a:close() -- twice is fine
   raises(function() a:update(0.1) end, "the agent is closed")
   raises(function() a:get("in_b") end, "the agent is closed")
@@ -289,6 +293,503 @@ test("save games: snapshot and restore", function()
   local goal = a:goal() and ('"goal": "' .. a:goal() .. '"') or '"goal": null'
   eq(j:find(goal, 1, true) ~= nil, true, "the goal in the JSON form")
   eq(j:find('"target_dead": false', 1, true) ~= nil, true, "memory in the JSON form")
+end)
+
+
+-- ---- ids, queries, and the hot path -----------------------------------------------------------
+test("ids", function()
+  local f <close> = goap.load(soldier)
+  eq(f:var_id("in_b"), 0)
+  eq(f:var_name(f:var_id("door_stuck")), "door_stuck")
+  eq(f:action_name(f:action_id("shoot")), "shoot")
+  eq(f:goal_id("kill_enemy"), 0)
+  eq(f:action_id(f:action_id("punch")), f:action_id("punch"), "an id is its own id")
+  raises(function() f:var_id("nope") end, "goap: unknown variable 'nope'")
+  raises(function() f:action_name(7) end, "goap: no action 7 (ids are 0..6)")
+  raises(function() f:goal_name(-1) end, "goap: no goal -1 (ids are 0..0)")
+  local a <close> = f:agent{}
+  raises(function() a:get(99) end, "goap: no variable 99 (ids are 0.." .. #f:vars() - 1 .. ")")
+  raises(function() a:set(f:var_id("in_b"), 2) end, "out of range")
+  a:set(f:var_id("in_b"), true)
+  eq(a:get(0), 1)
+end)
+
+test("queries: a prepared plan, by id", function()
+  local f <close> = goap.load(soldier)
+  local q = f:query{goal = "kill_enemy"}
+  local out = {"stale", "stale", "stale", "stale", "stale", "stale"}
+  local st, n, cost = q:plan(out)
+  eq(st, "ok")
+  eq(n, 4)
+  eq(cost, 4.0)
+  eq(#out, 4, "the stale tail is cleared")
+  local names = {}
+  for i = 1, n do names[i] = f:action_name(out[i]) end
+  list_eq(names, f:plan{goal = "kill_enemy"}.actions, "the same plan as file:plan")
+  q:set(f:var_id("door_stuck"), 1)
+  eq(q:get("door_stuck"), 1)
+  st, n, cost = q:plan(out)
+  eq(f:action_name(out[3]), "kick_door")
+  eq(cost, f:plan{scenario = "door_stuck"}.cost)
+  q:reset()
+  eq(q:get("door_stuck"), 0)
+  local g = f:query{want = "target_dead", given = "armory_empty"}
+  eq(select(3, g:plan()), 7.0)
+  local a <close> = f:agent{memory = "in_b, loaded"}
+  q:from_agent(a)
+  st, n = q:plan(out)
+  eq(n, 1)
+  eq(f:action_name(out[1]), "shoot")
+  raises(function() f:query{goal = "nope"} end, "goap: unknown goal 'nope'")
+  raises(function() q:plan(42) end, "table expected")
+  local other <close> = goap.load(examples .. "/squad.goap")
+  local b <close> = other:agent{blackboard = other:blackboard()}
+  raises(function() q:from_agent(b) end, "goap: the agent is not of this query's file")
+end)
+
+-- With the garbage collector stopped, collectgarbage("count") only grows: equal counts before
+-- and after a loop mean the loop allocated nothing in Lua. file:allocations() counts what the
+-- native side allocates through the file's allocator (its planner, types and agents). fn runs
+-- once first, at the same call depth and with the collector already stopped, to warm up: Lua
+-- allocates call frames and stack on first use. Lua may still grow its stack once (a sanitizer
+-- build showed one 1,280-byte growth in 6,000 updates), so the tests allow less than one byte
+-- per call in all, where any garbage made per call (the smallest Lua object is 16 bytes) fails.
+local function lua_garbage(fn)
+  collectgarbage("stop")
+  fn()
+  local before = collectgarbage("count")
+  fn()
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  return (after - before) * 1024
+end
+
+test("file:plan reuses one planner per file", function()
+  local f <close> = goap.load(soldier)
+  f:plan{scenario = "door_stuck"}           -- makes the file's planner
+  local n0 = f:allocations()
+  for _ = 1, 50 do f:plan{scenario = "door_stuck"} end
+  eq(f:allocations() - n0, 0, "native allocations of 50 warm file:plan calls")
+end)
+
+test("hot calls allocate nothing: query:plan, get/set by id", function()
+  local f <close> = goap.load(soldier)
+  local q = f:query{goal = "kill_enemy"}
+  local out = {}
+  local stuck, dead = f:var_id("door_stuck"), f:var_id("target_dead")
+  q:plan(out)
+  q:set(stuck, 1)
+  q:plan(out)
+  q:set(stuck, 0)
+  local a <close> = f:agent{}
+  local n0 = f:allocations()
+  local cost_sum = 0
+  local bytes = lua_garbage(function()
+    cost_sum = 0
+    for i = 1, 4000 do
+      q:set(stuck, i % 2)
+      local st, n, cost = q:plan(out)
+      cost_sum = cost_sum + cost
+      a:set(dead, a:get(stuck))
+    end
+  end)
+  assert(bytes < 4000, "Lua bytes allocated by 4000 plans and get/set by id: " .. bytes)
+  eq(f:allocations() - n0, 0, "native allocations")
+  eq(cost_sum, 2000 * 4.0 + 2000 * f:plan{scenario = "door_stuck"}.cost, "the plans were made")
+end)
+
+test("hot calls allocate nothing: agent:update with Lua actions", function()
+  local f <close> = goap.load(soldier)
+  local ok = function() return "success" end
+  local acts = {}
+  for _, name in ipairs(f:actions()) do acts[name] = ok end
+  local a <close> = f:agent{actions = acts}
+  local dead, stuck = f:var_id("target_dead"), f:var_id("door_stuck")
+  local out = {}
+  local function cycle()
+    local n = 0
+    while a:get(dead) == 0 do a:update(0.1) n = n + 1 end
+    a:plan_ids(out)
+    a:set(dead, 0)                           -- again: a replan (and a plan) per cycle
+    a:set(stuck, 1 - a:get(stuck))
+    a:set(f:var_id("in_b"), 0)
+    return n
+  end
+  for _ = 1, 4 do cycle() end                -- warm-up
+  local n0, updates = f:allocations(), 0
+  local bytes = lua_garbage(function()
+    updates = 0
+    for _ = 1, 2000 do updates = updates + cycle() end
+  end)
+  assert(bytes < updates, "Lua bytes allocated by " .. updates .. " updates: " .. bytes)
+  eq(f:allocations() - n0, 0, "native allocations")
+  eq(a:stats().plans, 4 + 4000, "a plan per cycle")
+end)
+
+
+-- ---- the runtime: types, callbacks, blackboards, squads, caches, planners, worlds ---------------
+local squad_file = examples .. "/squad.goap"
+
+local function running_actions(f)
+  local acts = {}
+  for _, name in ipairs(f:actions()) do acts[name] = function() return "running" end end
+  return acts
+end
+
+test("callbacks: start, tick, stop, checks, priorities, sensors", function()
+  local f <close> = goap.load(soldier)
+  local log, sensed, every = {}, 0, 0
+  local t <close> = f:agent_type{
+    actions = {get_ammo = {start = function(_, n) log[#log + 1] = "start " .. n end,
+                           tick = function(_, n) log[#log + 1] = "tick " .. n return "running" end,
+                           stop = function(_, n) log[#log + 1] = "stop " .. n end}},
+    checks = {open_door = function(agent, name) return name ~= "open_door" end},
+    priorities = {kill_enemy = function(agent, goal) return 42 end},
+    sensors = {{fn = function() sensed = sensed + 1 end, interval = 0.5},
+               function() every = every + 1 end},
+  }
+  local a <close> = t:agent{}
+  for _ = 1, 10 do a:update(0.1) end
+  list_eq(a:plan(), f:scenario("door_stuck").expect_plan, "the check left open_door out")
+  eq(a:inspect_goals()[1].priority, 42, "the priority callback")
+  eq(sensed, 2, "a sensor every 0.5 s over 1 s")
+  eq(every, 10, "a sensor of interval 0 on every update")
+  a:replan()                                 -- interrupts get_ammo: its stop callback runs
+  eq(log[1], "start get_ammo")
+  eq(#log, 12, "start, 10 ticks, stop")
+  eq(log[12], "stop get_ammo")
+end)
+
+test("callback errors: sensors, checks, priorities", function()
+  local f <close> = goap.load(soldier)
+  local a <close> = f:agent{sensors = {function() error("sensor down") end}}
+  raises(function() a:update(0.1) end, "sensor down")
+  local b <close> = f:agent{priorities = {kill_enemy = function() return "high" end}}
+  raises(function() b:update(0.1) end, "goap: goal kill_enemy: priority returned string (expected a number)")
+  local c <close> = f:agent{checks = {open_door = function() error("no door") end}}
+  raises(function() c:update(0.1) end, "no door")
+  c:update(0.1)                              -- the agent goes on; the check left the action out
+  eq(c:plan()[3], "kick_door")
+  raises(function() f:agent{sensors = {42}} end, "goap: sensor 1: expected a function or {fn=, interval=}")
+  raises(function() f:agent{sensors = {{fn = print, interval = -1}}} end, "interval")
+  raises(function() f:agent{checks = {nope = print}} end, "goap: unknown action 'nope'")
+  raises(function() f:agent{priorities = {shoot = print}} end, "goap: unknown goal 'shoot'")
+  raises(function() f:agent{actions = {shoot = 42}} end, "goap: action shoot: expected a function")
+end)
+
+test("agent types from agent blocks", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local gunner <close> = f:agent_type{type = "gunner"}
+  eq(gunner:name(), "gunner")
+  local g <close> = gunner:agent{blackboard = bb}
+  g:update(0.1)
+  eq(g:goal(), "suppress")
+  list_eq(g:plan(), {"move_to_cover", "provide_suppression"})
+  eq(tostring(g:type()), "goap.agent_type(gunner)")
+  local medic <close> = f:agent_type{type = "medic", name = "field_medic"}
+  eq(medic:name(), "field_medic")
+  raises(function() medic:agent{}:order("kill_player", 50) end,
+         "goap: order: the agent's type does not pursue goal 'kill_player'")
+  raises(function() f:agent_type{type = "sniper"} end, "goap: unknown agent type 'sniper' (no `agent sniper` block)")
+  raises(function() f:agent{type = "rifleman"} end,
+         "goap: agent: the agent type has actions that reserve resources")
+  raises(function() gunner:close() end, "goap: cannot close the agent type: 1 agent(s) of it are still open")
+  eq(f:agent_type{type = "rifleman"}:fingerprint() ~= gunner:fingerprint(), true)
+end)
+
+test("an HTN agent type from an agent block", function()
+  local f <close> = goap.load(examples .. "/trunk_thumper.goap")
+  local troll <close> = f:agent_type{type = "troll"}
+  local a <close> = troll:agent{}
+  eq(a:update(0.1), "ok")
+  eq(a:goal(), nil, "an HTN agent has no goal")
+  local first
+  for _, e in ipairs(f:simulate("troll_at_the_bridge").events) do
+    if e.kind == "plan" then first = e.plan break end
+  end
+  list_eq(a:plan(), first, "the simulation's troll starts with the same decomposition")
+  raises(function() a:order(0, 5) end, "goap: no goal 0 (the domain has none)")
+end)
+
+test("queries keep their file alive; a closed file is an error", function()
+  local q = goap.load(soldier):query{goal = "kill_enemy"}
+  collectgarbage()
+  collectgarbage()
+  eq(select(2, q:plan()), 4)
+  local f = goap.load(soldier)
+  local q2 = f:query{goal = "kill_enemy"}
+  f:close()
+  raises(function() q2:plan() end, "goap: the file is closed")
+  raises(function() q2:set("in_b", 1) end, "goap: the file is closed")
+end)
+
+test("blackboards: slots, resources, holders", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local held, cap = bb:resource("flank_slot")
+  eq(held, 0)
+  eq(cap, 1, "the file's `resource flank_slot capacity 1`")
+  eq(bb:resource("nope"), nil)
+  local t <close> = f:agent_type{type = "shotgunner", actions = running_actions(f)}
+  local denied = {}
+  local on_event = function(agent, e)
+    if e.kind == "reservation_denied" then denied[#denied + 1] = e.action .. " " .. e.resource end
+  end
+  local a1 <close> = t:agent{blackboard = bb, memory = "in_cover, smoke_out", on_event = on_event}
+  local a2 <close> = t:agent{blackboard = bb, memory = "in_cover, smoke_out", on_event = on_event}
+  bb:set("suppressive_fire_tokens", 1)
+  eq(bb:get("suppressive_fire_tokens"), 1)
+  eq(bb:get("nothing"), nil)
+  a1:update(0.1)
+  a2:update(0.1)
+  list_eq(a1:plan(), {"flank_to_cover", "close_range_fire"})
+  list_eq(a2:plan(), {"fire_from_cover"}, "the flank slot is taken")
+  list_eq(denied, {"flank_to_cover flank_slot"})
+  local h = bb:holders("flank_slot")
+  eq(#h, 1)
+  eq(h[1], a1, "the holder is the agent's own userdata")
+  raises(function() bb:set_capacity("flank_slot", 0) end,
+         "goap: resource 'flank_slot': capacity 0 is below the 1 unit(s) held")
+  raises(function() bb:holders("nope") end, "goap: unknown resource 'nope'")
+  raises(function() bb:add_resource("flank_slot", 2) end, "goap: resource 'flank_slot' exists (use set_capacity)")
+  raises(function() bb:add_resource("ammo_crate", -1) end, "goap: capacity -1 is out of range")
+  bb:add_resource("ammo_crate", 3)
+  eq(select(2, bb:resource("ammo_crate")), 3)
+  a1:close()                                -- releases its reservation
+  eq(#bb:holders("flank_slot"), 0)
+  bb:set_capacity("flank_slot", 0)
+  raises(function() bb:close() end, "goap: cannot close the blackboard: 1 agent(s) use it")
+  eq(a2:blackboard(), bb)
+end)
+
+test("squads and orders", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local sq <close> = goap.squad()
+  local g <close> = f:agent_type{type = "gunner"}:agent{blackboard = bb}
+  local r <close> = f:agent_type{type = "rifleman"}:agent{blackboard = bb}
+  sq:add(g)
+  sq:add(r)
+  eq(sq:size(), 2)
+  eq(sq:member(1), g)
+  eq(sq:member(3), nil)
+  sq:order("get_to_cover")
+  eq(sq:current(), "get_to_cover")
+  eq(g:ordered_goal(), "suppress", "F.E.A.R.: one suppresses")
+  eq(r:ordered_goal(), "take_cover", "the others move to cover")
+  g:update(0.1)
+  r:update(0.1)
+  eq(r:goal(), "take_cover")
+  raises(function() sq:add(g) end, "goap: the agent is already in this squad")
+  local other <close> = goap.squad()
+  raises(function() other:add(g) end, "goap: the agent is in another squad")
+  raises(function() sq:order("charge") end, "goap: unknown squad behaviour 'charge'")
+  sq:remove(r)
+  eq(r:ordered_goal(), nil, "removing clears the squad's order")
+  eq(sq:size(), 1)
+  r:order("kill_player", 50)
+  eq(r:ordered_goal(), "kill_player")
+  r:clear_order()
+  eq(r:ordered_goal(), nil)
+  raises(function() sq:remove(r) end, "goap: the agent is not in this squad")
+  g:close()                                 -- a closed member leaves its squad
+  eq(sq:size(), 0)
+end)
+
+test("plan cache and shared planner", function()
+  local f <close> = goap.load(soldier)
+  local cache <close> = goap.cache(16)
+  local p <close> = f:planner()
+  local t <close> = f:agent_type{actions = running_actions(f)}
+  local a <close> = t:agent{cache = cache, planner = p}
+  local b <close> = t:agent{cache = cache, planner = p}
+  local alone <close> = t:agent{}
+  a:update(0.1)
+  b:update(0.1)
+  alone:update(0.1)
+  local s = cache:stats()
+  eq(s.misses, 1)
+  eq(s.hits, 1, "the second agent's plan came from the cache")
+  eq(s.entries, 1)
+  eq(b:stats().cache_hits, 1)
+  list_eq(b:plan(), a:plan())
+  eq(a:stats().memory_bytes < alone:stats().memory_bytes, true,
+     "an agent on a shared planner holds no planner of its own")
+  cache:clear()
+  eq(cache:stats().entries, 0)
+  raises(function() cache:close() end, "goap: cannot close the plan cache: 2 agent(s) use it")
+  raises(function() p:close() end, "goap: cannot close the planner: 2 agent(s) use it")
+  raises(function() f:close() end, "goap: cannot close the file")
+  local other <close> = goap.load(squad_file)
+  raises(function() other:agent{planner = p} end, "goap: the planner is for another file's domain")
+  raises(function() goap.cache(-1) end, "goap: cache capacity out of range")
+  raises(function() t:agent{cache = p} end, "goap: cache: expected a goap.cache, got goap.planner")
+  raises(function() t:agent{blackboard = 42} end, "goap: blackboard: expected a goap.blackboard, got number")
+  raises(function() t:agent{replan_history = "x"} end, "goap: replan_history: expected an integer, got string")
+  raises(function() f:agent_type{max_nodes = "many"} end, "goap: max_nodes: expected a number, got string")
+  raises(function() f:query{goal = "kill_enemy", search = "dfs"} end, "goap: unknown search 'dfs'")
+  raises(function() goap.world{lanes = 2000} end, "goap: lanes: 2000 is out of range (0..1024)")
+end)
+
+test("worlds: one planning budget per frame", function()
+  local f <close> = goap.load(soldier)
+  local ticks, ticked = 0, {}
+  local t <close> = f:agent_type{actions = {get_ammo = function(agent)
+    ticks = ticks + 1
+    ticked[agent] = true
+    return "running"
+  end}}
+  local w <close> = goap.world{seed = 7, lanes = 2}
+  local agents = {}
+  for i = 1, 6 do
+    agents[i] = t:agent{}
+    w:add(agents[i], i % 2, i)
+  end
+  eq(w:count(), 6)
+  eq(w:update(0.1, 1000), "ok")
+  eq(ticks, 6, "every member's tick ran inside world:update")
+  for i = 1, 6 do eq(ticked[agents[i]], true, "the callback got member " .. i) end
+  eq(w:stats().frames, 1)
+  eq(w:stats().wanting, 6)
+  raises(function() agents[1]:update(0.1) end, "goap: the agent is in a world: world:update updates it")
+  raises(function() w:add(agents[1]) end, "goap: the agent is already in this world")
+  raises(function() goap.world():add(agents[1]) end, "goap: the agent is in another world")
+  raises(function() w:add(t:agent{}, -1) end, "goap: world:add: bad lane")
+  w:remove(agents[1])
+  eq(w:count(), 5)
+  agents[1]:update(0.1)                      -- its own again
+  agents[2]:close()                          -- a closed member leaves its world
+  eq(w:count(), 4)
+  local bad <close> = f:agent_type{actions = {get_ammo = function() error("tick failed") end}}:agent{}
+  w:add(bad)
+  raises(function() w:update(0.1) end, "tick failed")
+  w:update(0.1)
+  w:close()
+  agents[3]:update(0.1)                      -- released by the world's close
+  -- a common budget of 16 expansions reaches the first 16 / 8 agents wanting to plan, by
+  -- priority; the others wait for the next frames
+  local tight <close> = goap.world{}
+  local plain <close> = f:agent_type{}
+  for i = 1, 6 do tight:add(plain:agent{}, 0, i) end
+  tight:update(0.1, 16)
+  local st = tight:stats()
+  eq(st.wanting, 6)
+  eq(st.served, 16 // 8)
+  tight:update(0.1, 16)
+  eq(tight:stats().wanting, 6 - 16 // 8, "the served agents have their plans")
+  eq(tight:stats().max_wait, 1)
+end)
+
+
+-- A squad of three on one blackboard: the shotgunner holds the flank slot, the squad's orders
+-- are out. Returns the objects (no <close>: the caller's scope owns them).
+local function squad_scene(f, bb, sq)
+  local acts = running_actions(f)
+  local types = {f:agent_type{type = "gunner", actions = acts},
+                 f:agent_type{type = "rifleman", actions = acts},
+                 f:agent_type{type = "shotgunner", actions = acts}}
+  local members = {}
+  for i, t in ipairs(types) do
+    members[i] = t:agent{blackboard = bb, memory = i == 3 and "in_cover, smoke_out" or nil}
+  end
+  return types, members
+end
+
+test("save games: blackboards and squads", function()
+  local f <close> = goap.load(squad_file)
+  local bb <close> = f:blackboard()
+  local sq <close> = goap.squad()
+  local types, ms = squad_scene(f, bb, sq)
+  for _, m in ipairs(ms) do sq:add(m) end
+  bb:set("suppressive_fire_tokens", 1)
+  sq:order("get_to_cover")
+  for _ = 1, 3 do for _, m in ipairs(ms) do m:update(0.1) end sq:update() end
+  eq(bb:holders("flank_slot")[1], ms[3])
+  local bbs, sqs, snaps = bb:snapshot(), sq:snapshot(), {}
+  for i, m in ipairs(ms) do snaps[i] = m:snapshot() end
+  eq(bbs:sub(1, 5), "GOAPB")
+  eq(sqs:sub(1, 5), "GOAPS")
+  -- restore in the documented order: blackboard, agents, squad
+  local bb2 <close> = goap.blackboard()
+  bb2:restore(bbs)
+  eq(bb2:get("suppressive_fire_tokens"), 1)
+  eq(select(1, bb2:resource("flank_slot")), 1, "a unit held")
+  eq(bb2:holders("flank_slot")[1], false, "its holder is not restored yet")
+  local ms2 = {}
+  for i, t in ipairs(types) do
+    ms2[i] = t:agent{blackboard = bb2}
+    ms2[i]:restore(snaps[i])
+  end
+  eq(bb2:holders("flank_slot")[1], ms2[3], "the restored agent holds the unit again")
+  local sq2 <close> = goap.squad()
+  sq2:restore(sqs, ms2)
+  eq(sq2:current(), "get_to_cover")
+  eq(sq2:size(), 3)
+  eq(ms2[1]:ordered_goal(), "suppress")
+  eq(bb2:snapshot(), bbs)
+  eq(sq2:snapshot(), sqs)
+  for _ = 1, 5 do
+    for i = 1, 3 do ms[i]:update(0.1) ms2[i]:update(0.1) end
+    sq:update()
+    sq2:update()
+  end
+  for i = 1, 3 do eq(ms2[i]:snapshot(), ms[i]:snapshot(), "member " .. i .. " after 5 more frames") end
+  eq(bb2:snapshot(), bb:snapshot(), "the blackboards after 5 more frames")
+  raises(function() bb2:restore(bbs) end, "goap: restore: invalid_operation: agents are attached")
+  raises(function() sq2:restore(sqs, ms2) end, "goap: restore: invalid_operation: the squad has members")
+  raises(function() goap.blackboard():restore(bbs:sub(1, 20)) end, "goap: restore: truncated")
+  raises(function() goap.squad():restore(bbs, {}) end, "goap: restore: ")
+  raises(function() goap.squad():restore(sqs, {ms2[1]}) end, "goap: restore: member 1 is in a squad already")
+  -- nothing is saved in the middle of an update
+  local t = f:agent_type{actions = {move_to_cover = function() bb2:snapshot() end}}
+  local m <close> = t:agent{blackboard = bb2}
+  raises(function() m:update(0.1) end, "goap: blackboard:snapshot called during an update of an agent on it")
+  local t2 = f:agent_type{actions = {move_to_cover = function() sq2:snapshot() end}}
+  local m2 <close> = t2:agent{blackboard = bb2}
+  sq2:remove(ms2[3])
+  sq2:add(m2)
+  raises(function() m2:update(0.1) end, "goap: squad called from a member's callback")
+end)
+
+test("lifetimes: the garbage collector releases everything, in any order", function()
+  local f = goap.load(squad_file)
+  local _, live0 = f:allocations()
+  do
+    local sq = goap.squad()                   -- made before its members: finalized after them
+    local bb = f:blackboard()
+    local cache, p = goap.cache(), f:planner()
+    local t = f:agent_type{type = "gunner"}
+    local ms = {}
+    for i = 1, 4 do
+      ms[i] = t:agent{blackboard = bb, cache = cache, planner = p}
+      sq:add(ms[i])
+    end
+    local w = goap.world()                    -- made after its members: finalized before them
+    for i = 1, 4 do w:add(ms[i], 0, i) end
+    sq:order("get_to_cover")
+    w:update(0.1)
+    local _, live = f:allocations()
+    eq(live > live0, true, "the agents and the planner allocate through the file")
+  end
+  collectgarbage()
+  collectgarbage()
+  local _, live1 = f:allocations()
+  eq(live1, live0, "bytes still held once the agents, type and planner are collected")
+  -- everything unreachable at once, the file too
+  do
+    local g = goap.load(squad_file)
+    local bb = g:blackboard()
+    local a = g:agent{type = "gunner", blackboard = bb}
+    local sq = goap.squad()
+    sq:add(a)
+    local w = goap.world()
+    w:add(a)
+    w:update(0.1)
+  end
+  collectgarbage()
+  collectgarbage()
+  f:close()
 end)
 
 print(string.format("%d passed, %d failed", passed, failed))
