@@ -39,7 +39,9 @@
 /* The format layer's spelling of base/base.h's helpers (the same functions). */
 static inline goap_allocator goap__mem_resolve(const goap_allocator *a) { return goap__resolve(a); }
 static inline void *goap__mem_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
-static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) { goap__free(a, p, n); }
+static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 /* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements zeroed). Returns
  * the (possibly moved) block, never NULL on success (a NULL block gets one), or NULL when out
  * of memory or on size overflow (the old block is then untouched and *cap unchanged). */
@@ -74,7 +76,9 @@ static inline goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab 
   if (n > UINT32_MAX) return GOAP_TOO_LARGE;
   return goap__names_put(a, t, ns, s, n, value) ? GOAP_OK : GOAP_OUT_OF_MEMORY;
 }
-static inline void goap__ftab_free(const goap_allocator *a, goap__ftab *t) { goap__names_free(a, t); }
+static inline void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
+  goap__names_free(a, t);
+}
 
 /* ------------------------------------------------------------------------------------------
  * Diagnostics (diag.c)

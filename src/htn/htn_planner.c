@@ -200,6 +200,7 @@ static int log_word(goap_htn_planner *p, uint32_t w) {
 }
 
 static void undo_to(goap_htn_planner *p, size_t height) {
+  GOAP_ASSERT(height <= p->ulen && p->ulen <= p->uwcap && p->ulen <= p->uvcap);
   while (p->ulen > height) {
     --p->ulen;
     p->cur[p->uw[p->ulen]] = p->uv[p->ulen];
@@ -473,6 +474,7 @@ static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
         return GOAP_NO_PLAN;
       }
       cp = &p->cps[p->cplen - 1];
+      GOAP_ASSERT(cp->plen <= p->plen && cp->nlen <= p->nlen && cp->mlen <= p->mlen);
       undo_to(p, cp->ulen);
       p->plen = cp->plen;
       p->nlen = cp->nlen;

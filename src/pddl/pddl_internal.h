@@ -39,7 +39,9 @@
 /* ---- memory --------------------------------------------------------------------------- */
 /* goap__grow (arrays), goap__now_ns: base/base.h; these are its goap__alloc / goap__free. */
 static inline void *goap__px_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
-static inline void goap__px_free(const goap_allocator *a, void *p, size_t n) { goap__free(a, p, n); }
+static inline void goap__px_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 
 typedef struct px_ivec {
   int32_t *v;
@@ -49,6 +51,8 @@ int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
 void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
+/* Not base's goap__names: it owns its names and folds case while hashing and comparing (no
+ * lower-cased copy per lookup), and its 4-byte slots keep the interning of big tasks in cache. */
 typedef struct px_symrec {
   char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
   uint32_t len;

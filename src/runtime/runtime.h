@@ -23,7 +23,9 @@
 /* goap__resolve, goap__free, goap__grow (zero-filling), goap__now_ns: base/base.h */
 static inline goap_allocator goap__rt_resolve(const goap_allocator *a) { return goap__resolve(a); }
 void *goap__rt_alloc(const goap_allocator *a, size_t n);   /* zeroed */
-static inline void goap__rt_free(const goap_allocator *a, void *p, size_t n) { goap__free(a, p, n); }
+static inline void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size);
 
 /* ---- agent types ----------------------------------------------------------------------- */

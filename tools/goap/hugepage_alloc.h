@@ -16,7 +16,7 @@
  *  - Larger blocks get a mapping of their own, rounded up to 2 MB, returned on free; growing
  *    one moves its pages with mremap instead of copying them.
  *
- * Not thread-safe: one arena serves one thread's objects (the tool's commands are
+ * Not thread-safe: one allocator serves one thread's objects (the tool's commands are
  * single-threaded). Not for the library itself, which stays C11 and allocation-agnostic.
  */
 #ifndef GOAP_CLI_HUGEPAGE_H
@@ -38,13 +38,13 @@ typedef struct cli_hugepage {
   unsigned long maps;                 /* mmap calls so far */
 } cli_hugepage;
 
-/* Starts an empty arena (maps nothing yet). */
+/* Starts an empty allocator (maps nothing yet). */
 void cli_hugepage_init(cli_hugepage *a);
 
-/* Unmaps everything the arena holds; every block from it becomes invalid. */
+/* Unmaps everything the allocator holds; every block from it becomes invalid. */
 void cli_hugepage_fini(cli_hugepage *a);
 
-/* The arena as a goap_allocator (fn = cli_hugepage_realloc, ctx = a); the zero allocator (the
+/* The allocator as a goap_allocator (fn = cli_hugepage_realloc, ctx = a); the zero allocator (the
  * C library) in builds that define GOAP_CLI_NO_ARENA: sanitizer builds, so that
  * AddressSanitizer sees the library's blocks one by one. */
 goap_allocator cli_hugepage_allocator(cli_hugepage *a);
