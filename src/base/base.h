@@ -12,7 +12,7 @@
  *  - A zero goap_allocator (NULL, or fn == NULL) means the C library; the size passed when
  *    freeing or resizing is the size the block was allocated with.
  *  - goap__grow never leaves a block half-grown: on failure *p and *cap are untouched; on
- *    success every element from the old capacity to the new one is zero.
+ *    success goap__grow_zero has zeroed every element from the old capacity to the new one.
  *  - A name table's cap is 0 or a power of two and count <= cap / 2, so every probe ends at an
  *    empty slot; keys are borrowed (their owners keep them alive) and never freed here.
  *  - goap__now_ns never goes backwards (a monotonic clock, not the wall clock).
@@ -59,11 +59,23 @@ void goap__free(const goap_allocator *a, void *p, size_t size);
 char *goap__strdup(const goap_allocator *a, const char *s);
 void goap__strfree(const goap_allocator *a, char *s);
 
-/* Makes *p, an array of *cap elements of elem (> 0) bytes, hold at least need elements. The
- * capacity doubles from 8 until it is >= need. On success returns 1 and the elements from the
- * old capacity to the new one are zero; returns 0 when out of memory or when the size would
- * overflow size_t, leaving *p and *cap as they were. need <= *cap returns 1 at once. */
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
+/* The growth helper. Makes *p, an array of *cap elements of elem (> 0) bytes, hold at least
+ * need elements: the capacity doubles from 8 until it is >= need. Returns 1 on success, 0 when
+ * out of memory or when the size would overflow size_t, leaving *p and *cap as they were;
+ * need <= *cap returns 1 at once. The elements from the old capacity to the new one are zero
+ * when zero != 0, and left as the allocator returned them otherwise (callers that fill what
+ * they use, such as PDDL grounding, do not pay for the zeroing). */
+int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
+                  int zero);
+/* goap__grow: new elements uninitialised; goap__grow_zero: new elements zero. */
+static inline int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need,
+                             size_t elem) {
+  return need <= *cap ? 1 : goap__grow_ex(a, p, cap, need, elem, 0);
+}
+static inline int goap__grow_zero(const goap_allocator *a, void **p, size_t *cap, size_t need,
+                                  size_t elem) {
+  return need <= *cap ? 1 : goap__grow_ex(a, p, cap, need, elem, 1);
+}
 
 /* ---- time --------------------------------------------------------------------------------- */
 /* Nanoseconds of a monotonic clock (CLOCK_MONOTONIC, or C's TIME_MONOTONIC): for budgets and

@@ -2,8 +2,8 @@
  * mem.c -- allocation through a goap_allocator, the growth helper and the assertion handler.
  *
  * Invariants: a zero allocator means the C library (realloc/free); the size given when freeing
- * or resizing is the size the block was allocated with; goap__grow zero-fills what it adds and
- * changes nothing when it fails; no function here keeps state.
+ * or resizing is the size the block was allocated with; goap__grow_ex zero-fills what it adds
+ * when asked and changes nothing when it fails; no function here keeps state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +53,8 @@ void goap__strfree(const goap_allocator *a, char *s) {
   if (s) goap__free(a, s, strlen(s) + 1);
 }
 
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
+int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
+                  int zero) {
   GOAP_ASSERT(elem > 0);
   GOAP_ASSERT(*p != NULL || *cap == 0);
   if (need <= *cap) return 1;
@@ -65,7 +66,7 @@ int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size
   if (ncap > SIZE_MAX / elem) return 0;
   void *np = goap__realloc(a, *p, *p ? *cap * elem : 0, ncap * elem);
   if (!np) return 0;
-  memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
+  if (zero) memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
   *p = np;
   *cap = ncap;
   return 1;

@@ -42,7 +42,7 @@ static inline void *goap__mem_alloc(const goap_allocator *a, size_t n) { return 
 static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
   goap__free(a, p, n);
 }
-/* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements zeroed). Returns
+/* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements not zeroed). Returns
  * the (possibly moved) block, never NULL on success (a NULL block gets one), or NULL when out
  * of memory or on size overflow (the old block is then untouched and *cap unchanged). */
 static inline void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap,

@@ -171,8 +171,8 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
     c->st.evictions++;
   }
   entry *x = &c->e[i];
-  if (!goap__grow(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
-      !goap__grow(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
+  if (!goap__grow_zero(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
+      !goap__grow_zero(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
                      sizeof *x->plan))
     return 0;
   x->type = t;

@@ -20,7 +20,8 @@
 #include "base/base.h"
 
 /* ---- memory ---------------------------------------------------------------------------- */
-/* goap__resolve, goap__free, goap__grow (zero-filling), goap__now_ns: base/base.h */
+/* goap__resolve, goap__free, goap__grow_zero (the runtime zero-fills what it grows),
+ * goap__now_ns: base/base.h */
 static inline goap_allocator goap__rt_resolve(const goap_allocator *a) { return goap__resolve(a); }
 void *goap__rt_alloc(const goap_allocator *a, size_t n);   /* zeroed */
 static inline void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
