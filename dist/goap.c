@@ -99,7 +99,7 @@
  *  - A zero goap_allocator (NULL, or fn == NULL) means the C library; the size passed when
  *    freeing or resizing is the size the block was allocated with.
  *  - goap__grow never leaves a block half-grown: on failure *p and *cap are untouched; on
- *    success every element from the old capacity to the new one is zero.
+ *    success goap__grow_zero has zeroed every element from the old capacity to the new one.
  *  - A name table's cap is 0 or a power of two and count <= cap / 2, so every probe ends at an
  *    empty slot; keys are borrowed (their owners keep them alive) and never freed here.
  *  - goap__now_ns never goes backwards (a monotonic clock, not the wall clock).
@@ -146,11 +146,23 @@ void goap__free(const goap_allocator *a, void *p, size_t size);
 char *goap__strdup(const goap_allocator *a, const char *s);
 void goap__strfree(const goap_allocator *a, char *s);
 
-/* Makes *p, an array of *cap elements of elem (> 0) bytes, hold at least need elements. The
- * capacity doubles from 8 until it is >= need. On success returns 1 and the elements from the
- * old capacity to the new one are zero; returns 0 when out of memory or when the size would
- * overflow size_t, leaving *p and *cap as they were. need <= *cap returns 1 at once. */
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
+/* The growth helper. Makes *p, an array of *cap elements of elem (> 0) bytes, hold at least
+ * need elements: the capacity doubles from 8 until it is >= need. Returns 1 on success, 0 when
+ * out of memory or when the size would overflow size_t, leaving *p and *cap as they were;
+ * need <= *cap returns 1 at once. The elements from the old capacity to the new one are zero
+ * when zero != 0, and left as the allocator returned them otherwise (callers that fill what
+ * they use, such as PDDL grounding, do not pay for the zeroing). */
+int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
+                  int zero);
+/* goap__grow: new elements uninitialised; goap__grow_zero: new elements zero. */
+static inline int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need,
+                             size_t elem) {
+  return need <= *cap ? 1 : goap__grow_ex(a, p, cap, need, elem, 0);
+}
+static inline int goap__grow_zero(const goap_allocator *a, void **p, size_t *cap, size_t need,
+                                  size_t elem) {
+  return need <= *cap ? 1 : goap__grow_ex(a, p, cap, need, elem, 1);
+}
 
 /* ---- time --------------------------------------------------------------------------------- */
 /* Nanoseconds of a monotonic clock (CLOCK_MONOTONIC, or C's TIME_MONOTONIC): for budgets and
@@ -219,8 +231,8 @@ uint64_t goap__now_ns(void) {
  * mem.c -- allocation through a goap_allocator, the growth helper and the assertion handler.
  *
  * Invariants: a zero allocator means the C library (realloc/free); the size given when freeing
- * or resizing is the size the block was allocated with; goap__grow zero-fills what it adds and
- * changes nothing when it fails; no function here keeps state.
+ * or resizing is the size the block was allocated with; goap__grow_ex zero-fills what it adds
+ * when asked and changes nothing when it fails; no function here keeps state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -270,7 +282,8 @@ void goap__strfree(const goap_allocator *a, char *s) {
   if (s) goap__free(a, s, strlen(s) + 1);
 }
 
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
+int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
+                  int zero) {
   GOAP_ASSERT(elem > 0);
   GOAP_ASSERT(*p != NULL || *cap == 0);
   if (need <= *cap) return 1;
@@ -282,7 +295,7 @@ int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size
   if (ncap > SIZE_MAX / elem) return 0;
   void *np = goap__realloc(a, *p, *p ? *cap * elem : 0, ncap * elem);
   if (!np) return 0;
-  memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
+  if (zero) memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
   *p = np;
   *cap = ncap;
   return 1;
@@ -7008,8 +7021,10 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
 /* The format layer's spelling of base/base.h's helpers (the same functions). */
 static inline goap_allocator goap__mem_resolve(const goap_allocator *a) { return goap__resolve(a); }
 static inline void *goap__mem_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
-static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) { goap__free(a, p, n); }
-/* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements zeroed). Returns
+static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
+/* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements not zeroed). Returns
  * the (possibly moved) block, never NULL on success (a NULL block gets one), or NULL when out
  * of memory or on size overflow (the old block is then untouched and *cap unchanged). */
 static inline void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap,
@@ -7043,7 +7058,9 @@ static inline goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab 
   if (n > UINT32_MAX) return GOAP_TOO_LARGE;
   return goap__names_put(a, t, ns, s, n, value) ? GOAP_OK : GOAP_OUT_OF_MEMORY;
 }
-static inline void goap__ftab_free(const goap_allocator *a, goap__ftab *t) { goap__names_free(a, t); }
+static inline void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
+  goap__names_free(a, t);
+}
 
 /* ------------------------------------------------------------------------------------------
  * Diagnostics (diag.c)
@@ -12300,7 +12317,9 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
 /* ---- memory --------------------------------------------------------------------------- */
 /* goap__grow (arrays), goap__now_ns: base/base.h; these are its goap__alloc / goap__free. */
 static inline void *goap__px_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
-static inline void goap__px_free(const goap_allocator *a, void *p, size_t n) { goap__free(a, p, n); }
+static inline void goap__px_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 
 typedef struct px_ivec {
   int32_t *v;
@@ -12310,6 +12329,8 @@ int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
 void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
+/* Not base's goap__names: it owns its names and folds case while hashing and comparing (no
+ * lower-cased copy per lookup), and its 4-byte slots keep the interning of big tasks in cache. */
 typedef struct px_symrec {
   char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
   uint32_t len;
@@ -15937,6 +15958,7 @@ static int log_word(goap_htn_planner *p, uint32_t w) {
 }
 
 static void undo_to(goap_htn_planner *p, size_t height) {
+  GOAP_ASSERT(height <= p->ulen && p->ulen <= p->uwcap && p->ulen <= p->uvcap);
   while (p->ulen > height) {
     --p->ulen;
     p->cur[p->uw[p->ulen]] = p->uv[p->ulen];
@@ -16210,6 +16232,7 @@ static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
         return GOAP_NO_PLAN;
       }
       cp = &p->cps[p->cplen - 1];
+      GOAP_ASSERT(cp->plen <= p->plen && cp->nlen <= p->nlen && cp->mlen <= p->mlen);
       undo_to(p, cp->ulen);
       p->plen = cp->plen;
       p->nlen = cp->nlen;
@@ -19981,10 +20004,13 @@ done:
 /* #include "base/base.h": inlined above */
 
 /* ---- memory ---------------------------------------------------------------------------- */
-/* goap__resolve, goap__free, goap__grow (zero-filling), goap__now_ns: base/base.h */
+/* goap__resolve, goap__free, goap__grow_zero (the runtime zero-fills what it grows),
+ * goap__now_ns: base/base.h */
 static inline goap_allocator goap__rt_resolve(const goap_allocator *a) { return goap__resolve(a); }
 void *goap__rt_alloc(const goap_allocator *a, size_t n);   /* zeroed */
-static inline void goap__rt_free(const goap_allocator *a, void *p, size_t n) { goap__free(a, p, n); }
+static inline void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size);
 
 /* ---- agent types ----------------------------------------------------------------------- */
@@ -20469,9 +20495,9 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
   for (int j = 0; j < len; ++j) {
     const goap__rt_action *r = &t->act[plan[j]];
     for (uint32_t k = 0; k < r->reserve_count; ++k) {
-      if (!goap__grow(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
+      if (!goap__grow_zero(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
                          sizeof *a->hold_res) ||
-          !goap__grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
+          !goap__grow_zero(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
                          sizeof *a->hold_step)) {
         release_all(a);
         return -2;
@@ -20559,7 +20585,7 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
 }
 
 static int ensure_plan_cap(goap_agent *a, size_t n) {
-  return goap__grow(&a->alloc, (void **)&a->plan, &a->plan_cap, n ? n : 1, sizeof *a->plan);
+  return goap__grow_zero(&a->alloc, (void **)&a->plan, &a->plan_cap, n ? n : 1, sizeof *a->plan);
 }
 
 /* Plan repair: walks the rest of the plan from memory, dropping steps whose effects already
@@ -20977,9 +21003,9 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
   goap_status st = resume ? goap_htn_resume(*pp, a->mem, &rq, res) : goap_htn_plan(*pp, &rq, res);
   a->st.expanded += res->stats.steps;
   if (st == GOAP_BUFFER_TOO_SMALL) {
-    if (!goap__grow(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
+    if (!goap__grow_zero(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
                        sizeof **plan) ||
-        !goap__grow(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
+        !goap__grow_zero(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
       return GOAP_OUT_OF_MEMORY;
     res->plan = *plan;
     res->plan_capacity = (int)*pcap;
@@ -21315,9 +21341,9 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
-    ok = goap__grow(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
-         goap__grow(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
-         goap__grow(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
+    ok = goap__grow_zero(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
+         goap__grow_zero(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
+         goap__grow_zero(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
   if (ok) {
     if (desc->memory) {
       /* keep only legal values: copy variable by variable */
@@ -21749,7 +21775,7 @@ int goap__bb_slot(goap_blackboard *bb, const char *name, int32_t value, int *cre
   int i = find(bb, name);
   if (i >= 0) return i;
   if (bb->n >= 0x7fffffff) return -1;
-  if (!goap__grow(&bb->alloc, (void **)&bb->slots, &bb->cap, bb->n + 1, sizeof *bb->slots))
+  if (!goap__grow_zero(&bb->alloc, (void **)&bb->slots, &bb->cap, bb->n + 1, sizeof *bb->slots))
     return -1;
   slot *s = &bb->slots[bb->n];
   s->name = goap__rt_strdup(&bb->alloc, name, &s->name_size);
@@ -21801,7 +21827,7 @@ static int find_res(const goap_blackboard *bb, const char *name) {
 
 static int new_res(goap_blackboard *bb, const char *name, int capacity) {
   if (bb->nres >= 0x7fffffff) return -1;
-  if (!goap__grow(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
+  if (!goap__grow_zero(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
     return -1;
   resource *r = &bb->res[bb->nres];
   r->name = goap__rt_strdup(&bb->alloc, name, &r->name_size);
@@ -21824,7 +21850,7 @@ int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent) {
   GOAP_ASSERT(r->anon >= 0 && r->anon <= r->held && r->held <= r->capacity);
   if (r->held >= r->capacity) return 0;
   int n = r->held - r->anon;
-  if (!goap__grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
+  if (!goap__grow_zero(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
     return -1;
   r->who[n] = agent;
   r->held++;
@@ -21905,7 +21931,7 @@ int goap__bb_prepare_claims(goap_blackboard *bb, int res, int units) {
   resource *r = &bb->res[res];
   if (units > r->anon) return 0;
   size_t n = (size_t)(r->held - r->anon) + (size_t)units;
-  return goap__grow(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
+  return goap__grow_zero(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
 }
 
 int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
@@ -22105,8 +22131,8 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
     c->st.evictions++;
   }
   entry *x = &c->e[i];
-  if (!goap__grow(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
-      !goap__grow(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
+  if (!goap__grow_zero(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
+      !goap__grow_zero(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
                      sizeof *x->plan))
     return 0;
   x->type = t;
@@ -22558,7 +22584,7 @@ struct goap_recorder {
 static int room(goap_recorder *r, size_t n) {
   if (r->len + n <= r->lim) return 1;
   if (r->status != GOAP_OK || r->finished) return 0;
-  if (!goap__grow(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
+  if (!goap__grow_zero(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
     r->status = GOAP_OUT_OF_MEMORY;
     r->lim = 0;
     return 0;
@@ -22686,7 +22712,7 @@ void goap_recorder_destroy(goap_recorder *r) {
 goap_status goap_recorder_attach(goap_recorder *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp) return GOAP_INVALID_ARGUMENT;
   if (r->nagents >= 0x7fffffff) return GOAP_TOO_LARGE;
-  if (!goap__grow(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
+  if (!goap__grow_zero(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
                      sizeof *r->agents))
     return GOAP_OUT_OF_MEMORY;
   a->rec = r;
@@ -23244,7 +23270,7 @@ void goap_replayer_on_note(goap_replayer *r, goap_replay_note_fn fn, void *user)
 goap_status goap_replayer_attach(goap_replayer *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp || a->d != r->d || r->attached >= r->nagents)
     return GOAP_INVALID_ARGUMENT;
-  if (!goap__grow(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
+  if (!goap__grow_zero(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
                      sizeof *r->agents))
     return GOAP_OUT_OF_MEMORY;
   a->rp = r;
@@ -24459,13 +24485,13 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
   if (st != GOAP_OK) return st;
   /* grow what the state needs (the object is unchanged if this fails) */
   size_t nh = need.hold;
-  if (!goap__grow(&a->alloc, (void **)&a->plan, &a->plan_cap, need.plan ? need.plan : 1,
+  if (!goap__grow_zero(&a->alloc, (void **)&a->plan, &a->plan_cap, need.plan ? need.plan : 1,
                      sizeof *a->plan) ||
-      (nh && (!goap__grow(&a->alloc, (void **)&a->hold_res, &a->chold, nh,
+      (nh && (!goap__grow_zero(&a->alloc, (void **)&a->hold_res, &a->chold, nh,
                              sizeof *a->hold_res) ||
-              !goap__grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, nh,
+              !goap__grow_zero(&a->alloc, (void **)&a->hold_step, &a->chold_step, nh,
                              sizeof *a->hold_step))) ||
-      (a->t->htn && !goap__grow(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
+      (a->t->htn && !goap__grow_zero(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
                                    need.mtr ? need.mtr : 1, sizeof *a->mtr)))
     return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
   r.i = 0;
@@ -24887,8 +24913,8 @@ goap_status goap_squad_add(goap_squad *s, goap_agent *member) {
   if (!s || !member) return GOAP_INVALID_ARGUMENT;
   for (size_t i = 0; i < s->n; ++i)
     if (s->m[i] == member) return GOAP_DUPLICATE;
-  if (!goap__grow(&s->alloc, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m) ||
-      !goap__grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, s->n + 1,
+  if (!goap__grow_zero(&s->alloc, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m) ||
+      !goap__grow_zero(&s->alloc, (void **)&s->ordered, &s->cap_ordered, s->n + 1,
                      sizeof *s->ordered))
     return GOAP_OUT_OF_MEMORY;
   s->m[s->n] = member;
@@ -25000,8 +25026,8 @@ void goap__squad_get(const goap_squad *s, const char *const **names, double *pri
 
 int goap__squad_set(goap_squad *s, goap_agent *const *members, size_t n, int behavior, int phase,
                     const int *ordered) {
-  if (!goap__grow(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
-      !goap__grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
+  if (!goap__grow_zero(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
+      !goap__grow_zero(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
     return 0;
   if (n) memcpy(s->m, members, n * sizeof *s->m);
   for (size_t i = 0; i < n; ++i) s->ordered[i] = ordered ? ordered[i] : -1;
@@ -25482,7 +25508,7 @@ goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane_index, dou
       return GOAP_INVALID_ARGUMENT; /* shared state must stay on one thread */
   }
   if (w->n >= 0x7fffffff ||
-      !goap__grow(&w->alloc, (void **)&w->m, &w->cap, w->n + 1, sizeof *w->m))
+      !goap__grow_zero(&w->alloc, (void **)&w->m, &w->cap, w->n + 1, sizeof *w->m))
     return GOAP_OUT_OF_MEMORY;
   member *m = &w->m[w->n++];
   memset(m, 0, sizeof *m);
@@ -25531,12 +25557,12 @@ static int rebuild(goap_world *w) {
   for (int k = 0; k < w->nlanes; ++k) w->lanes[k].nall = 0;
   for (size_t i = 0; i < w->n; ++i) {
     lane *l = &w->lanes[w->m[i].lane];
-    if (!goap__grow(&w->alloc, (void **)&l->all, &l->call, l->nall + 1, sizeof *l->all) ||
-        !goap__grow(&w->alloc, (void **)&l->want, &l->cwant, l->nall + 1, sizeof *l->want))
+    if (!goap__grow_zero(&w->alloc, (void **)&l->all, &l->call, l->nall + 1, sizeof *l->all) ||
+        !goap__grow_zero(&w->alloc, (void **)&l->want, &l->cwant, l->nall + 1, sizeof *l->want))
       return 0;
     l->all[l->nall++] = (uint32_t)i;
   }
-  if (w->n && !goap__grow(&w->alloc, (void **)&w->order, &w->corder, w->n, sizeof *w->order))
+  if (w->n && !goap__grow_zero(&w->alloc, (void **)&w->order, &w->corder, w->n, sizeof *w->order))
     return 0;
   w->dirty = 0;
   return 1;
@@ -25597,7 +25623,7 @@ static int lease_planner(goap_world *w, lane *l, const goap_domain *d) {
       l->pl[j].busy = 1;
       return (int)j;
     }
-  if (!goap__grow(&w->alloc, (void **)&l->pl, &l->cpl, l->npl + 1, sizeof *l->pl)) return -1;
+  if (!goap__grow_zero(&w->alloc, (void **)&l->pl, &l->cpl, l->npl + 1, sizeof *l->pl)) return -1;
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator = w->alloc;
