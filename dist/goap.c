@@ -16,7 +16,7 @@
 
 #include "goap.h"
 
-/* Modules: core, format, htn, pddl, runtime, tactics, sched; behind GOAP_NO_THREADS: sched */
+/* Modules: base, core, format, hddl, htn, pddl, runtime, tactics, sched; behind GOAP_NO_THREADS: sched */
 /* Renamed in this file only (the sources keep their names):
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
  *   static `before` of src/runtime/world.c renamed to before__runtime_world in goap.c (clashes with src/runtime/inspect.c)
@@ -25,72 +25,392 @@
  *   static `cand_goal` of src/format/parser.c renamed to cand_goal__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `cand_task` of src/format/parser.c renamed to cand_task__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `check_conds` of src/runtime/type.c renamed to check_conds__runtime_type in goap.c (clashes with src/core/builder.c)
- *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/domain.c)
- *   static `child` of src/pddl/parse.c renamed to child__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
- *   static `clear_error` of src/htn/domain.c renamed to clear_error__htn_domain in goap.c (clashes with src/core/builder.c)
+ *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/htn_domain.c)
+ *   static `child` of src/pddl/parse.c renamed to child__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
+ *   static `clear_error` of src/htn/htn_domain.c renamed to clear_error__htn_htn_domain in goap.c (clashes with src/core/builder.c)
  *   static `emit` of src/runtime/agent.c renamed to emit__runtime_agent in goap.c (clashes with src/pddl/ground.c)
- *   static `execute` of src/runtime/agent.c renamed to execute__runtime_agent in goap.c (clashes with src/pddl/hddl_verify.c)
+ *   static `execute` of src/runtime/agent.c renamed to execute__runtime_agent in goap.c (clashes with src/hddl/hddl_verify.c)
  *   static `expect_eol` of src/format/parser.c renamed to expect_eol__format_parser in goap.c (clashes with src/format/htn_parse.c)
- *   static `fail` of src/htn/domain.c renamed to fail__htn_domain in goap.c (clashes with src/core/builder.c)
- *   static `fail` of src/pddl/hddl_verify.c renamed to fail__pddl_hddl_verify in goap.c (clashes with src/core/builder.c)
+ *   static `fail` of src/hddl/hddl_verify.c renamed to fail__hddl_hddl_verify in goap.c (clashes with src/core/builder.c)
+ *   static `fail` of src/htn/htn_domain.c renamed to fail__htn_htn_domain in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/runtime/replay.c renamed to fail__runtime_replay in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/runtime/save.c renamed to fail__runtime_save in goap.c (clashes with src/core/builder.c)
- *   static `fail` of src/tactics/arena.c renamed to fail__tactics_arena in goap.c (clashes with src/core/builder.c)
- *   static `goal_holds` of src/pddl/hddl_plan.c renamed to goal_holds__pddl_hddl_plan in goap.c (clashes with src/core/planner.c)
- *   static `grow` of src/sched/sched.c renamed to grow__sched_sched in goap.c (clashes with src/format/htn_parse.c)
- *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
- *   static `holds` of src/pddl/hddl_verify.c renamed to holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
- *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `fail` of src/tactics/grid.c renamed to fail__tactics_grid in goap.c (clashes with src/core/builder.c)
+ *   static `goal_holds` of src/hddl/hddl_plan.c renamed to goal_holds__hddl_hddl_plan in goap.c (clashes with src/core/planner.c)
+ *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
+ *   static `holds` of src/hddl/hddl_verify.c renamed to holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
+ *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `hpop` of src/core/planner.c renamed to hpop__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `hpush` of src/core/planner.c renamed to hpush__core_planner in goap.c (clashes with src/core/lmcut.c)
- *   static `is_atom` of src/pddl/parse.c renamed to is_atom__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
+ *   static `is_atom` of src/pddl/parse.c renamed to is_atom__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `is_space` of src/pddl/validate.c renamed to is_space__pddl_validate in goap.c (clashes with src/pddl/sexp.c)
- *   static `is_var` of src/pddl/parse.c renamed to is_var__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
+ *   static `is_var` of src/pddl/parse.c renamed to is_var__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `item_pos` of src/format/parser.c renamed to item_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
- *   static `join` of src/pddl/hddl_plan.c renamed to join__pddl_hddl_plan in goap.c (clashes with src/pddl/ground.c)
- *   static `lit_holds` of src/pddl/hddl_verify.c renamed to lit_holds__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
- *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/pddl/hddl_verify.c)
+ *   static `join` of src/pddl/ground.c renamed to join__pddl_ground in goap.c (clashes with src/hddl/hddl_plan.c)
+ *   static `lit_holds` of src/hddl/hddl_verify.c renamed to lit_holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
+ *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
  *   typedef `member` of src/runtime/world.c renamed to member__runtime_world in goap.c (clashes with src/format/sim.c)
- *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/pddl/hddl_plan.c)
- *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/pddl/hddl_parse.c)
- *   static `now_ns` of src/runtime/agent.c renamed to now_ns__runtime_agent in goap.c (clashes with src/pddl/hddl_plan.c)
- *   static `now_ns` of src/sched/sched.c renamed to now_ns__sched_sched in goap.c (clashes with src/pddl/hddl_plan.c)
- *   static `oom` of src/pddl/hddl_verify.c renamed to oom__pddl_hddl_verify in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/hddl/hddl_plan.c)
+ *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
+ *   static `oom` of src/hddl/hddl_verify.c renamed to oom__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `op_text` of src/format/text.c renamed to op_text__format_text in goap.c (clashes with src/format/expr.c)
  *   static `process` of src/sched/sched.c renamed to process__sched_sched in goap.c (clashes with src/pddl/ground.c)
- *   static `put` of src/pddl/hddl_plan.c renamed to put__pddl_hddl_plan in goap.c (clashes with src/format/diag.c)
- *   static `put` of src/tactics/render.c renamed to put__tactics_render in goap.c (clashes with src/format/diag.c)
- *   static `round8` of src/tactics/heat.c renamed to round8__tactics_heat in goap.c (clashes with src/tactics/arena.c)
- *   static `run` of src/htn/planner.c renamed to run__htn_planner in goap.c (clashes with src/core/relax.c)
- *   static `set_atom` of src/pddl/validate.c renamed to set_atom__pddl_validate in goap.c (clashes with src/pddl/hddl_verify.c)
+ *   static `put` of src/hddl/hddl_plan.c renamed to put__hddl_hddl_plan in goap.c (clashes with src/core/diag_format.c)
+ *   static `put` of src/tactics/render.c renamed to put__tactics_render in goap.c (clashes with src/core/diag_format.c)
+ *   static `round8` of src/tactics/heat.c renamed to round8__tactics_heat in goap.c (clashes with src/tactics/grid.c)
+ *   static `run` of src/htn/htn_planner.c renamed to run__htn_htn_planner in goap.c (clashes with src/core/relax.c)
+ *   static `set_atom` of src/pddl/validate.c renamed to set_atom__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
  *   static `sift` of src/runtime/world.c renamed to sift__runtime_world in goap.c (clashes with src/core/relax.c)
  *   typedef `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  *   static `take_name` of src/format/parser.c renamed to take_name__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `tok_pos` of src/format/parser.c renamed to tok_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
- *   static `undo_to` of src/pddl/hddl_plan.c renamed to undo_to__pddl_hddl_plan in goap.c (clashes with src/htn/planner.c)
- *   static `valid_name` of src/htn/domain.c renamed to valid_name__htn_domain in goap.c (clashes with src/core/builder.c)
- *   typedef `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   static `undo_to` of src/htn/htn_planner.c renamed to undo_to__htn_htn_planner in goap.c (clashes with src/hddl/hddl_plan.c)
+ *   static `valid_name` of src/htn/htn_domain.c renamed to valid_name__htn_htn_domain in goap.c (clashes with src/core/builder.c)
+ *   typedef `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `worker_main` of src/sched/workers.c renamed to worker_main__sched_workers in goap.c (clashes with src/sched/sched.c)
  *   struct tag `member` of src/runtime/world.c renamed to member__runtime_world in goap.c (clashes with src/format/sim.c)
  *   struct tag `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
- *   struct tag `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/pddl/hddl_plan.c)
+ *   struct tag `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/hddl/hddl_plan.c)
  */
+
+/* ==== src/base/clock.c ==== */
+/*
+ * clock.c -- the one clock of the library: monotonic nanoseconds for budgets and statistics.
+ *
+ * Invariants: goap__now_ns never goes backwards where the system has a monotonic clock
+ * (CLOCK_MONOTONIC on POSIX systems, C23's TIME_MONOTONIC elsewhere); only a system with
+ * neither falls back to TIME_UTC, the wall clock. No state is kept.
+ */
+/* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
+#include <time.h>
+
+/* ---- begin src/base/base.h ---- */
+/*
+ * base.h -- the base layer every module is built on (src/base/, not installed): allocation
+ * through the caller's goap_allocator, one growth helper, one monotonic clock, one name table
+ * and GOAP_ASSERT. The public types it uses (GOAP_API, goap_status, goap_allocator) come from
+ * goap/goap.h; goap_diag from goap/diag.h.
+ *
+ * The objects of src/base/ are compiled into every library (they hold no GOAP_API function, so
+ * each shared library keeps its own hidden copy and none exports them). Nothing here prints,
+ * keeps mutable global state or allocates except through the allocator it is given.
+ *
+ * Invariants:
+ *  - A zero goap_allocator (NULL, or fn == NULL) means the C library; the size passed when
+ *    freeing or resizing is the size the block was allocated with.
+ *  - goap__grow never leaves a block half-grown: on failure *p and *cap are untouched; on
+ *    success goap__grow_zero has zeroed every element from the old capacity to the new one.
+ *  - A name table's cap is 0 or a power of two and count <= cap / 2, so every probe ends at an
+ *    empty slot; keys are borrowed (their owners keep them alive) and never freed here.
+ *  - goap__now_ns never goes backwards (a monotonic clock, not the wall clock).
+ */
+#ifndef GOAP_BASE_H
+#define GOAP_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* #include goap/goap.h: in goap.h */
+
+/* ---- GOAP_ASSERT: internal invariants ---------------------------------------------------- */
+/* On in Debug builds (no NDEBUG) and whenever GOAP_ASSERTS=1 is defined (the sanitizer builds
+ * define it); off in Release (NDEBUG) or with GOAP_ASSERTS=0. Off, the condition is not
+ * evaluated. A failed assertion calls abort(): the library never prints, a debugger or the
+ * sanitizer's report shows where. Only for invariants of the library's own data, never for
+ * checks of caller input (those return a status). */
+#ifndef GOAP_ASSERTS
+#ifdef NDEBUG
+#define GOAP_ASSERTS 0
+#else
+#define GOAP_ASSERTS 1
+#endif
+#endif
+#if GOAP_ASSERTS
+#define GOAP_ASSERT(cond) ((cond) ? (void)0 : goap__assert_fail(#cond, __FILE__, __LINE__))
+#else
+#define GOAP_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noreturn))
+#endif
+void goap__assert_fail(const char *cond, const char *file, int line);
+
+/* ---- allocation --------------------------------------------------------------------------- */
+/* a copy of *a with fn filled in (the C library when a is NULL or a->fn is NULL) */
+goap_allocator goap__resolve(const goap_allocator *a);
+void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size);
+/* n == 0 takes one byte (free it with size 0 or 1) */
+void *goap__alloc(const goap_allocator *a, size_t size);
+void goap__free(const goap_allocator *a, void *p, size_t size);
+char *goap__strdup(const goap_allocator *a, const char *s);
+void goap__strfree(const goap_allocator *a, char *s);
+
+/* The growth helper. Makes *p, an array of *cap elements of elem (> 0) bytes, hold at least
+ * need elements: the capacity doubles from 8 until it is >= need. Returns 1 on success, 0 when
+ * out of memory or when the size would overflow size_t, leaving *p and *cap as they were;
+ * need <= *cap returns 1 at once. The elements from the old capacity to the new one are zero
+ * when zero != 0, and left as the allocator returned them otherwise (callers that fill what
+ * they use, such as PDDL grounding, do not pay for the zeroing). */
+int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
+                  int zero);
+/* goap__grow: new elements uninitialised; goap__grow_zero: new elements zero. */
+static inline int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need,
+                             size_t elem) {
+  return need <= *cap ? 1 : goap__grow_ex(a, p, cap, need, elem, 0);
+}
+static inline int goap__grow_zero(const goap_allocator *a, void **p, size_t *cap, size_t need,
+                                  size_t elem) {
+  return need <= *cap ? 1 : goap__grow_ex(a, p, cap, need, elem, 1);
+}
+
+/* ---- time --------------------------------------------------------------------------------- */
+/* Nanoseconds of a monotonic clock (CLOCK_MONOTONIC, or C's TIME_MONOTONIC): for budgets and
+ * statistics, never for dates. Falls back to TIME_UTC only where neither exists. */
+uint64_t goap__now_ns(void);
+/* An injectable clock (tests): returns nanoseconds; ctx is its owner's. */
+typedef uint64_t (*goap__clock_fn)(void *ctx);
+/* Nanoseconds from t0 to t1 of a clock, 0 if it went backwards (an injected clock may). */
+static inline uint64_t goap__elapsed_ns(uint64_t t0, uint64_t t1) { return t1 > t0 ? t1 - t0 : 0; }
+
+/* ---- name tables: (namespace, bytes) -> id, keys borrowed from their owners ---------------- */
+typedef struct goap__name_slot {
+  const char *key; /* NULL: empty slot; not NUL-terminated (len bytes) */
+  uint32_t len;
+  uint32_t hash;   /* goap__names_hash(ns, key, len): rehashing never reads the key */
+  int32_t ns;      /* namespace, so one table can hold several kinds of names */
+  int32_t id;
+} goap__name_slot;
+
+typedef struct goap__names {
+  goap__name_slot *slots;
+  size_t cap;   /* power of two, or 0 */
+  size_t count; /* <= cap / 2 */
+} goap__names;
+
+uint32_t goap__names_hash(int32_t ns, const char *key, size_t len);
+/* The id of (ns, key[0..len)), or -1. */
+int32_t goap__names_find(const goap__names *m, int32_t ns, const char *key, size_t len);
+int32_t goap__names_find_h(const goap__names *m, int32_t ns, const char *key, size_t len,
+                           uint32_t hash);
+/* Inserts a key that is not present (it must outlive the table); 0 when out of memory or when
+ * len does not fit 32 bits. _h: with the key's hash given, so a find then a put hash once. */
+int goap__names_put(const goap_allocator *a, goap__names *m, int32_t ns, const char *key,
+                    size_t len, int32_t id);
+int goap__names_put_h(const goap_allocator *a, goap__names *m, int32_t ns, const char *key,
+                      size_t len, int32_t id, uint32_t hash);
+/* The same for NUL-terminated keys (a NULL key is never found). */
+static inline int32_t goap__names_findz(const goap__names *m, int32_t ns, const char *key) {
+  return key ? goap__names_find(m, ns, key, strlen(key)) : -1;
+}
+static inline int goap__names_putz(const goap_allocator *a, goap__names *m, int32_t ns,
+                                   const char *key, int32_t id) {
+  return goap__names_put(a, m, ns, key, strlen(key), id);
+}
+/* Makes room for n more keys at once (no rehash while they are put); 0 when out of memory. */
+int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n);
+void goap__names_free(const goap_allocator *a, goap__names *m);
+
+#endif /* GOAP_BASE_H */
+/* ---- end src/base/base.h ---- */
+
+uint64_t goap__now_ns(void) {
+  struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+#elif defined(TIME_MONOTONIC)
+  timespec_get(&ts, TIME_MONOTONIC);
+#else
+  timespec_get(&ts, TIME_UTC);
+#endif
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ==== src/base/mem.c ==== */
+/*
+ * mem.c -- allocation through a goap_allocator, the growth helper and the assertion handler.
+ *
+ * Invariants: a zero allocator means the C library (realloc/free); the size given when freeing
+ * or resizing is the size the block was allocated with; goap__grow_ex zero-fills what it adds
+ * when asked and changes nothing when it fails; no function here keeps state.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "base.h": inlined above */
+
+/* the C library as a goap_realloc_fn (goap_libc_realloc of the core, which not every module
+ * links) */
+static void *libc_realloc(void *ctx, void *p, size_t old_size, size_t new_size) {
+  (void)ctx;
+  (void)old_size;
+  if (new_size == 0) {
+    free(p);
+    return NULL;
+  }
+  return realloc(p, new_size);
+}
+
+goap_allocator goap__resolve(const goap_allocator *a) {
+  goap_allocator r = {libc_realloc, NULL};
+  if (a && a->fn) r = *a;
+  return r;
+}
+
+void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
+  if (a && a->fn) return a->fn(a->ctx, p, old_size, new_size);
+  return libc_realloc(NULL, p, old_size, new_size);
+}
+
+void *goap__alloc(const goap_allocator *a, size_t size) {
+  if (size == 0) size = 1;
+  return goap__realloc(a, NULL, 0, size);
+}
+
+void goap__free(const goap_allocator *a, void *p, size_t size) {
+  if (p) goap__realloc(a, p, size ? size : 1, 0);
+}
+
+char *goap__strdup(const goap_allocator *a, const char *s) {
+  size_t n = strlen(s) + 1;
+  char *r = (char *)goap__alloc(a, n);
+  if (r) memcpy(r, s, n);
+  return r;
+}
+
+void goap__strfree(const goap_allocator *a, char *s) {
+  if (s) goap__free(a, s, strlen(s) + 1);
+}
+
+int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
+                  int zero) {
+  GOAP_ASSERT(elem > 0);
+  GOAP_ASSERT(*p != NULL || *cap == 0);
+  if (need <= *cap) return 1;
+  size_t ncap = *cap ? *cap : 8;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2) return 0;
+    ncap *= 2;
+  }
+  if (ncap > SIZE_MAX / elem) return 0;
+  void *np = goap__realloc(a, *p, *p ? *cap * elem : 0, ncap * elem);
+  if (!np) return 0;
+  if (zero) memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
+  *p = np;
+  *cap = ncap;
+  return 1;
+}
+
+void goap__assert_fail(const char *cond, const char *file, int line) {
+  /* the library never prints: the arguments are in this frame for a debugger or a core
+   * dump, and sanitizers report the abort with its stack */
+  (void)cond;
+  (void)file;
+  (void)line;
+  abort();
+}
+
+/* ==== src/base/names.c ==== */
+/*
+ * names.c -- the name table of every module: open addressing from (namespace, bytes) to ids.
+ *
+ * Invariants: cap is 0 or a power of two; count <= cap / 2 (grown before it would pass), so
+ * every probe ends at an empty slot; keys are borrowed (owned by whoever put them) and never
+ * freed here; there is no removal. Each slot keeps its key's hash, so growing never rehashes a
+ * string and a probe compares bytes only when the hashes, namespaces and lengths agree.
+ */
+#include <string.h>
+
+/* #include "base.h": inlined above */
+
+uint32_t goap__names_hash(int32_t ns, const char *key, size_t len) {
+  uint32_t h = (2166136261u ^ (uint32_t)ns) * 16777619u; /* FNV-1a over ns, then the bytes */
+  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)key[i]) * 16777619u;
+  return h;
+}
+
+int32_t goap__names_find_h(const goap__names *m, int32_t ns, const char *key, size_t len,
+                           uint32_t hash) {
+  if (!m->cap || !key) return -1;
+  GOAP_ASSERT((m->cap & (m->cap - 1)) == 0 && m->count <= m->cap / 2);
+  size_t mask = m->cap - 1;
+  for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+    const goap__name_slot *sl = &m->slots[i];
+    if (!sl->key) return -1;
+    if (sl->hash == hash && sl->ns == ns && sl->len == len && memcmp(sl->key, key, len) == 0)
+      return sl->id;
+  }
+}
+
+int32_t goap__names_find(const goap__names *m, int32_t ns, const char *key, size_t len) {
+  if (!m->cap || !key) return -1;
+  return goap__names_find_h(m, ns, key, len, goap__names_hash(ns, key, len));
+}
+
+static void insert(goap__name_slot *slots, size_t cap, const goap__name_slot *e) {
+  size_t mask = cap - 1;
+  size_t i = (size_t)e->hash & mask;
+  while (slots[i].key) i = (i + 1) & mask;
+  slots[i] = *e;
+}
+
+int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n) {
+  if (n > SIZE_MAX / 4 - m->count) return 0;
+  size_t ncap = m->cap ? m->cap : 16;
+  while ((m->count + n) * 2 > ncap) ncap *= 2;
+  if (ncap == m->cap) return 1;
+  if (ncap > SIZE_MAX / sizeof(goap__name_slot)) return 0;
+  goap__name_slot *ns = (goap__name_slot *)goap__alloc(a, ncap * sizeof *ns);
+  if (!ns) return 0;
+  memset(ns, 0, ncap * sizeof *ns);
+  for (size_t i = 0; i < m->cap; ++i)
+    if (m->slots[i].key) insert(ns, ncap, &m->slots[i]);
+  goap__free(a, m->slots, m->cap * sizeof *m->slots);
+  m->slots = ns;
+  m->cap = ncap;
+  return 1;
+}
+
+int goap__names_put_h(const goap_allocator *a, goap__names *m, int32_t ns, const char *key,
+                      size_t len, int32_t id, uint32_t hash) {
+  if (len > UINT32_MAX) return 0;
+  GOAP_ASSERT(key != NULL && hash == goap__names_hash(ns, key, len));
+  if ((m->count + 1) * 2 > m->cap && !goap__names_reserve(a, m, 1)) return 0;
+  goap__name_slot e;
+  e.key = key;
+  e.len = (uint32_t)len;
+  e.hash = hash;
+  e.ns = ns;
+  e.id = id;
+  insert(m->slots, m->cap, &e);
+  ++m->count;
+  GOAP_ASSERT(m->count <= m->cap / 2);
+  return 1;
+}
+
+int goap__names_put(const goap_allocator *a, goap__names *m, int32_t ns, const char *key,
+                    size_t len, int32_t id) {
+  return goap__names_put_h(a, m, ns, key, len, id, goap__names_hash(ns, key, len));
+}
+
+void goap__names_free(const goap_allocator *a, goap__names *m) {
+  goap__free(a, m->slots, m->cap * sizeof *m->slots);
+  m->slots = NULL;
+  m->cap = m->count = 0;
+}
 
 /* ==== src/core/alloc.c ==== */
 /*
- * alloc.c -- every allocation of the core goes through here.
+ * alloc.c -- the C library as a goap_allocator (goap_libc_realloc) and the state hash.
  *
- * Invariants: a zero goap_allocator (fn == NULL) means the C library; the size passed when
- * freeing or resizing is the size the block was allocated with; no function here keeps state.
+ * Invariants: goap_libc_realloc follows the goap_realloc_fn contract (new_size 0 frees);
+ * no function here keeps state. The internal allocation helpers are in base/mem.c.
  */
-/* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-/* ---- begin src/core/internal.h ---- */
+/* ---- begin src/core/core_internal.h ---- */
 /*
- * internal.h -- shared internals of the core (not installed).
+ * core_internal.h -- shared internals of the core (not installed).
  *
  * Invariants:
  *  - A variable's value is stored as the unsigned offset (value - lo) in a bit field of
@@ -109,41 +429,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* #include "base/base.h": inlined above */
 /* #include goap/goap.h: in goap.h */
 
-/* ---- allocation ---------------------------------------------------------------------------- */
-void *goap__alloc(const goap_allocator *a, size_t size);
-void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size);
-void goap__free(const goap_allocator *a, void *p, size_t size);
-char *goap__strdup(const goap_allocator *a, const char *s);
-void goap__strfree(const goap_allocator *a, char *s);
-/* Grows *p (holding *cap elements of size elem) to at least need elements (doubling). */
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
-
-/* ---- name maps: string -> id, keys borrowed from their owners ----------------------------- */
-typedef struct goap__name_slot {
-  const char *key;
-  int32_t id;
-  uint32_t hash; /* goap__names_hash(key): rehashing and mismatches never touch the string */
-} goap__name_slot;
-
-typedef struct goap__names {
-  goap__name_slot *slots;
-  size_t cap;   /* power of two, or 0 */
-  size_t count;
-} goap__names;
-
-int32_t goap__names_find(const goap__names *m, const char *key);
-/* Inserts key (which must stay alive and not be present); 0 when out of memory. */
-int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id);
-/* The same with the key's hash given (goap__names_hash), so a find then a put hash it once. */
-uint32_t goap__names_hash(const char *key);
-int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash);
-int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
-                      uint32_t hash);
-/* Makes room for n more keys at once (no rehash while they are put); 0 when out of memory. */
-int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n);
-void goap__names_free(const goap_allocator *a, goap__names *m);
+/* Allocation (goap__alloc, goap__grow, ...), the clock and the name tables: base/base.h. */
+/* The core's name tables hold NUL-terminated names in namespace 0. */
 
 /* ---- compiled pieces ----------------------------------------------------------------------- */
 
@@ -289,10 +579,12 @@ static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
 static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
   for (uint32_t i = 0; i < a->neff_set; ++i) {
     const goap__wmask *m = &d->wm[a->eff_set + i];
+    GOAP_ASSERT((m->value & ~m->mask) == 0 && m->word < d->words);
     s[m->word] = (s[m->word] & ~m->mask) | m->value;
   }
   for (uint32_t i = 0; i < a->neff_add; ++i) {
     const goap__fadd *f = &d->fa[a->eff_add + i];
+    GOAP_ASSERT(f->top <= f->fmask && f->word < d->words);
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
     int64_t r = (int64_t)v + f->delta;
     r = r < 0 ? 0 : r; /* branch-free saturation */
@@ -316,11 +608,8 @@ static inline void goap__copy_words(goap_word *dst, const goap_word *src, size_t
   for (size_t i = 0; i < n; ++i) dst[i] = src[i];
 }
 
-/* Monotonic clock in nanoseconds. */
-uint64_t goap__now_ns(void);
-
 #endif /* GOAP_CORE_INTERNAL_H */
-/* ---- end src/core/internal.h ---- */
+/* ---- end src/core/core_internal.h ---- */
 
 void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
   (void)ctx;
@@ -330,45 +619,6 @@ void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) 
     return NULL;
   }
   return realloc(ptr, new_size);
-}
-
-void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
-  if (a && a->fn) return a->fn(a->ctx, p, old_size, new_size);
-  return goap_libc_realloc(NULL, p, old_size, new_size);
-}
-
-void *goap__alloc(const goap_allocator *a, size_t size) {
-  if (size == 0) size = 1;
-  return goap__realloc(a, NULL, 0, size);
-}
-
-void goap__free(const goap_allocator *a, void *p, size_t size) {
-  if (p) goap__realloc(a, p, size, 0);
-}
-
-char *goap__strdup(const goap_allocator *a, const char *s) {
-  size_t n = strlen(s) + 1;
-  char *r = (char *)goap__alloc(a, n);
-  if (r) memcpy(r, s, n);
-  return r;
-}
-
-void goap__strfree(const goap_allocator *a, char *s) {
-  if (s) goap__free(a, s, strlen(s) + 1);
-}
-
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t ncap = *cap ? *cap : 8;
-  while (ncap < need) {
-    if (ncap > ((size_t)-1) / 2 / elem) return 0;
-    ncap *= 2;
-  }
-  void *np = goap__realloc(a, *p, *cap * elem, ncap * elem);
-  if (!np) return 0;
-  *p = np;
-  *cap = ncap;
-  return 1;
 }
 
 static uint64_t rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64u - r)); }
@@ -400,16 +650,6 @@ uint64_t goap__hash_words(const goap_word *s, size_t n) {
   return h;
 }
 
-uint64_t goap__now_ns(void) {
-  struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-  timespec_get(&ts, TIME_UTC);
-#endif
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ==== src/core/builder.c ==== */
 /*
  * builder.c -- collects and validates variables, actions and goals; compiles a domain.
@@ -431,7 +671,7 @@ uint64_t goap__now_ns(void) {
 #include <stdlib.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "core_internal.h": inlined above */
 
 struct goap_builder {
   goap_allocator alloc;
@@ -580,13 +820,13 @@ goap_item_kind goap_builder_error_item(const goap_builder *b, int *index) {
 }
 
 int goap_builder_find_var(const goap_builder *b, const char *name) {
-  return b ? (int)goap__names_find(&b->var_names, name) : -1;
+  return b ? (int)goap__names_findz(&b->var_names, 0, name) : -1;
 }
 int goap_builder_find_action(const goap_builder *b, const char *name) {
-  return b ? (int)goap__names_find(&b->action_names, name) : -1;
+  return b ? (int)goap__names_findz(&b->action_names, 0, name) : -1;
 }
 int goap_builder_find_goal(const goap_builder *b, const char *name) {
-  return b ? (int)goap__names_find(&b->goal_names, name) : -1;
+  return b ? (int)goap__names_findz(&b->goal_names, 0, name) : -1;
 }
 
 /* ---- variables ----------------------------------------------------------------------------- */
@@ -603,7 +843,7 @@ goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *o
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL variable description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid variable name");
-  if (goap__names_find(&b->var_names, d->name) >= 0)
+  if (goap__names_findz(&b->var_names, 0, d->name) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "variable '%s' is already defined",
                 d->name);
   if (b->nvars >= (size_t)INT32_MAX / 2)
@@ -631,13 +871,13 @@ goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *o
             return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_VALUE, i,
                         "variable '%s': invalid enum value name", d->name);
           }
-          if (goap__names_find(&seen_values, d->values[i]) >= 0) {
+          if (goap__names_findz(&seen_values, 0, d->values[i]) >= 0) {
             goap__names_free(&b->alloc, &seen_values);
             return fail(b, GOAP_DUPLICATE, GOAP_ITEM_VALUE, i,
                         "variable '%s': enum value '%s' is listed twice", d->name,
                         d->values[i]);
           }
-          if (!goap__names_put(&b->alloc, &seen_values, d->values[i], i)) {
+          if (!goap__names_putz(&b->alloc, &seen_values, 0, d->values[i], i)) {
             goap__names_free(&b->alloc, &seen_values);
             return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
           }
@@ -691,7 +931,7 @@ goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *o
       }
     }
   }
-  if (!goap__names_put(&b->alloc, &b->var_names, v.name, (int32_t)b->nvars)) {
+  if (!goap__names_putz(&b->alloc, &b->var_names, 0, v.name, (int32_t)b->nvars)) {
     free_var(&b->alloc, &v);
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   }
@@ -781,8 +1021,9 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL action description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid action name");
-  uint32_t name_hash = goap__names_hash(d->name);
-  if (goap__names_find_h(&b->action_names, d->name, name_hash) >= 0)
+  size_t key_len = strlen(d->name);
+  uint32_t name_hash = goap__names_hash(0, d->name, key_len);
+  if (goap__names_find_h(&b->action_names, 0, d->name, key_len, name_hash) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "action '%s' is already defined",
                 d->name);
   if (!(d->cost >= 0.0) || !isfinite(d->cost))
@@ -840,7 +1081,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
     memcpy(a.name, d->name, name_len + 1);
   }
   if (!space ||
-      !goap__names_put_h(&b->alloc, &b->action_names, a.name, (int32_t)b->nactions, name_hash))
+      !goap__names_put_h(&b->alloc, &b->action_names, 0, a.name, key_len, (int32_t)b->nactions,
+                         name_hash))
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   if (a.npre) memcpy(a.pre, d->pre, (size_t)a.npre * sizeof *a.pre);
   if (a.neff) memcpy(a.eff, d->eff, (size_t)a.neff * sizeof *a.eff);
@@ -856,7 +1098,7 @@ goap_status goap_builder_add_goal(goap_builder *b, const goap_goal_desc *d, int 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL goal description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid goal name");
-  if (goap__names_find(&b->goal_names, d->name) >= 0)
+  if (goap__names_findz(&b->goal_names, 0, d->name) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "goal '%s' is already defined", d->name);
   if (!isfinite(d->priority))
     return fail(b, GOAP_OUT_OF_RANGE, GOAP_ITEM_NONE, -1, "goal '%s': priority must be finite",
@@ -872,7 +1114,7 @@ goap_status goap_builder_add_goal(goap_builder *b, const goap_goal_desc *d, int 
   g.name = goap__strdup(&b->alloc, d->name);
   if (g.nwant) g.want = (goap_cond *)goap__alloc(&b->alloc, (size_t)g.nwant * sizeof *g.want);
   if (!g.name || (g.nwant && !g.want) ||
-      !goap__names_put(&b->alloc, &b->goal_names, g.name ? g.name : "", (int32_t)b->ngoals)) {
+      !goap__names_putz(&b->alloc, &b->goal_names, 0, g.name ? g.name : "", (int32_t)b->ngoals)) {
     free_goal(&b->alloc, &g);
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   }
@@ -906,6 +1148,96 @@ goap_status goap_builder_build(goap_builder *b, goap_domain **out) {
 #undef CHUNK_BYTES
 #undef MAX_NAME
 
+/* ==== src/core/diag_format.c ==== */
+/*
+ * diag_format.c -- goap_diag_format: a diagnostic (goap/diag.h) as compiler-style text. In the
+ * core so that every front end (the .goap loader, PDDL/HDDL) shares it without linking another.
+ *
+ * Invariants: writes at most cap bytes, always NUL-terminated when cap > 0, and returns the
+ * length the whole text needs (as snprintf); reads only the diagnostic's own fixed arrays,
+ * each bounded by its size even when not NUL-terminated.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include goap/diag.h: in goap.h */
+
+typedef struct sink {
+  char *buf;
+  size_t cap, len; /* len: bytes the whole text needs so far */
+} sink;
+
+static void put(sink *s, const char *p, size_t n) {
+  if (s->len < s->cap) {
+    size_t room = s->cap - s->len;
+    memcpy(s->buf + s->len, p, n < room ? n : room);
+  }
+  s->len += n;
+}
+
+static void puts_(sink *s, const char *p) { put(s, p, strlen(p)); }
+
+static void put_int(sink *s, int v) {
+  char t[24];
+  int n = snprintf(t, sizeof t, "%d", v);
+  if (n > 0) put(s, t, (size_t)n);
+}
+
+size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap) {
+  sink s;
+  char file[sizeof diag->file], msg[sizeof diag->message], src[sizeof diag->source];
+  int have_prefix = 0;
+  s.buf = buf;
+  s.cap = buf ? cap : 0;
+  s.len = 0;
+  if (!diag) {
+    if (buf && cap) buf[0] = '\0';
+    return 0;
+  }
+  /* The fields may not be NUL-terminated if the caller filled them: copy defensively. */
+  memcpy(file, diag->file, sizeof file);
+  file[sizeof file - 1] = '\0';
+  memcpy(msg, diag->message, sizeof msg);
+  msg[sizeof msg - 1] = '\0';
+  memcpy(src, diag->source, sizeof src);
+  src[sizeof src - 1] = '\0';
+  if (file[0]) {
+    puts_(&s, file);
+    have_prefix = 1;
+  }
+  if (diag->line > 0) {
+    if (have_prefix) put(&s, ":", 1);
+    put_int(&s, diag->line);
+    have_prefix = 1;
+    if (diag->col > 0) {
+      put(&s, ":", 1);
+      put_int(&s, diag->col);
+    }
+  }
+  if (have_prefix) put(&s, ": ", 2);
+  puts_(&s, diag->severity == GOAP_SEVERITY_WARNING ? "warning: " : "error: ");
+  puts_(&s, msg);
+  put(&s, "\n", 1);
+  if (diag->line > 0 && src[0]) {
+    size_t srclen = strlen(src), i;
+    puts_(&s, src);
+    put(&s, "\n", 1);
+    /* no caret when the column lies beyond the (possibly truncated) source text */
+    if (diag->col > 0 && (size_t)diag->col - 1 <= srclen) {
+      for (i = 0; i + 1 < (size_t)diag->col; ++i) {
+        unsigned char c = (unsigned char)src[i];
+        if (c == '\t')
+          put(&s, "\t", 1);
+        else if ((c & 0xC0u) != 0x80u) /* one column per character, not per byte */
+          put(&s, " ", 1);
+      }
+      put(&s, "^\n", 2);
+    }
+  }
+  if (buf && cap) buf[s.len < cap ? s.len : cap - 1] = '\0';
+  return s.len;
+}
+
 /* ==== src/core/domain.c ==== */
 /*
  * domain.c -- compiling a domain (packing, masks), domain queries, and state operations.
@@ -922,7 +1254,7 @@ goap_status goap_builder_build(goap_builder *b, goap_domain **out) {
 #include <stdlib.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "core_internal.h": inlined above */
 
 #define NZ(n) ((n) ? (n) : 1)
 
@@ -1392,11 +1724,11 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
                         !goap__names_reserve(a, &d->goal_names, (size_t)ngoals)))
     st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nvars && st == GOAP_OK; ++i)
-    if (!goap__names_put(a, &d->var_names, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;
+    if (!goap__names_putz(a, &d->var_names, 0, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nactions && st == GOAP_OK; ++i)
-    if (!goap__names_put(a, &d->action_names, da[i].name, i)) st = GOAP_OUT_OF_MEMORY;
+    if (!goap__names_putz(a, &d->action_names, 0, da[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < ngoals && st == GOAP_OK; ++i)
-    if (!goap__names_put(a, &d->goal_names, dg[i].name, i)) st = GOAP_OUT_OF_MEMORY;
+    if (!goap__names_putz(a, &d->goal_names, 0, dg[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   if (st != GOAP_OK) {
     goap_domain_destroy(d);
     return st;
@@ -1411,7 +1743,7 @@ const char *goap_domain_name(const goap_domain *d) { return d ? d->name : NULL; 
 size_t goap_domain_state_words(const goap_domain *d) { return d ? d->words : 0; }
 int goap_domain_var_count(const goap_domain *d) { return d ? d->nvars : 0; }
 int goap_domain_find_var(const goap_domain *d, const char *name) {
-  return d ? (int)goap__names_find(&d->var_names, name) : -1;
+  return d ? (int)goap__names_findz(&d->var_names, 0, name) : -1;
 }
 
 goap_status goap_domain_var_info(const goap_domain *d, int var, goap_var_info *out) {
@@ -1454,7 +1786,7 @@ int32_t goap_domain_find_value(const goap_domain *d, int var, const char *name) 
 
 int goap_domain_action_count(const goap_domain *d) { return d ? d->nactions : 0; }
 int goap_domain_find_action(const goap_domain *d, const char *name) {
-  return d ? (int)goap__names_find(&d->action_names, name) : -1;
+  return d ? (int)goap__names_findz(&d->action_names, 0, name) : -1;
 }
 const char *goap_domain_action_name(const goap_domain *d, int i) {
   return (d && i >= 0 && i < d->nactions) ? d->actions[i].name : NULL;
@@ -1490,7 +1822,7 @@ const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *coun
 
 int goap_domain_goal_count(const goap_domain *d) { return d ? d->ngoals : 0; }
 int goap_domain_find_goal(const goap_domain *d, const char *name) {
-  return d ? (int)goap__names_find(&d->goal_names, name) : -1;
+  return d ? (int)goap__names_findz(&d->goal_names, 0, name) : -1;
 }
 const char *goap_domain_goal_name(const goap_domain *d, int g) {
   return (d && g >= 0 && g < d->ngoals) ? d->goals[g].name : NULL;
@@ -1655,7 +1987,7 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
 #ifndef GOAP_CORE_PLANNER_H
 #define GOAP_CORE_PLANNER_H
 
-/* #include "internal.h": inlined above */
+/* #include "core_internal.h": inlined above */
 
 #define GOAP__INF 1e300
 
@@ -3244,87 +3576,6 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
 #undef LM_MAXBUCK
 #undef GROW
 #undef F
-
-/* ==== src/core/names.c ==== */
-/*
- * names.c -- open-addressing hash map from names to ids.
- *
- * Invariants: cap is 0 or a power of two; count <= cap / 2 (grown before it would pass);
- * keys are borrowed (owned by the domain or builder) and never freed here; there is no removal.
- * Each slot keeps its key's hash, so growing never rehashes a string and a probe compares
- * strings only when the hashes agree.
- */
-#include <string.h>
-
-/* #include "internal.h": inlined above */
-
-uint32_t goap__names_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; ++s) {
-    h ^= (unsigned char)*s;
-    h *= 1099511628211ull;
-  }
-  return (uint32_t)(h ^ (h >> 32));
-}
-
-int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash) {
-  if (!m->cap || !key) return -1;
-  size_t mask = m->cap - 1;
-  for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
-    const goap__name_slot *sl = &m->slots[i];
-    if (!sl->key) return -1;
-    if (sl->hash == hash && strcmp(sl->key, key) == 0) return sl->id;
-  }
-}
-
-int32_t goap__names_find(const goap__names *m, const char *key) {
-  if (!m->cap || !key) return -1;
-  return goap__names_find_h(m, key, goap__names_hash(key));
-}
-
-static void insert(goap__name_slot *slots, size_t cap, const char *key, int32_t id,
-                   uint32_t hash) {
-  size_t mask = cap - 1;
-  size_t i = (size_t)hash & mask;
-  while (slots[i].key) i = (i + 1) & mask;
-  slots[i].key = key;
-  slots[i].id = id;
-  slots[i].hash = hash;
-}
-
-int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n) {
-  if (n > SIZE_MAX / 4 - m->count) return 0;
-  size_t ncap = m->cap ? m->cap : 16;
-  while ((m->count + n) * 2 > ncap) ncap *= 2;
-  if (ncap == m->cap) return 1;
-  goap__name_slot *ns = (goap__name_slot *)goap__alloc(a, ncap * sizeof *ns);
-  if (!ns) return 0;
-  memset(ns, 0, ncap * sizeof *ns);
-  for (size_t i = 0; i < m->cap; ++i)
-    if (m->slots[i].key) insert(ns, ncap, m->slots[i].key, m->slots[i].id, m->slots[i].hash);
-  goap__free(a, m->slots, m->cap * sizeof *m->slots);
-  m->slots = ns;
-  m->cap = ncap;
-  return 1;
-}
-
-int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
-                      uint32_t hash) {
-  if ((m->count + 1) * 2 > m->cap && !goap__names_reserve(a, m, 1)) return 0;
-  insert(m->slots, m->cap, key, id, hash);
-  ++m->count;
-  return 1;
-}
-
-int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id) {
-  return goap__names_put_h(a, m, key, id, goap__names_hash(key));
-}
-
-void goap__names_free(const goap_allocator *a, goap__names *m) {
-  goap__free(a, m->slots, m->cap * sizeof *m->slots);
-  m->slots = NULL;
-  m->cap = m->count = 0;
-}
 
 /* ==== src/core/planner.c ==== */
 /* names of src/core/planner.c that another file also declares */
@@ -5860,6 +6111,7 @@ static void ev_pop(goap__relax *r, double *t, int32_t *a) {
   }
   r->ev_t[i] = lt;
   r->ev_a[i] = la;
+  GOAP_ASSERT(r->nev == 0 || *t <= r->ev_t[0]); /* heap order: the earliest event came out */
 }
 
 typedef struct explore {
@@ -6155,7 +6407,7 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
  */
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "core_internal.h": inlined above */
 
 const char *goap_version(void) { return GOAP_VERSION_STRING; }
 
@@ -6727,9 +6979,9 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- begin src/format/internal.h ---- */
+/* ---- begin src/format/format_internal.h ---- */
 /*
- * internal.h -- shared internals of the `.goap` format layer (src/format/).
+ * format_internal.h -- shared internals of the `.goap` format layer (src/format/).
  *
  * Invariants:
  *  - Every allocation goes through the caller's goap_allocator (goap__mem_*); a zero allocator
@@ -6746,6 +6998,7 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
 #include <stddef.h>
 #include <stdint.h>
 
+/* #include "base/base.h": inlined above */
 /* #include goap/file.h: in goap.h */
 /* #include goap/htn.h: in goap.h */
 
@@ -6763,17 +7016,22 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
 #define GOAP__MAX_LIST 4096 /* items of one kind in one block (pre, eff, want, given) */
 
 /* ------------------------------------------------------------------------------------------
- * Memory (util.c)
+ * Memory (base/base.h; the bump arena: arena.c)
  * ---------------------------------------------------------------------------------------- */
-/* Returns a copy of *a with fn filled in (libc when a is NULL or a->fn is NULL). */
-goap_allocator goap__mem_resolve(const goap_allocator *a);
-void *goap__mem_alloc(const goap_allocator *a, size_t n);
-void goap__mem_free(const goap_allocator *a, void *p, size_t n);
-/* Ensures room for `need` elements of `elem` bytes. Returns the (possibly moved) block, or
- * NULL when out of memory or on size overflow (the old block is then untouched and *cap
- * unchanged). */
-void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap, size_t need,
-                     size_t elem);
+/* The format layer's spelling of base/base.h's helpers (the same functions). */
+static inline goap_allocator goap__mem_resolve(const goap_allocator *a) { return goap__resolve(a); }
+static inline void *goap__mem_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
+static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
+/* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements not zeroed). Returns
+ * the (possibly moved) block, never NULL on success (a NULL block gets one), or NULL when out
+ * of memory or on size overflow (the old block is then untouched and *cap unchanged). */
+static inline void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap,
+                                   size_t need, size_t elem) {
+  if (!data && need == 0) need = 1;
+  return goap__grow(a, &data, cap, need, elem) ? data : NULL;
+}
 
 /* A bump allocator of 8-byte aligned blocks; everything is freed at once. */
 typedef struct goap__chunk goap__chunk;
@@ -6785,24 +7043,24 @@ void *goap__arena_alloc(const goap_allocator *a, goap__arena *ar, size_t n);
 char *goap__arena_strndup(const goap_allocator *a, goap__arena *ar, const char *s, size_t n);
 void goap__arena_free(const goap_allocator *a, goap__arena *ar);
 
-/* Name table: (namespace, bytes) -> int. Names point to storage that outlives the table. */
-typedef struct goap__ftab_entry {
-  const char *name; /* NULL: empty slot */
-  uint32_t len, hash;
-  int32_t ns, value;
-} goap__ftab_entry;
-typedef struct goap__ftab {
-  goap__ftab_entry *slots;
-  size_t cap, count; /* cap is 0 or a power of two; count <= cap / 2 */
-} goap__ftab;
+/* Name table: (namespace, bytes) -> int, base/base.h's goap__names. Names point to storage
+ * that outlives the table. */
+typedef goap__names goap__ftab;
 enum { GOAP__NS_VAR = 0, GOAP__NS_ACTION, GOAP__NS_GOAL, GOAP__NS_SCENARIO, GOAP__NS_SIM,
        GOAP__NS_RESOURCE, GOAP__NS_ROLE, GOAP__NS_AGENT, GOAP__NS_VALUE };
 /* The value stored for (ns, name), or -1. */
-int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n);
-/* Inserts (the name must not be present). GOAP_OK or GOAP_OUT_OF_MEMORY. */
-goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab *t, int32_t ns,
-                               const char *s, size_t n, int32_t value);
-void goap__ftab_free(const goap_allocator *a, goap__ftab *t);
+static inline int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n) {
+  return goap__names_find(t, ns, s, n);
+}
+/* Inserts (the name must not be present). GOAP_OK, GOAP_TOO_LARGE or GOAP_OUT_OF_MEMORY. */
+static inline goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab *t, int32_t ns,
+                                            const char *s, size_t n, int32_t value) {
+  if (n > UINT32_MAX) return GOAP_TOO_LARGE;
+  return goap__names_put(a, t, ns, s, n, value) ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+}
+static inline void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
+  goap__names_free(a, t);
+}
 
 /* ------------------------------------------------------------------------------------------
  * Diagnostics (diag.c)
@@ -7141,7 +7399,7 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
 goap_status goap__analyse(goap_file *f, const char *text, size_t len);
 
 #endif /* GOAP_FORMAT_INTERNAL_H */
-/* ---- end src/format/internal.h ---- */
+/* ---- end src/format/format_internal.h ---- */
 
 typedef struct relax {
   const goap_domain *d;
@@ -7666,10 +7924,83 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
   return f->warning_count;
 }
 
+/* ==== src/format/arena.c ==== */
+/*
+ * arena.c -- the format layer's bump arena (parse-time strings); the other memory
+ * helpers and the name table are base/base.h's.
+ *
+ * Invariants:
+ *  - All memory comes from the goap_allocator passed in; blocks are freed with the exact size
+ *    they were allocated with (the allocator contract).
+ *  - A failed allocation leaves every structure as it was (callers may keep using it or free
+ *    it).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "format_internal.h": inlined above */
+
+/* ------------------------------------------------------------------------------------------
+ * Arena
+ * ---------------------------------------------------------------------------------------- */
+struct goap__chunk {
+  goap__chunk *next;
+  size_t size; /* bytes of the whole block, header included */
+};
+
+#define ARENA_CHUNK 16384u
+#define ARENA_HEADER ((sizeof(goap__chunk) + 7u) & ~(size_t)7u)
+
+void *goap__arena_alloc(const goap_allocator *a, goap__arena *ar, size_t n) {
+  size_t need = (n + 7u) & ~(size_t)7u;
+  if (need < n) return NULL;
+  if (!ar->head || ar->cap - ar->used < need) {
+    size_t body = need > ARENA_CHUNK ? need : ARENA_CHUNK;
+    goap__chunk *c;
+    if (body > ((size_t)-1) - ARENA_HEADER) return NULL;
+    c = (goap__chunk *)goap__mem_alloc(a, ARENA_HEADER + body);
+    if (!c) return NULL;
+    c->next = ar->head;
+    c->size = ARENA_HEADER + body;
+    ar->head = c;
+    ar->used = 0;
+    ar->cap = body;
+  }
+  {
+    char *p = (char *)ar->head + ARENA_HEADER + ar->used;
+    ar->used += need;
+    return p;
+  }
+}
+
+char *goap__arena_strndup(const goap_allocator *a, goap__arena *ar, const char *s, size_t n) {
+  char *p;
+  if (n == (size_t)-1) return NULL;
+  p = (char *)goap__arena_alloc(a, ar, n + 1);
+  if (!p) return NULL;
+  if (n) memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+void goap__arena_free(const goap_allocator *a, goap__arena *ar) {
+  goap__chunk *c = ar->head;
+  while (c) {
+    goap__chunk *next = c->next;
+    goap__mem_free(a, c, c->size);
+    c = next;
+  }
+  ar->head = NULL;
+  ar->used = ar->cap = 0;
+}
+/* macros of src/format/arena.c end here */
+#undef ARENA_CHUNK
+#undef ARENA_HEADER
+
 /* ==== src/format/diag.c ==== */
 /*
- * diag.c -- diagnostics: filling goap_diag values, formatting them compiler-style, checking
- * a line's bytes, and "did you mean" suggestions.
+ * diag.c -- diagnostics: filling goap_diag values, checking a line's bytes, and "did you
+ * mean" suggestions (goap_diag_format is the core's: src/core/diag_format.c).
  *
  * Invariants:
  *  - Every string field of a goap_diag written here is NUL-terminated and truncated to fit;
@@ -7682,7 +8013,7 @@ int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
 #include <stdio.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "format_internal.h": inlined above */
 
 /* Length of the valid UTF-8 sequence starting at s[0] (s has n > 0 bytes), or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t n) {
@@ -7809,85 +8140,6 @@ goap_status goap__check_line_bytes(goap__ectx *ec) {
 }
 
 /* ------------------------------------------------------------------------------------------
- * Formatting
- * ---------------------------------------------------------------------------------------- */
-typedef struct sink {
-  char *buf;
-  size_t cap, len; /* len: bytes the whole text needs so far */
-} sink;
-
-static void put(sink *s, const char *p, size_t n) {
-  if (s->len < s->cap) {
-    size_t room = s->cap - s->len;
-    memcpy(s->buf + s->len, p, n < room ? n : room);
-  }
-  s->len += n;
-}
-
-static void puts_(sink *s, const char *p) { put(s, p, strlen(p)); }
-
-static void put_int(sink *s, int v) {
-  char t[24];
-  int n = snprintf(t, sizeof t, "%d", v);
-  if (n > 0) put(s, t, (size_t)n);
-}
-
-size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap) {
-  sink s;
-  char file[sizeof diag->file], msg[sizeof diag->message], src[sizeof diag->source];
-  int have_prefix = 0;
-  s.buf = buf;
-  s.cap = buf ? cap : 0;
-  s.len = 0;
-  if (!diag) {
-    if (buf && cap) buf[0] = '\0';
-    return 0;
-  }
-  /* The fields may not be NUL-terminated if the caller filled them: copy defensively. */
-  memcpy(file, diag->file, sizeof file);
-  file[sizeof file - 1] = '\0';
-  memcpy(msg, diag->message, sizeof msg);
-  msg[sizeof msg - 1] = '\0';
-  memcpy(src, diag->source, sizeof src);
-  src[sizeof src - 1] = '\0';
-  if (file[0]) {
-    puts_(&s, file);
-    have_prefix = 1;
-  }
-  if (diag->line > 0) {
-    if (have_prefix) put(&s, ":", 1);
-    put_int(&s, diag->line);
-    have_prefix = 1;
-    if (diag->col > 0) {
-      put(&s, ":", 1);
-      put_int(&s, diag->col);
-    }
-  }
-  if (have_prefix) put(&s, ": ", 2);
-  puts_(&s, diag->severity == GOAP_SEVERITY_WARNING ? "warning: " : "error: ");
-  puts_(&s, msg);
-  put(&s, "\n", 1);
-  if (diag->line > 0 && src[0]) {
-    size_t srclen = strlen(src), i;
-    puts_(&s, src);
-    put(&s, "\n", 1);
-    /* no caret when the column lies beyond the (possibly truncated) source text */
-    if (diag->col > 0 && (size_t)diag->col - 1 <= srclen) {
-      for (i = 0; i + 1 < (size_t)diag->col; ++i) {
-        unsigned char c = (unsigned char)src[i];
-        if (c == '\t')
-          put(&s, "\t", 1);
-        else if ((c & 0xC0u) != 0x80u) /* one column per character, not per byte */
-          put(&s, " ", 1);
-      }
-      put(&s, "^\n", 2);
-    }
-  }
-  if (buf && cap) buf[s.len < cap ? s.len : cap - 1] = '\0';
-  return s.len;
-}
-
-/* ------------------------------------------------------------------------------------------
  * Suggestions
  * ---------------------------------------------------------------------------------------- */
 #define SUGGEST_MAX_LEN 64
@@ -7971,7 +8223,7 @@ void goap__did_you_mean(char *buf, size_t cap, const char *s, size_t n, goap__ca
 #include <stdio.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "format_internal.h": inlined above */
 
 const char *goap__type_name(goap_var_type t) {
   switch (t) {
@@ -8408,7 +8660,7 @@ goap_status goap_parse_assignments(const goap_domain *d, const char *name, const
 #include <stdio.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "format_internal.h": inlined above */
 
 #define NS_TASK (-1)
 #define NS_METHOD(t) (-2 - (t))
@@ -8462,14 +8714,8 @@ struct goap__htn_ir {
     if (try_s_ != GOAP_OK) return try_s_; \
   } while (0)
 
-static int grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
-  void *g = goap__mem_grow(a, *p, cap, need, elem);
-  if (!g) return 0;
-  *p = g;
-  return 1;
-}
 #define GROW(a, arr, cap, need) \
-  if (!grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))) return GOAP_OUT_OF_MEMORY
+  if (!goap__grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))) return GOAP_OUT_OF_MEMORY
 
 goap__htn_ir *goap__htn_ir_create(const goap_allocator *a) {
   goap__htn_ir *ir = (goap__htn_ir *)goap__mem_alloc(a, sizeof *ir);
@@ -8885,10 +9131,10 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
     f->scenarios[sc->scenario].task = t;
   }
   if (ir->ntasks == 0) return GOAP_OK;
-  if (!grow(a, (void **)&f->task_pos, &f->task_pos_cap, ir->ntasks, sizeof *f->task_pos))
+  if (!goap__grow(a, (void **)&f->task_pos, &f->task_pos_cap, ir->ntasks, sizeof *f->task_pos))
     return GOAP_OUT_OF_MEMORY;
-  if (!grow(a, (void **)&f->method_pos, &f->method_pos_cap, ir->nmethods + 1,
-            sizeof *f->method_pos))
+  if (!goap__grow(a, (void **)&f->method_pos, &f->method_pos_cap, ir->nmethods + 1,
+                  sizeof *f->method_pos))
     return GOAP_OUT_OF_MEMORY;
   for (i = 0; i < ir->nmethods; ++i) f->method_pos[i] = ir->methods[i].pos;
   for (i = 0; i < ir->ntasks; ++i) {
@@ -8925,9 +9171,9 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
         if (s->kind == GOAP_HTN_ACHIEVE) nc += s->n;
         if (s->kind == GOAP_HTN_SET) ne += s->n;
       }
-      if (!grow(a, (void **)&subs, &subs_cap, m->sn + 1, sizeof *subs) ||
-          !grow(a, (void **)&conds, &conds_cap, nc + 1, sizeof *conds) ||
-          !grow(a, (void **)&effs, &effs_cap, ne + 1, sizeof *effs)) {
+      if (!goap__grow(a, (void **)&subs, &subs_cap, m->sn + 1, sizeof *subs) ||
+          !goap__grow(a, (void **)&conds, &conds_cap, nc + 1, sizeof *conds) ||
+          !goap__grow(a, (void **)&effs, &effs_cap, ne + 1, sizeof *effs)) {
         st = GOAP_OUT_OF_MEMORY;
         goto out;
       }
@@ -9038,7 +9284,7 @@ out:
 #include <stdio.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "format_internal.h": inlined above */
 
 static int is_ident_start(int c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -9294,7 +9540,7 @@ goap_status goap__tok_decimal(goap__lexer *lx, double *out) {
 #include <stdio.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "format_internal.h": inlined above */
 
 enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 
@@ -11357,7 +11603,7 @@ int goap_file_task_line(const goap_file *f, int task, int *col) {
 #include <stdio.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "format_internal.h": inlined above */
 /* #include goap/replay.h: in goap.h */
 /* #include goap/squad.h: in goap.h */
 
@@ -12007,1746 +12253,34 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
 /* macros of src/format/text.c end here */
 #undef op_text
 
-/* ==== src/format/util.c ==== */
+/* ==== src/hddl/hddl_parse.c ==== */
 /*
- * util.c -- memory helpers of the format layer: allocator access, growable arrays, a bump
- * arena and a (namespace, name) -> int hash table.
+ * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
+ * and the problem's initial task network (:htn), lifted, into px_htn (see internal.h).
  *
  * Invariants:
- *  - All memory comes from the goap_allocator passed in; blocks are freed with the exact size
- *    they were allocated with (the allocator contract).
- *  - A failed allocation leaves every structure as it was (callers may keep using it or free
- *    it).
- *  - The name table uses open addressing with linear probing; it never holds more than half
- *    its slots, so probes terminate.
+ *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
+ *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
+ *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
+ *    method :constraints, exists in preconditions, ...) is rejected with its name and
+ *    position, never ignored. Preconditions are read by parse.c (forall included).
+ *  - No fixed limit on parameters or subtasks: their tables grow through the allocator.
+ *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
+ *    may name any action or task whatever the order of the sections in the text.
+ *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
+ *    (-(schema + 1)); task and action names are disjoint (checked), and its argument count is
+ *    the arity of what it names (checked).
+ *  - Every allocation goes through the task's allocator; the first error wins (goap__px_error).
  */
 #include <stdlib.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
-
-goap_allocator goap__mem_resolve(const goap_allocator *a) {
-  goap_allocator r;
-  if (a && a->fn) {
-    r = *a;
-  } else {
-    r.fn = goap_libc_realloc;
-    r.ctx = NULL;
-  }
-  return r;
-}
-
-void *goap__mem_alloc(const goap_allocator *a, size_t n) {
-  if (n == 0) n = 1;
-  return a->fn(a->ctx, NULL, 0, n);
-}
-
-void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
-  if (p) a->fn(a->ctx, p, n ? n : 1, 0); /* goap__mem_alloc(0) took 1 byte */
-}
-
-void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap, size_t need,
-                     size_t elem) {
-  size_t ncap;
-  void *nd;
-  if (need <= *cap && data) return data;
-  ncap = *cap ? *cap : 8;
-  while (ncap < need) {
-    if (ncap > ((size_t)-1) / 2) return NULL;
-    ncap *= 2;
-  }
-  if (elem && ncap > ((size_t)-1) / elem) return NULL;
-  nd = a->fn(a->ctx, data, data ? *cap * elem : 0, ncap * elem);
-  if (!nd) return NULL;
-  *cap = ncap;
-  return nd;
-}
-
-/* ------------------------------------------------------------------------------------------
- * Arena
- * ---------------------------------------------------------------------------------------- */
-struct goap__chunk {
-  goap__chunk *next;
-  size_t size; /* bytes of the whole block, header included */
-};
-
-#define ARENA_CHUNK 16384u
-#define ARENA_HEADER ((sizeof(goap__chunk) + 7u) & ~(size_t)7u)
-
-void *goap__arena_alloc(const goap_allocator *a, goap__arena *ar, size_t n) {
-  size_t need = (n + 7u) & ~(size_t)7u;
-  if (need < n) return NULL;
-  if (!ar->head || ar->cap - ar->used < need) {
-    size_t body = need > ARENA_CHUNK ? need : ARENA_CHUNK;
-    goap__chunk *c;
-    if (body > ((size_t)-1) - ARENA_HEADER) return NULL;
-    c = (goap__chunk *)goap__mem_alloc(a, ARENA_HEADER + body);
-    if (!c) return NULL;
-    c->next = ar->head;
-    c->size = ARENA_HEADER + body;
-    ar->head = c;
-    ar->used = 0;
-    ar->cap = body;
-  }
-  {
-    char *p = (char *)ar->head + ARENA_HEADER + ar->used;
-    ar->used += need;
-    return p;
-  }
-}
-
-char *goap__arena_strndup(const goap_allocator *a, goap__arena *ar, const char *s, size_t n) {
-  char *p;
-  if (n == (size_t)-1) return NULL;
-  p = (char *)goap__arena_alloc(a, ar, n + 1);
-  if (!p) return NULL;
-  if (n) memcpy(p, s, n);
-  p[n] = '\0';
-  return p;
-}
-
-void goap__arena_free(const goap_allocator *a, goap__arena *ar) {
-  goap__chunk *c = ar->head;
-  while (c) {
-    goap__chunk *next = c->next;
-    goap__mem_free(a, c, c->size);
-    c = next;
-  }
-  ar->head = NULL;
-  ar->used = ar->cap = 0;
-}
-
-/* ------------------------------------------------------------------------------------------
- * Name table
- * ---------------------------------------------------------------------------------------- */
-static uint32_t name_hash(int32_t ns, const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  size_t i;
-  h = (h ^ (uint32_t)ns) * 16777619u;
-  for (i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h;
-}
-
-int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n) {
-  uint32_t h;
-  size_t i, mask;
-  if (!t->cap) return -1;
-  h = name_hash(ns, s, n);
-  mask = t->cap - 1;
-  for (i = h & mask;; i = (i + 1) & mask) {
-    const goap__ftab_entry *e = &t->slots[i];
-    if (!e->name) return -1;
-    if (e->hash == h && e->ns == ns && e->len == n && memcmp(e->name, s, n) == 0)
-      return e->value;
-  }
-}
-
-static void names_put(goap__ftab_entry *slots, size_t cap, const goap__ftab_entry *e) {
-  size_t mask = cap - 1, i;
-  for (i = e->hash & mask; slots[i].name; i = (i + 1) & mask) {
-  }
-  slots[i] = *e;
-}
-
-goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab *t, int32_t ns,
-                               const char *s, size_t n, int32_t value) {
-  goap__ftab_entry e;
-  if (n > UINT32_MAX) return GOAP_TOO_LARGE;
-  if ((t->count + 1) * 2 > t->cap) {
-    size_t ncap = t->cap ? t->cap * 2 : 64, i;
-    goap__ftab_entry *ns_;
-    if (ncap > ((size_t)-1) / sizeof *ns_) return GOAP_OUT_OF_MEMORY;
-    ns_ = (goap__ftab_entry *)goap__mem_alloc(a, ncap * sizeof *ns_);
-    if (!ns_) return GOAP_OUT_OF_MEMORY;
-    memset(ns_, 0, ncap * sizeof *ns_);
-    for (i = 0; i < t->cap; ++i)
-      if (t->slots[i].name) names_put(ns_, ncap, &t->slots[i]);
-    goap__mem_free(a, t->slots, t->cap * sizeof *t->slots);
-    t->slots = ns_;
-    t->cap = ncap;
-  }
-  e.name = s;
-  e.len = (uint32_t)n;
-  e.hash = name_hash(ns, s, n);
-  e.ns = ns;
-  e.value = value;
-  names_put(t->slots, t->cap, &e);
-  ++t->count;
-  return GOAP_OK;
-}
-
-void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
-  goap__mem_free(a, t->slots, t->cap * sizeof *t->slots);
-  t->slots = NULL;
-  t->cap = t->count = 0;
-}
-/* macros of src/format/util.c end here */
-#undef ARENA_CHUNK
-#undef ARENA_HEADER
-
-/* ==== src/htn/domain.c ==== */
-/* names of src/htn/domain.c that another file also declares */
-#define clear_error clear_error__htn_domain
-#define fail fail__htn_domain
-#define valid_name valid_name__htn_domain
+/* ---- begin src/pddl/pddl_internal.h ---- */
 /*
- * domain.c -- the HTN builder and the compiled HTN domain, plus the layer's small utilities
- * (allocation, name table, clock).
+ * pddl_internal.h -- shared internals of the PDDL front end (src/pddl/).
  *
  * Invariants:
- *  - add_task / add_method validate completely before changing anything: a failed call adds
- *    nothing and leaves the builder usable (also when the allocator fails).
- *  - Method descriptions are deep-copied (names, conditions, subtasks and their lists).
- *  - build groups methods by task (keeping their order) into flat pools and compiles the
- *    conditions; the builder is left unchanged.
- */
-/* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-/* ---- begin src/htn/internal.h ---- */
-/*
- * internal.h -- shared internals of the HTN layer (src/htn/).
- *
- * Invariants:
- *  - Everything is allocated through the object's goap_allocator (htn__alloc & co); a zero
- *    allocator is replaced by libc at creation, so internal code always has a callable fn.
- *  - The HTN layer uses only the public core API (goap.h). Method conditions are compiled here
- *    into field tests from goap_domain_var_info() (a field holds value - lo in `bits` bits at
- *    `shift` of word `word`), so checking a method costs no call into the core.
- *  - A goap_htn_domain is never written after goap_htn_builder_build returns.
- */
-#ifndef GOAP_HTN_INTERNAL_H
-#define GOAP_HTN_INTERNAL_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-/* #include goap/htn.h: in goap.h */
-
-void *htn__alloc(const goap_allocator *a, size_t n);
-void htn__free(const goap_allocator *a, void *p, size_t n);
-/* Grows *p (cap elements of elem bytes) to hold at least need (doubling). 0 when out of
- * memory or on overflow (the block is then untouched). */
-int htn__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
-char *htn__strdup(const goap_allocator *a, const char *s);
-void htn__strfree(const goap_allocator *a, char *s);
-goap_allocator htn__resolve(const goap_allocator *a);
-uint64_t htn__now_ns(void);
-
-/* A field test: a <= field <= b (encoded, unsigned) and field != ne when has_ne. */
-typedef struct htn__test {
-  uint32_t word, shift;
-  uint64_t mask;
-  uint64_t a, b, ne;
-  uint32_t has_ne;
-} htn__test;
-
-static inline int htn__test_ok(const htn__test *t, const goap_word *s) {
-  uint64_t v = (s[t->word] >> t->shift) & t->mask;
-  if (v - t->a > t->b - t->a) return 0;
-  if (t->has_ne && v == t->ne) return 0;
-  return 1;
-}
-
-typedef struct htn__method {
-  char *name;
-  int32_t task;
-  goap_cond *when;
-  int nwhen;
-  uint32_t t0, tn;   /* compiled tests in the domain's pool */
-  int never;         /* a condition can never hold */
-  uint32_t s0, sn;   /* subtasks in the domain's pool */
-} htn__method;
-
-/* A name table: (namespace, string) -> id. */
-typedef struct htn__slot {
-  const char *key;
-  int32_t ns, id;
-  uint32_t hash;
-} htn__slot;
-typedef struct htn__names {
-  htn__slot *slots;
-  size_t cap, count;
-} htn__names;
-int32_t htn__names_find(const htn__names *t, int32_t ns, const char *key);
-int htn__names_put(const goap_allocator *a, htn__names *t, int32_t ns, const char *key,
-                   int32_t id);
-void htn__names_free(const goap_allocator *a, htn__names *t);
-
-struct goap_htn_domain {
-  goap_allocator alloc;
-  const goap_domain *d;
-  int ntasks, nmethods;
-  char **task_names;
-  int32_t *task_m0, *task_mn;  /* methods of task t: [task_m0[t], task_m0[t] + task_mn[t]) */
-  htn__method *methods;        /* grouped by task, in the order they were added */
-  goap_htn_subtask *subs;      /* nsubs pool; then one root subtask per task */
-  uint32_t nsubs;
-  goap_cond *conds;            /* achieve conditions */
-  size_t nconds;
-  goap_effect *effs;           /* set effects */
-  size_t neffs;
-  htn__test *tests;
-  size_t ntests;
-  uint32_t *aw_off;            /* per action: the words its effects write (CSR) */
-  uint32_t *aw;
-  size_t naw;
-  uint32_t *var_word;          /* per variable: its word */
-  int nactions, nvars;         /* of the goap_domain (for the sizes above) */
-  uint32_t words;
-  htn__names names;            /* tasks (ns -1) */
-};
-
-/* Compiles one condition into a test. Returns 0 when it can never hold. */
-int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out);
-
-#endif /* GOAP_HTN_INTERNAL_H */
-/* ---- end src/htn/internal.h ---- */
-
-/* ------------------------------------------------------------------------------------------
- * Utilities
- * ---------------------------------------------------------------------------------------- */
-goap_allocator htn__resolve(const goap_allocator *a) {
-  goap_allocator r;
-  r.fn = goap_libc_realloc;
-  r.ctx = NULL;
-  if (a && a->fn) r = *a;
-  return r;
-}
-
-void *htn__alloc(const goap_allocator *a, size_t n) {
-  if (n == 0) n = 1;
-  return a->fn(a->ctx, NULL, 0, n);
-}
-
-void htn__free(const goap_allocator *a, void *p, size_t n) {
-  if (p) a->fn(a->ctx, p, n ? n : 1, 0);
-}
-
-int htn__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
-  size_t ncap;
-  void *np;
-  if (need <= *cap) return 1;
-  ncap = *cap ? *cap : 16;
-  while (ncap < need) {
-    if (ncap > ((size_t)-1) / 2) return 0;
-    ncap *= 2;
-  }
-  if (ncap > ((size_t)-1) / elem) return 0;
-  np = a->fn(a->ctx, *p, *p ? *cap * elem : 0, ncap * elem);
-  if (!np) return 0;
-  *p = np;
-  *cap = ncap;
-  return 1;
-}
-
-char *htn__strdup(const goap_allocator *a, const char *s) {
-  size_t n = strlen(s) + 1;
-  char *r = (char *)htn__alloc(a, n);
-  if (r) memcpy(r, s, n);
-  return r;
-}
-
-void htn__strfree(const goap_allocator *a, char *s) {
-  if (s) htn__free(a, s, strlen(s) + 1);
-}
-
-uint64_t htn__now_ns(void) {
-  struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-  timespec_get(&ts, TIME_UTC);
-#endif
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t hash_str(int32_t ns, const char *s) {
-  uint32_t h = 2166136261u ^ (uint32_t)ns;
-  for (; *s; ++s) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
-int32_t htn__names_find(const htn__names *t, int32_t ns, const char *key) {
-  uint32_t h;
-  size_t i;
-  if (!t->cap) return -1;
-  h = hash_str(ns, key);
-  for (i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-    const htn__slot *s = &t->slots[i];
-    if (!s->key) return -1;
-    if (s->hash == h && s->ns == ns && strcmp(s->key, key) == 0) return s->id;
-  }
-}
-
-int htn__names_put(const goap_allocator *a, htn__names *t, int32_t ns, const char *key,
-                   int32_t id) {
-  size_t i;
-  uint32_t h;
-  if ((t->count + 1) * 2 > t->cap) {
-    size_t ncap = t->cap ? t->cap * 2 : 64, k;
-    htn__slot *ns_slots = (htn__slot *)htn__alloc(a, ncap * sizeof *ns_slots);
-    if (!ns_slots) return 0;
-    memset(ns_slots, 0, ncap * sizeof *ns_slots);
-    for (k = 0; k < t->cap; ++k) {
-      const htn__slot *s = &t->slots[k];
-      size_t j;
-      if (!s->key) continue;
-      for (j = s->hash & (ncap - 1); ns_slots[j].key; j = (j + 1) & (ncap - 1)) {
-      }
-      ns_slots[j] = *s;
-    }
-    htn__free(a, t->slots, t->cap * sizeof *t->slots);
-    t->slots = ns_slots;
-    t->cap = ncap;
-  }
-  h = hash_str(ns, key);
-  for (i = h & (t->cap - 1); t->slots[i].key; i = (i + 1) & (t->cap - 1)) {
-  }
-  t->slots[i].key = key;
-  t->slots[i].ns = ns;
-  t->slots[i].id = id;
-  t->slots[i].hash = h;
-  ++t->count;
-  return 1;
-}
-
-void htn__names_free(const goap_allocator *a, htn__names *t) {
-  htn__free(a, t->slots, t->cap * sizeof *t->slots);
-  t->slots = NULL;
-  t->cap = t->count = 0;
-}
-
-int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out) {
-  goap_var_info vi;
-  int64_t lo, hi, v;
-  memset(out, 0, sizeof *out);
-  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) return 0;
-  lo = vi.lo;
-  hi = vi.hi;
-  v = c->value;
-  switch (c->op) {
-    case GOAP_EQ: lo = hi = v; break;
-    case GOAP_NE:
-      out->has_ne = v >= vi.lo && v <= vi.hi;
-      out->ne = (uint64_t)(v - vi.lo);
-      break;
-    case GOAP_LT: if (v - 1 < hi) hi = v - 1; break;
-    case GOAP_LE: if (v < hi) hi = v; break;
-    case GOAP_GT: if (v + 1 > lo) lo = v + 1; break;
-    case GOAP_GE: if (v > lo) lo = v; break;
-  }
-  if (lo < vi.lo) lo = vi.lo;
-  if (hi > vi.hi) hi = vi.hi;
-  out->word = (uint32_t)vi.word;
-  out->shift = (uint32_t)vi.shift;
-  out->mask = vi.bits >= 64 ? ~0ull : ((1ull << vi.bits) - 1);
-  if (lo > hi) return 0;
-  out->a = (uint64_t)(lo - vi.lo);
-  out->b = (uint64_t)(hi - vi.lo);
-  return 1;
-}
-
-/* ------------------------------------------------------------------------------------------
- * The builder
- * ---------------------------------------------------------------------------------------- */
-typedef struct bmethod {
-  char *name;
-  int32_t task;
-  goap_cond *when;
-  int nwhen;
-  goap_htn_subtask *subs; /* conds / effs deep-copied */
-  int nsubs;
-} bmethod;
-
-struct goap_htn_builder {
-  goap_allocator alloc;
-  const goap_domain *d;
-  char **tasks;
-  size_t ntasks, tasks_cap;
-  int32_t *task_nmethods;
-  size_t task_nmethods_cap;
-  bmethod *methods;
-  size_t nmethods, methods_cap;
-  htn__names names; /* tasks: ns -1; methods: ns = task */
-  char error[512];
-  goap_htn_item item;
-  int item_index, item_sub;
-};
-
-goap_htn_builder *goap_htn_builder_create(const goap_domain *d, const goap_allocator *alloc) {
-  goap_allocator a = htn__resolve(alloc);
-  goap_htn_builder *b;
-  if (!d) return NULL;
-  b = (goap_htn_builder *)htn__alloc(&a, sizeof *b);
-  if (!b) return NULL;
-  memset(b, 0, sizeof *b);
-  b->alloc = a;
-  b->d = d;
-  return b;
-}
-
-static void free_subs(const goap_allocator *a, goap_htn_subtask *subs, int n) {
-  int i;
-  if (!subs) return;
-  for (i = 0; i < n; ++i) {
-    htn__free(a, (void *)(uintptr_t)subs[i].conds, (size_t)subs[i].cond_count * sizeof(goap_cond));
-    htn__free(a, (void *)(uintptr_t)subs[i].effs, (size_t)subs[i].eff_count * sizeof(goap_effect));
-  }
-  htn__free(a, subs, (size_t)n * sizeof *subs);
-}
-
-static void free_bmethod(const goap_allocator *a, bmethod *m) {
-  htn__strfree(a, m->name);
-  htn__free(a, m->when, (size_t)m->nwhen * sizeof *m->when);
-  free_subs(a, m->subs, m->nsubs);
-}
-
-void goap_htn_builder_destroy(goap_htn_builder *b) {
-  goap_allocator a;
-  size_t i;
-  if (!b) return;
-  a = b->alloc;
-  for (i = 0; i < b->ntasks; ++i) htn__strfree(&a, b->tasks[i]);
-  htn__free(&a, b->tasks, b->tasks_cap * sizeof *b->tasks);
-  htn__free(&a, b->task_nmethods, b->task_nmethods_cap * sizeof *b->task_nmethods);
-  for (i = 0; i < b->nmethods; ++i) free_bmethod(&a, &b->methods[i]);
-  htn__free(&a, b->methods, b->methods_cap * sizeof *b->methods);
-  htn__names_free(&a, &b->names);
-  htn__free(&a, b, sizeof *b);
-}
-
-static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item, int index,
-                        int sub, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item, int index,
-                        int sub, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(b->error, sizeof b->error, fmt, ap);
-  va_end(ap);
-  b->item = item;
-  b->item_index = index;
-  b->item_sub = sub;
-  return st;
-}
-
-static void clear_error(goap_htn_builder *b) {
-  b->error[0] = '\0';
-  b->item = GOAP_HTN_ITEM_NONE;
-  b->item_index = b->item_sub = -1;
-}
-
-static int valid_name(const char *s) {
-  const char *p;
-  if (!s || !*s) return 0;
-  if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return 0;
-  for (p = s + 1; *p; ++p)
-    if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-          *p == '_'))
-      return 0;
-  return (size_t)(p - s) <= 255;
-}
-
-goap_status goap_htn_builder_add_task(goap_htn_builder *b, const char *name, int *out_id) {
-  char *copy;
-  if (!b) return GOAP_INVALID_ARGUMENT;
-  clear_error(b);
-  if (!name)
-    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1, "task name is NULL");
-  if (!valid_name(name))
-    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
-                "invalid task name '%.64s': names match [A-Za-z_][A-Za-z0-9_]* (at most 255 "
-                "characters)", name);
-  if (htn__names_find(&b->names, -1, name) >= 0)
-    return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1, "duplicate task '%s'", name);
-  if (b->ntasks >= 0x7fffffff / 2)
-    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many tasks");
-  if (!htn__grow(&b->alloc, (void **)&b->tasks, &b->tasks_cap, b->ntasks + 1, sizeof *b->tasks) ||
-      !htn__grow(&b->alloc, (void **)&b->task_nmethods, &b->task_nmethods_cap, b->ntasks + 1,
-                 sizeof *b->task_nmethods))
-    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-  copy = htn__strdup(&b->alloc, name);
-  if (!copy) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-  if (!htn__names_put(&b->alloc, &b->names, -1, copy, (int32_t)b->ntasks)) {
-    htn__strfree(&b->alloc, copy);
-    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-  }
-  b->tasks[b->ntasks] = copy;
-  b->task_nmethods[b->ntasks] = 0;
-  if (out_id) *out_id = (int)b->ntasks;
-  ++b->ntasks;
-  return GOAP_OK;
-}
-
-/* Validates a condition; writes a message (without context) into msg. */
-static goap_status check_cond(const goap_domain *d, const goap_cond *c, char *msg, size_t cap) {
-  goap_var_info vi;
-  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) {
-    snprintf(msg, cap, "unknown variable id %ld", (long)c->var);
-    return GOAP_INVALID_ARGUMENT;
-  }
-  if ((unsigned)c->op > (unsigned)GOAP_GE) {
-    snprintf(msg, cap, "invalid operator %d on '%s'", (int)c->op, vi.name);
-    return GOAP_INVALID_ARGUMENT;
-  }
-  if (vi.type != GOAP_INT && c->op != GOAP_EQ && c->op != GOAP_NE) {
-    snprintf(msg, cap, "'%s' is %s: only == and != apply", vi.name,
-             vi.type == GOAP_BOOL ? "a bool" : "an enum");
-    return GOAP_TYPE_MISMATCH;
-  }
-  if (c->value < vi.lo || c->value > vi.hi) {
-    snprintf(msg, cap, "value %ld is outside the range %ld..%ld of '%s'", (long)c->value,
-             (long)vi.lo, (long)vi.hi, vi.name);
-    return GOAP_OUT_OF_RANGE;
-  }
-  return GOAP_OK;
-}
-
-static goap_status check_effects(const goap_domain *d, const goap_effect *e, int n, int *bad,
-                                 char *msg, size_t cap) {
-  int i, j;
-  for (i = 0; i < n; ++i) {
-    goap_var_info vi;
-    *bad = i;
-    if (goap_domain_var_info(d, e[i].var, &vi) != GOAP_OK) {
-      snprintf(msg, cap, "unknown variable id %ld", (long)e[i].var);
-      return GOAP_INVALID_ARGUMENT;
-    }
-    if (e[i].op == GOAP_SET) {
-      if (e[i].value < vi.lo || e[i].value > vi.hi) {
-        snprintf(msg, cap, "value %ld is outside the range %ld..%ld of '%s'", (long)e[i].value,
-                 (long)vi.lo, (long)vi.hi, vi.name);
-        return GOAP_OUT_OF_RANGE;
-      }
-    } else if (e[i].op == GOAP_ADD || e[i].op == GOAP_ADD_CLAMP) {
-      if (vi.type != GOAP_INT) {
-        snprintf(msg, cap, "'+=' needs an int variable; '%s' is %s", vi.name,
-                 vi.type == GOAP_BOOL ? "a bool" : "an enum");
-        return GOAP_TYPE_MISMATCH;
-      }
-    } else {
-      snprintf(msg, cap, "invalid effect operator %d on '%s'", (int)e[i].op, vi.name);
-      return GOAP_INVALID_ARGUMENT;
-    }
-    for (j = 0; j < i; ++j)
-      if (e[j].var == e[i].var) {
-        snprintf(msg, cap, "two effects on variable '%s'", vi.name);
-        return GOAP_CONFLICT;
-      }
-  }
-  *bad = -1;
-  return GOAP_OK;
-}
-
-goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
-                                        const goap_htn_method_desc *desc, int *out_index) {
-  const goap_domain *d;
-  bmethod m;
-  char msg[256];
-  int i;
-  goap_status st;
-  if (!b) return GOAP_INVALID_ARGUMENT;
-  clear_error(b);
-  d = b->d;
-  if (!desc) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1, "desc is NULL");
-  if (task < 0 || (size_t)task >= b->ntasks)
-    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1, "unknown task id %d",
-                task);
-  if (!desc->name)
-    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
-                "task '%s': method name is NULL", b->tasks[task]);
-  if (!valid_name(desc->name))
-    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
-                "task '%s': invalid method name '%.64s': names match [A-Za-z_][A-Za-z0-9_]*",
-                b->tasks[task], desc->name);
-  if (htn__names_find(&b->names, task, desc->name) >= 0)
-    return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1,
-                "task '%s': duplicate method '%s'", b->tasks[task], desc->name);
-  if (desc->when_count < 0 || (desc->when_count > 0 && !desc->when))
-    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1,
-                "method '%s': bad condition list", desc->name);
-  if (desc->subtask_count < 0 || (desc->subtask_count > 0 && !desc->subtasks))
-    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1,
-                "method '%s': bad subtask list", desc->name);
-  for (i = 0; i < desc->when_count; ++i) {
-    st = check_cond(d, &desc->when[i], msg, sizeof msg);
-    if (st != GOAP_OK)
-      return fail(b, st, GOAP_HTN_ITEM_WHEN, i, -1, "method '%s' of task '%s': %s", desc->name,
-                  b->tasks[task], msg);
-  }
-  for (i = 0; i < desc->subtask_count; ++i) {
-    const goap_htn_subtask *s = &desc->subtasks[i];
-    int j, bad = -1;
-    switch (s->kind) {
-      case GOAP_HTN_ACTION:
-        if (s->id < 0 || s->id >= goap_domain_action_count(d))
-          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
-                      "method '%s' of task '%s': subtask %d: unknown action id %ld", desc->name,
-                      b->tasks[task], i + 1, (long)s->id);
-        break;
-      case GOAP_HTN_TASK:
-        if (s->id < 0 || (size_t)s->id >= b->ntasks)
-          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
-                      "method '%s' of task '%s': subtask %d: unknown task id %ld", desc->name,
-                      b->tasks[task], i + 1, (long)s->id);
-        break;
-      case GOAP_HTN_ACHIEVE_GOAL:
-        if (s->id < 0 || s->id >= goap_domain_goal_count(d))
-          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
-                      "method '%s' of task '%s': subtask %d: unknown goal id %ld", desc->name,
-                      b->tasks[task], i + 1, (long)s->id);
-        break;
-      case GOAP_HTN_ACHIEVE:
-        if (s->cond_count < 0 || (s->cond_count > 0 && !s->conds))
-          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
-                      "method '%s' of task '%s': subtask %d: bad condition list", desc->name,
-                      b->tasks[task], i + 1);
-        for (j = 0; j < s->cond_count; ++j) {
-          st = check_cond(d, &s->conds[j], msg, sizeof msg);
-          if (st != GOAP_OK)
-            return fail(b, st, GOAP_HTN_ITEM_SUBTASK, i, j,
-                        "method '%s' of task '%s': achieve: %s", desc->name, b->tasks[task],
-                        msg);
-        }
-        break;
-      case GOAP_HTN_SET:
-        if (s->eff_count <= 0 || !s->effs)
-          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
-                      "method '%s' of task '%s': subtask %d: 'set' needs at least one effect",
-                      desc->name, b->tasks[task], i + 1);
-        st = check_effects(d, s->effs, s->eff_count, &bad, msg, sizeof msg);
-        if (st != GOAP_OK)
-          return fail(b, st, GOAP_HTN_ITEM_SUBTASK, i, bad, "method '%s' of task '%s': set: %s",
-                      desc->name, b->tasks[task], msg);
-        break;
-      case GOAP_HTN_PAUSE:
-        break;
-      default:
-        return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
-                    "method '%s' of task '%s': subtask %d: invalid kind %d", desc->name,
-                    b->tasks[task], i + 1, (int)s->kind);
-    }
-  }
-  if (b->task_nmethods[task] >= 0x7fff0000)
-    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many methods");
-  /* Copy. */
-  memset(&m, 0, sizeof m);
-  m.task = task;
-  m.name = htn__strdup(&b->alloc, desc->name);
-  if (!m.name) goto oom;
-  if (desc->when_count) {
-    m.when = (goap_cond *)htn__alloc(&b->alloc, (size_t)desc->when_count * sizeof *m.when);
-    if (!m.when) goto oom;
-    m.nwhen = desc->when_count;
-    memcpy(m.when, desc->when, (size_t)desc->when_count * sizeof *m.when);
-  }
-  if (desc->subtask_count) {
-    m.subs = (goap_htn_subtask *)htn__alloc(&b->alloc,
-                                            (size_t)desc->subtask_count * sizeof *m.subs);
-    if (!m.subs) goto oom;
-    memset(m.subs, 0, (size_t)desc->subtask_count * sizeof *m.subs);
-    m.nsubs = desc->subtask_count;
-    for (i = 0; i < desc->subtask_count; ++i) {
-      const goap_htn_subtask *s = &desc->subtasks[i];
-      goap_htn_subtask *t = &m.subs[i];
-      t->kind = s->kind;
-      t->id = s->kind == GOAP_HTN_ACTION || s->kind == GOAP_HTN_TASK ||
-                      s->kind == GOAP_HTN_ACHIEVE_GOAL
-                  ? s->id
-                  : -1;
-      if (s->kind == GOAP_HTN_ACHIEVE && s->cond_count) {
-        goap_cond *c = (goap_cond *)htn__alloc(&b->alloc, (size_t)s->cond_count * sizeof *c);
-        if (!c) goto oom;
-        memcpy(c, s->conds, (size_t)s->cond_count * sizeof *c);
-        t->conds = c;
-        t->cond_count = s->cond_count;
-      }
-      if (s->kind == GOAP_HTN_SET) {
-        goap_effect *e = (goap_effect *)htn__alloc(&b->alloc, (size_t)s->eff_count * sizeof *e);
-        if (!e) goto oom;
-        memcpy(e, s->effs, (size_t)s->eff_count * sizeof *e);
-        t->effs = e;
-        t->eff_count = s->eff_count;
-      }
-    }
-  }
-  if (!htn__grow(&b->alloc, (void **)&b->methods, &b->methods_cap, b->nmethods + 1,
-                 sizeof *b->methods))
-    goto oom;
-  if (!htn__names_put(&b->alloc, &b->names, task, m.name, b->task_nmethods[task])) goto oom;
-  b->methods[b->nmethods++] = m;
-  if (out_index) *out_index = b->task_nmethods[task];
-  b->task_nmethods[task]++;
-  return GOAP_OK;
-oom:
-  free_bmethod(&b->alloc, &m);
-  return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-}
-
-int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name) {
-  if (!b || !name) return -1;
-  return htn__names_find(&b->names, -1, name);
-}
-
-const char *goap_htn_builder_error(const goap_htn_builder *b) { return b ? b->error : ""; }
-
-goap_htn_item goap_htn_builder_error_item(const goap_htn_builder *b, int *index, int *sub) {
-  if (index) *index = b ? b->item_index : -1;
-  if (sub) *sub = b ? b->item_sub : -1;
-  return b ? b->item : GOAP_HTN_ITEM_NONE;
-}
-
-/* ------------------------------------------------------------------------------------------
- * Build
- * ---------------------------------------------------------------------------------------- */
-void goap_htn_domain_destroy(goap_htn_domain *h) {
-  goap_allocator a;
-  int i;
-  if (!h) return;
-  a = h->alloc;
-  for (i = 0; i < h->ntasks; ++i) htn__strfree(&a, h->task_names ? h->task_names[i] : NULL);
-  htn__free(&a, h->task_names, (size_t)h->ntasks * sizeof *h->task_names);
-  htn__free(&a, h->task_m0, (size_t)h->ntasks * sizeof *h->task_m0);
-  htn__free(&a, h->task_mn, (size_t)h->ntasks * sizeof *h->task_mn);
-  for (i = 0; i < h->nmethods; ++i) {
-    if (!h->methods) break;
-    htn__strfree(&a, h->methods[i].name);
-    htn__free(&a, h->methods[i].when, (size_t)h->methods[i].nwhen * sizeof(goap_cond));
-  }
-  htn__free(&a, h->methods, (size_t)h->nmethods * sizeof *h->methods);
-  htn__free(&a, h->subs, ((size_t)h->nsubs + (size_t)h->ntasks) * sizeof *h->subs);
-  htn__free(&a, h->conds, h->nconds * sizeof *h->conds);
-  htn__free(&a, h->effs, h->neffs * sizeof *h->effs);
-  htn__free(&a, h->tests, h->ntests * sizeof *h->tests);
-  htn__free(&a, h->aw, h->naw * sizeof *h->aw);
-  htn__free(&a, h->aw_off, ((size_t)h->nactions + 1) * sizeof *h->aw_off);
-  htn__free(&a, h->var_word, (size_t)h->nvars * sizeof *h->var_word);
-  htn__names_free(&a, &h->names);
-  htn__free(&a, h, sizeof *h);
-}
-
-goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
-  goap_htn_domain *h;
-  const goap_allocator *a;
-  size_t i, nsubs = 0, nconds = 0, neffs = 0, ntests = 0, si = 0, ci = 0, ei = 0, ti = 0;
-  int t, nactions, nvars;
-  int32_t *fill = NULL;
-  if (out) *out = NULL;
-  if (!b || !out) return GOAP_INVALID_ARGUMENT;
-  clear_error(b);
-  a = &b->alloc;
-  for (i = 0; i < b->ntasks; ++i)
-    if (b->task_nmethods[i] == 0)
-      return fail(b, GOAP_INVALID_OPERATION, GOAP_HTN_ITEM_TASK, (int)i, -1,
-                  "task '%s' has no method", b->tasks[i]);
-  for (i = 0; i < b->nmethods; ++i) {
-    int k;
-    nsubs += (size_t)b->methods[i].nsubs;
-    ntests += (size_t)b->methods[i].nwhen;
-    for (k = 0; k < b->methods[i].nsubs; ++k) {
-      nconds += (size_t)b->methods[i].subs[k].cond_count;
-      neffs += (size_t)b->methods[i].subs[k].eff_count;
-    }
-  }
-  if (nsubs + b->ntasks >= 0x7fffffffu || ntests >= 0xffffffffu)
-    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many subtasks");
-  h = (goap_htn_domain *)htn__alloc(a, sizeof *h);
-  if (!h) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-  memset(h, 0, sizeof *h);
-  h->alloc = *a;
-  h->d = b->d;
-  nactions = goap_domain_action_count(b->d);
-  nvars = goap_domain_var_count(b->d);
-  h->words = (uint32_t)goap_domain_state_words(b->d);
-#define ALLOC_N(ptr, n)                                                     \
-  do {                                                                      \
-    (ptr) = htn__alloc(a, (size_t)(n) * sizeof *(ptr));                     \
-    if (!(ptr)) goto oom;                                                   \
-    memset((ptr), 0, (size_t)(n) * sizeof *(ptr));                          \
-  } while (0)
-  ALLOC_N(h->task_names, b->ntasks);
-  h->ntasks = (int)b->ntasks;
-  ALLOC_N(h->task_m0, b->ntasks);
-  ALLOC_N(h->task_mn, b->ntasks);
-  ALLOC_N(h->methods, b->nmethods);
-  h->nmethods = (int)b->nmethods;
-  ALLOC_N(h->subs, nsubs + b->ntasks);
-  h->nsubs = (uint32_t)nsubs;
-  ALLOC_N(h->conds, nconds);
-  h->nconds = nconds;
-  ALLOC_N(h->effs, neffs);
-  h->neffs = neffs;
-  ALLOC_N(h->tests, ntests);
-  h->ntests = ntests;
-  ALLOC_N(h->aw_off, (size_t)nactions + 1);
-  h->nactions = nactions;
-  ALLOC_N(h->var_word, nvars);
-  h->nvars = nvars;
-  ALLOC_N(fill, b->ntasks);
-  for (t = 0; t < nvars; ++t) {
-    goap_var_info vi;
-    goap_domain_var_info(b->d, t, &vi);
-    h->var_word[t] = (uint32_t)vi.word;
-  }
-  {
-    size_t total = 0;
-    int act;
-    for (act = 0; act < nactions; ++act) {
-      int n = 0;
-      goap_domain_action_eff(b->d, act, &n);
-      total += (size_t)n;
-    }
-    ALLOC_N(h->aw, total);
-    h->naw = total;
-    total = 0;
-    for (act = 0; act < nactions; ++act) {
-      int n = 0, k, j;
-      const goap_effect *e = goap_domain_action_eff(b->d, act, &n);
-      h->aw_off[act] = (uint32_t)total;
-      for (k = 0; k < n; ++k) {
-        uint32_t w = h->var_word[e[k].var];
-        for (j = (int)h->aw_off[act]; j < (int)total; ++j)
-          if (h->aw[j] == w) break;
-        if (j == (int)total) h->aw[total++] = w;
-      }
-    }
-    h->aw_off[nactions] = (uint32_t)total;
-  }
-  for (i = 0; i < b->ntasks; ++i) {
-    h->task_names[i] = htn__strdup(a, b->tasks[i]);
-    if (!h->task_names[i]) goto oom;
-    if (!htn__names_put(a, &h->names, -1, h->task_names[i], (int32_t)i)) goto oom;
-  }
-  {
-    int32_t acc = 0;
-    for (i = 0; i < b->ntasks; ++i) {
-      h->task_m0[i] = acc;
-      h->task_mn[i] = b->task_nmethods[i];
-      acc += b->task_nmethods[i];
-    }
-  }
-  /* Methods grouped by task in insertion order; subtasks in method order of the new layout. */
-  for (i = 0; i < b->nmethods; ++i) {
-    const bmethod *bm = &b->methods[i];
-    int32_t idx = h->task_m0[bm->task] + fill[bm->task]++;
-    htn__method *m = &h->methods[idx];
-    m->task = bm->task;
-    m->name = htn__strdup(a, bm->name);
-    if (!m->name) goto oom;
-    if (bm->nwhen) {
-      m->when = (goap_cond *)htn__alloc(a, (size_t)bm->nwhen * sizeof *m->when);
-      if (!m->when) goto oom;
-      memcpy(m->when, bm->when, (size_t)bm->nwhen * sizeof *m->when);
-      m->nwhen = bm->nwhen;
-    }
-  }
-  {
-    /* Second pass in the new order: for each task, its methods in order. */
-    size_t *order;
-    size_t k;
-    int32_t *seen;
-    order = (size_t *)htn__alloc(a, (b->nmethods ? b->nmethods : 1) * sizeof *order);
-    if (!order) goto oom;
-    seen = fill;
-    memset(seen, 0, b->ntasks * sizeof *seen);
-    for (k = 0; k < b->nmethods; ++k) {
-      const bmethod *bm = &b->methods[k];
-      order[(size_t)(h->task_m0[bm->task] + seen[bm->task]++)] = k;
-    }
-    for (k = 0; k < b->nmethods; ++k) {
-      const bmethod *bm = &b->methods[order[k]];
-      htn__method *m = &h->methods[k];
-      int j;
-      m->s0 = (uint32_t)si;
-      m->sn = (uint32_t)bm->nsubs;
-      m->t0 = (uint32_t)ti;
-      m->tn = (uint32_t)bm->nwhen;
-      for (j = 0; j < bm->nwhen; ++j)
-        if (!htn__compile_cond(b->d, &bm->when[j], &h->tests[ti++])) m->never = 1;
-      for (j = 0; j < bm->nsubs; ++j) {
-        const goap_htn_subtask *s = &bm->subs[j];
-        goap_htn_subtask *d2 = &h->subs[si++];
-        *d2 = *s;
-        d2->conds = NULL;
-        d2->effs = NULL;
-        if (s->cond_count) {
-          memcpy(&h->conds[ci], s->conds, (size_t)s->cond_count * sizeof *h->conds);
-          d2->conds = &h->conds[ci];
-          ci += (size_t)s->cond_count;
-        }
-        if (s->eff_count) {
-          memcpy(&h->effs[ei], s->effs, (size_t)s->eff_count * sizeof *h->effs);
-          d2->effs = &h->effs[ei];
-          ei += (size_t)s->eff_count;
-        }
-      }
-    }
-    htn__free(a, order, (b->nmethods ? b->nmethods : 1) * sizeof *order);
-  }
-  for (i = 0; i < b->ntasks; ++i) {
-    goap_htn_subtask *r = &h->subs[nsubs + i];
-    memset(r, 0, sizeof *r);
-    r->kind = GOAP_HTN_TASK;
-    r->id = (int32_t)i;
-  }
-  htn__free(a, fill, b->ntasks * sizeof *fill);
-  *out = h;
-  return GOAP_OK;
-oom:
-  htn__free(a, fill, b->ntasks * sizeof *fill);
-  goap_htn_domain_destroy(h);
-  return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-#undef ALLOC_N
-}
-
-/* ------------------------------------------------------------------------------------------
- * Queries
- * ---------------------------------------------------------------------------------------- */
-const goap_domain *goap_htn_domain_goap(const goap_htn_domain *h) { return h ? h->d : NULL; }
-int goap_htn_domain_task_count(const goap_htn_domain *h) { return h ? h->ntasks : 0; }
-int goap_htn_domain_find_task(const goap_htn_domain *h, const char *name) {
-  if (!h || !name) return -1;
-  return htn__names_find(&h->names, -1, name);
-}
-const char *goap_htn_domain_task_name(const goap_htn_domain *h, int task) {
-  if (!h || task < 0 || task >= h->ntasks) return NULL;
-  return h->task_names[task];
-}
-int goap_htn_domain_method_count(const goap_htn_domain *h, int task) {
-  if (!h || task < 0 || task >= h->ntasks) return 0;
-  return h->task_mn[task];
-}
-static const htn__method *method_at(const goap_htn_domain *h, int task, int method) {
-  if (!h || task < 0 || task >= h->ntasks || method < 0 || method >= h->task_mn[task])
-    return NULL;
-  return &h->methods[h->task_m0[task] + method];
-}
-const char *goap_htn_domain_method_name(const goap_htn_domain *h, int task, int method) {
-  const htn__method *m = method_at(h, task, method);
-  return m ? m->name : NULL;
-}
-const goap_cond *goap_htn_domain_method_when(const goap_htn_domain *h, int task, int method,
-                                             int *count) {
-  const htn__method *m = method_at(h, task, method);
-  if (count) *count = m ? m->nwhen : 0;
-  return m ? m->when : NULL;
-}
-const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h, int task,
-                                                        int method, int *count) {
-  const htn__method *m = method_at(h, task, method);
-  if (count) *count = m ? (int)m->sn : 0;
-  return m && m->sn ? &h->subs[m->s0] : NULL;
-}
-/* macros of src/htn/domain.c end here */
-#undef ALLOC_N
-#undef clear_error
-#undef fail
-#undef valid_name
-
-/* ==== src/htn/planner.c ==== */
-/* names of src/htn/planner.c that another file also declares */
-#define run run__htn_planner
-/*
- * planner.c -- the HTN planner: total-order forward decomposition with chronological
- * backtracking, on an explicit stack.
- *
- * Invariants:
- *  - The agenda (the tasks still to do, in order) is a persistent linked list of nodes in an
- *    arena: a node is a run [pos, end) of subtasks of one method followed by the node `next`.
- *    Nodes are never changed once made; taking a subtask makes a new node for the rest of the
- *    run (none when the subtask was the last: a tail position keeps no frame). The arena only
- *    grows during a descent and is cut back to a choice point's height when backtracking.
- *  - One choice point per compound task decomposed: the task, the next method to try, the
- *    agenda after the task, and the heights of every log (undo, plan, nodes, trace, MTR). A
- *    failure restores the newest choice point (state by the undo log: (word, old value) pairs,
- *    never a state copy) and tries its next applicable method; when it has none it is popped
- *    and the failure goes on to the one below: chronological backtracking into every open
- *    compound task.
- *  - No recursion anywhere: plans of any length use heap arrays that grow by doubling and are
- *    kept between requests, so a warmed-up planner does not allocate.
- *  - The depth of a node is the number of unfinished methods on the agenda; a branch that
- *    would exceed max_depth is cut (it fails), and the final status says so when no plan is
- *    found.
- */
-#include <string.h>
-
-/* #include "internal.h": inlined above */
-
-typedef struct node {
-  uint32_t pos, end; /* subtasks [pos, end) of the domain's pool */
-  int32_t next;      /* the agenda after this run, or -1 */
-  uint32_t len;      /* runs on the agenda from here (this one included) */
-  int32_t hdepth;    /* nesting level of the run's subtasks (0: the root task) */
-  int32_t task;      /* the task whose method this run belongs to (-1: the root) */
-  size_t ulen;       /* undo-log height when the run's method was chosen */
-} node;
-
-typedef struct choice {
-  int32_t task;
-  int32_t next_m;    /* next method index to try */
-  int32_t rest;      /* the agenda after the task */
-  int32_t hdepth;    /* nesting level of the task */
-  uint32_t len;      /* agenda length of a run of its methods */
-  int tied;          /* the MTR so far equals the bound's prefix */
-  size_t ulen, plen, nlen, rlen, mlen;
-} choice;
-
-struct goap_htn_planner {
-  goap_allocator alloc;
-  const goap_htn_domain *h;
-  const goap_domain *d;
-  uint32_t words;
-  goap_word *cur;
-  goap_planner *gp;
-  uint32_t *uw;
-  goap_word *uv;
-  size_t ulen, uwcap, uvcap;
-  int32_t *plan;
-  size_t plen, pcap;
-  node *nodes;
-  size_t nlen, ncap;
-  choice *cps;
-  size_t cplen, cpcap;
-  goap_htn_trace_entry *rec;
-  size_t rlen, rcap;
-  int32_t *mtr;
-  size_t mlen, mcap;
-  int32_t *sub;
-  size_t subcap;
-  int32_t *chain;
-  size_t chaincap;
-  uint32_t *tstamp;
-  uint32_t stamp;
-  /* the last search */
-  int have_last;
-  goap_status last;
-  int paused;
-  goap_htn_stop stop;
-  goap_htn_stats stats;
-  double cost;
-  int pending;
-  int32_t pend;
-};
-
-#define GROW(p, arr, cap, need)                                                          \
-  (((need) <= (cap)) || htn__grow(&(p)->alloc, (void **)&(arr), &(cap), (need), sizeof *(arr)))
-
-goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
-                                          const goap_htn_planner_desc *desc) {
-  goap_allocator a;
-  goap_htn_planner *p;
-  goap_planner_desc gd;
-  size_t init = 256;
-  if (!h) return NULL;
-  a = htn__resolve(desc ? &desc->allocator : NULL);
-  p = (goap_htn_planner *)htn__alloc(&a, sizeof *p);
-  if (!p) return NULL;
-  memset(p, 0, sizeof *p);
-  p->alloc = a;
-  p->h = h;
-  p->d = h->d;
-  p->words = h->words;
-  if (desc && desc->initial_steps) init = desc->initial_steps;
-  memset(&gd, 0, sizeof gd);
-  if (desc) gd = desc->goap;
-  gd.allocator = a;
-  p->cur = (goap_word *)htn__alloc(&a, (p->words ? p->words : 1) * sizeof *p->cur);
-  p->tstamp = (uint32_t *)htn__alloc(&a, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
-  p->gp = goap_planner_create(h->d, &gd);
-  if (!p->cur || !p->tstamp || !p->gp || !GROW(p, p->uw, p->uwcap, init * 2) ||
-      !GROW(p, p->uv, p->uvcap, init * 2) || !GROW(p, p->plan, p->pcap, init) ||
-      !GROW(p, p->nodes, p->ncap, init * 2) || !GROW(p, p->cps, p->cpcap, init) ||
-      !GROW(p, p->rec, p->rcap, init * 2) || !GROW(p, p->mtr, p->mcap, init) ||
-      !GROW(p, p->sub, p->subcap, 64) || !GROW(p, p->chain, p->chaincap, 64)) {
-    goap_htn_planner_destroy(p);
-    return NULL;
-  }
-  memset(p->tstamp, 0, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
-  return p;
-}
-
-void goap_htn_planner_destroy(goap_htn_planner *p) {
-  goap_allocator a;
-  if (!p) return;
-  a = p->alloc;
-  goap_planner_destroy(p->gp);
-  htn__free(&a, p->cur, (p->words ? p->words : 1) * sizeof *p->cur);
-  htn__free(&a, p->tstamp, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
-  htn__free(&a, p->uw, p->uwcap * sizeof *p->uw);
-  htn__free(&a, p->uv, p->uvcap * sizeof *p->uv);
-  htn__free(&a, p->plan, p->pcap * sizeof *p->plan);
-  htn__free(&a, p->nodes, p->ncap * sizeof *p->nodes);
-  htn__free(&a, p->cps, p->cpcap * sizeof *p->cps);
-  htn__free(&a, p->rec, p->rcap * sizeof *p->rec);
-  htn__free(&a, p->mtr, p->mcap * sizeof *p->mtr);
-  htn__free(&a, p->sub, p->subcap * sizeof *p->sub);
-  htn__free(&a, p->chain, p->chaincap * sizeof *p->chain);
-  htn__free(&a, p, sizeof *p);
-}
-
-const char *goap_htn_stop_name(goap_htn_stop stop) {
-  switch (stop) {
-    case GOAP_HTN_STOP_NONE: return "none";
-    case GOAP_HTN_STOP_STEPS: return "steps";
-    case GOAP_HTN_STOP_TIME: return "time";
-    case GOAP_HTN_STOP_DEPTH: return "depth_limit";
-    case GOAP_HTN_STOP_CYCLE: return "cycle";
-    case GOAP_HTN_STOP_ACHIEVE: return "achieve_limit";
-  }
-  return "unknown";
-}
-
-int goap_htn_mtr_compare(const int32_t *a, int na, const int32_t *b, int nb) {
-  int i, n = na < nb ? na : nb;
-  if (!a || !b) n = 0;
-  for (i = 0; i < n; ++i)
-    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-  return 0;
-}
-
-/* ------------------------------------------------------------------------------------------
- * The search
- * ---------------------------------------------------------------------------------------- */
-static int push_node(goap_htn_planner *p, uint32_t pos, uint32_t end, int32_t next,
-                     uint32_t len, int32_t hdepth, int32_t task, size_t ulen, int32_t *out) {
-  node *n;
-  if (!GROW(p, p->nodes, p->ncap, p->nlen + 1)) return 0;
-  n = &p->nodes[p->nlen];
-  n->pos = pos;
-  n->end = end;
-  n->next = next;
-  n->len = len;
-  n->hdepth = hdepth;
-  n->task = task;
-  n->ulen = ulen;
-  *out = (int32_t)p->nlen++;
-  return 1;
-}
-
-static int push_rec(goap_htn_planner *p, goap_htn_kind kind, int32_t id, int32_t method,
-                    int32_t depth, size_t plan_start, size_t plan_length) {
-  goap_htn_trace_entry *e;
-  if (!GROW(p, p->rec, p->rcap, p->rlen + 1)) return 0;
-  e = &p->rec[p->rlen++];
-  e->kind = kind;
-  e->id = id;
-  e->method = method;
-  e->depth = depth;
-  e->plan_start = (int32_t)plan_start;
-  e->plan_length = (int32_t)plan_length;
-  return 1;
-}
-
-/* Logs the old value of word w. */
-static int log_word(goap_htn_planner *p, uint32_t w) {
-  if (!GROW(p, p->uw, p->uwcap, p->ulen + 1) || !GROW(p, p->uv, p->uvcap, p->ulen + 1))
-    return 0;
-  p->uw[p->ulen] = w;
-  p->uv[p->ulen] = p->cur[w];
-  ++p->ulen;
-  return 1;
-}
-
-static void undo_to(goap_htn_planner *p, size_t height) {
-  while (p->ulen > height) {
-    --p->ulen;
-    p->cur[p->uw[p->ulen]] = p->uv[p->ulen];
-  }
-}
-
-/* Applies an applicable action with logging and appends it to the plan. 0: out of memory. */
-static int do_action(goap_htn_planner *p, int32_t a) {
-  const goap_htn_domain *h = p->h;
-  uint32_t k;
-  for (k = h->aw_off[a]; k < h->aw_off[a + 1]; ++k)
-    if (!log_word(p, h->aw[k])) return 0;
-  if (!GROW(p, p->plan, p->pcap, p->plen + 1)) return 0;
-  goap_action_apply(p->d, p->cur, a);
-  p->plan[p->plen++] = a;
-  return 1;
-}
-
-/* A cut at max_depth: is the chain since the last state change a cycle (a task decomposed
- * twice with no state change in between)? */
-static int is_cycle(goap_htn_planner *p, int32_t task, int32_t agenda) {
-  int32_t i;
-  if (++p->stamp == 0) {
-    memset(p->tstamp, 0, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
-    p->stamp = 1;
-  }
-  p->tstamp[task] = p->stamp;
-  for (i = agenda; i >= 0; i = p->nodes[i].next) {
-    const node *n = &p->nodes[i];
-    if (n->ulen != p->ulen) break;
-    if (n->task < 0) continue;
-    if (p->tstamp[n->task] == p->stamp) return 1;
-    p->tstamp[n->task] = p->stamp;
-  }
-  return 0;
-}
-
-typedef struct run_ctx {
-  const goap_htn_request *req;
-  uint32_t max_depth;
-  uint64_t budget_ns, t0;
-  int tied;
-  int cut_depth, cut_cycle, achieve_limited, timed_out;
-} run_ctx;
-
-enum { R_OK = 0, R_FAIL, R_OOM, R_STOP };
-
-/* Runs an `achieve`; R_OK (applied), R_FAIL, R_OOM. */
-static int do_achieve(goap_htn_planner *p, run_ctx *rc, const goap_cond *want, int nwant,
-                      size_t *start, size_t *len) {
-  goap_request gr;
-  goap_result res;
-  goap_status st;
-  int i;
-  *start = p->plen;
-  *len = 0;
-  if (goap_state_satisfies(p->d, p->cur, want, nwant)) return R_OK;
-  memset(&gr, 0, sizeof gr);
-  gr.start = p->cur;
-  gr.want = want;
-  gr.want_count = nwant;
-  gr.search = rc->req->achieve_search;
-  gr.heuristic = rc->req->achieve_heuristic;
-  gr.max_nodes = rc->req->achieve_max_nodes;
-  gr.host = rc->req->host;
-  if (rc->budget_ns) { /* the search gets what is left of the request's time */
-    uint64_t used = htn__now_ns() - rc->t0;
-    if (used >= rc->budget_ns) {
-      rc->timed_out = 1;
-      return R_FAIL;
-    }
-    gr.max_ms = (double)(rc->budget_ns - used) / 1e6;
-  }
-  memset(&res, 0, sizeof res);
-  res.plan = p->sub;
-  res.plan_capacity = (int)(p->subcap > 0x7fffffff ? 0x7fffffff : p->subcap);
-  p->stats.achieves++;
-  st = goap_plan(p->gp, &gr, &res);
-  if (st == GOAP_BUFFER_TOO_SMALL) {
-    if (!GROW(p, p->sub, p->subcap, (size_t)res.plan_length)) return R_OOM;
-    res.plan = p->sub;
-    res.plan_capacity = (int)p->subcap;
-    st = goap_plan_finish(p->gp, &res);
-  }
-  if (st == GOAP_OUT_OF_MEMORY) return R_OOM;
-  if (st != GOAP_OK) {
-    if (st == GOAP_TIME_LIMIT && rc->budget_ns && htn__now_ns() - rc->t0 >= rc->budget_ns)
-      rc->timed_out = 1;
-    else if (st != GOAP_NO_PLAN)
-      rc->achieve_limited = 1;
-    return R_FAIL;
-  }
-  for (i = 0; i < res.plan_length; ++i)
-    if (!do_action(p, p->sub[i])) return R_OOM;
-  *len = (size_t)res.plan_length;
-  return R_OK;
-}
-
-/* Tries the methods of the newest choice point from its next_m. Sets *agenda and returns 1
- * when one applies; pops the choice point and returns 0 when none does; -1: out of memory. */
-static int try_methods(goap_htn_planner *p, run_ctx *rc, int32_t *agenda) {
-  const goap_htn_domain *h = p->h;
-  choice *cp = &p->cps[p->cplen - 1];
-  int32_t m0 = h->task_m0[cp->task], mn = h->task_mn[cp->task], m;
-  const int32_t *bound = rc->req ? rc->req->mtr_bound : NULL;
-  int bound_len = bound ? rc->req->mtr_bound_length : 0;
-  for (m = cp->next_m; m < mn; ++m) {
-    const htn__method *M = &h->methods[m0 + m];
-    uint32_t k;
-    int ok = !M->never;
-    if (cp->tied && p->mlen < (size_t)bound_len && m > bound[p->mlen]) break;
-    for (k = 0; ok && k < M->tn; ++k) ok = htn__test_ok(&h->tests[M->t0 + k], p->cur);
-    if (!ok) continue;
-    cp->next_m = m + 1;
-    if (!push_rec(p, GOAP_HTN_TASK, cp->task, m, cp->hdepth, p->plen, 0)) return -1;
-    if (!GROW(p, p->mtr, p->mcap, p->mlen + 1)) return -1;
-    rc->tied = cp->tied;
-    if (rc->tied && p->mlen < (size_t)bound_len && m < bound[p->mlen]) rc->tied = 0;
-    p->mtr[p->mlen++] = m;
-    p->stats.expansions++;
-    if (M->sn == 0) {
-      *agenda = cp->rest;
-    } else {
-      int32_t task = cp->task, rest = cp->rest, hd = cp->hdepth + 1;
-      uint32_t len = cp->len;
-      if (!push_node(p, M->s0, M->s0 + M->sn, rest, len, hd, task, p->ulen, agenda)) return -1;
-    }
-    return 1;
-  }
-  --p->cplen;
-  return 0;
-}
-
-static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
-  const goap_htn_domain *h = p->h;
-  const goap_htn_request *req = rc->req;
-  uint64_t max_steps = req ? req->max_steps : 0;
-  for (;;) {
-    const node *n;
-    const goap_htn_subtask *s;
-    int32_t rest, hdepth;
-    int r;
-    if (agenda < 0) {
-      if (rc->tied) goto fail; /* not better than the bound */
-      return GOAP_OK;
-    }
-    p->stats.steps++;
-    if (max_steps && p->stats.steps > max_steps) {
-      p->stats.steps = max_steps;
-      p->stop = GOAP_HTN_STOP_STEPS;
-      return GOAP_NODE_LIMIT;
-    }
-    if (rc->budget_ns && (p->stats.steps & 255u) == 0 &&
-        htn__now_ns() - rc->t0 >= rc->budget_ns) {
-      p->stop = GOAP_HTN_STOP_TIME;
-      return GOAP_TIME_LIMIT;
-    }
-    n = &p->nodes[agenda];
-    s = &h->subs[n->pos];
-    hdepth = n->hdepth;
-    if (n->pos + 1 == n->end) {
-      rest = n->next;
-    } else {
-      node copy = *n;
-      if (!push_node(p, copy.pos + 1, copy.end, copy.next, copy.len, copy.hdepth, copy.task,
-                     copy.ulen, &rest))
-        return GOAP_OUT_OF_MEMORY;
-    }
-    switch (s->kind) {
-      case GOAP_HTN_ACTION:
-        if (!goap_action_applicable(p->d, p->cur, s->id)) goto fail;
-        if (!do_action(p, s->id)) return GOAP_OUT_OF_MEMORY;
-        if (!push_rec(p, GOAP_HTN_ACTION, s->id, -1, hdepth, p->plen - 1, 1))
-          return GOAP_OUT_OF_MEMORY;
-        agenda = rest;
-        continue;
-      case GOAP_HTN_SET: {
-        int k;
-        for (k = 0; k < s->eff_count; ++k)
-          if (!log_word(p, h->var_word[s->effs[k].var])) return GOAP_OUT_OF_MEMORY;
-        if (goap_state_assign(p->d, p->cur, s->effs, s->eff_count) != GOAP_OK) goto fail;
-        if (!push_rec(p, GOAP_HTN_SET, -1, -1, hdepth, p->plen, 0)) return GOAP_OUT_OF_MEMORY;
-        agenda = rest;
-        continue;
-      }
-      case GOAP_HTN_PAUSE:
-        if (rc->tied) goto fail;
-        if (!push_rec(p, GOAP_HTN_PAUSE, -1, -1, hdepth, p->plen, 0))
-          return GOAP_OUT_OF_MEMORY;
-        p->pending = 1;
-        p->pend = rest;
-        return GOAP_PARTIAL;
-      case GOAP_HTN_ACHIEVE:
-      case GOAP_HTN_ACHIEVE_GOAL: {
-        const goap_cond *want = s->conds;
-        int nwant = s->cond_count;
-        size_t st0 = 0, len = 0;
-        if (s->kind == GOAP_HTN_ACHIEVE_GOAL) want = goap_domain_goal_want(p->d, s->id, &nwant);
-        r = do_achieve(p, rc, want, nwant, &st0, &len);
-        if (r == R_OOM) return GOAP_OUT_OF_MEMORY;
-        if (rc->timed_out) {
-          p->stop = GOAP_HTN_STOP_TIME;
-          return GOAP_TIME_LIMIT;
-        }
-        if (r == R_FAIL) goto fail;
-        if (!push_rec(p, s->kind, s->kind == GOAP_HTN_ACHIEVE_GOAL ? s->id : -1, -1, hdepth, st0,
-                      len))
-          return GOAP_OUT_OF_MEMORY;
-        agenda = rest;
-        continue;
-      }
-      case GOAP_HTN_TASK: {
-        uint32_t len = (rest >= 0 ? p->nodes[rest].len : 0) + 1;
-        choice *cp;
-        if (len > rc->max_depth) {
-          rc->cut_depth = 1;
-          if (!rc->cut_cycle && is_cycle(p, s->id, rest)) rc->cut_cycle = 1;
-          goto fail;
-        }
-        if (len > p->stats.max_depth) p->stats.max_depth = len;
-        { /* The same task, before the same rest of the agenda, in the same state: a cycle
-           * through tail positions (T = [U], U = [T]) that the depth never sees. Whatever
-           * the repeat could find, the first occurrence finds too: prune it. */
-          size_t k = p->cplen;
-          int repeat = 0;
-          while (k > 0 && p->cps[k - 1].ulen == p->ulen && !repeat) {
-            --k;
-            repeat = p->cps[k].task == s->id && p->cps[k].rest == rest;
-          }
-          if (repeat) {
-            rc->cut_cycle = 1;
-            goto fail;
-          }
-        }
-        if (!GROW(p, p->cps, p->cpcap, p->cplen + 1)) return GOAP_OUT_OF_MEMORY;
-        cp = &p->cps[p->cplen++];
-        cp->task = s->id;
-        cp->next_m = 0;
-        cp->rest = rest;
-        cp->hdepth = hdepth;
-        cp->len = len;
-        cp->tied = rc->tied;
-        cp->ulen = p->ulen;
-        cp->plen = p->plen;
-        cp->nlen = p->nlen;
-        cp->rlen = p->rlen;
-        cp->mlen = p->mlen;
-        r = try_methods(p, rc, &agenda);
-        if (r < 0) return GOAP_OUT_OF_MEMORY;
-        if (r > 0) continue;
-        goto fail;
-      }
-    }
-  fail:
-    if (p->cplen) p->stats.backtracks++;
-    for (;;) {
-      const choice *cp;
-      if (p->cplen == 0) {
-        if (rc->cut_cycle) {
-          p->stop = GOAP_HTN_STOP_CYCLE;
-          return GOAP_CONFLICT;
-        }
-        if (rc->cut_depth) {
-          p->stop = GOAP_HTN_STOP_DEPTH;
-          return GOAP_TOO_LARGE;
-        }
-        if (rc->achieve_limited) {
-          p->stop = GOAP_HTN_STOP_ACHIEVE;
-          return GOAP_NODE_LIMIT;
-        }
-        return GOAP_NO_PLAN;
-      }
-      cp = &p->cps[p->cplen - 1];
-      undo_to(p, cp->ulen);
-      p->plen = cp->plen;
-      p->nlen = cp->nlen;
-      p->rlen = cp->rlen;
-      p->mlen = cp->mlen;
-      rc->tied = cp->tied;
-      r = try_methods(p, rc, &agenda);
-      if (r < 0) return GOAP_OUT_OF_MEMORY;
-      if (r > 0) break;
-    }
-  }
-}
-
-static void finish(goap_htn_planner *p, goap_status st, uint64_t t0) {
-  size_t i;
-  double cost = 0.0;
-  p->have_last = 1;
-  p->last = st;
-  p->paused = st == GOAP_PARTIAL;
-  if (st != GOAP_OK && st != GOAP_PARTIAL) {
-    p->plen = 0;
-    p->rlen = 0;
-    p->mlen = 0;
-    p->pending = 0;
-  }
-  for (i = 0; i < p->plen; ++i) cost += goap_domain_action_cost(p->d, p->plan[i]);
-  p->cost = cost;
-  p->stats.time_us = (double)(htn__now_ns() - t0) / 1000.0;
-}
-
-goap_status goap_htn_fetch(const goap_htn_planner *p, goap_htn_result *r) {
-  goap_status st;
-  if (!p || !r) return GOAP_INVALID_ARGUMENT;
-  if (!p->have_last) return GOAP_INVALID_OPERATION;
-  st = p->last;
-  r->plan_length = (int)p->plen;
-  r->mtr_length = (int)p->mlen;
-  r->cost = p->cost;
-  r->paused = p->paused;
-  r->stop = p->stop;
-  r->stats = p->stats;
-  if (st == GOAP_OK || st == GOAP_PARTIAL) {
-    int fits = (size_t)(r->plan_capacity > 0 ? r->plan_capacity : 0) >= p->plen &&
-               (p->plen == 0 || r->plan) &&
-               (size_t)(r->mtr_capacity > 0 ? r->mtr_capacity : 0) >= p->mlen &&
-               (p->mlen == 0 || r->mtr);
-    if (!r->mtr && r->mtr_capacity == 0) /* the MTR was not asked for */
-      fits = (size_t)(r->plan_capacity > 0 ? r->plan_capacity : 0) >= p->plen &&
-             (p->plen == 0 || r->plan);
-    if (!fits) {
-      st = GOAP_BUFFER_TOO_SMALL;
-    } else {
-      if (p->plen) memcpy(r->plan, p->plan, p->plen * sizeof *p->plan);
-      if (r->mtr && p->mlen) memcpy(r->mtr, p->mtr, p->mlen * sizeof *p->mtr);
-    }
-  }
-  r->status = st;
-  return st;
-}
-
-static goap_status check_request(const goap_htn_planner *p, const goap_htn_request *req,
-                                 int need_task) {
-  if (!req) return GOAP_OK;
-  if (need_task && (req->task < 0 || req->task >= p->h->ntasks)) return GOAP_INVALID_ARGUMENT;
-  if (req->max_ms < 0 || req->max_ms != req->max_ms) return GOAP_INVALID_ARGUMENT;
-  if (req->mtr_bound_length < 0 || (req->mtr_bound_length > 0 && !req->mtr_bound))
-    return GOAP_INVALID_ARGUMENT;
-  return GOAP_OK;
-}
-
-static goap_status run(goap_htn_planner *p, const goap_htn_request *req, int32_t agenda,
-                       uint64_t t0, goap_htn_result *result) {
-  run_ctx rc;
-  goap_status st;
-  memset(&rc, 0, sizeof rc);
-  rc.req = req;
-  rc.t0 = t0;
-  rc.max_depth = req && req->max_depth ? req->max_depth : GOAP_HTN_DEFAULT_MAX_DEPTH;
-  rc.budget_ns = req && req->max_ms > 0 ? (uint64_t)(req->max_ms * 1e6) : 0;
-  if (rc.budget_ns == 0 && req && req->max_ms > 0) rc.budget_ns = 1;
-  rc.tied = req && req->mtr_bound != NULL;
-  st = search(p, &rc, agenda);
-  finish(p, st, t0);
-  if (st == GOAP_OUT_OF_MEMORY) {
-    result->status = st;
-    result->plan_length = result->mtr_length = 0;
-    result->paused = 0;
-    result->stop = GOAP_HTN_STOP_NONE;
-    result->stats = p->stats;
-    return st;
-  }
-  return goap_htn_fetch(p, result);
-}
-
-static void reset(goap_htn_planner *p) {
-  p->ulen = p->plen = p->nlen = p->cplen = p->rlen = 0;
-  p->stop = GOAP_HTN_STOP_NONE;
-  p->paused = 0;
-  memset(&p->stats, 0, sizeof p->stats);
-}
-
-goap_status goap_htn_plan(goap_htn_planner *p, const goap_htn_request *req,
-                          goap_htn_result *result) {
-  uint64_t t0 = htn__now_ns();
-  goap_status st;
-  int32_t root;
-  if (!p || !req || !result) return GOAP_INVALID_ARGUMENT;
-  st = check_request(p, req, 1);
-  p->pending = 0;
-  if (st != GOAP_OK) {
-    result->status = st;
-    return st;
-  }
-  reset(p);
-  p->mlen = 0;
-  if (req->start) {
-    memcpy(p->cur, req->start, p->words * sizeof *p->cur);
-  } else {
-    goap_state_init(p->d, p->cur);
-  }
-  if (!push_node(p, p->h->nsubs + (uint32_t)req->task, p->h->nsubs + (uint32_t)req->task + 1,
-                 -1, 0, 0, -1, 0, &root)) {
-    result->status = GOAP_OUT_OF_MEMORY;
-    return GOAP_OUT_OF_MEMORY;
-  }
-  return run(p, req, root, t0, result);
-}
-
-int goap_htn_pending(const goap_htn_planner *p) { return p ? p->pending : 0; }
-
-goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
-                            const goap_htn_request *req, goap_htn_result *result) {
-  uint64_t t0 = htn__now_ns();
-  goap_status st;
-  size_t k = 0, i;
-  int32_t at, head = -1;
-  goap_htn_request local;
-  if (!p || !result) return GOAP_INVALID_ARGUMENT;
-  if (!p->pending) {
-    result->status = GOAP_INVALID_OPERATION;
-    return GOAP_INVALID_OPERATION;
-  }
-  st = check_request(p, req, 0);
-  if (st != GOAP_OK) {
-    result->status = st;
-    return st;
-  }
-  if (req) {
-    local = *req;
-  } else {
-    memset(&local, 0, sizeof local);
-  }
-  local.mtr_bound = NULL;
-  local.mtr_bound_length = 0;
-  /* Keep only the continuation's runs: copy them, root-most first, to the arena's start. */
-  for (at = p->pend; at >= 0; at = p->nodes[at].next) {
-    if (!GROW(p, p->chain, p->chaincap, k + 1)) {
-      result->status = GOAP_OUT_OF_MEMORY;
-      return GOAP_OUT_OF_MEMORY;
-    }
-    p->chain[k++] = at;
-  }
-  for (i = 0; i < k; ++i) {
-    node n = p->nodes[p->chain[k - 1 - i]];
-    n.next = head;
-    n.ulen = 0;
-    p->nodes[i] = n;
-    head = (int32_t)i;
-  }
-  p->pending = 0;
-  reset(p);
-  p->nlen = k;
-  if (state)
-    memcpy(p->cur, state, p->words * sizeof *p->cur);
-  else
-    goap_state_init(p->d, p->cur);
-  return run(p, &local, head, t0, result);
-}
-
-int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap) {
-  size_t n;
-  if (!p || !p->have_last) return 0;
-  n = p->rlen;
-  if (out && cap > 0) memcpy(out, p->rec, (n < (size_t)cap ? n : (size_t)cap) * sizeof *out);
-  return (int)n;
-}
-/* macros of src/htn/planner.c end here */
-#undef GROW
-#undef run
-
-/* ==== src/pddl/forall.c ==== */
-/*
- * forall.c -- universal conditions: (forall (?x - type ...) formula) in action and method
- * preconditions and in the goal, instantiated over the problem's objects.
- *
- * Invariants:
- *  - The parser (parse.c) reads a forall's body with its variables appended to the enclosing
- *    parameters and marks each literal with its scope (px_lit.quant). Only and / not / atoms
- *    (and nested foralls) may appear inside, so a forall is a conjunction of literals each
- *    universally quantified: forall x (a and b) = (forall x a) and (forall x b).
- *  - After the problem is parsed, every marked literal is replaced by one literal per
- *    combination of objects for the forall variables it mentions (in object id order). When
- *    some variable of its scope has a type with no object, the literal has no instance: the
- *    forall holds vacuously. Afterwards no literal is marked, so grounding, the HTN planner
- *    and both plan validators only ever see ordinary literals.
- *  - The literals of each schema, method and of the goal stay one contiguous range (the
- *    whole literal table is rebuilt range by range); nothing else holds literal indices.
- *  - The number of instances is bounded by the task's max_atoms (GOAP_TOO_LARGE beyond);
- *    every allocation goes through the task's allocator and is overflow-checked.
- */
-#include <string.h>
-
-/* ---- begin src/pddl/internal.h ---- */
-/*
- * internal.h -- shared internals of the PDDL front end (src/pddl/).
- *
- * Invariants:
- *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__px_grow); a zero
+ *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__grow); a zero
  *    allocator is replaced by libc at the entry points, so internal code always has a
  *    callable fn. Nothing here prints or keeps global mutable state.
  *  - Texts are never assumed NUL-terminated: atoms are (offset, length) spans.
@@ -13765,6 +12299,7 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
 #include <stddef.h>
 #include <stdint.h>
 
+/* #include "base/base.h": inlined above */
 /* #include goap/pddl.h: in goap.h */
 
 #if defined(__GNUC__)
@@ -13780,11 +12315,11 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
 #define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
 
 /* ---- memory --------------------------------------------------------------------------- */
-void *goap__px_alloc(const goap_allocator *a, size_t n);
-void goap__px_free(const goap_allocator *a, void *p, size_t n);
-/* Ensures room for `need` elements of `elem` bytes in *data (capacity *cap, doubling).
- * 0 when out of memory or on overflow (the old block is then untouched). */
-int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+/* goap__grow (arrays), goap__now_ns: base/base.h; these are its goap__alloc / goap__free. */
+static inline void *goap__px_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
+static inline void goap__px_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 
 typedef struct px_ivec {
   int32_t *v;
@@ -13794,6 +12329,8 @@ int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
 void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
+/* Not base's goap__names: it owns its names and folds case while hashing and comparing (no
+ * lower-cased copy per lookup), and its 4-byte slots keep the interning of big tasks in cache. */
 typedef struct px_symrec {
   char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
   uint32_t len;
@@ -14105,793 +12642,7 @@ void goap__px_ground_free(px_task_core *t);
 void goap__px_symmetry_free(px_task_core *t);
 
 #endif /* GOAP_PDDL_INTERNAL_H */
-/* ---- end src/pddl/internal.h ---- */
-
-typedef struct fx {
-  px_task_core *t;
-  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
-  px_lit *lits;           /* the new table */
-  size_t n, cap;
-  size_t made;            /* instances made */
-} fx;
-
-static goap_status fx_oom(fx *x, int32_t node) {
-  return goap__px_error(x->t, node, GOAP_OUT_OF_MEMORY, "out of memory");
-}
-
-static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
-  if (x->n >= (size_t)INT32_MAX ||
-      !goap__px_grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
-    return fx_oom(x, l->node);
-  px_lit *d = &x->lits[x->n++];
-  *d = *l;
-  d->args = args;
-  d->quant = -1;
-  return GOAP_OK;
-}
-
-/* The instances of one marked literal. */
-static goap_status fx_expand(fx *x, const px_lit *l) {
-  px_task_core *t = x->t;
-  int32_t base = t->args.v[l->quant], nq = t->args.v[l->quant + 1];
-  int arity = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
-  for (int32_t k = 0; k < nq; ++k) {
-    int32_t ty = t->args.v[l->quant + 2 + k];
-    if (x->tobj0[ty + 1] == x->tobj0[ty]) return GOAP_OK; /* vacuously true */
-  }
-  /* the scope's variables this literal mentions: their odometer positions */
-  size_t cells = (size_t)nq * sizeof(int32_t);
-  int32_t *idx = (int32_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
-  uint8_t *used = (uint8_t *)goap__px_alloc(&t->alloc, nq ? (size_t)nq : 1);
-  goap_status st = GOAP_OK;
-  if (!idx || !used) {
-    st = fx_oom(x, l->node);
-    goto done;
-  }
-  memset(idx, 0, cells ? cells : 1);
-  memset(used, 0, nq ? (size_t)nq : 1);
-  for (int i = 0; i < arity; ++i) {
-    int32_t a = t->args.v[l->args + i];
-    if (a < 0 && -a - 1 >= base) used[-a - 1 - base] = 1;
-  }
-  for (;;) {
-    if (x->made >= t->opt.max_atoms) {
-      st = goap__px_error(t, l->node, GOAP_TOO_LARGE,
-                          "expanding 'forall' needs more than %lu literals (the max_atoms limit)",
-                          (unsigned long)t->opt.max_atoms);
-      goto done;
-    }
-    x->made++;
-    if (t->args.n > (size_t)INT32_MAX - (size_t)arity) {
-      st = goap__px_error(t, l->node, GOAP_TOO_LARGE, "too many arguments");
-      goto done;
-    }
-    int32_t off = (int32_t)t->args.n;
-    for (int i = 0; i < arity; ++i) {
-      int32_t a = t->args.v[l->args + i];
-      if (a < 0 && -a - 1 >= base) {
-        int32_t k = -a - 1 - base;
-        a = x->tobjs[x->tobj0[t->args.v[l->quant + 2 + k]] + idx[k]];
-      }
-      if (!goap__px_ipush(&t->alloc, &t->args, a)) {
-        st = fx_oom(x, l->node);
-        goto done;
-      }
-    }
-    st = fx_push_lit(x, l, off);
-    if (st != GOAP_OK) goto done;
-    /* next combination of the mentioned variables */
-    int32_t k = nq - 1;
-    for (; k >= 0; --k) {
-      if (!used[k]) continue;
-      int32_t ty = t->args.v[l->quant + 2 + k];
-      if (++idx[k] < x->tobj0[ty + 1] - x->tobj0[ty]) break;
-      idx[k] = 0;
-    }
-    if (k < 0) break;
-  }
-done:
-  goap__px_free(&t->alloc, idx, cells ? cells : 1);
-  goap__px_free(&t->alloc, used, nq ? (size_t)nq : 1);
-  return st;
-}
-
-/* Rebuilds the range [*lit0, *lit0 + *nlits) of the old table into the new one. */
-static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
-  px_task_core *t = x->t;
-  size_t start = x->n;
-  for (int32_t i = *lit0; i < *lit0 + *nlits; ++i) {
-    const px_lit *l = &t->lits[i];
-    goap_status st = l->quant < 0 ? fx_push_lit(x, l, l->args) : fx_expand(x, l);
-    if (st != GOAP_OK) return st;
-  }
-  *lit0 = (int32_t)start;
-  *nlits = (int32_t)(x->n - start);
-  return GOAP_OK;
-}
-
-goap_status goap__px_expand_foralls(px_task_core *t) {
-  if (t->nquant == 0) return GOAP_OK;
-  fx x;
-  memset(&x, 0, sizeof x);
-  x.t = t;
-  size_t cells = t->nobjects * t->ntypes; /* no overflow: is_a has as many */
-  x.tobj0 = (int32_t *)goap__px_alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
-  x.tobjs = (int32_t *)goap__px_alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
-  goap_status st = GOAP_OK;
-  if (!x.tobj0 || !x.tobjs) {
-    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-    goto done;
-  }
-  size_t k = 0;
-  for (size_t ty = 0; ty < t->ntypes; ++ty) {
-    x.tobj0[ty] = (int32_t)k;
-    for (size_t o = 0; o < t->nobjects; ++o)
-      if (t->is_a[o * t->ntypes + ty]) x.tobjs[k++] = (int32_t)o;
-  }
-  x.tobj0[t->ntypes] = (int32_t)k;
-  for (size_t i = 0; i < t->nschemas && st == GOAP_OK; ++i)
-    st = fx_range(&x, &t->schemas[i].lit0, &t->schemas[i].nlits);
-  for (size_t i = 0; i < t->htn.nmethods && st == GOAP_OK; ++i)
-    st = fx_range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
-  if (st == GOAP_OK) st = fx_range(&x, &t->goal0, &t->ngoal);
-  if (st == GOAP_OK) {
-    goap__px_free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
-    t->lits = x.lits;
-    t->nlits = x.n;
-    t->clits = x.cap;
-    t->nquant = 0;
-    x.lits = NULL;
-    x.cap = 0;
-  }
-done:
-  goap__px_free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
-  goap__px_free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
-  goap__px_free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
-  return st;
-}
-
-/* ==== src/pddl/ground.c ==== */
-/*
- * ground.c -- grounding by relaxed reachability, and compiling the ground task to a
- * goap_domain.
- *
- * Invariants:
- *  - Atoms are reached in a queue (the insertion order of t->atoms): atoms [0, head) are
- *    "processed" and indexed (per predicate, and per (predicate, position, object)). Processing
- *    atom a tries every positive precondition that can match a, and joins the schema's other
- *    positive preconditions against processed atoms only. So each ground action whose positive
- *    preconditions are all reachable is found when the last of its atoms is processed, and no
- *    argument combination is ever enumerated blindly: parameters are bound by matching atoms
- *    (static ones included); only parameters in no positive precondition range over their
- *    type's objects. Negative preconditions on changing predicates are ignored (relaxation);
- *    equalities and negative static preconditions filter the complete bindings.
- *  - The index lists never change during a join (new atoms are only queued), so pointers into
- *    them stay valid; pointers into t->atoms' pool are never held across an insertion.
- *  - Work (candidate atoms tried), atoms and ground actions are bounded by the options.
- *  - Compiling: one bool variable per reached atom of a predicate some action changes (plus one
- *    per goal atom that can never hold, so such goals stay visibly unreachable); add effects
- *    win over delete effects of the same atom (PDDL semantics); duplicate conditions and
- *    effects are merged; an action needing an atom both true and false is dropped.
- */
-#include <stdio.h>
-#include <string.h>
-
-/* #include "internal.h": inlined above */
-
-typedef struct gctx {
-  px_task_core *t;
-  const goap_allocator *a;
-  px_ivec *by_pred;      /* per predicate: processed atoms */
-  px_tset pidx;          /* (pred, pos, obj) -> list index */
-  px_ivec *lists;
-  size_t nlists, clists;
-  px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
-  px_ivec *of_type;      /* per type: its objects (subtypes included) */
-  int32_t head;
-  int32_t *bind;          /* maxp: the largest schema's parameters */
-  int32_t *pos;           /* maxl: positive precondition literals of the current schema */
-  uint8_t *done;          /* maxl */
-  size_t maxp, maxl;
-  int npos;
-} gctx;
-
-#define T (g->t)
-
-static goap_status too_large(gctx *g, const char *what, uint64_t limit) {
-  return goap__px_error_at(T, 1, 0, 0, GOAP_TOO_LARGE,
-                     "grounding needs more than %llu %s (the limit; see goap_pddl_options)",
-                     (unsigned long long)limit, what);
-}
-
-static int32_t lit_arg(const gctx *g, int32_t arg) {
-  return arg >= 0 ? arg : g->bind[-(arg + 1)];
-}
-
-/* Adds a ground action for the complete binding if it passes the filters. */
-static goap_status emit(gctx *g, int32_t si) {
-  const px_schema *s = &T->schemas[si];
-  int32_t args[PX_MAX_ARITY];
-  for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
-    if (l->kind != PX_LIT_PRE) continue;
-    const int32_t *la = T->args.v + l->args;
-    if (l->pred == PX_EQ) {
-      int eq = lit_arg(g, la[0]) == lit_arg(g, la[1]);
-      if (eq == l->neg) return GOAP_OK;
-      continue;
-    }
-    if (l->neg && !T->preds[l->pred].fluent) {
-      int n = T->preds[l->pred].arity;
-      for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-      if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) return GOAP_OK;
-    }
-  }
-  int added = 0;
-  if (px_tset_count(&T->gacts) >= T->opt.max_actions)
-    return too_large(g, "ground actions", T->opt.max_actions);
-  if (goap__px_tset_add(g->a, &T->gacts, si, g->bind, s->nparams, &added) < 0)
-    return goap__px_error(T, s->node, GOAP_OUT_OF_MEMORY, "out of memory");
-  if (!added) return GOAP_OK;
-  for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
-    if (l->kind != PX_LIT_ADD) continue;
-    const int32_t *la = T->args.v + l->args;
-    int n = T->preds[l->pred].arity;
-    for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-    if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) continue;
-    if (px_tset_count(&T->atoms) >= T->opt.max_atoms)
-      return too_large(g, "ground atoms", T->opt.max_atoms);
-    if (goap__px_tset_add(g->a, &T->atoms, l->pred, args, n, NULL) < 0)
-      return goap__px_error(T, l->node, GOAP_OUT_OF_MEMORY, "out of memory");
-  }
-  return GOAP_OK;
-}
-
-/* Binds the parameters no positive precondition bound, over their types' objects. */
-static goap_status free_params(gctx *g, int32_t si, int q) {
-  const px_schema *s = &T->schemas[si];
-  while (q < s->nparams && g->bind[q] >= 0) ++q;
-  if (q == s->nparams) return emit(g, si);
-  const px_ivec *objs = &g->of_type[T->args.v[s->ptypes + q]];
-  for (size_t i = 0; i < objs->n; ++i) {
-    if (++T->info.work > T->opt.max_work) return too_large(g, "candidate bindings", T->opt.max_work);
-    g->bind[q] = objs->v[i];
-    goap_status st = free_params(g, si, q + 1);
-    if (st != GOAP_OK) {
-      g->bind[q] = -1;
-      return st;
-    }
-  }
-  g->bind[q] = -1;
-  return GOAP_OK;
-}
-
-/* Tries to match literal l against atom a, binding parameters; records the ones it bound in
- * newly (count in *nb). 0 when they do not match (nothing stays bound). */
-static int unify(gctx *g, const px_schema *s, const px_lit *l, int32_t a, int32_t *newly, int *nb) {
-  int n;
-  const int32_t *aa = px_tset_args(&T->atoms, a, &n);
-  const int32_t *la = T->args.v + l->args;
-  *nb = 0;
-  for (int i = 0; i < n; ++i) {
-    int32_t v = la[i];
-    if (v >= 0) {
-      if (v != aa[i]) goto fail;
-      continue;
-    }
-    int q = -(v + 1);
-    if (g->bind[q] >= 0) {
-      if (g->bind[q] != aa[i]) goto fail;
-      continue;
-    }
-    int32_t ty = T->args.v[s->ptypes + q];
-    if (!T->is_a[(size_t)aa[i] * T->ntypes + (size_t)ty]) goto fail;
-    g->bind[q] = aa[i];
-    newly[(*nb)++] = q;
-  }
-  return 1;
-fail:
-  for (int k = 0; k < *nb; ++k) g->bind[newly[k]] = -1;
-  *nb = 0;
-  return 0;
-}
-
-static goap_status join(gctx *g, int32_t si, int remaining) {
-  const px_schema *s = &T->schemas[si];
-  if (remaining == 0) return free_params(g, si, 0);
-  /* the literal with the most bound arguments */
-  int best = -1, best_bound = -1;
-  for (int k = 0; k < g->npos; ++k) {
-    if (g->done[k]) continue;
-    const px_lit *l = &T->lits[g->pos[k]];
-    const int32_t *la = T->args.v + l->args;
-    int n = T->preds[l->pred].arity, b = 0;
-    for (int i = 0; i < n; ++i) b += lit_arg(g, la[i]) >= 0;
-    if (b > best_bound) {
-      best_bound = b;
-      best = k;
-    }
-  }
-  const px_lit *l = &T->lits[g->pos[best]];
-  const int32_t *la = T->args.v + l->args;
-  int n = T->preds[l->pred].arity;
-  const int32_t *cand = NULL;
-  size_t ncand = 0;
-  int32_t single;
-  if (best_bound == n) {
-    int32_t args[PX_MAX_ARITY];
-    for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-    single = goap__px_tset_find(&T->atoms, l->pred, args, n);
-    if (single < 0 || single >= g->head) return GOAP_OK;
-    cand = &single;
-    ncand = 1;
-  } else if (best_bound > 0) {
-    int32_t key[2] = {0, 0};
-    for (int i = 0; i < n; ++i)
-      if (lit_arg(g, la[i]) >= 0) {
-        key[0] = i;
-        key[1] = lit_arg(g, la[i]);
-        break;
-      }
-    int32_t e = goap__px_tset_find(&g->pidx, l->pred, key, 2);
-    if (e < 0) return GOAP_OK;
-    cand = g->lists[e].v;
-    ncand = g->lists[e].n;
-  } else {
-    cand = g->by_pred[l->pred].v;
-    ncand = g->by_pred[l->pred].n;
-  }
-  g->done[best] = 1;
-  int32_t newly[PX_MAX_ARITY];
-  int nb;
-  for (size_t i = 0; i < ncand; ++i) {
-    if (++T->info.work > T->opt.max_work) {
-      g->done[best] = 0;
-      return too_large(g, "candidate bindings", T->opt.max_work);
-    }
-    if (!unify(g, s, l, cand[i], newly, &nb)) continue;
-    goap_status st = join(g, si, remaining - 1);
-    for (int k = 0; k < nb; ++k) g->bind[newly[k]] = -1;
-    if (st != GOAP_OK) {
-      g->done[best] = 0;
-      return st;
-    }
-  }
-  g->done[best] = 0;
-  return GOAP_OK;
-}
-
-/* Sets up the positive preconditions of schema si (done all 0). */
-static void schema_pos(gctx *g, int32_t si) {
-  const px_schema *s = &T->schemas[si];
-  g->npos = 0;
-  for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
-    if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0) {
-      g->done[g->npos] = 0;
-      g->pos[g->npos++] = s->lit0 + k;
-    }
-  }
-  for (int q = 0; q < s->nparams; ++q) g->bind[q] = -1;
-}
-
-static goap_status process(gctx *g, int32_t a) {
-  int n;
-  int32_t pred = px_tset_id(&T->atoms, a);
-  if (!goap__px_ipush(g->a, &g->by_pred[pred], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  px_tset_args(&T->atoms, a, &n);
-  for (int i = 0; i < n; ++i) {
-    int32_t key[2];
-    key[0] = i;
-    key[1] = px_tset_args(&T->atoms, a, NULL)[i];
-    int added = 0;
-    int32_t e = goap__px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
-    if (e < 0) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-    if (added) {
-      if (!goap__px_grow(g->a, (void **)&g->lists, &g->clists, (size_t)e + 1, sizeof *g->lists))
-        return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-      memset(&g->lists[e], 0, sizeof g->lists[e]);
-      g->nlists = (size_t)e + 1;
-    }
-    if (!goap__px_ipush(g->a, &g->lists[e], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  }
-  g->head = a + 1;
-  const px_ivec *tr = &g->trig[pred];
-  for (size_t k = 0; k + 1 < tr->n; k += 2) {
-    int32_t si = tr->v[k], li = tr->v[k + 1];
-    const px_schema *s = &T->schemas[si];
-    schema_pos(g, si);
-    int32_t newly[PX_MAX_ARITY];
-    int nb;
-    if (!unify(g, s, &T->lits[li], a, newly, &nb)) continue;
-    for (int j = 0; j < g->npos; ++j)
-      if (g->pos[j] == li) g->done[j] = 1;
-    goap_status st = join(g, si, g->npos - 1);
-    if (st != GOAP_OK) return st;
-  }
-  return GOAP_OK;
-}
-
-/* ---- compiling ------------------------------------------------------------------------ */
-
-typedef struct cbuf {
-  char *s;
-  size_t cap;
-} cbuf;
-
-static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
-  return goap__px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
-}
-
-/* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
- * with memcpy (no snprintf): one call per reached atom and per ground action. */
-static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
-                         const int32_t *args, int n) {
-  const char *x = px_name(t, sym);
-  size_t hl = strlen(x), need = hl;
-  for (int i = 0; i < n; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
-  if (!cbuf_fit(a, b, need)) return 0;
-  memcpy(b->s, x, hl);
-  size_t o = hl;
-  for (int i = 0; i < n; ++i) {
-    x = px_name(t, t->objects[args[i]].sym);
-    size_t l = strlen(x);
-    b->s[o++] = ' ';
-    memcpy(b->s + o, x, l);
-    o += l;
-  }
-  b->s[o] = 0;
-  return 1;
-}
-
-/* "move a b" for a ground action. */
-static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
-                       const int32_t *args) {
-  const px_schema *s = &t->schemas[si];
-  return sym_objs_name(t, a, b, s->sym, args, s->nparams);
-}
-
-/* "at a b" for a reached atom: the same text as goap__px_format_atom without parentheses. */
-static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
-                         const int32_t *args) {
-  return sym_objs_name(t, a, b, t->preds[pred].sym, args, t->preds[pred].arity);
-}
-
-static goap_status compile(gctx *g) {
-  px_task_core *t = g->t;
-  const goap_allocator *a = g->a;
-  goap_status st = GOAP_OK;
-  size_t natoms = px_tset_count(&t->atoms), ngacts = px_tset_count(&t->gacts);
-  goap_builder *b = goap_builder_create(a);
-  int32_t *var_of = NULL, *pre_stamp = NULL, *eff_stamp = NULL;
-  int8_t *pre_val = NULL;
-  goap_cond *conds = NULL;
-  goap_effect *effs = NULL;
-  size_t nv = 1, cconds = 0, ceffs = 0;
-  cbuf name = {NULL, 0};
-  int nvars = 0;
-  int32_t args[PX_MAX_ARITY];
-  if (!b) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  if (goap_builder_set_name(b, px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
-
-  var_of = (int32_t *)goap__px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
-  if (!var_of) goto oom;
-  t->info.reachable_atoms = (int)natoms;
-  for (size_t i = 0; i < natoms; ++i) {
-    var_of[i] = -1;
-    int32_t p = px_tset_id(&t->atoms, (int32_t)i);
-    if (!t->preds[p].fluent) {
-      t->info.static_atoms++;
-      continue;
-    }
-    if (!atom_var_name(t, a, &name, p, px_tset_args(&t->atoms, (int32_t)i, NULL))) goto oom;
-    goap_var_desc vd;
-    memset(&vd, 0, sizeof vd);
-    vd.name = name.s;
-    vd.type = GOAP_BOOL;
-    goap_status bs = goap_builder_add_var(b, &vd, &var_of[i]);
-    if (bs != GOAP_OK) {
-      st = goap__px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b));
-      goto done;
-    }
-    nvars++;
-  }
-
-  /* actions */
-  nv = (size_t)(nvars ? nvars : 1);
-  t->act_of = (int32_t *)goap__px_alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
-  t->act_of_n = ngacts ? ngacts : 1;
-  pre_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *pre_stamp);
-  eff_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *eff_stamp);
-  pre_val = (int8_t *)goap__px_alloc(a, nv);
-  if (!t->act_of || !pre_stamp || !eff_stamp || !pre_val) goto oom;
-  for (size_t i = 0; i < nv; ++i) pre_stamp[i] = eff_stamp[i] = -1;
-  int nact = 0;
-  for (size_t e = 0; e < ngacts; ++e) {
-    int32_t si = px_tset_id(&t->gacts, (int32_t)e);
-    const px_schema *s = &t->schemas[si];
-    memcpy(g->bind, px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
-    int npre = 0, neff = 0, contradiction = 0;
-    if (!goap__px_grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
-        !goap__px_grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
-      goto oom;
-    /* preconditions, then adds, then deletes: an add wins over a delete of the same atom */
-    for (int pass = 0; pass < 3; ++pass) {
-      int want = pass == 0 ? PX_LIT_PRE : pass == 1 ? PX_LIT_ADD : PX_LIT_DEL;
-      for (int32_t k = 0; k < s->nlits; ++k) {
-        const px_lit *l = &t->lits[s->lit0 + k];
-        if (l->kind != want || l->pred == PX_EQ || !t->preds[l->pred].fluent) continue;
-        const int32_t *la = t->args.v + l->args;
-        int n = t->preds[l->pred].arity;
-        for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
-        int32_t at = goap__px_tset_find(&t->atoms, l->pred, args, n);
-        if (at < 0) continue; /* never true: its `not` holds, its delete changes nothing */
-        int32_t v = var_of[at];
-        if (pass == 0) {
-          int8_t val = (int8_t)!l->neg;
-          if (pre_stamp[v] == (int32_t)e) {
-            if (pre_val[v] != val) contradiction = 1;
-            continue;
-          }
-          pre_stamp[v] = (int32_t)e;
-          pre_val[v] = val;
-          conds[npre].var = v;
-          conds[npre].op = GOAP_EQ;
-          conds[npre].value = val;
-          npre++;
-        } else {
-          if (eff_stamp[v] == (int32_t)e) continue; /* an add already set it, or a repeat */
-          eff_stamp[v] = (int32_t)e;
-          effs[neff].var = v;
-          effs[neff].op = GOAP_SET;
-          effs[neff].value = pass == 1 ? 1 : 0;
-          neff++;
-        }
-      }
-    }
-    t->act_of[e] = -1;
-    if (contradiction) continue;
-    double cost = 1.0;
-    if (t->metric && t->uses_costs) {
-      cost = 0.0;
-      if (s->cost_kind == PX_COST_CONST) {
-        cost = s->cost_value;
-      } else if (s->cost_kind == PX_COST_FUNC) {
-        int n = t->funcs[s->cost_func].arity;
-        const int32_t *ca = t->args.v + s->cost_args;
-        for (int i = 0; i < n; ++i) args[i] = lit_arg(g, ca[i]);
-        int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
-        if (fe < 0) {
-          char buf[256];
-          int o = snprintf(buf, sizeof buf, "(%s", px_name(t, t->funcs[s->cost_func].sym));
-          for (int i = 0; i < n && o > 0 && (size_t)o < sizeof buf; ++i)
-            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", px_name(t, t->objects[args[i]].sym));
-          st = goap__px_error(t, s->cost_node, GOAP_NOT_FOUND, "no value for %s) in the problem's :init", buf);
-          goto done;
-        }
-        cost = t->fval[fe];
-        if (!(cost >= 0)) {
-          st = goap__px_error(t, s->cost_node, GOAP_OUT_OF_RANGE, "a negative action cost (%g)", cost);
-          goto done;
-        }
-      }
-    }
-    if (!action_name(t, a, &name, si, g->bind)) goto oom;
-    goap_action_desc ad;
-    memset(&ad, 0, sizeof ad);
-    ad.name = name.s;
-    ad.cost = cost;
-    ad.pre = conds;
-    ad.pre_count = npre;
-    ad.eff = effs;
-    ad.eff_count = neff;
-    int id = -1;
-    goap_status bs = goap_builder_add_action(b, &ad, &id);
-    if (bs != GOAP_OK) {
-      st = goap__px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b));
-      goto done;
-    }
-    t->act_of[e] = id;
-    nact++;
-  }
-  /* invert: goap action id -> ground action entry (ids are given in entry order) */
-  {
-    int k = 0;
-    for (size_t e = 0; e < ngacts; ++e)
-      if (t->act_of[e] >= 0) t->act_of[k++] = (int32_t)e;
-  }
-  t->info.ground_actions = nact;
-  t->info.variables = nvars;
-
-  /* goal: literals decided by the grounding are dropped when they hold; one that can never
-   * hold becomes a variable no action sets, so that the planner reports no plan */
-  t->goal = (goap_cond *)goap__px_alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
-  if (!t->goal) goto oom;
-  t->ngoalc = 0;
-  int impossible = 0;
-  for (int32_t k = 0; k < t->ngoal; ++k) {
-    const px_lit *l = &t->lits[t->goal0 + k];
-    const int32_t *la = t->args.v + l->args;
-    if (l->pred == PX_EQ) {
-      if ((la[0] == la[1]) == !!l->neg) impossible = 1;
-      continue;
-    }
-    int32_t at = goap__px_tset_find(&t->atoms, l->pred, la, t->preds[l->pred].arity);
-    int32_t v = at >= 0 ? var_of[at] : -1;
-    if (v < 0) {
-      if ((at >= 0) == !!l->neg) impossible = 1;
-      continue;
-    }
-    int dup = 0;
-    for (int i = 0; i < t->ngoalc; ++i)
-      if (t->goal[i].var == v && t->goal[i].value == !l->neg) dup = 1;
-    if (dup) continue;
-    t->goal[t->ngoalc].var = v;
-    t->goal[t->ngoalc].op = GOAP_EQ;
-    t->goal[t->ngoalc].value = !l->neg;
-    t->ngoalc++;
-  }
-  if (impossible) {
-    goap_var_desc vd;
-    memset(&vd, 0, sizeof vd);
-    vd.name = "(a goal literal that can never hold)";
-    vd.type = GOAP_BOOL;
-    int v = -1;
-    if (goap_builder_add_var(b, &vd, &v) != GOAP_OK) goto oom;
-    t->goal[0].var = v;
-    t->goal[0].op = GOAP_EQ;
-    t->goal[0].value = 1;
-    t->ngoalc = 1;
-    t->info.variables++;
-  }
-
-  st = goap_builder_build(b, &t->domain);
-  if (st != GOAP_OK) {
-    st = goap__px_error(t, -1, st, "cannot build the domain: %s", goap_builder_error(b));
-    goto done;
-  }
-  t->start_words = goap_domain_state_words(t->domain) + 1;
-  t->start = (goap_word *)goap__px_alloc(a, t->start_words * sizeof *t->start);
-  if (!t->start) goto oom;
-  goap_state_init(t->domain, t->start);
-  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
-    int32_t p = t->init.v[i];
-    int32_t at = goap__px_tset_find(&t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
-    if (at >= 0 && var_of[at] >= 0) goap_state_set(t->domain, t->start, var_of[at], 1);
-  }
-  goto done;
-oom:
-  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-done:
-  goap_builder_destroy(b);
-  goap__px_free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
-  goap__px_free(a, pre_stamp, nv * sizeof *pre_stamp);
-  goap__px_free(a, eff_stamp, nv * sizeof *eff_stamp);
-  goap__px_free(a, pre_val, nv);
-  goap__px_free(a, conds, cconds * sizeof *conds);
-  goap__px_free(a, effs, ceffs * sizeof *effs);
-  goap__px_free(a, name.s, name.cap);
-  return st;
-}
-
-goap_status goap__px_ground(px_task_core *t) {
-  gctx *g = (gctx *)goap__px_alloc(&t->alloc, sizeof *g);
-  if (!g) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  memset(g, 0, sizeof *g);
-  g->t = t;
-  g->a = &t->alloc;
-  goap_status st = GOAP_OK;
-  size_t np = t->npreds ? t->npreds : 1, nt = t->ntypes ? t->ntypes : 1;
-  g->by_pred = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->by_pred);
-  g->trig = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->trig);
-  g->of_type = (px_ivec *)goap__px_alloc(g->a, nt * sizeof *g->of_type);
-  if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
-  if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
-  if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
-  g->maxp = g->maxl = 1;
-  for (size_t si = 0; si < t->nschemas; ++si) {
-    if ((size_t)t->schemas[si].nparams > g->maxp) g->maxp = (size_t)t->schemas[si].nparams;
-    if ((size_t)t->schemas[si].nlits > g->maxl) g->maxl = (size_t)t->schemas[si].nlits;
-  }
-  g->bind = (int32_t *)goap__px_alloc(g->a, g->maxp * sizeof *g->bind);
-  g->pos = (int32_t *)goap__px_alloc(g->a, g->maxl * sizeof *g->pos);
-  g->done = (uint8_t *)goap__px_alloc(g->a, g->maxl);
-  if (!g->by_pred || !g->trig || !g->of_type || !g->bind || !g->pos || !g->done) {
-    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-    goto done;
-  }
-  for (size_t o = 0; o < t->nobjects; ++o)
-    for (size_t ty = 0; ty < t->ntypes; ++ty)
-      if (t->is_a[o * t->ntypes + ty] && !goap__px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
-  for (size_t si = 0; si < t->nschemas; ++si) {
-    const px_schema *s = &t->schemas[si];
-    for (int32_t k = 0; k < s->nlits; ++k) {
-      const px_lit *l = &t->lits[s->lit0 + k];
-      if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0)
-        if (!goap__px_ipush(g->a, &g->trig[l->pred], (int32_t)si) ||
-            !goap__px_ipush(g->a, &g->trig[l->pred], s->lit0 + k))
-          goto oom;
-    }
-  }
-  /* the initial atoms */
-  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
-    int32_t p = t->init.v[i];
-    if (px_tset_count(&t->atoms) >= t->opt.max_atoms) {
-      st = too_large(g, "ground atoms", t->opt.max_atoms);
-      goto done;
-    }
-    if (goap__px_tset_add(g->a, &t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, NULL) < 0)
-      goto oom;
-  }
-  t->info.init_atoms = (int)(t->init.n / 2);
-  /* schemas without positive preconditions: bound by their types alone, once */
-  for (size_t si = 0; si < t->nschemas; ++si) {
-    schema_pos(g, (int32_t)si);
-    if (g->npos == 0 && (st = join(g, (int32_t)si, 0)) != GOAP_OK) goto done;
-  }
-  while ((size_t)g->head < px_tset_count(&t->atoms))
-    if ((st = process(g, g->head)) != GOAP_OK) goto done;
-  st = compile(g);
-  goto done;
-oom:
-  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-done:
-  for (size_t i = 0; g->by_pred && i < np; ++i) goap__px_ivec_free(g->a, &g->by_pred[i]);
-  for (size_t i = 0; g->trig && i < np; ++i) goap__px_ivec_free(g->a, &g->trig[i]);
-  for (size_t i = 0; g->of_type && i < nt; ++i) goap__px_ivec_free(g->a, &g->of_type[i]);
-  goap__px_free(g->a, g->by_pred, np * sizeof *g->by_pred);
-  goap__px_free(g->a, g->trig, np * sizeof *g->trig);
-  goap__px_free(g->a, g->of_type, nt * sizeof *g->of_type);
-  for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
-  goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
-  goap__px_tset_free(g->a, &g->pidx);
-  goap__px_free(g->a, g->bind, g->maxp * sizeof *g->bind);
-  goap__px_free(g->a, g->pos, g->maxl * sizeof *g->pos);
-  goap__px_free(g->a, g->done, g->maxl);
-  goap__px_free(&t->alloc, g, sizeof *g);
-  if (st == GOAP_OK) t->grounded = 1;
-  return st;
-}
-
-void goap__px_ground_free(px_task_core *t) {
-  goap_domain_destroy(t->domain);
-  t->domain = NULL;
-  goap__px_free(&t->alloc, t->start, t->start_words * sizeof *t->start);
-  t->start = NULL;
-  goap__px_free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
-  t->goal = NULL;
-  goap__px_free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
-  t->act_of = NULL;
-  goap__px_tset_free(&t->alloc, &t->atoms);
-  goap__px_tset_free(&t->alloc, &t->gacts);
-}
-/* macros of src/pddl/ground.c end here */
-#undef T
-
-/* ==== src/pddl/hddl_parse.c ==== */
-/*
- * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
- * and the problem's initial task network (:htn), lifted, into px_htn (see internal.h).
- *
- * Invariants:
- *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
- *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
- *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
- *    method :constraints, exists in preconditions, ...) is rejected with its name and
- *    position, never ignored. Preconditions are read by parse.c (forall included).
- *  - No fixed limit on parameters or subtasks: their tables grow through the allocator.
- *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
- *    may name any action or task whatever the order of the sections in the text.
- *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
- *    (-(schema + 1)); task and action names are disjoint (checked), and its argument count is
- *    the arity of what it names (checked).
- *  - Every allocation goes through the task's allocator; the first error wins (goap__px_error).
- */
-#include <stdlib.h>
-#include <string.h>
-
-/* #include "internal.h": inlined above */
+/* ---- end src/pddl/pddl_internal.h ---- */
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
@@ -14996,7 +12747,7 @@ goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
     if (!goap__px_ipush(&t->alloc, &t->args, types[i])) st = OOM(t, sec);
   goap__px_params_free(t, syms, types, np);
   if (st != GOAP_OK) return st;
-  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
+  if (!goap__grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
     return OOM(t, sec);
   int32_t id = (int32_t)h->nctasks;
   h->ctasks[h->nctasks++] = c;
@@ -15040,7 +12791,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
   if (N(call)->count - 1 != arity)
     return goap__px_error(t, call, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given",
                           nm(t, hn), arity, arity == 1 ? "" : "s", N(call)->count - 1);
-  if (!goap__px_grow(&t->alloc, (void **)&h->steps, &h->csteps, h->nsteps + 1, sizeof *h->steps))
+  if (!goap__grow(&t->alloc, (void **)&h->steps, &h->csteps, h->nsteps + 1, sizeof *h->steps))
     return OOM(t, call);
   px_step st;
   st.label = label;
@@ -15357,7 +13108,7 @@ static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const
   if (network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &m.step0, &m.nsteps) !=
       GOAP_OK)
     return t->status;
-  if (!goap__px_grow(&t->alloc, (void **)&h->methods, &h->cmethods, h->nmethods + 1, sizeof *h->methods))
+  if (!goap__grow(&t->alloc, (void **)&h->methods, &h->cmethods, h->nmethods + 1, sizeof *h->methods))
     return OOM(t, sec);
   int32_t id = (int32_t)h->nmethods;
   h->methods[h->nmethods++] = m;
@@ -15389,16 +13140,14 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
   goap__px_params_free(t, syms, types, np);
   return st == GOAP_OK ? GOAP_OK : t->status;
 }
-/* macros of src/pddl/hddl_parse.c end here */
+/* macros of src/hddl/hddl_parse.c end here */
 #undef N
 #undef OOM
 
-/* ==== src/pddl/hddl_plan.c ==== */
-/* names of src/pddl/hddl_plan.c that another file also declares */
-#define goal_holds goal_holds__pddl_hddl_plan
-#define join join__pddl_hddl_plan
-#define put put__pddl_hddl_plan
-#define undo_to undo_to__pddl_hddl_plan
+/* ==== src/hddl/hddl_plan.c ==== */
+/* names of src/hddl/hddl_plan.c that another file also declares */
+#define goal_holds goal_holds__hddl_hddl_plan
+#define put put__hddl_hddl_plan
 /*
  * hddl_plan.c -- a lifted, SHOP-style, total-order forward-decomposition planner for HDDL
  * (goap_hddl_solve), and the IPC plan format (goap_hddl_plan_write).
@@ -15442,7 +13191,7 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
 #include <time.h>
 
 /* #include goap/hddl.h: in goap.h */
-/* #include "internal.h": inlined above */
+/* #include "pddl/pddl_internal.h": inlined above */
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
@@ -15524,17 +13273,7 @@ struct goap_hddl_plan {
   int32_t roots, nroots; /* in data */
 };
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-  timespec_get(&ts, TIME_UTC);
-#endif
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static double elapsed_ms(const hp *h) { return (double)(now_ns() - h->t0) / 1e6; }
+static double elapsed_ms(const hp *h) { return (double)(goap__now_ns() - h->t0) / 1e6; }
 
 static int over_time(hp *h) {
   if (h->max_ms > 0 && elapsed_ms(h) >= h->max_ms) {
@@ -15557,7 +13296,7 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
   int32_t e = goap__px_tset_add(h->a, &h->atoms, pred, args, n, &added);
   if (e < 0) return -1;
   if (added) {
-    if (!goap__px_grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
+    if (!goap__grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
     h->truth[e] = 0;
     if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
   }
@@ -15755,7 +13494,7 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
 }
 
 static int32_t new_node(hp *h, int32_t task, int32_t depth, int32_t parent) {
-  if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
+  if (!goap__grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
     return -1;
   hp_node *n = &h->nodes[h->nnodes];
   n->task = task;
@@ -15872,7 +13611,7 @@ static int goal_holds(hp *h) {
 }
 
 static int push_frame(hp *h, int32_t cell, int32_t node) {
-  if (!goap__px_grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
+  if (!goap__grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
     return oom(h);
   hp_frame *f = &h->frames[h->nframes++];
   f->cell = cell;
@@ -16149,7 +13888,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   memset(&h, 0, sizeof h);
   h.t = &task->c;
   h.a = &task->c.alloc;
-  h.t0 = now_ns();
+  h.t0 = goap__now_ns();
   h.max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
   h.max_work = h.max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX
                                                            : h.max_steps * HP_WORK_PER_STEP;
@@ -16253,21 +13992,19 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
   if (w.cap && w.len >= w.cap) buf[w.cap - 1] = '\0';
   return w.len;
 }
-/* macros of src/pddl/hddl_plan.c end here */
+/* macros of src/hddl/hddl_plan.c end here */
 #undef HP_ROOT
 #undef HP_MAX_POOL
 #undef HP_WORK_PER_STEP
 #undef goal_holds
-#undef join
 #undef put
-#undef undo_to
 
-/* ==== src/pddl/hddl_verify.c ==== */
-/* names of src/pddl/hddl_verify.c that another file also declares */
-#define fail fail__pddl_hddl_verify
-#define holds holds__pddl_hddl_verify
-#define lit_holds lit_holds__pddl_hddl_verify
-#define oom oom__pddl_hddl_verify
+/* ==== src/hddl/hddl_verify.c ==== */
+/* names of src/hddl/hddl_verify.c that another file also declares */
+#define fail fail__hddl_hddl_verify
+#define holds holds__hddl_hddl_verify
+#define lit_holds lit_holds__hddl_hddl_verify
+#define oom oom__hddl_hddl_verify
 /*
  * hddl_verify.c -- goap_hddl_verify: checking a total-order HTN plan in the IPC format against
  * the lifted HDDL task, independently of any planner (it never reads the planner's code or
@@ -16305,7 +14042,7 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
 #include <string.h>
 
 /* #include goap/hddl.h: in goap.h */
-/* #include "internal.h": inlined above */
+/* #include "pddl/pddl_internal.h": inlined above */
 
 #define VX_MAX_WORK 20000000u /* candidate bindings of free method parameters, per call (or
                                  the task's max_work when lower) */
@@ -16510,7 +14247,7 @@ static int tok_is(const vctx *v, int32_t i, const char *s) {
 }
 
 static int push_tok(vctx *v, size_t off, size_t len, size_t line_start) {
-  if (!goap__px_grow(v->a, (void **)&v->toks, &v->ctoks, v->ntoks + 1, sizeof *v->toks)) return 0;
+  if (!goap__grow(v->a, (void **)&v->toks, &v->ctoks, v->ntoks + 1, sizeof *v->toks)) return 0;
   vtok *x = &v->toks[v->ntoks++];
   x->off = (uint32_t)off;
   x->len = (uint32_t)len;
@@ -16610,7 +14347,7 @@ static goap_status read_plan(vctx *v) {
                          "expected an action or task name after the id");
     if (v->nnodes >= (size_t)INT32_MAX / 2)
       return parse_error(v, line, 1, "too many plan lines");
-    if (!goap__px_grow(v->a, (void **)&v->nodes, &v->cnodes, v->nnodes + 1, sizeof *v->nodes))
+    if (!goap__grow(v->a, (void **)&v->nodes, &v->cnodes, v->nnodes + 1, sizeof *v->nodes))
       return oom(v);
     vnode *n = &v->nodes[v->nnodes];
     memset(n, 0, sizeof *n);
@@ -17274,13 +15011,2207 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
   free_ctx(&v);
   return st;
 }
-/* macros of src/pddl/hddl_verify.c end here */
+/* macros of src/hddl/hddl_verify.c end here */
 #undef VX_MAX_WORK
 #undef TOKF
 #undef fail
 #undef holds
 #undef lit_holds
 #undef oom
+
+/* ==== src/htn/htn_domain.c ==== */
+/* names of src/htn/htn_domain.c that another file also declares */
+#define clear_error clear_error__htn_htn_domain
+#define fail fail__htn_htn_domain
+#define valid_name valid_name__htn_htn_domain
+/*
+ * htn_domain.c -- the HTN builder and the compiled HTN domain, plus the condition compiler
+ * (allocation, the name table and the clock are base/base.h's).
+ *
+ * Invariants:
+ *  - add_task / add_method validate completely before changing anything: a failed call adds
+ *    nothing and leaves the builder usable (also when the allocator fails).
+ *  - Method descriptions are deep-copied (names, conditions, subtasks and their lists).
+ *  - build groups methods by task (keeping their order) into flat pools and compiles the
+ *    conditions; the builder is left unchanged.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- begin src/htn/htn_internal.h ---- */
+/*
+ * htn_internal.h -- shared internals of the HTN layer (src/htn/).
+ *
+ * Invariants:
+ *  - Everything is allocated through the object's goap_allocator (htn__alloc & co); a zero
+ *    allocator is replaced by libc at creation, so internal code always has a callable fn.
+ *  - The HTN layer uses only the public core API (goap.h). Method conditions are compiled here
+ *    into field tests from goap_domain_var_info() (a field holds value - lo in `bits` bits at
+ *    `shift` of word `word`), so checking a method costs no call into the core.
+ *  - A goap_htn_domain is never written after goap_htn_builder_build returns.
+ */
+#ifndef GOAP_HTN_INTERNAL_H
+#define GOAP_HTN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* #include "base/base.h": inlined above */
+/* #include goap/htn.h: in goap.h */
+
+/* Allocation, growth, the clock and the name table (tasks in ns -1): base/base.h. */
+
+/* A field test: a <= field <= b (encoded, unsigned) and field != ne when has_ne. */
+typedef struct htn__test {
+  uint32_t word, shift;
+  uint64_t mask;
+  uint64_t a, b, ne;
+  uint32_t has_ne;
+} htn__test;
+
+static inline int htn__test_ok(const htn__test *t, const goap_word *s) {
+  uint64_t v = (s[t->word] >> t->shift) & t->mask;
+  if (v - t->a > t->b - t->a) return 0;
+  if (t->has_ne && v == t->ne) return 0;
+  return 1;
+}
+
+typedef struct htn__method {
+  char *name;
+  int32_t task;
+  goap_cond *when;
+  int nwhen;
+  uint32_t t0, tn;   /* compiled tests in the domain's pool */
+  int never;         /* a condition can never hold */
+  uint32_t s0, sn;   /* subtasks in the domain's pool */
+} htn__method;
+
+
+struct goap_htn_domain {
+  goap_allocator alloc;
+  const goap_domain *d;
+  int ntasks, nmethods;
+  char **task_names;
+  int32_t *task_m0, *task_mn;  /* methods of task t: [task_m0[t], task_m0[t] + task_mn[t]) */
+  htn__method *methods;        /* grouped by task, in the order they were added */
+  goap_htn_subtask *subs;      /* nsubs pool; then one root subtask per task */
+  uint32_t nsubs;
+  goap_cond *conds;            /* achieve conditions */
+  size_t nconds;
+  goap_effect *effs;           /* set effects */
+  size_t neffs;
+  htn__test *tests;
+  size_t ntests;
+  uint32_t *aw_off;            /* per action: the words its effects write (CSR) */
+  uint32_t *aw;
+  size_t naw;
+  uint32_t *var_word;          /* per variable: its word */
+  int nactions, nvars;         /* of the goap_domain (for the sizes above) */
+  uint32_t words;
+  goap__names names;              /* tasks (ns -1) */
+};
+
+/* Compiles one condition into a test. Returns 0 when it can never hold. */
+int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out);
+
+#endif /* GOAP_HTN_INTERNAL_H */
+/* ---- end src/htn/htn_internal.h ---- */
+
+/* ------------------------------------------------------------------------------------------
+ * Utilities
+ * ---------------------------------------------------------------------------------------- */
+int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out) {
+  goap_var_info vi;
+  int64_t lo, hi, v;
+  memset(out, 0, sizeof *out);
+  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) return 0;
+  lo = vi.lo;
+  hi = vi.hi;
+  v = c->value;
+  switch (c->op) {
+    case GOAP_EQ: lo = hi = v; break;
+    case GOAP_NE:
+      out->has_ne = v >= vi.lo && v <= vi.hi;
+      out->ne = (uint64_t)(v - vi.lo);
+      break;
+    case GOAP_LT: if (v - 1 < hi) hi = v - 1; break;
+    case GOAP_LE: if (v < hi) hi = v; break;
+    case GOAP_GT: if (v + 1 > lo) lo = v + 1; break;
+    case GOAP_GE: if (v > lo) lo = v; break;
+  }
+  if (lo < vi.lo) lo = vi.lo;
+  if (hi > vi.hi) hi = vi.hi;
+  out->word = (uint32_t)vi.word;
+  out->shift = (uint32_t)vi.shift;
+  out->mask = vi.bits >= 64 ? ~0ull : ((1ull << vi.bits) - 1);
+  if (lo > hi) return 0;
+  out->a = (uint64_t)(lo - vi.lo);
+  out->b = (uint64_t)(hi - vi.lo);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The builder
+ * ---------------------------------------------------------------------------------------- */
+typedef struct bmethod {
+  char *name;
+  int32_t task;
+  goap_cond *when;
+  int nwhen;
+  goap_htn_subtask *subs; /* conds / effs deep-copied */
+  int nsubs;
+} bmethod;
+
+struct goap_htn_builder {
+  goap_allocator alloc;
+  const goap_domain *d;
+  char **tasks;
+  size_t ntasks, tasks_cap;
+  int32_t *task_nmethods;
+  size_t task_nmethods_cap;
+  bmethod *methods;
+  size_t nmethods, methods_cap;
+  goap__names names; /* tasks: ns -1; methods: ns = task */
+  char error[512];
+  goap_htn_item item;
+  int item_index, item_sub;
+};
+
+goap_htn_builder *goap_htn_builder_create(const goap_domain *d, const goap_allocator *alloc) {
+  goap_allocator a = goap__resolve(alloc);
+  goap_htn_builder *b;
+  if (!d) return NULL;
+  b = (goap_htn_builder *)goap__alloc(&a, sizeof *b);
+  if (!b) return NULL;
+  memset(b, 0, sizeof *b);
+  b->alloc = a;
+  b->d = d;
+  return b;
+}
+
+static void free_subs(const goap_allocator *a, goap_htn_subtask *subs, int n) {
+  int i;
+  if (!subs) return;
+  for (i = 0; i < n; ++i) {
+    goap__free(a, (void *)(uintptr_t)subs[i].conds, (size_t)subs[i].cond_count * sizeof(goap_cond));
+    goap__free(a, (void *)(uintptr_t)subs[i].effs, (size_t)subs[i].eff_count * sizeof(goap_effect));
+  }
+  goap__free(a, subs, (size_t)n * sizeof *subs);
+}
+
+static void free_bmethod(const goap_allocator *a, bmethod *m) {
+  goap__strfree(a, m->name);
+  goap__free(a, m->when, (size_t)m->nwhen * sizeof *m->when);
+  free_subs(a, m->subs, m->nsubs);
+}
+
+void goap_htn_builder_destroy(goap_htn_builder *b) {
+  goap_allocator a;
+  size_t i;
+  if (!b) return;
+  a = b->alloc;
+  for (i = 0; i < b->ntasks; ++i) goap__strfree(&a, b->tasks[i]);
+  goap__free(&a, b->tasks, b->tasks_cap * sizeof *b->tasks);
+  goap__free(&a, b->task_nmethods, b->task_nmethods_cap * sizeof *b->task_nmethods);
+  for (i = 0; i < b->nmethods; ++i) free_bmethod(&a, &b->methods[i]);
+  goap__free(&a, b->methods, b->methods_cap * sizeof *b->methods);
+  goap__names_free(&a, &b->names);
+  goap__free(&a, b, sizeof *b);
+}
+
+static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item, int index,
+                        int sub, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item, int index,
+                        int sub, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b->error, sizeof b->error, fmt, ap);
+  va_end(ap);
+  b->item = item;
+  b->item_index = index;
+  b->item_sub = sub;
+  return st;
+}
+
+static void clear_error(goap_htn_builder *b) {
+  b->error[0] = '\0';
+  b->item = GOAP_HTN_ITEM_NONE;
+  b->item_index = b->item_sub = -1;
+}
+
+static int valid_name(const char *s) {
+  const char *p;
+  if (!s || !*s) return 0;
+  if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return 0;
+  for (p = s + 1; *p; ++p)
+    if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+          *p == '_'))
+      return 0;
+  return (size_t)(p - s) <= 255;
+}
+
+goap_status goap_htn_builder_add_task(goap_htn_builder *b, const char *name, int *out_id) {
+  char *copy;
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (!name)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1, "task name is NULL");
+  if (!valid_name(name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
+                "invalid task name '%.64s': names match [A-Za-z_][A-Za-z0-9_]* (at most 255 "
+                "characters)", name);
+  if (goap__names_findz(&b->names, -1, name) >= 0)
+    return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1, "duplicate task '%s'", name);
+  if (b->ntasks >= 0x7fffffff / 2)
+    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many tasks");
+  if (!goap__grow(&b->alloc, (void **)&b->tasks, &b->tasks_cap, b->ntasks + 1, sizeof *b->tasks) ||
+      !goap__grow(&b->alloc, (void **)&b->task_nmethods, &b->task_nmethods_cap, b->ntasks + 1,
+                 sizeof *b->task_nmethods))
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  copy = goap__strdup(&b->alloc, name);
+  if (!copy) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  if (!goap__names_putz(&b->alloc, &b->names, -1, copy, (int32_t)b->ntasks)) {
+    goap__strfree(&b->alloc, copy);
+    return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  }
+  b->tasks[b->ntasks] = copy;
+  b->task_nmethods[b->ntasks] = 0;
+  if (out_id) *out_id = (int)b->ntasks;
+  ++b->ntasks;
+  return GOAP_OK;
+}
+
+/* Validates a condition; writes a message (without context) into msg. */
+static goap_status check_cond(const goap_domain *d, const goap_cond *c, char *msg, size_t cap) {
+  goap_var_info vi;
+  if (goap_domain_var_info(d, c->var, &vi) != GOAP_OK) {
+    snprintf(msg, cap, "unknown variable id %ld", (long)c->var);
+    return GOAP_INVALID_ARGUMENT;
+  }
+  if ((unsigned)c->op > (unsigned)GOAP_GE) {
+    snprintf(msg, cap, "invalid operator %d on '%s'", (int)c->op, vi.name);
+    return GOAP_INVALID_ARGUMENT;
+  }
+  if (vi.type != GOAP_INT && c->op != GOAP_EQ && c->op != GOAP_NE) {
+    snprintf(msg, cap, "'%s' is %s: only == and != apply", vi.name,
+             vi.type == GOAP_BOOL ? "a bool" : "an enum");
+    return GOAP_TYPE_MISMATCH;
+  }
+  if (c->value < vi.lo || c->value > vi.hi) {
+    snprintf(msg, cap, "value %ld is outside the range %ld..%ld of '%s'", (long)c->value,
+             (long)vi.lo, (long)vi.hi, vi.name);
+    return GOAP_OUT_OF_RANGE;
+  }
+  return GOAP_OK;
+}
+
+static goap_status check_effects(const goap_domain *d, const goap_effect *e, int n, int *bad,
+                                 char *msg, size_t cap) {
+  int i, j;
+  for (i = 0; i < n; ++i) {
+    goap_var_info vi;
+    *bad = i;
+    if (goap_domain_var_info(d, e[i].var, &vi) != GOAP_OK) {
+      snprintf(msg, cap, "unknown variable id %ld", (long)e[i].var);
+      return GOAP_INVALID_ARGUMENT;
+    }
+    if (e[i].op == GOAP_SET) {
+      if (e[i].value < vi.lo || e[i].value > vi.hi) {
+        snprintf(msg, cap, "value %ld is outside the range %ld..%ld of '%s'", (long)e[i].value,
+                 (long)vi.lo, (long)vi.hi, vi.name);
+        return GOAP_OUT_OF_RANGE;
+      }
+    } else if (e[i].op == GOAP_ADD || e[i].op == GOAP_ADD_CLAMP) {
+      if (vi.type != GOAP_INT) {
+        snprintf(msg, cap, "'+=' needs an int variable; '%s' is %s", vi.name,
+                 vi.type == GOAP_BOOL ? "a bool" : "an enum");
+        return GOAP_TYPE_MISMATCH;
+      }
+    } else {
+      snprintf(msg, cap, "invalid effect operator %d on '%s'", (int)e[i].op, vi.name);
+      return GOAP_INVALID_ARGUMENT;
+    }
+    for (j = 0; j < i; ++j)
+      if (e[j].var == e[i].var) {
+        snprintf(msg, cap, "two effects on variable '%s'", vi.name);
+        return GOAP_CONFLICT;
+      }
+  }
+  *bad = -1;
+  return GOAP_OK;
+}
+
+goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
+                                        const goap_htn_method_desc *desc, int *out_index) {
+  const goap_domain *d;
+  bmethod m;
+  char msg[256];
+  int i;
+  goap_status st;
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  d = b->d;
+  if (!desc) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1, "desc is NULL");
+  if (task < 0 || (size_t)task >= b->ntasks)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1, "unknown task id %d",
+                task);
+  if (!desc->name)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
+                "task '%s': method name is NULL", b->tasks[task]);
+  if (!valid_name(desc->name))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
+                "task '%s': invalid method name '%.64s': names match [A-Za-z_][A-Za-z0-9_]*",
+                b->tasks[task], desc->name);
+  if (goap__names_findz(&b->names, task, desc->name) >= 0)
+    return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1,
+                "task '%s': duplicate method '%s'", b->tasks[task], desc->name);
+  if (desc->when_count < 0 || (desc->when_count > 0 && !desc->when))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1,
+                "method '%s': bad condition list", desc->name);
+  if (desc->subtask_count < 0 || (desc->subtask_count > 0 && !desc->subtasks))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NONE, -1, -1,
+                "method '%s': bad subtask list", desc->name);
+  for (i = 0; i < desc->when_count; ++i) {
+    st = check_cond(d, &desc->when[i], msg, sizeof msg);
+    if (st != GOAP_OK)
+      return fail(b, st, GOAP_HTN_ITEM_WHEN, i, -1, "method '%s' of task '%s': %s", desc->name,
+                  b->tasks[task], msg);
+  }
+  for (i = 0; i < desc->subtask_count; ++i) {
+    const goap_htn_subtask *s = &desc->subtasks[i];
+    int j, bad = -1;
+    switch (s->kind) {
+      case GOAP_HTN_ACTION:
+        if (s->id < 0 || s->id >= goap_domain_action_count(d))
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: unknown action id %ld", desc->name,
+                      b->tasks[task], i + 1, (long)s->id);
+        break;
+      case GOAP_HTN_TASK:
+        if (s->id < 0 || (size_t)s->id >= b->ntasks)
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: unknown task id %ld", desc->name,
+                      b->tasks[task], i + 1, (long)s->id);
+        break;
+      case GOAP_HTN_ACHIEVE_GOAL:
+        if (s->id < 0 || s->id >= goap_domain_goal_count(d))
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: unknown goal id %ld", desc->name,
+                      b->tasks[task], i + 1, (long)s->id);
+        break;
+      case GOAP_HTN_ACHIEVE:
+        if (s->cond_count < 0 || (s->cond_count > 0 && !s->conds))
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: bad condition list", desc->name,
+                      b->tasks[task], i + 1);
+        for (j = 0; j < s->cond_count; ++j) {
+          st = check_cond(d, &s->conds[j], msg, sizeof msg);
+          if (st != GOAP_OK)
+            return fail(b, st, GOAP_HTN_ITEM_SUBTASK, i, j,
+                        "method '%s' of task '%s': achieve: %s", desc->name, b->tasks[task],
+                        msg);
+        }
+        break;
+      case GOAP_HTN_SET:
+        if (s->eff_count <= 0 || !s->effs)
+          return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                      "method '%s' of task '%s': subtask %d: 'set' needs at least one effect",
+                      desc->name, b->tasks[task], i + 1);
+        st = check_effects(d, s->effs, s->eff_count, &bad, msg, sizeof msg);
+        if (st != GOAP_OK)
+          return fail(b, st, GOAP_HTN_ITEM_SUBTASK, i, bad, "method '%s' of task '%s': set: %s",
+                      desc->name, b->tasks[task], msg);
+        break;
+      case GOAP_HTN_PAUSE:
+        break;
+      default:
+        return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_SUBTASK, i, -1,
+                    "method '%s' of task '%s': subtask %d: invalid kind %d", desc->name,
+                    b->tasks[task], i + 1, (int)s->kind);
+    }
+  }
+  if (b->task_nmethods[task] >= 0x7fff0000)
+    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many methods");
+  /* Copy. */
+  memset(&m, 0, sizeof m);
+  m.task = task;
+  m.name = goap__strdup(&b->alloc, desc->name);
+  if (!m.name) goto oom;
+  if (desc->when_count) {
+    m.when = (goap_cond *)goap__alloc(&b->alloc, (size_t)desc->when_count * sizeof *m.when);
+    if (!m.when) goto oom;
+    m.nwhen = desc->when_count;
+    memcpy(m.when, desc->when, (size_t)desc->when_count * sizeof *m.when);
+  }
+  if (desc->subtask_count) {
+    m.subs = (goap_htn_subtask *)goap__alloc(&b->alloc,
+                                            (size_t)desc->subtask_count * sizeof *m.subs);
+    if (!m.subs) goto oom;
+    memset(m.subs, 0, (size_t)desc->subtask_count * sizeof *m.subs);
+    m.nsubs = desc->subtask_count;
+    for (i = 0; i < desc->subtask_count; ++i) {
+      const goap_htn_subtask *s = &desc->subtasks[i];
+      goap_htn_subtask *t = &m.subs[i];
+      t->kind = s->kind;
+      t->id = s->kind == GOAP_HTN_ACTION || s->kind == GOAP_HTN_TASK ||
+                      s->kind == GOAP_HTN_ACHIEVE_GOAL
+                  ? s->id
+                  : -1;
+      if (s->kind == GOAP_HTN_ACHIEVE && s->cond_count) {
+        goap_cond *c = (goap_cond *)goap__alloc(&b->alloc, (size_t)s->cond_count * sizeof *c);
+        if (!c) goto oom;
+        memcpy(c, s->conds, (size_t)s->cond_count * sizeof *c);
+        t->conds = c;
+        t->cond_count = s->cond_count;
+      }
+      if (s->kind == GOAP_HTN_SET) {
+        goap_effect *e = (goap_effect *)goap__alloc(&b->alloc, (size_t)s->eff_count * sizeof *e);
+        if (!e) goto oom;
+        memcpy(e, s->effs, (size_t)s->eff_count * sizeof *e);
+        t->effs = e;
+        t->eff_count = s->eff_count;
+      }
+    }
+  }
+  if (!goap__grow(&b->alloc, (void **)&b->methods, &b->methods_cap, b->nmethods + 1,
+                 sizeof *b->methods))
+    goto oom;
+  if (!goap__names_putz(&b->alloc, &b->names, task, m.name, b->task_nmethods[task])) goto oom;
+  b->methods[b->nmethods++] = m;
+  if (out_index) *out_index = b->task_nmethods[task];
+  b->task_nmethods[task]++;
+  return GOAP_OK;
+oom:
+  free_bmethod(&b->alloc, &m);
+  return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+}
+
+int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name) {
+  if (!b || !name) return -1;
+  return goap__names_findz(&b->names, -1, name);
+}
+
+const char *goap_htn_builder_error(const goap_htn_builder *b) { return b ? b->error : ""; }
+
+goap_htn_item goap_htn_builder_error_item(const goap_htn_builder *b, int *index, int *sub) {
+  if (index) *index = b ? b->item_index : -1;
+  if (sub) *sub = b ? b->item_sub : -1;
+  return b ? b->item : GOAP_HTN_ITEM_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Build
+ * ---------------------------------------------------------------------------------------- */
+void goap_htn_domain_destroy(goap_htn_domain *h) {
+  goap_allocator a;
+  int i;
+  if (!h) return;
+  a = h->alloc;
+  for (i = 0; i < h->ntasks; ++i) goap__strfree(&a, h->task_names ? h->task_names[i] : NULL);
+  goap__free(&a, h->task_names, (size_t)h->ntasks * sizeof *h->task_names);
+  goap__free(&a, h->task_m0, (size_t)h->ntasks * sizeof *h->task_m0);
+  goap__free(&a, h->task_mn, (size_t)h->ntasks * sizeof *h->task_mn);
+  for (i = 0; i < h->nmethods; ++i) {
+    if (!h->methods) break;
+    goap__strfree(&a, h->methods[i].name);
+    goap__free(&a, h->methods[i].when, (size_t)h->methods[i].nwhen * sizeof(goap_cond));
+  }
+  goap__free(&a, h->methods, (size_t)h->nmethods * sizeof *h->methods);
+  goap__free(&a, h->subs, ((size_t)h->nsubs + (size_t)h->ntasks) * sizeof *h->subs);
+  goap__free(&a, h->conds, h->nconds * sizeof *h->conds);
+  goap__free(&a, h->effs, h->neffs * sizeof *h->effs);
+  goap__free(&a, h->tests, h->ntests * sizeof *h->tests);
+  goap__free(&a, h->aw, h->naw * sizeof *h->aw);
+  goap__free(&a, h->aw_off, ((size_t)h->nactions + 1) * sizeof *h->aw_off);
+  goap__free(&a, h->var_word, (size_t)h->nvars * sizeof *h->var_word);
+  goap__names_free(&a, &h->names);
+  goap__free(&a, h, sizeof *h);
+}
+
+goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
+  goap_htn_domain *h;
+  const goap_allocator *a;
+  size_t i, nsubs = 0, nconds = 0, neffs = 0, ntests = 0, si = 0, ci = 0, ei = 0, ti = 0;
+  int t, nactions, nvars;
+  int32_t *fill = NULL;
+  if (out) *out = NULL;
+  if (!b || !out) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  a = &b->alloc;
+  for (i = 0; i < b->ntasks; ++i)
+    if (b->task_nmethods[i] == 0)
+      return fail(b, GOAP_INVALID_OPERATION, GOAP_HTN_ITEM_TASK, (int)i, -1,
+                  "task '%s' has no method", b->tasks[i]);
+  for (i = 0; i < b->nmethods; ++i) {
+    int k;
+    nsubs += (size_t)b->methods[i].nsubs;
+    ntests += (size_t)b->methods[i].nwhen;
+    for (k = 0; k < b->methods[i].nsubs; ++k) {
+      nconds += (size_t)b->methods[i].subs[k].cond_count;
+      neffs += (size_t)b->methods[i].subs[k].eff_count;
+    }
+  }
+  if (nsubs + b->ntasks >= 0x7fffffffu || ntests >= 0xffffffffu)
+    return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many subtasks");
+  h = (goap_htn_domain *)goap__alloc(a, sizeof *h);
+  if (!h) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+  memset(h, 0, sizeof *h);
+  h->alloc = *a;
+  h->d = b->d;
+  nactions = goap_domain_action_count(b->d);
+  nvars = goap_domain_var_count(b->d);
+  h->words = (uint32_t)goap_domain_state_words(b->d);
+#define ALLOC_N(ptr, n)                                                     \
+  do {                                                                      \
+    (ptr) = goap__alloc(a, (size_t)(n) * sizeof *(ptr));                     \
+    if (!(ptr)) goto oom;                                                   \
+    memset((ptr), 0, (size_t)(n) * sizeof *(ptr));                          \
+  } while (0)
+  ALLOC_N(h->task_names, b->ntasks);
+  h->ntasks = (int)b->ntasks;
+  ALLOC_N(h->task_m0, b->ntasks);
+  ALLOC_N(h->task_mn, b->ntasks);
+  ALLOC_N(h->methods, b->nmethods);
+  h->nmethods = (int)b->nmethods;
+  ALLOC_N(h->subs, nsubs + b->ntasks);
+  h->nsubs = (uint32_t)nsubs;
+  ALLOC_N(h->conds, nconds);
+  h->nconds = nconds;
+  ALLOC_N(h->effs, neffs);
+  h->neffs = neffs;
+  ALLOC_N(h->tests, ntests);
+  h->ntests = ntests;
+  ALLOC_N(h->aw_off, (size_t)nactions + 1);
+  h->nactions = nactions;
+  ALLOC_N(h->var_word, nvars);
+  h->nvars = nvars;
+  ALLOC_N(fill, b->ntasks);
+  for (t = 0; t < nvars; ++t) {
+    goap_var_info vi;
+    goap_domain_var_info(b->d, t, &vi);
+    h->var_word[t] = (uint32_t)vi.word;
+  }
+  {
+    size_t total = 0;
+    int act;
+    for (act = 0; act < nactions; ++act) {
+      int n = 0;
+      goap_domain_action_eff(b->d, act, &n);
+      total += (size_t)n;
+    }
+    ALLOC_N(h->aw, total);
+    h->naw = total;
+    total = 0;
+    for (act = 0; act < nactions; ++act) {
+      int n = 0, k, j;
+      const goap_effect *e = goap_domain_action_eff(b->d, act, &n);
+      h->aw_off[act] = (uint32_t)total;
+      for (k = 0; k < n; ++k) {
+        uint32_t w = h->var_word[e[k].var];
+        for (j = (int)h->aw_off[act]; j < (int)total; ++j)
+          if (h->aw[j] == w) break;
+        if (j == (int)total) h->aw[total++] = w;
+      }
+    }
+    h->aw_off[nactions] = (uint32_t)total;
+  }
+  for (i = 0; i < b->ntasks; ++i) {
+    h->task_names[i] = goap__strdup(a, b->tasks[i]);
+    if (!h->task_names[i]) goto oom;
+    if (!goap__names_putz(a, &h->names, -1, h->task_names[i], (int32_t)i)) goto oom;
+  }
+  {
+    int32_t acc = 0;
+    for (i = 0; i < b->ntasks; ++i) {
+      h->task_m0[i] = acc;
+      h->task_mn[i] = b->task_nmethods[i];
+      acc += b->task_nmethods[i];
+    }
+  }
+  /* Methods grouped by task in insertion order; subtasks in method order of the new layout. */
+  for (i = 0; i < b->nmethods; ++i) {
+    const bmethod *bm = &b->methods[i];
+    int32_t idx = h->task_m0[bm->task] + fill[bm->task]++;
+    htn__method *m = &h->methods[idx];
+    m->task = bm->task;
+    m->name = goap__strdup(a, bm->name);
+    if (!m->name) goto oom;
+    if (bm->nwhen) {
+      m->when = (goap_cond *)goap__alloc(a, (size_t)bm->nwhen * sizeof *m->when);
+      if (!m->when) goto oom;
+      memcpy(m->when, bm->when, (size_t)bm->nwhen * sizeof *m->when);
+      m->nwhen = bm->nwhen;
+    }
+  }
+  {
+    /* Second pass in the new order: for each task, its methods in order. */
+    size_t *order;
+    size_t k;
+    int32_t *seen;
+    order = (size_t *)goap__alloc(a, (b->nmethods ? b->nmethods : 1) * sizeof *order);
+    if (!order) goto oom;
+    seen = fill;
+    memset(seen, 0, b->ntasks * sizeof *seen);
+    for (k = 0; k < b->nmethods; ++k) {
+      const bmethod *bm = &b->methods[k];
+      order[(size_t)(h->task_m0[bm->task] + seen[bm->task]++)] = k;
+    }
+    for (k = 0; k < b->nmethods; ++k) {
+      const bmethod *bm = &b->methods[order[k]];
+      htn__method *m = &h->methods[k];
+      int j;
+      m->s0 = (uint32_t)si;
+      m->sn = (uint32_t)bm->nsubs;
+      m->t0 = (uint32_t)ti;
+      m->tn = (uint32_t)bm->nwhen;
+      for (j = 0; j < bm->nwhen; ++j)
+        if (!htn__compile_cond(b->d, &bm->when[j], &h->tests[ti++])) m->never = 1;
+      for (j = 0; j < bm->nsubs; ++j) {
+        const goap_htn_subtask *s = &bm->subs[j];
+        goap_htn_subtask *d2 = &h->subs[si++];
+        *d2 = *s;
+        d2->conds = NULL;
+        d2->effs = NULL;
+        if (s->cond_count) {
+          memcpy(&h->conds[ci], s->conds, (size_t)s->cond_count * sizeof *h->conds);
+          d2->conds = &h->conds[ci];
+          ci += (size_t)s->cond_count;
+        }
+        if (s->eff_count) {
+          memcpy(&h->effs[ei], s->effs, (size_t)s->eff_count * sizeof *h->effs);
+          d2->effs = &h->effs[ei];
+          ei += (size_t)s->eff_count;
+        }
+      }
+    }
+    goap__free(a, order, (b->nmethods ? b->nmethods : 1) * sizeof *order);
+  }
+  for (i = 0; i < b->ntasks; ++i) {
+    goap_htn_subtask *r = &h->subs[nsubs + i];
+    memset(r, 0, sizeof *r);
+    r->kind = GOAP_HTN_TASK;
+    r->id = (int32_t)i;
+  }
+  goap__free(a, fill, b->ntasks * sizeof *fill);
+  *out = h;
+  return GOAP_OK;
+oom:
+  goap__free(a, fill, b->ntasks * sizeof *fill);
+  goap_htn_domain_destroy(h);
+  return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
+#undef ALLOC_N
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Queries
+ * ---------------------------------------------------------------------------------------- */
+const goap_domain *goap_htn_domain_goap(const goap_htn_domain *h) { return h ? h->d : NULL; }
+int goap_htn_domain_task_count(const goap_htn_domain *h) { return h ? h->ntasks : 0; }
+int goap_htn_domain_find_task(const goap_htn_domain *h, const char *name) {
+  if (!h || !name) return -1;
+  return goap__names_findz(&h->names, -1, name);
+}
+const char *goap_htn_domain_task_name(const goap_htn_domain *h, int task) {
+  if (!h || task < 0 || task >= h->ntasks) return NULL;
+  return h->task_names[task];
+}
+int goap_htn_domain_method_count(const goap_htn_domain *h, int task) {
+  if (!h || task < 0 || task >= h->ntasks) return 0;
+  return h->task_mn[task];
+}
+static const htn__method *method_at(const goap_htn_domain *h, int task, int method) {
+  if (!h || task < 0 || task >= h->ntasks || method < 0 || method >= h->task_mn[task])
+    return NULL;
+  return &h->methods[h->task_m0[task] + method];
+}
+const char *goap_htn_domain_method_name(const goap_htn_domain *h, int task, int method) {
+  const htn__method *m = method_at(h, task, method);
+  return m ? m->name : NULL;
+}
+const goap_cond *goap_htn_domain_method_when(const goap_htn_domain *h, int task, int method,
+                                             int *count) {
+  const htn__method *m = method_at(h, task, method);
+  if (count) *count = m ? m->nwhen : 0;
+  return m ? m->when : NULL;
+}
+const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h, int task,
+                                                        int method, int *count) {
+  const htn__method *m = method_at(h, task, method);
+  if (count) *count = m ? (int)m->sn : 0;
+  return m && m->sn ? &h->subs[m->s0] : NULL;
+}
+/* macros of src/htn/htn_domain.c end here */
+#undef ALLOC_N
+#undef clear_error
+#undef fail
+#undef valid_name
+
+/* ==== src/htn/htn_planner.c ==== */
+/* names of src/htn/htn_planner.c that another file also declares */
+#define run run__htn_htn_planner
+#define undo_to undo_to__htn_htn_planner
+/*
+ * htn_planner.c -- the HTN planner: total-order forward decomposition with chronological
+ * backtracking, on an explicit stack.
+ *
+ * Invariants:
+ *  - The agenda (the tasks still to do, in order) is a persistent linked list of nodes in an
+ *    arena: a node is a run [pos, end) of subtasks of one method followed by the node `next`.
+ *    Nodes are never changed once made; taking a subtask makes a new node for the rest of the
+ *    run (none when the subtask was the last: a tail position keeps no frame). The arena only
+ *    grows during a descent and is cut back to a choice point's height when backtracking.
+ *  - One choice point per compound task decomposed: the task, the next method to try, the
+ *    agenda after the task, and the heights of every log (undo, plan, nodes, trace, MTR). A
+ *    failure restores the newest choice point (state by the undo log: (word, old value) pairs,
+ *    never a state copy) and tries its next applicable method; when it has none it is popped
+ *    and the failure goes on to the one below: chronological backtracking into every open
+ *    compound task.
+ *  - No recursion anywhere: plans of any length use heap arrays that grow by doubling and are
+ *    kept between requests, so a warmed-up planner does not allocate.
+ *  - The depth of a node is the number of unfinished methods on the agenda; a branch that
+ *    would exceed max_depth is cut (it fails), and the final status says so when no plan is
+ *    found.
+ */
+#include <string.h>
+
+/* #include "htn_internal.h": inlined above */
+
+typedef struct node {
+  uint32_t pos, end; /* subtasks [pos, end) of the domain's pool */
+  int32_t next;      /* the agenda after this run, or -1 */
+  uint32_t len;      /* runs on the agenda from here (this one included) */
+  int32_t hdepth;    /* nesting level of the run's subtasks (0: the root task) */
+  int32_t task;      /* the task whose method this run belongs to (-1: the root) */
+  size_t ulen;       /* undo-log height when the run's method was chosen */
+} node;
+
+typedef struct choice {
+  int32_t task;
+  int32_t next_m;    /* next method index to try */
+  int32_t rest;      /* the agenda after the task */
+  int32_t hdepth;    /* nesting level of the task */
+  uint32_t len;      /* agenda length of a run of its methods */
+  int tied;          /* the MTR so far equals the bound's prefix */
+  size_t ulen, plen, nlen, rlen, mlen;
+} choice;
+
+struct goap_htn_planner {
+  goap_allocator alloc;
+  const goap_htn_domain *h;
+  const goap_domain *d;
+  uint32_t words;
+  goap_word *cur;
+  goap_planner *gp;
+  uint32_t *uw;
+  goap_word *uv;
+  size_t ulen, uwcap, uvcap;
+  int32_t *plan;
+  size_t plen, pcap;
+  node *nodes;
+  size_t nlen, ncap;
+  choice *cps;
+  size_t cplen, cpcap;
+  goap_htn_trace_entry *rec;
+  size_t rlen, rcap;
+  int32_t *mtr;
+  size_t mlen, mcap;
+  int32_t *sub;
+  size_t subcap;
+  int32_t *chain;
+  size_t chaincap;
+  uint32_t *tstamp;
+  uint32_t stamp;
+  /* the last search */
+  int have_last;
+  goap_status last;
+  int paused;
+  goap_htn_stop stop;
+  goap_htn_stats stats;
+  double cost;
+  int pending;
+  int32_t pend;
+};
+
+#define GROW(p, arr, cap, need)                                                          \
+  (((need) <= (cap)) || goap__grow(&(p)->alloc, (void **)&(arr), &(cap), (need), sizeof *(arr)))
+
+goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
+                                          const goap_htn_planner_desc *desc) {
+  goap_allocator a;
+  goap_htn_planner *p;
+  goap_planner_desc gd;
+  size_t init = 256;
+  if (!h) return NULL;
+  a = goap__resolve(desc ? &desc->allocator : NULL);
+  p = (goap_htn_planner *)goap__alloc(&a, sizeof *p);
+  if (!p) return NULL;
+  memset(p, 0, sizeof *p);
+  p->alloc = a;
+  p->h = h;
+  p->d = h->d;
+  p->words = h->words;
+  if (desc && desc->initial_steps) init = desc->initial_steps;
+  memset(&gd, 0, sizeof gd);
+  if (desc) gd = desc->goap;
+  gd.allocator = a;
+  p->cur = (goap_word *)goap__alloc(&a, (p->words ? p->words : 1) * sizeof *p->cur);
+  p->tstamp = (uint32_t *)goap__alloc(&a, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
+  p->gp = goap_planner_create(h->d, &gd);
+  if (!p->cur || !p->tstamp || !p->gp || !GROW(p, p->uw, p->uwcap, init * 2) ||
+      !GROW(p, p->uv, p->uvcap, init * 2) || !GROW(p, p->plan, p->pcap, init) ||
+      !GROW(p, p->nodes, p->ncap, init * 2) || !GROW(p, p->cps, p->cpcap, init) ||
+      !GROW(p, p->rec, p->rcap, init * 2) || !GROW(p, p->mtr, p->mcap, init) ||
+      !GROW(p, p->sub, p->subcap, 64) || !GROW(p, p->chain, p->chaincap, 64)) {
+    goap_htn_planner_destroy(p);
+    return NULL;
+  }
+  memset(p->tstamp, 0, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
+  return p;
+}
+
+void goap_htn_planner_destroy(goap_htn_planner *p) {
+  goap_allocator a;
+  if (!p) return;
+  a = p->alloc;
+  goap_planner_destroy(p->gp);
+  goap__free(&a, p->cur, (p->words ? p->words : 1) * sizeof *p->cur);
+  goap__free(&a, p->tstamp, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
+  goap__free(&a, p->uw, p->uwcap * sizeof *p->uw);
+  goap__free(&a, p->uv, p->uvcap * sizeof *p->uv);
+  goap__free(&a, p->plan, p->pcap * sizeof *p->plan);
+  goap__free(&a, p->nodes, p->ncap * sizeof *p->nodes);
+  goap__free(&a, p->cps, p->cpcap * sizeof *p->cps);
+  goap__free(&a, p->rec, p->rcap * sizeof *p->rec);
+  goap__free(&a, p->mtr, p->mcap * sizeof *p->mtr);
+  goap__free(&a, p->sub, p->subcap * sizeof *p->sub);
+  goap__free(&a, p->chain, p->chaincap * sizeof *p->chain);
+  goap__free(&a, p, sizeof *p);
+}
+
+const char *goap_htn_stop_name(goap_htn_stop stop) {
+  switch (stop) {
+    case GOAP_HTN_STOP_NONE: return "none";
+    case GOAP_HTN_STOP_STEPS: return "steps";
+    case GOAP_HTN_STOP_TIME: return "time";
+    case GOAP_HTN_STOP_DEPTH: return "depth_limit";
+    case GOAP_HTN_STOP_CYCLE: return "cycle";
+    case GOAP_HTN_STOP_ACHIEVE: return "achieve_limit";
+  }
+  return "unknown";
+}
+
+int goap_htn_mtr_compare(const int32_t *a, int na, const int32_t *b, int nb) {
+  int i, n = na < nb ? na : nb;
+  if (!a || !b) n = 0;
+  for (i = 0; i < n; ++i)
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The search
+ * ---------------------------------------------------------------------------------------- */
+static int push_node(goap_htn_planner *p, uint32_t pos, uint32_t end, int32_t next,
+                     uint32_t len, int32_t hdepth, int32_t task, size_t ulen, int32_t *out) {
+  node *n;
+  if (!GROW(p, p->nodes, p->ncap, p->nlen + 1)) return 0;
+  n = &p->nodes[p->nlen];
+  n->pos = pos;
+  n->end = end;
+  n->next = next;
+  n->len = len;
+  n->hdepth = hdepth;
+  n->task = task;
+  n->ulen = ulen;
+  *out = (int32_t)p->nlen++;
+  return 1;
+}
+
+static int push_rec(goap_htn_planner *p, goap_htn_kind kind, int32_t id, int32_t method,
+                    int32_t depth, size_t plan_start, size_t plan_length) {
+  goap_htn_trace_entry *e;
+  if (!GROW(p, p->rec, p->rcap, p->rlen + 1)) return 0;
+  e = &p->rec[p->rlen++];
+  e->kind = kind;
+  e->id = id;
+  e->method = method;
+  e->depth = depth;
+  e->plan_start = (int32_t)plan_start;
+  e->plan_length = (int32_t)plan_length;
+  return 1;
+}
+
+/* Logs the old value of word w. */
+static int log_word(goap_htn_planner *p, uint32_t w) {
+  if (!GROW(p, p->uw, p->uwcap, p->ulen + 1) || !GROW(p, p->uv, p->uvcap, p->ulen + 1))
+    return 0;
+  p->uw[p->ulen] = w;
+  p->uv[p->ulen] = p->cur[w];
+  ++p->ulen;
+  return 1;
+}
+
+static void undo_to(goap_htn_planner *p, size_t height) {
+  GOAP_ASSERT(height <= p->ulen && p->ulen <= p->uwcap && p->ulen <= p->uvcap);
+  while (p->ulen > height) {
+    --p->ulen;
+    p->cur[p->uw[p->ulen]] = p->uv[p->ulen];
+  }
+}
+
+/* Applies an applicable action with logging and appends it to the plan. 0: out of memory. */
+static int do_action(goap_htn_planner *p, int32_t a) {
+  const goap_htn_domain *h = p->h;
+  uint32_t k;
+  for (k = h->aw_off[a]; k < h->aw_off[a + 1]; ++k)
+    if (!log_word(p, h->aw[k])) return 0;
+  if (!GROW(p, p->plan, p->pcap, p->plen + 1)) return 0;
+  goap_action_apply(p->d, p->cur, a);
+  p->plan[p->plen++] = a;
+  return 1;
+}
+
+/* A cut at max_depth: is the chain since the last state change a cycle (a task decomposed
+ * twice with no state change in between)? */
+static int is_cycle(goap_htn_planner *p, int32_t task, int32_t agenda) {
+  int32_t i;
+  if (++p->stamp == 0) {
+    memset(p->tstamp, 0, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
+    p->stamp = 1;
+  }
+  p->tstamp[task] = p->stamp;
+  for (i = agenda; i >= 0; i = p->nodes[i].next) {
+    const node *n = &p->nodes[i];
+    if (n->ulen != p->ulen) break;
+    if (n->task < 0) continue;
+    if (p->tstamp[n->task] == p->stamp) return 1;
+    p->tstamp[n->task] = p->stamp;
+  }
+  return 0;
+}
+
+typedef struct run_ctx {
+  const goap_htn_request *req;
+  uint32_t max_depth;
+  uint64_t budget_ns, t0;
+  int tied;
+  int cut_depth, cut_cycle, achieve_limited, timed_out;
+} run_ctx;
+
+enum { R_OK = 0, R_FAIL, R_OOM, R_STOP };
+
+/* Runs an `achieve`; R_OK (applied), R_FAIL, R_OOM. */
+static int do_achieve(goap_htn_planner *p, run_ctx *rc, const goap_cond *want, int nwant,
+                      size_t *start, size_t *len) {
+  goap_request gr;
+  goap_result res;
+  goap_status st;
+  int i;
+  *start = p->plen;
+  *len = 0;
+  if (goap_state_satisfies(p->d, p->cur, want, nwant)) return R_OK;
+  memset(&gr, 0, sizeof gr);
+  gr.start = p->cur;
+  gr.want = want;
+  gr.want_count = nwant;
+  gr.search = rc->req->achieve_search;
+  gr.heuristic = rc->req->achieve_heuristic;
+  gr.max_nodes = rc->req->achieve_max_nodes;
+  gr.host = rc->req->host;
+  if (rc->budget_ns) { /* the search gets what is left of the request's time */
+    uint64_t used = goap__now_ns() - rc->t0;
+    if (used >= rc->budget_ns) {
+      rc->timed_out = 1;
+      return R_FAIL;
+    }
+    gr.max_ms = (double)(rc->budget_ns - used) / 1e6;
+  }
+  memset(&res, 0, sizeof res);
+  res.plan = p->sub;
+  res.plan_capacity = (int)(p->subcap > 0x7fffffff ? 0x7fffffff : p->subcap);
+  p->stats.achieves++;
+  st = goap_plan(p->gp, &gr, &res);
+  if (st == GOAP_BUFFER_TOO_SMALL) {
+    if (!GROW(p, p->sub, p->subcap, (size_t)res.plan_length)) return R_OOM;
+    res.plan = p->sub;
+    res.plan_capacity = (int)p->subcap;
+    st = goap_plan_finish(p->gp, &res);
+  }
+  if (st == GOAP_OUT_OF_MEMORY) return R_OOM;
+  if (st != GOAP_OK) {
+    if (st == GOAP_TIME_LIMIT && rc->budget_ns && goap__now_ns() - rc->t0 >= rc->budget_ns)
+      rc->timed_out = 1;
+    else if (st != GOAP_NO_PLAN)
+      rc->achieve_limited = 1;
+    return R_FAIL;
+  }
+  for (i = 0; i < res.plan_length; ++i)
+    if (!do_action(p, p->sub[i])) return R_OOM;
+  *len = (size_t)res.plan_length;
+  return R_OK;
+}
+
+/* Tries the methods of the newest choice point from its next_m. Sets *agenda and returns 1
+ * when one applies; pops the choice point and returns 0 when none does; -1: out of memory. */
+static int try_methods(goap_htn_planner *p, run_ctx *rc, int32_t *agenda) {
+  const goap_htn_domain *h = p->h;
+  choice *cp = &p->cps[p->cplen - 1];
+  int32_t m0 = h->task_m0[cp->task], mn = h->task_mn[cp->task], m;
+  const int32_t *bound = rc->req ? rc->req->mtr_bound : NULL;
+  int bound_len = bound ? rc->req->mtr_bound_length : 0;
+  for (m = cp->next_m; m < mn; ++m) {
+    const htn__method *M = &h->methods[m0 + m];
+    uint32_t k;
+    int ok = !M->never;
+    if (cp->tied && p->mlen < (size_t)bound_len && m > bound[p->mlen]) break;
+    for (k = 0; ok && k < M->tn; ++k) ok = htn__test_ok(&h->tests[M->t0 + k], p->cur);
+    if (!ok) continue;
+    cp->next_m = m + 1;
+    if (!push_rec(p, GOAP_HTN_TASK, cp->task, m, cp->hdepth, p->plen, 0)) return -1;
+    if (!GROW(p, p->mtr, p->mcap, p->mlen + 1)) return -1;
+    rc->tied = cp->tied;
+    if (rc->tied && p->mlen < (size_t)bound_len && m < bound[p->mlen]) rc->tied = 0;
+    p->mtr[p->mlen++] = m;
+    p->stats.expansions++;
+    if (M->sn == 0) {
+      *agenda = cp->rest;
+    } else {
+      int32_t task = cp->task, rest = cp->rest, hd = cp->hdepth + 1;
+      uint32_t len = cp->len;
+      if (!push_node(p, M->s0, M->s0 + M->sn, rest, len, hd, task, p->ulen, agenda)) return -1;
+    }
+    return 1;
+  }
+  --p->cplen;
+  return 0;
+}
+
+static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
+  const goap_htn_domain *h = p->h;
+  const goap_htn_request *req = rc->req;
+  uint64_t max_steps = req ? req->max_steps : 0;
+  for (;;) {
+    const node *n;
+    const goap_htn_subtask *s;
+    int32_t rest, hdepth;
+    int r;
+    if (agenda < 0) {
+      if (rc->tied) goto fail; /* not better than the bound */
+      return GOAP_OK;
+    }
+    p->stats.steps++;
+    if (max_steps && p->stats.steps > max_steps) {
+      p->stats.steps = max_steps;
+      p->stop = GOAP_HTN_STOP_STEPS;
+      return GOAP_NODE_LIMIT;
+    }
+    if (rc->budget_ns && (p->stats.steps & 255u) == 0 &&
+        goap__now_ns() - rc->t0 >= rc->budget_ns) {
+      p->stop = GOAP_HTN_STOP_TIME;
+      return GOAP_TIME_LIMIT;
+    }
+    n = &p->nodes[agenda];
+    s = &h->subs[n->pos];
+    hdepth = n->hdepth;
+    if (n->pos + 1 == n->end) {
+      rest = n->next;
+    } else {
+      node copy = *n;
+      if (!push_node(p, copy.pos + 1, copy.end, copy.next, copy.len, copy.hdepth, copy.task,
+                     copy.ulen, &rest))
+        return GOAP_OUT_OF_MEMORY;
+    }
+    switch (s->kind) {
+      case GOAP_HTN_ACTION:
+        if (!goap_action_applicable(p->d, p->cur, s->id)) goto fail;
+        if (!do_action(p, s->id)) return GOAP_OUT_OF_MEMORY;
+        if (!push_rec(p, GOAP_HTN_ACTION, s->id, -1, hdepth, p->plen - 1, 1))
+          return GOAP_OUT_OF_MEMORY;
+        agenda = rest;
+        continue;
+      case GOAP_HTN_SET: {
+        int k;
+        for (k = 0; k < s->eff_count; ++k)
+          if (!log_word(p, h->var_word[s->effs[k].var])) return GOAP_OUT_OF_MEMORY;
+        if (goap_state_assign(p->d, p->cur, s->effs, s->eff_count) != GOAP_OK) goto fail;
+        if (!push_rec(p, GOAP_HTN_SET, -1, -1, hdepth, p->plen, 0)) return GOAP_OUT_OF_MEMORY;
+        agenda = rest;
+        continue;
+      }
+      case GOAP_HTN_PAUSE:
+        if (rc->tied) goto fail;
+        if (!push_rec(p, GOAP_HTN_PAUSE, -1, -1, hdepth, p->plen, 0))
+          return GOAP_OUT_OF_MEMORY;
+        p->pending = 1;
+        p->pend = rest;
+        return GOAP_PARTIAL;
+      case GOAP_HTN_ACHIEVE:
+      case GOAP_HTN_ACHIEVE_GOAL: {
+        const goap_cond *want = s->conds;
+        int nwant = s->cond_count;
+        size_t st0 = 0, len = 0;
+        if (s->kind == GOAP_HTN_ACHIEVE_GOAL) want = goap_domain_goal_want(p->d, s->id, &nwant);
+        r = do_achieve(p, rc, want, nwant, &st0, &len);
+        if (r == R_OOM) return GOAP_OUT_OF_MEMORY;
+        if (rc->timed_out) {
+          p->stop = GOAP_HTN_STOP_TIME;
+          return GOAP_TIME_LIMIT;
+        }
+        if (r == R_FAIL) goto fail;
+        if (!push_rec(p, s->kind, s->kind == GOAP_HTN_ACHIEVE_GOAL ? s->id : -1, -1, hdepth, st0,
+                      len))
+          return GOAP_OUT_OF_MEMORY;
+        agenda = rest;
+        continue;
+      }
+      case GOAP_HTN_TASK: {
+        uint32_t len = (rest >= 0 ? p->nodes[rest].len : 0) + 1;
+        choice *cp;
+        if (len > rc->max_depth) {
+          rc->cut_depth = 1;
+          if (!rc->cut_cycle && is_cycle(p, s->id, rest)) rc->cut_cycle = 1;
+          goto fail;
+        }
+        if (len > p->stats.max_depth) p->stats.max_depth = len;
+        { /* The same task, before the same rest of the agenda, in the same state: a cycle
+           * through tail positions (T = [U], U = [T]) that the depth never sees. Whatever
+           * the repeat could find, the first occurrence finds too: prune it. */
+          size_t k = p->cplen;
+          int repeat = 0;
+          while (k > 0 && p->cps[k - 1].ulen == p->ulen && !repeat) {
+            --k;
+            repeat = p->cps[k].task == s->id && p->cps[k].rest == rest;
+          }
+          if (repeat) {
+            rc->cut_cycle = 1;
+            goto fail;
+          }
+        }
+        if (!GROW(p, p->cps, p->cpcap, p->cplen + 1)) return GOAP_OUT_OF_MEMORY;
+        cp = &p->cps[p->cplen++];
+        cp->task = s->id;
+        cp->next_m = 0;
+        cp->rest = rest;
+        cp->hdepth = hdepth;
+        cp->len = len;
+        cp->tied = rc->tied;
+        cp->ulen = p->ulen;
+        cp->plen = p->plen;
+        cp->nlen = p->nlen;
+        cp->rlen = p->rlen;
+        cp->mlen = p->mlen;
+        r = try_methods(p, rc, &agenda);
+        if (r < 0) return GOAP_OUT_OF_MEMORY;
+        if (r > 0) continue;
+        goto fail;
+      }
+    }
+  fail:
+    if (p->cplen) p->stats.backtracks++;
+    for (;;) {
+      const choice *cp;
+      if (p->cplen == 0) {
+        if (rc->cut_cycle) {
+          p->stop = GOAP_HTN_STOP_CYCLE;
+          return GOAP_CONFLICT;
+        }
+        if (rc->cut_depth) {
+          p->stop = GOAP_HTN_STOP_DEPTH;
+          return GOAP_TOO_LARGE;
+        }
+        if (rc->achieve_limited) {
+          p->stop = GOAP_HTN_STOP_ACHIEVE;
+          return GOAP_NODE_LIMIT;
+        }
+        return GOAP_NO_PLAN;
+      }
+      cp = &p->cps[p->cplen - 1];
+      GOAP_ASSERT(cp->plen <= p->plen && cp->nlen <= p->nlen && cp->mlen <= p->mlen);
+      undo_to(p, cp->ulen);
+      p->plen = cp->plen;
+      p->nlen = cp->nlen;
+      p->rlen = cp->rlen;
+      p->mlen = cp->mlen;
+      rc->tied = cp->tied;
+      r = try_methods(p, rc, &agenda);
+      if (r < 0) return GOAP_OUT_OF_MEMORY;
+      if (r > 0) break;
+    }
+  }
+}
+
+static void finish(goap_htn_planner *p, goap_status st, uint64_t t0) {
+  size_t i;
+  double cost = 0.0;
+  p->have_last = 1;
+  p->last = st;
+  p->paused = st == GOAP_PARTIAL;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) {
+    p->plen = 0;
+    p->rlen = 0;
+    p->mlen = 0;
+    p->pending = 0;
+  }
+  for (i = 0; i < p->plen; ++i) cost += goap_domain_action_cost(p->d, p->plan[i]);
+  p->cost = cost;
+  p->stats.time_us = (double)(goap__now_ns() - t0) / 1000.0;
+}
+
+goap_status goap_htn_fetch(const goap_htn_planner *p, goap_htn_result *r) {
+  goap_status st;
+  if (!p || !r) return GOAP_INVALID_ARGUMENT;
+  if (!p->have_last) return GOAP_INVALID_OPERATION;
+  st = p->last;
+  r->plan_length = (int)p->plen;
+  r->mtr_length = (int)p->mlen;
+  r->cost = p->cost;
+  r->paused = p->paused;
+  r->stop = p->stop;
+  r->stats = p->stats;
+  if (st == GOAP_OK || st == GOAP_PARTIAL) {
+    int fits = (size_t)(r->plan_capacity > 0 ? r->plan_capacity : 0) >= p->plen &&
+               (p->plen == 0 || r->plan) &&
+               (size_t)(r->mtr_capacity > 0 ? r->mtr_capacity : 0) >= p->mlen &&
+               (p->mlen == 0 || r->mtr);
+    if (!r->mtr && r->mtr_capacity == 0) /* the MTR was not asked for */
+      fits = (size_t)(r->plan_capacity > 0 ? r->plan_capacity : 0) >= p->plen &&
+             (p->plen == 0 || r->plan);
+    if (!fits) {
+      st = GOAP_BUFFER_TOO_SMALL;
+    } else {
+      if (p->plen) memcpy(r->plan, p->plan, p->plen * sizeof *p->plan);
+      if (r->mtr && p->mlen) memcpy(r->mtr, p->mtr, p->mlen * sizeof *p->mtr);
+    }
+  }
+  r->status = st;
+  return st;
+}
+
+static goap_status check_request(const goap_htn_planner *p, const goap_htn_request *req,
+                                 int need_task) {
+  if (!req) return GOAP_OK;
+  if (need_task && (req->task < 0 || req->task >= p->h->ntasks)) return GOAP_INVALID_ARGUMENT;
+  if (req->max_ms < 0 || req->max_ms != req->max_ms) return GOAP_INVALID_ARGUMENT;
+  if (req->mtr_bound_length < 0 || (req->mtr_bound_length > 0 && !req->mtr_bound))
+    return GOAP_INVALID_ARGUMENT;
+  return GOAP_OK;
+}
+
+static goap_status run(goap_htn_planner *p, const goap_htn_request *req, int32_t agenda,
+                       uint64_t t0, goap_htn_result *result) {
+  run_ctx rc;
+  goap_status st;
+  memset(&rc, 0, sizeof rc);
+  rc.req = req;
+  rc.t0 = t0;
+  rc.max_depth = req && req->max_depth ? req->max_depth : GOAP_HTN_DEFAULT_MAX_DEPTH;
+  rc.budget_ns = req && req->max_ms > 0 ? (uint64_t)(req->max_ms * 1e6) : 0;
+  if (rc.budget_ns == 0 && req && req->max_ms > 0) rc.budget_ns = 1;
+  rc.tied = req && req->mtr_bound != NULL;
+  st = search(p, &rc, agenda);
+  finish(p, st, t0);
+  if (st == GOAP_OUT_OF_MEMORY) {
+    result->status = st;
+    result->plan_length = result->mtr_length = 0;
+    result->paused = 0;
+    result->stop = GOAP_HTN_STOP_NONE;
+    result->stats = p->stats;
+    return st;
+  }
+  return goap_htn_fetch(p, result);
+}
+
+static void reset(goap_htn_planner *p) {
+  p->ulen = p->plen = p->nlen = p->cplen = p->rlen = 0;
+  p->stop = GOAP_HTN_STOP_NONE;
+  p->paused = 0;
+  memset(&p->stats, 0, sizeof p->stats);
+}
+
+goap_status goap_htn_plan(goap_htn_planner *p, const goap_htn_request *req,
+                          goap_htn_result *result) {
+  uint64_t t0 = goap__now_ns();
+  goap_status st;
+  int32_t root;
+  if (!p || !req || !result) return GOAP_INVALID_ARGUMENT;
+  st = check_request(p, req, 1);
+  p->pending = 0;
+  if (st != GOAP_OK) {
+    result->status = st;
+    return st;
+  }
+  reset(p);
+  p->mlen = 0;
+  if (req->start) {
+    memcpy(p->cur, req->start, p->words * sizeof *p->cur);
+  } else {
+    goap_state_init(p->d, p->cur);
+  }
+  if (!push_node(p, p->h->nsubs + (uint32_t)req->task, p->h->nsubs + (uint32_t)req->task + 1,
+                 -1, 0, 0, -1, 0, &root)) {
+    result->status = GOAP_OUT_OF_MEMORY;
+    return GOAP_OUT_OF_MEMORY;
+  }
+  return run(p, req, root, t0, result);
+}
+
+int goap_htn_pending(const goap_htn_planner *p) { return p ? p->pending : 0; }
+
+goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
+                            const goap_htn_request *req, goap_htn_result *result) {
+  uint64_t t0 = goap__now_ns();
+  goap_status st;
+  size_t k = 0, i;
+  int32_t at, head = -1;
+  goap_htn_request local;
+  if (!p || !result) return GOAP_INVALID_ARGUMENT;
+  if (!p->pending) {
+    result->status = GOAP_INVALID_OPERATION;
+    return GOAP_INVALID_OPERATION;
+  }
+  st = check_request(p, req, 0);
+  if (st != GOAP_OK) {
+    result->status = st;
+    return st;
+  }
+  if (req) {
+    local = *req;
+  } else {
+    memset(&local, 0, sizeof local);
+  }
+  local.mtr_bound = NULL;
+  local.mtr_bound_length = 0;
+  /* Keep only the continuation's runs: copy them, root-most first, to the arena's start. */
+  for (at = p->pend; at >= 0; at = p->nodes[at].next) {
+    if (!GROW(p, p->chain, p->chaincap, k + 1)) {
+      result->status = GOAP_OUT_OF_MEMORY;
+      return GOAP_OUT_OF_MEMORY;
+    }
+    p->chain[k++] = at;
+  }
+  for (i = 0; i < k; ++i) {
+    node n = p->nodes[p->chain[k - 1 - i]];
+    n.next = head;
+    n.ulen = 0;
+    p->nodes[i] = n;
+    head = (int32_t)i;
+  }
+  p->pending = 0;
+  reset(p);
+  p->nlen = k;
+  if (state)
+    memcpy(p->cur, state, p->words * sizeof *p->cur);
+  else
+    goap_state_init(p->d, p->cur);
+  return run(p, &local, head, t0, result);
+}
+
+int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap) {
+  size_t n;
+  if (!p || !p->have_last) return 0;
+  n = p->rlen;
+  if (out && cap > 0) memcpy(out, p->rec, (n < (size_t)cap ? n : (size_t)cap) * sizeof *out);
+  return (int)n;
+}
+/* macros of src/htn/htn_planner.c end here */
+#undef GROW
+#undef run
+#undef undo_to
+
+/* ==== src/pddl/forall.c ==== */
+/*
+ * forall.c -- universal conditions: (forall (?x - type ...) formula) in action and method
+ * preconditions and in the goal, instantiated over the problem's objects.
+ *
+ * Invariants:
+ *  - The parser (parse.c) reads a forall's body with its variables appended to the enclosing
+ *    parameters and marks each literal with its scope (px_lit.quant). Only and / not / atoms
+ *    (and nested foralls) may appear inside, so a forall is a conjunction of literals each
+ *    universally quantified: forall x (a and b) = (forall x a) and (forall x b).
+ *  - After the problem is parsed, every marked literal is replaced by one literal per
+ *    combination of objects for the forall variables it mentions (in object id order). When
+ *    some variable of its scope has a type with no object, the literal has no instance: the
+ *    forall holds vacuously. Afterwards no literal is marked, so grounding, the HTN planner
+ *    and both plan validators only ever see ordinary literals.
+ *  - The literals of each schema, method and of the goal stay one contiguous range (the
+ *    whole literal table is rebuilt range by range); nothing else holds literal indices.
+ *  - The number of instances is bounded by the task's max_atoms (GOAP_TOO_LARGE beyond);
+ *    every allocation goes through the task's allocator and is overflow-checked.
+ */
+#include <string.h>
+
+/* #include "pddl_internal.h": inlined above */
+
+typedef struct fx {
+  px_task_core *t;
+  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
+  px_lit *lits;           /* the new table */
+  size_t n, cap;
+  size_t made;            /* instances made */
+} fx;
+
+static goap_status fx_oom(fx *x, int32_t node) {
+  return goap__px_error(x->t, node, GOAP_OUT_OF_MEMORY, "out of memory");
+}
+
+static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
+  if (x->n >= (size_t)INT32_MAX ||
+      !goap__grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
+    return fx_oom(x, l->node);
+  px_lit *d = &x->lits[x->n++];
+  *d = *l;
+  d->args = args;
+  d->quant = -1;
+  return GOAP_OK;
+}
+
+/* The instances of one marked literal. */
+static goap_status fx_expand(fx *x, const px_lit *l) {
+  px_task_core *t = x->t;
+  int32_t base = t->args.v[l->quant], nq = t->args.v[l->quant + 1];
+  int arity = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+  for (int32_t k = 0; k < nq; ++k) {
+    int32_t ty = t->args.v[l->quant + 2 + k];
+    if (x->tobj0[ty + 1] == x->tobj0[ty]) return GOAP_OK; /* vacuously true */
+  }
+  /* the scope's variables this literal mentions: their odometer positions */
+  size_t cells = (size_t)nq * sizeof(int32_t);
+  int32_t *idx = (int32_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
+  uint8_t *used = (uint8_t *)goap__px_alloc(&t->alloc, nq ? (size_t)nq : 1);
+  goap_status st = GOAP_OK;
+  if (!idx || !used) {
+    st = fx_oom(x, l->node);
+    goto done;
+  }
+  memset(idx, 0, cells ? cells : 1);
+  memset(used, 0, nq ? (size_t)nq : 1);
+  for (int i = 0; i < arity; ++i) {
+    int32_t a = t->args.v[l->args + i];
+    if (a < 0 && -a - 1 >= base) used[-a - 1 - base] = 1;
+  }
+  for (;;) {
+    if (x->made >= t->opt.max_atoms) {
+      st = goap__px_error(t, l->node, GOAP_TOO_LARGE,
+                          "expanding 'forall' needs more than %lu literals (the max_atoms limit)",
+                          (unsigned long)t->opt.max_atoms);
+      goto done;
+    }
+    x->made++;
+    if (t->args.n > (size_t)INT32_MAX - (size_t)arity) {
+      st = goap__px_error(t, l->node, GOAP_TOO_LARGE, "too many arguments");
+      goto done;
+    }
+    int32_t off = (int32_t)t->args.n;
+    for (int i = 0; i < arity; ++i) {
+      int32_t a = t->args.v[l->args + i];
+      if (a < 0 && -a - 1 >= base) {
+        int32_t k = -a - 1 - base;
+        a = x->tobjs[x->tobj0[t->args.v[l->quant + 2 + k]] + idx[k]];
+      }
+      if (!goap__px_ipush(&t->alloc, &t->args, a)) {
+        st = fx_oom(x, l->node);
+        goto done;
+      }
+    }
+    st = fx_push_lit(x, l, off);
+    if (st != GOAP_OK) goto done;
+    /* next combination of the mentioned variables */
+    int32_t k = nq - 1;
+    for (; k >= 0; --k) {
+      if (!used[k]) continue;
+      int32_t ty = t->args.v[l->quant + 2 + k];
+      if (++idx[k] < x->tobj0[ty + 1] - x->tobj0[ty]) break;
+      idx[k] = 0;
+    }
+    if (k < 0) break;
+  }
+done:
+  goap__px_free(&t->alloc, idx, cells ? cells : 1);
+  goap__px_free(&t->alloc, used, nq ? (size_t)nq : 1);
+  return st;
+}
+
+/* Rebuilds the range [*lit0, *lit0 + *nlits) of the old table into the new one. */
+static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
+  px_task_core *t = x->t;
+  size_t start = x->n;
+  for (int32_t i = *lit0; i < *lit0 + *nlits; ++i) {
+    const px_lit *l = &t->lits[i];
+    goap_status st = l->quant < 0 ? fx_push_lit(x, l, l->args) : fx_expand(x, l);
+    if (st != GOAP_OK) return st;
+  }
+  *lit0 = (int32_t)start;
+  *nlits = (int32_t)(x->n - start);
+  return GOAP_OK;
+}
+
+goap_status goap__px_expand_foralls(px_task_core *t) {
+  if (t->nquant == 0) return GOAP_OK;
+  fx x;
+  memset(&x, 0, sizeof x);
+  x.t = t;
+  size_t cells = t->nobjects * t->ntypes; /* no overflow: is_a has as many */
+  x.tobj0 = (int32_t *)goap__px_alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
+  x.tobjs = (int32_t *)goap__px_alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
+  goap_status st = GOAP_OK;
+  if (!x.tobj0 || !x.tobjs) {
+    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  size_t k = 0;
+  for (size_t ty = 0; ty < t->ntypes; ++ty) {
+    x.tobj0[ty] = (int32_t)k;
+    for (size_t o = 0; o < t->nobjects; ++o)
+      if (t->is_a[o * t->ntypes + ty]) x.tobjs[k++] = (int32_t)o;
+  }
+  x.tobj0[t->ntypes] = (int32_t)k;
+  for (size_t i = 0; i < t->nschemas && st == GOAP_OK; ++i)
+    st = fx_range(&x, &t->schemas[i].lit0, &t->schemas[i].nlits);
+  for (size_t i = 0; i < t->htn.nmethods && st == GOAP_OK; ++i)
+    st = fx_range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
+  if (st == GOAP_OK) st = fx_range(&x, &t->goal0, &t->ngoal);
+  if (st == GOAP_OK) {
+    goap__px_free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
+    t->lits = x.lits;
+    t->nlits = x.n;
+    t->clits = x.cap;
+    t->nquant = 0;
+    x.lits = NULL;
+    x.cap = 0;
+  }
+done:
+  goap__px_free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
+  goap__px_free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
+  goap__px_free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
+  return st;
+}
+
+/* ==== src/pddl/ground.c ==== */
+/* names of src/pddl/ground.c that another file also declares */
+#define join join__pddl_ground
+/*
+ * ground.c -- grounding by relaxed reachability, and compiling the ground task to a
+ * goap_domain.
+ *
+ * Invariants:
+ *  - Atoms are reached in a queue (the insertion order of t->atoms): atoms [0, head) are
+ *    "processed" and indexed (per predicate, and per (predicate, position, object)). Processing
+ *    atom a tries every positive precondition that can match a, and joins the schema's other
+ *    positive preconditions against processed atoms only. So each ground action whose positive
+ *    preconditions are all reachable is found when the last of its atoms is processed, and no
+ *    argument combination is ever enumerated blindly: parameters are bound by matching atoms
+ *    (static ones included); only parameters in no positive precondition range over their
+ *    type's objects. Negative preconditions on changing predicates are ignored (relaxation);
+ *    equalities and negative static preconditions filter the complete bindings.
+ *  - The index lists never change during a join (new atoms are only queued), so pointers into
+ *    them stay valid; pointers into t->atoms' pool are never held across an insertion.
+ *  - Work (candidate atoms tried), atoms and ground actions are bounded by the options.
+ *  - Compiling: one bool variable per reached atom of a predicate some action changes (plus one
+ *    per goal atom that can never hold, so such goals stay visibly unreachable); add effects
+ *    win over delete effects of the same atom (PDDL semantics); duplicate conditions and
+ *    effects are merged; an action needing an atom both true and false is dropped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "pddl_internal.h": inlined above */
+
+typedef struct gctx {
+  px_task_core *t;
+  const goap_allocator *a;
+  px_ivec *by_pred;      /* per predicate: processed atoms */
+  px_tset pidx;          /* (pred, pos, obj) -> list index */
+  px_ivec *lists;
+  size_t nlists, clists;
+  px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
+  px_ivec *of_type;      /* per type: its objects (subtypes included) */
+  int32_t head;
+  int32_t *bind;          /* maxp: the largest schema's parameters */
+  int32_t *pos;           /* maxl: positive precondition literals of the current schema */
+  uint8_t *done;          /* maxl */
+  size_t maxp, maxl;
+  int npos;
+} gctx;
+
+#define T (g->t)
+
+static goap_status too_large(gctx *g, const char *what, uint64_t limit) {
+  return goap__px_error_at(T, 1, 0, 0, GOAP_TOO_LARGE,
+                     "grounding needs more than %llu %s (the limit; see goap_pddl_options)",
+                     (unsigned long long)limit, what);
+}
+
+static int32_t lit_arg(const gctx *g, int32_t arg) {
+  return arg >= 0 ? arg : g->bind[-(arg + 1)];
+}
+
+/* Adds a ground action for the complete binding if it passes the filters. */
+static goap_status emit(gctx *g, int32_t si) {
+  const px_schema *s = &T->schemas[si];
+  int32_t args[PX_MAX_ARITY];
+  for (int32_t k = 0; k < s->nlits; ++k) {
+    const px_lit *l = &T->lits[s->lit0 + k];
+    if (l->kind != PX_LIT_PRE) continue;
+    const int32_t *la = T->args.v + l->args;
+    if (l->pred == PX_EQ) {
+      int eq = lit_arg(g, la[0]) == lit_arg(g, la[1]);
+      if (eq == l->neg) return GOAP_OK;
+      continue;
+    }
+    if (l->neg && !T->preds[l->pred].fluent) {
+      int n = T->preds[l->pred].arity;
+      for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+      if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) return GOAP_OK;
+    }
+  }
+  int added = 0;
+  if (px_tset_count(&T->gacts) >= T->opt.max_actions)
+    return too_large(g, "ground actions", T->opt.max_actions);
+  if (goap__px_tset_add(g->a, &T->gacts, si, g->bind, s->nparams, &added) < 0)
+    return goap__px_error(T, s->node, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (!added) return GOAP_OK;
+  for (int32_t k = 0; k < s->nlits; ++k) {
+    const px_lit *l = &T->lits[s->lit0 + k];
+    if (l->kind != PX_LIT_ADD) continue;
+    const int32_t *la = T->args.v + l->args;
+    int n = T->preds[l->pred].arity;
+    for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+    if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) continue;
+    if (px_tset_count(&T->atoms) >= T->opt.max_atoms)
+      return too_large(g, "ground atoms", T->opt.max_atoms);
+    if (goap__px_tset_add(g->a, &T->atoms, l->pred, args, n, NULL) < 0)
+      return goap__px_error(T, l->node, GOAP_OUT_OF_MEMORY, "out of memory");
+  }
+  return GOAP_OK;
+}
+
+/* Binds the parameters no positive precondition bound, over their types' objects. */
+static goap_status free_params(gctx *g, int32_t si, int q) {
+  const px_schema *s = &T->schemas[si];
+  while (q < s->nparams && g->bind[q] >= 0) ++q;
+  if (q == s->nparams) return emit(g, si);
+  const px_ivec *objs = &g->of_type[T->args.v[s->ptypes + q]];
+  for (size_t i = 0; i < objs->n; ++i) {
+    if (++T->info.work > T->opt.max_work) return too_large(g, "candidate bindings", T->opt.max_work);
+    g->bind[q] = objs->v[i];
+    goap_status st = free_params(g, si, q + 1);
+    if (st != GOAP_OK) {
+      g->bind[q] = -1;
+      return st;
+    }
+  }
+  g->bind[q] = -1;
+  return GOAP_OK;
+}
+
+/* Tries to match literal l against atom a, binding parameters; records the ones it bound in
+ * newly (count in *nb). 0 when they do not match (nothing stays bound). */
+static int unify(gctx *g, const px_schema *s, const px_lit *l, int32_t a, int32_t *newly, int *nb) {
+  int n;
+  const int32_t *aa = px_tset_args(&T->atoms, a, &n);
+  const int32_t *la = T->args.v + l->args;
+  *nb = 0;
+  for (int i = 0; i < n; ++i) {
+    int32_t v = la[i];
+    if (v >= 0) {
+      if (v != aa[i]) goto fail;
+      continue;
+    }
+    int q = -(v + 1);
+    if (g->bind[q] >= 0) {
+      if (g->bind[q] != aa[i]) goto fail;
+      continue;
+    }
+    int32_t ty = T->args.v[s->ptypes + q];
+    if (!T->is_a[(size_t)aa[i] * T->ntypes + (size_t)ty]) goto fail;
+    g->bind[q] = aa[i];
+    newly[(*nb)++] = q;
+  }
+  return 1;
+fail:
+  for (int k = 0; k < *nb; ++k) g->bind[newly[k]] = -1;
+  *nb = 0;
+  return 0;
+}
+
+static goap_status join(gctx *g, int32_t si, int remaining) {
+  const px_schema *s = &T->schemas[si];
+  if (remaining == 0) return free_params(g, si, 0);
+  /* the literal with the most bound arguments */
+  int best = -1, best_bound = -1;
+  for (int k = 0; k < g->npos; ++k) {
+    if (g->done[k]) continue;
+    const px_lit *l = &T->lits[g->pos[k]];
+    const int32_t *la = T->args.v + l->args;
+    int n = T->preds[l->pred].arity, b = 0;
+    for (int i = 0; i < n; ++i) b += lit_arg(g, la[i]) >= 0;
+    if (b > best_bound) {
+      best_bound = b;
+      best = k;
+    }
+  }
+  const px_lit *l = &T->lits[g->pos[best]];
+  const int32_t *la = T->args.v + l->args;
+  int n = T->preds[l->pred].arity;
+  const int32_t *cand = NULL;
+  size_t ncand = 0;
+  int32_t single;
+  if (best_bound == n) {
+    int32_t args[PX_MAX_ARITY];
+    for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+    single = goap__px_tset_find(&T->atoms, l->pred, args, n);
+    if (single < 0 || single >= g->head) return GOAP_OK;
+    cand = &single;
+    ncand = 1;
+  } else if (best_bound > 0) {
+    int32_t key[2] = {0, 0};
+    for (int i = 0; i < n; ++i)
+      if (lit_arg(g, la[i]) >= 0) {
+        key[0] = i;
+        key[1] = lit_arg(g, la[i]);
+        break;
+      }
+    int32_t e = goap__px_tset_find(&g->pidx, l->pred, key, 2);
+    if (e < 0) return GOAP_OK;
+    cand = g->lists[e].v;
+    ncand = g->lists[e].n;
+  } else {
+    cand = g->by_pred[l->pred].v;
+    ncand = g->by_pred[l->pred].n;
+  }
+  g->done[best] = 1;
+  int32_t newly[PX_MAX_ARITY];
+  int nb;
+  for (size_t i = 0; i < ncand; ++i) {
+    if (++T->info.work > T->opt.max_work) {
+      g->done[best] = 0;
+      return too_large(g, "candidate bindings", T->opt.max_work);
+    }
+    if (!unify(g, s, l, cand[i], newly, &nb)) continue;
+    goap_status st = join(g, si, remaining - 1);
+    for (int k = 0; k < nb; ++k) g->bind[newly[k]] = -1;
+    if (st != GOAP_OK) {
+      g->done[best] = 0;
+      return st;
+    }
+  }
+  g->done[best] = 0;
+  return GOAP_OK;
+}
+
+/* Sets up the positive preconditions of schema si (done all 0). */
+static void schema_pos(gctx *g, int32_t si) {
+  const px_schema *s = &T->schemas[si];
+  g->npos = 0;
+  for (int32_t k = 0; k < s->nlits; ++k) {
+    const px_lit *l = &T->lits[s->lit0 + k];
+    if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0) {
+      g->done[g->npos] = 0;
+      g->pos[g->npos++] = s->lit0 + k;
+    }
+  }
+  for (int q = 0; q < s->nparams; ++q) g->bind[q] = -1;
+}
+
+static goap_status process(gctx *g, int32_t a) {
+  int n;
+  int32_t pred = px_tset_id(&T->atoms, a);
+  if (!goap__px_ipush(g->a, &g->by_pred[pred], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  px_tset_args(&T->atoms, a, &n);
+  for (int i = 0; i < n; ++i) {
+    int32_t key[2];
+    key[0] = i;
+    key[1] = px_tset_args(&T->atoms, a, NULL)[i];
+    int added = 0;
+    int32_t e = goap__px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
+    if (e < 0) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    if (added) {
+      if (!goap__grow(g->a, (void **)&g->lists, &g->clists, (size_t)e + 1, sizeof *g->lists))
+        return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+      memset(&g->lists[e], 0, sizeof g->lists[e]);
+      g->nlists = (size_t)e + 1;
+    }
+    if (!goap__px_ipush(g->a, &g->lists[e], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  }
+  g->head = a + 1;
+  const px_ivec *tr = &g->trig[pred];
+  for (size_t k = 0; k + 1 < tr->n; k += 2) {
+    int32_t si = tr->v[k], li = tr->v[k + 1];
+    const px_schema *s = &T->schemas[si];
+    schema_pos(g, si);
+    int32_t newly[PX_MAX_ARITY];
+    int nb;
+    if (!unify(g, s, &T->lits[li], a, newly, &nb)) continue;
+    for (int j = 0; j < g->npos; ++j)
+      if (g->pos[j] == li) g->done[j] = 1;
+    goap_status st = join(g, si, g->npos - 1);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+/* ---- compiling ------------------------------------------------------------------------ */
+
+typedef struct cbuf {
+  char *s;
+  size_t cap;
+} cbuf;
+
+static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
+  return goap__grow(a, (void **)&b->s, &b->cap, need + 1, 1);
+}
+
+/* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
+ * with memcpy (no snprintf): one call per reached atom and per ground action. */
+static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
+                         const int32_t *args, int n) {
+  const char *x = px_name(t, sym);
+  size_t hl = strlen(x), need = hl;
+  for (int i = 0; i < n; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
+  if (!cbuf_fit(a, b, need)) return 0;
+  memcpy(b->s, x, hl);
+  size_t o = hl;
+  for (int i = 0; i < n; ++i) {
+    x = px_name(t, t->objects[args[i]].sym);
+    size_t l = strlen(x);
+    b->s[o++] = ' ';
+    memcpy(b->s + o, x, l);
+    o += l;
+  }
+  b->s[o] = 0;
+  return 1;
+}
+
+/* "move a b" for a ground action. */
+static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
+                       const int32_t *args) {
+  const px_schema *s = &t->schemas[si];
+  return sym_objs_name(t, a, b, s->sym, args, s->nparams);
+}
+
+/* "at a b" for a reached atom: the same text as goap__px_format_atom without parentheses. */
+static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
+                         const int32_t *args) {
+  return sym_objs_name(t, a, b, t->preds[pred].sym, args, t->preds[pred].arity);
+}
+
+static goap_status compile(gctx *g) {
+  px_task_core *t = g->t;
+  const goap_allocator *a = g->a;
+  goap_status st = GOAP_OK;
+  size_t natoms = px_tset_count(&t->atoms), ngacts = px_tset_count(&t->gacts);
+  goap_builder *b = goap_builder_create(a);
+  int32_t *var_of = NULL, *pre_stamp = NULL, *eff_stamp = NULL;
+  int8_t *pre_val = NULL;
+  goap_cond *conds = NULL;
+  goap_effect *effs = NULL;
+  size_t nv = 1, cconds = 0, ceffs = 0;
+  cbuf name = {NULL, 0};
+  int nvars = 0;
+  int32_t args[PX_MAX_ARITY];
+  if (!b) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (goap_builder_set_name(b, px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
+
+  var_of = (int32_t *)goap__px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
+  if (!var_of) goto oom;
+  t->info.reachable_atoms = (int)natoms;
+  for (size_t i = 0; i < natoms; ++i) {
+    var_of[i] = -1;
+    int32_t p = px_tset_id(&t->atoms, (int32_t)i);
+    if (!t->preds[p].fluent) {
+      t->info.static_atoms++;
+      continue;
+    }
+    if (!atom_var_name(t, a, &name, p, px_tset_args(&t->atoms, (int32_t)i, NULL))) goto oom;
+    goap_var_desc vd;
+    memset(&vd, 0, sizeof vd);
+    vd.name = name.s;
+    vd.type = GOAP_BOOL;
+    goap_status bs = goap_builder_add_var(b, &vd, &var_of[i]);
+    if (bs != GOAP_OK) {
+      st = goap__px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b));
+      goto done;
+    }
+    nvars++;
+  }
+
+  /* actions */
+  nv = (size_t)(nvars ? nvars : 1);
+  t->act_of = (int32_t *)goap__px_alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
+  t->act_of_n = ngacts ? ngacts : 1;
+  pre_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *pre_stamp);
+  eff_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *eff_stamp);
+  pre_val = (int8_t *)goap__px_alloc(a, nv);
+  if (!t->act_of || !pre_stamp || !eff_stamp || !pre_val) goto oom;
+  for (size_t i = 0; i < nv; ++i) pre_stamp[i] = eff_stamp[i] = -1;
+  int nact = 0;
+  for (size_t e = 0; e < ngacts; ++e) {
+    int32_t si = px_tset_id(&t->gacts, (int32_t)e);
+    const px_schema *s = &t->schemas[si];
+    memcpy(g->bind, px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
+    int npre = 0, neff = 0, contradiction = 0;
+    if (!goap__grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
+        !goap__grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
+      goto oom;
+    /* preconditions, then adds, then deletes: an add wins over a delete of the same atom */
+    for (int pass = 0; pass < 3; ++pass) {
+      int want = pass == 0 ? PX_LIT_PRE : pass == 1 ? PX_LIT_ADD : PX_LIT_DEL;
+      for (int32_t k = 0; k < s->nlits; ++k) {
+        const px_lit *l = &t->lits[s->lit0 + k];
+        if (l->kind != want || l->pred == PX_EQ || !t->preds[l->pred].fluent) continue;
+        const int32_t *la = t->args.v + l->args;
+        int n = t->preds[l->pred].arity;
+        for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
+        int32_t at = goap__px_tset_find(&t->atoms, l->pred, args, n);
+        if (at < 0) continue; /* never true: its `not` holds, its delete changes nothing */
+        int32_t v = var_of[at];
+        if (pass == 0) {
+          int8_t val = (int8_t)!l->neg;
+          if (pre_stamp[v] == (int32_t)e) {
+            if (pre_val[v] != val) contradiction = 1;
+            continue;
+          }
+          pre_stamp[v] = (int32_t)e;
+          pre_val[v] = val;
+          conds[npre].var = v;
+          conds[npre].op = GOAP_EQ;
+          conds[npre].value = val;
+          npre++;
+        } else {
+          if (eff_stamp[v] == (int32_t)e) continue; /* an add already set it, or a repeat */
+          eff_stamp[v] = (int32_t)e;
+          effs[neff].var = v;
+          effs[neff].op = GOAP_SET;
+          effs[neff].value = pass == 1 ? 1 : 0;
+          neff++;
+        }
+      }
+    }
+    t->act_of[e] = -1;
+    if (contradiction) continue;
+    double cost = 1.0;
+    if (t->metric && t->uses_costs) {
+      cost = 0.0;
+      if (s->cost_kind == PX_COST_CONST) {
+        cost = s->cost_value;
+      } else if (s->cost_kind == PX_COST_FUNC) {
+        int n = t->funcs[s->cost_func].arity;
+        const int32_t *ca = t->args.v + s->cost_args;
+        for (int i = 0; i < n; ++i) args[i] = lit_arg(g, ca[i]);
+        int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
+        if (fe < 0) {
+          char buf[256];
+          int o = snprintf(buf, sizeof buf, "(%s", px_name(t, t->funcs[s->cost_func].sym));
+          for (int i = 0; i < n && o > 0 && (size_t)o < sizeof buf; ++i)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", px_name(t, t->objects[args[i]].sym));
+          st = goap__px_error(t, s->cost_node, GOAP_NOT_FOUND, "no value for %s) in the problem's :init", buf);
+          goto done;
+        }
+        cost = t->fval[fe];
+        if (!(cost >= 0)) {
+          st = goap__px_error(t, s->cost_node, GOAP_OUT_OF_RANGE, "a negative action cost (%g)", cost);
+          goto done;
+        }
+      }
+    }
+    if (!action_name(t, a, &name, si, g->bind)) goto oom;
+    goap_action_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.name = name.s;
+    ad.cost = cost;
+    ad.pre = conds;
+    ad.pre_count = npre;
+    ad.eff = effs;
+    ad.eff_count = neff;
+    int id = -1;
+    goap_status bs = goap_builder_add_action(b, &ad, &id);
+    if (bs != GOAP_OK) {
+      st = goap__px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b));
+      goto done;
+    }
+    t->act_of[e] = id;
+    nact++;
+  }
+  /* invert: goap action id -> ground action entry (ids are given in entry order) */
+  {
+    int k = 0;
+    for (size_t e = 0; e < ngacts; ++e)
+      if (t->act_of[e] >= 0) t->act_of[k++] = (int32_t)e;
+  }
+  t->info.ground_actions = nact;
+  t->info.variables = nvars;
+
+  /* goal: literals decided by the grounding are dropped when they hold; one that can never
+   * hold becomes a variable no action sets, so that the planner reports no plan */
+  t->goal = (goap_cond *)goap__px_alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  if (!t->goal) goto oom;
+  t->ngoalc = 0;
+  int impossible = 0;
+  for (int32_t k = 0; k < t->ngoal; ++k) {
+    const px_lit *l = &t->lits[t->goal0 + k];
+    const int32_t *la = t->args.v + l->args;
+    if (l->pred == PX_EQ) {
+      if ((la[0] == la[1]) == !!l->neg) impossible = 1;
+      continue;
+    }
+    int32_t at = goap__px_tset_find(&t->atoms, l->pred, la, t->preds[l->pred].arity);
+    int32_t v = at >= 0 ? var_of[at] : -1;
+    if (v < 0) {
+      if ((at >= 0) == !!l->neg) impossible = 1;
+      continue;
+    }
+    int dup = 0;
+    for (int i = 0; i < t->ngoalc; ++i)
+      if (t->goal[i].var == v && t->goal[i].value == !l->neg) dup = 1;
+    if (dup) continue;
+    t->goal[t->ngoalc].var = v;
+    t->goal[t->ngoalc].op = GOAP_EQ;
+    t->goal[t->ngoalc].value = !l->neg;
+    t->ngoalc++;
+  }
+  if (impossible) {
+    goap_var_desc vd;
+    memset(&vd, 0, sizeof vd);
+    vd.name = "(a goal literal that can never hold)";
+    vd.type = GOAP_BOOL;
+    int v = -1;
+    if (goap_builder_add_var(b, &vd, &v) != GOAP_OK) goto oom;
+    t->goal[0].var = v;
+    t->goal[0].op = GOAP_EQ;
+    t->goal[0].value = 1;
+    t->ngoalc = 1;
+    t->info.variables++;
+  }
+
+  st = goap_builder_build(b, &t->domain);
+  if (st != GOAP_OK) {
+    st = goap__px_error(t, -1, st, "cannot build the domain: %s", goap_builder_error(b));
+    goto done;
+  }
+  t->start_words = goap_domain_state_words(t->domain) + 1;
+  t->start = (goap_word *)goap__px_alloc(a, t->start_words * sizeof *t->start);
+  if (!t->start) goto oom;
+  goap_state_init(t->domain, t->start);
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    int32_t at = goap__px_tset_find(&t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
+    if (at >= 0 && var_of[at] >= 0) goap_state_set(t->domain, t->start, var_of[at], 1);
+  }
+  goto done;
+oom:
+  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+done:
+  goap_builder_destroy(b);
+  goap__px_free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
+  goap__px_free(a, pre_stamp, nv * sizeof *pre_stamp);
+  goap__px_free(a, eff_stamp, nv * sizeof *eff_stamp);
+  goap__px_free(a, pre_val, nv);
+  goap__px_free(a, conds, cconds * sizeof *conds);
+  goap__px_free(a, effs, ceffs * sizeof *effs);
+  goap__px_free(a, name.s, name.cap);
+  return st;
+}
+
+goap_status goap__px_ground(px_task_core *t) {
+  gctx *g = (gctx *)goap__px_alloc(&t->alloc, sizeof *g);
+  if (!g) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  memset(g, 0, sizeof *g);
+  g->t = t;
+  g->a = &t->alloc;
+  goap_status st = GOAP_OK;
+  size_t np = t->npreds ? t->npreds : 1, nt = t->ntypes ? t->ntypes : 1;
+  g->by_pred = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->by_pred);
+  g->trig = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->trig);
+  g->of_type = (px_ivec *)goap__px_alloc(g->a, nt * sizeof *g->of_type);
+  if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
+  if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
+  if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
+  g->maxp = g->maxl = 1;
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    if ((size_t)t->schemas[si].nparams > g->maxp) g->maxp = (size_t)t->schemas[si].nparams;
+    if ((size_t)t->schemas[si].nlits > g->maxl) g->maxl = (size_t)t->schemas[si].nlits;
+  }
+  g->bind = (int32_t *)goap__px_alloc(g->a, g->maxp * sizeof *g->bind);
+  g->pos = (int32_t *)goap__px_alloc(g->a, g->maxl * sizeof *g->pos);
+  g->done = (uint8_t *)goap__px_alloc(g->a, g->maxl);
+  if (!g->by_pred || !g->trig || !g->of_type || !g->bind || !g->pos || !g->done) {
+    st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  for (size_t o = 0; o < t->nobjects; ++o)
+    for (size_t ty = 0; ty < t->ntypes; ++ty)
+      if (t->is_a[o * t->ntypes + ty] && !goap__px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    const px_schema *s = &t->schemas[si];
+    for (int32_t k = 0; k < s->nlits; ++k) {
+      const px_lit *l = &t->lits[s->lit0 + k];
+      if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0)
+        if (!goap__px_ipush(g->a, &g->trig[l->pred], (int32_t)si) ||
+            !goap__px_ipush(g->a, &g->trig[l->pred], s->lit0 + k))
+          goto oom;
+    }
+  }
+  /* the initial atoms */
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) {
+    int32_t p = t->init.v[i];
+    if (px_tset_count(&t->atoms) >= t->opt.max_atoms) {
+      st = too_large(g, "ground atoms", t->opt.max_atoms);
+      goto done;
+    }
+    if (goap__px_tset_add(g->a, &t->atoms, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, NULL) < 0)
+      goto oom;
+  }
+  t->info.init_atoms = (int)(t->init.n / 2);
+  /* schemas without positive preconditions: bound by their types alone, once */
+  for (size_t si = 0; si < t->nschemas; ++si) {
+    schema_pos(g, (int32_t)si);
+    if (g->npos == 0 && (st = join(g, (int32_t)si, 0)) != GOAP_OK) goto done;
+  }
+  while ((size_t)g->head < px_tset_count(&t->atoms))
+    if ((st = process(g, g->head)) != GOAP_OK) goto done;
+  st = compile(g);
+  goto done;
+oom:
+  st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+done:
+  for (size_t i = 0; g->by_pred && i < np; ++i) goap__px_ivec_free(g->a, &g->by_pred[i]);
+  for (size_t i = 0; g->trig && i < np; ++i) goap__px_ivec_free(g->a, &g->trig[i]);
+  for (size_t i = 0; g->of_type && i < nt; ++i) goap__px_ivec_free(g->a, &g->of_type[i]);
+  goap__px_free(g->a, g->by_pred, np * sizeof *g->by_pred);
+  goap__px_free(g->a, g->trig, np * sizeof *g->trig);
+  goap__px_free(g->a, g->of_type, nt * sizeof *g->of_type);
+  for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
+  goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
+  goap__px_tset_free(g->a, &g->pidx);
+  goap__px_free(g->a, g->bind, g->maxp * sizeof *g->bind);
+  goap__px_free(g->a, g->pos, g->maxl * sizeof *g->pos);
+  goap__px_free(g->a, g->done, g->maxl);
+  goap__px_free(&t->alloc, g, sizeof *g);
+  if (st == GOAP_OK) t->grounded = 1;
+  return st;
+}
+
+void goap__px_ground_free(px_task_core *t) {
+  goap_domain_destroy(t->domain);
+  t->domain = NULL;
+  goap__px_free(&t->alloc, t->start, t->start_words * sizeof *t->start);
+  t->start = NULL;
+  goap__px_free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  t->goal = NULL;
+  goap__px_free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
+  t->act_of = NULL;
+  goap__px_tset_free(&t->alloc, &t->atoms);
+  goap__px_tset_free(&t->alloc, &t->gacts);
+}
+/* macros of src/pddl/ground.c end here */
+#undef T
+#undef join
 
 /* ==== src/pddl/parse.c ==== */
 /* names of src/pddl/parse.c that another file also declares */
@@ -17313,7 +17244,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
 #include <stdlib.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "pddl_internal.h": inlined above */
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
@@ -17359,7 +17290,7 @@ static int number(const px_task_core *t, int32_t n, double *out) {
 /* ---- declarations ---------------------------------------------------------------------- */
 
 static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
-  if (!goap__px_grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
+  if (!goap__grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
     return -1;
   int32_t id = (int32_t)t->ntypes++;
   t->types[id].sym = sym;
@@ -17476,7 +17407,7 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
                     "object '%s' is already declared with type '%s'", nm(t, item),
                     px_name(t, t->types[t->objects[old].type].sym));
   }
-  if (!goap__px_grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
+  if (!goap__grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
                sizeof *t->objects))
     return OOM(t, item);
   int32_t id = (int32_t)t->nobjects++;
@@ -17517,7 +17448,7 @@ static void pl_free(px_task_core *t, param_list *pl) {
 
 static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
   if (pl->n == INT32_MAX ||
-      !goap__px_grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
+      !goap__grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
     return 0;
   pl->p[pl->n].sym = sym;
   pl->p[pl->n].type = type;
@@ -17561,7 +17492,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
       return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
     if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
-    if (!goap__px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
+    if (!goap__grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
       return OOM(t, d);
     int32_t id = (int32_t)t->npreds++;
     t->preds[id].sym = N(name)->sym;
@@ -17574,7 +17505,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
 }
 
 static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
-  if (!goap__px_grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
+  if (!goap__grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
     return -1;
   int32_t id = (int32_t)t->nfuncs++;
   t->funcs[id].sym = sym;
@@ -17712,7 +17643,7 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
   if (N(n)->count - 1 != arity)
     return goap__px_error(t, n, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", nm(t, h),
                     arity, arity == 1 ? "" : "s", N(n)->count - 1);
-  if (!goap__px_grow(&t->alloc, (void **)&t->lits, &t->clits, t->nlits + 1, sizeof *t->lits))
+  if (!goap__grow(&t->alloc, (void **)&t->lits, &t->clits, t->nlits + 1, sizeof *t->lits))
     return OOM(t, n);
   size_t off = t->args.n;
   for (int32_t a = N(h)->next; a >= 0; a = N(a)->next) {
@@ -17891,7 +17822,7 @@ static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32
     if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
     if (typed_list(t, N(params)->first, 0, on_param, pl) != GOAP_OK) return t->status;
   }
-  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
+  if (!goap__grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
     return OOM(t, sec);
   px_schema s;
   memset(&s, 0, sizeof s);
@@ -18080,7 +18011,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
       }
       int added = 0;
       int32_t ent = goap__px_tset_add(&t->alloc, &t->fvals, fn, args, n, &added);
-      if (ent < 0 || !goap__px_grow(&t->alloc, (void **)&t->fval, &t->cfval, (size_t)ent + 1, sizeof *t->fval))
+      if (ent < 0 || !goap__grow(&t->alloc, (void **)&t->fval, &t->cfval, (size_t)ent + 1, sizeof *t->fval))
         return OOM(t, e);
       if (!added && t->fval[ent] != val)
         return goap__px_error(t, e, GOAP_CONFLICT, "a second, different value for this function");
@@ -18273,149 +18204,9 @@ size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *
 #undef is_var
 #undef nm
 
-/* ==== src/pddl/sexp.c ==== */
-/* names of src/pddl/sexp.c that another file also declares */
-#define new_node new_node__pddl_sexp
+/* ==== src/pddl/pddl_symmetry.c ==== */
 /*
- * sexp.c -- the S-expression reader: PDDL text -> a tree of nodes (lists and atoms).
- *
- * Invariants:
- *  - Iterative (an explicit stack of open lists), so hostile nesting cannot exhaust the C
- *    stack; the depth limit (options.max_depth) is checked as each '(' opens.
- *  - Every node records its source and 1-based line and byte column; atoms are interned
- *    lower-cased at once. `;` starts a comment to the end of the line.
- *  - The text is read within its length only (never assumed NUL-terminated).
- */
-#include <string.h>
-
-/* #include "internal.h": inlined above */
-
-static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-static int32_t new_node(px_task_core *t) {
-  if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
-  if (t->nnodes == t->cnodes &&
-      !goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
-    return -1;
-  px_node *n = &t->nodes[t->nnodes];
-  memset(n, 0, sizeof *n);
-  n->sym = -1;
-  n->first = n->next = -1;
-  return (int32_t)t->nnodes++;
-}
-
-size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
-                           size_t *line_start) {
-  while (i < len) {
-    unsigned c = (unsigned char)text[i];
-    if (c == '\n') {
-      ++*line;
-      *line_start = ++i;
-    } else if (is_space(c)) {
-      ++i;
-    } else if (c == ';') {
-      while (i < len && text[i] != '\n') ++i;
-    } else {
-      break;
-    }
-  }
-  return i;
-}
-
-goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
-  const px_source *s = &t->src[src];
-  const char *text = s->text;
-  size_t len = s->len, i = 0;
-  int line = 1;
-  size_t line_start = 0;
-  int maxd = t->opt.max_depth;
-  int32_t stack[1024]; /* open lists; depth limit is at most 1024 (checked at the entry) */
-  int32_t last[1024];  /* last child of each open list, -1 */
-  int depth = 0;
-  int32_t top_first = -1, top_last = -1;
-  *first = -1;
-  if (len > t->opt.max_bytes)
-    return goap__px_error_at(t, src, 0, 0, GOAP_TOO_LARGE, "the text is %zu bytes, more than the %zu allowed",
-                       len, t->opt.max_bytes);
-  while (i < len) {
-    i = goap__px_skip_blank(text, len, i, &line, &line_start);
-    if (i >= len) break;
-    unsigned c = (unsigned char)text[i];
-    int col = (int)(i - line_start) + 1;
-    if (c == ')') {
-      if (depth == 0)
-        return goap__px_error_at(t, src, line, col, GOAP_PARSE_ERROR, "unmatched ')'");
-      --depth;
-      ++i;
-      continue;
-    }
-    int32_t n = new_node(t);
-    if (n < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
-    px_node *nd = &t->nodes[n];
-    nd->line = line;
-    nd->col = col;
-    nd->src = src;
-    if (c == '(') {
-      nd->list = 1;
-      ++i;
-    } else {
-      size_t j = i;
-      /* plain name bytes (printable, not a delimiter) in one tight loop; the rest decided below */
-      while (j < len) {
-        unsigned d = (unsigned char)text[j];
-        if (d > ' ' && d != '(' && d != ')' && d != ';' && d != 0x7F) {
-          ++j;
-          continue;
-        }
-        if (is_space(d) || d == '(' || d == ')' || d == ';') break;
-        return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
-                                 "unexpected control character (byte 0x%02x)", d);
-      }
-      if (j - i > PX_MAX_NAME)
-        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
-                           "a name of %zu bytes, more than the %d allowed", j - i, PX_MAX_NAME);
-      int32_t sym = goap__px_sym_intern(&t->alloc, &t->syms, text + i, j - i);
-      if (sym < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
-      t->nodes[n].sym = sym;
-      i = j;
-    }
-    /* link into the parent (or the top level) */
-    if (depth == 0) {
-      if (top_last >= 0) t->nodes[top_last].next = n;
-      else top_first = n;
-      top_last = n;
-    } else {
-      px_node *p = &t->nodes[stack[depth - 1]];
-      if (last[depth - 1] >= 0) t->nodes[last[depth - 1]].next = n;
-      else p->first = n;
-      last[depth - 1] = n;
-      if (p->count == INT32_MAX)
-        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE, "a list is too long");
-      p->count++;
-    }
-    if (t->nodes[n].list) {
-      if (depth >= maxd)
-        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
-                           "parentheses nested more than %d deep", maxd);
-      stack[depth] = n;
-      last[depth] = -1;
-      ++depth;
-    }
-  }
-  if (depth > 0) {
-    const px_node *o = &t->nodes[stack[depth - 1]];
-    return goap__px_error_at(t, src, o->line, o->col, GOAP_PARSE_ERROR,
-                       "this '(' is never closed (the text ends first)");
-  }
-  *first = top_first;
-  return GOAP_OK;
-}
-/* macros of src/pddl/sexp.c end here */
-#undef new_node
-
-/* ==== src/pddl/symmetry.c ==== */
-/*
- * symmetry.c -- classes of interchangeable objects of a grounded PDDL task, in the slot form
+ * pddl_symmetry.c -- classes of interchangeable objects of a grounded PDDL task, in the slot form
  * of goap_symmetry (goap_pddl_symmetry; docs/pddl.md, "Symmetries").
  *
  * Invariants:
@@ -18444,7 +18235,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
  */
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "pddl_internal.h": inlined above */
 
 /* The bound on the verification work of one signature group (see the invariants). */
 #define PX_SYM_MAX_WORK ((uint64_t)1 << 26)
@@ -18875,7 +18666,7 @@ static goap_status psy_detect(psy_sctx *s) {
         ids.n = id0;
         continue;
       }
-      if (!goap__px_grow(s->a, (void **)&fc, &cfc, nfc + 1, sizeof *fc)) goto done;
+      if (!goap__grow(s->a, (void **)&fc, &cfc, nfc + 1, sizeof *fc)) goto done;
       fc[nfc].m0 = members.n;
       fc[nfc].nm = group.n;
       fc[nfc].id0 = id0;
@@ -19045,273 +18836,12 @@ void goap__px_symmetry_free(px_task_core *t) {
   memset(&t->sym, 0, sizeof t->sym);
   t->sym_done = 0;
 }
-/* macros of src/pddl/symmetry.c end here */
+/* macros of src/pddl/pddl_symmetry.c end here */
 #undef PX_SYM_MAX_WORK
 
-/* ==== src/pddl/task.c ==== */
+/* ==== src/pddl/pddl_util.c ==== */
 /*
- * task.c -- the public API of the PDDL front end: loading (read, parse, ground), accessors,
- * formatting ground actions, destruction.
- *
- * Invariants:
- *  - A task is returned only when every phase succeeded; on failure everything allocated is
- *    released and *err holds the first error.
- *  - The source texts are borrowed during loading only: after it no pointer into them is kept
- *    (src[].text is cleared), so callers may free their buffers at once.
- *  - Files are read whole through the task's allocator, at most max_bytes + 1 bytes (the
- *    excess is reported as GOAP_TOO_LARGE by the reader).
- */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* #include goap/hddl.h: in goap.h */
-/* #include "internal.h": inlined above */
-
-static void free_core(px_task_core *t) {
-  const goap_allocator *a = &t->alloc;
-  goap__px_symmetry_free(t);
-  goap__px_ground_free(t);
-  goap__px_htn_free(t);
-  goap__px_syms_free(a, &t->syms);
-  goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
-  goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
-  goap__px_free(a, t->objects, t->cobjects * sizeof *t->objects);
-  goap__px_free(a, t->preds, t->cpreds * sizeof *t->preds);
-  goap__px_free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
-  goap__px_free(a, t->schemas, t->cschemas * sizeof *t->schemas);
-  goap__px_free(a, t->lits, t->clits * sizeof *t->lits);
-  goap__px_ivec_free(a, &t->args);
-  goap__px_ivec_free(a, &t->init);
-  goap__px_tset_free(a, &t->fvals);
-  goap__px_free(a, t->fval, t->cfval * sizeof *t->fval);
-  goap__px_free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
-  goap__px_ivec_free(a, &t->type_of);
-  goap__px_ivec_free(a, &t->obj_of);
-  goap__px_ivec_free(a, &t->pred_of);
-  goap__px_ivec_free(a, &t->func_of);
-  goap__px_ivec_free(a, &t->schema_of);
-  goap__px_ivec_free(a, &t->param_of);
-}
-
-void goap_pddl_destroy(goap_pddl_task *task) {
-  if (!task) return;
-  goap_allocator a = task->c.alloc;
-  free_core(&task->c);
-  goap__px_free(&a, task, sizeof *task);
-}
-
-static void set_options(px_task_core *t, const goap_pddl_options *opt) {
-  memset(&t->opt, 0, sizeof t->opt);
-  if (opt) t->opt = *opt;
-  if (!t->opt.max_bytes) t->opt.max_bytes = GOAP_PDDL_MAX_BYTES;
-  if (t->opt.max_depth <= 0) t->opt.max_depth = GOAP_PDDL_MAX_DEPTH;
-  if (t->opt.max_depth > 1024) t->opt.max_depth = 1024;
-  if (!t->opt.max_atoms) t->opt.max_atoms = GOAP_PDDL_MAX_ATOMS;
-  if (t->opt.max_atoms > (uint32_t)INT32_MAX / 4) t->opt.max_atoms = (uint32_t)INT32_MAX / 4;
-  if (!t->opt.max_actions) t->opt.max_actions = GOAP_PDDL_MAX_ACTIONS;
-  if (t->opt.max_actions > (uint32_t)INT32_MAX / 4) t->opt.max_actions = (uint32_t)INT32_MAX / 4;
-  if (!t->opt.max_work) t->opt.max_work = GOAP_PDDL_MAX_WORK;
-}
-
-goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
-                            size_t domain_length, const char *problem_name,
-                            const char *problem_text, size_t problem_length,
-                            const goap_pddl_options *opt, goap_pddl_task **out,
-                            goap_diag *err) {
-  goap_diag local;
-  goap_diag *d = err ? err : &local;
-  memset(d, 0, sizeof *d);
-  if (out) *out = NULL;
-  if (!out || (!domain_text && domain_length) || (!problem_text && problem_length)) {
-    d->status = GOAP_INVALID_ARGUMENT;
-    snprintf(d->message, sizeof d->message, "NULL argument");
-    return GOAP_INVALID_ARGUMENT;
-  }
-  goap_allocator a = {goap_libc_realloc, NULL};
-  if (opt && opt->allocator.fn) a = opt->allocator;
-  goap_pddl_task *task = (goap_pddl_task *)goap__px_alloc(&a, sizeof *task);
-  if (!task) {
-    d->status = GOAP_OUT_OF_MEMORY;
-    snprintf(d->message, sizeof d->message, "out of memory");
-    return GOAP_OUT_OF_MEMORY;
-  }
-  memset(task, 0, sizeof *task);
-  px_task_core *t = &task->c;
-  t->alloc = a;
-  set_options(t, opt);
-  t->diag = d;
-  t->status = GOAP_OK;
-  t->total_cost = -1;
-  t->domain_sym = t->problem_sym = -1;
-  /* The argument pool is never NULL, so `args.v + offset` is defined even for a task whose
-   * literals have no arguments at all (UBSan: zero offset applied to a null pointer). */
-  if (!goap__px_grow(&t->alloc, (void **)&t->args.v, &t->args.cap, 1, sizeof *t->args.v)) {
-    goap_pddl_destroy(task);
-    d->status = GOAP_OUT_OF_MEMORY;
-    snprintf(d->message, sizeof d->message, "out of memory");
-    return GOAP_OUT_OF_MEMORY;
-  }
-  t->htn.htn_node = -1;
-  if (t->opt.flags & GOAP_PDDL_HTN) t->opt.flags |= GOAP_PDDL_PARSE_ONLY;
-  t->src[0].name = domain_name ? domain_name : "<domain>";
-  t->src[0].text = domain_text ? domain_text : "";
-  t->src[0].len = domain_length;
-  t->src[1].name = problem_name ? problem_name : "<problem>";
-  t->src[1].text = problem_text ? problem_text : "";
-  t->src[1].len = problem_length;
-  int32_t root = -1;
-  if (goap__px_read(t, 0, &root) == GOAP_OK && goap__px_parse_domain(t, root) == GOAP_OK &&
-      goap__px_read(t, 1, &root) == GOAP_OK && goap__px_parse_problem(t, root) == GOAP_OK &&
-      !(t->opt.flags & GOAP_PDDL_PARSE_ONLY))
-    (void)goap__px_ground(t);
-  t->src[0].text = t->src[1].text = NULL;
-  t->src[0].name = t->src[1].name = NULL;
-  t->diag = NULL;
-  goap_status st = t->status;
-  if (st != GOAP_OK) {
-    goap_pddl_destroy(task);
-    return st;
-  }
-  t->info.types = (int)t->ntypes;
-  t->info.objects = (int)t->nobjects;
-  t->info.predicates = (int)t->npreds;
-  t->info.functions = (int)t->nfuncs;
-  t->info.schemas = (int)t->nschemas;
-  t->info.init_atoms = (int)(t->init.n / 2);
-  *out = task;
-  return GOAP_OK;
-}
-
-/* Reads a whole file through the allocator. */
-static goap_status read_file(const goap_allocator *a, const char *path, size_t max, char **text,
-                             size_t *len, size_t *cap, goap_diag *d) {
-  *text = NULL;
-  *len = *cap = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    d->status = GOAP_IO_ERROR;
-    snprintf(d->file, sizeof d->file, "%s", path);
-    snprintf(d->message, sizeof d->message, "cannot open the file");
-    return GOAP_IO_ERROR;
-  }
-  size_t n = 0, c = 0;
-  char *buf = NULL;
-  for (;;) {
-    if (n == c) {
-      if (n > max) break;
-      if (!goap__px_grow(a, (void **)&buf, &c, n + 65536, 1)) {
-        fclose(f);
-        goap__px_free(a, buf, c);
-        d->status = GOAP_OUT_OF_MEMORY;
-        snprintf(d->message, sizeof d->message, "out of memory");
-        return GOAP_OUT_OF_MEMORY;
-      }
-    }
-    size_t got = fread(buf + n, 1, c - n, f);
-    n += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    goap__px_free(a, buf, c);
-    d->status = GOAP_IO_ERROR;
-    snprintf(d->file, sizeof d->file, "%s", path);
-    snprintf(d->message, sizeof d->message, "cannot read the file");
-    return GOAP_IO_ERROR;
-  }
-  *text = buf;
-  *len = n;
-  *cap = c;
-  return GOAP_OK;
-}
-
-goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
-                           const goap_pddl_options *opt, goap_pddl_task **out,
-                           goap_diag *err) {
-  goap_diag local;
-  goap_diag *d = err ? err : &local;
-  memset(d, 0, sizeof *d);
-  if (out) *out = NULL;
-  if (!domain_path || !problem_path || !out) {
-    d->status = GOAP_INVALID_ARGUMENT;
-    snprintf(d->message, sizeof d->message, "NULL argument");
-    return GOAP_INVALID_ARGUMENT;
-  }
-  goap_allocator a = {goap_libc_realloc, NULL};
-  if (opt && opt->allocator.fn) a = opt->allocator;
-  size_t max = opt && opt->max_bytes ? opt->max_bytes : GOAP_PDDL_MAX_BYTES;
-  char *dt = NULL, *pt = NULL;
-  size_t dl = 0, dc = 0, pl = 0, pc = 0;
-  goap_status st = read_file(&a, domain_path, max, &dt, &dl, &dc, d);
-  if (st == GOAP_OK) st = read_file(&a, problem_path, max, &pt, &pl, &pc, d);
-  if (st == GOAP_OK)
-    st = goap_pddl_parse(domain_path, dt, dl, problem_path, pt, pl, opt, out, d);
-  goap__px_free(&a, dt, dc);
-  goap__px_free(&a, pt, pc);
-  return st;
-}
-
-int goap_hddl_is_htn(const goap_pddl_task *t) {
-  return t && (t->c.opt.flags & GOAP_PDDL_HTN) && t->c.htn.htn_node >= 0;
-}
-
-const goap_domain *goap_pddl_domain(const goap_pddl_task *t) { return t ? t->c.domain : NULL; }
-const goap_word *goap_pddl_start(const goap_pddl_task *t) { return t ? t->c.start : NULL; }
-
-const goap_cond *goap_pddl_goal(const goap_pddl_task *t, int *count) {
-  if (count) *count = t && t->c.domain ? t->c.ngoalc : 0;
-  return t && t->c.domain ? t->c.goal : NULL;
-}
-
-const char *goap_pddl_domain_name(const goap_pddl_task *t) {
-  return t ? px_name(&t->c, t->c.domain_sym) : NULL;
-}
-const char *goap_pddl_problem_name(const goap_pddl_task *t) {
-  return t ? px_name(&t->c, t->c.problem_sym) : NULL;
-}
-
-int goap_pddl_has_costs(const goap_pddl_task *t) {
-  return t && t->c.metric && t->c.uses_costs;
-}
-
-void goap_pddl_get_info(const goap_pddl_task *t, goap_pddl_info *out) {
-  if (!out) return;
-  if (!t) {
-    memset(out, 0, sizeof *out);
-    return;
-  }
-  *out = t->c.info;
-}
-
-size_t goap_pddl_format_action(const goap_pddl_task *task, int action, char *buf, size_t cap) {
-  if (!task || !task->c.domain || action < 0 ||
-      action >= goap_domain_action_count(task->c.domain)) {
-    if (cap) snprintf(buf, cap, "(?)");
-    return 3;
-  }
-  const px_task_core *t = &task->c;
-  int32_t e = t->act_of[action];
-  int n = 0;
-  const int32_t *args = px_tset_args(&t->gacts, e, &n);
-  const px_schema *s = &t->schemas[px_tset_id(&t->gacts, e)];
-  size_t len = 0;
-  int k = snprintf(buf, cap, "(%s", px_name(t, s->sym));
-  len += (size_t)(k > 0 ? k : 0);
-  for (int i = 0; i < n; ++i) {
-    k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s",
-                 px_name(t, t->objects[args[i]].sym));
-    len += (size_t)(k > 0 ? k : 0);
-  }
-  k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
-  len += (size_t)(k > 0 ? k : 0);
-  return len;
-}
-
-/* ==== src/pddl/util.c ==== */
-/*
- * util.c -- memory helpers, the symbol table, tuple sets and diagnostics of the PDDL front end.
+ * pddl_util.c -- memory helpers, the symbol table, tuple sets and diagnostics of the PDDL front end.
  *
  * Invariants:
  *  - Every block is allocated and freed through the goap_allocator with its exact size.
@@ -19324,36 +18854,12 @@ size_t goap_pddl_format_action(const goap_pddl_task *task, int action, char *buf
 #include <stdlib.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "pddl_internal.h": inlined above */
 
 /* ---- memory --------------------------------------------------------------------------- */
 
-void *goap__px_alloc(const goap_allocator *a, size_t n) {
-  if (n == 0) n = 1;
-  return a->fn(a->ctx, NULL, 0, n);
-}
-
-void goap__px_free(const goap_allocator *a, void *p, size_t n) {
-  if (p) a->fn(a->ctx, p, n ? n : 1, 0);
-}
-
-int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t nc = *cap ? *cap : 8;
-  while (nc < need) {
-    if (nc > SIZE_MAX / 2) return 0;
-    nc *= 2;
-  }
-  if (nc > SIZE_MAX / elem) return 0;
-  void *p = a->fn(a->ctx, *data, *data ? *cap * elem : 0, nc * elem);
-  if (!p) return 0;
-  *data = p;
-  *cap = nc;
-  return 1;
-}
-
 int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value) {
-  if (x->n == x->cap && !goap__px_grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
+  if (x->n == x->cap && !goap__grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
   x->v[x->n++] = value;
   return 1;
 }
@@ -19443,7 +18949,7 @@ int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *tex
     h = hash & mask;
     while (s->slots[h] >= 0) h = (h + 1) & mask;
   }
-  if (!goap__px_grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
+  if (!goap__grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
   char *name = syms_space(a, s, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
@@ -19542,7 +19048,7 @@ int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const
   if (t->pool.n > (size_t)INT32_MAX - (size_t)n - 2 || t->offs.n >= (size_t)INT32_MAX - 1)
     return -1;
   size_t off = t->pool.n;
-  if (!goap__px_grow(a, (void **)&t->pool.v, &t->pool.cap, off + (size_t)n + 2, sizeof(int32_t)))
+  if (!goap__grow(a, (void **)&t->pool.v, &t->pool.cap, off + (size_t)n + 2, sizeof(int32_t)))
     return -1;
   if (!goap__px_ipush(a, &t->offs, (int32_t)off)) return -1;
   t->pool.v[off] = n;
@@ -19693,7 +19199,7 @@ int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const i
                       int n, uint8_t val) {
   int32_t e = goap__px_tset_add(a, &s->atoms, pred, args, n, NULL);
   if (e < 0) return 0;
-  if (!goap__px_grow(a, (void **)&s->truth, &s->cap, (size_t)e + 1, 1)) return 0;
+  if (!goap__grow(a, (void **)&s->truth, &s->cap, (size_t)e + 1, 1)) return 0;
   s->truth[e] = val;
   return 1;
 }
@@ -19735,6 +19241,407 @@ goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int co
   return GOAP_PARSE_ERROR;
 }
 
+/* ==== src/pddl/sexp.c ==== */
+/* names of src/pddl/sexp.c that another file also declares */
+#define new_node new_node__pddl_sexp
+/*
+ * sexp.c -- the S-expression reader: PDDL text -> a tree of nodes (lists and atoms).
+ *
+ * Invariants:
+ *  - Iterative (an explicit stack of open lists), so hostile nesting cannot exhaust the C
+ *    stack; the depth limit (options.max_depth) is checked as each '(' opens.
+ *  - Every node records its source and 1-based line and byte column; atoms are interned
+ *    lower-cased at once. `;` starts a comment to the end of the line.
+ *  - The text is read within its length only (never assumed NUL-terminated).
+ */
+#include <string.h>
+
+/* #include "pddl_internal.h": inlined above */
+
+static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+static int32_t new_node(px_task_core *t) {
+  if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
+  if (t->nnodes == t->cnodes &&
+      !goap__grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
+    return -1;
+  px_node *n = &t->nodes[t->nnodes];
+  memset(n, 0, sizeof *n);
+  n->sym = -1;
+  n->first = n->next = -1;
+  return (int32_t)t->nnodes++;
+}
+
+size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
+                           size_t *line_start) {
+  while (i < len) {
+    unsigned c = (unsigned char)text[i];
+    if (c == '\n') {
+      ++*line;
+      *line_start = ++i;
+    } else if (is_space(c)) {
+      ++i;
+    } else if (c == ';') {
+      while (i < len && text[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
+  const px_source *s = &t->src[src];
+  const char *text = s->text;
+  size_t len = s->len, i = 0;
+  int line = 1;
+  size_t line_start = 0;
+  int maxd = t->opt.max_depth;
+  int32_t stack[1024]; /* open lists; depth limit is at most 1024 (checked at the entry) */
+  int32_t last[1024];  /* last child of each open list, -1 */
+  int depth = 0;
+  int32_t top_first = -1, top_last = -1;
+  *first = -1;
+  if (len > t->opt.max_bytes)
+    return goap__px_error_at(t, src, 0, 0, GOAP_TOO_LARGE, "the text is %zu bytes, more than the %zu allowed",
+                       len, t->opt.max_bytes);
+  while (i < len) {
+    i = goap__px_skip_blank(text, len, i, &line, &line_start);
+    if (i >= len) break;
+    unsigned c = (unsigned char)text[i];
+    int col = (int)(i - line_start) + 1;
+    if (c == ')') {
+      if (depth == 0)
+        return goap__px_error_at(t, src, line, col, GOAP_PARSE_ERROR, "unmatched ')'");
+      --depth;
+      ++i;
+      continue;
+    }
+    int32_t n = new_node(t);
+    if (n < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
+    px_node *nd = &t->nodes[n];
+    nd->line = line;
+    nd->col = col;
+    nd->src = src;
+    if (c == '(') {
+      nd->list = 1;
+      ++i;
+    } else {
+      size_t j = i;
+      /* plain name bytes (printable, not a delimiter) in one tight loop; the rest decided below */
+      while (j < len) {
+        unsigned d = (unsigned char)text[j];
+        if (d > ' ' && d != '(' && d != ')' && d != ';' && d != 0x7F) {
+          ++j;
+          continue;
+        }
+        if (is_space(d) || d == '(' || d == ')' || d == ';') break;
+        return goap__px_error_at(t, src, line, (int)(j - line_start) + 1, GOAP_PARSE_ERROR,
+                                 "unexpected control character (byte 0x%02x)", d);
+      }
+      if (j - i > PX_MAX_NAME)
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
+                           "a name of %zu bytes, more than the %d allowed", j - i, PX_MAX_NAME);
+      int32_t sym = goap__px_sym_intern(&t->alloc, &t->syms, text + i, j - i);
+      if (sym < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
+      t->nodes[n].sym = sym;
+      i = j;
+    }
+    /* link into the parent (or the top level) */
+    if (depth == 0) {
+      if (top_last >= 0) t->nodes[top_last].next = n;
+      else top_first = n;
+      top_last = n;
+    } else {
+      px_node *p = &t->nodes[stack[depth - 1]];
+      if (last[depth - 1] >= 0) t->nodes[last[depth - 1]].next = n;
+      else p->first = n;
+      last[depth - 1] = n;
+      if (p->count == INT32_MAX)
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE, "a list is too long");
+      p->count++;
+    }
+    if (t->nodes[n].list) {
+      if (depth >= maxd)
+        return goap__px_error_at(t, src, line, col, GOAP_TOO_LARGE,
+                           "parentheses nested more than %d deep", maxd);
+      stack[depth] = n;
+      last[depth] = -1;
+      ++depth;
+    }
+  }
+  if (depth > 0) {
+    const px_node *o = &t->nodes[stack[depth - 1]];
+    return goap__px_error_at(t, src, o->line, o->col, GOAP_PARSE_ERROR,
+                       "this '(' is never closed (the text ends first)");
+  }
+  *first = top_first;
+  return GOAP_OK;
+}
+/* macros of src/pddl/sexp.c end here */
+#undef new_node
+
+/* ==== src/pddl/task.c ==== */
+/*
+ * task.c -- the public API of the PDDL front end: loading (read, parse, ground), accessors,
+ * formatting ground actions, destruction.
+ *
+ * Invariants:
+ *  - A task is returned only when every phase succeeded; on failure everything allocated is
+ *    released and *err holds the first error.
+ *  - The source texts are borrowed during loading only: after it no pointer into them is kept
+ *    (src[].text is cleared), so callers may free their buffers at once.
+ *  - Files are read whole through the task's allocator, at most max_bytes + 1 bytes (the
+ *    excess is reported as GOAP_TOO_LARGE by the reader).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include goap/hddl.h: in goap.h */
+/* #include "pddl_internal.h": inlined above */
+
+static void free_core(px_task_core *t) {
+  const goap_allocator *a = &t->alloc;
+  goap__px_symmetry_free(t);
+  goap__px_ground_free(t);
+  goap__px_htn_free(t);
+  goap__px_syms_free(a, &t->syms);
+  goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
+  goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
+  goap__px_free(a, t->objects, t->cobjects * sizeof *t->objects);
+  goap__px_free(a, t->preds, t->cpreds * sizeof *t->preds);
+  goap__px_free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
+  goap__px_free(a, t->schemas, t->cschemas * sizeof *t->schemas);
+  goap__px_free(a, t->lits, t->clits * sizeof *t->lits);
+  goap__px_ivec_free(a, &t->args);
+  goap__px_ivec_free(a, &t->init);
+  goap__px_tset_free(a, &t->fvals);
+  goap__px_free(a, t->fval, t->cfval * sizeof *t->fval);
+  goap__px_free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
+  goap__px_ivec_free(a, &t->type_of);
+  goap__px_ivec_free(a, &t->obj_of);
+  goap__px_ivec_free(a, &t->pred_of);
+  goap__px_ivec_free(a, &t->func_of);
+  goap__px_ivec_free(a, &t->schema_of);
+  goap__px_ivec_free(a, &t->param_of);
+}
+
+void goap_pddl_destroy(goap_pddl_task *task) {
+  if (!task) return;
+  goap_allocator a = task->c.alloc;
+  free_core(&task->c);
+  goap__px_free(&a, task, sizeof *task);
+}
+
+static void set_options(px_task_core *t, const goap_pddl_options *opt) {
+  memset(&t->opt, 0, sizeof t->opt);
+  if (opt) t->opt = *opt;
+  if (!t->opt.max_bytes) t->opt.max_bytes = GOAP_PDDL_MAX_BYTES;
+  if (t->opt.max_depth <= 0) t->opt.max_depth = GOAP_PDDL_MAX_DEPTH;
+  if (t->opt.max_depth > 1024) t->opt.max_depth = 1024;
+  if (!t->opt.max_atoms) t->opt.max_atoms = GOAP_PDDL_MAX_ATOMS;
+  if (t->opt.max_atoms > (uint32_t)INT32_MAX / 4) t->opt.max_atoms = (uint32_t)INT32_MAX / 4;
+  if (!t->opt.max_actions) t->opt.max_actions = GOAP_PDDL_MAX_ACTIONS;
+  if (t->opt.max_actions > (uint32_t)INT32_MAX / 4) t->opt.max_actions = (uint32_t)INT32_MAX / 4;
+  if (!t->opt.max_work) t->opt.max_work = GOAP_PDDL_MAX_WORK;
+}
+
+goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
+                            size_t domain_length, const char *problem_name,
+                            const char *problem_text, size_t problem_length,
+                            const goap_pddl_options *opt, goap_pddl_task **out,
+                            goap_diag *err) {
+  goap_diag local;
+  goap_diag *d = err ? err : &local;
+  memset(d, 0, sizeof *d);
+  if (out) *out = NULL;
+  if (!out || (!domain_text && domain_length) || (!problem_text && problem_length)) {
+    d->status = GOAP_INVALID_ARGUMENT;
+    snprintf(d->message, sizeof d->message, "NULL argument");
+    return GOAP_INVALID_ARGUMENT;
+  }
+  goap_allocator a = {goap_libc_realloc, NULL};
+  if (opt && opt->allocator.fn) a = opt->allocator;
+  goap_pddl_task *task = (goap_pddl_task *)goap__px_alloc(&a, sizeof *task);
+  if (!task) {
+    d->status = GOAP_OUT_OF_MEMORY;
+    snprintf(d->message, sizeof d->message, "out of memory");
+    return GOAP_OUT_OF_MEMORY;
+  }
+  memset(task, 0, sizeof *task);
+  px_task_core *t = &task->c;
+  t->alloc = a;
+  set_options(t, opt);
+  t->diag = d;
+  t->status = GOAP_OK;
+  t->total_cost = -1;
+  t->domain_sym = t->problem_sym = -1;
+  /* The argument pool is never NULL, so `args.v + offset` is defined even for a task whose
+   * literals have no arguments at all (UBSan: zero offset applied to a null pointer). */
+  if (!goap__grow(&t->alloc, (void **)&t->args.v, &t->args.cap, 1, sizeof *t->args.v)) {
+    goap_pddl_destroy(task);
+    d->status = GOAP_OUT_OF_MEMORY;
+    snprintf(d->message, sizeof d->message, "out of memory");
+    return GOAP_OUT_OF_MEMORY;
+  }
+  t->htn.htn_node = -1;
+  if (t->opt.flags & GOAP_PDDL_HTN) t->opt.flags |= GOAP_PDDL_PARSE_ONLY;
+  t->src[0].name = domain_name ? domain_name : "<domain>";
+  t->src[0].text = domain_text ? domain_text : "";
+  t->src[0].len = domain_length;
+  t->src[1].name = problem_name ? problem_name : "<problem>";
+  t->src[1].text = problem_text ? problem_text : "";
+  t->src[1].len = problem_length;
+  int32_t root = -1;
+  if (goap__px_read(t, 0, &root) == GOAP_OK && goap__px_parse_domain(t, root) == GOAP_OK &&
+      goap__px_read(t, 1, &root) == GOAP_OK && goap__px_parse_problem(t, root) == GOAP_OK &&
+      !(t->opt.flags & GOAP_PDDL_PARSE_ONLY))
+    (void)goap__px_ground(t);
+  t->src[0].text = t->src[1].text = NULL;
+  t->src[0].name = t->src[1].name = NULL;
+  t->diag = NULL;
+  goap_status st = t->status;
+  if (st != GOAP_OK) {
+    goap_pddl_destroy(task);
+    return st;
+  }
+  t->info.types = (int)t->ntypes;
+  t->info.objects = (int)t->nobjects;
+  t->info.predicates = (int)t->npreds;
+  t->info.functions = (int)t->nfuncs;
+  t->info.schemas = (int)t->nschemas;
+  t->info.init_atoms = (int)(t->init.n / 2);
+  *out = task;
+  return GOAP_OK;
+}
+
+/* Reads a whole file through the allocator. */
+static goap_status read_file(const goap_allocator *a, const char *path, size_t max, char **text,
+                             size_t *len, size_t *cap, goap_diag *d) {
+  *text = NULL;
+  *len = *cap = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    d->status = GOAP_IO_ERROR;
+    snprintf(d->file, sizeof d->file, "%s", path);
+    snprintf(d->message, sizeof d->message, "cannot open the file");
+    return GOAP_IO_ERROR;
+  }
+  size_t n = 0, c = 0;
+  char *buf = NULL;
+  for (;;) {
+    if (n == c) {
+      if (n > max) break;
+      if (!goap__grow(a, (void **)&buf, &c, n + 65536, 1)) {
+        fclose(f);
+        goap__px_free(a, buf, c);
+        d->status = GOAP_OUT_OF_MEMORY;
+        snprintf(d->message, sizeof d->message, "out of memory");
+        return GOAP_OUT_OF_MEMORY;
+      }
+    }
+    size_t got = fread(buf + n, 1, c - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    goap__px_free(a, buf, c);
+    d->status = GOAP_IO_ERROR;
+    snprintf(d->file, sizeof d->file, "%s", path);
+    snprintf(d->message, sizeof d->message, "cannot read the file");
+    return GOAP_IO_ERROR;
+  }
+  *text = buf;
+  *len = n;
+  *cap = c;
+  return GOAP_OK;
+}
+
+goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
+                           const goap_pddl_options *opt, goap_pddl_task **out,
+                           goap_diag *err) {
+  goap_diag local;
+  goap_diag *d = err ? err : &local;
+  memset(d, 0, sizeof *d);
+  if (out) *out = NULL;
+  if (!domain_path || !problem_path || !out) {
+    d->status = GOAP_INVALID_ARGUMENT;
+    snprintf(d->message, sizeof d->message, "NULL argument");
+    return GOAP_INVALID_ARGUMENT;
+  }
+  goap_allocator a = {goap_libc_realloc, NULL};
+  if (opt && opt->allocator.fn) a = opt->allocator;
+  size_t max = opt && opt->max_bytes ? opt->max_bytes : GOAP_PDDL_MAX_BYTES;
+  char *dt = NULL, *pt = NULL;
+  size_t dl = 0, dc = 0, pl = 0, pc = 0;
+  goap_status st = read_file(&a, domain_path, max, &dt, &dl, &dc, d);
+  if (st == GOAP_OK) st = read_file(&a, problem_path, max, &pt, &pl, &pc, d);
+  if (st == GOAP_OK)
+    st = goap_pddl_parse(domain_path, dt, dl, problem_path, pt, pl, opt, out, d);
+  goap__px_free(&a, dt, dc);
+  goap__px_free(&a, pt, pc);
+  return st;
+}
+
+int goap_hddl_is_htn(const goap_pddl_task *t) {
+  return t && (t->c.opt.flags & GOAP_PDDL_HTN) && t->c.htn.htn_node >= 0;
+}
+
+const goap_domain *goap_pddl_domain(const goap_pddl_task *t) { return t ? t->c.domain : NULL; }
+const goap_word *goap_pddl_start(const goap_pddl_task *t) { return t ? t->c.start : NULL; }
+
+const goap_cond *goap_pddl_goal(const goap_pddl_task *t, int *count) {
+  if (count) *count = t && t->c.domain ? t->c.ngoalc : 0;
+  return t && t->c.domain ? t->c.goal : NULL;
+}
+
+const char *goap_pddl_domain_name(const goap_pddl_task *t) {
+  return t ? px_name(&t->c, t->c.domain_sym) : NULL;
+}
+const char *goap_pddl_problem_name(const goap_pddl_task *t) {
+  return t ? px_name(&t->c, t->c.problem_sym) : NULL;
+}
+
+int goap_pddl_has_costs(const goap_pddl_task *t) {
+  return t && t->c.metric && t->c.uses_costs;
+}
+
+void goap_pddl_get_info(const goap_pddl_task *t, goap_pddl_info *out) {
+  if (!out) return;
+  if (!t) {
+    memset(out, 0, sizeof *out);
+    return;
+  }
+  *out = t->c.info;
+}
+
+size_t goap_pddl_format_action(const goap_pddl_task *task, int action, char *buf, size_t cap) {
+  if (!task || !task->c.domain || action < 0 ||
+      action >= goap_domain_action_count(task->c.domain)) {
+    if (cap) snprintf(buf, cap, "(?)");
+    return 3;
+  }
+  const px_task_core *t = &task->c;
+  int32_t e = t->act_of[action];
+  int n = 0;
+  const int32_t *args = px_tset_args(&t->gacts, e, &n);
+  const px_schema *s = &t->schemas[px_tset_id(&t->gacts, e)];
+  size_t len = 0;
+  int k = snprintf(buf, cap, "(%s", px_name(t, s->sym));
+  len += (size_t)(k > 0 ? k : 0);
+  for (int i = 0; i < n; ++i) {
+    k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s",
+                 px_name(t, t->objects[args[i]].sym));
+    len += (size_t)(k > 0 ? k : 0);
+  }
+  k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
+  len += (size_t)(k > 0 ? k : 0);
+  return len;
+}
+
 /* ==== src/pddl/validate.c ==== */
 /* names of src/pddl/validate.c that another file also declares */
 #define holds holds__pddl_validate
@@ -19757,7 +19664,7 @@ goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int co
 #include <stdio.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "pddl_internal.h": inlined above */
 
 typedef struct vstate {
   const px_task_core *t;
@@ -20016,7 +19923,6 @@ done:
 #define PHASE_IDLE PHASE_IDLE__runtime_agent
 #define emit emit__runtime_agent
 #define execute execute__runtime_agent
-#define now_ns now_ns__runtime_agent
 /*
  * agent.c -- one agent: sensors, goal selection, time-sliced planning, plan execution,
  * replanning triggers, plan repair and failure memory.
@@ -20095,12 +20001,16 @@ done:
 #include <stddef.h>
 #include <stdint.h>
 
+/* #include "base/base.h": inlined above */
+
 /* ---- memory ---------------------------------------------------------------------------- */
-goap_allocator goap__rt_resolve(const goap_allocator *a);
+/* goap__resolve, goap__free, goap__grow_zero (the runtime zero-fills what it grows),
+ * goap__now_ns: base/base.h */
+static inline goap_allocator goap__rt_resolve(const goap_allocator *a) { return goap__resolve(a); }
 void *goap__rt_alloc(const goap_allocator *a, size_t n);   /* zeroed */
-void goap__rt_free(const goap_allocator *a, void *p, size_t n);
-/* Grows *data (of *cap elements of elem bytes) to at least need elements, doubling. */
-int goap__rt_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+static inline void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size);
 
 /* ---- agent types ----------------------------------------------------------------------- */
@@ -20262,6 +20172,8 @@ struct goap_agent {
   goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
   goap_planner *cur;             /* the planner of the running search */
   uint64_t search_base;          /* st.expanded when the running search began on cur */
+  goap__clock_fn clock;          /* the budget_ms clock: NULL is goap__now_ns (tests inject) */
+  void *clock_ctx;
 
   goap_word *mem, *seen, *tmp;   /* W words each */
   goap_word *search_start;       /* W words: the start state of the running search */
@@ -20397,6 +20309,10 @@ uint64_t goap__agent_mem_hash(const goap_agent *a);
 /* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
  * search_start, as goal selection does. */
 goap_status goap__agent_begin_search(goap_agent *a, int g);
+
+/* Makes the agent read planning_ms_per_update's time from fn(ctx) instead of goap__now_ns
+ * (NULL restores it): tests drive the budget with a clock of their own. */
+void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx);
 
 #endif /* GOAP_AGENT_IMPL_H */
 /* ---- end src/runtime/agent_impl.h ---- */
@@ -20579,9 +20495,9 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
   for (int j = 0; j < len; ++j) {
     const goap__rt_action *r = &t->act[plan[j]];
     for (uint32_t k = 0; k < r->reserve_count; ++k) {
-      if (!goap__rt_grow(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
+      if (!goap__grow_zero(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
                          sizeof *a->hold_res) ||
-          !goap__rt_grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
+          !goap__grow_zero(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
                          sizeof *a->hold_step)) {
         release_all(a);
         return -2;
@@ -20669,7 +20585,7 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
 }
 
 static int ensure_plan_cap(goap_agent *a, size_t n) {
-  return goap__rt_grow(&a->alloc, (void **)&a->plan, &a->plan_cap, n ? n : 1, sizeof *a->plan);
+  return goap__grow_zero(&a->alloc, (void **)&a->plan, &a->plan_cap, n ? n : 1, sizeof *a->plan);
 }
 
 /* Plan repair: walks the rest of the plan from memory, dropping steps whose effects already
@@ -20828,10 +20744,14 @@ static void goal_failed(goap_agent *a, int g, goap_status why) {
   emit(a, &ev);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  timespec_get(&ts, TIME_UTC);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+/* The time budget's clock: monotonic (a wall-clock jump must not end or stretch a budget). */
+static uint64_t now_ns(const goap_agent *a) {
+  return a->clock ? a->clock(a->clock_ctx) : goap__now_ns();
+}
+
+void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx) {
+  a->clock = fn;
+  a->clock_ctx = ctx;
 }
 
 /* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
@@ -20927,7 +20847,7 @@ static goap_status select_goal(goap_agent *a) {
   }
   uint32_t budget = a->in_world ? a->world_budget : t->budget;
   double budget_ms = a->in_world ? 0 : t->budget_ms; /* a world's budget is deterministic */
-  uint64_t t0 = budget_ms > 0 ? now_ns() : 0;
+  uint64_t t0 = budget_ms > 0 ? now_ns(a) : 0;
   while (a->icand < a->ncand) {
     int g = a->cand[a->icand];
     double prio = a->cand_prio[a->icand];
@@ -20960,7 +20880,7 @@ static goap_status select_goal(goap_agent *a) {
     }
     for (;;) {
       if (budget == 0 ||
-          (budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= budget_ms)) {
+          (budget_ms > 0 && (double)goap__elapsed_ns(t0, now_ns(a)) / 1e6 >= budget_ms)) {
         if (a->cur == a->shared && a->shared && !a->in_world) {
           /* it will span updates: the shared planner is not ours to keep; the search starts
            * again on the agent's own planner (same request, same plan) */
@@ -21083,9 +21003,9 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
   goap_status st = resume ? goap_htn_resume(*pp, a->mem, &rq, res) : goap_htn_plan(*pp, &rq, res);
   a->st.expanded += res->stats.steps;
   if (st == GOAP_BUFFER_TOO_SMALL) {
-    if (!goap__rt_grow(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
+    if (!goap__grow_zero(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
                        sizeof **plan) ||
-        !goap__rt_grow(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
+        !goap__grow_zero(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
       return GOAP_OUT_OF_MEMORY;
     res->plan = *plan;
     res->plan_capacity = (int)*pcap;
@@ -21421,9 +21341,9 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
-    ok = goap__rt_grow(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
-         goap__rt_grow(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
-         goap__rt_grow(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
+    ok = goap__grow_zero(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
+         goap__grow_zero(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
+         goap__grow_zero(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
   if (ok) {
     if (desc->memory) {
       /* keep only legal values: copy variable by variable */
@@ -21775,7 +21695,6 @@ int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1
 #undef PHASE_IDLE
 #undef emit
 #undef execute
-#undef now_ns
 
 /* ==== src/runtime/blackboard.c ==== */
 /*
@@ -21856,7 +21775,7 @@ int goap__bb_slot(goap_blackboard *bb, const char *name, int32_t value, int *cre
   int i = find(bb, name);
   if (i >= 0) return i;
   if (bb->n >= 0x7fffffff) return -1;
-  if (!goap__rt_grow(&bb->alloc, (void **)&bb->slots, &bb->cap, bb->n + 1, sizeof *bb->slots))
+  if (!goap__grow_zero(&bb->alloc, (void **)&bb->slots, &bb->cap, bb->n + 1, sizeof *bb->slots))
     return -1;
   slot *s = &bb->slots[bb->n];
   s->name = goap__rt_strdup(&bb->alloc, name, &s->name_size);
@@ -21908,7 +21827,7 @@ static int find_res(const goap_blackboard *bb, const char *name) {
 
 static int new_res(goap_blackboard *bb, const char *name, int capacity) {
   if (bb->nres >= 0x7fffffff) return -1;
-  if (!goap__rt_grow(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
+  if (!goap__grow_zero(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
     return -1;
   resource *r = &bb->res[bb->nres];
   r->name = goap__rt_strdup(&bb->alloc, name, &r->name_size);
@@ -21928,9 +21847,10 @@ int goap__bb_resource(goap_blackboard *bb, const char *name) {
 
 int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
+  GOAP_ASSERT(r->anon >= 0 && r->anon <= r->held && r->held <= r->capacity);
   if (r->held >= r->capacity) return 0;
   int n = r->held - r->anon;
-  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
+  if (!goap__grow_zero(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
     return -1;
   r->who[n] = agent;
   r->held++;
@@ -21944,6 +21864,7 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
 void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent) {
   resource *r = &bb->res[res];
   int n = r->held - r->anon;
+  GOAP_ASSERT(n >= 0 && (size_t)n <= r->cwho);
   for (int i = 0; i < n; ++i) {
     if (r->who[i] != agent) continue;
     memmove(r->who + i, r->who + i + 1, (size_t)(n - i - 1) * sizeof *r->who);
@@ -22010,7 +21931,7 @@ int goap__bb_prepare_claims(goap_blackboard *bb, int res, int units) {
   resource *r = &bb->res[res];
   if (units > r->anon) return 0;
   size_t n = (size_t)(r->held - r->anon) + (size_t)units;
-  return goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
+  return goap__grow_zero(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
 }
 
 int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {
@@ -22193,6 +22114,7 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
                       double cost) {
   uint64_t h = hash_key(t, goal, state, W);
   int i = lookup(c, t, goal, state, W, h);
+  GOAP_ASSERT(c->n >= 0 && c->n <= c->cap && (c->n < c->cap || c->tail >= 0));
   if (i >= 0) {
     unchain(c, i);
     unlink_recency(c, i);
@@ -22201,6 +22123,7 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
   } else if (c->n < c->cap) {
     for (i = 0; c->e[i].used; ++i) {
     }
+    GOAP_ASSERT(i < c->cap); /* fewer than cap used: a free entry exists */
   } else {
     i = c->tail;
     unchain(c, i);
@@ -22210,8 +22133,8 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
     c->st.evictions++;
   }
   entry *x = &c->e[i];
-  if (!goap__rt_grow(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
-      !goap__rt_grow(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
+  if (!goap__grow_zero(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
+      !goap__grow_zero(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
                      sizeof *x->plan))
     return 0;
   x->type = t;
@@ -22663,7 +22586,7 @@ struct goap_recorder {
 static int room(goap_recorder *r, size_t n) {
   if (r->len + n <= r->lim) return 1;
   if (r->status != GOAP_OK || r->finished) return 0;
-  if (!goap__rt_grow(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
+  if (!goap__grow_zero(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
     r->status = GOAP_OUT_OF_MEMORY;
     r->lim = 0;
     return 0;
@@ -22791,7 +22714,7 @@ void goap_recorder_destroy(goap_recorder *r) {
 goap_status goap_recorder_attach(goap_recorder *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp) return GOAP_INVALID_ARGUMENT;
   if (r->nagents >= 0x7fffffff) return GOAP_TOO_LARGE;
-  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
+  if (!goap__grow_zero(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
                      sizeof *r->agents))
     return GOAP_OUT_OF_MEMORY;
   a->rec = r;
@@ -23349,7 +23272,7 @@ void goap_replayer_on_note(goap_replayer *r, goap_replay_note_fn fn, void *user)
 goap_status goap_replayer_attach(goap_replayer *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp || a->d != r->d || r->attached >= r->nagents)
     return GOAP_INVALID_ARGUMENT;
-  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
+  if (!goap__grow_zero(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
                      sizeof *r->agents))
     return GOAP_OUT_OF_MEMORY;
   a->rp = r;
@@ -24564,13 +24487,13 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
   if (st != GOAP_OK) return st;
   /* grow what the state needs (the object is unchanged if this fails) */
   size_t nh = need.hold;
-  if (!goap__rt_grow(&a->alloc, (void **)&a->plan, &a->plan_cap, need.plan ? need.plan : 1,
+  if (!goap__grow_zero(&a->alloc, (void **)&a->plan, &a->plan_cap, need.plan ? need.plan : 1,
                      sizeof *a->plan) ||
-      (nh && (!goap__rt_grow(&a->alloc, (void **)&a->hold_res, &a->chold, nh,
+      (nh && (!goap__grow_zero(&a->alloc, (void **)&a->hold_res, &a->chold, nh,
                              sizeof *a->hold_res) ||
-              !goap__rt_grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, nh,
+              !goap__grow_zero(&a->alloc, (void **)&a->hold_step, &a->chold_step, nh,
                              sizeof *a->hold_step))) ||
-      (a->t->htn && !goap__rt_grow(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
+      (a->t->htn && !goap__grow_zero(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
                                    need.mtr ? need.mtr : 1, sizeof *a->mtr)))
     return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
   r.i = 0;
@@ -24992,8 +24915,8 @@ goap_status goap_squad_add(goap_squad *s, goap_agent *member) {
   if (!s || !member) return GOAP_INVALID_ARGUMENT;
   for (size_t i = 0; i < s->n; ++i)
     if (s->m[i] == member) return GOAP_DUPLICATE;
-  if (!goap__rt_grow(&s->alloc, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m) ||
-      !goap__rt_grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, s->n + 1,
+  if (!goap__grow_zero(&s->alloc, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m) ||
+      !goap__grow_zero(&s->alloc, (void **)&s->ordered, &s->cap_ordered, s->n + 1,
                      sizeof *s->ordered))
     return GOAP_OUT_OF_MEMORY;
   s->m[s->n] = member;
@@ -25105,8 +25028,8 @@ void goap__squad_get(const goap_squad *s, const char *const **names, double *pri
 
 int goap__squad_set(goap_squad *s, goap_agent *const *members, size_t n, int behavior, int phase,
                     const int *ordered) {
-  if (!goap__rt_grow(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
-      !goap__rt_grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
+  if (!goap__grow_zero(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
+      !goap__grow_zero(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
     return 0;
   if (n) memcpy(s->m, members, n * sizeof *s->m);
   for (size_t i = 0; i < n; ++i) s->ordered[i] = ordered ? ordered[i] : -1;
@@ -25138,35 +25061,11 @@ int goap__squad_set(goap_squad *s, goap_agent *const *members, size_t n, int beh
 
 /* #include "runtime.h": inlined above */
 
-goap_allocator goap__rt_resolve(const goap_allocator *a) {
-  goap_allocator r = {goap_libc_realloc, NULL};
-  if (a && a->fn) r = *a;
-  return r;
-}
-
 void *goap__rt_alloc(const goap_allocator *a, size_t n) {
   if (n == 0) n = 1;
   void *p = a->fn(a->ctx, NULL, 0, n);
   if (p) memset(p, 0, n);
   return p;
-}
-
-void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
-  if (!p) return;
-  if (n == 0) n = 1;
-  a->fn(a->ctx, p, n, 0);
-}
-
-int goap__rt_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t ncap = *cap ? *cap : 8;
-  while (ncap < need) ncap *= 2;
-  void *p = a->fn(a->ctx, *data, *data ? *cap * elem : 0, ncap * elem);
-  if (!p) return 0;
-  memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
-  *data = p;
-  *cap = ncap;
-  return 1;
 }
 
 char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size) {
@@ -25611,7 +25510,7 @@ goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane_index, dou
       return GOAP_INVALID_ARGUMENT; /* shared state must stay on one thread */
   }
   if (w->n >= 0x7fffffff ||
-      !goap__rt_grow(&w->alloc, (void **)&w->m, &w->cap, w->n + 1, sizeof *w->m))
+      !goap__grow_zero(&w->alloc, (void **)&w->m, &w->cap, w->n + 1, sizeof *w->m))
     return GOAP_OUT_OF_MEMORY;
   member *m = &w->m[w->n++];
   memset(m, 0, sizeof *m);
@@ -25660,12 +25559,12 @@ static int rebuild(goap_world *w) {
   for (int k = 0; k < w->nlanes; ++k) w->lanes[k].nall = 0;
   for (size_t i = 0; i < w->n; ++i) {
     lane *l = &w->lanes[w->m[i].lane];
-    if (!goap__rt_grow(&w->alloc, (void **)&l->all, &l->call, l->nall + 1, sizeof *l->all) ||
-        !goap__rt_grow(&w->alloc, (void **)&l->want, &l->cwant, l->nall + 1, sizeof *l->want))
+    if (!goap__grow_zero(&w->alloc, (void **)&l->all, &l->call, l->nall + 1, sizeof *l->all) ||
+        !goap__grow_zero(&w->alloc, (void **)&l->want, &l->cwant, l->nall + 1, sizeof *l->want))
       return 0;
     l->all[l->nall++] = (uint32_t)i;
   }
-  if (w->n && !goap__rt_grow(&w->alloc, (void **)&w->order, &w->corder, w->n, sizeof *w->order))
+  if (w->n && !goap__grow_zero(&w->alloc, (void **)&w->order, &w->corder, w->n, sizeof *w->order))
     return 0;
   w->dirty = 0;
   return 1;
@@ -25699,6 +25598,7 @@ static void sift(const goap_world *w, uint32_t *v, size_t root, size_t n) {
 static void select_first(const goap_world *w, uint32_t *v, size_t n, size_t k) {
   /* a heap whose root is the first in precedence ("before" reversed) */
   for (size_t i = n / 2; i-- > 0;) sift(w, v, i, n);
+  GOAP_ASSERT(n < 2 || (!before(w, v[1], v[0]) && (n < 3 || !before(w, v[2], v[0]))));
   for (size_t end = n; end-- > 1 && n - end <= k;) {
     uint32_t t = v[0];
     v[0] = v[end];
@@ -25725,7 +25625,7 @@ static int lease_planner(goap_world *w, lane *l, const goap_domain *d) {
       l->pl[j].busy = 1;
       return (int)j;
     }
-  if (!goap__rt_grow(&w->alloc, (void **)&l->pl, &l->cpl, l->npl + 1, sizeof *l->pl)) return -1;
+  if (!goap__grow_zero(&w->alloc, (void **)&l->pl, &l->cpl, l->npl + 1, sizeof *l->pl)) return -1;
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator = w->alloc;
@@ -25893,11 +25793,11 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
 #undef sift
 #undef member
 
-/* ==== src/tactics/arena.c ==== */
-/* names of src/tactics/arena.c that another file also declares */
-#define fail fail__tactics_arena
+/* ==== src/tactics/grid.c ==== */
+/* names of src/tactics/grid.c that another file also declares */
+#define fail fail__tactics_grid
 /*
- * arena.c -- the text map parser, arena accessors, wall normals and line of sight.
+ * grid.c -- the text map parser, arena accessors, wall normals and line of sight.
  *
  * Invariants:
  *  - Parsing is two passes over the text: the first checks every character, the row widths,
@@ -25912,9 +25812,9 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- begin src/tactics/internal.h ---- */
+/* ---- begin src/tactics/tactics_internal.h ---- */
 /*
- * internal.h -- shared internals of goap_tactics (not installed).
+ * tactics_internal.h -- shared internals of goap_tactics (not installed).
  *
  * Invariants:
  *  - An arena's arrays are width * height, row-major (index y * width + x), allocated once by
@@ -25928,6 +25828,7 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
 
 #include <stddef.h>
 
+/* #include "base/base.h": inlined above */
 /* #include goap/tactics.h: in goap.h */
 
 struct goap_arena {
@@ -25944,27 +25845,11 @@ struct goap_arena {
   size_t block_size;    /* the one block holding kind, glyph, cover_at and covers */
 };
 
-/* Allocation through the object's allocator (a zero allocator is the C library). */
-void *goap__tac_alloc(const goap_allocator *a, size_t size);
-void goap__tac_free(const goap_allocator *a, void *p, size_t size);
+/* Allocation through the object's allocator (a zero allocator is the C library):
+ * goap__alloc / goap__free of base/base.h. */
 
 #endif /* GOAP_TACTICS_INTERNAL_H */
-/* ---- end src/tactics/internal.h ---- */
-
-void *goap__tac_alloc(const goap_allocator *a, size_t size) {
-  if (size == 0) size = 1;
-  if (a && a->fn) return a->fn(a->ctx, NULL, 0, size);
-  return malloc(size);
-}
-
-void goap__tac_free(const goap_allocator *a, void *p, size_t size) {
-  if (!p) return;
-  if (a && a->fn) {
-    a->fn(a->ctx, p, size, 0);
-    return;
-  }
-  free(p);
-}
+/* ---- end src/tactics/tactics_internal.h ---- */
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
@@ -26131,7 +26016,7 @@ goap_status goap_arena_parse(const char *text, size_t length, const goap_allocat
 
   goap_allocator a = {0};
   if (alloc) a = *alloc;
-  goap_arena *ar = (goap_arena *)goap__tac_alloc(&a, sizeof *ar);
+  goap_arena *ar = (goap_arena *)goap__alloc(&a, sizeof *ar);
   if (!ar) return fail(err, GOAP_OUT_OF_MEMORY, 0, 0, "out of memory");
   memset(ar, 0, sizeof *ar);
   ar->alloc = a;
@@ -26142,9 +26027,9 @@ goap_status goap_arena_parse(const char *text, size_t length, const goap_allocat
   size_t off_kind = off_cover_at + round8(cells * sizeof(int));
   size_t off_glyph = off_kind + round8(cells);
   ar->block_size = off_glyph + cells;
-  unsigned char *block = (unsigned char *)goap__tac_alloc(&a, ar->block_size);
+  unsigned char *block = (unsigned char *)goap__alloc(&a, ar->block_size);
   if (!block) {
-    goap__tac_free(&a, ar, sizeof *ar);
+    goap__free(&a, ar, sizeof *ar);
     return fail(err, GOAP_OUT_OF_MEMORY, 0, 0, "out of memory");
   }
   ar->covers = (goap_cover *)(void *)block;
@@ -26215,8 +26100,8 @@ goap_status goap_arena_parse(const char *text, size_t length, const goap_allocat
 void goap_arena_destroy(goap_arena *a) {
   if (!a) return;
   goap_allocator al = a->alloc;
-  goap__tac_free(&al, a->covers, a->block_size);
-  goap__tac_free(&al, a, sizeof *a);
+  goap__free(&al, a->covers, a->block_size);
+  goap__free(&al, a, sizeof *a);
 }
 
 /* ---- accessors ----------------------------------------------------------------------------- */
@@ -26316,7 +26201,7 @@ int goap_arena_los(const goap_arena *a, int x0, int y0, int x1, int y1) {
   }
   return 1;
 }
-/* macros of src/tactics/arena.c end here */
+/* macros of src/tactics/grid.c end here */
 #undef fail
 
 /* ==== src/tactics/heat.c ==== */
@@ -26338,7 +26223,7 @@ int goap_arena_los(const goap_arena *a, int x0, int y0, int x1, int y1) {
 #include <math.h>
 #include <string.h>
 
-/* #include "internal.h": inlined above */
+/* #include "tactics_internal.h": inlined above */
 
 #define PI 3.14159265358979323846
 
@@ -26462,7 +26347,7 @@ goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config 
   size_t ncov = (size_t)arena->ncovers;
   size_t off_flags = off_lists + round8(2 * ncov * sizeof(int));
   size_t size = off_flags + cells;
-  unsigned char *block = (unsigned char *)goap__tac_alloc(&a, size);
+  unsigned char *block = (unsigned char *)goap__alloc(&a, size);
   if (!block) return GOAP_OUT_OF_MEMORY;
   goap_heatmap *h = (goap_heatmap *)(void *)block;
   memset(h, 0, sizeof *h);
@@ -26492,7 +26377,7 @@ goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config 
 void goap_heatmap_destroy(goap_heatmap *h) {
   if (!h) return;
   goap_allocator a = h->alloc;
-  goap__tac_free(&a, h, h->block_size);
+  goap__free(&a, h, h->block_size);
 }
 
 goap_status goap_heatmap_set_player(goap_heatmap *h, int x, int y, const goap_vec2 *normal) {
@@ -26634,7 +26519,7 @@ int goap_heatmap_visible(const goap_heatmap *h, int x, int y) {
  * which counts every character and stores only those that fit; so the returned length is the
  * same whatever cap is, and buf always ends with a NUL when cap > 0.
  */
-/* #include "internal.h": inlined above */
+/* #include "tactics_internal.h": inlined above */
 
 typedef struct out_buf {
   char *buf;
@@ -26713,7 +26598,7 @@ size_t goap_arena_render(const goap_arena *a, const goap_heatmap *h, const goap_
  */
 #include <math.h>
 
-/* #include "internal.h": inlined above */
+/* #include "tactics_internal.h": inlined above */
 
 goap_vec2 goap_vec2_make(double x, double y) {
   goap_vec2 v;
@@ -26816,8 +26701,6 @@ int goap_flank_valid(goap_vec2 flank, goap_vec2 player, goap_vec2 player_cover_n
 
 /* ==== src/sched/sched.c ==== */
 /* names of src/sched/sched.c that another file also declares */
-#define grow grow__sched_sched
-#define now_ns now_ns__sched_sched
 #define process process__sched_sched
 #define slot slot__sched_sched
 #define slot slot__sched_sched
@@ -26855,6 +26738,8 @@ int goap_flank_valid(goap_vec2 flank, goap_vec2 player, goap_vec2 player_cover_n
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* #include "base/base.h": inlined above */
 
 enum { SLOT_FREE = 0, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE, SLOT_COLLECTED };
 enum { ROUND_WORKED = 0, ROUND_IDLE, ROUND_PAUSED };
@@ -26948,12 +26833,6 @@ static void *s_alloc(goap_sched *s, size_t n) {
 
 static void s_free(goap_sched *s, void *p, size_t n) {
   if (p) locked_realloc(s, p, n ? n : 1, 0);
-}
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -27122,7 +27001,7 @@ static int worker_round(goap_sched *s, worker *w, int ignore_budget) {
   int limited = !ignore_budget && s->budget_left != UNLIMITED;
   /* a spent budget: take no new work (and keep what this worker holds) */
   if (limited && s->budget_left == 0) return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
-  if (!ignore_budget && s->deadline_ns && now_ns() >= s->deadline_ns)
+  if (!ignore_budget && s->deadline_ns && goap__now_ns() >= s->deadline_ns)
     return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
   if (w->nbatch == 0) {
     if (s->q_count == 0) return ROUND_IDLE;
@@ -27419,7 +27298,7 @@ goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_re
 static void run_inline(goap_sched *s, int ignore_budget, uint64_t deadline) {
   worker *w = &s->workers[0];
   for (;;) {
-    if (deadline && now_ns() >= deadline) break;
+    if (deadline && goap__now_ns() >= deadline) break;
     if (worker_round(s, w, ignore_budget) != ROUND_WORKED) break;
   }
 }
@@ -27431,7 +27310,7 @@ goap_status goap_sched_frame(goap_sched *s, const goap_sched_budget *budget) {
   pthread_mutex_lock(&s->mu);
   s->budget_left = budget && budget->expansions ? budget->expansions : UNLIMITED;
   if (ms > MAX_MS) ms = MAX_MS;
-  s->deadline_ns = ms > 0.0 ? now_ns() + (uint64_t)(ms * 1e6) + 1u : 0;
+  s->deadline_ns = ms > 0.0 ? goap__now_ns() + (uint64_t)(ms * 1e6) + 1u : 0;
   if (s->nthreads == 0) run_inline(s, 0, 0);
   else if (s->sleepers) pthread_cond_broadcast(&s->work_cv);
   pthread_mutex_unlock(&s->mu);
@@ -27515,7 +27394,7 @@ goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out) {
 goap_status goap_sched_wait(goap_sched *s, double max_ms) {
   if (!s || !(max_ms >= 0.0) || !isfinite(max_ms)) return GOAP_INVALID_ARGUMENT;
   if (max_ms > MAX_MS) max_ms = MAX_MS;
-  uint64_t deadline = max_ms > 0.0 ? now_ns() + (uint64_t)(max_ms * 1e6) + 1u : 0;
+  uint64_t deadline = max_ms > 0.0 ? goap__now_ns() + (uint64_t)(max_ms * 1e6) + 1u : 0;
   goap_status st = GOAP_OK;
   pthread_mutex_lock(&s->mu);
   if (s->nthreads == 0) {
@@ -27527,7 +27406,7 @@ goap_status goap_sched_wait(goap_sched *s, double max_ms) {
         pthread_cond_wait(&s->idle_cv, &s->mu);
         continue;
       }
-      if (now_ns() >= deadline) {
+      if (goap__now_ns() >= deadline) {
         st = GOAP_TIME_LIMIT;
         break;
       }
@@ -27546,8 +27425,6 @@ goap_status goap_sched_wait(goap_sched *s, double max_ms) {
 #undef MAX_QUEUE
 #undef UNLIMITED
 #undef MAX_MS
-#undef grow
-#undef now_ns
 #undef process
 #undef slot
 #undef slot

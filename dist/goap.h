@@ -1016,6 +1016,52 @@ GOAP_API goap_agent_stats goap_agent_get_stats(const goap_agent *a);
 
 #endif /* GOAP_AGENT_H */
 
+/* ==== include/goap/diag.h ==== */
+/*
+ * goap/diag.h -- diagnostics: where an error in a text is and what it is, formatted the way
+ * compilers do. Shared by the `.goap` loader (goap/file.h) and the PDDL/HDDL front end
+ * (goap/pddl.h); goap_diag_format is in the core library (libgoap), so neither front end needs
+ * the other.
+ *
+ * A goap_diag is a plain value (fixed-size text, no pointers): it may be copied, kept, and
+ * read from any thread.
+ */
+#ifndef GOAP_DIAG_H
+#define GOAP_DIAG_H
+
+/* #include "goap.h": above in this file */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum goap_severity { GOAP_SEVERITY_ERROR = 0, GOAP_SEVERITY_WARNING } goap_severity;
+
+/* A diagnostic: where and what. Fixed-size text so it can live on the stack. line and col are
+ * 1-based (0 when not tied to a position); col counts bytes. */
+typedef struct goap_diag {
+  goap_severity severity;
+  goap_status status;          /* the error's class (GOAP_PARSE_ERROR, GOAP_NOT_FOUND, ...) */
+  char file[256];              /* the name given when loading (truncated if longer) */
+  int line, col;
+  char message[512];           /* one line, no trailing newline; may carry a "did you mean" */
+  char source[512];            /* the offending source line, without newline ("" if none) */
+} goap_diag;
+
+/* Formats a diagnostic the way compilers do:
+ *   file:line:col: error: message
+ *     <source line>
+ *     ^
+ * Writes at most cap bytes (always NUL-terminated when cap > 0); returns the length the whole
+ * text needs, excluding the NUL (as snprintf). */
+GOAP_API size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOAP_DIAG_H */
+
 /* ==== include/goap/htn.h ==== */
 /*
  * goap/htn.h -- hierarchical task networks (HTN) over a goap_domain.
@@ -1301,6 +1347,7 @@ GOAP_API int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out
 #define GOAP_FILE_H
 
 /* #include "agent.h": above in this file */
+/* #include "diag.h": above in this file */
 /* #include "goap.h": above in this file */
 /* #include "htn.h": above in this file */
 
@@ -1308,26 +1355,7 @@ GOAP_API int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out
 extern "C" {
 #endif
 
-typedef enum goap_severity { GOAP_SEVERITY_ERROR = 0, GOAP_SEVERITY_WARNING } goap_severity;
-
-/* A diagnostic: where and what. Fixed-size text so it can live on the stack. line and col are
- * 1-based (0 when not tied to a position); col counts bytes. */
-typedef struct goap_diag {
-  goap_severity severity;
-  goap_status status;          /* the error's class (GOAP_PARSE_ERROR, GOAP_NOT_FOUND, ...) */
-  char file[256];              /* the name given when loading (truncated if longer) */
-  int line, col;
-  char message[512];           /* one line, no trailing newline; may carry a "did you mean" */
-  char source[512];            /* the offending source line, without newline ("" if none) */
-} goap_diag;
-
-/* Formats a diagnostic the way compilers do:
- *   file:line:col: error: message
- *     <source line>
- *     ^
- * Writes at most cap bytes (always NUL-terminated when cap > 0); returns the length the whole
- * text needs, excluding the NUL (as snprintf). */
-GOAP_API size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap);
+/* goap_diag and goap_diag_format: goap/diag.h. */
 
 /* Expectations of a scenario. */
 #define GOAP_EXPECT_COST 0x1u
@@ -1585,9 +1613,10 @@ GOAP_API goap_status goap_file_simulate(const goap_file *f, int sim,
  * goap/pddl.h -- the PDDL front end: STRIPS planning tasks (with typing, negative
  * preconditions, equality and action costs) grounded into a goap_domain.
  *
- * A layer above the core (goap.h), like the .goap loader (goap/file.h), whose goap_diag it
- * uses for errors: `file:line:col: message`, the source line and a caret. It never prints and
- * has no global state; every allocation goes through the goap_allocator it is given.
+ * A layer above the core (goap.h) only, beside the .goap loader (goap/file.h); errors are
+ * goap_diag values (goap/diag.h): `file:line:col: message`, the source line and a caret. It
+ * never prints and has no global state; every allocation goes through the goap_allocator it
+ * is given.
  *
  * Loading reads a domain and a problem, checks them, and (unless GOAP_PDDL_PARSE_ONLY) grounds
  * them by relaxed reachability: one bool variable per reachable ground atom of a predicate
@@ -1602,7 +1631,7 @@ GOAP_API goap_status goap_file_simulate(const goap_file *f, int sim,
 #ifndef GOAP_PDDL_H
 #define GOAP_PDDL_H
 
-/* #include "file.h": above in this file */
+/* #include "diag.h": above in this file */
 /* #include "goap.h": above in this file */
 
 #ifdef __cplusplus

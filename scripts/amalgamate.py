@@ -134,8 +134,8 @@ def modules():
     mods = sorted(d for d in os.listdir(SRC_DIR)
                   if os.path.isdir(os.path.join(SRC_DIR, d)) and
                   any(f.endswith(".c") for f in os.listdir(os.path.join(SRC_DIR, d))))
-    # the core first: every other module builds on it
-    return sorted(mods, key=lambda m: (m != "core", m))
+    # the base layer, then the core, first: every other module builds on them
+    return sorted(mods, key=lambda m: ({"base": 0, "core": 1}.get(m, 2), m))
 
 
 def resolve(including, target):
@@ -360,7 +360,7 @@ def make_source():
         files = [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".c")]
         mods.append((mod, files, uses_threads(files)))
     # threaded modules last, so that no other module's header is inlined inside their #ifndef
-    mods.sort(key=lambda m: (m[2], m[0] != "core", m[0]))
+    mods.sort(key=lambda m: (m[2], {"base": 0, "core": 1}.get(m[0], 2), m[0]))
     renames, notes = plan_renames([f for _, files, _ in mods for f in files])
     src = Source(renames)
     body = []

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pddl/internal.h"
+#include "pddl/pddl_internal.h"
 #include "alloc_hook.h"
 #include "test.h"
 

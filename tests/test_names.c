@@ -1,5 +1,5 @@
 /*
- * test_names.c -- the name tables behind loading: the core's goap__names (each slot keeps its
+ * test_names.c -- the name tables behind loading: base's goap__names (each slot keeps its
  * key's hash; goap__names_reserve sizes a table once) and the PDDL symbol table (names packed
  * in chunks, each record keeping its hash). Many keys (through many growths and chunk
  * boundaries), near-identical keys, absent keys, and pointers that must stay valid.
@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "pddl/internal.h"
+#include "core/core_internal.h"
+#include "pddl/pddl_internal.h"
 #include "test.h"
 
 #define NKEYS 5000
@@ -26,17 +26,18 @@ TEST(names_put_find_through_growth) {
   memset(&m, 0, sizeof m);
   make_keys();
   for (int i = 0; i < NKEYS; ++i) {
-    REQUIRE(goap__names_find(&m, keys[i]) == -1);
-    uint32_t h = goap__names_hash(keys[i]);
-    REQUIRE(goap__names_find_h(&m, keys[i], h) == -1);
-    REQUIRE(goap__names_put_h(&a, &m, keys[i], i, h));
+    REQUIRE(goap__names_findz(&m, 0, keys[i]) == -1);
+    size_t len = strlen(keys[i]);
+    uint32_t h = goap__names_hash(0, keys[i], len);
+    REQUIRE(goap__names_find_h(&m, 0, keys[i], len, h) == -1);
+    REQUIRE(goap__names_put_h(&a, &m, 0, keys[i], len, i, h));
   }
   CHECK(m.count == NKEYS);
   CHECK(m.count * 2 <= m.cap);
-  for (int i = 0; i < NKEYS; ++i) CHECK(goap__names_find(&m, keys[i]) == i);
-  CHECK(goap__names_find(&m, "move r0 w5000") == -1);
-  CHECK(goap__names_find(&m, "move r0 w") == -1);
-  CHECK(goap__names_find(&m, "") == -1);
+  for (int i = 0; i < NKEYS; ++i) CHECK(goap__names_findz(&m, 0, keys[i]) == i);
+  CHECK(goap__names_findz(&m, 0, "move r0 w5000") == -1);
+  CHECK(goap__names_findz(&m, 0, "move r0 w") == -1);
+  CHECK(goap__names_findz(&m, 0, "") == -1);
   goap__names_free(&a, &m);
   CHECK(m.cap == 0 && m.slots == NULL);
 }
@@ -51,14 +52,14 @@ TEST(names_reserve_sizes_once) {
   size_t cap = m.cap;
   const goap__name_slot *slots = m.slots;
   CHECK(cap >= 2 * NKEYS && cap < 4 * NKEYS);
-  for (int i = 0; i < NKEYS; ++i) REQUIRE(goap__names_put(&a, &m, keys[i], i));
+  for (int i = 0; i < NKEYS; ++i) REQUIRE(goap__names_putz(&a, &m, 0, keys[i], i));
   CHECK(m.cap == cap && m.slots == slots); /* no growth while the reserved keys went in */
-  for (int i = NKEYS - 1; i >= 0; --i) CHECK(goap__names_find(&m, keys[i]) == i);
+  for (int i = NKEYS - 1; i >= 0; --i) CHECK(goap__names_findz(&m, 0, keys[i]) == i);
   CHECK(goap__names_reserve(&a, &m, 0)); /* nothing to do */
   CHECK(m.cap == cap);
   REQUIRE(goap__names_reserve(&a, &m, NKEYS)); /* grows, keeping every key */
   CHECK(m.cap > cap);
-  for (int i = 0; i < NKEYS; ++i) CHECK(goap__names_find(&m, keys[i]) == i);
+  for (int i = 0; i < NKEYS; ++i) CHECK(goap__names_findz(&m, 0, keys[i]) == i);
   goap__names_free(&a, &m);
 }
 

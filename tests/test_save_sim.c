@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/internal.h"
+#include "format/format_internal.h"
 #include "test.h"
 
 /* Sanitizer and unoptimized builds run 300 frames (the checks are O(frames^2)); the

@@ -12,6 +12,7 @@
 #define GOAP_FILE_H
 
 #include "agent.h"
+#include "diag.h"
 #include "goap.h"
 #include "htn.h"
 
@@ -19,26 +20,7 @@
 extern "C" {
 #endif
 
-typedef enum goap_severity { GOAP_SEVERITY_ERROR = 0, GOAP_SEVERITY_WARNING } goap_severity;
-
-/* A diagnostic: where and what. Fixed-size text so it can live on the stack. line and col are
- * 1-based (0 when not tied to a position); col counts bytes. */
-typedef struct goap_diag {
-  goap_severity severity;
-  goap_status status;          /* the error's class (GOAP_PARSE_ERROR, GOAP_NOT_FOUND, ...) */
-  char file[256];              /* the name given when loading (truncated if longer) */
-  int line, col;
-  char message[512];           /* one line, no trailing newline; may carry a "did you mean" */
-  char source[512];            /* the offending source line, without newline ("" if none) */
-} goap_diag;
-
-/* Formats a diagnostic the way compilers do:
- *   file:line:col: error: message
- *     <source line>
- *     ^
- * Writes at most cap bytes (always NUL-terminated when cap > 0); returns the length the whole
- * text needs, excluding the NUL (as snprintf). */
-GOAP_API size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap);
+/* goap_diag and goap_diag_format: goap/diag.h. */
 
 /* Expectations of a scenario. */
 #define GOAP_EXPECT_COST 0x1u

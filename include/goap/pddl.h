@@ -2,9 +2,10 @@
  * goap/pddl.h -- the PDDL front end: STRIPS planning tasks (with typing, negative
  * preconditions, equality and action costs) grounded into a goap_domain.
  *
- * A layer above the core (goap.h), like the .goap loader (goap/file.h), whose goap_diag it
- * uses for errors: `file:line:col: message`, the source line and a caret. It never prints and
- * has no global state; every allocation goes through the goap_allocator it is given.
+ * A layer above the core (goap.h) only, beside the .goap loader (goap/file.h); errors are
+ * goap_diag values (goap/diag.h): `file:line:col: message`, the source line and a caret. It
+ * never prints and has no global state; every allocation goes through the goap_allocator it
+ * is given.
  *
  * Loading reads a domain and a problem, checks them, and (unless GOAP_PDDL_PARSE_ONLY) grounds
  * them by relaxed reachability: one bool variable per reachable ground atom of a predicate
@@ -19,7 +20,7 @@
 #ifndef GOAP_PDDL_H
 #define GOAP_PDDL_H
 
-#include "file.h"
+#include "diag.h"
 #include "goap.h"
 
 #ifdef __cplusplus

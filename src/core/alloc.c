@@ -1,15 +1,12 @@
 /*
- * alloc.c -- every allocation of the core goes through here.
+ * alloc.c -- the C library as a goap_allocator (goap_libc_realloc) and the state hash.
  *
- * Invariants: a zero goap_allocator (fn == NULL) means the C library; the size passed when
- * freeing or resizing is the size the block was allocated with; no function here keeps state.
+ * Invariants: goap_libc_realloc follows the goap_realloc_fn contract (new_size 0 frees);
+ * no function here keeps state. The internal allocation helpers are in base/mem.c.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#include "internal.h"
+#include "core_internal.h"
 
 void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
   (void)ctx;
@@ -19,45 +16,6 @@ void *goap_libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) 
     return NULL;
   }
   return realloc(ptr, new_size);
-}
-
-void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
-  if (a && a->fn) return a->fn(a->ctx, p, old_size, new_size);
-  return goap_libc_realloc(NULL, p, old_size, new_size);
-}
-
-void *goap__alloc(const goap_allocator *a, size_t size) {
-  if (size == 0) size = 1;
-  return goap__realloc(a, NULL, 0, size);
-}
-
-void goap__free(const goap_allocator *a, void *p, size_t size) {
-  if (p) goap__realloc(a, p, size, 0);
-}
-
-char *goap__strdup(const goap_allocator *a, const char *s) {
-  size_t n = strlen(s) + 1;
-  char *r = (char *)goap__alloc(a, n);
-  if (r) memcpy(r, s, n);
-  return r;
-}
-
-void goap__strfree(const goap_allocator *a, char *s) {
-  if (s) goap__free(a, s, strlen(s) + 1);
-}
-
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t ncap = *cap ? *cap : 8;
-  while (ncap < need) {
-    if (ncap > ((size_t)-1) / 2 / elem) return 0;
-    ncap *= 2;
-  }
-  void *np = goap__realloc(a, *p, *cap * elem, ncap * elem);
-  if (!np) return 0;
-  *p = np;
-  *cap = ncap;
-  return 1;
 }
 
 static uint64_t rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64u - r)); }
@@ -87,14 +45,4 @@ uint64_t goap__hash_words(const goap_word *s, size_t n) {
   h *= 0xc4ceb9fe1a85ec53ull;
   h ^= h >> 32;
   return h;
-}
-
-uint64_t goap__now_ns(void) {
-  struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-  timespec_get(&ts, TIME_UTC);
-#endif
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core_internal.h"
 
 struct goap_builder {
   goap_allocator alloc;
@@ -167,13 +167,13 @@ goap_item_kind goap_builder_error_item(const goap_builder *b, int *index) {
 }
 
 int goap_builder_find_var(const goap_builder *b, const char *name) {
-  return b ? (int)goap__names_find(&b->var_names, name) : -1;
+  return b ? (int)goap__names_findz(&b->var_names, 0, name) : -1;
 }
 int goap_builder_find_action(const goap_builder *b, const char *name) {
-  return b ? (int)goap__names_find(&b->action_names, name) : -1;
+  return b ? (int)goap__names_findz(&b->action_names, 0, name) : -1;
 }
 int goap_builder_find_goal(const goap_builder *b, const char *name) {
-  return b ? (int)goap__names_find(&b->goal_names, name) : -1;
+  return b ? (int)goap__names_findz(&b->goal_names, 0, name) : -1;
 }
 
 /* ---- variables ----------------------------------------------------------------------------- */
@@ -190,7 +190,7 @@ goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *o
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL variable description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid variable name");
-  if (goap__names_find(&b->var_names, d->name) >= 0)
+  if (goap__names_findz(&b->var_names, 0, d->name) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "variable '%s' is already defined",
                 d->name);
   if (b->nvars >= (size_t)INT32_MAX / 2)
@@ -218,13 +218,13 @@ goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *o
             return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_VALUE, i,
                         "variable '%s': invalid enum value name", d->name);
           }
-          if (goap__names_find(&seen_values, d->values[i]) >= 0) {
+          if (goap__names_findz(&seen_values, 0, d->values[i]) >= 0) {
             goap__names_free(&b->alloc, &seen_values);
             return fail(b, GOAP_DUPLICATE, GOAP_ITEM_VALUE, i,
                         "variable '%s': enum value '%s' is listed twice", d->name,
                         d->values[i]);
           }
-          if (!goap__names_put(&b->alloc, &seen_values, d->values[i], i)) {
+          if (!goap__names_putz(&b->alloc, &seen_values, 0, d->values[i], i)) {
             goap__names_free(&b->alloc, &seen_values);
             return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
           }
@@ -278,7 +278,7 @@ goap_status goap_builder_add_var(goap_builder *b, const goap_var_desc *d, int *o
       }
     }
   }
-  if (!goap__names_put(&b->alloc, &b->var_names, v.name, (int32_t)b->nvars)) {
+  if (!goap__names_putz(&b->alloc, &b->var_names, 0, v.name, (int32_t)b->nvars)) {
     free_var(&b->alloc, &v);
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   }
@@ -368,8 +368,9 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL action description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid action name");
-  uint32_t name_hash = goap__names_hash(d->name);
-  if (goap__names_find_h(&b->action_names, d->name, name_hash) >= 0)
+  size_t key_len = strlen(d->name);
+  uint32_t name_hash = goap__names_hash(0, d->name, key_len);
+  if (goap__names_find_h(&b->action_names, 0, d->name, key_len, name_hash) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "action '%s' is already defined",
                 d->name);
   if (!(d->cost >= 0.0) || !isfinite(d->cost))
@@ -427,7 +428,8 @@ goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, 
     memcpy(a.name, d->name, name_len + 1);
   }
   if (!space ||
-      !goap__names_put_h(&b->alloc, &b->action_names, a.name, (int32_t)b->nactions, name_hash))
+      !goap__names_put_h(&b->alloc, &b->action_names, 0, a.name, key_len, (int32_t)b->nactions,
+                         name_hash))
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   if (a.npre) memcpy(a.pre, d->pre, (size_t)a.npre * sizeof *a.pre);
   if (a.neff) memcpy(a.eff, d->eff, (size_t)a.neff * sizeof *a.eff);
@@ -443,7 +445,7 @@ goap_status goap_builder_add_goal(goap_builder *b, const goap_goal_desc *d, int 
   if (!d) return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "NULL goal description");
   if (!valid_name(d->name))
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NAME, -1, "invalid goal name");
-  if (goap__names_find(&b->goal_names, d->name) >= 0)
+  if (goap__names_findz(&b->goal_names, 0, d->name) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_ITEM_NAME, -1, "goal '%s' is already defined", d->name);
   if (!isfinite(d->priority))
     return fail(b, GOAP_OUT_OF_RANGE, GOAP_ITEM_NONE, -1, "goal '%s': priority must be finite",
@@ -459,7 +461,7 @@ goap_status goap_builder_add_goal(goap_builder *b, const goap_goal_desc *d, int 
   g.name = goap__strdup(&b->alloc, d->name);
   if (g.nwant) g.want = (goap_cond *)goap__alloc(&b->alloc, (size_t)g.nwant * sizeof *g.want);
   if (!g.name || (g.nwant && !g.want) ||
-      !goap__names_put(&b->alloc, &b->goal_names, g.name ? g.name : "", (int32_t)b->ngoals)) {
+      !goap__names_putz(&b->alloc, &b->goal_names, 0, g.name ? g.name : "", (int32_t)b->ngoals)) {
     free_goal(&b->alloc, &g);
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_ITEM_NONE, -1, "out of memory");
   }

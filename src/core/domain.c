@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core_internal.h"
 
 #define NZ(n) ((n) ? (n) : 1)
 
@@ -483,11 +483,11 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
                         !goap__names_reserve(a, &d->goal_names, (size_t)ngoals)))
     st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nvars && st == GOAP_OK; ++i)
-    if (!goap__names_put(a, &d->var_names, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;
+    if (!goap__names_putz(a, &d->var_names, 0, dv[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < nactions && st == GOAP_OK; ++i)
-    if (!goap__names_put(a, &d->action_names, da[i].name, i)) st = GOAP_OUT_OF_MEMORY;
+    if (!goap__names_putz(a, &d->action_names, 0, da[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   for (int i = 0; i < ngoals && st == GOAP_OK; ++i)
-    if (!goap__names_put(a, &d->goal_names, dg[i].name, i)) st = GOAP_OUT_OF_MEMORY;
+    if (!goap__names_putz(a, &d->goal_names, 0, dg[i].name, i)) st = GOAP_OUT_OF_MEMORY;
   if (st != GOAP_OK) {
     goap_domain_destroy(d);
     return st;
@@ -502,7 +502,7 @@ const char *goap_domain_name(const goap_domain *d) { return d ? d->name : NULL; 
 size_t goap_domain_state_words(const goap_domain *d) { return d ? d->words : 0; }
 int goap_domain_var_count(const goap_domain *d) { return d ? d->nvars : 0; }
 int goap_domain_find_var(const goap_domain *d, const char *name) {
-  return d ? (int)goap__names_find(&d->var_names, name) : -1;
+  return d ? (int)goap__names_findz(&d->var_names, 0, name) : -1;
 }
 
 goap_status goap_domain_var_info(const goap_domain *d, int var, goap_var_info *out) {
@@ -545,7 +545,7 @@ int32_t goap_domain_find_value(const goap_domain *d, int var, const char *name) 
 
 int goap_domain_action_count(const goap_domain *d) { return d ? d->nactions : 0; }
 int goap_domain_find_action(const goap_domain *d, const char *name) {
-  return d ? (int)goap__names_find(&d->action_names, name) : -1;
+  return d ? (int)goap__names_findz(&d->action_names, 0, name) : -1;
 }
 const char *goap_domain_action_name(const goap_domain *d, int i) {
   return (d && i >= 0 && i < d->nactions) ? d->actions[i].name : NULL;
@@ -581,7 +581,7 @@ const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *coun
 
 int goap_domain_goal_count(const goap_domain *d) { return d ? d->ngoals : 0; }
 int goap_domain_find_goal(const goap_domain *d, const char *name) {
-  return d ? (int)goap__names_find(&d->goal_names, name) : -1;
+  return d ? (int)goap__names_findz(&d->goal_names, 0, name) : -1;
 }
 const char *goap_domain_goal_name(const goap_domain *d, int g) {
   return (d && g >= 0 && g < d->ngoals) ? d->goals[g].name : NULL;

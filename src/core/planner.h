@@ -18,7 +18,7 @@
 #ifndef GOAP_CORE_PLANNER_H
 #define GOAP_CORE_PLANNER_H
 
-#include "internal.h"
+#include "core_internal.h"
 
 #define GOAP__INF 1e300
 

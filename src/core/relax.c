@@ -407,6 +407,7 @@ static void ev_pop(goap__relax *r, double *t, int32_t *a) {
   }
   r->ev_t[i] = lt;
   r->ev_a[i] = la;
+  GOAP_ASSERT(r->nev == 0 || *t <= r->ev_t[0]); /* heap order: the earliest event came out */
 }
 
 typedef struct explore {

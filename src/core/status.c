@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "core_internal.h"
 
 const char *goap_version(void) { return GOAP_VERSION_STRING; }
 

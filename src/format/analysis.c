@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format_internal.h"
 
 typedef struct relax {
   const goap_domain *d;

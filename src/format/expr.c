@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format_internal.h"
 
 const char *goap__type_name(goap_var_type t) {
   switch (t) {

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format_internal.h"
 
 #define NS_TASK (-1)
 #define NS_METHOD(t) (-2 - (t))
@@ -70,14 +70,8 @@ struct goap__htn_ir {
     if (try_s_ != GOAP_OK) return try_s_; \
   } while (0)
 
-static int grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
-  void *g = goap__mem_grow(a, *p, cap, need, elem);
-  if (!g) return 0;
-  *p = g;
-  return 1;
-}
 #define GROW(a, arr, cap, need) \
-  if (!grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))) return GOAP_OUT_OF_MEMORY
+  if (!goap__grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))) return GOAP_OUT_OF_MEMORY
 
 goap__htn_ir *goap__htn_ir_create(const goap_allocator *a) {
   goap__htn_ir *ir = (goap__htn_ir *)goap__mem_alloc(a, sizeof *ir);
@@ -493,10 +487,10 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
     f->scenarios[sc->scenario].task = t;
   }
   if (ir->ntasks == 0) return GOAP_OK;
-  if (!grow(a, (void **)&f->task_pos, &f->task_pos_cap, ir->ntasks, sizeof *f->task_pos))
+  if (!goap__grow(a, (void **)&f->task_pos, &f->task_pos_cap, ir->ntasks, sizeof *f->task_pos))
     return GOAP_OUT_OF_MEMORY;
-  if (!grow(a, (void **)&f->method_pos, &f->method_pos_cap, ir->nmethods + 1,
-            sizeof *f->method_pos))
+  if (!goap__grow(a, (void **)&f->method_pos, &f->method_pos_cap, ir->nmethods + 1,
+                  sizeof *f->method_pos))
     return GOAP_OUT_OF_MEMORY;
   for (i = 0; i < ir->nmethods; ++i) f->method_pos[i] = ir->methods[i].pos;
   for (i = 0; i < ir->ntasks; ++i) {
@@ -533,9 +527,9 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
         if (s->kind == GOAP_HTN_ACHIEVE) nc += s->n;
         if (s->kind == GOAP_HTN_SET) ne += s->n;
       }
-      if (!grow(a, (void **)&subs, &subs_cap, m->sn + 1, sizeof *subs) ||
-          !grow(a, (void **)&conds, &conds_cap, nc + 1, sizeof *conds) ||
-          !grow(a, (void **)&effs, &effs_cap, ne + 1, sizeof *effs)) {
+      if (!goap__grow(a, (void **)&subs, &subs_cap, m->sn + 1, sizeof *subs) ||
+          !goap__grow(a, (void **)&conds, &conds_cap, nc + 1, sizeof *conds) ||
+          !goap__grow(a, (void **)&effs, &effs_cap, ne + 1, sizeof *effs)) {
         st = GOAP_OUT_OF_MEMORY;
         goto out;
       }

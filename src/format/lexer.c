@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format_internal.h"
 
 static int is_ident_start(int c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format_internal.h"
 
 enum { B_NONE = 0, B_ACTION, B_GOAL, B_SCENARIO, B_SIM, B_ROLE, B_AGENT };
 

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format_internal.h"
 #include "goap/replay.h"
 #include "goap/squad.h"
 

@@ -19,7 +19,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "pddl_internal.h"
 
 typedef struct fx {
   px_task_core *t;
@@ -35,7 +35,7 @@ static goap_status fx_oom(fx *x, int32_t node) {
 
 static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
   if (x->n >= (size_t)INT32_MAX ||
-      !goap__px_grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
+      !goap__grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
     return fx_oom(x, l->node);
   px_lit *d = &x->lits[x->n++];
   *d = *l;

@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pddl_internal.h"
 
 typedef struct gctx {
   px_task_core *t;
@@ -235,7 +235,7 @@ static goap_status process(gctx *g, int32_t a) {
     int32_t e = goap__px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
     if (e < 0) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     if (added) {
-      if (!goap__px_grow(g->a, (void **)&g->lists, &g->clists, (size_t)e + 1, sizeof *g->lists))
+      if (!goap__grow(g->a, (void **)&g->lists, &g->clists, (size_t)e + 1, sizeof *g->lists))
         return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
       memset(&g->lists[e], 0, sizeof g->lists[e]);
       g->nlists = (size_t)e + 1;
@@ -267,7 +267,7 @@ typedef struct cbuf {
 } cbuf;
 
 static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
-  return goap__px_grow(a, (void **)&b->s, &b->cap, need + 1, 1);
+  return goap__grow(a, (void **)&b->s, &b->cap, need + 1, 1);
 }
 
 /* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
@@ -359,8 +359,8 @@ static goap_status compile(gctx *g) {
     const px_schema *s = &t->schemas[si];
     memcpy(g->bind, px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
     int npre = 0, neff = 0, contradiction = 0;
-    if (!goap__px_grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
-        !goap__px_grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
+    if (!goap__grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
+        !goap__grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
       goto oom;
     /* preconditions, then adds, then deletes: an add wins over a delete of the same atom */
     for (int pass = 0; pass < 3; ++pass) {

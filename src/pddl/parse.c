@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pddl_internal.h"
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
@@ -68,7 +68,7 @@ static int number(const px_task_core *t, int32_t n, double *out) {
 /* ---- declarations ---------------------------------------------------------------------- */
 
 static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
-  if (!goap__px_grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
+  if (!goap__grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
     return -1;
   int32_t id = (int32_t)t->ntypes++;
   t->types[id].sym = sym;
@@ -185,7 +185,7 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
                     "object '%s' is already declared with type '%s'", nm(t, item),
                     px_name(t, t->types[t->objects[old].type].sym));
   }
-  if (!goap__px_grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
+  if (!goap__grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
                sizeof *t->objects))
     return OOM(t, item);
   int32_t id = (int32_t)t->nobjects++;
@@ -226,7 +226,7 @@ static void pl_free(px_task_core *t, param_list *pl) {
 
 static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
   if (pl->n == INT32_MAX ||
-      !goap__px_grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
+      !goap__grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
     return 0;
   pl->p[pl->n].sym = sym;
   pl->p[pl->n].type = type;
@@ -270,7 +270,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
       return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
     if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
-    if (!goap__px_grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
+    if (!goap__grow(&t->alloc, (void **)&t->preds, &t->cpreds, t->npreds + 1, sizeof *t->preds))
       return OOM(t, d);
     int32_t id = (int32_t)t->npreds++;
     t->preds[id].sym = N(name)->sym;
@@ -283,7 +283,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
 }
 
 static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
-  if (!goap__px_grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
+  if (!goap__grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
     return -1;
   int32_t id = (int32_t)t->nfuncs++;
   t->funcs[id].sym = sym;
@@ -421,7 +421,7 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
   if (N(n)->count - 1 != arity)
     return goap__px_error(t, n, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given", nm(t, h),
                     arity, arity == 1 ? "" : "s", N(n)->count - 1);
-  if (!goap__px_grow(&t->alloc, (void **)&t->lits, &t->clits, t->nlits + 1, sizeof *t->lits))
+  if (!goap__grow(&t->alloc, (void **)&t->lits, &t->clits, t->nlits + 1, sizeof *t->lits))
     return OOM(t, n);
   size_t off = t->args.n;
   for (int32_t a = N(h)->next; a >= 0; a = N(a)->next) {
@@ -600,7 +600,7 @@ static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32
     if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
     if (typed_list(t, N(params)->first, 0, on_param, pl) != GOAP_OK) return t->status;
   }
-  if (!goap__px_grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
+  if (!goap__grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
     return OOM(t, sec);
   px_schema s;
   memset(&s, 0, sizeof s);
@@ -789,7 +789,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
       }
       int added = 0;
       int32_t ent = goap__px_tset_add(&t->alloc, &t->fvals, fn, args, n, &added);
-      if (ent < 0 || !goap__px_grow(&t->alloc, (void **)&t->fval, &t->cfval, (size_t)ent + 1, sizeof *t->fval))
+      if (ent < 0 || !goap__grow(&t->alloc, (void **)&t->fval, &t->cfval, (size_t)ent + 1, sizeof *t->fval))
         return OOM(t, e);
       if (!added && t->fval[ent] != val)
         return goap__px_error(t, e, GOAP_CONFLICT, "a second, different value for this function");

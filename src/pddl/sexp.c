@@ -10,14 +10,14 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "pddl_internal.h"
 
 static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 static int32_t new_node(px_task_core *t) {
   if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
   if (t->nnodes == t->cnodes &&
-      !goap__px_grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
+      !goap__grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
     return -1;
   px_node *n = &t->nodes[t->nnodes];
   memset(n, 0, sizeof *n);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "goap/hddl.h"
-#include "internal.h"
+#include "pddl_internal.h"
 
 static void free_core(px_task_core *t) {
   const goap_allocator *a = &t->alloc;
@@ -95,7 +95,7 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   t->domain_sym = t->problem_sym = -1;
   /* The argument pool is never NULL, so `args.v + offset` is defined even for a task whose
    * literals have no arguments at all (UBSan: zero offset applied to a null pointer). */
-  if (!goap__px_grow(&t->alloc, (void **)&t->args.v, &t->args.cap, 1, sizeof *t->args.v)) {
+  if (!goap__grow(&t->alloc, (void **)&t->args.v, &t->args.cap, 1, sizeof *t->args.v)) {
     goap_pddl_destroy(task);
     d->status = GOAP_OUT_OF_MEMORY;
     snprintf(d->message, sizeof d->message, "out of memory");
@@ -149,7 +149,7 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
   for (;;) {
     if (n == c) {
       if (n > max) break;
-      if (!goap__px_grow(a, (void **)&buf, &c, n + 65536, 1)) {
+      if (!goap__grow(a, (void **)&buf, &c, n + 65536, 1)) {
         fclose(f);
         goap__px_free(a, buf, c);
         d->status = GOAP_OUT_OF_MEMORY;

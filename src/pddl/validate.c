@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pddl_internal.h"
 
 typedef struct vstate {
   const px_task_core *t;

@@ -215,9 +215,9 @@ static int reserve_plan(goap_agent *a, const int32_t *plan, int len) {
   for (int j = 0; j < len; ++j) {
     const goap__rt_action *r = &t->act[plan[j]];
     for (uint32_t k = 0; k < r->reserve_count; ++k) {
-      if (!goap__rt_grow(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
+      if (!goap__grow_zero(&a->alloc, (void **)&a->hold_res, &a->chold, a->nhold + 1,
                          sizeof *a->hold_res) ||
-          !goap__rt_grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
+          !goap__grow_zero(&a->alloc, (void **)&a->hold_step, &a->chold_step, a->nhold + 1,
                          sizeof *a->hold_step)) {
         release_all(a);
         return -2;
@@ -305,7 +305,7 @@ static void need_plan(goap_agent *a, goap_replan_reason why) {
 }
 
 static int ensure_plan_cap(goap_agent *a, size_t n) {
-  return goap__rt_grow(&a->alloc, (void **)&a->plan, &a->plan_cap, n ? n : 1, sizeof *a->plan);
+  return goap__grow_zero(&a->alloc, (void **)&a->plan, &a->plan_cap, n ? n : 1, sizeof *a->plan);
 }
 
 /* Plan repair: walks the rest of the plan from memory, dropping steps whose effects already
@@ -464,10 +464,14 @@ static void goal_failed(goap_agent *a, int g, goap_status why) {
   emit(a, &ev);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  timespec_get(&ts, TIME_UTC);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+/* The time budget's clock: monotonic (a wall-clock jump must not end or stretch a budget). */
+static uint64_t now_ns(const goap_agent *a) {
+  return a->clock ? a->clock(a->clock_ctx) : goap__now_ns();
+}
+
+void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx) {
+  a->clock = fn;
+  a->clock_ctx = ctx;
 }
 
 /* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
@@ -563,7 +567,7 @@ static goap_status select_goal(goap_agent *a) {
   }
   uint32_t budget = a->in_world ? a->world_budget : t->budget;
   double budget_ms = a->in_world ? 0 : t->budget_ms; /* a world's budget is deterministic */
-  uint64_t t0 = budget_ms > 0 ? now_ns() : 0;
+  uint64_t t0 = budget_ms > 0 ? now_ns(a) : 0;
   while (a->icand < a->ncand) {
     int g = a->cand[a->icand];
     double prio = a->cand_prio[a->icand];
@@ -596,7 +600,7 @@ static goap_status select_goal(goap_agent *a) {
     }
     for (;;) {
       if (budget == 0 ||
-          (budget_ms > 0 && (double)(now_ns() - t0) / 1e6 >= budget_ms)) {
+          (budget_ms > 0 && (double)goap__elapsed_ns(t0, now_ns(a)) / 1e6 >= budget_ms)) {
         if (a->cur == a->shared && a->shared && !a->in_world) {
           /* it will span updates: the shared planner is not ours to keep; the search starts
            * again on the agent's own planner (same request, same plan) */
@@ -719,9 +723,9 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
   goap_status st = resume ? goap_htn_resume(*pp, a->mem, &rq, res) : goap_htn_plan(*pp, &rq, res);
   a->st.expanded += res->stats.steps;
   if (st == GOAP_BUFFER_TOO_SMALL) {
-    if (!goap__rt_grow(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
+    if (!goap__grow_zero(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
                        sizeof **plan) ||
-        !goap__rt_grow(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
+        !goap__grow_zero(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
       return GOAP_OUT_OF_MEMORY;
     res->plan = *plan;
     res->plan_capacity = (int)*pcap;
@@ -1057,9 +1061,9 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
            ensure_plan_cap(a, 16);
   /* HTN: non-NULL MTR buffers (a NULL one would tell the planner the MTR is not wanted) */
   if (ok && t->htn)
-    ok = goap__rt_grow(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
-         goap__rt_grow(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
-         goap__rt_grow(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
+    ok = goap__grow_zero(al, (void **)&a->mtr, &a->mtr_cap, 16, sizeof *a->mtr) &&
+         goap__grow_zero(al, (void **)&a->try_mtr, &a->try_mtr_cap, 16, sizeof *a->try_mtr) &&
+         goap__grow_zero(al, (void **)&a->try_plan, &a->try_plan_cap, 16, sizeof *a->try_plan);
   if (ok) {
     if (desc->memory) {
       /* keep only legal values: copy variable by variable */

@@ -40,6 +40,8 @@ struct goap_agent {
   goap_planner *shared;          /* goap_agent_desc.planner: borrowed within one update */
   goap_planner *cur;             /* the planner of the running search */
   uint64_t search_base;          /* st.expanded when the running search began on cur */
+  goap__clock_fn clock;          /* the budget_ms clock: NULL is goap__now_ns (tests inject) */
+  void *clock_ctx;
 
   goap_word *mem, *seen, *tmp;   /* W words each */
   goap_word *search_start;       /* W words: the start state of the running search */
@@ -175,5 +177,9 @@ uint64_t goap__agent_mem_hash(const goap_agent *a);
 /* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
  * search_start, as goal selection does. */
 goap_status goap__agent_begin_search(goap_agent *a, int g);
+
+/* Makes the agent read planning_ms_per_update's time from fn(ctx) instead of goap__now_ns
+ * (NULL restores it): tests drive the budget with a clock of their own. */
+void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx);
 
 #endif /* GOAP_AGENT_IMPL_H */

@@ -76,7 +76,7 @@ int goap__bb_slot(goap_blackboard *bb, const char *name, int32_t value, int *cre
   int i = find(bb, name);
   if (i >= 0) return i;
   if (bb->n >= 0x7fffffff) return -1;
-  if (!goap__rt_grow(&bb->alloc, (void **)&bb->slots, &bb->cap, bb->n + 1, sizeof *bb->slots))
+  if (!goap__grow_zero(&bb->alloc, (void **)&bb->slots, &bb->cap, bb->n + 1, sizeof *bb->slots))
     return -1;
   slot *s = &bb->slots[bb->n];
   s->name = goap__rt_strdup(&bb->alloc, name, &s->name_size);
@@ -128,7 +128,7 @@ static int find_res(const goap_blackboard *bb, const char *name) {
 
 static int new_res(goap_blackboard *bb, const char *name, int capacity) {
   if (bb->nres >= 0x7fffffff) return -1;
-  if (!goap__rt_grow(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
+  if (!goap__grow_zero(&bb->alloc, (void **)&bb->res, &bb->cres, bb->nres + 1, sizeof *bb->res))
     return -1;
   resource *r = &bb->res[bb->nres];
   r->name = goap__rt_strdup(&bb->alloc, name, &r->name_size);
@@ -148,9 +148,10 @@ int goap__bb_resource(goap_blackboard *bb, const char *name) {
 
 int goap__bb_acquire(goap_blackboard *bb, int res, goap_agent *agent) {
   resource *r = &bb->res[res];
+  GOAP_ASSERT(r->anon >= 0 && r->anon <= r->held && r->held <= r->capacity);
   if (r->held >= r->capacity) return 0;
   int n = r->held - r->anon;
-  if (!goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
+  if (!goap__grow_zero(&bb->alloc, (void **)&r->who, &r->cwho, (size_t)n + 1, sizeof *r->who))
     return -1;
   r->who[n] = agent;
   r->held++;
@@ -164,6 +165,7 @@ const char *goap__bb_resource_name(const goap_blackboard *bb, int res) {
 void goap__bb_release(goap_blackboard *bb, int res, const goap_agent *agent) {
   resource *r = &bb->res[res];
   int n = r->held - r->anon;
+  GOAP_ASSERT(n >= 0 && (size_t)n <= r->cwho);
   for (int i = 0; i < n; ++i) {
     if (r->who[i] != agent) continue;
     memmove(r->who + i, r->who + i + 1, (size_t)(n - i - 1) * sizeof *r->who);
@@ -230,7 +232,7 @@ int goap__bb_prepare_claims(goap_blackboard *bb, int res, int units) {
   resource *r = &bb->res[res];
   if (units > r->anon) return 0;
   size_t n = (size_t)(r->held - r->anon) + (size_t)units;
-  return goap__rt_grow(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
+  return goap__grow_zero(&bb->alloc, (void **)&r->who, &r->cwho, n, sizeof *r->who) ? 1 : -1;
 }
 
 int goap__bb_claim(goap_blackboard *bb, int res, goap_agent *agent) {

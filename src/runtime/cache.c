@@ -154,6 +154,7 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
                       double cost) {
   uint64_t h = hash_key(t, goal, state, W);
   int i = lookup(c, t, goal, state, W, h);
+  GOAP_ASSERT(c->n >= 0 && c->n <= c->cap && (c->n < c->cap || c->tail >= 0));
   if (i >= 0) {
     unchain(c, i);
     unlink_recency(c, i);
@@ -162,6 +163,7 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
   } else if (c->n < c->cap) {
     for (i = 0; c->e[i].used; ++i) {
     }
+    GOAP_ASSERT(i < c->cap); /* fewer than cap used: a free entry exists */
   } else {
     i = c->tail;
     unchain(c, i);
@@ -171,8 +173,8 @@ int goap__cache_store(goap_plan_cache *c, const goap_agent_type *t, int goal,
     c->st.evictions++;
   }
   entry *x = &c->e[i];
-  if (!goap__rt_grow(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
-      !goap__rt_grow(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
+  if (!goap__grow_zero(&c->alloc, (void **)&x->key, &x->key_cap, W, sizeof *x->key) ||
+      !goap__grow_zero(&c->alloc, (void **)&x->plan, &x->plan_cap, (size_t)(len ? len : 1),
                      sizeof *x->plan))
     return 0;
   x->type = t;

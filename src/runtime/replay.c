@@ -162,7 +162,7 @@ struct goap_recorder {
 static int room(goap_recorder *r, size_t n) {
   if (r->len + n <= r->lim) return 1;
   if (r->status != GOAP_OK || r->finished) return 0;
-  if (!goap__rt_grow(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
+  if (!goap__grow_zero(&r->alloc, (void **)&r->buf, &r->cap, r->len + n, 1)) {
     r->status = GOAP_OUT_OF_MEMORY;
     r->lim = 0;
     return 0;
@@ -290,7 +290,7 @@ void goap_recorder_destroy(goap_recorder *r) {
 goap_status goap_recorder_attach(goap_recorder *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp) return GOAP_INVALID_ARGUMENT;
   if (r->nagents >= 0x7fffffff) return GOAP_TOO_LARGE;
-  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
+  if (!goap__grow_zero(&r->alloc, (void **)&r->agents, &r->cagents, r->nagents + 1,
                      sizeof *r->agents))
     return GOAP_OUT_OF_MEMORY;
   a->rec = r;
@@ -848,7 +848,7 @@ void goap_replayer_on_note(goap_replayer *r, goap_replay_note_fn fn, void *user)
 goap_status goap_replayer_attach(goap_replayer *r, goap_agent *a) {
   if (!r || !a || a->rec || a->rp || a->d != r->d || r->attached >= r->nagents)
     return GOAP_INVALID_ARGUMENT;
-  if (!goap__rt_grow(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
+  if (!goap__grow_zero(&r->alloc, (void **)&r->agents, &r->cagents, (size_t)r->attached + 1,
                      sizeof *r->agents))
     return GOAP_OUT_OF_MEMORY;
   a->rp = r;

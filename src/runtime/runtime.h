@@ -17,12 +17,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
+
 /* ---- memory ---------------------------------------------------------------------------- */
-goap_allocator goap__rt_resolve(const goap_allocator *a);
+/* goap__resolve, goap__free, goap__grow_zero (the runtime zero-fills what it grows),
+ * goap__now_ns: base/base.h */
+static inline goap_allocator goap__rt_resolve(const goap_allocator *a) { return goap__resolve(a); }
 void *goap__rt_alloc(const goap_allocator *a, size_t n);   /* zeroed */
-void goap__rt_free(const goap_allocator *a, void *p, size_t n);
-/* Grows *data (of *cap elements of elem bytes) to at least need elements, doubling. */
-int goap__rt_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+static inline void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size);
 
 /* ---- agent types ----------------------------------------------------------------------- */

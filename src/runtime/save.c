@@ -784,13 +784,13 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
   if (st != GOAP_OK) return st;
   /* grow what the state needs (the object is unchanged if this fails) */
   size_t nh = need.hold;
-  if (!goap__rt_grow(&a->alloc, (void **)&a->plan, &a->plan_cap, need.plan ? need.plan : 1,
+  if (!goap__grow_zero(&a->alloc, (void **)&a->plan, &a->plan_cap, need.plan ? need.plan : 1,
                      sizeof *a->plan) ||
-      (nh && (!goap__rt_grow(&a->alloc, (void **)&a->hold_res, &a->chold, nh,
+      (nh && (!goap__grow_zero(&a->alloc, (void **)&a->hold_res, &a->chold, nh,
                              sizeof *a->hold_res) ||
-              !goap__rt_grow(&a->alloc, (void **)&a->hold_step, &a->chold_step, nh,
+              !goap__grow_zero(&a->alloc, (void **)&a->hold_step, &a->chold_step, nh,
                              sizeof *a->hold_step))) ||
-      (a->t->htn && !goap__rt_grow(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
+      (a->t->htn && !goap__grow_zero(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
                                    need.mtr ? need.mtr : 1, sizeof *a->mtr)))
     return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
   r.i = 0;

@@ -82,8 +82,8 @@ goap_status goap_squad_add(goap_squad *s, goap_agent *member) {
   if (!s || !member) return GOAP_INVALID_ARGUMENT;
   for (size_t i = 0; i < s->n; ++i)
     if (s->m[i] == member) return GOAP_DUPLICATE;
-  if (!goap__rt_grow(&s->alloc, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m) ||
-      !goap__rt_grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, s->n + 1,
+  if (!goap__grow_zero(&s->alloc, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m) ||
+      !goap__grow_zero(&s->alloc, (void **)&s->ordered, &s->cap_ordered, s->n + 1,
                      sizeof *s->ordered))
     return GOAP_OUT_OF_MEMORY;
   s->m[s->n] = member;
@@ -195,8 +195,8 @@ void goap__squad_get(const goap_squad *s, const char *const **names, double *pri
 
 int goap__squad_set(goap_squad *s, goap_agent *const *members, size_t n, int behavior, int phase,
                     const int *ordered) {
-  if (!goap__rt_grow(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
-      !goap__rt_grow(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
+  if (!goap__grow_zero(&s->alloc, (void **)&s->m, &s->cap, n, sizeof *s->m) ||
+      !goap__grow_zero(&s->alloc, (void **)&s->ordered, &s->cap_ordered, n, sizeof *s->ordered))
     return 0;
   if (n) memcpy(s->m, members, n * sizeof *s->m);
   for (size_t i = 0; i < n; ++i) s->ordered[i] = ordered ? ordered[i] : -1;

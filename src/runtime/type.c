@@ -16,35 +16,11 @@
 
 #include "runtime.h"
 
-goap_allocator goap__rt_resolve(const goap_allocator *a) {
-  goap_allocator r = {goap_libc_realloc, NULL};
-  if (a && a->fn) r = *a;
-  return r;
-}
-
 void *goap__rt_alloc(const goap_allocator *a, size_t n) {
   if (n == 0) n = 1;
   void *p = a->fn(a->ctx, NULL, 0, n);
   if (p) memset(p, 0, n);
   return p;
-}
-
-void goap__rt_free(const goap_allocator *a, void *p, size_t n) {
-  if (!p) return;
-  if (n == 0) n = 1;
-  a->fn(a->ctx, p, n, 0);
-}
-
-int goap__rt_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t ncap = *cap ? *cap : 8;
-  while (ncap < need) ncap *= 2;
-  void *p = a->fn(a->ctx, *data, *data ? *cap * elem : 0, ncap * elem);
-  if (!p) return 0;
-  memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
-  *data = p;
-  *cap = ncap;
-  return 1;
 }
 
 char *goap__rt_strdup(const goap_allocator *a, const char *s, size_t *size) {

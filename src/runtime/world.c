@@ -141,7 +141,7 @@ goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane_index, dou
       return GOAP_INVALID_ARGUMENT; /* shared state must stay on one thread */
   }
   if (w->n >= 0x7fffffff ||
-      !goap__rt_grow(&w->alloc, (void **)&w->m, &w->cap, w->n + 1, sizeof *w->m))
+      !goap__grow_zero(&w->alloc, (void **)&w->m, &w->cap, w->n + 1, sizeof *w->m))
     return GOAP_OUT_OF_MEMORY;
   member *m = &w->m[w->n++];
   memset(m, 0, sizeof *m);
@@ -190,12 +190,12 @@ static int rebuild(goap_world *w) {
   for (int k = 0; k < w->nlanes; ++k) w->lanes[k].nall = 0;
   for (size_t i = 0; i < w->n; ++i) {
     lane *l = &w->lanes[w->m[i].lane];
-    if (!goap__rt_grow(&w->alloc, (void **)&l->all, &l->call, l->nall + 1, sizeof *l->all) ||
-        !goap__rt_grow(&w->alloc, (void **)&l->want, &l->cwant, l->nall + 1, sizeof *l->want))
+    if (!goap__grow_zero(&w->alloc, (void **)&l->all, &l->call, l->nall + 1, sizeof *l->all) ||
+        !goap__grow_zero(&w->alloc, (void **)&l->want, &l->cwant, l->nall + 1, sizeof *l->want))
       return 0;
     l->all[l->nall++] = (uint32_t)i;
   }
-  if (w->n && !goap__rt_grow(&w->alloc, (void **)&w->order, &w->corder, w->n, sizeof *w->order))
+  if (w->n && !goap__grow_zero(&w->alloc, (void **)&w->order, &w->corder, w->n, sizeof *w->order))
     return 0;
   w->dirty = 0;
   return 1;
@@ -229,6 +229,7 @@ static void sift(const goap_world *w, uint32_t *v, size_t root, size_t n) {
 static void select_first(const goap_world *w, uint32_t *v, size_t n, size_t k) {
   /* a heap whose root is the first in precedence ("before" reversed) */
   for (size_t i = n / 2; i-- > 0;) sift(w, v, i, n);
+  GOAP_ASSERT(n < 2 || (!before(w, v[1], v[0]) && (n < 3 || !before(w, v[2], v[0]))));
   for (size_t end = n; end-- > 1 && n - end <= k;) {
     uint32_t t = v[0];
     v[0] = v[end];
@@ -255,7 +256,7 @@ static int lease_planner(goap_world *w, lane *l, const goap_domain *d) {
       l->pl[j].busy = 1;
       return (int)j;
     }
-  if (!goap__rt_grow(&w->alloc, (void **)&l->pl, &l->cpl, l->npl + 1, sizeof *l->pl)) return -1;
+  if (!goap__grow_zero(&w->alloc, (void **)&l->pl, &l->cpl, l->npl + 1, sizeof *l->pl)) return -1;
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator = w->alloc;

@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/base.h"
+
 enum { SLOT_FREE = 0, SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE, SLOT_COLLECTED };
 enum { ROUND_WORKED = 0, ROUND_IDLE, ROUND_PAUSED };
 
@@ -125,12 +127,6 @@ static void *s_alloc(goap_sched *s, size_t n) {
 
 static void s_free(goap_sched *s, void *p, size_t n) {
   if (p) locked_realloc(s, p, n ? n : 1, 0);
-}
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -299,7 +295,7 @@ static int worker_round(goap_sched *s, worker *w, int ignore_budget) {
   int limited = !ignore_budget && s->budget_left != UNLIMITED;
   /* a spent budget: take no new work (and keep what this worker holds) */
   if (limited && s->budget_left == 0) return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
-  if (!ignore_budget && s->deadline_ns && now_ns() >= s->deadline_ns)
+  if (!ignore_budget && s->deadline_ns && goap__now_ns() >= s->deadline_ns)
     return w->nbatch || s->q_count ? ROUND_PAUSED : ROUND_IDLE;
   if (w->nbatch == 0) {
     if (s->q_count == 0) return ROUND_IDLE;
@@ -596,7 +592,7 @@ goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_re
 static void run_inline(goap_sched *s, int ignore_budget, uint64_t deadline) {
   worker *w = &s->workers[0];
   for (;;) {
-    if (deadline && now_ns() >= deadline) break;
+    if (deadline && goap__now_ns() >= deadline) break;
     if (worker_round(s, w, ignore_budget) != ROUND_WORKED) break;
   }
 }
@@ -608,7 +604,7 @@ goap_status goap_sched_frame(goap_sched *s, const goap_sched_budget *budget) {
   pthread_mutex_lock(&s->mu);
   s->budget_left = budget && budget->expansions ? budget->expansions : UNLIMITED;
   if (ms > MAX_MS) ms = MAX_MS;
-  s->deadline_ns = ms > 0.0 ? now_ns() + (uint64_t)(ms * 1e6) + 1u : 0;
+  s->deadline_ns = ms > 0.0 ? goap__now_ns() + (uint64_t)(ms * 1e6) + 1u : 0;
   if (s->nthreads == 0) run_inline(s, 0, 0);
   else if (s->sleepers) pthread_cond_broadcast(&s->work_cv);
   pthread_mutex_unlock(&s->mu);
@@ -692,7 +688,7 @@ goap_status goap_sched_get_info(goap_sched *s, goap_sched_info *out) {
 goap_status goap_sched_wait(goap_sched *s, double max_ms) {
   if (!s || !(max_ms >= 0.0) || !isfinite(max_ms)) return GOAP_INVALID_ARGUMENT;
   if (max_ms > MAX_MS) max_ms = MAX_MS;
-  uint64_t deadline = max_ms > 0.0 ? now_ns() + (uint64_t)(max_ms * 1e6) + 1u : 0;
+  uint64_t deadline = max_ms > 0.0 ? goap__now_ns() + (uint64_t)(max_ms * 1e6) + 1u : 0;
   goap_status st = GOAP_OK;
   pthread_mutex_lock(&s->mu);
   if (s->nthreads == 0) {
@@ -704,7 +700,7 @@ goap_status goap_sched_wait(goap_sched *s, double max_ms) {
         pthread_cond_wait(&s->idle_cv, &s->mu);
         continue;
       }
-      if (now_ns() >= deadline) {
+      if (goap__now_ns() >= deadline) {
         st = GOAP_TIME_LIMIT;
         break;
       }

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tactics_internal.h"
 
 #define PI 3.14159265358979323846
 
@@ -138,7 +138,7 @@ goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config 
   size_t ncov = (size_t)arena->ncovers;
   size_t off_flags = off_lists + round8(2 * ncov * sizeof(int));
   size_t size = off_flags + cells;
-  unsigned char *block = (unsigned char *)goap__tac_alloc(&a, size);
+  unsigned char *block = (unsigned char *)goap__alloc(&a, size);
   if (!block) return GOAP_OUT_OF_MEMORY;
   goap_heatmap *h = (goap_heatmap *)(void *)block;
   memset(h, 0, sizeof *h);
@@ -168,7 +168,7 @@ goap_status goap_heatmap_create(const goap_arena *arena, const goap_heat_config 
 void goap_heatmap_destroy(goap_heatmap *h) {
   if (!h) return;
   goap_allocator a = h->alloc;
-  goap__tac_free(&a, h, h->block_size);
+  goap__free(&a, h, h->block_size);
 }
 
 goap_status goap_heatmap_set_player(goap_heatmap *h, int x, int y, const goap_vec2 *normal) {

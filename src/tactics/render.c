@@ -5,7 +5,7 @@
  * which counts every character and stores only those that fit; so the returned length is the
  * same whatever cap is, and buf always ends with a NUL when cap > 0.
  */
-#include "internal.h"
+#include "tactics_internal.h"
 
 typedef struct out_buf {
   char *buf;

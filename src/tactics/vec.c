@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include "internal.h"
+#include "tactics_internal.h"
 
 goap_vec2 goap_vec2_make(double x, double y) {
   goap_vec2 v;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# CTest cli_arena_faults: with its huge-page arena (tools/goap/arena.h), a short `goap pddl`
+# CTest cli_arena_faults: with its huge-page arena (tools/goap/hugepage_alloc.h), a short `goap pddl`
 # run takes few page faults: about 44 on the project's grid task, against about 80 with
 # malloc (4 KB pages). Skips (77) where the kernel has no transparent huge pages.
 # usage: arena_faults.sh GOAP_BENCH_RUNS GOAP TESTS_PDDL_DIR

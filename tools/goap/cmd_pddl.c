@@ -14,11 +14,11 @@
  *    goap_request.symmetry) unless --no-symmetry; BACKWARD ignores them.
  *  - `validate` never uses the grounding or the planner: goap_pddl_validate simulates the
  *    lifted actions (the task is loaded with GOAP_PDDL_PARSE_ONLY).
- *  - Both commands allocate the task and the planner from one huge-page arena (arena.h) that
- *    lives as long as the command; it is released before returning.
+ *  - Both commands allocate the task and the planner from one huge-page allocator
+ *    (hugepage_alloc.h) that lives as long as the command; it is released before returning.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "arena.h"
+#include "hugepage_alloc.h"
 #include "cli.h"
 #include "goap/pddl.h"
 
@@ -160,13 +160,13 @@ int cli_cmd_pddl(int argc, char **argv) {
   int rc = parse_pddl_args(argc, argv, &a);
   if (rc) return rc;
 
-  /* one arena for the task and the planner: a short run faults in a huge page or two
-   * instead of hundreds of 4 KB pages (arena.h) */
-  cli_arena arena;
-  cli_arena_init(&arena);
+  /* one allocator for the task and the planner: a short run faults in a huge page or two
+   * instead of hundreds of 4 KB pages (hugepage_alloc.h) */
+  cli_hugepage hp;
+  cli_hugepage_init(&hp);
   goap_pddl_options lopt;
   memset(&lopt, 0, sizeof lopt);
-  lopt.allocator = cli_arena_allocator(&arena);
+  lopt.allocator = cli_hugepage_allocator(&hp);
   goap_diag err;
   goap_pddl_task *task = NULL;
   double t0 = now_ms();
@@ -174,7 +174,7 @@ int cli_cmd_pddl(int argc, char **argv) {
   double t1 = now_ms();
   if (st != GOAP_OK) {
     print_load_error(&err, st);
-    cli_arena_fini(&arena);
+    cli_hugepage_fini(&hp);
     return CLI_EXIT_USAGE;
   }
   const goap_domain *d = goap_pddl_domain(task);
@@ -192,7 +192,7 @@ int cli_cmd_pddl(int argc, char **argv) {
   if (!planner) {
     fputs("goap pddl: cannot create the planner (out of memory)\n", stderr);
     goap_pddl_destroy(task);
-    cli_arena_fini(&arena);
+    cli_hugepage_fini(&hp);
     return CLI_EXIT_USAGE;
   }
   goap_request req;
@@ -290,7 +290,7 @@ done:
   goap_planner_destroy(planner);
   cli_plan_free(&pl);
   goap_pddl_destroy(task);
-  cli_arena_fini(&arena);
+  cli_hugepage_fini(&hp);
   return rc;
 }
 
@@ -342,18 +342,18 @@ int cli_cmd_validate(int argc, char **argv) {
     files[nfiles++] = argv[i];
   }
   if (nfiles != 3) return cli_usage_error(cmd, "DOMAIN, PROBLEM and PLAN files expected");
-  cli_arena arena;
-  cli_arena_init(&arena);
+  cli_hugepage hp;
+  cli_hugepage_init(&hp);
   goap_pddl_options opt;
   memset(&opt, 0, sizeof opt);
   opt.flags = GOAP_PDDL_PARSE_ONLY;
-  opt.allocator = cli_arena_allocator(&arena);
+  opt.allocator = cli_hugepage_allocator(&hp);
   goap_diag err;
   goap_pddl_task *task = NULL;
   goap_status st = goap_pddl_load(files[0], files[1], &opt, &task, &err);
   if (st != GOAP_OK) {
     print_load_error(&err, st);
-    cli_arena_fini(&arena);
+    cli_hugepage_fini(&hp);
     return CLI_EXIT_USAGE;
   }
   size_t len = 0;
@@ -361,7 +361,7 @@ int cli_cmd_validate(int argc, char **argv) {
   if (!text) {
     fprintf(stderr, "%s: error: cannot read the file\n", files[2]);
     goap_pddl_destroy(task);
-    cli_arena_fini(&arena);
+    cli_hugepage_fini(&hp);
     return CLI_EXIT_USAGE;
   }
   goap_pddl_report rep;
@@ -394,6 +394,6 @@ int cli_cmd_validate(int argc, char **argv) {
     rc = rep.valid ? CLI_EXIT_OK : CLI_EXIT_FAIL;
   }
   goap_pddl_destroy(task);
-  cli_arena_fini(&arena);
+  cli_hugepage_fini(&hp);
   return rc;
 }

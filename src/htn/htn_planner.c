@@ -1,5 +1,5 @@
 /*
- * planner.c -- the HTN planner: total-order forward decomposition with chronological
+ * htn_planner.c -- the HTN planner: total-order forward decomposition with chronological
  * backtracking, on an explicit stack.
  *
  * Invariants:
@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "htn_internal.h"
 
 typedef struct node {
   uint32_t pos, end; /* subtasks [pos, end) of the domain's pool */
@@ -81,7 +81,7 @@ struct goap_htn_planner {
 };
 
 #define GROW(p, arr, cap, need)                                                          \
-  (((need) <= (cap)) || htn__grow(&(p)->alloc, (void **)&(arr), &(cap), (need), sizeof *(arr)))
+  (((need) <= (cap)) || goap__grow(&(p)->alloc, (void **)&(arr), &(cap), (need), sizeof *(arr)))
 
 goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
                                           const goap_htn_planner_desc *desc) {
@@ -90,8 +90,8 @@ goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
   goap_planner_desc gd;
   size_t init = 256;
   if (!h) return NULL;
-  a = htn__resolve(desc ? &desc->allocator : NULL);
-  p = (goap_htn_planner *)htn__alloc(&a, sizeof *p);
+  a = goap__resolve(desc ? &desc->allocator : NULL);
+  p = (goap_htn_planner *)goap__alloc(&a, sizeof *p);
   if (!p) return NULL;
   memset(p, 0, sizeof *p);
   p->alloc = a;
@@ -102,8 +102,8 @@ goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
   memset(&gd, 0, sizeof gd);
   if (desc) gd = desc->goap;
   gd.allocator = a;
-  p->cur = (goap_word *)htn__alloc(&a, (p->words ? p->words : 1) * sizeof *p->cur);
-  p->tstamp = (uint32_t *)htn__alloc(&a, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
+  p->cur = (goap_word *)goap__alloc(&a, (p->words ? p->words : 1) * sizeof *p->cur);
+  p->tstamp = (uint32_t *)goap__alloc(&a, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
   p->gp = goap_planner_create(h->d, &gd);
   if (!p->cur || !p->tstamp || !p->gp || !GROW(p, p->uw, p->uwcap, init * 2) ||
       !GROW(p, p->uv, p->uvcap, init * 2) || !GROW(p, p->plan, p->pcap, init) ||
@@ -122,18 +122,18 @@ void goap_htn_planner_destroy(goap_htn_planner *p) {
   if (!p) return;
   a = p->alloc;
   goap_planner_destroy(p->gp);
-  htn__free(&a, p->cur, (p->words ? p->words : 1) * sizeof *p->cur);
-  htn__free(&a, p->tstamp, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
-  htn__free(&a, p->uw, p->uwcap * sizeof *p->uw);
-  htn__free(&a, p->uv, p->uvcap * sizeof *p->uv);
-  htn__free(&a, p->plan, p->pcap * sizeof *p->plan);
-  htn__free(&a, p->nodes, p->ncap * sizeof *p->nodes);
-  htn__free(&a, p->cps, p->cpcap * sizeof *p->cps);
-  htn__free(&a, p->rec, p->rcap * sizeof *p->rec);
-  htn__free(&a, p->mtr, p->mcap * sizeof *p->mtr);
-  htn__free(&a, p->sub, p->subcap * sizeof *p->sub);
-  htn__free(&a, p->chain, p->chaincap * sizeof *p->chain);
-  htn__free(&a, p, sizeof *p);
+  goap__free(&a, p->cur, (p->words ? p->words : 1) * sizeof *p->cur);
+  goap__free(&a, p->tstamp, (size_t)(p->h->ntasks ? p->h->ntasks : 1) * sizeof *p->tstamp);
+  goap__free(&a, p->uw, p->uwcap * sizeof *p->uw);
+  goap__free(&a, p->uv, p->uvcap * sizeof *p->uv);
+  goap__free(&a, p->plan, p->pcap * sizeof *p->plan);
+  goap__free(&a, p->nodes, p->ncap * sizeof *p->nodes);
+  goap__free(&a, p->cps, p->cpcap * sizeof *p->cps);
+  goap__free(&a, p->rec, p->rcap * sizeof *p->rec);
+  goap__free(&a, p->mtr, p->mcap * sizeof *p->mtr);
+  goap__free(&a, p->sub, p->subcap * sizeof *p->sub);
+  goap__free(&a, p->chain, p->chaincap * sizeof *p->chain);
+  goap__free(&a, p, sizeof *p);
 }
 
 const char *goap_htn_stop_name(goap_htn_stop stop) {
@@ -200,6 +200,7 @@ static int log_word(goap_htn_planner *p, uint32_t w) {
 }
 
 static void undo_to(goap_htn_planner *p, size_t height) {
+  GOAP_ASSERT(height <= p->ulen && p->ulen <= p->uwcap && p->ulen <= p->uvcap);
   while (p->ulen > height) {
     --p->ulen;
     p->cur[p->uw[p->ulen]] = p->uv[p->ulen];
@@ -266,7 +267,7 @@ static int do_achieve(goap_htn_planner *p, run_ctx *rc, const goap_cond *want, i
   gr.max_nodes = rc->req->achieve_max_nodes;
   gr.host = rc->req->host;
   if (rc->budget_ns) { /* the search gets what is left of the request's time */
-    uint64_t used = htn__now_ns() - rc->t0;
+    uint64_t used = goap__now_ns() - rc->t0;
     if (used >= rc->budget_ns) {
       rc->timed_out = 1;
       return R_FAIL;
@@ -286,7 +287,7 @@ static int do_achieve(goap_htn_planner *p, run_ctx *rc, const goap_cond *want, i
   }
   if (st == GOAP_OUT_OF_MEMORY) return R_OOM;
   if (st != GOAP_OK) {
-    if (st == GOAP_TIME_LIMIT && rc->budget_ns && htn__now_ns() - rc->t0 >= rc->budget_ns)
+    if (st == GOAP_TIME_LIMIT && rc->budget_ns && goap__now_ns() - rc->t0 >= rc->budget_ns)
       rc->timed_out = 1;
     else if (st != GOAP_NO_PLAN)
       rc->achieve_limited = 1;
@@ -353,7 +354,7 @@ static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
       return GOAP_NODE_LIMIT;
     }
     if (rc->budget_ns && (p->stats.steps & 255u) == 0 &&
-        htn__now_ns() - rc->t0 >= rc->budget_ns) {
+        goap__now_ns() - rc->t0 >= rc->budget_ns) {
       p->stop = GOAP_HTN_STOP_TIME;
       return GOAP_TIME_LIMIT;
     }
@@ -473,6 +474,7 @@ static goap_status search(goap_htn_planner *p, run_ctx *rc, int32_t agenda) {
         return GOAP_NO_PLAN;
       }
       cp = &p->cps[p->cplen - 1];
+      GOAP_ASSERT(cp->plen <= p->plen && cp->nlen <= p->nlen && cp->mlen <= p->mlen);
       undo_to(p, cp->ulen);
       p->plen = cp->plen;
       p->nlen = cp->nlen;
@@ -500,7 +502,7 @@ static void finish(goap_htn_planner *p, goap_status st, uint64_t t0) {
   }
   for (i = 0; i < p->plen; ++i) cost += goap_domain_action_cost(p->d, p->plan[i]);
   p->cost = cost;
-  p->stats.time_us = (double)(htn__now_ns() - t0) / 1000.0;
+  p->stats.time_us = (double)(goap__now_ns() - t0) / 1000.0;
 }
 
 goap_status goap_htn_fetch(const goap_htn_planner *p, goap_htn_result *r) {
@@ -576,7 +578,7 @@ static void reset(goap_htn_planner *p) {
 
 goap_status goap_htn_plan(goap_htn_planner *p, const goap_htn_request *req,
                           goap_htn_result *result) {
-  uint64_t t0 = htn__now_ns();
+  uint64_t t0 = goap__now_ns();
   goap_status st;
   int32_t root;
   if (!p || !req || !result) return GOAP_INVALID_ARGUMENT;
@@ -605,7 +607,7 @@ int goap_htn_pending(const goap_htn_planner *p) { return p ? p->pending : 0; }
 
 goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
                             const goap_htn_request *req, goap_htn_result *result) {
-  uint64_t t0 = htn__now_ns();
+  uint64_t t0 = goap__now_ns();
   goap_status st;
   size_t k = 0, i;
   int32_t at, head = -1;

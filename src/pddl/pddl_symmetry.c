@@ -1,5 +1,5 @@
 /*
- * symmetry.c -- classes of interchangeable objects of a grounded PDDL task, in the slot form
+ * pddl_symmetry.c -- classes of interchangeable objects of a grounded PDDL task, in the slot form
  * of goap_symmetry (goap_pddl_symmetry; docs/pddl.md, "Symmetries").
  *
  * Invariants:
@@ -28,7 +28,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "pddl_internal.h"
 
 /* The bound on the verification work of one signature group (see the invariants). */
 #define PX_SYM_MAX_WORK ((uint64_t)1 << 26)
@@ -459,7 +459,7 @@ static goap_status psy_detect(psy_sctx *s) {
         ids.n = id0;
         continue;
       }
-      if (!goap__px_grow(s->a, (void **)&fc, &cfc, nfc + 1, sizeof *fc)) goto done;
+      if (!goap__grow(s->a, (void **)&fc, &cfc, nfc + 1, sizeof *fc)) goto done;
       fc[nfc].m0 = members.n;
       fc[nfc].nm = group.n;
       fc[nfc].id0 = id0;

@@ -1,5 +1,5 @@
 /*
- * util.c -- memory helpers, the symbol table, tuple sets and diagnostics of the PDDL front end.
+ * pddl_util.c -- memory helpers, the symbol table, tuple sets and diagnostics of the PDDL front end.
  *
  * Invariants:
  *  - Every block is allocated and freed through the goap_allocator with its exact size.
@@ -12,36 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pddl_internal.h"
 
 /* ---- memory --------------------------------------------------------------------------- */
 
-void *goap__px_alloc(const goap_allocator *a, size_t n) {
-  if (n == 0) n = 1;
-  return a->fn(a->ctx, NULL, 0, n);
-}
-
-void goap__px_free(const goap_allocator *a, void *p, size_t n) {
-  if (p) a->fn(a->ctx, p, n ? n : 1, 0);
-}
-
-int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t nc = *cap ? *cap : 8;
-  while (nc < need) {
-    if (nc > SIZE_MAX / 2) return 0;
-    nc *= 2;
-  }
-  if (nc > SIZE_MAX / elem) return 0;
-  void *p = a->fn(a->ctx, *data, *data ? *cap * elem : 0, nc * elem);
-  if (!p) return 0;
-  *data = p;
-  *cap = nc;
-  return 1;
-}
-
 int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value) {
-  if (x->n == x->cap && !goap__px_grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
+  if (x->n == x->cap && !goap__grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
   x->v[x->n++] = value;
   return 1;
 }
@@ -131,7 +107,7 @@ int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *tex
     h = hash & mask;
     while (s->slots[h] >= 0) h = (h + 1) & mask;
   }
-  if (!goap__px_grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
+  if (!goap__grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
   char *name = syms_space(a, s, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
@@ -230,7 +206,7 @@ int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const
   if (t->pool.n > (size_t)INT32_MAX - (size_t)n - 2 || t->offs.n >= (size_t)INT32_MAX - 1)
     return -1;
   size_t off = t->pool.n;
-  if (!goap__px_grow(a, (void **)&t->pool.v, &t->pool.cap, off + (size_t)n + 2, sizeof(int32_t)))
+  if (!goap__grow(a, (void **)&t->pool.v, &t->pool.cap, off + (size_t)n + 2, sizeof(int32_t)))
     return -1;
   if (!goap__px_ipush(a, &t->offs, (int32_t)off)) return -1;
   t->pool.v[off] = n;
@@ -381,7 +357,7 @@ int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const i
                       int n, uint8_t val) {
   int32_t e = goap__px_tset_add(a, &s->atoms, pred, args, n, NULL);
   if (e < 0) return 0;
-  if (!goap__px_grow(a, (void **)&s->truth, &s->cap, (size_t)e + 1, 1)) return 0;
+  if (!goap__grow(a, (void **)&s->truth, &s->cap, (size_t)e + 1, 1)) return 0;
   s->truth[e] = val;
   return 1;
 }

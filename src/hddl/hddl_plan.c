@@ -41,7 +41,7 @@
 #include <time.h>
 
 #include "goap/hddl.h"
-#include "internal.h"
+#include "pddl/pddl_internal.h"
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
@@ -123,17 +123,7 @@ struct goap_hddl_plan {
   int32_t roots, nroots; /* in data */
 };
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-  timespec_get(&ts, TIME_UTC);
-#endif
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static double elapsed_ms(const hp *h) { return (double)(now_ns() - h->t0) / 1e6; }
+static double elapsed_ms(const hp *h) { return (double)(goap__now_ns() - h->t0) / 1e6; }
 
 static int over_time(hp *h) {
   if (h->max_ms > 0 && elapsed_ms(h) >= h->max_ms) {
@@ -156,7 +146,7 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
   int32_t e = goap__px_tset_add(h->a, &h->atoms, pred, args, n, &added);
   if (e < 0) return -1;
   if (added) {
-    if (!goap__px_grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
+    if (!goap__grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
     h->truth[e] = 0;
     if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
   }
@@ -354,7 +344,7 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
 }
 
 static int32_t new_node(hp *h, int32_t task, int32_t depth, int32_t parent) {
-  if (!goap__px_grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
+  if (!goap__grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
     return -1;
   hp_node *n = &h->nodes[h->nnodes];
   n->task = task;
@@ -471,7 +461,7 @@ static int goal_holds(hp *h) {
 }
 
 static int push_frame(hp *h, int32_t cell, int32_t node) {
-  if (!goap__px_grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
+  if (!goap__grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
     return oom(h);
   hp_frame *f = &h->frames[h->nframes++];
   f->cell = cell;
@@ -748,7 +738,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   memset(&h, 0, sizeof h);
   h.t = &task->c;
   h.a = &task->c.alloc;
-  h.t0 = now_ns();
+  h.t0 = goap__now_ns();
   h.max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
   h.max_work = h.max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX
                                                            : h.max_steps * HP_WORK_PER_STEP;

@@ -1,5 +1,5 @@
 /*
- * internal.h -- shared internals of the core (not installed).
+ * core_internal.h -- shared internals of the core (not installed).
  *
  * Invariants:
  *  - A variable's value is stored as the unsigned offset (value - lo) in a bit field of
@@ -18,41 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
 #include "goap/goap.h"
 
-/* ---- allocation ---------------------------------------------------------------------------- */
-void *goap__alloc(const goap_allocator *a, size_t size);
-void *goap__realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size);
-void goap__free(const goap_allocator *a, void *p, size_t size);
-char *goap__strdup(const goap_allocator *a, const char *s);
-void goap__strfree(const goap_allocator *a, char *s);
-/* Grows *p (holding *cap elements of size elem) to at least need elements (doubling). */
-int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
-
-/* ---- name maps: string -> id, keys borrowed from their owners ----------------------------- */
-typedef struct goap__name_slot {
-  const char *key;
-  int32_t id;
-  uint32_t hash; /* goap__names_hash(key): rehashing and mismatches never touch the string */
-} goap__name_slot;
-
-typedef struct goap__names {
-  goap__name_slot *slots;
-  size_t cap;   /* power of two, or 0 */
-  size_t count;
-} goap__names;
-
-int32_t goap__names_find(const goap__names *m, const char *key);
-/* Inserts key (which must stay alive and not be present); 0 when out of memory. */
-int goap__names_put(const goap_allocator *a, goap__names *m, const char *key, int32_t id);
-/* The same with the key's hash given (goap__names_hash), so a find then a put hash it once. */
-uint32_t goap__names_hash(const char *key);
-int32_t goap__names_find_h(const goap__names *m, const char *key, uint32_t hash);
-int goap__names_put_h(const goap_allocator *a, goap__names *m, const char *key, int32_t id,
-                      uint32_t hash);
-/* Makes room for n more keys at once (no rehash while they are put); 0 when out of memory. */
-int goap__names_reserve(const goap_allocator *a, goap__names *m, size_t n);
-void goap__names_free(const goap_allocator *a, goap__names *m);
+/* Allocation (goap__alloc, goap__grow, ...), the clock and the name tables: base/base.h. */
+/* The core's name tables hold NUL-terminated names in namespace 0. */
 
 /* ---- compiled pieces ----------------------------------------------------------------------- */
 
@@ -198,10 +168,12 @@ static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
 static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
   for (uint32_t i = 0; i < a->neff_set; ++i) {
     const goap__wmask *m = &d->wm[a->eff_set + i];
+    GOAP_ASSERT((m->value & ~m->mask) == 0 && m->word < d->words);
     s[m->word] = (s[m->word] & ~m->mask) | m->value;
   }
   for (uint32_t i = 0; i < a->neff_add; ++i) {
     const goap__fadd *f = &d->fa[a->eff_add + i];
+    GOAP_ASSERT(f->top <= f->fmask && f->word < d->words);
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
     int64_t r = (int64_t)v + f->delta;
     r = r < 0 ? 0 : r; /* branch-free saturation */
@@ -224,8 +196,5 @@ static inline uint64_t goap__hash_state(const goap_word *s, size_t n) {
 static inline void goap__copy_words(goap_word *dst, const goap_word *src, size_t n) {
   for (size_t i = 0; i < n; ++i) dst[i] = src[i];
 }
-
-/* Monotonic clock in nanoseconds. */
-uint64_t goap__now_ns(void);
 
 #endif /* GOAP_CORE_INTERNAL_H */

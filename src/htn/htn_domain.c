@@ -1,6 +1,6 @@
 /*
- * domain.c -- the HTN builder and the compiled HTN domain, plus the layer's small utilities
- * (allocation, name table, clock).
+ * htn_domain.c -- the HTN builder and the compiled HTN domain, plus the condition compiler
+ * (allocation, the name table and the clock are base/base.h's).
  *
  * Invariants:
  *  - add_task / add_method validate completely before changing anything: a failed call adds
@@ -9,129 +9,16 @@
  *  - build groups methods by task (keeping their order) into flat pools and compiles the
  *    conditions; the builder is left unchanged.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "internal.h"
+#include "htn_internal.h"
 
 /* ------------------------------------------------------------------------------------------
  * Utilities
  * ---------------------------------------------------------------------------------------- */
-goap_allocator htn__resolve(const goap_allocator *a) {
-  goap_allocator r;
-  r.fn = goap_libc_realloc;
-  r.ctx = NULL;
-  if (a && a->fn) r = *a;
-  return r;
-}
-
-void *htn__alloc(const goap_allocator *a, size_t n) {
-  if (n == 0) n = 1;
-  return a->fn(a->ctx, NULL, 0, n);
-}
-
-void htn__free(const goap_allocator *a, void *p, size_t n) {
-  if (p) a->fn(a->ctx, p, n ? n : 1, 0);
-}
-
-int htn__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
-  size_t ncap;
-  void *np;
-  if (need <= *cap) return 1;
-  ncap = *cap ? *cap : 16;
-  while (ncap < need) {
-    if (ncap > ((size_t)-1) / 2) return 0;
-    ncap *= 2;
-  }
-  if (ncap > ((size_t)-1) / elem) return 0;
-  np = a->fn(a->ctx, *p, *p ? *cap * elem : 0, ncap * elem);
-  if (!np) return 0;
-  *p = np;
-  *cap = ncap;
-  return 1;
-}
-
-char *htn__strdup(const goap_allocator *a, const char *s) {
-  size_t n = strlen(s) + 1;
-  char *r = (char *)htn__alloc(a, n);
-  if (r) memcpy(r, s, n);
-  return r;
-}
-
-void htn__strfree(const goap_allocator *a, char *s) {
-  if (s) htn__free(a, s, strlen(s) + 1);
-}
-
-uint64_t htn__now_ns(void) {
-  struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-  timespec_get(&ts, TIME_UTC);
-#endif
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t hash_str(int32_t ns, const char *s) {
-  uint32_t h = 2166136261u ^ (uint32_t)ns;
-  for (; *s; ++s) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
-int32_t htn__names_find(const htn__names *t, int32_t ns, const char *key) {
-  uint32_t h;
-  size_t i;
-  if (!t->cap) return -1;
-  h = hash_str(ns, key);
-  for (i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-    const htn__slot *s = &t->slots[i];
-    if (!s->key) return -1;
-    if (s->hash == h && s->ns == ns && strcmp(s->key, key) == 0) return s->id;
-  }
-}
-
-int htn__names_put(const goap_allocator *a, htn__names *t, int32_t ns, const char *key,
-                   int32_t id) {
-  size_t i;
-  uint32_t h;
-  if ((t->count + 1) * 2 > t->cap) {
-    size_t ncap = t->cap ? t->cap * 2 : 64, k;
-    htn__slot *ns_slots = (htn__slot *)htn__alloc(a, ncap * sizeof *ns_slots);
-    if (!ns_slots) return 0;
-    memset(ns_slots, 0, ncap * sizeof *ns_slots);
-    for (k = 0; k < t->cap; ++k) {
-      const htn__slot *s = &t->slots[k];
-      size_t j;
-      if (!s->key) continue;
-      for (j = s->hash & (ncap - 1); ns_slots[j].key; j = (j + 1) & (ncap - 1)) {
-      }
-      ns_slots[j] = *s;
-    }
-    htn__free(a, t->slots, t->cap * sizeof *t->slots);
-    t->slots = ns_slots;
-    t->cap = ncap;
-  }
-  h = hash_str(ns, key);
-  for (i = h & (t->cap - 1); t->slots[i].key; i = (i + 1) & (t->cap - 1)) {
-  }
-  t->slots[i].key = key;
-  t->slots[i].ns = ns;
-  t->slots[i].id = id;
-  t->slots[i].hash = h;
-  ++t->count;
-  return 1;
-}
-
-void htn__names_free(const goap_allocator *a, htn__names *t) {
-  htn__free(a, t->slots, t->cap * sizeof *t->slots);
-  t->slots = NULL;
-  t->cap = t->count = 0;
-}
-
 int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out) {
   goap_var_info vi;
   int64_t lo, hi, v;
@@ -183,17 +70,17 @@ struct goap_htn_builder {
   size_t task_nmethods_cap;
   bmethod *methods;
   size_t nmethods, methods_cap;
-  htn__names names; /* tasks: ns -1; methods: ns = task */
+  goap__names names; /* tasks: ns -1; methods: ns = task */
   char error[512];
   goap_htn_item item;
   int item_index, item_sub;
 };
 
 goap_htn_builder *goap_htn_builder_create(const goap_domain *d, const goap_allocator *alloc) {
-  goap_allocator a = htn__resolve(alloc);
+  goap_allocator a = goap__resolve(alloc);
   goap_htn_builder *b;
   if (!d) return NULL;
-  b = (goap_htn_builder *)htn__alloc(&a, sizeof *b);
+  b = (goap_htn_builder *)goap__alloc(&a, sizeof *b);
   if (!b) return NULL;
   memset(b, 0, sizeof *b);
   b->alloc = a;
@@ -205,15 +92,15 @@ static void free_subs(const goap_allocator *a, goap_htn_subtask *subs, int n) {
   int i;
   if (!subs) return;
   for (i = 0; i < n; ++i) {
-    htn__free(a, (void *)(uintptr_t)subs[i].conds, (size_t)subs[i].cond_count * sizeof(goap_cond));
-    htn__free(a, (void *)(uintptr_t)subs[i].effs, (size_t)subs[i].eff_count * sizeof(goap_effect));
+    goap__free(a, (void *)(uintptr_t)subs[i].conds, (size_t)subs[i].cond_count * sizeof(goap_cond));
+    goap__free(a, (void *)(uintptr_t)subs[i].effs, (size_t)subs[i].eff_count * sizeof(goap_effect));
   }
-  htn__free(a, subs, (size_t)n * sizeof *subs);
+  goap__free(a, subs, (size_t)n * sizeof *subs);
 }
 
 static void free_bmethod(const goap_allocator *a, bmethod *m) {
-  htn__strfree(a, m->name);
-  htn__free(a, m->when, (size_t)m->nwhen * sizeof *m->when);
+  goap__strfree(a, m->name);
+  goap__free(a, m->when, (size_t)m->nwhen * sizeof *m->when);
   free_subs(a, m->subs, m->nsubs);
 }
 
@@ -222,13 +109,13 @@ void goap_htn_builder_destroy(goap_htn_builder *b) {
   size_t i;
   if (!b) return;
   a = b->alloc;
-  for (i = 0; i < b->ntasks; ++i) htn__strfree(&a, b->tasks[i]);
-  htn__free(&a, b->tasks, b->tasks_cap * sizeof *b->tasks);
-  htn__free(&a, b->task_nmethods, b->task_nmethods_cap * sizeof *b->task_nmethods);
+  for (i = 0; i < b->ntasks; ++i) goap__strfree(&a, b->tasks[i]);
+  goap__free(&a, b->tasks, b->tasks_cap * sizeof *b->tasks);
+  goap__free(&a, b->task_nmethods, b->task_nmethods_cap * sizeof *b->task_nmethods);
   for (i = 0; i < b->nmethods; ++i) free_bmethod(&a, &b->methods[i]);
-  htn__free(&a, b->methods, b->methods_cap * sizeof *b->methods);
-  htn__names_free(&a, &b->names);
-  htn__free(&a, b, sizeof *b);
+  goap__free(&a, b->methods, b->methods_cap * sizeof *b->methods);
+  goap__names_free(&a, &b->names);
+  goap__free(&a, b, sizeof *b);
 }
 
 static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item, int index,
@@ -276,18 +163,18 @@ goap_status goap_htn_builder_add_task(goap_htn_builder *b, const char *name, int
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
                 "invalid task name '%.64s': names match [A-Za-z_][A-Za-z0-9_]* (at most 255 "
                 "characters)", name);
-  if (htn__names_find(&b->names, -1, name) >= 0)
+  if (goap__names_findz(&b->names, -1, name) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1, "duplicate task '%s'", name);
   if (b->ntasks >= 0x7fffffff / 2)
     return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many tasks");
-  if (!htn__grow(&b->alloc, (void **)&b->tasks, &b->tasks_cap, b->ntasks + 1, sizeof *b->tasks) ||
-      !htn__grow(&b->alloc, (void **)&b->task_nmethods, &b->task_nmethods_cap, b->ntasks + 1,
+  if (!goap__grow(&b->alloc, (void **)&b->tasks, &b->tasks_cap, b->ntasks + 1, sizeof *b->tasks) ||
+      !goap__grow(&b->alloc, (void **)&b->task_nmethods, &b->task_nmethods_cap, b->ntasks + 1,
                  sizeof *b->task_nmethods))
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-  copy = htn__strdup(&b->alloc, name);
+  copy = goap__strdup(&b->alloc, name);
   if (!copy) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
-  if (!htn__names_put(&b->alloc, &b->names, -1, copy, (int32_t)b->ntasks)) {
-    htn__strfree(&b->alloc, copy);
+  if (!goap__names_putz(&b->alloc, &b->names, -1, copy, (int32_t)b->ntasks)) {
+    goap__strfree(&b->alloc, copy);
     return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
   }
   b->tasks[b->ntasks] = copy;
@@ -378,7 +265,7 @@ goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
     return fail(b, GOAP_INVALID_ARGUMENT, GOAP_HTN_ITEM_NAME, -1, -1,
                 "task '%s': invalid method name '%.64s': names match [A-Za-z_][A-Za-z0-9_]*",
                 b->tasks[task], desc->name);
-  if (htn__names_find(&b->names, task, desc->name) >= 0)
+  if (goap__names_findz(&b->names, task, desc->name) >= 0)
     return fail(b, GOAP_DUPLICATE, GOAP_HTN_ITEM_NAME, -1, -1,
                 "task '%s': duplicate method '%s'", b->tasks[task], desc->name);
   if (desc->when_count < 0 || (desc->when_count > 0 && !desc->when))
@@ -451,16 +338,16 @@ goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
   /* Copy. */
   memset(&m, 0, sizeof m);
   m.task = task;
-  m.name = htn__strdup(&b->alloc, desc->name);
+  m.name = goap__strdup(&b->alloc, desc->name);
   if (!m.name) goto oom;
   if (desc->when_count) {
-    m.when = (goap_cond *)htn__alloc(&b->alloc, (size_t)desc->when_count * sizeof *m.when);
+    m.when = (goap_cond *)goap__alloc(&b->alloc, (size_t)desc->when_count * sizeof *m.when);
     if (!m.when) goto oom;
     m.nwhen = desc->when_count;
     memcpy(m.when, desc->when, (size_t)desc->when_count * sizeof *m.when);
   }
   if (desc->subtask_count) {
-    m.subs = (goap_htn_subtask *)htn__alloc(&b->alloc,
+    m.subs = (goap_htn_subtask *)goap__alloc(&b->alloc,
                                             (size_t)desc->subtask_count * sizeof *m.subs);
     if (!m.subs) goto oom;
     memset(m.subs, 0, (size_t)desc->subtask_count * sizeof *m.subs);
@@ -474,14 +361,14 @@ goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
                   ? s->id
                   : -1;
       if (s->kind == GOAP_HTN_ACHIEVE && s->cond_count) {
-        goap_cond *c = (goap_cond *)htn__alloc(&b->alloc, (size_t)s->cond_count * sizeof *c);
+        goap_cond *c = (goap_cond *)goap__alloc(&b->alloc, (size_t)s->cond_count * sizeof *c);
         if (!c) goto oom;
         memcpy(c, s->conds, (size_t)s->cond_count * sizeof *c);
         t->conds = c;
         t->cond_count = s->cond_count;
       }
       if (s->kind == GOAP_HTN_SET) {
-        goap_effect *e = (goap_effect *)htn__alloc(&b->alloc, (size_t)s->eff_count * sizeof *e);
+        goap_effect *e = (goap_effect *)goap__alloc(&b->alloc, (size_t)s->eff_count * sizeof *e);
         if (!e) goto oom;
         memcpy(e, s->effs, (size_t)s->eff_count * sizeof *e);
         t->effs = e;
@@ -489,10 +376,10 @@ goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
       }
     }
   }
-  if (!htn__grow(&b->alloc, (void **)&b->methods, &b->methods_cap, b->nmethods + 1,
+  if (!goap__grow(&b->alloc, (void **)&b->methods, &b->methods_cap, b->nmethods + 1,
                  sizeof *b->methods))
     goto oom;
-  if (!htn__names_put(&b->alloc, &b->names, task, m.name, b->task_nmethods[task])) goto oom;
+  if (!goap__names_putz(&b->alloc, &b->names, task, m.name, b->task_nmethods[task])) goto oom;
   b->methods[b->nmethods++] = m;
   if (out_index) *out_index = b->task_nmethods[task];
   b->task_nmethods[task]++;
@@ -504,7 +391,7 @@ oom:
 
 int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name) {
   if (!b || !name) return -1;
-  return htn__names_find(&b->names, -1, name);
+  return goap__names_findz(&b->names, -1, name);
 }
 
 const char *goap_htn_builder_error(const goap_htn_builder *b) { return b ? b->error : ""; }
@@ -523,25 +410,25 @@ void goap_htn_domain_destroy(goap_htn_domain *h) {
   int i;
   if (!h) return;
   a = h->alloc;
-  for (i = 0; i < h->ntasks; ++i) htn__strfree(&a, h->task_names ? h->task_names[i] : NULL);
-  htn__free(&a, h->task_names, (size_t)h->ntasks * sizeof *h->task_names);
-  htn__free(&a, h->task_m0, (size_t)h->ntasks * sizeof *h->task_m0);
-  htn__free(&a, h->task_mn, (size_t)h->ntasks * sizeof *h->task_mn);
+  for (i = 0; i < h->ntasks; ++i) goap__strfree(&a, h->task_names ? h->task_names[i] : NULL);
+  goap__free(&a, h->task_names, (size_t)h->ntasks * sizeof *h->task_names);
+  goap__free(&a, h->task_m0, (size_t)h->ntasks * sizeof *h->task_m0);
+  goap__free(&a, h->task_mn, (size_t)h->ntasks * sizeof *h->task_mn);
   for (i = 0; i < h->nmethods; ++i) {
     if (!h->methods) break;
-    htn__strfree(&a, h->methods[i].name);
-    htn__free(&a, h->methods[i].when, (size_t)h->methods[i].nwhen * sizeof(goap_cond));
+    goap__strfree(&a, h->methods[i].name);
+    goap__free(&a, h->methods[i].when, (size_t)h->methods[i].nwhen * sizeof(goap_cond));
   }
-  htn__free(&a, h->methods, (size_t)h->nmethods * sizeof *h->methods);
-  htn__free(&a, h->subs, ((size_t)h->nsubs + (size_t)h->ntasks) * sizeof *h->subs);
-  htn__free(&a, h->conds, h->nconds * sizeof *h->conds);
-  htn__free(&a, h->effs, h->neffs * sizeof *h->effs);
-  htn__free(&a, h->tests, h->ntests * sizeof *h->tests);
-  htn__free(&a, h->aw, h->naw * sizeof *h->aw);
-  htn__free(&a, h->aw_off, ((size_t)h->nactions + 1) * sizeof *h->aw_off);
-  htn__free(&a, h->var_word, (size_t)h->nvars * sizeof *h->var_word);
-  htn__names_free(&a, &h->names);
-  htn__free(&a, h, sizeof *h);
+  goap__free(&a, h->methods, (size_t)h->nmethods * sizeof *h->methods);
+  goap__free(&a, h->subs, ((size_t)h->nsubs + (size_t)h->ntasks) * sizeof *h->subs);
+  goap__free(&a, h->conds, h->nconds * sizeof *h->conds);
+  goap__free(&a, h->effs, h->neffs * sizeof *h->effs);
+  goap__free(&a, h->tests, h->ntests * sizeof *h->tests);
+  goap__free(&a, h->aw, h->naw * sizeof *h->aw);
+  goap__free(&a, h->aw_off, ((size_t)h->nactions + 1) * sizeof *h->aw_off);
+  goap__free(&a, h->var_word, (size_t)h->nvars * sizeof *h->var_word);
+  goap__names_free(&a, &h->names);
+  goap__free(&a, h, sizeof *h);
 }
 
 goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
@@ -569,7 +456,7 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
   }
   if (nsubs + b->ntasks >= 0x7fffffffu || ntests >= 0xffffffffu)
     return fail(b, GOAP_TOO_LARGE, GOAP_HTN_ITEM_NONE, -1, -1, "too many subtasks");
-  h = (goap_htn_domain *)htn__alloc(a, sizeof *h);
+  h = (goap_htn_domain *)goap__alloc(a, sizeof *h);
   if (!h) return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
   memset(h, 0, sizeof *h);
   h->alloc = *a;
@@ -579,7 +466,7 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
   h->words = (uint32_t)goap_domain_state_words(b->d);
 #define ALLOC_N(ptr, n)                                                     \
   do {                                                                      \
-    (ptr) = htn__alloc(a, (size_t)(n) * sizeof *(ptr));                     \
+    (ptr) = goap__alloc(a, (size_t)(n) * sizeof *(ptr));                     \
     if (!(ptr)) goto oom;                                                   \
     memset((ptr), 0, (size_t)(n) * sizeof *(ptr));                          \
   } while (0)
@@ -632,9 +519,9 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
     h->aw_off[nactions] = (uint32_t)total;
   }
   for (i = 0; i < b->ntasks; ++i) {
-    h->task_names[i] = htn__strdup(a, b->tasks[i]);
+    h->task_names[i] = goap__strdup(a, b->tasks[i]);
     if (!h->task_names[i]) goto oom;
-    if (!htn__names_put(a, &h->names, -1, h->task_names[i], (int32_t)i)) goto oom;
+    if (!goap__names_putz(a, &h->names, -1, h->task_names[i], (int32_t)i)) goto oom;
   }
   {
     int32_t acc = 0;
@@ -650,10 +537,10 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
     int32_t idx = h->task_m0[bm->task] + fill[bm->task]++;
     htn__method *m = &h->methods[idx];
     m->task = bm->task;
-    m->name = htn__strdup(a, bm->name);
+    m->name = goap__strdup(a, bm->name);
     if (!m->name) goto oom;
     if (bm->nwhen) {
-      m->when = (goap_cond *)htn__alloc(a, (size_t)bm->nwhen * sizeof *m->when);
+      m->when = (goap_cond *)goap__alloc(a, (size_t)bm->nwhen * sizeof *m->when);
       if (!m->when) goto oom;
       memcpy(m->when, bm->when, (size_t)bm->nwhen * sizeof *m->when);
       m->nwhen = bm->nwhen;
@@ -664,7 +551,7 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
     size_t *order;
     size_t k;
     int32_t *seen;
-    order = (size_t *)htn__alloc(a, (b->nmethods ? b->nmethods : 1) * sizeof *order);
+    order = (size_t *)goap__alloc(a, (b->nmethods ? b->nmethods : 1) * sizeof *order);
     if (!order) goto oom;
     seen = fill;
     memset(seen, 0, b->ntasks * sizeof *seen);
@@ -700,7 +587,7 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
         }
       }
     }
-    htn__free(a, order, (b->nmethods ? b->nmethods : 1) * sizeof *order);
+    goap__free(a, order, (b->nmethods ? b->nmethods : 1) * sizeof *order);
   }
   for (i = 0; i < b->ntasks; ++i) {
     goap_htn_subtask *r = &h->subs[nsubs + i];
@@ -708,11 +595,11 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
     r->kind = GOAP_HTN_TASK;
     r->id = (int32_t)i;
   }
-  htn__free(a, fill, b->ntasks * sizeof *fill);
+  goap__free(a, fill, b->ntasks * sizeof *fill);
   *out = h;
   return GOAP_OK;
 oom:
-  htn__free(a, fill, b->ntasks * sizeof *fill);
+  goap__free(a, fill, b->ntasks * sizeof *fill);
   goap_htn_domain_destroy(h);
   return fail(b, GOAP_OUT_OF_MEMORY, GOAP_HTN_ITEM_NONE, -1, -1, "out of memory");
 #undef ALLOC_N
@@ -725,7 +612,7 @@ const goap_domain *goap_htn_domain_goap(const goap_htn_domain *h) { return h ? h
 int goap_htn_domain_task_count(const goap_htn_domain *h) { return h ? h->ntasks : 0; }
 int goap_htn_domain_find_task(const goap_htn_domain *h, const char *name) {
   if (!h || !name) return -1;
-  return htn__names_find(&h->names, -1, name);
+  return goap__names_findz(&h->names, -1, name);
 }
 const char *goap_htn_domain_task_name(const goap_htn_domain *h, int task) {
   if (!h || task < 0 || task >= h->ntasks) return NULL;

@@ -1,5 +1,5 @@
 /*
- * arena.c -- the text map parser, arena accessors, wall normals and line of sight.
+ * grid.c -- the text map parser, arena accessors, wall normals and line of sight.
  *
  * Invariants:
  *  - Parsing is two passes over the text: the first checks every character, the row widths,
@@ -14,22 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-void *goap__tac_alloc(const goap_allocator *a, size_t size) {
-  if (size == 0) size = 1;
-  if (a && a->fn) return a->fn(a->ctx, NULL, 0, size);
-  return malloc(size);
-}
-
-void goap__tac_free(const goap_allocator *a, void *p, size_t size) {
-  if (!p) return;
-  if (a && a->fn) {
-    a->fn(a->ctx, p, size, 0);
-    return;
-  }
-  free(p);
-}
+#include "tactics_internal.h"
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
@@ -196,7 +181,7 @@ goap_status goap_arena_parse(const char *text, size_t length, const goap_allocat
 
   goap_allocator a = {0};
   if (alloc) a = *alloc;
-  goap_arena *ar = (goap_arena *)goap__tac_alloc(&a, sizeof *ar);
+  goap_arena *ar = (goap_arena *)goap__alloc(&a, sizeof *ar);
   if (!ar) return fail(err, GOAP_OUT_OF_MEMORY, 0, 0, "out of memory");
   memset(ar, 0, sizeof *ar);
   ar->alloc = a;
@@ -207,9 +192,9 @@ goap_status goap_arena_parse(const char *text, size_t length, const goap_allocat
   size_t off_kind = off_cover_at + round8(cells * sizeof(int));
   size_t off_glyph = off_kind + round8(cells);
   ar->block_size = off_glyph + cells;
-  unsigned char *block = (unsigned char *)goap__tac_alloc(&a, ar->block_size);
+  unsigned char *block = (unsigned char *)goap__alloc(&a, ar->block_size);
   if (!block) {
-    goap__tac_free(&a, ar, sizeof *ar);
+    goap__free(&a, ar, sizeof *ar);
     return fail(err, GOAP_OUT_OF_MEMORY, 0, 0, "out of memory");
   }
   ar->covers = (goap_cover *)(void *)block;
@@ -280,8 +265,8 @@ goap_status goap_arena_parse(const char *text, size_t length, const goap_allocat
 void goap_arena_destroy(goap_arena *a) {
   if (!a) return;
   goap_allocator al = a->alloc;
-  goap__tac_free(&al, a->covers, a->block_size);
-  goap__tac_free(&al, a, sizeof *a);
+  goap__free(&al, a->covers, a->block_size);
+  goap__free(&al, a, sizeof *a);
 }
 
 /* ---- accessors ----------------------------------------------------------------------------- */

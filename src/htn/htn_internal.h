@@ -1,5 +1,5 @@
 /*
- * internal.h -- shared internals of the HTN layer (src/htn/).
+ * htn_internal.h -- shared internals of the HTN layer (src/htn/).
  *
  * Invariants:
  *  - Everything is allocated through the object's goap_allocator (htn__alloc & co); a zero
@@ -15,17 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
 #include "goap/htn.h"
 
-void *htn__alloc(const goap_allocator *a, size_t n);
-void htn__free(const goap_allocator *a, void *p, size_t n);
-/* Grows *p (cap elements of elem bytes) to hold at least need (doubling). 0 when out of
- * memory or on overflow (the block is then untouched). */
-int htn__grow(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem);
-char *htn__strdup(const goap_allocator *a, const char *s);
-void htn__strfree(const goap_allocator *a, char *s);
-goap_allocator htn__resolve(const goap_allocator *a);
-uint64_t htn__now_ns(void);
+/* Allocation, growth, the clock and the name table (tasks in ns -1): base/base.h. */
 
 /* A field test: a <= field <= b (encoded, unsigned) and field != ne when has_ne. */
 typedef struct htn__test {
@@ -52,20 +45,6 @@ typedef struct htn__method {
   uint32_t s0, sn;   /* subtasks in the domain's pool */
 } htn__method;
 
-/* A name table: (namespace, string) -> id. */
-typedef struct htn__slot {
-  const char *key;
-  int32_t ns, id;
-  uint32_t hash;
-} htn__slot;
-typedef struct htn__names {
-  htn__slot *slots;
-  size_t cap, count;
-} htn__names;
-int32_t htn__names_find(const htn__names *t, int32_t ns, const char *key);
-int htn__names_put(const goap_allocator *a, htn__names *t, int32_t ns, const char *key,
-                   int32_t id);
-void htn__names_free(const goap_allocator *a, htn__names *t);
 
 struct goap_htn_domain {
   goap_allocator alloc;
@@ -88,7 +67,7 @@ struct goap_htn_domain {
   uint32_t *var_word;          /* per variable: its word */
   int nactions, nvars;         /* of the goap_domain (for the sizes above) */
   uint32_t words;
-  htn__names names;            /* tasks (ns -1) */
+  goap__names names;              /* tasks (ns -1) */
 };
 
 /* Compiles one condition into a test. Returns 0 when it can never hold. */

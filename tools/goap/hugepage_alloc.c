@@ -1,11 +1,11 @@
 /*
- * arena.c -- the `goap` tool's huge-page allocator for one-shot runs (see arena.h).
+ * hugepage_alloc.c -- the `goap` tool's huge-page allocator for one-shot runs (see hugepage_alloc.h).
  *
  * Invariants:
  *  - Every block is preceded by a 16-byte header: word 0 is the caller's size, word 1 is the
- *    small class (< CLI_ARENA_CLASSES) or, for a large block, the length of its own mapping
+ *    small class (< CLI_HUGEPAGE_CLASSES) or, for a large block, the length of its own mapping
  *    (always >= 2 MB, so the two never collide). The caller's pointer is header + 16.
- *  - A small block of class c spans cli_arena_class_size(c) bytes, header included, inside a
+ *  - A small block of class c spans cli_hugepage_class_size(c) bytes, header included, inside a
  *    chunk; a freed one is pushed on free_list[c] with its link in the header's word 0.
  *  - Chunks and large mappings start on a 2 MB boundary and span whole 2 MB units, so the
  *    kernel can back them with huge pages; a chunk's first 16 bytes link it to the next chunk.
@@ -14,7 +14,7 @@
 #if !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* mremap, MAP_ANONYMOUS */
 #endif
-#include "arena.h"
+#include "hugepage_alloc.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,7 +33,7 @@ typedef struct hdr {
   size_t kind; /* class, or mapping length for a large block */
 } hdr;
 
-int cli_arena_class(size_t total) {
+int cli_hugepage_class(size_t total) {
   if (total <= 64) return (int)((total + 15) / 16) - 1;
   int k = 0;
   for (size_t v = total - 1; v > 1; v >>= 1) k++; /* total in (2^k, 2^(k+1)] */
@@ -42,14 +42,14 @@ int cli_arena_class(size_t total) {
   return 4 + (k - 6) * 4 + (int)(q - 5);
 }
 
-size_t cli_arena_class_size(int cls) {
+size_t cli_hugepage_class_size(int cls) {
   if (cls < 4) return (size_t)(cls + 1) * 16;
   int j = cls - 4;
   return (size_t)(5 + j % 4) << (6 + j / 4 - 2);
 }
 
 /* A 2 MB-aligned anonymous mapping of len bytes (a multiple of 2 MB), advised for huge pages. */
-static char *map_aligned(cli_arena *a, size_t len) {
+static char *map_aligned(cli_hugepage *a, size_t len) {
   char *raw = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return NULL;
   uintptr_t at = ((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
@@ -65,14 +65,14 @@ static char *map_aligned(cli_arena *a, size_t len) {
   return p;
 }
 
-static void unmap(cli_arena *a, void *p, size_t len) {
+static void unmap(cli_hugepage *a, void *p, size_t len) {
   munmap(p, len);
   a->mapped -= len;
 }
 
-void cli_arena_init(cli_arena *a) { memset(a, 0, sizeof *a); }
+void cli_hugepage_init(cli_hugepage *a) { memset(a, 0, sizeof *a); }
 
-void cli_arena_fini(cli_arena *a) {
+void cli_hugepage_fini(cli_hugepage *a) {
   while (a->chunks) {
     void *next;
     memcpy(&next, a->chunks, sizeof next);
@@ -84,26 +84,26 @@ void cli_arena_fini(cli_arena *a) {
   a->bump = a->end = NULL;
 }
 
-goap_allocator cli_arena_allocator(cli_arena *a) {
+goap_allocator cli_hugepage_allocator(cli_hugepage *a) {
   goap_allocator al;
 #if defined(GOAP_CLI_NO_ARENA)
   (void)a;
   al.fn = NULL;
   al.ctx = NULL;
 #else
-  al.fn = cli_arena_realloc;
+  al.fn = cli_hugepage_realloc;
   al.ctx = a;
 #endif
   return al;
 }
 
-static hdr *small_alloc(cli_arena *a, int cls) {
+static hdr *small_alloc(cli_hugepage *a, int cls) {
   hdr *h = a->free_list[cls];
   if (h) {
     a->free_list[cls] = (void *)h->size;
     return h;
   }
-  size_t span = cli_arena_class_size(cls);
+  size_t span = cli_hugepage_class_size(cls);
   if ((size_t)(a->end - a->bump) < span) {
     char *c = map_aligned(a, CHUNK);
     if (!c) return NULL;
@@ -118,15 +118,15 @@ static hdr *small_alloc(cli_arena *a, int cls) {
   return h;
 }
 
-static hdr *large_alloc(cli_arena *a, size_t total) {
+static hdr *large_alloc(cli_hugepage *a, size_t total) {
   size_t len = (total + HUGE - 1) & ~(HUGE - 1);
   hdr *h = (hdr *)(void *)map_aligned(a, len);
   if (h) h->kind = len;
   return h;
 }
 
-static void release(cli_arena *a, hdr *h) {
-  if (h->kind < CLI_ARENA_CLASSES) {
+static void release(cli_hugepage *a, hdr *h) {
+  if (h->kind < CLI_HUGEPAGE_CLASSES) {
     h->size = (size_t)a->free_list[h->kind];
     a->free_list[h->kind] = h;
   } else {
@@ -134,8 +134,8 @@ static void release(cli_arena *a, hdr *h) {
   }
 }
 
-void *cli_arena_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  cli_arena *a = ctx;
+void *cli_hugepage_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+  cli_hugepage *a = ctx;
   (void)old_size;
   hdr *h = ptr ? (hdr *)(void *)((char *)ptr - HDR) : NULL;
   if (new_size == 0) {
@@ -145,15 +145,15 @@ void *cli_arena_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) 
   if (new_size > SIZE_MAX - HUGE - HDR) return NULL;
   size_t total = new_size + HDR;
   if (h) {
-    int small = h->kind < CLI_ARENA_CLASSES;
+    int small = h->kind < CLI_HUGEPAGE_CLASSES;
     /* in place: a small block whose class fits the new size exactly, or a large block whose
      * mapping still holds the new (large) size */
-    if (small ? total <= CLI_ARENA_SMALL_MAX && cli_arena_class(total) == (int)h->kind
-              : total > CLI_ARENA_SMALL_MAX && total <= h->kind) {
+    if (small ? total <= CLI_HUGEPAGE_SMALL_MAX && cli_hugepage_class(total) == (int)h->kind
+              : total > CLI_HUGEPAGE_SMALL_MAX && total <= h->kind) {
       h->size = new_size;
       return ptr;
     }
-    if (!small && total > CLI_ARENA_SMALL_MAX) {
+    if (!small && total > CLI_HUGEPAGE_SMALL_MAX) {
       /* large to larger: move the pages to a fresh aligned range */
       size_t len = (total + HUGE - 1) & ~(HUGE - 1);
       char *dst = map_aligned(a, len);
@@ -176,7 +176,7 @@ void *cli_arena_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) 
       return dst + HDR;
     }
   }
-  hdr *nh = total <= CLI_ARENA_SMALL_MAX ? small_alloc(a, cli_arena_class(total))
+  hdr *nh = total <= CLI_HUGEPAGE_SMALL_MAX ? small_alloc(a, cli_hugepage_class(total))
                                          : large_alloc(a, total);
   if (!nh) return NULL;
   nh->size = new_size;

@@ -1,5 +1,5 @@
 /*
- * internal.h -- shared internals of goap_tactics (not installed).
+ * tactics_internal.h -- shared internals of goap_tactics (not installed).
  *
  * Invariants:
  *  - An arena's arrays are width * height, row-major (index y * width + x), allocated once by
@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "base/base.h"
 #include "goap/tactics.h"
 
 struct goap_arena {
@@ -29,8 +30,7 @@ struct goap_arena {
   size_t block_size;    /* the one block holding kind, glyph, cover_at and covers */
 };
 
-/* Allocation through the object's allocator (a zero allocator is the C library). */
-void *goap__tac_alloc(const goap_allocator *a, size_t size);
-void goap__tac_free(const goap_allocator *a, void *p, size_t size);
+/* Allocation through the object's allocator (a zero allocator is the C library):
+ * goap__alloc / goap__free of base/base.h. */
 
 #endif /* GOAP_TACTICS_INTERNAL_H */

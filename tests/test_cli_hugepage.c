@@ -1,5 +1,5 @@
 /*
- * test_cli_arena.c -- the `goap` tool's huge-page arena (tools/goap/arena.c): size classes,
+ * test_cli_hugepage.c -- the `goap` tool's huge-page arena (tools/goap/hugepage_alloc.c): size classes,
  * block contents through random allocate/resize/free sequences, reuse of freed blocks, 2 MB
  * alignment and huge-page advice, large blocks moved by mremap, refusals, and a PDDL task and
  * planner run on it with the same result as on the C library.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "hugepage_alloc.h"
 #include "goap/goap.h"
 #include "goap/pddl.h"
 #include "test.h"
@@ -18,17 +18,17 @@
 
 TEST(size_classes_are_tight) {
   int prev = -1;
-  for (size_t t = 1; t <= CLI_ARENA_SMALL_MAX; t++) {
-    int c = cli_arena_class(t);
-    if (c < 0 || c >= CLI_ARENA_CLASSES) {
+  for (size_t t = 1; t <= CLI_HUGEPAGE_SMALL_MAX; t++) {
+    int c = cli_hugepage_class(t);
+    if (c < 0 || c >= CLI_HUGEPAGE_CLASSES) {
       fprintf(stderr, "total %zu: class %d\n", t, c);
       CHECK(0);
       return;
     }
-    size_t span = cli_arena_class_size(c);
+    size_t span = cli_hugepage_class_size(c);
     /* holds the block, is the smallest class that does, keeps 16-byte alignment, and wastes
      * at most a quarter above 64 bytes */
-    if (span < t || (c > 0 && cli_arena_class_size(c - 1) >= t) || span % 16 != 0 ||
+    if (span < t || (c > 0 && cli_hugepage_class_size(c - 1) >= t) || span % 16 != 0 ||
         (t > 64 && span - t > span / 4) || c < prev) {
       fprintf(stderr, "total %zu: class %d spans %zu\n", t, c, span);
       CHECK(0);
@@ -36,12 +36,12 @@ TEST(size_classes_are_tight) {
     }
     prev = c;
   }
-  CHECK_EQ_INT(cli_arena_class(CLI_ARENA_SMALL_MAX), CLI_ARENA_CLASSES - 1);
-  CHECK_EQ_INT(cli_arena_class_size(CLI_ARENA_CLASSES - 1), CLI_ARENA_SMALL_MAX);
+  CHECK_EQ_INT(cli_hugepage_class(CLI_HUGEPAGE_SMALL_MAX), CLI_HUGEPAGE_CLASSES - 1);
+  CHECK_EQ_INT(cli_hugepage_class_size(CLI_HUGEPAGE_CLASSES - 1), CLI_HUGEPAGE_SMALL_MAX);
 }
 
-static void *arena_alloc(cli_arena *a, void *p, size_t old, size_t n) {
-  return cli_arena_realloc(a, p, old, n);
+static void *arena_alloc(cli_hugepage *a, void *p, size_t old, size_t n) {
+  return cli_hugepage_realloc(a, p, old, n);
 }
 
 static unsigned char pattern(size_t slot, unsigned gen, size_t i) {
@@ -60,8 +60,8 @@ static void fill(unsigned char *p, size_t from, size_t n, size_t slot, unsigned 
 
 TEST(random_sequences_keep_contents) {
   enum { SLOTS = 64, OPS = 6000 };
-  cli_arena a;
-  cli_arena_init(&a);
+  cli_hugepage a;
+  cli_hugepage_init(&a);
   unsigned char *ptr[SLOTS] = {0};
   size_t size[SLOTS] = {0};
   unsigned gen[SLOTS] = {0};
@@ -74,7 +74,7 @@ TEST(random_sequences_keep_contents) {
     size_t n;
     if (kind < 70) n = 1 + (size_t)(rng >> 32) % 2000;               /* small */
     else if (kind < 93) n = 2000 + (size_t)(rng >> 32) % (300 * 1024); /* up to the limit */
-    else n = CLI_ARENA_SMALL_MAX + (size_t)(rng >> 32) % (5 * MB);     /* large */
+    else n = CLI_HUGEPAGE_SMALL_MAX + (size_t)(rng >> 32) % (5 * MB);     /* large */
     if (ptr[s] && !intact(ptr[s], size[s], s, gen[s])) bad = 1;
     if ((rng >> 40) % 4 == 0 && ptr[s]) { /* free */
       CHECK(arena_alloc(&a, ptr[s], size[s], 0) == NULL);
@@ -98,13 +98,13 @@ TEST(random_sequences_keep_contents) {
   }
   /* every large block went back to the system; only whole chunks remain */
   CHECK(a.mapped % (8 * MB) == 0);
-  cli_arena_fini(&a);
+  cli_hugepage_fini(&a);
   CHECK_EQ_INT(a.mapped, 0);
 }
 
 TEST(freed_blocks_are_reused_by_class) {
-  cli_arena a;
-  cli_arena_init(&a);
+  cli_hugepage a;
+  cli_hugepage_init(&a);
   void *p = arena_alloc(&a, NULL, 0, 100);
   void *big = arena_alloc(&a, NULL, 0, 1000);
   REQUIRE(p && big);
@@ -119,7 +119,7 @@ TEST(freed_blocks_are_reused_by_class) {
   void *moved = arena_alloc(&a, q, 112, 5000);
   CHECK(moved != NULL && moved != q);
   CHECK_EQ_INT(a.maps, 1); /* all of it from one chunk */
-  cli_arena_fini(&a);
+  cli_hugepage_fini(&a);
 }
 
 static int thp_available(void) {
@@ -132,8 +132,8 @@ static int thp_available(void) {
 }
 
 TEST(mappings_are_huge_page_aligned_and_advised) {
-  cli_arena a;
-  cli_arena_init(&a);
+  cli_hugepage a;
+  cli_hugepage_init(&a);
   unsigned char *s = arena_alloc(&a, NULL, 0, 24);
   unsigned char *l = arena_alloc(&a, NULL, 0, 3 * MB);
   REQUIRE(s && l);
@@ -157,13 +157,13 @@ TEST(mappings_are_huge_page_aligned_and_advised) {
   REQUIRE(sm != NULL);
   CHECK(sm[0] == 0xab && sm[99] == 0xab);
   CHECK_EQ_INT(a.mapped, 8 * MB);
-  cli_arena_fini(&a);
+  cli_hugepage_fini(&a);
   CHECK_EQ_INT(a.mapped, 0);
 }
 
 TEST(refusals_leave_blocks_valid) {
-  cli_arena a;
-  cli_arena_init(&a);
+  cli_hugepage a;
+  cli_hugepage_init(&a);
   unsigned char *p = arena_alloc(&a, NULL, 0, 64);
   REQUIRE(p != NULL);
   memset(p, 7, 64);
@@ -172,7 +172,7 @@ TEST(refusals_leave_blocks_valid) {
   CHECK(arena_alloc(&a, p, 64, SIZE_MAX / 2) == NULL);     /* resize refused ... */
   CHECK(p[0] == 7 && p[63] == 7);                          /* ... and the block is intact */
   CHECK(arena_alloc(&a, NULL, 0, 0) == NULL);               /* nothing asked, nothing given */
-  cli_arena_fini(&a);
+  cli_hugepage_fini(&a);
 }
 
 /* A PDDL task and an optimal search on the arena: the same plan cost and length as on the C
@@ -184,12 +184,12 @@ TEST(pddl_task_and_planner_on_the_arena) {
   double cost[2] = {-1, -1};
   int len[2] = {-1, -1};
   for (int use = 0; use < 2; use++) {
-    cli_arena a;
-    cli_arena_init(&a);
+    cli_hugepage a;
+    cli_hugepage_init(&a);
     goap_pddl_options opt;
     memset(&opt, 0, sizeof opt);
     if (use) {
-      opt.allocator.fn = cli_arena_realloc;
+      opt.allocator.fn = cli_hugepage_realloc;
       opt.allocator.ctx = &a;
     }
     goap_pddl_task *t = NULL;
@@ -217,7 +217,7 @@ TEST(pddl_task_and_planner_on_the_arena) {
     if (use) CHECK(a.mapped > 0);
     goap_planner_destroy(p);
     goap_pddl_destroy(t);
-    cli_arena_fini(&a);
+    cli_hugepage_fini(&a);
   }
   CHECK(cost[0] > 0);
   CHECK_NEAR(cost[1], cost[0], 0);

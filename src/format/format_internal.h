@@ -1,5 +1,5 @@
 /*
- * internal.h -- shared internals of the `.goap` format layer (src/format/).
+ * format_internal.h -- shared internals of the `.goap` format layer (src/format/).
  *
  * Invariants:
  *  - Every allocation goes through the caller's goap_allocator (goap__mem_*); a zero allocator
@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
 #include "goap/file.h"
 #include "goap/htn.h"
 
@@ -33,17 +34,22 @@
 #define GOAP__MAX_LIST 4096 /* items of one kind in one block (pre, eff, want, given) */
 
 /* ------------------------------------------------------------------------------------------
- * Memory (util.c)
+ * Memory (base/base.h; the bump arena: arena.c)
  * ---------------------------------------------------------------------------------------- */
-/* Returns a copy of *a with fn filled in (libc when a is NULL or a->fn is NULL). */
-goap_allocator goap__mem_resolve(const goap_allocator *a);
-void *goap__mem_alloc(const goap_allocator *a, size_t n);
-void goap__mem_free(const goap_allocator *a, void *p, size_t n);
-/* Ensures room for `need` elements of `elem` bytes. Returns the (possibly moved) block, or
- * NULL when out of memory or on size overflow (the old block is then untouched and *cap
- * unchanged). */
-void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap, size_t need,
-                     size_t elem);
+/* The format layer's spelling of base/base.h's helpers (the same functions). */
+static inline goap_allocator goap__mem_resolve(const goap_allocator *a) { return goap__resolve(a); }
+static inline void *goap__mem_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
+static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
+/* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements not zeroed). Returns
+ * the (possibly moved) block, never NULL on success (a NULL block gets one), or NULL when out
+ * of memory or on size overflow (the old block is then untouched and *cap unchanged). */
+static inline void *goap__mem_grow(const goap_allocator *a, void *data, size_t *cap,
+                                   size_t need, size_t elem) {
+  if (!data && need == 0) need = 1;
+  return goap__grow(a, &data, cap, need, elem) ? data : NULL;
+}
 
 /* A bump allocator of 8-byte aligned blocks; everything is freed at once. */
 typedef struct goap__chunk goap__chunk;
@@ -55,24 +61,24 @@ void *goap__arena_alloc(const goap_allocator *a, goap__arena *ar, size_t n);
 char *goap__arena_strndup(const goap_allocator *a, goap__arena *ar, const char *s, size_t n);
 void goap__arena_free(const goap_allocator *a, goap__arena *ar);
 
-/* Name table: (namespace, bytes) -> int. Names point to storage that outlives the table. */
-typedef struct goap__ftab_entry {
-  const char *name; /* NULL: empty slot */
-  uint32_t len, hash;
-  int32_t ns, value;
-} goap__ftab_entry;
-typedef struct goap__ftab {
-  goap__ftab_entry *slots;
-  size_t cap, count; /* cap is 0 or a power of two; count <= cap / 2 */
-} goap__ftab;
+/* Name table: (namespace, bytes) -> int, base/base.h's goap__names. Names point to storage
+ * that outlives the table. */
+typedef goap__names goap__ftab;
 enum { GOAP__NS_VAR = 0, GOAP__NS_ACTION, GOAP__NS_GOAL, GOAP__NS_SCENARIO, GOAP__NS_SIM,
        GOAP__NS_RESOURCE, GOAP__NS_ROLE, GOAP__NS_AGENT, GOAP__NS_VALUE };
 /* The value stored for (ns, name), or -1. */
-int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n);
-/* Inserts (the name must not be present). GOAP_OK or GOAP_OUT_OF_MEMORY. */
-goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab *t, int32_t ns,
-                               const char *s, size_t n, int32_t value);
-void goap__ftab_free(const goap_allocator *a, goap__ftab *t);
+static inline int32_t goap__ftab_find(const goap__ftab *t, int32_t ns, const char *s, size_t n) {
+  return goap__names_find(t, ns, s, n);
+}
+/* Inserts (the name must not be present). GOAP_OK, GOAP_TOO_LARGE or GOAP_OUT_OF_MEMORY. */
+static inline goap_status goap__ftab_insert(const goap_allocator *a, goap__ftab *t, int32_t ns,
+                                            const char *s, size_t n, int32_t value) {
+  if (n > UINT32_MAX) return GOAP_TOO_LARGE;
+  return goap__names_put(a, t, ns, s, n, value) ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+}
+static inline void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
+  goap__names_free(a, t);
+}
 
 /* ------------------------------------------------------------------------------------------
  * Diagnostics (diag.c)

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pddl/pddl_internal.h"
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
@@ -124,7 +124,7 @@ goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
     if (!goap__px_ipush(&t->alloc, &t->args, types[i])) st = OOM(t, sec);
   goap__px_params_free(t, syms, types, np);
   if (st != GOAP_OK) return st;
-  if (!goap__px_grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
+  if (!goap__grow(&t->alloc, (void **)&h->ctasks, &h->cctasks, h->nctasks + 1, sizeof *h->ctasks))
     return OOM(t, sec);
   int32_t id = (int32_t)h->nctasks;
   h->ctasks[h->nctasks++] = c;
@@ -168,7 +168,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
   if (N(call)->count - 1 != arity)
     return goap__px_error(t, call, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given",
                           nm(t, hn), arity, arity == 1 ? "" : "s", N(call)->count - 1);
-  if (!goap__px_grow(&t->alloc, (void **)&h->steps, &h->csteps, h->nsteps + 1, sizeof *h->steps))
+  if (!goap__grow(&t->alloc, (void **)&h->steps, &h->csteps, h->nsteps + 1, sizeof *h->steps))
     return OOM(t, call);
   px_step st;
   st.label = label;
@@ -485,7 +485,7 @@ static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const
   if (network(t, b.sub, b.ordered, b.ord, b.sub >= 0 ? b.sub : sec, &c, &m.step0, &m.nsteps) !=
       GOAP_OK)
     return t->status;
-  if (!goap__px_grow(&t->alloc, (void **)&h->methods, &h->cmethods, h->nmethods + 1, sizeof *h->methods))
+  if (!goap__grow(&t->alloc, (void **)&h->methods, &h->cmethods, h->nmethods + 1, sizeof *h->methods))
     return OOM(t, sec);
   int32_t id = (int32_t)h->nmethods;
   h->methods[h->nmethods++] = m;

@@ -1,8 +1,8 @@
 /*
- * internal.h -- shared internals of the PDDL front end (src/pddl/).
+ * pddl_internal.h -- shared internals of the PDDL front end (src/pddl/).
  *
  * Invariants:
- *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__px_grow); a zero
+ *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__grow); a zero
  *    allocator is replaced by libc at the entry points, so internal code always has a
  *    callable fn. Nothing here prints or keeps global mutable state.
  *  - Texts are never assumed NUL-terminated: atoms are (offset, length) spans.
@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
 #include "goap/pddl.h"
 
 #if defined(__GNUC__)
@@ -36,11 +37,11 @@
 #define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
 
 /* ---- memory --------------------------------------------------------------------------- */
-void *goap__px_alloc(const goap_allocator *a, size_t n);
-void goap__px_free(const goap_allocator *a, void *p, size_t n);
-/* Ensures room for `need` elements of `elem` bytes in *data (capacity *cap, doubling).
- * 0 when out of memory or on overflow (the old block is then untouched). */
-int goap__px_grow(const goap_allocator *a, void **data, size_t *cap, size_t need, size_t elem);
+/* goap__grow (arrays), goap__now_ns: base/base.h; these are its goap__alloc / goap__free. */
+static inline void *goap__px_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
+static inline void goap__px_free(const goap_allocator *a, void *p, size_t n) {
+  goap__free(a, p, n);
+}
 
 typedef struct px_ivec {
   int32_t *v;
@@ -50,6 +51,8 @@ int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
 void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
+/* Not base's goap__names: it owns its names and folds case while hashing and comparing (no
+ * lower-cased copy per lookup), and its 4-byte slots keep the interning of big tasks in cache. */
 typedef struct px_symrec {
   char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
   uint32_t len;

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "goap/hddl.h"
-#include "internal.h"
+#include "pddl/pddl_internal.h"
 
 #define VX_MAX_WORK 20000000u /* candidate bindings of free method parameters, per call (or
                                  the task's max_work when lower) */
@@ -240,7 +240,7 @@ static int tok_is(const vctx *v, int32_t i, const char *s) {
 }
 
 static int push_tok(vctx *v, size_t off, size_t len, size_t line_start) {
-  if (!goap__px_grow(v->a, (void **)&v->toks, &v->ctoks, v->ntoks + 1, sizeof *v->toks)) return 0;
+  if (!goap__grow(v->a, (void **)&v->toks, &v->ctoks, v->ntoks + 1, sizeof *v->toks)) return 0;
   vtok *x = &v->toks[v->ntoks++];
   x->off = (uint32_t)off;
   x->len = (uint32_t)len;
@@ -340,7 +340,7 @@ static goap_status read_plan(vctx *v) {
                          "expected an action or task name after the id");
     if (v->nnodes >= (size_t)INT32_MAX / 2)
       return parse_error(v, line, 1, "too many plan lines");
-    if (!goap__px_grow(v->a, (void **)&v->nodes, &v->cnodes, v->nnodes + 1, sizeof *v->nodes))
+    if (!goap__grow(v->a, (void **)&v->nodes, &v->cnodes, v->nnodes + 1, sizeof *v->nodes))
       return oom(v);
     vnode *n = &v->nodes[v->nnodes];
     memset(n, 0, sizeof *n);
