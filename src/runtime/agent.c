@@ -685,6 +685,22 @@ static void action_failed(goap_agent *a, int act, int timeout) {
 
 /* ---- HTN agents ------------------------------------------------------------------------------ */
 
+static goap_htn_planner *htn_planner_create(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  goap_htn_planner_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.allocator = a->alloc;
+  pd.initial_steps = 64;
+  pd.goap.initial_nodes = t->initial_nodes;
+  pd.goap.max_nodes = t->max_nodes;
+  return goap_htn_planner_create(t->htn, &pd);
+}
+
+goap_htn_planner *goap__agent_htn_planner(goap_agent *a) {
+  if (!a->hp) a->hp = htn_planner_create(a);
+  return a->hp;
+}
+
 /* Decomposes the root task from memory (resume: continues the pause that ended the plan of
  * *pp) on *pp (created now if needed), bounded by the MTR bound[0..bound_len) when bound is
  * not NULL; the plan and MTR go to *plan / *mtr, grown as needed. Returns the planner's status
@@ -693,16 +709,7 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
                               const int32_t *bound, int bound_len, int32_t **plan, size_t *pcap,
                               int32_t **mtr, size_t *mcap, goap_htn_result *res) {
   const goap_agent_type *t = a->t;
-  if (!*pp) {
-    goap_htn_planner_desc pd;
-    memset(&pd, 0, sizeof pd);
-    pd.allocator = a->alloc;
-    pd.initial_steps = 64;
-    pd.goap.initial_nodes = t->initial_nodes;
-    pd.goap.max_nodes = t->max_nodes;
-    *pp = goap_htn_planner_create(t->htn, &pd);
-    if (!*pp) return GOAP_OUT_OF_MEMORY;
-  }
+  if (!*pp && !(*pp = htn_planner_create(a))) return GOAP_OUT_OF_MEMORY;
   goap_htn_request rq;
   memset(&rq, 0, sizeof rq);
   rq.start = a->mem;

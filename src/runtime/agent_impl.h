@@ -220,5 +220,8 @@ uint64_t goap__agent_mem_hash(const goap_agent *a);
 /* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
  * search_start, as goal selection does. */
 goap_status goap__agent_begin_search(goap_agent *a, int g);
+/* save.c: the HTN planner of the running plan (hp), created as a search creates it; NULL when
+ * out of memory. */
+goap_htn_planner *goap__agent_htn_planner(goap_agent *a);
 
 #endif /* GOAP_AGENT_IMPL_H */
