@@ -951,36 +951,46 @@ TEST(htn_agent) {
 
 /* A paused HTN agent's restore with each of its allocations refused in turn: a clear status,
  * nothing leaked, and once they all pass the restored agent resumes the pause. */
-TEST(allocation_failures_restoring_a_pause) {
-  goap_file *f = NULL;
+/* The guard of ROUNDS as an agent type (actions succeed at once), and the snapshot of one
+ * saved at its first pause into buf (*n bytes). 0 on failure. */
+static int rounds_paused(goap_file **f, goap_agent_type **t, uint8_t *buf, size_t *n) {
   goap_diag diag;
-  REQUIRE(goap_file_parse("rounds.goap", ROUNDS, strlen(ROUNDS), NULL, &f, &diag) == GOAP_OK);
-  const goap_domain *d = goap_file_domain(f);
+  if (goap_file_parse("rounds.goap", ROUNDS, strlen(ROUNDS), NULL, f, &diag) != GOAP_OK) return 0;
+  const goap_domain *d = goap_file_domain(*f);
   goap_action_binding ab[8];
   goap_goal_binding gb[1];
-  REQUIRE(goap_domain_action_count(d) <= 8);
-  REQUIRE(goap_file_bindings(f, ab, goap_domain_action_count(d), gb, 0) == GOAP_OK);
+  if (goap_domain_action_count(d) > 8 ||
+      goap_file_bindings(*f, ab, goap_domain_action_count(d), gb, 0) != GOAP_OK)
+    return 0;
   goap_agent_type_desc td;
   memset(&td, 0, sizeof td);
-  td.htn = goap_file_htn(f);
+  td.htn = goap_file_htn(*f);
   td.htn_root = goap_htn_domain_find_task(td.htn, "guard");
   td.actions = ab;
   td.action_count = goap_domain_action_count(d);
+  if (goap_agent_type_create(d, &td, t, NULL) != GOAP_OK) return 0;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = *t;
+  goap_agent *a = goap_agent_create(&ad);
+  int ok = 0;
+  for (int u = 0; a && u < 20 && !ok; ++u) { /* the first pause comes within a few updates */
+    goap_agent_update(a, 0.1);
+    ok = goap_agent_snapshot(a, buf, CAP, n) == GOAP_OK && (buf[GOAP_SNAPSHOT_HEADER_SIZE] & 128);
+  }
+  goap_agent_destroy(a);
+  return ok;
+}
+
+TEST(allocation_failures_restoring_a_pause) {
+  goap_file *f = NULL;
   goap_agent_type *t = NULL;
-  REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
+  uint8_t buf[CAP];
+  size_t n = 0;
+  REQUIRE(rounds_paused(&f, &t, buf, &n));
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a);
-  uint8_t buf[CAP];
-  size_t n = 0;
-  int u = 0;
-  do { /* actions succeed at once: the first pause comes within a few updates */
-    goap_agent_update(a, 0.1);
-    REQUIRE(goap_agent_snapshot(a, buf, CAP, &n) == GOAP_OK);
-  } while (!(buf[GOAP_SNAPSHOT_HEADER_SIZE] & 128) && ++u < 20);
-  REQUIRE(buf[GOAP_SNAPSHOT_HEADER_SIZE] & 128);
   int oom = 0, ok = 0;
   for (size_t at = 1; at < 200 && !ok; ++at) {
     test_alloc ta;
@@ -1008,8 +1018,60 @@ TEST(allocation_failures_restoring_a_pause) {
   }
   CHECK(oom >= 2); /* the planner, the continuation */
   CHECK(ok);
-  ad.allocator = (goap_allocator){0};
-  goap_agent_destroy(a);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* A paused HTN agent's snapshot, every truncation and bit flip (and the flips again with the
+ * checksum fixed, so they reach the continuation's decoder): a clear refusal, or a legal agent
+ * that snapshots and runs. */
+TEST(htn_pause_truncations_and_bit_flips) {
+  goap_file *f = NULL;
+  goap_agent_type *t = NULL;
+  uint8_t snap[CAP], bad[CAP];
+  size_t sz = 0;
+  REQUIRE(rounds_paused(&f, &t, snap, &sz));
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  long refused = 0, patched_ok = 0, patched_refused = 0, odd = 0;
+  for (int mode = 0; mode < 3; ++mode) {
+    size_t count = mode == 0 ? sz : sz * 8;
+    for (size_t i = 0; i < count; ++i) {
+      size_t n = sz;
+      memcpy(bad, snap, n);
+      if (mode == 0) n = i;
+      else bad[i / 8] ^= (uint8_t)(1u << (i % 8));
+      if (mode == 2) fix_checksum(bad, n);
+      goap_agent *a = goap_agent_create(&ad);
+      REQUIRE(a);
+      const char *why = NULL;
+      goap_status st = goap_agent_restore(a, bad, n, &why);
+      if (mode < 2) {
+        if (st == GOAP_TRUNCATED || st == GOAP_VERSION_MISMATCH || st == GOAP_CORRUPT ||
+            st == GOAP_DOMAIN_MISMATCH)
+          refused++;
+        else
+          odd++;
+      } else if (st == GOAP_OK) {
+        uint8_t again[CAP];
+        size_t an = 0;
+        if (goap_agent_snapshot(a, again, CAP, &an) != GOAP_OK) odd++;
+        for (int u = 0; u < 40; ++u)
+          if (goap_agent_update(a, 0.1) == GOAP_INVALID_ARGUMENT) odd++;
+        patched_ok++;
+      } else {
+        patched_refused++;
+      }
+      if (st != GOAP_OK && (!why || !why[0])) odd++;
+      goap_agent_destroy(a);
+    }
+  }
+  fprintf(stderr, "  paused HTN agent: %ld refused; checksum patched: %ld restored, %ld refused\n",
+          refused, patched_ok, patched_refused);
+  CHECK_EQ_INT(odd, 0);
+  CHECK_EQ_INT(refused, (long)(sz * 9));
+  CHECK(patched_refused > 0 && patched_ok > 0);
   goap_agent_type_destroy(t);
   goap_file_destroy(f);
 }
@@ -1204,7 +1266,8 @@ TEST(allocation_failures_restoring_a_search) {
 
 TEST_MAIN(TEST_ENTRY(sizes_and_buffers), TEST_ENTRY(cooldowns_and_failure_facts), TEST_ENTRY(round_trip_scene),
           TEST_ENTRY(htn_continuation_moves_between_planners),
-          TEST_ENTRY(allocation_failures_restoring_a_pause), TEST_ENTRY(holders_after_restore),
+          TEST_ENTRY(allocation_failures_restoring_a_pause),
+          TEST_ENTRY(htn_pause_truncations_and_bit_flips), TEST_ENTRY(holders_after_restore),
           TEST_ENTRY(errors_and_messages), TEST_ENTRY(changed_domain_is_refused),
           TEST_ENTRY(truncations_and_bit_flips), TEST_ENTRY(allocation_failures_during_restore),
           TEST_ENTRY(allocation_failures_restoring_a_search),
