@@ -21407,8 +21407,7 @@ static goap_status execute(goap_agent *a, double dt) {
     if (r->start && a->rp) {
       if (!goap__rp_act(a, GOAP__R_START, act, NULL))
         goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
-    }
-    else if (r->start) {
+    } else if (r->start) {
       r->start(a, act, r->user);
       if (a->rec) goap__rec_input(a, GOAP__R_START, act, 0, 0);
     }
