@@ -32,7 +32,7 @@
  *  - squad and soak: to the end; their log must be R byte for byte (O(frames^2) frames in all,
  *    a few seconds in Release);
  *  - village: its searches cost milliseconds (160 actions, hff), so 2,000 runs to the end
- *    take minutes in Release (2,001,000 village frames): the CTest save_sim_full (label
+ *    take 5 minutes of CPU in Release (2,001,000 village frames): the CTest save_sim_full (label
  *    "long", GOAP_SAVE_FULL=1) does exactly that, every restored run to the end, its log R
  *    byte for byte. The default run (test_save_sim) is the quick form: a restored run goes
  *    20 frames, then its log so far must be R's up to that frame and the hash of its whole
