@@ -16412,6 +16412,76 @@ goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
   return run(p, &local, head, t0, result);
 }
 
+/* The method of `task` whose subtasks hold pool index pos; -1 when none does. */
+static int method_of(const goap_htn_domain *h, int32_t task, uint32_t pos) {
+  int32_t m;
+  for (m = 0; m < h->task_mn[task]; ++m) {
+    const htn__method *M = &h->methods[h->task_m0[task] + m];
+    if (pos >= M->s0 && pos < M->s0 + M->sn) return (int)m;
+  }
+  return -1;
+}
+
+int goap_htn_continuation(const goap_htn_planner *p, int first, goap_htn_resume_run *out,
+                          int cap) {
+  int32_t at;
+  int n = 0;
+  if (!p || !p->pending || first < 0) return -1;
+  for (at = p->pend; at >= 0; at = p->nodes[at].next, ++n) {
+    const node *x = &p->nodes[at];
+    if (out && n >= first && n - first < cap) {
+      goap_htn_resume_run *o = &out[n - first];
+      int m = x->task >= 0 ? method_of(p->h, x->task, x->pos) : -1;
+      o->task = x->task;
+      o->method = m;
+      o->subtask = m >= 0 ? (int)(x->pos - p->h->methods[p->h->task_m0[x->task] + m].s0) : 0;
+      o->depth = x->hdepth;
+    }
+  }
+  return n;
+}
+
+goap_status goap_htn_restore_continuation(goap_htn_planner *p, const goap_htn_resume_run *runs,
+                                          int count, const int32_t *mtr, int mtr_length) {
+  const goap_htn_domain *h;
+  int i;
+  if (!p || count < 0 || mtr_length < 0 || (count && !runs) || (mtr_length && !mtr))
+    return GOAP_INVALID_ARGUMENT;
+  h = p->h;
+  for (i = 0; i < count; ++i) { /* a suffix of a method's subtasks, not empty */
+    const goap_htn_resume_run *r = &runs[i];
+    if (r->task < 0 || r->task >= h->ntasks || r->method < 0 ||
+        r->method >= h->task_mn[r->task] || r->subtask < 0 || r->depth < 0 ||
+        (uint32_t)r->subtask >= h->methods[h->task_m0[r->task] + r->method].sn)
+      return GOAP_INVALID_ARGUMENT;
+  }
+  p->pending = 0;
+  reset(p);
+  p->mlen = 0;
+  if (!GROW(p, p->nodes, p->ncap, (size_t)count) || !GROW(p, p->mtr, p->mcap, (size_t)mtr_length))
+    return GOAP_OUT_OF_MEMORY;
+  /* as goap_htn_resume lays a continuation out: root-most run first, each pointing to the
+   * one before it; a run's length counts it and the runs after it */
+  for (i = 0; i < count; ++i) {
+    const goap_htn_resume_run *r = &runs[count - 1 - i];
+    const htn__method *M = &h->methods[h->task_m0[r->task] + r->method];
+    node *x = &p->nodes[i];
+    x->pos = M->s0 + (uint32_t)r->subtask;
+    x->end = M->s0 + M->sn;
+    x->next = i - 1;
+    x->len = (uint32_t)i + 1;
+    x->hdepth = r->depth;
+    x->task = r->task;
+    x->ulen = 0;
+  }
+  p->nlen = (size_t)count;
+  if (mtr_length) memcpy(p->mtr, mtr, (size_t)mtr_length * sizeof *mtr);
+  p->mlen = (size_t)mtr_length;
+  p->pend = count - 1;
+  p->pending = 1;
+  return GOAP_OK;
+}
+
 int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap) {
   size_t n;
   if (!p || !p->have_last) return 0;
@@ -20263,6 +20333,9 @@ void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeo
 /* Record tags of callback results and host calls (see replay.c for the log format). */
 enum {
   GOAP__R_TICK = 11,             /* + the state (RUNNING, SUCCESS, FAILURE) */
+  GOAP__R_TICK_SUCCESS = 13,     /* (the tags of the one-byte results read inline below) */
+  GOAP__R_TICK_FAILURE = 18,
+  GOAP__R_CHECK_YES = 21,
   GOAP__R_START = 14,
   GOAP__R_STOP = 15,
   GOAP__R_SENSOR = 16,           /* id: the sensor */
@@ -20302,6 +20375,48 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev);
 void goap__rec_forget(goap_agent *a);
 void goap__rp_forget(goap_agent *a);
 
+/* Replaying: the replayer's reading position, the first member of struct goap_replayer, so
+ * that agent.c reads the common one-byte records inline (a replay does per update what the
+ * live run's callbacks do, no more). */
+typedef struct goap__rp_head {
+  uint8_t *data;                 /* the records, checked when the replayer was created */
+  size_t size, pos;
+  int cur;                       /* the agent the records at pos belong to */
+  int diverged;
+} goap__rp_head;
+
+static inline goap__rp_head *goap__rp_head_of(const goap_agent *a) {
+  return (goap__rp_head *)(void *)a->rp;
+}
+/* The replay stopped at a divergence (events are no longer reported). */
+static inline int goap__rp_diverged(const goap_agent *a) { return goap__rp_head_of(a)->diverged; }
+/* The running action's tick result when it is the agent's next record: 1 with *state set;
+ * 0: ask goap__rp_input (which finds it after host calls, or reports the divergence). */
+static inline int goap__rp_tick(goap_agent *a, int32_t *state) {
+  goap__rp_head *h = goap__rp_head_of(a);
+  if (h->cur != a->rec_id || h->pos >= h->size || h->diverged) return 0;
+  int t = h->data[h->pos];
+  if (t == GOAP__R_TICK) *state = GOAP_ACTION_RUNNING;
+  else if (t == GOAP__R_TICK_SUCCESS) *state = GOAP_ACTION_SUCCESS;
+  else if (t == GOAP__R_TICK_FAILURE) *state = GOAP_ACTION_FAILURE;
+  else return 0;
+  h->pos++;
+  return 1;
+}
+/* The same for START, STOP and CHECK (tag) of an action with a one-byte id: *v (may be NULL)
+ * receives a CHECK's answer. */
+static inline int goap__rp_act(goap_agent *a, int tag, int act, int32_t *v) {
+  goap__rp_head *h = goap__rp_head_of(a);
+  if (h->cur != a->rec_id || act >= 0x80 || h->size - h->pos < 2 || h->diverged ||
+      h->data[h->pos + 1] != act)
+    return 0;
+  int t = h->data[h->pos];
+  if (t != tag && !(tag == GOAP__R_CHECK && t == GOAP__R_CHECK_YES)) return 0;
+  h->pos += 2;
+  if (v) *v = t == GOAP__R_CHECK_YES;
+  return 1;
+}
+
 /* The hash of the agent's memory that goal failures are keyed by (agent.c; inspect.c reports
  * the same cooldowns with it). */
 uint64_t goap__agent_mem_hash(const goap_agent *a);
@@ -20309,6 +20424,9 @@ uint64_t goap__agent_mem_hash(const goap_agent *a);
 /* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
  * search_start, as goal selection does. */
 goap_status goap__agent_begin_search(goap_agent *a, int g);
+/* save.c: the HTN planner of the running plan (hp), created as a search creates it; NULL when
+ * out of memory. */
+goap_htn_planner *goap__agent_htn_planner(goap_agent *a);
 
 /* Makes the agent read planning_ms_per_update's time from fn(ctx) instead of goap__now_ns
  * (NULL restores it): tests drive the budget with a clock of their own. */
@@ -20357,7 +20475,8 @@ uint64_t goap__agent_mem_hash(const goap_agent *a) {
 static void emit(goap_agent *a, goap_agent_event *ev) {
   ev->time = a->time;
   if (a->rec && GOAP__IS_DECISION(ev->kind)) goap__rec_event(a, ev);
-  if (a->rp && !goap__rp_event(a, ev)) return; /* replaying: the log disagrees */
+  if (a->rp && (GOAP__IS_DECISION(ev->kind) ? !goap__rp_event(a, ev) : goap__rp_diverged(a)))
+    return; /* replaying: the log disagrees (a decision is checked, the others follow) */
   if (a->on_event) a->on_event(a, ev, a->event_user);
 }
 
@@ -20451,7 +20570,8 @@ static void call_stop(goap_agent *a, int act) {
   const goap__rt_action *r = &a->t->act[act];
   if (!r->stop) return;
   if (a->rp) {
-    goap__rp_input(a, GOAP__R_STOP, act, NULL, NULL);
+    if (!goap__rp_act(a, GOAP__R_STOP, act, NULL))
+      goap__rp_input(a, GOAP__R_STOP, act, NULL, NULL);
     return;
   }
   r->stop(a, act, r->user);
@@ -20461,8 +20581,10 @@ static void call_stop(goap_agent *a, int act) {
 static int call_check(goap_agent *a, int act) {
   const goap__rt_action *r = &a->t->act[act];
   int32_t ok = 1;
-  if (a->rp) goap__rp_input(a, GOAP__R_CHECK, act, &ok, NULL);
-  else ok = r->check(a, act, r->check_user) != 0;
+  if (a->rp) {
+    if (!goap__rp_act(a, GOAP__R_CHECK, act, &ok))
+      goap__rp_input(a, GOAP__R_CHECK, act, &ok, NULL);
+  } else ok = r->check(a, act, r->check_user) != 0;
   if (a->rec) goap__rec_input(a, GOAP__R_CHECK, act, ok, 0);
   return ok != 0;
 }
@@ -20965,6 +21087,22 @@ static void action_failed(goap_agent *a, int act, int timeout) {
 
 /* ---- HTN agents ------------------------------------------------------------------------------ */
 
+static goap_htn_planner *htn_planner_create(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  goap_htn_planner_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.allocator = a->alloc;
+  pd.initial_steps = 64;
+  pd.goap.initial_nodes = t->initial_nodes;
+  pd.goap.max_nodes = t->max_nodes;
+  return goap_htn_planner_create(t->htn, &pd);
+}
+
+goap_htn_planner *goap__agent_htn_planner(goap_agent *a) {
+  if (!a->hp) a->hp = htn_planner_create(a);
+  return a->hp;
+}
+
 /* Decomposes the root task from memory (resume: continues the pause that ended the plan of
  * *pp) on *pp (created now if needed), bounded by the MTR bound[0..bound_len) when bound is
  * not NULL; the plan and MTR go to *plan / *mtr, grown as needed. Returns the planner's status
@@ -20973,16 +21111,7 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
                               const int32_t *bound, int bound_len, int32_t **plan, size_t *pcap,
                               int32_t **mtr, size_t *mcap, goap_htn_result *res) {
   const goap_agent_type *t = a->t;
-  if (!*pp) {
-    goap_htn_planner_desc pd;
-    memset(&pd, 0, sizeof pd);
-    pd.allocator = a->alloc;
-    pd.initial_steps = 64;
-    pd.goap.initial_nodes = t->initial_nodes;
-    pd.goap.max_nodes = t->max_nodes;
-    *pp = goap_htn_planner_create(t->htn, &pd);
-    if (!*pp) return GOAP_OUT_OF_MEMORY;
-  }
+  if (!*pp && !(*pp = htn_planner_create(a))) return GOAP_OUT_OF_MEMORY;
   goap_htn_request rq;
   memset(&rq, 0, sizeof rq);
   rq.start = a->mem;
@@ -21195,8 +21324,10 @@ static goap_status execute(goap_agent *a, double dt) {
     ev.goal = a->goal;
     emit(a, &ev);
     if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
-    if (r->start && a->rp) goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
-    else if (r->start) {
+    if (r->start && a->rp) {
+      if (!goap__rp_act(a, GOAP__R_START, act, NULL))
+        goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
+    } else if (r->start) {
       r->start(a, act, r->user);
       if (a->rec) goap__rec_input(a, GOAP__R_START, act, 0, 0);
     }
@@ -21209,7 +21340,7 @@ static goap_status execute(goap_agent *a, double dt) {
   goap_action_state s = GOAP_ACTION_SUCCESS;
   if (r->tick && a->rp) {
     int32_t v = GOAP_ACTION_RUNNING;
-    goap__rp_input(a, GOAP__R_TICK, act, &v, NULL);
+    if (!goap__rp_tick(a, &v)) goap__rp_input(a, GOAP__R_TICK, act, &v, NULL);
     s = (goap_action_state)v;
   } else if (r->tick) {
     s = r->tick(a, act, dt, r->user);
@@ -22460,7 +22591,8 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
 
 enum {
   R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
-  R_NOTE = 12, R_TICK_SUCCESS = 13, R_TICK_FAILURE = 18, R_CHECK_YES = 21,
+  R_NOTE = 12, R_TICK_SUCCESS = GOAP__R_TICK_SUCCESS, R_TICK_FAILURE = GOAP__R_TICK_FAILURE,
+  R_CHECK_YES = GOAP__R_CHECK_YES,
   R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
 };
 /* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
@@ -22611,15 +22743,63 @@ static uint64_t zz(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 static void put_byte(goap_recorder *r, int b) { r->buf[r->len++] = (uint8_t)b; }
 static void put_u(goap_recorder *r, uint64_t x) { r->len += varint(r->buf + r->len, x); }
 static void put_z(goap_recorder *r, int32_t v) { put_u(r, zz(v)); }
-static void put_f(goap_recorder *r, double x) {
-  if (x == floor(x) && fabs(x) < 4.0e15 && !(x == 0 && signbit(x))) {
-    put_u(r, zz((int64_t)x) << 1);
-    return;
-  }
+/* A double into p (at most 9 bytes); returns the bytes written. */
+static size_t enc_f(uint8_t *p, double x) {
+  if (x == floor(x) && fabs(x) < 4.0e15 && !(x == 0 && signbit(x)))
+    return varint(p, zz((int64_t)x) << 1);
   uint64_t u;
   memcpy(&u, &x, sizeof u);
-  put_u(r, 1);
-  for (int i = 0; i < 8; ++i) put_byte(r, (int)((u >> (8 * i)) & 0xff));
+  p[0] = 1;
+  for (int i = 0; i < 8; ++i) p[1 + i] = (uint8_t)((u >> (8 * i)) & 0xff);
+  return 9;
+}
+static void put_f(goap_recorder *r, double x) { r->len += enc_f(r->buf + r->len, x); }
+
+/* The room an event's record takes at most. */
+static size_t event_room(const goap_agent_event *ev) {
+  return 48 + (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPAIR
+                   ? (size_t)ev->plan_length * 5
+                   : 0);
+}
+
+/* The record of an event (R_EVENT and its fields) into p[0..event_room(ev)); returns the
+ * bytes written. The replayer compares it with the log's bytes: one encoding per event. */
+static size_t enc_event(uint8_t *p, const goap_agent_event *ev) {
+  size_t n = 0;
+  p[n++] = R_EVENT;
+  n += varint(p + n, (uint64_t)ev->kind);
+  switch (ev->kind) {
+    case GOAP_EVENT_REPLAN: n += varint(p + n, (uint64_t)ev->reason); break;
+    case GOAP_EVENT_GOAL:
+      n += varint(p + n, (uint64_t)(ev->goal + 1));
+      n += enc_f(p + n, ev->priority);
+      break;
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      n += varint(p + n, (uint64_t)(ev->goal + 1));
+      n += varint(p + n, (uint64_t)ev->reason);
+      n += varint(p + n, (uint64_t)ev->cached);
+      n += varint(p + n, (uint64_t)ev->skipped);
+      n += enc_f(p + n, ev->cost);
+      n += varint(p + n, (uint64_t)ev->plan_length);
+      for (int i = 0; i < ev->plan_length; ++i) n += varint(p + n, (uint64_t)ev->plan[i]);
+      break;
+    case GOAP_EVENT_PLAN_FAILED:
+      n += varint(p + n, (uint64_t)(ev->goal + 1));
+      n += varint(p + n, (uint64_t)ev->status);
+      break;
+    case GOAP_EVENT_MEMORY:
+      n += varint(p + n, (uint64_t)ev->var);
+      n += varint(p + n, zz(ev->value));
+      break;
+    case GOAP_EVENT_GOAL_DONE: n += varint(p + n, (uint64_t)(ev->goal + 1)); break;
+    case GOAP_EVENT_IDLE: break;
+    default: /* the action events and RESERVATION_DENIED */
+      n += varint(p + n, (uint64_t)(ev->action + 1));
+      n += varint(p + n, (uint64_t)ev->timeout);
+      break;
+  }
+  return n;
 }
 
 static int emit_bytes(goap_recorder *r, const void *p, size_t n) {
@@ -22835,43 +23015,9 @@ void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
 void goap__rec_event(goap_agent *a, const goap_agent_event *ev) {
   goap_recorder *r = a->rec;
   if (!GOAP__IS_DECISION(ev->kind)) return;
-  size_t n = 48 + (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPAIR
-                       ? (size_t)ev->plan_length * 5
-                       : 0);
+  size_t n = event_room(ev);
   if ((a->rec_id != r->cur || r->len + n + 12 > r->lim) && !begin(r, a->rec_id, n)) return;
-  put_byte(r, R_EVENT);
-  put_u(r, (uint64_t)ev->kind);
-  switch (ev->kind) {
-    case GOAP_EVENT_REPLAN: put_u(r, (uint64_t)ev->reason); break;
-    case GOAP_EVENT_GOAL:
-      put_u(r, (uint64_t)(ev->goal + 1));
-      put_f(r, ev->priority);
-      break;
-    case GOAP_EVENT_PLAN:
-    case GOAP_EVENT_REPAIR:
-      put_u(r, (uint64_t)(ev->goal + 1));
-      put_u(r, (uint64_t)ev->reason);
-      put_u(r, (uint64_t)ev->cached);
-      put_u(r, (uint64_t)ev->skipped);
-      put_f(r, ev->cost);
-      put_u(r, (uint64_t)ev->plan_length);
-      for (int i = 0; i < ev->plan_length; ++i) put_u(r, (uint64_t)ev->plan[i]);
-      break;
-    case GOAP_EVENT_PLAN_FAILED:
-      put_u(r, (uint64_t)(ev->goal + 1));
-      put_u(r, (uint64_t)ev->status);
-      break;
-    case GOAP_EVENT_MEMORY:
-      put_u(r, (uint64_t)ev->var);
-      put_z(r, ev->value);
-      break;
-    case GOAP_EVENT_GOAL_DONE: put_u(r, (uint64_t)(ev->goal + 1)); break;
-    case GOAP_EVENT_IDLE: break;
-    default: /* the action events and RESERVATION_DENIED */
-      put_u(r, (uint64_t)(ev->action + 1));
-      put_u(r, (uint64_t)ev->timeout);
-      break;
-  }
+  r->len += enc_event(r->buf + r->len, ev);
   end(r);
 }
 
@@ -22893,11 +23039,12 @@ typedef struct rec {
 } rec;
 
 struct goap_replayer {
+  goap__rp_head h;               /* first: agent.c's inline fast paths read it (data: the
+                                    records of every chunk, in order; cur: the agent of the
+                                    records at pos) */
   goap_allocator alloc;
   const goap_domain *d;
   counts cn;
-  uint8_t *data;                 /* the records of every chunk, in order */
-  size_t size, pos;
   int32_t *plan;                 /* scratch for an event's plan */
   size_t plan_cap;
   char label[256];
@@ -22906,13 +23053,11 @@ struct goap_replayer {
   goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
                                     a claim until the agents come) */
   size_t cagents;
-  int cur;
   double last_dt;
   uint64_t frame;
   goap_replay_note_fn on_note;
   void *note_user;
   int depth;                     /* host calls being applied inside each other */
-  int diverged;
   goap_replay_divergence div;
 };
 
@@ -23177,12 +23322,12 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   r->cn.ng = goap_domain_goal_count(r->d);
   r->changed = my_content != content;
   r->last_dt = NAN;
-  r->cur = -1;
+  r->h.cur = -1;
   memcpy(r->label, p + label_at, (size_t)nl);
   r->label[nl] = 0;
-  r->data = (uint8_t *)goap__rt_alloc(&al, total ? total : 1);
-  r->size = total;
-  if (!r->data) {
+  r->h.data = (uint8_t *)goap__rt_alloc(&al, total ? total : 1);
+  r->h.size = total;
+  if (!r->h.data) {
     goap_replayer_destroy(r);
     return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   }
@@ -23191,12 +23336,12 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   size_t w = 0;
   while (rd.at < n) {
     uint64_t len = get_u(&rd);
-    memcpy(r->data + w, p + rd.at, (size_t)len);
+    memcpy(r->h.data + w, p + rd.at, (size_t)len);
     w += (size_t)len;
     rd.at += (size_t)len + 4;
   }
   /* every record, checked */
-  reader q = {r->data, r->size, 0, 0};
+  reader q = {r->h.data, r->h.size, 0, 0};
   size_t max_plan = 0, end_at = SIZE_MAX;
   uint64_t max_agent = 0, agent = 0, agents = 0;
   int any = 0;
@@ -23254,7 +23399,7 @@ void goap_replayer_destroy(goap_replayer *r) {
   goap_allocator al = r->alloc;
   goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
   goap__rt_free(&al, r->plan, r->plan_cap * sizeof *r->plan);
-  goap__rt_free(&al, r->data, r->size ? r->size : 1);
+  goap__rt_free(&al, r->h.data, r->h.size ? r->h.size : 1);
   goap__rt_free(&al, r, sizeof *r);
 }
 
@@ -23287,7 +23432,7 @@ void goap__rp_forget(goap_agent *a) {
 }
 
 int goap_replayer_divergence(const goap_replayer *r, goap_replay_divergence *out) {
-  if (!r || !r->diverged) return 0;
+  if (!r || !r->h.diverged) return 0;
   if (out) *out = r->div;
   return 1;
 }
@@ -23421,10 +23566,10 @@ static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v
 }
 
 static void diverge(goap_replayer *r, goap_agent *a, const char *expected, const char *got) {
-  if (r->diverged) return;
-  r->diverged = 1;
+  if (r->h.diverged) return;
+  r->h.diverged = 1;
   r->div.frame = r->frame;
-  r->div.agent = a ? a->rec_id : r->cur;
+  r->div.agent = a ? a->rec_id : r->h.cur;
   r->div.time = a ? a->time : 0;
   r->div.update = a ? a->st.updates : 0;
   r->div.host = a ? a->host : NULL;
@@ -23435,19 +23580,29 @@ static void diverge(goap_replayer *r, goap_agent *a, const char *expected, const
 /* ---- replaying ------------------------------------------------------------------------------ */
 
 static int peek(goap_replayer *r, rec *o, size_t *next) {
-  if (r->pos < r->size) { /* the common records, without fields */
-    int t = r->data[r->pos];
+  if (r->h.pos < r->h.size) { /* the common records, without fields */
+    int t = r->h.data[r->h.pos];
     if (t == R_STEP || t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE ||
         t == R_AGENT_NEXT || t == R_UPDATE_SAME || t == R_FRAME) {
       o->tag = t;
       o->id = 0;
       o->v = 0;
       o->d = 0;
-      *next = r->pos + 1;
+      *next = r->h.pos + 1;
+      return 1;
+    }
+    if (t == GOAP__R_SET && r->h.size - r->h.pos > 2 && r->h.data[r->h.pos + 1] < 0x80 &&
+        r->h.data[r->h.pos + 2] < 0x80) { /* a host's write, one-byte fields (checked ids) */
+      unsigned z = r->h.data[r->h.pos + 2];
+      o->tag = t;
+      o->id = r->h.data[r->h.pos + 1];
+      o->v = (int32_t)(z >> 1) ^ -(int32_t)(z & 1);
+      o->d = 0;
+      *next = r->h.pos + 3;
       return 1;
     }
   }
-  reader rd = {r->data, r->size, r->pos, 0};
+  reader rd = {r->h.data, r->h.size, r->h.pos, 0};
   size_t len = 0;
   if (!decode(&r->cn, &rd, o, r->plan, r->plan_cap, &len)) return 0;
   *next = rd.at;
@@ -23459,7 +23614,7 @@ static int peek(goap_replayer *r, rec *o, size_t *next) {
  * recording nests them a level or two deep (a call inside an event callback); a deeper
  * nesting is a damaged log, stopped as a divergence rather than recursing on. */
 static int pass(goap_replayer *r, const rec *o) {
-  goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+  goap_agent *a = r->h.cur >= 0 && r->h.cur < r->attached ? r->agents[r->h.cur] : NULL;
   if (a && r->depth >= 16 && (o->tag == GOAP__R_ORDER || o->tag == GOAP__R_CLEAR_ORDER ||
                               o->tag == GOAP__R_REPLAN || o->tag == GOAP__R_RESET)) {
     diverge(r, a, "at most 16 nested host calls", "a deeper nesting (a damaged log)");
@@ -23468,8 +23623,8 @@ static int pass(goap_replayer *r, const rec *o) {
   r->depth++;
   int done = 1;
   switch (o->tag) {
-    case R_AGENT: r->cur = (int)o->id; break;
-    case R_AGENT_NEXT: r->cur++; break;
+    case R_AGENT: r->h.cur = (int)o->id; break;
+    case R_AGENT_NEXT: r->h.cur++; break;
     case R_NOTE:
       if (r->on_note) r->on_note(r->note_user, o->bytes, o->n);
       break;
@@ -23526,13 +23681,13 @@ static void diverge_at(goap_replayer *r, goap_agent *a, const rec *o, const want
 /* The next record of agent a, after applying pass-through records; 0 on a divergence. */
 static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const want *w) {
   for (;;) {
-    if (r->diverged || !peek(r, o, next)) return 0;
+    if (r->h.diverged || !peek(r, o, next)) return 0;
     if ((1u << o->tag) & PASS_TAGS) {
-      r->pos = *next; /* consumed before it runs: a host call may reach the replay again */
+      r->h.pos = *next; /* consumed before it runs: a host call may reach the replay again */
       pass(r, o);
       continue;
     }
-    if (r->cur != a->rec_id) { /* the recorded update of a ended */
+    if (r->h.cur != a->rec_id) { /* the recorded update of a ended */
       diverge_at(r, a, NULL, w);
       return 0;
     }
@@ -23542,27 +23697,6 @@ static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const 
 
 int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
   goap_replayer *r = a->rp;
-  if (tag == GOAP__R_TICK && r->cur == a->rec_id && r->pos < r->size && !r->diverged) {
-    int t = r->data[r->pos]; /* the common case: the tick's result, one byte */
-    if (t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE) {
-      r->pos++;
-      if (v)
-        *v = t == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
-             : t == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
-                                   : GOAP_ACTION_RUNNING;
-      return 1;
-    }
-  }
-  if ((tag == GOAP__R_START || tag == GOAP__R_STOP || tag == GOAP__R_CHECK) && id < 0x80 &&
-      r->cur == a->rec_id && r->pos + 1 < r->size && !r->diverged &&
-      r->data[r->pos + 1] == id) { /* a callback of an action with a one-byte id */
-    int t = r->data[r->pos];
-    if (t == tag || (tag == GOAP__R_CHECK && t == R_CHECK_YES)) {
-      r->pos += 2;
-      if (v) *v = t == R_CHECK_YES;
-      return 1;
-    }
-  }
   rec o;
   size_t next;
   want w = {tag, id, NULL};
@@ -23577,7 +23711,7 @@ int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
     diverge_at(r, a, &o, &w);
     return 0;
   }
-  r->pos = next;
+  r->h.pos = next;
   if (v) {
     if (tag == GOAP__R_TICK)
       *v = o.tag == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
@@ -23593,9 +23727,9 @@ int goap__rp_bb(goap_agent *a, int *var, int32_t *value) {
   goap_replayer *r = a->rp;
   rec o;
   size_t next;
-  if (r->diverged || r->cur != a->rec_id || !peek(r, &o, &next) || o.tag != GOAP__R_BB)
+  if (r->h.diverged || r->h.cur != a->rec_id || !peek(r, &o, &next) || o.tag != GOAP__R_BB)
     return 0;
-  r->pos = next;
+  r->h.pos = next;
   *var = (int)o.id;
   *value = o.v;
   return 1;
@@ -23628,51 +23762,59 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
   goap_replayer *r = a->rp;
   rec o;
   size_t next;
-  if (r->diverged) return 0;
+  if (r->h.diverged) return 0;
   if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
+  if (r->h.cur == a->rec_id && event_room(ev) <= 256) { /* the common case: the next record */
+    uint8_t b[256];
+    size_t n = enc_event(b, ev);
+    if (n <= r->h.size - r->h.pos && memcmp(r->h.data + r->h.pos, b, n) == 0) {
+      r->h.pos += n;
+      return 1;
+    }
+  }
   want w = {0, 0, ev};
   if (!next_of(r, a, &o, &next, &w)) return 0;
   if (o.tag != R_EVENT || !same_event(&o.ev, ev)) {
     diverge_at(r, a, &o, &w);
     return 0;
   }
-  r->pos = next;
+  r->h.pos = next;
   return 1;
 }
 
 goap_status goap_replayer_step(goap_replayer *r) {
   if (!r) return GOAP_INVALID_ARGUMENT;
-  if (r->diverged) return GOAP_CONFLICT;
+  if (r->h.diverged) return GOAP_CONFLICT;
   if (r->attached < r->nagents) return GOAP_INVALID_OPERATION;
   for (;;) {
-    if (r->pos < r->size && r->data[r->pos] == R_STEP && r->cur + 1 < r->attached) {
-      r->pos++; /* the common case: the next agent's update, with the same dt */
-      r->cur++;
-      goap_agent *a = r->agents[r->cur];
+    if (r->h.pos < r->h.size && r->h.data[r->h.pos] == R_STEP && r->h.cur + 1 < r->attached) {
+      r->h.pos++; /* the common case: the next agent's update, with the same dt */
+      r->h.cur++;
+      goap_agent *a = r->agents[r->h.cur];
       if (a) goap_agent_update(a, r->last_dt == r->last_dt ? r->last_dt : 0);
-      if (r->diverged) return GOAP_CONFLICT;
+      if (r->h.diverged) return GOAP_CONFLICT;
       continue;
     }
     rec o;
     size_t next;
     if (!peek(r, &o, &next)) return GOAP_OK; /* cannot happen: the log was checked */
     if (o.tag == R_END) return GOAP_OK;
-    r->pos = next;
+    r->h.pos = next;
     if (pass(r, &o)) {
-      if (r->diverged) return GOAP_CONFLICT;
+      if (r->h.diverged) return GOAP_CONFLICT;
       continue;
     }
     if (o.tag == R_FRAME) {
       r->frame++;
       return GOAP_IN_PROGRESS;
     }
-    if (o.tag == R_STEP) r->cur++;
-    goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+    if (o.tag == R_STEP) r->h.cur++;
+    goap_agent *a = r->h.cur >= 0 && r->h.cur < r->attached ? r->agents[r->h.cur] : NULL;
     if ((o.tag == R_UPDATE || o.tag == R_UPDATE_SAME || o.tag == R_STEP) && a) {
       double dt = o.tag == R_UPDATE ? o.d : r->last_dt;
       if (o.tag == R_UPDATE) r->last_dt = dt;
       goap_agent_update(a, dt == dt ? dt : 0);
-      if (r->diverged) return GOAP_CONFLICT;
+      if (r->h.diverged) return GOAP_CONFLICT;
       continue;
     }
     /* an input of an update that did not ask for it */
@@ -23681,7 +23823,7 @@ goap_status goap_replayer_step(goap_replayer *r) {
     else describe_input(r->d, o.tag, o.id, o.v, o.d, exp, sizeof exp);
     describe_input(r->d, 0, 0, 0, 0, got, sizeof got);
     diverge(r, a, exp, got);
-    if (!a) r->div.agent = r->cur;
+    if (!a) r->div.agent = r->h.cur;
     return GOAP_CONFLICT;
   }
 }
@@ -24092,7 +24234,8 @@ enum {
   F_FROM_IDLE = 8,
   F_IDLE_REPORTED = 16,
   F_SEEN = 32,      /* seen differs from mem: W more words */
-  F_BLACKBOARD = 64 /* the agent had a blackboard */
+  F_BLACKBOARD = 64, /* the agent had a blackboard */
+  F_PAUSED = 128      /* an HTN plan ending at a `pause`: its continuation follows the MTR */
 };
 
 static void put_stats(wbuf *w, const goap_agent_stats *s) {
@@ -24126,14 +24269,15 @@ static void get_stats(rbuf *r, goap_agent_stats *s) {
 goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap, size_t *size) {
   if (!a || !size) return GOAP_INVALID_ARGUMENT;
   *size = 0;
-  if (a->paused) return GOAP_INVALID_OPERATION;
   const goap_agent_type *t = a->t;
+  int ncont = a->paused ? goap_htn_continuation(a->hp, 0, NULL, 0) : 0;
+  if (ncont < 0) return GOAP_INVALID_OPERATION; /* paused with nothing pending: cannot be */
   wbuf w = begin_write(buf, cap);
   int seen = memcmp(a->mem, a->seen, a->W * sizeof *a->mem) != 0;
   unsigned flags = (a->announce ? F_ANNOUNCE : 0u) | (a->running ? F_RUNNING : 0u) |
                    (a->searching ? F_SEARCHING : 0u) | (a->from_idle ? F_FROM_IDLE : 0u) |
                    (a->idle_reported ? F_IDLE_REPORTED : 0u) | (seen ? F_SEEN : 0u) |
-                   (a->bb ? F_BLACKBOARD : 0u);
+                   (a->bb ? F_BLACKBOARD : 0u) | (a->paused ? F_PAUSED : 0u);
   put_u8(&w, flags);
   put_uv(&w, (uint64_t)a->ph);
   put_uv(&w, (uint64_t)a->reason);
@@ -24208,6 +24352,19 @@ goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap, size
     put_uv(&w, (uint64_t)a->mtr_len);
     for (int i = 0; i < a->mtr_len; ++i) put_uv(&w, (uint64_t)a->mtr[i]);
   }
+  if (a->paused) { /* the continuation, next run first, read a few at a time */
+    put_uv(&w, (uint64_t)ncont);
+    goap_htn_resume_run run[16];
+    for (int i = 0; i < ncont; i += 16) {
+      goap_htn_continuation(a->hp, i, run, 16);
+      for (int k = 0; k < 16 && i + k < ncont; ++k) {
+        put_uv(&w, (uint64_t)run[k].task);
+        put_uv(&w, (uint64_t)run[k].method);
+        put_uv(&w, (uint64_t)run[k].subtask);
+        put_uv(&w, (uint64_t)run[k].depth);
+      }
+    }
+  }
   return end_write(&w, 'A', t->fingerprint, size);
 }
 
@@ -24233,6 +24390,8 @@ static int get_state(rbuf *r, const goap_agent *a, goap_word *out, goap_word *tm
 typedef struct agent_need {
   size_t plan, hold, mtr;
   uint64_t expansions;
+  int paused;                    /* a paused HTN plan: */
+  size_t ncont, cont_at;         /* its continuation's runs, where they are */
 } agent_need;
 
 #define BAD(msg)                                                                               \
@@ -24251,7 +24410,7 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   unsigned flags = get_u8(r);
   uint64_t ph = get_uv(r), reason = get_uv(r);
   double time = get_f64(r);
-  if (r->bad || flags > 127 || ph > PH_EXECUTE || reason >= GOAP_REPLAN_REASON_COUNT ||
+  if (r->bad || ph > PH_EXECUTE || reason >= GOAP_REPLAN_REASON_COUNT ||
       !finite(time))
     BAD("snapshot corrupted: bad agent header fields");
   if (!apply) {
@@ -24430,6 +24589,23 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
       if (apply) a->mtr[i] = (int32_t)m;
     }
   }
+  uint64_t ncont = 0;
+  size_t cont_at = 0;
+  if (flags & F_PAUSED) {
+    if (!t->htn || ph != PH_EXECUTE) BAD("snapshot corrupted: a paused plan without HTN");
+    ncont = get_uv(r);
+    cont_at = r->i;
+    if (r->bad || ncont > r->n / 4) BAD("snapshot corrupted: bad HTN continuation");
+    for (uint64_t i = 0; i < ncont; ++i) {
+      uint64_t task = get_uv(r), m = get_uv(r), sub = get_uv(r), depth = get_uv(r);
+      int ns = 0;
+      if (r->bad || task >= (uint64_t)goap_htn_domain_task_count(t->htn) ||
+          m >= (uint64_t)goap_htn_domain_method_count(t->htn, (int)task) || depth > 0x7fffffff ||
+          !goap_htn_domain_method_subtasks(t->htn, (int)task, (int)m, &ns) ||
+          sub >= (uint64_t)ns)
+        BAD("snapshot corrupted: bad HTN continuation");
+    }
+  }
   if (r->bad) BAD("snapshot corrupted: the payload ends early");
   if (r->i != r->n) BAD("snapshot corrupted: bytes after the agent's state");
   if (!apply) {
@@ -24437,6 +24613,9 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
     need->hold = (size_t)nhold;
     need->mtr = (size_t)mtr_len;
     need->expansions = expansions;
+    need->paused = (flags & F_PAUSED) != 0;
+    need->ncont = (size_t)ncont;
+    need->cont_at = cont_at;
     return GOAP_OK;
   }
   st.memory_bytes = 0;
@@ -24525,6 +24704,25 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
                   "the unfinished search does not replay as saved (dynamic costs or the "
                   "planner changed)");
     }
+  }
+  if (need.paused) { /* the HTN planner takes the continuation back: resuming goes on */
+    goap_htn_planner *hp = goap__agent_htn_planner(a);
+    size_t bytes = (need.ncont ? need.ncont : 1) * sizeof(goap_htn_resume_run);
+    goap_htn_resume_run *runs =
+        hp ? (goap_htn_resume_run *)goap__rt_alloc(&a->alloc, bytes) : NULL;
+    if (!runs) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+    r.i = need.cont_at;
+    for (size_t i = 0; i < need.ncont; ++i) {
+      runs[i].task = (int)get_uv(&r);
+      runs[i].method = (int)get_uv(&r);
+      runs[i].subtask = (int)get_uv(&r);
+      runs[i].depth = (int)get_uv(&r);
+    }
+    st = goap_htn_restore_continuation(hp, runs, (int)need.ncont, a->mtr, a->mtr_len);
+    goap__rt_free(&a->alloc, runs, bytes);
+    if (st == GOAP_OUT_OF_MEMORY) return fail(error, st, "out of memory");
+    if (st != GOAP_OK) return fail(error, GOAP_CORRUPT, "snapshot corrupted: bad HTN continuation");
+    a->paused = 1;
   }
   return GOAP_OK;
 }

@@ -1298,6 +1298,29 @@ GOAP_API int goap_htn_pending(const goap_htn_planner *p);
 GOAP_API goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
                                      const goap_htn_request *req, goap_htn_result *result);
 
+/* The continuation kept after a `pause` (what goap_htn_resume goes on with), for save games:
+ * a list of runs, the next to do first, each the subtasks [subtask, end) of method `method`
+ * of compound task `task`, nested `depth` deep (the depth of the decomposition tree). */
+typedef struct goap_htn_resume_run {
+  int task, method, subtask, depth;
+} goap_htn_resume_run;
+
+/* Writes the pending continuation's runs first .. first + cap - 1 into out[0..cap) (as many
+ * as there are; out may be NULL when cap is 0) and returns how many runs it has in all (0: the
+ * pause ended the root task's decomposition); -1 when nothing is pending, p is NULL or first
+ * is negative. Reads only; never allocates. */
+GOAP_API int goap_htn_continuation(const goap_htn_planner *p, int first,
+                                   goap_htn_resume_run *out, int cap);
+/* Makes runs[0..count) (as goap_htn_continuation gave them, for a planner of the same HTN
+ * domain) the pending continuation of p, with mtr[0..mtr_length), the MTR of the plan that
+ * ended at the pause (what goap_htn_result.mtr gave): goap_htn_resume then continues exactly
+ * as the planner that paused would have. Drops anything pending before. GOAP_INVALID_ARGUMENT
+ * for NULL p, a negative count or mtr_length, NULL arrays with a length, or a run that is not
+ * a suffix of one of the domain's methods; GOAP_OUT_OF_MEMORY (nothing pending then). */
+GOAP_API goap_status goap_htn_restore_continuation(goap_htn_planner *p,
+                                                   const goap_htn_resume_run *runs, int count,
+                                                   const int32_t *mtr, int mtr_length);
+
 /* Writes the plan and MTR of the last plan/resume again (e.g. into larger buffers) and
  * returns its status (GOAP_BUFFER_TOO_SMALL if they still do not fit); the stats are those
  * of that search. GOAP_INVALID_OPERATION before any plan. */
@@ -2279,7 +2302,9 @@ GOAP_API int goap_squad_behavior_from_name(const char *name);
  *    memory of goals that could not be planned (when, and in which memory), the goal-check,
  *    idle-retry and sensor timers, the squad order, the reservations it holds, its statistics
  *    (goap_agent_get_stats, except memory_bytes), and for an HTN agent the method traversal
- *    record of the running plan.
+ *    record of the running plan and, when that plan ends at a `pause`, the continuation its
+ *    HTN planner keeps (goap_htn_continuation): the restored agent resumes the pause as the
+ *    saved one would have.
  *  - A blackboard: every slot (name, value), every resource (name, capacity, units held) and
  *    its version counter. Who holds the units (goap_blackboard_holders) is not in it: each
  *    agent's snapshot has the reservations it holds, and restoring the agent makes it the
@@ -2347,17 +2372,15 @@ GOAP_API int goap_squad_behavior_from_name(const char *name);
  * Snapshots never allocate: the caller gives the buffer. Call with buf NULL (or too small) to
  * learn the size: GOAP_BUFFER_TOO_SMALL with *size set to the bytes needed. A restore
  * allocates through the object's allocator only to grow its buffers (and a planner to replay
- * an unfinished search).
+ * an unfinished search or to hold a paused HTN plan's continuation).
  *
  * Threads: a snapshot reads the object, a restore writes it: neither may run while the object
  * (or, for an agent, its blackboard) is being updated; otherwise like the objects themselves.
  *
- * Limits of format version 1: an HTN agent whose running plan ends at a `pause` keeps the
- * decomposition's continuation inside its HTN planner, which is not saved: snapshotting it
- * gives GOAP_INVALID_OPERATION (save one update earlier or later: the plan is not paused while
- * its pause resumes). A time budget (planning_ms_per_update) makes searches end on updates
- * that depend on the machine's speed, so a restored agent with an unfinished search may end it
- * on another update than the saved run would have.
+ * Limit of format version 1: a time budget (planning_ms_per_update) makes searches end on
+ * updates that depend on the machine's speed, so a restored agent with an unfinished search
+ * may end it on another update than the saved run would have. Otherwise every agent can be
+ * saved on any update.
  */
 #ifndef GOAP_SAVE_H
 #define GOAP_SAVE_H
@@ -2380,8 +2403,7 @@ GOAP_API uint64_t goap_agent_type_fingerprint(const goap_agent_type *t);
 
 /* Writes the agent's snapshot into buf[0..cap). *size (required) receives the snapshot's size
  * in bytes. GOAP_OK; GOAP_BUFFER_TOO_SMALL when cap < *size (buf may then be NULL; nothing
- * written); GOAP_INVALID_ARGUMENT for a NULL agent or size; GOAP_INVALID_OPERATION for an HTN
- * agent whose plan is paused (see the limits above). Never allocates. */
+ * written); GOAP_INVALID_ARGUMENT for a NULL agent or size. Never allocates. */
 GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap,
                                          size_t *size);
 /* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never

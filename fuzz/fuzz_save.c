@@ -3,9 +3,10 @@
  * (goap_agent_restore, goap_blackboard_restore, goap_squad_restore).
  *
  * A small squad world (a shared counter, a resource, two agents mid-action, a squad with an
- * order) is built once; its three snapshots are the material. An input says what to do to one
- * of them:
- *   byte 0     bits 0-1: which snapshot (0 agent, 1 blackboard, 2 squad, 3 agent too);
+ * order) and an HTN guard paused in the middle of its rounds (its snapshot holds the
+ * continuation) are built once; their four snapshots are the material. An input says what to
+ * do to one of them:
+ *   byte 0     bits 0-1: which snapshot (0 agent, 1 blackboard, 2 squad, 3 paused HTN agent);
  *              bit 2: patch the checksum after the changes (so they reach the decoder);
  *              bit 3: raw: the rest of the input is the snapshot itself
  *   bytes 1-2  a length to truncate to (little-endian; >= the size: none)
@@ -15,6 +16,7 @@
  */
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/htn.h>
 #include <goap/save.h>
 #include <goap/squad.h>
 
@@ -38,11 +40,26 @@ static const char *const text =
     "goal finish\n  priority 5\n  want done\n"
     "goal idle\n  priority 1\n  want !ready\n";
 
+/* The HTN guard: `leg` pauses twice, nested in `guard`, which recurses. */
+static const char *const htn_text =
+    "domain rounds\n"
+    "var at: enum {gate, bridge, tower}\n"
+    "var rounds: int 0..3\n"
+    "action walk_bridge\n  eff at = bridge\n"
+    "action walk_tower\n  eff at = tower\n"
+    "action walk_gate\n  eff at = gate\n"
+    "action count_round\n  pre rounds < 3\n  eff rounds += 1\n"
+    "task guard\n"
+    "  method another_round\n    when rounds < 3\n    do leg count_round guard\n"
+    "  method done\n    do walk_gate\n"
+    "task leg\n"
+    "  method out_and_back\n    do walk_bridge pause walk_tower pause walk_gate\n";
+
 typedef struct world {
-  goap_file *f;
-  goap_agent_type *type;
-  uint8_t snap[3][2048];
-  size_t size[3];
+  goap_file *f, *hf;
+  goap_agent_type *type, *htn_type;
+  uint8_t snap[4][2048];
+  size_t size[4];
   int ok;
 } world;
 
@@ -108,6 +125,30 @@ static void build(void) {
   goap_agent_destroy(a);
   goap_agent_destroy(b);
   goap_blackboard_destroy(bb);
+  /* the HTN guard, saved at its second pause */
+  if (goap_file_parse("rounds.goap", htn_text, strlen(htn_text), NULL, &W.hf, &diag) != GOAP_OK)
+    abort();
+  d = goap_file_domain(W.hf);
+  na = goap_domain_action_count(d);
+  if (na > 8 || goap_file_bindings(W.hf, ab, na, gb, 0) != GOAP_OK) abort();
+  memset(&td, 0, sizeof td);
+  td.actions = ab;
+  td.action_count = na;
+  td.htn = goap_file_htn(W.hf);
+  td.htn_root = goap_htn_domain_find_task(td.htn, "guard");
+  if (goap_agent_type_create(d, &td, &W.htn_type, &err) != GOAP_OK) abort();
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = W.htn_type;
+  goap_agent *h = goap_agent_create(&ad);
+  int pauses = 0;
+  for (int u = 0; u < 40 && pauses < 2; ++u) {
+    goap_agent_update(h, 0.1);
+    if (goap_agent_snapshot(h, W.snap[3], sizeof W.snap[3], &W.size[3]) != GOAP_OK) abort();
+    pauses += (W.snap[3][GOAP_SNAPSHOT_HEADER_SIZE] & 128) != 0; /* save.c: paused */
+  }
+  if (pauses < 2) abort();
+  goap_agent_destroy(h);
   W.ok = 1;
 }
 
@@ -130,7 +171,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!W.ok) build();
   if (size < 3) return 0;
   int kind = data[0] & 3;
-  if (kind == 3) kind = 0;
   uint8_t buf[4096];
   size_t n;
   if (data[0] & 8) {
@@ -150,6 +190,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *why = NULL;
   uint8_t again[4096];
   size_t an = 0;
+  if (kind == 3) { /* the paused HTN agent */
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = W.htn_type;
+    goap_agent *h = goap_agent_create(&ad);
+    goap_status st = goap_agent_restore(h, buf, n, &why);
+    if (!why || (st != GOAP_OK && !why[0])) abort();
+    if (st == GOAP_OK && goap_agent_snapshot(h, again, sizeof again, &an) != GOAP_OK) abort();
+    for (int u = 0; u < 12; ++u) goap_agent_update(h, 0.1);
+    goap_agent_destroy(h);
+    return 0;
+  }
   goap_blackboard *bb = goap_blackboard_create(NULL);
   if (kind == 1) {
     if (goap_blackboard_restore(bb, buf, n, &why) == GOAP_OK) {

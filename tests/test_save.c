@@ -825,8 +825,26 @@ TEST(cooldowns_and_failure_facts) {
 
 /* ---- HTN agents ---------------------------------------------------------------------------- */
 
+/* A guard walking rounds: each `leg` pauses twice, nested in `guard`, which recurses. */
+static const char ROUNDS[] =
+    "domain rounds\n"
+    "var at: enum {gate, bridge, tower}\n"
+    "var rounds: int 0..3\n"
+    "var checked: bool\n"
+    "action walk_bridge\n  eff at = bridge\n"
+    "action walk_tower\n  eff at = tower\n"
+    "action walk_gate\n  eff at = gate\n"
+    "action count_round\n  pre rounds < 3\n  eff rounds += 1\n"
+    "action check\n  eff checked\n"
+    "task guard\n"
+    "  method another_round\n    when rounds < 3\n    do leg count_round guard\n"
+    "  method done\n    do check\n"
+    "task leg\n"
+    "  method out_and_back\n    do walk_bridge pause walk_tower pause walk_gate\n";
+
 /* Saves an HTN agent (root task `root` of file f, or the file's agent type `troll`) at every
- * update, restores, and checks the timeline goes on the same; counts saves and refusals. */
+ * update, restores, and checks the timeline goes on the same; counts the saves and, among
+ * them, those made while the plan ended at a `pause` (the continuation saved). */
 static int htn_every_update(goap_file *f, const char *root, int *saved, int *paused,
                             int *with_mtr) {
   int failures = 0;
@@ -874,13 +892,10 @@ static int htn_every_update(goap_file *f, const char *root, int *saved, int *pau
     uint8_t buf[CAP];
     size_t n = 0;
     goap_status st = goap_agent_snapshot(a, buf, CAP, &n);
-    if (st == GOAP_INVALID_OPERATION) { /* a plan paused at a `pause`: not saved (documented) */
-      (*paused)++;
-      run.muted = 1;
-      goap_agent_destroy(a);
-      continue;
-    }
     if (st != GOAP_OK) failures++;
+    /* the payload's flags byte: 128, a paused plan whose continuation follows (save.c) */
+    if (st == GOAP_OK && n > GOAP_SNAPSHOT_HEADER_SIZE && (buf[GOAP_SNAPSHOT_HEADER_SIZE] & 128))
+      (*paused)++;
     int ml = 0, bl = -1;
     goap_agent_htn_mtr(a, &ml);
     *with_mtr += ml > 0;
@@ -908,20 +923,247 @@ TEST(htn_agent) {
   REQUIRE(f);
   int saved = 0, paused = 0, with_mtr = 0;
   CHECK_EQ_INT(htn_every_update(f, NULL, &saved, &paused, &with_mtr), 0);
-  fprintf(stderr, "  htn troll: %d saves restored, %d refused (paused plan)\n", saved, paused);
+  fprintf(stderr, "  htn troll: %d saves restored, %d at a pause\n", saved, paused);
   CHECK_EQ_INT(saved, 40);
   CHECK(with_mtr > 0);
   goap_file_destroy(f);
-  /* a root task that pauses: saves are refused while the plan ends at the pause, and work
-   * again once the pause has resumed */
+  /* a root task that pauses: saved while the plan ends at the pause too (its continuation),
+   * the restored agent resumes it as the uninterrupted one does */
   goap_diag diag;
   REQUIRE(goap_file_load(GOAP_TESTS_DIR "/htn/achieve_pause_set.goap", NULL, &f, &diag) ==
           GOAP_OK);
   saved = paused = with_mtr = 0;
   CHECK_EQ_INT(htn_every_update(f, "patrol", &saved, &paused, &with_mtr), 0);
-  fprintf(stderr, "  htn patrol: %d saves restored, %d refused (paused plan)\n", saved, paused);
+  fprintf(stderr, "  htn patrol: %d saves restored, %d at a pause\n", saved, paused);
   CHECK(paused > 0);
-  CHECK(saved > 0);
+  CHECK_EQ_INT(saved, 40);
+  goap_file_destroy(f);
+  /* pauses nested two methods deep, in rounds: the continuation has two runs (the rest of
+   * `leg`, then the rest of `guard`), the MTR grows across resumes */
+  REQUIRE(goap_file_parse("rounds.goap", ROUNDS, strlen(ROUNDS), NULL, &f, &diag) == GOAP_OK);
+  saved = paused = with_mtr = 0;
+  CHECK_EQ_INT(htn_every_update(f, "guard", &saved, &paused, &with_mtr), 0);
+  fprintf(stderr, "  htn guard: %d saves restored, %d at a pause\n", saved, paused);
+  CHECK(paused >= 6); /* two pauses per round, three rounds */
+  CHECK_EQ_INT(saved, 40);
+  goap_file_destroy(f);
+}
+
+/* A paused HTN agent's restore with each of its allocations refused in turn: a clear status,
+ * nothing leaked, and once they all pass the restored agent resumes the pause. */
+/* The guard of ROUNDS as an agent type (actions succeed at once), and the snapshot of one
+ * saved at its first pause into buf (*n bytes). 0 on failure. */
+static int rounds_paused(goap_file **f, goap_agent_type **t, uint8_t *buf, size_t *n) {
+  goap_diag diag;
+  if (goap_file_parse("rounds.goap", ROUNDS, strlen(ROUNDS), NULL, f, &diag) != GOAP_OK) return 0;
+  const goap_domain *d = goap_file_domain(*f);
+  goap_action_binding ab[8];
+  goap_goal_binding gb[1];
+  if (goap_domain_action_count(d) > 8 ||
+      goap_file_bindings(*f, ab, goap_domain_action_count(d), gb, 0) != GOAP_OK)
+    return 0;
+  goap_agent_type_desc td;
+  memset(&td, 0, sizeof td);
+  td.htn = goap_file_htn(*f);
+  td.htn_root = goap_htn_domain_find_task(td.htn, "guard");
+  td.actions = ab;
+  td.action_count = goap_domain_action_count(d);
+  if (goap_agent_type_create(d, &td, t, NULL) != GOAP_OK) return 0;
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = *t;
+  goap_agent *a = goap_agent_create(&ad);
+  int ok = 0;
+  for (int u = 0; a && u < 20 && !ok; ++u) { /* the first pause comes within a few updates */
+    goap_agent_update(a, 0.1);
+    ok = goap_agent_snapshot(a, buf, CAP, n) == GOAP_OK && (buf[GOAP_SNAPSHOT_HEADER_SIZE] & 128);
+  }
+  goap_agent_destroy(a);
+  return ok;
+}
+
+TEST(allocation_failures_restoring_a_pause) {
+  goap_file *f = NULL;
+  goap_agent_type *t = NULL;
+  uint8_t buf[CAP];
+  size_t n = 0;
+  REQUIRE(rounds_paused(&f, &t, buf, &n));
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  int oom = 0, ok = 0;
+  for (size_t at = 1; at < 200 && !ok; ++at) {
+    test_alloc ta;
+    memset(&ta, 0, sizeof ta);
+    ad.allocator = test_alloc_hook(&ta);
+    goap_agent *b = goap_agent_create(&ad);
+    REQUIRE(b);
+    ta.fail_at = ta.calls + at;
+    const char *why = NULL;
+    goap_status st = goap_agent_restore(b, buf, n, &why);
+    if (st == GOAP_OK) {
+      ok = ta.injected == 0;
+      size_t m = 0;
+      uint8_t again[CAP];
+      CHECK_EQ_INT(goap_agent_snapshot(b, again, CAP, &m), GOAP_OK);
+      CHECK(m == n && memcmp(again, buf, n) == 0);
+    } else {
+      CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
+      CHECK(why && strcmp(why, "out of memory") == 0);
+      oom++;
+    }
+    goap_agent_destroy(b);
+    CHECK_EQ_INT(ta.outstanding, 0);
+    CHECK_EQ_INT(ta.bad_old_size, 0);
+  }
+  CHECK(oom >= 2); /* the planner, the continuation */
+  CHECK(ok);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* A paused HTN agent's snapshot, every truncation and bit flip (and the flips again with the
+ * checksum fixed, so they reach the continuation's decoder): a clear refusal, or a legal agent
+ * that snapshots and runs. */
+TEST(htn_pause_truncations_and_bit_flips) {
+  goap_file *f = NULL;
+  goap_agent_type *t = NULL;
+  uint8_t snap[CAP], bad[CAP];
+  size_t sz = 0;
+  REQUIRE(rounds_paused(&f, &t, snap, &sz));
+  goap_agent_desc ad;
+  memset(&ad, 0, sizeof ad);
+  ad.type = t;
+  long refused = 0, patched_ok = 0, patched_refused = 0, odd = 0;
+  for (int mode = 0; mode < 3; ++mode) {
+    size_t count = mode == 0 ? sz : sz * 8;
+    for (size_t i = 0; i < count; ++i) {
+      size_t n = sz;
+      memcpy(bad, snap, n);
+      if (mode == 0) n = i;
+      else bad[i / 8] ^= (uint8_t)(1u << (i % 8));
+      if (mode == 2) fix_checksum(bad, n);
+      goap_agent *a = goap_agent_create(&ad);
+      REQUIRE(a);
+      const char *why = NULL;
+      goap_status st = goap_agent_restore(a, bad, n, &why);
+      if (mode < 2) {
+        if (st == GOAP_TRUNCATED || st == GOAP_VERSION_MISMATCH || st == GOAP_CORRUPT ||
+            st == GOAP_DOMAIN_MISMATCH)
+          refused++;
+        else
+          odd++;
+      } else if (st == GOAP_OK) {
+        uint8_t again[CAP];
+        size_t an = 0;
+        if (goap_agent_snapshot(a, again, CAP, &an) != GOAP_OK) odd++;
+        for (int u = 0; u < 40; ++u)
+          if (goap_agent_update(a, 0.1) == GOAP_INVALID_ARGUMENT) odd++;
+        patched_ok++;
+      } else {
+        patched_refused++;
+      }
+      if (st != GOAP_OK && (!why || !why[0])) odd++;
+      goap_agent_destroy(a);
+    }
+  }
+  fprintf(stderr, "  paused HTN agent: %ld refused; checksum patched: %ld restored, %ld refused\n",
+          refused, patched_ok, patched_refused);
+  CHECK_EQ_INT(odd, 0);
+  CHECK_EQ_INT(refused, (long)(sz * 9));
+  CHECK(patched_refused > 0 && patched_ok > 0);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+}
+
+/* goap_htn_continuation / goap_htn_restore_continuation: a continuation moved to another
+ * planner resumes exactly as the planner that paused. */
+TEST(htn_continuation_moves_between_planners) {
+  goap_file *f = NULL;
+  goap_diag diag;
+  REQUIRE(goap_file_parse("rounds.goap", ROUNDS, strlen(ROUNDS), NULL, &f, &diag) == GOAP_OK);
+  const goap_htn_domain *h = goap_file_htn(f);
+  const goap_domain *d = goap_file_domain(f);
+  int guard = goap_htn_domain_find_task(h, "guard"), leg = goap_htn_domain_find_task(h, "leg");
+  goap_htn_planner *p = goap_htn_planner_create(h, NULL), *q = goap_htn_planner_create(h, NULL);
+  REQUIRE(p && q && guard >= 0 && leg >= 0);
+  CHECK_EQ_INT(goap_htn_continuation(p, 0, NULL, 0), -1); /* nothing pending */
+  goap_word state[4];
+  REQUIRE(goap_domain_state_words(d) <= 4);
+  goap_state_init(d, state);
+  goap_htn_request rq;
+  memset(&rq, 0, sizeof rq);
+  rq.start = state;
+  rq.task = guard;
+  int32_t plan[8], mtr[8], plan2[8], mtr2[8];
+  goap_htn_result res;
+  memset(&res, 0, sizeof res);
+  res.plan = plan;
+  res.plan_capacity = 8;
+  res.mtr = mtr;
+  res.mtr_capacity = 8;
+  CHECK_EQ_INT(goap_htn_plan(p, &rq, &res), GOAP_PARTIAL);
+  CHECK_EQ_INT(res.plan_length, 1); /* walk_bridge, then the pause */
+  goap_htn_resume_run runs[4];
+  CHECK_EQ_INT(goap_htn_continuation(p, 0, runs, 4), 2);
+  CHECK_EQ_INT(runs[0].task, leg);   /* walk_tower pause walk_gate */
+  CHECK_EQ_INT(runs[0].method, 0);
+  CHECK_EQ_INT(runs[0].subtask, 2);
+  CHECK_EQ_INT(runs[0].depth, 2);
+  CHECK_EQ_INT(runs[1].task, guard); /* count_round guard */
+  CHECK_EQ_INT(runs[1].subtask, 1);
+  CHECK_EQ_INT(runs[1].depth, 1);
+  goap_htn_resume_run one;
+  CHECK_EQ_INT(goap_htn_continuation(p, 1, &one, 1), 2);
+  CHECK_EQ_INT(one.task, guard);
+  CHECK_EQ_INT(goap_htn_restore_continuation(q, runs, 2, mtr, res.mtr_length), GOAP_OK);
+  CHECK_EQ_INT(goap_htn_pending(q), 1);
+  /* both resume from the state the plan reached, to the end of the rounds */
+  goap_action_apply(d, state, plan[0]);
+  int resumes = 0;
+  for (;;) {
+    goap_htn_result a1, a2;
+    memset(&a1, 0, sizeof a1);
+    memset(&a2, 0, sizeof a2);
+    a1.plan = plan;
+    a2.plan = plan2;
+    a1.plan_capacity = a2.plan_capacity = 8;
+    a1.mtr = mtr;
+    a2.mtr = mtr2;
+    a1.mtr_capacity = a2.mtr_capacity = 8;
+    goap_status s1 = goap_htn_resume(p, state, NULL, &a1);
+    goap_status s2 = goap_htn_resume(q, state, NULL, &a2);
+    CHECK_EQ_INT(s2, s1);
+    CHECK_EQ_INT(a2.plan_length, a1.plan_length);
+    CHECK_EQ_INT(a2.mtr_length, a1.mtr_length);
+    if (s1 != s2 || a1.plan_length != a2.plan_length || a1.mtr_length != a2.mtr_length) break;
+    CHECK(memcmp(plan, plan2, (size_t)a1.plan_length * sizeof *plan) == 0);
+    CHECK(memcmp(mtr, mtr2, (size_t)a1.mtr_length * sizeof *mtr) == 0);
+    for (int i = 0; i < a1.plan_length; ++i) goap_action_apply(d, state, plan[i]);
+    ++resumes;
+    if (s1 != GOAP_PARTIAL || resumes > 20) break;
+  }
+  CHECK_EQ_INT(resumes, 6); /* 3 rounds of 2 pauses; the last resume checks and ends */
+  CHECK_EQ_INT(goap_state_get(d, state, goap_domain_find_var(d, "checked")), 1);
+  /* refused: a run that is no suffix of a method, bad arguments; nothing changes then */
+  goap_htn_resume_run bad = runs[0];
+  bad.subtask = 5; /* `leg` has five subtasks (two of them pauses) */
+  CHECK_EQ_INT(goap_htn_restore_continuation(q, &bad, 1, NULL, 0), GOAP_INVALID_ARGUMENT);
+  bad = runs[0];
+  bad.method = 1;
+  CHECK_EQ_INT(goap_htn_restore_continuation(q, &bad, 1, NULL, 0), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_htn_restore_continuation(q, NULL, 1, NULL, 0), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_htn_restore_continuation(NULL, runs, 1, NULL, 0), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_htn_restore_continuation(q, runs, -1, NULL, 0), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_htn_continuation(q, -1, NULL, 0), -1);
+  /* an empty continuation (a pause at the root's end) is pending and resumes to nothing */
+  CHECK_EQ_INT(goap_htn_restore_continuation(q, NULL, 0, NULL, 0), GOAP_OK);
+  CHECK_EQ_INT(goap_htn_continuation(q, 0, NULL, 0), 0);
+  memset(&res, 0, sizeof res);
+  CHECK_EQ_INT(goap_htn_resume(q, state, NULL, &res), GOAP_OK);
+  CHECK_EQ_INT(res.plan_length, 0);
+  goap_htn_planner_destroy(p);
+  goap_htn_planner_destroy(q);
   goap_file_destroy(f);
 }
 
@@ -1022,7 +1264,10 @@ TEST(allocation_failures_restoring_a_search) {
   goap_file_destroy(f);
 }
 
-TEST_MAIN(TEST_ENTRY(sizes_and_buffers), TEST_ENTRY(cooldowns_and_failure_facts), TEST_ENTRY(round_trip_scene), TEST_ENTRY(holders_after_restore),
+TEST_MAIN(TEST_ENTRY(sizes_and_buffers), TEST_ENTRY(cooldowns_and_failure_facts), TEST_ENTRY(round_trip_scene),
+          TEST_ENTRY(htn_continuation_moves_between_planners),
+          TEST_ENTRY(allocation_failures_restoring_a_pause),
+          TEST_ENTRY(htn_pause_truncations_and_bit_flips), TEST_ENTRY(holders_after_restore),
           TEST_ENTRY(errors_and_messages), TEST_ENTRY(changed_domain_is_refused),
           TEST_ENTRY(truncations_and_bit_flips), TEST_ENTRY(allocation_failures_during_restore),
           TEST_ENTRY(allocation_failures_restoring_a_search),

@@ -233,6 +233,29 @@ GOAP_API int goap_htn_pending(const goap_htn_planner *p);
 GOAP_API goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
                                      const goap_htn_request *req, goap_htn_result *result);
 
+/* The continuation kept after a `pause` (what goap_htn_resume goes on with), for save games:
+ * a list of runs, the next to do first, each the subtasks [subtask, end) of method `method`
+ * of compound task `task`, nested `depth` deep (the depth of the decomposition tree). */
+typedef struct goap_htn_resume_run {
+  int task, method, subtask, depth;
+} goap_htn_resume_run;
+
+/* Writes the pending continuation's runs first .. first + cap - 1 into out[0..cap) (as many
+ * as there are; out may be NULL when cap is 0) and returns how many runs it has in all (0: the
+ * pause ended the root task's decomposition); -1 when nothing is pending, p is NULL or first
+ * is negative. Reads only; never allocates. */
+GOAP_API int goap_htn_continuation(const goap_htn_planner *p, int first,
+                                   goap_htn_resume_run *out, int cap);
+/* Makes runs[0..count) (as goap_htn_continuation gave them, for a planner of the same HTN
+ * domain) the pending continuation of p, with mtr[0..mtr_length), the MTR of the plan that
+ * ended at the pause (what goap_htn_result.mtr gave): goap_htn_resume then continues exactly
+ * as the planner that paused would have. Drops anything pending before. GOAP_INVALID_ARGUMENT
+ * for NULL p, a negative count or mtr_length, NULL arrays with a length, or a run that is not
+ * a suffix of one of the domain's methods; GOAP_OUT_OF_MEMORY (nothing pending then). */
+GOAP_API goap_status goap_htn_restore_continuation(goap_htn_planner *p,
+                                                   const goap_htn_resume_run *runs, int count,
+                                                   const int32_t *mtr, int mtr_length);
+
 /* Writes the plan and MTR of the last plan/resume again (e.g. into larger buffers) and
  * returns its status (GOAP_BUFFER_TOO_SMALL if they still do not fit); the stats are those
  * of that search. GOAP_INVALID_OPERATION before any plan. */

@@ -13,7 +13,9 @@
  *    memory of goals that could not be planned (when, and in which memory), the goal-check,
  *    idle-retry and sensor timers, the squad order, the reservations it holds, its statistics
  *    (goap_agent_get_stats, except memory_bytes), and for an HTN agent the method traversal
- *    record of the running plan.
+ *    record of the running plan and, when that plan ends at a `pause`, the continuation its
+ *    HTN planner keeps (goap_htn_continuation): the restored agent resumes the pause as the
+ *    saved one would have.
  *  - A blackboard: every slot (name, value), every resource (name, capacity, units held) and
  *    its version counter. Who holds the units (goap_blackboard_holders) is not in it: each
  *    agent's snapshot has the reservations it holds, and restoring the agent makes it the
@@ -81,17 +83,15 @@
  * Snapshots never allocate: the caller gives the buffer. Call with buf NULL (or too small) to
  * learn the size: GOAP_BUFFER_TOO_SMALL with *size set to the bytes needed. A restore
  * allocates through the object's allocator only to grow its buffers (and a planner to replay
- * an unfinished search).
+ * an unfinished search or to hold a paused HTN plan's continuation).
  *
  * Threads: a snapshot reads the object, a restore writes it: neither may run while the object
  * (or, for an agent, its blackboard) is being updated; otherwise like the objects themselves.
  *
- * Limits of format version 1: an HTN agent whose running plan ends at a `pause` keeps the
- * decomposition's continuation inside its HTN planner, which is not saved: snapshotting it
- * gives GOAP_INVALID_OPERATION (save one update earlier or later: the plan is not paused while
- * its pause resumes). A time budget (planning_ms_per_update) makes searches end on updates
- * that depend on the machine's speed, so a restored agent with an unfinished search may end it
- * on another update than the saved run would have.
+ * Limit of format version 1: a time budget (planning_ms_per_update) makes searches end on
+ * updates that depend on the machine's speed, so a restored agent with an unfinished search
+ * may end it on another update than the saved run would have. Otherwise every agent can be
+ * saved on any update.
  */
 #ifndef GOAP_SAVE_H
 #define GOAP_SAVE_H
@@ -114,8 +114,7 @@ GOAP_API uint64_t goap_agent_type_fingerprint(const goap_agent_type *t);
 
 /* Writes the agent's snapshot into buf[0..cap). *size (required) receives the snapshot's size
  * in bytes. GOAP_OK; GOAP_BUFFER_TOO_SMALL when cap < *size (buf may then be NULL; nothing
- * written); GOAP_INVALID_ARGUMENT for a NULL agent or size; GOAP_INVALID_OPERATION for an HTN
- * agent whose plan is paused (see the limits above). Never allocates. */
+ * written); GOAP_INVALID_ARGUMENT for a NULL agent or size. Never allocates. */
 GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap,
                                          size_t *size);
 /* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never

@@ -654,6 +654,76 @@ goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
   return run(p, &local, head, t0, result);
 }
 
+/* The method of `task` whose subtasks hold pool index pos; -1 when none does. */
+static int method_of(const goap_htn_domain *h, int32_t task, uint32_t pos) {
+  int32_t m;
+  for (m = 0; m < h->task_mn[task]; ++m) {
+    const htn__method *M = &h->methods[h->task_m0[task] + m];
+    if (pos >= M->s0 && pos < M->s0 + M->sn) return (int)m;
+  }
+  return -1;
+}
+
+int goap_htn_continuation(const goap_htn_planner *p, int first, goap_htn_resume_run *out,
+                          int cap) {
+  int32_t at;
+  int n = 0;
+  if (!p || !p->pending || first < 0) return -1;
+  for (at = p->pend; at >= 0; at = p->nodes[at].next, ++n) {
+    const node *x = &p->nodes[at];
+    if (out && n >= first && n - first < cap) {
+      goap_htn_resume_run *o = &out[n - first];
+      int m = x->task >= 0 ? method_of(p->h, x->task, x->pos) : -1;
+      o->task = x->task;
+      o->method = m;
+      o->subtask = m >= 0 ? (int)(x->pos - p->h->methods[p->h->task_m0[x->task] + m].s0) : 0;
+      o->depth = x->hdepth;
+    }
+  }
+  return n;
+}
+
+goap_status goap_htn_restore_continuation(goap_htn_planner *p, const goap_htn_resume_run *runs,
+                                          int count, const int32_t *mtr, int mtr_length) {
+  const goap_htn_domain *h;
+  int i;
+  if (!p || count < 0 || mtr_length < 0 || (count && !runs) || (mtr_length && !mtr))
+    return GOAP_INVALID_ARGUMENT;
+  h = p->h;
+  for (i = 0; i < count; ++i) { /* a suffix of a method's subtasks, not empty */
+    const goap_htn_resume_run *r = &runs[i];
+    if (r->task < 0 || r->task >= h->ntasks || r->method < 0 ||
+        r->method >= h->task_mn[r->task] || r->subtask < 0 || r->depth < 0 ||
+        (uint32_t)r->subtask >= h->methods[h->task_m0[r->task] + r->method].sn)
+      return GOAP_INVALID_ARGUMENT;
+  }
+  p->pending = 0;
+  reset(p);
+  p->mlen = 0;
+  if (!GROW(p, p->nodes, p->ncap, (size_t)count) || !GROW(p, p->mtr, p->mcap, (size_t)mtr_length))
+    return GOAP_OUT_OF_MEMORY;
+  /* as goap_htn_resume lays a continuation out: root-most run first, each pointing to the
+   * one before it; a run's length counts it and the runs after it */
+  for (i = 0; i < count; ++i) {
+    const goap_htn_resume_run *r = &runs[count - 1 - i];
+    const htn__method *M = &h->methods[h->task_m0[r->task] + r->method];
+    node *x = &p->nodes[i];
+    x->pos = M->s0 + (uint32_t)r->subtask;
+    x->end = M->s0 + M->sn;
+    x->next = i - 1;
+    x->len = (uint32_t)i + 1;
+    x->hdepth = r->depth;
+    x->task = r->task;
+    x->ulen = 0;
+  }
+  p->nlen = (size_t)count;
+  if (mtr_length) memcpy(p->mtr, mtr, (size_t)mtr_length * sizeof *mtr);
+  p->mlen = (size_t)mtr_length;
+  p->pend = count - 1;
+  p->pending = 1;
+  return GOAP_OK;
+}
+
 int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap) {
   size_t n;
   if (!p || !p->have_last) return 0;

@@ -77,7 +77,8 @@ uint64_t goap__agent_mem_hash(const goap_agent *a) {
 static void emit(goap_agent *a, goap_agent_event *ev) {
   ev->time = a->time;
   if (a->rec && GOAP__IS_DECISION(ev->kind)) goap__rec_event(a, ev);
-  if (a->rp && !goap__rp_event(a, ev)) return; /* replaying: the log disagrees */
+  if (a->rp && (GOAP__IS_DECISION(ev->kind) ? !goap__rp_event(a, ev) : goap__rp_diverged(a)))
+    return; /* replaying: the log disagrees (a decision is checked, the others follow) */
   if (a->on_event) a->on_event(a, ev, a->event_user);
 }
 
@@ -171,7 +172,8 @@ static void call_stop(goap_agent *a, int act) {
   const goap__rt_action *r = &a->t->act[act];
   if (!r->stop) return;
   if (a->rp) {
-    goap__rp_input(a, GOAP__R_STOP, act, NULL, NULL);
+    if (!goap__rp_act(a, GOAP__R_STOP, act, NULL))
+      goap__rp_input(a, GOAP__R_STOP, act, NULL, NULL);
     return;
   }
   r->stop(a, act, r->user);
@@ -181,8 +183,10 @@ static void call_stop(goap_agent *a, int act) {
 static int call_check(goap_agent *a, int act) {
   const goap__rt_action *r = &a->t->act[act];
   int32_t ok = 1;
-  if (a->rp) goap__rp_input(a, GOAP__R_CHECK, act, &ok, NULL);
-  else ok = r->check(a, act, r->check_user) != 0;
+  if (a->rp) {
+    if (!goap__rp_act(a, GOAP__R_CHECK, act, &ok))
+      goap__rp_input(a, GOAP__R_CHECK, act, &ok, NULL);
+  } else ok = r->check(a, act, r->check_user) != 0;
   if (a->rec) goap__rec_input(a, GOAP__R_CHECK, act, ok, 0);
   return ok != 0;
 }
@@ -685,6 +689,22 @@ static void action_failed(goap_agent *a, int act, int timeout) {
 
 /* ---- HTN agents ------------------------------------------------------------------------------ */
 
+static goap_htn_planner *htn_planner_create(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  goap_htn_planner_desc pd;
+  memset(&pd, 0, sizeof pd);
+  pd.allocator = a->alloc;
+  pd.initial_steps = 64;
+  pd.goap.initial_nodes = t->initial_nodes;
+  pd.goap.max_nodes = t->max_nodes;
+  return goap_htn_planner_create(t->htn, &pd);
+}
+
+goap_htn_planner *goap__agent_htn_planner(goap_agent *a) {
+  if (!a->hp) a->hp = htn_planner_create(a);
+  return a->hp;
+}
+
 /* Decomposes the root task from memory (resume: continues the pause that ended the plan of
  * *pp) on *pp (created now if needed), bounded by the MTR bound[0..bound_len) when bound is
  * not NULL; the plan and MTR go to *plan / *mtr, grown as needed. Returns the planner's status
@@ -693,16 +713,7 @@ static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
                               const int32_t *bound, int bound_len, int32_t **plan, size_t *pcap,
                               int32_t **mtr, size_t *mcap, goap_htn_result *res) {
   const goap_agent_type *t = a->t;
-  if (!*pp) {
-    goap_htn_planner_desc pd;
-    memset(&pd, 0, sizeof pd);
-    pd.allocator = a->alloc;
-    pd.initial_steps = 64;
-    pd.goap.initial_nodes = t->initial_nodes;
-    pd.goap.max_nodes = t->max_nodes;
-    *pp = goap_htn_planner_create(t->htn, &pd);
-    if (!*pp) return GOAP_OUT_OF_MEMORY;
-  }
+  if (!*pp && !(*pp = htn_planner_create(a))) return GOAP_OUT_OF_MEMORY;
   goap_htn_request rq;
   memset(&rq, 0, sizeof rq);
   rq.start = a->mem;
@@ -915,8 +926,10 @@ static goap_status execute(goap_agent *a, double dt) {
     ev.goal = a->goal;
     emit(a, &ev);
     if (r->on_start_count) write_effects(a, a->t->effs + r->on_start, (int)r->on_start_count);
-    if (r->start && a->rp) goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
-    else if (r->start) {
+    if (r->start && a->rp) {
+      if (!goap__rp_act(a, GOAP__R_START, act, NULL))
+        goap__rp_input(a, GOAP__R_START, act, NULL, NULL);
+    } else if (r->start) {
       r->start(a, act, r->user);
       if (a->rec) goap__rec_input(a, GOAP__R_START, act, 0, 0);
     }
@@ -929,7 +942,7 @@ static goap_status execute(goap_agent *a, double dt) {
   goap_action_state s = GOAP_ACTION_SUCCESS;
   if (r->tick && a->rp) {
     int32_t v = GOAP_ACTION_RUNNING;
-    goap__rp_input(a, GOAP__R_TICK, act, &v, NULL);
+    if (!goap__rp_tick(a, &v)) goap__rp_input(a, GOAP__R_TICK, act, &v, NULL);
     s = (goap_action_state)v;
   } else if (r->tick) {
     s = r->tick(a, act, dt, r->user);

@@ -131,6 +131,9 @@ void goap__fact_learnt(goap_agent *a, int act, int var, int32_t value, int timeo
 /* Record tags of callback results and host calls (see replay.c for the log format). */
 enum {
   GOAP__R_TICK = 11,             /* + the state (RUNNING, SUCCESS, FAILURE) */
+  GOAP__R_TICK_SUCCESS = 13,     /* (the tags of the one-byte results read inline below) */
+  GOAP__R_TICK_FAILURE = 18,
+  GOAP__R_CHECK_YES = 21,
   GOAP__R_START = 14,
   GOAP__R_STOP = 15,
   GOAP__R_SENSOR = 16,           /* id: the sensor */
@@ -170,6 +173,48 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev);
 void goap__rec_forget(goap_agent *a);
 void goap__rp_forget(goap_agent *a);
 
+/* Replaying: the replayer's reading position, the first member of struct goap_replayer, so
+ * that agent.c reads the common one-byte records inline (a replay does per update what the
+ * live run's callbacks do, no more). */
+typedef struct goap__rp_head {
+  uint8_t *data;                 /* the records, checked when the replayer was created */
+  size_t size, pos;
+  int cur;                       /* the agent the records at pos belong to */
+  int diverged;
+} goap__rp_head;
+
+static inline goap__rp_head *goap__rp_head_of(const goap_agent *a) {
+  return (goap__rp_head *)(void *)a->rp;
+}
+/* The replay stopped at a divergence (events are no longer reported). */
+static inline int goap__rp_diverged(const goap_agent *a) { return goap__rp_head_of(a)->diverged; }
+/* The running action's tick result when it is the agent's next record: 1 with *state set;
+ * 0: ask goap__rp_input (which finds it after host calls, or reports the divergence). */
+static inline int goap__rp_tick(goap_agent *a, int32_t *state) {
+  goap__rp_head *h = goap__rp_head_of(a);
+  if (h->cur != a->rec_id || h->pos >= h->size || h->diverged) return 0;
+  int t = h->data[h->pos];
+  if (t == GOAP__R_TICK) *state = GOAP_ACTION_RUNNING;
+  else if (t == GOAP__R_TICK_SUCCESS) *state = GOAP_ACTION_SUCCESS;
+  else if (t == GOAP__R_TICK_FAILURE) *state = GOAP_ACTION_FAILURE;
+  else return 0;
+  h->pos++;
+  return 1;
+}
+/* The same for START, STOP and CHECK (tag) of an action with a one-byte id: *v (may be NULL)
+ * receives a CHECK's answer. */
+static inline int goap__rp_act(goap_agent *a, int tag, int act, int32_t *v) {
+  goap__rp_head *h = goap__rp_head_of(a);
+  if (h->cur != a->rec_id || act >= 0x80 || h->size - h->pos < 2 || h->diverged ||
+      h->data[h->pos + 1] != act)
+    return 0;
+  int t = h->data[h->pos];
+  if (t != tag && !(tag == GOAP__R_CHECK && t == GOAP__R_CHECK_YES)) return 0;
+  h->pos += 2;
+  if (v) *v = t == GOAP__R_CHECK_YES;
+  return 1;
+}
+
 /* The hash of the agent's memory that goal failures are keyed by (agent.c; inspect.c reports
  * the same cooldowns with it). */
 uint64_t goap__agent_mem_hash(const goap_agent *a);
@@ -177,6 +222,9 @@ uint64_t goap__agent_mem_hash(const goap_agent *a);
 /* save.c: begins (on the agent's own planner, created if needed) the search for goal g from
  * search_start, as goal selection does. */
 goap_status goap__agent_begin_search(goap_agent *a, int g);
+/* save.c: the HTN planner of the running plan (hp), created as a search creates it; NULL when
+ * out of memory. */
+goap_htn_planner *goap__agent_htn_planner(goap_agent *a);
 
 /* Makes the agent read planning_ms_per_update's time from fn(ctx) instead of goap__now_ns
  * (NULL restores it): tests drive the budget with a clock of their own. */

@@ -36,7 +36,8 @@
 
 enum {
   R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
-  R_NOTE = 12, R_TICK_SUCCESS = 13, R_TICK_FAILURE = 18, R_CHECK_YES = 21,
+  R_NOTE = 12, R_TICK_SUCCESS = GOAP__R_TICK_SUCCESS, R_TICK_FAILURE = GOAP__R_TICK_FAILURE,
+  R_CHECK_YES = GOAP__R_CHECK_YES,
   R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
 };
 /* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
@@ -187,15 +188,63 @@ static uint64_t zz(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 static void put_byte(goap_recorder *r, int b) { r->buf[r->len++] = (uint8_t)b; }
 static void put_u(goap_recorder *r, uint64_t x) { r->len += varint(r->buf + r->len, x); }
 static void put_z(goap_recorder *r, int32_t v) { put_u(r, zz(v)); }
-static void put_f(goap_recorder *r, double x) {
-  if (x == floor(x) && fabs(x) < 4.0e15 && !(x == 0 && signbit(x))) {
-    put_u(r, zz((int64_t)x) << 1);
-    return;
-  }
+/* A double into p (at most 9 bytes); returns the bytes written. */
+static size_t enc_f(uint8_t *p, double x) {
+  if (x == floor(x) && fabs(x) < 4.0e15 && !(x == 0 && signbit(x)))
+    return varint(p, zz((int64_t)x) << 1);
   uint64_t u;
   memcpy(&u, &x, sizeof u);
-  put_u(r, 1);
-  for (int i = 0; i < 8; ++i) put_byte(r, (int)((u >> (8 * i)) & 0xff));
+  p[0] = 1;
+  for (int i = 0; i < 8; ++i) p[1 + i] = (uint8_t)((u >> (8 * i)) & 0xff);
+  return 9;
+}
+static void put_f(goap_recorder *r, double x) { r->len += enc_f(r->buf + r->len, x); }
+
+/* The room an event's record takes at most. */
+static size_t event_room(const goap_agent_event *ev) {
+  return 48 + (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPAIR
+                   ? (size_t)ev->plan_length * 5
+                   : 0);
+}
+
+/* The record of an event (R_EVENT and its fields) into p[0..event_room(ev)); returns the
+ * bytes written. The replayer compares it with the log's bytes: one encoding per event. */
+static size_t enc_event(uint8_t *p, const goap_agent_event *ev) {
+  size_t n = 0;
+  p[n++] = R_EVENT;
+  n += varint(p + n, (uint64_t)ev->kind);
+  switch (ev->kind) {
+    case GOAP_EVENT_REPLAN: n += varint(p + n, (uint64_t)ev->reason); break;
+    case GOAP_EVENT_GOAL:
+      n += varint(p + n, (uint64_t)(ev->goal + 1));
+      n += enc_f(p + n, ev->priority);
+      break;
+    case GOAP_EVENT_PLAN:
+    case GOAP_EVENT_REPAIR:
+      n += varint(p + n, (uint64_t)(ev->goal + 1));
+      n += varint(p + n, (uint64_t)ev->reason);
+      n += varint(p + n, (uint64_t)ev->cached);
+      n += varint(p + n, (uint64_t)ev->skipped);
+      n += enc_f(p + n, ev->cost);
+      n += varint(p + n, (uint64_t)ev->plan_length);
+      for (int i = 0; i < ev->plan_length; ++i) n += varint(p + n, (uint64_t)ev->plan[i]);
+      break;
+    case GOAP_EVENT_PLAN_FAILED:
+      n += varint(p + n, (uint64_t)(ev->goal + 1));
+      n += varint(p + n, (uint64_t)ev->status);
+      break;
+    case GOAP_EVENT_MEMORY:
+      n += varint(p + n, (uint64_t)ev->var);
+      n += varint(p + n, zz(ev->value));
+      break;
+    case GOAP_EVENT_GOAL_DONE: n += varint(p + n, (uint64_t)(ev->goal + 1)); break;
+    case GOAP_EVENT_IDLE: break;
+    default: /* the action events and RESERVATION_DENIED */
+      n += varint(p + n, (uint64_t)(ev->action + 1));
+      n += varint(p + n, (uint64_t)ev->timeout);
+      break;
+  }
+  return n;
 }
 
 static int emit_bytes(goap_recorder *r, const void *p, size_t n) {
@@ -411,43 +460,9 @@ void goap__rec_input(goap_agent *a, int tag, int id, int32_t v, double d) {
 void goap__rec_event(goap_agent *a, const goap_agent_event *ev) {
   goap_recorder *r = a->rec;
   if (!GOAP__IS_DECISION(ev->kind)) return;
-  size_t n = 48 + (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPAIR
-                       ? (size_t)ev->plan_length * 5
-                       : 0);
+  size_t n = event_room(ev);
   if ((a->rec_id != r->cur || r->len + n + 12 > r->lim) && !begin(r, a->rec_id, n)) return;
-  put_byte(r, R_EVENT);
-  put_u(r, (uint64_t)ev->kind);
-  switch (ev->kind) {
-    case GOAP_EVENT_REPLAN: put_u(r, (uint64_t)ev->reason); break;
-    case GOAP_EVENT_GOAL:
-      put_u(r, (uint64_t)(ev->goal + 1));
-      put_f(r, ev->priority);
-      break;
-    case GOAP_EVENT_PLAN:
-    case GOAP_EVENT_REPAIR:
-      put_u(r, (uint64_t)(ev->goal + 1));
-      put_u(r, (uint64_t)ev->reason);
-      put_u(r, (uint64_t)ev->cached);
-      put_u(r, (uint64_t)ev->skipped);
-      put_f(r, ev->cost);
-      put_u(r, (uint64_t)ev->plan_length);
-      for (int i = 0; i < ev->plan_length; ++i) put_u(r, (uint64_t)ev->plan[i]);
-      break;
-    case GOAP_EVENT_PLAN_FAILED:
-      put_u(r, (uint64_t)(ev->goal + 1));
-      put_u(r, (uint64_t)ev->status);
-      break;
-    case GOAP_EVENT_MEMORY:
-      put_u(r, (uint64_t)ev->var);
-      put_z(r, ev->value);
-      break;
-    case GOAP_EVENT_GOAL_DONE: put_u(r, (uint64_t)(ev->goal + 1)); break;
-    case GOAP_EVENT_IDLE: break;
-    default: /* the action events and RESERVATION_DENIED */
-      put_u(r, (uint64_t)(ev->action + 1));
-      put_u(r, (uint64_t)ev->timeout);
-      break;
-  }
+  r->len += enc_event(r->buf + r->len, ev);
   end(r);
 }
 
@@ -469,11 +484,12 @@ typedef struct rec {
 } rec;
 
 struct goap_replayer {
+  goap__rp_head h;               /* first: agent.c's inline fast paths read it (data: the
+                                    records of every chunk, in order; cur: the agent of the
+                                    records at pos) */
   goap_allocator alloc;
   const goap_domain *d;
   counts cn;
-  uint8_t *data;                 /* the records of every chunk, in order */
-  size_t size, pos;
   int32_t *plan;                 /* scratch for an event's plan */
   size_t plan_cap;
   char label[256];
@@ -482,13 +498,11 @@ struct goap_replayer {
   goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
                                     a claim until the agents come) */
   size_t cagents;
-  int cur;
   double last_dt;
   uint64_t frame;
   goap_replay_note_fn on_note;
   void *note_user;
   int depth;                     /* host calls being applied inside each other */
-  int diverged;
   goap_replay_divergence div;
 };
 
@@ -753,12 +767,12 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   r->cn.ng = goap_domain_goal_count(r->d);
   r->changed = my_content != content;
   r->last_dt = NAN;
-  r->cur = -1;
+  r->h.cur = -1;
   memcpy(r->label, p + label_at, (size_t)nl);
   r->label[nl] = 0;
-  r->data = (uint8_t *)goap__rt_alloc(&al, total ? total : 1);
-  r->size = total;
-  if (!r->data) {
+  r->h.data = (uint8_t *)goap__rt_alloc(&al, total ? total : 1);
+  r->h.size = total;
+  if (!r->h.data) {
     goap_replayer_destroy(r);
     return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   }
@@ -767,12 +781,12 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   size_t w = 0;
   while (rd.at < n) {
     uint64_t len = get_u(&rd);
-    memcpy(r->data + w, p + rd.at, (size_t)len);
+    memcpy(r->h.data + w, p + rd.at, (size_t)len);
     w += (size_t)len;
     rd.at += (size_t)len + 4;
   }
   /* every record, checked */
-  reader q = {r->data, r->size, 0, 0};
+  reader q = {r->h.data, r->h.size, 0, 0};
   size_t max_plan = 0, end_at = SIZE_MAX;
   uint64_t max_agent = 0, agent = 0, agents = 0;
   int any = 0;
@@ -830,7 +844,7 @@ void goap_replayer_destroy(goap_replayer *r) {
   goap_allocator al = r->alloc;
   goap__rt_free(&al, r->agents, r->cagents * sizeof *r->agents);
   goap__rt_free(&al, r->plan, r->plan_cap * sizeof *r->plan);
-  goap__rt_free(&al, r->data, r->size ? r->size : 1);
+  goap__rt_free(&al, r->h.data, r->h.size ? r->h.size : 1);
   goap__rt_free(&al, r, sizeof *r);
 }
 
@@ -863,7 +877,7 @@ void goap__rp_forget(goap_agent *a) {
 }
 
 int goap_replayer_divergence(const goap_replayer *r, goap_replay_divergence *out) {
-  if (!r || !r->diverged) return 0;
+  if (!r || !r->h.diverged) return 0;
   if (out) *out = r->div;
   return 1;
 }
@@ -997,10 +1011,10 @@ static void describe_input(const goap_domain *d, int tag, uint64_t id, int32_t v
 }
 
 static void diverge(goap_replayer *r, goap_agent *a, const char *expected, const char *got) {
-  if (r->diverged) return;
-  r->diverged = 1;
+  if (r->h.diverged) return;
+  r->h.diverged = 1;
   r->div.frame = r->frame;
-  r->div.agent = a ? a->rec_id : r->cur;
+  r->div.agent = a ? a->rec_id : r->h.cur;
   r->div.time = a ? a->time : 0;
   r->div.update = a ? a->st.updates : 0;
   r->div.host = a ? a->host : NULL;
@@ -1011,19 +1025,29 @@ static void diverge(goap_replayer *r, goap_agent *a, const char *expected, const
 /* ---- replaying ------------------------------------------------------------------------------ */
 
 static int peek(goap_replayer *r, rec *o, size_t *next) {
-  if (r->pos < r->size) { /* the common records, without fields */
-    int t = r->data[r->pos];
+  if (r->h.pos < r->h.size) { /* the common records, without fields */
+    int t = r->h.data[r->h.pos];
     if (t == R_STEP || t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE ||
         t == R_AGENT_NEXT || t == R_UPDATE_SAME || t == R_FRAME) {
       o->tag = t;
       o->id = 0;
       o->v = 0;
       o->d = 0;
-      *next = r->pos + 1;
+      *next = r->h.pos + 1;
+      return 1;
+    }
+    if (t == GOAP__R_SET && r->h.size - r->h.pos > 2 && r->h.data[r->h.pos + 1] < 0x80 &&
+        r->h.data[r->h.pos + 2] < 0x80) { /* a host's write, one-byte fields (checked ids) */
+      unsigned z = r->h.data[r->h.pos + 2];
+      o->tag = t;
+      o->id = r->h.data[r->h.pos + 1];
+      o->v = (int32_t)(z >> 1) ^ -(int32_t)(z & 1);
+      o->d = 0;
+      *next = r->h.pos + 3;
       return 1;
     }
   }
-  reader rd = {r->data, r->size, r->pos, 0};
+  reader rd = {r->h.data, r->h.size, r->h.pos, 0};
   size_t len = 0;
   if (!decode(&r->cn, &rd, o, r->plan, r->plan_cap, &len)) return 0;
   *next = rd.at;
@@ -1035,7 +1059,7 @@ static int peek(goap_replayer *r, rec *o, size_t *next) {
  * recording nests them a level or two deep (a call inside an event callback); a deeper
  * nesting is a damaged log, stopped as a divergence rather than recursing on. */
 static int pass(goap_replayer *r, const rec *o) {
-  goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+  goap_agent *a = r->h.cur >= 0 && r->h.cur < r->attached ? r->agents[r->h.cur] : NULL;
   if (a && r->depth >= 16 && (o->tag == GOAP__R_ORDER || o->tag == GOAP__R_CLEAR_ORDER ||
                               o->tag == GOAP__R_REPLAN || o->tag == GOAP__R_RESET)) {
     diverge(r, a, "at most 16 nested host calls", "a deeper nesting (a damaged log)");
@@ -1044,8 +1068,8 @@ static int pass(goap_replayer *r, const rec *o) {
   r->depth++;
   int done = 1;
   switch (o->tag) {
-    case R_AGENT: r->cur = (int)o->id; break;
-    case R_AGENT_NEXT: r->cur++; break;
+    case R_AGENT: r->h.cur = (int)o->id; break;
+    case R_AGENT_NEXT: r->h.cur++; break;
     case R_NOTE:
       if (r->on_note) r->on_note(r->note_user, o->bytes, o->n);
       break;
@@ -1102,13 +1126,13 @@ static void diverge_at(goap_replayer *r, goap_agent *a, const rec *o, const want
 /* The next record of agent a, after applying pass-through records; 0 on a divergence. */
 static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const want *w) {
   for (;;) {
-    if (r->diverged || !peek(r, o, next)) return 0;
+    if (r->h.diverged || !peek(r, o, next)) return 0;
     if ((1u << o->tag) & PASS_TAGS) {
-      r->pos = *next; /* consumed before it runs: a host call may reach the replay again */
+      r->h.pos = *next; /* consumed before it runs: a host call may reach the replay again */
       pass(r, o);
       continue;
     }
-    if (r->cur != a->rec_id) { /* the recorded update of a ended */
+    if (r->h.cur != a->rec_id) { /* the recorded update of a ended */
       diverge_at(r, a, NULL, w);
       return 0;
     }
@@ -1118,27 +1142,6 @@ static int next_of(goap_replayer *r, goap_agent *a, rec *o, size_t *next, const 
 
 int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
   goap_replayer *r = a->rp;
-  if (tag == GOAP__R_TICK && r->cur == a->rec_id && r->pos < r->size && !r->diverged) {
-    int t = r->data[r->pos]; /* the common case: the tick's result, one byte */
-    if (t == GOAP__R_TICK || t == R_TICK_SUCCESS || t == R_TICK_FAILURE) {
-      r->pos++;
-      if (v)
-        *v = t == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
-             : t == R_TICK_FAILURE ? GOAP_ACTION_FAILURE
-                                   : GOAP_ACTION_RUNNING;
-      return 1;
-    }
-  }
-  if ((tag == GOAP__R_START || tag == GOAP__R_STOP || tag == GOAP__R_CHECK) && id < 0x80 &&
-      r->cur == a->rec_id && r->pos + 1 < r->size && !r->diverged &&
-      r->data[r->pos + 1] == id) { /* a callback of an action with a one-byte id */
-    int t = r->data[r->pos];
-    if (t == tag || (tag == GOAP__R_CHECK && t == R_CHECK_YES)) {
-      r->pos += 2;
-      if (v) *v = t == R_CHECK_YES;
-      return 1;
-    }
-  }
   rec o;
   size_t next;
   want w = {tag, id, NULL};
@@ -1153,7 +1156,7 @@ int goap__rp_input(goap_agent *a, int tag, int id, int32_t *v, double *d) {
     diverge_at(r, a, &o, &w);
     return 0;
   }
-  r->pos = next;
+  r->h.pos = next;
   if (v) {
     if (tag == GOAP__R_TICK)
       *v = o.tag == R_TICK_SUCCESS   ? GOAP_ACTION_SUCCESS
@@ -1169,9 +1172,9 @@ int goap__rp_bb(goap_agent *a, int *var, int32_t *value) {
   goap_replayer *r = a->rp;
   rec o;
   size_t next;
-  if (r->diverged || r->cur != a->rec_id || !peek(r, &o, &next) || o.tag != GOAP__R_BB)
+  if (r->h.diverged || r->h.cur != a->rec_id || !peek(r, &o, &next) || o.tag != GOAP__R_BB)
     return 0;
-  r->pos = next;
+  r->h.pos = next;
   *var = (int)o.id;
   *value = o.v;
   return 1;
@@ -1204,51 +1207,59 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
   goap_replayer *r = a->rp;
   rec o;
   size_t next;
-  if (r->diverged) return 0;
+  if (r->h.diverged) return 0;
   if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
+  if (r->h.cur == a->rec_id && event_room(ev) <= 256) { /* the common case: the next record */
+    uint8_t b[256];
+    size_t n = enc_event(b, ev);
+    if (n <= r->h.size - r->h.pos && memcmp(r->h.data + r->h.pos, b, n) == 0) {
+      r->h.pos += n;
+      return 1;
+    }
+  }
   want w = {0, 0, ev};
   if (!next_of(r, a, &o, &next, &w)) return 0;
   if (o.tag != R_EVENT || !same_event(&o.ev, ev)) {
     diverge_at(r, a, &o, &w);
     return 0;
   }
-  r->pos = next;
+  r->h.pos = next;
   return 1;
 }
 
 goap_status goap_replayer_step(goap_replayer *r) {
   if (!r) return GOAP_INVALID_ARGUMENT;
-  if (r->diverged) return GOAP_CONFLICT;
+  if (r->h.diverged) return GOAP_CONFLICT;
   if (r->attached < r->nagents) return GOAP_INVALID_OPERATION;
   for (;;) {
-    if (r->pos < r->size && r->data[r->pos] == R_STEP && r->cur + 1 < r->attached) {
-      r->pos++; /* the common case: the next agent's update, with the same dt */
-      r->cur++;
-      goap_agent *a = r->agents[r->cur];
+    if (r->h.pos < r->h.size && r->h.data[r->h.pos] == R_STEP && r->h.cur + 1 < r->attached) {
+      r->h.pos++; /* the common case: the next agent's update, with the same dt */
+      r->h.cur++;
+      goap_agent *a = r->agents[r->h.cur];
       if (a) goap_agent_update(a, r->last_dt == r->last_dt ? r->last_dt : 0);
-      if (r->diverged) return GOAP_CONFLICT;
+      if (r->h.diverged) return GOAP_CONFLICT;
       continue;
     }
     rec o;
     size_t next;
     if (!peek(r, &o, &next)) return GOAP_OK; /* cannot happen: the log was checked */
     if (o.tag == R_END) return GOAP_OK;
-    r->pos = next;
+    r->h.pos = next;
     if (pass(r, &o)) {
-      if (r->diverged) return GOAP_CONFLICT;
+      if (r->h.diverged) return GOAP_CONFLICT;
       continue;
     }
     if (o.tag == R_FRAME) {
       r->frame++;
       return GOAP_IN_PROGRESS;
     }
-    if (o.tag == R_STEP) r->cur++;
-    goap_agent *a = r->cur >= 0 && r->cur < r->attached ? r->agents[r->cur] : NULL;
+    if (o.tag == R_STEP) r->h.cur++;
+    goap_agent *a = r->h.cur >= 0 && r->h.cur < r->attached ? r->agents[r->h.cur] : NULL;
     if ((o.tag == R_UPDATE || o.tag == R_UPDATE_SAME || o.tag == R_STEP) && a) {
       double dt = o.tag == R_UPDATE ? o.d : r->last_dt;
       if (o.tag == R_UPDATE) r->last_dt = dt;
       goap_agent_update(a, dt == dt ? dt : 0);
-      if (r->diverged) return GOAP_CONFLICT;
+      if (r->h.diverged) return GOAP_CONFLICT;
       continue;
     }
     /* an input of an update that did not ask for it */
@@ -1257,7 +1268,7 @@ goap_status goap_replayer_step(goap_replayer *r) {
     else describe_input(r->d, o.tag, o.id, o.v, o.d, exp, sizeof exp);
     describe_input(r->d, 0, 0, 0, 0, got, sizeof got);
     diverge(r, a, exp, got);
-    if (!a) r->div.agent = r->cur;
+    if (!a) r->div.agent = r->h.cur;
     return GOAP_CONFLICT;
   }
 }

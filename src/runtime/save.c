@@ -389,7 +389,8 @@ enum {
   F_FROM_IDLE = 8,
   F_IDLE_REPORTED = 16,
   F_SEEN = 32,      /* seen differs from mem: W more words */
-  F_BLACKBOARD = 64 /* the agent had a blackboard */
+  F_BLACKBOARD = 64, /* the agent had a blackboard */
+  F_PAUSED = 128      /* an HTN plan ending at a `pause`: its continuation follows the MTR */
 };
 
 static void put_stats(wbuf *w, const goap_agent_stats *s) {
@@ -423,14 +424,15 @@ static void get_stats(rbuf *r, goap_agent_stats *s) {
 goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap, size_t *size) {
   if (!a || !size) return GOAP_INVALID_ARGUMENT;
   *size = 0;
-  if (a->paused) return GOAP_INVALID_OPERATION;
   const goap_agent_type *t = a->t;
+  int ncont = a->paused ? goap_htn_continuation(a->hp, 0, NULL, 0) : 0;
+  if (ncont < 0) return GOAP_INVALID_OPERATION; /* paused with nothing pending: cannot be */
   wbuf w = begin_write(buf, cap);
   int seen = memcmp(a->mem, a->seen, a->W * sizeof *a->mem) != 0;
   unsigned flags = (a->announce ? F_ANNOUNCE : 0u) | (a->running ? F_RUNNING : 0u) |
                    (a->searching ? F_SEARCHING : 0u) | (a->from_idle ? F_FROM_IDLE : 0u) |
                    (a->idle_reported ? F_IDLE_REPORTED : 0u) | (seen ? F_SEEN : 0u) |
-                   (a->bb ? F_BLACKBOARD : 0u);
+                   (a->bb ? F_BLACKBOARD : 0u) | (a->paused ? F_PAUSED : 0u);
   put_u8(&w, flags);
   put_uv(&w, (uint64_t)a->ph);
   put_uv(&w, (uint64_t)a->reason);
@@ -505,6 +507,19 @@ goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t cap, size
     put_uv(&w, (uint64_t)a->mtr_len);
     for (int i = 0; i < a->mtr_len; ++i) put_uv(&w, (uint64_t)a->mtr[i]);
   }
+  if (a->paused) { /* the continuation, next run first, read a few at a time */
+    put_uv(&w, (uint64_t)ncont);
+    goap_htn_resume_run run[16];
+    for (int i = 0; i < ncont; i += 16) {
+      goap_htn_continuation(a->hp, i, run, 16);
+      for (int k = 0; k < 16 && i + k < ncont; ++k) {
+        put_uv(&w, (uint64_t)run[k].task);
+        put_uv(&w, (uint64_t)run[k].method);
+        put_uv(&w, (uint64_t)run[k].subtask);
+        put_uv(&w, (uint64_t)run[k].depth);
+      }
+    }
+  }
   return end_write(&w, 'A', t->fingerprint, size);
 }
 
@@ -530,6 +545,8 @@ static int get_state(rbuf *r, const goap_agent *a, goap_word *out, goap_word *tm
 typedef struct agent_need {
   size_t plan, hold, mtr;
   uint64_t expansions;
+  int paused;                    /* a paused HTN plan: */
+  size_t ncont, cont_at;         /* its continuation's runs, where they are */
 } agent_need;
 
 #define BAD(msg)                                                                               \
@@ -548,7 +565,7 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   unsigned flags = get_u8(r);
   uint64_t ph = get_uv(r), reason = get_uv(r);
   double time = get_f64(r);
-  if (r->bad || flags > 127 || ph > PH_EXECUTE || reason >= GOAP_REPLAN_REASON_COUNT ||
+  if (r->bad || ph > PH_EXECUTE || reason >= GOAP_REPLAN_REASON_COUNT ||
       !finite(time))
     BAD("snapshot corrupted: bad agent header fields");
   if (!apply) {
@@ -727,6 +744,23 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
       if (apply) a->mtr[i] = (int32_t)m;
     }
   }
+  uint64_t ncont = 0;
+  size_t cont_at = 0;
+  if (flags & F_PAUSED) {
+    if (!t->htn || ph != PH_EXECUTE) BAD("snapshot corrupted: a paused plan without HTN");
+    ncont = get_uv(r);
+    cont_at = r->i;
+    if (r->bad || ncont > r->n / 4) BAD("snapshot corrupted: bad HTN continuation");
+    for (uint64_t i = 0; i < ncont; ++i) {
+      uint64_t task = get_uv(r), m = get_uv(r), sub = get_uv(r), depth = get_uv(r);
+      int ns = 0;
+      if (r->bad || task >= (uint64_t)goap_htn_domain_task_count(t->htn) ||
+          m >= (uint64_t)goap_htn_domain_method_count(t->htn, (int)task) || depth > 0x7fffffff ||
+          !goap_htn_domain_method_subtasks(t->htn, (int)task, (int)m, &ns) ||
+          sub >= (uint64_t)ns)
+        BAD("snapshot corrupted: bad HTN continuation");
+    }
+  }
   if (r->bad) BAD("snapshot corrupted: the payload ends early");
   if (r->i != r->n) BAD("snapshot corrupted: bytes after the agent's state");
   if (!apply) {
@@ -734,6 +768,9 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
     need->hold = (size_t)nhold;
     need->mtr = (size_t)mtr_len;
     need->expansions = expansions;
+    need->paused = (flags & F_PAUSED) != 0;
+    need->ncont = (size_t)ncont;
+    need->cont_at = cont_at;
     return GOAP_OK;
   }
   st.memory_bytes = 0;
@@ -822,6 +859,25 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
                   "the unfinished search does not replay as saved (dynamic costs or the "
                   "planner changed)");
     }
+  }
+  if (need.paused) { /* the HTN planner takes the continuation back: resuming goes on */
+    goap_htn_planner *hp = goap__agent_htn_planner(a);
+    size_t bytes = (need.ncont ? need.ncont : 1) * sizeof(goap_htn_resume_run);
+    goap_htn_resume_run *runs =
+        hp ? (goap_htn_resume_run *)goap__rt_alloc(&a->alloc, bytes) : NULL;
+    if (!runs) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+    r.i = need.cont_at;
+    for (size_t i = 0; i < need.ncont; ++i) {
+      runs[i].task = (int)get_uv(&r);
+      runs[i].method = (int)get_uv(&r);
+      runs[i].subtask = (int)get_uv(&r);
+      runs[i].depth = (int)get_uv(&r);
+    }
+    st = goap_htn_restore_continuation(hp, runs, (int)need.ncont, a->mtr, a->mtr_len);
+    goap__rt_free(&a->alloc, runs, bytes);
+    if (st == GOAP_OUT_OF_MEMORY) return fail(error, st, "out of memory");
+    if (st != GOAP_OK) return fail(error, GOAP_CORRUPT, "snapshot corrupted: bad HTN continuation");
+    a->paused = 1;
   }
   return GOAP_OK;
 }

@@ -21,7 +21,8 @@ from . import _ffi
 
 _lib, LIBRARY_PATH = _ffi.load()
 
-__all__ = ["File", "Domain", "Agent", "Plan", "Event", "Simulation", "GoapError",
+__all__ = ["File", "Domain", "Agent", "Blackboard", "Squad", "Plan", "Event", "Simulation",
+           "GoapError",
            "RUNNING", "SUCCESS", "FAILURE", "version"]
 
 STATUS_NAMES = [_lib.goap_status_name(i).decode() for i in range(64)]  # unknown codes: a name too
@@ -68,6 +69,23 @@ def _diag_error(diag):
 
 def _status_error(status, what):
     return GoapError(status, "%s: %s" % (what, _lib.goap_status_string(status).decode()))
+
+
+def _snapshot(fn, p):
+    """bytes of a goap_*_snapshot function (size query first)."""
+    n = ctypes.c_size_t(0)
+    fn(p, None, 0, ctypes.byref(n))
+    buf = ctypes.create_string_buffer(max(n.value, 1))
+    st = fn(p, buf, n.value, ctypes.byref(n))
+    if st != OK:
+        raise _status_error(st, "snapshot")
+    return buf.raw[:n.value]
+
+
+def _snapshot_data(data):
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError("expected bytes, got %s" % type(data).__name__)
+    return bytes(data)
 
 
 def _enc(s):
@@ -523,9 +541,13 @@ class Agent(_Closable):
     _closed_what = "goap.Agent"
 
     def __init__(self, file, actions=None, on_event=None, name="agent", memory=None,
-                 expansions_per_update=0):
+                 expansions_per_update=0, blackboard=None):
         self._ptr = None
         self._type = None
+        self._squads = set()
+        if blackboard is not None and not isinstance(blackboard, Blackboard):
+            raise TypeError("blackboard: expected a goap.Blackboard")
+        self.blackboard = blackboard
         f = file._check()
         d = file.domain._ptr
         self.file, self.domain = file, file.domain
@@ -574,6 +596,8 @@ class Agent(_Closable):
         ad = _ffi.AgentDesc()
         ad.type = self._type
         ad.on_event = self._c_event
+        if blackboard is not None:
+            ad.blackboard = blackboard._check()
         if memory is not None:
             words = _lib.goap_domain_state_words(d)
             self._memory0 = (ctypes.c_uint64 * max(words, 1))()
@@ -592,6 +616,8 @@ class Agent(_Closable):
             raise GoapError("out_of_memory", "cannot create the agent")
         self._ptr = ptr
         file._agents.add(self)
+        if blackboard is not None:
+            blackboard._agents.add(self)
 
     # -- callbacks from C: never raise -------------------------------------------------
     def _call(self, action, which, *args):
@@ -699,14 +725,7 @@ class Agent(_Closable):
     def snapshot(self):
         """The agent's whole runtime state as bytes (goap_agent_snapshot): a save game. Restore
         it with restore() into a new Agent made the same way (same file, name and actions)."""
-        p = self._check()
-        n = ctypes.c_size_t(0)
-        _lib.goap_agent_snapshot(p, None, 0, ctypes.byref(n))
-        buf = ctypes.create_string_buffer(max(n.value, 1))
-        st = _lib.goap_agent_snapshot(p, buf, n.value, ctypes.byref(n))
-        if st != OK:
-            raise _status_error(st, "snapshot")
-        return buf.raw[:n.value]
+        return _snapshot(_lib.goap_agent_snapshot, self._check())
 
     def restore(self, data):
         """Restores a snapshot into this agent, which must never have been updated. GoapError
@@ -831,8 +850,177 @@ class Agent(_Closable):
         if getattr(self, "_updating", False):
             raise GoapError(INVALID_OPERATION, "goap.Agent closed from its own callback")
         if getattr(self, "_ptr", None) is not None:
+            for sq in list(getattr(self, "_squads", ())):
+                sq.remove(self)
             _lib.goap_agent_destroy(self._ptr)
             self._ptr = None
         if getattr(self, "_type", None) is not None:
             _lib.goap_agent_type_destroy(self._type)
             self._type = None
+
+
+class Blackboard(_Closable):
+    """A blackboard (goap_blackboard): named slots that agents share (a file's `shared`
+    variables) and reservable resources. Give it to the agents that share it:
+    Agent(file, ..., blackboard=bb). Close it after them (close() refuses while an attached
+    agent is open)."""
+    _closed_what = "goap.Blackboard"
+
+    def __init__(self):
+        self._ptr = None
+        self._agents = weakref.WeakSet()
+        ptr = _lib.goap_blackboard_create(None)
+        if not ptr:
+            raise GoapError("out_of_memory", "cannot create the blackboard")
+        self._ptr = ptr
+
+    def set(self, name, value):
+        """Writes a slot (created on first use); attached agents see it on their next update."""
+        st = _lib.goap_blackboard_set(self._check(), _enc(name), int(value))
+        if st != OK:
+            raise _status_error(st, "set %s" % name)
+
+    def get(self, name):
+        """A slot's value; KeyError when nothing created it."""
+        v = ctypes.c_int32(0)
+        st = _lib.goap_blackboard_get(self._check(), _enc(name), ctypes.byref(v))
+        if STATUS_NAMES[st] == "not_found":
+            raise KeyError(name)
+        if st != OK:
+            raise _status_error(st, "get %s" % name)
+        return v.value
+
+    __getitem__ = get
+    __setitem__ = set
+
+    @property
+    def version(self):
+        """Counts the writes that changed a slot (goap_blackboard_version)."""
+        return _lib.goap_blackboard_version(self._check())
+
+    def add_resource(self, name, capacity):
+        st = _lib.goap_blackboard_add_resource(self._check(), _enc(name), int(capacity))
+        if st != OK:
+            raise _status_error(st, "add_resource %s" % name)
+
+    def resource(self, name):
+        """(units held, capacity) of a resource; KeyError when there is none of that name."""
+        held, cap = ctypes.c_int(0), ctypes.c_int(0)
+        st = _lib.goap_blackboard_resource(self._check(), _enc(name), ctypes.byref(held),
+                                           ctypes.byref(cap))
+        if STATUS_NAMES[st] == "not_found":
+            raise KeyError(name)
+        if st != OK:
+            raise _status_error(st, "resource %s" % name)
+        return held.value, cap.value
+
+    def snapshot(self):
+        """Every slot, resource and the version as bytes (goap_blackboard_snapshot)."""
+        return _snapshot(_lib.goap_blackboard_snapshot, self._check())
+
+    def restore(self, data):
+        """Replaces everything with a snapshot; no agent may be attached yet (restore the
+        blackboard first, then create its agents with blackboard=this and restore them).
+        GoapError ("truncated", "version_mismatch", "corrupt", "invalid_operation") with
+        libgoap's message when refused; the blackboard is then left as it was."""
+        data = _snapshot_data(data)
+        why = ctypes.c_char_p()
+        st = _lib.goap_blackboard_restore(self._check(), data, len(data), ctypes.byref(why))
+        if st != OK:
+            raise GoapError(st, "restore: %s" % _dec(why.value))
+
+    def close(self):
+        """Frees the blackboard. GoapError (invalid_operation) while an attached agent is
+        still open. Safe to call twice."""
+        if getattr(self, "_ptr", None) is None:
+            return
+        if any(not a.closed for a in self._agents):
+            raise GoapError(INVALID_OPERATION, "goap.Blackboard closed before its agents")
+        _lib.goap_blackboard_destroy(self._ptr)
+        self._ptr = None
+
+
+SQUAD_BEHAVIORS = ["none", "get_to_cover", "advance_cover", "orderly_advance", "search"]
+
+
+class Squad(_Closable):
+    """A squad coordinator (goap_squad) with the default goal names (take_cover, suppress,
+    advance, search): it orders its member agents. Closing an agent removes it from its
+    squads."""
+    _closed_what = "goap.Squad"
+
+    def __init__(self):
+        self._ptr = None
+        self._members = []
+        ptr = _lib.goap_squad_create(None)
+        if not ptr:
+            raise GoapError("out_of_memory", "cannot create the squad")
+        self._ptr = ptr
+
+    @property
+    def members(self):
+        return list(self._members)
+
+    def add(self, agent):
+        st = _lib.goap_squad_add(self._check(), agent._check())
+        if st != OK:
+            raise _status_error(st, "squad add")
+        self._members.append(agent)
+        agent._squads.add(self)
+
+    def remove(self, agent):
+        st = _lib.goap_squad_remove(self._check(), agent._check())
+        if st != OK:
+            raise _status_error(st, "squad remove")
+        self._members.remove(agent)
+        agent._squads.discard(self)
+
+    def order(self, behavior):
+        """Gives the squad a behaviour: one of SQUAD_BEHAVIORS."""
+        b = _lib.goap_squad_behavior_from_name(_enc(behavior))
+        if b < 0:
+            raise ValueError("unknown squad behaviour %r (one of %s)" %
+                             (behavior, ", ".join(SQUAD_BEHAVIORS)))
+        st = _lib.goap_squad_order(self._check(), b)
+        if st != OK:
+            raise _status_error(st, "squad order")
+
+    def update(self):
+        """Lets the squad re-issue its members' orders (call once per frame after theirs)."""
+        _lib.goap_squad_update(self._check())
+
+    @property
+    def behavior(self):
+        return _dec(_lib.goap_squad_behavior_name(_lib.goap_squad_current(self._check())))
+
+    def snapshot(self):
+        """The squad's behaviour, phase and the orders it gave, as bytes (goap_squad_snapshot).
+        The members are the caller's agents: snapshot them too."""
+        return _snapshot(_lib.goap_squad_snapshot, self._check())
+
+    def restore(self, data, members):
+        """Restores into this squad, which has no members yet, with its members: the restored
+        agents, in the order they had when saved (as many as then). GoapError ("truncated",
+        "version_mismatch", "corrupt", "domain_mismatch", "invalid_operation") with libgoap's
+        message when refused."""
+        data = _snapshot_data(data)
+        members = list(members)
+        arr = (ctypes.c_void_p * max(len(members), 1))(*[m._check() for m in members])
+        why = ctypes.c_char_p()
+        st = _lib.goap_squad_restore(self._check(), data, len(data), arr, len(members),
+                                     ctypes.byref(why))
+        if st != OK:
+            raise GoapError(st, "restore: %s" % _dec(why.value))
+        for m in members:
+            self._members.append(m)
+            m._squads.add(self)
+
+    def close(self):
+        """Frees the squad (the orders it gave are cleared). Safe to call twice."""
+        if getattr(self, "_ptr", None) is None:
+            return
+        for m in self._members:
+            m._squads.discard(self)
+        self._members = []
+        _lib.goap_squad_destroy(self._ptr)
+        self._ptr = None

@@ -291,6 +291,33 @@ FUNCTIONS.update({
 })
 # ---- end of inspection ----------------------------------------------------------------------
 
+# ---- blackboards and squads, and their save games (goap/agent.h, goap/squad.h, goap/save.h) --
+FUNCTIONS.update({
+    "goap_blackboard_create": (c_void_p, [c_void_p]),
+    "goap_blackboard_destroy": (None, [c_void_p]),
+    "goap_blackboard_set": (c_int, [c_void_p, c_char_p, c_int32]),
+    "goap_blackboard_get": (c_int, [c_void_p, c_char_p, P(c_int32)]),
+    "goap_blackboard_version": (ctypes.c_uint64, [c_void_p]),
+    "goap_blackboard_add_resource": (c_int, [c_void_p, c_char_p, c_int]),
+    "goap_blackboard_resource": (c_int, [c_void_p, c_char_p, P(c_int), P(c_int)]),
+    "goap_blackboard_snapshot": (c_int, [c_void_p, c_void_p, ctypes.c_size_t,
+                                         P(ctypes.c_size_t)]),
+    "goap_blackboard_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(c_char_p)]),
+    "goap_squad_create": (c_void_p, [c_void_p]),
+    "goap_squad_destroy": (None, [c_void_p]),
+    "goap_squad_add": (c_int, [c_void_p, c_void_p]),
+    "goap_squad_remove": (c_int, [c_void_p, c_void_p]),
+    "goap_squad_size": (c_int, [c_void_p]),
+    "goap_squad_order": (c_int, [c_void_p, c_int]),
+    "goap_squad_update": (None, [c_void_p]),
+    "goap_squad_current": (c_int, [c_void_p]),
+    "goap_squad_behavior_name": (c_char_p, [c_int]),
+    "goap_squad_behavior_from_name": (c_int, [c_char_p]),
+    "goap_squad_snapshot": (c_int, [c_void_p, c_void_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
+    "goap_squad_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(c_void_p), c_int,
+                                   P(c_char_p)]),
+})
+
 
 def _candidates():
     env = os.environ.get("GOAP_LIBRARY")

@@ -16,6 +16,7 @@ import goap  # noqa: E402
 EXAMPLES = os.environ.get("GOAP_EXAMPLES", os.path.join(os.path.dirname(__file__), "../../../examples"))
 TESTS = os.environ.get("GOAP_TESTS", os.path.join(os.path.dirname(__file__), "../../../tests"))
 SOLDIER = os.path.join(EXAMPLES, "soldier.goap")
+SQUAD = os.path.join(EXAMPLES, "squad.goap")
 
 
 def door_held_agent(f, record, raise_in=None):
@@ -410,6 +411,131 @@ class SaveGames(unittest.TestCase):
             self.assertEqual(j["goal"], "kill_enemy")
             self.assertEqual(j["plan"], a.plan[0])
             self.assertEqual(j["memory"]["target_dead"], False)
+
+
+class SquadSaveGames(unittest.TestCase):
+    """Blackboard and Squad, their snapshot / restore (goap/save.h)."""
+
+    @staticmethod
+    def squad_world(f, bb):
+        """Three members of examples/squad.goap on blackboard bb; an action succeeds on every
+        third tenth of a second of the agent's clock (the host keeps no state of its own)."""
+        def tick(ag, act, dt):
+            return goap.SUCCESS if round(ag.time * 10) % 3 == 0 else goap.RUNNING
+        events = []
+        members = []
+        for i in range(3):
+            def on_event(ag, ev, i=i):
+                events.append((i, ev.kind, round(ev.time, 6), ev.goal, ev.action))
+            members.append(goap.Agent(f, actions={n: tick for n in f.domain.actions},
+                                      on_event=on_event, name="member", blackboard=bb))
+        return members, events
+
+    @staticmethod
+    def frame(members, squad, bb, k):
+        """Frame k: the host's script (a member goes down, is rescued; the squad regroups),
+        the members' updates, the squad's."""
+        if k == 6:
+            bb["man_down"] = 1
+        if k == 12:
+            squad.order("get_to_cover")
+            members[2]["in_cover"] = 0
+        for m in members:
+            m.update(0.1)
+        squad.update()
+
+    def test_blackboard_snapshot_restore(self):
+        bb = goap.Blackboard()
+        bb["suppressive_fire_tokens"] = 3
+        bb["player_down"] = 1
+        bb.add_resource("flank_slot", 2)
+        data = bb.snapshot()
+        self.assertEqual(data[:5], b"GOAPB")
+        b2 = goap.Blackboard()
+        b2["stale"] = 7
+        b2.restore(data)
+        self.assertEqual((b2["suppressive_fire_tokens"], b2["player_down"]), (3, 1))
+        with self.assertRaises(KeyError):
+            b2["stale"]          # replaced by the snapshot's slots
+        self.assertEqual(b2.resource("flank_slot"), (0, 2))
+        self.assertEqual(b2.version, bb.version)
+        self.assertEqual(b2.snapshot(), data)
+        b3 = goap.Blackboard()
+        with self.assertRaises(goap.GoapError) as cm:
+            b3.restore(data[:-1])
+        self.assertEqual(cm.exception.status, "truncated")
+        self.assertIn("fewer bytes than its header says", str(cm.exception))
+        bad = bytearray(data)
+        bad[-1] ^= 1
+        with self.assertRaises(goap.GoapError) as cm:
+            b3.restore(bytes(bad))
+        self.assertEqual(cm.exception.status, "corrupt")
+        with self.assertRaises(TypeError):
+            b3.restore("not bytes")
+        with goap.File.load(SQUAD) as f:
+            a = goap.Agent(f, name="member", blackboard=b3)
+            with self.assertRaises(goap.GoapError) as cm:
+                b3.restore(data)     # an agent is attached already
+            self.assertEqual(cm.exception.status, "invalid_operation")
+            with self.assertRaises(goap.GoapError):
+                b3.close()           # before its agent
+            a.close()
+        b3.close()
+        self.assertTrue(b3.closed)
+
+    def test_squad_saved_mid_fight_goes_on_as_if_never_stopped(self):
+        with goap.File.load(SQUAD) as f:
+            bb = goap.Blackboard()
+            bb.add_resource("flank_slot", 1)
+            members, events = self.squad_world(f, bb)
+            squad = goap.Squad()
+            for m in members:
+                squad.add(m)
+            squad.order("get_to_cover")
+            for k in range(4):
+                self.frame(members, squad, bb, k)
+            self.assertIsNotNone(members[0].action)  # saved with an action running
+            saved_events = list(events)
+            bb_data, squad_data = bb.snapshot(), squad.snapshot()
+            agent_data = [m.snapshot() for m in members]
+            self.assertEqual(squad_data[:5], b"GOAPS")
+            # a new runtime: the blackboard first, then its agents, then the squad
+            bb2 = goap.Blackboard()
+            bb2.restore(bb_data)
+            members2, events2 = self.squad_world(f, bb2)
+            for m, d in zip(members2, agent_data):
+                m.restore(d)
+            squad2 = goap.Squad()
+            with self.assertRaises(goap.GoapError) as cm:
+                squad2.restore(squad_data, members2[:2])   # as many members as saved
+            self.assertEqual(cm.exception.status, "invalid_operation")
+            squad2.restore(squad_data, members2)
+            self.assertEqual(squad2.behavior, "get_to_cover")
+            self.assertEqual(squad2.members, members2)
+            self.assertEqual(squad2.snapshot(), squad_data)
+            self.assertEqual(bb2.snapshot(), bb_data)
+            self.assertEqual([m.snapshot() for m in members2], agent_data)
+            for k in range(4, 30):
+                self.frame(members, squad, bb, k)
+            for k in range(4, 30):
+                self.frame(members2, squad2, bb2, k)
+            self.assertEqual(events2, events[len(saved_events):])
+            kinds = set(e[1] for e in events2)
+            self.assertTrue({"action_start", "action_success", "plan", "goal_done"} <= kinds)
+            self.assertIn("save_member", set(e[3] for e in events2))
+            self.assertEqual(bb2.snapshot(), bb.snapshot())
+            self.assertEqual(squad2.snapshot(), squad.snapshot())
+            self.assertEqual([m.snapshot() for m in members2], [m.snapshot() for m in members])
+            with self.assertRaises(ValueError):
+                squad2.order("charge")
+            members2[0].close()      # leaves its squad
+            self.assertEqual(len(squad2.members), 2)
+            squad.close()
+            squad2.close()
+            for m in members + members2:
+                m.close()
+            bb.close()
+            bb2.close()
 
 
 if __name__ == "__main__":
