@@ -51,8 +51,9 @@
 #define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
- * successors put in canonical form, for orbit search). */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM };
+ * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
+ * pricing each successor's positional cost). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
@@ -1477,7 +1478,12 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
-static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+/* Instantiated twice: `scost` (positional costs priced per successor) is a constant in each,
+ * so that searches without them pay nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, int scost) {
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap_domain *d = p->d;
   const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
@@ -1493,7 +1499,7 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
       const goap__action *act = &d->actions[a];
       const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
       double c = p->acost[a];
-      if (p->scost_on && (c = step_cost(p, a, s)) < 0.0) continue;
+      if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
       goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
       goap__copy_words(t, s, stride);
       if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
@@ -1512,6 +1518,10 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
     }
   }
   return GOAP_OK;
+}
+
+static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+  return expand_incremental_impl(p, n, 0);
 }
 
 /* ---- the successor index ----------------------------------------------------------------- */
@@ -1581,7 +1591,8 @@ static void build_index(goap_planner *p) {
 __attribute__((always_inline))
 #endif
 static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
-                                           const int32_t *list, uint32_t count, int canon) {
+                                           const int32_t *list, uint32_t count, int canon,
+                                           int scost) {
   const goap_domain *d = p->d;
   uint32_t W = p->W;
   for (uint32_t j = 0; j < count; ++j) {
@@ -1594,7 +1605,7 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
     double c = p->acost[a];
-    if (p->scost_on && (c = step_cost(p, a, s)) < 0.0) continue;
+    if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
     if (canon) (void)goap__sym_canon_after(&p->sym, t, a, NULL);
     goap_status st = offer(p, t, n, a, g + c, 0);
     if (st != GOAP_OK) return st;
@@ -1604,22 +1615,30 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
 
 static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
                                      const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 0);
+  return expand_list_impl(p, n, g, list, count, 0, 0);
 }
 
 static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
                                      const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 1);
+  return expand_list_impl(p, n, g, list, count, 1, 0);
+}
+
+static goap_status expand_list_scost(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0, 1);
 }
 
 /* expand_indexed_impl's calls: `canon` is a constant in each instance */
 #define expand_list(p, n, g, list, count)                                                     \
-  (canon ? expand_list_canon(p, n, g, list, count) : expand_list_plain(p, n, g, list, count))
+  (canon == 1   ? expand_list_canon(p, n, g, list, count)                                     \
+   : canon == 2 ? expand_list_scost(p, n, g, list, count)                                     \
+                : expand_list_plain(p, n, g, list, count))
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
+  /* canon: 0 plain, 1 orbit search (canonical successors), 2 positional costs */
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
@@ -1661,11 +1680,22 @@ static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
   return expand_indexed_impl(p, n, 1);
 }
 
+/* Positional costs (scost_on): the bitset or the index, pricing every successor. Out of
+ * line, like the orbit search's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_scost(goap_planner *p, uint32_t n) {
+  if (p->useful_words) return expand_incremental_impl(p, n, 1);
+  return expand_indexed_impl(p, n, 2);
+}
+
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->fmode == FMODE_SMALL) return expand_small(p, n);
   if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
   if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
-  return expand_indexed_canon(p, n);
+  if (p->fmode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
+  return expand_scost(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
@@ -1834,12 +1864,16 @@ static goap_status start_search(goap_planner *p) {
      * successors in the same order through offer() */
     if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
       p->fmode = FMODE_BITSET;
+    /* positional costs: the same bitset or index through expand_scost (orbit search and
+     * positional costs never meet: begin refuses the pair) */
+    if (p->scost_on) p->fmode = FMODE_SCOST;
     if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
       p->useful_words = 0;
       p->fmode = FMODE_INDEX_SYM;
     }
     p->stride = p->W + p->useful_words;
-    if (p->fmode >= FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
+    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->sx_serial != p->goal_serial)
+      build_index(p);
   }
   sw = p->stride;
   goap_status st = ensure_nodes(p, 2);
