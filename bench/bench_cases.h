@@ -293,8 +293,9 @@ static int case_defs(case_def *out) {
     memcpy(out[n].p, br[i], sizeof br[i]);
     ++n;
   }
-  static const char *const npc[] = {"npc_40", "npc_40_callbacks", "npc_40_cbconst"};
-  for (int k = 0; k < 3; ++k) {
+  static const char *const npc[] = {"npc_40", "npc_40_callbacks", "npc_40_cbconst",
+                                    "npc_40_positional", "npc_40_posconst"};
+  for (int k = 0; k < 5; ++k) {
     snprintf(out[n].name, sizeof out[n].name, "%s", npc[k]);
     out[n].kind = 7;
     out[n++].p[0] = k;
@@ -330,7 +331,9 @@ static void make_case(const case_def *def, bench_case *c) {
     c->optimal = NAN;
     c->about = def->p[0] == 0   ? "keep guard (examples/npc_40.goap), 10 scenarios round-robin"
                : def->p[0] == 1 ? "npc_40 with distance costs and line-of-sight checks"
-                                : "npc_40 with callbacks returning the file's costs";
+               : def->p[0] == 2 ? "npc_40 with callbacks returning the file's costs"
+               : def->p[0] == 3 ? "npc_40, walks priced from the state's place (state costs)"
+                                : "npc_40 with state costs returning the file's costs";
     break;
   default: case_branch(c, def->p[0], def->p[1], def->p[2], def->p[3]); break;
   }

@@ -9,6 +9,13 @@
  *    from the wall walk to the intruder). Each request has its own host (10 positions).
  *  - npc_40_cbconst: the same callbacks returning the file's cost and 1: the plans, costs and
  *    expansions of npc_40, so its extra time over npc_40 is the callbacks' overhead.
+ *  - npc_40_positional: every walk and sprint has a positional cost instead
+ *    (goap_builder_set_state_cost): 0.5 plus the distance from the place the search state is
+ *    at (`loc`) to the destination, over the speed -- each leg priced from where the plan
+ *    stands. No checks.
+ *  - npc_40_posconst: the same state costs returning the file's cost (min_cost too): the
+ *    plans and costs of npc_40, so its extra time over npc_40 is what positional costs cost
+ *    (the calls, and the search modes they turn off: small mode, relevance pruning).
  *
  * Optimal costs come from npc_ucs(): a uniform-cost search over the public state API
  * (goap_action_applicable / goap_action_apply), every action, no pruning, no heuristic, and
@@ -33,6 +40,9 @@ typedef struct npc_host {
   int constant;  /* 1: the callbacks return the file's cost and 1 */
   long calls;    /* callbacks called */
 } npc_host;
+
+static const goap_domain *npc_pos_dom; /* variants 3, 4: the domain their state costs read */
+static int npc_pos_loc = -1;           /* its `loc` variable */
 
 typedef struct npc_cb {
   int kind;      /* 0: walk to `place` (speed `speed` m per cost unit), 1: line of sight */
@@ -80,6 +90,18 @@ static int npc_check(void *host, int action, void *user) {
   return 1;
 }
 
+/* Positional cost (variants 3, 4): from the place the state says the guard is. */
+static double npc_state_cost(void *host, int action, const goap_word *state, void *user) {
+  npc_host *h = (npc_host *)host;
+  const npc_cb *cb = (const npc_cb *)user;
+  (void)action;
+  ++h->calls;
+  if (h->constant) return cb->cost;
+  int from = (int)goap_state_get(npc_pos_dom, state, npc_pos_loc);
+  double dx = npc_xy[cb->place][0] - npc_xy[from][0], dy = npc_xy[cb->place][1] - npc_xy[from][1];
+  return sqrt(dx * dx + dy * dy) / cb->speed;
+}
+
 static goap_file *npc_file;
 static npc_cb npc_cbs[64];
 static npc_host npc_hosts[MAX_REQ];
@@ -96,8 +118,9 @@ static const goap_domain *npc_load(void) {
   return goap_file_domain(npc_file);
 }
 
-/* The file's domain again, through the builder, with the callbacks above. */
-static goap_domain *npc_with_callbacks(const goap_domain *src) {
+/* The file's domain again, through the builder, with the callbacks above (variant 1, 2) or
+ * the positional costs (3: distances, 4: the file's costs). */
+static goap_domain *npc_with_callbacks(const goap_domain *src, int variant) {
   goap_builder *b = goap_builder_create(NULL);
   if (!b) return NULL;
   for (int v = 0; v < goap_domain_var_count(src); ++v) {
@@ -141,18 +164,32 @@ static goap_domain *npc_with_callbacks(const goap_domain *src) {
       if (cb->place < 0) goto fail;
       cb->kind = 0;
       cb->speed = walk ? 5.0 : 10.0;
-      ad.dynamic_cost = npc_cost;
-      ad.user = cb;
+      if (variant < 3) {
+        ad.dynamic_cost = npc_cost;
+        ad.user = cb;
+      }
+    } else if (variant >= 3) {
+      /* no checks */
     } else if (strcmp(ad.name, "spot_intruder") == 0 || strcmp(ad.name, "shoot_arrow") == 0) {
       cb->kind = 1;
       ad.check = npc_check;
       ad.user = cb;
     }
-    if (goap_builder_add_action(b, &ad, NULL) != GOAP_OK) goto fail;
+    int pos = variant >= 3 && (walk || sprint);
+    if (pos) ad.cost = variant == 3 ? 0.5 : 0.0;
+    int id = -1;
+    if (goap_builder_add_action(b, &ad, &id) != GOAP_OK) goto fail;
+    if (pos && goap_builder_set_state_cost(b, id, npc_state_cost, cb,
+                                           variant == 4 ? cb->cost : 0.0, 0) != GOAP_OK)
+      goto fail;
   }
   goap_domain *d = NULL;
   if (goap_builder_build(b, &d) != GOAP_OK) goto fail;
   goap_builder_destroy(b);
+  if (variant >= 3) {
+    npc_pos_dom = d;
+    npc_pos_loc = goap_domain_find_var(d, "loc");
+  }
   return d;
 fail:
   fprintf(stderr, "goap_bench: npc_40 with callbacks: %s\n", goap_builder_error(b));
@@ -241,14 +278,15 @@ static ucs_item ucs_pop(ucs *u) {
 }
 
 /* The cheapest cost from start to want in d (INFINITY: none). host: the callbacks' host.
- * Each action's cost and check are taken once, as the planner does per request. */
+ * Each action's cost and check are taken once, as the planner does per request; a positional
+ * cost is added per state. */
 static double npc_ucs(const goap_domain *d, const goap_word *start, const goap_cond *want,
                       int nwant, void *host) {
   int A = goap_domain_action_count(d);
   double *cost = (double *)xrealloc(NULL, (size_t)A * sizeof *cost);
   for (int a = 0; a < A; ++a) {
     cost[a] = goap_domain_action_cost(d, a);
-    if (a < 64 && host && npc_cbs[a].kind == 0 && (strncmp(goap_domain_action_name(d, a), "go_", 3) == 0 ||
+    if (a < 64 && host && npc_cbs[a].kind == 0 && !goap_domain_action_state_cost(d, a, NULL, NULL, NULL, NULL) && (strncmp(goap_domain_action_name(d, a), "go_", 3) == 0 ||
                                        strncmp(goap_domain_action_name(d, a), "sprint_to_", 10) == 0))
       cost[a] = npc_cost(host, a, &npc_cbs[a]);
     if (a < 64 && host && npc_cbs[a].kind == 1 && !npc_check(host, a, &npc_cbs[a]))
@@ -280,10 +318,19 @@ static double npc_ucs(const goap_domain *d, const goap_word *start, const goap_c
     }
     for (int a = 0; a < A; ++a) {
       if (cost[a] < 0.0 || !goap_action_applicable(d, s, a)) continue;
+      double c = cost[a];
+      goap_state_cost_fn fn;
+      void *su;
+      double mc;
+      if (goap_domain_action_state_cost(d, a, &fn, &su, &mc, NULL)) { /* priced from s */
+        double e = fn(host, a, s, su);
+        if (!(e >= 0.0)) continue;
+        c += e > mc ? e : mc;
+      }
       memcpy(t, s, u.W * sizeof *t);
       if (goap_action_apply(d, t, a) != GOAP_OK) continue;
       uint32_t id = ucs_find(&u, t, 1);
-      double g = it.g + cost[a];
+      double g = it.g + c;
       if (g < u.g[id]) {
         u.g[id] = g;
         ucs_push(&u, g, id);
@@ -298,14 +345,15 @@ static double npc_ucs(const goap_domain *d, const goap_word *start, const goap_c
   return best;
 }
 
-/* variant 0: npc_40; 1: npc_40_callbacks; 2: npc_40_cbconst. */
+/* variant 0: npc_40; 1: npc_40_callbacks; 2: npc_40_cbconst; 3: npc_40_positional;
+ * 4: npc_40_posconst. */
 static int npc_prepare(int variant, prepared *p) {
   memset(p, 0, sizeof *p);
   const goap_domain *fd = npc_load();
   if (!fd) return 0;
   p->cdom = fd;
   if (variant) {
-    p->dom = npc_with_callbacks(fd);
+    p->dom = npc_with_callbacks(fd, variant);
     if (!p->dom) return 0;
     p->cdom = p->dom;
   }
@@ -329,7 +377,7 @@ static int npc_prepare(int variant, prepared *p) {
     if (variant) {
       npc_host *h = &npc_hosts[r];
       memset(h, 0, sizeof *h);
-      h->constant = variant == 2;
+      h->constant = variant == 2 || variant == 4;
       h->x = 1.0 + (double)((r * 5) % 14);
       h->y = 1.0 + (double)((r * 3) % 14);
       h->ix = 1.0 + (double)((r * 7 + 4) % 14);
@@ -337,7 +385,7 @@ static int npc_prepare(int variant, prepared *p) {
       p->host[r] = h;
     }
     p->opt[r] = npc_ucs(d, st, sc->want, sc->want_count, p->host[r]);
-    if (variant != 1 && (sc->expect & GOAP_EXPECT_COST) &&
+    if (variant != 1 && variant != 3 && (sc->expect & GOAP_EXPECT_COST) &&
         fabs(p->opt[r] - sc->expect_cost) > 1e-9) {
       fprintf(stderr, "goap_bench: npc_40 scenario %s: expect cost %g, uniform-cost search %g\n",
               sc->name, sc->expect_cost, p->opt[r]);

@@ -62,6 +62,7 @@
  *   static `set_atom` of src/pddl/validate.c renamed to set_atom__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
  *   static `sift` of src/runtime/world.c renamed to sift__runtime_world in goap.c (clashes with src/core/relax.c)
  *   typedef `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
+ *   static `slot_of` of src/sched/sched.c renamed to slot_of__sched_sched in goap.c (clashes with src/format/position.c)
  *   static `take_name` of src/format/parser.c renamed to take_name__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `tok_pos` of src/format/parser.c renamed to tok_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `undo_to` of src/htn/htn_planner.c renamed to undo_to__htn_htn_planner in goap.c (clashes with src/hddl/hddl_plan.c)
@@ -487,6 +488,10 @@ typedef struct goap__action {
   goap_check_fn check;
   goap_cost_fn dyn_cost;
   void *user;
+  goap_state_cost_fn scost;     /* positional cost (goap_builder_set_state_cost), or NULL */
+  void *scost_user;             /* its user pointer */
+  double min_cost;              /* its lower bound */
+  unsigned scost_flags;         /* GOAP_STATE_COST_* */
   /* compiled (offsets into the domain's pools) */
   uint32_t pre_eq, npre_eq;     /* goap__wmask */
   uint32_t pre_ft, npre_ft;     /* goap__ftest: non-equality tests and ADD range tests */
@@ -524,6 +529,7 @@ struct goap_domain {
   size_t nwriters;
   int max_eff;           /* the most effects of one action */
   int has_callbacks;     /* some action has a check or dynamic-cost callback */
+  int has_scost;         /* bit 0: some action has a state cost; bit 1: a pure one */
   goap_word *used;       /* words: the bits that belong to some field */
   int32_t *odd_vars;     /* vars whose range does not fill their field (need a range check) */
   uint32_t *wvars_off;   /* words + 1: the variables packed into each word (CSR) */
@@ -1014,6 +1020,30 @@ static goap_status check_conds(goap_builder *b, const char *what, const char *na
 }
 
 /* ---- actions and goals --------------------------------------------------------------------- */
+
+goap_status goap_builder_set_state_cost(goap_builder *b, int action, goap_state_cost_fn fn,
+                                        void *user, double min_cost, unsigned flags) {
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (action < 0 || (size_t)action >= b->nactions)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "no action with id %d", action);
+  goap__action *a = &b->actions[action];
+  if (!fn && (min_cost != 0.0 || flags))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_COST, -1,
+                "action '%s': min_cost and flags need a state cost callback", a->name);
+  if (!(min_cost >= 0.0) || !isfinite(min_cost))
+    return fail(b, GOAP_OUT_OF_RANGE, GOAP_ITEM_COST, -1,
+                "action '%s': min_cost must be a finite number >= 0", a->name);
+  if (flags & ~GOAP_STATE_COST_PURE)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_COST, -1,
+                "action '%s': unknown state cost flags 0x%x", a->name,
+                flags & ~GOAP_STATE_COST_PURE);
+  a->scost = fn;
+  a->scost_user = user;
+  a->min_cost = min_cost;
+  a->scost_flags = flags;
+  return GOAP_OK;
+}
 
 goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, int *out_id) {
   if (!b) return GOAP_INVALID_ARGUMENT;
@@ -1716,6 +1746,8 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
     for (int i = 0; i < nactions; ++i) {
       if (da[i].neff > d->max_eff) d->max_eff = da[i].neff;
       if (da[i].check || da[i].dyn_cost) d->has_callbacks = 1;
+      if (da[i].scost)
+        d->has_scost |= (da[i].scost_flags & GOAP_STATE_COST_PURE) ? 3 : 1;
     }
   }
   /* each table sized once for all its names (no rehash while they go in) */
@@ -1809,6 +1841,15 @@ int goap_domain_action_callbacks(const goap_domain *d, int i, goap_check_fn *che
   if (dynamic_cost) *dynamic_cost = a ? a->dyn_cost : NULL;
   if (user) *user = a ? a->user : NULL;
   return a && (a->check || a->dyn_cost);
+}
+int goap_domain_action_state_cost(const goap_domain *d, int i, goap_state_cost_fn *fn,
+                                  void **user, double *min_cost, unsigned *flags) {
+  const goap__action *a = d && i >= 0 && i < d->nactions ? &d->actions[i] : NULL;
+  if (fn) *fn = a ? a->scost : NULL;
+  if (user) *user = a && a->scost ? a->scost_user : NULL;
+  if (min_cost) *min_cost = a && a->scost ? a->min_cost : 0.0;
+  if (flags) *flags = a && a->scost ? a->scost_flags : 0u;
+  return a && a->scost;
 }
 
 const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *count) {
@@ -2243,6 +2284,8 @@ struct goap_planner {
   goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   size_t cheap2, nheap2;
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
+  int scost_on;              /* an active action's positional cost is called in this search */
+  double scost_last;         /* the step cost step_cost priced last (lazy A*'s bound) */
   int lazy_astar;            /* LAZY with forward A*: children queued with an admissible bound
                                 (planner.c), evaluated when taken out */
   uint32_t lm_node;          /* lazy A* with LM-cut: the node of the last evaluation (NONE) */
@@ -3601,6 +3644,10 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
  *    interval in two splits the node into two.
  *  - Action callbacks (check, dynamic cost) run at most once per action per request, before the
  *    search, and only for actions that survive relevance pruning.
+ *  - Positional costs (goap_builder_set_state_cost): acost holds the request cost plus
+ *    min_cost, a lower bound that every heuristic and the goal cache see; the forward
+ *    expansions ask the callback per successor only when scost_on (one predictable branch
+ *    otherwise), and small mode is not used then. Backward and orbit search refuse them.
  *  - Forward successors come from the parent's useful-action bitset; after applying an action
  *    only the actions that read or write a variable it wrote are rechecked (`touch` lists, or
  *    precomputed masks in small mode), so the child's bitset is exact. When the bitset would
@@ -3631,8 +3678,9 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
 #define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
- * successors put in canonical form, for orbit search). */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM };
+ * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
+ * pricing each successor's positional cost). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
@@ -4107,9 +4155,38 @@ static int usable(goap_planner *p, int a) {
     if (x->dyn_cost) ++p->cb_rejects;
     return 0;
   }
-  p->acost[a] = c;
+  p->acost[a] = x->scost ? c + x->min_cost : c; /* a positional cost's lower bound */
   p->aflag[a] |= F_USABLE;
   return 1;
+}
+
+/* Does a request with these flags call some state cost of d? */
+static inline int scost_req(const goap_domain *d, unsigned flags) {
+  return d->has_scost && (!(flags & GOAP_REQUEST_NO_CALLBACKS) || (d->has_scost & 2));
+}
+
+/* Is action x's state cost called in this request? */
+static inline int scost_called(const goap_planner *p, const goap__action *x) {
+  return x->scost && (!(p->flags & GOAP_REQUEST_NO_CALLBACKS) ||
+                      (x->scost_flags & GOAP_STATE_COST_PURE));
+}
+
+/* Positional costs (scost_on): action a's cost in state s, its request cost plus its state
+ * cost, or -1 when the state cost makes it inapplicable there. Kept out of line: requests
+ * without positional costs never call it. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static double step_cost(goap_planner *p, int32_t a, const goap_word *s) {
+  const goap__action *x = &p->d->actions[a];
+  double c = p->acost[a];
+  if (scost_called(p, x)) {
+    double e = x->scost(p->host, a, s, x->scost_user);
+    if (!(e >= 0.0) || !(e < GOAP__INF)) return -1.0; /* negative, NaN or infinite */
+    if (e > x->min_cost) c += e - x->min_cost;
+  }
+  p->scost_last = c;
+  return c;
 }
 
 /* Does effect e (on a bool/enum var) help relaxed condition c? Int vars: any effect helps. */
@@ -4160,7 +4237,8 @@ static goap_status select_actions(goap_planner *p, int keep_eval) {
     memset(p->aflag, 0, (size_t)(A ? A : 1));
     p->cb_rejects = 0;
   }
-  if (p->flags & GOAP_REQUEST_NO_PRUNING) {
+  /* a state cost may read any variable: every writer can change a relevant step's price */
+  if ((p->flags & GOAP_REQUEST_NO_PRUNING) || scost_req(d, p->flags)) {
     for (int a = 0; a < A; ++a)
       if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
   } else {
@@ -4324,6 +4402,9 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
   if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
+  /* positional costs price full states: not regression nodes, not canonical states */
+  if (scost_req(d, req->flags) && (req->search == GOAP_SEARCH_BACKWARD || req->symmetry))
+    return GOAP_INVALID_ARGUMENT;
   size_t nw = (size_t)req->want_count;
   size_t na = (size_t)d->nactions;
   unsigned sflags = req->flags & SEL_FLAGS;
@@ -4833,7 +4914,8 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
  * (acost - rem, rem what the cuts left of it), so cost(pi) >= h_lmcut(parent) - share(a);
  * actions in no cut keep the parent's whole h. */
 static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action) {
-  double b = (double)p->nh[parent] - p->acost[action];
+  /* the step's real cost: with positional costs, the one step_cost just priced */
+  double b = (double)p->nh[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
   if (parent == p->lm_node) {
     double share = p->acost[action] - p->lm.rem[action];
     double l = p->lm_h - (share > 0.0 ? share : 0.0);
@@ -5023,7 +5105,12 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
-static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+/* Instantiated twice: `scost` (positional costs priced per successor) is a constant in each,
+ * so that searches without them pay nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, int scost) {
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap_domain *d = p->d;
   const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
@@ -5038,6 +5125,8 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
       int32_t a = p->active[i];
       const goap__action *act = &d->actions[a];
       const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
+      double c = p->acost[a];
+      if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
       goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
       goap__copy_words(t, s, stride);
       if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
@@ -5051,11 +5140,15 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
           if (bi >= 0) set_bit(t + W, bi, useful_fast(p, b, t));
         }
       }
-      goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+      goap_status st = offer(p, t, n, a, g + c, 0);
       if (st != GOAP_OK) return st;
     }
   }
   return GOAP_OK;
+}
+
+static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+  return expand_incremental_impl(p, n, 0);
 }
 
 /* ---- the successor index ----------------------------------------------------------------- */
@@ -5125,7 +5218,8 @@ static void build_index(goap_planner *p) {
 __attribute__((always_inline))
 #endif
 static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
-                                           const int32_t *list, uint32_t count, int canon) {
+                                           const int32_t *list, uint32_t count, int canon,
+                                           int scost) {
   const goap_domain *d = p->d;
   uint32_t W = p->W;
   for (uint32_t j = 0; j < count; ++j) {
@@ -5137,8 +5231,10 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
+    double c = p->acost[a];
+    if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
     if (canon) (void)goap__sym_canon_after(&p->sym, t, a, NULL);
-    goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+    goap_status st = offer(p, t, n, a, g + c, 0);
     if (st != GOAP_OK) return st;
   }
   return GOAP_OK;
@@ -5146,22 +5242,30 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
 
 static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
                                      const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 0);
+  return expand_list_impl(p, n, g, list, count, 0, 0);
 }
 
 static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
                                      const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 1);
+  return expand_list_impl(p, n, g, list, count, 1, 0);
+}
+
+static goap_status expand_list_scost(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0, 1);
 }
 
 /* expand_indexed_impl's calls: `canon` is a constant in each instance */
 #define expand_list(p, n, g, list, count)                                                     \
-  (canon ? expand_list_canon(p, n, g, list, count) : expand_list_plain(p, n, g, list, count))
+  (canon == 1   ? expand_list_canon(p, n, g, list, count)                                     \
+   : canon == 2 ? expand_list_scost(p, n, g, list, count)                                     \
+                : expand_list_plain(p, n, g, list, count))
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
+  /* canon: 0 plain, 1 orbit search (canonical successors), 2 positional costs */
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
@@ -5203,11 +5307,22 @@ static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
   return expand_indexed_impl(p, n, 1);
 }
 
+/* Positional costs (scost_on): the bitset or the index, pricing every successor. Out of
+ * line, like the orbit search's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_scost(goap_planner *p, uint32_t n) {
+  if (p->useful_words) return expand_incremental_impl(p, n, 1);
+  return expand_indexed_impl(p, n, 2);
+}
+
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->fmode == FMODE_SMALL) return expand_small(p, n);
   if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
   if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
-  return expand_indexed_canon(p, n);
+  if (p->fmode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
+  return expand_scost(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
@@ -5374,14 +5489,18 @@ static goap_status start_search(goap_planner *p) {
     p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
     /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
      * successors in the same order through offer() */
-    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on))
+    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
       p->fmode = FMODE_BITSET;
+    /* positional costs: the same bitset or index through expand_scost (orbit search and
+     * positional costs never meet: begin refuses the pair) */
+    if (p->scost_on) p->fmode = FMODE_SCOST;
     if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
       p->useful_words = 0;
       p->fmode = FMODE_INDEX_SYM;
     }
     p->stride = p->W + p->useful_words;
-    if (p->fmode >= FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
+    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->sx_serial != p->goal_serial)
+      build_index(p);
   }
   sw = p->stride;
   goap_status st = ensure_nodes(p, 2);
@@ -5434,6 +5553,10 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->lr_on = 0;
   goap_status st = prepare(p, req);
   if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
+  p->scost_on = 0;
+  if (st == GOAP_OK && p->d->has_scost)
+    for (int i = 0; i < p->nactive && !p->scost_on; ++i)
+      p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
   if (st == GOAP_OK) st = start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
@@ -5575,7 +5698,11 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
       double c = 0.0;
-      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) c += p->acost[node_action(p, n)];
+      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) {
+        int32_t a = node_action(p, n);
+        c += p->scost_on ? step_cost(p, a, p->states + (size_t)p->npar[n] * p->stride)
+                         : p->acost[a];
+      }
       res->cost = c;
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
@@ -5587,7 +5714,16 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       }
       if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;
-      for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
+        goap_word *s = p->scratch;
+        memcpy(s, p->start, p->W * sizeof *s);
+        for (int i = 0; i < len; ++i) {
+          c += step_cost(p, res->plan[i], s);
+          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
+        }
+      } else {
+        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      }
       res->cost = c;
     }
   }
@@ -5661,12 +5797,19 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
   goap_status st = GOAP_OK;
   double c = 0.0;
   for (int i = 0; i < plan_length; ++i) {
-    if (goap_action_apply(d, s, plan[i]) != GOAP_OK) {
+    const goap__action *x = plan[i] >= 0 && plan[i] < d->nactions ? &d->actions[plan[i]] : NULL;
+    double e = x && x->scost ? x->min_cost : 0.0; /* a positional cost, priced before the step */
+    if (x && x->scost && (x->scost_flags & GOAP_STATE_COST_PURE)) {
+      double v = x->scost(NULL, plan[i], s, x->scost_user);
+      if (!(v >= 0.0) || !(v < GOAP__INF)) e = -1.0; /* inapplicable here */
+      else if (v > e) e = v;
+    }
+    if (e < 0.0 || goap_action_apply(d, s, plan[i]) != GOAP_OK) {
       st = GOAP_INVALID_OPERATION;
       if (bad_step) *bad_step = i;
       break;
     }
-    c += d->actions[plan[i]].cost;
+    c += x->cost + e;
   }
   if (st == GOAP_OK && !goap_state_satisfies(d, s, want, want_count)) {
     st = GOAP_INVALID_OPERATION;
@@ -7121,7 +7264,10 @@ typedef enum goap__tk {
   GOAP__T_GE,
   GOAP__T_ADD, /* += */
   GOAP__T_SUB, /* -= */
-  GOAP__T_STAR /* * (role costs) */
+  GOAP__T_STAR, /* * (role costs) */
+  GOAP__T_PLUS, /* + alone (distance costs) */
+  GOAP__T_LPAREN,
+  GOAP__T_RPAREN
 } goap__tk;
 
 typedef struct goap__tok {
@@ -7354,7 +7500,42 @@ struct goap_file {
   size_t task_pos_cap;
   goap__pos *method_pos; /* per method, tasks in order and their methods in order */
   size_t method_pos_cap;
+  /* positions and distance costs (position.c) */
+  int32_t *pt_base;     /* per variable: its first slot, -1 none */
+  size_t pt_base_cap;
+  double *pts;          /* 3 per slot: x, y, z */
+  size_t pts_cap, pt_count;
+  int *pt_line;         /* per slot: its `position` line (-1: set by the host; 0: none) */
+  size_t pt_line_cap;
+  struct goap__dist *dists; /* per action (var -1: no distance cost) */
+  size_t dists_cap;
 };
+
+/* ------------------------------------------------------------------------------------------
+ * Positions and distance costs (position.c)
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap__dist {
+  int32_t var;      /* the enum variable whose values are places; -1: none */
+  int32_t target;   /* the destination value; -1 while unresolved (the action's `eff VAR = X`) */
+  double factor;    /* cost per unit of distance */
+  goap__pos pos;    /* the `distance` token */
+} goap__dist;
+/* `position VAR VALUE X Y [Z]` (the lexer on `position`). */
+goap_status goap__pos_line(goap_file *f, const goap_allocator *a, goap__lexer *lx,
+                           const goap__symtab *st);
+/* A `cost` line's value, the lexer on the token after `cost`: a decimal (*has 0, *base) or
+ * [BASE +] [FACTOR *] distance(VAR [, VALUE]) (*has 1, *base, *d). Checks the end of line. */
+goap_status goap__pos_cost(goap__lexer *lx, const goap__symtab *st, size_t line_off,
+                           double *base, goap__dist *d, int *has);
+/* Records action's distance cost (target resolved). */
+goap_status goap__pos_attach(goap_file *f, const goap_allocator *a, int action,
+                             const goap__dist *d);
+/* After the build: the action whose distance cost reads a value without a position (that
+ * value in *value), or -1. */
+int goap__pos_check(const goap_file *f, int32_t *value);
+/* The positional cost callback of distance costs (user: the file). */
+double goap__pos_state_cost(void *host, int action, const goap_word *state, void *user);
+void goap__pos_free(goap_file *f);
 
 /* ------------------------------------------------------------------------------------------
  * HTN tasks and methods (htn_parse.c): `task` blocks, `method`/`when`/`do`, a scenario's
@@ -9382,10 +9563,15 @@ goap_status goap__lex_next(goap__lexer *lx) {
         }
         break;
       case '+':
-        if (c1 != '=') goto unexpected;
+        if (c1 != '=') {
+          lx->tok.kind = GOAP__T_PLUS;
+          break;
+        }
         ++p;
         lx->tok.kind = GOAP__T_ADD;
         break;
+      case '(': lx->tok.kind = GOAP__T_LPAREN; break;
+      case ')': lx->tok.kind = GOAP__T_RPAREN; break;
       case '-':
         if (c1 != '=') goto unexpected;
         ++p;
@@ -9624,6 +9810,8 @@ typedef struct parser {
   name_ref *nrefs;
   size_t nrefs_len, nrefs_cap;
   goap__htn_ir *htn;    /* tasks and methods (htn_parse.c) */
+  goap__dist dist;      /* the action's `cost ... distance(...)` when has_dist */
+  int has_dist;
 } parser;
 
 
@@ -9885,6 +10073,21 @@ static goap_status finish_action(parser *p) {
     return builder_error(p, st, &p->bpos, p->pre, p->pre_len, p->eff, p->eff_len, &cost_pos);
   if (id != p->f->action_count - 1)
     return error_at(p, GOAP_INVALID_OPERATION, &p->bpos, "builder assigned an unexpected id");
+  if (p->has_dist) { /* a distance cost: priced from the state (position.c) */
+    p->has_dist = 0;
+    for (i = 0; i < p->eff_len && p->dist.target < 0; ++i)
+      if (p->eff[i].var == p->dist.var && p->eff[i].op == GOAP_SET) p->dist.target = p->eff[i].value;
+    if (p->dist.target < 0)
+      return error_at(p, GOAP_NOT_FOUND, &p->dist.pos,
+                      "distance(%s) has no destination: action '%s' sets no value of '%s' "
+                      "(add 'eff %s = PLACE', or write distance(%s, PLACE))",
+                      p->vars[p->dist.var].name, p->bname, p->vars[p->dist.var].name,
+                      p->vars[p->dist.var].name, p->vars[p->dist.var].name);
+    TRY(goap__pos_attach(p->f, &p->a, id, &p->dist));
+    st = goap_builder_set_state_cost(p->b, id, goap__pos_state_cost, p->f, 0.0,
+                                     GOAP_STATE_COST_PURE);
+    if (st != GOAP_OK) return error_at(p, st, &p->dist.pos, "%s", goap_builder_error(p->b));
+  }
   return GOAP_OK;
 }
 
@@ -10952,7 +11155,13 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
   if (p->block == B_ROLE) return role_attr(p, lx);
   if (p->block == B_AGENT) return agent_attr(p, lx, kw);
   if (p->block == B_ACTION) {
-    if (strcmp(kw, "cost") == 0) return parse_number_attr(p, lx, A_COST, "cost", 1);
+    if (strcmp(kw, "cost") == 0) { /* a decimal, or a distance cost (position.c) */
+      goap__symtab st = symtab(p);
+      TRY(once(p, lx, A_COST, "cost"));
+      TRY(next(lx));
+      p->number_pos = tok_pos(p, lx);
+      return goap__pos_cost(lx, &st, p->line_off, &p->number, &p->dist, &p->has_dist);
+    }
     if (strcmp(kw, "pre") && strcmp(kw, "eff")) return action_rt_attr(p, lx, kw);
     TRY(next(lx));
     if (strcmp(kw, "pre") == 0) {
@@ -11026,8 +11235,8 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
  * ---------------------------------------------------------------------------------------- */
 static const char *const top_keywords[] = {"domain",   "var",        "world",    "action",
                                            "goal",     "scenario",   "simulation", "resource",
-                                           "role",     "agent"};
-#define N_TOP 10
+                                           "role",     "agent",      "position"};
+#define N_TOP 11
 static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
                                            "timeout",  "watch",    "duration", "reserve",
                                            "on_start", "on_end"};
@@ -11121,6 +11330,10 @@ static goap_status do_line(parser *p) {
       case 6: return begin_block(p, &lx, B_SIM);
       case 7: return parse_resource(p, &lx);
       case 8: return begin_named(p, &lx, B_ROLE);
+      case 10: {
+        goap__symtab st = symtab(p);
+        return goap__pos_line(p->f, &p->a, &lx, &st);
+      }
       default: return begin_named(p, &lx, B_AGENT);
     }
   }
@@ -11195,6 +11408,17 @@ static goap_status finalize(parser *p) {
     f->domain = NULL;
     if (st == GOAP_OUT_OF_MEMORY) return st;
     return error_at(p, st, &none, "%s", goap_builder_error(p->b));
+  }
+  { /* every place a distance cost reads has a position */
+    int32_t value = -1;
+    int bad = goap__pos_check(f, &value);
+    if (bad >= 0) {
+      const goap__fvar *v = &p->vars[f->dists[bad].var];
+      return error_at(p, GOAP_NOT_FOUND, &f->dists[bad].pos,
+                      "'%s' %s has no position (distance(%s) needs a 'position %s %s X Y' line "
+                      "for every value of '%s')",
+                      v->name, v->values[value], v->name, v->name, v->values[value], v->name);
+    }
   }
   /* scenario references */
   GROW(p, f->plans, f->plans_cap, p->refs_len + 1);
@@ -11414,6 +11638,7 @@ void goap_file_destroy(goap_file *f) {
   goap__mem_free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
   goap__mem_free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
   goap__mem_free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
+  goap__pos_free(f);
   goap__arena_free(&a, &f->arena);
   goap__mem_free(&a, f, sizeof *f);
 }
@@ -11583,6 +11808,292 @@ int goap_file_task_line(const goap_file *f, int task, int *col) {
 #undef item_pos
 #undef take_name
 #undef tok_pos
+
+/* ==== src/format/position.c ==== */
+/*
+ * position.c -- positions of enum values and distance costs in `.goap` files:
+ * `position VAR VALUE X Y [Z]` lines, `cost [BASE +] [FACTOR *] distance(VAR [, VALUE])`, the
+ * positional cost callback the parser gives such actions, and goap_file_set_position /
+ * goap_file_position.
+ *
+ * Invariants:
+ *  - A variable's positions live in one block of value_count slots of 3 doubles (x, y, z) in
+ *    f->pts, from slot f->pt_base[var] (-1: the variable has no `position` line); f->pt_line
+ *    holds each slot's line (0: no position yet). Blocks are made when a variable's first
+ *    `position` line is read and never move once the domain is built.
+ *  - f->dists has one entry per action (var -1: no distance cost). The callback reads only the
+ *    state, the file's positions and that entry (GOAP_STATE_COST_PURE), so agents that record
+ *    or replay their inputs price the same plans.
+ *  - After a successful parse every value of every variable a distance cost reads has a
+ *    position (goap__pos_check), so the callback never reads a missing one.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* #include "format_internal.h": inlined above */
+
+#define TRY(x)                            \
+  do {                                    \
+    goap_status try_s_ = (x);             \
+    if (try_s_ != GOAP_OK) return try_s_; \
+  } while (0)
+
+/* The value of enum variable v named by the current token, or -1. */
+static int32_t find_value(const goap__fvar *v, const goap__lexer *lx) {
+  if (lx->tok.kind != GOAP__T_IDENT) return -1;
+  for (int i = 0; i < v->value_count; ++i)
+    if (strlen(v->values[i]) == lx->tok.len &&
+        memcmp(v->values[i], lx->ec->src + lx->tok.off, lx->tok.len) == 0)
+      return (int32_t)i;
+  return -1;
+}
+
+static const char *cand_value(const void *ctx, int i) {
+  return ((const goap__fvar *)ctx)->values[i];
+}
+
+/* The current token as a value of v (errors: not a name, unknown value with a suggestion). */
+static goap_status take_value(goap__lexer *lx, const goap__fvar *v, const char *after,
+                              int32_t *out) {
+  char what[96];
+  if (lx->tok.kind != GOAP__T_IDENT) {
+    snprintf(what, sizeof what, "a value of '%s' %s", v->name, after);
+    return goap__expected(lx, what);
+  }
+  *out = find_value(v, lx);
+  if (*out >= 0) return GOAP_OK;
+  char dym[128];
+  goap__did_you_mean(dym, sizeof dym, lx->ec->src + lx->tok.off, lx->tok.len, cand_value, v,
+                     v->value_count);
+  return goap__error(lx->ec, GOAP_NOT_FOUND, lx->tok.off, "'%s' has no value '%.*s'%s", v->name,
+                     (int)(lx->tok.len > 64 ? 64 : lx->tok.len), lx->ec->src + lx->tok.off,
+                     dym);
+}
+
+/* The current token as an enum variable (a bool or an int is a type mismatch). */
+static goap_status take_enum_var(goap__lexer *lx, const goap__symtab *st, const char *where,
+                                 int32_t *out) {
+  TRY(goap__resolve_var(lx, st, out));
+  const goap__fvar *v = &st->vars[*out];
+  if (v->type != GOAP_ENUM)
+    return goap__error(lx->ec, GOAP_TYPE_MISMATCH, lx->tok.off,
+                       "'%s' is %s: %s takes an enum variable (its values are places)",
+                       v->name, v->type == GOAP_BOOL ? "a bool" : "an int", where);
+  return GOAP_OK;
+}
+
+static goap_status coord(goap__lexer *lx, const char *which, double *out) {
+  if (lx->tok.kind != GOAP__T_NUMBER) {
+    char what[48];
+    snprintf(what, sizeof what, "the %s coordinate", which);
+    return goap__expected(lx, what);
+  }
+  TRY(goap__tok_decimal(lx, out));
+  return goap__lex_next(lx);
+}
+
+goap_status goap__pos_line(goap_file *f, const goap_allocator *a, goap__lexer *lx,
+                           const goap__symtab *st) {
+  int32_t var, value;
+  double xyz[3] = {0.0, 0.0, 0.0};
+  TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a variable name after 'position'");
+  TRY(take_enum_var(lx, st, "'position'", &var));
+  const goap__fvar *v = &st->vars[var];
+  TRY(goap__lex_next(lx));
+  size_t value_off = lx->tok.off;
+  char after[80];
+  snprintf(after, sizeof after, "after 'position %s'", v->name);
+  TRY(take_value(lx, v, after, &value));
+  TRY(goap__lex_next(lx));
+  TRY(coord(lx, "x", &xyz[0]));
+  TRY(coord(lx, "y", &xyz[1]));
+  if (lx->tok.kind == GOAP__T_NUMBER) TRY(coord(lx, "z", &xyz[2]));
+  if (lx->tok.kind != GOAP__T_EOL)
+    return goap__expected(lx, "end of line after the coordinates (x y, or x y z)");
+  if ((size_t)var >= f->pt_base_cap || f->pt_base[var] < 0) {
+    size_t old = f->pt_base_cap;
+    void *g = goap__mem_grow(a, f->pt_base, &f->pt_base_cap, (size_t)f->var_count, sizeof *f->pt_base);
+    if (!g) return GOAP_OUT_OF_MEMORY;
+    f->pt_base = (int32_t *)g;
+    for (size_t i = old; i < f->pt_base_cap; ++i) f->pt_base[i] = -1;
+    size_t base = f->pt_count, need = base + (size_t)v->value_count;
+    g = goap__mem_grow(a, f->pts, &f->pts_cap, 3 * need, sizeof *f->pts);
+    if (!g) return GOAP_OUT_OF_MEMORY;
+    f->pts = (double *)g;
+    g = goap__mem_grow(a, f->pt_line, &f->pt_line_cap, need, sizeof *f->pt_line);
+    if (!g) return GOAP_OUT_OF_MEMORY;
+    f->pt_line = (int *)g;
+    for (size_t i = base; i < need; ++i) f->pt_line[i] = 0;
+    f->pt_base[var] = (int32_t)base;
+    f->pt_count = need;
+  }
+  size_t slot = (size_t)f->pt_base[var] + (size_t)value;
+  if (f->pt_line[slot])
+    return goap__error(lx->ec, GOAP_DUPLICATE, value_off,
+                       "duplicate position of '%s' %s (first at line %d)", v->name,
+                       v->values[value], f->pt_line[slot]);
+  memcpy(f->pts + 3 * slot, xyz, sizeof xyz);
+  f->pt_line[slot] = lx->ec->line;
+  return GOAP_OK;
+}
+
+goap_status goap__pos_cost(goap__lexer *lx, const goap__symtab *st, size_t line_off,
+                           double *base, goap__dist *d, int *has) {
+  double num = 0.0;
+  char t[64];
+  size_t num_off = 0;
+  *has = 0;
+  d->var = -1;
+  d->target = -1;
+  d->factor = 1.0;
+  *base = 0.0;
+  if (lx->tok.kind == GOAP__T_NUMBER) {
+    TRY(goap__tok_decimal(lx, &num));
+    num_off = lx->tok.off;
+    goap__tok_show(lx, t, sizeof t);
+    TRY(goap__lex_next(lx));
+    if (lx->tok.kind == GOAP__T_EOL || lx->tok.kind == GOAP__T_PLUS) {
+      if (num < 0) /* the base cost */
+        return goap__error(lx->ec, GOAP_OUT_OF_RANGE, num_off, "cost must not be negative, found %s",
+                           t);
+      *base = num;
+      if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+      TRY(goap__lex_next(lx));
+      if (lx->tok.kind == GOAP__T_NUMBER) { /* BASE + FACTOR * distance */
+        TRY(goap__tok_decimal(lx, &num));
+        num_off = lx->tok.off;
+        goap__tok_show(lx, t, sizeof t);
+        TRY(goap__lex_next(lx));
+        if (lx->tok.kind != GOAP__T_STAR)
+          return goap__expected(lx, "'*' after the factor (cost BASE + FACTOR * distance(...))");
+      } else if (!goap__tok_is(lx, "distance")) {
+        return goap__expected(lx, "a factor or 'distance' after '+'");
+      } else {
+        num = 1.0;
+      }
+    } else if (lx->tok.kind != GOAP__T_STAR) {
+      return goap__expected(lx, "end of line after the number");
+    }
+    if (lx->tok.kind == GOAP__T_STAR) { /* FACTOR * distance */
+      if (num < 0)
+        return goap__error(lx->ec, GOAP_OUT_OF_RANGE, num_off,
+                           "a distance factor must not be negative, found %s", t);
+      d->factor = num;
+      TRY(goap__lex_next(lx));
+    }
+    if (!goap__tok_is(lx, "distance")) return goap__expected(lx, "'distance' after '*'");
+  } else if (!goap__tok_is(lx, "distance")) {
+    return goap__expected(lx, "a number after 'cost'");
+  }
+  /* distance ( VAR [, VALUE] ) */
+  d->pos.line = lx->ec->line;
+  d->pos.col = (int)lx->tok.off + 1;
+  d->pos.line_off = line_off;
+  TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_LPAREN) return goap__expected(lx, "'(' after 'distance'");
+  TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a variable name after 'distance('");
+  TRY(take_enum_var(lx, st, "distance(...)", &d->var));
+  TRY(goap__lex_next(lx));
+  if (lx->tok.kind == GOAP__T_COMMA) {
+    TRY(goap__lex_next(lx));
+    TRY(take_value(lx, &st->vars[d->var], "after ','", &d->target));
+    TRY(goap__lex_next(lx));
+  }
+  if (lx->tok.kind != GOAP__T_RPAREN)
+    return goap__expected(lx, d->target < 0 ? "',' or ')' after the variable" : "')'");
+  TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_EOL) return goap__expected(lx, "end of line after ')'");
+  *has = 1;
+  return GOAP_OK;
+}
+
+goap_status goap__pos_attach(goap_file *f, const goap_allocator *a, int action,
+                             const goap__dist *d) {
+  size_t old = f->dists_cap;
+  void *g = goap__mem_grow(a, f->dists, &f->dists_cap, (size_t)action + 1, sizeof *f->dists);
+  if (!g) return GOAP_OUT_OF_MEMORY;
+  f->dists = (goap__dist *)g;
+  for (size_t i = old; i < f->dists_cap; ++i) f->dists[i].var = -1;
+  f->dists[action] = *d;
+  return GOAP_OK;
+}
+
+int goap__pos_check(const goap_file *f, int32_t *value) {
+  for (int i = 0; i < f->action_count && (size_t)i < f->dists_cap; ++i) {
+    const goap__dist *d = &f->dists[i];
+    if (d->var < 0) continue;
+    int32_t base = (size_t)d->var < f->pt_base_cap ? f->pt_base[d->var] : -1;
+    goap_var_info vi;
+    if (!f->domain || goap_domain_var_info(f->domain, d->var, &vi) != GOAP_OK) continue;
+    int32_t n = vi.value_count;
+    for (int32_t k = 0; k < n; ++k) {
+      if (base < 0 || !f->pt_line[(size_t)base + (size_t)k]) {
+        *value = k;
+        return i;
+      }
+    }
+  }
+  return -1;
+}
+
+double goap__pos_state_cost(void *host, int action, const goap_word *state, void *user) {
+  const goap_file *f = (const goap_file *)user;
+  const goap__dist *d = &f->dists[action];
+  (void)host;
+  size_t base = (size_t)f->pt_base[d->var];
+  size_t from = base + (size_t)goap_state_get(f->domain, state, d->var);
+  size_t to = base + (size_t)d->target;
+  double dx = f->pts[3 * to] - f->pts[3 * from], dy = f->pts[3 * to + 1] - f->pts[3 * from + 1],
+         dz = f->pts[3 * to + 2] - f->pts[3 * from + 2];
+  return d->factor * sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+void goap__pos_free(goap_file *f) {
+  const goap_allocator *a = &f->alloc;
+  goap__mem_free(a, f->pt_base, f->pt_base_cap * sizeof *f->pt_base);
+  goap__mem_free(a, f->pts, f->pts_cap * sizeof *f->pts);
+  goap__mem_free(a, f->pt_line, f->pt_line_cap * sizeof *f->pt_line);
+  goap__mem_free(a, f->dists, f->dists_cap * sizeof *f->dists);
+}
+
+/* The slot of (var, value), or a status. */
+static goap_status slot_of(const goap_file *f, int var, int32_t value, size_t *slot) {
+  if (!f || !f->domain) return GOAP_INVALID_ARGUMENT;
+  goap_var_info vi;
+  if (goap_domain_var_info(f->domain, var, &vi) != GOAP_OK) return GOAP_INVALID_ARGUMENT;
+  if ((size_t)var >= f->pt_base_cap || f->pt_base[var] < 0) return GOAP_NOT_FOUND;
+  if (value < 0 || value >= vi.value_count) return GOAP_OUT_OF_RANGE;
+  *slot = (size_t)f->pt_base[var] + (size_t)value;
+  return GOAP_OK;
+}
+
+goap_status goap_file_set_position(goap_file *f, int var, int32_t value, double x, double y,
+                                   double z) {
+  size_t slot = 0;
+  TRY(slot_of(f, var, value, &slot));
+  if (!isfinite(x) || !isfinite(y) || !isfinite(z)) return GOAP_OUT_OF_RANGE;
+  f->pts[3 * slot] = x;
+  f->pts[3 * slot + 1] = y;
+  f->pts[3 * slot + 2] = z;
+  if (!f->pt_line[slot]) f->pt_line[slot] = -1; /* set by the host */
+  return GOAP_OK;
+}
+
+goap_status goap_file_position(const goap_file *f, int var, int32_t value, double *x, double *y,
+                               double *z) {
+  size_t slot = 0;
+  TRY(slot_of(f, var, value, &slot));
+  if (!f->pt_line[slot]) return GOAP_NOT_FOUND;
+  if (x) *x = f->pts[3 * slot];
+  if (y) *y = f->pts[3 * slot + 1];
+  if (z) *z = f->pts[3 * slot + 2];
+  return GOAP_OK;
+}
+/* macros of src/format/position.c end here */
+#undef TRY
 
 /* ==== src/format/sim.c ==== */
 /*
@@ -26901,6 +27412,7 @@ int goap_flank_valid(goap_vec2 flank, goap_vec2 player, goap_vec2 player_cover_n
 /* names of src/sched/sched.c that another file also declares */
 #define process process__sched_sched
 #define slot slot__sched_sched
+#define slot_of slot_of__sched_sched
 #define slot slot__sched_sched
 /*
  * sched.c -- the many-agent scheduler: request slots, a FIFO of queued requests, a FIFO of
@@ -27625,6 +28137,7 @@ goap_status goap_sched_wait(goap_sched *s, double max_ms) {
 #undef MAX_MS
 #undef process
 #undef slot
+#undef slot_of
 #undef slot
 
 /* ==== src/sched/workers.c ==== */

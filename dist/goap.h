@@ -189,13 +189,32 @@ typedef struct goap_effect {
 
 /* Host callbacks. `host` is goap_request.host of the request being planned, `action` the
  * action's id, `user` goap_action_desc.user. Both are called once per planning request per
- * action (never per search node), on the thread that plans.
+ * action (never per search node), on the thread that plans (goap_state_cost_fn below is the
+ * one called per search node).
  *   check: return non-zero if the action may be used in this request (a procedural
  *          precondition).
  *   cost:  return the action's cost for this request; a negative or NaN result disables the
  *          action for the request. */
 typedef int (*goap_check_fn)(void *host, int action, void *user);
 typedef double (*goap_cost_fn)(void *host, int action, void *user);
+
+/* Positional (state-dependent) cost (goap_builder_set_state_cost): the extra cost of
+ * applying `action` in `state` (W words, goap_domain_state_words; read it with goap_state_get),
+ * the state the plan stands in at that step: a forward search asks it once per successor it
+ * generates, so in `go_river, go_village` the second leg is priced from the river. `host` as
+ * for goap_cost_fn, `user` the pointer given with it. Return a value >= the action's
+ * min_cost; a negative, NaN or infinite result makes the action inapplicable in that state (a
+ * procedural precondition per state); a result in [0, min_cost) counts as min_cost. It must be
+ * deterministic within a request and must not call the planner. */
+typedef double (*goap_state_cost_fn)(void *host, int action, const goap_word *state,
+                                     void *user);
+
+/* goap_builder_set_state_cost flags. PURE: the callback reads only `state` and `user`, never
+ * `host` (the .goap file's `cost distance(...)` is one): it is part of the domain, so the
+ * planner calls it even with GOAP_REQUEST_NO_CALLBACKS, and goap_plan_validate adds it (with
+ * host NULL). Without PURE it is a host callback like dynamic_cost: not called under
+ * NO_CALLBACKS (the action then costs its request cost + min_cost). */
+#define GOAP_STATE_COST_PURE 0x1u
 
 typedef struct goap_action_desc {
   const char *name;            /* required, unique among actions */
@@ -239,6 +258,24 @@ GOAP_API goap_status goap_builder_add_action(goap_builder *b, const goap_action_
                                              int *out_id);
 GOAP_API goap_status goap_builder_add_goal(goap_builder *b, const goap_goal_desc *desc,
                                            int *out_id);
+
+/* Positional costs: gives action `action` (an id add_action returned) the state cost fn,
+ * called as fn(host, action, state, user). Applying the action in state s then costs
+ * c + max(min_cost, fn(s)), c its request cost (cost, goap_request.costs[a] or dynamic_cost,
+ * as without it). The heuristics and the goal cache see c + min_cost, a lower bound, so the
+ * admissible heuristics stay admissible and ASTAR optimal. Forward searches (ASTAR, WASTAR,
+ * GREEDY, with LAZY or PREFERRED) price every step from the state it is applied in.
+ * GOAP_SEARCH_BACKWARD cannot (a regression node is a partial state): a request with it
+ * returns GOAP_INVALID_ARGUMENT while the domain has a state cost the request would call, as
+ * does a request with a goap_request.symmetry (canonical states are not the real ones). A
+ * state cost may read any variable, so such requests keep every usable action (as with
+ * GOAP_REQUEST_NO_PRUNING). min_cost >= 0 and finite; flags: GOAP_STATE_COST_*; fn NULL
+ * removes it (min_cost and flags must then be 0). Errors (GOAP_INVALID_ARGUMENT for a bad id
+ * or flags, GOAP_OUT_OF_RANGE for min_cost) leave the action unchanged and set
+ * goap_builder_error(). docs/api.md, "Positional costs". */
+GOAP_API goap_status goap_builder_set_state_cost(goap_builder *b, int action,
+                                                 goap_state_cost_fn fn, void *user,
+                                                 double min_cost, unsigned flags);
 
 /* Name lookups while building: the id, or -1. */
 GOAP_API int goap_builder_find_var(const goap_builder *b, const char *name);
@@ -300,6 +337,11 @@ GOAP_API const goap_effect *goap_domain_action_eff(const goap_domain *d, int act
  * be NULL. */
 GOAP_API int goap_domain_action_callbacks(const goap_domain *d, int action, goap_check_fn *check,
                                           goap_cost_fn *dynamic_cost, void **user);
+/* The action's positional cost (goap_builder_set_state_cost): 1 when it has one, 0 otherwise
+ * or for a bad id (outputs then NULL / 0). Any pointer may be NULL. */
+GOAP_API int goap_domain_action_state_cost(const goap_domain *d, int action,
+                                           goap_state_cost_fn *fn, void **user,
+                                           double *min_cost, unsigned *flags);
 
 GOAP_API int goap_domain_goal_count(const goap_domain *d);
 GOAP_API int goap_domain_find_goal(const goap_domain *d, const char *name);
@@ -413,7 +455,8 @@ typedef enum goap_heuristic {
 #define GOAP_REQUEST_LAZY 0x4u
 /* NO_CALLBACKS: the domain's check and dynamic_cost callbacks are not called for this request;
  * goap_request.costs (required then) are final: the host evaluated them itself (the agent
- * runtime does so when it records or replays its inputs, goap/replay.h). */
+ * runtime does so when it records or replays its inputs, goap/replay.h). State costs are not
+ * called either unless GOAP_STATE_COST_PURE (such an action then costs costs[a] + min_cost). */
 #define GOAP_REQUEST_NO_CALLBACKS 0x8u
 /* UNTIMED: the planner reads no clock for this request: stats.time_us is 0, and max_ms must be
  * 0 (else GOAP_INVALID_ARGUMENT). For many small requests, where reading the clock costs as
@@ -541,7 +584,10 @@ GOAP_API goap_status goap_plan_finish(goap_planner *p, goap_result *result);
 /* Checks a plan by replaying it from start (NULL: the default state): every action
  * applicable in turn and the final state satisfying want. Returns GOAP_OK or
  * GOAP_INVALID_OPERATION and, if bad_step is not NULL, the index of the first failing step
- * (plan_length when only the goal fails). *cost (may be NULL) receives the plan's static cost. */
+ * (plan_length when only the goal fails). *cost (may be NULL) receives the plan's static cost:
+ * each action's `cost`, plus, for one with a positional cost, its GOAP_STATE_COST_PURE
+ * callback's answer in the state the step starts from (host NULL; an answer that makes it
+ * inapplicable fails the step) or else its min_cost. */
 GOAP_API goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
                                         const goap_cond *want, int want_count,
                                         const int32_t *plan, int plan_length, double *cost,
@@ -1506,6 +1552,23 @@ GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
  * them as able to take any value. Thread-safe (the file is immutable). */
 GOAP_API int goap_file_is_sensed_var(const goap_file *f, int var);
 
+/* Positions (`position VAR VALUE X Y [Z]` lines, docs/format.md "Positions and distance
+ * costs"): the point of value `value` of enum variable `var`, which `cost distance(VAR)` reads.
+ * goap_file_set_position moves it (the host's world changed: a cache was moved, a door
+ * opened): the next requests price distances from the new point. Only variables with at least
+ * one `position` line have points. Returns GOAP_OK; GOAP_INVALID_ARGUMENT for a NULL file or a
+ * bad variable id, GOAP_NOT_FOUND when the variable has no `position` line (goap_file_position:
+ * also when that value has none yet), GOAP_OUT_OF_RANGE for a bad value or a non-finite
+ * coordinate. goap_file_position's outputs may be NULL.
+ * Threads: goap_file_set_position writes the file; no request may be planning on its domain
+ * meanwhile (call it between updates). Plans cached before it (goap_plan_cache) were priced
+ * with the old points: clear those caches (goap_plan_cache_clear). The replay log does not
+ * record points: a replay must make the same calls. */
+GOAP_API goap_status goap_file_set_position(goap_file *f, int var, int32_t value, double x,
+                                            double y, double z);
+GOAP_API goap_status goap_file_position(const goap_file *f, int var, int32_t value, double *x,
+                                        double *y, double *z);
+
 /* Fills one binding per action and per goal of the file's domain (action_count and
  * goal_count must equal the domain's counts) with the file's on_fail, on_start, on_end,
  * reserve, timeout, watch and valid lines; callbacks are left NULL for the host to set. The
@@ -2074,7 +2137,10 @@ GOAP_API int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info 
  *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
  *    was stopped, memory written -- follow from those and the inputs.)
  * Not recorded: the callbacks of the `achieve` searches of HTN agents (goap/htn.h) and of HTN
- * methods; an HTN domain with them replays only if they answer the same.
+ * methods; an HTN domain with them replays only if they answer the same. Nor positional costs
+ * (goap_builder_set_state_cost): pure ones (a file's distances) depend on the state alone; a
+ * host one counts its min_cost in searches made with NO_CALLBACKS (above), else it is asked
+ * live and must answer the same (docs/api.md, "Positional costs").
  *
  * The log: a header (magic "GOAPRPL", format version, two hashes of the domain, a label) and
  * chunks of records (each with its length and a checksum), ending with an end record.

@@ -148,6 +148,23 @@ GOAP_API int goap_file_is_world_var(const goap_file *f, int var);
  * them as able to take any value. Thread-safe (the file is immutable). */
 GOAP_API int goap_file_is_sensed_var(const goap_file *f, int var);
 
+/* Positions (`position VAR VALUE X Y [Z]` lines, docs/format.md "Positions and distance
+ * costs"): the point of value `value` of enum variable `var`, which `cost distance(VAR)` reads.
+ * goap_file_set_position moves it (the host's world changed: a cache was moved, a door
+ * opened): the next requests price distances from the new point. Only variables with at least
+ * one `position` line have points. Returns GOAP_OK; GOAP_INVALID_ARGUMENT for a NULL file or a
+ * bad variable id, GOAP_NOT_FOUND when the variable has no `position` line (goap_file_position:
+ * also when that value has none yet), GOAP_OUT_OF_RANGE for a bad value or a non-finite
+ * coordinate. goap_file_position's outputs may be NULL.
+ * Threads: goap_file_set_position writes the file; no request may be planning on its domain
+ * meanwhile (call it between updates). Plans cached before it (goap_plan_cache) were priced
+ * with the old points: clear those caches (goap_plan_cache_clear). The replay log does not
+ * record points: a replay must make the same calls. */
+GOAP_API goap_status goap_file_set_position(goap_file *f, int var, int32_t value, double x,
+                                            double y, double z);
+GOAP_API goap_status goap_file_position(const goap_file *f, int var, int32_t value, double *x,
+                                        double *y, double *z);
+
 /* Fills one binding per action and per goal of the file's domain (action_count and
  * goal_count must equal the domain's counts) with the file's on_fail, on_start, on_end,
  * reserve, timeout, watch and valid lines; callbacks are left NULL for the host to set. The

@@ -21,7 +21,10 @@
  *    idling, refused reservations. (The other events -- an action started, succeeded, failed,
  *    was stopped, memory written -- follow from those and the inputs.)
  * Not recorded: the callbacks of the `achieve` searches of HTN agents (goap/htn.h) and of HTN
- * methods; an HTN domain with them replays only if they answer the same.
+ * methods; an HTN domain with them replays only if they answer the same. Nor positional costs
+ * (goap_builder_set_state_cost): pure ones (a file's distances) depend on the state alone; a
+ * host one counts its min_cost in searches made with NO_CALLBACKS (above), else it is asked
+ * live and must answer the same (docs/api.md, "Positional costs").
  *
  * The log: a header (magic "GOAPRPL", format version, two hashes of the domain, a label) and
  * chunks of records (each with its length and a checksum), ending with an end record.

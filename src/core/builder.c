@@ -362,6 +362,30 @@ static goap_status check_conds(goap_builder *b, const char *what, const char *na
 
 /* ---- actions and goals --------------------------------------------------------------------- */
 
+goap_status goap_builder_set_state_cost(goap_builder *b, int action, goap_state_cost_fn fn,
+                                        void *user, double min_cost, unsigned flags) {
+  if (!b) return GOAP_INVALID_ARGUMENT;
+  clear_error(b);
+  if (action < 0 || (size_t)action >= b->nactions)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_NONE, -1, "no action with id %d", action);
+  goap__action *a = &b->actions[action];
+  if (!fn && (min_cost != 0.0 || flags))
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_COST, -1,
+                "action '%s': min_cost and flags need a state cost callback", a->name);
+  if (!(min_cost >= 0.0) || !isfinite(min_cost))
+    return fail(b, GOAP_OUT_OF_RANGE, GOAP_ITEM_COST, -1,
+                "action '%s': min_cost must be a finite number >= 0", a->name);
+  if (flags & ~GOAP_STATE_COST_PURE)
+    return fail(b, GOAP_INVALID_ARGUMENT, GOAP_ITEM_COST, -1,
+                "action '%s': unknown state cost flags 0x%x", a->name,
+                flags & ~GOAP_STATE_COST_PURE);
+  a->scost = fn;
+  a->scost_user = user;
+  a->min_cost = min_cost;
+  a->scost_flags = flags;
+  return GOAP_OK;
+}
+
 goap_status goap_builder_add_action(goap_builder *b, const goap_action_desc *d, int *out_id) {
   if (!b) return GOAP_INVALID_ARGUMENT;
   clear_error(b);

@@ -76,6 +76,10 @@ typedef struct goap__action {
   goap_check_fn check;
   goap_cost_fn dyn_cost;
   void *user;
+  goap_state_cost_fn scost;     /* positional cost (goap_builder_set_state_cost), or NULL */
+  void *scost_user;             /* its user pointer */
+  double min_cost;              /* its lower bound */
+  unsigned scost_flags;         /* GOAP_STATE_COST_* */
   /* compiled (offsets into the domain's pools) */
   uint32_t pre_eq, npre_eq;     /* goap__wmask */
   uint32_t pre_ft, npre_ft;     /* goap__ftest: non-equality tests and ADD range tests */
@@ -113,6 +117,7 @@ struct goap_domain {
   size_t nwriters;
   int max_eff;           /* the most effects of one action */
   int has_callbacks;     /* some action has a check or dynamic-cost callback */
+  int has_scost;         /* bit 0: some action has a state cost; bit 1: a pure one */
   goap_word *used;       /* words: the bits that belong to some field */
   int32_t *odd_vars;     /* vars whose range does not fill their field (need a range check) */
   uint32_t *wvars_off;   /* words + 1: the variables packed into each word (CSR) */

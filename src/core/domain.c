@@ -475,6 +475,8 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
     for (int i = 0; i < nactions; ++i) {
       if (da[i].neff > d->max_eff) d->max_eff = da[i].neff;
       if (da[i].check || da[i].dyn_cost) d->has_callbacks = 1;
+      if (da[i].scost)
+        d->has_scost |= (da[i].scost_flags & GOAP_STATE_COST_PURE) ? 3 : 1;
     }
   }
   /* each table sized once for all its names (no rehash while they go in) */
@@ -568,6 +570,15 @@ int goap_domain_action_callbacks(const goap_domain *d, int i, goap_check_fn *che
   if (dynamic_cost) *dynamic_cost = a ? a->dyn_cost : NULL;
   if (user) *user = a ? a->user : NULL;
   return a && (a->check || a->dyn_cost);
+}
+int goap_domain_action_state_cost(const goap_domain *d, int i, goap_state_cost_fn *fn,
+                                  void **user, double *min_cost, unsigned *flags) {
+  const goap__action *a = d && i >= 0 && i < d->nactions ? &d->actions[i] : NULL;
+  if (fn) *fn = a ? a->scost : NULL;
+  if (user) *user = a && a->scost ? a->scost_user : NULL;
+  if (min_cost) *min_cost = a && a->scost ? a->min_cost : 0.0;
+  if (flags) *flags = a && a->scost ? a->scost_flags : 0u;
+  return a && a->scost;
 }
 
 const goap_effect *goap_domain_action_eff(const goap_domain *d, int i, int *count) {

@@ -17,6 +17,10 @@
  *    interval in two splits the node into two.
  *  - Action callbacks (check, dynamic cost) run at most once per action per request, before the
  *    search, and only for actions that survive relevance pruning.
+ *  - Positional costs (goap_builder_set_state_cost): acost holds the request cost plus
+ *    min_cost, a lower bound that every heuristic and the goal cache see; the forward
+ *    expansions ask the callback per successor only when scost_on (one predictable branch
+ *    otherwise), and small mode is not used then. Backward and orbit search refuse them.
  *  - Forward successors come from the parent's useful-action bitset; after applying an action
  *    only the actions that read or write a variable it wrote are rechecked (`touch` lists, or
  *    precomputed masks in small mode), so the child's bitset is exact. When the bitset would
@@ -47,8 +51,9 @@
 #define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
- * successors put in canonical form, for orbit search). */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM };
+ * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
+ * pricing each successor's positional cost). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
 /* Bytes of node record per node (g, h, parent, action/closed). */
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
@@ -523,9 +528,38 @@ static int usable(goap_planner *p, int a) {
     if (x->dyn_cost) ++p->cb_rejects;
     return 0;
   }
-  p->acost[a] = c;
+  p->acost[a] = x->scost ? c + x->min_cost : c; /* a positional cost's lower bound */
   p->aflag[a] |= F_USABLE;
   return 1;
+}
+
+/* Does a request with these flags call some state cost of d? */
+static inline int scost_req(const goap_domain *d, unsigned flags) {
+  return d->has_scost && (!(flags & GOAP_REQUEST_NO_CALLBACKS) || (d->has_scost & 2));
+}
+
+/* Is action x's state cost called in this request? */
+static inline int scost_called(const goap_planner *p, const goap__action *x) {
+  return x->scost && (!(p->flags & GOAP_REQUEST_NO_CALLBACKS) ||
+                      (x->scost_flags & GOAP_STATE_COST_PURE));
+}
+
+/* Positional costs (scost_on): action a's cost in state s, its request cost plus its state
+ * cost, or -1 when the state cost makes it inapplicable there. Kept out of line: requests
+ * without positional costs never call it. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static double step_cost(goap_planner *p, int32_t a, const goap_word *s) {
+  const goap__action *x = &p->d->actions[a];
+  double c = p->acost[a];
+  if (scost_called(p, x)) {
+    double e = x->scost(p->host, a, s, x->scost_user);
+    if (!(e >= 0.0) || !(e < GOAP__INF)) return -1.0; /* negative, NaN or infinite */
+    if (e > x->min_cost) c += e - x->min_cost;
+  }
+  p->scost_last = c;
+  return c;
 }
 
 /* Does effect e (on a bool/enum var) help relaxed condition c? Int vars: any effect helps. */
@@ -576,7 +610,8 @@ static goap_status select_actions(goap_planner *p, int keep_eval) {
     memset(p->aflag, 0, (size_t)(A ? A : 1));
     p->cb_rejects = 0;
   }
-  if (p->flags & GOAP_REQUEST_NO_PRUNING) {
+  /* a state cost may read any variable: every writer can change a relevant step's price */
+  if ((p->flags & GOAP_REQUEST_NO_PRUNING) || scost_req(d, p->flags)) {
     for (int a = 0; a < A; ++a)
       if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
   } else {
@@ -740,6 +775,9 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
     return GOAP_INVALID_ARGUMENT;
   if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
+  /* positional costs price full states: not regression nodes, not canonical states */
+  if (scost_req(d, req->flags) && (req->search == GOAP_SEARCH_BACKWARD || req->symmetry))
+    return GOAP_INVALID_ARGUMENT;
   size_t nw = (size_t)req->want_count;
   size_t na = (size_t)d->nactions;
   unsigned sflags = req->flags & SEL_FLAGS;
@@ -1249,7 +1287,8 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
  * (acost - rem, rem what the cuts left of it), so cost(pi) >= h_lmcut(parent) - share(a);
  * actions in no cut keep the parent's whole h. */
 static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action) {
-  double b = (double)p->nh[parent] - p->acost[action];
+  /* the step's real cost: with positional costs, the one step_cost just priced */
+  double b = (double)p->nh[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
   if (parent == p->lm_node) {
     double share = p->acost[action] - p->lm.rem[action];
     double l = p->lm_h - (share > 0.0 ? share : 0.0);
@@ -1439,7 +1478,12 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
-static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+/* Instantiated twice: `scost` (positional costs priced per successor) is a constant in each,
+ * so that searches without them pay nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, int scost) {
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap_domain *d = p->d;
   const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
@@ -1454,6 +1498,8 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
       int32_t a = p->active[i];
       const goap__action *act = &d->actions[a];
       const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
+      double c = p->acost[a];
+      if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
       goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
       goap__copy_words(t, s, stride);
       if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
@@ -1467,11 +1513,15 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
           if (bi >= 0) set_bit(t + W, bi, useful_fast(p, b, t));
         }
       }
-      goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+      goap_status st = offer(p, t, n, a, g + c, 0);
       if (st != GOAP_OK) return st;
     }
   }
   return GOAP_OK;
+}
+
+static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+  return expand_incremental_impl(p, n, 0);
 }
 
 /* ---- the successor index ----------------------------------------------------------------- */
@@ -1541,7 +1591,8 @@ static void build_index(goap_planner *p) {
 __attribute__((always_inline))
 #endif
 static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
-                                           const int32_t *list, uint32_t count, int canon) {
+                                           const int32_t *list, uint32_t count, int canon,
+                                           int scost) {
   const goap_domain *d = p->d;
   uint32_t W = p->W;
   for (uint32_t j = 0; j < count; ++j) {
@@ -1553,8 +1604,10 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
+    double c = p->acost[a];
+    if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
     if (canon) (void)goap__sym_canon_after(&p->sym, t, a, NULL);
-    goap_status st = offer(p, t, n, a, g + p->acost[a], 0);
+    goap_status st = offer(p, t, n, a, g + c, 0);
     if (st != GOAP_OK) return st;
   }
   return GOAP_OK;
@@ -1562,22 +1615,30 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
 
 static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
                                      const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 0);
+  return expand_list_impl(p, n, g, list, count, 0, 0);
 }
 
 static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
                                      const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 1);
+  return expand_list_impl(p, n, g, list, count, 1, 0);
+}
+
+static goap_status expand_list_scost(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0, 1);
 }
 
 /* expand_indexed_impl's calls: `canon` is a constant in each instance */
 #define expand_list(p, n, g, list, count)                                                     \
-  (canon ? expand_list_canon(p, n, g, list, count) : expand_list_plain(p, n, g, list, count))
+  (canon == 1   ? expand_list_canon(p, n, g, list, count)                                     \
+   : canon == 2 ? expand_list_scost(p, n, g, list, count)                                     \
+                : expand_list_plain(p, n, g, list, count))
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
+  /* canon: 0 plain, 1 orbit search (canonical successors), 2 positional costs */
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
   double g = p->ng[n];
@@ -1619,11 +1680,22 @@ static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
   return expand_indexed_impl(p, n, 1);
 }
 
+/* Positional costs (scost_on): the bitset or the index, pricing every successor. Out of
+ * line, like the orbit search's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_scost(goap_planner *p, uint32_t n) {
+  if (p->useful_words) return expand_incremental_impl(p, n, 1);
+  return expand_indexed_impl(p, n, 2);
+}
+
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->fmode == FMODE_SMALL) return expand_small(p, n);
   if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
   if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
-  return expand_indexed_canon(p, n);
+  if (p->fmode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
+  return expand_scost(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
@@ -1790,14 +1862,18 @@ static goap_status start_search(goap_planner *p) {
     p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
     /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
      * successors in the same order through offer() */
-    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on))
+    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
       p->fmode = FMODE_BITSET;
+    /* positional costs: the same bitset or index through expand_scost (orbit search and
+     * positional costs never meet: begin refuses the pair) */
+    if (p->scost_on) p->fmode = FMODE_SCOST;
     if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
       p->useful_words = 0;
       p->fmode = FMODE_INDEX_SYM;
     }
     p->stride = p->W + p->useful_words;
-    if (p->fmode >= FMODE_INDEX && p->sx_serial != p->goal_serial) build_index(p);
+    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->sx_serial != p->goal_serial)
+      build_index(p);
   }
   sw = p->stride;
   goap_status st = ensure_nodes(p, 2);
@@ -1850,6 +1926,10 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->lr_on = 0;
   goap_status st = prepare(p, req);
   if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
+  p->scost_on = 0;
+  if (st == GOAP_OK && p->d->has_scost)
+    for (int i = 0; i < p->nactive && !p->scost_on; ++i)
+      p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
   if (st == GOAP_OK) st = start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
@@ -1991,7 +2071,11 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
       double c = 0.0;
-      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) c += p->acost[node_action(p, n)];
+      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) {
+        int32_t a = node_action(p, n);
+        c += p->scost_on ? step_cost(p, a, p->states + (size_t)p->npar[n] * p->stride)
+                         : p->acost[a];
+      }
       res->cost = c;
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
@@ -2003,7 +2087,16 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       }
       if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;
-      for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
+        goap_word *s = p->scratch;
+        memcpy(s, p->start, p->W * sizeof *s);
+        for (int i = 0; i < len; ++i) {
+          c += step_cost(p, res->plan[i], s);
+          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
+        }
+      } else {
+        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      }
       res->cost = c;
     }
   }
@@ -2077,12 +2170,19 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
   goap_status st = GOAP_OK;
   double c = 0.0;
   for (int i = 0; i < plan_length; ++i) {
-    if (goap_action_apply(d, s, plan[i]) != GOAP_OK) {
+    const goap__action *x = plan[i] >= 0 && plan[i] < d->nactions ? &d->actions[plan[i]] : NULL;
+    double e = x && x->scost ? x->min_cost : 0.0; /* a positional cost, priced before the step */
+    if (x && x->scost && (x->scost_flags & GOAP_STATE_COST_PURE)) {
+      double v = x->scost(NULL, plan[i], s, x->scost_user);
+      if (!(v >= 0.0) || !(v < GOAP__INF)) e = -1.0; /* inapplicable here */
+      else if (v > e) e = v;
+    }
+    if (e < 0.0 || goap_action_apply(d, s, plan[i]) != GOAP_OK) {
       st = GOAP_INVALID_OPERATION;
       if (bad_step) *bad_step = i;
       break;
     }
-    c += d->actions[plan[i]].cost;
+    c += x->cost + e;
   }
   if (st == GOAP_OK && !goap_state_satisfies(d, s, want, want_count)) {
     st = GOAP_INVALID_OPERATION;

@@ -274,6 +274,8 @@ struct goap_planner {
   goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   size_t cheap2, nheap2;
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
+  int scost_on;              /* an active action's positional cost is called in this search */
+  double scost_last;         /* the step cost step_cost priced last (lazy A*'s bound) */
   int lazy_astar;            /* LAZY with forward A*: children queued with an admissible bound
                                 (planner.c), evaluated when taken out */
   uint32_t lm_node;          /* lazy A* with LM-cut: the node of the last evaluation (NONE) */

@@ -139,7 +139,10 @@ typedef enum goap__tk {
   GOAP__T_GE,
   GOAP__T_ADD, /* += */
   GOAP__T_SUB, /* -= */
-  GOAP__T_STAR /* * (role costs) */
+  GOAP__T_STAR, /* * (role costs) */
+  GOAP__T_PLUS, /* + alone (distance costs) */
+  GOAP__T_LPAREN,
+  GOAP__T_RPAREN
 } goap__tk;
 
 typedef struct goap__tok {
@@ -372,7 +375,42 @@ struct goap_file {
   size_t task_pos_cap;
   goap__pos *method_pos; /* per method, tasks in order and their methods in order */
   size_t method_pos_cap;
+  /* positions and distance costs (position.c) */
+  int32_t *pt_base;     /* per variable: its first slot, -1 none */
+  size_t pt_base_cap;
+  double *pts;          /* 3 per slot: x, y, z */
+  size_t pts_cap, pt_count;
+  int *pt_line;         /* per slot: its `position` line (-1: set by the host; 0: none) */
+  size_t pt_line_cap;
+  struct goap__dist *dists; /* per action (var -1: no distance cost) */
+  size_t dists_cap;
 };
+
+/* ------------------------------------------------------------------------------------------
+ * Positions and distance costs (position.c)
+ * ---------------------------------------------------------------------------------------- */
+typedef struct goap__dist {
+  int32_t var;      /* the enum variable whose values are places; -1: none */
+  int32_t target;   /* the destination value; -1 while unresolved (the action's `eff VAR = X`) */
+  double factor;    /* cost per unit of distance */
+  goap__pos pos;    /* the `distance` token */
+} goap__dist;
+/* `position VAR VALUE X Y [Z]` (the lexer on `position`). */
+goap_status goap__pos_line(goap_file *f, const goap_allocator *a, goap__lexer *lx,
+                           const goap__symtab *st);
+/* A `cost` line's value, the lexer on the token after `cost`: a decimal (*has 0, *base) or
+ * [BASE +] [FACTOR *] distance(VAR [, VALUE]) (*has 1, *base, *d). Checks the end of line. */
+goap_status goap__pos_cost(goap__lexer *lx, const goap__symtab *st, size_t line_off,
+                           double *base, goap__dist *d, int *has);
+/* Records action's distance cost (target resolved). */
+goap_status goap__pos_attach(goap_file *f, const goap_allocator *a, int action,
+                             const goap__dist *d);
+/* After the build: the action whose distance cost reads a value without a position (that
+ * value in *value), or -1. */
+int goap__pos_check(const goap_file *f, int32_t *value);
+/* The positional cost callback of distance costs (user: the file). */
+double goap__pos_state_cost(void *host, int action, const goap_word *state, void *user);
+void goap__pos_free(goap_file *f);
 
 /* ------------------------------------------------------------------------------------------
  * HTN tasks and methods (htn_parse.c): `task` blocks, `method`/`when`/`do`, a scenario's

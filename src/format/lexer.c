@@ -110,10 +110,15 @@ goap_status goap__lex_next(goap__lexer *lx) {
         }
         break;
       case '+':
-        if (c1 != '=') goto unexpected;
+        if (c1 != '=') {
+          lx->tok.kind = GOAP__T_PLUS;
+          break;
+        }
         ++p;
         lx->tok.kind = GOAP__T_ADD;
         break;
+      case '(': lx->tok.kind = GOAP__T_LPAREN; break;
+      case ')': lx->tok.kind = GOAP__T_RPAREN; break;
       case '-':
         if (c1 != '=') goto unexpected;
         ++p;

@@ -102,6 +102,8 @@ typedef struct parser {
   name_ref *nrefs;
   size_t nrefs_len, nrefs_cap;
   goap__htn_ir *htn;    /* tasks and methods (htn_parse.c) */
+  goap__dist dist;      /* the action's `cost ... distance(...)` when has_dist */
+  int has_dist;
 } parser;
 
 
@@ -363,6 +365,21 @@ static goap_status finish_action(parser *p) {
     return builder_error(p, st, &p->bpos, p->pre, p->pre_len, p->eff, p->eff_len, &cost_pos);
   if (id != p->f->action_count - 1)
     return error_at(p, GOAP_INVALID_OPERATION, &p->bpos, "builder assigned an unexpected id");
+  if (p->has_dist) { /* a distance cost: priced from the state (position.c) */
+    p->has_dist = 0;
+    for (i = 0; i < p->eff_len && p->dist.target < 0; ++i)
+      if (p->eff[i].var == p->dist.var && p->eff[i].op == GOAP_SET) p->dist.target = p->eff[i].value;
+    if (p->dist.target < 0)
+      return error_at(p, GOAP_NOT_FOUND, &p->dist.pos,
+                      "distance(%s) has no destination: action '%s' sets no value of '%s' "
+                      "(add 'eff %s = PLACE', or write distance(%s, PLACE))",
+                      p->vars[p->dist.var].name, p->bname, p->vars[p->dist.var].name,
+                      p->vars[p->dist.var].name, p->vars[p->dist.var].name);
+    TRY(goap__pos_attach(p->f, &p->a, id, &p->dist));
+    st = goap_builder_set_state_cost(p->b, id, goap__pos_state_cost, p->f, 0.0,
+                                     GOAP_STATE_COST_PURE);
+    if (st != GOAP_OK) return error_at(p, st, &p->dist.pos, "%s", goap_builder_error(p->b));
+  }
   return GOAP_OK;
 }
 
@@ -1430,7 +1447,13 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
   if (p->block == B_ROLE) return role_attr(p, lx);
   if (p->block == B_AGENT) return agent_attr(p, lx, kw);
   if (p->block == B_ACTION) {
-    if (strcmp(kw, "cost") == 0) return parse_number_attr(p, lx, A_COST, "cost", 1);
+    if (strcmp(kw, "cost") == 0) { /* a decimal, or a distance cost (position.c) */
+      goap__symtab st = symtab(p);
+      TRY(once(p, lx, A_COST, "cost"));
+      TRY(next(lx));
+      p->number_pos = tok_pos(p, lx);
+      return goap__pos_cost(lx, &st, p->line_off, &p->number, &p->dist, &p->has_dist);
+    }
     if (strcmp(kw, "pre") && strcmp(kw, "eff")) return action_rt_attr(p, lx, kw);
     TRY(next(lx));
     if (strcmp(kw, "pre") == 0) {
@@ -1504,8 +1527,8 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
  * ---------------------------------------------------------------------------------------- */
 static const char *const top_keywords[] = {"domain",   "var",        "world",    "action",
                                            "goal",     "scenario",   "simulation", "resource",
-                                           "role",     "agent"};
-#define N_TOP 10
+                                           "role",     "agent",      "position"};
+#define N_TOP 11
 static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
                                            "timeout",  "watch",    "duration", "reserve",
                                            "on_start", "on_end"};
@@ -1599,6 +1622,10 @@ static goap_status do_line(parser *p) {
       case 6: return begin_block(p, &lx, B_SIM);
       case 7: return parse_resource(p, &lx);
       case 8: return begin_named(p, &lx, B_ROLE);
+      case 10: {
+        goap__symtab st = symtab(p);
+        return goap__pos_line(p->f, &p->a, &lx, &st);
+      }
       default: return begin_named(p, &lx, B_AGENT);
     }
   }
@@ -1673,6 +1700,17 @@ static goap_status finalize(parser *p) {
     f->domain = NULL;
     if (st == GOAP_OUT_OF_MEMORY) return st;
     return error_at(p, st, &none, "%s", goap_builder_error(p->b));
+  }
+  { /* every place a distance cost reads has a position */
+    int32_t value = -1;
+    int bad = goap__pos_check(f, &value);
+    if (bad >= 0) {
+      const goap__fvar *v = &p->vars[f->dists[bad].var];
+      return error_at(p, GOAP_NOT_FOUND, &f->dists[bad].pos,
+                      "'%s' %s has no position (distance(%s) needs a 'position %s %s X Y' line "
+                      "for every value of '%s')",
+                      v->name, v->values[value], v->name, v->name, v->values[value], v->name);
+    }
   }
   /* scenario references */
   GROW(p, f->plans, f->plans_cap, p->refs_len + 1);
@@ -1892,6 +1930,7 @@ void goap_file_destroy(goap_file *f) {
   goap__mem_free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
   goap__mem_free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
   goap__mem_free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
+  goap__pos_free(f);
   goap__arena_free(&a, &f->arena);
   goap__mem_free(&a, f, sizeof *f);
 }

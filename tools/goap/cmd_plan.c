@@ -140,8 +140,33 @@ static void print_stats(const goap_stats *s) {
          (unsigned long long)s->duplicates, (unsigned long)s->nodes, s->time_us);
 }
 
-static void print_steps(const goap_domain *d, const int32_t *plan, int n) {
+/* 1 when some action has a positional cost (`cost ... distance(...)`). */
+static int has_state_costs(const goap_domain *d) {
+  for (int a = 0; a < goap_domain_action_count(d); ++a)
+    if (goap_domain_action_state_cost(d, a, NULL, NULL, NULL, NULL)) return 1;
+  return 0;
+}
+
+/* Each step's cost: the static one, or, with positional costs and a plan that runs from
+ * start, the step priced from the state it starts in (goap_plan_validate of that one step). */
+static double step_cost(const goap_domain *d, goap_word *s, int32_t a) {
+  double c = goap_domain_action_cost(d, a);
+  if (s && goap_plan_validate(d, s, NULL, 0, &a, 1, &c, NULL) == GOAP_OK)
+    goap_action_apply(d, s, a);
+  return c;
+}
+
+/* from_start: the plan runs from start (NULL: the defaults), so steps can be priced. */
+static void print_steps(const goap_domain *d, const goap_word *start, int from_start,
+                        const int32_t *plan, int n) {
   int width = 0;
+  goap_word *s = NULL;
+  if (from_start && has_state_costs(d)) {
+    size_t W = goap_domain_state_words(d);
+    s = (goap_word *)malloc(W * sizeof *s);
+    if (s && start) memcpy(s, start, W * sizeof *s);
+    else if (s) goap_state_init(d, s);
+  }
   for (int i = 0; i < n; i++) {
     const char *name = goap_domain_action_name(d, plan[i]);
     int len = name ? (int)strlen(name) : 1;
@@ -152,9 +177,10 @@ static void print_steps(const goap_domain *d, const int32_t *plan, int n) {
   for (int i = 0; i < n; i++) {
     const char *name = goap_domain_action_name(d, plan[i]);
     char num[64];
-    cli_format_number(goap_domain_action_cost(d, plan[i]), num, sizeof num);
+    cli_format_number(step_cost(d, s, plan[i]), num, sizeof num);
     printf("  %*d. %-*s  %s\n", digits, i + 1, width, name ? name : "?", num);
   }
+  free(s);
 }
 
 /* Describes a partial plan: whether it runs from the start, and whether it reaches the goal
@@ -180,7 +206,7 @@ static void print_partial(const goap_domain *d, const goap_request *req, const c
   else
     printf("partial plan, %d action%s (from the start; it does not reach the goal yet):\n", n,
            n == 1 ? "" : "s");
-  print_steps(d, r->plan, n);
+  print_steps(d, req->start, req->search != GOAP_SEARCH_BACKWARD, r->plan, n);
 }
 
 static void print_human(const goap_domain *d, const goap_request *req, goap_status st,
@@ -191,7 +217,7 @@ static void print_human(const goap_domain *d, const goap_request *req, goap_stat
   cli_format_number(r->cost, num, sizeof num);
   if (st == GOAP_OK) {
     printf("plan found, %d action%s:\n", n, n == 1 ? "" : "s");
-    print_steps(d, r->plan, n);
+    print_steps(d, req->start, 1, r->plan, n);
     printf("total cost %s\n", num);
   } else if (r->partial) {
     printf("search stopped: %s\n", goap_status_string(st));
@@ -347,6 +373,10 @@ int cli_cmd_plan(int argc, char **argv) {
   rc = status_exit(st);
   if (rc == CLI_EXIT_USAGE && !a.json)
     fprintf(stderr, "goap plan: planning failed: %s\n", goap_status_string(st));
+  if (st == GOAP_INVALID_ARGUMENT && !a.json && req.search == GOAP_SEARCH_BACKWARD &&
+      has_state_costs(d))
+    fprintf(stderr, "goap plan: backward search cannot price distance costs (a regression "
+                    "node is not a whole state): use --search astar, wastar or greedy\n");
 
 done:
   goap_planner_destroy(planner);
