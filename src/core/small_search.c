@@ -85,10 +85,19 @@ static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
   }
   int u = 0;
   double best = 0.0;
-  for (int i = 0; i < p->nwant; ++i) {
-    if (!field_bad(&p->goal_ft[i], s)) continue;
-    ++u;
-    if (p->goal_best[i] > best) best = p->goal_best[i];
+  const goap__ftest *t = p->goal_ft;
+  if (m->eq) { /* more than 4 equalities */
+    for (int i = 0; i < p->nwant; ++i) {
+      if (((s >> t[i].shift) & t[i].fmask) == t[i].a) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
+  } else {
+    for (int i = 0; i < p->nwant; ++i) {
+      if (!field_bad(&t[i], s)) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
   }
   return goap__h_store(h_of(p, u, best));
 }
@@ -221,8 +230,8 @@ static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint3
   return push(p, key_of(p, g, hs, n));
 }
 
-/* The goal's form for the small search: whether it is all equalities and, when it has at
- * most 4 conditions, all equalities, the table of h by unmet conditions. */
+/* The goal's form for the small search: whether its conditions are all equalities and, when
+ * they are and at most 4, the table of h by the conditions a state leaves unmet. */
 static void make_goal(goap_planner *p, goap__smallgoal *m) {
   int n = p->nwant;
   m->serial = p->goal_serial;
