@@ -6,7 +6,8 @@
  *    request is larger than every earlier one; a request never frees.
  *  - Node i's words live at states[i * stride ..): first its key (the state: W words forward,
  *    2W backward -- interval lows, then highs), then, forward with the incremental generator,
- *    the bitset of its useful actions (applicable and not a no-op), one bit per active action.
+ *    the bitset of its useful actions (applicable and not a no-op), one bit per active action
+ *    (the small search, small_search.c, writes it when the node is expanded, not before).
  *    Only the key is hashed and compared. The slot after the last node is the tentative slot
  *    successors are built in. Node records are arrays of 20 bytes per node in all.
  *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
