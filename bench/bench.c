@@ -135,6 +135,7 @@ typedef struct options {
   int list;
   const char *filters[16];
   int nfilters;
+  int untimed;       /* GOAP_REQUEST_UNTIMED on every request (no clock reads) */
 } options;
 
 typedef struct measurement {
@@ -176,6 +177,7 @@ static int measure(const prepared *pc, goap_search s, goap_heuristic h, const op
     req->heuristic = h;
     req->weight = o->weight;
     req->max_nodes = o->max_nodes;
+    if (o->untimed) req->flags |= GOAP_REQUEST_UNTIMED;
     req->host = pc->host[i];
   }
   static int32_t plan[8192];
@@ -332,6 +334,8 @@ static void usage(FILE *f) {
           "                       --compare-heuristics)\n"
           "  --goal-cache N       goals each planner keeps compiled (default: the library's;\n"
           "                       1: the last goal only)\n"
+          "  --untimed            GOAP_REQUEST_UNTIMED on every request (the planner reads no\n"
+          "                       clock; the default path reads it twice per request)\n"
           "  --json               one JSON object per line\n"
           "  --compare-heuristics every case under every optimal configuration\n"
           "  --list               list the cases\n");
@@ -346,6 +350,8 @@ static int parse_args(int argc, char **argv, options *o) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--json") == 0) {
       o->json = 1;
+    } else if (strcmp(a, "--untimed") == 0) {
+      o->untimed = 1;
     } else if (strcmp(a, "--compare-heuristics") == 0) {
       o->compare = 1;
     } else if (strcmp(a, "--list") == 0) {

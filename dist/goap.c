@@ -38,6 +38,7 @@
  *   static `fail` of src/tactics/grid.c renamed to fail__tactics_grid in goap.c (clashes with src/core/builder.c)
  *   static `goal_holds` of src/hddl/hddl_plan.c renamed to goal_holds__hddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
+ *   static `hless` of src/core/small_search.c renamed to hless__core_small_search in goap.c (clashes with src/core/planner.c)
  *   static `holds` of src/hddl/hddl_verify.c renamed to holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `hpop` of src/core/planner.c renamed to hpop__core_planner in goap.c (clashes with src/core/lmcut.c)
@@ -2002,6 +2003,8 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
  *    callbacks are asked again on every request (once per action, as before). When the slot's
  *    selection was made with every callback accepting and they all accept again with the same
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
+ *  - gmap, indexed by a key hash's low bits, names the slot found last with such a hash: a
+ *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
@@ -2016,7 +2019,8 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
  *    request is larger than every earlier one; a request never frees.
  *  - Node i's words live at states[i * stride ..): first its key (the state: W words forward,
  *    2W backward -- interval lows, then highs), then, forward with the incremental generator,
- *    the bitset of its useful actions (applicable and not a no-op), one bit per active action.
+ *    the bitset of its useful actions (applicable and not a no-op), one bit per active action
+ *    (the small search, small_search.c, writes it when the node is expanded, not before).
  *    Only the key is hashed and compared. The slot after the last node is the tentative slot
  *    successors are built in. Node records are arrays of 20 bytes per node in all.
  *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
@@ -2028,9 +2032,22 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
 #ifndef GOAP_CORE_PLANNER_H
 #define GOAP_CORE_PLANNER_H
 
+#include <math.h>
+
 /* #include "core_internal.h": inlined above */
 
 #define GOAP__INF 1e300
+/* nact's bit 31: the node is closed (expanded, or a dead end) */
+#define GOAP__NODE_CLOSED 0x80000000u
+
+/* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
+ * INFINITY for a dead end. */
+static inline float goap__h_store(double h) {
+  if (h >= GOAP__INF) return INFINITY;
+  float f = (float)h; /* beyond FLT_MAX: inf, then stepped down to FLT_MAX below */
+  if ((double)f > h) f = nextafterf(f, 0.0f);
+  return f;
+}
 
 /* A condition of the relaxed task: var in [a, b] (encoded), != ne when has_ne. */
 typedef struct goap__rcond {
@@ -2175,6 +2192,17 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
+/* The small search's form of a goal (small_search.c), kept with its goal-cache slot: built
+ * once per selection and heuristic. */
+typedef struct goap__smallgoal {
+  uint32_t serial;           /* goal_serial it was built for (0: none) */
+  int heur;                  /* ... with this heuristic */
+  int eq;                    /* every goal condition is an equality */
+  int tab;                   /* eq and at most 4 conditions: h is htab[unmet conditions] */
+  uint64_t gm[4], gv[4];     /* with tab: condition i is unmet when (s & gm[i]) != gv[i] */
+  float htab[16];            /* with tab: h as stored (INFINITY: dead end) by unmet bit set */
+} goap__smallgoal;
+
 /* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
  * selection. The arrays are carved from one block made at planner creation (want, goal_ft and
  * goal_best hold GSLOT_WANT conditions there and move to their own allocation, want_own, when
@@ -2204,6 +2232,7 @@ typedef struct goap__gslot {
   double cmin, gc_scale;
   goap__quick *small_q;      /* min(nactions, 64) each, one-word domains only (else NULL) */
   uint64_t *small_aff;
+  goap__smallgoal sg;        /* small_search.c */
 } goap__gslot;
 
 /* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
@@ -2212,6 +2241,15 @@ typedef struct goap__hentry {
   float tie;
   uint32_t node;
 } goap__hentry;
+
+/* The small search's per-request state (small_search.c). */
+typedef struct goap__small {
+  int run;                   /* this search runs in small_search.c (goap__small_ok) */
+  int never;                 /* tests: 1 keeps every request on the general path */
+  int front_on;              /* the open list's entry held outside the heap */
+  goap__hentry front;
+  const goap__smallgoal *g;  /* the goal's form (in its goal-cache slot) */
+} goap__small;
 
 /* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
  * (goap__planner_grow); c_* are capacities in elements. */
@@ -2379,12 +2417,16 @@ struct goap_planner {
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index
    * (arrays of the current goal-cache slot): */
   int small;
+  goap__small sm;            /* the small search (small_search.c) */
+  int rx_stale;              /* rx's goal conditions are not the current goal's yet (set
+                                when first needed, planner.c rx_goal) */
   goap__quick *small_q;      /* the action's masks */
   uint64_t *small_aff;       /* active indices to recheck after applying it */
   /* goal cache (planner.c): the selections of recent goals, keyed by content */
   goap__gslot *gslots;
   int ngslots;
   int gcur;                  /* the slot of the current selection, -1 none */
+  uint8_t gmap[64];          /* goal_cache.c: a slot that held a key with these hash bits */
   uint32_t gclock;           /* LRU clock */
   void *gblock;              /* the slots' arrays */
   size_t gblock_bytes;
@@ -2421,6 +2463,20 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
+/* planner.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
+ * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
+goap_status goap__planner_nodes(goap_planner *p, size_t need);
+
+/* small_search.c: the fast path for small requests (see its invariants) */
+/* The request just prepared can run there (small mode, forward, a goal-only heuristic, no
+ * trace, lazy, preferred operators, symmetry or active callbacks). */
+int goap__small_ok(const goap_planner *p);
+/* start_search's work for it: the pools reset and the root. */
+goap_status goap__small_start(goap_planner *p);
+/* step_impl's loop for it: GOAP_IN_PROGRESS when max_expansions ran out, else the result. */
+goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start);
+
 /* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
 goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
 void goap__gcache_free(goap_planner *p);
@@ -2434,7 +2490,7 @@ void goap__gslot_save(const goap_planner *p, goap__gslot *g);
 goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
 uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
 /* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
-int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
 /* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
 void goap__gserial_new(goap_planner *p);
 
@@ -2647,22 +2703,31 @@ uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, u
   return h ^ (uint64_t)(uint32_t)n;
 }
 
-/* The slot holding the request's key, or -1. */
-int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags,
-                      uint64_t h) {
+/* Slot i holds the request's key. */
+static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsigned flags,
+                    uint64_t h) {
+  const goap__gslot *g = &p->gslots[i];
   int n = req->want_count, costs = req->costs != NULL;
-  for (int k = -1; k < p->ngslots; ++k) {
-    int i = k < 0 ? p->gcur : k; /* the last request's slot first */
-    if (i < 0 || (k >= 0 && i == p->gcur)) continue;
-    const goap__gslot *g = &p->gslots[i];
-    if (!g->serial || g->hash != h || g->nwant != n || g->flags != flags ||
-        g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
-      continue;
-    int same_goal = 1;
-    for (int j = 0; j < n && same_goal; ++j)
-      same_goal = g->want[j].var == req->want[j].var && g->want[j].op == req->want[j].op &&
-                  g->want[j].value == req->want[j].value;
-    if (same_goal) return i;
+  if (g->hash != h || !g->serial || g->nwant != n || g->flags != flags ||
+      g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
+    return 0;
+  for (int j = 0; j < n; ++j)
+    if (g->want[j].var != req->want[j].var || g->want[j].op != req->want[j].op ||
+        g->want[j].value != req->want[j].value)
+      return 0;
+  return 1;
+}
+
+/* The slot holding the request's key, or -1: the slot gmap remembers for the hash's low bits
+ * first, then every slot (the one found is remembered). */
+int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h) {
+  unsigned k = (unsigned)(h & 63u);
+  int i = p->gmap[k];
+  if (i < p->ngslots && gslot_is(p, i, req, flags, h)) return i;
+  for (i = 0; i < p->ngslots; ++i) {
+    if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h)) continue;
+    p->gmap[k] = (uint8_t)i;
+    return i;
   }
   return -1;
 }
@@ -2672,7 +2737,7 @@ int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned fl
 void goap__gserial_new(goap_planner *p) {
   if (++p->gnext == 0) {
     p->gnext = 1;
-    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = 0;
+    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
     p->gcur = -1;
     p->sx_serial = 0;
     p->fan_serial = 0;
@@ -3673,7 +3738,7 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
 #define F_RELEVANT 4u
 #define F_ACTIVE 8u
 
-#define CLOSED 0x80000000u
+#define CLOSED GOAP__NODE_CLOSED
 /* The request flags that change the action selection (the others only steer the search). */
 #define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
@@ -3690,12 +3755,7 @@ static inline int32_t node_action(const goap_planner *p, uint32_t n) {
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
  * INFINITY for a dead end. */
-static inline float h_store(double h) {
-  if (h >= GOAP__INF) return INFINITY;
-  float f = (float)h; /* beyond FLT_MAX: inf, then stepped down to FLT_MAX below */
-  if ((double)f > h) f = nextafterf(f, 0.0f);
-  return f;
-}
+static inline float h_store(double h) { return goap__h_store(h); }
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
@@ -4017,6 +4077,8 @@ goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t 
                                size_t elem) {
   return grow_buf(p, ptr, cap, need, elem);
 }
+
+goap_status goap__planner_nodes(goap_planner *p, size_t need) { return ensure_nodes(p, need); }
 
 /* ---- the open list -------------------------------------------------------------------------- */
 
@@ -4378,6 +4440,15 @@ static goap_status compile_goal(goap_planner *p) {
   return GOAP_OK;
 }
 
+/* The relaxed task's goal conditions for the current goal: deferred on a goal-cache hit until
+ * a search needs them (the small search never does). */
+static goap_status rx_goal(goap_planner *p) {
+  if (!p->rx_stale) return GOAP_OK;
+  goap_status st = goap__relax_set_goal(p);
+  if (st == GOAP_OK) p->rx_stale = 0;
+  return st;
+}
+
 static goap_status prepare(goap_planner *p, const goap_request *req) {
   const goap_domain *d = p->d;
   if (!req) return GOAP_INVALID_ARGUMENT;
@@ -4465,8 +4536,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
       p->gcur = -1;
       goap__gslot_use(p, gi);
       goap__gslot_load(p, g);
-      st = goap__relax_set_goal(p);
-      if (st != GOAP_OK) return st;
+      p->rx_stale = 1;
       p->gcur = gi;
     }
     if (!d->has_callbacks) {
@@ -4476,6 +4546,8 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
      * selection is made again unless they all accept as before (reselect_fast) */
     p->gcur = -1;
+    st = rx_goal(p);
+    if (st != GOAP_OK) return st;
     int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
     if (fast == 1 && !changed) {
       p->gcur = gi;
@@ -4508,7 +4580,8 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->nwant = req->want_count;
   p->req_costs = req->costs != NULL;
   goap__gserial_new(p);
-  st = goap__relax_set_goal(p);
+  p->rx_stale = 1;
+  st = rx_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
@@ -5452,6 +5525,8 @@ static uint32_t recheck_fanout(const goap_planner *p) {
 
 static goap_status start_search(goap_planner *p) {
   uint32_t sw;
+  goap_status st = rx_goal(p);
+  if (st != GOAP_OK) return st;
   /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
   if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
     memset(p->table, 0xff, p->ctable * sizeof *p->table);
@@ -5503,7 +5578,7 @@ static goap_status start_search(goap_planner *p) {
       build_index(p);
   }
   sw = p->stride;
-  goap_status st = ensure_nodes(p, 2);
+  st = ensure_nodes(p, 2);
   if (st != GOAP_OK) return st;
   if (p->goal_never) return GOAP_NO_PLAN;
   if (p->search != GOAP_SEARCH_BACKWARD) {
@@ -5557,7 +5632,9 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   if (st == GOAP_OK && p->d->has_scost)
     for (int i = 0; i < p->nactive && !p->scost_on; ++i)
       p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
-  if (st == GOAP_OK) st = start_search(p);
+  /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
+  p->sm.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
+  if (st == GOAP_OK) st = p->sm.run ? goap__small_start(p) : start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
@@ -5571,6 +5648,14 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
                              uint64_t t_start) {
   if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
   if (p->phase == PHASE_DONE) return p->final;
+  if (p->sm.run) {
+    goap_status ss = goap__small_step(p, max_expansions, done, t_start);
+    if (ss != GOAP_IN_PROGRESS) {
+      p->phase = PHASE_DONE;
+      p->final = ss;
+    }
+    return ss;
+  }
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0, requeued = 0;
   int backward = p->search == GOAP_SEARCH_BACKWARD;
@@ -6543,6 +6628,406 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
 #undef FREE_ONE
 #undef ALLOC_ONE
 #undef build_index
+
+/* ==== src/core/small_search.c ==== */
+/* names of src/core/small_search.c that another file also declares */
+#define hless hless__core_small_search
+/*
+ * small_search.c -- the planner's fast path for small requests: forward search over one-word
+ * states with at most 64 active actions that are all plain masks (planner.c's "small mode"),
+ * and a heuristic that reads only the goal (default, zero, goal count, admissible goal count).
+ *
+ * Invariants:
+ *  - It is the general search (planner.c: start_search, step_impl, expand_small, offer,
+ *    add_node, reached_again) specialised, not another algorithm: the same nodes are made in
+ *    the same order with the same ids, g, stored h, parents and actions, the open list pops
+ *    in the same (f, tie, node id) order, the same budgets stop it at the same points and
+ *    the same statistics are counted. So every plan, cost, status and statistic equals the
+ *    general path's (tests/test_small_search.c compares the two on random small domains).
+ *  - It uses the planner's own pools (node arrays, states at stride 2: the state, then its
+ *    useful-action bitset, the generation-stamped closed table, the open heap) and grows
+ *    them through planner.c only, so finish, partial plans and the next request see the
+ *    pools exactly as the general path leaves them; a request that fits allocates nothing.
+ *  - The loop keeps the planner's counters and pointers in locals and writes them back
+ *    before anything that may grow a pool and before it returns; pointers are re-read after
+ *    every growth.
+ *  - It runs only when goap__small_ok() holds for the request. It calls no callback: check
+ *    and dynamic-cost callbacks are asked before the search (planner.c, prepare), and a
+ *    request whose domain has callbacks (unless GOAP_REQUEST_NO_CALLBACKS) stays on the
+ *    general path anyway, so that a callback asked during the search stays there too.
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+#define NONE UINT32_MAX
+#define CLOSED GOAP__NODE_CLOSED
+
+int goap__small_ok(const goap_planner *p) {
+  if (!p->small || p->sm.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on) return 0;
+  if (p->sx_force == 1) return 0; /* tests: the successor index, forced */
+  if (p->search == GOAP_SEARCH_BACKWARD) return 0;
+  if (p->d->has_callbacks && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) return 0;
+  switch (p->heur) {
+    case GOAP_H_DEFAULT:
+    case GOAP_H_ZERO:
+    case GOAP_H_GOAL_COUNT:
+    case GOAP_H_GOAL_COUNT_ADMISSIBLE: return 1;
+    default: return 0;
+  }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SMALL_INLINE __attribute__((always_inline)) inline
+#define SMALL_COLD __attribute__((noinline, cold))
+#else
+#define SMALL_INLINE inline
+#define SMALL_COLD
+#endif
+
+static SMALL_INLINE int field_bad(const goap__ftest *t, uint64_t s) {
+  uint64_t v = (s >> t->shift) & t->fmask;
+  return (v - t->a > t->b - t->a) | ((int)t->has_ne & (v == t->ne));
+}
+
+/* The heuristics (planner.c, h_forward) from the goal conditions a state leaves unmet: their
+ * number u and the largest cheapest achiever among them (best). */
+static double h_of(const goap_planner *p, int u, double best) {
+  switch (p->heur) {
+    case GOAP_H_ZERO: return 0.0;
+    case GOAP_H_GOAL_COUNT: return (double)u;
+    case GOAP_H_GOAL_COUNT_ADMISSIBLE:
+      if (u && !p->max_achieve) return GOAP__INF;
+      return (double)u * p->gc_scale;
+    default: {
+      if (best >= GOAP__INF) return GOAP__INF;
+      double gc = (double)u * p->gc_scale;
+      return gc > best ? gc : best;
+    }
+  }
+}
+
+/* h of state s as stored (goap__h_store; INFINITY for a dead end). */
+static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
+  const goap__smallgoal *m = p->sm.g;
+  if (m->tab) {
+    if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
+    unsigned k = 0;
+    for (int i = 0; i < p->nwant; ++i) k |= (unsigned)((s & m->gm[i]) != m->gv[i]) << i;
+    return m->htab[k];
+  }
+  int u = 0;
+  double best = 0.0;
+  const goap__ftest *t = p->goal_ft;
+  if (m->eq) { /* more than 4 equalities */
+    for (int i = 0; i < p->nwant; ++i) {
+      if (((s >> t[i].shift) & t[i].fmask) == t[i].a) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
+  } else {
+    for (int i = 0; i < p->nwant; ++i) {
+      if (!field_bad(&t[i], s)) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
+  }
+  return goap__h_store(h_of(p, u, best));
+}
+
+/* Every goal condition holds in s (planner.c, goal_holds): the equalities are one mask test;
+ * the others are tested one by one when the goal has any. */
+static SMALL_INLINE int small_goal_holds(const goap_planner *p, uint64_t s) {
+  if ((s & p->goal_mask[0]) != p->goal_val[0]) return 0;
+  if (p->sm.g->eq) return 1;
+  for (int i = 0; i < p->nwant; ++i)
+    if (field_bad(&p->goal_ft[i], s)) return 0;
+  return 1;
+}
+
+static SMALL_INLINE int low_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    ++i;
+  }
+  return i;
+#endif
+}
+
+static SMALL_INLINE int hless(const goap__hentry *a, const goap__hentry *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->tie != b->tie) return a->tie < b->tie;
+  return a->node < b->node;
+}
+
+static void heap_put(goap__hentry *h, size_t *nheap, goap__hentry e) {
+  size_t i = (*nheap)++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!hless(&e, &h[up])) break;
+    h[i] = h[up];
+    i = up;
+  }
+  h[i] = e;
+}
+
+static uint32_t heap_take(goap__hentry *h, size_t *nheap) {
+  uint32_t top = h[0].node;
+  goap__hentry last = h[--*nheap];
+  size_t n = *nheap, i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && hless(&h[c + 1], &h[c])) ++c;
+    if (!hless(&h[c], &last)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (n) h[i] = last;
+  return top;
+}
+
+static SMALL_INLINE uint64_t useful1(const goap__quick *q, uint64_t s) {
+  return (uint64_t)(((s & q->pm) == q->pv) & ((s & q->em) != q->ev));
+}
+
+/* The useful actions in s (applicable, not a no-op), by active index: planner.c's per-node
+ * bitset. */
+static uint64_t useful_set(const goap__quick *Q, int nactive, uint64_t s) {
+  uint64_t bits = 0;
+  for (int i = nactive - 1; i >= 0; --i) bits = (bits << 1) | useful1(&Q[i], s);
+  return bits;
+}
+
+/* The request's open-list key (planner.c, f_of and tie_of) for g and stored h. */
+static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float hs, uint32_t m) {
+  goap__hentry e;
+  if (p->search == GOAP_SEARCH_GREEDY) {
+    e.f = (double)hs;
+    e.tie = (float)g;
+  } else {
+    e.f = g + p->weight * (double)hs;
+    e.tie = hs;
+  }
+  e.node = m;
+  return e;
+}
+
+/* The open list is the heap plus, when sm.front_on, one entry held outside it that is not
+ * above any heap entry (so it is the one taken next): a node whose successor is the next to
+ * expand, as along a chain, costs no heap operation. The order taken out is the one the heap
+ * alone would give (ties are only between entries of one node with equal keys). Queues e. */
+static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
+  goap__small *m = &p->sm;
+  if (p->nheap == p->cheap) {
+    goap_status st =
+        goap__planner_grow(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
+    if (st != GOAP_OK) return st;
+  }
+  if (!m->front_on) {
+    if (p->nheap == 0 || hless(&e, &p->heap[0])) {
+      m->front = e;
+      m->front_on = 1;
+      return GOAP_OK;
+    }
+  } else if (hless(&e, &m->front)) {
+    goap__hentry old = m->front;
+    m->front = e;
+    e = old;
+  }
+  heap_put(p->heap, &p->nheap, e);
+  return GOAP_OK;
+}
+
+/* A new node for state s at free table slot j (planner.c, offer and add_node). */
+static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint32_t parent,
+                                    int32_t action, double g) {
+  uint32_t n = p->nnodes;
+  p->states[(size_t)n * 2] = s;
+  float hs = small_h(p, s);
+  p->ng[n] = g;
+  p->nh[n] = hs;
+  p->npar[n] = parent;
+  p->nact[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u); /* dead ends stay closed */
+  p->table[j] = p->idbase + n;
+  p->nnodes = n + 1;
+  if (p->nnodes >= p->grow_at) {
+    goap_status st = goap__planner_nodes(p, (size_t)p->nnodes + 1);
+    if (st != GOAP_OK) return st;
+  }
+  if (isinf(hs)) return GOAP_OK;
+  return push(p, key_of(p, g, hs, n));
+}
+
+/* The goal's form for the small search: whether its conditions are all equalities and, when
+ * they are and at most 4, the table of h by the conditions a state leaves unmet. */
+static void make_goal(goap_planner *p, goap__smallgoal *m) {
+  int n = p->nwant;
+  m->serial = p->goal_serial;
+  m->heur = (int)p->heur;
+  m->eq = 1;
+  for (int i = 0; i < n; ++i)
+    m->eq &= p->goal_ft[i].a == p->goal_ft[i].b && !p->goal_ft[i].has_ne;
+  m->tab = m->eq && n <= 4;
+  if (!m->tab) return;
+  for (int i = 0; i < n; ++i) {
+    const goap__ftest *t = &p->goal_ft[i];
+    m->gm[i] = t->fmask << t->shift;
+    m->gv[i] = t->a << t->shift;
+  }
+  for (unsigned k = 0; k < (1u << n); ++k) {
+    int u = 0;
+    double best = 0.0;
+    for (int i = 0; i < n; ++i) {
+      if (!(k >> i & 1u)) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
+    m->htab[k] = goap__h_store(h_of(p, u, best));
+  }
+}
+
+goap_status goap__small_start(goap_planner *p) {
+  /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
+  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->table, 0xff, p->ctable * sizeof *p->table);
+    p->idbase = 0;
+  }
+  p->nnodes = 0;
+  p->nheap = 0;
+  p->nheap2 = 0;
+  p->sm.front_on = 0;
+  p->found = p->best = NONE;
+  p->key = p->W; /* one word */
+  p->useful_words = 1;
+  /* room for the root (planner.c, start_search): grow_at >= 2 computed at stride 2 already
+   * says there is */
+  if (p->stride != 2 || p->grow_at < 2) {
+    p->stride = 2;
+    goap_status st = goap__planner_nodes(p, 2);
+    if (st != GOAP_OK) return st;
+  }
+  if (p->goal_never) return GOAP_NO_PLAN;
+  goap__smallgoal *m = &p->gslots[p->gcur].sg; /* prepare leaves the request's slot in gcur */
+  if (m->serial != p->goal_serial || m->heur != (int)p->heur) make_goal(p, m);
+  p->sm.g = m;
+  /* the root (planner.c, start_search and offer) */
+  uint64_t s = p->start[0];
+  ++p->stats.generated;
+  if (p->req_max_nodes == 0) return GOAP_NODE_LIMIT;
+  ++p->stats.evaluated;
+  ++p->stats.nodes;
+  return add(p, (size_t)goap__hash_state(&s, 1) & (p->ctable - 1), s, NONE, -1, 0.0);
+}
+
+goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start) {
+  const goap__quick *Q = p->small_q;
+  const uint64_t *AFF = p->small_aff;
+  const int32_t *active = p->active, *a2i = p->act2idx;
+  const double *acost = p->acost;
+  uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
+  uint32_t count = 0, nodes0 = p->nnodes;
+  uint64_t generated = 0, duplicates = 0, reopened = 0;
+  goap_status st = GOAP_IN_PROGRESS;
+  while (max_expansions == 0 || count < max_expansions) {
+    uint32_t n;
+    if (p->sm.front_on) {
+      p->sm.front_on = 0;
+      n = p->sm.front.node;
+    } else if (p->nheap) {
+      n = heap_take(p->heap, &p->nheap);
+    } else {
+      st = GOAP_NO_PLAN;
+      break;
+    }
+    /* a stale entry (its node was reached more cheaply since) pops after the fresh one */
+    uint32_t na = p->nact[n];
+    if (na & CLOSED) continue;
+    p->nact[n] = na | CLOSED;
+    goap_word *S = p->states;
+    uint64_t s = S[(size_t)n * 2];
+    if (small_goal_holds(p, s)) {
+      p->found = n;
+      st = GOAP_OK;
+      break;
+    }
+    ++count;
+    /* its useful actions: its parent's (expanded before, so stored) with those the action
+     * from there may have changed checked again; at the root, all of them */
+    uint64_t bits;
+    uint32_t par = p->npar[n];
+    if (par == NONE) {
+      bits = useful_set(Q, p->nactive, s);
+    } else {
+      uint64_t aff = AFF[a2i[na - 1]], now = 0;
+      for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
+      bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+    }
+    S[(size_t)n * 2 + 1] = bits;
+    double g = p->ng[n];
+    for (; bits; bits &= bits - 1) {
+      int i = low_bit(bits);
+      uint64_t t = (s & ~Q[i].em) | Q[i].ev;
+      int32_t a = active[i];
+      double g2 = g + acost[a];
+      ++generated;
+      const uint32_t *tab = p->table;
+      const uint32_t base = p->idbase, nn = p->nnodes;
+      size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
+      uint32_t m = NONE;
+      for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
+        if (p->states[(size_t)id * 2] == t) {
+          m = id;
+          break;
+        }
+      }
+      if (m != NONE) { /* planner.c, reached_again */
+        ++duplicates;
+        if (!(g2 < p->ng[m]) || isinf(p->nh[m])) continue;
+        p->ng[m] = g2;
+        p->npar[m] = n;
+        if (p->nact[m] & CLOSED) ++reopened;
+        p->nact[m] = (uint32_t)(a + 1);
+        st = push(p, key_of(p, g2, p->nh[m], m));
+      } else if (nn >= p->req_max_nodes) {
+        st = GOAP_NODE_LIMIT;
+      } else {
+        st = add(p, j, t, n, a, g2);
+      }
+      if (st != GOAP_OK) break;
+    }
+    if (st != GOAP_OK && st != GOAP_IN_PROGRESS) break;
+    st = GOAP_IN_PROGRESS;
+    if (budget_ns && (count & 31u) == 0 &&
+        p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
+      st = GOAP_TIME_LIMIT;
+      break;
+    }
+  }
+  p->stats.expanded += count;
+  p->stats.generated += generated;
+  p->stats.duplicates += duplicates;
+  p->stats.reopened += reopened;
+  p->stats.nodes += p->nnodes - nodes0;
+  p->stats.evaluated += p->nnodes - nodes0;
+  if (st == GOAP_IN_PROGRESS && budget_ns &&
+      p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
+    st = GOAP_TIME_LIMIT;
+  if (done) *done = count;
+  return st;
+}
+/* macros of src/core/small_search.c end here */
+#undef NONE
+#undef CLOSED
+#undef SMALL_INLINE
+#undef SMALL_COLD
+#undef hless
 
 /* ==== src/core/status.c ==== */
 /*

@@ -18,6 +18,8 @@
  *    callbacks are asked again on every request (once per action, as before). When the slot's
  *    selection was made with every callback accepting and they all accept again with the same
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
+ *  - gmap, indexed by a key hash's low bits, names the slot found last with such a hash: a
+ *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
@@ -195,22 +197,31 @@ uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, u
   return h ^ (uint64_t)(uint32_t)n;
 }
 
-/* The slot holding the request's key, or -1. */
-int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags,
-                      uint64_t h) {
+/* Slot i holds the request's key. */
+static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsigned flags,
+                    uint64_t h) {
+  const goap__gslot *g = &p->gslots[i];
   int n = req->want_count, costs = req->costs != NULL;
-  for (int k = -1; k < p->ngslots; ++k) {
-    int i = k < 0 ? p->gcur : k; /* the last request's slot first */
-    if (i < 0 || (k >= 0 && i == p->gcur)) continue;
-    const goap__gslot *g = &p->gslots[i];
-    if (!g->serial || g->hash != h || g->nwant != n || g->flags != flags ||
-        g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
-      continue;
-    int same_goal = 1;
-    for (int j = 0; j < n && same_goal; ++j)
-      same_goal = g->want[j].var == req->want[j].var && g->want[j].op == req->want[j].op &&
-                  g->want[j].value == req->want[j].value;
-    if (same_goal) return i;
+  if (g->hash != h || !g->serial || g->nwant != n || g->flags != flags ||
+      g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
+    return 0;
+  for (int j = 0; j < n; ++j)
+    if (g->want[j].var != req->want[j].var || g->want[j].op != req->want[j].op ||
+        g->want[j].value != req->want[j].value)
+      return 0;
+  return 1;
+}
+
+/* The slot holding the request's key, or -1: the slot gmap remembers for the hash's low bits
+ * first, then every slot (the one found is remembered). */
+int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h) {
+  unsigned k = (unsigned)(h & 63u);
+  int i = p->gmap[k];
+  if (i < p->ngslots && gslot_is(p, i, req, flags, h)) return i;
+  for (i = 0; i < p->ngslots; ++i) {
+    if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h)) continue;
+    p->gmap[k] = (uint8_t)i;
+    return i;
   }
   return -1;
 }
@@ -220,7 +231,7 @@ int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned fl
 void goap__gserial_new(goap_planner *p) {
   if (++p->gnext == 0) {
     p->gnext = 1;
-    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = 0;
+    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
     p->gcur = -1;
     p->sx_serial = 0;
     p->fan_serial = 0;

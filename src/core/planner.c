@@ -46,7 +46,7 @@
 #define F_RELEVANT 4u
 #define F_ACTIVE 8u
 
-#define CLOSED 0x80000000u
+#define CLOSED GOAP__NODE_CLOSED
 /* The request flags that change the action selection (the others only steer the search). */
 #define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
@@ -63,12 +63,7 @@ static inline int32_t node_action(const goap_planner *p, uint32_t n) {
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
  * INFINITY for a dead end. */
-static inline float h_store(double h) {
-  if (h >= GOAP__INF) return INFINITY;
-  float f = (float)h; /* beyond FLT_MAX: inf, then stepped down to FLT_MAX below */
-  if ((double)f > h) f = nextafterf(f, 0.0f);
-  return f;
-}
+static inline float h_store(double h) { return goap__h_store(h); }
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
@@ -390,6 +385,8 @@ goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t 
                                size_t elem) {
   return grow_buf(p, ptr, cap, need, elem);
 }
+
+goap_status goap__planner_nodes(goap_planner *p, size_t need) { return ensure_nodes(p, need); }
 
 /* ---- the open list -------------------------------------------------------------------------- */
 
@@ -751,6 +748,15 @@ static goap_status compile_goal(goap_planner *p) {
   return GOAP_OK;
 }
 
+/* The relaxed task's goal conditions for the current goal: deferred on a goal-cache hit until
+ * a search needs them (the small search never does). */
+static goap_status rx_goal(goap_planner *p) {
+  if (!p->rx_stale) return GOAP_OK;
+  goap_status st = goap__relax_set_goal(p);
+  if (st == GOAP_OK) p->rx_stale = 0;
+  return st;
+}
+
 static goap_status prepare(goap_planner *p, const goap_request *req) {
   const goap_domain *d = p->d;
   if (!req) return GOAP_INVALID_ARGUMENT;
@@ -838,8 +844,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
       p->gcur = -1;
       goap__gslot_use(p, gi);
       goap__gslot_load(p, g);
-      st = goap__relax_set_goal(p);
-      if (st != GOAP_OK) return st;
+      p->rx_stale = 1;
       p->gcur = gi;
     }
     if (!d->has_callbacks) {
@@ -849,6 +854,8 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
      * selection is made again unless they all accept as before (reselect_fast) */
     p->gcur = -1;
+    st = rx_goal(p);
+    if (st != GOAP_OK) return st;
     int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
     if (fast == 1 && !changed) {
       p->gcur = gi;
@@ -881,7 +888,8 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->nwant = req->want_count;
   p->req_costs = req->costs != NULL;
   goap__gserial_new(p);
-  st = goap__relax_set_goal(p);
+  p->rx_stale = 1;
+  st = rx_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
@@ -1825,6 +1833,8 @@ static uint32_t recheck_fanout(const goap_planner *p) {
 
 static goap_status start_search(goap_planner *p) {
   uint32_t sw;
+  goap_status st = rx_goal(p);
+  if (st != GOAP_OK) return st;
   /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
   if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
     memset(p->table, 0xff, p->ctable * sizeof *p->table);
@@ -1876,7 +1886,7 @@ static goap_status start_search(goap_planner *p) {
       build_index(p);
   }
   sw = p->stride;
-  goap_status st = ensure_nodes(p, 2);
+  st = ensure_nodes(p, 2);
   if (st != GOAP_OK) return st;
   if (p->goal_never) return GOAP_NO_PLAN;
   if (p->search != GOAP_SEARCH_BACKWARD) {
@@ -1930,7 +1940,9 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   if (st == GOAP_OK && p->d->has_scost)
     for (int i = 0; i < p->nactive && !p->scost_on; ++i)
       p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
-  if (st == GOAP_OK) st = start_search(p);
+  /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
+  p->sm.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
+  if (st == GOAP_OK) st = p->sm.run ? goap__small_start(p) : start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
@@ -1944,6 +1956,14 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
                              uint64_t t_start) {
   if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
   if (p->phase == PHASE_DONE) return p->final;
+  if (p->sm.run) {
+    goap_status ss = goap__small_step(p, max_expansions, done, t_start);
+    if (ss != GOAP_IN_PROGRESS) {
+      p->phase = PHASE_DONE;
+      p->final = ss;
+    }
+    return ss;
+  }
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0, requeued = 0;
   int backward = p->search == GOAP_SEARCH_BACKWARD;

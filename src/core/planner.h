@@ -6,7 +6,8 @@
  *    request is larger than every earlier one; a request never frees.
  *  - Node i's words live at states[i * stride ..): first its key (the state: W words forward,
  *    2W backward -- interval lows, then highs), then, forward with the incremental generator,
- *    the bitset of its useful actions (applicable and not a no-op), one bit per active action.
+ *    the bitset of its useful actions (applicable and not a no-op), one bit per active action
+ *    (the small search, small_search.c, writes it when the node is expanded, not before).
  *    Only the key is hashed and compared. The slot after the last node is the tentative slot
  *    successors are built in. Node records are arrays of 20 bytes per node in all.
  *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
@@ -18,9 +19,22 @@
 #ifndef GOAP_CORE_PLANNER_H
 #define GOAP_CORE_PLANNER_H
 
+#include <math.h>
+
 #include "core_internal.h"
 
 #define GOAP__INF 1e300
+/* nact's bit 31: the node is closed (expanded, or a dead end) */
+#define GOAP__NODE_CLOSED 0x80000000u
+
+/* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
+ * INFINITY for a dead end. */
+static inline float goap__h_store(double h) {
+  if (h >= GOAP__INF) return INFINITY;
+  float f = (float)h; /* beyond FLT_MAX: inf, then stepped down to FLT_MAX below */
+  if ((double)f > h) f = nextafterf(f, 0.0f);
+  return f;
+}
 
 /* A condition of the relaxed task: var in [a, b] (encoded), != ne when has_ne. */
 typedef struct goap__rcond {
@@ -165,6 +179,17 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
+/* The small search's form of a goal (small_search.c), kept with its goal-cache slot: built
+ * once per selection and heuristic. */
+typedef struct goap__smallgoal {
+  uint32_t serial;           /* goal_serial it was built for (0: none) */
+  int heur;                  /* ... with this heuristic */
+  int eq;                    /* every goal condition is an equality */
+  int tab;                   /* eq and at most 4 conditions: h is htab[unmet conditions] */
+  uint64_t gm[4], gv[4];     /* with tab: condition i is unmet when (s & gm[i]) != gv[i] */
+  float htab[16];            /* with tab: h as stored (INFINITY: dead end) by unmet bit set */
+} goap__smallgoal;
+
 /* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
  * selection. The arrays are carved from one block made at planner creation (want, goal_ft and
  * goal_best hold GSLOT_WANT conditions there and move to their own allocation, want_own, when
@@ -194,6 +219,7 @@ typedef struct goap__gslot {
   double cmin, gc_scale;
   goap__quick *small_q;      /* min(nactions, 64) each, one-word domains only (else NULL) */
   uint64_t *small_aff;
+  goap__smallgoal sg;        /* small_search.c */
 } goap__gslot;
 
 /* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
@@ -202,6 +228,15 @@ typedef struct goap__hentry {
   float tie;
   uint32_t node;
 } goap__hentry;
+
+/* The small search's per-request state (small_search.c). */
+typedef struct goap__small {
+  int run;                   /* this search runs in small_search.c (goap__small_ok) */
+  int never;                 /* tests: 1 keeps every request on the general path */
+  int front_on;              /* the open list's entry held outside the heap */
+  goap__hentry front;
+  const goap__smallgoal *g;  /* the goal's form (in its goal-cache slot) */
+} goap__small;
 
 /* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
  * (goap__planner_grow); c_* are capacities in elements. */
@@ -369,12 +404,16 @@ struct goap_planner {
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index
    * (arrays of the current goal-cache slot): */
   int small;
+  goap__small sm;            /* the small search (small_search.c) */
+  int rx_stale;              /* rx's goal conditions are not the current goal's yet (set
+                                when first needed, planner.c rx_goal) */
   goap__quick *small_q;      /* the action's masks */
   uint64_t *small_aff;       /* active indices to recheck after applying it */
   /* goal cache (planner.c): the selections of recent goals, keyed by content */
   goap__gslot *gslots;
   int ngslots;
   int gcur;                  /* the slot of the current selection, -1 none */
+  uint8_t gmap[64];          /* goal_cache.c: a slot that held a key with these hash bits */
   uint32_t gclock;           /* LRU clock */
   void *gblock;              /* the slots' arrays */
   size_t gblock_bytes;
@@ -411,6 +450,20 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
+/* planner.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
+ * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
+goap_status goap__planner_nodes(goap_planner *p, size_t need);
+
+/* small_search.c: the fast path for small requests (see its invariants) */
+/* The request just prepared can run there (small mode, forward, a goal-only heuristic, no
+ * trace, lazy, preferred operators, symmetry or active callbacks). */
+int goap__small_ok(const goap_planner *p);
+/* start_search's work for it: the pools reset and the root. */
+goap_status goap__small_start(goap_planner *p);
+/* step_impl's loop for it: GOAP_IN_PROGRESS when max_expansions ran out, else the result. */
+goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start);
+
 /* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
 goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
 void goap__gcache_free(goap_planner *p);
@@ -424,7 +477,7 @@ void goap__gslot_save(const goap_planner *p, goap__gslot *g);
 goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
 uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
 /* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
-int goap__gslot_find(const goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
 /* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
 void goap__gserial_new(goap_planner *p);
 

@@ -1,0 +1,390 @@
+/*
+ * small_search.c -- the planner's fast path for small requests: forward search over one-word
+ * states with at most 64 active actions that are all plain masks (planner.c's "small mode"),
+ * and a heuristic that reads only the goal (default, zero, goal count, admissible goal count).
+ *
+ * Invariants:
+ *  - It is the general search (planner.c: start_search, step_impl, expand_small, offer,
+ *    add_node, reached_again) specialised, not another algorithm: the same nodes are made in
+ *    the same order with the same ids, g, stored h, parents and actions, the open list pops
+ *    in the same (f, tie, node id) order, the same budgets stop it at the same points and
+ *    the same statistics are counted. So every plan, cost, status and statistic equals the
+ *    general path's (tests/test_small_search.c compares the two on random small domains).
+ *  - It uses the planner's own pools (node arrays, states at stride 2: the state, then its
+ *    useful-action bitset, the generation-stamped closed table, the open heap) and grows
+ *    them through planner.c only, so finish, partial plans and the next request see the
+ *    pools exactly as the general path leaves them; a request that fits allocates nothing.
+ *  - The loop keeps the planner's counters and pointers in locals and writes them back
+ *    before anything that may grow a pool and before it returns; pointers are re-read after
+ *    every growth.
+ *  - It runs only when goap__small_ok() holds for the request. It calls no callback: check
+ *    and dynamic-cost callbacks are asked before the search (planner.c, prepare), and a
+ *    request whose domain has callbacks (unless GOAP_REQUEST_NO_CALLBACKS) stays on the
+ *    general path anyway, so that a callback asked during the search stays there too.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "planner.h"
+
+#define NONE UINT32_MAX
+#define CLOSED GOAP__NODE_CLOSED
+
+int goap__small_ok(const goap_planner *p) {
+  if (!p->small || p->sm.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on) return 0;
+  if (p->sx_force == 1) return 0; /* tests: the successor index, forced */
+  if (p->search == GOAP_SEARCH_BACKWARD) return 0;
+  if (p->d->has_callbacks && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) return 0;
+  switch (p->heur) {
+    case GOAP_H_DEFAULT:
+    case GOAP_H_ZERO:
+    case GOAP_H_GOAL_COUNT:
+    case GOAP_H_GOAL_COUNT_ADMISSIBLE: return 1;
+    default: return 0;
+  }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SMALL_INLINE __attribute__((always_inline)) inline
+#define SMALL_COLD __attribute__((noinline, cold))
+#else
+#define SMALL_INLINE inline
+#define SMALL_COLD
+#endif
+
+static SMALL_INLINE int field_bad(const goap__ftest *t, uint64_t s) {
+  uint64_t v = (s >> t->shift) & t->fmask;
+  return (v - t->a > t->b - t->a) | ((int)t->has_ne & (v == t->ne));
+}
+
+/* The heuristics (planner.c, h_forward) from the goal conditions a state leaves unmet: their
+ * number u and the largest cheapest achiever among them (best). */
+static double h_of(const goap_planner *p, int u, double best) {
+  switch (p->heur) {
+    case GOAP_H_ZERO: return 0.0;
+    case GOAP_H_GOAL_COUNT: return (double)u;
+    case GOAP_H_GOAL_COUNT_ADMISSIBLE:
+      if (u && !p->max_achieve) return GOAP__INF;
+      return (double)u * p->gc_scale;
+    default: {
+      if (best >= GOAP__INF) return GOAP__INF;
+      double gc = (double)u * p->gc_scale;
+      return gc > best ? gc : best;
+    }
+  }
+}
+
+/* h of state s as stored (goap__h_store; INFINITY for a dead end). */
+static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
+  const goap__smallgoal *m = p->sm.g;
+  if (m->tab) {
+    if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
+    unsigned k = 0;
+    for (int i = 0; i < p->nwant; ++i) k |= (unsigned)((s & m->gm[i]) != m->gv[i]) << i;
+    return m->htab[k];
+  }
+  int u = 0;
+  double best = 0.0;
+  const goap__ftest *t = p->goal_ft;
+  if (m->eq) { /* more than 4 equalities */
+    for (int i = 0; i < p->nwant; ++i) {
+      if (((s >> t[i].shift) & t[i].fmask) == t[i].a) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
+  } else {
+    for (int i = 0; i < p->nwant; ++i) {
+      if (!field_bad(&t[i], s)) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
+  }
+  return goap__h_store(h_of(p, u, best));
+}
+
+/* Every goal condition holds in s (planner.c, goal_holds): the equalities are one mask test;
+ * the others are tested one by one when the goal has any. */
+static SMALL_INLINE int small_goal_holds(const goap_planner *p, uint64_t s) {
+  if ((s & p->goal_mask[0]) != p->goal_val[0]) return 0;
+  if (p->sm.g->eq) return 1;
+  for (int i = 0; i < p->nwant; ++i)
+    if (field_bad(&p->goal_ft[i], s)) return 0;
+  return 1;
+}
+
+static SMALL_INLINE int low_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    ++i;
+  }
+  return i;
+#endif
+}
+
+static SMALL_INLINE int hless(const goap__hentry *a, const goap__hentry *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->tie != b->tie) return a->tie < b->tie;
+  return a->node < b->node;
+}
+
+static void heap_put(goap__hentry *h, size_t *nheap, goap__hentry e) {
+  size_t i = (*nheap)++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!hless(&e, &h[up])) break;
+    h[i] = h[up];
+    i = up;
+  }
+  h[i] = e;
+}
+
+static uint32_t heap_take(goap__hentry *h, size_t *nheap) {
+  uint32_t top = h[0].node;
+  goap__hentry last = h[--*nheap];
+  size_t n = *nheap, i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && hless(&h[c + 1], &h[c])) ++c;
+    if (!hless(&h[c], &last)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (n) h[i] = last;
+  return top;
+}
+
+static SMALL_INLINE uint64_t useful1(const goap__quick *q, uint64_t s) {
+  return (uint64_t)(((s & q->pm) == q->pv) & ((s & q->em) != q->ev));
+}
+
+/* The useful actions in s (applicable, not a no-op), by active index: planner.c's per-node
+ * bitset. */
+static uint64_t useful_set(const goap__quick *Q, int nactive, uint64_t s) {
+  uint64_t bits = 0;
+  for (int i = nactive - 1; i >= 0; --i) bits = (bits << 1) | useful1(&Q[i], s);
+  return bits;
+}
+
+/* The request's open-list key (planner.c, f_of and tie_of) for g and stored h. */
+static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float hs, uint32_t m) {
+  goap__hentry e;
+  if (p->search == GOAP_SEARCH_GREEDY) {
+    e.f = (double)hs;
+    e.tie = (float)g;
+  } else {
+    e.f = g + p->weight * (double)hs;
+    e.tie = hs;
+  }
+  e.node = m;
+  return e;
+}
+
+/* The open list is the heap plus, when sm.front_on, one entry held outside it that is not
+ * above any heap entry (so it is the one taken next): a node whose successor is the next to
+ * expand, as along a chain, costs no heap operation. The order taken out is the one the heap
+ * alone would give (ties are only between entries of one node with equal keys). Queues e. */
+static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
+  goap__small *m = &p->sm;
+  if (p->nheap == p->cheap) {
+    goap_status st =
+        goap__planner_grow(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
+    if (st != GOAP_OK) return st;
+  }
+  if (!m->front_on) {
+    if (p->nheap == 0 || hless(&e, &p->heap[0])) {
+      m->front = e;
+      m->front_on = 1;
+      return GOAP_OK;
+    }
+  } else if (hless(&e, &m->front)) {
+    goap__hentry old = m->front;
+    m->front = e;
+    e = old;
+  }
+  heap_put(p->heap, &p->nheap, e);
+  return GOAP_OK;
+}
+
+/* A new node for state s at free table slot j (planner.c, offer and add_node). */
+static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint32_t parent,
+                                    int32_t action, double g) {
+  uint32_t n = p->nnodes;
+  p->states[(size_t)n * 2] = s;
+  float hs = small_h(p, s);
+  p->ng[n] = g;
+  p->nh[n] = hs;
+  p->npar[n] = parent;
+  p->nact[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u); /* dead ends stay closed */
+  p->table[j] = p->idbase + n;
+  p->nnodes = n + 1;
+  if (p->nnodes >= p->grow_at) {
+    goap_status st = goap__planner_nodes(p, (size_t)p->nnodes + 1);
+    if (st != GOAP_OK) return st;
+  }
+  if (isinf(hs)) return GOAP_OK;
+  return push(p, key_of(p, g, hs, n));
+}
+
+/* The goal's form for the small search: whether its conditions are all equalities and, when
+ * they are and at most 4, the table of h by the conditions a state leaves unmet. */
+static void make_goal(goap_planner *p, goap__smallgoal *m) {
+  int n = p->nwant;
+  m->serial = p->goal_serial;
+  m->heur = (int)p->heur;
+  m->eq = 1;
+  for (int i = 0; i < n; ++i)
+    m->eq &= p->goal_ft[i].a == p->goal_ft[i].b && !p->goal_ft[i].has_ne;
+  m->tab = m->eq && n <= 4;
+  if (!m->tab) return;
+  for (int i = 0; i < n; ++i) {
+    const goap__ftest *t = &p->goal_ft[i];
+    m->gm[i] = t->fmask << t->shift;
+    m->gv[i] = t->a << t->shift;
+  }
+  for (unsigned k = 0; k < (1u << n); ++k) {
+    int u = 0;
+    double best = 0.0;
+    for (int i = 0; i < n; ++i) {
+      if (!(k >> i & 1u)) continue;
+      ++u;
+      if (p->goal_best[i] > best) best = p->goal_best[i];
+    }
+    m->htab[k] = goap__h_store(h_of(p, u, best));
+  }
+}
+
+goap_status goap__small_start(goap_planner *p) {
+  /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
+  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->table, 0xff, p->ctable * sizeof *p->table);
+    p->idbase = 0;
+  }
+  p->nnodes = 0;
+  p->nheap = 0;
+  p->nheap2 = 0;
+  p->sm.front_on = 0;
+  p->found = p->best = NONE;
+  p->key = p->W; /* one word */
+  p->useful_words = 1;
+  /* room for the root (planner.c, start_search): grow_at >= 2 computed at stride 2 already
+   * says there is */
+  if (p->stride != 2 || p->grow_at < 2) {
+    p->stride = 2;
+    goap_status st = goap__planner_nodes(p, 2);
+    if (st != GOAP_OK) return st;
+  }
+  if (p->goal_never) return GOAP_NO_PLAN;
+  goap__smallgoal *m = &p->gslots[p->gcur].sg; /* prepare leaves the request's slot in gcur */
+  if (m->serial != p->goal_serial || m->heur != (int)p->heur) make_goal(p, m);
+  p->sm.g = m;
+  /* the root (planner.c, start_search and offer) */
+  uint64_t s = p->start[0];
+  ++p->stats.generated;
+  if (p->req_max_nodes == 0) return GOAP_NODE_LIMIT;
+  ++p->stats.evaluated;
+  ++p->stats.nodes;
+  return add(p, (size_t)goap__hash_state(&s, 1) & (p->ctable - 1), s, NONE, -1, 0.0);
+}
+
+goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start) {
+  const goap__quick *Q = p->small_q;
+  const uint64_t *AFF = p->small_aff;
+  const int32_t *active = p->active, *a2i = p->act2idx;
+  const double *acost = p->acost;
+  uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
+  uint32_t count = 0, nodes0 = p->nnodes;
+  uint64_t generated = 0, duplicates = 0, reopened = 0;
+  goap_status st = GOAP_IN_PROGRESS;
+  while (max_expansions == 0 || count < max_expansions) {
+    uint32_t n;
+    if (p->sm.front_on) {
+      p->sm.front_on = 0;
+      n = p->sm.front.node;
+    } else if (p->nheap) {
+      n = heap_take(p->heap, &p->nheap);
+    } else {
+      st = GOAP_NO_PLAN;
+      break;
+    }
+    /* a stale entry (its node was reached more cheaply since) pops after the fresh one */
+    uint32_t na = p->nact[n];
+    if (na & CLOSED) continue;
+    p->nact[n] = na | CLOSED;
+    goap_word *S = p->states;
+    uint64_t s = S[(size_t)n * 2];
+    if (small_goal_holds(p, s)) {
+      p->found = n;
+      st = GOAP_OK;
+      break;
+    }
+    ++count;
+    /* its useful actions: its parent's (expanded before, so stored) with those the action
+     * from there may have changed checked again; at the root, all of them */
+    uint64_t bits;
+    uint32_t par = p->npar[n];
+    if (par == NONE) {
+      bits = useful_set(Q, p->nactive, s);
+    } else {
+      uint64_t aff = AFF[a2i[na - 1]], now = 0;
+      for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
+      bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+    }
+    S[(size_t)n * 2 + 1] = bits;
+    double g = p->ng[n];
+    for (; bits; bits &= bits - 1) {
+      int i = low_bit(bits);
+      uint64_t t = (s & ~Q[i].em) | Q[i].ev;
+      int32_t a = active[i];
+      double g2 = g + acost[a];
+      ++generated;
+      const uint32_t *tab = p->table;
+      const uint32_t base = p->idbase, nn = p->nnodes;
+      size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
+      uint32_t m = NONE;
+      for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
+        if (p->states[(size_t)id * 2] == t) {
+          m = id;
+          break;
+        }
+      }
+      if (m != NONE) { /* planner.c, reached_again */
+        ++duplicates;
+        if (!(g2 < p->ng[m]) || isinf(p->nh[m])) continue;
+        p->ng[m] = g2;
+        p->npar[m] = n;
+        if (p->nact[m] & CLOSED) ++reopened;
+        p->nact[m] = (uint32_t)(a + 1);
+        st = push(p, key_of(p, g2, p->nh[m], m));
+      } else if (nn >= p->req_max_nodes) {
+        st = GOAP_NODE_LIMIT;
+      } else {
+        st = add(p, j, t, n, a, g2);
+      }
+      if (st != GOAP_OK) break;
+    }
+    if (st != GOAP_OK && st != GOAP_IN_PROGRESS) break;
+    st = GOAP_IN_PROGRESS;
+    if (budget_ns && (count & 31u) == 0 &&
+        p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
+      st = GOAP_TIME_LIMIT;
+      break;
+    }
+  }
+  p->stats.expanded += count;
+  p->stats.generated += generated;
+  p->stats.duplicates += duplicates;
+  p->stats.reopened += reopened;
+  p->stats.nodes += p->nnodes - nodes0;
+  p->stats.evaluated += p->nnodes - nodes0;
+  if (st == GOAP_IN_PROGRESS && budget_ns &&
+      p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
+    st = GOAP_TIME_LIMIT;
+  if (done) *done = count;
+  return st;
+}
