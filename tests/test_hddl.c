@@ -632,6 +632,44 @@ TEST(tail_calls_keep_their_depth) {
   goap_pddl_destroy(t);
 }
 
+TEST(repeated_situations_are_pruned) {
+  /* 30 choices of two methods that reach the same state, then a task that cannot be done:
+   * 2^30 ways to fail without memory; with the reached (state, agenda) situations of the round
+   * remembered, every second way meets a situation already explored and is pruned at once */
+  char prob[2048];
+  const char dom[] =
+      "(define (domain d) (:predicates (goal))\n"
+      " (:task choose :parameters ()) (:task never :parameters ())\n"
+      " (:action a :parameters () :effect ()) (:action b :parameters () :effect ())\n"
+      " (:method m-a :parameters () :task (choose) :ordered-subtasks (a))\n"
+      " (:method m-b :parameters () :task (choose) :ordered-subtasks (b))\n"
+      " (:method m-never :parameters () :task (never) :precondition (goal)\n"
+      "  :ordered-subtasks ()))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob,
+                              "(define (problem q) (:domain d) (:htn :ordered-subtasks (and");
+  for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " (choose)");
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " (never))) (:init))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100000;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_NO_PLAN);
+  CHECK(p == NULL);
+  CHECK_EQ_INT(s.rounds, 1);
+  /* the :htn, m-a 30 times down, then m-b once per choice (its situation is pruned) */
+  CHECK_EQ_INT(s.steps, 61);
+  goap_pddl_destroy(t);
+}
+
 /* ---- forall, constraints, no fixed limits ------------------------------------------------ */
 
 static int starts_with(const char *s, const char *prefix) {
@@ -1033,6 +1071,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(binding_enumeration_is_bounded),
           TEST_ENTRY(deterministic_and_snprintf_semantics),
           TEST_ENTRY(loops_in_tail_position_are_pruned), TEST_ENTRY(tail_calls_keep_their_depth),
+          TEST_ENTRY(repeated_situations_are_pruned),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

@@ -41,11 +41,13 @@
 #include <time.h>
 
 #include "goap/hddl.h"
+#include "hddl_seen.h"
 #include "internal.h"
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
+#define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
   int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
@@ -90,6 +92,10 @@ typedef struct hp {
   hp_node *nodes;
   size_t nnodes, cnodes;
   px_ivec gargs, cells, seq, pool;
+  uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
+                          depths), set when the cell is made */
+  size_t cchash;
+  goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
@@ -347,9 +353,24 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
 
 /* ---- the search ----------------------------------------------------------------------- */
 
+/* The hash of the agenda from a new cell holding `node` before cell `next` (-1: none): the
+ * node's task, arguments and depth, then the rest's hash, mixed in order. */
+static uint64_t cell_hash(const hp *h, int32_t node, int32_t next) {
+  const hp_node *n = &h->nodes[node];
+  uint64_t x = atom_key(n->task) ^ (n->task >= 0 ? (uint64_t)(uint32_t)n->depth << 32 : 0);
+  for (int32_t i = 0; i < n->nargs; ++i)
+    x = atom_key((int32_t)(uint32_t)x ^ h->gargs.v[n->args + i]) ^ (x >> 7) ^ (x << 13);
+  uint64_t r = next >= 0 ? h->chash[next] : 0x2545F4914F6CDD1Dull;
+  return atom_key((int32_t)(uint32_t)(x ^ (x >> 32))) ^ (x * 0x9E3779B97F4A7C15ull) ^
+         (r * 0xD6E8FEB86659FD93ull + (r >> 29));
+}
+
 static int32_t new_cell(hp *h, int32_t node, int32_t next) {
   int32_t c = (int32_t)(h->cells.n / 2);
+  if (!goap__px_grow(h->a, (void **)&h->chash, &h->cchash, (size_t)c + 1, sizeof *h->chash))
+    return -2;
   if (!goap__px_ipush(h->a, &h->cells, node) || !goap__px_ipush(h->a, &h->cells, next)) return -2;
+  h->chash[c] = cell_hash(h, node, next);
   return c;
 }
 
@@ -568,6 +589,7 @@ static int round_search(hp *h) {
   h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
   h->nframes = 0;
   h->cut = 0;
+  goap__hseen_clear(&h->seen);
   int32_t root = new_node(h, HP_ROOT, 0, -1);
   if (root < 0) return oom(h);
   if (!push_frame(h, -1, root)) return 0;
@@ -589,7 +611,8 @@ static int round_search(hp *h) {
           if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
           agenda = h->cells.v[2 * agenda + 1];
         }
-      } else if (is_loop(h, node, agenda)) {
+      } else if (is_loop(h, node, agenda) || goap__hseen_add(h->a, &h->seen, h->hash,
+                                                             h->chash[agenda]) == 0) {
         ok = 0;
       } else if (n->depth > h->bound) {
         h->cut = 1;
@@ -626,6 +649,8 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->cells);
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
+  goap__px_free(a, h->chash, h->cchash * sizeof *h->chash);
+  goap__hseen_free(a, &h->seen);
   goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
   goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
   goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
@@ -754,6 +779,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
                                                            : h.max_steps * HP_WORK_PER_STEP;
   h.max_ms = opt ? opt->max_ms : 0;
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
+  h.seen.max = HP_MAX_SEEN;
   h.st = GOAP_OK;
   int rounds = 0, found = 0;
   if (hp_init(&h)) {
