@@ -670,6 +670,51 @@ TEST(repeated_situations_are_pruned) {
   goap_pddl_destroy(t);
 }
 
+TEST(joins_look_only_at_matching_atoms) {
+  /* a walk of 40 steps along a chain of 2000 links: each step's join looks for (link ?x ?y)
+   * with ?x bound. Taking the candidates from the atoms with ?x first (the argument index)
+   * looks at one link per step; scanning every link would look at ~2000 per step, 80,000 in
+   * all, past the budget of 60 steps (61,440 candidates) */
+  enum { N = 2000 };
+  size_t cap = (size_t)N * 48 + 512;
+  char *prob = (char *)malloc(cap);
+  REQUIRE(prob != NULL);
+  const char dom[] =
+      "(define (domain d) (:types node) (:predicates (at ?x - node) (home ?x - node)\n"
+      "  (link ?x ?y - node))\n"
+      " (:task walk :parameters ())\n"
+      " (:action move :parameters (?x ?y - node) :precondition (at ?x)\n"
+      "  :effect (and (not (at ?x)) (at ?y)))\n"
+      " (:method m-done :parameters (?x - node) :task (walk) :precondition (and (home ?x) (at ?x))\n"
+      "  :ordered-subtasks ())\n"
+      " (:method m-step :parameters (?x ?y - node) :task (walk)\n"
+      "  :precondition (and (at ?x) (link ?x ?y)) :ordered-subtasks (and (move ?x ?y) (walk))))\n";
+  size_t k = (size_t)snprintf(prob, cap, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < N; ++i) k += (size_t)snprintf(prob + k, cap - k, " n%d", i);
+  k += (size_t)snprintf(prob + k, cap - k, " - node)\n (:htn :ordered-subtasks (walk))\n (:init (at n0) (home n40)");
+  for (int i = 0; i + 1 < N; ++i) k += (size_t)snprintf(prob + k, cap - k, " (link n%d n%d)", i, i + 1);
+  k += (size_t)snprintf(prob + k, cap - k, "))\n");
+  REQUIRE(k < cap);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 60;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 40);
+  CHECK_EQ_INT(s.steps, 42); /* the :htn, 40 steps, m-done */
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+  free(prob);
+}
+
 /* ---- forall, constraints, no fixed limits ------------------------------------------------ */
 
 static int starts_with(const char *s, const char *prefix) {
@@ -1072,6 +1117,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(deterministic_and_snprintf_semantics),
           TEST_ENTRY(loops_in_tail_position_are_pruned), TEST_ENTRY(tail_calls_keep_their_depth),
           TEST_ENTRY(repeated_situations_are_pruned),
+          TEST_ENTRY(joins_look_only_at_matching_atoms),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

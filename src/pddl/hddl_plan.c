@@ -26,10 +26,23 @@
  *    position under (same continuation cell) was decomposed with the same task, arguments and
  *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
  *    the situation repeats, and the ancestor's other choices cover every plan from it.
+ *  - Repeated situations: a round remembers (goap__hseen, hddl_seen.c) the situation at every
+ *    compound head it decomposes: the state's hash and the agenda's hash (every remaining
+ *    task with its arguments, and the depth of the compound ones; chash, kept per cell). A
+ *    situation met again is pruned: the search from it depends on nothing else, so it was
+ *    either explored and failed (its cuts already counted) or is still being explored further
+ *    up (a loop). With the depth bound part of the situation, each round is a depth-first
+ *    search of a finite graph with a closed list, so it stays complete for its bound. The set
+ *    holds at most HP_MAX_SEEN situations per round; beyond, repeats are no longer pruned.
+ *  - Joins take a bound literal's candidates from the shortest list that holds them: the
+ *    atoms with a given object at a given position (by_arg, for predicates of arity >= 2),
+ *    else all atoms of the predicate. Both lists are in interning order, so the bindings come
+ *    out in the same order either way.
  *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
- *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
- *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
- *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *    HP_WORK_PER_STEP candidates per step in total, every candidate atom counting, so
+ *    enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
+ *    during long joins), max_depth (the last bound tried); pending bindings are capped at
+ *    HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
  *    sized once from the task (the largest method, action and :htn).
  *  - Every allocation goes through the task's allocator; the task is only read.
@@ -47,6 +60,7 @@
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
+#define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -71,6 +85,7 @@ typedef struct hp_frame {
 
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
+  const px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
   size_t pos;          /* next candidate */
   int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
@@ -83,6 +98,9 @@ typedef struct hp {
   uint8_t *truth;
   size_t ctruth;
   px_ivec *by_pred;    /* npreds lists of interned atoms */
+  px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
+                          the interned atoms of the predicate with that object there; each
+                          list is a subsequence of by_pred's, in the same order */
   px_ivec undo;        /* (atom, old truth) pairs */
   uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
@@ -165,6 +183,16 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
     if (!goap__px_grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
     h->truth[e] = 0;
     if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
+    size_t no = h->t->nobjects;
+    if (n >= 2 && !h->by_arg[pred] && (size_t)n * no <= HP_MAX_INDEX) {
+      h->by_arg[pred] = (px_ivec *)goap__px_alloc(h->a, (size_t)n * no * sizeof(px_ivec));
+      if (!h->by_arg[pred]) return -1;
+      memset(h->by_arg[pred], 0, (size_t)n * no * sizeof(px_ivec));
+    }
+    if (h->by_arg[pred])
+      for (int i = 0; i < n; ++i)
+        if (!goap__px_ipush(h->a, &h->by_arg[pred][(size_t)i * no + (size_t)args[i]], e))
+          return -1;
   }
   return e;
 }
@@ -234,6 +262,23 @@ static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t
     if (ground(t, l, b, g) && !lit_holds(h, l, g)) return 0;
   }
   return 1;
+}
+
+/* The shortest list that holds every atom of positive literal l (not ground) matching binding
+ * b: the index list of one of its bound arguments, or all atoms of its predicate. */
+static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b) {
+  const px_task_core *t = h->t;
+  const px_ivec *best = &h->by_pred[l->pred];
+  const px_ivec *ix = h->by_arg[l->pred];
+  if (!ix) return best;
+  for (int i = 0; i < t->preds[l->pred].arity; ++i) {
+    int32_t a = t->args.v[l->args + i];
+    int32_t v = a >= 0 ? a : b[-a - 1];
+    if (v < 0) continue;
+    const px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
+    if (c->n < best->n) best = c;
+  }
+  return best;
 }
 
 /* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
@@ -307,9 +352,11 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
           found = holds(h, l->pred, g, ar);
         }
       } else {
-        const px_ivec *lst = &h->by_pred[l->pred];
+        if (L->pos == 0) L->lst = candidates(h, l, b);
+        const px_ivec *lst = L->lst;
         while (!found && L->pos < lst->n) {
           int32_t e = lst->v[L->pos++];
+          ++h->work; /* every candidate looked at counts */
           if (!h->truth[e]) continue;
           const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
           int32_t nb = 0;
@@ -639,6 +686,15 @@ static void hp_free(hp *h) {
     for (size_t i = 0; i < t->npreds; ++i) goap__px_ivec_free(a, &h->by_pred[i]);
     goap__px_free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
   }
+  if (h->by_arg) {
+    for (size_t i = 0; i < t->npreds; ++i) {
+      if (!h->by_arg[i]) continue;
+      size_t n = (size_t)t->preds[i].arity * t->nobjects;
+      for (size_t k = 0; k < n; ++k) goap__px_ivec_free(a, &h->by_arg[i][k]);
+      goap__px_free(a, h->by_arg[i], n * sizeof(px_ivec));
+    }
+    goap__px_free(a, h->by_arg, (t->npreds ? t->npreds : 1) * sizeof *h->by_arg);
+  }
   goap__px_ivec_free(a, &h->undo);
   goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
   goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
@@ -665,6 +721,8 @@ static int hp_init(hp *h) {
   const goap_allocator *a = h->a;
   size_t np = t->npreds ? t->npreds : 1;
   h->by_pred = (px_ivec *)goap__px_alloc(a, np * sizeof *h->by_pred);
+  h->by_arg = (px_ivec **)goap__px_alloc(a, np * sizeof *h->by_arg);
+  if (h->by_arg) memset(h->by_arg, 0, np * sizeof *h->by_arg);
   h->tobj0 = (int32_t *)goap__px_alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
   size_t cells = t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1;
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
@@ -689,7 +747,7 @@ static int hp_init(hp *h) {
   h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
   h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
   h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
-  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+  if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
       !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
