@@ -510,7 +510,8 @@ TEST(binding_enumeration_is_bounded) {
       " (:task t :parameters ())\n"
       " (:method m :parameters (?a ?b ?c ?d ?e - a) :task (t)\n"
       "  :precondition (not (p ?a)) :ordered-subtasks (act ?a ?b ?c ?d ?e))\n"
-      " (:action act :parameters (?a ?b ?c ?d ?e - a) :precondition (p ?e) :effect ()))\n";
+      " (:action act :parameters (?a ?b ?c ?d ?e - a) :precondition (p ?e) :effect ())\n"
+      " (:action mark :parameters (?a - a) :effect (p ?a)))\n"; /* p is not static */
   char prob[2048];
   size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
   for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
@@ -719,6 +720,48 @@ TEST(joins_look_only_at_matching_atoms) {
 
 static int starts_with(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+TEST(static_preconditions_of_subtasks_prune_bindings) {
+  /* m's five parameters appear only in its action's precondition, all on static predicates
+   * (no action changes start or link): the join checks them with m's own precondition, so
+   * the one chain o0..o4 is its only binding. Enumerating all 30^5 bindings first (and
+   * failing 24 million actions) would be far beyond the budget of 100 steps */
+  char prob[2048];
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (start ?x - a) (link ?x ?y - a) (done))\n"
+      " (:task t :parameters ())\n"
+      " (:method m :parameters (?a ?b ?c ?d ?e - a) :task (t) :ordered-subtasks (act ?a ?b ?c ?d ?e))\n"
+      " (:action act :parameters (?a ?b ?c ?d ?e - a)\n"
+      "  :precondition (and (start ?a) (link ?a ?b) (link ?b ?c) (link ?c ?d) (link ?d ?e))\n"
+      "  :effect (done)))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - a) (:htn :ordered-subtasks (t)) (:init (start o0)");
+  for (int i = 0; i + 1 < 30; ++i)
+    k += (size_t)snprintf(prob + k, sizeof prob - k, " (link o%d o%d)", i, i + 1);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, "))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 2); /* the :htn, then m's one binding */
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 act o0 o1 o2 o3 o4\n"));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 TEST(forall_in_an_action_a_method_and_the_goal) {
@@ -1118,6 +1161,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(loops_in_tail_position_are_pruned), TEST_ENTRY(tail_calls_keep_their_depth),
           TEST_ENTRY(repeated_situations_are_pruned),
           TEST_ENTRY(joins_look_only_at_matching_atoms),
+          TEST_ENTRY(static_preconditions_of_subtasks_prune_bindings),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

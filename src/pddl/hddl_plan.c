@@ -104,6 +104,10 @@ typedef struct hp {
   px_ivec undo;        /* (atom, old truth) pairs */
   uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
+  px_lit *lits;        /* the task's literals, then each method's join literals */
+  size_t nlits, clits;
+  px_ivec av;          /* the task's argument pool, then the join literals' arguments */
+  int32_t *x0, *xn;    /* per method: its join literals' range in lits */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
   /* search */
@@ -229,10 +233,10 @@ static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
 }
 
 /* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int ground(const px_task_core *t, const px_lit *l, const int32_t *b, int32_t *out) {
-  int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+static int ground(const hp *h, const px_lit *l, const int32_t *b, int32_t *out) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
-    int32_t a = t->args.v[l->args + i];
+    int32_t a = h->av.v[l->args + i];
     out[i] = a >= 0 ? a : b[-a - 1];
     if (out[i] < 0) return 0;
   }
@@ -253,13 +257,12 @@ static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
 
 /* Every literal of [l0, l0 + n) that is a check (negative or '=') and fully bound holds. */
 static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
-  const px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &t->lits[i];
+    const px_lit *l = &h->lits[i];
     if (pre_only && l->kind != PX_LIT_PRE) continue;
     if (!l->neg && l->pred >= 0) continue;
-    if (ground(t, l, b, g) && !lit_holds(h, l, g)) return 0;
+    if (ground(h, l, b, g) && !lit_holds(h, l, g)) return 0;
   }
   return 1;
 }
@@ -272,7 +275,7 @@ static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b)
   const px_ivec *ix = h->by_arg[l->pred];
   if (!ix) return best;
   for (int i = 0; i < t->preds[l->pred].arity; ++i) {
-    int32_t a = t->args.v[l->args + i];
+    int32_t a = h->av.v[l->args + i];
     int32_t v = a >= 0 ? a : b[-a - 1];
     if (v < 0) continue;
     const px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
@@ -294,11 +297,11 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   *count = 0;
   int nlev = 0;
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &t->lits[i];
+    const px_lit *l = &h->lits[i];
     if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
     h->lev[nlev++].lit = i;
     for (int k = 0; k < t->preds[l->pred].arity; ++k) {
-      int32_t a = t->args.v[l->args + k];
+      int32_t a = h->av.v[l->args + k];
       if (a < 0) inpos[-a - 1] = 1;
     }
   }
@@ -344,9 +347,9 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         found = 1;
       }
     } else {
-      const px_lit *l = &t->lits[L->lit];
+      const px_lit *l = &h->lits[L->lit];
       int ar = t->preds[l->pred].arity;
-      if (ground(t, l, b, g)) {
+      if (ground(h, l, b, g)) {
         if (L->pos == 0) {
           L->pos = 1;
           found = holds(h, l->pred, g, ar);
@@ -362,7 +365,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
           int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
-            int32_t a = t->args.v[l->args + i];
+            int32_t a = h->av.v[l->args + i];
             if (a >= 0) {
               ok = ea[i] == a;
             } else if (b[-a - 1] >= 0) {
@@ -509,17 +512,17 @@ static int apply(hp *h, int32_t node) {
   }
   int32_t *g = h->scratch;
   for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-    const px_lit *l = &t->lits[i];
+    const px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
-    ground(t, l, b, g);
+    ground(h, l, b, g);
     if (!lit_holds(h, l, g)) return 0;
   }
   /* deletes first, then adds: an atom both deleted and added stays true */
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-      const px_lit *l = &t->lits[i];
+      const px_lit *l = &h->lits[i];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
-      ground(t, l, b, g);
+      ground(h, l, b, g);
       int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
       if (e < 0 || !set_truth(h, e, pass == 0 ? 0 : 1)) return oom(h);
     }
@@ -530,8 +533,8 @@ static int goal_holds(hp *h) {
   const px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
-    const px_lit *l = &t->lits[i];
-    ground(t, l, NULL, g);
+    const px_lit *l = &h->lits[i];
+    ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
   }
@@ -602,7 +605,8 @@ static int advance(hp *h, int32_t *agenda) {
       }
       f->bind0 = h->pool.n;
       f->nbind = f->bnext = 0;
-      if (ok && !join(h, nt.lit0, nt.nlits, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+      int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
+      if (ok && !join(h, l0, nl, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
     }
     h->pool.n = f->m_pool;
     h->nframes--;
@@ -696,6 +700,10 @@ static void hp_free(hp *h) {
     goap__px_free(a, h->by_arg, (t->npreds ? t->npreds : 1) * sizeof *h->by_arg);
   }
   goap__px_ivec_free(a, &h->undo);
+  goap__px_free(a, h->lits, h->clits * sizeof *h->lits);
+  goap__px_ivec_free(a, &h->av);
+  goap__px_free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
+  goap__px_free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
   goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
   goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
   goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
@@ -716,6 +724,59 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->inpos, h->maxp);
 }
 
+static int push_lit(hp *h, const px_lit *l) {
+  if (!goap__px_grow(h->a, (void **)&h->lits, &h->clits, h->nlits + 1, sizeof *h->lits)) return 0;
+  h->lits[h->nlits++] = *l;
+  return 1;
+}
+
+/* The literals and arguments the planner reads: a copy of the task's (same indices), then per
+ * method its join literals: its precondition, then the static precondition literals of its
+ * primitive subtasks (on predicates no action changes, and '='), rewritten into the method's
+ * parameters. Those hold at execution time exactly when they hold now, so a binding failing
+ * one can never be executed: the join drops it at once. */
+static int build_lits(hp *h) {
+  const px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  h->x0 = (int32_t *)goap__px_alloc(a, nm * sizeof *h->x0);
+  h->xn = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xn);
+  uint8_t *fluent = (uint8_t *)goap__px_alloc(a, t->npreds ? t->npreds : 1);
+  int ok = h->x0 && h->xn && fluent;
+  if (ok) {
+    memset(fluent, 0, t->npreds ? t->npreds : 1);
+    for (size_t sc = 0; sc < t->nschemas; ++sc)
+      for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i)
+        if (t->lits[i].kind != PX_LIT_PRE && t->lits[i].pred >= 0) fluent[t->lits[i].pred] = 1;
+  }
+  for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
+  for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
+  for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    h->x0[m] = (int32_t)h->nlits;
+    for (int32_t i = pm->lit0; ok && i < pm->lit0 + pm->nlits; ++i) ok = push_lit(h, &t->lits[i]);
+    for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
+      const px_step *ps = &t->htn.steps[st];
+      if (ps->task >= 0) continue;
+      const px_schema *sc = &t->schemas[-ps->task - 1];
+      for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
+        px_lit l = t->lits[i];
+        if (l.kind != PX_LIT_PRE || (l.pred >= 0 && fluent[l.pred])) continue;
+        int n = l.pred == PX_EQ ? 2 : t->preds[l.pred].arity;
+        l.args = (int32_t)h->av.n;
+        for (int k = 0; ok && k < n; ++k) {
+          int32_t v = t->args.v[t->lits[i].args + k];
+          ok = goap__px_ipush(a, &h->av, v >= 0 ? v : t->args.v[ps->args + (-v - 1)]);
+        }
+        if (ok) ok = push_lit(h, &l);
+      }
+    }
+    h->xn[m] = (int32_t)h->nlits - h->x0[m];
+  }
+  goap__px_free(a, fluent, t->npreds ? t->npreds : 1);
+  return ok ? 1 : oom(h);
+}
+
 static int hp_init(hp *h) {
   const px_task_core *t = h->t;
   const goap_allocator *a = h->a;
@@ -728,14 +789,18 @@ static int hp_init(hp *h) {
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  if (!build_lits(h)) {
+    if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
+    return 0;
+  }
   /* the buffers' sizes: the largest method, action and :htn */
   h->maxp = (size_t)t->htn.top_nparams;
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m) {
     const px_method *pm = &t->htn.methods[m];
     if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
-    if ((size_t)pm->nparams + (size_t)pm->nlits > h->nlev_max)
-      h->nlev_max = (size_t)pm->nparams + (size_t)pm->nlits;
+    if ((size_t)pm->nparams + (size_t)h->xn[m] > h->nlev_max)
+      h->nlev_max = (size_t)pm->nparams + (size_t)h->xn[m];
   }
   for (size_t s = 0; s < t->nschemas; ++s)
     if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
