@@ -716,6 +716,78 @@ TEST(joins_look_only_at_matching_atoms) {
   free(prob);
 }
 
+TEST(methods_that_never_reach_primitives_are_dropped) {
+  /* m-dead's subtask `nothing` has no method: m-dead can never be part of a plan and is not
+   * tried (trying it would be one more step) */
+  const char dom[] =
+      "(define (domain d) (:predicates (x))\n"
+      " (:task t :parameters ()) (:task nothing :parameters ())\n"
+      " (:action a :parameters () :effect (x))\n"
+      " (:method m-dead :parameters () :task (t) :ordered-subtasks (and (a) (nothing)))\n"
+      " (:method m-ok :parameters () :task (t) :ordered-subtasks (a)))\n";
+  const char prob[] = "(define (problem q) (:domain d) (:htn :ordered-subtasks (t)) (:init))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 2); /* the :htn, m-ok */
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(strstr(text, "1 t -> m-ok 0\n") != NULL);
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+TEST(second_method_order_takes_turns) {
+  /* solve's recursive methods come first: in domain order the search walks the 2^20 settings
+   * of 20 bits before it tries m-done at the top. Fewest primitive steps first puts m-done
+   * (one action) before them (two or more): after the domain order's first turn of 2^18 steps,
+   * the other order finds the plan at once */
+  char prob[1024];
+  const char dom[] =
+      "(define (domain d) (:types bit) (:predicates (on ?b - bit))\n"
+      " (:task solve :parameters ())\n"
+      " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
+      " (:action clear :parameters (?b - bit) :precondition (on ?b) :effect (not (on ?b)))\n"
+      " (:action finish :parameters () :effect ())\n"
+      " (:method m-on :parameters (?b - bit) :task (solve) :precondition (not (on ?b))\n"
+      "  :ordered-subtasks (and (set ?b) (solve)))\n"
+      " (:method m-off :parameters (?b - bit) :task (solve) :precondition (on ?b)\n"
+      "  :ordered-subtasks (and (clear ?b) (solve)))\n"
+      " (:method m-done :parameters () :task (solve)\n"
+      "  :precondition (forall (?b - bit) (not (on ?b))) :ordered-subtasks (finish)))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 20; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - bit) (:htn :ordered-subtasks (solve)) (:init))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 300000;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 1);
+  /* the first turn's 2^18 steps and the one that ended it, then the :htn and m-done */
+  CHECK_EQ_INT(s.steps, (1 << 18) + 3);
+  CHECK_EQ_INT(s.rounds, 2); /* one interrupted, one that found the plan */
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
 /* ---- forall, constraints, no fixed limits ------------------------------------------------ */
 
 static int starts_with(const char *s, const char *prefix) {
@@ -1161,6 +1233,8 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(loops_in_tail_position_are_pruned), TEST_ENTRY(tail_calls_keep_their_depth),
           TEST_ENTRY(repeated_situations_are_pruned),
           TEST_ENTRY(joins_look_only_at_matching_atoms),
+          TEST_ENTRY(methods_that_never_reach_primitives_are_dropped),
+          TEST_ENTRY(second_method_order_takes_turns),
           TEST_ENTRY(static_preconditions_of_subtasks_prune_bindings),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),

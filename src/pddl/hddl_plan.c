@@ -22,7 +22,9 @@
  *    something, the next round uses d + 1; a round that fails without a cut proves that there
  *    is no plan. A round ends: along a chain of tail calls (one continuation) loop detection
  *    prunes every repeat of (task, arguments, state), and there are finitely many.
- *  - Loop detection: a compound task is pruned (not a depth cut) when an ancestor it is in tail
+ *  - Loop detection (only for situations the full set below cannot hold; otherwise the set
+ *    catches every such repeat without walking the ancestors, which costs the length of the
+ *    tail-call chain): a compound task is pruned (not a depth cut) when an ancestor it is in tail
  *    position under (same continuation cell) was decomposed with the same task, arguments and
  *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
  *    the situation repeats, and the ancestor's other choices cover every plan from it.
@@ -61,6 +63,7 @@
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 #define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
+#define HP_SLICE0 ((uint64_t)1 << 18) /* steps of the first turn of each method order */
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -110,6 +113,8 @@ typedef struct hp {
   int32_t *x0, *xn;    /* per method: its join literals' range in lits */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
+  int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
+  const int32_t *order;   /* the lists the search uses now: mids or mids2 */
   /* search */
   hp_node *nodes;
   size_t nnodes, cnodes;
@@ -129,6 +134,9 @@ typedef struct hp {
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
   uint64_t steps, max_steps, work, max_work;
+  uint64_t slice_end;  /* steps at which the current method order's time slice ends */
+  int sliced;          /* the search stopped at slice_end (not a real budget) */
+  int two_orders;      /* mids and mids2 differ: the search alternates between them */
   uint64_t t0;
   double max_ms;
   int bound, cut;
@@ -573,7 +581,7 @@ static int advance(hp *h, int32_t *agenda) {
     int32_t nm = tn->task == HP_ROOT ? 1 : h->m0[tn->task + 1] - h->m0[tn->task];
     for (;;) {
       if (f->bnext < f->nbind) {
-        int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+        int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
         int32_t *b = h->ub;
@@ -583,12 +591,17 @@ static int advance(hp *h, int32_t *agenda) {
           h->st = GOAP_NODE_LIMIT;
           return 0;
         }
+        if (h->steps > h->slice_end) {
+          h->sliced = 1;
+          h->st = GOAP_NODE_LIMIT;
+          return 0;
+        }
         if ((h->steps & 0xff) == 0 && over_time(h)) return 0;
         return expand(h, f, m, b, agenda);
       }
       if (++f->mi >= nm) break;
       h->pool.n = f->m_pool;
-      int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+      int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
       hp_net nt = net_of(t, m);
       int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
@@ -647,7 +660,7 @@ static int round_search(hp *h) {
   int32_t agenda = -1;
   if (!advance(h, &agenda)) return 0;
   for (;;) {
-    int ok = 1;
+    int ok = 1, seen;
     if (agenda < 0) {
       if (goal_holds(h)) return 1;
       ok = 0;
@@ -662,9 +675,9 @@ static int round_search(hp *h) {
           if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
           agenda = h->cells.v[2 * agenda + 1];
         }
-      } else if (is_loop(h, node, agenda) || goap__hseen_add(h->a, &h->seen, h->hash,
-                                                             h->chash[agenda]) == 0) {
-        ok = 0;
+      } else if ((seen = goap__hseen_add(h->a, &h->seen, h->hash, h->chash[agenda])) == 0 ||
+                 (seen < 0 && is_loop(h, node, agenda))) {
+        ok = 0; /* a repeated situation; the loop walk only when the set could not hold it */
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
@@ -708,6 +721,7 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
   goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
   goap__px_free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  goap__px_free(a, h->mids2, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
   goap__px_free(a, h->nodes, h->cnodes * sizeof *h->nodes);
   goap__px_ivec_free(a, &h->gargs);
   goap__px_ivec_free(a, &h->cells);
@@ -777,6 +791,58 @@ static int build_lits(hp *h) {
   return ok ? 1 : oom(h);
 }
 
+#define HP_INF UINT32_MAX
+
+/* The task decomposition graph, lifted (arguments and preconditions ignored): the fewest
+ * primitive steps each compound task can decompose into, by a fixpoint from "none" (HP_INF).
+ * Methods with a subtask that never reaches primitives (cost HP_INF) can never be part of a
+ * plan: they are left out of their task's lists (m0, mids in domain order, mids2 by cost:
+ * fewest first, ties in domain order). 1 when the two orders differ somewhere. */
+static int order_methods(hp *h) {
+  const px_task_core *t = h->t;
+  size_t nc = t->htn.nctasks ? t->htn.nctasks : 1, nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  uint32_t *tc = (uint32_t *)goap__px_alloc(h->a, nc * sizeof *tc);
+  uint32_t *mc = (uint32_t *)goap__px_alloc(h->a, nm * sizeof *mc);
+  if (!tc || !mc) {
+    goap__px_free(h->a, tc, nc * sizeof *tc);
+    goap__px_free(h->a, mc, nm * sizeof *mc);
+    return oom(h);
+  }
+  for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
+  for (size_t m = 0; m < t->htn.nmethods; ++m) mc[m] = HP_INF;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      const px_method *pm = &t->htn.methods[m];
+      uint64_t sum = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        sum += task < 0 ? 1u : tc[task];
+      }
+      mc[m] = sum < HP_INF ? (uint32_t)sum : HP_INF;
+      if (mc[m] < tc[pm->task]) {
+        tc[pm->task] = mc[m];
+        changed = 1;
+      }
+    }
+  }
+  size_t k = 0;
+  for (size_t c = 0; c < t->htn.nctasks; ++c) {
+    h->m0[c] = (int32_t)k;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      if (t->htn.methods[m].task != (int32_t)c || mc[m] == HP_INF) continue;
+      h->mids[k] = (int32_t)m;
+      size_t j = k++; /* insertion: after every method of no greater cost */
+      for (; j > (size_t)h->m0[c] && mc[h->mids2[j - 1]] > mc[m]; --j) h->mids2[j] = h->mids2[j - 1];
+      h->mids2[j] = (int32_t)m;
+    }
+  }
+  h->m0[t->htn.nctasks] = (int32_t)k;
+  goap__px_free(h->a, tc, nc * sizeof *tc);
+  goap__px_free(h->a, mc, nm * sizeof *mc);
+  return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
+}
+
 static int hp_init(hp *h) {
   const px_task_core *t = h->t;
   const goap_allocator *a = h->a;
@@ -789,9 +855,10 @@ static int hp_init(hp *h) {
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  if (!build_lits(h)) {
+  h->mids2 = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
+  if (!h->mids2 || !build_lits(h)) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
-    return 0;
+    return oom(h);
   }
   /* the buffers' sizes: the largest method, action and :htn */
   h->maxp = (size_t)t->htn.top_nparams;
@@ -825,13 +892,9 @@ static int hp_init(hp *h) {
       if (is_a(t, (int32_t)o, (int32_t)ty)) h->tobjs[k++] = (int32_t)o;
   }
   h->tobj0[t->ntypes] = (int32_t)k;
-  k = 0;
-  for (size_t c = 0; c < t->htn.nctasks; ++c) {
-    h->m0[c] = (int32_t)k;
-    for (size_t m = 0; m < t->htn.nmethods; ++m)
-      if (t->htn.methods[m].task == (int32_t)c) h->mids[k++] = (int32_t)m;
-  }
-  h->m0[t->htn.nctasks] = (int32_t)k;
+  h->two_orders = order_methods(h);
+  if (h->st != GOAP_OK) return 0;
+  h->order = h->mids;
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
@@ -906,22 +969,38 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   h.st = GOAP_OK;
   int rounds = 0, found = 0;
   if (hp_init(&h)) {
-    for (h.bound = 1;; ++h.bound) {
-      if (max_depth && h.bound > max_depth) {
-        h.st = GOAP_TOO_LARGE;
-        break;
+    /* Two searches share the budgets, in turns of HP_SLICE0 steps each, doubled after every
+     * pair: methods in domain order, then fewest primitive steps first. Each resumes at the
+     * depth bound of the round its last turn interrupted (the rounds below it failed). Both
+     * search the same space, so the first plan found, "no plan" or a real budget ends both. */
+    int bound[2] = {1, 1}, which = 0;
+    uint64_t slice = HP_SLICE0;
+    for (;;) {
+      h.order = which ? h.mids2 : h.mids;
+      h.slice_end = h.two_orders && h.steps < UINT64_MAX - slice ? h.steps + slice : UINT64_MAX;
+      h.sliced = 0;
+      for (h.bound = bound[which];; ++h.bound) {
+        if (max_depth && h.bound > max_depth) {
+          h.st = GOAP_TOO_LARGE;
+          break;
+        }
+        ++rounds;
+        found = round_search(&h);
+        if (found || h.st != GOAP_OK) break;
+        if (!h.cut) {
+          h.st = GOAP_NO_PLAN;
+          break;
+        }
+        if (h.bound == INT32_MAX - 1) {
+          h.st = GOAP_TOO_LARGE;
+          break;
+        }
       }
-      ++rounds;
-      found = round_search(&h);
-      if (found || h.st != GOAP_OK) break;
-      if (!h.cut) {
-        h.st = GOAP_NO_PLAN;
-        break;
-      }
-      if (h.bound == INT32_MAX - 1) {
-        h.st = GOAP_TOO_LARGE;
-        break;
-      }
+      if (!h.sliced) break;
+      h.st = GOAP_OK;
+      bound[which] = h.bound;
+      if (which) slice = slice > UINT64_MAX / 2 ? UINT64_MAX : slice * 2;
+      which ^= 1;
     }
   }
   goap_status st = h.st;
