@@ -15411,7 +15411,7 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
  *  - The search is depth-first over the agenda (the tasks still to do, in order: a linked
  *    list of cells in an array truncated on backtracking). Decomposing the head compound task
  *    pushes a choice point (frame) holding the marks of every array; its alternatives are the
- *    task's methods in domain order and, per method, every binding of the method's parameters
+ *    task's methods (in the search's method order, below) and, per method, every binding of the method's parameters
  *    that unifies with the task's arguments and satisfies its precondition, enumerated eagerly
  *    in a deterministic order (literal order, then atoms in interning order, then objects by
  *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
@@ -15436,14 +15436,25 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
  *    either explored and failed (its cuts already counted) or is still being explored further
  *    up (a loop). With the depth bound part of the situation, each round is a depth-first
  *    search of a finite graph with a closed list, so it stays complete for its bound. The set
- *    holds at most HP_MAX_SEEN situations per round; beyond, repeats are no longer pruned.
+ *    holds at most HP_MAX_SEEN situations per round; beyond, only the ancestor walk above.
+ *  - A method's join literals (build_lits) are its precondition, then the precondition
+ *    literals of its primitive subtasks on static predicates (no action changes them) and
+ *    '=', rewritten into the method's parameters: true now exactly when true at execution.
  *  - Joins take a bound literal's candidates from the shortest list that holds them: the
  *    atoms with a given object at a given position (by_arg, for predicates of arity >= 2),
  *    else all atoms of the predicate. Both lists are in interning order, so the bindings come
  *    out in the same order either way.
- *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
- *    HP_WORK_PER_STEP candidates per step in total, every candidate atom counting, so
- *    enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
+ *  - Method order: a lifted fixpoint over the task decomposition graph (order_methods) gives
+ *    each method the fewest primitive steps it can decompose into; methods that never reach
+ *    primitives are left out. The rest are kept in domain order (mids) and fewest-first
+ *    (mids2). When those differ, goap_hddl_solve runs two searches (two hp, one per order,
+ *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
+ *    ends in advance() just before a binding would be tried, so the next turn of that search
+ *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
+ *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
+ *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
+ *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
+ *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
  *    during long joins), max_depth (the last bound tried); pending bindings are capped at
  *    HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
@@ -15493,7 +15504,7 @@ void goap__hseen_free(const goap_allocator *al, goap__hseen *s);
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 #define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
-#define HP_SLICE0 ((uint64_t)1 << 18) /* steps of the first turn of each method order */
+#define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -15564,9 +15575,11 @@ typedef struct hp {
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
   uint64_t steps, max_steps, work, max_work;
-  uint64_t slice_end;  /* steps at which the current method order's time slice ends */
-  int sliced;          /* the search stopped at slice_end (not a real budget) */
-  int two_orders;      /* mids and mids2 differ: the search alternates between them */
+  uint64_t slice_end;  /* steps at which this search's turn ends */
+  int sliced;          /* the search paused at slice_end (advance resumes it) */
+  int two_orders;      /* mids and mids2 differ: a second search uses mids2 */
+  int in_round;        /* a round was paused and is to be resumed */
+  int rounds;
   uint64_t t0;
   double max_ms;
   int bound, cut;
@@ -16011,6 +16024,10 @@ static int advance(hp *h, int32_t *agenda) {
     int32_t nm = tn->task == HP_ROOT ? 1 : h->m0[tn->task + 1] - h->m0[tn->task];
     for (;;) {
       if (f->bnext < f->nbind) {
+        if (h->steps >= h->slice_end) { /* the turn ends before this binding: resumable */
+          h->sliced = 1;
+          return 0;
+        }
         int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
@@ -16018,11 +16035,6 @@ static int advance(hp *h, int32_t *agenda) {
         for (size_t i = 0; i < w; ++i) b[i] = h->pool.v[f->bind0 + f->bnext * w + i];
         f->bnext++;
         if (++h->steps > h->max_steps) {
-          h->st = GOAP_NODE_LIMIT;
-          return 0;
-        }
-        if (h->steps > h->slice_end) {
-          h->sliced = 1;
           h->st = GOAP_NODE_LIMIT;
           return 0;
         }
@@ -16076,18 +16088,24 @@ static int is_loop(const hp *h, int32_t node, int32_t cell) {
   return 0;
 }
 
-/* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
-static int round_search(hp *h) {
-  undo_to(h, 0);
-  h->nnodes = 0;
-  h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
-  h->nframes = 0;
-  h->cut = 0;
-  goap__hseen_clear(&h->seen);
-  int32_t root = new_node(h, HP_ROOT, 0, -1);
-  if (root < 0) return oom(h);
-  if (!push_frame(h, -1, root)) return 0;
-  int32_t agenda = -1;
+/* One depth-bounded round, started, or resumed (resume) where its last turn paused: 1 when a
+ * plan was found (the tree is in nodes/seq); 0 when the round failed, on a stop (h->st), or
+ * when the turn ended (h->sliced: resume it later). */
+static int round_search(hp *h, int resume) {
+  int32_t agenda = -1; /* advance sets it: a paused round stopped before an expansion */
+  h->sliced = 0;
+  if (!resume) {
+    undo_to(h, 0);
+    h->nnodes = 0;
+    h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
+    h->nframes = 0;
+    h->cut = 0;
+    goap__hseen_clear(&h->seen);
+    int32_t root = new_node(h, HP_ROOT, 0, -1);
+    if (root < 0) return oom(h);
+    if (!push_frame(h, -1, root)) return 0;
+  }
+  /* both a new round and a paused one go on with the top frame's next alternative */
   if (!advance(h, &agenda)) return 0;
   for (;;) {
     int ok = 1, seen;
@@ -16119,6 +16137,39 @@ static int round_search(hp *h) {
       }
     }
     if (!ok && !advance(h, &agenda)) return 0;
+  }
+}
+
+/* Runs search h for one turn (until h->slice_end steps): rounds of growing depth bounds from
+ * h->bound, resuming a paused round first. 1 when it found a plan; 0 with h->sliced when the
+ * turn ended, else with h->st set to the search's final status. */
+static int run_turn(hp *h, int max_depth) {
+  for (;;) {
+    int found;
+    if (h->in_round) {
+      found = round_search(h, 1);
+    } else {
+      if (max_depth && h->bound > max_depth) {
+        h->st = GOAP_TOO_LARGE;
+        return 0;
+      }
+      h->rounds++;
+      h->in_round = 1;
+      found = round_search(h, 0);
+    }
+    if (h->sliced) return 0;
+    h->in_round = 0;
+    if (found) return 1;
+    if (h->st != GOAP_OK) return 0;
+    if (!h->cut) {
+      h->st = GOAP_NO_PLAN;
+      return 0;
+    }
+    if (h->bound == INT32_MAX - 1) {
+      h->st = GOAP_TOO_LARGE;
+      return 0;
+    }
+    h->bound++;
   }
 }
 
@@ -16385,66 +16436,65 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   if (out) *out = NULL;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
-  hp h;
-  memset(&h, 0, sizeof h);
-  h.t = &task->c;
-  h.a = &task->c.alloc;
-  h.t0 = now_ns();
-  h.max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
-  h.max_work = h.max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX
-                                                           : h.max_steps * HP_WORK_PER_STEP;
-  h.max_ms = opt ? opt->max_ms : 0;
+  /* Two searches share the budgets and take turns of HP_SLICE steps: methods in domain order
+   * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs). Each keeps
+   * its own state, agenda and choice points, and a turn resumes where the search's last one
+   * paused. Both search the same space, so the first plan found, "no plan" or a real budget
+   * ends both. */
+  hp hs[2];
+  memset(hs, 0, sizeof hs);
+  uint64_t max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
+  uint64_t max_work =
+      max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX : max_steps * HP_WORK_PER_STEP;
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
-  h.seen.max = HP_MAX_SEEN;
-  h.st = GOAP_OK;
-  int rounds = 0, found = 0;
-  if (hp_init(&h)) {
-    /* Two searches share the budgets, in turns of HP_SLICE0 steps each, doubled after every
-     * pair: methods in domain order, then fewest primitive steps first. Each resumes at the
-     * depth bound of the round its last turn interrupted (the rounds below it failed). Both
-     * search the same space, so the first plan found, "no plan" or a real budget ends both. */
-    int bound[2] = {1, 1}, which = 0;
-    uint64_t slice = HP_SLICE0;
-    for (;;) {
-      h.order = which ? h.mids2 : h.mids;
-      h.slice_end = h.two_orders && h.steps < UINT64_MAX - slice ? h.steps + slice : UINT64_MAX;
-      h.sliced = 0;
-      for (h.bound = bound[which];; ++h.bound) {
-        if (max_depth && h.bound > max_depth) {
-          h.st = GOAP_TOO_LARGE;
-          break;
-        }
-        ++rounds;
-        found = round_search(&h);
-        if (found || h.st != GOAP_OK) break;
-        if (!h.cut) {
-          h.st = GOAP_NO_PLAN;
-          break;
-        }
-        if (h.bound == INT32_MAX - 1) {
-          h.st = GOAP_TOO_LARGE;
-          break;
-        }
+  for (int i = 0; i < 2; ++i) {
+    hs[i].t = &task->c;
+    hs[i].a = &task->c.alloc;
+    hs[i].t0 = now_ns();
+    hs[i].max_ms = opt ? opt->max_ms : 0;
+    hs[i].seen.max = HP_MAX_SEEN;
+    hs[i].st = GOAP_OK;
+    hs[i].bound = 1;
+    hs[i].slice_end = UINT64_MAX;
+  }
+  int nsearch = 0, found = 0, which = 0;
+  if (hp_init(&hs[0])) {
+    nsearch = 1;
+    if (hs[0].two_orders) {
+      hs[1].t0 = hs[0].t0;
+      if (hp_init(&hs[1])) {
+        hs[1].order = hs[1].mids2;
+        nsearch = 2;
+      } else {
+        hs[0].st = hs[1].st;
       }
-      if (!h.sliced) break;
-      h.st = GOAP_OK;
-      bound[which] = h.bound;
-      if (which) slice = slice > UINT64_MAX / 2 ? UINT64_MAX : slice * 2;
-      which ^= 1;
     }
   }
-  goap_status st = h.st;
+  while (nsearch > 0 && hs[0].st == GOAP_OK) {
+    hp *h = &hs[which];
+    uint64_t used = hs[0].steps + hs[1].steps, wused = hs[0].work + hs[1].work;
+    h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
+    h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
+    h->slice_end = nsearch == 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
+                                                                     : UINT64_MAX;
+    found = run_turn(h, max_depth);
+    if (!h->sliced) break;
+    which ^= 1;
+  }
+  hp *h = &hs[which];
+  goap_status st = nsearch == 0 ? hs[0].st : h->st;
   if (found) {
-    *out = make_plan(&h);
+    *out = make_plan(h);
     st = *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
   }
   if (stats) {
-    stats->steps = h.steps;
-    stats->rounds = rounds;
-    stats->depth = found ? h.bound : 0;
-    stats->ms = elapsed_ms(&h);
+    stats->steps = hs[0].steps + hs[1].steps;
+    stats->rounds = hs[0].rounds + hs[1].rounds;
+    stats->depth = found ? h->bound : 0;
+    stats->ms = elapsed_ms(&hs[0]);
   }
-  hp_free(&h);
+  hp_free(&hs[0]);
+  hp_free(&hs[1]);
   return st;
 }
 
@@ -16515,7 +16565,7 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
 #undef HP_MAX_POOL
 #undef HP_WORK_PER_STEP
 #undef HP_MAX_INDEX
-#undef HP_SLICE0
+#undef HP_SLICE
 #undef HP_MAX_SEEN
 #undef HP_INF
 #undef goal_holds

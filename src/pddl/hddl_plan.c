@@ -10,7 +10,7 @@
  *  - The search is depth-first over the agenda (the tasks still to do, in order: a linked
  *    list of cells in an array truncated on backtracking). Decomposing the head compound task
  *    pushes a choice point (frame) holding the marks of every array; its alternatives are the
- *    task's methods in domain order and, per method, every binding of the method's parameters
+ *    task's methods (in the search's method order, below) and, per method, every binding of the method's parameters
  *    that unifies with the task's arguments and satisfies its precondition, enumerated eagerly
  *    in a deterministic order (literal order, then atoms in interning order, then objects by
  *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
@@ -35,14 +35,25 @@
  *    either explored and failed (its cuts already counted) or is still being explored further
  *    up (a loop). With the depth bound part of the situation, each round is a depth-first
  *    search of a finite graph with a closed list, so it stays complete for its bound. The set
- *    holds at most HP_MAX_SEEN situations per round; beyond, repeats are no longer pruned.
+ *    holds at most HP_MAX_SEEN situations per round; beyond, only the ancestor walk above.
+ *  - A method's join literals (build_lits) are its precondition, then the precondition
+ *    literals of its primitive subtasks on static predicates (no action changes them) and
+ *    '=', rewritten into the method's parameters: true now exactly when true at execution.
  *  - Joins take a bound literal's candidates from the shortest list that holds them: the
  *    atoms with a given object at a given position (by_arg, for predicates of arity >= 2),
  *    else all atoms of the predicate. Both lists are in interning order, so the bindings come
  *    out in the same order either way.
- *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
- *    HP_WORK_PER_STEP candidates per step in total, every candidate atom counting, so
- *    enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
+ *  - Method order: a lifted fixpoint over the task decomposition graph (order_methods) gives
+ *    each method the fewest primitive steps it can decompose into; methods that never reach
+ *    primitives are left out. The rest are kept in domain order (mids) and fewest-first
+ *    (mids2). When those differ, goap_hddl_solve runs two searches (two hp, one per order,
+ *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
+ *    ends in advance() just before a binding would be tried, so the next turn of that search
+ *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
+ *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
+ *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
+ *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
+ *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
  *    during long joins), max_depth (the last bound tried); pending bindings are capped at
  *    HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
