@@ -510,7 +510,8 @@ TEST(binding_enumeration_is_bounded) {
       " (:task t :parameters ())\n"
       " (:method m :parameters (?a ?b ?c ?d ?e - a) :task (t)\n"
       "  :precondition (not (p ?a)) :ordered-subtasks (act ?a ?b ?c ?d ?e))\n"
-      " (:action act :parameters (?a ?b ?c ?d ?e - a) :precondition (p ?e) :effect ()))\n";
+      " (:action act :parameters (?a ?b ?c ?d ?e - a) :precondition (p ?e) :effect ())\n"
+      " (:action mark :parameters (?a - a) :effect (p ?a)))\n"; /* p is not static */
   char prob[2048];
   size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
   for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
@@ -632,10 +633,207 @@ TEST(tail_calls_keep_their_depth) {
   goap_pddl_destroy(t);
 }
 
+TEST(repeated_situations_are_pruned) {
+  /* 30 choices of two methods that reach the same state, then a task that cannot be done:
+   * 2^30 ways to fail without memory; with the reached (state, agenda) situations of the round
+   * remembered, every second way meets a situation already explored and is pruned at once */
+  char prob[2048];
+  const char dom[] =
+      "(define (domain d) (:predicates (goal))\n"
+      " (:task choose :parameters ()) (:task never :parameters ())\n"
+      " (:action a :parameters () :effect ()) (:action b :parameters () :effect ())\n"
+      " (:method m-a :parameters () :task (choose) :ordered-subtasks (a))\n"
+      " (:method m-b :parameters () :task (choose) :ordered-subtasks (b))\n"
+      " (:method m-never :parameters () :task (never) :precondition (goal)\n"
+      "  :ordered-subtasks ()))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob,
+                              "(define (problem q) (:domain d) (:htn :ordered-subtasks (and");
+  for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " (choose)");
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " (never))) (:init))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100000;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_NO_PLAN);
+  CHECK(p == NULL);
+  CHECK_EQ_INT(s.rounds, 1);
+  /* the :htn, m-a 30 times down, then m-b once per choice (its situation is pruned) */
+  CHECK_EQ_INT(s.steps, 61);
+  goap_pddl_destroy(t);
+}
+
+TEST(joins_look_only_at_matching_atoms) {
+  /* a walk of 40 steps along a chain of 2000 links: each step's join looks for (link ?x ?y)
+   * with ?x bound. Taking the candidates from the atoms with ?x first (the argument index)
+   * looks at one link per step; scanning every link would look at ~2000 per step, 80,000 in
+   * all, past the budget of 60 steps (61,440 candidates) */
+  enum { N = 2000 };
+  size_t cap = (size_t)N * 48 + 512;
+  char *prob = (char *)malloc(cap);
+  REQUIRE(prob != NULL);
+  const char dom[] =
+      "(define (domain d) (:types node) (:predicates (at ?x - node) (home ?x - node)\n"
+      "  (link ?x ?y - node))\n"
+      " (:task walk :parameters ())\n"
+      " (:action move :parameters (?x ?y - node) :precondition (at ?x)\n"
+      "  :effect (and (not (at ?x)) (at ?y)))\n"
+      " (:method m-done :parameters (?x - node) :task (walk) :precondition (and (home ?x) (at ?x))\n"
+      "  :ordered-subtasks ())\n"
+      " (:method m-step :parameters (?x ?y - node) :task (walk)\n"
+      "  :precondition (and (at ?x) (link ?x ?y)) :ordered-subtasks (and (move ?x ?y) (walk))))\n";
+  size_t k = (size_t)snprintf(prob, cap, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < N; ++i) k += (size_t)snprintf(prob + k, cap - k, " n%d", i);
+  k += (size_t)snprintf(prob + k, cap - k, " - node)\n (:htn :ordered-subtasks (walk))\n (:init (at n0) (home n40)");
+  for (int i = 0; i + 1 < N; ++i) k += (size_t)snprintf(prob + k, cap - k, " (link n%d n%d)", i, i + 1);
+  k += (size_t)snprintf(prob + k, cap - k, "))\n");
+  REQUIRE(k < cap);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 60;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &ho, &p, &s), GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 40);
+  CHECK_EQ_INT(s.steps, 42); /* the :htn, 40 steps, m-done */
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+  free(prob);
+}
+
+TEST(methods_that_never_reach_primitives_are_dropped) {
+  /* m-dead's subtask `nothing` has no method: m-dead can never be part of a plan and is not
+   * tried (trying it would be one more step) */
+  const char dom[] =
+      "(define (domain d) (:predicates (x))\n"
+      " (:task t :parameters ()) (:task nothing :parameters ())\n"
+      " (:action a :parameters () :effect (x))\n"
+      " (:method m-dead :parameters () :task (t) :ordered-subtasks (and (a) (nothing)))\n"
+      " (:method m-ok :parameters () :task (t) :ordered-subtasks (a)))\n";
+  const char prob[] = "(define (problem q) (:domain d) (:htn :ordered-subtasks (t)) (:init))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 2); /* the :htn, m-ok */
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(strstr(text, "1 t -> m-ok 0\n") != NULL);
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+TEST(second_method_order_takes_turns) {
+  /* solve's recursive methods come first: in domain order the search walks the 2^20 settings
+   * of 20 bits before it tries m-done at the top. Fewest primitive steps first puts m-done
+   * (one action) before them (two or more): after the domain order's first turn of 2^18 steps,
+   * the other order finds the plan at once */
+  char prob[1024];
+  const char dom[] =
+      "(define (domain d) (:types bit) (:predicates (on ?b - bit))\n"
+      " (:task solve :parameters ())\n"
+      " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
+      " (:action clear :parameters (?b - bit) :precondition (on ?b) :effect (not (on ?b)))\n"
+      " (:action finish :parameters () :effect ())\n"
+      " (:method m-on :parameters (?b - bit) :task (solve) :precondition (not (on ?b))\n"
+      "  :ordered-subtasks (and (set ?b) (solve)))\n"
+      " (:method m-off :parameters (?b - bit) :task (solve) :precondition (on ?b)\n"
+      "  :ordered-subtasks (and (clear ?b) (solve)))\n"
+      " (:method m-done :parameters () :task (solve)\n"
+      "  :precondition (forall (?b - bit) (not (on ?b))) :ordered-subtasks (finish)))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 20; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - bit) (:htn :ordered-subtasks (solve)) (:init))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 300000;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 1);
+  /* the first turn's 2^18 steps, then the other order's: the :htn and m-done */
+  CHECK_EQ_INT(s.steps, (1 << 18) + 2);
+  CHECK_EQ_INT(s.rounds, 2); /* one interrupted, one that found the plan */
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
 /* ---- forall, constraints, no fixed limits ------------------------------------------------ */
 
 static int starts_with(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+TEST(static_preconditions_of_subtasks_prune_bindings) {
+  /* m's five parameters appear only in its action's precondition, all on static predicates
+   * (no action changes start or link): the join checks them with m's own precondition, so
+   * the one chain o0..o4 is its only binding. Enumerating all 30^5 bindings first (and
+   * failing 24 million actions) would be far beyond the budget of 100 steps */
+  char prob[2048];
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (start ?x - a) (link ?x ?y - a) (done))\n"
+      " (:task t :parameters ())\n"
+      " (:method m :parameters (?a ?b ?c ?d ?e - a) :task (t) :ordered-subtasks (act ?a ?b ?c ?d ?e))\n"
+      " (:action act :parameters (?a ?b ?c ?d ?e - a)\n"
+      "  :precondition (and (start ?a) (link ?a ?b) (link ?b ?c) (link ?c ?d) (link ?d ?e))\n"
+      "  :effect (done)))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - a) (:htn :ordered-subtasks (t)) (:init (start o0)");
+  for (int i = 0; i + 1 < 30; ++i)
+    k += (size_t)snprintf(prob + k, sizeof prob - k, " (link o%d o%d)", i, i + 1);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, "))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 2); /* the :htn, then m's one binding */
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 act o0 o1 o2 o3 o4\n"));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 TEST(forall_in_an_action_a_method_and_the_goal) {
@@ -1033,6 +1231,11 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(binding_enumeration_is_bounded),
           TEST_ENTRY(deterministic_and_snprintf_semantics),
           TEST_ENTRY(loops_in_tail_position_are_pruned), TEST_ENTRY(tail_calls_keep_their_depth),
+          TEST_ENTRY(repeated_situations_are_pruned),
+          TEST_ENTRY(joins_look_only_at_matching_atoms),
+          TEST_ENTRY(methods_that_never_reach_primitives_are_dropped),
+          TEST_ENTRY(second_method_order_takes_turns),
+          TEST_ENTRY(static_preconditions_of_subtasks_prune_bindings),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

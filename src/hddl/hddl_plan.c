@@ -10,7 +10,7 @@
  *  - The search is depth-first over the agenda (the tasks still to do, in order: a linked
  *    list of cells in an array truncated on backtracking). Decomposing the head compound task
  *    pushes a choice point (frame) holding the marks of every array; its alternatives are the
- *    task's methods in domain order and, per method, every binding of the method's parameters
+ *    task's methods (in the search's method order, below) and, per method, every binding of the method's parameters
  *    that unifies with the task's arguments and satisfies its precondition, enumerated eagerly
  *    in a deterministic order (literal order, then atoms in interning order, then objects by
  *    id). A primitive head is applied when its precondition holds, or fails. No recursion on
@@ -22,14 +22,40 @@
  *    something, the next round uses d + 1; a round that fails without a cut proves that there
  *    is no plan. A round ends: along a chain of tail calls (one continuation) loop detection
  *    prunes every repeat of (task, arguments, state), and there are finitely many.
- *  - Loop detection: a compound task is pruned (not a depth cut) when an ancestor it is in tail
+ *  - Loop detection (only for situations the full set below cannot hold; otherwise the set
+ *    catches every such repeat without walking the ancestors, which costs the length of the
+ *    tail-call chain): a compound task is pruned (not a depth cut) when an ancestor it is in tail
  *    position under (same continuation cell) was decomposed with the same task, arguments and
  *    state hash (XOR of atom_key over the true atoms, maintained by set_truth and undo_to):
  *    the situation repeats, and the ancestor's other choices cover every plan from it.
- *  - Budgets: max_steps (method and binding tries, over all rounds; the joins may look at
- *    HP_WORK_PER_STEP candidates per step in total, so enumerating bindings cannot run
- *    unbounded either), max_ms (checked every 256 steps and during long joins), max_depth (the
- *    last bound tried); pending bindings are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - Repeated situations: a round remembers (goap__hseen, hddl_seen.c) the situation at every
+ *    compound head it decomposes: the state's hash and the agenda's hash (every remaining
+ *    task with its arguments, and the depth of the compound ones; chash, kept per cell). A
+ *    situation met again is pruned: the search from it depends on nothing else, so it was
+ *    either explored and failed (its cuts already counted) or is still being explored further
+ *    up (a loop). With the depth bound part of the situation, each round is a depth-first
+ *    search of a finite graph with a closed list, so it stays complete for its bound. The set
+ *    holds at most HP_MAX_SEEN situations per round; beyond, only the ancestor walk above.
+ *  - A method's join literals (build_lits) are its precondition, then the precondition
+ *    literals of its primitive subtasks on static predicates (no action changes them) and
+ *    '=', rewritten into the method's parameters: true now exactly when true at execution.
+ *  - Joins take a bound literal's candidates from the shortest list that holds them: the
+ *    atoms with a given object at a given position (by_arg, for predicates of arity >= 2),
+ *    else all atoms of the predicate. Both lists are in interning order, so the bindings come
+ *    out in the same order either way.
+ *  - Method order: a lifted fixpoint over the task decomposition graph (order_methods) gives
+ *    each method the fewest primitive steps it can decompose into; methods that never reach
+ *    primitives are left out. The rest are kept in domain order (mids) and fewest-first
+ *    (mids2). When those differ, goap_hddl_solve runs two searches (two hp, one per order,
+ *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
+ *    ends in advance() just before a binding would be tried, so the next turn of that search
+ *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
+ *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
+ *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
+ *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
+ *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
+ *    during long joins), max_depth (the last bound tried); pending bindings are capped at
+ *    HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
  *    sized once from the task (the largest method, action and :htn).
  *  - Every allocation goes through the task's allocator; the task is only read.
@@ -41,11 +67,15 @@
 #include <time.h>
 
 #include "goap/hddl.h"
+#include "hddl_seen.h"
 #include "pddl/pddl_internal.h"
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
 #define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
+#define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
+#define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+#define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
   int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
@@ -69,6 +99,7 @@ typedef struct hp_frame {
 
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
+  const px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
   size_t pos;          /* next candidate */
   int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
@@ -81,15 +112,28 @@ typedef struct hp {
   uint8_t *truth;
   size_t ctruth;
   px_ivec *by_pred;    /* npreds lists of interned atoms */
+  px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
+                          the interned atoms of the predicate with that object there; each
+                          list is a subsequence of by_pred's, in the same order */
   px_ivec undo;        /* (atom, old truth) pairs */
   uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
+  px_lit *lits;        /* the task's literals, then each method's join literals */
+  size_t nlits, clits;
+  px_ivec av;          /* the task's argument pool, then the join literals' arguments */
+  int32_t *x0, *xn;    /* per method: its join literals' range in lits */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
+  int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
+  const int32_t *order;   /* the lists the search uses now: mids or mids2 */
   /* search */
   hp_node *nodes;
   size_t nnodes, cnodes;
   px_ivec gargs, cells, seq, pool;
+  uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
+                          depths), set when the cell is made */
+  size_t cchash;
+  goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
@@ -101,6 +145,11 @@ typedef struct hp {
   int32_t scratch[PX_MAX_ARITY];
   /* budgets */
   uint64_t steps, max_steps, work, max_work;
+  uint64_t slice_end;  /* steps at which this search's turn ends */
+  int sliced;          /* the search paused at slice_end (advance resumes it) */
+  int two_orders;      /* mids and mids2 differ: a second search uses mids2 */
+  int in_round;        /* a round was paused and is to be resumed */
+  int rounds;
   uint64_t t0;
   double max_ms;
   int bound, cut;
@@ -149,6 +198,16 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
     if (!goap__grow(h->a, (void **)&h->truth, &h->ctruth, (size_t)e + 1, 1)) return -1;
     h->truth[e] = 0;
     if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
+    size_t no = h->t->nobjects;
+    if (n >= 2 && !h->by_arg[pred] && (size_t)n * no <= HP_MAX_INDEX) {
+      h->by_arg[pred] = (px_ivec *)goap__px_alloc(h->a, (size_t)n * no * sizeof(px_ivec));
+      if (!h->by_arg[pred]) return -1;
+      memset(h->by_arg[pred], 0, (size_t)n * no * sizeof(px_ivec));
+    }
+    if (h->by_arg[pred])
+      for (int i = 0; i < n; ++i)
+        if (!goap__px_ipush(h->a, &h->by_arg[pred][(size_t)i * no + (size_t)args[i]], e))
+          return -1;
   }
   return e;
 }
@@ -185,10 +244,10 @@ static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
 }
 
 /* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int ground(const px_task_core *t, const px_lit *l, const int32_t *b, int32_t *out) {
-  int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+static int ground(const hp *h, const px_lit *l, const int32_t *b, int32_t *out) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
-    int32_t a = t->args.v[l->args + i];
+    int32_t a = h->av.v[l->args + i];
     out[i] = a >= 0 ? a : b[-a - 1];
     if (out[i] < 0) return 0;
   }
@@ -209,15 +268,31 @@ static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
 
 /* Every literal of [l0, l0 + n) that is a check (negative or '=') and fully bound holds. */
 static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
-  const px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &t->lits[i];
+    const px_lit *l = &h->lits[i];
     if (pre_only && l->kind != PX_LIT_PRE) continue;
     if (!l->neg && l->pred >= 0) continue;
-    if (ground(t, l, b, g) && !lit_holds(h, l, g)) return 0;
+    if (ground(h, l, b, g) && !lit_holds(h, l, g)) return 0;
   }
   return 1;
+}
+
+/* The shortest list that holds every atom of positive literal l (not ground) matching binding
+ * b: the index list of one of its bound arguments, or all atoms of its predicate. */
+static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b) {
+  const px_task_core *t = h->t;
+  const px_ivec *best = &h->by_pred[l->pred];
+  const px_ivec *ix = h->by_arg[l->pred];
+  if (!ix) return best;
+  for (int i = 0; i < t->preds[l->pred].arity; ++i) {
+    int32_t a = h->av.v[l->args + i];
+    int32_t v = a >= 0 ? a : b[-a - 1];
+    if (v < 0) continue;
+    const px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
+    if (c->n < best->n) best = c;
+  }
+  return best;
 }
 
 /* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
@@ -233,11 +308,11 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   *count = 0;
   int nlev = 0;
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &t->lits[i];
+    const px_lit *l = &h->lits[i];
     if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
     h->lev[nlev++].lit = i;
     for (int k = 0; k < t->preds[l->pred].arity; ++k) {
-      int32_t a = t->args.v[l->args + k];
+      int32_t a = h->av.v[l->args + k];
       if (a < 0) inpos[-a - 1] = 1;
     }
   }
@@ -283,23 +358,25 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         found = 1;
       }
     } else {
-      const px_lit *l = &t->lits[L->lit];
+      const px_lit *l = &h->lits[L->lit];
       int ar = t->preds[l->pred].arity;
-      if (ground(t, l, b, g)) {
+      if (ground(h, l, b, g)) {
         if (L->pos == 0) {
           L->pos = 1;
           found = holds(h, l->pred, g, ar);
         }
       } else {
-        const px_ivec *lst = &h->by_pred[l->pred];
+        if (L->pos == 0) L->lst = candidates(h, l, b);
+        const px_ivec *lst = L->lst;
         while (!found && L->pos < lst->n) {
           int32_t e = lst->v[L->pos++];
+          ++h->work; /* every candidate looked at counts */
           if (!h->truth[e]) continue;
           const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
           int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
-            int32_t a = t->args.v[l->args + i];
+            int32_t a = h->av.v[l->args + i];
             if (a >= 0) {
               ok = ea[i] == a;
             } else if (b[-a - 1] >= 0) {
@@ -337,9 +414,24 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
 
 /* ---- the search ----------------------------------------------------------------------- */
 
+/* The hash of the agenda from a new cell holding `node` before cell `next` (-1: none): the
+ * node's task, arguments and depth, then the rest's hash, mixed in order. */
+static uint64_t cell_hash(const hp *h, int32_t node, int32_t next) {
+  const hp_node *n = &h->nodes[node];
+  uint64_t x = atom_key(n->task) ^ (n->task >= 0 ? (uint64_t)(uint32_t)n->depth << 32 : 0);
+  for (int32_t i = 0; i < n->nargs; ++i)
+    x = atom_key((int32_t)(uint32_t)x ^ h->gargs.v[n->args + i]) ^ (x >> 7) ^ (x << 13);
+  uint64_t r = next >= 0 ? h->chash[next] : 0x2545F4914F6CDD1Dull;
+  return atom_key((int32_t)(uint32_t)(x ^ (x >> 32))) ^ (x * 0x9E3779B97F4A7C15ull) ^
+         (r * 0xD6E8FEB86659FD93ull + (r >> 29));
+}
+
 static int32_t new_cell(hp *h, int32_t node, int32_t next) {
   int32_t c = (int32_t)(h->cells.n / 2);
+  if (!goap__grow(h->a, (void **)&h->chash, &h->cchash, (size_t)c + 1, sizeof *h->chash))
+    return -2;
   if (!goap__px_ipush(h->a, &h->cells, node) || !goap__px_ipush(h->a, &h->cells, next)) return -2;
+  h->chash[c] = cell_hash(h, node, next);
   return c;
 }
 
@@ -431,17 +523,17 @@ static int apply(hp *h, int32_t node) {
   }
   int32_t *g = h->scratch;
   for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-    const px_lit *l = &t->lits[i];
+    const px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
-    ground(t, l, b, g);
+    ground(h, l, b, g);
     if (!lit_holds(h, l, g)) return 0;
   }
   /* deletes first, then adds: an atom both deleted and added stays true */
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-      const px_lit *l = &t->lits[i];
+      const px_lit *l = &h->lits[i];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
-      ground(t, l, b, g);
+      ground(h, l, b, g);
       int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
       if (e < 0 || !set_truth(h, e, pass == 0 ? 0 : 1)) return oom(h);
     }
@@ -452,8 +544,8 @@ static int goal_holds(hp *h) {
   const px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
-    const px_lit *l = &t->lits[i];
-    ground(t, l, NULL, g);
+    const px_lit *l = &h->lits[i];
+    ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
   }
@@ -492,7 +584,11 @@ static int advance(hp *h, int32_t *agenda) {
     int32_t nm = tn->task == HP_ROOT ? 1 : h->m0[tn->task + 1] - h->m0[tn->task];
     for (;;) {
       if (f->bnext < f->nbind) {
-        int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+        if (h->steps >= h->slice_end) { /* the turn ends before this binding: resumable */
+          h->sliced = 1;
+          return 0;
+        }
+        int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
         int32_t *b = h->ub;
@@ -507,7 +603,7 @@ static int advance(hp *h, int32_t *agenda) {
       }
       if (++f->mi >= nm) break;
       h->pool.n = f->m_pool;
-      int32_t m = tn->task == HP_ROOT ? -1 : h->mids[h->m0[tn->task] + f->mi];
+      int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
       hp_net nt = net_of(t, m);
       int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
@@ -524,7 +620,8 @@ static int advance(hp *h, int32_t *agenda) {
       }
       f->bind0 = h->pool.n;
       f->nbind = f->bnext = 0;
-      if (ok && !join(h, nt.lit0, nt.nlits, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+      int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
+      if (ok && !join(h, l0, nl, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
     }
     h->pool.n = f->m_pool;
     h->nframes--;
@@ -551,20 +648,27 @@ static int is_loop(const hp *h, int32_t node, int32_t cell) {
   return 0;
 }
 
-/* One depth-bounded round: 1 when a plan was found (the tree is in nodes/seq). */
-static int round_search(hp *h) {
-  undo_to(h, 0);
-  h->nnodes = 0;
-  h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
-  h->nframes = 0;
-  h->cut = 0;
-  int32_t root = new_node(h, HP_ROOT, 0, -1);
-  if (root < 0) return oom(h);
-  if (!push_frame(h, -1, root)) return 0;
-  int32_t agenda = -1;
+/* One depth-bounded round, started, or resumed (resume) where its last turn paused: 1 when a
+ * plan was found (the tree is in nodes/seq); 0 when the round failed, on a stop (h->st), or
+ * when the turn ended (h->sliced: resume it later). */
+static int round_search(hp *h, int resume) {
+  int32_t agenda = -1; /* advance sets it: a paused round stopped before an expansion */
+  h->sliced = 0;
+  if (!resume) {
+    undo_to(h, 0);
+    h->nnodes = 0;
+    h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
+    h->nframes = 0;
+    h->cut = 0;
+    goap__hseen_clear(&h->seen);
+    int32_t root = new_node(h, HP_ROOT, 0, -1);
+    if (root < 0) return oom(h);
+    if (!push_frame(h, -1, root)) return 0;
+  }
+  /* both a new round and a paused one go on with the top frame's next alternative */
   if (!advance(h, &agenda)) return 0;
   for (;;) {
-    int ok = 1;
+    int ok = 1, seen;
     if (agenda < 0) {
       if (goal_holds(h)) return 1;
       ok = 0;
@@ -579,8 +683,9 @@ static int round_search(hp *h) {
           if (!goap__px_ipush(h->a, &h->seq, node)) return oom(h);
           agenda = h->cells.v[2 * agenda + 1];
         }
-      } else if (is_loop(h, node, agenda)) {
-        ok = 0;
+      } else if ((seen = goap__hseen_add(h->a, &h->seen, h->hash, h->chash[agenda])) == 0 ||
+                 (seen < 0 && is_loop(h, node, agenda))) {
+        ok = 0; /* a repeated situation; the loop walk only when the set could not hold it */
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
@@ -595,6 +700,39 @@ static int round_search(hp *h) {
   }
 }
 
+/* Runs search h for one turn (until h->slice_end steps): rounds of growing depth bounds from
+ * h->bound, resuming a paused round first. 1 when it found a plan; 0 with h->sliced when the
+ * turn ended, else with h->st set to the search's final status. */
+static int run_turn(hp *h, int max_depth) {
+  for (;;) {
+    int found;
+    if (h->in_round) {
+      found = round_search(h, 1);
+    } else {
+      if (max_depth && h->bound > max_depth) {
+        h->st = GOAP_TOO_LARGE;
+        return 0;
+      }
+      h->rounds++;
+      h->in_round = 1;
+      found = round_search(h, 0);
+    }
+    if (h->sliced) return 0;
+    h->in_round = 0;
+    if (found) return 1;
+    if (h->st != GOAP_OK) return 0;
+    if (!h->cut) {
+      h->st = GOAP_NO_PLAN;
+      return 0;
+    }
+    if (h->bound == INT32_MAX - 1) {
+      h->st = GOAP_TOO_LARGE;
+      return 0;
+    }
+    h->bound++;
+  }
+}
+
 /* ---- setup and the result ------------------------------------------------------------- */
 
 static void hp_free(hp *h) {
@@ -606,16 +744,32 @@ static void hp_free(hp *h) {
     for (size_t i = 0; i < t->npreds; ++i) goap__px_ivec_free(a, &h->by_pred[i]);
     goap__px_free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
   }
+  if (h->by_arg) {
+    for (size_t i = 0; i < t->npreds; ++i) {
+      if (!h->by_arg[i]) continue;
+      size_t n = (size_t)t->preds[i].arity * t->nobjects;
+      for (size_t k = 0; k < n; ++k) goap__px_ivec_free(a, &h->by_arg[i][k]);
+      goap__px_free(a, h->by_arg[i], n * sizeof(px_ivec));
+    }
+    goap__px_free(a, h->by_arg, (t->npreds ? t->npreds : 1) * sizeof *h->by_arg);
+  }
   goap__px_ivec_free(a, &h->undo);
+  goap__px_free(a, h->lits, h->clits * sizeof *h->lits);
+  goap__px_ivec_free(a, &h->av);
+  goap__px_free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
+  goap__px_free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
   goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
   goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
   goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
   goap__px_free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  goap__px_free(a, h->mids2, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
   goap__px_free(a, h->nodes, h->cnodes * sizeof *h->nodes);
   goap__px_ivec_free(a, &h->gargs);
   goap__px_ivec_free(a, &h->cells);
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
+  goap__px_free(a, h->chash, h->cchash * sizeof *h->chash);
+  goap__hseen_free(a, &h->seen);
   goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
   goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
   goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
@@ -625,24 +779,136 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->inpos, h->maxp);
 }
 
+static int push_lit(hp *h, const px_lit *l) {
+  if (!goap__grow(h->a, (void **)&h->lits, &h->clits, h->nlits + 1, sizeof *h->lits)) return 0;
+  h->lits[h->nlits++] = *l;
+  return 1;
+}
+
+/* The literals and arguments the planner reads: a copy of the task's (same indices), then per
+ * method its join literals: its precondition, then the static precondition literals of its
+ * primitive subtasks (on predicates no action changes, and '='), rewritten into the method's
+ * parameters. Those hold at execution time exactly when they hold now, so a binding failing
+ * one can never be executed: the join drops it at once. */
+static int build_lits(hp *h) {
+  const px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  h->x0 = (int32_t *)goap__px_alloc(a, nm * sizeof *h->x0);
+  h->xn = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xn);
+  uint8_t *fluent = (uint8_t *)goap__px_alloc(a, t->npreds ? t->npreds : 1);
+  int ok = h->x0 && h->xn && fluent;
+  if (ok) {
+    memset(fluent, 0, t->npreds ? t->npreds : 1);
+    for (size_t sc = 0; sc < t->nschemas; ++sc)
+      for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i)
+        if (t->lits[i].kind != PX_LIT_PRE && t->lits[i].pred >= 0) fluent[t->lits[i].pred] = 1;
+  }
+  for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
+  for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
+  for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    h->x0[m] = (int32_t)h->nlits;
+    for (int32_t i = pm->lit0; ok && i < pm->lit0 + pm->nlits; ++i) ok = push_lit(h, &t->lits[i]);
+    for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
+      const px_step *ps = &t->htn.steps[st];
+      if (ps->task >= 0) continue;
+      const px_schema *sc = &t->schemas[-ps->task - 1];
+      for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
+        px_lit l = t->lits[i];
+        if (l.kind != PX_LIT_PRE || (l.pred >= 0 && fluent[l.pred])) continue;
+        int n = l.pred == PX_EQ ? 2 : t->preds[l.pred].arity;
+        l.args = (int32_t)h->av.n;
+        for (int k = 0; ok && k < n; ++k) {
+          int32_t v = t->args.v[t->lits[i].args + k];
+          ok = goap__px_ipush(a, &h->av, v >= 0 ? v : t->args.v[ps->args + (-v - 1)]);
+        }
+        if (ok) ok = push_lit(h, &l);
+      }
+    }
+    h->xn[m] = (int32_t)h->nlits - h->x0[m];
+  }
+  goap__px_free(a, fluent, t->npreds ? t->npreds : 1);
+  return ok ? 1 : oom(h);
+}
+
+#define HP_INF UINT32_MAX
+
+/* The task decomposition graph, lifted (arguments and preconditions ignored): the fewest
+ * primitive steps each compound task can decompose into, by a fixpoint from "none" (HP_INF).
+ * Methods with a subtask that never reaches primitives (cost HP_INF) can never be part of a
+ * plan: they are left out of their task's lists (m0, mids in domain order, mids2 by cost:
+ * fewest first, ties in domain order). 1 when the two orders differ somewhere. */
+static int order_methods(hp *h) {
+  const px_task_core *t = h->t;
+  size_t nc = t->htn.nctasks ? t->htn.nctasks : 1, nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  uint32_t *tc = (uint32_t *)goap__px_alloc(h->a, nc * sizeof *tc);
+  uint32_t *mc = (uint32_t *)goap__px_alloc(h->a, nm * sizeof *mc);
+  if (!tc || !mc) {
+    goap__px_free(h->a, tc, nc * sizeof *tc);
+    goap__px_free(h->a, mc, nm * sizeof *mc);
+    return oom(h);
+  }
+  for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
+  for (size_t m = 0; m < t->htn.nmethods; ++m) mc[m] = HP_INF;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      const px_method *pm = &t->htn.methods[m];
+      uint64_t sum = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        sum += task < 0 ? 1u : tc[task];
+      }
+      mc[m] = sum < HP_INF ? (uint32_t)sum : HP_INF;
+      if (mc[m] < tc[pm->task]) {
+        tc[pm->task] = mc[m];
+        changed = 1;
+      }
+    }
+  }
+  size_t k = 0;
+  for (size_t c = 0; c < t->htn.nctasks; ++c) {
+    h->m0[c] = (int32_t)k;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      if (t->htn.methods[m].task != (int32_t)c || mc[m] == HP_INF) continue;
+      h->mids[k] = (int32_t)m;
+      size_t j = k++; /* insertion: after every method of no greater cost */
+      for (; j > (size_t)h->m0[c] && mc[h->mids2[j - 1]] > mc[m]; --j) h->mids2[j] = h->mids2[j - 1];
+      h->mids2[j] = (int32_t)m;
+    }
+  }
+  h->m0[t->htn.nctasks] = (int32_t)k;
+  goap__px_free(h->a, tc, nc * sizeof *tc);
+  goap__px_free(h->a, mc, nm * sizeof *mc);
+  return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
+}
+
 static int hp_init(hp *h) {
   const px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   size_t np = t->npreds ? t->npreds : 1;
   h->by_pred = (px_ivec *)goap__px_alloc(a, np * sizeof *h->by_pred);
+  h->by_arg = (px_ivec **)goap__px_alloc(a, np * sizeof *h->by_arg);
+  if (h->by_arg) memset(h->by_arg, 0, np * sizeof *h->by_arg);
   h->tobj0 = (int32_t *)goap__px_alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
   size_t cells = t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1;
   h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  h->mids2 = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
+  if (!h->mids2 || !build_lits(h)) {
+    if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
+    return oom(h);
+  }
   /* the buffers' sizes: the largest method, action and :htn */
   h->maxp = (size_t)t->htn.top_nparams;
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m) {
     const px_method *pm = &t->htn.methods[m];
     if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
-    if ((size_t)pm->nparams + (size_t)pm->nlits > h->nlev_max)
-      h->nlev_max = (size_t)pm->nparams + (size_t)pm->nlits;
+    if ((size_t)pm->nparams + (size_t)h->xn[m] > h->nlev_max)
+      h->nlev_max = (size_t)pm->nparams + (size_t)h->xn[m];
   }
   for (size_t s = 0; s < t->nschemas; ++s)
     if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
@@ -654,7 +920,7 @@ static int hp_init(hp *h) {
   h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
   h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
   h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
-  if (!h->by_pred || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+  if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
       !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
@@ -667,13 +933,9 @@ static int hp_init(hp *h) {
       if (is_a(t, (int32_t)o, (int32_t)ty)) h->tobjs[k++] = (int32_t)o;
   }
   h->tobj0[t->ntypes] = (int32_t)k;
-  k = 0;
-  for (size_t c = 0; c < t->htn.nctasks; ++c) {
-    h->m0[c] = (int32_t)k;
-    for (size_t m = 0; m < t->htn.nmethods; ++m)
-      if (t->htn.methods[m].task == (int32_t)c) h->mids[k++] = (int32_t)m;
-  }
-  h->m0[t->htn.nctasks] = (int32_t)k;
+  h->two_orders = order_methods(h);
+  if (h->st != GOAP_OK) return 0;
+  h->order = h->mids;
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
@@ -734,49 +996,65 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   if (out) *out = NULL;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
-  hp h;
-  memset(&h, 0, sizeof h);
-  h.t = &task->c;
-  h.a = &task->c.alloc;
-  h.t0 = goap__now_ns();
-  h.max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
-  h.max_work = h.max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX
-                                                           : h.max_steps * HP_WORK_PER_STEP;
-  h.max_ms = opt ? opt->max_ms : 0;
+  /* Two searches share the budgets and take turns of HP_SLICE steps: methods in domain order
+   * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs). Each keeps
+   * its own state, agenda and choice points, and a turn resumes where the search's last one
+   * paused. Both search the same space, so the first plan found, "no plan" or a real budget
+   * ends both. */
+  hp hs[2];
+  memset(hs, 0, sizeof hs);
+  uint64_t max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
+  uint64_t max_work =
+      max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX : max_steps * HP_WORK_PER_STEP;
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
-  h.st = GOAP_OK;
-  int rounds = 0, found = 0;
-  if (hp_init(&h)) {
-    for (h.bound = 1;; ++h.bound) {
-      if (max_depth && h.bound > max_depth) {
-        h.st = GOAP_TOO_LARGE;
-        break;
-      }
-      ++rounds;
-      found = round_search(&h);
-      if (found || h.st != GOAP_OK) break;
-      if (!h.cut) {
-        h.st = GOAP_NO_PLAN;
-        break;
-      }
-      if (h.bound == INT32_MAX - 1) {
-        h.st = GOAP_TOO_LARGE;
-        break;
+  for (int i = 0; i < 2; ++i) {
+    hs[i].t = &task->c;
+    hs[i].a = &task->c.alloc;
+    hs[i].t0 = goap__now_ns();
+    hs[i].max_ms = opt ? opt->max_ms : 0;
+    hs[i].seen.max = HP_MAX_SEEN;
+    hs[i].st = GOAP_OK;
+    hs[i].bound = 1;
+    hs[i].slice_end = UINT64_MAX;
+  }
+  int nsearch = 0, found = 0, which = 0;
+  if (hp_init(&hs[0])) {
+    nsearch = 1;
+    if (hs[0].two_orders) {
+      hs[1].t0 = hs[0].t0;
+      if (hp_init(&hs[1])) {
+        hs[1].order = hs[1].mids2;
+        nsearch = 2;
+      } else {
+        hs[0].st = hs[1].st;
       }
     }
   }
-  goap_status st = h.st;
+  while (nsearch > 0 && hs[0].st == GOAP_OK) {
+    hp *h = &hs[which];
+    uint64_t used = hs[0].steps + hs[1].steps, wused = hs[0].work + hs[1].work;
+    h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
+    h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
+    h->slice_end = nsearch == 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
+                                                                     : UINT64_MAX;
+    found = run_turn(h, max_depth);
+    if (!h->sliced) break;
+    which ^= 1;
+  }
+  hp *h = &hs[which];
+  goap_status st = nsearch == 0 ? hs[0].st : h->st;
   if (found) {
-    *out = make_plan(&h);
+    *out = make_plan(h);
     st = *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
   }
   if (stats) {
-    stats->steps = h.steps;
-    stats->rounds = rounds;
-    stats->depth = found ? h.bound : 0;
-    stats->ms = elapsed_ms(&h);
+    stats->steps = hs[0].steps + hs[1].steps;
+    stats->rounds = hs[0].rounds + hs[1].rounds;
+    stats->depth = found ? h->bound : 0;
+    stats->ms = elapsed_ms(&hs[0]);
   }
-  hp_free(&h);
+  hp_free(&hs[0]);
+  hp_free(&hs[1]);
   return st;
 }
 
