@@ -116,7 +116,8 @@ TEST(lmcut_stops_early_in_lazy_astar) {
 
 /* Lazy A* starts a successor's LM-cut from the landmarks of its parent that the action does
  * not touch (planner.c, "inherited"): the same optimal costs with and without, with a ring so
- * small that records are overwritten (a fresh evaluation then), and far fewer LM-cut rounds. */
+ * small that records are overwritten (a fresh evaluation then), and far fewer LM-cut rounds.
+ * A ring that starts as small but may double keeps the records (issue 18). */
 TEST(lmcut_inherits_the_parents_landmarks) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
@@ -124,9 +125,13 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   goap_planner *p = goap_planner_create(d, NULL), *tiny = goap_planner_create(d, NULL);
   REQUIRE(p != NULL);
   REQUIRE(tiny != NULL);
+  goap_planner *grow = goap_planner_create(d, NULL);
+  REQUIRE(grow != NULL);
   tiny->lr_words = 64; /* a few records at most */
+  tiny->lr_max_words = 64;
+  grow->lr_words = 64; /* doubles as records come */
   int32_t buf[256];
-  goap_result fresh, inh, small;
+  goap_result fresh, inh, small, grown;
   unsigned long rounds[2] = {0, 0};
   for (int i = 0; i < goap_file_scenario_count(f); ++i) {
     const goap_scenario *sc = goap_file_scenario(f, i);
@@ -145,8 +150,12 @@ TEST(lmcut_inherits_the_parents_landmarks) {
     CHECK_EQ_INT(test_plan_scenario(tiny, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
                                     &small, buf, 256),
                  GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(grow, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &grown, buf, 256),
+                 GOAP_OK);
     CHECK_NEAR(inh.cost, fresh.cost, 1e-9);
     CHECK_NEAR(small.cost, fresh.cost, 1e-9);
+    CHECK_NEAR(grown.cost, fresh.cost, 1e-9);
     if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(inh.cost, sc->expect_cost, 1e-9);
   }
   printf("village, lazy lmcut: %lu rounds fresh, %lu inheriting (%lu evaluations inherited, "
@@ -154,6 +163,10 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   CHECK(2 * rounds[1] < rounds[0]);
   CHECK(p->lm.ninherit > tiny->lm.ninherit); /* the tiny ring loses records */
   CHECK(tiny->lm.ninherit > 0);
+  CHECK(tiny->c_lr == 64);
+  CHECK(grow->c_lr > 64);                              /* it doubled */
+  CHECK(grow->lm.ninherit == p->lm.ninherit);          /* and lost no record */
+  goap_planner_destroy(grow);
   goap_planner_destroy(tiny);
   goap_planner_destroy(p);
   goap_file_destroy(f);

@@ -1139,12 +1139,17 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
  * partition, so the successor's LM-cut may start from them with the costs they leave and add
  * its own cuts: still admissible (orbit search maps them through the successor's
  * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
- * another node, just means a fresh evaluation. The ring is sized at begin; the cache grows
- * from LH_FIRST to LH_ENTRIES entries at most, a few doublings in a request's first search
- * (grow-only: the same request again allocates nothing). */
+ * another node, just means a fresh evaluation. The ring starts at LR_WORDS words and doubles
+ * up to LR_MAX_WORDS before its first wrap in a request (records keep their positions: none
+ * has wrapped yet); the cache grows from LH_FIRST to LH_ENTRIES entries at most, a few
+ * doublings in a request's first search (grow-only: the same request again allocates
+ * nothing). A refused growth keeps the smaller ring or cache. Searches of 10^5 expansions
+ * and more (IPC elevators, blocks, barman) lost most parents' records with a 1 MB ring and
+ * 8,192 entries: their successors started LM-cut from scratch (issue 18). */
 #define LR_WORDS ((size_t)1 << 18)
+#define LR_MAX_WORDS ((size_t)1 << 23)
 #define LH_FIRST ((size_t)1 << 8)
-#define LH_ENTRIES ((size_t)1 << 13)
+#define LH_ENTRIES ((size_t)1 << 19)
 #define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
 
 static goap_status lr_setup(goap_planner *p) {
@@ -1155,8 +1160,8 @@ static goap_status lr_setup(goap_planner *p) {
     if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_FIRST, sizeof *p->lh);
     if (st != GOAP_OK) return st;
     memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
-    p->lr_w = 0;
   }
+  p->lr_w = 0; /* records of earlier requests are stale (lr_req): the ring starts over */
   p->lr_n = 0;
   goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
   if (st != GOAP_OK) return st;
@@ -1191,7 +1196,14 @@ static void lr_store(goap_planner *p, uint32_t node) {
       }
     }
   }
-  size_t len = lm->nlk, cap = p->c_lr;
+  size_t len = lm->nlk;
+  size_t lmax = p->lr_max_words ? p->lr_max_words : LR_MAX_WORDS;
+  if ((p->lr_w + len > p->c_lr || len > p->c_lr / 4) && p->lr_w <= p->c_lr && p->c_lr < lmax) {
+    /* not wrapped yet in this request: the records keep their positions */
+    size_t need = p->lr_w + len > 4 * len ? (size_t)p->lr_w + len : 4 * len;
+    (void)grow_buf(p, (void **)&p->lr, &p->c_lr, need < lmax ? need : lmax, sizeof *p->lr);
+  }
+  size_t cap = p->c_lr;
   if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
   uint64_t pos = p->lr_w;
   size_t at = (size_t)(pos % cap);
