@@ -8,9 +8,11 @@
  */
 #include <goap/file.h>
 #include <goap/goap.h>
+#include <goap/pddl.h>
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,10 +168,74 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   CHECK(tiny->c_lr == 64);
   CHECK(grow->c_lr > 64);                              /* it doubled */
   CHECK(grow->lm.ninherit == p->lm.ninherit);          /* and lost no record */
+
   goap_planner_destroy(grow);
   goap_planner_destroy(tiny);
   goap_planner_destroy(p);
   goap_file_destroy(f);
+}
+
+/* An evaluation that stopped early records its landmarks so far, and the node's next
+ * evaluation goes on from them (issue 18). The village never evaluates a stopped node again
+ * after a cut; IPC elevators p01 (from GOAP_PDDL_BENCH, the shared benchmarks: skipped when
+ * absent) does, 143 times: the cost stays the listed optimum, 42, with and without. */
+TEST(lmcut_goes_on_from_its_own_early_stop) {
+  const char *bench = getenv("GOAP_PDDL_BENCH");
+  char dom[1024], prob[1024];
+  if (!bench || snprintf(dom, sizeof dom, "%s/elevators-opt08-strips/domain.pddl", bench) >=
+                    (int)sizeof dom) {
+    printf("skipped: GOAP_PDDL_BENCH is not set\n");
+    return;
+  }
+  snprintf(prob, sizeof prob, "%s/elevators-opt08-strips/p01.pddl", bench);
+  FILE *fp = fopen(prob, "r");
+  if (!fp) {
+    printf("skipped: %s not found\n", prob);
+    return;
+  }
+  fclose(fp);
+  goap_pddl_task *t = NULL;
+  REQUIRE(goap_pddl_load(dom, prob, NULL, &t, NULL) == GOAP_OK);
+  const goap_domain *d = goap_pddl_domain(t);
+  int ng = 0;
+  const goap_cond *goal = goap_pddl_goal(t, &ng);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  static int32_t buf[256];
+  double cost[2] = {0.0, 0.0};
+  unsigned long resumed[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    p->lm_inherit = k; /* 0: every evaluation from scratch; 1: inherit and go on */
+    goap_request req;
+    memset(&req, 0, sizeof req);
+    req.start = goap_pddl_start(t);
+    req.want = goal;
+    req.want_count = ng;
+    req.search = GOAP_SEARCH_ASTAR;
+    req.heuristic = GOAP_H_LMCUT;
+    req.flags = GOAP_REQUEST_LAZY;
+    goap_result res;
+    memset(&res, 0, sizeof res);
+    res.plan = buf;
+    res.plan_capacity = 256;
+    unsigned long r0 = p->lr_resumed;
+    CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+    double vc = -1.0;
+    int bad = -1;
+    CHECK_EQ_INT(goap_plan_validate(d, req.start, goal, ng, buf, res.plan_length, &vc, &bad),
+                 GOAP_OK);
+    CHECK_NEAR(vc, res.cost, 1e-9);
+    cost[k] = res.cost;
+    resumed[k] = p->lr_resumed - r0;
+  }
+  printf("elevators p01, lazy lmcut: %lu evaluations went on from their own early stop\n",
+         resumed[1]);
+  CHECK_NEAR(cost[0], 42.0, 1e-9);
+  CHECK_NEAR(cost[1], 42.0, 1e-9);
+  CHECK(resumed[0] == 0);
+  CHECK(resumed[1] > 0);
+  goap_planner_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 typedef struct trace_rec {
@@ -284,5 +350,6 @@ TEST(lazy_astar_allocates_nothing_after_warm_up) {
 
 TEST_MAIN(TEST_ENTRY(lazy_astar_is_optimal_on_the_village), TEST_ENTRY(lmcut_stops_early_in_lazy_astar),
           TEST_ENTRY(lmcut_inherits_the_parents_landmarks),
+          TEST_ENTRY(lmcut_goes_on_from_its_own_early_stop),
           TEST_ENTRY(lazy_astar_trace_slicing_and_arguments),
           TEST_ENTRY(lazy_astar_allocates_nothing_after_warm_up))

@@ -1254,6 +1254,19 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
   p->lm.ninh = w;
 }
 
+/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
+ * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
+static size_t lr_own(goap_planner *p, uint32_t n) {
+  const goap__lrent *e = lr_slot(p, n);
+  uint64_t pos = e->at & LR_POS;
+  size_t elen = (size_t)(e->at >> 48);
+  if (e->req != p->lr_req || e->node != n || pos + p->c_lr < p->lr_w || elen == 0) return 0;
+  p->lm.inh = p->lr + (size_t)(pos % p->c_lr);
+  p->lm.ninh = elen;
+  ++p->lr_resumed;
+  return elen;
+}
+
 /* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
  * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
  * the last one made (lm_node), its cost partition gives a stronger bound: every real plan
@@ -1281,12 +1294,15 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
-  if (p->lr_on) lr_inherit(p, n);
+  if (p->lr_on && !lr_own(p, n)) lr_inherit(p, n);
+  size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
   p->lm.inh = NULL;
   if (p->lm.partial) {
     p->lm_node = NONE;
+    /* its landmarks so far: the next evaluation of n goes on from them */
+    if (p->lr_on && p->lm.nlk > from) lr_store(p, n);
   } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;
