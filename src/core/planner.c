@@ -1147,7 +1147,7 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
  * and more (IPC elevators, blocks, barman) lost most parents' records with a 1 MB ring and
  * 8,192 entries: their successors started LM-cut from scratch (issue 18). */
 #define LR_WORDS ((size_t)1 << 18)
-#define LR_MAX_WORDS ((size_t)1 << 23)
+#define LR_MAX_WORDS ((size_t)1 << 25)
 #define LH_FIRST ((size_t)1 << 8)
 #define LH_ENTRIES ((size_t)1 << 19)
 #define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
