@@ -168,6 +168,7 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   CHECK(tiny->c_lr == 64);
   CHECK(grow->c_lr > 64);                              /* it doubled */
   CHECK(grow->lm.ninherit == p->lm.ninherit);          /* and lost no record */
+  printf("village: the ring grew from 64 to %zu words\n", grow->c_lr);
 
   goap_planner_destroy(grow);
   goap_planner_destroy(tiny);
@@ -178,7 +179,9 @@ TEST(lmcut_inherits_the_parents_landmarks) {
 /* An evaluation that stopped early records its landmarks so far, and the node's next
  * evaluation goes on from them (issue 18). The village never evaluates a stopped node again
  * after a cut; IPC elevators p01 (from GOAP_PDDL_BENCH, the shared benchmarks: skipped when
- * absent) does, 143 times: the cost stays the listed optimum, 42, with and without. */
+ * absent) does, 143 times: the cost stays the listed optimum, 42, with and without. Its
+ * records also make a ring that starts at 64 words grow past 32 Ki words, and a planner with
+ * a 1.5 MiB memory limit stop at 32 Ki (an eighth of the limit at most). */
 TEST(lmcut_goes_on_from_its_own_early_stop) {
   const char *bench = getenv("GOAP_PDDL_BENCH");
   char dom[1024], prob[1024];
@@ -201,11 +204,21 @@ TEST(lmcut_goes_on_from_its_own_early_stop) {
   const goap_cond *goal = goap_pddl_goal(t, &ng);
   goap_planner *p = goap_planner_create(d, NULL);
   REQUIRE(p != NULL);
+  /* a ring that starts tiny grows as far as the records need; under a memory limit, to an
+   * eighth of it at most (the rest is the nodes') */
+  goap_planner_desc cd;
+  memset(&cd, 0, sizeof cd);
+  cd.max_memory = (size_t)3 << 19; /* 1.5 MiB: the ring may take 48 Ki words, so 32 Ki */
+  goap_planner *free_ring = goap_planner_create(d, NULL), *capped = goap_planner_create(d, &cd);
+  REQUIRE(free_ring != NULL);
+  REQUIRE(capped != NULL);
+  free_ring->lr_words = capped->lr_words = 64;
+  goap_planner *pl[4] = {p, p, free_ring, capped};
   static int32_t buf[256];
-  double cost[2] = {0.0, 0.0};
-  unsigned long resumed[2] = {0, 0};
-  for (int k = 0; k < 2; ++k) {
-    p->lm_inherit = k; /* 0: every evaluation from scratch; 1: inherit and go on */
+  double cost[4] = {0.0, 0.0, 0.0, 0.0};
+  unsigned long resumed[4] = {0, 0, 0, 0};
+  for (int k = 0; k < 4; ++k) {
+    p->lm_inherit = k > 0; /* 0: every evaluation from scratch; else inherit and go on */
     goap_request req;
     memset(&req, 0, sizeof req);
     req.start = goap_pddl_start(t);
@@ -218,22 +231,27 @@ TEST(lmcut_goes_on_from_its_own_early_stop) {
     memset(&res, 0, sizeof res);
     res.plan = buf;
     res.plan_capacity = 256;
-    unsigned long r0 = p->lr_resumed;
-    CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+    unsigned long r0 = pl[k]->lr_resumed;
+    CHECK_EQ_INT(goap_plan(pl[k], &req, &res), GOAP_OK);
     double vc = -1.0;
     int bad = -1;
     CHECK_EQ_INT(goap_plan_validate(d, req.start, goal, ng, buf, res.plan_length, &vc, &bad),
                  GOAP_OK);
     CHECK_NEAR(vc, res.cost, 1e-9);
     cost[k] = res.cost;
-    resumed[k] = p->lr_resumed - r0;
+    resumed[k] = pl[k]->lr_resumed - r0;
   }
   printf("elevators p01, lazy lmcut: %lu evaluations went on from their own early stop\n",
          resumed[1]);
-  CHECK_NEAR(cost[0], 42.0, 1e-9);
-  CHECK_NEAR(cost[1], 42.0, 1e-9);
+  printf("elevators p01: the ring grew from 64 to %zu words, %zu under a 1.5 MiB limit\n",
+         free_ring->c_lr, capped->c_lr);
+  for (int k = 0; k < 4; ++k) CHECK_NEAR(cost[k], 42.0, 1e-9);
   CHECK(resumed[0] == 0);
   CHECK(resumed[1] > 0);
+  CHECK(free_ring->c_lr > ((size_t)1 << 15));
+  CHECK(capped->c_lr == ((size_t)1 << 15));
+  goap_planner_destroy(capped);
+  goap_planner_destroy(free_ring);
   goap_planner_destroy(p);
   goap_pddl_destroy(t);
 }

@@ -1143,9 +1143,10 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
  * up to LR_MAX_WORDS before its first wrap in a request (records keep their positions: none
  * has wrapped yet); the cache grows from LH_FIRST to LH_ENTRIES entries at most, a few
  * doublings in a request's first search (grow-only: the same request again allocates
- * nothing). A refused growth keeps the smaller ring or cache. Searches of 10^5 expansions
- * and more (IPC elevators, blocks, barman) lost most parents' records with a 1 MB ring and
- * 8,192 entries: their successors started LM-cut from scratch (issue 18). */
+ * nothing). Under a memory limit the ring grows to an eighth of it at most; a refused growth
+ * keeps the smaller ring or cache. Searches of 10^4-10^5 expansions (IPC elevators, blocks,
+ * transport, barman) lost most parents' records with a 1 MB ring and 8,192 entries: their
+ * successors started LM-cut from scratch (issue 18). */
 #define LR_WORDS ((size_t)1 << 18)
 #define LR_MAX_WORDS ((size_t)1 << 25)
 #define LH_FIRST ((size_t)1 << 8)
@@ -1198,10 +1199,13 @@ static void lr_store(goap_planner *p, uint32_t node) {
   }
   size_t len = lm->nlk;
   size_t lmax = p->lr_max_words ? p->lr_max_words : LR_MAX_WORDS;
-  if ((p->lr_w + len > p->c_lr || len > p->c_lr / 4) && p->lr_w <= p->c_lr && p->c_lr < lmax) {
+  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *p->lr) /* leave the rest to nodes */
+    lmax = p->max_memory / 8 / sizeof *p->lr;
+  if ((p->lr_w + len > p->c_lr || len > p->c_lr / 4) && p->lr_w <= p->c_lr) {
     /* not wrapped yet in this request: the records keep their positions */
-    size_t need = p->lr_w + len > 4 * len ? (size_t)p->lr_w + len : 4 * len;
-    (void)grow_buf(p, (void **)&p->lr, &p->c_lr, need < lmax ? need : lmax, sizeof *p->lr);
+    size_t need = p->lr_w + len > 4 * len ? (size_t)p->lr_w + len : 4 * len, to = p->c_lr;
+    while (to < need && 2 * to <= lmax) to *= 2;
+    if (to > p->c_lr) (void)grow_buf(p, (void **)&p->lr, &p->c_lr, to, sizeof *p->lr);
   }
   size_t cap = p->c_lr;
   if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
