@@ -8,9 +8,11 @@
  */
 #include <goap/file.h>
 #include <goap/goap.h>
+#include <goap/pddl.h>
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +118,8 @@ TEST(lmcut_stops_early_in_lazy_astar) {
 
 /* Lazy A* starts a successor's LM-cut from the landmarks of its parent that the action does
  * not touch (planner.c, "inherited"): the same optimal costs with and without, with a ring so
- * small that records are overwritten (a fresh evaluation then), and far fewer LM-cut rounds. */
+ * small that records are overwritten (a fresh evaluation then), and far fewer LM-cut rounds.
+ * A ring that starts as small but may double keeps the records (issue 18). */
 TEST(lmcut_inherits_the_parents_landmarks) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
@@ -124,9 +127,13 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   goap_planner *p = goap_planner_create(d, NULL), *tiny = goap_planner_create(d, NULL);
   REQUIRE(p != NULL);
   REQUIRE(tiny != NULL);
+  goap_planner *grow = goap_planner_create(d, NULL);
+  REQUIRE(grow != NULL);
   tiny->lr_words = 64; /* a few records at most */
+  tiny->lr_max_words = 64;
+  grow->lr_words = 64; /* doubles as records come */
   int32_t buf[256];
-  goap_result fresh, inh, small;
+  goap_result fresh, inh, small, grown;
   unsigned long rounds[2] = {0, 0};
   for (int i = 0; i < goap_file_scenario_count(f); ++i) {
     const goap_scenario *sc = goap_file_scenario(f, i);
@@ -145,8 +152,12 @@ TEST(lmcut_inherits_the_parents_landmarks) {
     CHECK_EQ_INT(test_plan_scenario(tiny, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
                                     &small, buf, 256),
                  GOAP_OK);
+    CHECK_EQ_INT(test_plan_scenario(grow, d, sc, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, GOAP_REQUEST_LAZY,
+                                    &grown, buf, 256),
+                 GOAP_OK);
     CHECK_NEAR(inh.cost, fresh.cost, 1e-9);
     CHECK_NEAR(small.cost, fresh.cost, 1e-9);
+    CHECK_NEAR(grown.cost, fresh.cost, 1e-9);
     if (sc->expect & GOAP_EXPECT_COST) CHECK_NEAR(inh.cost, sc->expect_cost, 1e-9);
   }
   printf("village, lazy lmcut: %lu rounds fresh, %lu inheriting (%lu evaluations inherited, "
@@ -154,9 +165,95 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   CHECK(2 * rounds[1] < rounds[0]);
   CHECK(p->lm.ninherit > tiny->lm.ninherit); /* the tiny ring loses records */
   CHECK(tiny->lm.ninherit > 0);
+  CHECK(tiny->c_lr == 64);
+  CHECK(grow->c_lr > 64);                              /* it doubled */
+  CHECK(grow->lm.ninherit == p->lm.ninherit);          /* and lost no record */
+  printf("village: the ring grew from 64 to %zu words\n", grow->c_lr);
+
+  goap_planner_destroy(grow);
   goap_planner_destroy(tiny);
   goap_planner_destroy(p);
   goap_file_destroy(f);
+}
+
+/* An evaluation that stopped early records its landmarks so far, and the node's next
+ * evaluation goes on from them (issue 18). The village never evaluates a stopped node again
+ * after a cut; IPC elevators p01 (from GOAP_PDDL_BENCH, the shared benchmarks: skipped when
+ * absent) does, 143 times: the cost stays the listed optimum, 42, with and without. Its
+ * records also make a ring that starts at 64 words grow past 32 Ki words, and a planner with
+ * a 1.5 MiB memory limit stop at 32 Ki (an eighth of the limit at most). */
+TEST(lmcut_goes_on_from_its_own_early_stop) {
+  const char *bench = getenv("GOAP_PDDL_BENCH");
+  char dom[1024], prob[1024];
+  if (!bench || snprintf(dom, sizeof dom, "%s/elevators-opt08-strips/domain.pddl", bench) >=
+                    (int)sizeof dom) {
+    printf("skipped: GOAP_PDDL_BENCH is not set\n");
+    return;
+  }
+  snprintf(prob, sizeof prob, "%s/elevators-opt08-strips/p01.pddl", bench);
+  FILE *fp = fopen(prob, "r");
+  if (!fp) {
+    printf("skipped: %s not found\n", prob);
+    return;
+  }
+  fclose(fp);
+  goap_pddl_task *t = NULL;
+  REQUIRE(goap_pddl_load(dom, prob, NULL, &t, NULL) == GOAP_OK);
+  const goap_domain *d = goap_pddl_domain(t);
+  int ng = 0;
+  const goap_cond *goal = goap_pddl_goal(t, &ng);
+  goap_planner *p = goap_planner_create(d, NULL);
+  REQUIRE(p != NULL);
+  /* a ring that starts tiny grows as far as the records need; under a memory limit, to an
+   * eighth of it at most (the rest is the nodes') */
+  goap_planner_desc cd;
+  memset(&cd, 0, sizeof cd);
+  cd.max_memory = (size_t)3 << 19; /* 1.5 MiB: the ring may take 48 Ki words, so 32 Ki */
+  goap_planner *free_ring = goap_planner_create(d, NULL), *capped = goap_planner_create(d, &cd);
+  REQUIRE(free_ring != NULL);
+  REQUIRE(capped != NULL);
+  free_ring->lr_words = capped->lr_words = 64;
+  goap_planner *pl[4] = {p, p, free_ring, capped};
+  static int32_t buf[256];
+  double cost[4] = {0.0, 0.0, 0.0, 0.0};
+  unsigned long resumed[4] = {0, 0, 0, 0};
+  for (int k = 0; k < 4; ++k) {
+    p->lm_inherit = k > 0; /* 0: every evaluation from scratch; else inherit and go on */
+    goap_request req;
+    memset(&req, 0, sizeof req);
+    req.start = goap_pddl_start(t);
+    req.want = goal;
+    req.want_count = ng;
+    req.search = GOAP_SEARCH_ASTAR;
+    req.heuristic = GOAP_H_LMCUT;
+    req.flags = GOAP_REQUEST_LAZY;
+    goap_result res;
+    memset(&res, 0, sizeof res);
+    res.plan = buf;
+    res.plan_capacity = 256;
+    unsigned long r0 = pl[k]->lr_resumed;
+    CHECK_EQ_INT(goap_plan(pl[k], &req, &res), GOAP_OK);
+    double vc = -1.0;
+    int bad = -1;
+    CHECK_EQ_INT(goap_plan_validate(d, req.start, goal, ng, buf, res.plan_length, &vc, &bad),
+                 GOAP_OK);
+    CHECK_NEAR(vc, res.cost, 1e-9);
+    cost[k] = res.cost;
+    resumed[k] = pl[k]->lr_resumed - r0;
+  }
+  printf("elevators p01, lazy lmcut: %lu evaluations went on from their own early stop\n",
+         resumed[1]);
+  printf("elevators p01: the ring grew from 64 to %zu words, %zu under a 1.5 MiB limit\n",
+         free_ring->c_lr, capped->c_lr);
+  for (int k = 0; k < 4; ++k) CHECK_NEAR(cost[k], 42.0, 1e-9);
+  CHECK(resumed[0] == 0);
+  CHECK(resumed[1] > 0);
+  CHECK(free_ring->c_lr > ((size_t)1 << 15));
+  CHECK(capped->c_lr == ((size_t)1 << 15));
+  goap_planner_destroy(capped);
+  goap_planner_destroy(free_ring);
+  goap_planner_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 typedef struct trace_rec {
@@ -271,5 +368,6 @@ TEST(lazy_astar_allocates_nothing_after_warm_up) {
 
 TEST_MAIN(TEST_ENTRY(lazy_astar_is_optimal_on_the_village), TEST_ENTRY(lmcut_stops_early_in_lazy_astar),
           TEST_ENTRY(lmcut_inherits_the_parents_landmarks),
+          TEST_ENTRY(lmcut_goes_on_from_its_own_early_stop),
           TEST_ENTRY(lazy_astar_trace_slicing_and_arguments),
           TEST_ENTRY(lazy_astar_allocates_nothing_after_warm_up))

@@ -1185,12 +1185,18 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
  * partition, so the successor's LM-cut may start from them with the costs they leave and add
  * its own cuts: still admissible (orbit search maps them through the successor's
  * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
- * another node, just means a fresh evaluation. The ring is sized at begin; the cache grows
- * from LH_FIRST to LH_ENTRIES entries at most, a few doublings in a request's first search
- * (grow-only: the same request again allocates nothing). */
+ * another node, just means a fresh evaluation. The ring starts at LR_WORDS words and doubles
+ * up to LR_MAX_WORDS before its first wrap in a request (records keep their positions: none
+ * has wrapped yet); the cache grows from LH_FIRST to LH_ENTRIES entries at most, a few
+ * doublings in a request's first search (grow-only: the same request again allocates
+ * nothing). Under a memory limit the ring grows to an eighth of it at most; a refused growth
+ * keeps the smaller ring or cache. Searches of 10^4-10^5 expansions (IPC elevators, blocks,
+ * transport, barman) lost most parents' records with a 1 MB ring and 8,192 entries: their
+ * successors started LM-cut from scratch (issue 18). */
 #define LR_WORDS ((size_t)1 << 18)
+#define LR_MAX_WORDS ((size_t)1 << 25)
 #define LH_FIRST ((size_t)1 << 8)
-#define LH_ENTRIES ((size_t)1 << 13)
+#define LH_ENTRIES ((size_t)1 << 19)
 #define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
 
 static goap_status lr_setup(goap_planner *p) {
@@ -1201,8 +1207,8 @@ static goap_status lr_setup(goap_planner *p) {
     if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_FIRST, sizeof *p->lh);
     if (st != GOAP_OK) return st;
     memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
-    p->lr_w = 0;
   }
+  p->lr_w = 0; /* records of earlier requests are stale (lr_req): the ring starts over */
   p->lr_n = 0;
   goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
   if (st != GOAP_OK) return st;
@@ -1237,7 +1243,17 @@ static void lr_store(goap_planner *p, uint32_t node) {
       }
     }
   }
-  size_t len = lm->nlk, cap = p->c_lr;
+  size_t len = lm->nlk;
+  size_t lmax = p->lr_max_words ? p->lr_max_words : LR_MAX_WORDS;
+  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *p->lr) /* leave the rest to nodes */
+    lmax = p->max_memory / 8 / sizeof *p->lr;
+  if ((p->lr_w + len > p->c_lr || len > p->c_lr / 4) && p->lr_w <= p->c_lr) {
+    /* not wrapped yet in this request: the records keep their positions */
+    size_t need = p->lr_w + len > 4 * len ? (size_t)p->lr_w + len : 4 * len, to = p->c_lr;
+    while (to < need && 2 * to <= lmax) to *= 2;
+    if (to > p->c_lr) (void)grow_buf(p, (void **)&p->lr, &p->c_lr, to, sizeof *p->lr);
+  }
+  size_t cap = p->c_lr;
   if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
   uint64_t pos = p->lr_w;
   size_t at = (size_t)(pos % cap);
@@ -1288,6 +1304,19 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
   p->lm.ninh = w;
 }
 
+/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
+ * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
+static size_t lr_own(goap_planner *p, uint32_t n) {
+  const goap__lrent *e = lr_slot(p, n);
+  uint64_t pos = e->at & LR_POS;
+  size_t elen = (size_t)(e->at >> 48);
+  if (e->req != p->lr_req || e->node != n || pos + p->c_lr < p->lr_w || elen == 0) return 0;
+  p->lm.inh = p->lr + (size_t)(pos % p->c_lr);
+  p->lm.ninh = elen;
+  ++p->lr_resumed;
+  return elen;
+}
+
 /* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
  * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
  * the last one made (lm_node), its cost partition gives a stronger bound: every real plan
@@ -1316,12 +1345,15 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
-  if (p->lr_on) lr_inherit(p, n);
+  if (p->lr_on && !lr_own(p, n)) lr_inherit(p, n);
+  size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
   p->lm.inh = NULL;
   if (p->lm.partial) {
     p->lm_node = NONE;
+    /* its landmarks so far: the next evaluation of n goes on from them */
+    if (p->lr_on && p->lm.nlk > from) lr_store(p, n);
   } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;

@@ -326,8 +326,10 @@ struct goap_planner {
   struct goap__lrent *lh;    /* node -> its record in lr; a cache (c_lh entries, a power of 2) */
   uint32_t lr_req;           /* this request's stamp in lh */
   size_t lr_n;               /* records this request stored */
+  unsigned long lr_resumed;  /* evaluations that went on from the node's own early stop */
   int lr_on;                 /* this request records and inherits landmarks */
-  size_t lr_words;           /* the ring's size (0: LR_WORDS; tests make it tiny) */
+  size_t lr_words;           /* the ring's first size (0: LR_WORDS; tests make it tiny) */
+  size_t lr_max_words;       /* the size it may double to (0: LR_MAX_WORDS) */
   int32_t *linh;             /* scratch: an evaluation's inherited landmarks (c_linh words) */
   size_t c_lr, c_lh, c_linh;
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
