@@ -64,6 +64,10 @@ struct goap_world {
   uint64_t seed, added;
   int no_jitter, dirty, limited;
   uint32_t initial_nodes, share;
+  uint32_t pace;                 /* goap_world_set_pacing: percent of `spent`; 0: off */
+  uint64_t spent;                /* mean expansions per budgeted frame (EWMA, 1/256 units;
+                                    from the budget of the first budgeted frame) */
+  int budgeted;                  /* a frame ran under a common budget: `spent` is set */
   double dt;
   goap_world_stats st;
 };
@@ -118,12 +122,20 @@ static long find_member(const goap_world *w, const goap_agent *a) {
   return -1;
 }
 
-/* A phase in [0, 1) from the seed and the number of agents added before (splitmix64). */
-static double phase_of(uint64_t seed, uint64_t k) {
-  uint64_t z = seed + (k + 1) * 0x9e3779b97f4a7c15ull;
+/* splitmix64 of x: a well-mixed 64-bit value. */
+static uint64_t mix64(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
+  return z ^ (z >> 31);
+}
+
+/* The phase in [0, 1) of the k-th agent added: an offset from the seed plus k times the
+ * golden ratio (mod 1). Unlike independent random phases (whose counts per frame scatter by
+ * about their square root), any n consecutive agents split an interval's frames nearly
+ * evenly (three-gap theorem): a timer fires for about n / frames agents each frame. Computed
+ * in 64-bit fixed point, so the phases are exact and identical on every machine. */
+static double phase_of(uint64_t seed, uint64_t k) {
+  uint64_t z = mix64(seed + 0x9e3779b97f4a7c15ull) + k * 0x9e3779b97f4a7c15ull;
   return (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
@@ -174,6 +186,24 @@ goap_status goap_world_set_priority(goap_world *w, goap_agent *agent, double pri
   if (i < 0) return GOAP_NOT_FOUND;
   w->m[i].prio = priority;
   return GOAP_OK;
+}
+
+goap_status goap_world_set_pacing(goap_world *w, uint32_t percent) {
+  if (!w || (percent != 0 && (percent < 100 || percent > 10000))) return GOAP_INVALID_ARGUMENT;
+  w->pace = percent;
+  return GOAP_OK;
+}
+
+/* A frame's allowance under a common budget of `budget` expansions: the budget, or with
+ * pacing, pace% of the recent mean spending, at least budget / PACE_FLOOR. */
+#define PACE_FLOOR 8
+#define PACE_EWMA 64 /* the mean's weight: 1/64 per frame (about a second at 60 Hz) */
+static uint64_t allowance(const goap_world *w, uint64_t budget) {
+  if (!w->pace || !w->budgeted) return budget;
+  uint64_t lim = (w->spent / 256) * w->pace / 100 + 1;
+  uint64_t lo = (budget + PACE_FLOOR - 1) / PACE_FLOOR;
+  if (lim < lo) lim = lo;
+  return lim < budget ? lim : budget;
 }
 
 int goap_world_agent_count(const goap_world *w) { return w ? (int)w->n : 0; }
@@ -368,8 +398,8 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
     /* the budget reaches the first k in precedence (a search costs MIN_SEARCH expansions at
      * least); it is split evenly between them into their lanes' pools, where each, in
      * precedence order, takes up to its share; the others only look in the plan cache */
-    uint64_t left = expansions;
-    size_t k = (size_t)((expansions + MIN_SEARCH - 1) / MIN_SEARCH);
+    uint64_t left = allowance(w, expansions);
+    size_t k = (size_t)((left + MIN_SEARCH - 1) / MIN_SEARCH);
     if (k > nw) k = nw;
     select_first(w, w->order, nw, k);
     for (size_t j = 0; j < k; ++j) {
@@ -406,6 +436,12 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
     used += l->used;
     planners += (int)l->npl;
     for (size_t j = 0; j < l->npl; ++j) leased += l->pl[j].busy;
+  }
+  if (expansions) { /* the mean spending of budgeted frames, for pacing */
+    if (!w->budgeted) w->spent = expansions * 256; /* down from the budget, not up from 0 */
+    w->budgeted = 1;
+    w->spent = w->spent - w->spent / PACE_EWMA +
+               (used < expansions ? used : expansions) * 256 / PACE_EWMA;
   }
   w->st.frames++;
   w->st.expansions = used;
