@@ -547,17 +547,16 @@ TEST(pacing_spreads_a_burst) {
   REQUIRE(f != NULL);
   uint64_t ref = reference_expansions(goap_file_domain(f));
   goap_file_destroy(f);
-  REQUIRE(ref + 2 * 16 < 400);
+  REQUIRE(ref + 2 * 8 < 400);
   REQUIRE(paced_burst(0, &first, &max30, &done));
-  /* unpaced: the whole budget at once; beginning a search counts as 16 expansions: the first
+  /* unpaced: the whole budget at once; beginning a search counts as 8 expansions: the first
    * search ends (ref expansions), the second takes the rest */
-  CHECK_EQ_INT((int)first, 400 - 2 * 16);
+  CHECK_EQ_INT((int)first, 400 - 2 * 8);
   CHECK(done >= 0);
   int unpaced_done = done;
   REQUIRE(paced_burst(150, &first, &max30, &done));
-  /* budget / 8 = 50 (the mean of the quiet frames is 0), one search begun (50 / 4 = 12: a
-   * search's beginning costs at most a quarter of the allowance) */
-  CHECK_EQ_INT((int)first, 50 - 12);
+  /* budget / 8 = 50 (the mean of the quiet frames is 0), one search begun */
+  CHECK_EQ_INT((int)first, 50 - 8);
   CHECK(max30 <= 50); /* the mean rises slowly: for 30 frames at most 50 */
   CHECK(done > unpaced_done);   /* later, but everyone planned */
 }

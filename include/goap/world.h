@@ -10,7 +10,7 @@
  *    reaches the first budget / 8 of them; it is split evenly between them into their lanes'
  *    pools, from which each, in that order, takes at most its share (desc.agent_share, and at
  *    most its type's expansions_per_update), so what one leaves goes to the next of its lane.
- *    Beginning a search counts as 16 expansions (at most a quarter of the frame's budget):
+ *    Beginning a search counts as 8 expansions (at most a quarter of the frame's budget):
  *    the planner's setup, the plan's reconstruction and the cache store cost about that much,
  *    so a frame where many searches begin stays within its budget too; an agent begins a
  *    search only when its lane's pool still holds that cost. Statistics count expansions only.

@@ -23,9 +23,9 @@
 #define MIN_SEARCH 8
 /* Under a common budget, what beginning a search costs, in expansions: the planner's setup,
  * the plan's reconstruction and the cache store take about as long as this many expansions
- * (bench --world --trace: about 30 us a search against 2-3 us an expansion), and a frame where
- * many searches begin was otherwise that much longer than its budget. */
-#define START_COST 16
+ * (bench --world --trace, fitted on a loaded machine: 10-30 us a search against 1-3 us an
+ * expansion), and a frame where many searches begin was otherwise that much over its budget. */
+#define START_COST 8
 
 typedef struct member {
   goap_agent *a;
