@@ -22,6 +22,7 @@
 #define GOAP_BENCH_WORLD_H
 
 #include <goap/world.h>
+#include <sys/resource.h>
 
 typedef struct wb_npc {
   uint32_t rng;
@@ -31,10 +32,13 @@ typedef struct wb_npc {
 typedef struct wb_opts {
   int agents, frames, warmup, lanes, json, modes; /* modes: bit 0 plain, bit 1 world */
   uint64_t budget;
-  const char *file;
+  uint32_t pace; /* goap_world_set_pacing, from the first timed frame */
+  int repeat;    /* runs of each mode (deterministic: the same frames each time) */
+  const char *file, *trace;
 } wb_opts;
 
 static size_t wb_calls;
+static uint64_t wb_sensed, wb_ticks; /* sensor and action tick calls (the --trace columns) */
 
 static void *wb_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
   (void)ctx;
@@ -58,6 +62,7 @@ static goap_action_state wb_tick(goap_agent *a, int action, double dt, void *use
   (void)dt;
   (void)user;
   wb_npc *n = (wb_npc *)goap_agent_host(a);
+  wb_ticks++;
   if (n->remaining == 0) n->remaining = 1 + (int)((uint32_t)action * 7u + (n->rng & 3u)) % 4;
   if (--n->remaining > 0) return GOAP_ACTION_RUNNING;
   return wb_rand(&n->rng) % 100 < 3 ? GOAP_ACTION_FAILURE : GOAP_ACTION_SUCCESS;
@@ -76,6 +81,7 @@ static void wb_sense(goap_agent *a, void *user) {
   const wb_vars *v = (const wb_vars *)user;
   wb_npc *n = (wb_npc *)goap_agent_host(a);
   uint32_t r = wb_rand(&n->rng);
+  wb_sensed++;
   int32_t h = goap_agent_get(a, v->hunger);
   if (h < 10) goap_agent_set(a, v->hunger, h + 1);
   if (r & 1) wb_down(a, v->energy);
@@ -85,13 +91,53 @@ static void wb_sense(goap_agent *a, void *user) {
   if ((r >> 7) % 4 == 0) wb_down(a, v->skill);                /* out of practice */
 }
 
+static void wb_stats_add(goap_agent_stats *s, const goap_agent *a) {
+  goap_agent_stats x = goap_agent_get_stats(a);
+  s->plans += x.plans;
+  s->plan_failures += x.plan_failures;
+  s->cache_hits += x.cache_hits;
+  s->expanded += x.expanded;
+  s->actions_started += x.actions_started;
+  for (int r = 0; r < GOAP_REPLAN_REASON_COUNT; ++r) s->replans[r] += x.replans[r];
+}
+
+/* The p99 of each frame's time over the median of the 31 frames around it: the frame-to-frame
+ * spikes, without the slow drifts of a shared machine (another process on the core's sibling
+ * slows every frame for a while). cpu is left unchanged. */
+static double wb_local_p99(const double *cpu, int n) {
+  double *r = (double *)malloc((size_t)n * sizeof *r);
+  if (!r) return 0;
+  for (int i = 0; i < n; ++i) {
+    double win[31];
+    int lo = i - 15 < 0 ? 0 : i - 15, hi = i + 16 > n ? n : i + 16, k = 0;
+    for (int j = lo; j < hi; ++j) win[k++] = cpu[j];
+    for (int a = 1; a < k; ++a) /* insertion sort: 31 at most */
+      for (int b = a; b > 0 && win[b - 1] > win[b]; --b) {
+        double t = win[b];
+        win[b] = win[b - 1];
+        win[b - 1] = t;
+      }
+    r[i] = win[k / 2] > 0 ? cpu[i] / win[k / 2] : 1;
+  }
+  for (int a = 1; a < n; ++a) /* a few hundred frames */
+    for (int b = a; b > 0 && r[b - 1] > r[b]; --b) {
+      double t = r[b];
+      r[b] = r[b - 1];
+      r[b - 1] = t;
+    }
+  double p = r[(size_t)((n - 1) * 0.99)];
+  free(r);
+  return p;
+}
+
 static int wb_cmp(const void *x, const void *y) {
   double a = *(const double *)x, b = *(const double *)y;
   return a < b ? -1 : a > b;
 }
 
-/* One crowd run; world: through a goap_world. Returns 0 on failure. */
-static int wb_run(const wb_opts *o, const goap_file *f, int world) {
+/* One crowd run; world: through a goap_world. fmin (or NULL): each timed frame's CPU time is
+ * lowered to this run's when less (the minimum over --repeat runs). Returns 0 on failure. */
+static int wb_run(const wb_opts *o, const goap_file *f, int world, double *fmin) {
   const goap_domain *d = goap_file_domain(f);
   goap_allocator al = {wb_alloc, NULL};
   wb_vars vars = {goap_domain_find_var(d, "hunger"), goap_domain_find_var(d, "energy"),
@@ -168,6 +214,11 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world) {
   double sum = 0, exp_sum = 0, exp_max = 0, alloc_sum = 0, alloc_max = 0, plans_sum = 0;
   double fails_sum = 0, wait_max = 0;
   const double dt = 1.0 / 60;
+  FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
+  if (o->trace && !trace) ok = 0;
+  if (trace)
+    fprintf(trace, "mode,frame,cpu_ms,expansions,plans,cache_hits,searched,failed,replans,"
+                   "sensed,ticks,started,wanting,served,preempted\n");
   for (int fr = 0; fr < o->warmup + o->frames && ok; ++fr) {
     int timed = fr >= o->warmup;
     uint64_t exp0 = 0, plans0 = 0, fails0 = 0;
@@ -182,7 +233,14 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world) {
     if (timed)
       for (int i = 0; i < n; ++i) fails0 += goap_agent_get_stats(ag[i]).plan_failures;
     size_t calls0 = wb_calls;
+    uint64_t sensed0 = wb_sensed, ticks0 = wb_ticks;
+    goap_agent_stats a0 = {0};
+    if (trace && timed)
+      for (int i = 0; i < n; ++i) wb_stats_add(&a0, ag[i]);
+    struct rusage ru0, ru1; /* involuntary context switches during the update */
+    if (trace) getrusage(RUSAGE_SELF, &ru0);
     double t0 = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (world && fr == o->warmup && goap_world_set_pacing(w, o->pace) != GOAP_OK) ok = 0;
     if (world) {
       goap_status st = goap_world_update(w, dt, timed ? o->budget : 0);
       ok = st == GOAP_OK;
@@ -193,6 +251,7 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world) {
       }
     }
     double t1 = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (trace) getrusage(RUSAGE_SELF, &ru1);
     if (!timed) continue;
     size_t calls = wb_calls - calls0;
     uint64_t exp1 = 0, plans1 = 0, fails1 = 0;
@@ -203,6 +262,25 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world) {
       fails1 += st.plan_failures;
     }
     fails_sum += (double)(fails1 - fails0);
+    if (trace) {
+      goap_agent_stats a1 = {0};
+      for (int i = 0; i < n; ++i) wb_stats_add(&a1, ag[i]);
+      uint64_t rp0 = 0, rp1 = 0;
+      for (int r = 0; r < GOAP_REPLAN_REASON_COUNT; ++r) rp0 += a0.replans[r], rp1 += a1.replans[r];
+      goap_world_stats ws = goap_world_get_stats(w);
+      fprintf(trace, "%s,%d,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%d,%ld\n",
+              world ? "world" : "plain", fr - o->warmup, (t1 - t0) / 1e6,
+              (unsigned long long)(a1.expanded - a0.expanded),
+              (unsigned long long)(a1.plans - a0.plans),
+              (unsigned long long)(a1.cache_hits - a0.cache_hits),
+              (unsigned long long)((a1.plans - a0.plans) - (a1.cache_hits - a0.cache_hits) +
+                                   (a1.plan_failures - a0.plan_failures)),
+              (unsigned long long)(a1.plan_failures - a0.plan_failures),
+              (unsigned long long)(rp1 - rp0), (unsigned long long)(wb_sensed - sensed0),
+              (unsigned long long)(wb_ticks - ticks0),
+              (unsigned long long)(a1.actions_started - a0.actions_started),
+              world ? ws.wanting : 0, world ? ws.served : 0, ru1.ru_nivcsw - ru0.ru_nivcsw);
+    }
     if (world && goap_world_get_stats(w).max_wait > wait_max)
       wait_max = goap_world_get_stats(w).max_wait;
     double e = world ? (double)goap_world_get_stats(w).expansions : (double)(exp1 - exp0);
@@ -215,7 +293,10 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world) {
     plans_sum += (double)(plans1 - plans0);
   }
   if (ok) {
-    double mean = sum / o->frames;
+    if (fmin)
+      for (int i = 0; i < o->frames; ++i)
+        if (cpu[i] < fmin[i]) fmin[i] = cpu[i];
+    double mean = sum / o->frames, local = wb_local_p99(cpu, o->frames);
     qsort(cpu, (size_t)o->frames, sizeof *cpu, wb_cmp);
     double p50 = cpu[o->frames / 2];
     double p99 = cpu[(size_t)((o->frames - 1) * 0.99)];
@@ -223,21 +304,24 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world) {
     const char *mode = world ? "world" : "plain";
     if (o->json)
       printf("{\"bench\":\"agents_world\",\"mode\":\"%s\",\"agents\":%d,\"lanes\":%d,"
-             "\"budget\":%llu,\"frames\":%d,\"cpu_ms_mean\":%.3f,\"cpu_ms_p50\":%.3f,"
+             "\"budget\":%llu,\"pace\":%u,\"frames\":%d,\"cpu_ms_mean\":%.3f,\"cpu_ms_p50\":%.3f,"
              "\"cpu_ms_p99\":%.3f,\"cpu_ms_max\":%.3f,\"p99_over_mean\":%.2f,"
              "\"expansions_mean\":%.0f,\"expansions_max\":%.0f,\"allocs_mean\":%.2f,"
              "\"allocs_max\":%.0f,\"plans_per_frame\":%.1f,\"failed_per_frame\":%.2f,"
-             "\"max_wait_frames\":%.0f}\n",
-             mode, n, lanes, (unsigned long long)(world ? o->budget : 0), o->frames, mean, p50,
+             "\"max_wait_frames\":%.0f,\"p99_over_local\":%.2f}\n",
+             mode, n, lanes, (unsigned long long)(world ? o->budget : 0), world ? o->pace : 0u,
+             o->frames, mean, p50,
              p99, mx, p99 / mean, exp_sum / o->frames, exp_max, alloc_sum / o->frames, alloc_max,
-             plans_sum / o->frames, fails_sum / o->frames, wait_max);
+             plans_sum / o->frames, fails_sum / o->frames, wait_max, local);
     else
-      printf("%-6s %7d %5d %8llu %8.3f %8.3f %8.3f %8.3f %6.2f %9.0f %9.0f %8.2f %6.0f %7.1f "
-             "%7.2f %6.0f\n",
-             mode, n, lanes, (unsigned long long)(world ? o->budget : 0), mean, p50, p99, mx,
+      printf("%-6s %7d %5d %8llu %4u %8.3f %8.3f %8.3f %8.3f %6.2f %9.0f %9.0f %8.2f %6.0f %7.1f "
+             "%7.2f %6.0f %7.2f\n",
+             mode, n, lanes, (unsigned long long)(world ? o->budget : 0), world ? o->pace : 0u,
+             mean, p50, p99, mx,
              p99 / mean, exp_sum / o->frames, exp_max, alloc_sum / o->frames, alloc_max,
-             plans_sum / o->frames, fails_sum / o->frames, wait_max);
+             plans_sum / o->frames, fails_sum / o->frames, wait_max, local);
   }
+  if (trace) fclose(trace);
   goap_world_destroy(w);
   for (int i = 0; i < n; ++i) goap_agent_destroy(ag[i]);
   for (int k = 0; k < lanes; ++k) goap_plan_cache_destroy(caches[k]);
@@ -259,6 +343,7 @@ static int wb_main(int argc, char **argv) {
   o.lanes = 1;
   o.budget = 20000;
   o.modes = 3;
+  o.repeat = 1;
   o.file = GOAP_BENCH_DIR "/npc_world.goap";
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -273,11 +358,15 @@ static int wb_main(int argc, char **argv) {
     else if (!strcmp(a, "--mode") && v && (!strcmp(v, "plain") || !strcmp(v, "world") || !strcmp(v, "both")))
       o.modes = !strcmp(v, "plain") ? 1 : !strcmp(v, "world") ? 2 : 3, ++i;
     else if (!strcmp(a, "--file") && v) o.file = v, ++i;
+    else if (!strcmp(a, "--trace") && v) o.trace = v, ++i;
+    else if (!strcmp(a, "--repeat") && parse_int(v, 1, 100, &x)) o.repeat = (int)x, ++i;
+    else if (!strcmp(a, "--pace") && parse_int(v, 0, 10000, &x) && (x == 0 || x >= 100))
+      o.pace = (uint32_t)x, ++i;
     else {
       fprintf(stderr,
               "usage: goap_bench_agents --world [--agents N] [--frames N] [--warmup N] "
               "[--lanes N] [--budget EXPANSIONS] [--mode plain|world|both] [--file PATH] "
-              "[--json]\n");
+              "[--pace PERCENT] [--repeat RUNS] [--trace CSV] [--json]\n");
       return 2;
     }
   }
@@ -291,14 +380,38 @@ static int wb_main(int argc, char **argv) {
   }
   if (!o.json)
     printf("goap_bench_agents --world: %s, %d actions, %d warm-up + %d timed frames at 60 Hz; "
-           "frame CPU time (thread) in ms\n%-6s %7s %5s %8s %8s %8s %8s %8s %6s %9s %9s %8s %6s "
-           "%7s %7s %6s\n",
+           "frame CPU time (thread) in ms\n%-6s %7s %5s %8s %4s %8s %8s %8s %8s %6s %9s %9s %8s "
+           "%6s %7s %7s %6s %7s\n",
            o.file, goap_domain_action_count(goap_file_domain(f)), o.warmup, o.frames, "mode",
-           "agents", "lanes", "budget", "mean", "p50", "p99", "max", "p99/m", "exp/frame",
-           "exp max", "alloc/f", "al max", "plans/f", "fails/f", "wait");
+           "agents", "lanes", "budget", "pace", "mean", "p50", "p99", "max", "p99/m", "exp/frame",
+           "exp max", "alloc/f", "al max", "plans/f", "fails/f", "wait", "p99/loc");
   int bad = 0;
-  if ((o.modes & 1) && !wb_run(&o, f, 0)) bad++;
-  if ((o.modes & 2) && !wb_run(&o, f, 1)) bad++;
+  double *fmin = (double *)malloc((size_t)o.frames * sizeof *fmin);
+  for (int mode = 0; mode < 2 && fmin; ++mode) {
+    if (!(o.modes & (1 << mode))) continue;
+    for (int i = 0; i < o.frames; ++i) fmin[i] = 1e300;
+    for (int r = 0; r < o.repeat; ++r)
+      if (!wb_run(&o, f, mode, fmin)) bad++;
+    if (o.repeat < 2) continue;
+    /* the frame-by-frame minimum over the runs: the simulation is deterministic, so this
+     * keeps each frame's own cost and drops most of what other processes added */
+    double sum = 0, local = wb_local_p99(fmin, o.frames);
+    for (int i = 0; i < o.frames; ++i) sum += fmin[i];
+    qsort(fmin, (size_t)o.frames, sizeof *fmin, wb_cmp);
+    double mean = sum / o.frames, p99 = fmin[(size_t)((o.frames - 1) * 0.99)];
+    if (o.json)
+      printf("{\"bench\":\"agents_world_min\",\"mode\":\"%s\",\"runs\":%d,"
+             "\"cpu_ms_mean\":%.3f,\"cpu_ms_p50\":%.3f,\"cpu_ms_p99\":%.3f,"
+             "\"cpu_ms_max\":%.3f,\"p99_over_mean\":%.2f,\"p99_over_local\":%.2f}\n",
+             mode ? "world" : "plain", o.repeat, mean, fmin[o.frames / 2], p99,
+             fmin[o.frames - 1], p99 / mean, local);
+    else
+      printf("%-6s min of %d runs, frame by frame: %8.3f %8.3f %8.3f %8.3f %6.2f  p99/loc %.2f\n",
+             mode ? "world" : "plain", o.repeat, mean, fmin[o.frames / 2], p99,
+             fmin[o.frames - 1], p99 / mean, local);
+  }
+  if (!fmin) bad++;
+  free(fmin);
   goap_file_destroy(f);
   return bad ? 1 : 0;
 }

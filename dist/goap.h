@@ -3062,14 +3062,22 @@ GOAP_API size_t goap_arena_render(const goap_arena *a, const goap_heatmap *h,
  *    reaches the first budget / 8 of them; it is split evenly between them into their lanes'
  *    pools, from which each, in that order, takes at most its share (desc.agent_share, and at
  *    most its type's expansions_per_update), so what one leaves goes to the next of its lane.
+ *    Beginning a search counts as 8 expansions (at most a quarter of the frame's budget):
+ *    the planner's setup, the plan's reconstruction and the cache store cost about that much,
+ *    so a frame where many searches begin stays within its budget too; an agent begins a
+ *    search only when its lane's pool still holds that cost. Statistics count expansions only.
  *    Agents left without budget wait (their goal
  *    selection resumes on a later frame, and a plan cache still serves them); nothing else of
  *    their update is skipped. A frame's
  *    cost is bounded by the budget instead of by how many agents happen to replan at once.
  *  - start-phase jitter: each agent gets a phase in [0, 1) from the world's seed and the order
- *    it was added; its goal checks (goal_check_interval) and sensors fire on their own phase
- *    (jitter * interval past a multiple of the interval) instead of on the frames counted from
- *    the frame they were created on. Deterministic.
+ *    it was added (golden-ratio steps from a seeded offset, so that a timer fires for nearly the
+ *    same number of agents every frame, not randomly more on some); its goal checks
+ *    (goal_check_interval) and sensors fire on their own phase (jitter * interval past a
+ *    multiple of the interval) instead of on the frames counted from the frame they were
+ *    created on. Deterministic.
+ *  - pacing (goap_world_set_pacing, off by default): a frame spends at most a multiple of the
+ *    recent mean spending, so that bursts of searches spread over the next frames.
  *  - planners per lane: searches run on planners the world keeps per lane and domain (an
  *    agent in a world never creates its own). A search that needs more than one frame keeps
  *    its planner (leased to the agent until the search ends) and continues where it stopped:
@@ -3151,6 +3159,19 @@ GOAP_API goap_status goap_world_add(goap_world *w, goap_agent *agent, int lane, 
 GOAP_API goap_status goap_world_remove(goap_world *w, goap_agent *agent);
 GOAP_API goap_status goap_world_set_priority(goap_world *w, goap_agent *agent, double priority);
 GOAP_API int goap_world_agent_count(const goap_world *w);
+
+/* Pacing of the common budget (off by default). A budget caps a frame's planning, but searches
+ * come in bursts, so frames still range from no expansion to the whole budget. With pacing, a
+ * frame spends at most `percent`% of the mean that recent budgeted frames spent (a moving
+ * average over about 64 frames, starting from the budget), never more than the budget nor less
+ * than budget / 8; the agents beyond wait for later frames (by precedence, as when the budget
+ * runs out; a plan cache still serves them), and a sustained demand raises the mean, hence the
+ * allowance, by up to (percent - 100) / 64 % a frame. Frames cost about the same; replans wait
+ * longer in a burst. Deterministic (integer arithmetic on the expansions spent), so lanes and
+ * threads give the same results. percent: 0 (off) or 100..10000, e.g. 150. GOAP_OK;
+ * GOAP_INVALID_ARGUMENT (w NULL, a percent out of range). Takes effect from the next
+ * goap_world_update. Not thread-safe (the game thread, like every goap_world_* call). */
+GOAP_API goap_status goap_world_set_pacing(goap_world *w, uint32_t percent);
 
 /* Updates every agent by dt seconds (>= 0, finite) with at most `expansions` node expansions of
  * planning for all of them together (0: no common limit, each agent its type's budget).

@@ -177,6 +177,11 @@ TEST(arguments) {
   CHECK_EQ_INT(goap_world_agent_count(other), 0);
   goap_world_destroy(other);
   CHECK_EQ_INT(goap_world_set_priority(w, a3, 5), GOAP_OK);
+  CHECK_EQ_INT(goap_world_set_pacing(NULL, 150), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_world_set_pacing(w, 99), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_world_set_pacing(w, 10001), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_world_set_pacing(w, 100), GOAP_OK);
+  CHECK_EQ_INT(goap_world_set_pacing(w, 0), GOAP_OK);
   CHECK_EQ_INT(goap_world_update(w, -1, 0), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_world_update(NULL, 0.1, 0), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_world_update(w, 0.1, 0), GOAP_OK);
@@ -297,7 +302,7 @@ static int max_sensors_per_frame(int world_mode, uint64_t seed, int no_jitter, u
     else
       for (int i = 0; i < N; ++i) goap_agent_update(a[i], 1.0 / 60);
     if (frame > 0 && count > max) max = count; /* frame 0: everyone senses once */
-    mix(sig, (uint64_t)count);
+    for (int i = 0; i < N; ++i) mix(sig, (uint64_t)n[i].sensed); /* who sensed when */
   }
   goap_world_destroy(w);
   for (int i = 0; i < N; ++i) goap_agent_destroy(a[i]);
@@ -311,7 +316,13 @@ TEST(timer_jitter) {
   CHECK_EQ_INT(max_sensors_per_frame(0, 0, 0, &s0), 60);
   CHECK_EQ_INT(max_sensors_per_frame(1, 1, 1, &s1), 60); /* no_jitter: as before */
   int spread = max_sensors_per_frame(1, 1, 0, &s2);
-  CHECK(spread > 0 && spread <= 15); /* 60 agents over 15 frames: about 4 a frame */
+  /* 60 agents over 15 frames: the phases split them evenly, 4 a frame (independent random
+   * phases put 6 to 12 on one frame with the seeds 1 to 19) */
+  CHECK(spread > 0 && spread <= 5);
+  for (uint64_t seed = 2; seed < 20; ++seed) {
+    uint64_t s;
+    CHECK(max_sensors_per_frame(1, seed, 0, &s) <= 5);
+  }
   CHECK_EQ_INT(max_sensors_per_frame(1, 1, 0, &s3), spread);
   CHECK(s3 == s2); /* deterministic from the seed */
   max_sensors_per_frame(1, 2, 0, &s4);
@@ -386,7 +397,7 @@ static int max_checks_per_frame(int world_mode) {
 TEST(goal_check_jitter) {
   CHECK_EQ_INT(max_checks_per_frame(0), 60);
   int spread = max_checks_per_frame(1);
-  CHECK(spread > 0 && spread <= 15); /* 60 agents over 15 frames: about 4 a frame */
+  CHECK(spread > 0 && spread <= 5); /* 60 agents over 15 frames: 4 a frame */
 }
 
 /* The same crowd in two lanes, run by the caller alone and by two threads: every agent's
@@ -447,6 +458,7 @@ static int run_crowd(int threaded, uint64_t *hashes, uint64_t *expanded) {
   }
   goap_world *w = NULL;
   goap_world_create(&wd, &w);
+  goap_world_set_pacing(w, 150); /* the allowance depends on the spending: the same too */
   goap_blackboard *bb[LANES];
   goap_plan_cache *cache[LANES];
   npc n[CROWD];
@@ -486,6 +498,67 @@ static int run_crowd(int threaded, uint64_t *hashes, uint64_t *expanded) {
   if (pool) ok = ok && goap_workers_count(pool) == 1;
   goap_workers_destroy(pool);
   return ok;
+}
+
+/* Pacing: after quiet frames, a burst of searches (20 agents created at once) is spread: no
+ * frame spends more than budget / 8 at first, where without pacing the first frame spends the
+ * whole budget; everyone still gets a plan. Beginning a search is charged to the budget. */
+static int paced_burst(uint32_t pace, uint64_t *first, uint64_t *max30, int *done_frame) {
+  goap_file *f = parse(chores);
+  if (!f) return 0;
+  goap_allocator none = {NULL, NULL};
+  goap_agent_type *t = chore_type(goap_file_domain(f), 4096, 0, none);
+  goap_world *w = NULL;
+  int ok = t && goap_world_create(NULL, &w) == GOAP_OK && goap_world_set_pacing(w, pace) == GOAP_OK;
+  for (int frame = 0; frame < 300 && ok; ++frame) /* nothing to plan: the mean falls */
+    ok = goap_world_update(w, 0.05, 400) == GOAP_OK && goap_world_get_stats(w).expansions == 0;
+  enum { N = 20 };
+  npc n[N];
+  goap_agent *a[N];
+  memset(n, 0, sizeof n);
+  memset(a, 0, sizeof a);
+  for (int i = 0; i < N && ok; ++i) {
+    n[i].rng = 5u + (uint32_t)i;
+    a[i] = make(t, &n[i], NULL, NULL);
+    ok = a[i] && goap_world_add(w, a[i], 0, 0) == GOAP_OK;
+  }
+  *max30 = 0;
+  *done_frame = -1;
+  for (int frame = 0; frame < 1000 && ok && *done_frame < 0; ++frame) {
+    ok = goap_world_update(w, 0.05, 400) == GOAP_OK;
+    uint64_t e = goap_world_get_stats(w).expansions;
+    if (frame == 0) *first = e;
+    if (frame < 30 && e > *max30) *max30 = e;
+    int all = 1;
+    for (int i = 0; i < N; ++i) all &= goap_agent_get_stats(a[i]).plans > 0;
+    if (all) *done_frame = frame;
+  }
+  goap_world_destroy(w);
+  for (int i = 0; i < N; ++i) goap_agent_destroy(a[i]);
+  goap_agent_type_destroy(t);
+  goap_file_destroy(f);
+  return ok;
+}
+
+TEST(pacing_spreads_a_burst) {
+  uint64_t first = 0, max30 = 0;
+  int done = -1;
+  goap_file *f = parse(chores);
+  REQUIRE(f != NULL);
+  uint64_t ref = reference_expansions(goap_file_domain(f));
+  goap_file_destroy(f);
+  REQUIRE(ref + 2 * 8 < 400);
+  REQUIRE(paced_burst(0, &first, &max30, &done));
+  /* unpaced: the whole budget at once; beginning a search counts as 8 expansions: the first
+   * search ends (ref expansions), the second takes the rest */
+  CHECK_EQ_INT((int)first, 400 - 2 * 8);
+  CHECK(done >= 0);
+  int unpaced_done = done;
+  REQUIRE(paced_burst(150, &first, &max30, &done));
+  /* budget / 8 = 50 (the mean of the quiet frames is 0), one search begun */
+  CHECK_EQ_INT((int)first, 50 - 8);
+  CHECK(max30 <= 50); /* the mean rises slowly: for 30 frames at most 50 */
+  CHECK(done > unpaced_done);   /* later, but everyone planned */
 }
 
 TEST(threads_give_identical_results) {
@@ -711,7 +784,7 @@ TEST(restored_agent_goes_on_in_a_world) {
 }
 
 TEST_MAIN(TEST_ENTRY(arguments), TEST_ENTRY(budget_priority_and_waiting), TEST_ENTRY(timer_jitter),
-          TEST_ENTRY(goal_check_jitter),
+          TEST_ENTRY(goal_check_jitter), TEST_ENTRY(pacing_spreads_a_burst),
           TEST_ENTRY(threads_give_identical_results), TEST_ENTRY(workers),
           TEST_ENTRY(no_allocation_when_warm), TEST_ENTRY(world_agent_is_recorded),
           TEST_ENTRY(restored_agent_goes_on_in_a_world))

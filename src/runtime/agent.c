@@ -510,6 +510,7 @@ static void domain_callbacks(goap_agent *a, const double *base) {
  * created now if needed); a->cur is the planner it runs on. */
 static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
   const goap_agent_type *t = a->t;
+  a->searches++;
   if (!on && a->in_world && a->lease) { /* a planner of the world's lane, leased to it */
     on = a->lease(a->lease_ctx, a);
     if (!on) return GOAP_OUT_OF_MEMORY;
@@ -1302,14 +1303,16 @@ goap_status goap__agent_world_begin(goap_agent *a, double dt, int *wants) {
 
 goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goap_planner *held,
                                   goap_planner *(*lease)(void *ctx, goap_agent *a), void *ctx,
-                                  uint64_t *used) {
+                                  uint64_t *used, uint32_t *begun) {
   uint64_t before = a->st.expanded;
+  uint32_t searches = a->searches;
   a->world_budget = budget;
   a->shared = held;
   a->lease = lease;
   a->lease_ctx = ctx;
   goap_status st = update_end(a, dt);
   *used = a->st.expanded - before;
+  *begun = a->searches - searches;
   return st;
 }
 

@@ -110,6 +110,7 @@ struct goap_agent {
   /* goap_world (world.c): the host's world, not saved (a restored agent is added again) */
   int in_world;                  /* updated by a world: its budget, its planner lease */
   uint32_t world_budget;         /* expansions this update may spend */
+  uint32_t searches;             /* searches begun (a world charges them to its budget) */
   goap_planner *(*lease)(void *ctx, goap_agent *a); /* a world planner for a new search */
   void *lease_ctx;
   goap_planner *desc_planner;    /* goap_agent_desc.planner, restored when it leaves */

@@ -116,11 +116,12 @@ int goap__agent_in_world(const goap_agent *a);
 /* An update in two halves: begin (time, sensors, blackboard, interrupts; *wants = 1 when the
  * agent selects a goal or plans), end (selection and planning within `budget` expansions, then
  * the action). `held`: the planner of its paused search (or NULL); a new search asks
- * lease(ctx, a) for a planner (NULL: out of memory). *used: the expansions spent. */
+ * lease(ctx, a) for a planner (NULL: out of memory). *used: the expansions spent; *begun: the
+ * searches begun. */
 goap_status goap__agent_world_begin(goap_agent *a, double dt, int *wants);
 goap_status goap__agent_world_end(goap_agent *a, double dt, uint32_t budget, goap_planner *held,
                                   goap_planner *(*lease)(void *ctx, goap_agent *a), void *ctx,
-                                  uint64_t *used);
+                                  uint64_t *used, uint32_t *begun);
 /* 1 when a sliced search of the agent is running on p (p must stay leased to it). */
 int goap__agent_world_searching_on(const goap_agent *a, const goap_planner *p);
 goap_blackboard *goap__agent_world_blackboard(const goap_agent *a);

@@ -21,6 +21,11 @@
 /* Under a common budget, the fewest expansions a search is assumed to need: the budget reaches
  * at most budget / MIN_SEARCH agents a frame (ordering more would be wasted work). */
 #define MIN_SEARCH 8
+/* Under a common budget, what beginning a search costs, in expansions: the planner's setup,
+ * the plan's reconstruction and the cache store take about as long as this many expansions
+ * (bench --world --trace, fitted on a loaded machine: 10-30 us a search against 1-3 us an
+ * expansion), and a frame where many searches begin was otherwise that much over its budget. */
+#define START_COST 8
 
 typedef struct member {
   goap_agent *a;
@@ -46,6 +51,7 @@ typedef struct lane {
   size_t npl, cpl;
   uint64_t pool;                 /* expansions this frame */
   uint64_t used;
+  uint64_t charged;              /* used, and `start` per search begun (common budget) */
   goap_status st;                /* the first failure of this frame */
   struct goap_world *w;          /* for the lease callback */
   member *cur;                   /* the member being updated */
@@ -64,6 +70,11 @@ struct goap_world {
   uint64_t seed, added;
   int no_jitter, dirty, limited;
   uint32_t initial_nodes, share;
+  uint64_t start;                /* this frame: what beginning a search costs (common budget) */
+  uint32_t pace;                 /* goap_world_set_pacing: percent of `spent`; 0: off */
+  uint64_t spent;                /* mean expansions per budgeted frame (EWMA, 1/256 units;
+                                    from the budget of the first budgeted frame) */
+  int budgeted;                  /* a frame ran under a common budget: `spent` is set */
   double dt;
   goap_world_stats st;
 };
@@ -118,12 +129,20 @@ static long find_member(const goap_world *w, const goap_agent *a) {
   return -1;
 }
 
-/* A phase in [0, 1) from the seed and the number of agents added before (splitmix64). */
-static double phase_of(uint64_t seed, uint64_t k) {
-  uint64_t z = seed + (k + 1) * 0x9e3779b97f4a7c15ull;
+/* splitmix64 of x: a well-mixed 64-bit value. */
+static uint64_t mix64(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
+  return z ^ (z >> 31);
+}
+
+/* The phase in [0, 1) of the k-th agent added: an offset from the seed plus k times the
+ * golden ratio (mod 1). Unlike independent random phases (whose counts per frame scatter by
+ * about their square root), any n consecutive agents split an interval's frames nearly
+ * evenly (three-gap theorem): a timer fires for about n / frames agents each frame. Computed
+ * in 64-bit fixed point, so the phases are exact and identical on every machine. */
+static double phase_of(uint64_t seed, uint64_t k) {
+  uint64_t z = mix64(seed + 0x9e3779b97f4a7c15ull) + k * 0x9e3779b97f4a7c15ull;
   return (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
@@ -174,6 +193,24 @@ goap_status goap_world_set_priority(goap_world *w, goap_agent *agent, double pri
   if (i < 0) return GOAP_NOT_FOUND;
   w->m[i].prio = priority;
   return GOAP_OK;
+}
+
+goap_status goap_world_set_pacing(goap_world *w, uint32_t percent) {
+  if (!w || (percent != 0 && (percent < 100 || percent > 10000))) return GOAP_INVALID_ARGUMENT;
+  w->pace = percent;
+  return GOAP_OK;
+}
+
+/* A frame's allowance under a common budget of `budget` expansions: the budget, or with
+ * pacing, pace% of the recent mean spending, at least budget / PACE_FLOOR. */
+#define PACE_FLOOR 8
+#define PACE_EWMA 64 /* the mean's weight: 1/64 per frame (about a second at 60 Hz) */
+static uint64_t allowance(const goap_world *w, uint64_t budget) {
+  if (!w->pace || !w->budgeted) return budget;
+  uint64_t lim = (w->spent / 256) * w->pace / 100 + 1;
+  uint64_t lo = (budget + PACE_FLOOR - 1) / PACE_FLOOR;
+  if (lim < lo) lim = lo;
+  return lim < budget ? lim : budget;
 }
 
 int goap_world_agent_count(const goap_world *w) { return w ? (int)w->n : 0; }
@@ -285,14 +322,18 @@ static void job_begin(void *ctx, int k) {
   lane *l = &w->lanes[k];
   l->st = GOAP_OK;
   l->used = 0;
+  l->charged = 0;
   for (size_t j = 0; j < l->nall; ++j) {
     member *m = &w->m[l->all[j]];
     note(l, goap__agent_world_begin(m->a, w->dt, &m->wants));
     if (m->wants) continue;
     uint64_t used = 0;
+    uint32_t begun = 0;
     l->cur = m;
-    note(l, goap__agent_world_end(m->a, w->dt, 0, NULL, lease_cb, l, &used));
+    note(l, goap__agent_world_end(m->a, w->dt, 0, NULL, lease_cb, l, &used, &begun));
     l->used += used;
+    l->charged += used; /* with no budget given, no search begins here */
+    (void)begun;
   }
 }
 
@@ -309,19 +350,26 @@ static void job_end(void *ctx, int k) {
     uint64_t cap = m->wants == 2   ? 0
                    : w->limited ? share_of(w, m)
                                 : goap_agent_get_type(m->a)->budget;
-    uint32_t b = (uint32_t)(pool < cap ? pool : cap);
     m->wants = 1;
     if (m->lease >= 0 && !goap__agent_world_searching_on(m->a, l->pl[m->lease].p)) {
       l->pl[m->lease].busy = 0; /* its search ended or was dropped */
       m->lease = -1;
     }
+    /* a search to begin must leave its cost in the pool */
+    uint64_t avail = pool;
+    if (w->limited && m->lease < 0) avail = pool > w->start ? pool - w->start : 0;
+    uint32_t b = (uint32_t)(avail < cap ? avail : cap);
     uint64_t used = 0;
+    uint32_t begun = 0;
     l->cur = m;
     goap_planner *held = m->lease >= 0 ? l->pl[m->lease].p : NULL;
-    goap_status st = goap__agent_world_end(m->a, w->dt, b, held, lease_cb, l, &used);
+    goap_status st = goap__agent_world_end(m->a, w->dt, b, held, lease_cb, l, &used, &begun);
     note(l, st);
-    pool -= used < pool ? used : pool;
+    /* under a common budget, beginning a search costs `start` too */
+    uint64_t cost = used + (w->limited ? begun * w->start : 0);
+    pool -= cost < pool ? cost : pool;
     l->used += used;
+    l->charged += cost;
     if (m->lease >= 0 && !goap__agent_world_searching_on(m->a, l->pl[m->lease].p)) {
       l->pl[m->lease].busy = 0;
       m->lease = -1;
@@ -367,10 +415,12 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
     served = (int)nw;
   } else {
     /* the budget reaches the first k in precedence (a search costs MIN_SEARCH expansions at
-     * least); it is split evenly between them into their lanes' pools, where each, in
+     * least, and `start` to begin: START_COST, at most a quarter of the allowance); it is
+     * split evenly between them into their lanes' pools, where each, in
      * precedence order, takes up to its share; the others only look in the plan cache */
-    uint64_t left = expansions;
-    size_t k = (size_t)((expansions + MIN_SEARCH - 1) / MIN_SEARCH);
+    uint64_t left = allowance(w, expansions);
+    w->start = left / 4 < START_COST ? left / 4 : START_COST;
+    size_t k = (size_t)((left + MIN_SEARCH - 1) / MIN_SEARCH);
     if (k > nw) k = nw;
     select_first(w, w->order, nw, k);
     for (size_t j = 0; j < k; ++j) {
@@ -399,14 +449,21 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
   }
   run_lanes(w, job_end);
   goap_status st = GOAP_OK;
-  uint64_t used = 0;
+  uint64_t used = 0, charged = 0;
   int planners = 0, leased = 0;
   for (int k = 0; k < w->nlanes; ++k) {
     lane *l = &w->lanes[k];
     if (st == GOAP_OK) st = l->st;
     used += l->used;
+    charged += l->charged;
     planners += (int)l->npl;
     for (size_t j = 0; j < l->npl; ++j) leased += l->pl[j].busy;
+  }
+  if (expansions) { /* the mean spending of budgeted frames, for pacing */
+    if (!w->budgeted) w->spent = expansions * 256; /* down from the budget, not up from 0 */
+    w->budgeted = 1;
+    w->spent = w->spent - w->spent / PACE_EWMA +
+               (charged < expansions ? charged : expansions) * 256 / PACE_EWMA;
   }
   w->st.frames++;
   w->st.expansions = used;
