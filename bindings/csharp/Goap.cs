@@ -333,6 +333,10 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_scenario_count(IntPtr f);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_scenario(IntPtr f, int i);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_find_scenario(IntPtr f, byte[] name);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_set_position(IntPtr f, int v, int value, double x, double y, double z);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_position(IntPtr f, int v, int value, out double x, out double y, out double z);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_domain_find_value(IntPtr d, int v, byte[] name);
+            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_domain_value_name(IntPtr d, int v, int value);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_conds(IntPtr d, byte[] name, byte[] text, [Out] Cond[] outConds, int cap, out int count, out Diag err);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_assignments(IntPtr d, byte[] name, byte[] text, [Out] Effect[] outEff, int cap, out int count, out Diag err);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_agent_bindings(IntPtr f, int type, [In, Out] ActionBinding[] acts, int actionCount, [In, Out] GoalBinding[] goals, int goalCount);
@@ -867,6 +871,65 @@ namespace Goap
             if (v < 0) throw new GoapException(Status.NotFound, "unknown variable '" + name + "'");
             lock (varIds) varIds[name] = v;
             return v;
+        }
+
+        /// <summary>The index of an enum value of variable v ("true"/"false" for bools).</summary>
+        public int FindValue(int v, string name)
+        {
+            Check();
+            if (name == null) throw new ArgumentNullException("name");
+            string vn = VarNameRaw(v);
+            int i = Native.Api.goap_domain_find_value(RawDomain, v, Util.Utf8(name));
+            if (i < 0) throw new GoapException(Status.NotFound, "variable '" + vn + "' has no value '" + name + "'");
+            return i;
+        }
+
+        /// <summary>Moves the point of value `value` of `v` (a `position` line, docs/format.md)
+        /// that `cost distance(v)` reads; the next plans price distances from it. Throws
+        /// GoapException: NotFound when the variable has no `position` line, OutOfRange for a
+        /// bad value or a non-finite coordinate, InvalidArgument for a bad id. Not while an
+        /// agent of this file is planning.</summary>
+        public void SetPosition(int v, int value, double x, double y, double z = 0)
+        {
+            Check();
+            int st = Native.Api.goap_file_set_position(RawFile, v, value, x, y, z);
+            if (st != 0) throw PositionError(st, "SetPosition", v, value);
+        }
+
+        public void SetPosition(string v, string value, double x, double y, double z = 0)
+        {
+            int id = FindVar(v);
+            SetPosition(id, FindValue(id, value), x, y, z);
+        }
+
+        /// <summary>The point of value `value` of `v`. Throws NotFound when it has none.</summary>
+        public void Position(int v, int value, out double x, out double y, out double z)
+        {
+            Check();
+            int st = Native.Api.goap_file_position(RawFile, v, value, out x, out y, out z);
+            if (st != 0) throw PositionError(st, "Position", v, value);
+        }
+
+        public void Position(string v, string value, out double x, out double y, out double z)
+        {
+            int id = FindVar(v);
+            Position(id, FindValue(id, value), out x, out y, out z);
+        }
+
+        GoapException PositionError(int st, string what, int v, int value)
+        {
+            if ((Status)st == Status.InvalidArgument)
+                return new GoapException(Status.InvalidArgument, what + ": no variable " + v);
+            string vn = VarNameRaw(v);
+            IntPtr named = Native.Api.goap_domain_value_name(RawDomain, v, value);
+            if ((Status)st == Status.OutOfRange && named == IntPtr.Zero)
+                return new GoapException(Status.OutOfRange, what + ": variable '" + vn + "' has no value " + value);
+            string name = vn + " = " + (named == IntPtr.Zero ? value.ToString() : Util.FromUtf8(named));
+            if ((Status)st == Status.NotFound)
+                return new GoapException(Status.NotFound, what + ": " + name + " has no position (no `position` line)");
+            if ((Status)st == Status.OutOfRange)
+                return new GoapException(Status.OutOfRange, what + ": " + name + ": a coordinate is not finite");
+            return Util.StatusError(st, what + ": " + name);
         }
 
         /// <summary>A new state holding the domain's default values.</summary>

@@ -20,6 +20,7 @@
 #include <goap/inspect.h>
 #include <goap/save.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -590,6 +591,64 @@ static int f_var_name(lua_State *L) { return push_name(L, GOAP__LUA_VAR); }
 static int f_action_name(lua_State *L) { return push_name(L, GOAP__LUA_ACTION); }
 static int f_goal_name(lua_State *L) { return push_name(L, GOAP__LUA_GOAL); }
 
+/* ---- positions (`position VAR VALUE X Y [Z]`) ------------------------------------------ */
+/* The value at idx: an index, or an enum value's name of variable v. */
+static int32_t position_value(lua_State *L, int idx, const goap_domain *d, int v) {
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    lua_Integer x = luaL_checkinteger(L, idx);
+    if (x < INT32_MIN || x > INT32_MAX)
+      luaL_error(L, "goap: variable '%s' has no value %I", var_name(d, v), x);
+    return (int32_t)x;
+  }
+  const char *name = luaL_checkstring(L, idx);
+  int32_t i = goap_domain_find_value(d, v, name);
+  if (i < 0) luaL_error(L, "goap: variable '%s' has no value '%s'", var_name(d, v), name);
+  return i;
+}
+static int position_error(lua_State *L, const char *what, const goap_domain *d, int v,
+                          int32_t i, goap_status st) {
+  const char *vn = goap_domain_value_name(d, v, i);
+  if (st == GOAP_OUT_OF_RANGE && !vn)
+    return luaL_error(L, "goap: %s: variable '%s' has no value %d", what, var_name(d, v), (int)i);
+  char num[16];
+  if (!vn) {
+    snprintf(num, sizeof num, "%d", (int)i);
+    vn = num;
+  }
+  if (st == GOAP_NOT_FOUND)
+    return luaL_error(L, "goap: %s: %s = %s has no position (no `position` line)", what,
+                      var_name(d, v), vn);
+  if (st == GOAP_OUT_OF_RANGE)
+    return luaL_error(L, "goap: %s: %s = %s: a coordinate is not finite", what, var_name(d, v),
+                      vn);
+  return status_error(L, what, st);
+}
+/* file:set_position(var, value, x, y [, z]); var and value by name or id. */
+static int f_set_position(lua_State *L) {
+  lfile *lf = check_file(L, 1);
+  const goap_domain *d = goap_file_domain(lf->f);
+  int v = goap__lua_id(L, 2, d, GOAP__LUA_VAR);
+  int32_t i = position_value(L, 3, d, v);
+  double x = luaL_checknumber(L, 4), y = luaL_checknumber(L, 5), z = luaL_optnumber(L, 6, 0.0);
+  goap_status st = goap_file_set_position(lf->f, v, i, x, y, z);
+  if (st != GOAP_OK) position_error(L, "set_position", d, v, i, st);
+  return 0;
+}
+/* file:position(var, value) -> x, y, z */
+static int f_position(lua_State *L) {
+  lfile *lf = check_file(L, 1);
+  const goap_domain *d = goap_file_domain(lf->f);
+  int v = goap__lua_id(L, 2, d, GOAP__LUA_VAR);
+  int32_t i = position_value(L, 3, d, v);
+  double x = 0, y = 0, z = 0;
+  goap_status st = goap_file_position(lf->f, v, i, &x, &y, &z);
+  if (st != GOAP_OK) position_error(L, "position", d, v, i, st);
+  lua_pushnumber(L, x);
+  lua_pushnumber(L, y);
+  lua_pushnumber(L, z);
+  return 3;
+}
+
 /* ---- events --------------------------------------------------------------------------- */
 static const char *const event_kinds[] = {
     "replan", "goal", "plan", "plan_failed", "repair", "action_start", "action_success",
@@ -780,6 +839,7 @@ static const luaL_Reg file_methods[] = {
     {"allocations", f_allocations},
     {"var_id", f_var_id},       {"action_id", f_action_id}, {"goal_id", f_goal_id},
     {"var_name", f_var_name},   {"action_name", f_action_name}, {"goal_name", f_goal_name},
+    {"set_position", f_set_position}, {"position", f_position},
     {NULL, NULL}};
 
 static const luaL_Reg query_methods[] = {

@@ -131,6 +131,65 @@ static partial class Tests
             Eq(Throws<GoapException>(() => GoapFile.Load("/nonexistent/x.goap"), "io").Status, Status.IoError, "io");
         });
 
+        // examples/ammo_run.goap; plans and costs as `goap plan` prints them for the file and for
+        // a copy whose near_box line reads `position loc near_box 300 400`.
+        Run("positions: moving the small box far away makes the crate win", () =>
+        {
+            using (var f = GoapFile.Load(Path.Combine(Examples, "ammo_run.goap")))
+            using (var planner = new Planner(f))
+            {
+                double x, y, z;
+                f.Position("loc", "near_box", out x, out y, out z);
+                Eq(x + "," + y + "," + z, "3,4,0", "near_box");
+                var p = planner.Plan("ammo >= 5");
+                SeqEq(p.Actions, new[] {"go_near_box", "take_box"}, "armed"); Eq(p.Cost, 7.0, "armed cost");
+                f.SetPosition("loc", "near_box", 300, 400);
+                f.Position("loc", "near_box", out x, out y, out z);
+                Eq(x + "," + y + "," + z, "300,400,0", "moved");
+                p = planner.Plan("ammo >= 5");
+                SeqEq(p.Actions, new[] {"go_far_crate", "take_crate"}, "armed, moved");
+                Eq(p.Cost, 52.0, "armed, moved cost");
+                // the second walk is priced from the crate (450 m), not from the post (500 m)
+                p = planner.Plan("ammo >= 20");
+                SeqEq(p.Actions, new[] {"go_far_crate", "take_crate", "go_near_box", "take_box"}, "well armed");
+                Eq(p.Cost, 504.0, "well armed cost");
+                // by id, back where it was: the box wins again
+                int loc = f.FindVar("loc");
+                f.SetPosition(loc, 1, 3, 4, 0);
+                f.Position(loc, 1, out x, out y, out z);
+                Eq(x + "," + y + "," + z, "3,4,0", "by id");
+                p = f.Plan("ammo >= 5");
+                SeqEq(p.Actions, new[] {"go_near_box", "take_box"}, "back"); Eq(p.Cost, 7.0, "back cost");
+            }
+        });
+
+        Run("positions: errors", () =>
+        {
+            var f = GoapFile.Load(Path.Combine(Examples, "ammo_run.goap"));
+            double x, y, z;
+            Action<Action, Status, string> err = (fn, st, text) =>
+            {
+                var e = Throws<GoapException>(fn, text);
+                Eq(e.Status, st, text + " status");
+                Eq(e.Message, text, "message");
+            };
+            err(() => f.Position("place", "post", out x, out y, out z), Status.NotFound, "unknown variable 'place'");
+            err(() => f.SetPosition("loc", "river", 1, 2), Status.NotFound, "variable 'loc' has no value 'river'");
+            err(() => f.Position(f.FindVar("ammo"), 0, out x, out y, out z), Status.NotFound,
+                "Position: ammo = 0 has no position (no `position` line)");
+            err(() => f.SetPosition("box_taken", "true", 1, 2), Status.NotFound,
+                "SetPosition: box_taken = true has no position (no `position` line)");
+            err(() => f.SetPosition(99, 0, 1, 2), Status.InvalidArgument, "SetPosition: no variable 99");
+            err(() => f.SetPosition(f.FindVar("loc"), 7, 1, 2), Status.OutOfRange,
+                "SetPosition: variable 'loc' has no value 7");
+            err(() => f.SetPosition("loc", "post", double.NaN, 0), Status.OutOfRange,
+                "SetPosition: loc = post: a coordinate is not finite");
+            f.Position("loc", "post", out x, out y, out z);
+            Eq(x + y + z, 0.0, "post unchanged");
+            f.Dispose();
+            Throws<ObjectDisposedException>(() => f.Position(0, 0, out x, out y, out z), "disposed");
+        });
+
         Run("simulation door_held", () =>
         {
             using (var f = GoapFile.Load(Soldier))

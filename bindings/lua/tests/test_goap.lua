@@ -794,5 +794,51 @@ test("lifetimes: the garbage collector releases everything, in any order", funct
   f:close()
 end)
 
+-- examples/ammo_run.goap; plans and costs as `goap plan` prints them for the file and for a
+-- copy whose near_box line reads `position loc near_box 300 400`.
+test("positions: moving the small box far away makes the crate win", function()
+  local f <close> = goap.load(examples .. "/ammo_run.goap")
+  local x, y, z = f:position("loc", "near_box")
+  eq(x, 3.0, "x"); eq(y, 4.0, "y"); eq(z, 0.0, "z")
+  local p = f:plan{goal = "armed"}
+  list_eq(p.actions, {"go_near_box", "take_box"}); eq(p.cost, 7.0)
+  f:set_position("loc", "near_box", 300, 400)
+  x, y, z = f:position("loc", "near_box")
+  eq(x, 300.0, "x"); eq(y, 400.0, "y"); eq(z, 0.0, "z")
+  p = f:plan{goal = "armed"}
+  list_eq(p.actions, {"go_far_crate", "take_crate"}); eq(p.cost, 52.0)
+  -- the second walk is priced from the crate (450 m), not from the post (500 m)
+  p = f:plan{goal = "well_armed"}
+  list_eq(p.actions, {"go_far_crate", "take_crate", "go_near_box", "take_box"}); eq(p.cost, 504.0)
+  -- by id, back where it was: the box wins again
+  local loc = f:var_id("loc")
+  f:set_position(loc, 1, 3, 4, 0)
+  x, y = f:position(loc, 1)
+  eq(x, 3.0, "x"); eq(y, 4.0, "y")
+  p = f:plan{goal = "armed"}
+  list_eq(p.actions, {"go_near_box", "take_box"}); eq(p.cost, 7.0)
+end)
+
+test("positions: errors", function()
+  local f = goap.load(examples .. "/ammo_run.goap")
+  raises(function() f:position("place", "post") end, "goap: unknown variable 'place'")
+  raises(function() f:set_position("loc", "river", 1, 2) end,
+         "goap: variable 'loc' has no value 'river'")
+  raises(function() f:position("ammo", 0) end,
+         "goap: position: ammo = 0 has no position (no `position` line)")
+  raises(function() f:set_position("box_taken", "true", 1, 2) end,
+         "goap: set_position: box_taken = true has no position (no `position` line)")
+  raises(function() f:set_position(99, 0, 1, 2) end, "goap: no variable 99 (ids are 0..3)")
+  raises(function() f:set_position("loc", 7, 1, 2) end,
+         "goap: set_position: variable 'loc' has no value 7")
+  raises(function() f:set_position("loc", "post", 0 / 0, 0) end,
+         "goap: set_position: loc = post: a coordinate is not finite")
+  raises(function() f:set_position("loc", "post", 1) end, "number expected, got no value")
+  local x, y, z = f:position("loc", "post")
+  eq(x + y + z, 0.0, "post unchanged")
+  f:close()
+  raises(function() f:position("loc", "post") end, "goap: the file is closed")
+end)
+
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

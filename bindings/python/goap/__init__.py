@@ -27,7 +27,7 @@ __all__ = ["File", "Domain", "Agent", "Blackboard", "Squad", "Plan", "Event", "S
 
 STATUS_NAMES = [_lib.goap_status_name(i).decode() for i in range(64)]  # unknown codes: a name too
 OK, NO_PLAN, INVALID_ARGUMENT, INVALID_OPERATION = 0, 1, 8, 9
-BUFFER_TOO_SMALL, IN_PROGRESS = 5, 6
+BUFFER_TOO_SMALL, IN_PROGRESS, NOT_FOUND, OUT_OF_RANGE = 5, 6, 11, 14
 
 RUNNING, SUCCESS, FAILURE = "running", "success", "failure"
 _ACTION_STATE = {RUNNING: 0, SUCCESS: 1, FAILURE: 2, None: 0, True: 1, False: 2}
@@ -375,6 +375,54 @@ class File(_Closable):
                             if s.expect & 2 else None),
             "expect_no_plan": bool(s.expect & 4),
         }
+
+    # -- positions (`position VAR VALUE X Y [Z]`, docs/format.md) --------------------------
+    def _position_key(self, var, value):
+        """(var id, value index) from names or ids; unknown names raise GoapError not_found."""
+        d = self.domain
+        v = var if isinstance(var, int) else d.find_var(var)
+        if isinstance(value, int):
+            return v, value
+        i = _lib.goap_domain_find_value(d._ptr, v, _enc(value))
+        if i < 0:
+            raise GoapError("not_found", "variable '%s' has no value '%s'" % (d.var_name(v), value))
+        return v, i
+
+    def _position_error(self, st, what, v, i):
+        d = self.domain
+        if st == INVALID_ARGUMENT:
+            return GoapError(st, "%s: no variable with id %r" % (what, v))
+        named = _lib.goap_domain_value_name(d._ptr, v, i)
+        if st == OUT_OF_RANGE and named is None:
+            return GoapError(st, "%s: variable '%s' has no value %d" % (what, d.var_name(v), i))
+        name = "%s = %s" % (d.var_name(v), d.value_name(v, i))
+        if st == NOT_FOUND:
+            return GoapError(st, "%s: %s has no position (no `position` line)" % (what, name))
+        if st == OUT_OF_RANGE:
+            return GoapError(st, "%s: %s: a coordinate is not finite" % (what, name))
+        return GoapError(st, "%s: %s: %s" % (what, name, _lib.goap_status_string(st).decode()))
+
+    def set_position(self, var, value, x, y, z=0.0):
+        """Moves the point of enum value `value` of `var` (names or ids) that `cost
+        distance(var)` reads; the next plans price distances from it. GoapError: not_found for
+        an unknown name or a variable without `position` lines, out_of_range for a bad value
+        or a non-finite coordinate. Not while an agent of this file is planning."""
+        f = self._check()
+        v, i = self._position_key(var, value)
+        st = _lib.goap_file_set_position(f, v, i, float(x), float(y), float(z))
+        if st != OK:
+            raise self._position_error(st, "set_position", v, i)
+
+    def position(self, var, value):
+        """The point (x, y, z) of enum value `value` of `var` (names or ids). GoapError
+        not_found when it has none."""
+        f = self._check()
+        v, i = self._position_key(var, value)
+        x, y, z = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        st = _lib.goap_file_position(f, v, i, ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
+        if st != OK:
+            raise self._position_error(st, "position", v, i)
+        return (x.value, y.value, z.value)
 
     def warnings(self):
         """The warnings of `goap check`, each as the CLI prints it."""

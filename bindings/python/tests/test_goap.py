@@ -538,5 +538,55 @@ class SquadSaveGames(unittest.TestCase):
             bb2.close()
 
 
+class Positions(unittest.TestCase):
+    # examples/ammo_run.goap; plans and costs as `goap plan` prints them for the file and for
+    # a copy whose near_box line reads `position loc near_box 300 400`.
+    def test_moving_the_small_box_far_away_makes_the_crate_win(self):
+        with goap.File.load(os.path.join(EXAMPLES, "ammo_run.goap")) as f:
+            self.assertEqual(f.position("loc", "near_box"), (3.0, 4.0, 0.0))
+            p = f.plan(goal="armed")
+            self.assertEqual((p.actions, p.cost), (["go_near_box", "take_box"], 7.0))
+            f.set_position("loc", "near_box", 300, 400)
+            self.assertEqual(f.position("loc", "near_box"), (300.0, 400.0, 0.0))
+            p = f.plan(goal="armed")
+            self.assertEqual((p.actions, p.cost), (["go_far_crate", "take_crate"], 52.0))
+            # the second walk is priced from the crate (450 m), not from the post (500 m)
+            p = f.plan(goal="well_armed")
+            self.assertEqual((p.actions, p.cost),
+                             (["go_far_crate", "take_crate", "go_near_box", "take_box"], 504.0))
+            # by id, back where it was: the box wins again
+            loc = f.domain.find_var("loc")
+            f.set_position(loc, 1, 3, 4, 0)
+            self.assertEqual(f.position(loc, 1), (3.0, 4.0, 0.0))
+            p = f.plan(goal="armed")
+            self.assertEqual((p.actions, p.cost), (["go_near_box", "take_box"], 7.0))
+
+    def test_position_errors(self):
+        with goap.File.load(os.path.join(EXAMPLES, "ammo_run.goap")) as f:
+            cases = [
+                (lambda: f.position("place", "post"), "not_found", "unknown variable 'place'"),
+                (lambda: f.set_position("loc", "river", 1, 2), "not_found",
+                 "variable 'loc' has no value 'river'"),
+                (lambda: f.position("ammo", 0), "not_found",
+                 "position: ammo = 0 has no position (no `position` line)"),
+                (lambda: f.set_position("box_taken", "true", 1, 2), "not_found",
+                 "set_position: box_taken = true has no position (no `position` line)"),
+                (lambda: f.set_position(99, 0, 1, 2), "invalid_argument",
+                 "set_position: no variable with id 99"),
+                (lambda: f.set_position("loc", 7, 1, 2), "out_of_range",
+                 "set_position: variable 'loc' has no value 7"),
+                (lambda: f.set_position("loc", "post", float("nan"), 0), "out_of_range",
+                 "set_position: loc = post: a coordinate is not finite"),
+            ]
+            for call, status, text in cases:
+                with self.assertRaises(goap.GoapError) as cm:
+                    call()
+                self.assertEqual((cm.exception.status, str(cm.exception)), (status, text))
+            self.assertEqual(f.position("loc", "post"), (0.0, 0.0, 0.0))  # unchanged
+        with self.assertRaises(goap.GoapError) as cm:
+            f.position("loc", "post")
+        self.assertEqual(cm.exception.status, "invalid_operation")
+
+
 if __name__ == "__main__":
     unittest.main()
