@@ -17,4 +17,7 @@ mcs -unsafe -warnaserror -define:GOAP_INTERNAL -out:"$tmp/libname.exe" "${src[@]
 mono "$tmp/libname.exe" __Internal
 mcs -unsafe -warnaserror -out:"$tmp/tests.exe" "${src[@]}" "$dir/tests/LibName.cs" "$dir/tests/Tests.cs" "$dir/tests/RuntimeTests.cs" \
   -main:Tests
-LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono --debug "$tmp/tests.exe"
+# Sanitizer build: GOAP_SANITIZER_PRELOAD is the ASan runtime goap_shared needs (see
+# bindings/CMakeLists.txt), preloaded here for the test program only, not for mcs.
+LD_PRELOAD="${GOAP_SANITIZER_PRELOAD:-${LD_PRELOAD:-}}" \
+  LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono --debug "$tmp/tests.exe"
