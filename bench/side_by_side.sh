@@ -9,11 +9,13 @@
 #   RUNS=9 BUILD=build-rel bench/side_by_side.sh
 #   GPGOAP_DIR=$HOME/src/GPGOAP bench/side_by_side.sh
 #   INSTR=0 bench/side_by_side.sh               # no instruction counts
+#   UNTIMED=1 bench/side_by_side.sh             # libgoap requests read no clock (--untimed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 RUNS=${RUNS:-5}
 INSTR=${INSTR:-1}
+UNTIMED=${UNTIMED:-0}
 BENCH="$BUILD/bench/goap_bench"
 CASES=(gpgoap_soldier alt_gpgoap_soldier chain_8_0 alt_chain_8 chain_60_0 alt_chain_60
        npc_40 npc_40_cbconst npc_40_callbacks npc_40_agents_1000)
@@ -27,10 +29,12 @@ echo "machine:   $(uname -m), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuin
 mhz() { awk -F: '/cpu MHz/ {printf "%s%.0f", s, $2; s=" "}' /proc/cpuinfo 2>/dev/null; }
 echo "cpu MHz:   $(mhz || true) (before)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) (before)"
+echo "requests:  $([ "$UNTIMED" = 1 ] && echo 'untimed (GOAP_REQUEST_UNTIMED: no clock reads)' || echo 'default (timed: two clock reads each)')"
 echo "compiler:  $(grep -m1 '^CMAKE_C_COMPILER:' "$BUILD/CMakeCache.txt" 2>/dev/null | cut -d= -f2) $(grep -m1 '^CMAKE_BUILD_TYPE:' "$BUILD/CMakeCache.txt" 2>/dev/null | cut -d= -f2)"
 
 args=()
 for c in "${CASES[@]}"; do args+=(--case "=$c"); done
+[ "$UNTIMED" = 1 ] && args+=(--untimed)
 for r in $(seq 1 "$RUNS"); do
   "$BENCH" --json "${args[@]}" >> "$TMP/libgoap.jsonl"
 done
