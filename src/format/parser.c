@@ -125,6 +125,72 @@ static const char *const block_names[] = {"",           "action", "goal", "scena
                                            "simulation", "role",   "agent"};
 
 /* ------------------------------------------------------------------------------------------
+ * Keywords: one table, looked up once per line. `top` marks a line that opens a block or
+ * stands alone; `in` is the set of blocks (1 << B_*) where the word is an attribute. The
+ * order is the one of the error texts: filtering the table by `top` or by one block gives
+ * the keywords in the order the messages and the "did you mean" candidates list them.
+ * ---------------------------------------------------------------------------------------- */
+enum { K_PRIORITY = 0, K_PURSUE, K_WANT, K_VALID, K_COST, K_PRE, K_EFF, K_ON_FAIL, K_TIMEOUT,
+       K_GIVEN, K_AT, K_FAIL, K_SENSE, K_UNTIL, K_STEP, K_EXPECT, K_MEMBER, K_ACTIONS, K_GOALS,
+       K_DOMAIN, K_VAR, K_WORLD, K_ACTION, K_GOAL, K_SCENARIO, K_SIMULATION, K_RESOURCE, K_ROLE,
+       K_AGENT, K_POSITION, K_HTN, K_WATCH, K_COOLDOWN, K_DURATION, K_RESERVE, K_ON_START,
+       K_ON_END, K_SWITCH_MARGIN, K_COUNT };
+typedef struct keyword {
+  const char *word;
+  unsigned char top; /* a line of its own (domain, var, action, ...) */
+  unsigned char in;  /* 1 << B_*: the blocks it is an attribute of */
+} keyword;
+#define IN(b) (1u << (b))
+static const keyword keywords[K_COUNT] = {
+    {"priority", 0, IN(B_GOAL)},
+    {"pursue", 0, IN(B_SCENARIO)},
+    {"want", 0, IN(B_GOAL) | IN(B_SCENARIO)},
+    {"valid", 0, IN(B_GOAL)},
+    {"cost", 0, IN(B_ACTION) | IN(B_ROLE)},
+    {"pre", 0, IN(B_ACTION)},
+    {"eff", 0, IN(B_ACTION)},
+    {"on_fail", 0, IN(B_ACTION)},
+    {"timeout", 0, IN(B_ACTION)},
+    {"given", 0, IN(B_SCENARIO) | IN(B_SIM)},
+    {"at", 0, IN(B_SIM)},
+    {"fail", 0, IN(B_SIM)},
+    {"sense", 0, IN(B_SIM)},
+    {"until", 0, IN(B_SIM)},
+    {"step", 0, IN(B_SIM)},
+    {"expect", 0, IN(B_SCENARIO) | IN(B_SIM)},
+    {"member", 0, IN(B_SIM)},
+    {"actions", 0, IN(B_AGENT)},
+    {"goals", 0, IN(B_AGENT)},
+    {"domain", 1, 0},
+    {"var", 1, 0},
+    {"world", 1, 0},
+    {"action", 1, 0},
+    {"goal", 1, 0},
+    {"scenario", 1, 0},
+    {"simulation", 1, 0},
+    {"resource", 1, 0},
+    {"role", 1, IN(B_AGENT)},
+    {"agent", 1, 0},
+    {"position", 1, 0},
+    {"htn", 0, IN(B_AGENT)},
+    {"watch", 0, IN(B_ACTION) | IN(B_GOAL) | IN(B_AGENT)},
+    {"cooldown", 0, IN(B_GOAL)},
+    {"duration", 0, IN(B_ACTION)},
+    {"reserve", 0, IN(B_ACTION)},
+    {"on_start", 0, IN(B_ACTION)},
+    {"on_end", 0, IN(B_ACTION)},
+    {"switch_margin", 0, IN(B_SIM) | IN(B_AGENT)},
+};
+
+/* The keyword spelled s[0..len), or -1. */
+static int find_keyword(const char *s, size_t len) {
+  int k;
+  for (k = 0; k < K_COUNT; ++k)
+    if (strlen(keywords[k].word) == len && memcmp(keywords[k].word, s, len) == 0) return k;
+  return -1;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Errors at arbitrary positions
  * ---------------------------------------------------------------------------------------- */
 static size_t line_length_at(const parser *p, size_t off) {
@@ -1046,21 +1112,21 @@ static goap_status rt_effect_list(parser *p, goap__lexer *lx, const char *kw, ui
   return GOAP_OK;
 }
 
-static goap_status action_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
+static goap_status action_rt_attr(parser *p, goap__lexer *lx, int k) {
   goap_file *f = p->f;
   goap__action_rt *rt = &f->action_rt[f->action_count - 1];
-  if (strcmp(kw, "timeout") == 0) return parse_seconds(p, lx, A_TIMEOUT, "timeout", &rt->timeout);
-  if (strcmp(kw, "duration") == 0)
+  if (k == K_TIMEOUT) return parse_seconds(p, lx, A_TIMEOUT, "timeout", &rt->timeout);
+  if (k == K_DURATION)
     return parse_seconds(p, lx, A_DURATION, "duration", &rt->duration);
   TRY(next(lx));
-  if (strcmp(kw, "watch") == 0)
+  if (k == K_WATCH)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
-  if (strcmp(kw, "reserve") == 0)
+  if (k == K_RESERVE)
     return parse_name_list(p, lx, "reserve", GOAP__NS_RESOURCE, &rt->reserve,
                            &rt->reserve_count);
-  if (strcmp(kw, "on_start") == 0)
+  if (k == K_ON_START)
     return rt_effect_list(p, lx, "on_start", &rt->on_start, &rt->on_start_count);
-  if (strcmp(kw, "on_end") == 0)
+  if (k == K_ON_END)
     return rt_effect_list(p, lx, "on_end", &rt->on_end, &rt->on_end_count);
   return rt_effect_list(p, lx, "on_fail", &rt->on_fail, &rt->on_fail_count);
 }
@@ -1190,10 +1256,10 @@ static goap_status role_attr(parser *p, goap__lexer *lx) {
   return expect_eol(lx, "the factor");
 }
 
-static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
+static goap_status agent_attr(parser *p, goap__lexer *lx, int k) {
   goap_file *f = p->f;
   goap__agent_type *t = &f->agent_types[f->agent_type_count - 1];
-  if (strcmp(kw, "role") == 0) {
+  if (k == K_ROLE) {
     TRY(once(p, lx, A_ROLE, "role"));
     TRY(next(lx));
     if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a role name after 'role'");
@@ -1201,7 +1267,7 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return expect_eol(lx, "the role name");
   }
-  if (strcmp(kw, "htn") == 0) { /* an HTN agent: the root task, resolved at the end */
+  if (k == K_HTN) { /* an HTN agent: the root task, resolved at the end */
     int other = t->goals_line ? t->goals_line : t->actions_line;
     if (other)
       return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
@@ -1216,11 +1282,11 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     TRY(next(lx));
     return expect_eol(lx, "the task name");
   }
-  if (strcmp(kw, "switch_margin") == 0) {
+  if (k == K_SWITCH_MARGIN) {
     t->has_margin = 1;
     return parse_seconds(p, lx, A_MARGIN, "switch_margin", &t->switch_margin);
   }
-  if (strcmp(kw, "watch") == 0) {
+  if (k == K_WATCH) {
     if (!t->watch_count) t->watch_pos = tok_pos(p, lx);
     TRY(next(lx));
     return parse_var_list(p, lx, "watch", &t->watch, &t->watch_count);
@@ -1229,8 +1295,8 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
     return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
                        "an agent has either '%s' or 'htn': this one has 'htn' (line %d); an HTN "
                        "agent's methods choose its actions",
-                       kw, p->attr_line[A_HTN]);
-  if (strcmp(kw, "actions") == 0) {
+                       keywords[k].word, p->attr_line[A_HTN]);
+  if (k == K_ACTIONS) {
     if (!t->actions_line) t->actions_line = p->ec.line;
     TRY(next(lx));
     t->has_actions = 1;
@@ -1242,13 +1308,13 @@ static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
   return parse_name_list(p, lx, "goals", GOAP__NS_GOAL, &t->goals, &t->goal_count);
 }
 
-static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
+static goap_status goal_rt_attr(parser *p, goap__lexer *lx, int k) {
   goap_file *f = p->f;
   goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
-  if (strcmp(kw, "cooldown") == 0)
+  if (k == K_COOLDOWN)
     return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
   TRY(next(lx));
-  if (strcmp(kw, "watch") == 0)
+  if (k == K_WATCH)
     return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
   {
     uint32_t start;
@@ -1263,27 +1329,27 @@ static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
   }
 }
 
-static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
+static goap_status sim_attr(parser *p, goap__lexer *lx, int k) {
   goap_file *f = p->f;
   goap__sim *sm = &f->sims[f->sim_count - 1];
   size_t i;
-  if (strcmp(kw, "switch_margin") == 0) { /* the lone agent's hysteresis (members: their type's) */
+  if (k == K_SWITCH_MARGIN) { /* the lone agent's hysteresis (members: their type's) */
     sm->has_margin = 1;
     return parse_seconds(p, lx, A_MARGIN, "switch_margin", &sm->switch_margin);
   }
-  if (strcmp(kw, "until") == 0) {
+  if (k == K_UNTIL) {
     TRY(parse_seconds(p, lx, A_UNTIL, "until", &sm->until));
     if (sm->until > 1e6)
       return error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos, "'until' is limited to 1000000 s");
     return GOAP_OK;
   }
-  if (strcmp(kw, "step") == 0) {
+  if (k == K_STEP) {
     TRY(parse_seconds(p, lx, A_STEP, "step", &sm->step));
     if (!(sm->step >= 0.001))
       return error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos, "'step' must be at least 0.001 s");
     return GOAP_OK;
   }
-  if (strcmp(kw, "given") == 0) {
+  if (k == K_GIVEN) {
     TRY(next(lx));
     TRY(parse_list(p, lx, GOAP__ASSIGN, "given"));
     if (sm->given_count + p->items_len > GOAP__MAX_LIST)
@@ -1298,7 +1364,7 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     sm->given_count += (uint32_t)p->items_len;
     return GOAP_OK;
   }
-  if (strcmp(kw, "at") == 0) {
+  if (k == K_AT) {
     goap__sim_event ev;
     TRY(next(lx));
     if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a time in seconds after 'at'");
@@ -1341,7 +1407,7 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     sm->event_count++;
     return GOAP_OK;
   }
-  if (strcmp(kw, "fail") == 0) {
+  if (k == K_FAIL) {
     goap__sim_fail fl;
     plan_ref r;
     memset(&fl, 0, sizeof fl);
@@ -1371,11 +1437,11 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     sm->fail_count++;
     return GOAP_OK;
   }
-  if (strcmp(kw, "sense") == 0) {
+  if (k == K_SENSE) {
     TRY(next(lx));
     return parse_var_list(p, lx, "sense", &sm->sense, &sm->sense_count);
   }
-  if (strcmp(kw, "member") == 0) {
+  if (k == K_MEMBER) {
     goap__sim_member m;
     memset(&m, 0, sizeof m);
     TRY(next(lx));
@@ -1435,28 +1501,28 @@ static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
     sm->final_line = p->ec.line;
     GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + p->items_len);
     sm->final_cols = (uint32_t)f->rt_ids_len;
-    for (size_t k = 0; k < p->items_len; ++k) f->rt_ids[f->rt_ids_len++] = p->items[k].col;
+    for (size_t j = 0; j < p->items_len; ++j) f->rt_ids[f->rt_ids_len++] = p->items[j].col;
     return GOAP_OK;
   }
   return goap__expected(lx, "'replans' or 'final' after 'expect'");
 }
 
-static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
+static goap_status parse_attr(parser *p, goap__lexer *lx, int k) {
   goap_file *f = p->f;
-  if (p->block == B_SIM) return sim_attr(p, lx, kw);
+  if (p->block == B_SIM) return sim_attr(p, lx, k);
   if (p->block == B_ROLE) return role_attr(p, lx);
-  if (p->block == B_AGENT) return agent_attr(p, lx, kw);
+  if (p->block == B_AGENT) return agent_attr(p, lx, k);
   if (p->block == B_ACTION) {
-    if (strcmp(kw, "cost") == 0) { /* a decimal, or a distance cost (position.c) */
+    if (k == K_COST) { /* a decimal, or a distance cost (position.c) */
       goap__symtab st = symtab(p);
       TRY(once(p, lx, A_COST, "cost"));
       TRY(next(lx));
       p->number_pos = tok_pos(p, lx);
       return goap__pos_cost(lx, &st, p->line_off, &p->number, &p->dist, &p->has_dist);
     }
-    if (strcmp(kw, "pre") && strcmp(kw, "eff")) return action_rt_attr(p, lx, kw);
+    if (k != K_PRE && k != K_EFF) return action_rt_attr(p, lx, k);
     TRY(next(lx));
-    if (strcmp(kw, "pre") == 0) {
+    if (k == K_PRE) {
       TRY(parse_list(p, lx, GOAP__COND, "pre"));
       TRY(no_world_vars(p, "pre"));
       return append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "preconditions");
@@ -1466,8 +1532,8 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
     return append_items(p, lx, &p->eff, &p->eff_len, &p->eff_cap, "effects");
   }
   if (p->block == B_GOAL) {
-    if (strcmp(kw, "priority") == 0) return parse_number_attr(p, lx, A_PRIORITY, "priority", 0);
-    if (strcmp(kw, "want")) return goal_rt_attr(p, lx, kw);
+    if (k == K_PRIORITY) return parse_number_attr(p, lx, A_PRIORITY, "priority", 0);
+    if (k != K_WANT) return goal_rt_attr(p, lx, k);
     TRY(next(lx));
     TRY(parse_list(p, lx, GOAP__COND, "want"));
     TRY(no_world_vars(p, "want"));
@@ -1476,7 +1542,7 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
   /* scenario */
   {
     scen_ir *ir = &p->scen[f->scenario_count - 1];
-    if (strcmp(kw, "pursue") == 0) {
+    if (k == K_PURSUE) {
       if (p->attr_line[A_WANT])
         return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
                            "scenario '%s' has both 'pursue' and 'want' (want at line %d)",
@@ -1489,7 +1555,7 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
       TRY(next(lx));
       return expect_eol(lx, "the goal name");
     }
-    if (strcmp(kw, "want") == 0) {
+    if (k == K_WANT) {
       size_t i;
       if (p->attr_line[A_PURSUE])
         return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
@@ -1512,7 +1578,7 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
       ir->want_count += p->items_len;
       return GOAP_OK;
     }
-    if (strcmp(kw, "given") == 0) {
+    if (k == K_GIVEN) {
       TRY(scen_given(p, lx));
       ir = &p->scen[f->scenario_count - 1];
       ir->given_count = f->given_len - ir->given_start;
@@ -1525,36 +1591,20 @@ static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
 /* ------------------------------------------------------------------------------------------
  * Lines
  * ---------------------------------------------------------------------------------------- */
-static const char *const top_keywords[] = {"domain",   "var",        "world",    "action",
-                                           "goal",     "scenario",   "simulation", "resource",
-                                           "role",     "agent",      "position"};
-#define N_TOP 11
-static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
-                                           "timeout",  "watch",    "duration", "reserve",
-                                           "on_start", "on_end"};
-static const char *const goal_attrs[] = {"priority", "want", "valid", "watch", "cooldown"};
-static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
-static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
-                                        "until", "step", "expect", "member", "switch_margin"};
-static const char *const role_attrs[] = {"cost"};
-static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch",
-                                          "switch_margin"};
-#define N_ACTION_ATTRS 10
-#define N_GOAL_ATTRS 5
-#define N_SCENARIO_ATTRS 4
-#define N_SIM_ATTRS 9
-#define N_ROLE_ATTRS 1
-#define N_AGENT_ATTRS 6
-static const char *const allowed_text[] = {
-    "",
-    "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
-    "priority, want, valid, watch, cooldown",
-    "pursue, want, given, expect",
-    "given, at, fail, sense, until, step, expect, member, switch_margin",
-    "cost",
-    "actions, goals, role, htn, watch, switch_margin"};
 static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
                                             "a simulation", "a role",  "an agent"};
+
+/* "cost, pre, eff, ..." -- the attributes of block kind b, in table order. */
+static void allowed_text(char *buf, size_t cap, int b) {
+  size_t n = 0;
+  int k;
+  buf[0] = '\0';
+  for (k = 0; k < K_COUNT; ++k) {
+    if (!(keywords[k].in & IN(b))) continue;
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", keywords[k].word);
+    if (n >= cap) break;
+  }
+}
 
 
 static goap_status parse_world(parser *p, goap__lexer *lx) {
@@ -1578,7 +1628,7 @@ static goap_status do_line(parser *p) {
   goap__lexer lx;
   const char *kw;
   size_t kwlen;
-  int i;
+  int k;
   TRY(goap__check_line_bytes(&p->ec));
   goap__lex_init(&lx, &p->ec);
   TRY(next(&lx));
@@ -1606,83 +1656,65 @@ static goap_status do_line(parser *p) {
     }
     if (goap__htn_line(p->htn, &hc, &st)) return st;
   }
-  i = in_list(top_keywords, N_TOP, kw, kwlen);
-  if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
-  if (i >= 0) {
-    p->var_ends = i == 1 ? 1 : i == 2 ? 2 : 0;
+  k = find_keyword(kw, kwlen);
+  if (k >= 0 && keywords[k].top && !(k == K_ROLE && p->block == B_AGENT)) {
+    /* `role` inside an agent block is its attribute */
+    p->var_ends = k == K_VAR ? 1 : k == K_WORLD ? 2 : 0;
     TRY(end_block(p));
     p->var_ends = 0;
-    switch (i) {
-      case 0: return parse_domain(p, &lx);
-      case 1: return parse_var(p, &lx);
-      case 2: return parse_world(p, &lx);
-      case 3: return begin_block(p, &lx, B_ACTION);
-      case 4: return begin_block(p, &lx, B_GOAL);
-      case 5: return begin_block(p, &lx, B_SCENARIO);
-      case 6: return begin_block(p, &lx, B_SIM);
-      case 7: return parse_resource(p, &lx);
-      case 8: return begin_named(p, &lx, B_ROLE);
-      case 10: {
+    switch (k) {
+      case K_DOMAIN: return parse_domain(p, &lx);
+      case K_VAR: return parse_var(p, &lx);
+      case K_WORLD: return parse_world(p, &lx);
+      case K_ACTION: return begin_block(p, &lx, B_ACTION);
+      case K_GOAL: return begin_block(p, &lx, B_GOAL);
+      case K_SCENARIO: return begin_block(p, &lx, B_SCENARIO);
+      case K_SIMULATION: return begin_block(p, &lx, B_SIM);
+      case K_RESOURCE: return parse_resource(p, &lx);
+      case K_ROLE: return begin_named(p, &lx, B_ROLE);
+      case K_POSITION: {
         goap__symtab st = symtab(p);
         return goap__pos_line(p->f, &p->a, &lx, &st);
       }
       default: return begin_named(p, &lx, B_AGENT);
     }
   }
-  {
-    const char *const *allowed = p->block == B_ACTION ? action_attrs
-                                 : p->block == B_GOAL ? goal_attrs
-                                 : p->block == B_SIM  ? sim_attrs
-                                 : p->block == B_ROLE ? role_attrs
-                                 : p->block == B_AGENT ? agent_attrs
-                                                      : scenario_attrs;
-    int nallowed = p->block == B_ACTION ? N_ACTION_ATTRS
-                   : p->block == B_GOAL ? N_GOAL_ATTRS
-                   : p->block == B_SIM  ? N_SIM_ATTRS
-                   : p->block == B_ROLE ? N_ROLE_ATTRS
-                   : p->block == B_AGENT ? N_AGENT_ATTRS
-                                        : N_SCENARIO_ATTRS;
-    int a = in_list(action_attrs, N_ACTION_ATTRS, kw, kwlen),
-        g = in_list(goal_attrs, N_GOAL_ATTRS, kw, kwlen),
-        s = in_list(scenario_attrs, N_SCENARIO_ATTRS, kw, kwlen),
-        m = in_list(sim_attrs, N_SIM_ATTRS, kw, kwlen),
-        ag = in_list(agent_attrs, N_AGENT_ATTRS, kw, kwlen);
-    char name[16];
-    if (p->block != B_NONE && in_list(allowed, nallowed, kw, kwlen) >= 0) {
-      memcpy(name, kw, kwlen);
-      name[kwlen] = '\0';
-      return parse_attr(p, &lx, name);
-    }
-    if (a >= 0 || g >= 0 || s >= 0 || m >= 0 || ag >= 0) {
-      const char *where = a >= 0 && g >= 0 ? "an action or goal"
-                          : a == 0          ? "an action or role"
-                          : a >= 0          ? "an action"
-                          : g >= 0 && s >= 0 ? "a goal or scenario"
-                          : g >= 0          ? "a goal"
-                          : s >= 0 && m >= 0 ? "a scenario or simulation"
-                          : s >= 0          ? "a scenario"
-                          : m >= 0          ? "a simulation"
-                                            : "an agent";
-      if (p->block == B_NONE)
-        return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
-                           "'%.*s' must be inside %s block", (int)kwlen, kw, where);
+  if (k >= 0 && p->block != B_NONE && (keywords[k].in & IN(p->block)))
+    return parse_attr(p, &lx, k);
+  if (k >= 0 && keywords[k].in) {
+    unsigned in = keywords[k].in;
+    const char *where = (in & IN(B_ACTION)) && (in & IN(B_GOAL))     ? "an action or goal"
+                        : (in & IN(B_ACTION)) && (in & IN(B_ROLE))   ? "an action or role"
+                        : (in & IN(B_ACTION))                        ? "an action"
+                        : (in & IN(B_GOAL)) && (in & IN(B_SCENARIO)) ? "a goal or scenario"
+                        : (in & IN(B_GOAL))                          ? "a goal"
+                        : (in & IN(B_SCENARIO)) && (in & IN(B_SIM))  ? "a scenario or simulation"
+                        : (in & IN(B_SCENARIO))                      ? "a scenario"
+                        : (in & IN(B_SIM))                           ? "a simulation"
+                                                                     : "an agent";
+    char allowed[160];
+    if (p->block == B_NONE)
       return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
-                         "'%.*s' is not allowed in %s block (allowed: %s)", (int)kwlen, kw,
-                         block_article[p->block], allowed_text[p->block]);
-    }
-    {
-      static const char *const htn_keywords[] = {"task", "method", "when", "do"};
-      const char *cands[N_TOP + 4 + N_ACTION_ATTRS];
-      int n = 0, j;
-      char dym[96];
-      for (j = 0; j < N_TOP; ++j) cands[n++] = top_keywords[j];
-      for (j = 0; j < 4; ++j) cands[n++] = htn_keywords[j];
-      if (p->block != B_NONE)
-        for (j = 0; j < nallowed; ++j) cands[n++] = allowed[j];
-      goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
-      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off, "unknown keyword '%.*s'%s",
-                         (int)(kwlen > 64 ? 64 : kwlen), kw, dym);
-    }
+                         "'%.*s' must be inside %s block", (int)kwlen, kw, where);
+    allowed_text(allowed, sizeof allowed, p->block);
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
+                       "'%.*s' is not allowed in %s block (allowed: %s)", (int)kwlen, kw,
+                       block_article[p->block], allowed);
+  }
+  {
+    static const char *const htn_keywords[] = {"task", "method", "when", "do"};
+    const char *cands[K_COUNT + 4];
+    int n = 0, j;
+    char dym[96];
+    for (j = 0; j < K_COUNT; ++j)
+      if (keywords[j].top) cands[n++] = keywords[j].word;
+    for (j = 0; j < 4; ++j) cands[n++] = htn_keywords[j];
+    if (p->block != B_NONE)
+      for (j = 0; j < K_COUNT; ++j)
+        if (keywords[j].in & IN(p->block)) cands[n++] = keywords[j].word;
+    goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off, "unknown keyword '%.*s'%s",
+                       (int)(kwlen > 64 ? 64 : kwlen), kw, dym);
   }
 }
 
