@@ -1,6 +1,7 @@
 /*
  * parser.c -- the `.goap` loader: lines -> blocks -> a goap_domain built through the public
- * builder API, plus scenarios; also goap_file_load and the goap_file accessors.
+ * builder API, plus scenarios; also goap_file_parse, goap_file_load and goap_file_destroy
+ * (the accessors: file_access.c; one file per block kind: parse_*.c).
  *
  * Invariants:
  *  - One pass over the text, one line at a time, no recursion; every loop advances through
@@ -568,49 +569,4 @@ goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_f
   st = goap_file_parse(path, buf, len, &a, out, err);
   goap__mem_free(&a, buf, cap);
   return st;
-}
-
-const goap_domain *goap_file_domain(const goap_file *f) { return f ? f->domain : NULL; }
-
-int goap_file_scenario_count(const goap_file *f) { return f ? f->scenario_count : 0; }
-
-const goap_scenario *goap_file_scenario(const goap_file *f, int index) {
-  if (!f || index < 0 || index >= f->scenario_count) return NULL;
-  return &f->scenarios[index];
-}
-
-int goap_file_find_scenario(const goap_file *f, const char *name) {
-  int i;
-  if (!f || !name) return -1;
-  for (i = 0; i < f->scenario_count; ++i)
-    if (strcmp(f->scenarios[i].name, name) == 0) return i;
-  return -1;
-}
-
-static int pos_line(const goap__pos *arr, int count, int i, int *col) {
-  if (!arr || i < 0 || i >= count) {
-    if (col) *col = 0;
-    return 0;
-  }
-  if (col) *col = arr[i].col;
-  return arr[i].line;
-}
-
-int goap_file_var_line(const goap_file *f, int var, int *col) {
-  return pos_line(f ? f->var_pos : NULL, f ? f->var_count : 0, var, col);
-}
-
-int goap_file_action_line(const goap_file *f, int action, int *col) {
-  return pos_line(f ? f->action_pos : NULL, f ? f->action_count : 0, action, col);
-}
-
-int goap_file_goal_line(const goap_file *f, int goal, int *col) {
-  return pos_line(f ? f->goal_pos : NULL, f ? f->goal_count : 0, goal, col);
-}
-
-const goap_htn_domain *goap_file_htn(const goap_file *f) { return f ? f->htn : NULL; }
-
-int goap_file_task_line(const goap_file *f, int task, int *col) {
-  return pos_line(f ? f->task_pos : NULL, f && f->htn ? goap_htn_domain_task_count(f->htn) : 0,
-                  task, col);
 }
