@@ -10689,9 +10689,8 @@ goap_status goap__fp_sim_attr(parser *p, goap__lexer *lx, int k);
 #endif /* GOAP_FORMAT_PARSE_STATE_H */
 /* ---- end src/format/parse_state.h ---- */
 
-/* ------------------------------------------------------------------------------------------
- * Blocks
- * ---------------------------------------------------------------------------------------- */
+/* The action block ends: its cost, pre and eff go to the builder (and a distance cost to
+ * position.c); builder failures point back at the offending line. */
 goap_status goap__fp_finish_action(parser *p) {
   goap_action_desc desc;
   goap_status st;

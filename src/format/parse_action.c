@@ -11,9 +11,8 @@
 
 #include "parse_state.h"
 
-/* ------------------------------------------------------------------------------------------
- * Blocks
- * ---------------------------------------------------------------------------------------- */
+/* The action block ends: its cost, pre and eff go to the builder (and a distance cost to
+ * position.c); builder failures point back at the offending line. */
 goap_status goap__fp_finish_action(parser *p) {
   goap_action_desc desc;
   goap_status st;
