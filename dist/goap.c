@@ -16,21 +16,18 @@
 
 #include "goap.h"
 
-/* Modules: base, core, format, hddl, htn, pddl, runtime, tactics, sched; behind GOAP_NO_THREADS: sched */
+/* Modules: base, core, format, hddl, htn, pddl, runtime, sim, tactics, sched; behind GOAP_NO_THREADS: sched */
 /* Renamed in this file only (the sources keep their names):
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
  *   static `before` of src/runtime/world.c renamed to before__runtime_world in goap.c (clashes with src/runtime/inspect.c)
  *   static `build_index` of src/core/planner.c renamed to build_index__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `build_index` of src/core/relax.c renamed to build_index__core_relax in goap.c (clashes with src/core/lmcut.c)
- *   static `cand_goal` of src/format/parser.c renamed to cand_goal__format_parser in goap.c (clashes with src/format/htn_parse.c)
- *   static `cand_task` of src/format/parser.c renamed to cand_task__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `check_conds` of src/runtime/type.c renamed to check_conds__runtime_type in goap.c (clashes with src/core/builder.c)
  *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/htn_domain.c)
  *   static `child` of src/pddl/parse.c renamed to child__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `clear_error` of src/htn/htn_domain.c renamed to clear_error__htn_htn_domain in goap.c (clashes with src/core/builder.c)
  *   static `emit` of src/runtime/agent.c renamed to emit__runtime_agent in goap.c (clashes with src/pddl/ground.c)
  *   static `execute` of src/runtime/agent.c renamed to execute__runtime_agent in goap.c (clashes with src/hddl/hddl_verify.c)
- *   static `expect_eol` of src/format/parser.c renamed to expect_eol__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `fail` of src/hddl/hddl_verify.c renamed to fail__hddl_hddl_verify in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/htn/htn_domain.c renamed to fail__htn_htn_domain in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/runtime/replay.c renamed to fail__runtime_replay in goap.c (clashes with src/core/builder.c)
@@ -46,11 +43,9 @@
  *   static `is_atom` of src/pddl/parse.c renamed to is_atom__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `is_space` of src/pddl/validate.c renamed to is_space__pddl_validate in goap.c (clashes with src/pddl/sexp.c)
  *   static `is_var` of src/pddl/parse.c renamed to is_var__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
- *   static `item_pos` of src/format/parser.c renamed to item_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `join` of src/pddl/ground.c renamed to join__pddl_ground in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_holds` of src/hddl/hddl_verify.c renamed to lit_holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
- *   typedef `member` of src/runtime/world.c renamed to member__runtime_world in goap.c (clashes with src/format/sim.c)
  *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `oom` of src/hddl/hddl_verify.c renamed to oom__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
@@ -64,13 +59,10 @@
  *   static `sift` of src/runtime/world.c renamed to sift__runtime_world in goap.c (clashes with src/core/relax.c)
  *   typedef `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  *   static `slot_of` of src/sched/sched.c renamed to slot_of__sched_sched in goap.c (clashes with src/format/position.c)
- *   static `take_name` of src/format/parser.c renamed to take_name__format_parser in goap.c (clashes with src/format/htn_parse.c)
- *   static `tok_pos` of src/format/parser.c renamed to tok_pos__format_parser in goap.c (clashes with src/format/htn_parse.c)
  *   static `undo_to` of src/htn/htn_planner.c renamed to undo_to__htn_htn_planner in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `valid_name` of src/htn/htn_domain.c renamed to valid_name__htn_htn_domain in goap.c (clashes with src/core/builder.c)
  *   typedef `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `worker_main` of src/sched/workers.c renamed to worker_main__sched_workers in goap.c (clashes with src/sched/sched.c)
- *   struct tag `member` of src/runtime/world.c renamed to member__runtime_world in goap.c (clashes with src/format/sim.c)
  *   struct tag `slot` of src/sched/sched.c renamed to slot__sched_sched in goap.c (clashes with src/runtime/blackboard.c)
  *   struct tag `wbuf` of src/runtime/save.c renamed to wbuf__runtime_save in goap.c (clashes with src/hddl/hddl_plan.c)
  */
@@ -9342,6 +9334,276 @@ goap_status goap_parse_assignments(const goap_domain *d, const char *name, const
 /* macros of src/format/expr.c end here */
 #undef TEXT_MAX_ITEMS
 
+/* ==== src/format/file_access.c ==== */
+/*
+ * file_access.c -- the read-only accessors of a loaded goap_file (goap/file.h): its domain,
+ * scenarios, HTN domain and the source positions of its variables, actions, goals and tasks.
+ *
+ * Invariants:
+ *  - Every accessor accepts NULL and out-of-range indices (NULL, -1 or line 0, and *col = 0);
+ *    none allocates or modifies the file, so concurrent reads of one file are safe.
+ */
+#include <string.h>
+
+/* #include "format_internal.h": inlined above */
+
+const goap_domain *goap_file_domain(const goap_file *f) { return f ? f->domain : NULL; }
+
+int goap_file_scenario_count(const goap_file *f) { return f ? f->scenario_count : 0; }
+
+const goap_scenario *goap_file_scenario(const goap_file *f, int index) {
+  if (!f || index < 0 || index >= f->scenario_count) return NULL;
+  return &f->scenarios[index];
+}
+
+int goap_file_find_scenario(const goap_file *f, const char *name) {
+  int i;
+  if (!f || !name) return -1;
+  for (i = 0; i < f->scenario_count; ++i)
+    if (strcmp(f->scenarios[i].name, name) == 0) return i;
+  return -1;
+}
+
+static int pos_line(const goap__pos *arr, int count, int i, int *col) {
+  if (!arr || i < 0 || i >= count) {
+    if (col) *col = 0;
+    return 0;
+  }
+  if (col) *col = arr[i].col;
+  return arr[i].line;
+}
+
+int goap_file_var_line(const goap_file *f, int var, int *col) {
+  return pos_line(f ? f->var_pos : NULL, f ? f->var_count : 0, var, col);
+}
+
+int goap_file_action_line(const goap_file *f, int action, int *col) {
+  return pos_line(f ? f->action_pos : NULL, f ? f->action_count : 0, action, col);
+}
+
+int goap_file_goal_line(const goap_file *f, int goal, int *col) {
+  return pos_line(f ? f->goal_pos : NULL, f ? f->goal_count : 0, goal, col);
+}
+
+const goap_htn_domain *goap_file_htn(const goap_file *f) { return f ? f->htn : NULL; }
+
+int goap_file_task_line(const goap_file *f, int task, int *col) {
+  return pos_line(f ? f->task_pos : NULL, f && f->htn ? goap_htn_domain_task_count(f->htn) : 0,
+                  task, col);
+}
+
+/* ==== src/format/file_runtime.c ==== */
+/*
+ * file_runtime.c -- the runtime attributes of a loaded file (goap/file.h): action and goal
+ * info, bindings for agent types, resources and blackboards, agent types, and the names of
+ * its `simulation` blocks (running them: src/sim/simulate.c).
+ *
+ * Invariants:
+ *  - The file is only read; arrays returned point into it and live as long as it.
+ *  - Binding arrays must have exactly the file's action and goal counts (checked, else
+ *    GOAP_INVALID_ARGUMENT); nothing is written on a failed check.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "format_internal.h": inlined above */
+
+/* ---- runtime attributes -------------------------------------------------------------------- */
+
+goap_status goap_file_action_info_get(const goap_file *f, int action,
+                                      goap_file_action_info *out) {
+  if (!f || !out || action < 0 || action >= f->action_count) return GOAP_INVALID_ARGUMENT;
+  const goap__action_rt *rt = &f->action_rt[action];
+  memset(out, 0, sizeof *out);
+  out->on_fail = rt->on_fail_count ? f->rt_effs + rt->on_fail : NULL;
+  out->on_fail_count = (int)rt->on_fail_count;
+  out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
+  out->watch_count = (int)rt->watch_count;
+  out->timeout = rt->timeout;
+  out->duration = rt->duration;
+  out->on_start = rt->on_start_count ? f->rt_effs + rt->on_start : NULL;
+  out->on_start_count = (int)rt->on_start_count;
+  out->on_end = rt->on_end_count ? f->rt_effs + rt->on_end : NULL;
+  out->on_end_count = (int)rt->on_end_count;
+  out->reserve = rt->reserve_count ? f->rt_names + rt->reserve : NULL;
+  out->reserve_count = (int)rt->reserve_count;
+  return GOAP_OK;
+}
+
+goap_status goap_file_goal_info_get(const goap_file *f, int goal, goap_file_goal_info *out) {
+  if (!f || !out || goal < 0 || goal >= f->goal_count) return GOAP_INVALID_ARGUMENT;
+  const goap__goal_rt *rt = &f->goal_rt[goal];
+  memset(out, 0, sizeof *out);
+  out->valid = rt->valid_count ? f->rt_conds + rt->valid : NULL;
+  out->valid_count = (int)rt->valid_count;
+  out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
+  out->watch_count = (int)rt->watch_count;
+  out->cooldown = rt->cooldown;
+  return GOAP_OK;
+}
+
+double goap_file_switch_margin(const goap_file *f, int type, int sim) {
+  int has = 0;
+  double m = 0;
+  if (f && type >= 0 && type < f->agent_type_count) {
+    has = f->agent_types[type].has_margin;
+    m = f->agent_types[type].switch_margin;
+  } else if (f && type == -1 && sim >= 0 && sim < f->sim_count) {
+    has = f->sims[sim].has_margin;
+    m = f->sims[sim].switch_margin;
+  }
+  if (!has) return 0;
+  return m > 0 ? m : -1; /* the file's 0 means none; the runtime's 0 means its default */
+}
+
+int goap_file_is_world_var(const goap_file *f, int var) {
+  if (!f || var < 0 || (size_t)var >= f->world_var_cap) return 0;
+  return f->world_var[var] != 0;
+}
+
+int goap_file_is_sensed_var(const goap_file *f, int var) {
+  goap_var_info vi;
+  if (!f || goap_domain_var_info(f->domain, var, &vi) != GOAP_OK) return 0;
+  return (vi.flags & GOAP_VAR_SENSED) != 0;
+}
+
+goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
+                               int action_count, goap_goal_binding *goals, int goal_count) {
+  if (!f || action_count != f->action_count || goal_count != f->goal_count ||
+      (action_count && !actions) || (goal_count && !goals))
+    return GOAP_INVALID_ARGUMENT;
+  for (int i = 0; i < action_count; ++i) {
+    goap_file_action_info ai;
+    memset(&ai, 0, sizeof ai);
+    goap_file_action_info_get(f, i, &ai);
+    memset(&actions[i], 0, sizeof actions[i]);
+    actions[i].on_fail = ai.on_fail;
+    actions[i].on_fail_count = ai.on_fail_count;
+    actions[i].watch = ai.watch;
+    actions[i].watch_count = ai.watch_count;
+    actions[i].timeout = ai.timeout;
+    actions[i].on_start = ai.on_start;
+    actions[i].on_start_count = ai.on_start_count;
+    actions[i].on_end = ai.on_end;
+    actions[i].on_end_count = ai.on_end_count;
+    actions[i].reserve = ai.reserve;
+    actions[i].reserve_count = ai.reserve_count;
+  }
+  for (int i = 0; i < goal_count; ++i) {
+    goap_file_goal_info gi;
+    memset(&gi, 0, sizeof gi);
+    goap_file_goal_info_get(f, i, &gi);
+    memset(&goals[i], 0, sizeof goals[i]);
+    goals[i].valid = gi.valid;
+    goals[i].valid_count = gi.valid_count;
+    goals[i].watch = gi.watch;
+    goals[i].watch_count = gi.watch_count;
+    goals[i].cooldown = gi.cooldown;
+  }
+  return GOAP_OK;
+}
+
+int goap_file_resource_count(const goap_file *f) { return f ? f->resource_count : 0; }
+
+goap_status goap_file_resource(const goap_file *f, int index, const char **name, int *capacity) {
+  if (!f || index < 0 || index >= f->resource_count) return GOAP_INVALID_ARGUMENT;
+  if (name) *name = f->resources[index].name;
+  if (capacity) *capacity = f->resources[index].capacity;
+  return GOAP_OK;
+}
+
+goap_status goap_file_apply_resources(const goap_file *f, goap_blackboard *bb) {
+  if (!f || !bb) return GOAP_INVALID_ARGUMENT;
+  for (int r = 0; r < f->resource_count; ++r) {
+    const char *name = f->resources[r].name;
+    int cap = f->resources[r].capacity;
+    goap_status st = goap_blackboard_add_resource(bb, name, cap);
+    if (st == GOAP_DUPLICATE) st = goap_blackboard_set_capacity(bb, name, cap);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator *alloc,
+                                        goap_blackboard **out) {
+  if (out) *out = NULL;
+  if (!f || !out) return GOAP_INVALID_ARGUMENT;
+  goap_blackboard *bb = goap_blackboard_create(alloc);
+  if (!bb) return GOAP_OUT_OF_MEMORY;
+  goap_status st = goap_file_apply_resources(f, bb);
+  if (st != GOAP_OK) {
+    goap_blackboard_destroy(bb);
+    return st;
+  }
+  *out = bb;
+  return GOAP_OK;
+}
+
+int goap_file_agent_type_count(const goap_file *f) { return f ? f->agent_type_count : 0; }
+
+const char *goap_file_agent_type_name(const goap_file *f, int type) {
+  if (!f || type < 0 || type >= f->agent_type_count) return NULL;
+  return f->agent_types[type].name;
+}
+
+int goap_file_find_agent_type(const goap_file *f, const char *name) {
+  if (!f || !name) return -1;
+  for (int i = 0; i < f->agent_type_count; ++i)
+    if (strcmp(f->agent_types[i].name, name) == 0) return i;
+  return -1;
+}
+
+goap_status goap_file_agent_bindings(const goap_file *f, int type, goap_action_binding *actions,
+                                     int action_count, goap_goal_binding *goals,
+                                     int goal_count) {
+  if (!f || type < -1 || type >= f->agent_type_count) return GOAP_INVALID_ARGUMENT;
+  goap_status st = goap_file_bindings(f, actions, action_count, goals, goal_count);
+  if (st != GOAP_OK || type < 0) return st;
+  const goap__agent_type *t = &f->agent_types[type];
+  if (t->has_actions) {
+    for (int i = 0; i < action_count; ++i) actions[i].disabled = 1;
+    for (uint32_t k = 0; k < t->action_count; ++k) actions[f->rt_ids[t->actions + k]].disabled = 0;
+  }
+  if (t->has_goals) {
+    for (int i = 0; i < goal_count; ++i) goals[i].disabled = 1;
+    for (uint32_t k = 0; k < t->goal_count; ++k) goals[f->rt_ids[t->goals + k]].disabled = 0;
+  }
+  if (t->role >= 0) {
+    const goap__role *r = &f->roles[t->role];
+    for (uint32_t k = 0; k < r->scale_count; ++k) {
+      const goap__role_scale *sc = &f->role_scales[r->scale + k];
+      actions[sc->action].cost_scale = sc->factor;
+    }
+  }
+  return GOAP_OK;
+}
+
+int goap_file_agent_type_htn(const goap_file *f, int type, const int32_t **watch,
+                             int *watch_count) {
+  const goap__agent_type *t =
+      f && type >= 0 && type < f->agent_type_count ? &f->agent_types[type] : NULL;
+  int htn = t && t->htn_name;
+  if (watch) *watch = htn && t->watch_count ? f->rt_vars + t->watch : NULL;
+  if (watch_count) *watch_count = htn ? (int)t->watch_count : 0;
+  return htn ? t->htn_root : -1;
+}
+
+/* ---- simulations --------------------------------------------------------------------------- */
+
+int goap_file_simulation_count(const goap_file *f) { return f ? f->sim_count : 0; }
+
+int goap_file_find_simulation(const goap_file *f, const char *name) {
+  if (!f || !name) return -1;
+  for (int i = 0; i < f->sim_count; ++i)
+    if (strcmp(f->sims[i].name, name) == 0) return i;
+  return -1;
+}
+
+const char *goap_file_simulation_name(const goap_file *f, int sim) {
+  if (!f || sim < 0 || sim >= f->sim_count) return NULL;
+  return f->sims[sim].name;
+}
+
 /* ==== src/format/htn_parse.c ==== */
 /*
  * htn_parse.c -- the HTN part of the `.goap` format: `task NAME` blocks holding `method NAME`
@@ -10218,33 +10480,33 @@ goap_status goap__tok_decimal(goap__lexer *lx, double *out) {
   return GOAP_OK;
 }
 
-/* ==== src/format/parser.c ==== */
-/* names of src/format/parser.c that another file also declares */
-#define cand_goal cand_goal__format_parser
-#define cand_task cand_task__format_parser
-#define expect_eol expect_eol__format_parser
-#define item_pos item_pos__format_parser
-#define take_name take_name__format_parser
-#define tok_pos tok_pos__format_parser
+/* ==== src/format/parse_action.c ==== */
 /*
- * parser.c -- the `.goap` loader: lines -> blocks -> a goap_domain built through the public
- * builder API, plus scenarios; also goap_file_load and the goap_file accessors.
+ * parse_action.c -- `action` blocks of the `.goap` parser: their attributes and their
+ * hand-over to the builder when the block ends.
  *
  * Invariants:
- *  - One pass over the text, one line at a time, no recursion; every loop advances through
- *    the text, so loading is linear (apart from the builder's own work).
- *  - Names are resolved here (hash table), never through builder lookups. Variables, actions
- *    and goals get ids in definition order, which equal the builder's ids (checked).
- *  - A block (action/goal/scenario) is handed to the builder when it ends: at the next block,
- *    `var` or `domain` line, or at the end of the text. Builder failures are mapped back to
- *    the source position of the offending item with goap_builder_error_item().
- *  - Scenarios may name goals and actions defined anywhere; those names are resolved after the
- *    last line. Variables must be declared before use.
- *  - On any failure everything allocated is released and *out is NULL; the first error is
- *    reported. Out-of-memory always yields GOAP_OUT_OF_MEMORY.
+ *  - An action is added to the builder exactly once, when its block ends; builder failures
+ *    are mapped back to the source position of the offending item.
  */
 #include <stdio.h>
 #include <string.h>
+
+/* ---- begin src/format/parse_state.h ---- */
+/*
+ * parse_state.h -- the state shared by the files of the `.goap` parser (parser.c: lines and
+ * finalisation; parse_common.c: shared helpers; parse_var.c, parse_action.c, parse_goal.c,
+ * parse_scenario.c, parse_agent.c, parse_sim.c: one block kind each; htn_parse.c: tasks and
+ * methods). Included only by those files.
+ *
+ * Invariants:
+ *  - One parser per goap_file_parse call, on the caller's stack; nothing here is global.
+ *  - p->block is the open block kind (B_*); its per-block state (bname, bpos, attr_line,
+ *    number, pre/eff) is reset by the function that opens a block.
+ *  - Internal functions shared between these files are prefixed goap__fp_.
+ */
+#ifndef GOAP_FORMAT_PARSE_STATE_H
+#define GOAP_FORMAT_PARSE_STATE_H
 
 /* #include "format_internal.h": inlined above */
 
@@ -10334,239 +10596,117 @@ typedef struct parser {
   int has_dist;
 } parser;
 
-
-
-#define TRY(x)                          \
-  do {                                  \
-    goap_status try_s_ = (x);           \
-    if (try_s_ != GOAP_OK) return try_s_; \
+/* Return the status of x unless it is GOAP_OK; grow an array or return GOAP_OUT_OF_MEMORY. */
+#define FP_TRY(x)                           \
+  do {                                      \
+    goap_status try_s_ = (x);               \
+    if (try_s_ != GOAP_OK) return try_s_;   \
   } while (0)
 
-#define GROW(p, arr, cap, need)                                                       \
+#define FP_GROW(p, arr, cap, need)                                                    \
   do {                                                                                \
-    void *grow_ = goap__mem_grow(&(p)->a, (arr), &(cap), (need), sizeof *(arr));     \
+    void *grow_ = goap__mem_grow(&(p)->a, (arr), &(cap), (need), sizeof *(arr));      \
     if (!grow_) return GOAP_OUT_OF_MEMORY;                                            \
     (arr) = grow_;                                                                    \
   } while (0)
 
-static const char *const block_names[] = {"",           "action", "goal", "scenario",
-                                           "simulation", "role",   "agent"};
+/* "action", "goal", ... indexed by B_* (parse_common.c). */
+extern const char *const goap__fp_block_names[];
 
-/* ------------------------------------------------------------------------------------------
- * Errors at arbitrary positions
- * ---------------------------------------------------------------------------------------- */
-static size_t line_length_at(const parser *p, size_t off) {
-  const char *nl;
-  size_t n;
-  if (off > p->len) return 0;
-  nl = (const char *)memchr(p->text + off, '\n', p->len - off);
-  n = nl ? (size_t)(nl - (p->text + off)) : p->len - off;
-  if (n > 0 && p->text[off + n - 1] == '\r') --n;
-  return n;
-}
+/* Keyword ids: indices into parser.c's keyword table, passed to the attribute handlers. */
+enum { K_PRIORITY = 0, K_PURSUE, K_WANT, K_VALID, K_COST, K_PRE, K_EFF, K_ON_FAIL, K_TIMEOUT,
+       K_GIVEN, K_AT, K_FAIL, K_SENSE, K_UNTIL, K_STEP, K_EXPECT, K_MEMBER, K_ACTIONS, K_GOALS,
+       K_DOMAIN, K_VAR, K_WORLD, K_ACTION, K_GOAL, K_SCENARIO, K_SIMULATION, K_RESOURCE, K_ROLE,
+       K_AGENT, K_POSITION, K_HTN, K_WATCH, K_COOLDOWN, K_DURATION, K_RESERVE, K_ON_START,
+       K_ON_END, K_SWITCH_MARGIN, K_COUNT };
 
-static goap_status error_at(parser *p, goap_status st, const goap__pos *pos, const char *fmt,
-                            ...) GOAP__PRINTF(4, 5);
-static goap_status error_at(parser *p, goap_status st, const goap__pos *pos, const char *fmt,
-                            ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  goap__diag_vset(p->ec.diag, GOAP_SEVERITY_ERROR, st, p->ec.file, pos->line, pos->col,
-                  p->text + pos->line_off, line_length_at(p, pos->line_off), fmt, ap);
-  va_end(ap);
-  return st;
-}
+/* ---- Shared helpers (parse_common.c) ------------------------------------------------------- */
+goap_status goap__fp_error_at(parser *p, goap_status st, const goap__pos *pos, const char *fmt, ...)
+    GOAP__PRINTF(4, 5);
+goap__pos goap__fp_tok_pos(const parser *p, const goap__lexer *lx);
+goap__pos goap__fp_item_pos(const goap__item *it);
+goap_status goap__fp_builder_error(parser *p, goap_status st, const goap__pos *whole,
+                                   const goap__item *pre, size_t npre, const goap__item *eff,
+                                   size_t neff, const goap__pos *extra);
+goap_status goap__fp_expect_eol(goap__lexer *lx, const char *after);
+const char *goap__fp_cand_action(const void *ctx, int i);
+const char *goap__fp_cand_goal(const void *ctx, int i);
+const char *goap__fp_cand_resource(const void *ctx, int i);
+const char *goap__fp_cand_role(const void *ctx, int i);
+const char *goap__fp_cand_task(const void *ctx, int i);
+const char *goap__fp_cand_agent(const void *ctx, int i);
+const char *goap__fp_cand_string(const void *ctx, int i);
+int goap__fp_in_list(const char *const *list, int n, const char *s, size_t len);
+goap__symtab goap__fp_symtab(const parser *p);
+goap_status goap__fp_parse_list(parser *p, goap__lexer *lx, goap__mode mode, const char *kw);
+goap_status goap__fp_append_items(parser *p, goap__lexer *lx, goap__item **vec, size_t *len,
+                                  size_t *cap, const char *what);
+goap_status goap__fp_once(parser *p, goap__lexer *lx, int attr, const char *kw);
+goap_status goap__fp_take_name(parser *p, goap__lexer *lx, const char *what, const char **out);
+goap_status goap__fp_end_block(parser *p);
+goap_status goap__fp_begin_block(parser *p, goap__lexer *lx, int kind);
+goap_status goap__fp_parse_number_attr(parser *p, goap__lexer *lx, int attr, const char *kw,
+                                       int nonneg);
+goap_status goap__fp_push_effs(parser *p, uint32_t *start);
+goap_status goap__fp_push_conds(parser *p, uint32_t *start);
+goap_status goap__fp_no_world_vars(parser *p, const char *kw);
+goap_status goap__fp_parse_var_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
+                                    uint32_t *count);
+goap_status goap__fp_parse_seconds(parser *p, goap__lexer *lx, int attr, const char *kw,
+                                   double *out);
+goap_status goap__fp_add_ref(parser *p, goap__lexer *lx, int32_t ns, int target, size_t index);
+goap_status goap__fp_parse_name_list(parser *p, goap__lexer *lx, const char *kw, int32_t ns,
+                                     uint32_t *start, uint32_t *count);
+goap_status goap__fp_rt_effect_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
+                                    uint32_t *count);
 
-static goap__pos tok_pos(const parser *p, const goap__lexer *lx) {
-  goap__pos r;
-  r.line = p->ec.line;
-  r.col = (int)lx->tok.off + 1;
-  r.line_off = p->line_off;
-  return r;
-}
+/* ---- domain / var / world (parse_var.c) ---------------------------------------------------- */
+goap_status goap__fp_parse_domain(parser *p, goap__lexer *lx);
+goap_status goap__fp_parse_var(parser *p, goap__lexer *lx);
+goap_status goap__fp_parse_world(parser *p, goap__lexer *lx);
 
-static goap__pos item_pos(const goap__item *it) {
-  goap__pos r;
-  r.line = it->line;
-  r.col = it->col;
-  r.line_off = it->line_off;
-  return r;
-}
+/* ---- action blocks (parse_action.c) -------------------------------------------------------- */
+goap_status goap__fp_finish_action(parser *p);
+goap_status goap__fp_action_attr(parser *p, goap__lexer *lx, int k);
 
-/* Maps the builder's last failure to a position and reports it. */
-static goap_status builder_error(parser *p, goap_status st, const goap__pos *whole,
-                                 const goap__item *pre, size_t npre, const goap__item *eff,
-                                 size_t neff, const goap__pos *extra) {
-  int idx = -1;
-  goap_item_kind k;
-  goap__pos pos = *whole;
-  const char *msg;
-  if (st == GOAP_OUT_OF_MEMORY) return st;
-  k = goap_builder_error_item(p->b, &idx);
-  switch (k) {
-    case GOAP_ITEM_PRE:
-    case GOAP_ITEM_WANT:
-      if (idx >= 0 && (size_t)idx < npre) pos = item_pos(&pre[idx]);
-      break;
-    case GOAP_ITEM_EFF:
-      if (idx >= 0 && (size_t)idx < neff) pos = item_pos(&eff[idx]);
-      break;
-    case GOAP_ITEM_COST:
-    case GOAP_ITEM_DEFAULT:
-    case GOAP_ITEM_RANGE:
-      if (extra && extra->line) pos = *extra;
-      break;
-    case GOAP_ITEM_VALUE:
-      if (idx >= 0 && (size_t)idx < p->values_len) {
-        pos.col = (int)p->value_offs[idx] + 1;
-      }
-      break;
-    default:
-      break;
-  }
-  msg = goap_builder_error(p->b);
-  return error_at(p, st, &pos, "%s", msg && msg[0] ? msg : goap_status_string(st));
-}
+/* ---- goal blocks (parse_goal.c) ------------------------------------------------------------ */
+goap_status goap__fp_finish_goal(parser *p);
+goap_status goap__fp_goal_attr(parser *p, goap__lexer *lx, int k);
 
-/* ------------------------------------------------------------------------------------------
- * Helpers
- * ---------------------------------------------------------------------------------------- */
-static goap_status expect_eol(goap__lexer *lx, const char *after) {
-  char what[96];
-  if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
-  snprintf(what, sizeof what, "end of line after %s", after);
-  return goap__expected(lx, what);
-}
+/* ---- scenario blocks (parse_scenario.c) ---------------------------------------------------- */
+goap_status goap__fp_finish_scenario(parser *p);
+goap_status goap__fp_scenario_attr(parser *p, goap__lexer *lx, int k);
 
-static goap_status next(goap__lexer *lx) { return goap__lex_next(lx); }
+/* ---- resource / role / agent (parse_agent.c) ----------------------------------------------- */
+goap_status goap__fp_parse_resource(parser *p, goap__lexer *lx);
+goap_status goap__fp_begin_named(parser *p, goap__lexer *lx, int kind);
+goap_status goap__fp_role_attr(parser *p, goap__lexer *lx);
+goap_status goap__fp_agent_attr(parser *p, goap__lexer *lx, int k);
 
-static const char *cand_action(const void *ctx, int i) {
-  return ((const parser *)ctx)->action_names[i];
-}
-static const char *cand_goal(const void *ctx, int i) {
-  return ((const parser *)ctx)->goal_names[i];
-}
-static const char *cand_resource(const void *ctx, int i) {
-  return ((const parser *)ctx)->f->resources[i].name;
-}
-static const char *cand_role(const void *ctx, int i) {
-  return ((const parser *)ctx)->f->roles[i].name;
-}
-static const char *cand_task(const void *ctx, int i) {
-  return goap_htn_domain_task_name(((const goap_file *)ctx)->htn, i);
-}
+/* ---- simulation blocks (parse_sim.c) ------------------------------------------------------- */
+goap_status goap__fp_sim_attr(parser *p, goap__lexer *lx, int k);
 
-static const char *cand_agent(const void *ctx, int i) {
-  return ((const parser *)ctx)->f->agent_types[i].name;
-}
-static const char *cand_string(const void *ctx, int i) {
-  return ((const char *const *)ctx)[i];
-}
+#endif /* GOAP_FORMAT_PARSE_STATE_H */
+/* ---- end src/format/parse_state.h ---- */
 
-static int in_list(const char *const *list, int n, const char *s, size_t len) {
-  int i;
-  for (i = 0; i < n; ++i)
-    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
-  return -1;
-}
-
-static goap__symtab symtab(const parser *p) {
-  goap__symtab st;
-  memset(&st, 0, sizeof st);
-  st.vars = p->vars;
-  st.var_count = p->f->var_count;
-  st.names = &p->names;
-  st.text = p->text;
-  st.text_len = p->len;
-  st.rest_off = p->next_off;
-  st.rest_line = p->ec.line + 1;
-  return st;
-}
-
-/* Parses a comma-separated list of items into p->items (at least one). */
-static goap_status parse_list(parser *p, goap__lexer *lx, goap__mode mode, const char *kw) {
-  static const char *const nouns[] = {"a condition", "an effect", "an assignment"};
-  goap__symtab st = symtab(p);
-  p->items_len = 0;
-  if (lx->tok.kind == GOAP__T_EOL) {
-    char t[64];
-    snprintf(t, sizeof t, "%s after '%s'", nouns[mode], kw);
-    return goap__expected(lx, t);
-  }
-  for (;;) {
-    goap__item it;
-    TRY(goap__parse_item(lx, &st, mode, &it));
-    it.line_off = p->line_off;
-    GROW(p, p->items, p->items_cap, p->items_len + 1);
-    p->items[p->items_len++] = it;
-    if (lx->tok.kind == GOAP__T_COMMA) {
-      TRY(next(lx));
-      if (lx->tok.kind == GOAP__T_EOL) {
-        char t[64];
-        snprintf(t, sizeof t, "%s after ','", nouns[mode]);
-        return goap__expected(lx, t);
-      }
-      continue;
-    }
-    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
-    return goap__expected(lx, it.op == (int)GOAP_ADD && mode == GOAP__EFFECT
-                                  ? "',', 'clamp' or end of line"
-                                  : "',' or end of line");
-  }
-}
-
-/* Appends p->items to a block's item vector. */
-static goap_status append_items(parser *p, goap__lexer *lx, goap__item **vec, size_t *len,
-                                size_t *cap, const char *what) {
-  if (*len + p->items_len > GOAP__MAX_LIST)
-    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
-                       "too many %s in %s '%s' (limit %d)", what, block_names[p->block],
-                       p->bname, GOAP__MAX_LIST);
-  {
-    void *g = goap__mem_grow(&p->a, *vec, cap, *len + p->items_len, sizeof **vec);
-    if (!g) return GOAP_OUT_OF_MEMORY;
-    *vec = (goap__item *)g;
-  }
-  if (p->items_len) memcpy(*vec + *len, p->items, p->items_len * sizeof **vec);
-  *len += p->items_len;
-  return GOAP_OK;
-}
-
-/* A once-only attribute: error if already seen in this block, else remember its line. */
-static goap_status once(parser *p, goap__lexer *lx, int attr, const char *kw) {
-  if (p->attr_line[attr])
-    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
-                       "duplicate '%s' in %s '%s' (first at line %d)", kw,
-                       block_names[p->block], p->bname, p->attr_line[attr]);
-  p->attr_line[attr] = p->ec.line;
-  return GOAP_OK;
-}
-
-/* Reads a name token (the current token) into the parse arena. */
-static goap_status take_name(parser *p, goap__lexer *lx, const char *what, const char **out) {
-  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
-  *out = goap__arena_strndup(&p->a, &p->arena, p->ec.src + lx->tok.off, lx->tok.len);
-  return *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
-}
-
-/* ------------------------------------------------------------------------------------------
- * Blocks
- * ---------------------------------------------------------------------------------------- */
-static goap_status finish_action(parser *p) {
+/* The action block ends: its cost, pre and eff go to the builder (and a distance cost to
+ * position.c); builder failures point back at the offending line. */
+goap_status goap__fp_finish_action(parser *p) {
   goap_action_desc desc;
   goap_status st;
   goap__pos cost_pos;
   int id = -1;
   size_t i;
   if (p->eff_len == 0 && p->var_ends)
-    return error_at(p, GOAP_PARSE_ERROR, &p->bpos,
-                    "action '%s' has no 'eff' line (the '%s' on line %d ends its block: "
-                    "declare variables before the actions that use them)",
-                    p->bname, p->var_ends == 1 ? "var" : "world", p->ec.line);
+    return goap__fp_error_at(p, GOAP_PARSE_ERROR, &p->bpos,
+                             "action '%s' has no 'eff' line (the '%s' on line %d ends its block: "
+                             "declare variables before the actions that use them)",
+                             p->bname, p->var_ends == 1 ? "var" : "world", p->ec.line);
   if (p->eff_len == 0)
-    return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "action '%s' has no 'eff' line", p->bname);
-  GROW(p, p->tconds, p->tconds_cap, p->pre_len + 1);
-  GROW(p, p->teffs, p->teffs_cap, p->eff_len);
+    return goap__fp_error_at(p, GOAP_PARSE_ERROR, &p->bpos, "action '%s' has no 'eff' line",
+                             p->bname);
+  FP_GROW(p, p->tconds, p->tconds_cap, p->pre_len + 1);
+  FP_GROW(p, p->teffs, p->teffs_cap, p->eff_len);
   for (i = 0; i < p->pre_len; ++i) {
     p->tconds[i].var = p->pre[i].var;
     p->tconds[i].op = (goap_op)p->pre[i].op;
@@ -10590,80 +10730,489 @@ static goap_status finish_action(parser *p) {
   else
     memset(&cost_pos, 0, sizeof cost_pos);
   if (st != GOAP_OK)
-    return builder_error(p, st, &p->bpos, p->pre, p->pre_len, p->eff, p->eff_len, &cost_pos);
+    return goap__fp_builder_error(p, st, &p->bpos, p->pre, p->pre_len, p->eff, p->eff_len,
+                                  &cost_pos);
   if (id != p->f->action_count - 1)
-    return error_at(p, GOAP_INVALID_OPERATION, &p->bpos, "builder assigned an unexpected id");
+    return goap__fp_error_at(p, GOAP_INVALID_OPERATION, &p->bpos,
+                             "builder assigned an unexpected id");
   if (p->has_dist) { /* a distance cost: priced from the state (position.c) */
     p->has_dist = 0;
     for (i = 0; i < p->eff_len && p->dist.target < 0; ++i)
       if (p->eff[i].var == p->dist.var && p->eff[i].op == GOAP_SET) p->dist.target = p->eff[i].value;
     if (p->dist.target < 0)
-      return error_at(p, GOAP_NOT_FOUND, &p->dist.pos,
-                      "distance(%s) has no destination: action '%s' sets no value of '%s' "
-                      "(add 'eff %s = PLACE', or write distance(%s, PLACE))",
-                      p->vars[p->dist.var].name, p->bname, p->vars[p->dist.var].name,
-                      p->vars[p->dist.var].name, p->vars[p->dist.var].name);
-    TRY(goap__pos_attach(p->f, &p->a, id, &p->dist));
+      return goap__fp_error_at(p, GOAP_NOT_FOUND, &p->dist.pos,
+                               "distance(%s) has no destination: action '%s' sets no value of '%s' "
+                               "(add 'eff %s = PLACE', or write distance(%s, PLACE))",
+                               p->vars[p->dist.var].name, p->bname, p->vars[p->dist.var].name,
+                               p->vars[p->dist.var].name, p->vars[p->dist.var].name);
+    FP_TRY(goap__pos_attach(p->f, &p->a, id, &p->dist));
     st = goap_builder_set_state_cost(p->b, id, goap__pos_state_cost, p->f, 0.0,
                                      GOAP_STATE_COST_PURE);
-    if (st != GOAP_OK) return error_at(p, st, &p->dist.pos, "%s", goap_builder_error(p->b));
+    if (st != GOAP_OK)
+      return goap__fp_error_at(p, st, &p->dist.pos, "%s", goap_builder_error(p->b));
   }
   return GOAP_OK;
 }
 
-static goap_status finish_goal(parser *p) {
-  goap_goal_desc desc;
-  goap_status st;
-  int id = -1;
-  size_t i;
-  if (p->pre_len == 0)
-    return error_at(p, GOAP_PARSE_ERROR, &p->bpos, "goal '%s' has no 'want' line", p->bname);
-  GROW(p, p->tconds, p->tconds_cap, p->pre_len);
-  for (i = 0; i < p->pre_len; ++i) {
-    p->tconds[i].var = p->pre[i].var;
-    p->tconds[i].op = (goap_op)p->pre[i].op;
-    p->tconds[i].value = p->pre[i].value;
-  }
-  memset(&desc, 0, sizeof desc);
-  desc.name = p->bname;
-  desc.priority = p->attr_line[A_PRIORITY] ? p->number : 0.0;
-  desc.want = p->tconds;
-  desc.want_count = (int)p->pre_len;
-  st = goap_builder_add_goal(p->b, &desc, &id);
-  if (st != GOAP_OK) return builder_error(p, st, &p->bpos, p->pre, p->pre_len, NULL, 0, NULL);
-  if (id != p->f->goal_count - 1)
-    return error_at(p, GOAP_INVALID_OPERATION, &p->bpos, "builder assigned an unexpected id");
-  return GOAP_OK;
-}
-
-static goap_status finish_scenario(parser *p) {
+static goap_status action_rt_attr(parser *p, goap__lexer *lx, int k) {
   goap_file *f = p->f;
-  scen_ir *s = &p->scen[f->scenario_count - 1];
-  if (!s->pursue && s->want_count == 0 &&
-      !goap__htn_scenario_has_task(p->htn, f->scenario_count - 1))
-    return error_at(p, GOAP_PARSE_ERROR, &p->bpos,
-                    "scenario '%s' needs a 'pursue', 'want' or 'task' line",
-                    p->bname);
-  s->plan_count = p->refs_len - s->plan_start;
+  goap__action_rt *rt = &f->action_rt[f->action_count - 1];
+  if (k == K_TIMEOUT) return goap__fp_parse_seconds(p, lx, A_TIMEOUT, "timeout", &rt->timeout);
+  if (k == K_DURATION) return goap__fp_parse_seconds(p, lx, A_DURATION, "duration", &rt->duration);
+  FP_TRY(goap__lex_next(lx));
+  if (k == K_WATCH) return goap__fp_parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
+  if (k == K_RESERVE)
+    return goap__fp_parse_name_list(p, lx, "reserve", GOAP__NS_RESOURCE, &rt->reserve,
+                                    &rt->reserve_count);
+  if (k == K_ON_START)
+    return goap__fp_rt_effect_list(p, lx, "on_start", &rt->on_start, &rt->on_start_count);
+  if (k == K_ON_END)
+    return goap__fp_rt_effect_list(p, lx, "on_end", &rt->on_end, &rt->on_end_count);
+  return goap__fp_rt_effect_list(p, lx, "on_fail", &rt->on_fail, &rt->on_fail_count);
+}
+
+goap_status goap__fp_action_attr(parser *p, goap__lexer *lx, int k) {
+  if (k == K_COST) { /* a decimal, or a distance cost (position.c) */
+    goap__symtab st = goap__fp_symtab(p);
+    FP_TRY(goap__fp_once(p, lx, A_COST, "cost"));
+    FP_TRY(goap__lex_next(lx));
+    p->number_pos = goap__fp_tok_pos(p, lx);
+    return goap__pos_cost(lx, &st, p->line_off, &p->number, &p->dist, &p->has_dist);
+  }
+  if (k != K_PRE && k != K_EFF) return action_rt_attr(p, lx, k);
+  FP_TRY(goap__lex_next(lx));
+  if (k == K_PRE) {
+    FP_TRY(goap__fp_parse_list(p, lx, GOAP__COND, "pre"));
+    FP_TRY(goap__fp_no_world_vars(p, "pre"));
+    return goap__fp_append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "preconditions");
+  }
+  FP_TRY(goap__fp_parse_list(p, lx, GOAP__EFFECT, "eff"));
+  FP_TRY(goap__fp_no_world_vars(p, "eff"));
+  return goap__fp_append_items(p, lx, &p->eff, &p->eff_len, &p->eff_cap, "effects");
+}
+
+/* ==== src/format/parse_agent.c ==== */
+/*
+ * parse_agent.c -- `resource`, `role` and `agent` lines of the `.goap` parser.
+ *
+ * Invariants:
+ *  - Names used before their definition (actions, roles, agent types) are recorded as
+ *    name_refs and resolved after the last line (parser.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "parse_state.h": inlined above */
+
+/* ---- resources, roles, agent types --------------------------------------------------- */
+
+goap_status goap__fp_parse_resource(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  const char *name = NULL;
+  int32_t prev;
+  int cap = 1;
+  FP_TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after 'resource'");
+  prev = goap__ftab_find(&p->names, GOAP__NS_RESOURCE, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate resource '%.*s' (first defined at line %d)", (int)lx->tok.len,
+                       p->ec.src + lx->tok.off, f->resources[prev].line);
+  if (f->resource_count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many resources (limit %d)",
+                       GOAP__MAX_LIST);
+  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  if (!name) return GOAP_OUT_OF_MEMORY;
+  FP_TRY(goap__lex_next(lx));
+  if (goap__tok_is(lx, "capacity")) {
+    int32_t n;
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a number after 'capacity'");
+    FP_TRY(goap__tok_int(lx, &n));
+    if (n < 0 || n > 1000000)
+      return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                         "capacity must be between 0 and 1000000");
+    cap = (int)n;
+    FP_TRY(goap__lex_next(lx));
+  }
+  FP_TRY(goap__fp_expect_eol(lx, "the resource"));
+  FP_TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_RESOURCE, name, strlen(name),
+                        (int32_t)f->resource_count));
+  FP_GROW(p, f->resources, f->resources_cap, (size_t)f->resource_count + 1);
+  f->resources[f->resource_count].name = name;
+  f->resources[f->resource_count].capacity = cap;
+  f->resources[f->resource_count].line = p->ec.line;
+  f->resource_count++;
   return GOAP_OK;
 }
 
-static goap_status end_block(parser *p) {
+/* `role NAME` and `agent NAME` blocks. */
+goap_status goap__fp_begin_named(parser *p, goap__lexer *lx, int kind) {
+  goap_file *f = p->f;
+  const char *kw = goap__fp_block_names[kind];
+  int32_t ns = kind == B_ROLE ? GOAP__NS_ROLE : GOAP__NS_AGENT;
+  int count = kind == B_ROLE ? f->role_count : f->agent_type_count;
+  const char *name;
+  int32_t prev;
+  char what[48];
+  goap__pos pos;
+  FP_TRY(goap__lex_next(lx));
+  snprintf(what, sizeof what, "a name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  pos = goap__fp_tok_pos(p, lx);
+  prev = goap__ftab_find(&p->names, ns, p->ec.src + lx->tok.off, lx->tok.len);
+  if (prev >= 0)
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate %s '%.*s' (first defined at line %d)", kw, (int)lx->tok.len,
+                       p->ec.src + lx->tok.off,
+                       kind == B_ROLE ? f->roles[prev].line : f->agent_types[prev].line);
+  if (count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many %ss (limit %d)", kw,
+                       GOAP__MAX_LIST);
+  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  if (!name) return GOAP_OUT_OF_MEMORY;
+  FP_TRY(goap__lex_next(lx));
+  snprintf(what, sizeof what, "the %s name", kw);
+  FP_TRY(goap__fp_expect_eol(lx, what));
+  FP_TRY(goap__ftab_insert(&p->a, &p->names, ns, name, strlen(name), (int32_t)count));
+  if (kind == B_ROLE) {
+    goap__role *r;
+    FP_GROW(p, f->roles, f->roles_cap, (size_t)count + 1);
+    r = &f->roles[count];
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->line = pos.line;
+    r->scale = (uint32_t)f->role_scales_len;
+    f->role_count = count + 1;
+  } else {
+    goap__agent_type *t;
+    FP_GROW(p, f->agent_types, f->agent_types_cap, (size_t)count + 1);
+    t = &f->agent_types[count];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->line = pos.line;
+    t->role = -1;
+    t->htn_root = -1;
+    f->agent_type_count = count + 1;
+  }
+  p->block = kind;
+  p->bname = name;
+  p->bpos = pos;
+  memset(p->attr_line, 0, sizeof p->attr_line);
+  return GOAP_OK;
+}
+
+/* role: `cost ACTION * FACTOR` */
+goap_status goap__fp_role_attr(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  goap__role *r = &f->roles[f->role_count - 1];
+  goap__role_scale sc;
+  FP_TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an action name after 'cost'");
+  FP_GROW(p, f->role_scales, f->role_scales_cap, f->role_scales_len + 1);
+  if (r->scale_count >= GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many cost lines in a role");
+  FP_TRY(goap__fp_add_ref(p, lx, GOAP__NS_ACTION, R_ROLE_SCALE, f->role_scales_len));
+  FP_TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_STAR)
+    return goap__expected(lx, "'*' after the action name (cost ACTION * FACTOR)");
+  FP_TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a factor after '*'");
+  FP_TRY(goap__tok_decimal(lx, &sc.factor));
+  if (!(sc.factor > 0) || sc.factor > 1e6)
+    return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                       "a role's cost factor must be > 0 and at most 1000000");
+  sc.action = -1;
+  f->role_scales[f->role_scales_len++] = sc;
+  r->scale_count++;
+  FP_TRY(goap__lex_next(lx));
+  return goap__fp_expect_eol(lx, "the factor");
+}
+
+goap_status goap__fp_agent_attr(parser *p, goap__lexer *lx, int k) {
+  goap_file *f = p->f;
+  goap__agent_type *t = &f->agent_types[f->agent_type_count - 1];
+  if (k == K_ROLE) {
+    FP_TRY(goap__fp_once(p, lx, A_ROLE, "role"));
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a role name after 'role'");
+    FP_TRY(goap__fp_add_ref(p, lx, GOAP__NS_ROLE, R_AGENT_ROLE, (size_t)(f->agent_type_count - 1)));
+    FP_TRY(goap__lex_next(lx));
+    return goap__fp_expect_eol(lx, "the role name");
+  }
+  if (k == K_HTN) { /* an HTN agent: the root task, resolved at the end */
+    int other = t->goals_line ? t->goals_line : t->actions_line;
+    if (other)
+      return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                         "an agent has either '%s' or 'htn': this one has '%s' (line %d)",
+                         t->goals_line ? "goals" : "actions", t->goals_line ? "goals" : "actions",
+                         other);
+    FP_TRY(goap__fp_once(p, lx, A_HTN, "htn"));
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a task name after 'htn'");
+    t->htn_pos = goap__fp_tok_pos(p, lx);
+    FP_TRY(goap__fp_take_name(p, lx, "a task name after 'htn'", &t->htn_name));
+    FP_TRY(goap__lex_next(lx));
+    return goap__fp_expect_eol(lx, "the task name");
+  }
+  if (k == K_SWITCH_MARGIN) {
+    t->has_margin = 1;
+    return goap__fp_parse_seconds(p, lx, A_MARGIN, "switch_margin", &t->switch_margin);
+  }
+  if (k == K_WATCH) {
+    if (!t->watch_count) t->watch_pos = goap__fp_tok_pos(p, lx);
+    FP_TRY(goap__lex_next(lx));
+    return goap__fp_parse_var_list(p, lx, "watch", &t->watch, &t->watch_count);
+  }
+  if (p->attr_line[A_HTN])
+    return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                       "an agent has either '%s' or 'htn': this one has 'htn' (line %d); an HTN "
+                       "agent's methods choose its actions",
+                       k == K_ACTIONS ? "actions" : "goals", p->attr_line[A_HTN]);
+  if (k == K_ACTIONS) {
+    if (!t->actions_line) t->actions_line = p->ec.line;
+    FP_TRY(goap__lex_next(lx));
+    t->has_actions = 1;
+    return goap__fp_parse_name_list(p, lx, "actions", GOAP__NS_ACTION, &t->actions,
+                                    &t->action_count);
+  }
+  if (!t->goals_line) t->goals_line = p->ec.line;
+  FP_TRY(goap__lex_next(lx));
+  t->has_goals = 1;
+  return goap__fp_parse_name_list(p, lx, "goals", GOAP__NS_GOAL, &t->goals, &t->goal_count);
+}
+
+/* ==== src/format/parse_common.c ==== */
+/*
+ * parse_common.c -- what every block kind of the `.goap` parser shares: errors at a saved
+ * position, builder failures mapped back to the text, item lists, once-only attributes, names,
+ * runtime attribute lists (watch, seconds, name lists, effect lists) and the opening and
+ * closing of action/goal/scenario/simulation blocks.
+ *
+ * Invariants:
+ *  - Functions here only read the current line through the lexer and append to the parser's
+ *    and the file's growing arrays; none keeps a pointer into an array across a GROW.
+ *  - Every failure is reported once, at the position of the offending token or item.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "parse_state.h": inlined above */
+
+const char *const goap__fp_block_names[] = {"",           "action", "goal", "scenario",
+                                            "simulation", "role",   "agent"};
+
+/* ------------------------------------------------------------------------------------------
+ * Errors at arbitrary positions
+ * ---------------------------------------------------------------------------------------- */
+static size_t line_length_at(const parser *p, size_t off) {
+  const char *nl;
+  size_t n;
+  if (off > p->len) return 0;
+  nl = (const char *)memchr(p->text + off, '\n', p->len - off);
+  n = nl ? (size_t)(nl - (p->text + off)) : p->len - off;
+  if (n > 0 && p->text[off + n - 1] == '\r') --n;
+  return n;
+}
+
+goap_status goap__fp_error_at(parser *p, goap_status st, const goap__pos *pos, const char *fmt,
+                              ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  goap__diag_vset(p->ec.diag, GOAP_SEVERITY_ERROR, st, p->ec.file, pos->line, pos->col,
+                  p->text + pos->line_off, line_length_at(p, pos->line_off), fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+goap__pos goap__fp_tok_pos(const parser *p, const goap__lexer *lx) {
+  goap__pos r;
+  r.line = p->ec.line;
+  r.col = (int)lx->tok.off + 1;
+  r.line_off = p->line_off;
+  return r;
+}
+
+goap__pos goap__fp_item_pos(const goap__item *it) {
+  goap__pos r;
+  r.line = it->line;
+  r.col = it->col;
+  r.line_off = it->line_off;
+  return r;
+}
+
+/* Maps the builder's last failure to a position and reports it. */
+goap_status goap__fp_builder_error(parser *p, goap_status st, const goap__pos *whole,
+                                   const goap__item *pre, size_t npre, const goap__item *eff,
+                                   size_t neff, const goap__pos *extra) {
+  int idx = -1;
+  goap_item_kind k;
+  goap__pos pos = *whole;
+  const char *msg;
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  k = goap_builder_error_item(p->b, &idx);
+  switch (k) {
+    case GOAP_ITEM_PRE:
+    case GOAP_ITEM_WANT:
+      if (idx >= 0 && (size_t)idx < npre) pos = goap__fp_item_pos(&pre[idx]);
+      break;
+    case GOAP_ITEM_EFF:
+      if (idx >= 0 && (size_t)idx < neff) pos = goap__fp_item_pos(&eff[idx]);
+      break;
+    case GOAP_ITEM_COST:
+    case GOAP_ITEM_DEFAULT:
+    case GOAP_ITEM_RANGE:
+      if (extra && extra->line) pos = *extra;
+      break;
+    case GOAP_ITEM_VALUE:
+      if (idx >= 0 && (size_t)idx < p->values_len) {
+        pos.col = (int)p->value_offs[idx] + 1;
+      }
+      break;
+    default:
+      break;
+  }
+  msg = goap_builder_error(p->b);
+  return goap__fp_error_at(p, st, &pos, "%s", msg && msg[0] ? msg : goap_status_string(st));
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Helpers
+ * ---------------------------------------------------------------------------------------- */
+goap_status goap__fp_expect_eol(goap__lexer *lx, const char *after) {
+  char what[96];
+  if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+  snprintf(what, sizeof what, "end of line after %s", after);
+  return goap__expected(lx, what);
+}
+
+const char *goap__fp_cand_action(const void *ctx, int i) {
+  return ((const parser *)ctx)->action_names[i];
+}
+
+const char *goap__fp_cand_goal(const void *ctx, int i) {
+  return ((const parser *)ctx)->goal_names[i];
+}
+
+const char *goap__fp_cand_resource(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->resources[i].name;
+}
+
+const char *goap__fp_cand_role(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->roles[i].name;
+}
+
+const char *goap__fp_cand_task(const void *ctx, int i) {
+  return goap_htn_domain_task_name(((const goap_file *)ctx)->htn, i);
+}
+
+const char *goap__fp_cand_agent(const void *ctx, int i) {
+  return ((const parser *)ctx)->f->agent_types[i].name;
+}
+
+const char *goap__fp_cand_string(const void *ctx, int i) { return ((const char *const *)ctx)[i]; }
+
+int goap__fp_in_list(const char *const *list, int n, const char *s, size_t len) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return i;
+  return -1;
+}
+
+goap__symtab goap__fp_symtab(const parser *p) {
+  goap__symtab st;
+  memset(&st, 0, sizeof st);
+  st.vars = p->vars;
+  st.var_count = p->f->var_count;
+  st.names = &p->names;
+  st.text = p->text;
+  st.text_len = p->len;
+  st.rest_off = p->next_off;
+  st.rest_line = p->ec.line + 1;
+  return st;
+}
+
+/* Parses a comma-separated list of items into p->items (at least one). */
+goap_status goap__fp_parse_list(parser *p, goap__lexer *lx, goap__mode mode, const char *kw) {
+  static const char *const nouns[] = {"a condition", "an effect", "an assignment"};
+  goap__symtab st = goap__fp_symtab(p);
+  p->items_len = 0;
+  if (lx->tok.kind == GOAP__T_EOL) {
+    char t[64];
+    snprintf(t, sizeof t, "%s after '%s'", nouns[mode], kw);
+    return goap__expected(lx, t);
+  }
+  for (;;) {
+    goap__item it;
+    FP_TRY(goap__parse_item(lx, &st, mode, &it));
+    it.line_off = p->line_off;
+    FP_GROW(p, p->items, p->items_cap, p->items_len + 1);
+    p->items[p->items_len++] = it;
+    if (lx->tok.kind == GOAP__T_COMMA) {
+      FP_TRY(goap__lex_next(lx));
+      if (lx->tok.kind == GOAP__T_EOL) {
+        char t[64];
+        snprintf(t, sizeof t, "%s after ','", nouns[mode]);
+        return goap__expected(lx, t);
+      }
+      continue;
+    }
+    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+    return goap__expected(lx, it.op == (int)GOAP_ADD && mode == GOAP__EFFECT
+                                  ? "',', 'clamp' or end of line"
+                                  : "',' or end of line");
+  }
+}
+
+/* Appends p->items to a block's item vector. */
+goap_status goap__fp_append_items(parser *p, goap__lexer *lx, goap__item **vec, size_t *len,
+                                  size_t *cap, const char *what) {
+  if (*len + p->items_len > GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many %s in %s '%s' (limit %d)",
+                       what, goap__fp_block_names[p->block], p->bname, GOAP__MAX_LIST);
+  {
+    void *g = goap__mem_grow(&p->a, *vec, cap, *len + p->items_len, sizeof **vec);
+    if (!g) return GOAP_OUT_OF_MEMORY;
+    *vec = (goap__item *)g;
+  }
+  if (p->items_len) memcpy(*vec + *len, p->items, p->items_len * sizeof **vec);
+  *len += p->items_len;
+  return GOAP_OK;
+}
+
+/* A once-only attribute: error if already seen in this block, else remember its line. */
+goap_status goap__fp_once(parser *p, goap__lexer *lx, int attr, const char *kw) {
+  if (p->attr_line[attr])
+    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
+                       "duplicate '%s' in %s '%s' (first at line %d)", kw,
+                       goap__fp_block_names[p->block], p->bname, p->attr_line[attr]);
+  p->attr_line[attr] = p->ec.line;
+  return GOAP_OK;
+}
+
+/* Reads a name token (the current token) into the parse arena. */
+goap_status goap__fp_take_name(parser *p, goap__lexer *lx, const char *what, const char **out) {
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  *out = goap__arena_strndup(&p->a, &p->arena, p->ec.src + lx->tok.off, lx->tok.len);
+  return *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
+}
+
+goap_status goap__fp_end_block(parser *p) {
   goap_status st = GOAP_OK;
-  TRY(goap__htn_end_block(p->htn, &p->ec, p->text, p->len));
+  FP_TRY(goap__htn_end_block(p->htn, &p->ec, p->text, p->len));
   switch (p->block) {
-    case B_ACTION: st = finish_action(p); break;
-    case B_GOAL: st = finish_goal(p); break;
-    case B_SCENARIO: st = finish_scenario(p); break;
+    case B_ACTION: st = goap__fp_finish_action(p); break;
+    case B_GOAL: st = goap__fp_finish_goal(p); break;
+    case B_SCENARIO: st = goap__fp_finish_scenario(p); break;
     default: break;
   }
   p->block = B_NONE;
   return st;
 }
 
-static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
+goap_status goap__fp_begin_block(parser *p, goap__lexer *lx, int kind) {
   goap_file *f = p->f;
-  const char *kw = block_names[kind];
+  const char *kw = goap__fp_block_names[kind];
   const char *name = NULL;
   goap__pos pos;
   int32_t ns = kind == B_ACTION ? GOAP__NS_ACTION : kind == B_GOAL ? GOAP__NS_GOAL
@@ -10676,10 +11225,10 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
   int limit = kind == B_ACTION ? GOAP__MAX_ACTIONS : kind == B_GOAL ? GOAP__MAX_GOALS
                                                                     : GOAP__MAX_SCENARIOS;
   char what[48];
-  TRY(next(lx));
+  FP_TRY(goap__lex_next(lx));
   snprintf(what, sizeof what, "a name after '%s'", kw);
   if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
-  pos = tok_pos(p, lx);
+  pos = goap__fp_tok_pos(p, lx);
   prev = goap__ftab_find(&p->names, ns, p->ec.src + lx->tok.off, lx->tok.len);
   if (prev >= 0) {
     int line = kind == B_ACTION ? f->action_pos[prev].line
@@ -10697,31 +11246,31 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
     name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
     if (!name) return GOAP_OUT_OF_MEMORY;
   } else {
-    TRY(take_name(p, lx, what, &name));
+    FP_TRY(goap__fp_take_name(p, lx, what, &name));
   }
-  TRY(next(lx));
+  FP_TRY(goap__lex_next(lx));
   snprintf(what, sizeof what, "the %s name", kw);
-  TRY(expect_eol(lx, what));
-  TRY(goap__ftab_insert(&p->a, &p->names, ns, name, strlen(name), (int32_t)count));
+  FP_TRY(goap__fp_expect_eol(lx, what));
+  FP_TRY(goap__ftab_insert(&p->a, &p->names, ns, name, strlen(name), (int32_t)count));
   if (kind == B_ACTION) {
-    GROW(p, f->action_pos, f->action_pos_cap, (size_t)count + 1);
-    GROW(p, p->action_names, p->action_names_cap, (size_t)count + 1);
-    GROW(p, f->action_rt, f->action_rt_cap, (size_t)count + 1);
+    FP_GROW(p, f->action_pos, f->action_pos_cap, (size_t)count + 1);
+    FP_GROW(p, p->action_names, p->action_names_cap, (size_t)count + 1);
+    FP_GROW(p, f->action_rt, f->action_rt_cap, (size_t)count + 1);
     f->action_pos[count] = pos;
     p->action_names[count] = name;
     memset(&f->action_rt[count], 0, sizeof f->action_rt[count]);
     f->action_count = count + 1;
   } else if (kind == B_GOAL) {
-    GROW(p, f->goal_pos, f->goal_pos_cap, (size_t)count + 1);
-    GROW(p, p->goal_names, p->goal_names_cap, (size_t)count + 1);
-    GROW(p, f->goal_rt, f->goal_rt_cap, (size_t)count + 1);
+    FP_GROW(p, f->goal_pos, f->goal_pos_cap, (size_t)count + 1);
+    FP_GROW(p, p->goal_names, p->goal_names_cap, (size_t)count + 1);
+    FP_GROW(p, f->goal_rt, f->goal_rt_cap, (size_t)count + 1);
     f->goal_pos[count] = pos;
     p->goal_names[count] = name;
     memset(&f->goal_rt[count], 0, sizeof f->goal_rt[count]);
     f->goal_count = count + 1;
   } else if (kind == B_SIM) {
     goap__sim *sm;
-    GROW(p, f->sims, f->sims_cap, (size_t)count + 1);
+    FP_GROW(p, f->sims, f->sims_cap, (size_t)count + 1);
     sm = &f->sims[count];
     memset(sm, 0, sizeof *sm);
     sm->name = name;
@@ -10737,8 +11286,8 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
   } else {
     goap_scenario *sc;
     scen_ir *ir;
-    GROW(p, f->scenarios, f->scenarios_cap, (size_t)count + 1);
-    GROW(p, p->scen, p->scen_cap, (size_t)count + 1);
+    FP_GROW(p, f->scenarios, f->scenarios_cap, (size_t)count + 1);
+    FP_GROW(p, p->scen, p->scen_cap, (size_t)count + 1);
     sc = &f->scenarios[count];
     memset(sc, 0, sizeof *sc);
     sc->name = name;
@@ -10762,29 +11311,653 @@ static goap_status begin_block(parser *p, goap__lexer *lx, int kind) {
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Attribute lines
+ * ---------------------------------------------------------------------------------------- */
+goap_status goap__fp_parse_number_attr(parser *p, goap__lexer *lx, int attr, const char *kw,
+                                       int nonneg) {
+  double v;
+  FP_TRY(goap__fp_once(p, lx, attr, kw));
+  FP_TRY(goap__lex_next(lx));
+  if (lx->tok.kind != GOAP__T_NUMBER) {
+    char what[48];
+    snprintf(what, sizeof what, "a number after '%s'", kw);
+    return goap__expected(lx, what);
+  }
+  p->number_pos = goap__fp_tok_pos(p, lx);
+  FP_TRY(goap__tok_decimal(lx, &v));
+  if (nonneg && v < 0) {
+    char t[64];
+    goap__tok_show(lx, t, sizeof t);
+    return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                       "%s must not be negative, found %s", kw, t);
+  }
+  p->number = v;
+  FP_TRY(goap__lex_next(lx));
+  return goap__fp_expect_eol(lx, "the number");
+}
+
+/* ---- runtime attributes and simulations ------------------------------------------------ */
+
+/* Appends p->items (effects or assignments) to rt_effs; *start is where they begin. */
+goap_status goap__fp_push_effs(parser *p, uint32_t *start) {
+  goap_file *f = p->f;
+  size_t i;
+  FP_GROW(p, f->rt_effs, f->rt_effs_cap, f->rt_effs_len + p->items_len);
+  *start = (uint32_t)f->rt_effs_len;
+  for (i = 0; i < p->items_len; ++i) {
+    goap_effect *e = &f->rt_effs[f->rt_effs_len++];
+    e->var = p->items[i].var;
+    e->op = (goap_effect_op)p->items[i].op;
+    e->value = p->items[i].value;
+  }
+  return GOAP_OK;
+}
+
+goap_status goap__fp_push_conds(parser *p, uint32_t *start) {
+  goap_file *f = p->f;
+  size_t i;
+  FP_GROW(p, f->rt_conds, f->rt_conds_cap, f->rt_conds_len + p->items_len);
+  *start = (uint32_t)f->rt_conds_len;
+  for (i = 0; i < p->items_len; ++i) {
+    goap_cond *c = &f->rt_conds[f->rt_conds_len++];
+    c->var = p->items[i].var;
+    c->op = (goap_op)p->items[i].op;
+    c->value = p->items[i].value;
+  }
+  return GOAP_OK;
+}
+
+/* World variables are the simulation's truth: agents cannot plan with them. */
+goap_status goap__fp_no_world_vars(parser *p, const char *kw) {
+  size_t i;
+  for (i = 0; i < p->items_len; ++i) {
+    const goap__item *it = &p->items[i];
+    if ((size_t)it->var < p->f->world_var_cap && p->f->world_var[it->var])
+      return goap__error(&p->ec, GOAP_INVALID_OPERATION, (size_t)it->col - 1,
+                         "'%s' is a world variable: agents do not know it, so it cannot appear "
+                         "in '%s' (simulations copy it into memory with 'sense')",
+                         p->vars[it->var].name, kw);
+  }
+  return GOAP_OK;
+}
+
+/* A comma-separated list of variable names (at least one) appended to rt_vars. */
+goap_status goap__fp_parse_var_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
+                                    uint32_t *count) {
+  goap_file *f = p->f;
+  goap__symtab st = goap__fp_symtab(p);
+  size_t first = f->rt_vars_len;
+  char what[64];
+  snprintf(what, sizeof what, "a variable name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  for (;;) {
+    int32_t v;
+    FP_TRY(goap__resolve_var(lx, &st, &v));
+    if (*count + (f->rt_vars_len - first) >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many variables after '%s'",
+                         kw);
+    FP_GROW(p, f->rt_vars, f->rt_vars_cap, f->rt_vars_len + 1);
+    f->rt_vars[f->rt_vars_len++] = v;
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind == GOAP__T_EOL) break;
+    if (lx->tok.kind != GOAP__T_COMMA) return goap__expected(lx, "',' or end of line");
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a variable name after ','");
+  }
+  /* consecutive lines of one block extend the same list */
+  if (*count == 0) *start = (uint32_t)first;
+  *count += (uint32_t)(f->rt_vars_len - first);
+  return GOAP_OK;
+}
+
+/* A non-negative number attribute (seconds). */
+goap_status goap__fp_parse_seconds(parser *p, goap__lexer *lx, int attr, const char *kw,
+                                   double *out) {
+  double keep = p->number; /* the block's cost or priority */
+  goap__pos keep_pos = p->number_pos;
+  FP_TRY(goap__fp_parse_number_attr(p, lx, attr, kw, 1));
+  *out = p->number;
+  p->number = keep;
+  if (attr != A_UNTIL && attr != A_STEP) p->number_pos = keep_pos;
+  return GOAP_OK;
+}
+
+/* Remembers that the name at the current token must be resolved in namespace ns. */
+goap_status goap__fp_add_ref(parser *p, goap__lexer *lx, int32_t ns, int target, size_t index) {
+  name_ref r;
+  const char *name = NULL;
+  FP_TRY(goap__fp_take_name(p, lx, "a name", &name));
+  r.ns = ns;
+  r.target = target;
+  r.index = index;
+  r.name = name;
+  r.len = lx->tok.len;
+  r.pos_line = p->ec.line;
+  r.pos_col = (int)lx->tok.off + 1;
+  r.pos_off = p->line_off;
+  FP_GROW(p, p->nrefs, p->nrefs_cap, p->nrefs_len + 1);
+  p->nrefs[p->nrefs_len++] = r;
+  return GOAP_OK;
+}
+
+/* NAME, NAME, ... resolved later into rt_ids (one slot each, in order). */
+goap_status goap__fp_parse_name_list(parser *p, goap__lexer *lx, const char *kw, int32_t ns,
+                                     uint32_t *start, uint32_t *count) {
+  goap_file *f = p->f;
+  char what[64];
+  snprintf(what, sizeof what, "a name after '%s'", kw);
+  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
+  if (*count == 0) *start = (uint32_t)f->rt_ids_len;
+  else if (*start + *count != f->rt_ids_len)
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
+                       "'%s' lines of one block must follow each other", kw);
+  for (;;) {
+    if (*count >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many names after '%s'", kw);
+    FP_GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + 1);
+    f->rt_ids[f->rt_ids_len] = -1;
+    FP_TRY(goap__fp_add_ref(p, lx, ns, R_ID, f->rt_ids_len));
+    f->rt_ids_len++;
+    (*count)++;
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
+    if (lx->tok.kind != GOAP__T_COMMA) return goap__expected(lx, "',' or end of line");
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after ','");
+  }
+}
+
+/* on_start / on_end / on_fail: effects appended to one contiguous list per action. */
+goap_status goap__fp_rt_effect_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
+                                    uint32_t *count) {
+  uint32_t first;
+  FP_TRY(goap__fp_parse_list(p, lx, GOAP__EFFECT, kw));
+  FP_TRY(goap__fp_no_world_vars(p, kw));
+  if (*count + p->items_len > GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many effects in '%s'", kw);
+  if (*count && *start + *count != p->f->rt_effs_len)
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, 0,
+                       "'%s' lines of one action must follow each other", kw);
+  FP_TRY(goap__fp_push_effs(p, &first));
+  if (*count == 0) *start = first;
+  *count += (uint32_t)p->items_len;
+  return GOAP_OK;
+}
+
+/* ==== src/format/parse_goal.c ==== */
+/*
+ * parse_goal.c -- `goal` blocks of the `.goap` parser: priority, want, and the runtime
+ * attributes (valid, watch, cooldown); the goal is handed to the builder when its block ends.
+ *
+ * Invariants:
+ *  - A goal is added to the builder exactly once, when its block ends.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "parse_state.h": inlined above */
+
+goap_status goap__fp_finish_goal(parser *p) {
+  goap_goal_desc desc;
+  goap_status st;
+  int id = -1;
+  size_t i;
+  if (p->pre_len == 0)
+    return goap__fp_error_at(p, GOAP_PARSE_ERROR, &p->bpos, "goal '%s' has no 'want' line",
+                             p->bname);
+  FP_GROW(p, p->tconds, p->tconds_cap, p->pre_len);
+  for (i = 0; i < p->pre_len; ++i) {
+    p->tconds[i].var = p->pre[i].var;
+    p->tconds[i].op = (goap_op)p->pre[i].op;
+    p->tconds[i].value = p->pre[i].value;
+  }
+  memset(&desc, 0, sizeof desc);
+  desc.name = p->bname;
+  desc.priority = p->attr_line[A_PRIORITY] ? p->number : 0.0;
+  desc.want = p->tconds;
+  desc.want_count = (int)p->pre_len;
+  st = goap_builder_add_goal(p->b, &desc, &id);
+  if (st != GOAP_OK)
+    return goap__fp_builder_error(p, st, &p->bpos, p->pre, p->pre_len, NULL, 0, NULL);
+  if (id != p->f->goal_count - 1)
+    return goap__fp_error_at(p, GOAP_INVALID_OPERATION, &p->bpos,
+                             "builder assigned an unexpected id");
+  return GOAP_OK;
+}
+
+static goap_status goal_rt_attr(parser *p, goap__lexer *lx, int k) {
+  goap_file *f = p->f;
+  goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
+  if (k == K_COOLDOWN) return goap__fp_parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
+  FP_TRY(goap__lex_next(lx));
+  if (k == K_WATCH) return goap__fp_parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
+  {
+    uint32_t start;
+    FP_TRY(goap__fp_parse_list(p, lx, GOAP__COND, "valid"));
+    FP_TRY(goap__fp_no_world_vars(p, "valid"));
+    if (rt->valid_count + p->items_len > GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many conditions in 'valid'");
+    FP_TRY(goap__fp_push_conds(p, &start));
+    if (rt->valid_count == 0) rt->valid = start;
+    rt->valid_count += (uint32_t)p->items_len;
+    return GOAP_OK;
+  }
+}
+
+goap_status goap__fp_goal_attr(parser *p, goap__lexer *lx, int k) {
+  if (k == K_PRIORITY) return goap__fp_parse_number_attr(p, lx, A_PRIORITY, "priority", 0);
+  if (k != K_WANT) return goal_rt_attr(p, lx, k);
+  FP_TRY(goap__lex_next(lx));
+  FP_TRY(goap__fp_parse_list(p, lx, GOAP__COND, "want"));
+  FP_TRY(goap__fp_no_world_vars(p, "want"));
+  return goap__fp_append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "conditions");
+}
+
+/* ==== src/format/parse_scenario.c ==== */
+/*
+ * parse_scenario.c -- `scenario` blocks of the `.goap` parser: pursue/want, given and
+ * expect lines. Goal and action names are kept as references and resolved after the last
+ * line (parser.c), since a scenario may name what is defined later.
+ *
+ * Invariants:
+ *  - A scenario's want/given/plan items are contiguous in the file's arrays
+ *    (start + count in its scen_ir).
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "parse_state.h": inlined above */
+
+goap_status goap__fp_finish_scenario(parser *p) {
+  goap_file *f = p->f;
+  scen_ir *s = &p->scen[f->scenario_count - 1];
+  if (!s->pursue && s->want_count == 0 &&
+      !goap__htn_scenario_has_task(p->htn, f->scenario_count - 1))
+    return goap__fp_error_at(p, GOAP_PARSE_ERROR, &p->bpos,
+                             "scenario '%s' needs a 'pursue', 'want' or 'task' line", p->bname);
+  s->plan_count = p->refs_len - s->plan_start;
+  return GOAP_OK;
+}
+
+static goap_status scen_given(parser *p, goap__lexer *lx) {
+  goap_file *f = p->f;
+  int sidx = f->scenario_count;
+  size_t i;
+  FP_TRY(goap__lex_next(lx));
+  FP_TRY(goap__fp_parse_list(p, lx, GOAP__ASSIGN, "given"));
+  if ((f->given_len - p->scen[sidx - 1].given_start) + p->items_len > GOAP__MAX_LIST)
+    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
+                       "too many assignments in scenario '%s' (limit %d)", p->bname,
+                       GOAP__MAX_LIST);
+  if (p->stamp_cap < (size_t)f->var_count) {
+    size_t old = p->stamp_cap;
+    FP_GROW(p, p->stamp, p->stamp_cap, (size_t)f->var_count);
+    memset(p->stamp + old, 0, (p->stamp_cap - old) * sizeof *p->stamp);
+  }
+  FP_GROW(p, p->stamp_pos, p->stamp_pos_cap, (size_t)f->var_count);
+  FP_GROW(p, f->given, f->given_cap, f->given_len + p->items_len);
+  for (i = 0; i < p->items_len; ++i) {
+    const goap__item *it = &p->items[i];
+    if (p->stamp[it->var] == sidx) {
+      const goap__pos *fp = &p->stamp_pos[it->var];
+      if (fp->line == it->line)
+        return goap__error(&p->ec, GOAP_CONFLICT, (size_t)it->col - 1,
+                           "conflicting assignments to '%s' (first at column %d)",
+                           p->vars[it->var].name, fp->col);
+      return goap__error(&p->ec, GOAP_CONFLICT, (size_t)it->col - 1,
+                         "conflicting assignments to '%s' (first at line %d)",
+                         p->vars[it->var].name, fp->line);
+    }
+    p->stamp[it->var] = sidx;
+    p->stamp_pos[it->var] = goap__fp_item_pos(it);
+    f->given[f->given_len].var = it->var;
+    f->given[f->given_len].op = (goap_effect_op)it->op;
+    f->given[f->given_len].value = it->value;
+    ++f->given_len;
+  }
+  return GOAP_OK;
+}
+
+static goap_status scen_expect(parser *p, goap__lexer *lx) {
+  size_t kw_off;
+  FP_TRY(goap__lex_next(lx));
+  kw_off = lx->tok.off;
+  if (goap__tok_is(lx, "cost")) {
+    if (p->attr_line[A_EXPECT_NONE])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect cost' contradicts 'expect no plan' (line %d)",
+                         p->attr_line[A_EXPECT_NONE]);
+    FP_TRY(goap__fp_parse_number_attr(p, lx, A_EXPECT_COST, "expect cost", 1));
+    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_COST;
+    p->f->scenarios[p->f->scenario_count - 1].expect_cost = p->number;
+    return GOAP_OK;
+  }
+  if (goap__tok_is(lx, "plan")) {
+    if (p->attr_line[A_EXPECT_NONE])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect plan' contradicts 'expect no plan' (line %d)",
+                         p->attr_line[A_EXPECT_NONE]);
+    FP_TRY(goap__fp_once(p, lx, A_EXPECT_PLAN, "expect plan"));
+    FP_TRY(goap__lex_next(lx));
+    /* no names: the empty plan (the goal already holds) */
+    while (lx->tok.kind != GOAP__T_EOL) {
+      plan_ref r;
+      if (lx->tok.kind != GOAP__T_IDENT)
+        return goap__expected(lx, "an action name or end of line");
+      r.pos = goap__fp_tok_pos(p, lx);
+      r.len = lx->tok.len;
+      FP_TRY(goap__fp_take_name(p, lx, "an action name", &r.name));
+      FP_GROW(p, p->refs, p->refs_cap, p->refs_len + 1);
+      p->refs[p->refs_len++] = r;
+      FP_TRY(goap__lex_next(lx));
+    }
+    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_PLAN;
+    return GOAP_OK;
+  }
+  if (goap__tok_is(lx, "no")) {
+    FP_TRY(goap__lex_next(lx));
+    if (!goap__tok_is(lx, "plan")) return goap__expected(lx, "'plan' after 'expect no'");
+    if (p->attr_line[A_EXPECT_COST])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect no plan' contradicts 'expect cost' (line %d)",
+                         p->attr_line[A_EXPECT_COST]);
+    if (p->attr_line[A_EXPECT_PLAN])
+      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
+                         "'expect no plan' contradicts 'expect plan' (line %d)",
+                         p->attr_line[A_EXPECT_PLAN]);
+    if (p->attr_line[A_EXPECT_NONE])
+      return goap__error(&p->ec, GOAP_DUPLICATE, kw_off,
+                         "duplicate 'expect no plan' in scenario '%s' (first at line %d)",
+                         p->bname, p->attr_line[A_EXPECT_NONE]);
+    p->attr_line[A_EXPECT_NONE] = p->ec.line;
+    FP_TRY(goap__lex_next(lx));
+    FP_TRY(goap__fp_expect_eol(lx, "'expect no plan'"));
+    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_NO_PLAN;
+    return GOAP_OK;
+  }
+  return goap__expected(lx, "'cost', 'plan' or 'no plan' after 'expect'");
+}
+
+goap_status goap__fp_scenario_attr(parser *p, goap__lexer *lx, int k) {
+  goap_file *f = p->f;
+  scen_ir *ir = &p->scen[f->scenario_count - 1];
+  if (k == K_PURSUE) {
+    if (p->attr_line[A_WANT])
+      return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                         "scenario '%s' has both 'pursue' and 'want' (want at line %d)",
+                         p->bname, p->attr_line[A_WANT]);
+    FP_TRY(goap__fp_once(p, lx, A_PURSUE, "pursue"));
+    FP_TRY(goap__lex_next(lx));
+    ir->pursue_pos = goap__fp_tok_pos(p, lx);
+    FP_TRY(goap__fp_take_name(p, lx, "a goal name after 'pursue'", &ir->pursue));
+    ir->pursue_len = lx->tok.len;
+    FP_TRY(goap__lex_next(lx));
+    return goap__fp_expect_eol(lx, "the goal name");
+  }
+  if (k == K_WANT) {
+    size_t i;
+    if (p->attr_line[A_PURSUE])
+      return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
+                         "scenario '%s' has both 'want' and 'pursue' (pursue at line %d)",
+                         p->bname, p->attr_line[A_PURSUE]);
+    if (!p->attr_line[A_WANT]) p->attr_line[A_WANT] = p->ec.line;
+    FP_TRY(goap__lex_next(lx));
+    FP_TRY(goap__fp_parse_list(p, lx, GOAP__COND, "want"));
+    if (ir->want_count + p->items_len > GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
+                         "too many conditions in scenario '%s' (limit %d)", p->bname,
+                         GOAP__MAX_LIST);
+    FP_GROW(p, f->conds, f->conds_cap, f->conds_len + p->items_len);
+    for (i = 0; i < p->items_len; ++i) {
+      f->conds[f->conds_len].var = p->items[i].var;
+      f->conds[f->conds_len].op = (goap_op)p->items[i].op;
+      f->conds[f->conds_len].value = p->items[i].value;
+      ++f->conds_len;
+    }
+    ir->want_count += p->items_len;
+    return GOAP_OK;
+  }
+  if (k == K_GIVEN) {
+    FP_TRY(scen_given(p, lx));
+    ir = &p->scen[f->scenario_count - 1];
+    ir->given_count = f->given_len - ir->given_start;
+    return GOAP_OK;
+  }
+  return scen_expect(p, lx);
+}
+
+/* ==== src/format/parse_sim.c ==== */
+/*
+ * parse_sim.c -- the attributes of `simulation` blocks of the `.goap` parser (given, at,
+ * fail, sense, until, step, expect, member, switch_margin). Running a simulation is sim.c.
+ *
+ * Invariants:
+ *  - A simulation's events, fails, members and sensed variables are contiguous in the file's
+ *    arrays (start + count in its goap__sim); `fail ACTION` names resolve after the last line.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "parse_state.h": inlined above */
+
+goap_status goap__fp_sim_attr(parser *p, goap__lexer *lx, int k) {
+  goap_file *f = p->f;
+  goap__sim *sm = &f->sims[f->sim_count - 1];
+  size_t i;
+  if (k == K_SWITCH_MARGIN) { /* the lone agent's hysteresis (members: their type's) */
+    sm->has_margin = 1;
+    return goap__fp_parse_seconds(p, lx, A_MARGIN, "switch_margin", &sm->switch_margin);
+  }
+  if (k == K_UNTIL) {
+    FP_TRY(goap__fp_parse_seconds(p, lx, A_UNTIL, "until", &sm->until));
+    if (sm->until > 1e6)
+      return goap__fp_error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos,
+                               "'until' is limited to 1000000 s");
+    return GOAP_OK;
+  }
+  if (k == K_STEP) {
+    FP_TRY(goap__fp_parse_seconds(p, lx, A_STEP, "step", &sm->step));
+    if (!(sm->step >= 0.001))
+      return goap__fp_error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos,
+                               "'step' must be at least 0.001 s");
+    return GOAP_OK;
+  }
+  if (k == K_GIVEN) {
+    FP_TRY(goap__lex_next(lx));
+    FP_TRY(goap__fp_parse_list(p, lx, GOAP__ASSIGN, "given"));
+    if (sm->given_count + p->items_len > GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many assignments in 'given'");
+    FP_GROW(p, f->given, f->given_cap, f->given_len + p->items_len);
+    for (i = 0; i < p->items_len; ++i) {
+      goap_effect *e = &f->given[f->given_len++];
+      e->var = p->items[i].var;
+      e->op = (goap_effect_op)p->items[i].op;
+      e->value = p->items[i].value;
+    }
+    sm->given_count += (uint32_t)p->items_len;
+    return GOAP_OK;
+  }
+  if (k == K_AT) {
+    goap__sim_event ev;
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a time in seconds after 'at'");
+    FP_TRY(goap__tok_decimal(lx, &ev.time));
+    if (ev.time < 0 || ev.time > 1e6)
+      return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
+                         "the time after 'at' must be between 0 and 1000000 s");
+    FP_TRY(goap__lex_next(lx));
+    ev.order = -1;
+    if (goap__tok_is(lx, "order")) {
+      static const char *const behaviors[] = {"none", "get_to_cover", "advance_cover",
+                                              "orderly_advance", "search"};
+      FP_TRY(goap__lex_next(lx));
+      if (lx->tok.kind != GOAP__T_IDENT)
+        return goap__expected(lx, "a squad behaviour after 'order' (get_to_cover, "
+                                  "advance_cover, orderly_advance, search or none)");
+      ev.order = goap__fp_in_list(behaviors, 5, p->ec.src + lx->tok.off, lx->tok.len);
+      if (ev.order < 0) {
+        char dym[96];
+        goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len,
+                           goap__fp_cand_string, behaviors, 5);
+        return goap__error(&p->ec, GOAP_NOT_FOUND, lx->tok.off,
+                           "unknown squad behaviour '%.*s'%s", (int)lx->tok.len,
+                           p->ec.src + lx->tok.off, dym);
+      }
+      FP_TRY(goap__lex_next(lx));
+      FP_TRY(goap__fp_expect_eol(lx, "the behaviour"));
+      p->items_len = 0;
+    } else {
+      FP_TRY(goap__fp_parse_list(p, lx, GOAP__ASSIGN, "at"));
+    }
+    if (sm->event_count >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'at' lines (limit %d)",
+                         GOAP__MAX_LIST);
+    FP_TRY(goap__fp_push_effs(p, &ev.eff));
+    ev.eff_count = (uint32_t)p->items_len;
+    ev.line = p->ec.line;
+    FP_GROW(p, f->sim_events, f->sim_events_cap, f->sim_events_len + 1);
+    f->sim_events[f->sim_events_len++] = ev;
+    sm->event_count++;
+    return GOAP_OK;
+  }
+  if (k == K_FAIL) {
+    goap__sim_fail fl;
+    plan_ref r;
+    memset(&fl, 0, sizeof fl);
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an action name after 'fail'");
+    r.pos = goap__fp_tok_pos(p, lx);
+    r.len = lx->tok.len;
+    FP_TRY(goap__fp_take_name(p, lx, "an action name", &r.name));
+    FP_TRY(goap__lex_next(lx));
+    if (goap__tok_is(lx, "when")) {
+      FP_TRY(goap__lex_next(lx));
+      FP_TRY(goap__fp_parse_list(p, lx, GOAP__COND, "when"));
+      FP_TRY(goap__fp_push_conds(p, &fl.cond));
+      fl.cond_count = (uint32_t)p->items_len;
+    } else if (lx->tok.kind != GOAP__T_EOL) {
+      return goap__expected(lx, "'when' or end of line");
+    }
+    if (sm->fail_count >= GOAP__MAX_LIST)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'fail' lines (limit %d)",
+                         GOAP__MAX_LIST);
+    fl.action = -1;
+    FP_GROW(p, f->sim_fails, f->sim_fails_cap, f->sim_fails_len + 1);
+    FP_GROW(p, p->fail_refs, p->fail_refs_cap, f->sim_fails_len + 1);
+    p->fail_refs[f->sim_fails_len] = r;
+    f->sim_fails[f->sim_fails_len++] = fl;
+    p->fail_refs_len = f->sim_fails_len;
+    sm->fail_count++;
+    return GOAP_OK;
+  }
+  if (k == K_SENSE) {
+    FP_TRY(goap__lex_next(lx));
+    return goap__fp_parse_var_list(p, lx, "sense", &sm->sense, &sm->sense_count);
+  }
+  if (k == K_MEMBER) {
+    goap__sim_member m;
+    memset(&m, 0, sizeof m);
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a member name after 'member'");
+    for (i = 0; i < sm->member_count; ++i) {
+      const char *other = f->sim_members[sm->member + i].name;
+      if (strlen(other) == lx->tok.len && memcmp(other, p->ec.src + lx->tok.off, lx->tok.len) == 0)
+        return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off, "duplicate member '%s'", other);
+    }
+    if (sm->member_count >= 1024)
+      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many members (limit 1024)");
+    m.name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
+    if (!m.name) return GOAP_OUT_OF_MEMORY;
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_IDENT)
+      return goap__expected(lx, "an agent type after the member name");
+    FP_GROW(p, f->sim_members, f->sim_members_cap, f->sim_members_len + 1);
+    FP_TRY(goap__fp_add_ref(p, lx, GOAP__NS_AGENT, R_MEMBER_TYPE, f->sim_members_len));
+    FP_TRY(goap__lex_next(lx));
+    if (goap__tok_is(lx, "with")) {
+      FP_TRY(goap__lex_next(lx));
+      FP_TRY(goap__fp_parse_list(p, lx, GOAP__ASSIGN, "with"));
+      FP_TRY(goap__fp_push_effs(p, &m.with));
+      m.with_count = (uint32_t)p->items_len;
+    } else if (lx->tok.kind != GOAP__T_EOL) {
+      return goap__expected(lx, "'with' or end of line");
+    }
+    m.type = -1;
+    if (sm->member_count == 0) sm->member = (uint32_t)f->sim_members_len;
+    f->sim_members[f->sim_members_len++] = m;
+    sm->member_count++;
+    return GOAP_OK;
+  }
+  /* expect */
+  FP_TRY(goap__lex_next(lx));
+  if (goap__tok_is(lx, "replans")) {
+    int32_t n;
+    FP_TRY(goap__fp_once(p, lx, A_EXPECT_REPLANS, "expect replans"));
+    FP_TRY(goap__lex_next(lx));
+    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a number after 'expect replans'");
+    FP_TRY(goap__tok_int(lx, &n));
+    if (n < 0) return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off, "replans cannot be negative");
+    sm->expect_replans = n;
+    sm->replans_line = p->ec.line;
+    sm->replans_col = (int)lx->tok.off + 1;
+    FP_TRY(goap__lex_next(lx));
+    return goap__fp_expect_eol(lx, "the number");
+  }
+  if (goap__tok_is(lx, "final")) {
+    uint32_t start;
+    FP_TRY(goap__fp_once(p, lx, A_EXPECT_PLAN, "expect final"));
+    FP_TRY(goap__lex_next(lx));
+    FP_TRY(goap__fp_parse_list(p, lx, GOAP__COND, "expect final"));
+    FP_TRY(goap__fp_push_conds(p, &start));
+    sm->final = start;
+    sm->final_count = (uint32_t)p->items_len;
+    sm->final_line = p->ec.line;
+    FP_GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + p->items_len);
+    sm->final_cols = (uint32_t)f->rt_ids_len;
+    for (size_t j = 0; j < p->items_len; ++j) f->rt_ids[f->rt_ids_len++] = p->items[j].col;
+    return GOAP_OK;
+  }
+  return goap__expected(lx, "'replans' or 'final' after 'expect'");
+}
+
+/* ==== src/format/parse_var.c ==== */
+/*
+ * parse_var.c -- `domain`, `var` and `world` lines of the `.goap` parser.
+ *
+ * Invariants:
+ *  - A variable's id is its definition order, equal to the builder's id (checked).
+ *  - Variables must be declared before use; a `world` variable is a `var` marked in
+ *    f->world_var.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "parse_state.h": inlined above */
+
+/* ------------------------------------------------------------------------------------------
  * Top-level lines
  * ---------------------------------------------------------------------------------------- */
-static goap_status parse_domain(parser *p, goap__lexer *lx) {
+goap_status goap__fp_parse_domain(parser *p, goap__lexer *lx) {
   goap__pos pos;
   goap_status st;
   const char *name = NULL;
   if (p->domain_line)
     return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
                        "'domain' given twice (first at line %d)", p->domain_line);
-  TRY(next(lx));
-  pos = tok_pos(p, lx);
-  TRY(take_name(p, lx, "a name after 'domain'", &name));
-  TRY(next(lx));
-  TRY(expect_eol(lx, "the domain name"));
+  FP_TRY(goap__lex_next(lx));
+  pos = goap__fp_tok_pos(p, lx);
+  FP_TRY(goap__fp_take_name(p, lx, "a name after 'domain'", &name));
+  FP_TRY(goap__lex_next(lx));
+  FP_TRY(goap__fp_expect_eol(lx, "the domain name"));
   p->domain_line = p->ec.line;
   st = goap_builder_set_name(p->b, name);
-  if (st != GOAP_OK) return builder_error(p, st, &pos, NULL, 0, NULL, 0, NULL);
+  if (st != GOAP_OK) return goap__fp_builder_error(p, st, &pos, NULL, 0, NULL, 0, NULL);
   return GOAP_OK;
 }
 
 static const char *const type_names[] = {"bool", "enum", "int"};
 
-static goap_status parse_var(parser *p, goap__lexer *lx) {
+goap_status goap__fp_parse_var(parser *p, goap__lexer *lx) {
   goap_file *f = p->f;
   goap_var_desc desc;
   goap__fvar fv;
@@ -10798,9 +11971,9 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
   memset(&fv, 0, sizeof fv);
   memset(&default_pos, 0, sizeof default_pos);
   memset(&range_pos, 0, sizeof range_pos);
-  TRY(next(lx));
+  FP_TRY(goap__lex_next(lx));
   if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a variable name after 'var'");
-  pos = tok_pos(p, lx);
+  pos = goap__fp_tok_pos(p, lx);
   prev = goap__ftab_find(&p->names, GOAP__NS_VAR, p->ec.src + lx->tok.off, lx->tok.len);
   if (prev >= 0)
     return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
@@ -10809,40 +11982,41 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
   if (id >= GOAP__MAX_VARS)
     return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many variables (limit %d)",
                        GOAP__MAX_VARS);
-  TRY(take_name(p, lx, "a variable name", &name));
-  TRY(next(lx));
+  FP_TRY(goap__fp_take_name(p, lx, "a variable name", &name));
+  FP_TRY(goap__lex_next(lx));
   if (lx->tok.kind != GOAP__T_COLON) return goap__expected(lx, "':' after the variable name");
-  TRY(next(lx));
+  FP_TRY(goap__lex_next(lx));
   fv.name = name;
-  p->values_len = 0; /* value_offs entries valid for this line (builder_error) */
+  p->values_len = 0; /* value_offs entries valid for this line (goap__fp_builder_error) */
   if (goap__tok_is(lx, "bool")) {
     fv.type = GOAP_BOOL;
     fv.lo = 0;
     fv.hi = 1;
     fv.value_count = 2;
-    TRY(next(lx));
+    FP_TRY(goap__lex_next(lx));
   } else if (goap__tok_is(lx, "int")) {
     fv.type = GOAP_INT;
-    TRY(next(lx));
-    range_pos = tok_pos(p, lx);
+    FP_TRY(goap__lex_next(lx));
+    range_pos = goap__fp_tok_pos(p, lx);
     if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a lower bound after 'int'");
-    TRY(goap__tok_int(lx, &fv.lo));
-    TRY(next(lx));
+    FP_TRY(goap__tok_int(lx, &fv.lo));
+    FP_TRY(goap__lex_next(lx));
     if (lx->tok.kind != GOAP__T_DOTDOT) return goap__expected(lx, "'..' after the lower bound");
-    TRY(next(lx));
+    FP_TRY(goap__lex_next(lx));
     if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "an upper bound after '..'");
-    TRY(goap__tok_int(lx, &fv.hi));
+    FP_TRY(goap__tok_int(lx, &fv.hi));
     if (fv.lo > fv.hi)
-      return error_at(p, GOAP_OUT_OF_RANGE, &range_pos,
-                      "empty range %ld..%ld: the lower bound is greater than the upper bound",
-                      (long)fv.lo, (long)fv.hi);
-    TRY(next(lx));
+      return goap__fp_error_at(
+          p, GOAP_OUT_OF_RANGE, &range_pos,
+          "empty range %ld..%ld: the lower bound is greater than the upper bound", (long)fv.lo,
+          (long)fv.hi);
+    FP_TRY(goap__lex_next(lx));
   } else if (goap__tok_is(lx, "enum")) {
     size_t n = 0;
     fv.type = GOAP_ENUM;
-    TRY(next(lx));
+    FP_TRY(goap__lex_next(lx));
     if (lx->tok.kind != GOAP__T_LBRACE) return goap__expected(lx, "'{' after 'enum'");
-    TRY(next(lx));
+    FP_TRY(goap__lex_next(lx));
     if (lx->tok.kind == GOAP__T_RBRACE)
       return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
                          "an enum needs at least one value");
@@ -10857,8 +12031,8 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
       if (n >= GOAP_MAX_ENUM_VALUES)
         return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
                            "too many enum values (limit %d)", GOAP_MAX_ENUM_VALUES);
-      TRY(take_name(p, lx, "an enum value name", &v));
-      TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_VALUE + id, v, lx->tok.len,
+      FP_TRY(goap__fp_take_name(p, lx, "an enum value name", &v));
+      FP_TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_VALUE + id, v, lx->tok.len,
                              (int32_t)n));
       {
         size_t c1 = p->values_cap, c2 = p->value_offs_cap;
@@ -10874,15 +12048,15 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
       p->values[n] = v;
       p->value_offs[n] = lx->tok.off;
       p->values_len = ++n;
-      TRY(next(lx));
+      FP_TRY(goap__lex_next(lx));
       if (lx->tok.kind == GOAP__T_COMMA) {
-        TRY(next(lx));
+        FP_TRY(goap__lex_next(lx));
         continue;
       }
       if (lx->tok.kind == GOAP__T_RBRACE) break;
       return goap__expected(lx, "',' or '}' in the enum");
     }
-    TRY(next(lx));
+    FP_TRY(goap__lex_next(lx));
     fv.values = (const char **)goap__arena_alloc(&p->a, &p->arena, n * sizeof *fv.values);
     if (!fv.values) return GOAP_OUT_OF_MEMORY;
     memcpy(fv.values, p->values, n * sizeof *fv.values);
@@ -10895,7 +12069,7 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
                                              {"number", "int"}, {"enumeration", "enum"}};
     char dym[96];
     size_t k;
-    goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
+    goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, goap__fp_cand_string,
                        type_names, 3);
     for (k = 0; k < sizeof aliases / sizeof aliases[0]; ++k)
       if (goap__tok_is(lx, aliases[k][0]))
@@ -10908,8 +12082,8 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
   }
   /* optional default */
   if (lx->tok.kind == GOAP__T_ASSIGN) {
-    TRY(next(lx));
-    default_pos = tok_pos(p, lx);
+    FP_TRY(goap__lex_next(lx));
+    default_pos = goap__fp_tok_pos(p, lx);
     goap__tok_show(lx, t, sizeof t);
     if (lx->tok.kind == GOAP__T_EOL)
       return goap__expected(lx, "a default value after '='");
@@ -10931,8 +12105,8 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
                              lx->tok.len);
       if (idx < 0) {
         char dym[128];
-        goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
-                           fv.values, fv.value_count);
+        goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len,
+                           goap__fp_cand_string, fv.values, fv.value_count);
         return goap__error(&p->ec, GOAP_NOT_FOUND, lx->tok.off,
                            "unknown value '%.*s' for '%s'%s", (int)lx->tok.len,
                            p->ec.src + lx->tok.off, name, dym);
@@ -10943,13 +12117,13 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
           memchr(p->ec.src + lx->tok.off, '.', lx->tok.len))
         return goap__error(&p->ec, GOAP_TYPE_MISMATCH, lx->tok.off,
                            "'%s' is an int: expected an integer, found %s", name, t);
-      TRY(goap__tok_int(lx, &desc.default_value));
+      FP_TRY(goap__tok_int(lx, &desc.default_value));
       if (desc.default_value < fv.lo || desc.default_value > fv.hi)
         return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
                            "default %ld is outside the range %ld..%ld of '%s'",
                            (long)desc.default_value, (long)fv.lo, (long)fv.hi, name);
     }
-    TRY(next(lx));
+    FP_TRY(goap__lex_next(lx));
   }
   /* flags, in either order: `shared` (a squad blackboard), `sensed` (the game's sensors) */
   while (goap__tok_is(lx, "shared") || goap__tok_is(lx, "sensed")) {
@@ -10960,14 +12134,14 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
                          "a world variable cannot be 'sensed': declare the agent's percept with "
                          "'var ... sensed' and set it with 'at' lines");
     desc.flags |= flag;
-    TRY(next(lx));
+    FP_TRY(goap__lex_next(lx));
     if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SENSED) &&
         goap__tok_is(lx, "sensed"))
       continue;
     if (lx->tok.kind != GOAP__T_EOL && !(desc.flags & GOAP_VAR_SHARED) &&
         goap__tok_is(lx, "shared"))
       continue;
-    TRY(expect_eol(lx, word));
+    FP_TRY(goap__fp_expect_eol(lx, word));
   }
   if (lx->tok.kind != GOAP__T_EOL)
     return goap__expected(lx, desc.has_default ? "'shared', 'sensed' or end of line"
@@ -10982,16 +12156,16 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
   if (st != GOAP_OK) {
     int unused_index = 0;
     if (st == GOAP_OUT_OF_MEMORY) return st;
-    return builder_error(p, st, &pos, NULL, 0, NULL, 0,
-                         goap_builder_error_item(p->b, &unused_index) == GOAP_ITEM_DEFAULT
-                             ? &default_pos
-                             : &range_pos);
+    return goap__fp_builder_error(p, st, &pos, NULL, 0, NULL, 0,
+                                  goap_builder_error_item(p->b, &unused_index) == GOAP_ITEM_DEFAULT
+                                      ? &default_pos
+                                      : &range_pos);
   }
   if (out_id != id)
-    return error_at(p, GOAP_INVALID_OPERATION, &pos, "builder assigned an unexpected id");
-  TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_VAR, name, strlen(name), id));
-  GROW(p, p->vars, p->vars_cap, (size_t)id + 1);
-  GROW(p, f->var_pos, f->var_pos_cap, (size_t)id + 1);
+    return goap__fp_error_at(p, GOAP_INVALID_OPERATION, &pos, "builder assigned an unexpected id");
+  FP_TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_VAR, name, strlen(name), id));
+  FP_GROW(p, p->vars, p->vars_cap, (size_t)id + 1);
+  FP_GROW(p, f->var_pos, f->var_pos_cap, (size_t)id + 1);
   fv.line = pos.line;
   fv.col = pos.col;
   fv.line_off = pos.line_off;
@@ -11001,821 +12175,154 @@ static goap_status parse_var(parser *p, goap__lexer *lx) {
   return GOAP_OK;
 }
 
-/* ------------------------------------------------------------------------------------------
- * Attribute lines
- * ---------------------------------------------------------------------------------------- */
-static goap_status parse_number_attr(parser *p, goap__lexer *lx, int attr, const char *kw,
-                                     int nonneg) {
-  double v;
-  TRY(once(p, lx, attr, kw));
-  TRY(next(lx));
-  if (lx->tok.kind != GOAP__T_NUMBER) {
-    char what[48];
-    snprintf(what, sizeof what, "a number after '%s'", kw);
-    return goap__expected(lx, what);
-  }
-  p->number_pos = tok_pos(p, lx);
-  TRY(goap__tok_decimal(lx, &v));
-  if (nonneg && v < 0) {
-    char t[64];
-    goap__tok_show(lx, t, sizeof t);
-    return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
-                       "%s must not be negative, found %s", kw, t);
-  }
-  p->number = v;
-  TRY(next(lx));
-  return expect_eol(lx, "the number");
-}
-
-static goap_status scen_given(parser *p, goap__lexer *lx) {
-  goap_file *f = p->f;
-  int sidx = f->scenario_count;
-  size_t i;
-  TRY(next(lx));
-  TRY(parse_list(p, lx, GOAP__ASSIGN, "given"));
-  if ((f->given_len - p->scen[sidx - 1].given_start) + p->items_len > GOAP__MAX_LIST)
-    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
-                       "too many assignments in scenario '%s' (limit %d)", p->bname,
-                       GOAP__MAX_LIST);
-  if (p->stamp_cap < (size_t)f->var_count) {
-    size_t old = p->stamp_cap;
-    GROW(p, p->stamp, p->stamp_cap, (size_t)f->var_count);
-    memset(p->stamp + old, 0, (p->stamp_cap - old) * sizeof *p->stamp);
-  }
-  GROW(p, p->stamp_pos, p->stamp_pos_cap, (size_t)f->var_count);
-  GROW(p, f->given, f->given_cap, f->given_len + p->items_len);
-  for (i = 0; i < p->items_len; ++i) {
-    const goap__item *it = &p->items[i];
-    if (p->stamp[it->var] == sidx) {
-      const goap__pos *fp = &p->stamp_pos[it->var];
-      if (fp->line == it->line)
-        return goap__error(&p->ec, GOAP_CONFLICT, (size_t)it->col - 1,
-                           "conflicting assignments to '%s' (first at column %d)",
-                           p->vars[it->var].name, fp->col);
-      return goap__error(&p->ec, GOAP_CONFLICT, (size_t)it->col - 1,
-                         "conflicting assignments to '%s' (first at line %d)",
-                         p->vars[it->var].name, fp->line);
-    }
-    p->stamp[it->var] = sidx;
-    p->stamp_pos[it->var] = item_pos(it);
-    f->given[f->given_len].var = it->var;
-    f->given[f->given_len].op = (goap_effect_op)it->op;
-    f->given[f->given_len].value = it->value;
-    ++f->given_len;
-  }
-  return GOAP_OK;
-}
-
-static goap_status scen_expect(parser *p, goap__lexer *lx) {
-  size_t kw_off;
-  TRY(next(lx));
-  kw_off = lx->tok.off;
-  if (goap__tok_is(lx, "cost")) {
-    if (p->attr_line[A_EXPECT_NONE])
-      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
-                         "'expect cost' contradicts 'expect no plan' (line %d)",
-                         p->attr_line[A_EXPECT_NONE]);
-    TRY(parse_number_attr(p, lx, A_EXPECT_COST, "expect cost", 1));
-    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_COST;
-    p->f->scenarios[p->f->scenario_count - 1].expect_cost = p->number;
-    return GOAP_OK;
-  }
-  if (goap__tok_is(lx, "plan")) {
-    if (p->attr_line[A_EXPECT_NONE])
-      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
-                         "'expect plan' contradicts 'expect no plan' (line %d)",
-                         p->attr_line[A_EXPECT_NONE]);
-    TRY(once(p, lx, A_EXPECT_PLAN, "expect plan"));
-    TRY(next(lx));
-    /* no names: the empty plan (the goal already holds) */
-    while (lx->tok.kind != GOAP__T_EOL) {
-      plan_ref r;
-      if (lx->tok.kind != GOAP__T_IDENT)
-        return goap__expected(lx, "an action name or end of line");
-      r.pos = tok_pos(p, lx);
-      r.len = lx->tok.len;
-      TRY(take_name(p, lx, "an action name", &r.name));
-      GROW(p, p->refs, p->refs_cap, p->refs_len + 1);
-      p->refs[p->refs_len++] = r;
-      TRY(next(lx));
-    }
-    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_PLAN;
-    return GOAP_OK;
-  }
-  if (goap__tok_is(lx, "no")) {
-    TRY(next(lx));
-    if (!goap__tok_is(lx, "plan")) return goap__expected(lx, "'plan' after 'expect no'");
-    if (p->attr_line[A_EXPECT_COST])
-      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
-                         "'expect no plan' contradicts 'expect cost' (line %d)",
-                         p->attr_line[A_EXPECT_COST]);
-    if (p->attr_line[A_EXPECT_PLAN])
-      return goap__error(&p->ec, GOAP_CONFLICT, kw_off,
-                         "'expect no plan' contradicts 'expect plan' (line %d)",
-                         p->attr_line[A_EXPECT_PLAN]);
-    if (p->attr_line[A_EXPECT_NONE])
-      return goap__error(&p->ec, GOAP_DUPLICATE, kw_off,
-                         "duplicate 'expect no plan' in scenario '%s' (first at line %d)",
-                         p->bname, p->attr_line[A_EXPECT_NONE]);
-    p->attr_line[A_EXPECT_NONE] = p->ec.line;
-    TRY(next(lx));
-    TRY(expect_eol(lx, "'expect no plan'"));
-    p->f->scenarios[p->f->scenario_count - 1].expect |= GOAP_EXPECT_NO_PLAN;
-    return GOAP_OK;
-  }
-  return goap__expected(lx, "'cost', 'plan' or 'no plan' after 'expect'");
-}
-
-/* ---- runtime attributes and simulations ------------------------------------------------ */
-
-/* Appends p->items (effects or assignments) to rt_effs; *start is where they begin. */
-static goap_status push_effs(parser *p, uint32_t *start) {
-  goap_file *f = p->f;
-  size_t i;
-  GROW(p, f->rt_effs, f->rt_effs_cap, f->rt_effs_len + p->items_len);
-  *start = (uint32_t)f->rt_effs_len;
-  for (i = 0; i < p->items_len; ++i) {
-    goap_effect *e = &f->rt_effs[f->rt_effs_len++];
-    e->var = p->items[i].var;
-    e->op = (goap_effect_op)p->items[i].op;
-    e->value = p->items[i].value;
-  }
-  return GOAP_OK;
-}
-
-static goap_status push_conds(parser *p, uint32_t *start) {
-  goap_file *f = p->f;
-  size_t i;
-  GROW(p, f->rt_conds, f->rt_conds_cap, f->rt_conds_len + p->items_len);
-  *start = (uint32_t)f->rt_conds_len;
-  for (i = 0; i < p->items_len; ++i) {
-    goap_cond *c = &f->rt_conds[f->rt_conds_len++];
-    c->var = p->items[i].var;
-    c->op = (goap_op)p->items[i].op;
-    c->value = p->items[i].value;
-  }
-  return GOAP_OK;
-}
-
-/* World variables are the simulation's truth: agents cannot plan with them. */
-static goap_status no_world_vars(parser *p, const char *kw) {
-  size_t i;
-  for (i = 0; i < p->items_len; ++i) {
-    const goap__item *it = &p->items[i];
-    if ((size_t)it->var < p->f->world_var_cap && p->f->world_var[it->var])
-      return goap__error(&p->ec, GOAP_INVALID_OPERATION, (size_t)it->col - 1,
-                         "'%s' is a world variable: agents do not know it, so it cannot appear "
-                         "in '%s' (simulations copy it into memory with 'sense')",
-                         p->vars[it->var].name, kw);
-  }
-  return GOAP_OK;
-}
-
-/* A comma-separated list of variable names (at least one) appended to rt_vars. */
-static goap_status parse_var_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
-                                  uint32_t *count) {
-  goap_file *f = p->f;
-  goap__symtab st = symtab(p);
-  size_t first = f->rt_vars_len;
-  char what[64];
-  snprintf(what, sizeof what, "a variable name after '%s'", kw);
-  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
-  for (;;) {
-    int32_t v;
-    TRY(goap__resolve_var(lx, &st, &v));
-    if (*count + (f->rt_vars_len - first) >= GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many variables after '%s'",
-                         kw);
-    GROW(p, f->rt_vars, f->rt_vars_cap, f->rt_vars_len + 1);
-    f->rt_vars[f->rt_vars_len++] = v;
-    TRY(next(lx));
-    if (lx->tok.kind == GOAP__T_EOL) break;
-    if (lx->tok.kind != GOAP__T_COMMA) return goap__expected(lx, "',' or end of line");
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a variable name after ','");
-  }
-  /* consecutive lines of one block extend the same list */
-  if (*count == 0) *start = (uint32_t)first;
-  *count += (uint32_t)(f->rt_vars_len - first);
-  return GOAP_OK;
-}
-
-/* A non-negative number attribute (seconds). */
-static goap_status parse_seconds(parser *p, goap__lexer *lx, int attr, const char *kw,
-                                 double *out) {
-  double keep = p->number; /* the block's cost or priority */
-  goap__pos keep_pos = p->number_pos;
-  TRY(parse_number_attr(p, lx, attr, kw, 1));
-  *out = p->number;
-  p->number = keep;
-  if (attr != A_UNTIL && attr != A_STEP) p->number_pos = keep_pos;
-  return GOAP_OK;
-}
-
-/* Remembers that the name at the current token must be resolved in namespace ns. */
-static goap_status add_ref(parser *p, goap__lexer *lx, int32_t ns, int target, size_t index) {
-  name_ref r;
-  const char *name = NULL;
-  TRY(take_name(p, lx, "a name", &name));
-  r.ns = ns;
-  r.target = target;
-  r.index = index;
-  r.name = name;
-  r.len = lx->tok.len;
-  r.pos_line = p->ec.line;
-  r.pos_col = (int)lx->tok.off + 1;
-  r.pos_off = p->line_off;
-  GROW(p, p->nrefs, p->nrefs_cap, p->nrefs_len + 1);
-  p->nrefs[p->nrefs_len++] = r;
-  return GOAP_OK;
-}
-
-/* NAME, NAME, ... resolved later into rt_ids (one slot each, in order). */
-static goap_status parse_name_list(parser *p, goap__lexer *lx, const char *kw, int32_t ns,
-                                   uint32_t *start, uint32_t *count) {
-  goap_file *f = p->f;
-  char what[64];
-  snprintf(what, sizeof what, "a name after '%s'", kw);
-  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
-  if (*count == 0) *start = (uint32_t)f->rt_ids_len;
-  else if (*start + *count != f->rt_ids_len)
-    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx->tok.off,
-                       "'%s' lines of one block must follow each other", kw);
-  for (;;) {
-    if (*count >= GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many names after '%s'", kw);
-    GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + 1);
-    f->rt_ids[f->rt_ids_len] = -1;
-    TRY(add_ref(p, lx, ns, R_ID, f->rt_ids_len));
-    f->rt_ids_len++;
-    (*count)++;
-    TRY(next(lx));
-    if (lx->tok.kind == GOAP__T_EOL) return GOAP_OK;
-    if (lx->tok.kind != GOAP__T_COMMA) return goap__expected(lx, "',' or end of line");
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after ','");
-  }
-}
-
-/* on_start / on_end / on_fail: effects appended to one contiguous list per action. */
-static goap_status rt_effect_list(parser *p, goap__lexer *lx, const char *kw, uint32_t *start,
-                                  uint32_t *count) {
-  uint32_t first;
-  TRY(parse_list(p, lx, GOAP__EFFECT, kw));
-  TRY(no_world_vars(p, kw));
-  if (*count + p->items_len > GOAP__MAX_LIST)
-    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many effects in '%s'", kw);
-  if (*count && *start + *count != p->f->rt_effs_len)
-    return goap__error(&p->ec, GOAP_PARSE_ERROR, 0,
-                       "'%s' lines of one action must follow each other", kw);
-  TRY(push_effs(p, &first));
-  if (*count == 0) *start = first;
-  *count += (uint32_t)p->items_len;
-  return GOAP_OK;
-}
-
-static goap_status action_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
-  goap_file *f = p->f;
-  goap__action_rt *rt = &f->action_rt[f->action_count - 1];
-  if (strcmp(kw, "timeout") == 0) return parse_seconds(p, lx, A_TIMEOUT, "timeout", &rt->timeout);
-  if (strcmp(kw, "duration") == 0)
-    return parse_seconds(p, lx, A_DURATION, "duration", &rt->duration);
-  TRY(next(lx));
-  if (strcmp(kw, "watch") == 0)
-    return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
-  if (strcmp(kw, "reserve") == 0)
-    return parse_name_list(p, lx, "reserve", GOAP__NS_RESOURCE, &rt->reserve,
-                           &rt->reserve_count);
-  if (strcmp(kw, "on_start") == 0)
-    return rt_effect_list(p, lx, "on_start", &rt->on_start, &rt->on_start_count);
-  if (strcmp(kw, "on_end") == 0)
-    return rt_effect_list(p, lx, "on_end", &rt->on_end, &rt->on_end_count);
-  return rt_effect_list(p, lx, "on_fail", &rt->on_fail, &rt->on_fail_count);
-}
-
-/* ---- resources, roles, agent types --------------------------------------------------- */
-
-static goap_status parse_resource(parser *p, goap__lexer *lx) {
-  goap_file *f = p->f;
-  const char *name = NULL;
-  int32_t prev;
-  int cap = 1;
-  TRY(next(lx));
-  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a name after 'resource'");
-  prev = goap__ftab_find(&p->names, GOAP__NS_RESOURCE, p->ec.src + lx->tok.off, lx->tok.len);
-  if (prev >= 0)
-    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
-                       "duplicate resource '%.*s' (first defined at line %d)", (int)lx->tok.len,
-                       p->ec.src + lx->tok.off, f->resources[prev].line);
-  if (f->resource_count >= GOAP__MAX_LIST)
-    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many resources (limit %d)",
-                       GOAP__MAX_LIST);
-  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
-  if (!name) return GOAP_OUT_OF_MEMORY;
-  TRY(next(lx));
-  if (goap__tok_is(lx, "capacity")) {
-    int32_t n;
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a number after 'capacity'");
-    TRY(goap__tok_int(lx, &n));
-    if (n < 0 || n > 1000000)
-      return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
-                         "capacity must be between 0 and 1000000");
-    cap = (int)n;
-    TRY(next(lx));
-  }
-  TRY(expect_eol(lx, "the resource"));
-  TRY(goap__ftab_insert(&p->a, &p->names, GOAP__NS_RESOURCE, name, strlen(name),
-                        (int32_t)f->resource_count));
-  GROW(p, f->resources, f->resources_cap, (size_t)f->resource_count + 1);
-  f->resources[f->resource_count].name = name;
-  f->resources[f->resource_count].capacity = cap;
-  f->resources[f->resource_count].line = p->ec.line;
-  f->resource_count++;
-  return GOAP_OK;
-}
-
-/* `role NAME` and `agent NAME` blocks. */
-static goap_status begin_named(parser *p, goap__lexer *lx, int kind) {
-  goap_file *f = p->f;
-  const char *kw = block_names[kind];
-  int32_t ns = kind == B_ROLE ? GOAP__NS_ROLE : GOAP__NS_AGENT;
-  int count = kind == B_ROLE ? f->role_count : f->agent_type_count;
-  const char *name;
-  int32_t prev;
-  char what[48];
-  goap__pos pos;
-  TRY(next(lx));
-  snprintf(what, sizeof what, "a name after '%s'", kw);
-  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, what);
-  pos = tok_pos(p, lx);
-  prev = goap__ftab_find(&p->names, ns, p->ec.src + lx->tok.off, lx->tok.len);
-  if (prev >= 0)
-    return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off,
-                       "duplicate %s '%.*s' (first defined at line %d)", kw, (int)lx->tok.len,
-                       p->ec.src + lx->tok.off,
-                       kind == B_ROLE ? f->roles[prev].line : f->agent_types[prev].line);
-  if (count >= GOAP__MAX_LIST)
-    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many %ss (limit %d)", kw,
-                       GOAP__MAX_LIST);
-  name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
-  if (!name) return GOAP_OUT_OF_MEMORY;
-  TRY(next(lx));
-  snprintf(what, sizeof what, "the %s name", kw);
-  TRY(expect_eol(lx, what));
-  TRY(goap__ftab_insert(&p->a, &p->names, ns, name, strlen(name), (int32_t)count));
-  if (kind == B_ROLE) {
-    goap__role *r;
-    GROW(p, f->roles, f->roles_cap, (size_t)count + 1);
-    r = &f->roles[count];
-    memset(r, 0, sizeof *r);
-    r->name = name;
-    r->line = pos.line;
-    r->scale = (uint32_t)f->role_scales_len;
-    f->role_count = count + 1;
-  } else {
-    goap__agent_type *t;
-    GROW(p, f->agent_types, f->agent_types_cap, (size_t)count + 1);
-    t = &f->agent_types[count];
-    memset(t, 0, sizeof *t);
-    t->name = name;
-    t->line = pos.line;
-    t->role = -1;
-    t->htn_root = -1;
-    f->agent_type_count = count + 1;
-  }
-  p->block = kind;
-  p->bname = name;
-  p->bpos = pos;
-  memset(p->attr_line, 0, sizeof p->attr_line);
-  return GOAP_OK;
-}
-
-/* role: `cost ACTION * FACTOR` */
-static goap_status role_attr(parser *p, goap__lexer *lx) {
-  goap_file *f = p->f;
-  goap__role *r = &f->roles[f->role_count - 1];
-  goap__role_scale sc;
-  TRY(next(lx));
-  if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an action name after 'cost'");
-  GROW(p, f->role_scales, f->role_scales_cap, f->role_scales_len + 1);
-  if (r->scale_count >= GOAP__MAX_LIST)
-    return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many cost lines in a role");
-  TRY(add_ref(p, lx, GOAP__NS_ACTION, R_ROLE_SCALE, f->role_scales_len));
-  TRY(next(lx));
-  if (lx->tok.kind != GOAP__T_STAR)
-    return goap__expected(lx, "'*' after the action name (cost ACTION * FACTOR)");
-  TRY(next(lx));
-  if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a factor after '*'");
-  TRY(goap__tok_decimal(lx, &sc.factor));
-  if (!(sc.factor > 0) || sc.factor > 1e6)
-    return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
-                       "a role's cost factor must be > 0 and at most 1000000");
-  sc.action = -1;
-  f->role_scales[f->role_scales_len++] = sc;
-  r->scale_count++;
-  TRY(next(lx));
-  return expect_eol(lx, "the factor");
-}
-
-static goap_status agent_attr(parser *p, goap__lexer *lx, const char *kw) {
-  goap_file *f = p->f;
-  goap__agent_type *t = &f->agent_types[f->agent_type_count - 1];
-  if (strcmp(kw, "role") == 0) {
-    TRY(once(p, lx, A_ROLE, "role"));
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a role name after 'role'");
-    TRY(add_ref(p, lx, GOAP__NS_ROLE, R_AGENT_ROLE, (size_t)(f->agent_type_count - 1)));
-    TRY(next(lx));
-    return expect_eol(lx, "the role name");
-  }
-  if (strcmp(kw, "htn") == 0) { /* an HTN agent: the root task, resolved at the end */
-    int other = t->goals_line ? t->goals_line : t->actions_line;
-    if (other)
-      return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
-                         "an agent has either '%s' or 'htn': this one has '%s' (line %d)",
-                         t->goals_line ? "goals" : "actions", t->goals_line ? "goals" : "actions",
-                         other);
-    TRY(once(p, lx, A_HTN, "htn"));
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a task name after 'htn'");
-    t->htn_pos = tok_pos(p, lx);
-    TRY(take_name(p, lx, "a task name after 'htn'", &t->htn_name));
-    TRY(next(lx));
-    return expect_eol(lx, "the task name");
-  }
-  if (strcmp(kw, "switch_margin") == 0) {
-    t->has_margin = 1;
-    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &t->switch_margin);
-  }
-  if (strcmp(kw, "watch") == 0) {
-    if (!t->watch_count) t->watch_pos = tok_pos(p, lx);
-    TRY(next(lx));
-    return parse_var_list(p, lx, "watch", &t->watch, &t->watch_count);
-  }
-  if (p->attr_line[A_HTN])
-    return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
-                       "an agent has either '%s' or 'htn': this one has 'htn' (line %d); an HTN "
-                       "agent's methods choose its actions",
-                       kw, p->attr_line[A_HTN]);
-  if (strcmp(kw, "actions") == 0) {
-    if (!t->actions_line) t->actions_line = p->ec.line;
-    TRY(next(lx));
-    t->has_actions = 1;
-    return parse_name_list(p, lx, "actions", GOAP__NS_ACTION, &t->actions, &t->action_count);
-  }
-  if (!t->goals_line) t->goals_line = p->ec.line;
-  TRY(next(lx));
-  t->has_goals = 1;
-  return parse_name_list(p, lx, "goals", GOAP__NS_GOAL, &t->goals, &t->goal_count);
-}
-
-static goap_status goal_rt_attr(parser *p, goap__lexer *lx, const char *kw) {
-  goap_file *f = p->f;
-  goap__goal_rt *rt = &f->goal_rt[f->goal_count - 1];
-  if (strcmp(kw, "cooldown") == 0)
-    return parse_seconds(p, lx, A_COOLDOWN, "cooldown", &rt->cooldown);
-  TRY(next(lx));
-  if (strcmp(kw, "watch") == 0)
-    return parse_var_list(p, lx, "watch", &rt->watch, &rt->watch_count);
-  {
-    uint32_t start;
-    TRY(parse_list(p, lx, GOAP__COND, "valid"));
-    TRY(no_world_vars(p, "valid"));
-    if (rt->valid_count + p->items_len > GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many conditions in 'valid'");
-    TRY(push_conds(p, &start));
-    if (rt->valid_count == 0) rt->valid = start;
-    rt->valid_count += (uint32_t)p->items_len;
-    return GOAP_OK;
-  }
-}
-
-static goap_status sim_attr(parser *p, goap__lexer *lx, const char *kw) {
-  goap_file *f = p->f;
-  goap__sim *sm = &f->sims[f->sim_count - 1];
-  size_t i;
-  if (strcmp(kw, "switch_margin") == 0) { /* the lone agent's hysteresis (members: their type's) */
-    sm->has_margin = 1;
-    return parse_seconds(p, lx, A_MARGIN, "switch_margin", &sm->switch_margin);
-  }
-  if (strcmp(kw, "until") == 0) {
-    TRY(parse_seconds(p, lx, A_UNTIL, "until", &sm->until));
-    if (sm->until > 1e6)
-      return error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos, "'until' is limited to 1000000 s");
-    return GOAP_OK;
-  }
-  if (strcmp(kw, "step") == 0) {
-    TRY(parse_seconds(p, lx, A_STEP, "step", &sm->step));
-    if (!(sm->step >= 0.001))
-      return error_at(p, GOAP_OUT_OF_RANGE, &p->number_pos, "'step' must be at least 0.001 s");
-    return GOAP_OK;
-  }
-  if (strcmp(kw, "given") == 0) {
-    TRY(next(lx));
-    TRY(parse_list(p, lx, GOAP__ASSIGN, "given"));
-    if (sm->given_count + p->items_len > GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many assignments in 'given'");
-    GROW(p, f->given, f->given_cap, f->given_len + p->items_len);
-    for (i = 0; i < p->items_len; ++i) {
-      goap_effect *e = &f->given[f->given_len++];
-      e->var = p->items[i].var;
-      e->op = (goap_effect_op)p->items[i].op;
-      e->value = p->items[i].value;
-    }
-    sm->given_count += (uint32_t)p->items_len;
-    return GOAP_OK;
-  }
-  if (strcmp(kw, "at") == 0) {
-    goap__sim_event ev;
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a time in seconds after 'at'");
-    TRY(goap__tok_decimal(lx, &ev.time));
-    if (ev.time < 0 || ev.time > 1e6)
-      return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off,
-                         "the time after 'at' must be between 0 and 1000000 s");
-    TRY(next(lx));
-    ev.order = -1;
-    if (goap__tok_is(lx, "order")) {
-      static const char *const behaviors[] = {"none", "get_to_cover", "advance_cover",
-                                              "orderly_advance", "search"};
-      TRY(next(lx));
-      if (lx->tok.kind != GOAP__T_IDENT)
-        return goap__expected(lx, "a squad behaviour after 'order' (get_to_cover, "
-                                  "advance_cover, orderly_advance, search or none)");
-      ev.order = in_list(behaviors, 5, p->ec.src + lx->tok.off, lx->tok.len);
-      if (ev.order < 0) {
-        char dym[96];
-        goap__did_you_mean(dym, sizeof dym, p->ec.src + lx->tok.off, lx->tok.len, cand_string,
-                           behaviors, 5);
-        return goap__error(&p->ec, GOAP_NOT_FOUND, lx->tok.off,
-                           "unknown squad behaviour '%.*s'%s", (int)lx->tok.len,
-                           p->ec.src + lx->tok.off, dym);
-      }
-      TRY(next(lx));
-      TRY(expect_eol(lx, "the behaviour"));
-      p->items_len = 0;
-    } else {
-      TRY(parse_list(p, lx, GOAP__ASSIGN, "at"));
-    }
-    if (sm->event_count >= GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'at' lines (limit %d)",
-                         GOAP__MAX_LIST);
-    TRY(push_effs(p, &ev.eff));
-    ev.eff_count = (uint32_t)p->items_len;
-    ev.line = p->ec.line;
-    GROW(p, f->sim_events, f->sim_events_cap, f->sim_events_len + 1);
-    f->sim_events[f->sim_events_len++] = ev;
-    sm->event_count++;
-    return GOAP_OK;
-  }
-  if (strcmp(kw, "fail") == 0) {
-    goap__sim_fail fl;
-    plan_ref r;
-    memset(&fl, 0, sizeof fl);
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "an action name after 'fail'");
-    r.pos = tok_pos(p, lx);
-    r.len = lx->tok.len;
-    TRY(take_name(p, lx, "an action name", &r.name));
-    TRY(next(lx));
-    if (goap__tok_is(lx, "when")) {
-      TRY(next(lx));
-      TRY(parse_list(p, lx, GOAP__COND, "when"));
-      TRY(push_conds(p, &fl.cond));
-      fl.cond_count = (uint32_t)p->items_len;
-    } else if (lx->tok.kind != GOAP__T_EOL) {
-      return goap__expected(lx, "'when' or end of line");
-    }
-    if (sm->fail_count >= GOAP__MAX_LIST)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, 0, "too many 'fail' lines (limit %d)",
-                         GOAP__MAX_LIST);
-    fl.action = -1;
-    GROW(p, f->sim_fails, f->sim_fails_cap, f->sim_fails_len + 1);
-    GROW(p, p->fail_refs, p->fail_refs_cap, f->sim_fails_len + 1);
-    p->fail_refs[f->sim_fails_len] = r;
-    f->sim_fails[f->sim_fails_len++] = fl;
-    p->fail_refs_len = f->sim_fails_len;
-    sm->fail_count++;
-    return GOAP_OK;
-  }
-  if (strcmp(kw, "sense") == 0) {
-    TRY(next(lx));
-    return parse_var_list(p, lx, "sense", &sm->sense, &sm->sense_count);
-  }
-  if (strcmp(kw, "member") == 0) {
-    goap__sim_member m;
-    memset(&m, 0, sizeof m);
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_IDENT) return goap__expected(lx, "a member name after 'member'");
-    for (i = 0; i < sm->member_count; ++i) {
-      const char *other = f->sim_members[sm->member + i].name;
-      if (strlen(other) == lx->tok.len && memcmp(other, p->ec.src + lx->tok.off, lx->tok.len) == 0)
-        return goap__error(&p->ec, GOAP_DUPLICATE, lx->tok.off, "duplicate member '%s'", other);
-    }
-    if (sm->member_count >= 1024)
-      return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off, "too many members (limit 1024)");
-    m.name = goap__arena_strndup(&p->a, &f->arena, p->ec.src + lx->tok.off, lx->tok.len);
-    if (!m.name) return GOAP_OUT_OF_MEMORY;
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_IDENT)
-      return goap__expected(lx, "an agent type after the member name");
-    GROW(p, f->sim_members, f->sim_members_cap, f->sim_members_len + 1);
-    TRY(add_ref(p, lx, GOAP__NS_AGENT, R_MEMBER_TYPE, f->sim_members_len));
-    TRY(next(lx));
-    if (goap__tok_is(lx, "with")) {
-      TRY(next(lx));
-      TRY(parse_list(p, lx, GOAP__ASSIGN, "with"));
-      TRY(push_effs(p, &m.with));
-      m.with_count = (uint32_t)p->items_len;
-    } else if (lx->tok.kind != GOAP__T_EOL) {
-      return goap__expected(lx, "'with' or end of line");
-    }
-    m.type = -1;
-    if (sm->member_count == 0) sm->member = (uint32_t)f->sim_members_len;
-    f->sim_members[f->sim_members_len++] = m;
-    sm->member_count++;
-    return GOAP_OK;
-  }
-  /* expect */
-  TRY(next(lx));
-  if (goap__tok_is(lx, "replans")) {
-    int32_t n;
-    TRY(once(p, lx, A_EXPECT_REPLANS, "expect replans"));
-    TRY(next(lx));
-    if (lx->tok.kind != GOAP__T_NUMBER) return goap__expected(lx, "a number after 'expect replans'");
-    TRY(goap__tok_int(lx, &n));
-    if (n < 0) return goap__error(&p->ec, GOAP_OUT_OF_RANGE, lx->tok.off, "replans cannot be negative");
-    sm->expect_replans = n;
-    sm->replans_line = p->ec.line;
-    sm->replans_col = (int)lx->tok.off + 1;
-    TRY(next(lx));
-    return expect_eol(lx, "the number");
-  }
-  if (goap__tok_is(lx, "final")) {
-    uint32_t start;
-    TRY(once(p, lx, A_EXPECT_PLAN, "expect final"));
-    TRY(next(lx));
-    TRY(parse_list(p, lx, GOAP__COND, "expect final"));
-    TRY(push_conds(p, &start));
-    sm->final = start;
-    sm->final_count = (uint32_t)p->items_len;
-    sm->final_line = p->ec.line;
-    GROW(p, f->rt_ids, f->rt_ids_cap, f->rt_ids_len + p->items_len);
-    sm->final_cols = (uint32_t)f->rt_ids_len;
-    for (size_t k = 0; k < p->items_len; ++k) f->rt_ids[f->rt_ids_len++] = p->items[k].col;
-    return GOAP_OK;
-  }
-  return goap__expected(lx, "'replans' or 'final' after 'expect'");
-}
-
-static goap_status parse_attr(parser *p, goap__lexer *lx, const char *kw) {
-  goap_file *f = p->f;
-  if (p->block == B_SIM) return sim_attr(p, lx, kw);
-  if (p->block == B_ROLE) return role_attr(p, lx);
-  if (p->block == B_AGENT) return agent_attr(p, lx, kw);
-  if (p->block == B_ACTION) {
-    if (strcmp(kw, "cost") == 0) { /* a decimal, or a distance cost (position.c) */
-      goap__symtab st = symtab(p);
-      TRY(once(p, lx, A_COST, "cost"));
-      TRY(next(lx));
-      p->number_pos = tok_pos(p, lx);
-      return goap__pos_cost(lx, &st, p->line_off, &p->number, &p->dist, &p->has_dist);
-    }
-    if (strcmp(kw, "pre") && strcmp(kw, "eff")) return action_rt_attr(p, lx, kw);
-    TRY(next(lx));
-    if (strcmp(kw, "pre") == 0) {
-      TRY(parse_list(p, lx, GOAP__COND, "pre"));
-      TRY(no_world_vars(p, "pre"));
-      return append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "preconditions");
-    }
-    TRY(parse_list(p, lx, GOAP__EFFECT, "eff"));
-    TRY(no_world_vars(p, "eff"));
-    return append_items(p, lx, &p->eff, &p->eff_len, &p->eff_cap, "effects");
-  }
-  if (p->block == B_GOAL) {
-    if (strcmp(kw, "priority") == 0) return parse_number_attr(p, lx, A_PRIORITY, "priority", 0);
-    if (strcmp(kw, "want")) return goal_rt_attr(p, lx, kw);
-    TRY(next(lx));
-    TRY(parse_list(p, lx, GOAP__COND, "want"));
-    TRY(no_world_vars(p, "want"));
-    return append_items(p, lx, &p->pre, &p->pre_len, &p->pre_cap, "conditions");
-  }
-  /* scenario */
-  {
-    scen_ir *ir = &p->scen[f->scenario_count - 1];
-    if (strcmp(kw, "pursue") == 0) {
-      if (p->attr_line[A_WANT])
-        return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
-                           "scenario '%s' has both 'pursue' and 'want' (want at line %d)",
-                           p->bname, p->attr_line[A_WANT]);
-      TRY(once(p, lx, A_PURSUE, "pursue"));
-      TRY(next(lx));
-      ir->pursue_pos = tok_pos(p, lx);
-      TRY(take_name(p, lx, "a goal name after 'pursue'", &ir->pursue));
-      ir->pursue_len = lx->tok.len;
-      TRY(next(lx));
-      return expect_eol(lx, "the goal name");
-    }
-    if (strcmp(kw, "want") == 0) {
-      size_t i;
-      if (p->attr_line[A_PURSUE])
-        return goap__error(&p->ec, GOAP_CONFLICT, lx->tok.off,
-                           "scenario '%s' has both 'want' and 'pursue' (pursue at line %d)",
-                           p->bname, p->attr_line[A_PURSUE]);
-      if (!p->attr_line[A_WANT]) p->attr_line[A_WANT] = p->ec.line;
-      TRY(next(lx));
-      TRY(parse_list(p, lx, GOAP__COND, "want"));
-      if (ir->want_count + p->items_len > GOAP__MAX_LIST)
-        return goap__error(&p->ec, GOAP_TOO_LARGE, lx->tok.off,
-                           "too many conditions in scenario '%s' (limit %d)", p->bname,
-                           GOAP__MAX_LIST);
-      GROW(p, f->conds, f->conds_cap, f->conds_len + p->items_len);
-      for (i = 0; i < p->items_len; ++i) {
-        f->conds[f->conds_len].var = p->items[i].var;
-        f->conds[f->conds_len].op = (goap_op)p->items[i].op;
-        f->conds[f->conds_len].value = p->items[i].value;
-        ++f->conds_len;
-      }
-      ir->want_count += p->items_len;
-      return GOAP_OK;
-    }
-    if (strcmp(kw, "given") == 0) {
-      TRY(scen_given(p, lx));
-      ir = &p->scen[f->scenario_count - 1];
-      ir->given_count = f->given_len - ir->given_start;
-      return GOAP_OK;
-    }
-    return scen_expect(p, lx);
-  }
-}
-
-/* ------------------------------------------------------------------------------------------
- * Lines
- * ---------------------------------------------------------------------------------------- */
-static const char *const top_keywords[] = {"domain",   "var",        "world",    "action",
-                                           "goal",     "scenario",   "simulation", "resource",
-                                           "role",     "agent",      "position"};
-#define N_TOP 11
-static const char *const action_attrs[] = {"cost",     "pre",      "eff",    "on_fail",
-                                           "timeout",  "watch",    "duration", "reserve",
-                                           "on_start", "on_end"};
-static const char *const goal_attrs[] = {"priority", "want", "valid", "watch", "cooldown"};
-static const char *const scenario_attrs[] = {"pursue", "want", "given", "expect"};
-static const char *const sim_attrs[] = {"given", "at",   "fail",   "sense",
-                                        "until", "step", "expect", "member", "switch_margin"};
-static const char *const role_attrs[] = {"cost"};
-static const char *const agent_attrs[] = {"actions", "goals", "role", "htn", "watch",
-                                          "switch_margin"};
-#define N_ACTION_ATTRS 10
-#define N_GOAL_ATTRS 5
-#define N_SCENARIO_ATTRS 4
-#define N_SIM_ATTRS 9
-#define N_ROLE_ATTRS 1
-#define N_AGENT_ATTRS 6
-static const char *const allowed_text[] = {
-    "",
-    "cost, pre, eff, on_fail, timeout, watch, duration, reserve, on_start, on_end",
-    "priority, want, valid, watch, cooldown",
-    "pursue, want, given, expect",
-    "given, at, fail, sense, until, step, expect, member, switch_margin",
-    "cost",
-    "actions, goals, role, htn, watch, switch_margin"};
-static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
-                                            "a simulation", "a role",  "an agent"};
-
-
-static goap_status parse_world(parser *p, goap__lexer *lx) {
+goap_status goap__fp_parse_world(parser *p, goap__lexer *lx) {
   goap_status st;
   goap_file *f = p->f;
   int id = f->var_count;
   p->world_decl = 1;
-  st = parse_var(p, lx);
+  st = goap__fp_parse_var(p, lx);
   p->world_decl = 0;
   if (st != GOAP_OK) return st;
   {
     size_t old = f->world_var_cap;
-    GROW(p, f->world_var, f->world_var_cap, (size_t)id + 1);
+    FP_GROW(p, f->world_var, f->world_var_cap, (size_t)id + 1);
     if (f->world_var_cap > old) memset(f->world_var + old, 0, f->world_var_cap - old);
   }
   f->world_var[id] = 1;
   return GOAP_OK;
 }
 
+/* ==== src/format/parser.c ==== */
+/*
+ * parser.c -- the `.goap` loader: lines -> blocks -> a goap_domain built through the public
+ * builder API, plus scenarios; also goap_file_parse, goap_file_load and goap_file_destroy
+ * (the accessors: file_access.c; one file per block kind: parse_*.c).
+ *
+ * Invariants:
+ *  - One pass over the text, one line at a time, no recursion; every loop advances through
+ *    the text, so loading is linear (apart from the builder's own work).
+ *  - Names are resolved here (hash table), never through builder lookups. Variables, actions
+ *    and goals get ids in definition order, which equal the builder's ids (checked).
+ *  - A block (action/goal/scenario) is handed to the builder when it ends: at the next block,
+ *    `var` or `domain` line, or at the end of the text. Builder failures are mapped back to
+ *    the source position of the offending item with goap_builder_error_item().
+ *  - Scenarios may name goals and actions defined anywhere; those names are resolved after the
+ *    last line. Variables must be declared before use.
+ *  - On any failure everything allocated is released and *out is NULL; the first error is
+ *    reported. Out-of-memory always yields GOAP_OUT_OF_MEMORY.
+ */
+#include <stdio.h>
+#include <string.h>
+
+/* #include "parse_state.h": inlined above */
+
+/* ------------------------------------------------------------------------------------------
+ * Keywords: one table, looked up once per line. `top` marks a line that opens a block or
+ * stands alone; `in` is the set of blocks (1 << B_*) where the word is an attribute. The
+ * order is the one of the error texts: filtering the table by `top` or by one block gives
+ * the keywords in the order the messages and the "did you mean" candidates list them.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct keyword {
+  const char *word;
+  unsigned char top; /* a line of its own (domain, var, action, ...) */
+  unsigned char in;  /* 1 << B_*: the blocks it is an attribute of */
+} keyword;
+
+#define IN(b) (1u << (b))
+
+static const keyword keywords[K_COUNT] = {
+    {"priority", 0, IN(B_GOAL)},
+    {"pursue", 0, IN(B_SCENARIO)},
+    {"want", 0, IN(B_GOAL) | IN(B_SCENARIO)},
+    {"valid", 0, IN(B_GOAL)},
+    {"cost", 0, IN(B_ACTION) | IN(B_ROLE)},
+    {"pre", 0, IN(B_ACTION)},
+    {"eff", 0, IN(B_ACTION)},
+    {"on_fail", 0, IN(B_ACTION)},
+    {"timeout", 0, IN(B_ACTION)},
+    {"given", 0, IN(B_SCENARIO) | IN(B_SIM)},
+    {"at", 0, IN(B_SIM)},
+    {"fail", 0, IN(B_SIM)},
+    {"sense", 0, IN(B_SIM)},
+    {"until", 0, IN(B_SIM)},
+    {"step", 0, IN(B_SIM)},
+    {"expect", 0, IN(B_SCENARIO) | IN(B_SIM)},
+    {"member", 0, IN(B_SIM)},
+    {"actions", 0, IN(B_AGENT)},
+    {"goals", 0, IN(B_AGENT)},
+    {"domain", 1, 0},
+    {"var", 1, 0},
+    {"world", 1, 0},
+    {"action", 1, 0},
+    {"goal", 1, 0},
+    {"scenario", 1, 0},
+    {"simulation", 1, 0},
+    {"resource", 1, 0},
+    {"role", 1, IN(B_AGENT)},
+    {"agent", 1, 0},
+    {"position", 1, 0},
+    {"htn", 0, IN(B_AGENT)},
+    {"watch", 0, IN(B_ACTION) | IN(B_GOAL) | IN(B_AGENT)},
+    {"cooldown", 0, IN(B_GOAL)},
+    {"duration", 0, IN(B_ACTION)},
+    {"reserve", 0, IN(B_ACTION)},
+    {"on_start", 0, IN(B_ACTION)},
+    {"on_end", 0, IN(B_ACTION)},
+    {"switch_margin", 0, IN(B_SIM) | IN(B_AGENT)},
+};
+
+/* The keyword spelled s[0..len), or -1. */
+static int find_keyword(const char *s, size_t len) {
+  int k;
+  for (k = 0; k < K_COUNT; ++k)
+    if (strlen(keywords[k].word) == len && memcmp(keywords[k].word, s, len) == 0) return k;
+  return -1;
+}
+
+/* One attribute line of the current block. */
+static goap_status parse_attr(parser *p, goap__lexer *lx, int k) {
+  switch (p->block) {
+    case B_ACTION: return goap__fp_action_attr(p, lx, k);
+    case B_GOAL: return goap__fp_goal_attr(p, lx, k);
+    case B_SIM: return goap__fp_sim_attr(p, lx, k);
+    case B_ROLE: return goap__fp_role_attr(p, lx);
+    case B_AGENT: return goap__fp_agent_attr(p, lx, k);
+    default: return goap__fp_scenario_attr(p, lx, k);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Lines
+ * ---------------------------------------------------------------------------------------- */
+static const char *const block_article[] = {"",           "an action", "a goal", "a scenario",
+                                            "a simulation", "a role",  "an agent"};
+
+/* "cost, pre, eff, ..." -- the attributes of block kind b, in table order. */
+static void allowed_text(char *buf, size_t cap, int b) {
+  size_t n = 0;
+  int k;
+  buf[0] = '\0';
+  for (k = 0; k < K_COUNT; ++k) {
+    if (!(keywords[k].in & IN(b))) continue;
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", keywords[k].word);
+    if (n >= cap) break;
+  }
+}
+
 static goap_status do_line(parser *p) {
   goap__lexer lx;
   const char *kw;
   size_t kwlen;
-  int i;
-  TRY(goap__check_line_bytes(&p->ec));
+  int k;
+  FP_TRY(goap__check_line_bytes(&p->ec));
   goap__lex_init(&lx, &p->ec);
-  TRY(next(&lx));
+  FP_TRY(goap__lex_next(&lx));
   if (lx.tok.kind == GOAP__T_EOL) return GOAP_OK;
   if (lx.tok.kind != GOAP__T_IDENT) return goap__expected(&lx, "a keyword at the start of the line");
   kw = p->ec.src + lx.tok.off;
   kwlen = lx.tok.len;
   { /* HTN lines: task, method, when, do; a scenario's task (htn_parse.c) */
-    goap__symtab hst = symtab(p);
+    goap__symtab hst = goap__fp_symtab(p);
     goap__htn_line_ctx hc;
     goap_status st = GOAP_OK;
     hc.alloc = &p->a;
@@ -11829,88 +12336,70 @@ static goap_status do_line(parser *p) {
     hc.scenario = p->f->scenario_count - 1;
     hc.scenario_has_target = p->attr_line[A_PURSUE] || p->attr_line[A_WANT];
     if (goap__htn_opens_block(p->htn, &hc)) {
-      TRY(end_block(p));
+      FP_TRY(goap__fp_end_block(p));
       hc.in_scenario = 0;
     }
     if (goap__htn_line(p->htn, &hc, &st)) return st;
   }
-  i = in_list(top_keywords, N_TOP, kw, kwlen);
-  if (i == 8 && p->block == B_AGENT) i = -1; /* `role` inside an agent block: its attribute */
-  if (i >= 0) {
-    p->var_ends = i == 1 ? 1 : i == 2 ? 2 : 0;
-    TRY(end_block(p));
+  k = find_keyword(kw, kwlen);
+  if (k >= 0 && keywords[k].top && !(k == K_ROLE && p->block == B_AGENT)) {
+    /* `role` inside an agent block is its attribute */
+    p->var_ends = k == K_VAR ? 1 : k == K_WORLD ? 2 : 0;
+    FP_TRY(goap__fp_end_block(p));
     p->var_ends = 0;
-    switch (i) {
-      case 0: return parse_domain(p, &lx);
-      case 1: return parse_var(p, &lx);
-      case 2: return parse_world(p, &lx);
-      case 3: return begin_block(p, &lx, B_ACTION);
-      case 4: return begin_block(p, &lx, B_GOAL);
-      case 5: return begin_block(p, &lx, B_SCENARIO);
-      case 6: return begin_block(p, &lx, B_SIM);
-      case 7: return parse_resource(p, &lx);
-      case 8: return begin_named(p, &lx, B_ROLE);
-      case 10: {
-        goap__symtab st = symtab(p);
+    switch (k) {
+      case K_DOMAIN: return goap__fp_parse_domain(p, &lx);
+      case K_VAR: return goap__fp_parse_var(p, &lx);
+      case K_WORLD: return goap__fp_parse_world(p, &lx);
+      case K_ACTION: return goap__fp_begin_block(p, &lx, B_ACTION);
+      case K_GOAL: return goap__fp_begin_block(p, &lx, B_GOAL);
+      case K_SCENARIO: return goap__fp_begin_block(p, &lx, B_SCENARIO);
+      case K_SIMULATION: return goap__fp_begin_block(p, &lx, B_SIM);
+      case K_RESOURCE: return goap__fp_parse_resource(p, &lx);
+      case K_ROLE: return goap__fp_begin_named(p, &lx, B_ROLE);
+      case K_POSITION: {
+        goap__symtab st = goap__fp_symtab(p);
         return goap__pos_line(p->f, &p->a, &lx, &st);
       }
-      default: return begin_named(p, &lx, B_AGENT);
+      default: return goap__fp_begin_named(p, &lx, B_AGENT);
     }
   }
-  {
-    const char *const *allowed = p->block == B_ACTION ? action_attrs
-                                 : p->block == B_GOAL ? goal_attrs
-                                 : p->block == B_SIM  ? sim_attrs
-                                 : p->block == B_ROLE ? role_attrs
-                                 : p->block == B_AGENT ? agent_attrs
-                                                      : scenario_attrs;
-    int nallowed = p->block == B_ACTION ? N_ACTION_ATTRS
-                   : p->block == B_GOAL ? N_GOAL_ATTRS
-                   : p->block == B_SIM  ? N_SIM_ATTRS
-                   : p->block == B_ROLE ? N_ROLE_ATTRS
-                   : p->block == B_AGENT ? N_AGENT_ATTRS
-                                        : N_SCENARIO_ATTRS;
-    int a = in_list(action_attrs, N_ACTION_ATTRS, kw, kwlen),
-        g = in_list(goal_attrs, N_GOAL_ATTRS, kw, kwlen),
-        s = in_list(scenario_attrs, N_SCENARIO_ATTRS, kw, kwlen),
-        m = in_list(sim_attrs, N_SIM_ATTRS, kw, kwlen),
-        ag = in_list(agent_attrs, N_AGENT_ATTRS, kw, kwlen);
-    char name[16];
-    if (p->block != B_NONE && in_list(allowed, nallowed, kw, kwlen) >= 0) {
-      memcpy(name, kw, kwlen);
-      name[kwlen] = '\0';
-      return parse_attr(p, &lx, name);
-    }
-    if (a >= 0 || g >= 0 || s >= 0 || m >= 0 || ag >= 0) {
-      const char *where = a >= 0 && g >= 0 ? "an action or goal"
-                          : a == 0          ? "an action or role"
-                          : a >= 0          ? "an action"
-                          : g >= 0 && s >= 0 ? "a goal or scenario"
-                          : g >= 0          ? "a goal"
-                          : s >= 0 && m >= 0 ? "a scenario or simulation"
-                          : s >= 0          ? "a scenario"
-                          : m >= 0          ? "a simulation"
-                                            : "an agent";
-      if (p->block == B_NONE)
-        return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
-                           "'%.*s' must be inside %s block", (int)kwlen, kw, where);
+  if (k >= 0 && p->block != B_NONE && (keywords[k].in & IN(p->block)))
+    return parse_attr(p, &lx, k);
+  if (k >= 0 && keywords[k].in) {
+    unsigned in = keywords[k].in;
+    const char *where = (in & IN(B_ACTION)) && (in & IN(B_GOAL))     ? "an action or goal"
+                        : (in & IN(B_ACTION)) && (in & IN(B_ROLE))   ? "an action or role"
+                        : (in & IN(B_ACTION))                        ? "an action"
+                        : (in & IN(B_GOAL)) && (in & IN(B_SCENARIO)) ? "a goal or scenario"
+                        : (in & IN(B_GOAL))                          ? "a goal"
+                        : (in & IN(B_SCENARIO)) && (in & IN(B_SIM))  ? "a scenario or simulation"
+                        : (in & IN(B_SCENARIO))                      ? "a scenario"
+                        : (in & IN(B_SIM))                           ? "a simulation"
+                                                                     : "an agent";
+    char allowed[160];
+    if (p->block == B_NONE)
       return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
-                         "'%.*s' is not allowed in %s block (allowed: %s)", (int)kwlen, kw,
-                         block_article[p->block], allowed_text[p->block]);
-    }
-    {
-      static const char *const htn_keywords[] = {"task", "method", "when", "do"};
-      const char *cands[N_TOP + 4 + N_ACTION_ATTRS];
-      int n = 0, j;
-      char dym[96];
-      for (j = 0; j < N_TOP; ++j) cands[n++] = top_keywords[j];
-      for (j = 0; j < 4; ++j) cands[n++] = htn_keywords[j];
-      if (p->block != B_NONE)
-        for (j = 0; j < nallowed; ++j) cands[n++] = allowed[j];
-      goap__did_you_mean(dym, sizeof dym, kw, kwlen, cand_string, cands, n);
-      return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off, "unknown keyword '%.*s'%s",
-                         (int)(kwlen > 64 ? 64 : kwlen), kw, dym);
-    }
+                         "'%.*s' must be inside %s block", (int)kwlen, kw, where);
+    allowed_text(allowed, sizeof allowed, p->block);
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off,
+                       "'%.*s' is not allowed in %s block (allowed: %s)", (int)kwlen, kw,
+                       block_article[p->block], allowed);
+  }
+  {
+    static const char *const htn_keywords[] = {"task", "method", "when", "do"};
+    const char *cands[K_COUNT + 4];
+    int n = 0, j;
+    char dym[96];
+    for (j = 0; j < K_COUNT; ++j)
+      if (keywords[j].top) cands[n++] = keywords[j].word;
+    for (j = 0; j < 4; ++j) cands[n++] = htn_keywords[j];
+    if (p->block != B_NONE)
+      for (j = 0; j < K_COUNT; ++j)
+        if (keywords[j].in & IN(p->block)) cands[n++] = keywords[j].word;
+    goap__did_you_mean(dym, sizeof dym, kw, kwlen, goap__fp_cand_string, cands, n);
+    return goap__error(&p->ec, GOAP_PARSE_ERROR, lx.tok.off, "unknown keyword '%.*s'%s",
+                       (int)(kwlen > 64 ? 64 : kwlen), kw, dym);
   }
 }
 
@@ -11927,28 +12416,30 @@ static goap_status finalize(parser *p) {
     memset(&none, 0, sizeof none);
     f->domain = NULL;
     if (st == GOAP_OUT_OF_MEMORY) return st;
-    return error_at(p, st, &none, "%s", goap_builder_error(p->b));
+    return goap__fp_error_at(p, st, &none, "%s", goap_builder_error(p->b));
   }
   { /* every place a distance cost reads has a position */
     int32_t value = -1;
     int bad = goap__pos_check(f, &value);
     if (bad >= 0) {
       const goap__fvar *v = &p->vars[f->dists[bad].var];
-      return error_at(p, GOAP_NOT_FOUND, &f->dists[bad].pos,
-                      "'%s' %s has no position (distance(%s) needs a 'position %s %s X Y' line "
-                      "for every value of '%s')",
-                      v->name, v->values[value], v->name, v->name, v->values[value], v->name);
+      return goap__fp_error_at(
+          p, GOAP_NOT_FOUND, &f->dists[bad].pos,
+          "'%s' %s has no position (distance(%s) needs a 'position %s %s X Y' line "
+          "for every value of '%s')",
+          v->name, v->values[value], v->name, v->name, v->values[value], v->name);
     }
   }
   /* scenario references */
-  GROW(p, f->plans, f->plans_cap, p->refs_len + 1);
+  FP_GROW(p, f->plans, f->plans_cap, p->refs_len + 1);
   for (i = 0; i < (int)p->refs_len; ++i) {
     const plan_ref *r = &p->refs[i];
     int32_t a = goap__ftab_find(&p->names, GOAP__NS_ACTION, r->name, r->len);
     if (a < 0) {
       char dym[128];
-      goap__did_you_mean(dym, sizeof dym, r->name, r->len, cand_action, p, f->action_count);
-      return error_at(p, GOAP_NOT_FOUND, &r->pos, "unknown action '%s'%s", r->name, dym);
+      goap__did_you_mean(dym, sizeof dym, r->name, r->len, goap__fp_cand_action, p,
+                         f->action_count);
+      return goap__fp_error_at(p, GOAP_NOT_FOUND, &r->pos, "unknown action '%s'%s", r->name, dym);
     }
     f->plans[i] = a;
   }
@@ -11958,12 +12449,13 @@ static goap_status finalize(parser *p) {
     int32_t a = goap__ftab_find(&p->names, GOAP__NS_ACTION, r->name, r->len);
     if (a < 0) {
       char dym[128];
-      goap__did_you_mean(dym, sizeof dym, r->name, r->len, cand_action, p, f->action_count);
-      return error_at(p, GOAP_NOT_FOUND, &r->pos, "unknown action '%s'%s", r->name, dym);
+      goap__did_you_mean(dym, sizeof dym, r->name, r->len, goap__fp_cand_action, p,
+                         f->action_count);
+      return goap__fp_error_at(p, GOAP_NOT_FOUND, &r->pos, "unknown action '%s'%s", r->name, dym);
     }
     f->sim_fails[i].action = a;
   }
-  GROW(p, f->rt_names, f->rt_names_cap, f->rt_ids_len + 1);
+  FP_GROW(p, f->rt_names, f->rt_names_cap, f->rt_ids_len + 1);
   for (i = 0; i < (int)p->nrefs_len; ++i) { /* names used before their definition */
     const name_ref *r = &p->nrefs[i];
     int32_t id = goap__ftab_find(&p->names, r->ns, r->name, r->len);
@@ -11975,11 +12467,11 @@ static goap_status finalize(parser *p) {
                          : r->ns == GOAP__NS_ROLE ? "role"
                          : r->ns == GOAP__NS_AGENT ? "agent type"
                                                    : "resource";
-      goap__cand_fn cf = r->ns == GOAP__NS_ACTION ? cand_action
-                         : r->ns == GOAP__NS_GOAL ? cand_goal
-                         : r->ns == GOAP__NS_ROLE ? cand_role
-                         : r->ns == GOAP__NS_AGENT ? cand_agent
-                                                   : cand_resource;
+      goap__cand_fn cf = r->ns == GOAP__NS_ACTION  ? goap__fp_cand_action
+                         : r->ns == GOAP__NS_GOAL  ? goap__fp_cand_goal
+                         : r->ns == GOAP__NS_ROLE  ? goap__fp_cand_role
+                         : r->ns == GOAP__NS_AGENT ? goap__fp_cand_agent
+                                                   : goap__fp_cand_resource;
       int n = r->ns == GOAP__NS_ACTION ? f->action_count
               : r->ns == GOAP__NS_GOAL ? f->goal_count
               : r->ns == GOAP__NS_ROLE ? f->role_count
@@ -11989,10 +12481,10 @@ static goap_status finalize(parser *p) {
       pos.line = r->pos_line;
       pos.col = r->pos_col;
       pos.line_off = r->pos_off;
-      return error_at(p, GOAP_NOT_FOUND, &pos, "unknown %s '%s'%s%s", kind, r->name, dym,
-                      r->ns == GOAP__NS_RESOURCE && !dym[0]
-                          ? " (declare it with 'resource NAME capacity N')"
-                          : "");
+      return goap__fp_error_at(p, GOAP_NOT_FOUND, &pos, "unknown %s '%s'%s%s", kind, r->name, dym,
+                               r->ns == GOAP__NS_RESOURCE && !dym[0]
+                                   ? " (declare it with 'resource NAME capacity N')"
+                                   : "");
     }
     switch (r->target) {
       case R_ID:
@@ -12021,10 +12513,10 @@ static goap_status finalize(parser *p) {
       int n = 0;
       if (g < 0) {
         char dym[128];
-        goap__did_you_mean(dym, sizeof dym, ir->pursue, ir->pursue_len, cand_goal, p,
+        goap__did_you_mean(dym, sizeof dym, ir->pursue, ir->pursue_len, goap__fp_cand_goal, p,
                            f->goal_count);
-        return error_at(p, GOAP_NOT_FOUND, &ir->pursue_pos, "unknown goal '%s'%s", ir->pursue,
-                        dym);
+        return goap__fp_error_at(p, GOAP_NOT_FOUND, &ir->pursue_pos, "unknown goal '%s'%s",
+                                 ir->pursue, dym);
       }
       sc->goal = g;
       sc->want = goap_domain_goal_want(f->domain, g, &n);
@@ -12039,14 +12531,15 @@ static goap_status finalize(parser *p) {
     sc->expect_plan = ir->plan_count ? f->plans + ir->plan_start : NULL;
     sc->expect_plan_length = (int)ir->plan_count;
   }
-  TRY(goap__htn_finalize(p->htn, f, &p->names, &p->ec, p->text, p->len));
+  FP_TRY(goap__htn_finalize(p->htn, f, &p->names, &p->ec, p->text, p->len));
   for (i = 0; i < f->agent_type_count; ++i) { /* `htn TASK` and `watch` of agent blocks */
     goap__agent_type *t = &f->agent_types[i];
     if (!t->htn_name) {
       if (t->watch_count)
-        return error_at(p, GOAP_PARSE_ERROR, &t->watch_pos,
-                        "'watch' in an agent block needs an 'htn' line (a GOAP agent watches "
-                        "variables in its goals and actions)");
+        return goap__fp_error_at(
+            p, GOAP_PARSE_ERROR, &t->watch_pos,
+            "'watch' in an agent block needs an 'htn' line (a GOAP agent watches "
+            "variables in its goals and actions)");
       continue;
     }
     t->htn_root = f->htn ? goap_htn_domain_find_task(f->htn, t->htn_name) : -1;
@@ -12056,16 +12549,18 @@ static goap_status finalize(parser *p) {
       int32_t act = goap__ftab_find(&p->names, GOAP__NS_ACTION, t->htn_name, len);
       int32_t goal = goap__ftab_find(&p->names, GOAP__NS_GOAL, t->htn_name, len);
       if (act >= 0 || goal >= 0)
-        return error_at(p, GOAP_INVALID_ARGUMENT, &t->htn_pos,
-                        "'%s' is %s, not a task: 'htn' needs the root compound task (a 'task' "
-                        "block)",
-                        t->htn_name, act >= 0 ? "an action" : "a goal");
+        return goap__fp_error_at(
+            p, GOAP_INVALID_ARGUMENT, &t->htn_pos,
+            "'%s' is %s, not a task: 'htn' needs the root compound task (a 'task' "
+            "block)",
+            t->htn_name, act >= 0 ? "an action" : "a goal");
       if (!f->htn)
-        return error_at(p, GOAP_NOT_FOUND, &t->htn_pos,
-                        "unknown task '%s' (the file has no 'task' block)", t->htn_name);
-      goap__did_you_mean(dym, sizeof dym, t->htn_name, len, cand_task, f,
+        return goap__fp_error_at(p, GOAP_NOT_FOUND, &t->htn_pos,
+                                 "unknown task '%s' (the file has no 'task' block)", t->htn_name);
+      goap__did_you_mean(dym, sizeof dym, t->htn_name, len, goap__fp_cand_task, f,
                          goap_htn_domain_task_count(f->htn));
-      return error_at(p, GOAP_NOT_FOUND, &t->htn_pos, "unknown task '%s'%s", t->htn_name, dym);
+      return goap__fp_error_at(p, GOAP_NOT_FOUND, &t->htn_pos, "unknown task '%s'%s", t->htn_name,
+                               dym);
     }
   }
   return goap__analyse(f, p->text, p->len);
@@ -12114,12 +12609,12 @@ static goap_status parse_all(parser *p) {
     if (n > GOAP_FILE_MAX_LINE)
       return goap__error(&p->ec, GOAP_TOO_LARGE, GOAP_FILE_MAX_LINE,
                          "line is longer than %d bytes", GOAP_FILE_MAX_LINE);
-    TRY(do_line(p));
+    FP_TRY(do_line(p));
     off = p->next_off;
   }
   p->ec.src = NULL;
   p->ec.src_len = 0;
-  TRY(end_block(p));
+  FP_TRY(goap__fp_end_block(p));
   return finalize(p);
 }
 
@@ -12270,64 +12765,8 @@ goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_f
   goap__mem_free(&a, buf, cap);
   return st;
 }
-
-const goap_domain *goap_file_domain(const goap_file *f) { return f ? f->domain : NULL; }
-
-int goap_file_scenario_count(const goap_file *f) { return f ? f->scenario_count : 0; }
-
-const goap_scenario *goap_file_scenario(const goap_file *f, int index) {
-  if (!f || index < 0 || index >= f->scenario_count) return NULL;
-  return &f->scenarios[index];
-}
-
-int goap_file_find_scenario(const goap_file *f, const char *name) {
-  int i;
-  if (!f || !name) return -1;
-  for (i = 0; i < f->scenario_count; ++i)
-    if (strcmp(f->scenarios[i].name, name) == 0) return i;
-  return -1;
-}
-
-static int pos_line(const goap__pos *arr, int count, int i, int *col) {
-  if (!arr || i < 0 || i >= count) {
-    if (col) *col = 0;
-    return 0;
-  }
-  if (col) *col = arr[i].col;
-  return arr[i].line;
-}
-
-int goap_file_var_line(const goap_file *f, int var, int *col) {
-  return pos_line(f ? f->var_pos : NULL, f ? f->var_count : 0, var, col);
-}
-int goap_file_action_line(const goap_file *f, int action, int *col) {
-  return pos_line(f ? f->action_pos : NULL, f ? f->action_count : 0, action, col);
-}
-int goap_file_goal_line(const goap_file *f, int goal, int *col) {
-  return pos_line(f ? f->goal_pos : NULL, f ? f->goal_count : 0, goal, col);
-}
-
-const goap_htn_domain *goap_file_htn(const goap_file *f) { return f ? f->htn : NULL; }
-int goap_file_task_line(const goap_file *f, int task, int *col) {
-  return pos_line(f ? f->task_pos : NULL, f && f->htn ? goap_htn_domain_task_count(f->htn) : 0,
-                  task, col);
-}
 /* macros of src/format/parser.c end here */
-#undef TRY
-#undef GROW
-#undef N_TOP
-#undef N_ACTION_ATTRS
-#undef N_GOAL_ATTRS
-#undef N_SCENARIO_ATTRS
-#undef N_SIM_ATTRS
-#undef N_ROLE_ATTRS
-#undef N_AGENT_ATTRS
-#undef cand_goal
-#undef cand_task
-#undef expect_eol
-#undef item_pos
-#undef take_name
-#undef tok_pos
+#undef IN
 
 /* ==== src/format/position.c ==== */
 /*
@@ -12614,607 +13053,6 @@ goap_status goap_file_position(const goap_file *f, int var, int32_t value, doubl
 }
 /* macros of src/format/position.c end here */
 #undef TRY
-
-/* ==== src/format/sim.c ==== */
-/*
- * sim.c -- runtime attributes of a loaded file, and `simulation` blocks: one agent in a
- * scripted world.
- *
- * Invariants:
- *  - The world is a full state of the domain: the truth. The agent's memory is its belief;
- *    they start equal except for `at 0` lines (world only), and meet again through `sense`
- *    and `sensed` variables and through the effects of actions that succeed (applied to both).
- *  - An action's outcome is decided only by the world when its duration is over, so a
- *    simulation is deterministic: the same file gives the same timeline.
- *  - An idle agent ends the run only once it has been idle for the longest goal `cooldown`
- *    (a cooling goal may be chosen again).
- *  - Everything is allocated before the first step and freed at the end.
- */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-/* #include "format_internal.h": inlined above */
-/* #include goap/replay.h: in goap.h */
-/* #include goap/squad.h: in goap.h */
-
-/* ---- runtime attributes -------------------------------------------------------------------- */
-
-goap_status goap_file_action_info_get(const goap_file *f, int action,
-                                      goap_file_action_info *out) {
-  if (!f || !out || action < 0 || action >= f->action_count) return GOAP_INVALID_ARGUMENT;
-  const goap__action_rt *rt = &f->action_rt[action];
-  memset(out, 0, sizeof *out);
-  out->on_fail = rt->on_fail_count ? f->rt_effs + rt->on_fail : NULL;
-  out->on_fail_count = (int)rt->on_fail_count;
-  out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
-  out->watch_count = (int)rt->watch_count;
-  out->timeout = rt->timeout;
-  out->duration = rt->duration;
-  out->on_start = rt->on_start_count ? f->rt_effs + rt->on_start : NULL;
-  out->on_start_count = (int)rt->on_start_count;
-  out->on_end = rt->on_end_count ? f->rt_effs + rt->on_end : NULL;
-  out->on_end_count = (int)rt->on_end_count;
-  out->reserve = rt->reserve_count ? f->rt_names + rt->reserve : NULL;
-  out->reserve_count = (int)rt->reserve_count;
-  return GOAP_OK;
-}
-
-goap_status goap_file_goal_info_get(const goap_file *f, int goal, goap_file_goal_info *out) {
-  if (!f || !out || goal < 0 || goal >= f->goal_count) return GOAP_INVALID_ARGUMENT;
-  const goap__goal_rt *rt = &f->goal_rt[goal];
-  memset(out, 0, sizeof *out);
-  out->valid = rt->valid_count ? f->rt_conds + rt->valid : NULL;
-  out->valid_count = (int)rt->valid_count;
-  out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
-  out->watch_count = (int)rt->watch_count;
-  out->cooldown = rt->cooldown;
-  return GOAP_OK;
-}
-
-double goap_file_switch_margin(const goap_file *f, int type, int sim) {
-  int has = 0;
-  double m = 0;
-  if (f && type >= 0 && type < f->agent_type_count) {
-    has = f->agent_types[type].has_margin;
-    m = f->agent_types[type].switch_margin;
-  } else if (f && type == -1 && sim >= 0 && sim < f->sim_count) {
-    has = f->sims[sim].has_margin;
-    m = f->sims[sim].switch_margin;
-  }
-  if (!has) return 0;
-  return m > 0 ? m : -1; /* the file's 0 means none; the runtime's 0 means its default */
-}
-
-int goap_file_is_world_var(const goap_file *f, int var) {
-  if (!f || var < 0 || (size_t)var >= f->world_var_cap) return 0;
-  return f->world_var[var] != 0;
-}
-
-int goap_file_is_sensed_var(const goap_file *f, int var) {
-  goap_var_info vi;
-  if (!f || goap_domain_var_info(f->domain, var, &vi) != GOAP_OK) return 0;
-  return (vi.flags & GOAP_VAR_SENSED) != 0;
-}
-
-goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
-                               int action_count, goap_goal_binding *goals, int goal_count) {
-  if (!f || action_count != f->action_count || goal_count != f->goal_count ||
-      (action_count && !actions) || (goal_count && !goals))
-    return GOAP_INVALID_ARGUMENT;
-  for (int i = 0; i < action_count; ++i) {
-    goap_file_action_info ai;
-    memset(&ai, 0, sizeof ai);
-    goap_file_action_info_get(f, i, &ai);
-    memset(&actions[i], 0, sizeof actions[i]);
-    actions[i].on_fail = ai.on_fail;
-    actions[i].on_fail_count = ai.on_fail_count;
-    actions[i].watch = ai.watch;
-    actions[i].watch_count = ai.watch_count;
-    actions[i].timeout = ai.timeout;
-    actions[i].on_start = ai.on_start;
-    actions[i].on_start_count = ai.on_start_count;
-    actions[i].on_end = ai.on_end;
-    actions[i].on_end_count = ai.on_end_count;
-    actions[i].reserve = ai.reserve;
-    actions[i].reserve_count = ai.reserve_count;
-  }
-  for (int i = 0; i < goal_count; ++i) {
-    goap_file_goal_info gi;
-    memset(&gi, 0, sizeof gi);
-    goap_file_goal_info_get(f, i, &gi);
-    memset(&goals[i], 0, sizeof goals[i]);
-    goals[i].valid = gi.valid;
-    goals[i].valid_count = gi.valid_count;
-    goals[i].watch = gi.watch;
-    goals[i].watch_count = gi.watch_count;
-    goals[i].cooldown = gi.cooldown;
-  }
-  return GOAP_OK;
-}
-
-int goap_file_resource_count(const goap_file *f) { return f ? f->resource_count : 0; }
-
-goap_status goap_file_resource(const goap_file *f, int index, const char **name, int *capacity) {
-  if (!f || index < 0 || index >= f->resource_count) return GOAP_INVALID_ARGUMENT;
-  if (name) *name = f->resources[index].name;
-  if (capacity) *capacity = f->resources[index].capacity;
-  return GOAP_OK;
-}
-
-goap_status goap_file_apply_resources(const goap_file *f, goap_blackboard *bb) {
-  if (!f || !bb) return GOAP_INVALID_ARGUMENT;
-  for (int r = 0; r < f->resource_count; ++r) {
-    const char *name = f->resources[r].name;
-    int cap = f->resources[r].capacity;
-    goap_status st = goap_blackboard_add_resource(bb, name, cap);
-    if (st == GOAP_DUPLICATE) st = goap_blackboard_set_capacity(bb, name, cap);
-    if (st != GOAP_OK) return st;
-  }
-  return GOAP_OK;
-}
-
-goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator *alloc,
-                                        goap_blackboard **out) {
-  if (out) *out = NULL;
-  if (!f || !out) return GOAP_INVALID_ARGUMENT;
-  goap_blackboard *bb = goap_blackboard_create(alloc);
-  if (!bb) return GOAP_OUT_OF_MEMORY;
-  goap_status st = goap_file_apply_resources(f, bb);
-  if (st != GOAP_OK) {
-    goap_blackboard_destroy(bb);
-    return st;
-  }
-  *out = bb;
-  return GOAP_OK;
-}
-
-int goap_file_agent_type_count(const goap_file *f) { return f ? f->agent_type_count : 0; }
-
-const char *goap_file_agent_type_name(const goap_file *f, int type) {
-  if (!f || type < 0 || type >= f->agent_type_count) return NULL;
-  return f->agent_types[type].name;
-}
-
-int goap_file_find_agent_type(const goap_file *f, const char *name) {
-  if (!f || !name) return -1;
-  for (int i = 0; i < f->agent_type_count; ++i)
-    if (strcmp(f->agent_types[i].name, name) == 0) return i;
-  return -1;
-}
-
-goap_status goap_file_agent_bindings(const goap_file *f, int type, goap_action_binding *actions,
-                                     int action_count, goap_goal_binding *goals,
-                                     int goal_count) {
-  if (!f || type < -1 || type >= f->agent_type_count) return GOAP_INVALID_ARGUMENT;
-  goap_status st = goap_file_bindings(f, actions, action_count, goals, goal_count);
-  if (st != GOAP_OK || type < 0) return st;
-  const goap__agent_type *t = &f->agent_types[type];
-  if (t->has_actions) {
-    for (int i = 0; i < action_count; ++i) actions[i].disabled = 1;
-    for (uint32_t k = 0; k < t->action_count; ++k) actions[f->rt_ids[t->actions + k]].disabled = 0;
-  }
-  if (t->has_goals) {
-    for (int i = 0; i < goal_count; ++i) goals[i].disabled = 1;
-    for (uint32_t k = 0; k < t->goal_count; ++k) goals[f->rt_ids[t->goals + k]].disabled = 0;
-  }
-  if (t->role >= 0) {
-    const goap__role *r = &f->roles[t->role];
-    for (uint32_t k = 0; k < r->scale_count; ++k) {
-      const goap__role_scale *sc = &f->role_scales[r->scale + k];
-      actions[sc->action].cost_scale = sc->factor;
-    }
-  }
-  return GOAP_OK;
-}
-
-int goap_file_agent_type_htn(const goap_file *f, int type, const int32_t **watch,
-                             int *watch_count) {
-  const goap__agent_type *t =
-      f && type >= 0 && type < f->agent_type_count ? &f->agent_types[type] : NULL;
-  int htn = t && t->htn_name;
-  if (watch) *watch = htn && t->watch_count ? f->rt_vars + t->watch : NULL;
-  if (watch_count) *watch_count = htn ? (int)t->watch_count : 0;
-  return htn ? t->htn_root : -1;
-}
-
-/* ---- simulations --------------------------------------------------------------------------- */
-
-int goap_file_simulation_count(const goap_file *f) { return f ? f->sim_count : 0; }
-
-int goap_file_find_simulation(const goap_file *f, const char *name) {
-  if (!f || !name) return -1;
-  for (int i = 0; i < f->sim_count; ++i)
-    if (strcmp(f->sims[i].name, name) == 0) return i;
-  return -1;
-}
-
-const char *goap_file_simulation_name(const goap_file *f, int sim) {
-  if (!f || sim < 0 || sim >= f->sim_count) return NULL;
-  return f->sims[sim].name;
-}
-
-typedef struct sim_ctx sim_ctx;
-
-/* One agent of a simulation: the callbacks' user pointer. */
-typedef struct member {
-  sim_ctx *c;
-  goap_agent *agent;
-  goap_agent_type *type;
-  double elapsed;              /* of the running action */
-  int fresh;                   /* the running action started on this update */
-  int idle;
-  double idle_since;           /* when it last became idle */
-} member;
-
-struct sim_ctx {
-  const goap_file *f;
-  const goap__sim *sm;
-  const goap_domain *d;
-  goap_word *world;
-  double time;
-  goap_blackboard *bb;
-  const goap_sim_options *opt;
-};
-
-/* Notes in a replay log: 'W' var old now time (a world change), 'E' idle time (the end);
- * integers as 4 little-endian bytes, times as the 8 bytes of the double, little endian. */
-static size_t note_u32(uint8_t *p, uint32_t x) {
-  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(x >> (8 * i));
-  return 4;
-}
-static size_t note_f64(uint8_t *p, double t) {
-  uint64_t u;
-  memcpy(&u, &t, sizeof u);
-  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(u >> (8 * i));
-  return 8;
-}
-static uint32_t read_u32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static double read_f64(const uint8_t *p) {
-  uint64_t u = 0;
-  for (int i = 0; i < 8; ++i) u |= (uint64_t)p[i] << (8 * i);
-  double t;
-  memcpy(&t, &u, sizeof t);
-  return t;
-}
-
-/* to_board: also write shared variables to the blackboard (for `at` lines; an agent's own
- * effects reach it through the runtime). */
-static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) {
-  for (int i = 0; i < n; ++i) {
-    int32_t old = goap_state_get(c->d, c->world, e[i].var);
-    if (goap_state_assign(c->d, c->world, &e[i], 1) != GOAP_OK) continue;
-    int32_t now = goap_state_get(c->d, c->world, e[i].var);
-    if (now == old) continue;
-    goap_var_info vi;
-    goap_domain_var_info(c->d, e[i].var, &vi);
-    /* what happens to a shared variable, the squad learns through its blackboard */
-    if (to_board && c->bb && (vi.flags & GOAP_VAR_SHARED))
-      goap_blackboard_set(c->bb, vi.name, now);
-    if (!(to_board || goap_file_is_world_var(c->f, e[i].var))) continue;
-    if (c->opt->recorder) {
-      uint8_t note[21];
-      note[0] = 'W';
-      note_u32(note + 1, (uint32_t)e[i].var);
-      note_u32(note + 5, (uint32_t)old);
-      note_u32(note + 9, (uint32_t)now);
-      note_f64(note + 13, c->time);
-      goap_recorder_note(c->opt->recorder, note, sizeof note);
-    }
-    if (c->opt->on_world) c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
-  }
-}
-
-static void sim_start(goap_agent *agent, int action, void *user) {
-  (void)agent;
-  (void)action;
-  member *m = (member *)user;
-  m->elapsed = 0;
-  m->fresh = 1;
-}
-
-static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void *user) {
-  (void)agent;
-  member *m = (member *)user;
-  sim_ctx *c = m->c;
-  if (m->fresh) m->fresh = 0;
-  else m->elapsed += dt;
-  if (m->elapsed + 1e-9 < c->f->action_rt[action].duration) return GOAP_ACTION_RUNNING;
-  for (uint32_t k = 0; k < c->sm->fail_count; ++k) {
-    const goap__sim_fail *fl = &c->f->sim_fails[c->sm->fail + k];
-    if (fl->action != action) continue;
-    if (goap_state_satisfies(c->d, c->world, fl->cond_count ? c->f->rt_conds + fl->cond : NULL,
-                             (int)fl->cond_count))
-      return GOAP_ACTION_FAILURE;
-  }
-  int ne = 0;
-  const goap_effect *e = goap_domain_action_eff(c->d, action, &ne);
-  world_assign(c, e, ne, 0);
-  return GOAP_ACTION_SUCCESS;
-}
-
-static void sim_sense(goap_agent *agent, void *user) {
-  member *m = (member *)user;
-  sim_ctx *c = m->c;
-  for (uint32_t k = 0; k < c->sm->sense_count; ++k) {
-    int32_t v = c->f->rt_vars[c->sm->sense + k];
-    int32_t w = goap_state_get(c->d, c->world, v);
-    if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
-  }
-  for (int v = 0; v < goap_domain_var_count(c->d); ++v) { /* percepts: always sensed */
-    if (!goap_file_is_sensed_var(c->f, v)) continue;
-    int32_t w = goap_state_get(c->d, c->world, v);
-    if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
-  }
-}
-
-static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
-  member *m = (member *)user;
-  if (ev->kind == GOAP_EVENT_IDLE && !m->idle) {
-    m->idle = 1;
-    m->idle_since = ev->time;
-  }
-  else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) m->idle = 0;
-  if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
-}
-
-typedef struct replay_end {
-  const goap_sim_options *opt;
-  const goap_domain *d;
-  goap_sim_result *result;
-} replay_end;
-
-/* Replaying: the recorded world changes and end. */
-static void sim_note(void *user, const void *data, size_t size) {
-  replay_end *re = (replay_end *)user;
-  const uint8_t *p = (const uint8_t *)data;
-  if (size == 21 && p[0] == 'W') {
-    int var = (int)read_u32(p + 1);
-    if (var < 0 || var >= goap_domain_var_count(re->d)) return;
-    if (re->opt->on_world)
-      re->opt->on_world(var, (int32_t)read_u32(p + 5), (int32_t)read_u32(p + 9),
-                        read_f64(p + 13), re->opt->world_user);
-  } else if (size == 10 && p[0] == 'E') {
-    re->result->idle = p[1] != 0;
-    re->result->time = read_f64(p + 2);
-  }
-}
-
-static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
-  to->updates += x->updates;
-  to->plans += x->plans;
-  to->plan_failures += x->plan_failures;
-  for (int r = 0; r < GOAP_REPLAN_REASON_COUNT; ++r) to->replans[r] += x->replans[r];
-  to->repairs += x->repairs;
-  to->cache_hits += x->cache_hits;
-  to->expanded += x->expanded;
-  to->actions_started += x->actions_started;
-  to->actions_succeeded += x->actions_succeeded;
-  to->actions_failed += x->actions_failed;
-  to->reservations_denied += x->reservations_denied;
-  to->memory_bytes += x->memory_bytes;
-}
-
-/* A value as a designer writes it: true/false, an enum value's name, or the number. */
-static void sim_value_text(const goap_domain *d, int var, int32_t x, char *buf, size_t cap) {
-  const char *name = goap_domain_value_name(d, var, x);
-  if (name) snprintf(buf, cap, "%s", name);
-  else snprintf(buf, cap, "%ld", (long)x);
-}
-
-goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_options *options,
-                               goap_sim_result *result) {
-  if (!f || !result || sim < 0 || sim >= f->sim_count) return GOAP_INVALID_ARGUMENT;
-  goap_sim_options opt;
-  memset(&opt, 0, sizeof opt);
-  if (options) opt = *options;
-  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step) ||
-      (opt.recorder && opt.replayer))
-    return GOAP_INVALID_ARGUMENT;
-  memset(result, 0, sizeof *result);
-  const goap__sim *sm = &f->sims[sim];
-  const goap_domain *d = f->domain;
-  goap_allocator al = goap__mem_resolve(opt.allocator.fn ? &opt.allocator : &f->alloc);
-  int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
-  size_t W = goap_domain_state_words(d);
-  double until = opt.until > 0 ? opt.until : sm->until;
-  double step = opt.step > 0 ? opt.step : sm->step;
-  if (step < 1e-3) step = 1e-3;
-  int nm = sm->member_count ? (int)sm->member_count : 1;
-  int nsensed = 0; /* `sensed` variables: copied from the world like `sense` lines */
-  for (int v = 0; v < goap_domain_var_count(d); ++v) nsensed += goap_file_is_sensed_var(f, v);
-  double cool = 0; /* an idle agent may only be waiting for a goal's `cooldown` to pass */
-  for (int g = 0; g < f->goal_count; ++g)
-    if (f->goal_rt[g].cooldown > cool) cool = f->goal_rt[g].cooldown;
-  if (cool > 0) cool += 0.25 + step; /* and for its next idle retry (goal_check_interval) */
-
-  sim_ctx c;
-  memset(&c, 0, sizeof c);
-  c.f = f;
-  c.sm = sm;
-  c.d = d;
-  c.opt = &opt;
-  goap_action_binding *ab =
-      (goap_action_binding *)goap__mem_alloc(&al, (size_t)(na ? na : 1) * sizeof *ab);
-  goap_goal_binding *gb =
-      (goap_goal_binding *)goap__mem_alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
-  goap_word *mem = (goap_word *)goap__mem_alloc(&al, W * sizeof *mem);
-  member *ms = (member *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
-  c.world = (goap_word *)goap__mem_alloc(&al, W * sizeof *c.world);
-  goap_squad *squad = NULL;
-  goap_status st = GOAP_OUT_OF_MEMORY;
-  if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
-  if (!ab || !gb || !mem || !c.world || !ms) goto done;
-  if (goap_file_blackboard_create(f, &al, &c.bb) != GOAP_OK) goto done;
-  goap_state_init(d, c.world);
-  if (sm->given_count) goap_state_assign(d, c.world, f->given + sm->given, (int)sm->given_count);
-  for (int k = 0; k < nm; ++k) {
-    const goap__sim_member *mb = sm->member_count ? &f->sim_members[sm->member + (uint32_t)k] : NULL;
-    member *m = &ms[k];
-    m->c = &c;
-    goap_file_agent_bindings(f, mb ? mb->type : -1, ab, na, gb, ng);
-    if (opt.bind) opt.bind(f, mb ? k : -1, mb ? mb->name : NULL, ab, na, gb, ng, opt.bind_user);
-    for (int i = 0; i < na; ++i) {
-      ab[i].start = sim_start;
-      ab[i].tick = sim_tick;
-      ab[i].user = m;
-    }
-    goap_sensor_desc sensor = {sim_sense, m, 0.0};
-    goap_agent_type_desc td;
-    memset(&td, 0, sizeof td);
-    td.allocator = al;
-    td.name = mb ? f->agent_types[mb->type].name : sm->name;
-    td.actions = ab;
-    td.action_count = na;
-    td.goals = gb;
-    td.goal_count = ng;
-    td.switch_margin = goap_file_switch_margin(f, mb ? mb->type : -1, sim);
-    if (mb && f->agent_types[mb->type].htn_name) { /* an HTN agent: its root task, no goals */
-      int nw = 0;
-      const int32_t *w = NULL;
-      td.htn = f->htn;
-      td.htn_root = goap_file_agent_type_htn(f, mb->type, &w, &nw);
-      td.htn_watch = w;
-      td.htn_watch_count = nw;
-      td.goals = NULL;
-      td.goal_count = 0;
-    }
-    td.sensors = &sensor;
-    td.sensor_count = sm->sense_count || nsensed ? 1 : 0;
-    st = goap_agent_type_create(d, &td, &m->type, NULL);
-    if (st != GOAP_OK) goto done;
-    memcpy(mem, c.world, W * sizeof *mem);
-    if (mb && mb->with_count) goap_state_assign(d, mem, f->rt_effs + mb->with, (int)mb->with_count);
-    goap_agent_desc ad;
-    memset(&ad, 0, sizeof ad);
-    ad.type = m->type;
-    ad.allocator = al;
-    ad.memory = mem;
-    ad.on_event = sim_event;
-    ad.event_user = m;
-    ad.blackboard = c.bb;
-    ad.host = mb ? (void *)(uintptr_t)mb->name : NULL;
-    st = GOAP_OUT_OF_MEMORY;
-    m->agent = goap_agent_create(&ad);
-    if (!m->agent) goto done;
-    if (opt.recorder) st = goap_recorder_attach(opt.recorder, m->agent);
-    else if (opt.replayer) st = goap_replayer_attach(opt.replayer, m->agent);
-    else st = GOAP_OK;
-    if (st != GOAP_OK) goto done;
-  }
-  if (sm->member_count) {
-    goap_squad_desc sd;
-    memset(&sd, 0, sizeof sd);
-    sd.allocator = al;
-    squad = goap_squad_create(&sd);
-    if (!squad) goto done;
-    for (int k = 0; k < nm; ++k)
-      if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
-  }
-  st = GOAP_OK;
-  if (opt.replayer) {
-    replay_end re = {&opt, d, result};
-    goap_replayer_on_note(opt.replayer, sim_note, &re);
-    st = goap_replayer_run(opt.replayer);
-    goap_replayer_on_note(opt.replayer, NULL, NULL);
-    c.time = result->time;
-    if (st != GOAP_OK) goto done;
-  } else {
-    uint32_t next_ev = 0;
-    const goap__sim_event *evs = sm->event_count ? f->sim_events + sm->event : NULL;
-    long steps = 0, max_steps = (long)(until / step) + 1;
-    for (;;) {
-      while (next_ev < sm->event_count && evs[next_ev].time <= c.time + 1e-9) {
-        const goap__sim_event *ev = &evs[next_ev++];
-        if (ev->order >= 0) {
-          if (squad) goap_squad_order(squad, (goap_squad_behavior)ev->order);
-        } else if (ev->eff_count) {
-          world_assign(&c, f->rt_effs + ev->eff, (int)ev->eff_count, 1);
-        }
-      }
-      int idle = 1;
-      for (int k = 0; k < nm && st == GOAP_OK; ++k) {
-        goap_status us = goap_agent_update(ms[k].agent, steps == 0 ? 0.0 : step);
-        if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) st = us;
-        idle &= ms[k].idle && c.time + 1e-9 >= ms[k].idle_since + cool;
-      }
-      if (st != GOAP_OK) break;
-      if (squad) goap_squad_update(squad);
-      if (opt.recorder) goap_recorder_frame(opt.recorder);
-      if (idle && next_ev >= sm->event_count) {
-        result->idle = 1;
-        break;
-      }
-      if (c.time + 1e-9 >= until || steps >= max_steps) break;
-      ++steps;
-      c.time = (double)steps * step;
-    }
-    if (opt.recorder && st == GOAP_OK) {
-      uint8_t note[10];
-      note[0] = 'E';
-      note[1] = (uint8_t)result->idle;
-      note_f64(note + 2, c.time);
-      goap_recorder_note(opt.recorder, note, sizeof note);
-    }
-  }
-  result->time = c.time;
-  for (int k = 0; k < nm; ++k) {
-    goap_agent_stats x = goap_agent_get_stats(ms[k].agent);
-    add_stats(&result->stats, &x);
-  }
-  result->replans = (int)result->stats.plans - nm;
-  if (result->replans < 0) result->replans = 0;
-  if (sm->expect_replans >= 0) {
-    result->expectations++;
-    if (result->replans != sm->expect_replans) {
-      result->failed++;
-      result->line = sm->replans_line;
-      result->col = sm->replans_col;
-      snprintf(result->message, sizeof result->message, "expected %d replan%s, got %d",
-               sm->expect_replans, sm->expect_replans == 1 ? "" : "s", result->replans);
-    }
-  }
-  if (sm->final_count) {
-    const goap_cond *fc = f->rt_conds + sm->final; /* non-empty: the pool exists */
-    int bad = 0;
-    result->expectations++;
-    for (int k = 0; k < nm && !bad; ++k) {
-      for (uint32_t j = 0; j < sm->final_count && !bad; ++j) {
-        if (goap_state_satisfies(d, goap_agent_memory(ms[k].agent), &fc[j], 1)) continue;
-        char cond[128], val[96];
-        bad = 1;
-        goap_format_cond(d, &fc[j], cond, sizeof cond);
-        sim_value_text(d, fc[j].var, goap_agent_get(ms[k].agent, fc[j].var), val, sizeof val);
-        if (result->failed) break; /* `expect replans` failed first: keep its message */
-        result->line = sm->final_line;
-        result->col = (int)f->rt_ids[sm->final_cols + j];
-        if (sm->member_count)
-          snprintf(result->message, sizeof result->message,
-                   "expected final memory '%.120s' of %s, but the value is %.60s", cond,
-                   f->sim_members[sm->member + (uint32_t)k].name, val);
-        else
-          snprintf(result->message, sizeof result->message,
-                   "expected final memory '%.120s', but the value is %.60s", cond, val);
-      }
-    }
-    result->failed += bad;
-  }
-done:
-  goap_squad_destroy(squad);
-  for (int k = 0; ms && k < nm; ++k) {
-    goap_agent_destroy(ms[k].agent);
-    goap_agent_type_destroy(ms[k].type);
-  }
-  goap_blackboard_destroy(c.bb);
-  goap__mem_free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
-  goap__mem_free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
-  goap__mem_free(&al, mem, W * sizeof *mem);
-  goap__mem_free(&al, ms, (size_t)nm * sizeof *ms);
-  goap__mem_free(&al, c.world, W * sizeof *c.world);
-  return st;
-}
 
 /* ==== src/format/text.c ==== */
 /* names of src/format/text.c that another file also declares */
@@ -26984,9 +26822,7 @@ const goap_htn_domain *goap_agent_type_htn(const goap_agent_type *t, int *root) 
 /* ==== src/runtime/world.c ==== */
 /* names of src/runtime/world.c that another file also declares */
 #define before before__runtime_world
-#define member member__runtime_world
 #define sift sift__runtime_world
-#define member member__runtime_world
 /*
  * world.c -- goap_world: many agents updated per frame under one planning budget, in lanes.
  *
@@ -27469,9 +27305,417 @@ goap_status goap_world_update(goap_world *w, double dt, uint64_t expansions) {
 #undef PACE_FLOOR
 #undef PACE_EWMA
 #undef before
-#undef member
 #undef sift
-#undef member
+
+/* ==== src/sim/simulate.c ==== */
+/*
+ * simulate.c -- `simulation` blocks run: one agent, or the squad of its `member` lines, in a
+ * scripted world (goap/sim.h). A module above the format layer (it reads the parsed blocks
+ * of a goap_file) and the runtime (agents, squads, blackboard, replays).
+ *
+ * Invariants:
+ *  - The world is a full state of the domain: the truth. The agent's memory is its belief;
+ *    they start equal except for `at 0` lines (world only), and meet again through `sense`
+ *    and `sensed` variables and through the effects of actions that succeed (applied to both).
+ *  - An action's outcome is decided only by the world when its duration is over, so a
+ *    simulation is deterministic: the same file gives the same timeline.
+ *  - An idle agent ends the run only once it has been idle for the longest goal `cooldown`
+ *    (a cooling goal may be chosen again).
+ *  - Everything is allocated before the first step and freed at the end.
+ *  - The file is only read: its parsed simulation blocks (format/format_internal.h) and its
+ *    public accessors.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* #include "base/base.h": inlined above */
+/* #include "format/format_internal.h": inlined above */
+/* #include goap/replay.h: in goap.h */
+/* #include goap/sim.h: in goap.h */
+/* #include goap/squad.h: in goap.h */
+
+typedef struct sim_ctx sim_ctx;
+
+/* One agent of a simulation: the callbacks' user pointer. */
+typedef struct sim_agent {
+  sim_ctx *c;
+  goap_agent *agent;
+  goap_agent_type *type;
+  double elapsed;              /* of the running action */
+  int fresh;                   /* the running action started on this update */
+  int idle;
+  double idle_since;           /* when it last became idle */
+} sim_agent;
+
+struct sim_ctx {
+  const goap_file *f;
+  const goap__sim *sm;
+  const goap_domain *d;
+  goap_word *world;
+  double time;
+  goap_blackboard *bb;
+  const goap_sim_options *opt;
+};
+
+/* Notes in a replay log: 'W' var old now time (a world change), 'E' idle time (the end);
+ * integers as 4 little-endian bytes, times as the 8 bytes of the double, little endian. */
+static size_t note_u32(uint8_t *p, uint32_t x) {
+  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(x >> (8 * i));
+  return 4;
+}
+static size_t note_f64(uint8_t *p, double t) {
+  uint64_t u;
+  memcpy(&u, &t, sizeof u);
+  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(u >> (8 * i));
+  return 8;
+}
+static uint32_t read_u32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static double read_f64(const uint8_t *p) {
+  uint64_t u = 0;
+  for (int i = 0; i < 8; ++i) u |= (uint64_t)p[i] << (8 * i);
+  double t;
+  memcpy(&t, &u, sizeof t);
+  return t;
+}
+
+/* to_board: also write shared variables to the blackboard (for `at` lines; an agent's own
+ * effects reach it through the runtime). */
+static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) {
+  for (int i = 0; i < n; ++i) {
+    int32_t old = goap_state_get(c->d, c->world, e[i].var);
+    if (goap_state_assign(c->d, c->world, &e[i], 1) != GOAP_OK) continue;
+    int32_t now = goap_state_get(c->d, c->world, e[i].var);
+    if (now == old) continue;
+    goap_var_info vi;
+    goap_domain_var_info(c->d, e[i].var, &vi);
+    /* what happens to a shared variable, the squad learns through its blackboard */
+    if (to_board && c->bb && (vi.flags & GOAP_VAR_SHARED))
+      goap_blackboard_set(c->bb, vi.name, now);
+    if (!(to_board || goap_file_is_world_var(c->f, e[i].var))) continue;
+    if (c->opt->recorder) {
+      uint8_t note[21];
+      note[0] = 'W';
+      note_u32(note + 1, (uint32_t)e[i].var);
+      note_u32(note + 5, (uint32_t)old);
+      note_u32(note + 9, (uint32_t)now);
+      note_f64(note + 13, c->time);
+      goap_recorder_note(c->opt->recorder, note, sizeof note);
+    }
+    if (c->opt->on_world) c->opt->on_world(e[i].var, old, now, c->time, c->opt->world_user);
+  }
+}
+
+static void sim_start(goap_agent *agent, int action, void *user) {
+  (void)agent;
+  (void)action;
+  sim_agent *m = (sim_agent *)user;
+  m->elapsed = 0;
+  m->fresh = 1;
+}
+
+static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void *user) {
+  (void)agent;
+  sim_agent *m = (sim_agent *)user;
+  sim_ctx *c = m->c;
+  if (m->fresh) m->fresh = 0;
+  else m->elapsed += dt;
+  if (m->elapsed + 1e-9 < c->f->action_rt[action].duration) return GOAP_ACTION_RUNNING;
+  for (uint32_t k = 0; k < c->sm->fail_count; ++k) {
+    const goap__sim_fail *fl = &c->f->sim_fails[c->sm->fail + k];
+    if (fl->action != action) continue;
+    if (goap_state_satisfies(c->d, c->world, fl->cond_count ? c->f->rt_conds + fl->cond : NULL,
+                             (int)fl->cond_count))
+      return GOAP_ACTION_FAILURE;
+  }
+  int ne = 0;
+  const goap_effect *e = goap_domain_action_eff(c->d, action, &ne);
+  world_assign(c, e, ne, 0);
+  return GOAP_ACTION_SUCCESS;
+}
+
+static void sim_sense(goap_agent *agent, void *user) {
+  sim_agent *m = (sim_agent *)user;
+  sim_ctx *c = m->c;
+  for (uint32_t k = 0; k < c->sm->sense_count; ++k) {
+    int32_t v = c->f->rt_vars[c->sm->sense + k];
+    int32_t w = goap_state_get(c->d, c->world, v);
+    if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
+  }
+  for (int v = 0; v < goap_domain_var_count(c->d); ++v) { /* percepts: always sensed */
+    if (!goap_file_is_sensed_var(c->f, v)) continue;
+    int32_t w = goap_state_get(c->d, c->world, v);
+    if (goap_agent_get(agent, v) != w) goap_agent_set(agent, v, w);
+  }
+}
+
+static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
+  sim_agent *m = (sim_agent *)user;
+  if (ev->kind == GOAP_EVENT_IDLE && !m->idle) {
+    m->idle = 1;
+    m->idle_since = ev->time;
+  }
+  else if (ev->kind == GOAP_EVENT_PLAN || ev->kind == GOAP_EVENT_REPLAN) m->idle = 0;
+  if (m->c->opt->on_event) m->c->opt->on_event(agent, ev, m->c->opt->event_user);
+}
+
+typedef struct replay_end {
+  const goap_sim_options *opt;
+  const goap_domain *d;
+  goap_sim_result *result;
+} replay_end;
+
+/* Replaying: the recorded world changes and end. */
+static void sim_note(void *user, const void *data, size_t size) {
+  replay_end *re = (replay_end *)user;
+  const uint8_t *p = (const uint8_t *)data;
+  if (size == 21 && p[0] == 'W') {
+    int var = (int)read_u32(p + 1);
+    if (var < 0 || var >= goap_domain_var_count(re->d)) return;
+    if (re->opt->on_world)
+      re->opt->on_world(var, (int32_t)read_u32(p + 5), (int32_t)read_u32(p + 9),
+                        read_f64(p + 13), re->opt->world_user);
+  } else if (size == 10 && p[0] == 'E') {
+    re->result->idle = p[1] != 0;
+    re->result->time = read_f64(p + 2);
+  }
+}
+
+static void add_stats(goap_agent_stats *to, const goap_agent_stats *x) {
+  to->updates += x->updates;
+  to->plans += x->plans;
+  to->plan_failures += x->plan_failures;
+  for (int r = 0; r < GOAP_REPLAN_REASON_COUNT; ++r) to->replans[r] += x->replans[r];
+  to->repairs += x->repairs;
+  to->cache_hits += x->cache_hits;
+  to->expanded += x->expanded;
+  to->actions_started += x->actions_started;
+  to->actions_succeeded += x->actions_succeeded;
+  to->actions_failed += x->actions_failed;
+  to->reservations_denied += x->reservations_denied;
+  to->memory_bytes += x->memory_bytes;
+}
+
+/* A value as a designer writes it: true/false, an enum value's name, or the number. */
+static void sim_value_text(const goap_domain *d, int var, int32_t x, char *buf, size_t cap) {
+  const char *name = goap_domain_value_name(d, var, x);
+  if (name) snprintf(buf, cap, "%s", name);
+  else snprintf(buf, cap, "%ld", (long)x);
+}
+
+goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_options *options,
+                               goap_sim_result *result) {
+  if (!f || !result || sim < 0 || sim >= f->sim_count) return GOAP_INVALID_ARGUMENT;
+  goap_sim_options opt;
+  memset(&opt, 0, sizeof opt);
+  if (options) opt = *options;
+  if (!(opt.until >= 0) || !(opt.step >= 0) || !isfinite(opt.until) || !isfinite(opt.step) ||
+      (opt.recorder && opt.replayer))
+    return GOAP_INVALID_ARGUMENT;
+  memset(result, 0, sizeof *result);
+  const goap__sim *sm = &f->sims[sim];
+  const goap_domain *d = f->domain;
+  goap_allocator al = goap__mem_resolve(opt.allocator.fn ? &opt.allocator : &f->alloc);
+  int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
+  size_t W = goap_domain_state_words(d);
+  double until = opt.until > 0 ? opt.until : sm->until;
+  double step = opt.step > 0 ? opt.step : sm->step;
+  if (step < 1e-3) step = 1e-3;
+  int nm = sm->member_count ? (int)sm->member_count : 1;
+  int nsensed = 0; /* `sensed` variables: copied from the world like `sense` lines */
+  for (int v = 0; v < goap_domain_var_count(d); ++v) nsensed += goap_file_is_sensed_var(f, v);
+  double cool = 0; /* an idle agent may only be waiting for a goal's `cooldown` to pass */
+  for (int g = 0; g < f->goal_count; ++g)
+    if (f->goal_rt[g].cooldown > cool) cool = f->goal_rt[g].cooldown;
+  if (cool > 0) cool += 0.25 + step; /* and for its next idle retry (goal_check_interval) */
+
+  sim_ctx c;
+  memset(&c, 0, sizeof c);
+  c.f = f;
+  c.sm = sm;
+  c.d = d;
+  c.opt = &opt;
+  goap_action_binding *ab =
+      (goap_action_binding *)goap__mem_alloc(&al, (size_t)(na ? na : 1) * sizeof *ab);
+  goap_goal_binding *gb =
+      (goap_goal_binding *)goap__mem_alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
+  goap_word *mem = (goap_word *)goap__mem_alloc(&al, W * sizeof *mem);
+  sim_agent *ms = (sim_agent *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
+  c.world = (goap_word *)goap__mem_alloc(&al, W * sizeof *c.world);
+  goap_squad *squad = NULL;
+  goap_status st = GOAP_OUT_OF_MEMORY;
+  if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
+  if (!ab || !gb || !mem || !c.world || !ms) goto done;
+  if (goap_file_blackboard_create(f, &al, &c.bb) != GOAP_OK) goto done;
+  goap_state_init(d, c.world);
+  if (sm->given_count) goap_state_assign(d, c.world, f->given + sm->given, (int)sm->given_count);
+  for (int k = 0; k < nm; ++k) {
+    const goap__sim_member *mb = sm->member_count ? &f->sim_members[sm->member + (uint32_t)k] : NULL;
+    sim_agent *m = &ms[k];
+    m->c = &c;
+    goap_file_agent_bindings(f, mb ? mb->type : -1, ab, na, gb, ng);
+    if (opt.bind) opt.bind(f, mb ? k : -1, mb ? mb->name : NULL, ab, na, gb, ng, opt.bind_user);
+    for (int i = 0; i < na; ++i) {
+      ab[i].start = sim_start;
+      ab[i].tick = sim_tick;
+      ab[i].user = m;
+    }
+    goap_sensor_desc sensor = {sim_sense, m, 0.0};
+    goap_agent_type_desc td;
+    memset(&td, 0, sizeof td);
+    td.allocator = al;
+    td.name = mb ? f->agent_types[mb->type].name : sm->name;
+    td.actions = ab;
+    td.action_count = na;
+    td.goals = gb;
+    td.goal_count = ng;
+    td.switch_margin = goap_file_switch_margin(f, mb ? mb->type : -1, sim);
+    if (mb && f->agent_types[mb->type].htn_name) { /* an HTN agent: its root task, no goals */
+      int nw = 0;
+      const int32_t *w = NULL;
+      td.htn = f->htn;
+      td.htn_root = goap_file_agent_type_htn(f, mb->type, &w, &nw);
+      td.htn_watch = w;
+      td.htn_watch_count = nw;
+      td.goals = NULL;
+      td.goal_count = 0;
+    }
+    td.sensors = &sensor;
+    td.sensor_count = sm->sense_count || nsensed ? 1 : 0;
+    st = goap_agent_type_create(d, &td, &m->type, NULL);
+    if (st != GOAP_OK) goto done;
+    memcpy(mem, c.world, W * sizeof *mem);
+    if (mb && mb->with_count) goap_state_assign(d, mem, f->rt_effs + mb->with, (int)mb->with_count);
+    goap_agent_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.type = m->type;
+    ad.allocator = al;
+    ad.memory = mem;
+    ad.on_event = sim_event;
+    ad.event_user = m;
+    ad.blackboard = c.bb;
+    ad.host = mb ? (void *)(uintptr_t)mb->name : NULL;
+    st = GOAP_OUT_OF_MEMORY;
+    m->agent = goap_agent_create(&ad);
+    if (!m->agent) goto done;
+    if (opt.recorder) st = goap_recorder_attach(opt.recorder, m->agent);
+    else if (opt.replayer) st = goap_replayer_attach(opt.replayer, m->agent);
+    else st = GOAP_OK;
+    if (st != GOAP_OK) goto done;
+  }
+  if (sm->member_count) {
+    goap_squad_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.allocator = al;
+    squad = goap_squad_create(&sd);
+    if (!squad) goto done;
+    for (int k = 0; k < nm; ++k)
+      if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
+  }
+  st = GOAP_OK;
+  if (opt.replayer) {
+    replay_end re = {&opt, d, result};
+    goap_replayer_on_note(opt.replayer, sim_note, &re);
+    st = goap_replayer_run(opt.replayer);
+    goap_replayer_on_note(opt.replayer, NULL, NULL);
+    c.time = result->time;
+    if (st != GOAP_OK) goto done;
+  } else {
+    uint32_t next_ev = 0;
+    const goap__sim_event *evs = sm->event_count ? f->sim_events + sm->event : NULL;
+    long steps = 0, max_steps = (long)(until / step) + 1;
+    for (;;) {
+      while (next_ev < sm->event_count && evs[next_ev].time <= c.time + 1e-9) {
+        const goap__sim_event *ev = &evs[next_ev++];
+        if (ev->order >= 0) {
+          if (squad) goap_squad_order(squad, (goap_squad_behavior)ev->order);
+        } else if (ev->eff_count) {
+          world_assign(&c, f->rt_effs + ev->eff, (int)ev->eff_count, 1);
+        }
+      }
+      int idle = 1;
+      for (int k = 0; k < nm && st == GOAP_OK; ++k) {
+        goap_status us = goap_agent_update(ms[k].agent, steps == 0 ? 0.0 : step);
+        if (us == GOAP_OUT_OF_MEMORY || us == GOAP_INVALID_ARGUMENT) st = us;
+        idle &= ms[k].idle && c.time + 1e-9 >= ms[k].idle_since + cool;
+      }
+      if (st != GOAP_OK) break;
+      if (squad) goap_squad_update(squad);
+      if (opt.recorder) goap_recorder_frame(opt.recorder);
+      if (idle && next_ev >= sm->event_count) {
+        result->idle = 1;
+        break;
+      }
+      if (c.time + 1e-9 >= until || steps >= max_steps) break;
+      ++steps;
+      c.time = (double)steps * step;
+    }
+    if (opt.recorder && st == GOAP_OK) {
+      uint8_t note[10];
+      note[0] = 'E';
+      note[1] = (uint8_t)result->idle;
+      note_f64(note + 2, c.time);
+      goap_recorder_note(opt.recorder, note, sizeof note);
+    }
+  }
+  result->time = c.time;
+  for (int k = 0; k < nm; ++k) {
+    goap_agent_stats x = goap_agent_get_stats(ms[k].agent);
+    add_stats(&result->stats, &x);
+  }
+  result->replans = (int)result->stats.plans - nm;
+  if (result->replans < 0) result->replans = 0;
+  if (sm->expect_replans >= 0) {
+    result->expectations++;
+    if (result->replans != sm->expect_replans) {
+      result->failed++;
+      result->line = sm->replans_line;
+      result->col = sm->replans_col;
+      snprintf(result->message, sizeof result->message, "expected %d replan%s, got %d",
+               sm->expect_replans, sm->expect_replans == 1 ? "" : "s", result->replans);
+    }
+  }
+  if (sm->final_count) {
+    const goap_cond *fc = f->rt_conds + sm->final; /* non-empty: the pool exists */
+    int bad = 0;
+    result->expectations++;
+    for (int k = 0; k < nm && !bad; ++k) {
+      for (uint32_t j = 0; j < sm->final_count && !bad; ++j) {
+        if (goap_state_satisfies(d, goap_agent_memory(ms[k].agent), &fc[j], 1)) continue;
+        char cond[128], val[96];
+        bad = 1;
+        goap_format_cond(d, &fc[j], cond, sizeof cond);
+        sim_value_text(d, fc[j].var, goap_agent_get(ms[k].agent, fc[j].var), val, sizeof val);
+        if (result->failed) break; /* `expect replans` failed first: keep its message */
+        result->line = sm->final_line;
+        result->col = (int)f->rt_ids[sm->final_cols + j];
+        if (sm->member_count)
+          snprintf(result->message, sizeof result->message,
+                   "expected final memory '%.120s' of %s, but the value is %.60s", cond,
+                   f->sim_members[sm->member + (uint32_t)k].name, val);
+        else
+          snprintf(result->message, sizeof result->message,
+                   "expected final memory '%.120s', but the value is %.60s", cond, val);
+      }
+    }
+    result->failed += bad;
+  }
+done:
+  goap_squad_destroy(squad);
+  for (int k = 0; ms && k < nm; ++k) {
+    goap_agent_destroy(ms[k].agent);
+    goap_agent_type_destroy(ms[k].type);
+  }
+  goap_blackboard_destroy(c.bb);
+  goap__mem_free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
+  goap__mem_free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
+  goap__mem_free(&al, mem, W * sizeof *mem);
+  goap__mem_free(&al, ms, (size_t)nm * sizeof *ms);
+  goap__mem_free(&al, c.world, W * sizeof *c.world);
+  return st;
+}
 
 /* ==== src/tactics/grid.c ==== */
 /* names of src/tactics/grid.c that another file also declares */

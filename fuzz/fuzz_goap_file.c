@@ -10,6 +10,7 @@
  * violated invariant (__builtin_trap) is a finding.
  */
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/goap.h>
 #include <goap/htn.h>
 

@@ -11,6 +11,7 @@
  * Never a crash, a hang or a leak.
  */
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/replay.h>
 
 #include <stddef.h>

@@ -30,7 +30,7 @@ python3 "$root/web/embed.py" "$out/gen/embedded.c" \
   goap_cli_squad_goap="$root/examples/squad.goap"
 
 srcs=()
-for d in base core format runtime htn tactics pddl hddl; do srcs+=("$root"/src/$d/*.c); done
+for d in base core format sim runtime htn tactics pddl hddl; do srcs+=("$root"/src/$d/*.c); done
 srcs+=("$root"/tools/goap/*.c "$root"/web/src/*.c "$out/gen/embedded.c")
 
 cflags=(-std=c11 -O2 -DNDEBUG -DGOAP_CLI_NO_ARENA -Dmain=goap_cli_main

@@ -9,6 +9,7 @@
  */
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/htn.h>
 
 #include <stdio.h>

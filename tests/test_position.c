@@ -6,6 +6,7 @@
  * the agent runtime: the same plans with and without a recorder, and an exact replay.
  */
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/replay.h>
 
 #include <math.h>

@@ -11,6 +11,7 @@
  *  - argument errors, a failing sink, and allocation through the hook.
  */
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/replay.h>
 
 #include <stdarg.h>

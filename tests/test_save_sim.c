@@ -42,6 +42,7 @@
  */
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/save.h>
 #include <goap/squad.h>
 

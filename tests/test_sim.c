@@ -3,6 +3,7 @@
  * valid, world) and `simulation` blocks run by goap_file_simulate.
  */
 #include <goap/file.h>
+#include <goap/sim.h>
 
 #include <stdio.h>
 #include <stdlib.h>

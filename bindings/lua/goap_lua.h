@@ -21,6 +21,7 @@
 
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/squad.h>
 #include <goap/world.h>
 

@@ -8,6 +8,7 @@
  */
 #include <goap/agent.h>
 #include <goap/file.h>
+#include <goap/sim.h>
 #include <goap/inspect.h>
 #include <goap/squad.h>
 #include <goap/world.h>

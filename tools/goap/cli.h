@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "goap/file.h"
+#include "goap/sim.h"
 #include "goap/goap.h"
 
 #define CLI_EXIT_OK 0

@@ -1,6 +1,7 @@
 /*
- * sim.c -- runtime attributes of a loaded file, and `simulation` blocks: one agent in a
- * scripted world.
+ * simulate.c -- `simulation` blocks run: one agent, or the squad of its `member` lines, in a
+ * scripted world (goap/sim.h). A module above the format layer (it reads the parsed blocks
+ * of a goap_file) and the runtime (agents, squads, blackboard, replays).
  *
  * Invariants:
  *  - The world is a full state of the domain: the truth. The agent's memory is its belief;
@@ -11,215 +12,23 @@
  *  - An idle agent ends the run only once it has been idle for the longest goal `cooldown`
  *    (a cooling goal may be chosen again).
  *  - Everything is allocated before the first step and freed at the end.
+ *  - The file is only read: its parsed simulation blocks (format/format_internal.h) and its
+ *    public accessors.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "format_internal.h"
+#include "base/base.h"
+#include "format/format_internal.h"
 #include "goap/replay.h"
+#include "goap/sim.h"
 #include "goap/squad.h"
-
-/* ---- runtime attributes -------------------------------------------------------------------- */
-
-goap_status goap_file_action_info_get(const goap_file *f, int action,
-                                      goap_file_action_info *out) {
-  if (!f || !out || action < 0 || action >= f->action_count) return GOAP_INVALID_ARGUMENT;
-  const goap__action_rt *rt = &f->action_rt[action];
-  memset(out, 0, sizeof *out);
-  out->on_fail = rt->on_fail_count ? f->rt_effs + rt->on_fail : NULL;
-  out->on_fail_count = (int)rt->on_fail_count;
-  out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
-  out->watch_count = (int)rt->watch_count;
-  out->timeout = rt->timeout;
-  out->duration = rt->duration;
-  out->on_start = rt->on_start_count ? f->rt_effs + rt->on_start : NULL;
-  out->on_start_count = (int)rt->on_start_count;
-  out->on_end = rt->on_end_count ? f->rt_effs + rt->on_end : NULL;
-  out->on_end_count = (int)rt->on_end_count;
-  out->reserve = rt->reserve_count ? f->rt_names + rt->reserve : NULL;
-  out->reserve_count = (int)rt->reserve_count;
-  return GOAP_OK;
-}
-
-goap_status goap_file_goal_info_get(const goap_file *f, int goal, goap_file_goal_info *out) {
-  if (!f || !out || goal < 0 || goal >= f->goal_count) return GOAP_INVALID_ARGUMENT;
-  const goap__goal_rt *rt = &f->goal_rt[goal];
-  memset(out, 0, sizeof *out);
-  out->valid = rt->valid_count ? f->rt_conds + rt->valid : NULL;
-  out->valid_count = (int)rt->valid_count;
-  out->watch = rt->watch_count ? f->rt_vars + rt->watch : NULL;
-  out->watch_count = (int)rt->watch_count;
-  out->cooldown = rt->cooldown;
-  return GOAP_OK;
-}
-
-double goap_file_switch_margin(const goap_file *f, int type, int sim) {
-  int has = 0;
-  double m = 0;
-  if (f && type >= 0 && type < f->agent_type_count) {
-    has = f->agent_types[type].has_margin;
-    m = f->agent_types[type].switch_margin;
-  } else if (f && type == -1 && sim >= 0 && sim < f->sim_count) {
-    has = f->sims[sim].has_margin;
-    m = f->sims[sim].switch_margin;
-  }
-  if (!has) return 0;
-  return m > 0 ? m : -1; /* the file's 0 means none; the runtime's 0 means its default */
-}
-
-int goap_file_is_world_var(const goap_file *f, int var) {
-  if (!f || var < 0 || (size_t)var >= f->world_var_cap) return 0;
-  return f->world_var[var] != 0;
-}
-
-int goap_file_is_sensed_var(const goap_file *f, int var) {
-  goap_var_info vi;
-  if (!f || goap_domain_var_info(f->domain, var, &vi) != GOAP_OK) return 0;
-  return (vi.flags & GOAP_VAR_SENSED) != 0;
-}
-
-goap_status goap_file_bindings(const goap_file *f, goap_action_binding *actions,
-                               int action_count, goap_goal_binding *goals, int goal_count) {
-  if (!f || action_count != f->action_count || goal_count != f->goal_count ||
-      (action_count && !actions) || (goal_count && !goals))
-    return GOAP_INVALID_ARGUMENT;
-  for (int i = 0; i < action_count; ++i) {
-    goap_file_action_info ai;
-    memset(&ai, 0, sizeof ai);
-    goap_file_action_info_get(f, i, &ai);
-    memset(&actions[i], 0, sizeof actions[i]);
-    actions[i].on_fail = ai.on_fail;
-    actions[i].on_fail_count = ai.on_fail_count;
-    actions[i].watch = ai.watch;
-    actions[i].watch_count = ai.watch_count;
-    actions[i].timeout = ai.timeout;
-    actions[i].on_start = ai.on_start;
-    actions[i].on_start_count = ai.on_start_count;
-    actions[i].on_end = ai.on_end;
-    actions[i].on_end_count = ai.on_end_count;
-    actions[i].reserve = ai.reserve;
-    actions[i].reserve_count = ai.reserve_count;
-  }
-  for (int i = 0; i < goal_count; ++i) {
-    goap_file_goal_info gi;
-    memset(&gi, 0, sizeof gi);
-    goap_file_goal_info_get(f, i, &gi);
-    memset(&goals[i], 0, sizeof goals[i]);
-    goals[i].valid = gi.valid;
-    goals[i].valid_count = gi.valid_count;
-    goals[i].watch = gi.watch;
-    goals[i].watch_count = gi.watch_count;
-    goals[i].cooldown = gi.cooldown;
-  }
-  return GOAP_OK;
-}
-
-int goap_file_resource_count(const goap_file *f) { return f ? f->resource_count : 0; }
-
-goap_status goap_file_resource(const goap_file *f, int index, const char **name, int *capacity) {
-  if (!f || index < 0 || index >= f->resource_count) return GOAP_INVALID_ARGUMENT;
-  if (name) *name = f->resources[index].name;
-  if (capacity) *capacity = f->resources[index].capacity;
-  return GOAP_OK;
-}
-
-goap_status goap_file_apply_resources(const goap_file *f, goap_blackboard *bb) {
-  if (!f || !bb) return GOAP_INVALID_ARGUMENT;
-  for (int r = 0; r < f->resource_count; ++r) {
-    const char *name = f->resources[r].name;
-    int cap = f->resources[r].capacity;
-    goap_status st = goap_blackboard_add_resource(bb, name, cap);
-    if (st == GOAP_DUPLICATE) st = goap_blackboard_set_capacity(bb, name, cap);
-    if (st != GOAP_OK) return st;
-  }
-  return GOAP_OK;
-}
-
-goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator *alloc,
-                                        goap_blackboard **out) {
-  if (out) *out = NULL;
-  if (!f || !out) return GOAP_INVALID_ARGUMENT;
-  goap_blackboard *bb = goap_blackboard_create(alloc);
-  if (!bb) return GOAP_OUT_OF_MEMORY;
-  goap_status st = goap_file_apply_resources(f, bb);
-  if (st != GOAP_OK) {
-    goap_blackboard_destroy(bb);
-    return st;
-  }
-  *out = bb;
-  return GOAP_OK;
-}
-
-int goap_file_agent_type_count(const goap_file *f) { return f ? f->agent_type_count : 0; }
-
-const char *goap_file_agent_type_name(const goap_file *f, int type) {
-  if (!f || type < 0 || type >= f->agent_type_count) return NULL;
-  return f->agent_types[type].name;
-}
-
-int goap_file_find_agent_type(const goap_file *f, const char *name) {
-  if (!f || !name) return -1;
-  for (int i = 0; i < f->agent_type_count; ++i)
-    if (strcmp(f->agent_types[i].name, name) == 0) return i;
-  return -1;
-}
-
-goap_status goap_file_agent_bindings(const goap_file *f, int type, goap_action_binding *actions,
-                                     int action_count, goap_goal_binding *goals,
-                                     int goal_count) {
-  if (!f || type < -1 || type >= f->agent_type_count) return GOAP_INVALID_ARGUMENT;
-  goap_status st = goap_file_bindings(f, actions, action_count, goals, goal_count);
-  if (st != GOAP_OK || type < 0) return st;
-  const goap__agent_type *t = &f->agent_types[type];
-  if (t->has_actions) {
-    for (int i = 0; i < action_count; ++i) actions[i].disabled = 1;
-    for (uint32_t k = 0; k < t->action_count; ++k) actions[f->rt_ids[t->actions + k]].disabled = 0;
-  }
-  if (t->has_goals) {
-    for (int i = 0; i < goal_count; ++i) goals[i].disabled = 1;
-    for (uint32_t k = 0; k < t->goal_count; ++k) goals[f->rt_ids[t->goals + k]].disabled = 0;
-  }
-  if (t->role >= 0) {
-    const goap__role *r = &f->roles[t->role];
-    for (uint32_t k = 0; k < r->scale_count; ++k) {
-      const goap__role_scale *sc = &f->role_scales[r->scale + k];
-      actions[sc->action].cost_scale = sc->factor;
-    }
-  }
-  return GOAP_OK;
-}
-
-int goap_file_agent_type_htn(const goap_file *f, int type, const int32_t **watch,
-                             int *watch_count) {
-  const goap__agent_type *t =
-      f && type >= 0 && type < f->agent_type_count ? &f->agent_types[type] : NULL;
-  int htn = t && t->htn_name;
-  if (watch) *watch = htn && t->watch_count ? f->rt_vars + t->watch : NULL;
-  if (watch_count) *watch_count = htn ? (int)t->watch_count : 0;
-  return htn ? t->htn_root : -1;
-}
-
-/* ---- simulations --------------------------------------------------------------------------- */
-
-int goap_file_simulation_count(const goap_file *f) { return f ? f->sim_count : 0; }
-
-int goap_file_find_simulation(const goap_file *f, const char *name) {
-  if (!f || !name) return -1;
-  for (int i = 0; i < f->sim_count; ++i)
-    if (strcmp(f->sims[i].name, name) == 0) return i;
-  return -1;
-}
-
-const char *goap_file_simulation_name(const goap_file *f, int sim) {
-  if (!f || sim < 0 || sim >= f->sim_count) return NULL;
-  return f->sims[sim].name;
-}
 
 typedef struct sim_ctx sim_ctx;
 
 /* One agent of a simulation: the callbacks' user pointer. */
-typedef struct member {
+typedef struct sim_agent {
   sim_ctx *c;
   goap_agent *agent;
   goap_agent_type *type;
@@ -227,7 +36,7 @@ typedef struct member {
   int fresh;                   /* the running action started on this update */
   int idle;
   double idle_since;           /* when it last became idle */
-} member;
+} sim_agent;
 
 struct sim_ctx {
   const goap_file *f;
@@ -292,14 +101,14 @@ static void world_assign(sim_ctx *c, const goap_effect *e, int n, int to_board) 
 static void sim_start(goap_agent *agent, int action, void *user) {
   (void)agent;
   (void)action;
-  member *m = (member *)user;
+  sim_agent *m = (sim_agent *)user;
   m->elapsed = 0;
   m->fresh = 1;
 }
 
 static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void *user) {
   (void)agent;
-  member *m = (member *)user;
+  sim_agent *m = (sim_agent *)user;
   sim_ctx *c = m->c;
   if (m->fresh) m->fresh = 0;
   else m->elapsed += dt;
@@ -318,7 +127,7 @@ static goap_action_state sim_tick(goap_agent *agent, int action, double dt, void
 }
 
 static void sim_sense(goap_agent *agent, void *user) {
-  member *m = (member *)user;
+  sim_agent *m = (sim_agent *)user;
   sim_ctx *c = m->c;
   for (uint32_t k = 0; k < c->sm->sense_count; ++k) {
     int32_t v = c->f->rt_vars[c->sm->sense + k];
@@ -333,7 +142,7 @@ static void sim_sense(goap_agent *agent, void *user) {
 }
 
 static void sim_event(goap_agent *agent, const goap_agent_event *ev, void *user) {
-  member *m = (member *)user;
+  sim_agent *m = (sim_agent *)user;
   if (ev->kind == GOAP_EVENT_IDLE && !m->idle) {
     m->idle = 1;
     m->idle_since = ev->time;
@@ -423,7 +232,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   goap_goal_binding *gb =
       (goap_goal_binding *)goap__mem_alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
   goap_word *mem = (goap_word *)goap__mem_alloc(&al, W * sizeof *mem);
-  member *ms = (member *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
+  sim_agent *ms = (sim_agent *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
   c.world = (goap_word *)goap__mem_alloc(&al, W * sizeof *c.world);
   goap_squad *squad = NULL;
   goap_status st = GOAP_OUT_OF_MEMORY;
@@ -434,7 +243,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   if (sm->given_count) goap_state_assign(d, c.world, f->given + sm->given, (int)sm->given_count);
   for (int k = 0; k < nm; ++k) {
     const goap__sim_member *mb = sm->member_count ? &f->sim_members[sm->member + (uint32_t)k] : NULL;
-    member *m = &ms[k];
+    sim_agent *m = &ms[k];
     m->c = &c;
     goap_file_agent_bindings(f, mb ? mb->type : -1, ab, na, gb, ng);
     if (opt.bind) opt.bind(f, mb ? k : -1, mb ? mb->name : NULL, ab, na, gb, ng, opt.bind_user);
