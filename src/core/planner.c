@@ -58,7 +58,7 @@ enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST 
 #define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
 static inline int32_t node_action(const goap_planner *p, uint32_t n) {
-  return (int32_t)(p->nact[n] & ~CLOSED) - 1;
+  return (int32_t)(p->nodes.action[n] & ~CLOSED) - 1;
 }
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
@@ -199,31 +199,14 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
     if (p->max_memory && pool_bytes(n0, W) * 2 > p->max_memory) n0 = 64;
-    p->ng = (double *)goap__alloc(&p->alloc, n0 * sizeof *p->ng);
-    p->nh = (float *)goap__alloc(&p->alloc, n0 * sizeof *p->nh);
-    p->npar = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->npar);
-    p->nact = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->nact);
-    p->states = (goap_word *)goap__alloc(&p->alloc, (n0 + 1) * W * sizeof *p->states);
-    p->heap = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->heap);
-    if (!p->ng || !p->nh || !p->npar || !p->nact || !p->states || !p->heap) {
-      goap__free(&p->alloc, p->ng, n0 * sizeof *p->ng);
-      goap__free(&p->alloc, p->nh, n0 * sizeof *p->nh);
-      goap__free(&p->alloc, p->npar, n0 * sizeof *p->npar);
-      goap__free(&p->alloc, p->nact, n0 * sizeof *p->nact);
-      goap__free(&p->alloc, p->states, (n0 + 1) * W * sizeof *p->states);
-      goap__free(&p->alloc, p->heap, n0 * sizeof *p->heap);
-      p->ng = NULL;
-      p->nh = NULL;
-      p->npar = NULL;
-      p->nact = NULL;
-      p->states = NULL;
-      p->heap = NULL;
-      ok = 0;
-    } else {
-      p->cnodes = p->c_ng = p->c_nh = p->c_npar = p->c_nact = n0;
-      p->cstates = (n0 + 1) * W;
+    if (goap__node_pool_init(&p->nodes, &p->alloc, n0, W, &p->memory) != GOAP_OK) ok = 0;
+    if (ok) {
+      p->heap = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->heap);
+      if (!p->heap) ok = 0;
+    }
+    if (ok) {
       p->cheap = n0;
-      p->memory += n0 * (NODE_BYTES + sizeof *p->heap) + p->cstates * sizeof *p->states;
+      p->memory += n0 * sizeof *p->heap;
       if (grow_table(p, 2 * n0) != GOAP_OK) ok = 0;
     }
   }
@@ -262,14 +245,10 @@ void goap_planner_destroy(goap_planner *p) {
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
   goap__sym_free(p);
-  goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
-  goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
   goap__free(&a, p->lr, p->c_lr * sizeof *p->lr);
   goap__free(&a, p->lh, p->c_lh * sizeof *p->lh);
   goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
-  goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
-  goap__free(&a, p->nact, p->c_nact * sizeof *p->nact);
-  goap__free(&a, p->states, p->cstates * sizeof *p->states);
+  goap__node_pool_free(&p->nodes, &a);
   goap__free(&a, p->table, p->ctable * sizeof *p->table);
   goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
   goap__free(&a, p->heap2, p->cheap2 * sizeof *p->heap2);
@@ -296,10 +275,10 @@ static goap_status grow_table(goap_planner *p, size_t need_slots) {
   if (!nt) return GOAP_OUT_OF_MEMORY;
   memset(nt, 0xff, bytes);
   size_t mask = cap - 1;
-  for (uint32_t n = 0; n < p->nnodes; ++n) {
-    uint64_t h = goap__hash_state(p->states + (size_t)n * p->stride, p->key);
+  for (uint32_t n = 0; n < p->nodes.count; ++n) {
+    uint64_t h = goap__hash_state(p->nodes.states + (size_t)n * p->stride, p->key);
     size_t j = (size_t)h & mask;
-    while (nt[j] - p->idbase < p->nnodes) j = (j + 1) & mask;
+    while (nt[j] - p->idbase < p->nodes.count) j = (j + 1) & mask;
     nt[j] = p->idbase + n;
   }
   p->memory += bytes - old;
@@ -315,55 +294,60 @@ static goap_status ensure_nodes_impl(goap_planner *p, size_t need);
  * tentative slot). */
 static goap_status ensure_nodes(goap_planner *p, size_t need) {
   goap_status st = ensure_nodes_impl(p, need);
-  /* add_node needs nnodes + 1 <= cnodes and (nnodes + 2) * stride <= cstates */
-  size_t by_states = p->cstates / p->stride, lim = p->cnodes;
+  /* add_node needs count + 1 <= cap and (count + 2) * stride <= cap_states */
+  size_t by_states = p->nodes.cap_states / p->stride, lim = p->nodes.cap;
   if (by_states < 1) lim = 0;
   else if (by_states - 1 < lim) lim = by_states - 1;
-  p->grow_at = lim > 0x7fffffffu ? 0x7fffffffu : (uint32_t)lim;
+  p->nodes.grow_at = lim > 0x7fffffffu ? 0x7fffffffu : (uint32_t)lim;
+  GOAP_ASSERT((size_t)p->nodes.grow_at <= p->nodes.cap &&
+              ((size_t)p->nodes.grow_at + 1) * p->stride <= p->nodes.cap_states);
   return st;
 }
 
 static goap_status ensure_nodes_impl(goap_planner *p, size_t need) {
   size_t sw = p->stride;
   if (need > p->cap_nodes) need = p->cap_nodes; /* offer() enforces the node limit */
-  if (need <= p->cnodes && (need + 1) * sw <= p->cstates) return GOAP_OK;
-  size_t ncap = p->cnodes;
+  if (need <= p->nodes.cap && (need + 1) * sw <= p->nodes.cap_states) return GOAP_OK;
+  size_t ncap = p->nodes.cap;
   while (ncap < need) ncap *= 2;
   if (ncap > p->cap_nodes) ncap = p->cap_nodes;
   size_t nstates = (ncap + 1) * sw;
   size_t add = 0;
-  if (ncap > p->cnodes) add += (ncap - p->cnodes) * NODE_BYTES; /* (less what already grew) */
-  if (nstates > p->cstates) add += (nstates - p->cstates) * sizeof *p->states;
-  if (ncap > p->cnodes && p->ctable < 2 * ncap) add += (2 * ncap - p->ctable) * sizeof *p->table;
+  if (ncap > p->nodes.cap) add += (ncap - p->nodes.cap) * NODE_BYTES; /* (less what already grew) */
+  if (nstates > p->nodes.cap_states)
+    add += (nstates - p->nodes.cap_states) * sizeof *p->nodes.states;
+  if (ncap > p->nodes.cap && p->ctable < 2 * ncap) add += (2 * ncap - p->ctable) * sizeof *p->table;
   if (!mem_ok(p, add)) return GOAP_MEMORY_LIMIT;
-  if (ncap > p->cnodes) {
+  if (ncap > p->nodes.cap) {
     /* grown in place where the allocator can (no copy, no transient double footprint); each
      * array keeps its own capacity so that a failure part-way leaves them all consistent */
     void *q;
 #define GROW_NODES(arr, cap)                                                                  \
-  if (p->cap < ncap) {                                                                        \
-    q = goap__realloc(&p->alloc, p->arr, p->cap * sizeof *p->arr, ncap * sizeof *p->arr);     \
+  if (p->nodes.cap < ncap) {                                                                  \
+    q = goap__realloc(&p->alloc, p->nodes.arr, p->nodes.cap * sizeof *p->nodes.arr,           \
+                      ncap * sizeof *p->nodes.arr);                                           \
     if (!q) return GOAP_OUT_OF_MEMORY;                                                        \
-    p->arr = q;                                                                               \
-    p->memory += (ncap - p->cap) * sizeof *p->arr;                                            \
-    p->cap = ncap;                                                                            \
+    p->nodes.arr = q;                                                                         \
+    p->memory += (ncap - p->nodes.cap) * sizeof *p->nodes.arr;                                \
+    p->nodes.cap = ncap;                                                                      \
   }
-    GROW_NODES(ng, c_ng)
-    GROW_NODES(nh, c_nh)
-    GROW_NODES(npar, c_npar)
-    GROW_NODES(nact, c_nact)
+    GROW_NODES(g, cap_g)
+    GROW_NODES(h, cap_h)
+    GROW_NODES(parent, cap_parent)
+    GROW_NODES(action, cap_action)
 #undef GROW_NODES
-    p->cnodes = ncap;
+    p->nodes.cap = ncap;
   }
-  if (nstates > p->cstates) {
-    void *s = goap__realloc(&p->alloc, p->states, p->cstates * sizeof *p->states,
-                            nstates * sizeof *p->states);
+  if (nstates > p->nodes.cap_states) {
+    void *s = goap__realloc(&p->alloc, p->nodes.states,
+                            p->nodes.cap_states * sizeof *p->nodes.states,
+                            nstates * sizeof *p->nodes.states);
     if (!s) return GOAP_OUT_OF_MEMORY;
-    p->states = (goap_word *)s;
-    p->memory += (nstates - p->cstates) * sizeof *p->states;
-    p->cstates = nstates;
+    p->nodes.states = (goap_word *)s;
+    p->memory += (nstates - p->nodes.cap_states) * sizeof *p->nodes.states;
+    p->nodes.cap_states = nstates;
   }
-  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes);
+  if (p->ctable < 2 * p->nodes.cap) return grow_table(p, 2 * p->nodes.cap);
   return GOAP_OK;
 }
 
@@ -488,7 +472,7 @@ static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
 static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *slot) {
   uint32_t sw = p->key;
   const uint32_t *t = p->table;
-  uint32_t nn = p->nnodes, base = p->idbase;
+  uint32_t nn = p->nodes.count, base = p->idbase;
   size_t mask = p->ctable - 1;
   size_t i = (size_t)goap__hash_state(s, sw) & mask;
   for (;; i = (i + 1) & mask) {
@@ -497,7 +481,7 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
       *slot = i;
       return NONE;
     }
-    if (same(p->states + (size_t)n * p->stride, s, sw)) return n;
+    if (same(p->nodes.states + (size_t)n * p->stride, s, sw)) return n;
   }
 }
 
@@ -995,8 +979,8 @@ static double tie_of(const goap_planner *p, double g, double h) {
 
 static uint32_t node_depth(const goap_planner *p, uint32_t n) {
   uint32_t d = 0;
-  while (p->npar[n] != NONE) {
-    n = p->npar[n];
+  while (p->nodes.parent[n] != NONE) {
+    n = p->nodes.parent[n];
     ++d;
   }
   return d;
@@ -1010,11 +994,12 @@ static uint32_t find_best(const goap_planner *p) {
   float hmin = INFINITY;
   /* lazy A*'s unevaluated nodes hold only a lower bound (often 0): not ranked */
   int skip = p->lazy_astar;
-  for (uint32_t n = 0; n < p->nnodes; ++n)
-    if (fabsf(p->nh[n]) < hmin && !(skip && signbit(p->nh[n]))) hmin = fabsf(p->nh[n]);
+  for (uint32_t n = 0; n < p->nodes.count; ++n)
+    if (fabsf(p->nodes.h[n]) < hmin && !(skip && signbit(p->nodes.h[n])))
+      hmin = fabsf(p->nodes.h[n]);
   if (isinf(hmin)) return NONE;
-  for (uint32_t n = 0; n < p->nnodes; ++n) {
-    if (!(fabsf(p->nh[n]) <= hmin) || (skip && signbit(p->nh[n]))) continue;
+  for (uint32_t n = 0; n < p->nodes.count; ++n) {
+    if (!(fabsf(p->nodes.h[n]) <= hmin) || (skip && signbit(p->nodes.h[n]))) continue;
     uint32_t dn = node_depth(p, n);
     if (best == NONE || dn > best_depth) {
       best = n;
@@ -1038,7 +1023,7 @@ static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t nod
   ev.g = g;
   ev.h = h >= GOAP__INF ? (double)INFINITY : h;
   ev.f = isinf(ev.h) ? (double)INFINITY : f_of(p, g, h);
-  ev.state = node == NONE ? NULL : p->states + (size_t)node * p->stride;
+  ev.state = node == NONE ? NULL : p->nodes.states + (size_t)node * p->stride;
   p->trace_fn(p->trace_user, &ev);
 }
 
@@ -1049,7 +1034,8 @@ static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t nod
 __attribute__((noinline, cold))
 #endif
 static void trace_node(const goap_planner *p, goap_trace_kind kind, uint32_t n) {
-  trace_emit(p, kind, n, p->npar[n], node_action(p, n), p->ng[n], (double)fabsf(p->nh[n]));
+  trace_emit(p, kind, n, p->nodes.parent[n], node_action(p, n), p->nodes.g[n],
+             (double)fabsf(p->nodes.h[n]));
 }
 
 void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
@@ -1058,21 +1044,23 @@ void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
   p->trace_user = user;
 }
 
-/* Adds the state at the tentative slot (index nnodes) as a node. */
+/* Adds the state at the tentative slot (index nodes.count) as a node. */
 static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
                             int32_t action, double g, double h) {
-  uint32_t n = p->nnodes;
+  uint32_t n = p->nodes.count;
+  GOAP_ASSERT(n < p->nodes.cap && ((size_t)n + 1) * p->stride <= p->nodes.cap_states);
+  GOAP_ASSERT(slot < p->ctable && p->table[slot] - p->idbase >= n);
   int dead = h >= GOAP__INF;
   float hs = h_store(h);
-  p->ng[n] = g;
-  p->nh[n] = hs;
-  p->npar[n] = parent;
-  p->nact[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
+  p->nodes.g[n] = g;
+  p->nodes.h[n] = hs;
+  p->nodes.parent[n] = parent;
+  p->nodes.action[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
   p->table[slot] = p->idbase + n;
-  ++p->nnodes;
+  ++p->nodes.count;
   ++p->stats.nodes;
-  if (p->nnodes >= p->grow_at) {
-    goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
+  if (p->nodes.count >= p->nodes.grow_at) {
+    goap_status st = ensure_nodes(p, (size_t)p->nodes.count + 1);
     if (st != GOAP_OK) return st;
   }
   if (dead) return GOAP_OK;
@@ -1271,7 +1259,7 @@ static void lr_store(goap_planner *p, uint32_t node) {
 
 /* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
 static void lr_inherit(goap_planner *p, uint32_t n) {
-  uint32_t par = p->npar[n];
+  uint32_t par = p->nodes.parent[n];
   if (par == NONE) return;
   const goap__lrent *e = lr_slot(p, par);
   uint64_t pos = e->at & LR_POS;
@@ -1293,7 +1281,7 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
     }
     i += len;
   }
-  if (slots && goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
+  if (slots && goap__sym_succ_perm(p, p->nodes.states + (size_t)par * p->stride, a, p->sym.pi))
     for (size_t i = 0; i < w;) {
       size_t len = 3 + (size_t)p->linh[i];
       for (size_t k = 3; k < len; ++k)
@@ -1325,7 +1313,7 @@ static size_t lr_own(goap_planner *p, uint32_t n) {
  * actions in no cut keep the parent's whole h. */
 static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action) {
   /* the step's real cost: with positional costs, the one step_cost just priced */
-  double b = (double)p->nh[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
+  double b = (double)p->nodes.h[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
   if (parent == p->lm_node) {
     double share = p->acost[action] - p->lm.rem[action];
     double l = p->lm_h - (share > 0.0 ? share : 0.0);
@@ -1366,17 +1354,17 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
 static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
   ++p->stats.duplicates;
-  if (!(g < p->ng[m]) || isinf(p->nh[m])) return GOAP_OK;
-  if (p->lazy_astar && signbit(p->nh[m])) {
+  if (!(g < p->nodes.g[m]) || isinf(p->nodes.h[m])) return GOAP_OK;
+  if (p->lazy_astar && signbit(p->nodes.h[m])) {
     /* unevaluated: every parent's bound holds for the state, keep the largest */
     float b = h_store(lazy_bound(p, parent, action));
-    if (b > -p->nh[m]) p->nh[m] = -b;
+    if (b > -p->nodes.h[m]) p->nodes.h[m] = -b;
   }
-  p->ng[m] = g;
-  p->npar[m] = parent;
-  if (p->nact[m] & CLOSED) ++p->stats.reopened;
-  p->nact[m] = (uint32_t)(action + 1); /* open (again) */
-  double h = (double)fabsf(p->nh[m]);
+  p->nodes.g[m] = g;
+  p->nodes.parent[m] = parent;
+  if (p->nodes.action[m] & CLOSED) ++p->stats.reopened;
+  p->nodes.action[m] = (uint32_t)(action + 1); /* open (again) */
+  double h = (double)fabsf(p->nodes.h[m]);
   return open_push(p, f_of(p, g, h), tie_of(p, g, h), m, action);
 }
 
@@ -1387,10 +1375,10 @@ __attribute__((noinline, cold))
 #endif
 static goap_status reached_again_traced(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
-  int better = g < p->ng[m] && !isinf(p->nh[m]);
+  int better = g < p->nodes.g[m] && !isinf(p->nodes.h[m]);
   goap_status st = reached_again(p, m, parent, action, g);
   trace_emit(p, better ? GOAP_TRACE_BETTER : GOAP_TRACE_DUPLICATE, m, parent, action, g,
-             (double)fabsf(p->nh[m]));
+             (double)fabsf(p->nodes.h[m]));
   return st;
 }
 
@@ -1404,24 +1392,25 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
     if (p->trace_fn) return reached_again_traced(p, m, parent, action, g);
     return reached_again(p, m, parent, action, g);
   }
-  if (p->nnodes >= p->req_max_nodes) {
+  if (p->nodes.count >= p->req_max_nodes) {
     if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, parent, action, g, 0.0);
     return GOAP_NODE_LIMIT;
   }
-  goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
+  goap_word *dst = p->nodes.states + (size_t)p->nodes.count * p->stride;
   if (dst != c) goap__copy_words(dst, c, p->key);
-  uint32_t n = p->nnodes;
+  uint32_t n = p->nodes.count;
   double h;
   if (p->lazy_astar) /* evaluated when taken out (step_impl); a root at once */
     h = parent == NONE ? lazy_eval(p, n, dst, GOAP__INF) : lazy_bound(p, parent, action);
   else if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
-    h = parent == NONE ? 0.0 : (double)p->nh[parent];
+    h = parent == NONE ? 0.0 : (double)p->nodes.h[parent];
   else
     h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
   goap_status st = add_node(p, slot, parent, action, g, h);
   /* the sign bit marks it pending (-0.0 included) */
-  if (p->lazy && p->nnodes > n && !(p->lazy_astar && parent == NONE)) p->nh[n] = -p->nh[n];
-  if (p->trace_fn && p->nnodes > n) trace_node(p, GOAP_TRACE_NEW, n);
+  if (p->lazy && p->nodes.count > n && !(p->lazy_astar && parent == NONE))
+    p->nodes.h[n] = -p->nodes.h[n];
+  if (p->trace_fn && p->nodes.count > n) trace_node(p, GOAP_TRACE_NEW, n);
   return st;
 }
 
@@ -1472,15 +1461,15 @@ static inline int lowest_bit(goap_word x) {
 }
 
 static goap_status expand_small(goap_planner *p, uint32_t n) {
-  double g = p->ng[n];
-  goap_word bits = p->states[(size_t)n * 2 + 1];
+  double g = p->nodes.g[n];
+  goap_word bits = p->nodes.states[(size_t)n * 2 + 1];
   while (bits) {
     int i = lowest_bit(bits);
     bits &= bits - 1;
     const goap__quick *q = &p->small_q[i];
-    goap_word s0 = p->states[(size_t)n * 2];
+    goap_word s0 = p->nodes.states[(size_t)n * 2];
     goap_word t0 = (s0 & ~q->em) | q->ev;
-    goap_word cb = p->states[(size_t)n * 2 + 1];
+    goap_word cb = p->nodes.states[(size_t)n * 2 + 1];
     uint64_t aff = p->small_aff[i];
     while (aff) {
       int j = lowest_bit(aff);
@@ -1495,9 +1484,9 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     ++p->stats.generated;
     const uint32_t *tab = p->table;
     size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
-    uint32_t m = NONE, nn = p->nnodes, base = p->idbase;
+    uint32_t m = NONE, nn = p->nodes.count, base = p->idbase;
     for (; tab[j] - base < nn; j = (j + 1) & mask) {
-      if (p->states[(size_t)(tab[j] - base) * 2] == t0) {
+      if (p->nodes.states[(size_t)(tab[j] - base) * 2] == t0) {
         m = tab[j] - base;
         break;
       }
@@ -1505,10 +1494,10 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     goap_status st;
     if (m != NONE) {
       st = reached_again(p, m, n, a, g2);
-    } else if (p->nnodes >= p->req_max_nodes) {
+    } else if (p->nodes.count >= p->req_max_nodes) {
       st = GOAP_NODE_LIMIT;
     } else {
-      goap_word *t = p->states + (size_t)p->nnodes * 2;
+      goap_word *t = p->nodes.states + (size_t)p->nodes.count * 2;
       t[0] = t0;
       t[1] = cb;
       st = add_node(p, j, n, a, g2, h_forward(p, t));
@@ -1529,18 +1518,18 @@ static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, i
   const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
   const uint32_t *toff = p->touch_off;
   const int32_t *touch = p->touch, *a2i = p->act2idx;
-  double g = p->ng[n];
+  double g = p->nodes.g[n];
   for (uint32_t k = 0; k < uw; ++k) {
-    goap_word bits = p->states[(size_t)n * stride + W + k];
+    goap_word bits = p->nodes.states[(size_t)n * stride + W + k];
     while (bits) {
       int i = (int)k * 64 + lowest_bit(bits);
       bits &= bits - 1;
       int32_t a = p->active[i];
       const goap__action *act = &d->actions[a];
-      const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
+      const goap_word *s = p->nodes.states + (size_t)n * stride; /* re-read: pools may move */
       double c = p->acost[a];
       if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
-      goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
+      goap_word *t = p->nodes.states + (size_t)p->nodes.count * stride; /* tentative slot */
       goap__copy_words(t, s, stride);
       if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
       else goap__action_do(d, act, t);
@@ -1638,9 +1627,9 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
   for (uint32_t j = 0; j < count; ++j) {
     int32_t a = p->active[list[j]];
     const goap__action *act = &d->actions[a];
-    const goap_word *s = p->states + (size_t)n * p->stride; /* re-read: pools may move */
+    const goap_word *s = p->nodes.states + (size_t)n * p->stride; /* re-read: pools may move */
     if (!goap__action_ok(d, act, s)) continue;
-    goap_word *t = p->states + (size_t)p->nnodes * p->stride; /* tentative slot */
+    goap_word *t = p->nodes.states + (size_t)p->nodes.count * p->stride; /* tentative slot */
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
@@ -1681,11 +1670,11 @@ static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int c
   /* canon: 0 plain, 1 orbit search (canonical successors), 2 positional costs */
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
-  double g = p->ng[n];
+  double g = p->nodes.g[n];
   goap_status st;
   for (uint32_t w = 0; w < p->W; ++w) {
     for (uint32_t val = 0; val < 2; ++val) {
-      goap_word x = p->states[(size_t)n * p->stride + w];
+      goap_word x = p->nodes.states[(size_t)n * p->stride + w];
       goap_word bits = val ? (x & p->sx_m1[w]) : (~x & p->sx_m0[w]);
       while (bits) {
         int b = lowest_bit(bits);
@@ -1698,7 +1687,7 @@ static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int c
   }
   for (int i = 0; i < p->sx_nevars; ++i) {
     const goap__var *var = &p->d->vars[p->sx_evars[i]];
-    uint64_t k = goap__field_get(p->states + (size_t)n * p->stride, var->word, var->shift,
+    uint64_t k = goap__field_get(p->nodes.states + (size_t)n * p->stride, var->word, var->shift,
                                  var->fmask);
     uint32_t f = r->fact_off[p->sx_evars[i]] + (uint32_t)k;
     st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
@@ -1742,7 +1731,7 @@ static goap_status expand_forward(goap_planner *p, uint32_t n) {
  * in `active` order; returns how many were listed in p->bw_list (as active indices). */
 static int backward_candidates(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
-  const goap_word *lo = p->states + (size_t)n * p->stride, *hi = lo + p->W;
+  const goap_word *lo = p->nodes.states + (size_t)n * p->stride, *hi = lo + p->W;
   if (++p->bw_gen == 0) {
     memset(p->bw_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->bw_stamp);
     p->bw_gen = 1;
@@ -1779,14 +1768,14 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t W = p->W, sw = 2 * W;
-  double g = p->ng[n];
+  double g = p->nodes.g[n];
   int ncand = backward_candidates(p, n);
   for (int ci = 0; ci < ncand; ++ci) {
     int32_t a = p->active[p->bw_list[ci]];
     const goap__action *act = &d->actions[a];
     goap_status st = cand_reserve(p, 2);
     if (st != GOAP_OK) return st;
-    const goap_word *gs = p->states + (size_t)n * sw; /* re-read: pools may have moved */
+    const goap_word *gs = p->nodes.states + (size_t)n * sw; /* re-read: pools may have moved */
     goap_word *c = p->scratch;
     memcpy(c, gs, sw * sizeof *c);
     int relevant = 0, ok = 1;
@@ -1833,9 +1822,9 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
     }
     for (size_t k = 0; k < nc; ++k) {
       /* the candidate may move when the pools grow inside offer: copy it to the tentative slot */
-      goap_word *tent = p->states + (size_t)p->nnodes * sw;
+      goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
       memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
-      if (same(tent, p->states + (size_t)n * sw, sw)) continue;
+      if (same(tent, p->nodes.states + (size_t)n * sw, sw)) continue;
       st = offer(p, tent, n, a, g + p->acost[a], 1);
       if (st != GOAP_OK) return st;
     }
@@ -1872,7 +1861,7 @@ static goap_status start_search(goap_planner *p) {
     memset(p->table, 0xff, p->ctable * sizeof *p->table);
     p->idbase = 0;
   }
-  p->nnodes = 0;
+  p->nodes.count = 0;
   p->nheap = 0;
   p->nheap2 = 0;
   p->prio[0] = p->prio[1] = 0;
@@ -1931,7 +1920,7 @@ static goap_status start_search(goap_planner *p) {
       st = lr_setup(p);
       if (st != GOAP_OK) return st;
     }
-    goap_word *tent = p->states + (size_t)p->nnodes * sw;
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
     if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
     if (p->useful_words) useful_all(p, tent);
@@ -1949,7 +1938,7 @@ static goap_status start_search(goap_planner *p) {
     if (st != GOAP_OK) return st;
   }
   for (size_t k = 0; k < nc; ++k) {
-    goap_word *tent = p->states + (size_t)p->nnodes * sw;
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
     memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
     st = offer(p, tent, NONE, -1, 0.0, 1);
     if (st != GOAP_OK) return st;
@@ -1962,8 +1951,8 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->elapsed_ns = 0;
   p->phase = PHASE_DONE;
   p->found = p->best = NONE;
-  p->idbase += p->nnodes; /* the last request's table ids become stale */
-  p->nnodes = 0;
+  p->idbase += p->nodes.count; /* the last request's table ids become stale */
+  p->nodes.count = 0;
   p->sym.on = 0;
   p->lr_on = 0;
   goap_status st = prepare(p, req);
@@ -2009,37 +1998,37 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     }
     /* a stale entry (its node was reached more cheaply since, or taken from the other list)
      * pops after the fresh one, by then closed: skipped */
-    if (p->nact[e.node] & CLOSED) continue;
+    if (p->nodes.action[e.node] & CLOSED) continue;
     if (p->lazy_astar) {
       /* lazy A*: an entry whose key is no longer the node's (its g or h changed since) is
        * stale even though the node is open: its fresh entry is in the heap */
-      double hk = (double)fabsf(p->nh[e.node]);
-      if (e.f != p->ng[e.node] + hk) continue;
+      double hk = (double)fabsf(p->nodes.h[e.node]);
+      if (e.f != p->nodes.g[e.node] + hk) continue;
     }
-    p->nact[e.node] |= CLOSED;
-    const goap_word *s = p->states + (size_t)e.node * sw;
+    p->nodes.action[e.node] |= CLOSED;
+    const goap_word *s = p->nodes.states + (size_t)e.node * sw;
     /* lazy A* tests before evaluating: a goal's key is its g (its bound is 0 <= h* = 0) */
     if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
       p->found = e.node;
       st = GOAP_OK;
       break;
     }
-    if (p->lazy_astar && signbit(p->nh[e.node])) {
+    if (p->lazy_astar && signbit(p->nodes.h[e.node])) {
       /* evaluated now; queued again with its true f unless that equals the key (a bound
        * from its parent, at most its true h): then it is expanded at once. LM-cut may stop
        * once f exceeds the next key in the open list (the node would be queued again
        * anyway): it stays unevaluated with that larger bound, evaluated again if taken out */
-      double stop = p->nheap > 0 && !p->pref_on && p->lm_stop ? p->heap[0].f - p->ng[e.node]
+      double stop = p->nheap > 0 && !p->pref_on && p->lm_stop ? p->heap[0].f - p->nodes.g[e.node]
                                                               : GOAP__INF;
       double h = lazy_eval(p, e.node, s, stop + 1e-9 * (1.0 + fabs(stop)));
       int partial = p->heur == GOAP_H_LMCUT && p->lm.partial;
-      float hs = h_store(h), lb = -p->nh[e.node];
+      float hs = h_store(h), lb = -p->nodes.h[e.node];
       if (hs < lb) hs = lb; /* the bound holds too (LM-cut is not consistent) */
-      p->nh[e.node] = partial ? -hs : hs;
+      p->nodes.h[e.node] = partial ? -hs : hs;
       if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
       if (hs > lb) {
-        p->nact[e.node] &= ~CLOSED;
-        goap_status ps = heap_push(p, p->ng[e.node] + (double)hs, (double)hs, e.node);
+        p->nodes.action[e.node] &= ~CLOSED;
+        goap_status ps = heap_push(p, p->nodes.g[e.node] + (double)hs, (double)hs, e.node);
         if (ps != GOAP_OK) {
           st = ps;
           break;
@@ -2051,12 +2040,12 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
         }
         continue;
       }
-    } else if (p->lazy && signbit(p->nh[e.node])) {
+    } else if (p->lazy && signbit(p->nodes.h[e.node])) {
       double h = h_forward(p, s);
-      p->nh[e.node] = h_store(h);
+      p->nodes.h[e.node] = h_store(h);
       if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
       if (p->pref_on) {
-        progress(p, p->nh[e.node]);
+        progress(p, p->nodes.h[e.node]);
         goap__relax_take_preferred(p);
       }
     } else if (p->pref_on) {
@@ -2123,9 +2112,9 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
       double c = 0.0;
-      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) {
+      for (uint32_t n = end; p->nodes.parent[n] != NONE; n = p->nodes.parent[n]) {
         int32_t a = node_action(p, n);
-        c += p->scost_on ? step_cost(p, a, p->states + (size_t)p->npar[n] * p->stride)
+        c += p->scost_on ? step_cost(p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
                          : p->acost[a];
       }
       res->cost = c;
@@ -2135,7 +2124,7 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       for (int i = 0; i < len; ++i) {
         int pos = backward ? i : len - 1 - i;
         res->plan[pos] = node_action(p, n);
-        n = p->npar[n];
+        n = p->nodes.parent[n];
       }
       if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;

@@ -12,7 +12,7 @@
  *    successors are built in. Node records are arrays of 20 bytes per node in all.
  *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
  *    capacity. Node n of the current request is stored as idbase + n; a slot whose value v
- *    has v - idbase >= nnodes (unsigned, mod 2^32) is free. Each request starts idbase past
+ *    has v - idbase >= nodes.count (unsigned, mod 2^32) is free. Each request starts idbase past
  *    the ids of the last one, so earlier requests' slots read as free (a generation stamp
  *    folded into the id); the table is wiped only when the ids would wrap around.
  */
@@ -24,7 +24,7 @@
 #include "core_internal.h"
 
 #define GOAP__INF 1e300
-/* nact's bit 31: the node is closed (expanded, or a dead end) */
+/* nodes.action bit 31: the node is closed (expanded, or a dead end) */
 #define GOAP__NODE_CLOSED 0x80000000u
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
@@ -280,6 +280,33 @@ typedef struct goap__lrent {
   uint32_t node, req;
 } goap__lrent;
 
+/* The node pool: nodes as a structure of arrays (20 bytes of record per node) plus their
+ * packed states. It owns its memory: every array's capacity is kept here, so freeing never
+ * recomputes a size.
+ * Invariants: count <= cap <= each of cap_g, cap_h, cap_parent, cap_action (an array that grew
+ * before a later one failed keeps its larger capacity); (count + 1) * stride <= cap_states
+ * (the slot after the last node is the tentative slot); count < grow_at means add_node needs
+ * no growth (grow_at <= cap and (grow_at + 1) * stride <= cap_states). */
+typedef struct goap__node_pool {
+  double *g;                 /* path cost */
+  float *h;                  /* h rounded down to a float (INFINITY: dead end) */
+  uint32_t *parent;          /* parent node, UINT32_MAX for a root */
+  uint32_t *action;          /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
+  size_t cap;                /* node capacity: the four arrays' capacities below are >= it */
+  size_t cap_g, cap_h, cap_parent, cap_action;
+  uint32_t count;            /* nodes of the current request */
+  uint32_t grow_at;          /* add_node grows the pool when count reaches this */
+  goap_word *states;         /* node i's words at states[i * stride ..] (see the top) */
+  size_t cap_states;         /* in words */
+} goap__node_pool;
+
+/* Allocates n nodes and n + 1 state slots of `words` words each: GOAP_OK or
+ * GOAP_OUT_OF_MEMORY (then nothing is held). Adds the bytes taken to *memory. */
+goap_status goap__node_pool_init(goap__node_pool *np, const goap_allocator *a, size_t n,
+                                 size_t words, size_t *memory);
+/* Frees every array by its own capacity (a zeroed pool frees nothing). */
+void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a);
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -290,17 +317,7 @@ struct goap_planner {
   size_t max_memory;
   size_t memory;             /* bytes held now */
 
-  /* pools. Nodes are a structure of arrays, 20 bytes per node: */
-  double *ng;                /* g */
-  float *nh;                 /* h rounded down to a float (INFINITY: dead end) */
-  uint32_t *npar;            /* parent node, UINT32_MAX for a root */
-  uint32_t *nact;            /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
-  size_t cnodes;             /* node capacity: the four arrays' capacities below are >= it */
-  size_t c_ng, c_nh, c_npar, c_nact;
-  uint32_t nnodes;
-  uint32_t grow_at;          /* add_node grows the pools when nnodes reaches this */
-  goap_word *states;
-  size_t cstates;            /* in words */
+  goap__node_pool nodes;     /* the search nodes (see goap__node_pool) */
   uint32_t *table;           /* closed table: idbase + node id (see the invariants) */
   size_t ctable;
   uint32_t idbase;           /* this request's first table id */

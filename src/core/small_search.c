@@ -213,17 +213,18 @@ static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
 /* A new node for state s at free table slot j (planner.c, offer and add_node). */
 static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint32_t parent,
                                     int32_t action, double g) {
-  uint32_t n = p->nnodes;
-  p->states[(size_t)n * 2] = s;
+  uint32_t n = p->nodes.count;
+  p->nodes.states[(size_t)n * 2] = s;
   float hs = small_h(p, s);
-  p->ng[n] = g;
-  p->nh[n] = hs;
-  p->npar[n] = parent;
-  p->nact[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u); /* dead ends stay closed */
+  p->nodes.g[n] = g;
+  p->nodes.h[n] = hs;
+  p->nodes.parent[n] = parent;
+  /* dead ends stay closed */
+  p->nodes.action[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u);
   p->table[j] = p->idbase + n;
-  p->nnodes = n + 1;
-  if (p->nnodes >= p->grow_at) {
-    goap_status st = goap__planner_nodes(p, (size_t)p->nnodes + 1);
+  p->nodes.count = n + 1;
+  if (p->nodes.count >= p->nodes.grow_at) {
+    goap_status st = goap__planner_nodes(p, (size_t)p->nodes.count + 1);
     if (st != GOAP_OK) return st;
   }
   if (isinf(hs)) return GOAP_OK;
@@ -264,7 +265,7 @@ goap_status goap__small_start(goap_planner *p) {
     memset(p->table, 0xff, p->ctable * sizeof *p->table);
     p->idbase = 0;
   }
-  p->nnodes = 0;
+  p->nodes.count = 0;
   p->nheap = 0;
   p->nheap2 = 0;
   p->sm.front_on = 0;
@@ -273,7 +274,7 @@ goap_status goap__small_start(goap_planner *p) {
   p->useful_words = 1;
   /* room for the root (planner.c, start_search): grow_at >= 2 computed at stride 2 already
    * says there is */
-  if (p->stride != 2 || p->grow_at < 2) {
+  if (p->stride != 2 || p->nodes.grow_at < 2) {
     p->stride = 2;
     goap_status st = goap__planner_nodes(p, 2);
     if (st != GOAP_OK) return st;
@@ -298,7 +299,7 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
-  uint32_t count = 0, nodes0 = p->nnodes;
+  uint32_t count = 0, nodes0 = p->nodes.count;
   uint64_t generated = 0, duplicates = 0, reopened = 0;
   goap_status st = GOAP_IN_PROGRESS;
   while (max_expansions == 0 || count < max_expansions) {
@@ -313,10 +314,10 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
       break;
     }
     /* a stale entry (its node was reached more cheaply since) pops after the fresh one */
-    uint32_t na = p->nact[n];
+    uint32_t na = p->nodes.action[n];
     if (na & CLOSED) continue;
-    p->nact[n] = na | CLOSED;
-    goap_word *S = p->states;
+    p->nodes.action[n] = na | CLOSED;
+    goap_word *S = p->nodes.states;
     uint64_t s = S[(size_t)n * 2];
     if (small_goal_holds(p, s)) {
       p->found = n;
@@ -327,7 +328,7 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
     /* its useful actions: its parent's (expanded before, so stored) with those the action
      * from there may have changed checked again; at the root, all of them */
     uint64_t bits;
-    uint32_t par = p->npar[n];
+    uint32_t par = p->nodes.parent[n];
     if (par == NONE) {
       bits = useful_set(Q, p->nactive, s);
     } else {
@@ -336,7 +337,7 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
       bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
     }
     S[(size_t)n * 2 + 1] = bits;
-    double g = p->ng[n];
+    double g = p->nodes.g[n];
     for (; bits; bits &= bits - 1) {
       int i = low_bit(bits);
       uint64_t t = (s & ~Q[i].em) | Q[i].ev;
@@ -344,23 +345,23 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
       double g2 = g + acost[a];
       ++generated;
       const uint32_t *tab = p->table;
-      const uint32_t base = p->idbase, nn = p->nnodes;
+      const uint32_t base = p->idbase, nn = p->nodes.count;
       size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
       uint32_t m = NONE;
       for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
-        if (p->states[(size_t)id * 2] == t) {
+        if (p->nodes.states[(size_t)id * 2] == t) {
           m = id;
           break;
         }
       }
       if (m != NONE) { /* planner.c, reached_again */
         ++duplicates;
-        if (!(g2 < p->ng[m]) || isinf(p->nh[m])) continue;
-        p->ng[m] = g2;
-        p->npar[m] = n;
-        if (p->nact[m] & CLOSED) ++reopened;
-        p->nact[m] = (uint32_t)(a + 1);
-        st = push(p, key_of(p, g2, p->nh[m], m));
+        if (!(g2 < p->nodes.g[m]) || isinf(p->nodes.h[m])) continue;
+        p->nodes.g[m] = g2;
+        p->nodes.parent[m] = n;
+        if (p->nodes.action[m] & CLOSED) ++reopened;
+        p->nodes.action[m] = (uint32_t)(a + 1);
+        st = push(p, key_of(p, g2, p->nodes.h[m], m));
       } else if (nn >= p->req_max_nodes) {
         st = GOAP_NODE_LIMIT;
       } else {
@@ -380,8 +381,8 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   p->stats.generated += generated;
   p->stats.duplicates += duplicates;
   p->stats.reopened += reopened;
-  p->stats.nodes += p->nnodes - nodes0;
-  p->stats.evaluated += p->nnodes - nodes0;
+  p->stats.nodes += p->nodes.count - nodes0;
+  p->stats.evaluated += p->nodes.count - nodes0;
   if (st == GOAP_IN_PROGRESS && budget_ns &&
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
