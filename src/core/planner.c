@@ -201,12 +201,12 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
     if (p->max_memory && pool_bytes(n0, W) * 2 > p->max_memory) n0 = 64;
     if (goap__node_pool_init(&p->nodes, &p->alloc, n0, W, &p->memory) != GOAP_OK) ok = 0;
     if (ok) {
-      p->heap = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->heap);
-      if (!p->heap) ok = 0;
+      p->open.entry = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->open.entry);
+      if (!p->open.entry) ok = 0;
     }
     if (ok) {
-      p->cheap = n0;
-      p->memory += n0 * sizeof *p->heap;
+      p->open.cap = n0;
+      p->memory += n0 * sizeof *p->open.entry;
       if (grow_table(p, 2 * n0) != GOAP_OK) ok = 0;
     }
   }
@@ -250,8 +250,8 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
   goap__node_pool_free(&p->nodes, &a);
   goap__free(&a, p->table, p->ctable * sizeof *p->table);
-  goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
-  goap__free(&a, p->heap2, p->cheap2 * sizeof *p->heap2);
+  goap__open_list_free(&p->open, &a);
+  goap__open_list_free(&p->open_pref, &a);
   goap__free(&a, p, sizeof *p);
 }
 
@@ -380,18 +380,18 @@ static int hless(const goap__hentry *a, const goap__hentry *b) {
   return a->node < b->node;
 }
 
-static inline goap_status hpush(goap_planner *p, goap__hentry **heap, size_t *nheap,
-                                size_t *cheap, double f, double tie, uint32_t node) {
-  if (*nheap == *cheap) {
-    goap_status st = grow_buf(p, (void **)heap, cheap, *nheap + 1, sizeof **heap);
+static inline goap_status hpush(goap_planner *p, goap__open_list *o, double f, double tie,
+                                uint32_t node) {
+  if (o->count == o->cap) {
+    goap_status st = grow_buf(p, (void **)&o->entry, &o->cap, o->count + 1, sizeof *o->entry);
     if (st != GOAP_OK) return st;
   }
-  goap__hentry *h = *heap;
+  goap__hentry *h = o->entry;
   goap__hentry e;
   e.f = f;
   e.tie = (float)tie;
   e.node = node;
-  size_t i = (*nheap)++;
+  size_t i = o->count++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
     if (!hless(&e, &h[parent])) break;
@@ -402,10 +402,11 @@ static inline goap_status hpush(goap_planner *p, goap__hentry **heap, size_t *nh
   return GOAP_OK;
 }
 
-static inline goap__hentry hpop(goap__hentry *h, size_t *nheap) {
+static inline goap__hentry hpop(goap__open_list *o) {
+  goap__hentry *h = o->entry;
   goap__hentry top = h[0];
-  goap__hentry last = h[--*nheap];
-  size_t n = *nheap, i = 0;
+  goap__hentry last = h[--o->count];
+  size_t n = o->count, i = 0;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
@@ -415,11 +416,12 @@ static inline goap__hentry hpop(goap__hentry *h, size_t *nheap) {
     i = c;
   }
   if (n) h[i] = last;
+  GOAP_ASSERT(n == 0 || !hless(&h[0], &top)); /* heap order: nothing above the entry taken */
   return top;
 }
 
 static inline goap_status heap_push(goap_planner *p, double f, double tie, uint32_t node) {
-  return hpush(p, &p->heap, &p->nheap, &p->cheap, f, tie, node);
+  return hpush(p, &p->open, f, tie, node);
 }
 
 /* Queues node (reached by action) in the open list and, when the action is a preferred
@@ -428,7 +430,7 @@ static inline goap_status open_push(goap_planner *p, double f, double tie, uint3
                                     int32_t action) {
   goap_status st = heap_push(p, f, tie, node);
   if (st == GOAP_OK && p->pref_on && action >= 0 && p->rx.pref[action] == p->rx.pref_gen)
-    st = hpush(p, &p->heap2, &p->nheap2, &p->cheap2, f, tie, node);
+    st = hpush(p, &p->open_pref, f, tie, node);
   return st;
 }
 
@@ -439,13 +441,13 @@ static inline goap_status open_push(goap_planner *p, double f, double tie, uint3
  * list of the lower priority (the open list on a tie). Returns 0 when both are empty. */
 static inline int open_pop(goap_planner *p, goap__hentry *out) {
   if (!p->pref_on) {
-    if (p->nheap == 0) return 0;
-    *out = hpop(p->heap, &p->nheap);
+    if (p->open.count == 0) return 0;
+    *out = hpop(&p->open);
     return 1;
   }
-  int k = p->nheap2 > 0 && (p->nheap == 0 || p->prio[1] < p->prio[0]);
-  if (!k && p->nheap == 0) return 0;
-  *out = k ? hpop(p->heap2, &p->nheap2) : hpop(p->heap, &p->nheap);
+  int k = p->open_pref.count > 0 && (p->open.count == 0 || p->prio[1] < p->prio[0]);
+  if (!k && p->open.count == 0) return 0;
+  *out = k ? hpop(&p->open_pref) : hpop(&p->open);
   p->prio[k]++;
   int m = p->prio[0] < p->prio[1] ? p->prio[0] : p->prio[1];
   p->prio[0] -= m;
@@ -1862,8 +1864,8 @@ static goap_status start_search(goap_planner *p) {
     p->idbase = 0;
   }
   p->nodes.count = 0;
-  p->nheap = 0;
-  p->nheap2 = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
   p->prio[0] = p->prio[1] = 0;
   p->best_h = INFINITY;
   p->found = p->best = NONE;
@@ -2018,8 +2020,9 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
        * from its parent, at most its true h): then it is expanded at once. LM-cut may stop
        * once f exceeds the next key in the open list (the node would be queued again
        * anyway): it stays unevaluated with that larger bound, evaluated again if taken out */
-      double stop = p->nheap > 0 && !p->pref_on && p->lm_stop ? p->heap[0].f - p->nodes.g[e.node]
-                                                              : GOAP__INF;
+      double stop = p->open.count > 0 && !p->pref_on && p->lm_stop
+                        ? p->open.entry[0].f - p->nodes.g[e.node]
+                        : GOAP__INF;
       double h = lazy_eval(p, e.node, s, stop + 1e-9 * (1.0 + fabs(stop)));
       int partial = p->heur == GOAP_H_LMCUT && p->lm.partial;
       float hs = h_store(h), lb = -p->nodes.h[e.node];

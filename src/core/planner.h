@@ -229,6 +229,20 @@ typedef struct goap__hentry {
   uint32_t node;
 } goap__hentry;
 
+/* An open list: a binary min-heap of entries ordered by (f, tie, node).
+ * Invariants: count <= cap; entry[i] is not above its children entry[2i + 1], entry[2i + 2];
+ * it owns entry (cap entries), grown by goap__planner_grow and freed by goap__open_list_free. */
+typedef struct goap__open_list {
+  goap__hentry *entry;
+  size_t count, cap;
+} goap__open_list;
+
+static inline void goap__open_list_free(goap__open_list *o, const goap_allocator *a) {
+  goap__free(a, o->entry, o->cap * sizeof *o->entry);
+  o->entry = NULL;
+  o->count = o->cap = 0;
+}
+
 /* The small search's per-request state (small_search.c). */
 typedef struct goap__small {
   int run;                   /* this search runs in small_search.c (goap__small_ok) */
@@ -321,10 +335,8 @@ struct goap_planner {
   uint32_t *table;           /* closed table: idbase + node id (see the invariants) */
   size_t ctable;
   uint32_t idbase;           /* this request's first table id */
-  goap__hentry *heap;
-  size_t cheap, nheap;
-  goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
-  size_t cheap2, nheap2;
+  goap__open_list open;      /* the open list */
+  goap__open_list open_pref; /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
   int scost_on;              /* an active action's positional cost is called in this search */
   double scost_last;         /* the step cost step_cost priced last (lazy A*'s bound) */

@@ -155,6 +155,7 @@ static uint32_t heap_take(goap__hentry *h, size_t *nheap) {
     i = c;
   }
   if (n) h[i] = last;
+  GOAP_ASSERT(n == 0 || !hless(&h[i], &h[0])); /* heap order: the new top is the least */
   return top;
 }
 
@@ -190,13 +191,13 @@ static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float h
  * alone would give (ties are only between entries of one node with equal keys). Queues e. */
 static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
   goap__small *m = &p->sm;
-  if (p->nheap == p->cheap) {
-    goap_status st =
-        goap__planner_grow(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
+  if (p->open.count == p->open.cap) {
+    goap_status st = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap,
+                                        p->open.count + 1, sizeof *p->open.entry);
     if (st != GOAP_OK) return st;
   }
   if (!m->front_on) {
-    if (p->nheap == 0 || hless(&e, &p->heap[0])) {
+    if (p->open.count == 0 || hless(&e, &p->open.entry[0])) {
       m->front = e;
       m->front_on = 1;
       return GOAP_OK;
@@ -206,7 +207,7 @@ static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
     m->front = e;
     e = old;
   }
-  heap_put(p->heap, &p->nheap, e);
+  heap_put(p->open.entry, &p->open.count, e);
   return GOAP_OK;
 }
 
@@ -266,8 +267,8 @@ goap_status goap__small_start(goap_planner *p) {
     p->idbase = 0;
   }
   p->nodes.count = 0;
-  p->nheap = 0;
-  p->nheap2 = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
   p->sm.front_on = 0;
   p->found = p->best = NONE;
   p->key = p->W; /* one word */
@@ -307,8 +308,8 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
     if (p->sm.front_on) {
       p->sm.front_on = 0;
       n = p->sm.front.node;
-    } else if (p->nheap) {
-      n = heap_take(p->heap, &p->nheap);
+    } else if (p->open.count) {
+      n = heap_take(p->open.entry, &p->open.count);
     } else {
       st = GOAP_NO_PLAN;
       break;
