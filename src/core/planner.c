@@ -249,7 +249,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->lh, p->c_lh * sizeof *p->lh);
   goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
   goap__node_pool_free(&p->nodes, &a);
-  goap__free(&a, p->table, p->ctable * sizeof *p->table);
+  goap__closed_table_free(&p->closed, &a);
   goap__open_list_free(&p->open, &a);
   goap__open_list_free(&p->open_pref, &a);
   goap__free(&a, p, sizeof *p);
@@ -263,27 +263,28 @@ static int mem_ok(const goap_planner *p, size_t extra_bytes) {
 
 /* Grows the closed table to at least need_slots and re-inserts the current nodes. */
 static goap_status grow_table(goap_planner *p, size_t need_slots) {
-  size_t cap = p->ctable ? p->ctable : 16;
+  size_t cap = p->closed.cap ? p->closed.cap : 16;
   while (cap < need_slots) cap *= 2;
-  if (cap == p->ctable) return GOAP_OK;
-  size_t bytes = cap * sizeof *p->table, old = p->ctable * sizeof *p->table;
+  if (cap == p->closed.cap) return GOAP_OK;
+  size_t bytes = cap * sizeof *p->closed.slot, old = p->closed.cap * sizeof *p->closed.slot;
   if (!mem_ok(p, bytes - old)) return GOAP_MEMORY_LIMIT;
   /* the slots are rebuilt from the nodes, so the old contents are not needed: resizing in
    * place avoids holding both tables (on failure the old table is left as it was) */
-  uint32_t *nt = (uint32_t *)(p->table ? goap__realloc(&p->alloc, p->table, old, bytes)
-                                       : goap__alloc(&p->alloc, bytes));
+  uint32_t *nt = (uint32_t *)(p->closed.slot
+                                   ? goap__realloc(&p->alloc, p->closed.slot, old, bytes)
+                                   : goap__alloc(&p->alloc, bytes));
   if (!nt) return GOAP_OUT_OF_MEMORY;
   memset(nt, 0xff, bytes);
   size_t mask = cap - 1;
   for (uint32_t n = 0; n < p->nodes.count; ++n) {
     uint64_t h = goap__hash_state(p->nodes.states + (size_t)n * p->stride, p->key);
     size_t j = (size_t)h & mask;
-    while (nt[j] - p->idbase < p->nodes.count) j = (j + 1) & mask;
-    nt[j] = p->idbase + n;
+    while (nt[j] - p->closed.idbase < p->nodes.count) j = (j + 1) & mask;
+    nt[j] = p->closed.idbase + n;
   }
   p->memory += bytes - old;
-  p->table = nt;
-  p->ctable = cap;
+  p->closed.slot = nt;
+  p->closed.cap = cap;
   return GOAP_OK;
 }
 
@@ -316,7 +317,8 @@ static goap_status ensure_nodes_impl(goap_planner *p, size_t need) {
   if (ncap > p->nodes.cap) add += (ncap - p->nodes.cap) * NODE_BYTES; /* (less what already grew) */
   if (nstates > p->nodes.cap_states)
     add += (nstates - p->nodes.cap_states) * sizeof *p->nodes.states;
-  if (ncap > p->nodes.cap && p->ctable < 2 * ncap) add += (2 * ncap - p->ctable) * sizeof *p->table;
+  if (ncap > p->nodes.cap && p->closed.cap < 2 * ncap)
+    add += (2 * ncap - p->closed.cap) * sizeof *p->closed.slot;
   if (!mem_ok(p, add)) return GOAP_MEMORY_LIMIT;
   if (ncap > p->nodes.cap) {
     /* grown in place where the allocator can (no copy, no transient double footprint); each
@@ -347,7 +349,7 @@ static goap_status ensure_nodes_impl(goap_planner *p, size_t need) {
     p->memory += (nstates - p->nodes.cap_states) * sizeof *p->nodes.states;
     p->nodes.cap_states = nstates;
   }
-  if (p->ctable < 2 * p->nodes.cap) return grow_table(p, 2 * p->nodes.cap);
+  if (p->closed.cap < 2 * p->nodes.cap) return grow_table(p, 2 * p->nodes.cap);
   return GOAP_OK;
 }
 
@@ -473,9 +475,10 @@ static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
 /* Finds the node holding state s, or returns NONE and the free slot in *slot. */
 static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *slot) {
   uint32_t sw = p->key;
-  const uint32_t *t = p->table;
-  uint32_t nn = p->nodes.count, base = p->idbase;
-  size_t mask = p->ctable - 1;
+  const uint32_t *t = p->closed.slot;
+  uint32_t nn = p->nodes.count, base = p->closed.idbase;
+  size_t mask = p->closed.cap - 1;
+  GOAP_ASSERT((p->closed.cap & mask) == 0 && p->closed.cap > (size_t)nn); /* a free slot */
   size_t i = (size_t)goap__hash_state(s, sw) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t n = t[i] - base;
@@ -1051,14 +1054,14 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
                             int32_t action, double g, double h) {
   uint32_t n = p->nodes.count;
   GOAP_ASSERT(n < p->nodes.cap && ((size_t)n + 1) * p->stride <= p->nodes.cap_states);
-  GOAP_ASSERT(slot < p->ctable && p->table[slot] - p->idbase >= n);
+  GOAP_ASSERT(slot < p->closed.cap && p->closed.slot[slot] - p->closed.idbase >= n);
   int dead = h >= GOAP__INF;
   float hs = h_store(h);
   p->nodes.g[n] = g;
   p->nodes.h[n] = hs;
   p->nodes.parent[n] = parent;
   p->nodes.action[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
-  p->table[slot] = p->idbase + n;
+  p->closed.slot[slot] = p->closed.idbase + n;
   ++p->nodes.count;
   ++p->stats.nodes;
   if (p->nodes.count >= p->nodes.grow_at) {
@@ -1484,9 +1487,9 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     int32_t a = p->active[i];
     double g2 = g + p->acost[a];
     ++p->stats.generated;
-    const uint32_t *tab = p->table;
-    size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
-    uint32_t m = NONE, nn = p->nodes.count, base = p->idbase;
+    const uint32_t *tab = p->closed.slot;
+    size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
+    uint32_t m = NONE, nn = p->nodes.count, base = p->closed.idbase;
     for (; tab[j] - base < nn; j = (j + 1) & mask) {
       if (p->nodes.states[(size_t)(tab[j] - base) * 2] == t0) {
         m = tab[j] - base;
@@ -1859,9 +1862,9 @@ static goap_status start_search(goap_planner *p) {
   goap_status st = rx_goal(p);
   if (st != GOAP_OK) return st;
   /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
-  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
-    memset(p->table, 0xff, p->ctable * sizeof *p->table);
-    p->idbase = 0;
+  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
+    p->closed.idbase = 0;
   }
   p->nodes.count = 0;
   p->open.count = 0;
@@ -1953,7 +1956,7 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->elapsed_ns = 0;
   p->phase = PHASE_DONE;
   p->found = p->best = NONE;
-  p->idbase += p->nodes.count; /* the last request's table ids become stale */
+  p->closed.idbase += p->nodes.count; /* the last request's table ids become stale */
   p->nodes.count = 0;
   p->sym.on = 0;
   p->lr_on = 0;

@@ -321,6 +321,22 @@ goap_status goap__node_pool_init(goap__node_pool *np, const goap_allocator *a, s
 /* Frees every array by its own capacity (a zeroed pool frees nothing). */
 void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a);
 
+/* The closed table: open addressing over the nodes' keys, linear probing.
+ * Invariants: cap is a power of two, at least twice the node pool's capacity; slot[j] holds
+ * idbase + n for node n of the current request, and a slot whose value v has
+ * v - idbase >= nodes.count (unsigned) is free (see the top). It owns slot (cap entries). */
+typedef struct goap__closed_table {
+  uint32_t *slot;
+  size_t cap;
+  uint32_t idbase;           /* this request's first id */
+} goap__closed_table;
+
+static inline void goap__closed_table_free(goap__closed_table *t, const goap_allocator *a) {
+  goap__free(a, t->slot, t->cap * sizeof *t->slot);
+  t->slot = NULL;
+  t->cap = 0;
+}
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -332,9 +348,7 @@ struct goap_planner {
   size_t memory;             /* bytes held now */
 
   goap__node_pool nodes;     /* the search nodes (see goap__node_pool) */
-  uint32_t *table;           /* closed table: idbase + node id (see the invariants) */
-  size_t ctable;
-  uint32_t idbase;           /* this request's first table id */
+  goap__closed_table closed; /* the closed table (see goap__closed_table) */
   goap__open_list open;      /* the open list */
   goap__open_list open_pref; /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */

@@ -222,7 +222,7 @@ static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint3
   p->nodes.parent[n] = parent;
   /* dead ends stay closed */
   p->nodes.action[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u);
-  p->table[j] = p->idbase + n;
+  p->closed.slot[j] = p->closed.idbase + n;
   p->nodes.count = n + 1;
   if (p->nodes.count >= p->nodes.grow_at) {
     goap_status st = goap__planner_nodes(p, (size_t)p->nodes.count + 1);
@@ -262,9 +262,9 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
 
 goap_status goap__small_start(goap_planner *p) {
   /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
-  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
-    memset(p->table, 0xff, p->ctable * sizeof *p->table);
-    p->idbase = 0;
+  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
+    p->closed.idbase = 0;
   }
   p->nodes.count = 0;
   p->open.count = 0;
@@ -290,7 +290,7 @@ goap_status goap__small_start(goap_planner *p) {
   if (p->req_max_nodes == 0) return GOAP_NODE_LIMIT;
   ++p->stats.evaluated;
   ++p->stats.nodes;
-  return add(p, (size_t)goap__hash_state(&s, 1) & (p->ctable - 1), s, NONE, -1, 0.0);
+  return add(p, (size_t)goap__hash_state(&s, 1) & (p->closed.cap - 1), s, NONE, -1, 0.0);
 }
 
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
@@ -345,9 +345,9 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
       int32_t a = active[i];
       double g2 = g + acost[a];
       ++generated;
-      const uint32_t *tab = p->table;
-      const uint32_t base = p->idbase, nn = p->nodes.count;
-      size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
+      const uint32_t *tab = p->closed.slot;
+      const uint32_t base = p->closed.idbase, nn = p->nodes.count;
+      size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
       uint32_t m = NONE;
       for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
         if (p->nodes.states[(size_t)id * 2] == t) {
