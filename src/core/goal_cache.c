@@ -233,7 +233,7 @@ void goap__gserial_new(goap_planner *p) {
     p->gnext = 1;
     for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
     p->gcur = -1;
-    p->sx_serial = 0;
+    p->succ.serial = 0;
     p->fan_serial = 0;
     p->lm.built = 0;
   }

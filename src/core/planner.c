@@ -153,12 +153,6 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   ALLOC(p->bw_list, A, int32_t);
   ALLOC(p->bw_stamp, A, uint32_t);
   ALLOC(p->sel_costs, A, double);
-  ALLOC(p->sx_list, A, int32_t);
-  ALLOC(p->sx_free, A, int32_t);
-  ALLOC(p->sx_m1, W, goap_word);
-  ALLOC(p->sx_m0, W, goap_word);
-  ALLOC(p->sx_bitvar, W << 6, int32_t);
-  ALLOC(p->sx_evars, V, int32_t);
 #undef ALLOC
   p->cscratch = 8 * W;
   p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
@@ -167,10 +161,7 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
   if (ok) {
     size_t nf = (size_t)p->rx.nfacts;
-    p->sx_off = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_off);
-    p->sx_cnt = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_cnt);
-    if (!p->sx_off || !p->sx_cnt) ok = 0;
-    else p->memory += 2 * (nf + 1) * sizeof *p->sx_off;
+    if (goap__succ_index_init(&p->succ, &p->alloc, nf, A, W, V, &p->memory) != GOAP_OK) ok = 0;
   }
   if (ok && build_touch(p) != GOAP_OK) ok = 0;
   if (ok && p->W == 1 && A > 0) {
@@ -227,14 +218,7 @@ void goap_planner_destroy(goap_planner *p) {
   goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
   goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
   goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
-  goap__free(&a, p->sx_list, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->sx_free, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->sx_m1, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->sx_m0, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->sx_bitvar, NZ(W << 6) * sizeof(int32_t));
-  goap__free(&a, p->sx_evars, NZ(V) * sizeof(int32_t));
-  goap__free(&a, p->sx_off, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
-  goap__free(&a, p->sx_cnt, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
+  goap__succ_index_free(&p->succ, &a);
   if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
   goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
   goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
@@ -1574,48 +1558,53 @@ static void build_index(goap_planner *p) {
   const goap__relax *r = &p->rx;
   uint32_t nf = r->nfacts;
   int32_t *anchor = p->bw_list; /* scratch: forward search does not use it */
-  memset(p->sx_cnt, 0, ((size_t)nf + 1) * sizeof *p->sx_cnt);
+  memset(p->succ.fact_count, 0, ((size_t)nf + 1) * sizeof *p->succ.fact_count);
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
       int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0) p->sx_cnt[f]++;
+      if (f >= 0) p->succ.fact_count[f]++;
     }
   }
-  memset(p->sx_off, 0, ((size_t)nf + 1) * sizeof *p->sx_off);
-  p->sx_nfree = 0;
+  memset(p->succ.anchor_off, 0, ((size_t)nf + 1) * sizeof *p->succ.anchor_off);
+  p->succ.nunanchored = 0;
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i], best = -1;
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
       int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0 && (best < 0 || p->sx_cnt[f] < p->sx_cnt[best])) best = f;
+      if (f >= 0 && (best < 0 || p->succ.fact_count[f] < p->succ.fact_count[best])) best = f;
     }
     anchor[i] = best;
-    if (best >= 0) p->sx_off[best + 1]++;
-    else p->sx_free[p->sx_nfree++] = i;
+    if (best >= 0) p->succ.anchor_off[best + 1]++;
+    else p->succ.unanchored[p->succ.nunanchored++] = i;
   }
-  for (uint32_t f = 0; f < nf; ++f) p->sx_off[f + 1] += p->sx_off[f];
-  memcpy(p->sx_cnt, p->sx_off, (size_t)nf * sizeof *p->sx_cnt); /* fill cursors */
+  for (uint32_t f = 0; f < nf; ++f) p->succ.anchor_off[f + 1] += p->succ.anchor_off[f];
+  /* fill cursors */
+  memcpy(p->succ.fact_count, p->succ.anchor_off, (size_t)nf * sizeof *p->succ.fact_count);
   for (int i = 0; i < p->nactive; ++i)
-    if (anchor[i] >= 0) p->sx_list[p->sx_cnt[anchor[i]]++] = i;
-  memset(p->sx_m1, 0, p->W * sizeof *p->sx_m1);
-  memset(p->sx_m0, 0, p->W * sizeof *p->sx_m0);
-  p->sx_nevars = 0;
+    if (anchor[i] >= 0) p->succ.list[p->succ.fact_count[anchor[i]]++] = i;
+  memset(p->succ.anchor_true, 0, p->W * sizeof *p->succ.anchor_true);
+  memset(p->succ.anchor_false, 0, p->W * sizeof *p->succ.anchor_false);
+  p->succ.nenum_vars = 0;
   for (int v = 0; v < d->nvars; ++v) {
     const goap__var *var = &d->vars[v];
     if (var->type == GOAP_INT) continue;
     uint32_t f0 = r->fact_off[v], f1 = r->fact_off[v + 1];
-    if (p->sx_off[f1] == p->sx_off[f0]) continue; /* nothing anchored on this variable */
+    /* nothing anchored on this variable */
+    if (p->succ.anchor_off[f1] == p->succ.anchor_off[f0]) continue;
     if (var->bits == 1 && var->nvalues == 2) {
-      p->sx_bitvar[var->word * 64 + var->shift] = v;
-      if (p->sx_off[f0 + 1] > p->sx_off[f0]) p->sx_m0[var->word] |= (goap_word)1 << var->shift;
-      if (p->sx_off[f0 + 2] > p->sx_off[f0 + 1])
-        p->sx_m1[var->word] |= (goap_word)1 << var->shift;
+      p->succ.bit_var[var->word * 64 + var->shift] = v;
+      if (p->succ.anchor_off[f0 + 1] > p->succ.anchor_off[f0])
+        p->succ.anchor_false[var->word] |= (goap_word)1 << var->shift;
+      if (p->succ.anchor_off[f0 + 2] > p->succ.anchor_off[f0 + 1])
+        p->succ.anchor_true[var->word] |= (goap_word)1 << var->shift;
     } else {
-      p->sx_evars[p->sx_nevars++] = v;
+      p->succ.enum_vars[p->succ.nenum_vars++] = v;
     }
   }
-  p->sx_serial = p->goal_serial;
+  /* every active index is listed once: under its anchor fact or as unanchored */
+  GOAP_ASSERT(p->succ.anchor_off[nf] + (uint32_t)p->succ.nunanchored == (uint32_t)p->nactive);
+  p->succ.serial = p->goal_serial;
 }
 
 /* Offers the successors of node n through the listed active indices that apply there, in
@@ -1680,25 +1669,27 @@ static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int c
   for (uint32_t w = 0; w < p->W; ++w) {
     for (uint32_t val = 0; val < 2; ++val) {
       goap_word x = p->nodes.states[(size_t)n * p->stride + w];
-      goap_word bits = val ? (x & p->sx_m1[w]) : (~x & p->sx_m0[w]);
+      goap_word bits = val ? (x & p->succ.anchor_true[w]) : (~x & p->succ.anchor_false[w]);
       while (bits) {
         int b = lowest_bit(bits);
         bits &= bits - 1;
-        uint32_t f = r->fact_off[p->sx_bitvar[w * 64 + (uint32_t)b]] + val;
-        st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
+        uint32_t f = r->fact_off[p->succ.bit_var[w * 64 + (uint32_t)b]] + val;
+        st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],
+                         p->succ.anchor_off[f + 1] - p->succ.anchor_off[f]);
         if (st != GOAP_OK) return st;
       }
     }
   }
-  for (int i = 0; i < p->sx_nevars; ++i) {
-    const goap__var *var = &p->d->vars[p->sx_evars[i]];
+  for (int i = 0; i < p->succ.nenum_vars; ++i) {
+    const goap__var *var = &p->d->vars[p->succ.enum_vars[i]];
     uint64_t k = goap__field_get(p->nodes.states + (size_t)n * p->stride, var->word, var->shift,
                                  var->fmask);
-    uint32_t f = r->fact_off[p->sx_evars[i]] + (uint32_t)k;
-    st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
+    uint32_t f = r->fact_off[p->succ.enum_vars[i]] + (uint32_t)k;
+    st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],
+                     p->succ.anchor_off[f + 1] - p->succ.anchor_off[f]);
     if (st != GOAP_OK) return st;
   }
-  return expand_list(p, n, g, p->sx_free, (uint32_t)p->sx_nfree);
+  return expand_list(p, n, g, p->succ.unanchored, (uint32_t)p->succ.nunanchored);
 }
 #undef expand_list
 
@@ -1908,7 +1899,7 @@ static goap_status start_search(goap_planner *p) {
       p->fmode = FMODE_INDEX_SYM;
     }
     p->stride = p->W + p->useful_words;
-    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->sx_serial != p->goal_serial)
+    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
       build_index(p);
   }
   sw = p->stride;

@@ -337,6 +337,33 @@ static inline void goap__closed_table_free(goap__closed_table *t, const goap_all
   t->cap = 0;
 }
 
+/* The successor index (large domains, planner.c build_index): the active actions grouped by
+ * one anchor precondition, a bool/enum fact, so that a state's candidates are the groups of
+ * its facts plus the unanchored ones.
+ * Invariants: built for goal_serial `serial` (0: never); active index i is in exactly one of
+ * list[anchor_off[f] .. anchor_off[f + 1]) (its anchor fact f) or unanchored[0 ..
+ * nunanchored). It owns its arrays, allocated at planner creation with the sizes kept here. */
+typedef struct goap__succ_index {
+  uint32_t serial;           /* goal_serial it was built for (0: never) */
+  uint32_t *anchor_off;      /* nfacts + 1: CSR of active indices per anchor fact */
+  int32_t *list;             /* nactions */
+  int32_t *unanchored;       /* nactions: active indices without an anchor */
+  int nunanchored;
+  uint32_t *fact_count;      /* nfacts + 1: scratch (counts, then fill cursors) */
+  goap_word *anchor_true;    /* W: bool fields whose true value anchors actions */
+  goap_word *anchor_false;   /* W: bool fields whose false value anchors actions */
+  int32_t *bit_var;          /* 64 W: the bool variable at each bit */
+  int32_t *enum_vars;        /* nvars: other variables with anchored values */
+  int nenum_vars;
+  size_t nfacts, nactions, words, nvars; /* the sizes allocated */
+} goap__succ_index;
+
+/* Allocates the index's arrays for these sizes (zeroed): GOAP_OK or GOAP_OUT_OF_MEMORY (then
+ * nothing is held). Adds the bytes taken to *memory. */
+goap_status goap__succ_index_init(goap__succ_index *x, const goap_allocator *a, size_t nfacts,
+                                  size_t nactions, size_t words, size_t nvars, size_t *memory);
+void goap__succ_index_free(goap__succ_index *x, const goap_allocator *a);
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -436,16 +463,7 @@ struct goap_planner {
   int sx_force;              /* tests: 1 always the index, 2 never (bitset); 0 automatic */
   int fmode;                 /* this search's forward successor generation (planner.c) */
   uint32_t fanout, fan_serial; /* average rechecks per successor, for that goal_serial */
-  uint32_t sx_serial;        /* goal_serial it was built for (0: never) */
-  uint32_t *sx_off;          /* nfacts + 1: CSR of active indices per anchor fact */
-  int32_t *sx_list;          /* nactions */
-  int32_t *sx_free;          /* nactions: active indices without an anchor */
-  int sx_nfree;
-  uint32_t *sx_cnt;          /* nfacts: scratch */
-  goap_word *sx_m1, *sx_m0;  /* W each: bool fields whose true / false value anchors actions */
-  int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
-  int32_t *sx_evars;         /* nvars: other variables with anchored values */
-  int sx_nevars;
+  goap__succ_index succ;     /* the successor index (see goap__succ_index) */
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index
    * (arrays of the current goal-cache slot): */
   int small;
