@@ -229,9 +229,7 @@ void goap_planner_destroy(goap_planner *p) {
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
   goap__sym_free(p);
-  goap__free(&a, p->lr, p->c_lr * sizeof *p->lr);
-  goap__free(&a, p->lh, p->c_lh * sizeof *p->lh);
-  goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
+  goap__landmark_ring_free(&p->lm_ring, &a);
   goap__node_pool_free(&p->nodes, &a);
   goap__closed_table_free(&p->closed, &a);
   goap__open_list_free(&p->open, &a);
@@ -1156,7 +1154,7 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 
 /* Inherited landmarks (lazy A* with LM-cut, Pommerening and Helmert's incremental LM-cut):
  * when a node is expanded right after a full LM-cut evaluation, its landmarks (the cuts, each
- * with its cost) are kept in the ring lr, found through the cache lh. A landmark of the parent
+ * with its cost) are kept in lm_ring.ring, found through lm_ring.cache. A landmark of the parent
  * that does not hold the action leading to a successor is a landmark of the successor too
  * (every plan a.pi from the parent hits it, so pi does), and those landmarks' costs are a cost
  * partition, so the successor's LM-cut may start from them with the costs they leave and add
@@ -1177,27 +1175,31 @@ static int start_satisfies(const goap_planner *p, const goap_word *lo, const goa
 #define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
 
 static goap_status lr_setup(goap_planner *p) {
-  if (!p->lr || !p->lh) {
-    size_t c0 = p->c_lh;
-    goap_status st = grow_buf(p, (void **)&p->lr, &p->c_lr, p->lr_words ? p->lr_words : LR_WORDS,
-                              sizeof *p->lr);
-    if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_FIRST, sizeof *p->lh);
+  goap__landmark_ring *lr = &p->lm_ring;
+  if (!lr->ring || !lr->cache) {
+    size_t c0 = lr->cap_cache;
+    size_t first = lr->first_words ? lr->first_words : LR_WORDS;
+    goap_status st = grow_buf(p, (void **)&lr->ring, &lr->cap_ring, first, sizeof *lr->ring);
+    if (st == GOAP_OK)
+      st = grow_buf(p, (void **)&lr->cache, &lr->cap_cache, LH_FIRST, sizeof *lr->cache);
     if (st != GOAP_OK) return st;
-    memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
+    memset(lr->cache + c0, 0, (lr->cap_cache - c0) * sizeof *lr->cache);
   }
-  p->lr_w = 0; /* records of earlier requests are stale (lr_req): the ring starts over */
-  p->lr_n = 0;
-  goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
+  lr->write_pos = 0; /* records of earlier requests are stale (lr->req): the ring starts over */
+  lr->stored = 0;
+  goap_status st =
+      grow_buf(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.c_lk, sizeof *lr->inherited);
   if (st != GOAP_OK) return st;
-  if (++p->lr_req == 0) { /* wrapped: forget every entry */
-    memset(p->lh, 0, p->c_lh * sizeof *p->lh);
-    p->lr_req = 1;
+  if (++lr->req == 0) { /* wrapped: forget every entry */
+    memset(lr->cache, 0, lr->cap_cache * sizeof *lr->cache);
+    lr->req = 1;
   }
   return GOAP_OK;
 }
 
 static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
-  return &p->lh[(node * 2654435761u) & (uint32_t)(p->c_lh - 1)];
+  goap__landmark_ring *lr = &p->lm_ring;
+  return &lr->cache[(node * 2654435761u) & (uint32_t)(lr->cap_cache - 1)];
 }
 
 /* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
@@ -1206,56 +1208,62 @@ static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
  * to LH_ENTRIES, so a request made again finds it large enough; a failed or refused growth
  * keeps the smaller cache. */
 static void lr_store(goap_planner *p, uint32_t node) {
+  goap__landmark_ring *lr = &p->lm_ring;
   const goap__lmcut *lm = &p->lm;
-  if (++p->lr_n > p->c_lh / 4 && p->c_lh < LH_ENTRIES) { /* few collisions */
-    size_t c0 = p->c_lh;
-    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK) {
+  if (++lr->stored > lr->cap_cache / 4 && lr->cap_cache < LH_ENTRIES) { /* few collisions */
+    size_t c0 = lr->cap_cache;
+    if (grow_buf(p, (void **)&lr->cache, &lr->cap_cache, 2 * c0, sizeof *lr->cache) == GOAP_OK) {
       /* split: an entry of slot i moves to slot i + c0 or stays (the hash's next bit) */
-      memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
+      memset(lr->cache + c0, 0, (lr->cap_cache - c0) * sizeof *lr->cache);
       for (size_t i = 0; i < c0; ++i) {
-        goap__lrent *e = &p->lh[i], *to = lr_slot(p, e->node);
-        if (e->req != p->lr_req || to == e) continue;
+        goap__lrent *e = &lr->cache[i], *to = lr_slot(p, e->node);
+        if (e->req != lr->req || to == e) continue;
         *to = *e;
         memset(e, 0, sizeof *e);
       }
     }
   }
   size_t len = lm->nlk;
-  size_t lmax = p->lr_max_words ? p->lr_max_words : LR_MAX_WORDS;
-  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *p->lr) /* leave the rest to nodes */
-    lmax = p->max_memory / 8 / sizeof *p->lr;
-  if ((p->lr_w + len > p->c_lr || len > p->c_lr / 4) && p->lr_w <= p->c_lr) {
+  size_t lmax = lr->max_words ? lr->max_words : LR_MAX_WORDS;
+  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *lr->ring) /* leave the rest to nodes */
+    lmax = p->max_memory / 8 / sizeof *lr->ring;
+  if ((lr->write_pos + len > lr->cap_ring || len > lr->cap_ring / 4) &&
+      lr->write_pos <= lr->cap_ring) {
     /* not wrapped yet in this request: the records keep their positions */
-    size_t need = p->lr_w + len > 4 * len ? (size_t)p->lr_w + len : 4 * len, to = p->c_lr;
+    size_t need = lr->write_pos + len > 4 * len ? (size_t)lr->write_pos + len : 4 * len;
+    size_t to = lr->cap_ring;
     while (to < need && 2 * to <= lmax) to *= 2;
-    if (to > p->c_lr) (void)grow_buf(p, (void **)&p->lr, &p->c_lr, to, sizeof *p->lr);
+    if (to > lr->cap_ring)
+      (void)grow_buf(p, (void **)&lr->ring, &lr->cap_ring, to, sizeof *lr->ring);
   }
-  size_t cap = p->c_lr;
+  size_t cap = lr->cap_ring;
   if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
-  uint64_t pos = p->lr_w;
+  uint64_t pos = lr->write_pos;
   size_t at = (size_t)(pos % cap);
   if (at + len > cap) { /* records never wrap: skip to the ring's start */
     pos += cap - at;
     at = 0;
   }
-  memcpy(p->lr + at, lm->lk, len * sizeof *lm->lk);
-  p->lr_w = pos + len;
+  GOAP_ASSERT(at + len <= cap); /* a record never wraps */
+  memcpy(lr->ring + at, lm->lk, len * sizeof *lm->lk);
+  lr->write_pos = pos + len;
   goap__lrent *e = lr_slot(p, node);
   e->at = (pos & LR_POS) | ((uint64_t)len << 48);
   e->node = node;
-  e->req = p->lr_req;
+  e->req = lr->req;
 }
 
 /* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
 static void lr_inherit(goap_planner *p, uint32_t n) {
+  goap__landmark_ring *lr = &p->lm_ring;
   uint32_t par = p->nodes.parent[n];
   if (par == NONE) return;
   const goap__lrent *e = lr_slot(p, par);
   uint64_t pos = e->at & LR_POS;
   size_t elen = (size_t)(e->at >> 48);
-  if (e->req != p->lr_req || e->node != par || pos + p->c_lr < p->lr_w) return;
+  if (e->req != lr->req || e->node != par || pos + lr->cap_ring < lr->write_pos) return;
   int32_t a = node_action(p, n);
-  const int32_t *src = p->lr + (size_t)(pos % p->c_lr);
+  const int32_t *src = lr->ring + (size_t)(pos % lr->cap_ring);
   size_t w = 0;
   int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
   for (size_t i = 0; i < elen;) {
@@ -1263,7 +1271,7 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
     int has = 0;
     for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
     if (!has) {
-      memcpy(p->linh + w, src + i, len * sizeof *src);
+      memcpy(lr->inherited + w, src + i, len * sizeof *src);
       if (p->sym.on)
         for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
       w += len;
@@ -1272,25 +1280,27 @@ static void lr_inherit(goap_planner *p, uint32_t n) {
   }
   if (slots && goap__sym_succ_perm(p, p->nodes.states + (size_t)par * p->stride, a, p->sym.pi))
     for (size_t i = 0; i < w;) {
-      size_t len = 3 + (size_t)p->linh[i];
+      size_t len = 3 + (size_t)lr->inherited[i];
       for (size_t k = 3; k < len; ++k)
-        p->linh[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, p->linh[i + k]);
+        lr->inherited[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, lr->inherited[i + k]);
       i += len;
     }
-  p->lm.inh = p->linh;
+  p->lm.inh = lr->inherited;
   p->lm.ninh = w;
 }
 
 /* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
  * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
 static size_t lr_own(goap_planner *p, uint32_t n) {
+  goap__landmark_ring *lr = &p->lm_ring;
   const goap__lrent *e = lr_slot(p, n);
   uint64_t pos = e->at & LR_POS;
   size_t elen = (size_t)(e->at >> 48);
-  if (e->req != p->lr_req || e->node != n || pos + p->c_lr < p->lr_w || elen == 0) return 0;
-  p->lm.inh = p->lr + (size_t)(pos % p->c_lr);
+  if (e->req != lr->req || e->node != n || pos + lr->cap_ring < lr->write_pos || elen == 0)
+    return 0;
+  p->lm.inh = lr->ring + (size_t)(pos % lr->cap_ring);
   p->lm.ninh = elen;
-  ++p->lr_resumed;
+  ++lr->resumed;
   return elen;
 }
 
@@ -1322,7 +1332,7 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
-  if (p->lr_on && !lr_own(p, n)) lr_inherit(p, n);
+  if (p->lm_ring.on && !lr_own(p, n)) lr_inherit(p, n);
   size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
@@ -1330,7 +1340,7 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->lm.partial) {
     p->lm_node = NONE;
     /* its landmarks so far: the next evaluation of n goes on from them */
-    if (p->lr_on && p->lm.nlk > from) lr_store(p, n);
+    if (p->lm_ring.on && p->lm.nlk > from) lr_store(p, n);
   } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;
@@ -1911,8 +1921,8 @@ static goap_status start_search(goap_planner *p) {
       st = goap__lmcut_build(p);
       if (st != GOAP_OK) return st;
     }
-    p->lr_on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
-    if (p->lr_on) {
+    p->lm_ring.on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
+    if (p->lm_ring.on) {
       st = lr_setup(p);
       if (st != GOAP_OK) return st;
     }
@@ -1950,7 +1960,7 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->closed.idbase += p->nodes.count; /* the last request's table ids become stale */
   p->nodes.count = 0;
   p->sym.on = 0;
-  p->lr_on = 0;
+  p->lm_ring.on = 0;
   goap_status st = prepare(p, req);
   if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
   p->scost_on = 0;
@@ -2058,7 +2068,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
         (void)lazy_eval(p, e.node, s, GOAP__INF);
       if (p->lm_node == e.node) {
         ++p->lm_fresh;
-        if (p->lr_on) lr_store(p, e.node);
+        if (p->lm_ring.on) lr_store(p, e.node);
       }
     }
     ++p->stats.expanded;

@@ -287,8 +287,9 @@ typedef struct goap__sym {
   size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
 } goap__sym;
 
-/* One entry of the landmark cache (16 bytes): node's landmarks are lr[pos % c_lr ..], len
- * words, with pos the low 48 bits of at and len the high 16. */
+/* One entry of the landmark cache (16 bytes): node's landmarks are
+ * lm_ring.ring[pos % lm_ring.cap_ring ..], len words, with pos the low 48 bits of at and len the
+ * high 16. */
 typedef struct goap__lrent {
   uint64_t at;
   uint32_t node, req;
@@ -364,6 +365,38 @@ goap_status goap__succ_index_init(goap__succ_index *x, const goap_allocator *a, 
                                   size_t nactions, size_t words, size_t nvars, size_t *memory);
 void goap__succ_index_free(goap__succ_index *x, const goap_allocator *a);
 
+/* Lazy A* with LM-cut: the landmarks of expanded nodes, for their children to inherit
+ * (planner.c, "inherited landmarks").
+ * Invariants: the ring holds cap_ring words at logical positions below write_pos (the words
+ * below write_pos - cap_ring are overwritten); cache has cap_cache entries, a power of two,
+ * each valid for the request stamped req; every array only grows (goap__planner_grow) and is
+ * freed by goap__landmark_ring_free with its own capacity. */
+typedef struct goap__landmark_ring {
+  int32_t *ring;             /* the records (cap_ring words) */
+  size_t cap_ring;
+  uint64_t write_pos;        /* logical write position in ring */
+  struct goap__lrent *cache; /* node -> its record in ring (cap_cache entries) */
+  size_t cap_cache;
+  uint32_t req;              /* this request's stamp in cache */
+  size_t stored;             /* records this request stored */
+  unsigned long resumed;     /* evaluations that went on from the node's own early stop */
+  int on;                    /* this request records and inherits landmarks */
+  size_t first_words;        /* the ring's first size (0: LR_WORDS; tests make it tiny) */
+  size_t max_words;          /* the size it may double to (0: LR_MAX_WORDS) */
+  int32_t *inherited;        /* scratch: an evaluation's inherited landmarks */
+  size_t cap_inherited;
+} goap__landmark_ring;
+
+static inline void goap__landmark_ring_free(goap__landmark_ring *r, const goap_allocator *a) {
+  goap__free(a, r->ring, r->cap_ring * sizeof *r->ring);
+  goap__free(a, r->cache, r->cap_cache * sizeof *r->cache);
+  goap__free(a, r->inherited, r->cap_inherited * sizeof *r->inherited);
+  r->ring = NULL;
+  r->cache = NULL;
+  r->inherited = NULL;
+  r->cap_ring = r->cap_cache = r->cap_inherited = 0;
+}
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -390,18 +423,7 @@ struct goap_planner {
                                 next key (lm.stop); 0: never (tests compare) */
   int lm_inherit;            /* 1 (default): lazy A* starts a state's LM-cut from the
                                 landmarks its parent's left (planner.c, "inherited") */
-  int32_t *lr;               /* ring of the landmarks of expanded nodes (c_lr words) */
-  uint64_t lr_w;             /* logical write position in lr (its words below lr_w - c_lr are
-                                overwritten) */
-  struct goap__lrent *lh;    /* node -> its record in lr; a cache (c_lh entries, a power of 2) */
-  uint32_t lr_req;           /* this request's stamp in lh */
-  size_t lr_n;               /* records this request stored */
-  unsigned long lr_resumed;  /* evaluations that went on from the node's own early stop */
-  int lr_on;                 /* this request records and inherits landmarks */
-  size_t lr_words;           /* the ring's first size (0: LR_WORDS; tests make it tiny) */
-  size_t lr_max_words;       /* the size it may double to (0: LR_MAX_WORDS) */
-  int32_t *linh;             /* scratch: an evaluation's inherited landmarks (c_linh words) */
-  size_t c_lr, c_lh, c_linh;
+  goap__landmark_ring lm_ring; /* landmarks of expanded nodes (see goap__landmark_ring) */
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
                                 gone while that pays (planner.c); 1: the LM-cut bound only
                                 when fresh; 0: h(parent) - cost only */
