@@ -530,14 +530,20 @@ void goap__relax_explore_start(goap_planner *p);
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
 
-/* planner.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
+/* planner_create.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
-/* planner.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
+/* planner_create.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
 goap_status goap__planner_nodes(goap_planner *p, size_t need);
+
+/* planner_request.c: the request's set-up (checks, action selection through the goal cache,
+ * the goal's compiled form): GOAP_OK or the request's error. */
+goap_status goap__plan_prepare(goap_planner *p, const goap_request *req);
+/* planner_request.c: makes rx's goal conditions the current goal's (once per selection). */
+goap_status goap__rx_goal(goap_planner *p);
 
 /* small_search.c: the fast path for small requests (see its invariants) */
 /* The request just prepared can run there (small mode, forward, a goal-only heuristic, no
