@@ -400,254 +400,7 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
   return open_push(p, f_of(p, g, (double)hs), tie_of(p, g, (double)hs), n, action);
 }
 
-/* ---- backward: intervals --------------------------------------------------------------------- */
-
-/* Candidate partial states for regression live in p->scratch, 2W words each. */
-static goap_status cand_reserve(goap_planner *p, size_t n) {
-  return grow_buf(p, (void **)&p->scratch, &p->cscratch, n * 2 * p->W, sizeof *p->scratch);
-}
-
-/* Intersects every candidate [0, *nc) with var in [a, b]; drops the empty ones. */
-static void cand_intersect(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
-                           uint64_t b) {
-  uint32_t W = p->W;
-  size_t n = *nc, out = 0;
-  for (size_t i = 0; i < n; ++i) {
-    goap_word *c = p->scratch + i * 2 * W;
-    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
-    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
-    if (a > l) l = a;
-    if (b < u) u = b;
-    if (l > u) continue;
-    goap_word *dst = p->scratch + out * 2 * W;
-    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-    goap__field_put(dst, v->word, v->shift, v->fmask, l);
-    goap__field_put(dst + W, v->word, v->shift, v->fmask, u);
-    ++out;
-  }
-  *nc = out;
-}
-
-/* Intersects the candidates with var in [a, b] \ {ne}: first the interval, then a value that
- * falls strictly inside an interval splits that candidate in two. */
-static goap_status split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
-                            uint64_t b, uint64_t ne, uint32_t has_ne) {
-  cand_intersect(p, nc, v, a, b);
-  if (!has_ne) return GOAP_OK;
-  uint32_t W = p->W;
-  size_t n = *nc;
-  goap_status st = cand_reserve(p, 2 * n + 1);
-  if (st != GOAP_OK) return st;
-  size_t out = 0, extra_n = 0;
-  /* write surviving candidates compactly, and their upper halves after index n */
-  for (size_t i = 0; i < n; ++i) {
-    goap_word *c = p->scratch + i * 2 * W;
-    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
-    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
-    if (ne < l || ne > u) {
-      if (out != i) memmove(p->scratch + out * 2 * W, c, 2 * W * sizeof *c);
-      ++out;
-      continue;
-    }
-    if (l == u) continue;
-    if (ne == l || ne == u) {
-      goap_word *dst = p->scratch + out * 2 * W;
-      if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-      if (ne == l) goap__field_put(dst, v->word, v->shift, v->fmask, l + 1);
-      else goap__field_put(dst + W, v->word, v->shift, v->fmask, u - 1);
-      ++out;
-      continue;
-    }
-    /* split: low part stays, high part goes to the tail area [n + extra_n] */
-    goap_word *hi_part = p->scratch + (n + extra_n) * 2 * W;
-    memcpy(hi_part, c, 2 * W * sizeof *c);
-    goap__field_put(hi_part, v->word, v->shift, v->fmask, ne + 1);
-    ++extra_n;
-    goap_word *dst = p->scratch + out * 2 * W;
-    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-    goap__field_put(dst + W, v->word, v->shift, v->fmask, ne - 1);
-    ++out;
-  }
-  /* move the tail next to the survivors */
-  if (extra_n) memmove(p->scratch + out * 2 * W, p->scratch + n * 2 * W,
-                       extra_n * 2 * W * sizeof *p->scratch);
-  *nc = out + extra_n;
-  return GOAP_OK;
-}
-
-static void full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi) {
-  memset(lo, 0, p->W * sizeof *lo);
-  memcpy(hi, p->d->full_hi, p->W * sizeof *hi);
-}
-
-static int start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi) {
-  const goap_domain *d = p->d;
-  for (uint32_t w = 0; w < p->W; ++w) {
-    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
-    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
-      const goap__var *var = &d->vars[d->wvars[k]];
-      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
-      if (s < goap__field_get(lo, var->word, var->shift, var->fmask) ||
-          s > goap__field_get(hi, var->word, var->shift, var->fmask))
-        return 0;
-    }
-  }
-  return 1;
-}
-
 /* ---- search --------------------------------------------------------------------------------- */
-
-/* Inherited landmarks (lazy A* with LM-cut, Pommerening and Helmert's incremental LM-cut):
- * when a node is expanded right after a full LM-cut evaluation, its landmarks (the cuts, each
- * with its cost) are kept in lm_ring.ring, found through lm_ring.cache. A landmark of the parent
- * that does not hold the action leading to a successor is a landmark of the successor too
- * (every plan a.pi from the parent hits it, so pi does), and those landmarks' costs are a cost
- * partition, so the successor's LM-cut may start from them with the costs they leave and add
- * its own cuts: still admissible (orbit search maps them through the successor's
- * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
- * another node, just means a fresh evaluation. The ring starts at LR_WORDS words and doubles
- * up to LR_MAX_WORDS before its first wrap in a request (records keep their positions: none
- * has wrapped yet); the cache grows from LH_FIRST to LH_ENTRIES entries at most, a few
- * doublings in a request's first search (grow-only: the same request again allocates
- * nothing). Under a memory limit the ring grows to an eighth of it at most; a refused growth
- * keeps the smaller ring or cache. Searches of 10^4-10^5 expansions (IPC elevators, blocks,
- * transport, barman) lost most parents' records with a 1 MB ring and 8,192 entries: their
- * successors started LM-cut from scratch (issue 18). */
-#define LR_WORDS ((size_t)1 << 18)
-#define LR_MAX_WORDS ((size_t)1 << 25)
-#define LH_FIRST ((size_t)1 << 8)
-#define LH_ENTRIES ((size_t)1 << 19)
-#define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
-
-static goap_status lr_setup(goap_planner *p) {
-  goap__landmark_ring *lr = &p->lm_ring;
-  if (!lr->ring || !lr->cache) {
-    size_t c0 = lr->cap_cache;
-    size_t first = lr->first_words ? lr->first_words : LR_WORDS;
-    goap_status st = grow_buf(p, (void **)&lr->ring, &lr->cap_ring, first, sizeof *lr->ring);
-    if (st == GOAP_OK)
-      st = grow_buf(p, (void **)&lr->cache, &lr->cap_cache, LH_FIRST, sizeof *lr->cache);
-    if (st != GOAP_OK) return st;
-    memset(lr->cache + c0, 0, (lr->cap_cache - c0) * sizeof *lr->cache);
-  }
-  lr->write_pos = 0; /* records of earlier requests are stale (lr->req): the ring starts over */
-  lr->stored = 0;
-  goap_status st =
-      grow_buf(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.c_lk, sizeof *lr->inherited);
-  if (st != GOAP_OK) return st;
-  if (++lr->req == 0) { /* wrapped: forget every entry */
-    memset(lr->cache, 0, lr->cap_cache * sizeof *lr->cache);
-    lr->req = 1;
-  }
-  return GOAP_OK;
-}
-
-static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
-  goap__landmark_ring *lr = &p->lm_ring;
-  return &lr->cache[(node * 2654435761u) & (uint32_t)(lr->cap_cache - 1)];
-}
-
-/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
- * cache starts small (a short search touches few pages) and doubles, its entries rehashed,
- * once a request has stored more records than a quarter of its entries (few collisions), up
- * to LH_ENTRIES, so a request made again finds it large enough; a failed or refused growth
- * keeps the smaller cache. */
-static void lr_store(goap_planner *p, uint32_t node) {
-  goap__landmark_ring *lr = &p->lm_ring;
-  const goap__lmcut *lm = &p->lm;
-  if (++lr->stored > lr->cap_cache / 4 && lr->cap_cache < LH_ENTRIES) { /* few collisions */
-    size_t c0 = lr->cap_cache;
-    if (grow_buf(p, (void **)&lr->cache, &lr->cap_cache, 2 * c0, sizeof *lr->cache) == GOAP_OK) {
-      /* split: an entry of slot i moves to slot i + c0 or stays (the hash's next bit) */
-      memset(lr->cache + c0, 0, (lr->cap_cache - c0) * sizeof *lr->cache);
-      for (size_t i = 0; i < c0; ++i) {
-        goap__lrent *e = &lr->cache[i], *to = lr_slot(p, e->node);
-        if (e->req != lr->req || to == e) continue;
-        *to = *e;
-        memset(e, 0, sizeof *e);
-      }
-    }
-  }
-  size_t len = lm->nlk;
-  size_t lmax = lr->max_words ? lr->max_words : LR_MAX_WORDS;
-  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *lr->ring) /* leave the rest to nodes */
-    lmax = p->max_memory / 8 / sizeof *lr->ring;
-  if ((lr->write_pos + len > lr->cap_ring || len > lr->cap_ring / 4) &&
-      lr->write_pos <= lr->cap_ring) {
-    /* not wrapped yet in this request: the records keep their positions */
-    size_t need = lr->write_pos + len > 4 * len ? (size_t)lr->write_pos + len : 4 * len;
-    size_t to = lr->cap_ring;
-    while (to < need && 2 * to <= lmax) to *= 2;
-    if (to > lr->cap_ring)
-      (void)grow_buf(p, (void **)&lr->ring, &lr->cap_ring, to, sizeof *lr->ring);
-  }
-  size_t cap = lr->cap_ring;
-  if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
-  uint64_t pos = lr->write_pos;
-  size_t at = (size_t)(pos % cap);
-  if (at + len > cap) { /* records never wrap: skip to the ring's start */
-    pos += cap - at;
-    at = 0;
-  }
-  GOAP_ASSERT(at + len <= cap); /* a record never wraps */
-  memcpy(lr->ring + at, lm->lk, len * sizeof *lm->lk);
-  lr->write_pos = pos + len;
-  goap__lrent *e = lr_slot(p, node);
-  e->at = (pos & LR_POS) | ((uint64_t)len << 48);
-  e->node = node;
-  e->req = lr->req;
-}
-
-/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
-static void lr_inherit(goap_planner *p, uint32_t n) {
-  goap__landmark_ring *lr = &p->lm_ring;
-  uint32_t par = p->nodes.parent[n];
-  if (par == NONE) return;
-  const goap__lrent *e = lr_slot(p, par);
-  uint64_t pos = e->at & LR_POS;
-  size_t elen = (size_t)(e->at >> 48);
-  if (e->req != lr->req || e->node != par || pos + lr->cap_ring < lr->write_pos) return;
-  int32_t a = node_action(p, n);
-  const int32_t *src = lr->ring + (size_t)(pos % lr->cap_ring);
-  size_t w = 0;
-  int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
-  for (size_t i = 0; i < elen;) {
-    size_t len = 3 + (size_t)src[i];
-    int has = 0;
-    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
-    if (!has) {
-      memcpy(lr->inherited + w, src + i, len * sizeof *src);
-      if (p->sym.on)
-        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
-      w += len;
-    }
-    i += len;
-  }
-  if (slots && goap__sym_succ_perm(p, p->nodes.states + (size_t)par * p->stride, a, p->sym.pi))
-    for (size_t i = 0; i < w;) {
-      size_t len = 3 + (size_t)lr->inherited[i];
-      for (size_t k = 3; k < len; ++k)
-        lr->inherited[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, lr->inherited[i + k]);
-      i += len;
-    }
-  p->lm.inh = lr->inherited;
-  p->lm.ninh = w;
-}
-
-/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
- * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
-static size_t lr_own(goap_planner *p, uint32_t n) {
-  goap__landmark_ring *lr = &p->lm_ring;
-  const goap__lrent *e = lr_slot(p, n);
-  uint64_t pos = e->at & LR_POS;
-  size_t elen = (size_t)(e->at >> 48);
-  if (e->req != lr->req || e->node != n || pos + lr->cap_ring < lr->write_pos || elen == 0)
-    return 0;
-  p->lm.inh = lr->ring + (size_t)(pos % lr->cap_ring);
-  p->lm.ninh = elen;
-  ++lr->resumed;
-  return elen;
-}
 
 /* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
  * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
@@ -677,7 +430,7 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
-  if (p->lm_ring.on && !lr_own(p, n)) lr_inherit(p, n);
+  if (p->lm_ring.on && !goap__lm_ring_own(p, n)) goap__lm_ring_inherit(p, n);
   size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
@@ -685,7 +438,7 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->lm.partial) {
     p->lm_node = NONE;
     /* its landmarks so far: the next evaluation of n goes on from them */
-    if (p->lm_ring.on && p->lm.nlk > from) lr_store(p, n);
+    if (p->lm_ring.on && p->lm.nlk > from) goap__lm_ring_store(p, n);
   } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;
@@ -899,69 +652,6 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
 
 /* ---- the successor index ----------------------------------------------------------------- */
 
-/* A relaxed condition that is one value of a bool/enum variable: its fact, else -1. */
-static inline int32_t cond_fact(const goap_planner *p, const goap__rcond *rc) {
-  if (p->d->vars[rc->var].type == GOAP_INT || rc->a != rc->b || rc->has_ne) return -1;
-  return (int32_t)(p->rx.fact_off[rc->var] + rc->a);
-}
-
-/* Groups the active actions by an anchor: the equality precondition whose fact the fewest
- * active actions require (the first on ties). An expansion then visits only the actions
- * anchored at the state's facts, plus those without an anchor. Lists keep active order. */
-static void build_index(goap_planner *p) {
-  const goap_domain *d = p->d;
-  const goap__relax *r = &p->rx;
-  uint32_t nf = r->nfacts;
-  int32_t *anchor = p->bw_list; /* scratch: forward search does not use it */
-  memset(p->succ.fact_count, 0, ((size_t)nf + 1) * sizeof *p->succ.fact_count);
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i];
-    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0) p->succ.fact_count[f]++;
-    }
-  }
-  memset(p->succ.anchor_off, 0, ((size_t)nf + 1) * sizeof *p->succ.anchor_off);
-  p->succ.nunanchored = 0;
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i], best = -1;
-    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0 && (best < 0 || p->succ.fact_count[f] < p->succ.fact_count[best])) best = f;
-    }
-    anchor[i] = best;
-    if (best >= 0) p->succ.anchor_off[best + 1]++;
-    else p->succ.unanchored[p->succ.nunanchored++] = i;
-  }
-  for (uint32_t f = 0; f < nf; ++f) p->succ.anchor_off[f + 1] += p->succ.anchor_off[f];
-  /* fill cursors */
-  memcpy(p->succ.fact_count, p->succ.anchor_off, (size_t)nf * sizeof *p->succ.fact_count);
-  for (int i = 0; i < p->nactive; ++i)
-    if (anchor[i] >= 0) p->succ.list[p->succ.fact_count[anchor[i]]++] = i;
-  memset(p->succ.anchor_true, 0, p->W * sizeof *p->succ.anchor_true);
-  memset(p->succ.anchor_false, 0, p->W * sizeof *p->succ.anchor_false);
-  p->succ.nenum_vars = 0;
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    if (var->type == GOAP_INT) continue;
-    uint32_t f0 = r->fact_off[v], f1 = r->fact_off[v + 1];
-    /* nothing anchored on this variable */
-    if (p->succ.anchor_off[f1] == p->succ.anchor_off[f0]) continue;
-    if (var->bits == 1 && var->nvalues == 2) {
-      p->succ.bit_var[var->word * 64 + var->shift] = v;
-      if (p->succ.anchor_off[f0 + 1] > p->succ.anchor_off[f0])
-        p->succ.anchor_false[var->word] |= (goap_word)1 << var->shift;
-      if (p->succ.anchor_off[f0 + 2] > p->succ.anchor_off[f0 + 1])
-        p->succ.anchor_true[var->word] |= (goap_word)1 << var->shift;
-    } else {
-      p->succ.enum_vars[p->succ.nenum_vars++] = v;
-    }
-  }
-  /* every active index is listed once: under its anchor fact or as unanchored */
-  GOAP_ASSERT(p->succ.anchor_off[nf] + (uint32_t)p->succ.nunanchored == (uint32_t)p->nactive);
-  p->succ.serial = p->goal_serial;
-}
-
 /* Offers the successors of node n through the listed active indices that apply there, in
  * canonical form when `canon` (orbit search). Instantiated twice (expand_list_plain, _canon) so
  * that a search without a symmetry pays nothing per successor. */
@@ -1124,7 +814,7 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   for (int ci = 0; ci < ncand; ++ci) {
     int32_t a = p->active[p->bw_list[ci]];
     const goap__action *act = &d->actions[a];
-    goap_status st = cand_reserve(p, 2);
+    goap_status st = goap__cand_reserve(p, 2);
     if (st != GOAP_OK) return st;
     const goap_word *gs = p->nodes.states + (size_t)n * sw; /* re-read: pools may have moved */
     goap_word *c = p->scratch;
@@ -1168,7 +858,7 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
     size_t nc = 1;
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && nc; ++k) {
       const goap__rcond *rc = &r->cond[k];
-      st = split_ne(p, &nc, &d->vars[rc->var], rc->a, rc->b, rc->ne, rc->has_ne);
+      st = goap__split_ne(p, &nc, &d->vars[rc->var], rc->a, rc->b, rc->ne, rc->has_ne);
       if (st != GOAP_OK) return st;
     }
     for (size_t k = 0; k < nc; ++k) {
@@ -1255,7 +945,7 @@ static goap_status start_search(goap_planner *p) {
     }
     p->stride = p->W + p->useful_words;
     if (p->fmode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
-      build_index(p);
+      goap__succ_index_build(p);
   }
   sw = p->stride;
   st = ensure_nodes(p, 2);
@@ -1268,7 +958,7 @@ static goap_status start_search(goap_planner *p) {
     }
     p->lm_ring.on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
     if (p->lm_ring.on) {
-      st = lr_setup(p);
+      st = goap__lm_ring_setup(p);
       if (st != GOAP_OK) return st;
     }
     goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
@@ -1279,13 +969,13 @@ static goap_status start_search(goap_planner *p) {
   }
   if (p->heur >= GOAP_H_MAX) goap__relax_explore_start(p);
   /* roots: the goal as intervals, split on != */
-  st = cand_reserve(p, 2);
+  st = goap__cand_reserve(p, 2);
   if (st != GOAP_OK) return st;
-  full_intervals(p, p->scratch, p->scratch + p->W);
+  goap__full_intervals(p, p->scratch, p->scratch + p->W);
   size_t nc = 1;
   for (int i = 0; i < p->nwant && nc; ++i) {
     const goap__ftest *t = &p->goal_ft[i];
-    st = split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
+    st = goap__split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
     if (st != GOAP_OK) return st;
   }
   for (size_t k = 0; k < nc; ++k) {
@@ -1359,7 +1049,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     p->nodes.action[e.node] |= CLOSED;
     const goap_word *s = p->nodes.states + (size_t)e.node * sw;
     /* lazy A* tests before evaluating: a goal's key is its g (its bound is 0 <= h* = 0) */
-    if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
+    if (backward ? goap__start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
       p->found = e.node;
       st = GOAP_OK;
       break;
@@ -1413,7 +1103,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
         (void)lazy_eval(p, e.node, s, GOAP__INF);
       if (p->lm_node == e.node) {
         ++p->lm_fresh;
-        if (p->lm_ring.on) lr_store(p, e.node);
+        if (p->lm_ring.on) goap__lm_ring_store(p, e.node);
       }
     }
     ++p->stats.expanded;
@@ -1539,49 +1229,4 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
   p->elapsed_ns = clock_ns(req->flags) - t0;
   (void)st;
   return finish_impl(p, res);
-}
-
-/* ---- validation ----------------------------------------------------------------------------- */
-
-goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
-                               const goap_cond *want, int want_count, const int32_t *plan,
-                               int plan_length, double *cost, int *bad_step) {
-  if (bad_step) *bad_step = -1;
-  if (cost) *cost = 0.0;
-  if (!d || plan_length < 0 || (plan_length > 0 && !plan) || want_count < 0 ||
-      (want_count > 0 && !want))
-    return GOAP_INVALID_ARGUMENT;
-  goap_word local[16];
-  goap_word *s = local;
-  size_t W = d->words;
-  if (W > 16) {
-    s = (goap_word *)goap__alloc(&d->alloc, W * sizeof *s);
-    if (!s) return GOAP_OUT_OF_MEMORY;
-  }
-  if (start) memcpy(s, start, W * sizeof *s);
-  else memcpy(s, d->defaults, W * sizeof *s);
-  goap_status st = GOAP_OK;
-  double c = 0.0;
-  for (int i = 0; i < plan_length; ++i) {
-    const goap__action *x = plan[i] >= 0 && plan[i] < d->nactions ? &d->actions[plan[i]] : NULL;
-    double e = x && x->scost ? x->min_cost : 0.0; /* a positional cost, priced before the step */
-    if (x && x->scost && (x->scost_flags & GOAP_STATE_COST_PURE)) {
-      double v = x->scost(NULL, plan[i], s, x->scost_user);
-      if (!(v >= 0.0) || !(v < GOAP__INF)) e = -1.0; /* inapplicable here */
-      else if (v > e) e = v;
-    }
-    if (e < 0.0 || goap_action_apply(d, s, plan[i]) != GOAP_OK) {
-      st = GOAP_INVALID_OPERATION;
-      if (bad_step) *bad_step = i;
-      break;
-    }
-    c += x->cost + e;
-  }
-  if (st == GOAP_OK && !goap_state_satisfies(d, s, want, want_count)) {
-    st = GOAP_INVALID_OPERATION;
-    if (bad_step) *bad_step = plan_length;
-  }
-  if (cost) *cost = c;
-  if (s != local) goap__free(&d->alloc, s, W * sizeof *s);
-  return st;
 }

@@ -545,6 +545,31 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req);
 /* planner_request.c: makes rx's goal conditions the current goal's (once per selection). */
 goap_status goap__rx_goal(goap_planner *p);
 
+/* succ_index.c: builds the successor index for the current selection (p->succ). */
+void goap__succ_index_build(goap_planner *p);
+
+/* planner_backward.c: regression candidates in p->scratch (2W words each) */
+/* Room for n candidates: GOAP_OK, GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
+goap_status goap__cand_reserve(goap_planner *p, size_t n);
+/* Intersects candidates [0, *nc) with var v in [a, b] (and != ne when has_ne), splitting those
+ * the != cuts in two: GOAP_OK or a growth error. */
+goap_status goap__split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
+                           uint64_t b, uint64_t ne, uint32_t has_ne);
+/* Every variable's full interval: lows lo, highs hi (W words each). */
+void goap__full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi);
+/* The start state lies in the partial state (lo, hi). */
+int goap__start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi);
+
+/* landmark_ring.c: inherited landmarks for lazy A* with LM-cut (p->lm_ring) */
+/* Per request: the ring and cache allocated (first time), this request's stamp. */
+goap_status goap__lm_ring_setup(goap_planner *p);
+/* Records node's landmarks from the LM-cut evaluation just made. */
+void goap__lm_ring_store(goap_planner *p, uint32_t node);
+/* Sets p->lm.inh to the landmarks node n inherits from its parent (NULL: none). */
+void goap__lm_ring_inherit(goap_planner *p, uint32_t n);
+/* Node n's own record from its early-stopped evaluation as p->lm.inh: its length, 0 none. */
+size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
+
 /* small_search.c: the fast path for small requests (see its invariants) */
 /* The request just prepared can run there (small mode, forward, a goal-only heuristic, no
  * trace, lazy, preferred operators, symmetry or active callbacks). */

@@ -1,7 +1,7 @@
 /*
  * planner_request.c -- a request's set-up before the search (split from planner.c): the
  * action selection (callbacks, costs, relevance pruning), the goal's compiled form and the
- * goal cache's use, and the checks of the request.
+ * goal cache's use, and the checks of the request; and goap_plan_validate.
  *
  * Invariants:
  *  - Action callbacks (check, dynamic cost) run at most once per action per request, here,
@@ -402,3 +402,47 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   return GOAP_OK;
 }
 
+/* ---- validation ----------------------------------------------------------------------------- */
+
+goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
+                               const goap_cond *want, int want_count, const int32_t *plan,
+                               int plan_length, double *cost, int *bad_step) {
+  if (bad_step) *bad_step = -1;
+  if (cost) *cost = 0.0;
+  if (!d || plan_length < 0 || (plan_length > 0 && !plan) || want_count < 0 ||
+      (want_count > 0 && !want))
+    return GOAP_INVALID_ARGUMENT;
+  goap_word local[16];
+  goap_word *s = local;
+  size_t W = d->words;
+  if (W > 16) {
+    s = (goap_word *)goap__alloc(&d->alloc, W * sizeof *s);
+    if (!s) return GOAP_OUT_OF_MEMORY;
+  }
+  if (start) memcpy(s, start, W * sizeof *s);
+  else memcpy(s, d->defaults, W * sizeof *s);
+  goap_status st = GOAP_OK;
+  double c = 0.0;
+  for (int i = 0; i < plan_length; ++i) {
+    const goap__action *x = plan[i] >= 0 && plan[i] < d->nactions ? &d->actions[plan[i]] : NULL;
+    double e = x && x->scost ? x->min_cost : 0.0; /* a positional cost, priced before the step */
+    if (x && x->scost && (x->scost_flags & GOAP_STATE_COST_PURE)) {
+      double v = x->scost(NULL, plan[i], s, x->scost_user);
+      if (!(v >= 0.0) || !(v < GOAP__INF)) e = -1.0; /* inapplicable here */
+      else if (v > e) e = v;
+    }
+    if (e < 0.0 || goap_action_apply(d, s, plan[i]) != GOAP_OK) {
+      st = GOAP_INVALID_OPERATION;
+      if (bad_step) *bad_step = i;
+      break;
+    }
+    c += x->cost + e;
+  }
+  if (st == GOAP_OK && !goap_state_satisfies(d, s, want, want_count)) {
+    st = GOAP_INVALID_OPERATION;
+    if (bad_step) *bad_step = plan_length;
+  }
+  if (cost) *cost = c;
+  if (s != local) goap__free(&d->alloc, s, W * sizeof *s);
+  return st;
+}
