@@ -761,21 +761,21 @@ static goap_status expand_scost(goap_planner *p, uint32_t n) {
 }
 
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
-  if (p->fmode == FMODE_SMALL) return expand_small(p, n);
-  if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
-  if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
-  if (p->fmode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
+  if (p->succ_mode == FMODE_SMALL) return expand_small(p, n);
+  if (p->succ_mode == FMODE_BITSET) return expand_incremental(p, n);
+  if (p->succ_mode == FMODE_INDEX) return expand_indexed(p, n);
+  if (p->succ_mode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
   return expand_scost(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
- * in `active` order; returns how many were listed in p->bw_list (as active indices). */
+ * in `active` order; returns how many were listed in p->back_list (as active indices). */
 static int backward_candidates(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
   const goap_word *lo = p->nodes.states + (size_t)n * p->stride, *hi = lo + p->W;
-  if (++p->bw_gen == 0) {
-    memset(p->bw_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->bw_stamp);
-    p->bw_gen = 1;
+  if (++p->back_gen == 0) {
+    memset(p->back_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->back_stamp);
+    p->back_gen = 1;
   }
   int count = 0;
   for (uint32_t w = 0; w < p->W; ++w) {
@@ -788,16 +788,16 @@ static int backward_candidates(goap_planner *p, uint32_t n) {
         continue;
       for (uint32_t j = d->writers_off[v]; j < d->writers_off[v + 1]; ++j) {
         int32_t a = d->writers[j];
-        if (p->act2idx[a] < 0 || p->bw_stamp[a] == p->bw_gen) continue;
-        p->bw_stamp[a] = p->bw_gen;
+        if (p->act2idx[a] < 0 || p->back_stamp[a] == p->back_gen) continue;
+        p->back_stamp[a] = p->back_gen;
         /* insertion keeps the list sorted by active index: plans do not depend on var order */
         int32_t ai = p->act2idx[a];
         int pos = count++;
-        while (pos > 0 && p->bw_list[pos - 1] > ai) {
-          p->bw_list[pos] = p->bw_list[pos - 1];
+        while (pos > 0 && p->back_list[pos - 1] > ai) {
+          p->back_list[pos] = p->back_list[pos - 1];
           --pos;
         }
-        p->bw_list[pos] = ai;
+        p->back_list[pos] = ai;
       }
     }
   }
@@ -812,7 +812,7 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   double g = p->nodes.g[n];
   int ncand = backward_candidates(p, n);
   for (int ci = 0; ci < ncand; ++ci) {
-    int32_t a = p->active[p->bw_list[ci]];
+    int32_t a = p->active[p->back_list[ci]];
     const goap__action *act = &d->actions[a];
     goap_status st = goap__cand_reserve(p, 2);
     if (st != GOAP_OK) return st;
@@ -921,9 +921,9 @@ static goap_status start_search(goap_planner *p) {
     if (p->fan_serial != p->goal_serial) {
       p->fanout = recheck_fanout(p);
       p->fan_serial = p->goal_serial;
-      if (p->gcur >= 0 && p->gslots[p->gcur].serial == p->goal_serial) {
-        p->gslots[p->gcur].fanout = p->fanout; /* kept with the selection (goal cache) */
-        p->gslots[p->gcur].fan_ok = 1;
+      if (p->gslot_current >= 0 && p->gslots[p->gslot_current].serial == p->goal_serial) {
+        p->gslots[p->gslot_current].fanout = p->fanout; /* kept with the selection (goal cache) */
+        p->gslots[p->gslot_current].fan_ok = 1;
       }
     }
     /* lazy search expands few of the states it generates: keeping each one's bitset up to
@@ -931,20 +931,20 @@ static goap_status start_search(goap_planner *p) {
      * 2.3x fewer instructions per plan) */
     int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
     p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
-    p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
+    p->succ_mode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
     /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
      * successors in the same order through offer() */
-    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
-      p->fmode = FMODE_BITSET;
+    if (p->succ_mode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
+      p->succ_mode = FMODE_BITSET;
     /* positional costs: the same bitset or index through expand_scost (orbit search and
      * positional costs never meet: begin refuses the pair) */
-    if (p->scost_on) p->fmode = FMODE_SCOST;
+    if (p->scost_on) p->succ_mode = FMODE_SCOST;
     if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
       p->useful_words = 0;
-      p->fmode = FMODE_INDEX_SYM;
+      p->succ_mode = FMODE_INDEX_SYM;
     }
     p->stride = p->W + p->useful_words;
-    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
+    if (p->succ_mode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
       goap__succ_index_build(p);
   }
   sw = p->stride;
@@ -1003,8 +1003,8 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
     for (int i = 0; i < p->nactive && !p->scost_on; ++i)
       p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
   /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
-  p->sm.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
-  if (st == GOAP_OK) st = p->sm.run ? goap__small_start(p) : start_search(p);
+  p->small_search.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
+  if (st == GOAP_OK) st = p->small_search.run ? goap__small_start(p) : start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
@@ -1018,7 +1018,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
                              uint64_t t_start) {
   if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
   if (p->phase == PHASE_DONE) return p->final;
-  if (p->sm.run) {
+  if (p->small_search.run) {
     goap_status ss = goap__small_step(p, max_expansions, done, t_start);
     if (ss != GOAP_IN_PROGRESS) {
       p->phase = PHASE_DONE;

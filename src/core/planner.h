@@ -430,7 +430,7 @@ struct goap_planner {
   int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
   float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */
-  size_t cscratch;
+  size_t cap_scratch;
 
   /* per request */
   goap_word *start;          /* W words */
@@ -444,7 +444,7 @@ struct goap_planner {
   double *acost;             /* per action: this request's cost */
   uint8_t *aflag;            /* per action: F_EVAL, F_USABLE, F_RELEVANT, F_ACTIVE bits */
   int32_t *queue;            /* relevance worklist of conditions */
-  size_t cqueue;
+  size_t cap_queue;
   double cmin;               /* cheapest active action */
   double gc_scale;           /* cmin / most goal conditions one action achieves */
   double *goal_best;         /* per goal condition: cheapest achiever (INF: none) */
@@ -454,8 +454,8 @@ struct goap_planner {
   goap__relax rx;
   goap__lmcut lm;
   uint32_t goal_serial;      /* the current selection's serial (each selection made gets a
-                                new one, from gnext; never 0) */
-  uint32_t gnext;            /* the last serial given out */
+                                new one, from serial_last; never 0) */
+  uint32_t serial_last;            /* the last serial given out */
 
   /* search */
   goap__phase phase;
@@ -476,20 +476,20 @@ struct goap_planner {
   int32_t *act2idx;          /* per action: its index in `active`, or -1 */
   uint32_t *touch_off;       /* nvars + 1: actions reading or writing each variable (CSR) */
   int32_t *touch;
-  size_t ntouch;
-  int32_t *bw_list;          /* per action: candidates of one backward expansion */
-  uint32_t *bw_stamp;        /* per action: the expansion that listed it last */
-  uint32_t bw_gen;
+  size_t touch_len;
+  int32_t *back_list;          /* per action: candidates of one backward expansion */
+  uint32_t *back_stamp;        /* per action: the expansion that listed it last */
+  uint32_t back_gen;
   goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
   /* successor index (large domains): active actions grouped by one anchor precondition */
   int sx_force;              /* tests: 1 always the index, 2 never (bitset); 0 automatic */
-  int fmode;                 /* this search's forward successor generation (planner.c) */
+  int succ_mode;                 /* this search's forward successor generation (planner.c) */
   uint32_t fanout, fan_serial; /* average rechecks per successor, for that goal_serial */
   goap__succ_index succ;     /* the successor index (see goap__succ_index) */
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index
    * (arrays of the current goal-cache slot): */
   int small;
-  goap__small sm;            /* the small search (small_search.c) */
+  goap__small small_search;            /* the small search (small_search.c) */
   int rx_stale;              /* rx's goal conditions are not the current goal's yet (set
                                 when first needed, planner.c rx_goal) */
   goap__quick *small_q;      /* the action's masks */
@@ -497,11 +497,11 @@ struct goap_planner {
   /* goal cache (planner.c): the selections of recent goals, keyed by content */
   goap__gslot *gslots;
   int ngslots;
-  int gcur;                  /* the slot of the current selection, -1 none */
-  uint8_t gmap[64];          /* goal_cache.c: a slot that held a key with these hash bits */
-  uint32_t gclock;           /* LRU clock */
-  void *gblock;              /* the slots' arrays */
-  size_t gblock_bytes;
+  int gslot_current;                  /* the slot of the current selection, -1 none */
+  uint8_t gslot_map[64];          /* goal_cache.c: a slot that held a key with these hash bits */
+  uint32_t gslot_clock;           /* LRU clock */
+  void *gslot_block;              /* the slots' arrays */
+  size_t gslot_block_bytes;
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the last request costs seen (cost_stamp) */
   int costs_seen;            /* sel_costs holds a request's costs */

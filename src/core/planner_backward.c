@@ -15,7 +15,7 @@
 
 /* Candidate partial states for regression live in p->scratch, 2W words each. */
 goap_status goap__cand_reserve(goap_planner *p, size_t n) {
-  return goap__planner_grow(p, (void **)&p->scratch, &p->cscratch, n * 2 * p->W,
+  return goap__planner_grow(p, (void **)&p->scratch, &p->cap_scratch, n * 2 * p->W,
                             sizeof *p->scratch);
 }
 

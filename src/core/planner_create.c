@@ -36,7 +36,7 @@ static goap_status build_touch(goap_planner *p) {
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
       for (int v = 0; v < d->nvars; ++v) p->touch_off[v + 1] += p->touch_off[v];
-      p->ntouch = total;
+      p->touch_len = total;
       p->touch = (int32_t *)goap__alloc(&p->alloc, (total ? total : 1) * sizeof *p->touch);
       if (!p->touch) return GOAP_OUT_OF_MEMORY;
       p->memory += (total ? total : 1) * sizeof *p->touch;
@@ -104,14 +104,14 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   } while (0)
   ALLOC(p->start, W, goap_word);
   ALLOC(p->touch_off, V + 1, uint32_t);
-  ALLOC(p->bw_list, A, int32_t);
-  ALLOC(p->bw_stamp, A, uint32_t);
+  ALLOC(p->back_list, A, int32_t);
+  ALLOC(p->back_stamp, A, uint32_t);
   ALLOC(p->sel_costs, A, double);
 #undef ALLOC
-  p->cscratch = 8 * W;
-  p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
+  p->cap_scratch = 8 * W;
+  p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cap_scratch * sizeof(goap_word)) : NULL;
   if (!p->scratch) ok = 0;
-  else p->memory += p->cscratch * sizeof(goap_word);
+  else p->memory += p->cap_scratch * sizeof(goap_word);
   if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
   if (ok) {
     size_t nf = (size_t)p->rx.nfacts;
@@ -169,16 +169,16 @@ void goap_planner_destroy(goap_planner *p) {
   goap_allocator a = p->alloc;
 #define NZ(n) ((n) ? (n) : 1)
   goap__free(&a, p->start, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
+  goap__free(&a, p->back_list, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->back_stamp, NZ(A) * sizeof(uint32_t));
   goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
   goap__succ_index_free(&p->succ, &a);
   if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
   goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
-  goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
+  goap__free(&a, p->touch, NZ(p->touch_len) * sizeof(int32_t));
 #undef NZ
-  goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
-  goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
+  goap__free(&a, p->scratch, p->cap_scratch * sizeof(goap_word));
+  goap__free(&a, p->queue, p->cap_queue * sizeof *p->queue);
   goap__gcache_free(p);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);

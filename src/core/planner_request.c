@@ -113,7 +113,7 @@ static goap_status select_actions(goap_planner *p, int keep_eval) {
     /* backward relevance: conditions enter a worklist; writers of their variable whose effect
      * can help become relevant, and their own conditions enter the worklist */
     size_t need = (size_t)r->ncond + (size_t)r->ngoal;
-    goap_status st = goap__planner_grow(p, (void **)&p->queue, &p->cqueue, need ? need : 1,
+    goap_status st = goap__planner_grow(p, (void **)&p->queue, &p->cap_queue, need ? need : 1,
                                         sizeof *p->queue);
     if (st != GOAP_OK) return st;
     size_t qh = 0, qt = 0;
@@ -337,13 +337,13 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   goap_status st;
   if (gi >= 0) {
     goap__gslot *g = &p->gslots[gi];
-    g->used = ++p->gclock;
-    if (gi != p->gcur) {
-      p->gcur = -1;
+    g->used = ++p->gslot_clock;
+    if (gi != p->gslot_current) {
+      p->gslot_current = -1;
       goap__gslot_use(p, gi);
       goap__gslot_load(p, g);
       p->rx_stale = 1;
-      p->gcur = gi;
+      p->gslot_current = gi;
     }
     if (!d->has_callbacks) {
       p->stats.actions_considered = p->nactive;
@@ -351,12 +351,12 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
     }
     /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
      * selection is made again unless they all accept as before (reselect_fast) */
-    p->gcur = -1;
+    p->gslot_current = -1;
     st = goap__rx_goal(p);
     if (st != GOAP_OK) return st;
     int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
     if (fast == 1 && !changed) {
-      p->gcur = gi;
+      p->gslot_current = gi;
       p->stats.actions_considered = p->nactive;
       return GOAP_OK;
     }
@@ -369,7 +369,7 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
       if (st != GOAP_OK) return st;
     }
     goap__gslot_save(p, g);
-    p->gcur = gi;
+    p->gslot_current = gi;
     return GOAP_OK;
   }
   /* a goal not in the cache: the least recently used slot (an empty one first) */
@@ -378,7 +378,7 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
     if (!p->gslots[i].serial || p->gslots[i].used < p->gslots[v].used) v = i;
   goap__gslot *g = &p->gslots[v];
   g->serial = 0;
-  p->gcur = -1;
+  p->gslot_current = -1;
   st = goap__gslot_reserve(p, g, nw);
   if (st != GOAP_OK) return st;
   goap__gslot_use(p, v);
@@ -396,9 +396,9 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   g->hash = gh;
   g->flags = sflags;
   g->cost_stamp = p->cost_stamp;
-  g->used = ++p->gclock;
+  g->used = ++p->gslot_clock;
   goap__gslot_save(p, g);
-  p->gcur = v;
+  p->gslot_current = v;
   return GOAP_OK;
 }
 

@@ -31,7 +31,8 @@
 #define CLOSED GOAP__NODE_CLOSED
 
 int goap__small_ok(const goap_planner *p) {
-  if (!p->small || p->sm.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on) return 0;
+  if (!p->small || p->small_search.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on)
+    return 0;
   if (p->sx_force == 1) return 0; /* tests: the successor index, forced */
   if (p->search == GOAP_SEARCH_BACKWARD) return 0;
   if (p->d->has_callbacks && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) return 0;
@@ -76,7 +77,7 @@ static double h_of(const goap_planner *p, int u, double best) {
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
 static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
-  const goap__smallgoal *m = p->sm.g;
+  const goap__smallgoal *m = p->small_search.g;
   if (m->tab) {
     if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
     unsigned k = 0;
@@ -106,7 +107,7 @@ static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
  * the others are tested one by one when the goal has any. */
 static SMALL_INLINE int small_goal_holds(const goap_planner *p, uint64_t s) {
   if ((s & p->goal_mask[0]) != p->goal_val[0]) return 0;
-  if (p->sm.g->eq) return 1;
+  if (p->small_search.g->eq) return 1;
   for (int i = 0; i < p->nwant; ++i)
     if (field_bad(&p->goal_ft[i], s)) return 0;
   return 1;
@@ -185,12 +186,12 @@ static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float h
   return e;
 }
 
-/* The open list is the heap plus, when sm.front_on, one entry held outside it that is not
+/* The open list is the heap plus, when small_search.front_on, one entry held outside it that is not
  * above any heap entry (so it is the one taken next): a node whose successor is the next to
  * expand, as along a chain, costs no heap operation. The order taken out is the one the heap
  * alone would give (ties are only between entries of one node with equal keys). Queues e. */
 static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
-  goap__small *m = &p->sm;
+  goap__small *m = &p->small_search;
   if (p->open.count == p->open.cap) {
     goap_status st = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap,
                                         p->open.count + 1, sizeof *p->open.entry);
@@ -269,7 +270,7 @@ goap_status goap__small_start(goap_planner *p) {
   p->nodes.count = 0;
   p->open.count = 0;
   p->open_pref.count = 0;
-  p->sm.front_on = 0;
+  p->small_search.front_on = 0;
   p->found = p->best = NONE;
   p->key = p->W; /* one word */
   p->useful_words = 1;
@@ -281,9 +282,10 @@ goap_status goap__small_start(goap_planner *p) {
     if (st != GOAP_OK) return st;
   }
   if (p->goal_never) return GOAP_NO_PLAN;
-  goap__smallgoal *m = &p->gslots[p->gcur].sg; /* prepare leaves the request's slot in gcur */
+  /* prepare leaves the request's slot in gslot_current */
+  goap__smallgoal *m = &p->gslots[p->gslot_current].sg;
   if (m->serial != p->goal_serial || m->heur != (int)p->heur) make_goal(p, m);
-  p->sm.g = m;
+  p->small_search.g = m;
   /* the root (planner.c, start_search and offer) */
   uint64_t s = p->start[0];
   ++p->stats.generated;
@@ -305,9 +307,9 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   goap_status st = GOAP_IN_PROGRESS;
   while (max_expansions == 0 || count < max_expansions) {
     uint32_t n;
-    if (p->sm.front_on) {
-      p->sm.front_on = 0;
-      n = p->sm.front.node;
+    if (p->small_search.front_on) {
+      p->small_search.front_on = 0;
+      n = p->small_search.front.node;
     } else if (p->open.count) {
       n = heap_take(p->open.entry, &p->open.count);
     } else {

@@ -70,7 +70,7 @@ void goap__succ_index_build(goap_planner *p) {
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t nf = r->nfacts;
-  int32_t *anchor = p->bw_list; /* scratch: forward search does not use it */
+  int32_t *anchor = p->back_list; /* scratch: forward search does not use it */
   memset(p->succ.fact_count, 0, ((size_t)nf + 1) * sizeof *p->succ.fact_count);
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
