@@ -49,7 +49,7 @@ goap_status goap__lm_ring_setup(goap_planner *p) {
   lr->write_pos = 0; /* records of earlier requests are stale (lr->req): the ring starts over */
   lr->stored = 0;
   goap_status st =
-      goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.c_lk,
+      goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.cap_lk,
                          sizeof *lr->inherited);
   if (st != GOAP_OK) return st;
   if (++lr->req == 0) { /* wrapped: forget every entry */

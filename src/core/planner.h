@@ -98,7 +98,7 @@ typedef struct goap__relax {
 } goap__relax;
 
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
- * c_* are capacities in elements. */
+ * cap_* are capacities in elements. */
 typedef struct goap__lmcut {
   int built;
   uint32_t serial;           /* goal_serial of the request it was built for */
@@ -165,10 +165,13 @@ typedef struct goap__lmcut {
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   unsigned long ninherit;              /* evaluations with inherited landmarks */
-  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
-  size_t c_cm, c_cs, c_uc, c_uo, c_in;
-  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk, c_fi;
+  /* capacities (elements) of the arrays of the same names */
+  size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
+  size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cmap, cap_csort, cap_ucond;
+  size_t cap_uop_off, cap_init, cap_fh, cap_fstamp, cap_zone, cap_stack, cap_unsat, cap_pcf;
+  size_t cap_rem, cap_cut, cap_cutlist, cap_hv, cap_hf, cap_hpos, cap_jhead, cap_jnext;
+  size_t cap_jprev, cap_bhead, cap_bnext, cap_bprev, cap_zlist, cap_bmark, cap_base, cap_unsat0;
+  size_t cap_lk, cap_fhinf;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
