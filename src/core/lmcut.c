@@ -508,6 +508,7 @@ static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
   int32_t at = lm->hpos[f];
   if (lm->usebuck) {
     uint32_t k = (uint32_t)t;
+    GOAP_ASSERT(t >= 0.0 && k < lm->nbuck && (double)k == t); /* a whole bucket in range */
     if (at >= 0) { /* unlink from its old bucket */
       int32_t n = lm->bnext[f], pr = lm->bprev[f];
       if (pr >= 0) lm->bnext[pr] = n;
@@ -532,6 +533,7 @@ static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
 static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   if (lm->usebuck) {
     uint32_t k = lm->bcur;
+    GOAP_ASSERT(lm->nh > 0);
     while (lm->bhead[k] < 0) ++k;
     int32_t x = lm->bhead[k], n = lm->bnext[x];
     lm->bhead[k] = n;
@@ -542,6 +544,7 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     lm->bcur = --lm->nh ? k : lm->nbuck;
     return;
   }
+  GOAP_ASSERT(lm->nh > 0 && lm->hpos[lm->hf[0]] == 0);
   *t = lm->hv[0];
   *f = lm->hf[0];
   lm->hpos[*f] = -1;
@@ -560,6 +563,7 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     i = c;
   }
   hplace(lm, i, lt, lf);
+  GOAP_ASSERT(!(lm->hv[0] < *t)); /* heap order: nothing below the value taken */
 }
 
 /* Empties the queue (an hmax run stopped early): every hpos back to -1. */
