@@ -20,7 +20,6 @@
 /* Renamed in this file only (the sources keep their names):
  *   enum constant `PHASE_IDLE` of src/runtime/agent.c renamed to PHASE_IDLE__runtime_agent in goap.c (clashes with src/core/planner.h)
  *   static `before` of src/runtime/world.c renamed to before__runtime_world in goap.c (clashes with src/runtime/inspect.c)
- *   static `build_index` of src/core/planner.c renamed to build_index__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `build_index` of src/core/relax.c renamed to build_index__core_relax in goap.c (clashes with src/core/lmcut.c)
  *   static `check_conds` of src/runtime/type.c renamed to check_conds__runtime_type in goap.c (clashes with src/core/builder.c)
  *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/htn_domain.c)
@@ -1995,7 +1994,7 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
  *    callbacks are asked again on every request (once per action, as before). When the slot's
  *    selection was made with every callback accepting and they all accept again with the same
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
- *  - gmap, indexed by a key hash's low bits, names the slot found last with such a hash: a
+ *  - gslot_map, indexed by a key hash's low bits, names the slot found last with such a hash: a
  *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
@@ -2017,7 +2016,7 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
  *    successors are built in. Node records are arrays of 20 bytes per node in all.
  *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
  *    capacity. Node n of the current request is stored as idbase + n; a slot whose value v
- *    has v - idbase >= nnodes (unsigned, mod 2^32) is free. Each request starts idbase past
+ *    has v - idbase >= nodes.count (unsigned, mod 2^32) is free. Each request starts idbase past
  *    the ids of the last one, so earlier requests' slots read as free (a generation stamp
  *    folded into the id); the table is wiped only when the ids would wrap around.
  */
@@ -2029,7 +2028,7 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
 /* #include "core_internal.h": inlined above */
 
 #define GOAP__INF 1e300
-/* nact's bit 31: the node is closed (expanded, or a dead end) */
+/* nodes.action bit 31: the node is closed (expanded, or a dead end) */
 #define GOAP__NODE_CLOSED 0x80000000u
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
@@ -2103,7 +2102,7 @@ typedef struct goap__relax {
 } goap__relax;
 
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
- * c_* are capacities in elements. */
+ * cap_* are capacities in elements. */
 typedef struct goap__lmcut {
   int built;
   uint32_t serial;           /* goal_serial of the request it was built for */
@@ -2170,10 +2169,13 @@ typedef struct goap__lmcut {
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   unsigned long ninherit;              /* evaluations with inherited landmarks */
-  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
-  size_t c_cm, c_cs, c_uc, c_uo, c_in;
-  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk, c_fi;
+  /* capacities (elements) of the arrays of the same names */
+  size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
+  size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cmap, cap_csort, cap_ucond;
+  size_t cap_uop_off, cap_init, cap_fh, cap_fstamp, cap_zone, cap_stack, cap_unsat, cap_pcf;
+  size_t cap_rem, cap_cut, cap_cutlist, cap_hv, cap_hf, cap_hpos, cap_jhead, cap_jnext;
+  size_t cap_jprev, cap_bhead, cap_bnext, cap_bprev, cap_zlist, cap_bmark, cap_base, cap_unsat0;
+  size_t cap_lk, cap_fhinf;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -2234,6 +2236,20 @@ typedef struct goap__hentry {
   uint32_t node;
 } goap__hentry;
 
+/* An open list: a binary min-heap of entries ordered by (f, tie, node).
+ * Invariants: count <= cap; entry[i] is not above its children entry[2i + 1], entry[2i + 2];
+ * it owns entry (cap entries), grown by goap__planner_grow and freed by goap__open_list_free. */
+typedef struct goap__open_list {
+  goap__hentry *entry;
+  size_t count, cap;
+} goap__open_list;
+
+static inline void goap__open_list_free(goap__open_list *o, const goap_allocator *a) {
+  goap__free(a, o->entry, o->cap * sizeof *o->entry);
+  o->entry = NULL;
+  o->count = o->cap = 0;
+}
+
 /* The small search's per-request state (small_search.c). */
 typedef struct goap__small {
   int run;                   /* this search runs in small_search.c (goap__small_ok) */
@@ -2278,12 +2294,115 @@ typedef struct goap__sym {
   size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
 } goap__sym;
 
-/* One entry of the landmark cache (16 bytes): node's landmarks are lr[pos % c_lr ..], len
- * words, with pos the low 48 bits of at and len the high 16. */
+/* One entry of the landmark cache (16 bytes): node's landmarks are
+ * lm_ring.ring[pos % lm_ring.cap_ring ..], len words, with pos the low 48 bits of at and len the
+ * high 16. */
 typedef struct goap__lrent {
   uint64_t at;
   uint32_t node, req;
 } goap__lrent;
+
+/* The node pool: nodes as a structure of arrays (20 bytes of record per node) plus their
+ * packed states. It owns its memory: every array's capacity is kept here, so freeing never
+ * recomputes a size.
+ * Invariants: count <= cap <= each of cap_g, cap_h, cap_parent, cap_action (an array that grew
+ * before a later one failed keeps its larger capacity); (count + 1) * stride <= cap_states
+ * (the slot after the last node is the tentative slot); count < grow_at means add_node needs
+ * no growth (grow_at <= cap and (grow_at + 1) * stride <= cap_states). */
+typedef struct goap__node_pool {
+  double *g;                 /* path cost */
+  float *h;                  /* h rounded down to a float (INFINITY: dead end) */
+  uint32_t *parent;          /* parent node, UINT32_MAX for a root */
+  uint32_t *action;          /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
+  size_t cap;                /* node capacity: the four arrays' capacities below are >= it */
+  size_t cap_g, cap_h, cap_parent, cap_action;
+  uint32_t count;            /* nodes of the current request */
+  uint32_t grow_at;          /* add_node grows the pool when count reaches this */
+  goap_word *states;         /* node i's words at states[i * stride ..] (see the top) */
+  size_t cap_states;         /* in words */
+} goap__node_pool;
+
+/* Allocates n nodes and n + 1 state slots of `words` words each: GOAP_OK or
+ * GOAP_OUT_OF_MEMORY (then nothing is held). Adds the bytes taken to *memory. */
+goap_status goap__node_pool_init(goap__node_pool *np, const goap_allocator *a, size_t n,
+                                 size_t words, size_t *memory);
+/* Frees every array by its own capacity (a zeroed pool frees nothing). */
+void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a);
+
+/* The closed table: open addressing over the nodes' keys, linear probing.
+ * Invariants: cap is a power of two, at least twice the node pool's capacity; slot[j] holds
+ * idbase + n for node n of the current request, and a slot whose value v has
+ * v - idbase >= nodes.count (unsigned) is free (see the top). It owns slot (cap entries). */
+typedef struct goap__closed_table {
+  uint32_t *slot;
+  size_t cap;
+  uint32_t idbase;           /* this request's first id */
+} goap__closed_table;
+
+static inline void goap__closed_table_free(goap__closed_table *t, const goap_allocator *a) {
+  goap__free(a, t->slot, t->cap * sizeof *t->slot);
+  t->slot = NULL;
+  t->cap = 0;
+}
+
+/* The successor index (large domains, planner.c build_index): the active actions grouped by
+ * one anchor precondition, a bool/enum fact, so that a state's candidates are the groups of
+ * its facts plus the unanchored ones.
+ * Invariants: built for goal_serial `serial` (0: never); active index i is in exactly one of
+ * list[anchor_off[f] .. anchor_off[f + 1]) (its anchor fact f) or unanchored[0 ..
+ * nunanchored). It owns its arrays, allocated at planner creation with the sizes kept here. */
+typedef struct goap__succ_index {
+  uint32_t serial;           /* goal_serial it was built for (0: never) */
+  uint32_t *anchor_off;      /* nfacts + 1: CSR of active indices per anchor fact */
+  int32_t *list;             /* nactions */
+  int32_t *unanchored;       /* nactions: active indices without an anchor */
+  int nunanchored;
+  uint32_t *fact_count;      /* nfacts + 1: scratch (counts, then fill cursors) */
+  goap_word *anchor_true;    /* W: bool fields whose true value anchors actions */
+  goap_word *anchor_false;   /* W: bool fields whose false value anchors actions */
+  int32_t *bit_var;          /* 64 W: the bool variable at each bit */
+  int32_t *enum_vars;        /* nvars: other variables with anchored values */
+  int nenum_vars;
+  size_t nfacts, nactions, words, nvars; /* the sizes allocated */
+} goap__succ_index;
+
+/* Allocates the index's arrays for these sizes (zeroed): GOAP_OK or GOAP_OUT_OF_MEMORY (then
+ * nothing is held). Adds the bytes taken to *memory. */
+goap_status goap__succ_index_init(goap__succ_index *x, const goap_allocator *a, size_t nfacts,
+                                  size_t nactions, size_t words, size_t nvars, size_t *memory);
+void goap__succ_index_free(goap__succ_index *x, const goap_allocator *a);
+
+/* Lazy A* with LM-cut: the landmarks of expanded nodes, for their children to inherit
+ * (planner.c, "inherited landmarks").
+ * Invariants: the ring holds cap_ring words at logical positions below write_pos (the words
+ * below write_pos - cap_ring are overwritten); cache has cap_cache entries, a power of two,
+ * each valid for the request stamped req; every array only grows (goap__planner_grow) and is
+ * freed by goap__landmark_ring_free with its own capacity. */
+typedef struct goap__landmark_ring {
+  int32_t *ring;             /* the records (cap_ring words) */
+  size_t cap_ring;
+  uint64_t write_pos;        /* logical write position in ring */
+  struct goap__lrent *cache; /* node -> its record in ring (cap_cache entries) */
+  size_t cap_cache;
+  uint32_t req;              /* this request's stamp in cache */
+  size_t stored;             /* records this request stored */
+  unsigned long resumed;     /* evaluations that went on from the node's own early stop */
+  int on;                    /* this request records and inherits landmarks */
+  size_t first_words;        /* the ring's first size (0: LR_WORDS; tests make it tiny) */
+  size_t max_words;          /* the size it may double to (0: LR_MAX_WORDS) */
+  int32_t *inherited;        /* scratch: an evaluation's inherited landmarks */
+  size_t cap_inherited;
+} goap__landmark_ring;
+
+static inline void goap__landmark_ring_free(goap__landmark_ring *r, const goap_allocator *a) {
+  goap__free(a, r->ring, r->cap_ring * sizeof *r->ring);
+  goap__free(a, r->cache, r->cap_cache * sizeof *r->cache);
+  goap__free(a, r->inherited, r->cap_inherited * sizeof *r->inherited);
+  r->ring = NULL;
+  r->cache = NULL;
+  r->inherited = NULL;
+  r->cap_ring = r->cap_cache = r->cap_inherited = 0;
+}
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
@@ -2295,24 +2414,10 @@ struct goap_planner {
   size_t max_memory;
   size_t memory;             /* bytes held now */
 
-  /* pools. Nodes are a structure of arrays, 20 bytes per node: */
-  double *ng;                /* g */
-  float *nh;                 /* h rounded down to a float (INFINITY: dead end) */
-  uint32_t *npar;            /* parent node, UINT32_MAX for a root */
-  uint32_t *nact;            /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
-  size_t cnodes;             /* node capacity: the four arrays' capacities below are >= it */
-  size_t c_ng, c_nh, c_npar, c_nact;
-  uint32_t nnodes;
-  uint32_t grow_at;          /* add_node grows the pools when nnodes reaches this */
-  goap_word *states;
-  size_t cstates;            /* in words */
-  uint32_t *table;           /* closed table: idbase + node id (see the invariants) */
-  size_t ctable;
-  uint32_t idbase;           /* this request's first table id */
-  goap__hentry *heap;
-  size_t cheap, nheap;
-  goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
-  size_t cheap2, nheap2;
+  goap__node_pool nodes;     /* the search nodes (see goap__node_pool) */
+  goap__closed_table closed; /* the closed table (see goap__closed_table) */
+  goap__open_list open;      /* the open list */
+  goap__open_list open_pref; /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
   int scost_on;              /* an active action's positional cost is called in this search */
   double scost_last;         /* the step cost step_cost priced last (lazy A*'s bound) */
@@ -2325,25 +2430,14 @@ struct goap_planner {
                                 next key (lm.stop); 0: never (tests compare) */
   int lm_inherit;            /* 1 (default): lazy A* starts a state's LM-cut from the
                                 landmarks its parent's left (planner.c, "inherited") */
-  int32_t *lr;               /* ring of the landmarks of expanded nodes (c_lr words) */
-  uint64_t lr_w;             /* logical write position in lr (its words below lr_w - c_lr are
-                                overwritten) */
-  struct goap__lrent *lh;    /* node -> its record in lr; a cache (c_lh entries, a power of 2) */
-  uint32_t lr_req;           /* this request's stamp in lh */
-  size_t lr_n;               /* records this request stored */
-  unsigned long lr_resumed;  /* evaluations that went on from the node's own early stop */
-  int lr_on;                 /* this request records and inherits landmarks */
-  size_t lr_words;           /* the ring's first size (0: LR_WORDS; tests make it tiny) */
-  size_t lr_max_words;       /* the size it may double to (0: LR_MAX_WORDS) */
-  int32_t *linh;             /* scratch: an evaluation's inherited landmarks (c_linh words) */
-  size_t c_lr, c_lh, c_linh;
+  goap__landmark_ring lm_ring; /* landmarks of expanded nodes (see goap__landmark_ring) */
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
                                 gone while that pays (planner.c); 1: the LM-cut bound only
                                 when fresh; 0: h(parent) - cost only */
   int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
   float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */
-  size_t cscratch;
+  size_t cap_scratch;
 
   /* per request */
   goap_word *start;          /* W words */
@@ -2357,7 +2451,7 @@ struct goap_planner {
   double *acost;             /* per action: this request's cost */
   uint8_t *aflag;            /* per action: F_EVAL, F_USABLE, F_RELEVANT, F_ACTIVE bits */
   int32_t *queue;            /* relevance worklist of conditions */
-  size_t cqueue;
+  size_t cap_queue;
   double cmin;               /* cheapest active action */
   double gc_scale;           /* cmin / most goal conditions one action achieves */
   double *goal_best;         /* per goal condition: cheapest achiever (INF: none) */
@@ -2367,8 +2461,8 @@ struct goap_planner {
   goap__relax rx;
   goap__lmcut lm;
   uint32_t goal_serial;      /* the current selection's serial (each selection made gets a
-                                new one, from gnext; never 0) */
-  uint32_t gnext;            /* the last serial given out */
+                                new one, from serial_last; never 0) */
+  uint32_t serial_last;            /* the last serial given out */
 
   /* search */
   goap__phase phase;
@@ -2389,29 +2483,20 @@ struct goap_planner {
   int32_t *act2idx;          /* per action: its index in `active`, or -1 */
   uint32_t *touch_off;       /* nvars + 1: actions reading or writing each variable (CSR) */
   int32_t *touch;
-  size_t ntouch;
-  int32_t *bw_list;          /* per action: candidates of one backward expansion */
-  uint32_t *bw_stamp;        /* per action: the expansion that listed it last */
-  uint32_t bw_gen;
+  size_t touch_len;
+  int32_t *back_list;          /* per action: candidates of one backward expansion */
+  uint32_t *back_stamp;        /* per action: the expansion that listed it last */
+  uint32_t back_gen;
   goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
   /* successor index (large domains): active actions grouped by one anchor precondition */
   int sx_force;              /* tests: 1 always the index, 2 never (bitset); 0 automatic */
-  int fmode;                 /* this search's forward successor generation (planner.c) */
+  int succ_mode;                 /* this search's forward successor generation (planner.c) */
   uint32_t fanout, fan_serial; /* average rechecks per successor, for that goal_serial */
-  uint32_t sx_serial;        /* goal_serial it was built for (0: never) */
-  uint32_t *sx_off;          /* nfacts + 1: CSR of active indices per anchor fact */
-  int32_t *sx_list;          /* nactions */
-  int32_t *sx_free;          /* nactions: active indices without an anchor */
-  int sx_nfree;
-  uint32_t *sx_cnt;          /* nfacts: scratch */
-  goap_word *sx_m1, *sx_m0;  /* W each: bool fields whose true / false value anchors actions */
-  int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
-  int32_t *sx_evars;         /* nvars: other variables with anchored values */
-  int sx_nevars;
+  goap__succ_index succ;     /* the successor index (see goap__succ_index) */
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index
    * (arrays of the current goal-cache slot): */
   int small;
-  goap__small sm;            /* the small search (small_search.c) */
+  goap__small small_search;            /* the small search (small_search.c) */
   int rx_stale;              /* rx's goal conditions are not the current goal's yet (set
                                 when first needed, planner.c rx_goal) */
   goap__quick *small_q;      /* the action's masks */
@@ -2419,11 +2504,11 @@ struct goap_planner {
   /* goal cache (planner.c): the selections of recent goals, keyed by content */
   goap__gslot *gslots;
   int ngslots;
-  int gcur;                  /* the slot of the current selection, -1 none */
-  uint8_t gmap[64];          /* goal_cache.c: a slot that held a key with these hash bits */
-  uint32_t gclock;           /* LRU clock */
-  void *gblock;              /* the slots' arrays */
-  size_t gblock_bytes;
+  int gslot_current;                  /* the slot of the current selection, -1 none */
+  uint8_t gslot_map[64];          /* goal_cache.c: a slot that held a key with these hash bits */
+  uint32_t gslot_clock;           /* LRU clock */
+  void *gslot_block;              /* the slots' arrays */
+  size_t gslot_block_bytes;
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the last request costs seen (cost_stamp) */
   int costs_seen;            /* sel_costs holds a request's costs */
@@ -2452,14 +2537,45 @@ void goap__relax_explore_start(goap_planner *p);
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
 
-/* planner.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
+/* planner_create.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
-/* planner.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
+/* planner_create.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
 goap_status goap__planner_nodes(goap_planner *p, size_t need);
+
+/* planner_request.c: the request's set-up (checks, action selection through the goal cache,
+ * the goal's compiled form): GOAP_OK or the request's error. */
+goap_status goap__plan_prepare(goap_planner *p, const goap_request *req);
+/* planner_request.c: makes rx's goal conditions the current goal's (once per selection). */
+goap_status goap__rx_goal(goap_planner *p);
+
+/* succ_index.c: builds the successor index for the current selection (p->succ). */
+void goap__succ_index_build(goap_planner *p);
+
+/* planner_backward.c: regression candidates in p->scratch (2W words each) */
+/* Room for n candidates: GOAP_OK, GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
+goap_status goap__cand_reserve(goap_planner *p, size_t n);
+/* Intersects candidates [0, *nc) with var v in [a, b] (and != ne when has_ne), splitting those
+ * the != cuts in two: GOAP_OK or a growth error. */
+goap_status goap__split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
+                           uint64_t b, uint64_t ne, uint32_t has_ne);
+/* Every variable's full interval: lows lo, highs hi (W words each). */
+void goap__full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi);
+/* The start state lies in the partial state (lo, hi). */
+int goap__start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi);
+
+/* landmark_ring.c: inherited landmarks for lazy A* with LM-cut (p->lm_ring) */
+/* Per request: the ring and cache allocated (first time), this request's stamp. */
+goap_status goap__lm_ring_setup(goap_planner *p);
+/* Records node's landmarks from the LM-cut evaluation just made. */
+void goap__lm_ring_store(goap_planner *p, uint32_t node);
+/* Sets p->lm.inh to the landmarks node n inherits from its parent (NULL: none). */
+void goap__lm_ring_inherit(goap_planner *p, uint32_t n);
+/* Node n's own record from its early-stopped evaluation as p->lm.inh: its length, 0 none. */
+size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 
 /* small_search.c: the fast path for small requests (see its invariants) */
 /* The request just prepared can run there (small mode, forward, a goal-only heuristic, no
@@ -2627,32 +2743,32 @@ goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots) {
   }
   if (n > GSLOT_MAX) n = GSLOT_MAX;
   p->gslots = (goap__gslot *)goap__alloc(&p->alloc, n * sizeof *p->gslots);
-  p->gblock = goap__alloc(&p->alloc, n * per);
-  p->gblock_bytes = n * per; /* the sizes gcache_free gives back, also after a failure */
+  p->gslot_block = goap__alloc(&p->alloc, n * per);
+  p->gslot_block_bytes = n * per; /* the sizes gcache_free gives back, also after a failure */
   p->ngslots = (int)n;
-  if (!p->gslots || !p->gblock) return GOAP_OUT_OF_MEMORY;
+  if (!p->gslots || !p->gslot_block) return GOAP_OUT_OF_MEMORY;
   p->memory += n * (per + sizeof *p->gslots);
   memset(p->gslots, 0, n * sizeof *p->gslots);
-  memset(p->gblock, 0, n * per);
+  memset(p->gslot_block, 0, n * per);
   for (size_t i = 0; i < n; ++i)
-    (void)gslot_carve(p, &p->gslots[i], (unsigned char *)p->gblock + i * per);
-  p->gcur = -1;
+    (void)gslot_carve(p, &p->gslots[i], (unsigned char *)p->gslot_block + i * per);
+  p->gslot_current = -1;
   goap__gslot_use(p, 0); /* the arrays are never NULL */
   return GOAP_OK;
 }
 
 void goap__gcache_free(goap_planner *p) {
-  for (int i = 0; p->gslots && p->gblock && i < p->ngslots; ++i) {
+  for (int i = 0; p->gslots && p->gslot_block && i < p->ngslots; ++i) {
     goap__gslot *g = &p->gslots[i];
     if (!g->want_own) continue;
     goap__free(&p->alloc, g->want, g->cwant * sizeof *g->want);
     goap__free(&p->alloc, g->goal_ft, g->cwant * sizeof *g->goal_ft);
     goap__free(&p->alloc, g->goal_best, g->cwant * sizeof *g->goal_best);
   }
-  if (p->gblock) goap__free(&p->alloc, p->gblock, p->gblock_bytes);
+  if (p->gslot_block) goap__free(&p->alloc, p->gslot_block, p->gslot_block_bytes);
   if (p->gslots) goap__free(&p->alloc, p->gslots, (size_t)p->ngslots * sizeof *p->gslots);
   p->gslots = NULL;
-  p->gblock = NULL;
+  p->gslot_block = NULL;
 }
 
 /* Slot g holds at least nw conditions (a longer goal moves its three arrays out of the block;
@@ -2712,15 +2828,15 @@ static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsig
   return 1;
 }
 
-/* The slot holding the request's key, or -1: the slot gmap remembers for the hash's low bits
+/* The slot holding the request's key, or -1: the slot gslot_map remembers for the hash's low bits
  * first, then every slot (the one found is remembered). */
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h) {
   unsigned k = (unsigned)(h & 63u);
-  int i = p->gmap[k];
+  int i = p->gslot_map[k];
   if (i < p->ngslots && gslot_is(p, i, req, flags, h)) return i;
   for (i = 0; i < p->ngslots; ++i) {
     if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h)) continue;
-    p->gmap[k] = (uint8_t)i;
+    p->gslot_map[k] = (uint8_t)i;
     return i;
   }
   return -1;
@@ -2729,15 +2845,15 @@ int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, u
 /* A new serial for the selection about to be made; when the serials wrap, every slot and
  * every structure built for a serial is forgotten. */
 void goap__gserial_new(goap_planner *p) {
-  if (++p->gnext == 0) {
-    p->gnext = 1;
+  if (++p->serial_last == 0) {
+    p->serial_last = 1;
     for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
-    p->gcur = -1;
-    p->sx_serial = 0;
+    p->gslot_current = -1;
+    p->succ.serial = 0;
     p->fan_serial = 0;
     p->lm.built = 0;
   }
-  p->goal_serial = p->gnext;
+  p->goal_serial = p->serial_last;
 }
 /* macros of src/core/goal_cache.c end here */
 #undef GSLOT_WANT
@@ -2745,6 +2861,182 @@ void goap__gserial_new(goap_planner *p) {
 #undef GSLOT_BUDGET
 #undef GSLOT_DEFAULT
 #undef CARVE
+
+/* ==== src/core/landmark_ring.c ==== */
+/*
+ * landmark_ring.c -- inherited landmarks for lazy A* with LM-cut (goap__landmark_ring,
+ * planner.h), split from planner.c: the ring of expanded nodes' landmarks and its cache.
+ *
+ * Invariants:
+ *  - See the comment below: a record is used only when its cache entry is the node's, of this
+ *    request, and its words are still in the ring; anything else means a fresh evaluation, so
+ *    losing a record never changes a plan's cost, only the work.
+ *  - The ring and cache only grow, within the memory budget; a refused growth keeps them.
+ */
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+/* Inherited landmarks (lazy A* with LM-cut, Pommerening and Helmert's incremental LM-cut):
+ * when a node is expanded right after a full LM-cut evaluation, its landmarks (the cuts, each
+ * with its cost) are kept in lm_ring.ring, found through lm_ring.cache. A landmark of the parent
+ * that does not hold the action leading to a successor is a landmark of the successor too
+ * (every plan a.pi from the parent hits it, so pi does), and those landmarks' costs are a cost
+ * partition, so the successor's LM-cut may start from them with the costs they leave and add
+ * its own cuts: still admissible (orbit search maps them through the successor's
+ * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
+ * another node, just means a fresh evaluation. The ring starts at LR_WORDS words and doubles
+ * up to LR_MAX_WORDS before its first wrap in a request (records keep their positions: none
+ * has wrapped yet); the cache grows from LH_FIRST to LH_ENTRIES entries at most, a few
+ * doublings in a request's first search (grow-only: the same request again allocates
+ * nothing). Under a memory limit the ring grows to an eighth of it at most; a refused growth
+ * keeps the smaller ring or cache. Searches of 10^4-10^5 expansions (IPC elevators, blocks,
+ * transport, barman) lost most parents' records with a 1 MB ring and 8,192 entries: their
+ * successors started LM-cut from scratch (issue 18). */
+#define LR_WORDS ((size_t)1 << 18)
+#define LR_MAX_WORDS ((size_t)1 << 25)
+#define LH_FIRST ((size_t)1 << 8)
+#define LH_ENTRIES ((size_t)1 << 19)
+#define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
+
+goap_status goap__lm_ring_setup(goap_planner *p) {
+  goap__landmark_ring *lr = &p->lm_ring;
+  if (!lr->ring || !lr->cache) {
+    size_t c0 = lr->cap_cache;
+    size_t first = lr->first_words ? lr->first_words : LR_WORDS;
+    goap_status st =
+        goap__planner_grow(p, (void **)&lr->ring, &lr->cap_ring, first, sizeof *lr->ring);
+    if (st == GOAP_OK)
+      st = goap__planner_grow(p, (void **)&lr->cache, &lr->cap_cache, LH_FIRST, sizeof *lr->cache);
+    if (st != GOAP_OK) return st;
+    memset(lr->cache + c0, 0, (lr->cap_cache - c0) * sizeof *lr->cache);
+  }
+  lr->write_pos = 0; /* records of earlier requests are stale (lr->req): the ring starts over */
+  lr->stored = 0;
+  goap_status st =
+      goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.cap_lk,
+                         sizeof *lr->inherited);
+  if (st != GOAP_OK) return st;
+  if (++lr->req == 0) { /* wrapped: forget every entry */
+    memset(lr->cache, 0, lr->cap_cache * sizeof *lr->cache);
+    lr->req = 1;
+  }
+  return GOAP_OK;
+}
+
+static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
+  goap__landmark_ring *lr = &p->lm_ring;
+  return &lr->cache[(node * 2654435761u) & (uint32_t)(lr->cap_cache - 1)];
+}
+
+/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
+ * cache starts small (a short search touches few pages) and doubles, its entries rehashed,
+ * once a request has stored more records than a quarter of its entries (few collisions), up
+ * to LH_ENTRIES, so a request made again finds it large enough; a failed or refused growth
+ * keeps the smaller cache. */
+void goap__lm_ring_store(goap_planner *p, uint32_t node) {
+  goap__landmark_ring *lr = &p->lm_ring;
+  const goap__lmcut *lm = &p->lm;
+  if (++lr->stored > lr->cap_cache / 4 && lr->cap_cache < LH_ENTRIES) { /* few collisions */
+    size_t c0 = lr->cap_cache;
+    if (goap__planner_grow(p, (void **)&lr->cache, &lr->cap_cache, 2 * c0, sizeof *lr->cache) ==
+        GOAP_OK) {
+      /* split: an entry of slot i moves to slot i + c0 or stays (the hash's next bit) */
+      memset(lr->cache + c0, 0, (lr->cap_cache - c0) * sizeof *lr->cache);
+      for (size_t i = 0; i < c0; ++i) {
+        goap__lrent *e = &lr->cache[i], *to = lr_slot(p, e->node);
+        if (e->req != lr->req || to == e) continue;
+        *to = *e;
+        memset(e, 0, sizeof *e);
+      }
+    }
+  }
+  size_t len = lm->nlk;
+  size_t lmax = lr->max_words ? lr->max_words : LR_MAX_WORDS;
+  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *lr->ring) /* leave the rest to nodes */
+    lmax = p->max_memory / 8 / sizeof *lr->ring;
+  if ((lr->write_pos + len > lr->cap_ring || len > lr->cap_ring / 4) &&
+      lr->write_pos <= lr->cap_ring) {
+    /* not wrapped yet in this request: the records keep their positions */
+    size_t need = lr->write_pos + len > 4 * len ? (size_t)lr->write_pos + len : 4 * len;
+    size_t to = lr->cap_ring;
+    while (to < need && 2 * to <= lmax) to *= 2;
+    if (to > lr->cap_ring)
+      (void)goap__planner_grow(p, (void **)&lr->ring, &lr->cap_ring, to, sizeof *lr->ring);
+  }
+  size_t cap = lr->cap_ring;
+  if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
+  uint64_t pos = lr->write_pos;
+  size_t at = (size_t)(pos % cap);
+  if (at + len > cap) { /* records never wrap: skip to the ring's start */
+    pos += cap - at;
+    at = 0;
+  }
+  GOAP_ASSERT(at + len <= cap); /* a record never wraps */
+  memcpy(lr->ring + at, lm->lk, len * sizeof *lm->lk);
+  lr->write_pos = pos + len;
+  goap__lrent *e = lr_slot(p, node);
+  e->at = (pos & LR_POS) | ((uint64_t)len << 48);
+  e->node = node;
+  e->req = lr->req;
+}
+
+/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
+void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
+  goap__landmark_ring *lr = &p->lm_ring;
+  uint32_t par = p->nodes.parent[n];
+  if (par == UINT32_MAX) return; /* a root */
+  const goap__lrent *e = lr_slot(p, par);
+  uint64_t pos = e->at & LR_POS;
+  size_t elen = (size_t)(e->at >> 48);
+  if (e->req != lr->req || e->node != par || pos + lr->cap_ring < lr->write_pos) return;
+  int32_t a = (int32_t)(p->nodes.action[n] & ~GOAP__NODE_CLOSED) - 1; /* the action to n */
+  const int32_t *src = lr->ring + (size_t)(pos % lr->cap_ring);
+  size_t w = 0;
+  int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
+  for (size_t i = 0; i < elen;) {
+    size_t len = 3 + (size_t)src[i];
+    int has = 0;
+    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
+    if (!has) {
+      memcpy(lr->inherited + w, src + i, len * sizeof *src);
+      if (p->sym.on)
+        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
+      w += len;
+    }
+    i += len;
+  }
+  if (slots && goap__sym_succ_perm(p, p->nodes.states + (size_t)par * p->stride, a, p->sym.pi))
+    for (size_t i = 0; i < w;) {
+      size_t len = 3 + (size_t)lr->inherited[i];
+      for (size_t k = 3; k < len; ++k)
+        lr->inherited[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, lr->inherited[i + k]);
+      i += len;
+    }
+  p->lm.inh = lr->inherited;
+  p->lm.ninh = w;
+}
+
+/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
+ * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
+size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
+  goap__landmark_ring *lr = &p->lm_ring;
+  const goap__lrent *e = lr_slot(p, n);
+  uint64_t pos = e->at & LR_POS;
+  size_t elen = (size_t)(e->at >> 48);
+  if (e->req != lr->req || e->node != n || pos + lr->cap_ring < lr->write_pos || elen == 0)
+    return 0;
+  p->lm.inh = lr->ring + (size_t)(pos % lr->cap_ring);
+  p->lm.ninh = elen;
+  ++lr->resumed;
+  return elen;
+}
+/* macros of src/core/landmark_ring.c end here */
+#undef LR_WORDS
+#undef LR_MAX_WORDS
+#undef LH_FIRST
+#undef LH_ENTRIES
+#undef LR_POS
 
 /* ==== src/core/lmcut.c ==== */
 /*
@@ -2829,24 +3121,21 @@ static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need
   return GOAP_OK;
 }
 
-#define GROW(field, capf, need)                                                               \
+#define GROW(field, need)                                                                     \
   do {                                                                                        \
-    goap_status st_ = lm_grow(p, (void **)&lm->field, &lm->capf, (need), sizeof *lm->field);  \
+    goap_status st_ =                                                                         \
+        lm_grow(p, (void **)&lm->field, &lm->cap_##field, (need), sizeof *lm->field);         \
     if (st_ != GOAP_OK) return st_;                                                           \
   } while (0)
 
 void goap__lmcut_free(goap_planner *p) {
   goap__lmcut *lm = &p->lm;
-#define F(field, capf) goap__free(&p->alloc, lm->field, lm->capf * sizeof *lm->field);
-  F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
-  F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
-  F(intval, c_iv) F(intval_off, c_ivo)
-  F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
-  F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
-  F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
-  F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
-  F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
-  F(base, c_base) F(unsat0, c_u0) F(lk, c_lk) F(fhinf, c_fi)
+#define F(field) goap__free(&p->alloc, lm->field, lm->cap_##field * sizeof *lm->field);
+  F(pre_off) F(eff_off) F(pre) F(eff) F(guard) F(pre_of_off) F(ach_off) F(pre_of) F(ach)
+  F(intval) F(intval_off) F(cmap) F(csort) F(ucond) F(uop_off) F(init)
+  F(fh) F(fstamp) F(zone) F(stack) F(unsat) F(pcf) F(rem) F(cut) F(cutlist)
+  F(hv) F(hf) F(hpos) F(jhead) F(jnext) F(jprev) F(bhead) F(bnext) F(bprev) F(zlist) F(bmark)
+  F(base) F(unsat0) F(lk) F(fhinf)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -2861,9 +3150,9 @@ static int cmp_u64(const void *a, const void *b) {
 static goap_status op_begin(goap_planner *p, int32_t gvar, uint64_t ga, uint64_t gb,
                             uint64_t gne, uint32_t ghas_ne) {
   goap__lmcut *lm = &p->lm;
-  GROW(pre_off, c_opo, (size_t)lm->nop + 2);
-  GROW(eff_off, c_opo2, (size_t)lm->nop + 2);
-  GROW(guard, c_guard, (size_t)lm->nop + 1);
+  GROW(pre_off, (size_t)lm->nop + 2);
+  GROW(eff_off, (size_t)lm->nop + 2);
+  GROW(guard, (size_t)lm->nop + 1);
   lm->pre_off[lm->nop] = lm->npre;
   lm->eff_off[lm->nop] = lm->neff;
   goap__rcond *g = &lm->guard[lm->nop];
@@ -2880,14 +3169,14 @@ static goap_status op_pre(goap_planner *p, int32_t f) {
   goap__lmcut *lm = &p->lm;
   for (uint32_t k = lm->pre_off[lm->nop]; k < lm->npre; ++k)
     if (lm->pre[k] == f) return GOAP_OK; /* two equal conditions share a fact */
-  GROW(pre, c_pre, (size_t)lm->npre + 1);
+  GROW(pre, (size_t)lm->npre + 1);
   lm->pre[lm->npre++] = f;
   return GOAP_OK;
 }
 
 static goap_status op_eff(goap_planner *p, int32_t f) {
   goap__lmcut *lm = &p->lm;
-  GROW(eff, c_eff, (size_t)lm->neff + 1);
+  GROW(eff, (size_t)lm->neff + 1);
   lm->eff[lm->neff++] = f;
   return GOAP_OK;
 }
@@ -3019,8 +3308,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   for (int a = 0; a < A; ++a)
     for (int k = 0; k < d->actions[a].neff; ++k)
       niv += d->actions[a].eff[k].op == GOAP_SET && d->vars[d->actions[a].eff[k].var].type == GOAP_INT;
-  GROW(intval, c_iv, niv + 1);
-  GROW(intval_off, c_ivo, (size_t)V + 1);
+  GROW(intval, niv + 1);
+  GROW(intval_off, (size_t)V + 1);
   niv = 0;
   for (int a = 0; a < A; ++a)
     for (int k = 0; k < d->actions[a].neff; ++k) {
@@ -3044,8 +3333,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->downbase = lm->upbase + (uint32_t)V;
   lm->valbase = lm->downbase + (uint32_t)V;
   lm->condbase = lm->valbase + (uint32_t)niv;
-  GROW(cmap, c_cm, (size_t)ncond + 1);
-  GROW(csort, c_cs, (size_t)ncond + 1);
+  GROW(cmap, (size_t)ncond + 1);
+  GROW(csort, (size_t)ncond + 1);
   size_t ncs = 0;
   for (int c = 0; c < ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
@@ -3064,8 +3353,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   }
   if (ncs) ++nuc;
   lm->nuc = nuc;
-  GROW(ucond, c_uc, (size_t)nuc + 1);
-  GROW(uop_off, c_uo, (size_t)nuc + 1);
+  GROW(ucond, (size_t)nuc + 1);
+  GROW(uop_off, (size_t)nuc + 1);
   lm->goalfact = lm->condbase + nuc;
   lm->nfact = lm->goalfact + 1;
   /* operators: the actions first (operator id = action id) */
@@ -3110,26 +3399,26 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->goalop = lm->nop - 1;
   /* indices and per-evaluation arrays */
   size_t F = lm->nfact, O = lm->nop;
-  GROW(pre_of_off, c_fo, F + 1);
-  GROW(ach_off, c_fo2, F + 1);
-  GROW(pre_of, c_pre2, (size_t)lm->npre + 1);
-  GROW(ach, c_eff2, (size_t)lm->neff + 1);
-  GROW(fh, c_f1, F);
-  GROW(fstamp, c_f2, F);
-  GROW(zone, c_f3, F);
-  GROW(stack, c_f4, F);
-  GROW(unsat, c_o1, O);
-  GROW(pcf, c_o2, O);
-  GROW(rem, c_o3, O);
-  GROW(cut, c_o5, O);
-  GROW(cutlist, c_o6, O);
-  GROW(hv, c_h1, F + 1);
-  GROW(jhead, c_jh, F);
-  GROW(init, c_in, F);
-  GROW(zlist, c_zl, F);
-  GROW(bmark, c_bm, F);
-  GROW(bnext, c_bn, F);
-  GROW(bprev, c_bp, F);
+  GROW(pre_of_off, F + 1);
+  GROW(ach_off, F + 1);
+  GROW(pre_of, (size_t)lm->npre + 1);
+  GROW(ach, (size_t)lm->neff + 1);
+  GROW(fh, F);
+  GROW(fstamp, F);
+  GROW(zone, F);
+  GROW(stack, F);
+  GROW(unsat, O);
+  GROW(pcf, O);
+  GROW(rem, O);
+  GROW(cut, O);
+  GROW(cutlist, O);
+  GROW(hv, F + 1);
+  GROW(jhead, F);
+  GROW(init, F);
+  GROW(zlist, F);
+  GROW(bmark, F);
+  GROW(bnext, F);
+  GROW(bprev, F);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
    * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
   {
@@ -3138,18 +3427,18 @@ goap_status goap__lmcut_build(goap_planner *p) {
       if ((p->aflag[a] & 8u) && p->acost[a] < GOAP__INF) sum += p->acost[a];
     size_t nb = sum < (double)LM_MAXBUCK ? (size_t)sum + 2 : LM_MAXBUCK;
     if (nb < 256) nb = 256;
-    GROW(bhead, c_bh, nb);
-    lm->nbuck = (uint32_t)lm->c_bh;
-    memset(lm->bhead, 0xff, lm->c_bh * sizeof *lm->bhead);
+    GROW(bhead, nb);
+    lm->nbuck = (uint32_t)lm->cap_bhead;
+    memset(lm->bhead, 0xff, lm->cap_bhead * sizeof *lm->bhead);
     lm->bcur = lm->nbuck;
   }
-  GROW(jnext, c_jn, O);
-  GROW(jprev, c_jp, O);
-  GROW(unsat0, c_u0, O);
-  GROW(fhinf, c_fi, F);
+  GROW(jnext, O);
+  GROW(jprev, O);
+  GROW(unsat0, O);
+  GROW(fhinf, F);
   for (size_t f = 0; f < F; ++f) lm->fhinf[f] = GOAP__INF;
-  GROW(lk, c_lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
-  GROW(base, c_base, (size_t)A + 1);
+  GROW(lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
+  GROW(base, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
   {
@@ -3166,8 +3455,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
     }
     lm->base_whole = whole && sum + 1.0 < (double)lm->nbuck;
   }
-  GROW(hf, c_h2, F + 1);
-  GROW(hpos, c_h3, F + 1);
+  GROW(hf, F + 1);
+  GROW(hpos, F + 1);
   /* relevance: the facts from which the goal fact can be reached backwards (an operator with
    * an effect among them makes its preconditions relevant). Every fact on a path of the
    * justification graph to a relevant fact is relevant, so the other facts and the operators
@@ -3260,6 +3549,7 @@ static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
   int32_t at = lm->hpos[f];
   if (lm->usebuck) {
     uint32_t k = (uint32_t)t;
+    GOAP_ASSERT(t >= 0.0 && k < lm->nbuck && (double)k == t); /* a whole bucket in range */
     if (at >= 0) { /* unlink from its old bucket */
       int32_t n = lm->bnext[f], pr = lm->bprev[f];
       if (pr >= 0) lm->bnext[pr] = n;
@@ -3284,6 +3574,7 @@ static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
 static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   if (lm->usebuck) {
     uint32_t k = lm->bcur;
+    GOAP_ASSERT(lm->nh > 0);
     while (lm->bhead[k] < 0) ++k;
     int32_t x = lm->bhead[k], n = lm->bnext[x];
     lm->bhead[k] = n;
@@ -3294,6 +3585,7 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     lm->bcur = --lm->nh ? k : lm->nbuck;
     return;
   }
+  GOAP_ASSERT(lm->nh > 0 && lm->hpos[lm->hf[0]] == 0);
   *t = lm->hv[0];
   *f = lm->hf[0];
   lm->hpos[*f] = -1;
@@ -3312,6 +3604,7 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     i = c;
   }
   hplace(lm, i, lt, lf);
+  GOAP_ASSERT(!(lm->hv[0] < *t)); /* heap order: nothing below the value taken */
 }
 
 /* Empties the queue (an hmax run stopped early): every hpos back to -1. */
@@ -3531,7 +3824,7 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
-  if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
+  if (lm->lk_over || lm->nlk + 3 + n > lm->cap_lk) {
     lm->lk_over = 1;
     return;
   }
@@ -3679,14 +3972,57 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
 #undef GROW
 #undef F
 
+/* ==== src/core/node_pool.c ==== */
+/*
+ * node_pool.c -- the planner's node pool (goap__node_pool, planner.h): node records as a
+ * structure of arrays and the nodes' packed states.
+ *
+ * Invariants:
+ *  - The pool owns its arrays and records each one's capacity, so goap__node_pool_free frees
+ *    exactly what was allocated, whatever grew since (growth: planner.c, ensure_nodes).
+ *  - A failed init leaves the pool zeroed and holding nothing.
+ */
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+goap_status goap__node_pool_init(goap__node_pool *np, const goap_allocator *a, size_t n,
+                                 size_t words, size_t *memory) {
+  memset(np, 0, sizeof *np);
+  np->g = (double *)goap__alloc(a, n * sizeof *np->g);
+  np->h = (float *)goap__alloc(a, n * sizeof *np->h);
+  np->parent = (uint32_t *)goap__alloc(a, n * sizeof *np->parent);
+  np->action = (uint32_t *)goap__alloc(a, n * sizeof *np->action);
+  np->states = (goap_word *)goap__alloc(a, (n + 1) * words * sizeof *np->states);
+  np->cap = np->cap_g = np->cap_h = np->cap_parent = np->cap_action = n;
+  np->cap_states = (n + 1) * words;
+  if (!np->g || !np->h || !np->parent || !np->action || !np->states) {
+    goap__node_pool_free(np, a);
+    return GOAP_OUT_OF_MEMORY;
+  }
+  *memory += n * (sizeof *np->g + sizeof *np->h + sizeof *np->parent + sizeof *np->action) +
+             np->cap_states * sizeof *np->states;
+  return GOAP_OK;
+}
+
+void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a) {
+  goap__free(a, np->g, np->cap_g * sizeof *np->g);
+  goap__free(a, np->h, np->cap_h * sizeof *np->h);
+  goap__free(a, np->parent, np->cap_parent * sizeof *np->parent);
+  goap__free(a, np->action, np->cap_action * sizeof *np->action);
+  goap__free(a, np->states, np->cap_states * sizeof *np->states);
+  memset(np, 0, sizeof *np);
+}
+
 /* ==== src/core/planner.c ==== */
 /* names of src/core/planner.c that another file also declares */
-#define build_index build_index__core_planner
 #define hpop hpop__core_planner
 #define hpush hpush__core_planner
 /*
  * planner.c -- forward A* / weighted A* / greedy search over packed states, and regressive
  * (backward) A* over partial states, with relevance pruning, budgets and sliced execution.
+ * Creation and the pools' growth are in planner_create.c, a request's set-up (action
+ * selection, goal compilation) in planner_request.c.
  *
  * Invariants:
  *  - Pools (nodes, states, closed table, open heap, scratch) are allocated at creation and only
@@ -3727,29 +4063,1334 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
 /* #include "planner.h": inlined above */
 
 #define NONE UINT32_MAX
-#define F_EVAL 1u
-#define F_USABLE 2u
-#define F_RELEVANT 4u
-#define F_ACTIVE 8u
 
 #define CLOSED GOAP__NODE_CLOSED
-/* The request flags that change the action selection (the others only steer the search). */
-#define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
  * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
  * pricing each successor's positional cost). */
 enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
-/* Bytes of node record per node (g, h, parent, action/closed). */
-#define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
 static inline int32_t node_action(const goap_planner *p, uint32_t n) {
-  return (int32_t)(p->nact[n] & ~CLOSED) - 1;
+  return (int32_t)(p->nodes.action[n] & ~CLOSED) - 1;
 }
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
  * INFINITY for a dead end. */
 static inline float h_store(double h) { return goap__h_store(h); }
+
+/* ---- creation and growth: planner_create.c -------------------------------------------------- */
+
+static inline goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                                   size_t elem) {
+  return goap__planner_grow(p, ptr, cap, need, elem);
+}
+
+static inline goap_status ensure_nodes(goap_planner *p, size_t need) {
+  return goap__planner_nodes(p, need);
+}
+
+/* ---- the open list -------------------------------------------------------------------------- */
+
+static int hless(const goap__hentry *a, const goap__hentry *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->tie != b->tie) return a->tie < b->tie;
+  return a->node < b->node;
+}
+
+static inline goap_status hpush(goap_planner *p, goap__open_list *o, double f, double tie,
+                                uint32_t node) {
+  if (o->count == o->cap) {
+    goap_status st = grow_buf(p, (void **)&o->entry, &o->cap, o->count + 1, sizeof *o->entry);
+    if (st != GOAP_OK) return st;
+  }
+  goap__hentry *h = o->entry;
+  goap__hentry e;
+  e.f = f;
+  e.tie = (float)tie;
+  e.node = node;
+  size_t i = o->count++;
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!hless(&e, &h[parent])) break;
+    h[i] = h[parent];
+    i = parent;
+  }
+  h[i] = e;
+  return GOAP_OK;
+}
+
+static inline goap__hentry hpop(goap__open_list *o) {
+  goap__hentry *h = o->entry;
+  goap__hentry top = h[0];
+  goap__hentry last = h[--o->count];
+  size_t n = o->count, i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && hless(&h[c + 1], &h[c])) ++c;
+    if (!hless(&h[c], &last)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (n) h[i] = last;
+  GOAP_ASSERT(n == 0 || !hless(&h[0], &top)); /* heap order: nothing above the entry taken */
+  return top;
+}
+
+static inline goap_status heap_push(goap_planner *p, double f, double tie, uint32_t node) {
+  return hpush(p, &p->open, f, tie, node);
+}
+
+/* Queues node (reached by action) in the open list and, when the action is a preferred
+ * operator of the node being expanded, in the preferred list too. */
+static inline goap_status open_push(goap_planner *p, double f, double tie, uint32_t node,
+                                    int32_t action) {
+  goap_status st = heap_push(p, f, tie, node);
+  if (st == GOAP_OK && p->pref_on && action >= 0 && p->rx.pref[action] == p->rx.pref_gen)
+    st = hpush(p, &p->open_pref, f, tie, node);
+  return st;
+}
+
+/* The preferred list's lead after progress (Fast Downward's default boost). */
+#define PREF_BOOST 1000
+
+/* Takes the next entry: from the open list, or with preferred operators from the non-empty
+ * list of the lower priority (the open list on a tie). Returns 0 when both are empty. */
+static inline int open_pop(goap_planner *p, goap__hentry *out) {
+  if (!p->pref_on) {
+    if (p->open.count == 0) return 0;
+    *out = hpop(&p->open);
+    return 1;
+  }
+  int k = p->open_pref.count > 0 && (p->open.count == 0 || p->prio[1] < p->prio[0]);
+  if (!k && p->open.count == 0) return 0;
+  *out = k ? hpop(&p->open_pref) : hpop(&p->open);
+  p->prio[k]++;
+  int m = p->prio[0] < p->prio[1] ? p->prio[0] : p->prio[1];
+  p->prio[0] -= m;
+  p->prio[1] -= m;
+  return 1;
+}
+
+/* A state was evaluated with h (preferred operators): a new lowest h boosts the preferred
+ * list. */
+static inline void progress(goap_planner *p, float h) {
+  if (!(h < p->best_h)) return;
+  if (p->best_h < INFINITY) p->prio[1] -= PREF_BOOST;
+  p->best_h = h;
+}
+
+/* ---- closed table ---------------------------------------------------------------------------- */
+
+static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
+  if (sw == 1) return a[0] == b[0];
+  return memcmp(a, b, sw * sizeof *a) == 0;
+}
+
+/* Finds the node holding state s, or returns NONE and the free slot in *slot. */
+static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *slot) {
+  uint32_t sw = p->key;
+  const uint32_t *t = p->closed.slot;
+  uint32_t nn = p->nodes.count, base = p->closed.idbase;
+  size_t mask = p->closed.cap - 1;
+  GOAP_ASSERT((p->closed.cap & mask) == 0 && p->closed.cap > (size_t)nn); /* a free slot */
+  size_t i = (size_t)goap__hash_state(s, sw) & mask;
+  for (;; i = (i + 1) & mask) {
+    uint32_t n = t[i] - base;
+    if (n >= nn) {
+      *slot = i;
+      return NONE;
+    }
+    if (same(p->nodes.states + (size_t)n * p->stride, s, sw)) return n;
+  }
+}
+
+/* ---- request set-up: planner_request.c ---------------------------------------------------- */
+
+static inline goap_status prepare(goap_planner *p, const goap_request *req) {
+  return goap__plan_prepare(p, req);
+}
+
+static inline goap_status rx_goal(goap_planner *p) { return goap__rx_goal(p); }
+
+/* ---- positional costs ----------------------------------------------------------------------- */
+
+/* Is action x's state cost called in this request? */
+static inline int scost_called(const goap_planner *p, const goap__action *x) {
+  return x->scost && (!(p->flags & GOAP_REQUEST_NO_CALLBACKS) ||
+                      (x->scost_flags & GOAP_STATE_COST_PURE));
+}
+
+/* Positional costs (scost_on): action a's cost in state s, its request cost plus its state
+ * cost, or -1 when the state cost makes it inapplicable there. Kept out of line: requests
+ * without positional costs never call it. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static double step_cost(goap_planner *p, int32_t a, const goap_word *s) {
+  const goap__action *x = &p->d->actions[a];
+  double c = p->acost[a];
+  if (scost_called(p, x)) {
+    double e = x->scost(p->host, a, s, x->scost_user);
+    if (!(e >= 0.0) || !(e < GOAP__INF)) return -1.0; /* negative, NaN or infinite */
+    if (e > x->min_cost) c += e - x->min_cost;
+  }
+  p->scost_last = c;
+  return c;
+}
+
+/* ---- heuristics ----------------------------------------------------------------------------- */
+
+static inline int goal_unmet(const goap_planner *p, const goap_word *s) {
+  int n = 0;
+  for (int i = 0; i < p->nwant; ++i) n += !goap__ftest_ok(&p->goal_ft[i], s);
+  return n;
+}
+
+static inline int goal_holds(const goap_planner *p, const goap_word *s) {
+  for (uint32_t w = 0; w < p->W; ++w)
+    if ((s[w] & p->goal_mask[w]) != p->goal_val[w]) return 0;
+  for (int i = 0; i < p->nwant; ++i)
+    if (!goap__ftest_ok(&p->goal_ft[i], s)) return 0;
+  return 1;
+}
+
+static double h_forward(goap_planner *p, const goap_word *s) {
+  ++p->stats.evaluated;
+  switch (p->heur) {
+    case GOAP_H_ZERO: return 0.0;
+    case GOAP_H_GOAL_COUNT: return (double)goal_unmet(p, s);
+    case GOAP_H_GOAL_COUNT_ADMISSIBLE: {
+      int u = goal_unmet(p, s);
+      if (u && !p->max_achieve) return GOAP__INF;
+      return (double)u * p->gc_scale;
+    }
+    case GOAP_H_MAX: return goap__relax_eval(p, s, 0);
+    case GOAP_H_ADD: return goap__relax_eval(p, s, 1);
+    case GOAP_H_FF: return goap__relax_eval_ff(p, s);
+    case GOAP_H_LMCUT: return goap__lmcut_eval(p, s);
+    case GOAP_H_DEFAULT:
+    default: {
+      int u = 0;
+      double best = 0.0;
+      for (int i = 0; i < p->nwant; ++i) {
+        if (goap__ftest_ok(&p->goal_ft[i], s)) continue;
+        ++u;
+        if (p->goal_best[i] > best) best = p->goal_best[i];
+      }
+      if (best >= GOAP__INF) return GOAP__INF;
+      double gc = (double)u * p->gc_scale;
+      return gc > best ? gc : best;
+    }
+  }
+}
+
+/* Backward: how many constrained variables the start state violates, and the largest cheapest
+ * writer among them. */
+static double h_backward(goap_planner *p, const goap_word *lo, const goap_word *hi) {
+  const goap_domain *d = p->d;
+  ++p->stats.evaluated;
+  if (p->heur == GOAP_H_ZERO) return 0.0;
+  /* hff and LM-cut have no backward form: hadd and hmax stand in for them */
+  if (p->heur == GOAP_H_MAX || p->heur == GOAP_H_LMCUT)
+    return goap__relax_eval_partial(p, lo, hi, 0);
+  if (p->heur == GOAP_H_ADD || p->heur == GOAP_H_FF) return goap__relax_eval_partial(p, lo, hi, 1);
+  int u = 0;
+  double best = 0.0;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
+    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
+      int32_t v = d->wvars[k];
+      const goap__var *var = &d->vars[v];
+      uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
+      uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
+      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
+      if (s >= a && s <= b) continue;
+      ++u;
+      if (p->var_best[v] > best) best = p->var_best[v];
+    }
+  }
+  if (p->heur == GOAP_H_GOAL_COUNT) return (double)u;
+  if (best >= GOAP__INF) return GOAP__INF;
+  double gc = p->max_eff_active ? (double)u * p->cmin / (double)p->max_eff_active : 0.0;
+  if (p->heur == GOAP_H_GOAL_COUNT_ADMISSIBLE) return u && !p->max_eff_active ? GOAP__INF : gc;
+  return gc > best ? gc : best;
+}
+
+/* ---- node creation -------------------------------------------------------------------------- */
+
+static double f_of(const goap_planner *p, double g, double h) {
+  if (p->search == GOAP_SEARCH_GREEDY) return h;
+  return g + p->weight * h;
+}
+
+static double tie_of(const goap_planner *p, double g, double h) {
+  return p->search == GOAP_SEARCH_GREEDY ? g : h;
+}
+
+static uint32_t node_depth(const goap_planner *p, uint32_t n) {
+  uint32_t d = 0;
+  while (p->nodes.parent[n] != NONE) {
+    n = p->nodes.parent[n];
+    ++d;
+  }
+  return d;
+}
+
+/* The best partial plan's end: of the stored nodes, the lowest h, then the deepest, then the
+ * first stored. Only needed when a budget runs out, so it is searched for then, not tracked
+ * (depths are counted along parent links, for the nodes of the lowest h only). */
+static uint32_t find_best(const goap_planner *p) {
+  uint32_t best = NONE, best_depth = 0;
+  float hmin = INFINITY;
+  /* lazy A*'s unevaluated nodes hold only a lower bound (often 0): not ranked */
+  int skip = p->lazy_astar;
+  for (uint32_t n = 0; n < p->nodes.count; ++n)
+    if (fabsf(p->nodes.h[n]) < hmin && !(skip && signbit(p->nodes.h[n])))
+      hmin = fabsf(p->nodes.h[n]);
+  if (isinf(hmin)) return NONE;
+  for (uint32_t n = 0; n < p->nodes.count; ++n) {
+    if (!(fabsf(p->nodes.h[n]) <= hmin) || (skip && signbit(p->nodes.h[n]))) continue;
+    uint32_t dn = node_depth(p, n);
+    if (best == NONE || dn > best_depth) {
+      best = n;
+      best_depth = dn;
+    }
+  }
+  return best;
+}
+
+/* Reports a trace event (only called when a trace callback is installed). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t node,
+                       uint32_t parent, int32_t action, double g, double h) {
+  goap_trace_event ev;
+  ev.kind = kind;
+  ev.node = node;
+  ev.parent = parent;
+  ev.action = action;
+  ev.g = g;
+  ev.h = h >= GOAP__INF ? (double)INFINITY : h;
+  ev.f = isinf(ev.h) ? (double)INFINITY : f_of(p, g, h);
+  ev.state = node == NONE ? NULL : p->nodes.states + (size_t)node * p->stride;
+  p->trace_fn(p->trace_user, &ev);
+}
+
+/* An EXPAND or GOAL event for node n. Expansions are reported by the expand functions (not
+ * by the search loop, whose code stays as without tracing); small mode, which has no hooks,
+ * is not used while tracing. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static void trace_node(const goap_planner *p, goap_trace_kind kind, uint32_t n) {
+  trace_emit(p, kind, n, p->nodes.parent[n], node_action(p, n), p->nodes.g[n],
+             (double)fabsf(p->nodes.h[n]));
+}
+
+void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
+  if (!p) return;
+  p->trace_fn = fn;
+  p->trace_user = user;
+}
+
+/* Adds the state at the tentative slot (index nodes.count) as a node. */
+static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
+                            int32_t action, double g, double h) {
+  uint32_t n = p->nodes.count;
+  GOAP_ASSERT(n < p->nodes.cap && ((size_t)n + 1) * p->stride <= p->nodes.cap_states);
+  GOAP_ASSERT(slot < p->closed.cap && p->closed.slot[slot] - p->closed.idbase >= n);
+  int dead = h >= GOAP__INF;
+  float hs = h_store(h);
+  p->nodes.g[n] = g;
+  p->nodes.h[n] = hs;
+  p->nodes.parent[n] = parent;
+  p->nodes.action[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
+  p->closed.slot[slot] = p->closed.idbase + n;
+  ++p->nodes.count;
+  ++p->stats.nodes;
+  if (p->nodes.count >= p->nodes.grow_at) {
+    goap_status st = ensure_nodes(p, (size_t)p->nodes.count + 1);
+    if (st != GOAP_OK) return st;
+  }
+  if (dead) return GOAP_OK;
+  if (p->pref_on && !p->lazy) progress(p, hs);
+  return open_push(p, f_of(p, g, (double)hs), tie_of(p, g, (double)hs), n, action);
+}
+
+/* ---- search --------------------------------------------------------------------------------- */
+
+/* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
+ * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
+ * the last one made (lm_node), its cost partition gives a stronger bound: every real plan
+ * a.pi from parent hits every cut, an action's share of the cuts is at most its cost
+ * (acost - rem, rem what the cuts left of it), so cost(pi) >= h_lmcut(parent) - share(a);
+ * actions in no cut keep the parent's whole h. */
+static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action) {
+  /* the step's real cost: with positional costs, the one step_cost just priced */
+  double b = (double)p->nodes.h[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
+  if (parent == p->lm_node) {
+    double share = p->acost[action] - p->lm.rem[action];
+    double l = p->lm_h - (share > 0.0 ? share : 0.0);
+    if (l != floor(l)) l -= 1e-9 * fabs(l); /* rounding of non-integer sums stays below */
+    if (l > b) {
+      b = l;
+      ++p->lm_gain;
+    }
+  }
+  return b > 0.0 ? b : 0.0;
+}
+
+/* Lazy A*: evaluates node n (its state s), remembering it as lm_node with LM-cut. With
+ * LM-cut and a finite stop, the evaluation may end early with a bound above stop (lm.partial:
+ * the state stays unevaluated, lm_node is forgotten since its cuts are gone). */
+static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double stop) {
+  if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
+  p->lm.stop_on = stop < GOAP__INF;
+  p->lm.stop = stop;
+  if (p->lm_ring.on && !goap__lm_ring_own(p, n)) goap__lm_ring_inherit(p, n);
+  size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
+  double h = h_forward(p, s);
+  p->lm.stop_on = 0;
+  p->lm.inh = NULL;
+  if (p->lm.partial) {
+    p->lm_node = NONE;
+    /* its landmarks so far: the next evaluation of n goes on from them */
+    if (p->lm_ring.on && p->lm.nlk > from) goap__lm_ring_store(p, n);
+  } else if (p->lm_bound) {
+    p->lm_node = n;
+    p->lm_h = h;
+  }
+  return h;
+}
+
+/* A known state m was reached again, from parent by action at cost g: keep the cheaper path
+ * (reopening a closed node if need be). */
+static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
+                                        int32_t action, double g) {
+  ++p->stats.duplicates;
+  if (!(g < p->nodes.g[m]) || isinf(p->nodes.h[m])) return GOAP_OK;
+  if (p->lazy_astar && signbit(p->nodes.h[m])) {
+    /* unevaluated: every parent's bound holds for the state, keep the largest */
+    float b = h_store(lazy_bound(p, parent, action));
+    if (b > -p->nodes.h[m]) p->nodes.h[m] = -b;
+  }
+  p->nodes.g[m] = g;
+  p->nodes.parent[m] = parent;
+  if (p->nodes.action[m] & CLOSED) ++p->stats.reopened;
+  p->nodes.action[m] = (uint32_t)(action + 1); /* open (again) */
+  double h = (double)fabsf(p->nodes.h[m]);
+  return open_push(p, f_of(p, g, h), tie_of(p, g, h), m, action);
+}
+
+/* reached_again, reported to the trace (small mode, which calls reached_again directly, is
+ * not used while tracing). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static goap_status reached_again_traced(goap_planner *p, uint32_t m, uint32_t parent,
+                                        int32_t action, double g) {
+  int better = g < p->nodes.g[m] && !isinf(p->nodes.h[m]);
+  goap_status st = reached_again(p, m, parent, action, g);
+  trace_emit(p, better ? GOAP_TRACE_BETTER : GOAP_TRACE_DUPLICATE, m, parent, action, g,
+             (double)fabsf(p->nodes.h[m]));
+  return st;
+}
+
+/* Inserts candidate state c (sw words) reached from parent by action at cost g. */
+static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, int32_t action,
+                         double g, int backward) {
+  size_t slot = 0;
+  ++p->stats.generated;
+  uint32_t m = table_find(p, c, &slot);
+  if (m != NONE) {
+    if (p->trace_fn) return reached_again_traced(p, m, parent, action, g);
+    return reached_again(p, m, parent, action, g);
+  }
+  if (p->nodes.count >= p->req_max_nodes) {
+    if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, parent, action, g, 0.0);
+    return GOAP_NODE_LIMIT;
+  }
+  goap_word *dst = p->nodes.states + (size_t)p->nodes.count * p->stride;
+  if (dst != c) goap__copy_words(dst, c, p->key);
+  uint32_t n = p->nodes.count;
+  double h;
+  if (p->lazy_astar) /* evaluated when taken out (step_impl); a root at once */
+    h = parent == NONE ? lazy_eval(p, n, dst, GOAP__INF) : lazy_bound(p, parent, action);
+  else if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
+    h = parent == NONE ? 0.0 : (double)p->nodes.h[parent];
+  else
+    h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
+  goap_status st = add_node(p, slot, parent, action, g, h);
+  /* the sign bit marks it pending (-0.0 included) */
+  if (p->lazy && p->nodes.count > n && !(p->lazy_astar && parent == NONE))
+    p->nodes.h[n] = -p->nodes.h[n];
+  if (p->trace_fn && p->nodes.count > n) trace_node(p, GOAP_TRACE_NEW, n);
+  return st;
+}
+
+/* Applicable in s and not a no-op there. */
+static inline int useful(const goap_domain *d, const goap__action *act, const goap_word *s) {
+  if (!goap__action_ok(d, act, s)) return 0;
+  if (act->neff_add) return 1;
+  for (uint32_t i = 0; i < act->neff_set; ++i) {
+    const goap__wmask *m = &d->wm[act->eff_set + i];
+    if ((s[m->word] & m->mask) != m->value) return 1;
+  }
+  return 0;
+}
+
+static inline int useful_fast(const goap_planner *p, int32_t a, const goap_word *s) {
+  if (p->quick && p->quick[a].simple) {
+    const goap__quick *q = &p->quick[a];
+    return ((s[0] & q->pm) == q->pv) & ((s[0] & q->em) != q->ev);
+  }
+  return useful(p->d, &p->d->actions[a], s);
+}
+
+static inline void set_bit(goap_word *bits, int i, int on) {
+  goap_word m = (goap_word)1 << (i & 63);
+  if (on) bits[i >> 6] |= m;
+  else bits[i >> 6] &= ~m;
+}
+
+/* Fills the useful-action bitset that follows state s (at s + W). */
+static void useful_all(goap_planner *p, goap_word *s) {
+  goap_word *bits = s + p->W;
+  memset(bits, 0, p->useful_words * sizeof *bits);
+  for (int i = 0; i < p->nactive; ++i)
+    if (useful_fast(p, p->active[i], s)) set_bit(bits, i, 1);
+}
+
+static inline int lowest_bit(goap_word x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    ++i;
+  }
+  return i;
+#endif
+}
+
+static goap_status expand_small(goap_planner *p, uint32_t n) {
+  double g = p->nodes.g[n];
+  goap_word bits = p->nodes.states[(size_t)n * 2 + 1];
+  while (bits) {
+    int i = lowest_bit(bits);
+    bits &= bits - 1;
+    const goap__quick *q = &p->small_q[i];
+    goap_word s0 = p->nodes.states[(size_t)n * 2];
+    goap_word t0 = (s0 & ~q->em) | q->ev;
+    goap_word cb = p->nodes.states[(size_t)n * 2 + 1];
+    uint64_t aff = p->small_aff[i];
+    while (aff) {
+      int j = lowest_bit(aff);
+      aff &= aff - 1;
+      const goap__quick *r = &p->small_q[j];
+      goap_word u = (goap_word)(((t0 & r->pm) == r->pv) & ((t0 & r->em) != r->ev));
+      cb = (cb & ~((goap_word)1 << j)) | (u << j);
+    }
+    /* offer(), specialised: one-word key, two-word nodes */
+    int32_t a = p->active[i];
+    double g2 = g + p->acost[a];
+    ++p->stats.generated;
+    const uint32_t *tab = p->closed.slot;
+    size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
+    uint32_t m = NONE, nn = p->nodes.count, base = p->closed.idbase;
+    for (; tab[j] - base < nn; j = (j + 1) & mask) {
+      if (p->nodes.states[(size_t)(tab[j] - base) * 2] == t0) {
+        m = tab[j] - base;
+        break;
+      }
+    }
+    goap_status st;
+    if (m != NONE) {
+      st = reached_again(p, m, n, a, g2);
+    } else if (p->nodes.count >= p->req_max_nodes) {
+      st = GOAP_NODE_LIMIT;
+    } else {
+      goap_word *t = p->nodes.states + (size_t)p->nodes.count * 2;
+      t[0] = t0;
+      t[1] = cb;
+      st = add_node(p, j, n, a, g2, h_forward(p, t));
+    }
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+/* Instantiated twice: `scost` (positional costs priced per successor) is a constant in each,
+ * so that searches without them pay nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, int scost) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
+  const goap_domain *d = p->d;
+  const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
+  const uint32_t *toff = p->touch_off;
+  const int32_t *touch = p->touch, *a2i = p->act2idx;
+  double g = p->nodes.g[n];
+  for (uint32_t k = 0; k < uw; ++k) {
+    goap_word bits = p->nodes.states[(size_t)n * stride + W + k];
+    while (bits) {
+      int i = (int)k * 64 + lowest_bit(bits);
+      bits &= bits - 1;
+      int32_t a = p->active[i];
+      const goap__action *act = &d->actions[a];
+      const goap_word *s = p->nodes.states + (size_t)n * stride; /* re-read: pools may move */
+      double c = p->acost[a];
+      if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
+      goap_word *t = p->nodes.states + (size_t)p->nodes.count * stride; /* tentative slot */
+      goap__copy_words(t, s, stride);
+      if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
+      else goap__action_do(d, act, t);
+      /* recheck the actions that read or write what this action changed */
+      for (int e = 0; e < act->neff; ++e) {
+        int32_t v = act->eff[e].var;
+        for (uint32_t j = toff[v], je = toff[v + 1]; j < je; ++j) {
+          int32_t b = touch[j];
+          int32_t bi = a2i[b];
+          if (bi >= 0) set_bit(t + W, bi, useful_fast(p, b, t));
+        }
+      }
+      goap_status st = offer(p, t, n, a, g + c, 0);
+      if (st != GOAP_OK) return st;
+    }
+  }
+  return GOAP_OK;
+}
+
+static goap_status expand_incremental(goap_planner *p, uint32_t n) {
+  return expand_incremental_impl(p, n, 0);
+}
+
+/* ---- the successor index ----------------------------------------------------------------- */
+
+/* Offers the successors of node n through the listed active indices that apply there, in
+ * canonical form when `canon` (orbit search). Instantiated twice (expand_list_plain, _canon) so
+ * that a search without a symmetry pays nothing per successor. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
+                                           const int32_t *list, uint32_t count, int canon,
+                                           int scost) {
+  const goap_domain *d = p->d;
+  uint32_t W = p->W;
+  for (uint32_t j = 0; j < count; ++j) {
+    int32_t a = p->active[list[j]];
+    const goap__action *act = &d->actions[a];
+    const goap_word *s = p->nodes.states + (size_t)n * p->stride; /* re-read: pools may move */
+    if (!goap__action_ok(d, act, s)) continue;
+    goap_word *t = p->nodes.states + (size_t)p->nodes.count * p->stride; /* tentative slot */
+    memcpy(t, s, W * sizeof *t);
+    goap__action_do(d, act, t);
+    if (same(t, s, W)) continue; /* a no-op here */
+    double c = p->acost[a];
+    if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
+    if (canon) (void)goap__sym_canon_after(&p->sym, t, a, NULL);
+    goap_status st = offer(p, t, n, a, g + c, 0);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0, 0);
+}
+
+static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 1, 0);
+}
+
+static goap_status expand_list_scost(goap_planner *p, uint32_t n, double g,
+                                     const int32_t *list, uint32_t count) {
+  return expand_list_impl(p, n, g, list, count, 0, 1);
+}
+
+/* expand_indexed_impl's calls: `canon` is a constant in each instance */
+#define expand_list(p, n, g, list, count)                                                     \
+  (canon == 1   ? expand_list_canon(p, n, g, list, count)                                     \
+   : canon == 2 ? expand_list_scost(p, n, g, list, count)                                     \
+                : expand_list_plain(p, n, g, list, count))
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
+  /* canon: 0 plain, 1 orbit search (canonical successors), 2 positional costs */
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
+  const goap__relax *r = &p->rx;
+  double g = p->nodes.g[n];
+  goap_status st;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    for (uint32_t val = 0; val < 2; ++val) {
+      goap_word x = p->nodes.states[(size_t)n * p->stride + w];
+      goap_word bits = val ? (x & p->succ.anchor_true[w]) : (~x & p->succ.anchor_false[w]);
+      while (bits) {
+        int b = lowest_bit(bits);
+        bits &= bits - 1;
+        uint32_t f = r->fact_off[p->succ.bit_var[w * 64 + (uint32_t)b]] + val;
+        st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],
+                         p->succ.anchor_off[f + 1] - p->succ.anchor_off[f]);
+        if (st != GOAP_OK) return st;
+      }
+    }
+  }
+  for (int i = 0; i < p->succ.nenum_vars; ++i) {
+    const goap__var *var = &p->d->vars[p->succ.enum_vars[i]];
+    uint64_t k = goap__field_get(p->nodes.states + (size_t)n * p->stride, var->word, var->shift,
+                                 var->fmask);
+    uint32_t f = r->fact_off[p->succ.enum_vars[i]] + (uint32_t)k;
+    st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],
+                     p->succ.anchor_off[f + 1] - p->succ.anchor_off[f]);
+    if (st != GOAP_OK) return st;
+  }
+  return expand_list(p, n, g, p->succ.unanchored, (uint32_t)p->succ.nunanchored);
+}
+#undef expand_list
+
+static goap_status expand_indexed(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 0);
+}
+
+/* kept out of line: it must not weigh on the search loop of requests without a symmetry */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
+  return expand_indexed_impl(p, n, 1);
+}
+
+/* Positional costs (scost_on): the bitset or the index, pricing every successor. Out of
+ * line, like the orbit search's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_scost(goap_planner *p, uint32_t n) {
+  if (p->useful_words) return expand_incremental_impl(p, n, 1);
+  return expand_indexed_impl(p, n, 2);
+}
+
+static goap_status expand_forward(goap_planner *p, uint32_t n) {
+  if (p->succ_mode == FMODE_SMALL) return expand_small(p, n);
+  if (p->succ_mode == FMODE_BITSET) return expand_incremental(p, n);
+  if (p->succ_mode == FMODE_INDEX) return expand_indexed(p, n);
+  if (p->succ_mode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
+  return expand_scost(p, n);
+}
+
+/* The active actions that write a variable node n constrains (only they can be relevant),
+ * in `active` order; returns how many were listed in p->back_list (as active indices). */
+static int backward_candidates(goap_planner *p, uint32_t n) {
+  const goap_domain *d = p->d;
+  const goap_word *lo = p->nodes.states + (size_t)n * p->stride, *hi = lo + p->W;
+  if (++p->back_gen == 0) {
+    memset(p->back_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->back_stamp);
+    p->back_gen = 1;
+  }
+  int count = 0;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue;
+    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
+      int32_t v = d->wvars[k];
+      const goap__var *var = &d->vars[v];
+      if (goap__field_get(lo, var->word, var->shift, var->fmask) == 0 &&
+          goap__field_get(hi, var->word, var->shift, var->fmask) == var->range)
+        continue;
+      for (uint32_t j = d->writers_off[v]; j < d->writers_off[v + 1]; ++j) {
+        int32_t a = d->writers[j];
+        if (p->act2idx[a] < 0 || p->back_stamp[a] == p->back_gen) continue;
+        p->back_stamp[a] = p->back_gen;
+        /* insertion keeps the list sorted by active index: plans do not depend on var order */
+        int32_t ai = p->act2idx[a];
+        int pos = count++;
+        while (pos > 0 && p->back_list[pos - 1] > ai) {
+          p->back_list[pos] = p->back_list[pos - 1];
+          --pos;
+        }
+        p->back_list[pos] = ai;
+      }
+    }
+  }
+  return count;
+}
+
+static goap_status expand_backward(goap_planner *p, uint32_t n) {
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
+  const goap_domain *d = p->d;
+  const goap__relax *r = &p->rx;
+  uint32_t W = p->W, sw = 2 * W;
+  double g = p->nodes.g[n];
+  int ncand = backward_candidates(p, n);
+  for (int ci = 0; ci < ncand; ++ci) {
+    int32_t a = p->active[p->back_list[ci]];
+    const goap__action *act = &d->actions[a];
+    goap_status st = goap__cand_reserve(p, 2);
+    if (st != GOAP_OK) return st;
+    const goap_word *gs = p->nodes.states + (size_t)n * sw; /* re-read: pools may have moved */
+    goap_word *c = p->scratch;
+    memcpy(c, gs, sw * sizeof *c);
+    int relevant = 0, ok = 1;
+    for (int j = 0; j < act->neff && ok; ++j) {
+      const goap_effect *e = &act->eff[j];
+      const goap__var *v = &d->vars[e->var];
+      uint64_t l = goap__field_get(gs, v->word, v->shift, v->fmask);
+      uint64_t u = goap__field_get(gs + W, v->word, v->shift, v->fmask);
+      int full = l == 0 && u == v->range;
+      if (e->op == GOAP_SET) {
+        uint64_t k = (uint64_t)((int64_t)e->value - (int64_t)v->lo);
+        if (full) continue;
+        if (k < l || k > u) {
+          ok = 0;
+          break;
+        }
+        relevant = 1;
+        goap__field_put(c, v->word, v->shift, v->fmask, 0);
+        goap__field_put(c + W, v->word, v->shift, v->fmask, v->range);
+      } else {
+        if (full) continue;
+        int64_t nl = (int64_t)l - e->value, nu = (int64_t)u - e->value;
+        if (e->op == GOAP_ADD_CLAMP) { /* saturated: a bound at the edge keeps the edge */
+          if (l == 0) nl = 0;
+          if (u == v->range) nu = (int64_t)v->range;
+        }
+        if (nl < 0) nl = 0;
+        if (nu > (int64_t)v->range) nu = (int64_t)v->range;
+        if (nl > nu) {
+          ok = 0;
+          break;
+        }
+        relevant = 1;
+        goap__field_put(c, v->word, v->shift, v->fmask, (uint64_t)nl);
+        goap__field_put(c + W, v->word, v->shift, v->fmask, (uint64_t)nu);
+      }
+    }
+    if (!ok || !relevant) continue;
+    size_t nc = 1;
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && nc; ++k) {
+      const goap__rcond *rc = &r->cond[k];
+      st = goap__split_ne(p, &nc, &d->vars[rc->var], rc->a, rc->b, rc->ne, rc->has_ne);
+      if (st != GOAP_OK) return st;
+    }
+    for (size_t k = 0; k < nc; ++k) {
+      /* the candidate may move when the pools grow inside offer: copy it to the tentative slot */
+      goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
+      memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
+      if (same(tent, p->nodes.states + (size_t)n * sw, sw)) continue;
+      st = offer(p, tent, n, a, g + p->acost[a], 1);
+      if (st != GOAP_OK) return st;
+    }
+  }
+  return GOAP_OK;
+}
+
+/* Beyond this many actions to recheck per successor (on average over the active actions),
+ * the bitset's upkeep costs more than finding the candidates through the index: blocks world
+ * rechecks about 170 per successor and runs 3x faster with the index; chains recheck 2 and
+ * would lose the bitset's knowledge of no-ops. */
+#define MAX_FANOUT 48
+
+/* Average over the active actions of the actions rechecked after applying one (the touch
+ * lists of the variables it writes). */
+static uint32_t recheck_fanout(const goap_planner *p) {
+  const goap_domain *d = p->d;
+  uint64_t total = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    const goap__action *x = &d->actions[p->active[i]];
+    for (int e = 0; e < x->neff; ++e)
+      total += p->touch_off[x->eff[e].var + 1] - p->touch_off[x->eff[e].var];
+  }
+  uint64_t avg = p->nactive ? total / (uint64_t)p->nactive : 0;
+  return avg > 0xffffffffu ? 0xffffffffu : (uint32_t)avg;
+}
+
+static goap_status start_search(goap_planner *p) {
+  uint32_t sw;
+  goap_status st = rx_goal(p);
+  if (st != GOAP_OK) return st;
+  /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
+  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
+    p->closed.idbase = 0;
+  }
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  p->prio[0] = p->prio[1] = 0;
+  p->best_h = INFINITY;
+  p->found = p->best = NONE;
+  p->lm_node = NONE;
+  p->lm_gain = p->lm_fresh = 0;
+  if (p->search == GOAP_SEARCH_BACKWARD) {
+    p->key = p->stride = 2 * p->W;
+    p->useful_words = 0;
+  } else {
+    p->key = p->W;
+    /* the useful-action bitset when it is at most as large as the state and a successor has
+     * few actions to recheck, else the index */
+    uint32_t words = (uint32_t)((p->nactive + 63) / 64);
+    if (p->fan_serial != p->goal_serial) {
+      p->fanout = recheck_fanout(p);
+      p->fan_serial = p->goal_serial;
+      if (p->gslot_current >= 0 && p->gslots[p->gslot_current].serial == p->goal_serial) {
+        p->gslots[p->gslot_current].fanout = p->fanout; /* kept with the selection (goal cache) */
+        p->gslots[p->gslot_current].fan_ok = 1;
+      }
+    }
+    /* lazy search expands few of the states it generates: keeping each one's bitset up to
+     * date costs more than finding the applicable actions of the few expanded (village:
+     * 2.3x fewer instructions per plan) */
+    int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
+    p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
+    p->succ_mode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
+    /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
+     * successors in the same order through offer() */
+    if (p->succ_mode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
+      p->succ_mode = FMODE_BITSET;
+    /* positional costs: the same bitset or index through expand_scost (orbit search and
+     * positional costs never meet: begin refuses the pair) */
+    if (p->scost_on) p->succ_mode = FMODE_SCOST;
+    if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
+      p->useful_words = 0;
+      p->succ_mode = FMODE_INDEX_SYM;
+    }
+    p->stride = p->W + p->useful_words;
+    if (p->succ_mode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
+      goap__succ_index_build(p);
+  }
+  sw = p->stride;
+  st = ensure_nodes(p, 2);
+  if (st != GOAP_OK) return st;
+  if (p->goal_never) return GOAP_NO_PLAN;
+  if (p->search != GOAP_SEARCH_BACKWARD) {
+    if (p->heur == GOAP_H_LMCUT && (!p->lm.built || p->lm.serial != p->goal_serial)) {
+      st = goap__lmcut_build(p);
+      if (st != GOAP_OK) return st;
+    }
+    p->lm_ring.on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
+    if (p->lm_ring.on) {
+      st = goap__lm_ring_setup(p);
+      if (st != GOAP_OK) return st;
+    }
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
+    memcpy(tent, p->start, p->W * sizeof *tent);
+    if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
+    if (p->useful_words) useful_all(p, tent);
+    return offer(p, tent, NONE, -1, 0.0, 0);
+  }
+  if (p->heur >= GOAP_H_MAX) goap__relax_explore_start(p);
+  /* roots: the goal as intervals, split on != */
+  st = goap__cand_reserve(p, 2);
+  if (st != GOAP_OK) return st;
+  goap__full_intervals(p, p->scratch, p->scratch + p->W);
+  size_t nc = 1;
+  for (int i = 0; i < p->nwant && nc; ++i) {
+    const goap__ftest *t = &p->goal_ft[i];
+    st = goap__split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
+    if (st != GOAP_OK) return st;
+  }
+  for (size_t k = 0; k < nc; ++k) {
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
+    memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
+    st = offer(p, tent, NONE, -1, 0.0, 1);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+
+static goap_status begin_impl(goap_planner *p, const goap_request *req) {
+  memset(&p->stats, 0, sizeof p->stats);
+  p->elapsed_ns = 0;
+  p->phase = PHASE_DONE;
+  p->found = p->best = NONE;
+  p->closed.idbase += p->nodes.count; /* the last request's table ids become stale */
+  p->nodes.count = 0;
+  p->sym.on = 0;
+  p->lm_ring.on = 0;
+  goap_status st = prepare(p, req);
+  if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
+  p->scost_on = 0;
+  if (st == GOAP_OK && p->d->has_scost)
+    for (int i = 0; i < p->nactive && !p->scost_on; ++i)
+      p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
+  /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
+  p->small_search.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
+  if (st == GOAP_OK) st = p->small_search.run ? goap__small_start(p) : start_search(p);
+  p->final = st;
+  if (st == GOAP_OK) {
+    p->phase = PHASE_RUNNING;
+    return GOAP_IN_PROGRESS;
+  }
+  return st;
+}
+
+/* Runs the search; t_start is when the time spent so far (elapsed_ns) stopped counting. */
+static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start) {
+  if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
+  if (p->phase == PHASE_DONE) return p->final;
+  if (p->small_search.run) {
+    goap_status ss = goap__small_step(p, max_expansions, done, t_start);
+    if (ss != GOAP_IN_PROGRESS) {
+      p->phase = PHASE_DONE;
+      p->final = ss;
+    }
+    return ss;
+  }
+  uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
+  uint32_t count = 0, requeued = 0;
+  int backward = p->search == GOAP_SEARCH_BACKWARD;
+  uint32_t sw = p->stride;
+  goap_status st = GOAP_IN_PROGRESS;
+  while (max_expansions == 0 || count < max_expansions) {
+    goap__hentry e;
+    if (!open_pop(p, &e)) {
+      st = GOAP_NO_PLAN;
+      break;
+    }
+    /* a stale entry (its node was reached more cheaply since, or taken from the other list)
+     * pops after the fresh one, by then closed: skipped */
+    if (p->nodes.action[e.node] & CLOSED) continue;
+    if (p->lazy_astar) {
+      /* lazy A*: an entry whose key is no longer the node's (its g or h changed since) is
+       * stale even though the node is open: its fresh entry is in the heap */
+      double hk = (double)fabsf(p->nodes.h[e.node]);
+      if (e.f != p->nodes.g[e.node] + hk) continue;
+    }
+    p->nodes.action[e.node] |= CLOSED;
+    const goap_word *s = p->nodes.states + (size_t)e.node * sw;
+    /* lazy A* tests before evaluating: a goal's key is its g (its bound is 0 <= h* = 0) */
+    if (backward ? goap__start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
+      p->found = e.node;
+      st = GOAP_OK;
+      break;
+    }
+    if (p->lazy_astar && signbit(p->nodes.h[e.node])) {
+      /* evaluated now; queued again with its true f unless that equals the key (a bound
+       * from its parent, at most its true h): then it is expanded at once. LM-cut may stop
+       * once f exceeds the next key in the open list (the node would be queued again
+       * anyway): it stays unevaluated with that larger bound, evaluated again if taken out */
+      double stop = p->open.count > 0 && !p->pref_on && p->lm_stop
+                        ? p->open.entry[0].f - p->nodes.g[e.node]
+                        : GOAP__INF;
+      double h = lazy_eval(p, e.node, s, stop + 1e-9 * (1.0 + fabs(stop)));
+      int partial = p->heur == GOAP_H_LMCUT && p->lm.partial;
+      float hs = h_store(h), lb = -p->nodes.h[e.node];
+      if (hs < lb) hs = lb; /* the bound holds too (LM-cut is not consistent) */
+      p->nodes.h[e.node] = partial ? -hs : hs;
+      if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
+      if (hs > lb) {
+        p->nodes.action[e.node] &= ~CLOSED;
+        goap_status ps = heap_push(p, p->nodes.g[e.node] + (double)hs, (double)hs, e.node);
+        if (ps != GOAP_OK) {
+          st = ps;
+          break;
+        }
+        if (budget_ns && (++requeued & 31u) == 0 &&
+            p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
+          st = GOAP_TIME_LIMIT;
+          break;
+        }
+        continue;
+      }
+    } else if (p->lazy && signbit(p->nodes.h[e.node])) {
+      double h = h_forward(p, s);
+      p->nodes.h[e.node] = h_store(h);
+      if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
+      if (p->pref_on) {
+        progress(p, p->nodes.h[e.node]);
+        goap__relax_take_preferred(p);
+      }
+    } else if (p->pref_on) {
+      (void)h_forward(p, s); /* its relaxed plan again */
+      goap__relax_take_preferred(p);
+    }
+    if (p->lazy_astar && p->heur == GOAP_H_LMCUT && p->lm_bound) {
+      /* a node evaluated earlier (queued again since) has lost its cuts: evaluated again
+       * for its successors' bounds while the cut bound has raised at least one successor
+       * per expansion on average (village, logistics, elevators: 2-12; blocks, gripper:
+       * under 0.2, where the extra evaluations cost more than they save) */
+      if (p->lm_node != e.node && p->lm_bound == 2 && p->lm_gain >= p->lm_fresh)
+        (void)lazy_eval(p, e.node, s, GOAP__INF);
+      if (p->lm_node == e.node) {
+        ++p->lm_fresh;
+        if (p->lm_ring.on) goap__lm_ring_store(p, e.node);
+      }
+    }
+    ++p->stats.expanded;
+    ++count;
+    goap_status xs = backward ? expand_backward(p, e.node) : expand_forward(p, e.node);
+    if (xs != GOAP_OK) {
+      st = xs;
+      break;
+    }
+    if (budget_ns && (count & 31u) == 0 &&
+        p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
+      st = GOAP_TIME_LIMIT;
+      break;
+    }
+  }
+  if (st == GOAP_IN_PROGRESS && budget_ns &&
+      p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
+    st = GOAP_TIME_LIMIT;
+  if (done) *done = count;
+  if (st == GOAP_OK && p->trace_fn) trace_node(p, GOAP_TRACE_GOAL, p->found);
+  if (st != GOAP_IN_PROGRESS) {
+    p->phase = PHASE_DONE;
+    p->final = st;
+  }
+  return st;
+}
+
+static goap_status finish_impl(goap_planner *p, goap_result *res) {
+  goap_status st = p->final;
+  res->partial = 0;
+  res->plan_length = 0;
+  res->cost = 0.0;
+  uint32_t end = NONE;
+  if (st == GOAP_OK) end = p->found;
+  else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_MEMORY_LIMIT) {
+    if (p->best == NONE) p->best = find_best(p);
+    end = p->best;
+    res->partial = 1;
+  }
+  if (end != NONE) {
+    int len = (int)node_depth(p, end);
+    res->plan_length = len;
+    /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
+     * reached more cheaply after end's g was set (reopening with an inconsistent heuristic)
+     * and end was taken out before that ancestor was expanded again. Summed in the order g
+     * accumulates (from the root) when the plan is written. */
+    if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+      /* not written: plan_length tells the size needed (a partial plan keeps its status) */
+      if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
+      double c = 0.0;
+      for (uint32_t n = end; p->nodes.parent[n] != NONE; n = p->nodes.parent[n]) {
+        int32_t a = node_action(p, n);
+        c += p->scost_on ? step_cost(p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
+                         : p->acost[a];
+      }
+      res->cost = c;
+    } else {
+      int backward = p->search == GOAP_SEARCH_BACKWARD;
+      uint32_t n = end;
+      for (int i = 0; i < len; ++i) {
+        int pos = backward ? i : len - 1 - i;
+        res->plan[pos] = node_action(p, n);
+        n = p->nodes.parent[n];
+      }
+      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
+      double c = 0.0;
+      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
+        goap_word *s = p->scratch;
+        memcpy(s, p->start, p->W * sizeof *s);
+        for (int i = 0; i < len; ++i) {
+          c += step_cost(p, res->plan[i], s);
+          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
+        }
+      } else {
+        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      }
+      res->cost = c;
+    }
+  }
+  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  res->stats = p->stats;
+  res->status = st;
+  return st;
+}
+
+/* The clock, unless the request is GOAP_REQUEST_UNTIMED (then 0: no time is counted). */
+static uint64_t clock_ns(unsigned flags) {
+  return (flags & GOAP_REQUEST_UNTIMED) ? 0 : goap__now_ns();
+}
+
+goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
+  if (!p) return GOAP_INVALID_ARGUMENT;
+  unsigned fl = req ? req->flags : 0;
+  uint64_t t0 = clock_ns(fl);
+  goap_status st = begin_impl(p, req);
+  p->elapsed_ns += clock_ns(fl) - t0;
+  return st;
+}
+
+goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
+  if (done) *done = 0;
+  if (!p) return GOAP_INVALID_ARGUMENT;
+  uint64_t t0 = clock_ns(p->flags);
+  goap_status st = step_impl(p, max_expansions, done, t0);
+  p->elapsed_ns += clock_ns(p->flags) - t0;
+  return st;
+}
+
+goap_status goap_plan_finish(goap_planner *p, goap_result *res) {
+  if (!p || !res) return GOAP_INVALID_ARGUMENT;
+  if (p->phase != PHASE_DONE) return GOAP_INVALID_OPERATION;
+  return finish_impl(p, res);
+}
+
+goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res) {
+  if (!p || !req || !res) {
+    if (res) res->status = GOAP_INVALID_ARGUMENT;
+    return GOAP_INVALID_ARGUMENT;
+  }
+  uint64_t t0 = clock_ns(req->flags);
+  goap_status st = begin_impl(p, req);
+  if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
+  p->elapsed_ns = clock_ns(req->flags) - t0;
+  (void)st;
+  return finish_impl(p, res);
+}
+/* macros of src/core/planner.c end here */
+#undef NONE
+#undef CLOSED
+#undef PREF_BOOST
+#undef expand_list
+#undef MAX_FANOUT
+#undef hpop
+#undef hpush
+
+/* ==== src/core/planner_backward.c ==== */
+/*
+ * planner_backward.c -- the interval candidates of regression (backward) search, split from
+ * planner.c: candidate partial states, their intersection with a condition, the split a `!=`
+ * makes, and the test of the start state against a partial state.
+ *
+ * Invariants:
+ *  - Candidates live in p->scratch, 2W words each: the interval lows, then the highs; a
+ *    candidate whose interval becomes empty on some variable is dropped, so every candidate
+ *    listed is satisfiable.
+ *  - A `!=` strictly inside an interval splits the candidate in two; one at an end shrinks it.
+ */
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+/* Candidate partial states for regression live in p->scratch, 2W words each. */
+goap_status goap__cand_reserve(goap_planner *p, size_t n) {
+  return goap__planner_grow(p, (void **)&p->scratch, &p->cap_scratch, n * 2 * p->W,
+                            sizeof *p->scratch);
+}
+
+/* Intersects every candidate [0, *nc) with var in [a, b]; drops the empty ones. */
+static void cand_intersect(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
+                           uint64_t b) {
+  uint32_t W = p->W;
+  size_t n = *nc, out = 0;
+  for (size_t i = 0; i < n; ++i) {
+    goap_word *c = p->scratch + i * 2 * W;
+    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
+    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
+    if (a > l) l = a;
+    if (b < u) u = b;
+    if (l > u) continue;
+    goap_word *dst = p->scratch + out * 2 * W;
+    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
+    goap__field_put(dst, v->word, v->shift, v->fmask, l);
+    goap__field_put(dst + W, v->word, v->shift, v->fmask, u);
+    ++out;
+  }
+  *nc = out;
+}
+
+/* Intersects the candidates with var in [a, b] \ {ne}: first the interval, then a value that
+ * falls strictly inside an interval splits that candidate in two. */
+goap_status goap__split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
+                           uint64_t b, uint64_t ne, uint32_t has_ne) {
+  cand_intersect(p, nc, v, a, b);
+  if (!has_ne) return GOAP_OK;
+  uint32_t W = p->W;
+  size_t n = *nc;
+  goap_status st = goap__cand_reserve(p, 2 * n + 1);
+  if (st != GOAP_OK) return st;
+  size_t out = 0, extra_n = 0;
+  /* write surviving candidates compactly, and their upper halves after index n */
+  for (size_t i = 0; i < n; ++i) {
+    goap_word *c = p->scratch + i * 2 * W;
+    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
+    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
+    if (ne < l || ne > u) {
+      if (out != i) memmove(p->scratch + out * 2 * W, c, 2 * W * sizeof *c);
+      ++out;
+      continue;
+    }
+    if (l == u) continue;
+    if (ne == l || ne == u) {
+      goap_word *dst = p->scratch + out * 2 * W;
+      if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
+      if (ne == l) goap__field_put(dst, v->word, v->shift, v->fmask, l + 1);
+      else goap__field_put(dst + W, v->word, v->shift, v->fmask, u - 1);
+      ++out;
+      continue;
+    }
+    /* split: low part stays, high part goes to the tail area [n + extra_n] */
+    goap_word *hi_part = p->scratch + (n + extra_n) * 2 * W;
+    memcpy(hi_part, c, 2 * W * sizeof *c);
+    goap__field_put(hi_part, v->word, v->shift, v->fmask, ne + 1);
+    ++extra_n;
+    goap_word *dst = p->scratch + out * 2 * W;
+    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
+    goap__field_put(dst + W, v->word, v->shift, v->fmask, ne - 1);
+    ++out;
+  }
+  /* move the tail next to the survivors */
+  if (extra_n) memmove(p->scratch + out * 2 * W, p->scratch + n * 2 * W,
+                       extra_n * 2 * W * sizeof *p->scratch);
+  *nc = out + extra_n;
+  return GOAP_OK;
+}
+
+void goap__full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi) {
+  memset(lo, 0, p->W * sizeof *lo);
+  memcpy(hi, p->d->full_hi, p->W * sizeof *hi);
+}
+
+int goap__start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi) {
+  const goap_domain *d = p->d;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
+    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
+      const goap__var *var = &d->vars[d->wvars[k]];
+      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
+      if (s < goap__field_get(lo, var->word, var->shift, var->fmask) ||
+          s > goap__field_get(hi, var->word, var->shift, var->fmask))
+        return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* ==== src/core/planner_create.c ==== */
+/*
+ * planner_create.c -- creating and destroying a planner, and growing its pools (the node
+ * pool, the closed table and the per-planner buffers); split from planner.c.
+ *
+ * Invariants:
+ *  - Everything a request needs is allocated here at creation or grown (doubling) when a
+ *    request is larger than every earlier one; p->memory counts every byte held, and no
+ *    growth passes max_memory (GOAP_MEMORY_LIMIT instead).
+ *  - Each part owns its memory and frees itself by the capacities it recorded (node pool,
+ *    open lists, closed table, successor index, landmark ring); destroy frees a planner that
+ *    creation left half built.
+ *  - A failed growth leaves every array consistent with its recorded capacity.
+ */
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+#define NONE UINT32_MAX
+/* Bytes of node record per node (g, h, parent, action/closed). */
+#define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
@@ -3768,7 +5409,7 @@ static goap_status build_touch(goap_planner *p) {
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
       for (int v = 0; v < d->nvars; ++v) p->touch_off[v + 1] += p->touch_off[v];
-      p->ntouch = total;
+      p->touch_len = total;
       p->touch = (int32_t *)goap__alloc(&p->alloc, (total ? total : 1) * sizeof *p->touch);
       if (!p->touch) return GOAP_OUT_OF_MEMORY;
       p->memory += (total ? total : 1) * sizeof *p->touch;
@@ -3836,27 +5477,18 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   } while (0)
   ALLOC(p->start, W, goap_word);
   ALLOC(p->touch_off, V + 1, uint32_t);
-  ALLOC(p->bw_list, A, int32_t);
-  ALLOC(p->bw_stamp, A, uint32_t);
+  ALLOC(p->back_list, A, int32_t);
+  ALLOC(p->back_stamp, A, uint32_t);
   ALLOC(p->sel_costs, A, double);
-  ALLOC(p->sx_list, A, int32_t);
-  ALLOC(p->sx_free, A, int32_t);
-  ALLOC(p->sx_m1, W, goap_word);
-  ALLOC(p->sx_m0, W, goap_word);
-  ALLOC(p->sx_bitvar, W << 6, int32_t);
-  ALLOC(p->sx_evars, V, int32_t);
 #undef ALLOC
-  p->cscratch = 8 * W;
-  p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
+  p->cap_scratch = 8 * W;
+  p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cap_scratch * sizeof(goap_word)) : NULL;
   if (!p->scratch) ok = 0;
-  else p->memory += p->cscratch * sizeof(goap_word);
+  else p->memory += p->cap_scratch * sizeof(goap_word);
   if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
   if (ok) {
     size_t nf = (size_t)p->rx.nfacts;
-    p->sx_off = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_off);
-    p->sx_cnt = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_cnt);
-    if (!p->sx_off || !p->sx_cnt) ok = 0;
-    else p->memory += 2 * (nf + 1) * sizeof *p->sx_off;
+    if (goap__succ_index_init(&p->succ, &p->alloc, nf, A, W, V, &p->memory) != GOAP_OK) ok = 0;
   }
   if (ok && build_touch(p) != GOAP_OK) ok = 0;
   if (ok && p->W == 1 && A > 0) {
@@ -3885,31 +5517,14 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
     size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
     if (n0 > p->cap_nodes) n0 = p->cap_nodes;
     if (p->max_memory && pool_bytes(n0, W) * 2 > p->max_memory) n0 = 64;
-    p->ng = (double *)goap__alloc(&p->alloc, n0 * sizeof *p->ng);
-    p->nh = (float *)goap__alloc(&p->alloc, n0 * sizeof *p->nh);
-    p->npar = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->npar);
-    p->nact = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->nact);
-    p->states = (goap_word *)goap__alloc(&p->alloc, (n0 + 1) * W * sizeof *p->states);
-    p->heap = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->heap);
-    if (!p->ng || !p->nh || !p->npar || !p->nact || !p->states || !p->heap) {
-      goap__free(&p->alloc, p->ng, n0 * sizeof *p->ng);
-      goap__free(&p->alloc, p->nh, n0 * sizeof *p->nh);
-      goap__free(&p->alloc, p->npar, n0 * sizeof *p->npar);
-      goap__free(&p->alloc, p->nact, n0 * sizeof *p->nact);
-      goap__free(&p->alloc, p->states, (n0 + 1) * W * sizeof *p->states);
-      goap__free(&p->alloc, p->heap, n0 * sizeof *p->heap);
-      p->ng = NULL;
-      p->nh = NULL;
-      p->npar = NULL;
-      p->nact = NULL;
-      p->states = NULL;
-      p->heap = NULL;
-      ok = 0;
-    } else {
-      p->cnodes = p->c_ng = p->c_nh = p->c_npar = p->c_nact = n0;
-      p->cstates = (n0 + 1) * W;
-      p->cheap = n0;
-      p->memory += n0 * (NODE_BYTES + sizeof *p->heap) + p->cstates * sizeof *p->states;
+    if (goap__node_pool_init(&p->nodes, &p->alloc, n0, W, &p->memory) != GOAP_OK) ok = 0;
+    if (ok) {
+      p->open.entry = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->open.entry);
+      if (!p->open.entry) ok = 0;
+    }
+    if (ok) {
+      p->open.cap = n0;
+      p->memory += n0 * sizeof *p->open.entry;
       if (grow_table(p, 2 * n0) != GOAP_OK) ok = 0;
     }
   }
@@ -3927,38 +5542,25 @@ void goap_planner_destroy(goap_planner *p) {
   goap_allocator a = p->alloc;
 #define NZ(n) ((n) ? (n) : 1)
   goap__free(&a, p->start, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
+  goap__free(&a, p->back_list, NZ(A) * sizeof(int32_t));
+  goap__free(&a, p->back_stamp, NZ(A) * sizeof(uint32_t));
   goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
-  goap__free(&a, p->sx_list, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->sx_free, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->sx_m1, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->sx_m0, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->sx_bitvar, NZ(W << 6) * sizeof(int32_t));
-  goap__free(&a, p->sx_evars, NZ(V) * sizeof(int32_t));
-  goap__free(&a, p->sx_off, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
-  goap__free(&a, p->sx_cnt, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
+  goap__succ_index_free(&p->succ, &a);
   if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
   goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
-  goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
+  goap__free(&a, p->touch, NZ(p->touch_len) * sizeof(int32_t));
 #undef NZ
-  goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
-  goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
+  goap__free(&a, p->scratch, p->cap_scratch * sizeof(goap_word));
+  goap__free(&a, p->queue, p->cap_queue * sizeof *p->queue);
   goap__gcache_free(p);
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
   goap__sym_free(p);
-  goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
-  goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
-  goap__free(&a, p->lr, p->c_lr * sizeof *p->lr);
-  goap__free(&a, p->lh, p->c_lh * sizeof *p->lh);
-  goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
-  goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
-  goap__free(&a, p->nact, p->c_nact * sizeof *p->nact);
-  goap__free(&a, p->states, p->cstates * sizeof *p->states);
-  goap__free(&a, p->table, p->ctable * sizeof *p->table);
-  goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
-  goap__free(&a, p->heap2, p->cheap2 * sizeof *p->heap2);
+  goap__landmark_ring_free(&p->lm_ring, &a);
+  goap__node_pool_free(&p->nodes, &a);
+  goap__closed_table_free(&p->closed, &a);
+  goap__open_list_free(&p->open, &a);
+  goap__open_list_free(&p->open_pref, &a);
   goap__free(&a, p, sizeof *p);
 }
 
@@ -3970,27 +5572,28 @@ static int mem_ok(const goap_planner *p, size_t extra_bytes) {
 
 /* Grows the closed table to at least need_slots and re-inserts the current nodes. */
 static goap_status grow_table(goap_planner *p, size_t need_slots) {
-  size_t cap = p->ctable ? p->ctable : 16;
+  size_t cap = p->closed.cap ? p->closed.cap : 16;
   while (cap < need_slots) cap *= 2;
-  if (cap == p->ctable) return GOAP_OK;
-  size_t bytes = cap * sizeof *p->table, old = p->ctable * sizeof *p->table;
+  if (cap == p->closed.cap) return GOAP_OK;
+  size_t bytes = cap * sizeof *p->closed.slot, old = p->closed.cap * sizeof *p->closed.slot;
   if (!mem_ok(p, bytes - old)) return GOAP_MEMORY_LIMIT;
   /* the slots are rebuilt from the nodes, so the old contents are not needed: resizing in
    * place avoids holding both tables (on failure the old table is left as it was) */
-  uint32_t *nt = (uint32_t *)(p->table ? goap__realloc(&p->alloc, p->table, old, bytes)
-                                       : goap__alloc(&p->alloc, bytes));
+  uint32_t *nt = (uint32_t *)(p->closed.slot
+                                   ? goap__realloc(&p->alloc, p->closed.slot, old, bytes)
+                                   : goap__alloc(&p->alloc, bytes));
   if (!nt) return GOAP_OUT_OF_MEMORY;
   memset(nt, 0xff, bytes);
   size_t mask = cap - 1;
-  for (uint32_t n = 0; n < p->nnodes; ++n) {
-    uint64_t h = goap__hash_state(p->states + (size_t)n * p->stride, p->key);
+  for (uint32_t n = 0; n < p->nodes.count; ++n) {
+    uint64_t h = goap__hash_state(p->nodes.states + (size_t)n * p->stride, p->key);
     size_t j = (size_t)h & mask;
-    while (nt[j] - p->idbase < p->nnodes) j = (j + 1) & mask;
-    nt[j] = p->idbase + n;
+    while (nt[j] - p->closed.idbase < p->nodes.count) j = (j + 1) & mask;
+    nt[j] = p->closed.idbase + n;
   }
   p->memory += bytes - old;
-  p->table = nt;
-  p->ctable = cap;
+  p->closed.slot = nt;
+  p->closed.cap = cap;
   return GOAP_OK;
 }
 
@@ -3999,61 +5602,68 @@ static goap_status ensure_nodes_impl(goap_planner *p, size_t need);
 /* Ensures room for `need` nodes and a tentative state slot after them; grow_at becomes the
  * node count at which add_node must call again (room for one more node and its successor's
  * tentative slot). */
-static goap_status ensure_nodes(goap_planner *p, size_t need) {
+goap_status goap__planner_nodes(goap_planner *p, size_t need) {
   goap_status st = ensure_nodes_impl(p, need);
-  /* add_node needs nnodes + 1 <= cnodes and (nnodes + 2) * stride <= cstates */
-  size_t by_states = p->cstates / p->stride, lim = p->cnodes;
+  /* add_node needs count + 1 <= cap and (count + 2) * stride <= cap_states */
+  size_t by_states = p->nodes.cap_states / p->stride, lim = p->nodes.cap;
   if (by_states < 1) lim = 0;
   else if (by_states - 1 < lim) lim = by_states - 1;
-  p->grow_at = lim > 0x7fffffffu ? 0x7fffffffu : (uint32_t)lim;
+  p->nodes.grow_at = lim > 0x7fffffffu ? 0x7fffffffu : (uint32_t)lim;
+  GOAP_ASSERT((size_t)p->nodes.grow_at <= p->nodes.cap &&
+              ((size_t)p->nodes.grow_at + 1) * p->stride <= p->nodes.cap_states);
   return st;
 }
 
 static goap_status ensure_nodes_impl(goap_planner *p, size_t need) {
   size_t sw = p->stride;
   if (need > p->cap_nodes) need = p->cap_nodes; /* offer() enforces the node limit */
-  if (need <= p->cnodes && (need + 1) * sw <= p->cstates) return GOAP_OK;
-  size_t ncap = p->cnodes;
+  if (need <= p->nodes.cap && (need + 1) * sw <= p->nodes.cap_states) return GOAP_OK;
+  size_t ncap = p->nodes.cap;
   while (ncap < need) ncap *= 2;
   if (ncap > p->cap_nodes) ncap = p->cap_nodes;
   size_t nstates = (ncap + 1) * sw;
   size_t add = 0;
-  if (ncap > p->cnodes) add += (ncap - p->cnodes) * NODE_BYTES; /* (less what already grew) */
-  if (nstates > p->cstates) add += (nstates - p->cstates) * sizeof *p->states;
-  if (ncap > p->cnodes && p->ctable < 2 * ncap) add += (2 * ncap - p->ctable) * sizeof *p->table;
+  if (ncap > p->nodes.cap) add += (ncap - p->nodes.cap) * NODE_BYTES; /* (less what already grew) */
+  if (nstates > p->nodes.cap_states)
+    add += (nstates - p->nodes.cap_states) * sizeof *p->nodes.states;
+  if (ncap > p->nodes.cap && p->closed.cap < 2 * ncap)
+    add += (2 * ncap - p->closed.cap) * sizeof *p->closed.slot;
   if (!mem_ok(p, add)) return GOAP_MEMORY_LIMIT;
-  if (ncap > p->cnodes) {
+  if (ncap > p->nodes.cap) {
     /* grown in place where the allocator can (no copy, no transient double footprint); each
      * array keeps its own capacity so that a failure part-way leaves them all consistent */
     void *q;
 #define GROW_NODES(arr, cap)                                                                  \
-  if (p->cap < ncap) {                                                                        \
-    q = goap__realloc(&p->alloc, p->arr, p->cap * sizeof *p->arr, ncap * sizeof *p->arr);     \
+  if (p->nodes.cap < ncap) {                                                                  \
+    q = goap__realloc(&p->alloc, p->nodes.arr, p->nodes.cap * sizeof *p->nodes.arr,           \
+                      ncap * sizeof *p->nodes.arr);                                           \
     if (!q) return GOAP_OUT_OF_MEMORY;                                                        \
-    p->arr = q;                                                                               \
-    p->memory += (ncap - p->cap) * sizeof *p->arr;                                            \
-    p->cap = ncap;                                                                            \
+    p->nodes.arr = q;                                                                         \
+    p->memory += (ncap - p->nodes.cap) * sizeof *p->nodes.arr;                                \
+    p->nodes.cap = ncap;                                                                      \
   }
-    GROW_NODES(ng, c_ng)
-    GROW_NODES(nh, c_nh)
-    GROW_NODES(npar, c_npar)
-    GROW_NODES(nact, c_nact)
+    GROW_NODES(g, cap_g)
+    GROW_NODES(h, cap_h)
+    GROW_NODES(parent, cap_parent)
+    GROW_NODES(action, cap_action)
 #undef GROW_NODES
-    p->cnodes = ncap;
+    p->nodes.cap = ncap;
   }
-  if (nstates > p->cstates) {
-    void *s = goap__realloc(&p->alloc, p->states, p->cstates * sizeof *p->states,
-                            nstates * sizeof *p->states);
+  if (nstates > p->nodes.cap_states) {
+    void *s = goap__realloc(&p->alloc, p->nodes.states,
+                            p->nodes.cap_states * sizeof *p->nodes.states,
+                            nstates * sizeof *p->nodes.states);
     if (!s) return GOAP_OUT_OF_MEMORY;
-    p->states = (goap_word *)s;
-    p->memory += (nstates - p->cstates) * sizeof *p->states;
-    p->cstates = nstates;
+    p->nodes.states = (goap_word *)s;
+    p->memory += (nstates - p->nodes.cap_states) * sizeof *p->nodes.states;
+    p->nodes.cap_states = nstates;
   }
-  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes);
+  if (p->closed.cap < 2 * p->nodes.cap) return grow_table(p, 2 * p->nodes.cap);
   return GOAP_OK;
 }
 
-static goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
+goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                               size_t elem) {
   if (need <= *cap) return GOAP_OK;
   size_t old = *cap;
   size_t ncap = old ? old : 8;
@@ -4067,125 +5677,39 @@ static goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t nee
   return GOAP_OK;
 }
 
-goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
-                               size_t elem) {
-  return grow_buf(p, ptr, cap, need, elem);
-}
 
-goap_status goap__planner_nodes(goap_planner *p, size_t need) { return ensure_nodes(p, need); }
+/* macros of src/core/planner_create.c end here */
+#undef NONE
+#undef NODE_BYTES
+#undef ALLOC
+#undef NZ
+#undef GROW_NODES
 
-/* ---- the open list -------------------------------------------------------------------------- */
+/* ==== src/core/planner_request.c ==== */
+/*
+ * planner_request.c -- a request's set-up before the search (split from planner.c): the
+ * action selection (callbacks, costs, relevance pruning), the goal's compiled form and the
+ * goal cache's use, and the checks of the request; and goap_plan_validate.
+ *
+ * Invariants:
+ *  - Action callbacks (check, dynamic cost) run at most once per action per request, here,
+ *    and only for actions that survive relevance pruning.
+ *  - A selection is made once per goal-cache key; a request whose key is cached reuses the
+ *    slot's arrays without allocating.
+ *  - Nothing here changes the search's pools; the search (planner.c) starts after prepare.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
 
-static int hless(const goap__hentry *a, const goap__hentry *b) {
-  if (a->f != b->f) return a->f < b->f;
-  if (a->tie != b->tie) return a->tie < b->tie;
-  return a->node < b->node;
-}
+/* #include "planner.h": inlined above */
 
-static inline goap_status hpush(goap_planner *p, goap__hentry **heap, size_t *nheap,
-                                size_t *cheap, double f, double tie, uint32_t node) {
-  if (*nheap == *cheap) {
-    goap_status st = grow_buf(p, (void **)heap, cheap, *nheap + 1, sizeof **heap);
-    if (st != GOAP_OK) return st;
-  }
-  goap__hentry *h = *heap;
-  goap__hentry e;
-  e.f = f;
-  e.tie = (float)tie;
-  e.node = node;
-  size_t i = (*nheap)++;
-  while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (!hless(&e, &h[parent])) break;
-    h[i] = h[parent];
-    i = parent;
-  }
-  h[i] = e;
-  return GOAP_OK;
-}
-
-static inline goap__hentry hpop(goap__hentry *h, size_t *nheap) {
-  goap__hentry top = h[0];
-  goap__hentry last = h[--*nheap];
-  size_t n = *nheap, i = 0;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && hless(&h[c + 1], &h[c])) ++c;
-    if (!hless(&h[c], &last)) break;
-    h[i] = h[c];
-    i = c;
-  }
-  if (n) h[i] = last;
-  return top;
-}
-
-static inline goap_status heap_push(goap_planner *p, double f, double tie, uint32_t node) {
-  return hpush(p, &p->heap, &p->nheap, &p->cheap, f, tie, node);
-}
-
-/* Queues node (reached by action) in the open list and, when the action is a preferred
- * operator of the node being expanded, in the preferred list too. */
-static inline goap_status open_push(goap_planner *p, double f, double tie, uint32_t node,
-                                    int32_t action) {
-  goap_status st = heap_push(p, f, tie, node);
-  if (st == GOAP_OK && p->pref_on && action >= 0 && p->rx.pref[action] == p->rx.pref_gen)
-    st = hpush(p, &p->heap2, &p->nheap2, &p->cheap2, f, tie, node);
-  return st;
-}
-
-/* The preferred list's lead after progress (Fast Downward's default boost). */
-#define PREF_BOOST 1000
-
-/* Takes the next entry: from the open list, or with preferred operators from the non-empty
- * list of the lower priority (the open list on a tie). Returns 0 when both are empty. */
-static inline int open_pop(goap_planner *p, goap__hentry *out) {
-  if (!p->pref_on) {
-    if (p->nheap == 0) return 0;
-    *out = hpop(p->heap, &p->nheap);
-    return 1;
-  }
-  int k = p->nheap2 > 0 && (p->nheap == 0 || p->prio[1] < p->prio[0]);
-  if (!k && p->nheap == 0) return 0;
-  *out = k ? hpop(p->heap2, &p->nheap2) : hpop(p->heap, &p->nheap);
-  p->prio[k]++;
-  int m = p->prio[0] < p->prio[1] ? p->prio[0] : p->prio[1];
-  p->prio[0] -= m;
-  p->prio[1] -= m;
-  return 1;
-}
-
-/* A state was evaluated with h (preferred operators): a new lowest h boosts the preferred
- * list. */
-static inline void progress(goap_planner *p, float h) {
-  if (!(h < p->best_h)) return;
-  if (p->best_h < INFINITY) p->prio[1] -= PREF_BOOST;
-  p->best_h = h;
-}
-
-/* ---- closed table ---------------------------------------------------------------------------- */
-
-static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
-  if (sw == 1) return a[0] == b[0];
-  return memcmp(a, b, sw * sizeof *a) == 0;
-}
-
-/* Finds the node holding state s, or returns NONE and the free slot in *slot. */
-static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *slot) {
-  uint32_t sw = p->key;
-  const uint32_t *t = p->table;
-  uint32_t nn = p->nnodes, base = p->idbase;
-  size_t mask = p->ctable - 1;
-  size_t i = (size_t)goap__hash_state(s, sw) & mask;
-  for (;; i = (i + 1) & mask) {
-    uint32_t n = t[i] - base;
-    if (n >= nn) {
-      *slot = i;
-      return NONE;
-    }
-    if (same(p->states + (size_t)n * p->stride, s, sw)) return n;
-  }
-}
+#define F_EVAL 1u
+#define F_USABLE 2u
+#define F_RELEVANT 4u
+#define F_ACTIVE 8u
+/* The request flags that change the action selection (the others only steer the search). */
+#define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 
 /* ---- request set-up -------------------------------------------------------------------------- */
 
@@ -4219,30 +5743,6 @@ static int usable(goap_planner *p, int a) {
 /* Does a request with these flags call some state cost of d? */
 static inline int scost_req(const goap_domain *d, unsigned flags) {
   return d->has_scost && (!(flags & GOAP_REQUEST_NO_CALLBACKS) || (d->has_scost & 2));
-}
-
-/* Is action x's state cost called in this request? */
-static inline int scost_called(const goap_planner *p, const goap__action *x) {
-  return x->scost && (!(p->flags & GOAP_REQUEST_NO_CALLBACKS) ||
-                      (x->scost_flags & GOAP_STATE_COST_PURE));
-}
-
-/* Positional costs (scost_on): action a's cost in state s, its request cost plus its state
- * cost, or -1 when the state cost makes it inapplicable there. Kept out of line: requests
- * without positional costs never call it. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static double step_cost(goap_planner *p, int32_t a, const goap_word *s) {
-  const goap__action *x = &p->d->actions[a];
-  double c = p->acost[a];
-  if (scost_called(p, x)) {
-    double e = x->scost(p->host, a, s, x->scost_user);
-    if (!(e >= 0.0) || !(e < GOAP__INF)) return -1.0; /* negative, NaN or infinite */
-    if (e > x->min_cost) c += e - x->min_cost;
-  }
-  p->scost_last = c;
-  return c;
 }
 
 /* Does effect e (on a bool/enum var) help relaxed condition c? Int vars: any effect helps. */
@@ -4301,8 +5801,8 @@ static goap_status select_actions(goap_planner *p, int keep_eval) {
     /* backward relevance: conditions enter a worklist; writers of their variable whose effect
      * can help become relevant, and their own conditions enter the worklist */
     size_t need = (size_t)r->ncond + (size_t)r->ngoal;
-    goap_status st = grow_buf(p, (void **)&p->queue, &p->cqueue, need ? need : 1,
-                              sizeof *p->queue);
+    goap_status st = goap__planner_grow(p, (void **)&p->queue, &p->cap_queue, need ? need : 1,
+                                        sizeof *p->queue);
     if (st != GOAP_OK) return st;
     size_t qh = 0, qt = 0;
     for (int g = 0; g < r->ngoal; ++g) p->queue[qt++] = r->ncond + g;
@@ -4436,14 +5936,14 @@ static goap_status compile_goal(goap_planner *p) {
 
 /* The relaxed task's goal conditions for the current goal: deferred on a goal-cache hit until
  * a search needs them (the small search never does). */
-static goap_status rx_goal(goap_planner *p) {
+goap_status goap__rx_goal(goap_planner *p) {
   if (!p->rx_stale) return GOAP_OK;
   goap_status st = goap__relax_set_goal(p);
   if (st == GOAP_OK) p->rx_stale = 0;
   return st;
 }
 
-static goap_status prepare(goap_planner *p, const goap_request *req) {
+goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   const goap_domain *d = p->d;
   if (!req) return GOAP_INVALID_ARGUMENT;
   if ((unsigned)req->search > (unsigned)GOAP_SEARCH_GREEDY) return GOAP_INVALID_ARGUMENT;
@@ -4525,13 +6025,13 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   goap_status st;
   if (gi >= 0) {
     goap__gslot *g = &p->gslots[gi];
-    g->used = ++p->gclock;
-    if (gi != p->gcur) {
-      p->gcur = -1;
+    g->used = ++p->gslot_clock;
+    if (gi != p->gslot_current) {
+      p->gslot_current = -1;
       goap__gslot_use(p, gi);
       goap__gslot_load(p, g);
       p->rx_stale = 1;
-      p->gcur = gi;
+      p->gslot_current = gi;
     }
     if (!d->has_callbacks) {
       p->stats.actions_considered = p->nactive;
@@ -4539,12 +6039,12 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     }
     /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
      * selection is made again unless they all accept as before (reselect_fast) */
-    p->gcur = -1;
-    st = rx_goal(p);
+    p->gslot_current = -1;
+    st = goap__rx_goal(p);
     if (st != GOAP_OK) return st;
     int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
     if (fast == 1 && !changed) {
-      p->gcur = gi;
+      p->gslot_current = gi;
       p->stats.actions_considered = p->nactive;
       return GOAP_OK;
     }
@@ -4557,7 +6057,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
       if (st != GOAP_OK) return st;
     }
     goap__gslot_save(p, g);
-    p->gcur = gi;
+    p->gslot_current = gi;
     return GOAP_OK;
   }
   /* a goal not in the cache: the least recently used slot (an empty one first) */
@@ -4566,7 +6066,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
     if (!p->gslots[i].serial || p->gslots[i].used < p->gslots[v].used) v = i;
   goap__gslot *g = &p->gslots[v];
   g->serial = 0;
-  p->gcur = -1;
+  p->gslot_current = -1;
   st = goap__gslot_reserve(p, g, nw);
   if (st != GOAP_OK) return st;
   goap__gslot_use(p, v);
@@ -4575,7 +6075,7 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   p->req_costs = req->costs != NULL;
   goap__gserial_new(p);
   p->rx_stale = 1;
-  st = rx_goal(p);
+  st = goap__rx_goal(p);
   if (st != GOAP_OK) return st;
   st = compile_goal(p);
   if (st != GOAP_OK) return st;
@@ -4584,1306 +6084,10 @@ static goap_status prepare(goap_planner *p, const goap_request *req) {
   g->hash = gh;
   g->flags = sflags;
   g->cost_stamp = p->cost_stamp;
-  g->used = ++p->gclock;
+  g->used = ++p->gslot_clock;
   goap__gslot_save(p, g);
-  p->gcur = v;
+  p->gslot_current = v;
   return GOAP_OK;
-}
-
-/* ---- heuristics ----------------------------------------------------------------------------- */
-
-static inline int goal_unmet(const goap_planner *p, const goap_word *s) {
-  int n = 0;
-  for (int i = 0; i < p->nwant; ++i) n += !goap__ftest_ok(&p->goal_ft[i], s);
-  return n;
-}
-
-static inline int goal_holds(const goap_planner *p, const goap_word *s) {
-  for (uint32_t w = 0; w < p->W; ++w)
-    if ((s[w] & p->goal_mask[w]) != p->goal_val[w]) return 0;
-  for (int i = 0; i < p->nwant; ++i)
-    if (!goap__ftest_ok(&p->goal_ft[i], s)) return 0;
-  return 1;
-}
-
-static double h_forward(goap_planner *p, const goap_word *s) {
-  ++p->stats.evaluated;
-  switch (p->heur) {
-    case GOAP_H_ZERO: return 0.0;
-    case GOAP_H_GOAL_COUNT: return (double)goal_unmet(p, s);
-    case GOAP_H_GOAL_COUNT_ADMISSIBLE: {
-      int u = goal_unmet(p, s);
-      if (u && !p->max_achieve) return GOAP__INF;
-      return (double)u * p->gc_scale;
-    }
-    case GOAP_H_MAX: return goap__relax_eval(p, s, 0);
-    case GOAP_H_ADD: return goap__relax_eval(p, s, 1);
-    case GOAP_H_FF: return goap__relax_eval_ff(p, s);
-    case GOAP_H_LMCUT: return goap__lmcut_eval(p, s);
-    case GOAP_H_DEFAULT:
-    default: {
-      int u = 0;
-      double best = 0.0;
-      for (int i = 0; i < p->nwant; ++i) {
-        if (goap__ftest_ok(&p->goal_ft[i], s)) continue;
-        ++u;
-        if (p->goal_best[i] > best) best = p->goal_best[i];
-      }
-      if (best >= GOAP__INF) return GOAP__INF;
-      double gc = (double)u * p->gc_scale;
-      return gc > best ? gc : best;
-    }
-  }
-}
-
-/* Backward: how many constrained variables the start state violates, and the largest cheapest
- * writer among them. */
-static double h_backward(goap_planner *p, const goap_word *lo, const goap_word *hi) {
-  const goap_domain *d = p->d;
-  ++p->stats.evaluated;
-  if (p->heur == GOAP_H_ZERO) return 0.0;
-  /* hff and LM-cut have no backward form: hadd and hmax stand in for them */
-  if (p->heur == GOAP_H_MAX || p->heur == GOAP_H_LMCUT)
-    return goap__relax_eval_partial(p, lo, hi, 0);
-  if (p->heur == GOAP_H_ADD || p->heur == GOAP_H_FF) return goap__relax_eval_partial(p, lo, hi, 1);
-  int u = 0;
-  double best = 0.0;
-  for (uint32_t w = 0; w < p->W; ++w) {
-    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
-    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
-      int32_t v = d->wvars[k];
-      const goap__var *var = &d->vars[v];
-      uint64_t a = goap__field_get(lo, var->word, var->shift, var->fmask);
-      uint64_t b = goap__field_get(hi, var->word, var->shift, var->fmask);
-      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
-      if (s >= a && s <= b) continue;
-      ++u;
-      if (p->var_best[v] > best) best = p->var_best[v];
-    }
-  }
-  if (p->heur == GOAP_H_GOAL_COUNT) return (double)u;
-  if (best >= GOAP__INF) return GOAP__INF;
-  double gc = p->max_eff_active ? (double)u * p->cmin / (double)p->max_eff_active : 0.0;
-  if (p->heur == GOAP_H_GOAL_COUNT_ADMISSIBLE) return u && !p->max_eff_active ? GOAP__INF : gc;
-  return gc > best ? gc : best;
-}
-
-/* ---- node creation -------------------------------------------------------------------------- */
-
-static double f_of(const goap_planner *p, double g, double h) {
-  if (p->search == GOAP_SEARCH_GREEDY) return h;
-  return g + p->weight * h;
-}
-
-static double tie_of(const goap_planner *p, double g, double h) {
-  return p->search == GOAP_SEARCH_GREEDY ? g : h;
-}
-
-static uint32_t node_depth(const goap_planner *p, uint32_t n) {
-  uint32_t d = 0;
-  while (p->npar[n] != NONE) {
-    n = p->npar[n];
-    ++d;
-  }
-  return d;
-}
-
-/* The best partial plan's end: of the stored nodes, the lowest h, then the deepest, then the
- * first stored. Only needed when a budget runs out, so it is searched for then, not tracked
- * (depths are counted along parent links, for the nodes of the lowest h only). */
-static uint32_t find_best(const goap_planner *p) {
-  uint32_t best = NONE, best_depth = 0;
-  float hmin = INFINITY;
-  /* lazy A*'s unevaluated nodes hold only a lower bound (often 0): not ranked */
-  int skip = p->lazy_astar;
-  for (uint32_t n = 0; n < p->nnodes; ++n)
-    if (fabsf(p->nh[n]) < hmin && !(skip && signbit(p->nh[n]))) hmin = fabsf(p->nh[n]);
-  if (isinf(hmin)) return NONE;
-  for (uint32_t n = 0; n < p->nnodes; ++n) {
-    if (!(fabsf(p->nh[n]) <= hmin) || (skip && signbit(p->nh[n]))) continue;
-    uint32_t dn = node_depth(p, n);
-    if (best == NONE || dn > best_depth) {
-      best = n;
-      best_depth = dn;
-    }
-  }
-  return best;
-}
-
-/* Reports a trace event (only called when a trace callback is installed). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline, cold))
-#endif
-static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t node,
-                       uint32_t parent, int32_t action, double g, double h) {
-  goap_trace_event ev;
-  ev.kind = kind;
-  ev.node = node;
-  ev.parent = parent;
-  ev.action = action;
-  ev.g = g;
-  ev.h = h >= GOAP__INF ? (double)INFINITY : h;
-  ev.f = isinf(ev.h) ? (double)INFINITY : f_of(p, g, h);
-  ev.state = node == NONE ? NULL : p->states + (size_t)node * p->stride;
-  p->trace_fn(p->trace_user, &ev);
-}
-
-/* An EXPAND or GOAL event for node n. Expansions are reported by the expand functions (not
- * by the search loop, whose code stays as without tracing); small mode, which has no hooks,
- * is not used while tracing. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline, cold))
-#endif
-static void trace_node(const goap_planner *p, goap_trace_kind kind, uint32_t n) {
-  trace_emit(p, kind, n, p->npar[n], node_action(p, n), p->ng[n], (double)fabsf(p->nh[n]));
-}
-
-void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
-  if (!p) return;
-  p->trace_fn = fn;
-  p->trace_user = user;
-}
-
-/* Adds the state at the tentative slot (index nnodes) as a node. */
-static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
-                            int32_t action, double g, double h) {
-  uint32_t n = p->nnodes;
-  int dead = h >= GOAP__INF;
-  float hs = h_store(h);
-  p->ng[n] = g;
-  p->nh[n] = hs;
-  p->npar[n] = parent;
-  p->nact[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
-  p->table[slot] = p->idbase + n;
-  ++p->nnodes;
-  ++p->stats.nodes;
-  if (p->nnodes >= p->grow_at) {
-    goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
-    if (st != GOAP_OK) return st;
-  }
-  if (dead) return GOAP_OK;
-  if (p->pref_on && !p->lazy) progress(p, hs);
-  return open_push(p, f_of(p, g, (double)hs), tie_of(p, g, (double)hs), n, action);
-}
-
-/* ---- backward: intervals --------------------------------------------------------------------- */
-
-/* Candidate partial states for regression live in p->scratch, 2W words each. */
-static goap_status cand_reserve(goap_planner *p, size_t n) {
-  return grow_buf(p, (void **)&p->scratch, &p->cscratch, n * 2 * p->W, sizeof *p->scratch);
-}
-
-/* Intersects every candidate [0, *nc) with var in [a, b]; drops the empty ones. */
-static void cand_intersect(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
-                           uint64_t b) {
-  uint32_t W = p->W;
-  size_t n = *nc, out = 0;
-  for (size_t i = 0; i < n; ++i) {
-    goap_word *c = p->scratch + i * 2 * W;
-    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
-    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
-    if (a > l) l = a;
-    if (b < u) u = b;
-    if (l > u) continue;
-    goap_word *dst = p->scratch + out * 2 * W;
-    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-    goap__field_put(dst, v->word, v->shift, v->fmask, l);
-    goap__field_put(dst + W, v->word, v->shift, v->fmask, u);
-    ++out;
-  }
-  *nc = out;
-}
-
-/* Intersects the candidates with var in [a, b] \ {ne}: first the interval, then a value that
- * falls strictly inside an interval splits that candidate in two. */
-static goap_status split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
-                            uint64_t b, uint64_t ne, uint32_t has_ne) {
-  cand_intersect(p, nc, v, a, b);
-  if (!has_ne) return GOAP_OK;
-  uint32_t W = p->W;
-  size_t n = *nc;
-  goap_status st = cand_reserve(p, 2 * n + 1);
-  if (st != GOAP_OK) return st;
-  size_t out = 0, extra_n = 0;
-  /* write surviving candidates compactly, and their upper halves after index n */
-  for (size_t i = 0; i < n; ++i) {
-    goap_word *c = p->scratch + i * 2 * W;
-    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
-    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
-    if (ne < l || ne > u) {
-      if (out != i) memmove(p->scratch + out * 2 * W, c, 2 * W * sizeof *c);
-      ++out;
-      continue;
-    }
-    if (l == u) continue;
-    if (ne == l || ne == u) {
-      goap_word *dst = p->scratch + out * 2 * W;
-      if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-      if (ne == l) goap__field_put(dst, v->word, v->shift, v->fmask, l + 1);
-      else goap__field_put(dst + W, v->word, v->shift, v->fmask, u - 1);
-      ++out;
-      continue;
-    }
-    /* split: low part stays, high part goes to the tail area [n + extra_n] */
-    goap_word *hi_part = p->scratch + (n + extra_n) * 2 * W;
-    memcpy(hi_part, c, 2 * W * sizeof *c);
-    goap__field_put(hi_part, v->word, v->shift, v->fmask, ne + 1);
-    ++extra_n;
-    goap_word *dst = p->scratch + out * 2 * W;
-    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-    goap__field_put(dst + W, v->word, v->shift, v->fmask, ne - 1);
-    ++out;
-  }
-  /* move the tail next to the survivors */
-  if (extra_n) memmove(p->scratch + out * 2 * W, p->scratch + n * 2 * W,
-                       extra_n * 2 * W * sizeof *p->scratch);
-  *nc = out + extra_n;
-  return GOAP_OK;
-}
-
-static void full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi) {
-  memset(lo, 0, p->W * sizeof *lo);
-  memcpy(hi, p->d->full_hi, p->W * sizeof *hi);
-}
-
-static int start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi) {
-  const goap_domain *d = p->d;
-  for (uint32_t w = 0; w < p->W; ++w) {
-    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
-    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
-      const goap__var *var = &d->vars[d->wvars[k]];
-      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
-      if (s < goap__field_get(lo, var->word, var->shift, var->fmask) ||
-          s > goap__field_get(hi, var->word, var->shift, var->fmask))
-        return 0;
-    }
-  }
-  return 1;
-}
-
-/* ---- search --------------------------------------------------------------------------------- */
-
-/* Inherited landmarks (lazy A* with LM-cut, Pommerening and Helmert's incremental LM-cut):
- * when a node is expanded right after a full LM-cut evaluation, its landmarks (the cuts, each
- * with its cost) are kept in the ring lr, found through the cache lh. A landmark of the parent
- * that does not hold the action leading to a successor is a landmark of the successor too
- * (every plan a.pi from the parent hits it, so pi does), and those landmarks' costs are a cost
- * partition, so the successor's LM-cut may start from them with the costs they leave and add
- * its own cuts: still admissible (orbit search maps them through the successor's
- * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
- * another node, just means a fresh evaluation. The ring starts at LR_WORDS words and doubles
- * up to LR_MAX_WORDS before its first wrap in a request (records keep their positions: none
- * has wrapped yet); the cache grows from LH_FIRST to LH_ENTRIES entries at most, a few
- * doublings in a request's first search (grow-only: the same request again allocates
- * nothing). Under a memory limit the ring grows to an eighth of it at most; a refused growth
- * keeps the smaller ring or cache. Searches of 10^4-10^5 expansions (IPC elevators, blocks,
- * transport, barman) lost most parents' records with a 1 MB ring and 8,192 entries: their
- * successors started LM-cut from scratch (issue 18). */
-#define LR_WORDS ((size_t)1 << 18)
-#define LR_MAX_WORDS ((size_t)1 << 25)
-#define LH_FIRST ((size_t)1 << 8)
-#define LH_ENTRIES ((size_t)1 << 19)
-#define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
-
-static goap_status lr_setup(goap_planner *p) {
-  if (!p->lr || !p->lh) {
-    size_t c0 = p->c_lh;
-    goap_status st = grow_buf(p, (void **)&p->lr, &p->c_lr, p->lr_words ? p->lr_words : LR_WORDS,
-                              sizeof *p->lr);
-    if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_FIRST, sizeof *p->lh);
-    if (st != GOAP_OK) return st;
-    memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
-  }
-  p->lr_w = 0; /* records of earlier requests are stale (lr_req): the ring starts over */
-  p->lr_n = 0;
-  goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
-  if (st != GOAP_OK) return st;
-  if (++p->lr_req == 0) { /* wrapped: forget every entry */
-    memset(p->lh, 0, p->c_lh * sizeof *p->lh);
-    p->lr_req = 1;
-  }
-  return GOAP_OK;
-}
-
-static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
-  return &p->lh[(node * 2654435761u) & (uint32_t)(p->c_lh - 1)];
-}
-
-/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
- * cache starts small (a short search touches few pages) and doubles, its entries rehashed,
- * once a request has stored more records than a quarter of its entries (few collisions), up
- * to LH_ENTRIES, so a request made again finds it large enough; a failed or refused growth
- * keeps the smaller cache. */
-static void lr_store(goap_planner *p, uint32_t node) {
-  const goap__lmcut *lm = &p->lm;
-  if (++p->lr_n > p->c_lh / 4 && p->c_lh < LH_ENTRIES) { /* few collisions */
-    size_t c0 = p->c_lh;
-    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK) {
-      /* split: an entry of slot i moves to slot i + c0 or stays (the hash's next bit) */
-      memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
-      for (size_t i = 0; i < c0; ++i) {
-        goap__lrent *e = &p->lh[i], *to = lr_slot(p, e->node);
-        if (e->req != p->lr_req || to == e) continue;
-        *to = *e;
-        memset(e, 0, sizeof *e);
-      }
-    }
-  }
-  size_t len = lm->nlk;
-  size_t lmax = p->lr_max_words ? p->lr_max_words : LR_MAX_WORDS;
-  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *p->lr) /* leave the rest to nodes */
-    lmax = p->max_memory / 8 / sizeof *p->lr;
-  if ((p->lr_w + len > p->c_lr || len > p->c_lr / 4) && p->lr_w <= p->c_lr) {
-    /* not wrapped yet in this request: the records keep their positions */
-    size_t need = p->lr_w + len > 4 * len ? (size_t)p->lr_w + len : 4 * len, to = p->c_lr;
-    while (to < need && 2 * to <= lmax) to *= 2;
-    if (to > p->c_lr) (void)grow_buf(p, (void **)&p->lr, &p->c_lr, to, sizeof *p->lr);
-  }
-  size_t cap = p->c_lr;
-  if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
-  uint64_t pos = p->lr_w;
-  size_t at = (size_t)(pos % cap);
-  if (at + len > cap) { /* records never wrap: skip to the ring's start */
-    pos += cap - at;
-    at = 0;
-  }
-  memcpy(p->lr + at, lm->lk, len * sizeof *lm->lk);
-  p->lr_w = pos + len;
-  goap__lrent *e = lr_slot(p, node);
-  e->at = (pos & LR_POS) | ((uint64_t)len << 48);
-  e->node = node;
-  e->req = p->lr_req;
-}
-
-/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
-static void lr_inherit(goap_planner *p, uint32_t n) {
-  uint32_t par = p->npar[n];
-  if (par == NONE) return;
-  const goap__lrent *e = lr_slot(p, par);
-  uint64_t pos = e->at & LR_POS;
-  size_t elen = (size_t)(e->at >> 48);
-  if (e->req != p->lr_req || e->node != par || pos + p->c_lr < p->lr_w) return;
-  int32_t a = node_action(p, n);
-  const int32_t *src = p->lr + (size_t)(pos % p->c_lr);
-  size_t w = 0;
-  int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
-  for (size_t i = 0; i < elen;) {
-    size_t len = 3 + (size_t)src[i];
-    int has = 0;
-    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
-    if (!has) {
-      memcpy(p->linh + w, src + i, len * sizeof *src);
-      if (p->sym.on)
-        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
-      w += len;
-    }
-    i += len;
-  }
-  if (slots && goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
-    for (size_t i = 0; i < w;) {
-      size_t len = 3 + (size_t)p->linh[i];
-      for (size_t k = 3; k < len; ++k)
-        p->linh[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, p->linh[i + k]);
-      i += len;
-    }
-  p->lm.inh = p->linh;
-  p->lm.ninh = w;
-}
-
-/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
- * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
-static size_t lr_own(goap_planner *p, uint32_t n) {
-  const goap__lrent *e = lr_slot(p, n);
-  uint64_t pos = e->at & LR_POS;
-  size_t elen = (size_t)(e->at >> 48);
-  if (e->req != p->lr_req || e->node != n || pos + p->c_lr < p->lr_w || elen == 0) return 0;
-  p->lm.inh = p->lr + (size_t)(pos % p->c_lr);
-  p->lm.ninh = elen;
-  ++p->lr_resumed;
-  return elen;
-}
-
-/* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
- * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
- * the last one made (lm_node), its cost partition gives a stronger bound: every real plan
- * a.pi from parent hits every cut, an action's share of the cuts is at most its cost
- * (acost - rem, rem what the cuts left of it), so cost(pi) >= h_lmcut(parent) - share(a);
- * actions in no cut keep the parent's whole h. */
-static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action) {
-  /* the step's real cost: with positional costs, the one step_cost just priced */
-  double b = (double)p->nh[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
-  if (parent == p->lm_node) {
-    double share = p->acost[action] - p->lm.rem[action];
-    double l = p->lm_h - (share > 0.0 ? share : 0.0);
-    if (l != floor(l)) l -= 1e-9 * fabs(l); /* rounding of non-integer sums stays below */
-    if (l > b) {
-      b = l;
-      ++p->lm_gain;
-    }
-  }
-  return b > 0.0 ? b : 0.0;
-}
-
-/* Lazy A*: evaluates node n (its state s), remembering it as lm_node with LM-cut. With
- * LM-cut and a finite stop, the evaluation may end early with a bound above stop (lm.partial:
- * the state stays unevaluated, lm_node is forgotten since its cuts are gone). */
-static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double stop) {
-  if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
-  p->lm.stop_on = stop < GOAP__INF;
-  p->lm.stop = stop;
-  if (p->lr_on && !lr_own(p, n)) lr_inherit(p, n);
-  size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
-  double h = h_forward(p, s);
-  p->lm.stop_on = 0;
-  p->lm.inh = NULL;
-  if (p->lm.partial) {
-    p->lm_node = NONE;
-    /* its landmarks so far: the next evaluation of n goes on from them */
-    if (p->lr_on && p->lm.nlk > from) lr_store(p, n);
-  } else if (p->lm_bound) {
-    p->lm_node = n;
-    p->lm_h = h;
-  }
-  return h;
-}
-
-/* A known state m was reached again, from parent by action at cost g: keep the cheaper path
- * (reopening a closed node if need be). */
-static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
-                                        int32_t action, double g) {
-  ++p->stats.duplicates;
-  if (!(g < p->ng[m]) || isinf(p->nh[m])) return GOAP_OK;
-  if (p->lazy_astar && signbit(p->nh[m])) {
-    /* unevaluated: every parent's bound holds for the state, keep the largest */
-    float b = h_store(lazy_bound(p, parent, action));
-    if (b > -p->nh[m]) p->nh[m] = -b;
-  }
-  p->ng[m] = g;
-  p->npar[m] = parent;
-  if (p->nact[m] & CLOSED) ++p->stats.reopened;
-  p->nact[m] = (uint32_t)(action + 1); /* open (again) */
-  double h = (double)fabsf(p->nh[m]);
-  return open_push(p, f_of(p, g, h), tie_of(p, g, h), m, action);
-}
-
-/* reached_again, reported to the trace (small mode, which calls reached_again directly, is
- * not used while tracing). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline, cold))
-#endif
-static goap_status reached_again_traced(goap_planner *p, uint32_t m, uint32_t parent,
-                                        int32_t action, double g) {
-  int better = g < p->ng[m] && !isinf(p->nh[m]);
-  goap_status st = reached_again(p, m, parent, action, g);
-  trace_emit(p, better ? GOAP_TRACE_BETTER : GOAP_TRACE_DUPLICATE, m, parent, action, g,
-             (double)fabsf(p->nh[m]));
-  return st;
-}
-
-/* Inserts candidate state c (sw words) reached from parent by action at cost g. */
-static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, int32_t action,
-                         double g, int backward) {
-  size_t slot = 0;
-  ++p->stats.generated;
-  uint32_t m = table_find(p, c, &slot);
-  if (m != NONE) {
-    if (p->trace_fn) return reached_again_traced(p, m, parent, action, g);
-    return reached_again(p, m, parent, action, g);
-  }
-  if (p->nnodes >= p->req_max_nodes) {
-    if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, parent, action, g, 0.0);
-    return GOAP_NODE_LIMIT;
-  }
-  goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
-  if (dst != c) goap__copy_words(dst, c, p->key);
-  uint32_t n = p->nnodes;
-  double h;
-  if (p->lazy_astar) /* evaluated when taken out (step_impl); a root at once */
-    h = parent == NONE ? lazy_eval(p, n, dst, GOAP__INF) : lazy_bound(p, parent, action);
-  else if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
-    h = parent == NONE ? 0.0 : (double)p->nh[parent];
-  else
-    h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
-  goap_status st = add_node(p, slot, parent, action, g, h);
-  /* the sign bit marks it pending (-0.0 included) */
-  if (p->lazy && p->nnodes > n && !(p->lazy_astar && parent == NONE)) p->nh[n] = -p->nh[n];
-  if (p->trace_fn && p->nnodes > n) trace_node(p, GOAP_TRACE_NEW, n);
-  return st;
-}
-
-/* Applicable in s and not a no-op there. */
-static inline int useful(const goap_domain *d, const goap__action *act, const goap_word *s) {
-  if (!goap__action_ok(d, act, s)) return 0;
-  if (act->neff_add) return 1;
-  for (uint32_t i = 0; i < act->neff_set; ++i) {
-    const goap__wmask *m = &d->wm[act->eff_set + i];
-    if ((s[m->word] & m->mask) != m->value) return 1;
-  }
-  return 0;
-}
-
-static inline int useful_fast(const goap_planner *p, int32_t a, const goap_word *s) {
-  if (p->quick && p->quick[a].simple) {
-    const goap__quick *q = &p->quick[a];
-    return ((s[0] & q->pm) == q->pv) & ((s[0] & q->em) != q->ev);
-  }
-  return useful(p->d, &p->d->actions[a], s);
-}
-
-static inline void set_bit(goap_word *bits, int i, int on) {
-  goap_word m = (goap_word)1 << (i & 63);
-  if (on) bits[i >> 6] |= m;
-  else bits[i >> 6] &= ~m;
-}
-
-/* Fills the useful-action bitset that follows state s (at s + W). */
-static void useful_all(goap_planner *p, goap_word *s) {
-  goap_word *bits = s + p->W;
-  memset(bits, 0, p->useful_words * sizeof *bits);
-  for (int i = 0; i < p->nactive; ++i)
-    if (useful_fast(p, p->active[i], s)) set_bit(bits, i, 1);
-}
-
-static inline int lowest_bit(goap_word x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int i = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    ++i;
-  }
-  return i;
-#endif
-}
-
-static goap_status expand_small(goap_planner *p, uint32_t n) {
-  double g = p->ng[n];
-  goap_word bits = p->states[(size_t)n * 2 + 1];
-  while (bits) {
-    int i = lowest_bit(bits);
-    bits &= bits - 1;
-    const goap__quick *q = &p->small_q[i];
-    goap_word s0 = p->states[(size_t)n * 2];
-    goap_word t0 = (s0 & ~q->em) | q->ev;
-    goap_word cb = p->states[(size_t)n * 2 + 1];
-    uint64_t aff = p->small_aff[i];
-    while (aff) {
-      int j = lowest_bit(aff);
-      aff &= aff - 1;
-      const goap__quick *r = &p->small_q[j];
-      goap_word u = (goap_word)(((t0 & r->pm) == r->pv) & ((t0 & r->em) != r->ev));
-      cb = (cb & ~((goap_word)1 << j)) | (u << j);
-    }
-    /* offer(), specialised: one-word key, two-word nodes */
-    int32_t a = p->active[i];
-    double g2 = g + p->acost[a];
-    ++p->stats.generated;
-    const uint32_t *tab = p->table;
-    size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
-    uint32_t m = NONE, nn = p->nnodes, base = p->idbase;
-    for (; tab[j] - base < nn; j = (j + 1) & mask) {
-      if (p->states[(size_t)(tab[j] - base) * 2] == t0) {
-        m = tab[j] - base;
-        break;
-      }
-    }
-    goap_status st;
-    if (m != NONE) {
-      st = reached_again(p, m, n, a, g2);
-    } else if (p->nnodes >= p->req_max_nodes) {
-      st = GOAP_NODE_LIMIT;
-    } else {
-      goap_word *t = p->states + (size_t)p->nnodes * 2;
-      t[0] = t0;
-      t[1] = cb;
-      st = add_node(p, j, n, a, g2, h_forward(p, t));
-    }
-    if (st != GOAP_OK) return st;
-  }
-  return GOAP_OK;
-}
-
-/* Instantiated twice: `scost` (positional costs priced per successor) is a constant in each,
- * so that searches without them pay nothing per successor. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, int scost) {
-  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
-  const goap_domain *d = p->d;
-  const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
-  const uint32_t *toff = p->touch_off;
-  const int32_t *touch = p->touch, *a2i = p->act2idx;
-  double g = p->ng[n];
-  for (uint32_t k = 0; k < uw; ++k) {
-    goap_word bits = p->states[(size_t)n * stride + W + k];
-    while (bits) {
-      int i = (int)k * 64 + lowest_bit(bits);
-      bits &= bits - 1;
-      int32_t a = p->active[i];
-      const goap__action *act = &d->actions[a];
-      const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
-      double c = p->acost[a];
-      if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
-      goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
-      goap__copy_words(t, s, stride);
-      if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
-      else goap__action_do(d, act, t);
-      /* recheck the actions that read or write what this action changed */
-      for (int e = 0; e < act->neff; ++e) {
-        int32_t v = act->eff[e].var;
-        for (uint32_t j = toff[v], je = toff[v + 1]; j < je; ++j) {
-          int32_t b = touch[j];
-          int32_t bi = a2i[b];
-          if (bi >= 0) set_bit(t + W, bi, useful_fast(p, b, t));
-        }
-      }
-      goap_status st = offer(p, t, n, a, g + c, 0);
-      if (st != GOAP_OK) return st;
-    }
-  }
-  return GOAP_OK;
-}
-
-static goap_status expand_incremental(goap_planner *p, uint32_t n) {
-  return expand_incremental_impl(p, n, 0);
-}
-
-/* ---- the successor index ----------------------------------------------------------------- */
-
-/* A relaxed condition that is one value of a bool/enum variable: its fact, else -1. */
-static inline int32_t cond_fact(const goap_planner *p, const goap__rcond *rc) {
-  if (p->d->vars[rc->var].type == GOAP_INT || rc->a != rc->b || rc->has_ne) return -1;
-  return (int32_t)(p->rx.fact_off[rc->var] + rc->a);
-}
-
-/* Groups the active actions by an anchor: the equality precondition whose fact the fewest
- * active actions require (the first on ties). An expansion then visits only the actions
- * anchored at the state's facts, plus those without an anchor. Lists keep active order. */
-static void build_index(goap_planner *p) {
-  const goap_domain *d = p->d;
-  const goap__relax *r = &p->rx;
-  uint32_t nf = r->nfacts;
-  int32_t *anchor = p->bw_list; /* scratch: forward search does not use it */
-  memset(p->sx_cnt, 0, ((size_t)nf + 1) * sizeof *p->sx_cnt);
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i];
-    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0) p->sx_cnt[f]++;
-    }
-  }
-  memset(p->sx_off, 0, ((size_t)nf + 1) * sizeof *p->sx_off);
-  p->sx_nfree = 0;
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i], best = -1;
-    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0 && (best < 0 || p->sx_cnt[f] < p->sx_cnt[best])) best = f;
-    }
-    anchor[i] = best;
-    if (best >= 0) p->sx_off[best + 1]++;
-    else p->sx_free[p->sx_nfree++] = i;
-  }
-  for (uint32_t f = 0; f < nf; ++f) p->sx_off[f + 1] += p->sx_off[f];
-  memcpy(p->sx_cnt, p->sx_off, (size_t)nf * sizeof *p->sx_cnt); /* fill cursors */
-  for (int i = 0; i < p->nactive; ++i)
-    if (anchor[i] >= 0) p->sx_list[p->sx_cnt[anchor[i]]++] = i;
-  memset(p->sx_m1, 0, p->W * sizeof *p->sx_m1);
-  memset(p->sx_m0, 0, p->W * sizeof *p->sx_m0);
-  p->sx_nevars = 0;
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    if (var->type == GOAP_INT) continue;
-    uint32_t f0 = r->fact_off[v], f1 = r->fact_off[v + 1];
-    if (p->sx_off[f1] == p->sx_off[f0]) continue; /* nothing anchored on this variable */
-    if (var->bits == 1 && var->nvalues == 2) {
-      p->sx_bitvar[var->word * 64 + var->shift] = v;
-      if (p->sx_off[f0 + 1] > p->sx_off[f0]) p->sx_m0[var->word] |= (goap_word)1 << var->shift;
-      if (p->sx_off[f0 + 2] > p->sx_off[f0 + 1])
-        p->sx_m1[var->word] |= (goap_word)1 << var->shift;
-    } else {
-      p->sx_evars[p->sx_nevars++] = v;
-    }
-  }
-  p->sx_serial = p->goal_serial;
-}
-
-/* Offers the successors of node n through the listed active indices that apply there, in
- * canonical form when `canon` (orbit search). Instantiated twice (expand_list_plain, _canon) so
- * that a search without a symmetry pays nothing per successor. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g,
-                                           const int32_t *list, uint32_t count, int canon,
-                                           int scost) {
-  const goap_domain *d = p->d;
-  uint32_t W = p->W;
-  for (uint32_t j = 0; j < count; ++j) {
-    int32_t a = p->active[list[j]];
-    const goap__action *act = &d->actions[a];
-    const goap_word *s = p->states + (size_t)n * p->stride; /* re-read: pools may move */
-    if (!goap__action_ok(d, act, s)) continue;
-    goap_word *t = p->states + (size_t)p->nnodes * p->stride; /* tentative slot */
-    memcpy(t, s, W * sizeof *t);
-    goap__action_do(d, act, t);
-    if (same(t, s, W)) continue; /* a no-op here */
-    double c = p->acost[a];
-    if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
-    if (canon) (void)goap__sym_canon_after(&p->sym, t, a, NULL);
-    goap_status st = offer(p, t, n, a, g + c, 0);
-    if (st != GOAP_OK) return st;
-  }
-  return GOAP_OK;
-}
-
-static goap_status expand_list_plain(goap_planner *p, uint32_t n, double g,
-                                     const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 0, 0);
-}
-
-static goap_status expand_list_canon(goap_planner *p, uint32_t n, double g,
-                                     const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 1, 0);
-}
-
-static goap_status expand_list_scost(goap_planner *p, uint32_t n, double g,
-                                     const int32_t *list, uint32_t count) {
-  return expand_list_impl(p, n, g, list, count, 0, 1);
-}
-
-/* expand_indexed_impl's calls: `canon` is a constant in each instance */
-#define expand_list(p, n, g, list, count)                                                     \
-  (canon == 1   ? expand_list_canon(p, n, g, list, count)                                     \
-   : canon == 2 ? expand_list_scost(p, n, g, list, count)                                     \
-                : expand_list_plain(p, n, g, list, count))
-
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int canon) {
-  /* canon: 0 plain, 1 orbit search (canonical successors), 2 positional costs */
-  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
-  const goap__relax *r = &p->rx;
-  double g = p->ng[n];
-  goap_status st;
-  for (uint32_t w = 0; w < p->W; ++w) {
-    for (uint32_t val = 0; val < 2; ++val) {
-      goap_word x = p->states[(size_t)n * p->stride + w];
-      goap_word bits = val ? (x & p->sx_m1[w]) : (~x & p->sx_m0[w]);
-      while (bits) {
-        int b = lowest_bit(bits);
-        bits &= bits - 1;
-        uint32_t f = r->fact_off[p->sx_bitvar[w * 64 + (uint32_t)b]] + val;
-        st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
-        if (st != GOAP_OK) return st;
-      }
-    }
-  }
-  for (int i = 0; i < p->sx_nevars; ++i) {
-    const goap__var *var = &p->d->vars[p->sx_evars[i]];
-    uint64_t k = goap__field_get(p->states + (size_t)n * p->stride, var->word, var->shift,
-                                 var->fmask);
-    uint32_t f = r->fact_off[p->sx_evars[i]] + (uint32_t)k;
-    st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
-    if (st != GOAP_OK) return st;
-  }
-  return expand_list(p, n, g, p->sx_free, (uint32_t)p->sx_nfree);
-}
-#undef expand_list
-
-static goap_status expand_indexed(goap_planner *p, uint32_t n) {
-  return expand_indexed_impl(p, n, 0);
-}
-
-/* kept out of line: it must not weigh on the search loop of requests without a symmetry */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
-  return expand_indexed_impl(p, n, 1);
-}
-
-/* Positional costs (scost_on): the bitset or the index, pricing every successor. Out of
- * line, like the orbit search's. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static goap_status expand_scost(goap_planner *p, uint32_t n) {
-  if (p->useful_words) return expand_incremental_impl(p, n, 1);
-  return expand_indexed_impl(p, n, 2);
-}
-
-static goap_status expand_forward(goap_planner *p, uint32_t n) {
-  if (p->fmode == FMODE_SMALL) return expand_small(p, n);
-  if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
-  if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
-  if (p->fmode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
-  return expand_scost(p, n);
-}
-
-/* The active actions that write a variable node n constrains (only they can be relevant),
- * in `active` order; returns how many were listed in p->bw_list (as active indices). */
-static int backward_candidates(goap_planner *p, uint32_t n) {
-  const goap_domain *d = p->d;
-  const goap_word *lo = p->states + (size_t)n * p->stride, *hi = lo + p->W;
-  if (++p->bw_gen == 0) {
-    memset(p->bw_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->bw_stamp);
-    p->bw_gen = 1;
-  }
-  int count = 0;
-  for (uint32_t w = 0; w < p->W; ++w) {
-    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue;
-    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
-      int32_t v = d->wvars[k];
-      const goap__var *var = &d->vars[v];
-      if (goap__field_get(lo, var->word, var->shift, var->fmask) == 0 &&
-          goap__field_get(hi, var->word, var->shift, var->fmask) == var->range)
-        continue;
-      for (uint32_t j = d->writers_off[v]; j < d->writers_off[v + 1]; ++j) {
-        int32_t a = d->writers[j];
-        if (p->act2idx[a] < 0 || p->bw_stamp[a] == p->bw_gen) continue;
-        p->bw_stamp[a] = p->bw_gen;
-        /* insertion keeps the list sorted by active index: plans do not depend on var order */
-        int32_t ai = p->act2idx[a];
-        int pos = count++;
-        while (pos > 0 && p->bw_list[pos - 1] > ai) {
-          p->bw_list[pos] = p->bw_list[pos - 1];
-          --pos;
-        }
-        p->bw_list[pos] = ai;
-      }
-    }
-  }
-  return count;
-}
-
-static goap_status expand_backward(goap_planner *p, uint32_t n) {
-  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
-  const goap_domain *d = p->d;
-  const goap__relax *r = &p->rx;
-  uint32_t W = p->W, sw = 2 * W;
-  double g = p->ng[n];
-  int ncand = backward_candidates(p, n);
-  for (int ci = 0; ci < ncand; ++ci) {
-    int32_t a = p->active[p->bw_list[ci]];
-    const goap__action *act = &d->actions[a];
-    goap_status st = cand_reserve(p, 2);
-    if (st != GOAP_OK) return st;
-    const goap_word *gs = p->states + (size_t)n * sw; /* re-read: pools may have moved */
-    goap_word *c = p->scratch;
-    memcpy(c, gs, sw * sizeof *c);
-    int relevant = 0, ok = 1;
-    for (int j = 0; j < act->neff && ok; ++j) {
-      const goap_effect *e = &act->eff[j];
-      const goap__var *v = &d->vars[e->var];
-      uint64_t l = goap__field_get(gs, v->word, v->shift, v->fmask);
-      uint64_t u = goap__field_get(gs + W, v->word, v->shift, v->fmask);
-      int full = l == 0 && u == v->range;
-      if (e->op == GOAP_SET) {
-        uint64_t k = (uint64_t)((int64_t)e->value - (int64_t)v->lo);
-        if (full) continue;
-        if (k < l || k > u) {
-          ok = 0;
-          break;
-        }
-        relevant = 1;
-        goap__field_put(c, v->word, v->shift, v->fmask, 0);
-        goap__field_put(c + W, v->word, v->shift, v->fmask, v->range);
-      } else {
-        if (full) continue;
-        int64_t nl = (int64_t)l - e->value, nu = (int64_t)u - e->value;
-        if (e->op == GOAP_ADD_CLAMP) { /* saturated: a bound at the edge keeps the edge */
-          if (l == 0) nl = 0;
-          if (u == v->range) nu = (int64_t)v->range;
-        }
-        if (nl < 0) nl = 0;
-        if (nu > (int64_t)v->range) nu = (int64_t)v->range;
-        if (nl > nu) {
-          ok = 0;
-          break;
-        }
-        relevant = 1;
-        goap__field_put(c, v->word, v->shift, v->fmask, (uint64_t)nl);
-        goap__field_put(c + W, v->word, v->shift, v->fmask, (uint64_t)nu);
-      }
-    }
-    if (!ok || !relevant) continue;
-    size_t nc = 1;
-    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && nc; ++k) {
-      const goap__rcond *rc = &r->cond[k];
-      st = split_ne(p, &nc, &d->vars[rc->var], rc->a, rc->b, rc->ne, rc->has_ne);
-      if (st != GOAP_OK) return st;
-    }
-    for (size_t k = 0; k < nc; ++k) {
-      /* the candidate may move when the pools grow inside offer: copy it to the tentative slot */
-      goap_word *tent = p->states + (size_t)p->nnodes * sw;
-      memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
-      if (same(tent, p->states + (size_t)n * sw, sw)) continue;
-      st = offer(p, tent, n, a, g + p->acost[a], 1);
-      if (st != GOAP_OK) return st;
-    }
-  }
-  return GOAP_OK;
-}
-
-/* Beyond this many actions to recheck per successor (on average over the active actions),
- * the bitset's upkeep costs more than finding the candidates through the index: blocks world
- * rechecks about 170 per successor and runs 3x faster with the index; chains recheck 2 and
- * would lose the bitset's knowledge of no-ops. */
-#define MAX_FANOUT 48
-
-/* Average over the active actions of the actions rechecked after applying one (the touch
- * lists of the variables it writes). */
-static uint32_t recheck_fanout(const goap_planner *p) {
-  const goap_domain *d = p->d;
-  uint64_t total = 0;
-  for (int i = 0; i < p->nactive; ++i) {
-    const goap__action *x = &d->actions[p->active[i]];
-    for (int e = 0; e < x->neff; ++e)
-      total += p->touch_off[x->eff[e].var + 1] - p->touch_off[x->eff[e].var];
-  }
-  uint64_t avg = p->nactive ? total / (uint64_t)p->nactive : 0;
-  return avg > 0xffffffffu ? 0xffffffffu : (uint32_t)avg;
-}
-
-static goap_status start_search(goap_planner *p) {
-  uint32_t sw;
-  goap_status st = rx_goal(p);
-  if (st != GOAP_OK) return st;
-  /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
-  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
-    memset(p->table, 0xff, p->ctable * sizeof *p->table);
-    p->idbase = 0;
-  }
-  p->nnodes = 0;
-  p->nheap = 0;
-  p->nheap2 = 0;
-  p->prio[0] = p->prio[1] = 0;
-  p->best_h = INFINITY;
-  p->found = p->best = NONE;
-  p->lm_node = NONE;
-  p->lm_gain = p->lm_fresh = 0;
-  if (p->search == GOAP_SEARCH_BACKWARD) {
-    p->key = p->stride = 2 * p->W;
-    p->useful_words = 0;
-  } else {
-    p->key = p->W;
-    /* the useful-action bitset when it is at most as large as the state and a successor has
-     * few actions to recheck, else the index */
-    uint32_t words = (uint32_t)((p->nactive + 63) / 64);
-    if (p->fan_serial != p->goal_serial) {
-      p->fanout = recheck_fanout(p);
-      p->fan_serial = p->goal_serial;
-      if (p->gcur >= 0 && p->gslots[p->gcur].serial == p->goal_serial) {
-        p->gslots[p->gcur].fanout = p->fanout; /* kept with the selection (goal cache) */
-        p->gslots[p->gcur].fan_ok = 1;
-      }
-    }
-    /* lazy search expands few of the states it generates: keeping each one's bitset up to
-     * date costs more than finding the applicable actions of the few expanded (village:
-     * 2.3x fewer instructions per plan) */
-    int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
-    p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
-    p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
-    /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
-     * successors in the same order through offer() */
-    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
-      p->fmode = FMODE_BITSET;
-    /* positional costs: the same bitset or index through expand_scost (orbit search and
-     * positional costs never meet: begin refuses the pair) */
-    if (p->scost_on) p->fmode = FMODE_SCOST;
-    if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
-      p->useful_words = 0;
-      p->fmode = FMODE_INDEX_SYM;
-    }
-    p->stride = p->W + p->useful_words;
-    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->sx_serial != p->goal_serial)
-      build_index(p);
-  }
-  sw = p->stride;
-  st = ensure_nodes(p, 2);
-  if (st != GOAP_OK) return st;
-  if (p->goal_never) return GOAP_NO_PLAN;
-  if (p->search != GOAP_SEARCH_BACKWARD) {
-    if (p->heur == GOAP_H_LMCUT && (!p->lm.built || p->lm.serial != p->goal_serial)) {
-      st = goap__lmcut_build(p);
-      if (st != GOAP_OK) return st;
-    }
-    p->lr_on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
-    if (p->lr_on) {
-      st = lr_setup(p);
-      if (st != GOAP_OK) return st;
-    }
-    goap_word *tent = p->states + (size_t)p->nnodes * sw;
-    memcpy(tent, p->start, p->W * sizeof *tent);
-    if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
-    if (p->useful_words) useful_all(p, tent);
-    return offer(p, tent, NONE, -1, 0.0, 0);
-  }
-  if (p->heur >= GOAP_H_MAX) goap__relax_explore_start(p);
-  /* roots: the goal as intervals, split on != */
-  st = cand_reserve(p, 2);
-  if (st != GOAP_OK) return st;
-  full_intervals(p, p->scratch, p->scratch + p->W);
-  size_t nc = 1;
-  for (int i = 0; i < p->nwant && nc; ++i) {
-    const goap__ftest *t = &p->goal_ft[i];
-    st = split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
-    if (st != GOAP_OK) return st;
-  }
-  for (size_t k = 0; k < nc; ++k) {
-    goap_word *tent = p->states + (size_t)p->nnodes * sw;
-    memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
-    st = offer(p, tent, NONE, -1, 0.0, 1);
-    if (st != GOAP_OK) return st;
-  }
-  return GOAP_OK;
-}
-
-static goap_status begin_impl(goap_planner *p, const goap_request *req) {
-  memset(&p->stats, 0, sizeof p->stats);
-  p->elapsed_ns = 0;
-  p->phase = PHASE_DONE;
-  p->found = p->best = NONE;
-  p->idbase += p->nnodes; /* the last request's table ids become stale */
-  p->nnodes = 0;
-  p->sym.on = 0;
-  p->lr_on = 0;
-  goap_status st = prepare(p, req);
-  if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
-  p->scost_on = 0;
-  if (st == GOAP_OK && p->d->has_scost)
-    for (int i = 0; i < p->nactive && !p->scost_on; ++i)
-      p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
-  /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
-  p->sm.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
-  if (st == GOAP_OK) st = p->sm.run ? goap__small_start(p) : start_search(p);
-  p->final = st;
-  if (st == GOAP_OK) {
-    p->phase = PHASE_RUNNING;
-    return GOAP_IN_PROGRESS;
-  }
-  return st;
-}
-
-/* Runs the search; t_start is when the time spent so far (elapsed_ns) stopped counting. */
-static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t *done,
-                             uint64_t t_start) {
-  if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
-  if (p->phase == PHASE_DONE) return p->final;
-  if (p->sm.run) {
-    goap_status ss = goap__small_step(p, max_expansions, done, t_start);
-    if (ss != GOAP_IN_PROGRESS) {
-      p->phase = PHASE_DONE;
-      p->final = ss;
-    }
-    return ss;
-  }
-  uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
-  uint32_t count = 0, requeued = 0;
-  int backward = p->search == GOAP_SEARCH_BACKWARD;
-  uint32_t sw = p->stride;
-  goap_status st = GOAP_IN_PROGRESS;
-  while (max_expansions == 0 || count < max_expansions) {
-    goap__hentry e;
-    if (!open_pop(p, &e)) {
-      st = GOAP_NO_PLAN;
-      break;
-    }
-    /* a stale entry (its node was reached more cheaply since, or taken from the other list)
-     * pops after the fresh one, by then closed: skipped */
-    if (p->nact[e.node] & CLOSED) continue;
-    if (p->lazy_astar) {
-      /* lazy A*: an entry whose key is no longer the node's (its g or h changed since) is
-       * stale even though the node is open: its fresh entry is in the heap */
-      double hk = (double)fabsf(p->nh[e.node]);
-      if (e.f != p->ng[e.node] + hk) continue;
-    }
-    p->nact[e.node] |= CLOSED;
-    const goap_word *s = p->states + (size_t)e.node * sw;
-    /* lazy A* tests before evaluating: a goal's key is its g (its bound is 0 <= h* = 0) */
-    if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
-      p->found = e.node;
-      st = GOAP_OK;
-      break;
-    }
-    if (p->lazy_astar && signbit(p->nh[e.node])) {
-      /* evaluated now; queued again with its true f unless that equals the key (a bound
-       * from its parent, at most its true h): then it is expanded at once. LM-cut may stop
-       * once f exceeds the next key in the open list (the node would be queued again
-       * anyway): it stays unevaluated with that larger bound, evaluated again if taken out */
-      double stop = p->nheap > 0 && !p->pref_on && p->lm_stop ? p->heap[0].f - p->ng[e.node]
-                                                              : GOAP__INF;
-      double h = lazy_eval(p, e.node, s, stop + 1e-9 * (1.0 + fabs(stop)));
-      int partial = p->heur == GOAP_H_LMCUT && p->lm.partial;
-      float hs = h_store(h), lb = -p->nh[e.node];
-      if (hs < lb) hs = lb; /* the bound holds too (LM-cut is not consistent) */
-      p->nh[e.node] = partial ? -hs : hs;
-      if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
-      if (hs > lb) {
-        p->nact[e.node] &= ~CLOSED;
-        goap_status ps = heap_push(p, p->ng[e.node] + (double)hs, (double)hs, e.node);
-        if (ps != GOAP_OK) {
-          st = ps;
-          break;
-        }
-        if (budget_ns && (++requeued & 31u) == 0 &&
-            p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
-          st = GOAP_TIME_LIMIT;
-          break;
-        }
-        continue;
-      }
-    } else if (p->lazy && signbit(p->nh[e.node])) {
-      double h = h_forward(p, s);
-      p->nh[e.node] = h_store(h);
-      if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
-      if (p->pref_on) {
-        progress(p, p->nh[e.node]);
-        goap__relax_take_preferred(p);
-      }
-    } else if (p->pref_on) {
-      (void)h_forward(p, s); /* its relaxed plan again */
-      goap__relax_take_preferred(p);
-    }
-    if (p->lazy_astar && p->heur == GOAP_H_LMCUT && p->lm_bound) {
-      /* a node evaluated earlier (queued again since) has lost its cuts: evaluated again
-       * for its successors' bounds while the cut bound has raised at least one successor
-       * per expansion on average (village, logistics, elevators: 2-12; blocks, gripper:
-       * under 0.2, where the extra evaluations cost more than they save) */
-      if (p->lm_node != e.node && p->lm_bound == 2 && p->lm_gain >= p->lm_fresh)
-        (void)lazy_eval(p, e.node, s, GOAP__INF);
-      if (p->lm_node == e.node) {
-        ++p->lm_fresh;
-        if (p->lr_on) lr_store(p, e.node);
-      }
-    }
-    ++p->stats.expanded;
-    ++count;
-    goap_status xs = backward ? expand_backward(p, e.node) : expand_forward(p, e.node);
-    if (xs != GOAP_OK) {
-      st = xs;
-      break;
-    }
-    if (budget_ns && (count & 31u) == 0 &&
-        p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
-      st = GOAP_TIME_LIMIT;
-      break;
-    }
-  }
-  if (st == GOAP_IN_PROGRESS && budget_ns &&
-      p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
-    st = GOAP_TIME_LIMIT;
-  if (done) *done = count;
-  if (st == GOAP_OK && p->trace_fn) trace_node(p, GOAP_TRACE_GOAL, p->found);
-  if (st != GOAP_IN_PROGRESS) {
-    p->phase = PHASE_DONE;
-    p->final = st;
-  }
-  return st;
-}
-
-static goap_status finish_impl(goap_planner *p, goap_result *res) {
-  goap_status st = p->final;
-  res->partial = 0;
-  res->plan_length = 0;
-  res->cost = 0.0;
-  uint32_t end = NONE;
-  if (st == GOAP_OK) end = p->found;
-  else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_MEMORY_LIMIT) {
-    if (p->best == NONE) p->best = find_best(p);
-    end = p->best;
-    res->partial = 1;
-  }
-  if (end != NONE) {
-    int len = (int)node_depth(p, end);
-    res->plan_length = len;
-    /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
-     * reached more cheaply after end's g was set (reopening with an inconsistent heuristic)
-     * and end was taken out before that ancestor was expanded again. Summed in the order g
-     * accumulates (from the root) when the plan is written. */
-    if (len > 0 && (res->plan_capacity < len || !res->plan)) {
-      /* not written: plan_length tells the size needed (a partial plan keeps its status) */
-      if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
-      double c = 0.0;
-      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) {
-        int32_t a = node_action(p, n);
-        c += p->scost_on ? step_cost(p, a, p->states + (size_t)p->npar[n] * p->stride)
-                         : p->acost[a];
-      }
-      res->cost = c;
-    } else {
-      int backward = p->search == GOAP_SEARCH_BACKWARD;
-      uint32_t n = end;
-      for (int i = 0; i < len; ++i) {
-        int pos = backward ? i : len - 1 - i;
-        res->plan[pos] = node_action(p, n);
-        n = p->npar[n];
-      }
-      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
-      double c = 0.0;
-      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
-        goap_word *s = p->scratch;
-        memcpy(s, p->start, p->W * sizeof *s);
-        for (int i = 0; i < len; ++i) {
-          c += step_cost(p, res->plan[i], s);
-          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
-        }
-      } else {
-        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
-      }
-      res->cost = c;
-    }
-  }
-  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
-  res->stats = p->stats;
-  res->status = st;
-  return st;
-}
-
-/* The clock, unless the request is GOAP_REQUEST_UNTIMED (then 0: no time is counted). */
-static uint64_t clock_ns(unsigned flags) {
-  return (flags & GOAP_REQUEST_UNTIMED) ? 0 : goap__now_ns();
-}
-
-goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
-  if (!p) return GOAP_INVALID_ARGUMENT;
-  unsigned fl = req ? req->flags : 0;
-  uint64_t t0 = clock_ns(fl);
-  goap_status st = begin_impl(p, req);
-  p->elapsed_ns += clock_ns(fl) - t0;
-  return st;
-}
-
-goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
-  if (done) *done = 0;
-  if (!p) return GOAP_INVALID_ARGUMENT;
-  uint64_t t0 = clock_ns(p->flags);
-  goap_status st = step_impl(p, max_expansions, done, t0);
-  p->elapsed_ns += clock_ns(p->flags) - t0;
-  return st;
-}
-
-goap_status goap_plan_finish(goap_planner *p, goap_result *res) {
-  if (!p || !res) return GOAP_INVALID_ARGUMENT;
-  if (p->phase != PHASE_DONE) return GOAP_INVALID_OPERATION;
-  return finish_impl(p, res);
-}
-
-goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res) {
-  if (!p || !req || !res) {
-    if (res) res->status = GOAP_INVALID_ARGUMENT;
-    return GOAP_INVALID_ARGUMENT;
-  }
-  uint64_t t0 = clock_ns(req->flags);
-  goap_status st = begin_impl(p, req);
-  if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
-  p->elapsed_ns = clock_ns(req->flags) - t0;
-  (void)st;
-  return finish_impl(p, res);
 }
 
 /* ---- validation ----------------------------------------------------------------------------- */
@@ -5930,29 +6134,12 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
   if (s != local) goap__free(&d->alloc, s, W * sizeof *s);
   return st;
 }
-/* macros of src/core/planner.c end here */
-#undef NONE
+/* macros of src/core/planner_request.c end here */
 #undef F_EVAL
 #undef F_USABLE
 #undef F_RELEVANT
 #undef F_ACTIVE
-#undef CLOSED
 #undef SEL_FLAGS
-#undef NODE_BYTES
-#undef ALLOC
-#undef NZ
-#undef GROW_NODES
-#undef PREF_BOOST
-#undef LR_WORDS
-#undef LR_MAX_WORDS
-#undef LH_FIRST
-#undef LH_ENTRIES
-#undef LR_POS
-#undef expand_list
-#undef MAX_FANOUT
-#undef build_index
-#undef hpop
-#undef hpush
 
 /* ==== src/core/relax.c ==== */
 /* names of src/core/relax.c that another file also declares */
@@ -6692,7 +6879,8 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
 #define CLOSED GOAP__NODE_CLOSED
 
 int goap__small_ok(const goap_planner *p) {
-  if (!p->small || p->sm.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on) return 0;
+  if (!p->small || p->small_search.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on)
+    return 0;
   if (p->sx_force == 1) return 0; /* tests: the successor index, forced */
   if (p->search == GOAP_SEARCH_BACKWARD) return 0;
   if (p->d->has_callbacks && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) return 0;
@@ -6737,7 +6925,7 @@ static double h_of(const goap_planner *p, int u, double best) {
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
 static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
-  const goap__smallgoal *m = p->sm.g;
+  const goap__smallgoal *m = p->small_search.g;
   if (m->tab) {
     if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
     unsigned k = 0;
@@ -6767,7 +6955,7 @@ static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
  * the others are tested one by one when the goal has any. */
 static SMALL_INLINE int small_goal_holds(const goap_planner *p, uint64_t s) {
   if ((s & p->goal_mask[0]) != p->goal_val[0]) return 0;
-  if (p->sm.g->eq) return 1;
+  if (p->small_search.g->eq) return 1;
   for (int i = 0; i < p->nwant; ++i)
     if (field_bad(&p->goal_ft[i], s)) return 0;
   return 1;
@@ -6816,6 +7004,7 @@ static uint32_t heap_take(goap__hentry *h, size_t *nheap) {
     i = c;
   }
   if (n) h[i] = last;
+  GOAP_ASSERT(n == 0 || !hless(&h[i], &h[0])); /* heap order: the new top is the least */
   return top;
 }
 
@@ -6845,19 +7034,19 @@ static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float h
   return e;
 }
 
-/* The open list is the heap plus, when sm.front_on, one entry held outside it that is not
+/* The open list is the heap plus, when small_search.front_on, one entry held outside it that is not
  * above any heap entry (so it is the one taken next): a node whose successor is the next to
  * expand, as along a chain, costs no heap operation. The order taken out is the one the heap
  * alone would give (ties are only between entries of one node with equal keys). Queues e. */
 static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
-  goap__small *m = &p->sm;
-  if (p->nheap == p->cheap) {
-    goap_status st =
-        goap__planner_grow(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
+  goap__small *m = &p->small_search;
+  if (p->open.count == p->open.cap) {
+    goap_status st = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap,
+                                        p->open.count + 1, sizeof *p->open.entry);
     if (st != GOAP_OK) return st;
   }
   if (!m->front_on) {
-    if (p->nheap == 0 || hless(&e, &p->heap[0])) {
+    if (p->open.count == 0 || hless(&e, &p->open.entry[0])) {
       m->front = e;
       m->front_on = 1;
       return GOAP_OK;
@@ -6867,24 +7056,25 @@ static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
     m->front = e;
     e = old;
   }
-  heap_put(p->heap, &p->nheap, e);
+  heap_put(p->open.entry, &p->open.count, e);
   return GOAP_OK;
 }
 
 /* A new node for state s at free table slot j (planner.c, offer and add_node). */
 static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint32_t parent,
                                     int32_t action, double g) {
-  uint32_t n = p->nnodes;
-  p->states[(size_t)n * 2] = s;
+  uint32_t n = p->nodes.count;
+  p->nodes.states[(size_t)n * 2] = s;
   float hs = small_h(p, s);
-  p->ng[n] = g;
-  p->nh[n] = hs;
-  p->npar[n] = parent;
-  p->nact[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u); /* dead ends stay closed */
-  p->table[j] = p->idbase + n;
-  p->nnodes = n + 1;
-  if (p->nnodes >= p->grow_at) {
-    goap_status st = goap__planner_nodes(p, (size_t)p->nnodes + 1);
+  p->nodes.g[n] = g;
+  p->nodes.h[n] = hs;
+  p->nodes.parent[n] = parent;
+  /* dead ends stay closed */
+  p->nodes.action[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u);
+  p->closed.slot[j] = p->closed.idbase + n;
+  p->nodes.count = n + 1;
+  if (p->nodes.count >= p->nodes.grow_at) {
+    goap_status st = goap__planner_nodes(p, (size_t)p->nodes.count + 1);
     if (st != GOAP_OK) return st;
   }
   if (isinf(hs)) return GOAP_OK;
@@ -6921,35 +7111,36 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
 
 goap_status goap__small_start(goap_planner *p) {
   /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
-  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
-    memset(p->table, 0xff, p->ctable * sizeof *p->table);
-    p->idbase = 0;
+  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
+    p->closed.idbase = 0;
   }
-  p->nnodes = 0;
-  p->nheap = 0;
-  p->nheap2 = 0;
-  p->sm.front_on = 0;
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  p->small_search.front_on = 0;
   p->found = p->best = NONE;
   p->key = p->W; /* one word */
   p->useful_words = 1;
   /* room for the root (planner.c, start_search): grow_at >= 2 computed at stride 2 already
    * says there is */
-  if (p->stride != 2 || p->grow_at < 2) {
+  if (p->stride != 2 || p->nodes.grow_at < 2) {
     p->stride = 2;
     goap_status st = goap__planner_nodes(p, 2);
     if (st != GOAP_OK) return st;
   }
   if (p->goal_never) return GOAP_NO_PLAN;
-  goap__smallgoal *m = &p->gslots[p->gcur].sg; /* prepare leaves the request's slot in gcur */
+  /* prepare leaves the request's slot in gslot_current */
+  goap__smallgoal *m = &p->gslots[p->gslot_current].sg;
   if (m->serial != p->goal_serial || m->heur != (int)p->heur) make_goal(p, m);
-  p->sm.g = m;
+  p->small_search.g = m;
   /* the root (planner.c, start_search and offer) */
   uint64_t s = p->start[0];
   ++p->stats.generated;
   if (p->req_max_nodes == 0) return GOAP_NODE_LIMIT;
   ++p->stats.evaluated;
   ++p->stats.nodes;
-  return add(p, (size_t)goap__hash_state(&s, 1) & (p->ctable - 1), s, NONE, -1, 0.0);
+  return add(p, (size_t)goap__hash_state(&s, 1) & (p->closed.cap - 1), s, NONE, -1, 0.0);
 }
 
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
@@ -6959,25 +7150,25 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
-  uint32_t count = 0, nodes0 = p->nnodes;
+  uint32_t count = 0, nodes0 = p->nodes.count;
   uint64_t generated = 0, duplicates = 0, reopened = 0;
   goap_status st = GOAP_IN_PROGRESS;
   while (max_expansions == 0 || count < max_expansions) {
     uint32_t n;
-    if (p->sm.front_on) {
-      p->sm.front_on = 0;
-      n = p->sm.front.node;
-    } else if (p->nheap) {
-      n = heap_take(p->heap, &p->nheap);
+    if (p->small_search.front_on) {
+      p->small_search.front_on = 0;
+      n = p->small_search.front.node;
+    } else if (p->open.count) {
+      n = heap_take(p->open.entry, &p->open.count);
     } else {
       st = GOAP_NO_PLAN;
       break;
     }
     /* a stale entry (its node was reached more cheaply since) pops after the fresh one */
-    uint32_t na = p->nact[n];
+    uint32_t na = p->nodes.action[n];
     if (na & CLOSED) continue;
-    p->nact[n] = na | CLOSED;
-    goap_word *S = p->states;
+    p->nodes.action[n] = na | CLOSED;
+    goap_word *S = p->nodes.states;
     uint64_t s = S[(size_t)n * 2];
     if (small_goal_holds(p, s)) {
       p->found = n;
@@ -6988,7 +7179,7 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
     /* its useful actions: its parent's (expanded before, so stored) with those the action
      * from there may have changed checked again; at the root, all of them */
     uint64_t bits;
-    uint32_t par = p->npar[n];
+    uint32_t par = p->nodes.parent[n];
     if (par == NONE) {
       bits = useful_set(Q, p->nactive, s);
     } else {
@@ -6997,31 +7188,31 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
       bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
     }
     S[(size_t)n * 2 + 1] = bits;
-    double g = p->ng[n];
+    double g = p->nodes.g[n];
     for (; bits; bits &= bits - 1) {
       int i = low_bit(bits);
       uint64_t t = (s & ~Q[i].em) | Q[i].ev;
       int32_t a = active[i];
       double g2 = g + acost[a];
       ++generated;
-      const uint32_t *tab = p->table;
-      const uint32_t base = p->idbase, nn = p->nnodes;
-      size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
+      const uint32_t *tab = p->closed.slot;
+      const uint32_t base = p->closed.idbase, nn = p->nodes.count;
+      size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
       uint32_t m = NONE;
       for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
-        if (p->states[(size_t)id * 2] == t) {
+        if (p->nodes.states[(size_t)id * 2] == t) {
           m = id;
           break;
         }
       }
       if (m != NONE) { /* planner.c, reached_again */
         ++duplicates;
-        if (!(g2 < p->ng[m]) || isinf(p->nh[m])) continue;
-        p->ng[m] = g2;
-        p->npar[m] = n;
-        if (p->nact[m] & CLOSED) ++reopened;
-        p->nact[m] = (uint32_t)(a + 1);
-        st = push(p, key_of(p, g2, p->nh[m], m));
+        if (!(g2 < p->nodes.g[m]) || isinf(p->nodes.h[m])) continue;
+        p->nodes.g[m] = g2;
+        p->nodes.parent[m] = n;
+        if (p->nodes.action[m] & CLOSED) ++reopened;
+        p->nodes.action[m] = (uint32_t)(a + 1);
+        st = push(p, key_of(p, g2, p->nodes.h[m], m));
       } else if (nn >= p->req_max_nodes) {
         st = GOAP_NODE_LIMIT;
       } else {
@@ -7041,8 +7232,8 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   p->stats.generated += generated;
   p->stats.duplicates += duplicates;
   p->stats.reopened += reopened;
-  p->stats.nodes += p->nnodes - nodes0;
-  p->stats.evaluated += p->nnodes - nodes0;
+  p->stats.nodes += p->nodes.count - nodes0;
+  p->stats.evaluated += p->nodes.count - nodes0;
   if (st == GOAP_IN_PROGRESS && budget_ns &&
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
@@ -7140,6 +7331,132 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
   return h == GOAP_H_DEFAULT || h == GOAP_H_ZERO || h == GOAP_H_GOAL_COUNT_ADMISSIBLE ||
          h == GOAP_H_MAX || h == GOAP_H_LMCUT;
 }
+
+/* ==== src/core/succ_index.c ==== */
+/*
+ * succ_index.c -- the planner's successor index (goap__succ_index, planner.h): its memory and
+ * its construction per action selection; planner.c reads it (expand_indexed).
+ *
+ * Invariants:
+ *  - Every array is allocated once, at planner creation, for the domain's sizes, which the
+ *    index keeps, so goap__succ_index_free frees exactly what was allocated.
+ *  - A failed init leaves the index zeroed and holding nothing.
+ */
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+#define NZ(n) ((n) ? (n) : 1)
+
+goap_status goap__succ_index_init(goap__succ_index *x, const goap_allocator *a, size_t nfacts,
+                                  size_t nactions, size_t words, size_t nvars, size_t *memory) {
+  memset(x, 0, sizeof *x);
+  x->nfacts = nfacts;
+  x->nactions = nactions;
+  x->words = words;
+  x->nvars = nvars;
+  size_t bytes = 0;
+#define ALLOC(ptr, n)                                                                         \
+  do {                                                                                        \
+    size_t b_ = NZ(n) * sizeof *(ptr);                                                        \
+    (ptr) = goap__alloc(a, b_);                                                               \
+    if (!(ptr)) {                                                                             \
+      goap__succ_index_free(x, a);                                                            \
+      return GOAP_OUT_OF_MEMORY;                                                              \
+    }                                                                                         \
+    memset((ptr), 0, b_);                                                                     \
+    bytes += b_;                                                                              \
+  } while (0)
+  ALLOC(x->list, nactions);
+  ALLOC(x->unanchored, nactions);
+  ALLOC(x->anchor_true, words);
+  ALLOC(x->anchor_false, words);
+  ALLOC(x->bit_var, words << 6);
+  ALLOC(x->enum_vars, nvars);
+  ALLOC(x->anchor_off, nfacts + 1);
+  ALLOC(x->fact_count, nfacts + 1);
+#undef ALLOC
+  *memory += bytes;
+  return GOAP_OK;
+}
+
+void goap__succ_index_free(goap__succ_index *x, const goap_allocator *a) {
+  goap__free(a, x->list, NZ(x->nactions) * sizeof *x->list);
+  goap__free(a, x->unanchored, NZ(x->nactions) * sizeof *x->unanchored);
+  goap__free(a, x->anchor_true, NZ(x->words) * sizeof *x->anchor_true);
+  goap__free(a, x->anchor_false, NZ(x->words) * sizeof *x->anchor_false);
+  goap__free(a, x->bit_var, NZ(x->words << 6) * sizeof *x->bit_var);
+  goap__free(a, x->enum_vars, NZ(x->nvars) * sizeof *x->enum_vars);
+  goap__free(a, x->anchor_off, (x->nfacts + 1) * sizeof *x->anchor_off);
+  goap__free(a, x->fact_count, (x->nfacts + 1) * sizeof *x->fact_count);
+  memset(x, 0, sizeof *x);
+}
+
+/* A relaxed condition that is one value of a bool/enum variable: its fact, else -1. */
+static inline int32_t cond_fact(const goap_planner *p, const goap__rcond *rc) {
+  if (p->d->vars[rc->var].type == GOAP_INT || rc->a != rc->b || rc->has_ne) return -1;
+  return (int32_t)(p->rx.fact_off[rc->var] + rc->a);
+}
+
+/* Groups the active actions by an anchor: the equality precondition whose fact the fewest
+ * active actions require (the first on ties). An expansion then visits only the actions
+ * anchored at the state's facts, plus those without an anchor. Lists keep active order. */
+void goap__succ_index_build(goap_planner *p) {
+  const goap_domain *d = p->d;
+  const goap__relax *r = &p->rx;
+  uint32_t nf = r->nfacts;
+  int32_t *anchor = p->back_list; /* scratch: forward search does not use it */
+  memset(p->succ.fact_count, 0, ((size_t)nf + 1) * sizeof *p->succ.fact_count);
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i];
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
+      int32_t f = cond_fact(p, &r->cond[k]);
+      if (f >= 0) p->succ.fact_count[f]++;
+    }
+  }
+  memset(p->succ.anchor_off, 0, ((size_t)nf + 1) * sizeof *p->succ.anchor_off);
+  p->succ.nunanchored = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    int32_t a = p->active[i], best = -1;
+    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
+      int32_t f = cond_fact(p, &r->cond[k]);
+      if (f >= 0 && (best < 0 || p->succ.fact_count[f] < p->succ.fact_count[best])) best = f;
+    }
+    anchor[i] = best;
+    if (best >= 0) p->succ.anchor_off[best + 1]++;
+    else p->succ.unanchored[p->succ.nunanchored++] = i;
+  }
+  for (uint32_t f = 0; f < nf; ++f) p->succ.anchor_off[f + 1] += p->succ.anchor_off[f];
+  /* fill cursors */
+  memcpy(p->succ.fact_count, p->succ.anchor_off, (size_t)nf * sizeof *p->succ.fact_count);
+  for (int i = 0; i < p->nactive; ++i)
+    if (anchor[i] >= 0) p->succ.list[p->succ.fact_count[anchor[i]]++] = i;
+  memset(p->succ.anchor_true, 0, p->W * sizeof *p->succ.anchor_true);
+  memset(p->succ.anchor_false, 0, p->W * sizeof *p->succ.anchor_false);
+  p->succ.nenum_vars = 0;
+  for (int v = 0; v < d->nvars; ++v) {
+    const goap__var *var = &d->vars[v];
+    if (var->type == GOAP_INT) continue;
+    uint32_t f0 = r->fact_off[v], f1 = r->fact_off[v + 1];
+    /* nothing anchored on this variable */
+    if (p->succ.anchor_off[f1] == p->succ.anchor_off[f0]) continue;
+    if (var->bits == 1 && var->nvalues == 2) {
+      p->succ.bit_var[var->word * 64 + var->shift] = v;
+      if (p->succ.anchor_off[f0 + 1] > p->succ.anchor_off[f0])
+        p->succ.anchor_false[var->word] |= (goap_word)1 << var->shift;
+      if (p->succ.anchor_off[f0 + 2] > p->succ.anchor_off[f0 + 1])
+        p->succ.anchor_true[var->word] |= (goap_word)1 << var->shift;
+    } else {
+      p->succ.enum_vars[p->succ.nenum_vars++] = v;
+    }
+  }
+  /* every active index is listed once: under its anchor fact or as unanchored */
+  GOAP_ASSERT(p->succ.anchor_off[nf] + (uint32_t)p->succ.nunanchored == (uint32_t)p->nactive);
+  p->succ.serial = p->goal_serial;
+}
+/* macros of src/core/succ_index.c end here */
+#undef NZ
+#undef ALLOC
 
 /* ==== src/core/symmetry.c ==== */
 /*

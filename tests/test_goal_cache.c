@@ -259,7 +259,7 @@ TEST(seen_goals_are_not_analysed_again) {
   goap_cond want[8][1];
   int nactive[8];
   for (int round = 0; round < 3; ++round) {
-    uint32_t before = p->gnext;
+    uint32_t before = p->serial_last;
     for (int g = 0; g < 8; ++g) {
       want[g][0] = (goap_cond){30 - g, GOAP_EQ, 1};
       goap_request r;
@@ -276,8 +276,8 @@ TEST(seen_goals_are_not_analysed_again) {
       if (round == 0) nactive[g] = p->nactive;
       else CHECK_EQ_INT(p->nactive, nactive[g]);
     }
-    if (round == 0) CHECK_EQ_INT(p->gnext - before, 8);
-    else CHECK_EQ_INT(p->gnext - before, 0);
+    if (round == 0) CHECK_EQ_INT(p->serial_last - before, 8);
+    else CHECK_EQ_INT(p->serial_last - before, 0);
   }
   /* with one slot, each change of goal is a new selection */
   goap_planner_desc pd;
@@ -300,7 +300,7 @@ TEST(seen_goals_are_not_analysed_again) {
       res.plan_capacity = 64;
       CHECK_EQ_INT(goap_plan(q, &r, &res), GOAP_OK);
     }
-  CHECK_EQ_INT(q->gnext, 16);
+  CHECK_EQ_INT(q->serial_last, 16);
   goap_planner_destroy(q);
   goap_planner_destroy(p);
   goap_domain_destroy(d);
@@ -400,14 +400,14 @@ TEST(callbacks_are_asked_on_every_request) {
   fill_req(&rs, 0, 0, &r);
   outcome o;
   run(p, &r, &o);
-  uint32_t serial = p->gnext;
+  uint32_t serial = p->serial_last;
   int nact = p->nactive;
   run(p, &r, &o);
-  CHECK_EQ_INT(p->gnext, serial);
+  CHECK_EQ_INT(p->serial_last, serial);
   CHECK_NEAR(o.cost, 2.0, 1e-12);
   hosts[0].far = 2.0;
   run(p, &r, &o);
-  CHECK_EQ_INT(p->gnext, serial + 1);
+  CHECK_EQ_INT(p->serial_last, serial + 1);
   CHECK_EQ_INT(p->nactive, nact);
   CHECK_NEAR(o.cost, 3.0, 1e-12);
   hosts[0].far = 1.0;

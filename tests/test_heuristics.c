@@ -424,7 +424,7 @@ TEST(index_path_no_allocation_after_warmup) {
           double expect = w == 0 ? STEPS : w == 1 ? 20 : 33;
           CHECK_NEAR(res.cost, expect, 1e-9);
         }
-        CHECK_EQ_INT(p->fmode, 2); /* FMODE_INDEX */
+        CHECK_EQ_INT(p->succ_mode, 2); /* FMODE_INDEX */
       }
     }
     if (round == 0) after_warmup = m.calls;

@@ -129,9 +129,9 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   REQUIRE(tiny != NULL);
   goap_planner *grow = goap_planner_create(d, NULL);
   REQUIRE(grow != NULL);
-  tiny->lr_words = 64; /* a few records at most */
-  tiny->lr_max_words = 64;
-  grow->lr_words = 64; /* doubles as records come */
+  tiny->lm_ring.first_words = 64; /* a few records at most */
+  tiny->lm_ring.max_words = 64;
+  grow->lm_ring.first_words = 64; /* doubles as records come */
   int32_t buf[256];
   goap_result fresh, inh, small, grown;
   unsigned long rounds[2] = {0, 0};
@@ -165,10 +165,10 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   CHECK(2 * rounds[1] < rounds[0]);
   CHECK(p->lm.ninherit > tiny->lm.ninherit); /* the tiny ring loses records */
   CHECK(tiny->lm.ninherit > 0);
-  CHECK(tiny->c_lr == 64);
-  CHECK(grow->c_lr > 64);                              /* it doubled */
+  CHECK(tiny->lm_ring.cap_ring == 64);
+  CHECK(grow->lm_ring.cap_ring > 64);                              /* it doubled */
   CHECK(grow->lm.ninherit == p->lm.ninherit);          /* and lost no record */
-  printf("village: the ring grew from 64 to %zu words\n", grow->c_lr);
+  printf("village: the ring grew from 64 to %zu words\n", grow->lm_ring.cap_ring);
 
   goap_planner_destroy(grow);
   goap_planner_destroy(tiny);
@@ -212,7 +212,7 @@ TEST(lmcut_goes_on_from_its_own_early_stop) {
   goap_planner *free_ring = goap_planner_create(d, NULL), *capped = goap_planner_create(d, &cd);
   REQUIRE(free_ring != NULL);
   REQUIRE(capped != NULL);
-  free_ring->lr_words = capped->lr_words = 64;
+  free_ring->lm_ring.first_words = capped->lm_ring.first_words = 64;
   goap_planner *pl[4] = {p, p, free_ring, capped};
   static int32_t buf[256];
   double cost[4] = {0.0, 0.0, 0.0, 0.0};
@@ -231,7 +231,7 @@ TEST(lmcut_goes_on_from_its_own_early_stop) {
     memset(&res, 0, sizeof res);
     res.plan = buf;
     res.plan_capacity = 256;
-    unsigned long r0 = pl[k]->lr_resumed;
+    unsigned long r0 = pl[k]->lm_ring.resumed;
     CHECK_EQ_INT(goap_plan(pl[k], &req, &res), GOAP_OK);
     double vc = -1.0;
     int bad = -1;
@@ -239,17 +239,17 @@ TEST(lmcut_goes_on_from_its_own_early_stop) {
                  GOAP_OK);
     CHECK_NEAR(vc, res.cost, 1e-9);
     cost[k] = res.cost;
-    resumed[k] = pl[k]->lr_resumed - r0;
+    resumed[k] = pl[k]->lm_ring.resumed - r0;
   }
   printf("elevators p01, lazy lmcut: %lu evaluations went on from their own early stop\n",
          resumed[1]);
   printf("elevators p01: the ring grew from 64 to %zu words, %zu under a 1.5 MiB limit\n",
-         free_ring->c_lr, capped->c_lr);
+         free_ring->lm_ring.cap_ring, capped->lm_ring.cap_ring);
   for (int k = 0; k < 4; ++k) CHECK_NEAR(cost[k], 42.0, 1e-9);
   CHECK(resumed[0] == 0);
   CHECK(resumed[1] > 0);
-  CHECK(free_ring->c_lr > ((size_t)1 << 15));
-  CHECK(capped->c_lr == ((size_t)1 << 15));
+  CHECK(free_ring->lm_ring.cap_ring > ((size_t)1 << 15));
+  CHECK(capped->lm_ring.cap_ring == ((size_t)1 << 15));
   goap_planner_destroy(capped);
   goap_planner_destroy(free_ring);
   goap_planner_destroy(p);

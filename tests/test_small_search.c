@@ -2,8 +2,8 @@
  * test_small_search.c -- the small search (src/core/small_search.c) against the general path.
  *
  * Two planners on one random domain get the same requests in the same order, one as usual
- * and one with the small search switched off (planner->sm.never): every result must be the
- * same -- status, plan, cost, partial flag and every statistic -- one-shot (goap_plan) and
+ * and one with the small search switched off (planner->small_search.never): every result must
+ * be the same -- status, plan, cost, partial flag and every statistic -- one-shot (goap_plan) and
  * sliced (begin / step / finish), with node budgets that cut searches short, pools that
  * start tiny and grow during the search, costs of 0 and fractions (reopened nodes), request
  * cost arrays, goals of equalities and of ranges, and every search and goal-only heuristic.
@@ -223,7 +223,7 @@ static void run(goap_planner *p, const goap_request *rq, int slice, outcome *o) 
     while (st == GOAP_IN_PROGRESS) st = goap_plan_step(p, (uint32_t)slice, &done);
     o->st = goap_plan_finish(p, &o->res);
   }
-  o->ran_small = p->sm.run;
+  o->ran_small = p->small_search.run;
 }
 
 static int same(const outcome *a, const outcome *b) {
@@ -275,7 +275,7 @@ static int check_domain(uint64_t seed, tally *t) {
   pd.initial_nodes = seed & 1 ? 4 : 0;
   goap_planner *ps = goap_planner_create(x.d, &pd), *pg = goap_planner_create(x.d, &pd);
   int ok = ps && pg;
-  if (pg) pg->sm.never = 1;
+  if (pg) pg->small_search.never = 1;
   for (int round = 0; round < 3 && ok; ++round) {
     for (int k = 0; k < NREQ && ok; ++k) {
       goap_request rq;
@@ -374,7 +374,7 @@ TEST(not_used_where_it_does_not_fit) {
   res.plan_capacity = 8;
   CHECK_EQ_INT(goap_plan(p, &rq, &res), GOAP_OK); /* s0, s1 (b64, in word 1), s2 */
   CHECK_EQ_INT(res.plan_length, 3);
-  CHECK_EQ_INT(p->sm.run, 0); /* two words */
+  CHECK_EQ_INT(p->small_search.run, 0); /* two words */
   goap_planner_destroy(p);
   goap_domain_destroy(d);
 }
@@ -446,7 +446,7 @@ TEST(chain_plans_and_allocates_nothing_when_warm) {
       rq.want = want;
       rq.want_count = 2;
       CHECK_EQ_INT(goap_plan(p, &rq, &res), GOAP_OK);
-      CHECK_EQ_INT(p->sm.run, 1);
+      CHECK_EQ_INT(p->small_search.run, 1);
       CHECK_EQ_INT(res.plan_length, 40);
       CHECK_EQ_INT(res.stats.expanded, 40);
       CHECK_EQ_INT(res.stats.nodes, 41);
@@ -463,16 +463,16 @@ TEST(chain_plans_and_allocates_nothing_when_warm) {
   int events = 0;
   goap_planner_set_trace(p, count_trace, &events);
   CHECK_EQ_INT(goap_plan(p, &rq, &res), GOAP_OK);
-  CHECK_EQ_INT(p->sm.run, 0);
+  CHECK_EQ_INT(p->small_search.run, 0);
   CHECK(events > 40);
   goap_planner_set_trace(p, NULL, NULL);
   rq.flags = GOAP_REQUEST_LAZY;
   CHECK_EQ_INT(goap_plan(p, &rq, &res), GOAP_OK);
-  CHECK_EQ_INT(p->sm.run, 0);
+  CHECK_EQ_INT(p->small_search.run, 0);
   CHECK_EQ_INT(res.plan_length, 40);
   rq.flags = 0;
   CHECK_EQ_INT(goap_plan(p, &rq, &res), GOAP_OK);
-  CHECK_EQ_INT(p->sm.run, 1);
+  CHECK_EQ_INT(p->small_search.run, 1);
   goap_planner_destroy(p);
   CHECK_EQ_INT(ta.outstanding, 0);
   CHECK_EQ_INT(ta.bad_old_size, 0);
@@ -494,7 +494,7 @@ TEST(memory_limit_as_general_path) {
   goap_planner *ps = goap_planner_create(d, &pd);
   pg = goap_planner_create(d, &pd);
   REQUIRE(ps != NULL && pg != NULL);
-  pg->sm.never = 1;
+  pg->small_search.never = 1;
   goap_word start[1];
   goap_state_init(d, start);
   goap_state_set(d, start, 0, 1);

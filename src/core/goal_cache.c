@@ -18,7 +18,7 @@
  *    callbacks are asked again on every request (once per action, as before). When the slot's
  *    selection was made with every callback accepting and they all accept again with the same
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
- *  - gmap, indexed by a key hash's low bits, names the slot found last with such a hash: a
+ *  - gslot_map, indexed by a key hash's low bits, names the slot found last with such a hash: a
  *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
@@ -127,32 +127,32 @@ goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots) {
   }
   if (n > GSLOT_MAX) n = GSLOT_MAX;
   p->gslots = (goap__gslot *)goap__alloc(&p->alloc, n * sizeof *p->gslots);
-  p->gblock = goap__alloc(&p->alloc, n * per);
-  p->gblock_bytes = n * per; /* the sizes gcache_free gives back, also after a failure */
+  p->gslot_block = goap__alloc(&p->alloc, n * per);
+  p->gslot_block_bytes = n * per; /* the sizes gcache_free gives back, also after a failure */
   p->ngslots = (int)n;
-  if (!p->gslots || !p->gblock) return GOAP_OUT_OF_MEMORY;
+  if (!p->gslots || !p->gslot_block) return GOAP_OUT_OF_MEMORY;
   p->memory += n * (per + sizeof *p->gslots);
   memset(p->gslots, 0, n * sizeof *p->gslots);
-  memset(p->gblock, 0, n * per);
+  memset(p->gslot_block, 0, n * per);
   for (size_t i = 0; i < n; ++i)
-    (void)gslot_carve(p, &p->gslots[i], (unsigned char *)p->gblock + i * per);
-  p->gcur = -1;
+    (void)gslot_carve(p, &p->gslots[i], (unsigned char *)p->gslot_block + i * per);
+  p->gslot_current = -1;
   goap__gslot_use(p, 0); /* the arrays are never NULL */
   return GOAP_OK;
 }
 
 void goap__gcache_free(goap_planner *p) {
-  for (int i = 0; p->gslots && p->gblock && i < p->ngslots; ++i) {
+  for (int i = 0; p->gslots && p->gslot_block && i < p->ngslots; ++i) {
     goap__gslot *g = &p->gslots[i];
     if (!g->want_own) continue;
     goap__free(&p->alloc, g->want, g->cwant * sizeof *g->want);
     goap__free(&p->alloc, g->goal_ft, g->cwant * sizeof *g->goal_ft);
     goap__free(&p->alloc, g->goal_best, g->cwant * sizeof *g->goal_best);
   }
-  if (p->gblock) goap__free(&p->alloc, p->gblock, p->gblock_bytes);
+  if (p->gslot_block) goap__free(&p->alloc, p->gslot_block, p->gslot_block_bytes);
   if (p->gslots) goap__free(&p->alloc, p->gslots, (size_t)p->ngslots * sizeof *p->gslots);
   p->gslots = NULL;
-  p->gblock = NULL;
+  p->gslot_block = NULL;
 }
 
 /* Slot g holds at least nw conditions (a longer goal moves its three arrays out of the block;
@@ -212,15 +212,15 @@ static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsig
   return 1;
 }
 
-/* The slot holding the request's key, or -1: the slot gmap remembers for the hash's low bits
+/* The slot holding the request's key, or -1: the slot gslot_map remembers for the hash's low bits
  * first, then every slot (the one found is remembered). */
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h) {
   unsigned k = (unsigned)(h & 63u);
-  int i = p->gmap[k];
+  int i = p->gslot_map[k];
   if (i < p->ngslots && gslot_is(p, i, req, flags, h)) return i;
   for (i = 0; i < p->ngslots; ++i) {
     if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h)) continue;
-    p->gmap[k] = (uint8_t)i;
+    p->gslot_map[k] = (uint8_t)i;
     return i;
   }
   return -1;
@@ -229,13 +229,13 @@ int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, u
 /* A new serial for the selection about to be made; when the serials wrap, every slot and
  * every structure built for a serial is forgotten. */
 void goap__gserial_new(goap_planner *p) {
-  if (++p->gnext == 0) {
-    p->gnext = 1;
+  if (++p->serial_last == 0) {
+    p->serial_last = 1;
     for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
-    p->gcur = -1;
-    p->sx_serial = 0;
+    p->gslot_current = -1;
+    p->succ.serial = 0;
     p->fan_serial = 0;
     p->lm.built = 0;
   }
-  p->goal_serial = p->gnext;
+  p->goal_serial = p->serial_last;
 }

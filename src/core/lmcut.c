@@ -80,24 +80,21 @@ static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need
   return GOAP_OK;
 }
 
-#define GROW(field, capf, need)                                                               \
+#define GROW(field, need)                                                                     \
   do {                                                                                        \
-    goap_status st_ = lm_grow(p, (void **)&lm->field, &lm->capf, (need), sizeof *lm->field);  \
+    goap_status st_ =                                                                         \
+        lm_grow(p, (void **)&lm->field, &lm->cap_##field, (need), sizeof *lm->field);         \
     if (st_ != GOAP_OK) return st_;                                                           \
   } while (0)
 
 void goap__lmcut_free(goap_planner *p) {
   goap__lmcut *lm = &p->lm;
-#define F(field, capf) goap__free(&p->alloc, lm->field, lm->capf * sizeof *lm->field);
-  F(pre_off, c_opo) F(eff_off, c_opo2) F(pre, c_pre) F(eff, c_eff) F(guard, c_guard)
-  F(pre_of_off, c_fo) F(ach_off, c_fo2) F(pre_of, c_pre2) F(ach, c_eff2)
-  F(intval, c_iv) F(intval_off, c_ivo)
-  F(cmap, c_cm) F(csort, c_cs) F(ucond, c_uc) F(uop_off, c_uo) F(init, c_in)
-  F(fh, c_f1) F(fstamp, c_f2) F(zone, c_f3) F(stack, c_f4)
-  F(unsat, c_o1) F(pcf, c_o2) F(rem, c_o3) F(cut, c_o5) F(cutlist, c_o6)
-  F(hv, c_h1) F(hf, c_h2) F(hpos, c_h3) F(jhead, c_jh) F(jnext, c_jn) F(jprev, c_jp)
-  F(bhead, c_bh) F(bnext, c_bn) F(bprev, c_bp) F(zlist, c_zl) F(bmark, c_bm)
-  F(base, c_base) F(unsat0, c_u0) F(lk, c_lk) F(fhinf, c_fi)
+#define F(field) goap__free(&p->alloc, lm->field, lm->cap_##field * sizeof *lm->field);
+  F(pre_off) F(eff_off) F(pre) F(eff) F(guard) F(pre_of_off) F(ach_off) F(pre_of) F(ach)
+  F(intval) F(intval_off) F(cmap) F(csort) F(ucond) F(uop_off) F(init)
+  F(fh) F(fstamp) F(zone) F(stack) F(unsat) F(pcf) F(rem) F(cut) F(cutlist)
+  F(hv) F(hf) F(hpos) F(jhead) F(jnext) F(jprev) F(bhead) F(bnext) F(bprev) F(zlist) F(bmark)
+  F(base) F(unsat0) F(lk) F(fhinf)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -112,9 +109,9 @@ static int cmp_u64(const void *a, const void *b) {
 static goap_status op_begin(goap_planner *p, int32_t gvar, uint64_t ga, uint64_t gb,
                             uint64_t gne, uint32_t ghas_ne) {
   goap__lmcut *lm = &p->lm;
-  GROW(pre_off, c_opo, (size_t)lm->nop + 2);
-  GROW(eff_off, c_opo2, (size_t)lm->nop + 2);
-  GROW(guard, c_guard, (size_t)lm->nop + 1);
+  GROW(pre_off, (size_t)lm->nop + 2);
+  GROW(eff_off, (size_t)lm->nop + 2);
+  GROW(guard, (size_t)lm->nop + 1);
   lm->pre_off[lm->nop] = lm->npre;
   lm->eff_off[lm->nop] = lm->neff;
   goap__rcond *g = &lm->guard[lm->nop];
@@ -131,14 +128,14 @@ static goap_status op_pre(goap_planner *p, int32_t f) {
   goap__lmcut *lm = &p->lm;
   for (uint32_t k = lm->pre_off[lm->nop]; k < lm->npre; ++k)
     if (lm->pre[k] == f) return GOAP_OK; /* two equal conditions share a fact */
-  GROW(pre, c_pre, (size_t)lm->npre + 1);
+  GROW(pre, (size_t)lm->npre + 1);
   lm->pre[lm->npre++] = f;
   return GOAP_OK;
 }
 
 static goap_status op_eff(goap_planner *p, int32_t f) {
   goap__lmcut *lm = &p->lm;
-  GROW(eff, c_eff, (size_t)lm->neff + 1);
+  GROW(eff, (size_t)lm->neff + 1);
   lm->eff[lm->neff++] = f;
   return GOAP_OK;
 }
@@ -270,8 +267,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   for (int a = 0; a < A; ++a)
     for (int k = 0; k < d->actions[a].neff; ++k)
       niv += d->actions[a].eff[k].op == GOAP_SET && d->vars[d->actions[a].eff[k].var].type == GOAP_INT;
-  GROW(intval, c_iv, niv + 1);
-  GROW(intval_off, c_ivo, (size_t)V + 1);
+  GROW(intval, niv + 1);
+  GROW(intval_off, (size_t)V + 1);
   niv = 0;
   for (int a = 0; a < A; ++a)
     for (int k = 0; k < d->actions[a].neff; ++k) {
@@ -295,8 +292,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->downbase = lm->upbase + (uint32_t)V;
   lm->valbase = lm->downbase + (uint32_t)V;
   lm->condbase = lm->valbase + (uint32_t)niv;
-  GROW(cmap, c_cm, (size_t)ncond + 1);
-  GROW(csort, c_cs, (size_t)ncond + 1);
+  GROW(cmap, (size_t)ncond + 1);
+  GROW(csort, (size_t)ncond + 1);
   size_t ncs = 0;
   for (int c = 0; c < ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
@@ -315,8 +312,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
   }
   if (ncs) ++nuc;
   lm->nuc = nuc;
-  GROW(ucond, c_uc, (size_t)nuc + 1);
-  GROW(uop_off, c_uo, (size_t)nuc + 1);
+  GROW(ucond, (size_t)nuc + 1);
+  GROW(uop_off, (size_t)nuc + 1);
   lm->goalfact = lm->condbase + nuc;
   lm->nfact = lm->goalfact + 1;
   /* operators: the actions first (operator id = action id) */
@@ -361,26 +358,26 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->goalop = lm->nop - 1;
   /* indices and per-evaluation arrays */
   size_t F = lm->nfact, O = lm->nop;
-  GROW(pre_of_off, c_fo, F + 1);
-  GROW(ach_off, c_fo2, F + 1);
-  GROW(pre_of, c_pre2, (size_t)lm->npre + 1);
-  GROW(ach, c_eff2, (size_t)lm->neff + 1);
-  GROW(fh, c_f1, F);
-  GROW(fstamp, c_f2, F);
-  GROW(zone, c_f3, F);
-  GROW(stack, c_f4, F);
-  GROW(unsat, c_o1, O);
-  GROW(pcf, c_o2, O);
-  GROW(rem, c_o3, O);
-  GROW(cut, c_o5, O);
-  GROW(cutlist, c_o6, O);
-  GROW(hv, c_h1, F + 1);
-  GROW(jhead, c_jh, F);
-  GROW(init, c_in, F);
-  GROW(zlist, c_zl, F);
-  GROW(bmark, c_bm, F);
-  GROW(bnext, c_bn, F);
-  GROW(bprev, c_bp, F);
+  GROW(pre_of_off, F + 1);
+  GROW(ach_off, F + 1);
+  GROW(pre_of, (size_t)lm->npre + 1);
+  GROW(ach, (size_t)lm->neff + 1);
+  GROW(fh, F);
+  GROW(fstamp, F);
+  GROW(zone, F);
+  GROW(stack, F);
+  GROW(unsat, O);
+  GROW(pcf, O);
+  GROW(rem, O);
+  GROW(cut, O);
+  GROW(cutlist, O);
+  GROW(hv, F + 1);
+  GROW(jhead, F);
+  GROW(init, F);
+  GROW(zlist, F);
+  GROW(bmark, F);
+  GROW(bnext, F);
+  GROW(bprev, F);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
    * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
   {
@@ -389,18 +386,18 @@ goap_status goap__lmcut_build(goap_planner *p) {
       if ((p->aflag[a] & 8u) && p->acost[a] < GOAP__INF) sum += p->acost[a];
     size_t nb = sum < (double)LM_MAXBUCK ? (size_t)sum + 2 : LM_MAXBUCK;
     if (nb < 256) nb = 256;
-    GROW(bhead, c_bh, nb);
-    lm->nbuck = (uint32_t)lm->c_bh;
-    memset(lm->bhead, 0xff, lm->c_bh * sizeof *lm->bhead);
+    GROW(bhead, nb);
+    lm->nbuck = (uint32_t)lm->cap_bhead;
+    memset(lm->bhead, 0xff, lm->cap_bhead * sizeof *lm->bhead);
     lm->bcur = lm->nbuck;
   }
-  GROW(jnext, c_jn, O);
-  GROW(jprev, c_jp, O);
-  GROW(unsat0, c_u0, O);
-  GROW(fhinf, c_fi, F);
+  GROW(jnext, O);
+  GROW(jprev, O);
+  GROW(unsat0, O);
+  GROW(fhinf, F);
   for (size_t f = 0; f < F; ++f) lm->fhinf[f] = GOAP__INF;
-  GROW(lk, c_lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
-  GROW(base, c_base, (size_t)A + 1);
+  GROW(lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
+  GROW(base, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
   {
@@ -417,8 +414,8 @@ goap_status goap__lmcut_build(goap_planner *p) {
     }
     lm->base_whole = whole && sum + 1.0 < (double)lm->nbuck;
   }
-  GROW(hf, c_h2, F + 1);
-  GROW(hpos, c_h3, F + 1);
+  GROW(hf, F + 1);
+  GROW(hpos, F + 1);
   /* relevance: the facts from which the goal fact can be reached backwards (an operator with
    * an effect among them makes its preconditions relevant). Every fact on a path of the
    * justification graph to a relevant fact is relevant, so the other facts and the operators
@@ -511,6 +508,7 @@ static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
   int32_t at = lm->hpos[f];
   if (lm->usebuck) {
     uint32_t k = (uint32_t)t;
+    GOAP_ASSERT(t >= 0.0 && k < lm->nbuck && (double)k == t); /* a whole bucket in range */
     if (at >= 0) { /* unlink from its old bucket */
       int32_t n = lm->bnext[f], pr = lm->bprev[f];
       if (pr >= 0) lm->bnext[pr] = n;
@@ -535,6 +533,7 @@ static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
 static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   if (lm->usebuck) {
     uint32_t k = lm->bcur;
+    GOAP_ASSERT(lm->nh > 0);
     while (lm->bhead[k] < 0) ++k;
     int32_t x = lm->bhead[k], n = lm->bnext[x];
     lm->bhead[k] = n;
@@ -545,6 +544,7 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     lm->bcur = --lm->nh ? k : lm->nbuck;
     return;
   }
+  GOAP_ASSERT(lm->nh > 0 && lm->hpos[lm->hf[0]] == 0);
   *t = lm->hv[0];
   *f = lm->hf[0];
   lm->hpos[*f] = -1;
@@ -563,6 +563,7 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     i = c;
   }
   hplace(lm, i, lt, lf);
+  GOAP_ASSERT(!(lm->hv[0] < *t)); /* heap order: nothing below the value taken */
 }
 
 /* Empties the queue (an hmax run stopped early): every hpos back to -1. */
@@ -782,7 +783,7 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
-  if (lm->lk_over || lm->nlk + 3 + n > lm->c_lk) {
+  if (lm->lk_over || lm->nlk + 3 + n > lm->cap_lk) {
     lm->lk_over = 1;
     return;
   }

@@ -1,6 +1,8 @@
 /*
  * planner.c -- forward A* / weighted A* / greedy search over packed states, and regressive
  * (backward) A* over partial states, with relevance pruning, budgets and sliced execution.
+ * Creation and the pools' growth are in planner_create.c, a request's set-up (action
+ * selection, goal compilation) in planner_request.c.
  *
  * Invariants:
  *  - Pools (nodes, states, closed table, open heap, scratch) are allocated at creation and only
@@ -41,352 +43,32 @@
 #include "planner.h"
 
 #define NONE UINT32_MAX
-#define F_EVAL 1u
-#define F_USABLE 2u
-#define F_RELEVANT 4u
-#define F_ACTIVE 8u
 
 #define CLOSED GOAP__NODE_CLOSED
-/* The request flags that change the action selection (the others only steer the search). */
-#define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
  * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
  * pricing each successor's positional cost). */
 enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
-/* Bytes of node record per node (g, h, parent, action/closed). */
-#define NODE_BYTES (sizeof(double) + sizeof(float) + 2 * sizeof(uint32_t))
 
 static inline int32_t node_action(const goap_planner *p, uint32_t n) {
-  return (int32_t)(p->nact[n] & ~CLOSED) - 1;
+  return (int32_t)(p->nodes.action[n] & ~CLOSED) - 1;
 }
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
  * INFINITY for a dead end. */
 static inline float h_store(double h) { return goap__h_store(h); }
 
-/* ---- creation ------------------------------------------------------------------------------- */
+/* ---- creation and growth: planner_create.c -------------------------------------------------- */
 
-static size_t pool_bytes(size_t nodes, size_t sw) {
-  return nodes * (NODE_BYTES + (sw * sizeof(goap_word)));
+static inline goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t need,
+                                   size_t elem) {
+  return goap__planner_grow(p, ptr, cap, need, elem);
 }
 
-static goap_status grow_table(goap_planner *p, size_t need_slots);
-
-/* For every variable, the actions whose conditions (relaxed: preconditions and ADD range
- * tests) or effects mention it: what must be rechecked when it changes. */
-static goap_status build_touch(goap_planner *p) {
-  const goap_domain *d = p->d;
-  const goap__relax *r = &p->rx;
-  size_t total = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    if (pass == 1) {
-      for (int v = 0; v < d->nvars; ++v) p->touch_off[v + 1] += p->touch_off[v];
-      p->ntouch = total;
-      p->touch = (int32_t *)goap__alloc(&p->alloc, (total ? total : 1) * sizeof *p->touch);
-      if (!p->touch) return GOAP_OUT_OF_MEMORY;
-      p->memory += (total ? total : 1) * sizeof *p->touch;
-    }
-    for (int a = 0; a < d->nactions; ++a) {
-      /* each (var, action) pair once: mark with the action id in var_best's bits is messy, so
-       * check the small lists directly */
-      const goap__action *x = &d->actions[a];
-      for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] + (uint32_t)x->neff; ++k) {
-        int32_t v = k < r->act_off[a + 1] ? r->cond[k].var : x->eff[k - r->act_off[a + 1]].var;
-        int dup = 0;
-        for (uint32_t j = r->act_off[a]; j < k && !dup; ++j) {
-          int32_t w = j < r->act_off[a + 1] ? r->cond[j].var : x->eff[j - r->act_off[a + 1]].var;
-          dup = w == v;
-        }
-        if (dup) continue;
-        if (pass == 0) {
-          p->touch_off[v + 1]++;
-          ++total;
-        } else {
-          p->touch[p->touch_off[v]++] = a;
-        }
-      }
-    }
-    if (pass == 1) {
-      for (int v = d->nvars; v > 0; --v) p->touch_off[v] = p->touch_off[v - 1];
-      p->touch_off[0] = 0;
-    }
-  }
-  return GOAP_OK;
+static inline goap_status ensure_nodes(goap_planner *p, size_t need) {
+  return goap__planner_nodes(p, need);
 }
-
-goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc *desc) {
-  if (!d) return NULL;
-  goap_planner_desc dd;
-  memset(&dd, 0, sizeof dd);
-  if (desc) dd = *desc;
-  goap_planner *p = (goap_planner *)goap__alloc(&dd.allocator, sizeof *p);
-  if (!p) return NULL;
-  memset(p, 0, sizeof *p);
-  p->alloc = dd.allocator;
-  p->d = d;
-  p->W = d->words;
-  /* with a memory budget and no node cap, the budget alone bounds the search */
-  p->cap_nodes = dd.max_nodes ? dd.max_nodes : dd.max_memory ? 0x7fffffffu : 4194304u;
-  if (p->cap_nodes > 0x7fffffffu) p->cap_nodes = 0x7fffffffu;
-  p->max_memory = dd.max_memory;
-  p->memory = sizeof *p; /* the budget holds the planner itself too */
-  p->found = p->best = NONE;
-  p->lm_node = NONE;
-  p->lm_bound = 2; /* see planner.h */
-  p->lm_stop = 1;
-  p->lm_inherit = 1;
-  size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
-  int ok = 1;
-#define ALLOC(ptr, n, type)                                                                   \
-  do {                                                                                        \
-    size_t n_ = (n) ? (n) : 1;                                                                \
-    ptr = (type *)goap__alloc(&p->alloc, n_ * sizeof(type));                                  \
-    if (!ptr) ok = 0;                                                                         \
-    else {                                                                                    \
-      memset(ptr, 0, n_ * sizeof(type));                                                      \
-      p->memory += n_ * sizeof(type);                                                         \
-    }                                                                                         \
-  } while (0)
-  ALLOC(p->start, W, goap_word);
-  ALLOC(p->touch_off, V + 1, uint32_t);
-  ALLOC(p->bw_list, A, int32_t);
-  ALLOC(p->bw_stamp, A, uint32_t);
-  ALLOC(p->sel_costs, A, double);
-  ALLOC(p->sx_list, A, int32_t);
-  ALLOC(p->sx_free, A, int32_t);
-  ALLOC(p->sx_m1, W, goap_word);
-  ALLOC(p->sx_m0, W, goap_word);
-  ALLOC(p->sx_bitvar, W << 6, int32_t);
-  ALLOC(p->sx_evars, V, int32_t);
-#undef ALLOC
-  p->cscratch = 8 * W;
-  p->scratch = ok ? (goap_word *)goap__alloc(&p->alloc, p->cscratch * sizeof(goap_word)) : NULL;
-  if (!p->scratch) ok = 0;
-  else p->memory += p->cscratch * sizeof(goap_word);
-  if (ok && goap__relax_init(p) != GOAP_OK) ok = 0;
-  if (ok) {
-    size_t nf = (size_t)p->rx.nfacts;
-    p->sx_off = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_off);
-    p->sx_cnt = (uint32_t *)goap__alloc(&p->alloc, (nf + 1) * sizeof *p->sx_cnt);
-    if (!p->sx_off || !p->sx_cnt) ok = 0;
-    else p->memory += 2 * (nf + 1) * sizeof *p->sx_off;
-  }
-  if (ok && build_touch(p) != GOAP_OK) ok = 0;
-  if (ok && p->W == 1 && A > 0) {
-    p->quick = (goap__quick *)goap__alloc(&p->alloc, A * sizeof *p->quick);
-    if (!p->quick) ok = 0;
-    else {
-      p->memory += A * sizeof *p->quick;
-      for (size_t a = 0; a < A; ++a) {
-        const goap__action *x = &d->actions[a];
-        goap__quick *q = &p->quick[a];
-        memset(q, 0, sizeof *q);
-        q->simple = x->npre_ft == 0 && x->neff_add == 0 && x->npre_eq <= 1 && x->neff_set <= 1;
-        if (x->npre_eq) {
-          q->pm = d->wm[x->pre_eq].mask;
-          q->pv = d->wm[x->pre_eq].value;
-        }
-        if (x->neff_set) {
-          q->em = d->wm[x->eff_set].mask;
-          q->ev = d->wm[x->eff_set].value;
-        }
-      }
-    }
-  }
-  if (ok && goap__gcache_create(p, dd.goal_cache) != GOAP_OK) ok = 0;
-  if (ok) {
-    size_t n0 = dd.initial_nodes ? dd.initial_nodes : 1024u;
-    if (n0 > p->cap_nodes) n0 = p->cap_nodes;
-    if (p->max_memory && pool_bytes(n0, W) * 2 > p->max_memory) n0 = 64;
-    p->ng = (double *)goap__alloc(&p->alloc, n0 * sizeof *p->ng);
-    p->nh = (float *)goap__alloc(&p->alloc, n0 * sizeof *p->nh);
-    p->npar = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->npar);
-    p->nact = (uint32_t *)goap__alloc(&p->alloc, n0 * sizeof *p->nact);
-    p->states = (goap_word *)goap__alloc(&p->alloc, (n0 + 1) * W * sizeof *p->states);
-    p->heap = (goap__hentry *)goap__alloc(&p->alloc, n0 * sizeof *p->heap);
-    if (!p->ng || !p->nh || !p->npar || !p->nact || !p->states || !p->heap) {
-      goap__free(&p->alloc, p->ng, n0 * sizeof *p->ng);
-      goap__free(&p->alloc, p->nh, n0 * sizeof *p->nh);
-      goap__free(&p->alloc, p->npar, n0 * sizeof *p->npar);
-      goap__free(&p->alloc, p->nact, n0 * sizeof *p->nact);
-      goap__free(&p->alloc, p->states, (n0 + 1) * W * sizeof *p->states);
-      goap__free(&p->alloc, p->heap, n0 * sizeof *p->heap);
-      p->ng = NULL;
-      p->nh = NULL;
-      p->npar = NULL;
-      p->nact = NULL;
-      p->states = NULL;
-      p->heap = NULL;
-      ok = 0;
-    } else {
-      p->cnodes = p->c_ng = p->c_nh = p->c_npar = p->c_nact = n0;
-      p->cstates = (n0 + 1) * W;
-      p->cheap = n0;
-      p->memory += n0 * (NODE_BYTES + sizeof *p->heap) + p->cstates * sizeof *p->states;
-      if (grow_table(p, 2 * n0) != GOAP_OK) ok = 0;
-    }
-  }
-  if (!ok) {
-    goap_planner_destroy(p);
-    return NULL;
-  }
-  return p;
-}
-
-void goap_planner_destroy(goap_planner *p) {
-  if (!p) return;
-  const goap_domain *d = p->d;
-  size_t W = p->W, A = (size_t)d->nactions, V = (size_t)d->nvars;
-  goap_allocator a = p->alloc;
-#define NZ(n) ((n) ? (n) : 1)
-  goap__free(&a, p->start, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->bw_list, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->bw_stamp, NZ(A) * sizeof(uint32_t));
-  goap__free(&a, p->sel_costs, NZ(A) * sizeof(double));
-  goap__free(&a, p->sx_list, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->sx_free, NZ(A) * sizeof(int32_t));
-  goap__free(&a, p->sx_m1, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->sx_m0, NZ(W) * sizeof(goap_word));
-  goap__free(&a, p->sx_bitvar, NZ(W << 6) * sizeof(int32_t));
-  goap__free(&a, p->sx_evars, NZ(V) * sizeof(int32_t));
-  goap__free(&a, p->sx_off, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
-  goap__free(&a, p->sx_cnt, ((size_t)p->rx.nfacts + 1) * sizeof(uint32_t));
-  if (p->quick) goap__free(&a, p->quick, A * sizeof *p->quick);
-  goap__free(&a, p->touch_off, (V + 1) * sizeof(uint32_t));
-  goap__free(&a, p->touch, NZ(p->ntouch) * sizeof(int32_t));
-#undef NZ
-  goap__free(&a, p->scratch, p->cscratch * sizeof(goap_word));
-  goap__free(&a, p->queue, p->cqueue * sizeof *p->queue);
-  goap__gcache_free(p);
-  if (p->rx.cond) goap__relax_free(p);
-  goap__lmcut_free(p);
-  goap__sym_free(p);
-  goap__free(&a, p->ng, p->c_ng * sizeof *p->ng);
-  goap__free(&a, p->nh, p->c_nh * sizeof *p->nh);
-  goap__free(&a, p->lr, p->c_lr * sizeof *p->lr);
-  goap__free(&a, p->lh, p->c_lh * sizeof *p->lh);
-  goap__free(&a, p->linh, p->c_linh * sizeof *p->linh);
-  goap__free(&a, p->npar, p->c_npar * sizeof *p->npar);
-  goap__free(&a, p->nact, p->c_nact * sizeof *p->nact);
-  goap__free(&a, p->states, p->cstates * sizeof *p->states);
-  goap__free(&a, p->table, p->ctable * sizeof *p->table);
-  goap__free(&a, p->heap, p->cheap * sizeof *p->heap);
-  goap__free(&a, p->heap2, p->cheap2 * sizeof *p->heap2);
-  goap__free(&a, p, sizeof *p);
-}
-
-/* ---- pools ---------------------------------------------------------------------------------- */
-
-static int mem_ok(const goap_planner *p, size_t extra_bytes) {
-  return !p->max_memory || p->memory + extra_bytes <= p->max_memory;
-}
-
-/* Grows the closed table to at least need_slots and re-inserts the current nodes. */
-static goap_status grow_table(goap_planner *p, size_t need_slots) {
-  size_t cap = p->ctable ? p->ctable : 16;
-  while (cap < need_slots) cap *= 2;
-  if (cap == p->ctable) return GOAP_OK;
-  size_t bytes = cap * sizeof *p->table, old = p->ctable * sizeof *p->table;
-  if (!mem_ok(p, bytes - old)) return GOAP_MEMORY_LIMIT;
-  /* the slots are rebuilt from the nodes, so the old contents are not needed: resizing in
-   * place avoids holding both tables (on failure the old table is left as it was) */
-  uint32_t *nt = (uint32_t *)(p->table ? goap__realloc(&p->alloc, p->table, old, bytes)
-                                       : goap__alloc(&p->alloc, bytes));
-  if (!nt) return GOAP_OUT_OF_MEMORY;
-  memset(nt, 0xff, bytes);
-  size_t mask = cap - 1;
-  for (uint32_t n = 0; n < p->nnodes; ++n) {
-    uint64_t h = goap__hash_state(p->states + (size_t)n * p->stride, p->key);
-    size_t j = (size_t)h & mask;
-    while (nt[j] - p->idbase < p->nnodes) j = (j + 1) & mask;
-    nt[j] = p->idbase + n;
-  }
-  p->memory += bytes - old;
-  p->table = nt;
-  p->ctable = cap;
-  return GOAP_OK;
-}
-
-static goap_status ensure_nodes_impl(goap_planner *p, size_t need);
-
-/* Ensures room for `need` nodes and a tentative state slot after them; grow_at becomes the
- * node count at which add_node must call again (room for one more node and its successor's
- * tentative slot). */
-static goap_status ensure_nodes(goap_planner *p, size_t need) {
-  goap_status st = ensure_nodes_impl(p, need);
-  /* add_node needs nnodes + 1 <= cnodes and (nnodes + 2) * stride <= cstates */
-  size_t by_states = p->cstates / p->stride, lim = p->cnodes;
-  if (by_states < 1) lim = 0;
-  else if (by_states - 1 < lim) lim = by_states - 1;
-  p->grow_at = lim > 0x7fffffffu ? 0x7fffffffu : (uint32_t)lim;
-  return st;
-}
-
-static goap_status ensure_nodes_impl(goap_planner *p, size_t need) {
-  size_t sw = p->stride;
-  if (need > p->cap_nodes) need = p->cap_nodes; /* offer() enforces the node limit */
-  if (need <= p->cnodes && (need + 1) * sw <= p->cstates) return GOAP_OK;
-  size_t ncap = p->cnodes;
-  while (ncap < need) ncap *= 2;
-  if (ncap > p->cap_nodes) ncap = p->cap_nodes;
-  size_t nstates = (ncap + 1) * sw;
-  size_t add = 0;
-  if (ncap > p->cnodes) add += (ncap - p->cnodes) * NODE_BYTES; /* (less what already grew) */
-  if (nstates > p->cstates) add += (nstates - p->cstates) * sizeof *p->states;
-  if (ncap > p->cnodes && p->ctable < 2 * ncap) add += (2 * ncap - p->ctable) * sizeof *p->table;
-  if (!mem_ok(p, add)) return GOAP_MEMORY_LIMIT;
-  if (ncap > p->cnodes) {
-    /* grown in place where the allocator can (no copy, no transient double footprint); each
-     * array keeps its own capacity so that a failure part-way leaves them all consistent */
-    void *q;
-#define GROW_NODES(arr, cap)                                                                  \
-  if (p->cap < ncap) {                                                                        \
-    q = goap__realloc(&p->alloc, p->arr, p->cap * sizeof *p->arr, ncap * sizeof *p->arr);     \
-    if (!q) return GOAP_OUT_OF_MEMORY;                                                        \
-    p->arr = q;                                                                               \
-    p->memory += (ncap - p->cap) * sizeof *p->arr;                                            \
-    p->cap = ncap;                                                                            \
-  }
-    GROW_NODES(ng, c_ng)
-    GROW_NODES(nh, c_nh)
-    GROW_NODES(npar, c_npar)
-    GROW_NODES(nact, c_nact)
-#undef GROW_NODES
-    p->cnodes = ncap;
-  }
-  if (nstates > p->cstates) {
-    void *s = goap__realloc(&p->alloc, p->states, p->cstates * sizeof *p->states,
-                            nstates * sizeof *p->states);
-    if (!s) return GOAP_OUT_OF_MEMORY;
-    p->states = (goap_word *)s;
-    p->memory += (nstates - p->cstates) * sizeof *p->states;
-    p->cstates = nstates;
-  }
-  if (p->ctable < 2 * p->cnodes) return grow_table(p, 2 * p->cnodes);
-  return GOAP_OK;
-}
-
-static goap_status grow_buf(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return GOAP_OK;
-  size_t old = *cap;
-  size_t ncap = old ? old : 8;
-  while (ncap < need) ncap *= 2;
-  if (!mem_ok(p, (ncap - old) * elem)) return GOAP_MEMORY_LIMIT;
-  void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
-  if (!n) return GOAP_OUT_OF_MEMORY;
-  *ptr = n;
-  *cap = ncap;
-  p->memory += (ncap - old) * elem;
-  return GOAP_OK;
-}
-
-goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
-                               size_t elem) {
-  return grow_buf(p, ptr, cap, need, elem);
-}
-
-goap_status goap__planner_nodes(goap_planner *p, size_t need) { return ensure_nodes(p, need); }
 
 /* ---- the open list -------------------------------------------------------------------------- */
 
@@ -396,18 +78,18 @@ static int hless(const goap__hentry *a, const goap__hentry *b) {
   return a->node < b->node;
 }
 
-static inline goap_status hpush(goap_planner *p, goap__hentry **heap, size_t *nheap,
-                                size_t *cheap, double f, double tie, uint32_t node) {
-  if (*nheap == *cheap) {
-    goap_status st = grow_buf(p, (void **)heap, cheap, *nheap + 1, sizeof **heap);
+static inline goap_status hpush(goap_planner *p, goap__open_list *o, double f, double tie,
+                                uint32_t node) {
+  if (o->count == o->cap) {
+    goap_status st = grow_buf(p, (void **)&o->entry, &o->cap, o->count + 1, sizeof *o->entry);
     if (st != GOAP_OK) return st;
   }
-  goap__hentry *h = *heap;
+  goap__hentry *h = o->entry;
   goap__hentry e;
   e.f = f;
   e.tie = (float)tie;
   e.node = node;
-  size_t i = (*nheap)++;
+  size_t i = o->count++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
     if (!hless(&e, &h[parent])) break;
@@ -418,10 +100,11 @@ static inline goap_status hpush(goap_planner *p, goap__hentry **heap, size_t *nh
   return GOAP_OK;
 }
 
-static inline goap__hentry hpop(goap__hentry *h, size_t *nheap) {
+static inline goap__hentry hpop(goap__open_list *o) {
+  goap__hentry *h = o->entry;
   goap__hentry top = h[0];
-  goap__hentry last = h[--*nheap];
-  size_t n = *nheap, i = 0;
+  goap__hentry last = h[--o->count];
+  size_t n = o->count, i = 0;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
@@ -431,11 +114,12 @@ static inline goap__hentry hpop(goap__hentry *h, size_t *nheap) {
     i = c;
   }
   if (n) h[i] = last;
+  GOAP_ASSERT(n == 0 || !hless(&h[0], &top)); /* heap order: nothing above the entry taken */
   return top;
 }
 
 static inline goap_status heap_push(goap_planner *p, double f, double tie, uint32_t node) {
-  return hpush(p, &p->heap, &p->nheap, &p->cheap, f, tie, node);
+  return hpush(p, &p->open, f, tie, node);
 }
 
 /* Queues node (reached by action) in the open list and, when the action is a preferred
@@ -444,7 +128,7 @@ static inline goap_status open_push(goap_planner *p, double f, double tie, uint3
                                     int32_t action) {
   goap_status st = heap_push(p, f, tie, node);
   if (st == GOAP_OK && p->pref_on && action >= 0 && p->rx.pref[action] == p->rx.pref_gen)
-    st = hpush(p, &p->heap2, &p->nheap2, &p->cheap2, f, tie, node);
+    st = hpush(p, &p->open_pref, f, tie, node);
   return st;
 }
 
@@ -455,13 +139,13 @@ static inline goap_status open_push(goap_planner *p, double f, double tie, uint3
  * list of the lower priority (the open list on a tie). Returns 0 when both are empty. */
 static inline int open_pop(goap_planner *p, goap__hentry *out) {
   if (!p->pref_on) {
-    if (p->nheap == 0) return 0;
-    *out = hpop(p->heap, &p->nheap);
+    if (p->open.count == 0) return 0;
+    *out = hpop(&p->open);
     return 1;
   }
-  int k = p->nheap2 > 0 && (p->nheap == 0 || p->prio[1] < p->prio[0]);
-  if (!k && p->nheap == 0) return 0;
-  *out = k ? hpop(p->heap2, &p->nheap2) : hpop(p->heap, &p->nheap);
+  int k = p->open_pref.count > 0 && (p->open.count == 0 || p->prio[1] < p->prio[0]);
+  if (!k && p->open.count == 0) return 0;
+  *out = k ? hpop(&p->open_pref) : hpop(&p->open);
   p->prio[k]++;
   int m = p->prio[0] < p->prio[1] ? p->prio[0] : p->prio[1];
   p->prio[0] -= m;
@@ -487,9 +171,10 @@ static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
 /* Finds the node holding state s, or returns NONE and the free slot in *slot. */
 static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *slot) {
   uint32_t sw = p->key;
-  const uint32_t *t = p->table;
-  uint32_t nn = p->nnodes, base = p->idbase;
-  size_t mask = p->ctable - 1;
+  const uint32_t *t = p->closed.slot;
+  uint32_t nn = p->nodes.count, base = p->closed.idbase;
+  size_t mask = p->closed.cap - 1;
+  GOAP_ASSERT((p->closed.cap & mask) == 0 && p->closed.cap > (size_t)nn); /* a free slot */
   size_t i = (size_t)goap__hash_state(s, sw) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t n = t[i] - base;
@@ -497,43 +182,19 @@ static inline uint32_t table_find(goap_planner *p, const goap_word *s, size_t *s
       *slot = i;
       return NONE;
     }
-    if (same(p->states + (size_t)n * p->stride, s, sw)) return n;
+    if (same(p->nodes.states + (size_t)n * p->stride, s, sw)) return n;
   }
 }
 
-/* ---- request set-up -------------------------------------------------------------------------- */
+/* ---- request set-up: planner_request.c ---------------------------------------------------- */
 
-static double eval_cost(goap_planner *p, int a) {
-  const goap__action *x = &p->d->actions[a];
-  double c = p->req_costs ? p->sel_costs[a] : x->cost;
-  if (x->dyn_cost && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) c = x->dyn_cost(p->host, a, x->user);
-  return c;
+static inline goap_status prepare(goap_planner *p, const goap_request *req) {
+  return goap__plan_prepare(p, req);
 }
 
-/* Evaluates callbacks once; returns 1 if the action may be used. */
-static int usable(goap_planner *p, int a) {
-  if (p->aflag[a] & F_EVAL) return (p->aflag[a] & F_USABLE) != 0;
-  p->aflag[a] |= F_EVAL;
-  const goap__action *x = &p->d->actions[a];
-  if (x->never || x->neff == 0) return 0;
-  if (x->check && !(p->flags & GOAP_REQUEST_NO_CALLBACKS) && !x->check(p->host, a, x->user)) {
-    ++p->cb_rejects;
-    return 0;
-  }
-  double c = eval_cost(p, a);
-  if (!(c >= 0.0) || !isfinite(c)) {
-    if (x->dyn_cost) ++p->cb_rejects;
-    return 0;
-  }
-  p->acost[a] = x->scost ? c + x->min_cost : c; /* a positional cost's lower bound */
-  p->aflag[a] |= F_USABLE;
-  return 1;
-}
+static inline goap_status rx_goal(goap_planner *p) { return goap__rx_goal(p); }
 
-/* Does a request with these flags call some state cost of d? */
-static inline int scost_req(const goap_domain *d, unsigned flags) {
-  return d->has_scost && (!(flags & GOAP_REQUEST_NO_CALLBACKS) || (d->has_scost & 2));
-}
+/* ---- positional costs ----------------------------------------------------------------------- */
 
 /* Is action x's state cost called in this request? */
 static inline int scost_called(const goap_planner *p, const goap__action *x) {
@@ -557,351 +218,6 @@ static double step_cost(goap_planner *p, int32_t a, const goap_word *s) {
   }
   p->scost_last = c;
   return c;
-}
-
-/* Does effect e (on a bool/enum var) help relaxed condition c? Int vars: any effect helps. */
-static int effect_helps(const goap_domain *d, const goap_effect *e, const goap__rcond *c) {
-  const goap__var *v = &d->vars[e->var];
-  if (v->type == GOAP_INT) return 1;
-  uint64_t k = (uint64_t)((int64_t)e->value - (int64_t)v->lo);
-  return k >= c->a && k <= c->b && !(c->has_ne && k == c->ne);
-}
-
-/* Small mode (the common game case): a one-word domain with at most 64 active actions that
- * are all plain masks. Their masks are copied in active order and, for each, the set of
- * active actions whose usefulness its effects can change is precomputed as a bit mask. */
-static void setup_small(goap_planner *p) {
-  p->small = 0;
-  if (!p->quick || p->nactive < 1 || p->nactive > 64) return;
-  for (int i = 0; i < p->nactive; ++i)
-    if (!p->quick[p->active[i]].simple) return;
-  const goap_domain *d = p->d;
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i];
-    const goap__action *x = &d->actions[a];
-    p->small_q[i] = p->quick[a];
-    uint64_t aff = 0;
-    for (int e = 0; e < x->neff; ++e) {
-      int32_t v = x->eff[e].var;
-      for (uint32_t j = p->touch_off[v]; j < p->touch_off[v + 1]; ++j) {
-        int32_t bi = p->act2idx[p->touch[j]];
-        if (bi >= 0) aff |= (uint64_t)1 << bi;
-      }
-    }
-    p->small_aff[i] = aff;
-  }
-  p->small = 1;
-}
-
-static void select_finish(goap_planner *p);
-
-/* The relevance analysis and action selection of the current goal. keep_eval: the callbacks
- * already asked in this request (F_EVAL) are not asked again (see reselect_fast). */
-static goap_status select_actions(goap_planner *p, int keep_eval) {
-  const goap_domain *d = p->d;
-  goap__relax *r = &p->rx;
-  int A = d->nactions;
-  if (keep_eval) {
-    for (int a = 0; a < A; ++a) p->aflag[a] &= (uint8_t)(F_EVAL | F_USABLE);
-  } else {
-    memset(p->aflag, 0, (size_t)(A ? A : 1));
-    p->cb_rejects = 0;
-  }
-  /* a state cost may read any variable: every writer can change a relevant step's price */
-  if ((p->flags & GOAP_REQUEST_NO_PRUNING) || scost_req(d, p->flags)) {
-    for (int a = 0; a < A; ++a)
-      if (usable(p, a)) p->aflag[a] |= F_RELEVANT;
-  } else {
-    /* backward relevance: conditions enter a worklist; writers of their variable whose effect
-     * can help become relevant, and their own conditions enter the worklist */
-    size_t need = (size_t)r->ncond + (size_t)r->ngoal;
-    goap_status st = grow_buf(p, (void **)&p->queue, &p->cqueue, need ? need : 1,
-                              sizeof *p->queue);
-    if (st != GOAP_OK) return st;
-    size_t qh = 0, qt = 0;
-    for (int g = 0; g < r->ngoal; ++g) p->queue[qt++] = r->ncond + g;
-    while (qh < qt) {
-      int c = p->queue[qh++];
-      const goap__rcond *rc = &r->cond[c];
-      int32_t v = rc->var;
-      for (uint32_t k = d->writers_off[v]; k < d->writers_off[v + 1]; ++k) {
-        int32_t a = d->writers[k];
-        if (p->aflag[a] & F_RELEVANT) continue;
-        const goap__action *x = &d->actions[a];
-        const goap_effect *e = NULL;
-        for (int j = 0; j < x->neff; ++j)
-          if (x->eff[j].var == v) e = &x->eff[j];
-        if (!e || !effect_helps(d, e, rc)) continue;
-        if (!usable(p, a)) continue;
-        p->aflag[a] |= F_RELEVANT;
-        for (uint32_t j = r->act_off[a]; j < r->act_off[a + 1]; ++j) p->queue[qt++] = (int32_t)j;
-      }
-    }
-  }
-  select_finish(p);
-  return GOAP_OK;
-}
-
-/* From the relevant actions (F_RELEVANT) and their costs: the active list, the numbers of the
- * cheap heuristics and the small-mode tables. */
-static void select_finish(goap_planner *p) {
-  const goap_domain *d = p->d;
-  goap__relax *r = &p->rx;
-  int A = d->nactions;
-  p->nactive = 0;
-  p->cmin = GOAP__INF;
-  p->max_eff_active = 0;
-  for (int v = 0; v < d->nvars; ++v) p->var_best[v] = GOAP__INF;
-  for (int a = 0; a < A; ++a) {
-    p->act2idx[a] = -1;
-    if (!(p->aflag[a] & F_RELEVANT)) continue;
-    p->aflag[a] |= F_ACTIVE;
-    p->act2idx[a] = p->nactive;
-    p->active[p->nactive++] = a;
-    double c = p->acost[a];
-    if (c < p->cmin) p->cmin = c;
-    const goap__action *x = &d->actions[a];
-    if (x->neff > p->max_eff_active) p->max_eff_active = x->neff;
-    for (int j = 0; j < x->neff; ++j)
-      if (c < p->var_best[x->eff[j].var]) p->var_best[x->eff[j].var] = c;
-  }
-  if (p->cmin >= GOAP__INF) p->cmin = 0.0;
-  /* goal-count scaling: the most goal conditions one action can achieve */
-  p->max_achieve = 0;
-  for (int g = 0; g < p->nwant; ++g) p->goal_best[g] = GOAP__INF;
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i];
-    const goap__action *x = &d->actions[a];
-    int n = 0;
-    for (int g = 0; g < p->nwant; ++g) {
-      const goap__rcond *gc = &r->cond[r->ncond + g];
-      for (int j = 0; j < x->neff; ++j) {
-        if (x->eff[j].var != gc->var || !effect_helps(d, &x->eff[j], gc)) continue;
-        ++n;
-        if (p->acost[a] < p->goal_best[g]) p->goal_best[g] = p->acost[a];
-        break;
-      }
-    }
-    if (n > p->max_achieve) p->max_achieve = n;
-  }
-  p->gc_scale = p->max_achieve ? p->cmin / (double)p->max_achieve : 0.0;
-  p->stats.actions_considered = p->nactive;
-  setup_small(p);
-}
-
-/* A domain with callbacks, a goal whose last selection rejected no action through a callback:
- * that selection is the relevance closure, and it stands as long as every callback of its
- * actions still accepts. Asks them (once each, F_EVAL); returns 1 if all accept, *changed
- * when a dynamic cost differs from the last one. Returns 0 at the first refusal: the caller
- * then makes the selection again (select_actions with keep_eval), which asks no callback
- * twice. */
-static int reselect_fast(goap_planner *p, int *changed) {
-  const goap_domain *d = p->d;
-  for (int a = 0; a < d->nactions; ++a) p->aflag[a] &= (uint8_t) ~(F_EVAL | F_USABLE);
-  p->cb_rejects = 0;
-  *changed = 0;
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i];
-    const goap__action *x = &d->actions[a];
-    if (!x->check && !x->dyn_cost) continue;
-    double old = p->acost[a];
-    if (!usable(p, a)) return 0;
-    if (p->acost[a] != old) *changed = 1;
-  }
-  return 1;
-}
-
-static goap_status compile_goal(goap_planner *p) {
-  const goap_domain *d = p->d;
-  memset(p->goal_mask, 0, p->W * sizeof *p->goal_mask);
-  memset(p->goal_val, 0, p->W * sizeof *p->goal_val);
-  p->goal_never = 0;
-  for (int i = 0; i < p->nwant; ++i) {
-    const goap_cond *c = &p->want[i];
-    const goap__var *v = &d->vars[c->var];
-    goap__ftest *t = &p->goal_ft[i];
-    uint64_t a, b, ne;
-    uint32_t has_ne;
-    t->word = v->word;
-    t->shift = v->shift;
-    t->fmask = v->fmask;
-    t->var = c->var;
-    if (!goap__cond_interval(d, c, &a, &b, &ne, &has_ne)) {
-      p->goal_never = 1;
-      t->a = 1;
-      t->b = 0;
-      t->ne = 0;
-      t->has_ne = 0;
-      continue;
-    }
-    t->a = a;
-    t->b = b;
-    t->ne = ne;
-    t->has_ne = has_ne;
-    if (a == b && !has_ne) {
-      uint64_t m = v->fmask << v->shift, val = a << v->shift;
-      if ((p->goal_mask[v->word] & m) && ((p->goal_val[v->word] & m) != val)) p->goal_never = 1;
-      p->goal_mask[v->word] |= m;
-      p->goal_val[v->word] = (p->goal_val[v->word] & ~m) | val;
-    }
-  }
-  return GOAP_OK;
-}
-
-/* The relaxed task's goal conditions for the current goal: deferred on a goal-cache hit until
- * a search needs them (the small search never does). */
-static goap_status rx_goal(goap_planner *p) {
-  if (!p->rx_stale) return GOAP_OK;
-  goap_status st = goap__relax_set_goal(p);
-  if (st == GOAP_OK) p->rx_stale = 0;
-  return st;
-}
-
-static goap_status prepare(goap_planner *p, const goap_request *req) {
-  const goap_domain *d = p->d;
-  if (!req) return GOAP_INVALID_ARGUMENT;
-  if ((unsigned)req->search > (unsigned)GOAP_SEARCH_GREEDY) return GOAP_INVALID_ARGUMENT;
-  if ((unsigned)req->heuristic > (unsigned)GOAP_H_LMCUT) return GOAP_INVALID_ARGUMENT;
-  if (req->want_count < 0 || (req->want_count > 0 && !req->want)) return GOAP_INVALID_ARGUMENT;
-  double w = req->weight;
-  if (req->search == GOAP_SEARCH_WASTAR) {
-    if (w == 0.0) w = 2.0;
-    if (!(w >= 1.0) || !isfinite(w)) return GOAP_INVALID_ARGUMENT;
-  } else {
-    w = 1.0;
-  }
-  if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
-  if ((req->flags & GOAP_REQUEST_UNTIMED) && req->max_ms > 0.0) return GOAP_INVALID_ARGUMENT;
-  if (req->flags & GOAP_REQUEST_PREFERRED) {
-    if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
-      return GOAP_INVALID_ARGUMENT;
-    if (req->heuristic != GOAP_H_FF) return GOAP_INVALID_ARGUMENT;
-  }
-  /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
-  if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
-    return GOAP_INVALID_ARGUMENT;
-  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
-  /* positional costs price full states: not regression nodes, not canonical states */
-  if (scost_req(d, req->flags) && (req->search == GOAP_SEARCH_BACKWARD || req->symmetry))
-    return GOAP_INVALID_ARGUMENT;
-  size_t nw = (size_t)req->want_count;
-  size_t na = (size_t)d->nactions;
-  unsigned sflags = req->flags & SEL_FLAGS;
-  if (req->costs &&
-      (!p->costs_seen || (na && memcmp(p->sel_costs, req->costs, na * sizeof *p->sel_costs)))) {
-    /* other costs than the last request's: selections made with costs no longer match */
-    if (na) memcpy(p->sel_costs, req->costs, na * sizeof *p->sel_costs);
-    p->costs_seen = 1;
-    if (++p->cost_stamp == 0) {
-      for (int i = 0; i < p->ngslots; ++i)
-        if (p->gslots[i].req_costs) p->gslots[i].serial = 0;
-    }
-  }
-  uint64_t gh =
-      goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
-  int gi = goap__gslot_find(p, req, sflags, gh);
-  if (gi < 0) { /* a goal in the cache was checked when it entered */
-    char msg[8];
-    for (int i = 0; i < req->want_count; ++i) {
-      goap_status st = goap__check_cond(d->vars, d->nvars, &req->want[i], msg, sizeof msg);
-      if (st != GOAP_OK) return GOAP_INVALID_ARGUMENT;
-    }
-  }
-  if (req->start) {
-    /* reject states with out-of-range fields (e.g. uninitialised memory); fields whose range
-     * fills all their bits cannot be out of range */
-    for (int k = 0; k < d->nodd; ++k) {
-      const goap__var *var = &d->vars[d->odd_vars[k]];
-      if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
-        return GOAP_INVALID_ARGUMENT;
-    }
-  }
-  if (req->symmetry && req->search != GOAP_SEARCH_BACKWARD) {
-    goap_status st = goap__sym_setup(p, req->symmetry);
-    if (st != GOAP_OK) return st;
-  }
-  if (req->start) {
-    /* bits outside every field are ignored (and cleared so that states compare equal) */
-    for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
-  }
-  else memcpy(p->start, d->defaults, p->W * sizeof *p->start);
-  p->search = req->search;
-  p->heur = req->heuristic;
-  p->weight = w;
-  p->req_max_nodes = req->max_nodes ? req->max_nodes : p->cap_nodes;
-  if (p->req_max_nodes > p->cap_nodes) p->req_max_nodes = p->cap_nodes;
-  p->max_ms = req->max_ms;
-  p->host = req->host;
-  p->flags = req->flags;
-  p->lazy = (req->flags & GOAP_REQUEST_LAZY) != 0;
-  p->lazy_astar = p->lazy && req->search == GOAP_SEARCH_ASTAR;
-  p->pref_on = (req->flags & GOAP_REQUEST_PREFERRED) != 0;
-  goap_status st;
-  if (gi >= 0) {
-    goap__gslot *g = &p->gslots[gi];
-    g->used = ++p->gclock;
-    if (gi != p->gcur) {
-      p->gcur = -1;
-      goap__gslot_use(p, gi);
-      goap__gslot_load(p, g);
-      p->rx_stale = 1;
-      p->gcur = gi;
-    }
-    if (!d->has_callbacks) {
-      p->stats.actions_considered = p->nactive;
-      return GOAP_OK;
-    }
-    /* callbacks: the goal's compiled form stands; the callbacks are asked again, and the
-     * selection is made again unless they all accept as before (reselect_fast) */
-    p->gcur = -1;
-    st = rx_goal(p);
-    if (st != GOAP_OK) return st;
-    int changed = 1, fast = g->cb_all ? reselect_fast(p, &changed) : -1;
-    if (fast == 1 && !changed) {
-      p->gcur = gi;
-      p->stats.actions_considered = p->nactive;
-      return GOAP_OK;
-    }
-    g->serial = 0;
-    goap__gserial_new(p);
-    if (fast == 1) {
-      select_finish(p); /* the same actions, other costs */
-    } else {
-      st = select_actions(p, fast == 0);
-      if (st != GOAP_OK) return st;
-    }
-    goap__gslot_save(p, g);
-    p->gcur = gi;
-    return GOAP_OK;
-  }
-  /* a goal not in the cache: the least recently used slot (an empty one first) */
-  int v = 0;
-  for (int i = 1; i < p->ngslots && p->gslots[v].serial; ++i)
-    if (!p->gslots[i].serial || p->gslots[i].used < p->gslots[v].used) v = i;
-  goap__gslot *g = &p->gslots[v];
-  g->serial = 0;
-  p->gcur = -1;
-  st = goap__gslot_reserve(p, g, nw);
-  if (st != GOAP_OK) return st;
-  goap__gslot_use(p, v);
-  if (nw) memcpy(p->want, req->want, nw * sizeof *p->want);
-  p->nwant = req->want_count;
-  p->req_costs = req->costs != NULL;
-  goap__gserial_new(p);
-  p->rx_stale = 1;
-  st = rx_goal(p);
-  if (st != GOAP_OK) return st;
-  st = compile_goal(p);
-  if (st != GOAP_OK) return st;
-  st = select_actions(p, 0);
-  if (st != GOAP_OK) return st;
-  g->hash = gh;
-  g->flags = sflags;
-  g->cost_stamp = p->cost_stamp;
-  g->used = ++p->gclock;
-  goap__gslot_save(p, g);
-  p->gcur = v;
-  return GOAP_OK;
 }
 
 /* ---- heuristics ----------------------------------------------------------------------------- */
@@ -995,8 +311,8 @@ static double tie_of(const goap_planner *p, double g, double h) {
 
 static uint32_t node_depth(const goap_planner *p, uint32_t n) {
   uint32_t d = 0;
-  while (p->npar[n] != NONE) {
-    n = p->npar[n];
+  while (p->nodes.parent[n] != NONE) {
+    n = p->nodes.parent[n];
     ++d;
   }
   return d;
@@ -1010,11 +326,12 @@ static uint32_t find_best(const goap_planner *p) {
   float hmin = INFINITY;
   /* lazy A*'s unevaluated nodes hold only a lower bound (often 0): not ranked */
   int skip = p->lazy_astar;
-  for (uint32_t n = 0; n < p->nnodes; ++n)
-    if (fabsf(p->nh[n]) < hmin && !(skip && signbit(p->nh[n]))) hmin = fabsf(p->nh[n]);
+  for (uint32_t n = 0; n < p->nodes.count; ++n)
+    if (fabsf(p->nodes.h[n]) < hmin && !(skip && signbit(p->nodes.h[n])))
+      hmin = fabsf(p->nodes.h[n]);
   if (isinf(hmin)) return NONE;
-  for (uint32_t n = 0; n < p->nnodes; ++n) {
-    if (!(fabsf(p->nh[n]) <= hmin) || (skip && signbit(p->nh[n]))) continue;
+  for (uint32_t n = 0; n < p->nodes.count; ++n) {
+    if (!(fabsf(p->nodes.h[n]) <= hmin) || (skip && signbit(p->nodes.h[n]))) continue;
     uint32_t dn = node_depth(p, n);
     if (best == NONE || dn > best_depth) {
       best = n;
@@ -1038,7 +355,7 @@ static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t nod
   ev.g = g;
   ev.h = h >= GOAP__INF ? (double)INFINITY : h;
   ev.f = isinf(ev.h) ? (double)INFINITY : f_of(p, g, h);
-  ev.state = node == NONE ? NULL : p->states + (size_t)node * p->stride;
+  ev.state = node == NONE ? NULL : p->nodes.states + (size_t)node * p->stride;
   p->trace_fn(p->trace_user, &ev);
 }
 
@@ -1049,7 +366,8 @@ static void trace_emit(const goap_planner *p, goap_trace_kind kind, uint32_t nod
 __attribute__((noinline, cold))
 #endif
 static void trace_node(const goap_planner *p, goap_trace_kind kind, uint32_t n) {
-  trace_emit(p, kind, n, p->npar[n], node_action(p, n), p->ng[n], (double)fabsf(p->nh[n]));
+  trace_emit(p, kind, n, p->nodes.parent[n], node_action(p, n), p->nodes.g[n],
+             (double)fabsf(p->nodes.h[n]));
 }
 
 void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
@@ -1058,21 +376,23 @@ void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *user) {
   p->trace_user = user;
 }
 
-/* Adds the state at the tentative slot (index nnodes) as a node. */
+/* Adds the state at the tentative slot (index nodes.count) as a node. */
 static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
                             int32_t action, double g, double h) {
-  uint32_t n = p->nnodes;
+  uint32_t n = p->nodes.count;
+  GOAP_ASSERT(n < p->nodes.cap && ((size_t)n + 1) * p->stride <= p->nodes.cap_states);
+  GOAP_ASSERT(slot < p->closed.cap && p->closed.slot[slot] - p->closed.idbase >= n);
   int dead = h >= GOAP__INF;
   float hs = h_store(h);
-  p->ng[n] = g;
-  p->nh[n] = hs;
-  p->npar[n] = parent;
-  p->nact[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
-  p->table[slot] = p->idbase + n;
-  ++p->nnodes;
+  p->nodes.g[n] = g;
+  p->nodes.h[n] = hs;
+  p->nodes.parent[n] = parent;
+  p->nodes.action[n] = (uint32_t)(action + 1) | (dead ? CLOSED : 0u); /* dead ends stay closed */
+  p->closed.slot[slot] = p->closed.idbase + n;
+  ++p->nodes.count;
   ++p->stats.nodes;
-  if (p->nnodes >= p->grow_at) {
-    goap_status st = ensure_nodes(p, (size_t)p->nnodes + 1);
+  if (p->nodes.count >= p->nodes.grow_at) {
+    goap_status st = ensure_nodes(p, (size_t)p->nodes.count + 1);
     if (st != GOAP_OK) return st;
   }
   if (dead) return GOAP_OK;
@@ -1080,242 +400,7 @@ static goap_status add_node(goap_planner *p, size_t slot, uint32_t parent,
   return open_push(p, f_of(p, g, (double)hs), tie_of(p, g, (double)hs), n, action);
 }
 
-/* ---- backward: intervals --------------------------------------------------------------------- */
-
-/* Candidate partial states for regression live in p->scratch, 2W words each. */
-static goap_status cand_reserve(goap_planner *p, size_t n) {
-  return grow_buf(p, (void **)&p->scratch, &p->cscratch, n * 2 * p->W, sizeof *p->scratch);
-}
-
-/* Intersects every candidate [0, *nc) with var in [a, b]; drops the empty ones. */
-static void cand_intersect(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
-                           uint64_t b) {
-  uint32_t W = p->W;
-  size_t n = *nc, out = 0;
-  for (size_t i = 0; i < n; ++i) {
-    goap_word *c = p->scratch + i * 2 * W;
-    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
-    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
-    if (a > l) l = a;
-    if (b < u) u = b;
-    if (l > u) continue;
-    goap_word *dst = p->scratch + out * 2 * W;
-    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-    goap__field_put(dst, v->word, v->shift, v->fmask, l);
-    goap__field_put(dst + W, v->word, v->shift, v->fmask, u);
-    ++out;
-  }
-  *nc = out;
-}
-
-/* Intersects the candidates with var in [a, b] \ {ne}: first the interval, then a value that
- * falls strictly inside an interval splits that candidate in two. */
-static goap_status split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
-                            uint64_t b, uint64_t ne, uint32_t has_ne) {
-  cand_intersect(p, nc, v, a, b);
-  if (!has_ne) return GOAP_OK;
-  uint32_t W = p->W;
-  size_t n = *nc;
-  goap_status st = cand_reserve(p, 2 * n + 1);
-  if (st != GOAP_OK) return st;
-  size_t out = 0, extra_n = 0;
-  /* write surviving candidates compactly, and their upper halves after index n */
-  for (size_t i = 0; i < n; ++i) {
-    goap_word *c = p->scratch + i * 2 * W;
-    uint64_t l = goap__field_get(c, v->word, v->shift, v->fmask);
-    uint64_t u = goap__field_get(c + W, v->word, v->shift, v->fmask);
-    if (ne < l || ne > u) {
-      if (out != i) memmove(p->scratch + out * 2 * W, c, 2 * W * sizeof *c);
-      ++out;
-      continue;
-    }
-    if (l == u) continue;
-    if (ne == l || ne == u) {
-      goap_word *dst = p->scratch + out * 2 * W;
-      if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-      if (ne == l) goap__field_put(dst, v->word, v->shift, v->fmask, l + 1);
-      else goap__field_put(dst + W, v->word, v->shift, v->fmask, u - 1);
-      ++out;
-      continue;
-    }
-    /* split: low part stays, high part goes to the tail area [n + extra_n] */
-    goap_word *hi_part = p->scratch + (n + extra_n) * 2 * W;
-    memcpy(hi_part, c, 2 * W * sizeof *c);
-    goap__field_put(hi_part, v->word, v->shift, v->fmask, ne + 1);
-    ++extra_n;
-    goap_word *dst = p->scratch + out * 2 * W;
-    if (dst != c) memmove(dst, c, 2 * W * sizeof *c);
-    goap__field_put(dst + W, v->word, v->shift, v->fmask, ne - 1);
-    ++out;
-  }
-  /* move the tail next to the survivors */
-  if (extra_n) memmove(p->scratch + out * 2 * W, p->scratch + n * 2 * W,
-                       extra_n * 2 * W * sizeof *p->scratch);
-  *nc = out + extra_n;
-  return GOAP_OK;
-}
-
-static void full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi) {
-  memset(lo, 0, p->W * sizeof *lo);
-  memcpy(hi, p->d->full_hi, p->W * sizeof *hi);
-}
-
-static int start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi) {
-  const goap_domain *d = p->d;
-  for (uint32_t w = 0; w < p->W; ++w) {
-    if (lo[w] == 0 && hi[w] == d->full_hi[w]) continue; /* nothing constrained here */
-    for (uint32_t k = d->wvars_off[w]; k < d->wvars_off[w + 1]; ++k) {
-      const goap__var *var = &d->vars[d->wvars[k]];
-      uint64_t s = goap__field_get(p->start, var->word, var->shift, var->fmask);
-      if (s < goap__field_get(lo, var->word, var->shift, var->fmask) ||
-          s > goap__field_get(hi, var->word, var->shift, var->fmask))
-        return 0;
-    }
-  }
-  return 1;
-}
-
 /* ---- search --------------------------------------------------------------------------------- */
-
-/* Inherited landmarks (lazy A* with LM-cut, Pommerening and Helmert's incremental LM-cut):
- * when a node is expanded right after a full LM-cut evaluation, its landmarks (the cuts, each
- * with its cost) are kept in the ring lr, found through the cache lh. A landmark of the parent
- * that does not hold the action leading to a successor is a landmark of the successor too
- * (every plan a.pi from the parent hits it, so pi does), and those landmarks' costs are a cost
- * partition, so the successor's LM-cut may start from them with the costs they leave and add
- * its own cuts: still admissible (orbit search maps them through the successor's
- * canonicalising permutation). A record overwritten in the ring, or a cache entry taken by
- * another node, just means a fresh evaluation. The ring starts at LR_WORDS words and doubles
- * up to LR_MAX_WORDS before its first wrap in a request (records keep their positions: none
- * has wrapped yet); the cache grows from LH_FIRST to LH_ENTRIES entries at most, a few
- * doublings in a request's first search (grow-only: the same request again allocates
- * nothing). Under a memory limit the ring grows to an eighth of it at most; a refused growth
- * keeps the smaller ring or cache. Searches of 10^4-10^5 expansions (IPC elevators, blocks,
- * transport, barman) lost most parents' records with a 1 MB ring and 8,192 entries: their
- * successors started LM-cut from scratch (issue 18). */
-#define LR_WORDS ((size_t)1 << 18)
-#define LR_MAX_WORDS ((size_t)1 << 25)
-#define LH_FIRST ((size_t)1 << 8)
-#define LH_ENTRIES ((size_t)1 << 19)
-#define LR_POS (((uint64_t)1 << 48) - 1) /* ring positions wrap at 2^48 words (never here) */
-
-static goap_status lr_setup(goap_planner *p) {
-  if (!p->lr || !p->lh) {
-    size_t c0 = p->c_lh;
-    goap_status st = grow_buf(p, (void **)&p->lr, &p->c_lr, p->lr_words ? p->lr_words : LR_WORDS,
-                              sizeof *p->lr);
-    if (st == GOAP_OK) st = grow_buf(p, (void **)&p->lh, &p->c_lh, LH_FIRST, sizeof *p->lh);
-    if (st != GOAP_OK) return st;
-    memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
-  }
-  p->lr_w = 0; /* records of earlier requests are stale (lr_req): the ring starts over */
-  p->lr_n = 0;
-  goap_status st = grow_buf(p, (void **)&p->linh, &p->c_linh, p->lm.c_lk, sizeof *p->linh);
-  if (st != GOAP_OK) return st;
-  if (++p->lr_req == 0) { /* wrapped: forget every entry */
-    memset(p->lh, 0, p->c_lh * sizeof *p->lh);
-    p->lr_req = 1;
-  }
-  return GOAP_OK;
-}
-
-static inline goap__lrent *lr_slot(goap_planner *p, uint32_t node) {
-  return &p->lh[(node * 2654435761u) & (uint32_t)(p->c_lh - 1)];
-}
-
-/* Records node's landmarks, those of the LM-cut evaluation just made (lm_node == node). The
- * cache starts small (a short search touches few pages) and doubles, its entries rehashed,
- * once a request has stored more records than a quarter of its entries (few collisions), up
- * to LH_ENTRIES, so a request made again finds it large enough; a failed or refused growth
- * keeps the smaller cache. */
-static void lr_store(goap_planner *p, uint32_t node) {
-  const goap__lmcut *lm = &p->lm;
-  if (++p->lr_n > p->c_lh / 4 && p->c_lh < LH_ENTRIES) { /* few collisions */
-    size_t c0 = p->c_lh;
-    if (grow_buf(p, (void **)&p->lh, &p->c_lh, 2 * c0, sizeof *p->lh) == GOAP_OK) {
-      /* split: an entry of slot i moves to slot i + c0 or stays (the hash's next bit) */
-      memset(p->lh + c0, 0, (p->c_lh - c0) * sizeof *p->lh);
-      for (size_t i = 0; i < c0; ++i) {
-        goap__lrent *e = &p->lh[i], *to = lr_slot(p, e->node);
-        if (e->req != p->lr_req || to == e) continue;
-        *to = *e;
-        memset(e, 0, sizeof *e);
-      }
-    }
-  }
-  size_t len = lm->nlk;
-  size_t lmax = p->lr_max_words ? p->lr_max_words : LR_MAX_WORDS;
-  if (p->max_memory && lmax > p->max_memory / 8 / sizeof *p->lr) /* leave the rest to nodes */
-    lmax = p->max_memory / 8 / sizeof *p->lr;
-  if ((p->lr_w + len > p->c_lr || len > p->c_lr / 4) && p->lr_w <= p->c_lr) {
-    /* not wrapped yet in this request: the records keep their positions */
-    size_t need = p->lr_w + len > 4 * len ? (size_t)p->lr_w + len : 4 * len, to = p->c_lr;
-    while (to < need && 2 * to <= lmax) to *= 2;
-    if (to > p->c_lr) (void)grow_buf(p, (void **)&p->lr, &p->c_lr, to, sizeof *p->lr);
-  }
-  size_t cap = p->c_lr;
-  if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
-  uint64_t pos = p->lr_w;
-  size_t at = (size_t)(pos % cap);
-  if (at + len > cap) { /* records never wrap: skip to the ring's start */
-    pos += cap - at;
-    at = 0;
-  }
-  memcpy(p->lr + at, lm->lk, len * sizeof *lm->lk);
-  p->lr_w = pos + len;
-  goap__lrent *e = lr_slot(p, node);
-  e->at = (pos & LR_POS) | ((uint64_t)len << 48);
-  e->node = node;
-  e->req = p->lr_req;
-}
-
-/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
-static void lr_inherit(goap_planner *p, uint32_t n) {
-  uint32_t par = p->npar[n];
-  if (par == NONE) return;
-  const goap__lrent *e = lr_slot(p, par);
-  uint64_t pos = e->at & LR_POS;
-  size_t elen = (size_t)(e->at >> 48);
-  if (e->req != p->lr_req || e->node != par || pos + p->c_lr < p->lr_w) return;
-  int32_t a = node_action(p, n);
-  const int32_t *src = p->lr + (size_t)(pos % p->c_lr);
-  size_t w = 0;
-  int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
-  for (size_t i = 0; i < elen;) {
-    size_t len = 3 + (size_t)src[i];
-    int has = 0;
-    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
-    if (!has) {
-      memcpy(p->linh + w, src + i, len * sizeof *src);
-      if (p->sym.on)
-        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
-      w += len;
-    }
-    i += len;
-  }
-  if (slots && goap__sym_succ_perm(p, p->states + (size_t)par * p->stride, a, p->sym.pi))
-    for (size_t i = 0; i < w;) {
-      size_t len = 3 + (size_t)p->linh[i];
-      for (size_t k = 3; k < len; ++k)
-        p->linh[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, p->linh[i + k]);
-      i += len;
-    }
-  p->lm.inh = p->linh;
-  p->lm.ninh = w;
-}
-
-/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
- * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
-static size_t lr_own(goap_planner *p, uint32_t n) {
-  const goap__lrent *e = lr_slot(p, n);
-  uint64_t pos = e->at & LR_POS;
-  size_t elen = (size_t)(e->at >> 48);
-  if (e->req != p->lr_req || e->node != n || pos + p->c_lr < p->lr_w || elen == 0) return 0;
-  p->lm.inh = p->lr + (size_t)(pos % p->c_lr);
-  p->lm.ninh = elen;
-  ++p->lr_resumed;
-  return elen;
-}
 
 /* Lazy A*: an admissible bound on the h* of a successor of parent by action, from the
  * parent's evaluated h: h*(parent) <= cost + h*(child). When parent's LM-cut evaluation is
@@ -1325,7 +410,7 @@ static size_t lr_own(goap_planner *p, uint32_t n) {
  * actions in no cut keep the parent's whole h. */
 static inline double lazy_bound(goap_planner *p, uint32_t parent, int32_t action) {
   /* the step's real cost: with positional costs, the one step_cost just priced */
-  double b = (double)p->nh[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
+  double b = (double)p->nodes.h[parent] - (p->scost_on ? p->scost_last : p->acost[action]);
   if (parent == p->lm_node) {
     double share = p->acost[action] - p->lm.rem[action];
     double l = p->lm_h - (share > 0.0 ? share : 0.0);
@@ -1345,7 +430,7 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->heur != GOAP_H_LMCUT) return h_forward(p, s);
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
-  if (p->lr_on && !lr_own(p, n)) lr_inherit(p, n);
+  if (p->lm_ring.on && !goap__lm_ring_own(p, n)) goap__lm_ring_inherit(p, n);
   size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
@@ -1353,7 +438,7 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   if (p->lm.partial) {
     p->lm_node = NONE;
     /* its landmarks so far: the next evaluation of n goes on from them */
-    if (p->lr_on && p->lm.nlk > from) lr_store(p, n);
+    if (p->lm_ring.on && p->lm.nlk > from) goap__lm_ring_store(p, n);
   } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;
@@ -1366,17 +451,17 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
 static inline goap_status reached_again(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
   ++p->stats.duplicates;
-  if (!(g < p->ng[m]) || isinf(p->nh[m])) return GOAP_OK;
-  if (p->lazy_astar && signbit(p->nh[m])) {
+  if (!(g < p->nodes.g[m]) || isinf(p->nodes.h[m])) return GOAP_OK;
+  if (p->lazy_astar && signbit(p->nodes.h[m])) {
     /* unevaluated: every parent's bound holds for the state, keep the largest */
     float b = h_store(lazy_bound(p, parent, action));
-    if (b > -p->nh[m]) p->nh[m] = -b;
+    if (b > -p->nodes.h[m]) p->nodes.h[m] = -b;
   }
-  p->ng[m] = g;
-  p->npar[m] = parent;
-  if (p->nact[m] & CLOSED) ++p->stats.reopened;
-  p->nact[m] = (uint32_t)(action + 1); /* open (again) */
-  double h = (double)fabsf(p->nh[m]);
+  p->nodes.g[m] = g;
+  p->nodes.parent[m] = parent;
+  if (p->nodes.action[m] & CLOSED) ++p->stats.reopened;
+  p->nodes.action[m] = (uint32_t)(action + 1); /* open (again) */
+  double h = (double)fabsf(p->nodes.h[m]);
   return open_push(p, f_of(p, g, h), tie_of(p, g, h), m, action);
 }
 
@@ -1387,10 +472,10 @@ __attribute__((noinline, cold))
 #endif
 static goap_status reached_again_traced(goap_planner *p, uint32_t m, uint32_t parent,
                                         int32_t action, double g) {
-  int better = g < p->ng[m] && !isinf(p->nh[m]);
+  int better = g < p->nodes.g[m] && !isinf(p->nodes.h[m]);
   goap_status st = reached_again(p, m, parent, action, g);
   trace_emit(p, better ? GOAP_TRACE_BETTER : GOAP_TRACE_DUPLICATE, m, parent, action, g,
-             (double)fabsf(p->nh[m]));
+             (double)fabsf(p->nodes.h[m]));
   return st;
 }
 
@@ -1404,24 +489,25 @@ static goap_status offer(goap_planner *p, const goap_word *c, uint32_t parent, i
     if (p->trace_fn) return reached_again_traced(p, m, parent, action, g);
     return reached_again(p, m, parent, action, g);
   }
-  if (p->nnodes >= p->req_max_nodes) {
+  if (p->nodes.count >= p->req_max_nodes) {
     if (p->trace_fn) trace_emit(p, GOAP_TRACE_LIMIT, NONE, parent, action, g, 0.0);
     return GOAP_NODE_LIMIT;
   }
-  goap_word *dst = p->states + (size_t)p->nnodes * p->stride;
+  goap_word *dst = p->nodes.states + (size_t)p->nodes.count * p->stride;
   if (dst != c) goap__copy_words(dst, c, p->key);
-  uint32_t n = p->nnodes;
+  uint32_t n = p->nodes.count;
   double h;
   if (p->lazy_astar) /* evaluated when taken out (step_impl); a root at once */
     h = parent == NONE ? lazy_eval(p, n, dst, GOAP__INF) : lazy_bound(p, parent, action);
   else if (p->lazy) /* evaluated when taken out (step_impl); queued with its parent's h */
-    h = parent == NONE ? 0.0 : (double)p->nh[parent];
+    h = parent == NONE ? 0.0 : (double)p->nodes.h[parent];
   else
     h = backward ? h_backward(p, dst, dst + p->W) : h_forward(p, dst);
   goap_status st = add_node(p, slot, parent, action, g, h);
   /* the sign bit marks it pending (-0.0 included) */
-  if (p->lazy && p->nnodes > n && !(p->lazy_astar && parent == NONE)) p->nh[n] = -p->nh[n];
-  if (p->trace_fn && p->nnodes > n) trace_node(p, GOAP_TRACE_NEW, n);
+  if (p->lazy && p->nodes.count > n && !(p->lazy_astar && parent == NONE))
+    p->nodes.h[n] = -p->nodes.h[n];
+  if (p->trace_fn && p->nodes.count > n) trace_node(p, GOAP_TRACE_NEW, n);
   return st;
 }
 
@@ -1472,15 +558,15 @@ static inline int lowest_bit(goap_word x) {
 }
 
 static goap_status expand_small(goap_planner *p, uint32_t n) {
-  double g = p->ng[n];
-  goap_word bits = p->states[(size_t)n * 2 + 1];
+  double g = p->nodes.g[n];
+  goap_word bits = p->nodes.states[(size_t)n * 2 + 1];
   while (bits) {
     int i = lowest_bit(bits);
     bits &= bits - 1;
     const goap__quick *q = &p->small_q[i];
-    goap_word s0 = p->states[(size_t)n * 2];
+    goap_word s0 = p->nodes.states[(size_t)n * 2];
     goap_word t0 = (s0 & ~q->em) | q->ev;
-    goap_word cb = p->states[(size_t)n * 2 + 1];
+    goap_word cb = p->nodes.states[(size_t)n * 2 + 1];
     uint64_t aff = p->small_aff[i];
     while (aff) {
       int j = lowest_bit(aff);
@@ -1493,11 +579,11 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     int32_t a = p->active[i];
     double g2 = g + p->acost[a];
     ++p->stats.generated;
-    const uint32_t *tab = p->table;
-    size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
-    uint32_t m = NONE, nn = p->nnodes, base = p->idbase;
+    const uint32_t *tab = p->closed.slot;
+    size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t0, 1) & mask;
+    uint32_t m = NONE, nn = p->nodes.count, base = p->closed.idbase;
     for (; tab[j] - base < nn; j = (j + 1) & mask) {
-      if (p->states[(size_t)(tab[j] - base) * 2] == t0) {
+      if (p->nodes.states[(size_t)(tab[j] - base) * 2] == t0) {
         m = tab[j] - base;
         break;
       }
@@ -1505,10 +591,10 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     goap_status st;
     if (m != NONE) {
       st = reached_again(p, m, n, a, g2);
-    } else if (p->nnodes >= p->req_max_nodes) {
+    } else if (p->nodes.count >= p->req_max_nodes) {
       st = GOAP_NODE_LIMIT;
     } else {
-      goap_word *t = p->states + (size_t)p->nnodes * 2;
+      goap_word *t = p->nodes.states + (size_t)p->nodes.count * 2;
       t[0] = t0;
       t[1] = cb;
       st = add_node(p, j, n, a, g2, h_forward(p, t));
@@ -1529,18 +615,18 @@ static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, i
   const uint32_t W = p->W, stride = p->stride, uw = p->useful_words;
   const uint32_t *toff = p->touch_off;
   const int32_t *touch = p->touch, *a2i = p->act2idx;
-  double g = p->ng[n];
+  double g = p->nodes.g[n];
   for (uint32_t k = 0; k < uw; ++k) {
-    goap_word bits = p->states[(size_t)n * stride + W + k];
+    goap_word bits = p->nodes.states[(size_t)n * stride + W + k];
     while (bits) {
       int i = (int)k * 64 + lowest_bit(bits);
       bits &= bits - 1;
       int32_t a = p->active[i];
       const goap__action *act = &d->actions[a];
-      const goap_word *s = p->states + (size_t)n * stride; /* re-read: pools may move */
+      const goap_word *s = p->nodes.states + (size_t)n * stride; /* re-read: pools may move */
       double c = p->acost[a];
       if (scost && (c = step_cost(p, a, s)) < 0.0) continue;
-      goap_word *t = p->states + (size_t)p->nnodes * stride; /* tentative slot */
+      goap_word *t = p->nodes.states + (size_t)p->nodes.count * stride; /* tentative slot */
       goap__copy_words(t, s, stride);
       if (p->quick && p->quick[a].simple) t[0] = (t[0] & ~p->quick[a].em) | p->quick[a].ev;
       else goap__action_do(d, act, t);
@@ -1566,64 +652,6 @@ static goap_status expand_incremental(goap_planner *p, uint32_t n) {
 
 /* ---- the successor index ----------------------------------------------------------------- */
 
-/* A relaxed condition that is one value of a bool/enum variable: its fact, else -1. */
-static inline int32_t cond_fact(const goap_planner *p, const goap__rcond *rc) {
-  if (p->d->vars[rc->var].type == GOAP_INT || rc->a != rc->b || rc->has_ne) return -1;
-  return (int32_t)(p->rx.fact_off[rc->var] + rc->a);
-}
-
-/* Groups the active actions by an anchor: the equality precondition whose fact the fewest
- * active actions require (the first on ties). An expansion then visits only the actions
- * anchored at the state's facts, plus those without an anchor. Lists keep active order. */
-static void build_index(goap_planner *p) {
-  const goap_domain *d = p->d;
-  const goap__relax *r = &p->rx;
-  uint32_t nf = r->nfacts;
-  int32_t *anchor = p->bw_list; /* scratch: forward search does not use it */
-  memset(p->sx_cnt, 0, ((size_t)nf + 1) * sizeof *p->sx_cnt);
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i];
-    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0) p->sx_cnt[f]++;
-    }
-  }
-  memset(p->sx_off, 0, ((size_t)nf + 1) * sizeof *p->sx_off);
-  p->sx_nfree = 0;
-  for (int i = 0; i < p->nactive; ++i) {
-    int32_t a = p->active[i], best = -1;
-    for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      int32_t f = cond_fact(p, &r->cond[k]);
-      if (f >= 0 && (best < 0 || p->sx_cnt[f] < p->sx_cnt[best])) best = f;
-    }
-    anchor[i] = best;
-    if (best >= 0) p->sx_off[best + 1]++;
-    else p->sx_free[p->sx_nfree++] = i;
-  }
-  for (uint32_t f = 0; f < nf; ++f) p->sx_off[f + 1] += p->sx_off[f];
-  memcpy(p->sx_cnt, p->sx_off, (size_t)nf * sizeof *p->sx_cnt); /* fill cursors */
-  for (int i = 0; i < p->nactive; ++i)
-    if (anchor[i] >= 0) p->sx_list[p->sx_cnt[anchor[i]]++] = i;
-  memset(p->sx_m1, 0, p->W * sizeof *p->sx_m1);
-  memset(p->sx_m0, 0, p->W * sizeof *p->sx_m0);
-  p->sx_nevars = 0;
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    if (var->type == GOAP_INT) continue;
-    uint32_t f0 = r->fact_off[v], f1 = r->fact_off[v + 1];
-    if (p->sx_off[f1] == p->sx_off[f0]) continue; /* nothing anchored on this variable */
-    if (var->bits == 1 && var->nvalues == 2) {
-      p->sx_bitvar[var->word * 64 + var->shift] = v;
-      if (p->sx_off[f0 + 1] > p->sx_off[f0]) p->sx_m0[var->word] |= (goap_word)1 << var->shift;
-      if (p->sx_off[f0 + 2] > p->sx_off[f0 + 1])
-        p->sx_m1[var->word] |= (goap_word)1 << var->shift;
-    } else {
-      p->sx_evars[p->sx_nevars++] = v;
-    }
-  }
-  p->sx_serial = p->goal_serial;
-}
-
 /* Offers the successors of node n through the listed active indices that apply there, in
  * canonical form when `canon` (orbit search). Instantiated twice (expand_list_plain, _canon) so
  * that a search without a symmetry pays nothing per successor. */
@@ -1638,9 +666,9 @@ static inline goap_status expand_list_impl(goap_planner *p, uint32_t n, double g
   for (uint32_t j = 0; j < count; ++j) {
     int32_t a = p->active[list[j]];
     const goap__action *act = &d->actions[a];
-    const goap_word *s = p->states + (size_t)n * p->stride; /* re-read: pools may move */
+    const goap_word *s = p->nodes.states + (size_t)n * p->stride; /* re-read: pools may move */
     if (!goap__action_ok(d, act, s)) continue;
-    goap_word *t = p->states + (size_t)p->nnodes * p->stride; /* tentative slot */
+    goap_word *t = p->nodes.states + (size_t)p->nodes.count * p->stride; /* tentative slot */
     memcpy(t, s, W * sizeof *t);
     goap__action_do(d, act, t);
     if (same(t, s, W)) continue; /* a no-op here */
@@ -1681,30 +709,32 @@ static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int c
   /* canon: 0 plain, 1 orbit search (canonical successors), 2 positional costs */
   if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
   const goap__relax *r = &p->rx;
-  double g = p->ng[n];
+  double g = p->nodes.g[n];
   goap_status st;
   for (uint32_t w = 0; w < p->W; ++w) {
     for (uint32_t val = 0; val < 2; ++val) {
-      goap_word x = p->states[(size_t)n * p->stride + w];
-      goap_word bits = val ? (x & p->sx_m1[w]) : (~x & p->sx_m0[w]);
+      goap_word x = p->nodes.states[(size_t)n * p->stride + w];
+      goap_word bits = val ? (x & p->succ.anchor_true[w]) : (~x & p->succ.anchor_false[w]);
       while (bits) {
         int b = lowest_bit(bits);
         bits &= bits - 1;
-        uint32_t f = r->fact_off[p->sx_bitvar[w * 64 + (uint32_t)b]] + val;
-        st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
+        uint32_t f = r->fact_off[p->succ.bit_var[w * 64 + (uint32_t)b]] + val;
+        st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],
+                         p->succ.anchor_off[f + 1] - p->succ.anchor_off[f]);
         if (st != GOAP_OK) return st;
       }
     }
   }
-  for (int i = 0; i < p->sx_nevars; ++i) {
-    const goap__var *var = &p->d->vars[p->sx_evars[i]];
-    uint64_t k = goap__field_get(p->states + (size_t)n * p->stride, var->word, var->shift,
+  for (int i = 0; i < p->succ.nenum_vars; ++i) {
+    const goap__var *var = &p->d->vars[p->succ.enum_vars[i]];
+    uint64_t k = goap__field_get(p->nodes.states + (size_t)n * p->stride, var->word, var->shift,
                                  var->fmask);
-    uint32_t f = r->fact_off[p->sx_evars[i]] + (uint32_t)k;
-    st = expand_list(p, n, g, p->sx_list + p->sx_off[f], p->sx_off[f + 1] - p->sx_off[f]);
+    uint32_t f = r->fact_off[p->succ.enum_vars[i]] + (uint32_t)k;
+    st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],
+                     p->succ.anchor_off[f + 1] - p->succ.anchor_off[f]);
     if (st != GOAP_OK) return st;
   }
-  return expand_list(p, n, g, p->sx_free, (uint32_t)p->sx_nfree);
+  return expand_list(p, n, g, p->succ.unanchored, (uint32_t)p->succ.nunanchored);
 }
 #undef expand_list
 
@@ -1731,21 +761,21 @@ static goap_status expand_scost(goap_planner *p, uint32_t n) {
 }
 
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
-  if (p->fmode == FMODE_SMALL) return expand_small(p, n);
-  if (p->fmode == FMODE_BITSET) return expand_incremental(p, n);
-  if (p->fmode == FMODE_INDEX) return expand_indexed(p, n);
-  if (p->fmode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
+  if (p->succ_mode == FMODE_SMALL) return expand_small(p, n);
+  if (p->succ_mode == FMODE_BITSET) return expand_incremental(p, n);
+  if (p->succ_mode == FMODE_INDEX) return expand_indexed(p, n);
+  if (p->succ_mode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
   return expand_scost(p, n);
 }
 
 /* The active actions that write a variable node n constrains (only they can be relevant),
- * in `active` order; returns how many were listed in p->bw_list (as active indices). */
+ * in `active` order; returns how many were listed in p->back_list (as active indices). */
 static int backward_candidates(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
-  const goap_word *lo = p->states + (size_t)n * p->stride, *hi = lo + p->W;
-  if (++p->bw_gen == 0) {
-    memset(p->bw_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->bw_stamp);
-    p->bw_gen = 1;
+  const goap_word *lo = p->nodes.states + (size_t)n * p->stride, *hi = lo + p->W;
+  if (++p->back_gen == 0) {
+    memset(p->back_stamp, 0, (size_t)(d->nactions ? d->nactions : 1) * sizeof *p->back_stamp);
+    p->back_gen = 1;
   }
   int count = 0;
   for (uint32_t w = 0; w < p->W; ++w) {
@@ -1758,16 +788,16 @@ static int backward_candidates(goap_planner *p, uint32_t n) {
         continue;
       for (uint32_t j = d->writers_off[v]; j < d->writers_off[v + 1]; ++j) {
         int32_t a = d->writers[j];
-        if (p->act2idx[a] < 0 || p->bw_stamp[a] == p->bw_gen) continue;
-        p->bw_stamp[a] = p->bw_gen;
+        if (p->act2idx[a] < 0 || p->back_stamp[a] == p->back_gen) continue;
+        p->back_stamp[a] = p->back_gen;
         /* insertion keeps the list sorted by active index: plans do not depend on var order */
         int32_t ai = p->act2idx[a];
         int pos = count++;
-        while (pos > 0 && p->bw_list[pos - 1] > ai) {
-          p->bw_list[pos] = p->bw_list[pos - 1];
+        while (pos > 0 && p->back_list[pos - 1] > ai) {
+          p->back_list[pos] = p->back_list[pos - 1];
           --pos;
         }
-        p->bw_list[pos] = ai;
+        p->back_list[pos] = ai;
       }
     }
   }
@@ -1779,14 +809,14 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t W = p->W, sw = 2 * W;
-  double g = p->ng[n];
+  double g = p->nodes.g[n];
   int ncand = backward_candidates(p, n);
   for (int ci = 0; ci < ncand; ++ci) {
-    int32_t a = p->active[p->bw_list[ci]];
+    int32_t a = p->active[p->back_list[ci]];
     const goap__action *act = &d->actions[a];
-    goap_status st = cand_reserve(p, 2);
+    goap_status st = goap__cand_reserve(p, 2);
     if (st != GOAP_OK) return st;
-    const goap_word *gs = p->states + (size_t)n * sw; /* re-read: pools may have moved */
+    const goap_word *gs = p->nodes.states + (size_t)n * sw; /* re-read: pools may have moved */
     goap_word *c = p->scratch;
     memcpy(c, gs, sw * sizeof *c);
     int relevant = 0, ok = 1;
@@ -1828,14 +858,14 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
     size_t nc = 1;
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && nc; ++k) {
       const goap__rcond *rc = &r->cond[k];
-      st = split_ne(p, &nc, &d->vars[rc->var], rc->a, rc->b, rc->ne, rc->has_ne);
+      st = goap__split_ne(p, &nc, &d->vars[rc->var], rc->a, rc->b, rc->ne, rc->has_ne);
       if (st != GOAP_OK) return st;
     }
     for (size_t k = 0; k < nc; ++k) {
       /* the candidate may move when the pools grow inside offer: copy it to the tentative slot */
-      goap_word *tent = p->states + (size_t)p->nnodes * sw;
+      goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
       memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
-      if (same(tent, p->states + (size_t)n * sw, sw)) continue;
+      if (same(tent, p->nodes.states + (size_t)n * sw, sw)) continue;
       st = offer(p, tent, n, a, g + p->acost[a], 1);
       if (st != GOAP_OK) return st;
     }
@@ -1868,13 +898,13 @@ static goap_status start_search(goap_planner *p) {
   goap_status st = rx_goal(p);
   if (st != GOAP_OK) return st;
   /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
-  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
-    memset(p->table, 0xff, p->ctable * sizeof *p->table);
-    p->idbase = 0;
+  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
+    p->closed.idbase = 0;
   }
-  p->nnodes = 0;
-  p->nheap = 0;
-  p->nheap2 = 0;
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
   p->prio[0] = p->prio[1] = 0;
   p->best_h = INFINITY;
   p->found = p->best = NONE;
@@ -1891,9 +921,9 @@ static goap_status start_search(goap_planner *p) {
     if (p->fan_serial != p->goal_serial) {
       p->fanout = recheck_fanout(p);
       p->fan_serial = p->goal_serial;
-      if (p->gcur >= 0 && p->gslots[p->gcur].serial == p->goal_serial) {
-        p->gslots[p->gcur].fanout = p->fanout; /* kept with the selection (goal cache) */
-        p->gslots[p->gcur].fan_ok = 1;
+      if (p->gslot_current >= 0 && p->gslots[p->gslot_current].serial == p->goal_serial) {
+        p->gslots[p->gslot_current].fanout = p->fanout; /* kept with the selection (goal cache) */
+        p->gslots[p->gslot_current].fan_ok = 1;
       }
     }
     /* lazy search expands few of the states it generates: keeping each one's bitset up to
@@ -1901,21 +931,21 @@ static goap_status start_search(goap_planner *p) {
      * 2.3x fewer instructions per plan) */
     int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
     p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
-    p->fmode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
+    p->succ_mode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
     /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
      * successors in the same order through offer() */
-    if (p->fmode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
-      p->fmode = FMODE_BITSET;
+    if (p->succ_mode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
+      p->succ_mode = FMODE_BITSET;
     /* positional costs: the same bitset or index through expand_scost (orbit search and
      * positional costs never meet: begin refuses the pair) */
-    if (p->scost_on) p->fmode = FMODE_SCOST;
+    if (p->scost_on) p->succ_mode = FMODE_SCOST;
     if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
       p->useful_words = 0;
-      p->fmode = FMODE_INDEX_SYM;
+      p->succ_mode = FMODE_INDEX_SYM;
     }
     p->stride = p->W + p->useful_words;
-    if (p->fmode >= FMODE_INDEX && !p->useful_words && p->sx_serial != p->goal_serial)
-      build_index(p);
+    if (p->succ_mode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
+      goap__succ_index_build(p);
   }
   sw = p->stride;
   st = ensure_nodes(p, 2);
@@ -1926,12 +956,12 @@ static goap_status start_search(goap_planner *p) {
       st = goap__lmcut_build(p);
       if (st != GOAP_OK) return st;
     }
-    p->lr_on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
-    if (p->lr_on) {
-      st = lr_setup(p);
+    p->lm_ring.on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
+    if (p->lm_ring.on) {
+      st = goap__lm_ring_setup(p);
       if (st != GOAP_OK) return st;
     }
-    goap_word *tent = p->states + (size_t)p->nnodes * sw;
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
     memcpy(tent, p->start, p->W * sizeof *tent);
     if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
     if (p->useful_words) useful_all(p, tent);
@@ -1939,17 +969,17 @@ static goap_status start_search(goap_planner *p) {
   }
   if (p->heur >= GOAP_H_MAX) goap__relax_explore_start(p);
   /* roots: the goal as intervals, split on != */
-  st = cand_reserve(p, 2);
+  st = goap__cand_reserve(p, 2);
   if (st != GOAP_OK) return st;
-  full_intervals(p, p->scratch, p->scratch + p->W);
+  goap__full_intervals(p, p->scratch, p->scratch + p->W);
   size_t nc = 1;
   for (int i = 0; i < p->nwant && nc; ++i) {
     const goap__ftest *t = &p->goal_ft[i];
-    st = split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
+    st = goap__split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
     if (st != GOAP_OK) return st;
   }
   for (size_t k = 0; k < nc; ++k) {
-    goap_word *tent = p->states + (size_t)p->nnodes * sw;
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
     memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
     st = offer(p, tent, NONE, -1, 0.0, 1);
     if (st != GOAP_OK) return st;
@@ -1962,10 +992,10 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   p->elapsed_ns = 0;
   p->phase = PHASE_DONE;
   p->found = p->best = NONE;
-  p->idbase += p->nnodes; /* the last request's table ids become stale */
-  p->nnodes = 0;
+  p->closed.idbase += p->nodes.count; /* the last request's table ids become stale */
+  p->nodes.count = 0;
   p->sym.on = 0;
-  p->lr_on = 0;
+  p->lm_ring.on = 0;
   goap_status st = prepare(p, req);
   if (st == GOAP_OK && p->sym.on && !goap__sym_active_ok(p)) st = GOAP_INVALID_ARGUMENT;
   p->scost_on = 0;
@@ -1973,8 +1003,8 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
     for (int i = 0; i < p->nactive && !p->scost_on; ++i)
       p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
   /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
-  p->sm.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
-  if (st == GOAP_OK) st = p->sm.run ? goap__small_start(p) : start_search(p);
+  p->small_search.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
+  if (st == GOAP_OK) st = p->small_search.run ? goap__small_start(p) : start_search(p);
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
@@ -1988,7 +1018,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
                              uint64_t t_start) {
   if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
   if (p->phase == PHASE_DONE) return p->final;
-  if (p->sm.run) {
+  if (p->small_search.run) {
     goap_status ss = goap__small_step(p, max_expansions, done, t_start);
     if (ss != GOAP_IN_PROGRESS) {
       p->phase = PHASE_DONE;
@@ -2009,37 +1039,38 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
     }
     /* a stale entry (its node was reached more cheaply since, or taken from the other list)
      * pops after the fresh one, by then closed: skipped */
-    if (p->nact[e.node] & CLOSED) continue;
+    if (p->nodes.action[e.node] & CLOSED) continue;
     if (p->lazy_astar) {
       /* lazy A*: an entry whose key is no longer the node's (its g or h changed since) is
        * stale even though the node is open: its fresh entry is in the heap */
-      double hk = (double)fabsf(p->nh[e.node]);
-      if (e.f != p->ng[e.node] + hk) continue;
+      double hk = (double)fabsf(p->nodes.h[e.node]);
+      if (e.f != p->nodes.g[e.node] + hk) continue;
     }
-    p->nact[e.node] |= CLOSED;
-    const goap_word *s = p->states + (size_t)e.node * sw;
+    p->nodes.action[e.node] |= CLOSED;
+    const goap_word *s = p->nodes.states + (size_t)e.node * sw;
     /* lazy A* tests before evaluating: a goal's key is its g (its bound is 0 <= h* = 0) */
-    if (backward ? start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
+    if (backward ? goap__start_satisfies(p, s, s + p->W) : goal_holds(p, s)) {
       p->found = e.node;
       st = GOAP_OK;
       break;
     }
-    if (p->lazy_astar && signbit(p->nh[e.node])) {
+    if (p->lazy_astar && signbit(p->nodes.h[e.node])) {
       /* evaluated now; queued again with its true f unless that equals the key (a bound
        * from its parent, at most its true h): then it is expanded at once. LM-cut may stop
        * once f exceeds the next key in the open list (the node would be queued again
        * anyway): it stays unevaluated with that larger bound, evaluated again if taken out */
-      double stop = p->nheap > 0 && !p->pref_on && p->lm_stop ? p->heap[0].f - p->ng[e.node]
-                                                              : GOAP__INF;
+      double stop = p->open.count > 0 && !p->pref_on && p->lm_stop
+                        ? p->open.entry[0].f - p->nodes.g[e.node]
+                        : GOAP__INF;
       double h = lazy_eval(p, e.node, s, stop + 1e-9 * (1.0 + fabs(stop)));
       int partial = p->heur == GOAP_H_LMCUT && p->lm.partial;
-      float hs = h_store(h), lb = -p->nh[e.node];
+      float hs = h_store(h), lb = -p->nodes.h[e.node];
       if (hs < lb) hs = lb; /* the bound holds too (LM-cut is not consistent) */
-      p->nh[e.node] = partial ? -hs : hs;
+      p->nodes.h[e.node] = partial ? -hs : hs;
       if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
       if (hs > lb) {
-        p->nact[e.node] &= ~CLOSED;
-        goap_status ps = heap_push(p, p->ng[e.node] + (double)hs, (double)hs, e.node);
+        p->nodes.action[e.node] &= ~CLOSED;
+        goap_status ps = heap_push(p, p->nodes.g[e.node] + (double)hs, (double)hs, e.node);
         if (ps != GOAP_OK) {
           st = ps;
           break;
@@ -2051,12 +1082,12 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
         }
         continue;
       }
-    } else if (p->lazy && signbit(p->nh[e.node])) {
+    } else if (p->lazy && signbit(p->nodes.h[e.node])) {
       double h = h_forward(p, s);
-      p->nh[e.node] = h_store(h);
+      p->nodes.h[e.node] = h_store(h);
       if (h >= GOAP__INF) continue; /* a dead end: stays closed, not expanded */
       if (p->pref_on) {
-        progress(p, p->nh[e.node]);
+        progress(p, p->nodes.h[e.node]);
         goap__relax_take_preferred(p);
       }
     } else if (p->pref_on) {
@@ -2072,7 +1103,7 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
         (void)lazy_eval(p, e.node, s, GOAP__INF);
       if (p->lm_node == e.node) {
         ++p->lm_fresh;
-        if (p->lr_on) lr_store(p, e.node);
+        if (p->lm_ring.on) goap__lm_ring_store(p, e.node);
       }
     }
     ++p->stats.expanded;
@@ -2123,9 +1154,9 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       /* not written: plan_length tells the size needed (a partial plan keeps its status) */
       if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
       double c = 0.0;
-      for (uint32_t n = end; p->npar[n] != NONE; n = p->npar[n]) {
+      for (uint32_t n = end; p->nodes.parent[n] != NONE; n = p->nodes.parent[n]) {
         int32_t a = node_action(p, n);
-        c += p->scost_on ? step_cost(p, a, p->states + (size_t)p->npar[n] * p->stride)
+        c += p->scost_on ? step_cost(p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
                          : p->acost[a];
       }
       res->cost = c;
@@ -2135,7 +1166,7 @@ static goap_status finish_impl(goap_planner *p, goap_result *res) {
       for (int i = 0; i < len; ++i) {
         int pos = backward ? i : len - 1 - i;
         res->plan[pos] = node_action(p, n);
-        n = p->npar[n];
+        n = p->nodes.parent[n];
       }
       if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;
@@ -2198,49 +1229,4 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
   p->elapsed_ns = clock_ns(req->flags) - t0;
   (void)st;
   return finish_impl(p, res);
-}
-
-/* ---- validation ----------------------------------------------------------------------------- */
-
-goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
-                               const goap_cond *want, int want_count, const int32_t *plan,
-                               int plan_length, double *cost, int *bad_step) {
-  if (bad_step) *bad_step = -1;
-  if (cost) *cost = 0.0;
-  if (!d || plan_length < 0 || (plan_length > 0 && !plan) || want_count < 0 ||
-      (want_count > 0 && !want))
-    return GOAP_INVALID_ARGUMENT;
-  goap_word local[16];
-  goap_word *s = local;
-  size_t W = d->words;
-  if (W > 16) {
-    s = (goap_word *)goap__alloc(&d->alloc, W * sizeof *s);
-    if (!s) return GOAP_OUT_OF_MEMORY;
-  }
-  if (start) memcpy(s, start, W * sizeof *s);
-  else memcpy(s, d->defaults, W * sizeof *s);
-  goap_status st = GOAP_OK;
-  double c = 0.0;
-  for (int i = 0; i < plan_length; ++i) {
-    const goap__action *x = plan[i] >= 0 && plan[i] < d->nactions ? &d->actions[plan[i]] : NULL;
-    double e = x && x->scost ? x->min_cost : 0.0; /* a positional cost, priced before the step */
-    if (x && x->scost && (x->scost_flags & GOAP_STATE_COST_PURE)) {
-      double v = x->scost(NULL, plan[i], s, x->scost_user);
-      if (!(v >= 0.0) || !(v < GOAP__INF)) e = -1.0; /* inapplicable here */
-      else if (v > e) e = v;
-    }
-    if (e < 0.0 || goap_action_apply(d, s, plan[i]) != GOAP_OK) {
-      st = GOAP_INVALID_OPERATION;
-      if (bad_step) *bad_step = i;
-      break;
-    }
-    c += x->cost + e;
-  }
-  if (st == GOAP_OK && !goap_state_satisfies(d, s, want, want_count)) {
-    st = GOAP_INVALID_OPERATION;
-    if (bad_step) *bad_step = plan_length;
-  }
-  if (cost) *cost = c;
-  if (s != local) goap__free(&d->alloc, s, W * sizeof *s);
-  return st;
 }

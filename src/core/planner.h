@@ -12,7 +12,7 @@
  *    successors are built in. Node records are arrays of 20 bytes per node in all.
  *  - The closed table holds 4-byte ids, capacity a power of two at least twice the node
  *    capacity. Node n of the current request is stored as idbase + n; a slot whose value v
- *    has v - idbase >= nnodes (unsigned, mod 2^32) is free. Each request starts idbase past
+ *    has v - idbase >= nodes.count (unsigned, mod 2^32) is free. Each request starts idbase past
  *    the ids of the last one, so earlier requests' slots read as free (a generation stamp
  *    folded into the id); the table is wiped only when the ids would wrap around.
  */
@@ -24,7 +24,7 @@
 #include "core_internal.h"
 
 #define GOAP__INF 1e300
-/* nact's bit 31: the node is closed (expanded, or a dead end) */
+/* nodes.action bit 31: the node is closed (expanded, or a dead end) */
 #define GOAP__NODE_CLOSED 0x80000000u
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
@@ -98,7 +98,7 @@ typedef struct goap__relax {
 } goap__relax;
 
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
- * c_* are capacities in elements. */
+ * cap_* are capacities in elements. */
 typedef struct goap__lmcut {
   int built;
   uint32_t serial;           /* goal_serial of the request it was built for */
@@ -165,10 +165,13 @@ typedef struct goap__lmcut {
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   unsigned long ninherit;              /* evaluations with inherited landmarks */
-  size_t c_opo, c_opo2, c_pre, c_eff, c_guard, c_fo, c_fo2, c_pre2, c_eff2, c_iv, c_ivo;
-  size_t c_cm, c_cs, c_uc, c_uo, c_in;
-  size_t c_f1, c_f2, c_f3, c_f4, c_o1, c_o2, c_o3, c_o5, c_o6, c_h1, c_h2, c_h3;
-  size_t c_jh, c_jn, c_jp, c_bh, c_bn, c_bp, c_zl, c_bm, c_base, c_u0, c_lk, c_fi;
+  /* capacities (elements) of the arrays of the same names */
+  size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
+  size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cmap, cap_csort, cap_ucond;
+  size_t cap_uop_off, cap_init, cap_fh, cap_fstamp, cap_zone, cap_stack, cap_unsat, cap_pcf;
+  size_t cap_rem, cap_cut, cap_cutlist, cap_hv, cap_hf, cap_hpos, cap_jhead, cap_jnext;
+  size_t cap_jprev, cap_bhead, cap_bnext, cap_bprev, cap_zlist, cap_bmark, cap_base, cap_unsat0;
+  size_t cap_lk, cap_fhinf;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -229,6 +232,20 @@ typedef struct goap__hentry {
   uint32_t node;
 } goap__hentry;
 
+/* An open list: a binary min-heap of entries ordered by (f, tie, node).
+ * Invariants: count <= cap; entry[i] is not above its children entry[2i + 1], entry[2i + 2];
+ * it owns entry (cap entries), grown by goap__planner_grow and freed by goap__open_list_free. */
+typedef struct goap__open_list {
+  goap__hentry *entry;
+  size_t count, cap;
+} goap__open_list;
+
+static inline void goap__open_list_free(goap__open_list *o, const goap_allocator *a) {
+  goap__free(a, o->entry, o->cap * sizeof *o->entry);
+  o->entry = NULL;
+  o->count = o->cap = 0;
+}
+
 /* The small search's per-request state (small_search.c). */
 typedef struct goap__small {
   int run;                   /* this search runs in small_search.c (goap__small_ok) */
@@ -273,12 +290,115 @@ typedef struct goap__sym {
   size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
 } goap__sym;
 
-/* One entry of the landmark cache (16 bytes): node's landmarks are lr[pos % c_lr ..], len
- * words, with pos the low 48 bits of at and len the high 16. */
+/* One entry of the landmark cache (16 bytes): node's landmarks are
+ * lm_ring.ring[pos % lm_ring.cap_ring ..], len words, with pos the low 48 bits of at and len the
+ * high 16. */
 typedef struct goap__lrent {
   uint64_t at;
   uint32_t node, req;
 } goap__lrent;
+
+/* The node pool: nodes as a structure of arrays (20 bytes of record per node) plus their
+ * packed states. It owns its memory: every array's capacity is kept here, so freeing never
+ * recomputes a size.
+ * Invariants: count <= cap <= each of cap_g, cap_h, cap_parent, cap_action (an array that grew
+ * before a later one failed keeps its larger capacity); (count + 1) * stride <= cap_states
+ * (the slot after the last node is the tentative slot); count < grow_at means add_node needs
+ * no growth (grow_at <= cap and (grow_at + 1) * stride <= cap_states). */
+typedef struct goap__node_pool {
+  double *g;                 /* path cost */
+  float *h;                  /* h rounded down to a float (INFINITY: dead end) */
+  uint32_t *parent;          /* parent node, UINT32_MAX for a root */
+  uint32_t *action;          /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
+  size_t cap;                /* node capacity: the four arrays' capacities below are >= it */
+  size_t cap_g, cap_h, cap_parent, cap_action;
+  uint32_t count;            /* nodes of the current request */
+  uint32_t grow_at;          /* add_node grows the pool when count reaches this */
+  goap_word *states;         /* node i's words at states[i * stride ..] (see the top) */
+  size_t cap_states;         /* in words */
+} goap__node_pool;
+
+/* Allocates n nodes and n + 1 state slots of `words` words each: GOAP_OK or
+ * GOAP_OUT_OF_MEMORY (then nothing is held). Adds the bytes taken to *memory. */
+goap_status goap__node_pool_init(goap__node_pool *np, const goap_allocator *a, size_t n,
+                                 size_t words, size_t *memory);
+/* Frees every array by its own capacity (a zeroed pool frees nothing). */
+void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a);
+
+/* The closed table: open addressing over the nodes' keys, linear probing.
+ * Invariants: cap is a power of two, at least twice the node pool's capacity; slot[j] holds
+ * idbase + n for node n of the current request, and a slot whose value v has
+ * v - idbase >= nodes.count (unsigned) is free (see the top). It owns slot (cap entries). */
+typedef struct goap__closed_table {
+  uint32_t *slot;
+  size_t cap;
+  uint32_t idbase;           /* this request's first id */
+} goap__closed_table;
+
+static inline void goap__closed_table_free(goap__closed_table *t, const goap_allocator *a) {
+  goap__free(a, t->slot, t->cap * sizeof *t->slot);
+  t->slot = NULL;
+  t->cap = 0;
+}
+
+/* The successor index (large domains, planner.c build_index): the active actions grouped by
+ * one anchor precondition, a bool/enum fact, so that a state's candidates are the groups of
+ * its facts plus the unanchored ones.
+ * Invariants: built for goal_serial `serial` (0: never); active index i is in exactly one of
+ * list[anchor_off[f] .. anchor_off[f + 1]) (its anchor fact f) or unanchored[0 ..
+ * nunanchored). It owns its arrays, allocated at planner creation with the sizes kept here. */
+typedef struct goap__succ_index {
+  uint32_t serial;           /* goal_serial it was built for (0: never) */
+  uint32_t *anchor_off;      /* nfacts + 1: CSR of active indices per anchor fact */
+  int32_t *list;             /* nactions */
+  int32_t *unanchored;       /* nactions: active indices without an anchor */
+  int nunanchored;
+  uint32_t *fact_count;      /* nfacts + 1: scratch (counts, then fill cursors) */
+  goap_word *anchor_true;    /* W: bool fields whose true value anchors actions */
+  goap_word *anchor_false;   /* W: bool fields whose false value anchors actions */
+  int32_t *bit_var;          /* 64 W: the bool variable at each bit */
+  int32_t *enum_vars;        /* nvars: other variables with anchored values */
+  int nenum_vars;
+  size_t nfacts, nactions, words, nvars; /* the sizes allocated */
+} goap__succ_index;
+
+/* Allocates the index's arrays for these sizes (zeroed): GOAP_OK or GOAP_OUT_OF_MEMORY (then
+ * nothing is held). Adds the bytes taken to *memory. */
+goap_status goap__succ_index_init(goap__succ_index *x, const goap_allocator *a, size_t nfacts,
+                                  size_t nactions, size_t words, size_t nvars, size_t *memory);
+void goap__succ_index_free(goap__succ_index *x, const goap_allocator *a);
+
+/* Lazy A* with LM-cut: the landmarks of expanded nodes, for their children to inherit
+ * (planner.c, "inherited landmarks").
+ * Invariants: the ring holds cap_ring words at logical positions below write_pos (the words
+ * below write_pos - cap_ring are overwritten); cache has cap_cache entries, a power of two,
+ * each valid for the request stamped req; every array only grows (goap__planner_grow) and is
+ * freed by goap__landmark_ring_free with its own capacity. */
+typedef struct goap__landmark_ring {
+  int32_t *ring;             /* the records (cap_ring words) */
+  size_t cap_ring;
+  uint64_t write_pos;        /* logical write position in ring */
+  struct goap__lrent *cache; /* node -> its record in ring (cap_cache entries) */
+  size_t cap_cache;
+  uint32_t req;              /* this request's stamp in cache */
+  size_t stored;             /* records this request stored */
+  unsigned long resumed;     /* evaluations that went on from the node's own early stop */
+  int on;                    /* this request records and inherits landmarks */
+  size_t first_words;        /* the ring's first size (0: LR_WORDS; tests make it tiny) */
+  size_t max_words;          /* the size it may double to (0: LR_MAX_WORDS) */
+  int32_t *inherited;        /* scratch: an evaluation's inherited landmarks */
+  size_t cap_inherited;
+} goap__landmark_ring;
+
+static inline void goap__landmark_ring_free(goap__landmark_ring *r, const goap_allocator *a) {
+  goap__free(a, r->ring, r->cap_ring * sizeof *r->ring);
+  goap__free(a, r->cache, r->cap_cache * sizeof *r->cache);
+  goap__free(a, r->inherited, r->cap_inherited * sizeof *r->inherited);
+  r->ring = NULL;
+  r->cache = NULL;
+  r->inherited = NULL;
+  r->cap_ring = r->cap_cache = r->cap_inherited = 0;
+}
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
@@ -290,24 +410,10 @@ struct goap_planner {
   size_t max_memory;
   size_t memory;             /* bytes held now */
 
-  /* pools. Nodes are a structure of arrays, 20 bytes per node: */
-  double *ng;                /* g */
-  float *nh;                 /* h rounded down to a float (INFINITY: dead end) */
-  uint32_t *npar;            /* parent node, UINT32_MAX for a root */
-  uint32_t *nact;            /* bits 0..30: action + 1 (0 for a root); bit 31: closed */
-  size_t cnodes;             /* node capacity: the four arrays' capacities below are >= it */
-  size_t c_ng, c_nh, c_npar, c_nact;
-  uint32_t nnodes;
-  uint32_t grow_at;          /* add_node grows the pools when nnodes reaches this */
-  goap_word *states;
-  size_t cstates;            /* in words */
-  uint32_t *table;           /* closed table: idbase + node id (see the invariants) */
-  size_t ctable;
-  uint32_t idbase;           /* this request's first table id */
-  goap__hentry *heap;
-  size_t cheap, nheap;
-  goap__hentry *heap2;       /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
-  size_t cheap2, nheap2;
+  goap__node_pool nodes;     /* the search nodes (see goap__node_pool) */
+  goap__closed_table closed; /* the closed table (see goap__closed_table) */
+  goap__open_list open;      /* the open list */
+  goap__open_list open_pref; /* GOAP_REQUEST_PREFERRED: the preferred successors' open list */
   int lazy, pref_on;         /* GOAP_REQUEST_LAZY / GOAP_REQUEST_PREFERRED in this search */
   int scost_on;              /* an active action's positional cost is called in this search */
   double scost_last;         /* the step cost step_cost priced last (lazy A*'s bound) */
@@ -320,25 +426,14 @@ struct goap_planner {
                                 next key (lm.stop); 0: never (tests compare) */
   int lm_inherit;            /* 1 (default): lazy A* starts a state's LM-cut from the
                                 landmarks its parent's left (planner.c, "inherited") */
-  int32_t *lr;               /* ring of the landmarks of expanded nodes (c_lr words) */
-  uint64_t lr_w;             /* logical write position in lr (its words below lr_w - c_lr are
-                                overwritten) */
-  struct goap__lrent *lh;    /* node -> its record in lr; a cache (c_lh entries, a power of 2) */
-  uint32_t lr_req;           /* this request's stamp in lh */
-  size_t lr_n;               /* records this request stored */
-  unsigned long lr_resumed;  /* evaluations that went on from the node's own early stop */
-  int lr_on;                 /* this request records and inherits landmarks */
-  size_t lr_words;           /* the ring's first size (0: LR_WORDS; tests make it tiny) */
-  size_t lr_max_words;       /* the size it may double to (0: LR_MAX_WORDS) */
-  int32_t *linh;             /* scratch: an evaluation's inherited landmarks (c_linh words) */
-  size_t c_lr, c_lh, c_linh;
+  goap__landmark_ring lm_ring; /* landmarks of expanded nodes (see goap__landmark_ring) */
   int lm_bound;              /* 2 (default): also re-evaluates an expanded node whose cuts are
                                 gone while that pays (planner.c); 1: the LM-cut bound only
                                 when fresh; 0: h(parent) - cost only */
   int prio[2];               /* alternation priorities of heap and heap2 (lower goes first) */
   float best_h;              /* lowest h evaluated in this search (boosts heap2 when beaten) */
   goap_word *scratch;        /* 4W words of scratch */
-  size_t cscratch;
+  size_t cap_scratch;
 
   /* per request */
   goap_word *start;          /* W words */
@@ -352,7 +447,7 @@ struct goap_planner {
   double *acost;             /* per action: this request's cost */
   uint8_t *aflag;            /* per action: F_EVAL, F_USABLE, F_RELEVANT, F_ACTIVE bits */
   int32_t *queue;            /* relevance worklist of conditions */
-  size_t cqueue;
+  size_t cap_queue;
   double cmin;               /* cheapest active action */
   double gc_scale;           /* cmin / most goal conditions one action achieves */
   double *goal_best;         /* per goal condition: cheapest achiever (INF: none) */
@@ -362,8 +457,8 @@ struct goap_planner {
   goap__relax rx;
   goap__lmcut lm;
   uint32_t goal_serial;      /* the current selection's serial (each selection made gets a
-                                new one, from gnext; never 0) */
-  uint32_t gnext;            /* the last serial given out */
+                                new one, from serial_last; never 0) */
+  uint32_t serial_last;            /* the last serial given out */
 
   /* search */
   goap__phase phase;
@@ -384,29 +479,20 @@ struct goap_planner {
   int32_t *act2idx;          /* per action: its index in `active`, or -1 */
   uint32_t *touch_off;       /* nvars + 1: actions reading or writing each variable (CSR) */
   int32_t *touch;
-  size_t ntouch;
-  int32_t *bw_list;          /* per action: candidates of one backward expansion */
-  uint32_t *bw_stamp;        /* per action: the expansion that listed it last */
-  uint32_t bw_gen;
+  size_t touch_len;
+  int32_t *back_list;          /* per action: candidates of one backward expansion */
+  uint32_t *back_stamp;        /* per action: the expansion that listed it last */
+  uint32_t back_gen;
   goap__quick *quick;        /* per action, for one-word domains; NULL otherwise */
   /* successor index (large domains): active actions grouped by one anchor precondition */
   int sx_force;              /* tests: 1 always the index, 2 never (bitset); 0 automatic */
-  int fmode;                 /* this search's forward successor generation (planner.c) */
+  int succ_mode;                 /* this search's forward successor generation (planner.c) */
   uint32_t fanout, fan_serial; /* average rechecks per successor, for that goal_serial */
-  uint32_t sx_serial;        /* goal_serial it was built for (0: never) */
-  uint32_t *sx_off;          /* nfacts + 1: CSR of active indices per anchor fact */
-  int32_t *sx_list;          /* nactions */
-  int32_t *sx_free;          /* nactions: active indices without an anchor */
-  int sx_nfree;
-  uint32_t *sx_cnt;          /* nfacts: scratch */
-  goap_word *sx_m1, *sx_m0;  /* W each: bool fields whose true / false value anchors actions */
-  int32_t *sx_bitvar;        /* 64 W: the bool variable at each bit */
-  int32_t *sx_evars;         /* nvars: other variables with anchored values */
-  int sx_nevars;
+  goap__succ_index succ;     /* the successor index (see goap__succ_index) */
   /* small mode: one word, at most 64 active actions, all mask-only. Per active index
    * (arrays of the current goal-cache slot): */
   int small;
-  goap__small sm;            /* the small search (small_search.c) */
+  goap__small small_search;            /* the small search (small_search.c) */
   int rx_stale;              /* rx's goal conditions are not the current goal's yet (set
                                 when first needed, planner.c rx_goal) */
   goap__quick *small_q;      /* the action's masks */
@@ -414,11 +500,11 @@ struct goap_planner {
   /* goal cache (planner.c): the selections of recent goals, keyed by content */
   goap__gslot *gslots;
   int ngslots;
-  int gcur;                  /* the slot of the current selection, -1 none */
-  uint8_t gmap[64];          /* goal_cache.c: a slot that held a key with these hash bits */
-  uint32_t gclock;           /* LRU clock */
-  void *gblock;              /* the slots' arrays */
-  size_t gblock_bytes;
+  int gslot_current;                  /* the slot of the current selection, -1 none */
+  uint8_t gslot_map[64];          /* goal_cache.c: a slot that held a key with these hash bits */
+  uint32_t gslot_clock;           /* LRU clock */
+  void *gslot_block;              /* the slots' arrays */
+  size_t gslot_block_bytes;
   int req_costs;             /* the selection used the request's cost array (copied in sel_costs) */
   double *sel_costs;         /* per action: the last request costs seen (cost_stamp) */
   int costs_seen;            /* sel_costs holds a request's costs */
@@ -447,14 +533,45 @@ void goap__relax_explore_start(goap_planner *p);
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
 
-/* planner.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
+/* planner_create.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
-/* planner.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
+/* planner_create.c: ensures room for need nodes (doubling; grow_at updated): GOAP_OK,
  * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
 goap_status goap__planner_nodes(goap_planner *p, size_t need);
+
+/* planner_request.c: the request's set-up (checks, action selection through the goal cache,
+ * the goal's compiled form): GOAP_OK or the request's error. */
+goap_status goap__plan_prepare(goap_planner *p, const goap_request *req);
+/* planner_request.c: makes rx's goal conditions the current goal's (once per selection). */
+goap_status goap__rx_goal(goap_planner *p);
+
+/* succ_index.c: builds the successor index for the current selection (p->succ). */
+void goap__succ_index_build(goap_planner *p);
+
+/* planner_backward.c: regression candidates in p->scratch (2W words each) */
+/* Room for n candidates: GOAP_OK, GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
+goap_status goap__cand_reserve(goap_planner *p, size_t n);
+/* Intersects candidates [0, *nc) with var v in [a, b] (and != ne when has_ne), splitting those
+ * the != cuts in two: GOAP_OK or a growth error. */
+goap_status goap__split_ne(goap_planner *p, size_t *nc, const goap__var *v, uint64_t a,
+                           uint64_t b, uint64_t ne, uint32_t has_ne);
+/* Every variable's full interval: lows lo, highs hi (W words each). */
+void goap__full_intervals(const goap_planner *p, goap_word *lo, goap_word *hi);
+/* The start state lies in the partial state (lo, hi). */
+int goap__start_satisfies(const goap_planner *p, const goap_word *lo, const goap_word *hi);
+
+/* landmark_ring.c: inherited landmarks for lazy A* with LM-cut (p->lm_ring) */
+/* Per request: the ring and cache allocated (first time), this request's stamp. */
+goap_status goap__lm_ring_setup(goap_planner *p);
+/* Records node's landmarks from the LM-cut evaluation just made. */
+void goap__lm_ring_store(goap_planner *p, uint32_t node);
+/* Sets p->lm.inh to the landmarks node n inherits from its parent (NULL: none). */
+void goap__lm_ring_inherit(goap_planner *p, uint32_t n);
+/* Node n's own record from its early-stopped evaluation as p->lm.inh: its length, 0 none. */
+size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 
 /* small_search.c: the fast path for small requests (see its invariants) */
 /* The request just prepared can run there (small mode, forward, a goal-only heuristic, no

@@ -31,7 +31,8 @@
 #define CLOSED GOAP__NODE_CLOSED
 
 int goap__small_ok(const goap_planner *p) {
-  if (!p->small || p->sm.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on) return 0;
+  if (!p->small || p->small_search.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on)
+    return 0;
   if (p->sx_force == 1) return 0; /* tests: the successor index, forced */
   if (p->search == GOAP_SEARCH_BACKWARD) return 0;
   if (p->d->has_callbacks && !(p->flags & GOAP_REQUEST_NO_CALLBACKS)) return 0;
@@ -76,7 +77,7 @@ static double h_of(const goap_planner *p, int u, double best) {
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
 static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
-  const goap__smallgoal *m = p->sm.g;
+  const goap__smallgoal *m = p->small_search.g;
   if (m->tab) {
     if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
     unsigned k = 0;
@@ -106,7 +107,7 @@ static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
  * the others are tested one by one when the goal has any. */
 static SMALL_INLINE int small_goal_holds(const goap_planner *p, uint64_t s) {
   if ((s & p->goal_mask[0]) != p->goal_val[0]) return 0;
-  if (p->sm.g->eq) return 1;
+  if (p->small_search.g->eq) return 1;
   for (int i = 0; i < p->nwant; ++i)
     if (field_bad(&p->goal_ft[i], s)) return 0;
   return 1;
@@ -155,6 +156,7 @@ static uint32_t heap_take(goap__hentry *h, size_t *nheap) {
     i = c;
   }
   if (n) h[i] = last;
+  GOAP_ASSERT(n == 0 || !hless(&h[i], &h[0])); /* heap order: the new top is the least */
   return top;
 }
 
@@ -184,19 +186,19 @@ static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float h
   return e;
 }
 
-/* The open list is the heap plus, when sm.front_on, one entry held outside it that is not
+/* The open list is the heap plus, when small_search.front_on, one entry held outside it that is not
  * above any heap entry (so it is the one taken next): a node whose successor is the next to
  * expand, as along a chain, costs no heap operation. The order taken out is the one the heap
  * alone would give (ties are only between entries of one node with equal keys). Queues e. */
 static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
-  goap__small *m = &p->sm;
-  if (p->nheap == p->cheap) {
-    goap_status st =
-        goap__planner_grow(p, (void **)&p->heap, &p->cheap, p->nheap + 1, sizeof *p->heap);
+  goap__small *m = &p->small_search;
+  if (p->open.count == p->open.cap) {
+    goap_status st = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap,
+                                        p->open.count + 1, sizeof *p->open.entry);
     if (st != GOAP_OK) return st;
   }
   if (!m->front_on) {
-    if (p->nheap == 0 || hless(&e, &p->heap[0])) {
+    if (p->open.count == 0 || hless(&e, &p->open.entry[0])) {
       m->front = e;
       m->front_on = 1;
       return GOAP_OK;
@@ -206,24 +208,25 @@ static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
     m->front = e;
     e = old;
   }
-  heap_put(p->heap, &p->nheap, e);
+  heap_put(p->open.entry, &p->open.count, e);
   return GOAP_OK;
 }
 
 /* A new node for state s at free table slot j (planner.c, offer and add_node). */
 static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint32_t parent,
                                     int32_t action, double g) {
-  uint32_t n = p->nnodes;
-  p->states[(size_t)n * 2] = s;
+  uint32_t n = p->nodes.count;
+  p->nodes.states[(size_t)n * 2] = s;
   float hs = small_h(p, s);
-  p->ng[n] = g;
-  p->nh[n] = hs;
-  p->npar[n] = parent;
-  p->nact[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u); /* dead ends stay closed */
-  p->table[j] = p->idbase + n;
-  p->nnodes = n + 1;
-  if (p->nnodes >= p->grow_at) {
-    goap_status st = goap__planner_nodes(p, (size_t)p->nnodes + 1);
+  p->nodes.g[n] = g;
+  p->nodes.h[n] = hs;
+  p->nodes.parent[n] = parent;
+  /* dead ends stay closed */
+  p->nodes.action[n] = (uint32_t)(action + 1) | (isinf(hs) ? CLOSED : 0u);
+  p->closed.slot[j] = p->closed.idbase + n;
+  p->nodes.count = n + 1;
+  if (p->nodes.count >= p->nodes.grow_at) {
+    goap_status st = goap__planner_nodes(p, (size_t)p->nodes.count + 1);
     if (st != GOAP_OK) return st;
   }
   if (isinf(hs)) return GOAP_OK;
@@ -260,35 +263,36 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
 
 goap_status goap__small_start(goap_planner *p) {
   /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
-  if ((uint64_t)p->idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
-    memset(p->table, 0xff, p->ctable * sizeof *p->table);
-    p->idbase = 0;
+  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
+    p->closed.idbase = 0;
   }
-  p->nnodes = 0;
-  p->nheap = 0;
-  p->nheap2 = 0;
-  p->sm.front_on = 0;
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  p->small_search.front_on = 0;
   p->found = p->best = NONE;
   p->key = p->W; /* one word */
   p->useful_words = 1;
   /* room for the root (planner.c, start_search): grow_at >= 2 computed at stride 2 already
    * says there is */
-  if (p->stride != 2 || p->grow_at < 2) {
+  if (p->stride != 2 || p->nodes.grow_at < 2) {
     p->stride = 2;
     goap_status st = goap__planner_nodes(p, 2);
     if (st != GOAP_OK) return st;
   }
   if (p->goal_never) return GOAP_NO_PLAN;
-  goap__smallgoal *m = &p->gslots[p->gcur].sg; /* prepare leaves the request's slot in gcur */
+  /* prepare leaves the request's slot in gslot_current */
+  goap__smallgoal *m = &p->gslots[p->gslot_current].sg;
   if (m->serial != p->goal_serial || m->heur != (int)p->heur) make_goal(p, m);
-  p->sm.g = m;
+  p->small_search.g = m;
   /* the root (planner.c, start_search and offer) */
   uint64_t s = p->start[0];
   ++p->stats.generated;
   if (p->req_max_nodes == 0) return GOAP_NODE_LIMIT;
   ++p->stats.evaluated;
   ++p->stats.nodes;
-  return add(p, (size_t)goap__hash_state(&s, 1) & (p->ctable - 1), s, NONE, -1, 0.0);
+  return add(p, (size_t)goap__hash_state(&s, 1) & (p->closed.cap - 1), s, NONE, -1, 0.0);
 }
 
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
@@ -298,25 +302,25 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
-  uint32_t count = 0, nodes0 = p->nnodes;
+  uint32_t count = 0, nodes0 = p->nodes.count;
   uint64_t generated = 0, duplicates = 0, reopened = 0;
   goap_status st = GOAP_IN_PROGRESS;
   while (max_expansions == 0 || count < max_expansions) {
     uint32_t n;
-    if (p->sm.front_on) {
-      p->sm.front_on = 0;
-      n = p->sm.front.node;
-    } else if (p->nheap) {
-      n = heap_take(p->heap, &p->nheap);
+    if (p->small_search.front_on) {
+      p->small_search.front_on = 0;
+      n = p->small_search.front.node;
+    } else if (p->open.count) {
+      n = heap_take(p->open.entry, &p->open.count);
     } else {
       st = GOAP_NO_PLAN;
       break;
     }
     /* a stale entry (its node was reached more cheaply since) pops after the fresh one */
-    uint32_t na = p->nact[n];
+    uint32_t na = p->nodes.action[n];
     if (na & CLOSED) continue;
-    p->nact[n] = na | CLOSED;
-    goap_word *S = p->states;
+    p->nodes.action[n] = na | CLOSED;
+    goap_word *S = p->nodes.states;
     uint64_t s = S[(size_t)n * 2];
     if (small_goal_holds(p, s)) {
       p->found = n;
@@ -327,7 +331,7 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
     /* its useful actions: its parent's (expanded before, so stored) with those the action
      * from there may have changed checked again; at the root, all of them */
     uint64_t bits;
-    uint32_t par = p->npar[n];
+    uint32_t par = p->nodes.parent[n];
     if (par == NONE) {
       bits = useful_set(Q, p->nactive, s);
     } else {
@@ -336,31 +340,31 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
       bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
     }
     S[(size_t)n * 2 + 1] = bits;
-    double g = p->ng[n];
+    double g = p->nodes.g[n];
     for (; bits; bits &= bits - 1) {
       int i = low_bit(bits);
       uint64_t t = (s & ~Q[i].em) | Q[i].ev;
       int32_t a = active[i];
       double g2 = g + acost[a];
       ++generated;
-      const uint32_t *tab = p->table;
-      const uint32_t base = p->idbase, nn = p->nnodes;
-      size_t mask = p->ctable - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
+      const uint32_t *tab = p->closed.slot;
+      const uint32_t base = p->closed.idbase, nn = p->nodes.count;
+      size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
       uint32_t m = NONE;
       for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
-        if (p->states[(size_t)id * 2] == t) {
+        if (p->nodes.states[(size_t)id * 2] == t) {
           m = id;
           break;
         }
       }
       if (m != NONE) { /* planner.c, reached_again */
         ++duplicates;
-        if (!(g2 < p->ng[m]) || isinf(p->nh[m])) continue;
-        p->ng[m] = g2;
-        p->npar[m] = n;
-        if (p->nact[m] & CLOSED) ++reopened;
-        p->nact[m] = (uint32_t)(a + 1);
-        st = push(p, key_of(p, g2, p->nh[m], m));
+        if (!(g2 < p->nodes.g[m]) || isinf(p->nodes.h[m])) continue;
+        p->nodes.g[m] = g2;
+        p->nodes.parent[m] = n;
+        if (p->nodes.action[m] & CLOSED) ++reopened;
+        p->nodes.action[m] = (uint32_t)(a + 1);
+        st = push(p, key_of(p, g2, p->nodes.h[m], m));
       } else if (nn >= p->req_max_nodes) {
         st = GOAP_NODE_LIMIT;
       } else {
@@ -380,8 +384,8 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   p->stats.generated += generated;
   p->stats.duplicates += duplicates;
   p->stats.reopened += reopened;
-  p->stats.nodes += p->nnodes - nodes0;
-  p->stats.evaluated += p->nnodes - nodes0;
+  p->stats.nodes += p->nodes.count - nodes0;
+  p->stats.evaluated += p->nodes.count - nodes0;
   if (st == GOAP_IN_PROGRESS && budget_ns &&
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
