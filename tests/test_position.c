@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "test_text.h"
 
 #define LOC "var loc: enum {a, b, c}\nvar hp: int 0..3\n"
 #define POS "position loc a 0 0\nposition loc b 3 4\nposition loc c 0 10\n"
@@ -95,10 +96,10 @@ TEST(diagnostics_have_exact_positions) {
     CHECK(f == NULL);
   }
   /* the formatted form: file:line:col, the line, a caret under the column */
-  const char *text = LOC POS "action go\n  cost distance(loc, q)\n  eff loc = b\n";
+  const char *src = LOC POS "action go\n  cost distance(loc, q)\n  eff loc = b\n";
   goap_file *f = NULL;
   goap_diag dg;
-  REQUIRE(goap_file_parse("t.goap", text, strlen(text), NULL, &f, &dg) == GOAP_NOT_FOUND);
+  REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_NOT_FOUND);
   char buf[1024];
   goap_diag_format(&dg, buf, sizeof buf);
   CHECK_STR(buf, "t.goap:7:22: error: 'loc' has no value 'q'\n"
@@ -126,14 +127,14 @@ static double plan_cost(const goap_domain *d, const goap_cond *want, int n, int3
 }
 
 TEST(base_factor_and_explicit_place) {
-  const char *text = LOC POS
+  const char *src = LOC POS
       "var done: bool\n"
       "action go_b\n  cost 1 + 2 * distance(loc)\n  pre loc != b\n  eff loc = b\n"
       "action go_c\n  cost 0.5 * distance(loc)\n  pre loc != c\n  eff loc = c\n"
       "action call_from_afar\n  cost distance(loc, c)\n  eff done\n"; /* distance to c */
   goap_file *f = NULL;
   goap_diag dg;
-  REQUIRE(goap_file_parse("t.goap", text, strlen(text), NULL, &f, &dg) == GOAP_OK);
+  REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_OK);
   const goap_domain *d = goap_file_domain(f);
   int loc = goap_domain_find_var(d, "loc"), done = goap_domain_find_var(d, "done");
   int32_t plan[16];
@@ -213,10 +214,10 @@ TEST(ammo_run_nearer_small_box_wins_and_moves_with_the_host) {
 /* A value without a position is fine while no distance cost reads its variable; the host can
  * give it one. */
 TEST(host_completes_positions) {
-  const char *text = LOC "position loc a 0 0\naction go\n  eff loc = b\n";
+  const char *src = LOC "position loc a 0 0\naction go\n  eff loc = b\n";
   goap_file *f = NULL;
   goap_diag dg;
-  REQUIRE(goap_file_parse("t.goap", text, strlen(text), NULL, &f, &dg) == GOAP_OK);
+  REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_OK);
   CHECK_EQ_INT(goap_file_position(f, 0, 1, NULL, NULL, NULL), GOAP_NOT_FOUND);
   CHECK_EQ_INT(goap_file_set_position(f, 0, 1, 1, 2, 3), GOAP_OK);
   double z = 0;
@@ -226,39 +227,6 @@ TEST(host_completes_positions) {
 }
 
 /* ---- the runtime: the simulation, recorded and replayed ---------------------------------- */
-typedef struct text {
-  char *s;
-  size_t n, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int k = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (k < 0) return;
-  if (t->n + (size_t)k + 1 > t->cap) {
-    t->cap = (t->n + (size_t)k + 1) * 2;
-    t->s = (char *)realloc(t->s, t->cap);
-    if (!t->s) abort();
-  }
-  memcpy(t->s + t->n, line, (size_t)k + 1);
-  t->n += (size_t)k;
-}
-
-static int sink(void *user, const void *data, size_t size) {
-  text *t = (text *)user;
-  if (t->n + size + 1 > t->cap) {
-    t->cap = (t->n + size + 1) * 2;
-    t->s = (char *)realloc(t->s, t->cap);
-    if (!t->s) abort();
-  }
-  memcpy(t->s + t->n, data, size);
-  t->n += size;
-  return 0;
-}
-
 static void log_event(goap_agent *a, const goap_agent_event *ev, void *user) {
   (void)a;
   if (ev->kind != GOAP_EVENT_PLAN) return;

@@ -18,41 +18,9 @@
 #include <stdint.h>
 
 #include "test.h"
+#include "test_text.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
-
-typedef struct text {
-  char *s;
-  size_t n, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int k = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (k < 0) return;
-  if (t->n + (size_t)k + 1 > t->cap) {
-    t->cap = (t->n + (size_t)k + 1) * 2;
-    t->s = (char *)realloc(t->s, t->cap);
-    if (!t->s) abort();
-  }
-  memcpy(t->s + t->n, line, (size_t)k + 1);
-  t->n += (size_t)k;
-}
-
-static int sink(void *user, const void *data, size_t size) {
-  text *t = (text *)user;
-  if (t->n + size + 1 > t->cap) {
-    t->cap = (t->n + size + 1) * 2;
-    t->s = (char *)realloc(t->s, t->cap);
-    if (!t->s) abort();
-  }
-  memcpy(t->s + t->n, data, size);
-  t->n += size;
-  return 0;
-}
 
 /* One line per event: time, agent (the host pointer: a name), kind and every field. */
 static void log_event(goap_agent *a, const goap_agent_event *ev, void *user) {
