@@ -49,6 +49,19 @@ static goap_pddl_task *load(const char *dom, const char *prob) {
   return t;
 }
 
+/* A task parsed from HDDL text (domain name "d", problem "p"); NULL, with the position printed,
+ * on a parse error. */
+static goap_pddl_task *parse_text(const char *dom, const char *prob) {
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_diag err;
+  if (goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) != GOAP_OK)
+    fprintf(stderr, "parse: %s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
+  return t;
+}
+
 static char *plan_text(const goap_pddl_task *t, const goap_hddl_plan *p) {
   size_t n = goap_hddl_plan_write(t, p, NULL, 0);
   char *s = (char *)malloc(n + 1);
@@ -516,13 +529,8 @@ TEST(binding_enumeration_is_bounded) {
   size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
   for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
   snprintf(prob + k, sizeof prob - k, " - a) (:htn :ordered-subtasks (t)) (:init))");
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_options ho;
   memset(&ho, 0, sizeof ho);
   ho.max_steps = 100; /* 102,400 join candidates */
@@ -576,13 +584,8 @@ TEST(loops_in_tail_position_are_pruned) {
       " (:method m-flop :parameters () :task (spin) :ordered-subtasks (and (flop) (spin))))\n";
   const char prob[] = "(define (problem q) (:domain d)\n"
                       " (:htn :ordered-subtasks (spin)) (:init (lit)))\n";
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_options ho;
   memset(&ho, 0, sizeof ho);
   ho.max_steps = 10000;
@@ -615,13 +618,8 @@ TEST(tail_calls_keep_their_depth) {
   for (int i = 0; i < 40; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " (dirty i%d)", i);
   k += (size_t)snprintf(prob + k, sizeof prob - k, "))\n");
   REQUIRE(k < sizeof prob);
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_plan *p = NULL;
   goap_hddl_stats s;
   REQUIRE(goap_hddl_solve(t, NULL, &p, &s) == GOAP_OK);
@@ -651,13 +649,8 @@ TEST(repeated_situations_are_pruned) {
   for (int i = 0; i < 30; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " (choose)");
   k += (size_t)snprintf(prob + k, sizeof prob - k, " (never))) (:init))\n");
   REQUIRE(k < sizeof prob);
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_options ho;
   memset(&ho, 0, sizeof ho);
   ho.max_steps = 100000;
@@ -696,13 +689,8 @@ TEST(joins_look_only_at_matching_atoms) {
   for (int i = 0; i + 1 < N; ++i) k += (size_t)snprintf(prob + k, cap - k, " (link n%d n%d)", i, i + 1);
   k += (size_t)snprintf(prob + k, cap - k, "))\n");
   REQUIRE(k < cap);
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_options ho;
   memset(&ho, 0, sizeof ho);
   ho.max_steps = 60;
@@ -726,13 +714,8 @@ TEST(methods_that_never_reach_primitives_are_dropped) {
       " (:method m-dead :parameters () :task (t) :ordered-subtasks (and (a) (nothing)))\n"
       " (:method m-ok :parameters () :task (t) :ordered-subtasks (a)))\n";
   const char prob[] = "(define (problem q) (:domain d) (:htn :ordered-subtasks (t)) (:init))\n";
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_plan *p = NULL;
   goap_hddl_stats s;
   REQUIRE(goap_hddl_solve(t, NULL, &p, &s) == GOAP_OK);
@@ -767,13 +750,8 @@ TEST(second_method_order_takes_turns) {
   for (int i = 0; i < 20; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
   k += (size_t)snprintf(prob + k, sizeof prob - k, " - bit) (:htn :ordered-subtasks (solve)) (:init))\n");
   REQUIRE(k < sizeof prob);
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_options ho;
   memset(&ho, 0, sizeof ho);
   ho.max_steps = 300000;
@@ -814,13 +792,8 @@ TEST(static_preconditions_of_subtasks_prune_bindings) {
     k += (size_t)snprintf(prob + k, sizeof prob - k, " (link o%d o%d)", i, i + 1);
   k += (size_t)snprintf(prob + k, sizeof prob - k, "))\n");
   REQUIRE(k < sizeof prob);
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_options ho;
   memset(&ho, 0, sizeof ho);
   ho.max_steps = 100;
@@ -932,13 +905,8 @@ TEST(method_constraints_on_equalities) {
       "  :constraints (and (not (= ?x ?y)))))\n";
   const char prob[] = "(define (problem q) (:domain d) (:objects o1 o2 - a)\n"
                       " (:htn :ordered-subtasks (t)) (:init (p o1) (p o2)))\n";
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   goap_hddl_plan *p = NULL;
   REQUIRE(goap_hddl_solve(t, NULL, &p, NULL) == GOAP_OK);
   char *text = plan_text(t, p);
@@ -1126,13 +1094,8 @@ TEST(sections_in_any_order_and_ordering_sorted) {
       " (:action off :parameters (?x - a) :precondition (p ?x) :effect (not (p ?x))))\n";
   const char prob[] = "(define (problem q) (:domain d) (:objects o - a)\n"
                       " (:htn :parameters () :tasks (t o)) (:init))\n";
-  goap_pddl_options o;
-  memset(&o, 0, sizeof o);
-  o.flags = GOAP_PDDL_HTN;
-  goap_pddl_task *t = NULL;
-  goap_diag err;
-  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
-          GOAP_OK);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
   CHECK(goap_pddl_domain(t) == NULL); /* HTN implies parse-only */
   goap_hddl_plan *p = NULL;
   REQUIRE(goap_hddl_solve(t, NULL, &p, NULL) == GOAP_OK);
