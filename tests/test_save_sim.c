@@ -53,6 +53,7 @@
 
 #include "format/format_internal.h"
 #include "test.h"
+#include "test_rng.h"
 
 /* Sanitizer and unoptimized builds run 300 frames (the checks are O(frames^2)); the
  * environment variable GOAP_SAVE_FRAMES overrides. */
@@ -424,10 +425,7 @@ static int check_world(const world *w, const void *state0, long frames, long hor
 /* ---- random numbers (splitmix64) ------------------------------------------------------------- */
 
 static uint64_t next_u64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix64(s);
 }
 static uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)(next_u64(s) % n); }
 static int chance(uint64_t *s, uint32_t per_1000) { return below(s, 1000) < per_1000; }

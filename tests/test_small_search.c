@@ -24,6 +24,7 @@
 #include "alloc_hook.h"
 #include "core/planner.h"
 #include "test.h"
+#include "test_rng.h"
 
 #define MAX_VARS 12
 #define MAX_ACTS 24
@@ -36,10 +37,7 @@ typedef struct rng {
 } rng;
 
 static uint64_t rnext(rng *r) {
-  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix64(&r->s);
 }
 
 static int rrange(rng *r, int lo, int hi) { return lo + (int)(rnext(r) % (uint64_t)(hi - lo + 1)); }

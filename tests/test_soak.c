@@ -46,6 +46,7 @@
 
 #include "alloc_hook.h"
 #include "test.h"
+#include "test_rng.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SOAK_SANITIZED 1
@@ -79,10 +80,7 @@ enum { FATE_OK = 0, FATE_FAIL, FATE_HANG };
 /* ---- a seeded random number generator (splitmix64) ------------------------------------------ */
 
 static uint64_t next_u64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix64(s);
 }
 
 static uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)(next_u64(s) % n); }

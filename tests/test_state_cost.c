@@ -21,6 +21,7 @@
 
 #include "alloc_hook.h"
 #include "test.h"
+#include "test_rng.h"
 /* internals: the successor-index mode is forced through p->sx_force */
 #include "core/planner.h"
 
@@ -429,10 +430,7 @@ typedef struct rng_t {
 } rng_t;
 
 static uint64_t rng_next(rng_t *r) {
-  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix64(&r->s);
 }
 
 static int rnd(rng_t *r, int lo, int hi) {
