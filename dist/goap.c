@@ -21568,6 +21568,8 @@ done:
 /*
  * agent.c -- one agent: sensors, goal selection, time-sliced planning, plan execution,
  * replanning triggers, plan repair and failure memory.
+ * Goal selection and the searches' slicing are in agent_plan.c, HTN agents' planning in
+ * agent_htn.c.
  *
  * Invariants:
  *  - mem is the agent's working memory; seen is mem as the agent last took notice of it (after
@@ -21605,17 +21607,17 @@ done:
 /* ---- begin src/runtime/agent_impl.h ---- */
 /*
  * agent_impl.h -- the agent's whole state (struct goap_agent), shared by the runtime files that
- * read it: agent.c (which owns and runs it), inspect.c (the inspection API), replay.c
- * (recording and replaying its inputs) and save.c (snapshots and restores). Nothing here is
- * public.
+ * read it: agent.c (which owns and runs it, with agent_plan.c's goal selection and
+ * agent_htn.c's HTN planning), inspect.c (the inspection API), replay.c (recording and
+ * replaying its inputs) and save.c (snapshots and restores). Nothing here is public.
  *
- * Invariants: only agent.c changes an agent's decisions (save.c only writes a freshly created
- * agent); inspect.c only reads; replay.c hooks are called by agent.c at each input of the
- * runtime (see replay.c). save.c writes every field that decides what the agent does next and
- * what inspection reports (everything but scratch buffers, the planners' pools, the counting
- * allocator's books, the replan history ring and the recorder/replayer): a field added here
- * that carries state across updates must be added to save.c's format too (and
- * GOAP_SNAPSHOT_VERSION raised).
+ * Invariants: only agent.c, agent_plan.c and agent_htn.c change an agent's decisions (save.c
+ * only writes a freshly created agent); inspect.c only reads; replay.c hooks are called by
+ * agent.c at each input of the runtime (see replay.c). save.c writes every field that decides
+ * what the agent does next and what inspection reports (everything but scratch buffers, the
+ * planners' pools, the counting allocator's books, the replan history ring and the
+ * recorder/replayer): a field added here that carries state across updates must be added to
+ * save.c's format too (and GOAP_SNAPSHOT_VERSION raised).
  */
 #ifndef GOAP_AGENT_IMPL_H
 #define GOAP_AGENT_IMPL_H
@@ -21991,6 +21993,70 @@ static inline int goap__rp_act(goap_agent *a, int tag, int act, int32_t *v) {
   return 1;
 }
 
+/* ---- replay.c and replay_run.c: the log's records, the replayer ---------------------------- */
+/* The other record tags (see replay.c for the log format). */
+enum {
+  R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
+  R_NOTE = 12, R_TICK_SUCCESS = GOAP__R_TICK_SUCCESS, R_TICK_FAILURE = GOAP__R_TICK_FAILURE,
+  R_CHECK_YES = GOAP__R_CHECK_YES,
+  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
+};
+/* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
+ * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22, DCHECK (no) 27,
+ * DCOST 29: above */
+
+/* The domain's sizes, which every id of a record is checked against. */
+typedef struct counts {
+  int nv, na, ng;
+} counts;
+
+typedef struct rec {
+  int tag;
+  uint64_t id;
+  int32_t v;
+  double d;
+  const uint8_t *bytes;          /* NOTE */
+  size_t n;
+  goap_agent_event ev;           /* EVENT (ev.plan: the replayer's scratch) */
+} rec;
+
+struct goap_replayer {
+  goap__rp_head h;               /* first: agent.c's inline fast paths read it (data: the
+                                    records of every chunk, in order; cur: the agent of the
+                                    records at pos) */
+  goap_allocator alloc;
+  const goap_domain *d;
+  counts cn;
+  int32_t *plan;                 /* scratch for an event's plan */
+  size_t plan_cap;
+  char label[256];
+  int changed;
+  int nagents, attached;
+  goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
+                                    a claim until the agents come) */
+  size_t cagents;
+  double last_dt;
+  uint64_t frame;
+  goap_replay_note_fn on_note;
+  void *note_user;
+  int depth;                     /* host calls being applied inside each other */
+  goap_replay_divergence div;
+};
+
+typedef struct reader {
+  const uint8_t *p;
+  size_t n, at;
+  int bad;
+} reader;
+
+/* replay.c: the room an event's record takes at most; its record (R_EVENT and its fields) into
+ * p[0..room), returning the bytes written; decoding the record at rd->at into *o, checking its
+ * ids against the domain (0 on bad data). See there. */
+size_t goap__replay_event_room(const goap_agent_event *ev);
+size_t goap__replay_enc_event(uint8_t *p, const goap_agent_event *ev);
+int goap__replay_decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t cap,
+                        size_t *len);
+
 /* The hash of the agent's memory that goal failures are keyed by (agent.c; inspect.c reports
  * the same cooldowns with it). */
 uint64_t goap__agent_mem_hash(const goap_agent *a);
@@ -22005,6 +22071,37 @@ goap_htn_planner *goap__agent_htn_planner(goap_agent *a);
 /* Makes the agent read planning_ms_per_update's time from fn(ctx) instead of goap__now_ns
  * (NULL restores it): tests drive the budget with a clock of their own. */
 void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx);
+
+/* ---- agent.c, agent_plan.c, agent_htn.c: one agent's update, in three files -------------- */
+/* agent.c's helpers, for the other two (each forwards to agent.c's static of the same name
+ * without the prefix; see there). */
+double goap__agent_next_tick(const goap_agent *a, double interval);
+void goap__agent_emit(goap_agent *a, goap_agent_event *ev);
+void goap__agent_ev_init(goap_agent_event *ev, goap_agent_event_kind k);
+double goap__agent_goal_priority(goap_agent *a, int g);
+int goap__agent_goal_valid(const goap_agent *a, int g);
+int goap__agent_goal_met(const goap_agent *a, int g);
+void goap__agent_learn(goap_agent *a, int act, const goap__rt_action *r, int timeout);
+int goap__agent_call_check(goap_agent *a, int act);
+int goap__agent_reserve_plan(goap_agent *a, const int32_t *plan, int len);
+void goap__agent_unblock(goap_agent *a);
+void goap__agent_need_plan(goap_agent *a, goap_replan_reason why);
+int goap__agent_ensure_plan_cap(goap_agent *a, size_t n);
+void goap__agent_goal_done(goap_agent *a);
+/* Begins the search for goal g on `on` (NULL: the agent's own planner, created if needed). */
+goap_status goap__agent_begin_search_on(goap_agent *a, int g, goap_planner *on);
+goap_htn_planner *goap__agent_htn_planner_create(goap_agent *a);
+/* agent_plan.c: goal selection within the budget (GOAP_OK: a plan adopted; GOAP_IN_PROGRESS:
+ * the budget ran out; GOAP_NO_PLAN: no goal can be planned), and the best other candidate's
+ * priority (-inf when none; *which: its goal or -1) for the periodic better-goal check. */
+goap_status goap__agent_select_goal(goap_agent *a);
+double goap__agent_best_other(goap_agent *a, int *which);
+/* agent_htn.c: planning the root task (goap__agent_select_goal's HTN form), the search for a
+ * better plan when a watched variable changed, and the check before a step starts (1: it may
+ * start; 0: not now; -1: out of memory). */
+goap_status goap__agent_htn_select(goap_agent *a);
+goap_status goap__agent_htn_try_better(goap_agent *a);
+int goap__agent_htn_next(goap_agent *a);
 
 #endif /* GOAP_AGENT_IMPL_H */
 /* ---- end src/runtime/agent_impl.h ---- */
@@ -22332,124 +22429,6 @@ static int repair(goap_agent *a) {
 
 /* ---- goal selection and planning ----------------------------------------------------------- */
 
-static int cooling(const goap_agent *a, int g, uint64_t h) {
-  double cd = a->t->goal[g].cooldown; /* the goal's own cooldown, after its plan ended */
-  if (cd > 0 && g != a->order_goal && a->end_time[g] >= 0 &&
-      a->time + 1e-6 < a->end_time[g] + cd) /* (time is a sum of dt: allow rounding) */
-    return 1;
-  return a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
-         a->fail_hash[g] == h;
-}
-
-/* Procedural preconditions: actions whose check says no are left out of this round. */
-static void apply_checks(goap_agent *a) {
-  const goap_agent_type *t = a->t;
-  if (!t->has_checks) return;
-  for (int i = 0; i < t->na; ++i) {
-    const goap__rt_action *r = &t->act[i];
-    if (!r->check || a->costs[i] < 0) continue;
-    if (!call_check(a, i)) {
-      a->costs[i] = -1;
-      a->blocked++;
-    }
-  }
-}
-
-/* Valid, unmet, not cooling goals, best first (priority, then id). */
-static void build_candidates(goap_agent *a) {
-  unblock(a);
-  apply_checks(a);
-  uint64_t h = goap__agent_mem_hash(a);
-  a->ncand = a->icand = 0;
-  if (a->order_goal >= 0 && goal_met(a, a->order_goal)) a->order_goal = -1; /* done already */
-  for (int g = 0; g < a->t->ng; ++g) {
-    if (!goal_valid(a, g) || goal_met(a, g) || cooling(a, g, h)) continue;
-    double pr = goal_priority(a, g);
-    if (!(pr == pr)) continue; /* NaN: not a candidate */
-    int k = a->ncand++;
-    while (k > 0 && a->cand_prio[k - 1] < pr) {
-      a->cand[k] = a->cand[k - 1];
-      a->cand_prio[k] = a->cand_prio[k - 1];
-      --k;
-    }
-    a->cand[k] = g;
-    a->cand_prio[k] = pr;
-  }
-}
-
-/* The best candidate's priority (or -inf), for the periodic better-goal check. */
-static double best_other(goap_agent *a, int *which) {
-  uint64_t h = goap__agent_mem_hash(a);
-  double best = -INFINITY;
-  *which = -1;
-  for (int g = 0; g < a->t->ng; ++g) {
-    if (g == a->goal || !goal_valid(a, g) || goal_met(a, g) || cooling(a, g, h)) continue;
-    double pr = goal_priority(a, g);
-    if (pr > best) {
-      best = pr;
-      *which = g;
-    }
-  }
-  return best;
-}
-
-static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int len, double cost,
-                  int cached) {
-  if (plan) memcpy(a->plan, plan, (size_t)len * sizeof *plan);
-  a->plan_len = len;
-  a->step = 0;
-  a->plan_cost = cost;
-  a->goal = g;
-  a->goal_prio = prio;
-  a->running = 0;
-  a->ph = PHASE_EXECUTE;
-  a->searching = 0;
-  a->idle_reported = 0;
-  a->next_goal_check = next_tick(a, a->t->check_interval);
-  a->fail_time[g] = -1;
-  a->st.plans++;
-  if (cached) a->st.cache_hits++;
-  goap__hist_close(a, GOAP_OK, g, cost, len);
-  goap_agent_event ev;
-  ev_init(&ev, GOAP_EVENT_GOAL);
-  ev.goal = g;
-  ev.priority = prio;
-  ev.reason = a->reason;
-  emit(a, &ev);
-  ev_init(&ev, GOAP_EVENT_PLAN);
-  ev.goal = g;
-  ev.priority = prio;
-  ev.plan = a->plan;
-  ev.plan_length = len;
-  ev.cost = cost;
-  ev.cached = cached;
-  ev.reason = a->reason;
-  emit(a, &ev);
-}
-
-static void goal_failed(goap_agent *a, int g, goap_status why) {
-  a->fail_time[g] = a->time;
-  a->end_time[g] = a->time;
-  a->fail_hash[g] = goap__agent_mem_hash(a);
-  a->fail_st[g] = why;
-  a->st.plan_failures++;
-  goap_agent_event ev;
-  ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
-  ev.goal = g;
-  ev.status = why;
-  emit(a, &ev);
-}
-
-/* The time budget's clock: monotonic (a wall-clock jump must not end or stretch a budget). */
-static uint64_t now_ns(const goap_agent *a) {
-  return a->clock ? a->clock(a->clock_ctx) : goap__now_ns();
-}
-
-void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx) {
-  a->clock = fn;
-  a->clock_ctx = ctx;
-}
-
 /* Recording or replaying: the domain's check and dynamic_cost callbacks are asked here, once
  * per action and search (the planner asks only about the actions it reaches), so that their
  * answers are inputs of the log; the search then runs with GOAP_REQUEST_NO_CALLBACKS on
@@ -22526,111 +22505,6 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
 
 goap_status goap__agent_begin_search(goap_agent *a, int g) { return begin_search(a, g, NULL); }
 
-/* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
- * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
-static goap_status select_goal(goap_agent *a) {
-  const goap_agent_type *t = a->t;
-  if (!a->searching && a->icand == 0 && a->ncand == 0) {
-    build_candidates(a);
-    if (a->from_idle && a->ncand > 0) { /* something to try again: a replan worth reporting */
-      a->st.replans[GOAP_REPLAN_IDLE]++;
-      goap__hist_open(a, GOAP_REPLAN_IDLE);
-      goap_agent_event ev;
-      ev_init(&ev, GOAP_EVENT_REPLAN);
-      ev.reason = GOAP_REPLAN_IDLE;
-      emit(a, &ev);
-    }
-    a->from_idle = 0;
-  }
-  uint32_t budget = a->in_world ? a->world_budget : t->budget;
-  double budget_ms = a->in_world ? 0 : t->budget_ms; /* a world's budget is deterministic */
-  uint64_t t0 = budget_ms > 0 ? now_ns(a) : 0;
-  while (a->icand < a->ncand) {
-    int g = a->cand[a->icand];
-    double prio = a->cand_prio[a->icand];
-    if (!a->searching) {
-      if (a->cache && !a->blocked) {
-        int len = 0;
-        double cost = 0;
-        const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
-        if (p) {
-          goap__hist_search(a, NULL, 1);
-          if (!ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
-          int refused = reserve_plan(a, p, len);
-          if (refused == -2) return GOAP_OUT_OF_MEMORY;
-          if (refused < 0) {
-            adopt(a, g, prio, p, len, cost, 1);
-            return GOAP_OK;
-          }
-          a->costs[refused] = -1; /* plan again without it */
-          a->blocked++;
-          continue;
-        }
-      }
-      if (budget == 0) return GOAP_IN_PROGRESS; /* a world gave no budget this frame */
-      memcpy(a->search_start, a->mem, a->W * sizeof *a->search_start);
-      /* a shared planner serves searches that end within this update */
-      goap_status st = begin_search(a, g, a->shared ? a->shared : NULL);
-      if (st == GOAP_OUT_OF_MEMORY) return st;
-      a->searching = 1;
-      if (st != GOAP_IN_PROGRESS) goto finished;
-    }
-    for (;;) {
-      if (budget == 0 ||
-          (budget_ms > 0 && (double)goap__elapsed_ns(t0, now_ns(a)) / 1e6 >= budget_ms)) {
-        if (a->cur == a->shared && a->shared && !a->in_world) {
-          /* it will span updates: the shared planner is not ours to keep; the search starts
-           * again on the agent's own planner (same request, same plan) */
-          goap_status st = begin_search(a, g, NULL);
-          if (st == GOAP_OUT_OF_MEMORY) return st;
-          if (st != GOAP_IN_PROGRESS) goto finished;
-        }
-        return GOAP_IN_PROGRESS;
-      }
-      uint32_t chunk = budget, done = 0;
-      if (budget_ms > 0 && chunk > 256) chunk = 256;
-      goap_status st = goap_plan_step(a->cur, chunk, &done);
-      a->st.expanded += done;
-      budget = done >= budget ? 0 : budget - done;
-      if (st != GOAP_IN_PROGRESS) break;
-    }
-  finished:;
-    goap_result res;
-    memset(&res, 0, sizeof res);
-    res.plan = a->plan;
-    res.plan_capacity = (int)(a->plan_cap > 0x7fffffff ? 0x7fffffff : a->plan_cap);
-    goap_status st = goap_plan_finish(a->cur, &res);
-    if (st == GOAP_BUFFER_TOO_SMALL) {
-      if (!ensure_plan_cap(a, (size_t)res.plan_length)) return GOAP_OUT_OF_MEMORY;
-      res.plan = a->plan;
-      res.plan_capacity = (int)a->plan_cap;
-      st = goap_plan_finish(a->cur, &res);
-    }
-    a->searching = 0;
-    if (st == GOAP_OUT_OF_MEMORY) return st;
-    goap__hist_search(a, &res.stats, 0);
-    if (st == GOAP_OK) {
-      int refused = reserve_plan(a, a->plan, res.plan_length);
-      if (refused == -2) return GOAP_OUT_OF_MEMORY;
-      if (refused >= 0) {
-        a->costs[refused] = -1; /* plan again without it */
-        a->blocked++;
-        continue;
-      }
-      if (a->cache && !a->blocked)
-        goap__cache_store(a->cache, t, g, a->search_start, a->W, a->plan, res.plan_length,
-                          res.cost);
-      adopt(a, g, prio, NULL, res.plan_length, res.cost, 0);
-      return GOAP_OK;
-    }
-    goal_failed(a, g, st);
-    a->icand++;
-  }
-  a->ncand = a->icand = 0;
-  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
-  return GOAP_NO_PLAN;
-}
-
 /* ---- execution ----------------------------------------------------------------------------- */
 
 /* The goal holds: report it, end an order for it, stop what runs and choose again. */
@@ -22678,198 +22552,9 @@ goap_htn_planner *goap__agent_htn_planner(goap_agent *a) {
   return a->hp;
 }
 
-/* Decomposes the root task from memory (resume: continues the pause that ended the plan of
- * *pp) on *pp (created now if needed), bounded by the MTR bound[0..bound_len) when bound is
- * not NULL; the plan and MTR go to *plan / *mtr, grown as needed. Returns the planner's status
- * (GOAP_OK, GOAP_PARTIAL, a failure) or GOAP_OUT_OF_MEMORY. */
-static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
-                              const int32_t *bound, int bound_len, int32_t **plan, size_t *pcap,
-                              int32_t **mtr, size_t *mcap, goap_htn_result *res) {
-  const goap_agent_type *t = a->t;
-  if (!*pp && !(*pp = htn_planner_create(a))) return GOAP_OUT_OF_MEMORY;
-  goap_htn_request rq;
-  memset(&rq, 0, sizeof rq);
-  rq.start = a->mem;
-  rq.task = t->htn_root;
-  rq.max_steps = t->max_nodes;
-  rq.max_ms = t->budget_ms;
-  rq.mtr_bound = bound;
-  rq.mtr_bound_length = bound ? bound_len : 0;
-  rq.achieve_search = t->search;
-  rq.achieve_heuristic = t->heuristic;
-  rq.achieve_max_nodes = t->max_nodes;
-  rq.host = a;
-  memset(res, 0, sizeof *res);
-  res->plan = *plan;
-  res->plan_capacity = (int)(*pcap > 0x7fffffff ? 0x7fffffff : *pcap);
-  res->mtr = *mtr;
-  res->mtr_capacity = (int)(*mcap > 0x7fffffff ? 0x7fffffff : *mcap);
-  goap_status st = resume ? goap_htn_resume(*pp, a->mem, &rq, res) : goap_htn_plan(*pp, &rq, res);
-  a->st.expanded += res->stats.steps;
-  if (st == GOAP_BUFFER_TOO_SMALL) {
-    if (!goap__grow_zero(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
-                       sizeof **plan) ||
-        !goap__grow_zero(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
-      return GOAP_OUT_OF_MEMORY;
-    res->plan = *plan;
-    res->plan_capacity = (int)*pcap;
-    res->mtr = *mtr;
-    res->mtr_capacity = (int)*mcap;
-    st = goap_htn_fetch(*pp, res);
-  }
-  return st;
-}
-
-static void htn_plan_failed(goap_agent *a, goap_status why) {
-  a->st.plan_failures++;
-  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
-  goap_agent_event ev;
-  ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
-  ev.status = why;
-  emit(a, &ev);
-}
-
-/* The plan in a->plan[0..len) runs from its first step; reason NONE reports a continuation
- * after a `pause` (not counted as a plan adopted). */
-static void htn_adopt(goap_agent *a, const goap_htn_result *res, goap_replan_reason reason) {
-  a->plan_len = res->plan_length;
-  a->step = 0;
-  a->plan_cost = res->cost;
-  a->mtr_len = res->mtr_length;
-  a->paused = res->paused;
-  a->goal = -1;
-  a->running = 0;
-  a->ph = PHASE_EXECUTE;
-  a->searching = 0;
-  a->idle_reported = 0;
-  if (reason != GOAP_REPLAN_NONE) {
-    a->st.plans++;
-    goap__hist_close(a, GOAP_OK, -1, res->cost, res->plan_length);
-  }
-  goap_agent_event ev;
-  ev_init(&ev, GOAP_EVENT_PLAN);
-  ev.plan = a->plan;
-  ev.plan_length = a->plan_len;
-  ev.cost = a->plan_cost;
-  ev.reason = reason;
-  emit(a, &ev);
-}
-
-/* Plans the root task from memory. GOAP_OK: adopted; GOAP_NO_PLAN: no decomposition, nothing
- * to do (an empty plan) or a reservation refused: the agent idles and retries. */
-static goap_status htn_select(goap_agent *a) {
-  int from_idle = a->from_idle;
-  a->from_idle = 0;
-  goap_htn_result res;
-  goap_status st = htn_search(a, &a->hp, 0, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
-                              &a->mtr_cap, &res);
-  if (st == GOAP_OUT_OF_MEMORY) return st;
-  a->plan_len = a->mtr_len = 0;
-  if (st != GOAP_OK && st != GOAP_PARTIAL) {
-    if (!a->idle_reported) htn_plan_failed(a, st);
-    else a->st.plan_failures++;
-    return GOAP_NO_PLAN;
-  }
-  if (res.plan_length == 0 && !res.paused) return GOAP_NO_PLAN; /* nothing to do */
-  int refused = reserve_plan(a, a->plan, res.plan_length);
-  if (refused == -2) return GOAP_OUT_OF_MEMORY;
-  if (refused >= 0) return GOAP_NO_PLAN;
-  if (from_idle) {
-    a->st.replans[GOAP_REPLAN_IDLE]++;
-    goap__hist_open(a, GOAP_REPLAN_IDLE);
-    goap_agent_event ev;
-    ev_init(&ev, GOAP_EVENT_REPLAN);
-    ev.reason = GOAP_REPLAN_IDLE;
-    emit(a, &ev);
-    a->reason = GOAP_REPLAN_IDLE;
-  }
-  htn_adopt(a, &res, a->reason);
-  return GOAP_OK;
-}
-
-/* A watched variable changed: look for a plan of higher priority than the running one (the
- * MTR rule). Found: it replaces the running plan (its action is stopped). Otherwise the
- * running plan goes on untouched. */
-static goap_status htn_try_better(goap_agent *a) {
-  goap_htn_result res;
-  goap_status st = htn_search(a, &a->hp_try, 0, a->mtr, a->mtr_len, &a->try_plan,
-                              &a->try_plan_cap, &a->try_mtr, &a->try_mtr_cap, &res);
-  if (st == GOAP_OUT_OF_MEMORY) return st;
-  if (st != GOAP_OK && st != GOAP_PARTIAL) return GOAP_OK; /* nothing better: keep */
-  if (goap_htn_mtr_compare(a->try_mtr, res.mtr_length, a->mtr, a->mtr_len) >= 0) return GOAP_OK;
-  need_plan(a, GOAP_REPLAN_WATCH);
-  int32_t *p = a->plan;
-  size_t c = a->plan_cap;
-  a->plan = a->try_plan;
-  a->plan_cap = a->try_plan_cap;
-  a->try_plan = p;
-  a->try_plan_cap = c;
-  p = a->mtr;
-  c = a->mtr_cap;
-  a->mtr = a->try_mtr;
-  a->mtr_cap = a->try_mtr_cap;
-  a->try_mtr = p;
-  a->try_mtr_cap = c;
-  goap_htn_planner *hp = a->hp;
-  a->hp = a->hp_try;
-  a->hp_try = hp;
-  int refused = reserve_plan(a, a->plan, res.plan_length);
-  if (refused == -2) return GOAP_OUT_OF_MEMORY;
-  if (refused >= 0) return GOAP_OK; /* plans again from the root on the next update */
-  htn_adopt(a, &res, GOAP_REPLAN_WATCH);
-  return GOAP_OK;
-}
-
-/* Before a step starts: resumes a paused plan when its actions are done, ends a finished
- * plan, and checks the next action's preconditions and procedural check. Returns 1 when
- * plan[step] may start now, 0 when not (the plan was dropped or continues on a later update),
- * -1 when out of memory. */
-static int htn_next(goap_agent *a) {
-  if (a->step >= a->plan_len && a->paused) {
-    goap_htn_result res;
-    goap_status st = htn_search(a, &a->hp, 1, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
-                                &a->mtr_cap, &res);
-    if (st == GOAP_OUT_OF_MEMORY) return -1;
-    if (st != GOAP_OK && st != GOAP_PARTIAL) {
-      htn_plan_failed(a, st);
-      need_plan(a, GOAP_REPLAN_PLAN_DONE);
-      return 0;
-    }
-    int refused = reserve_plan(a, a->plan, res.plan_length);
-    if (refused == -2) return -1;
-    if (refused >= 0) {
-      need_plan(a, GOAP_REPLAN_PLAN_DONE);
-      return 0;
-    }
-    htn_adopt(a, &res, GOAP_REPLAN_NONE);
-    if (a->plan_len == 0 && a->paused) return 0; /* paused again at once: next update */
-  }
-  if (a->step >= a->plan_len) { /* the root task is done */
-    goal_done(a);
-    return 0;
-  }
-  int act = a->plan[a->step];
-  if (!goap_action_applicable(a->d, a->mem, act)) {
-    need_plan(a, GOAP_REPLAN_PRECONDITIONS);
-    return 0;
-  }
-  const goap__rt_action *r = &a->t->act[act];
-  if (r->check && !call_check(a, act)) { /* a failure before it starts */
-    a->st.actions_failed++;
-    goap_agent_event ev;
-    ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
-    ev.action = act;
-    emit(a, &ev);
-    learn(a, act, r, 0);
-    need_plan(a, GOAP_REPLAN_ACTION_FAILED);
-    return 0;
-  }
-  return 1;
-}
-
 static goap_status execute(goap_agent *a, double dt) {
   if (!a->running && a->t->htn) {
-    int go = htn_next(a);
+    int go = goap__agent_htn_next(a);
     if (go < 0) return GOAP_OUT_OF_MEMORY;
     if (!go) return GOAP_OK;
   }
@@ -22942,6 +22627,32 @@ static goap_status execute(goap_agent *a, double dt) {
   }
   return GOAP_OK;
 }
+
+/* ---- for agent_plan.c and agent_htn.c (agent_impl.h) ---------------------------------------- */
+
+double goap__agent_next_tick(const goap_agent *a, double interval) {
+  return next_tick(a, interval);
+}
+void goap__agent_emit(goap_agent *a, goap_agent_event *ev) { emit(a, ev); }
+void goap__agent_ev_init(goap_agent_event *ev, goap_agent_event_kind k) { ev_init(ev, k); }
+double goap__agent_goal_priority(goap_agent *a, int g) { return goal_priority(a, g); }
+int goap__agent_goal_valid(const goap_agent *a, int g) { return goal_valid(a, g); }
+int goap__agent_goal_met(const goap_agent *a, int g) { return goal_met(a, g); }
+void goap__agent_learn(goap_agent *a, int act, const goap__rt_action *r, int timeout) {
+  learn(a, act, r, timeout);
+}
+int goap__agent_call_check(goap_agent *a, int act) { return call_check(a, act); }
+int goap__agent_reserve_plan(goap_agent *a, const int32_t *plan, int len) {
+  return reserve_plan(a, plan, len);
+}
+void goap__agent_unblock(goap_agent *a) { unblock(a); }
+void goap__agent_need_plan(goap_agent *a, goap_replan_reason why) { need_plan(a, why); }
+int goap__agent_ensure_plan_cap(goap_agent *a, size_t n) { return ensure_plan_cap(a, n); }
+void goap__agent_goal_done(goap_agent *a) { goal_done(a); }
+goap_status goap__agent_begin_search_on(goap_agent *a, int g, goap_planner *on) {
+  return begin_search(a, g, on);
+}
+goap_htn_planner *goap__agent_htn_planner_create(goap_agent *a) { return htn_planner_create(a); }
 
 /* ---- public API ----------------------------------------------------------------------------- */
 
@@ -23160,7 +22871,7 @@ static goap_status check_interrupts(goap_agent *a) {
       const goap__rt_action *ar = &t->act[a->plan[a->step]];
       changed = watched_changed(a, t->vars + ar->watch, ar->watch_count);
     }
-    return changed ? htn_try_better(a) : GOAP_OK;
+    return changed ? goap__agent_htn_try_better(a) : GOAP_OK;
   }
   const goap__rt_goal *gr = &t->goal[a->goal];
   int watch = watched_changed(a, t->vars + gr->watch, gr->watch_count);
@@ -23184,7 +22895,7 @@ static goap_status check_interrupts(goap_agent *a) {
     a->next_goal_check = next_tick(a, t->check_interval);
     a->goal_prio = goal_priority(a, a->goal);
     int which;
-    double best = best_other(a, &which);
+    double best = goap__agent_best_other(a, &which);
     if (which >= 0 && best > a->goal_prio + t->margin) need_plan(a, GOAP_REPLAN_BETTER_GOAL);
   }
   return GOAP_OK;
@@ -23221,7 +22932,7 @@ static goap_status update_begin(goap_agent *a, double dt) {
 static goap_status update_end(goap_agent *a, double dt) {
   goap_status st = GOAP_OK;
   if (a->ph == PHASE_SELECT) {
-    st = a->t->htn ? htn_select(a) : select_goal(a);
+    st = a->t->htn ? goap__agent_htn_select(a) : goap__agent_select_goal(a);
     if (st == GOAP_NO_PLAN) {
       a->ph = PHASE_IDLE;
       a->next_idle_retry = next_tick(a, a->t->check_interval);
@@ -23403,6 +23114,473 @@ int goap_agent_ordered_goal(const goap_agent *a) { return a ? a->order_goal : -1
 #undef PHASE_IDLE
 #undef emit
 #undef execute
+
+/* ==== src/runtime/agent_htn.c ==== */
+/*
+ * agent_htn.c -- HTN agents (an agent type with an HTN domain): planning the root task from
+ * memory, continuing a plan after a `pause`, looking for a better plan when a watched variable
+ * changed (the MTR rule), and checking each step before it starts. Split from agent.c, which
+ * creates the HTN planners (goap__agent_htn_planner_create) and calls these from its update.
+ *
+ * Invariants:
+ *  - goal is always -1: no goal is ever a candidate. plan[0..plan_len) is the running plan up
+ *    to its next `pause` (paused = 1: hp holds the continuation, resumed from memory when the
+ *    last step is done); mtr[0..mtr_len) is its method traversal record from the root.
+ *  - A search for a better plan runs on hp_try into try_plan / try_mtr, bounded by the running
+ *    MTR, so the running plan and its continuation survive when nothing better is found;
+ *    adopting the new plan swaps the buffers and the planners, so a warm HTN agent does not
+ *    allocate.
+ *  - A plan or a continuation runs only with all its reservations held; a refusal drops it and
+ *    the agent plans again from the root.
+ */
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+
+/* ---- HTN agents ------------------------------------------------------------------------------ */
+
+/* Decomposes the root task from memory (resume: continues the pause that ended the plan of
+ * *pp) on *pp (created now if needed), bounded by the MTR bound[0..bound_len) when bound is
+ * not NULL; the plan and MTR go to *plan / *mtr, grown as needed. Returns the planner's status
+ * (GOAP_OK, GOAP_PARTIAL, a failure) or GOAP_OUT_OF_MEMORY. */
+static goap_status htn_search(goap_agent *a, goap_htn_planner **pp, int resume,
+                              const int32_t *bound, int bound_len, int32_t **plan, size_t *pcap,
+                              int32_t **mtr, size_t *mcap, goap_htn_result *res) {
+  const goap_agent_type *t = a->t;
+  if (!*pp && !(*pp = goap__agent_htn_planner_create(a))) return GOAP_OUT_OF_MEMORY;
+  goap_htn_request rq;
+  memset(&rq, 0, sizeof rq);
+  rq.start = a->mem;
+  rq.task = t->htn_root;
+  rq.max_steps = t->max_nodes;
+  rq.max_ms = t->budget_ms;
+  rq.mtr_bound = bound;
+  rq.mtr_bound_length = bound ? bound_len : 0;
+  rq.achieve_search = t->search;
+  rq.achieve_heuristic = t->heuristic;
+  rq.achieve_max_nodes = t->max_nodes;
+  rq.host = a;
+  memset(res, 0, sizeof *res);
+  res->plan = *plan;
+  res->plan_capacity = (int)(*pcap > 0x7fffffff ? 0x7fffffff : *pcap);
+  res->mtr = *mtr;
+  res->mtr_capacity = (int)(*mcap > 0x7fffffff ? 0x7fffffff : *mcap);
+  goap_status st = resume ? goap_htn_resume(*pp, a->mem, &rq, res) : goap_htn_plan(*pp, &rq, res);
+  a->st.expanded += res->stats.steps;
+  if (st == GOAP_BUFFER_TOO_SMALL) {
+    if (!goap__grow_zero(&a->alloc, (void **)plan, pcap, (size_t)res->plan_length + 1,
+                       sizeof **plan) ||
+        !goap__grow_zero(&a->alloc, (void **)mtr, mcap, (size_t)res->mtr_length + 1, sizeof **mtr))
+      return GOAP_OUT_OF_MEMORY;
+    res->plan = *plan;
+    res->plan_capacity = (int)*pcap;
+    res->mtr = *mtr;
+    res->mtr_capacity = (int)*mcap;
+    st = goap_htn_fetch(*pp, res);
+  }
+  return st;
+}
+
+static void htn_plan_failed(goap_agent *a, goap_status why) {
+  a->st.plan_failures++;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
+  goap_agent_event ev;
+  goap__agent_ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
+  ev.status = why;
+  goap__agent_emit(a, &ev);
+}
+
+/* The plan in a->plan[0..len) runs from its first step; reason NONE reports a continuation
+ * after a `pause` (not counted as a plan adopted). */
+static void htn_adopt(goap_agent *a, const goap_htn_result *res, goap_replan_reason reason) {
+  a->plan_len = res->plan_length;
+  a->step = 0;
+  a->plan_cost = res->cost;
+  a->mtr_len = res->mtr_length;
+  a->paused = res->paused;
+  a->goal = -1;
+  a->running = 0;
+  a->ph = GOAP__AGENT_EXECUTE;
+  a->searching = 0;
+  a->idle_reported = 0;
+  if (reason != GOAP_REPLAN_NONE) {
+    a->st.plans++;
+    goap__hist_close(a, GOAP_OK, -1, res->cost, res->plan_length);
+  }
+  goap_agent_event ev;
+  goap__agent_ev_init(&ev, GOAP_EVENT_PLAN);
+  ev.plan = a->plan;
+  ev.plan_length = a->plan_len;
+  ev.cost = a->plan_cost;
+  ev.reason = reason;
+  goap__agent_emit(a, &ev);
+}
+
+/* Plans the root task from memory. GOAP_OK: adopted; GOAP_NO_PLAN: no decomposition, nothing
+ * to do (an empty plan) or a reservation refused: the agent idles and retries. */
+goap_status goap__agent_htn_select(goap_agent *a) {
+  int from_idle = a->from_idle;
+  a->from_idle = 0;
+  goap_htn_result res;
+  goap_status st = htn_search(a, &a->hp, 0, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
+                              &a->mtr_cap, &res);
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  a->plan_len = a->mtr_len = 0;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) {
+    if (!a->idle_reported) htn_plan_failed(a, st);
+    else a->st.plan_failures++;
+    return GOAP_NO_PLAN;
+  }
+  if (res.plan_length == 0 && !res.paused) return GOAP_NO_PLAN; /* nothing to do */
+  int refused = goap__agent_reserve_plan(a, a->plan, res.plan_length);
+  if (refused == -2) return GOAP_OUT_OF_MEMORY;
+  if (refused >= 0) return GOAP_NO_PLAN;
+  if (from_idle) {
+    a->st.replans[GOAP_REPLAN_IDLE]++;
+    goap__hist_open(a, GOAP_REPLAN_IDLE);
+    goap_agent_event ev;
+    goap__agent_ev_init(&ev, GOAP_EVENT_REPLAN);
+    ev.reason = GOAP_REPLAN_IDLE;
+    goap__agent_emit(a, &ev);
+    a->reason = GOAP_REPLAN_IDLE;
+  }
+  htn_adopt(a, &res, a->reason);
+  return GOAP_OK;
+}
+
+/* A watched variable changed: look for a plan of higher priority than the running one (the
+ * MTR rule). Found: it replaces the running plan (its action is stopped). Otherwise the
+ * running plan goes on untouched. */
+goap_status goap__agent_htn_try_better(goap_agent *a) {
+  goap_htn_result res;
+  goap_status st = htn_search(a, &a->hp_try, 0, a->mtr, a->mtr_len, &a->try_plan,
+                              &a->try_plan_cap, &a->try_mtr, &a->try_mtr_cap, &res);
+  if (st == GOAP_OUT_OF_MEMORY) return st;
+  if (st != GOAP_OK && st != GOAP_PARTIAL) return GOAP_OK; /* nothing better: keep */
+  if (goap_htn_mtr_compare(a->try_mtr, res.mtr_length, a->mtr, a->mtr_len) >= 0) return GOAP_OK;
+  goap__agent_need_plan(a, GOAP_REPLAN_WATCH);
+  int32_t *p = a->plan;
+  size_t c = a->plan_cap;
+  a->plan = a->try_plan;
+  a->plan_cap = a->try_plan_cap;
+  a->try_plan = p;
+  a->try_plan_cap = c;
+  p = a->mtr;
+  c = a->mtr_cap;
+  a->mtr = a->try_mtr;
+  a->mtr_cap = a->try_mtr_cap;
+  a->try_mtr = p;
+  a->try_mtr_cap = c;
+  goap_htn_planner *hp = a->hp;
+  a->hp = a->hp_try;
+  a->hp_try = hp;
+  int refused = goap__agent_reserve_plan(a, a->plan, res.plan_length);
+  if (refused == -2) return GOAP_OUT_OF_MEMORY;
+  if (refused >= 0) return GOAP_OK; /* plans again from the root on the next update */
+  htn_adopt(a, &res, GOAP_REPLAN_WATCH);
+  return GOAP_OK;
+}
+
+/* Before a step starts: resumes a paused plan when its actions are done, ends a finished
+ * plan, and checks the next action's preconditions and procedural check. Returns 1 when
+ * plan[step] may start now, 0 when not (the plan was dropped or continues on a later update),
+ * -1 when out of memory. */
+int goap__agent_htn_next(goap_agent *a) {
+  if (a->step >= a->plan_len && a->paused) {
+    goap_htn_result res;
+    goap_status st = htn_search(a, &a->hp, 1, NULL, 0, &a->plan, &a->plan_cap, &a->mtr,
+                                &a->mtr_cap, &res);
+    if (st == GOAP_OUT_OF_MEMORY) return -1;
+    if (st != GOAP_OK && st != GOAP_PARTIAL) {
+      htn_plan_failed(a, st);
+      goap__agent_need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      return 0;
+    }
+    int refused = goap__agent_reserve_plan(a, a->plan, res.plan_length);
+    if (refused == -2) return -1;
+    if (refused >= 0) {
+      goap__agent_need_plan(a, GOAP_REPLAN_PLAN_DONE);
+      return 0;
+    }
+    htn_adopt(a, &res, GOAP_REPLAN_NONE);
+    if (a->plan_len == 0 && a->paused) return 0; /* paused again at once: next update */
+  }
+  if (a->step >= a->plan_len) { /* the root task is done */
+    goap__agent_goal_done(a);
+    return 0;
+  }
+  int act = a->plan[a->step];
+  if (!goap_action_applicable(a->d, a->mem, act)) {
+    goap__agent_need_plan(a, GOAP_REPLAN_PRECONDITIONS);
+    return 0;
+  }
+  const goap__rt_action *r = &a->t->act[act];
+  if (r->check && !goap__agent_call_check(a, act)) { /* a failure before it starts */
+    a->st.actions_failed++;
+    goap_agent_event ev;
+    goap__agent_ev_init(&ev, GOAP_EVENT_ACTION_FAILURE);
+    ev.action = act;
+    goap__agent_emit(a, &ev);
+    goap__agent_learn(a, act, r, 0);
+    goap__agent_need_plan(a, GOAP_REPLAN_ACTION_FAILED);
+    return 0;
+  }
+  return 1;
+}
+
+/* ==== src/runtime/agent_plan.c ==== */
+/*
+ * agent_plan.c -- goal selection of a GOAP agent: the candidate goals (valid, unmet, not
+ * cooling down, best first), the plan cache, time-sliced searches within the update's budget,
+ * the reservations of a plan found, and adopting it. Split from agent.c, which owns the
+ * agent's state, creates its planner (goap__agent_begin_search_on) and calls
+ * goap__agent_select_goal from its update.
+ *
+ * Invariants:
+ *  - A search in progress (a->searching) holds a->cur until it finishes or the plan is dropped;
+ *    a planner of goap_agent_desc.planner serves only searches that end within the update (one
+ *    that would span updates starts again on the agent's own planner; a world keeps the
+ *    planner it leased).
+ *  - A plan found by a search is cached under the state the search started from (search_start:
+ *    memory may have changed while a sliced search ran); with an action blocked for this
+ *    selection the cache is neither read nor written.
+ *  - A plan is adopted only with all its reservations held; an action refused one is disabled
+ *    (costs = -1) for the rest of the selection and the same goal is planned again.
+ *  - budget_ms is measured on a monotonic clock (goap__agent_set_clock: tests inject one); a
+ *    world's budget counts expansions only, so a world's run is deterministic.
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+
+/* ---- goal selection and planning ----------------------------------------------------------- */
+
+static int cooling(const goap_agent *a, int g, uint64_t h) {
+  double cd = a->t->goal[g].cooldown; /* the goal's own cooldown, after its plan ended */
+  if (cd > 0 && g != a->order_goal && a->end_time[g] >= 0 &&
+      a->time + 1e-6 < a->end_time[g] + cd) /* (time is a sum of dt: allow rounding) */
+    return 1;
+  return a->fail_time[g] >= 0 && a->time < a->fail_time[g] + a->t->cooldown &&
+         a->fail_hash[g] == h;
+}
+
+/* Procedural preconditions: actions whose check says no are left out of this round. */
+static void apply_checks(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  if (!t->has_checks) return;
+  for (int i = 0; i < t->na; ++i) {
+    const goap__rt_action *r = &t->act[i];
+    if (!r->check || a->costs[i] < 0) continue;
+    if (!goap__agent_call_check(a, i)) {
+      a->costs[i] = -1;
+      a->blocked++;
+    }
+  }
+}
+
+/* Valid, unmet, not cooling goals, best first (priority, then id). */
+static void build_candidates(goap_agent *a) {
+  goap__agent_unblock(a);
+  apply_checks(a);
+  uint64_t h = goap__agent_mem_hash(a);
+  a->ncand = a->icand = 0;
+  if (a->order_goal >= 0 && goap__agent_goal_met(a, a->order_goal))
+    a->order_goal = -1; /* done already */
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (!goap__agent_goal_valid(a, g) || goap__agent_goal_met(a, g) || cooling(a, g, h)) continue;
+    double pr = goap__agent_goal_priority(a, g);
+    if (!(pr == pr)) continue; /* NaN: not a candidate */
+    int k = a->ncand++;
+    while (k > 0 && a->cand_prio[k - 1] < pr) {
+      a->cand[k] = a->cand[k - 1];
+      a->cand_prio[k] = a->cand_prio[k - 1];
+      --k;
+    }
+    a->cand[k] = g;
+    a->cand_prio[k] = pr;
+  }
+}
+
+/* The best candidate's priority (or -inf), for the periodic better-goal check. */
+double goap__agent_best_other(goap_agent *a, int *which) {
+  uint64_t h = goap__agent_mem_hash(a);
+  double best = -INFINITY;
+  *which = -1;
+  for (int g = 0; g < a->t->ng; ++g) {
+    if (g == a->goal || !goap__agent_goal_valid(a, g) || goap__agent_goal_met(a, g) ||
+        cooling(a, g, h))
+      continue;
+    double pr = goap__agent_goal_priority(a, g);
+    if (pr > best) {
+      best = pr;
+      *which = g;
+    }
+  }
+  return best;
+}
+
+static void adopt(goap_agent *a, int g, double prio, const int32_t *plan, int len, double cost,
+                  int cached) {
+  if (plan) memcpy(a->plan, plan, (size_t)len * sizeof *plan);
+  a->plan_len = len;
+  a->step = 0;
+  a->plan_cost = cost;
+  a->goal = g;
+  a->goal_prio = prio;
+  a->running = 0;
+  a->ph = GOAP__AGENT_EXECUTE;
+  a->searching = 0;
+  a->idle_reported = 0;
+  a->next_goal_check = goap__agent_next_tick(a, a->t->check_interval);
+  a->fail_time[g] = -1;
+  a->st.plans++;
+  if (cached) a->st.cache_hits++;
+  goap__hist_close(a, GOAP_OK, g, cost, len);
+  goap_agent_event ev;
+  goap__agent_ev_init(&ev, GOAP_EVENT_GOAL);
+  ev.goal = g;
+  ev.priority = prio;
+  ev.reason = a->reason;
+  goap__agent_emit(a, &ev);
+  goap__agent_ev_init(&ev, GOAP_EVENT_PLAN);
+  ev.goal = g;
+  ev.priority = prio;
+  ev.plan = a->plan;
+  ev.plan_length = len;
+  ev.cost = cost;
+  ev.cached = cached;
+  ev.reason = a->reason;
+  goap__agent_emit(a, &ev);
+}
+
+static void goal_failed(goap_agent *a, int g, goap_status why) {
+  a->fail_time[g] = a->time;
+  a->end_time[g] = a->time;
+  a->fail_hash[g] = goap__agent_mem_hash(a);
+  a->fail_st[g] = why;
+  a->st.plan_failures++;
+  goap_agent_event ev;
+  goap__agent_ev_init(&ev, GOAP_EVENT_PLAN_FAILED);
+  ev.goal = g;
+  ev.status = why;
+  goap__agent_emit(a, &ev);
+}
+
+/* The time budget's clock: monotonic (a wall-clock jump must not end or stretch a budget). */
+static uint64_t now_ns(const goap_agent *a) {
+  return a->clock ? a->clock(a->clock_ctx) : goap__now_ns();
+}
+
+void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx) {
+  a->clock = fn;
+  a->clock_ctx = ctx;
+}
+
+/* Runs goal selection within the budget. Returns GOAP_OK when a plan was adopted,
+ * GOAP_IN_PROGRESS when the budget ran out, GOAP_NO_PLAN when no goal can be planned. */
+goap_status goap__agent_select_goal(goap_agent *a) {
+  const goap_agent_type *t = a->t;
+  if (!a->searching && a->icand == 0 && a->ncand == 0) {
+    build_candidates(a);
+    if (a->from_idle && a->ncand > 0) { /* something to try again: a replan worth reporting */
+      a->st.replans[GOAP_REPLAN_IDLE]++;
+      goap__hist_open(a, GOAP_REPLAN_IDLE);
+      goap_agent_event ev;
+      goap__agent_ev_init(&ev, GOAP_EVENT_REPLAN);
+      ev.reason = GOAP_REPLAN_IDLE;
+      goap__agent_emit(a, &ev);
+    }
+    a->from_idle = 0;
+  }
+  uint32_t budget = a->in_world ? a->world_budget : t->budget;
+  double budget_ms = a->in_world ? 0 : t->budget_ms; /* a world's budget is deterministic */
+  uint64_t t0 = budget_ms > 0 ? now_ns(a) : 0;
+  while (a->icand < a->ncand) {
+    int g = a->cand[a->icand];
+    double prio = a->cand_prio[a->icand];
+    if (!a->searching) {
+      if (a->cache && !a->blocked) {
+        int len = 0;
+        double cost = 0;
+        const int32_t *p = goap__cache_find(a->cache, t, g, a->mem, a->W, &len, &cost);
+        if (p) {
+          goap__hist_search(a, NULL, 1);
+          if (!goap__agent_ensure_plan_cap(a, (size_t)len)) return GOAP_OUT_OF_MEMORY;
+          int refused = goap__agent_reserve_plan(a, p, len);
+          if (refused == -2) return GOAP_OUT_OF_MEMORY;
+          if (refused < 0) {
+            adopt(a, g, prio, p, len, cost, 1);
+            return GOAP_OK;
+          }
+          a->costs[refused] = -1; /* plan again without it */
+          a->blocked++;
+          continue;
+        }
+      }
+      if (budget == 0) return GOAP_IN_PROGRESS; /* a world gave no budget this frame */
+      memcpy(a->search_start, a->mem, a->W * sizeof *a->search_start);
+      /* a shared planner serves searches that end within this update */
+      goap_status st = goap__agent_begin_search_on(a, g, a->shared ? a->shared : NULL);
+      if (st == GOAP_OUT_OF_MEMORY) return st;
+      a->searching = 1;
+      if (st != GOAP_IN_PROGRESS) goto finished;
+    }
+    for (;;) {
+      if (budget == 0 ||
+          (budget_ms > 0 && (double)goap__elapsed_ns(t0, now_ns(a)) / 1e6 >= budget_ms)) {
+        if (a->cur == a->shared && a->shared && !a->in_world) {
+          /* it will span updates: the shared planner is not ours to keep; the search starts
+           * again on the agent's own planner (same request, same plan) */
+          goap_status st = goap__agent_begin_search_on(a, g, NULL);
+          if (st == GOAP_OUT_OF_MEMORY) return st;
+          if (st != GOAP_IN_PROGRESS) goto finished;
+        }
+        return GOAP_IN_PROGRESS;
+      }
+      uint32_t chunk = budget, done = 0;
+      if (budget_ms > 0 && chunk > 256) chunk = 256;
+      goap_status st = goap_plan_step(a->cur, chunk, &done);
+      a->st.expanded += done;
+      budget = done >= budget ? 0 : budget - done;
+      if (st != GOAP_IN_PROGRESS) break;
+    }
+  finished:;
+    goap_result res;
+    memset(&res, 0, sizeof res);
+    res.plan = a->plan;
+    res.plan_capacity = (int)(a->plan_cap > 0x7fffffff ? 0x7fffffff : a->plan_cap);
+    goap_status st = goap_plan_finish(a->cur, &res);
+    if (st == GOAP_BUFFER_TOO_SMALL) {
+      if (!goap__agent_ensure_plan_cap(a, (size_t)res.plan_length)) return GOAP_OUT_OF_MEMORY;
+      res.plan = a->plan;
+      res.plan_capacity = (int)a->plan_cap;
+      st = goap_plan_finish(a->cur, &res);
+    }
+    a->searching = 0;
+    if (st == GOAP_OUT_OF_MEMORY) return st;
+    goap__hist_search(a, &res.stats, 0);
+    if (st == GOAP_OK) {
+      int refused = goap__agent_reserve_plan(a, a->plan, res.plan_length);
+      if (refused == -2) return GOAP_OUT_OF_MEMORY;
+      if (refused >= 0) {
+        a->costs[refused] = -1; /* plan again without it */
+        a->blocked++;
+        continue;
+      }
+      if (a->cache && !a->blocked)
+        goap__cache_store(a->cache, t, g, a->search_start, a->W, a->plan, res.plan_length,
+                          res.cost);
+      adopt(a, g, prio, NULL, res.plan_length, res.cost, 0);
+      return GOAP_OK;
+    }
+    goal_failed(a, g, st);
+    a->icand++;
+  }
+  a->ncand = a->icand = 0;
+  goap__hist_close(a, GOAP_NO_PLAN, -1, 0, 0);
+  return GOAP_NO_PLAN;
+}
 
 /* ==== src/runtime/blackboard.c ==== */
 /*
@@ -24133,6 +24311,8 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
 /*
  * replay.c -- recording the inputs of agents into a binary log, and replaying a log against
  * agents, checking their decisions (goap/replay.h).
+ * Replaying, and describing a divergence, are in replay_run.c; this file writes logs, checks a
+ * whole log when a replayer is created and decodes its records.
  *
  * The log:
  *   header   "GOAPRPL\0", varint format version, 8-byte shape hash, 8-byte content hash
@@ -24160,21 +24340,9 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
  *    it reaches them, before the next input of the agent.
  */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* #include "agent_impl.h": inlined above */
-
-enum {
-  R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
-  R_NOTE = 12, R_TICK_SUCCESS = GOAP__R_TICK_SUCCESS, R_TICK_FAILURE = GOAP__R_TICK_FAILURE,
-  R_CHECK_YES = GOAP__R_CHECK_YES,
-  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
-};
-/* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
- * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22, DCHECK (no) 27,
- * DCOST 29: agent_impl.h */
 
 static const unsigned char MAGIC[8] = {'G', 'O', 'A', 'P', 'R', 'P', 'L', 0};
 
@@ -24600,50 +24768,6 @@ void goap__rec_event(goap_agent *a, const goap_agent_event *ev) {
 
 /* ---- reading -------------------------------------------------------------------------------- */
 
-/* The domain's sizes, which every id of a record is checked against. */
-typedef struct counts {
-  int nv, na, ng;
-} counts;
-
-typedef struct rec {
-  int tag;
-  uint64_t id;
-  int32_t v;
-  double d;
-  const uint8_t *bytes;          /* NOTE */
-  size_t n;
-  goap_agent_event ev;           /* EVENT (ev.plan: the replayer's scratch) */
-} rec;
-
-struct goap_replayer {
-  goap__rp_head h;               /* first: agent.c's inline fast paths read it (data: the
-                                    records of every chunk, in order; cur: the agent of the
-                                    records at pos) */
-  goap_allocator alloc;
-  const goap_domain *d;
-  counts cn;
-  int32_t *plan;                 /* scratch for an event's plan */
-  size_t plan_cap;
-  char label[256];
-  int changed;
-  int nagents, attached;
-  goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
-                                    a claim until the agents come) */
-  size_t cagents;
-  double last_dt;
-  uint64_t frame;
-  goap_replay_note_fn on_note;
-  void *note_user;
-  int depth;                     /* host calls being applied inside each other */
-  goap_replay_divergence div;
-};
-
-typedef struct reader {
-  const uint8_t *p;
-  size_t n, at;
-  int bad;
-} reader;
-
 static uint64_t get_u(reader *r) {
   if (r->at < r->n && r->p[r->at] < 0x80) return r->p[r->at++]; /* one byte: most of them */
   uint64_t x = 0;
@@ -25014,6 +25138,41 @@ int goap_replayer_divergence(const goap_replayer *r, goap_replay_divergence *out
   return 1;
 }
 
+/* ---- for replay_run.c (agent_impl.h) ------------------------------------------------------ */
+
+size_t goap__replay_event_room(const goap_agent_event *ev) { return event_room(ev); }
+size_t goap__replay_enc_event(uint8_t *p, const goap_agent_event *ev) { return enc_event(p, ev); }
+int goap__replay_decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t cap,
+                        size_t *len) {
+  return decode(cn, rd, o, plan, cap, len);
+}
+/* macros of src/runtime/replay.c end here */
+#undef fail
+
+/* ==== src/runtime/replay_run.c ==== */
+/*
+ * replay_run.c -- replaying a log against agents (goap/replay.h): feeding each agent the
+ * recorded results of its callbacks and the host's recorded calls, checking its decisions
+ * against the log, and describing the first divergence. Split from replay.c, which writes
+ * logs, checks a whole log when the replayer is created and decodes its records.
+ *
+ * Invariants:
+ *  - Only records the replayer's creation checked are read (goap__replay_decode on data it
+ *    accepted), so replaying never reads out of bounds.
+ *  - Records are consumed in log order: pass-through records (agent switches, host calls,
+ *    notes) are applied when the replay reaches them, before the next input of the agent; a
+ *    host call is consumed before it runs, since it may reach the replay again.
+ *  - The first divergence is kept (r->div) and stops the replay: later inputs answer
+ *    neutrally, events are no longer reported, goap_replayer_step returns GOAP_CONFLICT.
+ *  - Host calls nest at most 16 deep (a deeper nesting is a damaged log, stopped as a
+ *    divergence rather than recursed on).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "agent_impl.h": inlined above */
+
 /* ---- describing records and requests for a divergence -------------------------------------- */
 
 static const char *aname(const goap_domain *d, int a) {
@@ -25181,7 +25340,7 @@ static int peek(goap_replayer *r, rec *o, size_t *next) {
   }
   reader rd = {r->h.data, r->h.size, r->h.pos, 0};
   size_t len = 0;
-  if (!decode(&r->cn, &rd, o, r->plan, r->plan_cap, &len)) return 0;
+  if (!goap__replay_decode(&r->cn, &rd, o, r->plan, r->plan_cap, &len)) return 0;
   *next = rd.at;
   return 1;
 }
@@ -25341,9 +25500,9 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
   size_t next;
   if (r->h.diverged) return 0;
   if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
-  if (r->h.cur == a->rec_id && event_room(ev) <= 256) { /* the common case: the next record */
+  if (r->h.cur == a->rec_id && goap__replay_event_room(ev) <= 256) { /* the common case: the next record */
     uint8_t b[256];
-    size_t n = enc_event(b, ev);
+    size_t n = goap__replay_enc_event(b, ev);
     if (n <= r->h.size - r->h.pos && memcmp(r->h.data + r->h.pos, b, n) == 0) {
       r->h.pos += n;
       return 1;
@@ -25411,9 +25570,8 @@ goap_status goap_replayer_run(goap_replayer *r) {
   while (st == GOAP_IN_PROGRESS);
   return st;
 }
-/* macros of src/runtime/replay.c end here */
+/* macros of src/runtime/replay_run.c end here */
 #undef PASS_TAGS
-#undef fail
 
 /* ==== src/runtime/save.c ==== */
 /* names of src/runtime/save.c that another file also declares */

@@ -1,16 +1,16 @@
 /*
  * agent_impl.h -- the agent's whole state (struct goap_agent), shared by the runtime files that
- * read it: agent.c (which owns and runs it), inspect.c (the inspection API), replay.c
- * (recording and replaying its inputs) and save.c (snapshots and restores). Nothing here is
- * public.
+ * read it: agent.c (which owns and runs it, with agent_plan.c's goal selection and
+ * agent_htn.c's HTN planning), inspect.c (the inspection API), replay.c (recording and
+ * replaying its inputs) and save.c (snapshots and restores). Nothing here is public.
  *
- * Invariants: only agent.c changes an agent's decisions (save.c only writes a freshly created
- * agent); inspect.c only reads; replay.c hooks are called by agent.c at each input of the
- * runtime (see replay.c). save.c writes every field that decides what the agent does next and
- * what inspection reports (everything but scratch buffers, the planners' pools, the counting
- * allocator's books, the replan history ring and the recorder/replayer): a field added here
- * that carries state across updates must be added to save.c's format too (and
- * GOAP_SNAPSHOT_VERSION raised).
+ * Invariants: only agent.c, agent_plan.c and agent_htn.c change an agent's decisions (save.c
+ * only writes a freshly created agent); inspect.c only reads; replay.c hooks are called by
+ * agent.c at each input of the runtime (see replay.c). save.c writes every field that decides
+ * what the agent does next and what inspection reports (everything but scratch buffers, the
+ * planners' pools, the counting allocator's books, the replan history ring and the
+ * recorder/replayer): a field added here that carries state across updates must be added to
+ * save.c's format too (and GOAP_SNAPSHOT_VERSION raised).
  */
 #ifndef GOAP_AGENT_IMPL_H
 #define GOAP_AGENT_IMPL_H
@@ -216,6 +216,70 @@ static inline int goap__rp_act(goap_agent *a, int tag, int act, int32_t *v) {
   return 1;
 }
 
+/* ---- replay.c and replay_run.c: the log's records, the replayer ---------------------------- */
+/* The other record tags (see replay.c for the log format). */
+enum {
+  R_AGENT = 1, R_AGENT_NEXT = 2, R_FRAME = 3, R_UPDATE = 4, R_UPDATE_SAME = 10,
+  R_NOTE = 12, R_TICK_SUCCESS = GOAP__R_TICK_SUCCESS, R_TICK_FAILURE = GOAP__R_TICK_FAILURE,
+  R_CHECK_YES = GOAP__R_CHECK_YES,
+  R_RESERVE_YES = 23, R_EVENT = 24, R_END = 25, R_STEP = 26, R_DCHECK_YES = 28
+};
+/* GOAP__R_SET 5, ORDER 6, CLEAR_ORDER 7, REPLAN 8, RESET 9, TICK (running) 11, START 14,
+ * STOP 15, SENSOR 16, CHECK (no) 17, PRIO 19, RESERVE (no) 20, BB 22, DCHECK (no) 27,
+ * DCOST 29: above */
+
+/* The domain's sizes, which every id of a record is checked against. */
+typedef struct counts {
+  int nv, na, ng;
+} counts;
+
+typedef struct rec {
+  int tag;
+  uint64_t id;
+  int32_t v;
+  double d;
+  const uint8_t *bytes;          /* NOTE */
+  size_t n;
+  goap_agent_event ev;           /* EVENT (ev.plan: the replayer's scratch) */
+} rec;
+
+struct goap_replayer {
+  goap__rp_head h;               /* first: agent.c's inline fast paths read it (data: the
+                                    records of every chunk, in order; cur: the agent of the
+                                    records at pos) */
+  goap_allocator alloc;
+  const goap_domain *d;
+  counts cn;
+  int32_t *plan;                 /* scratch for an event's plan */
+  size_t plan_cap;
+  char label[256];
+  int changed;
+  int nagents, attached;
+  goap_agent **agents;           /* the attached ones (grown by attach: a log's count is only
+                                    a claim until the agents come) */
+  size_t cagents;
+  double last_dt;
+  uint64_t frame;
+  goap_replay_note_fn on_note;
+  void *note_user;
+  int depth;                     /* host calls being applied inside each other */
+  goap_replay_divergence div;
+};
+
+typedef struct reader {
+  const uint8_t *p;
+  size_t n, at;
+  int bad;
+} reader;
+
+/* replay.c: the room an event's record takes at most; its record (R_EVENT and its fields) into
+ * p[0..room), returning the bytes written; decoding the record at rd->at into *o, checking its
+ * ids against the domain (0 on bad data). See there. */
+size_t goap__replay_event_room(const goap_agent_event *ev);
+size_t goap__replay_enc_event(uint8_t *p, const goap_agent_event *ev);
+int goap__replay_decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t cap,
+                        size_t *len);
+
 /* The hash of the agent's memory that goal failures are keyed by (agent.c; inspect.c reports
  * the same cooldowns with it). */
 uint64_t goap__agent_mem_hash(const goap_agent *a);
@@ -230,5 +294,36 @@ goap_htn_planner *goap__agent_htn_planner(goap_agent *a);
 /* Makes the agent read planning_ms_per_update's time from fn(ctx) instead of goap__now_ns
  * (NULL restores it): tests drive the budget with a clock of their own. */
 void goap__agent_set_clock(goap_agent *a, goap__clock_fn fn, void *ctx);
+
+/* ---- agent.c, agent_plan.c, agent_htn.c: one agent's update, in three files -------------- */
+/* agent.c's helpers, for the other two (each forwards to agent.c's static of the same name
+ * without the prefix; see there). */
+double goap__agent_next_tick(const goap_agent *a, double interval);
+void goap__agent_emit(goap_agent *a, goap_agent_event *ev);
+void goap__agent_ev_init(goap_agent_event *ev, goap_agent_event_kind k);
+double goap__agent_goal_priority(goap_agent *a, int g);
+int goap__agent_goal_valid(const goap_agent *a, int g);
+int goap__agent_goal_met(const goap_agent *a, int g);
+void goap__agent_learn(goap_agent *a, int act, const goap__rt_action *r, int timeout);
+int goap__agent_call_check(goap_agent *a, int act);
+int goap__agent_reserve_plan(goap_agent *a, const int32_t *plan, int len);
+void goap__agent_unblock(goap_agent *a);
+void goap__agent_need_plan(goap_agent *a, goap_replan_reason why);
+int goap__agent_ensure_plan_cap(goap_agent *a, size_t n);
+void goap__agent_goal_done(goap_agent *a);
+/* Begins the search for goal g on `on` (NULL: the agent's own planner, created if needed). */
+goap_status goap__agent_begin_search_on(goap_agent *a, int g, goap_planner *on);
+goap_htn_planner *goap__agent_htn_planner_create(goap_agent *a);
+/* agent_plan.c: goal selection within the budget (GOAP_OK: a plan adopted; GOAP_IN_PROGRESS:
+ * the budget ran out; GOAP_NO_PLAN: no goal can be planned), and the best other candidate's
+ * priority (-inf when none; *which: its goal or -1) for the periodic better-goal check. */
+goap_status goap__agent_select_goal(goap_agent *a);
+double goap__agent_best_other(goap_agent *a, int *which);
+/* agent_htn.c: planning the root task (goap__agent_select_goal's HTN form), the search for a
+ * better plan when a watched variable changed, and the check before a step starts (1: it may
+ * start; 0: not now; -1: out of memory). */
+goap_status goap__agent_htn_select(goap_agent *a);
+goap_status goap__agent_htn_try_better(goap_agent *a);
+int goap__agent_htn_next(goap_agent *a);
 
 #endif /* GOAP_AGENT_IMPL_H */
