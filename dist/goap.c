@@ -2520,6 +2520,17 @@ struct goap_planner {
   void *trace_user;
 };
 
+/* The action that reached node n (-1: a root). */
+static inline int32_t goap__node_action(const goap_planner *p, uint32_t n) {
+  return (int32_t)(p->nodes.action[n] & ~GOAP__NODE_CLOSED) - 1;
+}
+
+/* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
+ * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
+ * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
+ * pricing each successor's positional cost). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
+
 /* relax.c */
 goap_status goap__relax_init(goap_planner *p);
 void goap__relax_free(goap_planner *p);
@@ -2554,6 +2565,21 @@ goap_status goap__rx_goal(goap_planner *p);
 
 /* succ_index.c: builds the successor index for the current selection (p->succ). */
 void goap__succ_index_build(goap_planner *p);
+
+/* planner_start.c: start_search's work (the search's layout, per-selection structures, the
+ * roots): GOAP_OK, GOAP_NO_PLAN (a goal that can never hold) or a growth error. */
+goap_status goap__planner_start(goap_planner *p);
+/* planner_result.c: goap_plan_finish's work once the search is done (the plan, its cost, the
+ * best partial plan on a budget stop). */
+goap_status goap__planner_finish(goap_planner *p, goap_result *res);
+/* planner.c, for those two: offer() inserts candidate state c (in the tentative slot or
+ * elsewhere) reached from parent by action at cost g; useful_all() fills the useful-action
+ * bitset that follows state s; step_cost() is action a's cost in state s with positional
+ * costs (-1: inapplicable there). */
+goap_status goap__planner_offer(goap_planner *p, const goap_word *c, uint32_t parent,
+                                int32_t action, double g, int backward);
+void goap__planner_useful_all(goap_planner *p, goap_word *s);
+double goap__planner_step_cost(goap_planner *p, int32_t a, const goap_word *s);
 
 /* planner_backward.c: regression candidates in p->scratch (2W words each) */
 /* Room for n candidates: GOAP_OK, GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
@@ -4022,7 +4048,9 @@ void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a) {
  * planner.c -- forward A* / weighted A* / greedy search over packed states, and regressive
  * (backward) A* over partial states, with relevance pruning, budgets and sliced execution.
  * Creation and the pools' growth are in planner_create.c, a request's set-up (action
- * selection, goal compilation) in planner_request.c.
+ * selection, goal compilation) in planner_request.c, a search's start (node layout, successor
+ * generator, roots) in planner_start.c, the result (the plan, its cost, the best partial plan)
+ * in planner_result.c.
  *
  * Invariants:
  *  - Pools (nodes, states, closed table, open heap, scratch) are allocated at creation and only
@@ -4046,7 +4074,7 @@ void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a) {
  *  - Forward successors come from the parent's useful-action bitset; after applying an action
  *    only the actions that read or write a variable it wrote are rechecked (`touch` lists, or
  *    precomputed masks in small mode), so the child's bitset is exact. When the bitset would
- *    be larger than the state or costly to keep (see MAX_FANOUT), the successor index lists
+ *    be larger than the state or costly to keep (see planner_start.c), the successor index lists
  *    each state's candidates instead (actions grouped by an anchor precondition), every one
  *    checked in full; its order is fixed by the state, so results stay deterministic.
  *  - Node records hold no depth: plan lengths are counted along parent links.
@@ -4065,14 +4093,9 @@ void goap__node_pool_free(goap__node_pool *np, const goap_allocator *a) {
 #define NONE UINT32_MAX
 
 #define CLOSED GOAP__NODE_CLOSED
-/* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
- * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
- * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
- * pricing each successor's positional cost). */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
 
 static inline int32_t node_action(const goap_planner *p, uint32_t n) {
-  return (int32_t)(p->nodes.action[n] & ~CLOSED) - 1;
+  return goap__node_action(p, n);
 }
 
 /* h as stored: rounded down to a float, so that it never grows (admissible stays admissible);
@@ -4212,8 +4235,6 @@ static inline goap_status prepare(goap_planner *p, const goap_request *req) {
   return goap__plan_prepare(p, req);
 }
 
-static inline goap_status rx_goal(goap_planner *p) { return goap__rx_goal(p); }
-
 /* ---- positional costs ----------------------------------------------------------------------- */
 
 /* Is action x's state cost called in this request? */
@@ -4327,38 +4348,6 @@ static double f_of(const goap_planner *p, double g, double h) {
 
 static double tie_of(const goap_planner *p, double g, double h) {
   return p->search == GOAP_SEARCH_GREEDY ? g : h;
-}
-
-static uint32_t node_depth(const goap_planner *p, uint32_t n) {
-  uint32_t d = 0;
-  while (p->nodes.parent[n] != NONE) {
-    n = p->nodes.parent[n];
-    ++d;
-  }
-  return d;
-}
-
-/* The best partial plan's end: of the stored nodes, the lowest h, then the deepest, then the
- * first stored. Only needed when a budget runs out, so it is searched for then, not tracked
- * (depths are counted along parent links, for the nodes of the lowest h only). */
-static uint32_t find_best(const goap_planner *p) {
-  uint32_t best = NONE, best_depth = 0;
-  float hmin = INFINITY;
-  /* lazy A*'s unevaluated nodes hold only a lower bound (often 0): not ranked */
-  int skip = p->lazy_astar;
-  for (uint32_t n = 0; n < p->nodes.count; ++n)
-    if (fabsf(p->nodes.h[n]) < hmin && !(skip && signbit(p->nodes.h[n])))
-      hmin = fabsf(p->nodes.h[n]);
-  if (isinf(hmin)) return NONE;
-  for (uint32_t n = 0; n < p->nodes.count; ++n) {
-    if (!(fabsf(p->nodes.h[n]) <= hmin) || (skip && signbit(p->nodes.h[n]))) continue;
-    uint32_t dn = node_depth(p, n);
-    if (best == NONE || dn > best_depth) {
-      best = n;
-      best_depth = dn;
-    }
-  }
-  return best;
 }
 
 /* Reports a trace event (only called when a trace callback is installed). */
@@ -4893,120 +4882,6 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
-/* Beyond this many actions to recheck per successor (on average over the active actions),
- * the bitset's upkeep costs more than finding the candidates through the index: blocks world
- * rechecks about 170 per successor and runs 3x faster with the index; chains recheck 2 and
- * would lose the bitset's knowledge of no-ops. */
-#define MAX_FANOUT 48
-
-/* Average over the active actions of the actions rechecked after applying one (the touch
- * lists of the variables it writes). */
-static uint32_t recheck_fanout(const goap_planner *p) {
-  const goap_domain *d = p->d;
-  uint64_t total = 0;
-  for (int i = 0; i < p->nactive; ++i) {
-    const goap__action *x = &d->actions[p->active[i]];
-    for (int e = 0; e < x->neff; ++e)
-      total += p->touch_off[x->eff[e].var + 1] - p->touch_off[x->eff[e].var];
-  }
-  uint64_t avg = p->nactive ? total / (uint64_t)p->nactive : 0;
-  return avg > 0xffffffffu ? 0xffffffffu : (uint32_t)avg;
-}
-
-static goap_status start_search(goap_planner *p) {
-  uint32_t sw;
-  goap_status st = rx_goal(p);
-  if (st != GOAP_OK) return st;
-  /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
-  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
-    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
-    p->closed.idbase = 0;
-  }
-  p->nodes.count = 0;
-  p->open.count = 0;
-  p->open_pref.count = 0;
-  p->prio[0] = p->prio[1] = 0;
-  p->best_h = INFINITY;
-  p->found = p->best = NONE;
-  p->lm_node = NONE;
-  p->lm_gain = p->lm_fresh = 0;
-  if (p->search == GOAP_SEARCH_BACKWARD) {
-    p->key = p->stride = 2 * p->W;
-    p->useful_words = 0;
-  } else {
-    p->key = p->W;
-    /* the useful-action bitset when it is at most as large as the state and a successor has
-     * few actions to recheck, else the index */
-    uint32_t words = (uint32_t)((p->nactive + 63) / 64);
-    if (p->fan_serial != p->goal_serial) {
-      p->fanout = recheck_fanout(p);
-      p->fan_serial = p->goal_serial;
-      if (p->gslot_current >= 0 && p->gslots[p->gslot_current].serial == p->goal_serial) {
-        p->gslots[p->gslot_current].fanout = p->fanout; /* kept with the selection (goal cache) */
-        p->gslots[p->gslot_current].fan_ok = 1;
-      }
-    }
-    /* lazy search expands few of the states it generates: keeping each one's bitset up to
-     * date costs more than finding the applicable actions of the few expanded (village:
-     * 2.3x fewer instructions per plan) */
-    int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
-    p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
-    p->succ_mode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
-    /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
-     * successors in the same order through offer() */
-    if (p->succ_mode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
-      p->succ_mode = FMODE_BITSET;
-    /* positional costs: the same bitset or index through expand_scost (orbit search and
-     * positional costs never meet: begin refuses the pair) */
-    if (p->scost_on) p->succ_mode = FMODE_SCOST;
-    if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
-      p->useful_words = 0;
-      p->succ_mode = FMODE_INDEX_SYM;
-    }
-    p->stride = p->W + p->useful_words;
-    if (p->succ_mode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
-      goap__succ_index_build(p);
-  }
-  sw = p->stride;
-  st = ensure_nodes(p, 2);
-  if (st != GOAP_OK) return st;
-  if (p->goal_never) return GOAP_NO_PLAN;
-  if (p->search != GOAP_SEARCH_BACKWARD) {
-    if (p->heur == GOAP_H_LMCUT && (!p->lm.built || p->lm.serial != p->goal_serial)) {
-      st = goap__lmcut_build(p);
-      if (st != GOAP_OK) return st;
-    }
-    p->lm_ring.on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
-    if (p->lm_ring.on) {
-      st = goap__lm_ring_setup(p);
-      if (st != GOAP_OK) return st;
-    }
-    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
-    memcpy(tent, p->start, p->W * sizeof *tent);
-    if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
-    if (p->useful_words) useful_all(p, tent);
-    return offer(p, tent, NONE, -1, 0.0, 0);
-  }
-  if (p->heur >= GOAP_H_MAX) goap__relax_explore_start(p);
-  /* roots: the goal as intervals, split on != */
-  st = goap__cand_reserve(p, 2);
-  if (st != GOAP_OK) return st;
-  goap__full_intervals(p, p->scratch, p->scratch + p->W);
-  size_t nc = 1;
-  for (int i = 0; i < p->nwant && nc; ++i) {
-    const goap__ftest *t = &p->goal_ft[i];
-    st = goap__split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
-    if (st != GOAP_OK) return st;
-  }
-  for (size_t k = 0; k < nc; ++k) {
-    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
-    memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
-    st = offer(p, tent, NONE, -1, 0.0, 1);
-    if (st != GOAP_OK) return st;
-  }
-  return GOAP_OK;
-}
-
 static goap_status begin_impl(goap_planner *p, const goap_request *req) {
   memset(&p->stats, 0, sizeof p->stats);
   p->elapsed_ns = 0;
@@ -5024,7 +4899,7 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
       p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
   /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
   p->small_search.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
-  if (st == GOAP_OK) st = p->small_search.run ? goap__small_start(p) : start_search(p);
+  if (st == GOAP_OK) st = p->small_search.run ? goap__small_start(p) : goap__planner_start(p);
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
@@ -5151,64 +5026,6 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
   return st;
 }
 
-static goap_status finish_impl(goap_planner *p, goap_result *res) {
-  goap_status st = p->final;
-  res->partial = 0;
-  res->plan_length = 0;
-  res->cost = 0.0;
-  uint32_t end = NONE;
-  if (st == GOAP_OK) end = p->found;
-  else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_MEMORY_LIMIT) {
-    if (p->best == NONE) p->best = find_best(p);
-    end = p->best;
-    res->partial = 1;
-  }
-  if (end != NONE) {
-    int len = (int)node_depth(p, end);
-    res->plan_length = len;
-    /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
-     * reached more cheaply after end's g was set (reopening with an inconsistent heuristic)
-     * and end was taken out before that ancestor was expanded again. Summed in the order g
-     * accumulates (from the root) when the plan is written. */
-    if (len > 0 && (res->plan_capacity < len || !res->plan)) {
-      /* not written: plan_length tells the size needed (a partial plan keeps its status) */
-      if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
-      double c = 0.0;
-      for (uint32_t n = end; p->nodes.parent[n] != NONE; n = p->nodes.parent[n]) {
-        int32_t a = node_action(p, n);
-        c += p->scost_on ? step_cost(p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
-                         : p->acost[a];
-      }
-      res->cost = c;
-    } else {
-      int backward = p->search == GOAP_SEARCH_BACKWARD;
-      uint32_t n = end;
-      for (int i = 0; i < len; ++i) {
-        int pos = backward ? i : len - 1 - i;
-        res->plan[pos] = node_action(p, n);
-        n = p->nodes.parent[n];
-      }
-      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
-      double c = 0.0;
-      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
-        goap_word *s = p->scratch;
-        memcpy(s, p->start, p->W * sizeof *s);
-        for (int i = 0; i < len; ++i) {
-          c += step_cost(p, res->plan[i], s);
-          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
-        }
-      } else {
-        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
-      }
-      res->cost = c;
-    }
-  }
-  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
-  res->stats = p->stats;
-  res->status = st;
-  return st;
-}
-
 /* The clock, unless the request is GOAP_REQUEST_UNTIMED (then 0: no time is counted). */
 static uint64_t clock_ns(unsigned flags) {
   return (flags & GOAP_REQUEST_UNTIMED) ? 0 : goap__now_ns();
@@ -5235,7 +5052,7 @@ goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *d
 goap_status goap_plan_finish(goap_planner *p, goap_result *res) {
   if (!p || !res) return GOAP_INVALID_ARGUMENT;
   if (p->phase != PHASE_DONE) return GOAP_INVALID_OPERATION;
-  return finish_impl(p, res);
+  return goap__planner_finish(p, res);
 }
 
 goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res) {
@@ -5248,14 +5065,26 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
   p->elapsed_ns = clock_ns(req->flags) - t0;
   (void)st;
-  return finish_impl(p, res);
+  return goap__planner_finish(p, res);
+}
+
+/* ---- for planner_start.c and planner_result.c (planner.h) ---------------------------------- */
+
+goap_status goap__planner_offer(goap_planner *p, const goap_word *c, uint32_t parent,
+                                int32_t action, double g, int backward) {
+  return offer(p, c, parent, action, g, backward);
+}
+
+void goap__planner_useful_all(goap_planner *p, goap_word *s) { useful_all(p, s); }
+
+double goap__planner_step_cost(goap_planner *p, int32_t a, const goap_word *s) {
+  return step_cost(p, a, s);
 }
 /* macros of src/core/planner.c end here */
 #undef NONE
 #undef CLOSED
 #undef PREF_BOOST
 #undef expand_list
-#undef MAX_FANOUT
 #undef hpop
 #undef hpush
 
@@ -6140,6 +5969,264 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
 #undef F_RELEVANT
 #undef F_ACTIVE
 #undef SEL_FLAGS
+
+/* ==== src/core/planner_result.c ==== */
+/*
+ * planner_result.c -- a finished search's result (goap_plan_finish), split from planner.c: the
+ * plan read back along the parent links, its cost, and the best partial plan when a budget
+ * ran out.
+ *
+ * Invariants:
+ *  - Only reads the search's nodes; p->best caches the partial plan's end once found.
+ *  - The cost reported is the cost of the path the parent links give (a written plan's summed
+ *    from the root, as g accumulates; positional costs priced again along it), which may be
+ *    below the end node's g after a reopening with an inconsistent heuristic.
+ *  - A plan that does not fit the caller's buffer is not written: plan_length tells the size
+ *    needed (GOAP_BUFFER_TOO_SMALL, or the partial plan's status).
+ *  - The partial plan ends at the stored node of the lowest h, then the deepest, then the
+ *    first stored; lazy A*'s unevaluated nodes (a lower bound only) are not ranked.
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+#define NONE UINT32_MAX
+
+static uint32_t node_depth(const goap_planner *p, uint32_t n) {
+  uint32_t d = 0;
+  while (p->nodes.parent[n] != NONE) {
+    n = p->nodes.parent[n];
+    ++d;
+  }
+  return d;
+}
+
+/* The best partial plan's end: of the stored nodes, the lowest h, then the deepest, then the
+ * first stored. Only needed when a budget runs out, so it is searched for then, not tracked
+ * (depths are counted along parent links, for the nodes of the lowest h only). */
+static uint32_t find_best(const goap_planner *p) {
+  uint32_t best = NONE, best_depth = 0;
+  float hmin = INFINITY;
+  /* lazy A*'s unevaluated nodes hold only a lower bound (often 0): not ranked */
+  int skip = p->lazy_astar;
+  for (uint32_t n = 0; n < p->nodes.count; ++n)
+    if (fabsf(p->nodes.h[n]) < hmin && !(skip && signbit(p->nodes.h[n])))
+      hmin = fabsf(p->nodes.h[n]);
+  if (isinf(hmin)) return NONE;
+  for (uint32_t n = 0; n < p->nodes.count; ++n) {
+    if (!(fabsf(p->nodes.h[n]) <= hmin) || (skip && signbit(p->nodes.h[n]))) continue;
+    uint32_t dn = node_depth(p, n);
+    if (best == NONE || dn > best_depth) {
+      best = n;
+      best_depth = dn;
+    }
+  }
+  return best;
+}
+
+goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
+  goap_status st = p->final;
+  res->partial = 0;
+  res->plan_length = 0;
+  res->cost = 0.0;
+  uint32_t end = NONE;
+  if (st == GOAP_OK) end = p->found;
+  else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_MEMORY_LIMIT) {
+    if (p->best == NONE) p->best = find_best(p);
+    end = p->best;
+    res->partial = 1;
+  }
+  if (end != NONE) {
+    int len = (int)node_depth(p, end);
+    res->plan_length = len;
+    /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
+     * reached more cheaply after end's g was set (reopening with an inconsistent heuristic)
+     * and end was taken out before that ancestor was expanded again. Summed in the order g
+     * accumulates (from the root) when the plan is written. */
+    if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+      /* not written: plan_length tells the size needed (a partial plan keeps its status) */
+      if (st == GOAP_OK) st = GOAP_BUFFER_TOO_SMALL;
+      double c = 0.0;
+      for (uint32_t n = end; p->nodes.parent[n] != NONE; n = p->nodes.parent[n]) {
+        int32_t a = goap__node_action(p, n);
+        c += p->scost_on ? goap__planner_step_cost(p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
+                         : p->acost[a];
+      }
+      res->cost = c;
+    } else {
+      int backward = p->search == GOAP_SEARCH_BACKWARD;
+      uint32_t n = end;
+      for (int i = 0; i < len; ++i) {
+        int pos = backward ? i : len - 1 - i;
+        res->plan[pos] = goap__node_action(p, n);
+        n = p->nodes.parent[n];
+      }
+      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
+      double c = 0.0;
+      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
+        goap_word *s = p->scratch;
+        memcpy(s, p->start, p->W * sizeof *s);
+        for (int i = 0; i < len; ++i) {
+          c += goap__planner_step_cost(p, res->plan[i], s);
+          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
+        }
+      } else {
+        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+      }
+      res->cost = c;
+    }
+  }
+  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  res->stats = p->stats;
+  res->status = st;
+  return st;
+}
+/* macros of src/core/planner_result.c end here */
+#undef NONE
+
+/* ==== src/core/planner_start.c ==== */
+/*
+ * planner_start.c -- a search's start, split from planner.c: the per-request choice of node
+ * layout and forward successor generator (small mode, the useful-action bitset, the successor
+ * index, orbit search, positional costs), the pools reset, the structures built per selection
+ * (successor index, LM-cut compilation, landmark ring) and the roots.
+ *
+ * Invariants:
+ *  - Starting a request costs O(1) in the closed table: ids of earlier requests lie below
+ *    idbase; the table is wiped only before the ids would wrap.
+ *  - The per-selection structures (recheck fan-out, successor index, LM-cut compilation) are
+ *    rebuilt exactly when goal_serial changed; the fan-out is kept with the goal-cache slot.
+ *  - Forward searches have one root, the start state (canonical under a symmetry); backward
+ *    searches one per candidate of the goal's intervals split on `!=`. Roots go through
+ *    offer(), as every node does.
+ *  - Small mode is left for the bitset when tracing, lazy search, preferred operators or
+ *    positional costs are on (its loop has no hooks for them): the same successors in the
+ *    same order.
+ */
+#include <math.h>
+#include <string.h>
+
+/* #include "planner.h": inlined above */
+
+#define NONE UINT32_MAX
+
+/* Beyond this many actions to recheck per successor (on average over the active actions),
+ * the bitset's upkeep costs more than finding the candidates through the index: blocks world
+ * rechecks about 170 per successor and runs 3x faster with the index; chains recheck 2 and
+ * would lose the bitset's knowledge of no-ops. */
+#define MAX_FANOUT 48
+
+/* Average over the active actions of the actions rechecked after applying one (the touch
+ * lists of the variables it writes). */
+static uint32_t recheck_fanout(const goap_planner *p) {
+  const goap_domain *d = p->d;
+  uint64_t total = 0;
+  for (int i = 0; i < p->nactive; ++i) {
+    const goap__action *x = &d->actions[p->active[i]];
+    for (int e = 0; e < x->neff; ++e)
+      total += p->touch_off[x->eff[e].var + 1] - p->touch_off[x->eff[e].var];
+  }
+  uint64_t avg = p->nactive ? total / (uint64_t)p->nactive : 0;
+  return avg > 0xffffffffu ? 0xffffffffu : (uint32_t)avg;
+}
+
+goap_status goap__planner_start(goap_planner *p) {
+  uint32_t sw;
+  goap_status st = goap__rx_goal(p);
+  if (st != GOAP_OK) return st;
+  /* ids of earlier requests lie below idbase; wipe only before the ids would wrap */
+  if ((uint64_t)p->closed.idbase + p->cap_nodes + 2 >= ((uint64_t)1 << 32)) {
+    memset(p->closed.slot, 0xff, p->closed.cap * sizeof *p->closed.slot);
+    p->closed.idbase = 0;
+  }
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  p->prio[0] = p->prio[1] = 0;
+  p->best_h = INFINITY;
+  p->found = p->best = NONE;
+  p->lm_node = NONE;
+  p->lm_gain = p->lm_fresh = 0;
+  if (p->search == GOAP_SEARCH_BACKWARD) {
+    p->key = p->stride = 2 * p->W;
+    p->useful_words = 0;
+  } else {
+    p->key = p->W;
+    /* the useful-action bitset when it is at most as large as the state and a successor has
+     * few actions to recheck, else the index */
+    uint32_t words = (uint32_t)((p->nactive + 63) / 64);
+    if (p->fan_serial != p->goal_serial) {
+      p->fanout = recheck_fanout(p);
+      p->fan_serial = p->goal_serial;
+      if (p->gslot_current >= 0 && p->gslots[p->gslot_current].serial == p->goal_serial) {
+        p->gslots[p->gslot_current].fanout = p->fanout; /* kept with the selection (goal cache) */
+        p->gslots[p->gslot_current].fan_ok = 1;
+      }
+    }
+    /* lazy search expands few of the states it generates: keeping each one's bitset up to
+     * date costs more than finding the applicable actions of the few expanded (village:
+     * 2.3x fewer instructions per plan) */
+    int bitset = words <= p->W && (words <= 1 || (p->fanout <= MAX_FANOUT && !p->lazy));
+    p->useful_words = (bitset && p->sx_force != 1) || p->sx_force == 2 ? words : 0;
+    p->succ_mode = !p->useful_words ? FMODE_INDEX : p->small ? FMODE_SMALL : FMODE_BITSET;
+    /* small mode's specialised loop has no trace hooks: the bitset mode expands the same
+     * successors in the same order through goap__planner_offer() */
+    if (p->succ_mode == FMODE_SMALL && (p->trace_fn || p->lazy || p->pref_on || p->scost_on))
+      p->succ_mode = FMODE_BITSET;
+    /* positional costs: the same bitset or index through expand_scost (orbit search and
+     * positional costs never meet: begin refuses the pair) */
+    if (p->scost_on) p->succ_mode = FMODE_SCOST;
+    if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
+      p->useful_words = 0;
+      p->succ_mode = FMODE_INDEX_SYM;
+    }
+    p->stride = p->W + p->useful_words;
+    if (p->succ_mode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
+      goap__succ_index_build(p);
+  }
+  sw = p->stride;
+  st = goap__planner_nodes(p, 2);
+  if (st != GOAP_OK) return st;
+  if (p->goal_never) return GOAP_NO_PLAN;
+  if (p->search != GOAP_SEARCH_BACKWARD) {
+    if (p->heur == GOAP_H_LMCUT && (!p->lm.built || p->lm.serial != p->goal_serial)) {
+      st = goap__lmcut_build(p);
+      if (st != GOAP_OK) return st;
+    }
+    p->lm_ring.on = p->heur == GOAP_H_LMCUT && p->lazy_astar && p->lm_inherit;
+    if (p->lm_ring.on) {
+      st = goap__lm_ring_setup(p);
+      if (st != GOAP_OK) return st;
+    }
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
+    memcpy(tent, p->start, p->W * sizeof *tent);
+    if (p->sym.on) (void)goap__sym_canon(&p->sym, tent, NULL);
+    if (p->useful_words) goap__planner_useful_all(p, tent);
+    return goap__planner_offer(p, tent, NONE, -1, 0.0, 0);
+  }
+  if (p->heur >= GOAP_H_MAX) goap__relax_explore_start(p);
+  /* roots: the goal as intervals, split on != */
+  st = goap__cand_reserve(p, 2);
+  if (st != GOAP_OK) return st;
+  goap__full_intervals(p, p->scratch, p->scratch + p->W);
+  size_t nc = 1;
+  for (int i = 0; i < p->nwant && nc; ++i) {
+    const goap__ftest *t = &p->goal_ft[i];
+    st = goap__split_ne(p, &nc, &p->d->vars[t->var], t->a, t->b, t->ne, t->has_ne);
+    if (st != GOAP_OK) return st;
+  }
+  for (size_t k = 0; k < nc; ++k) {
+    goap_word *tent = p->nodes.states + (size_t)p->nodes.count * sw;
+    memcpy(tent, p->scratch + k * sw, sw * sizeof *tent);
+    st = goap__planner_offer(p, tent, NONE, -1, 0.0, 1);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
+}
+/* macros of src/core/planner_start.c end here */
+#undef NONE
+#undef MAX_FANOUT
 
 /* ==== src/core/relax.c ==== */
 /* names of src/core/relax.c that another file also declares */

@@ -516,6 +516,17 @@ struct goap_planner {
   void *trace_user;
 };
 
+/* The action that reached node n (-1: a root). */
+static inline int32_t goap__node_action(const goap_planner *p, uint32_t n) {
+  return (int32_t)(p->nodes.action[n] & ~GOAP__NODE_CLOSED) - 1;
+}
+
+/* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
+ * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
+ * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
+ * pricing each successor's positional cost). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
+
 /* relax.c */
 goap_status goap__relax_init(goap_planner *p);
 void goap__relax_free(goap_planner *p);
@@ -550,6 +561,21 @@ goap_status goap__rx_goal(goap_planner *p);
 
 /* succ_index.c: builds the successor index for the current selection (p->succ). */
 void goap__succ_index_build(goap_planner *p);
+
+/* planner_start.c: start_search's work (the search's layout, per-selection structures, the
+ * roots): GOAP_OK, GOAP_NO_PLAN (a goal that can never hold) or a growth error. */
+goap_status goap__planner_start(goap_planner *p);
+/* planner_result.c: goap_plan_finish's work once the search is done (the plan, its cost, the
+ * best partial plan on a budget stop). */
+goap_status goap__planner_finish(goap_planner *p, goap_result *res);
+/* planner.c, for those two: offer() inserts candidate state c (in the tentative slot or
+ * elsewhere) reached from parent by action at cost g; useful_all() fills the useful-action
+ * bitset that follows state s; step_cost() is action a's cost in state s with positional
+ * costs (-1: inapplicable there). */
+goap_status goap__planner_offer(goap_planner *p, const goap_word *c, uint32_t parent,
+                                int32_t action, double g, int backward);
+void goap__planner_useful_all(goap_planner *p, goap_word *s);
+double goap__planner_step_cost(goap_planner *p, int32_t a, const goap_word *s);
 
 /* planner_backward.c: regression candidates in p->scratch (2W words each) */
 /* Room for n candidates: GOAP_OK, GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY. */
