@@ -6050,7 +6050,8 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
       double c = 0.0;
       for (uint32_t n = end; p->nodes.parent[n] != NONE; n = p->nodes.parent[n]) {
         int32_t a = goap__node_action(p, n);
-        c += p->scost_on ? goap__planner_step_cost(p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
+        c += p->scost_on ? goap__planner_step_cost(
+                               p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
                          : p->acost[a];
       }
       res->cost = c;
@@ -25587,7 +25588,8 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
   size_t next;
   if (r->h.diverged) return 0;
   if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
-  if (r->h.cur == a->rec_id && goap__replay_event_room(ev) <= 256) { /* the common case: the next record */
+  if (r->h.cur == a->rec_id && goap__replay_event_room(ev) <= 256) {
+    /* the common case: the next record */
     uint8_t b[256];
     size_t n = goap__replay_enc_event(b, ev);
     if (n <= r->h.size - r->h.pos && memcmp(r->h.data + r->h.pos, b, n) == 0) {

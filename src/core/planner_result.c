@@ -77,7 +77,8 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
       double c = 0.0;
       for (uint32_t n = end; p->nodes.parent[n] != NONE; n = p->nodes.parent[n]) {
         int32_t a = goap__node_action(p, n);
-        c += p->scost_on ? goap__planner_step_cost(p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
+        c += p->scost_on ? goap__planner_step_cost(
+                               p, a, p->nodes.states + (size_t)p->nodes.parent[n] * p->stride)
                          : p->acost[a];
       }
       res->cost = c;

@@ -348,7 +348,8 @@ int goap__rp_event(goap_agent *a, const goap_agent_event *ev) {
   size_t next;
   if (r->h.diverged) return 0;
   if (!GOAP__IS_DECISION(ev->kind)) return 1; /* not recorded: it follows from the others */
-  if (r->h.cur == a->rec_id && goap__replay_event_room(ev) <= 256) { /* the common case: the next record */
+  if (r->h.cur == a->rec_id && goap__replay_event_room(ev) <= 256) {
+    /* the common case: the next record */
     uint8_t b[256];
     size_t n = goap__replay_enc_event(b, ev);
     if (n <= r->h.size - r->h.pos && memcmp(r->h.data + r->h.pos, b, n) == 0) {
