@@ -67,23 +67,10 @@
 #define LM_EPS 1e-9
 #define LM_MAXBUCK ((size_t)1 << 16)
 
-static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return GOAP_OK;
-  size_t old = *cap, ncap = old ? old : 16;
-  while (ncap < need) ncap *= 2;
-  if (p->max_memory && p->memory + (ncap - old) * elem > p->max_memory) return GOAP_MEMORY_LIMIT;
-  void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
-  if (!n) return GOAP_OUT_OF_MEMORY;
-  *ptr = n;
-  *cap = ncap;
-  p->memory += (ncap - old) * elem;
-  return GOAP_OK;
-}
-
 #define GROW(field, need)                                                                     \
   do {                                                                                        \
-    goap_status st_ =                                                                         \
-        lm_grow(p, (void **)&lm->field, &lm->cap_##field, (need), sizeof *lm->field);         \
+    goap_status st_ = goap__planner_grow(p, (void **)&lm->field, &lm->cap_##field, (need),    \
+                                         sizeof *lm->field);                                  \
     if (st_ != GOAP_OK) return st_;                                                           \
   } while (0)
 

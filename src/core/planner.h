@@ -533,8 +533,9 @@ void goap__relax_explore_start(goap_planner *p);
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
 
-/* planner_create.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
- * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
+/* planner_create.c: grows a per-planner buffer (goap__grow_cap's doubling, counted in
+ * p->memory): GOAP_OK, GOAP_MEMORY_LIMIT, GOAP_OUT_OF_MEMORY or GOAP_TOO_LARGE (the size would
+ * overflow); the buffer is unchanged on failure. */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 

@@ -51,22 +51,16 @@ int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
 void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
-/* Not base's goap__names: it owns its names and folds case while hashing and comparing (no
- * lower-cased copy per lookup), and its 4-byte slots keep the interning of big tasks in cache. */
-typedef struct px_symrec {
-  char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
-  uint32_t len;
-  uint32_t hash;     /* of the lower-cased name: rehashing never reads the names */
-} px_symrec;
+/* base's goap__names (namespace 0) indexes the lower-cased names, which the table owns: they
+ * are packed in chunks that never move, so the index can borrow them. */
 typedef struct px_symchunk {
   struct px_symchunk *prev;
   size_t size;       /* bytes of names after this header */
 } px_symchunk;
 typedef struct px_syms {
-  px_symrec *recs;   /* id -> name */
+  goap__names index; /* lower-cased name -> id */
+  const char **name; /* id -> NUL-terminated lower-case name, in one of the chunks */
   size_t n, cap;
-  int32_t *slots;    /* hash table of ids, -1 empty; cap is a power of two */
-  size_t nslots;
   px_symchunk *chunks; /* the names, packed in chunks (newest first) */
   size_t chunk_used;   /* bytes used in the newest chunk */
 } px_syms;
@@ -301,7 +295,7 @@ goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_
 int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n);
 
 static inline const char *px_name(const px_task_core *t, int32_t sym) {
-  return sym >= 0 && (size_t)sym < t->syms.n ? t->syms.recs[sym].name : "?";
+  return sym >= 0 && (size_t)sym < t->syms.n ? t->syms.name[sym] : "?";
 }
 
 /* symbol maps: the id stored for sym, or -1; set returns 0 when out of memory */

@@ -3,8 +3,9 @@
  *
  * Invariants:
  *  - Every block is allocated and freed through the goap_allocator with its exact size.
- *  - Hash tables use open addressing with linear probing, are at most half full, and their
- *    capacities are powers of two; ids are stored, keys live in the owners' pools.
+ *  - The symbol table is base's name table over lower-cased names that it owns (packed in
+ *    chunks that never move); the tuple sets' hash tables use open addressing with linear
+ *    probing, are at most half full, and their capacities are powers of two.
  *  - A diagnostic's strings are always NUL-terminated and truncated to fit; its source line is
  *    sanitised (non-printable bytes become '?', one for one, so columns stay aligned).
  */
@@ -38,43 +39,9 @@ int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t i
 
 /* ---- symbols -------------------------------------------------------------------------- */
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; ++i) {
-    unsigned c = (unsigned char)s[i];
-    if (c >= 'A' && c <= 'Z') c += 32;
-    h = (h ^ c) * 16777619u;
-  }
-  return h;
-}
-
-static int same_lower(const char *lower, size_t ln, const char *s, size_t n) {
-  if (ln != n) return 0;
-  for (size_t i = 0; i < n; ++i) {
-    unsigned c = (unsigned char)s[i];
-    if (c >= 'A' && c <= 'Z') c += 32;
-    if ((unsigned char)lower[i] != c) return 0;
-  }
-  return 1;
-}
-
-static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
-  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
-  if (!slots) return 0;
-  for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
-  for (size_t id = 0; id < s->n; ++id) {
-    size_t h = s->recs[id].hash & (nslots - 1);
-    while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
-    slots[h] = (int32_t)id;
-  }
-  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
-  s->slots = slots;
-  s->nslots = nslots;
-  return 1;
-}
-
-/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). */
-static char *syms_space(const goap_allocator *a, px_syms *s, size_t n) {
+/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). The
+ * room is not taken: syms_take does that once the name is known to be new. */
+static char *syms_room(const goap_allocator *a, px_syms *s, size_t n) {
   if (!s->chunks || s->chunks->size - s->chunk_used < n) {
     size_t size = n > 4096 ? n : 4096;
     px_symchunk *c = (px_symchunk *)goap__px_alloc(a, sizeof *c + size);
@@ -84,56 +51,33 @@ static char *syms_space(const goap_allocator *a, px_syms *s, size_t n) {
     s->chunks = c;
     s->chunk_used = 0;
   }
-  char *p = (char *)(s->chunks + 1) + s->chunk_used;
-  s->chunk_used += n;
-  return p;
+  return (char *)(s->chunks + 1) + s->chunk_used;
 }
 
 int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
-  if (s->nslots == 0 && !syms_rehash(a, s, 256)) return -1;
-  size_t mask = s->nslots - 1;
-  uint32_t hash = hash_bytes(text, len);
-  size_t h = hash & mask;
-  while (s->slots[h] >= 0) {
-    int32_t id = s->slots[h];
-    if (s->recs[id].hash == hash && same_lower(s->recs[id].name, s->recs[id].len, text, len))
-      return id;
-    h = (h + 1) & mask;
-  }
-  if (s->n >= (size_t)INT32_MAX / 4 || len >= UINT32_MAX) return -1;
-  if ((s->n + 1) * 2 > s->nslots) {
-    if (!syms_rehash(a, s, s->nslots * 2)) return -1;
-    mask = s->nslots - 1;
-    h = hash & mask;
-    while (s->slots[h] >= 0) h = (h + 1) & mask;
-  }
-  if (!goap__grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
-  char *name = syms_space(a, s, len + 1);
+  if (len >= UINT32_MAX) return -1;
+  /* lower-case the name into the room it would take, so the index compares it as it is */
+  char *name = syms_room(a, s, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
     char c = text[i];
     name[i] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
   }
   name[len] = 0;
-  int32_t id = (int32_t)s->n;
-  s->recs[s->n].name = name;
-  s->recs[s->n].len = (uint32_t)len;
-  s->recs[s->n].hash = hash;
-  s->n++;
-  s->slots[h] = id;
+  uint32_t hash = goap__names_hash(0, name, len);
+  int32_t id = goap__names_find_h(&s->index, 0, name, len, hash);
+  if (id >= 0) return id;
+  if (s->n >= (size_t)INT32_MAX / 4) return -1;
+  if (!goap__grow(a, (void **)&s->name, &s->cap, s->n + 1, sizeof *s->name)) return -1;
+  id = (int32_t)s->n;
+  if (!goap__names_put_h(a, &s->index, 0, name, len, id, hash)) return -1;
+  s->chunk_used += len + 1; /* the room is the name's now */
+  s->name[s->n++] = name;
   return id;
 }
 
 int32_t goap__px_sym_find(const px_syms *s, const char *name) {
-  if (!s->nslots) return -1;
-  size_t len = strlen(name), mask = s->nslots - 1;
-  size_t h = hash_bytes(name, len) & mask;
-  while (s->slots[h] >= 0) {
-    int32_t id = s->slots[h];
-    if (s->recs[id].len == len && memcmp(s->recs[id].name, name, len) == 0) return id;
-    h = (h + 1) & mask;
-  }
-  return -1;
+  return goap__names_findz(&s->index, 0, name);
 }
 
 void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
@@ -142,8 +86,8 @@ void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
     s->chunks = c->prev;
     goap__px_free(a, c, sizeof *c + c->size);
   }
-  goap__px_free(a, s->recs, s->cap * sizeof *s->recs);
-  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
+  goap__names_free(a, &s->index);
+  goap__px_free(a, (void *)s->name, s->cap * sizeof *s->name);
   memset(s, 0, sizeof *s);
 }
 
