@@ -66,7 +66,7 @@ TEST(names_reserve_sizes_once) {
 TEST(pddl_symbols_chunks_and_case) {
   goap_allocator a = {0};
   a.fn = goap_libc_realloc;
-  px_syms s;
+  goap__px_syms s;
   memset(&s, 0, sizeof s);
   make_keys();
   /* names far over one 4 KiB chunk, and one longer than a chunk */

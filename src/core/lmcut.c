@@ -46,11 +46,11 @@
  * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
  * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
  * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
- * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
+ * Inherited landmarks: lm.start_landmarks (set by the caller for one evaluation) lists landmarks of the
  * state with costs forming a cost partition (planner.c: the parent's landmarks that the
  * action does not touch). Each one's cost is added to h and taken off its operators' costs
  * before the first hmax, and LM-cut goes on from there: the result is admissible (the
- * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
+ * inherited part by the partition, the rest as LM-cut under the costs left). lm.landmarks records
  * every landmark of the evaluation, inherited or cut, for the caller to pass on.
  * The request's operator costs (op_cost) and precondition counts (npre_of_op) are copied from
  * arrays made at build time rather than recomputed per evaluation.
@@ -82,7 +82,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
   F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next) F(choice_prev)
   F(bucket_head) F(bucket_next) F(bucket_prev) F(zone_list) F(back_mark)
-  F(op_cost) F(npre_of_op) F(lk) F(hmax_inf)
+  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -384,7 +384,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(npre_of_op, O);
   GROW(hmax_inf, F);
   for (size_t f = 0; f < F; ++f) lm->hmax_inf[f] = GOAP__INF;
-  GROW(lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
+  GROW(landmarks, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
   GROW(op_cost, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
@@ -773,15 +773,15 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
-  if (lm->lk_over || lm->nlk + 3 + n > lm->cap_lk) {
-    lm->lk_over = 1;
+  if (lm->landmarks_over || lm->nlandmarks + 3 + n > lm->cap_landmarks) {
+    lm->landmarks_over = 1;
     return;
   }
-  int32_t *w = lm->lk + lm->nlk;
+  int32_t *w = lm->landmarks + lm->nlandmarks;
   w[0] = (int32_t)n;
   memcpy(w + 1, &m, sizeof m);
   memcpy(w + 3, ops, n * sizeof *ops);
-  lm->nlk += 3 + n;
+  lm->nlandmarks += 3 + n;
 }
 
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
@@ -827,12 +827,12 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->ninit = ni;
   double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
   lm->partial = 0;
-  lm->nlk = 0;
-  lm->lk_over = 0;
+  lm->nlandmarks = 0;
+  lm->landmarks_over = 0;
   /* inherited landmarks (of this state too, with a valid cost partition: see the top) */
-  lm->ninherit += lm->inh != NULL;
-  for (size_t i = 0; lm->inh && i < lm->ninh;) {
-    const int32_t *w = lm->inh + i;
+  lm->ninherit += lm->start_landmarks != NULL;
+  for (size_t i = 0; lm->start_landmarks && i < lm->nstart_landmarks;) {
+    const int32_t *w = lm->start_landmarks + i;
     size_t n = (size_t)w[0];
     double m;
     memcpy(&m, w + 1, sizeof m);

@@ -154,14 +154,15 @@ typedef struct goap__lmcut {
   double stop;                         /* with stop_on: stop once the bound exceeds it */
   int stop_on;                         /* 0: evaluate fully (the default) */
   int partial;                         /* 1: the last evaluation stopped early (see eval) */
-  /* landmarks: lk holds the last evaluation's, each as [n, m (a double in two words), n
-   * operator ids]; lk_over: they did not fit (not usable). inh/ninh: landmarks (same form) the
-   * next evaluation starts from, set by the caller (NULL: none) */
-  int32_t *lk;
-  size_t nlk;
-  int lk_over;
-  const int32_t *inh;
-  size_t ninh;
+  /* landmarks holds the last evaluation's landmarks, each as [n, m (a double in two words),
+   * n operator ids]; landmarks_over: they did not fit (not usable). start_landmarks (and
+   * nstart_landmarks): landmarks (same form) the next evaluation starts from, set by the
+   * caller (NULL: none) */
+  int32_t *landmarks;
+  size_t nlandmarks;
+  int landmarks_over;
+  const int32_t *start_landmarks;
+  size_t nstart_landmarks;
   double *op_cost;                     /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
   int op_cost_whole;                   /* 1: whole costs, the bucket queue applies */
@@ -181,7 +182,7 @@ typedef struct goap__lmcut {
   size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
   size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next, cap_choice_prev;
   size_t cap_bucket_head, cap_bucket_next, cap_bucket_prev, cap_zone_list, cap_back_mark;
-  size_t cap_op_cost, cap_npre_of_op, cap_lk, cap_hmax_inf;
+  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -579,9 +580,9 @@ int goap__start_satisfies(const goap_planner *p, const goap_word *lo, const goap
 goap_status goap__lm_ring_setup(goap_planner *p);
 /* Records node's landmarks from the LM-cut evaluation just made. */
 void goap__lm_ring_store(goap_planner *p, uint32_t node);
-/* Sets p->lm.inh to the landmarks node n inherits from its parent (NULL: none). */
+/* Sets p->lm.start_landmarks to the landmarks node n inherits from its parent (NULL: none). */
 void goap__lm_ring_inherit(goap_planner *p, uint32_t n);
-/* Node n's own record from its early-stopped evaluation as p->lm.inh: its length, 0 none. */
+/* Node n's own record from its early-stopped evaluation as p->lm.start_landmarks: its length, 0 none. */
 size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 
 /* small_search.c: the fast path for small requests (see its invariants) */
