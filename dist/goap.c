@@ -25,6 +25,8 @@
  *   static `check_effects` of src/runtime/type.c renamed to check_effects__runtime_type in goap.c (clashes with src/htn/htn_domain.c)
  *   static `child` of src/pddl/parse.c renamed to child__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `clear_error` of src/htn/htn_domain.c renamed to clear_error__htn_htn_domain in goap.c (clashes with src/core/builder.c)
+ *   static `conds_map` of src/pddl/pddl_symmetry.c renamed to conds_map__pddl_pddl_symmetry in goap.c (clashes with src/core/symmetry.c)
+ *   static `effs_map` of src/pddl/pddl_symmetry.c renamed to effs_map__pddl_pddl_symmetry in goap.c (clashes with src/core/symmetry.c)
  *   static `emit` of src/runtime/agent.c renamed to emit__runtime_agent in goap.c (clashes with src/pddl/ground.c)
  *   static `execute` of src/runtime/agent.c renamed to execute__runtime_agent in goap.c (clashes with src/hddl/hddl_verify.c)
  *   static `fail` of src/hddl/hddl_verify.c renamed to fail__hddl_hddl_verify in goap.c (clashes with src/core/builder.c)
@@ -32,6 +34,7 @@
  *   static `fail` of src/runtime/replay.c renamed to fail__runtime_replay in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/runtime/save.c renamed to fail__runtime_save in goap.c (clashes with src/core/builder.c)
  *   static `fail` of src/tactics/grid.c renamed to fail__tactics_grid in goap.c (clashes with src/core/builder.c)
+ *   static `free_ctx` of src/pddl/pddl_symmetry.c renamed to free_ctx__pddl_pddl_symmetry in goap.c (clashes with src/hddl/hddl_verify.c)
  *   static `goal_holds` of src/hddl/hddl_plan.c renamed to goal_holds__hddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `hless` of src/core/small_search.c renamed to hless__core_small_search in goap.c (clashes with src/core/planner.c)
@@ -45,6 +48,7 @@
  *   static `join` of src/pddl/ground.c renamed to join__pddl_ground in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_holds` of src/hddl/hddl_verify.c renamed to lit_holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
+ *   static `mix` of src/runtime/replay.c renamed to mix__runtime_replay in goap.c (clashes with src/pddl/pddl_symmetry.c)
  *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `oom` of src/hddl/hddl_verify.c renamed to oom__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
@@ -147,6 +151,10 @@ void goap__strfree(const goap_allocator *a, char *s);
  * they use, such as PDDL grounding, do not pay for the zeroing). */
 int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
                   int zero);
+/* The capacity goap__grow would choose for need elements of elem bytes from cap (cap itself
+ * when need <= cap), or 0 when it would overflow: for growers that must check a memory limit
+ * before they allocate (the planner's). */
+size_t goap__grow_cap(size_t cap, size_t need, size_t elem);
 /* goap__grow: new elements uninitialised; goap__grow_zero: new elements zero. */
 static inline int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need,
                              size_t elem) {
@@ -181,7 +189,12 @@ typedef struct goap__names {
   size_t count; /* <= cap / 2 */
 } goap__names;
 
-uint32_t goap__names_hash(int32_t ns, const char *key, size_t len);
+/* FNV-1a over ns, then the bytes (inline: the callers hash in their own loops) */
+static inline uint32_t goap__names_hash(int32_t ns, const char *key, size_t len) {
+  uint32_t h = (2166136261u ^ (uint32_t)ns) * 16777619u;
+  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)key[i]) * 16777619u;
+  return h;
+}
 /* The id of (ns, key[0..len)), or -1. */
 int32_t goap__names_find(const goap__names *m, int32_t ns, const char *key, size_t len);
 int32_t goap__names_find_h(const goap__names *m, int32_t ns, const char *key, size_t len,
@@ -275,17 +288,24 @@ void goap__strfree(const goap_allocator *a, char *s) {
   if (s) goap__free(a, s, strlen(s) + 1);
 }
 
+size_t goap__grow_cap(size_t cap, size_t need, size_t elem) {
+  GOAP_ASSERT(elem > 0);
+  if (need <= cap) return cap;
+  size_t ncap = cap ? cap : 8;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2) return 0;
+    ncap *= 2;
+  }
+  return ncap > SIZE_MAX / elem ? 0 : ncap;
+}
+
 int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
                   int zero) {
   GOAP_ASSERT(elem > 0);
   GOAP_ASSERT(*p != NULL || *cap == 0);
   if (need <= *cap) return 1;
-  size_t ncap = *cap ? *cap : 8;
-  while (ncap < need) {
-    if (ncap > SIZE_MAX / 2) return 0;
-    ncap *= 2;
-  }
-  if (ncap > SIZE_MAX / elem) return 0;
+  size_t ncap = goap__grow_cap(*cap, need, elem);
+  if (!ncap) return 0;
   void *np = goap__realloc(a, *p, *p ? *cap * elem : 0, ncap * elem);
   if (!np) return 0;
   if (zero) memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);
@@ -315,12 +335,6 @@ void goap__assert_fail(const char *cond, const char *file, int line) {
 #include <string.h>
 
 /* #include "base.h": inlined above */
-
-uint32_t goap__names_hash(int32_t ns, const char *key, size_t len) {
-  uint32_t h = (2166136261u ^ (uint32_t)ns) * 16777619u; /* FNV-1a over ns, then the bytes */
-  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)key[i]) * 16777619u;
-  return h;
-}
 
 int32_t goap__names_find_h(const goap__names *m, int32_t ns, const char *key, size_t len,
                            uint32_t hash) {
@@ -2060,43 +2074,47 @@ typedef struct goap__relax {
   /* per evaluation */
   double *cond_time;         /* ncond + goal capacity; written for goal and `other`
                                 conditions only (see relax.c) */
-  int32_t *cnt;              /* nactions */
-  double *acc;               /* nactions */
+  int32_t *unmet;            /* nactions: conditions not reached yet (0: the action fires) */
+  double *cost_sum;          /* nactions: hadd, the sum of its reached conditions' times */
   double *fact_time;         /* nfacts: when a bool/enum value was reached */
   uint64_t *hull_lo, *hull_hi; /* nvars: reachable interval of ints */
-  double *ev_t;              /* event heap: times */
-  int32_t *ev_a;             /* event heap: actions */
-  int nev;
-  /* int timelines for the backward heuristic */
-  double *tl_t;
-  uint64_t *tl_lo, *tl_hi;
-  int32_t *tl_next;          /* next entry of the same var, -1 ends */
-  int32_t *tl_head, *tl_tail;/* nvars */
-  size_t ntl, ctl;
+  double *event_time;        /* event heap (actions firing): times */
+  int32_t *event_action;     /* event heap: actions */
+  int nevents;
+  /* int timelines for the backward heuristic: when each var's hull widened, and to what */
+  double *tline_time;
+  uint64_t *tline_lo, *tline_hi;
+  int32_t *tline_next;       /* next entry of the same var, -1 ends */
+  int32_t *tline_head, *tline_tail; /* nvars */
+  size_t ntline, cap_tline;
   /* goal conditions of the request (indices >= ncond in cond) */
-  int ngoal, cgoal;
+  int ngoal, cap_goal;
   int32_t *goal_head;        /* nvars: first goal condition on var, -1 none */
-  int32_t *goal_next;        /* cgoal */
+  int32_t *goal_next;        /* cap_goal */
   /* hff */
   int32_t *cond_sup;         /* ncond + goal capacity: the action that satisfied it, -1 */
   int32_t *stack;            /* ncond + goal capacity: extraction worklist */
   uint32_t *mark;            /* nactions + 1: generation stamps of relaxed-plan actions */
   uint32_t mark_gen;
   /* condition index of the exploration (relax.c): every domain condition is in exactly one
-   * of fc (bool/enum, one value), ic (int, an interval without !=) or gc (the others) */
-  uint32_t *fc_off;          /* nfacts + 1: CSR of single-value conditions per fact */
-  int32_t *fc;
-  uint32_t *ic_off;          /* nvars + 1: CSR of int conditions per variable, */
-  int32_t *ic_a, *ic_b;      /* sorted by low end ascending, by high end descending */
-  uint32_t *ic_pa, *ic_pb;   /* nvars, per evaluation: the first of ic_a above the hull, of
-                                ic_b below it */
-  uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
-  int32_t *gc;
-  uint64_t *ic_ka, *ic_kb;   /* the low ends along ic_a, the high ends along ic_b */
-  int32_t *cown;             /* ncond: each domain condition's owner (cond[c].owner) */
+   * of fact_cond (bool/enum, one value), int_cond (int, an interval without !=) or
+   * other_cond (the others) */
+  uint32_t *fact_cond_off;   /* nfacts + 1: CSR of single-value conditions per fact */
+  int32_t *fact_cond;
+  uint32_t *int_cond_off;    /* nvars + 1: CSR of int conditions per variable, */
+  int32_t *int_cond_by_lo;   /* ... sorted by low end ascending */
+  int32_t *int_cond_by_hi;   /* ... sorted by high end descending */
+  uint32_t *int_cond_lo_pos; /* nvars, per evaluation: the first of int_cond_by_lo above the
+                                hull */
+  uint32_t *int_cond_hi_pos; /* nvars, per evaluation: the first of int_cond_by_hi below it */
+  uint32_t *other_cond_off;  /* nvars + 1: CSR of the other conditions per variable */
+  int32_t *other_cond;
+  uint64_t *int_cond_lo_key; /* the low ends along int_cond_by_lo */
+  uint64_t *int_cond_hi_key; /* the high ends along int_cond_by_hi */
+  int32_t *cond_owner;       /* ncond: each domain condition's owner (cond[c].owner) */
   /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
-  int32_t *rplan;            /* nactions: the actions of the last hff relaxed plan */
-  int nrplan;
+  int32_t *relaxed_plan;     /* nactions: the actions of the last hff relaxed plan */
+  int nrelaxed_plan;
   uint32_t *pref;            /* nactions + 1: pref_gen marks the preferred operators */
   uint32_t pref_gen;
 } goap__relax;
@@ -2115,53 +2133,59 @@ typedef struct goap__lmcut {
   int32_t *pre_of, *ach;               /* operators */
   uint64_t *intval;                    /* (var << 32 | value) that int effects set, sorted */
   uint32_t *intval_off;                /* nvars + 1 */
-  int32_t *cmap;                       /* ncond + ngoal: a condition's fact (equal ones share) */
-  goap__rcond *csort;                  /* ncond + ngoal: build scratch (conditions by key) */
-  uint32_t nuc;                        /* condition facts: condbase + u for u < nuc */
-  goap__rcond *ucond;                  /* nuc: the condition of each condition fact */
-  uint32_t *uop_off;                   /* nuc + 1: its auxiliary operators (contiguous) */
+  int32_t *cond_fact;                  /* ncond + ngoal: a condition's fact (equal ones share) */
+  goap__rcond *cond_sorted;            /* ncond + ngoal: build scratch (conditions by key) */
+  uint32_t ncond_facts;                /* condition facts: condbase + u for u < ncond_facts */
+  goap__rcond *cond_fact_cond;         /* ncond_facts: the condition of each condition fact */
+  uint32_t *cond_fact_op_off;          /* ncond_facts + 1: its auxiliary operators (contiguous) */
   int32_t *init;                       /* nfact: the facts true in the evaluated state */
   uint32_t ninit;
-  double *fh;                          /* nfact: hmax */
-  uint32_t *fstamp, *zone;             /* nfact: stamps */
+  double *hmax;                        /* nfact: each fact's hmax */
+  uint32_t *fact_stamp, *zone;         /* nfact: stamps (hmax done; in the goal zone) */
   int32_t *stack;                      /* nfact */
-  int32_t *unsat, *pcf;                /* nop */
-  int32_t *jhead;                      /* nfact: first operator whose pcf is the fact, -1 */
-  int32_t *jnext, *jprev;              /* nop: the list of operators with the same pcf */
+  int32_t *unmet;                      /* nop: preconditions not reached yet */
+  int32_t *choice;                     /* nop: see below */
+  /* the justification graph: choice[o] is operator o's precondition choice (pcf: the
+   * precondition reached last, -1 when unreached); choice_head[f] is the first operator whose
+   * choice is f (-1 none), choice_next/choice_prev link the others */
+  int32_t *choice_head;                /* nfact */
+  int32_t *choice_next, *choice_prev;  /* nop */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
   uint32_t *cut;                       /* nop: stamps */
-  int32_t *cutlist;                    /* nop */
-  double *hv;                          /* heap: values */
-  int32_t *hf;                         /* heap: facts */
-  int32_t *hpos;                       /* nfact: a fact's heap position (its bucket with the
+  int32_t *cut_ops;                    /* nop: the operators of the current cut */
+  double *heap_value;                  /* heap: values */
+  int32_t *heap_fact;                  /* heap: facts */
+  int32_t *heap_pos;                   /* nfact: a fact's heap position (its bucket with the
                                           bucket queue), -1 when absent */
-  size_t nh;
+  size_t heap_len;                     /* entries in the heap */
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
-   * is below nbuck: bhead[k] lists (bnext/bprev) the queued facts whose hmax is k */
-  int usebuck;                         /* set by each evaluation */
-  uint32_t nbuck, bcur;
-  int32_t *bhead;                      /* nbuck */
-  int32_t *bnext, *bprev;              /* nfact */
-  int32_t *zlist;                      /* nfact: the facts of the goal zone */
-  uint32_t *bmark;                     /* nfact: stamps of the backward reachability search */
-  uint32_t bstamp;
+   * is below nbuckets: bucket_head[k] lists (bucket_next/bucket_prev) the queued facts whose
+   * hmax is k */
+  int use_buckets;                     /* set by each evaluation */
+  uint32_t nbuckets, bucket_cur;
+  int32_t *bucket_head;                /* nbuckets */
+  int32_t *bucket_next, *bucket_prev;  /* nfact */
+  int32_t *zone_list;                  /* nfact: the facts of the goal zone */
+  uint32_t *back_mark;                 /* nfact: stamps of the backward reachability search */
+  uint32_t back_stamp;
   uint32_t stamp;
   double stop;                         /* with stop_on: stop once the bound exceeds it */
   int stop_on;                         /* 0: evaluate fully (the default) */
   int partial;                         /* 1: the last evaluation stopped early (see eval) */
-  /* landmarks: lk holds the last evaluation's, each as [n, m (a double in two words), n
-   * operator ids]; lk_over: they did not fit (not usable). inh/ninh: landmarks (same form) the
-   * next evaluation starts from, set by the caller (NULL: none) */
-  int32_t *lk;
-  size_t nlk;
-  int lk_over;
-  const int32_t *inh;
-  size_t ninh;
-  double *base;                        /* nactions: the request's costs (INF: unusable; built
+  /* landmarks holds the last evaluation's landmarks, each as [n, m (a double in two words),
+   * n operator ids]; landmarks_over: they did not fit (not usable). start_landmarks (and
+   * nstart_landmarks): landmarks (same form) the next evaluation starts from, set by the
+   * caller (NULL: none) */
+  int32_t *landmarks;
+  size_t nlandmarks;
+  int landmarks_over;
+  const int32_t *start_landmarks;
+  size_t nstart_landmarks;
+  double *op_cost;                     /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
-  int base_whole;                      /* 1: whole costs, the bucket queue applies */
-  int32_t *unsat0;                     /* nop: each operator's precondition count */
-  double *fhinf;                       /* nfact: GOAP__INF each (copied to start an hmax) */
+  int op_cost_whole;                   /* 1: whole costs, the bucket queue applies */
+  int32_t *npre_of_op;                 /* nop: each operator's precondition count */
+  double *hmax_inf;                    /* nfact: GOAP__INF each (copied to start an hmax) */
   /* for tests */
   int heap_only;                       /* never use the bucket queue */
   int forward_cut;                     /* 1: find each cut with the forward search; 2: with
@@ -2171,11 +2195,12 @@ typedef struct goap__lmcut {
   unsigned long ninherit;              /* evaluations with inherited landmarks */
   /* capacities (elements) of the arrays of the same names */
   size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
-  size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cmap, cap_csort, cap_ucond;
-  size_t cap_uop_off, cap_init, cap_fh, cap_fstamp, cap_zone, cap_stack, cap_unsat, cap_pcf;
-  size_t cap_rem, cap_cut, cap_cutlist, cap_hv, cap_hf, cap_hpos, cap_jhead, cap_jnext;
-  size_t cap_jprev, cap_bhead, cap_bnext, cap_bprev, cap_zlist, cap_bmark, cap_base, cap_unsat0;
-  size_t cap_lk, cap_fhinf;
+  size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cond_fact, cap_cond_sorted;
+  size_t cap_cond_fact_cond, cap_cond_fact_op_off, cap_init, cap_hmax, cap_fact_stamp, cap_zone;
+  size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
+  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next, cap_choice_prev;
+  size_t cap_bucket_head, cap_bucket_next, cap_bucket_prev, cap_zone_list, cap_back_mark;
+  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -2548,8 +2573,9 @@ void goap__relax_explore_start(goap_planner *p);
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
 
-/* planner_create.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
- * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
+/* planner_create.c: grows a per-planner buffer (goap__grow_cap's doubling, counted in
+ * p->memory): GOAP_OK, GOAP_MEMORY_LIMIT, GOAP_OUT_OF_MEMORY or GOAP_TOO_LARGE (the size would
+ * overflow); the buffer is unchanged on failure. */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
@@ -2598,9 +2624,9 @@ int goap__start_satisfies(const goap_planner *p, const goap_word *lo, const goap
 goap_status goap__lm_ring_setup(goap_planner *p);
 /* Records node's landmarks from the LM-cut evaluation just made. */
 void goap__lm_ring_store(goap_planner *p, uint32_t node);
-/* Sets p->lm.inh to the landmarks node n inherits from its parent (NULL: none). */
+/* Sets p->lm.start_landmarks to the landmarks node n inherits from its parent (NULL: none). */
 void goap__lm_ring_inherit(goap_planner *p, uint32_t n);
-/* Node n's own record from its early-stopped evaluation as p->lm.inh: its length, 0 none. */
+/* Node n's own record from its early-stopped evaluation as p->lm.start_landmarks: its length, 0 none. */
 size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 
 /* small_search.c: the fast path for small requests (see its invariants) */
@@ -2940,7 +2966,7 @@ goap_status goap__lm_ring_setup(goap_planner *p) {
   lr->write_pos = 0; /* records of earlier requests are stale (lr->req): the ring starts over */
   lr->stored = 0;
   goap_status st =
-      goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.cap_lk,
+      goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.cap_landmarks,
                          sizeof *lr->inherited);
   if (st != GOAP_OK) return st;
   if (++lr->req == 0) { /* wrapped: forget every entry */
@@ -2977,7 +3003,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
       }
     }
   }
-  size_t len = lm->nlk;
+  size_t len = lm->nlandmarks;
   size_t lmax = lr->max_words ? lr->max_words : LR_MAX_WORDS;
   if (p->max_memory && lmax > p->max_memory / 8 / sizeof *lr->ring) /* leave the rest to nodes */
     lmax = p->max_memory / 8 / sizeof *lr->ring;
@@ -2991,7 +3017,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
       (void)goap__planner_grow(p, (void **)&lr->ring, &lr->cap_ring, to, sizeof *lr->ring);
   }
   size_t cap = lr->cap_ring;
-  if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
+  if (lm->landmarks_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
   uint64_t pos = lr->write_pos;
   size_t at = (size_t)(pos % cap);
   if (at + len > cap) { /* records never wrap: skip to the ring's start */
@@ -2999,7 +3025,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
     at = 0;
   }
   GOAP_ASSERT(at + len <= cap); /* a record never wraps */
-  memcpy(lr->ring + at, lm->lk, len * sizeof *lm->lk);
+  memcpy(lr->ring + at, lm->landmarks, len * sizeof *lm->landmarks);
   lr->write_pos = pos + len;
   goap__lrent *e = lr_slot(p, node);
   e->at = (pos & LR_POS) | ((uint64_t)len << 48);
@@ -3007,7 +3033,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
   e->req = lr->req;
 }
 
-/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
+/* Sets lm.start_landmarks to the landmarks node n inherits from its parent (none when not recorded). */
 void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
   goap__landmark_ring *lr = &p->lm_ring;
   uint32_t par = p->nodes.parent[n];
@@ -3039,11 +3065,11 @@ void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
         lr->inherited[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, lr->inherited[i + k]);
       i += len;
     }
-  p->lm.inh = lr->inherited;
-  p->lm.ninh = w;
+  p->lm.start_landmarks = lr->inherited;
+  p->lm.nstart_landmarks = w;
 }
 
-/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
+/* Sets lm.start_landmarks to node n's own landmarks, recorded by an evaluation of n that stopped early
  * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
 size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
   goap__landmark_ring *lr = &p->lm_ring;
@@ -3052,8 +3078,8 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
   size_t elen = (size_t)(e->at >> 48);
   if (e->req != lr->req || e->node != n || pos + lr->cap_ring < lr->write_pos || elen == 0)
     return 0;
-  p->lm.inh = lr->ring + (size_t)(pos % lr->cap_ring);
-  p->lm.ninh = elen;
+  p->lm.start_landmarks = lr->ring + (size_t)(pos % lr->cap_ring);
+  p->lm.nstart_landmarks = elen;
   ++lr->resumed;
   return elen;
 }
@@ -3113,13 +3139,13 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
  * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
  * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
  * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
- * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
+ * Inherited landmarks: lm.start_landmarks (set by the caller for one evaluation) lists landmarks of the
  * state with costs forming a cost partition (planner.c: the parent's landmarks that the
  * action does not touch). Each one's cost is added to h and taken off its operators' costs
  * before the first hmax, and LM-cut goes on from there: the result is admissible (the
- * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
+ * inherited part by the partition, the rest as LM-cut under the costs left). lm.landmarks records
  * every landmark of the evaluation, inherited or cut, for the caller to pass on.
- * The request's operator costs (base) and precondition counts (unsat0) are copied from
+ * The request's operator costs (op_cost) and precondition counts (npre_of_op) are copied from
  * arrays made at build time rather than recomputed per evaluation.
  *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
@@ -3134,23 +3160,10 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
 #define LM_EPS 1e-9
 #define LM_MAXBUCK ((size_t)1 << 16)
 
-static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return GOAP_OK;
-  size_t old = *cap, ncap = old ? old : 16;
-  while (ncap < need) ncap *= 2;
-  if (p->max_memory && p->memory + (ncap - old) * elem > p->max_memory) return GOAP_MEMORY_LIMIT;
-  void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
-  if (!n) return GOAP_OUT_OF_MEMORY;
-  *ptr = n;
-  *cap = ncap;
-  p->memory += (ncap - old) * elem;
-  return GOAP_OK;
-}
-
 #define GROW(field, need)                                                                     \
   do {                                                                                        \
-    goap_status st_ =                                                                         \
-        lm_grow(p, (void **)&lm->field, &lm->cap_##field, (need), sizeof *lm->field);         \
+    goap_status st_ = goap__planner_grow(p, (void **)&lm->field, &lm->cap_##field, (need),    \
+                                         sizeof *lm->field);                                  \
     if (st_ != GOAP_OK) return st_;                                                           \
   } while (0)
 
@@ -3158,10 +3171,11 @@ void goap__lmcut_free(goap_planner *p) {
   goap__lmcut *lm = &p->lm;
 #define F(field) goap__free(&p->alloc, lm->field, lm->cap_##field * sizeof *lm->field);
   F(pre_off) F(eff_off) F(pre) F(eff) F(guard) F(pre_of_off) F(ach_off) F(pre_of) F(ach)
-  F(intval) F(intval_off) F(cmap) F(csort) F(ucond) F(uop_off) F(init)
-  F(fh) F(fstamp) F(zone) F(stack) F(unsat) F(pcf) F(rem) F(cut) F(cutlist)
-  F(hv) F(hf) F(hpos) F(jhead) F(jnext) F(jprev) F(bhead) F(bnext) F(bprev) F(zlist) F(bmark)
-  F(base) F(unsat0) F(lk) F(fhinf)
+  F(intval) F(intval_off) F(cond_fact) F(cond_sorted) F(cond_fact_cond) F(cond_fact_op_off)
+  F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
+  F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next) F(choice_prev)
+  F(bucket_head) F(bucket_next) F(bucket_prev) F(zone_list) F(back_mark)
+  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -3359,28 +3373,28 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->downbase = lm->upbase + (uint32_t)V;
   lm->valbase = lm->downbase + (uint32_t)V;
   lm->condbase = lm->valbase + (uint32_t)niv;
-  GROW(cmap, (size_t)ncond + 1);
-  GROW(csort, (size_t)ncond + 1);
+  GROW(cond_fact, (size_t)ncond + 1);
+  GROW(cond_sorted, (size_t)ncond + 1);
   size_t ncs = 0;
   for (int c = 0; c < ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
     if (cond_is_value(p, rc)) {
-      lm->cmap[c] = (int32_t)(1 + r->fact_off[rc->var] + rc->a);
+      lm->cond_fact[c] = (int32_t)(1 + r->fact_off[rc->var] + rc->a);
     } else {
-      lm->csort[ncs] = *rc;
-      lm->csort[ncs++].owner = c;
+      lm->cond_sorted[ncs] = *rc;
+      lm->cond_sorted[ncs++].owner = c;
     }
   }
-  if (ncs) qsort(lm->csort, ncs, sizeof *lm->csort, cmp_cond);
+  if (ncs) qsort(lm->cond_sorted, ncs, sizeof *lm->cond_sorted, cmp_cond);
   uint32_t nuc = 0;
   for (size_t i = 0; i < ncs; ++i) {
-    if (i > 0 && !same_cond(&lm->csort[i], &lm->csort[i - 1])) ++nuc;
-    lm->cmap[lm->csort[i].owner] = (int32_t)(lm->condbase + nuc);
+    if (i > 0 && !same_cond(&lm->cond_sorted[i], &lm->cond_sorted[i - 1])) ++nuc;
+    lm->cond_fact[lm->cond_sorted[i].owner] = (int32_t)(lm->condbase + nuc);
   }
   if (ncs) ++nuc;
-  lm->nuc = nuc;
-  GROW(ucond, (size_t)nuc + 1);
-  GROW(uop_off, (size_t)nuc + 1);
+  lm->ncond_facts = nuc;
+  GROW(cond_fact_cond, (size_t)nuc + 1);
+  GROW(cond_fact_op_off, (size_t)nuc + 1);
   lm->goalfact = lm->condbase + nuc;
   lm->nfact = lm->goalfact + 1;
   /* operators: the actions first (operator id = action id) */
@@ -3389,7 +3403,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   for (int a = 0; a < A && st == GOAP_OK; ++a) {
     st = op_begin(p, -1, 0, 0, 0, 0);
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && st == GOAP_OK; ++k)
-      st = op_pre(p, lm->cmap[k]);
+      st = op_pre(p, lm->cond_fact[k]);
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff && st == GOAP_OK; ++k) {
       const goap_effect *e = &x->eff[k];
@@ -3408,17 +3422,17 @@ goap_status goap__lmcut_build(goap_planner *p) {
     if (st == GOAP_OK) st = op_end(p);
   }
   for (size_t i = 0; i < ncs && st == GOAP_OK; ++i)
-    if (i == 0 || !same_cond(&lm->csort[i], &lm->csort[i - 1])) {
-      int32_t cf = lm->cmap[lm->csort[i].owner];
+    if (i == 0 || !same_cond(&lm->cond_sorted[i], &lm->cond_sorted[i - 1])) {
+      int32_t cf = lm->cond_fact[lm->cond_sorted[i].owner];
       uint32_t ui = (uint32_t)cf - lm->condbase;
-      lm->ucond[ui] = lm->csort[i];
-      lm->uop_off[ui] = lm->nop;
-      st = emit_cond(p, &lm->csort[i], cf);
+      lm->cond_fact_cond[ui] = lm->cond_sorted[i];
+      lm->cond_fact_op_off[ui] = lm->nop;
+      st = emit_cond(p, &lm->cond_sorted[i], cf);
     }
-  lm->uop_off[nuc] = lm->nop;
+  lm->cond_fact_op_off[nuc] = lm->nop;
   /* the goal operator */
   if (st == GOAP_OK) st = op_begin(p, -1, 0, 0, 0, 0);
-  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, lm->cmap[r->ncond + g]);
+  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, lm->cond_fact[r->ncond + g]);
   if (st == GOAP_OK) st = op_eff(p, (int32_t)lm->goalfact);
   if (st == GOAP_OK) st = op_end(p);
   if (st != GOAP_OK) return st;
@@ -3429,22 +3443,22 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(ach_off, F + 1);
   GROW(pre_of, (size_t)lm->npre + 1);
   GROW(ach, (size_t)lm->neff + 1);
-  GROW(fh, F);
-  GROW(fstamp, F);
+  GROW(hmax, F);
+  GROW(fact_stamp, F);
   GROW(zone, F);
   GROW(stack, F);
-  GROW(unsat, O);
-  GROW(pcf, O);
+  GROW(unmet, O);
+  GROW(choice, O);
   GROW(rem, O);
   GROW(cut, O);
-  GROW(cutlist, O);
-  GROW(hv, F + 1);
-  GROW(jhead, F);
+  GROW(cut_ops, O);
+  GROW(heap_value, F + 1);
+  GROW(choice_head, F);
   GROW(init, F);
-  GROW(zlist, F);
-  GROW(bmark, F);
-  GROW(bnext, F);
-  GROW(bprev, F);
+  GROW(zone_list, F);
+  GROW(back_mark, F);
+  GROW(bucket_next, F);
+  GROW(bucket_prev, F);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
    * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
   {
@@ -3453,18 +3467,18 @@ goap_status goap__lmcut_build(goap_planner *p) {
       if ((p->aflag[a] & 8u) && p->acost[a] < GOAP__INF) sum += p->acost[a];
     size_t nb = sum < (double)LM_MAXBUCK ? (size_t)sum + 2 : LM_MAXBUCK;
     if (nb < 256) nb = 256;
-    GROW(bhead, nb);
-    lm->nbuck = (uint32_t)lm->cap_bhead;
-    memset(lm->bhead, 0xff, lm->cap_bhead * sizeof *lm->bhead);
-    lm->bcur = lm->nbuck;
+    GROW(bucket_head, nb);
+    lm->nbuckets = (uint32_t)lm->cap_bucket_head;
+    memset(lm->bucket_head, 0xff, lm->cap_bucket_head * sizeof *lm->bucket_head);
+    lm->bucket_cur = lm->nbuckets;
   }
-  GROW(jnext, O);
-  GROW(jprev, O);
-  GROW(unsat0, O);
-  GROW(fhinf, F);
-  for (size_t f = 0; f < F; ++f) lm->fhinf[f] = GOAP__INF;
-  GROW(lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
-  GROW(base, (size_t)A + 1);
+  GROW(choice_next, O);
+  GROW(choice_prev, O);
+  GROW(npre_of_op, O);
+  GROW(hmax_inf, F);
+  for (size_t f = 0; f < F; ++f) lm->hmax_inf[f] = GOAP__INF;
+  GROW(landmarks, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
+  GROW(op_cost, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
   {
@@ -3473,16 +3487,16 @@ goap_status goap__lmcut_build(goap_planner *p) {
     for (int a = 0; a < A; ++a) {
       double c = (p->aflag[a] & 8u) ? p->acost[a] : GOAP__INF;
       if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
-      lm->base[a] = c;
+      lm->op_cost[a] = c;
       if (c < GOAP__INF) {
         sum += c;
         whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
       }
     }
-    lm->base_whole = whole && sum + 1.0 < (double)lm->nbuck;
+    lm->op_cost_whole = whole && sum + 1.0 < (double)lm->nbuckets;
   }
-  GROW(hf, F + 1);
-  GROW(hpos, F + 1);
+  GROW(heap_fact, F + 1);
+  GROW(heap_pos, F + 1);
   /* relevance: the facts from which the goal fact can be reached backwards (an operator with
    * an effect among them makes its preconditions relevant). Every fact on a path of the
    * justification graph to a relevant fact is relevant, so the other facts and the operators
@@ -3521,15 +3535,15 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->neff = w;
   build_index(lm, lm->pre_off, lm->pre, orel, lm->pre_of_off, lm->pre_of);
   build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
-  memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
+  memset(lm->fact_stamp, 0, F * sizeof *lm->fact_stamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
   memset(lm->cut, 0, O * sizeof *lm->cut);
-  memset(lm->bmark, 0, F * sizeof *lm->bmark);
-  lm->bstamp = 0;
-  memset(lm->hpos, 0xff, F * sizeof *lm->hpos);
+  memset(lm->back_mark, 0, F * sizeof *lm->back_mark);
+  lm->back_stamp = 0;
+  memset(lm->heap_pos, 0xff, F * sizeof *lm->heap_pos);
   for (uint32_t o = 0; o < lm->nop; ++o)
-    lm->unsat0[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
-  lm->nh = 0;
+    lm->npre_of_op[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
+  lm->heap_len = 0;
   lm->stamp = 0;
   lm->built = 1;
   lm->serial = p->goal_serial;
@@ -3541,7 +3555,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
 /* Three fresh stamps: the returned one and the two after it. */
 static uint32_t next_stamps(goap__lmcut *lm) {
   if (lm->stamp >= UINT32_MAX - 3) {
-    memset(lm->fstamp, 0, lm->nfact * sizeof *lm->fstamp);
+    memset(lm->fact_stamp, 0, lm->nfact * sizeof *lm->fact_stamp);
     memset(lm->zone, 0, lm->nfact * sizeof *lm->zone);
     memset(lm->cut, 0, lm->nop * sizeof *lm->cut);
     lm->stamp = 0;
@@ -3554,101 +3568,102 @@ static uint32_t next_stamps(goap__lmcut *lm) {
  * (hpos[f] is its position, -1 when absent), so it never holds more than nfact entries.
  * Between runs it is empty and every hpos is -1. */
 static void hplace(goap__lmcut *lm, size_t i, double t, int32_t f) {
-  lm->hv[i] = t;
-  lm->hf[i] = f;
-  lm->hpos[f] = (int32_t)i;
+  lm->heap_value[i] = t;
+  lm->heap_fact[i] = f;
+  lm->heap_pos[f] = (int32_t)i;
 }
 
 static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
   while (i > 0) {
     size_t par = (i - 1) / 2;
-    if (lm->hv[par] < t || (lm->hv[par] == t && lm->hf[par] < f)) break;
-    hplace(lm, i, lm->hv[par], lm->hf[par]);
+    if (lm->heap_value[par] < t || (lm->heap_value[par] == t && lm->heap_fact[par] < f)) break;
+    hplace(lm, i, lm->heap_value[par], lm->heap_fact[par]);
     i = par;
   }
   hplace(lm, i, t, f);
 }
 
 /* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
- * bucket queue, t is a whole number below nbuck and bkey (hv) holds f's bucket. */
+ * bucket queue, t is a whole number below nbuckets and heap_pos holds f's bucket. */
 static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
-  int32_t at = lm->hpos[f];
-  if (lm->usebuck) {
+  int32_t at = lm->heap_pos[f];
+  if (lm->use_buckets) {
     uint32_t k = (uint32_t)t;
-    GOAP_ASSERT(t >= 0.0 && k < lm->nbuck && (double)k == t); /* a whole bucket in range */
+    GOAP_ASSERT(t >= 0.0 && k < lm->nbuckets && (double)k == t); /* a whole bucket in range */
     if (at >= 0) { /* unlink from its old bucket */
-      int32_t n = lm->bnext[f], pr = lm->bprev[f];
-      if (pr >= 0) lm->bnext[pr] = n;
-      else lm->bhead[at] = n;
-      if (n >= 0) lm->bprev[n] = pr;
+      int32_t n = lm->bucket_next[f], pr = lm->bucket_prev[f];
+      if (pr >= 0) lm->bucket_next[pr] = n;
+      else lm->bucket_head[at] = n;
+      if (n >= 0) lm->bucket_prev[n] = pr;
     } else {
-      ++lm->nh;
+      ++lm->heap_len;
     }
-    int32_t h = lm->bhead[k];
-    lm->bnext[f] = h;
-    lm->bprev[f] = -1;
-    if (h >= 0) lm->bprev[h] = f;
-    lm->bhead[k] = f;
-    lm->hpos[f] = (int32_t)k;
-    if (k < lm->bcur) lm->bcur = k;
+    int32_t h = lm->bucket_head[k];
+    lm->bucket_next[f] = h;
+    lm->bucket_prev[f] = -1;
+    if (h >= 0) lm->bucket_prev[h] = f;
+    lm->bucket_head[k] = f;
+    lm->heap_pos[f] = (int32_t)k;
+    if (k < lm->bucket_cur) lm->bucket_cur = k;
     return;
   }
   if (at >= 0) hsift_up(lm, (size_t)at, t, f);
-  else hsift_up(lm, lm->nh++, t, f);
+  else hsift_up(lm, lm->heap_len++, t, f);
 }
 
 static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
-  if (lm->usebuck) {
-    uint32_t k = lm->bcur;
-    GOAP_ASSERT(lm->nh > 0);
-    while (lm->bhead[k] < 0) ++k;
-    int32_t x = lm->bhead[k], n = lm->bnext[x];
-    lm->bhead[k] = n;
-    if (n >= 0) lm->bprev[n] = -1;
-    lm->hpos[x] = -1;
+  if (lm->use_buckets) {
+    uint32_t k = lm->bucket_cur;
+    GOAP_ASSERT(lm->heap_len > 0);
+    while (lm->bucket_head[k] < 0) ++k;
+    int32_t x = lm->bucket_head[k], n = lm->bucket_next[x];
+    lm->bucket_head[k] = n;
+    if (n >= 0) lm->bucket_prev[n] = -1;
+    lm->heap_pos[x] = -1;
     *f = x;
     *t = (double)k;
-    lm->bcur = --lm->nh ? k : lm->nbuck;
+    lm->bucket_cur = --lm->heap_len ? k : lm->nbuckets;
     return;
   }
-  GOAP_ASSERT(lm->nh > 0 && lm->hpos[lm->hf[0]] == 0);
-  *t = lm->hv[0];
-  *f = lm->hf[0];
-  lm->hpos[*f] = -1;
-  size_t n = --lm->nh, i = 0;
+  GOAP_ASSERT(lm->heap_len > 0 && lm->heap_pos[lm->heap_fact[0]] == 0);
+  *t = lm->heap_value[0];
+  *f = lm->heap_fact[0];
+  lm->heap_pos[*f] = -1;
+  size_t n = --lm->heap_len, i = 0;
   if (n == 0) return;
-  double lt = lm->hv[n];
-  int32_t lf = lm->hf[n];
+  double lt = lm->heap_value[n];
+  int32_t lf = lm->heap_fact[n];
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && (lm->hv[c + 1] < lm->hv[c] ||
-                      (lm->hv[c + 1] == lm->hv[c] && lm->hf[c + 1] < lm->hf[c])))
+    if (c + 1 < n && (lm->heap_value[c + 1] < lm->heap_value[c] ||
+                      (lm->heap_value[c + 1] == lm->heap_value[c] &&
+                       lm->heap_fact[c + 1] < lm->heap_fact[c])))
       ++c;
-    if (lt < lm->hv[c] || (lt == lm->hv[c] && lf < lm->hf[c])) break;
-    hplace(lm, i, lm->hv[c], lm->hf[c]);
+    if (lt < lm->heap_value[c] || (lt == lm->heap_value[c] && lf < lm->heap_fact[c])) break;
+    hplace(lm, i, lm->heap_value[c], lm->heap_fact[c]);
     i = c;
   }
   hplace(lm, i, lt, lf);
-  GOAP_ASSERT(!(lm->hv[0] < *t)); /* heap order: nothing below the value taken */
+  GOAP_ASSERT(!(lm->heap_value[0] < *t)); /* heap order: nothing below the value taken */
 }
 
 /* Empties the queue (an hmax run stopped early): every hpos back to -1. */
 static void hdrain(goap__lmcut *lm) {
-  if (lm->usebuck) {
-    /* the entries lie in buckets bcur and up (bcur is the lowest non-empty one) */
-    for (uint32_t k = lm->bcur; lm->nh > 0 && k < lm->nbuck; ++k) {
-      for (int32_t x = lm->bhead[k]; x >= 0; x = lm->bnext[x]) {
-        lm->hpos[x] = -1;
-        --lm->nh;
+  if (lm->use_buckets) {
+    /* the entries lie in buckets bucket_cur and up (the lowest non-empty one) */
+    for (uint32_t k = lm->bucket_cur; lm->heap_len > 0 && k < lm->nbuckets; ++k) {
+      for (int32_t x = lm->bucket_head[k]; x >= 0; x = lm->bucket_next[x]) {
+        lm->heap_pos[x] = -1;
+        --lm->heap_len;
       }
-      lm->bhead[k] = -1;
+      lm->bucket_head[k] = -1;
     }
-    lm->bcur = lm->nbuck;
+    lm->bucket_cur = lm->nbuckets;
     return;
   }
-  for (size_t i = 0; i < lm->nh; ++i) lm->hpos[lm->hf[i]] = -1;
-  lm->nh = 0;
+  for (size_t i = 0; i < lm->heap_len; ++i) lm->heap_pos[lm->heap_fact[i]] = -1;
+  lm->heap_len = 0;
 }
 
 static void seed(goap__lmcut *lm, double *fh, int32_t f) {
@@ -3658,49 +3673,50 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   }
 }
 
-/* The justification graph: jhead[f] lists (through jnext/jprev) the operators whose pcf is f. */
+/* The justification graph: choice_head[f] lists (through choice_next/choice_prev) the operators
+ * whose choice (pcf) is f. */
 static void jlink(goap__lmcut *lm, int32_t o, int32_t f) {
-  int32_t h = lm->jhead[f];
-  lm->pcf[o] = f;
-  lm->jprev[o] = -1;
-  lm->jnext[o] = h;
-  if (h >= 0) lm->jprev[h] = o;
-  lm->jhead[f] = o;
+  int32_t h = lm->choice_head[f];
+  lm->choice[o] = f;
+  lm->choice_prev[o] = -1;
+  lm->choice_next[o] = h;
+  if (h >= 0) lm->choice_prev[h] = o;
+  lm->choice_head[f] = o;
 }
 
 static void junlink(goap__lmcut *lm, int32_t o) {
-  int32_t n = lm->jnext[o], pr = lm->jprev[o];
-  if (pr >= 0) lm->jnext[pr] = n;
-  else lm->jhead[lm->pcf[o]] = n;
-  if (n >= 0) lm->jprev[n] = pr;
+  int32_t n = lm->choice_next[o], pr = lm->choice_prev[o];
+  if (pr >= 0) lm->choice_next[pr] = n;
+  else lm->choice_head[lm->choice[o]] = n;
+  if (n >= 0) lm->choice_prev[n] = pr;
 }
 
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
- * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
+ * Fills hmax (per fact), unmet and choice (the precondition reached last; -1 for an operator that
  * is not reached or disabled). */
 static double lm_hmax(goap__lmcut *lm, double stop) {
-  double *fh = lm->fh;
-  memcpy(fh, lm->fhinf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
-  memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
-  memcpy(lm->unsat, lm->unsat0, lm->nop * sizeof *lm->unsat);
-  memset(lm->pcf, 0xff, lm->nop * sizeof *lm->pcf); /* -1 unless reached and enabled */
+  double *fh = lm->hmax;
+  memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
+  memset(lm->choice_head, 0xff, lm->nfact * sizeof *lm->choice_head);
+  memcpy(lm->unmet, lm->npre_of_op, lm->nop * sizeof *lm->unmet);
+  memset(lm->choice, 0xff, lm->nop * sizeof *lm->choice); /* -1 unless reached and enabled */
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamps(lm);
   const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
   const int32_t *pol = lm->pre_of, *eff = lm->eff;
-  int32_t *unsat = lm->unsat;
+  int32_t *unsat = lm->unmet;
   const double *rem = lm->rem;
-  while (lm->nh > 0) {
+  while (lm->heap_len > 0) {
     double t;
     int32_t f;
     hpop(lm, &t, &f);
-    if (lm->fstamp[f] == done || t > fh[f]) continue;
+    if (lm->fact_stamp[f] == done || t > fh[f]) continue;
     if (t > stop && fh[lm->goalfact] > stop) { /* hmax(goal) >= t > stop: enough */
       hdrain(lm);
       return t < fh[lm->goalfact] ? t : fh[lm->goalfact];
     }
-    lm->fstamp[f] = done;
+    lm->fact_stamp[f] = done;
     /* bounds read once: the stores below (int32 arrays) could alias them for the compiler */
     for (uint32_t k = pof[f], ke = pof[f + 1]; k < ke; ++k) {
       int32_t o = pol[k];
@@ -3721,7 +3737,7 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
 
 /* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
 static inline void relax_op(goap__lmcut *lm, int32_t o) {
-  double *fh = lm->fh, v = fh[lm->pcf[o]] + lm->rem[o];
+  double *fh = lm->hmax, v = fh[lm->choice[o]] + lm->rem[o];
   const int32_t *eff = lm->eff;
   for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
     int32_t g = eff[e];
@@ -3736,16 +3752,16 @@ static inline void relax_op(goap__lmcut *lm, int32_t o) {
  * values only fall and reachability does not change). An operator whose pcf fell gets its
  * largest precondition again (first in its list on ties). */
 static void lm_hmax_update(goap__lmcut *lm) {
-  while (lm->nh > 0) {
+  while (lm->heap_len > 0) {
     double t;
     int32_t f;
     hpop(lm, &t, &f);
-    if (t > lm->fh[f]) continue; /* stale */
-    for (int32_t o = lm->jhead[f], next; o >= 0; o = next) {
-      next = lm->jnext[o];
+    if (t > lm->hmax[f]) continue; /* stale */
+    for (int32_t o = lm->choice_head[f], next; o >= 0; o = next) {
+      next = lm->choice_next[o];
       int32_t best = lm->pre[lm->pre_off[o]];
       for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
-        if (lm->fh[lm->pre[j]] > lm->fh[best]) best = lm->pre[j];
+        if (lm->hmax[lm->pre[j]] > lm->hmax[best]) best = lm->pre[j];
       if (best != f) {
         junlink(lm, o);
         jlink(lm, o, best);
@@ -3759,7 +3775,7 @@ static void lm_hmax_update(goap__lmcut *lm) {
  * edges without entering the zone (stamp zs), with an effect in the zone. The facts visited
  * get the stamp zs + 1 in zone[] (no fact of the state is in the zone: their hmax is 0).
  * Costs O(justification graph); kept as the reference for cut_backward (tests). Appends to
- * cutlist[ncut..] the operators not yet in it; returns the new count. */
+ * cut_ops[ncut..] the operators not yet in it; returns the new count. */
 static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
   uint32_t vs = zs + 1, *mark = lm->zone;
   size_t top = 0;
@@ -3770,14 +3786,14 @@ static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
   }
   while (top > 0) {
     int32_t f = lm->stack[--top];
-    for (int32_t o = lm->jhead[f]; o >= 0; o = lm->jnext[o]) {
+    for (int32_t o = lm->choice_head[f]; o >= 0; o = lm->choice_next[o]) {
       for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
         int32_t g = lm->eff[e];
         uint32_t mg = mark[g];
         if (mg == zs) {
           if (lm->cut[o] != zs) {
             lm->cut[o] = zs;
-            lm->cutlist[ncut++] = o;
+            lm->cut_ops[ncut++] = o;
           }
         } else if (mg != vs) {
           mark[g] = vs;
@@ -3792,33 +3808,33 @@ static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
 /* 1 when fact q (outside the zone) is reached from the state's facts along pcf edges without
  * entering the zone: searches backwards (from a fact to the pcf of each of its reached
  * achievers, outside the zone) for a fact below the goal's hmax H, or one already known to
- * be reached (fstamp == ys). When there is none, every fact it met is unreached too
- * (fstamp = ns), as all it leads back to was searched. */
+ * be reached (fact_stamp == ys). When there is none, every fact it met is unreached too
+ * (fact_stamp = ns), as all it leads back to was searched. */
 static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, uint32_t ns,
                         double H) {
-  if (++lm->bstamp == 0) {
-    memset(lm->bmark, 0, lm->nfact * sizeof *lm->bmark);
-    lm->bstamp = 1;
+  if (++lm->back_stamp == 0) {
+    memset(lm->back_mark, 0, lm->nfact * sizeof *lm->back_mark);
+    lm->back_stamp = 1;
   }
-  uint32_t bs = lm->bstamp;
+  uint32_t bs = lm->back_stamp;
   size_t head = 0, tail = 0;
   ++lm->nback;
-  lm->bmark[q] = bs;
+  lm->back_mark[q] = bs;
   lm->stack[tail++] = q;
   while (head < tail) {
     int32_t x = lm->stack[head++];
-    if (lm->fh[x] < H || lm->fstamp[x] == ys) {
-      lm->fstamp[q] = ys;
+    if (lm->hmax[x] < H || lm->fact_stamp[x] == ys) {
+      lm->fact_stamp[q] = ys;
       return 1;
     }
     for (uint32_t k = lm->ach_off[x]; k < lm->ach_off[x + 1]; ++k) {
-      int32_t y = lm->pcf[lm->ach[k]];
-      if (y < 0 || lm->zone[y] == zs || lm->bmark[y] == bs || lm->fstamp[y] == ns) continue;
-      lm->bmark[y] = bs;
+      int32_t y = lm->choice[lm->ach[k]];
+      if (y < 0 || lm->zone[y] == zs || lm->back_mark[y] == bs || lm->fact_stamp[y] == ns) continue;
+      lm->back_mark[y] = bs;
       lm->stack[tail++] = y;
     }
   }
-  for (size_t i = 0; i < tail; ++i) lm->fstamp[lm->stack[i]] = ns;
+  for (size_t i = 0; i < tail; ++i) lm->fact_stamp[lm->stack[i]] = ns;
   return 0;
 }
 
@@ -3829,19 +3845,19 @@ static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, ui
  * effect is at most its pcf, exactly, as costs at most LM_EPS are 0). Only a q at H or above
  * needs the backward search. */
 static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
-  double H = lm->fh[lm->goalfact];
+  double H = lm->hmax[lm->goalfact];
   uint32_t ys = zs + 1, ns = zs + 2;
   size_t ncut = 0;
   for (size_t i = 0; i < nz; ++i) {
-    int32_t z = lm->zlist[i];
+    int32_t z = lm->zone_list[i];
     for (uint32_t k = lm->ach_off[z]; k < lm->ach_off[z + 1]; ++k) {
       int32_t o = lm->ach[k];
-      int32_t q = lm->pcf[o];
+      int32_t q = lm->choice[o];
       if (q < 0 || lm->zone[q] == zs || lm->cut[o] == zs) continue;
-      if (lm->fh[q] < H || lm->fstamp[q] == ys ||
-          (lm->fstamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
+      if (lm->hmax[q] < H || lm->fact_stamp[q] == ys ||
+          (lm->fact_stamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
         lm->cut[o] = zs;
-        lm->cutlist[ncut++] = o;
+        lm->cut_ops[ncut++] = o;
       }
     }
   }
@@ -3850,15 +3866,15 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
-  if (lm->lk_over || lm->nlk + 3 + n > lm->cap_lk) {
-    lm->lk_over = 1;
+  if (lm->landmarks_over || lm->nlandmarks + 3 + n > lm->cap_landmarks) {
+    lm->landmarks_over = 1;
     return;
   }
-  int32_t *w = lm->lk + lm->nlk;
+  int32_t *w = lm->landmarks + lm->nlandmarks;
   w[0] = (int32_t)n;
   memcpy(w + 1, &m, sizeof m);
   memcpy(w + 3, ops, n * sizeof *ops);
-  lm->nlk += 3 + n;
+  lm->nlandmarks += 3 + n;
 }
 
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
@@ -3877,13 +3893,13 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
   }
   /* the operators usable in this request and in this state, at their costs */
-  if (d->nactions) memcpy(lm->rem, lm->base, (size_t)d->nactions * sizeof *lm->rem);
-  lm->usebuck = lm->base_whole && !lm->heap_only;
-  for (uint32_t u = 0; u < lm->nuc; ++u) {
-    const goap__rcond *c = &lm->ucond[u];
+  if (d->nactions) memcpy(lm->rem, lm->op_cost, (size_t)d->nactions * sizeof *lm->rem);
+  lm->use_buckets = lm->op_cost_whole && !lm->heap_only;
+  for (uint32_t u = 0; u < lm->ncond_facts; ++u) {
+    const goap__rcond *c = &lm->cond_fact_cond[u];
     const goap__var *var = &d->vars[c->var];
     uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
-    uint32_t o = lm->uop_off[u], oe = lm->uop_off[u + 1];
+    uint32_t o = lm->cond_fact_op_off[u], oe = lm->cond_fact_op_off[u + 1];
     if (k >= c->a && k <= c->b && !(c->has_ne && k == c->ne)) {
       lm->init[ni++] = (int32_t)(lm->condbase + u);
       for (; o < oe; ++o) lm->rem[o] = GOAP__INF;
@@ -3904,12 +3920,12 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->ninit = ni;
   double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
   lm->partial = 0;
-  lm->nlk = 0;
-  lm->lk_over = 0;
+  lm->nlandmarks = 0;
+  lm->landmarks_over = 0;
   /* inherited landmarks (of this state too, with a valid cost partition: see the top) */
-  lm->ninherit += lm->inh != NULL;
-  for (size_t i = 0; lm->inh && i < lm->ninh;) {
-    const int32_t *w = lm->inh + i;
+  lm->ninherit += lm->start_landmarks != NULL;
+  for (size_t i = 0; lm->start_landmarks && i < lm->nstart_landmarks;) {
+    const int32_t *w = lm->start_landmarks + i;
     size_t n = (size_t)w[0];
     double m;
     memcpy(&m, w + 1, sizeof m);
@@ -3929,15 +3945,15 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     ++lm->npartial;
     return h + early;
   }
-  if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
-  while (lm->fh[lm->goalfact] > LM_EPS) {
+  if (lm->hmax[lm->goalfact] >= GOAP__INF) return GOAP__INF;
+  while (lm->hmax[lm->goalfact] > LM_EPS) {
     /* h + hmax(goal) with the remaining costs is admissible (a cost partition: the cuts so
      * far, and hmax under what they left); past stop the caller needs no more */
     ++lm->nrounds;
-    if (h + lm->fh[lm->goalfact] > stop) {
+    if (h + lm->hmax[lm->goalfact] > stop) {
       lm->partial = 1;
       ++lm->npartial;
-      return h + lm->fh[lm->goalfact];
+      return h + lm->hmax[lm->goalfact];
     }
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
     uint32_t zs = next_stamps(lm);
@@ -3946,10 +3962,10 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     lm->stack[top++] = (int32_t)lm->goalfact;
     while (top > 0) {
       int32_t f = lm->stack[--top];
-      lm->zlist[nz++] = f;
+      lm->zone_list[nz++] = f;
       for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
         int32_t o = lm->ach[k];
-        int32_t q = lm->pcf[o];
+        int32_t q = lm->choice[o];
         if (q < 0 || lm->rem[o] > 0.0) continue;
         if (lm->zone[q] == zs) continue;
         lm->zone[q] = zs;
@@ -3965,24 +3981,24 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       size_t nb = cut_backward(lm, zs, nz);
       ncut = cut_forward(lm, zs, nb);
       for (size_t i = 0; i < nb; ++i)
-        lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
+        lm->cut_mismatch += lm->zone[lm->choice[lm->cut_ops[i]]] != zs + 1;
       lm->cut_mismatch += ncut - nb;
     }
     /* in operator order, so that both searches lead to the same later choices */
     for (size_t i = 1; i < ncut; ++i) {
-      int32_t o = lm->cutlist[i];
+      int32_t o = lm->cut_ops[i];
       size_t j = i;
-      for (; j > 0 && lm->cutlist[j - 1] > o; --j) lm->cutlist[j] = lm->cutlist[j - 1];
-      lm->cutlist[j] = o;
+      for (; j > 0 && lm->cut_ops[j - 1] > o; --j) lm->cut_ops[j] = lm->cut_ops[j - 1];
+      lm->cut_ops[j] = o;
     }
     if (ncut == 0) break; /* cannot happen while hmax(goal) > 0; a safe stop */
     double m = GOAP__INF;
     for (size_t i = 0; i < ncut; ++i)
-      if (lm->rem[lm->cutlist[i]] < m) m = lm->rem[lm->cutlist[i]];
+      if (lm->rem[lm->cut_ops[i]] < m) m = lm->rem[lm->cut_ops[i]];
     h += m;
-    lk_add(lm, lm->cutlist, ncut, m);
+    lk_add(lm, lm->cut_ops, ncut, m);
     for (size_t i = 0; i < ncut; ++i) {
-      int32_t o = lm->cutlist[i];
+      int32_t o = lm->cut_ops[i];
       double *rc = &lm->rem[o];
       *rc -= m;
       if (*rc <= LM_EPS) *rc = 0.0;
@@ -4440,14 +4456,14 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
   if (p->lm_ring.on && !goap__lm_ring_own(p, n)) goap__lm_ring_inherit(p, n);
-  size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
+  size_t from = p->lm.start_landmarks ? p->lm.nstart_landmarks : 0; /* the words of the landmarks it starts from */
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
-  p->lm.inh = NULL;
+  p->lm.start_landmarks = NULL;
   if (p->lm.partial) {
     p->lm_node = NONE;
     /* its landmarks so far: the next evaluation of n goes on from them */
-    if (p->lm_ring.on && p->lm.nlk > from) goap__lm_ring_store(p, n);
+    if (p->lm_ring.on && p->lm.nlandmarks > from) goap__lm_ring_store(p, n);
   } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;
@@ -5495,8 +5511,8 @@ goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t 
                                size_t elem) {
   if (need <= *cap) return GOAP_OK;
   size_t old = *cap;
-  size_t ncap = old ? old : 8;
-  while (ncap < need) ncap *= 2;
+  size_t ncap = goap__grow_cap(old, need, elem);
+  if (!ncap) return GOAP_TOO_LARGE;
   if (!mem_ok(p, (ncap - old) * elem)) return GOAP_MEMORY_LIMIT;
   void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
   if (!n) return GOAP_OUT_OF_MEMORY;
@@ -6286,38 +6302,38 @@ static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
   X(var_cond, nvcond, int32_t)                                                                \
   X(fact_off, nvar1, uint32_t)                                                                \
   X(cond_time, ccond, double)                                                                 \
-  X(cnt, nact1, int32_t)                                                                      \
-  X(acc, nact1, double)                                                                       \
+  X(unmet, nact1, int32_t)                                                                    \
+  X(cost_sum, nact1, double)                                                                  \
   X(fact_time, nfacts, double)                                                                \
   X(hull_lo, nvar1, uint64_t)                                                                 \
   X(hull_hi, nvar1, uint64_t)                                                                 \
-  X(ev_t, nact1, double)                                                                      \
-  X(ev_a, nact1, int32_t)                                                                     \
-  X(tl_t, ctl, double)                                                                        \
-  X(tl_lo, ctl, uint64_t)                                                                     \
-  X(tl_hi, ctl, uint64_t)                                                                     \
-  X(tl_next, ctl, int32_t)                                                                    \
-  X(tl_head, nvar1, int32_t)                                                                  \
-  X(tl_tail, nvar1, int32_t)                                                                  \
+  X(event_time, nact1, double)                                                                \
+  X(event_action, nact1, int32_t)                                                             \
+  X(tline_time, ctl, double)                                                                  \
+  X(tline_lo, ctl, uint64_t)                                                                  \
+  X(tline_hi, ctl, uint64_t)                                                                  \
+  X(tline_next, ctl, int32_t)                                                                 \
+  X(tline_head, nvar1, int32_t)                                                               \
+  X(tline_tail, nvar1, int32_t)                                                               \
   X(goal_head, nvar1, int32_t)                                                                \
   X(goal_next, cgoal1, int32_t)                                                               \
   X(cond_sup, ccond, int32_t)                                                                 \
   X(stack, ccond, int32_t)                                                                    \
   X(mark, nact1, uint32_t)                                                                    \
-  X(fc_off, nfacts1, uint32_t)                                                                \
-  X(fc, nvcond, int32_t)                                                                      \
-  X(ic_off, nvar1, uint32_t)                                                                  \
-  X(ic_a, nvcond, int32_t)                                                                    \
-  X(ic_b, nvcond, int32_t)                                                                    \
-  X(ic_pa, nvar1, uint32_t)                                                                   \
-  X(ic_pb, nvar1, uint32_t)                                                                   \
-  X(gc_off, nvar1, uint32_t)                                                                  \
-  X(gc, nvcond, int32_t)                                                                      \
-  X(rplan, nact1, int32_t)                                                                    \
+  X(fact_cond_off, nfacts1, uint32_t)                                                         \
+  X(fact_cond, nvcond, int32_t)                                                               \
+  X(int_cond_off, nvar1, uint32_t)                                                            \
+  X(int_cond_by_lo, nvcond, int32_t)                                                          \
+  X(int_cond_by_hi, nvcond, int32_t)                                                          \
+  X(int_cond_lo_pos, nvar1, uint32_t)                                                         \
+  X(int_cond_hi_pos, nvar1, uint32_t)                                                         \
+  X(other_cond_off, nvar1, uint32_t)                                                          \
+  X(other_cond, nvcond, int32_t)                                                              \
+  X(relaxed_plan, nact1, int32_t)                                                             \
   X(pref, nact1, uint32_t)                                                                    \
-  X(ic_ka, nvcond, uint64_t)                                                                  \
-  X(ic_kb, nvcond, uint64_t)                                                                  \
-  X(cown, nvcond, int32_t)
+  X(int_cond_lo_key, nvcond, uint64_t)                                                        \
+  X(int_cond_hi_key, nvcond, uint64_t)                                                        \
+  X(cond_owner, nvcond, int32_t)
 
 typedef struct sizes {
   size_t ccond, nact1, nvar1, nvcond, nfacts, nfacts1, ctl, cgoal1;
@@ -6327,14 +6343,14 @@ static sizes rx_sizes(const goap_planner *p) {
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   sizes s;
-  s.ccond = (size_t)r->ncond + (size_t)r->cgoal;
+  s.ccond = (size_t)r->ncond + (size_t)r->cap_goal;
   s.nact1 = (size_t)d->nactions + 1;
   s.nvar1 = (size_t)d->nvars + 1;
   s.nvcond = (size_t)r->ncond;
   s.nfacts = r->nfacts;
   s.nfacts1 = (size_t)r->nfacts + 1;
-  s.ctl = r->ctl;
-  s.cgoal1 = (size_t)r->cgoal;
+  s.ctl = r->cap_tline;
+  s.cgoal1 = (size_t)r->cap_goal;
   return s;
 }
 
@@ -6437,55 +6453,56 @@ static void build_index(goap_planner *p) {
   for (int c = 0; c < r->ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
     int k = cond_kind(d, rc);
-    if (k == K_FACT) r->fc_off[r->fact_off[rc->var] + rc->a + 1]++;
-    else if (k == K_INT) r->ic_off[rc->var + 1]++;
-    else r->gc_off[rc->var + 1]++;
+    if (k == K_FACT) r->fact_cond_off[r->fact_off[rc->var] + rc->a + 1]++;
+    else if (k == K_INT) r->int_cond_off[rc->var + 1]++;
+    else r->other_cond_off[rc->var + 1]++;
   }
-  for (uint32_t f = 0; f < r->nfacts; ++f) r->fc_off[f + 1] += r->fc_off[f];
+  for (uint32_t f = 0; f < r->nfacts; ++f) r->fact_cond_off[f + 1] += r->fact_cond_off[f];
   for (int v = 0; v < d->nvars; ++v) {
-    r->ic_off[v + 1] += r->ic_off[v];
-    r->gc_off[v + 1] += r->gc_off[v];
+    r->int_cond_off[v + 1] += r->int_cond_off[v];
+    r->other_cond_off[v + 1] += r->other_cond_off[v];
   }
   /* fill, using the per-evaluation pointers as cursors */
-  uint32_t *icur = r->ic_pa, *gcur = r->ic_pb;
+  uint32_t *icur = r->int_cond_lo_pos, *gcur = r->int_cond_hi_pos;
   for (int v = 0; v < d->nvars; ++v) {
-    icur[v] = r->ic_off[v];
-    gcur[v] = r->gc_off[v];
+    icur[v] = r->int_cond_off[v];
+    gcur[v] = r->other_cond_off[v];
   }
   for (int c = 0; c < r->ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
     int k = cond_kind(d, rc);
     if (k == K_FACT) continue; /* below */
     if (k == K_INT) {
-      r->ic_a[icur[rc->var]] = c;
-      r->ic_b[icur[rc->var]++] = c;
+      r->int_cond_by_lo[icur[rc->var]] = c;
+      r->int_cond_by_hi[icur[rc->var]++] = c;
     } else {
-      r->gc[gcur[rc->var]++] = c;
+      r->other_cond[gcur[rc->var]++] = c;
     }
   }
   /* facts: fill with a cursor per fact, walking the conditions once more */
   {
-    uint32_t *fcur = r->fc_off; /* fc_off[f] is fact f's start; used as a cursor, then reset */
+    /* fact_cond_off[f] is fact f's start; used as a cursor, then reset */
+    uint32_t *fcur = r->fact_cond_off;
     for (int c = 0; c < r->ncond; ++c) {
       const goap__rcond *rc = &r->cond[c];
       if (cond_kind(d, rc) != K_FACT) continue;
-      r->fc[fcur[r->fact_off[rc->var] + rc->a]++] = c;
+      r->fact_cond[fcur[r->fact_off[rc->var] + rc->a]++] = c;
     }
     /* each cursor now stands at the next fact's start: shift back */
-    for (uint32_t f = r->nfacts; f > 0; --f) r->fc_off[f] = r->fc_off[f - 1];
-    r->fc_off[0] = 0;
+    for (uint32_t f = r->nfacts; f > 0; --f) r->fact_cond_off[f] = r->fact_cond_off[f - 1];
+    r->fact_cond_off[0] = 0;
   }
   for (int v = 0; v < d->nvars; ++v) {
-    size_t n = r->ic_off[v + 1] - r->ic_off[v];
-    sort_conds(r->cond, r->ic_a + r->ic_off[v], n, 1);
-    sort_conds(r->cond, r->ic_b + r->ic_off[v], n, 0);
+    size_t n = r->int_cond_off[v + 1] - r->int_cond_off[v];
+    sort_conds(r->cond, r->int_cond_by_lo + r->int_cond_off[v], n, 1);
+    sort_conds(r->cond, r->int_cond_by_hi + r->int_cond_off[v], n, 0);
   }
   /* the sort keys and owners beside the lists, read without touching the conditions */
-  for (uint32_t i = 0, n = r->ic_off[d->nvars]; i < n; ++i) {
-    r->ic_ka[i] = r->cond[r->ic_a[i]].a;
-    r->ic_kb[i] = r->cond[r->ic_b[i]].b;
+  for (uint32_t i = 0, n = r->int_cond_off[d->nvars]; i < n; ++i) {
+    r->int_cond_lo_key[i] = r->cond[r->int_cond_by_lo[i]].a;
+    r->int_cond_hi_key[i] = r->cond[r->int_cond_by_hi[i]].b;
   }
-  for (int c = 0; c < r->ncond; ++c) r->cown[c] = r->cond[c].owner;
+  for (int c = 0; c < r->ncond; ++c) r->cond_owner[c] = r->cond[c].owner;
 }
 
 goap_status goap__relax_init(goap_planner *p) {
@@ -6497,8 +6514,8 @@ goap_status goap__relax_init(goap_planner *p) {
   r->nfacts = 0;
   for (int v = 0; v < d->nvars; ++v)
     if (d->vars[v].type != GOAP_INT) r->nfacts += (uint32_t)d->vars[v].nvalues;
-  r->ctl = 2 * (size_t)d->nvars + d->nwriters + 1;
-  r->cgoal = 8;
+  r->cap_tline = 2 * (size_t)d->nvars + d->nwriters + 1;
+  r->cap_goal = 8;
   sizes s = rx_sizes(p);
 #define ALLOC_ONE(name, count, type)                                                          \
   if (alloc_arr(p, (void **)&r->name, s.count, sizeof(type)) != GOAP_OK) {                    \
@@ -6518,7 +6535,7 @@ goap_status goap__relax_init(goap_planner *p) {
   for (int c = 0; c < r->ncond; ++c) r->var_off[r->cond[c].var + 1]++;
   for (int v = 0; v < d->nvars; ++v) r->var_off[v + 1] += r->var_off[v];
   {
-    uint32_t *fill = r->tl_tail ? (uint32_t *)r->tl_tail : NULL; /* scratch of nvars + 1 */
+    uint32_t *fill = r->tline_tail ? (uint32_t *)r->tline_tail : NULL; /* scratch of nvars + 1 */
     for (int v = 0; v <= d->nvars; ++v) fill[v] = r->var_off[v];
     for (int c = 0; c < r->ncond; ++c) r->var_cond[fill[r->cond[c].var]++] = c;
   }
@@ -6537,10 +6554,10 @@ goap_status goap__relax_init(goap_planner *p) {
  * nothing: on failure the old arrays are kept. */
 static goap_status ensure_goal_cap(goap_planner *p, int n) {
   goap__relax *r = &p->rx;
-  if (n <= r->cgoal) return GOAP_OK;
-  int ncap = r->cgoal;
+  if (n <= r->cap_goal) return GOAP_OK;
+  int ncap = r->cap_goal;
   while (ncap < n) ncap *= 2;
-  size_t oldc = (size_t)r->ncond + (size_t)r->cgoal, newc = (size_t)r->ncond + (size_t)ncap;
+  size_t oldc = (size_t)r->ncond + (size_t)r->cap_goal, newc = (size_t)r->ncond + (size_t)ncap;
   goap__rcond *c = (goap__rcond *)goap__alloc(&p->alloc, newc * sizeof *c);
   double *t = (double *)goap__alloc(&p->alloc, newc * sizeof *t);
   int32_t *g = (int32_t *)goap__alloc(&p->alloc, (size_t)ncap * sizeof *g);
@@ -6561,15 +6578,15 @@ static goap_status ensure_goal_cap(goap_planner *p, int n) {
   p->memory += (newc - oldc) * (sizeof *sup + sizeof *stk);
   memcpy(c, r->cond, oldc * sizeof *c);
   memcpy(t, r->cond_time, oldc * sizeof *t);
-  memcpy(g, r->goal_next, (size_t)r->cgoal * sizeof *g);
+  memcpy(g, r->goal_next, (size_t)r->cap_goal * sizeof *g);
   goap__free(&p->alloc, r->cond, oldc * sizeof *c);
   goap__free(&p->alloc, r->cond_time, oldc * sizeof *t);
-  goap__free(&p->alloc, r->goal_next, (size_t)r->cgoal * sizeof *g);
+  goap__free(&p->alloc, r->goal_next, (size_t)r->cap_goal * sizeof *g);
   r->cond = c;
   r->cond_time = t;
   r->goal_next = g;
-  p->memory += (newc - oldc) * (sizeof *c + sizeof *t) + (size_t)(ncap - r->cgoal) * sizeof *g;
-  r->cgoal = ncap;
+  p->memory += (newc - oldc) * (sizeof *c + sizeof *t) + (size_t)(ncap - r->cap_goal) * sizeof *g;
+  r->cap_goal = ncap;
   return GOAP_OK;
 }
 
@@ -6609,39 +6626,43 @@ goap_status goap__relax_set_goal(goap_planner *p) {
 /* ---- the exploration ------------------------------------------------------------------------ */
 
 static void ev_push(goap__relax *r, double t, int32_t a) {
-  int i = r->nev++;
+  int i = r->nevents++;
   while (i > 0) {
     int parent = (i - 1) / 2;
-    if (r->ev_t[parent] < t || (r->ev_t[parent] == t && r->ev_a[parent] < a)) break;
-    r->ev_t[i] = r->ev_t[parent];
-    r->ev_a[i] = r->ev_a[parent];
+    if (r->event_time[parent] < t ||
+        (r->event_time[parent] == t && r->event_action[parent] < a))
+      break;
+    r->event_time[i] = r->event_time[parent];
+    r->event_action[i] = r->event_action[parent];
     i = parent;
   }
-  r->ev_t[i] = t;
-  r->ev_a[i] = a;
+  r->event_time[i] = t;
+  r->event_action[i] = a;
 }
 
 static void ev_pop(goap__relax *r, double *t, int32_t *a) {
-  *t = r->ev_t[0];
-  *a = r->ev_a[0];
-  int n = --r->nev;
-  double lt = r->ev_t[n];
-  int32_t la = r->ev_a[n];
+  *t = r->event_time[0];
+  *a = r->event_action[0];
+  int n = --r->nevents;
+  double lt = r->event_time[n];
+  int32_t la = r->event_action[n];
   int i = 0;
   for (;;) {
     int c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && (r->ev_t[c + 1] < r->ev_t[c] ||
-                      (r->ev_t[c + 1] == r->ev_t[c] && r->ev_a[c + 1] < r->ev_a[c])))
+    if (c + 1 < n && (r->event_time[c + 1] < r->event_time[c] ||
+                      (r->event_time[c + 1] == r->event_time[c] &&
+                       r->event_action[c + 1] < r->event_action[c])))
       ++c;
-    if (lt < r->ev_t[c] || (lt == r->ev_t[c] && la < r->ev_a[c])) break;
-    r->ev_t[i] = r->ev_t[c];
-    r->ev_a[i] = r->ev_a[c];
+    if (lt < r->event_time[c] || (lt == r->event_time[c] && la < r->event_action[c])) break;
+    r->event_time[i] = r->event_time[c];
+    r->event_action[i] = r->event_action[c];
     i = c;
   }
-  r->ev_t[i] = lt;
-  r->ev_a[i] = la;
-  GOAP_ASSERT(r->nev == 0 || *t <= r->ev_t[0]); /* heap order: the earliest event came out */
+  r->event_time[i] = lt;
+  r->event_action[i] = la;
+  /* heap order: the earliest event came out */
+  GOAP_ASSERT(r->nevents == 0 || *t <= r->event_time[0]);
 }
 
 typedef struct explore {
@@ -6670,10 +6691,10 @@ static inline void satisfy_once(explore *x, int c, double t) {
   goap_planner *p = x->p;
   goap__relax *r = &p->rx;
   r->cond_sup[c] = x->cur;
-  int32_t a = r->cown[c];
+  int32_t a = r->cond_owner[c];
   if (!(p->aflag[a] & 8)) return; /* not active in this request */
-  r->acc[a] += t;
-  if (--r->cnt[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->acc[a] : t), a);
+  r->cost_sum[a] += t;
+  if (--r->unmet[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->cost_sum[a] : t), a);
 }
 
 static void satisfy(explore *x, int c, double t) {
@@ -6686,8 +6707,8 @@ static void satisfy(explore *x, int c, double t) {
 static void others_changed(explore *x, int32_t v, uint64_t k, int is_int) {
   goap__relax *r = &x->p->rx;
   uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
-  for (uint32_t i = r->gc_off[v]; i < r->gc_off[v + 1]; ++i) {
-    int c = r->gc[i];
+  for (uint32_t i = r->other_cond_off[v]; i < r->other_cond_off[v + 1]; ++i) {
+    int c = r->other_cond[i];
     if (r->cond_time[c] < GOAP__INF) continue;
     if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) satisfy(x, c, x->t);
   }
@@ -6706,8 +6727,10 @@ static void others_changed(explore *x, int32_t v, uint64_t k, int is_int) {
 static void fact_reached(explore *x, int32_t v, uint64_t k) {
   goap__relax *r = &x->p->rx;
   uint32_t f = r->fact_off[v] + (uint32_t)k;
-  for (uint32_t i = r->fc_off[f]; i < r->fc_off[f + 1]; ++i) satisfy_once(x, r->fc[i], x->t);
-  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 0);
+  for (uint32_t i = r->fact_cond_off[f]; i < r->fact_cond_off[f + 1]; ++i)
+    satisfy_once(x, r->fact_cond[i], x->t);
+  if (r->other_cond_off[v] < r->other_cond_off[v + 1] || r->goal_head[v] >= 0)
+    others_changed(x, v, k, 0);
 }
 
 /* The hull of int var v widened (from [lo0, hi0]): the conditions whose interval it now meets
@@ -6715,48 +6738,50 @@ static void fact_reached(explore *x, int32_t v, uint64_t k) {
 static void hull_widened(explore *x, int32_t v, uint64_t lo0, uint64_t hi0) {
   goap__relax *r = &x->p->rx;
   uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
-  uint32_t end = r->ic_off[v + 1];
+  uint32_t end = r->int_cond_off[v + 1];
   if (hi > hi0) {
-    uint32_t i = r->ic_pa[v];
-    for (; i < end && r->ic_ka[i] <= hi; ++i) satisfy_once(x, r->ic_a[i], x->t);
-    r->ic_pa[v] = i;
+    uint32_t i = r->int_cond_lo_pos[v];
+    for (; i < end && r->int_cond_lo_key[i] <= hi; ++i) satisfy_once(x, r->int_cond_by_lo[i], x->t);
+    r->int_cond_lo_pos[v] = i;
   }
   if (lo < lo0) {
-    uint32_t i = r->ic_pb[v];
-    for (; i < end && r->ic_kb[i] >= lo; ++i) satisfy_once(x, r->ic_b[i], x->t);
-    r->ic_pb[v] = i;
+    uint32_t i = r->int_cond_hi_pos[v];
+    for (; i < end && r->int_cond_hi_key[i] >= lo; ++i) satisfy_once(x, r->int_cond_by_hi[i], x->t);
+    r->int_cond_hi_pos[v] = i;
   }
-  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, 0, 1);
+  if (r->other_cond_off[v] < r->other_cond_off[v + 1] || r->goal_head[v] >= 0)
+    others_changed(x, v, 0, 1);
 }
 
 /* Int var v starts at k: the conditions containing k hold; the pointers go past the
  * conditions below / above k (those wait for the hull to reach them). */
 static void hull_start(explore *x, int32_t v, uint64_t k) {
   goap__relax *r = &x->p->rx;
-  uint32_t i = r->ic_off[v], end = r->ic_off[v + 1];
-  for (; i < end && r->ic_ka[i] <= k; ++i)
-    if (r->cond[r->ic_a[i]].b >= k) satisfy_once(x, r->ic_a[i], 0.0);
-  r->ic_pa[v] = i;
-  /* the first high end below k: binary search (ic_kb descends) */
-  uint32_t lo = r->ic_off[v], hi = end;
+  uint32_t i = r->int_cond_off[v], end = r->int_cond_off[v + 1];
+  for (; i < end && r->int_cond_lo_key[i] <= k; ++i)
+    if (r->cond[r->int_cond_by_lo[i]].b >= k) satisfy_once(x, r->int_cond_by_lo[i], 0.0);
+  r->int_cond_lo_pos[v] = i;
+  /* the first high end below k: binary search (int_cond_hi_key descends) */
+  uint32_t lo = r->int_cond_off[v], hi = end;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (r->ic_kb[mid] >= k) lo = mid + 1;
+    if (r->int_cond_hi_key[mid] >= k) lo = mid + 1;
     else hi = mid;
   }
-  r->ic_pb[v] = lo;
-  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 1);
+  r->int_cond_hi_pos[v] = lo;
+  if (r->other_cond_off[v] < r->other_cond_off[v + 1] || r->goal_head[v] >= 0)
+    others_changed(x, v, k, 1);
 }
 
 static void record(goap__relax *r, int32_t v, double t) {
-  size_t e = r->ntl++;
-  r->tl_t[e] = t;
-  r->tl_lo[e] = r->hull_lo[v];
-  r->tl_hi[e] = r->hull_hi[v];
-  r->tl_next[e] = -1;
-  if (r->tl_tail[v] >= 0) r->tl_next[r->tl_tail[v]] = (int32_t)e;
-  else r->tl_head[v] = (int32_t)e;
-  r->tl_tail[v] = (int32_t)e;
+  size_t e = r->ntline++;
+  r->tline_time[e] = t;
+  r->tline_lo[e] = r->hull_lo[v];
+  r->tline_hi[e] = r->hull_hi[v];
+  r->tline_next[e] = -1;
+  if (r->tline_tail[v] >= 0) r->tline_next[r->tline_tail[v]] = (int32_t)e;
+  else r->tline_head[v] = (int32_t)e;
+  r->tline_tail[v] = (int32_t)e;
 }
 
 static void run(explore *x, const goap_word *s) {
@@ -6766,24 +6791,25 @@ static void run(explore *x, const goap_word *s) {
   /* only the goal and `other` conditions are tested against cond_time: the sorted and the
    * per-fact lists visit each condition once per evaluation */
   for (int g = 0; g < r->ngoal; ++g) r->cond_time[r->ncond + g] = GOAP__INF;
-  for (uint32_t i = 0, n = r->gc_off[d->nvars]; i < n; ++i) r->cond_time[r->gc[i]] = GOAP__INF;
+  for (uint32_t i = 0, n = r->other_cond_off[d->nvars]; i < n; ++i)
+    r->cond_time[r->other_cond[i]] = GOAP__INF;
   for (uint32_t f = 0; f < r->nfacts; ++f) r->fact_time[f] = GOAP__INF;
-  r->nev = 0;
-  r->ntl = 0;
+  r->nevents = 0;
+  r->ntline = 0;
   x->goal_left = r->ngoal;
   x->cur = -1;
   x->t = 0.0;
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
-    r->cnt[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
-    r->acc[a] = 0.0;
-    if (r->cnt[a] == 0) ev_push(r, p->acost[a], a);
+    r->unmet[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
+    r->cost_sum[a] = 0.0;
+    if (r->unmet[a] == 0) ev_push(r, p->acost[a], a);
   }
   for (int32_t v = 0; v < d->nvars; ++v) {
     const goap__var *var = &d->vars[v];
     uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
     r->hull_lo[v] = r->hull_hi[v] = k;
-    if (x->record) r->tl_head[v] = r->tl_tail[v] = -1;
+    if (x->record) r->tline_head[v] = r->tline_tail[v] = -1;
     if (var->type != GOAP_INT) {
       r->fact_time[r->fact_off[v] + k] = 0.0;
       fact_reached(x, v, k);
@@ -6792,7 +6818,7 @@ static void run(explore *x, const goap_word *s) {
       hull_start(x, v, k);
     }
   }
-  while (r->nev > 0 && (x->goal_left > 0 || x->record)) {
+  while (r->nevents > 0 && (x->goal_left > 0 || x->record)) {
     double t;
     int32_t a;
     ev_pop(r, &t, &a);
@@ -6851,7 +6877,7 @@ double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
   explore x = {p, 1, 0, 0, -1, 0.0};
   goap__relax *r = &p->rx;
-  r->nrplan = 0;
+  r->nrelaxed_plan = 0;
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
   if (++r->mark_gen == 0) {
@@ -6866,7 +6892,7 @@ double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
     int32_t a = r->cond_sup[r->stack[--top]];
     if (a < 0 || r->mark[a] == gen) continue;
     r->mark[a] = gen;
-    r->rplan[r->nrplan++] = a;
+    r->relaxed_plan[r->nrelaxed_plan++] = a;
     h += p->acost[a];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) r->stack[top++] = (int32_t)k;
   }
@@ -6879,7 +6905,7 @@ void goap__relax_take_preferred(goap_planner *p) {
     memset(r->pref, 0, ((size_t)p->d->nactions + 1) * sizeof *r->pref);
     r->pref_gen = 1;
   }
-  for (int i = 0; i < r->nrplan; ++i) r->pref[r->rplan[i]] = r->pref_gen;
+  for (int i = 0; i < r->nrelaxed_plan; ++i) r->pref[r->relaxed_plan[i]] = r->pref_gen;
 }
 
 void goap__relax_explore_start(goap_planner *p) {
@@ -6898,9 +6924,10 @@ static double interval_time(const goap_planner *p, int32_t v, uint64_t a, uint64
     }
     return t;
   }
-  for (int32_t e = r->tl_head[v]; e >= 0; e = r->tl_next[e]) {
-    uint64_t l = r->tl_lo[e] > a ? r->tl_lo[e] : a, u = r->tl_hi[e] < b ? r->tl_hi[e] : b;
-    if (l <= u) return r->tl_t[e];
+  for (int32_t e = r->tline_head[v]; e >= 0; e = r->tline_next[e]) {
+    uint64_t l = r->tline_lo[e] > a ? r->tline_lo[e] : a;
+    uint64_t u = r->tline_hi[e] < b ? r->tline_hi[e] : b;
+    if (l <= u) return r->tline_time[e];
   }
   return t;
 }
@@ -8078,12 +8105,6 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
 /* ------------------------------------------------------------------------------------------
  * Memory (base/base.h; the bump arena: arena.c)
  * ---------------------------------------------------------------------------------------- */
-/* The format layer's spelling of base/base.h's helpers (the same functions). */
-static inline goap_allocator goap__mem_resolve(const goap_allocator *a) { return goap__resolve(a); }
-static inline void *goap__mem_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
-static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
-  goap__free(a, p, n);
-}
 /* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements not zeroed). Returns
  * the (possibly moved) block, never NULL on success (a NULL block gets one), or NULL when out
  * of memory or on size overflow (the old block is then untouched and *cap unchanged). */
@@ -8645,8 +8666,8 @@ static goap_status left_cycles(goap_file *f, const char *text, size_t len) {
   unsigned char *seen;
   int *stack;
   if (nt <= 0 || !f->method_pos) return GOAP_OK;
-  seen = (unsigned char *)goap__mem_alloc(&f->alloc, (size_t)nt);
-  stack = (int *)goap__mem_alloc(&f->alloc, (size_t)nt * sizeof *stack);
+  seen = (unsigned char *)goap__alloc(&f->alloc, (size_t)nt);
+  stack = (int *)goap__alloc(&f->alloc, (size_t)nt * sizeof *stack);
   if (!seen || !stack) st = GOAP_OUT_OF_MEMORY;
   for (t = 0; st == GOAP_OK && t < nt; ++t)
     for (m = 0; st == GOAP_OK && m < goap_htn_domain_method_count(h, t); ++m, ++g) {
@@ -8668,8 +8689,8 @@ static goap_status left_cycles(goap_file *f, const char *text, size_t len) {
       }
       if (back) st = add_warning(f, text, len, GOAP__W_CYCLE, g, u, &f->method_pos[g]);
     }
-  goap__mem_free(&f->alloc, seen, (size_t)nt);
-  goap__mem_free(&f->alloc, stack, (size_t)nt * sizeof *stack);
+  goap__free(&f->alloc, seen, (size_t)nt);
+  goap__free(&f->alloc, stack, (size_t)nt * sizeof *stack);
   return st;
 }
 
@@ -8691,16 +8712,16 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   sz_vi = (size_t)r.nv * sizeof *r.vi;
   sz_off = (size_t)r.nv * sizeof *r.off;
   sz_n = (size_t)r.nv * sizeof(int32_t);
-  r.vi = (goap_var_info *)goap__mem_alloc(a, sz_vi);
-  r.off = (size_t *)goap__mem_alloc(a, sz_off);
-  r.nreached = (int32_t *)goap__mem_alloc(a, sz_n);
-  r.ilo = (int32_t *)goap__mem_alloc(a, sz_n);
-  r.ihi = (int32_t *)goap__mem_alloc(a, sz_n);
-  used = (unsigned char *)goap__mem_alloc(a, (size_t)r.nv);
-  act_reached = (unsigned char *)goap__mem_alloc(a, (size_t)r.na);
-  in_queue = (unsigned char *)goap__mem_alloc(a, (size_t)r.na);
-  queue = (int *)goap__mem_alloc(a, (size_t)r.na * sizeof *queue);
-  wstart = (int *)goap__mem_alloc(a, ((size_t)r.nv + 1) * sizeof *wstart);
+  r.vi = (goap_var_info *)goap__alloc(a, sz_vi);
+  r.off = (size_t *)goap__alloc(a, sz_off);
+  r.nreached = (int32_t *)goap__alloc(a, sz_n);
+  r.ilo = (int32_t *)goap__alloc(a, sz_n);
+  r.ihi = (int32_t *)goap__alloc(a, sz_n);
+  used = (unsigned char *)goap__alloc(a, (size_t)r.nv);
+  act_reached = (unsigned char *)goap__alloc(a, (size_t)r.na);
+  in_queue = (unsigned char *)goap__alloc(a, (size_t)r.na);
+  queue = (int *)goap__alloc(a, (size_t)r.na * sizeof *queue);
+  wstart = (int *)goap__alloc(a, ((size_t)r.nv + 1) * sizeof *wstart);
   if (!r.vi || !r.off || !r.nreached || !r.ilo || !r.ihi || !used || !act_reached ||
       !in_queue || !queue || !wstart)
     goto done;
@@ -8717,7 +8738,7 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     r.nreached[i] = 0;
     r.ilo[i] = r.ihi[i] = r.vi[i].default_value;
   }
-  r.reached = (unsigned char *)goap__mem_alloc(a, total);
+  r.reached = (unsigned char *)goap__alloc(a, total);
   if (!r.reached) goto done;
   memset(r.reached, 0, total);
   for (i = 0; i < r.nv; ++i) {
@@ -8780,7 +8801,7 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
       }
   }
   for (i = 0; i < r.nv; ++i) wstart[i + 1] += wstart[i];
-  wlist = (int *)goap__mem_alloc(a, nwatch * sizeof *wlist);
+  wlist = (int *)goap__alloc(a, nwatch * sizeof *wlist);
   if (!wlist) goto done;
   /* fill in reverse: wstart[v + 1] (the end of v's slice) counts down to v's start */
   for (i = r.na - 1; i >= 0; --i) {
@@ -8909,18 +8930,18 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
   st = GOAP_OK;
 done:
-  goap__mem_free(a, r.vi, sz_vi);
-  goap__mem_free(a, r.off, sz_off);
-  goap__mem_free(a, r.nreached, sz_n);
-  goap__mem_free(a, r.ilo, sz_n);
-  goap__mem_free(a, r.ihi, sz_n);
-  goap__mem_free(a, r.reached, total);
-  goap__mem_free(a, used, (size_t)r.nv);
-  goap__mem_free(a, act_reached, (size_t)r.na);
-  goap__mem_free(a, in_queue, (size_t)r.na);
-  goap__mem_free(a, queue, (size_t)r.na * sizeof *queue);
-  goap__mem_free(a, wstart, ((size_t)r.nv + 1) * sizeof *wstart);
-  goap__mem_free(a, wlist, nwatch * sizeof *wlist);
+  goap__free(a, r.vi, sz_vi);
+  goap__free(a, r.off, sz_off);
+  goap__free(a, r.nreached, sz_n);
+  goap__free(a, r.ilo, sz_n);
+  goap__free(a, r.ihi, sz_n);
+  goap__free(a, r.reached, total);
+  goap__free(a, used, (size_t)r.nv);
+  goap__free(a, act_reached, (size_t)r.na);
+  goap__free(a, in_queue, (size_t)r.na);
+  goap__free(a, queue, (size_t)r.na * sizeof *queue);
+  goap__free(a, wstart, ((size_t)r.nv + 1) * sizeof *wstart);
+  goap__free(a, wlist, nwatch * sizeof *wlist);
   return st;
 }
 
@@ -9056,7 +9077,7 @@ void *goap__arena_alloc(const goap_allocator *a, goap__arena *ar, size_t n) {
     size_t body = need > ARENA_CHUNK ? need : ARENA_CHUNK;
     goap__chunk *c;
     if (body > ((size_t)-1) - ARENA_HEADER) return NULL;
-    c = (goap__chunk *)goap__mem_alloc(a, ARENA_HEADER + body);
+    c = (goap__chunk *)goap__alloc(a, ARENA_HEADER + body);
     if (!c) return NULL;
     c->next = ar->head;
     c->size = ARENA_HEADER + body;
@@ -9085,7 +9106,7 @@ void goap__arena_free(const goap_allocator *a, goap__arena *ar) {
   goap__chunk *c = ar->head;
   while (c) {
     goap__chunk *next = c->next;
-    goap__mem_free(a, c, c->size);
+    goap__free(a, c, c->size);
     c = next;
   }
   ar->head = NULL;
@@ -10086,19 +10107,19 @@ struct goap__htn_ir {
   if (!goap__grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))) return GOAP_OUT_OF_MEMORY
 
 goap__htn_ir *goap__htn_ir_create(const goap_allocator *a) {
-  goap__htn_ir *ir = (goap__htn_ir *)goap__mem_alloc(a, sizeof *ir);
+  goap__htn_ir *ir = (goap__htn_ir *)goap__alloc(a, sizeof *ir);
   if (ir) memset(ir, 0, sizeof *ir);
   return ir;
 }
 
 void goap__htn_ir_free(const goap_allocator *a, goap__htn_ir *ir) {
   if (!ir) return;
-  goap__mem_free(a, ir->tasks, ir->tasks_cap * sizeof *ir->tasks);
-  goap__mem_free(a, ir->methods, ir->methods_cap * sizeof *ir->methods);
-  goap__mem_free(a, ir->subs, ir->subs_cap * sizeof *ir->subs);
-  goap__mem_free(a, ir->items, ir->items_cap * sizeof *ir->items);
-  goap__mem_free(a, ir->scen, ir->scen_cap * sizeof *ir->scen);
-  goap__mem_free(a, ir, sizeof *ir);
+  goap__free(a, ir->tasks, ir->tasks_cap * sizeof *ir->tasks);
+  goap__free(a, ir->methods, ir->methods_cap * sizeof *ir->methods);
+  goap__free(a, ir->subs, ir->subs_cap * sizeof *ir->subs);
+  goap__free(a, ir->items, ir->items_cap * sizeof *ir->items);
+  goap__free(a, ir->scen, ir->scen_cap * sizeof *ir->scen);
+  goap__free(a, ir, sizeof *ir);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -10626,9 +10647,9 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
     st = err_at(ec, text, len, st, NULL, "%s", goap_htn_builder_error(b));
 out:
   goap_htn_builder_destroy(b);
-  goap__mem_free(a, subs, subs_cap * sizeof *subs);
-  goap__mem_free(a, conds, conds_cap * sizeof *conds);
-  goap__mem_free(a, effs, effs_cap * sizeof *effs);
+  goap__free(a, subs, subs_cap * sizeof *subs);
+  goap__free(a, conds, conds_cap * sizeof *conds);
+  goap__free(a, effs, effs_cap * sizeof *effs);
   return st;
 }
 /* macros of src/format/htn_parse.c end here */
@@ -12976,22 +12997,22 @@ static void parser_free(parser *p) {
   goap_builder_destroy(p->b);
   goap__arena_free(a, &p->arena);
   goap__ftab_free(a, &p->names);
-  goap__mem_free(a, p->vars, p->vars_cap * sizeof *p->vars);
-  goap__mem_free(a, p->action_names, p->action_names_cap * sizeof *p->action_names);
-  goap__mem_free(a, p->goal_names, p->goal_names_cap * sizeof *p->goal_names);
-  goap__mem_free(a, p->items, p->items_cap * sizeof *p->items);
-  goap__mem_free(a, p->pre, p->pre_cap * sizeof *p->pre);
-  goap__mem_free(a, p->eff, p->eff_cap * sizeof *p->eff);
-  goap__mem_free(a, p->tconds, p->tconds_cap * sizeof *p->tconds);
-  goap__mem_free(a, p->teffs, p->teffs_cap * sizeof *p->teffs);
-  goap__mem_free(a, p->scen, p->scen_cap * sizeof *p->scen);
-  goap__mem_free(a, p->refs, p->refs_cap * sizeof *p->refs);
-  goap__mem_free(a, p->stamp, p->stamp_cap * sizeof *p->stamp);
-  goap__mem_free(a, p->stamp_pos, p->stamp_pos_cap * sizeof *p->stamp_pos);
-  goap__mem_free(a, p->values, p->values_cap * sizeof *p->values);
-  goap__mem_free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
-  goap__mem_free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
-  goap__mem_free(a, p->nrefs, p->nrefs_cap * sizeof *p->nrefs);
+  goap__free(a, p->vars, p->vars_cap * sizeof *p->vars);
+  goap__free(a, p->action_names, p->action_names_cap * sizeof *p->action_names);
+  goap__free(a, p->goal_names, p->goal_names_cap * sizeof *p->goal_names);
+  goap__free(a, p->items, p->items_cap * sizeof *p->items);
+  goap__free(a, p->pre, p->pre_cap * sizeof *p->pre);
+  goap__free(a, p->eff, p->eff_cap * sizeof *p->eff);
+  goap__free(a, p->tconds, p->tconds_cap * sizeof *p->tconds);
+  goap__free(a, p->teffs, p->teffs_cap * sizeof *p->teffs);
+  goap__free(a, p->scen, p->scen_cap * sizeof *p->scen);
+  goap__free(a, p->refs, p->refs_cap * sizeof *p->refs);
+  goap__free(a, p->stamp, p->stamp_cap * sizeof *p->stamp);
+  goap__free(a, p->stamp_pos, p->stamp_pos_cap * sizeof *p->stamp_pos);
+  goap__free(a, p->values, p->values_cap * sizeof *p->values);
+  goap__free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
+  goap__free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
+  goap__free(a, p->nrefs, p->nrefs_cap * sizeof *p->nrefs);
   goap__htn_ir_free(a, p->htn);
 }
 
@@ -13031,36 +13052,36 @@ void goap_file_destroy(goap_file *f) {
   if (!f) return;
   a = f->alloc;
   goap_htn_domain_destroy(f->htn);
-  goap__mem_free(&a, f->task_pos, f->task_pos_cap * sizeof *f->task_pos);
-  goap__mem_free(&a, f->method_pos, f->method_pos_cap * sizeof *f->method_pos);
+  goap__free(&a, f->task_pos, f->task_pos_cap * sizeof *f->task_pos);
+  goap__free(&a, f->method_pos, f->method_pos_cap * sizeof *f->method_pos);
   goap_domain_destroy(f->domain);
-  goap__mem_free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
-  goap__mem_free(&a, f->conds, f->conds_cap * sizeof *f->conds);
-  goap__mem_free(&a, f->given, f->given_cap * sizeof *f->given);
-  goap__mem_free(&a, f->plans, f->plans_cap * sizeof *f->plans);
-  goap__mem_free(&a, f->var_pos, f->var_pos_cap * sizeof *f->var_pos);
-  goap__mem_free(&a, f->action_pos, f->action_pos_cap * sizeof *f->action_pos);
-  goap__mem_free(&a, f->goal_pos, f->goal_pos_cap * sizeof *f->goal_pos);
-  goap__mem_free(&a, f->warnings, f->warnings_cap * sizeof *f->warnings);
-  goap__mem_free(&a, f->action_rt, f->action_rt_cap * sizeof *f->action_rt);
-  goap__mem_free(&a, f->goal_rt, f->goal_rt_cap * sizeof *f->goal_rt);
-  goap__mem_free(&a, f->rt_effs, f->rt_effs_cap * sizeof *f->rt_effs);
-  goap__mem_free(&a, f->rt_conds, f->rt_conds_cap * sizeof *f->rt_conds);
-  goap__mem_free(&a, f->rt_vars, f->rt_vars_cap * sizeof *f->rt_vars);
-  goap__mem_free(&a, f->world_var, f->world_var_cap * sizeof *f->world_var);
-  goap__mem_free(&a, f->sims, f->sims_cap * sizeof *f->sims);
-  goap__mem_free(&a, f->sim_events, f->sim_events_cap * sizeof *f->sim_events);
-  goap__mem_free(&a, f->sim_fails, f->sim_fails_cap * sizeof *f->sim_fails);
-  goap__mem_free(&a, f->rt_ids, f->rt_ids_cap * sizeof *f->rt_ids);
-  goap__mem_free(&a, (void *)f->rt_names, f->rt_names_cap * sizeof *f->rt_names);
-  goap__mem_free(&a, f->resources, f->resources_cap * sizeof *f->resources);
-  goap__mem_free(&a, f->roles, f->roles_cap * sizeof *f->roles);
-  goap__mem_free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
-  goap__mem_free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
-  goap__mem_free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
+  goap__free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
+  goap__free(&a, f->conds, f->conds_cap * sizeof *f->conds);
+  goap__free(&a, f->given, f->given_cap * sizeof *f->given);
+  goap__free(&a, f->plans, f->plans_cap * sizeof *f->plans);
+  goap__free(&a, f->var_pos, f->var_pos_cap * sizeof *f->var_pos);
+  goap__free(&a, f->action_pos, f->action_pos_cap * sizeof *f->action_pos);
+  goap__free(&a, f->goal_pos, f->goal_pos_cap * sizeof *f->goal_pos);
+  goap__free(&a, f->warnings, f->warnings_cap * sizeof *f->warnings);
+  goap__free(&a, f->action_rt, f->action_rt_cap * sizeof *f->action_rt);
+  goap__free(&a, f->goal_rt, f->goal_rt_cap * sizeof *f->goal_rt);
+  goap__free(&a, f->rt_effs, f->rt_effs_cap * sizeof *f->rt_effs);
+  goap__free(&a, f->rt_conds, f->rt_conds_cap * sizeof *f->rt_conds);
+  goap__free(&a, f->rt_vars, f->rt_vars_cap * sizeof *f->rt_vars);
+  goap__free(&a, f->world_var, f->world_var_cap * sizeof *f->world_var);
+  goap__free(&a, f->sims, f->sims_cap * sizeof *f->sims);
+  goap__free(&a, f->sim_events, f->sim_events_cap * sizeof *f->sim_events);
+  goap__free(&a, f->sim_fails, f->sim_fails_cap * sizeof *f->sim_fails);
+  goap__free(&a, f->rt_ids, f->rt_ids_cap * sizeof *f->rt_ids);
+  goap__free(&a, (void *)f->rt_names, f->rt_names_cap * sizeof *f->rt_names);
+  goap__free(&a, f->resources, f->resources_cap * sizeof *f->resources);
+  goap__free(&a, f->roles, f->roles_cap * sizeof *f->roles);
+  goap__free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
+  goap__free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
+  goap__free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
   goap__pos_free(f);
   goap__arena_free(&a, &f->arena);
-  goap__mem_free(&a, f, sizeof *f);
+  goap__free(&a, f, sizeof *f);
 }
 
 goap_status goap_file_parse(const char *name, const char *text, size_t length,
@@ -13082,12 +13103,12 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
     return GOAP_TOO_LARGE;
   }
   memset(&p, 0, sizeof p);
-  p.a = goap__mem_resolve(alloc);
+  p.a = goap__resolve(alloc);
   p.text = text ? text : "";
   p.len = length;
   p.ec.diag = err;
   p.ec.file = fname;
-  p.f = (goap_file *)goap__mem_alloc(&p.a, sizeof *p.f);
+  p.f = (goap_file *)goap__alloc(&p.a, sizeof *p.f);
   if (!p.f) {
     st = GOAP_OUT_OF_MEMORY;
   } else {
@@ -13112,7 +13133,7 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
 goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_file **out,
                            goap_diag *err) {
   goap_diag local;
-  goap_allocator a = goap__mem_resolve(alloc);
+  goap_allocator a = goap__resolve(alloc);
   FILE *fp;
   char *buf = NULL;
   size_t cap = 0, len = 0;
@@ -13140,7 +13161,7 @@ goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_f
       nb = (char *)a.fn(a.ctx, buf, cap, ncap);
       if (!nb) {
         fclose(fp);
-        goap__mem_free(&a, buf, cap);
+        goap__free(&a, buf, cap);
         goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_OUT_OF_MEMORY, path, 0, 0, NULL, 0,
                        "out of memory");
         return GOAP_OUT_OF_MEMORY;
@@ -13154,20 +13175,20 @@ goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_f
   }
   if (ferror(fp)) {
     fclose(fp);
-    goap__mem_free(&a, buf, cap);
+    goap__free(&a, buf, cap);
     goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_IO_ERROR, path, 0, 0, NULL, 0,
                    "cannot read file (is it a directory?)");
     return GOAP_IO_ERROR;
   }
   fclose(fp);
   if (len > GOAP_FILE_MAX_BYTES) {
-    goap__mem_free(&a, buf, cap);
+    goap__free(&a, buf, cap);
     goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_TOO_LARGE, path, 0, 0, NULL, 0,
                    "file is larger than %u bytes", (unsigned)GOAP_FILE_MAX_BYTES);
     return GOAP_TOO_LARGE;
   }
   st = goap_file_parse(path, buf, len, &a, out, err);
-  goap__mem_free(&a, buf, cap);
+  goap__free(&a, buf, cap);
   return st;
 }
 /* macros of src/format/parser.c end here */
@@ -13417,10 +13438,10 @@ double goap__pos_state_cost(void *host, int action, const goap_word *state, void
 
 void goap__pos_free(goap_file *f) {
   const goap_allocator *a = &f->alloc;
-  goap__mem_free(a, f->pt_base, f->pt_base_cap * sizeof *f->pt_base);
-  goap__mem_free(a, f->pts, f->pts_cap * sizeof *f->pts);
-  goap__mem_free(a, f->pt_line, f->pt_line_cap * sizeof *f->pt_line);
-  goap__mem_free(a, f->dists, f->dists_cap * sizeof *f->dists);
+  goap__free(a, f->pt_base, f->pt_base_cap * sizeof *f->pt_base);
+  goap__free(a, f->pts, f->pts_cap * sizeof *f->pts);
+  goap__free(a, f->pt_line, f->pt_line_cap * sizeof *f->pt_line);
+  goap__free(a, f->dists, f->dists_cap * sizeof *f->dists);
 }
 
 /* The slot of (var, value), or a status. */
@@ -13530,7 +13551,7 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
 /* ==== src/hddl/hddl_parse.c ==== */
 /*
  * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
- * and the problem's initial task network (:htn), lifted, into px_htn (see internal.h).
+ * and the problem's initial task network (:htn), lifted, into goap__px_htn (see internal.h).
  *
  * Invariants:
  *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
@@ -13554,7 +13575,7 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
  * pddl_internal.h -- shared internals of the PDDL front end (src/pddl/).
  *
  * Invariants:
- *  - Every allocation goes through the task's goap_allocator (goap__px_alloc, goap__grow); a zero
+ *  - Every allocation goes through the task's goap_allocator (goap__alloc, goap__grow); a zero
  *    allocator is replaced by libc at the entry points, so internal code always has a
  *    callable fn. Nothing here prints or keeps global mutable state.
  *  - Texts are never assumed NUL-terminated: atoms are (offset, length) spans.
@@ -13563,8 +13584,8 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
  *  - The first error wins: goap__px_error records a diagnostic only when none is recorded yet, and
  *    every phase stops at the first failure it sees.
  *  - Arguments of lifted literals are int32: >= 0 an object id, < 0 the parameter -(arg + 1).
- *  - Internal non-static functions are prefixed goap__px_ (hidden, never exported); types and
- *    static helpers are prefixed px_.
+ *  - Every internal name shared between files (functions, types, inline helpers) is
+ *    goap__px_ (functions hidden, never exported); file-local helpers are static.
  */
 #ifndef GOAP_PDDL_INTERNAL_H
 #define GOAP_PDDL_INTERNAL_H
@@ -13589,79 +13610,69 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
 #define PX_MAX_LITS 4096    /* literals of one action schema or of the goal */
 
 /* ---- memory --------------------------------------------------------------------------- */
-/* goap__grow (arrays), goap__now_ns: base/base.h; these are its goap__alloc / goap__free. */
-static inline void *goap__px_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
-static inline void goap__px_free(const goap_allocator *a, void *p, size_t n) {
-  goap__free(a, p, n);
-}
+/* goap__alloc, goap__free, goap__grow (arrays) and goap__now_ns: base/base.h. */
 
-typedef struct px_ivec {
+typedef struct goap__px_ivec {
   int32_t *v;
   size_t n, cap;
-} px_ivec;
-int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value);
-void goap__px_ivec_free(const goap_allocator *a, px_ivec *x);
+} goap__px_ivec;
+int goap__px_ipush(const goap_allocator *a, goap__px_ivec *x, int32_t value);
+void goap__px_ivec_free(const goap_allocator *a, goap__px_ivec *x);
 
 /* ---- symbols: lower-cased names -> ids ------------------------------------------------ */
-/* Not base's goap__names: it owns its names and folds case while hashing and comparing (no
- * lower-cased copy per lookup), and its 4-byte slots keep the interning of big tasks in cache. */
-typedef struct px_symrec {
-  char *name;        /* NUL-terminated, lower case; in one of the chunks, never moved */
-  uint32_t len;
-  uint32_t hash;     /* of the lower-cased name: rehashing never reads the names */
-} px_symrec;
-typedef struct px_symchunk {
-  struct px_symchunk *prev;
+/* base's goap__names (namespace 0) indexes the lower-cased names, which the table owns: they
+ * are packed in chunks that never move, so the index can borrow them. */
+typedef struct goap__px_symchunk {
+  struct goap__px_symchunk *prev;
   size_t size;       /* bytes of names after this header */
-} px_symchunk;
-typedef struct px_syms {
-  px_symrec *recs;   /* id -> name */
+} goap__px_symchunk;
+typedef struct goap__px_syms {
+  goap__names index; /* lower-cased name -> id */
+  const char **name; /* id -> NUL-terminated lower-case name, in one of the chunks */
   size_t n, cap;
-  int32_t *slots;    /* hash table of ids, -1 empty; cap is a power of two */
-  size_t nslots;
-  px_symchunk *chunks; /* the names, packed in chunks (newest first) */
+  goap__px_symchunk *chunks; /* the names, packed in chunks (newest first) */
   size_t chunk_used;   /* bytes used in the newest chunk */
-} px_syms;
+} goap__px_syms;
 /* The id of the name (lower-cased), interning it; -1 when out of memory. */
-int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len);
+int32_t goap__px_sym_intern(const goap_allocator *a, goap__px_syms *s, const char *text, size_t len);
 /* The id of an already lower-case NUL-terminated name, or -1. */
-int32_t goap__px_sym_find(const px_syms *s, const char *name);
-void goap__px_syms_free(const goap_allocator *a, px_syms *s);
+int32_t goap__px_sym_find(const goap__px_syms *s, const char *name);
+void goap__px_syms_free(const goap_allocator *a, goap__px_syms *s);
 
 /* ---- tuple sets: (id, args[n]) -> index, in insertion order --------------------------- */
-typedef struct px_tset {
-  px_ivec pool;      /* per entry: n, id, args... */
-  px_ivec offs;      /* entry -> offset in pool */
+typedef struct goap__px_tset {
+  goap__px_ivec pool;      /* per entry: n, id, args... */
+  goap__px_ivec offs;      /* entry -> offset in pool */
   int32_t *slots;    /* hash table of entries, -1 empty */
   size_t nslots;
-} px_tset;
-int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n);
+} goap__px_tset;
+int32_t goap__px_tset_find(const goap__px_tset *t, int32_t id, const int32_t *args, int n);
 /* The entry's index (new or old); *added (may be NULL) tells; -1 when out of memory. */
-int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+int32_t goap__px_tset_add(const goap_allocator *a, goap__px_tset *t, int32_t id, const int32_t *args, int n,
                     int *added);
-static inline size_t px_tset_count(const px_tset *t) { return t->offs.n; }
-static inline int32_t px_tset_id(const px_tset *t, int32_t e) {
+static inline size_t goap__px_tset_count(const goap__px_tset *t) { return t->offs.n; }
+static inline int32_t goap__px_tset_id(const goap__px_tset *t, int32_t e) {
   return t->pool.v[t->offs.v[e] + 1];
 }
-static inline const int32_t *px_tset_args(const px_tset *t, int32_t e, int *n) {
+static inline const int32_t *goap__px_tset_args(const goap__px_tset *t, int32_t e, int *n) {
   const int32_t *k = t->pool.v + t->offs.v[e];
   if (n) *n = k[0];
   return k + 2;
 }
-void goap__px_tset_free(const goap_allocator *a, px_tset *t);
+void goap__px_tset_free(const goap_allocator *a, goap__px_tset *t);
 
 /* ---- ground atom states: a tuple set of atoms with a truth byte each (the validators) ---- */
-typedef struct px_aset {
-  px_tset atoms;     /* every atom ever set (true or false) */
+typedef struct goap__px_aset {
+  goap__px_tset atoms;     /* every atom ever set (true or false) */
   uint8_t *truth;    /* atom entry -> 1 true, 0 false */
   size_t cap;
-} px_aset;
+} goap__px_aset;
 /* Sets atom (pred, args[n]) to val (0/1), interning it; 0 when out of memory. */
-int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const int32_t *args,
+int goap__px_aset_set(const goap_allocator *a, goap__px_aset *s, int32_t pred, const int32_t *args,
                       int n, uint8_t val);
 /* 1 when the atom is interned and true. */
-int goap__px_aset_holds(const px_aset *s, int32_t pred, const int32_t *args, int n);
-void goap__px_aset_free(const goap_allocator *a, px_aset *s);
+int goap__px_aset_holds(const goap__px_aset *s, int32_t pred, const int32_t *args, int n);
+void goap__px_aset_free(const goap_allocator *a, goap__px_aset *s);
 
 /* Fills *d (when not NULL) as a GOAP_PARSE_ERROR at name:line:col with msg and the source
  * line `line` of text[0, len) (control bytes shown as '?'); returns GOAP_PARSE_ERROR. For the
@@ -13670,66 +13681,66 @@ goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int co
                                 const char *text, size_t len, const char *msg);
 
 /* ---- S-expressions -------------------------------------------------------------------- */
-typedef struct px_node {
+typedef struct goap__px_node {
   int32_t sym;       /* atom: its symbol; list: -1 */
   int32_t first;     /* list: first child, -1 when empty */
   int32_t next;      /* next sibling, -1 */
   int32_t count;     /* list: number of children */
   int32_t line, col; /* 1-based position of the atom or of '(' */
-  int32_t src;       /* which source text (index in px_task.src) */
+  int32_t src;       /* which source text (index in goap__px_task.src) */
   uint8_t list;      /* 1 list, 0 atom */
-} px_node;
+} goap__px_node;
 
-typedef struct px_source {
+typedef struct goap__px_source {
   const char *name;
   const char *text;
   size_t len;
-} px_source;
+} goap__px_source;
 
 /* ---- the lifted task ------------------------------------------------------------------ */
 enum { PX_LIT_PRE = 0, PX_LIT_ADD, PX_LIT_DEL, PX_LIT_GOAL };
 #define PX_EQ (-2) /* pred of an equality literal */
 
-typedef struct px_type {
+typedef struct goap__px_type {
   int32_t sym, parent; /* parent -1 only for `object` (type 0) */
   int32_t node;
-} px_type;
+} goap__px_type;
 
-typedef struct px_object {
+typedef struct goap__px_object {
   int32_t sym, type, node;
-} px_object;
+} goap__px_object;
 
-typedef struct px_pred {
+typedef struct goap__px_pred {
   int32_t sym, arity, node;
   uint8_t fluent;      /* some action adds or deletes it */
-} px_pred;
+} goap__px_pred;
 
-typedef struct px_func {
+typedef struct goap__px_func {
   int32_t sym, arity, node;
-} px_func;
+} goap__px_func;
 
-typedef struct px_lit {
+typedef struct goap__px_lit {
   int32_t pred;        /* predicate id, or PX_EQ */
-  int32_t args;        /* offset in px_task.args; arity of pred (2 for PX_EQ) */
+  int32_t args;        /* offset in goap__px_task.args; arity of pred (2 for PX_EQ) */
   int32_t node;        /* the atom's list node, for errors */
   int32_t quant;       /* -1, or inside a forall: offset in args of its scope {base, nq,
                           types[nq]}: arguments -(base + k + 1), k < nq, are the forall's
                           variables (of type types[k]); goap__px_expand_foralls instantiates
                           every such literal once the objects are known (after that, -1) */
   uint8_t neg, kind;   /* kind PX_LIT_* */
-} px_lit;
+} goap__px_lit;
 
 enum { PX_COST_NONE = 0, PX_COST_CONST, PX_COST_FUNC };
 
-typedef struct px_schema {
+typedef struct goap__px_schema {
   int32_t sym, node;
-  int32_t nparams, ptypes, pnames; /* offsets in px_task.args: types, then parameter symbols */
-  int32_t lit0, nlits;             /* range in px_task.lits */
+  int32_t nparams, ptypes, pnames; /* offsets in goap__px_task.args: types, then parameter symbols */
+  int32_t lit0, nlits;             /* range in goap__px_task.lits */
   int cost_kind;
   double cost_value;               /* PX_COST_CONST */
   int32_t cost_func, cost_args;    /* PX_COST_FUNC: function id, offset in args */
   int32_t cost_node;
-} px_schema;
+} goap__px_schema;
 
 /* ---- HTN (HDDL, total order) ----------------------------------------------------------- *
  * Filled only when loaded with GOAP_PDDL_HTN (hddl_parse.c). Compound tasks, methods and the
@@ -13738,65 +13749,65 @@ typedef struct px_schema {
  * method (of the :htn's :parameters for the initial network). Subtasks are stored in their
  * total order (ordered-subtasks as written; :subtasks sorted by their :ordering, which must
  * be total). */
-typedef struct px_ctask {          /* (:task NAME :parameters (...)) */
+typedef struct goap__px_ctask {          /* (:task NAME :parameters (...)) */
   int32_t sym, node;
   int32_t nparams, ptypes;         /* offset in args: the parameter types */
-} px_ctask;
+} goap__px_ctask;
 
-typedef struct px_step {           /* one subtask of a method or of the :htn */
+typedef struct goap__px_step {           /* one subtask of a method or of the :htn */
   int32_t label;                   /* its label symbol ("task0"), or -1 when unlabelled */
   int32_t task;                    /* >= 0: compound task id; < 0: primitive, schema -(task + 1) */
   int32_t args, nargs;             /* offset in args; nargs = the task's or schema's arity */
   int32_t node;                    /* the subtask's list node, for errors */
-} px_step;
+} goap__px_step;
 
-typedef struct px_method {
+typedef struct goap__px_method {
   int32_t sym, node;
   int32_t task, targs;             /* the compound task it decomposes; its args (offset in args,
                                       arity of the task), in the method's parameter space */
-  int32_t nparams, ptypes, pnames; /* as px_schema */
+  int32_t nparams, ptypes, pnames; /* as goap__px_schema */
   int32_t lit0, nlits;             /* precondition literals (kind PX_LIT_PRE), lifted */
-  int32_t step0, nsteps;           /* subtasks in total order: range in px_task_core.steps */
-} px_method;
+  int32_t step0, nsteps;           /* subtasks in total order: range in goap__px_task_core.steps */
+} goap__px_method;
 
-typedef struct px_htn {
+typedef struct goap__px_htn {
   int hddl;                        /* a :task, :method or :htn was read */
-  px_ctask *ctasks;
+  goap__px_ctask *ctasks;
   size_t nctasks, cctasks;
-  px_method *methods;
+  goap__px_method *methods;
   size_t nmethods, cmethods;
-  px_step *steps;
+  goap__px_step *steps;
   size_t nsteps, csteps;
   int32_t top_step0, top_nsteps;   /* the problem's initial task network, range in steps */
   int32_t top_nparams, top_ptypes, top_pnames; /* the :htn's :parameters (usually none) */
   int32_t htn_node;                /* the problem's (:htn ...) node, -1 when none */
-  px_ivec ctask_of, method_of;     /* symbol -> compound task / method id */
-} px_htn;
+  goap__px_ivec ctask_of, method_of;     /* symbol -> compound task / method id */
+} goap__px_htn;
 
-typedef struct px_task_core {
+typedef struct goap__px_task_core {
   goap_allocator alloc;
   goap_pddl_options opt;
-  px_source src[3];    /* domain, problem, plan */
-  px_syms syms;
-  px_node *nodes;
+  goap__px_source src[3];    /* domain, problem, plan */
+  goap__px_syms syms;
+  goap__px_node *nodes;
   size_t nnodes, cnodes;
 
-  px_type *types;
+  goap__px_type *types;
   size_t ntypes, ctypes;
-  px_object *objects;
+  goap__px_object *objects;
   size_t nobjects, cobjects;
-  px_pred *preds;
+  goap__px_pred *preds;
   size_t npreds, cpreds;
-  px_func *funcs;
+  goap__px_func *funcs;
   size_t nfuncs, cfuncs;
-  px_schema *schemas;
+  goap__px_schema *schemas;
   size_t nschemas, cschemas;
-  px_lit *lits;
+  goap__px_lit *lits;
   size_t nlits, clits;
   size_t nquant;       /* literals read inside a forall (quant >= 0), before the expansion */
-  px_ivec args;        /* argument pool */
-  px_ivec init;        /* init atoms: pred, then offset in args (pairs) */
-  px_tset fvals;       /* (function, args) -> entry; value in fval */
+  goap__px_ivec args;        /* argument pool */
+  goap__px_ivec init;        /* init atoms: pred, then offset in args (pairs) */
+  goap__px_tset fvals;       /* (function, args) -> entry; value in fval */
   double *fval;
   size_t cfval;
   int32_t goal0, ngoal; /* range in lits (kind GOAL, ground args) */
@@ -13808,8 +13819,8 @@ typedef struct px_task_core {
 
   /* grounding (ground.c) */
   int grounded;
-  px_tset atoms;        /* reachable ground atoms (pred, args) */
-  px_tset gacts;        /* reachable ground actions (schema, args) */
+  goap__px_tset atoms;        /* reachable ground atoms (pred, args) */
+  goap__px_tset gacts;        /* reachable ground actions (schema, args) */
   goap_domain *domain;
   goap_word *start;
   goap_cond *goal;
@@ -13820,9 +13831,9 @@ typedef struct px_task_core {
   goap_pddl_info info;
 
   /* symbol -> id maps (-1: none), grown on demand */
-  px_ivec type_of, obj_of, pred_of, func_of, schema_of, param_of;
+  goap__px_ivec type_of, obj_of, pred_of, func_of, schema_of, param_of;
 
-  px_htn htn;           /* HDDL: tasks, methods, initial network (hddl_parse.c) */
+  goap__px_htn htn;           /* HDDL: tasks, methods, initial network (hddl_parse.c) */
 
   /* domain constants are objects [0, nconsts): the domain is parsed before the problem */
   size_t nconsts;
@@ -13836,31 +13847,31 @@ typedef struct px_task_core {
 
   goap_diag *diag;      /* never NULL while loading */
   goap_status status;   /* first error */
-} px_task_core;
+} goap__px_task_core;
 
 struct goap_pddl_task {
-  px_task_core c;
+  goap__px_task_core c;
 };
 
 /* ---- errors (util.c) ------------------------------------------------------------------ */
 /* Records an error at node `node` (-1: no position, file of src `src`) unless one is already
  * recorded; returns the recorded status. */
-goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...)
+goap_status goap__px_error(goap__px_task_core *t, int32_t node, goap_status st, const char *fmt, ...)
     PX_PRINTF(4, 5);
-goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+goap_status goap__px_error_at(goap__px_task_core *t, int src, int line, int col, goap_status st,
                         const char *fmt, ...) PX_PRINTF(6, 7);
 /* "did you mean" helper: the symbol among cands (n ids) closest to `sym`, or -1. */
-int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n);
+int32_t goap__px_suggest(const goap__px_task_core *t, int32_t sym, const int32_t *cands, size_t n);
 
-static inline const char *px_name(const px_task_core *t, int32_t sym) {
-  return sym >= 0 && (size_t)sym < t->syms.n ? t->syms.recs[sym].name : "?";
+static inline const char *goap__px_name(const goap__px_task_core *t, int32_t sym) {
+  return sym >= 0 && (size_t)sym < t->syms.n ? t->syms.name[sym] : "?";
 }
 
 /* symbol maps: the id stored for sym, or -1; set returns 0 when out of memory */
-static inline int32_t px_map_get(const px_ivec *m, int32_t sym) {
+static inline int32_t goap__px_map_get(const goap__px_ivec *m, int32_t sym) {
   return sym >= 0 && (size_t)sym < m->n ? m->v[sym] : -1;
 }
-int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id);
+int goap__px_map_set(const goap_allocator *a, goap__px_ivec *m, int32_t sym, int32_t id);
 
 /* snprintf that truncates silently (long names are cut in messages, never overflow). */
 void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
@@ -13872,24 +13883,24 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) PX_PRINTF(3, 4);
  * line starts) and `;` comments from offset i; returns the offset of the next token (or len). */
 size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
                            size_t *line_start);
-goap_status goap__px_read(px_task_core *t, int src, int32_t *first);
+goap_status goap__px_read(goap__px_task_core *t, int src, int32_t *first);
 
 /* ---- parser (parse.c) ----------------------------------------------------------------- */
-goap_status goap__px_parse_domain(px_task_core *t, int32_t root);
-goap_status goap__px_parse_problem(px_task_core *t, int32_t root);
+goap_status goap__px_parse_domain(goap__px_task_core *t, int32_t root);
+goap_status goap__px_parse_problem(goap__px_task_core *t, int32_t root);
 /* For hddl_parse.c: a typed parameter list node -> syms/types, allocated (n elements, room
  * for at least one; free with goap__px_params_free);
  * a precondition (and/not/atoms/=) over those parameters appended as PX_LIT_PRE literals; a
  * term (variable among syms, or object/constant; syms NULL: ground) -> arg, INT32_MIN on
  * error. `what` names the declaring construct in messages ("method", "task network"). */
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
+goap_status goap__px_params(goap__px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n);
-void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n);
-goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+void goap__px_params_free(goap__px_task_core *t, int32_t *syms, int32_t *types, int n);
+goap_status goap__px_precond(goap__px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what);
-int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
+int32_t goap__px_term(goap__px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what);
 /* Writes atom (pred, ground args) as "(at a b)"; snprintf semantics. */
-size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+size_t goap__px_format_atom(const goap__px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap);
 
 /* ---- forall (forall.c) ------------------------------------------------------------------ */
@@ -13897,23 +13908,23 @@ size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *
  * variables' types (none when a type is empty: the forall then holds vacuously), keeping every
  * schema's, method's and the goal's literals contiguous. Called once the problem is parsed
  * (is_a filled); a no-op without foralls. */
-goap_status goap__px_expand_foralls(px_task_core *t);
+goap_status goap__px_expand_foralls(goap__px_task_core *t);
 
 /* ---- HDDL (hddl_parse.c) --------------------------------------------------------------- */
 /* Called by goap__px_parse_domain for each (:task ...) and (:method ...) section (after the
  * actions are parsed, so subtasks can name actions and tasks in any order), and by
  * goap__px_parse_problem for (:htn ...). Without GOAP_PDDL_HTN these sections are errors. */
-goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec);
-goap_status goap__px_parse_method(px_task_core *t, int32_t sec);
-goap_status goap__px_parse_htn(px_task_core *t, int32_t sec);
-void goap__px_htn_free(px_task_core *t);
+goap_status goap__px_parse_ctask(goap__px_task_core *t, int32_t sec);
+goap_status goap__px_parse_method(goap__px_task_core *t, int32_t sec);
+goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec);
+void goap__px_htn_free(goap__px_task_core *t);
 
 /* ---- grounding (ground.c) ------------------------------------------------------------- */
-goap_status goap__px_ground(px_task_core *t);
-void goap__px_ground_free(px_task_core *t);
+goap_status goap__px_ground(goap__px_task_core *t);
+void goap__px_ground_free(goap__px_task_core *t);
 
 /* ---- symmetries (symmetry.c) ----------------------------------------------------------- */
-void goap__px_symmetry_free(px_task_core *t);
+void goap__px_symmetry_free(goap__px_task_core *t);
 
 #endif /* GOAP_PDDL_INTERNAL_H */
 /* ---- end src/pddl/pddl_internal.h ---- */
@@ -13921,36 +13932,36 @@ void goap__px_symmetry_free(px_task_core *t);
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
 
-static const char *nm(const px_task_core *t, int32_t n) {
-  return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
+static const char *nm(const goap__px_task_core *t, int32_t n) {
+  return N(n)->list ? "(...)" : goap__px_name(t, N(n)->sym);
 }
 
-static int is_atom(const px_task_core *t, int32_t n, const char *name) {
-  return n >= 0 && !N(n)->list && strcmp(px_name(t, N(n)->sym), name) == 0;
+static int is_atom(const goap__px_task_core *t, int32_t n, const char *name) {
+  return n >= 0 && !N(n)->list && strcmp(goap__px_name(t, N(n)->sym), name) == 0;
 }
 
-static const char *head(const px_task_core *t, int32_t n) {
+static const char *head(const goap__px_task_core *t, int32_t n) {
   if (n < 0 || !N(n)->list || N(n)->first < 0) return "";
   int32_t h = N(n)->first;
-  return N(h)->list ? "" : px_name(t, N(h)->sym);
+  return N(h)->list ? "" : goap__px_name(t, N(h)->sym);
 }
 
-static int32_t child(const px_task_core *t, int32_t n, int k) {
+static int32_t child(const goap__px_task_core *t, int32_t n, int k) {
   int32_t c = N(n)->first;
   while (c >= 0 && k-- > 0) c = N(c)->next;
   return c;
 }
 
-static int is_var(const px_task_core *t, int32_t n) {
-  return !N(n)->list && px_name(t, N(n)->sym)[0] == '?';
+static int is_var(const goap__px_task_core *t, int32_t n) {
+  return !N(n)->list && goap__px_name(t, N(n)->sym)[0] == '?';
 }
 
-void goap__px_htn_free(px_task_core *t) {
+void goap__px_htn_free(goap__px_task_core *t) {
   const goap_allocator *a = &t->alloc;
-  px_htn *h = &t->htn;
-  goap__px_free(a, h->ctasks, h->cctasks * sizeof *h->ctasks);
-  goap__px_free(a, h->methods, h->cmethods * sizeof *h->methods);
-  goap__px_free(a, h->steps, h->csteps * sizeof *h->steps);
+  goap__px_htn *h = &t->htn;
+  goap__free(a, h->ctasks, h->cctasks * sizeof *h->ctasks);
+  goap__free(a, h->methods, h->cmethods * sizeof *h->methods);
+  goap__free(a, h->steps, h->csteps * sizeof *h->steps);
   goap__px_ivec_free(a, &h->ctask_of);
   goap__px_ivec_free(a, &h->method_of);
   h->ctasks = NULL;
@@ -13960,20 +13971,20 @@ void goap__px_htn_free(px_task_core *t) {
 }
 
 /* The names of what a subtask may call, for "did you mean". */
-static int32_t suggest_callable(px_task_core *t, int32_t sym) {
+static int32_t suggest_callable(goap__px_task_core *t, int32_t sym) {
   size_t n = t->htn.nctasks + t->nschemas;
-  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, (n ? n : 1) * sizeof *c);
+  int32_t *c = (int32_t *)goap__alloc(&t->alloc, (n ? n : 1) * sizeof *c);
   if (!c) return -1;
   size_t k = 0;
   for (size_t i = 0; i < t->htn.nctasks; ++i) c[k++] = t->htn.ctasks[i].sym;
   for (size_t i = 0; i < t->nschemas; ++i) c[k++] = t->schemas[i].sym;
   int32_t s = goap__px_suggest(t, sym, c, k);
-  goap__px_free(&t->alloc, c, (n ? n : 1) * sizeof *c);
+  goap__free(&t->alloc, c, (n ? n : 1) * sizeof *c);
   return s;
 }
 
 /* Pushes the types, then the names, of a parameter list; ptypes and pnames get offsets. */
-static goap_status push_params(px_task_core *t, int32_t node, const int32_t *syms,
+static goap_status push_params(goap__px_task_core *t, int32_t node, const int32_t *syms,
                                const int32_t *types, int n, int32_t *ptypes, int32_t *pnames) {
   *ptypes = (int32_t)t->args.n;
   for (int i = 0; i < n; ++i)
@@ -13986,16 +13997,16 @@ static goap_status push_params(px_task_core *t, int32_t node, const int32_t *sym
 
 /* ---- (:task NAME :parameters (...)) --------------------------------------------------- */
 
-goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
-  px_htn *h = &t->htn;
+goap_status goap__px_parse_ctask(goap__px_task_core *t, int32_t sec) {
+  goap__px_htn *h = &t->htn;
   h->hddl = 1;
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name) || nm(t, name)[0] == ':')
     return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR,
                           "expected the task's name after ':task'");
-  if (px_map_get(&h->ctask_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&h->ctask_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE, "task '%s' is declared twice", nm(t, name));
-  if (px_map_get(&t->schema_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&t->schema_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE,
                           "task '%s' has the name of an action (a name is a task or an action)",
                           nm(t, name));
@@ -14011,7 +14022,7 @@ goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
   int32_t *syms = NULL, *types = NULL;
   int np = 0;
   if (params >= 0 && goap__px_params(t, params, &syms, &types, &np) != GOAP_OK) return t->status;
-  px_ctask c;
+  goap__px_ctask c;
   c.sym = N(name)->sym;
   c.node = name;
   c.nparams = np;
@@ -14038,15 +14049,15 @@ typedef struct netctx {
 } netctx;
 
 /* One call `(name args...)` -> a new step (label given). */
-static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const netctx *c) {
-  px_htn *h = &t->htn;
+static goap_status add_step(goap__px_task_core *t, int32_t call, int32_t label, const netctx *c) {
+  goap__px_htn *h = &t->htn;
   if (!N(call)->list || N(call)->first < 0 || N(N(call)->first)->list)
     return goap__px_error(t, call, GOAP_PARSE_ERROR,
                           "expected a subtask '(task arg ...)' or '(label (task arg ...))'");
   int32_t hn = N(call)->first;
   int32_t sym = N(hn)->sym;
   int32_t task, arity;
-  int32_t ct = px_map_get(&h->ctask_of, sym), sc = px_map_get(&t->schema_of, sym);
+  int32_t ct = goap__px_map_get(&h->ctask_of, sym), sc = goap__px_map_get(&t->schema_of, sym);
   if (ct >= 0) {
     task = ct;
     arity = h->ctasks[ct].nparams;
@@ -14058,7 +14069,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
     if (s >= 0)
       return goap__px_error(t, hn, GOAP_NOT_FOUND,
                             "unknown task or action '%s' in a subtask (did you mean '%s'?)",
-                            nm(t, hn), px_name(t, s));
+                            nm(t, hn), goap__px_name(t, s));
     return goap__px_error(t, hn, GOAP_NOT_FOUND, "unknown task or action '%s' in a subtask",
                           nm(t, hn));
   }
@@ -14067,7 +14078,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
                           nm(t, hn), arity, arity == 1 ? "" : "s", N(call)->count - 1);
   if (!goap__grow(&t->alloc, (void **)&h->steps, &h->csteps, h->nsteps + 1, sizeof *h->steps))
     return OOM(t, call);
-  px_step st;
+  goap__px_step st;
   st.label = label;
   st.task = task;
   st.args = (int32_t)t->args.n;
@@ -14083,7 +14094,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
 }
 
 /* The items of `(and x y ...)`, of `x` alone, or of `()`: first item and count. */
-static int32_t items(const px_task_core *t, int32_t n, int *count) {
+static int32_t items(const goap__px_task_core *t, int32_t n, int *count) {
   if (!N(n)->list) {
     *count = 1;
     return n;
@@ -14101,8 +14112,8 @@ static int32_t items(const px_task_core *t, int32_t n, int *count) {
 }
 
 /* Orders the steps [s0, s0 + n) by the :ordering node `ord` (a total order required). */
-static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, int32_t where) {
-  px_htn *h = &t->htn;
+static goap_status order_steps(goap__px_task_core *t, int32_t s0, int n, int32_t ord, int32_t where) {
+  goap__px_htn *h = &t->htn;
   if (n <= 1 && ord < 0) return GOAP_OK;
   if (ord < 0)
     return goap__px_error(t, where, GOAP_PARSE_ERROR,
@@ -14111,9 +14122,9 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
   if (n > 0 && (size_t)n > SIZE_MAX / (size_t)n)
     return goap__px_error(t, ord, GOAP_TOO_LARGE, "too many subtasks to order");
   size_t cells = (size_t)n * (size_t)n;
-  uint8_t *before = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
-  int32_t *indeg = (int32_t *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
-  px_step *tmp = (px_step *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *tmp);
+  uint8_t *before = (uint8_t *)goap__alloc(&t->alloc, cells ? cells : 1);
+  int32_t *indeg = (int32_t *)goap__alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
+  goap__px_step *tmp = (goap__px_step *)goap__alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *tmp);
   goap_status st = GOAP_OK;
   if (!before || !indeg || !tmp) {
     st = OOM(t, ord);
@@ -14175,15 +14186,15 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
           break;
         }
       st = goap__px_error(t, ord, GOAP_PARSE_ERROR, "cyclic ':ordering' (around '%s')",
-                          px_name(t, lab));
+                          goap__px_name(t, lab));
       goto done;
     }
     if (other >= 0) {
       st = goap__px_error(t, ord, GOAP_PARSE_ERROR,
                           "unsupported construct: the ':ordering' is not total ('%s' and '%s' "
                           "are unordered; partial-order HDDL is not supported)",
-                          px_name(t, h->steps[s0 + pick].label),
-                          px_name(t, h->steps[s0 + other].label));
+                          goap__px_name(t, h->steps[s0 + pick].label),
+                          goap__px_name(t, h->steps[s0 + other].label));
       goto done;
     }
     tmp[k] = h->steps[s0 + pick];
@@ -14193,16 +14204,16 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
   }
   for (int k = 0; k < n; ++k) h->steps[s0 + k] = tmp[k];
 done:
-  goap__px_free(&t->alloc, before, cells ? cells : 1);
-  goap__px_free(&t->alloc, indeg, (size_t)(n ? n : 1) * sizeof *indeg);
-  goap__px_free(&t->alloc, tmp, (size_t)(n ? n : 1) * sizeof *tmp);
+  goap__free(&t->alloc, before, cells ? cells : 1);
+  goap__free(&t->alloc, indeg, (size_t)(n ? n : 1) * sizeof *indeg);
+  goap__free(&t->alloc, tmp, (size_t)(n ? n : 1) * sizeof *tmp);
   return st;
 }
 
 /* A subtask list (`sub`, -1: none), ordered as written (`ordered`) or by `ord`. */
-static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t ord,
+static goap_status network(goap__px_task_core *t, int32_t sub, int ordered, int32_t ord,
                            int32_t where, const netctx *c, int32_t *step0, int32_t *nsteps) {
-  px_htn *h = &t->htn;
+  goap__px_htn *h = &t->htn;
   *step0 = (int32_t)h->nsteps;
   *nsteps = 0;
   if (sub < 0) {
@@ -14255,7 +14266,7 @@ typedef struct body {
   int ordered;
 } body;
 
-static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_method) {
+static goap_status read_body(goap__px_task_core *t, int32_t first, body *b, int is_method) {
   b->params = b->task = b->pre = b->sub = b->ord = b->cons = -1;
   b->ordered = 0;
   for (int32_t k = first; k >= 0; k = N(k)->next) {
@@ -14301,17 +14312,17 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
 
 /* ---- (:method NAME :parameters (...) :task (T ...) :precondition ... subtasks) -------- */
 
-static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+static goap_status method_body(goap__px_task_core *t, int32_t sec, int32_t name, const body *bp,
                                const int32_t *syms, const int32_t *types, int np);
 
-goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
-  px_htn *h = &t->htn;
+goap_status goap__px_parse_method(goap__px_task_core *t, int32_t sec) {
+  goap__px_htn *h = &t->htn;
   h->hddl = 1;
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name) || nm(t, name)[0] == ':')
     return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR,
                           "expected the method's name after ':method'");
-  if (px_map_get(&h->method_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&h->method_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE, "method '%s' is defined twice", nm(t, name));
   body b;
   if (read_body(t, N(name)->next, &b, 1) != GOAP_OK) return t->status;
@@ -14323,32 +14334,32 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   return st;
 }
 
-static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+static goap_status method_body(goap__px_task_core *t, int32_t sec, int32_t name, const body *bp,
                                const int32_t *syms, const int32_t *types, int np) {
-  px_htn *h = &t->htn;
+  goap__px_htn *h = &t->htn;
   body b = *bp;
   if (b.task < 0)
     return goap__px_error(t, sec, GOAP_PARSE_ERROR, "method '%s' has no ':task'", nm(t, name));
   if (!N(b.task)->list || N(b.task)->first < 0 || N(N(b.task)->first)->list)
     return goap__px_error(t, b.task, GOAP_PARSE_ERROR, "expected '(task arg ...)' after ':task'");
   int32_t tn = N(b.task)->first;
-  int32_t ct = px_map_get(&h->ctask_of, N(tn)->sym);
+  int32_t ct = goap__px_map_get(&h->ctask_of, N(tn)->sym);
   if (ct < 0) {
-    if (px_map_get(&t->schema_of, N(tn)->sym) >= 0)
+    if (goap__px_map_get(&t->schema_of, N(tn)->sym) >= 0)
       return goap__px_error(t, tn, GOAP_PARSE_ERROR,
                             "method '%s' decomposes '%s', which is an action (a method's :task "
                             "must be a compound task)", nm(t, name), nm(t, tn));
     int32_t s = suggest_callable(t, N(tn)->sym);
     if (s >= 0)
       return goap__px_error(t, tn, GOAP_NOT_FOUND, "unknown task '%s' (did you mean '%s'?)",
-                            nm(t, tn), px_name(t, s));
+                            nm(t, tn), goap__px_name(t, s));
     return goap__px_error(t, tn, GOAP_NOT_FOUND, "unknown task '%s'", nm(t, tn));
   }
   int arity = h->ctasks[ct].nparams;
   if (N(b.task)->count - 1 != arity)
     return goap__px_error(t, b.task, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given",
                           nm(t, tn), arity, arity == 1 ? "" : "s", N(b.task)->count - 1);
-  px_method m;
+  goap__px_method m;
   memset(&m, 0, sizeof m);
   m.sym = N(name)->sym;
   m.node = name;
@@ -14392,8 +14403,8 @@ static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const
 
 /* ---- the problem's (:htn ...) --------------------------------------------------------- */
 
-goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
-  px_htn *h = &t->htn;
+goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
+  goap__px_htn *h = &t->htn;
   h->hddl = 1;
   h->htn_node = sec;
   body b;
@@ -14552,28 +14563,28 @@ typedef struct hp_frame {
 
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
-  const px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
+  const goap__px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
   size_t pos;          /* next candidate */
   int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
 
 typedef struct hp {
-  const px_task_core *t;
+  const goap__px_task_core *t;
   const goap_allocator *a;
   /* state */
-  px_tset atoms;
+  goap__px_tset atoms;
   uint8_t *truth;
   size_t ctruth;
-  px_ivec *by_pred;    /* npreds lists of interned atoms */
-  px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
+  goap__px_ivec *by_pred;    /* npreds lists of interned atoms */
+  goap__px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
                           the interned atoms of the predicate with that object there; each
                           list is a subsequence of by_pred's, in the same order */
-  px_ivec undo;        /* (atom, old truth) pairs */
+  goap__px_ivec undo;        /* (atom, old truth) pairs */
   uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
-  px_lit *lits;        /* the task's literals, then each method's join literals */
+  goap__px_lit *lits;        /* the task's literals, then each method's join literals */
   size_t nlits, clits;
-  px_ivec av;          /* the task's argument pool, then the join literals' arguments */
+  goap__px_ivec av;          /* the task's argument pool, then the join literals' arguments */
   int32_t *x0, *xn;    /* per method: its join literals' range in lits */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
@@ -14582,7 +14593,7 @@ typedef struct hp {
   /* search */
   hp_node *nodes;
   size_t nnodes, cnodes;
-  px_ivec gargs, cells, seq, pool;
+  goap__px_ivec gargs, cells, seq, pool;
   uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
                           depths), set when the cell is made */
   size_t cchash;
@@ -14653,9 +14664,9 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
     if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
     size_t no = h->t->nobjects;
     if (n >= 2 && !h->by_arg[pred] && (size_t)n * no <= HP_MAX_INDEX) {
-      h->by_arg[pred] = (px_ivec *)goap__px_alloc(h->a, (size_t)n * no * sizeof(px_ivec));
+      h->by_arg[pred] = (goap__px_ivec *)goap__alloc(h->a, (size_t)n * no * sizeof(goap__px_ivec));
       if (!h->by_arg[pred]) return -1;
-      memset(h->by_arg[pred], 0, (size_t)n * no * sizeof(px_ivec));
+      memset(h->by_arg[pred], 0, (size_t)n * no * sizeof(goap__px_ivec));
     }
     if (h->by_arg[pred])
       for (int i = 0; i < n; ++i)
@@ -14697,7 +14708,7 @@ static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
 }
 
 /* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int ground(const hp *h, const px_lit *l, const int32_t *b, int32_t *out) {
+static int ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *out) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
     int32_t a = h->av.v[l->args + i];
@@ -14708,14 +14719,14 @@ static int ground(const hp *h, const px_lit *l, const int32_t *b, int32_t *out) 
 }
 
 /* A negative or equality literal, all arguments bound. */
-static int lit_holds(const hp *h, const px_lit *l, const int32_t *g) {
+static int lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
   int v;
   if (l->pred == PX_EQ) v = g[0] == g[1];
   else v = holds(h, l->pred, g, h->t->preds[l->pred].arity);
   return l->neg ? !v : v;
 }
 
-static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
+static int is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
@@ -14723,7 +14734,7 @@ static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
 static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     if (pre_only && l->kind != PX_LIT_PRE) continue;
     if (!l->neg && l->pred >= 0) continue;
     if (ground(h, l, b, g) && !lit_holds(h, l, g)) return 0;
@@ -14733,16 +14744,16 @@ static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t
 
 /* The shortest list that holds every atom of positive literal l (not ground) matching binding
  * b: the index list of one of its bound arguments, or all atoms of its predicate. */
-static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b) {
-  const px_task_core *t = h->t;
-  const px_ivec *best = &h->by_pred[l->pred];
-  const px_ivec *ix = h->by_arg[l->pred];
+static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const int32_t *b) {
+  const goap__px_task_core *t = h->t;
+  const goap__px_ivec *best = &h->by_pred[l->pred];
+  const goap__px_ivec *ix = h->by_arg[l->pred];
   if (!ix) return best;
   for (int i = 0; i < t->preds[l->pred].arity; ++i) {
     int32_t a = h->av.v[l->args + i];
     int32_t v = a >= 0 ? a : b[-a - 1];
     if (v < 0) continue;
-    const px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
+    const goap__px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
     if (c->n < best->n) best = c;
   }
   return best;
@@ -14753,7 +14764,7 @@ static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b)
  * their number. 0 on a budget or memory stop (h->st). */
 static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
                 const int32_t *b0, size_t *count) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   int32_t *b = h->jb;
   uint8_t *inpos = h->inpos;
   memset(inpos, 0, h->maxp);
@@ -14761,7 +14772,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   *count = 0;
   int nlev = 0;
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
     h->lev[nlev++].lit = i;
     for (int k = 0; k < t->preds[l->pred].arity; ++k) {
@@ -14811,7 +14822,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         found = 1;
       }
     } else {
-      const px_lit *l = &h->lits[L->lit];
+      const goap__px_lit *l = &h->lits[L->lit];
       int ar = t->preds[l->pred].arity;
       if (ground(h, l, b, g)) {
         if (L->pos == 0) {
@@ -14820,12 +14831,12 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         }
       } else {
         if (L->pos == 0) L->lst = candidates(h, l, b);
-        const px_ivec *lst = L->lst;
+        const goap__px_ivec *lst = L->lst;
         while (!found && L->pos < lst->n) {
           int32_t e = lst->v[L->pos++];
           ++h->work; /* every candidate looked at counts */
           if (!h->truth[e]) continue;
-          const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
+          const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
           int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
@@ -14910,7 +14921,7 @@ typedef struct hp_net {
   int32_t step0, nsteps, nparams, ptypes, lit0, nlits;
 } hp_net;
 
-static hp_net net_of(const px_task_core *t, int32_t m) {
+static hp_net net_of(const goap__px_task_core *t, int32_t m) {
   hp_net r;
   if (m < 0) {
     r.step0 = t->htn.top_step0;
@@ -14919,7 +14930,7 @@ static hp_net net_of(const px_task_core *t, int32_t m) {
     r.ptypes = t->htn.top_ptypes;
     r.lit0 = r.nlits = 0;
   } else {
-    const px_method *pm = &t->htn.methods[m];
+    const goap__px_method *pm = &t->htn.methods[m];
     r.step0 = pm->step0;
     r.nsteps = pm->nsteps;
     r.nparams = pm->nparams;
@@ -14932,13 +14943,13 @@ static hp_net net_of(const px_task_core *t, int32_t m) {
 
 /* Decomposes frame f's task by method m with binding b: children nodes, then the agenda. */
 static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agenda) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   hp_net nt = net_of(t, m);
   int32_t rest = f->cell >= 0 ? h->cells.v[2 * f->cell + 1] : -1;
   int32_t depth = h->nodes[f->node].depth + 1;
   int32_t child0 = (int32_t)h->nnodes;
   for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
-    const px_step *ps = &t->htn.steps[s];
+    const goap__px_step *ps = &t->htn.steps[s];
     /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
      * root: the :htn's tasks all have depth 1) */
     int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
@@ -14966,9 +14977,9 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
 /* Applies primitive node n when its precondition holds; 0 when it does not (h->st unchanged)
  * or on a memory failure (h->st set). */
 static int apply(hp *h, int32_t node) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const hp_node *n = &h->nodes[node];
-  const px_schema *s = &t->schemas[-n->task - 1];
+  const goap__px_schema *s = &t->schemas[-n->task - 1];
   int32_t *b = h->ab;
   for (int32_t i = 0; i < n->nargs; ++i) {
     b[i] = h->gargs.v[n->args + i];
@@ -14976,7 +14987,7 @@ static int apply(hp *h, int32_t node) {
   }
   int32_t *g = h->scratch;
   for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
     ground(h, l, b, g);
     if (!lit_holds(h, l, g)) return 0;
@@ -14984,7 +14995,7 @@ static int apply(hp *h, int32_t node) {
   /* deletes first, then adds: an atom both deleted and added stays true */
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-      const px_lit *l = &h->lits[i];
+      const goap__px_lit *l = &h->lits[i];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
       ground(h, l, b, g);
       int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
@@ -14994,10 +15005,10 @@ static int apply(hp *h, int32_t node) {
 }
 
 static int goal_holds(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
@@ -15025,7 +15036,7 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
 /* Tries the next alternative of the top frame (popping exhausted frames); 1 with *agenda set
  * when one was expanded, 0 when none is left or on a stop (h->st). */
 static int advance(hp *h, int32_t *agenda) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   while (h->nframes > 0) {
     hp_frame *f = &h->frames[h->nframes - 1];
     undo_to(h, f->m_undo);
@@ -15062,7 +15073,7 @@ static int advance(hp *h, int32_t *agenda) {
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
       int ok = 1;
       if (m >= 0) { /* unify the task's arguments with the method's :task */
-        const px_method *pm = &t->htn.methods[m];
+        const goap__px_method *pm = &t->htn.methods[m];
         for (int32_t i = 0; i < tn->nargs && ok; ++i) {
           int32_t g = h->gargs.v[tn->args + i], a = t->args.v[pm->targs + i];
           if (a >= 0) ok = a == g;
@@ -15189,50 +15200,50 @@ static int run_turn(hp *h, int max_depth) {
 /* ---- setup and the result ------------------------------------------------------------- */
 
 static void hp_free(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   goap__px_tset_free(a, &h->atoms);
-  goap__px_free(a, h->truth, h->ctruth);
+  goap__free(a, h->truth, h->ctruth);
   if (h->by_pred) {
     for (size_t i = 0; i < t->npreds; ++i) goap__px_ivec_free(a, &h->by_pred[i]);
-    goap__px_free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
+    goap__free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
   }
   if (h->by_arg) {
     for (size_t i = 0; i < t->npreds; ++i) {
       if (!h->by_arg[i]) continue;
       size_t n = (size_t)t->preds[i].arity * t->nobjects;
       for (size_t k = 0; k < n; ++k) goap__px_ivec_free(a, &h->by_arg[i][k]);
-      goap__px_free(a, h->by_arg[i], n * sizeof(px_ivec));
+      goap__free(a, h->by_arg[i], n * sizeof(goap__px_ivec));
     }
-    goap__px_free(a, h->by_arg, (t->npreds ? t->npreds : 1) * sizeof *h->by_arg);
+    goap__free(a, h->by_arg, (t->npreds ? t->npreds : 1) * sizeof *h->by_arg);
   }
   goap__px_ivec_free(a, &h->undo);
-  goap__px_free(a, h->lits, h->clits * sizeof *h->lits);
+  goap__free(a, h->lits, h->clits * sizeof *h->lits);
   goap__px_ivec_free(a, &h->av);
-  goap__px_free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
-  goap__px_free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
-  goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
-  goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
-  goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
-  goap__px_free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  goap__px_free(a, h->mids2, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
-  goap__px_free(a, h->nodes, h->cnodes * sizeof *h->nodes);
+  goap__free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
+  goap__free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
+  goap__free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
+  goap__free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
+  goap__free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
+  goap__free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  goap__free(a, h->mids2, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
+  goap__free(a, h->nodes, h->cnodes * sizeof *h->nodes);
   goap__px_ivec_free(a, &h->gargs);
   goap__px_ivec_free(a, &h->cells);
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
-  goap__px_free(a, h->chash, h->cchash * sizeof *h->chash);
+  goap__free(a, h->chash, h->cchash * sizeof *h->chash);
   goap__hseen_free(a, &h->seen);
-  goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
-  goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
-  goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
-  goap__px_free(a, h->bstk, h->maxp * sizeof *h->bstk);
-  goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
-  goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
-  goap__px_free(a, h->inpos, h->maxp);
+  goap__free(a, h->frames, h->cframes * sizeof *h->frames);
+  goap__free(a, h->lev, h->nlev_max * sizeof *h->lev);
+  goap__free(a, h->jb, h->maxp * sizeof *h->jb);
+  goap__free(a, h->bstk, h->maxp * sizeof *h->bstk);
+  goap__free(a, h->ab, h->maxp * sizeof *h->ab);
+  goap__free(a, h->ub, h->maxp * sizeof *h->ub);
+  goap__free(a, h->inpos, h->maxp);
 }
 
-static int push_lit(hp *h, const px_lit *l) {
+static int push_lit(hp *h, const goap__px_lit *l) {
   if (!goap__grow(h->a, (void **)&h->lits, &h->clits, h->nlits + 1, sizeof *h->lits)) return 0;
   h->lits[h->nlits++] = *l;
   return 1;
@@ -15244,12 +15255,12 @@ static int push_lit(hp *h, const px_lit *l) {
  * parameters. Those hold at execution time exactly when they hold now, so a binding failing
  * one can never be executed: the join drops it at once. */
 static int build_lits(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  h->x0 = (int32_t *)goap__px_alloc(a, nm * sizeof *h->x0);
-  h->xn = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xn);
-  uint8_t *fluent = (uint8_t *)goap__px_alloc(a, t->npreds ? t->npreds : 1);
+  h->x0 = (int32_t *)goap__alloc(a, nm * sizeof *h->x0);
+  h->xn = (int32_t *)goap__alloc(a, nm * sizeof *h->xn);
+  uint8_t *fluent = (uint8_t *)goap__alloc(a, t->npreds ? t->npreds : 1);
   int ok = h->x0 && h->xn && fluent;
   if (ok) {
     memset(fluent, 0, t->npreds ? t->npreds : 1);
@@ -15260,15 +15271,15 @@ static int build_lits(hp *h) {
   for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
   for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
   for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
-    const px_method *pm = &t->htn.methods[m];
+    const goap__px_method *pm = &t->htn.methods[m];
     h->x0[m] = (int32_t)h->nlits;
     for (int32_t i = pm->lit0; ok && i < pm->lit0 + pm->nlits; ++i) ok = push_lit(h, &t->lits[i]);
     for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
-      const px_step *ps = &t->htn.steps[st];
+      const goap__px_step *ps = &t->htn.steps[st];
       if (ps->task >= 0) continue;
-      const px_schema *sc = &t->schemas[-ps->task - 1];
+      const goap__px_schema *sc = &t->schemas[-ps->task - 1];
       for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
-        px_lit l = t->lits[i];
+        goap__px_lit l = t->lits[i];
         if (l.kind != PX_LIT_PRE || (l.pred >= 0 && fluent[l.pred])) continue;
         int n = l.pred == PX_EQ ? 2 : t->preds[l.pred].arity;
         l.args = (int32_t)h->av.n;
@@ -15281,7 +15292,7 @@ static int build_lits(hp *h) {
     }
     h->xn[m] = (int32_t)h->nlits - h->x0[m];
   }
-  goap__px_free(a, fluent, t->npreds ? t->npreds : 1);
+  goap__free(a, fluent, t->npreds ? t->npreds : 1);
   return ok ? 1 : oom(h);
 }
 
@@ -15293,13 +15304,13 @@ static int build_lits(hp *h) {
  * plan: they are left out of their task's lists (m0, mids in domain order, mids2 by cost:
  * fewest first, ties in domain order). 1 when the two orders differ somewhere. */
 static int order_methods(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   size_t nc = t->htn.nctasks ? t->htn.nctasks : 1, nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  uint32_t *tc = (uint32_t *)goap__px_alloc(h->a, nc * sizeof *tc);
-  uint32_t *mc = (uint32_t *)goap__px_alloc(h->a, nm * sizeof *mc);
+  uint32_t *tc = (uint32_t *)goap__alloc(h->a, nc * sizeof *tc);
+  uint32_t *mc = (uint32_t *)goap__alloc(h->a, nm * sizeof *mc);
   if (!tc || !mc) {
-    goap__px_free(h->a, tc, nc * sizeof *tc);
-    goap__px_free(h->a, mc, nm * sizeof *mc);
+    goap__free(h->a, tc, nc * sizeof *tc);
+    goap__free(h->a, mc, nm * sizeof *mc);
     return oom(h);
   }
   for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
@@ -15307,7 +15318,7 @@ static int order_methods(hp *h) {
   for (int changed = 1; changed;) {
     changed = 0;
     for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      const px_method *pm = &t->htn.methods[m];
+      const goap__px_method *pm = &t->htn.methods[m];
       uint64_t sum = 0;
       for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
         int32_t task = t->htn.steps[st].task;
@@ -15332,24 +15343,24 @@ static int order_methods(hp *h) {
     }
   }
   h->m0[t->htn.nctasks] = (int32_t)k;
-  goap__px_free(h->a, tc, nc * sizeof *tc);
-  goap__px_free(h->a, mc, nm * sizeof *mc);
+  goap__free(h->a, tc, nc * sizeof *tc);
+  goap__free(h->a, mc, nm * sizeof *mc);
   return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
 }
 
 static int hp_init(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   size_t np = t->npreds ? t->npreds : 1;
-  h->by_pred = (px_ivec *)goap__px_alloc(a, np * sizeof *h->by_pred);
-  h->by_arg = (px_ivec **)goap__px_alloc(a, np * sizeof *h->by_arg);
+  h->by_pred = (goap__px_ivec *)goap__alloc(a, np * sizeof *h->by_pred);
+  h->by_arg = (goap__px_ivec **)goap__alloc(a, np * sizeof *h->by_arg);
   if (h->by_arg) memset(h->by_arg, 0, np * sizeof *h->by_arg);
-  h->tobj0 = (int32_t *)goap__px_alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
+  h->tobj0 = (int32_t *)goap__alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
   size_t cells = t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1;
-  h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
-  h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
-  h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  h->mids2 = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
+  h->tobjs = (int32_t *)goap__alloc(a, cells * sizeof *h->tobjs);
+  h->m0 = (int32_t *)goap__alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
+  h->mids = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  h->mids2 = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
   if (!h->mids2 || !build_lits(h)) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
@@ -15358,7 +15369,7 @@ static int hp_init(hp *h) {
   h->maxp = (size_t)t->htn.top_nparams;
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m) {
-    const px_method *pm = &t->htn.methods[m];
+    const goap__px_method *pm = &t->htn.methods[m];
     if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
     if ((size_t)pm->nparams + (size_t)h->xn[m] > h->nlev_max)
       h->nlev_max = (size_t)pm->nparams + (size_t)h->xn[m];
@@ -15367,12 +15378,12 @@ static int hp_init(hp *h) {
     if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
   if (h->maxp == 0) h->maxp = 1;
   if (h->nlev_max == 0) h->nlev_max = 1;
-  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
-  h->jb = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->jb);
-  h->bstk = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->bstk);
-  h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
-  h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
-  h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
+  h->lev = (hp_level *)goap__alloc(a, h->nlev_max * sizeof *h->lev);
+  h->jb = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->jb);
+  h->bstk = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->bstk);
+  h->ab = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->ab);
+  h->ub = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->ub);
+  h->inpos = (uint8_t *)goap__alloc(a, h->maxp);
   if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
       !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
@@ -15402,20 +15413,20 @@ static int hp_init(hp *h) {
 /* Copies the found tree into a plan. */
 static goap_hddl_plan *make_plan(hp *h) {
   const goap_allocator *a = h->a;
-  goap_hddl_plan *p = (goap_hddl_plan *)goap__px_alloc(a, sizeof *p);
+  goap_hddl_plan *p = (goap_hddl_plan *)goap__alloc(a, sizeof *p);
   if (!p) return NULL;
   memset(p, 0, sizeof *p);
   p->a = *a;
-  int32_t *id = (int32_t *)goap__px_alloc(a, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  int32_t *id = (int32_t *)goap__alloc(a, (h->nnodes ? h->nnodes : 1) * sizeof *id);
   size_t nents = h->nnodes ? h->nnodes - 1 : 0; /* every node but the root */
-  p->ents = (hp_ent *)goap__px_alloc(a, (nents ? nents : 1) * sizeof *p->ents);
+  p->ents = (hp_ent *)goap__alloc(a, (nents ? nents : 1) * sizeof *p->ents);
   p->ndata = h->gargs.n + h->nnodes;
-  p->data = (int32_t *)goap__px_alloc(a, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  p->data = (int32_t *)goap__alloc(a, (p->ndata ? p->ndata : 1) * sizeof *p->data);
   if (!id || !p->ents || !p->data) {
-    goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
-    goap__px_free(a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
-    goap__px_free(a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
-    goap__px_free(a, p, sizeof *p);
+    goap__free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+    goap__free(a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+    goap__free(a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+    goap__free(a, p, sizeof *p);
     return NULL;
   }
   p->nprim = (int)h->seq.n;
@@ -15440,7 +15451,7 @@ static goap_hddl_plan *make_plan(hp *h) {
   p->roots = (int32_t)d;
   p->nroots = r->nchild;
   for (int32_t k = 0; k < r->nchild; ++k) p->data[d++] = id[r->child0 + k];
-  goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  goap__free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
   return p;
 }
 
@@ -15515,9 +15526,9 @@ void goap_hddl_plan_destroy(goap_hddl_plan *p) {
   if (!p) return;
   goap_allocator a = p->a;
   size_t nents = (size_t)(p->nprim + p->ncomp);
-  goap__px_free(&a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
-  goap__px_free(&a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
-  goap__px_free(&a, p, sizeof *p);
+  goap__free(&a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+  goap__free(&a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  goap__free(&a, p, sizeof *p);
 }
 
 int goap_hddl_plan_length(const goap_hddl_plan *p) { return p ? p->nprim : 0; }
@@ -15545,7 +15556,7 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
   w.len = 0;
   if (w.cap) buf[0] = '\0';
   if (!task || !p) return 0;
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   put(&w, "==>\n");
   for (int i = 0; i < p->nprim + p->ncomp; ++i) {
     if (i == p->nprim) {
@@ -15555,11 +15566,11 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
     }
     const hp_ent *e = &p->ents[i];
     int prim = i < p->nprim;
-    put(&w, "%d %s", i, px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym));
+    put(&w, "%d %s", i, goap__px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym));
     for (int32_t k = 0; k < e->nargs; ++k)
-      put(&w, " %s", px_name(t, t->objects[p->data[e->args + k]].sym));
+      put(&w, " %s", goap__px_name(t, t->objects[p->data[e->args + k]].sym));
     if (!prim) {
-      put(&w, " -> %s", px_name(t, t->htn.methods[e->method].sym));
+      put(&w, " -> %s", goap__px_name(t, t->htn.methods[e->method].sym));
       for (int32_t k = 0; k < e->nkids; ++k) put(&w, " %d", (int)p->data[e->kids + k]);
     }
     put(&w, "\n");
@@ -15619,7 +15630,7 @@ static void hseen_put(goap__hseen *s, uint64_t a, uint64_t b) {
 static int hseen_grow(const goap_allocator *al, goap__hseen *s) {
   size_t ncap = s->cap ? s->cap * 2 : 4096;
   if (ncap > SIZE_MAX / (2 * sizeof(uint64_t))) return 0;
-  uint64_t *nk = (uint64_t *)goap__px_alloc(al, ncap * 2 * sizeof(uint64_t));
+  uint64_t *nk = (uint64_t *)goap__alloc(al, ncap * 2 * sizeof(uint64_t));
   if (!nk) return 0;
   memset(nk, 0, ncap * 2 * sizeof(uint64_t));
   uint64_t *ok = s->k;
@@ -15629,7 +15640,7 @@ static int hseen_grow(const goap_allocator *al, goap__hseen *s) {
   s->n = 0;
   for (size_t i = 0; i < ocap; ++i)
     if (ok[2 * i + 1] != 0) hseen_put(s, ok[2 * i], ok[2 * i + 1]);
-  goap__px_free(al, ok, ocap * 2 * sizeof(uint64_t));
+  goap__free(al, ok, ocap * 2 * sizeof(uint64_t));
   return 1;
 }
 
@@ -15654,7 +15665,7 @@ void goap__hseen_clear(goap__hseen *s) {
 }
 
 void goap__hseen_free(const goap_allocator *al, goap__hseen *s) {
-  if (s->cap) goap__px_free(al, s->k, s->cap * 2 * sizeof(uint64_t));
+  if (s->cap) goap__free(al, s->k, s->cap * 2 * sizeof(uint64_t));
   s->k = NULL;
   s->cap = s->n = 0;
 }
@@ -15731,7 +15742,7 @@ typedef struct vnode {
 } vnode;
 
 typedef struct vctx {
-  const px_task_core *t;
+  const goap__px_task_core *t;
   const goap_allocator *a;
   const char *name, *text;
   size_t len;
@@ -15742,15 +15753,15 @@ typedef struct vctx {
   size_t ntoks, ctoks;
   vnode *nodes;
   size_t nnodes, cnodes;
-  px_ivec prims;       /* primitive nodes in line order (the plan's step order) */
+  goap__px_ivec prims;       /* primitive nodes in line order (the plan's step order) */
   int32_t root_line, root_tok0, nroots, end_line;
   int64_t *byid;       /* (id << 32 | node), sorted */
-  px_ivec order;       /* primitives in the tree's left-to-right order */
-  px_ivec comps;       /* decomposition nodes in the tree's preorder */
-  px_ivec stack;
-  px_ivec binds;       /* method bindings (object ids, -1 unbound) */
+  goap__px_ivec order;       /* primitives in the tree's left-to-right order */
+  goap__px_ivec comps;       /* decomposition nodes in the tree's preorder */
+  goap__px_ivec stack;
+  goap__px_ivec binds;       /* method bindings (object ids, -1 unbound) */
 
-  px_aset state;       /* the state: interned atoms and their truth */
+  goap__px_aset state;       /* the state: interned atoms and their truth */
   size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
   int32_t *pbind, *pfree, *sbind; /* maxp each: a method's binding and free parameters, a
                                      step's binding (the :htn's binding uses pbind) */
@@ -15794,16 +15805,16 @@ static const vtok *tok(const vctx *v, int32_t i) { return &v->toks[i]; }
 /* The token's text as "%.*s" arguments. */
 #define TOKF(v, i) (int)((v)->toks[i].len > 200 ? 200 : (v)->toks[i].len), (v)->text + (v)->toks[i].off
 
-static const char *obj_name(const px_task_core *t, int32_t o) {
-  return o >= 0 && (size_t)o < t->nobjects ? px_name(t, t->objects[o].sym) : "?";
+static const char *obj_name(const goap__px_task_core *t, int32_t o) {
+  return o >= 0 && (size_t)o < t->nobjects ? goap__px_name(t, t->objects[o].sym) : "?";
 }
 
 /* The argument pool at off (NULL when the pool is empty: 0-ary tasks only). */
-static const int32_t *argp(const px_task_core *t, int32_t off) {
+static const int32_t *argp(const goap__px_task_core *t, int32_t off) {
   return t->args.v ? t->args.v + off : NULL;
 }
 
-static int obj_is_a(const px_task_core *t, int32_t o, int32_t ty) {
+static int obj_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
@@ -15827,16 +15838,16 @@ static void node_text(const vctx *v, const vnode *n, char *buf, size_t cap) {
 }
 
 /* A lifted subtask as written in the domain: "(get_to ?v ?l)". */
-static void step_text(const px_task_core *t, const px_step *s, int32_t pnames, char *buf,
+static void step_text(const goap__px_task_core *t, const goap__px_step *s, int32_t pnames, char *buf,
                       size_t cap) {
   int32_t sym = s->task >= 0 ? t->htn.ctasks[s->task].sym : t->schemas[-(s->task + 1)].sym;
   size_t o = 0;
-  int w = snprintf(buf, cap, "(%s", px_name(t, sym));
+  int w = snprintf(buf, cap, "(%s", goap__px_name(t, sym));
   if (w < 0) return;
   o = (size_t)w < cap ? (size_t)w : cap - 1;
   for (int32_t q = 0; q < s->nargs && o + 1 < cap; ++q) {
     int32_t a = t->args.v[s->args + q];
-    const char *nm = a >= 0 ? obj_name(t, a) : pnames >= 0 ? px_name(t, t->args.v[pnames - (a + 1)]) : "?";
+    const char *nm = a >= 0 ? obj_name(t, a) : pnames >= 0 ? goap__px_name(t, t->args.v[pnames - (a + 1)]) : "?";
     w = snprintf(buf + o, cap - o, " %s", nm);
     if (w < 0) return;
     o += (size_t)w < cap - o ? (size_t)w : cap - o - 1;
@@ -15848,17 +15859,17 @@ static void step_text(const px_task_core *t, const px_step *s, int32_t pnames, c
 }
 
 /* A literal instantiated with bind ("?x" for an unbound parameter): "(not (at a b))". */
-static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind, int32_t pnames,
+static void lit_text(const goap__px_task_core *t, const goap__px_lit *l, const int32_t *bind, int32_t pnames,
                      char *buf, size_t cap) {
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
   const int32_t *la = argp(t, l->args);
   char atom[400];
   size_t o = 0;
-  int w = snprintf(atom, sizeof atom, "(%s", l->pred == PX_EQ ? "=" : px_name(t, t->preds[l->pred].sym));
+  int w = snprintf(atom, sizeof atom, "(%s", l->pred == PX_EQ ? "=" : goap__px_name(t, t->preds[l->pred].sym));
   o = w > 0 ? (size_t)w : 0;
   for (int i = 0; i < n && o + 1 < sizeof atom; ++i) {
     int32_t a = la[i] >= 0 ? la[i] : bind[-(la[i] + 1)];
-    const char *nm = a >= 0 ? obj_name(t, a) : px_name(t, t->args.v[pnames - (la[i] + 1)]);
+    const char *nm = a >= 0 ? obj_name(t, a) : goap__px_name(t, t->args.v[pnames - (la[i] + 1)]);
     w = snprintf(atom + o, sizeof atom - o, " %s", nm);
     if (w < 0) break;
     o += (size_t)w;
@@ -15884,8 +15895,8 @@ static int holds(const vctx *v, int32_t pred, const int32_t *args, int n) {
 }
 
 /* 1 true, 0 false, -1 some parameter unbound. */
-static int lit_holds(const vctx *v, const px_lit *l, const int32_t *bind) {
-  const px_task_core *t = v->t;
+static int lit_holds(const vctx *v, const goap__px_lit *l, const int32_t *bind) {
+  const goap__px_task_core *t = v->t;
   int32_t args[PX_MAX_ARITY];
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
   const int32_t *la = argp(t, l->args);
@@ -16055,10 +16066,10 @@ static goap_status read_plan(vctx *v) {
 
 static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, const char *what,
                       int32_t what_sym) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   for (int32_t q = 0; q < n->nargs; ++q) {
     vtok *x = &v->toks[n->tok + 2 + q];
-    int32_t o = px_map_get(&t->obj_of, x->sym);
+    int32_t o = goap__px_map_get(&t->obj_of, x->sym);
     if (o < 0)
       return fail(v, n->line, x->col, "%s %d: unknown object '%.*s'",
                   n->compound ? "decomposition" : "primitive", n->id, TOKF(v, n->tok + 2 + q));
@@ -16067,11 +16078,11 @@ static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, c
       if (pnames >= 0)
         return fail(v, n->line, x->col, "%s %d: '%s' is not of type '%s' (parameter %s of %s '%s')",
                     n->compound ? "decomposition" : "primitive", n->id, obj_name(t, o),
-                    px_name(t, t->types[ty].sym), px_name(t, t->args.v[pnames + q]), what,
-                    px_name(t, what_sym));
+                    goap__px_name(t, t->types[ty].sym), goap__px_name(t, t->args.v[pnames + q]), what,
+                    goap__px_name(t, what_sym));
       return fail(v, n->line, x->col, "%s %d: '%s' is not of type '%s' (argument %d of %s '%s')",
                   n->compound ? "decomposition" : "primitive", n->id, obj_name(t, o),
-                  px_name(t, t->types[ty].sym), q + 1, what, px_name(t, what_sym));
+                  goap__px_name(t, t->types[ty].sym), q + 1, what, goap__px_name(t, what_sym));
     }
     x->val = o;
   }
@@ -16079,14 +16090,14 @@ static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, c
 }
 
 static int check_names(vctx *v) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   for (size_t i = 0; i < v->nnodes; ++i) {
     vnode *n = &v->nodes[i];
     const vtok *nm = tok(v, n->tok + 1);
     if (!n->compound) {
-      int32_t si = px_map_get(&t->schema_of, nm->sym);
+      int32_t si = goap__px_map_get(&t->schema_of, nm->sym);
       if (si < 0) {
-        if (px_map_get(&t->htn.ctask_of, nm->sym) >= 0)
+        if (goap__px_map_get(&t->htn.ctask_of, nm->sym) >= 0)
           return fail(v, n->line, nm->col,
                       "primitive %d: '%.*s' is a compound task, not an action (a decomposition "
                       "line needs '-> method IDS')",
@@ -16094,15 +16105,15 @@ static int check_names(vctx *v) {
         return fail(v, n->line, nm->col, "primitive %d: unknown action '%.*s'", n->id,
                     TOKF(v, n->tok + 1));
       }
-      const px_schema *s = &t->schemas[si];
+      const goap__px_schema *s = &t->schemas[si];
       if (n->nargs != s->nparams)
         return fail(v, n->line, nm->col, "primitive %d: action '%s' takes %d argument%s, %d given",
-                    n->id, px_name(t, s->sym), s->nparams, s->nparams == 1 ? "" : "s", n->nargs);
+                    n->id, goap__px_name(t, s->sym), s->nparams, s->nparams == 1 ? "" : "s", n->nargs);
       n->what = si;
       if (!check_args(v, n, s->ptypes, s->pnames, "action", s->sym)) return 0;
       continue;
     }
-    int32_t ct = px_map_get(&t->htn.ctask_of, nm->sym);
+    int32_t ct = goap__px_map_get(&t->htn.ctask_of, nm->sym);
     if (ct < 0 && tok_is(v, n->tok + 1, "__top")) {
       if (n->nargs)
         return fail(v, n->line, tok(v, n->tok + 2)->col,
@@ -16111,29 +16122,29 @@ static int check_names(vctx *v) {
       continue;
     }
     if (ct < 0) {
-      if (px_map_get(&t->schema_of, nm->sym) >= 0)
+      if (goap__px_map_get(&t->schema_of, nm->sym) >= 0)
         return fail(v, n->line, nm->col,
                     "decomposition %d: '%.*s' is an action, not a compound task", n->id,
                     TOKF(v, n->tok + 1));
       return fail(v, n->line, nm->col, "decomposition %d: unknown task '%.*s'", n->id,
                   TOKF(v, n->tok + 1));
     }
-    const px_ctask *c = &t->htn.ctasks[ct];
+    const goap__px_ctask *c = &t->htn.ctasks[ct];
     if (n->nargs != c->nparams)
       return fail(v, n->line, nm->col, "decomposition %d: task '%s' takes %d argument%s, %d given",
-                  n->id, px_name(t, c->sym), c->nparams, c->nparams == 1 ? "" : "s", n->nargs);
+                  n->id, goap__px_name(t, c->sym), c->nparams, c->nparams == 1 ? "" : "s", n->nargs);
     n->what = ct;
     if (!check_args(v, n, c->ptypes, -1, "task", c->sym)) return 0;
     const vtok *mt = tok(v, n->mtok);
-    int32_t mi = px_map_get(&t->htn.method_of, mt->sym);
+    int32_t mi = goap__px_map_get(&t->htn.method_of, mt->sym);
     if (mi < 0)
       return fail(v, n->line, mt->col, "decomposition %d: unknown method '%.*s'", n->id,
                   TOKF(v, n->mtok));
-    const px_method *m = &t->htn.methods[mi];
+    const goap__px_method *m = &t->htn.methods[mi];
     if (m->task != ct)
       return fail(v, n->line, mt->col, "decomposition %d: method '%s' decomposes task '%s', not '%s'",
-                  n->id, px_name(t, m->sym), px_name(t, t->htn.ctasks[m->task].sym),
-                  px_name(t, c->sym));
+                  n->id, goap__px_name(t, m->sym), goap__px_name(t, t->htn.ctasks[m->task].sym),
+                  goap__px_name(t, c->sym));
     n->method = mi;
   }
   return 1;
@@ -16177,7 +16188,7 @@ static void roots(const vctx *v, int32_t *tok0, int32_t *count) {
 static int check_tree(vctx *v) {
   size_t nn = v->nnodes;
   /* ids defined once */
-  v->byid = (int64_t *)goap__px_alloc(v->a, (nn ? nn : 1) * sizeof *v->byid);
+  v->byid = (int64_t *)goap__alloc(v->a, (nn ? nn : 1) * sizeof *v->byid);
   if (!v->byid) return -1;
   for (size_t i = 0; i < nn; ++i) v->byid[i] = ((int64_t)v->nodes[i].id << 32) | (int64_t)i;
   qsort(v->byid, nn, sizeof *v->byid, cmp_i64);
@@ -16305,9 +16316,9 @@ static int check_tree(vctx *v) {
 
 /* Matches node k against subtask s under bind (parameter types at ptypes, names at pnames);
  * binds what is unbound. 0 with a reason in why. */
-static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, int32_t pnames,
+static int match_step(vctx *v, const goap__px_step *s, int32_t *bind, int32_t ptypes, int32_t pnames,
                       const vnode *c, char *why, size_t cap) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   if (s->task >= 0 ? (!c->compound || c->top || c->what != s->task)
                    : (c->compound || c->what != -(s->task + 1))) {
     goap__px_fmt(why, cap, "it is %s '%.*s' (line %d)", c->compound ? "task" : "action",
@@ -16326,12 +16337,12 @@ static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, 
       continue;
     }
     int32_t p = -(a + 1);
-    const char *pn = pnames >= 0 ? px_name(t, t->args.v[pnames + p]) : "?";
+    const char *pn = pnames >= 0 ? goap__px_name(t, t->args.v[pnames + p]) : "?";
     if (bind[p] < 0) {
       int32_t ty = t->args.v[ptypes + p];
       if (!obj_is_a(t, o, ty)) {
         goap__px_fmt(why, cap, "its argument %d '%s' is not of type '%s' (parameter %s)", q + 1,
-                     obj_name(t, o), px_name(t, t->types[ty].sym), pn);
+                     obj_name(t, o), goap__px_name(t, t->types[ty].sym), pn);
         return 0;
       }
       bind[p] = o;
@@ -16345,8 +16356,8 @@ static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, 
 }
 
 static int check_methods(vctx *v) {
-  const px_task_core *t = v->t;
-  const px_htn *h = &t->htn;
+  const goap__px_task_core *t = v->t;
+  const goap__px_htn *h = &t->htn;
   char why[300], st[300];
   /* the root line (or __top's subtasks) against the initial task network */
   int32_t r0, nr;
@@ -16363,7 +16374,7 @@ static int check_methods(vctx *v) {
   int32_t *tbind = v->pbind;
   for (size_t p = 0; p < v->maxp; ++p) tbind[p] = -1;
   for (int32_t q = 0; q < nr; ++q) {
-    const px_step *s = &h->steps[h->top_step0 + q];
+    const goap__px_step *s = &h->steps[h->top_step0 + q];
     const vnode *c = &v->nodes[tok(v, r0 + q)->val];
     if (!match_step(v, s, tbind, h->top_ptypes, h->top_nparams ? h->top_pnames : -1, c, why, sizeof why)) {
       step_text(t, s, h->top_nparams ? h->top_pnames : -1, st, sizeof st);
@@ -16376,7 +16387,7 @@ static int check_methods(vctx *v) {
   for (size_t i = 0; i < v->nnodes; ++i) {
     vnode *n = &v->nodes[i];
     if (!n->compound || n->top) continue;
-    const px_method *m = &h->methods[n->method];
+    const goap__px_method *m = &h->methods[n->method];
     n->bind0 = (int32_t)v->binds.n;
     for (int32_t p = 0; p < m->nparams; ++p)
       if (!goap__px_ipush(v->a, &v->binds, -1)) return -1;
@@ -16390,7 +16401,7 @@ static int check_methods(vctx *v) {
           return fail(v, n->line, x->col,
                       "decomposition %d: method '%s' decomposes task '%s' with argument %d '%s', "
                       "not '%s'",
-                      n->id, px_name(t, m->sym), px_name(t, t->htn.ctasks[m->task].sym), q + 1,
+                      n->id, goap__px_name(t, m->sym), goap__px_name(t, t->htn.ctasks[m->task].sym), q + 1,
                       obj_name(t, a), obj_name(t, o));
         continue;
       }
@@ -16398,28 +16409,28 @@ static int check_methods(vctx *v) {
       if (bind[p] >= 0 && bind[p] != o)
         return fail(v, n->line, x->col,
                     "decomposition %d: argument %d '%s' conflicts with %s = '%s' of method '%s'",
-                    n->id, q + 1, obj_name(t, o), px_name(t, t->args.v[m->pnames + p]),
-                    obj_name(t, bind[p]), px_name(t, m->sym));
+                    n->id, q + 1, obj_name(t, o), goap__px_name(t, t->args.v[m->pnames + p]),
+                    obj_name(t, bind[p]), goap__px_name(t, m->sym));
       if (!obj_is_a(t, o, ty))
         return fail(v, n->line, x->col,
                     "decomposition %d: '%s' is not of type '%s' (parameter %s of method '%s')",
-                    n->id, obj_name(t, o), px_name(t, t->types[ty].sym),
-                    px_name(t, t->args.v[m->pnames + p]), px_name(t, m->sym));
+                    n->id, obj_name(t, o), goap__px_name(t, t->types[ty].sym),
+                    goap__px_name(t, t->args.v[m->pnames + p]), goap__px_name(t, m->sym));
       bind[p] = o;
     }
     if (n->nkids != m->nsteps)
       return fail(v, n->line, tok(v, n->mtok)->col,
                   "decomposition %d: method '%s' has %d subtask%s, %d given", n->id,
-                  px_name(t, m->sym), m->nsteps, m->nsteps == 1 ? "" : "s", n->nkids);
+                  goap__px_name(t, m->sym), m->nsteps, m->nsteps == 1 ? "" : "s", n->nkids);
     for (int32_t q = 0; q < n->nkids; ++q) {
-      const px_step *s = &h->steps[m->step0 + q];
+      const goap__px_step *s = &h->steps[m->step0 + q];
       const vnode *c = &v->nodes[tok(v, n->kid0 + q)->val];
       if (!match_step(v, s, bind, m->ptypes, m->pnames, c, why, sizeof why)) {
         step_text(t, s, m->pnames, st, sizeof st);
         return fail(v, n->line, tok(v, n->kid0 + q)->col,
                     "decomposition %d: subtask %d (id %d) does not match %s, subtask %d of method "
                     "'%s': %s",
-                    n->id, q + 1, c->id, st, q + 1, px_name(t, m->sym), why);
+                    n->id, q + 1, c->id, st, q + 1, goap__px_name(t, m->sym), why);
       }
     }
   }
@@ -16443,14 +16454,14 @@ static int check_order(vctx *v) {
 /* ---- phase 5: execution and method preconditions ----------------------------------------- */
 
 /* Backtracking over the free parameters free[d..]: 1 when a binding satisfies every literal. */
-static int bind_free(vctx *v, const px_method *m, int32_t *bind, const int32_t *freep, int nfree, int d) {
-  const px_task_core *t = v->t;
+static int bind_free(vctx *v, const goap__px_method *m, int32_t *bind, const int32_t *freep, int nfree, int d) {
+  const goap__px_task_core *t = v->t;
   if (++v->work > v->max_work) {
     v->too_large = 1;
     return 0;
   }
   for (int32_t k = 0; k < m->nlits; ++k) {
-    const px_lit *l = &t->lits[m->lit0 + k];
+    const goap__px_lit *l = &t->lits[m->lit0 + k];
     if (l->kind == PX_LIT_PRE && lit_holds(v, l, bind) == 0) return 0;
   }
   if (d == nfree) return 1;
@@ -16473,8 +16484,8 @@ static void where(const vctx *v, int32_t pos, char *buf, size_t cap) {
 }
 
 static int check_method_pre(vctx *v, vnode *n) {
-  const px_task_core *t = v->t;
-  const px_method *m = &t->htn.methods[n->method];
+  const goap__px_task_core *t = v->t;
+  const goap__px_method *m = &t->htn.methods[n->method];
   int32_t *bind = v->pbind, *freep = v->pfree;
   int nfree = 0;
   for (int32_t p = 0; p < m->nparams; ++p) {
@@ -16483,14 +16494,14 @@ static int check_method_pre(vctx *v, vnode *n) {
   }
   char lt[400], w[100], nt[300];
   for (int32_t k = 0; k < m->nlits; ++k) {
-    const px_lit *l = &t->lits[m->lit0 + k];
+    const goap__px_lit *l = &t->lits[m->lit0 + k];
     if (l->kind != PX_LIT_PRE || lit_holds(v, l, bind) != 0) continue;
     lit_text(t, l, bind, m->pnames, lt, sizeof lt);
     where(v, n->pos, w, sizeof w);
     node_text(v, n, nt, sizeof nt);
     return fail(v, n->line, tok(v, n->tok)->col,
                 "decomposition %d %s: precondition %s of method '%s' does not hold %s", n->id, nt, lt,
-                px_name(t, m->sym), w);
+                goap__px_name(t, m->sym), w);
   }
   if (!nfree) return 1;
   if (bind_free(v, m, bind, freep, nfree, 0)) return 1;
@@ -16500,7 +16511,7 @@ static int check_method_pre(vctx *v, vnode *n) {
   names[0] = 0;
   for (int f = 0; f < nfree && o + 1 < sizeof names; ++f) {
     int wr = snprintf(names + o, sizeof names - o, "%s%s", f ? " " : "",
-                      px_name(t, t->args.v[m->pnames + freep[f]]));
+                      goap__px_name(t, t->args.v[m->pnames + freep[f]]));
     if (wr < 0) break;
     o += (size_t)wr;
   }
@@ -16508,18 +16519,18 @@ static int check_method_pre(vctx *v, vnode *n) {
   node_text(v, n, nt, sizeof nt);
   return fail(v, n->line, tok(v, n->tok)->col,
               "decomposition %d %s: no binding of %s makes the preconditions of method '%s' hold %s",
-              n->id, nt, names, px_name(t, m->sym), w);
+              n->id, nt, names, goap__px_name(t, m->sym), w);
 }
 
 static int apply_step(vctx *v, size_t k) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   const vnode *n = &v->nodes[v->prims.v[k]];
-  const px_schema *s = &t->schemas[n->what];
+  const goap__px_schema *s = &t->schemas[n->what];
   int32_t *bind = v->sbind;
   for (int32_t q = 0; q < s->nparams; ++q) bind[q] = tok(v, n->tok + 2 + q)->val;
   char lt[400], nt[300];
   for (int32_t j = 0; j < s->nlits; ++j) {
-    const px_lit *l = &t->lits[s->lit0 + j];
+    const goap__px_lit *l = &t->lits[s->lit0 + j];
     if (l->kind != PX_LIT_PRE || lit_holds(v, l, bind)) continue;
     lit_text(t, l, bind, s->pnames, lt, sizeof lt);
     node_text(v, n, nt, sizeof nt);
@@ -16528,7 +16539,7 @@ static int apply_step(vctx *v, size_t k) {
   }
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t j = 0; j < s->nlits; ++j) {
-      const px_lit *l = &t->lits[s->lit0 + j];
+      const goap__px_lit *l = &t->lits[s->lit0 + j];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
       int32_t args[PX_MAX_ARITY];
       int na = t->preds[l->pred].arity;
@@ -16540,7 +16551,7 @@ static int apply_step(vctx *v, size_t k) {
 }
 
 static int execute(vctx *v) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
     if (!set_atom(v, p, argp(t, t->init.v[i + 1]), t->preds[p].arity, 1)) return -1;
@@ -16559,7 +16570,7 @@ static int execute(vctx *v) {
   }
   char lt[400];
   for (int32_t k = 0; k < t->ngoal; ++k) {
-    const px_lit *l = &t->lits[t->goal0 + k];
+    const goap__px_lit *l = &t->lits[t->goal0 + k];
     if (lit_holds(v, l, NULL)) continue;
     lit_text(t, l, NULL, -1, lt, sizeof lt);
     return fail(v, v->end_line, 1, "the goal %s does not hold after the %zu step%s", lt, v->prims.n,
@@ -16571,32 +16582,32 @@ static int execute(vctx *v) {
 /* ---- entry point -------------------------------------------------------------------------- */
 
 static void free_ctx(vctx *v) {
-  goap__px_free(v->a, v->toks, v->ctoks * sizeof *v->toks);
-  goap__px_free(v->a, v->nodes, v->cnodes * sizeof *v->nodes);
-  goap__px_free(v->a, v->byid, (v->nnodes ? v->nnodes : 1) * sizeof *v->byid);
+  goap__free(v->a, v->toks, v->ctoks * sizeof *v->toks);
+  goap__free(v->a, v->nodes, v->cnodes * sizeof *v->nodes);
+  goap__free(v->a, v->byid, (v->nnodes ? v->nnodes : 1) * sizeof *v->byid);
   goap__px_ivec_free(v->a, &v->prims);
   goap__px_ivec_free(v->a, &v->order);
   goap__px_ivec_free(v->a, &v->comps);
   goap__px_ivec_free(v->a, &v->stack);
   goap__px_ivec_free(v->a, &v->binds);
   goap__px_aset_free(v->a, &v->state);
-  goap__px_free(v->a, v->pbind, v->maxp * sizeof *v->pbind);
-  goap__px_free(v->a, v->pfree, v->maxp * sizeof *v->pfree);
-  goap__px_free(v->a, v->sbind, v->maxp * sizeof *v->sbind);
+  goap__free(v->a, v->pbind, v->maxp * sizeof *v->pbind);
+  goap__free(v->a, v->pfree, v->maxp * sizeof *v->pfree);
+  goap__free(v->a, v->sbind, v->maxp * sizeof *v->sbind);
 }
 
 /* Sizes the binding buffers from the task; 0 when out of memory. */
 static int alloc_binds(vctx *v) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   v->maxp = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m)
     if ((size_t)t->htn.methods[m].nparams > v->maxp) v->maxp = (size_t)t->htn.methods[m].nparams;
   for (size_t s = 0; s < t->nschemas; ++s)
     if ((size_t)t->schemas[s].nparams > v->maxp) v->maxp = (size_t)t->schemas[s].nparams;
   if (v->maxp == 0) v->maxp = 1;
-  v->pbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pbind);
-  v->pfree = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pfree);
-  v->sbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->sbind);
+  v->pbind = (int32_t *)goap__alloc(v->a, v->maxp * sizeof *v->pbind);
+  v->pfree = (int32_t *)goap__alloc(v->a, v->maxp * sizeof *v->pfree);
+  v->sbind = (int32_t *)goap__alloc(v->a, v->maxp * sizeof *v->sbind);
   return v->pbind && v->pfree && v->sbind;
 }
 
@@ -16613,7 +16624,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
     }
     return GOAP_INVALID_ARGUMENT;
   }
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   vctx v;
   memset(&v, 0, sizeof v);
   v.t = t;
@@ -16705,7 +16716,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
  * htn_internal.h -- shared internals of the HTN layer (src/htn/).
  *
  * Invariants:
- *  - Everything is allocated through the object's goap_allocator (htn__alloc & co); a zero
+ *  - Everything is allocated through the object's goap_allocator (goap__alloc & co); a zero
  *    allocator is replaced by libc at creation, so internal code always has a callable fn.
  *  - The HTN layer uses only the public core API (goap.h). Method conditions are compiled here
  *    into field tests from goap_domain_var_info() (a field holds value - lo in `bits` bits at
@@ -16724,21 +16735,21 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
 /* Allocation, growth, the clock and the name table (tasks in ns -1): base/base.h. */
 
 /* A field test: a <= field <= b (encoded, unsigned) and field != ne when has_ne. */
-typedef struct htn__test {
+typedef struct goap__htn_test {
   uint32_t word, shift;
   uint64_t mask;
   uint64_t a, b, ne;
   uint32_t has_ne;
-} htn__test;
+} goap__htn_test;
 
-static inline int htn__test_ok(const htn__test *t, const goap_word *s) {
+static inline int goap__htn_test_ok(const goap__htn_test *t, const goap_word *s) {
   uint64_t v = (s[t->word] >> t->shift) & t->mask;
   if (v - t->a > t->b - t->a) return 0;
   if (t->has_ne && v == t->ne) return 0;
   return 1;
 }
 
-typedef struct htn__method {
+typedef struct goap__htn_method {
   char *name;
   int32_t task;
   goap_cond *when;
@@ -16746,7 +16757,7 @@ typedef struct htn__method {
   uint32_t t0, tn;   /* compiled tests in the domain's pool */
   int never;         /* a condition can never hold */
   uint32_t s0, sn;   /* subtasks in the domain's pool */
-} htn__method;
+} goap__htn_method;
 
 
 struct goap_htn_domain {
@@ -16755,14 +16766,14 @@ struct goap_htn_domain {
   int ntasks, nmethods;
   char **task_names;
   int32_t *task_m0, *task_mn;  /* methods of task t: [task_m0[t], task_m0[t] + task_mn[t]) */
-  htn__method *methods;        /* grouped by task, in the order they were added */
+  goap__htn_method *methods;        /* grouped by task, in the order they were added */
   goap_htn_subtask *subs;      /* nsubs pool; then one root subtask per task */
   uint32_t nsubs;
   goap_cond *conds;            /* achieve conditions */
   size_t nconds;
   goap_effect *effs;           /* set effects */
   size_t neffs;
-  htn__test *tests;
+  goap__htn_test *tests;
   size_t ntests;
   uint32_t *aw_off;            /* per action: the words its effects write (CSR) */
   uint32_t *aw;
@@ -16774,7 +16785,7 @@ struct goap_htn_domain {
 };
 
 /* Compiles one condition into a test. Returns 0 when it can never hold. */
-int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out);
+int goap__htn_compile_cond(const goap_domain *d, const goap_cond *c, goap__htn_test *out);
 
 #endif /* GOAP_HTN_INTERNAL_H */
 /* ---- end src/htn/htn_internal.h ---- */
@@ -16782,7 +16793,7 @@ int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out);
 /* ------------------------------------------------------------------------------------------
  * Utilities
  * ---------------------------------------------------------------------------------------- */
-int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out) {
+int goap__htn_compile_cond(const goap_domain *d, const goap_cond *c, goap__htn_test *out) {
   goap_var_info vi;
   int64_t lo, hi, v;
   memset(out, 0, sizeof *out);
@@ -17298,7 +17309,7 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
   for (i = 0; i < b->nmethods; ++i) {
     const bmethod *bm = &b->methods[i];
     int32_t idx = h->task_m0[bm->task] + fill[bm->task]++;
-    htn__method *m = &h->methods[idx];
+    goap__htn_method *m = &h->methods[idx];
     m->task = bm->task;
     m->name = goap__strdup(a, bm->name);
     if (!m->name) goto oom;
@@ -17324,14 +17335,14 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
     }
     for (k = 0; k < b->nmethods; ++k) {
       const bmethod *bm = &b->methods[order[k]];
-      htn__method *m = &h->methods[k];
+      goap__htn_method *m = &h->methods[k];
       int j;
       m->s0 = (uint32_t)si;
       m->sn = (uint32_t)bm->nsubs;
       m->t0 = (uint32_t)ti;
       m->tn = (uint32_t)bm->nwhen;
       for (j = 0; j < bm->nwhen; ++j)
-        if (!htn__compile_cond(b->d, &bm->when[j], &h->tests[ti++])) m->never = 1;
+        if (!goap__htn_compile_cond(b->d, &bm->when[j], &h->tests[ti++])) m->never = 1;
       for (j = 0; j < bm->nsubs; ++j) {
         const goap_htn_subtask *s = &bm->subs[j];
         goap_htn_subtask *d2 = &h->subs[si++];
@@ -17385,24 +17396,24 @@ int goap_htn_domain_method_count(const goap_htn_domain *h, int task) {
   if (!h || task < 0 || task >= h->ntasks) return 0;
   return h->task_mn[task];
 }
-static const htn__method *method_at(const goap_htn_domain *h, int task, int method) {
+static const goap__htn_method *method_at(const goap_htn_domain *h, int task, int method) {
   if (!h || task < 0 || task >= h->ntasks || method < 0 || method >= h->task_mn[task])
     return NULL;
   return &h->methods[h->task_m0[task] + method];
 }
 const char *goap_htn_domain_method_name(const goap_htn_domain *h, int task, int method) {
-  const htn__method *m = method_at(h, task, method);
+  const goap__htn_method *m = method_at(h, task, method);
   return m ? m->name : NULL;
 }
 const goap_cond *goap_htn_domain_method_when(const goap_htn_domain *h, int task, int method,
                                              int *count) {
-  const htn__method *m = method_at(h, task, method);
+  const goap__htn_method *m = method_at(h, task, method);
   if (count) *count = m ? m->nwhen : 0;
   return m ? m->when : NULL;
 }
 const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h, int task,
                                                         int method, int *count) {
-  const htn__method *m = method_at(h, task, method);
+  const goap__htn_method *m = method_at(h, task, method);
   if (count) *count = m ? (int)m->sn : 0;
   return m && m->sn ? &h->subs[m->s0] : NULL;
 }
@@ -17726,11 +17737,11 @@ static int try_methods(goap_htn_planner *p, run_ctx *rc, int32_t *agenda) {
   const int32_t *bound = rc->req ? rc->req->mtr_bound : NULL;
   int bound_len = bound ? rc->req->mtr_bound_length : 0;
   for (m = cp->next_m; m < mn; ++m) {
-    const htn__method *M = &h->methods[m0 + m];
+    const goap__htn_method *M = &h->methods[m0 + m];
     uint32_t k;
     int ok = !M->never;
     if (cp->tied && p->mlen < (size_t)bound_len && m > bound[p->mlen]) break;
-    for (k = 0; ok && k < M->tn; ++k) ok = htn__test_ok(&h->tests[M->t0 + k], p->cur);
+    for (k = 0; ok && k < M->tn; ++k) ok = goap__htn_test_ok(&h->tests[M->t0 + k], p->cur);
     if (!ok) continue;
     cp->next_m = m + 1;
     if (!push_rec(p, GOAP_HTN_TASK, cp->task, m, cp->hdepth, p->plen, 0)) return -1;
@@ -18076,7 +18087,7 @@ goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
 static int method_of(const goap_htn_domain *h, int32_t task, uint32_t pos) {
   int32_t m;
   for (m = 0; m < h->task_mn[task]; ++m) {
-    const htn__method *M = &h->methods[h->task_m0[task] + m];
+    const goap__htn_method *M = &h->methods[h->task_m0[task] + m];
     if (pos >= M->s0 && pos < M->s0 + M->sn) return (int)m;
   }
   return -1;
@@ -18124,7 +18135,7 @@ goap_status goap_htn_restore_continuation(goap_htn_planner *p, const goap_htn_re
    * one before it; a run's length counts it and the runs after it */
   for (i = 0; i < count; ++i) {
     const goap_htn_resume_run *r = &runs[count - 1 - i];
-    const htn__method *M = &h->methods[h->task_m0[r->task] + r->method];
+    const goap__htn_method *M = &h->methods[h->task_m0[r->task] + r->method];
     node *x = &p->nodes[i];
     x->pos = M->s0 + (uint32_t)r->subtask;
     x->end = M->s0 + M->sn;
@@ -18161,7 +18172,7 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
  *
  * Invariants:
  *  - The parser (parse.c) reads a forall's body with its variables appended to the enclosing
- *    parameters and marks each literal with its scope (px_lit.quant). Only and / not / atoms
+ *    parameters and marks each literal with its scope (goap__px_lit.quant). Only and / not / atoms
  *    (and nested foralls) may appear inside, so a forall is a conjunction of literals each
  *    universally quantified: forall x (a and b) = (forall x a) and (forall x b).
  *  - After the problem is parsed, every marked literal is replaced by one literal per
@@ -18179,9 +18190,9 @@ int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out, int cap
 /* #include "pddl_internal.h": inlined above */
 
 typedef struct fx {
-  px_task_core *t;
+  goap__px_task_core *t;
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
-  px_lit *lits;           /* the new table */
+  goap__px_lit *lits;           /* the new table */
   size_t n, cap;
   size_t made;            /* instances made */
 } fx;
@@ -18190,11 +18201,11 @@ static goap_status fx_oom(fx *x, int32_t node) {
   return goap__px_error(x->t, node, GOAP_OUT_OF_MEMORY, "out of memory");
 }
 
-static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
+static goap_status fx_push_lit(fx *x, const goap__px_lit *l, int32_t args) {
   if (x->n >= (size_t)INT32_MAX ||
       !goap__grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
     return fx_oom(x, l->node);
-  px_lit *d = &x->lits[x->n++];
+  goap__px_lit *d = &x->lits[x->n++];
   *d = *l;
   d->args = args;
   d->quant = -1;
@@ -18202,8 +18213,8 @@ static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
 }
 
 /* The instances of one marked literal. */
-static goap_status fx_expand(fx *x, const px_lit *l) {
-  px_task_core *t = x->t;
+static goap_status fx_expand(fx *x, const goap__px_lit *l) {
+  goap__px_task_core *t = x->t;
   int32_t base = t->args.v[l->quant], nq = t->args.v[l->quant + 1];
   int arity = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
   for (int32_t k = 0; k < nq; ++k) {
@@ -18212,8 +18223,8 @@ static goap_status fx_expand(fx *x, const px_lit *l) {
   }
   /* the scope's variables this literal mentions: their odometer positions */
   size_t cells = (size_t)nq * sizeof(int32_t);
-  int32_t *idx = (int32_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
-  uint8_t *used = (uint8_t *)goap__px_alloc(&t->alloc, nq ? (size_t)nq : 1);
+  int32_t *idx = (int32_t *)goap__alloc(&t->alloc, cells ? cells : 1);
+  uint8_t *used = (uint8_t *)goap__alloc(&t->alloc, nq ? (size_t)nq : 1);
   goap_status st = GOAP_OK;
   if (!idx || !used) {
     st = fx_oom(x, l->node);
@@ -18262,17 +18273,17 @@ static goap_status fx_expand(fx *x, const px_lit *l) {
     if (k < 0) break;
   }
 done:
-  goap__px_free(&t->alloc, idx, cells ? cells : 1);
-  goap__px_free(&t->alloc, used, nq ? (size_t)nq : 1);
+  goap__free(&t->alloc, idx, cells ? cells : 1);
+  goap__free(&t->alloc, used, nq ? (size_t)nq : 1);
   return st;
 }
 
 /* Rebuilds the range [*lit0, *lit0 + *nlits) of the old table into the new one. */
 static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
-  px_task_core *t = x->t;
+  goap__px_task_core *t = x->t;
   size_t start = x->n;
   for (int32_t i = *lit0; i < *lit0 + *nlits; ++i) {
-    const px_lit *l = &t->lits[i];
+    const goap__px_lit *l = &t->lits[i];
     goap_status st = l->quant < 0 ? fx_push_lit(x, l, l->args) : fx_expand(x, l);
     if (st != GOAP_OK) return st;
   }
@@ -18281,14 +18292,14 @@ static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
   return GOAP_OK;
 }
 
-goap_status goap__px_expand_foralls(px_task_core *t) {
+goap_status goap__px_expand_foralls(goap__px_task_core *t) {
   if (t->nquant == 0) return GOAP_OK;
   fx x;
   memset(&x, 0, sizeof x);
   x.t = t;
   size_t cells = t->nobjects * t->ntypes; /* no overflow: is_a has as many */
-  x.tobj0 = (int32_t *)goap__px_alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
-  x.tobjs = (int32_t *)goap__px_alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
+  x.tobj0 = (int32_t *)goap__alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
+  x.tobjs = (int32_t *)goap__alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
   goap_status st = GOAP_OK;
   if (!x.tobj0 || !x.tobjs) {
     st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
@@ -18307,7 +18318,7 @@ goap_status goap__px_expand_foralls(px_task_core *t) {
     st = fx_range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
   if (st == GOAP_OK) st = fx_range(&x, &t->goal0, &t->ngoal);
   if (st == GOAP_OK) {
-    goap__px_free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
+    goap__free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
     t->lits = x.lits;
     t->nlits = x.n;
     t->clits = x.cap;
@@ -18316,9 +18327,9 @@ goap_status goap__px_expand_foralls(px_task_core *t) {
     x.cap = 0;
   }
 done:
-  goap__px_free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
-  goap__px_free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
-  goap__px_free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
+  goap__free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
+  goap__free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
+  goap__free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
   return st;
 }
 
@@ -18353,14 +18364,14 @@ done:
 /* #include "pddl_internal.h": inlined above */
 
 typedef struct gctx {
-  px_task_core *t;
+  goap__px_task_core *t;
   const goap_allocator *a;
-  px_ivec *by_pred;      /* per predicate: processed atoms */
-  px_tset pidx;          /* (pred, pos, obj) -> list index */
-  px_ivec *lists;
+  goap__px_ivec *by_pred;      /* per predicate: processed atoms */
+  goap__px_tset pidx;          /* (pred, pos, obj) -> list index */
+  goap__px_ivec *lists;
   size_t nlists, clists;
-  px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
-  px_ivec *of_type;      /* per type: its objects (subtypes included) */
+  goap__px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
+  goap__px_ivec *of_type;      /* per type: its objects (subtypes included) */
   int32_t head;
   int32_t *bind;          /* maxp: the largest schema's parameters */
   int32_t *pos;           /* maxl: positive precondition literals of the current schema */
@@ -18383,10 +18394,10 @@ static int32_t lit_arg(const gctx *g, int32_t arg) {
 
 /* Adds a ground action for the complete binding if it passes the filters. */
 static goap_status emit(gctx *g, int32_t si) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   int32_t args[PX_MAX_ARITY];
   for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
+    const goap__px_lit *l = &T->lits[s->lit0 + k];
     if (l->kind != PX_LIT_PRE) continue;
     const int32_t *la = T->args.v + l->args;
     if (l->pred == PX_EQ) {
@@ -18401,19 +18412,19 @@ static goap_status emit(gctx *g, int32_t si) {
     }
   }
   int added = 0;
-  if (px_tset_count(&T->gacts) >= T->opt.max_actions)
+  if (goap__px_tset_count(&T->gacts) >= T->opt.max_actions)
     return too_large(g, "ground actions", T->opt.max_actions);
   if (goap__px_tset_add(g->a, &T->gacts, si, g->bind, s->nparams, &added) < 0)
     return goap__px_error(T, s->node, GOAP_OUT_OF_MEMORY, "out of memory");
   if (!added) return GOAP_OK;
   for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
+    const goap__px_lit *l = &T->lits[s->lit0 + k];
     if (l->kind != PX_LIT_ADD) continue;
     const int32_t *la = T->args.v + l->args;
     int n = T->preds[l->pred].arity;
     for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
     if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) continue;
-    if (px_tset_count(&T->atoms) >= T->opt.max_atoms)
+    if (goap__px_tset_count(&T->atoms) >= T->opt.max_atoms)
       return too_large(g, "ground atoms", T->opt.max_atoms);
     if (goap__px_tset_add(g->a, &T->atoms, l->pred, args, n, NULL) < 0)
       return goap__px_error(T, l->node, GOAP_OUT_OF_MEMORY, "out of memory");
@@ -18423,10 +18434,10 @@ static goap_status emit(gctx *g, int32_t si) {
 
 /* Binds the parameters no positive precondition bound, over their types' objects. */
 static goap_status free_params(gctx *g, int32_t si, int q) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   while (q < s->nparams && g->bind[q] >= 0) ++q;
   if (q == s->nparams) return emit(g, si);
-  const px_ivec *objs = &g->of_type[T->args.v[s->ptypes + q]];
+  const goap__px_ivec *objs = &g->of_type[T->args.v[s->ptypes + q]];
   for (size_t i = 0; i < objs->n; ++i) {
     if (++T->info.work > T->opt.max_work) return too_large(g, "candidate bindings", T->opt.max_work);
     g->bind[q] = objs->v[i];
@@ -18442,9 +18453,9 @@ static goap_status free_params(gctx *g, int32_t si, int q) {
 
 /* Tries to match literal l against atom a, binding parameters; records the ones it bound in
  * newly (count in *nb). 0 when they do not match (nothing stays bound). */
-static int unify(gctx *g, const px_schema *s, const px_lit *l, int32_t a, int32_t *newly, int *nb) {
+static int unify(gctx *g, const goap__px_schema *s, const goap__px_lit *l, int32_t a, int32_t *newly, int *nb) {
   int n;
-  const int32_t *aa = px_tset_args(&T->atoms, a, &n);
+  const int32_t *aa = goap__px_tset_args(&T->atoms, a, &n);
   const int32_t *la = T->args.v + l->args;
   *nb = 0;
   for (int i = 0; i < n; ++i) {
@@ -18471,13 +18482,13 @@ fail:
 }
 
 static goap_status join(gctx *g, int32_t si, int remaining) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   if (remaining == 0) return free_params(g, si, 0);
   /* the literal with the most bound arguments */
   int best = -1, best_bound = -1;
   for (int k = 0; k < g->npos; ++k) {
     if (g->done[k]) continue;
-    const px_lit *l = &T->lits[g->pos[k]];
+    const goap__px_lit *l = &T->lits[g->pos[k]];
     const int32_t *la = T->args.v + l->args;
     int n = T->preds[l->pred].arity, b = 0;
     for (int i = 0; i < n; ++i) b += lit_arg(g, la[i]) >= 0;
@@ -18486,7 +18497,7 @@ static goap_status join(gctx *g, int32_t si, int remaining) {
       best = k;
     }
   }
-  const px_lit *l = &T->lits[g->pos[best]];
+  const goap__px_lit *l = &T->lits[g->pos[best]];
   const int32_t *la = T->args.v + l->args;
   int n = T->preds[l->pred].arity;
   const int32_t *cand = NULL;
@@ -18537,10 +18548,10 @@ static goap_status join(gctx *g, int32_t si, int remaining) {
 
 /* Sets up the positive preconditions of schema si (done all 0). */
 static void schema_pos(gctx *g, int32_t si) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   g->npos = 0;
   for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
+    const goap__px_lit *l = &T->lits[s->lit0 + k];
     if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0) {
       g->done[g->npos] = 0;
       g->pos[g->npos++] = s->lit0 + k;
@@ -18551,13 +18562,13 @@ static void schema_pos(gctx *g, int32_t si) {
 
 static goap_status process(gctx *g, int32_t a) {
   int n;
-  int32_t pred = px_tset_id(&T->atoms, a);
+  int32_t pred = goap__px_tset_id(&T->atoms, a);
   if (!goap__px_ipush(g->a, &g->by_pred[pred], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  px_tset_args(&T->atoms, a, &n);
+  goap__px_tset_args(&T->atoms, a, &n);
   for (int i = 0; i < n; ++i) {
     int32_t key[2];
     key[0] = i;
-    key[1] = px_tset_args(&T->atoms, a, NULL)[i];
+    key[1] = goap__px_tset_args(&T->atoms, a, NULL)[i];
     int added = 0;
     int32_t e = goap__px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
     if (e < 0) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
@@ -18570,10 +18581,10 @@ static goap_status process(gctx *g, int32_t a) {
     if (!goap__px_ipush(g->a, &g->lists[e], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   }
   g->head = a + 1;
-  const px_ivec *tr = &g->trig[pred];
+  const goap__px_ivec *tr = &g->trig[pred];
   for (size_t k = 0; k + 1 < tr->n; k += 2) {
     int32_t si = tr->v[k], li = tr->v[k + 1];
-    const px_schema *s = &T->schemas[si];
+    const goap__px_schema *s = &T->schemas[si];
     schema_pos(g, si);
     int32_t newly[PX_MAX_ARITY];
     int nb;
@@ -18599,16 +18610,16 @@ static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
 
 /* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
  * with memcpy (no snprintf): one call per reached atom and per ground action. */
-static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
+static int sym_objs_name(const goap__px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
                          const int32_t *args, int n) {
-  const char *x = px_name(t, sym);
+  const char *x = goap__px_name(t, sym);
   size_t hl = strlen(x), need = hl;
-  for (int i = 0; i < n; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
+  for (int i = 0; i < n; ++i) need += 1 + strlen(goap__px_name(t, t->objects[args[i]].sym));
   if (!cbuf_fit(a, b, need)) return 0;
   memcpy(b->s, x, hl);
   size_t o = hl;
   for (int i = 0; i < n; ++i) {
-    x = px_name(t, t->objects[args[i]].sym);
+    x = goap__px_name(t, t->objects[args[i]].sym);
     size_t l = strlen(x);
     b->s[o++] = ' ';
     memcpy(b->s + o, x, l);
@@ -18619,23 +18630,23 @@ static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b
 }
 
 /* "move a b" for a ground action. */
-static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
+static int action_name(const goap__px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
                        const int32_t *args) {
-  const px_schema *s = &t->schemas[si];
+  const goap__px_schema *s = &t->schemas[si];
   return sym_objs_name(t, a, b, s->sym, args, s->nparams);
 }
 
 /* "at a b" for a reached atom: the same text as goap__px_format_atom without parentheses. */
-static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
+static int atom_var_name(const goap__px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
                          const int32_t *args) {
   return sym_objs_name(t, a, b, t->preds[pred].sym, args, t->preds[pred].arity);
 }
 
 static goap_status compile(gctx *g) {
-  px_task_core *t = g->t;
+  goap__px_task_core *t = g->t;
   const goap_allocator *a = g->a;
   goap_status st = GOAP_OK;
-  size_t natoms = px_tset_count(&t->atoms), ngacts = px_tset_count(&t->gacts);
+  size_t natoms = goap__px_tset_count(&t->atoms), ngacts = goap__px_tset_count(&t->gacts);
   goap_builder *b = goap_builder_create(a);
   int32_t *var_of = NULL, *pre_stamp = NULL, *eff_stamp = NULL;
   int8_t *pre_val = NULL;
@@ -18646,19 +18657,19 @@ static goap_status compile(gctx *g) {
   int nvars = 0;
   int32_t args[PX_MAX_ARITY];
   if (!b) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  if (goap_builder_set_name(b, px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
+  if (goap_builder_set_name(b, goap__px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
 
-  var_of = (int32_t *)goap__px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
+  var_of = (int32_t *)goap__alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
   if (!var_of) goto oom;
   t->info.reachable_atoms = (int)natoms;
   for (size_t i = 0; i < natoms; ++i) {
     var_of[i] = -1;
-    int32_t p = px_tset_id(&t->atoms, (int32_t)i);
+    int32_t p = goap__px_tset_id(&t->atoms, (int32_t)i);
     if (!t->preds[p].fluent) {
       t->info.static_atoms++;
       continue;
     }
-    if (!atom_var_name(t, a, &name, p, px_tset_args(&t->atoms, (int32_t)i, NULL))) goto oom;
+    if (!atom_var_name(t, a, &name, p, goap__px_tset_args(&t->atoms, (int32_t)i, NULL))) goto oom;
     goap_var_desc vd;
     memset(&vd, 0, sizeof vd);
     vd.name = name.s;
@@ -18673,18 +18684,18 @@ static goap_status compile(gctx *g) {
 
   /* actions */
   nv = (size_t)(nvars ? nvars : 1);
-  t->act_of = (int32_t *)goap__px_alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
+  t->act_of = (int32_t *)goap__alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
   t->act_of_n = ngacts ? ngacts : 1;
-  pre_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *pre_stamp);
-  eff_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *eff_stamp);
-  pre_val = (int8_t *)goap__px_alloc(a, nv);
+  pre_stamp = (int32_t *)goap__alloc(a, nv * sizeof *pre_stamp);
+  eff_stamp = (int32_t *)goap__alloc(a, nv * sizeof *eff_stamp);
+  pre_val = (int8_t *)goap__alloc(a, nv);
   if (!t->act_of || !pre_stamp || !eff_stamp || !pre_val) goto oom;
   for (size_t i = 0; i < nv; ++i) pre_stamp[i] = eff_stamp[i] = -1;
   int nact = 0;
   for (size_t e = 0; e < ngacts; ++e) {
-    int32_t si = px_tset_id(&t->gacts, (int32_t)e);
-    const px_schema *s = &t->schemas[si];
-    memcpy(g->bind, px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
+    int32_t si = goap__px_tset_id(&t->gacts, (int32_t)e);
+    const goap__px_schema *s = &t->schemas[si];
+    memcpy(g->bind, goap__px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
     int npre = 0, neff = 0, contradiction = 0;
     if (!goap__grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
         !goap__grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
@@ -18693,7 +18704,7 @@ static goap_status compile(gctx *g) {
     for (int pass = 0; pass < 3; ++pass) {
       int want = pass == 0 ? PX_LIT_PRE : pass == 1 ? PX_LIT_ADD : PX_LIT_DEL;
       for (int32_t k = 0; k < s->nlits; ++k) {
-        const px_lit *l = &t->lits[s->lit0 + k];
+        const goap__px_lit *l = &t->lits[s->lit0 + k];
         if (l->kind != want || l->pred == PX_EQ || !t->preds[l->pred].fluent) continue;
         const int32_t *la = t->args.v + l->args;
         int n = t->preds[l->pred].arity;
@@ -18737,9 +18748,9 @@ static goap_status compile(gctx *g) {
         int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
         if (fe < 0) {
           char buf[256];
-          int o = snprintf(buf, sizeof buf, "(%s", px_name(t, t->funcs[s->cost_func].sym));
+          int o = snprintf(buf, sizeof buf, "(%s", goap__px_name(t, t->funcs[s->cost_func].sym));
           for (int i = 0; i < n && o > 0 && (size_t)o < sizeof buf; ++i)
-            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", px_name(t, t->objects[args[i]].sym));
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", goap__px_name(t, t->objects[args[i]].sym));
           st = goap__px_error(t, s->cost_node, GOAP_NOT_FOUND, "no value for %s) in the problem's :init", buf);
           goto done;
         }
@@ -18779,12 +18790,12 @@ static goap_status compile(gctx *g) {
 
   /* goal: literals decided by the grounding are dropped when they hold; one that can never
    * hold becomes a variable no action sets, so that the planner reports no plan */
-  t->goal = (goap_cond *)goap__px_alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  t->goal = (goap_cond *)goap__alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
   if (!t->goal) goto oom;
   t->ngoalc = 0;
   int impossible = 0;
   for (int32_t k = 0; k < t->ngoal; ++k) {
-    const px_lit *l = &t->lits[t->goal0 + k];
+    const goap__px_lit *l = &t->lits[t->goal0 + k];
     const int32_t *la = t->args.v + l->args;
     if (l->pred == PX_EQ) {
       if ((la[0] == la[1]) == !!l->neg) impossible = 1;
@@ -18825,7 +18836,7 @@ static goap_status compile(gctx *g) {
     goto done;
   }
   t->start_words = goap_domain_state_words(t->domain) + 1;
-  t->start = (goap_word *)goap__px_alloc(a, t->start_words * sizeof *t->start);
+  t->start = (goap_word *)goap__alloc(a, t->start_words * sizeof *t->start);
   if (!t->start) goto oom;
   goap_state_init(t->domain, t->start);
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
@@ -18838,27 +18849,27 @@ oom:
   st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
 done:
   goap_builder_destroy(b);
-  goap__px_free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
-  goap__px_free(a, pre_stamp, nv * sizeof *pre_stamp);
-  goap__px_free(a, eff_stamp, nv * sizeof *eff_stamp);
-  goap__px_free(a, pre_val, nv);
-  goap__px_free(a, conds, cconds * sizeof *conds);
-  goap__px_free(a, effs, ceffs * sizeof *effs);
-  goap__px_free(a, name.s, name.cap);
+  goap__free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
+  goap__free(a, pre_stamp, nv * sizeof *pre_stamp);
+  goap__free(a, eff_stamp, nv * sizeof *eff_stamp);
+  goap__free(a, pre_val, nv);
+  goap__free(a, conds, cconds * sizeof *conds);
+  goap__free(a, effs, ceffs * sizeof *effs);
+  goap__free(a, name.s, name.cap);
   return st;
 }
 
-goap_status goap__px_ground(px_task_core *t) {
-  gctx *g = (gctx *)goap__px_alloc(&t->alloc, sizeof *g);
+goap_status goap__px_ground(goap__px_task_core *t) {
+  gctx *g = (gctx *)goap__alloc(&t->alloc, sizeof *g);
   if (!g) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   memset(g, 0, sizeof *g);
   g->t = t;
   g->a = &t->alloc;
   goap_status st = GOAP_OK;
   size_t np = t->npreds ? t->npreds : 1, nt = t->ntypes ? t->ntypes : 1;
-  g->by_pred = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->by_pred);
-  g->trig = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->trig);
-  g->of_type = (px_ivec *)goap__px_alloc(g->a, nt * sizeof *g->of_type);
+  g->by_pred = (goap__px_ivec *)goap__alloc(g->a, np * sizeof *g->by_pred);
+  g->trig = (goap__px_ivec *)goap__alloc(g->a, np * sizeof *g->trig);
+  g->of_type = (goap__px_ivec *)goap__alloc(g->a, nt * sizeof *g->of_type);
   if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
   if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
   if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
@@ -18867,9 +18878,9 @@ goap_status goap__px_ground(px_task_core *t) {
     if ((size_t)t->schemas[si].nparams > g->maxp) g->maxp = (size_t)t->schemas[si].nparams;
     if ((size_t)t->schemas[si].nlits > g->maxl) g->maxl = (size_t)t->schemas[si].nlits;
   }
-  g->bind = (int32_t *)goap__px_alloc(g->a, g->maxp * sizeof *g->bind);
-  g->pos = (int32_t *)goap__px_alloc(g->a, g->maxl * sizeof *g->pos);
-  g->done = (uint8_t *)goap__px_alloc(g->a, g->maxl);
+  g->bind = (int32_t *)goap__alloc(g->a, g->maxp * sizeof *g->bind);
+  g->pos = (int32_t *)goap__alloc(g->a, g->maxl * sizeof *g->pos);
+  g->done = (uint8_t *)goap__alloc(g->a, g->maxl);
   if (!g->by_pred || !g->trig || !g->of_type || !g->bind || !g->pos || !g->done) {
     st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     goto done;
@@ -18878,9 +18889,9 @@ goap_status goap__px_ground(px_task_core *t) {
     for (size_t ty = 0; ty < t->ntypes; ++ty)
       if (t->is_a[o * t->ntypes + ty] && !goap__px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
   for (size_t si = 0; si < t->nschemas; ++si) {
-    const px_schema *s = &t->schemas[si];
+    const goap__px_schema *s = &t->schemas[si];
     for (int32_t k = 0; k < s->nlits; ++k) {
-      const px_lit *l = &t->lits[s->lit0 + k];
+      const goap__px_lit *l = &t->lits[s->lit0 + k];
       if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0)
         if (!goap__px_ipush(g->a, &g->trig[l->pred], (int32_t)si) ||
             !goap__px_ipush(g->a, &g->trig[l->pred], s->lit0 + k))
@@ -18890,7 +18901,7 @@ goap_status goap__px_ground(px_task_core *t) {
   /* the initial atoms */
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
-    if (px_tset_count(&t->atoms) >= t->opt.max_atoms) {
+    if (goap__px_tset_count(&t->atoms) >= t->opt.max_atoms) {
       st = too_large(g, "ground atoms", t->opt.max_atoms);
       goto done;
     }
@@ -18903,7 +18914,7 @@ goap_status goap__px_ground(px_task_core *t) {
     schema_pos(g, (int32_t)si);
     if (g->npos == 0 && (st = join(g, (int32_t)si, 0)) != GOAP_OK) goto done;
   }
-  while ((size_t)g->head < px_tset_count(&t->atoms))
+  while ((size_t)g->head < goap__px_tset_count(&t->atoms))
     if ((st = process(g, g->head)) != GOAP_OK) goto done;
   st = compile(g);
   goto done;
@@ -18913,28 +18924,28 @@ done:
   for (size_t i = 0; g->by_pred && i < np; ++i) goap__px_ivec_free(g->a, &g->by_pred[i]);
   for (size_t i = 0; g->trig && i < np; ++i) goap__px_ivec_free(g->a, &g->trig[i]);
   for (size_t i = 0; g->of_type && i < nt; ++i) goap__px_ivec_free(g->a, &g->of_type[i]);
-  goap__px_free(g->a, g->by_pred, np * sizeof *g->by_pred);
-  goap__px_free(g->a, g->trig, np * sizeof *g->trig);
-  goap__px_free(g->a, g->of_type, nt * sizeof *g->of_type);
+  goap__free(g->a, g->by_pred, np * sizeof *g->by_pred);
+  goap__free(g->a, g->trig, np * sizeof *g->trig);
+  goap__free(g->a, g->of_type, nt * sizeof *g->of_type);
   for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
-  goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
+  goap__free(g->a, g->lists, g->clists * sizeof *g->lists);
   goap__px_tset_free(g->a, &g->pidx);
-  goap__px_free(g->a, g->bind, g->maxp * sizeof *g->bind);
-  goap__px_free(g->a, g->pos, g->maxl * sizeof *g->pos);
-  goap__px_free(g->a, g->done, g->maxl);
-  goap__px_free(&t->alloc, g, sizeof *g);
+  goap__free(g->a, g->bind, g->maxp * sizeof *g->bind);
+  goap__free(g->a, g->pos, g->maxl * sizeof *g->pos);
+  goap__free(g->a, g->done, g->maxl);
+  goap__free(&t->alloc, g, sizeof *g);
   if (st == GOAP_OK) t->grounded = 1;
   return st;
 }
 
-void goap__px_ground_free(px_task_core *t) {
+void goap__px_ground_free(goap__px_task_core *t) {
   goap_domain_destroy(t->domain);
   t->domain = NULL;
-  goap__px_free(&t->alloc, t->start, t->start_words * sizeof *t->start);
+  goap__free(&t->alloc, t->start, t->start_words * sizeof *t->start);
   t->start = NULL;
-  goap__px_free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  goap__free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
   t->goal = NULL;
-  goap__px_free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
+  goap__free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
   t->act_of = NULL;
   goap__px_tset_free(&t->alloc, &t->atoms);
   goap__px_tset_free(&t->alloc, &t->gacts);
@@ -18979,36 +18990,36 @@ void goap__px_ground_free(px_task_core *t) {
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
 
-static const char *nm(const px_task_core *t, int32_t n) {
-  return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
+static const char *nm(const goap__px_task_core *t, int32_t n) {
+  return N(n)->list ? "(...)" : goap__px_name(t, N(n)->sym);
 }
 
-static int is_atom(const px_task_core *t, int32_t n, const char *name) {
-  return n >= 0 && !N(n)->list && strcmp(px_name(t, N(n)->sym), name) == 0;
+static int is_atom(const goap__px_task_core *t, int32_t n, const char *name) {
+  return n >= 0 && !N(n)->list && strcmp(goap__px_name(t, N(n)->sym), name) == 0;
 }
 
 /* The head atom's name of a list node ("" when empty or headed by a list). */
-static const char *head(const px_task_core *t, int32_t n) {
+static const char *head(const goap__px_task_core *t, int32_t n) {
   if (n < 0 || !N(n)->list || N(n)->first < 0 || N(n)->list == 0) return "";
   int32_t h = N(n)->first;
-  return N(h)->list ? "" : px_name(t, N(h)->sym);
+  return N(h)->list ? "" : goap__px_name(t, N(h)->sym);
 }
 
 /* Nth child (0-based) of a list, or -1. */
-static int32_t child(const px_task_core *t, int32_t n, int k) {
+static int32_t child(const goap__px_task_core *t, int32_t n, int k) {
   int32_t c = N(n)->first;
   while (c >= 0 && k-- > 0) c = N(c)->next;
   return c;
 }
 
-static int is_var(const px_task_core *t, int32_t n) {
-  return !N(n)->list && px_name(t, N(n)->sym)[0] == '?';
+static int is_var(const goap__px_task_core *t, int32_t n) {
+  return !N(n)->list && goap__px_name(t, N(n)->sym)[0] == '?';
 }
 
 /* Parses a number atom; 0 when it is not one. */
-static int number(const px_task_core *t, int32_t n, double *out) {
+static int number(const goap__px_task_core *t, int32_t n, double *out) {
   if (N(n)->list) return 0;
-  const char *s = px_name(t, N(n)->sym);
+  const char *s = goap__px_name(t, N(n)->sym);
   char *end = NULL;
   if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '.' || s[0] == '+')) return 0;
   double v = strtod(s, &end);
@@ -19019,7 +19030,7 @@ static int number(const px_task_core *t, int32_t n, double *out) {
 
 /* ---- declarations ---------------------------------------------------------------------- */
 
-static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
+static int32_t add_type(goap__px_task_core *t, int32_t sym, int32_t node) {
   if (!goap__grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
     return -1;
   int32_t id = (int32_t)t->ntypes++;
@@ -19032,7 +19043,7 @@ static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
 
 /* The type named by atom node n ("either" lists are rejected). create: declare it when
  * unknown (in :types). */
-static int32_t type_ref(px_task_core *t, int32_t n, int create) {
+static int32_t type_ref(goap__px_task_core *t, int32_t n, int create) {
   if (N(n)->list) {
     if (strcmp(head(t, n), "either") == 0)
       goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
@@ -19040,22 +19051,22 @@ static int32_t type_ref(px_task_core *t, int32_t n, int create) {
       goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a type name, found a list");
     return -1;
   }
-  int32_t ty = px_map_get(&t->type_of, N(n)->sym);
+  int32_t ty = goap__px_map_get(&t->type_of, N(n)->sym);
   if (ty >= 0) return ty;
   if (create) {
     ty = add_type(t, N(n)->sym, n);
     if (ty < 0) OOM(t, n);
     return ty;
   }
-  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, t->ntypes * sizeof *c);
+  int32_t *c = (int32_t *)goap__alloc(&t->alloc, t->ntypes * sizeof *c);
   int32_t s = -1;
   if (c) {
     for (size_t i = 0; i < t->ntypes; ++i) c[i] = t->types[i].sym;
     s = goap__px_suggest(t, N(n)->sym, c, t->ntypes);
-    goap__px_free(&t->alloc, c, t->ntypes * sizeof *c);
+    goap__free(&t->alloc, c, t->ntypes * sizeof *c);
   }
   if (s >= 0)
-    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s' (did you mean '%s'?)", nm(t, n), px_name(t, s));
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s' (did you mean '%s'?)", nm(t, n), goap__px_name(t, s));
   else
     goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s'", nm(t, n));
   return -1;
@@ -19063,9 +19074,9 @@ static int32_t type_ref(px_task_core *t, int32_t n, int create) {
 
 /* Walks a typed list `a b - t c - u d`: calls fn(t, item node, type id, ctx) for each item,
  * in order. `types_section`: undeclared types are created (the :types section). */
-typedef goap_status (*typed_fn)(px_task_core *t, int32_t item, int32_t type, void *ctx);
+typedef goap_status (*typed_fn)(goap__px_task_core *t, int32_t item, int32_t type, void *ctx);
 
-static goap_status typed_list(px_task_core *t, int32_t first, int types_section, typed_fn fn,
+static goap_status typed_list(goap__px_task_core *t, int32_t first, int types_section, typed_fn fn,
                               void *ctx) {
   int32_t start = first;
   while (start >= 0) {
@@ -19100,7 +19111,7 @@ static goap_status typed_list(px_task_core *t, int32_t first, int types_section,
   return GOAP_OK;
 }
 
-static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *ctx) {
+static goap_status on_type(goap__px_task_core *t, int32_t item, int32_t parent, void *ctx) {
   (void)ctx;
   if (is_var(t, item) || is_atom(t, item, "-"))
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid type name", nm(t, item));
@@ -19123,11 +19134,11 @@ static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *
   return GOAP_OK;
 }
 
-static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *ctx) {
+static goap_status on_object(goap__px_task_core *t, int32_t item, int32_t type, void *ctx) {
   (void)ctx;
   if (is_var(t, item) || is_atom(t, item, "-") || N(item)->sym < 0)
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid object name", nm(t, item));
-  int32_t old = px_map_get(&t->obj_of, N(item)->sym);
+  int32_t old = goap__px_map_get(&t->obj_of, N(item)->sym);
   if (old >= 0) {
     /* repeated with the same type or a supertype of it (e.g. a domain constant listed again
      * in :objects): the first, more specific type stays */
@@ -19135,7 +19146,7 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
       if (ty == type) return GOAP_OK;
     return goap__px_error(t, item, GOAP_DUPLICATE,
                     "object '%s' is already declared with type '%s'", nm(t, item),
-                    px_name(t, t->types[t->objects[old].type].sym));
+                    goap__px_name(t, t->types[t->objects[old].type].sym));
   }
   if (!goap__grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
                sizeof *t->objects))
@@ -19150,11 +19161,11 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
 
 /* Parameters: collects (symbol, type) pairs into a list grown through the task's allocator
  * (free with pl_free). */
-typedef struct px_param {
+typedef struct goap__px_param {
   int32_t sym, type, node;
-} px_param;
+} goap__px_param;
 typedef struct param_list {
-  px_param *p;
+  goap__px_param *p;
   int n;
   size_t cap;
   int allow_dup; /* predicate and function declarations may repeat placeholder names */
@@ -19169,14 +19180,14 @@ static void pl_init(param_list *pl, int allow_dup) {
   pl->dup_from = 0;
 }
 
-static void pl_free(px_task_core *t, param_list *pl) {
-  goap__px_free(&t->alloc, pl->p, pl->cap * sizeof *pl->p);
+static void pl_free(goap__px_task_core *t, param_list *pl) {
+  goap__free(&t->alloc, pl->p, pl->cap * sizeof *pl->p);
   pl->p = NULL;
   pl->n = 0;
   pl->cap = 0;
 }
 
-static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
+static int pl_push(goap__px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
   if (pl->n == INT32_MAX ||
       !goap__grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
     return 0;
@@ -19187,7 +19198,7 @@ static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, i
   return 1;
 }
 
-static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *ctx) {
+static goap_status on_param(goap__px_task_core *t, int32_t item, int32_t type, void *ctx) {
   param_list *pl = (param_list *)ctx;
   if (!is_var(t, item))
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
@@ -19199,7 +19210,7 @@ static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *c
 }
 
 /* A predicate's or function's declared arguments: at most PX_MAX_ARITY. */
-static goap_status decl_args(px_task_core *t, int32_t name, param_list *pl) {
+static goap_status decl_args(goap__px_task_core *t, int32_t name, param_list *pl) {
   pl_init(pl, 1);
   goap_status st = typed_list(t, N(name)->next, 0, on_param, pl);
   if (st == GOAP_OK && pl->n > PX_MAX_ARITY)
@@ -19211,14 +19222,14 @@ static goap_status decl_args(px_task_core *t, int32_t name, param_list *pl) {
   return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
-static goap_status parse_predicates(px_task_core *t, int32_t sec) {
+static goap_status parse_predicates(goap__px_task_core *t, int32_t sec) {
   for (int32_t d = N(N(sec)->first)->next; d >= 0; d = N(d)->next) {
     if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
       return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a predicate declaration '(name ?arg ...)'");
     int32_t name = N(d)->first;
     if (is_var(t, name) || is_atom(t, name, "=") || is_atom(t, name, "-"))
       return goap__px_error(t, name, GOAP_PARSE_ERROR, "'%s' is not a valid predicate name", nm(t, name));
-    if (px_map_get(&t->pred_of, N(name)->sym) >= 0)
+    if (goap__px_map_get(&t->pred_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
     if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
@@ -19234,7 +19245,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
   return GOAP_OK;
 }
 
-static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
+static int32_t add_func(goap__px_task_core *t, int32_t sym, int arity, int32_t node) {
   if (!goap__grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
     return -1;
   int32_t id = (int32_t)t->nfuncs++;
@@ -19242,11 +19253,11 @@ static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
   t->funcs[id].arity = arity;
   t->funcs[id].node = node;
   if (!goap__px_map_set(&t->alloc, &t->func_of, sym, id)) return -1;
-  if (strcmp(px_name(t, sym), "total-cost") == 0) t->total_cost = id;
+  if (strcmp(goap__px_name(t, sym), "total-cost") == 0) t->total_cost = id;
   return id;
 }
 
-static goap_status parse_functions(px_task_core *t, int32_t sec) {
+static goap_status parse_functions(goap__px_task_core *t, int32_t sec) {
   for (int32_t d = N(N(sec)->first)->next; d >= 0; d = N(d)->next) {
     if (is_atom(t, d, "-")) { /* "- number" after a declaration */
       int32_t ty = N(d)->next;
@@ -19261,7 +19272,7 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
     if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
       return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a function declaration '(name ?arg ...)'");
     int32_t name = N(d)->first;
-    if (px_map_get(&t->func_of, N(name)->sym) >= 0)
+    if (goap__px_map_get(&t->func_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
     param_list pl;
     if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
@@ -19278,7 +19289,7 @@ typedef struct lctx {
   const char *what;         /* "action" or "method": who declares the parameters */
   int ground;               /* the formula is ground outside its foralls (the goal) */
   int base;                 /* the declared parameters [0, base); forall variables after */
-  int32_t quant;            /* -1, or the forall scope of the literals (see px_lit) */
+  int32_t quant;            /* -1, or the forall scope of the literals (see goap__px_lit) */
 } lctx;
 
 static lctx lctx_make(const param_list *params, int kind, const char *what) {
@@ -19294,7 +19305,7 @@ static lctx lctx_make(const param_list *params, int kind, const char *what) {
 
 /* A term: a parameter or an object. The innermost binding of a name wins (a forall variable
  * may shadow a parameter). */
-static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
+static int32_t term(goap__px_task_core *t, int32_t n, const lctx *c) {
   if (N(n)->list) {
     goap__px_error(t, n, GOAP_PARSE_ERROR,
              "unsupported construct: a function term '(%s ...)' as an argument", head(t, n));
@@ -19311,7 +19322,7 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
       goap__px_error(t, n, GOAP_PARSE_ERROR, "variable '%s' in a ground formula", nm(t, n));
     return INT32_MIN;
   }
-  int32_t o = px_map_get(&t->obj_of, N(n)->sym);
+  int32_t o = goap__px_map_get(&t->obj_of, N(n)->sym);
   if (o < 0) {
     goap__px_error(t, n, GOAP_NOT_FOUND, "unknown object or constant '%s'", nm(t, n));
     return INT32_MIN;
@@ -19331,26 +19342,26 @@ static const char *unsupported_cond(const char *h) {
   return NULL;
 }
 
-static int32_t pred_ref(px_task_core *t, int32_t name) {
-  int32_t p = px_map_get(&t->pred_of, N(name)->sym);
+static int32_t pred_ref(goap__px_task_core *t, int32_t name) {
+  int32_t p = goap__px_map_get(&t->pred_of, N(name)->sym);
   if (p >= 0) return p;
-  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, (t->npreds ? t->npreds : 1) * sizeof *c);
+  int32_t *c = (int32_t *)goap__alloc(&t->alloc, (t->npreds ? t->npreds : 1) * sizeof *c);
   int32_t s = -1;
   if (c) {
     for (size_t i = 0; i < t->npreds; ++i) c[i] = t->preds[i].sym;
     s = goap__px_suggest(t, N(name)->sym, c, t->npreds);
-    goap__px_free(&t->alloc, c, (t->npreds ? t->npreds : 1) * sizeof *c);
+    goap__free(&t->alloc, c, (t->npreds ? t->npreds : 1) * sizeof *c);
   }
   if (s >= 0)
     goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s' (did you mean '%s'?)", nm(t, name),
-             px_name(t, s));
+             goap__px_name(t, s));
   else
     goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s'", nm(t, name));
   return -1;
 }
 
 /* An atomic formula (pred terms...) or (= a b) -> a new literal. */
-static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) {
+static goap_status atom_lit(goap__px_task_core *t, int32_t n, int neg, const lctx *c) {
   int32_t h = N(n)->first;
   if (h < 0) return goap__px_error(t, n, GOAP_PARSE_ERROR, "empty formula '()'");
   if (N(h)->list) return goap__px_error(t, h, GOAP_PARSE_ERROR, "expected a predicate name, found a list");
@@ -19382,7 +19393,7 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
     if (!goap__px_ipush(&t->alloc, &t->args, v)) return OOM(t, n);
   }
   if (off > (size_t)INT32_MAX - 1024) return goap__px_error(t, n, GOAP_TOO_LARGE, "too many arguments");
-  px_lit *l = &t->lits[t->nlits++];
+  goap__px_lit *l = &t->lits[t->nlits++];
   l->pred = pred;
   l->args = (int32_t)off;
   l->node = n;
@@ -19394,12 +19405,12 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
   return GOAP_OK;
 }
 
-static goap_status cond(px_task_core *t, int32_t n, const lctx *c);
+static goap_status cond(goap__px_task_core *t, int32_t n, const lctx *c);
 
 /* (forall (?v - type ...) body) in a precondition or goal: the body's literals are read with
  * the variables appended to the parameters, and marked with the scope (quant) that
  * goap__px_expand_foralls instantiates once the problem's objects are known. */
-static goap_status forall_cond(px_task_core *t, int32_t n, const lctx *c) {
+static goap_status forall_cond(goap__px_task_core *t, int32_t n, const lctx *c) {
   int32_t vars = child(t, n, 1), body = child(t, n, 2);
   if (N(n)->count != 3 || !N(vars)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR,
@@ -19432,7 +19443,7 @@ static goap_status forall_cond(px_task_core *t, int32_t n, const lctx *c) {
 }
 
 /* A condition: and / not / forall / atoms (precondition or goal). */
-static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
+static goap_status cond(goap__px_task_core *t, int32_t n, const lctx *c) {
   if (!N(n)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK; /* () : the empty conjunction */
@@ -19461,7 +19472,7 @@ static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
 
 /* ---- actions -------------------------------------------------------------------------- */
 
-static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const lctx *c) {
+static goap_status cost_effect(goap__px_task_core *t, goap__px_schema *s, int32_t n, const lctx *c) {
   /* (increase (total-cost) X) */
   int32_t f = child(t, n, 1), x = child(t, n, 2);
   const char *h = head(t, n);
@@ -19491,7 +19502,7 @@ static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const l
     return goap__px_error(t, x, GOAP_PARSE_ERROR,
                     "expected a number or a function term '(f ?x ...)' as the cost, found '%s'",
                     nm(t, x));
-  int32_t fn = px_map_get(&t->func_of, N(N(x)->first)->sym);
+  int32_t fn = goap__px_map_get(&t->func_of, N(N(x)->first)->sym);
   if (fn < 0)
     return goap__px_error(t, N(x)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, x));
   if (fn == t->total_cost)
@@ -19511,7 +19522,7 @@ static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const l
   return GOAP_OK;
 }
 
-static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_list *pl) {
+static goap_status effect(goap__px_task_core *t, goap__px_schema *s, int32_t n, const param_list *pl) {
   if (!N(n)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK;
@@ -19546,7 +19557,7 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
 }
 
 /* The parameters (into pl), precondition and effect of an action. */
-static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32_t params,
+static goap_status action_body(goap__px_task_core *t, int32_t sec, int32_t name, int32_t params,
                                int32_t pre, int32_t eff, param_list *pl) {
   if (params >= 0) {
     if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
@@ -19554,7 +19565,7 @@ static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32
   }
   if (!goap__grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
     return OOM(t, sec);
-  px_schema s;
+  goap__px_schema s;
   memset(&s, 0, sizeof s);
   s.sym = N(name)->sym;
   s.node = name;
@@ -19579,11 +19590,11 @@ static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32
   return GOAP_OK;
 }
 
-static goap_status parse_action(px_task_core *t, int32_t sec) {
+static goap_status parse_action(goap__px_task_core *t, int32_t sec) {
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name))
     return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR, "expected the action's name after ':action'");
-  if (px_map_get(&t->schema_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&t->schema_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE, "action '%s' is defined twice", nm(t, name));
   int32_t params = -1, pre = -1, eff = -1;
   for (int32_t k = N(name)->next; k >= 0; k = N(k)->next) {
@@ -19610,7 +19621,7 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
 /* ---- domain ----------------------------------------------------------------------------- */
 
 /* Checks `(define (KIND NAME) ...)` and returns NAME's symbol via *name. */
-static goap_status define_header(px_task_core *t, int32_t root, const char *kind, int32_t *name,
+static goap_status define_header(goap__px_task_core *t, int32_t root, const char *kind, int32_t *name,
                                  int src) {
   if (root < 0)
     return goap__px_error_at(t, src, 0, 0, GOAP_PARSE_ERROR, "empty %s file: expected '(define (%s NAME) ...)'", kind, kind);
@@ -19631,8 +19642,8 @@ static goap_status define_header(px_task_core *t, int32_t root, const char *kind
   return GOAP_OK;
 }
 
-static goap_status each_section(px_task_core *t, int32_t root, const char *kind,
-                                goap_status (*fn)(px_task_core *, int32_t), const char *want) {
+static goap_status each_section(goap__px_task_core *t, int32_t root, const char *kind,
+                                goap_status (*fn)(goap__px_task_core *, int32_t), const char *want) {
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
     if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a %s section '(:name ...)'", kind);
@@ -19641,15 +19652,15 @@ static goap_status each_section(px_task_core *t, int32_t root, const char *kind,
   return GOAP_OK;
 }
 
-static goap_status sec_types(px_task_core *t, int32_t s) {
+static goap_status sec_types(goap__px_task_core *t, int32_t s) {
   return typed_list(t, N(N(s)->first)->next, 1, on_type, NULL);
 }
-static goap_status sec_objects(px_task_core *t, int32_t s) {
+static goap_status sec_objects(goap__px_task_core *t, int32_t s) {
   return typed_list(t, N(N(s)->first)->next, 0, on_object, NULL);
 }
-static goap_status sec_action(px_task_core *t, int32_t s) { return parse_action(t, s); }
+static goap_status sec_action(goap__px_task_core *t, int32_t s) { return parse_action(t, s); }
 
-goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
+goap_status goap__px_parse_domain(goap__px_task_core *t, int32_t root) {
   int32_t obj = goap__px_sym_intern(&t->alloc, &t->syms, "object", 6);
   if (obj < 0 || add_type(t, obj, -1) != 0) return OOM(t, root);
   if (define_header(t, root, "domain", &t->domain_sym, 0) != GOAP_OK) return t->status;
@@ -19695,7 +19706,7 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
 
 /* ---- problem ---------------------------------------------------------------------------- */
 
-static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
+static goap_status ground_args(goap__px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
   *n = 0;
   lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   for (int32_t a = first; a >= 0; a = N(a)->next) {
@@ -19707,7 +19718,7 @@ static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int
   return GOAP_OK;
 }
 
-static goap_status sec_init(px_task_core *t, int32_t s) {
+static goap_status sec_init(goap__px_task_core *t, int32_t s) {
   int32_t args[PX_MAX_ARITY];
   for (int32_t e = N(N(s)->first)->next; e >= 0; e = N(e)->next) {
     if (!N(e)->list || N(e)->first < 0 || N(N(e)->first)->list)
@@ -19721,7 +19732,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
         return goap__px_error(t, e, GOAP_PARSE_ERROR, "expected '(= (function obj ...) NUMBER)' in :init");
       if (!number(t, v, &val))
         return goap__px_error(t, v, GOAP_PARSE_ERROR, "expected a number, found '%s'", nm(t, v));
-      int32_t fn = px_map_get(&t->func_of, N(N(f)->first)->sym);
+      int32_t fn = goap__px_map_get(&t->func_of, N(N(f)->first)->sym);
       if (fn < 0) {
         if (strcmp(head(t, f), "total-cost") == 0 && N(f)->count == 1) {
           fn = add_func(t, N(N(f)->first)->sym, 0, f);
@@ -19770,7 +19781,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
   return GOAP_OK;
 }
 
-static goap_status sec_goal(px_task_core *t, int32_t s) {
+static goap_status sec_goal(goap__px_task_core *t, int32_t s) {
   if (N(s)->count != 2) return goap__px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
   lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   t->goal0 = (int32_t)t->nlits;
@@ -19781,7 +19792,7 @@ static goap_status sec_goal(px_task_core *t, int32_t s) {
   return GOAP_OK;
 }
 
-static goap_status sec_metric(px_task_core *t, int32_t s) {
+static goap_status sec_metric(goap__px_task_core *t, int32_t s) {
   int32_t dir = child(t, s, 1), ex = child(t, s, 2);
   if (N(s)->count != 3 || N(dir)->list)
     return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:metric minimize (total-cost))'");
@@ -19793,7 +19804,7 @@ static goap_status sec_metric(px_task_core *t, int32_t s) {
   return GOAP_OK;
 }
 
-goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
+goap_status goap__px_parse_problem(goap__px_task_core *t, int32_t root) {
   if (define_header(t, root, "problem", &t->problem_sym, 1) != GOAP_OK) return t->status;
   int seen_goal = 0, seen_htn = 0;
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
@@ -19806,7 +19817,7 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
         return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:domain NAME)'");
       if (N(d)->sym != t->domain_sym)
         return goap__px_error(t, d, GOAP_CONFLICT, "the problem is for domain '%s', but the domain is '%s'",
-                        nm(t, d), px_name(t, t->domain_sym));
+                        nm(t, d), goap__px_name(t, t->domain_sym));
     } else if (!strcmp(h, ":requirements") || !strcmp(h, ":objects") || !strcmp(h, ":init") ||
                !strcmp(h, ":metric")) {
     } else if (!strcmp(h, ":goal")) {
@@ -19834,7 +19845,7 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   size_t cells = t->nobjects * t->ntypes;
   if (t->ntypes && cells / t->ntypes != t->nobjects)
     return goap__px_error(t, root, GOAP_TOO_LARGE, "too many objects and types");
-  t->is_a = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
+  t->is_a = (uint8_t *)goap__alloc(&t->alloc, cells ? cells : 1);
   if (!t->is_a) return OOM(t, root);
   memset(t->is_a, 0, cells ? cells : 1);
   for (size_t o = 0; o < t->nobjects; ++o)
@@ -19845,7 +19856,7 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
 
 /* ---- entry points for hddl_parse.c ------------------------------------------------------- */
 
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
+goap_status goap__px_params(goap__px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n) {
   *syms = *types = NULL;
   *n = 0;
@@ -19855,8 +19866,8 @@ goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32
   goap_status st = typed_list(t, N(list)->first, 0, on_param, &pl);
   if (st == GOAP_OK) {
     size_t k = pl.n ? (size_t)pl.n : 1;
-    *syms = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **syms);
-    *types = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **types);
+    *syms = (int32_t *)goap__alloc(&t->alloc, k * sizeof **syms);
+    *types = (int32_t *)goap__alloc(&t->alloc, k * sizeof **types);
     if (!*syms || !*types) {
       st = OOM(t, list);
       goap__px_params_free(t, *syms, *types, pl.n);
@@ -19873,20 +19884,20 @@ goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32
   return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
-void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n) {
+void goap__px_params_free(goap__px_task_core *t, int32_t *syms, int32_t *types, int n) {
   size_t k = n > 0 ? (size_t)n : 1;
-  goap__px_free(&t->alloc, syms, k * sizeof *syms);
-  goap__px_free(&t->alloc, types, k * sizeof *types);
+  goap__free(&t->alloc, syms, k * sizeof *syms);
+  goap__free(&t->alloc, types, k * sizeof *types);
 }
 
-static int to_params(px_task_core *t, param_list *pl, const int32_t *syms, int n) {
+static int to_params(goap__px_task_core *t, param_list *pl, const int32_t *syms, int n) {
   pl_init(pl, 0);
   for (int i = 0; i < n; ++i)
     if (!pl_push(t, pl, syms[i], 0, -1)) return 0;
   return 1;
 }
 
-goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+goap_status goap__px_precond(goap__px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what) {
   param_list pl;
   if (!to_params(t, &pl, syms, np)) {
@@ -19899,25 +19910,25 @@ goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, in
   return st;
 }
 
-int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
+int32_t goap__px_term(goap__px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
   /* a read-only view of syms: term() only reads the names */
   lctx c = lctx_make(NULL, PX_LIT_PRE, what);
   c.ground = 0; /* a variable not among syms is unknown in this method or network */
-  if (!N(n)->list && syms && px_name(t, N(n)->sym)[0] == '?') {
+  if (!N(n)->list && syms && goap__px_name(t, N(n)->sym)[0] == '?') {
     for (int i = np - 1; i >= 0; --i)
       if (syms[i] == N(n)->sym) return -(i + 1);
   }
   return term(t, n, &c);
 }
 
-size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+size_t goap__px_format_atom(const goap__px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap) {
   int arity = pred == PX_EQ ? 2 : t->preds[pred].arity;
   size_t len = 0;
-  int k = snprintf(buf, cap, "(%s", pred == PX_EQ ? "=" : px_name(t, t->preds[pred].sym));
+  int k = snprintf(buf, cap, "(%s", pred == PX_EQ ? "=" : goap__px_name(t, t->preds[pred].sym));
   len += (size_t)(k > 0 ? k : 0);
   for (int i = 0; i < arity; ++i) {
-    const char *on = args[i] >= 0 && (size_t)args[i] < t->nobjects ? px_name(t, t->objects[args[i]].sym) : "?";
+    const char *on = args[i] >= 0 && (size_t)args[i] < t->nobjects ? goap__px_name(t, t->objects[args[i]].sym) : "?";
     k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s", on);
     len += (size_t)(k > 0 ? k : 0);
   }
@@ -19935,6 +19946,10 @@ size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *
 #undef nm
 
 /* ==== src/pddl/pddl_symmetry.c ==== */
+/* names of src/pddl/pddl_symmetry.c that another file also declares */
+#define conds_map conds_map__pddl_pddl_symmetry
+#define effs_map effs_map__pddl_pddl_symmetry
+#define free_ctx free_ctx__pddl_pddl_symmetry
 /*
  * pddl_symmetry.c -- classes of interchangeable objects of a grounded PDDL task, in the slot form
  * of goap_symmetry (goap_pddl_symmetry; docs/pddl.md, "Symmetries").
@@ -19970,8 +19985,8 @@ size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *
 /* The bound on the verification work of one signature group (see the invariants). */
 #define PX_SYM_MAX_WORK ((uint64_t)1 << 26)
 
-typedef struct psy_sctx {
-  px_task_core *t;
+typedef struct sctx {
+  goap__px_task_core *t;
   const goap_allocator *a;
   const goap_domain *d;
   size_t natoms, ngacts, nobj;
@@ -19995,23 +20010,23 @@ typedef struct psy_sctx {
   int32_t *tmp;
   size_t ntmp;
   int32_t marker_obj;  /* the member replaced by the marker in template comparisons */
-} psy_sctx;
+} sctx;
 
-static uint64_t psy_mix(uint64_t x) {
+static uint64_t mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
 
-static uint64_t psy_positions(const int32_t *args, int n, int32_t o) {
+static uint64_t positions(const int32_t *args, int n, int32_t o) {
   uint64_t m = 0;
   for (int i = 0; i < n; ++i)
     if (args[i] == o) m |= (uint64_t)1 << (i & 63);
   return m;
 }
 
-static uint64_t psy_dbits(double x) {
+static uint64_t dbits(double x) {
   uint64_t u;
   memcpy(&u, &x, sizeof u);
   return u;
@@ -20020,7 +20035,7 @@ static uint64_t psy_dbits(double x) {
 /* ---- mention lists ---------------------------------------------------------------------- */
 
 /* 1 when object o occurs in args[0, i) (so it is listed once per atom or action). */
-static int psy_seen_before(const int32_t *args, int i) {
+static int seen_before(const int32_t *args, int i) {
   for (int j = 0; j < i; ++j)
     if (args[j] == args[i]) return 1;
   return 0;
@@ -20028,10 +20043,10 @@ static int psy_seen_before(const int32_t *args, int i) {
 
 /* The entries of tset set (entry e of count, or act_of[e] when act_of is given) listed per
  * object they mention: off (nobj + 1, allocated here) indexes men (allocated here). */
-static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_t count,
+static int csr(sctx *s, const goap__px_tset *set, const int32_t *act_of, size_t count,
                    size_t **off_out, int32_t **men_out) {
   size_t no = s->nobj;
-  size_t *off = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *off);
+  size_t *off = (size_t *)goap__alloc(s->a, (no + 1) * sizeof *off);
   *off_out = off;
   if (!off) return 0;
   memset(off, 0, (no + 1) * sizeof *off);
@@ -20039,9 +20054,9 @@ static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_
     int32_t *men = pass ? *men_out : NULL;
     for (size_t e = 0; e < count; ++e) {
       int n;
-      const int32_t *args = px_tset_args(set, act_of ? act_of[e] : (int32_t)e, &n);
+      const int32_t *args = goap__px_tset_args(set, act_of ? act_of[e] : (int32_t)e, &n);
       for (int i = 0; i < n; ++i) {
-        if (psy_seen_before(args, i)) continue;
+        if (seen_before(args, i)) continue;
         if (pass) men[off[args[i]]++] = (int32_t)e; /* off[o] is o's cursor */
         else off[args[i] + 1]++;
       }
@@ -20051,39 +20066,39 @@ static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_
       off[0] = 0;
     } else {
       for (size_t o = 0; o < no; ++o) off[o + 1] += off[o];
-      *men_out = (int32_t *)goap__px_alloc(s->a, (off[no] + 1) * sizeof **men_out);
+      *men_out = (int32_t *)goap__alloc(s->a, (off[no] + 1) * sizeof **men_out);
       if (!*men_out) return 0;
     }
   }
   return 1;
 }
 
-static int psy_build_mentions(psy_sctx *s) {
-  px_task_core *t = s->t;
-  return psy_csr(s, &t->atoms, NULL, s->natoms, &s->aoff, &s->amen) &&
-         psy_csr(s, &t->gacts, t->act_of, (size_t)s->na, &s->koff, &s->kmen);
+static int build_mentions(sctx *s) {
+  goap__px_task_core *t = s->t;
+  return csr(s, &t->atoms, NULL, s->natoms, &s->aoff, &s->amen) &&
+         csr(s, &t->gacts, t->act_of, (size_t)s->na, &s->koff, &s->kmen);
 }
 
-static uint64_t psy_signature(const psy_sctx *s, int32_t o) {
-  const px_task_core *t = s->t;
+static uint64_t signature(const sctx *s, int32_t o) {
+  const goap__px_task_core *t = s->t;
   uint64_t sig = 0;
   for (size_t i = s->aoff[o]; i < s->aoff[o + 1]; ++i) {
     int32_t e = s->amen[i];
     int n;
-    const int32_t *args = px_tset_args(&t->atoms, e, &n);
+    const int32_t *args = goap__px_tset_args(&t->atoms, e, &n);
     int32_t v = s->atom_var[e];
-    uint64_t h = psy_mix(1u ^ ((uint64_t)(uint32_t)px_tset_id(&t->atoms, e) << 8));
-    h = psy_mix(h ^ psy_positions(args, n, o));
-    h = psy_mix(h ^ (v >= 0 ? s->goalv[v] : 7u));
+    uint64_t h = mix(1u ^ ((uint64_t)(uint32_t)goap__px_tset_id(&t->atoms, e) << 8));
+    h = mix(h ^ positions(args, n, o));
+    h = mix(h ^ (v >= 0 ? s->goalv[v] : 7u));
     sig += h;
   }
   for (size_t i = s->koff[o]; i < s->koff[o + 1]; ++i) {
     int k = s->kmen[i];
     int n;
-    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
-    uint64_t h = psy_mix(2u ^ ((uint64_t)(uint32_t)px_tset_id(&t->gacts, t->act_of[k]) << 8));
-    h = psy_mix(h ^ psy_positions(args, n, o));
-    h = psy_mix(h ^ psy_dbits(goap_domain_action_cost(s->d, k)));
+    const int32_t *args = goap__px_tset_args(&t->gacts, t->act_of[k], &n);
+    uint64_t h = mix(2u ^ ((uint64_t)(uint32_t)goap__px_tset_id(&t->gacts, t->act_of[k]) << 8));
+    h = mix(h ^ positions(args, n, o));
+    h = mix(h ^ dbits(goap_domain_action_cost(s->d, k)));
     sig += h;
   }
   return sig;
@@ -20092,7 +20107,7 @@ static uint64_t psy_signature(const psy_sctx *s, int32_t o) {
 /* ---- the exact check of one transposition ---------------------------------------------- */
 
 /* args renamed by the swap o <-> p into out; 1 when something changed. */
-static int psy_swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32_t *out) {
+static int swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32_t *out) {
   int changed = 0;
   for (int i = 0; i < n; ++i) {
     out[i] = args[i] == o ? p : args[i] == p ? o : args[i];
@@ -20101,23 +20116,23 @@ static int psy_swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32
   return changed;
 }
 
-/* The image of variable v under the current swap (psy_atoms_ok recorded the images of every
+/* The image of variable v under the current swap (atoms_ok recorded the images of every
  * variable mentioning o or p; every other variable is its own image). */
-static int32_t psy_var_image(const psy_sctx *s, int32_t v) {
+static int32_t var_image(const sctx *s, int32_t v) {
   return s->istamp[v] == s->itoken ? s->img[v] : v;
 }
 
 /* Every atom mentioning x maps onto an atom, and its variable's goal value onto the image's;
  * records the variable images. */
-static int psy_atoms_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
-  const px_task_core *t = s->t;
+static int atoms_ok(sctx *s, int32_t x, int32_t o, int32_t p) {
+  const goap__px_task_core *t = s->t;
   for (size_t i = s->aoff[x]; i < s->aoff[x + 1]; ++i) {
     int32_t e = s->amen[i];
     int n;
     int32_t ren[PX_MAX_ARITY];
-    const int32_t *args = px_tset_args(&t->atoms, e, &n);
-    psy_swap_args(args, n, o, p, ren);
-    int32_t e2 = goap__px_tset_find(&t->atoms, px_tset_id(&t->atoms, e), ren, n);
+    const int32_t *args = goap__px_tset_args(&t->atoms, e, &n);
+    swap_args(args, n, o, p, ren);
+    int32_t e2 = goap__px_tset_find(&t->atoms, goap__px_tset_id(&t->atoms, e), ren, n);
     if (e2 < 0) return 0;
     int32_t v = s->atom_var[e], v2 = s->atom_var[e2];
     if (v >= 0 && s->goalv[v] != s->goalv[v2]) return 0;
@@ -20131,7 +20146,7 @@ static int psy_atoms_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
 
 /* Conditions (as (var, op, value) triples through the stamp arrays) of action k mapped onto
  * those of k2. */
-static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_cond *c2,
+static int conds_map(sctx *s, const goap_cond *c, int nc, const goap_cond *c2,
                          int nc2) {
   if (nc != nc2) return 0;
   ++s->token;
@@ -20140,14 +20155,14 @@ static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_con
     s->sval[c2[i].var] = (int32_t)c2[i].op * 4 + c2[i].value;
   }
   for (int i = 0; i < nc; ++i) {
-    int32_t v2 = psy_var_image(s, c[i].var);
+    int32_t v2 = var_image(s, c[i].var);
     if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)c[i].op * 4 + c[i].value)
       return 0;
   }
   return 1;
 }
 
-static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_effect *f2,
+static int effs_map(sctx *s, const goap_effect *f, int nf, const goap_effect *f2,
                         int nf2) {
   if (nf != nf2) return 0;
   ++s->token;
@@ -20156,55 +20171,55 @@ static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_ef
     s->sval[f2[i].var] = (int32_t)f2[i].op * 4 + f2[i].value;
   }
   for (int i = 0; i < nf; ++i) {
-    int32_t v2 = psy_var_image(s, f[i].var);
+    int32_t v2 = var_image(s, f[i].var);
     if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)f[i].op * 4 + f[i].value)
       return 0;
   }
   return 1;
 }
 
-static int psy_actions_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
-  const px_task_core *t = s->t;
+static int actions_ok(sctx *s, int32_t x, int32_t o, int32_t p) {
+  const goap__px_task_core *t = s->t;
   for (size_t i = s->koff[x]; i < s->koff[x + 1]; ++i) {
     int k = s->kmen[i];
     int32_t e = t->act_of[k];
     int n;
     int32_t ren[PX_MAX_ARITY];
-    const int32_t *args = px_tset_args(&t->gacts, e, &n);
-    psy_swap_args(args, n, o, p, ren);
-    int32_t e2 = goap__px_tset_find(&t->gacts, px_tset_id(&t->gacts, e), ren, n);
+    const int32_t *args = goap__px_tset_args(&t->gacts, e, &n);
+    swap_args(args, n, o, p, ren);
+    int32_t e2 = goap__px_tset_find(&t->gacts, goap__px_tset_id(&t->gacts, e), ren, n);
     if (e2 < 0 || s->gact_act[e2] < 0) return 0;
     int k2 = s->gact_act[e2];
     if (goap_domain_action_cost(s->d, k) != goap_domain_action_cost(s->d, k2)) return 0;
     int nc, nc2, nf, nf2;
     const goap_cond *c = goap_domain_action_pre(s->d, k, &nc);
     const goap_cond *c2 = goap_domain_action_pre(s->d, k2, &nc2);
-    if (!psy_conds_map(s, c, nc, c2, nc2)) return 0;
+    if (!conds_map(s, c, nc, c2, nc2)) return 0;
     const goap_effect *f = goap_domain_action_eff(s->d, k, &nf);
     const goap_effect *f2 = goap_domain_action_eff(s->d, k2, &nf2);
-    if (!psy_effs_map(s, f, nf, f2, nf2)) return 0;
+    if (!effs_map(s, f, nf, f2, nf2)) return 0;
   }
   return 1;
 }
 
 /* 1 when swapping objects o and p is a symmetry of the task. */
-static int psy_swap_ok(psy_sctx *s, int32_t o, int32_t p) {
+static int swap_ok(sctx *s, int32_t o, int32_t p) {
   if (s->aoff[o + 1] - s->aoff[o] != s->aoff[p + 1] - s->aoff[p] ||
       s->koff[o + 1] - s->koff[o] != s->koff[p + 1] - s->koff[p])
     return 0;
   ++s->itoken;
-  return psy_atoms_ok(s, o, o, p) && psy_atoms_ok(s, p, o, p) && psy_actions_ok(s, o, o, p) &&
-         psy_actions_ok(s, p, o, p);
+  return atoms_ok(s, o, o, p) && atoms_ok(s, p, o, p) && actions_ok(s, o, o, p) &&
+         actions_ok(s, p, o, p);
 }
 
 /* ---- templates and sorting --------------------------------------------------------------- */
 
 /* Compares (id, args with marker_obj as -1) of two entries of a tuple set. */
-static int psy_tmpl_cmp(const px_tset *ts, int32_t ea, int32_t ma, int32_t eb, int32_t mb) {
-  int32_t ia = px_tset_id(ts, ea), ib = px_tset_id(ts, eb);
+static int tmpl_cmp(const goap__px_tset *ts, int32_t ea, int32_t ma, int32_t eb, int32_t mb) {
+  int32_t ia = goap__px_tset_id(ts, ea), ib = goap__px_tset_id(ts, eb);
   if (ia != ib) return ia < ib ? -1 : 1;
   int na, nb;
-  const int32_t *aa = px_tset_args(ts, ea, &na), *ab = px_tset_args(ts, eb, &nb);
+  const int32_t *aa = goap__px_tset_args(ts, ea, &na), *ab = goap__px_tset_args(ts, eb, &nb);
   if (na != nb) return na < nb ? -1 : 1;
   for (int i = 0; i < na; ++i) {
     int32_t x = aa[i] == ma ? -1 : aa[i], y = ab[i] == mb ? -1 : ab[i];
@@ -20213,19 +20228,19 @@ static int psy_tmpl_cmp(const px_tset *ts, int32_t ea, int32_t ma, int32_t eb, i
   return 0;
 }
 
-static int psy_var_cmp(const psy_sctx *s, int32_t x, int32_t y) {
-  return psy_tmpl_cmp(&s->t->atoms, s->var_atom[x], s->marker_obj, s->var_atom[y], s->marker_obj);
+static int var_cmp(const sctx *s, int32_t x, int32_t y) {
+  return tmpl_cmp(&s->t->atoms, s->var_atom[x], s->marker_obj, s->var_atom[y], s->marker_obj);
 }
-static int psy_act_cmp(const psy_sctx *s, int32_t x, int32_t y) {
-  return psy_tmpl_cmp(&s->t->gacts, s->t->act_of[x], s->marker_obj, s->t->act_of[y], s->marker_obj);
+static int act_cmp(const sctx *s, int32_t x, int32_t y) {
+  return tmpl_cmp(&s->t->gacts, s->t->act_of[x], s->marker_obj, s->t->act_of[y], s->marker_obj);
 }
 
 /* Stable merge sort of v[0, n) with s->tmp (room for n) as scratch. */
-static void psy_msort(const psy_sctx *s, int32_t *v, size_t n, int (*cmp)(const psy_sctx *, int32_t, int32_t)) {
+static void msort(const sctx *s, int32_t *v, size_t n, int (*cmp)(const sctx *, int32_t, int32_t)) {
   if (n < 2) return;
   size_t h = n / 2;
-  psy_msort(s, v, h, cmp);
-  psy_msort(s, v + h, n - h, cmp);
+  msort(s, v, h, cmp);
+  msort(s, v + h, n - h, cmp);
   size_t i = 0, j = h, k = 0;
   while (i < h && j < n) s->tmp[k++] = cmp(s, v[j], v[i]) < 0 ? v[j++] : v[i++];
   while (i < h) s->tmp[k++] = v[i++];
@@ -20235,42 +20250,42 @@ static void psy_msort(const psy_sctx *s, int32_t *v, size_t n, int (*cmp)(const 
 
 /* ---- classes ------------------------------------------------------------------------------ */
 
-typedef struct psy_cand {
+typedef struct cand {
   int32_t type, obj;
   uint64_t sig;
-} psy_cand;
+} cand;
 
-static int psy_cand_less(const psy_cand *x, const psy_cand *y) {
+static int cand_less(const cand *x, const cand *y) {
   if (x->type != y->type) return x->type < y->type;
   if (x->sig != y->sig) return x->sig < y->sig;
   return x->obj < y->obj;
 }
 
 /* A found class: members, then its slots once built. */
-typedef struct psy_fclass {
+typedef struct fclass {
   size_t m0, nm;       /* members: [m0, m0 + nm) of the members vector */
   size_t id0;          /* its ids in the ids vector: nm * (sv + sa) */
   int sv, sa;
-} psy_fclass;
+} fclass;
 
 /* Builds the slots of a class whose members are mem[0, nm); appends its ids (vars, then
  * actions, member-major) to ids. 1 ok, 0 not a valid class, -1 out of memory. */
-static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t *mark, uint32_t tok,
-                       px_ivec *ids, int *sv, int *sa) {
-  const px_task_core *t = s->t;
+static int build_slots(sctx *s, const int32_t *mem, size_t nm, uint32_t *mark, uint32_t tok,
+                       goap__px_ivec *ids, int *sv, int *sa) {
+  const goap__px_task_core *t = s->t;
   for (size_t i = 0; i < nm; ++i) mark[mem[i]] = tok;
   /* at most one member per atom and per action */
   for (size_t i = 0; i < nm; ++i) {
     int32_t o = mem[i];
     for (size_t j = s->aoff[o]; j < s->aoff[o + 1]; ++j) {
       int n;
-      const int32_t *args = px_tset_args(&t->atoms, s->amen[j], &n);
+      const int32_t *args = goap__px_tset_args(&t->atoms, s->amen[j], &n);
       for (int q = 0; q < n; ++q)
         if (mark[args[q]] == tok && args[q] != o) return 0;
     }
     for (size_t j = s->koff[o]; j < s->koff[o + 1]; ++j) {
       int n;
-      const int32_t *args = px_tset_args(&t->gacts, t->act_of[s->kmen[j]], &n);
+      const int32_t *args = goap__px_tset_args(&t->gacts, t->act_of[s->kmen[j]], &n);
       for (int q = 0; q < n; ++q)
         if (mark[args[q]] == tok && args[q] != o) return 0;
     }
@@ -20290,7 +20305,7 @@ static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t 
     }
     if (ids->n - start != nvars0) return 0;
     s->marker_obj = o;
-    psy_msort(s, ids->v + start, nvars0, psy_var_cmp);
+    msort(s, ids->v + start, nvars0, var_cmp);
   }
   for (size_t i = 0; i < nm; ++i) {
     int32_t o = mem[i];
@@ -20299,17 +20314,17 @@ static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t 
       if (!goap__px_ipush(s->a, ids, s->kmen[j])) return -1;
     if (ids->n - start != nacts0) return 0;
     s->marker_obj = o;
-    psy_msort(s, ids->v + start, nacts0, psy_act_cmp);
+    msort(s, ids->v + start, nacts0, act_cmp);
   }
   /* the same template at each slot position */
   const int32_t *vv = ids->v + base, *aa = vv + nm * nvars0;
   for (size_t i = 1; i < nm; ++i) {
     for (size_t j = 0; j < nvars0; ++j)
-      if (psy_tmpl_cmp(&t->atoms, s->var_atom[vv[j]], mem[0], s->var_atom[vv[i * nvars0 + j]],
+      if (tmpl_cmp(&t->atoms, s->var_atom[vv[j]], mem[0], s->var_atom[vv[i * nvars0 + j]],
                    mem[i]) != 0)
         return 0;
     for (size_t j = 0; j < nacts0; ++j)
-      if (psy_tmpl_cmp(&t->gacts, t->act_of[aa[j]], mem[0], t->act_of[aa[i * nacts0 + j]],
+      if (tmpl_cmp(&t->gacts, t->act_of[aa[j]], mem[0], t->act_of[aa[i * nacts0 + j]],
                    mem[i]) != 0)
         return 0;
   }
@@ -20318,27 +20333,27 @@ static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t 
   return 1;
 }
 
-static goap_status psy_detect(psy_sctx *s) {
-  px_task_core *t = s->t;
+static goap_status detect(sctx *s) {
+  goap__px_task_core *t = s->t;
   goap_status st = GOAP_OUT_OF_MEMORY;
   size_t nc = 0, nfc = 0, cfc = 0;
-  psy_cand *cs = NULL, *ctmp = NULL;
+  cand *cs = NULL, *ctmp = NULL;
   uint32_t *mark = NULL;
   uint8_t *used_v = NULL, *used_a = NULL, *taken = NULL;
-  psy_fclass *fc = NULL;
-  px_ivec members = {NULL, 0, 0}, ids = {NULL, 0, 0}, group = {NULL, 0, 0};
+  fclass *fc = NULL;
+  goap__px_ivec members = {NULL, 0, 0}, ids = {NULL, 0, 0}, group = {NULL, 0, 0};
   size_t nobj = s->nobj, nvb = (size_t)s->nv + 1, nab = (size_t)s->na + 1;
   size_t ncand = nobj > t->nconsts ? nobj - t->nconsts : 0;
   size_t nkeep = 0, nkids = 0;
   uint32_t mark_token = 0; /* one per class tried: mark[o] == it for the class's members */
 
-  if (!psy_build_mentions(s)) goto done;
-  cs = (psy_cand *)goap__px_alloc(s->a, (ncand + 1) * sizeof *cs);
-  ctmp = (psy_cand *)goap__px_alloc(s->a, (ncand + 1) * sizeof *ctmp);
-  mark = (uint32_t *)goap__px_alloc(s->a, (nobj + 1) * sizeof *mark);
-  taken = (uint8_t *)goap__px_alloc(s->a, nobj + 1);
-  used_v = (uint8_t *)goap__px_alloc(s->a, nvb);
-  used_a = (uint8_t *)goap__px_alloc(s->a, nab);
+  if (!build_mentions(s)) goto done;
+  cs = (cand *)goap__alloc(s->a, (ncand + 1) * sizeof *cs);
+  ctmp = (cand *)goap__alloc(s->a, (ncand + 1) * sizeof *ctmp);
+  mark = (uint32_t *)goap__alloc(s->a, (nobj + 1) * sizeof *mark);
+  taken = (uint8_t *)goap__alloc(s->a, nobj + 1);
+  used_v = (uint8_t *)goap__alloc(s->a, nvb);
+  used_a = (uint8_t *)goap__alloc(s->a, nab);
   if (!cs || !ctmp || !mark || !taken || !used_v || !used_a) goto done;
   memset(mark, 0, (nobj + 1) * sizeof *mark);
   memset(taken, 0, nobj + 1);
@@ -20347,7 +20362,7 @@ static goap_status psy_detect(psy_sctx *s) {
   for (size_t o = t->nconsts; o < nobj; ++o) {
     cs[nc].type = t->objects[o].type;
     cs[nc].obj = (int32_t)o;
-    cs[nc].sig = psy_signature(s, (int32_t)o);
+    cs[nc].sig = signature(s, (int32_t)o);
     nc++;
   }
   /* stable merge sort by (type, signature, object), bottom-up */
@@ -20355,7 +20370,7 @@ static goap_status psy_detect(psy_sctx *s) {
     for (size_t lo = 0; lo < nc; lo += 2 * w) {
       size_t mid = lo + w < nc ? lo + w : nc, hi = lo + 2 * w < nc ? lo + 2 * w : nc;
       size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) ctmp[k++] = psy_cand_less(&cs[j], &cs[i]) ? cs[j++] : cs[i++];
+      while (i < mid && j < hi) ctmp[k++] = cand_less(&cs[j], &cs[i]) ? cs[j++] : cs[i++];
       while (i < mid) ctmp[k++] = cs[i++];
       while (j < hi) ctmp[k++] = cs[j++];
     }
@@ -20382,7 +20397,7 @@ static goap_status psy_detect(psy_sctx *s) {
       if (!goap__px_ipush(s->a, &group, r)) goto done;
       for (size_t j = i + 1; j < g1; ++j) {
         int32_t p = cs[j].obj;
-        if (taken[p] || !psy_swap_ok(s, r, p)) continue;
+        if (taken[p] || !swap_ok(s, r, p)) continue;
         taken[p] = 1;
         if (!goap__px_ipush(s->a, &group, p)) goto done;
       }
@@ -20390,7 +20405,7 @@ static goap_status psy_detect(psy_sctx *s) {
       if (group.n < 2) continue;
       size_t id0 = ids.n;
       int sv = 0, sa = 0;
-      int ok = psy_build_slots(s, group.v, group.n, mark, ++mark_token, &ids, &sv, &sa);
+      int ok = build_slots(s, group.v, group.n, mark, ++mark_token, &ids, &sv, &sa);
       if (ok < 0) goto done;
       if (ok == 0) {
         ids.n = id0;
@@ -20410,7 +20425,7 @@ static goap_status psy_detect(psy_sctx *s) {
   }
   /* keep largest first (ties: the smaller first member), with disjoint slots */
   for (size_t i = 1; i < nfc; ++i) { /* insertion sort: few classes */
-    psy_fclass x = fc[i];
+    fclass x = fc[i];
     size_t j = i;
     while (j > 0 && (fc[j - 1].nm < x.nm ||
                      (fc[j - 1].nm == x.nm && members.v[fc[j - 1].m0] > members.v[x.m0]))) {
@@ -20438,11 +20453,11 @@ static goap_status psy_detect(psy_sctx *s) {
     nkids += nids;
   }
   if (nkeep > 0) {
-    t->sym_classes = (goap_symmetry_class *)goap__px_alloc(s->a, nkeep * sizeof *t->sym_classes);
-    t->sym_ids = (int32_t *)goap__px_alloc(s->a, (nkids + 1) * sizeof *t->sym_ids);
+    t->sym_classes = (goap_symmetry_class *)goap__alloc(s->a, nkeep * sizeof *t->sym_classes);
+    t->sym_ids = (int32_t *)goap__alloc(s->a, (nkids + 1) * sizeof *t->sym_ids);
     if (!t->sym_classes || !t->sym_ids) {
-      goap__px_free(s->a, t->sym_classes, nkeep * sizeof *t->sym_classes);
-      goap__px_free(s->a, t->sym_ids, (nkids + 1) * sizeof *t->sym_ids);
+      goap__free(s->a, t->sym_classes, nkeep * sizeof *t->sym_classes);
+      goap__free(s->a, t->sym_ids, (nkids + 1) * sizeof *t->sym_ids);
       t->sym_classes = NULL;
       t->sym_ids = NULL;
       goto done;
@@ -20467,13 +20482,13 @@ static goap_status psy_detect(psy_sctx *s) {
   }
   st = GOAP_OK;
 done:
-  goap__px_free(s->a, cs, (ncand + 1) * sizeof *cs);
-  goap__px_free(s->a, ctmp, (ncand + 1) * sizeof *ctmp);
-  goap__px_free(s->a, mark, (nobj + 1) * sizeof *mark);
-  goap__px_free(s->a, taken, nobj + 1);
-  goap__px_free(s->a, used_v, nvb);
-  goap__px_free(s->a, used_a, nab);
-  goap__px_free(s->a, fc, cfc * sizeof *fc);
+  goap__free(s->a, cs, (ncand + 1) * sizeof *cs);
+  goap__free(s->a, ctmp, (ncand + 1) * sizeof *ctmp);
+  goap__free(s->a, mark, (nobj + 1) * sizeof *mark);
+  goap__free(s->a, taken, nobj + 1);
+  goap__free(s->a, used_v, nvb);
+  goap__free(s->a, used_a, nab);
+  goap__free(s->a, fc, cfc * sizeof *fc);
   goap__px_ivec_free(s->a, &members);
   goap__px_ivec_free(s->a, &ids);
   goap__px_ivec_free(s->a, &group);
@@ -20482,50 +20497,50 @@ done:
 
 /* ---- entry points ------------------------------------------------------------------------ */
 
-static void psy_free_ctx(psy_sctx *s) {
+static void free_ctx(sctx *s) {
   const goap_allocator *a = s->a;
-  goap__px_free(a, s->atom_var, (s->natoms + 1) * sizeof *s->atom_var);
-  goap__px_free(a, s->var_atom, ((size_t)s->nv + 1) * sizeof *s->var_atom);
-  goap__px_free(a, s->gact_act, (s->ngacts + 1) * sizeof *s->gact_act);
-  goap__px_free(a, s->goalv, (size_t)s->nv + 1);
-  goap__px_free(a, s->stamp, ((size_t)s->nv + 1) * sizeof *s->stamp);
-  goap__px_free(a, s->sval, ((size_t)s->nv + 1) * sizeof *s->sval);
-  goap__px_free(a, s->istamp, ((size_t)s->nv + 1) * sizeof *s->istamp);
-  goap__px_free(a, s->img, ((size_t)s->nv + 1) * sizeof *s->img);
-  goap__px_free(a, s->tmp, s->ntmp * sizeof *s->tmp);
-  if (s->aoff) goap__px_free(a, s->amen, (s->aoff[s->nobj] + 1) * sizeof *s->amen);
-  if (s->koff) goap__px_free(a, s->kmen, (s->koff[s->nobj] + 1) * sizeof *s->kmen);
-  goap__px_free(a, s->aoff, (s->nobj + 1) * sizeof *s->aoff);
-  goap__px_free(a, s->koff, (s->nobj + 1) * sizeof *s->koff);
+  goap__free(a, s->atom_var, (s->natoms + 1) * sizeof *s->atom_var);
+  goap__free(a, s->var_atom, ((size_t)s->nv + 1) * sizeof *s->var_atom);
+  goap__free(a, s->gact_act, (s->ngacts + 1) * sizeof *s->gact_act);
+  goap__free(a, s->goalv, (size_t)s->nv + 1);
+  goap__free(a, s->stamp, ((size_t)s->nv + 1) * sizeof *s->stamp);
+  goap__free(a, s->sval, ((size_t)s->nv + 1) * sizeof *s->sval);
+  goap__free(a, s->istamp, ((size_t)s->nv + 1) * sizeof *s->istamp);
+  goap__free(a, s->img, ((size_t)s->nv + 1) * sizeof *s->img);
+  goap__free(a, s->tmp, s->ntmp * sizeof *s->tmp);
+  if (s->aoff) goap__free(a, s->amen, (s->aoff[s->nobj] + 1) * sizeof *s->amen);
+  if (s->koff) goap__free(a, s->kmen, (s->koff[s->nobj] + 1) * sizeof *s->kmen);
+  goap__free(a, s->aoff, (s->nobj + 1) * sizeof *s->aoff);
+  goap__free(a, s->koff, (s->nobj + 1) * sizeof *s->koff);
 }
 
 goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) {
   if (out) *out = NULL;
   if (!task || !out || !task->c.domain) return GOAP_INVALID_ARGUMENT;
-  px_task_core *t = &task->c;
+  goap__px_task_core *t = &task->c;
   if (!t->sym_done) {
-    psy_sctx s;
+    sctx s;
     memset(&s, 0, sizeof s);
     s.t = t;
     s.a = &t->alloc;
     s.d = t->domain;
-    s.natoms = px_tset_count(&t->atoms);
-    s.ngacts = px_tset_count(&t->gacts);
+    s.natoms = goap__px_tset_count(&t->atoms);
+    s.ngacts = goap__px_tset_count(&t->gacts);
     s.nobj = t->nobjects;
     s.nv = goap_domain_var_count(t->domain);
     s.na = goap_domain_action_count(t->domain);
     size_t nv1 = (size_t)s.nv + 1;
     /* the largest slot sorted at once is one object's mentions: at most all atoms or actions */
     s.ntmp = (s.natoms > (size_t)s.na ? s.natoms : (size_t)s.na) + 1;
-    s.atom_var = (int32_t *)goap__px_alloc(s.a, (s.natoms + 1) * sizeof *s.atom_var);
-    s.var_atom = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.var_atom);
-    s.gact_act = (int32_t *)goap__px_alloc(s.a, (s.ngacts + 1) * sizeof *s.gact_act);
-    s.goalv = (uint8_t *)goap__px_alloc(s.a, nv1);
-    s.stamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.stamp);
-    s.sval = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.sval);
-    s.istamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.istamp);
-    s.img = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.img);
-    s.tmp = (int32_t *)goap__px_alloc(s.a, s.ntmp * sizeof *s.tmp);
+    s.atom_var = (int32_t *)goap__alloc(s.a, (s.natoms + 1) * sizeof *s.atom_var);
+    s.var_atom = (int32_t *)goap__alloc(s.a, nv1 * sizeof *s.var_atom);
+    s.gact_act = (int32_t *)goap__alloc(s.a, (s.ngacts + 1) * sizeof *s.gact_act);
+    s.goalv = (uint8_t *)goap__alloc(s.a, nv1);
+    s.stamp = (uint32_t *)goap__alloc(s.a, nv1 * sizeof *s.stamp);
+    s.sval = (int32_t *)goap__alloc(s.a, nv1 * sizeof *s.sval);
+    s.istamp = (uint32_t *)goap__alloc(s.a, nv1 * sizeof *s.istamp);
+    s.img = (int32_t *)goap__alloc(s.a, nv1 * sizeof *s.img);
+    s.tmp = (int32_t *)goap__alloc(s.a, s.ntmp * sizeof *s.tmp);
     goap_status st = GOAP_OUT_OF_MEMORY;
     if (s.atom_var && s.var_atom && s.gact_act && s.goalv && s.stamp && s.sval && s.istamp && s.img &&
         s.tmp) {
@@ -20535,7 +20550,7 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
       for (int v = 0; v < s.nv; ++v) s.var_atom[v] = -1;
       for (size_t e = 0; e < s.natoms; ++e) {
         s.atom_var[e] = -1;
-        if (t->preds[px_tset_id(&t->atoms, (int32_t)e)].fluent && nvars < s.nv) {
+        if (t->preds[goap__px_tset_id(&t->atoms, (int32_t)e)].fluent && nvars < s.nv) {
           s.atom_var[e] = nvars;
           s.var_atom[nvars++] = (int32_t)e;
         }
@@ -20547,9 +20562,9 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
       memset(s.istamp, 0, nv1 * sizeof *s.istamp);
       for (int i = 0; i < t->ngoalc; ++i)
         s.goalv[t->goal[i].var] = (uint8_t)(1 + (t->goal[i].value != 0));
-      st = psy_detect(&s);
+      st = detect(&s);
     }
-    psy_free_ctx(&s);
+    free_ctx(&s);
     if (st != GOAP_OK) return st;
     t->sym_done = 1;
   }
@@ -20557,9 +20572,9 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
   return GOAP_OK;
 }
 
-void goap__px_symmetry_free(px_task_core *t) {
-  goap__px_free(&t->alloc, t->sym_classes, t->sym_nclasses * sizeof *t->sym_classes);
-  goap__px_free(&t->alloc, t->sym_ids, t->sym_nids * sizeof *t->sym_ids);
+void goap__px_symmetry_free(goap__px_task_core *t) {
+  goap__free(&t->alloc, t->sym_classes, t->sym_nclasses * sizeof *t->sym_classes);
+  goap__free(&t->alloc, t->sym_ids, t->sym_nids * sizeof *t->sym_ids);
   t->sym_classes = NULL;
   t->sym_ids = NULL;
   t->sym_nclasses = t->sym_nids = 0;
@@ -20568,6 +20583,9 @@ void goap__px_symmetry_free(px_task_core *t) {
 }
 /* macros of src/pddl/pddl_symmetry.c end here */
 #undef PX_SYM_MAX_WORK
+#undef conds_map
+#undef effs_map
+#undef free_ctx
 
 /* ==== src/pddl/pddl_util.c ==== */
 /*
@@ -20575,8 +20593,9 @@ void goap__px_symmetry_free(px_task_core *t) {
  *
  * Invariants:
  *  - Every block is allocated and freed through the goap_allocator with its exact size.
- *  - Hash tables use open addressing with linear probing, are at most half full, and their
- *    capacities are powers of two; ids are stored, keys live in the owners' pools.
+ *  - The symbol table is base's name table over lower-cased names that it owns (packed in
+ *    chunks that never move); the tuple sets' hash tables use open addressing with linear
+ *    probing, are at most half full, and their capacities are powers of two.
  *  - A diagnostic's strings are always NUL-terminated and truncated to fit; its source line is
  *    sanitised (non-printable bytes become '?', one for one, so columns stay aligned).
  */
@@ -20588,19 +20607,19 @@ void goap__px_symmetry_free(px_task_core *t) {
 
 /* ---- memory --------------------------------------------------------------------------- */
 
-int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value) {
+int goap__px_ipush(const goap_allocator *a, goap__px_ivec *x, int32_t value) {
   if (x->n == x->cap && !goap__grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
   x->v[x->n++] = value;
   return 1;
 }
 
-void goap__px_ivec_free(const goap_allocator *a, px_ivec *x) {
-  goap__px_free(a, x->v, x->cap * sizeof *x->v);
+void goap__px_ivec_free(const goap_allocator *a, goap__px_ivec *x) {
+  goap__free(a, x->v, x->cap * sizeof *x->v);
   x->v = NULL;
   x->n = x->cap = 0;
 }
 
-int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id) {
+int goap__px_map_set(const goap_allocator *a, goap__px_ivec *m, int32_t sym, int32_t id) {
   if (sym < 0) return 0;
   while (m->n <= (size_t)sym)
     if (!goap__px_ipush(a, m, -1)) return 0;
@@ -20610,112 +20629,55 @@ int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t i
 
 /* ---- symbols -------------------------------------------------------------------------- */
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; ++i) {
-    unsigned c = (unsigned char)s[i];
-    if (c >= 'A' && c <= 'Z') c += 32;
-    h = (h ^ c) * 16777619u;
-  }
-  return h;
-}
-
-static int same_lower(const char *lower, size_t ln, const char *s, size_t n) {
-  if (ln != n) return 0;
-  for (size_t i = 0; i < n; ++i) {
-    unsigned c = (unsigned char)s[i];
-    if (c >= 'A' && c <= 'Z') c += 32;
-    if ((unsigned char)lower[i] != c) return 0;
-  }
-  return 1;
-}
-
-static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
-  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
-  if (!slots) return 0;
-  for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
-  for (size_t id = 0; id < s->n; ++id) {
-    size_t h = s->recs[id].hash & (nslots - 1);
-    while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
-    slots[h] = (int32_t)id;
-  }
-  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
-  s->slots = slots;
-  s->nslots = nslots;
-  return 1;
-}
-
-/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). */
-static char *syms_space(const goap_allocator *a, px_syms *s, size_t n) {
+/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). The
+ * room is not taken: syms_take does that once the name is known to be new. */
+static char *syms_room(const goap_allocator *a, goap__px_syms *s, size_t n) {
   if (!s->chunks || s->chunks->size - s->chunk_used < n) {
     size_t size = n > 4096 ? n : 4096;
-    px_symchunk *c = (px_symchunk *)goap__px_alloc(a, sizeof *c + size);
+    goap__px_symchunk *c = (goap__px_symchunk *)goap__alloc(a, sizeof *c + size);
     if (!c) return NULL;
     c->prev = s->chunks;
     c->size = size;
     s->chunks = c;
     s->chunk_used = 0;
   }
-  char *p = (char *)(s->chunks + 1) + s->chunk_used;
-  s->chunk_used += n;
-  return p;
+  return (char *)(s->chunks + 1) + s->chunk_used;
 }
 
-int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
-  if (s->nslots == 0 && !syms_rehash(a, s, 256)) return -1;
-  size_t mask = s->nslots - 1;
-  uint32_t hash = hash_bytes(text, len);
-  size_t h = hash & mask;
-  while (s->slots[h] >= 0) {
-    int32_t id = s->slots[h];
-    if (s->recs[id].hash == hash && same_lower(s->recs[id].name, s->recs[id].len, text, len))
-      return id;
-    h = (h + 1) & mask;
-  }
-  if (s->n >= (size_t)INT32_MAX / 4 || len >= UINT32_MAX) return -1;
-  if ((s->n + 1) * 2 > s->nslots) {
-    if (!syms_rehash(a, s, s->nslots * 2)) return -1;
-    mask = s->nslots - 1;
-    h = hash & mask;
-    while (s->slots[h] >= 0) h = (h + 1) & mask;
-  }
-  if (!goap__grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
-  char *name = syms_space(a, s, len + 1);
+int32_t goap__px_sym_intern(const goap_allocator *a, goap__px_syms *s, const char *text, size_t len) {
+  if (len >= UINT32_MAX) return -1;
+  /* lower-case the name into the room it would take, so the index compares it as it is */
+  char *name = syms_room(a, s, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
     char c = text[i];
     name[i] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
   }
   name[len] = 0;
-  int32_t id = (int32_t)s->n;
-  s->recs[s->n].name = name;
-  s->recs[s->n].len = (uint32_t)len;
-  s->recs[s->n].hash = hash;
-  s->n++;
-  s->slots[h] = id;
+  uint32_t hash = goap__names_hash(0, name, len);
+  int32_t id = goap__names_find_h(&s->index, 0, name, len, hash);
+  if (id >= 0) return id;
+  if (s->n >= (size_t)INT32_MAX / 4) return -1;
+  if (!goap__grow(a, (void **)&s->name, &s->cap, s->n + 1, sizeof *s->name)) return -1;
+  id = (int32_t)s->n;
+  if (!goap__names_put_h(a, &s->index, 0, name, len, id, hash)) return -1;
+  s->chunk_used += len + 1; /* the room is the name's now */
+  s->name[s->n++] = name;
   return id;
 }
 
-int32_t goap__px_sym_find(const px_syms *s, const char *name) {
-  if (!s->nslots) return -1;
-  size_t len = strlen(name), mask = s->nslots - 1;
-  size_t h = hash_bytes(name, len) & mask;
-  while (s->slots[h] >= 0) {
-    int32_t id = s->slots[h];
-    if (s->recs[id].len == len && memcmp(s->recs[id].name, name, len) == 0) return id;
-    h = (h + 1) & mask;
-  }
-  return -1;
+int32_t goap__px_sym_find(const goap__px_syms *s, const char *name) {
+  return goap__names_findz(&s->index, 0, name);
 }
 
-void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
+void goap__px_syms_free(const goap_allocator *a, goap__px_syms *s) {
   while (s->chunks) {
-    px_symchunk *c = s->chunks;
+    goap__px_symchunk *c = s->chunks;
     s->chunks = c->prev;
-    goap__px_free(a, c, sizeof *c + c->size);
+    goap__free(a, c, sizeof *c + c->size);
   }
-  goap__px_free(a, s->recs, s->cap * sizeof *s->recs);
-  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
+  goap__names_free(a, &s->index);
+  goap__free(a, (void *)s->name, s->cap * sizeof *s->name);
   memset(s, 0, sizeof *s);
 }
 
@@ -20733,7 +20695,7 @@ static uint32_t hash_tuple(int32_t id, const int32_t *args, int n) {
   return (uint32_t)h;
 }
 
-static int tuple_eq(const px_tset *t, int32_t e, int32_t id, const int32_t *args, int n) {
+static int tuple_eq(const goap__px_tset *t, int32_t e, int32_t id, const int32_t *args, int n) {
   const int32_t *k = t->pool.v + t->offs.v[e];
   if (k[0] != n || k[1] != id) return 0;
   for (int i = 0; i < n; ++i)
@@ -20741,7 +20703,7 @@ static int tuple_eq(const px_tset *t, int32_t e, int32_t id, const int32_t *args
   return 1;
 }
 
-int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n) {
+int32_t goap__px_tset_find(const goap__px_tset *t, int32_t id, const int32_t *args, int n) {
   if (!t->nslots) return -1;
   size_t mask = t->nslots - 1;
   size_t h = hash_tuple(id, args, n) & mask;
@@ -20752,8 +20714,8 @@ int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, in
   return -1;
 }
 
-static int tset_rehash(const goap_allocator *a, px_tset *t, size_t nslots) {
-  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
+static int tset_rehash(const goap_allocator *a, goap__px_tset *t, size_t nslots) {
+  int32_t *slots = (int32_t *)goap__alloc(a, nslots * sizeof *slots);
   if (!slots) return 0;
   for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
   for (size_t e = 0; e < t->offs.n; ++e) {
@@ -20762,13 +20724,13 @@ static int tset_rehash(const goap_allocator *a, px_tset *t, size_t nslots) {
     while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
     slots[h] = (int32_t)e;
   }
-  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
+  goap__free(a, t->slots, t->nslots * sizeof *t->slots);
   t->slots = slots;
   t->nslots = nslots;
   return 1;
 }
 
-int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+int32_t goap__px_tset_add(const goap_allocator *a, goap__px_tset *t, int32_t id, const int32_t *args, int n,
                     int *added) {
   if (added) *added = 0;
   int32_t e = goap__px_tset_find(t, id, args, n);
@@ -20794,10 +20756,10 @@ int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const
   return e;
 }
 
-void goap__px_tset_free(const goap_allocator *a, px_tset *t) {
+void goap__px_tset_free(const goap_allocator *a, goap__px_tset *t) {
   goap__px_ivec_free(a, &t->pool);
   goap__px_ivec_free(a, &t->offs);
-  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
+  goap__free(a, t->slots, t->nslots * sizeof *t->slots);
   t->slots = NULL;
   t->nslots = 0;
 }
@@ -20814,7 +20776,7 @@ static void copy_trunc(char *dst, size_t cap, const char *s) {
   dst[n] = 0;
 }
 
-static void fill_source(char *dst, size_t cap, const px_source *src, int line) {
+static void fill_source(char *dst, size_t cap, const goap__px_source *src, int line) {
   dst[0] = 0;
   if (!src->text || line < 1) return;
   size_t i = 0;
@@ -20832,7 +20794,7 @@ static void fill_source(char *dst, size_t cap, const px_source *src, int line) {
   dst[o] = 0;
 }
 
-static goap_status verror(px_task_core *t, int src, int line, int col, goap_status st,
+static goap_status verror(goap__px_task_core *t, int src, int line, int col, goap_status st,
                           const char *fmt, va_list ap) {
   if (t->status != GOAP_OK) return t->status;
   t->status = st;
@@ -20850,7 +20812,7 @@ static goap_status verror(px_task_core *t, int src, int line, int col, goap_stat
   return st;
 }
 
-goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...) {
+goap_status goap__px_error(goap__px_task_core *t, int32_t node, goap_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int src = 0, line = 0, col = 0;
@@ -20864,7 +20826,7 @@ goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const 
   return r;
 }
 
-goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+goap_status goap__px_error_at(goap__px_task_core *t, int src, int line, int col, goap_status st,
                         const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -20898,15 +20860,15 @@ static int edit_distance(const char *a, const char *b, int limit) {
   return row[lb];
 }
 
-int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n) {
-  const char *w = px_name(t, sym);
+int32_t goap__px_suggest(const goap__px_task_core *t, int32_t sym, const int32_t *cands, size_t n) {
+  const char *w = goap__px_name(t, sym);
   size_t len = strlen(w);
   int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
   int best = limit + 1;
   int32_t found = -1;
   for (size_t i = 0; i < n && i < 100000; ++i) {
     if (cands[i] == sym) continue;
-    int d = edit_distance(w, px_name(t, cands[i]), best - 1 < limit ? best - 1 : limit);
+    int d = edit_distance(w, goap__px_name(t, cands[i]), best - 1 < limit ? best - 1 : limit);
     if (d < best) {
       best = d;
       found = cands[i];
@@ -20925,7 +20887,7 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
 
 /* ---- ground atom states ------------------------------------------------------------------ */
 
-int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const int32_t *args,
+int goap__px_aset_set(const goap_allocator *a, goap__px_aset *s, int32_t pred, const int32_t *args,
                       int n, uint8_t val) {
   int32_t e = goap__px_tset_add(a, &s->atoms, pred, args, n, NULL);
   if (e < 0) return 0;
@@ -20934,14 +20896,14 @@ int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const i
   return 1;
 }
 
-int goap__px_aset_holds(const px_aset *s, int32_t pred, const int32_t *args, int n) {
+int goap__px_aset_holds(const goap__px_aset *s, int32_t pred, const int32_t *args, int n) {
   int32_t e = goap__px_tset_find(&s->atoms, pred, args, n);
   return e >= 0 && s->truth[e];
 }
 
-void goap__px_aset_free(const goap_allocator *a, px_aset *s) {
+void goap__px_aset_free(const goap_allocator *a, goap__px_aset *s) {
   goap__px_tset_free(a, &s->atoms);
-  goap__px_free(a, s->truth, s->cap);
+  goap__free(a, s->truth, s->cap);
   s->truth = NULL;
   s->cap = 0;
 }
@@ -20990,12 +20952,12 @@ goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int co
 
 static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-static int32_t new_node(px_task_core *t) {
+static int32_t new_node(goap__px_task_core *t) {
   if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
   if (t->nnodes == t->cnodes &&
       !goap__grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
     return -1;
-  px_node *n = &t->nodes[t->nnodes];
+  goap__px_node *n = &t->nodes[t->nnodes];
   memset(n, 0, sizeof *n);
   n->sym = -1;
   n->first = n->next = -1;
@@ -21020,8 +20982,8 @@ size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
   return i;
 }
 
-goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
-  const px_source *s = &t->src[src];
+goap_status goap__px_read(goap__px_task_core *t, int src, int32_t *first) {
+  const goap__px_source *s = &t->src[src];
   const char *text = s->text;
   size_t len = s->len, i = 0;
   int line = 1;
@@ -21049,7 +21011,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
     }
     int32_t n = new_node(t);
     if (n < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
-    px_node *nd = &t->nodes[n];
+    goap__px_node *nd = &t->nodes[n];
     nd->line = line;
     nd->col = col;
     nd->src = src;
@@ -21083,7 +21045,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
       else top_first = n;
       top_last = n;
     } else {
-      px_node *p = &t->nodes[stack[depth - 1]];
+      goap__px_node *p = &t->nodes[stack[depth - 1]];
       if (last[depth - 1] >= 0) t->nodes[last[depth - 1]].next = n;
       else p->first = n;
       last[depth - 1] = n;
@@ -21101,7 +21063,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
     }
   }
   if (depth > 0) {
-    const px_node *o = &t->nodes[stack[depth - 1]];
+    const goap__px_node *o = &t->nodes[stack[depth - 1]];
     return goap__px_error_at(t, src, o->line, o->col, GOAP_PARSE_ERROR,
                        "this '(' is never closed (the text ends first)");
   }
@@ -21131,24 +21093,24 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
 /* #include goap/hddl.h: in goap.h */
 /* #include "pddl_internal.h": inlined above */
 
-static void free_core(px_task_core *t) {
+static void free_core(goap__px_task_core *t) {
   const goap_allocator *a = &t->alloc;
   goap__px_symmetry_free(t);
   goap__px_ground_free(t);
   goap__px_htn_free(t);
   goap__px_syms_free(a, &t->syms);
-  goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
-  goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
-  goap__px_free(a, t->objects, t->cobjects * sizeof *t->objects);
-  goap__px_free(a, t->preds, t->cpreds * sizeof *t->preds);
-  goap__px_free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
-  goap__px_free(a, t->schemas, t->cschemas * sizeof *t->schemas);
-  goap__px_free(a, t->lits, t->clits * sizeof *t->lits);
+  goap__free(a, t->nodes, t->cnodes * sizeof *t->nodes);
+  goap__free(a, t->types, t->ctypes * sizeof *t->types);
+  goap__free(a, t->objects, t->cobjects * sizeof *t->objects);
+  goap__free(a, t->preds, t->cpreds * sizeof *t->preds);
+  goap__free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
+  goap__free(a, t->schemas, t->cschemas * sizeof *t->schemas);
+  goap__free(a, t->lits, t->clits * sizeof *t->lits);
   goap__px_ivec_free(a, &t->args);
   goap__px_ivec_free(a, &t->init);
   goap__px_tset_free(a, &t->fvals);
-  goap__px_free(a, t->fval, t->cfval * sizeof *t->fval);
-  goap__px_free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
+  goap__free(a, t->fval, t->cfval * sizeof *t->fval);
+  goap__free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
   goap__px_ivec_free(a, &t->type_of);
   goap__px_ivec_free(a, &t->obj_of);
   goap__px_ivec_free(a, &t->pred_of);
@@ -21161,10 +21123,10 @@ void goap_pddl_destroy(goap_pddl_task *task) {
   if (!task) return;
   goap_allocator a = task->c.alloc;
   free_core(&task->c);
-  goap__px_free(&a, task, sizeof *task);
+  goap__free(&a, task, sizeof *task);
 }
 
-static void set_options(px_task_core *t, const goap_pddl_options *opt) {
+static void set_options(goap__px_task_core *t, const goap_pddl_options *opt) {
   memset(&t->opt, 0, sizeof t->opt);
   if (opt) t->opt = *opt;
   if (!t->opt.max_bytes) t->opt.max_bytes = GOAP_PDDL_MAX_BYTES;
@@ -21193,14 +21155,14 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   }
   goap_allocator a = {goap_libc_realloc, NULL};
   if (opt && opt->allocator.fn) a = opt->allocator;
-  goap_pddl_task *task = (goap_pddl_task *)goap__px_alloc(&a, sizeof *task);
+  goap_pddl_task *task = (goap_pddl_task *)goap__alloc(&a, sizeof *task);
   if (!task) {
     d->status = GOAP_OUT_OF_MEMORY;
     snprintf(d->message, sizeof d->message, "out of memory");
     return GOAP_OUT_OF_MEMORY;
   }
   memset(task, 0, sizeof *task);
-  px_task_core *t = &task->c;
+  goap__px_task_core *t = &task->c;
   t->alloc = a;
   set_options(t, opt);
   t->diag = d;
@@ -21265,7 +21227,7 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
       if (n > max) break;
       if (!goap__grow(a, (void **)&buf, &c, n + 65536, 1)) {
         fclose(f);
-        goap__px_free(a, buf, c);
+        goap__free(a, buf, c);
         d->status = GOAP_OUT_OF_MEMORY;
         snprintf(d->message, sizeof d->message, "out of memory");
         return GOAP_OUT_OF_MEMORY;
@@ -21278,7 +21240,7 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
   int bad = ferror(f);
   fclose(f);
   if (bad) {
-    goap__px_free(a, buf, c);
+    goap__free(a, buf, c);
     d->status = GOAP_IO_ERROR;
     snprintf(d->file, sizeof d->file, "%s", path);
     snprintf(d->message, sizeof d->message, "cannot read the file");
@@ -21311,8 +21273,8 @@ goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
   if (st == GOAP_OK) st = read_file(&a, problem_path, max, &pt, &pl, &pc, d);
   if (st == GOAP_OK)
     st = goap_pddl_parse(domain_path, dt, dl, problem_path, pt, pl, opt, out, d);
-  goap__px_free(&a, dt, dc);
-  goap__px_free(&a, pt, pc);
+  goap__free(&a, dt, dc);
+  goap__free(&a, pt, pc);
   return st;
 }
 
@@ -21329,10 +21291,10 @@ const goap_cond *goap_pddl_goal(const goap_pddl_task *t, int *count) {
 }
 
 const char *goap_pddl_domain_name(const goap_pddl_task *t) {
-  return t ? px_name(&t->c, t->c.domain_sym) : NULL;
+  return t ? goap__px_name(&t->c, t->c.domain_sym) : NULL;
 }
 const char *goap_pddl_problem_name(const goap_pddl_task *t) {
-  return t ? px_name(&t->c, t->c.problem_sym) : NULL;
+  return t ? goap__px_name(&t->c, t->c.problem_sym) : NULL;
 }
 
 int goap_pddl_has_costs(const goap_pddl_task *t) {
@@ -21354,17 +21316,17 @@ size_t goap_pddl_format_action(const goap_pddl_task *task, int action, char *buf
     if (cap) snprintf(buf, cap, "(?)");
     return 3;
   }
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   int32_t e = t->act_of[action];
   int n = 0;
-  const int32_t *args = px_tset_args(&t->gacts, e, &n);
-  const px_schema *s = &t->schemas[px_tset_id(&t->gacts, e)];
+  const int32_t *args = goap__px_tset_args(&t->gacts, e, &n);
+  const goap__px_schema *s = &t->schemas[goap__px_tset_id(&t->gacts, e)];
   size_t len = 0;
-  int k = snprintf(buf, cap, "(%s", px_name(t, s->sym));
+  int k = snprintf(buf, cap, "(%s", goap__px_name(t, s->sym));
   len += (size_t)(k > 0 ? k : 0);
   for (int i = 0; i < n; ++i) {
     k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s",
-                 px_name(t, t->objects[args[i]].sym));
+                 goap__px_name(t, t->objects[args[i]].sym));
     len += (size_t)(k > 0 ? k : 0);
   }
   k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
@@ -21397,9 +21359,9 @@ size_t goap_pddl_format_action(const goap_pddl_task *task, int action, char *buf
 /* #include "pddl_internal.h": inlined above */
 
 typedef struct vstate {
-  const px_task_core *t;
+  const goap__px_task_core *t;
   const goap_allocator *a;
-  px_aset state;
+  goap__px_aset state;
 } vstate;
 
 static int set_atom(vstate *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
@@ -21416,7 +21378,7 @@ static goap_status plan_error(goap_diag *d, const char *name, int line, int col,
 }
 
 /* Writes "(name a b)" of a literal instantiated with bind into buf. */
-static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind, char *buf,
+static void lit_text(const goap__px_task_core *t, const goap__px_lit *l, const int32_t *bind, char *buf,
                      size_t cap) {
   int32_t args[PX_MAX_ARITY];
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
@@ -21437,7 +21399,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
   if (!task || !r || (!text && len)) return GOAP_INVALID_ARGUMENT;
   memset(r, 0, sizeof *r);
   r->bad_step = -1;
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   if (len > t->opt.max_bytes) {
     if (err) {
       err->status = GOAP_TOO_LARGE;
@@ -21458,7 +21420,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     if (!set_atom(&v, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, 1)) goto oom;
   }
 
-  px_ivec symv = {NULL, 0, 0}, bindv = {NULL, 0, 0}; /* a step's names; its binding */
+  goap__px_ivec symv = {NULL, 0, 0}, bindv = {NULL, 0, 0}; /* a step's names; its binding */
   size_t i = 0, line_start = 0;
   int line = 1, failed = 0;
   char msg[512], lt[400];
@@ -21529,35 +21491,35 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     int32_t si = -1, *bind = NULL;
     if (nsym == 0) {
       why = "an empty step '()'";
-    } else if (unknown == 0 || (si = px_map_get(&t->schema_of, syms[0])) < 0) {
+    } else if (unknown == 0 || (si = goap__px_map_get(&t->schema_of, syms[0])) < 0) {
       goap__px_fmt(msg, sizeof msg, "step %d %s: unknown action '%s'", step + 1, steptext,
-               unknown == 0 ? unknown_name : px_name(t, syms[0]));
+               unknown == 0 ? unknown_name : goap__px_name(t, syms[0]));
     } else if (nsym - 1 != t->schemas[si].nparams) {
       goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' takes %d argument%s, %d given", step + 1,
-               steptext, px_name(t, syms[0]), t->schemas[si].nparams,
+               steptext, goap__px_name(t, syms[0]), t->schemas[si].nparams,
                t->schemas[si].nparams == 1 ? "" : "s", nsym - 1);
     } else {
-      const px_schema *s = &t->schemas[si];
+      const goap__px_schema *s = &t->schemas[si];
       msg[0] = 0;
       for (bindv.n = 0; bindv.n < (size_t)s->nparams;)
         if (!goap__px_ipush(v.a, &bindv, -1)) goto oom;
       bind = bindv.v;
       for (int k = 0; k < s->nparams && !msg[0]; ++k) {
-        int32_t o = px_map_get(&t->obj_of, syms[k + 1]);
+        int32_t o = goap__px_map_get(&t->obj_of, syms[k + 1]);
         int32_t ty = t->args.v[s->ptypes + k];
         if (o < 0)
           goap__px_fmt(msg, sizeof msg, "step %d %s: unknown object '%s'", step + 1, steptext,
-                   syms[k + 1] >= 0 ? px_name(t, syms[k + 1]) : unknown_name);
+                   syms[k + 1] >= 0 ? goap__px_name(t, syms[k + 1]) : unknown_name);
         else if (!t->is_a[(size_t)o * t->ntypes + (size_t)ty])
           goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' is not of type '%s' (parameter %s)",
-                   step + 1, steptext, px_name(t, syms[k + 1]), px_name(t, t->types[ty].sym),
-                   px_name(t, t->args.v[s->pnames + k]));
+                   step + 1, steptext, goap__px_name(t, syms[k + 1]), goap__px_name(t, t->types[ty].sym),
+                   goap__px_name(t, t->args.v[s->pnames + k]));
         else
           bind[k] = o;
       }
       /* preconditions */
       for (int32_t k = 0; k < s->nlits && !msg[0]; ++k) {
-        const px_lit *l = &t->lits[s->lit0 + k];
+        const goap__px_lit *l = &t->lits[s->lit0 + k];
         if (l->kind != PX_LIT_PRE) continue;
         int32_t args[PX_MAX_ARITY];
         int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
@@ -21584,7 +21546,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
           int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
           if (fe < 0)
             goap__px_fmt(msg, sizeof msg, "step %d %s: its cost function '%s' has no value in :init",
-                     step + 1, steptext, px_name(t, t->funcs[s->cost_func].sym));
+                     step + 1, steptext, goap__px_name(t, t->funcs[s->cost_func].sym));
           else
             cost = t->fval[fe];
         }
@@ -21592,7 +21554,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       /* effects: deletes, then adds */
       for (int pass = 0; pass < 2 && !msg[0]; ++pass)
         for (int32_t k = 0; k < s->nlits; ++k) {
-          const px_lit *l = &t->lits[s->lit0 + k];
+          const goap__px_lit *l = &t->lits[s->lit0 + k];
           if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
           int32_t args[PX_MAX_ARITY];
           int n = t->preds[l->pred].arity;
@@ -21614,7 +21576,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
   }
   if (!failed) {
     for (int32_t k = 0; k < t->ngoal; ++k) {
-      const px_lit *l = &t->lits[t->goal0 + k];
+      const goap__px_lit *l = &t->lits[t->goal0 + k];
       int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
       const int32_t *la = t->args.v + l->args;
       int h = l->pred == PX_EQ ? la[0] == la[1] : holds(&v, l->pred, la, n);
@@ -24396,6 +24358,7 @@ int goap_agent_inspect_failures(const goap_agent *a, goap_failure_info *out, int
 /* ==== src/runtime/replay.c ==== */
 /* names of src/runtime/replay.c that another file also declares */
 #define fail fail__runtime_replay
+#define mix mix__runtime_replay
 /*
  * replay.c -- recording the inputs of agents into a binary log, and replaying a log against
  * agents, checking their decisions (goap/replay.h).
@@ -25236,6 +25199,7 @@ int goap__replay_decode(const counts *cn, reader *rd, rec *o, int32_t *plan, siz
 }
 /* macros of src/runtime/replay.c end here */
 #undef fail
+#undef mix
 
 /* ==== src/runtime/replay_run.c ==== */
 /*
@@ -28081,7 +28045,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   memset(result, 0, sizeof *result);
   const goap__sim *sm = &f->sims[sim];
   const goap_domain *d = f->domain;
-  goap_allocator al = goap__mem_resolve(opt.allocator.fn ? &opt.allocator : &f->alloc);
+  goap_allocator al = goap__resolve(opt.allocator.fn ? &opt.allocator : &f->alloc);
   int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
   size_t W = goap_domain_state_words(d);
   double until = opt.until > 0 ? opt.until : sm->until;
@@ -28102,12 +28066,12 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   c.d = d;
   c.opt = &opt;
   goap_action_binding *ab =
-      (goap_action_binding *)goap__mem_alloc(&al, (size_t)(na ? na : 1) * sizeof *ab);
+      (goap_action_binding *)goap__alloc(&al, (size_t)(na ? na : 1) * sizeof *ab);
   goap_goal_binding *gb =
-      (goap_goal_binding *)goap__mem_alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
-  goap_word *mem = (goap_word *)goap__mem_alloc(&al, W * sizeof *mem);
-  sim_agent *ms = (sim_agent *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
-  c.world = (goap_word *)goap__mem_alloc(&al, W * sizeof *c.world);
+      (goap_goal_binding *)goap__alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
+  goap_word *mem = (goap_word *)goap__alloc(&al, W * sizeof *mem);
+  sim_agent *ms = (sim_agent *)goap__alloc(&al, (size_t)nm * sizeof *ms);
+  c.world = (goap_word *)goap__alloc(&al, W * sizeof *c.world);
   goap_squad *squad = NULL;
   goap_status st = GOAP_OUT_OF_MEMORY;
   if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
@@ -28273,11 +28237,11 @@ done:
     goap_agent_type_destroy(ms[k].type);
   }
   goap_blackboard_destroy(c.bb);
-  goap__mem_free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
-  goap__mem_free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
-  goap__mem_free(&al, mem, W * sizeof *mem);
-  goap__mem_free(&al, ms, (size_t)nm * sizeof *ms);
-  goap__mem_free(&al, c.world, W * sizeof *c.world);
+  goap__free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
+  goap__free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
+  goap__free(&al, mem, W * sizeof *mem);
+  goap__free(&al, ms, (size_t)nm * sizeof *ms);
+  goap__free(&al, c.world, W * sizeof *c.world);
   return st;
 }
 
@@ -29250,7 +29214,7 @@ typedef struct slot {
   goap_word *start;
   goap_cond *want;
   int32_t *plan;
-  uint32_t start_cap, want_cap, plan_cap;
+  size_t start_cap, want_cap, plan_cap;  /* elements */
   goap_result res;                       /* plan/plan_capacity unused; the rest is the result */
 } slot;
 
@@ -29264,7 +29228,8 @@ typedef struct worker {
   pthread_t thread;
   int started;
   dom_planner *planners;
-  int nplanners, cap_planners;
+  int nplanners;
+  size_t cap_planners;
   uint32_t batch[BATCH_MAX];
   uint32_t nbatch;
   int begun;                             /* batch[0] is a begun search in cur */
@@ -29303,15 +29268,10 @@ struct goap_sched {
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-static void *raw_realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
-  if (a->fn) return a->fn(a->ctx, p, old_size, new_size);
-  return goap_libc_realloc(NULL, p, old_size, new_size);
-}
-
 static void *locked_realloc(void *ctx, void *p, size_t old_size, size_t new_size) {
   goap_sched *s = (goap_sched *)ctx;
   pthread_mutex_lock(&s->alloc_mu);
-  void *r = raw_realloc(&s->raw, p, old_size, new_size);
+  void *r = goap__realloc(&s->raw, p, old_size, new_size);
   pthread_mutex_unlock(&s->alloc_mu);
   return r;
 }
@@ -29381,14 +29341,9 @@ static int ring_remove(uint32_t *ring, uint32_t cap, uint32_t head, uint32_t *co
 static goap_planner *planner_for(goap_sched *s, worker *w, const goap_domain *d) {
   for (int i = 0; i < w->nplanners; ++i)
     if (w->planners[i].d == d) return w->planners[i].p;
-  if (w->nplanners == w->cap_planners) {
-    int ncap = w->cap_planners ? w->cap_planners * 2 : 4;
-    dom_planner *np = (dom_planner *)locked_realloc(
-        s, w->planners, (size_t)w->cap_planners * sizeof *np, (size_t)ncap * sizeof *np);
-    if (!np) return NULL;
-    w->planners = np;
-    w->cap_planners = ncap;
-  }
+  if (!goap__grow(&s->locked, (void **)&w->planners, &w->cap_planners, (size_t)w->nplanners + 1,
+                  sizeof *w->planners))
+    return NULL;
   goap_planner_desc pd = s->pdesc;
   pd.allocator = s->locked;
   goap_planner *p = goap_planner_create(d, &pd);
@@ -29404,27 +29359,42 @@ static void set_failure(slot *sl, goap_status st) {
   sl->res.status = st;
 }
 
+/* Makes a slot's buffer hold at least n elements (goap__grow through the locked allocator;
+ * its content is not kept). A buffer still in the shared block is never resized: it is left
+ * for one of its own. */
+static int slot_buf(goap_sched *s, void **buf, size_t *cap, uint8_t *own, size_t n, size_t elem) {
+  if (n <= *cap) return 1;
+  void *p = *own ? *buf : NULL;
+  size_t c = *own ? *cap : 0;
+  if (!goap__grow(&s->locked, &p, &c, n, elem)) return 0;
+  *buf = p;
+  *cap = c;
+  *own = 1;
+  return 1;
+}
+
+static int plan_capacity(const slot *sl) {
+  return sl->plan_cap > (size_t)INT32_MAX ? INT32_MAX : (int)sl->plan_cap;
+}
+
 /* Writes the finished search's result into the slot, growing its plan buffer if needed. */
 static void finish_into(goap_sched *s, goap_planner *p, slot *sl) {
   goap_result *r = &sl->res;
   memset(r, 0, sizeof *r);
   r->plan = sl->plan;
-  r->plan_capacity = (int)sl->plan_cap;
+  r->plan_capacity = plan_capacity(sl);
   goap_plan_finish(p, r);
   if (r->plan_length > r->plan_capacity) {
-    size_t need = (size_t)r->plan_length;
-    int32_t *np = (int32_t *)s_alloc(s, need * sizeof *np);
-    if (!np) {
+    void *bp = sl->plan;
+    if (!slot_buf(s, &bp, &sl->plan_cap, &sl->own_plan, (size_t)r->plan_length,
+                  sizeof *sl->plan)) {
       set_failure(sl, GOAP_OUT_OF_MEMORY);
       return;
     }
-    if (sl->own_plan) s_free(s, sl->plan, sl->plan_cap * sizeof *sl->plan);
-    sl->plan = np;
-    sl->plan_cap = (uint32_t)need;
-    sl->own_plan = 1;
+    sl->plan = (int32_t *)bp;
     memset(r, 0, sizeof *r);
     r->plan = sl->plan;
-    r->plan_capacity = (int)sl->plan_cap;
+    r->plan_capacity = plan_capacity(sl);
     goap_plan_finish(p, r);
   }
   r->plan = NULL;
@@ -29572,9 +29542,10 @@ static void *worker_main(void *arg) {
 
 static void free_worker(goap_sched *s, worker *w) {
   for (int i = 0; i < w->nplanners; ++i) goap_planner_destroy(w->planners[i].p);
-  s_free(s, w->planners, (size_t)w->cap_planners * sizeof *w->planners);
+  s_free(s, w->planners, w->cap_planners * sizeof *w->planners);
   w->planners = NULL;
-  w->nplanners = w->cap_planners = 0;
+  w->nplanners = 0;
+  w->cap_planners = 0;
 }
 
 static void free_all(goap_sched *s) {
@@ -29597,7 +29568,7 @@ static void free_all(goap_sched *s) {
   pthread_mutex_destroy(&s->mu);
   pthread_mutex_destroy(&s->alloc_mu);
   goap_allocator raw = s->raw;
-  raw_realloc(&raw, s, sizeof *s, 0);
+  goap__realloc(&raw, s, sizeof *s, 0);
 }
 
 static int default_threads(void) {
@@ -29623,14 +29594,14 @@ goap_status goap_sched_create(const goap_sched_desc *desc, goap_sched **out) {
   uint32_t hp = dd.plan_hint ? dd.plan_hint : 32u;
   if (hw > 4096u || hc > 4096u || hp > 65536u) return GOAP_INVALID_ARGUMENT;
 
-  goap_sched *s = (goap_sched *)raw_realloc(&dd.allocator, NULL, 0, sizeof *s);
+  goap_sched *s = (goap_sched *)goap__realloc(&dd.allocator, NULL, 0, sizeof *s);
   if (!s) return GOAP_OUT_OF_MEMORY;
   memset(s, 0, sizeof *s);
   s->raw = dd.allocator;
   s->locked.fn = locked_realloc;
   s->locked.ctx = s;
   if (pthread_mutex_init(&s->alloc_mu, NULL) != 0) {
-    raw_realloc(&dd.allocator, s, sizeof *s, 0);
+    goap__realloc(&dd.allocator, s, sizeof *s, 0);
     return GOAP_OUT_OF_MEMORY;
   }
   pthread_condattr_t ca;
@@ -29644,7 +29615,7 @@ goap_status goap_sched_create(const goap_sched_desc *desc, goap_sched **out) {
   }
   if (!ok) { /* cannot happen with the default attributes on POSIX systems we know */
     pthread_mutex_destroy(&s->alloc_mu);
-    raw_realloc(&dd.allocator, s, sizeof *s, 0);
+    goap__realloc(&dd.allocator, s, sizeof *s, 0);
     return GOAP_OUT_OF_MEMORY;
   }
   s->nthreads = nthreads;
@@ -29725,18 +29696,6 @@ void goap_sched_destroy(goap_sched *s) {
 
 /* ---- game-thread calls ------------------------------------------------------------------ */
 
-/* Makes a slot's buffer hold at least n elements (mu held; allocation under alloc_mu). */
-static int grow(goap_sched *s, void **buf, uint32_t *cap, uint8_t *own, size_t n, size_t elem) {
-  if (n <= *cap) return 1;
-  void *nb = s_alloc(s, n * elem);
-  if (!nb) return 0;
-  if (*own) s_free(s, *buf, (size_t)*cap * elem);
-  *buf = nb;
-  *cap = (uint32_t)n;
-  *own = 1;
-  return 1;
-}
-
 goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_request *req,
                               void *tag, goap_sched_ticket *ticket) {
   if (ticket) *ticket = 0;
@@ -29753,8 +29712,8 @@ goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_re
   uint32_t i = s->free_stack[s->nfree - 1];
   slot *sl = &s->slots[i];
   void *bs = sl->start, *bw = sl->want;
-  if ((req->start && !grow(s, &bs, &sl->start_cap, &sl->own_start, words, sizeof(goap_word))) ||
-      !grow(s, &bw, &sl->want_cap, &sl->own_want, nwant, sizeof(goap_cond))) {
+  if ((req->start && !slot_buf(s, &bs, &sl->start_cap, &sl->own_start, words, sizeof(goap_word))) ||
+      !slot_buf(s, &bw, &sl->want_cap, &sl->own_want, nwant, sizeof(goap_cond))) {
     sl->start = (goap_word *)bs;
     sl->want = (goap_cond *)bw;
     pthread_mutex_unlock(&s->mu);
@@ -29941,6 +29900,8 @@ goap_status goap_sched_wait(goap_sched *s, double max_ms) {
 #include <stdlib.h>
 #include <string.h>
 
+/* #include "base/base.h": inlined above */
+
 #define WORKERS_MAX 64
 
 struct goap_workers {
@@ -29960,16 +29921,6 @@ static void *wk_alloc(const goap_allocator *a, size_t n) {
   void *p = a->fn(a->ctx, NULL, 0, n);
   if (p) memset(p, 0, n);
   return p;
-}
-
-static void *wk_default(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
 }
 
 /* Takes and runs indices of the current job until none is left; called with mu held, returns
@@ -30001,8 +29952,7 @@ static void *worker_main(void *arg) {
 goap_status goap_workers_create(int threads, const goap_allocator *alloc, goap_workers **out) {
   if (out) *out = NULL;
   if (!out || threads < 0 || threads > WORKERS_MAX) return GOAP_INVALID_ARGUMENT;
-  goap_allocator a = {wk_default, NULL};
-  if (alloc && alloc->fn) a = *alloc;
+  goap_allocator a = goap__resolve(alloc);
   goap_workers *w = (goap_workers *)wk_alloc(&a, sizeof *w);
   if (!w) return GOAP_OUT_OF_MEMORY;
   w->alloc = a;

@@ -80,6 +80,23 @@ TEST(grow_failure_and_overflow_change_nothing) {
   goap__free(&a, v, cap * sizeof *v);
 }
 
+TEST(grow_cap_is_the_capacity_grow_takes) {
+  /* the planner checks its memory limit against this capacity before it allocates */
+  CHECK_EQ_INT(goap__grow_cap(0, 3, 4), 8);
+  CHECK_EQ_INT(goap__grow_cap(8, 8, 4), 8);
+  CHECK_EQ_INT(goap__grow_cap(8, 9, 4), 16);
+  CHECK_EQ_INT(goap__grow_cap(16, 100, 4), 128);
+  CHECK_EQ_INT(goap__grow_cap(0, SIZE_MAX, 1), 0);          /* doubling passes SIZE_MAX */
+  CHECK_EQ_INT(goap__grow_cap(8, SIZE_MAX / 4, 8), 0);      /* count * size passes SIZE_MAX */
+  dirty_alloc d = {0, 0};
+  goap_allocator a = {dirty_realloc, &d};
+  char *v = NULL;
+  size_t cap = 0;
+  REQUIRE(goap__grow(&a, (void **)&v, &cap, 300, 1));
+  CHECK_EQ_INT(cap, goap__grow_cap(0, 300, 1));
+  goap__free(&a, v, cap);
+}
+
 TEST(names_keys_are_bytes_in_namespaces) {
   goap__names m = {NULL, 0, 0};
   const char *text = "fire firewall";
@@ -283,6 +300,7 @@ TEST(agent_budget_reads_the_injected_clock) {
 
 TEST_MAIN(TEST_ENTRY(grow_zero_fills_what_it_adds),
           TEST_ENTRY(grow_failure_and_overflow_change_nothing),
+          TEST_ENTRY(grow_cap_is_the_capacity_grow_takes),
           TEST_ENTRY(names_keys_are_bytes_in_namespaces),
           TEST_ENTRY(names_out_of_memory_keeps_the_table), TEST_ENTRY(clock_is_monotonic),
           TEST_ENTRY(assertions_follow_the_build),

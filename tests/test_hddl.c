@@ -104,7 +104,7 @@ typedef struct pline {
 } pline;
 
 typedef struct checker {
-  const px_task_core *t;
+  const goap__px_task_core *t;
   pline l[MAXL];
   int n, nprim;
   int line_of[MAXL * 2];     /* id -> line index, -1 */
@@ -114,20 +114,20 @@ typedef struct checker {
   char why[256];
 } checker;
 
-static int obj_id(const px_task_core *t, const char *name) {
+static int obj_id(const goap__px_task_core *t, const char *name) {
   for (size_t o = 0; o < t->nobjects; ++o)
-    if (strcmp(px_name(t, t->objects[o].sym), name) == 0) return (int)o;
+    if (strcmp(goap__px_name(t, t->objects[o].sym), name) == 0) return (int)o;
   return -1;
 }
 
-static void atom_str(const px_task_core *t, int32_t pred, const int32_t *g, char *buf, size_t cap) {
-  size_t len = (size_t)snprintf(buf, cap, "%s", px_name(t, t->preds[pred].sym));
+static void atom_str(const goap__px_task_core *t, int32_t pred, const int32_t *g, char *buf, size_t cap) {
+  size_t len = (size_t)snprintf(buf, cap, "%s", goap__px_name(t, t->preds[pred].sym));
   for (int i = 0; i < t->preds[pred].arity && len < cap; ++i)
-    len += (size_t)snprintf(buf + len, cap - len, " %s", px_name(t, t->objects[g[i]].sym));
+    len += (size_t)snprintf(buf + len, cap - len, " %s", goap__px_name(t, t->objects[g[i]].sym));
 }
 
 /* Literal [i] holds in state s under binding b (all bound): 1/0; -1 when something is unbound. */
-static int lit_ok(const px_task_core *t, const px_lit *l, const int32_t *b, const atomset *s) {
+static int lit_ok(const goap__px_task_core *t, const goap__px_lit *l, const int32_t *b, const atomset *s) {
   int32_t g[PX_MAX_ARITY];
   int ar = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
   for (int i = 0; i < ar; ++i) {
@@ -146,14 +146,14 @@ static int lit_ok(const px_task_core *t, const px_lit *l, const int32_t *b, cons
   return l->neg ? !v : v;
 }
 
-static int is_a(const px_task_core *t, int o, int32_t ty) {
+static int is_a(const goap__px_task_core *t, int o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
 /* Unifies the names tok[from..] with the lifted args (n of them) into binding b. */
 static int unify(checker *c, const pline *pl, int from, const int32_t *args, int n, int32_t *b,
                  int32_t ptypes) {
-  const px_task_core *t = c->t;
+  const goap__px_task_core *t = c->t;
   for (int i = 0; i < n; ++i) {
     int o = obj_id(t, pl->tok[from + i]);
     if (o < 0) return 0;
@@ -171,9 +171,9 @@ static int unify(checker *c, const pline *pl, int from, const int32_t *args, int
 }
 
 /* The name of a step's task or action. */
-static const char *step_name(const px_task_core *t, const px_step *s) {
-  return s->task >= 0 ? px_name(t, t->htn.ctasks[s->task].sym)
-                      : px_name(t, t->schemas[-s->task - 1].sym);
+static const char *step_name(const goap__px_task_core *t, const goap__px_step *s) {
+  return s->task >= 0 ? goap__px_name(t, t->htn.ctasks[s->task].sym)
+                      : goap__px_name(t, t->schemas[-s->task - 1].sym);
 }
 
 /* Checks the children of a node against a network (steps s0..s0+n, params np/ptypes) with
@@ -182,7 +182,7 @@ static int check_node(checker *c, int id, int *first);
 
 static int check_kids(checker *c, const pline *pl, int kid0, int nk, int32_t s0, int32_t ns,
                       int32_t *b, int32_t ptypes, int *first) {
-  const px_task_core *t = c->t;
+  const goap__px_task_core *t = c->t;
   *first = -1;
   if (nk != ns) {
     snprintf(c->why, sizeof c->why, "line '%s ...': %d subtasks, the method has %d", pl->tok[0], nk, (int)ns);
@@ -195,7 +195,7 @@ static int check_kids(checker *c, const pline *pl, int kid0, int nk, int32_t s0,
       return 0;
     }
     const pline *kl = &c->l[c->line_of[kid]];
-    const px_step *st = &t->htn.steps[s0 + k];
+    const goap__px_step *st = &t->htn.steps[s0 + k];
     if (strcmp(kl->tok[1], step_name(t, st)) != 0) {
       snprintf(c->why, sizeof c->why, "id %d is '%s', the method expects '%s'", kid, kl->tok[1], step_name(t, st));
       return 0;
@@ -213,7 +213,7 @@ static int check_kids(checker *c, const pline *pl, int kid0, int nk, int32_t s0,
 }
 
 static int check_node(checker *c, int id, int *first) {
-  const px_task_core *t = c->t;
+  const goap__px_task_core *t = c->t;
   if (c->used[id]++) {
     snprintf(c->why, sizeof c->why, "id %d is used twice", id);
     return 0;
@@ -227,14 +227,14 @@ static int check_node(checker *c, int id, int *first) {
   int here = c->nleaves;
   int32_t ct = -1, m = -1;
   for (size_t i = 0; i < t->htn.nctasks; ++i)
-    if (strcmp(px_name(t, t->htn.ctasks[i].sym), pl->tok[1]) == 0) ct = (int32_t)i;
+    if (strcmp(goap__px_name(t, t->htn.ctasks[i].sym), pl->tok[1]) == 0) ct = (int32_t)i;
   for (size_t i = 0; i < t->htn.nmethods; ++i)
-    if (strcmp(px_name(t, t->htn.methods[i].sym), pl->tok[pl->arrow + 1]) == 0) m = (int32_t)i;
+    if (strcmp(goap__px_name(t, t->htn.methods[i].sym), pl->tok[pl->arrow + 1]) == 0) m = (int32_t)i;
   if (ct < 0 || m < 0 || t->htn.methods[m].task != ct) {
     snprintf(c->why, sizeof c->why, "id %d: no method '%s' of task '%s'", id, pl->tok[pl->arrow + 1], pl->tok[1]);
     return 0;
   }
-  const px_method *pm = &t->htn.methods[m];
+  const goap__px_method *pm = &t->htn.methods[m];
   int32_t b[CK_MAX_PARAMS];
   for (int i = 0; i < CK_MAX_PARAMS; ++i) b[i] = -1;
   if (pl->arrow - 2 != t->htn.ctasks[ct].nparams ||
@@ -277,7 +277,7 @@ static int check_node(checker *c, int id, int *first) {
 
 /* 1 when the plan text is a valid plan for t; else 0 with c->why. */
 static int check_plan(checker *c, const goap_pddl_task *task, const char *text) {
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   memset(c, 0, sizeof *c);
   c->t = t;
   for (int i = 0; i < MAXL * 2; ++i) c->line_of[i] = -1;
@@ -341,8 +341,8 @@ static int check_plan(checker *c, const goap_pddl_task *task, const char *text) 
     if (li == root || pl->comp) continue;
     int32_t sc = -1;
     for (size_t i = 0; i < t->nschemas; ++i)
-      if (strcmp(px_name(t, t->schemas[i].sym), pl->tok[1]) == 0) sc = (int32_t)i;
-    const px_schema *ps = sc >= 0 ? &t->schemas[sc] : NULL;
+      if (strcmp(goap__px_name(t, t->schemas[i].sym), pl->tok[1]) == 0) sc = (int32_t)i;
+    const goap__px_schema *ps = sc >= 0 ? &t->schemas[sc] : NULL;
     int32_t b[CK_MAX_PARAMS];
     for (int i = 0; i < CK_MAX_PARAMS; ++i) b[i] = -1;
     int32_t pargs[CK_MAX_PARAMS];
@@ -360,7 +360,7 @@ static int check_plan(checker *c, const goap_pddl_task *task, const char *text) 
       }
     for (int pass = 0; pass < 2 && ok; ++pass)
       for (int32_t i = ps->lit0; i < ps->lit0 + ps->nlits; ++i) {
-        const px_lit *l = &t->lits[i];
+        const goap__px_lit *l = &t->lits[i];
         if (l->kind != (pass ? PX_LIT_ADD : PX_LIT_DEL)) continue;
         int32_t g[PX_MAX_ARITY];
         for (int j = 0; j < t->preds[l->pred].arity; ++j) {
@@ -836,8 +836,8 @@ TEST(forall_in_an_action_a_method_and_the_goal) {
 }
 
 /* The literal i of the task as text, "(p o1 o2)" or "!(= o1 o2)". */
-static void lit_str(const px_task_core *t, int32_t i, char *buf, size_t cap) {
-  const px_lit *l = &t->lits[i];
+static void lit_str(const goap__px_task_core *t, int32_t i, char *buf, size_t cap) {
+  const goap__px_lit *l = &t->lits[i];
   size_t k = (size_t)snprintf(buf, cap, "%s", l->neg ? "!" : "");
   if (k < cap) goap__px_format_atom(t, l->pred, t->args.v + l->args, buf + k, cap - k);
 }
@@ -862,7 +862,7 @@ TEST(forall_instances_nesting_shadowing_and_empty_types) {
   goap_diag err;
   REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &task, &err) ==
           GOAP_OK);
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   char all[1024], one[64];
   size_t len = 0;
   all[0] = 0;
@@ -870,7 +870,7 @@ TEST(forall_instances_nesting_shadowing_and_empty_types) {
    * type b has none; then the effect */
   REQUIRE(t->nschemas == 1);
   for (int32_t i = t->schemas[0].lit0; i < t->schemas[0].lit0 + t->schemas[0].nlits; ++i) {
-    const px_lit *l = &t->lits[i];
+    const goap__px_lit *l = &t->lits[i];
     CHECK_EQ_INT(l->quant, -1);
     if (t->args.v[l->args] < 0) {
       len += (size_t)snprintf(all + len, sizeof all - len, "%s(q ?x)", len ? " " : "");

@@ -88,7 +88,7 @@ TEST(lmcut_equal_conditions_share_a_fact) {
   REQUIRE(begin_lmcut(p, NULL, want, 2));
   /* coins >= 2 (the actions' tests, the goal's) is one fact; the range tests of the ADDs
    * (coins >= 2 again for -2, coins <= 8 for +1) are no more than one other */
-  CHECK(p->lm.nuc <= 2);
+  CHECK(p->lm.ncond_facts <= 2);
   goap_word s[4];
   goap_state_init(d, s);
   double lm = goap__lmcut_eval(p, s), hmax = goap__relax_eval(p, s, 0);
@@ -226,10 +226,10 @@ static int random_states(int whole, long *checked, long *with_buckets, long *wit
       double hmax = goap__relax_eval(t.p, s, 0);
       t.p->lm.heap_only = 0;
       double lb = goap__lmcut_eval(t.p, s);
-      *with_buckets += t.p->lm.usebuck;
+      *with_buckets += t.p->lm.use_buckets;
       t.p->lm.heap_only = 1;
       double lh = goap__lmcut_eval(t.p, s);
-      *with_heap += !t.p->lm.usebuck;
+      *with_heap += !t.p->lm.use_buckets;
       /* the forward cut search finds the same cuts, so the same values */
       t.p->lm.forward_cut = 1;
       double lhf = goap__lmcut_eval(t.p, s);

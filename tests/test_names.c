@@ -1,7 +1,7 @@
 /*
  * test_names.c -- the name tables behind loading: base's goap__names (each slot keeps its
  * key's hash; goap__names_reserve sizes a table once) and the PDDL symbol table (names packed
- * in chunks, each record keeping its hash). Many keys (through many growths and chunk
+ * in chunks, indexed by base's table). Many keys (through many growths and chunk
  * boundaries), near-identical keys, absent keys, and pointers that must stay valid.
  */
 #include <stdio.h>
@@ -66,7 +66,7 @@ TEST(names_reserve_sizes_once) {
 TEST(pddl_symbols_chunks_and_case) {
   goap_allocator a = {0};
   a.fn = goap_libc_realloc;
-  px_syms s;
+  goap__px_syms s;
   memset(&s, 0, sizeof s);
   make_keys();
   /* names far over one 4 KiB chunk, and one longer than a chunk */
@@ -77,17 +77,16 @@ TEST(pddl_symbols_chunks_and_case) {
   for (int i = 0; i < NKEYS; ++i) {
     int32_t id = goap__px_sym_intern(&a, &s, keys[i], strlen(keys[i]));
     REQUIRE(id == i);
-    if (i == 0) first = s.recs[0].name;
+    if (i == 0) first = s.name[0];
   }
   for (int r = 0; r < 8; ++r) {
     big[0] = (char)('a' + r);
     REQUIRE(goap__px_sym_intern(&a, &s, big, PX_MAX_NAME) == NKEYS + r);
   }
-  CHECK(s.recs[0].name == first); /* names never move */
+  CHECK(s.name[0] == first); /* names never move */
   CHECK(strcmp(first, "move r0 w0") == 0);
   for (int i = 0; i < NKEYS; ++i) {
-    CHECK(strcmp(s.recs[i].name, keys[i]) == 0);
-    CHECK(s.recs[i].len == strlen(keys[i]));
+    CHECK(strcmp(s.name[i], keys[i]) == 0);
     /* upper case finds the lower-cased symbol */
     char up[32];
     size_t n = strlen(keys[i]);
@@ -98,9 +97,10 @@ TEST(pddl_symbols_chunks_and_case) {
   }
   big[0] = 'c';
   CHECK(goap__px_sym_find(&s, big) == NKEYS + 2);
-  CHECK(strlen(s.recs[NKEYS + 2].name) == PX_MAX_NAME);
+  CHECK(strlen(s.name[NKEYS + 2]) == PX_MAX_NAME);
   CHECK(goap__px_sym_find(&s, "move r0 w5000") == -1);
   CHECK(s.n == (size_t)NKEYS + 8);
+  CHECK(s.index.count == s.n); /* base's name table indexes them, each once */
   goap__px_syms_free(&a, &s);
   CHECK(s.n == 0 && s.chunks == NULL);
 }

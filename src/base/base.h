@@ -67,6 +67,10 @@ void goap__strfree(const goap_allocator *a, char *s);
  * they use, such as PDDL grounding, do not pay for the zeroing). */
 int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
                   int zero);
+/* The capacity goap__grow would choose for need elements of elem bytes from cap (cap itself
+ * when need <= cap), or 0 when it would overflow: for growers that must check a memory limit
+ * before they allocate (the planner's). */
+size_t goap__grow_cap(size_t cap, size_t need, size_t elem);
 /* goap__grow: new elements uninitialised; goap__grow_zero: new elements zero. */
 static inline int goap__grow(const goap_allocator *a, void **p, size_t *cap, size_t need,
                              size_t elem) {
@@ -101,7 +105,12 @@ typedef struct goap__names {
   size_t count; /* <= cap / 2 */
 } goap__names;
 
-uint32_t goap__names_hash(int32_t ns, const char *key, size_t len);
+/* FNV-1a over ns, then the bytes (inline: the callers hash in their own loops) */
+static inline uint32_t goap__names_hash(int32_t ns, const char *key, size_t len) {
+  uint32_t h = (2166136261u ^ (uint32_t)ns) * 16777619u;
+  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)key[i]) * 16777619u;
+  return h;
+}
 /* The id of (ns, key[0..len)), or -1. */
 int32_t goap__names_find(const goap__names *m, int32_t ns, const char *key, size_t len);
 int32_t goap__names_find_h(const goap__names *m, int32_t ns, const char *key, size_t len,

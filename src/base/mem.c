@@ -53,17 +53,24 @@ void goap__strfree(const goap_allocator *a, char *s) {
   if (s) goap__free(a, s, strlen(s) + 1);
 }
 
+size_t goap__grow_cap(size_t cap, size_t need, size_t elem) {
+  GOAP_ASSERT(elem > 0);
+  if (need <= cap) return cap;
+  size_t ncap = cap ? cap : 8;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2) return 0;
+    ncap *= 2;
+  }
+  return ncap > SIZE_MAX / elem ? 0 : ncap;
+}
+
 int goap__grow_ex(const goap_allocator *a, void **p, size_t *cap, size_t need, size_t elem,
                   int zero) {
   GOAP_ASSERT(elem > 0);
   GOAP_ASSERT(*p != NULL || *cap == 0);
   if (need <= *cap) return 1;
-  size_t ncap = *cap ? *cap : 8;
-  while (ncap < need) {
-    if (ncap > SIZE_MAX / 2) return 0;
-    ncap *= 2;
-  }
-  if (ncap > SIZE_MAX / elem) return 0;
+  size_t ncap = goap__grow_cap(*cap, need, elem);
+  if (!ncap) return 0;
   void *np = goap__realloc(a, *p, *p ? *cap * elem : 0, ncap * elem);
   if (!np) return 0;
   if (zero) memset((char *)np + *cap * elem, 0, (ncap - *cap) * elem);

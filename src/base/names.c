@@ -10,12 +10,6 @@
 
 #include "base.h"
 
-uint32_t goap__names_hash(int32_t ns, const char *key, size_t len) {
-  uint32_t h = (2166136261u ^ (uint32_t)ns) * 16777619u; /* FNV-1a over ns, then the bytes */
-  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)key[i]) * 16777619u;
-  return h;
-}
-
 int32_t goap__names_find_h(const goap__names *m, int32_t ns, const char *key, size_t len,
                            uint32_t hash) {
   if (!m->cap || !key) return -1;

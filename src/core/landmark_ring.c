@@ -49,7 +49,7 @@ goap_status goap__lm_ring_setup(goap_planner *p) {
   lr->write_pos = 0; /* records of earlier requests are stale (lr->req): the ring starts over */
   lr->stored = 0;
   goap_status st =
-      goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.cap_lk,
+      goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.cap_landmarks,
                          sizeof *lr->inherited);
   if (st != GOAP_OK) return st;
   if (++lr->req == 0) { /* wrapped: forget every entry */
@@ -86,7 +86,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
       }
     }
   }
-  size_t len = lm->nlk;
+  size_t len = lm->nlandmarks;
   size_t lmax = lr->max_words ? lr->max_words : LR_MAX_WORDS;
   if (p->max_memory && lmax > p->max_memory / 8 / sizeof *lr->ring) /* leave the rest to nodes */
     lmax = p->max_memory / 8 / sizeof *lr->ring;
@@ -100,7 +100,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
       (void)goap__planner_grow(p, (void **)&lr->ring, &lr->cap_ring, to, sizeof *lr->ring);
   }
   size_t cap = lr->cap_ring;
-  if (lm->lk_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
+  if (lm->landmarks_over || len > cap / 4 || len >= ((size_t)1 << 16)) return;
   uint64_t pos = lr->write_pos;
   size_t at = (size_t)(pos % cap);
   if (at + len > cap) { /* records never wrap: skip to the ring's start */
@@ -108,7 +108,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
     at = 0;
   }
   GOAP_ASSERT(at + len <= cap); /* a record never wraps */
-  memcpy(lr->ring + at, lm->lk, len * sizeof *lm->lk);
+  memcpy(lr->ring + at, lm->landmarks, len * sizeof *lm->landmarks);
   lr->write_pos = pos + len;
   goap__lrent *e = lr_slot(p, node);
   e->at = (pos & LR_POS) | ((uint64_t)len << 48);
@@ -116,7 +116,7 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
   e->req = lr->req;
 }
 
-/* Sets lm.inh to the landmarks node n inherits from its parent (none when not recorded). */
+/* Sets lm.start_landmarks to the landmarks node n inherits from its parent (none when not recorded). */
 void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
   goap__landmark_ring *lr = &p->lm_ring;
   uint32_t par = p->nodes.parent[n];
@@ -148,11 +148,11 @@ void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
         lr->inherited[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, lr->inherited[i + k]);
       i += len;
     }
-  p->lm.inh = lr->inherited;
-  p->lm.ninh = w;
+  p->lm.start_landmarks = lr->inherited;
+  p->lm.nstart_landmarks = w;
 }
 
-/* Sets lm.inh to node n's own landmarks, recorded by an evaluation of n that stopped early
+/* Sets lm.start_landmarks to node n's own landmarks, recorded by an evaluation of n that stopped early
  * (a cost partition of n's: LM-cut goes on from them). Returns their length, 0 when none. */
 size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
   goap__landmark_ring *lr = &p->lm_ring;
@@ -161,8 +161,8 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
   size_t elen = (size_t)(e->at >> 48);
   if (e->req != lr->req || e->node != n || pos + lr->cap_ring < lr->write_pos || elen == 0)
     return 0;
-  p->lm.inh = lr->ring + (size_t)(pos % lr->cap_ring);
-  p->lm.ninh = elen;
+  p->lm.start_landmarks = lr->ring + (size_t)(pos % lr->cap_ring);
+  p->lm.nstart_landmarks = elen;
   ++lr->resumed;
   return elen;
 }

@@ -46,13 +46,13 @@
  * Stopping early: with lm.stop_on the evaluation returns as soon as h + hmax(goal) (the cuts
  * so far plus hmax under the costs they left: a cost partition, so admissible) exceeds
  * lm.stop, with lm.partial set; lazy A* uses it for states it would queue again anyway.
- * Inherited landmarks: lm.inh (set by the caller for one evaluation) lists landmarks of the
+ * Inherited landmarks: lm.start_landmarks (set by the caller for one evaluation) lists landmarks of the
  * state with costs forming a cost partition (planner.c: the parent's landmarks that the
  * action does not touch). Each one's cost is added to h and taken off its operators' costs
  * before the first hmax, and LM-cut goes on from there: the result is admissible (the
- * inherited part by the partition, the rest as LM-cut under the costs left). lm.lk records
+ * inherited part by the partition, the rest as LM-cut under the costs left). lm.landmarks records
  * every landmark of the evaluation, inherited or cut, for the caller to pass on.
- * The request's operator costs (base) and precondition counts (unsat0) are copied from
+ * The request's operator costs (op_cost) and precondition counts (npre_of_op) are copied from
  * arrays made at build time rather than recomputed per evaluation.
  *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
@@ -67,23 +67,10 @@
 #define LM_EPS 1e-9
 #define LM_MAXBUCK ((size_t)1 << 16)
 
-static goap_status lm_grow(goap_planner *p, void **ptr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return GOAP_OK;
-  size_t old = *cap, ncap = old ? old : 16;
-  while (ncap < need) ncap *= 2;
-  if (p->max_memory && p->memory + (ncap - old) * elem > p->max_memory) return GOAP_MEMORY_LIMIT;
-  void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
-  if (!n) return GOAP_OUT_OF_MEMORY;
-  *ptr = n;
-  *cap = ncap;
-  p->memory += (ncap - old) * elem;
-  return GOAP_OK;
-}
-
 #define GROW(field, need)                                                                     \
   do {                                                                                        \
-    goap_status st_ =                                                                         \
-        lm_grow(p, (void **)&lm->field, &lm->cap_##field, (need), sizeof *lm->field);         \
+    goap_status st_ = goap__planner_grow(p, (void **)&lm->field, &lm->cap_##field, (need),    \
+                                         sizeof *lm->field);                                  \
     if (st_ != GOAP_OK) return st_;                                                           \
   } while (0)
 
@@ -91,10 +78,11 @@ void goap__lmcut_free(goap_planner *p) {
   goap__lmcut *lm = &p->lm;
 #define F(field) goap__free(&p->alloc, lm->field, lm->cap_##field * sizeof *lm->field);
   F(pre_off) F(eff_off) F(pre) F(eff) F(guard) F(pre_of_off) F(ach_off) F(pre_of) F(ach)
-  F(intval) F(intval_off) F(cmap) F(csort) F(ucond) F(uop_off) F(init)
-  F(fh) F(fstamp) F(zone) F(stack) F(unsat) F(pcf) F(rem) F(cut) F(cutlist)
-  F(hv) F(hf) F(hpos) F(jhead) F(jnext) F(jprev) F(bhead) F(bnext) F(bprev) F(zlist) F(bmark)
-  F(base) F(unsat0) F(lk) F(fhinf)
+  F(intval) F(intval_off) F(cond_fact) F(cond_sorted) F(cond_fact_cond) F(cond_fact_op_off)
+  F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
+  F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next) F(choice_prev)
+  F(bucket_head) F(bucket_next) F(bucket_prev) F(zone_list) F(back_mark)
+  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -292,28 +280,28 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->downbase = lm->upbase + (uint32_t)V;
   lm->valbase = lm->downbase + (uint32_t)V;
   lm->condbase = lm->valbase + (uint32_t)niv;
-  GROW(cmap, (size_t)ncond + 1);
-  GROW(csort, (size_t)ncond + 1);
+  GROW(cond_fact, (size_t)ncond + 1);
+  GROW(cond_sorted, (size_t)ncond + 1);
   size_t ncs = 0;
   for (int c = 0; c < ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
     if (cond_is_value(p, rc)) {
-      lm->cmap[c] = (int32_t)(1 + r->fact_off[rc->var] + rc->a);
+      lm->cond_fact[c] = (int32_t)(1 + r->fact_off[rc->var] + rc->a);
     } else {
-      lm->csort[ncs] = *rc;
-      lm->csort[ncs++].owner = c;
+      lm->cond_sorted[ncs] = *rc;
+      lm->cond_sorted[ncs++].owner = c;
     }
   }
-  if (ncs) qsort(lm->csort, ncs, sizeof *lm->csort, cmp_cond);
+  if (ncs) qsort(lm->cond_sorted, ncs, sizeof *lm->cond_sorted, cmp_cond);
   uint32_t nuc = 0;
   for (size_t i = 0; i < ncs; ++i) {
-    if (i > 0 && !same_cond(&lm->csort[i], &lm->csort[i - 1])) ++nuc;
-    lm->cmap[lm->csort[i].owner] = (int32_t)(lm->condbase + nuc);
+    if (i > 0 && !same_cond(&lm->cond_sorted[i], &lm->cond_sorted[i - 1])) ++nuc;
+    lm->cond_fact[lm->cond_sorted[i].owner] = (int32_t)(lm->condbase + nuc);
   }
   if (ncs) ++nuc;
-  lm->nuc = nuc;
-  GROW(ucond, (size_t)nuc + 1);
-  GROW(uop_off, (size_t)nuc + 1);
+  lm->ncond_facts = nuc;
+  GROW(cond_fact_cond, (size_t)nuc + 1);
+  GROW(cond_fact_op_off, (size_t)nuc + 1);
   lm->goalfact = lm->condbase + nuc;
   lm->nfact = lm->goalfact + 1;
   /* operators: the actions first (operator id = action id) */
@@ -322,7 +310,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   for (int a = 0; a < A && st == GOAP_OK; ++a) {
     st = op_begin(p, -1, 0, 0, 0, 0);
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1] && st == GOAP_OK; ++k)
-      st = op_pre(p, lm->cmap[k]);
+      st = op_pre(p, lm->cond_fact[k]);
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff && st == GOAP_OK; ++k) {
       const goap_effect *e = &x->eff[k];
@@ -341,17 +329,17 @@ goap_status goap__lmcut_build(goap_planner *p) {
     if (st == GOAP_OK) st = op_end(p);
   }
   for (size_t i = 0; i < ncs && st == GOAP_OK; ++i)
-    if (i == 0 || !same_cond(&lm->csort[i], &lm->csort[i - 1])) {
-      int32_t cf = lm->cmap[lm->csort[i].owner];
+    if (i == 0 || !same_cond(&lm->cond_sorted[i], &lm->cond_sorted[i - 1])) {
+      int32_t cf = lm->cond_fact[lm->cond_sorted[i].owner];
       uint32_t ui = (uint32_t)cf - lm->condbase;
-      lm->ucond[ui] = lm->csort[i];
-      lm->uop_off[ui] = lm->nop;
-      st = emit_cond(p, &lm->csort[i], cf);
+      lm->cond_fact_cond[ui] = lm->cond_sorted[i];
+      lm->cond_fact_op_off[ui] = lm->nop;
+      st = emit_cond(p, &lm->cond_sorted[i], cf);
     }
-  lm->uop_off[nuc] = lm->nop;
+  lm->cond_fact_op_off[nuc] = lm->nop;
   /* the goal operator */
   if (st == GOAP_OK) st = op_begin(p, -1, 0, 0, 0, 0);
-  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, lm->cmap[r->ncond + g]);
+  for (int g = 0; g < r->ngoal && st == GOAP_OK; ++g) st = op_pre(p, lm->cond_fact[r->ncond + g]);
   if (st == GOAP_OK) st = op_eff(p, (int32_t)lm->goalfact);
   if (st == GOAP_OK) st = op_end(p);
   if (st != GOAP_OK) return st;
@@ -362,22 +350,22 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(ach_off, F + 1);
   GROW(pre_of, (size_t)lm->npre + 1);
   GROW(ach, (size_t)lm->neff + 1);
-  GROW(fh, F);
-  GROW(fstamp, F);
+  GROW(hmax, F);
+  GROW(fact_stamp, F);
   GROW(zone, F);
   GROW(stack, F);
-  GROW(unsat, O);
-  GROW(pcf, O);
+  GROW(unmet, O);
+  GROW(choice, O);
   GROW(rem, O);
   GROW(cut, O);
-  GROW(cutlist, O);
-  GROW(hv, F + 1);
-  GROW(jhead, F);
+  GROW(cut_ops, O);
+  GROW(heap_value, F + 1);
+  GROW(choice_head, F);
   GROW(init, F);
-  GROW(zlist, F);
-  GROW(bmark, F);
-  GROW(bnext, F);
-  GROW(bprev, F);
+  GROW(zone_list, F);
+  GROW(back_mark, F);
+  GROW(bucket_next, F);
+  GROW(bucket_prev, F);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
    * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
   {
@@ -386,18 +374,18 @@ goap_status goap__lmcut_build(goap_planner *p) {
       if ((p->aflag[a] & 8u) && p->acost[a] < GOAP__INF) sum += p->acost[a];
     size_t nb = sum < (double)LM_MAXBUCK ? (size_t)sum + 2 : LM_MAXBUCK;
     if (nb < 256) nb = 256;
-    GROW(bhead, nb);
-    lm->nbuck = (uint32_t)lm->cap_bhead;
-    memset(lm->bhead, 0xff, lm->cap_bhead * sizeof *lm->bhead);
-    lm->bcur = lm->nbuck;
+    GROW(bucket_head, nb);
+    lm->nbuckets = (uint32_t)lm->cap_bucket_head;
+    memset(lm->bucket_head, 0xff, lm->cap_bucket_head * sizeof *lm->bucket_head);
+    lm->bucket_cur = lm->nbuckets;
   }
-  GROW(jnext, O);
-  GROW(jprev, O);
-  GROW(unsat0, O);
-  GROW(fhinf, F);
-  for (size_t f = 0; f < F; ++f) lm->fhinf[f] = GOAP__INF;
-  GROW(lk, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
-  GROW(base, (size_t)A + 1);
+  GROW(choice_next, O);
+  GROW(choice_prev, O);
+  GROW(npre_of_op, O);
+  GROW(hmax_inf, F);
+  for (size_t f = 0; f < F; ++f) lm->hmax_inf[f] = GOAP__INF;
+  GROW(landmarks, O + 64); /* an evaluation's landmarks; more: not recorded (lk_over) */
+  GROW(op_cost, (size_t)A + 1);
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
   {
@@ -406,16 +394,16 @@ goap_status goap__lmcut_build(goap_planner *p) {
     for (int a = 0; a < A; ++a) {
       double c = (p->aflag[a] & 8u) ? p->acost[a] : GOAP__INF;
       if (c <= LM_EPS) c = 0.0; /* so that "zero cost" is exact (see cut_backward) */
-      lm->base[a] = c;
+      lm->op_cost[a] = c;
       if (c < GOAP__INF) {
         sum += c;
         whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
       }
     }
-    lm->base_whole = whole && sum + 1.0 < (double)lm->nbuck;
+    lm->op_cost_whole = whole && sum + 1.0 < (double)lm->nbuckets;
   }
-  GROW(hf, F + 1);
-  GROW(hpos, F + 1);
+  GROW(heap_fact, F + 1);
+  GROW(heap_pos, F + 1);
   /* relevance: the facts from which the goal fact can be reached backwards (an operator with
    * an effect among them makes its preconditions relevant). Every fact on a path of the
    * justification graph to a relevant fact is relevant, so the other facts and the operators
@@ -454,15 +442,15 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->neff = w;
   build_index(lm, lm->pre_off, lm->pre, orel, lm->pre_of_off, lm->pre_of);
   build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
-  memset(lm->fstamp, 0, F * sizeof *lm->fstamp);
+  memset(lm->fact_stamp, 0, F * sizeof *lm->fact_stamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
   memset(lm->cut, 0, O * sizeof *lm->cut);
-  memset(lm->bmark, 0, F * sizeof *lm->bmark);
-  lm->bstamp = 0;
-  memset(lm->hpos, 0xff, F * sizeof *lm->hpos);
+  memset(lm->back_mark, 0, F * sizeof *lm->back_mark);
+  lm->back_stamp = 0;
+  memset(lm->heap_pos, 0xff, F * sizeof *lm->heap_pos);
   for (uint32_t o = 0; o < lm->nop; ++o)
-    lm->unsat0[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
-  lm->nh = 0;
+    lm->npre_of_op[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
+  lm->heap_len = 0;
   lm->stamp = 0;
   lm->built = 1;
   lm->serial = p->goal_serial;
@@ -474,7 +462,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
 /* Three fresh stamps: the returned one and the two after it. */
 static uint32_t next_stamps(goap__lmcut *lm) {
   if (lm->stamp >= UINT32_MAX - 3) {
-    memset(lm->fstamp, 0, lm->nfact * sizeof *lm->fstamp);
+    memset(lm->fact_stamp, 0, lm->nfact * sizeof *lm->fact_stamp);
     memset(lm->zone, 0, lm->nfact * sizeof *lm->zone);
     memset(lm->cut, 0, lm->nop * sizeof *lm->cut);
     lm->stamp = 0;
@@ -487,101 +475,102 @@ static uint32_t next_stamps(goap__lmcut *lm) {
  * (hpos[f] is its position, -1 when absent), so it never holds more than nfact entries.
  * Between runs it is empty and every hpos is -1. */
 static void hplace(goap__lmcut *lm, size_t i, double t, int32_t f) {
-  lm->hv[i] = t;
-  lm->hf[i] = f;
-  lm->hpos[f] = (int32_t)i;
+  lm->heap_value[i] = t;
+  lm->heap_fact[i] = f;
+  lm->heap_pos[f] = (int32_t)i;
 }
 
 static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
   while (i > 0) {
     size_t par = (i - 1) / 2;
-    if (lm->hv[par] < t || (lm->hv[par] == t && lm->hf[par] < f)) break;
-    hplace(lm, i, lm->hv[par], lm->hf[par]);
+    if (lm->heap_value[par] < t || (lm->heap_value[par] == t && lm->heap_fact[par] < f)) break;
+    hplace(lm, i, lm->heap_value[par], lm->heap_fact[par]);
     i = par;
   }
   hplace(lm, i, t, f);
 }
 
 /* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
- * bucket queue, t is a whole number below nbuck and bkey (hv) holds f's bucket. */
+ * bucket queue, t is a whole number below nbuckets and heap_pos holds f's bucket. */
 static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
-  int32_t at = lm->hpos[f];
-  if (lm->usebuck) {
+  int32_t at = lm->heap_pos[f];
+  if (lm->use_buckets) {
     uint32_t k = (uint32_t)t;
-    GOAP_ASSERT(t >= 0.0 && k < lm->nbuck && (double)k == t); /* a whole bucket in range */
+    GOAP_ASSERT(t >= 0.0 && k < lm->nbuckets && (double)k == t); /* a whole bucket in range */
     if (at >= 0) { /* unlink from its old bucket */
-      int32_t n = lm->bnext[f], pr = lm->bprev[f];
-      if (pr >= 0) lm->bnext[pr] = n;
-      else lm->bhead[at] = n;
-      if (n >= 0) lm->bprev[n] = pr;
+      int32_t n = lm->bucket_next[f], pr = lm->bucket_prev[f];
+      if (pr >= 0) lm->bucket_next[pr] = n;
+      else lm->bucket_head[at] = n;
+      if (n >= 0) lm->bucket_prev[n] = pr;
     } else {
-      ++lm->nh;
+      ++lm->heap_len;
     }
-    int32_t h = lm->bhead[k];
-    lm->bnext[f] = h;
-    lm->bprev[f] = -1;
-    if (h >= 0) lm->bprev[h] = f;
-    lm->bhead[k] = f;
-    lm->hpos[f] = (int32_t)k;
-    if (k < lm->bcur) lm->bcur = k;
+    int32_t h = lm->bucket_head[k];
+    lm->bucket_next[f] = h;
+    lm->bucket_prev[f] = -1;
+    if (h >= 0) lm->bucket_prev[h] = f;
+    lm->bucket_head[k] = f;
+    lm->heap_pos[f] = (int32_t)k;
+    if (k < lm->bucket_cur) lm->bucket_cur = k;
     return;
   }
   if (at >= 0) hsift_up(lm, (size_t)at, t, f);
-  else hsift_up(lm, lm->nh++, t, f);
+  else hsift_up(lm, lm->heap_len++, t, f);
 }
 
 static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
-  if (lm->usebuck) {
-    uint32_t k = lm->bcur;
-    GOAP_ASSERT(lm->nh > 0);
-    while (lm->bhead[k] < 0) ++k;
-    int32_t x = lm->bhead[k], n = lm->bnext[x];
-    lm->bhead[k] = n;
-    if (n >= 0) lm->bprev[n] = -1;
-    lm->hpos[x] = -1;
+  if (lm->use_buckets) {
+    uint32_t k = lm->bucket_cur;
+    GOAP_ASSERT(lm->heap_len > 0);
+    while (lm->bucket_head[k] < 0) ++k;
+    int32_t x = lm->bucket_head[k], n = lm->bucket_next[x];
+    lm->bucket_head[k] = n;
+    if (n >= 0) lm->bucket_prev[n] = -1;
+    lm->heap_pos[x] = -1;
     *f = x;
     *t = (double)k;
-    lm->bcur = --lm->nh ? k : lm->nbuck;
+    lm->bucket_cur = --lm->heap_len ? k : lm->nbuckets;
     return;
   }
-  GOAP_ASSERT(lm->nh > 0 && lm->hpos[lm->hf[0]] == 0);
-  *t = lm->hv[0];
-  *f = lm->hf[0];
-  lm->hpos[*f] = -1;
-  size_t n = --lm->nh, i = 0;
+  GOAP_ASSERT(lm->heap_len > 0 && lm->heap_pos[lm->heap_fact[0]] == 0);
+  *t = lm->heap_value[0];
+  *f = lm->heap_fact[0];
+  lm->heap_pos[*f] = -1;
+  size_t n = --lm->heap_len, i = 0;
   if (n == 0) return;
-  double lt = lm->hv[n];
-  int32_t lf = lm->hf[n];
+  double lt = lm->heap_value[n];
+  int32_t lf = lm->heap_fact[n];
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && (lm->hv[c + 1] < lm->hv[c] ||
-                      (lm->hv[c + 1] == lm->hv[c] && lm->hf[c + 1] < lm->hf[c])))
+    if (c + 1 < n && (lm->heap_value[c + 1] < lm->heap_value[c] ||
+                      (lm->heap_value[c + 1] == lm->heap_value[c] &&
+                       lm->heap_fact[c + 1] < lm->heap_fact[c])))
       ++c;
-    if (lt < lm->hv[c] || (lt == lm->hv[c] && lf < lm->hf[c])) break;
-    hplace(lm, i, lm->hv[c], lm->hf[c]);
+    if (lt < lm->heap_value[c] || (lt == lm->heap_value[c] && lf < lm->heap_fact[c])) break;
+    hplace(lm, i, lm->heap_value[c], lm->heap_fact[c]);
     i = c;
   }
   hplace(lm, i, lt, lf);
-  GOAP_ASSERT(!(lm->hv[0] < *t)); /* heap order: nothing below the value taken */
+  GOAP_ASSERT(!(lm->heap_value[0] < *t)); /* heap order: nothing below the value taken */
 }
 
 /* Empties the queue (an hmax run stopped early): every hpos back to -1. */
 static void hdrain(goap__lmcut *lm) {
-  if (lm->usebuck) {
-    /* the entries lie in buckets bcur and up (bcur is the lowest non-empty one) */
-    for (uint32_t k = lm->bcur; lm->nh > 0 && k < lm->nbuck; ++k) {
-      for (int32_t x = lm->bhead[k]; x >= 0; x = lm->bnext[x]) {
-        lm->hpos[x] = -1;
-        --lm->nh;
+  if (lm->use_buckets) {
+    /* the entries lie in buckets bucket_cur and up (the lowest non-empty one) */
+    for (uint32_t k = lm->bucket_cur; lm->heap_len > 0 && k < lm->nbuckets; ++k) {
+      for (int32_t x = lm->bucket_head[k]; x >= 0; x = lm->bucket_next[x]) {
+        lm->heap_pos[x] = -1;
+        --lm->heap_len;
       }
-      lm->bhead[k] = -1;
+      lm->bucket_head[k] = -1;
     }
-    lm->bcur = lm->nbuck;
+    lm->bucket_cur = lm->nbuckets;
     return;
   }
-  for (size_t i = 0; i < lm->nh; ++i) lm->hpos[lm->hf[i]] = -1;
-  lm->nh = 0;
+  for (size_t i = 0; i < lm->heap_len; ++i) lm->heap_pos[lm->heap_fact[i]] = -1;
+  lm->heap_len = 0;
 }
 
 static void seed(goap__lmcut *lm, double *fh, int32_t f) {
@@ -591,49 +580,50 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   }
 }
 
-/* The justification graph: jhead[f] lists (through jnext/jprev) the operators whose pcf is f. */
+/* The justification graph: choice_head[f] lists (through choice_next/choice_prev) the operators
+ * whose choice (pcf) is f. */
 static void jlink(goap__lmcut *lm, int32_t o, int32_t f) {
-  int32_t h = lm->jhead[f];
-  lm->pcf[o] = f;
-  lm->jprev[o] = -1;
-  lm->jnext[o] = h;
-  if (h >= 0) lm->jprev[h] = o;
-  lm->jhead[f] = o;
+  int32_t h = lm->choice_head[f];
+  lm->choice[o] = f;
+  lm->choice_prev[o] = -1;
+  lm->choice_next[o] = h;
+  if (h >= 0) lm->choice_prev[h] = o;
+  lm->choice_head[f] = o;
 }
 
 static void junlink(goap__lmcut *lm, int32_t o) {
-  int32_t n = lm->jnext[o], pr = lm->jprev[o];
-  if (pr >= 0) lm->jnext[pr] = n;
-  else lm->jhead[lm->pcf[o]] = n;
-  if (n >= 0) lm->jprev[n] = pr;
+  int32_t n = lm->choice_next[o], pr = lm->choice_prev[o];
+  if (pr >= 0) lm->choice_next[pr] = n;
+  else lm->choice_head[lm->choice[o]] = n;
+  if (n >= 0) lm->choice_prev[n] = pr;
 }
 
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
- * Fills fh (per fact), unsat and pcf (the precondition reached last; -1 for an operator that
+ * Fills hmax (per fact), unmet and choice (the precondition reached last; -1 for an operator that
  * is not reached or disabled). */
 static double lm_hmax(goap__lmcut *lm, double stop) {
-  double *fh = lm->fh;
-  memcpy(fh, lm->fhinf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
-  memset(lm->jhead, 0xff, lm->nfact * sizeof *lm->jhead);
-  memcpy(lm->unsat, lm->unsat0, lm->nop * sizeof *lm->unsat);
-  memset(lm->pcf, 0xff, lm->nop * sizeof *lm->pcf); /* -1 unless reached and enabled */
+  double *fh = lm->hmax;
+  memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
+  memset(lm->choice_head, 0xff, lm->nfact * sizeof *lm->choice_head);
+  memcpy(lm->unmet, lm->npre_of_op, lm->nop * sizeof *lm->unmet);
+  memset(lm->choice, 0xff, lm->nop * sizeof *lm->choice); /* -1 unless reached and enabled */
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamps(lm);
   const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
   const int32_t *pol = lm->pre_of, *eff = lm->eff;
-  int32_t *unsat = lm->unsat;
+  int32_t *unsat = lm->unmet;
   const double *rem = lm->rem;
-  while (lm->nh > 0) {
+  while (lm->heap_len > 0) {
     double t;
     int32_t f;
     hpop(lm, &t, &f);
-    if (lm->fstamp[f] == done || t > fh[f]) continue;
+    if (lm->fact_stamp[f] == done || t > fh[f]) continue;
     if (t > stop && fh[lm->goalfact] > stop) { /* hmax(goal) >= t > stop: enough */
       hdrain(lm);
       return t < fh[lm->goalfact] ? t : fh[lm->goalfact];
     }
-    lm->fstamp[f] = done;
+    lm->fact_stamp[f] = done;
     /* bounds read once: the stores below (int32 arrays) could alias them for the compiler */
     for (uint32_t k = pof[f], ke = pof[f + 1]; k < ke; ++k) {
       int32_t o = pol[k];
@@ -654,7 +644,7 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
 
 /* Operator o got cheaper or its preconditions' hmax fell: lower its effects' hmax. */
 static inline void relax_op(goap__lmcut *lm, int32_t o) {
-  double *fh = lm->fh, v = fh[lm->pcf[o]] + lm->rem[o];
+  double *fh = lm->hmax, v = fh[lm->choice[o]] + lm->rem[o];
   const int32_t *eff = lm->eff;
   for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
     int32_t g = eff[e];
@@ -669,16 +659,16 @@ static inline void relax_op(goap__lmcut *lm, int32_t o) {
  * values only fall and reachability does not change). An operator whose pcf fell gets its
  * largest precondition again (first in its list on ties). */
 static void lm_hmax_update(goap__lmcut *lm) {
-  while (lm->nh > 0) {
+  while (lm->heap_len > 0) {
     double t;
     int32_t f;
     hpop(lm, &t, &f);
-    if (t > lm->fh[f]) continue; /* stale */
-    for (int32_t o = lm->jhead[f], next; o >= 0; o = next) {
-      next = lm->jnext[o];
+    if (t > lm->hmax[f]) continue; /* stale */
+    for (int32_t o = lm->choice_head[f], next; o >= 0; o = next) {
+      next = lm->choice_next[o];
       int32_t best = lm->pre[lm->pre_off[o]];
       for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
-        if (lm->fh[lm->pre[j]] > lm->fh[best]) best = lm->pre[j];
+        if (lm->hmax[lm->pre[j]] > lm->hmax[best]) best = lm->pre[j];
       if (best != f) {
         junlink(lm, o);
         jlink(lm, o, best);
@@ -692,7 +682,7 @@ static void lm_hmax_update(goap__lmcut *lm) {
  * edges without entering the zone (stamp zs), with an effect in the zone. The facts visited
  * get the stamp zs + 1 in zone[] (no fact of the state is in the zone: their hmax is 0).
  * Costs O(justification graph); kept as the reference for cut_backward (tests). Appends to
- * cutlist[ncut..] the operators not yet in it; returns the new count. */
+ * cut_ops[ncut..] the operators not yet in it; returns the new count. */
 static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
   uint32_t vs = zs + 1, *mark = lm->zone;
   size_t top = 0;
@@ -703,14 +693,14 @@ static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
   }
   while (top > 0) {
     int32_t f = lm->stack[--top];
-    for (int32_t o = lm->jhead[f]; o >= 0; o = lm->jnext[o]) {
+    for (int32_t o = lm->choice_head[f]; o >= 0; o = lm->choice_next[o]) {
       for (uint32_t e = lm->eff_off[o], ee = lm->eff_off[o + 1]; e < ee; ++e) {
         int32_t g = lm->eff[e];
         uint32_t mg = mark[g];
         if (mg == zs) {
           if (lm->cut[o] != zs) {
             lm->cut[o] = zs;
-            lm->cutlist[ncut++] = o;
+            lm->cut_ops[ncut++] = o;
           }
         } else if (mg != vs) {
           mark[g] = vs;
@@ -725,33 +715,33 @@ static size_t cut_forward(goap__lmcut *lm, uint32_t zs, size_t ncut) {
 /* 1 when fact q (outside the zone) is reached from the state's facts along pcf edges without
  * entering the zone: searches backwards (from a fact to the pcf of each of its reached
  * achievers, outside the zone) for a fact below the goal's hmax H, or one already known to
- * be reached (fstamp == ys). When there is none, every fact it met is unreached too
- * (fstamp = ns), as all it leads back to was searched. */
+ * be reached (fact_stamp == ys). When there is none, every fact it met is unreached too
+ * (fact_stamp = ns), as all it leads back to was searched. */
 static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, uint32_t ns,
                         double H) {
-  if (++lm->bstamp == 0) {
-    memset(lm->bmark, 0, lm->nfact * sizeof *lm->bmark);
-    lm->bstamp = 1;
+  if (++lm->back_stamp == 0) {
+    memset(lm->back_mark, 0, lm->nfact * sizeof *lm->back_mark);
+    lm->back_stamp = 1;
   }
-  uint32_t bs = lm->bstamp;
+  uint32_t bs = lm->back_stamp;
   size_t head = 0, tail = 0;
   ++lm->nback;
-  lm->bmark[q] = bs;
+  lm->back_mark[q] = bs;
   lm->stack[tail++] = q;
   while (head < tail) {
     int32_t x = lm->stack[head++];
-    if (lm->fh[x] < H || lm->fstamp[x] == ys) {
-      lm->fstamp[q] = ys;
+    if (lm->hmax[x] < H || lm->fact_stamp[x] == ys) {
+      lm->fact_stamp[q] = ys;
       return 1;
     }
     for (uint32_t k = lm->ach_off[x]; k < lm->ach_off[x + 1]; ++k) {
-      int32_t y = lm->pcf[lm->ach[k]];
-      if (y < 0 || lm->zone[y] == zs || lm->bmark[y] == bs || lm->fstamp[y] == ns) continue;
-      lm->bmark[y] = bs;
+      int32_t y = lm->choice[lm->ach[k]];
+      if (y < 0 || lm->zone[y] == zs || lm->back_mark[y] == bs || lm->fact_stamp[y] == ns) continue;
+      lm->back_mark[y] = bs;
       lm->stack[tail++] = y;
     }
   }
-  for (size_t i = 0; i < tail; ++i) lm->fstamp[lm->stack[i]] = ns;
+  for (size_t i = 0; i < tail; ++i) lm->fact_stamp[lm->stack[i]] = ns;
   return 0;
 }
 
@@ -762,19 +752,19 @@ static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, ui
  * effect is at most its pcf, exactly, as costs at most LM_EPS are 0). Only a q at H or above
  * needs the backward search. */
 static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
-  double H = lm->fh[lm->goalfact];
+  double H = lm->hmax[lm->goalfact];
   uint32_t ys = zs + 1, ns = zs + 2;
   size_t ncut = 0;
   for (size_t i = 0; i < nz; ++i) {
-    int32_t z = lm->zlist[i];
+    int32_t z = lm->zone_list[i];
     for (uint32_t k = lm->ach_off[z]; k < lm->ach_off[z + 1]; ++k) {
       int32_t o = lm->ach[k];
-      int32_t q = lm->pcf[o];
+      int32_t q = lm->choice[o];
       if (q < 0 || lm->zone[q] == zs || lm->cut[o] == zs) continue;
-      if (lm->fh[q] < H || lm->fstamp[q] == ys ||
-          (lm->fstamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
+      if (lm->hmax[q] < H || lm->fact_stamp[q] == ys ||
+          (lm->fact_stamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
         lm->cut[o] = zs;
-        lm->cutlist[ncut++] = o;
+        lm->cut_ops[ncut++] = o;
       }
     }
   }
@@ -783,15 +773,15 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
 
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
-  if (lm->lk_over || lm->nlk + 3 + n > lm->cap_lk) {
-    lm->lk_over = 1;
+  if (lm->landmarks_over || lm->nlandmarks + 3 + n > lm->cap_landmarks) {
+    lm->landmarks_over = 1;
     return;
   }
-  int32_t *w = lm->lk + lm->nlk;
+  int32_t *w = lm->landmarks + lm->nlandmarks;
   w[0] = (int32_t)n;
   memcpy(w + 1, &m, sizeof m);
   memcpy(w + 3, ops, n * sizeof *ops);
-  lm->nlk += 3 + n;
+  lm->nlandmarks += 3 + n;
 }
 
 double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
@@ -810,13 +800,13 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
   }
   /* the operators usable in this request and in this state, at their costs */
-  if (d->nactions) memcpy(lm->rem, lm->base, (size_t)d->nactions * sizeof *lm->rem);
-  lm->usebuck = lm->base_whole && !lm->heap_only;
-  for (uint32_t u = 0; u < lm->nuc; ++u) {
-    const goap__rcond *c = &lm->ucond[u];
+  if (d->nactions) memcpy(lm->rem, lm->op_cost, (size_t)d->nactions * sizeof *lm->rem);
+  lm->use_buckets = lm->op_cost_whole && !lm->heap_only;
+  for (uint32_t u = 0; u < lm->ncond_facts; ++u) {
+    const goap__rcond *c = &lm->cond_fact_cond[u];
     const goap__var *var = &d->vars[c->var];
     uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
-    uint32_t o = lm->uop_off[u], oe = lm->uop_off[u + 1];
+    uint32_t o = lm->cond_fact_op_off[u], oe = lm->cond_fact_op_off[u + 1];
     if (k >= c->a && k <= c->b && !(c->has_ne && k == c->ne)) {
       lm->init[ni++] = (int32_t)(lm->condbase + u);
       for (; o < oe; ++o) lm->rem[o] = GOAP__INF;
@@ -837,12 +827,12 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
   lm->ninit = ni;
   double h = 0.0, stop = lm->stop_on ? lm->stop : GOAP__INF;
   lm->partial = 0;
-  lm->nlk = 0;
-  lm->lk_over = 0;
+  lm->nlandmarks = 0;
+  lm->landmarks_over = 0;
   /* inherited landmarks (of this state too, with a valid cost partition: see the top) */
-  lm->ninherit += lm->inh != NULL;
-  for (size_t i = 0; lm->inh && i < lm->ninh;) {
-    const int32_t *w = lm->inh + i;
+  lm->ninherit += lm->start_landmarks != NULL;
+  for (size_t i = 0; lm->start_landmarks && i < lm->nstart_landmarks;) {
+    const int32_t *w = lm->start_landmarks + i;
     size_t n = (size_t)w[0];
     double m;
     memcpy(&m, w + 1, sizeof m);
@@ -862,15 +852,15 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     ++lm->npartial;
     return h + early;
   }
-  if (lm->fh[lm->goalfact] >= GOAP__INF) return GOAP__INF;
-  while (lm->fh[lm->goalfact] > LM_EPS) {
+  if (lm->hmax[lm->goalfact] >= GOAP__INF) return GOAP__INF;
+  while (lm->hmax[lm->goalfact] > LM_EPS) {
     /* h + hmax(goal) with the remaining costs is admissible (a cost partition: the cuts so
      * far, and hmax under what they left); past stop the caller needs no more */
     ++lm->nrounds;
-    if (h + lm->fh[lm->goalfact] > stop) {
+    if (h + lm->hmax[lm->goalfact] > stop) {
       lm->partial = 1;
       ++lm->npartial;
-      return h + lm->fh[lm->goalfact];
+      return h + lm->hmax[lm->goalfact];
     }
     /* the goal zone: backwards from the goal through zero-cost operators' pcf */
     uint32_t zs = next_stamps(lm);
@@ -879,10 +869,10 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     lm->stack[top++] = (int32_t)lm->goalfact;
     while (top > 0) {
       int32_t f = lm->stack[--top];
-      lm->zlist[nz++] = f;
+      lm->zone_list[nz++] = f;
       for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
         int32_t o = lm->ach[k];
-        int32_t q = lm->pcf[o];
+        int32_t q = lm->choice[o];
         if (q < 0 || lm->rem[o] > 0.0) continue;
         if (lm->zone[q] == zs) continue;
         lm->zone[q] = zs;
@@ -898,24 +888,24 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       size_t nb = cut_backward(lm, zs, nz);
       ncut = cut_forward(lm, zs, nb);
       for (size_t i = 0; i < nb; ++i)
-        lm->cut_mismatch += lm->zone[lm->pcf[lm->cutlist[i]]] != zs + 1;
+        lm->cut_mismatch += lm->zone[lm->choice[lm->cut_ops[i]]] != zs + 1;
       lm->cut_mismatch += ncut - nb;
     }
     /* in operator order, so that both searches lead to the same later choices */
     for (size_t i = 1; i < ncut; ++i) {
-      int32_t o = lm->cutlist[i];
+      int32_t o = lm->cut_ops[i];
       size_t j = i;
-      for (; j > 0 && lm->cutlist[j - 1] > o; --j) lm->cutlist[j] = lm->cutlist[j - 1];
-      lm->cutlist[j] = o;
+      for (; j > 0 && lm->cut_ops[j - 1] > o; --j) lm->cut_ops[j] = lm->cut_ops[j - 1];
+      lm->cut_ops[j] = o;
     }
     if (ncut == 0) break; /* cannot happen while hmax(goal) > 0; a safe stop */
     double m = GOAP__INF;
     for (size_t i = 0; i < ncut; ++i)
-      if (lm->rem[lm->cutlist[i]] < m) m = lm->rem[lm->cutlist[i]];
+      if (lm->rem[lm->cut_ops[i]] < m) m = lm->rem[lm->cut_ops[i]];
     h += m;
-    lk_add(lm, lm->cutlist, ncut, m);
+    lk_add(lm, lm->cut_ops, ncut, m);
     for (size_t i = 0; i < ncut; ++i) {
-      int32_t o = lm->cutlist[i];
+      int32_t o = lm->cut_ops[i];
       double *rc = &lm->rem[o];
       *rc -= m;
       if (*rc <= LM_EPS) *rc = 0.0;

@@ -394,14 +394,14 @@ static double lazy_eval(goap_planner *p, uint32_t n, const goap_word *s, double 
   p->lm.stop_on = stop < GOAP__INF;
   p->lm.stop = stop;
   if (p->lm_ring.on && !goap__lm_ring_own(p, n)) goap__lm_ring_inherit(p, n);
-  size_t from = p->lm.inh ? p->lm.ninh : 0; /* the words of the landmarks it starts from */
+  size_t from = p->lm.start_landmarks ? p->lm.nstart_landmarks : 0; /* the words of the landmarks it starts from */
   double h = h_forward(p, s);
   p->lm.stop_on = 0;
-  p->lm.inh = NULL;
+  p->lm.start_landmarks = NULL;
   if (p->lm.partial) {
     p->lm_node = NONE;
     /* its landmarks so far: the next evaluation of n goes on from them */
-    if (p->lm_ring.on && p->lm.nlk > from) goap__lm_ring_store(p, n);
+    if (p->lm_ring.on && p->lm.nlandmarks > from) goap__lm_ring_store(p, n);
   } else if (p->lm_bound) {
     p->lm_node = n;
     p->lm_h = h;

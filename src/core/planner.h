@@ -56,43 +56,47 @@ typedef struct goap__relax {
   /* per evaluation */
   double *cond_time;         /* ncond + goal capacity; written for goal and `other`
                                 conditions only (see relax.c) */
-  int32_t *cnt;              /* nactions */
-  double *acc;               /* nactions */
+  int32_t *unmet;            /* nactions: conditions not reached yet (0: the action fires) */
+  double *cost_sum;          /* nactions: hadd, the sum of its reached conditions' times */
   double *fact_time;         /* nfacts: when a bool/enum value was reached */
   uint64_t *hull_lo, *hull_hi; /* nvars: reachable interval of ints */
-  double *ev_t;              /* event heap: times */
-  int32_t *ev_a;             /* event heap: actions */
-  int nev;
-  /* int timelines for the backward heuristic */
-  double *tl_t;
-  uint64_t *tl_lo, *tl_hi;
-  int32_t *tl_next;          /* next entry of the same var, -1 ends */
-  int32_t *tl_head, *tl_tail;/* nvars */
-  size_t ntl, ctl;
+  double *event_time;        /* event heap (actions firing): times */
+  int32_t *event_action;     /* event heap: actions */
+  int nevents;
+  /* int timelines for the backward heuristic: when each var's hull widened, and to what */
+  double *tline_time;
+  uint64_t *tline_lo, *tline_hi;
+  int32_t *tline_next;       /* next entry of the same var, -1 ends */
+  int32_t *tline_head, *tline_tail; /* nvars */
+  size_t ntline, cap_tline;
   /* goal conditions of the request (indices >= ncond in cond) */
-  int ngoal, cgoal;
+  int ngoal, cap_goal;
   int32_t *goal_head;        /* nvars: first goal condition on var, -1 none */
-  int32_t *goal_next;        /* cgoal */
+  int32_t *goal_next;        /* cap_goal */
   /* hff */
   int32_t *cond_sup;         /* ncond + goal capacity: the action that satisfied it, -1 */
   int32_t *stack;            /* ncond + goal capacity: extraction worklist */
   uint32_t *mark;            /* nactions + 1: generation stamps of relaxed-plan actions */
   uint32_t mark_gen;
   /* condition index of the exploration (relax.c): every domain condition is in exactly one
-   * of fc (bool/enum, one value), ic (int, an interval without !=) or gc (the others) */
-  uint32_t *fc_off;          /* nfacts + 1: CSR of single-value conditions per fact */
-  int32_t *fc;
-  uint32_t *ic_off;          /* nvars + 1: CSR of int conditions per variable, */
-  int32_t *ic_a, *ic_b;      /* sorted by low end ascending, by high end descending */
-  uint32_t *ic_pa, *ic_pb;   /* nvars, per evaluation: the first of ic_a above the hull, of
-                                ic_b below it */
-  uint32_t *gc_off;          /* nvars + 1: CSR of the other conditions per variable */
-  int32_t *gc;
-  uint64_t *ic_ka, *ic_kb;   /* the low ends along ic_a, the high ends along ic_b */
-  int32_t *cown;             /* ncond: each domain condition's owner (cond[c].owner) */
+   * of fact_cond (bool/enum, one value), int_cond (int, an interval without !=) or
+   * other_cond (the others) */
+  uint32_t *fact_cond_off;   /* nfacts + 1: CSR of single-value conditions per fact */
+  int32_t *fact_cond;
+  uint32_t *int_cond_off;    /* nvars + 1: CSR of int conditions per variable, */
+  int32_t *int_cond_by_lo;   /* ... sorted by low end ascending */
+  int32_t *int_cond_by_hi;   /* ... sorted by high end descending */
+  uint32_t *int_cond_lo_pos; /* nvars, per evaluation: the first of int_cond_by_lo above the
+                                hull */
+  uint32_t *int_cond_hi_pos; /* nvars, per evaluation: the first of int_cond_by_hi below it */
+  uint32_t *other_cond_off;  /* nvars + 1: CSR of the other conditions per variable */
+  int32_t *other_cond;
+  uint64_t *int_cond_lo_key; /* the low ends along int_cond_by_lo */
+  uint64_t *int_cond_hi_key; /* the high ends along int_cond_by_hi */
+  int32_t *cond_owner;       /* ncond: each domain condition's owner (cond[c].owner) */
   /* preferred operators (planner.c): the relaxed plan's actions, from the last hff call */
-  int32_t *rplan;            /* nactions: the actions of the last hff relaxed plan */
-  int nrplan;
+  int32_t *relaxed_plan;     /* nactions: the actions of the last hff relaxed plan */
+  int nrelaxed_plan;
   uint32_t *pref;            /* nactions + 1: pref_gen marks the preferred operators */
   uint32_t pref_gen;
 } goap__relax;
@@ -111,53 +115,59 @@ typedef struct goap__lmcut {
   int32_t *pre_of, *ach;               /* operators */
   uint64_t *intval;                    /* (var << 32 | value) that int effects set, sorted */
   uint32_t *intval_off;                /* nvars + 1 */
-  int32_t *cmap;                       /* ncond + ngoal: a condition's fact (equal ones share) */
-  goap__rcond *csort;                  /* ncond + ngoal: build scratch (conditions by key) */
-  uint32_t nuc;                        /* condition facts: condbase + u for u < nuc */
-  goap__rcond *ucond;                  /* nuc: the condition of each condition fact */
-  uint32_t *uop_off;                   /* nuc + 1: its auxiliary operators (contiguous) */
+  int32_t *cond_fact;                  /* ncond + ngoal: a condition's fact (equal ones share) */
+  goap__rcond *cond_sorted;            /* ncond + ngoal: build scratch (conditions by key) */
+  uint32_t ncond_facts;                /* condition facts: condbase + u for u < ncond_facts */
+  goap__rcond *cond_fact_cond;         /* ncond_facts: the condition of each condition fact */
+  uint32_t *cond_fact_op_off;          /* ncond_facts + 1: its auxiliary operators (contiguous) */
   int32_t *init;                       /* nfact: the facts true in the evaluated state */
   uint32_t ninit;
-  double *fh;                          /* nfact: hmax */
-  uint32_t *fstamp, *zone;             /* nfact: stamps */
+  double *hmax;                        /* nfact: each fact's hmax */
+  uint32_t *fact_stamp, *zone;         /* nfact: stamps (hmax done; in the goal zone) */
   int32_t *stack;                      /* nfact */
-  int32_t *unsat, *pcf;                /* nop */
-  int32_t *jhead;                      /* nfact: first operator whose pcf is the fact, -1 */
-  int32_t *jnext, *jprev;              /* nop: the list of operators with the same pcf */
+  int32_t *unmet;                      /* nop: preconditions not reached yet */
+  int32_t *choice;                     /* nop: see below */
+  /* the justification graph: choice[o] is operator o's precondition choice (pcf: the
+   * precondition reached last, -1 when unreached); choice_head[f] is the first operator whose
+   * choice is f (-1 none), choice_next/choice_prev link the others */
+  int32_t *choice_head;                /* nfact */
+  int32_t *choice_next, *choice_prev;  /* nop */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
   uint32_t *cut;                       /* nop: stamps */
-  int32_t *cutlist;                    /* nop */
-  double *hv;                          /* heap: values */
-  int32_t *hf;                         /* heap: facts */
-  int32_t *hpos;                       /* nfact: a fact's heap position (its bucket with the
+  int32_t *cut_ops;                    /* nop: the operators of the current cut */
+  double *heap_value;                  /* heap: values */
+  int32_t *heap_fact;                  /* heap: facts */
+  int32_t *heap_pos;                   /* nfact: a fact's heap position (its bucket with the
                                           bucket queue), -1 when absent */
-  size_t nh;
+  size_t heap_len;                     /* entries in the heap */
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
-   * is below nbuck: bhead[k] lists (bnext/bprev) the queued facts whose hmax is k */
-  int usebuck;                         /* set by each evaluation */
-  uint32_t nbuck, bcur;
-  int32_t *bhead;                      /* nbuck */
-  int32_t *bnext, *bprev;              /* nfact */
-  int32_t *zlist;                      /* nfact: the facts of the goal zone */
-  uint32_t *bmark;                     /* nfact: stamps of the backward reachability search */
-  uint32_t bstamp;
+   * is below nbuckets: bucket_head[k] lists (bucket_next/bucket_prev) the queued facts whose
+   * hmax is k */
+  int use_buckets;                     /* set by each evaluation */
+  uint32_t nbuckets, bucket_cur;
+  int32_t *bucket_head;                /* nbuckets */
+  int32_t *bucket_next, *bucket_prev;  /* nfact */
+  int32_t *zone_list;                  /* nfact: the facts of the goal zone */
+  uint32_t *back_mark;                 /* nfact: stamps of the backward reachability search */
+  uint32_t back_stamp;
   uint32_t stamp;
   double stop;                         /* with stop_on: stop once the bound exceeds it */
   int stop_on;                         /* 0: evaluate fully (the default) */
   int partial;                         /* 1: the last evaluation stopped early (see eval) */
-  /* landmarks: lk holds the last evaluation's, each as [n, m (a double in two words), n
-   * operator ids]; lk_over: they did not fit (not usable). inh/ninh: landmarks (same form) the
-   * next evaluation starts from, set by the caller (NULL: none) */
-  int32_t *lk;
-  size_t nlk;
-  int lk_over;
-  const int32_t *inh;
-  size_t ninh;
-  double *base;                        /* nactions: the request's costs (INF: unusable; built
+  /* landmarks holds the last evaluation's landmarks, each as [n, m (a double in two words),
+   * n operator ids]; landmarks_over: they did not fit (not usable). start_landmarks (and
+   * nstart_landmarks): landmarks (same form) the next evaluation starts from, set by the
+   * caller (NULL: none) */
+  int32_t *landmarks;
+  size_t nlandmarks;
+  int landmarks_over;
+  const int32_t *start_landmarks;
+  size_t nstart_landmarks;
+  double *op_cost;                     /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
-  int base_whole;                      /* 1: whole costs, the bucket queue applies */
-  int32_t *unsat0;                     /* nop: each operator's precondition count */
-  double *fhinf;                       /* nfact: GOAP__INF each (copied to start an hmax) */
+  int op_cost_whole;                   /* 1: whole costs, the bucket queue applies */
+  int32_t *npre_of_op;                 /* nop: each operator's precondition count */
+  double *hmax_inf;                    /* nfact: GOAP__INF each (copied to start an hmax) */
   /* for tests */
   int heap_only;                       /* never use the bucket queue */
   int forward_cut;                     /* 1: find each cut with the forward search; 2: with
@@ -167,11 +177,12 @@ typedef struct goap__lmcut {
   unsigned long ninherit;              /* evaluations with inherited landmarks */
   /* capacities (elements) of the arrays of the same names */
   size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
-  size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cmap, cap_csort, cap_ucond;
-  size_t cap_uop_off, cap_init, cap_fh, cap_fstamp, cap_zone, cap_stack, cap_unsat, cap_pcf;
-  size_t cap_rem, cap_cut, cap_cutlist, cap_hv, cap_hf, cap_hpos, cap_jhead, cap_jnext;
-  size_t cap_jprev, cap_bhead, cap_bnext, cap_bprev, cap_zlist, cap_bmark, cap_base, cap_unsat0;
-  size_t cap_lk, cap_fhinf;
+  size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cond_fact, cap_cond_sorted;
+  size_t cap_cond_fact_cond, cap_cond_fact_op_off, cap_init, cap_hmax, cap_fact_stamp, cap_zone;
+  size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
+  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next, cap_choice_prev;
+  size_t cap_bucket_head, cap_bucket_next, cap_bucket_prev, cap_zone_list, cap_back_mark;
+  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -544,8 +555,9 @@ void goap__relax_explore_start(goap_planner *p);
 double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap_word *hi,
                                 int add);
 
-/* planner_create.c: grows a per-planner buffer (doubling, counted in p->memory): GOAP_OK,
- * GOAP_MEMORY_LIMIT or GOAP_OUT_OF_MEMORY (the buffer then unchanged). */
+/* planner_create.c: grows a per-planner buffer (goap__grow_cap's doubling, counted in
+ * p->memory): GOAP_OK, GOAP_MEMORY_LIMIT, GOAP_OUT_OF_MEMORY or GOAP_TOO_LARGE (the size would
+ * overflow); the buffer is unchanged on failure. */
 goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t need,
                                size_t elem);
 
@@ -594,9 +606,9 @@ int goap__start_satisfies(const goap_planner *p, const goap_word *lo, const goap
 goap_status goap__lm_ring_setup(goap_planner *p);
 /* Records node's landmarks from the LM-cut evaluation just made. */
 void goap__lm_ring_store(goap_planner *p, uint32_t node);
-/* Sets p->lm.inh to the landmarks node n inherits from its parent (NULL: none). */
+/* Sets p->lm.start_landmarks to the landmarks node n inherits from its parent (NULL: none). */
 void goap__lm_ring_inherit(goap_planner *p, uint32_t n);
-/* Node n's own record from its early-stopped evaluation as p->lm.inh: its length, 0 none. */
+/* Node n's own record from its early-stopped evaluation as p->lm.start_landmarks: its length, 0 none. */
 size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 
 /* small_search.c: the fast path for small requests (see its invariants) */

@@ -293,8 +293,8 @@ goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t 
                                size_t elem) {
   if (need <= *cap) return GOAP_OK;
   size_t old = *cap;
-  size_t ncap = old ? old : 8;
-  while (ncap < need) ncap *= 2;
+  size_t ncap = goap__grow_cap(old, need, elem);
+  if (!ncap) return GOAP_TOO_LARGE;
   if (!mem_ok(p, (ncap - old) * elem)) return GOAP_MEMORY_LIMIT;
   void *n = goap__realloc(&p->alloc, *ptr, old * elem, ncap * elem);
   if (!n) return GOAP_OUT_OF_MEMORY;

@@ -52,38 +52,38 @@ static void free_arr(goap_planner *p, void *ptr, size_t n, size_t elem) {
   X(var_cond, nvcond, int32_t)                                                                \
   X(fact_off, nvar1, uint32_t)                                                                \
   X(cond_time, ccond, double)                                                                 \
-  X(cnt, nact1, int32_t)                                                                      \
-  X(acc, nact1, double)                                                                       \
+  X(unmet, nact1, int32_t)                                                                    \
+  X(cost_sum, nact1, double)                                                                  \
   X(fact_time, nfacts, double)                                                                \
   X(hull_lo, nvar1, uint64_t)                                                                 \
   X(hull_hi, nvar1, uint64_t)                                                                 \
-  X(ev_t, nact1, double)                                                                      \
-  X(ev_a, nact1, int32_t)                                                                     \
-  X(tl_t, ctl, double)                                                                        \
-  X(tl_lo, ctl, uint64_t)                                                                     \
-  X(tl_hi, ctl, uint64_t)                                                                     \
-  X(tl_next, ctl, int32_t)                                                                    \
-  X(tl_head, nvar1, int32_t)                                                                  \
-  X(tl_tail, nvar1, int32_t)                                                                  \
+  X(event_time, nact1, double)                                                                \
+  X(event_action, nact1, int32_t)                                                             \
+  X(tline_time, ctl, double)                                                                  \
+  X(tline_lo, ctl, uint64_t)                                                                  \
+  X(tline_hi, ctl, uint64_t)                                                                  \
+  X(tline_next, ctl, int32_t)                                                                 \
+  X(tline_head, nvar1, int32_t)                                                               \
+  X(tline_tail, nvar1, int32_t)                                                               \
   X(goal_head, nvar1, int32_t)                                                                \
   X(goal_next, cgoal1, int32_t)                                                               \
   X(cond_sup, ccond, int32_t)                                                                 \
   X(stack, ccond, int32_t)                                                                    \
   X(mark, nact1, uint32_t)                                                                    \
-  X(fc_off, nfacts1, uint32_t)                                                                \
-  X(fc, nvcond, int32_t)                                                                      \
-  X(ic_off, nvar1, uint32_t)                                                                  \
-  X(ic_a, nvcond, int32_t)                                                                    \
-  X(ic_b, nvcond, int32_t)                                                                    \
-  X(ic_pa, nvar1, uint32_t)                                                                   \
-  X(ic_pb, nvar1, uint32_t)                                                                   \
-  X(gc_off, nvar1, uint32_t)                                                                  \
-  X(gc, nvcond, int32_t)                                                                      \
-  X(rplan, nact1, int32_t)                                                                    \
+  X(fact_cond_off, nfacts1, uint32_t)                                                         \
+  X(fact_cond, nvcond, int32_t)                                                               \
+  X(int_cond_off, nvar1, uint32_t)                                                            \
+  X(int_cond_by_lo, nvcond, int32_t)                                                          \
+  X(int_cond_by_hi, nvcond, int32_t)                                                          \
+  X(int_cond_lo_pos, nvar1, uint32_t)                                                         \
+  X(int_cond_hi_pos, nvar1, uint32_t)                                                         \
+  X(other_cond_off, nvar1, uint32_t)                                                          \
+  X(other_cond, nvcond, int32_t)                                                              \
+  X(relaxed_plan, nact1, int32_t)                                                             \
   X(pref, nact1, uint32_t)                                                                    \
-  X(ic_ka, nvcond, uint64_t)                                                                  \
-  X(ic_kb, nvcond, uint64_t)                                                                  \
-  X(cown, nvcond, int32_t)
+  X(int_cond_lo_key, nvcond, uint64_t)                                                        \
+  X(int_cond_hi_key, nvcond, uint64_t)                                                        \
+  X(cond_owner, nvcond, int32_t)
 
 typedef struct sizes {
   size_t ccond, nact1, nvar1, nvcond, nfacts, nfacts1, ctl, cgoal1;
@@ -93,14 +93,14 @@ static sizes rx_sizes(const goap_planner *p) {
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   sizes s;
-  s.ccond = (size_t)r->ncond + (size_t)r->cgoal;
+  s.ccond = (size_t)r->ncond + (size_t)r->cap_goal;
   s.nact1 = (size_t)d->nactions + 1;
   s.nvar1 = (size_t)d->nvars + 1;
   s.nvcond = (size_t)r->ncond;
   s.nfacts = r->nfacts;
   s.nfacts1 = (size_t)r->nfacts + 1;
-  s.ctl = r->ctl;
-  s.cgoal1 = (size_t)r->cgoal;
+  s.ctl = r->cap_tline;
+  s.cgoal1 = (size_t)r->cap_goal;
   return s;
 }
 
@@ -203,55 +203,56 @@ static void build_index(goap_planner *p) {
   for (int c = 0; c < r->ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
     int k = cond_kind(d, rc);
-    if (k == K_FACT) r->fc_off[r->fact_off[rc->var] + rc->a + 1]++;
-    else if (k == K_INT) r->ic_off[rc->var + 1]++;
-    else r->gc_off[rc->var + 1]++;
+    if (k == K_FACT) r->fact_cond_off[r->fact_off[rc->var] + rc->a + 1]++;
+    else if (k == K_INT) r->int_cond_off[rc->var + 1]++;
+    else r->other_cond_off[rc->var + 1]++;
   }
-  for (uint32_t f = 0; f < r->nfacts; ++f) r->fc_off[f + 1] += r->fc_off[f];
+  for (uint32_t f = 0; f < r->nfacts; ++f) r->fact_cond_off[f + 1] += r->fact_cond_off[f];
   for (int v = 0; v < d->nvars; ++v) {
-    r->ic_off[v + 1] += r->ic_off[v];
-    r->gc_off[v + 1] += r->gc_off[v];
+    r->int_cond_off[v + 1] += r->int_cond_off[v];
+    r->other_cond_off[v + 1] += r->other_cond_off[v];
   }
   /* fill, using the per-evaluation pointers as cursors */
-  uint32_t *icur = r->ic_pa, *gcur = r->ic_pb;
+  uint32_t *icur = r->int_cond_lo_pos, *gcur = r->int_cond_hi_pos;
   for (int v = 0; v < d->nvars; ++v) {
-    icur[v] = r->ic_off[v];
-    gcur[v] = r->gc_off[v];
+    icur[v] = r->int_cond_off[v];
+    gcur[v] = r->other_cond_off[v];
   }
   for (int c = 0; c < r->ncond; ++c) {
     const goap__rcond *rc = &r->cond[c];
     int k = cond_kind(d, rc);
     if (k == K_FACT) continue; /* below */
     if (k == K_INT) {
-      r->ic_a[icur[rc->var]] = c;
-      r->ic_b[icur[rc->var]++] = c;
+      r->int_cond_by_lo[icur[rc->var]] = c;
+      r->int_cond_by_hi[icur[rc->var]++] = c;
     } else {
-      r->gc[gcur[rc->var]++] = c;
+      r->other_cond[gcur[rc->var]++] = c;
     }
   }
   /* facts: fill with a cursor per fact, walking the conditions once more */
   {
-    uint32_t *fcur = r->fc_off; /* fc_off[f] is fact f's start; used as a cursor, then reset */
+    /* fact_cond_off[f] is fact f's start; used as a cursor, then reset */
+    uint32_t *fcur = r->fact_cond_off;
     for (int c = 0; c < r->ncond; ++c) {
       const goap__rcond *rc = &r->cond[c];
       if (cond_kind(d, rc) != K_FACT) continue;
-      r->fc[fcur[r->fact_off[rc->var] + rc->a]++] = c;
+      r->fact_cond[fcur[r->fact_off[rc->var] + rc->a]++] = c;
     }
     /* each cursor now stands at the next fact's start: shift back */
-    for (uint32_t f = r->nfacts; f > 0; --f) r->fc_off[f] = r->fc_off[f - 1];
-    r->fc_off[0] = 0;
+    for (uint32_t f = r->nfacts; f > 0; --f) r->fact_cond_off[f] = r->fact_cond_off[f - 1];
+    r->fact_cond_off[0] = 0;
   }
   for (int v = 0; v < d->nvars; ++v) {
-    size_t n = r->ic_off[v + 1] - r->ic_off[v];
-    sort_conds(r->cond, r->ic_a + r->ic_off[v], n, 1);
-    sort_conds(r->cond, r->ic_b + r->ic_off[v], n, 0);
+    size_t n = r->int_cond_off[v + 1] - r->int_cond_off[v];
+    sort_conds(r->cond, r->int_cond_by_lo + r->int_cond_off[v], n, 1);
+    sort_conds(r->cond, r->int_cond_by_hi + r->int_cond_off[v], n, 0);
   }
   /* the sort keys and owners beside the lists, read without touching the conditions */
-  for (uint32_t i = 0, n = r->ic_off[d->nvars]; i < n; ++i) {
-    r->ic_ka[i] = r->cond[r->ic_a[i]].a;
-    r->ic_kb[i] = r->cond[r->ic_b[i]].b;
+  for (uint32_t i = 0, n = r->int_cond_off[d->nvars]; i < n; ++i) {
+    r->int_cond_lo_key[i] = r->cond[r->int_cond_by_lo[i]].a;
+    r->int_cond_hi_key[i] = r->cond[r->int_cond_by_hi[i]].b;
   }
-  for (int c = 0; c < r->ncond; ++c) r->cown[c] = r->cond[c].owner;
+  for (int c = 0; c < r->ncond; ++c) r->cond_owner[c] = r->cond[c].owner;
 }
 
 goap_status goap__relax_init(goap_planner *p) {
@@ -263,8 +264,8 @@ goap_status goap__relax_init(goap_planner *p) {
   r->nfacts = 0;
   for (int v = 0; v < d->nvars; ++v)
     if (d->vars[v].type != GOAP_INT) r->nfacts += (uint32_t)d->vars[v].nvalues;
-  r->ctl = 2 * (size_t)d->nvars + d->nwriters + 1;
-  r->cgoal = 8;
+  r->cap_tline = 2 * (size_t)d->nvars + d->nwriters + 1;
+  r->cap_goal = 8;
   sizes s = rx_sizes(p);
 #define ALLOC_ONE(name, count, type)                                                          \
   if (alloc_arr(p, (void **)&r->name, s.count, sizeof(type)) != GOAP_OK) {                    \
@@ -284,7 +285,7 @@ goap_status goap__relax_init(goap_planner *p) {
   for (int c = 0; c < r->ncond; ++c) r->var_off[r->cond[c].var + 1]++;
   for (int v = 0; v < d->nvars; ++v) r->var_off[v + 1] += r->var_off[v];
   {
-    uint32_t *fill = r->tl_tail ? (uint32_t *)r->tl_tail : NULL; /* scratch of nvars + 1 */
+    uint32_t *fill = r->tline_tail ? (uint32_t *)r->tline_tail : NULL; /* scratch of nvars + 1 */
     for (int v = 0; v <= d->nvars; ++v) fill[v] = r->var_off[v];
     for (int c = 0; c < r->ncond; ++c) r->var_cond[fill[r->cond[c].var]++] = c;
   }
@@ -303,10 +304,10 @@ goap_status goap__relax_init(goap_planner *p) {
  * nothing: on failure the old arrays are kept. */
 static goap_status ensure_goal_cap(goap_planner *p, int n) {
   goap__relax *r = &p->rx;
-  if (n <= r->cgoal) return GOAP_OK;
-  int ncap = r->cgoal;
+  if (n <= r->cap_goal) return GOAP_OK;
+  int ncap = r->cap_goal;
   while (ncap < n) ncap *= 2;
-  size_t oldc = (size_t)r->ncond + (size_t)r->cgoal, newc = (size_t)r->ncond + (size_t)ncap;
+  size_t oldc = (size_t)r->ncond + (size_t)r->cap_goal, newc = (size_t)r->ncond + (size_t)ncap;
   goap__rcond *c = (goap__rcond *)goap__alloc(&p->alloc, newc * sizeof *c);
   double *t = (double *)goap__alloc(&p->alloc, newc * sizeof *t);
   int32_t *g = (int32_t *)goap__alloc(&p->alloc, (size_t)ncap * sizeof *g);
@@ -327,15 +328,15 @@ static goap_status ensure_goal_cap(goap_planner *p, int n) {
   p->memory += (newc - oldc) * (sizeof *sup + sizeof *stk);
   memcpy(c, r->cond, oldc * sizeof *c);
   memcpy(t, r->cond_time, oldc * sizeof *t);
-  memcpy(g, r->goal_next, (size_t)r->cgoal * sizeof *g);
+  memcpy(g, r->goal_next, (size_t)r->cap_goal * sizeof *g);
   goap__free(&p->alloc, r->cond, oldc * sizeof *c);
   goap__free(&p->alloc, r->cond_time, oldc * sizeof *t);
-  goap__free(&p->alloc, r->goal_next, (size_t)r->cgoal * sizeof *g);
+  goap__free(&p->alloc, r->goal_next, (size_t)r->cap_goal * sizeof *g);
   r->cond = c;
   r->cond_time = t;
   r->goal_next = g;
-  p->memory += (newc - oldc) * (sizeof *c + sizeof *t) + (size_t)(ncap - r->cgoal) * sizeof *g;
-  r->cgoal = ncap;
+  p->memory += (newc - oldc) * (sizeof *c + sizeof *t) + (size_t)(ncap - r->cap_goal) * sizeof *g;
+  r->cap_goal = ncap;
   return GOAP_OK;
 }
 
@@ -375,39 +376,43 @@ goap_status goap__relax_set_goal(goap_planner *p) {
 /* ---- the exploration ------------------------------------------------------------------------ */
 
 static void ev_push(goap__relax *r, double t, int32_t a) {
-  int i = r->nev++;
+  int i = r->nevents++;
   while (i > 0) {
     int parent = (i - 1) / 2;
-    if (r->ev_t[parent] < t || (r->ev_t[parent] == t && r->ev_a[parent] < a)) break;
-    r->ev_t[i] = r->ev_t[parent];
-    r->ev_a[i] = r->ev_a[parent];
+    if (r->event_time[parent] < t ||
+        (r->event_time[parent] == t && r->event_action[parent] < a))
+      break;
+    r->event_time[i] = r->event_time[parent];
+    r->event_action[i] = r->event_action[parent];
     i = parent;
   }
-  r->ev_t[i] = t;
-  r->ev_a[i] = a;
+  r->event_time[i] = t;
+  r->event_action[i] = a;
 }
 
 static void ev_pop(goap__relax *r, double *t, int32_t *a) {
-  *t = r->ev_t[0];
-  *a = r->ev_a[0];
-  int n = --r->nev;
-  double lt = r->ev_t[n];
-  int32_t la = r->ev_a[n];
+  *t = r->event_time[0];
+  *a = r->event_action[0];
+  int n = --r->nevents;
+  double lt = r->event_time[n];
+  int32_t la = r->event_action[n];
   int i = 0;
   for (;;) {
     int c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && (r->ev_t[c + 1] < r->ev_t[c] ||
-                      (r->ev_t[c + 1] == r->ev_t[c] && r->ev_a[c + 1] < r->ev_a[c])))
+    if (c + 1 < n && (r->event_time[c + 1] < r->event_time[c] ||
+                      (r->event_time[c + 1] == r->event_time[c] &&
+                       r->event_action[c + 1] < r->event_action[c])))
       ++c;
-    if (lt < r->ev_t[c] || (lt == r->ev_t[c] && la < r->ev_a[c])) break;
-    r->ev_t[i] = r->ev_t[c];
-    r->ev_a[i] = r->ev_a[c];
+    if (lt < r->event_time[c] || (lt == r->event_time[c] && la < r->event_action[c])) break;
+    r->event_time[i] = r->event_time[c];
+    r->event_action[i] = r->event_action[c];
     i = c;
   }
-  r->ev_t[i] = lt;
-  r->ev_a[i] = la;
-  GOAP_ASSERT(r->nev == 0 || *t <= r->ev_t[0]); /* heap order: the earliest event came out */
+  r->event_time[i] = lt;
+  r->event_action[i] = la;
+  /* heap order: the earliest event came out */
+  GOAP_ASSERT(r->nevents == 0 || *t <= r->event_time[0]);
 }
 
 typedef struct explore {
@@ -436,10 +441,10 @@ static inline void satisfy_once(explore *x, int c, double t) {
   goap_planner *p = x->p;
   goap__relax *r = &p->rx;
   r->cond_sup[c] = x->cur;
-  int32_t a = r->cown[c];
+  int32_t a = r->cond_owner[c];
   if (!(p->aflag[a] & 8)) return; /* not active in this request */
-  r->acc[a] += t;
-  if (--r->cnt[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->acc[a] : t), a);
+  r->cost_sum[a] += t;
+  if (--r->unmet[a] == 0) ev_push(r, p->acost[a] + (x->add ? r->cost_sum[a] : t), a);
 }
 
 static void satisfy(explore *x, int c, double t) {
@@ -452,8 +457,8 @@ static void satisfy(explore *x, int c, double t) {
 static void others_changed(explore *x, int32_t v, uint64_t k, int is_int) {
   goap__relax *r = &x->p->rx;
   uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
-  for (uint32_t i = r->gc_off[v]; i < r->gc_off[v + 1]; ++i) {
-    int c = r->gc[i];
+  for (uint32_t i = r->other_cond_off[v]; i < r->other_cond_off[v + 1]; ++i) {
+    int c = r->other_cond[i];
     if (r->cond_time[c] < GOAP__INF) continue;
     if (is_int ? holds_hull(&r->cond[c], lo, hi) : holds_value(&r->cond[c], k)) satisfy(x, c, x->t);
   }
@@ -472,8 +477,10 @@ static void others_changed(explore *x, int32_t v, uint64_t k, int is_int) {
 static void fact_reached(explore *x, int32_t v, uint64_t k) {
   goap__relax *r = &x->p->rx;
   uint32_t f = r->fact_off[v] + (uint32_t)k;
-  for (uint32_t i = r->fc_off[f]; i < r->fc_off[f + 1]; ++i) satisfy_once(x, r->fc[i], x->t);
-  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 0);
+  for (uint32_t i = r->fact_cond_off[f]; i < r->fact_cond_off[f + 1]; ++i)
+    satisfy_once(x, r->fact_cond[i], x->t);
+  if (r->other_cond_off[v] < r->other_cond_off[v + 1] || r->goal_head[v] >= 0)
+    others_changed(x, v, k, 0);
 }
 
 /* The hull of int var v widened (from [lo0, hi0]): the conditions whose interval it now meets
@@ -481,48 +488,50 @@ static void fact_reached(explore *x, int32_t v, uint64_t k) {
 static void hull_widened(explore *x, int32_t v, uint64_t lo0, uint64_t hi0) {
   goap__relax *r = &x->p->rx;
   uint64_t lo = r->hull_lo[v], hi = r->hull_hi[v];
-  uint32_t end = r->ic_off[v + 1];
+  uint32_t end = r->int_cond_off[v + 1];
   if (hi > hi0) {
-    uint32_t i = r->ic_pa[v];
-    for (; i < end && r->ic_ka[i] <= hi; ++i) satisfy_once(x, r->ic_a[i], x->t);
-    r->ic_pa[v] = i;
+    uint32_t i = r->int_cond_lo_pos[v];
+    for (; i < end && r->int_cond_lo_key[i] <= hi; ++i) satisfy_once(x, r->int_cond_by_lo[i], x->t);
+    r->int_cond_lo_pos[v] = i;
   }
   if (lo < lo0) {
-    uint32_t i = r->ic_pb[v];
-    for (; i < end && r->ic_kb[i] >= lo; ++i) satisfy_once(x, r->ic_b[i], x->t);
-    r->ic_pb[v] = i;
+    uint32_t i = r->int_cond_hi_pos[v];
+    for (; i < end && r->int_cond_hi_key[i] >= lo; ++i) satisfy_once(x, r->int_cond_by_hi[i], x->t);
+    r->int_cond_hi_pos[v] = i;
   }
-  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, 0, 1);
+  if (r->other_cond_off[v] < r->other_cond_off[v + 1] || r->goal_head[v] >= 0)
+    others_changed(x, v, 0, 1);
 }
 
 /* Int var v starts at k: the conditions containing k hold; the pointers go past the
  * conditions below / above k (those wait for the hull to reach them). */
 static void hull_start(explore *x, int32_t v, uint64_t k) {
   goap__relax *r = &x->p->rx;
-  uint32_t i = r->ic_off[v], end = r->ic_off[v + 1];
-  for (; i < end && r->ic_ka[i] <= k; ++i)
-    if (r->cond[r->ic_a[i]].b >= k) satisfy_once(x, r->ic_a[i], 0.0);
-  r->ic_pa[v] = i;
-  /* the first high end below k: binary search (ic_kb descends) */
-  uint32_t lo = r->ic_off[v], hi = end;
+  uint32_t i = r->int_cond_off[v], end = r->int_cond_off[v + 1];
+  for (; i < end && r->int_cond_lo_key[i] <= k; ++i)
+    if (r->cond[r->int_cond_by_lo[i]].b >= k) satisfy_once(x, r->int_cond_by_lo[i], 0.0);
+  r->int_cond_lo_pos[v] = i;
+  /* the first high end below k: binary search (int_cond_hi_key descends) */
+  uint32_t lo = r->int_cond_off[v], hi = end;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (r->ic_kb[mid] >= k) lo = mid + 1;
+    if (r->int_cond_hi_key[mid] >= k) lo = mid + 1;
     else hi = mid;
   }
-  r->ic_pb[v] = lo;
-  if (r->gc_off[v] < r->gc_off[v + 1] || r->goal_head[v] >= 0) others_changed(x, v, k, 1);
+  r->int_cond_hi_pos[v] = lo;
+  if (r->other_cond_off[v] < r->other_cond_off[v + 1] || r->goal_head[v] >= 0)
+    others_changed(x, v, k, 1);
 }
 
 static void record(goap__relax *r, int32_t v, double t) {
-  size_t e = r->ntl++;
-  r->tl_t[e] = t;
-  r->tl_lo[e] = r->hull_lo[v];
-  r->tl_hi[e] = r->hull_hi[v];
-  r->tl_next[e] = -1;
-  if (r->tl_tail[v] >= 0) r->tl_next[r->tl_tail[v]] = (int32_t)e;
-  else r->tl_head[v] = (int32_t)e;
-  r->tl_tail[v] = (int32_t)e;
+  size_t e = r->ntline++;
+  r->tline_time[e] = t;
+  r->tline_lo[e] = r->hull_lo[v];
+  r->tline_hi[e] = r->hull_hi[v];
+  r->tline_next[e] = -1;
+  if (r->tline_tail[v] >= 0) r->tline_next[r->tline_tail[v]] = (int32_t)e;
+  else r->tline_head[v] = (int32_t)e;
+  r->tline_tail[v] = (int32_t)e;
 }
 
 static void run(explore *x, const goap_word *s) {
@@ -532,24 +541,25 @@ static void run(explore *x, const goap_word *s) {
   /* only the goal and `other` conditions are tested against cond_time: the sorted and the
    * per-fact lists visit each condition once per evaluation */
   for (int g = 0; g < r->ngoal; ++g) r->cond_time[r->ncond + g] = GOAP__INF;
-  for (uint32_t i = 0, n = r->gc_off[d->nvars]; i < n; ++i) r->cond_time[r->gc[i]] = GOAP__INF;
+  for (uint32_t i = 0, n = r->other_cond_off[d->nvars]; i < n; ++i)
+    r->cond_time[r->other_cond[i]] = GOAP__INF;
   for (uint32_t f = 0; f < r->nfacts; ++f) r->fact_time[f] = GOAP__INF;
-  r->nev = 0;
-  r->ntl = 0;
+  r->nevents = 0;
+  r->ntline = 0;
   x->goal_left = r->ngoal;
   x->cur = -1;
   x->t = 0.0;
   for (int i = 0; i < p->nactive; ++i) {
     int32_t a = p->active[i];
-    r->cnt[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
-    r->acc[a] = 0.0;
-    if (r->cnt[a] == 0) ev_push(r, p->acost[a], a);
+    r->unmet[a] = (int32_t)(r->act_off[a + 1] - r->act_off[a]);
+    r->cost_sum[a] = 0.0;
+    if (r->unmet[a] == 0) ev_push(r, p->acost[a], a);
   }
   for (int32_t v = 0; v < d->nvars; ++v) {
     const goap__var *var = &d->vars[v];
     uint64_t k = goap__field_get(s, var->word, var->shift, var->fmask);
     r->hull_lo[v] = r->hull_hi[v] = k;
-    if (x->record) r->tl_head[v] = r->tl_tail[v] = -1;
+    if (x->record) r->tline_head[v] = r->tline_tail[v] = -1;
     if (var->type != GOAP_INT) {
       r->fact_time[r->fact_off[v] + k] = 0.0;
       fact_reached(x, v, k);
@@ -558,7 +568,7 @@ static void run(explore *x, const goap_word *s) {
       hull_start(x, v, k);
     }
   }
-  while (r->nev > 0 && (x->goal_left > 0 || x->record)) {
+  while (r->nevents > 0 && (x->goal_left > 0 || x->record)) {
     double t;
     int32_t a;
     ev_pop(r, &t, &a);
@@ -617,7 +627,7 @@ double goap__relax_eval(goap_planner *p, const goap_word *s, int add) {
 double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
   explore x = {p, 1, 0, 0, -1, 0.0};
   goap__relax *r = &p->rx;
-  r->nrplan = 0;
+  r->nrelaxed_plan = 0;
   run(&x, s);
   if (x.goal_left > 0) return GOAP__INF;
   if (++r->mark_gen == 0) {
@@ -632,7 +642,7 @@ double goap__relax_eval_ff(goap_planner *p, const goap_word *s) {
     int32_t a = r->cond_sup[r->stack[--top]];
     if (a < 0 || r->mark[a] == gen) continue;
     r->mark[a] = gen;
-    r->rplan[r->nrplan++] = a;
+    r->relaxed_plan[r->nrelaxed_plan++] = a;
     h += p->acost[a];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) r->stack[top++] = (int32_t)k;
   }
@@ -645,7 +655,7 @@ void goap__relax_take_preferred(goap_planner *p) {
     memset(r->pref, 0, ((size_t)p->d->nactions + 1) * sizeof *r->pref);
     r->pref_gen = 1;
   }
-  for (int i = 0; i < r->nrplan; ++i) r->pref[r->rplan[i]] = r->pref_gen;
+  for (int i = 0; i < r->nrelaxed_plan; ++i) r->pref[r->relaxed_plan[i]] = r->pref_gen;
 }
 
 void goap__relax_explore_start(goap_planner *p) {
@@ -664,9 +674,10 @@ static double interval_time(const goap_planner *p, int32_t v, uint64_t a, uint64
     }
     return t;
   }
-  for (int32_t e = r->tl_head[v]; e >= 0; e = r->tl_next[e]) {
-    uint64_t l = r->tl_lo[e] > a ? r->tl_lo[e] : a, u = r->tl_hi[e] < b ? r->tl_hi[e] : b;
-    if (l <= u) return r->tl_t[e];
+  for (int32_t e = r->tline_head[v]; e >= 0; e = r->tline_next[e]) {
+    uint64_t l = r->tline_lo[e] > a ? r->tline_lo[e] : a;
+    uint64_t u = r->tline_hi[e] < b ? r->tline_hi[e] : b;
+    if (l <= u) return r->tline_time[e];
   }
   return t;
 }

@@ -171,8 +171,8 @@ static goap_status left_cycles(goap_file *f, const char *text, size_t len) {
   unsigned char *seen;
   int *stack;
   if (nt <= 0 || !f->method_pos) return GOAP_OK;
-  seen = (unsigned char *)goap__mem_alloc(&f->alloc, (size_t)nt);
-  stack = (int *)goap__mem_alloc(&f->alloc, (size_t)nt * sizeof *stack);
+  seen = (unsigned char *)goap__alloc(&f->alloc, (size_t)nt);
+  stack = (int *)goap__alloc(&f->alloc, (size_t)nt * sizeof *stack);
   if (!seen || !stack) st = GOAP_OUT_OF_MEMORY;
   for (t = 0; st == GOAP_OK && t < nt; ++t)
     for (m = 0; st == GOAP_OK && m < goap_htn_domain_method_count(h, t); ++m, ++g) {
@@ -194,8 +194,8 @@ static goap_status left_cycles(goap_file *f, const char *text, size_t len) {
       }
       if (back) st = add_warning(f, text, len, GOAP__W_CYCLE, g, u, &f->method_pos[g]);
     }
-  goap__mem_free(&f->alloc, seen, (size_t)nt);
-  goap__mem_free(&f->alloc, stack, (size_t)nt * sizeof *stack);
+  goap__free(&f->alloc, seen, (size_t)nt);
+  goap__free(&f->alloc, stack, (size_t)nt * sizeof *stack);
   return st;
 }
 
@@ -217,16 +217,16 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
   sz_vi = (size_t)r.nv * sizeof *r.vi;
   sz_off = (size_t)r.nv * sizeof *r.off;
   sz_n = (size_t)r.nv * sizeof(int32_t);
-  r.vi = (goap_var_info *)goap__mem_alloc(a, sz_vi);
-  r.off = (size_t *)goap__mem_alloc(a, sz_off);
-  r.nreached = (int32_t *)goap__mem_alloc(a, sz_n);
-  r.ilo = (int32_t *)goap__mem_alloc(a, sz_n);
-  r.ihi = (int32_t *)goap__mem_alloc(a, sz_n);
-  used = (unsigned char *)goap__mem_alloc(a, (size_t)r.nv);
-  act_reached = (unsigned char *)goap__mem_alloc(a, (size_t)r.na);
-  in_queue = (unsigned char *)goap__mem_alloc(a, (size_t)r.na);
-  queue = (int *)goap__mem_alloc(a, (size_t)r.na * sizeof *queue);
-  wstart = (int *)goap__mem_alloc(a, ((size_t)r.nv + 1) * sizeof *wstart);
+  r.vi = (goap_var_info *)goap__alloc(a, sz_vi);
+  r.off = (size_t *)goap__alloc(a, sz_off);
+  r.nreached = (int32_t *)goap__alloc(a, sz_n);
+  r.ilo = (int32_t *)goap__alloc(a, sz_n);
+  r.ihi = (int32_t *)goap__alloc(a, sz_n);
+  used = (unsigned char *)goap__alloc(a, (size_t)r.nv);
+  act_reached = (unsigned char *)goap__alloc(a, (size_t)r.na);
+  in_queue = (unsigned char *)goap__alloc(a, (size_t)r.na);
+  queue = (int *)goap__alloc(a, (size_t)r.na * sizeof *queue);
+  wstart = (int *)goap__alloc(a, ((size_t)r.nv + 1) * sizeof *wstart);
   if (!r.vi || !r.off || !r.nreached || !r.ilo || !r.ihi || !used || !act_reached ||
       !in_queue || !queue || !wstart)
     goto done;
@@ -243,7 +243,7 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     r.nreached[i] = 0;
     r.ilo[i] = r.ihi[i] = r.vi[i].default_value;
   }
-  r.reached = (unsigned char *)goap__mem_alloc(a, total);
+  r.reached = (unsigned char *)goap__alloc(a, total);
   if (!r.reached) goto done;
   memset(r.reached, 0, total);
   for (i = 0; i < r.nv; ++i) {
@@ -306,7 +306,7 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
       }
   }
   for (i = 0; i < r.nv; ++i) wstart[i + 1] += wstart[i];
-  wlist = (int *)goap__mem_alloc(a, nwatch * sizeof *wlist);
+  wlist = (int *)goap__alloc(a, nwatch * sizeof *wlist);
   if (!wlist) goto done;
   /* fill in reverse: wstart[v + 1] (the end of v's slice) counts down to v's start */
   for (i = r.na - 1; i >= 0; --i) {
@@ -435,18 +435,18 @@ goap_status goap__analyse(goap_file *f, const char *text, size_t len) {
     qsort(f->warnings, (size_t)f->warning_count, sizeof *f->warnings, cmp_warning);
   st = GOAP_OK;
 done:
-  goap__mem_free(a, r.vi, sz_vi);
-  goap__mem_free(a, r.off, sz_off);
-  goap__mem_free(a, r.nreached, sz_n);
-  goap__mem_free(a, r.ilo, sz_n);
-  goap__mem_free(a, r.ihi, sz_n);
-  goap__mem_free(a, r.reached, total);
-  goap__mem_free(a, used, (size_t)r.nv);
-  goap__mem_free(a, act_reached, (size_t)r.na);
-  goap__mem_free(a, in_queue, (size_t)r.na);
-  goap__mem_free(a, queue, (size_t)r.na * sizeof *queue);
-  goap__mem_free(a, wstart, ((size_t)r.nv + 1) * sizeof *wstart);
-  goap__mem_free(a, wlist, nwatch * sizeof *wlist);
+  goap__free(a, r.vi, sz_vi);
+  goap__free(a, r.off, sz_off);
+  goap__free(a, r.nreached, sz_n);
+  goap__free(a, r.ilo, sz_n);
+  goap__free(a, r.ihi, sz_n);
+  goap__free(a, r.reached, total);
+  goap__free(a, used, (size_t)r.nv);
+  goap__free(a, act_reached, (size_t)r.na);
+  goap__free(a, in_queue, (size_t)r.na);
+  goap__free(a, queue, (size_t)r.na * sizeof *queue);
+  goap__free(a, wstart, ((size_t)r.nv + 1) * sizeof *wstart);
+  goap__free(a, wlist, nwatch * sizeof *wlist);
   return st;
 }
 

@@ -31,7 +31,7 @@ void *goap__arena_alloc(const goap_allocator *a, goap__arena *ar, size_t n) {
     size_t body = need > ARENA_CHUNK ? need : ARENA_CHUNK;
     goap__chunk *c;
     if (body > ((size_t)-1) - ARENA_HEADER) return NULL;
-    c = (goap__chunk *)goap__mem_alloc(a, ARENA_HEADER + body);
+    c = (goap__chunk *)goap__alloc(a, ARENA_HEADER + body);
     if (!c) return NULL;
     c->next = ar->head;
     c->size = ARENA_HEADER + body;
@@ -60,7 +60,7 @@ void goap__arena_free(const goap_allocator *a, goap__arena *ar) {
   goap__chunk *c = ar->head;
   while (c) {
     goap__chunk *next = c->next;
-    goap__mem_free(a, c, c->size);
+    goap__free(a, c, c->size);
     c = next;
   }
   ar->head = NULL;

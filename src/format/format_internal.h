@@ -36,12 +36,6 @@
 /* ------------------------------------------------------------------------------------------
  * Memory (base/base.h; the bump arena: arena.c)
  * ---------------------------------------------------------------------------------------- */
-/* The format layer's spelling of base/base.h's helpers (the same functions). */
-static inline goap_allocator goap__mem_resolve(const goap_allocator *a) { return goap__resolve(a); }
-static inline void *goap__mem_alloc(const goap_allocator *a, size_t n) { return goap__alloc(a, n); }
-static inline void goap__mem_free(const goap_allocator *a, void *p, size_t n) {
-  goap__free(a, p, n);
-}
 /* Ensures room for `need` elements of `elem` bytes (goap__grow: new elements not zeroed). Returns
  * the (possibly moved) block, never NULL on success (a NULL block gets one), or NULL when out
  * of memory or on size overflow (the old block is then untouched and *cap unchanged). */

@@ -74,19 +74,19 @@ struct goap__htn_ir {
   if (!goap__grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))) return GOAP_OUT_OF_MEMORY
 
 goap__htn_ir *goap__htn_ir_create(const goap_allocator *a) {
-  goap__htn_ir *ir = (goap__htn_ir *)goap__mem_alloc(a, sizeof *ir);
+  goap__htn_ir *ir = (goap__htn_ir *)goap__alloc(a, sizeof *ir);
   if (ir) memset(ir, 0, sizeof *ir);
   return ir;
 }
 
 void goap__htn_ir_free(const goap_allocator *a, goap__htn_ir *ir) {
   if (!ir) return;
-  goap__mem_free(a, ir->tasks, ir->tasks_cap * sizeof *ir->tasks);
-  goap__mem_free(a, ir->methods, ir->methods_cap * sizeof *ir->methods);
-  goap__mem_free(a, ir->subs, ir->subs_cap * sizeof *ir->subs);
-  goap__mem_free(a, ir->items, ir->items_cap * sizeof *ir->items);
-  goap__mem_free(a, ir->scen, ir->scen_cap * sizeof *ir->scen);
-  goap__mem_free(a, ir, sizeof *ir);
+  goap__free(a, ir->tasks, ir->tasks_cap * sizeof *ir->tasks);
+  goap__free(a, ir->methods, ir->methods_cap * sizeof *ir->methods);
+  goap__free(a, ir->subs, ir->subs_cap * sizeof *ir->subs);
+  goap__free(a, ir->items, ir->items_cap * sizeof *ir->items);
+  goap__free(a, ir->scen, ir->scen_cap * sizeof *ir->scen);
+  goap__free(a, ir, sizeof *ir);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -614,8 +614,8 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
     st = err_at(ec, text, len, st, NULL, "%s", goap_htn_builder_error(b));
 out:
   goap_htn_builder_destroy(b);
-  goap__mem_free(a, subs, subs_cap * sizeof *subs);
-  goap__mem_free(a, conds, conds_cap * sizeof *conds);
-  goap__mem_free(a, effs, effs_cap * sizeof *effs);
+  goap__free(a, subs, subs_cap * sizeof *subs);
+  goap__free(a, conds, conds_cap * sizeof *conds);
+  goap__free(a, effs, effs_cap * sizeof *effs);
   return st;
 }

@@ -376,22 +376,22 @@ static void parser_free(parser *p) {
   goap_builder_destroy(p->b);
   goap__arena_free(a, &p->arena);
   goap__ftab_free(a, &p->names);
-  goap__mem_free(a, p->vars, p->vars_cap * sizeof *p->vars);
-  goap__mem_free(a, p->action_names, p->action_names_cap * sizeof *p->action_names);
-  goap__mem_free(a, p->goal_names, p->goal_names_cap * sizeof *p->goal_names);
-  goap__mem_free(a, p->items, p->items_cap * sizeof *p->items);
-  goap__mem_free(a, p->pre, p->pre_cap * sizeof *p->pre);
-  goap__mem_free(a, p->eff, p->eff_cap * sizeof *p->eff);
-  goap__mem_free(a, p->tconds, p->tconds_cap * sizeof *p->tconds);
-  goap__mem_free(a, p->teffs, p->teffs_cap * sizeof *p->teffs);
-  goap__mem_free(a, p->scen, p->scen_cap * sizeof *p->scen);
-  goap__mem_free(a, p->refs, p->refs_cap * sizeof *p->refs);
-  goap__mem_free(a, p->stamp, p->stamp_cap * sizeof *p->stamp);
-  goap__mem_free(a, p->stamp_pos, p->stamp_pos_cap * sizeof *p->stamp_pos);
-  goap__mem_free(a, p->values, p->values_cap * sizeof *p->values);
-  goap__mem_free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
-  goap__mem_free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
-  goap__mem_free(a, p->nrefs, p->nrefs_cap * sizeof *p->nrefs);
+  goap__free(a, p->vars, p->vars_cap * sizeof *p->vars);
+  goap__free(a, p->action_names, p->action_names_cap * sizeof *p->action_names);
+  goap__free(a, p->goal_names, p->goal_names_cap * sizeof *p->goal_names);
+  goap__free(a, p->items, p->items_cap * sizeof *p->items);
+  goap__free(a, p->pre, p->pre_cap * sizeof *p->pre);
+  goap__free(a, p->eff, p->eff_cap * sizeof *p->eff);
+  goap__free(a, p->tconds, p->tconds_cap * sizeof *p->tconds);
+  goap__free(a, p->teffs, p->teffs_cap * sizeof *p->teffs);
+  goap__free(a, p->scen, p->scen_cap * sizeof *p->scen);
+  goap__free(a, p->refs, p->refs_cap * sizeof *p->refs);
+  goap__free(a, p->stamp, p->stamp_cap * sizeof *p->stamp);
+  goap__free(a, p->stamp_pos, p->stamp_pos_cap * sizeof *p->stamp_pos);
+  goap__free(a, p->values, p->values_cap * sizeof *p->values);
+  goap__free(a, p->value_offs, p->value_offs_cap * sizeof *p->value_offs);
+  goap__free(a, p->fail_refs, p->fail_refs_cap * sizeof *p->fail_refs);
+  goap__free(a, p->nrefs, p->nrefs_cap * sizeof *p->nrefs);
   goap__htn_ir_free(a, p->htn);
 }
 
@@ -431,36 +431,36 @@ void goap_file_destroy(goap_file *f) {
   if (!f) return;
   a = f->alloc;
   goap_htn_domain_destroy(f->htn);
-  goap__mem_free(&a, f->task_pos, f->task_pos_cap * sizeof *f->task_pos);
-  goap__mem_free(&a, f->method_pos, f->method_pos_cap * sizeof *f->method_pos);
+  goap__free(&a, f->task_pos, f->task_pos_cap * sizeof *f->task_pos);
+  goap__free(&a, f->method_pos, f->method_pos_cap * sizeof *f->method_pos);
   goap_domain_destroy(f->domain);
-  goap__mem_free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
-  goap__mem_free(&a, f->conds, f->conds_cap * sizeof *f->conds);
-  goap__mem_free(&a, f->given, f->given_cap * sizeof *f->given);
-  goap__mem_free(&a, f->plans, f->plans_cap * sizeof *f->plans);
-  goap__mem_free(&a, f->var_pos, f->var_pos_cap * sizeof *f->var_pos);
-  goap__mem_free(&a, f->action_pos, f->action_pos_cap * sizeof *f->action_pos);
-  goap__mem_free(&a, f->goal_pos, f->goal_pos_cap * sizeof *f->goal_pos);
-  goap__mem_free(&a, f->warnings, f->warnings_cap * sizeof *f->warnings);
-  goap__mem_free(&a, f->action_rt, f->action_rt_cap * sizeof *f->action_rt);
-  goap__mem_free(&a, f->goal_rt, f->goal_rt_cap * sizeof *f->goal_rt);
-  goap__mem_free(&a, f->rt_effs, f->rt_effs_cap * sizeof *f->rt_effs);
-  goap__mem_free(&a, f->rt_conds, f->rt_conds_cap * sizeof *f->rt_conds);
-  goap__mem_free(&a, f->rt_vars, f->rt_vars_cap * sizeof *f->rt_vars);
-  goap__mem_free(&a, f->world_var, f->world_var_cap * sizeof *f->world_var);
-  goap__mem_free(&a, f->sims, f->sims_cap * sizeof *f->sims);
-  goap__mem_free(&a, f->sim_events, f->sim_events_cap * sizeof *f->sim_events);
-  goap__mem_free(&a, f->sim_fails, f->sim_fails_cap * sizeof *f->sim_fails);
-  goap__mem_free(&a, f->rt_ids, f->rt_ids_cap * sizeof *f->rt_ids);
-  goap__mem_free(&a, (void *)f->rt_names, f->rt_names_cap * sizeof *f->rt_names);
-  goap__mem_free(&a, f->resources, f->resources_cap * sizeof *f->resources);
-  goap__mem_free(&a, f->roles, f->roles_cap * sizeof *f->roles);
-  goap__mem_free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
-  goap__mem_free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
-  goap__mem_free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
+  goap__free(&a, f->scenarios, f->scenarios_cap * sizeof *f->scenarios);
+  goap__free(&a, f->conds, f->conds_cap * sizeof *f->conds);
+  goap__free(&a, f->given, f->given_cap * sizeof *f->given);
+  goap__free(&a, f->plans, f->plans_cap * sizeof *f->plans);
+  goap__free(&a, f->var_pos, f->var_pos_cap * sizeof *f->var_pos);
+  goap__free(&a, f->action_pos, f->action_pos_cap * sizeof *f->action_pos);
+  goap__free(&a, f->goal_pos, f->goal_pos_cap * sizeof *f->goal_pos);
+  goap__free(&a, f->warnings, f->warnings_cap * sizeof *f->warnings);
+  goap__free(&a, f->action_rt, f->action_rt_cap * sizeof *f->action_rt);
+  goap__free(&a, f->goal_rt, f->goal_rt_cap * sizeof *f->goal_rt);
+  goap__free(&a, f->rt_effs, f->rt_effs_cap * sizeof *f->rt_effs);
+  goap__free(&a, f->rt_conds, f->rt_conds_cap * sizeof *f->rt_conds);
+  goap__free(&a, f->rt_vars, f->rt_vars_cap * sizeof *f->rt_vars);
+  goap__free(&a, f->world_var, f->world_var_cap * sizeof *f->world_var);
+  goap__free(&a, f->sims, f->sims_cap * sizeof *f->sims);
+  goap__free(&a, f->sim_events, f->sim_events_cap * sizeof *f->sim_events);
+  goap__free(&a, f->sim_fails, f->sim_fails_cap * sizeof *f->sim_fails);
+  goap__free(&a, f->rt_ids, f->rt_ids_cap * sizeof *f->rt_ids);
+  goap__free(&a, (void *)f->rt_names, f->rt_names_cap * sizeof *f->rt_names);
+  goap__free(&a, f->resources, f->resources_cap * sizeof *f->resources);
+  goap__free(&a, f->roles, f->roles_cap * sizeof *f->roles);
+  goap__free(&a, f->role_scales, f->role_scales_cap * sizeof *f->role_scales);
+  goap__free(&a, f->agent_types, f->agent_types_cap * sizeof *f->agent_types);
+  goap__free(&a, f->sim_members, f->sim_members_cap * sizeof *f->sim_members);
   goap__pos_free(f);
   goap__arena_free(&a, &f->arena);
-  goap__mem_free(&a, f, sizeof *f);
+  goap__free(&a, f, sizeof *f);
 }
 
 goap_status goap_file_parse(const char *name, const char *text, size_t length,
@@ -482,12 +482,12 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
     return GOAP_TOO_LARGE;
   }
   memset(&p, 0, sizeof p);
-  p.a = goap__mem_resolve(alloc);
+  p.a = goap__resolve(alloc);
   p.text = text ? text : "";
   p.len = length;
   p.ec.diag = err;
   p.ec.file = fname;
-  p.f = (goap_file *)goap__mem_alloc(&p.a, sizeof *p.f);
+  p.f = (goap_file *)goap__alloc(&p.a, sizeof *p.f);
   if (!p.f) {
     st = GOAP_OUT_OF_MEMORY;
   } else {
@@ -512,7 +512,7 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
 goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_file **out,
                            goap_diag *err) {
   goap_diag local;
-  goap_allocator a = goap__mem_resolve(alloc);
+  goap_allocator a = goap__resolve(alloc);
   FILE *fp;
   char *buf = NULL;
   size_t cap = 0, len = 0;
@@ -540,7 +540,7 @@ goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_f
       nb = (char *)a.fn(a.ctx, buf, cap, ncap);
       if (!nb) {
         fclose(fp);
-        goap__mem_free(&a, buf, cap);
+        goap__free(&a, buf, cap);
         goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_OUT_OF_MEMORY, path, 0, 0, NULL, 0,
                        "out of memory");
         return GOAP_OUT_OF_MEMORY;
@@ -554,19 +554,19 @@ goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_f
   }
   if (ferror(fp)) {
     fclose(fp);
-    goap__mem_free(&a, buf, cap);
+    goap__free(&a, buf, cap);
     goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_IO_ERROR, path, 0, 0, NULL, 0,
                    "cannot read file (is it a directory?)");
     return GOAP_IO_ERROR;
   }
   fclose(fp);
   if (len > GOAP_FILE_MAX_BYTES) {
-    goap__mem_free(&a, buf, cap);
+    goap__free(&a, buf, cap);
     goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_TOO_LARGE, path, 0, 0, NULL, 0,
                    "file is larger than %u bytes", (unsigned)GOAP_FILE_MAX_BYTES);
     return GOAP_TOO_LARGE;
   }
   st = goap_file_parse(path, buf, len, &a, out, err);
-  goap__mem_free(&a, buf, cap);
+  goap__free(&a, buf, cap);
   return st;
 }

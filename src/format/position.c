@@ -241,10 +241,10 @@ double goap__pos_state_cost(void *host, int action, const goap_word *state, void
 
 void goap__pos_free(goap_file *f) {
   const goap_allocator *a = &f->alloc;
-  goap__mem_free(a, f->pt_base, f->pt_base_cap * sizeof *f->pt_base);
-  goap__mem_free(a, f->pts, f->pts_cap * sizeof *f->pts);
-  goap__mem_free(a, f->pt_line, f->pt_line_cap * sizeof *f->pt_line);
-  goap__mem_free(a, f->dists, f->dists_cap * sizeof *f->dists);
+  goap__free(a, f->pt_base, f->pt_base_cap * sizeof *f->pt_base);
+  goap__free(a, f->pts, f->pts_cap * sizeof *f->pts);
+  goap__free(a, f->pt_line, f->pt_line_cap * sizeof *f->pt_line);
+  goap__free(a, f->dists, f->dists_cap * sizeof *f->dists);
 }
 
 /* The slot of (var, value), or a status. */

@@ -1,6 +1,6 @@
 /*
  * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
- * and the problem's initial task network (:htn), lifted, into px_htn (see internal.h).
+ * and the problem's initial task network (:htn), lifted, into goap__px_htn (see internal.h).
  *
  * Invariants:
  *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
@@ -24,36 +24,36 @@
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
 
-static const char *nm(const px_task_core *t, int32_t n) {
-  return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
+static const char *nm(const goap__px_task_core *t, int32_t n) {
+  return N(n)->list ? "(...)" : goap__px_name(t, N(n)->sym);
 }
 
-static int is_atom(const px_task_core *t, int32_t n, const char *name) {
-  return n >= 0 && !N(n)->list && strcmp(px_name(t, N(n)->sym), name) == 0;
+static int is_atom(const goap__px_task_core *t, int32_t n, const char *name) {
+  return n >= 0 && !N(n)->list && strcmp(goap__px_name(t, N(n)->sym), name) == 0;
 }
 
-static const char *head(const px_task_core *t, int32_t n) {
+static const char *head(const goap__px_task_core *t, int32_t n) {
   if (n < 0 || !N(n)->list || N(n)->first < 0) return "";
   int32_t h = N(n)->first;
-  return N(h)->list ? "" : px_name(t, N(h)->sym);
+  return N(h)->list ? "" : goap__px_name(t, N(h)->sym);
 }
 
-static int32_t child(const px_task_core *t, int32_t n, int k) {
+static int32_t child(const goap__px_task_core *t, int32_t n, int k) {
   int32_t c = N(n)->first;
   while (c >= 0 && k-- > 0) c = N(c)->next;
   return c;
 }
 
-static int is_var(const px_task_core *t, int32_t n) {
-  return !N(n)->list && px_name(t, N(n)->sym)[0] == '?';
+static int is_var(const goap__px_task_core *t, int32_t n) {
+  return !N(n)->list && goap__px_name(t, N(n)->sym)[0] == '?';
 }
 
-void goap__px_htn_free(px_task_core *t) {
+void goap__px_htn_free(goap__px_task_core *t) {
   const goap_allocator *a = &t->alloc;
-  px_htn *h = &t->htn;
-  goap__px_free(a, h->ctasks, h->cctasks * sizeof *h->ctasks);
-  goap__px_free(a, h->methods, h->cmethods * sizeof *h->methods);
-  goap__px_free(a, h->steps, h->csteps * sizeof *h->steps);
+  goap__px_htn *h = &t->htn;
+  goap__free(a, h->ctasks, h->cctasks * sizeof *h->ctasks);
+  goap__free(a, h->methods, h->cmethods * sizeof *h->methods);
+  goap__free(a, h->steps, h->csteps * sizeof *h->steps);
   goap__px_ivec_free(a, &h->ctask_of);
   goap__px_ivec_free(a, &h->method_of);
   h->ctasks = NULL;
@@ -63,20 +63,20 @@ void goap__px_htn_free(px_task_core *t) {
 }
 
 /* The names of what a subtask may call, for "did you mean". */
-static int32_t suggest_callable(px_task_core *t, int32_t sym) {
+static int32_t suggest_callable(goap__px_task_core *t, int32_t sym) {
   size_t n = t->htn.nctasks + t->nschemas;
-  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, (n ? n : 1) * sizeof *c);
+  int32_t *c = (int32_t *)goap__alloc(&t->alloc, (n ? n : 1) * sizeof *c);
   if (!c) return -1;
   size_t k = 0;
   for (size_t i = 0; i < t->htn.nctasks; ++i) c[k++] = t->htn.ctasks[i].sym;
   for (size_t i = 0; i < t->nschemas; ++i) c[k++] = t->schemas[i].sym;
   int32_t s = goap__px_suggest(t, sym, c, k);
-  goap__px_free(&t->alloc, c, (n ? n : 1) * sizeof *c);
+  goap__free(&t->alloc, c, (n ? n : 1) * sizeof *c);
   return s;
 }
 
 /* Pushes the types, then the names, of a parameter list; ptypes and pnames get offsets. */
-static goap_status push_params(px_task_core *t, int32_t node, const int32_t *syms,
+static goap_status push_params(goap__px_task_core *t, int32_t node, const int32_t *syms,
                                const int32_t *types, int n, int32_t *ptypes, int32_t *pnames) {
   *ptypes = (int32_t)t->args.n;
   for (int i = 0; i < n; ++i)
@@ -89,16 +89,16 @@ static goap_status push_params(px_task_core *t, int32_t node, const int32_t *sym
 
 /* ---- (:task NAME :parameters (...)) --------------------------------------------------- */
 
-goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
-  px_htn *h = &t->htn;
+goap_status goap__px_parse_ctask(goap__px_task_core *t, int32_t sec) {
+  goap__px_htn *h = &t->htn;
   h->hddl = 1;
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name) || nm(t, name)[0] == ':')
     return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR,
                           "expected the task's name after ':task'");
-  if (px_map_get(&h->ctask_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&h->ctask_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE, "task '%s' is declared twice", nm(t, name));
-  if (px_map_get(&t->schema_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&t->schema_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE,
                           "task '%s' has the name of an action (a name is a task or an action)",
                           nm(t, name));
@@ -114,7 +114,7 @@ goap_status goap__px_parse_ctask(px_task_core *t, int32_t sec) {
   int32_t *syms = NULL, *types = NULL;
   int np = 0;
   if (params >= 0 && goap__px_params(t, params, &syms, &types, &np) != GOAP_OK) return t->status;
-  px_ctask c;
+  goap__px_ctask c;
   c.sym = N(name)->sym;
   c.node = name;
   c.nparams = np;
@@ -141,15 +141,15 @@ typedef struct netctx {
 } netctx;
 
 /* One call `(name args...)` -> a new step (label given). */
-static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const netctx *c) {
-  px_htn *h = &t->htn;
+static goap_status add_step(goap__px_task_core *t, int32_t call, int32_t label, const netctx *c) {
+  goap__px_htn *h = &t->htn;
   if (!N(call)->list || N(call)->first < 0 || N(N(call)->first)->list)
     return goap__px_error(t, call, GOAP_PARSE_ERROR,
                           "expected a subtask '(task arg ...)' or '(label (task arg ...))'");
   int32_t hn = N(call)->first;
   int32_t sym = N(hn)->sym;
   int32_t task, arity;
-  int32_t ct = px_map_get(&h->ctask_of, sym), sc = px_map_get(&t->schema_of, sym);
+  int32_t ct = goap__px_map_get(&h->ctask_of, sym), sc = goap__px_map_get(&t->schema_of, sym);
   if (ct >= 0) {
     task = ct;
     arity = h->ctasks[ct].nparams;
@@ -161,7 +161,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
     if (s >= 0)
       return goap__px_error(t, hn, GOAP_NOT_FOUND,
                             "unknown task or action '%s' in a subtask (did you mean '%s'?)",
-                            nm(t, hn), px_name(t, s));
+                            nm(t, hn), goap__px_name(t, s));
     return goap__px_error(t, hn, GOAP_NOT_FOUND, "unknown task or action '%s' in a subtask",
                           nm(t, hn));
   }
@@ -170,7 +170,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
                           nm(t, hn), arity, arity == 1 ? "" : "s", N(call)->count - 1);
   if (!goap__grow(&t->alloc, (void **)&h->steps, &h->csteps, h->nsteps + 1, sizeof *h->steps))
     return OOM(t, call);
-  px_step st;
+  goap__px_step st;
   st.label = label;
   st.task = task;
   st.args = (int32_t)t->args.n;
@@ -186,7 +186,7 @@ static goap_status add_step(px_task_core *t, int32_t call, int32_t label, const 
 }
 
 /* The items of `(and x y ...)`, of `x` alone, or of `()`: first item and count. */
-static int32_t items(const px_task_core *t, int32_t n, int *count) {
+static int32_t items(const goap__px_task_core *t, int32_t n, int *count) {
   if (!N(n)->list) {
     *count = 1;
     return n;
@@ -204,8 +204,8 @@ static int32_t items(const px_task_core *t, int32_t n, int *count) {
 }
 
 /* Orders the steps [s0, s0 + n) by the :ordering node `ord` (a total order required). */
-static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, int32_t where) {
-  px_htn *h = &t->htn;
+static goap_status order_steps(goap__px_task_core *t, int32_t s0, int n, int32_t ord, int32_t where) {
+  goap__px_htn *h = &t->htn;
   if (n <= 1 && ord < 0) return GOAP_OK;
   if (ord < 0)
     return goap__px_error(t, where, GOAP_PARSE_ERROR,
@@ -214,9 +214,9 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
   if (n > 0 && (size_t)n > SIZE_MAX / (size_t)n)
     return goap__px_error(t, ord, GOAP_TOO_LARGE, "too many subtasks to order");
   size_t cells = (size_t)n * (size_t)n;
-  uint8_t *before = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
-  int32_t *indeg = (int32_t *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
-  px_step *tmp = (px_step *)goap__px_alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *tmp);
+  uint8_t *before = (uint8_t *)goap__alloc(&t->alloc, cells ? cells : 1);
+  int32_t *indeg = (int32_t *)goap__alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *indeg);
+  goap__px_step *tmp = (goap__px_step *)goap__alloc(&t->alloc, (size_t)(n ? n : 1) * sizeof *tmp);
   goap_status st = GOAP_OK;
   if (!before || !indeg || !tmp) {
     st = OOM(t, ord);
@@ -278,15 +278,15 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
           break;
         }
       st = goap__px_error(t, ord, GOAP_PARSE_ERROR, "cyclic ':ordering' (around '%s')",
-                          px_name(t, lab));
+                          goap__px_name(t, lab));
       goto done;
     }
     if (other >= 0) {
       st = goap__px_error(t, ord, GOAP_PARSE_ERROR,
                           "unsupported construct: the ':ordering' is not total ('%s' and '%s' "
                           "are unordered; partial-order HDDL is not supported)",
-                          px_name(t, h->steps[s0 + pick].label),
-                          px_name(t, h->steps[s0 + other].label));
+                          goap__px_name(t, h->steps[s0 + pick].label),
+                          goap__px_name(t, h->steps[s0 + other].label));
       goto done;
     }
     tmp[k] = h->steps[s0 + pick];
@@ -296,16 +296,16 @@ static goap_status order_steps(px_task_core *t, int32_t s0, int n, int32_t ord, 
   }
   for (int k = 0; k < n; ++k) h->steps[s0 + k] = tmp[k];
 done:
-  goap__px_free(&t->alloc, before, cells ? cells : 1);
-  goap__px_free(&t->alloc, indeg, (size_t)(n ? n : 1) * sizeof *indeg);
-  goap__px_free(&t->alloc, tmp, (size_t)(n ? n : 1) * sizeof *tmp);
+  goap__free(&t->alloc, before, cells ? cells : 1);
+  goap__free(&t->alloc, indeg, (size_t)(n ? n : 1) * sizeof *indeg);
+  goap__free(&t->alloc, tmp, (size_t)(n ? n : 1) * sizeof *tmp);
   return st;
 }
 
 /* A subtask list (`sub`, -1: none), ordered as written (`ordered`) or by `ord`. */
-static goap_status network(px_task_core *t, int32_t sub, int ordered, int32_t ord,
+static goap_status network(goap__px_task_core *t, int32_t sub, int ordered, int32_t ord,
                            int32_t where, const netctx *c, int32_t *step0, int32_t *nsteps) {
-  px_htn *h = &t->htn;
+  goap__px_htn *h = &t->htn;
   *step0 = (int32_t)h->nsteps;
   *nsteps = 0;
   if (sub < 0) {
@@ -358,7 +358,7 @@ typedef struct body {
   int ordered;
 } body;
 
-static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_method) {
+static goap_status read_body(goap__px_task_core *t, int32_t first, body *b, int is_method) {
   b->params = b->task = b->pre = b->sub = b->ord = b->cons = -1;
   b->ordered = 0;
   for (int32_t k = first; k >= 0; k = N(k)->next) {
@@ -404,17 +404,17 @@ static goap_status read_body(px_task_core *t, int32_t first, body *b, int is_met
 
 /* ---- (:method NAME :parameters (...) :task (T ...) :precondition ... subtasks) -------- */
 
-static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+static goap_status method_body(goap__px_task_core *t, int32_t sec, int32_t name, const body *bp,
                                const int32_t *syms, const int32_t *types, int np);
 
-goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
-  px_htn *h = &t->htn;
+goap_status goap__px_parse_method(goap__px_task_core *t, int32_t sec) {
+  goap__px_htn *h = &t->htn;
   h->hddl = 1;
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name) || nm(t, name)[0] == ':')
     return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR,
                           "expected the method's name after ':method'");
-  if (px_map_get(&h->method_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&h->method_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE, "method '%s' is defined twice", nm(t, name));
   body b;
   if (read_body(t, N(name)->next, &b, 1) != GOAP_OK) return t->status;
@@ -426,32 +426,32 @@ goap_status goap__px_parse_method(px_task_core *t, int32_t sec) {
   return st;
 }
 
-static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const body *bp,
+static goap_status method_body(goap__px_task_core *t, int32_t sec, int32_t name, const body *bp,
                                const int32_t *syms, const int32_t *types, int np) {
-  px_htn *h = &t->htn;
+  goap__px_htn *h = &t->htn;
   body b = *bp;
   if (b.task < 0)
     return goap__px_error(t, sec, GOAP_PARSE_ERROR, "method '%s' has no ':task'", nm(t, name));
   if (!N(b.task)->list || N(b.task)->first < 0 || N(N(b.task)->first)->list)
     return goap__px_error(t, b.task, GOAP_PARSE_ERROR, "expected '(task arg ...)' after ':task'");
   int32_t tn = N(b.task)->first;
-  int32_t ct = px_map_get(&h->ctask_of, N(tn)->sym);
+  int32_t ct = goap__px_map_get(&h->ctask_of, N(tn)->sym);
   if (ct < 0) {
-    if (px_map_get(&t->schema_of, N(tn)->sym) >= 0)
+    if (goap__px_map_get(&t->schema_of, N(tn)->sym) >= 0)
       return goap__px_error(t, tn, GOAP_PARSE_ERROR,
                             "method '%s' decomposes '%s', which is an action (a method's :task "
                             "must be a compound task)", nm(t, name), nm(t, tn));
     int32_t s = suggest_callable(t, N(tn)->sym);
     if (s >= 0)
       return goap__px_error(t, tn, GOAP_NOT_FOUND, "unknown task '%s' (did you mean '%s'?)",
-                            nm(t, tn), px_name(t, s));
+                            nm(t, tn), goap__px_name(t, s));
     return goap__px_error(t, tn, GOAP_NOT_FOUND, "unknown task '%s'", nm(t, tn));
   }
   int arity = h->ctasks[ct].nparams;
   if (N(b.task)->count - 1 != arity)
     return goap__px_error(t, b.task, GOAP_TYPE_MISMATCH, "'%s' takes %d argument%s, %d given",
                           nm(t, tn), arity, arity == 1 ? "" : "s", N(b.task)->count - 1);
-  px_method m;
+  goap__px_method m;
   memset(&m, 0, sizeof m);
   m.sym = N(name)->sym;
   m.node = name;
@@ -495,8 +495,8 @@ static goap_status method_body(px_task_core *t, int32_t sec, int32_t name, const
 
 /* ---- the problem's (:htn ...) --------------------------------------------------------- */
 
-goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
-  px_htn *h = &t->htn;
+goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
+  goap__px_htn *h = &t->htn;
   h->hddl = 1;
   h->htn_node = sec;
   body b;

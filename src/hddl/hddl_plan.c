@@ -99,28 +99,28 @@ typedef struct hp_frame {
 
 typedef struct hp_level {
   int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
-  const px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
+  const goap__px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
   size_t pos;          /* next candidate */
   int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
 } hp_level;
 
 typedef struct hp {
-  const px_task_core *t;
+  const goap__px_task_core *t;
   const goap_allocator *a;
   /* state */
-  px_tset atoms;
+  goap__px_tset atoms;
   uint8_t *truth;
   size_t ctruth;
-  px_ivec *by_pred;    /* npreds lists of interned atoms */
-  px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
+  goap__px_ivec *by_pred;    /* npreds lists of interned atoms */
+  goap__px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
                           the interned atoms of the predicate with that object there; each
                           list is a subsequence of by_pred's, in the same order */
-  px_ivec undo;        /* (atom, old truth) pairs */
+  goap__px_ivec undo;        /* (atom, old truth) pairs */
   uint64_t hash;       /* XOR of atom_key() over the true atoms */
   /* tables */
-  px_lit *lits;        /* the task's literals, then each method's join literals */
+  goap__px_lit *lits;        /* the task's literals, then each method's join literals */
   size_t nlits, clits;
-  px_ivec av;          /* the task's argument pool, then the join literals' arguments */
+  goap__px_ivec av;          /* the task's argument pool, then the join literals' arguments */
   int32_t *x0, *xn;    /* per method: its join literals' range in lits */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
@@ -129,7 +129,7 @@ typedef struct hp {
   /* search */
   hp_node *nodes;
   size_t nnodes, cnodes;
-  px_ivec gargs, cells, seq, pool;
+  goap__px_ivec gargs, cells, seq, pool;
   uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
                           depths), set when the cell is made */
   size_t cchash;
@@ -200,9 +200,9 @@ static int32_t intern(hp *h, int32_t pred, const int32_t *args, int n) {
     if (!goap__px_ipush(h->a, &h->by_pred[pred], e)) return -1;
     size_t no = h->t->nobjects;
     if (n >= 2 && !h->by_arg[pred] && (size_t)n * no <= HP_MAX_INDEX) {
-      h->by_arg[pred] = (px_ivec *)goap__px_alloc(h->a, (size_t)n * no * sizeof(px_ivec));
+      h->by_arg[pred] = (goap__px_ivec *)goap__alloc(h->a, (size_t)n * no * sizeof(goap__px_ivec));
       if (!h->by_arg[pred]) return -1;
-      memset(h->by_arg[pred], 0, (size_t)n * no * sizeof(px_ivec));
+      memset(h->by_arg[pred], 0, (size_t)n * no * sizeof(goap__px_ivec));
     }
     if (h->by_arg[pred])
       for (int i = 0; i < n; ++i)
@@ -244,7 +244,7 @@ static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
 }
 
 /* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int ground(const hp *h, const px_lit *l, const int32_t *b, int32_t *out) {
+static int ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *out) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
     int32_t a = h->av.v[l->args + i];
@@ -255,14 +255,14 @@ static int ground(const hp *h, const px_lit *l, const int32_t *b, int32_t *out) 
 }
 
 /* A negative or equality literal, all arguments bound. */
-static int lit_holds(const hp *h, const px_lit *l, const int32_t *g) {
+static int lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
   int v;
   if (l->pred == PX_EQ) v = g[0] == g[1];
   else v = holds(h, l->pred, g, h->t->preds[l->pred].arity);
   return l->neg ? !v : v;
 }
 
-static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
+static int is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
@@ -270,7 +270,7 @@ static int is_a(const px_task_core *t, int32_t o, int32_t ty) {
 static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     if (pre_only && l->kind != PX_LIT_PRE) continue;
     if (!l->neg && l->pred >= 0) continue;
     if (ground(h, l, b, g) && !lit_holds(h, l, g)) return 0;
@@ -280,16 +280,16 @@ static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t
 
 /* The shortest list that holds every atom of positive literal l (not ground) matching binding
  * b: the index list of one of its bound arguments, or all atoms of its predicate. */
-static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b) {
-  const px_task_core *t = h->t;
-  const px_ivec *best = &h->by_pred[l->pred];
-  const px_ivec *ix = h->by_arg[l->pred];
+static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const int32_t *b) {
+  const goap__px_task_core *t = h->t;
+  const goap__px_ivec *best = &h->by_pred[l->pred];
+  const goap__px_ivec *ix = h->by_arg[l->pred];
   if (!ix) return best;
   for (int i = 0; i < t->preds[l->pred].arity; ++i) {
     int32_t a = h->av.v[l->args + i];
     int32_t v = a >= 0 ? a : b[-a - 1];
     if (v < 0) continue;
-    const px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
+    const goap__px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
     if (c->n < best->n) best = c;
   }
   return best;
@@ -300,7 +300,7 @@ static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b)
  * their number. 0 on a budget or memory stop (h->st). */
 static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
                 const int32_t *b0, size_t *count) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   int32_t *b = h->jb;
   uint8_t *inpos = h->inpos;
   memset(inpos, 0, h->maxp);
@@ -308,7 +308,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
   *count = 0;
   int nlev = 0;
   for (int32_t i = l0; i < l0 + n; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
     h->lev[nlev++].lit = i;
     for (int k = 0; k < t->preds[l->pred].arity; ++k) {
@@ -358,7 +358,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         found = 1;
       }
     } else {
-      const px_lit *l = &h->lits[L->lit];
+      const goap__px_lit *l = &h->lits[L->lit];
       int ar = t->preds[l->pred].arity;
       if (ground(h, l, b, g)) {
         if (L->pos == 0) {
@@ -367,12 +367,12 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         }
       } else {
         if (L->pos == 0) L->lst = candidates(h, l, b);
-        const px_ivec *lst = L->lst;
+        const goap__px_ivec *lst = L->lst;
         while (!found && L->pos < lst->n) {
           int32_t e = lst->v[L->pos++];
           ++h->work; /* every candidate looked at counts */
           if (!h->truth[e]) continue;
-          const int32_t *ea = px_tset_args(&h->atoms, e, NULL);
+          const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
           int32_t nb = 0;
           int ok = 1;
           for (int i = 0; i < ar && ok; ++i) {
@@ -457,7 +457,7 @@ typedef struct hp_net {
   int32_t step0, nsteps, nparams, ptypes, lit0, nlits;
 } hp_net;
 
-static hp_net net_of(const px_task_core *t, int32_t m) {
+static hp_net net_of(const goap__px_task_core *t, int32_t m) {
   hp_net r;
   if (m < 0) {
     r.step0 = t->htn.top_step0;
@@ -466,7 +466,7 @@ static hp_net net_of(const px_task_core *t, int32_t m) {
     r.ptypes = t->htn.top_ptypes;
     r.lit0 = r.nlits = 0;
   } else {
-    const px_method *pm = &t->htn.methods[m];
+    const goap__px_method *pm = &t->htn.methods[m];
     r.step0 = pm->step0;
     r.nsteps = pm->nsteps;
     r.nparams = pm->nparams;
@@ -479,13 +479,13 @@ static hp_net net_of(const px_task_core *t, int32_t m) {
 
 /* Decomposes frame f's task by method m with binding b: children nodes, then the agenda. */
 static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agenda) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   hp_net nt = net_of(t, m);
   int32_t rest = f->cell >= 0 ? h->cells.v[2 * f->cell + 1] : -1;
   int32_t depth = h->nodes[f->node].depth + 1;
   int32_t child0 = (int32_t)h->nnodes;
   for (int32_t s = nt.step0; s < nt.step0 + nt.nsteps; ++s) {
-    const px_step *ps = &t->htn.steps[s];
+    const goap__px_step *ps = &t->htn.steps[s];
     /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
      * root: the :htn's tasks all have depth 1) */
     int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
@@ -513,9 +513,9 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
 /* Applies primitive node n when its precondition holds; 0 when it does not (h->st unchanged)
  * or on a memory failure (h->st set). */
 static int apply(hp *h, int32_t node) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const hp_node *n = &h->nodes[node];
-  const px_schema *s = &t->schemas[-n->task - 1];
+  const goap__px_schema *s = &t->schemas[-n->task - 1];
   int32_t *b = h->ab;
   for (int32_t i = 0; i < n->nargs; ++i) {
     b[i] = h->gargs.v[n->args + i];
@@ -523,7 +523,7 @@ static int apply(hp *h, int32_t node) {
   }
   int32_t *g = h->scratch;
   for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
     ground(h, l, b, g);
     if (!lit_holds(h, l, g)) return 0;
@@ -531,7 +531,7 @@ static int apply(hp *h, int32_t node) {
   /* deletes first, then adds: an atom both deleted and added stays true */
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
-      const px_lit *l = &h->lits[i];
+      const goap__px_lit *l = &h->lits[i];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
       ground(h, l, b, g);
       int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
@@ -541,10 +541,10 @@ static int apply(hp *h, int32_t node) {
 }
 
 static int goal_holds(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
-    const px_lit *l = &h->lits[i];
+    const goap__px_lit *l = &h->lits[i];
     ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
@@ -572,7 +572,7 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
 /* Tries the next alternative of the top frame (popping exhausted frames); 1 with *agenda set
  * when one was expanded, 0 when none is left or on a stop (h->st). */
 static int advance(hp *h, int32_t *agenda) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   while (h->nframes > 0) {
     hp_frame *f = &h->frames[h->nframes - 1];
     undo_to(h, f->m_undo);
@@ -609,7 +609,7 @@ static int advance(hp *h, int32_t *agenda) {
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
       int ok = 1;
       if (m >= 0) { /* unify the task's arguments with the method's :task */
-        const px_method *pm = &t->htn.methods[m];
+        const goap__px_method *pm = &t->htn.methods[m];
         for (int32_t i = 0; i < tn->nargs && ok; ++i) {
           int32_t g = h->gargs.v[tn->args + i], a = t->args.v[pm->targs + i];
           if (a >= 0) ok = a == g;
@@ -736,50 +736,50 @@ static int run_turn(hp *h, int max_depth) {
 /* ---- setup and the result ------------------------------------------------------------- */
 
 static void hp_free(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   goap__px_tset_free(a, &h->atoms);
-  goap__px_free(a, h->truth, h->ctruth);
+  goap__free(a, h->truth, h->ctruth);
   if (h->by_pred) {
     for (size_t i = 0; i < t->npreds; ++i) goap__px_ivec_free(a, &h->by_pred[i]);
-    goap__px_free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
+    goap__free(a, h->by_pred, (t->npreds ? t->npreds : 1) * sizeof *h->by_pred);
   }
   if (h->by_arg) {
     for (size_t i = 0; i < t->npreds; ++i) {
       if (!h->by_arg[i]) continue;
       size_t n = (size_t)t->preds[i].arity * t->nobjects;
       for (size_t k = 0; k < n; ++k) goap__px_ivec_free(a, &h->by_arg[i][k]);
-      goap__px_free(a, h->by_arg[i], n * sizeof(px_ivec));
+      goap__free(a, h->by_arg[i], n * sizeof(goap__px_ivec));
     }
-    goap__px_free(a, h->by_arg, (t->npreds ? t->npreds : 1) * sizeof *h->by_arg);
+    goap__free(a, h->by_arg, (t->npreds ? t->npreds : 1) * sizeof *h->by_arg);
   }
   goap__px_ivec_free(a, &h->undo);
-  goap__px_free(a, h->lits, h->clits * sizeof *h->lits);
+  goap__free(a, h->lits, h->clits * sizeof *h->lits);
   goap__px_ivec_free(a, &h->av);
-  goap__px_free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
-  goap__px_free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
-  goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
-  goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
-  goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
-  goap__px_free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  goap__px_free(a, h->mids2, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
-  goap__px_free(a, h->nodes, h->cnodes * sizeof *h->nodes);
+  goap__free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
+  goap__free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
+  goap__free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
+  goap__free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
+  goap__free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
+  goap__free(a, h->mids, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  goap__free(a, h->mids2, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
+  goap__free(a, h->nodes, h->cnodes * sizeof *h->nodes);
   goap__px_ivec_free(a, &h->gargs);
   goap__px_ivec_free(a, &h->cells);
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
-  goap__px_free(a, h->chash, h->cchash * sizeof *h->chash);
+  goap__free(a, h->chash, h->cchash * sizeof *h->chash);
   goap__hseen_free(a, &h->seen);
-  goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
-  goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
-  goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
-  goap__px_free(a, h->bstk, h->maxp * sizeof *h->bstk);
-  goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
-  goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
-  goap__px_free(a, h->inpos, h->maxp);
+  goap__free(a, h->frames, h->cframes * sizeof *h->frames);
+  goap__free(a, h->lev, h->nlev_max * sizeof *h->lev);
+  goap__free(a, h->jb, h->maxp * sizeof *h->jb);
+  goap__free(a, h->bstk, h->maxp * sizeof *h->bstk);
+  goap__free(a, h->ab, h->maxp * sizeof *h->ab);
+  goap__free(a, h->ub, h->maxp * sizeof *h->ub);
+  goap__free(a, h->inpos, h->maxp);
 }
 
-static int push_lit(hp *h, const px_lit *l) {
+static int push_lit(hp *h, const goap__px_lit *l) {
   if (!goap__grow(h->a, (void **)&h->lits, &h->clits, h->nlits + 1, sizeof *h->lits)) return 0;
   h->lits[h->nlits++] = *l;
   return 1;
@@ -791,12 +791,12 @@ static int push_lit(hp *h, const px_lit *l) {
  * parameters. Those hold at execution time exactly when they hold now, so a binding failing
  * one can never be executed: the join drops it at once. */
 static int build_lits(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  h->x0 = (int32_t *)goap__px_alloc(a, nm * sizeof *h->x0);
-  h->xn = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xn);
-  uint8_t *fluent = (uint8_t *)goap__px_alloc(a, t->npreds ? t->npreds : 1);
+  h->x0 = (int32_t *)goap__alloc(a, nm * sizeof *h->x0);
+  h->xn = (int32_t *)goap__alloc(a, nm * sizeof *h->xn);
+  uint8_t *fluent = (uint8_t *)goap__alloc(a, t->npreds ? t->npreds : 1);
   int ok = h->x0 && h->xn && fluent;
   if (ok) {
     memset(fluent, 0, t->npreds ? t->npreds : 1);
@@ -807,15 +807,15 @@ static int build_lits(hp *h) {
   for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
   for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
   for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
-    const px_method *pm = &t->htn.methods[m];
+    const goap__px_method *pm = &t->htn.methods[m];
     h->x0[m] = (int32_t)h->nlits;
     for (int32_t i = pm->lit0; ok && i < pm->lit0 + pm->nlits; ++i) ok = push_lit(h, &t->lits[i]);
     for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
-      const px_step *ps = &t->htn.steps[st];
+      const goap__px_step *ps = &t->htn.steps[st];
       if (ps->task >= 0) continue;
-      const px_schema *sc = &t->schemas[-ps->task - 1];
+      const goap__px_schema *sc = &t->schemas[-ps->task - 1];
       for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
-        px_lit l = t->lits[i];
+        goap__px_lit l = t->lits[i];
         if (l.kind != PX_LIT_PRE || (l.pred >= 0 && fluent[l.pred])) continue;
         int n = l.pred == PX_EQ ? 2 : t->preds[l.pred].arity;
         l.args = (int32_t)h->av.n;
@@ -828,7 +828,7 @@ static int build_lits(hp *h) {
     }
     h->xn[m] = (int32_t)h->nlits - h->x0[m];
   }
-  goap__px_free(a, fluent, t->npreds ? t->npreds : 1);
+  goap__free(a, fluent, t->npreds ? t->npreds : 1);
   return ok ? 1 : oom(h);
 }
 
@@ -840,13 +840,13 @@ static int build_lits(hp *h) {
  * plan: they are left out of their task's lists (m0, mids in domain order, mids2 by cost:
  * fewest first, ties in domain order). 1 when the two orders differ somewhere. */
 static int order_methods(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   size_t nc = t->htn.nctasks ? t->htn.nctasks : 1, nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  uint32_t *tc = (uint32_t *)goap__px_alloc(h->a, nc * sizeof *tc);
-  uint32_t *mc = (uint32_t *)goap__px_alloc(h->a, nm * sizeof *mc);
+  uint32_t *tc = (uint32_t *)goap__alloc(h->a, nc * sizeof *tc);
+  uint32_t *mc = (uint32_t *)goap__alloc(h->a, nm * sizeof *mc);
   if (!tc || !mc) {
-    goap__px_free(h->a, tc, nc * sizeof *tc);
-    goap__px_free(h->a, mc, nm * sizeof *mc);
+    goap__free(h->a, tc, nc * sizeof *tc);
+    goap__free(h->a, mc, nm * sizeof *mc);
     return oom(h);
   }
   for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
@@ -854,7 +854,7 @@ static int order_methods(hp *h) {
   for (int changed = 1; changed;) {
     changed = 0;
     for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      const px_method *pm = &t->htn.methods[m];
+      const goap__px_method *pm = &t->htn.methods[m];
       uint64_t sum = 0;
       for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
         int32_t task = t->htn.steps[st].task;
@@ -879,24 +879,24 @@ static int order_methods(hp *h) {
     }
   }
   h->m0[t->htn.nctasks] = (int32_t)k;
-  goap__px_free(h->a, tc, nc * sizeof *tc);
-  goap__px_free(h->a, mc, nm * sizeof *mc);
+  goap__free(h->a, tc, nc * sizeof *tc);
+  goap__free(h->a, mc, nm * sizeof *mc);
   return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
 }
 
 static int hp_init(hp *h) {
-  const px_task_core *t = h->t;
+  const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   size_t np = t->npreds ? t->npreds : 1;
-  h->by_pred = (px_ivec *)goap__px_alloc(a, np * sizeof *h->by_pred);
-  h->by_arg = (px_ivec **)goap__px_alloc(a, np * sizeof *h->by_arg);
+  h->by_pred = (goap__px_ivec *)goap__alloc(a, np * sizeof *h->by_pred);
+  h->by_arg = (goap__px_ivec **)goap__alloc(a, np * sizeof *h->by_arg);
   if (h->by_arg) memset(h->by_arg, 0, np * sizeof *h->by_arg);
-  h->tobj0 = (int32_t *)goap__px_alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
+  h->tobj0 = (int32_t *)goap__alloc(a, (t->ntypes + 1) * sizeof *h->tobj0);
   size_t cells = t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1;
-  h->tobjs = (int32_t *)goap__px_alloc(a, cells * sizeof *h->tobjs);
-  h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
-  h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
-  h->mids2 = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
+  h->tobjs = (int32_t *)goap__alloc(a, cells * sizeof *h->tobjs);
+  h->m0 = (int32_t *)goap__alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
+  h->mids = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
+  h->mids2 = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
   if (!h->mids2 || !build_lits(h)) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
@@ -905,7 +905,7 @@ static int hp_init(hp *h) {
   h->maxp = (size_t)t->htn.top_nparams;
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m) {
-    const px_method *pm = &t->htn.methods[m];
+    const goap__px_method *pm = &t->htn.methods[m];
     if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
     if ((size_t)pm->nparams + (size_t)h->xn[m] > h->nlev_max)
       h->nlev_max = (size_t)pm->nparams + (size_t)h->xn[m];
@@ -914,12 +914,12 @@ static int hp_init(hp *h) {
     if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
   if (h->maxp == 0) h->maxp = 1;
   if (h->nlev_max == 0) h->nlev_max = 1;
-  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
-  h->jb = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->jb);
-  h->bstk = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->bstk);
-  h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
-  h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
-  h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
+  h->lev = (hp_level *)goap__alloc(a, h->nlev_max * sizeof *h->lev);
+  h->jb = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->jb);
+  h->bstk = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->bstk);
+  h->ab = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->ab);
+  h->ub = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->ub);
+  h->inpos = (uint8_t *)goap__alloc(a, h->maxp);
   if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
       !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
@@ -949,20 +949,20 @@ static int hp_init(hp *h) {
 /* Copies the found tree into a plan. */
 static goap_hddl_plan *make_plan(hp *h) {
   const goap_allocator *a = h->a;
-  goap_hddl_plan *p = (goap_hddl_plan *)goap__px_alloc(a, sizeof *p);
+  goap_hddl_plan *p = (goap_hddl_plan *)goap__alloc(a, sizeof *p);
   if (!p) return NULL;
   memset(p, 0, sizeof *p);
   p->a = *a;
-  int32_t *id = (int32_t *)goap__px_alloc(a, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  int32_t *id = (int32_t *)goap__alloc(a, (h->nnodes ? h->nnodes : 1) * sizeof *id);
   size_t nents = h->nnodes ? h->nnodes - 1 : 0; /* every node but the root */
-  p->ents = (hp_ent *)goap__px_alloc(a, (nents ? nents : 1) * sizeof *p->ents);
+  p->ents = (hp_ent *)goap__alloc(a, (nents ? nents : 1) * sizeof *p->ents);
   p->ndata = h->gargs.n + h->nnodes;
-  p->data = (int32_t *)goap__px_alloc(a, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  p->data = (int32_t *)goap__alloc(a, (p->ndata ? p->ndata : 1) * sizeof *p->data);
   if (!id || !p->ents || !p->data) {
-    goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
-    goap__px_free(a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
-    goap__px_free(a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
-    goap__px_free(a, p, sizeof *p);
+    goap__free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+    goap__free(a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+    goap__free(a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+    goap__free(a, p, sizeof *p);
     return NULL;
   }
   p->nprim = (int)h->seq.n;
@@ -987,7 +987,7 @@ static goap_hddl_plan *make_plan(hp *h) {
   p->roots = (int32_t)d;
   p->nroots = r->nchild;
   for (int32_t k = 0; k < r->nchild; ++k) p->data[d++] = id[r->child0 + k];
-  goap__px_free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
+  goap__free(a, id, (h->nnodes ? h->nnodes : 1) * sizeof *id);
   return p;
 }
 
@@ -1062,9 +1062,9 @@ void goap_hddl_plan_destroy(goap_hddl_plan *p) {
   if (!p) return;
   goap_allocator a = p->a;
   size_t nents = (size_t)(p->nprim + p->ncomp);
-  goap__px_free(&a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
-  goap__px_free(&a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
-  goap__px_free(&a, p, sizeof *p);
+  goap__free(&a, p->ents, (nents ? nents : 1) * sizeof *p->ents);
+  goap__free(&a, p->data, (p->ndata ? p->ndata : 1) * sizeof *p->data);
+  goap__free(&a, p, sizeof *p);
 }
 
 int goap_hddl_plan_length(const goap_hddl_plan *p) { return p ? p->nprim : 0; }
@@ -1092,7 +1092,7 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
   w.len = 0;
   if (w.cap) buf[0] = '\0';
   if (!task || !p) return 0;
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   put(&w, "==>\n");
   for (int i = 0; i < p->nprim + p->ncomp; ++i) {
     if (i == p->nprim) {
@@ -1102,11 +1102,11 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
     }
     const hp_ent *e = &p->ents[i];
     int prim = i < p->nprim;
-    put(&w, "%d %s", i, px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym));
+    put(&w, "%d %s", i, goap__px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym));
     for (int32_t k = 0; k < e->nargs; ++k)
-      put(&w, " %s", px_name(t, t->objects[p->data[e->args + k]].sym));
+      put(&w, " %s", goap__px_name(t, t->objects[p->data[e->args + k]].sym));
     if (!prim) {
-      put(&w, " -> %s", px_name(t, t->htn.methods[e->method].sym));
+      put(&w, " -> %s", goap__px_name(t, t->htn.methods[e->method].sym));
       for (int32_t k = 0; k < e->nkids; ++k) put(&w, " %d", (int)p->data[e->kids + k]);
     }
     put(&w, "\n");

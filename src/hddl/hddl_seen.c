@@ -32,7 +32,7 @@ static void hseen_put(goap__hseen *s, uint64_t a, uint64_t b) {
 static int hseen_grow(const goap_allocator *al, goap__hseen *s) {
   size_t ncap = s->cap ? s->cap * 2 : 4096;
   if (ncap > SIZE_MAX / (2 * sizeof(uint64_t))) return 0;
-  uint64_t *nk = (uint64_t *)goap__px_alloc(al, ncap * 2 * sizeof(uint64_t));
+  uint64_t *nk = (uint64_t *)goap__alloc(al, ncap * 2 * sizeof(uint64_t));
   if (!nk) return 0;
   memset(nk, 0, ncap * 2 * sizeof(uint64_t));
   uint64_t *ok = s->k;
@@ -42,7 +42,7 @@ static int hseen_grow(const goap_allocator *al, goap__hseen *s) {
   s->n = 0;
   for (size_t i = 0; i < ocap; ++i)
     if (ok[2 * i + 1] != 0) hseen_put(s, ok[2 * i], ok[2 * i + 1]);
-  goap__px_free(al, ok, ocap * 2 * sizeof(uint64_t));
+  goap__free(al, ok, ocap * 2 * sizeof(uint64_t));
   return 1;
 }
 
@@ -67,7 +67,7 @@ void goap__hseen_clear(goap__hseen *s) {
 }
 
 void goap__hseen_free(const goap_allocator *al, goap__hseen *s) {
-  if (s->cap) goap__px_free(al, s->k, s->cap * 2 * sizeof(uint64_t));
+  if (s->cap) goap__free(al, s->k, s->cap * 2 * sizeof(uint64_t));
   s->k = NULL;
   s->cap = s->n = 0;
 }

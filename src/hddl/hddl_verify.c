@@ -64,7 +64,7 @@ typedef struct vnode {
 } vnode;
 
 typedef struct vctx {
-  const px_task_core *t;
+  const goap__px_task_core *t;
   const goap_allocator *a;
   const char *name, *text;
   size_t len;
@@ -75,15 +75,15 @@ typedef struct vctx {
   size_t ntoks, ctoks;
   vnode *nodes;
   size_t nnodes, cnodes;
-  px_ivec prims;       /* primitive nodes in line order (the plan's step order) */
+  goap__px_ivec prims;       /* primitive nodes in line order (the plan's step order) */
   int32_t root_line, root_tok0, nroots, end_line;
   int64_t *byid;       /* (id << 32 | node), sorted */
-  px_ivec order;       /* primitives in the tree's left-to-right order */
-  px_ivec comps;       /* decomposition nodes in the tree's preorder */
-  px_ivec stack;
-  px_ivec binds;       /* method bindings (object ids, -1 unbound) */
+  goap__px_ivec order;       /* primitives in the tree's left-to-right order */
+  goap__px_ivec comps;       /* decomposition nodes in the tree's preorder */
+  goap__px_ivec stack;
+  goap__px_ivec binds;       /* method bindings (object ids, -1 unbound) */
 
-  px_aset state;       /* the state: interned atoms and their truth */
+  goap__px_aset state;       /* the state: interned atoms and their truth */
   size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
   int32_t *pbind, *pfree, *sbind; /* maxp each: a method's binding and free parameters, a
                                      step's binding (the :htn's binding uses pbind) */
@@ -127,16 +127,16 @@ static const vtok *tok(const vctx *v, int32_t i) { return &v->toks[i]; }
 /* The token's text as "%.*s" arguments. */
 #define TOKF(v, i) (int)((v)->toks[i].len > 200 ? 200 : (v)->toks[i].len), (v)->text + (v)->toks[i].off
 
-static const char *obj_name(const px_task_core *t, int32_t o) {
-  return o >= 0 && (size_t)o < t->nobjects ? px_name(t, t->objects[o].sym) : "?";
+static const char *obj_name(const goap__px_task_core *t, int32_t o) {
+  return o >= 0 && (size_t)o < t->nobjects ? goap__px_name(t, t->objects[o].sym) : "?";
 }
 
 /* The argument pool at off (NULL when the pool is empty: 0-ary tasks only). */
-static const int32_t *argp(const px_task_core *t, int32_t off) {
+static const int32_t *argp(const goap__px_task_core *t, int32_t off) {
   return t->args.v ? t->args.v + off : NULL;
 }
 
-static int obj_is_a(const px_task_core *t, int32_t o, int32_t ty) {
+static int obj_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
@@ -160,16 +160,16 @@ static void node_text(const vctx *v, const vnode *n, char *buf, size_t cap) {
 }
 
 /* A lifted subtask as written in the domain: "(get_to ?v ?l)". */
-static void step_text(const px_task_core *t, const px_step *s, int32_t pnames, char *buf,
+static void step_text(const goap__px_task_core *t, const goap__px_step *s, int32_t pnames, char *buf,
                       size_t cap) {
   int32_t sym = s->task >= 0 ? t->htn.ctasks[s->task].sym : t->schemas[-(s->task + 1)].sym;
   size_t o = 0;
-  int w = snprintf(buf, cap, "(%s", px_name(t, sym));
+  int w = snprintf(buf, cap, "(%s", goap__px_name(t, sym));
   if (w < 0) return;
   o = (size_t)w < cap ? (size_t)w : cap - 1;
   for (int32_t q = 0; q < s->nargs && o + 1 < cap; ++q) {
     int32_t a = t->args.v[s->args + q];
-    const char *nm = a >= 0 ? obj_name(t, a) : pnames >= 0 ? px_name(t, t->args.v[pnames - (a + 1)]) : "?";
+    const char *nm = a >= 0 ? obj_name(t, a) : pnames >= 0 ? goap__px_name(t, t->args.v[pnames - (a + 1)]) : "?";
     w = snprintf(buf + o, cap - o, " %s", nm);
     if (w < 0) return;
     o += (size_t)w < cap - o ? (size_t)w : cap - o - 1;
@@ -181,17 +181,17 @@ static void step_text(const px_task_core *t, const px_step *s, int32_t pnames, c
 }
 
 /* A literal instantiated with bind ("?x" for an unbound parameter): "(not (at a b))". */
-static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind, int32_t pnames,
+static void lit_text(const goap__px_task_core *t, const goap__px_lit *l, const int32_t *bind, int32_t pnames,
                      char *buf, size_t cap) {
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
   const int32_t *la = argp(t, l->args);
   char atom[400];
   size_t o = 0;
-  int w = snprintf(atom, sizeof atom, "(%s", l->pred == PX_EQ ? "=" : px_name(t, t->preds[l->pred].sym));
+  int w = snprintf(atom, sizeof atom, "(%s", l->pred == PX_EQ ? "=" : goap__px_name(t, t->preds[l->pred].sym));
   o = w > 0 ? (size_t)w : 0;
   for (int i = 0; i < n && o + 1 < sizeof atom; ++i) {
     int32_t a = la[i] >= 0 ? la[i] : bind[-(la[i] + 1)];
-    const char *nm = a >= 0 ? obj_name(t, a) : px_name(t, t->args.v[pnames - (la[i] + 1)]);
+    const char *nm = a >= 0 ? obj_name(t, a) : goap__px_name(t, t->args.v[pnames - (la[i] + 1)]);
     w = snprintf(atom + o, sizeof atom - o, " %s", nm);
     if (w < 0) break;
     o += (size_t)w;
@@ -217,8 +217,8 @@ static int holds(const vctx *v, int32_t pred, const int32_t *args, int n) {
 }
 
 /* 1 true, 0 false, -1 some parameter unbound. */
-static int lit_holds(const vctx *v, const px_lit *l, const int32_t *bind) {
-  const px_task_core *t = v->t;
+static int lit_holds(const vctx *v, const goap__px_lit *l, const int32_t *bind) {
+  const goap__px_task_core *t = v->t;
   int32_t args[PX_MAX_ARITY];
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
   const int32_t *la = argp(t, l->args);
@@ -388,10 +388,10 @@ static goap_status read_plan(vctx *v) {
 
 static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, const char *what,
                       int32_t what_sym) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   for (int32_t q = 0; q < n->nargs; ++q) {
     vtok *x = &v->toks[n->tok + 2 + q];
-    int32_t o = px_map_get(&t->obj_of, x->sym);
+    int32_t o = goap__px_map_get(&t->obj_of, x->sym);
     if (o < 0)
       return fail(v, n->line, x->col, "%s %d: unknown object '%.*s'",
                   n->compound ? "decomposition" : "primitive", n->id, TOKF(v, n->tok + 2 + q));
@@ -400,11 +400,11 @@ static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, c
       if (pnames >= 0)
         return fail(v, n->line, x->col, "%s %d: '%s' is not of type '%s' (parameter %s of %s '%s')",
                     n->compound ? "decomposition" : "primitive", n->id, obj_name(t, o),
-                    px_name(t, t->types[ty].sym), px_name(t, t->args.v[pnames + q]), what,
-                    px_name(t, what_sym));
+                    goap__px_name(t, t->types[ty].sym), goap__px_name(t, t->args.v[pnames + q]), what,
+                    goap__px_name(t, what_sym));
       return fail(v, n->line, x->col, "%s %d: '%s' is not of type '%s' (argument %d of %s '%s')",
                   n->compound ? "decomposition" : "primitive", n->id, obj_name(t, o),
-                  px_name(t, t->types[ty].sym), q + 1, what, px_name(t, what_sym));
+                  goap__px_name(t, t->types[ty].sym), q + 1, what, goap__px_name(t, what_sym));
     }
     x->val = o;
   }
@@ -412,14 +412,14 @@ static int check_args(vctx *v, const vnode *n, int32_t ptypes, int32_t pnames, c
 }
 
 static int check_names(vctx *v) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   for (size_t i = 0; i < v->nnodes; ++i) {
     vnode *n = &v->nodes[i];
     const vtok *nm = tok(v, n->tok + 1);
     if (!n->compound) {
-      int32_t si = px_map_get(&t->schema_of, nm->sym);
+      int32_t si = goap__px_map_get(&t->schema_of, nm->sym);
       if (si < 0) {
-        if (px_map_get(&t->htn.ctask_of, nm->sym) >= 0)
+        if (goap__px_map_get(&t->htn.ctask_of, nm->sym) >= 0)
           return fail(v, n->line, nm->col,
                       "primitive %d: '%.*s' is a compound task, not an action (a decomposition "
                       "line needs '-> method IDS')",
@@ -427,15 +427,15 @@ static int check_names(vctx *v) {
         return fail(v, n->line, nm->col, "primitive %d: unknown action '%.*s'", n->id,
                     TOKF(v, n->tok + 1));
       }
-      const px_schema *s = &t->schemas[si];
+      const goap__px_schema *s = &t->schemas[si];
       if (n->nargs != s->nparams)
         return fail(v, n->line, nm->col, "primitive %d: action '%s' takes %d argument%s, %d given",
-                    n->id, px_name(t, s->sym), s->nparams, s->nparams == 1 ? "" : "s", n->nargs);
+                    n->id, goap__px_name(t, s->sym), s->nparams, s->nparams == 1 ? "" : "s", n->nargs);
       n->what = si;
       if (!check_args(v, n, s->ptypes, s->pnames, "action", s->sym)) return 0;
       continue;
     }
-    int32_t ct = px_map_get(&t->htn.ctask_of, nm->sym);
+    int32_t ct = goap__px_map_get(&t->htn.ctask_of, nm->sym);
     if (ct < 0 && tok_is(v, n->tok + 1, "__top")) {
       if (n->nargs)
         return fail(v, n->line, tok(v, n->tok + 2)->col,
@@ -444,29 +444,29 @@ static int check_names(vctx *v) {
       continue;
     }
     if (ct < 0) {
-      if (px_map_get(&t->schema_of, nm->sym) >= 0)
+      if (goap__px_map_get(&t->schema_of, nm->sym) >= 0)
         return fail(v, n->line, nm->col,
                     "decomposition %d: '%.*s' is an action, not a compound task", n->id,
                     TOKF(v, n->tok + 1));
       return fail(v, n->line, nm->col, "decomposition %d: unknown task '%.*s'", n->id,
                   TOKF(v, n->tok + 1));
     }
-    const px_ctask *c = &t->htn.ctasks[ct];
+    const goap__px_ctask *c = &t->htn.ctasks[ct];
     if (n->nargs != c->nparams)
       return fail(v, n->line, nm->col, "decomposition %d: task '%s' takes %d argument%s, %d given",
-                  n->id, px_name(t, c->sym), c->nparams, c->nparams == 1 ? "" : "s", n->nargs);
+                  n->id, goap__px_name(t, c->sym), c->nparams, c->nparams == 1 ? "" : "s", n->nargs);
     n->what = ct;
     if (!check_args(v, n, c->ptypes, -1, "task", c->sym)) return 0;
     const vtok *mt = tok(v, n->mtok);
-    int32_t mi = px_map_get(&t->htn.method_of, mt->sym);
+    int32_t mi = goap__px_map_get(&t->htn.method_of, mt->sym);
     if (mi < 0)
       return fail(v, n->line, mt->col, "decomposition %d: unknown method '%.*s'", n->id,
                   TOKF(v, n->mtok));
-    const px_method *m = &t->htn.methods[mi];
+    const goap__px_method *m = &t->htn.methods[mi];
     if (m->task != ct)
       return fail(v, n->line, mt->col, "decomposition %d: method '%s' decomposes task '%s', not '%s'",
-                  n->id, px_name(t, m->sym), px_name(t, t->htn.ctasks[m->task].sym),
-                  px_name(t, c->sym));
+                  n->id, goap__px_name(t, m->sym), goap__px_name(t, t->htn.ctasks[m->task].sym),
+                  goap__px_name(t, c->sym));
     n->method = mi;
   }
   return 1;
@@ -510,7 +510,7 @@ static void roots(const vctx *v, int32_t *tok0, int32_t *count) {
 static int check_tree(vctx *v) {
   size_t nn = v->nnodes;
   /* ids defined once */
-  v->byid = (int64_t *)goap__px_alloc(v->a, (nn ? nn : 1) * sizeof *v->byid);
+  v->byid = (int64_t *)goap__alloc(v->a, (nn ? nn : 1) * sizeof *v->byid);
   if (!v->byid) return -1;
   for (size_t i = 0; i < nn; ++i) v->byid[i] = ((int64_t)v->nodes[i].id << 32) | (int64_t)i;
   qsort(v->byid, nn, sizeof *v->byid, cmp_i64);
@@ -638,9 +638,9 @@ static int check_tree(vctx *v) {
 
 /* Matches node k against subtask s under bind (parameter types at ptypes, names at pnames);
  * binds what is unbound. 0 with a reason in why. */
-static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, int32_t pnames,
+static int match_step(vctx *v, const goap__px_step *s, int32_t *bind, int32_t ptypes, int32_t pnames,
                       const vnode *c, char *why, size_t cap) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   if (s->task >= 0 ? (!c->compound || c->top || c->what != s->task)
                    : (c->compound || c->what != -(s->task + 1))) {
     goap__px_fmt(why, cap, "it is %s '%.*s' (line %d)", c->compound ? "task" : "action",
@@ -659,12 +659,12 @@ static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, 
       continue;
     }
     int32_t p = -(a + 1);
-    const char *pn = pnames >= 0 ? px_name(t, t->args.v[pnames + p]) : "?";
+    const char *pn = pnames >= 0 ? goap__px_name(t, t->args.v[pnames + p]) : "?";
     if (bind[p] < 0) {
       int32_t ty = t->args.v[ptypes + p];
       if (!obj_is_a(t, o, ty)) {
         goap__px_fmt(why, cap, "its argument %d '%s' is not of type '%s' (parameter %s)", q + 1,
-                     obj_name(t, o), px_name(t, t->types[ty].sym), pn);
+                     obj_name(t, o), goap__px_name(t, t->types[ty].sym), pn);
         return 0;
       }
       bind[p] = o;
@@ -678,8 +678,8 @@ static int match_step(vctx *v, const px_step *s, int32_t *bind, int32_t ptypes, 
 }
 
 static int check_methods(vctx *v) {
-  const px_task_core *t = v->t;
-  const px_htn *h = &t->htn;
+  const goap__px_task_core *t = v->t;
+  const goap__px_htn *h = &t->htn;
   char why[300], st[300];
   /* the root line (or __top's subtasks) against the initial task network */
   int32_t r0, nr;
@@ -696,7 +696,7 @@ static int check_methods(vctx *v) {
   int32_t *tbind = v->pbind;
   for (size_t p = 0; p < v->maxp; ++p) tbind[p] = -1;
   for (int32_t q = 0; q < nr; ++q) {
-    const px_step *s = &h->steps[h->top_step0 + q];
+    const goap__px_step *s = &h->steps[h->top_step0 + q];
     const vnode *c = &v->nodes[tok(v, r0 + q)->val];
     if (!match_step(v, s, tbind, h->top_ptypes, h->top_nparams ? h->top_pnames : -1, c, why, sizeof why)) {
       step_text(t, s, h->top_nparams ? h->top_pnames : -1, st, sizeof st);
@@ -709,7 +709,7 @@ static int check_methods(vctx *v) {
   for (size_t i = 0; i < v->nnodes; ++i) {
     vnode *n = &v->nodes[i];
     if (!n->compound || n->top) continue;
-    const px_method *m = &h->methods[n->method];
+    const goap__px_method *m = &h->methods[n->method];
     n->bind0 = (int32_t)v->binds.n;
     for (int32_t p = 0; p < m->nparams; ++p)
       if (!goap__px_ipush(v->a, &v->binds, -1)) return -1;
@@ -723,7 +723,7 @@ static int check_methods(vctx *v) {
           return fail(v, n->line, x->col,
                       "decomposition %d: method '%s' decomposes task '%s' with argument %d '%s', "
                       "not '%s'",
-                      n->id, px_name(t, m->sym), px_name(t, t->htn.ctasks[m->task].sym), q + 1,
+                      n->id, goap__px_name(t, m->sym), goap__px_name(t, t->htn.ctasks[m->task].sym), q + 1,
                       obj_name(t, a), obj_name(t, o));
         continue;
       }
@@ -731,28 +731,28 @@ static int check_methods(vctx *v) {
       if (bind[p] >= 0 && bind[p] != o)
         return fail(v, n->line, x->col,
                     "decomposition %d: argument %d '%s' conflicts with %s = '%s' of method '%s'",
-                    n->id, q + 1, obj_name(t, o), px_name(t, t->args.v[m->pnames + p]),
-                    obj_name(t, bind[p]), px_name(t, m->sym));
+                    n->id, q + 1, obj_name(t, o), goap__px_name(t, t->args.v[m->pnames + p]),
+                    obj_name(t, bind[p]), goap__px_name(t, m->sym));
       if (!obj_is_a(t, o, ty))
         return fail(v, n->line, x->col,
                     "decomposition %d: '%s' is not of type '%s' (parameter %s of method '%s')",
-                    n->id, obj_name(t, o), px_name(t, t->types[ty].sym),
-                    px_name(t, t->args.v[m->pnames + p]), px_name(t, m->sym));
+                    n->id, obj_name(t, o), goap__px_name(t, t->types[ty].sym),
+                    goap__px_name(t, t->args.v[m->pnames + p]), goap__px_name(t, m->sym));
       bind[p] = o;
     }
     if (n->nkids != m->nsteps)
       return fail(v, n->line, tok(v, n->mtok)->col,
                   "decomposition %d: method '%s' has %d subtask%s, %d given", n->id,
-                  px_name(t, m->sym), m->nsteps, m->nsteps == 1 ? "" : "s", n->nkids);
+                  goap__px_name(t, m->sym), m->nsteps, m->nsteps == 1 ? "" : "s", n->nkids);
     for (int32_t q = 0; q < n->nkids; ++q) {
-      const px_step *s = &h->steps[m->step0 + q];
+      const goap__px_step *s = &h->steps[m->step0 + q];
       const vnode *c = &v->nodes[tok(v, n->kid0 + q)->val];
       if (!match_step(v, s, bind, m->ptypes, m->pnames, c, why, sizeof why)) {
         step_text(t, s, m->pnames, st, sizeof st);
         return fail(v, n->line, tok(v, n->kid0 + q)->col,
                     "decomposition %d: subtask %d (id %d) does not match %s, subtask %d of method "
                     "'%s': %s",
-                    n->id, q + 1, c->id, st, q + 1, px_name(t, m->sym), why);
+                    n->id, q + 1, c->id, st, q + 1, goap__px_name(t, m->sym), why);
       }
     }
   }
@@ -776,14 +776,14 @@ static int check_order(vctx *v) {
 /* ---- phase 5: execution and method preconditions ----------------------------------------- */
 
 /* Backtracking over the free parameters free[d..]: 1 when a binding satisfies every literal. */
-static int bind_free(vctx *v, const px_method *m, int32_t *bind, const int32_t *freep, int nfree, int d) {
-  const px_task_core *t = v->t;
+static int bind_free(vctx *v, const goap__px_method *m, int32_t *bind, const int32_t *freep, int nfree, int d) {
+  const goap__px_task_core *t = v->t;
   if (++v->work > v->max_work) {
     v->too_large = 1;
     return 0;
   }
   for (int32_t k = 0; k < m->nlits; ++k) {
-    const px_lit *l = &t->lits[m->lit0 + k];
+    const goap__px_lit *l = &t->lits[m->lit0 + k];
     if (l->kind == PX_LIT_PRE && lit_holds(v, l, bind) == 0) return 0;
   }
   if (d == nfree) return 1;
@@ -806,8 +806,8 @@ static void where(const vctx *v, int32_t pos, char *buf, size_t cap) {
 }
 
 static int check_method_pre(vctx *v, vnode *n) {
-  const px_task_core *t = v->t;
-  const px_method *m = &t->htn.methods[n->method];
+  const goap__px_task_core *t = v->t;
+  const goap__px_method *m = &t->htn.methods[n->method];
   int32_t *bind = v->pbind, *freep = v->pfree;
   int nfree = 0;
   for (int32_t p = 0; p < m->nparams; ++p) {
@@ -816,14 +816,14 @@ static int check_method_pre(vctx *v, vnode *n) {
   }
   char lt[400], w[100], nt[300];
   for (int32_t k = 0; k < m->nlits; ++k) {
-    const px_lit *l = &t->lits[m->lit0 + k];
+    const goap__px_lit *l = &t->lits[m->lit0 + k];
     if (l->kind != PX_LIT_PRE || lit_holds(v, l, bind) != 0) continue;
     lit_text(t, l, bind, m->pnames, lt, sizeof lt);
     where(v, n->pos, w, sizeof w);
     node_text(v, n, nt, sizeof nt);
     return fail(v, n->line, tok(v, n->tok)->col,
                 "decomposition %d %s: precondition %s of method '%s' does not hold %s", n->id, nt, lt,
-                px_name(t, m->sym), w);
+                goap__px_name(t, m->sym), w);
   }
   if (!nfree) return 1;
   if (bind_free(v, m, bind, freep, nfree, 0)) return 1;
@@ -833,7 +833,7 @@ static int check_method_pre(vctx *v, vnode *n) {
   names[0] = 0;
   for (int f = 0; f < nfree && o + 1 < sizeof names; ++f) {
     int wr = snprintf(names + o, sizeof names - o, "%s%s", f ? " " : "",
-                      px_name(t, t->args.v[m->pnames + freep[f]]));
+                      goap__px_name(t, t->args.v[m->pnames + freep[f]]));
     if (wr < 0) break;
     o += (size_t)wr;
   }
@@ -841,18 +841,18 @@ static int check_method_pre(vctx *v, vnode *n) {
   node_text(v, n, nt, sizeof nt);
   return fail(v, n->line, tok(v, n->tok)->col,
               "decomposition %d %s: no binding of %s makes the preconditions of method '%s' hold %s",
-              n->id, nt, names, px_name(t, m->sym), w);
+              n->id, nt, names, goap__px_name(t, m->sym), w);
 }
 
 static int apply_step(vctx *v, size_t k) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   const vnode *n = &v->nodes[v->prims.v[k]];
-  const px_schema *s = &t->schemas[n->what];
+  const goap__px_schema *s = &t->schemas[n->what];
   int32_t *bind = v->sbind;
   for (int32_t q = 0; q < s->nparams; ++q) bind[q] = tok(v, n->tok + 2 + q)->val;
   char lt[400], nt[300];
   for (int32_t j = 0; j < s->nlits; ++j) {
-    const px_lit *l = &t->lits[s->lit0 + j];
+    const goap__px_lit *l = &t->lits[s->lit0 + j];
     if (l->kind != PX_LIT_PRE || lit_holds(v, l, bind)) continue;
     lit_text(t, l, bind, s->pnames, lt, sizeof lt);
     node_text(v, n, nt, sizeof nt);
@@ -861,7 +861,7 @@ static int apply_step(vctx *v, size_t k) {
   }
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t j = 0; j < s->nlits; ++j) {
-      const px_lit *l = &t->lits[s->lit0 + j];
+      const goap__px_lit *l = &t->lits[s->lit0 + j];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
       int32_t args[PX_MAX_ARITY];
       int na = t->preds[l->pred].arity;
@@ -873,7 +873,7 @@ static int apply_step(vctx *v, size_t k) {
 }
 
 static int execute(vctx *v) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
     if (!set_atom(v, p, argp(t, t->init.v[i + 1]), t->preds[p].arity, 1)) return -1;
@@ -892,7 +892,7 @@ static int execute(vctx *v) {
   }
   char lt[400];
   for (int32_t k = 0; k < t->ngoal; ++k) {
-    const px_lit *l = &t->lits[t->goal0 + k];
+    const goap__px_lit *l = &t->lits[t->goal0 + k];
     if (lit_holds(v, l, NULL)) continue;
     lit_text(t, l, NULL, -1, lt, sizeof lt);
     return fail(v, v->end_line, 1, "the goal %s does not hold after the %zu step%s", lt, v->prims.n,
@@ -904,32 +904,32 @@ static int execute(vctx *v) {
 /* ---- entry point -------------------------------------------------------------------------- */
 
 static void free_ctx(vctx *v) {
-  goap__px_free(v->a, v->toks, v->ctoks * sizeof *v->toks);
-  goap__px_free(v->a, v->nodes, v->cnodes * sizeof *v->nodes);
-  goap__px_free(v->a, v->byid, (v->nnodes ? v->nnodes : 1) * sizeof *v->byid);
+  goap__free(v->a, v->toks, v->ctoks * sizeof *v->toks);
+  goap__free(v->a, v->nodes, v->cnodes * sizeof *v->nodes);
+  goap__free(v->a, v->byid, (v->nnodes ? v->nnodes : 1) * sizeof *v->byid);
   goap__px_ivec_free(v->a, &v->prims);
   goap__px_ivec_free(v->a, &v->order);
   goap__px_ivec_free(v->a, &v->comps);
   goap__px_ivec_free(v->a, &v->stack);
   goap__px_ivec_free(v->a, &v->binds);
   goap__px_aset_free(v->a, &v->state);
-  goap__px_free(v->a, v->pbind, v->maxp * sizeof *v->pbind);
-  goap__px_free(v->a, v->pfree, v->maxp * sizeof *v->pfree);
-  goap__px_free(v->a, v->sbind, v->maxp * sizeof *v->sbind);
+  goap__free(v->a, v->pbind, v->maxp * sizeof *v->pbind);
+  goap__free(v->a, v->pfree, v->maxp * sizeof *v->pfree);
+  goap__free(v->a, v->sbind, v->maxp * sizeof *v->sbind);
 }
 
 /* Sizes the binding buffers from the task; 0 when out of memory. */
 static int alloc_binds(vctx *v) {
-  const px_task_core *t = v->t;
+  const goap__px_task_core *t = v->t;
   v->maxp = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m)
     if ((size_t)t->htn.methods[m].nparams > v->maxp) v->maxp = (size_t)t->htn.methods[m].nparams;
   for (size_t s = 0; s < t->nschemas; ++s)
     if ((size_t)t->schemas[s].nparams > v->maxp) v->maxp = (size_t)t->schemas[s].nparams;
   if (v->maxp == 0) v->maxp = 1;
-  v->pbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pbind);
-  v->pfree = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->pfree);
-  v->sbind = (int32_t *)goap__px_alloc(v->a, v->maxp * sizeof *v->sbind);
+  v->pbind = (int32_t *)goap__alloc(v->a, v->maxp * sizeof *v->pbind);
+  v->pfree = (int32_t *)goap__alloc(v->a, v->maxp * sizeof *v->pfree);
+  v->sbind = (int32_t *)goap__alloc(v->a, v->maxp * sizeof *v->sbind);
   return v->pbind && v->pfree && v->sbind;
 }
 
@@ -946,7 +946,7 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
     }
     return GOAP_INVALID_ARGUMENT;
   }
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   vctx v;
   memset(&v, 0, sizeof v);
   v.t = t;

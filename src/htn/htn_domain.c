@@ -19,7 +19,7 @@
 /* ------------------------------------------------------------------------------------------
  * Utilities
  * ---------------------------------------------------------------------------------------- */
-int htn__compile_cond(const goap_domain *d, const goap_cond *c, htn__test *out) {
+int goap__htn_compile_cond(const goap_domain *d, const goap_cond *c, goap__htn_test *out) {
   goap_var_info vi;
   int64_t lo, hi, v;
   memset(out, 0, sizeof *out);
@@ -535,7 +535,7 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
   for (i = 0; i < b->nmethods; ++i) {
     const bmethod *bm = &b->methods[i];
     int32_t idx = h->task_m0[bm->task] + fill[bm->task]++;
-    htn__method *m = &h->methods[idx];
+    goap__htn_method *m = &h->methods[idx];
     m->task = bm->task;
     m->name = goap__strdup(a, bm->name);
     if (!m->name) goto oom;
@@ -561,14 +561,14 @@ goap_status goap_htn_builder_build(goap_htn_builder *b, goap_htn_domain **out) {
     }
     for (k = 0; k < b->nmethods; ++k) {
       const bmethod *bm = &b->methods[order[k]];
-      htn__method *m = &h->methods[k];
+      goap__htn_method *m = &h->methods[k];
       int j;
       m->s0 = (uint32_t)si;
       m->sn = (uint32_t)bm->nsubs;
       m->t0 = (uint32_t)ti;
       m->tn = (uint32_t)bm->nwhen;
       for (j = 0; j < bm->nwhen; ++j)
-        if (!htn__compile_cond(b->d, &bm->when[j], &h->tests[ti++])) m->never = 1;
+        if (!goap__htn_compile_cond(b->d, &bm->when[j], &h->tests[ti++])) m->never = 1;
       for (j = 0; j < bm->nsubs; ++j) {
         const goap_htn_subtask *s = &bm->subs[j];
         goap_htn_subtask *d2 = &h->subs[si++];
@@ -622,24 +622,24 @@ int goap_htn_domain_method_count(const goap_htn_domain *h, int task) {
   if (!h || task < 0 || task >= h->ntasks) return 0;
   return h->task_mn[task];
 }
-static const htn__method *method_at(const goap_htn_domain *h, int task, int method) {
+static const goap__htn_method *method_at(const goap_htn_domain *h, int task, int method) {
   if (!h || task < 0 || task >= h->ntasks || method < 0 || method >= h->task_mn[task])
     return NULL;
   return &h->methods[h->task_m0[task] + method];
 }
 const char *goap_htn_domain_method_name(const goap_htn_domain *h, int task, int method) {
-  const htn__method *m = method_at(h, task, method);
+  const goap__htn_method *m = method_at(h, task, method);
   return m ? m->name : NULL;
 }
 const goap_cond *goap_htn_domain_method_when(const goap_htn_domain *h, int task, int method,
                                              int *count) {
-  const htn__method *m = method_at(h, task, method);
+  const goap__htn_method *m = method_at(h, task, method);
   if (count) *count = m ? m->nwhen : 0;
   return m ? m->when : NULL;
 }
 const goap_htn_subtask *goap_htn_domain_method_subtasks(const goap_htn_domain *h, int task,
                                                         int method, int *count) {
-  const htn__method *m = method_at(h, task, method);
+  const goap__htn_method *m = method_at(h, task, method);
   if (count) *count = m ? (int)m->sn : 0;
   return m && m->sn ? &h->subs[m->s0] : NULL;
 }

@@ -308,11 +308,11 @@ static int try_methods(goap_htn_planner *p, run_ctx *rc, int32_t *agenda) {
   const int32_t *bound = rc->req ? rc->req->mtr_bound : NULL;
   int bound_len = bound ? rc->req->mtr_bound_length : 0;
   for (m = cp->next_m; m < mn; ++m) {
-    const htn__method *M = &h->methods[m0 + m];
+    const goap__htn_method *M = &h->methods[m0 + m];
     uint32_t k;
     int ok = !M->never;
     if (cp->tied && p->mlen < (size_t)bound_len && m > bound[p->mlen]) break;
-    for (k = 0; ok && k < M->tn; ++k) ok = htn__test_ok(&h->tests[M->t0 + k], p->cur);
+    for (k = 0; ok && k < M->tn; ++k) ok = goap__htn_test_ok(&h->tests[M->t0 + k], p->cur);
     if (!ok) continue;
     cp->next_m = m + 1;
     if (!push_rec(p, GOAP_HTN_TASK, cp->task, m, cp->hdepth, p->plen, 0)) return -1;
@@ -658,7 +658,7 @@ goap_status goap_htn_resume(goap_htn_planner *p, const goap_word *state,
 static int method_of(const goap_htn_domain *h, int32_t task, uint32_t pos) {
   int32_t m;
   for (m = 0; m < h->task_mn[task]; ++m) {
-    const htn__method *M = &h->methods[h->task_m0[task] + m];
+    const goap__htn_method *M = &h->methods[h->task_m0[task] + m];
     if (pos >= M->s0 && pos < M->s0 + M->sn) return (int)m;
   }
   return -1;
@@ -706,7 +706,7 @@ goap_status goap_htn_restore_continuation(goap_htn_planner *p, const goap_htn_re
    * one before it; a run's length counts it and the runs after it */
   for (i = 0; i < count; ++i) {
     const goap_htn_resume_run *r = &runs[count - 1 - i];
-    const htn__method *M = &h->methods[h->task_m0[r->task] + r->method];
+    const goap__htn_method *M = &h->methods[h->task_m0[r->task] + r->method];
     node *x = &p->nodes[i];
     x->pos = M->s0 + (uint32_t)r->subtask;
     x->end = M->s0 + M->sn;

@@ -4,7 +4,7 @@
  *
  * Invariants:
  *  - The parser (parse.c) reads a forall's body with its variables appended to the enclosing
- *    parameters and marks each literal with its scope (px_lit.quant). Only and / not / atoms
+ *    parameters and marks each literal with its scope (goap__px_lit.quant). Only and / not / atoms
  *    (and nested foralls) may appear inside, so a forall is a conjunction of literals each
  *    universally quantified: forall x (a and b) = (forall x a) and (forall x b).
  *  - After the problem is parsed, every marked literal is replaced by one literal per
@@ -22,9 +22,9 @@
 #include "pddl_internal.h"
 
 typedef struct fx {
-  px_task_core *t;
+  goap__px_task_core *t;
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
-  px_lit *lits;           /* the new table */
+  goap__px_lit *lits;           /* the new table */
   size_t n, cap;
   size_t made;            /* instances made */
 } fx;
@@ -33,11 +33,11 @@ static goap_status fx_oom(fx *x, int32_t node) {
   return goap__px_error(x->t, node, GOAP_OUT_OF_MEMORY, "out of memory");
 }
 
-static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
+static goap_status fx_push_lit(fx *x, const goap__px_lit *l, int32_t args) {
   if (x->n >= (size_t)INT32_MAX ||
       !goap__grow(&x->t->alloc, (void **)&x->lits, &x->cap, x->n + 1, sizeof *x->lits))
     return fx_oom(x, l->node);
-  px_lit *d = &x->lits[x->n++];
+  goap__px_lit *d = &x->lits[x->n++];
   *d = *l;
   d->args = args;
   d->quant = -1;
@@ -45,8 +45,8 @@ static goap_status fx_push_lit(fx *x, const px_lit *l, int32_t args) {
 }
 
 /* The instances of one marked literal. */
-static goap_status fx_expand(fx *x, const px_lit *l) {
-  px_task_core *t = x->t;
+static goap_status fx_expand(fx *x, const goap__px_lit *l) {
+  goap__px_task_core *t = x->t;
   int32_t base = t->args.v[l->quant], nq = t->args.v[l->quant + 1];
   int arity = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
   for (int32_t k = 0; k < nq; ++k) {
@@ -55,8 +55,8 @@ static goap_status fx_expand(fx *x, const px_lit *l) {
   }
   /* the scope's variables this literal mentions: their odometer positions */
   size_t cells = (size_t)nq * sizeof(int32_t);
-  int32_t *idx = (int32_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
-  uint8_t *used = (uint8_t *)goap__px_alloc(&t->alloc, nq ? (size_t)nq : 1);
+  int32_t *idx = (int32_t *)goap__alloc(&t->alloc, cells ? cells : 1);
+  uint8_t *used = (uint8_t *)goap__alloc(&t->alloc, nq ? (size_t)nq : 1);
   goap_status st = GOAP_OK;
   if (!idx || !used) {
     st = fx_oom(x, l->node);
@@ -105,17 +105,17 @@ static goap_status fx_expand(fx *x, const px_lit *l) {
     if (k < 0) break;
   }
 done:
-  goap__px_free(&t->alloc, idx, cells ? cells : 1);
-  goap__px_free(&t->alloc, used, nq ? (size_t)nq : 1);
+  goap__free(&t->alloc, idx, cells ? cells : 1);
+  goap__free(&t->alloc, used, nq ? (size_t)nq : 1);
   return st;
 }
 
 /* Rebuilds the range [*lit0, *lit0 + *nlits) of the old table into the new one. */
 static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
-  px_task_core *t = x->t;
+  goap__px_task_core *t = x->t;
   size_t start = x->n;
   for (int32_t i = *lit0; i < *lit0 + *nlits; ++i) {
-    const px_lit *l = &t->lits[i];
+    const goap__px_lit *l = &t->lits[i];
     goap_status st = l->quant < 0 ? fx_push_lit(x, l, l->args) : fx_expand(x, l);
     if (st != GOAP_OK) return st;
   }
@@ -124,14 +124,14 @@ static goap_status fx_range(fx *x, int32_t *lit0, int32_t *nlits) {
   return GOAP_OK;
 }
 
-goap_status goap__px_expand_foralls(px_task_core *t) {
+goap_status goap__px_expand_foralls(goap__px_task_core *t) {
   if (t->nquant == 0) return GOAP_OK;
   fx x;
   memset(&x, 0, sizeof x);
   x.t = t;
   size_t cells = t->nobjects * t->ntypes; /* no overflow: is_a has as many */
-  x.tobj0 = (int32_t *)goap__px_alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
-  x.tobjs = (int32_t *)goap__px_alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
+  x.tobj0 = (int32_t *)goap__alloc(&t->alloc, (t->ntypes + 1) * sizeof *x.tobj0);
+  x.tobjs = (int32_t *)goap__alloc(&t->alloc, (cells ? cells : 1) * sizeof *x.tobjs);
   goap_status st = GOAP_OK;
   if (!x.tobj0 || !x.tobjs) {
     st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
@@ -150,7 +150,7 @@ goap_status goap__px_expand_foralls(px_task_core *t) {
     st = fx_range(&x, &t->htn.methods[i].lit0, &t->htn.methods[i].nlits);
   if (st == GOAP_OK) st = fx_range(&x, &t->goal0, &t->ngoal);
   if (st == GOAP_OK) {
-    goap__px_free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
+    goap__free(&t->alloc, t->lits, t->clits * sizeof *t->lits);
     t->lits = x.lits;
     t->nlits = x.n;
     t->clits = x.cap;
@@ -159,8 +159,8 @@ goap_status goap__px_expand_foralls(px_task_core *t) {
     x.cap = 0;
   }
 done:
-  goap__px_free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
-  goap__px_free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
-  goap__px_free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
+  goap__free(&t->alloc, x.lits, x.cap * sizeof *x.lits);
+  goap__free(&t->alloc, x.tobj0, (t->ntypes + 1) * sizeof *x.tobj0);
+  goap__free(&t->alloc, x.tobjs, (cells ? cells : 1) * sizeof *x.tobjs);
   return st;
 }

@@ -26,14 +26,14 @@
 #include "pddl_internal.h"
 
 typedef struct gctx {
-  px_task_core *t;
+  goap__px_task_core *t;
   const goap_allocator *a;
-  px_ivec *by_pred;      /* per predicate: processed atoms */
-  px_tset pidx;          /* (pred, pos, obj) -> list index */
-  px_ivec *lists;
+  goap__px_ivec *by_pred;      /* per predicate: processed atoms */
+  goap__px_tset pidx;          /* (pred, pos, obj) -> list index */
+  goap__px_ivec *lists;
   size_t nlists, clists;
-  px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
-  px_ivec *of_type;      /* per type: its objects (subtypes included) */
+  goap__px_ivec *trig;         /* per predicate: (schema, literal) pairs of positive preconditions */
+  goap__px_ivec *of_type;      /* per type: its objects (subtypes included) */
   int32_t head;
   int32_t *bind;          /* maxp: the largest schema's parameters */
   int32_t *pos;           /* maxl: positive precondition literals of the current schema */
@@ -56,10 +56,10 @@ static int32_t lit_arg(const gctx *g, int32_t arg) {
 
 /* Adds a ground action for the complete binding if it passes the filters. */
 static goap_status emit(gctx *g, int32_t si) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   int32_t args[PX_MAX_ARITY];
   for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
+    const goap__px_lit *l = &T->lits[s->lit0 + k];
     if (l->kind != PX_LIT_PRE) continue;
     const int32_t *la = T->args.v + l->args;
     if (l->pred == PX_EQ) {
@@ -74,19 +74,19 @@ static goap_status emit(gctx *g, int32_t si) {
     }
   }
   int added = 0;
-  if (px_tset_count(&T->gacts) >= T->opt.max_actions)
+  if (goap__px_tset_count(&T->gacts) >= T->opt.max_actions)
     return too_large(g, "ground actions", T->opt.max_actions);
   if (goap__px_tset_add(g->a, &T->gacts, si, g->bind, s->nparams, &added) < 0)
     return goap__px_error(T, s->node, GOAP_OUT_OF_MEMORY, "out of memory");
   if (!added) return GOAP_OK;
   for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
+    const goap__px_lit *l = &T->lits[s->lit0 + k];
     if (l->kind != PX_LIT_ADD) continue;
     const int32_t *la = T->args.v + l->args;
     int n = T->preds[l->pred].arity;
     for (int i = 0; i < n; ++i) args[i] = lit_arg(g, la[i]);
     if (goap__px_tset_find(&T->atoms, l->pred, args, n) >= 0) continue;
-    if (px_tset_count(&T->atoms) >= T->opt.max_atoms)
+    if (goap__px_tset_count(&T->atoms) >= T->opt.max_atoms)
       return too_large(g, "ground atoms", T->opt.max_atoms);
     if (goap__px_tset_add(g->a, &T->atoms, l->pred, args, n, NULL) < 0)
       return goap__px_error(T, l->node, GOAP_OUT_OF_MEMORY, "out of memory");
@@ -96,10 +96,10 @@ static goap_status emit(gctx *g, int32_t si) {
 
 /* Binds the parameters no positive precondition bound, over their types' objects. */
 static goap_status free_params(gctx *g, int32_t si, int q) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   while (q < s->nparams && g->bind[q] >= 0) ++q;
   if (q == s->nparams) return emit(g, si);
-  const px_ivec *objs = &g->of_type[T->args.v[s->ptypes + q]];
+  const goap__px_ivec *objs = &g->of_type[T->args.v[s->ptypes + q]];
   for (size_t i = 0; i < objs->n; ++i) {
     if (++T->info.work > T->opt.max_work) return too_large(g, "candidate bindings", T->opt.max_work);
     g->bind[q] = objs->v[i];
@@ -115,9 +115,9 @@ static goap_status free_params(gctx *g, int32_t si, int q) {
 
 /* Tries to match literal l against atom a, binding parameters; records the ones it bound in
  * newly (count in *nb). 0 when they do not match (nothing stays bound). */
-static int unify(gctx *g, const px_schema *s, const px_lit *l, int32_t a, int32_t *newly, int *nb) {
+static int unify(gctx *g, const goap__px_schema *s, const goap__px_lit *l, int32_t a, int32_t *newly, int *nb) {
   int n;
-  const int32_t *aa = px_tset_args(&T->atoms, a, &n);
+  const int32_t *aa = goap__px_tset_args(&T->atoms, a, &n);
   const int32_t *la = T->args.v + l->args;
   *nb = 0;
   for (int i = 0; i < n; ++i) {
@@ -144,13 +144,13 @@ fail:
 }
 
 static goap_status join(gctx *g, int32_t si, int remaining) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   if (remaining == 0) return free_params(g, si, 0);
   /* the literal with the most bound arguments */
   int best = -1, best_bound = -1;
   for (int k = 0; k < g->npos; ++k) {
     if (g->done[k]) continue;
-    const px_lit *l = &T->lits[g->pos[k]];
+    const goap__px_lit *l = &T->lits[g->pos[k]];
     const int32_t *la = T->args.v + l->args;
     int n = T->preds[l->pred].arity, b = 0;
     for (int i = 0; i < n; ++i) b += lit_arg(g, la[i]) >= 0;
@@ -159,7 +159,7 @@ static goap_status join(gctx *g, int32_t si, int remaining) {
       best = k;
     }
   }
-  const px_lit *l = &T->lits[g->pos[best]];
+  const goap__px_lit *l = &T->lits[g->pos[best]];
   const int32_t *la = T->args.v + l->args;
   int n = T->preds[l->pred].arity;
   const int32_t *cand = NULL;
@@ -210,10 +210,10 @@ static goap_status join(gctx *g, int32_t si, int remaining) {
 
 /* Sets up the positive preconditions of schema si (done all 0). */
 static void schema_pos(gctx *g, int32_t si) {
-  const px_schema *s = &T->schemas[si];
+  const goap__px_schema *s = &T->schemas[si];
   g->npos = 0;
   for (int32_t k = 0; k < s->nlits; ++k) {
-    const px_lit *l = &T->lits[s->lit0 + k];
+    const goap__px_lit *l = &T->lits[s->lit0 + k];
     if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0) {
       g->done[g->npos] = 0;
       g->pos[g->npos++] = s->lit0 + k;
@@ -224,13 +224,13 @@ static void schema_pos(gctx *g, int32_t si) {
 
 static goap_status process(gctx *g, int32_t a) {
   int n;
-  int32_t pred = px_tset_id(&T->atoms, a);
+  int32_t pred = goap__px_tset_id(&T->atoms, a);
   if (!goap__px_ipush(g->a, &g->by_pred[pred], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  px_tset_args(&T->atoms, a, &n);
+  goap__px_tset_args(&T->atoms, a, &n);
   for (int i = 0; i < n; ++i) {
     int32_t key[2];
     key[0] = i;
-    key[1] = px_tset_args(&T->atoms, a, NULL)[i];
+    key[1] = goap__px_tset_args(&T->atoms, a, NULL)[i];
     int added = 0;
     int32_t e = goap__px_tset_add(g->a, &g->pidx, pred, key, 2, &added);
     if (e < 0) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
@@ -243,10 +243,10 @@ static goap_status process(gctx *g, int32_t a) {
     if (!goap__px_ipush(g->a, &g->lists[e], a)) return goap__px_error(T, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   }
   g->head = a + 1;
-  const px_ivec *tr = &g->trig[pred];
+  const goap__px_ivec *tr = &g->trig[pred];
   for (size_t k = 0; k + 1 < tr->n; k += 2) {
     int32_t si = tr->v[k], li = tr->v[k + 1];
-    const px_schema *s = &T->schemas[si];
+    const goap__px_schema *s = &T->schemas[si];
     schema_pos(g, si);
     int32_t newly[PX_MAX_ARITY];
     int nb;
@@ -272,16 +272,16 @@ static int cbuf_fit(const goap_allocator *a, cbuf *b, size_t need) {
 
 /* "head a b" (space-separated, no parentheses) into b: a symbol and n objects' names. Built
  * with memcpy (no snprintf): one call per reached atom and per ground action. */
-static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
+static int sym_objs_name(const goap__px_task_core *t, const goap_allocator *a, cbuf *b, int32_t sym,
                          const int32_t *args, int n) {
-  const char *x = px_name(t, sym);
+  const char *x = goap__px_name(t, sym);
   size_t hl = strlen(x), need = hl;
-  for (int i = 0; i < n; ++i) need += 1 + strlen(px_name(t, t->objects[args[i]].sym));
+  for (int i = 0; i < n; ++i) need += 1 + strlen(goap__px_name(t, t->objects[args[i]].sym));
   if (!cbuf_fit(a, b, need)) return 0;
   memcpy(b->s, x, hl);
   size_t o = hl;
   for (int i = 0; i < n; ++i) {
-    x = px_name(t, t->objects[args[i]].sym);
+    x = goap__px_name(t, t->objects[args[i]].sym);
     size_t l = strlen(x);
     b->s[o++] = ' ';
     memcpy(b->s + o, x, l);
@@ -292,23 +292,23 @@ static int sym_objs_name(const px_task_core *t, const goap_allocator *a, cbuf *b
 }
 
 /* "move a b" for a ground action. */
-static int action_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
+static int action_name(const goap__px_task_core *t, const goap_allocator *a, cbuf *b, int32_t si,
                        const int32_t *args) {
-  const px_schema *s = &t->schemas[si];
+  const goap__px_schema *s = &t->schemas[si];
   return sym_objs_name(t, a, b, s->sym, args, s->nparams);
 }
 
 /* "at a b" for a reached atom: the same text as goap__px_format_atom without parentheses. */
-static int atom_var_name(const px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
+static int atom_var_name(const goap__px_task_core *t, const goap_allocator *a, cbuf *b, int32_t pred,
                          const int32_t *args) {
   return sym_objs_name(t, a, b, t->preds[pred].sym, args, t->preds[pred].arity);
 }
 
 static goap_status compile(gctx *g) {
-  px_task_core *t = g->t;
+  goap__px_task_core *t = g->t;
   const goap_allocator *a = g->a;
   goap_status st = GOAP_OK;
-  size_t natoms = px_tset_count(&t->atoms), ngacts = px_tset_count(&t->gacts);
+  size_t natoms = goap__px_tset_count(&t->atoms), ngacts = goap__px_tset_count(&t->gacts);
   goap_builder *b = goap_builder_create(a);
   int32_t *var_of = NULL, *pre_stamp = NULL, *eff_stamp = NULL;
   int8_t *pre_val = NULL;
@@ -319,19 +319,19 @@ static goap_status compile(gctx *g) {
   int nvars = 0;
   int32_t args[PX_MAX_ARITY];
   if (!b) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
-  if (goap_builder_set_name(b, px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
+  if (goap_builder_set_name(b, goap__px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
 
-  var_of = (int32_t *)goap__px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
+  var_of = (int32_t *)goap__alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
   if (!var_of) goto oom;
   t->info.reachable_atoms = (int)natoms;
   for (size_t i = 0; i < natoms; ++i) {
     var_of[i] = -1;
-    int32_t p = px_tset_id(&t->atoms, (int32_t)i);
+    int32_t p = goap__px_tset_id(&t->atoms, (int32_t)i);
     if (!t->preds[p].fluent) {
       t->info.static_atoms++;
       continue;
     }
-    if (!atom_var_name(t, a, &name, p, px_tset_args(&t->atoms, (int32_t)i, NULL))) goto oom;
+    if (!atom_var_name(t, a, &name, p, goap__px_tset_args(&t->atoms, (int32_t)i, NULL))) goto oom;
     goap_var_desc vd;
     memset(&vd, 0, sizeof vd);
     vd.name = name.s;
@@ -346,18 +346,18 @@ static goap_status compile(gctx *g) {
 
   /* actions */
   nv = (size_t)(nvars ? nvars : 1);
-  t->act_of = (int32_t *)goap__px_alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
+  t->act_of = (int32_t *)goap__alloc(a, (ngacts ? ngacts : 1) * sizeof *t->act_of);
   t->act_of_n = ngacts ? ngacts : 1;
-  pre_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *pre_stamp);
-  eff_stamp = (int32_t *)goap__px_alloc(a, nv * sizeof *eff_stamp);
-  pre_val = (int8_t *)goap__px_alloc(a, nv);
+  pre_stamp = (int32_t *)goap__alloc(a, nv * sizeof *pre_stamp);
+  eff_stamp = (int32_t *)goap__alloc(a, nv * sizeof *eff_stamp);
+  pre_val = (int8_t *)goap__alloc(a, nv);
   if (!t->act_of || !pre_stamp || !eff_stamp || !pre_val) goto oom;
   for (size_t i = 0; i < nv; ++i) pre_stamp[i] = eff_stamp[i] = -1;
   int nact = 0;
   for (size_t e = 0; e < ngacts; ++e) {
-    int32_t si = px_tset_id(&t->gacts, (int32_t)e);
-    const px_schema *s = &t->schemas[si];
-    memcpy(g->bind, px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
+    int32_t si = goap__px_tset_id(&t->gacts, (int32_t)e);
+    const goap__px_schema *s = &t->schemas[si];
+    memcpy(g->bind, goap__px_tset_args(&t->gacts, (int32_t)e, NULL), (size_t)s->nparams * sizeof *g->bind);
     int npre = 0, neff = 0, contradiction = 0;
     if (!goap__grow(a, (void **)&conds, &cconds, (size_t)s->nlits + 1, sizeof *conds) ||
         !goap__grow(a, (void **)&effs, &ceffs, (size_t)s->nlits + 1, sizeof *effs))
@@ -366,7 +366,7 @@ static goap_status compile(gctx *g) {
     for (int pass = 0; pass < 3; ++pass) {
       int want = pass == 0 ? PX_LIT_PRE : pass == 1 ? PX_LIT_ADD : PX_LIT_DEL;
       for (int32_t k = 0; k < s->nlits; ++k) {
-        const px_lit *l = &t->lits[s->lit0 + k];
+        const goap__px_lit *l = &t->lits[s->lit0 + k];
         if (l->kind != want || l->pred == PX_EQ || !t->preds[l->pred].fluent) continue;
         const int32_t *la = t->args.v + l->args;
         int n = t->preds[l->pred].arity;
@@ -410,9 +410,9 @@ static goap_status compile(gctx *g) {
         int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
         if (fe < 0) {
           char buf[256];
-          int o = snprintf(buf, sizeof buf, "(%s", px_name(t, t->funcs[s->cost_func].sym));
+          int o = snprintf(buf, sizeof buf, "(%s", goap__px_name(t, t->funcs[s->cost_func].sym));
           for (int i = 0; i < n && o > 0 && (size_t)o < sizeof buf; ++i)
-            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", px_name(t, t->objects[args[i]].sym));
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", goap__px_name(t, t->objects[args[i]].sym));
           st = goap__px_error(t, s->cost_node, GOAP_NOT_FOUND, "no value for %s) in the problem's :init", buf);
           goto done;
         }
@@ -452,12 +452,12 @@ static goap_status compile(gctx *g) {
 
   /* goal: literals decided by the grounding are dropped when they hold; one that can never
    * hold becomes a variable no action sets, so that the planner reports no plan */
-  t->goal = (goap_cond *)goap__px_alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  t->goal = (goap_cond *)goap__alloc(a, (size_t)(t->ngoal + 1) * sizeof *t->goal);
   if (!t->goal) goto oom;
   t->ngoalc = 0;
   int impossible = 0;
   for (int32_t k = 0; k < t->ngoal; ++k) {
-    const px_lit *l = &t->lits[t->goal0 + k];
+    const goap__px_lit *l = &t->lits[t->goal0 + k];
     const int32_t *la = t->args.v + l->args;
     if (l->pred == PX_EQ) {
       if ((la[0] == la[1]) == !!l->neg) impossible = 1;
@@ -498,7 +498,7 @@ static goap_status compile(gctx *g) {
     goto done;
   }
   t->start_words = goap_domain_state_words(t->domain) + 1;
-  t->start = (goap_word *)goap__px_alloc(a, t->start_words * sizeof *t->start);
+  t->start = (goap_word *)goap__alloc(a, t->start_words * sizeof *t->start);
   if (!t->start) goto oom;
   goap_state_init(t->domain, t->start);
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
@@ -511,27 +511,27 @@ oom:
   st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
 done:
   goap_builder_destroy(b);
-  goap__px_free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
-  goap__px_free(a, pre_stamp, nv * sizeof *pre_stamp);
-  goap__px_free(a, eff_stamp, nv * sizeof *eff_stamp);
-  goap__px_free(a, pre_val, nv);
-  goap__px_free(a, conds, cconds * sizeof *conds);
-  goap__px_free(a, effs, ceffs * sizeof *effs);
-  goap__px_free(a, name.s, name.cap);
+  goap__free(a, var_of, (natoms ? natoms : 1) * sizeof *var_of);
+  goap__free(a, pre_stamp, nv * sizeof *pre_stamp);
+  goap__free(a, eff_stamp, nv * sizeof *eff_stamp);
+  goap__free(a, pre_val, nv);
+  goap__free(a, conds, cconds * sizeof *conds);
+  goap__free(a, effs, ceffs * sizeof *effs);
+  goap__free(a, name.s, name.cap);
   return st;
 }
 
-goap_status goap__px_ground(px_task_core *t) {
-  gctx *g = (gctx *)goap__px_alloc(&t->alloc, sizeof *g);
+goap_status goap__px_ground(goap__px_task_core *t) {
+  gctx *g = (gctx *)goap__alloc(&t->alloc, sizeof *g);
   if (!g) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   memset(g, 0, sizeof *g);
   g->t = t;
   g->a = &t->alloc;
   goap_status st = GOAP_OK;
   size_t np = t->npreds ? t->npreds : 1, nt = t->ntypes ? t->ntypes : 1;
-  g->by_pred = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->by_pred);
-  g->trig = (px_ivec *)goap__px_alloc(g->a, np * sizeof *g->trig);
-  g->of_type = (px_ivec *)goap__px_alloc(g->a, nt * sizeof *g->of_type);
+  g->by_pred = (goap__px_ivec *)goap__alloc(g->a, np * sizeof *g->by_pred);
+  g->trig = (goap__px_ivec *)goap__alloc(g->a, np * sizeof *g->trig);
+  g->of_type = (goap__px_ivec *)goap__alloc(g->a, nt * sizeof *g->of_type);
   if (g->by_pred) memset(g->by_pred, 0, np * sizeof *g->by_pred);
   if (g->trig) memset(g->trig, 0, np * sizeof *g->trig);
   if (g->of_type) memset(g->of_type, 0, nt * sizeof *g->of_type);
@@ -540,9 +540,9 @@ goap_status goap__px_ground(px_task_core *t) {
     if ((size_t)t->schemas[si].nparams > g->maxp) g->maxp = (size_t)t->schemas[si].nparams;
     if ((size_t)t->schemas[si].nlits > g->maxl) g->maxl = (size_t)t->schemas[si].nlits;
   }
-  g->bind = (int32_t *)goap__px_alloc(g->a, g->maxp * sizeof *g->bind);
-  g->pos = (int32_t *)goap__px_alloc(g->a, g->maxl * sizeof *g->pos);
-  g->done = (uint8_t *)goap__px_alloc(g->a, g->maxl);
+  g->bind = (int32_t *)goap__alloc(g->a, g->maxp * sizeof *g->bind);
+  g->pos = (int32_t *)goap__alloc(g->a, g->maxl * sizeof *g->pos);
+  g->done = (uint8_t *)goap__alloc(g->a, g->maxl);
   if (!g->by_pred || !g->trig || !g->of_type || !g->bind || !g->pos || !g->done) {
     st = goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
     goto done;
@@ -551,9 +551,9 @@ goap_status goap__px_ground(px_task_core *t) {
     for (size_t ty = 0; ty < t->ntypes; ++ty)
       if (t->is_a[o * t->ntypes + ty] && !goap__px_ipush(g->a, &g->of_type[ty], (int32_t)o)) goto oom;
   for (size_t si = 0; si < t->nschemas; ++si) {
-    const px_schema *s = &t->schemas[si];
+    const goap__px_schema *s = &t->schemas[si];
     for (int32_t k = 0; k < s->nlits; ++k) {
-      const px_lit *l = &t->lits[s->lit0 + k];
+      const goap__px_lit *l = &t->lits[s->lit0 + k];
       if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0)
         if (!goap__px_ipush(g->a, &g->trig[l->pred], (int32_t)si) ||
             !goap__px_ipush(g->a, &g->trig[l->pred], s->lit0 + k))
@@ -563,7 +563,7 @@ goap_status goap__px_ground(px_task_core *t) {
   /* the initial atoms */
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
-    if (px_tset_count(&t->atoms) >= t->opt.max_atoms) {
+    if (goap__px_tset_count(&t->atoms) >= t->opt.max_atoms) {
       st = too_large(g, "ground atoms", t->opt.max_atoms);
       goto done;
     }
@@ -576,7 +576,7 @@ goap_status goap__px_ground(px_task_core *t) {
     schema_pos(g, (int32_t)si);
     if (g->npos == 0 && (st = join(g, (int32_t)si, 0)) != GOAP_OK) goto done;
   }
-  while ((size_t)g->head < px_tset_count(&t->atoms))
+  while ((size_t)g->head < goap__px_tset_count(&t->atoms))
     if ((st = process(g, g->head)) != GOAP_OK) goto done;
   st = compile(g);
   goto done;
@@ -586,28 +586,28 @@ done:
   for (size_t i = 0; g->by_pred && i < np; ++i) goap__px_ivec_free(g->a, &g->by_pred[i]);
   for (size_t i = 0; g->trig && i < np; ++i) goap__px_ivec_free(g->a, &g->trig[i]);
   for (size_t i = 0; g->of_type && i < nt; ++i) goap__px_ivec_free(g->a, &g->of_type[i]);
-  goap__px_free(g->a, g->by_pred, np * sizeof *g->by_pred);
-  goap__px_free(g->a, g->trig, np * sizeof *g->trig);
-  goap__px_free(g->a, g->of_type, nt * sizeof *g->of_type);
+  goap__free(g->a, g->by_pred, np * sizeof *g->by_pred);
+  goap__free(g->a, g->trig, np * sizeof *g->trig);
+  goap__free(g->a, g->of_type, nt * sizeof *g->of_type);
   for (size_t i = 0; i < g->nlists; ++i) goap__px_ivec_free(g->a, &g->lists[i]);
-  goap__px_free(g->a, g->lists, g->clists * sizeof *g->lists);
+  goap__free(g->a, g->lists, g->clists * sizeof *g->lists);
   goap__px_tset_free(g->a, &g->pidx);
-  goap__px_free(g->a, g->bind, g->maxp * sizeof *g->bind);
-  goap__px_free(g->a, g->pos, g->maxl * sizeof *g->pos);
-  goap__px_free(g->a, g->done, g->maxl);
-  goap__px_free(&t->alloc, g, sizeof *g);
+  goap__free(g->a, g->bind, g->maxp * sizeof *g->bind);
+  goap__free(g->a, g->pos, g->maxl * sizeof *g->pos);
+  goap__free(g->a, g->done, g->maxl);
+  goap__free(&t->alloc, g, sizeof *g);
   if (st == GOAP_OK) t->grounded = 1;
   return st;
 }
 
-void goap__px_ground_free(px_task_core *t) {
+void goap__px_ground_free(goap__px_task_core *t) {
   goap_domain_destroy(t->domain);
   t->domain = NULL;
-  goap__px_free(&t->alloc, t->start, t->start_words * sizeof *t->start);
+  goap__free(&t->alloc, t->start, t->start_words * sizeof *t->start);
   t->start = NULL;
-  goap__px_free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
+  goap__free(&t->alloc, t->goal, (size_t)(t->ngoal + 1) * sizeof *t->goal);
   t->goal = NULL;
-  goap__px_free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
+  goap__free(&t->alloc, t->act_of, t->act_of_n * sizeof *t->act_of);
   t->act_of = NULL;
   goap__px_tset_free(&t->alloc, &t->atoms);
   goap__px_tset_free(&t->alloc, &t->gacts);

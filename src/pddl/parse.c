@@ -27,36 +27,36 @@
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
 
-static const char *nm(const px_task_core *t, int32_t n) {
-  return N(n)->list ? "(...)" : px_name(t, N(n)->sym);
+static const char *nm(const goap__px_task_core *t, int32_t n) {
+  return N(n)->list ? "(...)" : goap__px_name(t, N(n)->sym);
 }
 
-static int is_atom(const px_task_core *t, int32_t n, const char *name) {
-  return n >= 0 && !N(n)->list && strcmp(px_name(t, N(n)->sym), name) == 0;
+static int is_atom(const goap__px_task_core *t, int32_t n, const char *name) {
+  return n >= 0 && !N(n)->list && strcmp(goap__px_name(t, N(n)->sym), name) == 0;
 }
 
 /* The head atom's name of a list node ("" when empty or headed by a list). */
-static const char *head(const px_task_core *t, int32_t n) {
+static const char *head(const goap__px_task_core *t, int32_t n) {
   if (n < 0 || !N(n)->list || N(n)->first < 0 || N(n)->list == 0) return "";
   int32_t h = N(n)->first;
-  return N(h)->list ? "" : px_name(t, N(h)->sym);
+  return N(h)->list ? "" : goap__px_name(t, N(h)->sym);
 }
 
 /* Nth child (0-based) of a list, or -1. */
-static int32_t child(const px_task_core *t, int32_t n, int k) {
+static int32_t child(const goap__px_task_core *t, int32_t n, int k) {
   int32_t c = N(n)->first;
   while (c >= 0 && k-- > 0) c = N(c)->next;
   return c;
 }
 
-static int is_var(const px_task_core *t, int32_t n) {
-  return !N(n)->list && px_name(t, N(n)->sym)[0] == '?';
+static int is_var(const goap__px_task_core *t, int32_t n) {
+  return !N(n)->list && goap__px_name(t, N(n)->sym)[0] == '?';
 }
 
 /* Parses a number atom; 0 when it is not one. */
-static int number(const px_task_core *t, int32_t n, double *out) {
+static int number(const goap__px_task_core *t, int32_t n, double *out) {
   if (N(n)->list) return 0;
-  const char *s = px_name(t, N(n)->sym);
+  const char *s = goap__px_name(t, N(n)->sym);
   char *end = NULL;
   if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '.' || s[0] == '+')) return 0;
   double v = strtod(s, &end);
@@ -67,7 +67,7 @@ static int number(const px_task_core *t, int32_t n, double *out) {
 
 /* ---- declarations ---------------------------------------------------------------------- */
 
-static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
+static int32_t add_type(goap__px_task_core *t, int32_t sym, int32_t node) {
   if (!goap__grow(&t->alloc, (void **)&t->types, &t->ctypes, t->ntypes + 1, sizeof *t->types))
     return -1;
   int32_t id = (int32_t)t->ntypes++;
@@ -80,7 +80,7 @@ static int32_t add_type(px_task_core *t, int32_t sym, int32_t node) {
 
 /* The type named by atom node n ("either" lists are rejected). create: declare it when
  * unknown (in :types). */
-static int32_t type_ref(px_task_core *t, int32_t n, int create) {
+static int32_t type_ref(goap__px_task_core *t, int32_t n, int create) {
   if (N(n)->list) {
     if (strcmp(head(t, n), "either") == 0)
       goap__px_error(t, n, GOAP_PARSE_ERROR, "unsupported construct 'either' (union types)");
@@ -88,22 +88,22 @@ static int32_t type_ref(px_task_core *t, int32_t n, int create) {
       goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a type name, found a list");
     return -1;
   }
-  int32_t ty = px_map_get(&t->type_of, N(n)->sym);
+  int32_t ty = goap__px_map_get(&t->type_of, N(n)->sym);
   if (ty >= 0) return ty;
   if (create) {
     ty = add_type(t, N(n)->sym, n);
     if (ty < 0) OOM(t, n);
     return ty;
   }
-  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, t->ntypes * sizeof *c);
+  int32_t *c = (int32_t *)goap__alloc(&t->alloc, t->ntypes * sizeof *c);
   int32_t s = -1;
   if (c) {
     for (size_t i = 0; i < t->ntypes; ++i) c[i] = t->types[i].sym;
     s = goap__px_suggest(t, N(n)->sym, c, t->ntypes);
-    goap__px_free(&t->alloc, c, t->ntypes * sizeof *c);
+    goap__free(&t->alloc, c, t->ntypes * sizeof *c);
   }
   if (s >= 0)
-    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s' (did you mean '%s'?)", nm(t, n), px_name(t, s));
+    goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s' (did you mean '%s'?)", nm(t, n), goap__px_name(t, s));
   else
     goap__px_error(t, n, GOAP_NOT_FOUND, "unknown type '%s'", nm(t, n));
   return -1;
@@ -111,9 +111,9 @@ static int32_t type_ref(px_task_core *t, int32_t n, int create) {
 
 /* Walks a typed list `a b - t c - u d`: calls fn(t, item node, type id, ctx) for each item,
  * in order. `types_section`: undeclared types are created (the :types section). */
-typedef goap_status (*typed_fn)(px_task_core *t, int32_t item, int32_t type, void *ctx);
+typedef goap_status (*typed_fn)(goap__px_task_core *t, int32_t item, int32_t type, void *ctx);
 
-static goap_status typed_list(px_task_core *t, int32_t first, int types_section, typed_fn fn,
+static goap_status typed_list(goap__px_task_core *t, int32_t first, int types_section, typed_fn fn,
                               void *ctx) {
   int32_t start = first;
   while (start >= 0) {
@@ -148,7 +148,7 @@ static goap_status typed_list(px_task_core *t, int32_t first, int types_section,
   return GOAP_OK;
 }
 
-static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *ctx) {
+static goap_status on_type(goap__px_task_core *t, int32_t item, int32_t parent, void *ctx) {
   (void)ctx;
   if (is_var(t, item) || is_atom(t, item, "-"))
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid type name", nm(t, item));
@@ -171,11 +171,11 @@ static goap_status on_type(px_task_core *t, int32_t item, int32_t parent, void *
   return GOAP_OK;
 }
 
-static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *ctx) {
+static goap_status on_object(goap__px_task_core *t, int32_t item, int32_t type, void *ctx) {
   (void)ctx;
   if (is_var(t, item) || is_atom(t, item, "-") || N(item)->sym < 0)
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "'%s' is not a valid object name", nm(t, item));
-  int32_t old = px_map_get(&t->obj_of, N(item)->sym);
+  int32_t old = goap__px_map_get(&t->obj_of, N(item)->sym);
   if (old >= 0) {
     /* repeated with the same type or a supertype of it (e.g. a domain constant listed again
      * in :objects): the first, more specific type stays */
@@ -183,7 +183,7 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
       if (ty == type) return GOAP_OK;
     return goap__px_error(t, item, GOAP_DUPLICATE,
                     "object '%s' is already declared with type '%s'", nm(t, item),
-                    px_name(t, t->types[t->objects[old].type].sym));
+                    goap__px_name(t, t->types[t->objects[old].type].sym));
   }
   if (!goap__grow(&t->alloc, (void **)&t->objects, &t->cobjects, t->nobjects + 1,
                sizeof *t->objects))
@@ -198,11 +198,11 @@ static goap_status on_object(px_task_core *t, int32_t item, int32_t type, void *
 
 /* Parameters: collects (symbol, type) pairs into a list grown through the task's allocator
  * (free with pl_free). */
-typedef struct px_param {
+typedef struct goap__px_param {
   int32_t sym, type, node;
-} px_param;
+} goap__px_param;
 typedef struct param_list {
-  px_param *p;
+  goap__px_param *p;
   int n;
   size_t cap;
   int allow_dup; /* predicate and function declarations may repeat placeholder names */
@@ -217,14 +217,14 @@ static void pl_init(param_list *pl, int allow_dup) {
   pl->dup_from = 0;
 }
 
-static void pl_free(px_task_core *t, param_list *pl) {
-  goap__px_free(&t->alloc, pl->p, pl->cap * sizeof *pl->p);
+static void pl_free(goap__px_task_core *t, param_list *pl) {
+  goap__free(&t->alloc, pl->p, pl->cap * sizeof *pl->p);
   pl->p = NULL;
   pl->n = 0;
   pl->cap = 0;
 }
 
-static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
+static int pl_push(goap__px_task_core *t, param_list *pl, int32_t sym, int32_t type, int32_t node) {
   if (pl->n == INT32_MAX ||
       !goap__grow(&t->alloc, (void **)&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p))
     return 0;
@@ -235,7 +235,7 @@ static int pl_push(px_task_core *t, param_list *pl, int32_t sym, int32_t type, i
   return 1;
 }
 
-static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *ctx) {
+static goap_status on_param(goap__px_task_core *t, int32_t item, int32_t type, void *ctx) {
   param_list *pl = (param_list *)ctx;
   if (!is_var(t, item))
     return goap__px_error(t, item, GOAP_PARSE_ERROR, "expected a variable (?name), found '%s'", nm(t, item));
@@ -247,7 +247,7 @@ static goap_status on_param(px_task_core *t, int32_t item, int32_t type, void *c
 }
 
 /* A predicate's or function's declared arguments: at most PX_MAX_ARITY. */
-static goap_status decl_args(px_task_core *t, int32_t name, param_list *pl) {
+static goap_status decl_args(goap__px_task_core *t, int32_t name, param_list *pl) {
   pl_init(pl, 1);
   goap_status st = typed_list(t, N(name)->next, 0, on_param, pl);
   if (st == GOAP_OK && pl->n > PX_MAX_ARITY)
@@ -259,14 +259,14 @@ static goap_status decl_args(px_task_core *t, int32_t name, param_list *pl) {
   return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
-static goap_status parse_predicates(px_task_core *t, int32_t sec) {
+static goap_status parse_predicates(goap__px_task_core *t, int32_t sec) {
   for (int32_t d = N(N(sec)->first)->next; d >= 0; d = N(d)->next) {
     if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
       return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a predicate declaration '(name ?arg ...)'");
     int32_t name = N(d)->first;
     if (is_var(t, name) || is_atom(t, name, "=") || is_atom(t, name, "-"))
       return goap__px_error(t, name, GOAP_PARSE_ERROR, "'%s' is not a valid predicate name", nm(t, name));
-    if (px_map_get(&t->pred_of, N(name)->sym) >= 0)
+    if (goap__px_map_get(&t->pred_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "predicate '%s' is declared twice", nm(t, name));
     param_list pl;
     if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
@@ -282,7 +282,7 @@ static goap_status parse_predicates(px_task_core *t, int32_t sec) {
   return GOAP_OK;
 }
 
-static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
+static int32_t add_func(goap__px_task_core *t, int32_t sym, int arity, int32_t node) {
   if (!goap__grow(&t->alloc, (void **)&t->funcs, &t->cfuncs, t->nfuncs + 1, sizeof *t->funcs))
     return -1;
   int32_t id = (int32_t)t->nfuncs++;
@@ -290,11 +290,11 @@ static int32_t add_func(px_task_core *t, int32_t sym, int arity, int32_t node) {
   t->funcs[id].arity = arity;
   t->funcs[id].node = node;
   if (!goap__px_map_set(&t->alloc, &t->func_of, sym, id)) return -1;
-  if (strcmp(px_name(t, sym), "total-cost") == 0) t->total_cost = id;
+  if (strcmp(goap__px_name(t, sym), "total-cost") == 0) t->total_cost = id;
   return id;
 }
 
-static goap_status parse_functions(px_task_core *t, int32_t sec) {
+static goap_status parse_functions(goap__px_task_core *t, int32_t sec) {
   for (int32_t d = N(N(sec)->first)->next; d >= 0; d = N(d)->next) {
     if (is_atom(t, d, "-")) { /* "- number" after a declaration */
       int32_t ty = N(d)->next;
@@ -309,7 +309,7 @@ static goap_status parse_functions(px_task_core *t, int32_t sec) {
     if (!N(d)->list || N(d)->first < 0 || N(N(d)->first)->list)
       return goap__px_error(t, d, GOAP_PARSE_ERROR, "expected a function declaration '(name ?arg ...)'");
     int32_t name = N(d)->first;
-    if (px_map_get(&t->func_of, N(name)->sym) >= 0)
+    if (goap__px_map_get(&t->func_of, N(name)->sym) >= 0)
       return goap__px_error(t, name, GOAP_DUPLICATE, "function '%s' is declared twice", nm(t, name));
     param_list pl;
     if (decl_args(t, name, &pl) != GOAP_OK) return t->status;
@@ -326,7 +326,7 @@ typedef struct lctx {
   const char *what;         /* "action" or "method": who declares the parameters */
   int ground;               /* the formula is ground outside its foralls (the goal) */
   int base;                 /* the declared parameters [0, base); forall variables after */
-  int32_t quant;            /* -1, or the forall scope of the literals (see px_lit) */
+  int32_t quant;            /* -1, or the forall scope of the literals (see goap__px_lit) */
 } lctx;
 
 static lctx lctx_make(const param_list *params, int kind, const char *what) {
@@ -342,7 +342,7 @@ static lctx lctx_make(const param_list *params, int kind, const char *what) {
 
 /* A term: a parameter or an object. The innermost binding of a name wins (a forall variable
  * may shadow a parameter). */
-static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
+static int32_t term(goap__px_task_core *t, int32_t n, const lctx *c) {
   if (N(n)->list) {
     goap__px_error(t, n, GOAP_PARSE_ERROR,
              "unsupported construct: a function term '(%s ...)' as an argument", head(t, n));
@@ -359,7 +359,7 @@ static int32_t term(px_task_core *t, int32_t n, const lctx *c) {
       goap__px_error(t, n, GOAP_PARSE_ERROR, "variable '%s' in a ground formula", nm(t, n));
     return INT32_MIN;
   }
-  int32_t o = px_map_get(&t->obj_of, N(n)->sym);
+  int32_t o = goap__px_map_get(&t->obj_of, N(n)->sym);
   if (o < 0) {
     goap__px_error(t, n, GOAP_NOT_FOUND, "unknown object or constant '%s'", nm(t, n));
     return INT32_MIN;
@@ -379,26 +379,26 @@ static const char *unsupported_cond(const char *h) {
   return NULL;
 }
 
-static int32_t pred_ref(px_task_core *t, int32_t name) {
-  int32_t p = px_map_get(&t->pred_of, N(name)->sym);
+static int32_t pred_ref(goap__px_task_core *t, int32_t name) {
+  int32_t p = goap__px_map_get(&t->pred_of, N(name)->sym);
   if (p >= 0) return p;
-  int32_t *c = (int32_t *)goap__px_alloc(&t->alloc, (t->npreds ? t->npreds : 1) * sizeof *c);
+  int32_t *c = (int32_t *)goap__alloc(&t->alloc, (t->npreds ? t->npreds : 1) * sizeof *c);
   int32_t s = -1;
   if (c) {
     for (size_t i = 0; i < t->npreds; ++i) c[i] = t->preds[i].sym;
     s = goap__px_suggest(t, N(name)->sym, c, t->npreds);
-    goap__px_free(&t->alloc, c, (t->npreds ? t->npreds : 1) * sizeof *c);
+    goap__free(&t->alloc, c, (t->npreds ? t->npreds : 1) * sizeof *c);
   }
   if (s >= 0)
     goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s' (did you mean '%s'?)", nm(t, name),
-             px_name(t, s));
+             goap__px_name(t, s));
   else
     goap__px_error(t, name, GOAP_NOT_FOUND, "unknown predicate '%s'", nm(t, name));
   return -1;
 }
 
 /* An atomic formula (pred terms...) or (= a b) -> a new literal. */
-static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) {
+static goap_status atom_lit(goap__px_task_core *t, int32_t n, int neg, const lctx *c) {
   int32_t h = N(n)->first;
   if (h < 0) return goap__px_error(t, n, GOAP_PARSE_ERROR, "empty formula '()'");
   if (N(h)->list) return goap__px_error(t, h, GOAP_PARSE_ERROR, "expected a predicate name, found a list");
@@ -430,7 +430,7 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
     if (!goap__px_ipush(&t->alloc, &t->args, v)) return OOM(t, n);
   }
   if (off > (size_t)INT32_MAX - 1024) return goap__px_error(t, n, GOAP_TOO_LARGE, "too many arguments");
-  px_lit *l = &t->lits[t->nlits++];
+  goap__px_lit *l = &t->lits[t->nlits++];
   l->pred = pred;
   l->args = (int32_t)off;
   l->node = n;
@@ -442,12 +442,12 @@ static goap_status atom_lit(px_task_core *t, int32_t n, int neg, const lctx *c) 
   return GOAP_OK;
 }
 
-static goap_status cond(px_task_core *t, int32_t n, const lctx *c);
+static goap_status cond(goap__px_task_core *t, int32_t n, const lctx *c);
 
 /* (forall (?v - type ...) body) in a precondition or goal: the body's literals are read with
  * the variables appended to the parameters, and marked with the scope (quant) that
  * goap__px_expand_foralls instantiates once the problem's objects are known. */
-static goap_status forall_cond(px_task_core *t, int32_t n, const lctx *c) {
+static goap_status forall_cond(goap__px_task_core *t, int32_t n, const lctx *c) {
   int32_t vars = child(t, n, 1), body = child(t, n, 2);
   if (N(n)->count != 3 || !N(vars)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR,
@@ -480,7 +480,7 @@ static goap_status forall_cond(px_task_core *t, int32_t n, const lctx *c) {
 }
 
 /* A condition: and / not / forall / atoms (precondition or goal). */
-static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
+static goap_status cond(goap__px_task_core *t, int32_t n, const lctx *c) {
   if (!N(n)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected a condition '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK; /* () : the empty conjunction */
@@ -509,7 +509,7 @@ static goap_status cond(px_task_core *t, int32_t n, const lctx *c) {
 
 /* ---- actions -------------------------------------------------------------------------- */
 
-static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const lctx *c) {
+static goap_status cost_effect(goap__px_task_core *t, goap__px_schema *s, int32_t n, const lctx *c) {
   /* (increase (total-cost) X) */
   int32_t f = child(t, n, 1), x = child(t, n, 2);
   const char *h = head(t, n);
@@ -539,7 +539,7 @@ static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const l
     return goap__px_error(t, x, GOAP_PARSE_ERROR,
                     "expected a number or a function term '(f ?x ...)' as the cost, found '%s'",
                     nm(t, x));
-  int32_t fn = px_map_get(&t->func_of, N(N(x)->first)->sym);
+  int32_t fn = goap__px_map_get(&t->func_of, N(N(x)->first)->sym);
   if (fn < 0)
     return goap__px_error(t, N(x)->first, GOAP_NOT_FOUND, "unknown function '%s'", head(t, x));
   if (fn == t->total_cost)
@@ -559,7 +559,7 @@ static goap_status cost_effect(px_task_core *t, px_schema *s, int32_t n, const l
   return GOAP_OK;
 }
 
-static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_list *pl) {
+static goap_status effect(goap__px_task_core *t, goap__px_schema *s, int32_t n, const param_list *pl) {
   if (!N(n)->list)
     return goap__px_error(t, n, GOAP_PARSE_ERROR, "expected an effect '(...)', found '%s'", nm(t, n));
   if (N(n)->first < 0) return GOAP_OK;
@@ -594,7 +594,7 @@ static goap_status effect(px_task_core *t, px_schema *s, int32_t n, const param_
 }
 
 /* The parameters (into pl), precondition and effect of an action. */
-static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32_t params,
+static goap_status action_body(goap__px_task_core *t, int32_t sec, int32_t name, int32_t params,
                                int32_t pre, int32_t eff, param_list *pl) {
   if (params >= 0) {
     if (!N(params)->list) return goap__px_error(t, params, GOAP_PARSE_ERROR, "':parameters' takes a list");
@@ -602,7 +602,7 @@ static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32
   }
   if (!goap__grow(&t->alloc, (void **)&t->schemas, &t->cschemas, t->nschemas + 1, sizeof *t->schemas))
     return OOM(t, sec);
-  px_schema s;
+  goap__px_schema s;
   memset(&s, 0, sizeof s);
   s.sym = N(name)->sym;
   s.node = name;
@@ -627,11 +627,11 @@ static goap_status action_body(px_task_core *t, int32_t sec, int32_t name, int32
   return GOAP_OK;
 }
 
-static goap_status parse_action(px_task_core *t, int32_t sec) {
+static goap_status parse_action(goap__px_task_core *t, int32_t sec) {
   int32_t name = child(t, sec, 1);
   if (name < 0 || N(name)->list || is_var(t, name))
     return goap__px_error(t, name < 0 ? sec : name, GOAP_PARSE_ERROR, "expected the action's name after ':action'");
-  if (px_map_get(&t->schema_of, N(name)->sym) >= 0)
+  if (goap__px_map_get(&t->schema_of, N(name)->sym) >= 0)
     return goap__px_error(t, name, GOAP_DUPLICATE, "action '%s' is defined twice", nm(t, name));
   int32_t params = -1, pre = -1, eff = -1;
   for (int32_t k = N(name)->next; k >= 0; k = N(k)->next) {
@@ -658,7 +658,7 @@ static goap_status parse_action(px_task_core *t, int32_t sec) {
 /* ---- domain ----------------------------------------------------------------------------- */
 
 /* Checks `(define (KIND NAME) ...)` and returns NAME's symbol via *name. */
-static goap_status define_header(px_task_core *t, int32_t root, const char *kind, int32_t *name,
+static goap_status define_header(goap__px_task_core *t, int32_t root, const char *kind, int32_t *name,
                                  int src) {
   if (root < 0)
     return goap__px_error_at(t, src, 0, 0, GOAP_PARSE_ERROR, "empty %s file: expected '(define (%s NAME) ...)'", kind, kind);
@@ -679,8 +679,8 @@ static goap_status define_header(px_task_core *t, int32_t root, const char *kind
   return GOAP_OK;
 }
 
-static goap_status each_section(px_task_core *t, int32_t root, const char *kind,
-                                goap_status (*fn)(px_task_core *, int32_t), const char *want) {
+static goap_status each_section(goap__px_task_core *t, int32_t root, const char *kind,
+                                goap_status (*fn)(goap__px_task_core *, int32_t), const char *want) {
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
     if (!N(s)->list || N(s)->first < 0 || N(N(s)->first)->list || head(t, s)[0] != ':')
       return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected a %s section '(:name ...)'", kind);
@@ -689,15 +689,15 @@ static goap_status each_section(px_task_core *t, int32_t root, const char *kind,
   return GOAP_OK;
 }
 
-static goap_status sec_types(px_task_core *t, int32_t s) {
+static goap_status sec_types(goap__px_task_core *t, int32_t s) {
   return typed_list(t, N(N(s)->first)->next, 1, on_type, NULL);
 }
-static goap_status sec_objects(px_task_core *t, int32_t s) {
+static goap_status sec_objects(goap__px_task_core *t, int32_t s) {
   return typed_list(t, N(N(s)->first)->next, 0, on_object, NULL);
 }
-static goap_status sec_action(px_task_core *t, int32_t s) { return parse_action(t, s); }
+static goap_status sec_action(goap__px_task_core *t, int32_t s) { return parse_action(t, s); }
 
-goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
+goap_status goap__px_parse_domain(goap__px_task_core *t, int32_t root) {
   int32_t obj = goap__px_sym_intern(&t->alloc, &t->syms, "object", 6);
   if (obj < 0 || add_type(t, obj, -1) != 0) return OOM(t, root);
   if (define_header(t, root, "domain", &t->domain_sym, 0) != GOAP_OK) return t->status;
@@ -743,7 +743,7 @@ goap_status goap__px_parse_domain(px_task_core *t, int32_t root) {
 
 /* ---- problem ---------------------------------------------------------------------------- */
 
-static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
+static goap_status ground_args(goap__px_task_core *t, int32_t first, int32_t *out, int max, int *n) {
   *n = 0;
   lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   for (int32_t a = first; a >= 0; a = N(a)->next) {
@@ -755,7 +755,7 @@ static goap_status ground_args(px_task_core *t, int32_t first, int32_t *out, int
   return GOAP_OK;
 }
 
-static goap_status sec_init(px_task_core *t, int32_t s) {
+static goap_status sec_init(goap__px_task_core *t, int32_t s) {
   int32_t args[PX_MAX_ARITY];
   for (int32_t e = N(N(s)->first)->next; e >= 0; e = N(e)->next) {
     if (!N(e)->list || N(e)->first < 0 || N(N(e)->first)->list)
@@ -769,7 +769,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
         return goap__px_error(t, e, GOAP_PARSE_ERROR, "expected '(= (function obj ...) NUMBER)' in :init");
       if (!number(t, v, &val))
         return goap__px_error(t, v, GOAP_PARSE_ERROR, "expected a number, found '%s'", nm(t, v));
-      int32_t fn = px_map_get(&t->func_of, N(N(f)->first)->sym);
+      int32_t fn = goap__px_map_get(&t->func_of, N(N(f)->first)->sym);
       if (fn < 0) {
         if (strcmp(head(t, f), "total-cost") == 0 && N(f)->count == 1) {
           fn = add_func(t, N(N(f)->first)->sym, 0, f);
@@ -818,7 +818,7 @@ static goap_status sec_init(px_task_core *t, int32_t s) {
   return GOAP_OK;
 }
 
-static goap_status sec_goal(px_task_core *t, int32_t s) {
+static goap_status sec_goal(goap__px_task_core *t, int32_t s) {
   if (N(s)->count != 2) return goap__px_error(t, s, GOAP_PARSE_ERROR, "':goal' takes one condition");
   lctx c = lctx_make(NULL, PX_LIT_GOAL, "action");
   t->goal0 = (int32_t)t->nlits;
@@ -829,7 +829,7 @@ static goap_status sec_goal(px_task_core *t, int32_t s) {
   return GOAP_OK;
 }
 
-static goap_status sec_metric(px_task_core *t, int32_t s) {
+static goap_status sec_metric(goap__px_task_core *t, int32_t s) {
   int32_t dir = child(t, s, 1), ex = child(t, s, 2);
   if (N(s)->count != 3 || N(dir)->list)
     return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:metric minimize (total-cost))'");
@@ -841,7 +841,7 @@ static goap_status sec_metric(px_task_core *t, int32_t s) {
   return GOAP_OK;
 }
 
-goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
+goap_status goap__px_parse_problem(goap__px_task_core *t, int32_t root) {
   if (define_header(t, root, "problem", &t->problem_sym, 1) != GOAP_OK) return t->status;
   int seen_goal = 0, seen_htn = 0;
   for (int32_t s = child(t, root, 2); s >= 0; s = N(s)->next) {
@@ -854,7 +854,7 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
         return goap__px_error(t, s, GOAP_PARSE_ERROR, "expected '(:domain NAME)'");
       if (N(d)->sym != t->domain_sym)
         return goap__px_error(t, d, GOAP_CONFLICT, "the problem is for domain '%s', but the domain is '%s'",
-                        nm(t, d), px_name(t, t->domain_sym));
+                        nm(t, d), goap__px_name(t, t->domain_sym));
     } else if (!strcmp(h, ":requirements") || !strcmp(h, ":objects") || !strcmp(h, ":init") ||
                !strcmp(h, ":metric")) {
     } else if (!strcmp(h, ":goal")) {
@@ -882,7 +882,7 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
   size_t cells = t->nobjects * t->ntypes;
   if (t->ntypes && cells / t->ntypes != t->nobjects)
     return goap__px_error(t, root, GOAP_TOO_LARGE, "too many objects and types");
-  t->is_a = (uint8_t *)goap__px_alloc(&t->alloc, cells ? cells : 1);
+  t->is_a = (uint8_t *)goap__alloc(&t->alloc, cells ? cells : 1);
   if (!t->is_a) return OOM(t, root);
   memset(t->is_a, 0, cells ? cells : 1);
   for (size_t o = 0; o < t->nobjects; ++o)
@@ -893,7 +893,7 @@ goap_status goap__px_parse_problem(px_task_core *t, int32_t root) {
 
 /* ---- entry points for hddl_parse.c ------------------------------------------------------- */
 
-goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
+goap_status goap__px_params(goap__px_task_core *t, int32_t list, int32_t **syms, int32_t **types,
                             int *n) {
   *syms = *types = NULL;
   *n = 0;
@@ -903,8 +903,8 @@ goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32
   goap_status st = typed_list(t, N(list)->first, 0, on_param, &pl);
   if (st == GOAP_OK) {
     size_t k = pl.n ? (size_t)pl.n : 1;
-    *syms = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **syms);
-    *types = (int32_t *)goap__px_alloc(&t->alloc, k * sizeof **types);
+    *syms = (int32_t *)goap__alloc(&t->alloc, k * sizeof **syms);
+    *types = (int32_t *)goap__alloc(&t->alloc, k * sizeof **types);
     if (!*syms || !*types) {
       st = OOM(t, list);
       goap__px_params_free(t, *syms, *types, pl.n);
@@ -921,20 +921,20 @@ goap_status goap__px_params(px_task_core *t, int32_t list, int32_t **syms, int32
   return st == GOAP_OK ? GOAP_OK : t->status;
 }
 
-void goap__px_params_free(px_task_core *t, int32_t *syms, int32_t *types, int n) {
+void goap__px_params_free(goap__px_task_core *t, int32_t *syms, int32_t *types, int n) {
   size_t k = n > 0 ? (size_t)n : 1;
-  goap__px_free(&t->alloc, syms, k * sizeof *syms);
-  goap__px_free(&t->alloc, types, k * sizeof *types);
+  goap__free(&t->alloc, syms, k * sizeof *syms);
+  goap__free(&t->alloc, types, k * sizeof *types);
 }
 
-static int to_params(px_task_core *t, param_list *pl, const int32_t *syms, int n) {
+static int to_params(goap__px_task_core *t, param_list *pl, const int32_t *syms, int n) {
   pl_init(pl, 0);
   for (int i = 0; i < n; ++i)
     if (!pl_push(t, pl, syms[i], 0, -1)) return 0;
   return 1;
 }
 
-goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, int np,
+goap_status goap__px_precond(goap__px_task_core *t, int32_t n, const int32_t *syms, int np,
                              const char *what) {
   param_list pl;
   if (!to_params(t, &pl, syms, np)) {
@@ -947,25 +947,25 @@ goap_status goap__px_precond(px_task_core *t, int32_t n, const int32_t *syms, in
   return st;
 }
 
-int32_t goap__px_term(px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
+int32_t goap__px_term(goap__px_task_core *t, int32_t n, const int32_t *syms, int np, const char *what) {
   /* a read-only view of syms: term() only reads the names */
   lctx c = lctx_make(NULL, PX_LIT_PRE, what);
   c.ground = 0; /* a variable not among syms is unknown in this method or network */
-  if (!N(n)->list && syms && px_name(t, N(n)->sym)[0] == '?') {
+  if (!N(n)->list && syms && goap__px_name(t, N(n)->sym)[0] == '?') {
     for (int i = np - 1; i >= 0; --i)
       if (syms[i] == N(n)->sym) return -(i + 1);
   }
   return term(t, n, &c);
 }
 
-size_t goap__px_format_atom(const px_task_core *t, int32_t pred, const int32_t *args, char *buf,
+size_t goap__px_format_atom(const goap__px_task_core *t, int32_t pred, const int32_t *args, char *buf,
                       size_t cap) {
   int arity = pred == PX_EQ ? 2 : t->preds[pred].arity;
   size_t len = 0;
-  int k = snprintf(buf, cap, "(%s", pred == PX_EQ ? "=" : px_name(t, t->preds[pred].sym));
+  int k = snprintf(buf, cap, "(%s", pred == PX_EQ ? "=" : goap__px_name(t, t->preds[pred].sym));
   len += (size_t)(k > 0 ? k : 0);
   for (int i = 0; i < arity; ++i) {
-    const char *on = args[i] >= 0 && (size_t)args[i] < t->nobjects ? px_name(t, t->objects[args[i]].sym) : "?";
+    const char *on = args[i] >= 0 && (size_t)args[i] < t->nobjects ? goap__px_name(t, t->objects[args[i]].sym) : "?";
     k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s", on);
     len += (size_t)(k > 0 ? k : 0);
   }

@@ -33,8 +33,8 @@
 /* The bound on the verification work of one signature group (see the invariants). */
 #define PX_SYM_MAX_WORK ((uint64_t)1 << 26)
 
-typedef struct psy_sctx {
-  px_task_core *t;
+typedef struct sctx {
+  goap__px_task_core *t;
   const goap_allocator *a;
   const goap_domain *d;
   size_t natoms, ngacts, nobj;
@@ -58,23 +58,23 @@ typedef struct psy_sctx {
   int32_t *tmp;
   size_t ntmp;
   int32_t marker_obj;  /* the member replaced by the marker in template comparisons */
-} psy_sctx;
+} sctx;
 
-static uint64_t psy_mix(uint64_t x) {
+static uint64_t mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
 
-static uint64_t psy_positions(const int32_t *args, int n, int32_t o) {
+static uint64_t positions(const int32_t *args, int n, int32_t o) {
   uint64_t m = 0;
   for (int i = 0; i < n; ++i)
     if (args[i] == o) m |= (uint64_t)1 << (i & 63);
   return m;
 }
 
-static uint64_t psy_dbits(double x) {
+static uint64_t dbits(double x) {
   uint64_t u;
   memcpy(&u, &x, sizeof u);
   return u;
@@ -83,7 +83,7 @@ static uint64_t psy_dbits(double x) {
 /* ---- mention lists ---------------------------------------------------------------------- */
 
 /* 1 when object o occurs in args[0, i) (so it is listed once per atom or action). */
-static int psy_seen_before(const int32_t *args, int i) {
+static int seen_before(const int32_t *args, int i) {
   for (int j = 0; j < i; ++j)
     if (args[j] == args[i]) return 1;
   return 0;
@@ -91,10 +91,10 @@ static int psy_seen_before(const int32_t *args, int i) {
 
 /* The entries of tset set (entry e of count, or act_of[e] when act_of is given) listed per
  * object they mention: off (nobj + 1, allocated here) indexes men (allocated here). */
-static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_t count,
+static int csr(sctx *s, const goap__px_tset *set, const int32_t *act_of, size_t count,
                    size_t **off_out, int32_t **men_out) {
   size_t no = s->nobj;
-  size_t *off = (size_t *)goap__px_alloc(s->a, (no + 1) * sizeof *off);
+  size_t *off = (size_t *)goap__alloc(s->a, (no + 1) * sizeof *off);
   *off_out = off;
   if (!off) return 0;
   memset(off, 0, (no + 1) * sizeof *off);
@@ -102,9 +102,9 @@ static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_
     int32_t *men = pass ? *men_out : NULL;
     for (size_t e = 0; e < count; ++e) {
       int n;
-      const int32_t *args = px_tset_args(set, act_of ? act_of[e] : (int32_t)e, &n);
+      const int32_t *args = goap__px_tset_args(set, act_of ? act_of[e] : (int32_t)e, &n);
       for (int i = 0; i < n; ++i) {
-        if (psy_seen_before(args, i)) continue;
+        if (seen_before(args, i)) continue;
         if (pass) men[off[args[i]]++] = (int32_t)e; /* off[o] is o's cursor */
         else off[args[i] + 1]++;
       }
@@ -114,39 +114,39 @@ static int psy_csr(psy_sctx *s, const px_tset *set, const int32_t *act_of, size_
       off[0] = 0;
     } else {
       for (size_t o = 0; o < no; ++o) off[o + 1] += off[o];
-      *men_out = (int32_t *)goap__px_alloc(s->a, (off[no] + 1) * sizeof **men_out);
+      *men_out = (int32_t *)goap__alloc(s->a, (off[no] + 1) * sizeof **men_out);
       if (!*men_out) return 0;
     }
   }
   return 1;
 }
 
-static int psy_build_mentions(psy_sctx *s) {
-  px_task_core *t = s->t;
-  return psy_csr(s, &t->atoms, NULL, s->natoms, &s->aoff, &s->amen) &&
-         psy_csr(s, &t->gacts, t->act_of, (size_t)s->na, &s->koff, &s->kmen);
+static int build_mentions(sctx *s) {
+  goap__px_task_core *t = s->t;
+  return csr(s, &t->atoms, NULL, s->natoms, &s->aoff, &s->amen) &&
+         csr(s, &t->gacts, t->act_of, (size_t)s->na, &s->koff, &s->kmen);
 }
 
-static uint64_t psy_signature(const psy_sctx *s, int32_t o) {
-  const px_task_core *t = s->t;
+static uint64_t signature(const sctx *s, int32_t o) {
+  const goap__px_task_core *t = s->t;
   uint64_t sig = 0;
   for (size_t i = s->aoff[o]; i < s->aoff[o + 1]; ++i) {
     int32_t e = s->amen[i];
     int n;
-    const int32_t *args = px_tset_args(&t->atoms, e, &n);
+    const int32_t *args = goap__px_tset_args(&t->atoms, e, &n);
     int32_t v = s->atom_var[e];
-    uint64_t h = psy_mix(1u ^ ((uint64_t)(uint32_t)px_tset_id(&t->atoms, e) << 8));
-    h = psy_mix(h ^ psy_positions(args, n, o));
-    h = psy_mix(h ^ (v >= 0 ? s->goalv[v] : 7u));
+    uint64_t h = mix(1u ^ ((uint64_t)(uint32_t)goap__px_tset_id(&t->atoms, e) << 8));
+    h = mix(h ^ positions(args, n, o));
+    h = mix(h ^ (v >= 0 ? s->goalv[v] : 7u));
     sig += h;
   }
   for (size_t i = s->koff[o]; i < s->koff[o + 1]; ++i) {
     int k = s->kmen[i];
     int n;
-    const int32_t *args = px_tset_args(&t->gacts, t->act_of[k], &n);
-    uint64_t h = psy_mix(2u ^ ((uint64_t)(uint32_t)px_tset_id(&t->gacts, t->act_of[k]) << 8));
-    h = psy_mix(h ^ psy_positions(args, n, o));
-    h = psy_mix(h ^ psy_dbits(goap_domain_action_cost(s->d, k)));
+    const int32_t *args = goap__px_tset_args(&t->gacts, t->act_of[k], &n);
+    uint64_t h = mix(2u ^ ((uint64_t)(uint32_t)goap__px_tset_id(&t->gacts, t->act_of[k]) << 8));
+    h = mix(h ^ positions(args, n, o));
+    h = mix(h ^ dbits(goap_domain_action_cost(s->d, k)));
     sig += h;
   }
   return sig;
@@ -155,7 +155,7 @@ static uint64_t psy_signature(const psy_sctx *s, int32_t o) {
 /* ---- the exact check of one transposition ---------------------------------------------- */
 
 /* args renamed by the swap o <-> p into out; 1 when something changed. */
-static int psy_swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32_t *out) {
+static int swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32_t *out) {
   int changed = 0;
   for (int i = 0; i < n; ++i) {
     out[i] = args[i] == o ? p : args[i] == p ? o : args[i];
@@ -164,23 +164,23 @@ static int psy_swap_args(const int32_t *args, int n, int32_t o, int32_t p, int32
   return changed;
 }
 
-/* The image of variable v under the current swap (psy_atoms_ok recorded the images of every
+/* The image of variable v under the current swap (atoms_ok recorded the images of every
  * variable mentioning o or p; every other variable is its own image). */
-static int32_t psy_var_image(const psy_sctx *s, int32_t v) {
+static int32_t var_image(const sctx *s, int32_t v) {
   return s->istamp[v] == s->itoken ? s->img[v] : v;
 }
 
 /* Every atom mentioning x maps onto an atom, and its variable's goal value onto the image's;
  * records the variable images. */
-static int psy_atoms_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
-  const px_task_core *t = s->t;
+static int atoms_ok(sctx *s, int32_t x, int32_t o, int32_t p) {
+  const goap__px_task_core *t = s->t;
   for (size_t i = s->aoff[x]; i < s->aoff[x + 1]; ++i) {
     int32_t e = s->amen[i];
     int n;
     int32_t ren[PX_MAX_ARITY];
-    const int32_t *args = px_tset_args(&t->atoms, e, &n);
-    psy_swap_args(args, n, o, p, ren);
-    int32_t e2 = goap__px_tset_find(&t->atoms, px_tset_id(&t->atoms, e), ren, n);
+    const int32_t *args = goap__px_tset_args(&t->atoms, e, &n);
+    swap_args(args, n, o, p, ren);
+    int32_t e2 = goap__px_tset_find(&t->atoms, goap__px_tset_id(&t->atoms, e), ren, n);
     if (e2 < 0) return 0;
     int32_t v = s->atom_var[e], v2 = s->atom_var[e2];
     if (v >= 0 && s->goalv[v] != s->goalv[v2]) return 0;
@@ -194,7 +194,7 @@ static int psy_atoms_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
 
 /* Conditions (as (var, op, value) triples through the stamp arrays) of action k mapped onto
  * those of k2. */
-static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_cond *c2,
+static int conds_map(sctx *s, const goap_cond *c, int nc, const goap_cond *c2,
                          int nc2) {
   if (nc != nc2) return 0;
   ++s->token;
@@ -203,14 +203,14 @@ static int psy_conds_map(psy_sctx *s, const goap_cond *c, int nc, const goap_con
     s->sval[c2[i].var] = (int32_t)c2[i].op * 4 + c2[i].value;
   }
   for (int i = 0; i < nc; ++i) {
-    int32_t v2 = psy_var_image(s, c[i].var);
+    int32_t v2 = var_image(s, c[i].var);
     if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)c[i].op * 4 + c[i].value)
       return 0;
   }
   return 1;
 }
 
-static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_effect *f2,
+static int effs_map(sctx *s, const goap_effect *f, int nf, const goap_effect *f2,
                         int nf2) {
   if (nf != nf2) return 0;
   ++s->token;
@@ -219,55 +219,55 @@ static int psy_effs_map(psy_sctx *s, const goap_effect *f, int nf, const goap_ef
     s->sval[f2[i].var] = (int32_t)f2[i].op * 4 + f2[i].value;
   }
   for (int i = 0; i < nf; ++i) {
-    int32_t v2 = psy_var_image(s, f[i].var);
+    int32_t v2 = var_image(s, f[i].var);
     if (v2 < 0 || s->stamp[v2] != s->token || s->sval[v2] != (int32_t)f[i].op * 4 + f[i].value)
       return 0;
   }
   return 1;
 }
 
-static int psy_actions_ok(psy_sctx *s, int32_t x, int32_t o, int32_t p) {
-  const px_task_core *t = s->t;
+static int actions_ok(sctx *s, int32_t x, int32_t o, int32_t p) {
+  const goap__px_task_core *t = s->t;
   for (size_t i = s->koff[x]; i < s->koff[x + 1]; ++i) {
     int k = s->kmen[i];
     int32_t e = t->act_of[k];
     int n;
     int32_t ren[PX_MAX_ARITY];
-    const int32_t *args = px_tset_args(&t->gacts, e, &n);
-    psy_swap_args(args, n, o, p, ren);
-    int32_t e2 = goap__px_tset_find(&t->gacts, px_tset_id(&t->gacts, e), ren, n);
+    const int32_t *args = goap__px_tset_args(&t->gacts, e, &n);
+    swap_args(args, n, o, p, ren);
+    int32_t e2 = goap__px_tset_find(&t->gacts, goap__px_tset_id(&t->gacts, e), ren, n);
     if (e2 < 0 || s->gact_act[e2] < 0) return 0;
     int k2 = s->gact_act[e2];
     if (goap_domain_action_cost(s->d, k) != goap_domain_action_cost(s->d, k2)) return 0;
     int nc, nc2, nf, nf2;
     const goap_cond *c = goap_domain_action_pre(s->d, k, &nc);
     const goap_cond *c2 = goap_domain_action_pre(s->d, k2, &nc2);
-    if (!psy_conds_map(s, c, nc, c2, nc2)) return 0;
+    if (!conds_map(s, c, nc, c2, nc2)) return 0;
     const goap_effect *f = goap_domain_action_eff(s->d, k, &nf);
     const goap_effect *f2 = goap_domain_action_eff(s->d, k2, &nf2);
-    if (!psy_effs_map(s, f, nf, f2, nf2)) return 0;
+    if (!effs_map(s, f, nf, f2, nf2)) return 0;
   }
   return 1;
 }
 
 /* 1 when swapping objects o and p is a symmetry of the task. */
-static int psy_swap_ok(psy_sctx *s, int32_t o, int32_t p) {
+static int swap_ok(sctx *s, int32_t o, int32_t p) {
   if (s->aoff[o + 1] - s->aoff[o] != s->aoff[p + 1] - s->aoff[p] ||
       s->koff[o + 1] - s->koff[o] != s->koff[p + 1] - s->koff[p])
     return 0;
   ++s->itoken;
-  return psy_atoms_ok(s, o, o, p) && psy_atoms_ok(s, p, o, p) && psy_actions_ok(s, o, o, p) &&
-         psy_actions_ok(s, p, o, p);
+  return atoms_ok(s, o, o, p) && atoms_ok(s, p, o, p) && actions_ok(s, o, o, p) &&
+         actions_ok(s, p, o, p);
 }
 
 /* ---- templates and sorting --------------------------------------------------------------- */
 
 /* Compares (id, args with marker_obj as -1) of two entries of a tuple set. */
-static int psy_tmpl_cmp(const px_tset *ts, int32_t ea, int32_t ma, int32_t eb, int32_t mb) {
-  int32_t ia = px_tset_id(ts, ea), ib = px_tset_id(ts, eb);
+static int tmpl_cmp(const goap__px_tset *ts, int32_t ea, int32_t ma, int32_t eb, int32_t mb) {
+  int32_t ia = goap__px_tset_id(ts, ea), ib = goap__px_tset_id(ts, eb);
   if (ia != ib) return ia < ib ? -1 : 1;
   int na, nb;
-  const int32_t *aa = px_tset_args(ts, ea, &na), *ab = px_tset_args(ts, eb, &nb);
+  const int32_t *aa = goap__px_tset_args(ts, ea, &na), *ab = goap__px_tset_args(ts, eb, &nb);
   if (na != nb) return na < nb ? -1 : 1;
   for (int i = 0; i < na; ++i) {
     int32_t x = aa[i] == ma ? -1 : aa[i], y = ab[i] == mb ? -1 : ab[i];
@@ -276,19 +276,19 @@ static int psy_tmpl_cmp(const px_tset *ts, int32_t ea, int32_t ma, int32_t eb, i
   return 0;
 }
 
-static int psy_var_cmp(const psy_sctx *s, int32_t x, int32_t y) {
-  return psy_tmpl_cmp(&s->t->atoms, s->var_atom[x], s->marker_obj, s->var_atom[y], s->marker_obj);
+static int var_cmp(const sctx *s, int32_t x, int32_t y) {
+  return tmpl_cmp(&s->t->atoms, s->var_atom[x], s->marker_obj, s->var_atom[y], s->marker_obj);
 }
-static int psy_act_cmp(const psy_sctx *s, int32_t x, int32_t y) {
-  return psy_tmpl_cmp(&s->t->gacts, s->t->act_of[x], s->marker_obj, s->t->act_of[y], s->marker_obj);
+static int act_cmp(const sctx *s, int32_t x, int32_t y) {
+  return tmpl_cmp(&s->t->gacts, s->t->act_of[x], s->marker_obj, s->t->act_of[y], s->marker_obj);
 }
 
 /* Stable merge sort of v[0, n) with s->tmp (room for n) as scratch. */
-static void psy_msort(const psy_sctx *s, int32_t *v, size_t n, int (*cmp)(const psy_sctx *, int32_t, int32_t)) {
+static void msort(const sctx *s, int32_t *v, size_t n, int (*cmp)(const sctx *, int32_t, int32_t)) {
   if (n < 2) return;
   size_t h = n / 2;
-  psy_msort(s, v, h, cmp);
-  psy_msort(s, v + h, n - h, cmp);
+  msort(s, v, h, cmp);
+  msort(s, v + h, n - h, cmp);
   size_t i = 0, j = h, k = 0;
   while (i < h && j < n) s->tmp[k++] = cmp(s, v[j], v[i]) < 0 ? v[j++] : v[i++];
   while (i < h) s->tmp[k++] = v[i++];
@@ -298,42 +298,42 @@ static void psy_msort(const psy_sctx *s, int32_t *v, size_t n, int (*cmp)(const 
 
 /* ---- classes ------------------------------------------------------------------------------ */
 
-typedef struct psy_cand {
+typedef struct cand {
   int32_t type, obj;
   uint64_t sig;
-} psy_cand;
+} cand;
 
-static int psy_cand_less(const psy_cand *x, const psy_cand *y) {
+static int cand_less(const cand *x, const cand *y) {
   if (x->type != y->type) return x->type < y->type;
   if (x->sig != y->sig) return x->sig < y->sig;
   return x->obj < y->obj;
 }
 
 /* A found class: members, then its slots once built. */
-typedef struct psy_fclass {
+typedef struct fclass {
   size_t m0, nm;       /* members: [m0, m0 + nm) of the members vector */
   size_t id0;          /* its ids in the ids vector: nm * (sv + sa) */
   int sv, sa;
-} psy_fclass;
+} fclass;
 
 /* Builds the slots of a class whose members are mem[0, nm); appends its ids (vars, then
  * actions, member-major) to ids. 1 ok, 0 not a valid class, -1 out of memory. */
-static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t *mark, uint32_t tok,
-                       px_ivec *ids, int *sv, int *sa) {
-  const px_task_core *t = s->t;
+static int build_slots(sctx *s, const int32_t *mem, size_t nm, uint32_t *mark, uint32_t tok,
+                       goap__px_ivec *ids, int *sv, int *sa) {
+  const goap__px_task_core *t = s->t;
   for (size_t i = 0; i < nm; ++i) mark[mem[i]] = tok;
   /* at most one member per atom and per action */
   for (size_t i = 0; i < nm; ++i) {
     int32_t o = mem[i];
     for (size_t j = s->aoff[o]; j < s->aoff[o + 1]; ++j) {
       int n;
-      const int32_t *args = px_tset_args(&t->atoms, s->amen[j], &n);
+      const int32_t *args = goap__px_tset_args(&t->atoms, s->amen[j], &n);
       for (int q = 0; q < n; ++q)
         if (mark[args[q]] == tok && args[q] != o) return 0;
     }
     for (size_t j = s->koff[o]; j < s->koff[o + 1]; ++j) {
       int n;
-      const int32_t *args = px_tset_args(&t->gacts, t->act_of[s->kmen[j]], &n);
+      const int32_t *args = goap__px_tset_args(&t->gacts, t->act_of[s->kmen[j]], &n);
       for (int q = 0; q < n; ++q)
         if (mark[args[q]] == tok && args[q] != o) return 0;
     }
@@ -353,7 +353,7 @@ static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t 
     }
     if (ids->n - start != nvars0) return 0;
     s->marker_obj = o;
-    psy_msort(s, ids->v + start, nvars0, psy_var_cmp);
+    msort(s, ids->v + start, nvars0, var_cmp);
   }
   for (size_t i = 0; i < nm; ++i) {
     int32_t o = mem[i];
@@ -362,17 +362,17 @@ static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t 
       if (!goap__px_ipush(s->a, ids, s->kmen[j])) return -1;
     if (ids->n - start != nacts0) return 0;
     s->marker_obj = o;
-    psy_msort(s, ids->v + start, nacts0, psy_act_cmp);
+    msort(s, ids->v + start, nacts0, act_cmp);
   }
   /* the same template at each slot position */
   const int32_t *vv = ids->v + base, *aa = vv + nm * nvars0;
   for (size_t i = 1; i < nm; ++i) {
     for (size_t j = 0; j < nvars0; ++j)
-      if (psy_tmpl_cmp(&t->atoms, s->var_atom[vv[j]], mem[0], s->var_atom[vv[i * nvars0 + j]],
+      if (tmpl_cmp(&t->atoms, s->var_atom[vv[j]], mem[0], s->var_atom[vv[i * nvars0 + j]],
                    mem[i]) != 0)
         return 0;
     for (size_t j = 0; j < nacts0; ++j)
-      if (psy_tmpl_cmp(&t->gacts, t->act_of[aa[j]], mem[0], t->act_of[aa[i * nacts0 + j]],
+      if (tmpl_cmp(&t->gacts, t->act_of[aa[j]], mem[0], t->act_of[aa[i * nacts0 + j]],
                    mem[i]) != 0)
         return 0;
   }
@@ -381,27 +381,27 @@ static int psy_build_slots(psy_sctx *s, const int32_t *mem, size_t nm, uint32_t 
   return 1;
 }
 
-static goap_status psy_detect(psy_sctx *s) {
-  px_task_core *t = s->t;
+static goap_status detect(sctx *s) {
+  goap__px_task_core *t = s->t;
   goap_status st = GOAP_OUT_OF_MEMORY;
   size_t nc = 0, nfc = 0, cfc = 0;
-  psy_cand *cs = NULL, *ctmp = NULL;
+  cand *cs = NULL, *ctmp = NULL;
   uint32_t *mark = NULL;
   uint8_t *used_v = NULL, *used_a = NULL, *taken = NULL;
-  psy_fclass *fc = NULL;
-  px_ivec members = {NULL, 0, 0}, ids = {NULL, 0, 0}, group = {NULL, 0, 0};
+  fclass *fc = NULL;
+  goap__px_ivec members = {NULL, 0, 0}, ids = {NULL, 0, 0}, group = {NULL, 0, 0};
   size_t nobj = s->nobj, nvb = (size_t)s->nv + 1, nab = (size_t)s->na + 1;
   size_t ncand = nobj > t->nconsts ? nobj - t->nconsts : 0;
   size_t nkeep = 0, nkids = 0;
   uint32_t mark_token = 0; /* one per class tried: mark[o] == it for the class's members */
 
-  if (!psy_build_mentions(s)) goto done;
-  cs = (psy_cand *)goap__px_alloc(s->a, (ncand + 1) * sizeof *cs);
-  ctmp = (psy_cand *)goap__px_alloc(s->a, (ncand + 1) * sizeof *ctmp);
-  mark = (uint32_t *)goap__px_alloc(s->a, (nobj + 1) * sizeof *mark);
-  taken = (uint8_t *)goap__px_alloc(s->a, nobj + 1);
-  used_v = (uint8_t *)goap__px_alloc(s->a, nvb);
-  used_a = (uint8_t *)goap__px_alloc(s->a, nab);
+  if (!build_mentions(s)) goto done;
+  cs = (cand *)goap__alloc(s->a, (ncand + 1) * sizeof *cs);
+  ctmp = (cand *)goap__alloc(s->a, (ncand + 1) * sizeof *ctmp);
+  mark = (uint32_t *)goap__alloc(s->a, (nobj + 1) * sizeof *mark);
+  taken = (uint8_t *)goap__alloc(s->a, nobj + 1);
+  used_v = (uint8_t *)goap__alloc(s->a, nvb);
+  used_a = (uint8_t *)goap__alloc(s->a, nab);
   if (!cs || !ctmp || !mark || !taken || !used_v || !used_a) goto done;
   memset(mark, 0, (nobj + 1) * sizeof *mark);
   memset(taken, 0, nobj + 1);
@@ -410,7 +410,7 @@ static goap_status psy_detect(psy_sctx *s) {
   for (size_t o = t->nconsts; o < nobj; ++o) {
     cs[nc].type = t->objects[o].type;
     cs[nc].obj = (int32_t)o;
-    cs[nc].sig = psy_signature(s, (int32_t)o);
+    cs[nc].sig = signature(s, (int32_t)o);
     nc++;
   }
   /* stable merge sort by (type, signature, object), bottom-up */
@@ -418,7 +418,7 @@ static goap_status psy_detect(psy_sctx *s) {
     for (size_t lo = 0; lo < nc; lo += 2 * w) {
       size_t mid = lo + w < nc ? lo + w : nc, hi = lo + 2 * w < nc ? lo + 2 * w : nc;
       size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) ctmp[k++] = psy_cand_less(&cs[j], &cs[i]) ? cs[j++] : cs[i++];
+      while (i < mid && j < hi) ctmp[k++] = cand_less(&cs[j], &cs[i]) ? cs[j++] : cs[i++];
       while (i < mid) ctmp[k++] = cs[i++];
       while (j < hi) ctmp[k++] = cs[j++];
     }
@@ -445,7 +445,7 @@ static goap_status psy_detect(psy_sctx *s) {
       if (!goap__px_ipush(s->a, &group, r)) goto done;
       for (size_t j = i + 1; j < g1; ++j) {
         int32_t p = cs[j].obj;
-        if (taken[p] || !psy_swap_ok(s, r, p)) continue;
+        if (taken[p] || !swap_ok(s, r, p)) continue;
         taken[p] = 1;
         if (!goap__px_ipush(s->a, &group, p)) goto done;
       }
@@ -453,7 +453,7 @@ static goap_status psy_detect(psy_sctx *s) {
       if (group.n < 2) continue;
       size_t id0 = ids.n;
       int sv = 0, sa = 0;
-      int ok = psy_build_slots(s, group.v, group.n, mark, ++mark_token, &ids, &sv, &sa);
+      int ok = build_slots(s, group.v, group.n, mark, ++mark_token, &ids, &sv, &sa);
       if (ok < 0) goto done;
       if (ok == 0) {
         ids.n = id0;
@@ -473,7 +473,7 @@ static goap_status psy_detect(psy_sctx *s) {
   }
   /* keep largest first (ties: the smaller first member), with disjoint slots */
   for (size_t i = 1; i < nfc; ++i) { /* insertion sort: few classes */
-    psy_fclass x = fc[i];
+    fclass x = fc[i];
     size_t j = i;
     while (j > 0 && (fc[j - 1].nm < x.nm ||
                      (fc[j - 1].nm == x.nm && members.v[fc[j - 1].m0] > members.v[x.m0]))) {
@@ -501,11 +501,11 @@ static goap_status psy_detect(psy_sctx *s) {
     nkids += nids;
   }
   if (nkeep > 0) {
-    t->sym_classes = (goap_symmetry_class *)goap__px_alloc(s->a, nkeep * sizeof *t->sym_classes);
-    t->sym_ids = (int32_t *)goap__px_alloc(s->a, (nkids + 1) * sizeof *t->sym_ids);
+    t->sym_classes = (goap_symmetry_class *)goap__alloc(s->a, nkeep * sizeof *t->sym_classes);
+    t->sym_ids = (int32_t *)goap__alloc(s->a, (nkids + 1) * sizeof *t->sym_ids);
     if (!t->sym_classes || !t->sym_ids) {
-      goap__px_free(s->a, t->sym_classes, nkeep * sizeof *t->sym_classes);
-      goap__px_free(s->a, t->sym_ids, (nkids + 1) * sizeof *t->sym_ids);
+      goap__free(s->a, t->sym_classes, nkeep * sizeof *t->sym_classes);
+      goap__free(s->a, t->sym_ids, (nkids + 1) * sizeof *t->sym_ids);
       t->sym_classes = NULL;
       t->sym_ids = NULL;
       goto done;
@@ -530,13 +530,13 @@ static goap_status psy_detect(psy_sctx *s) {
   }
   st = GOAP_OK;
 done:
-  goap__px_free(s->a, cs, (ncand + 1) * sizeof *cs);
-  goap__px_free(s->a, ctmp, (ncand + 1) * sizeof *ctmp);
-  goap__px_free(s->a, mark, (nobj + 1) * sizeof *mark);
-  goap__px_free(s->a, taken, nobj + 1);
-  goap__px_free(s->a, used_v, nvb);
-  goap__px_free(s->a, used_a, nab);
-  goap__px_free(s->a, fc, cfc * sizeof *fc);
+  goap__free(s->a, cs, (ncand + 1) * sizeof *cs);
+  goap__free(s->a, ctmp, (ncand + 1) * sizeof *ctmp);
+  goap__free(s->a, mark, (nobj + 1) * sizeof *mark);
+  goap__free(s->a, taken, nobj + 1);
+  goap__free(s->a, used_v, nvb);
+  goap__free(s->a, used_a, nab);
+  goap__free(s->a, fc, cfc * sizeof *fc);
   goap__px_ivec_free(s->a, &members);
   goap__px_ivec_free(s->a, &ids);
   goap__px_ivec_free(s->a, &group);
@@ -545,50 +545,50 @@ done:
 
 /* ---- entry points ------------------------------------------------------------------------ */
 
-static void psy_free_ctx(psy_sctx *s) {
+static void free_ctx(sctx *s) {
   const goap_allocator *a = s->a;
-  goap__px_free(a, s->atom_var, (s->natoms + 1) * sizeof *s->atom_var);
-  goap__px_free(a, s->var_atom, ((size_t)s->nv + 1) * sizeof *s->var_atom);
-  goap__px_free(a, s->gact_act, (s->ngacts + 1) * sizeof *s->gact_act);
-  goap__px_free(a, s->goalv, (size_t)s->nv + 1);
-  goap__px_free(a, s->stamp, ((size_t)s->nv + 1) * sizeof *s->stamp);
-  goap__px_free(a, s->sval, ((size_t)s->nv + 1) * sizeof *s->sval);
-  goap__px_free(a, s->istamp, ((size_t)s->nv + 1) * sizeof *s->istamp);
-  goap__px_free(a, s->img, ((size_t)s->nv + 1) * sizeof *s->img);
-  goap__px_free(a, s->tmp, s->ntmp * sizeof *s->tmp);
-  if (s->aoff) goap__px_free(a, s->amen, (s->aoff[s->nobj] + 1) * sizeof *s->amen);
-  if (s->koff) goap__px_free(a, s->kmen, (s->koff[s->nobj] + 1) * sizeof *s->kmen);
-  goap__px_free(a, s->aoff, (s->nobj + 1) * sizeof *s->aoff);
-  goap__px_free(a, s->koff, (s->nobj + 1) * sizeof *s->koff);
+  goap__free(a, s->atom_var, (s->natoms + 1) * sizeof *s->atom_var);
+  goap__free(a, s->var_atom, ((size_t)s->nv + 1) * sizeof *s->var_atom);
+  goap__free(a, s->gact_act, (s->ngacts + 1) * sizeof *s->gact_act);
+  goap__free(a, s->goalv, (size_t)s->nv + 1);
+  goap__free(a, s->stamp, ((size_t)s->nv + 1) * sizeof *s->stamp);
+  goap__free(a, s->sval, ((size_t)s->nv + 1) * sizeof *s->sval);
+  goap__free(a, s->istamp, ((size_t)s->nv + 1) * sizeof *s->istamp);
+  goap__free(a, s->img, ((size_t)s->nv + 1) * sizeof *s->img);
+  goap__free(a, s->tmp, s->ntmp * sizeof *s->tmp);
+  if (s->aoff) goap__free(a, s->amen, (s->aoff[s->nobj] + 1) * sizeof *s->amen);
+  if (s->koff) goap__free(a, s->kmen, (s->koff[s->nobj] + 1) * sizeof *s->kmen);
+  goap__free(a, s->aoff, (s->nobj + 1) * sizeof *s->aoff);
+  goap__free(a, s->koff, (s->nobj + 1) * sizeof *s->koff);
 }
 
 goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) {
   if (out) *out = NULL;
   if (!task || !out || !task->c.domain) return GOAP_INVALID_ARGUMENT;
-  px_task_core *t = &task->c;
+  goap__px_task_core *t = &task->c;
   if (!t->sym_done) {
-    psy_sctx s;
+    sctx s;
     memset(&s, 0, sizeof s);
     s.t = t;
     s.a = &t->alloc;
     s.d = t->domain;
-    s.natoms = px_tset_count(&t->atoms);
-    s.ngacts = px_tset_count(&t->gacts);
+    s.natoms = goap__px_tset_count(&t->atoms);
+    s.ngacts = goap__px_tset_count(&t->gacts);
     s.nobj = t->nobjects;
     s.nv = goap_domain_var_count(t->domain);
     s.na = goap_domain_action_count(t->domain);
     size_t nv1 = (size_t)s.nv + 1;
     /* the largest slot sorted at once is one object's mentions: at most all atoms or actions */
     s.ntmp = (s.natoms > (size_t)s.na ? s.natoms : (size_t)s.na) + 1;
-    s.atom_var = (int32_t *)goap__px_alloc(s.a, (s.natoms + 1) * sizeof *s.atom_var);
-    s.var_atom = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.var_atom);
-    s.gact_act = (int32_t *)goap__px_alloc(s.a, (s.ngacts + 1) * sizeof *s.gact_act);
-    s.goalv = (uint8_t *)goap__px_alloc(s.a, nv1);
-    s.stamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.stamp);
-    s.sval = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.sval);
-    s.istamp = (uint32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.istamp);
-    s.img = (int32_t *)goap__px_alloc(s.a, nv1 * sizeof *s.img);
-    s.tmp = (int32_t *)goap__px_alloc(s.a, s.ntmp * sizeof *s.tmp);
+    s.atom_var = (int32_t *)goap__alloc(s.a, (s.natoms + 1) * sizeof *s.atom_var);
+    s.var_atom = (int32_t *)goap__alloc(s.a, nv1 * sizeof *s.var_atom);
+    s.gact_act = (int32_t *)goap__alloc(s.a, (s.ngacts + 1) * sizeof *s.gact_act);
+    s.goalv = (uint8_t *)goap__alloc(s.a, nv1);
+    s.stamp = (uint32_t *)goap__alloc(s.a, nv1 * sizeof *s.stamp);
+    s.sval = (int32_t *)goap__alloc(s.a, nv1 * sizeof *s.sval);
+    s.istamp = (uint32_t *)goap__alloc(s.a, nv1 * sizeof *s.istamp);
+    s.img = (int32_t *)goap__alloc(s.a, nv1 * sizeof *s.img);
+    s.tmp = (int32_t *)goap__alloc(s.a, s.ntmp * sizeof *s.tmp);
     goap_status st = GOAP_OUT_OF_MEMORY;
     if (s.atom_var && s.var_atom && s.gact_act && s.goalv && s.stamp && s.sval && s.istamp && s.img &&
         s.tmp) {
@@ -598,7 +598,7 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
       for (int v = 0; v < s.nv; ++v) s.var_atom[v] = -1;
       for (size_t e = 0; e < s.natoms; ++e) {
         s.atom_var[e] = -1;
-        if (t->preds[px_tset_id(&t->atoms, (int32_t)e)].fluent && nvars < s.nv) {
+        if (t->preds[goap__px_tset_id(&t->atoms, (int32_t)e)].fluent && nvars < s.nv) {
           s.atom_var[e] = nvars;
           s.var_atom[nvars++] = (int32_t)e;
         }
@@ -610,9 +610,9 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
       memset(s.istamp, 0, nv1 * sizeof *s.istamp);
       for (int i = 0; i < t->ngoalc; ++i)
         s.goalv[t->goal[i].var] = (uint8_t)(1 + (t->goal[i].value != 0));
-      st = psy_detect(&s);
+      st = detect(&s);
     }
-    psy_free_ctx(&s);
+    free_ctx(&s);
     if (st != GOAP_OK) return st;
     t->sym_done = 1;
   }
@@ -620,9 +620,9 @@ goap_status goap_pddl_symmetry(goap_pddl_task *task, const goap_symmetry **out) 
   return GOAP_OK;
 }
 
-void goap__px_symmetry_free(px_task_core *t) {
-  goap__px_free(&t->alloc, t->sym_classes, t->sym_nclasses * sizeof *t->sym_classes);
-  goap__px_free(&t->alloc, t->sym_ids, t->sym_nids * sizeof *t->sym_ids);
+void goap__px_symmetry_free(goap__px_task_core *t) {
+  goap__free(&t->alloc, t->sym_classes, t->sym_nclasses * sizeof *t->sym_classes);
+  goap__free(&t->alloc, t->sym_ids, t->sym_nids * sizeof *t->sym_ids);
   t->sym_classes = NULL;
   t->sym_ids = NULL;
   t->sym_nclasses = t->sym_nids = 0;

@@ -3,8 +3,9 @@
  *
  * Invariants:
  *  - Every block is allocated and freed through the goap_allocator with its exact size.
- *  - Hash tables use open addressing with linear probing, are at most half full, and their
- *    capacities are powers of two; ids are stored, keys live in the owners' pools.
+ *  - The symbol table is base's name table over lower-cased names that it owns (packed in
+ *    chunks that never move); the tuple sets' hash tables use open addressing with linear
+ *    probing, are at most half full, and their capacities are powers of two.
  *  - A diagnostic's strings are always NUL-terminated and truncated to fit; its source line is
  *    sanitised (non-printable bytes become '?', one for one, so columns stay aligned).
  */
@@ -16,19 +17,19 @@
 
 /* ---- memory --------------------------------------------------------------------------- */
 
-int goap__px_ipush(const goap_allocator *a, px_ivec *x, int32_t value) {
+int goap__px_ipush(const goap_allocator *a, goap__px_ivec *x, int32_t value) {
   if (x->n == x->cap && !goap__grow(a, (void **)&x->v, &x->cap, x->n + 1, sizeof *x->v)) return 0;
   x->v[x->n++] = value;
   return 1;
 }
 
-void goap__px_ivec_free(const goap_allocator *a, px_ivec *x) {
-  goap__px_free(a, x->v, x->cap * sizeof *x->v);
+void goap__px_ivec_free(const goap_allocator *a, goap__px_ivec *x) {
+  goap__free(a, x->v, x->cap * sizeof *x->v);
   x->v = NULL;
   x->n = x->cap = 0;
 }
 
-int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t id) {
+int goap__px_map_set(const goap_allocator *a, goap__px_ivec *m, int32_t sym, int32_t id) {
   if (sym < 0) return 0;
   while (m->n <= (size_t)sym)
     if (!goap__px_ipush(a, m, -1)) return 0;
@@ -38,112 +39,55 @@ int goap__px_map_set(const goap_allocator *a, px_ivec *m, int32_t sym, int32_t i
 
 /* ---- symbols -------------------------------------------------------------------------- */
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; ++i) {
-    unsigned c = (unsigned char)s[i];
-    if (c >= 'A' && c <= 'Z') c += 32;
-    h = (h ^ c) * 16777619u;
-  }
-  return h;
-}
-
-static int same_lower(const char *lower, size_t ln, const char *s, size_t n) {
-  if (ln != n) return 0;
-  for (size_t i = 0; i < n; ++i) {
-    unsigned c = (unsigned char)s[i];
-    if (c >= 'A' && c <= 'Z') c += 32;
-    if ((unsigned char)lower[i] != c) return 0;
-  }
-  return 1;
-}
-
-static int syms_rehash(const goap_allocator *a, px_syms *s, size_t nslots) {
-  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
-  if (!slots) return 0;
-  for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
-  for (size_t id = 0; id < s->n; ++id) {
-    size_t h = s->recs[id].hash & (nslots - 1);
-    while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
-    slots[h] = (int32_t)id;
-  }
-  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
-  s->slots = slots;
-  s->nslots = nslots;
-  return 1;
-}
-
-/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). */
-static char *syms_space(const goap_allocator *a, px_syms *s, size_t n) {
+/* Room for n bytes of names: in the newest chunk, or a new one (4 KiB, or n if larger). The
+ * room is not taken: syms_take does that once the name is known to be new. */
+static char *syms_room(const goap_allocator *a, goap__px_syms *s, size_t n) {
   if (!s->chunks || s->chunks->size - s->chunk_used < n) {
     size_t size = n > 4096 ? n : 4096;
-    px_symchunk *c = (px_symchunk *)goap__px_alloc(a, sizeof *c + size);
+    goap__px_symchunk *c = (goap__px_symchunk *)goap__alloc(a, sizeof *c + size);
     if (!c) return NULL;
     c->prev = s->chunks;
     c->size = size;
     s->chunks = c;
     s->chunk_used = 0;
   }
-  char *p = (char *)(s->chunks + 1) + s->chunk_used;
-  s->chunk_used += n;
-  return p;
+  return (char *)(s->chunks + 1) + s->chunk_used;
 }
 
-int32_t goap__px_sym_intern(const goap_allocator *a, px_syms *s, const char *text, size_t len) {
-  if (s->nslots == 0 && !syms_rehash(a, s, 256)) return -1;
-  size_t mask = s->nslots - 1;
-  uint32_t hash = hash_bytes(text, len);
-  size_t h = hash & mask;
-  while (s->slots[h] >= 0) {
-    int32_t id = s->slots[h];
-    if (s->recs[id].hash == hash && same_lower(s->recs[id].name, s->recs[id].len, text, len))
-      return id;
-    h = (h + 1) & mask;
-  }
-  if (s->n >= (size_t)INT32_MAX / 4 || len >= UINT32_MAX) return -1;
-  if ((s->n + 1) * 2 > s->nslots) {
-    if (!syms_rehash(a, s, s->nslots * 2)) return -1;
-    mask = s->nslots - 1;
-    h = hash & mask;
-    while (s->slots[h] >= 0) h = (h + 1) & mask;
-  }
-  if (!goap__grow(a, (void **)&s->recs, &s->cap, s->n + 1, sizeof *s->recs)) return -1;
-  char *name = syms_space(a, s, len + 1);
+int32_t goap__px_sym_intern(const goap_allocator *a, goap__px_syms *s, const char *text, size_t len) {
+  if (len >= UINT32_MAX) return -1;
+  /* lower-case the name into the room it would take, so the index compares it as it is */
+  char *name = syms_room(a, s, len + 1);
   if (!name) return -1;
   for (size_t i = 0; i < len; ++i) {
     char c = text[i];
     name[i] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
   }
   name[len] = 0;
-  int32_t id = (int32_t)s->n;
-  s->recs[s->n].name = name;
-  s->recs[s->n].len = (uint32_t)len;
-  s->recs[s->n].hash = hash;
-  s->n++;
-  s->slots[h] = id;
+  uint32_t hash = goap__names_hash(0, name, len);
+  int32_t id = goap__names_find_h(&s->index, 0, name, len, hash);
+  if (id >= 0) return id;
+  if (s->n >= (size_t)INT32_MAX / 4) return -1;
+  if (!goap__grow(a, (void **)&s->name, &s->cap, s->n + 1, sizeof *s->name)) return -1;
+  id = (int32_t)s->n;
+  if (!goap__names_put_h(a, &s->index, 0, name, len, id, hash)) return -1;
+  s->chunk_used += len + 1; /* the room is the name's now */
+  s->name[s->n++] = name;
   return id;
 }
 
-int32_t goap__px_sym_find(const px_syms *s, const char *name) {
-  if (!s->nslots) return -1;
-  size_t len = strlen(name), mask = s->nslots - 1;
-  size_t h = hash_bytes(name, len) & mask;
-  while (s->slots[h] >= 0) {
-    int32_t id = s->slots[h];
-    if (s->recs[id].len == len && memcmp(s->recs[id].name, name, len) == 0) return id;
-    h = (h + 1) & mask;
-  }
-  return -1;
+int32_t goap__px_sym_find(const goap__px_syms *s, const char *name) {
+  return goap__names_findz(&s->index, 0, name);
 }
 
-void goap__px_syms_free(const goap_allocator *a, px_syms *s) {
+void goap__px_syms_free(const goap_allocator *a, goap__px_syms *s) {
   while (s->chunks) {
-    px_symchunk *c = s->chunks;
+    goap__px_symchunk *c = s->chunks;
     s->chunks = c->prev;
-    goap__px_free(a, c, sizeof *c + c->size);
+    goap__free(a, c, sizeof *c + c->size);
   }
-  goap__px_free(a, s->recs, s->cap * sizeof *s->recs);
-  goap__px_free(a, s->slots, s->nslots * sizeof *s->slots);
+  goap__names_free(a, &s->index);
+  goap__free(a, (void *)s->name, s->cap * sizeof *s->name);
   memset(s, 0, sizeof *s);
 }
 
@@ -161,7 +105,7 @@ static uint32_t hash_tuple(int32_t id, const int32_t *args, int n) {
   return (uint32_t)h;
 }
 
-static int tuple_eq(const px_tset *t, int32_t e, int32_t id, const int32_t *args, int n) {
+static int tuple_eq(const goap__px_tset *t, int32_t e, int32_t id, const int32_t *args, int n) {
   const int32_t *k = t->pool.v + t->offs.v[e];
   if (k[0] != n || k[1] != id) return 0;
   for (int i = 0; i < n; ++i)
@@ -169,7 +113,7 @@ static int tuple_eq(const px_tset *t, int32_t e, int32_t id, const int32_t *args
   return 1;
 }
 
-int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, int n) {
+int32_t goap__px_tset_find(const goap__px_tset *t, int32_t id, const int32_t *args, int n) {
   if (!t->nslots) return -1;
   size_t mask = t->nslots - 1;
   size_t h = hash_tuple(id, args, n) & mask;
@@ -180,8 +124,8 @@ int32_t goap__px_tset_find(const px_tset *t, int32_t id, const int32_t *args, in
   return -1;
 }
 
-static int tset_rehash(const goap_allocator *a, px_tset *t, size_t nslots) {
-  int32_t *slots = (int32_t *)goap__px_alloc(a, nslots * sizeof *slots);
+static int tset_rehash(const goap_allocator *a, goap__px_tset *t, size_t nslots) {
+  int32_t *slots = (int32_t *)goap__alloc(a, nslots * sizeof *slots);
   if (!slots) return 0;
   for (size_t i = 0; i < nslots; ++i) slots[i] = -1;
   for (size_t e = 0; e < t->offs.n; ++e) {
@@ -190,13 +134,13 @@ static int tset_rehash(const goap_allocator *a, px_tset *t, size_t nslots) {
     while (slots[h] >= 0) h = (h + 1) & (nslots - 1);
     slots[h] = (int32_t)e;
   }
-  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
+  goap__free(a, t->slots, t->nslots * sizeof *t->slots);
   t->slots = slots;
   t->nslots = nslots;
   return 1;
 }
 
-int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const int32_t *args, int n,
+int32_t goap__px_tset_add(const goap_allocator *a, goap__px_tset *t, int32_t id, const int32_t *args, int n,
                     int *added) {
   if (added) *added = 0;
   int32_t e = goap__px_tset_find(t, id, args, n);
@@ -222,10 +166,10 @@ int32_t goap__px_tset_add(const goap_allocator *a, px_tset *t, int32_t id, const
   return e;
 }
 
-void goap__px_tset_free(const goap_allocator *a, px_tset *t) {
+void goap__px_tset_free(const goap_allocator *a, goap__px_tset *t) {
   goap__px_ivec_free(a, &t->pool);
   goap__px_ivec_free(a, &t->offs);
-  goap__px_free(a, t->slots, t->nslots * sizeof *t->slots);
+  goap__free(a, t->slots, t->nslots * sizeof *t->slots);
   t->slots = NULL;
   t->nslots = 0;
 }
@@ -242,7 +186,7 @@ static void copy_trunc(char *dst, size_t cap, const char *s) {
   dst[n] = 0;
 }
 
-static void fill_source(char *dst, size_t cap, const px_source *src, int line) {
+static void fill_source(char *dst, size_t cap, const goap__px_source *src, int line) {
   dst[0] = 0;
   if (!src->text || line < 1) return;
   size_t i = 0;
@@ -260,7 +204,7 @@ static void fill_source(char *dst, size_t cap, const px_source *src, int line) {
   dst[o] = 0;
 }
 
-static goap_status verror(px_task_core *t, int src, int line, int col, goap_status st,
+static goap_status verror(goap__px_task_core *t, int src, int line, int col, goap_status st,
                           const char *fmt, va_list ap) {
   if (t->status != GOAP_OK) return t->status;
   t->status = st;
@@ -278,7 +222,7 @@ static goap_status verror(px_task_core *t, int src, int line, int col, goap_stat
   return st;
 }
 
-goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const char *fmt, ...) {
+goap_status goap__px_error(goap__px_task_core *t, int32_t node, goap_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int src = 0, line = 0, col = 0;
@@ -292,7 +236,7 @@ goap_status goap__px_error(px_task_core *t, int32_t node, goap_status st, const 
   return r;
 }
 
-goap_status goap__px_error_at(px_task_core *t, int src, int line, int col, goap_status st,
+goap_status goap__px_error_at(goap__px_task_core *t, int src, int line, int col, goap_status st,
                         const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -326,15 +270,15 @@ static int edit_distance(const char *a, const char *b, int limit) {
   return row[lb];
 }
 
-int32_t goap__px_suggest(const px_task_core *t, int32_t sym, const int32_t *cands, size_t n) {
-  const char *w = px_name(t, sym);
+int32_t goap__px_suggest(const goap__px_task_core *t, int32_t sym, const int32_t *cands, size_t n) {
+  const char *w = goap__px_name(t, sym);
   size_t len = strlen(w);
   int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
   int best = limit + 1;
   int32_t found = -1;
   for (size_t i = 0; i < n && i < 100000; ++i) {
     if (cands[i] == sym) continue;
-    int d = edit_distance(w, px_name(t, cands[i]), best - 1 < limit ? best - 1 : limit);
+    int d = edit_distance(w, goap__px_name(t, cands[i]), best - 1 < limit ? best - 1 : limit);
     if (d < best) {
       best = d;
       found = cands[i];
@@ -353,7 +297,7 @@ void goap__px_fmt(char *buf, size_t cap, const char *fmt, ...) {
 
 /* ---- ground atom states ------------------------------------------------------------------ */
 
-int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const int32_t *args,
+int goap__px_aset_set(const goap_allocator *a, goap__px_aset *s, int32_t pred, const int32_t *args,
                       int n, uint8_t val) {
   int32_t e = goap__px_tset_add(a, &s->atoms, pred, args, n, NULL);
   if (e < 0) return 0;
@@ -362,14 +306,14 @@ int goap__px_aset_set(const goap_allocator *a, px_aset *s, int32_t pred, const i
   return 1;
 }
 
-int goap__px_aset_holds(const px_aset *s, int32_t pred, const int32_t *args, int n) {
+int goap__px_aset_holds(const goap__px_aset *s, int32_t pred, const int32_t *args, int n) {
   int32_t e = goap__px_tset_find(&s->atoms, pred, args, n);
   return e >= 0 && s->truth[e];
 }
 
-void goap__px_aset_free(const goap_allocator *a, px_aset *s) {
+void goap__px_aset_free(const goap_allocator *a, goap__px_aset *s) {
   goap__px_tset_free(a, &s->atoms);
-  goap__px_free(a, s->truth, s->cap);
+  goap__free(a, s->truth, s->cap);
   s->truth = NULL;
   s->cap = 0;
 }

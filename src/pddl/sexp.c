@@ -14,12 +14,12 @@
 
 static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-static int32_t new_node(px_task_core *t) {
+static int32_t new_node(goap__px_task_core *t) {
   if (t->nnodes >= (size_t)INT32_MAX - 1) return -1;
   if (t->nnodes == t->cnodes &&
       !goap__grow(&t->alloc, (void **)&t->nodes, &t->cnodes, t->nnodes + 1, sizeof *t->nodes))
     return -1;
-  px_node *n = &t->nodes[t->nnodes];
+  goap__px_node *n = &t->nodes[t->nnodes];
   memset(n, 0, sizeof *n);
   n->sym = -1;
   n->first = n->next = -1;
@@ -44,8 +44,8 @@ size_t goap__px_skip_blank(const char *text, size_t len, size_t i, int *line,
   return i;
 }
 
-goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
-  const px_source *s = &t->src[src];
+goap_status goap__px_read(goap__px_task_core *t, int src, int32_t *first) {
+  const goap__px_source *s = &t->src[src];
   const char *text = s->text;
   size_t len = s->len, i = 0;
   int line = 1;
@@ -73,7 +73,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
     }
     int32_t n = new_node(t);
     if (n < 0) return goap__px_error_at(t, src, line, col, GOAP_OUT_OF_MEMORY, "out of memory");
-    px_node *nd = &t->nodes[n];
+    goap__px_node *nd = &t->nodes[n];
     nd->line = line;
     nd->col = col;
     nd->src = src;
@@ -107,7 +107,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
       else top_first = n;
       top_last = n;
     } else {
-      px_node *p = &t->nodes[stack[depth - 1]];
+      goap__px_node *p = &t->nodes[stack[depth - 1]];
       if (last[depth - 1] >= 0) t->nodes[last[depth - 1]].next = n;
       else p->first = n;
       last[depth - 1] = n;
@@ -125,7 +125,7 @@ goap_status goap__px_read(px_task_core *t, int src, int32_t *first) {
     }
   }
   if (depth > 0) {
-    const px_node *o = &t->nodes[stack[depth - 1]];
+    const goap__px_node *o = &t->nodes[stack[depth - 1]];
     return goap__px_error_at(t, src, o->line, o->col, GOAP_PARSE_ERROR,
                        "this '(' is never closed (the text ends first)");
   }

@@ -17,24 +17,24 @@
 #include "goap/hddl.h"
 #include "pddl_internal.h"
 
-static void free_core(px_task_core *t) {
+static void free_core(goap__px_task_core *t) {
   const goap_allocator *a = &t->alloc;
   goap__px_symmetry_free(t);
   goap__px_ground_free(t);
   goap__px_htn_free(t);
   goap__px_syms_free(a, &t->syms);
-  goap__px_free(a, t->nodes, t->cnodes * sizeof *t->nodes);
-  goap__px_free(a, t->types, t->ctypes * sizeof *t->types);
-  goap__px_free(a, t->objects, t->cobjects * sizeof *t->objects);
-  goap__px_free(a, t->preds, t->cpreds * sizeof *t->preds);
-  goap__px_free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
-  goap__px_free(a, t->schemas, t->cschemas * sizeof *t->schemas);
-  goap__px_free(a, t->lits, t->clits * sizeof *t->lits);
+  goap__free(a, t->nodes, t->cnodes * sizeof *t->nodes);
+  goap__free(a, t->types, t->ctypes * sizeof *t->types);
+  goap__free(a, t->objects, t->cobjects * sizeof *t->objects);
+  goap__free(a, t->preds, t->cpreds * sizeof *t->preds);
+  goap__free(a, t->funcs, t->cfuncs * sizeof *t->funcs);
+  goap__free(a, t->schemas, t->cschemas * sizeof *t->schemas);
+  goap__free(a, t->lits, t->clits * sizeof *t->lits);
   goap__px_ivec_free(a, &t->args);
   goap__px_ivec_free(a, &t->init);
   goap__px_tset_free(a, &t->fvals);
-  goap__px_free(a, t->fval, t->cfval * sizeof *t->fval);
-  goap__px_free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
+  goap__free(a, t->fval, t->cfval * sizeof *t->fval);
+  goap__free(a, t->is_a, t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1);
   goap__px_ivec_free(a, &t->type_of);
   goap__px_ivec_free(a, &t->obj_of);
   goap__px_ivec_free(a, &t->pred_of);
@@ -47,10 +47,10 @@ void goap_pddl_destroy(goap_pddl_task *task) {
   if (!task) return;
   goap_allocator a = task->c.alloc;
   free_core(&task->c);
-  goap__px_free(&a, task, sizeof *task);
+  goap__free(&a, task, sizeof *task);
 }
 
-static void set_options(px_task_core *t, const goap_pddl_options *opt) {
+static void set_options(goap__px_task_core *t, const goap_pddl_options *opt) {
   memset(&t->opt, 0, sizeof t->opt);
   if (opt) t->opt = *opt;
   if (!t->opt.max_bytes) t->opt.max_bytes = GOAP_PDDL_MAX_BYTES;
@@ -79,14 +79,14 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
   }
   goap_allocator a = {goap_libc_realloc, NULL};
   if (opt && opt->allocator.fn) a = opt->allocator;
-  goap_pddl_task *task = (goap_pddl_task *)goap__px_alloc(&a, sizeof *task);
+  goap_pddl_task *task = (goap_pddl_task *)goap__alloc(&a, sizeof *task);
   if (!task) {
     d->status = GOAP_OUT_OF_MEMORY;
     snprintf(d->message, sizeof d->message, "out of memory");
     return GOAP_OUT_OF_MEMORY;
   }
   memset(task, 0, sizeof *task);
-  px_task_core *t = &task->c;
+  goap__px_task_core *t = &task->c;
   t->alloc = a;
   set_options(t, opt);
   t->diag = d;
@@ -151,7 +151,7 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
       if (n > max) break;
       if (!goap__grow(a, (void **)&buf, &c, n + 65536, 1)) {
         fclose(f);
-        goap__px_free(a, buf, c);
+        goap__free(a, buf, c);
         d->status = GOAP_OUT_OF_MEMORY;
         snprintf(d->message, sizeof d->message, "out of memory");
         return GOAP_OUT_OF_MEMORY;
@@ -164,7 +164,7 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
   int bad = ferror(f);
   fclose(f);
   if (bad) {
-    goap__px_free(a, buf, c);
+    goap__free(a, buf, c);
     d->status = GOAP_IO_ERROR;
     snprintf(d->file, sizeof d->file, "%s", path);
     snprintf(d->message, sizeof d->message, "cannot read the file");
@@ -197,8 +197,8 @@ goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
   if (st == GOAP_OK) st = read_file(&a, problem_path, max, &pt, &pl, &pc, d);
   if (st == GOAP_OK)
     st = goap_pddl_parse(domain_path, dt, dl, problem_path, pt, pl, opt, out, d);
-  goap__px_free(&a, dt, dc);
-  goap__px_free(&a, pt, pc);
+  goap__free(&a, dt, dc);
+  goap__free(&a, pt, pc);
   return st;
 }
 
@@ -215,10 +215,10 @@ const goap_cond *goap_pddl_goal(const goap_pddl_task *t, int *count) {
 }
 
 const char *goap_pddl_domain_name(const goap_pddl_task *t) {
-  return t ? px_name(&t->c, t->c.domain_sym) : NULL;
+  return t ? goap__px_name(&t->c, t->c.domain_sym) : NULL;
 }
 const char *goap_pddl_problem_name(const goap_pddl_task *t) {
-  return t ? px_name(&t->c, t->c.problem_sym) : NULL;
+  return t ? goap__px_name(&t->c, t->c.problem_sym) : NULL;
 }
 
 int goap_pddl_has_costs(const goap_pddl_task *t) {
@@ -240,17 +240,17 @@ size_t goap_pddl_format_action(const goap_pddl_task *task, int action, char *buf
     if (cap) snprintf(buf, cap, "(?)");
     return 3;
   }
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   int32_t e = t->act_of[action];
   int n = 0;
-  const int32_t *args = px_tset_args(&t->gacts, e, &n);
-  const px_schema *s = &t->schemas[px_tset_id(&t->gacts, e)];
+  const int32_t *args = goap__px_tset_args(&t->gacts, e, &n);
+  const goap__px_schema *s = &t->schemas[goap__px_tset_id(&t->gacts, e)];
   size_t len = 0;
-  int k = snprintf(buf, cap, "(%s", px_name(t, s->sym));
+  int k = snprintf(buf, cap, "(%s", goap__px_name(t, s->sym));
   len += (size_t)(k > 0 ? k : 0);
   for (int i = 0; i < n; ++i) {
     k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s",
-                 px_name(t, t->objects[args[i]].sym));
+                 goap__px_name(t, t->objects[args[i]].sym));
     len += (size_t)(k > 0 ? k : 0);
   }
   k = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");

@@ -17,9 +17,9 @@
 #include "pddl_internal.h"
 
 typedef struct vstate {
-  const px_task_core *t;
+  const goap__px_task_core *t;
   const goap_allocator *a;
-  px_aset state;
+  goap__px_aset state;
 } vstate;
 
 static int set_atom(vstate *v, int32_t pred, const int32_t *args, int n, uint8_t val) {
@@ -36,7 +36,7 @@ static goap_status plan_error(goap_diag *d, const char *name, int line, int col,
 }
 
 /* Writes "(name a b)" of a literal instantiated with bind into buf. */
-static void lit_text(const px_task_core *t, const px_lit *l, const int32_t *bind, char *buf,
+static void lit_text(const goap__px_task_core *t, const goap__px_lit *l, const int32_t *bind, char *buf,
                      size_t cap) {
   int32_t args[PX_MAX_ARITY];
   int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
@@ -57,7 +57,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
   if (!task || !r || (!text && len)) return GOAP_INVALID_ARGUMENT;
   memset(r, 0, sizeof *r);
   r->bad_step = -1;
-  const px_task_core *t = &task->c;
+  const goap__px_task_core *t = &task->c;
   if (len > t->opt.max_bytes) {
     if (err) {
       err->status = GOAP_TOO_LARGE;
@@ -78,7 +78,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     if (!set_atom(&v, p, t->args.v + t->init.v[i + 1], t->preds[p].arity, 1)) goto oom;
   }
 
-  px_ivec symv = {NULL, 0, 0}, bindv = {NULL, 0, 0}; /* a step's names; its binding */
+  goap__px_ivec symv = {NULL, 0, 0}, bindv = {NULL, 0, 0}; /* a step's names; its binding */
   size_t i = 0, line_start = 0;
   int line = 1, failed = 0;
   char msg[512], lt[400];
@@ -149,35 +149,35 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
     int32_t si = -1, *bind = NULL;
     if (nsym == 0) {
       why = "an empty step '()'";
-    } else if (unknown == 0 || (si = px_map_get(&t->schema_of, syms[0])) < 0) {
+    } else if (unknown == 0 || (si = goap__px_map_get(&t->schema_of, syms[0])) < 0) {
       goap__px_fmt(msg, sizeof msg, "step %d %s: unknown action '%s'", step + 1, steptext,
-               unknown == 0 ? unknown_name : px_name(t, syms[0]));
+               unknown == 0 ? unknown_name : goap__px_name(t, syms[0]));
     } else if (nsym - 1 != t->schemas[si].nparams) {
       goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' takes %d argument%s, %d given", step + 1,
-               steptext, px_name(t, syms[0]), t->schemas[si].nparams,
+               steptext, goap__px_name(t, syms[0]), t->schemas[si].nparams,
                t->schemas[si].nparams == 1 ? "" : "s", nsym - 1);
     } else {
-      const px_schema *s = &t->schemas[si];
+      const goap__px_schema *s = &t->schemas[si];
       msg[0] = 0;
       for (bindv.n = 0; bindv.n < (size_t)s->nparams;)
         if (!goap__px_ipush(v.a, &bindv, -1)) goto oom;
       bind = bindv.v;
       for (int k = 0; k < s->nparams && !msg[0]; ++k) {
-        int32_t o = px_map_get(&t->obj_of, syms[k + 1]);
+        int32_t o = goap__px_map_get(&t->obj_of, syms[k + 1]);
         int32_t ty = t->args.v[s->ptypes + k];
         if (o < 0)
           goap__px_fmt(msg, sizeof msg, "step %d %s: unknown object '%s'", step + 1, steptext,
-                   syms[k + 1] >= 0 ? px_name(t, syms[k + 1]) : unknown_name);
+                   syms[k + 1] >= 0 ? goap__px_name(t, syms[k + 1]) : unknown_name);
         else if (!t->is_a[(size_t)o * t->ntypes + (size_t)ty])
           goap__px_fmt(msg, sizeof msg, "step %d %s: '%s' is not of type '%s' (parameter %s)",
-                   step + 1, steptext, px_name(t, syms[k + 1]), px_name(t, t->types[ty].sym),
-                   px_name(t, t->args.v[s->pnames + k]));
+                   step + 1, steptext, goap__px_name(t, syms[k + 1]), goap__px_name(t, t->types[ty].sym),
+                   goap__px_name(t, t->args.v[s->pnames + k]));
         else
           bind[k] = o;
       }
       /* preconditions */
       for (int32_t k = 0; k < s->nlits && !msg[0]; ++k) {
-        const px_lit *l = &t->lits[s->lit0 + k];
+        const goap__px_lit *l = &t->lits[s->lit0 + k];
         if (l->kind != PX_LIT_PRE) continue;
         int32_t args[PX_MAX_ARITY];
         int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
@@ -204,7 +204,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
           int32_t fe = goap__px_tset_find(&t->fvals, s->cost_func, args, n);
           if (fe < 0)
             goap__px_fmt(msg, sizeof msg, "step %d %s: its cost function '%s' has no value in :init",
-                     step + 1, steptext, px_name(t, t->funcs[s->cost_func].sym));
+                     step + 1, steptext, goap__px_name(t, t->funcs[s->cost_func].sym));
           else
             cost = t->fval[fe];
         }
@@ -212,7 +212,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
       /* effects: deletes, then adds */
       for (int pass = 0; pass < 2 && !msg[0]; ++pass)
         for (int32_t k = 0; k < s->nlits; ++k) {
-          const px_lit *l = &t->lits[s->lit0 + k];
+          const goap__px_lit *l = &t->lits[s->lit0 + k];
           if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
           int32_t args[PX_MAX_ARITY];
           int n = t->preds[l->pred].arity;
@@ -234,7 +234,7 @@ goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name
   }
   if (!failed) {
     for (int32_t k = 0; k < t->ngoal; ++k) {
-      const px_lit *l = &t->lits[t->goal0 + k];
+      const goap__px_lit *l = &t->lits[t->goal0 + k];
       int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
       const int32_t *la = t->args.v + l->args;
       int h = l->pred == PX_EQ ? la[0] == la[1] : holds(&v, l->pred, la, n);

@@ -55,7 +55,7 @@ typedef struct slot {
   goap_word *start;
   goap_cond *want;
   int32_t *plan;
-  uint32_t start_cap, want_cap, plan_cap;
+  size_t start_cap, want_cap, plan_cap;  /* elements */
   goap_result res;                       /* plan/plan_capacity unused; the rest is the result */
 } slot;
 
@@ -69,7 +69,8 @@ typedef struct worker {
   pthread_t thread;
   int started;
   dom_planner *planners;
-  int nplanners, cap_planners;
+  int nplanners;
+  size_t cap_planners;
   uint32_t batch[BATCH_MAX];
   uint32_t nbatch;
   int begun;                             /* batch[0] is a begun search in cur */
@@ -108,15 +109,10 @@ struct goap_sched {
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-static void *raw_realloc(const goap_allocator *a, void *p, size_t old_size, size_t new_size) {
-  if (a->fn) return a->fn(a->ctx, p, old_size, new_size);
-  return goap_libc_realloc(NULL, p, old_size, new_size);
-}
-
 static void *locked_realloc(void *ctx, void *p, size_t old_size, size_t new_size) {
   goap_sched *s = (goap_sched *)ctx;
   pthread_mutex_lock(&s->alloc_mu);
-  void *r = raw_realloc(&s->raw, p, old_size, new_size);
+  void *r = goap__realloc(&s->raw, p, old_size, new_size);
   pthread_mutex_unlock(&s->alloc_mu);
   return r;
 }
@@ -186,14 +182,9 @@ static int ring_remove(uint32_t *ring, uint32_t cap, uint32_t head, uint32_t *co
 static goap_planner *planner_for(goap_sched *s, worker *w, const goap_domain *d) {
   for (int i = 0; i < w->nplanners; ++i)
     if (w->planners[i].d == d) return w->planners[i].p;
-  if (w->nplanners == w->cap_planners) {
-    int ncap = w->cap_planners ? w->cap_planners * 2 : 4;
-    dom_planner *np = (dom_planner *)locked_realloc(
-        s, w->planners, (size_t)w->cap_planners * sizeof *np, (size_t)ncap * sizeof *np);
-    if (!np) return NULL;
-    w->planners = np;
-    w->cap_planners = ncap;
-  }
+  if (!goap__grow(&s->locked, (void **)&w->planners, &w->cap_planners, (size_t)w->nplanners + 1,
+                  sizeof *w->planners))
+    return NULL;
   goap_planner_desc pd = s->pdesc;
   pd.allocator = s->locked;
   goap_planner *p = goap_planner_create(d, &pd);
@@ -209,27 +200,42 @@ static void set_failure(slot *sl, goap_status st) {
   sl->res.status = st;
 }
 
+/* Makes a slot's buffer hold at least n elements (goap__grow through the locked allocator;
+ * its content is not kept). A buffer still in the shared block is never resized: it is left
+ * for one of its own. */
+static int slot_buf(goap_sched *s, void **buf, size_t *cap, uint8_t *own, size_t n, size_t elem) {
+  if (n <= *cap) return 1;
+  void *p = *own ? *buf : NULL;
+  size_t c = *own ? *cap : 0;
+  if (!goap__grow(&s->locked, &p, &c, n, elem)) return 0;
+  *buf = p;
+  *cap = c;
+  *own = 1;
+  return 1;
+}
+
+static int plan_capacity(const slot *sl) {
+  return sl->plan_cap > (size_t)INT32_MAX ? INT32_MAX : (int)sl->plan_cap;
+}
+
 /* Writes the finished search's result into the slot, growing its plan buffer if needed. */
 static void finish_into(goap_sched *s, goap_planner *p, slot *sl) {
   goap_result *r = &sl->res;
   memset(r, 0, sizeof *r);
   r->plan = sl->plan;
-  r->plan_capacity = (int)sl->plan_cap;
+  r->plan_capacity = plan_capacity(sl);
   goap_plan_finish(p, r);
   if (r->plan_length > r->plan_capacity) {
-    size_t need = (size_t)r->plan_length;
-    int32_t *np = (int32_t *)s_alloc(s, need * sizeof *np);
-    if (!np) {
+    void *bp = sl->plan;
+    if (!slot_buf(s, &bp, &sl->plan_cap, &sl->own_plan, (size_t)r->plan_length,
+                  sizeof *sl->plan)) {
       set_failure(sl, GOAP_OUT_OF_MEMORY);
       return;
     }
-    if (sl->own_plan) s_free(s, sl->plan, sl->plan_cap * sizeof *sl->plan);
-    sl->plan = np;
-    sl->plan_cap = (uint32_t)need;
-    sl->own_plan = 1;
+    sl->plan = (int32_t *)bp;
     memset(r, 0, sizeof *r);
     r->plan = sl->plan;
-    r->plan_capacity = (int)sl->plan_cap;
+    r->plan_capacity = plan_capacity(sl);
     goap_plan_finish(p, r);
   }
   r->plan = NULL;
@@ -377,9 +383,10 @@ static void *worker_main(void *arg) {
 
 static void free_worker(goap_sched *s, worker *w) {
   for (int i = 0; i < w->nplanners; ++i) goap_planner_destroy(w->planners[i].p);
-  s_free(s, w->planners, (size_t)w->cap_planners * sizeof *w->planners);
+  s_free(s, w->planners, w->cap_planners * sizeof *w->planners);
   w->planners = NULL;
-  w->nplanners = w->cap_planners = 0;
+  w->nplanners = 0;
+  w->cap_planners = 0;
 }
 
 static void free_all(goap_sched *s) {
@@ -402,7 +409,7 @@ static void free_all(goap_sched *s) {
   pthread_mutex_destroy(&s->mu);
   pthread_mutex_destroy(&s->alloc_mu);
   goap_allocator raw = s->raw;
-  raw_realloc(&raw, s, sizeof *s, 0);
+  goap__realloc(&raw, s, sizeof *s, 0);
 }
 
 static int default_threads(void) {
@@ -428,14 +435,14 @@ goap_status goap_sched_create(const goap_sched_desc *desc, goap_sched **out) {
   uint32_t hp = dd.plan_hint ? dd.plan_hint : 32u;
   if (hw > 4096u || hc > 4096u || hp > 65536u) return GOAP_INVALID_ARGUMENT;
 
-  goap_sched *s = (goap_sched *)raw_realloc(&dd.allocator, NULL, 0, sizeof *s);
+  goap_sched *s = (goap_sched *)goap__realloc(&dd.allocator, NULL, 0, sizeof *s);
   if (!s) return GOAP_OUT_OF_MEMORY;
   memset(s, 0, sizeof *s);
   s->raw = dd.allocator;
   s->locked.fn = locked_realloc;
   s->locked.ctx = s;
   if (pthread_mutex_init(&s->alloc_mu, NULL) != 0) {
-    raw_realloc(&dd.allocator, s, sizeof *s, 0);
+    goap__realloc(&dd.allocator, s, sizeof *s, 0);
     return GOAP_OUT_OF_MEMORY;
   }
   pthread_condattr_t ca;
@@ -449,7 +456,7 @@ goap_status goap_sched_create(const goap_sched_desc *desc, goap_sched **out) {
   }
   if (!ok) { /* cannot happen with the default attributes on POSIX systems we know */
     pthread_mutex_destroy(&s->alloc_mu);
-    raw_realloc(&dd.allocator, s, sizeof *s, 0);
+    goap__realloc(&dd.allocator, s, sizeof *s, 0);
     return GOAP_OUT_OF_MEMORY;
   }
   s->nthreads = nthreads;
@@ -530,18 +537,6 @@ void goap_sched_destroy(goap_sched *s) {
 
 /* ---- game-thread calls ------------------------------------------------------------------ */
 
-/* Makes a slot's buffer hold at least n elements (mu held; allocation under alloc_mu). */
-static int grow(goap_sched *s, void **buf, uint32_t *cap, uint8_t *own, size_t n, size_t elem) {
-  if (n <= *cap) return 1;
-  void *nb = s_alloc(s, n * elem);
-  if (!nb) return 0;
-  if (*own) s_free(s, *buf, (size_t)*cap * elem);
-  *buf = nb;
-  *cap = (uint32_t)n;
-  *own = 1;
-  return 1;
-}
-
 goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_request *req,
                               void *tag, goap_sched_ticket *ticket) {
   if (ticket) *ticket = 0;
@@ -558,8 +553,8 @@ goap_status goap_sched_submit(goap_sched *s, const goap_domain *d, const goap_re
   uint32_t i = s->free_stack[s->nfree - 1];
   slot *sl = &s->slots[i];
   void *bs = sl->start, *bw = sl->want;
-  if ((req->start && !grow(s, &bs, &sl->start_cap, &sl->own_start, words, sizeof(goap_word))) ||
-      !grow(s, &bw, &sl->want_cap, &sl->own_want, nwant, sizeof(goap_cond))) {
+  if ((req->start && !slot_buf(s, &bs, &sl->start_cap, &sl->own_start, words, sizeof(goap_word))) ||
+      !slot_buf(s, &bw, &sl->want_cap, &sl->own_want, nwant, sizeof(goap_cond))) {
     sl->start = (goap_word *)bs;
     sl->want = (goap_cond *)bw;
     pthread_mutex_unlock(&s->mu);

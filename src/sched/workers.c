@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+
 #define WORKERS_MAX 64
 
 struct goap_workers {
@@ -36,16 +38,6 @@ static void *wk_alloc(const goap_allocator *a, size_t n) {
   void *p = a->fn(a->ctx, NULL, 0, n);
   if (p) memset(p, 0, n);
   return p;
-}
-
-static void *wk_default(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  (void)ctx;
-  (void)old_size;
-  if (new_size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, new_size);
 }
 
 /* Takes and runs indices of the current job until none is left; called with mu held, returns
@@ -77,8 +69,7 @@ static void *worker_main(void *arg) {
 goap_status goap_workers_create(int threads, const goap_allocator *alloc, goap_workers **out) {
   if (out) *out = NULL;
   if (!out || threads < 0 || threads > WORKERS_MAX) return GOAP_INVALID_ARGUMENT;
-  goap_allocator a = {wk_default, NULL};
-  if (alloc && alloc->fn) a = *alloc;
+  goap_allocator a = goap__resolve(alloc);
   goap_workers *w = (goap_workers *)wk_alloc(&a, sizeof *w);
   if (!w) return GOAP_OUT_OF_MEMORY;
   w->alloc = a;

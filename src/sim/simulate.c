@@ -207,7 +207,7 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   memset(result, 0, sizeof *result);
   const goap__sim *sm = &f->sims[sim];
   const goap_domain *d = f->domain;
-  goap_allocator al = goap__mem_resolve(opt.allocator.fn ? &opt.allocator : &f->alloc);
+  goap_allocator al = goap__resolve(opt.allocator.fn ? &opt.allocator : &f->alloc);
   int na = goap_domain_action_count(d), ng = goap_domain_goal_count(d);
   size_t W = goap_domain_state_words(d);
   double until = opt.until > 0 ? opt.until : sm->until;
@@ -228,12 +228,12 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
   c.d = d;
   c.opt = &opt;
   goap_action_binding *ab =
-      (goap_action_binding *)goap__mem_alloc(&al, (size_t)(na ? na : 1) * sizeof *ab);
+      (goap_action_binding *)goap__alloc(&al, (size_t)(na ? na : 1) * sizeof *ab);
   goap_goal_binding *gb =
-      (goap_goal_binding *)goap__mem_alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
-  goap_word *mem = (goap_word *)goap__mem_alloc(&al, W * sizeof *mem);
-  sim_agent *ms = (sim_agent *)goap__mem_alloc(&al, (size_t)nm * sizeof *ms);
-  c.world = (goap_word *)goap__mem_alloc(&al, W * sizeof *c.world);
+      (goap_goal_binding *)goap__alloc(&al, (size_t)(ng ? ng : 1) * sizeof *gb);
+  goap_word *mem = (goap_word *)goap__alloc(&al, W * sizeof *mem);
+  sim_agent *ms = (sim_agent *)goap__alloc(&al, (size_t)nm * sizeof *ms);
+  c.world = (goap_word *)goap__alloc(&al, W * sizeof *c.world);
   goap_squad *squad = NULL;
   goap_status st = GOAP_OUT_OF_MEMORY;
   if (ms) memset(ms, 0, (size_t)nm * sizeof *ms);
@@ -399,10 +399,10 @@ done:
     goap_agent_type_destroy(ms[k].type);
   }
   goap_blackboard_destroy(c.bb);
-  goap__mem_free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
-  goap__mem_free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
-  goap__mem_free(&al, mem, W * sizeof *mem);
-  goap__mem_free(&al, ms, (size_t)nm * sizeof *ms);
-  goap__mem_free(&al, c.world, W * sizeof *c.world);
+  goap__free(&al, ab, (size_t)(na ? na : 1) * sizeof *ab);
+  goap__free(&al, gb, (size_t)(ng ? ng : 1) * sizeof *gb);
+  goap__free(&al, mem, W * sizeof *mem);
+  goap__free(&al, ms, (size_t)nm * sizeof *ms);
+  goap__free(&al, c.world, W * sizeof *c.world);
   return st;
 }
