@@ -390,6 +390,21 @@ TEST(errors_and_messages) {
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], bad, n + 1, &why), GOAP_CORRUPT);
   CHECK_STR(why.message, "snapshot corrupted: bytes after its end");
   CHECK_EQ_INT(why.offset, n); /* the first byte after the snapshot */
+  /* a payload that ends early, its header patched to match: the reader's offset, the end */
+  size_t bsz = 0;
+  REQUIRE(goap_blackboard_snapshot(o.bb, bad, CAP, &bsz) == GOAP_OK);
+  REQUIRE(bsz > GOAP_SNAPSHOT_HEADER_SIZE + 1);
+  bad[8] = 1; /* the payload's size: one byte */
+  bad[9] = bad[10] = bad[11] = 0;
+  fix_checksum(bad, GOAP_SNAPSHOT_HEADER_SIZE + 1);
+  goap_blackboard *lone_bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &lone_bb) == GOAP_OK);
+  CHECK_EQ_INT(goap_blackboard_restore(lone_bb, bad, GOAP_SNAPSHOT_HEADER_SIZE + 1, &why),
+               GOAP_CORRUPT);
+  CHECK_EQ_INT(why.status, GOAP_CORRUPT);
+  CHECK(strncmp(why.message, "snapshot corrupted: ", 20) == 0);
+  CHECK_EQ_INT(why.offset, GOAP_SNAPSHOT_HEADER_SIZE + 1);
+  goap_blackboard_destroy(lone_bb);
   /* another type of the same domain: the gunner's snapshot into a shotgunner */
   size_t gn = 0;
   REQUIRE(goap_agent_snapshot(o.a[1], bad, CAP, &gn) == GOAP_OK);
