@@ -213,7 +213,7 @@ typedef struct goap_agent_type_desc {
 } goap_agent_type_desc;
 
 /* Creates a type for domain d (which must outlive it) into *out (NULL on failure). Validates
- * every binding: GOAP_INVALID_ARGUMENT on a bad count, id or value (or d, desc or out NULL);
+ * every binding: GOAP_INVALID_ARGUMENT on a bad count, id or value (or d or out NULL);
  * GOAP_OUT_OF_MEMORY. err (may be NULL) follows goap/error.h: the message says which field is
  * wrong (no position). */
 GOAP_API goap_status goap_agent_type_create(const goap_domain *d,
@@ -238,8 +238,8 @@ GOAP_API const struct goap_htn_domain *goap_agent_type_htn(const goap_agent_type
 
 /* A cache of `capacity` plans (0: 256), least recently used out. Plans are keyed by the agent
  * type, the goal and the whole start state, so callbacks whose results depend on anything else
- * (dynamic costs, checks) make cached plans stale: do not share a cache for such domains. */
-/* Created into *out: GOAP_OK; GOAP_OUT_OF_MEMORY; GOAP_OUT_OF_RANGE for capacity < 0 or
+ * (dynamic costs, checks) make cached plans stale: do not share a cache for such domains.
+ * Created into *out: GOAP_OK; GOAP_OUT_OF_MEMORY; GOAP_OUT_OF_RANGE for capacity < 0 or
  * > 2^24; GOAP_INVALID_ARGUMENT when out is NULL (*out is NULL on any failure). alloc may be
  * NULL (the C library). */
 GOAP_API goap_status goap_plan_cache_create(const goap_allocator *alloc, int capacity,

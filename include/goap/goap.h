@@ -6,7 +6,13 @@
  *
  * Ownership and threads, in one place:
  *  - Every object is created by a *_create or *_build call and released by the matching
- *    *_destroy. Destroy functions accept NULL and do nothing.
+ *    *_destroy. Destroy functions accept NULL and do nothing. Every constructor has one
+ *    shape: goap_status goap_X_create(inputs..., goap_X **out) (plus a trailing goap_error *
+ *    where it validates a description): GOAP_OK, or an error with *out set to NULL;
+ *    out == NULL gives GOAP_INVALID_ARGUMENT.
+ *  - Errors have one shape, goap_error (goap/error.h): a function that can say more about a
+ *    failure takes a goap_error *err (may be NULL), filled on failure and cleared (GOAP_OK,
+ *    "") on success; the builders keep their last one (goap_builder_error).
  *  - A goap_domain is immutable once built. Any number of threads may read it and plan on it
  *    at once (through distinct planners). It must outlive every planner created on it.
  *  - A goap_builder and a goap_planner are used by one thread at a time.

@@ -121,8 +121,8 @@ GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t 
 /* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never
  * updated, attached to the restored blackboard when the saved one had one. See the errors
  * above; err (may be NULL) follows goap/error.h. The data is only read (it may be freed
- * afterwards). No callback is called (a running action resumes running:
- * its start callback is not called again). */
+ * afterwards). No callback is called (a running action resumes running: its start callback
+ * is not called again). */
 GOAP_API goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size,
                                         goap_error *err);
 
