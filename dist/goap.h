@@ -19,7 +19,13 @@
  *
  * Ownership and threads, in one place:
  *  - Every object is created by a *_create or *_build call and released by the matching
- *    *_destroy. Destroy functions accept NULL and do nothing.
+ *    *_destroy. Destroy functions accept NULL and do nothing. Every constructor has one
+ *    shape: goap_status goap_X_create(inputs..., goap_X **out) (plus a trailing goap_error *
+ *    where it validates a description): GOAP_OK, or an error with *out set to NULL;
+ *    out == NULL gives GOAP_INVALID_ARGUMENT.
+ *  - Errors have one shape, goap_error (goap/error.h): a function that can say more about a
+ *    failure takes a goap_error *err (may be NULL), filled on failure and cleared (GOAP_OK,
+ *    "") on success; the builders keep their last one (goap_builder_error).
  *  - A goap_domain is immutable once built. Any number of threads may read it and plan on it
  *    at once (through distinct planners). It must outlive every planner created on it.
  *  - A goap_builder and a goap_planner are used by one thread at a time.
@@ -935,7 +941,7 @@ typedef struct goap_agent_type_desc {
 } goap_agent_type_desc;
 
 /* Creates a type for domain d (which must outlive it) into *out (NULL on failure). Validates
- * every binding: GOAP_INVALID_ARGUMENT on a bad count, id or value (or d, desc or out NULL);
+ * every binding: GOAP_INVALID_ARGUMENT on a bad count, id or value (or d or out NULL);
  * GOAP_OUT_OF_MEMORY. err (may be NULL) follows goap/error.h: the message says which field is
  * wrong (no position). */
 GOAP_API goap_status goap_agent_type_create(const goap_domain *d,
@@ -960,8 +966,8 @@ GOAP_API const struct goap_htn_domain *goap_agent_type_htn(const goap_agent_type
 
 /* A cache of `capacity` plans (0: 256), least recently used out. Plans are keyed by the agent
  * type, the goal and the whole start state, so callbacks whose results depend on anything else
- * (dynamic costs, checks) make cached plans stale: do not share a cache for such domains. */
-/* Created into *out: GOAP_OK; GOAP_OUT_OF_MEMORY; GOAP_OUT_OF_RANGE for capacity < 0 or
+ * (dynamic costs, checks) make cached plans stale: do not share a cache for such domains.
+ * Created into *out: GOAP_OK; GOAP_OUT_OF_MEMORY; GOAP_OUT_OF_RANGE for capacity < 0 or
  * > 2^24; GOAP_INVALID_ARGUMENT when out is NULL (*out is NULL on any failure). alloc may be
  * NULL (the C library). */
 GOAP_API goap_status goap_plan_cache_create(const goap_allocator *alloc, int capacity,
@@ -2198,9 +2204,10 @@ typedef struct goap_replayer_desc {
  * anything runs. GOAP_OK; GOAP_PARSE_ERROR for a log that is not one, truncated or corrupted,
  * or of another format version; GOAP_CONFLICT for a log of a domain with other variables,
  * actions or goals; GOAP_INVALID_ARGUMENT (also for desc or out NULL), GOAP_OUT_OF_MEMORY;
- * *out is NULL on any failure. err (may be NULL) follows goap/error.h: on failure err->message says what ("replay
- * log: truncated (a chunk ends past the end of the data)") and err->offset the byte offset in
- * the log where the problem was found (no line or file). */
+ * *out is NULL on any failure. err (may be NULL) follows goap/error.h: on failure
+ * err->message says what ("replay log: truncated (a chunk ends past the end of the data)")
+ * and err->offset the byte offset in the log where the problem was found (no line or
+ * file). */
 GOAP_API goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer **out,
                                           goap_error *err);
 /* Sets (or replaces) the receiver of goap_recorder_note's bytes. */
@@ -2454,8 +2461,8 @@ GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t 
 /* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never
  * updated, attached to the restored blackboard when the saved one had one. See the errors
  * above; err (may be NULL) follows goap/error.h. The data is only read (it may be freed
- * afterwards). No callback is called (a running action resumes running:
- * its start callback is not called again). */
+ * afterwards). No callback is called (a running action resumes running: its start callback
+ * is not called again). */
 GOAP_API goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size,
                                         goap_error *err);
 
