@@ -43,7 +43,8 @@ static int failures;
 
 /* One pass of the 10,000 requests through plain goap_plan: the baseline. */
 static double soldiers_plain(const soldier_set *ss) {
-  goap_planner *p = goap_planner_create(ss->d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(ss->d, NULL, &p);
   int32_t plan[16];
   double t0 = bench_now_ms();
   for (int i = 0; i < SOLDIER_REQUESTS; ++i) {
@@ -96,7 +97,7 @@ static double soldiers_sched(const soldier_set *ss, goap_sched *s, goap_sched_re
 
 static void bench_soldiers(const char *path, int reps, int only_threads) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) {
     fprintf(stderr, "goap_bench_sched: cannot load %s\n", path);
     ++failures;
@@ -204,14 +205,15 @@ static void village_cell(const goap_domain *d, goap_planner *p, const goap_scena
 
 static void bench_village(const char *path, int reps) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) {
     fprintf(stderr, "goap_bench_sched: cannot load %s\n", path);
     ++failures;
     return;
   }
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(d, NULL, &p);
   int lmcut = goap_heuristic_from_name("lmcut");
   int hff = goap_heuristic_from_name("hff");
   printf("village: %d variables, %d actions; median ms per plan of %d runs "

@@ -60,7 +60,7 @@ function(goap_package)
     get_target_property(type ${t} TYPE)
     set_target_properties(${t} PROPERTIES C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden
       VISIBILITY_INLINES_HIDDEN ON
-      VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+      VERSION ${PROJECT_VERSION} SOVERSION ${GOAP_SOVERSION})
     if(type STREQUAL "SHARED_LIBRARY")
       target_compile_definitions(${t} PRIVATE GOAP_SHARED_BUILD INTERFACE GOAP_SHARED)
       # a module finds the modules it links beside itself (goap_file -> goap_htn, ...), so
@@ -125,7 +125,7 @@ function(goap_package)
       target_link_libraries(goap_shared PRIVATE Threads::Threads)
     endif()
     set_target_properties(goap_shared PROPERTIES C_VISIBILITY_PRESET hidden
-      VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+      VERSION ${PROJECT_VERSION} SOVERSION ${GOAP_SOVERSION})
     goap_warnings(goap_shared)
     install(TARGETS goap_shared EXPORT goapTargets
       ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -193,13 +193,13 @@ TEST(pddl_task_and_planner_on_the_arena) {
       opt.allocator.ctx = &a;
     }
     goap_pddl_task *t = NULL;
-    goap_diag err;
+    goap_error err;
     REQUIRE(goap_pddl_load(dp, pp, &opt, &t, &err) == GOAP_OK);
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);
     pd.allocator = opt.allocator;
-    goap_planner *p = goap_planner_create(goap_pddl_domain(t), &pd);
-    REQUIRE(p != NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(goap_pddl_domain(t), &pd, &p) == GOAP_OK);
     goap_request rq;
     memset(&rq, 0, sizeof rq);
     rq.start = goap_pddl_start(t);

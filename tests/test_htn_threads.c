@@ -25,7 +25,8 @@ typedef struct job {
 
 static void *worker(void *arg) {
   job *j = (job *)arg;
-  goap_htn_planner *p = goap_htn_planner_create(j->h, NULL);
+  goap_htn_planner *p = NULL;
+  goap_htn_planner_create(j->h, NULL, &p);
   int32_t plan[CAP];
   if (!p) {
     j->failures++;
@@ -53,7 +54,8 @@ static void *worker(void *arg) {
 static void run_threads(int *test_failures_, const goap_htn_domain *h, int root) {
   job ref, jobs[THREADS];
   pthread_t th[THREADS];
-  goap_htn_planner *p = goap_htn_planner_create(h, NULL);
+  goap_htn_planner *p = NULL;
+  goap_htn_planner_create(h, NULL, &p);
   goap_htn_request q;
   goap_htn_result res;
   REQUIRE(p);
@@ -93,7 +95,7 @@ TEST(blocks_on_threads) {
 
 TEST(file_with_achieve_on_threads) {
   goap_file *f = NULL;
-  goap_diag d;
+  goap_error d;
   REQUIRE(goap_file_load(GOAP_TESTS_DIR "/htn/achieve_pause_set.goap", NULL, &f, &d) ==
           GOAP_OK);
   const goap_htn_domain *h = goap_file_htn(f);

@@ -22,7 +22,7 @@
 
 static goap_pddl_task *load(const char *dom, const char *prob, const goap_pddl_options *o) {
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_parse("d.pddl", dom, strlen(dom), "p.pddl", prob, strlen(prob), o, &t, &err) !=
       GOAP_OK)
     fprintf(stderr, "load: %s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
@@ -640,8 +640,8 @@ TEST(allocation_failures_are_clean) {
  * goap_pddl_validate (independent of the grounding and planner), or -1. */
 static double plan_and_validate(goap_pddl_task *t, int use_symmetry) {
   const goap_domain *d = goap_pddl_domain(t);
-  goap_planner *p = goap_planner_create(d, NULL);
-  if (!p) return -1;
+  goap_planner *p = NULL;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) return -1;
   int32_t plan[256];
   goap_request req;
   memset(&req, 0, sizeof req);
@@ -671,7 +671,7 @@ static double plan_and_validate(goap_pddl_task *t, int use_symmetry) {
     text[o++] = '\n';
   }
   goap_pddl_report rep;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_validate(t, "plan", text, o, &rep, &err) != GOAP_OK || !rep.valid) return -1;
   if (rep.cost != r.cost) return -1;
   return rep.cost;

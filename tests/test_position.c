@@ -81,7 +81,7 @@ TEST(diagnostics_have_exact_positions) {
   for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
     const err_case *e = &errors[i];
     goap_file *f = NULL;
-    goap_diag dg;
+    goap_error dg;
     memset(&dg, 0, sizeof dg);
     goap_status st = goap_file_parse("t.goap", e->text, strlen(e->text), NULL, &f, &dg);
     if (st != e->status || dg.line != e->line || dg.col != e->col ||
@@ -98,10 +98,10 @@ TEST(diagnostics_have_exact_positions) {
   /* the formatted form: file:line:col, the line, a caret under the column */
   const char *src = LOC POS "action go\n  cost distance(loc, q)\n  eff loc = b\n";
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_NOT_FOUND);
   char buf[1024];
-  goap_diag_format(&dg, buf, sizeof buf);
+  goap_error_format(&dg, buf, sizeof buf);
   CHECK_STR(buf, "t.goap:7:22: error: 'loc' has no value 'q'\n"
                  "  cost distance(loc, q)\n"
                  "                     ^\n");
@@ -110,7 +110,8 @@ TEST(diagnostics_have_exact_positions) {
 /* Plans `want` from the default state; returns the cost (-1 when none). */
 static double plan_cost(const goap_domain *d, const goap_cond *want, int n, int32_t *plan,
                         int *len) {
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(d, NULL, &p);
   goap_request r;
   memset(&r, 0, sizeof r);
   r.want = want;
@@ -133,7 +134,7 @@ TEST(base_factor_and_explicit_place) {
       "action go_c\n  cost 0.5 * distance(loc)\n  pre loc != c\n  eff loc = c\n"
       "action call_from_afar\n  cost distance(loc, c)\n  eff done\n"; /* distance to c */
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_OK);
   const goap_domain *d = goap_file_domain(f);
   int loc = goap_domain_find_var(d, "loc"), done = goap_domain_find_var(d, "done");
@@ -162,7 +163,7 @@ TEST(base_factor_and_explicit_place) {
 
 TEST(ammo_run_nearer_small_box_wins_and_moves_with_the_host) {
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/ammo_run.goap", NULL, &f, &dg) == GOAP_OK);
   const goap_domain *d = goap_file_domain(f);
   int loc = goap_domain_find_var(d, "loc"), ammo = goap_domain_find_var(d, "ammo");
@@ -198,7 +199,8 @@ TEST(ammo_run_nearer_small_box_wins_and_moves_with_the_host) {
   CHECK(x == 60); /* a refused call changed nothing */
   CHECK_EQ_INT(goap_file_position(f, ammo, 0, NULL, NULL, NULL), GOAP_NOT_FOUND);
   /* backward search cannot price them */
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_request r;
   memset(&r, 0, sizeof r);
   r.want = &armed;
@@ -216,7 +218,7 @@ TEST(ammo_run_nearer_small_box_wins_and_moves_with_the_host) {
 TEST(host_completes_positions) {
   const char *src = LOC "position loc a 0 0\naction go\n  eff loc = b\n";
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_OK);
   CHECK_EQ_INT(goap_file_position(f, 0, 1, NULL, NULL, NULL), GOAP_NOT_FOUND);
   CHECK_EQ_INT(goap_file_set_position(f, 0, 1, 1, 2, 3), GOAP_OK);
@@ -273,7 +275,7 @@ TEST(agents_price_legs_from_their_plan_recorded_or_not) {
   pd.log = log.s;
   pd.size = log.n;
   goap_replayer *rp = NULL;
-  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL) == GOAP_OK);
   REQUIRE(simulate(f, &replayed, NULL, rp, &r2) == GOAP_OK);
   CHECK_STR(replayed.s, plain.s);
   CHECK_EQ_INT(goap_replayer_divergence(rp, NULL), 0);

@@ -50,8 +50,8 @@ static void request_for(const goap_domain *d, int r, goap_word *start, goap_requ
 
 static void *run(void *arg) {
   job *j = (job *)arg;
-  goap_planner *p = goap_planner_create(j->d, NULL);
-  if (!p) {
+  goap_planner *p = NULL;
+  if (goap_planner_create(j->d, NULL, &p) != GOAP_OK) {
     j->failures++;
     return NULL;
   }
@@ -73,7 +73,7 @@ static void *run(void *arg) {
 
 TEST(threads_agree) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_file_parse("threads.goap", text, sizeof text - 1, NULL, &f, &err) == GOAP_OK);
   static job jobs[THREADS + 1];
   memset(jobs, 0, sizeof jobs);

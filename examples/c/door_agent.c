@@ -79,10 +79,10 @@ static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : GOAP_EXAMPLES_DIR "/soldier.goap";
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) {
     char text[2048];
-    goap_diag_format(&err, text, sizeof text);
+    goap_error_format(&err, text, sizeof text);
     fprintf(stderr, "%s\n", text);
     return 1;
   }
@@ -114,9 +114,8 @@ int main(int argc, char **argv) {
   td.goals = goals;
   td.goal_count = ng;
   goap_agent_type *type = NULL;
-  const char *msg = NULL;
-  if (goap_agent_type_create(d, &td, &type, &msg) != GOAP_OK) {
-    fprintf(stderr, "door_agent: %s\n", msg ? msg : "cannot create the agent type");
+  if (goap_agent_type_create(d, &td, &type, &err) != GOAP_OK) {
+    fprintf(stderr, "door_agent: %s\n", err.message);
     goap_file_destroy(f);
     return 1;
   }
@@ -125,8 +124,8 @@ int main(int argc, char **argv) {
   ad.type = type;
   ad.on_event = on_event;
   ad.event_user = &w;
-  goap_agent *agent = goap_agent_create(&ad);
-  if (!agent) {
+  goap_agent *agent = NULL;
+  if (goap_agent_create(&ad, &agent, NULL) != GOAP_OK) {
     goap_agent_type_destroy(type);
     goap_file_destroy(f);
     return 1;

@@ -27,6 +27,7 @@
 #ifndef GOAP_AGENT_H
 #define GOAP_AGENT_H
 
+#include "error.h"
 #include "goap.h"
 
 #ifdef __cplusplus
@@ -42,8 +43,9 @@ typedef struct goap_plan_cache goap_plan_cache;
  * Blackboard
  * ---------------------------------------------------------------------------------------- */
 
-/* Creates an empty blackboard; alloc may be NULL (the C library). NULL when out of memory. */
-GOAP_API goap_blackboard *goap_blackboard_create(const goap_allocator *alloc);
+/* Creates an empty blackboard into *out; alloc may be NULL (the C library). GOAP_OK;
+ * GOAP_OUT_OF_MEMORY (*out NULL); GOAP_INVALID_ARGUMENT when out is NULL. */
+GOAP_API goap_status goap_blackboard_create(const goap_allocator *alloc, goap_blackboard **out);
 /* Agents attached to it must be destroyed (or detached) first. NULL does nothing. */
 GOAP_API void goap_blackboard_destroy(goap_blackboard *bb);
 /* Writes a named slot (created on first use). Attached agents see the value on their next
@@ -63,7 +65,7 @@ GOAP_API uint64_t goap_blackboard_version(const goap_blackboard *bb);
  * are granted, otherwise the agent plans again without the action that was refused. A
  * resource an agent names but nobody added is created with capacity 1 (a `.goap` file's
  * `resource NAME capacity N` lines: goap_file_blackboard_create in goap/file.h). An agent whose
- * type reserves needs a blackboard: goap_agent_create_ex refuses it otherwise.
+ * type reserves needs a blackboard: goap_agent_create refuses it otherwise.
  * add: GOAP_DUPLICATE when it exists (use set_capacity), GOAP_INVALID_ARGUMENT for a capacity
  * < 0. set_capacity: GOAP_NOT_FOUND for an unknown name, and GOAP_INVALID_OPERATION (the
  * capacity unchanged) for a capacity below the units held now -- reservations are never
@@ -130,7 +132,7 @@ typedef struct goap_action_binding {
   int on_end_count;
   const char *const *reserve;    /* blackboard resources it holds (see goap_blackboard_
                                     add_resource); names copied. Needs a blackboard
-                                    (goap_agent_create_ex refuses an agent without one). */
+                                    (goap_agent_create refuses an agent without one). */
   int reserve_count;
   int (*check)(goap_agent *agent, int action, void *user);
                                  /* optional procedural precondition, asked when the agent
@@ -210,12 +212,13 @@ typedef struct goap_agent_type_desc {
   int htn_watch_count;
 } goap_agent_type_desc;
 
-/* Creates a type for domain d (which must outlive it). Validates every binding:
- * GOAP_INVALID_ARGUMENT with *error (may be NULL) set to a static message on a bad count, id or
- * value; GOAP_OUT_OF_MEMORY. */
+/* Creates a type for domain d (which must outlive it) into *out (NULL on failure). Validates
+ * every binding: GOAP_INVALID_ARGUMENT on a bad count, id or value (or d or out NULL);
+ * GOAP_OUT_OF_MEMORY. err (may be NULL) follows goap/error.h: the message says which field is
+ * wrong (no position). */
 GOAP_API goap_status goap_agent_type_create(const goap_domain *d,
                                             const goap_agent_type_desc *desc,
-                                            goap_agent_type **out, const char **error);
+                                            goap_agent_type **out, goap_error *err);
 GOAP_API void goap_agent_type_destroy(goap_agent_type *t);
 GOAP_API const goap_domain *goap_agent_type_domain(const goap_agent_type *t);
 GOAP_API const char *goap_agent_type_name(const goap_agent_type *t);
@@ -235,8 +238,12 @@ GOAP_API const struct goap_htn_domain *goap_agent_type_htn(const goap_agent_type
 
 /* A cache of `capacity` plans (0: 256), least recently used out. Plans are keyed by the agent
  * type, the goal and the whole start state, so callbacks whose results depend on anything else
- * (dynamic costs, checks) make cached plans stale: do not share a cache for such domains. */
-GOAP_API goap_plan_cache *goap_plan_cache_create(const goap_allocator *alloc, int capacity);
+ * (dynamic costs, checks) make cached plans stale: do not share a cache for such domains.
+ * Created into *out: GOAP_OK; GOAP_OUT_OF_MEMORY; GOAP_OUT_OF_RANGE for capacity < 0 or
+ * > 2^24; GOAP_INVALID_ARGUMENT when out is NULL (*out is NULL on any failure). alloc may be
+ * NULL (the C library). */
+GOAP_API goap_status goap_plan_cache_create(const goap_allocator *alloc, int capacity,
+                                            goap_plan_cache **out);
 GOAP_API void goap_plan_cache_destroy(goap_plan_cache *c);
 GOAP_API void goap_plan_cache_clear(goap_plan_cache *c);
 typedef struct goap_plan_cache_stats {
@@ -330,14 +337,12 @@ typedef struct goap_agent_desc {
 } goap_agent_desc;
 
 /* Creates an agent into *out (NULL on failure); it plans on its next update. Returns GOAP_OK,
- * GOAP_OUT_OF_MEMORY, or GOAP_INVALID_ARGUMENT with *error (may be NULL) set to a static
- * message: out, desc or desc->type NULL, or an action the type has (not disabled) reserves
- * resources (goap_action_binding.reserve, a file's `reserve` line) while desc->blackboard is
- * NULL -- without a blackboard reservations could not be kept. */
-GOAP_API goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
-                                          const char **error);
-/* goap_agent_create_ex without the status: NULL on any failure. */
-GOAP_API goap_agent *goap_agent_create(const goap_agent_desc *desc);
+ * GOAP_OUT_OF_MEMORY, or GOAP_INVALID_ARGUMENT: out, desc or desc->type NULL, or an action
+ * the type has (not disabled) reserves resources (goap_action_binding.reserve, a file's
+ * `reserve` line) while desc->blackboard is NULL -- without a blackboard reservations could
+ * not be kept. err (may be NULL) follows goap/error.h (message, no position). */
+GOAP_API goap_status goap_agent_create(const goap_agent_desc *desc, goap_agent **out,
+                                       goap_error *err);
 /* Stops the running action (its stop callback is called). NULL does nothing. */
 GOAP_API void goap_agent_destroy(goap_agent *a);
 

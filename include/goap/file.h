@@ -2,7 +2,7 @@
  * goap/file.h -- the `.goap` domain file format: loading, scenarios, diagnostics.
  *
  * A layer above the core (goap.h): the core never depends on it. It never prints; errors and
- * warnings are returned as goap_diag values that the caller formats.
+ * warnings are returned as goap_error values that the caller formats.
  *
  * Ownership and threads: a goap_file owns its domain and scenarios; pointers returned by the
  * accessors live as long as the file. Loading is reentrant (no global state); a loaded file is
@@ -12,7 +12,7 @@
 #define GOAP_FILE_H
 
 #include "agent.h"
-#include "diag.h"
+#include "error.h"
 #include "goap.h"
 #include "htn.h"
 
@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-/* goap_diag and goap_diag_format: goap/diag.h. */
+/* goap_error and goap_error_format: goap/error.h. */
 
 /* Expectations of a scenario. */
 #define GOAP_EXPECT_COST 0x1u
@@ -55,10 +55,10 @@ typedef struct goap_file goap_file;
  * NUL-terminated. */
 GOAP_API goap_status goap_file_parse(const char *name, const char *text, size_t length,
                                      const goap_allocator *alloc, goap_file **out,
-                                     goap_diag *err);
+                                     goap_error *err);
 /* Reads and parses a file. GOAP_IO_ERROR when it cannot be read. */
 GOAP_API goap_status goap_file_load(const char *path, const goap_allocator *alloc,
-                                    goap_file **out, goap_diag *err);
+                                    goap_file **out, goap_error *err);
 GOAP_API void goap_file_destroy(goap_file *f);
 
 GOAP_API const goap_domain *goap_file_domain(const goap_file *f);
@@ -84,7 +84,7 @@ GOAP_API int goap_file_task_line(const goap_file *f, int task, int *col);
  * whose strict += / -= leaves the range from every reachable value), a variable nothing reads
  * or writes, a goal no action sequence can reach under the same relaxation, and a left-
  * recursive HTN method. `shared`, `sensed` and `world` variables may take any value. */
-GOAP_API int goap_file_warnings(const goap_file *f, goap_diag *out, int cap);
+GOAP_API int goap_file_warnings(const goap_file *f, goap_error *out, int cap);
 
 /* Writes a condition or an effect as a designer writes it in a `.goap` file (`x`, `!x`,
  * `stance == prone`, `ammo >= 1`; `x`, `!x`, `stance = prone`, `ammo -= 1`,
@@ -101,11 +101,12 @@ GOAP_API size_t goap_format_effect(const goap_domain *d, const goap_effect *e, c
  * parsed (GOAP_BUFFER_TOO_SMALL if cap is too small). Errors go to *err with file "<name>",
  * line 1 and the column in text. */
 GOAP_API goap_status goap_parse_conds(const goap_domain *d, const char *name, const char *text,
-                                      goap_cond *out, int cap, int *count, goap_diag *err);
+                                      goap_cond *out, int cap, int *count,
+                                      goap_error *err);
 /* Parses a comma-separated assignment list (`a, !b, ammo = 3`), as on a `given` line. */
 GOAP_API goap_status goap_parse_assignments(const goap_domain *d, const char *name,
                                             const char *text, goap_effect *out, int cap,
-                                            int *count, goap_diag *err);
+                                            int *count, goap_error *err);
 
 /* ------------------------------------------------------------------------------------------
  * Runtime attributes: what the file says about running actions and pursuing goals

@@ -6,7 +6,13 @@
  *
  * Ownership and threads, in one place:
  *  - Every object is created by a *_create or *_build call and released by the matching
- *    *_destroy. Destroy functions accept NULL and do nothing.
+ *    *_destroy. Destroy functions accept NULL and do nothing. Every constructor has one
+ *    shape: goap_status goap_X_create(inputs..., goap_X **out) (plus a trailing goap_error *
+ *    where it validates a description): GOAP_OK, or an error with *out set to NULL;
+ *    out == NULL gives GOAP_INVALID_ARGUMENT.
+ *  - Errors have one shape, goap_error (goap/error.h): a function that can say more about a
+ *    failure takes a goap_error *err (may be NULL), filled on failure and cleared (GOAP_OK,
+ *    "") on success; the builders keep their last one (goap_builder_error).
  *  - A goap_domain is immutable once built. Any number of threads may read it and plan on it
  *    at once (through distinct planners). It must outlive every planner created on it.
  *  - A goap_builder and a goap_planner are used by one thread at a time.
@@ -33,9 +39,9 @@ extern "C" {
 #endif
 
 #define GOAP_VERSION_MAJOR 0
-#define GOAP_VERSION_MINOR 1
+#define GOAP_VERSION_MINOR 2
 #define GOAP_VERSION_PATCH 0
-#define GOAP_VERSION_STRING "0.1.0"
+#define GOAP_VERSION_STRING "0.2.0"
 /* Encoded as major*10000 + minor*100 + patch. */
 #define GOAP_VERSION_NUMBER \
   (GOAP_VERSION_MAJOR * 10000 + GOAP_VERSION_MINOR * 100 + GOAP_VERSION_PATCH)
@@ -50,7 +56,7 @@ extern "C" {
 #define GOAP_API
 #endif
 
-/* The library's version string ("0.1.0"); equal to GOAP_VERSION_STRING of the headers it was
+/* The library's version string ("0.2.0"); equal to GOAP_VERSION_STRING of the headers it was
  * built with. */
 GOAP_API const char *goap_version(void);
 
@@ -83,6 +89,9 @@ typedef enum goap_status {
   GOAP_DOMAIN_MISMATCH,      /* saved for another domain or agent type (goap/save.h) */
   GOAP_STATUS_COUNT
 } goap_status;
+
+/* The error shape of the whole API (fields and goap_error_format: goap/error.h). */
+typedef struct goap_error goap_error;
 
 /* A short English description of a status ("no plan", ...). Never NULL; unknown codes give
  * "unknown status". Thread-safe. */
@@ -228,8 +237,9 @@ typedef struct goap_goal_desc {
 typedef struct goap_builder goap_builder;
 typedef struct goap_domain goap_domain;
 
-/* Creates a builder. alloc may be NULL (the C library). Returns NULL when out of memory. */
-GOAP_API goap_builder *goap_builder_create(const goap_allocator *alloc);
+/* Creates a builder into *out. alloc may be NULL (the C library). GOAP_OK;
+ * GOAP_OUT_OF_MEMORY (*out NULL); GOAP_INVALID_ARGUMENT when out is NULL. */
+GOAP_API goap_status goap_builder_create(const goap_allocator *alloc, goap_builder **out);
 GOAP_API void goap_builder_destroy(goap_builder *b);
 
 /* Sets the domain's name (default "domain"). */
@@ -269,8 +279,10 @@ GOAP_API int goap_builder_find_var(const goap_builder *b, const char *name);
 GOAP_API int goap_builder_find_action(const goap_builder *b, const char *name);
 GOAP_API int goap_builder_find_goal(const goap_builder *b, const char *name);
 
-/* Message of the last failed call on this builder ("" if none). Lives until the next call. */
-GOAP_API const char *goap_builder_error(const goap_builder *b);
+/* The builder's last error (goap/error.h): status and message of the last call, status
+ * GOAP_OK and message "" when it succeeded (no file or position). Never NULL for a non-NULL
+ * builder (NULL for NULL); owned by the builder and valid until the next call on it. */
+GOAP_API const goap_error *goap_builder_error(const goap_builder *b);
 
 /* Which element of the last failed description was at fault:
  *   GOAP_ITEM_NONE (the description as a whole: name, cost, type...), or
@@ -382,10 +394,12 @@ typedef struct goap_planner_desc {
                                   all); 1 keeps the last goal only; at most 256 */
 } goap_planner_desc;
 
-/* Creates a planner for one domain. desc may be NULL (all defaults). NULL when out of memory
- * or when d is NULL. The planner allocates its pools here and grows them (rarely, doubling)
- * only when a request needs more nodes than any request before. */
-GOAP_API goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc *desc);
+/* Creates a planner for one domain into *out. desc may be NULL (all defaults). GOAP_OK;
+ * GOAP_OUT_OF_MEMORY; GOAP_INVALID_ARGUMENT when d or out is NULL (*out is NULL on any
+ * failure). The planner allocates its pools here and grows them (rarely, doubling) only when a
+ * request needs more nodes than any request before. */
+GOAP_API goap_status goap_planner_create(const goap_domain *d, const goap_planner_desc *desc,
+                                         goap_planner **out);
 GOAP_API void goap_planner_destroy(goap_planner *p);
 
 typedef enum goap_search {

@@ -111,7 +111,7 @@ typedef struct goap_hddl_report {
  * is only read: verifying from several threads at once is safe. */
 GOAP_API goap_status goap_hddl_verify(const goap_pddl_task *t, const char *plan_name,
                                       const char *plan_text, size_t plan_length,
-                                      goap_hddl_report *report, goap_diag *err);
+                                      goap_hddl_report *report, goap_error *err);
 
 #ifdef __cplusplus
 }

@@ -72,10 +72,11 @@ typedef struct goap_htn_method_desc {
 } goap_htn_method_desc;
 
 /* Creates a builder over a built goap_domain (borrowed: it must outlive the builder and the
- * HTN domains built from it). alloc may be NULL (the C library). NULL when out of memory or
- * when d is NULL. */
-GOAP_API goap_htn_builder *goap_htn_builder_create(const goap_domain *d,
-                                                   const goap_allocator *alloc);
+ * HTN domains built from it) into *out. alloc may be NULL (the C library). GOAP_OK;
+ * GOAP_OUT_OF_MEMORY; GOAP_INVALID_ARGUMENT when d or out is NULL (*out is NULL on any
+ * failure). */
+GOAP_API goap_status goap_htn_builder_create(const goap_domain *d, const goap_allocator *alloc,
+                                             goap_htn_builder **out);
 GOAP_API void goap_htn_builder_destroy(goap_htn_builder *b);
 
 /* Declares a compound task (ids 0, 1, 2, ... in call order) so that methods may refer to it
@@ -93,8 +94,10 @@ GOAP_API goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
 /* The task's id, or -1. */
 GOAP_API int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name);
 
-/* Message of the last failed call ("" if none). Lives until the next call. */
-GOAP_API const char *goap_htn_builder_error(const goap_htn_builder *b);
+/* The builder's last error (goap/error.h): status GOAP_OK and message "" when the last call
+ * succeeded. Never NULL for a non-NULL builder (NULL for NULL); owned by the builder and valid
+ * until the next call on it. */
+GOAP_API const goap_error *goap_htn_builder_error(const goap_htn_builder *b);
 
 typedef enum goap_htn_item {
   GOAP_HTN_ITEM_NONE = 0, /* the call as a whole (the task id, the description) */
@@ -137,11 +140,13 @@ typedef struct goap_htn_planner_desc {
                                   ignored: the planner's own is used) */
 } goap_htn_planner_desc;
 
-/* Creates a planner for one HTN domain. desc may be NULL (all defaults). NULL when out of
- * memory or h is NULL. Its buffers grow (doubling) only when a request needs more than any
- * request before: after warm-up, planning performs no heap allocation. */
-GOAP_API goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
-                                                   const goap_htn_planner_desc *desc);
+/* Creates a planner for one HTN domain into *out. desc may be NULL (all defaults). GOAP_OK;
+ * GOAP_OUT_OF_MEMORY; GOAP_INVALID_ARGUMENT when h or out is NULL (*out is NULL on any
+ * failure). Its buffers grow (doubling) only when a request needs more than any request
+ * before: after warm-up, planning performs no heap allocation. */
+GOAP_API goap_status goap_htn_planner_create(const goap_htn_domain *h,
+                                             const goap_htn_planner_desc *desc,
+                                             goap_htn_planner **out);
 GOAP_API void goap_htn_planner_destroy(goap_htn_planner *p);
 
 /* The default max_depth. */

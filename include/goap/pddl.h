@@ -3,8 +3,8 @@
  * preconditions, equality and action costs) grounded into a goap_domain.
  *
  * A layer above the core (goap.h) only, beside the .goap loader (goap/file.h); errors are
- * goap_diag values (goap/diag.h): `file:line:col: message`, the source line and a caret. It
- * never prints and has no global state; every allocation goes through the goap_allocator it
+ * goap_error values (goap/error.h): `file:line:col: message`, the source line and a caret.
+ * It never prints and has no global state; every allocation goes through the goap_allocator it
  * is given.
  *
  * Loading reads a domain and a problem, checks them, and (unless GOAP_PDDL_PARSE_ONLY) grounds
@@ -20,7 +20,7 @@
 #ifndef GOAP_PDDL_H
 #define GOAP_PDDL_H
 
-#include "diag.h"
+#include "error.h"
 #include "goap.h"
 
 #ifdef __cplusplus
@@ -65,11 +65,11 @@ GOAP_API goap_status goap_pddl_parse(const char *domain_name, const char *domain
                                      size_t domain_length, const char *problem_name,
                                      const char *problem_text, size_t problem_length,
                                      const goap_pddl_options *opt, goap_pddl_task **out,
-                                     goap_diag *err);
+                                     goap_error *err);
 /* Reads both files and parses them. GOAP_IO_ERROR when one cannot be read. */
 GOAP_API goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
                                     const goap_pddl_options *opt, goap_pddl_task **out,
-                                    goap_diag *err);
+                                    goap_error *err);
 GOAP_API void goap_pddl_destroy(goap_pddl_task *t);
 
 /* The grounded task (NULL when loaded with GOAP_PDDL_PARSE_ONLY or t is NULL). Start is a
@@ -139,7 +139,7 @@ typedef struct goap_pddl_report {
  * GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT for NULL t, plan_text or report. */
 GOAP_API goap_status goap_pddl_validate(const goap_pddl_task *t, const char *plan_name,
                                         const char *plan_text, size_t plan_length,
-                                        goap_pddl_report *report, goap_diag *err);
+                                        goap_pddl_report *report, goap_error *err);
 
 #ifdef __cplusplus
 }

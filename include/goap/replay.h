@@ -106,11 +106,13 @@ typedef struct goap_replayer_desc {
 /* Reads and checks the whole log (structure, checksums, ids against the domain) before
  * anything runs. GOAP_OK; GOAP_PARSE_ERROR for a log that is not one, truncated or corrupted,
  * or of another format version; GOAP_CONFLICT for a log of a domain with other variables,
- * actions or goals; GOAP_INVALID_ARGUMENT, GOAP_OUT_OF_MEMORY. On failure *message (may be
- * NULL) receives a static text ("replay log: truncated (a chunk ends past the end of the
- * data)") and *offset (may be NULL) the byte offset where the problem was found. */
+ * actions or goals; GOAP_INVALID_ARGUMENT (also for desc or out NULL), GOAP_OUT_OF_MEMORY;
+ * *out is NULL on any failure. err (may be NULL) follows goap/error.h: on failure
+ * err->message says what ("replay log: truncated (a chunk ends past the end of the data)")
+ * and err->offset the byte offset in the log where the problem was found (no line or
+ * file). */
 GOAP_API goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer **out,
-                                          const char **message, size_t *offset);
+                                          goap_error *err);
 /* Sets (or replaces) the receiver of goap_recorder_note's bytes. */
 GOAP_API void goap_replayer_on_note(goap_replayer *rp, goap_replay_note_fn fn, void *user);
 /* Detaches its agents and frees it. NULL does nothing. */

@@ -77,8 +77,9 @@
  *                          of members than it had
  *   GOAP_OUT_OF_MEMORY     the allocator refused (an agent may then be partly restored: destroy
  *                          it; a blackboard or squad is left as it was)
- * with *error (may be NULL) set to a static English message saying which, e.g. "snapshot
- * truncated: fewer bytes than its header says".
+ * with err (a goap_error *, may be NULL; goap/error.h) filled: status, an English message
+ * saying which, e.g. "snapshot truncated: fewer bytes than its header says", and offset, the
+ * byte offset in the data where the problem was found (no file or line).
  *
  * Snapshots never allocate: the caller gives the buffer. Call with buf NULL (or too small) to
  * learn the size: GOAP_BUFFER_TOO_SMALL with *size set to the bytes needed. A restore
@@ -119,18 +120,18 @@ GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t 
                                          size_t *size);
 /* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never
  * updated, attached to the restored blackboard when the saved one had one. See the errors
- * above; *error (may be NULL) receives a static message ("" on success). The data is only
- * read (it may be freed afterwards). No callback is called (a running action resumes running:
- * its start callback is not called again). */
+ * above; err (may be NULL) follows goap/error.h. The data is only read (it may be freed
+ * afterwards). No callback is called (a running action resumes running: its start callback
+ * is not called again). */
 GOAP_API goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size,
-                                        const char **error);
+                                        goap_error *err);
 
 /* The same for a blackboard (slots, resources, version). The restore replaces everything the
  * blackboard holds; no agent may be attached to it yet. */
 GOAP_API goap_status goap_blackboard_snapshot(const goap_blackboard *bb, void *buf, size_t cap,
                                               size_t *size);
 GOAP_API goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_t size,
-                                             const char **error);
+                                             goap_error *err);
 
 /* The same for a squad. The restore gives the squad its members, members[0..count) (the
  * restored agents, in the order they had when saved: goap_squad_member), which must be as many
@@ -140,7 +141,7 @@ GOAP_API goap_status goap_squad_snapshot(const goap_squad *s, void *buf, size_t 
                                          size_t *size);
 GOAP_API goap_status goap_squad_restore(goap_squad *s, const void *data, size_t size,
                                         goap_agent *const *members, int count,
-                                        const char **error);
+                                        goap_error *err);
 
 /* A JSON object describing the agent, for debugging (not restorable), with the field names of
  * `goap simulate --json`: {"t": time, "type": name, "phase": "idle"|"select"|"execute",

@@ -48,8 +48,10 @@ typedef struct goap_squad_desc {
   double order_priority;       /* 0: 20 */
 } goap_squad_desc;
 
-/* NULL when out of memory. desc may be NULL (defaults). Names are copied. */
-GOAP_API goap_squad *goap_squad_create(const goap_squad_desc *desc);
+/* Creates a squad into *out. desc may be NULL (defaults). Names are copied. GOAP_OK;
+ * GOAP_OUT_OF_MEMORY; GOAP_INVALID_ARGUMENT when out is NULL or order_priority is NaN (*out is
+ * NULL on any failure). */
+GOAP_API goap_status goap_squad_create(const goap_squad_desc *desc, goap_squad **out);
 /* Clears the orders it gave; NULL does nothing. */
 GOAP_API void goap_squad_destroy(goap_squad *s);
 /* GOAP_DUPLICATE if already a member, GOAP_OUT_OF_MEMORY, GOAP_INVALID_ARGUMENT. */

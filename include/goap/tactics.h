@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 
+#include "error.h"
 #include "goap.h"
 
 #ifdef __cplusplus
@@ -145,14 +146,6 @@ typedef enum goap_cell {
   GOAP_CELL_OUTSIDE /* coordinates outside the map */
 } goap_cell;
 
-/* An error from goap_arena_parse: its class, where, and a one-line message that starts with
- * "line:col: " when it has a position (line and col are 0 otherwise). */
-typedef struct goap_arena_error {
-  goap_status status; /* GOAP_PARSE_ERROR, GOAP_DUPLICATE, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY */
-  int line, col;
-  char message[256];
-} goap_arena_error;
-
 typedef struct goap_cover {
   int x, y;
   goap_vec2 normal; /* unit length, toward the threat side */
@@ -165,10 +158,13 @@ typedef struct goap_member {
 } goap_member;
 
 /* Parses a text map (length bytes; need not be NUL-terminated). alloc may be NULL (the C
- * library). On failure *out is NULL and *err (may be NULL) says what and where. */
+ * library). GOAP_PARSE_ERROR, GOAP_DUPLICATE, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY,
+ * GOAP_INVALID_ARGUMENT (text or out NULL); on failure *out is NULL. err (may be NULL) follows
+ * goap/error.h: line and col (0 when the error has no position), the message (without the
+ * position), the offending map line in source; file is "". */
 GOAP_API goap_status goap_arena_parse(const char *text, size_t length,
                                       const goap_allocator *alloc, goap_arena **out,
-                                      goap_arena_error *err);
+                                      goap_error *err);
 GOAP_API void goap_arena_destroy(goap_arena *a);
 
 GOAP_API int goap_arena_width(const goap_arena *a);

@@ -65,7 +65,7 @@ int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cl
     t->want = goap_domain_goal_want(d, g, &t->want_count);
   } else if (want_text) {
     int cap = (int)(strlen(want_text) / 2) + 2;
-    goap_diag err;
+    goap_error err;
     memset(&err, 0, sizeof err);
     t->want_buf = calloc((size_t)cap, sizeof *t->want_buf);
     if (!t->want_buf) return CLI_EXIT_USAGE;
@@ -78,7 +78,7 @@ int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cl
   }
   for (int k = 0; k < given_count; k++) {
     int cap = (int)(strlen(given[k]) / 2) + 2, count = 0;
-    goap_diag err;
+    goap_error err;
     memset(&err, 0, sizeof err);
     goap_effect *buf = calloc((size_t)cap, sizeof *buf);
     if (!buf) return CLI_EXIT_USAGE;
@@ -478,8 +478,8 @@ goap_status cli_trace_search(const goap_domain *d, const char *file, const char 
   cli_plan_init(&pl);
   *cost = 0;
   *nodes = 0;
-  goap_planner *p = goap_planner_create(d, NULL);
-  if (!p) return GOAP_OUT_OF_MEMORY;
+  goap_planner *p = NULL;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) return GOAP_OUT_OF_MEMORY;
   goap_planner_set_trace(p, on_event, &r);
   goap_status st = cli_run_plan(p, req, &pl);
   *nodes = r.nnodes;
@@ -528,8 +528,7 @@ int cli_cmd_trace(int argc, char **argv) {
                           a.given_count);
   if (rc) goto done;
   rc = CLI_EXIT_USAGE;
-  p = goap_planner_create(d, NULL);
-  if (!p) goto done;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) goto done;
   goap_request req;
   cli_request_from_opts(&a.opts, &req);
   req.start = tg.start;
