@@ -25,8 +25,9 @@ static void fields(void) {
   S(goap_allocator); F(goap_allocator, fn); F(goap_allocator, ctx);
   S(goap_cond); F(goap_cond, var); F(goap_cond, op); F(goap_cond, value);
   S(goap_effect); F(goap_effect, var); F(goap_effect, op); F(goap_effect, value);
-  S(goap_diag); F(goap_diag, severity); F(goap_diag, status); F(goap_diag, file);
-  F(goap_diag, line); F(goap_diag, col); F(goap_diag, message); F(goap_diag, source);
+  S(goap_error); F(goap_error, status); F(goap_error, severity); F(goap_error, file);
+  F(goap_error, line); F(goap_error, col); F(goap_error, offset); F(goap_error, message);
+  F(goap_error, source);
   S(goap_scenario); F(goap_scenario, name); F(goap_scenario, line); F(goap_scenario, goal);
   F(goap_scenario, want); F(goap_scenario, want_count); F(goap_scenario, given);
   F(goap_scenario, given_count); F(goap_scenario, expect); F(goap_scenario, expect_cost);
@@ -146,7 +147,7 @@ int main(int argc, char **argv) {
   }
   SIZE(goap_cond);
   SIZE(goap_effect);
-  SIZE(goap_diag);
+  SIZE(goap_error);
   SIZE(goap_scenario);
   SIZE(goap_var_info);
   SIZE(goap_request);
