@@ -787,7 +787,8 @@ class Agent(_Closable):
     def restore(self, data):
         """Restores a snapshot into this agent, which must never have been updated. GoapError
         with status "truncated", "version_mismatch", "corrupt", "domain_mismatch" or
-        "invalid_operation" and libgoap's message when it is refused."""
+        "invalid_operation", libgoap's message and the offset in data where the problem was
+        found when it is refused."""
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError("expected bytes, got %s" % type(data).__name__)
         err = _ffi.Error()
