@@ -544,10 +544,10 @@ int main(int argc, char **argv) {
   options o;
   if (!parse_args(argc, argv, &o)) return 2;
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_load(o.file, NULL, &f, &diag) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     return 2;
   }

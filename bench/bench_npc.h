@@ -108,10 +108,10 @@ static npc_host npc_hosts[MAX_REQ];
 
 static const goap_domain *npc_load(void) {
   if (npc_file) return goap_file_domain(npc_file);
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_load(GOAP_EXAMPLES_DIR "/npc_40.goap", NULL, &npc_file, &diag) != GOAP_OK) {
     char buf[512];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "goap_bench: %s\n", buf);
     return NULL;
   }

@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
     int ok = 1;
     for (int r = 0; r < reps && ok; ++r) {
       goap_pddl_task *task = NULL;
-      goap_diag err;
+      goap_error err;
       if (goap_pddl_load(argv[i], argv[i + 1], NULL, &task, &err) != GOAP_OK) {
         fprintf(stderr, "%s: %s\n", argv[i + 1], err.message);
         ok = 0;

@@ -50,10 +50,10 @@ static goap_file *load(const char *name) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", GOAP_EXAMPLES_DIR, name);
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_load(path, NULL, &f, &diag) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     return NULL;
   }

@@ -96,7 +96,7 @@ static double soldiers_sched(const soldier_set *ss, goap_sched *s, goap_sched_re
 
 static void bench_soldiers(const char *path, int reps, int only_threads) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) {
     fprintf(stderr, "goap_bench_sched: cannot load %s\n", path);
     ++failures;
@@ -204,7 +204,7 @@ static void village_cell(const goap_domain *d, goap_planner *p, const goap_scena
 
 static void bench_village(const char *path, int reps) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) {
     fprintf(stderr, "goap_bench_sched: cannot load %s\n", path);
     ++failures;

@@ -168,10 +168,10 @@ int main(int argc, char **argv) {
   }
   if (ticks < 10) ticks = 10;
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(GOAP_EXAMPLES_DIR "/squad.goap", NULL, &f, &err) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&err, buf, sizeof buf);
+    goap_error_format(&err, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     return 1;
   }

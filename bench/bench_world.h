@@ -371,10 +371,10 @@ static int wb_main(int argc, char **argv) {
     }
   }
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_load(o.file, NULL, &f, &diag) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     return 2;
   }

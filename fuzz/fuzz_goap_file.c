@@ -21,7 +21,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_diag(const goap_diag *d, goap_severity sev) {
+static void check_diag(const goap_error *d, goap_severity sev) {
   char buf[2048];
   size_t n;
   if (d->severity != sev) __builtin_trap();
@@ -30,7 +30,7 @@ static void check_diag(const goap_diag *d, goap_severity sev) {
   if (memchr(d->source, '\0', sizeof d->source) == NULL) __builtin_trap();
   if (strchr(d->message, '\n') || strchr(d->source, '\n')) __builtin_trap();
   if (d->line < 0 || d->col < 0 || (d->line > 0 && d->col == 0)) __builtin_trap();
-  n = goap_diag_format(d, buf, sizeof buf);
+  n = goap_error_format(d, buf, sizeof buf);
   if (n < sizeof buf && strlen(buf) != n) __builtin_trap();
 }
 
@@ -125,7 +125,7 @@ static size_t split(const uint8_t *data, size_t size) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   goap_file *f = (goap_file *)&size;
-  goap_diag err;
+  goap_error err;
   size_t file_len = split(data, size);
   goap_status st = goap_file_parse("fuzz.goap", (const char *)data, file_len, NULL, &f, &err);
   if (st != GOAP_OK) {
@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (!f || !goap_file_domain(f)) __builtin_trap();
   {
-    goap_diag w[8];
+    goap_error w[8];
     int n = goap_file_warnings(f, w, 8), i;
     if (n < 0) __builtin_trap();
     for (i = 0; i < n && i < 8; ++i) check_diag(&w[i], GOAP_SEVERITY_WARNING);

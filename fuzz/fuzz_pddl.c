@@ -23,7 +23,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_diag(const goap_diag *d, goap_status st) {
+static void check_diag(const goap_error *d, goap_status st) {
   char buf[2048];
   size_t n;
   if (d->status != st) __builtin_trap();
@@ -32,7 +32,7 @@ static void check_diag(const goap_diag *d, goap_status st) {
   if (memchr(d->source, '\0', sizeof d->source) == NULL) __builtin_trap();
   if (strchr(d->message, '\n') || strchr(d->source, '\n')) __builtin_trap();
   if (d->line < 0 || d->col < 0 || (d->line > 0 && d->col == 0)) __builtin_trap();
-  n = goap_diag_format(d, buf, sizeof buf);
+  n = goap_error_format(d, buf, sizeof buf);
   if (n < sizeof buf && strlen(buf) != n) __builtin_trap();
 }
 
@@ -55,7 +55,7 @@ static void plan_and_check(const goap_pddl_task *t) {
   size_t o = 0;
   int i;
   goap_pddl_report rep;
-  goap_diag err;
+  goap_error err;
   goap_planner *p;
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = 64;
@@ -121,7 +121,7 @@ static void hddl_check(const uint8_t *data, size_t d_end, size_t p_start, size_t
   goap_pddl_task *t = NULL;
   goap_hddl_plan *plan = NULL;
   goap_hddl_options ho;
-  goap_diag err;
+  goap_error err;
   char text[4096];
   goap_status st;
   opt.flags |= GOAP_PDDL_HTN;
@@ -151,7 +151,7 @@ static void hddl_check(const uint8_t *data, size_t d_end, size_t p_start, size_t
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   goap_pddl_options opt;
   goap_pddl_task *t = (goap_pddl_task *)&size;
-  goap_diag err;
+  goap_error err;
   goap_status st;
   size_t d_end = split(data, size, 0), p_start, p_end, l_start;
   if (d_end == size) return 0;

@@ -83,7 +83,7 @@ static goap_agent *agent(goap_blackboard *bb) {
 }
 
 static void build(void) {
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_parse("fz.goap", text, strlen(text), NULL, &W.f, &diag) != GOAP_OK) {
     fprintf(stderr, "fuzz_save: the world does not parse\n");
     abort();

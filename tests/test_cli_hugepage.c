@@ -193,7 +193,7 @@ TEST(pddl_task_and_planner_on_the_arena) {
       opt.allocator.ctx = &a;
     }
     goap_pddl_task *t = NULL;
-    goap_diag err;
+    goap_error err;
     REQUIRE(goap_pddl_load(dp, pp, &opt, &t, &err) == GOAP_OK);
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);

@@ -155,12 +155,12 @@ TEST(parse_file_text) {
                       "  want fire\n"
                       "  expect cost 3\n";
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   std::memset(&diag, 0, sizeof diag);
   goap_status st = goap_file_parse("camp.goap", text, sizeof text - 1, NULL, &f, &diag);
   if (st != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     std::fprintf(stderr, "%s\n", buf);
   }
   REQUIRE(st == GOAP_OK && f != NULL);
@@ -193,7 +193,7 @@ TEST(parse_file_text) {
   CHECK(f == NULL);
   CHECK_EQ_INT(diag.line, 2);
   char out[1024];
-  size_t need = goap_diag_format(&diag, out, sizeof out);
+  size_t need = goap_error_format(&diag, out, sizeof out);
   CHECK(need > 0 && need < sizeof out);
   CHECK(std::strncmp(out, "bad.goap:2:", 11) == 0);
 }
@@ -205,7 +205,7 @@ TEST(agent_from_cxx) {
                       "action enter\n  pre door_open\n  eff inside\n"
                       "goal get_in\n  want inside\n";
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   REQUIRE(goap_file_parse("in.goap", text, sizeof text - 1, NULL, &f, &diag) == GOAP_OK);
   const goap_domain *d = goap_file_domain(f);
   std::vector<goap_action_binding> acts(2);

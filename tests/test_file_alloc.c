@@ -90,7 +90,7 @@ static void run_injection(int *test_failures_, int fail_after) {
   /* how many allocations a clean run makes */
   {
     goap_file *f = NULL;
-    goap_diag err;
+    goap_error err;
     ta_reset(&fa, 0, 0);
     REQUIRE(goap_file_parse("t.goap", text, sizeof text - 1, &a, &f, &err) == GOAP_OK);
     total = fa.calls;
@@ -102,7 +102,7 @@ static void run_injection(int *test_failures_, int fail_after) {
   }
   for (n = 1; n <= total + 1 && !succeeded; ++n) {
     goap_file *f = (goap_file *)&fa; /* must become NULL on failure */
-    goap_diag err;
+    goap_error err;
     goap_status st;
     ta_reset(&fa, n, fail_after);
     memset(&err, 0, sizeof err);
@@ -150,7 +150,7 @@ TEST(fail_nth_with_parse_error) {
   a = test_alloc_hook(&fa);
   for (n = 1; n < 400 && !saw_error; ++n) {
     goap_file *f = NULL;
-    goap_diag err;
+    goap_error err;
     goap_status st;
     ta_reset(&fa, n, 0);
     st = goap_file_parse("t.goap", bad, sizeof bad - 1, &a, &f, &err);
@@ -177,7 +177,7 @@ TEST(fail_in_load) {
   a = test_alloc_hook(&fa);
   for (n = 1; n < 2000 && !ok; ++n) {
     goap_file *f = NULL;
-    goap_diag err;
+    goap_error err;
     goap_status st;
     ta_reset(&fa, n, 0);
     st = goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", &a, &f, &err);
@@ -202,7 +202,7 @@ TEST(no_allocation_after_load) {
   test_alloc fa;
   goap_allocator a;
   goap_file *f = NULL;
-  goap_diag err, w[4];
+  goap_error err, w[4];
   goap_cond c[4];
   goap_effect e[4];
   char buf[1024];
@@ -218,7 +218,7 @@ TEST(no_allocation_after_load) {
   CHECK_EQ_INT(goap_parse_conds(goap_file_domain(f), "w", "amo", c, 4, &n, &err),
                GOAP_NOT_FOUND);
   CHECK_EQ_INT(goap_file_warnings(f, w, 4), 3);
-  CHECK(goap_diag_format(&w[0], buf, sizeof buf) > 0);
+  CHECK(goap_error_format(&w[0], buf, sizeof buf) > 0);
   CHECK_EQ_INT(fa.calls - before, 0);
   goap_file_destroy(f);
   CHECK_EQ_INT(fa.outstanding, 0);

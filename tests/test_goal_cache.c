@@ -137,7 +137,7 @@ static goap_file *load(const char *name) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", GOAP_EXAMPLES_DIR, name);
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) return NULL;
   return f;
 }

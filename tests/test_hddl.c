@@ -42,7 +42,7 @@ static goap_pddl_task *load(const char *dom, const char *prob) {
   memset(&o, 0, sizeof o);
   o.flags = GOAP_PDDL_HTN;
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_load(dp, pp, &o, &t, &err) != GOAP_OK)
     fprintf(stderr, "load %s %s: %s:%d:%d: %s\n", dom, prob, err.file, err.line, err.col,
             err.message);
@@ -56,7 +56,7 @@ static goap_pddl_task *parse_text(const char *dom, const char *prob) {
   memset(&o, 0, sizeof o);
   o.flags = GOAP_PDDL_HTN;
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) != GOAP_OK)
     fprintf(stderr, "parse: %s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
   return t;
@@ -859,7 +859,7 @@ TEST(forall_instances_nesting_shadowing_and_empty_types) {
   memset(&o, 0, sizeof o);
   o.flags = GOAP_PDDL_HTN;
   goap_pddl_task *task = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &task, &err) ==
           GOAP_OK);
   const px_task_core *t = &task->c;
@@ -1063,7 +1063,7 @@ TEST(parse_errors_have_exact_positions) {
     memset(&o, 0, sizeof o);
     o.flags = (unsigned)c->flags;
     goap_pddl_task *t = NULL;
-    goap_diag err;
+    goap_error err;
     goap_status st =
         goap_pddl_parse("d.hddl", dom, strlen(dom), "p.hddl", prob, strlen(prob), &o, &t, &err);
     if (st != c->st || err.line != c->line || err.col != c->col ||
@@ -1123,7 +1123,7 @@ TEST(null_and_non_htn_arguments) {
                      " :effect (p ?x)))";
   const char prob[] = "(define (problem q) (:domain d) (:objects o) (:goal (p o)))";
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), NULL, &t, &err) ==
           GOAP_OK);
   CHECK_EQ_INT(goap_hddl_is_htn(t), 0);
@@ -1149,7 +1149,7 @@ static void alloc_sweep(int *test_failures_, const char *dname, const char *pnam
     opt.flags = GOAP_PDDL_HTN;
     opt.allocator = test_alloc_hook(&c);
     goap_pddl_task *t = NULL;
-    goap_diag err;
+    goap_error err;
     goap_status st = goap_pddl_parse("d", dom, dl, "p", prob, pl, &opt, &t, &err);
     goap_hddl_plan *p = NULL;
     if (st == GOAP_OK) {

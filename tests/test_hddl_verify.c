@@ -78,7 +78,7 @@ static goap_pddl_task *load(const char *network, const char *init, const char *g
   memset(&opt, 0, sizeof opt);
   opt.flags = GOAP_PDDL_HTN;
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_parse("courier.hddl", DOMAIN, strlen(DOMAIN), "p1.hddl", prob, strlen(prob), &opt,
                       &t, &err) != GOAP_OK)
     fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
@@ -103,14 +103,14 @@ static char *edit(const char *plan, const char *from, const char *to) {
 }
 
 /* Verifies plan on the default problem; returns the status, fills r and err. */
-static goap_status verify_on(goap_pddl_task *t, const char *plan, goap_hddl_report *r, goap_diag *err) {
+static goap_status verify_on(goap_pddl_task *t, const char *plan, goap_hddl_report *r, goap_error *err) {
   return goap_hddl_verify(t, "p.plan", plan, strlen(plan), r, err);
 }
 
 /* Checks that plan is read (GOAP_OK), invalid, at line:col, with `msg` in the message. */
 static int expect_invalid(goap_pddl_task *t, const char *plan, int line, int col, const char *msg) {
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   int bad = 0;
   if (!plan) return 1;
   goap_status st = verify_on(t, plan, &r, &err);
@@ -128,7 +128,7 @@ static int expect_invalid(goap_pddl_task *t, const char *plan, int line, int col
 
 static int expect_parse_error(goap_pddl_task *t, const char *plan, int line, int col, const char *msg) {
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   if (!plan) return 1;
   goap_status st = verify_on(t, plan, &r, &err);
   if (st != GOAP_PARSE_ERROR || err.status != GOAP_PARSE_ERROR || err.line != line ||
@@ -147,7 +147,7 @@ TEST(valid_plan) {
   REQUIRE(t);
   REQUIRE(goap_hddl_is_htn(t));
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(verify_on(t, VALID, &r, &err), GOAP_OK);
   CHECK_EQ_INT(r.valid, 1);
   CHECK_EQ_INT(r.primitives, 4);
@@ -177,7 +177,7 @@ TEST(top_form) {
   REQUIRE(t);
   char *p = edit(VALID, "root 10 15\n", "root 30\n30 __top -> __top_method 10 15\n");
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   REQUIRE(p);
   CHECK_EQ_INT(verify_on(t, p, &r, &err), GOAP_OK);
   CHECK_EQ_INT(r.valid, 1);
@@ -287,7 +287,7 @@ TEST(method_preconditions) {
   t = load("(t1 (check x))", "(box-at x c)", "");
   REQUIRE(t);
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(verify_on(t, "==>\nroot 0\n0 check x -> m-check\n<==\n", &r, &err), GOAP_OK);
   CHECK_EQ_INT(r.valid, 1);
   goap_pddl_destroy(t);
@@ -448,7 +448,7 @@ TEST(malformed) {
   free(p);
   /* the diagnostic carries the source line */
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   p = edit(VALID, "2 move b c", "2x move b c");
   REQUIRE(p);
   CHECK_EQ_INT(verify_on(t, p, &r, &err), GOAP_PARSE_ERROR);
@@ -462,7 +462,7 @@ TEST(arguments) {
   goap_pddl_task *t = load(NETWORK, "(box-at x b)", "");
   REQUIRE(t);
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(goap_hddl_verify(NULL, "p", VALID, strlen(VALID), &r, &err), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_hddl_verify(t, "p", NULL, 0, &r, &err), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_hddl_verify(t, "p", VALID, strlen(VALID), NULL, &err), GOAP_INVALID_ARGUMENT);
@@ -494,7 +494,7 @@ TEST(no_arguments_at_all) {
   memset(&opt, 0, sizeof opt);
   opt.flags = GOAP_PDDL_HTN;
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_pddl_parse("z", dom, strlen(dom), "y", prob, strlen(prob), &opt, &t, &err) == GOAP_OK);
   goap_hddl_report r;
   CHECK_EQ_INT(verify_on(t, "==>\n0 a\n1 b\nroot 2\n2 t -> m 0 1\n<==\n", &r, &err), GOAP_OK);
@@ -536,7 +536,7 @@ TEST(random_edits) {
       }
     }
     goap_hddl_report r;
-    goap_diag err;
+    goap_error err;
     goap_status st = goap_hddl_verify(t, "p.plan", buf, len, &r, &err);
     if (st == GOAP_OK && r.valid) {
       ++valid;
@@ -567,7 +567,7 @@ TEST(out_of_memory) {
   opt.flags = GOAP_PDDL_HTN;
   opt.allocator = test_alloc_hook(&b);
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_pddl_parse("d", DOMAIN, strlen(DOMAIN), "p", prob, strlen(prob), &opt, &t, &err) == GOAP_OK);
   size_t base = b.live;
   int ok = 0, oom = 0;
@@ -618,7 +618,7 @@ static goap_pddl_task *load_files(const char *dom, const char *prob) {
   memset(&o, 0, sizeof o);
   o.flags = GOAP_PDDL_HTN;
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_load(dp, pp, &o, &t, &err) != GOAP_OK)
     fprintf(stderr, "load %s %s: %s:%d:%d: %s\n", dom, prob, err.file, err.line, err.col, err.message);
   return t;
@@ -639,7 +639,7 @@ TEST(forall_preconditions_and_goals) {
   char *text = read_file("verify/lamps-valid.plan", &n);
   REQUIRE(text);
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(goap_hddl_verify(t, "p.plan", text, n, &r, &err), GOAP_OK);
   CHECK_EQ_INT(r.valid, 1);
   CHECK_EQ_INT(r.primitives, 5);
@@ -672,7 +672,7 @@ TEST(no_fixed_limits) {
   k += (size_t)snprintf(plan + k, sizeof plan - k, "\n<==\n");
   REQUIRE(k < sizeof plan);
   goap_hddl_report r;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(goap_hddl_verify(t, "p.plan", plan, k, &r, &err), GOAP_OK);
   CHECK_EQ_INT(r.valid, 1);
   CHECK_EQ_INT(r.primitives, 70);

@@ -21,10 +21,10 @@
 
 static goap_file *parse(const char *text) {
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_parse("test.goap", text, strlen(text), NULL, &f, &diag) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     return NULL;
   }
@@ -784,7 +784,7 @@ static void check_error(int *test_failures_, const char *tail, goap_status st, i
   char text[2048];
   snprintf(text, sizeof text, "%s%s", troll_base, tail);
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   memset(&diag, 0, sizeof diag);
   CHECK_EQ_INT(goap_file_parse("t.goap", text, strlen(text), NULL, &f, &diag), st);
   CHECK(f == NULL);
@@ -860,7 +860,7 @@ TEST(file_agent_and_simulation) {
 /* The example: its simulation passes its own expectations. */
 TEST(trunk_thumper_example) {
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/trunk_thumper.goap", NULL, &f, &diag) == GOAP_OK);
   int s = goap_file_find_simulation(f, "troll_at_the_bridge");
   REQUIRE(s >= 0);

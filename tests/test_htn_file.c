@@ -91,7 +91,7 @@ static const bad bad_cases[] = {
 
 static void check_bad(int *test_failures_, const bad *c) {
   goap_file *f = NULL;
-  goap_diag d;
+  goap_error d;
   char buf[2048];
   goap_status st;
   memset(&d, 0, sizeof d);
@@ -106,7 +106,7 @@ static void check_bad(int *test_failures_, const bad *c) {
   CHECK_EQ_INT(d.col, c->col);
   CHECK_STR(d.message, c->message);
   /* the caret line points at the column */
-  goap_diag_format(&d, buf, sizeof buf);
+  goap_error_format(&d, buf, sizeof buf);
   {
     const char *caret = strrchr(buf, '^');
     const char *nl = caret;
@@ -153,7 +153,7 @@ TEST(tasks_and_scenarios) {
       "    do achieve x, n >= 2\n"
       "    do a\n";
   goap_file *f = NULL;
-  goap_diag d;
+  goap_error d;
   REQUIRE(goap_file_parse("t.goap", text, sizeof text - 1, NULL, &f, &d) == GOAP_OK);
   const goap_htn_domain *h = goap_file_htn(f);
   REQUIRE(h);
@@ -197,7 +197,7 @@ TEST(tasks_and_scenarios) {
   CHECK_EQ_INT(sc->expect_plan_length, 1);
   /* a file with tasks: the variables used only by methods are not "never read" */
   {
-    goap_diag w[8];
+    goap_error w[8];
     CHECK_EQ_INT(goap_file_warnings(f, w, 8), 0);
   }
   goap_file_destroy(f);
@@ -219,7 +219,7 @@ TEST(allocation_failures) {
   /* (u: do pause achieve x, !y) */
   test_alloc c;
   goap_file *f = NULL;
-  goap_diag d;
+  goap_error d;
   size_t total;
   memset(&c, 0, sizeof c);
   goap_allocator a = test_alloc_hook(&c);
@@ -247,7 +247,7 @@ TEST(method_warnings) {
                              "task t\n  method m\n    when x, y\n    do a\n"
                              "  method n\n    when z\n  method s\n    do set z\n";
   goap_file *f = NULL;
-  goap_diag d, w[4];
+  goap_error d, w[4];
   REQUIRE(goap_file_parse("t.goap", text, sizeof text - 1, NULL, &f, &d) == GOAP_OK);
   REQUIRE(goap_file_warnings(f, w, 4) == 1);
   CHECK_STR(w[0].message, "method 'm' of task 't' can never apply: condition 'y' is "

@@ -93,7 +93,7 @@ TEST(blocks_on_threads) {
 
 TEST(file_with_achieve_on_threads) {
   goap_file *f = NULL;
-  goap_diag d;
+  goap_error d;
   REQUIRE(goap_file_load(GOAP_TESTS_DIR "/htn/achieve_pause_set.goap", NULL, &f, &d) ==
           GOAP_OK);
   const goap_htn_domain *h = goap_file_htn(f);

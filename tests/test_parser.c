@@ -5,7 +5,7 @@
  * Good inputs are checked through the public domain query API (every variable, action,
  * goal and scenario field) and by planning their scenarios; bad inputs each check the exact
  * status, line, column, message and source line of the first error, and that
- * goap_diag_format renders `name:L:C: error: msg`, the source line and a caret under the
+ * goap_error_format renders `name:L:C: error: msg`, the source line and a caret under the
  * column.
  */
 #include <goap/file.h>
@@ -21,9 +21,9 @@
 /* ------------------------------------------------------------------------------------------
  * Helpers
  * ---------------------------------------------------------------------------------------- */
-static goap_file *parse(const char *text, goap_diag *err) {
+static goap_file *parse(const char *text, goap_error *err) {
   goap_file *f = NULL;
-  goap_diag local;
+  goap_error local;
   goap_file_parse("t.goap", text, strlen(text), NULL, &f, err ? err : &local);
   return f;
 }
@@ -59,7 +59,7 @@ typedef struct bad_case {
 /* Parses c->text (len bytes; 0: strlen) and checks the first error completely. */
 static void check_bad(int *test_failures_, const bad_case *c, size_t len) {
   goap_file *f = (goap_file *)&len; /* must be reset to NULL */
-  goap_diag d;
+  goap_error d;
   goap_status st;
   char want_src[600];
   if (!len) len = strlen(c->text);
@@ -93,7 +93,7 @@ static void check_bad(int *test_failures_, const bad_case *c, size_t len) {
     expect[n++] = '^';
     expect[n++] = '\n';
     expect[n] = '\0';
-    need = goap_diag_format(&d, got, sizeof got);
+    need = goap_error_format(&d, got, sizeof got);
     CHECK_EQ_INT(need, strlen(expect));
     CHECK_STR(got, expect);
   }
@@ -200,7 +200,7 @@ static void check_eff(int *test_failures_, const goap_effect *e, int var, goap_e
 }
 
 TEST(soldier_vars) {
-  goap_diag err;
+  goap_error err;
   goap_file *f = parse(soldier_text, &err);
   const goap_domain *d;
   goap_var_info vi;
@@ -439,7 +439,7 @@ TEST(load_examples) {
   int i;
   for (i = 0; i < 2; ++i) {
     goap_file *f = NULL;
-    goap_diag err;
+    goap_error err;
     goap_status st = goap_file_load(files[i], NULL, &f, &err);
     if (st != GOAP_OK) fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
     REQUIRE(st == GOAP_OK && f != NULL);
@@ -452,7 +452,7 @@ TEST(load_examples) {
 
 TEST(load_errors) {
   goap_file *f = (goap_file *)&f;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(goap_file_load(GOAP_TESTS_DIR "/no/such/file.goap", NULL, &f, &err),
                GOAP_IO_ERROR);
   CHECK(f == NULL);
@@ -498,7 +498,7 @@ TEST(line_endings_tabs_comments) {
       "scenario s\r\n"
       "  want n == -2\r\n"
       "  expect cost 0";
-  goap_diag err;
+  goap_error err;
   goap_file *f = parse(text, &err);
   const goap_domain *d;
   const goap_cond *c;
@@ -537,7 +537,7 @@ TEST(line_endings_tabs_comments) {
 
 TEST(empty_and_comment_only) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(goap_file_parse("e", "", 0, NULL, &f, &err), GOAP_OK);
   REQUIRE(f != NULL);
   CHECK_EQ_INT(goap_domain_var_count(goap_file_domain(f)), 0);
@@ -910,7 +910,7 @@ TEST(bad_inputs) {
 TEST(nul_byte) {
   static const char text[] = "var x: bool\nvar y: bo\0ol\n";
   bad_case c = {text, GOAP_PARSE_ERROR, 2, 10, "NUL byte in input", 0};
-  goap_diag d;
+  goap_error d;
   goap_file *f = NULL;
   check_bad(test_failures_, &c, sizeof text - 1);
   /* the source line shows the NUL as '?' so it stays one line of text */
@@ -921,7 +921,7 @@ TEST(nul_byte) {
 TEST(long_line) {
   size_t n = GOAP_FILE_MAX_LINE + 100, i;
   char *text = (char *)malloc(n + 32);
-  goap_diag d;
+  goap_error d;
   goap_file *f = NULL;
   char out[1024];
   REQUIRE(text != NULL);
@@ -935,7 +935,7 @@ TEST(long_line) {
   CHECK_STR(d.message, "line is longer than 4096 bytes");
   CHECK_EQ_INT(strlen(d.source), sizeof d.source - 1); /* truncated */
   /* the caret would lie beyond the truncated source: only two lines are printed */
-  goap_diag_format(&d, out, sizeof out);
+  goap_error_format(&d, out, sizeof out);
   {
     static const char head[] =
         "t.goap:2:4097: error: line is longer than 4096 bytes\nvar y: bool # aaa";
@@ -953,7 +953,7 @@ TEST(too_large_input) {
   /* the size is checked before any byte is read */
   size_t n = (size_t)GOAP_FILE_MAX_BYTES + 1;
   char *text = (char *)calloc(n, 1);
-  goap_diag d;
+  goap_error d;
   goap_file *f = NULL;
   REQUIRE(text != NULL);
   CHECK_EQ_INT(goap_file_parse("big", text, n, NULL, &f, &d), GOAP_TOO_LARGE);
@@ -966,7 +966,7 @@ TEST(too_large_input) {
 TEST(too_many_vars) {
   size_t cap = 20u * 70000u, n = 0;
   char *text = (char *)malloc(cap);
-  goap_diag d;
+  goap_error d;
   goap_file *f = NULL;
   int i;
   REQUIRE(text != NULL);
@@ -981,7 +981,7 @@ TEST(too_many_vars) {
 
 TEST(name_in_diag_is_truncated) {
   char name[400];
-  goap_diag d;
+  goap_error d;
   goap_file *f = NULL;
   memset(name, 'n', sizeof name - 1);
   name[sizeof name - 1] = '\0';
@@ -992,10 +992,10 @@ TEST(name_in_diag_is_truncated) {
 }
 
 /* ------------------------------------------------------------------------------------------
- * goap_diag_format
+ * goap_error_format
  * ---------------------------------------------------------------------------------------- */
 TEST(diag_format) {
-  goap_diag d;
+  goap_error d;
   char buf[256];
   size_t n;
   memset(&d, 0, sizeof d);
@@ -1005,7 +1005,7 @@ TEST(diag_format) {
   d.col = 7;
   strcpy(d.message, "unknown variable 'amo'; did you mean 'ammo'?");
   strcpy(d.source, "\tpre amo >= 1");
-  n = goap_diag_format(&d, buf, sizeof buf);
+  n = goap_error_format(&d, buf, sizeof buf);
   CHECK_STR(buf,
             "f.goap:3:7: error: unknown variable 'amo'; did you mean 'ammo'?\n"
             "\tpre amo >= 1\n"
@@ -1014,29 +1014,29 @@ TEST(diag_format) {
   /* truncation: snprintf semantics */
   {
     char small[10];
-    size_t m = goap_diag_format(&d, small, sizeof small);
+    size_t m = goap_error_format(&d, small, sizeof small);
     CHECK_EQ_INT(m, n);
     CHECK_STR(small, "f.goap:3:");
-    CHECK_EQ_INT(goap_diag_format(&d, NULL, 0), n);
+    CHECK_EQ_INT(goap_error_format(&d, NULL, 0), n);
   }
   /* a warning; multi-byte characters before the column take one caret column */
   d.severity = GOAP_SEVERITY_WARNING;
   strcpy(d.source, "var \xC3\xA9t\xC3\xA9 x");
   d.col = 11;
   strcpy(d.message, "m");
-  goap_diag_format(&d, buf, sizeof buf);
+  goap_error_format(&d, buf, sizeof buf);
   CHECK_STR(buf, "f.goap:3:11: warning: m\nvar \xC3\xA9t\xC3\xA9 x\n        ^\n");
   /* no column: no caret; no line: no source */
   d.col = 0;
-  goap_diag_format(&d, buf, sizeof buf);
+  goap_error_format(&d, buf, sizeof buf);
   CHECK_STR(buf, "f.goap:3: warning: m\nvar \xC3\xA9t\xC3\xA9 x\n");
   d.line = 0;
-  goap_diag_format(&d, buf, sizeof buf);
+  goap_error_format(&d, buf, sizeof buf);
   CHECK_STR(buf, "f.goap: warning: m\n");
   d.file[0] = '\0';
-  goap_diag_format(&d, buf, sizeof buf);
+  goap_error_format(&d, buf, sizeof buf);
   CHECK_STR(buf, "warning: m\n");
-  CHECK_EQ_INT(goap_diag_format(NULL, buf, sizeof buf), 0);
+  CHECK_EQ_INT(goap_error_format(NULL, buf, sizeof buf), 0);
   CHECK_STR(buf, "");
 }
 
@@ -1053,7 +1053,7 @@ TEST(parse_conds_ok) {
   goap_file *f = small_domain();
   const goap_domain *d;
   goap_cond c[8];
-  goap_diag err;
+  goap_error err;
   int n = -1;
   REQUIRE(f != NULL);
   d = goap_file_domain(f);
@@ -1129,7 +1129,7 @@ TEST(parse_text_errors) {
     const text_case *t = &text_cases[i];
     goap_cond c[8];
     goap_effect e[8];
-    goap_diag err;
+    goap_error err;
     int n = 77;
     goap_status st = t->assign ? goap_parse_assignments(d, "--given", t->text, e, 8, &n, &err)
                                : goap_parse_conds(d, "--given", t->text, c, 8, &n, &err);
@@ -1148,7 +1148,7 @@ TEST(parse_text_errors) {
     /* over-long text */
     char *big = (char *)malloc(GOAP_FILE_MAX_LINE + 10);
     goap_cond c[1];
-    goap_diag err;
+    goap_error err;
     int n;
     REQUIRE(big != NULL);
     memset(big, 'a', GOAP_FILE_MAX_LINE + 9);
@@ -1165,7 +1165,7 @@ TEST(parse_assignments_ok) {
   const goap_domain *d;
   goap_effect e[8];
   goap_word st[4];
-  goap_diag err;
+  goap_error err;
   int n = 0;
   REQUIRE(f != NULL);
   d = goap_file_domain(f);
@@ -1232,7 +1232,7 @@ static const char warn_text[] =
 
 TEST(warnings) {
   goap_file *f = parse(warn_text, NULL);
-  goap_diag w[8];
+  goap_error w[8];
   int n, i;
   static const int lines[] = {3, 8, 11, 20, 29, 34, 36};
   static const int cols[] = {5, 8, 8, 8, 8, 6, 6};
@@ -1265,7 +1265,7 @@ TEST(warnings) {
   }
   {
     char buf[512];
-    goap_diag_format(&w[0], buf, sizeof buf);
+    goap_error_format(&w[0], buf, sizeof buf);
     CHECK_STR(buf,
               "t.goap:3:5: warning: variable 'unused' is never read or written\n"
               "var unused: bool\n"
@@ -1338,7 +1338,7 @@ TEST(warnings_strict_effect_out_of_range) {
                        "action eat_clamped\n  eff hunger -= 5 clamp\n"
                        "goal fed\n  want hunger <= 2\n",
                        NULL);
-  goap_diag w[4];
+  goap_error w[4];
   REQUIRE(f != NULL);
   /* eat_clamped reaches 0, so the goal is fine; the strict meal never fits in 0..3 */
   REQUIRE(goap_file_warnings(f, w, 4) == 1);
@@ -1385,7 +1385,7 @@ TEST(sensed_variables) {
                        "goal search\n  want searching\n"
                        "goal open\n  want door_open\n",
                        NULL);
-  goap_diag w[8];
+  goap_error w[8];
   goap_var_info vi;
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
@@ -1422,7 +1422,7 @@ TEST(warnings_scenarios_count_as_use) {
                        "action x\n  eff a\n"
                        "scenario s\n  want a\n  given b\n",
                        NULL);
-  goap_diag w[4];
+  goap_error w[4];
   REQUIRE(f != NULL);
   CHECK_EQ_INT(goap_file_warnings(f, w, 4), 1);
   CHECK_STR(w[0].message, "variable 'c' is never read or written");

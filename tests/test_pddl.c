@@ -19,7 +19,7 @@
 /* ---- helpers ---------------------------------------------------------------------------- */
 
 static goap_pddl_task *load_text(const char *dom, const char *prob, const goap_pddl_options *o,
-                                 goap_status *st, goap_diag *err) {
+                                 goap_status *st, goap_error *err) {
   goap_pddl_task *t = NULL;
   *st = goap_pddl_parse("d.pddl", dom, strlen(dom), "p.pddl", prob, strlen(prob), o, &t, err);
   return t;
@@ -30,7 +30,7 @@ static goap_pddl_task *load_files(const char *dom, const char *prob) {
   snprintf(dp, sizeof dp, "%s/pddl/%s", GOAP_TESTS_DIR, dom);
   snprintf(pp, sizeof pp, "%s/pddl/%s", GOAP_TESTS_DIR, prob);
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_load(dp, pp, NULL, &t, &err) != GOAP_OK)
     fprintf(stderr, "load %s %s: %s:%d:%d: %s\n", dom, prob, err.file, err.line, err.col,
             err.message);
@@ -148,7 +148,7 @@ TEST(parse_errors_have_exact_positions) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     const err_case *c = &cases[i];
     goap_status st;
-    goap_diag err;
+    goap_error err;
     goap_pddl_task *t = load_text(c->dom, c->prob, NULL, &st, &err);
     CHECK(t == NULL);
     if (st != c->status || strcmp(err.file, c->file) != 0 || err.line != c->line ||
@@ -163,7 +163,7 @@ TEST(parse_errors_have_exact_positions) {
 
 TEST(diag_carries_the_source_line) {
   goap_status st;
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *t = load_text(
       "(define (domain d)\n  (:predicates (p ?x))\n  (:action a :parameters (?x)\n"
       "    :precondition (imply (p ?x) (p ?x)) :effect (p ?x)))\n",
@@ -171,7 +171,7 @@ TEST(diag_carries_the_source_line) {
   CHECK(t == NULL);
   CHECK_STR(err.source, "    :precondition (imply (p ?x) (p ?x)) :effect (p ?x)))");
   char buf[1024];
-  goap_diag_format(&err, buf, sizeof buf);
+  goap_error_format(&err, buf, sizeof buf);
   CHECK(strstr(buf, "d.pddl:4:19: error: unsupported construct 'imply' (implication)") != NULL);
   CHECK(strstr(buf, "(p ?x)))\n                  ^\n") != NULL);
 }
@@ -248,7 +248,7 @@ TEST(grounding_never_enumerates_all_combinations) {
   memset(&opt, 0, sizeof opt);
   opt.max_work = 20000;
   goap_status st;
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *t = load_text(dom, prob, &opt, &st, &err);
   if (!t) fprintf(stderr, "%s\n", err.message);
   REQUIRE(t != NULL);
@@ -314,7 +314,7 @@ TEST(grid_costs_equality_negation) {
 
 TEST(names_are_case_insensitive) {
   goap_status st;
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *t = load_text(
       "(DEFINE (DOMAIN Up) (:Predicates (P ?X) (Q))\n"
       " (:ACTION Go :Parameters (?X) :Precondition (p ?x) :Effect (AND (q) (NOT (P ?x)))))",
@@ -328,7 +328,7 @@ TEST(names_are_case_insensitive) {
 
 TEST(constants_listed_again_in_objects) {
   goap_status st;
-  goap_diag err;
+  goap_error err;
   const char *dom = "(define (domain d) (:types t u - object v - t) (:constants k - v)\n"
                     " (:predicates (p ?x - v) (q))\n"
                     " (:action a :parameters (?x - v) :precondition (p ?x) :effect (q)))";
@@ -352,7 +352,7 @@ TEST(constants_listed_again_in_objects) {
 
 TEST(add_wins_over_delete_and_static_goals) {
   goap_status st;
-  goap_diag err;
+  goap_error err;
   /* `flip` deletes and adds (p ?x) at once: p stays true (PDDL applies deletes first). */
   goap_pddl_task *t = load_text(
       "(define (domain d) (:predicates (p ?x) (done) (fixed ?x))\n"
@@ -389,7 +389,7 @@ TEST(add_wins_over_delete_and_static_goals) {
 
 TEST(forall_preconditions_and_goals_and_wide_actions) {
   goap_status st;
-  goap_diag err;
+  goap_error err;
   /* lock needs every lamp off (forall in a precondition); the goal wants every room locked */
   const char dom[] =
       "(define (domain d) (:types lamp room)\n"
@@ -598,7 +598,7 @@ TEST(blocks_optimal_costs_match_brute_force) {
       o = (int)strlen(prob);
       snprintf(prob + o, sizeof prob - (size_t)o, ")))");
       goap_pddl_task *t = NULL;
-      goap_diag err;
+      goap_error err;
       REQUIRE(goap_pddl_parse("blocks.pddl", dom, dl, "r.pddl", prob, strlen(prob), NULL, &t,
                               &err) == GOAP_OK);
       char plan[4096];
@@ -689,7 +689,7 @@ TEST(gripper_optimal_costs_match_brute_force) {
       o += snprintf(prob + o, sizeof prob - (size_t)o, " (at ball%d roomb)", i);
     snprintf(prob + o, sizeof prob - (size_t)o, ")))");
     goap_pddl_task *t = NULL;
-    goap_diag err;
+    goap_error err;
     REQUIRE(goap_pddl_parse("gripper.pddl", dom, dl, "g.pddl", prob, strlen(prob), NULL, &t,
                             &err) == GOAP_OK);
     CHECK_NEAR(plan_cost(t, NULL, 0), (double)gripper_bfs(n), 0);
@@ -781,7 +781,7 @@ TEST(grid_optimal_costs_match_brute_force) {
              " (:metric minimize (total-cost)))",
              names[s0], names[s0], names[s1], names[s1], names[g0], names[g1]);
     goap_pddl_task *t = NULL;
-    goap_diag err;
+    goap_error err;
     goap_status st = goap_pddl_parse("grid.pddl", dom, dl, "g.pddl", prob, strlen(prob), NULL,
                                      &t, &err);
     if (st != GOAP_OK) fprintf(stderr, "%d:%d %s\n", err.line, err.col, err.message);
@@ -809,7 +809,7 @@ TEST(validator_reports_the_first_failure) {
   snprintf(dp, sizeof dp, "%s/pddl/gripper.pddl", GOAP_TESTS_DIR);
   snprintf(pp, sizeof pp, "%s/pddl/gripper-2.pddl", GOAP_TESTS_DIR);
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_pddl_load(dp, pp, &opt, &t, &err) == GOAP_OK);
   CHECK(goap_pddl_domain(t) == NULL);
   goap_pddl_report r;
@@ -884,7 +884,7 @@ TEST(allocation_failures_are_clean) {
     memset(&opt, 0, sizeof opt);
     opt.allocator = test_alloc_hook(&c);
     goap_pddl_task *t = NULL;
-    goap_diag err;
+    goap_error err;
     goap_status st = goap_pddl_parse("g", dom, dl, "p", prob, pl, &opt, &t, &err);
     if (st == GOAP_OK) {
       CHECK_NEAR(plan_cost(t, NULL, 0), 19.0, 0);
@@ -911,7 +911,7 @@ TEST(allocation_failures_are_clean) {
 
 TEST(null_arguments) {
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   CHECK_EQ_INT(goap_pddl_parse("d", NULL, 3, "p", "", 0, NULL, &t, &err), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_pddl_load(NULL, "p", NULL, &t, &err), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_pddl_load("/nonexistent/d.pddl", "/nonexistent/p.pddl", NULL, &t, &err),
@@ -937,7 +937,7 @@ TEST(task_without_any_arguments) {
                     " (:action a :effect (p)) (:action b :precondition (p) :effect (q)))";
   const char *prob = "(define (problem z1) (:domain z) (:init) (:goal (q)))";
   goap_status st;
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *t = load_text(dom, prob, NULL, &st, &err);
   REQUIRE(t != NULL);
   goap_pddl_info info;

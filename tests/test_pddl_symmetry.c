@@ -22,7 +22,7 @@
 
 static goap_pddl_task *load(const char *dom, const char *prob, const goap_pddl_options *o) {
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_parse("d.pddl", dom, strlen(dom), "p.pddl", prob, strlen(prob), o, &t, &err) !=
       GOAP_OK)
     fprintf(stderr, "load: %s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
@@ -671,7 +671,7 @@ static double plan_and_validate(goap_pddl_task *t, int use_symmetry) {
     text[o++] = '\n';
   }
   goap_pddl_report rep;
-  goap_diag err;
+  goap_error err;
   if (goap_pddl_validate(t, "plan", text, o, &rep, &err) != GOAP_OK || !rep.valid) return -1;
   if (rep.cost != r.cost) return -1;
   return rep.cost;

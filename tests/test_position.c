@@ -81,7 +81,7 @@ TEST(diagnostics_have_exact_positions) {
   for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
     const err_case *e = &errors[i];
     goap_file *f = NULL;
-    goap_diag dg;
+    goap_error dg;
     memset(&dg, 0, sizeof dg);
     goap_status st = goap_file_parse("t.goap", e->text, strlen(e->text), NULL, &f, &dg);
     if (st != e->status || dg.line != e->line || dg.col != e->col ||
@@ -98,10 +98,10 @@ TEST(diagnostics_have_exact_positions) {
   /* the formatted form: file:line:col, the line, a caret under the column */
   const char *src = LOC POS "action go\n  cost distance(loc, q)\n  eff loc = b\n";
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_NOT_FOUND);
   char buf[1024];
-  goap_diag_format(&dg, buf, sizeof buf);
+  goap_error_format(&dg, buf, sizeof buf);
   CHECK_STR(buf, "t.goap:7:22: error: 'loc' has no value 'q'\n"
                  "  cost distance(loc, q)\n"
                  "                     ^\n");
@@ -133,7 +133,7 @@ TEST(base_factor_and_explicit_place) {
       "action go_c\n  cost 0.5 * distance(loc)\n  pre loc != c\n  eff loc = c\n"
       "action call_from_afar\n  cost distance(loc, c)\n  eff done\n"; /* distance to c */
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_OK);
   const goap_domain *d = goap_file_domain(f);
   int loc = goap_domain_find_var(d, "loc"), done = goap_domain_find_var(d, "done");
@@ -162,7 +162,7 @@ TEST(base_factor_and_explicit_place) {
 
 TEST(ammo_run_nearer_small_box_wins_and_moves_with_the_host) {
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/ammo_run.goap", NULL, &f, &dg) == GOAP_OK);
   const goap_domain *d = goap_file_domain(f);
   int loc = goap_domain_find_var(d, "loc"), ammo = goap_domain_find_var(d, "ammo");
@@ -216,7 +216,7 @@ TEST(ammo_run_nearer_small_box_wins_and_moves_with_the_host) {
 TEST(host_completes_positions) {
   const char *src = LOC "position loc a 0 0\naction go\n  eff loc = b\n";
   goap_file *f = NULL;
-  goap_diag dg;
+  goap_error dg;
   REQUIRE(goap_file_parse("t.goap", src, strlen(src), NULL, &f, &dg) == GOAP_OK);
   CHECK_EQ_INT(goap_file_position(f, 0, 1, NULL, NULL, NULL), GOAP_NOT_FOUND);
   CHECK_EQ_INT(goap_file_set_position(f, 0, 1, 1, 2, 3), GOAP_OK);

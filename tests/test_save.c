@@ -27,7 +27,7 @@ static goap_file *load(const char *name) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", GOAP_EXAMPLES_DIR, name);
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_load(path, NULL, &f, &diag) != GOAP_OK) return NULL;
   return f;
 }
@@ -442,7 +442,7 @@ TEST(changed_domain_is_refused) {
       "domain d\nvar b: bool\nvar n: int 0..5\n"
       "action x\n  cost 1\n  pre !b\n  eff b\ngoal g\n  priority 1\n  want b\n"};
   goap_file *f1 = NULL;
-  goap_diag diag;
+  goap_error diag;
   REQUIRE(goap_file_parse("v1", v1, strlen(v1), NULL, &f1, &diag) == GOAP_OK);
   goap_agent_type_desc td;
   memset(&td, 0, sizeof td);
@@ -929,7 +929,7 @@ TEST(htn_agent) {
   goap_file_destroy(f);
   /* a root task that pauses: saved while the plan ends at the pause too (its continuation),
    * the restored agent resumes it as the uninterrupted one does */
-  goap_diag diag;
+  goap_error diag;
   REQUIRE(goap_file_load(GOAP_TESTS_DIR "/htn/achieve_pause_set.goap", NULL, &f, &diag) ==
           GOAP_OK);
   saved = paused = with_mtr = 0;
@@ -954,7 +954,7 @@ TEST(htn_agent) {
 /* The guard of ROUNDS as an agent type (actions succeed at once), and the snapshot of one
  * saved at its first pause into buf (*n bytes). 0 on failure. */
 static int rounds_paused(goap_file **f, goap_agent_type **t, uint8_t *buf, size_t *n) {
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_parse("rounds.goap", ROUNDS, strlen(ROUNDS), NULL, f, &diag) != GOAP_OK) return 0;
   const goap_domain *d = goap_file_domain(*f);
   goap_action_binding ab[8];
@@ -1080,7 +1080,7 @@ TEST(htn_pause_truncations_and_bit_flips) {
  * planner resumes exactly as the planner that paused. */
 TEST(htn_continuation_moves_between_planners) {
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   REQUIRE(goap_file_parse("rounds.goap", ROUNDS, strlen(ROUNDS), NULL, &f, &diag) == GOAP_OK);
   const goap_htn_domain *h = goap_file_htn(f);
   const goap_domain *d = goap_file_domain(f);

@@ -572,10 +572,10 @@ static goap_file *load(const char *name) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", GOAP_EXAMPLES_DIR, name);
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_load(path, NULL, &f, &diag) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     return NULL;
   }
@@ -886,7 +886,7 @@ static int soak_type(world *w, int k, const goap_domain *d, const char *name,
 TEST(soak_every_frame) {
   goap_file *sf = load("soldier.goap");
   goap_file *cf = NULL;
-  goap_diag diag;
+  goap_error diag;
   REQUIRE(sf);
   REQUIRE(goap_file_parse("camp.goap", camp_text, strlen(camp_text), NULL, &cf, &diag) == GOAP_OK);
   const goap_domain *sd = goap_file_domain(sf), *cd = goap_file_domain(cf);

@@ -155,7 +155,7 @@ static const char counter_text[] =
 
 static goap_file *load_text(const char *name, const char *text) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_parse(name, text, strlen(text), NULL, &f, &err) != GOAP_OK) return NULL;
   return f;
 }

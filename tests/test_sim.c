@@ -14,10 +14,10 @@
 
 static goap_file *parse(const char *text) {
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_parse("sim.goap", text, strlen(text), NULL, &f, &diag) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     return NULL;
   }

@@ -404,11 +404,11 @@ TEST(soak) {
   int frames = soak_frames();
   int warm = frames / 4 < 1000 ? frames / 4 : 1000;
   goap_file *fs = NULL, *fc = NULL;
-  goap_diag diag;
+  goap_error diag;
   REQUIRE(goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", NULL, &fs, &diag) == GOAP_OK);
   if (goap_file_parse("camp.goap", camp_text, strlen(camp_text), NULL, &fc, &diag) != GOAP_OK) {
     char buf[1024];
-    goap_diag_format(&diag, buf, sizeof buf);
+    goap_error_format(&diag, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
     goap_file_destroy(fs);
     REQUIRE(0);

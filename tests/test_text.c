@@ -22,7 +22,7 @@ static const char domain_text[] =
 
 TEST(exact_text) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_file_parse("text.goap", domain_text, sizeof domain_text - 1, NULL, &f, &err) ==
           GOAP_OK);
   const goap_domain *d = goap_file_domain(f);
@@ -55,7 +55,7 @@ TEST(exact_text) {
 
 TEST(round_trip) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_file_parse("text.goap", domain_text, sizeof domain_text - 1, NULL, &f, &err) ==
           GOAP_OK);
   const goap_domain *d = goap_file_domain(f);

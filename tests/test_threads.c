@@ -73,7 +73,7 @@ static void *run(void *arg) {
 
 TEST(threads_agree) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   REQUIRE(goap_file_parse("threads.goap", text, sizeof text - 1, NULL, &f, &err) == GOAP_OK);
   static job jobs[THREADS + 1];
   memset(jobs, 0, sizeof jobs);

@@ -102,7 +102,7 @@ static void on_event(void *user, const goap_trace_event *ev) {
 
 static goap_file *load(const char *text) {
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   memset(&diag, 0, sizeof diag);
   if (goap_file_parse("test", text, strlen(text), NULL, &f, &diag) != GOAP_OK) return NULL;
   return f;
@@ -110,7 +110,7 @@ static goap_file *load(const char *text) {
 
 static goap_file *load_path(const char *path) {
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   memset(&diag, 0, sizeof diag);
   if (goap_file_load(path, NULL, &f, &diag) != GOAP_OK) return NULL;
   return f;

@@ -79,10 +79,10 @@ static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : GOAP_EXAMPLES_DIR "/soldier.goap";
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   if (goap_file_load(path, NULL, &f, &err) != GOAP_OK) {
     char text[2048];
-    goap_diag_format(&err, text, sizeof text);
+    goap_error_format(&err, text, sizeof text);
     fprintf(stderr, "%s\n", text);
     return 1;
   }

@@ -62,7 +62,7 @@ static void show(const char *when, const goap_agent *a, const goap_domain *d) {
 
 int main(void) {
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_load(GOAP_EXAMPLES_DIR "/soldier.goap", NULL, &f, &diag) != GOAP_OK) return 1;
   const goap_domain *d = goap_file_domain(f);
   int ticks = 0;

@@ -49,7 +49,8 @@ typedef struct goap_squad_desc {
 } goap_squad_desc;
 
 /* Creates a squad into *out. desc may be NULL (defaults). Names are copied. GOAP_OK;
- * GOAP_OUT_OF_MEMORY (*out NULL); GOAP_INVALID_ARGUMENT when out is NULL. */
+ * GOAP_OUT_OF_MEMORY; GOAP_INVALID_ARGUMENT when out is NULL or order_priority is NaN (*out is
+ * NULL on any failure). */
 GOAP_API goap_status goap_squad_create(const goap_squad_desc *desc, goap_squad **out);
 /* Clears the orders it gave; NULL does nothing. */
 GOAP_API void goap_squad_destroy(goap_squad *s);

@@ -2,7 +2,7 @@
  * base.h -- the base layer every module is built on (src/base/, not installed): allocation
  * through the caller's goap_allocator, one growth helper, one monotonic clock, one name table
  * and GOAP_ASSERT. The public types it uses (GOAP_API, goap_status, goap_allocator) come from
- * goap/goap.h; goap_diag from goap/diag.h.
+ * goap/goap.h; goap_error from goap/error.h.
  *
  * The objects of src/base/ are compiled into every library (they hold no GOAP_API function, so
  * each shared library keeps its own hidden copy and none exports them). Nothing here prints,
@@ -24,7 +24,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "goap/error.h"
 #include "goap/goap.h"
+
+/* ---- goap_error: the one error shape (src/base/error.c) ----------------------------------- */
+/* Sets status GOAP_OK and every field empty / 0. e may be NULL. */
+void goap__err_clear(goap_error *e);
+/* Clears e, then sets status st, the byte offset and the message msg (truncated; NULL or ""
+ * gives goap_status_string(st)). Returns st. e may be NULL. */
+goap_status goap__err_set(goap_error *e, goap_status st, size_t offset, const char *msg);
 
 /* ---- GOAP_ASSERT: internal invariants ---------------------------------------------------- */
 /* On in Debug builds (no NDEBUG) and whenever GOAP_ASSERTS=1 is defined (the sanitizer builds

@@ -30,7 +30,7 @@ struct goap_builder {
   goap__goal *goals;
   size_t ngoals, cgoals;
   goap__names var_names, action_names, goal_names;
-  char err[512];
+  goap_error err; /* the last call's (goap_builder_error) */
   goap_item_kind err_item;
   int err_index;
   uint32_t *seen;      /* per variable: the stamp of the last action that wrote it */
@@ -56,7 +56,9 @@ static goap_status fail(goap_builder *b, goap_status st, goap_item_kind item, in
                         const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(b->err, sizeof b->err, fmt, ap);
+  goap__err_clear(&b->err);
+  b->err.status = st;
+  vsnprintf(b->err.message, sizeof b->err.message, fmt, ap);
   va_end(ap);
   b->err_item = item;
   b->err_index = index;
@@ -64,7 +66,7 @@ static goap_status fail(goap_builder *b, goap_status st, goap_item_kind item, in
 }
 
 static void clear_error(goap_builder *b) {
-  b->err[0] = 0;
+  goap__err_clear(&b->err);
   b->err_item = GOAP_ITEM_NONE;
   b->err_index = -1;
 }
@@ -81,15 +83,18 @@ static int valid_name(const char *s) {
 
 /* ---- lifetime ------------------------------------------------------------------------------ */
 
-goap_builder *goap_builder_create(const goap_allocator *alloc) {
+goap_status goap_builder_create(const goap_allocator *alloc, goap_builder **out) {
   goap_allocator a = {0, 0};
+  if (!out) return GOAP_INVALID_ARGUMENT;
+  *out = NULL;
   if (alloc) a = *alloc;
   goap_builder *b = (goap_builder *)goap__alloc(&a, sizeof *b);
-  if (!b) return NULL;
+  if (!b) return GOAP_OUT_OF_MEMORY;
   memset(b, 0, sizeof *b);
   b->alloc = a;
-  b->err_index = -1;
-  return b;
+  clear_error(b);
+  *out = b;
+  return GOAP_OK;
 }
 
 static void free_var(const goap_allocator *a, goap__var *v) {
@@ -155,7 +160,7 @@ goap_status goap_builder_set_name(goap_builder *b, const char *name) {
   return GOAP_OK;
 }
 
-const char *goap_builder_error(const goap_builder *b) { return b ? b->err : ""; }
+const goap_error *goap_builder_error(const goap_builder *b) { return b ? &b->err : NULL; }
 
 goap_item_kind goap_builder_error_item(const goap_builder *b, int *index) {
   if (!b) {

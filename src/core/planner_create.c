@@ -69,13 +69,16 @@ static goap_status build_touch(goap_planner *p) {
   return GOAP_OK;
 }
 
-goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc *desc) {
-  if (!d) return NULL;
+goap_status goap_planner_create(const goap_domain *d, const goap_planner_desc *desc,
+                                goap_planner **out) {
+  if (!out) return GOAP_INVALID_ARGUMENT;
+  *out = NULL;
+  if (!d) return GOAP_INVALID_ARGUMENT;
   goap_planner_desc dd;
   memset(&dd, 0, sizeof dd);
   if (desc) dd = *desc;
   goap_planner *p = (goap_planner *)goap__alloc(&dd.allocator, sizeof *p);
-  if (!p) return NULL;
+  if (!p) return GOAP_OUT_OF_MEMORY;
   memset(p, 0, sizeof *p);
   p->alloc = dd.allocator;
   p->d = d;
@@ -157,9 +160,10 @@ goap_planner *goap_planner_create(const goap_domain *d, const goap_planner_desc 
   }
   if (!ok) {
     goap_planner_destroy(p);
-    return NULL;
+    return GOAP_OUT_OF_MEMORY;
   }
-  return p;
+  *out = p;
+  return GOAP_OK;
 }
 
 void goap_planner_destroy(goap_planner *p) {

@@ -457,7 +457,7 @@ static void detail_text(const goap_domain *d, const goap_cond *conds, int n, int
   else snprintf(buf, cap, "?");
 }
 
-int goap_file_warnings(const goap_file *f, goap_diag *out, int cap) {
+int goap_file_warnings(const goap_file *f, goap_error *out, int cap) {
   int i;
   if (!f) return 0;
   for (i = 0; out && i < cap && i < f->warning_count; ++i) {

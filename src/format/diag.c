@@ -1,9 +1,9 @@
 /*
- * diag.c -- diagnostics: filling goap_diag values, checking a line's bytes, and "did you
- * mean" suggestions (goap_diag_format is the core's: src/core/diag_format.c).
+ * diag.c -- diagnostics: filling goap_error values, checking a line's bytes, and "did you
+ * mean" suggestions (goap_error_format is the core's: src/core/error_format.c).
  *
  * Invariants:
- *  - Every string field of a goap_diag written here is NUL-terminated and truncated to fit;
+ *  - Every string field of a goap_error written here is NUL-terminated and truncated to fit;
  *    truncation never splits a UTF-8 sequence.
  *  - A diagnostic's source line is sanitised: bytes that are not printable ASCII, tab or part
  *    of a valid UTF-8 sequence become '?', one for one, so byte columns stay aligned.
@@ -84,7 +84,7 @@ void goap__copy_truncated(char *dst, size_t cap, const char *s) {
   dst[n] = '\0';
 }
 
-void goap__diag_vset(goap_diag *d, goap_severity sev, goap_status st, const char *file,
+void goap__diag_vset(goap_error *d, goap_severity sev, goap_status st, const char *file,
                      int line, int col, const char *src, size_t src_len, const char *fmt,
                      va_list ap) {
   char msg[sizeof d->message];
@@ -93,6 +93,7 @@ void goap__diag_vset(goap_diag *d, goap_severity sev, goap_status st, const char
   goap__copy_truncated(d->file, sizeof d->file, file ? file : "");
   d->line = line;
   d->col = col;
+  d->offset = 0;
   vsnprintf(msg, sizeof msg, fmt, ap);
   goap__copy_truncated(d->message, sizeof d->message, msg);
   if (src)
@@ -101,7 +102,7 @@ void goap__diag_vset(goap_diag *d, goap_severity sev, goap_status st, const char
     d->source[0] = '\0';
 }
 
-void goap__diag_set(goap_diag *d, goap_severity sev, goap_status st, const char *file,
+void goap__diag_set(goap_error *d, goap_severity sev, goap_status st, const char *file,
                     int line, int col, const char *src, size_t src_len, const char *fmt,
                     ...) {
   va_list ap;

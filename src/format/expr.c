@@ -331,8 +331,8 @@ goap_status goap__parse_item(goap__lexer *lx, const goap__symtab *st, goap__mode
 
 static goap_status parse_text(const goap_domain *d, const char *name, const char *text,
                               goap__mode mode, goap_cond *conds, goap_effect *effs, int cap,
-                              int *count, goap_diag *err) {
-  goap_diag local;
+                              int *count, goap_error *err) {
+  goap_error local;
   goap__ectx ec;
   goap__lexer lx;
   goap__symtab st;
@@ -344,6 +344,7 @@ static goap_status parse_text(const goap_domain *d, const char *name, const char
   size_t len;
   if (count) *count = 0;
   if (!err) err = &local;
+  goap__err_clear(err);
   if (!d || !text || cap < 0 || (cap > 0 && !conds && !effs)) {
     goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_INVALID_ARGUMENT, file, 0, 0, NULL, 0,
                    "invalid argument");
@@ -417,13 +418,13 @@ static goap_status parse_text(const goap_domain *d, const char *name, const char
 }
 
 goap_status goap_parse_conds(const goap_domain *d, const char *name, const char *text,
-                             goap_cond *out, int cap, int *count, goap_diag *err) {
+                             goap_cond *out, int cap, int *count, goap_error *err) {
   if (cap > 0 && !out) cap = -1; /* reported as an invalid argument */
   return parse_text(d, name, text, GOAP__COND, out, NULL, cap, count, err);
 }
 
 goap_status goap_parse_assignments(const goap_domain *d, const char *name, const char *text,
-                                   goap_effect *out, int cap, int *count, goap_diag *err) {
+                                   goap_effect *out, int cap, int *count, goap_error *err) {
   if (cap > 0 && !out) cap = -1;
   return parse_text(d, name, text, GOAP__ASSIGN, NULL, out, cap, count, err);
 }

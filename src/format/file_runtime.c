@@ -133,9 +133,10 @@ goap_status goap_file_blackboard_create(const goap_file *f, const goap_allocator
                                         goap_blackboard **out) {
   if (out) *out = NULL;
   if (!f || !out) return GOAP_INVALID_ARGUMENT;
-  goap_blackboard *bb = goap_blackboard_create(alloc);
-  if (!bb) return GOAP_OUT_OF_MEMORY;
-  goap_status st = goap_file_apply_resources(f, bb);
+  goap_blackboard *bb;
+  goap_status st = goap_blackboard_create(alloc, &bb);
+  if (st != GOAP_OK) return st;
+  st = goap_file_apply_resources(f, bb);
   if (st != GOAP_OK) {
     goap_blackboard_destroy(bb);
     return st;

@@ -85,7 +85,7 @@ static inline void goap__ftab_free(const goap_allocator *a, goap__ftab *t) {
  * ---------------------------------------------------------------------------------------- */
 /* Where errors go: the diagnostic to fill and the context of the current line. */
 typedef struct goap__ectx {
-  goap_diag *diag;   /* never NULL */
+  goap_error *diag;   /* never NULL */
   const char *file;  /* NUL-terminated */
   int line;          /* current line number (1-based) */
   const char *src;   /* current line text (not NUL-terminated) */
@@ -93,12 +93,12 @@ typedef struct goap__ectx {
 } goap__ectx;
 
 /* Fills a diagnostic completely. src may be NULL. */
-void goap__diag_set(goap_diag *d, goap_severity sev, goap_status st, const char *file,
+void goap__diag_set(goap_error *d, goap_severity sev, goap_status st, const char *file,
                     int line, int col, const char *src, size_t src_len, const char *fmt,
                     ...) GOAP__PRINTF(9, 10);
 /* Copies s into dst (cap bytes), truncating on a UTF-8 boundary; always NUL-terminated. */
 void goap__copy_truncated(char *dst, size_t cap, const char *s);
-void goap__diag_vset(goap_diag *d, goap_severity sev, goap_status st, const char *file,
+void goap__diag_vset(goap_error *d, goap_severity sev, goap_status st, const char *file,
                      int line, int col, const char *src, size_t src_len, const char *fmt,
                      va_list ap);
 /* An error on the current line of ec at byte offset off (col = off + 1). Returns st. */

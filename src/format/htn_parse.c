@@ -506,13 +506,13 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
                     t->name, line);
     }
   }
-  b = goap_htn_builder_create(d, a);
-  if (!b) return GOAP_OUT_OF_MEMORY;
+  st = goap_htn_builder_create(d, a, &b);
+  if (st != GOAP_OK) return st;
   for (i = 0; i < ir->ntasks; ++i) {
     st = goap_htn_builder_add_task(b, ir->tasks[i].name, NULL);
     if (st != GOAP_OK) {
       if (st != GOAP_OUT_OF_MEMORY)
-        st = err_at(ec, text, len, st, &ir->tasks[i].pos, "%s", goap_htn_builder_error(b));
+        st = err_at(ec, text, len, st, &ir->tasks[i].pos, "%s", goap_htn_builder_error(b)->message);
       goto out;
     }
   }
@@ -604,14 +604,14 @@ goap_status goap__htn_finalize(goap__htn_ir *ir, goap_file *f, const goap__ftab 
           pos = s->pos;
           if (sub >= 0 && (size_t)sub < s->n) pos = item_pos(&ir->items[s->i0 + (size_t)sub]);
         }
-        st = err_at(ec, text, len, st, &pos, "%s", goap_htn_builder_error(b));
+        st = err_at(ec, text, len, st, &pos, "%s", goap_htn_builder_error(b)->message);
         goto out;
       }
     }
   }
   st = goap_htn_builder_build(b, &f->htn);
   if (st != GOAP_OK && st != GOAP_OUT_OF_MEMORY)
-    st = err_at(ec, text, len, st, NULL, "%s", goap_htn_builder_error(b));
+    st = err_at(ec, text, len, st, NULL, "%s", goap_htn_builder_error(b)->message);
 out:
   goap_htn_builder_destroy(b);
   goap__mem_free(a, subs, subs_cap * sizeof *subs);

@@ -71,7 +71,7 @@ goap_status goap__fp_finish_action(parser *p) {
     st = goap_builder_set_state_cost(p->b, id, goap__pos_state_cost, p->f, 0.0,
                                      GOAP_STATE_COST_PURE);
     if (st != GOAP_OK)
-      return goap__fp_error_at(p, st, &p->dist.pos, "%s", goap_builder_error(p->b));
+      return goap__fp_error_at(p, st, &p->dist.pos, "%s", goap_builder_error(p->b)->message);
   }
   return GOAP_OK;
 }

@@ -87,7 +87,7 @@ goap_status goap__fp_builder_error(parser *p, goap_status st, const goap__pos *w
     default:
       break;
   }
-  msg = goap_builder_error(p->b);
+  msg = goap_builder_error(p->b)->message;
   return goap__fp_error_at(p, st, &pos, "%s", msg && msg[0] ? msg : goap_status_string(st));
 }
 

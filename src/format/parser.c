@@ -221,7 +221,7 @@ static goap_status finalize(parser *p) {
     memset(&none, 0, sizeof none);
     f->domain = NULL;
     if (st == GOAP_OUT_OF_MEMORY) return st;
-    return goap__fp_error_at(p, st, &none, "%s", goap_builder_error(p->b));
+    return goap__fp_error_at(p, st, &none, "%s", goap_builder_error(p->b)->message);
   }
   { /* every place a distance cost reads has a position */
     int32_t value = -1;
@@ -464,12 +464,13 @@ void goap_file_destroy(goap_file *f) {
 }
 
 goap_status goap_file_parse(const char *name, const char *text, size_t length,
-                            const goap_allocator *alloc, goap_file **out, goap_diag *err) {
-  goap_diag local;
+                            const goap_allocator *alloc, goap_file **out, goap_error *err) {
+  goap_error local;
   parser p;
   goap_status st;
   const char *fname = name ? name : "<input>";
   if (!err) err = &local;
+  goap__err_clear(err);
   if (out) *out = NULL;
   if (!out || (!text && length)) {
     goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_INVALID_ARGUMENT, fname, 0, 0, NULL, 0,
@@ -494,7 +495,7 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
     memset(p.f, 0, sizeof *p.f);
     p.f->alloc = p.a;
     goap__copy_truncated(p.f->name, sizeof p.f->name, fname);
-    p.b = goap_builder_create(&p.a);
+    (void)goap_builder_create(&p.a, &p.b); /* p.b NULL on failure: checked below */
     p.htn = goap__htn_ir_create(&p.a);
     st = p.b && p.htn ? parse_all(&p) : GOAP_OUT_OF_MEMORY;
   }
@@ -510,14 +511,15 @@ goap_status goap_file_parse(const char *name, const char *text, size_t length,
 }
 
 goap_status goap_file_load(const char *path, const goap_allocator *alloc, goap_file **out,
-                           goap_diag *err) {
-  goap_diag local;
+                           goap_error *err) {
+  goap_error local;
   goap_allocator a = goap__mem_resolve(alloc);
   FILE *fp;
   char *buf = NULL;
   size_t cap = 0, len = 0;
   goap_status st;
   if (!err) err = &local;
+  goap__err_clear(err);
   if (out) *out = NULL;
   if (!path || !out) {
     goap__diag_set(err, GOAP_SEVERITY_ERROR, GOAP_INVALID_ARGUMENT, path ? path : "", 0, 0,

@@ -69,7 +69,7 @@ typedef struct vctx {
   const char *name, *text;
   size_t len;
   goap_hddl_report *r;
-  goap_diag *err;
+  goap_error *err;
 
   vtok *toks;
   size_t ntoks, ctoks;
@@ -934,7 +934,7 @@ static int alloc_binds(vctx *v) {
 }
 
 goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
-                             const char *text, size_t len, goap_hddl_report *r, goap_diag *err) {
+                             const char *text, size_t len, goap_hddl_report *r, goap_error *err) {
   if (err) memset(err, 0, sizeof *err);
   if (r) memset(r, 0, sizeof *r);
   if (!task || !r || !text || !goap_hddl_is_htn(task)) {

@@ -71,21 +71,26 @@ struct goap_htn_builder {
   bmethod *methods;
   size_t nmethods, methods_cap;
   goap__names names; /* tasks: ns -1; methods: ns = task */
-  char error[512];
+  goap_error error; /* the last call's (goap_htn_builder_error) */
   goap_htn_item item;
   int item_index, item_sub;
 };
 
-goap_htn_builder *goap_htn_builder_create(const goap_domain *d, const goap_allocator *alloc) {
+goap_status goap_htn_builder_create(const goap_domain *d, const goap_allocator *alloc,
+                                    goap_htn_builder **out) {
   goap_allocator a = goap__resolve(alloc);
   goap_htn_builder *b;
-  if (!d) return NULL;
+  if (!out) return GOAP_INVALID_ARGUMENT;
+  *out = NULL;
+  if (!d) return GOAP_INVALID_ARGUMENT;
   b = (goap_htn_builder *)goap__alloc(&a, sizeof *b);
-  if (!b) return NULL;
+  if (!b) return GOAP_OUT_OF_MEMORY;
   memset(b, 0, sizeof *b);
   b->alloc = a;
   b->d = d;
-  return b;
+  goap__err_clear(&b->error);
+  *out = b;
+  return GOAP_OK;
 }
 
 static void free_subs(const goap_allocator *a, goap_htn_subtask *subs, int n) {
@@ -128,7 +133,9 @@ static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item,
                         int sub, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(b->error, sizeof b->error, fmt, ap);
+  goap__err_clear(&b->error);
+  b->error.status = st;
+  vsnprintf(b->error.message, sizeof b->error.message, fmt, ap);
   va_end(ap);
   b->item = item;
   b->item_index = index;
@@ -137,7 +144,7 @@ static goap_status fail(goap_htn_builder *b, goap_status st, goap_htn_item item,
 }
 
 static void clear_error(goap_htn_builder *b) {
-  b->error[0] = '\0';
+  goap__err_clear(&b->error);
   b->item = GOAP_HTN_ITEM_NONE;
   b->item_index = b->item_sub = -1;
 }
@@ -394,7 +401,9 @@ int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name) {
   return goap__names_findz(&b->names, -1, name);
 }
 
-const char *goap_htn_builder_error(const goap_htn_builder *b) { return b ? b->error : ""; }
+const goap_error *goap_htn_builder_error(const goap_htn_builder *b) {
+  return b ? &b->error : NULL;
+}
 
 goap_htn_item goap_htn_builder_error_item(const goap_htn_builder *b, int *index, int *sub) {
   if (index) *index = b ? b->item_index : -1;

@@ -83,16 +83,18 @@ struct goap_htn_planner {
 #define GROW(p, arr, cap, need)                                                          \
   (((need) <= (cap)) || goap__grow(&(p)->alloc, (void **)&(arr), &(cap), (need), sizeof *(arr)))
 
-goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
-                                          const goap_htn_planner_desc *desc) {
+goap_status goap_htn_planner_create(const goap_htn_domain *h, const goap_htn_planner_desc *desc,
+                                    goap_htn_planner **out) {
   goap_allocator a;
   goap_htn_planner *p;
   goap_planner_desc gd;
   size_t init = 256;
-  if (!h) return NULL;
+  if (!out) return GOAP_INVALID_ARGUMENT;
+  *out = NULL;
+  if (!h) return GOAP_INVALID_ARGUMENT;
   a = goap__resolve(desc ? &desc->allocator : NULL);
   p = (goap_htn_planner *)goap__alloc(&a, sizeof *p);
-  if (!p) return NULL;
+  if (!p) return GOAP_OUT_OF_MEMORY;
   memset(p, 0, sizeof *p);
   p->alloc = a;
   p->h = h;
@@ -104,17 +106,18 @@ goap_htn_planner *goap_htn_planner_create(const goap_htn_domain *h,
   gd.allocator = a;
   p->cur = (goap_word *)goap__alloc(&a, (p->words ? p->words : 1) * sizeof *p->cur);
   p->tstamp = (uint32_t *)goap__alloc(&a, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
-  p->gp = goap_planner_create(h->d, &gd);
+  (void)goap_planner_create(h->d, &gd, &p->gp); /* p->gp NULL on failure: checked below */
   if (!p->cur || !p->tstamp || !p->gp || !GROW(p, p->uw, p->uwcap, init * 2) ||
       !GROW(p, p->uv, p->uvcap, init * 2) || !GROW(p, p->plan, p->pcap, init) ||
       !GROW(p, p->nodes, p->ncap, init * 2) || !GROW(p, p->cps, p->cpcap, init) ||
       !GROW(p, p->rec, p->rcap, init * 2) || !GROW(p, p->mtr, p->mcap, init) ||
       !GROW(p, p->sub, p->subcap, 64) || !GROW(p, p->chain, p->chaincap, 64)) {
     goap_htn_planner_destroy(p);
-    return NULL;
+    return GOAP_OUT_OF_MEMORY;
   }
   memset(p->tstamp, 0, (size_t)(h->ntasks ? h->ntasks : 1) * sizeof *p->tstamp);
-  return p;
+  *out = p;
+  return GOAP_OK;
 }
 
 void goap_htn_planner_destroy(goap_htn_planner *p) {

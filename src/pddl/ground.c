@@ -309,7 +309,7 @@ static goap_status compile(gctx *g) {
   const goap_allocator *a = g->a;
   goap_status st = GOAP_OK;
   size_t natoms = px_tset_count(&t->atoms), ngacts = px_tset_count(&t->gacts);
-  goap_builder *b = goap_builder_create(a);
+  goap_builder *b;
   int32_t *var_of = NULL, *pre_stamp = NULL, *eff_stamp = NULL;
   int8_t *pre_val = NULL;
   goap_cond *conds = NULL;
@@ -318,7 +318,8 @@ static goap_status compile(gctx *g) {
   cbuf name = {NULL, 0};
   int nvars = 0;
   int32_t args[PX_MAX_ARITY];
-  if (!b) return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
+  if (goap_builder_create(a, &b) != GOAP_OK)
+    return goap__px_error(t, -1, GOAP_OUT_OF_MEMORY, "out of memory");
   if (goap_builder_set_name(b, px_name(t, t->domain_sym)) != GOAP_OK) goto oom;
 
   var_of = (int32_t *)goap__px_alloc(a, (natoms ? natoms : 1) * sizeof *var_of);
@@ -338,7 +339,7 @@ static goap_status compile(gctx *g) {
     vd.type = GOAP_BOOL;
     goap_status bs = goap_builder_add_var(b, &vd, &var_of[i]);
     if (bs != GOAP_OK) {
-      st = goap__px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b));
+      st = goap__px_error(t, -1, bs, "variable '%s': %s", name.s, goap_builder_error(b)->message);
       goto done;
     }
     nvars++;
@@ -435,7 +436,7 @@ static goap_status compile(gctx *g) {
     int id = -1;
     goap_status bs = goap_builder_add_action(b, &ad, &id);
     if (bs != GOAP_OK) {
-      st = goap__px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b));
+      st = goap__px_error(t, s->node, bs, "action '%s': %s", name.s, goap_builder_error(b)->message);
       goto done;
     }
     t->act_of[e] = id;
@@ -494,7 +495,7 @@ static goap_status compile(gctx *g) {
 
   st = goap_builder_build(b, &t->domain);
   if (st != GOAP_OK) {
-    st = goap__px_error(t, -1, st, "cannot build the domain: %s", goap_builder_error(b));
+    st = goap__px_error(t, -1, st, "cannot build the domain: %s", goap_builder_error(b)->message);
     goto done;
   }
   t->start_words = goap_domain_state_words(t->domain) + 1;

@@ -114,7 +114,7 @@ void goap__px_aset_free(const goap_allocator *a, px_aset *s);
 /* Fills *d (when not NULL) as a GOAP_PARSE_ERROR at name:line:col with msg and the source
  * line `line` of text[0, len) (control bytes shown as '?'); returns GOAP_PARSE_ERROR. For the
  * plan readers (validate.c, hddl_verify.c). */
-goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int col,
+goap_status goap__px_text_error(goap_error *d, const char *name, int line, int col,
                                 const char *text, size_t len, const char *msg);
 
 /* ---- S-expressions -------------------------------------------------------------------- */
@@ -282,7 +282,7 @@ typedef struct px_task_core {
   int32_t *sym_ids;     /* every class's vars then actions, member-major */
   size_t sym_nids;
 
-  goap_diag *diag;      /* never NULL while loading */
+  goap_error *diag;      /* never NULL while loading */
   goap_status status;   /* first error */
 } px_task_core;
 

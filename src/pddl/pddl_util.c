@@ -264,7 +264,7 @@ static goap_status verror(px_task_core *t, int src, int line, int col, goap_stat
                           const char *fmt, va_list ap) {
   if (t->status != GOAP_OK) return t->status;
   t->status = st;
-  goap_diag *d = t->diag;
+  goap_error *d = t->diag;
   memset(d, 0, sizeof *d);
   d->severity = GOAP_SEVERITY_ERROR;
   d->status = st;
@@ -374,7 +374,7 @@ void goap__px_aset_free(const goap_allocator *a, px_aset *s) {
   s->cap = 0;
 }
 
-goap_status goap__px_text_error(goap_diag *d, const char *name, int line, int col,
+goap_status goap__px_text_error(goap_error *d, const char *name, int line, int col,
                                 const char *text, size_t len, const char *msg) {
   if (!d) return GOAP_PARSE_ERROR;
   memset(d, 0, sizeof *d);

@@ -67,9 +67,9 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
                             size_t domain_length, const char *problem_name,
                             const char *problem_text, size_t problem_length,
                             const goap_pddl_options *opt, goap_pddl_task **out,
-                            goap_diag *err) {
-  goap_diag local;
-  goap_diag *d = err ? err : &local;
+                            goap_error *err) {
+  goap_error local;
+  goap_error *d = err ? err : &local;
   memset(d, 0, sizeof *d);
   if (out) *out = NULL;
   if (!out || (!domain_text && domain_length) || (!problem_text && problem_length)) {
@@ -134,7 +134,7 @@ goap_status goap_pddl_parse(const char *domain_name, const char *domain_text,
 
 /* Reads a whole file through the allocator. */
 static goap_status read_file(const goap_allocator *a, const char *path, size_t max, char **text,
-                             size_t *len, size_t *cap, goap_diag *d) {
+                             size_t *len, size_t *cap, goap_error *d) {
   *text = NULL;
   *len = *cap = 0;
   FILE *f = fopen(path, "rb");
@@ -178,9 +178,9 @@ static goap_status read_file(const goap_allocator *a, const char *path, size_t m
 
 goap_status goap_pddl_load(const char *domain_path, const char *problem_path,
                            const goap_pddl_options *opt, goap_pddl_task **out,
-                           goap_diag *err) {
-  goap_diag local;
-  goap_diag *d = err ? err : &local;
+                           goap_error *err) {
+  goap_error local;
+  goap_error *d = err ? err : &local;
   memset(d, 0, sizeof *d);
   if (out) *out = NULL;
   if (!domain_path || !problem_path || !out) {

@@ -30,7 +30,7 @@ static int holds(const vstate *v, int32_t pred, const int32_t *args, int n) {
   return goap__px_aset_holds(&v->state, pred, args, n);
 }
 
-static goap_status plan_error(goap_diag *d, const char *name, int line, int col,
+static goap_status plan_error(goap_error *d, const char *name, int line, int col,
                               const char *text, size_t len, const char *msg) {
   return goap__px_text_error(d, name, line, col, text, len, msg);
 }
@@ -52,9 +52,15 @@ static int is_space(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c
 
 goap_status goap_pddl_validate(const goap_pddl_task *task, const char *plan_name,
                                const char *text, size_t len, goap_pddl_report *r,
-                               goap_diag *err) {
+                               goap_error *err) {
   if (err) memset(err, 0, sizeof *err);
-  if (!task || !r || (!text && len)) return GOAP_INVALID_ARGUMENT;
+  if (!task || !r || (!text && len)) {
+    if (err) {
+      err->status = GOAP_INVALID_ARGUMENT;
+      goap__px_fmt(err->message, sizeof err->message, "NULL argument");
+    }
+    return GOAP_INVALID_ARGUMENT;
+  }
   memset(r, 0, sizeof *r);
   r->bad_step = -1;
   const px_task_core *t = &task->c;

@@ -526,8 +526,8 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
       /* an agent plans for its domain's goals only: that many goal-cache slots suffice */
       int ng = goap_domain_goal_count(a->d);
       pd.goal_cache = (uint32_t)(ng < 1 ? 1 : ng < 16 ? ng : 16);
-      a->planner = goap_planner_create(a->d, &pd);
-      if (!a->planner) return GOAP_OUT_OF_MEMORY;
+      goap_status pst = goap_planner_create(a->d, &pd, &a->planner);
+      if (pst != GOAP_OK) return pst;
     }
     on = a->planner;
   }
@@ -698,7 +698,8 @@ static goap_htn_planner *htn_planner_create(goap_agent *a) {
   pd.initial_steps = 64;
   pd.goap.initial_nodes = t->initial_nodes;
   pd.goap.max_nodes = t->max_nodes;
-  return goap_htn_planner_create(t->htn, &pd);
+  goap_htn_planner *p;
+  return goap_htn_planner_create(t->htn, &pd, &p) == GOAP_OK ? p : NULL;
 }
 
 goap_htn_planner *goap__agent_htn_planner(goap_agent *a) {
@@ -1007,27 +1008,23 @@ static void free_agent(goap_agent *a) {
   goap__rt_free(&user, a, sizeof *a);
 }
 
-goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
-                                 const char **error) {
-  if (error) *error = NULL;
+goap_status goap_agent_create(const goap_agent_desc *desc, goap_agent **out, goap_error *err) {
+  goap__err_clear(err);
   if (out) *out = NULL;
-  if (!out || !desc || !desc->type) {
-    if (error) *error = "out, desc and desc->type are required";
-    return GOAP_INVALID_ARGUMENT;
-  }
+  if (!out || !desc || !desc->type)
+    return goap__err_set(err, GOAP_INVALID_ARGUMENT, 0, "out, desc and desc->type are required");
   const goap_agent_type *t = desc->type;
   int reserves = 0; /* an action the type has (not disabled) reserves a resource */
   for (int i = 0; i < t->na && t->nres_names > 0 && !desc->blackboard; ++i)
     reserves |= t->costs[i] >= 0 && t->act[i].reserve_count > 0;
-  if (reserves) {
-    if (error)
-      *error = "the agent type has actions that reserve resources (goap_action_binding.reserve) "
-               "but the agent has no blackboard to reserve them on";
-    return GOAP_INVALID_ARGUMENT;
-  }
+  if (reserves)
+    return goap__err_set(err, GOAP_INVALID_ARGUMENT, 0,
+                         "the agent type has actions that reserve resources "
+                         "(goap_action_binding.reserve) but the agent has no blackboard to "
+                         "reserve them on");
   goap_allocator user = desc->allocator.fn ? desc->allocator : t->alloc;
   goap_agent *a = (goap_agent *)goap__rt_alloc(&user, sizeof *a);
-  if (!a) return GOAP_OUT_OF_MEMORY;
+  if (!a) return goap__err_set(err, GOAP_OUT_OF_MEMORY, 0, "out of memory");
   a->user = user;
   a->alloc.fn = count_fn;
   a->alloc.ctx = a;
@@ -1119,7 +1116,7 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
   }
   if (!ok) {
     free_agent(a);
-    return GOAP_OUT_OF_MEMORY;
+    return goap__err_set(err, GOAP_OUT_OF_MEMORY, 0, "out of memory");
   }
   memcpy(a->seen, a->mem, a->W * sizeof *a->seen);
   a->ph = PHASE_SELECT;
@@ -1129,11 +1126,6 @@ goap_status goap_agent_create_ex(const goap_agent_desc *desc, goap_agent **out,
   a->announce = 1;
   *out = a;
   return GOAP_OK;
-}
-
-goap_agent *goap_agent_create(const goap_agent_desc *desc) {
-  goap_agent *a = NULL;
-  return goap_agent_create_ex(desc, &a, NULL) == GOAP_OK ? a : NULL;
 }
 
 void goap_agent_destroy(goap_agent *a) {

@@ -45,11 +45,14 @@ struct goap_blackboard {
   int attached;
 };
 
-goap_blackboard *goap_blackboard_create(const goap_allocator *alloc) {
+goap_status goap_blackboard_create(const goap_allocator *alloc, goap_blackboard **out) {
+  if (!out) return GOAP_INVALID_ARGUMENT;
   goap_allocator a = goap__rt_resolve(alloc);
   goap_blackboard *bb = (goap_blackboard *)goap__rt_alloc(&a, sizeof *bb);
-  if (bb) bb->alloc = a;
-  return bb;
+  *out = bb;
+  if (!bb) return GOAP_OUT_OF_MEMORY;
+  bb->alloc = a;
+  return GOAP_OK;
 }
 
 void goap_blackboard_destroy(goap_blackboard *bb) {

@@ -45,12 +45,15 @@ static uint64_t hash_key(const goap_agent_type *t, int goal, const goap_word *s,
   return h ^ (h >> 33);
 }
 
-goap_plan_cache *goap_plan_cache_create(const goap_allocator *alloc, int capacity) {
+goap_status goap_plan_cache_create(const goap_allocator *alloc, int capacity,
+                                   goap_plan_cache **out) {
+  if (!out) return GOAP_INVALID_ARGUMENT;
+  *out = NULL;
   goap_allocator a = goap__rt_resolve(alloc);
-  if (capacity < 0 || capacity > (1 << 24)) return NULL;
+  if (capacity < 0 || capacity > (1 << 24)) return GOAP_OUT_OF_RANGE;
   if (capacity == 0) capacity = 256;
   goap_plan_cache *c = (goap_plan_cache *)goap__rt_alloc(&a, sizeof *c);
-  if (!c) return NULL;
+  if (!c) return GOAP_OUT_OF_MEMORY;
   c->alloc = a;
   c->cap = capacity;
   c->nbucket = 1;
@@ -61,11 +64,12 @@ goap_plan_cache *goap_plan_cache_create(const goap_allocator *alloc, int capacit
     goap__rt_free(&a, c->e, (size_t)capacity * sizeof *c->e);
     goap__rt_free(&a, c->bucket, (size_t)c->nbucket * sizeof *c->bucket);
     goap__rt_free(&a, c, sizeof *c);
-    return NULL;
+    return GOAP_OUT_OF_MEMORY;
   }
   for (int i = 0; i < c->nbucket; ++i) c->bucket[i] = -1;
   c->head = c->tail = -1;
-  return c;
+  *out = c;
+  return GOAP_OK;
 }
 
 void goap_plan_cache_destroy(goap_plan_cache *c) {

@@ -687,34 +687,30 @@ static int decode(const counts *cn, reader *rd, rec *o, int32_t *plan, size_t ca
   return !rd->bad;
 }
 
-static goap_status fail(const char **message, size_t *offset, const char *m, size_t at,
-                        goap_status st) {
-  if (message) *message = m;
-  if (offset) *offset = at;
-  return st;
+static goap_status fail(goap_error *err, const char *m, size_t at, goap_status st) {
+  return goap__err_set(err, st, at, m);
 }
 
 goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer **out,
-                                 const char **message, size_t *offset) {
-  if (message) *message = NULL;
-  if (offset) *offset = 0;
+                                 goap_error *err) {
+  goap__err_clear(err);
   if (out) *out = NULL;
   if (!desc || !desc->domain || !out || (!desc->log && desc->size))
-    return fail(message, offset, "replay log: invalid argument", 0, GOAP_INVALID_ARGUMENT);
+    return fail(err, "replay log: invalid argument", 0, GOAP_INVALID_ARGUMENT);
   const uint8_t *p = (const uint8_t *)desc->log;
   size_t n = desc->size;
   reader rd = {p, n, 0, 0};
   if (n < 8 || memcmp(p, MAGIC, 8) != 0)
-    return fail(message, offset, "replay log: not a libgoap replay log (bad magic)", 0,
+    return fail(err, "replay log: not a libgoap replay log (bad magic)", 0,
                 GOAP_PARSE_ERROR);
   rd.at = 8;
   uint64_t version = get_u(&rd);
-  if (rd.bad) return fail(message, offset, "replay log: truncated header", n, GOAP_PARSE_ERROR);
+  if (rd.bad) return fail(err, "replay log: truncated header", n, GOAP_PARSE_ERROR);
   if (version != GOAP_REPLAY_FORMAT_VERSION)
-    return fail(message, offset,
+    return fail(err,
                 "replay log: format version not supported (this library reads version 1)", 8,
                 GOAP_PARSE_ERROR);
-  if (n - rd.at < 16) return fail(message, offset, "replay log: truncated header", n,
+  if (n - rd.at < 16) return fail(err, "replay log: truncated header", n,
                                   GOAP_PARSE_ERROR);
   uint64_t shape = 0, content = 0;
   for (int i = 0; i < 8; ++i) shape |= (uint64_t)p[rd.at + (size_t)i] << (8 * i);
@@ -722,20 +718,20 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   rd.at += 16;
   uint64_t nl = get_u(&rd);
   if (rd.bad || nl > 255 || n - rd.at < nl + 4)
-    return fail(message, offset, "replay log: truncated header", n, GOAP_PARSE_ERROR);
+    return fail(err, "replay log: truncated header", n, GOAP_PARSE_ERROR);
   size_t label_at = rd.at;
   rd.at += (size_t)nl;
   uint32_t s = sum32(p, rd.at);
   uint32_t want = (uint32_t)p[rd.at] | (uint32_t)p[rd.at + 1] << 8 |
                   (uint32_t)p[rd.at + 2] << 16 | (uint32_t)p[rd.at + 3] << 24;
   if (s != want)
-    return fail(message, offset, "replay log: corrupted header (checksum mismatch)", rd.at,
+    return fail(err, "replay log: corrupted header (checksum mismatch)", rd.at,
                 GOAP_PARSE_ERROR);
   rd.at += 4;
   uint64_t my_shape, my_content;
   domain_hashes(desc->domain, &my_shape, &my_content);
   if (my_shape != shape)
-    return fail(message, offset,
+    return fail(err,
                 "replay log: recorded over another domain (its variables, actions or goals "
                 "differ)",
                 8, GOAP_CONFLICT);
@@ -745,21 +741,21 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
     size_t start = rd.at;
     uint64_t len = get_u(&rd);
     if (rd.bad || len == 0 || len > n - rd.at || n - rd.at - len < 4)
-      return fail(message, offset,
+      return fail(err,
                   "replay log: truncated (a chunk ends past the end of the data)", start,
                   GOAP_PARSE_ERROR);
     uint32_t cs = sum32(p + rd.at, (size_t)len);
     const uint8_t *q = p + rd.at + len;
     if (cs != ((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
                (uint32_t)q[3] << 24))
-      return fail(message, offset, "replay log: corrupted chunk (checksum mismatch)", start,
+      return fail(err, "replay log: corrupted chunk (checksum mismatch)", start,
                   GOAP_PARSE_ERROR);
     rd.at += (size_t)len + 4;
     total += (size_t)len;
   }
   goap_allocator al = goap__rt_resolve(desc->allocator.fn ? &desc->allocator : NULL);
   goap_replayer *r = (goap_replayer *)goap__rt_alloc(&al, sizeof *r);
-  if (!r) return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+  if (!r) return fail(err, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   r->alloc = al;
   r->d = desc->domain;
   r->cn.nv = goap_domain_var_count(r->d);
@@ -774,7 +770,7 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   r->h.size = total;
   if (!r->h.data) {
     goap_replayer_destroy(r);
-    return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+    return fail(err, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   }
   /* copy the payloads, remembering where each chunk came from for error offsets */
   rd.at = at;
@@ -795,7 +791,7 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
     size_t len = 0, rat = q.at;
     if (end_at != SIZE_MAX || !decode(&r->cn, &q, &o, NULL, 0, &len)) {
       goap_replayer_destroy(r);
-      return fail(message, offset,
+      return fail(err,
                   end_at != SIZE_MAX ? "replay log: data after the end record"
                                      : "replay log: corrupted record",
                   at + rat, GOAP_PARSE_ERROR);
@@ -814,12 +810,12 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   }
   if (end_at == SIZE_MAX) {
     goap_replayer_destroy(r);
-    return fail(message, offset, "replay log: truncated (no end record)", n,
+    return fail(err, "replay log: truncated (no end record)", n,
                 GOAP_PARSE_ERROR);
   }
   if (agents > 0x7fffffff || (any && max_agent >= agents)) {
     goap_replayer_destroy(r);
-    return fail(message, offset, "replay log: corrupted record (agent index)", at,
+    return fail(err, "replay log: corrupted record (agent index)", at,
                 GOAP_PARSE_ERROR);
   }
   r->nagents = (int)agents;
@@ -827,7 +823,7 @@ goap_status goap_replayer_create(const goap_replayer_desc *desc, goap_replayer *
   r->plan = (int32_t *)goap__rt_alloc(&al, r->plan_cap * sizeof *r->plan);
   if (!r->plan) {
     goap_replayer_destroy(r);
-    return fail(message, offset, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
+    return fail(err, "replay log: out of memory", 0, GOAP_OUT_OF_MEMORY);
   }
   if (desc->on_note) {
     r->on_note = desc->on_note;

@@ -332,47 +332,52 @@ static goap_status end_write(wbuf *w, char kind, uint64_t fingerprint, size_t *s
   return GOAP_OK;
 }
 
-static goap_status fail(const char **error, goap_status st, const char *msg) {
-  *error = msg;
-  return st;
+/* A failure not tied to a place in the data (offset 0). */
+static goap_status fail(goap_error *err, goap_status st, const char *msg) {
+  return goap__err_set(err, st, 0, msg);
 }
 
-/* Checks the header of a snapshot of `kind`; on success *r reads its payload. */
+/* Checks the header of a snapshot of `kind`; on success *r reads its payload. A failure's
+ * offset is the header field at fault (or, truncated, the data's end). */
 static goap_status open_read(const void *data, size_t size, char kind, uint64_t fingerprint,
-                             rbuf *r, const char **error) {
+                             rbuf *r, goap_error *err) {
   const uint8_t *h = (const uint8_t *)data;
   if (size < HDR)
-    return fail(error, GOAP_TRUNCATED, "snapshot truncated: shorter than its 24-byte header");
+    return goap__err_set(err, GOAP_TRUNCATED, size,
+                         "snapshot truncated: shorter than its 24-byte header");
   if (memcmp(h, "GOAP", 4) != 0)
-    return fail(error, GOAP_CORRUPT, "not a libgoap snapshot: bad magic (expected \"GOAP\")");
+    return fail(err, GOAP_CORRUPT, "not a libgoap snapshot: bad magic (expected \"GOAP\")");
   unsigned version = (unsigned)h[6] | (unsigned)h[7] << 8;
   if (version != GOAP_SNAPSHOT_VERSION)
-    return fail(error, GOAP_VERSION_MISMATCH,
-                version > GOAP_SNAPSHOT_VERSION
-                    ? "snapshot format version is newer than this libgoap reads (1)"
-                    : "snapshot format version is older than this libgoap reads (1)");
+    return goap__err_set(err, GOAP_VERSION_MISMATCH, 6,
+                         version > GOAP_SNAPSHOT_VERSION
+                             ? "snapshot format version is newer than this libgoap reads (1)"
+                             : "snapshot format version is older than this libgoap reads (1)");
   uint32_t n = 0, c = 0;
   uint64_t f = 0;
   for (int i = 0; i < 4; ++i) n |= (uint32_t)h[8 + i] << (8 * i);
   for (int i = 0; i < 4; ++i) c |= (uint32_t)h[12 + i] << (8 * i);
   for (int i = 0; i < 8; ++i) f |= (uint64_t)h[16 + i] << (8 * i);
   if (size - HDR < n)
-    return fail(error, GOAP_TRUNCATED, "snapshot truncated: fewer bytes than its header says");
+    return goap__err_set(err, GOAP_TRUNCATED, size,
+                         "snapshot truncated: fewer bytes than its header says");
   if (size - HDR > n)
-    return fail(error, GOAP_CORRUPT, "snapshot corrupted: bytes after its end");
+    return goap__err_set(err, GOAP_CORRUPT, HDR + (size_t)n,
+                         "snapshot corrupted: bytes after its end");
   if (checksum(h, h + HDR, n) != c)
-    return fail(error, GOAP_CORRUPT, "snapshot corrupted: checksum mismatch");
+    return goap__err_set(err, GOAP_CORRUPT, 12, "snapshot corrupted: checksum mismatch");
   if (h[4] != (uint8_t)kind || h[5] != 0)
-    return fail(error, GOAP_DOMAIN_MISMATCH,
-                kind == 'A'   ? "not an agent snapshot (a blackboard's or a squad's)"
-                : kind == 'B' ? "not a blackboard snapshot (an agent's or a squad's)"
-                              : "not a squad snapshot (an agent's or a blackboard's)");
+    return goap__err_set(err, GOAP_DOMAIN_MISMATCH, 4,
+                         kind == 'A'   ? "not an agent snapshot (a blackboard's or a squad's)"
+                         : kind == 'B' ? "not a blackboard snapshot (an agent's or a squad's)"
+                                       : "not a squad snapshot (an agent's or a blackboard's)");
   if (f != fingerprint)
-    return fail(error, GOAP_DOMAIN_MISMATCH,
-                kind == 'A' ? "snapshot from another domain or agent type: the domain's "
-                              "variables, actions or goals, or the type, changed since it "
-                              "was saved"
-                            : "snapshot of a squad with other goal names or order priority");
+    return goap__err_set(err, GOAP_DOMAIN_MISMATCH, 16,
+                         kind == 'A'
+                             ? "snapshot from another domain or agent type: the domain's "
+                               "variables, actions or goals, or the type, changed since it "
+                               "was saved"
+                             : "snapshot of a squad with other goal names or order priority");
   r->p = h + HDR;
   r->n = n;
   r->i = 0;
@@ -549,18 +554,15 @@ typedef struct agent_need {
   size_t ncont, cont_at;         /* its continuation's runs, where they are */
 } agent_need;
 
-#define BAD(msg)                                                                               \
-  do {                                                                                         \
-    *error = (msg);                                                                            \
-    return GOAP_CORRUPT;                                                                       \
-  } while (0)
+/* A corrupt payload: the offset is where the reader r stands (just past the bad value). */
+#define BAD(msg) return goap__err_set(err, GOAP_CORRUPT, HDR + r->i, (msg))
 
 static int finite(double x) { return isfinite(x) != 0; }
 
 /* Decodes the payload: a dry run (apply 0) validates everything and fills *need; apply 1
  * writes the fields (after the buffers were grown to *need). */
 static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *need,
-                                goap_word *scratch, const char **error) {
+                                goap_word *scratch, goap_error *err) {
   const goap_agent_type *t = a->t;
   unsigned flags = get_u8(r);
   uint64_t ph = get_uv(r), reason = get_uv(r);
@@ -570,12 +572,12 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
     BAD("snapshot corrupted: bad agent header fields");
   if (!apply) {
     if ((flags & F_BLACKBOARD) && !a->bb) {
-      *error = "the saved agent had a blackboard: create the agent with the restored one";
-      return GOAP_INVALID_OPERATION;
+      return fail(err, GOAP_INVALID_OPERATION,
+                  "the saved agent had a blackboard: create the agent with the restored one");
     }
     if (!(flags & F_BLACKBOARD) && a->bb) {
-      *error = "the saved agent had no blackboard: create the agent without one";
-      return GOAP_INVALID_OPERATION;
+      return fail(err, GOAP_INVALID_OPERATION,
+                  "the saved agent had no blackboard: create the agent without one");
     }
   }
   if (!get_state(r, a, apply ? a->mem : NULL, scratch))
@@ -639,8 +641,8 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
     uint64_t res = get_uv(r), st = get_uv(r);
     if (r->bad || st >= plan_len) BAD("snapshot corrupted: bad reservations");
     if (!a->bb || res >= goap__bb_resource_count(a->bb)) {
-      *error = "a saved reservation's resource is missing: restore the blackboard first";
-      return GOAP_INVALID_OPERATION;
+      return fail(err, GOAP_INVALID_OPERATION,
+                  "a saved reservation's resource is missing: restore the blackboard first");
     }
     if (!apply) { /* this unit and the agent's earlier ones of res need unclaimed units */
       rbuf p = holds;
@@ -651,11 +653,11 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
         units += pres == res;
       }
       int ok = goap__bb_prepare_claims(a->bb, (int)res, units);
-      if (ok < 0) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+      if (ok < 0) return fail(err, GOAP_OUT_OF_MEMORY, "out of memory");
       if (ok == 0) {
-        *error = "a saved reservation is not held on the blackboard: restore the blackboard "
-                 "saved with the agent";
-        return GOAP_INVALID_OPERATION;
+        return fail(err, GOAP_INVALID_OPERATION,
+                    "a saved reservation is not held on the blackboard: restore the blackboard "
+                    "saved with the agent");
       }
     }
     if (apply) {
@@ -802,22 +804,23 @@ static goap_status decode_agent(goap_agent *a, rbuf *r, int apply, agent_need *n
   return GOAP_OK;
 }
 
-goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, const char **error) {
-  const char *dummy;
-  if (!error) error = &dummy;
-  *error = "";
-  if (!a || (!data && size)) return fail(error, GOAP_INVALID_ARGUMENT, "NULL agent or data");
+goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, goap_error *err) {
+  goap_error local;
+  if (!err) err = &local;
+  goap__err_clear(err);
+  if (!a || (!data && size)) return fail(err, GOAP_INVALID_ARGUMENT, "NULL agent or data");
   if (a->st.updates != 0 || a->running || a->nhold != 0 || a->plan_len != 0)
-    return fail(error, GOAP_INVALID_OPERATION,
+    return fail(err, GOAP_INVALID_OPERATION,
                 "restore into a freshly created agent (this one was updated already)");
-  rbuf r;
-  goap_status st = open_read(data, size, 'A', a->t->fingerprint, &r, error);
+  rbuf rb;
+  rbuf *r = &rb;
+  goap_status st = open_read(data, size, 'A', a->t->fingerprint, r, err);
   if (st != GOAP_OK) return st;
   /* scratch for the dry run's memory words: the planner's search_start is free until the
    * writing pass */
   agent_need need;
   memset(&need, 0, sizeof need);
-  st = decode_agent(a, &r, 0, &need, a->search_start, error);
+  st = decode_agent(a, r, 0, &need, a->search_start, err);
   if (st != GOAP_OK) return st;
   /* grow what the state needs (the object is unchanged if this fails) */
   size_t nh = need.hold;
@@ -829,10 +832,10 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
                              sizeof *a->hold_step))) ||
       (a->t->htn && !goap__grow_zero(&a->alloc, (void **)&a->mtr, &a->mtr_cap,
                                    need.mtr ? need.mtr : 1, sizeof *a->mtr)))
-    return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
-  r.i = 0;
-  r.bad = 0;
-  st = decode_agent(a, &r, 1, &need, a->tmp, error);
+    return fail(err, GOAP_OUT_OF_MEMORY, "out of memory");
+  r->i = 0;
+  r->bad = 0;
+  st = decode_agent(a, r, 1, &need, a->tmp, err);
   if (st != GOAP_OK) return st; /* cannot happen: the dry run accepted the same bytes */
   if (a->searching) {
     /* the unfinished search runs again to the point it had reached (searches are
@@ -848,14 +851,14 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
     if (st == GOAP_OUT_OF_MEMORY) {
       a->searching = 0;
       a->ncand = a->icand = 0;
-      return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+      return fail(err, GOAP_OUT_OF_MEMORY, "out of memory");
     }
     if (st != GOAP_IN_PROGRESS || done != need.expansions) {
       /* the saved search was still running after that many expansions: this one ended, so
        * the domain's dynamic costs or the planner differ from the saved run's */
       a->searching = 0;
       a->ncand = a->icand = 0;
-      return fail(error, GOAP_DOMAIN_MISMATCH,
+      return fail(err, GOAP_DOMAIN_MISMATCH,
                   "the unfinished search does not replay as saved (dynamic costs or the "
                   "planner changed)");
     }
@@ -865,18 +868,18 @@ goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size, con
     size_t bytes = (need.ncont ? need.ncont : 1) * sizeof(goap_htn_resume_run);
     goap_htn_resume_run *runs =
         hp ? (goap_htn_resume_run *)goap__rt_alloc(&a->alloc, bytes) : NULL;
-    if (!runs) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
-    r.i = need.cont_at;
+    if (!runs) return fail(err, GOAP_OUT_OF_MEMORY, "out of memory");
+    r->i = need.cont_at;
     for (size_t i = 0; i < need.ncont; ++i) {
-      runs[i].task = (int)get_uv(&r);
-      runs[i].method = (int)get_uv(&r);
-      runs[i].subtask = (int)get_uv(&r);
-      runs[i].depth = (int)get_uv(&r);
+      runs[i].task = (int)get_uv(r);
+      runs[i].method = (int)get_uv(r);
+      runs[i].subtask = (int)get_uv(r);
+      runs[i].depth = (int)get_uv(r);
     }
     st = goap_htn_restore_continuation(hp, runs, (int)need.ncont, a->mtr, a->mtr_len);
     goap__rt_free(&a->alloc, runs, bytes);
-    if (st == GOAP_OUT_OF_MEMORY) return fail(error, st, "out of memory");
-    if (st != GOAP_OK) return fail(error, GOAP_CORRUPT, "snapshot corrupted: bad HTN continuation");
+    if (st == GOAP_OUT_OF_MEMORY) return fail(err, st, "out of memory");
+    if (st != GOAP_OK) return fail(err, GOAP_CORRUPT, "snapshot corrupted: bad HTN continuation");
     a->paused = 1;
   }
   return GOAP_OK;
@@ -909,49 +912,51 @@ goap_status goap_blackboard_snapshot(const goap_blackboard *bb, void *buf, size_
 }
 
 goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_t size,
-                                    const char **error) {
-  const char *dummy;
-  if (!error) error = &dummy;
-  *error = "";
-  if (!bb || (!data && size)) return fail(error, GOAP_INVALID_ARGUMENT, "NULL blackboard or data");
+                                    goap_error *err) {
+  goap_error local;
+  if (!err) err = &local;
+  goap__err_clear(err);
+  if (!bb || (!data && size)) return fail(err, GOAP_INVALID_ARGUMENT, "NULL blackboard or data");
   if (goap__bb_attached(bb))
-    return fail(error, GOAP_INVALID_OPERATION,
+    return fail(err, GOAP_INVALID_OPERATION,
                 "restore a blackboard before creating the agents attached to it");
-  rbuf r;
-  goap_status st = open_read(data, size, 'B', 0, &r, error);
+  rbuf rb;
+  rbuf *r = &rb;
+  goap_status st = open_read(data, size, 'B', 0, r, err);
   if (st != GOAP_OK) return st;
   /* dry run */
-  uint64_t version = get_uv(&r), n = get_uv(&r);
-  if (r.bad || n > r.n) BAD("snapshot corrupted: bad blackboard slots");
+  uint64_t version = get_uv(r), n = get_uv(r);
+  if (r->bad || n > r->n) BAD("snapshot corrupted: bad blackboard slots");
   for (uint64_t i = 0; i < n; ++i) {
-    const char *name = get_str(&r);
-    int64_t v = get_sv(&r);
-    if (r.bad || !name || v < INT32_MIN || v > INT32_MAX)
+    const char *name = get_str(r);
+    int64_t v = get_sv(r);
+    if (r->bad || !name || v < INT32_MIN || v > INT32_MAX)
       BAD("snapshot corrupted: bad blackboard slots");
   }
-  uint64_t nr = get_uv(&r);
-  if (r.bad || nr > r.n) BAD("snapshot corrupted: bad blackboard resources");
+  uint64_t nr = get_uv(r);
+  if (r->bad || nr > r->n) BAD("snapshot corrupted: bad blackboard resources");
   for (uint64_t i = 0; i < nr; ++i) {
-    const char *name = get_str(&r);
-    int64_t c = get_sv(&r), h = get_sv(&r);
-    if (r.bad || !name || !name[0] || c < 0 || c > INT32_MAX || h < 0 || h > c)
+    const char *name = get_str(r);
+    int64_t c = get_sv(r), h = get_sv(r);
+    if (r->bad || !name || !name[0] || c < 0 || c > INT32_MAX || h < 0 || h > c)
       BAD("snapshot corrupted: bad blackboard resources");
   }
-  if (r.i != r.n) BAD("snapshot corrupted: bytes after the blackboard's state");
+  if (r->i != r->n) BAD("snapshot corrupted: bytes after the blackboard's state");
   /* build the new content aside, then swap it in */
-  goap_blackboard *nb = goap_blackboard_create(goap__bb_allocator(bb));
-  if (!nb) return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
-  r.i = 0;
-  (void)get_uv(&r);
-  (void)get_uv(&r);
+  goap_blackboard *nb;
+  if (goap_blackboard_create(goap__bb_allocator(bb), &nb) != GOAP_OK)
+    return fail(err, GOAP_OUT_OF_MEMORY, "out of memory");
+  r->i = 0;
+  (void)get_uv(r);
+  (void)get_uv(r);
   for (uint64_t i = 0; i < n && st == GOAP_OK; ++i) {
-    const char *name = get_str(&r);
-    st = goap_blackboard_set(nb, name, (int32_t)get_sv(&r));
+    const char *name = get_str(r);
+    st = goap_blackboard_set(nb, name, (int32_t)get_sv(r));
   }
-  (void)get_uv(&r);
+  (void)get_uv(r);
   for (uint64_t i = 0; i < nr && st == GOAP_OK; ++i) {
-    const char *name = get_str(&r);
-    int c = (int)get_sv(&r), h = (int)get_sv(&r);
+    const char *name = get_str(r);
+    int c = (int)get_sv(r), h = (int)get_sv(r);
     st = goap_blackboard_add_resource(nb, name, c);
     if (st == GOAP_OK) /* the units' holders: claimed by the agents' restores */
       goap__bb_resource_set_held(nb, (size_t)i, h);
@@ -960,7 +965,7 @@ goap_status goap_blackboard_restore(goap_blackboard *bb, const void *data, size_
     st = GOAP_DUPLICATE;
   if (st != GOAP_OK) {
     goap_blackboard_destroy(nb);
-    if (st == GOAP_OUT_OF_MEMORY) return fail(error, st, "out of memory");
+    if (st == GOAP_OUT_OF_MEMORY) return fail(err, st, "out of memory");
     BAD("snapshot corrupted: a blackboard name saved twice");
   }
   goap__bb_set_version(nb, version);
@@ -997,12 +1002,12 @@ goap_status goap_squad_snapshot(const goap_squad *s, void *buf, size_t cap, size
 }
 
 goap_status goap_squad_restore(goap_squad *s, const void *data, size_t size,
-                               goap_agent *const *members, int count, const char **error) {
-  const char *dummy;
-  if (!error) error = &dummy;
-  *error = "";
+                               goap_agent *const *members, int count, goap_error *err) {
+  goap_error local;
+  if (!err) err = &local;
+  goap__err_clear(err);
   if (!s || (!data && size) || count < 0 || (count > 0 && !members))
-    return fail(error, GOAP_INVALID_ARGUMENT, "NULL squad, data or members");
+    return fail(err, GOAP_INVALID_ARGUMENT, "NULL squad, data or members");
   const char *const *names;
   double prio;
   size_t n0;
@@ -1010,36 +1015,37 @@ goap_status goap_squad_restore(goap_squad *s, const void *data, size_t size,
   const int *o0;
   goap__squad_get(s, &names, &prio, &n0, &b0, &p0, &o0);
   if (n0 != 0)
-    return fail(error, GOAP_INVALID_OPERATION, "restore into a squad without members");
-  rbuf r;
-  goap_status st = open_read(data, size, 'S', squad_fingerprint(names, prio), &r, error);
+    return fail(err, GOAP_INVALID_OPERATION, "restore into a squad without members");
+  rbuf rb;
+  rbuf *r = &rb;
+  goap_status st = open_read(data, size, 'S', squad_fingerprint(names, prio), r, err);
   if (st != GOAP_OK) return st;
-  uint64_t n = get_uv(&r), behavior = get_uv(&r);
-  int64_t ph = get_sv(&r);
-  if (r.bad || behavior >= GOAP_SQUAD_BEHAVIOR_COUNT || ph < 0 || ph > INT32_MAX || n > r.n)
+  uint64_t n = get_uv(r), behavior = get_uv(r);
+  int64_t ph = get_sv(r);
+  if (r->bad || behavior >= GOAP_SQUAD_BEHAVIOR_COUNT || ph < 0 || ph > INT32_MAX || n > r->n)
     BAD("snapshot corrupted: bad squad state");
   if (n != (uint64_t)count)
-    return fail(error, GOAP_INVALID_OPERATION,
+    return fail(err, GOAP_INVALID_OPERATION,
                 "the squad had another number of members than given to the restore");
   for (int i = 0; i < count; ++i) {
-    if (!members[i]) return fail(error, GOAP_INVALID_ARGUMENT, "a NULL member");
+    if (!members[i]) return fail(err, GOAP_INVALID_ARGUMENT, "a NULL member");
     for (int k = 0; k < i; ++k)
       if (members[k] == members[i])
-        return fail(error, GOAP_INVALID_ARGUMENT, "a member given twice");
-    int64_t g = get_sv(&r);
+        return fail(err, GOAP_INVALID_ARGUMENT, "a member given twice");
+    int64_t g = get_sv(r);
     int ng = goap_domain_goal_count(goap_agent_type_domain(goap_agent_get_type(members[i])));
-    if (r.bad || g < -1 || g >= ng) BAD("snapshot corrupted: an order for a goal that does not exist");
+    if (r->bad || g < -1 || g >= ng) BAD("snapshot corrupted: an order for a goal that does not exist");
   }
-  if (r.i != r.n) BAD("snapshot corrupted: bytes after the squad's state");
+  if (r->i != r->n) BAD("snapshot corrupted: bytes after the squad's state");
   if (!goap__squad_set(s, members, (size_t)count, (int)behavior, (int)ph, NULL))
-    return fail(error, GOAP_OUT_OF_MEMORY, "out of memory");
+    return fail(err, GOAP_OUT_OF_MEMORY, "out of memory");
   goap__squad_get(s, &names, &prio, &n0, &b0, &p0, &o0);
   int *ordered = (int *)(uintptr_t)o0; /* the squad's own array (s is not const) */
-  r.i = 0;
-  (void)get_uv(&r);
-  (void)get_uv(&r);
-  (void)get_sv(&r);
-  for (int i = 0; i < count; ++i) ordered[i] = (int)get_sv(&r);
+  r->i = 0;
+  (void)get_uv(r);
+  (void)get_uv(r);
+  (void)get_sv(r);
+  for (int i = 0; i < count; ++i) ordered[i] = (int)get_sv(r);
   return GOAP_OK;
 }
 

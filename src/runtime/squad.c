@@ -30,14 +30,16 @@ struct goap_squad {
 static const char *const default_names[ROLE_COUNT] = {"suppress", "take_cover", "advance",
                                                       "search"};
 
-goap_squad *goap_squad_create(const goap_squad_desc *desc) {
+goap_status goap_squad_create(const goap_squad_desc *desc, goap_squad **out) {
   goap_squad_desc x;
+  if (!out) return GOAP_INVALID_ARGUMENT;
+  *out = NULL;
   memset(&x, 0, sizeof x);
   if (desc) x = *desc;
-  if (!(x.order_priority == x.order_priority)) return NULL;
+  if (!(x.order_priority == x.order_priority)) return GOAP_INVALID_ARGUMENT;
   goap_allocator a = goap__rt_resolve(&x.allocator);
   goap_squad *s = (goap_squad *)goap__rt_alloc(&a, sizeof *s);
-  if (!s) return NULL;
+  if (!s) return GOAP_OUT_OF_MEMORY;
   s->alloc = a;
   s->prio = x.order_priority != 0 ? x.order_priority : 20.0;
   const char *names[ROLE_COUNT] = {x.suppress_goal, x.cover_goal, x.advance_goal, x.search_goal};
@@ -45,10 +47,11 @@ goap_squad *goap_squad_create(const goap_squad_desc *desc) {
     s->goal_name[r] = goap__rt_strdup(&a, names[r] ? names[r] : default_names[r], &s->goal_size[r]);
     if (!s->goal_name[r]) {
       goap_squad_destroy(s);
-      return NULL;
+      return GOAP_OUT_OF_MEMORY;
     }
   }
-  return s;
+  *out = s;
+  return GOAP_OK;
 }
 
 static int goal_of(const goap_squad *s, const goap_agent *m, int role) {

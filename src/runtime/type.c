@@ -157,10 +157,9 @@ void goap_agent_type_destroy(goap_agent_type *t) {
   goap__rt_free(&a, t, sizeof *t);
 }
 
-goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_desc *desc,
-                                   goap_agent_type **out, const char **error) {
-  const char *dummy;
-  if (!error) error = &dummy;
+/* goap_agent_type_create with a static message in *error (never NULL). */
+static goap_status type_create(const goap_domain *d, const goap_agent_type_desc *desc,
+                               goap_agent_type **out, const char **error) {
   *error = "";
   if (!out) {
     *error = "out is NULL";
@@ -298,6 +297,15 @@ goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_d
   t->initial_nodes = x.planner_initial_nodes ? x.planner_initial_nodes : 256u;
   *out = t;
   t->fingerprint = goap__type_fingerprint(t);
+  return GOAP_OK;
+}
+
+goap_status goap_agent_type_create(const goap_domain *d, const goap_agent_type_desc *desc,
+                                   goap_agent_type **out, goap_error *err) {
+  const char *msg;
+  goap_status st = type_create(d, desc, out, &msg);
+  if (st != GOAP_OK) return goap__err_set(err, st, 0, msg);
+  goap__err_clear(err);
   return GOAP_OK;
 }
 

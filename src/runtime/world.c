@@ -298,8 +298,8 @@ static int lease_planner(goap_world *w, lane *l, const goap_domain *d) {
   memset(&pd, 0, sizeof pd);
   pd.allocator = w->alloc;
   pd.initial_nodes = w->initial_nodes;
-  goap_planner *p = goap_planner_create(d, &pd);
-  if (!p) return -1;
+  goap_planner *p;
+  if (goap_planner_create(d, &pd, &p) != GOAP_OK) return -1;
   l->pl[l->npl].d = d;
   l->pl[l->npl].p = p;
   l->pl[l->npl].busy = 1;

@@ -196,8 +196,8 @@ static goap_planner *planner_for(goap_sched *s, worker *w, const goap_domain *d)
   }
   goap_planner_desc pd = s->pdesc;
   pd.allocator = s->locked;
-  goap_planner *p = goap_planner_create(d, &pd);
-  if (!p) return NULL;
+  goap_planner *p;
+  if (goap_planner_create(d, &pd, &p) != GOAP_OK) return NULL;
   w->planners[w->nplanners].d = d;
   w->planners[w->nplanners].p = p;
   w->nplanners++;

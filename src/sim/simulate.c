@@ -287,9 +287,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     ad.event_user = m;
     ad.blackboard = c.bb;
     ad.host = mb ? (void *)(uintptr_t)mb->name : NULL;
-    st = GOAP_OUT_OF_MEMORY;
-    m->agent = goap_agent_create(&ad);
-    if (!m->agent) goto done;
+    st = goap_agent_create(&ad, &m->agent, NULL);
+    if (st != GOAP_OK) goto done;
     if (opt.recorder) st = goap_recorder_attach(opt.recorder, m->agent);
     else if (opt.replayer) st = goap_replayer_attach(opt.replayer, m->agent);
     else st = GOAP_OK;
@@ -299,8 +298,8 @@ goap_status goap_file_simulate(const goap_file *f, int sim, const goap_sim_optio
     goap_squad_desc sd;
     memset(&sd, 0, sizeof sd);
     sd.allocator = al;
-    squad = goap_squad_create(&sd);
-    if (!squad) goto done;
+    st = goap_squad_create(&sd, &squad);
+    if (st != GOAP_OK) goto done;
     for (int k = 0; k < nm; ++k)
       if (goap_squad_add(squad, ms[k].agent) != GOAP_OK) goto done;
   }

@@ -18,21 +18,18 @@
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
-static goap_status fail(goap_arena_error *err, goap_status st, int line, int col, const char *fmt,
+/* Fills err (may be NULL): status, position and message; goap_arena_parse adds the source
+ * line and the offset. */
+static goap_status fail(goap_error *err, goap_status st, int line, int col, const char *fmt,
                         ...) {
   if (!err) return st;
+  goap__err_clear(err);
   err->status = st;
   err->line = line;
   err->col = col;
-  size_t n = 0;
-  if (line > 0) {
-    int k = snprintf(err->message, sizeof err->message, "%d:%d: ", line, col);
-    n = k > 0 ? (size_t)k : 0;
-    if (n >= sizeof err->message) n = sizeof err->message - 1;
-  }
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->message + n, sizeof err->message - n, fmt, ap);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
   return st;
 }
@@ -87,7 +84,7 @@ typedef struct scan_info {
   int w, h, ncovers;
 } scan_info;
 
-static goap_status scan(const char *text, size_t length, scan_info *si, goap_arena_error *err) {
+static goap_status scan(const char *text, size_t length, scan_info *si, goap_error *err) {
   line_iter it = {text, length, 0};
   size_t start, len;
   int line = 0, w = -1, h = 0, empty_line = 0, ncovers = 0;
@@ -165,14 +162,8 @@ static goap_vec2 glyph_normal(char c) {
 
 static size_t round8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
-goap_status goap_arena_parse(const char *text, size_t length, const goap_allocator *alloc,
-                             goap_arena **out, goap_arena_error *err) {
-  if (err) {
-    err->status = GOAP_OK;
-    err->line = err->col = 0;
-    err->message[0] = '\0';
-  }
-  if (out) *out = NULL;
+static goap_status parse(const char *text, size_t length, const goap_allocator *alloc,
+                         goap_arena **out, goap_error *err) {
   if (!out || (!text && length > 0))
     return fail(err, GOAP_INVALID_ARGUMENT, 0, 0, "NULL argument");
   scan_info si = {0, 0, 0};
@@ -260,6 +251,27 @@ goap_status goap_arena_parse(const char *text, size_t length, const goap_allocat
   }
   *out = ar;
   return GOAP_OK;
+}
+
+goap_status goap_arena_parse(const char *text, size_t length, const goap_allocator *alloc,
+                             goap_arena **out, goap_error *err) {
+  goap__err_clear(err);
+  if (out) *out = NULL;
+  goap_status st = parse(text, length, alloc, out, err);
+  if (st != GOAP_OK && err && err->line > 0 && text) {
+    /* the offending line (control bytes shown as '?') and the byte offset of line:col */
+    line_iter it = {text, length, 0};
+    size_t start = 0, len = 0;
+    for (int line = 0; line < err->line && next_line(&it, &start, &len);) ++line;
+    size_t n = len < sizeof err->source - 1 ? len : sizeof err->source - 1;
+    for (size_t i = 0; i < n; ++i) {
+      unsigned char c = (unsigned char)text[start + i];
+      err->source[i] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+    }
+    err->source[n] = '\0';
+    err->offset = start + (size_t)(err->col > 0 ? err->col - 1 : 0);
+  }
+  return st;
 }
 
 void goap_arena_destroy(goap_arena *a) {

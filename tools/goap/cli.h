@@ -101,8 +101,8 @@ void cli_describe_search(const cli_search_opts *o, char *buf, size_t cap);
 
 /* ---- loading and diagnostics ----------------------------------------------------------- */
 
-/* Prints a diagnostic the way compilers do (goap_diag_format) to `out`. */
-void cli_print_diag(FILE *out, const goap_diag *d);
+/* Prints a diagnostic the way compilers do (goap_error_format) to `out`. */
+void cli_print_diag(FILE *out, const goap_error *d);
 
 /* Loads a file ("-": standard input, named "<stdin>" in diagnostics); on failure prints the
  * diagnostic to stderr and returns NULL. *status (may be NULL) receives the load status. */

@@ -3,7 +3,7 @@
  * warnings.
  *
  * Invariants:
- *  - Diagnostics (errors, then warnings, each formatted by goap_diag_format) go to stderr;
+ *  - Diagnostics (errors, then warnings, each formatted by goap_error_format) go to stderr;
  *    one summary line per file and a total line go to stdout.
  *  - The loader stops at the first error, so a file has at most one error and, having
  *    failed, no warnings.
@@ -19,7 +19,7 @@
 static const char *const check_options[] = {"--strict", "--json", "--help", NULL};
 
 /* One diagnostic as a JSON object; "hint" is the message's "did you mean" part ("" if none). */
-static void json_diag(cli_buf *b, const goap_diag *d) {
+static void json_diag(cli_buf *b, const goap_error *d) {
   const char *hint = strstr(d->message, "did you mean");
   cli_buf_printf(b, "{\"severity\": \"%s\", \"file\": ",
                  d->severity == GOAP_SEVERITY_ERROR ? "error" : "warning");
@@ -52,7 +52,7 @@ static void json_names(cli_buf *b, const goap_file *f, int kind) {
 /* `check --json` of one file: appends its object to json; adds to *errors and *warnings. */
 static void check_file_json(const char *arg, cli_buf *json, int *errors, int *warnings) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   memset(&err, 0, sizeof err);
   goap_status st = goap_file_load(arg, NULL, &f, &err);
   cli_buf_printf(json, "{\"file\": ");
@@ -70,7 +70,7 @@ static void check_file_json(const char *arg, cli_buf *json, int *errors, int *wa
     return;
   }
   int total = goap_file_warnings(f, NULL, 0);
-  goap_diag *diags = total > 0 ? malloc((size_t)total * sizeof *diags) : NULL;
+  goap_error *diags = total > 0 ? malloc((size_t)total * sizeof *diags) : NULL;
   int shown = diags ? goap_file_warnings(f, diags, total) : 0;
   if (shown > total) shown = total;
   cli_buf scen;
@@ -110,10 +110,10 @@ static void check_file(const char *arg, int *errors, int *warnings) {
     return;
   }
   int cap = 32;
-  goap_diag *diags = malloc((size_t)cap * sizeof *diags);
+  goap_error *diags = malloc((size_t)cap * sizeof *diags);
   int total = diags ? goap_file_warnings(f, diags, cap) : 0;
   if (diags && total > cap) {
-    goap_diag *more = realloc(diags, (size_t)total * sizeof *diags);
+    goap_error *more = realloc(diags, (size_t)total * sizeof *diags);
     if (more) {
       diags = more;
       cap = total;

@@ -296,7 +296,7 @@ static void squad_event(goap_agent *agent, const goap_agent_event *ev, void *use
 
 static int demo_squad(void) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   memset(&err, 0, sizeof err);
   if (goap_file_parse("squad.goap", (const char *)goap_cli_squad_goap, goap_cli_squad_goap_size,
                       NULL, &f, &err) != GOAP_OK || !f) {
@@ -384,7 +384,7 @@ int cli_cmd_demo(int argc, char **argv) {
     return cli_usage_error("demo", "takes no arguments or 'squad' (got '%s')", argv[0]);
   }
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   memset(&err, 0, sizeof err);
   if (goap_file_parse("soldier.goap", (const char *)goap_cli_soldier_goap,
                       goap_cli_soldier_goap_size, NULL, &f, &err) != GOAP_OK || !f) {

@@ -109,7 +109,7 @@ int cli_cmd_hddl(int argc, char **argv) {
   goap_pddl_options po;
   memset(&po, 0, sizeof po);
   po.flags = GOAP_PDDL_HTN;
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *task = NULL;
   goap_status st = goap_pddl_load(domain, problem, &po, &task, &err);
   if (st != GOAP_OK) {

@@ -41,7 +41,7 @@ static void format_cost(double c, char *buf, size_t cap) {
     cli_format_number(c, buf, cap);
 }
 
-static void print_load_error(const goap_diag *err, goap_status st) {
+static void print_load_error(const goap_error *err, goap_status st) {
   if (err->message[0] && err->line > 0) {
     cli_print_diag(stderr, err);
   } else if (err->message[0]) {
@@ -167,7 +167,7 @@ int cli_cmd_pddl(int argc, char **argv) {
   goap_pddl_options lopt;
   memset(&lopt, 0, sizeof lopt);
   lopt.allocator = cli_hugepage_allocator(&hp);
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *task = NULL;
   double t0 = now_ms();
   goap_status st = goap_pddl_load(a.domain, a.problem, &lopt, &task, &err);
@@ -348,7 +348,7 @@ int cli_cmd_validate(int argc, char **argv) {
   memset(&opt, 0, sizeof opt);
   opt.flags = GOAP_PDDL_PARSE_ONLY;
   opt.allocator = cli_hugepage_allocator(&hp);
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *task = NULL;
   goap_status st = goap_pddl_load(files[0], files[1], &opt, &task, &err);
   if (st != GOAP_OK) {

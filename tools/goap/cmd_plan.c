@@ -302,7 +302,7 @@ int cli_cmd_plan(int argc, char **argv) {
     cli_buf_printf(&what, "goal %s", a.goal);
   } else {
     int cap = (int)(strlen(a.want) / 2) + 2;
-    goap_diag err;
+    goap_error err;
     memset(&err, 0, sizeof err);
     want_buf = calloc((size_t)cap, sizeof *want_buf);
     if (!want_buf) goto done;
@@ -317,7 +317,7 @@ int cli_cmd_plan(int argc, char **argv) {
   /* Extra start-state overrides. */
   for (int k = 0; k < a.given_count; k++) {
     int cap = (int)(strlen(a.given[k]) / 2) + 2, count = 0;
-    goap_diag err;
+    goap_error err;
     memset(&err, 0, sizeof err);
     free(given_buf);
     given_buf = calloc((size_t)cap, sizeof *given_buf);

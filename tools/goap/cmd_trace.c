@@ -65,7 +65,7 @@ int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cl
     t->want = goap_domain_goal_want(d, g, &t->want_count);
   } else if (want_text) {
     int cap = (int)(strlen(want_text) / 2) + 2;
-    goap_diag err;
+    goap_error err;
     memset(&err, 0, sizeof err);
     t->want_buf = calloc((size_t)cap, sizeof *t->want_buf);
     if (!t->want_buf) return CLI_EXIT_USAGE;
@@ -78,7 +78,7 @@ int cli_target_resolve(const char *cmd, const char *file, const goap_file *f, cl
   }
   for (int k = 0; k < given_count; k++) {
     int cap = (int)(strlen(given[k]) / 2) + 2, count = 0;
-    goap_diag err;
+    goap_error err;
     memset(&err, 0, sizeof err);
     goap_effect *buf = calloc((size_t)cap, sizeof *buf);
     if (!buf) return CLI_EXIT_USAGE;

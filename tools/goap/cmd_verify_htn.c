@@ -68,7 +68,7 @@ static char *read_file(const char *path, size_t *len) {
   return buf;
 }
 
-static void print_error(const goap_diag *err, goap_status st) {
+static void print_error(const goap_error *err, goap_status st) {
   if (err->message[0] && err->line > 0)
     cli_print_diag(stderr, err);
   else if (err->message[0])
@@ -97,7 +97,7 @@ int cli_cmd_verify_htn(int argc, char **argv) {
   goap_pddl_options opt;
   memset(&opt, 0, sizeof opt);
   opt.flags = GOAP_PDDL_HTN;
-  goap_diag err;
+  goap_error err;
   goap_pddl_task *task = NULL;
   goap_status st = goap_pddl_load(files[0], files[1], &opt, &task, &err);
   if (st != GOAP_OK) {

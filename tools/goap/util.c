@@ -299,13 +299,13 @@ void cli_describe_search(const cli_search_opts *o, char *buf, size_t cap) {
 /* Loading and diagnostics                                                                  */
 /* ---------------------------------------------------------------------------------------- */
 
-void cli_print_diag(FILE *out, const goap_diag *d) {
+void cli_print_diag(FILE *out, const goap_error *d) {
   char small[2048];
   char *text = small;
-  size_t n = goap_diag_format(d, small, sizeof small);
+  size_t n = goap_error_format(d, small, sizeof small);
   if (n >= sizeof small) {
     text = xrealloc(NULL, n + 1);
-    goap_diag_format(d, text, n + 1);
+    goap_error_format(d, text, n + 1);
   }
   fputs(text, out);
   if (n == 0 || text[n - 1] != '\n') fputc('\n', out);
@@ -395,7 +395,7 @@ const char *cli_display_name(const char *path) {
 
 goap_file *cli_load(const char *path, goap_status *status) {
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   memset(&err, 0, sizeof err);
   goap_status st;
   if (strcmp(path, "-") == 0) {

@@ -140,7 +140,7 @@ static const char *village(const char *text, double min_ms) {
   const char *name = "village_replan";
   if (!text) return fail(name, "no village text");
   goap_file *f = NULL;
-  goap_diag diag;
+  goap_error diag;
   if (goap_file_parse("village.goap", text, strlen(text), NULL, &f, &diag) != GOAP_OK)
     return fail(name, "village.goap does not load");
   int k = goap_file_find_scenario(f, "house");

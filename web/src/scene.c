@@ -282,11 +282,11 @@ SCENE_EXPORT goap_scene *goap_scene_create(const char *name, const char *text,
     return s;
   }
   s->heuristic = (goap_heuristic)h;
-  goap_diag diag;
+  goap_error diag;
   memset(&diag, 0, sizeof diag);
   if (!text || goap_file_parse(name ? name : "scene.goap", text, strlen(text), NULL, &s->file,
                                &diag) != GOAP_OK) {
-    if (text) goap_diag_format(&diag, s->error, sizeof s->error);
+    if (text) goap_error_format(&diag, s->error, sizeof s->error);
     else set_error(s, "no text");
     return s;
   }
@@ -466,9 +466,9 @@ SCENE_EXPORT int goap_scene_add_agent(goap_scene *s, const char *type_spec, cons
   if (given && *given) {
     goap_effect eff[64];
     int n = 0;
-    goap_diag diag;
+    goap_error diag;
     if (goap_parse_assignments(s->d, "given", given, eff, 64, &n, &diag) != GOAP_OK) {
-      goap_diag_format(&diag, s->error, sizeof s->error);
+      goap_error_format(&diag, s->error, sizeof s->error);
       goto fail;
     }
     if (goap_state_assign(s->d, sa->initial, eff, n) != GOAP_OK) {
@@ -541,9 +541,9 @@ SCENE_EXPORT int goap_scene_assign(goap_scene *s, int agent, int squad, const ch
   if (!s || !s->file || !effects) return -1;
   goap_effect eff[64];
   int n = 0;
-  goap_diag diag;
+  goap_error diag;
   if (goap_parse_assignments(s->d, "event", effects, eff, 64, &n, &diag) != GOAP_OK) {
-    goap_diag_format(&diag, s->error, sizeof s->error);
+    goap_error_format(&diag, s->error, sizeof s->error);
     return -1;
   }
   goap_word *tmp = (goap_word *)calloc(s->W ? s->W : 1, sizeof *tmp);

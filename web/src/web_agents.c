@@ -88,7 +88,7 @@ static void on_event(goap_agent *agent, const goap_agent_event *ev, void *user) 
  * (goap.js then runs `goap check` for the reason). */
 EMSCRIPTEN_KEEPALIVE uintptr_t goap_web_agent_create(const char *path) {
   web_agent *w = calloc(1, sizeof *w);
-  goap_diag err;
+  goap_error err;
   if (!w || goap_file_load(path, NULL, &w->f, &err) != GOAP_OK) {
     free(w);
     return 0;

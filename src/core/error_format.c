@@ -1,5 +1,5 @@
 /*
- * diag_format.c -- goap_diag_format: a diagnostic (goap/diag.h) as compiler-style text. In the
+ * error_format.c -- goap_error_format: an error (goap/error.h) as compiler-style text. In the
  * core so that every front end (the .goap loader, PDDL/HDDL) shares it without linking another.
  *
  * Invariants: writes at most cap bytes, always NUL-terminated when cap > 0, and returns the
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "goap/diag.h"
+#include "goap/error.h"
 
 typedef struct sink {
   char *buf;
@@ -32,7 +32,7 @@ static void put_int(sink *s, int v) {
   if (n > 0) put(s, t, (size_t)n);
 }
 
-size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap) {
+size_t goap_error_format(const goap_error *diag, char *buf, size_t cap) {
   sink s;
   char file[sizeof diag->file], msg[sizeof diag->message], src[sizeof diag->source];
   int have_prefix = 0;
@@ -66,6 +66,11 @@ size_t goap_diag_format(const goap_diag *diag, char *buf, size_t cap) {
   if (have_prefix) put(&s, ": ", 2);
   puts_(&s, diag->severity == GOAP_SEVERITY_WARNING ? "warning: " : "error: ");
   puts_(&s, msg);
+  if (diag->offset != 0 && diag->line <= 0) { /* a binary input: where in its bytes */
+    char t[48];
+    int n = snprintf(t, sizeof t, " (at byte %zu)", diag->offset);
+    if (n > 0) put(&s, t, (size_t)n);
+  }
   put(&s, "\n", 1);
   if (diag->line > 0 && src[0]) {
     size_t srclen = strlen(src), i;
