@@ -18,6 +18,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <goap/error.h>
 #include <goap/goap.h>
 
 #include <math.h>
@@ -164,8 +165,8 @@ static int measure(const prepared *pc, goap_search s, goap_heuristic h, const op
   pd.allocator.fn = counting_fn;
   pd.allocator.ctx = &cnt;
   pd.goal_cache = o->goal_cache;
-  goap_planner *p = goap_planner_create(pc->cdom, &pd);
-  if (!p) return 0;
+  goap_planner *p = NULL;
+  if (goap_planner_create(pc->cdom, &pd, &p) != GOAP_OK) return 0;
   static goap_request reqs[MAX_REQ];
   for (int i = 0; i < pc->nreq; ++i) {
     goap_request *req = &reqs[i];

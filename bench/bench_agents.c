@@ -287,16 +287,18 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
   td.action_count = na;
   td.planner_initial_nodes = o->initial_nodes;
   goap_agent_type *t = NULL;
-  const char *err = NULL;
+  goap_error err;
   if (goap_agent_type_create(d, &td, &t, &err) != GOAP_OK) {
-    fprintf(stderr, "goap_bench_agents: type: %s\n", err ? err : "?");
+    fprintf(stderr, "goap_bench_agents: type: %s\n", err.message);
     return 0;
   }
-  goap_plan_cache *cache = use_cache ? goap_plan_cache_create(&al, o->cache_capacity) : NULL;
+  goap_plan_cache *cache = NULL;
+  if (use_cache) goap_plan_cache_create(&al, o->cache_capacity, &cache);
   goap_planner_desc spd;
   memset(&spd, 0, sizeof spd);
   spd.allocator = al;
-  goap_planner *shared = share ? goap_planner_create(d, &spd) : NULL;
+  goap_planner *shared = NULL;
+  if (share) goap_planner_create(d, &spd, &shared);
   if (share && !shared) {
     fprintf(stderr, "goap_bench_agents: out of memory\n");
     exit(2);
@@ -320,8 +322,7 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
     ad.host = h;
     ad.cache = cache;
     ad.planner = shared;
-    c.a[i] = goap_agent_create(&ad);
-    if (!c.a[i]) {
+    if (goap_agent_create(&ad, &c.a[i], NULL) != GOAP_OK) {
       fprintf(stderr, "goap_bench_agents: out of memory\n");
       exit(2);
     }
@@ -359,7 +360,8 @@ static int measure(const options *o, const goap_domain *d, const goap_word *star
   /* replan frames */
   goap_word *mems = (goap_word *)malloc((size_t)n * c.W * sizeof *mems);
   double *ct = (double *)malloc((size_t)o->runs * sizeof *ct);
-  goap_planner *core = goap_planner_create(d, NULL);
+  goap_planner *core = NULL;
+  goap_planner_create(d, NULL, &core);
   int goal = goap_domain_find_goal(d, "kill_enemy"), nwant = 0;
   const goap_cond *want = goap_domain_goal_want(d, goal < 0 ? 0 : goal, &nwant);
   if (!mems || !ct || !core) exit(2);

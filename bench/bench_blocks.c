@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <goap/error.h>
 #include <goap/goap.h>
 
 #include <stdio.h>
@@ -78,7 +79,7 @@ typedef struct blocks {
 } blocks;
 
 static void die(const char *what, goap_builder *b) {
-  fprintf(stderr, "goap_bench_blocks: %s: %s\n", what, b ? goap_builder_error(b) : "");
+  fprintf(stderr, "goap_bench_blocks: %s: %s\n", what, b ? goap_builder_error(b)->message : "");
   exit(2);
 }
 
@@ -112,8 +113,8 @@ static void add_act(goap_builder *b, const char *name, const goap_cond *pre, int
 static void build_blocks(blocks *w, const char *names) {
   int n = (int)strlen(names);
   w->n = n;
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) die("out of memory", NULL);
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) die("out of memory", NULL);
   char nm[64];
   for (int x = 0; x < n; ++x)
     for (int y = 0; y < n; ++y) {
@@ -226,8 +227,8 @@ static run plan_once(const blocks *w, const goap_word *start, const goap_cond *w
   pd.allocator.ctx = &c;
   pd.max_nodes = max_nodes;
   pd.max_memory = max_memory;
-  goap_planner *p = goap_planner_create(w->d, &pd);
-  if (!p) die("planner_create", NULL);
+  goap_planner *p = NULL;
+  if (goap_planner_create(w->d, &pd, &p) != GOAP_OK) die("planner_create", NULL);
   goap_request req;
   memset(&req, 0, sizeof req);
   req.start = start;

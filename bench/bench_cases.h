@@ -6,7 +6,8 @@
  * bench_npc.h), make_case() builds one, prepare() turns it into a
  * domain, start states and goals through the builder API.
  *
- * The includer includes <goap/goap.h>, <math.h>, <stdio.h>, <stdlib.h> and <string.h> first.
+ * The includer includes <goap/error.h>, <goap/goap.h>, <math.h>, <stdio.h>, <stdlib.h> and
+ * <string.h> first.
  * Out of memory ends the program (xrealloc): these are benchmarks. Functions are static: each
  * program has its own copy; all of them are used by both includers.
  */
@@ -360,8 +361,8 @@ typedef struct prepared {
 
 static int prepare(const bench_case *c, prepared *p) {
   memset(p, 0, sizeof *p);
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return 0;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return 0;
   goap_builder_set_name(b, c->name);
   for (int i = 0; i < c->natoms; ++i) {
     goap_var_desc vd;
@@ -369,7 +370,7 @@ static int prepare(const bench_case *c, prepared *p) {
     vd.name = c->atoms[i];
     vd.type = GOAP_BOOL;
     if (goap_builder_add_var(b, &vd, NULL) != GOAP_OK) {
-      fprintf(stderr, "%s: add_var %s: %s\n", c->name, vd.name, goap_builder_error(b));
+      fprintf(stderr, "%s: add_var %s: %s\n", c->name, vd.name, goap_builder_error(b)->message);
       goap_builder_destroy(b);
       return 0;
     }
@@ -397,14 +398,14 @@ static int prepare(const bench_case *c, prepared *p) {
     ad.eff = eff;
     ad.eff_count = act->neff;
     if (goap_builder_add_action(b, &ad, NULL) != GOAP_OK) {
-      fprintf(stderr, "%s: add_action %s: %s\n", c->name, ad.name, goap_builder_error(b));
+      fprintf(stderr, "%s: add_action %s: %s\n", c->name, ad.name, goap_builder_error(b)->message);
       goap_builder_destroy(b);
       return 0;
     }
   }
   goap_status st = goap_builder_build(b, &p->dom);
   if (st != GOAP_OK) {
-    fprintf(stderr, "%s: build: %s: %s\n", c->name, goap_status_name(st), goap_builder_error(b));
+    fprintf(stderr, "%s: build: %s: %s\n", c->name, goap_status_name(st), goap_builder_error(b)->message);
     goap_builder_destroy(b);
     return 0;
   }

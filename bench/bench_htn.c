@@ -44,7 +44,7 @@ static run_out run_problem(const bw_problem *pr, int reps, char **expect, int ex
   int cap = 8 * pr->n + 16;
   if (same) *same = 0;
   if (bw_build(pr, &w) != 0) return o;
-  p = goap_htn_planner_create(w.h, NULL);
+  goap_htn_planner_create(w.h, NULL, &p);
   plan = malloc((size_t)cap * sizeof *plan);
   if (!p || !plan) goto out;
   memset(&q, 0, sizeof q);

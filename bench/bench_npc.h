@@ -121,8 +121,8 @@ static const goap_domain *npc_load(void) {
 /* The file's domain again, through the builder, with the callbacks above (variant 1, 2) or
  * the positional costs (3: distances, 4: the file's costs). */
 static goap_domain *npc_with_callbacks(const goap_domain *src, int variant) {
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return NULL;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return NULL;
   for (int v = 0; v < goap_domain_var_count(src); ++v) {
     goap_var_info vi;
     goap_domain_var_info(src, v, &vi);
@@ -192,7 +192,7 @@ static goap_domain *npc_with_callbacks(const goap_domain *src, int variant) {
   }
   return d;
 fail:
-  fprintf(stderr, "goap_bench: npc_40 with callbacks: %s\n", goap_builder_error(b));
+  fprintf(stderr, "goap_bench: npc_40 with callbacks: %s\n", goap_builder_error(b)->message);
   goap_builder_destroy(b);
   return NULL;
 }
@@ -458,15 +458,16 @@ static int npc_crowd(int frames, npc_crowd_result *out) {
   memset(&td, 0, sizeof td);
   td.name = "guard";
   goap_agent_type *t = NULL;
-  const char *err = NULL;
-  if (goap_agent_type_create(d, &td, &t, &err) != GOAP_OK) return 0;
+  if (goap_agent_type_create(d, &td, &t, NULL) != GOAP_OK) return 0;
   static goap_agent *ag[NPC_AGENTS];
   double times[64];
   int nt = 0;
   for (int f = 0; f < frames + 2 && nt < 64; ++f) {
     if (f == 0 || f >= 2) { /* fresh agents, fresh cache, the distinct memories */
-      goap_plan_cache *cache = goap_plan_cache_create(NULL, 1024);
-      goap_planner *shared = goap_planner_create(d, NULL);
+      goap_plan_cache *cache = NULL;
+      goap_plan_cache_create(NULL, 1024, &cache);
+      goap_planner *shared = NULL;
+      goap_planner_create(d, NULL, &shared);
       if (!cache || !shared) return 0;
       for (int i = 0; i < NPC_AGENTS; ++i) {
         goap_agent_desc ad;
@@ -475,8 +476,7 @@ static int npc_crowd(int frames, npc_crowd_result *out) {
         ad.memory = mem[i];
         ad.cache = cache;
         ad.planner = shared;
-        ag[i] = goap_agent_create(&ad);
-        if (!ag[i]) return 0;
+        if (goap_agent_create(&ad, &ag[i], NULL) != GOAP_OK) return 0;
       }
       double t0 = bench_now_ns();
       for (int i = 0; i < NPC_AGENTS; ++i) {

@@ -137,8 +137,8 @@ static int make_crowd(crowd *c, const goap_file *f, int n, int live) {
   free(ab);
   free(gb);
   if (st != GOAP_OK) return 0;
-  c->cache = goap_plan_cache_create(NULL, 256);
-  c->planner = goap_planner_create(c->d, NULL);
+  goap_plan_cache_create(NULL, 256, &c->cache);
+  goap_planner_create(c->d, NULL, &c->planner);
   c->agents = (goap_agent **)calloc((size_t)n, sizeof *c->agents);
   c->v = (villager *)calloc((size_t)n, sizeof *c->v);
   if (!c->cache || !c->planner || !c->agents || !c->v) return 0;
@@ -157,8 +157,7 @@ static int make_crowd(crowd *c, const goap_file *f, int n, int live) {
     ad.planner = c->planner;
     ad.on_event = on_event;
     ad.event_user = c;
-    c->agents[i] = goap_agent_create(&ad);
-    if (!c->agents[i]) return 0;
+    if (goap_agent_create(&ad, &c->agents[i], NULL) != GOAP_OK) return 0;
   }
   return 1;
 }
@@ -253,7 +252,7 @@ static run_result run(const goap_file *f, int n, int warm, int frames, int mode,
     pd.domain = c.d;
     pd.log = log->p;
     pd.size = log->n;
-    ok = goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK;
+    ok = goap_replayer_create(&pd, &rp, NULL) == GOAP_OK;
     for (int i = 0; i < n && ok; ++i) ok = goap_replayer_attach(rp, c.agents[i]) == GOAP_OK;
   }
   for (int k = 0; k < warm + frames && ok; ++k) {

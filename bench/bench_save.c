@@ -134,7 +134,8 @@ int main(int argc, char **argv) {
   memset(&ad, 0, sizeof ad);
   ad.type = vt;
   ad.memory = mem;
-  goap_agent *a = goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  goap_agent_create(&ad, &a, NULL);
   int step = 0, len = 0;
   for (int u = 0; u < 200 && !(goap_agent_action(a) >= 0 && step >= 1); ++u) {
     goap_agent_update(a, 0.1);
@@ -158,7 +159,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < batch; ++i) status |= goap_agent_snapshot(a, buf, CAP, &m) != GOAP_OK;
     snap_cpu[r] = (thread_ns() - c0) / batch;
     snap_ns[r] = (bench_now_ns() - t0) / batch;
-    for (int i = 0; i < batch; ++i) fresh[i] = goap_agent_create(&ad);
+    for (int i = 0; i < batch; ++i) status |= goap_agent_create(&ad, &fresh[i], NULL) != GOAP_OK;
     t0 = bench_now_ns();
     c0 = thread_ns();
     for (int i = 0; i < batch; ++i) status |= goap_agent_restore(fresh[i], buf, n, NULL) != GOAP_OK;
@@ -203,7 +204,8 @@ int main(int argc, char **argv) {
     start_state(f, mem, 0);
     ad.type = t;
     ad.memory = mem;
-    goap_agent *x = goap_agent_create(&ad);
+    goap_agent *x = NULL;
+    goap_agent_create(&ad, &x, NULL);
     size_t most = 0;
     for (int u = 0; u < 60; ++u) {
       goap_agent_update(x, 0.1);

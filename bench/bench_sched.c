@@ -43,7 +43,8 @@ static int failures;
 
 /* One pass of the 10,000 requests through plain goap_plan: the baseline. */
 static double soldiers_plain(const soldier_set *ss) {
-  goap_planner *p = goap_planner_create(ss->d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(ss->d, NULL, &p);
   int32_t plan[16];
   double t0 = bench_now_ms();
   for (int i = 0; i < SOLDIER_REQUESTS; ++i) {
@@ -211,7 +212,8 @@ static void bench_village(const char *path, int reps) {
     return;
   }
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(d, NULL, &p);
   int lmcut = goap_heuristic_from_name("lmcut");
   int hff = goap_heuristic_from_name("hff");
   printf("village: %d variables, %d actions; median ms per plan of %d runs "

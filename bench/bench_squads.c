@@ -104,8 +104,8 @@ static int build(world *w, const goap_file *f, int nsquads) {
   free(ab);
   free(gb);
   for (int s = 0; s < nsquads; ++s) {
-    w->bb[s] = goap_blackboard_create(NULL);
-    w->sq[s] = goap_squad_create(NULL);
+    goap_blackboard_create(NULL, &w->bb[s]);
+    goap_squad_create(NULL, &w->sq[s]);
     if (!w->bb[s] || !w->sq[s]) return 0;
     goap_blackboard_add_resource(w->bb[s], "flank_slot", 1);
     for (int k = 0; k < MEMBERS; ++k) {
@@ -116,8 +116,8 @@ static int build(world *w, const goap_file *f, int nsquads) {
       ad.type = w->types[t];
       ad.blackboard = w->bb[s];
       ad.host = &w->ctx[s * MEMBERS + k];
-      goap_agent *a = goap_agent_create(&ad);
-      if (!a) return 0;
+      goap_agent *a = NULL;
+      if (goap_agent_create(&ad, &a, NULL) != GOAP_OK) return 0;
       w->ag[s * MEMBERS + k] = a;
       goap_squad_add(w->sq[s], a);
     }

@@ -146,9 +146,9 @@ static int run(int side, double min_time, int reps, result *r) {
   counter cnt = {0};
   goap_allocator al = {count_fn, &cnt};
   goap_arena *a = NULL;
-  goap_arena_error err;
+  goap_error err;
   if (goap_arena_parse(text, len, &al, &a, &err) != GOAP_OK) {
-    fprintf(stderr, "bench_tactics: generated map: %s\n", err.message);
+    fprintf(stderr, "bench_tactics: generated map: %d:%d: %s\n", err.line, err.col, err.message);
     free(text);
     return 1;
   }

@@ -172,11 +172,12 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world, double *fmin)
   }
   int lanes = world ? o->lanes : 1;
   goap_plan_cache *caches[64];
-  for (int k = 0; k < lanes; ++k) caches[k] = goap_plan_cache_create(&al, 4096);
+  for (int k = 0; k < lanes; ++k) goap_plan_cache_create(&al, 4096, &caches[k]);
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator = al;
-  goap_planner *shared = world ? NULL : goap_planner_create(d, &pd);
+  goap_planner *shared = NULL;
+  if (!world) goap_planner_create(d, &pd, &shared);
   goap_world *w = NULL;
   if (world) {
     goap_world_desc wd;
@@ -208,7 +209,7 @@ static int wb_run(const wb_opts *o, const goap_file *f, int world, double *fmin)
     ad.host = &npc[i];
     ad.cache = caches[i % lanes];
     ad.planner = shared;
-    ag[i] = goap_agent_create(&ad);
+    goap_agent_create(&ad, &ag[i], NULL);
     ok = ag[i] != NULL && (!world || goap_world_add(w, ag[i], i % lanes, 0) == GOAP_OK);
   }
   double sum = 0, exp_sum = 0, exp_max = 0, alloc_sum = 0, alloc_max = 0, plans_sum = 0;

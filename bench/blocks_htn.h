@@ -23,6 +23,7 @@
 #ifndef GOAP_BENCH_BLOCKS_HTN_H
 #define GOAP_BENCH_BLOCKS_HTN_H
 
+#include <goap/error.h>
 #include <goap/goap.h>
 #include <goap/htn.h>
 
@@ -71,7 +72,8 @@ BW_FN int bw_initially_done(const bw_problem *p, int x) {
 
 /* Builds the grounded domain; 0 on success, else prints why and returns -1. */
 BW_FN int bw_build(const bw_problem *p, bw_domain *w) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  goap_builder_create(NULL, &b);
   goap_htn_builder *hb = NULL;
   int n = p->n, x, ok = 0;
   char name[64], v2[32], v3[32];
@@ -94,7 +96,7 @@ BW_FN int bw_build(const bw_problem *p, bw_domain *w) {
   do {                                                                      \
     if ((call) != GOAP_OK) {                                                \
       fprintf(stderr, "blocks: %s failed: %s / %s\n", #call,               \
-              goap_builder_error(b), hb ? goap_htn_builder_error(hb) : ""); \
+              goap_builder_error(b)->message, hb ? goap_htn_builder_error(hb)->message : ""); \
       goto out;                                                             \
     }                                                                       \
   } while (0)
@@ -211,8 +213,7 @@ BW_FN int bw_build(const bw_problem *p, bw_domain *w) {
     }
   }
   BW_TRY(goap_builder_build(b, &w->d));
-  hb = goap_htn_builder_create(w->d, NULL);
-  if (!hb) goto out;
+  if (goap_htn_builder_create(w->d, NULL, &hb) != GOAP_OK) goto out;
   BW_TRY(goap_htn_builder_add_task(hb, "move_blocks", &w->root));
   for (x = 1; x <= n; ++x) {
     snprintf(name, sizeof name, "move_%d_table", x);

@@ -47,8 +47,7 @@ static void plan_htn(const goap_file *f, const goap_scenario *s, const goap_word
   memset(&pd, 0, sizeof pd);
   pd.goap.initial_nodes = 64;
   pd.goap.max_nodes = 512;
-  p = goap_htn_planner_create(h, &pd);
-  if (!p) return;
+  if (goap_htn_planner_create(h, &pd, &p) != GOAP_OK) return;
   memset(&q, 0, sizeof q);
   q.start = start;
   q.task = s->task;
@@ -80,9 +79,9 @@ static void plan_scenarios(const goap_file *f) {
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = 64;
   pd.max_nodes = 512;
-  p = goap_planner_create(d, &pd);
+  goap_status created = goap_planner_create(d, &pd, &p);
   start = (goap_word *)calloc(words ? words : 1, sizeof *start);
-  if (!p || !start) {
+  if (created != GOAP_OK || !start) {
     goap_planner_destroy(p);
     free(start);
     return;

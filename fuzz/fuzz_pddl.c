@@ -60,8 +60,7 @@ static void plan_and_check(const goap_pddl_task *t) {
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = 64;
   pd.max_nodes = 2048;
-  p = goap_planner_create(d, &pd);
-  if (!p) return;
+  if (goap_planner_create(d, &pd, &p) != GOAP_OK) return;
   memset(&req, 0, sizeof req);
   memset(&res, 0, sizeof res);
   req.start = goap_pddl_start(t);

@@ -69,11 +69,11 @@ static void replay(const goap_file *f, const uint8_t *log, size_t n) {
   rd.log = log;
   rd.size = n;
   goap_replayer *rp = NULL;
-  const char *msg = NULL;
-  size_t at = 0;
-  goap_status st = goap_replayer_create(&rd, &rp, &msg, &at);
+  goap_error err;
+  goap_status st = goap_replayer_create(&rd, &rp, &err);
+  if (err.status != st) __builtin_trap();
   if (st != GOAP_OK) {
-    if (rp || !msg || at > n) __builtin_trap();
+    if (rp || !err.message[0] || err.offset > n) __builtin_trap();
     return;
   }
   goap_sim_options o;

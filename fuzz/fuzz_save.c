@@ -74,12 +74,20 @@ static goap_action_state slow(goap_agent *a, int action, double dt, void *user) 
   return ((long)(t * 10 + 0.5)) % 3 == 0 ? GOAP_ACTION_SUCCESS : GOAP_ACTION_RUNNING;
 }
 
+/* The goap_error rule: the status returned, a message on failure only, an offset inside. */
+static int error_ok(const goap_error *e, goap_status st, size_t n) {
+  if (e->status != st) return 0;
+  return st == GOAP_OK ? e->message[0] == '\0' : e->message[0] != '\0' && e->offset <= n;
+}
+
 static goap_agent *agent(goap_blackboard *bb) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = W.type;
   ad.blackboard = bb;
-  return goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  if (goap_agent_create(&ad, &a, NULL) != GOAP_OK) abort();
+  return a;
 }
 
 static void build(void) {
@@ -101,15 +109,17 @@ static void build(void) {
   td.goals = gb;
   td.goal_count = ng;
   td.expansions_per_update = 2; /* searches span updates */
-  const char *err = NULL;
+  goap_error err;
   if (goap_agent_type_create(d, &td, &W.type, &err) != GOAP_OK) {
-    fprintf(stderr, "fuzz_save: %s\n", err);
+    fprintf(stderr, "fuzz_save: %s\n", err.message);
     abort();
   }
-  goap_blackboard *bb = goap_blackboard_create(NULL);
+  goap_blackboard *bb = NULL;
+  if (goap_blackboard_create(NULL, &bb) != GOAP_OK) abort();
   goap_blackboard_add_resource(bb, "slot", 1);
   goap_agent *a = agent(bb), *b = agent(bb);
-  goap_squad *s = goap_squad_create(NULL);
+  goap_squad *s = NULL;
+  if (goap_squad_create(NULL, &s) != GOAP_OK) abort();
   goap_squad_add(s, a);
   goap_squad_add(s, b);
   goap_squad_order(s, GOAP_SQUAD_ADVANCE_COVER);
@@ -140,7 +150,8 @@ static void build(void) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = W.htn_type;
-  goap_agent *h = goap_agent_create(&ad);
+  goap_agent *h = NULL;
+  if (goap_agent_create(&ad, &h, NULL) != GOAP_OK) abort();
   int pauses = 0;
   for (int u = 0; u < 40 && pauses < 2; ++u) {
     goap_agent_update(h, 0.1);
@@ -187,30 +198,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (cut < n) n = cut;
   }
   if (data[0] & 4) fix_checksum(buf, n);
-  const char *why = NULL;
+  goap_error why;
   uint8_t again[4096];
   size_t an = 0;
   if (kind == 3) { /* the paused HTN agent */
     goap_agent_desc ad;
     memset(&ad, 0, sizeof ad);
     ad.type = W.htn_type;
-    goap_agent *h = goap_agent_create(&ad);
+    goap_agent *h = NULL;
+    if (goap_agent_create(&ad, &h, NULL) != GOAP_OK) abort();
     goap_status st = goap_agent_restore(h, buf, n, &why);
-    if (!why || (st != GOAP_OK && !why[0])) abort();
+    if (!error_ok(&why, st, n)) abort();
     if (st == GOAP_OK && goap_agent_snapshot(h, again, sizeof again, &an) != GOAP_OK) abort();
     for (int u = 0; u < 12; ++u) goap_agent_update(h, 0.1);
     goap_agent_destroy(h);
     return 0;
   }
-  goap_blackboard *bb = goap_blackboard_create(NULL);
+  goap_blackboard *bb = NULL;
+  if (goap_blackboard_create(NULL, &bb) != GOAP_OK) abort();
   if (kind == 1) {
-    if (goap_blackboard_restore(bb, buf, n, &why) == GOAP_OK) {
+    goap_status st = goap_blackboard_restore(bb, buf, n, &why);
+    if (!error_ok(&why, st, n)) abort();
+    if (st == GOAP_OK) {
       if (goap_blackboard_snapshot(bb, again, sizeof again, &an) != GOAP_OK) abort();
       goap_agent *a = agent(bb);
       for (int u = 0; u < 5; ++u) goap_agent_update(a, 0.1);
       goap_agent_destroy(a);
     }
-    if (!why) abort();
     goap_blackboard_destroy(bb);
     return 0;
   }
@@ -220,14 +234,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (kind == 0) {
     st = goap_agent_restore(a, buf, n, &why);
   } else {
-    goap_squad *s = goap_squad_create(NULL);
+    goap_squad *s = NULL;
+    if (goap_squad_create(NULL, &s) != GOAP_OK) abort();
     goap_agent *m[2] = {a, b};
     st = goap_squad_restore(s, buf, n, m, 2, &why);
     if (st == GOAP_OK && goap_squad_snapshot(s, again, sizeof again, &an) != GOAP_OK) abort();
     if (st == GOAP_OK) goap_squad_update(s);
     goap_squad_destroy(s);
   }
-  if (!why || (st != GOAP_OK && !why[0])) abort();
+  if (!error_ok(&why, st, n)) abort();
   if (st == GOAP_OK && kind == 0) {
     if (goap_agent_snapshot(a, again, sizeof again, &an) != GOAP_OK) abort();
     char json[4096];

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 64 * 1024) return 0;
   goap_arena *a = NULL;
-  goap_arena_error err;
+  goap_error err;
   goap_status st = goap_arena_parse((const char *)data, size, NULL, &a, &err);
   if (st != GOAP_OK) {
     if (a || err.status != st || err.message[0] == '\0') __builtin_trap();

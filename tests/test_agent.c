@@ -198,8 +198,8 @@ TEST(door_story) {
     ad.type = t;
     ad.on_event = on_event;
     ad.event_user = &rec;
-    goap_agent *a = goap_agent_create(&ad);
-    REQUIRE(a != NULL);
+    goap_agent *a = NULL;
+    REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
     run(a, 20, 0.1);
     CHECK_STR(rec.log, cases[k].story);
     CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(d, "target_dead")), 1);
@@ -290,7 +290,7 @@ static int guard_make(guard_setup *s, int watch_goal, double check_interval, dou
   ad.type = s->t;
   ad.on_event = on_event;
   ad.event_user = &s->rec;
-  s->a = goap_agent_create(&ad);
+  goap_agent_create(&ad, &s->a, NULL);
   return s->a != NULL;
 }
 
@@ -366,8 +366,8 @@ TEST(trigger_preconditions_and_repair) {
     ad.type = t;
     ad.on_event = on_event;
     ad.event_user = &rec;
-    goap_agent *a = goap_agent_create(&ad);
-    REQUIRE(a != NULL);
+    goap_agent *a = NULL;
+    REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
     if (k == 0) {
       run(a, 1, 0.1); /* got the ammo */
       goap_agent_set(a, goap_domain_find_var(d, "has_ammo"), 0); /* ... and lost it */
@@ -435,8 +435,8 @@ TEST(goal_fallback_and_cooldown) {
   ad.type = t;
   ad.on_event = on_event;
   ad.event_user = &rec;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   run(a, 3, 0.1);
   CHECK_STR(rec.log, "replan start; noplan kill_enemy no_plan; plan patrol 1 walk; start walk; "
                      "ok walk; done patrol; replan plan_done; noplan kill_enemy no_plan; idle");
@@ -456,8 +456,8 @@ TEST(goal_fallback_and_cooldown) {
   rec2.quiet_memory = 1;
   ad.type = full;
   ad.event_user = &rec2;
-  goap_agent *b2 = goap_agent_create(&ad);
-  REQUIRE(b2 != NULL);
+  goap_agent *b2 = NULL;
+  REQUIRE(goap_agent_create(&ad, &b2, NULL) == GOAP_OK);
   run(b2, 1, 0.1);
   CHECK_STR(rec2.log, "replan start; plan kill_enemy 2 approach bite; start approach; "
                       "ok approach");
@@ -517,8 +517,8 @@ TEST(hysteresis) {
     goap_agent_desc ad;
     memset(&ad, 0, sizeof ad);
     ad.type = t;
-    goap_agent *a = goap_agent_create(&ad);
-    REQUIRE(a != NULL);
+    goap_agent *a = NULL;
+    REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
     goap_agent_set(a, goap_domain_find_var(d, "see_player"), 1);
     run(a, 100, 0.05);
     switches[k] = (int)goap_agent_get_stats(a).replans[GOAP_REPLAN_BETTER_GOAL];
@@ -550,8 +550,8 @@ TEST(time_sliced_planning) {
   goap_state_init(d, start);
   goap_state_set(d, start, 0, 1);
   /* unsliced reference */
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   int nw = 0;
   const goap_cond *want = goap_domain_goal_want(d, 0, &nw);
   goap_request r;
@@ -575,8 +575,8 @@ TEST(time_sliced_planning) {
   memset(&ad, 0, sizeof ad);
   ad.type = t;
   ad.memory = start;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   int in_progress = 0, updates = 0;
   goap_status st;
   while ((st = goap_agent_update(a, 0.01)) == GOAP_IN_PROGRESS && updates < 10000) {
@@ -607,8 +607,8 @@ TEST(plan_cache) {
   world w = {0, 0};
   goap_agent_type *t = soldier_type(d, &w);
   REQUIRE(t != NULL);
-  goap_plan_cache *c = goap_plan_cache_create(NULL, 4);
-  REQUIRE(c != NULL);
+  goap_plan_cache *c = NULL;
+  REQUIRE(goap_plan_cache_create(NULL, 4, &c) == GOAP_OK);
   recorder rec[3];
   memset(rec, 0, sizeof rec);
   for (int k = 0; k < 3; ++k) {
@@ -620,8 +620,8 @@ TEST(plan_cache) {
     ad.on_event = on_event;
     ad.event_user = &rec[k];
     ad.cache = k < 2 ? c : NULL;
-    goap_agent *a = goap_agent_create(&ad);
-    REQUIRE(a != NULL);
+    goap_agent *a = NULL;
+    REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
     run(a, 1, 0.1);
     CHECK_EQ_INT((int)goap_agent_get_stats(a).cache_hits, k == 1);
     goap_agent_destroy(a);
@@ -652,8 +652,8 @@ TEST(blackboard) {
   goap_file *f = parse(squad_text);
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_blackboard *bb = goap_blackboard_create(NULL);
-  REQUIRE(bb != NULL);
+  goap_blackboard *bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &bb) == GOAP_OK);
   int32_t alarm = goap_domain_find_var(d, "alarm");
   goap_cond on = {alarm, GOAP_EQ, 1};
   /* the lookout only raises the alarm; the guard patrols (forever) until it is raised */
@@ -693,10 +693,12 @@ TEST(blackboard) {
   ad.type = guard;
   ad.on_event = on_event;
   ad.event_user = &rec;
-  goap_agent *g = goap_agent_create(&ad);
+  goap_agent *g = NULL;
+  REQUIRE(goap_agent_create(&ad, &g, NULL) == GOAP_OK);
   ad.type = lookout;
   ad.on_event = NULL;
-  goap_agent *l = goap_agent_create(&ad);
+  goap_agent *l = NULL;
+  REQUIRE(goap_agent_create(&ad, &l, NULL) == GOAP_OK);
   REQUIRE(g != NULL && l != NULL);
   goap_agent_update(g, 0.1); /* guard starts patrolling */
   int32_t v = -1;
@@ -740,8 +742,8 @@ TEST(allocation) {
   memset(&ad, 0, sizeof ad);
   ad.type = t;
   ad.allocator = al;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   goap_word fresh[4];
   goap_state_init(d, fresh);
   size_t before = 0;
@@ -766,7 +768,9 @@ TEST(allocation) {
     k.fail_at = n + 1;
     k.fail_after = 1;
     ad.allocator = test_alloc_hook(&k);
-    goap_agent *b = goap_agent_create(&ad);
+    goap_agent *b = (goap_agent *)(void *)&k; /* a failing create must set it to NULL */
+    goap_status cs = goap_agent_create(&ad, &b, NULL);
+    CHECK(cs == GOAP_OK ? b != NULL : cs == GOAP_OUT_OF_MEMORY && b == NULL);
     if (b) {
       goap_status st = GOAP_OK;
       for (int i = 0; i < 20; ++i) {
@@ -793,7 +797,7 @@ TEST(type_validation) {
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
   goap_agent_type *t = NULL;
-  const char *err = NULL;
+  goap_error err;
   goap_agent_type_desc td;
   memset(&td, 0, sizeof td);
   goap_action_binding b[7];
@@ -801,23 +805,26 @@ TEST(type_validation) {
   td.actions = b;
   td.action_count = 3;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK(t == NULL && strstr(err, "action_count") != NULL);
+  CHECK(t == NULL && strstr(err.message, "action_count") != NULL);
+  /* the error is filled: the status returned, no position (a description, not a text) */
+  CHECK_EQ_INT(err.status, GOAP_INVALID_ARGUMENT);
+  CHECK(err.line == 0 && err.col == 0 && err.offset == 0 && err.file[0] == '\0');
   td.action_count = 7;
   goap_effect bad = {0, GOAP_ADD, 1}; /* += on a bool */
   b[2].on_fail = &bad;
   b[2].on_fail_count = 1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK(strstr(err, "on_fail") != NULL);
+  CHECK(strstr(err.message, "on_fail") != NULL);
   b[2].on_fail_count = 0;
   b[3].timeout = -1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK(strstr(err, "timeout") != NULL);
+  CHECK(strstr(err.message, "timeout") != NULL);
   b[3].timeout = 0;
   int32_t wv = 99;
   b[4].watch = &wv;
   b[4].watch_count = 1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK(strstr(err, "watch") != NULL);
+  CHECK(strstr(err.message, "watch") != NULL);
   b[4].watch_count = 0;
   goap_goal_binding gb[1]; /* a goal's cooldown: finite seconds >= 0 */
   memset(gb, 0, sizeof gb);
@@ -826,7 +833,8 @@ TEST(type_validation) {
   REQUIRE(td.goal_count == 1);
   gb[0].cooldown = -1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK_STR(err, "goal binding: cooldown must be a finite number of seconds >= 0");
+  CHECK_STR(err.message, "goal binding: cooldown must be a finite number of seconds >= 0");
+  CHECK_EQ_INT(err.status, GOAP_INVALID_ARGUMENT);
   gb[0].cooldown = HUGE_VAL;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
   gb[0].cooldown = 0;
@@ -835,6 +843,8 @@ TEST(type_validation) {
   b[1].cost_scale = 2.5; /* the type's costs: scaled, disabled, or the domain's */
   b[5].disabled = 1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_OK);
+  CHECK_EQ_INT(err.status, GOAP_OK); /* success clears the error */
+  CHECK_STR(err.message, "");
   int nc = -1;
   const double *tc = goap_agent_type_costs(t, &nc);
   REQUIRE(tc != NULL);
@@ -847,13 +857,18 @@ TEST(type_validation) {
   goap_agent_type *t2 = t;
   CHECK_EQ_INT(goap_agent_type_create(NULL, &td, &t2, &err), GOAP_INVALID_ARGUMENT);
   CHECK(t2 == NULL);
-  CHECK(goap_agent_create(NULL) == NULL);
+  int junk = 0;
+  goap_agent *none = (goap_agent *)(void *)&junk; /* a failing create must clear it */
+  CHECK_EQ_INT(goap_agent_create(NULL, &none, &err), GOAP_INVALID_ARGUMENT);
+  CHECK(none == NULL);
+  CHECK_EQ_INT(err.status, GOAP_INVALID_ARGUMENT);
+  CHECK_STR(err.message, "out, desc and desc->type are required");
   CHECK_EQ_INT(goap_agent_update(NULL, 0.1), GOAP_INVALID_ARGUMENT);
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   CHECK_EQ_INT(goap_agent_update(a, -1), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_agent_set(a, 99, 1), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_agent_set(a, 0, 7), GOAP_OUT_OF_RANGE);
@@ -895,8 +910,8 @@ TEST(sensors) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   run(a, 12, 0.1); /* t = 0.1 .. 1.2: the sensor runs at 0.1, 0.6, 1.1 */
   CHECK_EQ_INT(s.calls, 3);
   CHECK_NEAR(s.times[0], 0.1, 1e-9);
@@ -944,8 +959,8 @@ TEST(reservations_and_counters) {
   const goap_domain *d = goap_file_domain(f);
   int flank = goap_domain_find_action(d, "flank"), tokens = goap_domain_find_var(d, "tokens");
   int flanked = goap_domain_find_var(d, "flanked");
-  goap_blackboard *bb = goap_blackboard_create(NULL);
-  REQUIRE(bb != NULL);
+  goap_blackboard *bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &bb) == GOAP_OK);
   CHECK_EQ_INT(goap_blackboard_add_resource(bb, "flank_slot", 3), GOAP_OK);
   CHECK_EQ_INT(goap_blackboard_add_resource(bb, "flank_slot", 3), GOAP_DUPLICATE);
   CHECK_EQ_INT(goap_blackboard_add_resource(bb, "bad", -1), GOAP_INVALID_ARGUMENT);
@@ -977,8 +992,7 @@ TEST(reservations_and_counters) {
     memset(&ad, 0, sizeof ad);
     ad.type = t;
     ad.blackboard = bb;
-    ag[i] = goap_agent_create(&ad);
-    REQUIRE(ag[i] != NULL);
+    REQUIRE(goap_agent_create(&ad, &ag[i], NULL) == GOAP_OK);
   }
   int max_held = 0, flanks_done = 0, holds = 0, bad_counter = 0, over = 0;
   for (int frame = 0; frame < 400; ++frame) {
@@ -1004,8 +1018,7 @@ TEST(reservations_and_counters) {
       memset(&ad, 0, sizeof ad);
       ad.type = t;
       ad.blackboard = bb;
-      ag[frame % N] = goap_agent_create(&ad);
-      REQUIRE(ag[frame % N] != NULL);
+      REQUIRE(goap_agent_create(&ad, &ag[frame % N], NULL) == GOAP_OK);
     }
   }
   uint64_t denied = 0;
@@ -1038,8 +1051,8 @@ TEST(reservation_refused_story) {
   goap_file *f = parse(flank_text);
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_blackboard *bb = goap_blackboard_create(NULL);
-  REQUIRE(bb != NULL);
+  goap_blackboard *bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &bb) == GOAP_OK);
   CHECK_EQ_INT(goap_blackboard_add_resource(bb, "flank_slot", 1), GOAP_OK);
   static const char *const slot[] = {"flank_slot"};
   goap_action_binding b[2];
@@ -1065,9 +1078,11 @@ TEST(reservation_refused_story) {
   ad.blackboard = bb;
   ad.on_event = on_event;
   ad.event_user = &r1;
-  goap_agent *a1 = goap_agent_create(&ad);
+  goap_agent *a1 = NULL;
+  REQUIRE(goap_agent_create(&ad, &a1, NULL) == GOAP_OK);
   ad.event_user = &r2;
-  goap_agent *a2 = goap_agent_create(&ad);
+  goap_agent *a2 = NULL;
+  REQUIRE(goap_agent_create(&ad, &a2, NULL) == GOAP_OK);
   REQUIRE(a1 && a2);
   goap_agent_update(a1, 0.1);
   goap_agent_update(a2, 0.1);
@@ -1127,8 +1142,8 @@ TEST(orders) {
   ad.type = t;
   ad.on_event = on_event;
   ad.event_user = &rec;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   int cover = goap_domain_find_goal(d, "cover"), fight = goap_domain_find_goal(d, "fight");
   run(a, 2, 0.1);
   CHECK_EQ_INT(goap_agent_order(a, cover, 5), GOAP_OK);
@@ -1184,16 +1199,15 @@ TEST(squad_behaviors) {
   td.action_count = 4;
   goap_agent_type *t = NULL;
   REQUIRE(goap_agent_type_create(d, &td, &t, NULL) == GOAP_OK);
-  goap_squad *sq = goap_squad_create(NULL);
-  REQUIRE(sq != NULL);
+  goap_squad *sq = NULL;
+  REQUIRE(goap_squad_create(NULL, &sq) == GOAP_OK);
   enum { N = 5 };
   goap_agent *m[N];
   for (int i = 0; i < N; ++i) {
     goap_agent_desc ad;
     memset(&ad, 0, sizeof ad);
     ad.type = t;
-    m[i] = goap_agent_create(&ad);
-    REQUIRE(m[i] != NULL);
+    REQUIRE(goap_agent_create(&ad, &m[i], NULL) == GOAP_OK);
     CHECK_EQ_INT(goap_squad_add(sq, m[i]), GOAP_OK);
   }
   CHECK_EQ_INT(goap_squad_add(sq, m[0]), GOAP_DUPLICATE);
@@ -1290,8 +1304,8 @@ TEST(binding_check) {
   ad.type = t;
   ad.on_event = on_event;
   ad.event_user = &rec;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   goap_agent_update(a, 0.1); /* no free flank cover: the other way */
   CHECK(strstr(rec.log, "plan attack 5 hold_position") != NULL);
   CHECK_EQ_INT(ctl[0], 1);
@@ -1321,8 +1335,8 @@ TEST(blackboard_across_domains) {
   REQUIRE(fa != NULL && fb != NULL);
   const goap_domain *da = goap_file_domain(fa), *db = goap_file_domain(fb);
   CHECK(goap_domain_find_var(da, "alarm") != goap_domain_find_var(db, "alarm"));
-  goap_blackboard *bb = goap_blackboard_create(NULL);
-  REQUIRE(bb != NULL);
+  goap_blackboard *bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &bb) == GOAP_OK);
   CHECK_EQ_INT(goap_blackboard_set(bb, "is_night", 1), GOAP_OK);
   goap_agent_type *ta = NULL, *tb = NULL;
   REQUIRE(goap_agent_type_create(da, NULL, &ta, NULL) == GOAP_OK);
@@ -1331,9 +1345,11 @@ TEST(blackboard_across_domains) {
   memset(&ad, 0, sizeof ad);
   ad.blackboard = bb;
   ad.type = ta;
-  goap_agent *a = goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   ad.type = tb;
-  goap_agent *b = goap_agent_create(&ad);
+  goap_agent *b = NULL;
+  REQUIRE(goap_agent_create(&ad, &b, NULL) == GOAP_OK);
   REQUIRE(a && b);
   CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(da, "is_night")), 1); /* from the board */
   goap_agent_update(b, 0.1); /* nothing to do: no alarm */
@@ -1400,8 +1416,7 @@ TEST(watch_written_by_callback) {
   memset(&s.rec, 0, sizeof s.rec);
   s.rec.d = s.d;
   s.rec.quiet_memory = 1;
-  s.a = goap_agent_create(&ad);
-  REQUIRE(s.a != NULL);
+  REQUIRE(goap_agent_create(&ad, &s.a, NULL) == GOAP_OK);
   run(s.a, 6, 0.1);
   CHECK(strstr(s.rec.log, "stop patrol; replan watch; plan fight 2 attack") != NULL);
   guard_free(&s);
@@ -1415,7 +1430,8 @@ TEST(cache_key_is_the_search_start) {
                        "action a3\n  pre b\n  eff c\ngoal g\n  want c\n");
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_plan_cache *c = goap_plan_cache_create(NULL, 8);
+  goap_plan_cache *c = NULL;
+  REQUIRE(goap_plan_cache_create(NULL, 8, &c) == GOAP_OK);
   goap_agent_type_desc td;
   memset(&td, 0, sizeof td);
   td.expansions_per_update = 1; /* a search spans updates */
@@ -1425,8 +1441,8 @@ TEST(cache_key_is_the_search_start) {
   memset(&ad, 0, sizeof ad);
   ad.type = t;
   ad.cache = c;
-  goap_agent *x = goap_agent_create(&ad);
-  REQUIRE(x != NULL);
+  goap_agent *x = NULL;
+  REQUIRE(goap_agent_create(&ad, &x, NULL) == GOAP_OK);
   CHECK_EQ_INT(goap_agent_update(x, 0.1), GOAP_IN_PROGRESS);
   goap_agent_set(x, goap_domain_find_var(d, "b"), 1); /* memory moves on mid-search */
   while (goap_agent_update(x, 0.1) == GOAP_IN_PROGRESS) {
@@ -1436,8 +1452,8 @@ TEST(cache_key_is_the_search_start) {
   goap_state_init(d, mem);
   goap_state_set(d, mem, goap_domain_find_var(d, "b"), 1);
   ad.memory = mem;
-  goap_agent *y = goap_agent_create(&ad);
-  REQUIRE(y != NULL);
+  goap_agent *y = NULL;
+  REQUIRE(goap_agent_create(&ad, &y, NULL) == GOAP_OK);
   while (goap_agent_update(y, 0.1) == GOAP_IN_PROGRESS) {
   }
   int len = 0;
@@ -1460,8 +1476,8 @@ TEST(shared_planner) {
   world w = {1, 0};
   goap_agent_type *t = soldier_type(d, &w);
   REQUIRE(t != NULL);
-  goap_planner *shared = goap_planner_create(d, NULL);
-  REQUIRE(shared != NULL);
+  goap_planner *shared = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &shared) == GOAP_OK);
   enum { N = 20 };
   recorder own_log, shared_log;
   memset(&own_log, 0, sizeof own_log);
@@ -1477,8 +1493,7 @@ TEST(shared_planner) {
       ad.planner = k ? shared : NULL;
       ad.on_event = i == 7 ? on_event : NULL; /* one agent's story */
       ad.event_user = k ? &shared_log : &own_log;
-      ag[i] = goap_agent_create(&ad);
-      REQUIRE(ag[i] != NULL);
+      REQUIRE(goap_agent_create(&ad, &ag[i], NULL) == GOAP_OK);
     }
     for (int frame = 0; frame < 20; ++frame) /* interleaved: the planner changes hands */
       for (int i = 0; i < N; ++i) goap_agent_update(ag[i], 0.1);
@@ -1505,8 +1520,9 @@ TEST(shared_planner) {
   goap_file *g = parse(text);
   REQUIRE(g != NULL);
   const goap_domain *dg = goap_file_domain(g);
-  goap_planner *sp = goap_planner_create(dg, NULL), *ref = goap_planner_create(dg, NULL);
-  REQUIRE(sp && ref);
+  goap_planner *sp = NULL, *ref = NULL;
+  REQUIRE(goap_planner_create(dg, NULL, &sp) == GOAP_OK);
+  REQUIRE(goap_planner_create(dg, NULL, &ref) == GOAP_OK);
   int nw = 0;
   goap_request r;
   memset(&r, 0, sizeof r);
@@ -1528,8 +1544,9 @@ TEST(shared_planner) {
   memset(&ad, 0, sizeof ad);
   ad.type = tg;
   ad.planner = sp;
-  goap_agent *a1 = goap_agent_create(&ad), *a2 = goap_agent_create(&ad);
-  REQUIRE(a1 && a2);
+  goap_agent *a1 = NULL, *a2 = NULL;
+  REQUIRE(goap_agent_create(&ad, &a1, NULL) == GOAP_OK);
+  REQUIRE(goap_agent_create(&ad, &a2, NULL) == GOAP_OK);
   int guard = 0;
   goap_status s1 = GOAP_IN_PROGRESS, s2 = GOAP_IN_PROGRESS;
   while ((s1 == GOAP_IN_PROGRESS || s2 == GOAP_IN_PROGRESS) && guard++ < 100000) {

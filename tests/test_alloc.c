@@ -173,7 +173,7 @@ static goap_domain *build_spec(const spec *s, const goap_allocator *alloc, test_
   goap_builder *b = NULL;
   for (;;) {
     size_t before = ca ? ca->injected : 0;
-    b = goap_builder_create(alloc);
+    goap_builder_create(alloc, &b);
     if (b) break;
     if (!ca || ca->injected == before) {
       fprintf(stderr, "  goap_builder_create returned NULL without an allocation failure\n");
@@ -465,8 +465,8 @@ static void zero_alloc_domain(const spec *sp, int is_chain, int *test_failures_)
   /* 1. per configuration: warm up with the request, then identical repeats allocate nothing */
   for (size_t si = 0; si < 4; ++si) {
     for (size_t hi = 0; hi < 6; ++hi) {
-      goap_planner *p = goap_planner_create(d, &pd);
-      REQUIRE(p != NULL);
+      goap_planner *p = NULL;
+      REQUIRE(goap_planner_create(d, &pd, &p) == GOAP_OK);
       req_set rs;
       rs.n = 0;
       if (is_chain)
@@ -522,15 +522,15 @@ static void zero_alloc_domain(const spec *sp, int is_chain, int *test_failures_)
     else
       soldier_requests(d, &rs, GOAP_SEARCH_ASTAR, GOAP_H_DEFAULT);
     int nodes[64], largest = 0;
-    goap_planner *probe = goap_planner_create(d, &pd);
-    REQUIRE(probe != NULL);
+    goap_planner *probe = NULL;
+    REQUIRE(goap_planner_create(d, &pd, &probe) == GOAP_OK);
     for (int i = 0; i < rs.n; ++i) {
       nodes[i] = plan_checked(probe, &rs.req[i], rs.cost[i], &fails, "probe");
       if (nodes[i] > nodes[largest]) largest = i;
     }
     goap_planner_destroy(probe);
-    goap_planner *p = goap_planner_create(d, &pd);
-    REQUIRE(p != NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(d, &pd, &p) == GOAP_OK);
     plan_checked(p, &rs.req[largest], rs.cost[largest], &fails, "largest");
     size_t before = ca.calls;
     for (int i = 0; i < rs.n; ++i)
@@ -588,7 +588,7 @@ static int inject_once(const spec *sp, const goap_cond *want, double expect, siz
     pd.initial_nodes = 4; /* small, so that the first plan has to grow the pools */
     for (;;) {
       size_t before = ca.injected;
-      p = goap_planner_create(d, &pd);
+      goap_planner_create(d, &pd, &p);
       if (p) break;
       if (ca.injected == before) {
         fprintf(stderr, "  planner_create returned NULL without an allocation failure\n");
@@ -707,8 +707,8 @@ TEST(node_limit_partial_plan) {
   const char *given[1] = {"c0"};
   goap_word *start = make_state(d, given, 1);
   goap_cond want = {goap_domain_find_var(d, "c60"), GOAP_EQ, 1};
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   for (size_t hi = 0; hi < 6; ++hi) {
     for (size_t si = 0; si < 4; ++si) {
       goap_request req;
@@ -747,8 +747,7 @@ TEST(node_limit_partial_plan) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.max_nodes = 8;
-  p = goap_planner_create(d, &pd);
-  REQUIRE(p != NULL);
+  REQUIRE(goap_planner_create(d, &pd, &p) == GOAP_OK);
   goap_request req;
   memset(&req, 0, sizeof req);
   req.start = start;
@@ -788,8 +787,8 @@ TEST(time_limit) {
     want[i].op = GOAP_EQ;
     want[i].value = 1;
   }
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_request req;
   memset(&req, 0, sizeof req);
   req.want = want;
@@ -844,8 +843,8 @@ TEST(memory_limit) {
   memset(&pd, 0, sizeof pd);
   pd.allocator = test_alloc_hook(&ca);
   pd.max_memory = 512u * 1024u;
-  goap_planner *p = goap_planner_create(d, &pd);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, &pd, &p) == GOAP_OK);
   goap_request req;
   memset(&req, 0, sizeof req);
   req.want = want;
@@ -866,8 +865,8 @@ TEST(buffer_too_small_reports_length) {
   int bad = 0;
   goap_domain *d = build_spec(&sp, NULL, NULL, 0, &bad);
   REQUIRE(d != NULL);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = {goap_domain_find_var(d, "target_dead"), GOAP_EQ, 1};
   goap_request req;
   memset(&req, 0, sizeof req);

@@ -198,7 +198,8 @@ static uint64_t fake_now(void *ctx) {
 
 /* One int counter and one action adding 1: reaching STEPS expands STEPS nodes at least. */
 static goap_domain *counter_domain(void) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  goap_builder_create(NULL, &b);
   goap_var_desc v = {0};
   v.name = "n";
   v.type = GOAP_INT;
@@ -230,7 +231,7 @@ static uint64_t one_update(const goap_agent_type *t, fake_clock *c, int *plannin
   goap_agent_desc ad = {0};
   ad.type = t;
   goap_agent *ag = NULL;
-  if (goap_agent_create_ex(&ad, &ag, NULL) != GOAP_OK) return UINT64_MAX;
+  if (goap_agent_create(&ad, &ag, NULL) != GOAP_OK) return UINT64_MAX;
   goap__agent_set_clock(ag, fake_now, c);
   goap_agent_update(ag, 0.1);
   *planning = goap_agent_is_planning(ag);

@@ -198,8 +198,8 @@ TEST(pddl_task_and_planner_on_the_arena) {
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);
     pd.allocator = opt.allocator;
-    goap_planner *p = goap_planner_create(goap_pddl_domain(t), &pd);
-    REQUIRE(p != NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(goap_pddl_domain(t), &pd, &p) == GOAP_OK);
     goap_request rq;
     memset(&rq, 0, sizeof rq);
     rq.start = goap_pddl_start(t);

@@ -69,8 +69,8 @@ goap_effect set(int var, int32_t value) {
 
 cxx_domain make_camp() {
   cxx_domain cd;
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return cd;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return cd;
   goap_builder_set_name(b, "camp");
   cd.has_axe = add_bool(b, "has_axe");
   cd.has_wood = add_bool(b, "has_wood");
@@ -93,7 +93,7 @@ cxx_domain make_camp() {
 
 TEST(version) {
   CHECK_STR(goap_version(), GOAP_VERSION_STRING);
-  CHECK(GOAP_VERSION_NUMBER == 100);
+  CHECK(GOAP_VERSION_NUMBER == 200);
 }
 
 TEST(build_and_plan) {
@@ -104,8 +104,8 @@ TEST(build_and_plan) {
   CHECK_EQ_INT(goap_domain_action_count(cd.dom), 4);
   CHECK_EQ_INT(goap_domain_find_action(cd.dom, "chop"), 1);
 
-  goap_planner *p = goap_planner_create(cd.dom, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(cd.dom, NULL, &p) == GOAP_OK);
   goap_cond want = cond(cd.fire, GOAP_EQ, 1);
   goap_request req = goap_request();
   req.want = &want;
@@ -171,8 +171,8 @@ TEST(parse_file_text) {
   CHECK((sc->expect & GOAP_EXPECT_COST) != 0);
   CHECK_NEAR(sc->expect_cost, 3.0, 1e-12);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_request req = goap_request();
   req.want = sc->want;
   req.want_count = sc->want_count;
@@ -228,8 +228,8 @@ TEST(agent_from_cxx) {
   REQUIRE(goap_agent_type_create(d, &td, &type, NULL) == GOAP_OK);
   goap_agent_desc ad = goap_agent_desc();
   ad.type = type;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   for (int i = 0; i < 5; ++i) goap_agent_update(a, 0.1);
   CHECK_EQ_INT(ticks, 2);
   CHECK_EQ_INT(goap_agent_get(a, goap_domain_find_var(d, "inside")), 1);

@@ -84,8 +84,8 @@ static int check_rounds(const reqset *rs, uint32_t slots, int *test_failures_) {
     memset(&pd, 0, sizeof pd);
     pd.allocator = test_alloc_hook(&ta);
     pd.goal_cache = slots;
-    goap_planner *p = goap_planner_create(rs->d, &pd);
-    CHECK(p != NULL);
+    goap_planner *p = NULL;
+    CHECK(goap_planner_create(rs->d, &pd, &p) == GOAP_OK);
     if (!p) return 1;
     for (int round = 0; round < 5; ++round) {
       if (round == 3) ta.calls = 0; /* warm: rounds 3 and 4 must not allocate */
@@ -96,8 +96,8 @@ static int check_rounds(const reqset *rs, uint32_t slots, int *test_failures_) {
         fill_req(rs, i, conf, &r);
         outcome a, b;
         run(p, &r, &a);
-        goap_planner *q = goap_planner_create(rs->d, NULL);
-        CHECK(q != NULL);
+        goap_planner *q = NULL;
+        CHECK(goap_planner_create(rs->d, NULL, &q) == GOAP_OK);
         if (!q) return 1;
         run(q, &r, &b);
         goap_planner_destroy(q);
@@ -174,7 +174,8 @@ TEST(example_files_round_robin) {
 /* A chain of L bool steps (one word for L < 64: small mode; two words above) with goals {cL,
  * ck}, starts with c0 and one ck, and request cost arrays (two arrays and none, alternating). */
 static goap_domain *chain(int L) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  goap_builder_create(NULL, &b);
   char nm[32];
   for (int i = 0; i <= L; ++i) {
     goap_var_desc v;
@@ -250,8 +251,8 @@ TEST(chains_goals_starts_costs) {
 TEST(seen_goals_are_not_analysed_again) {
   goap_domain *d = chain(30);
   REQUIRE(d != NULL);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   CHECK(p->ngslots >= 8);
   goap_word s[4];
   goap_state_init(d, s);
@@ -283,8 +284,8 @@ TEST(seen_goals_are_not_analysed_again) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.goal_cache = 1;
-  goap_planner *q = goap_planner_create(d, &pd);
-  REQUIRE(q != NULL);
+  goap_planner *q = NULL;
+  REQUIRE(goap_planner_create(d, &pd, &q) == GOAP_OK);
   CHECK_EQ_INT(q->ngslots, 1);
   for (int round = 0; round < 2; ++round)
     for (int g = 0; g < 8; ++g) {
@@ -332,7 +333,8 @@ static double cost_cb(void *h, int action, void *user) {
 }
 
 TEST(callbacks_are_asked_on_every_request) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   static const char *const names[] = {"a", "b", "c"};
   for (int i = 0; i < 3; ++i) {
     goap_var_desc v;
@@ -380,8 +382,8 @@ TEST(callbacks_are_asked_on_every_request) {
   rs.n = 8;
   CHECK_EQ_INT(check_rounds(&rs, 0, test_failures_), 0);
   /* the plans follow the host: step1 step2 (2), step1 step2 (2), shortcut (3), step1 step2 (6) */
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   static const double want_cost[4] = {2, 2, 3, 6};
   for (int round = 0; round < 2; ++round)
     for (int i = 0; i < 4; ++i) {

@@ -54,8 +54,8 @@ static goap_domain *random_domain(rng *r, rdom *x) {
       "a0",  "a1",  "a2",  "a3",  "a4",  "a5",  "a6",  "a7",  "a8",  "a9",  "a10", "a11",
       "a12", "a13", "a14", "a15", "a16", "a17", "a18", "a19", "a20", "a21", "a22", "a23"};
   static const char *const evals[4] = {"e0", "e1", "e2", "e3"};
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return NULL;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return NULL;
   for (int v = 0; v < R_VARS; ++v) {
     goap_var_desc vd;
     memset(&vd, 0, sizeof vd);
@@ -264,8 +264,8 @@ TEST(relaxed_exploration_matches_reference) {
     rdom x;
     x.d = random_domain(&r, &x);
     if (!x.d) continue;
-    goap_planner *p = goap_planner_create(x.d, NULL);
-    REQUIRE(p != NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(x.d, NULL, &p) == GOAP_OK);
     REQUIRE(p->rx.ncond + 3 <= REF_MAXC);
     ++domains;
     for (int g = 0; g < 3; ++g) {
@@ -321,8 +321,8 @@ TEST(preferred_operators_on_the_village) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   int32_t buf[256];
   goap_result res;
   int fest = goap_file_find_scenario(f, "festival");
@@ -386,8 +386,8 @@ TEST(lazy_queues_states_with_the_parents_h) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   static lazy_rec lr;
   int32_t buf[256];
   goap_result res;
@@ -419,8 +419,8 @@ TEST(options_need_a_satisficing_search) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   int32_t buf[256];
   goap_result res;
   const goap_scenario *sc = goap_file_scenario(f, goap_file_find_scenario(f, "well"));
@@ -460,8 +460,8 @@ TEST(no_allocation_after_warm_up) {
   goap_planner_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.allocator = test_alloc_hook(&c);
-  goap_planner *p = goap_planner_create(d, &desc);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, &desc, &p) == GOAP_OK);
   int32_t buf[256];
   goap_result res;
   static const unsigned sets[] = {GOAP_REQUEST_PREFERRED, GOAP_REQUEST_LAZY,

@@ -70,12 +70,12 @@ static void act(task *t, const char *name, double cost, const goap_cond *pre, in
   a.eff = eff;
   a.eff_count = neff;
   if (goap_builder_add_action(t->b, &a, NULL) != GOAP_OK)
-    fprintf(stderr, "add_action %s: %s\n", name, goap_builder_error(t->b));
+    fprintf(stderr, "add_action %s: %s\n", name, goap_builder_error(t->b)->message);
 }
 
 static int finish(task *t) {
   if (goap_builder_build(t->b, &t->d) != GOAP_OK) return 0;
-  t->p = goap_planner_create(t->d, NULL);
+  goap_planner_create(t->d, NULL, &t->p);
   return t->p != NULL;
 }
 
@@ -136,8 +136,7 @@ static double plan_cost(task *t, const goap_cond *want, int n, goap_search s, go
 TEST(lmcut_two_goals_shared_achiever) {
   task t;
   memset(&t, 0, sizeof t);
-  t.b = goap_builder_create(NULL);
-  REQUIRE(t.b != NULL);
+  REQUIRE(goap_builder_create(NULL, &t.b) == GOAP_OK);
   int g1 = var_bool(&t, "g1", 0), g2 = var_bool(&t, "g2", 0);
   goap_effect e1 = {g1, GOAP_SET, 1}, e2 = {g2, GOAP_SET, 1}, e12[2] = {{g1, GOAP_SET, 1},
                                                                         {g2, GOAP_SET, 1}};
@@ -161,8 +160,7 @@ TEST(lmcut_two_goals_shared_achiever) {
 TEST(lmcut_independent_goals_and_chain) {
   task t;
   memset(&t, 0, sizeof t);
-  t.b = goap_builder_create(NULL);
-  REQUIRE(t.b != NULL);
+  REQUIRE(goap_builder_create(NULL, &t.b) == GOAP_OK);
   int g[3], p = 0, q = 0, r = 0;
   char name[8];
   for (int i = 0; i < 3; ++i) {
@@ -211,8 +209,7 @@ TEST(lmcut_independent_goals_and_chain) {
 TEST(lmcut_enum_conditions) {
   task t;
   memset(&t, 0, sizeof t);
-  t.b = goap_builder_create(NULL);
-  REQUIRE(t.b != NULL);
+  REQUIRE(goap_builder_create(NULL, &t.b) == GOAP_OK);
   int e = var_enum(&t, "e", 4), f = var_bool(&t, "f", 0);
   goap_effect eb = {e, GOAP_SET, 1}, ec = {e, GOAP_SET, 2}, ef = {f, GOAP_SET, 1};
   goap_cond ed = {e, GOAP_EQ, 3};
@@ -245,8 +242,7 @@ TEST(lmcut_enum_conditions) {
 TEST(lmcut_int_conditions) {
   task t;
   memset(&t, 0, sizeof t);
-  t.b = goap_builder_create(NULL);
-  REQUIRE(t.b != NULL);
+  REQUIRE(goap_builder_create(NULL, &t.b) == GOAP_OK);
   int n = var_int(&t, "n", 0, 9, 0), m = var_int(&t, "m", 0, 9, 9);
   goap_effect inc = {n, GOAP_ADD, 1}, set5 = {n, GOAP_SET, 5}, dec = {m, GOAP_ADD, -2};
   act(&t, "inc", 1, NULL, 0, &inc, 1);
@@ -298,8 +294,7 @@ TEST(names_and_optimality) {
 TEST(memory_limit_partial_plan) {
   task t;
   memset(&t, 0, sizeof t);
-  t.b = goap_builder_create(NULL);
-  REQUIRE(t.b != NULL);
+  REQUIRE(goap_builder_create(NULL, &t.b) == GOAP_OK);
   enum { N = 20 };
   goap_cond want[N];
   char name[16];
@@ -315,8 +310,8 @@ TEST(memory_limit_partial_plan) {
   }
   REQUIRE(goap_builder_build(t.b, &t.d) == GOAP_OK);
   {
-    goap_planner *q = goap_planner_create(t.d, NULL);
-    REQUIRE(q != NULL);
+    goap_planner *q = NULL;
+    REQUIRE(goap_planner_create(t.d, NULL, &q) == GOAP_OK);
     CHECK(q->cap_nodes == 4194304u); /* the documented default without a budget */
     goap_planner_destroy(q);
   }
@@ -328,8 +323,8 @@ TEST(memory_limit_partial_plan) {
     memset(&pd, 0, sizeof pd);
     pd.allocator = test_alloc_hook(&m);
     pd.max_memory = 256u * 1024u;
-    goap_planner *p = goap_planner_create(t.d, &pd);
-    REQUIRE(p != NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(t.d, &pd, &p) == GOAP_OK);
     /* with a memory budget and no node cap, only the budget bounds the node pool */
     CHECK(p->cap_nodes == 0x7fffffffu);
     goap_request req;
@@ -377,8 +372,7 @@ TEST(memory_limit_partial_plan) {
 TEST(index_path_no_allocation_after_warmup) {
   task t;
   memset(&t, 0, sizeof t);
-  t.b = goap_builder_create(NULL);
-  REQUIRE(t.b != NULL);
+  REQUIRE(goap_builder_create(NULL, &t.b) == GOAP_OK);
   enum { STEPS = 40, VARIANTS = 6 };
   int f[STEPS + 1];
   char name[24];
@@ -400,8 +394,8 @@ TEST(index_path_no_allocation_after_warmup) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator = test_alloc_hook(&m);
-  goap_planner *p = goap_planner_create(t.d, &pd);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(t.d, &pd, &p) == GOAP_OK);
   static const goap_heuristic hs[] = {GOAP_H_DEFAULT, GOAP_H_FF, GOAP_H_LMCUT};
   goap_cond wants[3] = {{f[STEPS], GOAP_EQ, 1}, {f[20], GOAP_EQ, 1}, {f[33], GOAP_EQ, 1}};
   int32_t plan[64];

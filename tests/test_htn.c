@@ -78,7 +78,7 @@ static int add_action(goap_builder *b, const char *name, double cost, const goap
   a.eff = eff;
   a.eff_count = neff;
   if (goap_builder_add_action(b, &a, &id) != GOAP_OK) {
-    fprintf(stderr, "add_action %s: %s\n", name, goap_builder_error(b));
+    fprintf(stderr, "add_action %s: %s\n", name, goap_builder_error(b)->message);
     return -1;
   }
   return id;
@@ -127,7 +127,7 @@ static int add_method(goap_htn_builder *hb, int task, const char *name, const go
   m.subtasks = subs;
   m.subtask_count = nsubs;
   if (goap_htn_builder_add_method(hb, task, &m, &idx) != GOAP_OK) {
-    fprintf(stderr, "add_method %s: %s\n", name, goap_htn_builder_error(hb));
+    fprintf(stderr, "add_method %s: %s\n", name, goap_htn_builder_error(hb)->message);
     return -1;
   }
   return idx;
@@ -181,7 +181,7 @@ TEST(gtpyhop_simple_travel) {
   fixture f;
   char text[512];
   memset(&f, 0, sizeof f);
-  f.b = goap_builder_create(NULL);
+  REQUIRE(goap_builder_create(NULL, &f.b) == GOAP_OK);
   int at_park = add_bool(f.b, "at_park", 0);
   int park_near = add_bool(f.b, "park_near", 0); /* distance home-park <= 2: walk */
   int taxi_here = add_bool(f.b, "taxi_here", 0);
@@ -201,7 +201,7 @@ TEST(gtpyhop_simple_travel) {
   int pay_driver = add_action(f.b, "pay_driver", 1, c_pay, 2, e_pay, 3);
   REQUIRE(walk >= 0 && call_taxi >= 0 && ride_taxi >= 0 && pay_driver >= 0);
   REQUIRE(goap_builder_build(f.b, &f.d) == GOAP_OK);
-  f.hb = goap_htn_builder_create(f.d, NULL);
+  REQUIRE(goap_htn_builder_create(f.d, NULL, &f.hb) == GOAP_OK);
   int travel = add_task(f.hb, "travel");
   goap_cond w_none[] = {{at_park, GOAP_EQ, 1}};
   goap_cond w_foot[] = {{park_near, GOAP_EQ, 1}};
@@ -212,8 +212,7 @@ TEST(gtpyhop_simple_travel) {
   REQUIRE(add_method(f.hb, travel, "by_foot", w_foot, 1, s_foot, 1) == 1);
   REQUIRE(add_method(f.hb, travel, "by_taxi", w_taxi, 1, s_taxi, 3) == 2);
   REQUIRE(goap_htn_builder_build(f.hb, &f.h) == GOAP_OK);
-  f.p = goap_htn_planner_create(f.h, NULL);
-  REQUIRE(f.p);
+  REQUIRE(goap_htn_planner_create(f.h, NULL, &f.p) == GOAP_OK);
   goap_htn_request q = req_for(travel);
   goap_htn_result r;
   CHECK_EQ_INT(plan_text(f.h, f.p, &q, text, sizeof text, &r), GOAP_OK);
@@ -256,7 +255,7 @@ static int build_backtracking(bt_dom *t) {
   const char *vals[] = {"unset", "v0", "v1"};
   int flag = -1, putv[2], getv[2];
   memset(t, 0, sizeof *t);
-  f->b = goap_builder_create(NULL);
+  goap_builder_create(NULL, &f->b);
   memset(&v, 0, sizeof v);
   v.name = "flag";
   v.type = GOAP_ENUM;
@@ -274,7 +273,7 @@ static int build_backtracking(bt_dom *t) {
     getv[k] = add_action(f->b, name, 1, &c, 1, &same, 1);
   }
   if (goap_builder_build(f->b, &f->d) != GOAP_OK) return -1;
-  f->hb = goap_htn_builder_create(f->d, NULL);
+  goap_htn_builder_create(f->d, NULL, &f->hb);
   t->put_it = add_task(f->hb, "put_it");
   t->need0 = add_task(f->hb, "need0");
   t->need1 = add_task(f->hb, "need1");
@@ -298,7 +297,7 @@ static int build_backtracking(bt_dom *t) {
       add_method(f->hb, t->root01, "todo", NULL, 0, r01, 3) < 0)
     return -1;
   if (goap_htn_builder_build(f->hb, &f->h) != GOAP_OK) return -1;
-  f->p = goap_htn_planner_create(f->h, NULL);
+  goap_htn_planner_create(f->h, NULL, &f->p);
   return f->p ? 0 : -1;
 }
 
@@ -349,8 +348,8 @@ TEST(gtpyhop_sussman) {
   char text[256];
   size_t len = 0;
   REQUIRE(bw_build(&pr, &w) == 0);
-  goap_htn_planner *p = goap_htn_planner_create(w.h, NULL);
-  REQUIRE(p);
+  goap_htn_planner *p = NULL;
+  REQUIRE(goap_htn_planner_create(w.h, NULL, &p) == GOAP_OK);
   goap_htn_request q = req_for(w.root);
   memset(&r, 0, sizeof r);
   r.plan = plan;
@@ -387,7 +386,7 @@ typedef struct troll {
 static int build_troll(troll *t, int with_pause) {
   fixture *f = &t->f;
   memset(t, 0, sizeof *t);
-  f->b = goap_builder_create(NULL);
+  goap_builder_create(NULL, &f->b);
   t->sees_enemy = add_bool(f->b, "sees_enemy", 1);
   t->has_trunk = add_bool(f->b, "has_trunk", 0);
   t->tree_near = add_bool(f->b, "tree_near", 1);
@@ -418,7 +417,7 @@ static int build_troll(troll *t, int with_pause) {
   goap_effect e_wait = {t->at_bridge, GOAP_SET, 1};
   t->a_wait = add_action(f->b, "wait", 1, NULL, 0, &e_wait, 1);
   if (goap_builder_build(f->b, &f->d) != GOAP_OK) return -1;
-  f->hb = goap_htn_builder_create(f->d, NULL);
+  goap_htn_builder_create(f->d, NULL, &f->hb);
   t->be_troll = add_task(f->hb, "be_troll");
   t->attack = add_task(f->hb, "attack_enemy");
   goap_cond w_sees = {t->sees_enemy, GOAP_EQ, 1};
@@ -441,7 +440,7 @@ static int build_troll(troll *t, int with_pause) {
       add_method(f->hb, t->attack, "find_trunk", &w_notrunk, 1, s_find, 4) < 0)
     return -1;
   if (goap_htn_builder_build(f->hb, &f->h) != GOAP_OK) return -1;
-  f->p = goap_htn_planner_create(f->h, NULL);
+  goap_htn_planner_create(f->h, NULL, &f->p);
   return f->p ? 0 : -1;
 }
 
@@ -589,7 +588,7 @@ TEST(backtracking_across_siblings_and_depth) {
   char text[256];
   goap_htn_result r;
   memset(&f, 0, sizeof f);
-  f.b = goap_builder_create(NULL);
+  REQUIRE(goap_builder_create(NULL, &f.b) == GOAP_OK);
   int red = add_bool(f.b, "red", 0), blue = add_bool(f.b, "blue", 0);
   int done = add_bool(f.b, "done", 0);
   goap_effect e_red = {red, GOAP_SET, 1}, e_blue = {blue, GOAP_SET, 1}, e_done = {done, GOAP_SET, 1};
@@ -598,7 +597,7 @@ TEST(backtracking_across_siblings_and_depth) {
   int paint_blue = add_action(f.b, "paint_blue", 1, NULL, 0, &e_blue, 1);
   int use_blue = add_action(f.b, "use_blue", 1, &c_blue, 1, &e_done, 1);
   REQUIRE(goap_builder_build(f.b, &f.d) == GOAP_OK);
-  f.hb = goap_htn_builder_create(f.d, NULL);
+  REQUIRE(goap_htn_builder_create(f.d, NULL, &f.hb) == GOAP_OK);
   int root = add_task(f.hb, "root"), choose = add_task(f.hb, "choose"),
       inner = add_task(f.hb, "inner"), use = add_task(f.hb, "use");
   goap_htn_subtask s_root[] = {S_TASK(choose), S_TASK(use)};
@@ -611,8 +610,7 @@ TEST(backtracking_across_siblings_and_depth) {
   REQUIRE(add_method(f.hb, inner, "blue", NULL, 0, s_i2, 1) == 1);
   REQUIRE(add_method(f.hb, use, "use", NULL, 0, s_use, 1) == 0);
   REQUIRE(goap_htn_builder_build(f.hb, &f.h) == GOAP_OK);
-  f.p = goap_htn_planner_create(f.h, NULL);
-  REQUIRE(f.p);
+  REQUIRE(goap_htn_planner_create(f.h, NULL, &f.p) == GOAP_OK);
   goap_htn_request q = req_for(root);
   CHECK_EQ_INT(plan_text(f.h, f.p, &q, text, sizeof text, &r), GOAP_OK);
   CHECK_STR(text, "paint_blue use_blue");
@@ -657,7 +655,7 @@ TEST(achieve_replanned_on_backtracking) {
   char text[256];
   goap_htn_result r;
   memset(&f, 0, sizeof f);
-  f.b = goap_builder_create(NULL);
+  REQUIRE(goap_builder_create(NULL, &f.b) == GOAP_OK);
   int has_key = add_bool(f.b, "has_key", 0), door_open = add_bool(f.b, "door_open", 0);
   int inside = add_bool(f.b, "inside", 0), loud = add_bool(f.b, "loud", 0);
   int alarm = add_bool(f.b, "alarm_armed", 1);
@@ -676,7 +674,7 @@ TEST(achieve_replanned_on_backtracking) {
   int sneak = add_action(f.b, "disarm_alarm", 1, c_sneak, 2, &e_sneak, 1);
   REQUIRE(get_key >= 0 && unlock >= 0 && kick >= 0 && enter >= 0 && sneak >= 0);
   REQUIRE(goap_builder_build(f.b, &f.d) == GOAP_OK);
-  f.hb = goap_htn_builder_create(f.d, NULL);
+  REQUIRE(goap_htn_builder_create(f.d, NULL, &f.hb) == GOAP_OK);
   int root = add_task(f.hb, "burgle"), prep = add_task(f.hb, "prepare");
   goap_cond want_inside = {inside, GOAP_EQ, 1};
   goap_effect quiet = {loud, GOAP_SET, 0};
@@ -688,8 +686,7 @@ TEST(achieve_replanned_on_backtracking) {
   REQUIRE(add_method(f.hb, prep, "careful", NULL, 0, s_careful, 1) == 1);
   REQUIRE(add_method(f.hb, root, "go", NULL, 0, s_root, 3) == 0);
   REQUIRE(goap_htn_builder_build(f.hb, &f.h) == GOAP_OK);
-  f.p = goap_htn_planner_create(f.h, NULL);
-  REQUIRE(f.p);
+  REQUIRE(goap_htn_planner_create(f.h, NULL, &f.p) == GOAP_OK);
   goap_htn_request q = req_for(root);
   /* rush: achieve inside = kick_door, enter (cheapest: 2), then disarm fails (loud): back to
    * prepare's second method; achieve is planned again from the new state: with the key,
@@ -728,13 +725,13 @@ typedef struct counter_dom {
 static int build_counter(counter_dom *t, int N) {
   fixture *f = &t->f;
   memset(t, 0, sizeof *t);
-  f->b = goap_builder_create(NULL);
+  goap_builder_create(NULL, &f->b);
   t->n = add_int(f->b, "n", 0, N, 0);
   goap_cond c_inc = {t->n, GOAP_LT, N};
   goap_effect e_inc = {t->n, GOAP_ADD, 1};
   t->inc = add_action(f->b, "inc", 1, &c_inc, 1, &e_inc, 1);
   if (goap_builder_build(f->b, &f->d) != GOAP_OK) return -1;
-  f->hb = goap_htn_builder_create(f->d, NULL);
+  goap_htn_builder_create(f->d, NULL, &f->hb);
   t->count = add_task(f->hb, "count");
   t->left = add_task(f->hb, "left");
   t->twice = add_task(f->hb, "twice");
@@ -753,7 +750,7 @@ static int build_counter(counter_dom *t, int N) {
       add_method(f->hb, t->twice, "base", &never, 1, s_base, 1) < 0)
     return -1;
   if (goap_htn_builder_build(f->hb, &f->h) != GOAP_OK) return -1;
-  f->p = goap_htn_planner_create(f->h, NULL);
+  goap_htn_planner_create(f->h, NULL, &f->p);
   return f->p ? 0 : -1;
 }
 
@@ -796,12 +793,12 @@ TEST(tail_cycle) {
   char text[64];
   goap_htn_result r;
   memset(&f, 0, sizeof f);
-  f.b = goap_builder_create(NULL);
+  REQUIRE(goap_builder_create(NULL, &f.b) == GOAP_OK);
   int x = add_bool(f.b, "x", 0);
   goap_effect e = {x, GOAP_SET, 1};
   int a = add_action(f.b, "a", 1, NULL, 0, &e, 1);
   REQUIRE(goap_builder_build(f.b, &f.d) == GOAP_OK);
-  f.hb = goap_htn_builder_create(f.d, NULL);
+  REQUIRE(goap_htn_builder_create(f.d, NULL, &f.hb) == GOAP_OK);
   int t = add_task(f.hb, "t"), u = add_task(f.hb, "u"), v = add_task(f.hb, "v"),
       w = add_task(f.hb, "w");
   goap_htn_subtask to_u[] = {S_TASK(u)}, to_t[] = {S_TASK(t)}, do_a[] = {S_ACT(a)};
@@ -812,8 +809,7 @@ TEST(tail_cycle) {
   REQUIRE(add_method(f.hb, v, "m", NULL, 0, to_w, 1) == 0);
   REQUIRE(add_method(f.hb, w, "m", NULL, 0, to_v, 1) == 0);
   REQUIRE(goap_htn_builder_build(f.hb, &f.h) == GOAP_OK);
-  f.p = goap_htn_planner_create(f.h, NULL);
-  REQUIRE(f.p);
+  REQUIRE(goap_htn_planner_create(f.h, NULL, &f.p) == GOAP_OK);
   goap_htn_request q = req_for(t);
   q.max_steps = 100000; /* without the check: a step limit instead of a plan */
   CHECK_EQ_INT(plan_text(f.h, f.p, &q, text, sizeof text, &r), GOAP_OK);
@@ -869,20 +865,28 @@ TEST(budgets_and_cycles) {
  * Builder validation
  * ---------------------------------------------------------------------------------------- */
 TEST(builder_validation) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   goap_domain *d = NULL;
   int x = add_bool(b, "x", 0), k = add_int(b, "k", 0, 5, 0);
   goap_effect e = {x, GOAP_SET, 1};
   int act = add_action(b, "act", 1, NULL, 0, &e, 1);
   REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
-  goap_htn_builder *hb = goap_htn_builder_create(d, NULL);
+  goap_htn_builder *hb = NULL;
+  REQUIRE(goap_htn_builder_create(d, NULL, &hb) == GOAP_OK);
   goap_htn_domain *h = NULL;
   int idx = -1, sub = -1;
   REQUIRE(hb);
-  CHECK(goap_htn_builder_create(NULL, NULL) == NULL);
+  goap_htn_builder *none = hb; /* a failing create sets *out = NULL */
+  CHECK_EQ_INT(goap_htn_builder_create(NULL, NULL, &none), GOAP_INVALID_ARGUMENT);
+  CHECK(none == NULL);
+  CHECK_EQ_INT(goap_htn_builder_create(d, NULL, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_htn_builder_error(hb)->status, GOAP_OK); /* nothing failed yet */
+  CHECK(goap_htn_builder_error(NULL) == NULL);
   int t = add_task(hb, "t");
   CHECK_EQ_INT(goap_htn_builder_add_task(hb, "t", NULL), GOAP_DUPLICATE);
-  CHECK(strstr(goap_htn_builder_error(hb), "duplicate task 't'") != NULL);
+  CHECK(strstr(goap_htn_builder_error(hb)->message, "duplicate task 't'") != NULL);
+  CHECK_EQ_INT(goap_htn_builder_error(hb)->status, GOAP_DUPLICATE);
   CHECK_EQ_INT(goap_htn_builder_add_task(hb, "9bad", NULL), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_htn_builder_error_item(hb, NULL, NULL), GOAP_HTN_ITEM_NAME);
   CHECK_EQ_INT(goap_htn_builder_add_task(hb, NULL, NULL), GOAP_INVALID_ARGUMENT);
@@ -895,7 +899,7 @@ TEST(builder_validation) {
     REQUIRE(add_method(hb, t, "m", NULL, 0, s1, 1) == 0);
     CHECK_EQ_INT(goap_htn_builder_build(hb, &h), GOAP_INVALID_OPERATION);
     CHECK(h == NULL);
-    CHECK(strstr(goap_htn_builder_error(hb), "task 'u' has no method") != NULL);
+    CHECK(strstr(goap_htn_builder_error(hb)->message, "task 'u' has no method") != NULL);
     CHECK_EQ_INT(goap_htn_builder_error_item(hb, &idx, NULL), GOAP_HTN_ITEM_TASK);
     CHECK_EQ_INT(idx, u);
   }
@@ -918,25 +922,25 @@ TEST(builder_validation) {
     CHECK_EQ_INT(goap_htn_builder_error_item(hb, &idx, NULL), GOAP_HTN_ITEM_WHEN);
     CHECK_EQ_INT(idx, 0);
     CHECK(add_method(hb, t, "w", &bad_val, 1, NULL, 0) < 0);
-    CHECK(strstr(goap_htn_builder_error(hb), "outside the range 0..5 of 'k'") != NULL);
+    CHECK(strstr(goap_htn_builder_error(hb)->message, "outside the range 0..5 of 'k'") != NULL);
     CHECK(add_method(hb, t, "w", NULL, 0, s_bad_act, 2) < 0);
     CHECK_EQ_INT(goap_htn_builder_error_item(hb, &idx, &sub), GOAP_HTN_ITEM_SUBTASK);
     CHECK_EQ_INT(idx, 1);
-    CHECK(strstr(goap_htn_builder_error(hb), "unknown action id 42") != NULL);
+    CHECK(strstr(goap_htn_builder_error(hb)->message, "unknown action id 42") != NULL);
     CHECK(add_method(hb, t, "w", NULL, 0, s_bad_task, 1) < 0);
-    CHECK(strstr(goap_htn_builder_error(hb), "unknown task id 7") != NULL);
+    CHECK(strstr(goap_htn_builder_error(hb)->message, "unknown task id 7") != NULL);
     CHECK(add_method(hb, t, "w", NULL, 0, s_bad_ach, 2) < 0);
     CHECK_EQ_INT(goap_htn_builder_error_item(hb, &idx, &sub), GOAP_HTN_ITEM_SUBTASK);
     CHECK_EQ_INT(idx, 1);
     CHECK_EQ_INT(sub, 0);
     CHECK(add_method(hb, t, "w", NULL, 0, s_bad_set, 1) < 0);
-    CHECK(strstr(goap_htn_builder_error(hb), "two effects on variable 'x'") != NULL);
+    CHECK(strstr(goap_htn_builder_error(hb)->message, "two effects on variable 'x'") != NULL);
     CHECK_EQ_INT(sub, 0);
     goap_htn_builder_error_item(hb, &idx, &sub);
     CHECK_EQ_INT(sub, 1);
     CHECK(add_method(hb, t, "w", NULL, 0, s_bad_set2, 1) < 0);
     CHECK(add_method(hb, t, "w", NULL, 0, &s_goal, 1) < 0);
-    CHECK(strstr(goap_htn_builder_error(hb), "unknown goal id 0") != NULL);
+    CHECK(strstr(goap_htn_builder_error(hb)->message, "unknown goal id 0") != NULL);
     CHECK_EQ_INT(goap_htn_builder_add_method(hb, 99, NULL, NULL), GOAP_INVALID_ARGUMENT);
     memset(&m, 0, sizeof m);
     m.name = "x";
@@ -975,7 +979,8 @@ TEST(builder_validation) {
 /* Builds the backtracking domain's HTN part and plans, with allocator a; returns the status
  * of the first failing step or GOAP_OK. */
 static goap_status htn_roundtrip(const goap_domain *d, const goap_allocator *a, int *plan_len) {
-  goap_htn_builder *hb = goap_htn_builder_create(d, a);
+  goap_htn_builder *hb = NULL;
+  goap_htn_builder_create(d, a, &hb);
   goap_htn_domain *h = NULL;
   goap_htn_planner *p = NULL;
   goap_htn_planner_desc pd;
@@ -1010,8 +1015,7 @@ static goap_status htn_roundtrip(const goap_domain *d, const goap_allocator *a, 
   memset(&pd, 0, sizeof pd);
   pd.allocator = *a;
   pd.initial_steps = 1; /* force growth during the first plan */
-  p = goap_htn_planner_create(h, &pd);
-  if (!p) {
+  if (goap_htn_planner_create(h, &pd, &p) != GOAP_OK) {
     st = GOAP_OUT_OF_MEMORY;
     goto out;
   }
@@ -1062,8 +1066,8 @@ TEST(allocation_failures_and_zero_allocations_after_warmup) {
     memset(&pd, 0, sizeof pd);
     pd.allocator = a;
     pd.initial_steps = 1;
-    goap_htn_planner *p = goap_htn_planner_create(t.f.h, &pd);
-    REQUIRE(p);
+    goap_htn_planner *p = NULL;
+    REQUIRE(goap_htn_planner_create(t.f.h, &pd, &p) == GOAP_OK);
     memset(&r, 0, sizeof r);
     r.plan = plan;
     r.plan_capacity = 16;

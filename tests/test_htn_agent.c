@@ -136,9 +136,9 @@ static goap_agent_type *htn_type(const goap_file *f, const char *root, host *h,
   td.htn_watch = nwatch ? wv : NULL;
   td.htn_watch_count = nwatch;
   goap_agent_type *t = NULL;
-  const char *err = NULL;
+  goap_error err;
   if (goap_agent_type_create(d, &td, &t, &err) != GOAP_OK) {
-    fprintf(stderr, "type: %s\n", err);
+    fprintf(stderr, "type: %s\n", err.message);
     return NULL;
   }
   return t;
@@ -151,7 +151,8 @@ static goap_agent *htn_agent(goap_agent_type *t, host *h, const goap_allocator *
   ad.on_event = h_event;
   ad.event_user = h;
   if (al) ad.allocator = *al;
-  return goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  return goap_agent_create(&ad, &a, NULL) == GOAP_OK ? a : NULL;
 }
 
 static void run(goap_agent *a, int n) {
@@ -384,8 +385,8 @@ TEST(reservation) {
   h.need[act(f, "duel")] = 3;
   goap_agent_type *t = htn_type(f, "root", &h, NULL, 0);
   REQUIRE(t != NULL);
-  goap_blackboard *bb = goap_blackboard_create(NULL);
-  REQUIRE(bb != NULL);
+  goap_blackboard *bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &bb) == GOAP_OK);
   REQUIRE(goap_blackboard_add_resource(bb, "sword", 0) == GOAP_OK); /* someone has it */
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
@@ -393,8 +394,8 @@ TEST(reservation) {
   ad.blackboard = bb;
   ad.on_event = h_event;
   ad.event_user = &h;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   CHECK_EQ_INT(goap_agent_update(a, 0.1), GOAP_NO_PLAN);
   run(a, 3);
   CHECK_EQ_INT(goap_agent_get(a, var(f, "won")), 0);
@@ -695,7 +696,7 @@ TEST(type_validation) {
   const goap_domain *d = goap_file_domain(f);
   goap_agent_type_desc td;
   goap_agent_type *t = NULL;
-  const char *err = NULL;
+  goap_error err;
   goap_action_binding ab[3];
   goap_goal_binding gb[1];
   int32_t w = 0;
@@ -706,14 +707,14 @@ TEST(type_validation) {
   td.htn = goap_file_htn(f);
   td.htn_root = 2; /* root, rest: only task 0 */
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK(strstr(err, "htn_root") != NULL);
+  CHECK(strstr(err.message, "htn_root") != NULL);
   td.htn_root = -1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
 
   memset(&td, 0, sizeof td);
   td.htn = goap_file_htn(g); /* over another domain */
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK(strstr(err, "same") != NULL || strstr(err, "goap_domain") != NULL);
+  CHECK(strstr(err.message, "same") != NULL || strstr(err.message, "goap_domain") != NULL);
 
   memset(&td, 0, sizeof td);
   td.htn = goap_file_htn(f);
@@ -727,7 +728,7 @@ TEST(type_validation) {
   td.action_count = 3;
   ab[1].disabled = 1;
   CHECK_EQ_INT(goap_agent_type_create(d, &td, &t, &err), GOAP_INVALID_ARGUMENT);
-  CHECK(strstr(err, "disable") != NULL);
+  CHECK(strstr(err.message, "disable") != NULL);
   ab[1].disabled = 0;
 
   memset(&td, 0, sizeof td);
@@ -760,8 +761,8 @@ TEST(type_validation) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   int mlen = 5;
   CHECK(goap_agent_htn_mtr(a, &mlen) == NULL);
   CHECK_EQ_INT(mlen, 0);

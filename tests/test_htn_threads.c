@@ -25,7 +25,8 @@ typedef struct job {
 
 static void *worker(void *arg) {
   job *j = (job *)arg;
-  goap_htn_planner *p = goap_htn_planner_create(j->h, NULL);
+  goap_htn_planner *p = NULL;
+  goap_htn_planner_create(j->h, NULL, &p);
   int32_t plan[CAP];
   if (!p) {
     j->failures++;
@@ -53,7 +54,8 @@ static void *worker(void *arg) {
 static void run_threads(int *test_failures_, const goap_htn_domain *h, int root) {
   job ref, jobs[THREADS];
   pthread_t th[THREADS];
-  goap_htn_planner *p = goap_htn_planner_create(h, NULL);
+  goap_htn_planner *p = NULL;
+  goap_htn_planner_create(h, NULL, &p);
   goap_htn_request q;
   goap_htn_result res;
   REQUIRE(p);

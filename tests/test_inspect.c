@@ -69,8 +69,8 @@ TEST(soldier_door_plan_failures_and_replans) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   int kill = goap_domain_find_goal(d, "kill_enemy");
   int get_ammo = goap_domain_find_action(d, "get_ammo");
   int load_mag = goap_domain_find_action(d, "load_magazine");
@@ -254,8 +254,8 @@ TEST(goal_ranking_and_reasons) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   goap_status us = goap_agent_update(a, 0);
   CHECK_EQ_INT(us, GOAP_OK);
   goap_goal_info gi[8];
@@ -356,8 +356,8 @@ TEST(village_goals_and_plan) {
   ad.type = t;
   ad.memory = mem;
   ad.replan_history = 2;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   goap_status us = GOAP_IN_PROGRESS;
   for (int i = 0; i < 100 && us == GOAP_IN_PROGRESS; ++i) us = goap_agent_update(a, 0.1);
   CHECK_EQ_INT(us, GOAP_OK);
@@ -454,8 +454,8 @@ TEST(arguments_and_htn_agents) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   CHECK_EQ_INT(goap_agent_inspect_goals(a, &gi, -1), -1);
   CHECK_EQ_INT(goap_agent_inspect_goals(a, NULL, 1), -1);
   CHECK_EQ_INT(goap_agent_inspect_plan(a, NULL, NULL, 0, NULL, 0), GOAP_INVALID_ARGUMENT);
@@ -472,12 +472,11 @@ TEST(arguments_and_htn_agents) {
   goap_agent_destroy(a);
   /* no history: nothing kept, and less memory */
   ad.replan_history = -1;
-  a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   goap_agent_desc ad8 = ad;
   ad8.replan_history = 0;
-  goap_agent *b = goap_agent_create(&ad8);
-  REQUIRE(b != NULL);
+  goap_agent *b = NULL;
+  REQUIRE(goap_agent_create(&ad8, &b, NULL) == GOAP_OK);
   goap_agent_update(a, 0);
   goap_agent_update(b, 0);
   CHECK_EQ_INT(goap_agent_inspect_replans(a, &rp, 1), 0);
@@ -526,8 +525,8 @@ TEST(goal_own_cooldown) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a != NULL);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   for (int i = 0; i < 3; ++i) CHECK_EQ_INT(goap_agent_update(a, 0.5), GOAP_OK);
   goap_goal_info gi[2];
   CHECK_EQ_INT(goap_agent_inspect_goals(a, gi, 2), 2);

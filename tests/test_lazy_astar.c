@@ -27,8 +27,8 @@ TEST(lazy_astar_is_optimal_on_the_village) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   static const goap_heuristic hs[] = {GOAP_H_DEFAULT, GOAP_H_MAX, GOAP_H_LMCUT};
   int32_t buf[256];
   goap_result eager, lazy;
@@ -83,8 +83,8 @@ TEST(lmcut_stops_early_in_lazy_astar) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   int32_t buf[256];
   goap_result full, stop;
   unsigned long rounds[2] = {0, 0}, partial = 0;
@@ -124,11 +124,11 @@ TEST(lmcut_inherits_the_parents_landmarks) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL), *tiny = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
-  REQUIRE(tiny != NULL);
-  goap_planner *grow = goap_planner_create(d, NULL);
-  REQUIRE(grow != NULL);
+  goap_planner *p = NULL, *tiny = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
+  REQUIRE(goap_planner_create(d, NULL, &tiny) == GOAP_OK);
+  goap_planner *grow = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &grow) == GOAP_OK);
   tiny->lm_ring.first_words = 64; /* a few records at most */
   tiny->lm_ring.max_words = 64;
   grow->lm_ring.first_words = 64; /* doubles as records come */
@@ -202,16 +202,16 @@ TEST(lmcut_goes_on_from_its_own_early_stop) {
   const goap_domain *d = goap_pddl_domain(t);
   int ng = 0;
   const goap_cond *goal = goap_pddl_goal(t, &ng);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   /* a ring that starts tiny grows as far as the records need; under a memory limit, to an
    * eighth of it at most (the rest is the nodes') */
   goap_planner_desc cd;
   memset(&cd, 0, sizeof cd);
   cd.max_memory = (size_t)3 << 19; /* 1.5 MiB: the ring may take 48 Ki words, so 32 Ki */
-  goap_planner *free_ring = goap_planner_create(d, NULL), *capped = goap_planner_create(d, &cd);
-  REQUIRE(free_ring != NULL);
-  REQUIRE(capped != NULL);
+  goap_planner *free_ring = NULL, *capped = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &free_ring) == GOAP_OK);
+  REQUIRE(goap_planner_create(d, &cd, &capped) == GOAP_OK);
   free_ring->lm_ring.first_words = capped->lm_ring.first_words = 64;
   goap_planner *pl[4] = {p, p, free_ring, capped};
   static int32_t buf[256];
@@ -277,8 +277,8 @@ TEST(lazy_astar_trace_slicing_and_arguments) {
   goap_file *f = test_load_village();
   REQUIRE(f != NULL);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   int32_t buf[256], buf2[256];
   goap_result r1, r2;
   static trace_rec tr;
@@ -347,8 +347,8 @@ TEST(lazy_astar_allocates_nothing_after_warm_up) {
   goap_planner_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.allocator = test_alloc_hook(&c);
-  goap_planner *p = goap_planner_create(d, &desc);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, &desc, &p) == GOAP_OK);
   int32_t buf[256];
   goap_result res;
   for (int round = 0; round < 2; ++round) {

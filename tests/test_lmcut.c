@@ -45,7 +45,7 @@ static void add_act(goap_builder *b, const char *name, double cost, const goap_c
   a.eff = eff;
   a.eff_count = neff;
   if (goap_builder_add_action(b, &a, NULL) != GOAP_OK)
-    fprintf(stderr, "add_action %s: %s\n", name, goap_builder_error(b));
+    fprintf(stderr, "add_action %s: %s\n", name, goap_builder_error(b)->message);
 }
 
 static int begin_lmcut(goap_planner *p, const goap_word *start, const goap_cond *want, int n) {
@@ -63,8 +63,8 @@ static int begin_lmcut(goap_planner *p, const goap_word *start, const goap_cond 
  * coins >= 2. With 3 coins, buy0 then work twice costs 1 + 2 = 3, and LM-cut is at least
  * buy0's cost 1 (hmax) and at most 3. */
 TEST(lmcut_equal_conditions_share_a_fact) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b != NULL);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   int coins = add_var(b, "coins", GOAP_INT, 0, 9, 3);
   int flag[8];
   char name[16];
@@ -82,8 +82,8 @@ TEST(lmcut_equal_conditions_share_a_fact) {
   add_act(b, "work", 1.0, NULL, 0, &earn, 1);
   goap_domain *d = NULL;
   REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want[2] = {{flag[0], GOAP_EQ, 1}, {coins, GOAP_GE, 2}};
   REQUIRE(begin_lmcut(p, NULL, want, 2));
   /* coins >= 2 (the actions' tests, the goal's) is one fact; the range tests of the ADDs
@@ -129,8 +129,8 @@ typedef struct rtask {
  * when `whole`, else costs with halves and quarters. */
 static int rtask_make(rtask *t, uint64_t seed, int whole) {
   rng r = {seed * 2654435761u + 17u};
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return 0;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return 0;
   int var[NB + NI];
   char name[16];
   for (int i = 0; i < NB; ++i) {
@@ -176,8 +176,8 @@ static int rtask_make(rtask *t, uint64_t seed, int whole) {
   goap_status st = goap_builder_build(b, &t->d);
   goap_builder_destroy(b);
   if (st != GOAP_OK) return 0;
-  t->p = goap_planner_create(t->d, NULL);
-  t->ref = goap_planner_create(t->d, NULL);
+  goap_planner_create(t->d, NULL, &t->p);
+  goap_planner_create(t->d, NULL, &t->ref);
   return t->p && t->ref;
 }
 

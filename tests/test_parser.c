@@ -384,7 +384,8 @@ TEST(soldier_scenarios) {
 /* Plans every scenario of f and checks its expectations; returns the number checked. */
 static int plan_scenarios(int *test_failures_, const goap_file *f) {
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(d, NULL, &p);
   goap_word start[16];
   int32_t plan[32];
   int i, checked = 0;
@@ -1312,7 +1313,8 @@ TEST(saturating_effects) {
   CHECK_EQ_INT(goap_state_get(d, s, 0), 0);
   /* plans: want hunger <= 2 from 3 uses the saturating action */
   goap_cond want = {0, GOAP_LE, 2};
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   int32_t plan[8];
   goap_request rq;
   goap_result r;

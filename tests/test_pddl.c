@@ -41,8 +41,8 @@ static goap_pddl_task *load_files(const char *dom, const char *prob) {
  * When plan_text is not NULL, the plan in IPC form is written there. */
 static double plan_cost(const goap_pddl_task *t, char *plan_text, size_t cap) {
   const goap_domain *d = goap_pddl_domain(t);
-  goap_planner *p = goap_planner_create(d, NULL);
-  if (!p) return -2;
+  goap_planner *p = NULL;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) return -2;
   int32_t buf[256];
   goap_request req;
   memset(&req, 0, sizeof req);

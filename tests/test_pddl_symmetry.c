@@ -640,8 +640,8 @@ TEST(allocation_failures_are_clean) {
  * goap_pddl_validate (independent of the grounding and planner), or -1. */
 static double plan_and_validate(goap_pddl_task *t, int use_symmetry) {
   const goap_domain *d = goap_pddl_domain(t);
-  goap_planner *p = goap_planner_create(d, NULL);
-  if (!p) return -1;
+  goap_planner *p = NULL;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) return -1;
   int32_t plan[256];
   goap_request req;
   memset(&req, 0, sizeof req);

@@ -2,6 +2,7 @@
  * test_planner.c -- the core through the C API: state packing, conditions, effects, and every
  * planner configuration on the lecture's soldier and Alma's kitchen.
  */
+#include <goap/error.h>
 #include <goap/goap.h>
 
 #include "test.h"
@@ -17,8 +18,8 @@ static const char *const var_names[NVARS] = {"in_b",        "has_ammo",    "load
 #define E(v, x) {v, GOAP_SET, x}
 
 static goap_domain *soldier(void) {
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return NULL;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return NULL;
   for (int i = 0; i < NVARS; ++i) {
     goap_var_desc v = {0};
     v.name = var_names[i];
@@ -81,8 +82,8 @@ TEST(soldier_every_config) {
   goap_domain *d = soldier();
   REQUIRE(d != NULL);
   CHECK_EQ_INT(goap_domain_state_words(d), 1);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   int32_t plan[16];
   for (size_t sc = 0; sc < sizeof soldier_scenarios / sizeof soldier_scenarios[0]; ++sc) {
     const scenario *s = &soldier_scenarios[sc];
@@ -131,8 +132,8 @@ TEST(soldier_every_config) {
 /* ---- packing ---------------------------------------------------------------------------------- */
 
 TEST(packing_many_words) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   /* 100 bools, an enum of 70 values (7 bits), an int of 32 bits, an int -5..5 */
   char name[32];
   for (int i = 0; i < 100; ++i) {
@@ -209,8 +210,8 @@ TEST(packing_many_words) {
 /* ---- ints: ranges, ADD never clamps ----------------------------------------------------------- */
 
 TEST(int_effects_stay_in_range) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   goap_var_desc ammo = {0};
   ammo.name = "ammo";
   ammo.type = GOAP_INT;
@@ -231,7 +232,7 @@ TEST(int_effects_stay_in_range) {
   int idx = -1;
   CHECK_EQ_INT(goap_builder_error_item(b, &idx), GOAP_ITEM_EFF);
   CHECK_EQ_INT(idx, 1);
-  CHECK_STR(goap_builder_error(b), "action 'bad': two effects on variable 'ammo'");
+  CHECK_STR(goap_builder_error(b)->message, "action 'bad': two effects on variable 'ammo'");
   goap_effect huge = {0, GOAP_ADD, 9};
   goap_action_desc bad2 = {"bad2", 1, NULL, 0, &huge, 1, NULL, NULL, NULL};
   CHECK_EQ_INT(goap_builder_add_action(b, &bad2, NULL), GOAP_OUT_OF_RANGE);
@@ -249,8 +250,8 @@ TEST(int_effects_stay_in_range) {
   CHECK_EQ_INT(goap_state_get(d, s, 0), 1);
   CHECK(!goap_action_applicable(d, s, 1));
   /* plan to exactly 5 from 4: fire (1), pick (3), pick (5) */
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = {0, GOAP_EQ, 5};
   int32_t plan[8];
   for (size_t si = 0; si < 4; ++si) {
@@ -277,8 +278,8 @@ TEST(int_effects_stay_in_range) {
 /* ---- conditions with != on enums, backward splitting ------------------------------------------ */
 
 TEST(enum_not_equal_backward) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   const char *vals[] = {"a", "b", "c", "d", "e"};
   goap_var_desc v = {0};
   v.name = "pos";
@@ -307,8 +308,8 @@ TEST(enum_not_equal_backward) {
   goap_domain *d = NULL;
   REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
   goap_builder_destroy(b);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = {1, GOAP_EQ, 1};
   int32_t plan[8];
   for (size_t si = 0; si < 4; ++si) {
@@ -340,8 +341,8 @@ TEST(enum_not_equal_backward) {
 TEST(limits_and_slices) {
   goap_domain *d = soldier();
   REQUIRE(d);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_request req = {0};
   req.want = goap_domain_goal_want(d, 0, &req.want_count);
   req.heuristic = GOAP_H_ZERO;
@@ -387,8 +388,8 @@ TEST(limits_and_slices) {
   CHECK_EQ_INT(r2.plan_length, res.plan_length);
   for (int i = 0; i < r2.plan_length; ++i) CHECK_EQ_INT(plan2[i], plan[i]);
   /* out of sequence */
-  goap_planner *q = goap_planner_create(d, NULL);
-  REQUIRE(q);
+  goap_planner *q = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &q) == GOAP_OK);
   CHECK_EQ_INT(goap_plan_step(q, 1, NULL), GOAP_INVALID_OPERATION);
   CHECK_EQ_INT(goap_plan_finish(q, &r2), GOAP_INVALID_OPERATION);
   goap_planner_destroy(q);
@@ -440,8 +441,8 @@ static double cost_cb(void *h, int action, void *user) {
 }
 
 TEST(callbacks_once_per_request) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   for (int i = 0; i < NVARS; ++i) {
     goap_var_desc v = {0};
     v.name = var_names[i];
@@ -467,8 +468,8 @@ TEST(callbacks_once_per_request) {
   goap_domain *d = NULL;
   REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
   goap_builder_destroy(b);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = C(TARGET_DEAD, GOAP_EQ, 1);
   int32_t plan[8];
   goap_result res = {0};
@@ -501,8 +502,8 @@ TEST(callbacks_once_per_request) {
 
 /* Bits outside every field are ignored; a field holding a value outside its range is refused. */
 TEST(start_state_hygiene) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   const char *vals[] = {"a", "b", "c"}; /* 3 values in a 2-bit field: value 3 is invalid */
   goap_var_desc e = {0};
   e.name = "pos";
@@ -524,8 +525,8 @@ TEST(start_state_hygiene) {
   REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
   goap_builder_destroy(b);
   REQUIRE(goap_domain_state_words(d) == 1);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = {1, GOAP_EQ, 1};
   int32_t plan[4];
   goap_result res = {0};
@@ -561,8 +562,8 @@ TEST(start_state_hygiene) {
  * first); the optimum takes the cheapest variant of each step. */
 TEST(many_actions_scan_path) {
   enum { STEPS = 40, VARIANTS = 27 };
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   char name[32];
   for (int i = 0; i <= STEPS; ++i) {
     snprintf(name, sizeof name, "s%d", i);
@@ -587,8 +588,8 @@ TEST(many_actions_scan_path) {
   goap_builder_destroy(b);
   REQUIRE(goap_domain_state_words(d) == 1);
   REQUIRE(goap_domain_action_count(d) == STEPS * VARIANTS); /* 1,080 */
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = {STEPS, GOAP_EQ, 1};
   int32_t plan[STEPS + 1];
   for (size_t si = 0; si < 2; ++si) {
@@ -619,8 +620,8 @@ TEST(many_actions_scan_path) {
 TEST(request_costs) {
   goap_domain *d = soldier();
   REQUIRE(d != NULL);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   static const goap_cond want[] = {C(TARGET_DEAD, GOAP_EQ, 1)};
   int32_t plan[8];
   for (int k = 0; k < 2; ++k) { /* twice: the second round reuses nothing stale */
@@ -682,8 +683,8 @@ TEST(status_strings) {
 TEST(untimed_requests) {
   goap_domain *d = soldier();
   REQUIRE(d != NULL);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_word start[1];
   goap_state_init(d, start);
   int32_t plan[16], plan2[16];

@@ -110,7 +110,8 @@ TEST(diagnostics_have_exact_positions) {
 /* Plans `want` from the default state; returns the cost (-1 when none). */
 static double plan_cost(const goap_domain *d, const goap_cond *want, int n, int32_t *plan,
                         int *len) {
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(d, NULL, &p);
   goap_request r;
   memset(&r, 0, sizeof r);
   r.want = want;
@@ -198,7 +199,8 @@ TEST(ammo_run_nearer_small_box_wins_and_moves_with_the_host) {
   CHECK(x == 60); /* a refused call changed nothing */
   CHECK_EQ_INT(goap_file_position(f, ammo, 0, NULL, NULL, NULL), GOAP_NOT_FOUND);
   /* backward search cannot price them */
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_request r;
   memset(&r, 0, sizeof r);
   r.want = &armed;
@@ -273,7 +275,7 @@ TEST(agents_price_legs_from_their_plan_recorded_or_not) {
   pd.log = log.s;
   pd.size = log.n;
   goap_replayer *rp = NULL;
-  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL) == GOAP_OK);
   REQUIRE(simulate(f, &replayed, NULL, rp, &r2) == GOAP_OK);
   CHECK_STR(replayed.s, plain.s);
   CHECK_EQ_INT(goap_replayer_divergence(rp, NULL), 0);

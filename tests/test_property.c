@@ -718,7 +718,8 @@ static double cb_cost(void *host, int action, void *user) {
  * Building and checking
  * ---------------------------------------------------------------------------------------- */
 static goap_domain *build_domain(const pdom *d, char *err, size_t cap) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  goap_builder_create(NULL, &b);
   goap_domain *dom = NULL;
   if (!b) {
     snprintf(err, cap, "goap_builder_create returned NULL");
@@ -742,8 +743,8 @@ static goap_domain *build_domain(const pdom *d, char *err, size_t cap) {
     int id = -1;
     goap_status s = goap_builder_add_var(b, &vd, &id);
     if (s != GOAP_OK || id != i) {
-      snprintf(err, cap, "add_var %s: status %s (id %d): %s", v->name, goap_status_name(s), id,
-               goap_builder_error(b));
+      snprintf(err, cap, "add_var %s: status %s (id %d): %.200s", v->name, goap_status_name(s), id,
+               goap_builder_error(b)->message);
       goap_builder_destroy(b);
       return NULL;
     }
@@ -764,15 +765,16 @@ static goap_domain *build_domain(const pdom *d, char *err, size_t cap) {
     int id = -1;
     goap_status s = goap_builder_add_action(b, &ad, &id);
     if (s != GOAP_OK || id != a) {
-      snprintf(err, cap, "add_action %s: status %s (id %d): %s", act->name,
-               goap_status_name(s), id, goap_builder_error(b));
+      snprintf(err, cap, "add_action %s: status %s (id %d): %.200s", act->name,
+               goap_status_name(s), id, goap_builder_error(b)->message);
       goap_builder_destroy(b);
       return NULL;
     }
   }
   goap_status s = goap_builder_build(b, &dom);
   if (s != GOAP_OK || !dom) {
-    snprintf(err, cap, "build: status %s: %s", goap_status_name(s), goap_builder_error(b));
+    snprintf(err, cap, "build: status %s: %.200s", goap_status_name(s),
+             goap_builder_error(b)->message);
     goap_builder_destroy(b);
     return NULL;
   }
@@ -1049,8 +1051,7 @@ static int setup_case(pcase *c, const pdom *d) {
     fail_msg(c, "the builder rejected a valid domain: %s", err);
     return 0;
   }
-  c->p = goap_planner_create(c->dom, NULL);
-  if (!c->p) {
+  if (goap_planner_create(c->dom, NULL, &c->p) != GOAP_OK) {
     fail_msg(c, "goap_planner_create returned NULL");
     return 0;
   }
@@ -1479,8 +1480,8 @@ static double door_cost(void *host, int action, void *user) {
 }
 
 TEST(callbacks_small_domain) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b != NULL);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   const char *names[3] = {"has_key", "door_open", "inside"};
   for (int i = 0; i < 3; ++i) {
     goap_var_desc vd;
@@ -1524,8 +1525,8 @@ TEST(callbacks_small_domain) {
   goap_domain *dom = NULL;
   REQUIRE(goap_builder_build(b, &dom) == GOAP_OK);
   goap_builder_destroy(b);
-  goap_planner *p = goap_planner_create(dom, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(dom, NULL, &p) == GOAP_OK);
 
   struct {
     int allow;

@@ -169,8 +169,7 @@ static int make_world(const goap_file *f, host_ctx *h, text *timeline, world *w)
     ad.host = (void *)(uintptr_t)names[k];
     ad.on_event = log_event;
     ad.event_user = timeline;
-    w->agents[k] = goap_agent_create(&ad);
-    if (!w->agents[k]) return 0;
+    if (goap_agent_create(&ad, &w->agents[k], NULL) != GOAP_OK) return 0;
   }
   return 1;
 }
@@ -270,9 +269,12 @@ TEST(random_host_replays_exactly) {
   rd.log = log.s;
   rd.size = log.n;
   goap_replayer *rp = NULL;
-  const char *msg = "x";
-  REQUIRE(goap_replayer_create(&rd, &rp, &msg, NULL) == GOAP_OK);
-  CHECK(msg == NULL);
+  goap_error err;
+  err.status = GOAP_PARSE_ERROR; /* success must clear it */
+  snprintf(err.message, sizeof err.message, "x");
+  REQUIRE(goap_replayer_create(&rd, &rp, &err) == GOAP_OK);
+  CHECK_EQ_INT(err.status, GOAP_OK);
+  CHECK_STR(err.message, "");
   CHECK_STR(goap_replayer_label(rp), "random host");
   CHECK_EQ_INT(goap_replayer_domain_changed(rp), 0);
   CHECK_EQ_INT(goap_replayer_agent_count(rp), NAGENTS);
@@ -283,7 +285,7 @@ TEST(random_host_replays_exactly) {
     goap_agent_desc ad;
     memset(&ad, 0, sizeof ad);
     ad.type = w.type;
-    extra = goap_agent_create(&ad);
+    REQUIRE(goap_agent_create(&ad, &extra, NULL) == GOAP_OK);
     CHECK_EQ_INT(goap_replayer_attach(rp, extra), GOAP_INVALID_ARGUMENT); /* one too many */
     goap_agent_destroy(extra);
   }
@@ -334,7 +336,8 @@ static size_t steady_log_size(const goap_file *f, int updates) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  goap_agent_create(&ad, &a, NULL);
   text log = {0};
   goap_recorder_desc rd;
   memset(&rd, 0, sizeof rd);
@@ -395,7 +398,8 @@ static goap_action_state one_tick(goap_agent *a, int action, double dt, void *us
 
 /* at a fork, walk (dynamic cost) or take the cart (a procedural check), then arrive */
 static goap_domain *fork_domain(dyn_ctx *c) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  goap_builder_create(NULL, &b);
   goap_var_desc v = {0};
   v.type = GOAP_BOOL;
   v.name = "across";
@@ -457,7 +461,8 @@ static int fork_run(goap_domain *d, text *timeline, text *log, goap_replayer *rp
   ad.host = (void *)(uintptr_t)"walker";
   ad.on_event = log_event;
   ad.event_user = timeline;
-  goap_agent *a = goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  goap_agent_create(&ad, &a, NULL);
   goap_recorder *rec = NULL;
   int ok = a != NULL;
   if (ok && !rp) {
@@ -504,13 +509,14 @@ TEST(domain_callbacks_replay_exactly) {
   pd.log = log.s;
   pd.size = log.n;
   goap_replayer *rp = NULL;
-  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL) == GOAP_OK);
   REQUIRE(fork_run(d, &replayed, NULL, rp));
   CHECK_EQ_INT(c.calls, 0); /* the planner did not ask the callbacks: the log answered */
   CHECK_STR(replayed.s, live.s);
   goap_replayer_destroy(rp);
   /* the flag needs the costs */
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_request rq;
   memset(&rq, 0, sizeof rq);
   rq.flags = GOAP_REQUEST_NO_CALLBACKS;
@@ -609,7 +615,7 @@ static void record_and_replay(int *test_failures_, const char *file, const char 
   pd.log = log.s;
   pd.size = log.n;
   goap_replayer *rp = NULL;
-  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL) == GOAP_OK);
   CHECK_STR(goap_replayer_label(rp), sim);
   REQUIRE(simulate(f, sim, &q, &replayed, NULL, rp, &res2) == GOAP_OK);
   CHECK_EQ_INT(q.calls, 0);
@@ -701,7 +707,7 @@ TEST(changed_cost_diverges_at_the_first_different_plan) {
   pd.log = log.s;
   pd.size = log.n;
   goap_replayer *rp = NULL;
-  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL) == GOAP_OK);
   CHECK_EQ_INT(goap_replayer_domain_changed(rp), 1);
   memset(&o, 0, sizeof o);
   o.on_event = log_event;
@@ -729,12 +735,13 @@ TEST(changed_cost_diverges_at_the_first_different_plan) {
   goap_file *h = soldier_with("var target_dead: bool\n", "var target_dead: bool\nvar x: bool\n");
   REQUIRE(h != NULL);
   pd.domain = goap_file_domain(h);
-  const char *msg = NULL;
-  size_t at = 1;
-  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &msg, &at), GOAP_CONFLICT);
-  CHECK_STR(msg, "replay log: recorded over another domain (its variables, actions or goals "
-                 "differ)");
-  CHECK_EQ_INT(at, 8);
+  goap_error err;
+  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &err), GOAP_CONFLICT);
+  CHECK_EQ_INT(err.status, GOAP_CONFLICT);
+  CHECK_STR(err.message, "replay log: recorded over another domain (its variables, actions or "
+                         "goals differ)");
+  CHECK_EQ_INT(err.offset, 8);
+  CHECK(err.line == 0 && err.col == 0 && err.file[0] == '\0');
   CHECK(rp == NULL);
   goap_file_destroy(h);
   free(live.s);
@@ -777,22 +784,23 @@ TEST(damaged_logs_are_refused_clearly) {
   pd.domain = goap_file_domain(f);
   pd.log = log.s;
   goap_replayer *rp = NULL;
-  const char *msg = NULL;
-  size_t at = 0;
+  goap_error err;
   /* every truncation */
   for (size_t n = 0; n < log.n; ++n) {
     pd.size = n;
-    goap_status st = goap_replayer_create(&pd, &rp, &msg, &at);
+    goap_status st = goap_replayer_create(&pd, &rp, &err);
     CHECK_EQ_INT(st, GOAP_PARSE_ERROR);
-    CHECK(rp == NULL && msg != NULL && strncmp(msg, "replay log: ", 12) == 0);
-    CHECK(at <= n);
+    CHECK_EQ_INT(err.status, GOAP_PARSE_ERROR);
+    CHECK(rp == NULL && strncmp(err.message, "replay log: ", 12) == 0);
+    CHECK(err.offset <= n);
   }
   pd.size = 5;
-  goap_replayer_create(&pd, &rp, &msg, &at);
-  CHECK_STR(msg, "replay log: not a libgoap replay log (bad magic)");
+  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &err), GOAP_PARSE_ERROR);
+  CHECK_STR(err.message, "replay log: not a libgoap replay log (bad magic)");
   pd.size = log.n - 1;
-  goap_replayer_create(&pd, &rp, &msg, &at);
-  CHECK_STR(msg, "replay log: truncated (a chunk ends past the end of the data)");
+  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &err), GOAP_PARSE_ERROR);
+  CHECK_STR(err.message, "replay log: truncated (a chunk ends past the end of the data)");
+  CHECK(err.offset > 0 && err.offset < log.n - 1); /* where the last chunk starts */
   /* every bit flip */
   char *copy = (char *)malloc(log.n);
   REQUIRE(copy != NULL);
@@ -803,27 +811,28 @@ TEST(damaged_logs_are_refused_clearly) {
     for (int b = 0; b < 8; ++b) {
       memcpy(copy, log.s, log.n);
       copy[i] = (char)(copy[i] ^ (1 << b));
-      goap_status st = goap_replayer_create(&pd, &rp, &msg, &at);
+      goap_status st = goap_replayer_create(&pd, &rp, &err);
       if (st == GOAP_OK) { /* must not happen: everything is checksummed */
         goap_replayer_destroy(rp);
         continue;
       }
       refused++;
       CHECK(st == GOAP_PARSE_ERROR || st == GOAP_CONFLICT);
-      CHECK(msg != NULL && at <= log.n);
+      CHECK(err.status == st && err.message[0] != '\0' && err.offset <= log.n);
     }
   }
   CHECK_EQ_INT(refused, (long long)log.n * 8);
   /* the version byte: a clear message */
   memcpy(copy, log.s, log.n);
   copy[8] = 2;
-  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &msg, &at), GOAP_PARSE_ERROR);
-  CHECK_STR(msg, "replay log: format version not supported (this library reads version 1)");
+  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &err), GOAP_PARSE_ERROR);
+  CHECK_STR(err.message, "replay log: format version not supported (this library reads version 1)");
+  CHECK_EQ_INT(err.offset, 8);
   /* a payload byte: the chunk's checksum */
   memcpy(copy, log.s, log.n);
   copy[log.n - 6] ^= 0x20;
-  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &msg, &at), GOAP_PARSE_ERROR);
-  CHECK_STR(msg, "replay log: corrupted chunk (checksum mismatch)");
+  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &err), GOAP_PARSE_ERROR);
+  CHECK_STR(err.message, "replay log: corrupted chunk (checksum mismatch)");
   /* data after the end: appended garbage is framed as a chunk and refused */
   char *longer = (char *)malloc(log.n + 8);
   REQUIRE(longer != NULL);
@@ -831,8 +840,17 @@ TEST(damaged_logs_are_refused_clearly) {
   memset(longer + log.n, 0, 8);
   pd.log = longer;
   pd.size = log.n + 8;
-  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &msg, &at), GOAP_PARSE_ERROR);
-  CHECK_EQ_INT(at, log.n);
+  CHECK_EQ_INT(goap_replayer_create(&pd, &rp, &err), GOAP_PARSE_ERROR);
+  CHECK_EQ_INT(err.offset, log.n);
+  /* goap_error_format: an unpositioned error with an offset */
+  char shown[256];
+  size_t len = goap_error_format(&err, shown, sizeof shown);
+  char want[256];
+  snprintf(want, sizeof want,
+           "error: replay log: truncated (a chunk ends past the end of the data) (at byte %zu)\n",
+           log.n);
+  CHECK_STR(shown, want);
+  CHECK_EQ_INT(len, strlen(want));
   free(longer);
   free(copy);
   free(log.s);
@@ -904,8 +922,9 @@ TEST(api_errors_sinks_and_allocation) {
   pd.log = log.s;
   pd.size = log.n;
   goap_replayer *rp = NULL;
-  CHECK_EQ_INT(goap_replayer_create(NULL, &rp, NULL, NULL), GOAP_INVALID_ARGUMENT);
-  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  CHECK_EQ_INT(goap_replayer_create(NULL, &rp, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_replayer_create(&pd, NULL, NULL), GOAP_INVALID_ARGUMENT);
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL) == GOAP_OK);
   CHECK_STR(goap_replayer_label(rp), "");
   CHECK_EQ_INT(goap_replayer_agent_count(rp), 0);
   CHECK_EQ_INT(goap_replayer_run(rp), GOAP_OK);
@@ -955,7 +974,7 @@ TEST(api_errors_sinks_and_allocation) {
     pd.allocator.ctx = &c;
     pd.log = good.s;
     pd.size = good.n;
-    goap_status st2 = goap_replayer_create(&pd, &rp, NULL, NULL);
+    goap_status st2 = goap_replayer_create(&pd, &rp, NULL);
     if (st2 == GOAP_OK) goap_replayer_destroy(rp);
     free(out.s);
     CHECK(st == GOAP_OK || st == GOAP_OUT_OF_MEMORY);

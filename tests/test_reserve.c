@@ -64,7 +64,8 @@ static goap_agent *make_agent(goap_agent_type *t, goap_blackboard *bb) {
   memset(&ad, 0, sizeof ad);
   ad.type = t;
   ad.blackboard = bb;
-  return goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  return goap_agent_create(&ad, &a, NULL) == GOAP_OK ? a : NULL;
 }
 
 /* Before: both agents ran the capacity-1 action, the reservation silently ignored. */
@@ -77,22 +78,24 @@ TEST(reserving_agent_needs_a_blackboard) {
   memset(&ad, 0, sizeof ad);
   ad.type = t;
   goap_agent *a = (goap_agent *)&ad; /* must be reset to NULL */
-  const char *err = NULL;
-  CHECK_EQ_INT(goap_agent_create_ex(&ad, &a, &err), GOAP_INVALID_ARGUMENT);
+  goap_error err;
+  CHECK_EQ_INT(goap_agent_create(&ad, &a, &err), GOAP_INVALID_ARGUMENT);
   CHECK(a == NULL);
-  CHECK_STR(err, "the agent type has actions that reserve resources (goap_action_binding.reserve) "
-                 "but the agent has no blackboard to reserve them on");
-  CHECK(goap_agent_create(&ad) == NULL);
-  CHECK_EQ_INT(goap_agent_create_ex(NULL, &a, &err), GOAP_INVALID_ARGUMENT);
-  CHECK_STR(err, "out, desc and desc->type are required");
-  CHECK_EQ_INT(goap_agent_create_ex(&ad, NULL, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(err.status, GOAP_INVALID_ARGUMENT);
+  CHECK_STR(err.message, "the agent type has actions that reserve resources "
+                         "(goap_action_binding.reserve) but the agent has no blackboard to "
+                         "reserve them on");
+  CHECK_EQ_INT(goap_agent_create(NULL, &a, &err), GOAP_INVALID_ARGUMENT);
+  CHECK_STR(err.message, "out, desc and desc->type are required");
+  CHECK_EQ_INT(goap_agent_create(&ad, NULL, NULL), GOAP_INVALID_ARGUMENT);
   /* with a blackboard: created */
-  goap_blackboard *bb = goap_blackboard_create(NULL);
-  REQUIRE(bb != NULL);
+  goap_blackboard *bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &bb) == GOAP_OK);
   ad.blackboard = bb;
-  CHECK_EQ_INT(goap_agent_create_ex(&ad, &a, &err), GOAP_OK);
+  CHECK_EQ_INT(goap_agent_create(&ad, &a, &err), GOAP_OK);
   CHECK(a != NULL);
-  CHECK(err == NULL);
+  CHECK_EQ_INT(err.status, GOAP_OK); /* success clears the error */
+  CHECK_STR(err.message, "");
   goap_agent_destroy(a);
   /* a type without the reserving action needs none */
   goap_agent_type *t2 = make_type(f, 1);
@@ -100,7 +103,7 @@ TEST(reserving_agent_needs_a_blackboard) {
   ad.type = t2;
   ad.blackboard = NULL;
   a = NULL;
-  CHECK_EQ_INT(goap_agent_create_ex(&ad, &a, &err), GOAP_OK);
+  CHECK_EQ_INT(goap_agent_create(&ad, &a, &err), GOAP_OK);
   CHECK(a != NULL);
   goap_agent_destroy(a);
   goap_agent_type_destroy(t2);
@@ -138,8 +141,8 @@ TEST(file_resources_reach_the_blackboard) {
   CHECK_EQ_INT(goap_blackboard_resource(bb, "flank_slot", &held, &cap), GOAP_OK);
   CHECK_EQ_INT(held, 2);
   /* applying a file to an existing blackboard: sets the capacity of what exists */
-  goap_blackboard *b2 = goap_blackboard_create(NULL);
-  REQUIRE(b2 != NULL);
+  goap_blackboard *b2 = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &b2) == GOAP_OK);
   CHECK_EQ_INT(goap_blackboard_add_resource(b2, "flank_slot", 7), GOAP_OK);
   CHECK_EQ_INT(goap_file_apply_resources(f, b2), GOAP_OK);
   CHECK_EQ_INT(goap_blackboard_resource(b2, "flank_slot", NULL, &cap), GOAP_OK);

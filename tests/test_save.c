@@ -92,8 +92,7 @@ typedef struct objs {
 static int make_objs_from(objs *o, const world *w, goap_allocator al, int fresh,
                           const uint8_t *bsnap, size_t bn) {
   memset(o, 0, sizeof *o);
-  o->bb = goap_blackboard_create(&al);
-  if (!o->bb) return 0;
+  if (goap_blackboard_create(&al, &o->bb) != GOAP_OK) return 0;
   if (bsnap && goap_blackboard_restore(o->bb, bsnap, bn, NULL) != GOAP_OK) return 0;
   if (fresh)
     for (int r = 0; r < goap_file_resource_count(w->f); ++r) {
@@ -108,12 +107,12 @@ static int make_objs_from(objs *o, const world *w, goap_allocator al, int fresh,
     ad.type = w->type[k];
     ad.allocator = al;
     ad.blackboard = o->bb;
-    if (!(o->a[k] = goap_agent_create(&ad))) return 0;
+    if (goap_agent_create(&ad, &o->a[k], NULL) != GOAP_OK) return 0;
   }
   goap_squad_desc sd;
   memset(&sd, 0, sizeof sd);
   sd.allocator = al;
-  if (!(o->s = goap_squad_create(&sd))) return 0;
+  if (goap_squad_create(&sd, &o->s) != GOAP_OK) return 0;
   return 1;
 }
 
@@ -195,7 +194,7 @@ TEST(sizes_and_buffers) {
 
 /* Restores the scene into new objects; 1 when everything restored and re-snapshots equal. */
 static int restore_scene(const objs *from, const world *w, objs *to, goap_allocator al,
-                         goap_status *st_out, const char **why) {
+                         goap_status *st_out, goap_error *why) {
   static uint8_t ab[2][CAP], bb[CAP], sb[CAP], again[CAP];
   size_t an[2], bn, sn, n;
   *st_out = GOAP_INVALID_ARGUMENT;
@@ -205,8 +204,7 @@ static int restore_scene(const objs *from, const world *w, objs *to, goap_alloca
       goap_squad_snapshot(from->s, sb, CAP, &sn) != GOAP_OK)
     return 0;
   memset(to, 0, sizeof *to);
-  to->bb = goap_blackboard_create(&al);
-  if (!to->bb) return *st_out = GOAP_OUT_OF_MEMORY, 0;
+  if ((*st_out = goap_blackboard_create(&al, &to->bb)) != GOAP_OK) return 0;
   if ((*st_out = goap_blackboard_restore(to->bb, bb, bn, why)) != GOAP_OK) return 0;
   for (int k = 0; k < 2; ++k) {
     goap_agent_desc ad;
@@ -214,13 +212,13 @@ static int restore_scene(const objs *from, const world *w, objs *to, goap_alloca
     ad.type = w->type[k];
     ad.allocator = al;
     ad.blackboard = to->bb;
-    if (!(to->a[k] = goap_agent_create(&ad))) return *st_out = GOAP_OUT_OF_MEMORY, 0;
+    if ((*st_out = goap_agent_create(&ad, &to->a[k], NULL)) != GOAP_OK) return 0;
     if ((*st_out = goap_agent_restore(to->a[k], ab[k], an[k], why)) != GOAP_OK) return 0;
   }
   goap_squad_desc sd;
   memset(&sd, 0, sizeof sd);
   sd.allocator = al;
-  if (!(to->s = goap_squad_create(&sd))) return *st_out = GOAP_OUT_OF_MEMORY, 0;
+  if ((*st_out = goap_squad_create(&sd, &to->s)) != GOAP_OK) return 0;
   if ((*st_out = goap_squad_restore(to->s, sb, sn, to->a, 2, why)) != GOAP_OK) return 0;
   /* the restored objects say the same */
   if (goap_blackboard_snapshot(to->bb, again, CAP, &n) != GOAP_OK || n != bn ||
@@ -242,10 +240,10 @@ TEST(round_trip_scene) {
   objs o, r;
   REQUIRE(live_scene(&o, &w));
   goap_status st;
-  const char *why = NULL;
+  goap_error why;
   CHECK(restore_scene(&o, &w, &r, (goap_allocator){0}, &st, &why));
   CHECK_EQ_INT(st, GOAP_OK);
-  CHECK_STR(why, "");
+  CHECK_STR(why.message, "");
   /* what the scene is, the restored one is */
   for (int k = 0; k < 2; ++k) {
     CHECK_EQ_INT(goap_agent_goal(r.a[k]), goap_agent_goal(o.a[k]));
@@ -291,9 +289,9 @@ TEST(holders_after_restore) {
   for (int k = 0; k < 2; ++k)
     REQUIRE(goap_agent_snapshot(o.a[k], ab[k], CAP, &an[k]) == GOAP_OK);
   goap_allocator none = {0};
-  goap_blackboard *rb = goap_blackboard_create(&none);
-  REQUIRE(rb);
-  const char *why = NULL;
+  goap_blackboard *rb = NULL;
+  REQUIRE(goap_blackboard_create(&none, &rb) == GOAP_OK);
+  goap_error why;
   CHECK_EQ_INT(goap_blackboard_restore(rb, bb, bn, &why), GOAP_OK);
   /* restored alone: the unit is held, by an agent not restored yet */
   who[0] = o.a[1];
@@ -306,20 +304,20 @@ TEST(holders_after_restore) {
     memset(&ad, 0, sizeof ad);
     ad.type = w.type[k == 1];
     ad.blackboard = rb;
-    REQUIRE((ra[k] = goap_agent_create(&ad)) != NULL);
+    REQUIRE(goap_agent_create(&ad, &ra[k], NULL) == GOAP_OK);
   }
   /* the gunner holds nothing; the shotgunner claims the unit */
   CHECK_EQ_INT(goap_agent_restore(ra[1], ab[1], an[1], &why), GOAP_OK);
   CHECK_EQ_INT(goap_blackboard_holders(rb, "flank_slot", who, 4, &cnt), GOAP_OK);
   CHECK(cnt == 1 && who[0] == NULL);
   CHECK_EQ_INT(goap_agent_restore(ra[0], ab[0], an[0], &why), GOAP_OK);
-  CHECK_STR(why, "");
+  CHECK_STR(why.message, "");
   CHECK_EQ_INT(goap_blackboard_holders(rb, "flank_slot", who, 4, &cnt), GOAP_OK);
   CHECK_EQ_INT(cnt, 1);
   CHECK(who[0] == ra[0]);
   /* the same snapshot again: the unit is claimed already, so it is refused, nothing changed */
   CHECK_EQ_INT(goap_agent_restore(ra[2], ab[0], an[0], &why), GOAP_INVALID_OPERATION);
-  CHECK_STR(why, "a saved reservation is not held on the blackboard: restore the blackboard "
+  CHECK_STR(why.message, "a saved reservation is not held on the blackboard: restore the blackboard "
                  "saved with the agent");
   CHECK_EQ_INT(goap_blackboard_holders(rb, "flank_slot", who, 4, &cnt), GOAP_OK);
   CHECK(cnt == 1 && who[0] == ra[0]);
@@ -353,50 +351,81 @@ TEST(errors_and_messages) {
   size_t bn = 0;
   REQUIRE(goap_blackboard_snapshot(o.bb, bsnap, CAP, &bn) == GOAP_OK);
   REQUIRE(make_objs_from(&fresh, &w, (goap_allocator){0}, 0, bsnap, bn));
-  const char *why = NULL;
+  goap_error why;
   /* truncated */
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], buf, n - 1, &why), GOAP_TRUNCATED);
-  CHECK_STR(why, "snapshot truncated: fewer bytes than its header says");
+  CHECK_STR(why.message, "snapshot truncated: fewer bytes than its header says");
+  CHECK_EQ_INT(why.status, GOAP_TRUNCATED);
+  CHECK_EQ_INT(why.offset, n - 1); /* the data ends there */
+  CHECK(why.line == 0 && why.col == 0 && why.file[0] == '\0');
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], buf, 10, &why), GOAP_TRUNCATED);
-  CHECK_STR(why, "snapshot truncated: shorter than its 24-byte header");
+  CHECK_STR(why.message, "snapshot truncated: shorter than its 24-byte header");
+  CHECK_EQ_INT(why.offset, 10);
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], NULL, 0, &why), GOAP_TRUNCATED);
   /* a newer format version */
   memcpy(bad, buf, n);
   bad[6] = GOAP_SNAPSHOT_VERSION + 1;
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], bad, n, &why), GOAP_VERSION_MISMATCH);
-  CHECK_STR(why, "snapshot format version is newer than this libgoap reads (1)");
+  CHECK_STR(why.message, "snapshot format version is newer than this libgoap reads (1)");
+  CHECK_EQ_INT(why.offset, 6); /* the version field */
   /* a corrupted byte */
   memcpy(bad, buf, n);
   bad[n / 2] ^= 0x10;
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], bad, n, &why), GOAP_CORRUPT);
-  CHECK_STR(why, "snapshot corrupted: checksum mismatch");
+  CHECK_STR(why.message, "snapshot corrupted: checksum mismatch");
+  CHECK_EQ_INT(why.status, GOAP_CORRUPT);
+  CHECK_EQ_INT(why.offset, 12); /* the checksum field */
+  /* goap_error_format: no file or line, so the byte offset */
+  char text[256];
+  CHECK_EQ_INT(goap_error_format(&why, text, sizeof text),
+               strlen("error: snapshot corrupted: checksum mismatch (at byte 12)\n"));
+  CHECK_STR(text, "error: snapshot corrupted: checksum mismatch (at byte 12)\n");
   memcpy(bad, buf, n);
   bad[0] = 'X';
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], bad, n, &why), GOAP_CORRUPT);
-  CHECK_STR(why, "not a libgoap snapshot: bad magic (expected \"GOAP\")");
+  CHECK_STR(why.message, "not a libgoap snapshot: bad magic (expected \"GOAP\")");
+  CHECK_EQ_INT(why.offset, 0);
   memcpy(bad, buf, n);
   bad[n] = 0;
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], bad, n + 1, &why), GOAP_CORRUPT);
-  CHECK_STR(why, "snapshot corrupted: bytes after its end");
+  CHECK_STR(why.message, "snapshot corrupted: bytes after its end");
+  CHECK_EQ_INT(why.offset, n); /* the first byte after the snapshot */
+  /* a payload that ends early, its header patched to match: the reader's offset, the end */
+  size_t bsz = 0;
+  REQUIRE(goap_blackboard_snapshot(o.bb, bad, CAP, &bsz) == GOAP_OK);
+  REQUIRE(bsz > GOAP_SNAPSHOT_HEADER_SIZE + 1);
+  bad[8] = 1; /* the payload's size: one byte */
+  bad[9] = bad[10] = bad[11] = 0;
+  fix_checksum(bad, GOAP_SNAPSHOT_HEADER_SIZE + 1);
+  goap_blackboard *lone_bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &lone_bb) == GOAP_OK);
+  CHECK_EQ_INT(goap_blackboard_restore(lone_bb, bad, GOAP_SNAPSHOT_HEADER_SIZE + 1, &why),
+               GOAP_CORRUPT);
+  CHECK_EQ_INT(why.status, GOAP_CORRUPT);
+  CHECK(strncmp(why.message, "snapshot corrupted: ", 20) == 0);
+  CHECK_EQ_INT(why.offset, GOAP_SNAPSHOT_HEADER_SIZE + 1);
+  goap_blackboard_destroy(lone_bb);
   /* another type of the same domain: the gunner's snapshot into a shotgunner */
   size_t gn = 0;
   REQUIRE(goap_agent_snapshot(o.a[1], bad, CAP, &gn) == GOAP_OK);
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], bad, gn, &why), GOAP_DOMAIN_MISMATCH);
-  CHECK(strstr(why, "another domain or agent type") != NULL);
+  CHECK(strstr(why.message, "another domain or agent type") != NULL);
+  CHECK_EQ_INT(why.offset, 16); /* the fingerprint field */
   /* a blackboard's snapshot given as an agent's */
   REQUIRE(goap_blackboard_snapshot(o.bb, bad, CAP, &gn) == GOAP_OK);
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], bad, gn, &why), GOAP_DOMAIN_MISMATCH);
-  CHECK_STR(why, "not an agent snapshot (a blackboard's or a squad's)");
+  CHECK_STR(why.message, "not an agent snapshot (a blackboard's or a squad's)");
+  CHECK_EQ_INT(why.offset, 4); /* the kind byte */
   /* not fresh */
   CHECK_EQ_INT(goap_agent_restore(o.a[0], buf, n, &why), GOAP_INVALID_OPERATION);
-  CHECK_STR(why, "restore into a freshly created agent (this one was updated already)");
+  CHECK_STR(why.message, "restore into a freshly created agent (this one was updated already)");
   CHECK_EQ_INT(goap_blackboard_restore(o.bb, bad, gn, &why), GOAP_INVALID_OPERATION);
-  CHECK_STR(why, "restore a blackboard before creating the agents attached to it");
+  CHECK_STR(why.message, "restore a blackboard before creating the agents attached to it");
   size_t sn = 0;
   REQUIRE(goap_squad_snapshot(o.s, bad, CAP, &sn) == GOAP_OK);
   CHECK_EQ_INT(goap_squad_restore(o.s, bad, sn, o.a, 2, &why), GOAP_INVALID_OPERATION);
   CHECK_EQ_INT(goap_squad_restore(fresh.s, bad, sn, fresh.a, 1, &why), GOAP_INVALID_OPERATION);
-  CHECK_STR(why, "the squad had another number of members than given to the restore");
+  CHECK_STR(why.message, "the squad had another number of members than given to the restore");
   goap_agent *twice[2] = {fresh.a[0], fresh.a[0]};
   CHECK_EQ_INT(goap_squad_restore(fresh.s, bad, sn, twice, 2, &why), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_squad_size(fresh.s), 0);
@@ -406,17 +435,18 @@ TEST(errors_and_messages) {
   memset(&ad, 0, sizeof ad);
   ad.type = w.type[0];
   goap_agent *lone = (goap_agent *)&ad;
-  const char *cwhy = NULL;
-  CHECK_EQ_INT(goap_agent_create_ex(&ad, &lone, &cwhy), GOAP_INVALID_ARGUMENT);
+  goap_error cwhy;
+  CHECK_EQ_INT(goap_agent_create(&ad, &lone, &cwhy), GOAP_INVALID_ARGUMENT);
   CHECK(lone == NULL);
-  CHECK(cwhy != NULL && cwhy[0] != 0);
+  CHECK_EQ_INT(cwhy.status, GOAP_INVALID_ARGUMENT);
+  CHECK(cwhy.message[0] != 0);
   /* NULLs */
   CHECK_EQ_INT(goap_agent_restore(NULL, buf, n, NULL), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_blackboard_restore(NULL, buf, n, NULL), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_squad_restore(NULL, buf, n, NULL, 0, NULL), GOAP_INVALID_ARGUMENT);
   /* nothing was changed by the refusals: the fresh agent restores fine */
   CHECK_EQ_INT(goap_agent_restore(fresh.a[0], buf, n, &why), GOAP_OK);
-  CHECK_STR(why, "");
+  CHECK_STR(why.message, "");
   free_objs(&fresh);
   free_objs(&o);
   free_world(&w);
@@ -454,8 +484,8 @@ TEST(changed_domain_is_refused) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t1;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   goap_agent_update(a, 0.1);
   uint8_t buf[CAP];
   size_t n = 0;
@@ -467,10 +497,11 @@ TEST(changed_domain_is_refused) {
     REQUIRE(goap_agent_type_create(goap_file_domain(f2), &td, &t2, NULL) == GOAP_OK);
     CHECK(goap_agent_type_fingerprint(t2) != goap_agent_type_fingerprint(t1));
     ad.type = t2;
-    goap_agent *b = goap_agent_create(&ad);
-    const char *why = NULL;
+    goap_agent *b = NULL;
+    REQUIRE(goap_agent_create(&ad, &b, NULL) == GOAP_OK);
+    goap_error why;
     CHECK_EQ_INT(goap_agent_restore(b, buf, n, &why), GOAP_DOMAIN_MISMATCH);
-    CHECK(why && strstr(why, "changed since it was saved") != NULL);
+    CHECK(strstr(why.message, "changed since it was saved") != NULL);
     goap_agent_destroy(b);
     goap_agent_type_destroy(t2);
     goap_file_destroy(f2);
@@ -523,7 +554,7 @@ TEST(truncations_and_bit_flips) {
         if (mode == 0) n = i;
         else bad[i / 8] ^= (uint8_t)(1u << (i % 8));
         if (mode == 2) fix_checksum(bad, n);
-        const char *why = NULL;
+        goap_error why;
         goap_status st;
         if (kind == 0) {
           /* the agent restore needs the blackboard restored first (its reservation) */
@@ -531,13 +562,13 @@ TEST(truncations_and_bit_flips) {
           goap_agent_destroy(x.a[1]);
           x.a[0] = x.a[1] = NULL;
           goap_blackboard_destroy(x.bb);
-          x.bb = goap_blackboard_create(NULL);
+          REQUIRE(goap_blackboard_create(NULL, &x.bb) == GOAP_OK);
           REQUIRE(goap_blackboard_restore(x.bb, snap[1], sz[1], NULL) == GOAP_OK);
           goap_agent_desc ad;
           memset(&ad, 0, sizeof ad);
           ad.type = w.type[0];
           ad.blackboard = x.bb;
-          x.a[0] = goap_agent_create(&ad);
+          REQUIRE(goap_agent_create(&ad, &x.a[0], NULL) == GOAP_OK);
           st = goap_agent_restore(x.a[0], bad, n, &why);
         } else if (kind == 1) {
           goap_agent_destroy(x.a[0]);
@@ -547,13 +578,14 @@ TEST(truncations_and_bit_flips) {
         } else {
           st = goap_squad_restore(x.s, bad, n, x.a, 2, &why);
         }
+        if (why.status != st || (st != GOAP_OK && why.offset > n)) odd++; /* goap_error rule */
         if (mode < 2) {
           if (st == GOAP_TRUNCATED || st == GOAP_VERSION_MISMATCH || st == GOAP_CORRUPT ||
               st == GOAP_DOMAIN_MISMATCH)
             refused++;
           else
             odd++;
-          if (!why || !why[0]) odd++;
+          if (!why.message[0]) odd++;
         } else if (st == GOAP_OK) {
           /* a legal state: it snapshots and runs */
           uint8_t again[CAP];
@@ -565,7 +597,7 @@ TEST(truncations_and_bit_flips) {
           patched_ok++;
         } else {
           patched_refused++;
-          if (!why || !why[0]) odd++;
+          if (!why.message[0]) odd++;
         }
         free_objs(&x);
       }
@@ -592,12 +624,12 @@ TEST(allocation_failures_during_restore) {
     ta.fail_at = at;
     objs r;
     goap_status st = GOAP_OK;
-    const char *why = NULL;
+    goap_error why;
     int done = restore_scene(&o, &w, &r, test_alloc_hook(&ta), &st, &why);
     if (done) ok++;
     else {
       CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
-      if (st != GOAP_OUT_OF_MEMORY) fprintf(stderr, "  at %zu: %s\n", at, why ? why : "?");
+      if (st != GOAP_OUT_OF_MEMORY) fprintf(stderr, "  at %zu: %s\n", at, why.message);
       oom++;
     }
     free_objs(&r);
@@ -664,8 +696,8 @@ TEST(sliced_search_saved_at_every_update) {
   ad.type = t;
   ad.on_event = tlog_event;
   ad.event_user = &ref;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   int target = goap_domain_find_var(d, "target_dead");
   for (int u = 0; u < UPDATES; ++u) {
     if (u == 30) goap_agent_set(a, target, 0); /* a new enemy: plan again */
@@ -676,8 +708,7 @@ TEST(sliced_search_saved_at_every_update) {
   for (int k = 0; k < UPDATES; ++k) {
     memset(&run, 0, sizeof run);
     ad.event_user = &run;
-    a = goap_agent_create(&ad);
-    REQUIRE(a);
+    REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
     for (int u = 0; u < k; ++u) {
       if (u == 30) goap_agent_set(a, target, 0);
       goap_agent_update(a, 0.1);
@@ -687,9 +718,9 @@ TEST(sliced_search_saved_at_every_update) {
     size_t n = 0;
     REQUIRE(goap_agent_snapshot(a, buf, CAP, &n) == GOAP_OK);
     searching_saves += goap_agent_is_planning(a);
-    goap_agent *b = goap_agent_create(&ad);
-    REQUIRE(b);
-    const char *why = NULL;
+    goap_agent *b = NULL;
+    REQUIRE(goap_agent_create(&ad, &b, NULL) == GOAP_OK);
+    goap_error why;
     CHECK_EQ_INT(goap_agent_restore(b, buf, n, &why), GOAP_OK);
     CHECK_EQ_INT(goap_agent_is_planning(b), goap_agent_is_planning(a));
     run.muted = 1;
@@ -770,8 +801,8 @@ TEST(cooldowns_and_failure_facts) {
   ad.type = t;
   ad.on_event = tlog_event;
   ad.event_user = &ref;
-  goap_agent *a = goap_agent_create(&ad);
-  REQUIRE(a);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   int cooling = 0, facts = 0;
   int patrolled = goap_domain_find_var(d, "patrolled");
   for (int u = 0; u < UPDATES; ++u) {
@@ -787,8 +818,7 @@ TEST(cooldowns_and_failure_facts) {
   for (int k = 1; k < UPDATES; ++k) {
     memset(&run, 0, sizeof run);
     ad.event_user = &run;
-    a = goap_agent_create(&ad);
-    REQUIRE(a);
+    REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
     for (int u = 0; u < k; ++u) {
       goap_agent_update(a, 0.1);
       if (u % 7 == 6) goap_agent_set(a, patrolled, 0);
@@ -796,8 +826,8 @@ TEST(cooldowns_and_failure_facts) {
     uint8_t buf[CAP];
     size_t n = 0;
     REQUIRE(goap_agent_snapshot(a, buf, CAP, &n) == GOAP_OK);
-    goap_agent *b = goap_agent_create(&ad);
-    REQUIRE(b);
+    goap_agent *b = NULL;
+    REQUIRE(goap_agent_create(&ad, &b, NULL) == GOAP_OK);
     CHECK_EQ_INT(goap_agent_restore(b, buf, n, NULL), GOAP_OK);
     char now[512];
     inspect_text(b, now, sizeof now);
@@ -881,13 +911,14 @@ static int htn_every_update(goap_file *f, const char *root, int *saved, int *pau
   ad.on_event = tlog_event;
   ad.event_user = &ref;
   enum { UPDATES = 40 };
-  goap_agent *a = goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  goap_agent_create(&ad, &a, NULL);
   for (int u = 0; u < UPDATES; ++u) goap_agent_update(a, 0.1);
   goap_agent_destroy(a);
   for (int k = 0; k < UPDATES; ++k) {
     memset(&run, 0, sizeof run);
     ad.event_user = &run;
-    a = goap_agent_create(&ad);
+    goap_agent_create(&ad, &a, NULL);
     for (int u = 0; u < k; ++u) goap_agent_update(a, 0.1);
     uint8_t buf[CAP];
     size_t n = 0;
@@ -899,7 +930,8 @@ static int htn_every_update(goap_file *f, const char *root, int *saved, int *pau
     int ml = 0, bl = -1;
     goap_agent_htn_mtr(a, &ml);
     *with_mtr += ml > 0;
-    goap_agent *b = goap_agent_create(&ad);
+    goap_agent *b = NULL;
+    goap_agent_create(&ad, &b, NULL);
     if (goap_agent_restore(b, buf, n, NULL) != GOAP_OK) failures++;
     goap_agent_htn_mtr(b, &bl);
     if (bl != ml) failures++;
@@ -972,7 +1004,8 @@ static int rounds_paused(goap_file **f, goap_agent_type **t, uint8_t *buf, size_
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = *t;
-  goap_agent *a = goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  goap_agent_create(&ad, &a, NULL);
   int ok = 0;
   for (int u = 0; a && u < 20 && !ok; ++u) { /* the first pause comes within a few updates */
     goap_agent_update(a, 0.1);
@@ -996,10 +1029,10 @@ TEST(allocation_failures_restoring_a_pause) {
     test_alloc ta;
     memset(&ta, 0, sizeof ta);
     ad.allocator = test_alloc_hook(&ta);
-    goap_agent *b = goap_agent_create(&ad);
-    REQUIRE(b);
+    goap_agent *b = NULL;
+    REQUIRE(goap_agent_create(&ad, &b, NULL) == GOAP_OK);
     ta.fail_at = ta.calls + at;
-    const char *why = NULL;
+    goap_error why;
     goap_status st = goap_agent_restore(b, buf, n, &why);
     if (st == GOAP_OK) {
       ok = ta.injected == 0;
@@ -1009,7 +1042,7 @@ TEST(allocation_failures_restoring_a_pause) {
       CHECK(m == n && memcmp(again, buf, n) == 0);
     } else {
       CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
-      CHECK(why && strcmp(why, "out of memory") == 0);
+      CHECK(strcmp(why.message, "out of memory") == 0);
       oom++;
     }
     goap_agent_destroy(b);
@@ -1043,9 +1076,9 @@ TEST(htn_pause_truncations_and_bit_flips) {
       if (mode == 0) n = i;
       else bad[i / 8] ^= (uint8_t)(1u << (i % 8));
       if (mode == 2) fix_checksum(bad, n);
-      goap_agent *a = goap_agent_create(&ad);
-      REQUIRE(a);
-      const char *why = NULL;
+      goap_agent *a = NULL;
+      REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
+      goap_error why;
       goap_status st = goap_agent_restore(a, bad, n, &why);
       if (mode < 2) {
         if (st == GOAP_TRUNCATED || st == GOAP_VERSION_MISMATCH || st == GOAP_CORRUPT ||
@@ -1063,7 +1096,7 @@ TEST(htn_pause_truncations_and_bit_flips) {
       } else {
         patched_refused++;
       }
-      if (st != GOAP_OK && (!why || !why[0])) odd++;
+      if (st != GOAP_OK && (!why.message[0])) odd++;
       goap_agent_destroy(a);
     }
   }
@@ -1085,8 +1118,10 @@ TEST(htn_continuation_moves_between_planners) {
   const goap_htn_domain *h = goap_file_htn(f);
   const goap_domain *d = goap_file_domain(f);
   int guard = goap_htn_domain_find_task(h, "guard"), leg = goap_htn_domain_find_task(h, "leg");
-  goap_htn_planner *p = goap_htn_planner_create(h, NULL), *q = goap_htn_planner_create(h, NULL);
-  REQUIRE(p && q && guard >= 0 && leg >= 0);
+  goap_htn_planner *p = NULL, *q = NULL;
+  REQUIRE(goap_htn_planner_create(h, NULL, &p) == GOAP_OK);
+  REQUIRE(goap_htn_planner_create(h, NULL, &q) == GOAP_OK);
+  REQUIRE(guard >= 0 && leg >= 0);
   CHECK_EQ_INT(goap_htn_continuation(p, 0, NULL, 0), -1); /* nothing pending */
   goap_word state[4];
   REQUIRE(goap_domain_state_words(d) <= 4);
@@ -1224,7 +1259,8 @@ TEST(allocation_failures_restoring_a_search) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = t;
-  goap_agent *a = goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  REQUIRE(goap_agent_create(&ad, &a, NULL) == GOAP_OK);
   for (int u = 0; u < 3; ++u) goap_agent_update(a, 0.1);
   REQUIRE(goap_agent_is_planning(a));
   uint8_t buf[CAP], again[CAP];
@@ -1235,10 +1271,10 @@ TEST(allocation_failures_restoring_a_search) {
     test_alloc ta;
     memset(&ta, 0, sizeof ta);
     ad.allocator = test_alloc_hook(&ta);
-    goap_agent *b = goap_agent_create(&ad);
-    if (!b) continue;
+    goap_agent *b = NULL;
+    if (goap_agent_create(&ad, &b, NULL) != GOAP_OK) continue;
     ta.fail_at = ta.calls + at; /* refuse the at-th allocation of the restore */
-    const char *why = NULL;
+    goap_error why;
     goap_status st = goap_agent_restore(b, buf, n, &why);
     if (st == GOAP_OK) {
       ok++;
@@ -1247,7 +1283,7 @@ TEST(allocation_failures_restoring_a_search) {
     } else {
       oom++;
       CHECK_EQ_INT(st, GOAP_OUT_OF_MEMORY);
-      CHECK_STR(why, "out of memory");
+      CHECK_STR(why.message, "out of memory");
       CHECK_EQ_INT(goap_agent_is_planning(b), 0); /* selecting goals afresh */
     }
     ta.fail_at = 0;

@@ -174,8 +174,7 @@ static int make_agents(rt *r, int fresh) {
     ad.blackboard = r->bb;
     ad.on_event = on_event;
     ad.event_user = r;
-    r->a[i] = goap_agent_create(&ad);
-    if (!r->a[i]) return 0;
+    if (goap_agent_create(&ad, &r->a[i], NULL) != GOAP_OK) return 0;
   }
   return 1;
 }
@@ -186,11 +185,11 @@ static int rt_fresh(rt *r, const world *w, const void *state0) {
   r->state = malloc(w->state_size);
   if (!r->state) return 0;
   memcpy(r->state, state0, w->state_size);
-  if (w->blackboard && !(r->bb = goap_blackboard_create(NULL))) return 0;
+  if (w->blackboard && goap_blackboard_create(NULL, &r->bb) != GOAP_OK) return 0;
   if (w->setup) w->setup(r); /* before the agents: resources */
   if (!make_agents(r, 1)) return 0;
   if (w->squad) {
-    if (!(r->squad = goap_squad_create(NULL))) return 0;
+    if (goap_squad_create(NULL, &r->squad) != GOAP_OK) return 0;
     for (int i = 0; i < w->nagents; ++i)
       if (goap_squad_add(r->squad, r->a[i]) != GOAP_OK) return 0;
   }
@@ -221,23 +220,23 @@ static int save_all(const rt *r, saved *s) {
 
 /* Restores a run from a save: the host's state copied, new objects restored. */
 static int rt_restore(rt *r, const world *w, const void *state, const saved *s, long frame,
-                      const char **why) {
+                      goap_error *why) {
   memset(r, 0, sizeof *r);
   r->w = w;
   r->frame = frame;
-  *why = "";
+  why->message[0] = '\0';
   r->state = malloc(w->state_size);
   if (!r->state) return 0;
   memcpy(r->state, state, w->state_size);
   if (w->blackboard) {
-    if (!(r->bb = goap_blackboard_create(NULL))) return 0;
+    if (goap_blackboard_create(NULL, &r->bb) != GOAP_OK) return 0;
     if (goap_blackboard_restore(r->bb, s->bb, s->bb_n, why) != GOAP_OK) return 0;
   }
   if (!make_agents(r, 0)) return 0;
   for (int i = 0; i < w->nagents; ++i)
     if (goap_agent_restore(r->a[i], s->agent[i], s->agent_n[i], why) != GOAP_OK) return 0;
   if (w->squad) {
-    if (!(r->squad = goap_squad_create(NULL))) return 0;
+    if (goap_squad_create(NULL, &r->squad) != GOAP_OK) return 0;
     if (goap_squad_restore(r->squad, s->squad, s->squad_n, r->a, w->nagents, why) != GOAP_OK)
       return 0;
   }
@@ -376,9 +375,9 @@ static int check_world(const world *w, const void *state0, long frames, long hor
     for (int i = 0; i < w->nagents; ++i)
       if (s.agent_n[i] > *max_snapshot) *max_snapshot = s.agent_n[i];
     rt b;
-    const char *why = "";
+    goap_error why;
     if (!rt_restore(&b, w, a.state, &s, k, &why)) {
-      fprintf(stderr, "%s: restore failed at frame %ld: %s\n", w->name, k, why);
+      fprintf(stderr, "%s: restore failed at frame %ld: %s\n", w->name, k, why.message);
       failures++;
       rt_destroy(&b);
       continue;
@@ -618,9 +617,9 @@ static int file_types(world *w, file_cfg *c, const goap_file *f, int member_type
                        strcmp(gn, "open_stall") != 0;
     }
   }
-  const char *err = NULL;
+  goap_error err;
   goap_status st = goap_agent_type_create(d, &td, &w->type[k], &err);
-  if (st != GOAP_OK) fprintf(stderr, "type: %s\n", err);
+  if (st != GOAP_OK) fprintf(stderr, "type: %s\n", err.message);
   w->dom[k] = d;
   free(ab);
   free(gb);
@@ -874,10 +873,10 @@ static int soak_type(world *w, int k, const goap_domain *d, const char *name,
     td.sensors = &sensor;
     td.sensor_count = 1;
   }
-  const char *err = NULL;
+  goap_error err;
   w->dom[k] = d;
   if (goap_agent_type_create(d, &td, &w->type[k], &err) != GOAP_OK) {
-    fprintf(stderr, "type %s: %s\n", name, err);
+    fprintf(stderr, "type %s: %s\n", name, err.message);
     return 0;
   }
   return 1;

@@ -86,8 +86,8 @@ static int rnd(uint32_t *st, int n) { return (int)(rng_next(st) % (uint32_t)n); 
  * 1-3 effects. Built through the builder. */
 static goap_domain *random_domain(uint32_t seed, int nb, int na) {
   uint32_t st = seed;
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return NULL;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return NULL;
   char name[32];
   for (int i = 0; i < nb; ++i) {
     goap_var_desc v = {0};
@@ -332,7 +332,7 @@ TEST(identical_to_single_threaded) {
   enum { N = 4000 };
   static req_case cases[N];
   goap_planner *pl[5];
-  for (int i = 0; i < 5; ++i) pl[i] = goap_planner_create(w.doms[i], NULL);
+  for (int i = 0; i < 5; ++i) REQUIRE(goap_planner_create(w.doms[i], NULL, &pl[i]) == GOAP_OK);
   int counts[5] = {0}, solved = 0, partial = 0;
   for (int i = 0; i < N; ++i) {
     make_case(&w, (uint32_t)i, &cases[i]);
@@ -379,7 +379,7 @@ TEST(several_domains) {
   goap_sched *s = NULL;
   REQUIRE(goap_sched_create(&sd, &s) == GOAP_OK);
   goap_planner *pl[5];
-  for (int i = 0; i < 5; ++i) pl[i] = goap_planner_create(w.doms[i], NULL);
+  for (int i = 0; i < 5; ++i) REQUIRE(goap_planner_create(w.doms[i], NULL, &pl[i]) == GOAP_OK);
   req_case cases[50];
   for (int i = 0; i < 50; ++i) {
     req_case *c = &cases[i];
@@ -465,8 +465,8 @@ TEST(cancel) {
   CHECK(goap_sched_cancel(s, t[0]) == GOAP_OK);
   /* finished but not collected; the cancelled search is not continued: the expansions are
    * the 3 spent before plus those of the three others */
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   uint64_t expect_exp = 3;
   for (int i = 2; i < 5; ++i) {
     goap_request q = counter_req(d, &want, start, 50 + i);
@@ -556,7 +556,8 @@ TEST(budget_inline_exact) {
   goap_file *f = load_text("counter.goap", counter_text);
   REQUIRE(f);
   const goap_domain *d = goap_file_domain(f);
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want;
   goap_word start[1];
   goap_request q = counter_req(d, &want, start, 0);
@@ -827,7 +828,7 @@ TEST(allocation_failures) {
   world w;
   REQUIRE(world_init(&w));
   goap_planner *pl[5];
-  for (int i = 0; i < 5; ++i) pl[i] = goap_planner_create(w.doms[i], NULL);
+  for (int i = 0; i < 5; ++i) REQUIRE(goap_planner_create(w.doms[i], NULL, &pl[i]) == GOAP_OK);
   enum { N = 40 };
   static req_case cases[N];
   for (int i = 0; i < N; ++i) {
@@ -890,7 +891,7 @@ TEST(no_allocation_after_warmup) {
   /* warm-up: every case once (planners per worker and domain, pools, grown slots) */
   int full = 0;
   goap_planner *pl[5];
-  for (int i = 0; i < 5; ++i) pl[i] = goap_planner_create(w.doms[i], NULL);
+  for (int i = 0; i < 5; ++i) REQUIRE(goap_planner_create(w.doms[i], NULL, &pl[i]) == GOAP_OK);
   for (int i = 0; i < N; ++i) reference(pl, &cases[i]);
   /* Which worker plans a request is not fixed (on a loaded machine one worker may take
    * almost every request of a round), so no fixed number of warm-up rounds is sure to have
@@ -928,7 +929,7 @@ TEST(no_allocation_after_warmup_inline) {
   enum { N = 1000 };
   static req_case cases[N];
   goap_planner *pl[5];
-  for (int i = 0; i < 5; ++i) pl[i] = goap_planner_create(w.doms[i], NULL);
+  for (int i = 0; i < 5; ++i) REQUIRE(goap_planner_create(w.doms[i], NULL, &pl[i]) == GOAP_OK);
   for (int i = 0; i < N; ++i) {
     make_case(&w, (uint32_t)i, &cases[i]);
     reference(pl, &cases[i]);

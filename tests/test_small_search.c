@@ -63,8 +63,8 @@ static int cb_check(void *host, int action, void *user) {
  * on some actions. */
 static int make_domain(rng *r, dom *x, int with_int, int with_cb) {
   memset(x, 0, sizeof *x);
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return 0;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return 0;
   x->nvars = rrange(r, 2, MAX_VARS - 1);
   char nm[32];
   for (int v = 0; v < x->nvars; ++v) {
@@ -271,8 +271,9 @@ static int check_domain(uint64_t seed, tally *t) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = seed & 1 ? 4 : 0;
-  goap_planner *ps = goap_planner_create(x.d, &pd), *pg = goap_planner_create(x.d, &pd);
-  int ok = ps && pg;
+  goap_planner *ps = NULL, *pg = NULL;
+  int ok = goap_planner_create(x.d, &pd, &ps) == GOAP_OK &&
+           goap_planner_create(x.d, &pd, &pg) == GOAP_OK;
   if (pg) pg->small_search.never = 1;
   for (int round = 0; round < 3 && ok; ++round) {
     for (int k = 0; k < NREQ && ok; ++k) {
@@ -326,8 +327,8 @@ TEST(same_results_as_general_path) {
 
 /* A two-word domain (65 bools): the general path. */
 TEST(not_used_where_it_does_not_fit) {
-  goap_builder *b = goap_builder_create(NULL);
-  REQUIRE(b != NULL);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   char nm[16];
   for (int v = 0; v < 65; ++v) {
     goap_var_desc vd;
@@ -354,8 +355,8 @@ TEST(not_used_where_it_does_not_fit) {
   goap_domain *d = NULL;
   REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
   goap_builder_destroy(b);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_word start[2];
   goap_state_init(d, start);
   goap_state_set(d, start, 0, 1);
@@ -378,8 +379,8 @@ TEST(not_used_where_it_does_not_fit) {
 }
 
 static goap_domain *chain(int L) {
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return NULL;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return NULL;
   char nm[16];
   for (int i = 0; i <= L; ++i) {
     goap_var_desc vd;
@@ -424,8 +425,8 @@ TEST(chain_plans_and_allocates_nothing_when_warm) {
   memset(&pd, 0, sizeof pd);
   pd.allocator = test_alloc_hook(&ta);
   pd.initial_nodes = 8; /* grows once on the first request */
-  goap_planner *p = goap_planner_create(d, &pd);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, &pd, &p) == GOAP_OK);
   goap_word start[1];
   goap_state_init(d, start);
   goap_state_set(d, start, 0, 1);
@@ -485,12 +486,13 @@ TEST(memory_limit_as_general_path) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = 4;
-  goap_planner *pg = goap_planner_create(d, &pd);
-  REQUIRE(pg != NULL);
+  goap_planner *pg = NULL;
+  REQUIRE(goap_planner_create(d, &pd, &pg) == GOAP_OK);
   pd.max_memory = pg->memory + 2048; /* room for a few doublings, not for 61 nodes */
   goap_planner_destroy(pg);
-  goap_planner *ps = goap_planner_create(d, &pd);
-  pg = goap_planner_create(d, &pd);
+  goap_planner *ps = NULL;
+  REQUIRE(goap_planner_create(d, &pd, &ps) == GOAP_OK);
+  REQUIRE(goap_planner_create(d, &pd, &pg) == GOAP_OK);
   REQUIRE(ps != NULL && pg != NULL);
   pg->small_search.never = 1;
   goap_word start[1];

@@ -376,9 +376,9 @@ static int make_type(type_info *ti, const char *name, int domain, const goap_dom
     if (b[i].cost_scale > 0) c *= b[i].cost_scale;
     ti->cost[i] = b[i].disabled ? -1 : c;
   }
-  const char *err = NULL;
+  goap_error err;
   if (goap_agent_type_create(d, &td, &ti->t, &err) != GOAP_OK) {
-    fprintf(stderr, "type %s: %s\n", name, err ? err : "?");
+    fprintf(stderr, "type %s: %s\n", name, err.message);
     return 0;
   }
   return 1;
@@ -451,8 +451,8 @@ TEST(soak) {
 
   /* one cache shared by every other agent of every type (capacity far below the number of
    * distinct situations, so it evicts all the time) */
-  goap_plan_cache *cache = goap_plan_cache_create(&al, 64);
-  REQUIRE(cache != NULL);
+  goap_plan_cache *cache = NULL;
+  REQUIRE(goap_plan_cache_create(&al, 64, &cache) == GOAP_OK);
 
   soak_agent *ag = (soak_agent *)calloc(AGENTS, sizeof *ag);
   REQUIRE(ag != NULL);
@@ -472,8 +472,7 @@ TEST(soak) {
     ad.cache = (i / 20) % 2 ? cache : NULL;
     ad.on_event = on_event;
     ad.event_user = s;
-    ag[i].a = goap_agent_create(&ad);
-    REQUIRE(ag[i].a != NULL);
+    REQUIRE(goap_agent_create(&ad, &ag[i].a, NULL) == GOAP_OK);
   }
 
   /* Memory after the warm-up. An agent creates its planner at its first search; an agent

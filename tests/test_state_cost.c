@@ -51,7 +51,8 @@ static double walk_cost(void *host, int action, const goap_word *state, void *us
 /* at: camp, river, village; water: bool. go_river, go_village (state costs), fetch_water. */
 static goap_domain *walk_domain(walk_host *w, unsigned flags) {
   static const char *const places[] = {"camp", "river", "village"};
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  goap_builder_create(NULL, &b);
   goap_var_desc v;
   memset(&v, 0, sizeof v);
   v.name = "at";
@@ -103,8 +104,8 @@ TEST(second_leg_is_priced_from_where_the_plan_stands) {
   walk_host w;
   goap_domain *d = walk_domain(&w, 0);
   REQUIRE(d);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want[2] = {{goap_domain_find_var(d, "water"), GOAP_EQ, 1},
                        {goap_domain_find_var(d, "at"), GOAP_EQ, 2}};
   const goap_search searches[] = {GOAP_SEARCH_ASTAR, GOAP_SEARCH_WASTAR, GOAP_SEARCH_GREEDY};
@@ -140,7 +141,8 @@ TEST(second_leg_is_priced_from_where_the_plan_stands) {
 }
 
 TEST(builder_checks_the_positional_fields) {
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   goap_var_desc v;
   memset(&v, 0, sizeof v);
   v.name = "x";
@@ -159,19 +161,19 @@ TEST(builder_checks_the_positional_fields) {
   REQUIRE(goap_builder_add_action(b, &a, &id2) == GOAP_OK);
   int marker = 0;
   CHECK_EQ_INT(goap_builder_set_state_cost(b, id2, walk_cost, &marker, -1.0, 0), GOAP_OUT_OF_RANGE);
-  CHECK_STR(goap_builder_error(b), "action 'act2': min_cost must be a finite number >= 0");
+  CHECK_STR(goap_builder_error(b)->message, "action 'act2': min_cost must be a finite number >= 0");
   CHECK_EQ_INT(goap_builder_set_state_cost(b, id2, walk_cost, &marker, (double)NAN, 0),
                GOAP_OUT_OF_RANGE);
   CHECK_EQ_INT(goap_builder_set_state_cost(b, id2, walk_cost, &marker, (double)INFINITY, 0),
                GOAP_OUT_OF_RANGE);
   CHECK_EQ_INT(goap_builder_set_state_cost(b, id2, walk_cost, &marker, 0.0, 0x4u),
                GOAP_INVALID_ARGUMENT);
-  CHECK_STR(goap_builder_error(b), "action 'act2': unknown state cost flags 0x4");
+  CHECK_STR(goap_builder_error(b)->message, "action 'act2': unknown state cost flags 0x4");
   CHECK_EQ_INT(goap_builder_set_state_cost(b, id2, NULL, NULL, 2.0, 0), GOAP_INVALID_ARGUMENT);
-  CHECK_STR(goap_builder_error(b),
+  CHECK_STR(goap_builder_error(b)->message,
             "action 'act2': min_cost and flags need a state cost callback");
   CHECK_EQ_INT(goap_builder_set_state_cost(b, 2, walk_cost, NULL, 0.0, 0), GOAP_INVALID_ARGUMENT);
-  CHECK_STR(goap_builder_error(b), "no action with id 2");
+  CHECK_STR(goap_builder_error(b)->message, "no action with id 2");
   CHECK_EQ_INT(goap_builder_set_state_cost(b, -1, walk_cost, NULL, 0.0, 0), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_builder_set_state_cost(NULL, 0, walk_cost, NULL, 0.0, 0), GOAP_INVALID_ARGUMENT);
   /* set, then removed again on act; set on act2 */
@@ -179,7 +181,7 @@ TEST(builder_checks_the_positional_fields) {
   CHECK_EQ_INT(goap_builder_set_state_cost(b, id, NULL, NULL, 0.0, 0), GOAP_OK);
   CHECK_EQ_INT(goap_builder_set_state_cost(b, id2, walk_cost, &marker, 1.5, GOAP_STATE_COST_PURE),
                GOAP_OK);
-  CHECK_STR(goap_builder_error(b), "");
+  CHECK_STR(goap_builder_error(b)->message, "");
   goap_domain *d = NULL;
   REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
   goap_state_cost_fn fn = walk_cost;
@@ -201,7 +203,8 @@ TEST(backward_and_orbit_search_refuse_called_state_costs) {
   walk_host w;
   goap_domain *d = walk_domain(&w, 0);
   REQUIRE(d);
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = {goap_domain_find_var(d, "water"), GOAP_EQ, 1};
   goap_request r;
   memset(&r, 0, sizeof r);
@@ -235,7 +238,7 @@ TEST(backward_and_orbit_search_refuse_called_state_costs) {
   /* a pure one is part of the domain: called even with NO_CALLBACKS, so backward refuses */
   d = walk_domain(&w, GOAP_STATE_COST_PURE);
   REQUIRE(d);
-  p = goap_planner_create(d, NULL);
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   r.symmetry = NULL;
   r.search = GOAP_SEARCH_BACKWARD;
   r.costs = costs;
@@ -250,7 +253,8 @@ TEST(no_callbacks_prices_host_state_costs_at_their_bound) {
     walk_host w;
     goap_domain *d = walk_domain(&w, pure ? GOAP_STATE_COST_PURE : 0);
     REQUIRE(d);
-    goap_planner *p = goap_planner_create(d, NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
     goap_cond want[2] = {{goap_domain_find_var(d, "water"), GOAP_EQ, 1},
                          {goap_domain_find_var(d, "at"), GOAP_EQ, 2}};
     double costs[3] = {2, 3, 1};
@@ -318,7 +322,8 @@ TEST(negative_or_nan_state_cost_makes_the_step_inapplicable) {
   walk_host w;
   memset(&w, 0, sizeof w);
   goap_domain *d = NULL;
-  goap_builder *b = goap_builder_create(NULL);
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
   goap_var_desc v;
   memset(&v, 0, sizeof v);
   v.name = "at";
@@ -344,7 +349,8 @@ TEST(negative_or_nan_state_cost_makes_the_step_inapplicable) {
   goap_builder_destroy(b);
   w.d = d;
   w.at = at;
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_cond want = {at, GOAP_EQ, 2};
   goap_request r;
   memset(&r, 0, sizeof r);
@@ -366,8 +372,8 @@ TEST(no_allocation_after_warm_up) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.allocator = test_alloc_hook(&ta);
-  goap_planner *p = goap_planner_create(d, &pd);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, &pd, &p) == GOAP_OK);
   goap_cond want[2] = {{goap_domain_find_var(d, "water"), GOAP_EQ, 1},
                        {goap_domain_find_var(d, "at"), GOAP_EQ, 2}};
   const goap_heuristic heur[] = {GOAP_H_DEFAULT, GOAP_H_LMCUT, GOAP_H_FF, GOAP_H_MAX};
@@ -592,8 +598,8 @@ static goap_domain *rd_build(rdom *r) {
   static const char *const vn[R_VARS] = {"v0", "v1", "v2", "v3", "v4"};
   static const char *const an[R_ACTS] = {"a0", "a1", "a2", "a3", "a4",
                                          "a5", "a6", "a7", "a8", "a9"};
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return NULL;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return NULL;
   for (int v = 0; v < r->nv; ++v) {
     goap_var_desc vd;
     memset(&vd, 0, sizeof vd);
@@ -701,8 +707,8 @@ TEST(random_domains_match_the_exhaustive_oracle) {
       continue;
     }
     r.d = d;
-    goap_planner *p = goap_planner_create(d, NULL);
-    REQUIRE(p);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
     for (int nocb = 0; nocb < 2; ++nocb) {
       double opt = ref_optimal(&r, nocb);
       if (!isinf(opt)) ++with_plan;
@@ -787,7 +793,8 @@ TEST(sliced_search_matches_one_shot) {
     goap_domain *d = rd_build(&r);
     REQUIRE(d);
     r.d = d;
-    goap_planner *p = goap_planner_create(d, NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
     goap_request q;
     memset(&q, 0, sizeof q);
     q.want = r.want;

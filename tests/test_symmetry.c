@@ -100,8 +100,8 @@ static int build_gripper(gripper *g, int k, int odd_ball, int dyn) {
   static const char *const posv[] = {"room_a", "room_b", "left", "right"};
   memset(g, 0, sizeof *g);
   g->k = k;
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return 0;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return 0;
   char name[64];
   goap_var_desc v;
   memset(&v, 0, sizeof v);
@@ -281,8 +281,8 @@ static int build_random(randdom *r, int k, int wide) {
     ts[j].hi = ts[j].type == GOAP_BOOL ? 1 : rnd_in(1, 2);
     ts[j].nvalues = 0;
   }
-  goap_builder *b = goap_builder_create(NULL);
-  if (!b) return 0;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return 0;
   char name[64];
   for (int j = 0; j < r->nshared; ++j) {
     goap_var_desc v;
@@ -461,8 +461,8 @@ static int compare_optimal(int *test_failures_, const goap_domain *d, const goap
                            const goap_word *start, const goap_cond *want, int nwant) {
   static const goap_heuristic hs[] = {GOAP_H_ZERO, GOAP_H_MAX, GOAP_H_LMCUT};
   int solved = 0;
-  goap_planner *p = goap_planner_create(d, NULL);
-  if (!p) {
+  goap_planner *p = NULL;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) {
     CHECK(p != NULL);
     return 0;
   }
@@ -614,8 +614,8 @@ TEST(check_accepts_and_rejects) {
 TEST(begin_rejects_bad_shapes) {
   gripper g;
   REQUIRE(build_gripper(&g, 3, -1, 0));
-  goap_planner *p = goap_planner_create(g.d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(g.d, NULL, &p) == GOAP_OK);
   int32_t buf[64];
   goap_symmetry_class bad = g.cls;
   goap_symmetry sb = {1, &bad};
@@ -694,8 +694,8 @@ TEST(random_optimal_costs_and_replay) {
 TEST(fewer_nodes_on_gripper6) {
   gripper g;
   REQUIRE(build_gripper(&g, 6, -1, 0));
-  goap_planner *p = goap_planner_create(g.d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(g.d, NULL, &p) == GOAP_OK);
   goap_word s[MAXW];
   goap_state_init(g.d, s); /* all balls in room a, the robot there, both hands free */
   static const goap_heuristic hs[] = {GOAP_H_ZERO, GOAP_H_MAX};
@@ -721,8 +721,8 @@ TEST(fewer_nodes_on_gripper6) {
 TEST(partial_plans_replay_as_prefix) {
   gripper g;
   REQUIRE(build_gripper(&g, 6, -1, 0));
-  goap_planner *p = goap_planner_create(g.d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(g.d, NULL, &p) == GOAP_OK);
   int nonempty = 0;
   for (int i = 0; i < 20; ++i) {
     goap_word s[MAXW], end[MAXW];
@@ -765,8 +765,8 @@ static void on_trace(void *user, const goap_trace_event *ev) {
 TEST(sliced_and_traced) {
   gripper g;
   REQUIRE(build_gripper(&g, 5, -1, 0));
-  goap_planner *p = goap_planner_create(g.d, NULL);
-  REQUIRE(p != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(g.d, NULL, &p) == GOAP_OK);
   for (int i = 0; i < 10; ++i) {
     goap_word s[MAXW];
     gripper_random_start(&g, s);
@@ -816,8 +816,8 @@ TEST(allocation_failures_at_begin) {
     goap_planner_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.allocator = test_alloc_hook(&fa);
-    goap_planner *p = goap_planner_create(g.d, &desc);
-    REQUIRE(p != NULL);
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(g.d, &desc, &p) == GOAP_OK);
     int32_t buf[64];
     /* warm up the pools without the symmetry, so that begin's own tables come next */
     goap_request q0 = make_req(s, g.want, g.k, GOAP_SEARCH_ASTAR, GOAP_H_MAX, 0, NULL);

@@ -171,7 +171,7 @@ TEST(flank_test) {
  * ---------------------------------------------------------------------------------------- */
 static goap_arena *parse(const char *text) {
   goap_arena *a = NULL;
-  goap_arena_error e;
+  goap_error e;
   goap_status st = goap_arena_parse(text, strlen(text), NULL, &a, &e);
   if (st != GOAP_OK) fprintf(stderr, "parse failed: %s\n", e.message);
   return a;
@@ -262,23 +262,23 @@ typedef struct bad_map {
 TEST(map_errors) {
   static const bad_map cases[] = {
       {"##\n#Q\n", GOAP_PARSE_ERROR, 2, 2,
-       "2:2: unknown map character 'Q' (expected one of # . C > < ^ v P 0-9 a-z)"},
-      {"###\n#.\n###\n", GOAP_PARSE_ERROR, 2, 3, "2:3: row 2 has 2 cells, the first row has 3"},
-      {"##\n#..\n", GOAP_PARSE_ERROR, 2, 3, "2:3: row 2 is wider than the first row (2 cells)"},
-      {"P.\n.P\n", GOAP_DUPLICATE, 2, 2, "2:2: a second player 'P' (the first is at 1:1)"},
+       "unknown map character 'Q' (expected one of # . C > < ^ v P 0-9 a-z)"},
+      {"###\n#.\n###\n", GOAP_PARSE_ERROR, 2, 3, "row 2 has 2 cells, the first row has 3"},
+      {"##\n#..\n", GOAP_PARSE_ERROR, 2, 3, "row 2 is wider than the first row (2 cells)"},
+      {"P.\n.P\n", GOAP_DUPLICATE, 2, 2, "a second player 'P' (the first is at 1:1)"},
       {"..\n1.1\n", GOAP_PARSE_ERROR, 2, 3, NULL}, /* wider first: reading order */
-      {"1.1\n...\n", GOAP_DUPLICATE, 1, 3, "1:3: squad member '1' appears twice (first at 1:1)"},
+      {"1.1\n...\n", GOAP_DUPLICATE, 1, 3, "squad member '1' appears twice (first at 1:1)"},
       {"...\n.C.\n...\n", GOAP_PARSE_ERROR, 2, 2,
-       "2:2: cover 'C' has no wall next to it (left, right, up or down): give its direction "
+       "cover 'C' has no wall next to it (left, right, up or down): give its direction "
        "with > < ^ v"},
       {"#C#\n", GOAP_PARSE_ERROR, 1, 2,
-       "1:2: cover 'C' has walls on opposite sides only: its direction is ambiguous (use > < ^ "
+       "cover 'C' has walls on opposite sides only: its direction is ambiguous (use > < ^ "
        "v)"},
       {"..#\n...\n.C.\n", GOAP_PARSE_ERROR, 3, 2, NULL},
       {"#\n\n#\n", GOAP_PARSE_ERROR, 2, 1,
-       "2:1: empty line inside the map (empty lines are allowed only at the end)"},
-      {"", GOAP_PARSE_ERROR, 1, 1, "1:1: empty map (no rows)"},
-      {"\n\n", GOAP_PARSE_ERROR, 1, 1, "1:1: empty map (no rows)"},
+       "empty line inside the map (empty lines are allowed only at the end)"},
+      {"", GOAP_PARSE_ERROR, 1, 1, "empty map (no rows)"},
+      {"\n\n", GOAP_PARSE_ERROR, 1, 1, "empty map (no rows)"},
       {"..\t.\n", GOAP_PARSE_ERROR, 1, 3, NULL},
       {"..\r.\n", GOAP_PARSE_ERROR, 1, 3, NULL}, /* a lone CR is not a line end */
       {"V\n", GOAP_PARSE_ERROR, 1, 1, NULL},
@@ -286,7 +286,7 @@ TEST(map_errors) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     static char dummy;
     goap_arena *a = (goap_arena *)(void *)&dummy; /* must be reset to NULL */
-    goap_arena_error e;
+    goap_error e;
     goap_status st = goap_arena_parse(cases[i].text, strlen(cases[i].text), NULL, &a, &e);
     if (st != cases[i].status || e.line != cases[i].line || e.col != cases[i].col)
       fprintf(stderr, "case %zu: got %d at %d:%d (%s)\n", i, (int)st, e.line, e.col, e.message);
@@ -296,16 +296,31 @@ TEST(map_errors) {
     CHECK_EQ_INT(e.col, cases[i].col);
     CHECK(a == NULL);
     if (cases[i].message) CHECK_STR(e.message, cases[i].message);
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "%d:%d: ", cases[i].line, cases[i].col);
-    CHECK(strncmp(e.message, prefix, strlen(prefix)) == 0);
+    /* goap_error: no "line:col: " in the message (the fields hold it), no file, the offending
+     * line in source (control bytes as '?') and the byte offset of line:col */
+    CHECK(e.file[0] == '\0');
+    const char *ls = cases[i].text;
+    for (int l = 1; l < cases[i].line && strchr(ls, '\n'); ++l) ls = strchr(ls, '\n') + 1;
+    size_t ll = strcspn(ls, "\n");
+    char want_src[64];
+    for (size_t k = 0; k < ll && k + 1 < sizeof want_src; ++k)
+      want_src[k] = (unsigned char)ls[k] < 0x20 ? '?' : ls[k];
+    want_src[ll < sizeof want_src - 1 ? ll : sizeof want_src - 1] = '\0';
+    CHECK_STR(e.source, want_src);
+    CHECK_EQ_INT(e.offset, (size_t)(ls - cases[i].text) + (size_t)cases[i].col - 1);
   }
   /* a control character is shown escaped; text need not be NUL-terminated */
   goap_arena *a = NULL;
-  goap_arena_error e;
+  goap_error e;
   const char nul[] = {'.', '.', '\0', '.'};
   CHECK_EQ_INT(goap_arena_parse(nul, sizeof nul, NULL, &a, &e), GOAP_PARSE_ERROR);
-  CHECK_STR(e.message, "1:3: unknown map character '\\x00' (expected one of # . C > < ^ v P 0-9 a-z)");
+  CHECK_STR(e.message, "unknown map character '\\x00' (expected one of # . C > < ^ v P 0-9 a-z)");
+  CHECK_STR(e.source, "..?."); /* the NUL shown as '?' */
+  /* goap_error_format: a positioned error, no file: line:col, the source line and a caret */
+  char shown[256];
+  goap_error_format(&e, shown, sizeof shown);
+  CHECK_STR(shown, "1:3: error: unknown map character '\\x00' (expected one of # . C > < ^ v P "
+                   "0-9 a-z)\n..?.\n  ^\n");
   CHECK_EQ_INT(goap_arena_parse("..#", 2, NULL, &a, &e), GOAP_OK); /* only 2 bytes */
   CHECK(a && goap_arena_width(a) == 2);
   goap_arena_destroy(a);
@@ -317,7 +332,7 @@ TEST(map_errors) {
   goap_arena_destroy(a);
   CHECK_EQ_INT(goap_arena_parse(wide, GOAP_ARENA_MAX_SIDE + 1, NULL, &a, &e), GOAP_TOO_LARGE);
   CHECK(e.line == 1 && e.col == GOAP_ARENA_MAX_SIDE + 1 && a == NULL);
-  CHECK_STR(e.message, "1:1025: the map is wider than 1024 cells");
+  CHECK_STR(e.message, "the map is wider than 1024 cells");
   free(wide);
   size_t tall_len = 2 * (GOAP_ARENA_MAX_SIDE + 1);
   char *tall = (char *)malloc(tall_len);
@@ -718,7 +733,7 @@ TEST(alloc_failures) {
     goap_allocator al = test_alloc_hook(&ca);
     goap_arena *a = NULL;
     goap_heatmap *h = NULL;
-    goap_arena_error e;
+    goap_error e;
     goap_status st = goap_arena_parse(scene, strlen(scene), &al, &a, &e);
     if (st == GOAP_OK) st = goap_heatmap_create(a, NULL, &al, &h);
     if (st == GOAP_OK) {

@@ -50,8 +50,8 @@ static void request_for(const goap_domain *d, int r, goap_word *start, goap_requ
 
 static void *run(void *arg) {
   job *j = (job *)arg;
-  goap_planner *p = goap_planner_create(j->d, NULL);
-  if (!p) {
+  goap_planner *p = NULL;
+  if (goap_planner_create(j->d, NULL, &p) != GOAP_OK) {
     j->failures++;
     return NULL;
   }

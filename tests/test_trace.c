@@ -119,8 +119,8 @@ static goap_file *load_path(const char *path) {
 /* Plans req with and without a trace and checks everything the trace promises. */
 static void check_trace(int *test_failures_, const goap_domain *d, goap_request req,
                         int expect_found) {
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   p->sx_force = g_force;
   int32_t plan_a[256], plan_b[256];
   goap_result ra, rb;
@@ -309,8 +309,8 @@ TEST(limit_event) {
   const goap_domain *d = goap_file_domain(f);
   int want_count = 0, limits = 0;
   const goap_cond *want = goap_domain_goal_want(d, 0, &want_count);
-  goap_planner *p = goap_planner_create(d, NULL);
-  REQUIRE(p);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
   goap_planner_set_trace(p, count_limit, &limits);
   goap_request req;
   memset(&req, 0, sizeof req);

@@ -115,12 +115,14 @@ static goap_agent *make(goap_agent_type *t, npc *n, goap_blackboard *bb, goap_pl
   ad.blackboard = bb;
   ad.cache = c;
   ad.on_event = on_event;
-  return goap_agent_create(&ad);
+  goap_agent *a = NULL;
+  return goap_agent_create(&ad, &a, NULL) == GOAP_OK ? a : NULL;
 }
 
 /* The expansions one fresh search for the chores takes. */
 static uint64_t reference_expansions(const goap_domain *d) {
-  goap_planner *p = goap_planner_create(d, NULL);
+  goap_planner *p = NULL;
+  goap_planner_create(d, NULL, &p);
   goap_word s[4] = {0, 0, 0, 0};
   goap_state_init(d, s);
   int nw = 0;
@@ -155,7 +157,8 @@ TEST(arguments) {
   goap_allocator none = {NULL, NULL};
   goap_agent_type *t = chore_type(goap_file_domain(f), 64, 0, none);
   REQUIRE(t != NULL);
-  goap_blackboard *bb = goap_blackboard_create(NULL);
+  goap_blackboard *bb = NULL;
+  REQUIRE(goap_blackboard_create(NULL, &bb) == GOAP_OK);
   npc n1, n2, n3;
   memset(&n1, 0, sizeof n1);
   n2 = n3 = n1;
@@ -464,11 +467,13 @@ static int run_crowd(int threaded, uint64_t *hashes, uint64_t *expanded) {
   npc n[CROWD];
   goap_agent *a[CROWD];
   memset(n, 0, sizeof n);
-  for (int k = 0; k < LANES; ++k) {
-    bb[k] = goap_blackboard_create(NULL);
-    cache[k] = goap_plan_cache_create(NULL, 64);
-  }
   int ok = t && w;
+  for (int k = 0; k < LANES; ++k) {
+    bb[k] = NULL;
+    cache[k] = NULL;
+    ok = ok && goap_blackboard_create(NULL, &bb[k]) == GOAP_OK &&
+         goap_plan_cache_create(NULL, 64, &cache[k]) == GOAP_OK;
+  }
   for (int i = 0; i < CROWD && ok; ++i) {
     n[i].rng = 0x1234u + (uint32_t)i * 77u;
     a[i] = make(t, &n[i], bb[i % LANES], cache[i % LANES]);
@@ -622,7 +627,9 @@ TEST(no_allocation_when_warm) {
   wd.lanes = 2;
   goap_world *w = NULL;
   REQUIRE(goap_world_create(&wd, &w) == GOAP_OK);
-  goap_plan_cache *cache[2] = {goap_plan_cache_create(&al, 256), goap_plan_cache_create(&al, 256)};
+  goap_plan_cache *cache[2] = {NULL, NULL};
+  REQUIRE(goap_plan_cache_create(&al, 256, &cache[0]) == GOAP_OK);
+  REQUIRE(goap_plan_cache_create(&al, 256, &cache[1]) == GOAP_OK);
   enum { N = 30 };
   npc n[N];
   goap_agent *a[N];
@@ -718,7 +725,7 @@ TEST(world_agent_is_recorded) {
   pd.log = lg.data;
   pd.size = lg.n;
   goap_replayer *rp = NULL;
-  REQUIRE(goap_replayer_create(&pd, &rp, NULL, NULL) == GOAP_OK);
+  REQUIRE(goap_replayer_create(&pd, &rp, NULL) == GOAP_OK);
   goap_agent *b = make(t, &n1, NULL, NULL);
   REQUIRE(b);
   REQUIRE(goap_replayer_attach(rp, b) == GOAP_OK);
@@ -761,7 +768,7 @@ TEST(restored_agent_goes_on_in_a_world) {
   npc n1 = n0; /* the host's state, saved by the game */
   goap_agent *b = make(t, &n1, NULL, NULL);
   REQUIRE(b);
-  const char *why = NULL;
+  goap_error why;
   CHECK_EQ_INT(goap_agent_restore(b, snap, sn, &why), GOAP_OK);
   REQUIRE(goap_world_create(&wd, &w1) == GOAP_OK);
   REQUIRE(goap_world_add(w1, b, 0, 1.0) == GOAP_OK);

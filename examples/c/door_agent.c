@@ -114,9 +114,8 @@ int main(int argc, char **argv) {
   td.goals = goals;
   td.goal_count = ng;
   goap_agent_type *type = NULL;
-  const char *msg = NULL;
-  if (goap_agent_type_create(d, &td, &type, &msg) != GOAP_OK) {
-    fprintf(stderr, "door_agent: %s\n", msg ? msg : "cannot create the agent type");
+  if (goap_agent_type_create(d, &td, &type, &err) != GOAP_OK) {
+    fprintf(stderr, "door_agent: %s\n", err.message);
     goap_file_destroy(f);
     return 1;
   }
@@ -125,8 +124,8 @@ int main(int argc, char **argv) {
   ad.type = type;
   ad.on_event = on_event;
   ad.event_user = &w;
-  goap_agent *agent = goap_agent_create(&ad);
-  if (!agent) {
+  goap_agent *agent = NULL;
+  if (goap_agent_create(&ad, &agent, NULL) != GOAP_OK) {
     goap_agent_type_destroy(type);
     goap_file_destroy(f);
     return 1;

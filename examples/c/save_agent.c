@@ -72,7 +72,8 @@ int main(void) {
   goap_agent_desc ad;
   memset(&ad, 0, sizeof ad);
   ad.type = type;
-  goap_agent *soldier = goap_agent_create(&ad);
+  goap_agent *soldier = NULL;
+  if (goap_agent_create(&ad, &soldier, NULL) != GOAP_OK) return 1;
   for (int i = 0; i < 5; ++i) goap_agent_update(soldier, 0.1);
   show("playing", soldier, d);
 
@@ -88,11 +89,12 @@ int main(void) {
 
   /* Load: a new agent of the same type, restored. */
   ticks = saved_ticks;
-  goap_agent *loaded = goap_agent_create(&ad);
-  const char *why = NULL;
+  goap_agent *loaded = NULL;
+  if (goap_agent_create(&ad, &loaded, NULL) != GOAP_OK) return 1;
+  goap_error why;
   goap_status st = goap_agent_restore(loaded, save, size, &why);
   if (st != GOAP_OK) {
-    printf("load failed: %s (%s)\n", goap_status_name(st), why);
+    printf("load failed: %s (%s)\n", goap_status_name(st), why.message);
     return 1;
   }
   show("loaded", loaded, d);
@@ -107,9 +109,10 @@ int main(void) {
   goap_agent_type *patched = soldier_type(f, &ticks, 5.0);
   goap_agent_desc pd = ad;
   pd.type = patched;
-  goap_agent *other = goap_agent_create(&pd);
+  goap_agent *other = NULL;
+  if (goap_agent_create(&pd, &other, NULL) != GOAP_OK) return 1;
   st = goap_agent_restore(other, save, size, &why);
-  printf("patched  %s: %s\n", goap_status_name(st), why);
+  printf("patched  %s: %s\n", goap_status_name(st), why.message);
 
   goap_agent_destroy(other);
   goap_agent_type_destroy(patched);

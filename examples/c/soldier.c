@@ -13,6 +13,7 @@
  * Invariants: every object created here is destroyed before returning; no global state
  * besides the constant tables below.
  */
+#include <goap/error.h>
 #include <goap/goap.h>
 
 #include <math.h>
@@ -77,8 +78,8 @@ static int build_domain(const goap_allocator *alloc, goap_domain **out) {
   };
   const goap_goal_desc goal = {"kill_enemy", 10.0, kill_want, 1};
 
-  goap_builder *b = goap_builder_create(alloc);
-  if (!b) return 0;
+  goap_builder *b = NULL;
+  if (goap_builder_create(alloc, &b) != GOAP_OK) return 0;
   int ok = goap_builder_set_name(b, "soldier") == GOAP_OK;
   for (int v = 0; ok && v < VAR_COUNT; v++) {
     goap_var_desc desc = {0};
@@ -91,7 +92,8 @@ static int build_domain(const goap_allocator *alloc, goap_domain **out) {
     ok = goap_builder_add_action(b, &actions[a], NULL) == GOAP_OK;
   if (ok) ok = goap_builder_add_goal(b, &goal, NULL) == GOAP_OK;
   if (ok) ok = goap_builder_build(b, out) == GOAP_OK;
-  if (!ok) fprintf(stderr, "soldier: building the domain failed: %s\n", goap_builder_error(b));
+  if (!ok)
+    fprintf(stderr, "soldier: building the domain failed: %s\n", goap_builder_error(b)->message);
   goap_builder_destroy(b);
   return ok;
 }
@@ -132,9 +134,9 @@ int main(void) {
 
   goap_planner_desc pdesc = {0};
   pdesc.allocator = alloc;
-  p = goap_planner_create(d, &pdesc);
+  goap_status created = goap_planner_create(d, &pdesc, &p);
   start = calloc(goap_domain_state_words(d), sizeof *start);
-  if (!p || !start) {
+  if (created != GOAP_OK || !start) {
     fprintf(stderr, "soldier: out of memory\n");
     failures++;
     goto done;

@@ -31,7 +31,7 @@
 /* Sets status GOAP_OK and every field empty / 0. e may be NULL. */
 void goap__err_clear(goap_error *e);
 /* Clears e, then sets status st, the byte offset and the message msg (truncated; NULL or ""
- * gives goap_status_string(st)). Returns st. e may be NULL. */
+ * gives "failed": the base layer links no core function). Returns st. e may be NULL. */
 goap_status goap__err_set(goap_error *e, goap_status st, size_t offset, const char *msg);
 
 /* ---- GOAP_ASSERT: internal invariants ---------------------------------------------------- */

@@ -27,7 +27,7 @@ goap_status goap__err_set(goap_error *e, goap_status st, size_t offset, const ch
   goap__err_clear(e);
   e->status = st;
   e->offset = offset;
-  if (!msg || !msg[0]) msg = goap_status_string(st);
+  if (!msg || !msg[0]) msg = "failed"; /* callers give one; base cannot name statuses */
   snprintf(e->message, sizeof e->message, "%s", msg);
   return st;
 }

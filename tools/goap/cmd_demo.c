@@ -120,8 +120,8 @@ static void live_world(int var, int32_t old_value, int32_t value, double time, v
 static int demo_live(const goap_file *f) {
   const goap_domain *d = goap_file_domain(f);
   int n = goap_file_simulation_count(f), bad = 0;
-  goap_planner *check = goap_planner_create(d, NULL);
-  if (!check) return 1;
+  goap_planner *check = NULL;
+  if (goap_planner_create(d, NULL, &check) != GOAP_OK) return 1;
   printf("The %s and the door, live (the built-in copy of examples/soldier.goap)\n\n"
          "The soldier wants the target dead. He plans, acts, and when the world defeats an\n"
          "action he writes what he learnt into memory and plans again from where he stands.\n",
@@ -305,7 +305,7 @@ static int demo_squad(void) {
     return CLI_EXIT_USAGE;
   }
   goap_arena *arena = NULL;
-  goap_arena_error aerr;
+  goap_error aerr;
   if (goap_arena_parse(squad_map, sizeof squad_map - 1, NULL, &arena, &aerr) != GOAP_OK) {
     fprintf(stderr, "goap demo: the built-in arena does not load: %s\n", aerr.message);
     goap_file_destroy(f);
@@ -397,7 +397,8 @@ int cli_cmd_demo(int argc, char **argv) {
   int count = goap_file_scenario_count(f);
   size_t words = goap_domain_state_words(d);
   goap_word *start = calloc(words ? words : 1, sizeof *start);
-  goap_planner *planner = start ? goap_planner_create(d, NULL) : NULL;
+  goap_planner *planner = NULL;
+  if (start) goap_planner_create(d, NULL, &planner); /* NULL on failure: checked below */
   cli_plan *plans = calloc((size_t)(count > 0 ? count : 1), sizeof *plans);
   int rc = CLI_EXIT_USAGE, failures = 0, base = -1;
   cli_buf first_want;

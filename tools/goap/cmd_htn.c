@@ -186,7 +186,8 @@ int cli_htn_plan(const char *path, const goap_file *f, const goap_word *start, i
                  const cli_search_opts *opts) {
   const goap_htn_domain *hd = goap_file_htn(f);
   const goap_domain *d = goap_file_domain(f);
-  goap_htn_planner *p = goap_htn_planner_create(hd, NULL);
+  goap_htn_planner *p = NULL;
+  goap_htn_planner_create(hd, NULL, &p); /* NULL on failure: checked below */
   goap_htn_request q;
   htn_run h;
   if (!p) {
@@ -274,7 +275,8 @@ int cli_htn_scenario(const char *path, const goap_file *f, const goap_scenario *
                      goap_word *start, const cli_search_opts *opts, int json) {
   const goap_htn_domain *hd = goap_file_htn(f);
   const goap_domain *d = goap_file_domain(f);
-  goap_htn_planner *p = hd ? goap_htn_planner_create(hd, NULL) : NULL;
+  goap_htn_planner *p = NULL;
+  if (hd) goap_htn_planner_create(hd, NULL, &p); /* NULL on failure: checked below */
   goap_htn_request q;
   htn_run h;
   cli_buf why, line;

@@ -186,7 +186,8 @@ int cli_cmd_pddl(int argc, char **argv) {
   memset(&pdesc, 0, sizeof pdesc);
   pdesc.allocator = lopt.allocator;
   if (a.opts.max_nodes > 4194304u) pdesc.max_nodes = a.opts.max_nodes;
-  goap_planner *planner = goap_planner_create(d, &pdesc);
+  goap_planner *planner = NULL;
+  goap_planner_create(d, &pdesc, &planner); /* NULL on failure: checked below */
   cli_plan pl;
   cli_plan_init(&pl);
   if (!planner) {

@@ -342,8 +342,7 @@ int cli_cmd_plan(int argc, char **argv) {
                       cli_buf_str(&given_text), a.json, &a.opts);
     goto done;
   }
-  planner = goap_planner_create(d, NULL);
-  if (!planner) {
+  if (goap_planner_create(d, NULL, &planner) != GOAP_OK) {
     fputs("goap plan: cannot create the planner (out of memory)\n", stderr);
     goto done;
   }

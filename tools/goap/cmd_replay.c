@@ -132,13 +132,11 @@ int cli_cmd_replay(int argc, char **argv) {
   rd.log = data;
   rd.size = len;
   goap_replayer *rp = NULL;
-  const char *msg = NULL;
-  size_t at = 0;
-  goap_status st = goap_replayer_create(&rd, &rp, &msg, &at);
+  goap_error err;
+  goap_status st = goap_replayer_create(&rd, &rp, &err);
   free(data);
   if (st != GOAP_OK) {
-    fprintf(stderr, "goap replay: %s: %s (at byte %zu)\n", log_path,
-            msg ? msg : goap_status_string(st), at);
+    fprintf(stderr, "goap replay: %s: %s (at byte %zu)\n", log_path, err.message, err.offset);
     goap_file_destroy(f);
     return CLI_EXIT_USAGE;
   }

@@ -208,7 +208,8 @@ static void run_file(const char *arg, const cli_search_opts *opts, test_totals *
   }
   size_t words = goap_domain_state_words(d);
   goap_word *start = calloc(words ? words : 1, sizeof *start);
-  goap_planner *planner = start ? goap_planner_create(d, NULL) : NULL;
+  goap_planner *planner = NULL;
+  if (start) goap_planner_create(d, NULL, &planner); /* NULL on failure: checked below */
   if (!planner) {
     fprintf(stderr, "goap test: %s: out of memory\n", path);
     t->load_errors++;

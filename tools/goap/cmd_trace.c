@@ -478,8 +478,8 @@ goap_status cli_trace_search(const goap_domain *d, const char *file, const char 
   cli_plan_init(&pl);
   *cost = 0;
   *nodes = 0;
-  goap_planner *p = goap_planner_create(d, NULL);
-  if (!p) return GOAP_OUT_OF_MEMORY;
+  goap_planner *p = NULL;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) return GOAP_OUT_OF_MEMORY;
   goap_planner_set_trace(p, on_event, &r);
   goap_status st = cli_run_plan(p, req, &pl);
   *nodes = r.nnodes;
@@ -528,8 +528,7 @@ int cli_cmd_trace(int argc, char **argv) {
                           a.given_count);
   if (rc) goto done;
   rc = CLI_EXIT_USAGE;
-  p = goap_planner_create(d, NULL);
-  if (!p) goto done;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) goto done;
   goap_request req;
   cli_request_from_opts(&a.opts, &req);
   req.start = tg.start;

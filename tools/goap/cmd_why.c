@@ -394,8 +394,7 @@ int cli_cmd_why(int argc, char **argv) {
                           a.given_count);
   if (rc) goto done;
   rc = CLI_EXIT_USAGE;
-  p = goap_planner_create(d, NULL);
-  if (!p) goto done;
+  if (goap_planner_create(d, NULL, &p) != GOAP_OK) goto done;
   goap_request req;
   cli_request_from_opts(&a.opts, &req); /* A* with an admissible heuristic: optimal */
   req.start = tg.start;

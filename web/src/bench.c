@@ -148,7 +148,8 @@ static const char *village(const char *text, double min_ms) {
   goap_word *start = (goap_word *)calloc(goap_domain_state_words(d) + 1, sizeof *start);
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
-  goap_planner *p = start && k >= 0 ? goap_planner_create(d, &pd) : NULL;
+  goap_planner *p = NULL;
+  if (start && k >= 0) goap_planner_create(d, &pd, &p);
   if (!p) {
     free(start);
     goap_file_destroy(f);
@@ -198,8 +199,8 @@ BENCH_EXPORT const char *goap_web_bench(const char *name, const char *village_te
     }
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);
-    goap_planner *p = goap_planner_create(pc.dom, &pd);
-    if (!p) {
+    goap_planner *p = NULL;
+    if (goap_planner_create(pc.dom, &pd, &p) != GOAP_OK) {
       unprepare(&pc);
       free_case(&c);
       return fail(name, "out of memory");

@@ -295,8 +295,7 @@ SCENE_EXPORT goap_scene *goap_scene_create(const char *name, const char *text,
   s->na = goap_domain_action_count(s->d);
   s->ng = goap_domain_goal_count(s->d);
   s->nv = goap_domain_var_count(s->d);
-  s->cache = goap_plan_cache_create(NULL, 512);
-  if (!s->cache) set_error(s, "out of memory");
+  if (goap_plan_cache_create(NULL, 512, &s->cache) != GOAP_OK) set_error(s, "out of memory");
   return s;
 }
 
@@ -390,13 +389,12 @@ static int find_type(goap_scene *s, const char *spec) {
   td.max_nodes = s->max_nodes;
   td.expansions_per_update = s->budget;
   td.failed_goal_cooldown = 1.0;
-  const char *err = NULL;
+  goap_error err;
   goap_status st = goap_agent_type_create(s->d, &td, &t->type, &err);
   if (st != GOAP_OK) {
     free(t->ab);
     free(t->gb);
-    set_error(s, "agent type '%s': %s%s%s", spec, goap_status_name(st), err ? ": " : "",
-              err ? err : "");
+    set_error(s, "agent type '%s': %s: %s", spec, goap_status_name(st), err.message);
     return -1;
   }
   return s->ntypes++;
@@ -412,9 +410,10 @@ SCENE_EXPORT int goap_scene_add_squad(goap_scene *s) {
     s->squad_cap = cap;
   }
   scene_squad *q = &s->squads[s->nsquads];
-  q->bb = goap_blackboard_create(NULL);
-  q->squad = goap_squad_create(NULL);
-  if (!q->bb || !q->squad) {
+  goap_status st = goap_blackboard_create(NULL, &q->bb);
+  if (st == GOAP_OK) st = goap_squad_create(NULL, &q->squad);
+  else q->squad = NULL;
+  if (st != GOAP_OK) {
     goap_blackboard_destroy(q->bb);
     goap_squad_destroy(q->squad);
     set_error(s, "out of memory");
@@ -494,8 +493,7 @@ SCENE_EXPORT int goap_scene_add_agent(goap_scene *s, const char *type_spec, cons
   ad.cache = squad >= 0 ? NULL : s->cache;
   ad.on_event = on_event;
   ad.event_user = sa;
-  sa->agent = goap_agent_create(&ad);
-  if (!sa->agent) {
+  if (goap_agent_create(&ad, &sa->agent, NULL) != GOAP_OK) {
     set_error(s, "out of memory");
     goto fail;
   }
@@ -870,7 +868,7 @@ static void write_tree(goap_scene *s, int agent, sbuf *b) {
   if (goap_scene_last_request(s, agent, &req, NULL, NULL) == 0) {
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);
-    p = goap_planner_create(s->d, &pd);
+    goap_planner_create(s->d, &pd, &p); /* p stays NULL on failure: checked below */
     rec.cap = s->max_nodes; /* the agents' own budget: the same search, the same outcome */
     rec.nodes = (tree_node *)calloc(rec.cap, sizeof *rec.nodes);
   }

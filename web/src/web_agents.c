@@ -125,8 +125,7 @@ EMSCRIPTEN_KEEPALIVE uintptr_t goap_web_agent_create(const char *path) {
     ad.type = w->type;
     ad.on_event = on_event;
     ad.event_user = w;
-    w->agent = goap_agent_create(&ad);
-    ok = w->agent != NULL;
+    ok = goap_agent_create(&ad, &w->agent, NULL) == GOAP_OK;
   }
   free(acts);
   free(goals);
