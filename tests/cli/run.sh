@@ -131,7 +131,7 @@ EOF
 # Top level: help, version, unknown commands
 # ---------------------------------------------------------------------------------------------
 expect_rc "version" 0 --version
-out_re "version text" '^goap 0\.1\.0 \(libgoap 0\.1\.0\)$'
+out_re "version text" '^goap 0\.2\.0 \(libgoap 0\.2\.0\)$'
 expect_rc "help" 0 --help
 out_has "help lists plan" "plan FILE"
 out_has "help lists demo" "demo"

@@ -42,8 +42,8 @@ CMAKE
     # stops reading early and ldd gets SIGPIPE)
     local deps
     deps=$(LD_LIBRARY_PATH="$prefix/lib" ldd "$dir/build/door_agent" 2>&1 || true)
-    if grep -q "libgoap_file.so.0" <<<"$deps"
-    then ok; else bad "$label: door_agent is not linked with libgoap_file.so.0"; fi
+    if grep -q "libgoap_file.so.0.2" <<<"$deps"
+    then ok; else bad "$label: door_agent is not linked with libgoap_file.so.0.2"; fi
   fi
   if command -v pkg-config >/dev/null 2>&1; then
     # exactly the line of docs/api.md, `cc my_game.c $(pkg-config --cflags --libs goap)`:
@@ -72,7 +72,7 @@ done
 for h in "$src"/include/goap/*.h; do   # every public header, whatever modules exist
   [ -e "$tmp/prefix/include/goap/$(basename "$h")" ] && ok || bad "header $(basename "$h") not installed"
 done
-ls "$tmp/prefix/lib/"libgoap_shared.so.0 >/dev/null 2>&1 && ok || bad "the goap_shared bundle is not installed"
+ls "$tmp/prefix/lib/"libgoap_shared.so.0.2 >/dev/null 2>&1 && ok || bad "the goap_shared bundle is not installed"
 consumers "$tmp/prefix" static
 
 # 2. Shared libraries.
@@ -87,10 +87,11 @@ for l in "$tmp"/shared/lib/libgoap*.so; do
   [ -e "$l" ] || continue
   base=$(basename "$l")
   libs+=("$l")
-  # the SONAME carries the SOVERSION, and both links exist: libX.so -> libX.so.0 -> libX.so.0.1.0
+  # the SONAME carries the SOVERSION (major.minor before 1.0), and both links exist:
+  # libX.so -> libX.so.0.2 -> libX.so.0.2.0
   soname=$(objdump -p "$l" | awk '/SONAME/ {print $2}')
-  [ "$soname" = "$base.0" ] && [ -L "$l" ] && [ -e "$tmp/shared/lib/$soname" ] && ok ||
-    bad "$base: SONAME '$soname', expected $base.0 with its links"
+  [ "$soname" = "$base.0.2" ] && [ -L "$l" ] && [ -e "$tmp/shared/lib/$soname" ] && ok ||
+    bad "$base: SONAME '$soname', expected $base.0.2 with its links"
 done
 [ ${#libs[@]} -ge 3 ] && ok || bad "expected at least libgoap, libgoap_runtime, libgoap_file (got ${#libs[@]})"
 ls "$tmp"/shared/lib/libgoap*.a >/dev/null 2>&1 && bad "static libraries in a shared install" || ok
