@@ -58,26 +58,34 @@ namespace Goap
 
     public enum Search { AStar = 0, Backward, WeightedAStar, Greedy }
 
-    /// <summary>An error from libgoap: a status and, for diagnostics, where.</summary>
+    /// <summary>An error from libgoap, with the fields of the C goap_error (goap/error.h):
+    /// what went wrong (Status, ErrorMessage) and where (File, Line, Column in a text; Offset in
+    /// a binary input such as a snapshot). Message is goap_error_format's whole text, the CLI's
+    /// (`file:line:col: error: message`, the source line and a caret).</summary>
     public class GoapException : Exception
     {
         public Status Status { get; private set; }
+        /// <summary>goap_error.message: the message alone, without position.</summary>
+        public string ErrorMessage { get; private set; }
+        /// <summary>The input's name ("" when it had none).</summary>
         public string File { get; private set; }
+        /// <summary>1-based line and column in a text; 0 when not tied to one.</summary>
         public int Line { get; private set; }
         public int Column { get; private set; }
-        /// <summary>The diagnostic's message alone (Message is the CLI's whole text).</summary>
-        public string Diagnostic { get; private set; }
+        /// <summary>Byte offset in a binary input (a snapshot) where the problem was found; 0 if none.</summary>
+        public long Offset { get; private set; }
 
-        public GoapException(Status status, string message, string file = null, int line = 0,
-                             int column = 0, string diagnostic = null) : base(message)
+        public GoapException(Status status, string message, string file = "", int line = 0,
+                             int column = 0, long offset = 0, string text = null)
+            : base(text ?? message)
         {
-            Status = status; File = file; Line = line; Column = column;
-            Diagnostic = diagnostic ?? message;
+            Status = status; ErrorMessage = message; File = file ?? ""; Line = line; Column = column;
+            Offset = offset;
         }
 
         public GoapException(Status status, string message, Exception inner) : base(message, inner)
         {
-            Status = status; Diagnostic = message;
+            Status = status; ErrorMessage = message; File = "";
         }
     }
 
@@ -101,11 +109,12 @@ namespace Goap
         [StructLayout(LayoutKind.Sequential)] public struct Effect { public int Var, Op, Value; }
 
         [StructLayout(LayoutKind.Sequential)]
-        public unsafe struct Diag
+        public unsafe struct Error
         {
-            public int Severity, Status;
+            public int Status, Severity;
             public fixed byte File[256];
             public int Line, Col;
+            public UIntPtr Offset;
             public fixed byte Message[512];
             public fixed byte Source[512];
         }
@@ -321,13 +330,13 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_state_set(IntPtr d, ulong[] state, int var, int value);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_state_assign(IntPtr d, ulong[] state, IntPtr eff, int count);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_state_assign(IntPtr d, ulong[] state, Effect[] eff, int count);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_planner_create(IntPtr d, ref PlannerDesc desc);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_planner_create(IntPtr d, ref PlannerDesc desc, out IntPtr planner);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_planner_destroy(IntPtr p);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_plan(IntPtr p, ref Request req, ref Result res);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_plan_finish(IntPtr p, ref Result res);
-            [DllImport(Lib, CallingConvention = C)] public static extern UIntPtr goap_diag_format(ref Diag diag, byte[] buf, UIntPtr cap);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_parse(byte[] name, byte[] text, UIntPtr length, ref Allocator alloc, out IntPtr file, out Diag err);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_load(byte[] path, ref Allocator alloc, out IntPtr file, out Diag err);
+            [DllImport(Lib, CallingConvention = C)] public static extern UIntPtr goap_error_format(ref Error err, byte[] buf, UIntPtr cap);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_parse(byte[] name, byte[] text, UIntPtr length, ref Allocator alloc, out IntPtr file, out Error err);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_load(byte[] path, ref Allocator alloc, out IntPtr file, out Error err);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_file_destroy(IntPtr f);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_domain(IntPtr f);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_scenario_count(IntPtr f);
@@ -337,8 +346,8 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_position(IntPtr f, int v, int value, out double x, out double y, out double z);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_domain_find_value(IntPtr d, int v, byte[] name);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_domain_value_name(IntPtr d, int v, int value);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_conds(IntPtr d, byte[] name, byte[] text, [Out] Cond[] outConds, int cap, out int count, out Diag err);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_assignments(IntPtr d, byte[] name, byte[] text, [Out] Effect[] outEff, int cap, out int count, out Diag err);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_conds(IntPtr d, byte[] name, byte[] text, [Out] Cond[] outConds, int cap, out int count, out Error err);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_parse_assignments(IntPtr d, byte[] name, byte[] text, [Out] Effect[] outEff, int cap, out int count, out Error err);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_agent_bindings(IntPtr f, int type, [In, Out] ActionBinding[] acts, int actionCount, [In, Out] GoalBinding[] goals, int goalCount);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_agent_type_count(IntPtr f);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_agent_type_name(IntPtr f, int type);
@@ -353,9 +362,9 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_file_simulation_name(IntPtr f, int i);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_file_simulate(IntPtr f, int sim, ref SimOptions opt, out SimResult res);
             // runtime (goap/agent.h)
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_type_create(IntPtr d, ref AgentTypeDesc desc, out IntPtr type, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_type_create(IntPtr d, ref AgentTypeDesc desc, out IntPtr type, out Error err);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_type_destroy(IntPtr t);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_create_ex(ref AgentDesc desc, out IntPtr agent, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_create(ref AgentDesc desc, out IntPtr agent, out Error err);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_destroy(IntPtr a);
             [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_agent_host(IntPtr a);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_update(IntPtr a, double dt);
@@ -373,7 +382,7 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_agent_clear_order(IntPtr a);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_ordered_goal(IntPtr a);
             [DllImport(Lib, CallingConvention = C)] public static extern AgentStats goap_agent_get_stats(IntPtr a);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_blackboard_create(ref Allocator alloc);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_create(ref Allocator alloc, out IntPtr bb);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_blackboard_destroy(IntPtr bb);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_set(IntPtr bb, byte[] name, int value);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_get(IntPtr bb, byte[] name, out int value);
@@ -382,12 +391,12 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_set_capacity(IntPtr bb, byte[] name, int capacity);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_resource(IntPtr bb, byte[] name, out int held, out int capacity);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_holders(IntPtr bb, byte[] name, [Out] IntPtr[] agents, int cap, out int count);
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_plan_cache_create(ref Allocator alloc, int capacity);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_plan_cache_create(ref Allocator alloc, int capacity, out IntPtr cache);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_plan_cache_destroy(IntPtr c);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_plan_cache_clear(IntPtr c);
             [DllImport(Lib, CallingConvention = C)] public static extern PlanCacheStats goap_plan_cache_get_stats(IntPtr c);
             // squads (goap/squad.h)
-            [DllImport(Lib, CallingConvention = C)] public static extern IntPtr goap_squad_create(ref SquadDesc desc);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_create(ref SquadDesc desc, out IntPtr squad);
             [DllImport(Lib, CallingConvention = C)] public static extern void goap_squad_destroy(IntPtr s);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_add(IntPtr s, IntPtr agent);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_remove(IntPtr s, IntPtr agent);
@@ -407,12 +416,12 @@ namespace Goap
             [DllImport(Lib, CallingConvention = C)] public static extern WorldStats goap_world_get_stats(IntPtr w);
             // save games (goap/save.h)
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot(IntPtr a, byte[] buf, UIntPtr cap, out UIntPtr size);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_restore(IntPtr a, byte[] data, UIntPtr size, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_restore(IntPtr a, byte[] data, UIntPtr size, out Error err);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_agent_snapshot_json(IntPtr a, byte[] buf, UIntPtr cap, out UIntPtr size);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_snapshot(IntPtr bb, byte[] buf, UIntPtr cap, out UIntPtr size);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_restore(IntPtr bb, byte[] data, UIntPtr size, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_blackboard_restore(IntPtr bb, byte[] data, UIntPtr size, out Error err);
             [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_snapshot(IntPtr s, byte[] buf, UIntPtr cap, out UIntPtr size);
-            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_restore(IntPtr s, byte[] data, UIntPtr size, IntPtr[] members, int count, out IntPtr error);
+            [DllImport(Lib, CallingConvention = C)] public static extern int goap_squad_restore(IntPtr s, byte[] data, UIntPtr size, IntPtr[] members, int count, out Error err);
         }
     }
 
@@ -579,25 +588,20 @@ namespace Goap
             return Encoding.UTF8.GetString(b);
         }
 
-        public static unsafe GoapException DiagError(ref Native.Diag d)
+        /// <summary>The exception of a filled goap_error.</summary>
+        public static unsafe GoapException Error(ref Native.Error e)
         {
             byte[] buf = new byte[4096];
-            Native.Api.goap_diag_format(ref d, buf, (UIntPtr)buf.Length);
+            Native.Api.goap_error_format(ref e, buf, (UIntPtr)buf.Length);
             string text = FromUtf8(buf).TrimEnd('\n');
-            fixed (Native.Diag* p = &d)
-                return new GoapException((Status)d.Status, text, FromUtf8(p->File, 256), d.Line, d.Col,
-                                         FromUtf8(p->Message, 512));
+            fixed (Native.Error* p = &e)
+                return new GoapException((Status)e.Status, FromUtf8(p->Message, 512), FromUtf8(p->File, 256),
+                                         e.Line, e.Col, (long)(ulong)e.Offset, text);
         }
 
         public static GoapException StatusError(int st, string what)
         {
             return new GoapException((Status)st, what + ": " + FromUtf8(Native.Api.goap_status_string(st)));
-        }
-
-        public static GoapException StatusError(int st, string what, IntPtr why)
-        {
-            string w = FromUtf8(why);
-            return new GoapException((Status)st, what + ": " + (string.IsNullOrEmpty(w) ? FromUtf8(Native.Api.goap_status_string(st)) : w));
         }
 
         public static string StatusName(int st) { return FromUtf8(Native.Api.goap_status_name(st)); }
@@ -691,11 +695,11 @@ namespace Goap
         public static GoapFile Load(string path)
         {
             IntPtr f;
-            Native.Diag err;
+            Native.Error err;
             var alloc = NativeMemory.Current();
             var h = new GoapFileHandle();
             int st = Native.Api.goap_file_load(Util.Utf8(path), ref alloc, out f, out err);
-            if (st != 0) throw Util.DiagError(ref err);
+            if (st != 0) throw Util.Error(ref err);
             h.Set(f);
             return new GoapFile(h, path);
         }
@@ -705,11 +709,11 @@ namespace Goap
         {
             byte[] data = Encoding.UTF8.GetBytes(text);
             IntPtr f;
-            Native.Diag err;
+            Native.Error err;
             var alloc = NativeMemory.Current();
             var h = new GoapFileHandle();
             int st = Native.Api.goap_file_parse(Util.Utf8(name), data, (UIntPtr)data.Length, ref alloc, out f, out err);
-            if (st != 0) throw Util.DiagError(ref err);
+            if (st != 0) throw Util.Error(ref err);
             h.Set(f);
             return new GoapFile(h, name);
         }
@@ -978,10 +982,10 @@ namespace Goap
             for (;;)
             {
                 var buf = new Native.Cond[cap];
-                Native.Diag err;
+                Native.Error err;
                 int st = Native.Api.goap_parse_conds(RawDomain, Util.Utf8(name), Util.Utf8(text), buf, cap, out count, out err);
                 if (st == (int)Status.BufferTooSmall && cap < 65536) { cap = Math.Max(count, cap * 4); continue; }
-                if (st != 0) throw Util.DiagError(ref err);
+                if (st != 0) throw Util.Error(ref err);
                 return buf;
             }
         }
@@ -992,10 +996,10 @@ namespace Goap
             for (;;)
             {
                 var buf = new Native.Effect[cap];
-                Native.Diag err;
+                Native.Error err;
                 int st = Native.Api.goap_parse_assignments(RawDomain, Util.Utf8(name), Util.Utf8(text), buf, cap, out count, out err);
                 if (st == (int)Status.BufferTooSmall && cap < 65536) { cap = Math.Max(count, cap * 4); continue; }
-                if (st != 0) throw Util.DiagError(ref err);
+                if (st != 0) throw Util.Error(ref err);
                 return buf;
             }
         }
@@ -1077,11 +1081,12 @@ namespace Goap
             var desc = new Native.PlannerDesc { Allocator = NativeMemory.Current(), InitialNodes = initialNodes };
             Handle = new PlannerHandle();
             Handle.Hold(file.Handle); // the domain lives as long as this planner
-            IntPtr p = Native.Api.goap_planner_create(file.RawDomain, ref desc);
-            if (p == IntPtr.Zero)
+            IntPtr p;
+            int st = Native.Api.goap_planner_create(file.RawDomain, ref desc, out p);
+            if (st != 0)
             {
                 Handle.DropAll();
-                throw new GoapException(Status.OutOfMemory, "cannot create a planner");
+                throw Util.StatusError(st, "planner");
             }
             Handle.Set(p);
         }

@@ -247,12 +247,13 @@ namespace Goap
                     td.HtnWatchCount = watchCount;
                 }
                 Handle.Hold(File.Handle); // the bindings point into the file; the domain too
-                IntPtr type, err;
+                IntPtr type;
+                Native.Error err;
                 st = Native.Api.goap_agent_type_create(File.RawDomain, ref td, out type, out err);
                 if (st != 0)
                 {
                     Handle.DropAll();
-                    throw new GoapException((Status)st, "agent type: " + (Util.FromUtf8(err) ?? Util.StatusName(st)));
+                    throw Util.Error(ref err);
                 }
                 Handle.Set(type);
             }
@@ -486,10 +487,10 @@ namespace Goap
                 if (options.Blackboard != null) { handle.Hold(options.Blackboard.Handle); ad.Blackboard = options.Blackboard.Ptr; }
                 if (options.Cache != null) { handle.Hold(options.Cache.Handle); ad.Cache = options.Cache.Ptr; }
                 if (options.Planner != null) { handle.Hold(options.Planner.Handle); ad.Planner = options.Planner.Handle.Ptr; }
-                IntPtr agent, err;
-                int st = Native.Api.goap_agent_create_ex(ref ad, out agent, out err);
-                if (st != 0)
-                    throw new GoapException((Status)st, "agent: " + (Util.FromUtf8(err) ?? Util.StatusName(st)));
+                IntPtr agent;
+                Native.Error err;
+                int st = Native.Api.goap_agent_create(ref ad, out agent, out err);
+                if (st != 0) throw Util.Error(ref err);
                 handle.Self = GCHandle.ToIntPtr(self);
                 handle.Set(agent);
             }
@@ -674,14 +675,15 @@ namespace Goap
 
         /// <summary>Restores a snapshot into this agent, which must never have been updated.
         /// A refusal throws GoapException with Status Truncated, VersionMismatch, Corrupt,
-        /// DomainMismatch or InvalidOperation and libgoap's message.</summary>
+        /// DomainMismatch or InvalidOperation, libgoap's message and the Offset in data where
+        /// the problem was found.</summary>
         public void Restore(byte[] data)
         {
             Check();
             if (data == null) throw new ArgumentNullException("data");
-            IntPtr why;
-            int st = Native.Api.goap_agent_restore(handle.Ptr, data, (UIntPtr)data.Length, out why);
-            if (st != 0) throw new GoapException((Status)st, "restore: " + Util.FromUtf8(why));
+            Native.Error err;
+            int st = Native.Api.goap_agent_restore(handle.Ptr, data, (UIntPtr)data.Length, out err);
+            if (st != 0) throw Util.Error(ref err);
         }
 
         /// <summary>The agent's state as JSON (goap_agent_snapshot_json), for debugging.</summary>
@@ -826,8 +828,9 @@ namespace Goap
         {
             Handle = new BlackboardHandle();
             var alloc = NativeMemory.Current();
-            IntPtr p = Native.Api.goap_blackboard_create(ref alloc);
-            if (p == IntPtr.Zero) throw new GoapException(Status.OutOfMemory, "cannot create a blackboard");
+            IntPtr p;
+            int st = Native.Api.goap_blackboard_create(ref alloc, out p);
+            if (st != 0) throw Util.StatusError(st, "blackboard");
             Handle.Set(p);
         }
 
@@ -926,9 +929,9 @@ namespace Goap
         /// <summary>Into a blackboard no agent is attached to yet (restore it first).</summary>
         public void Restore(byte[] data)
         {
-            IntPtr why;
-            int st = Native.Api.goap_blackboard_restore(Ptr, data, (UIntPtr)data.Length, out why);
-            if (st != 0) throw new GoapException((Status)st, "blackboard restore: " + Util.FromUtf8(why));
+            Native.Error err;
+            int st = Native.Api.goap_blackboard_restore(Ptr, data, (UIntPtr)data.Length, out err);
+            if (st != 0) throw Util.Error(ref err);
         }
     }
 
@@ -943,8 +946,9 @@ namespace Goap
         {
             Handle = new PlanCacheHandle();
             var alloc = NativeMemory.Current();
-            IntPtr p = Native.Api.goap_plan_cache_create(ref alloc, capacity);
-            if (p == IntPtr.Zero) throw new GoapException(Status.OutOfMemory, "cannot create a plan cache");
+            IntPtr p;
+            int st = Native.Api.goap_plan_cache_create(ref alloc, capacity, out p);
+            if (st != 0) throw Util.StatusError(st, "plan cache");
             Handle.Set(p);
         }
 
@@ -976,8 +980,9 @@ namespace Goap
                     Allocator = NativeMemory.Current(), OrderPriority = orderPriority,
                     SuppressGoal = P(hs[0]), CoverGoal = P(hs[1]), AdvanceGoal = P(hs[2]), SearchGoal = P(hs[3])
                 };
-                IntPtr s = Native.Api.goap_squad_create(ref d);
-                if (s == IntPtr.Zero) throw new GoapException(Status.OutOfMemory, "cannot create a squad");
+                IntPtr s;
+                int st = Native.Api.goap_squad_create(ref d, out s);
+                if (st != 0) throw Util.StatusError(st, "squad");
                 Handle.Set(s);
             }
             finally { for (int i = 0; i < 4; i++) if (hs[i].IsAllocated) hs[i].Free(); }
@@ -1056,9 +1061,9 @@ namespace Goap
                 if (restoredMembers[i].squad != null) throw new GoapException(Status.InvalidOperation, "squad restore: an agent is in a squad");
                 ptrs[i] = restoredMembers[i].Ptr;
             }
-            IntPtr why;
-            int st = Native.Api.goap_squad_restore(Ptr, data, (UIntPtr)data.Length, ptrs, restoredMembers.Length, out why);
-            if (st != 0) throw new GoapException((Status)st, "squad restore: " + Util.FromUtf8(why));
+            Native.Error err;
+            int st = Native.Api.goap_squad_restore(Ptr, data, (UIntPtr)data.Length, ptrs, restoredMembers.Length, out err);
+            if (st != 0) throw Util.Error(ref err);
             foreach (var a in restoredMembers)
             {
                 Handle.Hold(a.Handle);

@@ -6,8 +6,9 @@
  *
  * Invariants:
  *  - Every userdata has __gc and __close; close() may be called early, and any use after it
- *    raises a Lua error (never a crash). Errors are Lua errors whose message is the CLI's text
- *    (`file:line:col: error: message`, the source line and a caret).
+ *    raises a Lua error (never a crash). libgoap's errors are raised as goap.error tables, the
+ *    C goap_error's shape ({status, message, file, line, col, offset, text}); tostring gives
+ *    `text`, the CLI's text (`file:line:col: error: message`, the source line and a caret).
  *  - No Lua error ever unwinds through libgoap's frames: a callback from C (simulation events
  *    and world changes here) runs its Lua work inside lua_pcall.
  *  - A file's planner (file:plan, query:plan) is created on first use and freed with the file;
@@ -25,18 +26,48 @@
 #include <string.h>
 
 /* ---- errors --------------------------------------------------------------------------- */
-int goap__lua_diag_error(lua_State *L, const goap_diag *d) {
-  char buf[2048];
-  goap_diag_format(d, buf, sizeof buf);
-  size_t n = strlen(buf);
-  while (n > 0 && buf[n - 1] == '\n') buf[--n] = '\0';
-  lua_pushstring(L, buf);
+static int e_tostring(lua_State *L) {
+  if (lua_getfield(L, 1, "text") != LUA_TSTRING) lua_pushliteral(L, "goap error");
+  return 1;
+}
+
+/* Raises a goap.error table; text is what tostring gives. */
+static int raise_error(lua_State *L, goap_status st, const char *message, const char *file,
+                       int line, int col, size_t offset, const char *text) {
+  lua_createtable(L, 0, 7);
+  goap__lua_push_status(L, st);
+  lua_setfield(L, -2, "status");
+  lua_pushstring(L, message);
+  lua_setfield(L, -2, "message");
+  lua_pushstring(L, file);
+  lua_setfield(L, -2, "file");
+  lua_pushinteger(L, line);
+  lua_setfield(L, -2, "line");
+  lua_pushinteger(L, col);
+  lua_setfield(L, -2, "col");
+  lua_pushinteger(L, (lua_Integer)offset);
+  lua_setfield(L, -2, "offset");
+  lua_pushstring(L, text);
+  lua_setfield(L, -2, "text");
+  luaL_setmetatable(L, ERROR_MT);
   return lua_error(L);
 }
-#define push_diag_error goap__lua_diag_error
+
+int goap__lua_error(lua_State *L, const goap_error *e) {
+  char buf[2048];
+  goap_error_format(e, buf, sizeof buf);
+  size_t n = strlen(buf);
+  while (n > 0 && buf[n - 1] == '\n') buf[--n] = '\0';
+  return raise_error(L, e->status, e->message, e->file, e->line, e->col, e->offset, buf);
+}
+#define push_error goap__lua_error
+
+int goap__lua_raise(lua_State *L, goap_status st, const char *message) {
+  return raise_error(L, st, message, "", 0, 0, 0, message);
+}
 
 int goap__lua_status_error(lua_State *L, const char *what, goap_status st) {
-  return luaL_error(L, "goap: %s: %s", what, goap_status_string(st));
+  return goap__lua_raise(L, st, lua_pushfstring(L, "goap: %s: %s", what, goap_status_string(st)));
 }
 #define status_error goap__lua_status_error
 
@@ -90,9 +121,9 @@ static const goap_domain *domain_of(lua_State *L, int idx) {
   return goap_file_domain(check_file(L, idx)->f);
 }
 
-static int new_file(lua_State *L, goap_status st, goap_file *f, const goap_diag *err,
+static int new_file(lua_State *L, goap_status st, goap_file *f, const goap_error *err,
                     lfile *lf) {
-  if (st != GOAP_OK) return push_diag_error(L, err);
+  if (st != GOAP_OK) return push_error(L, err);
   lf->f = f;
   return 1;
 }
@@ -131,7 +162,7 @@ static int l_load(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   lfile *lf = push_file_ud(L); /* created first: no leak if this raises */
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   goap_allocator al = goap__lua_file_allocator(lf);
   goap_status st = goap_file_load(path, &al, &f, &err);
   return new_file(L, st, f, &err, lf);
@@ -144,7 +175,7 @@ static int l_parse(lua_State *L) {
   const char *name = luaL_optstring(L, 2, "<string>");
   lfile *lf = push_file_ud(L);
   goap_file *f = NULL;
-  goap_diag err;
+  goap_error err;
   goap_allocator al = goap__lua_file_allocator(lf);
   goap_status st = goap_file_parse(name, text, len, &al, &f, &err);
   return new_file(L, st, f, &err, lf);
@@ -281,7 +312,7 @@ void *goap__lua_parse_list(lua_State *L, const goap_domain *d, const char *text,
   for (;;) {
     size_t item = conds ? sizeof(goap_cond) : sizeof(goap_effect);
     void *buf = lua_newuserdatauv(L, item * (size_t)cap, 0);
-    goap_diag err;
+    goap_error err;
     goap_status st =
         conds ? goap_parse_conds(d, "--want", text, (goap_cond *)buf, cap, count, &err)
               : goap_parse_assignments(d, "--given", text, (goap_effect *)buf, cap, count, &err);
@@ -291,7 +322,7 @@ void *goap__lua_parse_list(lua_State *L, const goap_domain *d, const char *text,
       cap = *count > cap ? *count : cap * 4;
       continue;
     }
-    push_diag_error(L, &err);
+    push_error(L, &err);
   }
 }
 
@@ -402,8 +433,8 @@ static void run_query(lua_State *L, lquery *q, int32_t *buf, int cap, plan_out *
     goap_planner_desc pd;
     memset(&pd, 0, sizeof pd);
     pd.allocator = goap__lua_file_allocator(lf);
-    lf->planner = goap_planner_create(goap_file_domain(lf->f), &pd);
-    if (!lf->planner) luaL_error(L, "goap: out of memory");
+    goap_status st = goap_planner_create(goap_file_domain(lf->f), &pd, &lf->planner);
+    if (st != GOAP_OK) status_error(L, "planner", st);
   }
   goap_result res;
   memset(&res, 0, sizeof res);
@@ -867,6 +898,10 @@ int luaopen_goap(lua_State *L) {
       {"load", l_load}, {"parse", l_parse}, {"version", l_version}, {NULL, NULL}};
   goap__lua_new_class(L, FILE_MT, file_methods, f_gc, f_gc, f_tostring);
   goap__lua_new_class(L, QUERY_MT, query_methods, q_noop, q_noop, q_tostring);
+  luaL_newmetatable(L, ERROR_MT); /* goap.error: plain tables, printed as their text */
+  lua_pushcfunction(L, e_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
   /* lightuserdata(lagent *) -> agent userdata, weak values: callbacks, holders, members */
   lua_newtable(L);
   lua_createtable(L, 0, 1);

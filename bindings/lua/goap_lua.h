@@ -37,6 +37,7 @@
 #define PLANNER_MT "goap.planner"
 #define SQUAD_MT "goap.squad"
 #define WORLD_MT "goap.world"
+#define ERROR_MT "goap.error"
 /* Registry key of the table lightuserdata(lagent *) -> agent userdata (weak values). */
 #define AGENTS_KEY "goap.agents"
 
@@ -106,8 +107,14 @@ struct lworld {
 };
 
 /* goap_lua.c */
-int goap__lua_diag_error(lua_State *L, const goap_diag *d);
+/* Errors are raised as goap.error tables with the fields of goap_error: status (its name),
+ * message, file ("" if none), line, col (0 if none), offset (0 if none), and text, which
+ * tostring gives: goap_error_format's text for goap__lua_error, "goap: WHAT: status text" for
+ * goap__lua_status_error. Both never return. */
+int goap__lua_error(lua_State *L, const goap_error *e);
 int goap__lua_status_error(lua_State *L, const char *what, goap_status st);
+/* A binding's own refusal: a goap.error of status st whose message and text are message. */
+int goap__lua_raise(lua_State *L, goap_status st, const char *message);
 lfile *goap__lua_check_file(lua_State *L, int idx);
 /* The counting allocator of a file: the file, its planners, its agent types and their agents
  * allocate through it (file:allocations()). */

@@ -424,9 +424,9 @@ static ltype *new_type(lua_State *L, int fidx, int idx) {
     td.goals = NULL;
     td.goal_count = 0;
   }
-  const char *msg = NULL;
-  st = goap_agent_type_create(d, &td, &t->type, &msg);
-  if (st != GOAP_OK) luaL_error(L, "goap: agent type: %s", msg ? msg : goap_status_string(st));
+  goap_error err;
+  st = goap_agent_type_create(d, &td, &t->type, &err);
+  if (st != GOAP_OK) goap__lua_error(L, &err);
   lua_pushvalue(L, self);
   lua_replace(L, base + 1);
   lua_settop(L, base + 1);
@@ -554,9 +554,9 @@ static lagent *new_agent(lua_State *L, int tidx, int oidx) {
     ad.on_event = cb_event;
     ad.event_user = a;
   }
-  const char *msg = NULL;
-  goap_status st = goap_agent_create_ex(&ad, &a->agent, &msg);
-  if (st != GOAP_OK) luaL_error(L, "goap: agent: %s", msg ? msg : goap_status_string(st));
+  goap_error err;
+  goap_status st = goap_agent_create(&ad, &a->agent, &err);
+  if (st != GOAP_OK) goap__lua_error(L, &err);
   a->type = t;
   t->refs++;
   if ((a->bb = bb) != NULL) bb->refs++;
@@ -978,18 +978,17 @@ static int a_snapshot(lua_State *L) {
   return 1;
 }
 
-/* agent:restore(s): into an agent never updated; a refusal raises
- * "goap: restore: STATUS: message" (truncated, version_mismatch, corrupt, domain_mismatch,
- * invalid_operation). */
+/* agent:restore(s): into an agent never updated; a refusal raises libgoap's goap.error
+ * (status truncated, version_mismatch, corrupt, domain_mismatch or invalid_operation; offset:
+ * where in the snapshot). */
 static int a_restore(lua_State *L) {
   lagent *a = check_agent(L, 1);
   check_free(L, a, "restore");
   size_t n = 0;
   const char *data = luaL_checklstring(L, 2, &n);
-  const char *why = "";
-  goap_status st = goap_agent_restore(a->agent, data, n, &why);
-  if (st != GOAP_OK)
-    return luaL_error(L, "goap: restore: %s: %s", goap_status_name(st), why);
+  goap_error err;
+  goap_status st = goap_agent_restore(a->agent, data, n, &err);
+  if (st != GOAP_OK) return goap__lua_error(L, &err);
   return 0;
 }
 

@@ -38,8 +38,9 @@ static int push_snapshot(lua_State *L, goap_status (*fn)(const void *, void *, s
   return 1;
 }
 
-static int restore_error(lua_State *L, goap_status st, const char *why) {
-  return luaL_error(L, "goap: restore: %s: %s", goap_status_name(st), why ? why : "");
+static int restore_refused(lua_State *L, const char *why) {
+  return goap__lua_raise(L, GOAP_INVALID_OPERATION,
+                         lua_pushfstring(L, "goap: restore: invalid_operation: %s", why));
 }
 
 /* An optional object in an options table (field `k`): NULL for nil, an error naming the field
@@ -105,8 +106,8 @@ lbb *goap__lua_opt_bb(lua_State *L, int idx) {
 /* goap.blackboard() -> an empty blackboard */
 static int l_blackboard(lua_State *L) {
   lbb *b = push_bb(L);
-  b->bb = goap_blackboard_create(NULL);
-  if (!b->bb) return luaL_error(L, "goap: out of memory");
+  goap_status st = goap_blackboard_create(NULL, &b->bb);
+  if (st != GOAP_OK) return status_error(L, "blackboard", st);
   return 1;
 }
 /* file:blackboard() -> a blackboard holding the file's `resource ... capacity N` lines */
@@ -223,11 +224,10 @@ static int bb_restore(lua_State *L) {
   lbb *b = check_bb(L, 1);
   size_t n = 0;
   const char *data = luaL_checklstring(L, 2, &n);
-  const char *why = NULL;
-  if (b->refs > 0)
-    return restore_error(L, GOAP_INVALID_OPERATION, "agents are attached to the blackboard");
-  goap_status st = goap_blackboard_restore(b->bb, data, n, &why);
-  if (st != GOAP_OK) return restore_error(L, st, why);
+  if (b->refs > 0) return restore_refused(L, "agents are attached to the blackboard");
+  goap_error err;
+  goap_status st = goap_blackboard_restore(b->bb, data, n, &err);
+  if (st != GOAP_OK) return goap__lua_error(L, &err);
   return 0;
 }
 static int bb_close(lua_State *L) {
@@ -268,8 +268,8 @@ static int l_cache(lua_State *L) {
   lcache *c = (lcache *)lua_newuserdatauv(L, sizeof *c, 0);
   memset(c, 0, sizeof *c);
   luaL_setmetatable(L, CACHE_MT);
-  c->c = goap_plan_cache_create(NULL, (int)cap);
-  if (!c->c) return luaL_error(L, "goap: out of memory");
+  goap_status st = goap_plan_cache_create(NULL, (int)cap, &c->c);
+  if (st != GOAP_OK) return status_error(L, "cache", st);
   return 1;
 }
 static int c_stats(lua_State *L) {
@@ -337,8 +337,8 @@ int goap__lua_file_planner(lua_State *L) {
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = (uint32_t)nodes;
   pd.allocator = goap__lua_file_allocator(lf);
-  p->p = goap_planner_create(goap_file_domain(lf->f), &pd);
-  if (!p->p) return luaL_error(L, "goap: out of memory");
+  goap_status st = goap_planner_create(goap_file_domain(lf->f), &pd, &p->p);
+  if (st != GOAP_OK) return status_error(L, "planner", st);
   p->file = lf;
   lf->refs++;
   return 1;
@@ -405,8 +405,8 @@ static int l_squad(lua_State *L) {
   luaL_setmetatable(L, SQUAD_MT);
   lua_newtable(L);
   lua_setiuservalue(L, -2, 1);
-  s->s = goap_squad_create(&sd);
-  if (!s->s) return luaL_error(L, "goap: out of memory");
+  goap_status st = goap_squad_create(&sd, &s->s);
+  if (st != GOAP_OK) return status_error(L, "squad", st);
   return 1;
 }
 
@@ -494,19 +494,18 @@ static int s_restore(lua_State *L) {
   const char *data = luaL_checklstring(L, 2, &n);
   luaL_checktype(L, 3, LUA_TTABLE);
   int count = (int)lua_rawlen(L, 3);
-  if (s->count > 0)
-    return restore_error(L, GOAP_INVALID_OPERATION, "the squad has members already");
+  if (s->count > 0) return restore_refused(L, "the squad has members already");
   goap_agent **ms = (goap_agent **)lua_newuserdatauv(L, sizeof *ms * (size_t)(count + 1), 0);
   for (int i = 0; i < count; i++) {
     lua_rawgeti(L, 3, i + 1);
     lagent *a = goap__lua_check_agent(L, -1);
-    if (a->squad) return luaL_error(L, "goap: restore: member %d is in a squad already", i + 1);
+    if (a->squad) return restore_refused(L, lua_pushfstring(L, "member %d is in a squad already", i + 1));
     ms[i] = a->agent;
     lua_pop(L, 1);
   }
-  const char *why = NULL;
-  goap_status st = goap_squad_restore(s->s, data, n, (goap_agent *const *)ms, count, &why);
-  if (st != GOAP_OK) return restore_error(L, st, why);
+  goap_error err;
+  goap_status st = goap_squad_restore(s->s, data, n, (goap_agent *const *)ms, count, &err);
+  if (st != GOAP_OK) return goap__lua_error(L, &err);
   for (int i = 0; i < count; i++) {
     lua_rawgeti(L, 3, i + 1);
     lagent *a = goap__lua_check_agent(L, -1);

@@ -34,7 +34,7 @@ static partial class Tests
     {
         {"goap_allocator", typeof(Goap.Native.Allocator)},
         {"goap_cond", typeof(Goap.Native.Cond)}, {"goap_effect", typeof(Goap.Native.Effect)},
-        {"goap_diag", typeof(Goap.Native.Diag)}, {"goap_scenario", typeof(Goap.Native.Scenario)},
+        {"goap_error", typeof(Goap.Native.Error)}, {"goap_scenario", typeof(Goap.Native.Scenario)},
         {"goap_var_info", typeof(Goap.Native.VarInfo)}, {"goap_planner_desc", typeof(Goap.Native.PlannerDesc)},
         {"goap_request", typeof(Goap.Native.Request)},
         {"goap_stats", typeof(Goap.Native.Stats)}, {"goap_result", typeof(Goap.Native.Result)},
@@ -97,6 +97,7 @@ static partial class Tests
             Eq(kv.Value.GetFields(BindingFlags.Public | BindingFlags.Instance).Length, fieldsSeen[kv.Key],
                kv.Key + ": C# fields vs C fields");
         }
+        Eq(fieldsSeen["goap_error"], 8, "goap_error: the offset of each of its 8 fields checked");
         // Every struct of the Native namespaces is checked.
         foreach (Type t in typeof(Goap.Native.Api).Assembly.GetTypes())
             if (t.IsValueType && !t.IsEnum && (t.Namespace == "Goap.Native" || t.DeclaringType == typeof(Goap.NativeInspect))
@@ -149,6 +150,7 @@ static partial class Tests
     {
         int checkedOffsets = 0;
         var model = new Dictionary<string, Dictionary<string, int>>();
+        var fieldsSeen = new Dictionary<string, int>();
         foreach (var line in lines)
         {
             var p = line.Split(' ');
@@ -159,15 +161,19 @@ static partial class Tests
                 var offs = new Dictionary<string, int>();
                 Layout32(t, out size, out align, offs);
                 model[p[1]] = offs;
+                fieldsSeen[p[1]] = 0;
                 Eq(size, int.Parse(p[2]), "i386 sizeof " + p[1]);
                 continue;
             }
             int o;
             if (!model[p[1]].TryGetValue(Norm(p[2]), out o)) throw new Exception(p[1] + "." + p[2] + ": no such field");
             Eq(o, int.Parse(p[3]), "i386 offsetof " + p[1] + "." + p[2]);
+            fieldsSeen[p[1]]++;
             checkedOffsets++;
         }
         Eq(model.Count, Layouts.Count, "i386 structs checked");
+        foreach (var kv in model) Eq(fieldsSeen[kv.Key], kv.Value.Count, "i386 " + kv.Key + ": C fields vs C# fields");
+        Eq(fieldsSeen["goap_error"], 8, "i386 goap_error: the offset of each of its 8 fields checked");
         if (checkedOffsets < 200) throw new Exception("only " + checkedOffsets + " i386 offsets checked");
     }
 

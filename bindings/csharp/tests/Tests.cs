@@ -114,8 +114,10 @@ static partial class Tests
             string path = Path.Combine(TestsDir, "cli/broken.goap");
             var e = Throws<GoapException>(() => GoapFile.Load(path), "broken file");
             Eq(e.Status, Status.NotFound, "status");
-            Eq(e.Line, 6, "line"); Eq(e.Column, 7, "col"); Eq(e.File, path, "file");
+            Eq(e.Line, 6, "line"); Eq(e.Column, 7, "col"); Eq(e.File, path, "file"); Eq(e.Offset, 0L, "offset");
             if (!e.Message.StartsWith(path + ":6:7: error: unknown variable 'has_amo'")) throw new Exception(e.Message);
+            if (!e.ErrorMessage.StartsWith("unknown variable 'has_amo'") || e.ErrorMessage.Contains("\n"))
+                throw new Exception("ErrorMessage: " + e.ErrorMessage);
             string cli = RunCli("plan", path, "--goal", "g");
             if (cli != null && !cli.Contains(e.Message)) throw new Exception("CLI differs: " + cli);
             using (var f = GoapFile.Load(Soldier))
@@ -127,8 +129,9 @@ static partial class Tests
                 Throws<GoapException>(() => f.PlanScenario("nope"), "unknown scenario");
             }
             var pe = Throws<GoapException>(() => GoapFile.Parse("domain d\nvar a: bol\n", "mem.goap"), "parse");
-            Eq(pe.Line, 2, "parse line");
-            Eq(Throws<GoapException>(() => GoapFile.Load("/nonexistent/x.goap"), "io").Status, Status.IoError, "io");
+            Eq(pe.Line, 2, "parse line"); Eq(pe.File, "mem.goap", "parse file"); Eq(pe.Status, Status.ParseError, "parse status");
+            var io = Throws<GoapException>(() => GoapFile.Load("/nonexistent/x.goap"), "io");
+            Eq(io.Status, Status.IoError, "io"); Eq(io.File, "/nonexistent/x.goap", "io file");
         });
 
         // examples/ammo_run.goap; plans and costs as `goap plan` prints them for the file and for
@@ -371,12 +374,22 @@ static partial class Tests
                     Array.Copy(data, cut, cut.Length);
                     var e = Throws<GoapException>(() => c.Restore(cut), "truncated");
                     Eq(e.Status, Status.Truncated, "truncated");
-                    Eq(e.Message, "restore: snapshot truncated: fewer bytes than its header says", "message");
+                    Eq(e.ErrorMessage, "snapshot truncated: fewer bytes than its header says", "message");
+                    Eq(e.Offset, (long)cut.Length, "truncated: offset where the data ends");
+                    Eq(e.Message, "error: snapshot truncated: fewer bytes than its header says (at byte " + cut.Length + ")", "text");
+                    Eq(e.File + e.Line + e.Column, "00", "no file or position");
                     var bad = (byte[])data.Clone();
                     bad[30] ^= 4;
-                    Eq(Throws<GoapException>(() => c.Restore(bad), "corrupt").Status, Status.Corrupt, "corrupt");
+                    e = Throws<GoapException>(() => c.Restore(bad), "corrupt");
+                    Eq(e.Status, Status.Corrupt, "corrupt");
+                    Eq(e.Offset, 12L, "corrupt: offset of the header's checksum field");
+                    Eq(e.Message, "error: snapshot corrupted: checksum mismatch (at byte 12)", "corrupt text");
                     using (var other = new Agent(f, null, null, "another_type"))
-                        Eq(Throws<GoapException>(() => other.Restore(data), "other type").Status, Status.DomainMismatch, "other type");
+                    {
+                        e = Throws<GoapException>(() => other.Restore(data), "other type");
+                        Eq(e.Status, Status.DomainMismatch, "other type");
+                        Eq(e.Offset, 16L, "other type: offset of the header's fingerprint");
+                    }
                     c.Restore(data);
                 }
             }

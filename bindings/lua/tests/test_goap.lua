@@ -73,21 +73,29 @@ end)
 test("file errors are the CLI's", function()
   local path = tests_dir .. "/cli/broken.goap"
   local err = raises(function() goap.load(path) end, path .. ":6:7: error: unknown variable 'has_amo'")
+  -- a goap.error: the fields of goap_error, tostring its text
+  eq(getmetatable(err).__name, "goap.error")
+  eq(err.status, "not_found"); eq(err.file, path); eq(err.line, 6); eq(err.col, 7); eq(err.offset, 0)
+  eq(err.message:sub(1, 26), "unknown variable 'has_amo'")
+  eq(tostring(err), err.text)
   if cli then
     local out = run_cli("plan " .. path .. " --goal g")
-    assert(out:find(err, 1, true), "CLI output differs:\n" .. out .. "\nvs\n" .. err)
+    assert(out:find(err.text, 1, true), "CLI output differs:\n" .. out .. "\nvs\n" .. err.text)
   end
-  raises(function() goap.parse("domain d\nvar a: bol\n", "mem.goap") end, "mem.goap:2:")
-  raises(function() goap.load("/nonexistent/x.goap") end, "/nonexistent/x.goap")
+  local pe = raises(function() goap.parse("domain d\nvar a: bol\n", "mem.goap") end, "mem.goap:2:")
+  eq(pe.file, "mem.goap"); eq(pe.line, 2); eq(pe.status, "parse_error")
+  local ioe = raises(function() goap.load("/nonexistent/x.goap") end, "/nonexistent/x.goap")
+  eq(ioe.status, "io_error"); eq(ioe.file, "/nonexistent/x.goap")
 end)
 
 test("want errors are the CLI's", function()
   local f <close> = goap.load(soldier)
   local err = raises(function() f:plan{want = "target_ded"} end,
                      "--want:1:1: error: unknown variable 'target_ded'")
+  eq(err.file, "--want"); eq(err.line, 1); eq(err.col, 1)
   if cli then
     local out = run_cli("plan " .. soldier .. " --want target_ded")
-    assert(out:find(err, 1, true), "CLI output differs:\n" .. out)
+    assert(out:find(tostring(err), 1, true), "CLI output differs:\n" .. out)
   end
   raises(function() f:plan{scenario = "nope"} end, "unknown scenario")
   raises(function() f:plan{} end, "say what to reach")
@@ -174,7 +182,8 @@ test("bad return values and misuse", function()
   local e = f:agent{actions = {get_ammo = function(agent) agent:replan() return true end}}
   raises(function() e:update(0.1) end, "goap: agent:replan called from one of its callbacks")
   raises(function() f:agent{actions = {nope = function() end}} end, "unknown action 'nope'")
-  raises(function() a:set("in_b", 7) end, "out of range")
+  local se = raises(function() a:set("in_b", 7) end, "goap: set: value out of range")
+  eq(se.status, "out_of_range"); eq(se.message, "goap: set: value out of range"); eq(se.file, "")
   raises(function() a:get("nope") end, "unknown variable")
   raises(function() f:close() end, "still open")
   a:close(); b:close(); c:close(); d:close(); e:close()
@@ -279,13 +288,18 @@ test("save games: snapshot and restore", function()
   for _, e in ipairs(ref_events) do ref_kinds[#ref_kinds + 1] = e.kind end
   list_eq(kinds, ref_kinds, "the timeline")
   local c <close> = door_held(f, {})
-  raises(function() c:restore(data:sub(1, -2)) end,
-         "restore: truncated: snapshot truncated: fewer bytes than its header says")
+  local e = raises(function() c:restore(data:sub(1, -2)) end,
+                   "error: snapshot truncated: fewer bytes than its header says (at byte " .. #data - 1 .. ")")
+  eq(e.status, "truncated"); eq(e.offset, #data - 1, "offset: where the data ends")
+  eq(e.message, "snapshot truncated: fewer bytes than its header says")
+  eq(e.file, ""); eq(e.line, 0); eq(e.col, 0)
   local bad = data:sub(1, 29) .. string.char(data:byte(30) ~ 4) .. data:sub(31)
-  raises(function() c:restore(bad) end, "restore: corrupt: snapshot corrupted: checksum mismatch")
+  e = raises(function() c:restore(bad) end, "error: snapshot corrupted: checksum mismatch (at byte 12)")
+  eq(e.status, "corrupt"); eq(e.offset, 12, "offset: the header's checksum field")
   local other <close> = f:agent{name = "another_type"}
-  raises(function() other:restore(data) end, "restore: domain_mismatch")
-  raises(function() a:restore(data) end, "restore: invalid_operation")
+  e = raises(function() other:restore(data) end, "error: snapshot from another domain or agent type")
+  eq(e.status, "domain_mismatch"); eq(e.offset, 16, "offset: the header's fingerprint")
+  eq(raises(function() a:restore(data) end, "error: ").status, "invalid_operation")
   c:restore(data)
   eq(c:time(), a:time())
   local j = a:snapshot_json()
@@ -492,8 +506,9 @@ test("agent types from agent blocks", function()
   raises(function() medic:agent{}:order("kill_player", 50) end,
          "goap: order: the agent's type does not pursue goal 'kill_player'")
   raises(function() f:agent_type{type = "sniper"} end, "goap: unknown agent type 'sniper' (no `agent sniper` block)")
-  raises(function() f:agent{type = "rifleman"} end,
-         "goap: agent: the agent type has actions that reserve resources")
+  local e = raises(function() f:agent{type = "rifleman"} end,
+                   "error: the agent type has actions that reserve resources")
+  eq(e.status, "invalid_argument"); eq(e.line, 0); eq(e.offset, 0)
   raises(function() gunner:close() end, "goap: cannot close the agent type: 1 agent(s) of it are still open")
   eq(f:agent_type{type = "rifleman"}:fingerprint() ~= gunner:fingerprint(), true)
 end)
@@ -738,11 +753,16 @@ test("save games: blackboards and squads", function()
   end
   for i = 1, 3 do eq(ms2[i]:snapshot(), ms[i]:snapshot(), "member " .. i .. " after 5 more frames") end
   eq(bb2:snapshot(), bb:snapshot(), "the blackboards after 5 more frames")
-  raises(function() bb2:restore(bbs) end, "goap: restore: invalid_operation: agents are attached")
+  eq(raises(function() bb2:restore(bbs) end, "goap: restore: invalid_operation: agents are attached").status,
+     "invalid_operation")
   raises(function() sq2:restore(sqs, ms2) end, "goap: restore: invalid_operation: the squad has members")
-  raises(function() goap.blackboard():restore(bbs:sub(1, 20)) end, "goap: restore: truncated")
-  raises(function() goap.squad():restore(bbs, {}) end, "goap: restore: ")
-  raises(function() goap.squad():restore(sqs, {ms2[1]}) end, "goap: restore: member 1 is in a squad already")
+  local e = raises(function() goap.blackboard():restore(bbs:sub(1, 20)) end,
+                   "error: snapshot truncated: shorter than its 24-byte header (at byte 20)")
+  eq(e.status, "truncated"); eq(e.offset, 20)
+  e = raises(function() goap.squad():restore(bbs, {}) end, "error: not a squad snapshot")
+  eq(e.status, "domain_mismatch"); eq(e.offset, 4, "offset: the header's kind byte")
+  raises(function() goap.squad():restore(sqs, {ms2[1]}) end,
+         "goap: restore: invalid_operation: member 1 is in a squad already")
   -- nothing is saved in the middle of an update
   local t = f:agent_type{actions = {move_to_cover = function() bb2:snapshot() end}}
   local m <close> = t:agent{blackboard = bb2}

@@ -7,8 +7,9 @@
 
 Objects: File (a loaded .goap file: its domain, scenarios, simulations), Domain (the file's
 domain, a view that lives as long as the file), Agent (an NPC whose actions are Python
-callables). Errors raise GoapError, whose text for file and condition errors is exactly what
-the `goap` CLI prints (`file:line:col: error: message`, the source line and a caret).
+callables). Errors raise GoapError, the C goap_error's shape (status, message, file, line, col,
+offset); its text for file and condition errors is exactly what the `goap` CLI prints
+(`file:line:col: error: message`, the source line and a caret).
 
 Threads: an object is used by one thread at a time; a File may be shared for reading.
 Closing: close() (or `with`) frees the C object; any use afterwards raises GoapError, never
@@ -48,23 +49,27 @@ def version():
 
 
 class GoapError(Exception):
-    """An error from libgoap. status: the goap_status name ("parse_error", "not_found", ...);
-    file, line, col (1-based, 0 when not tied to a position) and message for diagnostics;
-    str(e) is the CLI's text."""
+    """An error from libgoap, with the fields of the C goap_error (goap/error.h):
+    status: the goap_status name ("parse_error", "not_found", "corrupt", ...);
+    message: the message alone; file: the input's name ("" when it had none);
+    line, col: 1-based position in a text (0 when not tied to one);
+    offset: byte offset in a binary input (a snapshot; 0 when none).
+    str(e) is goap_error_format's text, the CLI's (`file:line:col: error: message`, the source
+    line and a caret; `error: message (at byte N)` for a snapshot)."""
 
-    def __init__(self, status, text, file=None, line=0, col=0, message=None):
-        super().__init__(text)
+    def __init__(self, status, message, file="", line=0, col=0, offset=0, text=None):
+        super().__init__(message if text is None else text)
         self.status = STATUS_NAMES[status] if isinstance(status, int) else status
-        self.file, self.line, self.col = file, line, col
-        self.message = message if message is not None else text
+        self.message, self.file, self.line, self.col, self.offset = message, file, line, col, offset
 
 
-def _diag_error(diag):
+def _error(err):
+    """GoapError from a filled goap_error."""
     buf = ctypes.create_string_buffer(2048)
-    _lib.goap_diag_format(ctypes.byref(diag), buf, len(buf))
-    return GoapError(diag.status, buf.value.decode("utf-8", "replace").rstrip("\n"),
-                     diag.file.decode("utf-8", "replace"), diag.line, diag.col,
-                     diag.message.decode("utf-8", "replace"))
+    _lib.goap_error_format(ctypes.byref(err), buf, len(buf))
+    return GoapError(err.status, err.message.decode("utf-8", "replace"),
+                     err.file.decode("utf-8", "replace"), err.line, err.col, err.offset,
+                     buf.value.decode("utf-8", "replace").rstrip("\n"))
 
 
 def _status_error(status, what):
@@ -208,8 +213,8 @@ class Domain:
         while True:
             arr = (ctype * cap)()
             count = ctypes.c_int(0)
-            diag = _ffi.Diag()
-            st = fn(d, _enc(name), _enc(text), arr, cap, ctypes.byref(count), ctypes.byref(diag))
+            err = _ffi.Error()
+            st = fn(d, _enc(name), _enc(text), arr, cap, ctypes.byref(count), ctypes.byref(err))
             if st == BUFFER_TOO_SMALL and count.value > cap:
                 cap = count.value
                 continue
@@ -217,7 +222,7 @@ class Domain:
                 cap *= 4
                 continue
             if st != OK:
-                raise _diag_error(diag)
+                raise _error(err)
             return arr, count.value
 
 
@@ -320,10 +325,10 @@ class File(_Closable):
         """Reads and parses a file. GoapError (status "io_error", "parse_error", ...) with the
         CLI's `path:line:col: error: message` text on failure."""
         out = ctypes.c_void_p()
-        diag = _ffi.Diag()
-        st = _lib.goap_file_load(_enc(str(path)), None, ctypes.byref(out), ctypes.byref(diag))
+        err = _ffi.Error()
+        st = _lib.goap_file_load(_enc(str(path)), None, ctypes.byref(out), ctypes.byref(err))
         if st != OK:
-            raise _diag_error(diag)
+            raise _error(err)
         return cls(out.value, str(path))
 
     @classmethod
@@ -331,11 +336,11 @@ class File(_Closable):
         """Parses .goap text; `name` is used in error messages."""
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         out = ctypes.c_void_p()
-        diag = _ffi.Diag()
+        err = _ffi.Error()
         st = _lib.goap_file_parse(_enc(name), data, len(data), None, ctypes.byref(out),
-                                  ctypes.byref(diag))
+                                  ctypes.byref(err))
         if st != OK:
-            raise _diag_error(diag)
+            raise _error(err)
         return cls(out.value, name)
 
     def close(self):
@@ -428,9 +433,9 @@ class File(_Closable):
         """The warnings of `goap check`, each as the CLI prints it."""
         f = self._check()
         n = _lib.goap_file_warnings(f, None, 0)
-        arr = (_ffi.Diag * max(n, 1))()
+        arr = (_ffi.Error * max(n, 1))()
         _lib.goap_file_warnings(f, arr, n)
-        return [str(_diag_error(arr[i])) for i in range(n)]
+        return [str(_error(arr[i])) for i in range(n)]
 
     # -- planning ----------------------------------------------------------------------
     def plan(self, scenario=None, goal=None, want=None, given=None, search="astar",
@@ -482,9 +487,11 @@ class File(_Closable):
         req.max_nodes = max_nodes
         req.weight = weight
         req.flags = (REQUEST_PREFERRED if preferred else 0) | (REQUEST_LAZY if lazy else 0)
-        planner = _lib.goap_planner_create(d, None)
-        if not planner:
-            raise GoapError("out_of_memory", "cannot create a planner")
+        out = ctypes.c_void_p()
+        st = _lib.goap_planner_create(d, None, ctypes.byref(out))
+        if st != OK:
+            raise _status_error(st, "planner")
+        planner = out.value
         events = [] if trace else None
         if trace:
             dom = self.domain
@@ -636,10 +643,10 @@ class Agent(_Closable):
         td.goals, td.goal_count = self._goals, ng
         td.expansions_per_update = expansions_per_update
         t = ctypes.c_void_p()
-        msg = ctypes.c_char_p()
-        st = _lib.goap_agent_type_create(d, ctypes.byref(td), ctypes.byref(t), ctypes.byref(msg))
+        err = _ffi.Error()
+        st = _lib.goap_agent_type_create(d, ctypes.byref(td), ctypes.byref(t), ctypes.byref(err))
         if st != OK:
-            raise GoapError(st, "agent type: %s" % (_dec(msg.value) or STATUS_NAMES[st]))
+            raise _error(err)
         self._type = t.value
         ad = _ffi.AgentDesc()
         ad.type = self._type
@@ -657,12 +664,14 @@ class Agent(_Closable):
                 self._type = None
                 raise _status_error(st, "memory")
             ad.memory = self._memory0
-        ptr = _lib.goap_agent_create(ctypes.byref(ad))
-        if not ptr:
+        out = ctypes.c_void_p()
+        err = _ffi.Error()
+        st = _lib.goap_agent_create(ctypes.byref(ad), ctypes.byref(out), ctypes.byref(err))
+        if st != OK:
             _lib.goap_agent_type_destroy(self._type)
             self._type = None
-            raise GoapError("out_of_memory", "cannot create the agent")
-        self._ptr = ptr
+            raise _error(err)
+        self._ptr = out.value
         file._agents.add(self)
         if blackboard is not None:
             blackboard._agents.add(self)
@@ -778,13 +787,14 @@ class Agent(_Closable):
     def restore(self, data):
         """Restores a snapshot into this agent, which must never have been updated. GoapError
         with status "truncated", "version_mismatch", "corrupt", "domain_mismatch" or
-        "invalid_operation" and libgoap's message when it is refused."""
+        "invalid_operation", libgoap's message and the offset in data where the problem was
+        found when it is refused."""
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError("expected bytes, got %s" % type(data).__name__)
-        why = ctypes.c_char_p()
-        st = _lib.goap_agent_restore(self._check(), bytes(data), len(data), ctypes.byref(why))
+        err = _ffi.Error()
+        st = _lib.goap_agent_restore(self._check(), bytes(data), len(data), ctypes.byref(err))
         if st != OK:
-            raise GoapError(st, "restore: %s" % _dec(why.value))
+            raise _error(err)
 
     def snapshot_json(self):
         """The agent's state as a dict (goap_agent_snapshot_json: the fields of
@@ -917,10 +927,11 @@ class Blackboard(_Closable):
     def __init__(self):
         self._ptr = None
         self._agents = weakref.WeakSet()
-        ptr = _lib.goap_blackboard_create(None)
-        if not ptr:
-            raise GoapError("out_of_memory", "cannot create the blackboard")
-        self._ptr = ptr
+        out = ctypes.c_void_p()
+        st = _lib.goap_blackboard_create(None, ctypes.byref(out))
+        if st != OK:
+            raise _status_error(st, "blackboard")
+        self._ptr = out.value
 
     def set(self, name, value):
         """Writes a slot (created on first use); attached agents see it on their next update."""
@@ -972,10 +983,10 @@ class Blackboard(_Closable):
         GoapError ("truncated", "version_mismatch", "corrupt", "invalid_operation") with
         libgoap's message when refused; the blackboard is then left as it was."""
         data = _snapshot_data(data)
-        why = ctypes.c_char_p()
-        st = _lib.goap_blackboard_restore(self._check(), data, len(data), ctypes.byref(why))
+        err = _ffi.Error()
+        st = _lib.goap_blackboard_restore(self._check(), data, len(data), ctypes.byref(err))
         if st != OK:
-            raise GoapError(st, "restore: %s" % _dec(why.value))
+            raise _error(err)
 
     def close(self):
         """Frees the blackboard. GoapError (invalid_operation) while an attached agent is
@@ -1000,10 +1011,11 @@ class Squad(_Closable):
     def __init__(self):
         self._ptr = None
         self._members = []
-        ptr = _lib.goap_squad_create(None)
-        if not ptr:
-            raise GoapError("out_of_memory", "cannot create the squad")
-        self._ptr = ptr
+        out = ctypes.c_void_p()
+        st = _lib.goap_squad_create(None, ctypes.byref(out))
+        if st != OK:
+            raise _status_error(st, "squad")
+        self._ptr = out.value
 
     @property
     def members(self):
@@ -1054,11 +1066,11 @@ class Squad(_Closable):
         data = _snapshot_data(data)
         members = list(members)
         arr = (ctypes.c_void_p * max(len(members), 1))(*[m._check() for m in members])
-        why = ctypes.c_char_p()
+        err = _ffi.Error()
         st = _lib.goap_squad_restore(self._check(), data, len(data), arr, len(members),
-                                     ctypes.byref(why))
+                                     ctypes.byref(err))
         if st != OK:
-            raise GoapError(st, "restore: %s" % _dec(why.value))
+            raise _error(err)
         for m in members:
             self._members.append(m)
             m._squads.add(self)

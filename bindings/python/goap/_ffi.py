@@ -28,10 +28,11 @@ class Effect(ctypes.Structure):
     _fields_ = [("var", c_int32), ("op", c_int), ("value", c_int32)]
 
 
-class Diag(ctypes.Structure):
-    _fields_ = [("severity", c_int), ("status", c_int), ("file", ctypes.c_char * 256),
-                ("line", c_int), ("col", c_int), ("message", ctypes.c_char * 512),
-                ("source", ctypes.c_char * 512)]
+class Error(ctypes.Structure):
+    """goap_error (goap/error.h): the one error shape of every libgoap function."""
+    _fields_ = [("status", c_int), ("severity", c_int), ("file", ctypes.c_char * 256),
+                ("line", c_int), ("col", c_int), ("offset", c_size_t),
+                ("message", ctypes.c_char * 512), ("source", ctypes.c_char * 512)]
 
 
 class Scenario(ctypes.Structure):
@@ -163,7 +164,7 @@ TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, P(TraceEvent))
 
 # Struct name in C -> ctypes class (checked by the tests against tests/bindings/layout.c).
 LAYOUTS = {
-    "goap_cond": Cond, "goap_effect": Effect, "goap_diag": Diag, "goap_scenario": Scenario,
+    "goap_cond": Cond, "goap_effect": Effect, "goap_error": Error, "goap_scenario": Scenario,
     "goap_var_info": VarInfo, "goap_request": Request, "goap_stats": Stats,
     "goap_result": Result, "goap_action_binding": ActionBinding,
     "goap_goal_binding": GoalBinding, "goap_sensor_desc": SensorDesc,
@@ -200,35 +201,35 @@ FUNCTIONS = {
     "goap_state_init": (None, [c_void_p, P(c_uint64)]),
     "goap_state_get": (c_int32, [c_void_p, P(c_uint64), c_int]),
     "goap_state_assign": (c_int, [c_void_p, P(c_uint64), P(Effect), c_int]),
-    "goap_planner_create": (c_void_p, [c_void_p, c_void_p]),
+    "goap_planner_create": (c_int, [c_void_p, c_void_p, P(c_void_p)]),
     "goap_planner_destroy": (None, [c_void_p]),
     "goap_planner_set_trace": (None, [c_void_p, TRACE_FN, c_void_p]),
     "goap_plan": (c_int, [c_void_p, P(Request), P(Result)]),
     "goap_plan_finish": (c_int, [c_void_p, P(Result)]),
-    "goap_diag_format": (c_size_t, [P(Diag), c_char_p, c_size_t]),
-    "goap_file_parse": (c_int, [c_char_p, c_char_p, c_size_t, c_void_p, P(c_void_p), P(Diag)]),
-    "goap_file_load": (c_int, [c_char_p, c_void_p, P(c_void_p), P(Diag)]),
+    "goap_error_format": (c_size_t, [P(Error), c_char_p, c_size_t]),
+    "goap_file_parse": (c_int, [c_char_p, c_char_p, c_size_t, c_void_p, P(c_void_p), P(Error)]),
+    "goap_file_load": (c_int, [c_char_p, c_void_p, P(c_void_p), P(Error)]),
     "goap_file_destroy": (None, [c_void_p]),
     "goap_file_domain": (c_void_p, [c_void_p]),
     "goap_file_scenario_count": (c_int, [c_void_p]),
     "goap_file_scenario": (P(Scenario), [c_void_p, c_int]),
     "goap_file_find_scenario": (c_int, [c_void_p, c_char_p]),
-    "goap_file_warnings": (c_int, [c_void_p, P(Diag), c_int]),
+    "goap_file_warnings": (c_int, [c_void_p, P(Error), c_int]),
     "goap_file_set_position": (c_int, [c_void_p, c_int, c_int32, c_double, c_double, c_double]),
     "goap_file_position": (c_int, [c_void_p, c_int, c_int32, P(c_double), P(c_double),
                                    P(c_double)]),
-    "goap_parse_conds": (c_int, [c_void_p, c_char_p, c_char_p, P(Cond), c_int, P(c_int), P(Diag)]),
+    "goap_parse_conds": (c_int, [c_void_p, c_char_p, c_char_p, P(Cond), c_int, P(c_int), P(Error)]),
     "goap_parse_assignments": (c_int, [c_void_p, c_char_p, c_char_p, P(Effect), c_int, P(c_int),
-                                       P(Diag)]),
+                                       P(Error)]),
     "goap_file_bindings": (c_int, [c_void_p, P(ActionBinding), c_int, P(GoalBinding), c_int]),
     "goap_file_simulation_count": (c_int, [c_void_p]),
     "goap_file_find_simulation": (c_int, [c_void_p, c_char_p]),
     "goap_file_simulation_name": (c_char_p, [c_void_p, c_int]),
     "goap_file_simulate": (c_int, [c_void_p, c_int, P(SimOptions), P(SimResult)]),
     "goap_replan_reason_name": (c_char_p, [c_int]),
-    "goap_agent_type_create": (c_int, [c_void_p, P(AgentTypeDesc), P(c_void_p), P(c_char_p)]),
+    "goap_agent_type_create": (c_int, [c_void_p, P(AgentTypeDesc), P(c_void_p), P(Error)]),
     "goap_agent_type_destroy": (None, [c_void_p]),
-    "goap_agent_create": (c_void_p, [P(AgentDesc)]),
+    "goap_agent_create": (c_int, [P(AgentDesc), P(c_void_p), P(Error)]),
     "goap_agent_destroy": (None, [c_void_p]),
     "goap_agent_update": (c_int, [c_void_p, c_double]),
     "goap_agent_set": (c_int, [c_void_p, c_int, c_int32]),
@@ -243,7 +244,7 @@ FUNCTIONS = {
     "goap_agent_get_stats": (AgentStats, [c_void_p]),
     # save games (goap/save.h)
     "goap_agent_snapshot": (c_int, [c_void_p, c_void_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
-    "goap_agent_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(c_char_p)]),
+    "goap_agent_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(Error)]),
     "goap_agent_snapshot_json": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
     "goap_agent_type_fingerprint": (ctypes.c_uint64, [c_void_p]),
 }
@@ -296,7 +297,7 @@ FUNCTIONS.update({
 
 # ---- blackboards and squads, and their save games (goap/agent.h, goap/squad.h, goap/save.h) --
 FUNCTIONS.update({
-    "goap_blackboard_create": (c_void_p, [c_void_p]),
+    "goap_blackboard_create": (c_int, [c_void_p, P(c_void_p)]),
     "goap_blackboard_destroy": (None, [c_void_p]),
     "goap_blackboard_set": (c_int, [c_void_p, c_char_p, c_int32]),
     "goap_blackboard_get": (c_int, [c_void_p, c_char_p, P(c_int32)]),
@@ -305,8 +306,8 @@ FUNCTIONS.update({
     "goap_blackboard_resource": (c_int, [c_void_p, c_char_p, P(c_int), P(c_int)]),
     "goap_blackboard_snapshot": (c_int, [c_void_p, c_void_p, ctypes.c_size_t,
                                          P(ctypes.c_size_t)]),
-    "goap_blackboard_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(c_char_p)]),
-    "goap_squad_create": (c_void_p, [c_void_p]),
+    "goap_blackboard_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(Error)]),
+    "goap_squad_create": (c_int, [c_void_p, P(c_void_p)]),
     "goap_squad_destroy": (None, [c_void_p]),
     "goap_squad_add": (c_int, [c_void_p, c_void_p]),
     "goap_squad_remove": (c_int, [c_void_p, c_void_p]),
@@ -318,7 +319,7 @@ FUNCTIONS.update({
     "goap_squad_behavior_from_name": (c_int, [c_char_p]),
     "goap_squad_snapshot": (c_int, [c_void_p, c_void_p, ctypes.c_size_t, P(ctypes.c_size_t)]),
     "goap_squad_restore": (c_int, [c_void_p, c_char_p, ctypes.c_size_t, P(c_void_p), c_int,
-                                   P(c_char_p)]),
+                                   P(Error)]),
 })
 
 

@@ -111,8 +111,9 @@ class Files(unittest.TestCase):
         with self.assertRaises(goap.GoapError) as cm:
             goap.File.load(path)
         e = cm.exception
-        self.assertEqual((e.file, e.line, e.col, e.status), (path, 6, 7, "not_found"))
-        self.assertIn("unknown variable 'has_amo'", e.message)
+        self.assertEqual((e.file, e.line, e.col, e.offset, e.status), (path, 6, 7, 0, "not_found"))
+        self.assertTrue(e.message.startswith("unknown variable 'has_amo'"), e.message)
+        self.assertNotIn("\n", e.message)
         cli = os.environ.get("GOAP_CLI")
         if cli:
             r = subprocess.run([cli, "plan", path, "--goal", "g"], capture_output=True, text=True)
@@ -140,7 +141,18 @@ class Files(unittest.TestCase):
             self.assertEqual(f.plan(want="a").actions, ["x"])
         with self.assertRaises(goap.GoapError) as cm:
             goap.File.load("/nonexistent/x.goap")
-        self.assertEqual(cm.exception.status, "io_error")
+        self.assertEqual((cm.exception.status, cm.exception.file), ("io_error", "/nonexistent/x.goap"))
+
+    def test_status_errors_have_the_same_shape(self):
+        with goap.File.load(SOLDIER) as f:
+            a = goap.Agent(f)
+            with self.assertRaises(goap.GoapError) as cm:
+                a["in_b"] = 7
+            e = cm.exception
+            self.assertEqual((e.status, e.file, e.line, e.col, e.offset),
+                             ("out_of_range", "", 0, 0, 0))
+            self.assertEqual(e.message, str(e))
+            a.close()
 
     def test_use_after_close_raises(self):
         f = goap.File.load(SOLDIER)
@@ -383,18 +395,27 @@ class SaveGames(unittest.TestCase):
             b, _ = door_held_agent(f, [])
             with self.assertRaises(goap.GoapError) as cm:
                 b.restore(data[:-1])
-            self.assertEqual(cm.exception.status, "truncated")
-            self.assertIn("fewer bytes than its header says", str(cm.exception))
+            e = cm.exception
+            self.assertEqual((e.status, e.message, e.offset),
+                             ("truncated", "snapshot truncated: fewer bytes than its header says",
+                              len(data) - 1))  # where the data ends
+            self.assertEqual((e.file, e.line, e.col), ("", 0, 0))
+            self.assertEqual(str(e), "error: snapshot truncated: fewer bytes than its header says"
+                                     " (at byte %d)" % (len(data) - 1))
             bad = bytearray(data)
             bad[30] ^= 4
             with self.assertRaises(goap.GoapError) as cm:
                 b.restore(bytes(bad))
-            self.assertEqual(cm.exception.status, "corrupt")
-            self.assertIn("checksum mismatch", str(cm.exception))
+            e = cm.exception
+            # the header's checksum field (bytes 12..15) does not match the payload
+            self.assertEqual((e.status, e.message, e.offset),
+                             ("corrupt", "snapshot corrupted: checksum mismatch", 12))
+            self.assertEqual(str(e), "error: snapshot corrupted: checksum mismatch (at byte 12)")
             other = goap.Agent(f, name="another_type")
             with self.assertRaises(goap.GoapError) as cm:
                 other.restore(data)
-            self.assertEqual(cm.exception.status, "domain_mismatch")
+            # the header's fingerprint (bytes 16..23) is another type's
+            self.assertEqual((cm.exception.status, cm.exception.offset), ("domain_mismatch", 16))
             with self.assertRaises(goap.GoapError) as cm:
                 a.restore(data)  # updated already
             self.assertEqual(cm.exception.status, "invalid_operation")
@@ -463,13 +484,13 @@ class SquadSaveGames(unittest.TestCase):
         b3 = goap.Blackboard()
         with self.assertRaises(goap.GoapError) as cm:
             b3.restore(data[:-1])
-        self.assertEqual(cm.exception.status, "truncated")
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("truncated", len(data) - 1))
         self.assertIn("fewer bytes than its header says", str(cm.exception))
         bad = bytearray(data)
         bad[-1] ^= 1
         with self.assertRaises(goap.GoapError) as cm:
             b3.restore(bytes(bad))
-        self.assertEqual(cm.exception.status, "corrupt")
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("corrupt", 12))
         with self.assertRaises(TypeError):
             b3.restore("not bytes")
         with goap.File.load(SQUAD) as f:
