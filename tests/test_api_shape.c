@@ -211,7 +211,7 @@ TEST(failing_creates_leave_out_null) {
         goap_builder *b = JUNK(goap_builder);
         st = goap_builder_create(&al, &b);
         obj = b;
-        goap_builder_destroy(b);
+        if (st == GOAP_OK) goap_builder_destroy(b); /* a junk *out must not be freed */
         break;
       }
       case PLANNER: {
@@ -221,28 +221,28 @@ TEST(failing_creates_leave_out_null) {
         goap_planner *p = JUNK(goap_planner);
         st = goap_planner_create(d, &pd, &p);
         obj = p;
-        goap_planner_destroy(p);
+        if (st == GOAP_OK) goap_planner_destroy(p);
         break;
       }
       case HTN_BUILDER: {
         goap_htn_builder *hb = JUNK(goap_htn_builder);
         st = goap_htn_builder_create(d, &al, &hb);
         obj = hb;
-        goap_htn_builder_destroy(hb);
+        if (st == GOAP_OK) goap_htn_builder_destroy(hb);
         break;
       }
       case BLACKBOARD: {
         goap_blackboard *bb = JUNK(goap_blackboard);
         st = goap_blackboard_create(&al, &bb);
         obj = bb;
-        goap_blackboard_destroy(bb);
+        if (st == GOAP_OK) goap_blackboard_destroy(bb);
         break;
       }
       case CACHE: {
         goap_plan_cache *c = JUNK(goap_plan_cache);
         st = goap_plan_cache_create(&al, 8, &c);
         obj = c;
-        goap_plan_cache_destroy(c);
+        if (st == GOAP_OK) goap_plan_cache_destroy(c);
         break;
       }
       case SQUAD: {
@@ -252,7 +252,7 @@ TEST(failing_creates_leave_out_null) {
         goap_squad *s = JUNK(goap_squad);
         st = goap_squad_create(&sd, &s);
         obj = s;
-        goap_squad_destroy(s);
+        if (st == GOAP_OK) goap_squad_destroy(s);
         break;
       }
       case TYPE: {
@@ -262,7 +262,7 @@ TEST(failing_creates_leave_out_null) {
         st = goap_agent_type_create(d, &td, &t, &e);
         has_err = 1;
         obj = t;
-        goap_agent_type_destroy(t);
+        if (st == GOAP_OK) goap_agent_type_destroy(t);
         break;
       }
       case AGENT: {
@@ -274,7 +274,7 @@ TEST(failing_creates_leave_out_null) {
         st = goap_agent_create(&ad, &a, &e);
         has_err = 1;
         obj = a;
-        goap_agent_destroy(a);
+        if (st == GOAP_OK) goap_agent_destroy(a);
         break;
       }
       case REPLAYER: {
@@ -288,7 +288,7 @@ TEST(failing_creates_leave_out_null) {
         st = goap_replayer_create(&rd, &rp, &e);
         has_err = 1;
         obj = rp;
-        goap_replayer_destroy(rp);
+        if (st == GOAP_OK) goap_replayer_destroy(rp);
         break;
       }
       default: {
@@ -298,7 +298,7 @@ TEST(failing_creates_leave_out_null) {
         goap_world *w = JUNK(goap_world);
         st = goap_world_create(&wd, &w);
         obj = w;
-        goap_world_destroy(w);
+        if (st == GOAP_OK) goap_world_destroy(w);
         break;
       }
       }

@@ -24,7 +24,7 @@ consumers() {
   cat >"$dir/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.20)
 project(consumer C)
-find_package(goap 0.1 REQUIRED)
+find_package(goap 0.2 REQUIRED)
 add_executable(soldier "$src/examples/c/soldier.c")
 target_link_libraries(soldier PRIVATE goap::goap)
 add_executable(door_agent "$src/examples/c/door_agent.c")

@@ -116,8 +116,7 @@ EMSCRIPTEN_KEEPALIVE uintptr_t goap_web_agent_create(const char *path) {
     td.action_count = na;
     td.goals = goals;
     td.goal_count = ng;
-    const char *msg = NULL;
-    ok = goap_agent_type_create(d, &td, &w->type, &msg) == GOAP_OK;
+    ok = goap_agent_type_create(d, &td, &w->type, NULL) == GOAP_OK;
   }
   if (ok) {
     goap_agent_desc ad;
