@@ -122,6 +122,8 @@ typedef struct hp {
   size_t nlits, clits;
   px_ivec av;          /* the task's argument pool, then the join literals' arguments */
   int32_t *x0, *xn;    /* per method: its join literals' range in lits */
+  int32_t *xb;         /* per method: how many of them (a prefix) are its own; the rest were
+                          lifted from its subtasks (lift_lits) and only check bindings */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
   int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
@@ -134,6 +136,7 @@ typedef struct hp {
                           depths), set when the cell is made */
   size_t cchash;
   goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
+  px_ivec jkey, jidx, jtmp; /* join: each binding's round of own literals; sort scratch */
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
@@ -153,6 +156,7 @@ typedef struct hp {
   uint64_t t0;
   double max_ms;
   int bound, cut;
+  int failed;          /* the largest bound whose round failed, searched to the end (0: none) */
   goap_status st;
 } hp;
 
@@ -295,30 +299,81 @@ static const px_ivec *candidates(const hp *h, const px_lit *l, const int32_t *b)
   return best;
 }
 
+/* Binding i of the join's output (np parameters at pool[at]) sorts before binding j: by the
+ * round of the join's own literals that made it (key), then by the objects of the
+ * parameters free[] (ids; the order the type lists enumerate them in). */
+static int bind_before(const hp *h, size_t at, int np, const uint8_t *free, int32_t i, int32_t j) {
+  if (h->jkey.v[i] != h->jkey.v[j]) return h->jkey.v[i] < h->jkey.v[j];
+  const int32_t *x = h->pool.v + at + (size_t)i * (size_t)np, *y = h->pool.v + at + (size_t)j * (size_t)np;
+  for (int p = 0; p < np; ++p)
+    if (free[p] && x[p] != y[p]) return x[p] < y[p];
+  return 0;
+}
+
+/* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above). */
+static int sort_bindings(hp *h, size_t at, size_t cnt, int np, const uint8_t *free) {
+  px_ivec *ix = &h->jidx, *tmp = &h->jtmp;
+  ix->n = tmp->n = 0;
+  for (size_t i = 0; i < cnt; ++i)
+    if (!goap__px_ipush(h->a, ix, (int32_t)i) || !goap__px_ipush(h->a, tmp, 0)) return oom(h);
+  for (size_t w = 1; w < cnt; w *= 2) {
+    for (size_t lo = 0; lo < cnt; lo += 2 * w) {
+      size_t mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
+      size_t a = lo, c = mid, o = lo;
+      while (a < mid && c < hi)
+        tmp->v[o++] = bind_before(h, at, np, free, ix->v[c], ix->v[a]) ? ix->v[c++] : ix->v[a++];
+      while (a < mid) tmp->v[o++] = ix->v[a++];
+      while (c < hi) tmp->v[o++] = ix->v[c++];
+    }
+    px_ivec sw = *ix;
+    *ix = *tmp;
+    *tmp = sw;
+  }
+  /* permute: copy the bindings out in order, then back */
+  tmp->n = 0;
+  for (size_t i = 0; i < cnt; ++i)
+    for (int p = 0; p < np; ++p)
+      if (!goap__px_ipush(h->a, tmp, h->pool.v[at + (size_t)ix->v[i] * (size_t)np + (size_t)p]))
+        return oom(h);
+  memcpy(h->pool.v + at, tmp->v, cnt * (size_t)np * sizeof *tmp->v);
+  return 1;
+}
+
 /* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
  * satisfies the literals [l0, l0 + n) (only the PX_LIT_PRE ones when pre_only); *count gets
- * their number. 0 on a budget or memory stop (h->st). */
-static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
-                const int32_t *b0, size_t *count) {
+ * their number, in this order: the positive literals of [l0, l0 + nbase) (the method's own)
+ * enumerate atoms in interning order, each parameter none of them binds then takes the objects
+ * of its type by id. The literals after nbase (lifted from subtasks, lift_lits) only drop
+ * bindings: their positive ones may bind such free parameters from atoms (much cheaper than
+ * trying every object), and the bindings are then sorted back into that order. 0 on a
+ * budget or memory stop (h->st). */
+static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int np,
+                int32_t ptypes, const int32_t *b0, size_t *count) {
   const px_task_core *t = h->t;
   int32_t *b = h->jb;
-  uint8_t *inpos = h->inpos;
+  uint8_t *inpos = h->inpos; /* 1: bound by an own literal, 2: by a lifted one, 0: by its type */
   memset(inpos, 0, h->maxp);
   for (int i = 0; i < np; ++i) b[i] = b0[i];
   *count = 0;
-  int nlev = 0;
+  int nlev = 0, nown = 0, sorted = 0;
   for (int32_t i = l0; i < l0 + n; ++i) {
     const px_lit *l = &h->lits[i];
     if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
     h->lev[nlev++].lit = i;
     for (int k = 0; k < t->preds[l->pred].arity; ++k) {
       int32_t a = h->av.v[l->args + k];
-      if (a < 0) inpos[-a - 1] = 1;
+      if (a >= 0 || inpos[-a - 1]) continue;
+      inpos[-a - 1] = i < l0 + nbase ? 1 : 2;
+      if (i >= l0 + nbase && b[-a - 1] < 0) sorted = 1;
     }
+    if (i < l0 + nbase) nown = nlev;
   }
   for (int p = 0; p < np; ++p)
     if (b[p] < 0 && !inpos[p]) h->lev[nlev++].lit = -(p + 1);
   if (!checks_hold(h, l0, n, pre_only, b)) return 1;
+  size_t at = h->pool.n;
+  int32_t round = 0; /* bumped at each new candidate of the last own literal's level */
+  h->jkey.n = 0;
   int k = 0;
   h->lev[0].pos = 0;
   h->lev[0].b0 = h->lev[0].nb = 0;
@@ -332,6 +387,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         }
         for (int p = 0; p < np; ++p)
           if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
+        if (sorted && !goap__px_ipush(h->a, &h->jkey, round)) return oom(h);
         ++*count;
       }
       --k;
@@ -402,6 +458,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       continue;
     }
     if (!checks_hold(h, l0, n, pre_only, b)) continue; /* next candidate at this level */
+    if (k == nown - 1) ++round;
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
@@ -409,7 +466,9 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       h->lev[k].nb = 0;
     }
   }
-  return 1;
+  if (!sorted || *count < 2) return 1;
+  for (int p = 0; p < np; ++p) inpos[p] = b0[p] < 0 && inpos[p] != 1; /* the free parameters */
+  return sort_bindings(h, at, *count, np, inpos);
 }
 
 /* ---- the search ----------------------------------------------------------------------- */
@@ -621,7 +680,8 @@ static int advance(hp *h, int32_t *agenda) {
       f->bind0 = h->pool.n;
       f->nbind = f->bnext = 0;
       int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
-      if (ok && !join(h, l0, nl, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+      int32_t nown = m >= 0 ? h->xb[m] : nl;
+      if (ok && !join(h, l0, nl, nown, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
     }
     h->pool.n = f->m_pool;
     h->nframes--;
@@ -725,6 +785,7 @@ static int run_turn(hp *h, int max_depth) {
       h->st = GOAP_NO_PLAN;
       return 0;
     }
+    h->failed = h->bound;
     if (h->bound == INT32_MAX - 1) {
       h->st = GOAP_TOO_LARGE;
       return 0;
@@ -758,6 +819,7 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->av);
   goap__px_free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
   goap__px_free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
+  goap__px_free(a, h->xb, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xb);
   goap__px_free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
   goap__px_free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
   goap__px_free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
@@ -770,6 +832,9 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->pool);
   goap__px_free(a, h->chash, h->cchash * sizeof *h->chash);
   goap__hseen_free(a, &h->seen);
+  goap__px_ivec_free(a, &h->jkey);
+  goap__px_ivec_free(a, &h->jidx);
+  goap__px_ivec_free(a, &h->jtmp);
   goap__px_free(a, h->frames, h->cframes * sizeof *h->frames);
   goap__px_free(a, h->lev, h->nlev_max * sizeof *h->lev);
   goap__px_free(a, h->jb, h->maxp * sizeof *h->jb);
@@ -777,6 +842,14 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
   goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
   goap__px_free(a, h->inpos, h->maxp);
+}
+
+/* fluent[p] = 1 for every predicate p some action changes, 0 for the static ones. */
+static void mark_fluent(const px_task_core *t, uint8_t *fluent) {
+  memset(fluent, 0, t->npreds ? t->npreds : 1);
+  for (size_t sc = 0; sc < t->nschemas; ++sc)
+    for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i)
+      if (t->lits[i].kind != PX_LIT_PRE && t->lits[i].pred >= 0) fluent[t->lits[i].pred] = 1;
 }
 
 static int push_lit(hp *h, const px_lit *l) {
@@ -796,14 +869,10 @@ static int build_lits(hp *h) {
   size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
   h->x0 = (int32_t *)goap__px_alloc(a, nm * sizeof *h->x0);
   h->xn = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xn);
+  h->xb = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xb);
   uint8_t *fluent = (uint8_t *)goap__px_alloc(a, t->npreds ? t->npreds : 1);
-  int ok = h->x0 && h->xn && fluent;
-  if (ok) {
-    memset(fluent, 0, t->npreds ? t->npreds : 1);
-    for (size_t sc = 0; sc < t->nschemas; ++sc)
-      for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i)
-        if (t->lits[i].kind != PX_LIT_PRE && t->lits[i].pred >= 0) fluent[t->lits[i].pred] = 1;
-  }
+  int ok = h->x0 && h->xn && h->xb && fluent;
+  if (ok) mark_fluent(t, fluent);
   for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
   for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
   for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
@@ -826,9 +895,107 @@ static int build_lits(hp *h) {
         if (ok) ok = push_lit(h, &l);
       }
     }
-    h->xn[m] = (int32_t)h->nlits - h->x0[m];
+    h->xn[m] = h->xb[m] = (int32_t)h->nlits - h->x0[m];
   }
   goap__px_free(a, fluent, t->npreds ? t->npreds : 1);
+  return ok ? 1 : oom(h);
+}
+
+/* Literal l (of h->lits) with its arguments mapped by map[k] for variable -(k + 1) (HP_NOMAP:
+ * the variable has no image, and the literal is not added), appended to the method join list
+ * [from, h->nlits) unless an equal literal is there already. 0 when out of memory. */
+#define HP_NOMAP INT32_MIN
+
+static int push_mapped(hp *h, const px_lit *l, const int32_t *map, int32_t nmap, size_t from) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
+  int32_t g[PX_MAX_ARITY];
+  for (int k = 0; k < n; ++k) {
+    int32_t v = h->av.v[l->args + k];
+    if (v < 0 && (-v - 1 >= nmap || map[-v - 1] == HP_NOMAP)) return 1;
+    g[k] = v >= 0 ? v : map[-v - 1];
+  }
+  for (size_t i = from; i < h->nlits; ++i) {
+    const px_lit *o = &h->lits[i];
+    if (o->pred == l->pred && o->neg == l->neg &&
+        memcmp(h->av.v + o->args, g, (size_t)n * sizeof *g) == 0)
+      return 1;
+  }
+  px_lit c = *l;
+  c.kind = PX_LIT_PRE;
+  c.args = (int32_t)h->av.n;
+  for (int k = 0; k < n; ++k)
+    if (!goap__px_ipush(h->a, &h->av, g[k])) return 0;
+  return push_lit(h, &c);
+}
+
+#define HP_LIFT_PASSES 8 /* rounds of lifting literals up the decomposition graph */
+#define HP_LIFT_MAX 64   /* most literals one method gains by lifting */
+
+/* Adds to each method's join literals what its subtasks require of its parameters (after
+ * order_methods, which drops the methods that never reach primitives):
+ *  - its first subtask starts in the state the method is chosen in: when it is primitive,
+ *    all its precondition literals; when it is a compound task with one method left, all of
+ *    that method's join literals (its precondition holds now, and what it lifted itself);
+ *  - a later compound subtask with one method: that method's join literals on static
+ *    predicates and '=' (true now exactly when true later);
+ * each literal over the child's task parameters only (mapped through its :task arguments
+ * into the subtask's), never one with a variable of the child's own. A binding failing one
+ * would fail at the child's decomposition: the join drops it, with the search it would
+ * have cost. Repeated a few passes, so a chain of single-method tasks is lifted through;
+ * every list stays duplicate-free and gains at most HP_LIFT_MAX literals. */
+static int lift_lits(hp *h) {
+  const px_task_core *t = h->t;
+  int32_t *map = (int32_t *)goap__px_alloc(h->a, h->maxp * sizeof *map);
+  uint8_t *fluent = (uint8_t *)goap__px_alloc(h->a, t->npreds ? t->npreds : 1);
+  int ok = map && fluent;
+  if (ok) mark_fluent(t, fluent);
+  for (int pass = 0, changed = 1; ok && changed && pass < HP_LIFT_PASSES; ++pass) {
+    changed = 0;
+    for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
+      const px_method *pm = &t->htn.methods[m];
+      size_t from = h->nlits, av0 = h->av.n;
+      for (int32_t i = h->x0[m]; ok && i < h->x0[m] + h->xn[m]; ++i) {
+        px_lit l = h->lits[i]; /* a copy: push_lit may move the array */
+        ok = push_lit(h, &l);
+      }
+      for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
+        const px_step *ps = &t->htn.steps[st];
+        int first = st == pm->step0;
+        if (ps->task < 0) {
+          if (!first) continue; /* build_lits has its static literals */
+          const px_schema *sc = &t->schemas[-ps->task - 1];
+          for (int32_t k = 0; k < sc->nparams; ++k) map[k] = t->args.v[ps->args + k];
+          for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i)
+            if (t->lits[i].kind == PX_LIT_PRE) ok = push_mapped(h, &h->lits[i], map, sc->nparams, from);
+          continue;
+        }
+        if (h->m0[ps->task + 1] - h->m0[ps->task] != 1) continue;
+        int32_t c = h->mids[h->m0[ps->task]];
+        const px_method *cm = &t->htn.methods[c];
+        for (int32_t k = 0; k < cm->nparams; ++k) map[k] = HP_NOMAP;
+        for (int32_t k = 0; k < ps->nargs; ++k) {
+          int32_t v = t->args.v[cm->targs + k];
+          if (v < 0 && map[-v - 1] == HP_NOMAP) map[-v - 1] = t->args.v[ps->args + k];
+        }
+        for (int32_t i = h->x0[c]; ok && i < h->x0[c] + h->xn[c]; ++i) {
+          const px_lit *l = &h->lits[i];
+          if (!first && l->pred >= 0 && fluent[l->pred]) continue;
+          if (h->nlits - from >= (size_t)h->xb[m] + HP_LIFT_MAX) break;
+          ok = push_mapped(h, l, map, cm->nparams, from);
+        }
+      }
+      if (ok && h->nlits - from > (size_t)h->xn[m]) {
+        h->x0[m] = (int32_t)from;
+        h->xn[m] = (int32_t)(h->nlits - from);
+        changed = 1;
+      } else {
+        h->nlits = from;
+        h->av.n = av0;
+      }
+    }
+  }
+  goap__px_free(h->a, map, h->maxp * sizeof *map);
+  goap__px_free(h->a, fluent, t->npreds ? t->npreds : 1);
   return ok ? 1 : oom(h);
 }
 
@@ -903,24 +1070,17 @@ static int hp_init(hp *h) {
   }
   /* the buffers' sizes: the largest method, action and :htn */
   h->maxp = (size_t)t->htn.top_nparams;
-  h->nlev_max = (size_t)t->htn.top_nparams;
-  for (size_t m = 0; m < t->htn.nmethods; ++m) {
-    const px_method *pm = &t->htn.methods[m];
-    if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
-    if ((size_t)pm->nparams + (size_t)h->xn[m] > h->nlev_max)
-      h->nlev_max = (size_t)pm->nparams + (size_t)h->xn[m];
-  }
+  for (size_t m = 0; m < t->htn.nmethods; ++m)
+    if ((size_t)t->htn.methods[m].nparams > h->maxp) h->maxp = (size_t)t->htn.methods[m].nparams;
   for (size_t s = 0; s < t->nschemas; ++s)
     if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
   if (h->maxp == 0) h->maxp = 1;
-  if (h->nlev_max == 0) h->nlev_max = 1;
-  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
   h->jb = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->jb);
   h->bstk = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->bstk);
   h->ab = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ab);
   h->ub = (int32_t *)goap__px_alloc(a, h->maxp * sizeof *h->ub);
   h->inpos = (uint8_t *)goap__px_alloc(a, h->maxp);
-  if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+  if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->jb ||
       !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
@@ -934,7 +1094,15 @@ static int hp_init(hp *h) {
   }
   h->tobj0[t->ntypes] = (int32_t)k;
   h->two_orders = order_methods(h);
-  if (h->st != GOAP_OK) return 0;
+  if (h->st != GOAP_OK || !lift_lits(h)) return 0;
+  /* the join's levels: the largest method's parameters and join literals, or the :htn's */
+  h->nlev_max = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m)
+    if ((size_t)t->htn.methods[m].nparams + (size_t)h->xn[m] > h->nlev_max)
+      h->nlev_max = (size_t)t->htn.methods[m].nparams + (size_t)h->xn[m];
+  if (h->nlev_max == 0) h->nlev_max = 1;
+  h->lev = (hp_level *)goap__px_alloc(a, h->nlev_max * sizeof *h->lev);
+  if (!h->lev) return oom(h);
   h->order = h->mids;
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
@@ -1040,6 +1208,13 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     found = run_turn(h, max_depth);
     if (!h->sliced) break;
     which ^= 1;
+    /* a round this search searched to the end without a plan fails in the other order too
+     * (the same space): the other search skips to the next bound */
+    hp *o = &hs[which];
+    if (o->bound <= h->failed) {
+      o->bound = h->failed + 1;
+      o->in_round = 0;
+    }
   }
   hp *h = &hs[which];
   goap_status st = nsearch == 0 ? hs[0].st : h->st;
