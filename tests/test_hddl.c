@@ -951,6 +951,53 @@ TEST(method_orders_share_exhausted_bounds) {
   goap_pddl_destroy(t);
 }
 
+TEST(tasks_that_cannot_reach_the_goal_are_pruned) {
+  /* top's first method m-wrong only sets bits (work): no action under it adds (g). Its
+   * subtask is pruned at once (g is false and nothing left on the agenda adds it), not after
+   * walking the 2^12 sets of bits: the :htn, m-wrong, m-right. With a goal no action adds
+   * ((h)), the first compound task is pruned, not cut: one round, no plan. */
+  char prob[1024];
+  const char dom[] =
+      "(define (domain d) (:types bit) (:predicates (on ?b - bit) (g) (h))\n"
+      " (:task top :parameters ()) (:task work :parameters ())\n"
+      " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
+      " (:action finish :parameters () :effect (g))\n"
+      " (:method m-wrong :parameters () :task (top) :ordered-subtasks (work))\n"
+      " (:method m-right :parameters () :task (top) :ordered-subtasks (finish))\n"
+      " (:method m-w1 :parameters (?b - bit) :task (work) :ordered-subtasks (and (set ?b) (work)))\n"
+      " (:method m-w2 :parameters () :task (work) :ordered-subtasks ()))\n";
+  for (int goal = 0; goal < 2; ++goal) {
+    size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+    for (int i = 0; i < 12; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
+    k += (size_t)snprintf(prob + k, sizeof prob - k,
+                          " - bit) (:htn :ordered-subtasks (top)) (:init) (:goal (%s)))\n",
+                          goal == 0 ? "g" : "h");
+    REQUIRE(k < sizeof prob);
+    goap_pddl_task *t = parse_text(dom, prob);
+    REQUIRE(t);
+    goap_hddl_options ho;
+    memset(&ho, 0, sizeof ho);
+    ho.max_steps = 100;
+    goap_hddl_plan *p = NULL;
+    goap_hddl_stats s;
+    goap_status st = goap_hddl_solve(t, &ho, &p, &s);
+    if (goal == 0) {
+      REQUIRE(st == GOAP_OK);
+      CHECK_EQ_INT(s.steps, 3);
+      char *text = plan_text(t, p);
+      REQUIRE(text != NULL);
+      CHECK(starts_with(text, "==>\n0 finish\nroot 1\n1 top -> m-right 0\n"));
+      free(text);
+    } else {
+      CHECK_EQ_INT(st, GOAP_NO_PLAN);
+      CHECK_EQ_INT(s.rounds, 1);
+      CHECK_EQ_INT(s.steps, 1); /* the :htn; top is pruned */
+    }
+    goap_hddl_plan_destroy(p);
+    goap_pddl_destroy(t);
+  }
+}
+
 TEST(forall_in_an_action_a_method_and_the_goal) {
   int n = 0;
   goap_hddl_stats s;
@@ -1345,6 +1392,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(later_subtasks_lift_only_static_preconditions),
           TEST_ENTRY(lifted_literals_keep_the_binding_order),
           TEST_ENTRY(method_orders_share_exhausted_bounds),
+          TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

@@ -135,6 +135,11 @@ typedef struct hp {
   uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
                           depths), set when the cell is made */
   size_t cchash;
+  uint64_t *cgoal;     /* per agenda cell: the goal literals (bit i: the i-th of the first 64)
+                          some task from it on could still make true (goal_reach) */
+  size_t ccgoal;
+  uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
+                          true; per action (after the tasks): those its effects could */
   goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
   px_ivec jkey, jidx, jtmp; /* join: each binding's round of own literals; sort scratch */
   hp_frame *frames;
@@ -491,6 +496,13 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
     return -2;
   if (!goap__px_ipush(h->a, &h->cells, node) || !goap__px_ipush(h->a, &h->cells, next)) return -2;
   h->chash[c] = cell_hash(h, node, next);
+  if (h->tgoal) {
+    if (!goap__grow(h->a, (void **)&h->cgoal, &h->ccgoal, (size_t)c + 1, sizeof *h->cgoal))
+      return -2;
+    int32_t task = h->nodes[node].task;
+    size_t ti = task >= 0 ? (size_t)task : h->t->htn.nctasks + (size_t)(-task - 1);
+    h->cgoal[c] = h->tgoal[ti] | (next >= 0 ? h->cgoal[next] : 0);
+  }
   return c;
 }
 
@@ -604,6 +616,23 @@ static int goal_holds(hp *h) {
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
     const px_lit *l = &h->lits[i];
+    ground(h, l, NULL, g);
+    int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
+    if (l->neg ? v : !v) return 0;
+  }
+  return 1;
+}
+
+/* 0 when some goal literal (of the first 64) is false now and no task from agenda cell `cell`
+ * on can make it true: no decomposition of the rest of the agenda reaches the goal. */
+static int goal_reachable(const hp *h, int32_t cell) {
+  const px_task_core *t = h->t;
+  uint64_t can = h->cgoal[cell];
+  int32_t g[PX_MAX_ARITY];
+  int32_t n = t->ngoal < 64 ? t->ngoal : 64;
+  for (int32_t i = 0; i < n; ++i) {
+    if (can >> i & 1u) continue;
+    const px_lit *l = &h->lits[t->goal0 + i];
     ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
@@ -746,6 +775,8 @@ static int round_search(hp *h, int resume) {
       } else if ((seen = goap__hseen_add(h->a, &h->seen, h->hash, h->chash[agenda])) == 0 ||
                  (seen < 0 && is_loop(h, node, agenda))) {
         ok = 0; /* a repeated situation; the loop walk only when the set could not hold it */
+      } else if (h->tgoal && !goal_reachable(h, agenda)) {
+        ok = 0; /* not a cut: no deeper bound changes the tasks left */
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
@@ -831,6 +862,8 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
   goap__px_free(a, h->chash, h->cchash * sizeof *h->chash);
+  goap__px_free(a, h->cgoal, h->ccgoal * sizeof *h->cgoal);
+  goap__px_free(a, h->tgoal, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->tgoal);
   goap__hseen_free(a, &h->seen);
   goap__px_ivec_free(a, &h->jkey);
   goap__px_ivec_free(a, &h->jidx);
@@ -1051,6 +1084,56 @@ static int order_methods(hp *h) {
   return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
 }
 
+/* Effect literal e (of action parameters) could make goal literal l true: opposite sign of a
+ * delete and an add, the same predicate, and no constant argument of e differs from l's. */
+static int may_achieve(const hp *h, const px_lit *e, const px_lit *l) {
+  if (l->pred != e->pred || l->pred == PX_EQ || (e->kind == PX_LIT_DEL) != (l->neg != 0)) return 0;
+  for (int k = 0; k < h->t->preds[l->pred].arity; ++k) {
+    int32_t a = h->av.v[e->args + k];
+    if (a >= 0 && a != h->av.v[l->args + k]) return 0;
+  }
+  return 1;
+}
+
+/* tgoal (goal-relevance pruning; only when the problem has a goal): for each action the goal
+ * literals (the first 64) one of its effects may make true, for each compound task those of
+ * the actions its decompositions can reach, by a fixpoint over the methods order_methods kept
+ * (arguments ignored: an over-approximation, so pruning on it loses no plan). */
+static int goal_reach(hp *h) {
+  const px_task_core *t = h->t;
+  if (t->ngoal == 0) return 1;
+  size_t nc = t->htn.nctasks;
+  h->tgoal = (uint64_t *)goap__px_alloc(h->a, (nc + t->nschemas + 1) * sizeof *h->tgoal);
+  if (!h->tgoal) return oom(h);
+  memset(h->tgoal, 0, (nc + t->nschemas + 1) * sizeof *h->tgoal);
+  int32_t ng = t->ngoal < 64 ? t->ngoal : 64;
+  for (size_t sc = 0; sc < t->nschemas; ++sc)
+    for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i) {
+      const px_lit *e = &h->lits[i];
+      if (e->kind != PX_LIT_ADD && e->kind != PX_LIT_DEL) continue;
+      for (int32_t k = 0; k < ng; ++k)
+        if (may_achieve(h, e, &h->lits[t->goal0 + k])) h->tgoal[nc + sc] |= (uint64_t)1 << k;
+    }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t c = 0; c < nc; ++c) {
+      uint64_t m = h->tgoal[c];
+      for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+        const px_method *pm = &t->htn.methods[h->mids[j]];
+        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+          int32_t task = t->htn.steps[st].task;
+          m |= h->tgoal[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
+        }
+      }
+      if (m != h->tgoal[c]) {
+        h->tgoal[c] = m;
+        changed = 1;
+      }
+    }
+  }
+  return 1;
+}
+
 static int hp_init(hp *h) {
   const px_task_core *t = h->t;
   const goap_allocator *a = h->a;
@@ -1094,7 +1177,7 @@ static int hp_init(hp *h) {
   }
   h->tobj0[t->ntypes] = (int32_t)k;
   h->two_orders = order_methods(h);
-  if (h->st != GOAP_OK || !lift_lits(h)) return 0;
+  if (h->st != GOAP_OK || !lift_lits(h) || !goal_reach(h)) return 0;
   /* the join's levels: the largest method's parameters and join literals, or the :htn's */
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m)
