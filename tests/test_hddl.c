@@ -998,6 +998,46 @@ TEST(tasks_that_cannot_reach_the_goal_are_pruned) {
   }
 }
 
+TEST(relaxed_goal_test_follows_preconditions_of_achievers) {
+  /* the goal (g2) is added by a2 (under fin, which stays on the agenda), but a2 needs (g1),
+   * false, and only a1 adds it. Under m-wrong, work can reach set only: with fin still to
+   * come, the direct test (some task left adds g2) passes, the relaxed one (g1 can never
+   * become true, so neither can g2) prunes work at once instead of walking the 2^12 sets of
+   * bits: the :htn, m-wrong, m-right, m-fin. */
+  char prob[1024];
+  const char dom[] =
+      "(define (domain d) (:types bit) (:predicates (on ?b - bit) (g1) (g2))\n"
+      " (:task top :parameters ()) (:task work :parameters ()) (:task fin :parameters ())\n"
+      " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
+      " (:action a1 :parameters () :effect (g1))\n"
+      " (:action a2 :parameters () :precondition (g1) :effect (g2))\n"
+      " (:method m-wrong :parameters () :task (top) :ordered-subtasks (work))\n"
+      " (:method m-right :parameters () :task (top) :ordered-subtasks (a1))\n"
+      " (:method m-fin :parameters () :task (fin) :ordered-subtasks (a2))\n"
+      " (:method m-w1 :parameters (?b - bit) :task (work) :ordered-subtasks (and (set ?b) (work)))\n"
+      " (:method m-w2 :parameters () :task (work) :ordered-subtasks ()))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 12; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k,
+                        " - bit) (:htn :ordered-subtasks (and (top) (fin))) (:init) (:goal (g2)))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 4);
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 a1\n1 a2\n"));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
 TEST(forall_in_an_action_a_method_and_the_goal) {
   int n = 0;
   goap_hddl_stats s;
@@ -1393,6 +1433,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(lifted_literals_keep_the_binding_order),
           TEST_ENTRY(method_orders_share_exhausted_bounds),
           TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
+          TEST_ENTRY(relaxed_goal_test_follows_preconditions_of_achievers),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

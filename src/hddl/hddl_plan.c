@@ -140,6 +140,14 @@ typedef struct hp {
   size_t ccgoal;
   uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
                           true; per action (after the tasks): those its effects could */
+  /* the relaxed goal test (goal_reach; rel == NULL: off) */
+  int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
+  int nrel;
+  uint64_t *trel;      /* as tgoal: the relevant actions each task (or action) can reach */
+  uint64_t *crel;      /* per agenda cell: those the rest of the agenda can reach */
+  size_t ccrel;
+  int32_t *pcount;     /* per predicate: its true atoms now */
+  uint8_t *preach;     /* per predicate: scratch of the relaxed test */
   goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
   px_ivec jkey, jidx, jtmp; /* join: each binding's round of own literals; sort scratch */
   hp_frame *frames;
@@ -236,14 +244,17 @@ static int set_truth(hp *h, int32_t e, uint8_t v) {
     return 0;
   h->truth[e] = v;
   h->hash ^= atom_key(e);
+  if (h->pcount) h->pcount[px_tset_id(&h->atoms, e)] += v ? 1 : -1;
   return 1;
 }
 
 static void undo_to(hp *h, size_t mark) {
   while (h->undo.n > mark) {
     h->undo.n -= 2;
-    h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
-    h->hash ^= atom_key(h->undo.v[h->undo.n]); /* every logged change was a flip */
+    int32_t e = h->undo.v[h->undo.n];
+    h->truth[e] = (uint8_t)h->undo.v[h->undo.n + 1];
+    h->hash ^= atom_key(e); /* every logged change was a flip */
+    if (h->pcount) h->pcount[px_tset_id(&h->atoms, e)] += h->truth[e] ? 1 : -1;
   }
 }
 
@@ -502,6 +513,11 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
     int32_t task = h->nodes[node].task;
     size_t ti = task >= 0 ? (size_t)task : h->t->htn.nctasks + (size_t)(-task - 1);
     h->cgoal[c] = h->tgoal[ti] | (next >= 0 ? h->cgoal[next] : 0);
+    if (h->rel) {
+      if (!goap__grow(h->a, (void **)&h->crel, &h->ccrel, (size_t)c + 1, sizeof *h->crel))
+        return -2;
+      h->crel[c] = h->trel[ti] | (next >= 0 ? h->crel[next] : 0);
+    }
   }
   return c;
 }
@@ -636,6 +652,34 @@ static int goal_reachable(const hp *h, int32_t cell) {
     ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
+  }
+  if (!h->rel) return 1;
+  /* relaxed: the predicates with a true atom now, then those the relevant actions the rest
+   * of the agenda can reach add, once their positive preconditions' predicates are there */
+  uint8_t *r = h->preach;
+  for (size_t p = 0; p < t->npreds; ++p) r[p] = h->pcount[p] > 0;
+  uint64_t left = h->crel[cell];
+  for (int changed = 1; changed && left;) {
+    changed = 0;
+    for (int j = 0; j < h->nrel; ++j) {
+      if (!(left >> j & 1u)) continue;
+      const px_schema *sc = &t->schemas[h->rel[j]];
+      int ok = 1;
+      for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
+        const px_lit *l = &h->lits[i];
+        if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0 && !r[l->pred]) ok = 0;
+      }
+      if (!ok) continue;
+      for (int32_t i = sc->lit0; i < sc->lit0 + sc->nlits; ++i)
+        if (h->lits[i].kind == PX_LIT_ADD) r[h->lits[i].pred] = 1;
+      left &= ~((uint64_t)1 << j);
+      changed = 1;
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const px_lit *l = &h->lits[t->goal0 + i];
+    if (l->neg || l->pred < 0 || r[l->pred]) continue;
+    return 0; /* false now (else its predicate would be in r), and nothing can add it */
   }
   return 1;
 }
@@ -864,6 +908,11 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->chash, h->cchash * sizeof *h->chash);
   goap__px_free(a, h->cgoal, h->ccgoal * sizeof *h->cgoal);
   goap__px_free(a, h->tgoal, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->tgoal);
+  goap__px_free(a, h->rel, 64 * sizeof *h->rel);
+  goap__px_free(a, h->trel, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->trel);
+  goap__px_free(a, h->crel, h->ccrel * sizeof *h->crel);
+  goap__px_free(a, h->pcount, (t->npreds ? t->npreds : 1) * sizeof *h->pcount);
+  goap__px_free(a, h->preach, t->npreds ? t->npreds : 1);
   goap__hseen_free(a, &h->seen);
   goap__px_ivec_free(a, &h->jkey);
   goap__px_ivec_free(a, &h->jidx);
@@ -1095,6 +1144,82 @@ static int may_achieve(const hp *h, const px_lit *e, const px_lit *l) {
   return 1;
 }
 
+/* The relaxed goal test's tables: the actions relevant to the goal (backwards from the
+ * predicates of its positive literals: an action adding a relevant predicate is relevant,
+ * and the predicates of its positive preconditions are), each task's reachable ones (trel,
+ * a fixpoint like tgoal's) and the true atoms per predicate. Off (rel NULL) when more than
+ * 64 actions are relevant. */
+static int relevant_actions(hp *h) {
+  const px_task_core *t = h->t;
+  size_t np = t->npreds ? t->npreds : 1, nc = t->htn.nctasks;
+  uint8_t *rp = (uint8_t *)goap__px_alloc(h->a, np);
+  if (!rp) return oom(h);
+  memset(rp, 0, np);
+  for (int32_t i = 0; i < t->ngoal && i < 64; ++i) {
+    const px_lit *l = &h->lits[t->goal0 + i];
+    if (!l->neg && l->pred >= 0) rp[l->pred] = 1;
+  }
+  int32_t rel[64];
+  int nrel = 0, over = 0;
+  uint8_t *in = (uint8_t *)goap__px_alloc(h->a, t->nschemas ? t->nschemas : 1);
+  if (!in) {
+    goap__px_free(h->a, rp, np);
+    return oom(h);
+  }
+  memset(in, 0, t->nschemas ? t->nschemas : 1);
+  for (int changed = 1; changed && !over;) {
+    changed = 0;
+    for (size_t sc = 0; sc < t->nschemas && !over; ++sc) {
+      const px_schema *s = &t->schemas[sc];
+      int adds = 0;
+      for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i)
+        if (h->lits[i].kind == PX_LIT_ADD && rp[h->lits[i].pred]) adds = 1;
+      if (in[sc] || !adds) continue;
+      if (nrel == 64) {
+        over = 1;
+        break;
+      }
+      in[sc] = 1;
+      rel[nrel++] = (int32_t)sc;
+      changed = 1;
+      for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i)
+        if (h->lits[i].kind == PX_LIT_PRE && !h->lits[i].neg && h->lits[i].pred >= 0)
+          rp[h->lits[i].pred] = 1;
+    }
+  }
+  goap__px_free(h->a, rp, np);
+  goap__px_free(h->a, in, t->nschemas ? t->nschemas : 1);
+  if (over || nrel == 0) return 1;
+  h->rel = (int32_t *)goap__px_alloc(h->a, 64 * sizeof *h->rel);
+  h->trel = (uint64_t *)goap__px_alloc(h->a, (nc + t->nschemas + 1) * sizeof *h->trel);
+  h->pcount = (int32_t *)goap__px_alloc(h->a, np * sizeof *h->pcount);
+  h->preach = (uint8_t *)goap__px_alloc(h->a, np);
+  if (!h->rel || !h->trel || !h->pcount || !h->preach) return oom(h);
+  memcpy(h->rel, rel, (size_t)nrel * sizeof *rel);
+  h->nrel = nrel;
+  memset(h->trel, 0, (nc + t->nschemas + 1) * sizeof *h->trel);
+  for (int j = 0; j < nrel; ++j) h->trel[nc + (size_t)rel[j]] = (uint64_t)1 << j;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t c = 0; c < nc; ++c) {
+      uint64_t m = h->trel[c];
+      for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+        const px_method *pm = &t->htn.methods[h->mids[j]];
+        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+          int32_t task = t->htn.steps[st].task;
+          m |= h->trel[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
+        }
+      }
+      if (m != h->trel[c]) {
+        h->trel[c] = m;
+        changed = 1;
+      }
+    }
+  }
+  memset(h->pcount, 0, np * sizeof *h->pcount); /* counted as the initial state is set */
+  return 1;
+}
+
 /* tgoal (goal-relevance pruning; only when the problem has a goal): for each action the goal
  * literals (the first 64) one of its effects may make true, for each compound task those of
  * the actions its decompositions can reach, by a fixpoint over the methods order_methods kept
@@ -1131,7 +1256,7 @@ static int goal_reach(hp *h) {
       }
     }
   }
-  return 1;
+  return relevant_actions(h);
 }
 
 static int hp_init(hp *h) {
@@ -1191,7 +1316,10 @@ static int hp_init(hp *h) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
     if (e < 0) return oom(h);
-    if (!h->truth[e]) h->hash ^= atom_key(e);
+    if (!h->truth[e]) {
+      h->hash ^= atom_key(e);
+      if (h->pcount) h->pcount[p]++;
+    }
     h->truth[e] = 1;
   }
   return 1;
