@@ -999,7 +999,7 @@ static int push_mapped(hp *h, const px_lit *l, const int32_t *map, int32_t nmap,
   for (size_t i = from; i < h->nlits; ++i) {
     const px_lit *o = &h->lits[i];
     if (o->pred == l->pred && o->neg == l->neg &&
-        memcmp(h->av.v + o->args, g, (size_t)n * sizeof *g) == 0)
+        (n == 0 || memcmp(h->av.v + o->args, g, (size_t)n * sizeof *g) == 0))
       return 1;
   }
   px_lit c = *l;
