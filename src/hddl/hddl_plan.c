@@ -36,9 +36,19 @@
  *    up (a loop). With the depth bound part of the situation, each round is a depth-first
  *    search of a finite graph with a closed list, so it stays complete for its bound. The set
  *    holds at most HP_MAX_SEEN situations per round; beyond, only the ancestor walk above.
- *  - A method's join literals (build_lits) are its precondition, then the precondition
- *    literals of its primitive subtasks on static predicates (no action changes them) and
- *    '=', rewritten into the method's parameters: true now exactly when true at execution.
+ *  - A method's join literals (hddl_prep.c: build_lits) are its precondition, then the
+ *    precondition literals of its primitive subtasks on static predicates (no action changes them) and
+ *    '=', rewritten into the method's parameters: true now exactly when true at execution
+ *    (its own: xb of them). Then (lift_lits) literals its subtasks require of its parameters:
+ *    all of its first subtask's (an action's precondition, or the join literals of a task's
+ *    only method: they are evaluated in the state the method is chosen in) and the static
+ *    ones of later single-method subtasks. Lifted literals only drop bindings: the order of
+ *    the remaining ones is the order without them (join sorts when a lifted literal binds).
+ *  - Goal reachability (only with a :goal): a compound head is pruned, not cut, when a goal
+ *    literal is false and no action the rest of the agenda can reach (cgoal, per cell) may
+ *    make it true, or when a delete-free, predicate-level fixpoint over the goal-relevant
+ *    actions the agenda can reach (crel) does not reach its predicate. Both over-approximate
+ *    what the agenda can still achieve, independently of the depth bound.
  *  - Joins take a bound literal's candidates from the shortest list that holds them: the
  *    atoms with a given object at a given position (by_arg, for predicates of arity >= 2),
  *    else all atoms of the predicate. Both lists are in interning order, so the bindings come
@@ -50,7 +60,8 @@
  *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
  *    ends in advance() just before a binding would be tried, so the next turn of that search
  *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
- *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
+ *    plan, proof of no plan, or budget stop of either ends both (they search the same space);
+ *    a bound one search has exhausted (failed), the other skips.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -70,108 +81,8 @@
 #include "hddl_seen.h"
 #include "pddl/pddl_internal.h"
 
-#define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
-#define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
-#define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
-#define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
-#define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
-#define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
+#include "hddl_plan.h"
 
-typedef struct hp_node {
-  int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
-  int32_t args, nargs; /* ground arguments, offset in gargs */
-  int32_t method;      /* the method that decomposed it (-1: none yet; the :htn for the root) */
-  int32_t child0, nchild;
-  int32_t depth;
-  int32_t prim;        /* primitive: its position in the plan */
-  int32_t parent;      /* the node it is a subtask of (-1: the root) */
-  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
-  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
-} hp_node;
-
-typedef struct hp_frame {
-  int32_t cell;        /* the agenda cell of the task (-1: the root) */
-  int32_t node;
-  int32_t mi;          /* position in the task's method list, -1 before the first */
-  size_t bind0, nbind, bnext; /* the current method's bindings in pool */
-  size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
-} hp_frame;
-
-typedef struct hp_level {
-  int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
-  const px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
-  size_t pos;          /* next candidate */
-  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
-} hp_level;
-
-typedef struct hp {
-  const px_task_core *t;
-  const goap_allocator *a;
-  /* state */
-  px_tset atoms;
-  uint8_t *truth;
-  size_t ctruth;
-  px_ivec *by_pred;    /* npreds lists of interned atoms */
-  px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
-                          the interned atoms of the predicate with that object there; each
-                          list is a subsequence of by_pred's, in the same order */
-  px_ivec undo;        /* (atom, old truth) pairs */
-  uint64_t hash;       /* XOR of atom_key() over the true atoms */
-  /* tables */
-  px_lit *lits;        /* the task's literals, then each method's join literals */
-  size_t nlits, clits;
-  px_ivec av;          /* the task's argument pool, then the join literals' arguments */
-  int32_t *x0, *xn;    /* per method: its join literals' range in lits */
-  int32_t *xb;         /* per method: how many of them (a prefix) are its own; the rest were
-                          lifted from its subtasks (lift_lits) and only check bindings */
-  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
-  int32_t *m0, *mids;     /* methods of each task, in domain order */
-  int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
-  const int32_t *order;   /* the lists the search uses now: mids or mids2 */
-  /* search */
-  hp_node *nodes;
-  size_t nnodes, cnodes;
-  px_ivec gargs, cells, seq, pool;
-  uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
-                          depths), set when the cell is made */
-  size_t cchash;
-  uint64_t *cgoal;     /* per agenda cell: the goal literals (bit i: the i-th of the first 64)
-                          some task from it on could still make true (goal_reach) */
-  size_t ccgoal;
-  uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
-                          true; per action (after the tasks): those its effects could */
-  /* the relaxed goal test (goal_reach; rel == NULL: off) */
-  int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
-  int nrel;
-  uint64_t *trel;      /* as tgoal: the relevant actions each task (or action) can reach */
-  uint64_t *crel;      /* per agenda cell: those the rest of the agenda can reach */
-  size_t ccrel;
-  int32_t *pcount;     /* per predicate: its true atoms now */
-  uint8_t *preach;     /* per predicate: scratch of the relaxed test */
-  goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
-  px_ivec jkey, jidx, jtmp; /* join: each binding's round of own literals; sort scratch */
-  hp_frame *frames;
-  size_t nframes, cframes;
-  hp_level *lev;
-  size_t nlev_max;     /* levels of the largest join */
-  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
-  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
-                                   and advance's bindings */
-  uint8_t *inpos;      /* maxp */
-  int32_t scratch[PX_MAX_ARITY];
-  /* budgets */
-  uint64_t steps, max_steps, work, max_work;
-  uint64_t slice_end;  /* steps at which this search's turn ends */
-  int sliced;          /* the search paused at slice_end (advance resumes it) */
-  int two_orders;      /* mids and mids2 differ: a second search uses mids2 */
-  int in_round;        /* a round was paused and is to be resumed */
-  int rounds;
-  uint64_t t0;
-  double max_ms;
-  int bound, cut;
-  int failed;          /* the largest bound whose round failed, searched to the end (0: none) */
-  goap_status st;
-} hp;
 
 typedef struct hp_ent {
   int32_t what;        /* primitive: schema id; compound: task id */
@@ -926,339 +837,6 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->inpos, h->maxp);
 }
 
-/* fluent[p] = 1 for every predicate p some action changes, 0 for the static ones. */
-static void mark_fluent(const px_task_core *t, uint8_t *fluent) {
-  memset(fluent, 0, t->npreds ? t->npreds : 1);
-  for (size_t sc = 0; sc < t->nschemas; ++sc)
-    for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i)
-      if (t->lits[i].kind != PX_LIT_PRE && t->lits[i].pred >= 0) fluent[t->lits[i].pred] = 1;
-}
-
-static int push_lit(hp *h, const px_lit *l) {
-  if (!goap__grow(h->a, (void **)&h->lits, &h->clits, h->nlits + 1, sizeof *h->lits)) return 0;
-  h->lits[h->nlits++] = *l;
-  return 1;
-}
-
-/* The literals and arguments the planner reads: a copy of the task's (same indices), then per
- * method its join literals: its precondition, then the static precondition literals of its
- * primitive subtasks (on predicates no action changes, and '='), rewritten into the method's
- * parameters. Those hold at execution time exactly when they hold now, so a binding failing
- * one can never be executed: the join drops it at once. */
-static int build_lits(hp *h) {
-  const px_task_core *t = h->t;
-  const goap_allocator *a = h->a;
-  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  h->x0 = (int32_t *)goap__px_alloc(a, nm * sizeof *h->x0);
-  h->xn = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xn);
-  h->xb = (int32_t *)goap__px_alloc(a, nm * sizeof *h->xb);
-  uint8_t *fluent = (uint8_t *)goap__px_alloc(a, t->npreds ? t->npreds : 1);
-  int ok = h->x0 && h->xn && h->xb && fluent;
-  if (ok) mark_fluent(t, fluent);
-  for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
-  for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
-  for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
-    const px_method *pm = &t->htn.methods[m];
-    h->x0[m] = (int32_t)h->nlits;
-    for (int32_t i = pm->lit0; ok && i < pm->lit0 + pm->nlits; ++i) ok = push_lit(h, &t->lits[i]);
-    for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
-      const px_step *ps = &t->htn.steps[st];
-      if (ps->task >= 0) continue;
-      const px_schema *sc = &t->schemas[-ps->task - 1];
-      for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
-        px_lit l = t->lits[i];
-        if (l.kind != PX_LIT_PRE || (l.pred >= 0 && fluent[l.pred])) continue;
-        int n = l.pred == PX_EQ ? 2 : t->preds[l.pred].arity;
-        l.args = (int32_t)h->av.n;
-        for (int k = 0; ok && k < n; ++k) {
-          int32_t v = t->args.v[t->lits[i].args + k];
-          ok = goap__px_ipush(a, &h->av, v >= 0 ? v : t->args.v[ps->args + (-v - 1)]);
-        }
-        if (ok) ok = push_lit(h, &l);
-      }
-    }
-    h->xn[m] = h->xb[m] = (int32_t)h->nlits - h->x0[m];
-  }
-  goap__px_free(a, fluent, t->npreds ? t->npreds : 1);
-  return ok ? 1 : oom(h);
-}
-
-/* Literal l (of h->lits) with its arguments mapped by map[k] for variable -(k + 1) (HP_NOMAP:
- * the variable has no image, and the literal is not added), appended to the method join list
- * [from, h->nlits) unless an equal literal is there already. 0 when out of memory. */
-#define HP_NOMAP INT32_MIN
-
-static int push_mapped(hp *h, const px_lit *l, const int32_t *map, int32_t nmap, size_t from) {
-  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
-  int32_t g[PX_MAX_ARITY];
-  for (int k = 0; k < n; ++k) {
-    int32_t v = h->av.v[l->args + k];
-    if (v < 0 && (-v - 1 >= nmap || map[-v - 1] == HP_NOMAP)) return 1;
-    g[k] = v >= 0 ? v : map[-v - 1];
-  }
-  for (size_t i = from; i < h->nlits; ++i) {
-    const px_lit *o = &h->lits[i];
-    if (o->pred == l->pred && o->neg == l->neg &&
-        (n == 0 || memcmp(h->av.v + o->args, g, (size_t)n * sizeof *g) == 0))
-      return 1;
-  }
-  px_lit c = *l;
-  c.kind = PX_LIT_PRE;
-  c.args = (int32_t)h->av.n;
-  for (int k = 0; k < n; ++k)
-    if (!goap__px_ipush(h->a, &h->av, g[k])) return 0;
-  return push_lit(h, &c);
-}
-
-#define HP_LIFT_PASSES 8 /* rounds of lifting literals up the decomposition graph */
-#define HP_LIFT_MAX 64   /* most literals one method gains by lifting */
-
-/* Adds to each method's join literals what its subtasks require of its parameters (after
- * order_methods, which drops the methods that never reach primitives):
- *  - its first subtask starts in the state the method is chosen in: when it is primitive,
- *    all its precondition literals; when it is a compound task with one method left, all of
- *    that method's join literals (its precondition holds now, and what it lifted itself);
- *  - a later compound subtask with one method: that method's join literals on static
- *    predicates and '=' (true now exactly when true later);
- * each literal over the child's task parameters only (mapped through its :task arguments
- * into the subtask's), never one with a variable of the child's own. A binding failing one
- * would fail at the child's decomposition: the join drops it, with the search it would
- * have cost. Repeated a few passes, so a chain of single-method tasks is lifted through;
- * every list stays duplicate-free and gains at most HP_LIFT_MAX literals. */
-static int lift_lits(hp *h) {
-  const px_task_core *t = h->t;
-  int32_t *map = (int32_t *)goap__px_alloc(h->a, h->maxp * sizeof *map);
-  uint8_t *fluent = (uint8_t *)goap__px_alloc(h->a, t->npreds ? t->npreds : 1);
-  int ok = map && fluent;
-  if (ok) mark_fluent(t, fluent);
-  for (int pass = 0, changed = 1; ok && changed && pass < HP_LIFT_PASSES; ++pass) {
-    changed = 0;
-    for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
-      const px_method *pm = &t->htn.methods[m];
-      size_t from = h->nlits, av0 = h->av.n;
-      for (int32_t i = h->x0[m]; ok && i < h->x0[m] + h->xn[m]; ++i) {
-        px_lit l = h->lits[i]; /* a copy: push_lit may move the array */
-        ok = push_lit(h, &l);
-      }
-      for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
-        const px_step *ps = &t->htn.steps[st];
-        int first = st == pm->step0;
-        if (ps->task < 0) {
-          if (!first) continue; /* build_lits has its static literals */
-          const px_schema *sc = &t->schemas[-ps->task - 1];
-          for (int32_t k = 0; k < sc->nparams; ++k) map[k] = t->args.v[ps->args + k];
-          for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i)
-            if (t->lits[i].kind == PX_LIT_PRE) ok = push_mapped(h, &h->lits[i], map, sc->nparams, from);
-          continue;
-        }
-        if (h->m0[ps->task + 1] - h->m0[ps->task] != 1) continue;
-        int32_t c = h->mids[h->m0[ps->task]];
-        const px_method *cm = &t->htn.methods[c];
-        for (int32_t k = 0; k < cm->nparams; ++k) map[k] = HP_NOMAP;
-        for (int32_t k = 0; k < ps->nargs; ++k) {
-          int32_t v = t->args.v[cm->targs + k];
-          if (v < 0 && map[-v - 1] == HP_NOMAP) map[-v - 1] = t->args.v[ps->args + k];
-        }
-        for (int32_t i = h->x0[c]; ok && i < h->x0[c] + h->xn[c]; ++i) {
-          const px_lit *l = &h->lits[i];
-          if (!first && l->pred >= 0 && fluent[l->pred]) continue;
-          if (h->nlits - from >= (size_t)h->xb[m] + HP_LIFT_MAX) break;
-          ok = push_mapped(h, l, map, cm->nparams, from);
-        }
-      }
-      if (ok && h->nlits - from > (size_t)h->xn[m]) {
-        h->x0[m] = (int32_t)from;
-        h->xn[m] = (int32_t)(h->nlits - from);
-        changed = 1;
-      } else {
-        h->nlits = from;
-        h->av.n = av0;
-      }
-    }
-  }
-  goap__px_free(h->a, map, h->maxp * sizeof *map);
-  goap__px_free(h->a, fluent, t->npreds ? t->npreds : 1);
-  return ok ? 1 : oom(h);
-}
-
-#define HP_INF UINT32_MAX
-
-/* The task decomposition graph, lifted (arguments and preconditions ignored): the fewest
- * primitive steps each compound task can decompose into, by a fixpoint from "none" (HP_INF).
- * Methods with a subtask that never reaches primitives (cost HP_INF) can never be part of a
- * plan: they are left out of their task's lists (m0, mids in domain order, mids2 by cost:
- * fewest first, ties in domain order). 1 when the two orders differ somewhere. */
-static int order_methods(hp *h) {
-  const px_task_core *t = h->t;
-  size_t nc = t->htn.nctasks ? t->htn.nctasks : 1, nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  uint32_t *tc = (uint32_t *)goap__px_alloc(h->a, nc * sizeof *tc);
-  uint32_t *mc = (uint32_t *)goap__px_alloc(h->a, nm * sizeof *mc);
-  if (!tc || !mc) {
-    goap__px_free(h->a, tc, nc * sizeof *tc);
-    goap__px_free(h->a, mc, nm * sizeof *mc);
-    return oom(h);
-  }
-  for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
-  for (size_t m = 0; m < t->htn.nmethods; ++m) mc[m] = HP_INF;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      const px_method *pm = &t->htn.methods[m];
-      uint64_t sum = 0;
-      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
-        int32_t task = t->htn.steps[st].task;
-        sum += task < 0 ? 1u : tc[task];
-      }
-      mc[m] = sum < HP_INF ? (uint32_t)sum : HP_INF;
-      if (mc[m] < tc[pm->task]) {
-        tc[pm->task] = mc[m];
-        changed = 1;
-      }
-    }
-  }
-  size_t k = 0;
-  for (size_t c = 0; c < t->htn.nctasks; ++c) {
-    h->m0[c] = (int32_t)k;
-    for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      if (t->htn.methods[m].task != (int32_t)c || mc[m] == HP_INF) continue;
-      h->mids[k] = (int32_t)m;
-      size_t j = k++; /* insertion: after every method of no greater cost */
-      for (; j > (size_t)h->m0[c] && mc[h->mids2[j - 1]] > mc[m]; --j) h->mids2[j] = h->mids2[j - 1];
-      h->mids2[j] = (int32_t)m;
-    }
-  }
-  h->m0[t->htn.nctasks] = (int32_t)k;
-  goap__px_free(h->a, tc, nc * sizeof *tc);
-  goap__px_free(h->a, mc, nm * sizeof *mc);
-  return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
-}
-
-/* Effect literal e (of action parameters) could make goal literal l true: opposite sign of a
- * delete and an add, the same predicate, and no constant argument of e differs from l's. */
-static int may_achieve(const hp *h, const px_lit *e, const px_lit *l) {
-  if (l->pred != e->pred || l->pred == PX_EQ || (e->kind == PX_LIT_DEL) != (l->neg != 0)) return 0;
-  for (int k = 0; k < h->t->preds[l->pred].arity; ++k) {
-    int32_t a = h->av.v[e->args + k];
-    if (a >= 0 && a != h->av.v[l->args + k]) return 0;
-  }
-  return 1;
-}
-
-/* The relaxed goal test's tables: the actions relevant to the goal (backwards from the
- * predicates of its positive literals: an action adding a relevant predicate is relevant,
- * and the predicates of its positive preconditions are), each task's reachable ones (trel,
- * a fixpoint like tgoal's) and the true atoms per predicate. Off (rel NULL) when more than
- * 64 actions are relevant. */
-static int relevant_actions(hp *h) {
-  const px_task_core *t = h->t;
-  size_t np = t->npreds ? t->npreds : 1, nc = t->htn.nctasks;
-  uint8_t *rp = (uint8_t *)goap__px_alloc(h->a, np);
-  if (!rp) return oom(h);
-  memset(rp, 0, np);
-  for (int32_t i = 0; i < t->ngoal && i < 64; ++i) {
-    const px_lit *l = &h->lits[t->goal0 + i];
-    if (!l->neg && l->pred >= 0) rp[l->pred] = 1;
-  }
-  int32_t rel[64];
-  int nrel = 0, over = 0;
-  uint8_t *in = (uint8_t *)goap__px_alloc(h->a, t->nschemas ? t->nschemas : 1);
-  if (!in) {
-    goap__px_free(h->a, rp, np);
-    return oom(h);
-  }
-  memset(in, 0, t->nschemas ? t->nschemas : 1);
-  for (int changed = 1; changed && !over;) {
-    changed = 0;
-    for (size_t sc = 0; sc < t->nschemas && !over; ++sc) {
-      const px_schema *s = &t->schemas[sc];
-      int adds = 0;
-      for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i)
-        if (h->lits[i].kind == PX_LIT_ADD && rp[h->lits[i].pred]) adds = 1;
-      if (in[sc] || !adds) continue;
-      if (nrel == 64) {
-        over = 1;
-        break;
-      }
-      in[sc] = 1;
-      rel[nrel++] = (int32_t)sc;
-      changed = 1;
-      for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i)
-        if (h->lits[i].kind == PX_LIT_PRE && !h->lits[i].neg && h->lits[i].pred >= 0)
-          rp[h->lits[i].pred] = 1;
-    }
-  }
-  goap__px_free(h->a, rp, np);
-  goap__px_free(h->a, in, t->nschemas ? t->nschemas : 1);
-  if (over || nrel == 0) return 1;
-  h->rel = (int32_t *)goap__px_alloc(h->a, 64 * sizeof *h->rel);
-  h->trel = (uint64_t *)goap__px_alloc(h->a, (nc + t->nschemas + 1) * sizeof *h->trel);
-  h->pcount = (int32_t *)goap__px_alloc(h->a, np * sizeof *h->pcount);
-  h->preach = (uint8_t *)goap__px_alloc(h->a, np);
-  if (!h->rel || !h->trel || !h->pcount || !h->preach) return oom(h);
-  memcpy(h->rel, rel, (size_t)nrel * sizeof *rel);
-  h->nrel = nrel;
-  memset(h->trel, 0, (nc + t->nschemas + 1) * sizeof *h->trel);
-  for (int j = 0; j < nrel; ++j) h->trel[nc + (size_t)rel[j]] = (uint64_t)1 << j;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (size_t c = 0; c < nc; ++c) {
-      uint64_t m = h->trel[c];
-      for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
-        const px_method *pm = &t->htn.methods[h->mids[j]];
-        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
-          int32_t task = t->htn.steps[st].task;
-          m |= h->trel[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
-        }
-      }
-      if (m != h->trel[c]) {
-        h->trel[c] = m;
-        changed = 1;
-      }
-    }
-  }
-  memset(h->pcount, 0, np * sizeof *h->pcount); /* counted as the initial state is set */
-  return 1;
-}
-
-/* tgoal (goal-relevance pruning; only when the problem has a goal): for each action the goal
- * literals (the first 64) one of its effects may make true, for each compound task those of
- * the actions its decompositions can reach, by a fixpoint over the methods order_methods kept
- * (arguments ignored: an over-approximation, so pruning on it loses no plan). */
-static int goal_reach(hp *h) {
-  const px_task_core *t = h->t;
-  if (t->ngoal == 0) return 1;
-  size_t nc = t->htn.nctasks;
-  h->tgoal = (uint64_t *)goap__px_alloc(h->a, (nc + t->nschemas + 1) * sizeof *h->tgoal);
-  if (!h->tgoal) return oom(h);
-  memset(h->tgoal, 0, (nc + t->nschemas + 1) * sizeof *h->tgoal);
-  int32_t ng = t->ngoal < 64 ? t->ngoal : 64;
-  for (size_t sc = 0; sc < t->nschemas; ++sc)
-    for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i) {
-      const px_lit *e = &h->lits[i];
-      if (e->kind != PX_LIT_ADD && e->kind != PX_LIT_DEL) continue;
-      for (int32_t k = 0; k < ng; ++k)
-        if (may_achieve(h, e, &h->lits[t->goal0 + k])) h->tgoal[nc + sc] |= (uint64_t)1 << k;
-    }
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (size_t c = 0; c < nc; ++c) {
-      uint64_t m = h->tgoal[c];
-      for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
-        const px_method *pm = &t->htn.methods[h->mids[j]];
-        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
-          int32_t task = t->htn.steps[st].task;
-          m |= h->tgoal[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
-        }
-      }
-      if (m != h->tgoal[c]) {
-        h->tgoal[c] = m;
-        changed = 1;
-      }
-    }
-  }
-  return relevant_actions(h);
-}
-
 static int hp_init(hp *h) {
   const px_task_core *t = h->t;
   const goap_allocator *a = h->a;
@@ -1272,7 +850,7 @@ static int hp_init(hp *h) {
   h->m0 = (int32_t *)goap__px_alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
   h->mids2 = (int32_t *)goap__px_alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
-  if (!h->mids2 || !build_lits(h)) {
+  if (!h->mids2 || !goap__hp_build_lits(h)) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
   }
@@ -1301,8 +879,8 @@ static int hp_init(hp *h) {
       if (is_a(t, (int32_t)o, (int32_t)ty)) h->tobjs[k++] = (int32_t)o;
   }
   h->tobj0[t->ntypes] = (int32_t)k;
-  h->two_orders = order_methods(h);
-  if (h->st != GOAP_OK || !lift_lits(h) || !goal_reach(h)) return 0;
+  h->two_orders = goap__hp_order_methods(h);
+  if (h->st != GOAP_OK || !goap__hp_lift_lits(h) || !goap__hp_goal_reach(h)) return 0;
   /* the join's levels: the largest method's parameters and join literals, or the :htn's */
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m)
