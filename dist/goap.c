@@ -14397,8 +14397,11 @@ goap_status goap__px_parse_htn(px_task_core *t, int32_t sec) {
  *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
  *    ends in advance() just before a binding would be tried, so the next turn of that search
  *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
- *    plan, proof of no plan, or budget stop of either ends both (they search the same space);
- *    a bound one search has exhausted (failed), the other skips.
+ *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
+ *    The second search bounds recursion only (rec): a non-tail subtask whose task cannot
+ *    decompose back into its parent's task keeps its parent's depth too, so nesting that
+ *    cannot repeat costs no round; it runs when the orders differ or some method has such
+ *    a subtask.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -14560,7 +14563,10 @@ typedef struct hp {
   uint64_t t0;
   double max_ms;
   int bound, cut;
-  int failed;          /* the largest bound whose round failed, searched to the end (0: none) */
+  uint64_t *rec;       /* NULL, or (the second search) recursion-only depth: bit a * nctasks + b
+                          set when compound task a can decompose (through any number of
+                          levels) into a task b; a non-tail subtask that cannot come back to
+                          its parent's task keeps its parent's depth */
   goap_status st;
 } hp;
 
@@ -14572,6 +14578,12 @@ int goap__hp_build_lits(hp *h);
 int goap__hp_order_methods(hp *h);
 /* Lifts the literals subtasks require into their methods' joins (after order_methods). */
 int goap__hp_lift_lits(hp *h);
+/* The TDG's reachability between compound tasks (goap__hp_reach_bits words of
+ * nctasks * nctasks bits, *out; NULL when larger than HP_MAX_REC_TASKS^2 bits), and whether
+ * some method's non-tail compound subtask cannot reach the method's task (*free_nest). */
+#define HP_MAX_REC_TASKS 16384
+size_t goap__hp_reach_bits(const px_task_core *t);
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
 /* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
 int goap__hp_goal_reach(hp *h);
 
@@ -14982,6 +14994,10 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
     /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
      * root: the :htn's tasks all have depth 1) */
     int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
+    if (!tail && f->node > 0 && h->rec && ps->task >= 0) { /* recursion-only depth */
+      size_t bit = (size_t)ps->task * t->htn.nctasks + (size_t)h->nodes[f->node].task;
+      tail = !(h->rec[bit >> 6] >> (bit & 63) & 1u);
+    }
     int32_t nn = new_node(h, ps->task, tail ? depth - 1 : depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
@@ -15266,7 +15282,6 @@ static int run_turn(hp *h, int max_depth) {
       h->st = GOAP_NO_PLAN;
       return 0;
     }
-    h->failed = h->bound;
     if (h->bound == INT32_MAX - 1) {
       h->st = GOAP_TOO_LARGE;
       return 0;
@@ -15330,6 +15345,7 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
   goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
   goap__px_free(a, h->inpos, h->maxp);
+  goap__px_free(a, h->rec, goap__hp_reach_bits(t) * sizeof *h->rec);
 }
 
 static int hp_init(hp *h) {
@@ -15470,18 +15486,23 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].slice_end = UINT64_MAX;
   }
   int nsearch = 0, found = 0, which = 0;
-  if (hp_init(&hs[0])) {
+  uint64_t *rec = NULL;
+  int free_nest = 0;
+  if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
     nsearch = 1;
-    if (hs[0].two_orders) {
+    if (hs[0].two_orders || (rec && free_nest)) {
       hs[1].t0 = hs[0].t0;
       if (hp_init(&hs[1])) {
         hs[1].order = hs[1].mids2;
+        hs[1].rec = rec; /* owned by hs[1] now */
+        rec = NULL;
         nsearch = 2;
       } else {
         hs[0].st = hs[1].st;
       }
     }
   }
+  goap__px_free(&task->c.alloc, rec, goap__hp_reach_bits(&task->c) * sizeof *rec);
   while (nsearch > 0 && hs[0].st == GOAP_OK) {
     hp *h = &hs[which];
     uint64_t used = hs[0].steps + hs[1].steps, wused = hs[0].work + hs[1].work;
@@ -15492,13 +15513,6 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     found = run_turn(h, max_depth);
     if (!h->sliced) break;
     which ^= 1;
-    /* a round this search searched to the end without a plan fails in the other order too
-     * (the same space): the other search skips to the next bound */
-    hp *o = &hs[which];
-    if (o->bound <= h->failed) {
-      o->bound = h->failed + 1;
-      o->in_round = 0;
-    }
   }
   hp *h = &hs[which];
   goap_status st = nsearch == 0 ? hs[0].st : h->st;
@@ -15942,6 +15956,53 @@ int goap__hp_goal_reach(hp *h) {
     }
   }
   return relevant_actions(h);
+}
+
+size_t goap__hp_reach_bits(const px_task_core *t) {
+  size_t n = t->htn.nctasks;
+  return (n * n + 63) / 64;
+}
+
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest) {
+  const px_task_core *t = h->t;
+  size_t n = t->htn.nctasks, w = goap__hp_reach_bits(t);
+  *out = NULL;
+  *free_nest = 0;
+  if (n == 0 || n > HP_MAX_REC_TASKS) return 1;
+  uint64_t *r = (uint64_t *)goap__px_alloc(h->a, w * sizeof *r);
+  int32_t *q = (int32_t *)goap__px_alloc(h->a, (n + 1) * sizeof *q);
+  if (!r || !q) {
+    goap__px_free(h->a, r, w * sizeof *r);
+    goap__px_free(h->a, q, (n + 1) * sizeof *q);
+    return oom(h);
+  }
+  memset(r, 0, w * sizeof *r);
+  for (size_t a0 = 0; a0 < n; ++a0) { /* breadth-first from a0; each task queued once more */
+    size_t qn = 0;
+    q[qn++] = (int32_t)a0;
+    for (size_t qi = 0; qi < qn; ++qi)
+      for (int32_t j = h->m0[q[qi]]; j < h->m0[q[qi] + 1]; ++j) {
+        const px_method *pm = &t->htn.methods[h->mids[j]];
+        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+          int32_t d = t->htn.steps[st].task;
+          size_t bit = a0 * n + (size_t)d;
+          if (d < 0 || (r[bit >> 6] >> (bit & 63) & 1u)) continue;
+          r[bit >> 6] |= (uint64_t)1 << (bit & 63);
+          q[qn++] = d;
+        }
+      }
+  }
+  goap__px_free(h->a, q, (n + 1) * sizeof *q);
+  for (size_t m = 0; m < t->htn.nmethods && !*free_nest; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    for (int32_t st = pm->step0; st + 1 < pm->step0 + pm->nsteps; ++st) {
+      int32_t d = t->htn.steps[st].task;
+      size_t bit = (size_t)d * n + (size_t)pm->task;
+      if (d >= 0 && !(r[bit >> 6] >> (bit & 63) & 1u)) *free_nest = 1;
+    }
+  }
+  *out = r;
+  return 1;
 }
 /* macros of src/hddl/hddl_prep.c end here */
 #undef HP_NOMAP

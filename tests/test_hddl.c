@@ -909,21 +909,24 @@ TEST(lifted_literals_keep_the_binding_order) {
   free(text);
 }
 
-TEST(method_orders_share_exhausted_bounds) {
-  /* solve sits at depth 3 (top -> mid -> solve, none in tail position): the rounds with
-   * bounds 1 and 2 fail with a cut. In domain order the bound-3 round walks the 2^20 settings
-   * of 20 bits (second_method_order_takes_turns); after its first turn of 2^18 steps, the
-   * fewest-steps order starts at bound 3 (bounds 1 and 2 failed to the end in the other
-   * order, and would here too) and finds the plan at once: 4 rounds in all, not 6 */
+TEST(second_search_bounds_recursion_only) {
+  /* nest n2 -> nest n1 -> nest n0 -> solve: nest is recursive, solve cannot come back to
+   * nest. Domain order, depth counted at every non-tail level: solve sits at depth 4, and the
+   * bound-4 round walks the 2^20 settings of 20 bits (second_method_order_takes_turns) past
+   * the first turn of 2^18 steps. The second search (fewest steps first) counts recursion
+   * only: solve keeps nest n0's depth 3, and its bound-3 round finds the plan (m-done first):
+   * rounds 4 + 3 (counting solve would make it 4 + 4, at bound 4) */
   char prob[1024];
   const char dom[] =
-      "(define (domain d) (:types bit) (:predicates (on ?b - bit))\n"
-      " (:task top :parameters ()) (:task mid :parameters ()) (:task solve :parameters ())\n"
+      "(define (domain d) (:types bit num) (:predicates (on ?b - bit) (next ?n ?m - num) (zero ?n - num))\n"
+      " (:task nest :parameters (?n - num)) (:task solve :parameters ())\n"
       " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
       " (:action clear :parameters (?b - bit) :precondition (on ?b) :effect (not (on ?b)))\n"
       " (:action finish :parameters () :effect ())\n"
-      " (:method m-top :parameters () :task (top) :ordered-subtasks (and (mid) (finish)))\n"
-      " (:method m-mid :parameters () :task (mid) :ordered-subtasks (and (solve) (finish)))\n"
+      " (:method m-nest :parameters (?n ?m - num) :task (nest ?n) :precondition (next ?n ?m)\n"
+      "  :ordered-subtasks (and (nest ?m) (finish)))\n"
+      " (:method m-base :parameters (?n - num) :task (nest ?n) :precondition (zero ?n)\n"
+      "  :ordered-subtasks (and (solve) (finish)))\n"
       " (:method m-on :parameters (?b - bit) :task (solve) :precondition (not (on ?b))\n"
       "  :ordered-subtasks (and (set ?b) (solve)))\n"
       " (:method m-off :parameters (?b - bit) :task (solve) :precondition (on ?b)\n"
@@ -932,7 +935,9 @@ TEST(method_orders_share_exhausted_bounds) {
       "  :precondition (forall (?b - bit) (not (on ?b))) :ordered-subtasks (finish)))\n";
   size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
   for (int i = 0; i < 20; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
-  k += (size_t)snprintf(prob + k, sizeof prob - k, " - bit) (:htn :ordered-subtasks (top)) (:init))\n");
+  k += (size_t)snprintf(prob + k, sizeof prob - k,
+                        " - bit n0 n1 n2 - num) (:htn :ordered-subtasks (nest n2))\n"
+                        " (:init (next n2 n1) (next n1 n0) (zero n0)))\n");
   REQUIRE(k < sizeof prob);
   goap_pddl_task *t = parse_text(dom, prob);
   REQUIRE(t);
@@ -942,11 +947,12 @@ TEST(method_orders_share_exhausted_bounds) {
   goap_hddl_plan *p = NULL;
   goap_hddl_stats s;
   REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
-  CHECK_EQ_INT(goap_hddl_plan_length(p), 3);
-  CHECK_EQ_INT(s.rounds, 4);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 4);
+  CHECK_EQ_INT(s.rounds, 7);
   CHECK_EQ_INT(s.depth, 3);
-  /* the first turn's 2^18 steps, then the :htn, m-top, m-mid, m-done */
-  CHECK_EQ_INT(s.steps, (1 << 18) + 4);
+  /* the first turn's 2^18 steps; then rounds of 2 (the :htn, m-nest), 3 and 5 steps (the
+   * :htn, m-nest twice, m-base, m-done) */
+  CHECK_EQ_INT(s.steps, (1 << 18) + 10);
   goap_hddl_plan_destroy(p);
   goap_pddl_destroy(t);
 }
@@ -1431,7 +1437,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(first_subtask_preconditions_prune_bindings),
           TEST_ENTRY(later_subtasks_lift_only_static_preconditions),
           TEST_ENTRY(lifted_literals_keep_the_binding_order),
-          TEST_ENTRY(method_orders_share_exhausted_bounds),
+          TEST_ENTRY(second_search_bounds_recursion_only),
           TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
           TEST_ENTRY(relaxed_goal_test_follows_preconditions_of_achievers),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),

@@ -60,8 +60,11 @@
  *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
  *    ends in advance() just before a binding would be tried, so the next turn of that search
  *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
- *    plan, proof of no plan, or budget stop of either ends both (they search the same space);
- *    a bound one search has exhausted (failed), the other skips.
+ *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
+ *    The second search bounds recursion only (rec): a non-tail subtask whose task cannot
+ *    decompose back into its parent's task keeps its parent's depth too, so nesting that
+ *    cannot repeat costs no round; it runs when the orders differ or some method has such
+ *    a subtask.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -487,6 +490,10 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
     /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
      * root: the :htn's tasks all have depth 1) */
     int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
+    if (!tail && f->node > 0 && h->rec && ps->task >= 0) { /* recursion-only depth */
+      size_t bit = (size_t)ps->task * t->htn.nctasks + (size_t)h->nodes[f->node].task;
+      tail = !(h->rec[bit >> 6] >> (bit & 63) & 1u);
+    }
     int32_t nn = new_node(h, ps->task, tail ? depth - 1 : depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
@@ -771,7 +778,6 @@ static int run_turn(hp *h, int max_depth) {
       h->st = GOAP_NO_PLAN;
       return 0;
     }
-    h->failed = h->bound;
     if (h->bound == INT32_MAX - 1) {
       h->st = GOAP_TOO_LARGE;
       return 0;
@@ -835,6 +841,7 @@ static void hp_free(hp *h) {
   goap__px_free(a, h->ab, h->maxp * sizeof *h->ab);
   goap__px_free(a, h->ub, h->maxp * sizeof *h->ub);
   goap__px_free(a, h->inpos, h->maxp);
+  goap__px_free(a, h->rec, goap__hp_reach_bits(t) * sizeof *h->rec);
 }
 
 static int hp_init(hp *h) {
@@ -975,18 +982,23 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].slice_end = UINT64_MAX;
   }
   int nsearch = 0, found = 0, which = 0;
-  if (hp_init(&hs[0])) {
+  uint64_t *rec = NULL;
+  int free_nest = 0;
+  if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
     nsearch = 1;
-    if (hs[0].two_orders) {
+    if (hs[0].two_orders || (rec && free_nest)) {
       hs[1].t0 = hs[0].t0;
       if (hp_init(&hs[1])) {
         hs[1].order = hs[1].mids2;
+        hs[1].rec = rec; /* owned by hs[1] now */
+        rec = NULL;
         nsearch = 2;
       } else {
         hs[0].st = hs[1].st;
       }
     }
   }
+  goap__px_free(&task->c.alloc, rec, goap__hp_reach_bits(&task->c) * sizeof *rec);
   while (nsearch > 0 && hs[0].st == GOAP_OK) {
     hp *h = &hs[which];
     uint64_t used = hs[0].steps + hs[1].steps, wused = hs[0].work + hs[1].work;
@@ -997,13 +1009,6 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     found = run_turn(h, max_depth);
     if (!h->sliced) break;
     which ^= 1;
-    /* a round this search searched to the end without a plan fails in the other order too
-     * (the same space): the other search skips to the next bound */
-    hp *o = &hs[which];
-    if (o->bound <= h->failed) {
-      o->bound = h->failed + 1;
-      o->in_round = 0;
-    }
   }
   hp *h = &hs[which];
   goap_status st = nsearch == 0 ? hs[0].st : h->st;

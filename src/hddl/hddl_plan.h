@@ -110,7 +110,10 @@ typedef struct hp {
   uint64_t t0;
   double max_ms;
   int bound, cut;
-  int failed;          /* the largest bound whose round failed, searched to the end (0: none) */
+  uint64_t *rec;       /* NULL, or (the second search) recursion-only depth: bit a * nctasks + b
+                          set when compound task a can decompose (through any number of
+                          levels) into a task b; a non-tail subtask that cannot come back to
+                          its parent's task keeps its parent's depth */
   goap_status st;
 } hp;
 
@@ -122,6 +125,12 @@ int goap__hp_build_lits(hp *h);
 int goap__hp_order_methods(hp *h);
 /* Lifts the literals subtasks require into their methods' joins (after order_methods). */
 int goap__hp_lift_lits(hp *h);
+/* The TDG's reachability between compound tasks (goap__hp_reach_bits words of
+ * nctasks * nctasks bits, *out; NULL when larger than HP_MAX_REC_TASKS^2 bits), and whether
+ * some method's non-tail compound subtask cannot reach the method's task (*free_nest). */
+#define HP_MAX_REC_TASKS 16384
+size_t goap__hp_reach_bits(const px_task_core *t);
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
 /* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
 int goap__hp_goal_reach(hp *h);
 

@@ -355,3 +355,50 @@ int goap__hp_goal_reach(hp *h) {
   }
   return relevant_actions(h);
 }
+
+size_t goap__hp_reach_bits(const px_task_core *t) {
+  size_t n = t->htn.nctasks;
+  return (n * n + 63) / 64;
+}
+
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest) {
+  const px_task_core *t = h->t;
+  size_t n = t->htn.nctasks, w = goap__hp_reach_bits(t);
+  *out = NULL;
+  *free_nest = 0;
+  if (n == 0 || n > HP_MAX_REC_TASKS) return 1;
+  uint64_t *r = (uint64_t *)goap__px_alloc(h->a, w * sizeof *r);
+  int32_t *q = (int32_t *)goap__px_alloc(h->a, (n + 1) * sizeof *q);
+  if (!r || !q) {
+    goap__px_free(h->a, r, w * sizeof *r);
+    goap__px_free(h->a, q, (n + 1) * sizeof *q);
+    return oom(h);
+  }
+  memset(r, 0, w * sizeof *r);
+  for (size_t a0 = 0; a0 < n; ++a0) { /* breadth-first from a0; each task queued once more */
+    size_t qn = 0;
+    q[qn++] = (int32_t)a0;
+    for (size_t qi = 0; qi < qn; ++qi)
+      for (int32_t j = h->m0[q[qi]]; j < h->m0[q[qi] + 1]; ++j) {
+        const px_method *pm = &t->htn.methods[h->mids[j]];
+        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+          int32_t d = t->htn.steps[st].task;
+          size_t bit = a0 * n + (size_t)d;
+          if (d < 0 || (r[bit >> 6] >> (bit & 63) & 1u)) continue;
+          r[bit >> 6] |= (uint64_t)1 << (bit & 63);
+          q[qn++] = d;
+        }
+      }
+  }
+  goap__px_free(h->a, q, (n + 1) * sizeof *q);
+  for (size_t m = 0; m < t->htn.nmethods && !*free_nest; ++m) {
+    const px_method *pm = &t->htn.methods[m];
+    for (int32_t st = pm->step0; st + 1 < pm->step0 + pm->nsteps; ++st) {
+      int32_t d = t->htn.steps[st].task;
+      size_t bit = (size_t)d * n + (size_t)pm->task;
+      if (d >= 0 && !(r[bit >> 6] >> (bit & 63) & 1u)) *free_nest = 1;
+    }
+  }
+  *out = r;
+  return 1;
+}
