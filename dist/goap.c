@@ -51,6 +51,7 @@
  *   static `mix` of src/runtime/replay.c renamed to mix__runtime_replay in goap.c (clashes with src/pddl/pddl_symmetry.c)
  *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
+ *   static `oom` of src/hddl/hddl_prep.c renamed to oom__hddl_hddl_prep in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `oom` of src/hddl/hddl_verify.c renamed to oom__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `op_text` of src/format/text.c renamed to op_text__format_text in goap.c (clashes with src/format/expr.c)
  *   static `process` of src/sched/sched.c renamed to process__sched_sched in goap.c (clashes with src/pddl/ground.c)
@@ -14533,9 +14534,19 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
  *    up (a loop). With the depth bound part of the situation, each round is a depth-first
  *    search of a finite graph with a closed list, so it stays complete for its bound. The set
  *    holds at most HP_MAX_SEEN situations per round; beyond, only the ancestor walk above.
- *  - A method's join literals (build_lits) are its precondition, then the precondition
- *    literals of its primitive subtasks on static predicates (no action changes them) and
- *    '=', rewritten into the method's parameters: true now exactly when true at execution.
+ *  - A method's join literals (hddl_prep.c: build_lits) are its precondition, then the
+ *    precondition literals of its primitive subtasks on static predicates (no action changes them) and
+ *    '=', rewritten into the method's parameters: true now exactly when true at execution
+ *    (its own: xb of them). Then (lift_lits) literals its subtasks require of its parameters:
+ *    all of its first subtask's (an action's precondition, or the join literals of a task's
+ *    only method: they are evaluated in the state the method is chosen in) and the static
+ *    ones of later single-method subtasks. Lifted literals only drop bindings: the order of
+ *    the remaining ones is the order without them (join sorts when a lifted literal binds).
+ *  - Goal reachability (only with a :goal): a compound head is pruned, not cut, when a goal
+ *    literal is false and no action the rest of the agenda can reach (cgoal, per cell) may
+ *    make it true, or when a delete-free, predicate-level fixpoint over the goal-relevant
+ *    actions the agenda can reach (crel) does not reach its predicate. Both over-approximate
+ *    what the agenda can still achieve, independently of the depth bound.
  *  - Joins take a bound literal's candidates from the shortest list that holds them: the
  *    atoms with a given object at a given position (by_arg, for predicates of arity >= 2),
  *    else all atoms of the predicate. Both lists are in interning order, so the bindings come
@@ -14548,6 +14559,10 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
  *    ends in advance() just before a binding would be tried, so the next turn of that search
  *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
  *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
+ *    The second search bounds recursion only (rec): a non-tail subtask whose task cannot
+ *    decompose back into its parent's task keeps its parent's depth too, so nesting that
+ *    cannot repeat costs no round; it runs when the orders differ or some method has such
+ *    a subtask.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -14594,6 +14609,20 @@ void goap__hseen_free(const goap_allocator *al, goap__hseen *s);
 
 #endif
 /* ---- end src/hddl/hddl_seen.h ---- */
+/* #include "pddl/pddl_internal.h": inlined above */
+
+/* ---- begin src/hddl/hddl_plan.h ---- */
+/*
+ * hddl_plan.h -- the HDDL planner's search record (internal to hddl_plan.c, the search, and
+ * hddl_prep.c, the analyses done once before it). See hddl_plan.c for the invariants.
+ */
+#ifndef GOAP_HDDL_PLAN_H
+#define GOAP_HDDL_PLAN_H
+
+#include <stdint.h>
+
+/* #include goap/hddl.h: in goap.h */
+/* #include "hddl_seen.h": inlined above */
 /* #include "pddl/pddl_internal.h": inlined above */
 
 #define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
@@ -14648,6 +14677,8 @@ typedef struct hp {
   size_t nlits, clits;
   goap__px_ivec av;          /* the task's argument pool, then the join literals' arguments */
   int32_t *x0, *xn;    /* per method: its join literals' range in lits */
+  int32_t *xb;         /* per method: how many of them (a prefix) are its own; the rest were
+                          lifted from its subtasks (lift_lits) and only check bindings */
   int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
   int32_t *m0, *mids;     /* methods of each task, in domain order */
   int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
@@ -14659,7 +14690,21 @@ typedef struct hp {
   uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
                           depths), set when the cell is made */
   size_t cchash;
+  uint64_t *cgoal;     /* per agenda cell: the goal literals (bit i: the i-th of the first 64)
+                          some task from it on could still make true (goal_reach) */
+  size_t ccgoal;
+  uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
+                          true; per action (after the tasks): those its effects could */
+  /* the relaxed goal test (goal_reach; rel == NULL: off) */
+  int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
+  int nrel;
+  uint64_t *trel;      /* as tgoal: the relevant actions each task (or action) can reach */
+  uint64_t *crel;      /* per agenda cell: those the rest of the agenda can reach */
+  size_t ccrel;
+  int32_t *pcount;     /* per predicate: its true atoms now */
+  uint8_t *preach;     /* per predicate: scratch of the relaxed test */
   goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
+  goap__px_ivec jkey, jidx, jtmp; /* join: each binding's round of own literals; sort scratch */
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
@@ -14679,8 +14724,33 @@ typedef struct hp {
   uint64_t t0;
   double max_ms;
   int bound, cut;
+  uint64_t *rec;       /* NULL, or (the second search) recursion-only depth: bit a * nctasks + b
+                          set when compound task a can decompose (through any number of
+                          levels) into a task b; a non-tail subtask that cannot come back to
+                          its parent's task keeps its parent's depth */
   goap_status st;
 } hp;
+
+/* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
+ * goap__hp_order_methods: whether the two method orders differ). */
+/* The join literals of every method (x0, xn, xb): own precondition and static literals. */
+int goap__hp_build_lits(hp *h);
+/* m0, mids, mids2 from the lifted task decomposition graph. */
+int goap__hp_order_methods(hp *h);
+/* Lifts the literals subtasks require into their methods' joins (after order_methods). */
+int goap__hp_lift_lits(hp *h);
+/* The TDG's reachability between compound tasks (goap__hp_reach_bits words of
+ * nctasks * nctasks bits, *out; NULL when larger than HP_MAX_REC_TASKS^2 bits), and whether
+ * some method's non-tail compound subtask cannot reach the method's task (*free_nest). */
+#define HP_MAX_REC_TASKS 16384
+size_t goap__hp_reach_bits(const goap__px_task_core *t);
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
+/* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
+int goap__hp_goal_reach(hp *h);
+
+#endif
+/* ---- end src/hddl/hddl_plan.h ---- */
+
 
 typedef struct hp_ent {
   int32_t what;        /* primitive: schema id; compound: task id */
@@ -14753,14 +14823,17 @@ static int set_truth(hp *h, int32_t e, uint8_t v) {
     return 0;
   h->truth[e] = v;
   h->hash ^= atom_key(e);
+  if (h->pcount) h->pcount[goap__px_tset_id(&h->atoms, e)] += v ? 1 : -1;
   return 1;
 }
 
 static void undo_to(hp *h, size_t mark) {
   while (h->undo.n > mark) {
     h->undo.n -= 2;
-    h->truth[h->undo.v[h->undo.n]] = (uint8_t)h->undo.v[h->undo.n + 1];
-    h->hash ^= atom_key(h->undo.v[h->undo.n]); /* every logged change was a flip */
+    int32_t e = h->undo.v[h->undo.n];
+    h->truth[e] = (uint8_t)h->undo.v[h->undo.n + 1];
+    h->hash ^= atom_key(e); /* every logged change was a flip */
+    if (h->pcount) h->pcount[goap__px_tset_id(&h->atoms, e)] += h->truth[e] ? 1 : -1;
   }
 }
 
@@ -14821,30 +14894,81 @@ static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const
   return best;
 }
 
+/* Binding i of the join's output (np parameters at pool[at]) sorts before binding j: by the
+ * round of the join's own literals that made it (key), then by the objects of the
+ * parameters free[] (ids; the order the type lists enumerate them in). */
+static int bind_before(const hp *h, size_t at, int np, const uint8_t *free, int32_t i, int32_t j) {
+  if (h->jkey.v[i] != h->jkey.v[j]) return h->jkey.v[i] < h->jkey.v[j];
+  const int32_t *x = h->pool.v + at + (size_t)i * (size_t)np, *y = h->pool.v + at + (size_t)j * (size_t)np;
+  for (int p = 0; p < np; ++p)
+    if (free[p] && x[p] != y[p]) return x[p] < y[p];
+  return 0;
+}
+
+/* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above). */
+static int sort_bindings(hp *h, size_t at, size_t cnt, int np, const uint8_t *free) {
+  goap__px_ivec *ix = &h->jidx, *tmp = &h->jtmp;
+  ix->n = tmp->n = 0;
+  for (size_t i = 0; i < cnt; ++i)
+    if (!goap__px_ipush(h->a, ix, (int32_t)i) || !goap__px_ipush(h->a, tmp, 0)) return oom(h);
+  for (size_t w = 1; w < cnt; w *= 2) {
+    for (size_t lo = 0; lo < cnt; lo += 2 * w) {
+      size_t mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
+      size_t a = lo, c = mid, o = lo;
+      while (a < mid && c < hi)
+        tmp->v[o++] = bind_before(h, at, np, free, ix->v[c], ix->v[a]) ? ix->v[c++] : ix->v[a++];
+      while (a < mid) tmp->v[o++] = ix->v[a++];
+      while (c < hi) tmp->v[o++] = ix->v[c++];
+    }
+    goap__px_ivec sw = *ix;
+    *ix = *tmp;
+    *tmp = sw;
+  }
+  /* permute: copy the bindings out in order, then back */
+  tmp->n = 0;
+  for (size_t i = 0; i < cnt; ++i)
+    for (int p = 0; p < np; ++p)
+      if (!goap__px_ipush(h->a, tmp, h->pool.v[at + (size_t)ix->v[i] * (size_t)np + (size_t)p]))
+        return oom(h);
+  memcpy(h->pool.v + at, tmp->v, cnt * (size_t)np * sizeof *tmp->v);
+  return 1;
+}
+
 /* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
  * satisfies the literals [l0, l0 + n) (only the PX_LIT_PRE ones when pre_only); *count gets
- * their number. 0 on a budget or memory stop (h->st). */
-static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptypes,
-                const int32_t *b0, size_t *count) {
+ * their number, in this order: the positive literals of [l0, l0 + nbase) (the method's own)
+ * enumerate atoms in interning order, each parameter none of them binds then takes the objects
+ * of its type by id. The literals after nbase (lifted from subtasks, lift_lits) only drop
+ * bindings: their positive ones may bind such free parameters from atoms (much cheaper than
+ * trying every object), and the bindings are then sorted back into that order. 0 on a
+ * budget or memory stop (h->st). */
+static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int np,
+                int32_t ptypes, const int32_t *b0, size_t *count) {
   const goap__px_task_core *t = h->t;
   int32_t *b = h->jb;
-  uint8_t *inpos = h->inpos;
+  uint8_t *inpos = h->inpos; /* 1: bound by an own literal, 2: by a lifted one, 0: by its type */
   memset(inpos, 0, h->maxp);
   for (int i = 0; i < np; ++i) b[i] = b0[i];
   *count = 0;
-  int nlev = 0;
+  int nlev = 0, nown = 0, sorted = 0;
   for (int32_t i = l0; i < l0 + n; ++i) {
     const goap__px_lit *l = &h->lits[i];
     if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
     h->lev[nlev++].lit = i;
     for (int k = 0; k < t->preds[l->pred].arity; ++k) {
       int32_t a = h->av.v[l->args + k];
-      if (a < 0) inpos[-a - 1] = 1;
+      if (a >= 0 || inpos[-a - 1]) continue;
+      inpos[-a - 1] = i < l0 + nbase ? 1 : 2;
+      if (i >= l0 + nbase && b[-a - 1] < 0) sorted = 1;
     }
+    if (i < l0 + nbase) nown = nlev;
   }
   for (int p = 0; p < np; ++p)
     if (b[p] < 0 && !inpos[p]) h->lev[nlev++].lit = -(p + 1);
   if (!checks_hold(h, l0, n, pre_only, b)) return 1;
+  size_t at = h->pool.n;
+  int32_t round = 0; /* bumped at each new candidate of the last own literal's level */
+  h->jkey.n = 0;
   int k = 0;
   h->lev[0].pos = 0;
   h->lev[0].b0 = h->lev[0].nb = 0;
@@ -14858,6 +14982,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
         }
         for (int p = 0; p < np; ++p)
           if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
+        if (sorted && !goap__px_ipush(h->a, &h->jkey, round)) return oom(h);
         ++*count;
       }
       --k;
@@ -14928,6 +15053,7 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       continue;
     }
     if (!checks_hold(h, l0, n, pre_only, b)) continue; /* next candidate at this level */
+    if (k == nown - 1) ++round;
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
@@ -14935,7 +15061,9 @@ static int join(hp *h, int32_t l0, int32_t n, int pre_only, int np, int32_t ptyp
       h->lev[k].nb = 0;
     }
   }
-  return 1;
+  if (!sorted || *count < 2) return 1;
+  for (int p = 0; p < np; ++p) inpos[p] = b0[p] < 0 && inpos[p] != 1; /* the free parameters */
+  return sort_bindings(h, at, *count, np, inpos);
 }
 
 /* ---- the search ----------------------------------------------------------------------- */
@@ -14958,6 +15086,18 @@ static int32_t new_cell(hp *h, int32_t node, int32_t next) {
     return -2;
   if (!goap__px_ipush(h->a, &h->cells, node) || !goap__px_ipush(h->a, &h->cells, next)) return -2;
   h->chash[c] = cell_hash(h, node, next);
+  if (h->tgoal) {
+    if (!goap__grow(h->a, (void **)&h->cgoal, &h->ccgoal, (size_t)c + 1, sizeof *h->cgoal))
+      return -2;
+    int32_t task = h->nodes[node].task;
+    size_t ti = task >= 0 ? (size_t)task : h->t->htn.nctasks + (size_t)(-task - 1);
+    h->cgoal[c] = h->tgoal[ti] | (next >= 0 ? h->cgoal[next] : 0);
+    if (h->rel) {
+      if (!goap__grow(h->a, (void **)&h->crel, &h->ccrel, (size_t)c + 1, sizeof *h->crel))
+        return -2;
+      h->crel[c] = h->trel[ti] | (next >= 0 ? h->crel[next] : 0);
+    }
+  }
   return c;
 }
 
@@ -15015,6 +15155,10 @@ static int expand(hp *h, hp_frame *f, int32_t m, const int32_t *b, int32_t *agen
     /* a method's last subtask is a tail call: it keeps its parent's depth (not under the
      * root: the :htn's tasks all have depth 1) */
     int tail = s == nt.step0 + nt.nsteps - 1 && f->node > 0;
+    if (!tail && f->node > 0 && h->rec && ps->task >= 0) { /* recursion-only depth */
+      size_t bit = (size_t)ps->task * t->htn.nctasks + (size_t)h->nodes[f->node].task;
+      tail = !(h->rec[bit >> 6] >> (bit & 63) & 1u);
+    }
     int32_t nn = new_node(h, ps->task, tail ? depth - 1 : depth, f->node);
     if (nn < 0) return oom(h);
     for (int32_t i = 0; i < ps->nargs; ++i) {
@@ -15074,6 +15218,51 @@ static int goal_holds(hp *h) {
     ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
+  }
+  return 1;
+}
+
+/* 0 when some goal literal (of the first 64) is false now and no task from agenda cell `cell`
+ * on can make it true: no decomposition of the rest of the agenda reaches the goal. */
+static int goal_reachable(const hp *h, int32_t cell) {
+  const goap__px_task_core *t = h->t;
+  uint64_t can = h->cgoal[cell];
+  int32_t g[PX_MAX_ARITY];
+  int32_t n = t->ngoal < 64 ? t->ngoal : 64;
+  for (int32_t i = 0; i < n; ++i) {
+    if (can >> i & 1u) continue;
+    const goap__px_lit *l = &h->lits[t->goal0 + i];
+    ground(h, l, NULL, g);
+    int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
+    if (l->neg ? v : !v) return 0;
+  }
+  if (!h->rel) return 1;
+  /* relaxed: the predicates with a true atom now, then those the relevant actions the rest
+   * of the agenda can reach add, once their positive preconditions' predicates are there */
+  uint8_t *r = h->preach;
+  for (size_t p = 0; p < t->npreds; ++p) r[p] = h->pcount[p] > 0;
+  uint64_t left = h->crel[cell];
+  for (int changed = 1; changed && left;) {
+    changed = 0;
+    for (int j = 0; j < h->nrel; ++j) {
+      if (!(left >> j & 1u)) continue;
+      const goap__px_schema *sc = &t->schemas[h->rel[j]];
+      int ok = 1;
+      for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
+        const goap__px_lit *l = &h->lits[i];
+        if (l->kind == PX_LIT_PRE && !l->neg && l->pred >= 0 && !r[l->pred]) ok = 0;
+      }
+      if (!ok) continue;
+      for (int32_t i = sc->lit0; i < sc->lit0 + sc->nlits; ++i)
+        if (h->lits[i].kind == PX_LIT_ADD) r[h->lits[i].pred] = 1;
+      left &= ~((uint64_t)1 << j);
+      changed = 1;
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const goap__px_lit *l = &h->lits[t->goal0 + i];
+    if (l->neg || l->pred < 0 || r[l->pred]) continue;
+    return 0; /* false now (else its predicate would be in r), and nothing can add it */
   }
   return 1;
 }
@@ -15147,7 +15336,8 @@ static int advance(hp *h, int32_t *agenda) {
       f->bind0 = h->pool.n;
       f->nbind = f->bnext = 0;
       int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
-      if (ok && !join(h, l0, nl, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+      int32_t nown = m >= 0 ? h->xb[m] : nl;
+      if (ok && !join(h, l0, nl, nown, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
     }
     h->pool.n = f->m_pool;
     h->nframes--;
@@ -15212,6 +15402,8 @@ static int round_search(hp *h, int resume) {
       } else if ((seen = goap__hseen_add(h->a, &h->seen, h->hash, h->chash[agenda])) == 0 ||
                  (seen < 0 && is_loop(h, node, agenda))) {
         ok = 0; /* a repeated situation; the loop walk only when the set could not hold it */
+      } else if (h->tgoal && !goal_reachable(h, agenda)) {
+        ok = 0; /* not a cut: no deeper bound changes the tasks left */
       } else if (n->depth > h->bound) {
         h->cut = 1;
         ok = 0;
@@ -15284,6 +15476,7 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->av);
   goap__free(a, h->x0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->x0);
   goap__free(a, h->xn, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xn);
+  goap__free(a, h->xb, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->xb);
   goap__free(a, h->tobj0, (t->ntypes + 1) * sizeof *h->tobj0);
   goap__free(a, h->tobjs, (t->nobjects * t->ntypes > 0 ? t->nobjects * t->ntypes : 1) * sizeof *h->tobjs);
   goap__free(a, h->m0, (t->htn.nctasks + 1) * sizeof *h->m0);
@@ -15295,7 +15488,17 @@ static void hp_free(hp *h) {
   goap__px_ivec_free(a, &h->seq);
   goap__px_ivec_free(a, &h->pool);
   goap__free(a, h->chash, h->cchash * sizeof *h->chash);
+  goap__free(a, h->cgoal, h->ccgoal * sizeof *h->cgoal);
+  goap__free(a, h->tgoal, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->tgoal);
+  goap__free(a, h->rel, 64 * sizeof *h->rel);
+  goap__free(a, h->trel, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->trel);
+  goap__free(a, h->crel, h->ccrel * sizeof *h->crel);
+  goap__free(a, h->pcount, (t->npreds ? t->npreds : 1) * sizeof *h->pcount);
+  goap__free(a, h->preach, t->npreds ? t->npreds : 1);
   goap__hseen_free(a, &h->seen);
+  goap__px_ivec_free(a, &h->jkey);
+  goap__px_ivec_free(a, &h->jidx);
+  goap__px_ivec_free(a, &h->jtmp);
   goap__free(a, h->frames, h->cframes * sizeof *h->frames);
   goap__free(a, h->lev, h->nlev_max * sizeof *h->lev);
   goap__free(a, h->jb, h->maxp * sizeof *h->jb);
@@ -15303,111 +15506,7 @@ static void hp_free(hp *h) {
   goap__free(a, h->ab, h->maxp * sizeof *h->ab);
   goap__free(a, h->ub, h->maxp * sizeof *h->ub);
   goap__free(a, h->inpos, h->maxp);
-}
-
-static int push_lit(hp *h, const goap__px_lit *l) {
-  if (!goap__grow(h->a, (void **)&h->lits, &h->clits, h->nlits + 1, sizeof *h->lits)) return 0;
-  h->lits[h->nlits++] = *l;
-  return 1;
-}
-
-/* The literals and arguments the planner reads: a copy of the task's (same indices), then per
- * method its join literals: its precondition, then the static precondition literals of its
- * primitive subtasks (on predicates no action changes, and '='), rewritten into the method's
- * parameters. Those hold at execution time exactly when they hold now, so a binding failing
- * one can never be executed: the join drops it at once. */
-static int build_lits(hp *h) {
-  const goap__px_task_core *t = h->t;
-  const goap_allocator *a = h->a;
-  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  h->x0 = (int32_t *)goap__alloc(a, nm * sizeof *h->x0);
-  h->xn = (int32_t *)goap__alloc(a, nm * sizeof *h->xn);
-  uint8_t *fluent = (uint8_t *)goap__alloc(a, t->npreds ? t->npreds : 1);
-  int ok = h->x0 && h->xn && fluent;
-  if (ok) {
-    memset(fluent, 0, t->npreds ? t->npreds : 1);
-    for (size_t sc = 0; sc < t->nschemas; ++sc)
-      for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i)
-        if (t->lits[i].kind != PX_LIT_PRE && t->lits[i].pred >= 0) fluent[t->lits[i].pred] = 1;
-  }
-  for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
-  for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
-  for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
-    const goap__px_method *pm = &t->htn.methods[m];
-    h->x0[m] = (int32_t)h->nlits;
-    for (int32_t i = pm->lit0; ok && i < pm->lit0 + pm->nlits; ++i) ok = push_lit(h, &t->lits[i]);
-    for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
-      const goap__px_step *ps = &t->htn.steps[st];
-      if (ps->task >= 0) continue;
-      const goap__px_schema *sc = &t->schemas[-ps->task - 1];
-      for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
-        goap__px_lit l = t->lits[i];
-        if (l.kind != PX_LIT_PRE || (l.pred >= 0 && fluent[l.pred])) continue;
-        int n = l.pred == PX_EQ ? 2 : t->preds[l.pred].arity;
-        l.args = (int32_t)h->av.n;
-        for (int k = 0; ok && k < n; ++k) {
-          int32_t v = t->args.v[t->lits[i].args + k];
-          ok = goap__px_ipush(a, &h->av, v >= 0 ? v : t->args.v[ps->args + (-v - 1)]);
-        }
-        if (ok) ok = push_lit(h, &l);
-      }
-    }
-    h->xn[m] = (int32_t)h->nlits - h->x0[m];
-  }
-  goap__free(a, fluent, t->npreds ? t->npreds : 1);
-  return ok ? 1 : oom(h);
-}
-
-#define HP_INF UINT32_MAX
-
-/* The task decomposition graph, lifted (arguments and preconditions ignored): the fewest
- * primitive steps each compound task can decompose into, by a fixpoint from "none" (HP_INF).
- * Methods with a subtask that never reaches primitives (cost HP_INF) can never be part of a
- * plan: they are left out of their task's lists (m0, mids in domain order, mids2 by cost:
- * fewest first, ties in domain order). 1 when the two orders differ somewhere. */
-static int order_methods(hp *h) {
-  const goap__px_task_core *t = h->t;
-  size_t nc = t->htn.nctasks ? t->htn.nctasks : 1, nm = t->htn.nmethods ? t->htn.nmethods : 1;
-  uint32_t *tc = (uint32_t *)goap__alloc(h->a, nc * sizeof *tc);
-  uint32_t *mc = (uint32_t *)goap__alloc(h->a, nm * sizeof *mc);
-  if (!tc || !mc) {
-    goap__free(h->a, tc, nc * sizeof *tc);
-    goap__free(h->a, mc, nm * sizeof *mc);
-    return oom(h);
-  }
-  for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
-  for (size_t m = 0; m < t->htn.nmethods; ++m) mc[m] = HP_INF;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      const goap__px_method *pm = &t->htn.methods[m];
-      uint64_t sum = 0;
-      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
-        int32_t task = t->htn.steps[st].task;
-        sum += task < 0 ? 1u : tc[task];
-      }
-      mc[m] = sum < HP_INF ? (uint32_t)sum : HP_INF;
-      if (mc[m] < tc[pm->task]) {
-        tc[pm->task] = mc[m];
-        changed = 1;
-      }
-    }
-  }
-  size_t k = 0;
-  for (size_t c = 0; c < t->htn.nctasks; ++c) {
-    h->m0[c] = (int32_t)k;
-    for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      if (t->htn.methods[m].task != (int32_t)c || mc[m] == HP_INF) continue;
-      h->mids[k] = (int32_t)m;
-      size_t j = k++; /* insertion: after every method of no greater cost */
-      for (; j > (size_t)h->m0[c] && mc[h->mids2[j - 1]] > mc[m]; --j) h->mids2[j] = h->mids2[j - 1];
-      h->mids2[j] = (int32_t)m;
-    }
-  }
-  h->m0[t->htn.nctasks] = (int32_t)k;
-  goap__free(h->a, tc, nc * sizeof *tc);
-  goap__free(h->a, mc, nm * sizeof *mc);
-  return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
+  goap__free(a, h->rec, goap__hp_reach_bits(t) * sizeof *h->rec);
 }
 
 static int hp_init(hp *h) {
@@ -15423,30 +15522,23 @@ static int hp_init(hp *h) {
   h->m0 = (int32_t *)goap__alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
   h->mids2 = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
-  if (!h->mids2 || !build_lits(h)) {
+  if (!h->mids2 || !goap__hp_build_lits(h)) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
   }
   /* the buffers' sizes: the largest method, action and :htn */
   h->maxp = (size_t)t->htn.top_nparams;
-  h->nlev_max = (size_t)t->htn.top_nparams;
-  for (size_t m = 0; m < t->htn.nmethods; ++m) {
-    const goap__px_method *pm = &t->htn.methods[m];
-    if ((size_t)pm->nparams > h->maxp) h->maxp = (size_t)pm->nparams;
-    if ((size_t)pm->nparams + (size_t)h->xn[m] > h->nlev_max)
-      h->nlev_max = (size_t)pm->nparams + (size_t)h->xn[m];
-  }
+  for (size_t m = 0; m < t->htn.nmethods; ++m)
+    if ((size_t)t->htn.methods[m].nparams > h->maxp) h->maxp = (size_t)t->htn.methods[m].nparams;
   for (size_t s = 0; s < t->nschemas; ++s)
     if ((size_t)t->schemas[s].nparams > h->maxp) h->maxp = (size_t)t->schemas[s].nparams;
   if (h->maxp == 0) h->maxp = 1;
-  if (h->nlev_max == 0) h->nlev_max = 1;
-  h->lev = (hp_level *)goap__alloc(a, h->nlev_max * sizeof *h->lev);
   h->jb = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->jb);
   h->bstk = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->bstk);
   h->ab = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->ab);
   h->ub = (int32_t *)goap__alloc(a, h->maxp * sizeof *h->ub);
   h->inpos = (uint8_t *)goap__alloc(a, h->maxp);
-  if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->lev || !h->jb ||
+  if (!h->by_pred || !h->by_arg || !h->tobj0 || !h->tobjs || !h->m0 || !h->mids || !h->jb ||
       !h->bstk || !h->ab || !h->ub || !h->inpos) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
@@ -15459,14 +15551,25 @@ static int hp_init(hp *h) {
       if (is_a(t, (int32_t)o, (int32_t)ty)) h->tobjs[k++] = (int32_t)o;
   }
   h->tobj0[t->ntypes] = (int32_t)k;
-  h->two_orders = order_methods(h);
-  if (h->st != GOAP_OK) return 0;
+  h->two_orders = goap__hp_order_methods(h);
+  if (h->st != GOAP_OK || !goap__hp_lift_lits(h) || !goap__hp_goal_reach(h)) return 0;
+  /* the join's levels: the largest method's parameters and join literals, or the :htn's */
+  h->nlev_max = (size_t)t->htn.top_nparams;
+  for (size_t m = 0; m < t->htn.nmethods; ++m)
+    if ((size_t)t->htn.methods[m].nparams + (size_t)h->xn[m] > h->nlev_max)
+      h->nlev_max = (size_t)t->htn.methods[m].nparams + (size_t)h->xn[m];
+  if (h->nlev_max == 0) h->nlev_max = 1;
+  h->lev = (hp_level *)goap__alloc(a, h->nlev_max * sizeof *h->lev);
+  if (!h->lev) return oom(h);
   h->order = h->mids;
   for (size_t i = 0; i + 1 < t->init.n; i += 2) {
     int32_t p = t->init.v[i];
     int32_t e = intern(h, p, t->args.v + t->init.v[i + 1], t->preds[p].arity);
     if (e < 0) return oom(h);
-    if (!h->truth[e]) h->hash ^= atom_key(e);
+    if (!h->truth[e]) {
+      h->hash ^= atom_key(e);
+      if (h->pcount) h->pcount[p]++;
+    }
     h->truth[e] = 1;
   }
   return 1;
@@ -15544,18 +15647,23 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].slice_end = UINT64_MAX;
   }
   int nsearch = 0, found = 0, which = 0;
-  if (hp_init(&hs[0])) {
+  uint64_t *rec = NULL;
+  int free_nest = 0;
+  if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
     nsearch = 1;
-    if (hs[0].two_orders) {
+    if (hs[0].two_orders || (rec && free_nest)) {
       hs[1].t0 = hs[0].t0;
       if (hp_init(&hs[1])) {
         hs[1].order = hs[1].mids2;
+        hs[1].rec = rec; /* owned by hs[1] now */
+        rec = NULL;
         nsearch = 2;
       } else {
         hs[0].st = hs[1].st;
       }
     }
   }
+  goap__free(&task->c.alloc, rec, goap__hp_reach_bits(&task->c) * sizeof *rec);
   while (nsearch > 0 && hs[0].st == GOAP_OK) {
     hp *h = &hs[which];
     uint64_t used = hs[0].steps + hs[1].steps, wused = hs[0].work + hs[1].work;
@@ -15647,15 +15755,422 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
   return w.len;
 }
 /* macros of src/hddl/hddl_plan.c end here */
-#undef HP_ROOT
-#undef HP_MAX_POOL
-#undef HP_WORK_PER_STEP
-#undef HP_MAX_INDEX
-#undef HP_SLICE
-#undef HP_MAX_SEEN
-#undef HP_INF
 #undef goal_holds
 #undef put
+
+/* ==== src/hddl/hddl_prep.c ==== */
+/* names of src/hddl/hddl_prep.c that another file also declares */
+#define oom oom__hddl_hddl_prep
+/*
+ * hddl_prep.c -- what the HDDL planner (hddl_plan.c) computes once per search before the
+ * first round: the methods' join literals (own, then lifted from subtasks), the method
+ * orders from the lifted task decomposition graph, and the goal-reachability tables.
+ *
+ * Invariants:
+ *  - Everything here reads the task and writes only the search record's tables; nothing
+ *    depends on the state but the initial truth counts (pcount, set by hp_init afterwards).
+ *  - A method's join literals are a contiguous range of h->lits; its own ones (precondition,
+ *    static literals of its primitive subtasks) are the first xb, the lifted ones follow.
+ *    Lifting only adds literals a binding must satisfy anyway for the method's first steps
+ *    (or, static, at any time): over-approximations never lose a plan.
+ *  - The TDG fixpoints ignore arguments and preconditions (upper bounds on what a task can
+ *    reach, lower bounds on its primitive steps).
+ *  - Every allocation goes through the task's allocator; scratch is freed before returning.
+ */
+#include <string.h>
+
+/* #include "hddl_plan.h": inlined above */
+
+static int oom(hp *h) {
+  h->st = GOAP_OUT_OF_MEMORY;
+  return 0;
+}
+
+/* fluent[p] = 1 for every predicate p some action changes, 0 for the static ones. */
+static void mark_fluent(const goap__px_task_core *t, uint8_t *fluent) {
+  memset(fluent, 0, t->npreds ? t->npreds : 1);
+  for (size_t sc = 0; sc < t->nschemas; ++sc)
+    for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i)
+      if (t->lits[i].kind != PX_LIT_PRE && t->lits[i].pred >= 0) fluent[t->lits[i].pred] = 1;
+}
+
+static int push_lit(hp *h, const goap__px_lit *l) {
+  if (!goap__grow(h->a, (void **)&h->lits, &h->clits, h->nlits + 1, sizeof *h->lits)) return 0;
+  h->lits[h->nlits++] = *l;
+  return 1;
+}
+
+/* The literals and arguments the planner reads: a copy of the task's (same indices), then per
+ * method its join literals: its precondition, then the static precondition literals of its
+ * primitive subtasks (on predicates no action changes, and '='), rewritten into the method's
+ * parameters. Those hold at execution time exactly when they hold now, so a binding failing
+ * one can never be executed: the join drops it at once. */
+int goap__hp_build_lits(hp *h) {
+  const goap__px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  h->x0 = (int32_t *)goap__alloc(a, nm * sizeof *h->x0);
+  h->xn = (int32_t *)goap__alloc(a, nm * sizeof *h->xn);
+  h->xb = (int32_t *)goap__alloc(a, nm * sizeof *h->xb);
+  uint8_t *fluent = (uint8_t *)goap__alloc(a, t->npreds ? t->npreds : 1);
+  int ok = h->x0 && h->xn && h->xb && fluent;
+  if (ok) mark_fluent(t, fluent);
+  for (size_t i = 0; ok && i < t->args.n; ++i) ok = goap__px_ipush(a, &h->av, t->args.v[i]);
+  for (size_t i = 0; ok && i < t->nlits; ++i) ok = push_lit(h, &t->lits[i]);
+  for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
+    const goap__px_method *pm = &t->htn.methods[m];
+    h->x0[m] = (int32_t)h->nlits;
+    for (int32_t i = pm->lit0; ok && i < pm->lit0 + pm->nlits; ++i) ok = push_lit(h, &t->lits[i]);
+    for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
+      const goap__px_step *ps = &t->htn.steps[st];
+      if (ps->task >= 0) continue;
+      const goap__px_schema *sc = &t->schemas[-ps->task - 1];
+      for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i) {
+        goap__px_lit l = t->lits[i];
+        if (l.kind != PX_LIT_PRE || (l.pred >= 0 && fluent[l.pred])) continue;
+        int n = l.pred == PX_EQ ? 2 : t->preds[l.pred].arity;
+        l.args = (int32_t)h->av.n;
+        for (int k = 0; ok && k < n; ++k) {
+          int32_t v = t->args.v[t->lits[i].args + k];
+          ok = goap__px_ipush(a, &h->av, v >= 0 ? v : t->args.v[ps->args + (-v - 1)]);
+        }
+        if (ok) ok = push_lit(h, &l);
+      }
+    }
+    h->xn[m] = h->xb[m] = (int32_t)h->nlits - h->x0[m];
+  }
+  goap__free(a, fluent, t->npreds ? t->npreds : 1);
+  return ok ? 1 : oom(h);
+}
+
+/* Literal l (of h->lits) with its arguments mapped by map[k] for variable -(k + 1) (HP_NOMAP:
+ * the variable has no image, and the literal is not added), appended to the method join list
+ * [from, h->nlits) unless an equal literal is there already. 0 when out of memory. */
+#define HP_NOMAP INT32_MIN
+
+static int push_mapped(hp *h, const goap__px_lit *l, const int32_t *map, int32_t nmap, size_t from) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
+  int32_t g[PX_MAX_ARITY];
+  for (int k = 0; k < n; ++k) {
+    int32_t v = h->av.v[l->args + k];
+    if (v < 0 && (-v - 1 >= nmap || map[-v - 1] == HP_NOMAP)) return 1;
+    g[k] = v >= 0 ? v : map[-v - 1];
+  }
+  for (size_t i = from; i < h->nlits; ++i) {
+    const goap__px_lit *o = &h->lits[i];
+    if (o->pred == l->pred && o->neg == l->neg &&
+        (n == 0 || memcmp(h->av.v + o->args, g, (size_t)n * sizeof *g) == 0))
+      return 1;
+  }
+  goap__px_lit c = *l;
+  c.kind = PX_LIT_PRE;
+  c.args = (int32_t)h->av.n;
+  for (int k = 0; k < n; ++k)
+    if (!goap__px_ipush(h->a, &h->av, g[k])) return 0;
+  return push_lit(h, &c);
+}
+
+#define HP_LIFT_PASSES 8 /* rounds of lifting literals up the decomposition graph */
+#define HP_LIFT_MAX 64   /* most literals one method gains by lifting */
+
+/* Adds to each method's join literals what its subtasks require of its parameters (after
+ * order_methods, which drops the methods that never reach primitives):
+ *  - its first subtask starts in the state the method is chosen in: when it is primitive,
+ *    all its precondition literals; when it is a compound task with one method left, all of
+ *    that method's join literals (its precondition holds now, and what it lifted itself);
+ *  - a later compound subtask with one method: that method's join literals on static
+ *    predicates and '=' (true now exactly when true later);
+ * each literal over the child's task parameters only (mapped through its :task arguments
+ * into the subtask's), never one with a variable of the child's own. A binding failing one
+ * would fail at the child's decomposition: the join drops it, with the search it would
+ * have cost. Repeated a few passes, so a chain of single-method tasks is lifted through;
+ * every list stays duplicate-free and gains at most HP_LIFT_MAX literals. */
+int goap__hp_lift_lits(hp *h) {
+  const goap__px_task_core *t = h->t;
+  int32_t *map = (int32_t *)goap__alloc(h->a, h->maxp * sizeof *map);
+  uint8_t *fluent = (uint8_t *)goap__alloc(h->a, t->npreds ? t->npreds : 1);
+  int ok = map && fluent;
+  if (ok) mark_fluent(t, fluent);
+  for (int pass = 0, changed = 1; ok && changed && pass < HP_LIFT_PASSES; ++pass) {
+    changed = 0;
+    for (size_t m = 0; ok && m < t->htn.nmethods; ++m) {
+      const goap__px_method *pm = &t->htn.methods[m];
+      size_t from = h->nlits, av0 = h->av.n;
+      for (int32_t i = h->x0[m]; ok && i < h->x0[m] + h->xn[m]; ++i) {
+        goap__px_lit l = h->lits[i]; /* a copy: push_lit may move the array */
+        ok = push_lit(h, &l);
+      }
+      for (int32_t st = pm->step0; ok && st < pm->step0 + pm->nsteps; ++st) {
+        const goap__px_step *ps = &t->htn.steps[st];
+        int first = st == pm->step0;
+        if (ps->task < 0) {
+          if (!first) continue; /* build_lits has its static literals */
+          const goap__px_schema *sc = &t->schemas[-ps->task - 1];
+          for (int32_t k = 0; k < sc->nparams; ++k) map[k] = t->args.v[ps->args + k];
+          for (int32_t i = sc->lit0; ok && i < sc->lit0 + sc->nlits; ++i)
+            if (t->lits[i].kind == PX_LIT_PRE) ok = push_mapped(h, &h->lits[i], map, sc->nparams, from);
+          continue;
+        }
+        if (h->m0[ps->task + 1] - h->m0[ps->task] != 1) continue;
+        int32_t c = h->mids[h->m0[ps->task]];
+        const goap__px_method *cm = &t->htn.methods[c];
+        for (int32_t k = 0; k < cm->nparams; ++k) map[k] = HP_NOMAP;
+        for (int32_t k = 0; k < ps->nargs; ++k) {
+          int32_t v = t->args.v[cm->targs + k];
+          if (v < 0 && map[-v - 1] == HP_NOMAP) map[-v - 1] = t->args.v[ps->args + k];
+        }
+        for (int32_t i = h->x0[c]; ok && i < h->x0[c] + h->xn[c]; ++i) {
+          const goap__px_lit *l = &h->lits[i];
+          if (!first && l->pred >= 0 && fluent[l->pred]) continue;
+          if (h->nlits - from >= (size_t)h->xb[m] + HP_LIFT_MAX) break;
+          ok = push_mapped(h, l, map, cm->nparams, from);
+        }
+      }
+      if (ok && h->nlits - from > (size_t)h->xn[m]) {
+        h->x0[m] = (int32_t)from;
+        h->xn[m] = (int32_t)(h->nlits - from);
+        changed = 1;
+      } else {
+        h->nlits = from;
+        h->av.n = av0;
+      }
+    }
+  }
+  goap__free(h->a, map, h->maxp * sizeof *map);
+  goap__free(h->a, fluent, t->npreds ? t->npreds : 1);
+  return ok ? 1 : oom(h);
+}
+
+#define HP_INF UINT32_MAX
+
+/* The task decomposition graph, lifted (arguments and preconditions ignored): the fewest
+ * primitive steps each compound task can decompose into, by a fixpoint from "none" (HP_INF).
+ * Methods with a subtask that never reaches primitives (cost HP_INF) can never be part of a
+ * plan: they are left out of their task's lists (m0, mids in domain order, mids2 by cost:
+ * fewest first, ties in domain order). 1 when the two orders differ somewhere. */
+int goap__hp_order_methods(hp *h) {
+  const goap__px_task_core *t = h->t;
+  size_t nc = t->htn.nctasks ? t->htn.nctasks : 1, nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  uint32_t *tc = (uint32_t *)goap__alloc(h->a, nc * sizeof *tc);
+  uint32_t *mc = (uint32_t *)goap__alloc(h->a, nm * sizeof *mc);
+  if (!tc || !mc) {
+    goap__free(h->a, tc, nc * sizeof *tc);
+    goap__free(h->a, mc, nm * sizeof *mc);
+    return oom(h);
+  }
+  for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
+  for (size_t m = 0; m < t->htn.nmethods; ++m) mc[m] = HP_INF;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      const goap__px_method *pm = &t->htn.methods[m];
+      uint64_t sum = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        sum += task < 0 ? 1u : tc[task];
+      }
+      mc[m] = sum < HP_INF ? (uint32_t)sum : HP_INF;
+      if (mc[m] < tc[pm->task]) {
+        tc[pm->task] = mc[m];
+        changed = 1;
+      }
+    }
+  }
+  size_t k = 0;
+  for (size_t c = 0; c < t->htn.nctasks; ++c) {
+    h->m0[c] = (int32_t)k;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      if (t->htn.methods[m].task != (int32_t)c || mc[m] == HP_INF) continue;
+      h->mids[k] = (int32_t)m;
+      size_t j = k++; /* insertion: after every method of no greater cost */
+      for (; j > (size_t)h->m0[c] && mc[h->mids2[j - 1]] > mc[m]; --j) h->mids2[j] = h->mids2[j - 1];
+      h->mids2[j] = (int32_t)m;
+    }
+  }
+  h->m0[t->htn.nctasks] = (int32_t)k;
+  goap__free(h->a, tc, nc * sizeof *tc);
+  goap__free(h->a, mc, nm * sizeof *mc);
+  return k > 0 && memcmp(h->mids, h->mids2, k * sizeof *h->mids) != 0;
+}
+
+/* Effect literal e (of action parameters) could make goal literal l true: opposite sign of a
+ * delete and an add, the same predicate, and no constant argument of e differs from l's. */
+static int may_achieve(const hp *h, const goap__px_lit *e, const goap__px_lit *l) {
+  if (l->pred != e->pred || l->pred == PX_EQ || (e->kind == PX_LIT_DEL) != (l->neg != 0)) return 0;
+  for (int k = 0; k < h->t->preds[l->pred].arity; ++k) {
+    int32_t a = h->av.v[e->args + k];
+    if (a >= 0 && a != h->av.v[l->args + k]) return 0;
+  }
+  return 1;
+}
+
+/* The relaxed goal test's tables: the actions relevant to the goal (backwards from the
+ * predicates of its positive literals: an action adding a relevant predicate is relevant,
+ * and the predicates of its positive preconditions are), each task's reachable ones (trel,
+ * a fixpoint like tgoal's) and the true atoms per predicate. Off (rel NULL) when more than
+ * 64 actions are relevant. */
+static int relevant_actions(hp *h) {
+  const goap__px_task_core *t = h->t;
+  size_t np = t->npreds ? t->npreds : 1, nc = t->htn.nctasks;
+  uint8_t *rp = (uint8_t *)goap__alloc(h->a, np);
+  if (!rp) return oom(h);
+  memset(rp, 0, np);
+  for (int32_t i = 0; i < t->ngoal && i < 64; ++i) {
+    const goap__px_lit *l = &h->lits[t->goal0 + i];
+    if (!l->neg && l->pred >= 0) rp[l->pred] = 1;
+  }
+  int32_t rel[64];
+  int nrel = 0, over = 0;
+  uint8_t *in = (uint8_t *)goap__alloc(h->a, t->nschemas ? t->nschemas : 1);
+  if (!in) {
+    goap__free(h->a, rp, np);
+    return oom(h);
+  }
+  memset(in, 0, t->nschemas ? t->nschemas : 1);
+  for (int changed = 1; changed && !over;) {
+    changed = 0;
+    for (size_t sc = 0; sc < t->nschemas && !over; ++sc) {
+      const goap__px_schema *s = &t->schemas[sc];
+      int adds = 0;
+      for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i)
+        if (h->lits[i].kind == PX_LIT_ADD && rp[h->lits[i].pred]) adds = 1;
+      if (in[sc] || !adds) continue;
+      if (nrel == 64) {
+        over = 1;
+        break;
+      }
+      in[sc] = 1;
+      rel[nrel++] = (int32_t)sc;
+      changed = 1;
+      for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i)
+        if (h->lits[i].kind == PX_LIT_PRE && !h->lits[i].neg && h->lits[i].pred >= 0)
+          rp[h->lits[i].pred] = 1;
+    }
+  }
+  goap__free(h->a, rp, np);
+  goap__free(h->a, in, t->nschemas ? t->nschemas : 1);
+  if (over || nrel == 0) return 1;
+  h->rel = (int32_t *)goap__alloc(h->a, 64 * sizeof *h->rel);
+  h->trel = (uint64_t *)goap__alloc(h->a, (nc + t->nschemas + 1) * sizeof *h->trel);
+  h->pcount = (int32_t *)goap__alloc(h->a, np * sizeof *h->pcount);
+  h->preach = (uint8_t *)goap__alloc(h->a, np);
+  if (!h->rel || !h->trel || !h->pcount || !h->preach) return oom(h);
+  memcpy(h->rel, rel, (size_t)nrel * sizeof *rel);
+  h->nrel = nrel;
+  memset(h->trel, 0, (nc + t->nschemas + 1) * sizeof *h->trel);
+  for (int j = 0; j < nrel; ++j) h->trel[nc + (size_t)rel[j]] = (uint64_t)1 << j;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t c = 0; c < nc; ++c) {
+      uint64_t m = h->trel[c];
+      for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+        const goap__px_method *pm = &t->htn.methods[h->mids[j]];
+        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+          int32_t task = t->htn.steps[st].task;
+          m |= h->trel[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
+        }
+      }
+      if (m != h->trel[c]) {
+        h->trel[c] = m;
+        changed = 1;
+      }
+    }
+  }
+  memset(h->pcount, 0, np * sizeof *h->pcount); /* counted as the initial state is set */
+  return 1;
+}
+
+/* tgoal (goal-relevance pruning; only when the problem has a goal): for each action the goal
+ * literals (the first 64) one of its effects may make true, for each compound task those of
+ * the actions its decompositions can reach, by a fixpoint over the methods order_methods kept
+ * (arguments ignored: an over-approximation, so pruning on it loses no plan). */
+int goap__hp_goal_reach(hp *h) {
+  const goap__px_task_core *t = h->t;
+  if (t->ngoal == 0) return 1;
+  size_t nc = t->htn.nctasks;
+  h->tgoal = (uint64_t *)goap__alloc(h->a, (nc + t->nschemas + 1) * sizeof *h->tgoal);
+  if (!h->tgoal) return oom(h);
+  memset(h->tgoal, 0, (nc + t->nschemas + 1) * sizeof *h->tgoal);
+  int32_t ng = t->ngoal < 64 ? t->ngoal : 64;
+  for (size_t sc = 0; sc < t->nschemas; ++sc)
+    for (int32_t i = t->schemas[sc].lit0; i < t->schemas[sc].lit0 + t->schemas[sc].nlits; ++i) {
+      const goap__px_lit *e = &h->lits[i];
+      if (e->kind != PX_LIT_ADD && e->kind != PX_LIT_DEL) continue;
+      for (int32_t k = 0; k < ng; ++k)
+        if (may_achieve(h, e, &h->lits[t->goal0 + k])) h->tgoal[nc + sc] |= (uint64_t)1 << k;
+    }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t c = 0; c < nc; ++c) {
+      uint64_t m = h->tgoal[c];
+      for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+        const goap__px_method *pm = &t->htn.methods[h->mids[j]];
+        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+          int32_t task = t->htn.steps[st].task;
+          m |= h->tgoal[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
+        }
+      }
+      if (m != h->tgoal[c]) {
+        h->tgoal[c] = m;
+        changed = 1;
+      }
+    }
+  }
+  return relevant_actions(h);
+}
+
+size_t goap__hp_reach_bits(const goap__px_task_core *t) {
+  size_t n = t->htn.nctasks;
+  return (n * n + 63) / 64;
+}
+
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest) {
+  const goap__px_task_core *t = h->t;
+  size_t n = t->htn.nctasks, w = goap__hp_reach_bits(t);
+  *out = NULL;
+  *free_nest = 0;
+  if (n == 0 || n > HP_MAX_REC_TASKS) return 1;
+  uint64_t *r = (uint64_t *)goap__alloc(h->a, w * sizeof *r);
+  int32_t *q = (int32_t *)goap__alloc(h->a, (n + 1) * sizeof *q);
+  if (!r || !q) {
+    goap__free(h->a, r, w * sizeof *r);
+    goap__free(h->a, q, (n + 1) * sizeof *q);
+    return oom(h);
+  }
+  memset(r, 0, w * sizeof *r);
+  for (size_t a0 = 0; a0 < n; ++a0) { /* breadth-first from a0; each task queued once more */
+    size_t qn = 0;
+    q[qn++] = (int32_t)a0;
+    for (size_t qi = 0; qi < qn; ++qi)
+      for (int32_t j = h->m0[q[qi]]; j < h->m0[q[qi] + 1]; ++j) {
+        const goap__px_method *pm = &t->htn.methods[h->mids[j]];
+        for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+          int32_t d = t->htn.steps[st].task;
+          size_t bit = a0 * n + (size_t)d;
+          if (d < 0 || (r[bit >> 6] >> (bit & 63) & 1u)) continue;
+          r[bit >> 6] |= (uint64_t)1 << (bit & 63);
+          q[qn++] = d;
+        }
+      }
+  }
+  goap__free(h->a, q, (n + 1) * sizeof *q);
+  for (size_t m = 0; m < t->htn.nmethods && !*free_nest; ++m) {
+    const goap__px_method *pm = &t->htn.methods[m];
+    for (int32_t st = pm->step0; st + 1 < pm->step0 + pm->nsteps; ++st) {
+      int32_t d = t->htn.steps[st].task;
+      size_t bit = (size_t)d * n + (size_t)pm->task;
+      if (d >= 0 && !(r[bit >> 6] >> (bit & 63) & 1u)) *free_nest = 1;
+    }
+  }
+  *out = r;
+  return 1;
+}
+/* macros of src/hddl/hddl_prep.c end here */
+#undef HP_NOMAP
+#undef HP_LIFT_PASSES
+#undef HP_LIFT_MAX
+#undef HP_INF
+#undef oom
 
 /* ==== src/hddl/hddl_seen.c ==== */
 /*

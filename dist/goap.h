@@ -1864,7 +1864,8 @@ typedef struct goap_hddl_options {
 typedef struct goap_hddl_stats {
   uint64_t steps;              /* decomposition steps taken */
   int rounds;                  /* iterative-deepening rounds */
-  int depth;                   /* depth bound of the round that found the plan */
+  int depth;                   /* depth bound of the round that found the plan (a second
+                                  search counts recursive levels only: docs/hddl.md) */
   double ms;                   /* wall time */
 } goap_hddl_stats;
 

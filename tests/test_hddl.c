@@ -517,12 +517,13 @@ TEST(budgets_have_their_statuses) {
 }
 
 TEST(binding_enumeration_is_bounded) {
-  /* five free parameters over 30 objects: 24 million bindings for one method */
+  /* five free parameters over 30 objects: 24 million bindings for one method (act is not
+   * its first subtask, so act's precondition is not part of m's join) */
   const char dom[] =
       "(define (domain d) (:types a) (:predicates (p ?x - a))\n"
       " (:task t :parameters ())\n"
       " (:method m :parameters (?a ?b ?c ?d ?e - a) :task (t)\n"
-      "  :precondition (not (p ?a)) :ordered-subtasks (act ?a ?b ?c ?d ?e))\n"
+      "  :precondition (not (p ?a)) :ordered-subtasks (and (mark ?a) (act ?a ?b ?c ?d ?e)))\n"
       " (:action act :parameters (?a ?b ?c ?d ?e - a) :precondition (p ?e) :effect ())\n"
       " (:action mark :parameters (?a - a) :effect (p ?a)))\n"; /* p is not static */
   char prob[2048];
@@ -804,6 +805,240 @@ TEST(static_preconditions_of_subtasks_prune_bindings) {
   char *text = plan_text(t, p);
   REQUIRE(text != NULL);
   CHECK(starts_with(text, "==>\n0 act o0 o1 o2 o3 o4\n"));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+/* Solves dom/prob within 100 steps: GOAP_OK with the plan text in *text (freed by the caller)
+ * and the steps taken. */
+static int solve_text(const char *dom, const char *prob, char **text, uint64_t *steps) {
+  goap_pddl_task *t = parse_text(dom, prob);
+  if (!t) return 0;
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  goap_status st = goap_hddl_solve(t, &ho, &p, &s);
+  *steps = s.steps;
+  *text = st == GOAP_OK ? plan_text(t, p) : NULL;
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+  return st == GOAP_OK && *text != NULL;
+}
+
+TEST(first_subtask_preconditions_prune_bindings) {
+  /* m's ?x is free (no precondition of its own); its first subtask starts in the state m is
+   * chosen in: for `use` (one method, precondition (ready ?x)) and for the action `act`
+   * (precondition (ready ?x)), only o9 can follow. Lifted into m's join, they leave m one
+   * binding. With `use`, two rounds (bound 1 cuts `use` at depth 2): the :htn and m, then
+   * the :htn, m and m-use: 5 steps. Trying every ?x would be 23 (10 cut children in round 1,
+   * 9 failing ones in round 2). `ready` is fluent (act deletes it): not the static pruning. */
+  const char dom_use[] =
+      "(define (domain d) (:types a) (:predicates (ready ?x - a) (done))\n"
+      " (:task t :parameters ()) (:task use :parameters (?x - a))\n"
+      " (:action act :parameters (?x - a) :precondition (ready ?x) :effect (and (done) (not (ready ?x))))\n"
+      " (:method m :parameters (?x - a) :task (t) :ordered-subtasks (and (use ?x) (act ?x)))\n"
+      " (:method m-use :parameters (?x - a) :task (use ?x) :precondition (ready ?x)\n"
+      "  :ordered-subtasks ()))\n";
+  const char dom_act[] =
+      "(define (domain d) (:types a) (:predicates (ready ?x - a) (done))\n"
+      " (:task t :parameters ())\n"
+      " (:action act :parameters (?x - a) :precondition (ready ?x) :effect (and (done) (not (ready ?x))))\n"
+      " (:method m :parameters (?x - a) :task (t) :ordered-subtasks (act ?x)))\n";
+  const char prob[] =
+      "(define (problem q) (:domain d) (:objects o0 o1 o2 o3 o4 o5 o6 o7 o8 o9 - a)\n"
+      " (:htn :ordered-subtasks (t)) (:init (ready o9)) (:goal (done)))\n";
+  char *text = NULL;
+  uint64_t steps = 0;
+  REQUIRE(solve_text(dom_use, prob, &text, &steps));
+  CHECK_EQ_INT(steps, 5);
+  CHECK(starts_with(text, "==>\n0 act o9\nroot 1\n1 t -> m 2 0\n2 use o9 -> m-use\n"));
+  free(text);
+  REQUIRE(solve_text(dom_act, prob, &text, &steps));
+  CHECK_EQ_INT(steps, 2); /* the :htn, m */
+  CHECK(starts_with(text, "==>\n0 act o9\n"));
+  free(text);
+}
+
+TEST(later_subtasks_lift_only_static_preconditions) {
+  /* m's second subtask `use ?x` needs (ready ?x), which its first subtask `prep` makes true:
+   * that fluent literal must not be checked when m is chosen (there would be no plan). Its
+   * static literal (kind ?x) is: of o0..o9 only o7 is a kind, so m has one binding. */
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (ready ?x - a) (kind ?x - a) (done))\n"
+      " (:task t :parameters ()) (:task use :parameters (?x - a))\n"
+      " (:action prep :parameters (?x - a) :effect (ready ?x))\n"
+      " (:action act :parameters (?x - a) :precondition (ready ?x) :effect (done))\n"
+      " (:method m :parameters (?x - a) :task (t) :ordered-subtasks (and (prep ?x) (use ?x)))\n"
+      " (:method m-use :parameters (?x - a) :task (use ?x) :precondition (and (ready ?x) (kind ?x))\n"
+      "  :ordered-subtasks (act ?x)))\n";
+  const char prob[] =
+      "(define (problem q) (:domain d) (:objects o0 o1 o2 o3 o4 o5 o6 o7 o8 o9 - a)\n"
+      " (:htn :ordered-subtasks (t)) (:init (kind o7)) (:goal (done)))\n";
+  char *text = NULL;
+  uint64_t steps = 0;
+  REQUIRE(solve_text(dom, prob, &text, &steps));
+  CHECK_EQ_INT(steps, 3); /* the :htn, m (o7 only), m-use */
+  CHECK(starts_with(text, "==>\n0 prep o7\n1 act o7\n"));
+  free(text);
+}
+
+TEST(lifted_literals_keep_the_binding_order) {
+  /* m's own precondition (p ?z) binds ?z in the order its atoms were read (o4, then o0); ?x
+   * is free, so without lifting it takes o0..o4 in object order: (o4, o2) is m's first
+   * binding. The lifted (ok ?z ?x) binds ?x from the atoms (o3 before o2), and the bindings
+   * are sorted back: the plan is the same, found in fewer steps */
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (p ?z - a) (ok ?z ?x - a) (done))\n"
+      " (:task t :parameters ()) (:task use :parameters (?z ?x - a))\n"
+      " (:action act :parameters (?z ?x - a) :effect (done))\n"
+      " (:method m :parameters (?z ?x - a) :task (t) :precondition (p ?z)\n"
+      "  :ordered-subtasks (use ?z ?x))\n"
+      " (:method m-use :parameters (?z ?x - a) :task (use ?z ?x) :precondition (ok ?z ?x)\n"
+      "  :ordered-subtasks (act ?z ?x)))\n";
+  const char prob[] =
+      "(define (problem q) (:domain d) (:objects o0 o1 o2 o3 o4 - a) (:htn :ordered-subtasks (t))\n"
+      " (:init (p o4) (p o0) (ok o0 o1) (ok o4 o3) (ok o4 o2)) (:goal (done)))\n";
+  char *text = NULL;
+  uint64_t steps = 0;
+  REQUIRE(solve_text(dom, prob, &text, &steps));
+  CHECK_EQ_INT(steps, 3);
+  CHECK(starts_with(text, "==>\n0 act o4 o2\n"));
+  free(text);
+}
+
+TEST(second_search_bounds_recursion_only) {
+  /* nest n2 -> nest n1 -> nest n0 -> solve: nest is recursive, solve cannot come back to
+   * nest. Domain order, depth counted at every non-tail level: solve sits at depth 4, and the
+   * bound-4 round walks the 2^20 settings of 20 bits (second_method_order_takes_turns) past
+   * the first turn of 2^18 steps. The second search (fewest steps first) counts recursion
+   * only: solve keeps nest n0's depth 3, and its bound-3 round finds the plan (m-done first):
+   * rounds 4 + 3 (counting solve would make it 4 + 4, at bound 4) */
+  char prob[1024];
+  const char dom[] =
+      "(define (domain d) (:types bit num) (:predicates (on ?b - bit) (next ?n ?m - num) (zero ?n - num))\n"
+      " (:task nest :parameters (?n - num)) (:task solve :parameters ())\n"
+      " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
+      " (:action clear :parameters (?b - bit) :precondition (on ?b) :effect (not (on ?b)))\n"
+      " (:action finish :parameters () :effect ())\n"
+      " (:method m-nest :parameters (?n ?m - num) :task (nest ?n) :precondition (next ?n ?m)\n"
+      "  :ordered-subtasks (and (nest ?m) (finish)))\n"
+      " (:method m-base :parameters (?n - num) :task (nest ?n) :precondition (zero ?n)\n"
+      "  :ordered-subtasks (and (solve) (finish)))\n"
+      " (:method m-on :parameters (?b - bit) :task (solve) :precondition (not (on ?b))\n"
+      "  :ordered-subtasks (and (set ?b) (solve)))\n"
+      " (:method m-off :parameters (?b - bit) :task (solve) :precondition (on ?b)\n"
+      "  :ordered-subtasks (and (clear ?b) (solve)))\n"
+      " (:method m-done :parameters () :task (solve)\n"
+      "  :precondition (forall (?b - bit) (not (on ?b))) :ordered-subtasks (finish)))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 20; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k,
+                        " - bit n0 n1 n2 - num) (:htn :ordered-subtasks (nest n2))\n"
+                        " (:init (next n2 n1) (next n1 n0) (zero n0)))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 300000;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 4);
+  CHECK_EQ_INT(s.rounds, 7);
+  CHECK_EQ_INT(s.depth, 3);
+  /* the first turn's 2^18 steps; then rounds of 2 (the :htn, m-nest), 3 and 5 steps (the
+   * :htn, m-nest twice, m-base, m-done) */
+  CHECK_EQ_INT(s.steps, (1 << 18) + 10);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+TEST(tasks_that_cannot_reach_the_goal_are_pruned) {
+  /* top's first method m-wrong only sets bits (work): no action under it adds (g). Its
+   * subtask is pruned at once (g is false and nothing left on the agenda adds it), not after
+   * walking the 2^12 sets of bits: the :htn, m-wrong, m-right. With a goal no action adds
+   * ((h)), the first compound task is pruned, not cut: one round, no plan. */
+  char prob[1024];
+  const char dom[] =
+      "(define (domain d) (:types bit) (:predicates (on ?b - bit) (g) (h))\n"
+      " (:task top :parameters ()) (:task work :parameters ())\n"
+      " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
+      " (:action finish :parameters () :effect (g))\n"
+      " (:method m-wrong :parameters () :task (top) :ordered-subtasks (work))\n"
+      " (:method m-right :parameters () :task (top) :ordered-subtasks (finish))\n"
+      " (:method m-w1 :parameters (?b - bit) :task (work) :ordered-subtasks (and (set ?b) (work)))\n"
+      " (:method m-w2 :parameters () :task (work) :ordered-subtasks ()))\n";
+  for (int goal = 0; goal < 2; ++goal) {
+    size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+    for (int i = 0; i < 12; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
+    k += (size_t)snprintf(prob + k, sizeof prob - k,
+                          " - bit) (:htn :ordered-subtasks (top)) (:init) (:goal (%s)))\n",
+                          goal == 0 ? "g" : "h");
+    REQUIRE(k < sizeof prob);
+    goap_pddl_task *t = parse_text(dom, prob);
+    REQUIRE(t);
+    goap_hddl_options ho;
+    memset(&ho, 0, sizeof ho);
+    ho.max_steps = 100;
+    goap_hddl_plan *p = NULL;
+    goap_hddl_stats s;
+    goap_status st = goap_hddl_solve(t, &ho, &p, &s);
+    if (goal == 0) {
+      REQUIRE(st == GOAP_OK);
+      CHECK_EQ_INT(s.steps, 3);
+      char *text = plan_text(t, p);
+      REQUIRE(text != NULL);
+      CHECK(starts_with(text, "==>\n0 finish\nroot 1\n1 top -> m-right 0\n"));
+      free(text);
+    } else {
+      CHECK_EQ_INT(st, GOAP_NO_PLAN);
+      CHECK_EQ_INT(s.rounds, 1);
+      CHECK_EQ_INT(s.steps, 1); /* the :htn; top is pruned */
+    }
+    goap_hddl_plan_destroy(p);
+    goap_pddl_destroy(t);
+  }
+}
+
+TEST(relaxed_goal_test_follows_preconditions_of_achievers) {
+  /* the goal (g2) is added by a2 (under fin, which stays on the agenda), but a2 needs (g1),
+   * false, and only a1 adds it. Under m-wrong, work can reach set only: with fin still to
+   * come, the direct test (some task left adds g2) passes, the relaxed one (g1 can never
+   * become true, so neither can g2) prunes work at once instead of walking the 2^12 sets of
+   * bits: the :htn, m-wrong, m-right, m-fin. */
+  char prob[1024];
+  const char dom[] =
+      "(define (domain d) (:types bit) (:predicates (on ?b - bit) (g1) (g2))\n"
+      " (:task top :parameters ()) (:task work :parameters ()) (:task fin :parameters ())\n"
+      " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
+      " (:action a1 :parameters () :effect (g1))\n"
+      " (:action a2 :parameters () :precondition (g1) :effect (g2))\n"
+      " (:method m-wrong :parameters () :task (top) :ordered-subtasks (work))\n"
+      " (:method m-right :parameters () :task (top) :ordered-subtasks (a1))\n"
+      " (:method m-fin :parameters () :task (fin) :ordered-subtasks (a2))\n"
+      " (:method m-w1 :parameters (?b - bit) :task (work) :ordered-subtasks (and (set ?b) (work)))\n"
+      " (:method m-w2 :parameters () :task (work) :ordered-subtasks ()))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 12; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k,
+                        " - bit) (:htn :ordered-subtasks (and (top) (fin))) (:init) (:goal (g2)))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 100;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 4);
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 a1\n1 a2\n"));
   free(text);
   goap_hddl_plan_destroy(p);
   goap_pddl_destroy(t);
@@ -1199,6 +1434,12 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(methods_that_never_reach_primitives_are_dropped),
           TEST_ENTRY(second_method_order_takes_turns),
           TEST_ENTRY(static_preconditions_of_subtasks_prune_bindings),
+          TEST_ENTRY(first_subtask_preconditions_prune_bindings),
+          TEST_ENTRY(later_subtasks_lift_only_static_preconditions),
+          TEST_ENTRY(lifted_literals_keep_the_binding_order),
+          TEST_ENTRY(second_search_bounds_recursion_only),
+          TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
+          TEST_ENTRY(relaxed_goal_test_follows_preconditions_of_achievers),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),
           TEST_ENTRY(method_constraints_on_equalities),

@@ -1,0 +1,137 @@
+/*
+ * hddl_plan.h -- the HDDL planner's search record (internal to hddl_plan.c, the search, and
+ * hddl_prep.c, the analyses done once before it). See hddl_plan.c for the invariants.
+ */
+#ifndef GOAP_HDDL_PLAN_H
+#define GOAP_HDDL_PLAN_H
+
+#include <stdint.h>
+
+#include "goap/hddl.h"
+#include "hddl_seen.h"
+#include "pddl/pddl_internal.h"
+
+#define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
+#define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
+#define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
+#define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
+#define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+#define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
+
+typedef struct hp_node {
+  int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
+  int32_t args, nargs; /* ground arguments, offset in gargs */
+  int32_t method;      /* the method that decomposed it (-1: none yet; the :htn for the root) */
+  int32_t child0, nchild;
+  int32_t depth;
+  int32_t prim;        /* primitive: its position in the plan */
+  int32_t parent;      /* the node it is a subtask of (-1: the root) */
+  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
+  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
+} hp_node;
+
+typedef struct hp_frame {
+  int32_t cell;        /* the agenda cell of the task (-1: the root) */
+  int32_t node;
+  int32_t mi;          /* position in the task's method list, -1 before the first */
+  size_t bind0, nbind, bnext; /* the current method's bindings in pool */
+  size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
+} hp_frame;
+
+typedef struct hp_level {
+  int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
+  const goap__px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
+  size_t pos;          /* next candidate */
+  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
+} hp_level;
+
+typedef struct hp {
+  const goap__px_task_core *t;
+  const goap_allocator *a;
+  /* state */
+  goap__px_tset atoms;
+  uint8_t *truth;
+  size_t ctruth;
+  goap__px_ivec *by_pred;    /* npreds lists of interned atoms */
+  goap__px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
+                          the interned atoms of the predicate with that object there; each
+                          list is a subsequence of by_pred's, in the same order */
+  goap__px_ivec undo;        /* (atom, old truth) pairs */
+  uint64_t hash;       /* XOR of atom_key() over the true atoms */
+  /* tables */
+  goap__px_lit *lits;        /* the task's literals, then each method's join literals */
+  size_t nlits, clits;
+  goap__px_ivec av;          /* the task's argument pool, then the join literals' arguments */
+  int32_t *x0, *xn;    /* per method: its join literals' range in lits */
+  int32_t *xb;         /* per method: how many of them (a prefix) are its own; the rest were
+                          lifted from its subtasks (lift_lits) and only check bindings */
+  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
+  int32_t *m0, *mids;     /* methods of each task, in domain order */
+  int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
+  const int32_t *order;   /* the lists the search uses now: mids or mids2 */
+  /* search */
+  hp_node *nodes;
+  size_t nnodes, cnodes;
+  goap__px_ivec gargs, cells, seq, pool;
+  uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
+                          depths), set when the cell is made */
+  size_t cchash;
+  uint64_t *cgoal;     /* per agenda cell: the goal literals (bit i: the i-th of the first 64)
+                          some task from it on could still make true (goal_reach) */
+  size_t ccgoal;
+  uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
+                          true; per action (after the tasks): those its effects could */
+  /* the relaxed goal test (goal_reach; rel == NULL: off) */
+  int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
+  int nrel;
+  uint64_t *trel;      /* as tgoal: the relevant actions each task (or action) can reach */
+  uint64_t *crel;      /* per agenda cell: those the rest of the agenda can reach */
+  size_t ccrel;
+  int32_t *pcount;     /* per predicate: its true atoms now */
+  uint8_t *preach;     /* per predicate: scratch of the relaxed test */
+  goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
+  goap__px_ivec jkey, jidx, jtmp; /* join: each binding's round of own literals; sort scratch */
+  hp_frame *frames;
+  size_t nframes, cframes;
+  hp_level *lev;
+  size_t nlev_max;     /* levels of the largest join */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
+                                   and advance's bindings */
+  uint8_t *inpos;      /* maxp */
+  int32_t scratch[PX_MAX_ARITY];
+  /* budgets */
+  uint64_t steps, max_steps, work, max_work;
+  uint64_t slice_end;  /* steps at which this search's turn ends */
+  int sliced;          /* the search paused at slice_end (advance resumes it) */
+  int two_orders;      /* mids and mids2 differ: a second search uses mids2 */
+  int in_round;        /* a round was paused and is to be resumed */
+  int rounds;
+  uint64_t t0;
+  double max_ms;
+  int bound, cut;
+  uint64_t *rec;       /* NULL, or (the second search) recursion-only depth: bit a * nctasks + b
+                          set when compound task a can decompose (through any number of
+                          levels) into a task b; a non-tail subtask that cannot come back to
+                          its parent's task keeps its parent's depth */
+  goap_status st;
+} hp;
+
+/* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
+ * goap__hp_order_methods: whether the two method orders differ). */
+/* The join literals of every method (x0, xn, xb): own precondition and static literals. */
+int goap__hp_build_lits(hp *h);
+/* m0, mids, mids2 from the lifted task decomposition graph. */
+int goap__hp_order_methods(hp *h);
+/* Lifts the literals subtasks require into their methods' joins (after order_methods). */
+int goap__hp_lift_lits(hp *h);
+/* The TDG's reachability between compound tasks (goap__hp_reach_bits words of
+ * nctasks * nctasks bits, *out; NULL when larger than HP_MAX_REC_TASKS^2 bits), and whether
+ * some method's non-tail compound subtask cannot reach the method's task (*free_nest). */
+#define HP_MAX_REC_TASKS 16384
+size_t goap__hp_reach_bits(const goap__px_task_core *t);
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
+/* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
+int goap__hp_goal_reach(hp *h);
+
+#endif
