@@ -48,8 +48,9 @@
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
  * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
- * pricing each successor's positional cost). */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
+ * pricing each successor's positional cost; FMODE_POR: a strong stubborn set's actions,
+ * canonicalised when sym.on, stubborn.c). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST, FMODE_POR };
 
 static inline int32_t node_action(const goap_planner *p, uint32_t n) {
   return (int32_t)(p->nodes.action[n] & ~CLOSED) - 1;
@@ -760,8 +761,26 @@ static goap_status expand_scost(goap_planner *p, uint32_t n) {
   return expand_indexed_impl(p, n, 2);
 }
 
+/* Strong stubborn sets (GOAP_REQUEST_STUBBORN): only the applicable actions of one set. Out
+ * of line, like the orbit search's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_stubborn(goap_planner *p, uint32_t n) {
+  const int32_t *list;
+  uint32_t count = goap__por_stubborn(p, p->nodes.states + (size_t)n * p->stride, &list);
+  if (count == UINT32_MAX) { /* turned off: the index from now on (built at start) */
+    p->succ_mode = p->sym.on ? FMODE_INDEX_SYM : FMODE_INDEX;
+    return p->sym.on ? expand_indexed_canon(p, n) : expand_indexed(p, n);
+  }
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
+  if (p->sym.on) return expand_list_canon(p, n, p->nodes.g[n], list, count);
+  return expand_list_plain(p, n, p->nodes.g[n], list, count);
+}
+
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->succ_mode == FMODE_SMALL) return expand_small(p, n);
+  if (p->succ_mode == FMODE_POR) return expand_stubborn(p, n);
   if (p->succ_mode == FMODE_BITSET) return expand_incremental(p, n);
   if (p->succ_mode == FMODE_INDEX) return expand_indexed(p, n);
   if (p->succ_mode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);
@@ -942,6 +961,19 @@ static goap_status start_search(goap_planner *p) {
     if (p->sym.on) { /* orbit search: the index, whose successors offer canonicalises */
       p->useful_words = 0;
       p->succ_mode = FMODE_INDEX_SYM;
+    }
+    /* strong stubborn sets: their own successor lists (positional costs: no pruning) */
+    p->por_on = 0;
+    if ((p->flags & GOAP_REQUEST_STUBBORN) && !p->scost_on) {
+      if (p->por.serial != p->goal_serial) {
+        st = goap__por_build(p);
+        if (st != GOAP_OK) return st;
+      }
+      if (p->por.ok) {
+        p->por_on = 1;
+        p->useful_words = 0;
+        p->succ_mode = FMODE_POR;
+      }
     }
     p->stride = p->W + p->useful_words;
     if (p->succ_mode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
