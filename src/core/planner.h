@@ -608,7 +608,7 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 
 /* small_search.c: the fast path for small requests (see its invariants) */
 /* The request just prepared can run there (small mode, forward, a goal-only heuristic, no
- * trace, lazy, preferred operators, symmetry or active callbacks). */
+ * trace, lazy, preferred operators, symmetry, stubborn sets or active callbacks). */
 int goap__small_ok(const goap_planner *p);
 /* start_search's work for it: the pools reset and the root. */
 goap_status goap__small_start(goap_planner *p);
