@@ -31,8 +31,10 @@
 /* The first POR_TRIAL expansions also count every applicable action; when the sets kept more
  * than 1 - POR_MIN_PRUNED of them, the pruning is turned off for the rest of the search (it
  * costs more than it saves there: blocks world, barman). */
-#define POR_TRIAL 1000u
+#define POR_TRIAL 100u
 #define POR_MIN_PRUNED 0.2
+/* ... and after the first POR_TRIAL_NONE, when they have pruned nothing at all (pegsol). */
+#define POR_TRIAL_NONE 25u
 
 #define GROW(field, n)                                                                        \
   do {                                                                                        \
@@ -311,8 +313,10 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
     for (uint32_t i = 0; i < NA; ++i)
       y->trial_app += (uint64_t)goap__action_ok(d, &d->actions[p->active[i]], s);
     y->trial_kept += napp;
-    if (--y->trial_left == 0 &&
-        (double)(y->trial_app - y->trial_kept) < POR_MIN_PRUNED * (double)y->trial_app)
+    --y->trial_left;
+    if ((y->trial_left == 0 &&
+         (double)(y->trial_app - y->trial_kept) < POR_MIN_PRUNED * (double)y->trial_app) ||
+        (y->trial_left == POR_TRIAL - POR_TRIAL_NONE && y->trial_app == y->trial_kept))
       p->por_on = 0;
   }
   /* the applicable members in active order (the bits are cleared on the way) */
