@@ -2424,7 +2424,7 @@ typedef struct goap__por {
   int32_t *ifl;              /*   first needed (if_off UINT32_MAX before) */
   size_t nifl;
   uint64_t trial_app, trial_kept; /* the first expansions: applicable actions, kept ones */
-  uint32_t trial_left;       /* expansions left to count (0: decided) */
+  uint32_t trial_left;       /* expansions left to count (0: decided); per search */
   uint32_t *cach;            /* per rx condition of an action: its achievers' count */
   uint32_t *gach;            /* per goal condition: its achievers' count */
   uint32_t *stamp, gen;      /* nactive: in the set being built when stamp == gen */
@@ -2670,6 +2670,8 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
 /* stubborn.c */
 /* Builds p->por for the current selection (sets por.ok): GOAP_OK or a growth error. */
 goap_status goap__por_build(goap_planner *p);
+/* A search starts pruning: its trial (the first expansions counted) begins again. */
+void goap__por_start(goap_planner *p);
 /* The applicable actions of a strong stubborn set of state s (active indices, in active
  * order) in *list; returns their count, or UINT32_MAX when the pruning has just been turned
  * off (p->por_on = 0: too little pruned in the first expansions) or a list could not grow.
@@ -5034,6 +5036,7 @@ static goap_status start_search(goap_planner *p) {
         if (st != GOAP_OK) return st;
       }
       if (p->por.ok) {
+        goap__por_start(p);
         p->por_on = 1;
         p->useful_words = 0;
         p->succ_mode = FMODE_POR;
@@ -7612,10 +7615,14 @@ goap_status goap__por_build(goap_planner *p) {
     const goap__ftest *t = &p->goal_ft[i];
     y->gach[i] = achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, NULL, 0);
   }
-  y->trial_app = y->trial_kept = 0;
-  y->trial_left = POR_TRIAL;
   y->ok = 1;
   return GOAP_OK;
+}
+
+void goap__por_start(goap_planner *p) {
+  goap__por *y = &p->por;
+  y->trial_app = y->trial_kept = 0;
+  y->trial_left = POR_TRIAL;
 }
 
 /* Appends b to the list being built when it is new (tok: that list's stamp). */

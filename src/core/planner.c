@@ -970,6 +970,7 @@ static goap_status start_search(goap_planner *p) {
         if (st != GOAP_OK) return st;
       }
       if (p->por.ok) {
+        goap__por_start(p);
         p->por_on = 1;
         p->useful_words = 0;
         p->succ_mode = FMODE_POR;

@@ -419,7 +419,7 @@ typedef struct goap__por {
   int32_t *ifl;              /*   first needed (if_off UINT32_MAX before) */
   size_t nifl;
   uint64_t trial_app, trial_kept; /* the first expansions: applicable actions, kept ones */
-  uint32_t trial_left;       /* expansions left to count (0: decided) */
+  uint32_t trial_left;       /* expansions left to count (0: decided); per search */
   uint32_t *cach;            /* per rx condition of an action: its achievers' count */
   uint32_t *gach;            /* per goal condition: its achievers' count */
   uint32_t *stamp, gen;      /* nactive: in the set being built when stamp == gen */
@@ -665,6 +665,8 @@ int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a)
 /* stubborn.c */
 /* Builds p->por for the current selection (sets por.ok): GOAP_OK or a growth error. */
 goap_status goap__por_build(goap_planner *p);
+/* A search starts pruning: its trial (the first expansions counted) begins again. */
+void goap__por_start(goap_planner *p);
 /* The applicable actions of a strong stubborn set of state s (active indices, in active
  * order) in *list; returns their count, or UINT32_MAX when the pruning has just been turned
  * off (p->por_on = 0: too little pruned in the first expansions) or a list could not grow.

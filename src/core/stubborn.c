@@ -197,10 +197,14 @@ goap_status goap__por_build(goap_planner *p) {
     const goap__ftest *t = &p->goal_ft[i];
     y->gach[i] = achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, NULL, 0);
   }
-  y->trial_app = y->trial_kept = 0;
-  y->trial_left = POR_TRIAL;
   y->ok = 1;
   return GOAP_OK;
+}
+
+void goap__por_start(goap_planner *p) {
+  goap__por *y = &p->por;
+  y->trial_app = y->trial_kept = 0;
+  y->trial_left = POR_TRIAL;
 }
 
 /* Appends b to the list being built when it is new (tok: that list's stamp). */
