@@ -7427,8 +7427,10 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
  *    bool/enum variable. Conditions are the relaxation's intervals (rx.cond, goal_ft: a value
  *    in [a, b], != ne when has_ne); a fact is a (variable, encoded value) pair.
  *  - Two active actions interfere when one sets a variable to a value the other's condition on
- *    it excludes (it disables the other), or both set one variable to different values. The
- *    lists are static, built per selection, without the action itself, each entry once.
+ *    it excludes (it disables the other), or both set one variable to different values. An
+ *    action's list is computed the first time it is applicable in a set and kept for the
+ *    selection (if_off UINT32_MAX before), without the action itself, each entry once; the
+ *    per-variable reader and setter lists it is made from are built with the selection.
  *  - A state's set S (never for a goal state): the achievers of the unmet goal condition with
  *    the fewest achievers; then, until nothing is added, for each member: when applicable, the
  *    actions interfering with it; otherwise the achievers of its unmet condition with the
@@ -7438,7 +7440,9 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
  *    canonical state, a real state of the orbit). An S without applicable members marks a
  *    dead end.
  *  - Deterministic: ties between conditions go to the first; the applicable members are
- *    returned in active order. The per-state work allocates nothing.
+ *    returned in active order; a list's entries depend on its action only, not on when it
+ *    was computed; the trial restarts with every search (goap__por_start). The per-state
+ *    work allocates only when an interference list is first computed.
  */
 #include <string.h>
 
@@ -7448,7 +7452,7 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
 #define POR_MAX_ENTRIES ((size_t)1 << 25)
 /* The first POR_TRIAL expansions also count every applicable action; when the sets kept more
  * than 1 - POR_MIN_PRUNED of them, the pruning is turned off for the rest of the search (it
- * costs more than it saves there: blocks world, barman). */
+ * costs more than it saves there: blocks world, barman, pegsol). */
 #define POR_TRIAL 100u
 #define POR_MIN_PRUNED 0.2
 /* ... and after the first POR_TRIAL_NONE, when they have pruned nothing at all (pegsol). */
