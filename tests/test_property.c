@@ -126,6 +126,8 @@ typedef struct pdom {
 /* Totals printed at the end, so that a run shows how much it exercised. */
 static struct {
   long cases, reachable, wide, plans, ok_plans;
+  long stubborn; /* cases whose selection strong stubborn sets could prune */
+  long stubborn_fewer; /* cases where blind A* generated fewer states with them */
   unsigned long long expanded;
 } totals;
 
@@ -959,10 +961,11 @@ static void run_config(pcase *c, goap_search s, goap_heuristic h, double weight,
   req.host = host;
   req.flags = cfg_flags;
   const char *sn = goap_search_name(s), *hn = goap_heuristic_name(h);
-  snprintf(c->config, sizeof c->config, "%s/%s%s%s%s", sn ? sn : "?", hn ? hn : "?",
+  snprintf(c->config, sizeof c->config, "%s/%s%s%s%s%s", sn ? sn : "?", hn ? hn : "?",
            s == GOAP_SEARCH_WASTAR ? (weight == 0.0 ? " w=default" : " w=set") : "",
            cfg_flags & GOAP_REQUEST_PREFERRED ? " preferred" : "",
-           cfg_flags & GOAP_REQUEST_LAZY ? " lazy" : "");
+           cfg_flags & GOAP_REQUEST_LAZY ? " lazy" : "",
+           cfg_flags & GOAP_REQUEST_STUBBORN ? " stubborn" : "");
   int opt = goap_config_is_optimal(s, h);
 
   goap_result r1, r2, r3, r4;
@@ -1176,6 +1179,19 @@ static int run_plain_case(uint64_t seed, int *reports_left, int32_t *bufs) {
       run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, 0.0, NULL, NULL, bufs);
     }
     c.p->lm_bound = 2;
+    /* strong stubborn sets (pruning only where the selection qualifies: no ints): optimal
+     * configurations keep the optimum, greedy finds a plan iff there is one */
+    cfg_flags = 0;
+    run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_ZERO, 0.0, NULL, NULL, bufs);
+    uint64_t gen_plain = c.p->stats.generated; /* of its last request (the sliced one) */
+    cfg_flags = GOAP_REQUEST_STUBBORN;
+    run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_ZERO, 0.0, NULL, NULL, bufs);
+    totals.stubborn += c.p->por.ok;
+    totals.stubborn_fewer += c.p->stats.generated < gen_plain;
+    run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, 0.0, NULL, NULL, bufs);
+    run_config(&c, GOAP_SEARCH_GREEDY, GOAP_H_FF, 0.0, NULL, NULL, bufs);
+    cfg_flags = GOAP_REQUEST_STUBBORN | GOAP_REQUEST_LAZY;
+    run_config(&c, GOAP_SEARCH_ASTAR, GOAP_H_LMCUT, 0.0, NULL, NULL, bufs);
     cfg_flags = 0;
   }
   teardown_case(&c);
@@ -1299,9 +1315,12 @@ TEST(random_domains_match_brute_force) {
       failed_cases += run_plain_case(case_seed(FAMILY_PLAIN, i), &reports_left, bufs) > 0;
   }
   free(bufs);
-  printf("plain: %ld cases (%ld reachable, %ld wide), %ld plans (%ld first plans ok), %llu "
-         "expansions\n", totals.cases, totals.reachable, totals.wide, totals.plans,
+  printf("plain: %ld cases (%ld reachable, %ld wide, %ld with stubborn sets, %ld pruned by "
+         "them), %ld plans (%ld first plans ok), %llu expansions\n", totals.cases,
+         totals.reachable, totals.wide, totals.stubborn, totals.stubborn_fewer, totals.plans,
          totals.ok_plans, totals.expanded);
+  /* the stubborn-set runs above checked something: some searches were pruned */
+  if (n >= 100) CHECK(totals.stubborn_fewer > 0);
   memset(&totals, 0, sizeof totals);
   if (failed_cases) fprintf(stderr, "%d of %d random cases failed\n", failed_cases, n);
   CHECK_EQ_INT(failed_cases, 0);

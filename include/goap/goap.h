@@ -464,6 +464,20 @@ typedef enum goap_heuristic {
  * much as the search: in a browser (WebAssembly) each read is a call to performance.now(),
  * 0.3 to 0.7 us in Chromium, twice per request (bench/README.md, "WebAssembly"). */
 #define GOAP_REQUEST_UNTIMED 0x10u
+/* STUBBORN (forward searches; BACKWARD ignores it): partial-order pruning with strong stubborn
+ * sets. An expanded state generates only the applicable actions of one stubborn set: built
+ * from the unmet goal condition with the fewest achievers, closed under interference for its
+ * applicable members and under necessary enabling sets (the achievers of one unmet
+ * condition) for the others. Every plan from the state has a permutation of the same cost
+ * that starts with one of those actions, so optimal configurations stay optimal (with a
+ * symmetry too); independent actions are then not tried in every order. Only requests whose
+ * active actions set bool/enum variables and whose conditions (actions and goal) are on
+ * bool/enum variables are pruned; others, and requests with positional costs, search as
+ * without the flag. Costs some work per expansion, so a search whose first 100 expansions
+ * prune under 20% of the applicable actions (or none in the first 25) goes on without it
+ * (docs/api.md, "Stubborn sets"). Deterministic; the planner's arrays for it grow through its
+ * allocator (counted against max_memory). */
+#define GOAP_REQUEST_STUBBORN 0x20u
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:

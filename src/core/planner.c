@@ -723,8 +723,26 @@ static goap_status expand_scost(goap_planner *p, uint32_t n) {
   return expand_indexed_impl(p, n, 2);
 }
 
+/* Strong stubborn sets (GOAP_REQUEST_STUBBORN): only the applicable actions of one set. Out
+ * of line, like the orbit search's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static goap_status expand_stubborn(goap_planner *p, uint32_t n) {
+  const int32_t *list;
+  uint32_t count = goap__por_stubborn(p, p->nodes.states + (size_t)n * p->stride, &list);
+  if (count == UINT32_MAX) { /* turned off: the index from now on (built at start) */
+    p->succ_mode = p->sym.on ? FMODE_INDEX_SYM : FMODE_INDEX;
+    return p->sym.on ? expand_indexed_canon(p, n) : expand_indexed(p, n);
+  }
+  if (p->trace_fn) trace_node(p, GOAP_TRACE_EXPAND, n);
+  if (p->sym.on) return expand_list_canon(p, n, p->nodes.g[n], list, count);
+  return expand_list_plain(p, n, p->nodes.g[n], list, count);
+}
+
 static goap_status expand_forward(goap_planner *p, uint32_t n) {
   if (p->succ_mode == FMODE_SMALL) return expand_small(p, n);
+  if (p->succ_mode == FMODE_POR) return expand_stubborn(p, n);
   if (p->succ_mode == FMODE_BITSET) return expand_incremental(p, n);
   if (p->succ_mode == FMODE_INDEX) return expand_indexed(p, n);
   if (p->succ_mode == FMODE_INDEX_SYM) return expand_indexed_canon(p, n);

@@ -411,6 +411,37 @@ static inline void goap__landmark_ring_free(goap__landmark_ring *r, const goap_a
   r->cap_ring = r->cap_cache = r->cap_inherited = 0;
 }
 
+/* Strong stubborn sets (GOAP_REQUEST_STUBBORN, stubborn.c): partial-order pruning of forward
+ * successors. Built per selection (goal_serial `serial`, 0: never) from the active actions;
+ * `ok` is 0 when the selection does not qualify (int variables, ADD effects), and then the
+ * search generates every successor. Arrays only grow (goap__planner_grow, counted in memory)
+ * and are freed by goap__por_free with their own capacities. */
+typedef struct goap__por {
+  uint32_t serial;
+  int ok;
+  uint32_t *fw_off;          /* nfacts + 1: the active indices setting each bool/enum fact */
+  int32_t *fw;
+  uint32_t *vr_off;          /* nvars + 1: per variable, the conditions of active actions on */
+  int32_t *vr_act, *vr_cond; /*   it: (active index, rx condition index) */
+  uint32_t *vw_off;          /* nvars + 1: per variable, the active actions setting it: */
+  int32_t *vw_act;           /*   (active index, encoded value) */
+  uint64_t *vw_val;
+  uint32_t *if_off, *if_len; /* nactive: each one's interference list in ifl, computed when */
+  int32_t *ifl;              /*   first needed (if_off UINT32_MAX before) */
+  size_t nifl;
+  uint64_t trial_app, trial_kept; /* the first expansions: applicable actions, kept ones */
+  uint32_t trial_left;       /* expansions left to count (0: decided); per search */
+  uint32_t *cach;            /* per rx condition of an action: its achievers' count */
+  uint32_t *gach;            /* per goal condition: its achievers' count */
+  uint32_t *stamp, gen;      /* nactive: in the set being built when stamp == gen */
+  uint32_t *istamp, igen;    /* nactive: in the interference list being built (igen) */
+  int32_t *work;             /* nactive: the set, in the order it was built */
+  int32_t *out;              /* nactive: its applicable members, in active order */
+  goap_word *bits;           /* (nactive + 63) / 64 */
+  size_t c_fw_off, c_fw, c_vr_off, c_vr_act, c_vr_cond, c_vw_off, c_vw_act, c_vw_val, c_if_off,
+      c_if_len, c_ifl, c_cach, c_gach, c_stamp, c_istamp, c_work, c_out, c_bits;
+} goap__por;
+
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
 
 struct goap_planner {
@@ -522,6 +553,8 @@ struct goap_planner {
   int cb_rejects;            /* actions a callback refused in this request's selection */
   uint32_t cost_stamp;       /* bumped when a request brings other costs */
   goap__sym sym;             /* orbit search (symmetry.c): sym.on when the request has one */
+  goap__por por;             /* strong stubborn sets (stubborn.c) */
+  int por_on;                /* this search prunes with them */
   /* search trace (goap_planner_set_trace): NULL when off */
   goap_trace_fn trace_fn;
   void *trace_user;
@@ -535,8 +568,9 @@ static inline int32_t goap__node_action(const goap_planner *p, uint32_t n) {
 /* Forward successor generation: small mode, the per-node useful-action bitset (when it takes
  * no more words than the state), or the successor index (FMODE_INDEX_SYM: the index with
  * successors put in canonical form, for orbit search; FMODE_SCOST: either of the last two,
- * pricing each successor's positional cost). */
-enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST };
+ * pricing each successor's positional cost; FMODE_POR: a strong stubborn set's actions,
+ * canonicalised when sym.on, stubborn.c). */
+enum { FMODE_SMALL = 0, FMODE_BITSET, FMODE_INDEX, FMODE_INDEX_SYM, FMODE_SCOST, FMODE_POR };
 
 /* relax.c */
 goap_status goap__relax_init(goap_planner *p);
@@ -613,7 +647,7 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 
 /* small_search.c: the fast path for small requests (see its invariants) */
 /* The request just prepared can run there (small mode, forward, a goal-only heuristic, no
- * trace, lazy, preferred operators, symmetry or active callbacks). */
+ * trace, lazy, preferred operators, symmetry, stubborn sets or active callbacks). */
 int goap__small_ok(const goap_planner *p);
 /* start_search's work for it: the pools reset and the root. */
 goap_status goap__small_start(goap_planner *p);
@@ -666,6 +700,18 @@ void goap__sym_free(goap_planner *p);
 int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm);
 /* The image of action a under perm (slot actions move with their member). */
 int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a);
+
+/* stubborn.c */
+/* Builds p->por for the current selection (sets por.ok): GOAP_OK or a growth error. */
+goap_status goap__por_build(goap_planner *p);
+/* A search starts pruning: its trial (the first expansions counted) begins again. */
+void goap__por_start(goap_planner *p);
+/* The applicable actions of a strong stubborn set of state s (active indices, in active
+ * order) in *list; returns their count, or UINT32_MAX when the pruning has just been turned
+ * off (p->por_on = 0: too little pruned in the first expansions) or a list could not grow.
+ * Only after a build with por.ok. */
+uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t **list);
+void goap__por_free(goap_planner *p);
 
 /* lmcut.c */
 /* Builds the compilation for the current goal (allocates only to grow). */

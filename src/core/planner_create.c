@@ -187,6 +187,7 @@ void goap_planner_destroy(goap_planner *p) {
   if (p->rx.cond) goap__relax_free(p);
   goap__lmcut_free(p);
   goap__sym_free(p);
+  goap__por_free(p);
   goap__landmark_ring_free(&p->lm_ring, &a);
   goap__node_pool_free(&p->nodes, &a);
   goap__closed_table_free(&p->closed, &a);

@@ -93,6 +93,20 @@ goap_status goap__planner_start(goap_planner *p) {
       p->useful_words = 0;
       p->succ_mode = FMODE_INDEX_SYM;
     }
+    /* strong stubborn sets: their own successor lists (positional costs: no pruning) */
+    p->por_on = 0;
+    if ((p->flags & GOAP_REQUEST_STUBBORN) && !p->scost_on) {
+      if (p->por.serial != p->goal_serial) {
+        st = goap__por_build(p);
+        if (st != GOAP_OK) return st;
+      }
+      if (p->por.ok) {
+        goap__por_start(p);
+        p->por_on = 1;
+        p->useful_words = 0;
+        p->succ_mode = FMODE_POR;
+      }
+    }
     p->stride = p->W + p->useful_words;
     if (p->succ_mode >= FMODE_INDEX && !p->useful_words && p->succ.serial != p->goal_serial)
       goap__succ_index_build(p);

@@ -31,7 +31,8 @@
 #define CLOSED GOAP__NODE_CLOSED
 
 int goap__small_ok(const goap_planner *p) {
-  if (!p->small || p->small_search.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on)
+  if (!p->small || p->small_search.never || p->sym.on || p->trace_fn || p->lazy || p->pref_on ||
+      (p->flags & GOAP_REQUEST_STUBBORN))
     return 0;
   if (p->sx_force == 1) return 0; /* tests: the successor index, forced */
   if (p->search == GOAP_SEARCH_BACKWARD) return 0;

@@ -153,8 +153,23 @@ assert d["symmetry_classes"] == 0 and d["symmetry_members"] == 0 and d["cost"] =
 EOF
 then ok; else bad "--no-symmetry json fields"; fi
 
+# strong stubborn sets: on by default, --no-stubborn turns them off; blind A* tries every
+# order of the lamps without them, one lamp at a time with them; same optimal cost
+expect_rc "lamps blind" 0 pddl --json --no-symmetry --heuristic zero "$DIR/lamps.pddl" "$DIR/lamps-6.pddl"
+cp "$TMP/out" "$TMP/por.json"
+expect_rc "lamps blind --no-stubborn" 0 pddl --json --no-symmetry --no-stubborn --heuristic zero "$DIR/lamps.pddl" "$DIR/lamps-6.pddl"
+if python3 - "$TMP/por.json" "$TMP/out" <<'EOF'
+import json, sys
+a = json.loads(open(sys.argv[1]).read())
+b = json.loads(open(sys.argv[2]).read())
+assert a["cost"] == 16 and b["cost"] == 16, (a, b)
+assert a["expanded"] * 10 < b["expanded"] and a["generated"] * 10 < b["generated"], (a, b)
+EOF
+then ok; else bad "stubborn sets prune lamps at the same cost"; fi
+
 expect_rc "help" 0 help pddl
 out_has "help text" "usage: goap pddl DOMAIN PROBLEM"
+out_has "help lists --no-stubborn" "--no-stubborn"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

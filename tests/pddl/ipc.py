@@ -2,6 +2,7 @@
 """tests/pddl/ipc.py -- the external check on the IPC benchmarks in ../shared/benchmarks/pddl.
 
 usage: ipc.py GOAP BENCH_DIR [--ms MS] [--table FILE] [--only DOMAIN[,DOMAIN...]] [--listed-only]
+              [--arg OPTION]...
 
 For every instance listed in BENCH_DIR/optimal.csv: plans with `goap pddl` in its default
 (optimal) configuration within a per-instance time limit (--ms, or the environment variable
@@ -13,7 +14,8 @@ instance). Exits 77 (a CTest skip) when BENCH_DIR is absent, 1 when a check fail
 --table FILE writes a Markdown table: per domain the instances solved by us and by Fast
 Downward (listed costs), our time on each solved instance, and on the instances Fast Downward
 finishes in under 1 s our total time vs its fd_total_s. --listed-only skips the instances
-Fast Downward did not solve (no listed cost); they count as unsolved.
+Fast Downward did not solve (no listed cost); they count as unsolved. --arg passes one more
+option to every `goap pddl` run (e.g. --arg --no-stubborn).
 """
 import csv
 import json
@@ -34,6 +36,7 @@ def main():
     table = None
     only = None
     listed_only = False
+    extra = []
     i = 2
     while i < len(args):
         if args[i] == "--ms":
@@ -41,6 +44,9 @@ def main():
             i += 2
         elif args[i] == "--table":
             table = args[i + 1]
+            i += 2
+        elif args[i] == "--arg":
+            extra.append(args[i + 1])
             i += 2
         elif args[i] == "--listed-only":
             listed_only = True
@@ -82,7 +88,7 @@ def main():
         plan = os.path.join(tmp, "plan.txt")
         if os.path.exists(plan):
             os.remove(plan)
-        cmd = [goap, "pddl", dfile, pfile, "--max-ms", str(ms), "-o", plan, "--json"]
+        cmd = [goap, "pddl", dfile, pfile, "--max-ms", str(ms), "-o", plan, "--json"] + extra
         t0 = time.monotonic()
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=ms / 1000.0 * 3 + 60)

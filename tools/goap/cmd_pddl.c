@@ -11,7 +11,8 @@
  *    it (goap_heuristic_from_name("lmcut") >= 0), else A* with the default admissible heuristic.
  *    A* with LM-cut is lazy (GOAP_REQUEST_LAZY) unless --eager.
  *  - Forward searches use the task's symmetries (goap_pddl_symmetry, orbit search through
- *    goap_request.symmetry) unless --no-symmetry; BACKWARD ignores them.
+ *    goap_request.symmetry) unless --no-symmetry, and strong stubborn sets
+ *    (GOAP_REQUEST_STUBBORN) unless --no-stubborn; BACKWARD ignores both.
  *  - `validate` never uses the grounding or the planner: goap_pddl_validate simulates the
  *    lifted actions (the task is loaded with GOAP_PDDL_PARSE_ONLY).
  *  - Both commands allocate the task and the planner from one huge-page allocator
@@ -55,13 +56,14 @@ static void print_load_error(const goap_error *err, goap_status st) {
 
 typedef struct pddl_args {
   const char *domain, *problem, *out;
-  int json, heuristic_given, eager, no_symmetry;
+  int json, heuristic_given, eager, no_symmetry, no_stubborn;
   cli_search_opts opts;
 } pddl_args;
 
 static const char *const pddl_options[] = {"--search", "--heuristic", "--max-nodes", "--max-ms",
                                            "--json", "-o", "--output", "--help", "--preferred",
-                                           "--lazy", "--eager", "--no-symmetry", NULL};
+                                           "--lazy", "--eager", "--no-symmetry",
+                                           "--no-stubborn", NULL};
 
 static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
   static const char cmd[] = "pddl";
@@ -95,6 +97,10 @@ static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
       a->no_symmetry = 1;
       continue;
     }
+    if (strcmp(arg, "--no-stubborn") == 0) {
+      a->no_stubborn = 1;
+      continue;
+    }
     if (strcmp(arg, "-o") == 0) {
       if (i + 1 >= argc) return cli_usage_error(cmd, "-o needs a file name");
       a->out = argv[++i];
@@ -123,6 +129,8 @@ static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
   if (!a->eager && a->opts.search == GOAP_SEARCH_ASTAR && a->opts.heuristic == GOAP_H_LMCUT)
     a->opts.flags |= GOAP_REQUEST_LAZY;
   if (a->eager) a->opts.flags &= ~(unsigned)GOAP_REQUEST_LAZY;
+  /* partial-order pruning (strong stubborn sets) unless --no-stubborn; BACKWARD ignores it */
+  if (!a->no_stubborn) a->opts.flags |= GOAP_REQUEST_STUBBORN;
   return cli_check_search(cmd, &a->opts);
 }
 

@@ -1,0 +1,5 @@
+(define (problem six) (:domain lamps)
+  (:objects a b c d e f - lamp)
+  (:init (= (total-cost) 0) (ready c))
+  (:goal (and (on a) (on b) (on c) (on d) (on e) (on f)))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,11 @@
+; Lamps prepared, then switched on, in any order: strong stubborn sets (goap pddl's default)
+; try one lamp at a time where the plain search tries every order (tests/pddl/cli.sh).
+(define (domain lamps)
+  (:requirements :strips :typing :action-costs)
+  (:types lamp)
+  (:predicates (ready ?l - lamp) (on ?l - lamp))
+  (:functions (total-cost) - number)
+  (:action prepare :parameters (?l - lamp) :precondition (not (ready ?l))
+    :effect (and (ready ?l) (increase (total-cost) 2)))
+  (:action switch :parameters (?l - lamp) :precondition (and (ready ?l) (not (on ?l)))
+    :effect (and (on ?l) (increase (total-cost) 1))))
