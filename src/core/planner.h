@@ -473,6 +473,7 @@ struct goap_planner {
   uint32_t found, best;      /* node ids (UINT32_MAX none) */
   goap_stats stats;
   uint64_t elapsed_ns;
+  int clock_on;              /* the request reads the clock (a budget, or GOAP_REQUEST_TIMED) */
   uint32_t key;              /* words of a node's state that identify it (W or 2W) */
   uint32_t stride;           /* words stored per node: key, then the useful-action bitset */
   uint32_t useful_words;     /* forward incremental successor generation: bitset words, or 0 */

@@ -269,7 +269,9 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
     w = 1.0;
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
-  if ((req->flags & GOAP_REQUEST_UNTIMED) && req->max_ms > 0.0) return GOAP_INVALID_ARGUMENT;
+  if ((req->flags & GOAP_REQUEST_UNTIMED) &&
+      (req->max_ms > 0.0 || (req->flags & GOAP_REQUEST_TIMED)))
+    return GOAP_INVALID_ARGUMENT;
   if (req->flags & GOAP_REQUEST_PREFERRED) {
     if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
       return GOAP_INVALID_ARGUMENT;
