@@ -88,6 +88,23 @@ static void setup_small(goap_planner *p) {
     }
     p->small_aff[i] = aff;
   }
+  /* the nibble tables (goap_planner.small_nib) */
+  for (int k = 0; k < p->small_nib; ++k) {
+    uint64_t *T = p->small_tab + 32 * k;
+    unsigned sh = p->small_nsh[k];
+    for (unsigned v = 0; v < 16; ++v) {
+      uint64_t app = 0, hold = 0;
+      for (int i = 0; i < p->nactive; ++i) {
+        const goap__quick *q = &p->small_q[i];
+        unsigned pm = (unsigned)(q->pm >> sh) & 15u, pv = (unsigned)(q->pv >> sh) & 15u;
+        unsigned em = (unsigned)(q->em >> sh) & 15u, ev = (unsigned)(q->ev >> sh) & 15u;
+        app |= (uint64_t)((v & pm) == pv) << i;
+        hold |= (uint64_t)((v & em) == ev) << i;
+      }
+      T[v] = app;
+      T[16 + v] = hold;
+    }
+  }
   p->small = 1;
 }
 
