@@ -130,7 +130,7 @@ static SMALL_INLINE int hless(const goap__hentry *a, const goap__hentry *b) {
 }
 
 /* Puts e into heap h of n entries (n + 1 after). */
-static void heap_put(goap__hentry *h, size_t n, goap__hentry e) {
+static SMALL_INLINE void heap_put(goap__hentry *h, size_t n, goap__hentry e) {
   size_t i = n;
   while (i > 0) {
     size_t up = (i - 1) / 2;
@@ -142,7 +142,7 @@ static void heap_put(goap__hentry *h, size_t n, goap__hentry e) {
 }
 
 /* Takes the least entry's node out of heap h, which holds n entries after (n + 1 before). */
-static uint32_t heap_take(goap__hentry *h, size_t n) {
+static SMALL_INLINE uint32_t heap_take(goap__hentry *h, size_t n) {
   uint32_t top = h[0].node;
   goap__hentry last = h[n];
   size_t i = 0;
