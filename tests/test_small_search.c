@@ -10,8 +10,9 @@
  * The domains are one-word domains of bools and enums whose actions are plain masks (the
  * small search's domain; those of at most 4 nibbles take the nibble tables, the others the
  * parent's bitset, as do those of the planners with small_nib set to 0), some with an int or
- * a callback (the general path throughout). The test also checks that the small search did run, that it is not used where it must not be,
- * and that a warm planner makes no allocation on it.
+ * a callback (the general path throughout). The test also checks that the small search did
+ * run, that it is not used where it must not be, and that a warm planner makes no allocation
+ * on it.
  *
  * Environment: GOAP_SMALL_CASES=N changes the number of random domains (default 3000).
  */
