@@ -11,7 +11,9 @@
  *    the same statistics are counted. So every plan, cost, status and statistic equals the
  *    general path's (tests/test_small_search.c compares the two on random small domains).
  *  - It uses the planner's own pools (node arrays, states at stride 2: the state, then its
- *    useful-action bitset, the generation-stamped closed table, the open heap) and grows
+ *    useful-action bitset -- written only when the useful actions come from the parent's,
+ *    not from the nibble tables (goap_planner.small_nib) --, the generation-stamped closed
+ *    table, the open heap) and grows
  *    them through planner.c only, so finish, partial plans and the next request see the
  *    pools exactly as the general path leaves them; a request that fits allocates nothing.
  *  - The loop keeps the planner's counters and pointers in locals and writes them back
