@@ -311,15 +311,15 @@ static SMALL_INLINE uint64_t useful_tab(const uint64_t *T, const uint8_t *sh, in
   return app & ~hold;
 }
 
-/* The search loop (planner.c, step_impl) for one form of usefulness: tabmode, the nibble
- * tables; otherwise the parent's bitset and the actions its step may have changed. The
+/* The search loop (planner.c, step_impl) for one form of usefulness: tabmode > 0, the nibble
+ * tables of that many nibbles (a constant, so that the loop over them unrolls); 0, the
+ * parent's bitset and the actions its step may have changed. The
  * planner's counters, pools and open list live in locals here and are written back before
  * anything that may grow a pool and before it returns. */
 static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansions,
                                           uint32_t *done, uint64_t t_start, const int tabmode) {
   const goap__quick *Q = p->small_q;
   const uint64_t *AFF = p->small_aff, *TAB = p->small_tab;
-  const int nib = p->small_nib;
   const uint8_t *nsh = p->small_nsh;
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
@@ -413,7 +413,7 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
      * all of them) */
     uint64_t bits;
     if (tabmode) {
-      bits = useful_tab(TAB, nsh, nib, s);
+      bits = useful_tab(TAB, nsh, tabmode, s);
     } else {
       uint32_t par = NP[n];
       if (par == NONE) {
@@ -506,6 +506,11 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
 
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start) {
-  if (p->small_nib) return small_run(p, max_expansions, done, t_start, 1);
-  return small_run(p, max_expansions, done, t_start, 0);
+  switch (p->small_nib) {
+    case 1: return small_run(p, max_expansions, done, t_start, 1);
+    case 2: return small_run(p, max_expansions, done, t_start, 2);
+    case 3: return small_run(p, max_expansions, done, t_start, 3);
+    case 4: return small_run(p, max_expansions, done, t_start, 4);
+    default: return small_run(p, max_expansions, done, t_start, 0);
+  }
 }
