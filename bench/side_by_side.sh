@@ -37,8 +37,14 @@ for c in "${CASES[@]}"; do args+=(--case "=$c"); done
 mode=()
 [ "$TIMED" = 1 ] && mode=(--timed)
 args+=(${mode[@]+"${mode[@]}"})
+if [ -n "${GPGOAP_DIR:-}" ]; then
+  cc -std=c99 -O3 -DNDEBUG -I"$GPGOAP_DIR" bench/peers/gpgoap_harness.c "$GPGOAP_DIR/goap.c" \
+     "$GPGOAP_DIR/astar.c" -o "$TMP/gpgoap_harness"
+fi
+# the two sides alternate run by run, so that both see the machine's speed levels alike
 for r in $(seq 1 "$RUNS"); do
   "$BENCH" --json "${args[@]}" >> "$TMP/libgoap.jsonl"
+  if [ -n "${GPGOAP_DIR:-}" ]; then "$TMP/gpgoap_harness" | grep '^{' >> "$TMP/gpgoap.jsonl"; fi
 done
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) (after)"
 echo "cpu MHz:   $(mhz || true) (after)"
@@ -68,12 +74,6 @@ if [ "$instr_tool" != none ]; then
     a=$(count "$c" $lo); b=$(count "$c" $hi)
     echo "$c $a $b $lo $hi" >> "$TMP/instr.txt"
   done
-fi
-
-if [ -n "${GPGOAP_DIR:-}" ]; then
-  cc -std=c99 -O3 -DNDEBUG -I"$GPGOAP_DIR" bench/peers/gpgoap_harness.c "$GPGOAP_DIR/goap.c" \
-     "$GPGOAP_DIR/astar.c" -o "$TMP/gpgoap_harness"
-  for r in $(seq 1 "$RUNS"); do "$TMP/gpgoap_harness" | grep '^{' >> "$TMP/gpgoap.jsonl"; done
 fi
 
 python3 - "$TMP" "$instr_tool" <<'EOF'
