@@ -137,6 +137,7 @@ typedef struct options {
   const char *filters[16];
   int nfilters;
   int untimed;       /* GOAP_REQUEST_UNTIMED on every request (no clock reads) */
+  int timed;         /* GOAP_REQUEST_TIMED on every request (two clock reads each) */
 } options;
 
 typedef struct measurement {
@@ -179,6 +180,7 @@ static int measure(const prepared *pc, goap_search s, goap_heuristic h, const op
     req->weight = o->weight;
     req->max_nodes = o->max_nodes;
     if (o->untimed) req->flags |= GOAP_REQUEST_UNTIMED;
+    if (o->timed) req->flags |= GOAP_REQUEST_TIMED;
     req->host = pc->host[i];
   }
   static int32_t plan[8192];
@@ -335,8 +337,11 @@ static void usage(FILE *f) {
           "                       --compare-heuristics)\n"
           "  --goal-cache N       goals each planner keeps compiled (default: the library's;\n"
           "                       1: the last goal only)\n"
-          "  --untimed            GOAP_REQUEST_UNTIMED on every request (the planner reads no\n"
-          "                       clock; the default path reads it twice per request)\n"
+          "  --timed              GOAP_REQUEST_TIMED on every request (the planner reads the\n"
+          "                       clock twice per request; by default, without a time budget,\n"
+          "                       it reads none)\n"
+          "  --untimed            GOAP_REQUEST_UNTIMED on every request (no clock reads: the\n"
+          "                       default's behaviour)\n"
           "  --json               one JSON object per line\n"
           "  --compare-heuristics every case under every optimal configuration\n"
           "  --list               list the cases\n");
@@ -353,6 +358,8 @@ static int parse_args(int argc, char **argv, options *o) {
       o->json = 1;
     } else if (strcmp(a, "--untimed") == 0) {
       o->untimed = 1;
+    } else if (strcmp(a, "--timed") == 0) {
+      o->timed = 1;
     } else if (strcmp(a, "--compare-heuristics") == 0) {
       o->compare = 1;
     } else if (strcmp(a, "--list") == 0) {

@@ -9,13 +9,13 @@
 #   RUNS=9 BUILD=build-rel bench/side_by_side.sh
 #   GPGOAP_DIR=$HOME/src/GPGOAP bench/side_by_side.sh
 #   INSTR=0 bench/side_by_side.sh               # no instruction counts
-#   UNTIMED=1 bench/side_by_side.sh             # libgoap requests read no clock (--untimed)
+#   TIMED=1 bench/side_by_side.sh               # libgoap requests read the clock (--timed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 RUNS=${RUNS:-5}
 INSTR=${INSTR:-1}
-UNTIMED=${UNTIMED:-0}
+TIMED=${TIMED:-0}
 BENCH="$BUILD/bench/goap_bench"
 CASES=(gpgoap_soldier alt_gpgoap_soldier chain_8_0 alt_chain_8 chain_60_0 alt_chain_60
        npc_40 npc_40_cbconst npc_40_callbacks npc_40_agents_1000)
@@ -29,14 +29,22 @@ echo "machine:   $(uname -m), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuin
 mhz() { awk -F: '/cpu MHz/ {printf "%s%.0f", s, $2; s=" "}' /proc/cpuinfo 2>/dev/null; }
 echo "cpu MHz:   $(mhz || true) (before)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) (before)"
-echo "requests:  $([ "$UNTIMED" = 1 ] && echo 'untimed (GOAP_REQUEST_UNTIMED: no clock reads)' || echo 'default (timed: two clock reads each)')"
+echo "requests:  $([ "$TIMED" = 1 ] && echo 'GOAP_REQUEST_TIMED (two clock reads each)' || echo 'default (no time budget: no clock reads)')"
 echo "compiler:  $(grep -m1 '^CMAKE_C_COMPILER:' "$BUILD/CMakeCache.txt" 2>/dev/null | cut -d= -f2) $(grep -m1 '^CMAKE_BUILD_TYPE:' "$BUILD/CMakeCache.txt" 2>/dev/null | cut -d= -f2)"
 
 args=()
 for c in "${CASES[@]}"; do args+=(--case "=$c"); done
-[ "$UNTIMED" = 1 ] && args+=(--untimed)
+mode=()
+[ "$TIMED" = 1 ] && mode=(--timed)
+args+=(${mode[@]+"${mode[@]}"})
+if [ -n "${GPGOAP_DIR:-}" ]; then
+  cc -std=c99 -O3 -DNDEBUG -I"$GPGOAP_DIR" bench/peers/gpgoap_harness.c "$GPGOAP_DIR/goap.c" \
+     "$GPGOAP_DIR/astar.c" -o "$TMP/gpgoap_harness"
+fi
+# the two sides alternate run by run, so that both see the machine's speed levels alike
 for r in $(seq 1 "$RUNS"); do
   "$BENCH" --json "${args[@]}" >> "$TMP/libgoap.jsonl"
+  if [ -n "${GPGOAP_DIR:-}" ]; then "$TMP/gpgoap_harness" | grep '^{' >> "$TMP/gpgoap.jsonl"; fi
 done
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) (after)"
 echo "cpu MHz:   $(mhz || true) (after)"
@@ -52,9 +60,9 @@ if [ "$INSTR" = 1 ]; then
 fi
 count() { # case reps -> instructions of the whole run
   if [ "$instr_tool" = perf ]; then
-    perf stat -x, -e instructions "$BENCH" --json --case "=$1" --reps "$2" 2>&1 >/dev/null | awk -F, '/instructions/ {print $1}'
+    perf stat -x, -e instructions "$BENCH" --json ${mode[@]+"${mode[@]}"} --case "=$1" --reps "$2" 2>&1 >/dev/null | awk -F, '/instructions/ {print $1}'
   else
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BENCH" --json --case "=$1" --reps "$2" 2>&1 >/dev/null |
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BENCH" --json ${mode[@]+"${mode[@]}"} --case "=$1" --reps "$2" 2>&1 >/dev/null |
       awk '/Collected/ {print $NF}'
   fi
 }
@@ -66,12 +74,6 @@ if [ "$instr_tool" != none ]; then
     a=$(count "$c" $lo); b=$(count "$c" $hi)
     echo "$c $a $b $lo $hi" >> "$TMP/instr.txt"
   done
-fi
-
-if [ -n "${GPGOAP_DIR:-}" ]; then
-  cc -std=c99 -O3 -DNDEBUG -I"$GPGOAP_DIR" bench/peers/gpgoap_harness.c "$GPGOAP_DIR/goap.c" \
-     "$GPGOAP_DIR/astar.c" -o "$TMP/gpgoap_harness"
-  for r in $(seq 1 "$RUNS"); do "$TMP/gpgoap_harness" | grep '^{' >> "$TMP/gpgoap.jsonl"; done
 fi
 
 python3 - "$TMP" "$instr_tool" <<'EOF'

@@ -652,11 +652,22 @@ static inline void goap__action_do(const goap_domain *d, const goap__action *a, 
 
 uint64_t goap__hash_words(const goap_word *s, size_t n);
 
-/* Hash of a state; one-word states take an inlined path (the common case in games). */
+/* Hash of a state; one-word states take an inlined path (the common case in games): the two
+ * halves of a 128-bit product, so that its low bits (the table index) depend on every bit of
+ * the state (a 64-bit product's low bits depend only on the state's low bits: states that
+ * differ only high up, as along a chain of bools, would all collide). */
 static inline uint64_t goap__hash_state(const goap_word *s, size_t n) {
   if (n == 1) {
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 goap__u128;
+    goap__u128 m = (goap__u128)s[0] * 0x9e3779b97f4a7c15ull;
+    return (uint64_t)m ^ (uint64_t)(m >> 64);
+#else
     uint64_t h = s[0] * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    return h ^ (h >> 32);
+#endif
   }
   return goap__hash_words(s, n);
 }
@@ -2266,6 +2277,9 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
+/* small mode's nibble tables: at most this many nibbles (see goap_planner.small_nib) */
+#define GOAP__SMALL_NIB 4
+
 /* The small search's form of a goal (small_search.c), kept with its goal-cache slot: built
  * once per selection and heuristic. */
 typedef struct goap__smallgoal {
@@ -2306,6 +2320,7 @@ typedef struct goap__gslot {
   double cmin, gc_scale;
   goap__quick *small_q;      /* min(nactions, 64) each, one-word domains only (else NULL) */
   uint64_t *small_aff;
+  uint64_t *small_tab;       /* small_nib * 32 (NULL when small_nib is 0) */
   goap__smallgoal sg;        /* small_search.c */
 } goap__gslot;
 
@@ -2588,6 +2603,7 @@ struct goap_planner {
   uint32_t found, best;      /* node ids (UINT32_MAX none) */
   goap_stats stats;
   uint64_t elapsed_ns;
+  int clock_on;              /* the request reads the clock (a budget, or GOAP_REQUEST_TIMED) */
   uint32_t key;              /* words of a node's state that identify it (W or 2W) */
   uint32_t stride;           /* words stored per node: key, then the useful-action bitset */
   uint32_t useful_words;     /* forward incremental successor generation: bitset words, or 0 */
@@ -2612,6 +2628,14 @@ struct goap_planner {
                                 when first needed, planner.c rx_goal) */
   goap__quick *small_q;      /* the action's masks */
   uint64_t *small_aff;       /* active indices to recheck after applying it */
+  /* small mode's nibble tables, when the domain's mask-only actions test and set bits of at
+   * most GOAP__SMALL_NIB nibbles of word 0 (small_nib of them, at shifts small_nsh; 0: none):
+   * per nibble k, small_tab[32k + v] holds the active indices whose precondition's part in
+   * nibble k holds when the nibble is v, small_tab[32k + 16 + v] those whose effect's part
+   * already holds. A selection's tables are built with its small-mode arrays. */
+  int small_nib;
+  uint8_t small_nsh[4];
+  uint64_t *small_tab;
   /* goal cache (planner.c): the selections of recent goals, keyed by content */
   goap__gslot *gslots;
   int ngslots;
@@ -2806,7 +2830,7 @@ static size_t al8(size_t n) { return (n + 7) & ~(size_t)7; }
 /* The bytes of one slot's arrays; with base, points g's arrays into base. */
 static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *base) {
   size_t A = (size_t)p->d->nactions, V = (size_t)p->d->nvars, W = p->W;
-  size_t S = p->quick ? (A < 64 ? A : 64) : 0, off = 0;
+  size_t S = p->quick ? (A < 64 ? A : 64) : 0, T = (size_t)p->small_nib * 32, off = 0;
 #define CARVE(field, n, type)                                                                 \
   do {                                                                                        \
     if (base) g->field = (type *)(void *)(base + off);                                        \
@@ -2820,6 +2844,7 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
   CARVE(goal_ft, GSLOT_WANT, goap__ftest);
   CARVE(small_aff, S, uint64_t);
   CARVE(small_q, S, goap__quick);
+  CARVE(small_tab, T, uint64_t);
   CARVE(want, GSLOT_WANT, goap_cond);
   CARVE(active, A, int32_t);
   CARVE(act2idx, A, int32_t);
@@ -2831,6 +2856,7 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
       g->small_q = NULL;
       g->small_aff = NULL;
     }
+    if (!p->small_nib) g->small_tab = NULL;
   }
   return off;
 }
@@ -2850,6 +2876,7 @@ void goap__gslot_use(goap_planner *p, int i) {
   p->var_best = g->var_best;
   p->small_q = g->small_q;
   p->small_aff = g->small_aff;
+  p->small_tab = g->small_tab;
 }
 
 /* The numbers of slot g's selection into the planner (its arrays: gslot_use). */
@@ -5161,26 +5188,31 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
   return st;
 }
 
-/* The clock, unless the request is GOAP_REQUEST_UNTIMED (then 0: no time is counted). */
-static uint64_t clock_ns(unsigned flags) {
-  return (flags & GOAP_REQUEST_UNTIMED) ? 0 : goap__now_ns();
+/* Does the request read the clock? Only for a time budget or GOAP_REQUEST_TIMED (goap.h):
+ * otherwise no time is counted and stats.time_us stays 0. */
+static int clocked(const goap_request *req) {
+  return req && ((req->flags & GOAP_REQUEST_TIMED) || req->max_ms > 0.0);
 }
+
+/* The clock when on (else 0). */
+static uint64_t clock_ns(int on) { return on ? goap__now_ns() : 0; }
 
 goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
   if (!p) return GOAP_INVALID_ARGUMENT;
-  unsigned fl = req ? req->flags : 0;
-  uint64_t t0 = clock_ns(fl);
+  int on = clocked(req);
+  uint64_t t0 = clock_ns(on);
   goap_status st = begin_impl(p, req);
-  p->elapsed_ns += clock_ns(fl) - t0;
+  p->clock_on = on;
+  p->elapsed_ns += clock_ns(on) - t0;
   return st;
 }
 
 goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
   if (done) *done = 0;
   if (!p) return GOAP_INVALID_ARGUMENT;
-  uint64_t t0 = clock_ns(p->flags);
+  uint64_t t0 = clock_ns(p->clock_on);
   goap_status st = step_impl(p, max_expansions, done, t0);
-  p->elapsed_ns += clock_ns(p->flags) - t0;
+  p->elapsed_ns += clock_ns(p->clock_on) - t0;
   return st;
 }
 
@@ -5195,10 +5227,12 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
     if (res) res->status = GOAP_INVALID_ARGUMENT;
     return GOAP_INVALID_ARGUMENT;
   }
-  uint64_t t0 = clock_ns(req->flags);
+  int on = clocked(req);
+  uint64_t t0 = clock_ns(on);
   goap_status st = begin_impl(p, req);
+  p->clock_on = on;
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
-  p->elapsed_ns = clock_ns(req->flags) - t0;
+  p->elapsed_ns = clock_ns(on) - t0;
   (void)st;
   return goap__planner_finish(p, res);
 }
@@ -5477,6 +5511,17 @@ goap_status goap_planner_create(const goap_domain *d, const goap_planner_desc *d
           q->ev = d->wm[x->eff_set].value;
         }
       }
+      /* small mode's nibble tables: the nibbles the mask-only actions test or set, when few */
+      uint64_t used = 0;
+      for (size_t a = 0; a < A; ++a)
+        if (p->quick[a].simple) used |= p->quick[a].pm | p->quick[a].em;
+      int nib = 0;
+      for (unsigned k = 0; k < 16 && nib <= GOAP__SMALL_NIB; ++k) {
+        if (!((used >> (4 * k)) & 15u)) continue;
+        if (nib < GOAP__SMALL_NIB) p->small_nsh[nib] = (uint8_t)(4 * k);
+        ++nib;
+      }
+      p->small_nib = nib <= GOAP__SMALL_NIB ? nib : 0;
     }
   }
   if (ok && goap__gcache_create(p, dd.goal_cache) != GOAP_OK) ok = 0;
@@ -5679,6 +5724,10 @@ goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t 
 #define F_ACTIVE 8u
 /* The request flags that change the action selection (the others only steer the search). */
 #define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
+/* Every request flag of goap.h: any other bit is GOAP_INVALID_ARGUMENT. */
+#define GOAP__REQUEST_KNOWN                                                                     \
+  (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY |                       \
+   GOAP_REQUEST_NO_CALLBACKS | GOAP_REQUEST_UNTIMED | GOAP_REQUEST_STUBBORN | GOAP_REQUEST_TIMED)
 
 /* ---- request set-up -------------------------------------------------------------------------- */
 
@@ -5744,6 +5793,23 @@ static void setup_small(goap_planner *p) {
       }
     }
     p->small_aff[i] = aff;
+  }
+  /* the nibble tables (goap_planner.small_nib) */
+  for (int k = 0; k < p->small_nib; ++k) {
+    uint64_t *T = p->small_tab + 32 * k;
+    unsigned sh = p->small_nsh[k];
+    for (unsigned v = 0; v < 16; ++v) {
+      uint64_t app = 0, hold = 0;
+      for (int i = 0; i < p->nactive; ++i) {
+        const goap__quick *q = &p->small_q[i];
+        unsigned pm = (unsigned)(q->pm >> sh) & 15u, pv = (unsigned)(q->pv >> sh) & 15u;
+        unsigned em = (unsigned)(q->em >> sh) & 15u, ev = (unsigned)(q->ev >> sh) & 15u;
+        app |= (uint64_t)((v & pm) == pv) << i;
+        hold |= (uint64_t)((v & em) == ev) << i;
+      }
+      T[v] = app;
+      T[16 + v] = hold;
+    }
   }
   p->small = 1;
 }
@@ -5926,7 +5992,10 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
     w = 1.0;
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
-  if ((req->flags & GOAP_REQUEST_UNTIMED) && req->max_ms > 0.0) return GOAP_INVALID_ARGUMENT;
+  if (req->flags & ~GOAP__REQUEST_KNOWN) return GOAP_INVALID_ARGUMENT; /* a bit no version knows */
+  if ((req->flags & GOAP_REQUEST_UNTIMED) &&
+      (req->max_ms > 0.0 || (req->flags & GOAP_REQUEST_TIMED)))
+    return GOAP_INVALID_ARGUMENT;
   if (req->flags & GOAP_REQUEST_PREFERRED) {
     if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
       return GOAP_INVALID_ARGUMENT;
@@ -6109,6 +6178,7 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
 #undef F_RELEVANT
 #undef F_ACTIVE
 #undef SEL_FLAGS
+#undef GOAP__REQUEST_KNOWN
 
 /* ==== src/core/planner_result.c ==== */
 /*
@@ -7112,7 +7182,9 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
  *    the same statistics are counted. So every plan, cost, status and statistic equals the
  *    general path's (tests/test_small_search.c compares the two on random small domains).
  *  - It uses the planner's own pools (node arrays, states at stride 2: the state, then its
- *    useful-action bitset, the generation-stamped closed table, the open heap) and grows
+ *    useful-action bitset -- written only when the useful actions come from the parent's,
+ *    not from the nibble tables (goap_planner.small_nib) --, the generation-stamped closed
+ *    table, the open heap) and grows
  *    them through planner.c only, so finish, partial plans and the next request see the
  *    pools exactly as the general path leaves them; a request that fits allocates nothing.
  *  - The loop keeps the planner's counters and pointers in locals and writes them back
@@ -7178,8 +7250,7 @@ static double h_of(const goap_planner *p, int u, double best) {
 }
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
-static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
-  const goap__smallgoal *m = p->small_search.g;
+static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *m, uint64_t s) {
   if (m->tab) {
     if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
     unsigned k = 0;
@@ -7205,11 +7276,9 @@ static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
   return goap__h_store(h_of(p, u, best));
 }
 
-/* Every goal condition holds in s (planner.c, goal_holds): the equalities are one mask test;
- * the others are tested one by one when the goal has any. */
-static SMALL_INLINE int small_goal_holds(const goap_planner *p, uint64_t s) {
-  if ((s & p->goal_mask[0]) != p->goal_val[0]) return 0;
-  if (p->small_search.g->eq) return 1;
+/* The goal's conditions other than equalities hold in s (planner.c, goal_holds; the
+ * equalities are tested as one mask first). */
+static int small_goal_rest(const goap_planner *p, uint64_t s) {
   for (int i = 0; i < p->nwant; ++i)
     if (field_bad(&p->goal_ft[i], s)) return 0;
   return 1;
@@ -7234,8 +7303,9 @@ static SMALL_INLINE int hless(const goap__hentry *a, const goap__hentry *b) {
   return a->node < b->node;
 }
 
-static void heap_put(goap__hentry *h, size_t *nheap, goap__hentry e) {
-  size_t i = (*nheap)++;
+/* Puts e into heap h of n entries (n + 1 after). */
+static SMALL_INLINE void heap_put(goap__hentry *h, size_t n, goap__hentry e) {
+  size_t i = n;
   while (i > 0) {
     size_t up = (i - 1) / 2;
     if (!hless(&e, &h[up])) break;
@@ -7245,10 +7315,11 @@ static void heap_put(goap__hentry *h, size_t *nheap, goap__hentry e) {
   h[i] = e;
 }
 
-static uint32_t heap_take(goap__hentry *h, size_t *nheap) {
+/* Takes the least entry's node out of heap h, which holds n entries after (n + 1 before). */
+static SMALL_INLINE uint32_t heap_take(goap__hentry *h, size_t n) {
   uint32_t top = h[0].node;
-  goap__hentry last = h[--*nheap];
-  size_t n = *nheap, i = 0;
+  goap__hentry last = h[n];
+  size_t i = 0;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
@@ -7275,13 +7346,14 @@ static uint64_t useful_set(const goap__quick *Q, int nactive, uint64_t s) {
 }
 
 /* The request's open-list key (planner.c, f_of and tie_of) for g and stored h. */
-static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float hs, uint32_t m) {
+static SMALL_INLINE goap__hentry key_of(int greedy, double weight, double g, float hs,
+                                         uint32_t m) {
   goap__hentry e;
-  if (p->search == GOAP_SEARCH_GREEDY) {
+  if (greedy) {
     e.f = (double)hs;
     e.tie = (float)g;
   } else {
-    e.f = g + p->weight * (double)hs;
+    e.f = g + weight * (double)hs;
     e.tie = hs;
   }
   e.node = m;
@@ -7310,7 +7382,7 @@ static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
     m->front = e;
     e = old;
   }
-  heap_put(p->open.entry, &p->open.count, e);
+  heap_put(p->open.entry, p->open.count++, e);
   return GOAP_OK;
 }
 
@@ -7319,7 +7391,7 @@ static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint3
                                     int32_t action, double g) {
   uint32_t n = p->nodes.count;
   p->nodes.states[(size_t)n * 2] = s;
-  float hs = small_h(p, s);
+  float hs = small_h(p, p->small_search.g, s);
   p->nodes.g[n] = g;
   p->nodes.h[n] = hs;
   p->nodes.parent[n] = parent;
@@ -7332,7 +7404,7 @@ static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint3
     if (st != GOAP_OK) return st;
   }
   if (isinf(hs)) return GOAP_OK;
-  return push(p, key_of(p, g, hs, n));
+  return push(p, key_of(p->search == GOAP_SEARCH_GREEDY, p->weight, g, hs, n));
 }
 
 /* The goal's form for the small search: whether its conditions are all equalities and, when
@@ -7397,108 +7469,230 @@ goap_status goap__small_start(goap_planner *p) {
   return add(p, (size_t)goap__hash_state(&s, 1) & (p->closed.cap - 1), s, NONE, -1, 0.0);
 }
 
-goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
-                             uint64_t t_start) {
+/* The useful actions in s by active index, from the selection's nibble tables (small_tab):
+ * the applicable ones (every nibble's part of the precondition holds) less the no-ops (every
+ * nibble's part of the effect already holds). */
+static SMALL_INLINE uint64_t useful_tab(const uint64_t *T, const uint8_t *sh, int nib,
+                                        uint64_t s) {
+  uint64_t app = ~(uint64_t)0, hold = ~(uint64_t)0;
+  for (int k = 0; k < nib; ++k, T += 32) {
+    unsigned v = (unsigned)(s >> sh[k]) & 15u;
+    app &= T[v];
+    hold &= T[16 + v];
+  }
+  return app & ~hold;
+}
+
+/* The search loop (planner.c, step_impl) for one form of usefulness: tabmode > 0, the nibble
+ * tables of that many nibbles (a constant, so that the loop over them unrolls); 0, the
+ * parent's bitset and the actions its step may have changed. The
+ * planner's counters, pools and open list live in locals here and are written back before
+ * anything that may grow a pool and before it returns. */
+static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansions,
+                                          uint32_t *done, uint64_t t_start, const int tabmode) {
   const goap__quick *Q = p->small_q;
-  const uint64_t *AFF = p->small_aff;
+  const uint64_t *AFF = p->small_aff, *TAB = p->small_tab;
+  const uint8_t *nsh = p->small_nsh;
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
+  const int greedy = p->search == GOAP_SEARCH_GREEDY;
+  const double weight = p->weight;
+  const uint32_t max_nodes = p->req_max_nodes;
+  const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
+  const goap__smallgoal *G = p->small_search.g;
+  const int geq = G->eq;
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0, nodes0 = p->nodes.count;
   uint64_t generated = 0, duplicates = 0, reopened = 0;
   goap_status st = GOAP_IN_PROGRESS;
+  /* the pools in locals, loaded again after anything that may grow them */
+  goap_word *S;
+  double *NG;
+  float *NH;
+  uint32_t *NP, *NA, *tab, base, nn, grow_at;
+  size_t mask;
+  goap__hentry *OE = p->open.entry;
+  size_t oc = p->open.count;
+  goap__hentry front = p->small_search.front;
+  int fon = p->small_search.front_on;
+#define SMALL_LOAD()                                                                          \
+  do {                                                                                        \
+    S = p->nodes.states;                                                                      \
+    NG = p->nodes.g;                                                                          \
+    NH = p->nodes.h;                                                                          \
+    NP = p->nodes.parent;                                                                     \
+    NA = p->nodes.action;                                                                     \
+    tab = p->closed.slot;                                                                     \
+    base = p->closed.idbase;                                                                  \
+    mask = p->closed.cap - 1;                                                                 \
+    nn = p->nodes.count;                                                                      \
+    grow_at = p->nodes.grow_at;                                                               \
+  } while (0)
+  /* queues entry e (push, above) */
+#define SMALL_PUSH(e_)                                                                        \
+  do {                                                                                        \
+    goap__hentry e = (e_);                                                                    \
+    if (oc == p->open.cap) {                                                                  \
+      p->open.count = oc;                                                                     \
+      goap_status gs_ = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap, oc + 1,  \
+                                           sizeof *OE);                                       \
+      OE = p->open.entry;                                                                     \
+      if (gs_ != GOAP_OK) {                                                                   \
+        st = gs_;                                                                             \
+        break;                                                                                \
+      }                                                                                       \
+    }                                                                                         \
+    if (!fon) {                                                                               \
+      if (oc == 0 || hless(&e, &OE[0])) {                                                     \
+        front = e;                                                                            \
+        fon = 1;                                                                              \
+        break;                                                                                \
+      }                                                                                       \
+    } else if (hless(&e, &front)) {                                                           \
+      goap__hentry old = front;                                                               \
+      front = e;                                                                              \
+      e = old;                                                                                \
+    }                                                                                         \
+    heap_put(OE, oc++, e);                                                                    \
+  } while (0)
+  SMALL_LOAD();
   while (max_expansions == 0 || count < max_expansions) {
     uint32_t n;
-    if (p->small_search.front_on) {
-      p->small_search.front_on = 0;
-      n = p->small_search.front.node;
-    } else if (p->open.count) {
-      n = heap_take(p->open.entry, &p->open.count);
+    if (fon) {
+      fon = 0;
+      n = front.node;
+    } else if (oc) {
+      n = heap_take(OE, --oc);
     } else {
       st = GOAP_NO_PLAN;
       break;
     }
     /* a stale entry (its node was reached more cheaply since) pops after the fresh one */
-    uint32_t na = p->nodes.action[n];
+    uint32_t na = NA[n];
     if (na & CLOSED) continue;
-    p->nodes.action[n] = na | CLOSED;
-    goap_word *S = p->nodes.states;
+    NA[n] = na | CLOSED;
     uint64_t s = S[(size_t)n * 2];
-    if (small_goal_holds(p, s)) {
+    /* the goal (planner.c, goal_holds): the equalities are one mask test; the others are
+     * tested one by one when the goal has any */
+    if ((s & gmask) == gval && (geq || small_goal_rest(p, s))) {
       p->found = n;
       st = GOAP_OK;
       break;
     }
     ++count;
-    /* its useful actions: its parent's (expanded before, so stored) with those the action
-     * from there may have changed checked again; at the root, all of them */
+    /* its useful actions: from the nibble tables; or its parent's (expanded before, so
+     * stored) with those the action from there may have changed checked again (at the root,
+     * all of them) */
     uint64_t bits;
-    uint32_t par = p->nodes.parent[n];
-    if (par == NONE) {
-      bits = useful_set(Q, p->nactive, s);
+    if (tabmode) {
+      bits = useful_tab(TAB, nsh, tabmode, s);
     } else {
-      uint64_t aff = AFF[a2i[na - 1]], now = 0;
-      for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
-      bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+      uint32_t par = NP[n];
+      if (par == NONE) {
+        bits = useful_set(Q, p->nactive, s);
+      } else {
+        uint64_t aff = AFF[a2i[na - 1]], now = 0;
+        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
+        bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+      }
+      S[(size_t)n * 2 + 1] = bits;
     }
-    S[(size_t)n * 2 + 1] = bits;
-    double g = p->nodes.g[n];
+    double g = NG[n];
     for (; bits; bits &= bits - 1) {
       int i = low_bit(bits);
       uint64_t t = (s & ~Q[i].em) | Q[i].ev;
       int32_t a = active[i];
       double g2 = g + acost[a];
       ++generated;
-      const uint32_t *tab = p->closed.slot;
-      const uint32_t base = p->closed.idbase, nn = p->nodes.count;
-      size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
+      size_t j = (size_t)goap__hash_state(&t, 1) & mask;
       uint32_t m = NONE;
       for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
-        if (p->nodes.states[(size_t)id * 2] == t) {
+        if (S[(size_t)id * 2] == t) {
           m = id;
           break;
         }
       }
       if (m != NONE) { /* planner.c, reached_again */
         ++duplicates;
-        if (!(g2 < p->nodes.g[m]) || isinf(p->nodes.h[m])) continue;
-        p->nodes.g[m] = g2;
-        p->nodes.parent[m] = n;
-        if (p->nodes.action[m] & CLOSED) ++reopened;
-        p->nodes.action[m] = (uint32_t)(a + 1);
-        st = push(p, key_of(p, g2, p->nodes.h[m], m));
-      } else if (nn >= p->req_max_nodes) {
-        st = GOAP_NODE_LIMIT;
-      } else {
-        st = add(p, j, t, n, a, g2);
+        if (!(g2 < NG[m]) || isinf(NH[m])) continue;
+        NG[m] = g2;
+        NP[m] = n;
+        if (NA[m] & CLOSED) ++reopened;
+        NA[m] = (uint32_t)(a + 1);
+        SMALL_PUSH(key_of(greedy, weight, g2, NH[m], m));
+        if (st != GOAP_IN_PROGRESS) break;
+        continue;
       }
-      if (st != GOAP_OK) break;
+      if (nn >= max_nodes) {
+        st = GOAP_NODE_LIMIT;
+        break;
+      }
+      /* a new node (planner.c, offer and add_node); dead ends stay closed */
+      float hs = small_h(p, G, t);
+      int dead = isinf(hs);
+      S[(size_t)nn * 2] = t;
+      NG[nn] = g2;
+      NH[nn] = hs;
+      NP[nn] = n;
+      NA[nn] = (uint32_t)(a + 1) | (dead ? CLOSED : 0u);
+      tab[j] = base + nn;
+      uint32_t m2 = nn++;
+      if (nn >= grow_at) {
+        p->nodes.count = nn;
+        goap_status gs = goap__planner_nodes(p, (size_t)nn + 1);
+        SMALL_LOAD();
+        if (gs != GOAP_OK) {
+          st = gs;
+          break;
+        }
+      }
+      if (dead) continue;
+      SMALL_PUSH(key_of(greedy, weight, g2, hs, m2));
+      if (st != GOAP_IN_PROGRESS) break;
     }
-    if (st != GOAP_OK && st != GOAP_IN_PROGRESS) break;
-    st = GOAP_IN_PROGRESS;
+    if (st != GOAP_IN_PROGRESS) break;
     if (budget_ns && (count & 31u) == 0 &&
         p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
       st = GOAP_TIME_LIMIT;
       break;
     }
   }
+#undef SMALL_PUSH
+#undef SMALL_LOAD
+  p->nodes.count = nn;
+  p->open.count = oc;
+  p->small_search.front = front;
+  p->small_search.front_on = fon;
   p->stats.expanded += count;
   p->stats.generated += generated;
   p->stats.duplicates += duplicates;
   p->stats.reopened += reopened;
-  p->stats.nodes += p->nodes.count - nodes0;
-  p->stats.evaluated += p->nodes.count - nodes0;
+  p->stats.nodes += nn - nodes0;
+  p->stats.evaluated += nn - nodes0;
   if (st == GOAP_IN_PROGRESS && budget_ns &&
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
   if (done) *done = count;
   return st;
 }
+
+goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start) {
+  switch (p->small_nib) {
+    case 1: return small_run(p, max_expansions, done, t_start, 1);
+    case 2: return small_run(p, max_expansions, done, t_start, 2);
+    case 3: return small_run(p, max_expansions, done, t_start, 3);
+    case 4: return small_run(p, max_expansions, done, t_start, 4);
+    default: return small_run(p, max_expansions, done, t_start, 0);
+  }
+}
 /* macros of src/core/small_search.c end here */
 #undef NONE
 #undef CLOSED
 #undef SMALL_INLINE
 #undef SMALL_COLD
+#undef SMALL_LOAD
+#undef SMALL_PUSH
 #undef hless
 
 /* ==== src/core/status.c ==== */
@@ -23589,6 +23783,7 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
     r.costs = a->dcosts;
     r.flags |= GOAP_REQUEST_NO_CALLBACKS;
   }
+  if (a->hist_cap) r.flags |= GOAP_REQUEST_TIMED; /* the replan history's search_us */
   a->cur = on;
   a->search_base = a->st.expanded;
   return goap_plan_begin(on, &r);

@@ -678,9 +678,12 @@ TEST(status_strings) {
   CHECK_EQ_INT(goap_heuristic_from_name("nope"), -1);
 }
 
-/* GOAP_REQUEST_UNTIMED: no clock read, so stats.time_us is 0 (a timed request of the same
- * search counts its time); the same plan; refused with a time budget; sliced planning too. */
-TEST(untimed_requests) {
+/* Clock reads (goap.h): a request without a time budget reads no clock by default, so
+ * stats.time_us is 0; GOAP_REQUEST_TIMED measures it (some of 100 timed plans count time: a
+ * clock read takes nanoseconds), as a time budget does; GOAP_REQUEST_UNTIMED is the default's
+ * behaviour; every form plans the same; UNTIMED is refused with a budget or with TIMED; sliced
+ * planning follows the same rules. */
+TEST(clock_reads) {
   goap_domain *d = soldier();
   REQUIRE(d != NULL);
   goap_planner *p = NULL;
@@ -694,33 +697,73 @@ TEST(untimed_requests) {
   goap_result timed = {0}, res = {0};
   timed.plan = plan2;
   timed.plan_capacity = 16;
-  double most = 0; /* a clock read takes nanoseconds: some of 100 timed plans count time */
-  for (int i = 0; i < 100; ++i) {
-    CHECK_EQ_INT(goap_plan(p, &req, &timed), GOAP_OK);
-    if (timed.stats.time_us > most) most = timed.stats.time_us;
-  }
-  CHECK(most > 0);
-  req.flags = GOAP_REQUEST_UNTIMED;
   res.plan = plan;
   res.plan_capacity = 16;
-  for (int i = 0; i < 100; ++i) {
-    CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
-    CHECK(res.stats.time_us == 0.0);
+  /* TIMED, then a time budget (that the plan easily meets): measured */
+  const unsigned tflags[2] = {GOAP_REQUEST_TIMED, 0};
+  const double tbudget[2] = {0.0, 60000.0};
+  for (int k = 0; k < 2; ++k) {
+    req.flags = tflags[k];
+    req.max_ms = tbudget[k];
+    double most = 0;
+    for (int i = 0; i < 100; ++i) {
+      CHECK_EQ_INT(goap_plan(p, &req, &timed), GOAP_OK);
+      if (timed.stats.time_us > most) most = timed.stats.time_us;
+    }
+    CHECK(most > 0);
   }
-  CHECK_EQ_INT(res.plan_length, timed.plan_length);
-  CHECK(memcmp(plan, plan2, sizeof plan[0] * (size_t)res.plan_length) == 0);
-  CHECK_NEAR(res.cost, 4, 1e-9);
-  CHECK_EQ_INT(res.stats.expanded, timed.stats.expanded);
-  /* sliced */
-  CHECK_EQ_INT(goap_plan_begin(p, &req), GOAP_IN_PROGRESS);
-  goap_status st;
-  do st = goap_plan_step(p, 1, NULL); while (st == GOAP_IN_PROGRESS);
-  CHECK_EQ_INT(goap_plan_finish(p, &res), GOAP_OK);
-  CHECK(res.stats.time_us == 0.0);
-  CHECK_EQ_INT(res.plan_length, timed.plan_length);
-  /* a time budget needs the clock */
+  req.max_ms = 0;
+  /* the default and UNTIMED: not measured, the same plan */
+  const unsigned uflags[2] = {0, GOAP_REQUEST_UNTIMED};
+  for (int k = 0; k < 2; ++k) {
+    req.flags = uflags[k];
+    for (int i = 0; i < 100; ++i) {
+      CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+      CHECK(res.stats.time_us == 0.0);
+    }
+    CHECK_EQ_INT(res.plan_length, timed.plan_length);
+    CHECK(memcmp(plan, plan2, sizeof plan[0] * (size_t)res.plan_length) == 0);
+    CHECK_NEAR(res.cost, 4, 1e-9);
+    CHECK_EQ_INT(res.stats.expanded, timed.stats.expanded);
+    /* sliced */
+    CHECK_EQ_INT(goap_plan_begin(p, &req), GOAP_IN_PROGRESS);
+    goap_status st;
+    do st = goap_plan_step(p, 1, NULL); while (st == GOAP_IN_PROGRESS);
+    CHECK_EQ_INT(goap_plan_finish(p, &res), GOAP_OK);
+    CHECK(res.stats.time_us == 0.0);
+    CHECK_EQ_INT(res.plan_length, timed.plan_length);
+  }
+  /* sliced and TIMED: the steps' time is counted */
+  req.flags = GOAP_REQUEST_TIMED;
+  double most = 0;
+  for (int i = 0; i < 100; ++i) {
+    CHECK_EQ_INT(goap_plan_begin(p, &req), GOAP_IN_PROGRESS);
+    goap_status st;
+    do st = goap_plan_step(p, 1, NULL); while (st == GOAP_IN_PROGRESS);
+    CHECK_EQ_INT(goap_plan_finish(p, &res), GOAP_OK);
+    if (res.stats.time_us > most) most = res.stats.time_us;
+  }
+  CHECK(most > 0);
+  /* UNTIMED refuses a time budget (which needs the clock) and TIMED */
+  req.flags = GOAP_REQUEST_UNTIMED;
   req.max_ms = 5;
   CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_INVALID_ARGUMENT);
+  req.max_ms = 0;
+  req.flags = GOAP_REQUEST_UNTIMED | GOAP_REQUEST_TIMED;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_plan_begin(p, &req), GOAP_INVALID_ARGUMENT);
+  /* a flag bit goap.h does not define is refused, not ignored (TIMED and STUBBORN were given
+   * distinct bits: each is accepted alone) */
+  req.flags = 0x80u;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_INVALID_ARGUMENT);
+  req.flags = 1u << 31;
+  CHECK_EQ_INT(goap_plan_begin(p, &req), GOAP_INVALID_ARGUMENT);
+  CHECK(GOAP_REQUEST_TIMED != GOAP_REQUEST_STUBBORN);
+  req.flags = GOAP_REQUEST_STUBBORN;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
+  CHECK(res.stats.time_us == 0.0);
+  req.flags = GOAP_REQUEST_TIMED | GOAP_REQUEST_STUBBORN;
+  CHECK_EQ_INT(goap_plan(p, &req, &res), GOAP_OK);
   goap_planner_destroy(p);
   goap_domain_destroy(d);
 }
@@ -729,4 +772,4 @@ TEST_MAIN(TEST_ENTRY(soldier_every_config), TEST_ENTRY(request_costs), TEST_ENTR
           TEST_ENTRY(int_effects_stay_in_range), TEST_ENTRY(enum_not_equal_backward),
           TEST_ENTRY(limits_and_slices), TEST_ENTRY(callbacks_once_per_request),
           TEST_ENTRY(start_state_hygiene), TEST_ENTRY(many_actions_scan_path),
-          TEST_ENTRY(status_strings), TEST_ENTRY(untimed_requests))
+          TEST_ENTRY(status_strings), TEST_ENTRY(clock_reads))

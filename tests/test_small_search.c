@@ -8,9 +8,11 @@
  * start tiny and grow during the search, costs of 0 and fractions (reopened nodes), request
  * cost arrays, goals of equalities and of ranges, and every search and goal-only heuristic.
  * The domains are one-word domains of bools and enums whose actions are plain masks (the
- * small search's domain), some with an int or a callback (the general path throughout). The
- * test also checks that the small search did run, that it is not used where it must not be,
- * and that a warm planner makes no allocation on it.
+ * small search's domain; those of at most 4 nibbles take the nibble tables, the others the
+ * parent's bitset, as do those of the planners with small_nib set to 0), some with an int or
+ * a callback (the general path throughout). The test also checks that the small search did
+ * run, that it is not used where it must not be, and that a warm planner makes no allocation
+ * on it.
  *
  * Environment: GOAP_SMALL_CASES=N changes the number of random domains (default 3000).
  */
@@ -193,6 +195,7 @@ typedef struct outcome {
   goap_result res;
   int32_t plan[PLAN_CAP];
   int ran_small;
+  int ran_tab; /* ... with the nibble tables (goap_planner.small_nib) */
 } outcome;
 
 static void fill(const req *q, const double *costs, goap_request *rq) {
@@ -222,6 +225,7 @@ static void run(goap_planner *p, const goap_request *rq, int slice, outcome *o) 
     o->st = goap_plan_finish(p, &o->res);
   }
   o->ran_small = p->small_search.run;
+  o->ran_tab = o->ran_small && p->small_nib > 0;
 }
 
 static int same(const outcome *a, const outcome *b) {
@@ -253,7 +257,7 @@ static void report(uint64_t seed, int k, const req *q, const outcome *a, const o
 }
 
 typedef struct tally {
-  long requests, small, ok, limited, reopened;
+  long requests, small, tab, ok, limited, reopened;
 } tally;
 
 /* One random domain and NREQ requests, three rounds round-robin (the goal cache alternates
@@ -275,6 +279,7 @@ static int check_domain(uint64_t seed, tally *t) {
   int ok = goap_planner_create(x.d, &pd, &ps) == GOAP_OK &&
            goap_planner_create(x.d, &pd, &pg) == GOAP_OK;
   if (pg) pg->small_search.never = 1;
+  if (ps && (seed & 2)) ps->small_nib = 0; /* the parent's bitset, even where tables fit */
   for (int round = 0; round < 3 && ok; ++round) {
     for (int k = 0; k < NREQ && ok; ++k) {
       goap_request rq;
@@ -285,6 +290,7 @@ static int check_domain(uint64_t seed, tally *t) {
       run(pg, &rq, slice, &b);
       ++t->requests;
       t->small += a.ran_small;
+      t->tab += a.ran_tab;
       t->ok += a.st == GOAP_OK;
       t->limited += a.st == GOAP_NODE_LIMIT;
       t->reopened += a.res.stats.reopened > 0;
@@ -310,16 +316,20 @@ TEST(same_results_as_general_path) {
   long cases = 3000;
   const char *env = getenv("GOAP_SMALL_CASES");
   if (env && atol(env) > 0) cases = atol(env);
-  tally t = {0, 0, 0, 0, 0};
+  tally t = {0, 0, 0, 0, 0, 0};
   int bad = 0;
   for (long i = 0; i < cases && bad < 5; ++i)
     if (!check_domain(0x5eed0000ull + (uint64_t)i, &t)) ++bad;
   CHECK_EQ_INT(bad, 0);
   /* the comparison means something only if the small search ran, found plans, stopped at
    * node budgets and reopened nodes in a fair share of the requests */
-  fprintf(stderr, "%ld requests: %ld small, %ld ok, %ld node limit, %ld reopened\n", t.requests,
-          t.small, t.ok, t.limited, t.reopened);
+  fprintf(stderr,
+          "%ld requests: %ld small (%ld with nibble tables), %ld ok, %ld node limit, %ld "
+          "reopened\n",
+          t.requests, t.small, t.tab, t.ok, t.limited, t.reopened);
   CHECK(t.small * 2 > t.requests);
+  /* both forms of the useful actions: nibble tables and the parent's bitset */
+  CHECK(t.tab * 5 > t.small && (t.small - t.tab) * 5 > t.small);
   CHECK(t.ok * 4 > t.requests);
   CHECK(t.limited * 50 > t.requests);
   CHECK(t.reopened > 0);

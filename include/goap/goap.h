@@ -459,11 +459,17 @@ typedef enum goap_heuristic {
  * runtime does so when it records or replays its inputs, goap/replay.h). State costs are not
  * called either unless GOAP_STATE_COST_PURE (such an action then costs costs[a] + min_cost). */
 #define GOAP_REQUEST_NO_CALLBACKS 0x8u
-/* UNTIMED: the planner reads no clock for this request: stats.time_us is 0, and max_ms must be
- * 0 (else GOAP_INVALID_ARGUMENT). For many small requests, where reading the clock costs as
- * much as the search: in a browser (WebAssembly) each read is a call to performance.now(),
- * 0.3 to 0.7 us in Chromium, twice per request (bench/README.md, "WebAssembly"). */
+/* Clock reads. By default a request reads the clock only when it has a time budget
+ * (max_ms > 0): then it enforces the budget and stats.time_us is its wall time. A request
+ * without a budget reads no clock and stats.time_us is 0 (not measured): for many small
+ * requests reading the clock costs about a quarter of the request (twice per request; in a
+ * browser each read is a call to performance.now(), 0.3 to 0.7 us in Chromium; bench/README.md).
+ * TIMED: measure stats.time_us even without a budget (the clock is read twice per
+ *   goap_plan, twice per goap_plan_begin and per goap_plan_step call).
+ * UNTIMED: read no clock (the default without a budget, kept for older callers): max_ms must
+ *   be 0. TIMED with UNTIMED, or UNTIMED with max_ms > 0, is GOAP_INVALID_ARGUMENT. */
 #define GOAP_REQUEST_UNTIMED 0x10u
+#define GOAP_REQUEST_TIMED 0x40u
 /* STUBBORN (forward searches; BACKWARD ignores it): partial-order pruning with strong stubborn
  * sets. An expanded state generates only the applicable actions of one stubborn set: built
  * from the unmet goal condition with the fewest achievers, closed under interference for its
@@ -478,6 +484,7 @@ typedef enum goap_heuristic {
  * (docs/api.md, "Stubborn sets"). Deterministic; the planner's arrays for it grow through its
  * allocator (counted against max_memory). */
 #define GOAP_REQUEST_STUBBORN 0x20u
+/* A request with any other flag bit is GOAP_INVALID_ARGUMENT. */
 
 /* Symmetries for orbit search (docs/api.md, "Symmetries"). A class of interchangeable
  * members: `members` equal blocks ("slots") of variables and of actions, member after member:
@@ -553,7 +560,8 @@ typedef struct goap_stats {
   uint64_t reopened;           /* closed nodes reached again more cheaply */
   uint32_t nodes;              /* distinct states stored */
   int32_t actions_considered;  /* actions left after callbacks and relevance pruning */
-  double time_us;              /* wall time of the request */
+  double time_us;              /* wall time of the request when measured (a time budget, or
+                                  GOAP_REQUEST_TIMED); 0 when not measured */
   uint64_t evaluated;          /* heuristic evaluations (h = 0 ones too; with PREFERRED and
                                   without LAZY, an expansion evaluates its state again) */
 } goap_stats;

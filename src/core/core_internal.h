@@ -189,11 +189,22 @@ static inline void goap__action_do(const goap_domain *d, const goap__action *a, 
 
 uint64_t goap__hash_words(const goap_word *s, size_t n);
 
-/* Hash of a state; one-word states take an inlined path (the common case in games). */
+/* Hash of a state; one-word states take an inlined path (the common case in games): the two
+ * halves of a 128-bit product, so that its low bits (the table index) depend on every bit of
+ * the state (a 64-bit product's low bits depend only on the state's low bits: states that
+ * differ only high up, as along a chain of bools, would all collide). */
 static inline uint64_t goap__hash_state(const goap_word *s, size_t n) {
   if (n == 1) {
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 goap__u128;
+    goap__u128 m = (goap__u128)s[0] * 0x9e3779b97f4a7c15ull;
+    return (uint64_t)m ^ (uint64_t)(m >> 64);
+#else
     uint64_t h = s[0] * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    return h ^ (h >> 32);
+#endif
   }
   return goap__hash_words(s, n);
 }

@@ -37,7 +37,7 @@ static size_t al8(size_t n) { return (n + 7) & ~(size_t)7; }
 /* The bytes of one slot's arrays; with base, points g's arrays into base. */
 static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *base) {
   size_t A = (size_t)p->d->nactions, V = (size_t)p->d->nvars, W = p->W;
-  size_t S = p->quick ? (A < 64 ? A : 64) : 0, off = 0;
+  size_t S = p->quick ? (A < 64 ? A : 64) : 0, T = (size_t)p->small_nib * 32, off = 0;
 #define CARVE(field, n, type)                                                                 \
   do {                                                                                        \
     if (base) g->field = (type *)(void *)(base + off);                                        \
@@ -51,6 +51,7 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
   CARVE(goal_ft, GSLOT_WANT, goap__ftest);
   CARVE(small_aff, S, uint64_t);
   CARVE(small_q, S, goap__quick);
+  CARVE(small_tab, T, uint64_t);
   CARVE(want, GSLOT_WANT, goap_cond);
   CARVE(active, A, int32_t);
   CARVE(act2idx, A, int32_t);
@@ -62,6 +63,7 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
       g->small_q = NULL;
       g->small_aff = NULL;
     }
+    if (!p->small_nib) g->small_tab = NULL;
   }
   return off;
 }
@@ -81,6 +83,7 @@ void goap__gslot_use(goap_planner *p, int i) {
   p->var_best = g->var_best;
   p->small_q = g->small_q;
   p->small_aff = g->small_aff;
+  p->small_tab = g->small_tab;
 }
 
 /* The numbers of slot g's selection into the planner (its arrays: gslot_use). */

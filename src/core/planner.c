@@ -998,26 +998,31 @@ static goap_status step_impl(goap_planner *p, uint32_t max_expansions, uint32_t 
   return st;
 }
 
-/* The clock, unless the request is GOAP_REQUEST_UNTIMED (then 0: no time is counted). */
-static uint64_t clock_ns(unsigned flags) {
-  return (flags & GOAP_REQUEST_UNTIMED) ? 0 : goap__now_ns();
+/* Does the request read the clock? Only for a time budget or GOAP_REQUEST_TIMED (goap.h):
+ * otherwise no time is counted and stats.time_us stays 0. */
+static int clocked(const goap_request *req) {
+  return req && ((req->flags & GOAP_REQUEST_TIMED) || req->max_ms > 0.0);
 }
+
+/* The clock when on (else 0). */
+static uint64_t clock_ns(int on) { return on ? goap__now_ns() : 0; }
 
 goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
   if (!p) return GOAP_INVALID_ARGUMENT;
-  unsigned fl = req ? req->flags : 0;
-  uint64_t t0 = clock_ns(fl);
+  int on = clocked(req);
+  uint64_t t0 = clock_ns(on);
   goap_status st = begin_impl(p, req);
-  p->elapsed_ns += clock_ns(fl) - t0;
+  p->clock_on = on;
+  p->elapsed_ns += clock_ns(on) - t0;
   return st;
 }
 
 goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done) {
   if (done) *done = 0;
   if (!p) return GOAP_INVALID_ARGUMENT;
-  uint64_t t0 = clock_ns(p->flags);
+  uint64_t t0 = clock_ns(p->clock_on);
   goap_status st = step_impl(p, max_expansions, done, t0);
-  p->elapsed_ns += clock_ns(p->flags) - t0;
+  p->elapsed_ns += clock_ns(p->clock_on) - t0;
   return st;
 }
 
@@ -1032,10 +1037,12 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
     if (res) res->status = GOAP_INVALID_ARGUMENT;
     return GOAP_INVALID_ARGUMENT;
   }
-  uint64_t t0 = clock_ns(req->flags);
+  int on = clocked(req);
+  uint64_t t0 = clock_ns(on);
   goap_status st = begin_impl(p, req);
+  p->clock_on = on;
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
-  p->elapsed_ns = clock_ns(req->flags) - t0;
+  p->elapsed_ns = clock_ns(on) - t0;
   (void)st;
   return goap__planner_finish(p, res);
 }

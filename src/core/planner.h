@@ -193,6 +193,9 @@ typedef struct goap__quick {
   uint32_t pad;
 } goap__quick;
 
+/* small mode's nibble tables: at most this many nibbles (see goap_planner.small_nib) */
+#define GOAP__SMALL_NIB 4
+
 /* The small search's form of a goal (small_search.c), kept with its goal-cache slot: built
  * once per selection and heuristic. */
 typedef struct goap__smallgoal {
@@ -233,6 +236,7 @@ typedef struct goap__gslot {
   double cmin, gc_scale;
   goap__quick *small_q;      /* min(nactions, 64) each, one-word domains only (else NULL) */
   uint64_t *small_aff;
+  uint64_t *small_tab;       /* small_nib * 32 (NULL when small_nib is 0) */
   goap__smallgoal sg;        /* small_search.c */
 } goap__gslot;
 
@@ -515,6 +519,7 @@ struct goap_planner {
   uint32_t found, best;      /* node ids (UINT32_MAX none) */
   goap_stats stats;
   uint64_t elapsed_ns;
+  int clock_on;              /* the request reads the clock (a budget, or GOAP_REQUEST_TIMED) */
   uint32_t key;              /* words of a node's state that identify it (W or 2W) */
   uint32_t stride;           /* words stored per node: key, then the useful-action bitset */
   uint32_t useful_words;     /* forward incremental successor generation: bitset words, or 0 */
@@ -539,6 +544,14 @@ struct goap_planner {
                                 when first needed, planner.c rx_goal) */
   goap__quick *small_q;      /* the action's masks */
   uint64_t *small_aff;       /* active indices to recheck after applying it */
+  /* small mode's nibble tables, when the domain's mask-only actions test and set bits of at
+   * most GOAP__SMALL_NIB nibbles of word 0 (small_nib of them, at shifts small_nsh; 0: none):
+   * per nibble k, small_tab[32k + v] holds the active indices whose precondition's part in
+   * nibble k holds when the nibble is v, small_tab[32k + 16 + v] those whose effect's part
+   * already holds. A selection's tables are built with its small-mode arrays. */
+  int small_nib;
+  uint8_t small_nsh[4];
+  uint64_t *small_tab;
   /* goal cache (planner.c): the selections of recent goals, keyed by content */
   goap__gslot *gslots;
   int ngslots;

@@ -140,6 +140,17 @@ goap_status goap_planner_create(const goap_domain *d, const goap_planner_desc *d
           q->ev = d->wm[x->eff_set].value;
         }
       }
+      /* small mode's nibble tables: the nibbles the mask-only actions test or set, when few */
+      uint64_t used = 0;
+      for (size_t a = 0; a < A; ++a)
+        if (p->quick[a].simple) used |= p->quick[a].pm | p->quick[a].em;
+      int nib = 0;
+      for (unsigned k = 0; k < 16 && nib <= GOAP__SMALL_NIB; ++k) {
+        if (!((used >> (4 * k)) & 15u)) continue;
+        if (nib < GOAP__SMALL_NIB) p->small_nsh[nib] = (uint8_t)(4 * k);
+        ++nib;
+      }
+      p->small_nib = nib <= GOAP__SMALL_NIB ? nib : 0;
     }
   }
   if (ok && goap__gcache_create(p, dd.goal_cache) != GOAP_OK) ok = 0;

@@ -22,6 +22,10 @@
 #define F_ACTIVE 8u
 /* The request flags that change the action selection (the others only steer the search). */
 #define SEL_FLAGS (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_NO_CALLBACKS)
+/* Every request flag of goap.h: any other bit is GOAP_INVALID_ARGUMENT. */
+#define GOAP__REQUEST_KNOWN                                                                     \
+  (GOAP_REQUEST_NO_PRUNING | GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY |                       \
+   GOAP_REQUEST_NO_CALLBACKS | GOAP_REQUEST_UNTIMED | GOAP_REQUEST_STUBBORN | GOAP_REQUEST_TIMED)
 
 /* ---- request set-up -------------------------------------------------------------------------- */
 
@@ -87,6 +91,23 @@ static void setup_small(goap_planner *p) {
       }
     }
     p->small_aff[i] = aff;
+  }
+  /* the nibble tables (goap_planner.small_nib) */
+  for (int k = 0; k < p->small_nib; ++k) {
+    uint64_t *T = p->small_tab + 32 * k;
+    unsigned sh = p->small_nsh[k];
+    for (unsigned v = 0; v < 16; ++v) {
+      uint64_t app = 0, hold = 0;
+      for (int i = 0; i < p->nactive; ++i) {
+        const goap__quick *q = &p->small_q[i];
+        unsigned pm = (unsigned)(q->pm >> sh) & 15u, pv = (unsigned)(q->pv >> sh) & 15u;
+        unsigned em = (unsigned)(q->em >> sh) & 15u, ev = (unsigned)(q->ev >> sh) & 15u;
+        app |= (uint64_t)((v & pm) == pv) << i;
+        hold |= (uint64_t)((v & em) == ev) << i;
+      }
+      T[v] = app;
+      T[16 + v] = hold;
+    }
   }
   p->small = 1;
 }
@@ -269,7 +290,10 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
     w = 1.0;
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
-  if ((req->flags & GOAP_REQUEST_UNTIMED) && req->max_ms > 0.0) return GOAP_INVALID_ARGUMENT;
+  if (req->flags & ~GOAP__REQUEST_KNOWN) return GOAP_INVALID_ARGUMENT; /* a bit no version knows */
+  if ((req->flags & GOAP_REQUEST_UNTIMED) &&
+      (req->max_ms > 0.0 || (req->flags & GOAP_REQUEST_TIMED)))
+    return GOAP_INVALID_ARGUMENT;
   if (req->flags & GOAP_REQUEST_PREFERRED) {
     if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
       return GOAP_INVALID_ARGUMENT;

@@ -11,7 +11,9 @@
  *    the same statistics are counted. So every plan, cost, status and statistic equals the
  *    general path's (tests/test_small_search.c compares the two on random small domains).
  *  - It uses the planner's own pools (node arrays, states at stride 2: the state, then its
- *    useful-action bitset, the generation-stamped closed table, the open heap) and grows
+ *    useful-action bitset -- written only when the useful actions come from the parent's,
+ *    not from the nibble tables (goap_planner.small_nib) --, the generation-stamped closed
+ *    table, the open heap) and grows
  *    them through planner.c only, so finish, partial plans and the next request see the
  *    pools exactly as the general path leaves them; a request that fits allocates nothing.
  *  - The loop keeps the planner's counters and pointers in locals and writes them back
@@ -77,8 +79,7 @@ static double h_of(const goap_planner *p, int u, double best) {
 }
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
-static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
-  const goap__smallgoal *m = p->small_search.g;
+static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *m, uint64_t s) {
   if (m->tab) {
     if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
     unsigned k = 0;
@@ -104,11 +105,9 @@ static SMALL_INLINE float small_h(const goap_planner *p, uint64_t s) {
   return goap__h_store(h_of(p, u, best));
 }
 
-/* Every goal condition holds in s (planner.c, goal_holds): the equalities are one mask test;
- * the others are tested one by one when the goal has any. */
-static SMALL_INLINE int small_goal_holds(const goap_planner *p, uint64_t s) {
-  if ((s & p->goal_mask[0]) != p->goal_val[0]) return 0;
-  if (p->small_search.g->eq) return 1;
+/* The goal's conditions other than equalities hold in s (planner.c, goal_holds; the
+ * equalities are tested as one mask first). */
+static int small_goal_rest(const goap_planner *p, uint64_t s) {
   for (int i = 0; i < p->nwant; ++i)
     if (field_bad(&p->goal_ft[i], s)) return 0;
   return 1;
@@ -133,8 +132,9 @@ static SMALL_INLINE int hless(const goap__hentry *a, const goap__hentry *b) {
   return a->node < b->node;
 }
 
-static void heap_put(goap__hentry *h, size_t *nheap, goap__hentry e) {
-  size_t i = (*nheap)++;
+/* Puts e into heap h of n entries (n + 1 after). */
+static SMALL_INLINE void heap_put(goap__hentry *h, size_t n, goap__hentry e) {
+  size_t i = n;
   while (i > 0) {
     size_t up = (i - 1) / 2;
     if (!hless(&e, &h[up])) break;
@@ -144,10 +144,11 @@ static void heap_put(goap__hentry *h, size_t *nheap, goap__hentry e) {
   h[i] = e;
 }
 
-static uint32_t heap_take(goap__hentry *h, size_t *nheap) {
+/* Takes the least entry's node out of heap h, which holds n entries after (n + 1 before). */
+static SMALL_INLINE uint32_t heap_take(goap__hentry *h, size_t n) {
   uint32_t top = h[0].node;
-  goap__hentry last = h[--*nheap];
-  size_t n = *nheap, i = 0;
+  goap__hentry last = h[n];
+  size_t i = 0;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
@@ -174,13 +175,14 @@ static uint64_t useful_set(const goap__quick *Q, int nactive, uint64_t s) {
 }
 
 /* The request's open-list key (planner.c, f_of and tie_of) for g and stored h. */
-static SMALL_INLINE goap__hentry key_of(const goap_planner *p, double g, float hs, uint32_t m) {
+static SMALL_INLINE goap__hentry key_of(int greedy, double weight, double g, float hs,
+                                         uint32_t m) {
   goap__hentry e;
-  if (p->search == GOAP_SEARCH_GREEDY) {
+  if (greedy) {
     e.f = (double)hs;
     e.tie = (float)g;
   } else {
-    e.f = g + p->weight * (double)hs;
+    e.f = g + weight * (double)hs;
     e.tie = hs;
   }
   e.node = m;
@@ -209,7 +211,7 @@ static SMALL_INLINE goap_status push(goap_planner *p, goap__hentry e) {
     m->front = e;
     e = old;
   }
-  heap_put(p->open.entry, &p->open.count, e);
+  heap_put(p->open.entry, p->open.count++, e);
   return GOAP_OK;
 }
 
@@ -218,7 +220,7 @@ static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint3
                                     int32_t action, double g) {
   uint32_t n = p->nodes.count;
   p->nodes.states[(size_t)n * 2] = s;
-  float hs = small_h(p, s);
+  float hs = small_h(p, p->small_search.g, s);
   p->nodes.g[n] = g;
   p->nodes.h[n] = hs;
   p->nodes.parent[n] = parent;
@@ -231,7 +233,7 @@ static SMALL_INLINE goap_status add(goap_planner *p, size_t j, uint64_t s, uint3
     if (st != GOAP_OK) return st;
   }
   if (isinf(hs)) return GOAP_OK;
-  return push(p, key_of(p, g, hs, n));
+  return push(p, key_of(p->search == GOAP_SEARCH_GREEDY, p->weight, g, hs, n));
 }
 
 /* The goal's form for the small search: whether its conditions are all equalities and, when
@@ -296,100 +298,220 @@ goap_status goap__small_start(goap_planner *p) {
   return add(p, (size_t)goap__hash_state(&s, 1) & (p->closed.cap - 1), s, NONE, -1, 0.0);
 }
 
-goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
-                             uint64_t t_start) {
+/* The useful actions in s by active index, from the selection's nibble tables (small_tab):
+ * the applicable ones (every nibble's part of the precondition holds) less the no-ops (every
+ * nibble's part of the effect already holds). */
+static SMALL_INLINE uint64_t useful_tab(const uint64_t *T, const uint8_t *sh, int nib,
+                                        uint64_t s) {
+  uint64_t app = ~(uint64_t)0, hold = ~(uint64_t)0;
+  for (int k = 0; k < nib; ++k, T += 32) {
+    unsigned v = (unsigned)(s >> sh[k]) & 15u;
+    app &= T[v];
+    hold &= T[16 + v];
+  }
+  return app & ~hold;
+}
+
+/* The search loop (planner.c, step_impl) for one form of usefulness: tabmode > 0, the nibble
+ * tables of that many nibbles (a constant, so that the loop over them unrolls); 0, the
+ * parent's bitset and the actions its step may have changed. The
+ * planner's counters, pools and open list live in locals here and are written back before
+ * anything that may grow a pool and before it returns. */
+static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansions,
+                                          uint32_t *done, uint64_t t_start, const int tabmode) {
   const goap__quick *Q = p->small_q;
-  const uint64_t *AFF = p->small_aff;
+  const uint64_t *AFF = p->small_aff, *TAB = p->small_tab;
+  const uint8_t *nsh = p->small_nsh;
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
+  const int greedy = p->search == GOAP_SEARCH_GREEDY;
+  const double weight = p->weight;
+  const uint32_t max_nodes = p->req_max_nodes;
+  const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
+  const goap__smallgoal *G = p->small_search.g;
+  const int geq = G->eq;
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0, nodes0 = p->nodes.count;
   uint64_t generated = 0, duplicates = 0, reopened = 0;
   goap_status st = GOAP_IN_PROGRESS;
+  /* the pools in locals, loaded again after anything that may grow them */
+  goap_word *S;
+  double *NG;
+  float *NH;
+  uint32_t *NP, *NA, *tab, base, nn, grow_at;
+  size_t mask;
+  goap__hentry *OE = p->open.entry;
+  size_t oc = p->open.count;
+  goap__hentry front = p->small_search.front;
+  int fon = p->small_search.front_on;
+#define SMALL_LOAD()                                                                          \
+  do {                                                                                        \
+    S = p->nodes.states;                                                                      \
+    NG = p->nodes.g;                                                                          \
+    NH = p->nodes.h;                                                                          \
+    NP = p->nodes.parent;                                                                     \
+    NA = p->nodes.action;                                                                     \
+    tab = p->closed.slot;                                                                     \
+    base = p->closed.idbase;                                                                  \
+    mask = p->closed.cap - 1;                                                                 \
+    nn = p->nodes.count;                                                                      \
+    grow_at = p->nodes.grow_at;                                                               \
+  } while (0)
+  /* queues entry e (push, above) */
+#define SMALL_PUSH(e_)                                                                        \
+  do {                                                                                        \
+    goap__hentry e = (e_);                                                                    \
+    if (oc == p->open.cap) {                                                                  \
+      p->open.count = oc;                                                                     \
+      goap_status gs_ = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap, oc + 1,  \
+                                           sizeof *OE);                                       \
+      OE = p->open.entry;                                                                     \
+      if (gs_ != GOAP_OK) {                                                                   \
+        st = gs_;                                                                             \
+        break;                                                                                \
+      }                                                                                       \
+    }                                                                                         \
+    if (!fon) {                                                                               \
+      if (oc == 0 || hless(&e, &OE[0])) {                                                     \
+        front = e;                                                                            \
+        fon = 1;                                                                              \
+        break;                                                                                \
+      }                                                                                       \
+    } else if (hless(&e, &front)) {                                                           \
+      goap__hentry old = front;                                                               \
+      front = e;                                                                              \
+      e = old;                                                                                \
+    }                                                                                         \
+    heap_put(OE, oc++, e);                                                                    \
+  } while (0)
+  SMALL_LOAD();
   while (max_expansions == 0 || count < max_expansions) {
     uint32_t n;
-    if (p->small_search.front_on) {
-      p->small_search.front_on = 0;
-      n = p->small_search.front.node;
-    } else if (p->open.count) {
-      n = heap_take(p->open.entry, &p->open.count);
+    if (fon) {
+      fon = 0;
+      n = front.node;
+    } else if (oc) {
+      n = heap_take(OE, --oc);
     } else {
       st = GOAP_NO_PLAN;
       break;
     }
     /* a stale entry (its node was reached more cheaply since) pops after the fresh one */
-    uint32_t na = p->nodes.action[n];
+    uint32_t na = NA[n];
     if (na & CLOSED) continue;
-    p->nodes.action[n] = na | CLOSED;
-    goap_word *S = p->nodes.states;
+    NA[n] = na | CLOSED;
     uint64_t s = S[(size_t)n * 2];
-    if (small_goal_holds(p, s)) {
+    /* the goal (planner.c, goal_holds): the equalities are one mask test; the others are
+     * tested one by one when the goal has any */
+    if ((s & gmask) == gval && (geq || small_goal_rest(p, s))) {
       p->found = n;
       st = GOAP_OK;
       break;
     }
     ++count;
-    /* its useful actions: its parent's (expanded before, so stored) with those the action
-     * from there may have changed checked again; at the root, all of them */
+    /* its useful actions: from the nibble tables; or its parent's (expanded before, so
+     * stored) with those the action from there may have changed checked again (at the root,
+     * all of them) */
     uint64_t bits;
-    uint32_t par = p->nodes.parent[n];
-    if (par == NONE) {
-      bits = useful_set(Q, p->nactive, s);
+    if (tabmode) {
+      bits = useful_tab(TAB, nsh, tabmode, s);
     } else {
-      uint64_t aff = AFF[a2i[na - 1]], now = 0;
-      for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
-      bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+      uint32_t par = NP[n];
+      if (par == NONE) {
+        bits = useful_set(Q, p->nactive, s);
+      } else {
+        uint64_t aff = AFF[a2i[na - 1]], now = 0;
+        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
+        bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+      }
+      S[(size_t)n * 2 + 1] = bits;
     }
-    S[(size_t)n * 2 + 1] = bits;
-    double g = p->nodes.g[n];
+    double g = NG[n];
     for (; bits; bits &= bits - 1) {
       int i = low_bit(bits);
       uint64_t t = (s & ~Q[i].em) | Q[i].ev;
       int32_t a = active[i];
       double g2 = g + acost[a];
       ++generated;
-      const uint32_t *tab = p->closed.slot;
-      const uint32_t base = p->closed.idbase, nn = p->nodes.count;
-      size_t mask = p->closed.cap - 1, j = (size_t)goap__hash_state(&t, 1) & mask;
+      size_t j = (size_t)goap__hash_state(&t, 1) & mask;
       uint32_t m = NONE;
       for (uint32_t id; (id = tab[j] - base) < nn; j = (j + 1) & mask) {
-        if (p->nodes.states[(size_t)id * 2] == t) {
+        if (S[(size_t)id * 2] == t) {
           m = id;
           break;
         }
       }
       if (m != NONE) { /* planner.c, reached_again */
         ++duplicates;
-        if (!(g2 < p->nodes.g[m]) || isinf(p->nodes.h[m])) continue;
-        p->nodes.g[m] = g2;
-        p->nodes.parent[m] = n;
-        if (p->nodes.action[m] & CLOSED) ++reopened;
-        p->nodes.action[m] = (uint32_t)(a + 1);
-        st = push(p, key_of(p, g2, p->nodes.h[m], m));
-      } else if (nn >= p->req_max_nodes) {
-        st = GOAP_NODE_LIMIT;
-      } else {
-        st = add(p, j, t, n, a, g2);
+        if (!(g2 < NG[m]) || isinf(NH[m])) continue;
+        NG[m] = g2;
+        NP[m] = n;
+        if (NA[m] & CLOSED) ++reopened;
+        NA[m] = (uint32_t)(a + 1);
+        SMALL_PUSH(key_of(greedy, weight, g2, NH[m], m));
+        if (st != GOAP_IN_PROGRESS) break;
+        continue;
       }
-      if (st != GOAP_OK) break;
+      if (nn >= max_nodes) {
+        st = GOAP_NODE_LIMIT;
+        break;
+      }
+      /* a new node (planner.c, offer and add_node); dead ends stay closed */
+      float hs = small_h(p, G, t);
+      int dead = isinf(hs);
+      S[(size_t)nn * 2] = t;
+      NG[nn] = g2;
+      NH[nn] = hs;
+      NP[nn] = n;
+      NA[nn] = (uint32_t)(a + 1) | (dead ? CLOSED : 0u);
+      tab[j] = base + nn;
+      uint32_t m2 = nn++;
+      if (nn >= grow_at) {
+        p->nodes.count = nn;
+        goap_status gs = goap__planner_nodes(p, (size_t)nn + 1);
+        SMALL_LOAD();
+        if (gs != GOAP_OK) {
+          st = gs;
+          break;
+        }
+      }
+      if (dead) continue;
+      SMALL_PUSH(key_of(greedy, weight, g2, hs, m2));
+      if (st != GOAP_IN_PROGRESS) break;
     }
-    if (st != GOAP_OK && st != GOAP_IN_PROGRESS) break;
-    st = GOAP_IN_PROGRESS;
+    if (st != GOAP_IN_PROGRESS) break;
     if (budget_ns && (count & 31u) == 0 &&
         p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
       st = GOAP_TIME_LIMIT;
       break;
     }
   }
+#undef SMALL_PUSH
+#undef SMALL_LOAD
+  p->nodes.count = nn;
+  p->open.count = oc;
+  p->small_search.front = front;
+  p->small_search.front_on = fon;
   p->stats.expanded += count;
   p->stats.generated += generated;
   p->stats.duplicates += duplicates;
   p->stats.reopened += reopened;
-  p->stats.nodes += p->nodes.count - nodes0;
-  p->stats.evaluated += p->nodes.count - nodes0;
+  p->stats.nodes += nn - nodes0;
+  p->stats.evaluated += nn - nodes0;
   if (st == GOAP_IN_PROGRESS && budget_ns &&
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
   if (done) *done = count;
   return st;
+}
+
+goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
+                             uint64_t t_start) {
+  switch (p->small_nib) {
+    case 1: return small_run(p, max_expansions, done, t_start, 1);
+    case 2: return small_run(p, max_expansions, done, t_start, 2);
+    case 3: return small_run(p, max_expansions, done, t_start, 3);
+    case 4: return small_run(p, max_expansions, done, t_start, 4);
+    default: return small_run(p, max_expansions, done, t_start, 0);
+  }
 }

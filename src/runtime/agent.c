@@ -431,6 +431,7 @@ static goap_status begin_search(goap_agent *a, int g, goap_planner *on) {
     r.costs = a->dcosts;
     r.flags |= GOAP_REQUEST_NO_CALLBACKS;
   }
+  if (a->hist_cap) r.flags |= GOAP_REQUEST_TIMED; /* the replan history's search_us */
   a->cur = on;
   a->search_base = a->st.expanded;
   return goap_plan_begin(on, &r);

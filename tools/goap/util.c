@@ -494,7 +494,7 @@ void cli_request_from_opts(const cli_search_opts *o, goap_request *req) {
   req->weight = o->weight;
   req->max_nodes = o->max_nodes;
   req->max_ms = o->max_ms;
-  req->flags = o->flags;
+  req->flags = o->flags | GOAP_REQUEST_TIMED; /* the commands report the search's time */
 }
 
 /* ---------------------------------------------------------------------------------------- */
