@@ -18,7 +18,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <goap/error.h>
 #include <goap/goap.h>
 
 #include <math.h>

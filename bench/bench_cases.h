@@ -6,7 +6,7 @@
  * bench_npc.h), make_case() builds one, prepare() turns it into a
  * domain, start states and goals through the builder API.
  *
- * The includer includes <goap/error.h>, <goap/goap.h>, <math.h>, <stdio.h>, <stdlib.h> and
+ * The includer includes <goap/goap.h>, <math.h>, <stdio.h>, <stdlib.h> and
  * <string.h> first.
  * Out of memory ends the program (xrealloc): these are benchmarks. Functions are static: each
  * program has its own copy; all of them are used by both includers.

@@ -23,7 +23,6 @@
 #ifndef GOAP_BENCH_BLOCKS_HTN_H
 #define GOAP_BENCH_BLOCKS_HTN_H
 
-#include <goap/error.h>
 #include <goap/goap.h>
 #include <goap/htn.h>
 

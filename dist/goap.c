@@ -87,8 +87,8 @@
 /*
  * base.h -- the base layer every module is built on (src/base/, not installed): allocation
  * through the caller's goap_allocator, one growth helper, one monotonic clock, one name table
- * and GOAP_ASSERT. The public types it uses (GOAP_API, goap_status, goap_allocator) come from
- * goap/goap.h; goap_error from goap/error.h.
+ * and GOAP_ASSERT. The public types it uses (GOAP_API, goap_status, goap_allocator,
+ * goap_error) come from goap/goap.h.
  *
  * The objects of src/base/ are compiled into every library (they hold no GOAP_API function, so
  * each shared library keeps its own hidden copy and none exports them). Nothing here prints,
@@ -110,7 +110,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* #include goap/error.h: in goap.h */
 /* #include goap/goap.h: in goap.h */
 
 /* ---- goap_error: the one error shape (src/base/error.c) ----------------------------------- */
@@ -244,7 +243,7 @@ uint64_t goap__now_ns(void) {
 
 /* ==== src/base/error.c ==== */
 /*
- * error.c -- filling a goap_error (goap/error.h) for the functions that take a
+ * error.c -- filling a goap_error (goap/goap.h) for the functions that take a
  * `goap_error *err`: cleared on success, status and message (and a byte offset) on failure.
  *
  * Invariants: every function accepts err == NULL and does nothing then; every string field
@@ -1960,7 +1959,7 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
 
 /* ==== src/core/error_format.c ==== */
 /*
- * error_format.c -- goap_error_format: an error (goap/error.h) as compiler-style text. In the
+ * error_format.c -- goap_error_format: an error (goap/goap.h) as compiler-style text. In the
  * core so that every front end (the .goap loader, PDDL/HDDL) shares it without linking another.
  *
  * Invariants: writes at most cap bytes, always NUL-terminated when cap > 0, and returns the
@@ -1970,7 +1969,7 @@ goap_status goap_action_apply(const goap_domain *d, goap_word *s, int action) {
 #include <stdio.h>
 #include <string.h>
 
-/* #include goap/error.h: in goap.h */
+/* #include goap/goap.h: in goap.h */
 
 typedef struct sink {
   char *buf;

@@ -23,7 +23,7 @@
  *    shape: goap_status goap_X_create(inputs..., goap_X **out) (plus a trailing goap_error *
  *    where it validates a description): GOAP_OK, or an error with *out set to NULL;
  *    out == NULL gives GOAP_INVALID_ARGUMENT.
- *  - Errors have one shape, goap_error (goap/error.h): a function that can say more about a
+ *  - Errors have one shape, goap_error (below, "Errors"): a function that can say more about a
  *    failure takes a goap_error *err (may be NULL), filled on failure and cleared (GOAP_OK,
  *    "") on success; the builders keep their last one (goap_builder_error).
  *  - A goap_domain is immutable once built. Any number of threads may read it and plan on it
@@ -103,9 +103,6 @@ typedef enum goap_status {
   GOAP_STATUS_COUNT
 } goap_status;
 
-/* The error shape of the whole API (fields and goap_error_format: goap/error.h). */
-typedef struct goap_error goap_error;
-
 /* A short English description of a status ("no plan", ...). Never NULL; unknown codes give
  * "unknown status". Thread-safe. */
 GOAP_API const char *goap_status_string(goap_status status);
@@ -113,6 +110,51 @@ GOAP_API const char *goap_status_string(goap_status status);
 /* The status's identifier in lower case ("ok", "no_plan", "node_limit", "time_limit", ...),
  * as used in JSON output. Never NULL. Thread-safe. */
 GOAP_API const char *goap_status_name(goap_status status);
+
+/* ------------------------------------------------------------------------------------------
+ * Errors
+ * ---------------------------------------------------------------------------------------- */
+
+/* The one error shape of the public API: what went wrong (a goap_status and a one-line
+ * message) and, when it is tied to an input, where (file, line:col, byte offset, the
+ * offending source line). Every function that gives detail about a failure takes a
+ * `goap_error *err` (the .goap loader, PDDL/HDDL, arena maps, agent types and agents,
+ * snapshots, replay logs) or, for the builders, keeps one (goap_builder_error).
+ * goap_error_format is in the core library (libgoap), so no front end needs another.
+ *
+ * The rule for every function with a `goap_error *err` parameter: err may be NULL. On failure
+ * the function fills *err (status = the returned status, message non-empty). On success it
+ * sets err->status = GOAP_OK and err->message[0] = '\0' (the other fields are unspecified).
+ *
+ * A goap_error is a plain value (fixed-size text, no pointers): it may be copied, kept, and
+ * read from any thread. The field order is part of the ABI (the bindings mirror it). */
+
+typedef enum goap_severity { GOAP_SEVERITY_ERROR = 0, GOAP_SEVERITY_WARNING } goap_severity;
+
+typedef struct goap_error {
+  goap_status status;          /* GOAP_OK when there is no error; else the error's class
+                                  (GOAP_PARSE_ERROR, GOAP_NOT_FOUND, ...) */
+  goap_severity severity;      /* GOAP_SEVERITY_ERROR, or _WARNING for goap_file_warnings */
+  char file[256];              /* the name given when loading ("" when the input had no name;
+                                  truncated if longer) */
+  int line, col;               /* 1-based position in a text (col counts bytes); 0 when not
+                                  tied to one */
+  size_t offset;               /* byte offset in the input where the problem was found (binary
+                                  inputs: snapshots, replay logs; texts may set it too); 0 if
+                                  none */
+  char message[512];           /* one line, no trailing newline; may carry a "did you mean" */
+  char source[512];            /* the offending source line, without newline ("" if none) */
+} goap_error;
+
+/* Formats an error the way compilers do:
+ *   file:line:col: error: message
+ *     <source line>
+ *     ^
+ * ("warning: " for a warning). An error with no file and no position prints just
+ * "error: message", followed by " (at byte N)" when offset != 0 and line == 0. Writes at most
+ * cap bytes (always NUL-terminated when cap > 0); returns the length the whole text needs,
+ * excluding the NUL (as snprintf). e NULL writes "" and returns 0. Thread-safe. */
+GOAP_API size_t goap_error_format(const goap_error *e, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------------------------
  * Allocation
@@ -292,9 +334,10 @@ GOAP_API int goap_builder_find_var(const goap_builder *b, const char *name);
 GOAP_API int goap_builder_find_action(const goap_builder *b, const char *name);
 GOAP_API int goap_builder_find_goal(const goap_builder *b, const char *name);
 
-/* The builder's last error (goap/error.h): status and message of the last call, status
- * GOAP_OK and message "" when it succeeded (no file or position). Never NULL for a non-NULL
- * builder (NULL for NULL); owned by the builder and valid until the next call on it. */
+/* The builder's last error (a goap_error, "Errors" above): status and message of the last
+ * call, status GOAP_OK and message "" when it succeeded (no file or position). Never NULL for
+ * a non-NULL builder (NULL for NULL); owned by the builder and valid until the next call on
+ * it. */
 GOAP_API const goap_error *goap_builder_error(const goap_builder *b);
 
 /* Which element of the last failed description was at fault:
@@ -688,65 +731,6 @@ GOAP_API void goap_planner_set_trace(goap_planner *p, goap_trace_fn fn, void *us
 
 #endif /* GOAP_GOAP_H */
 
-/* ==== include/goap/error.h ==== */
-/*
- * goap/error.h -- the one error shape of the public API: what went wrong (a goap_status and a
- * one-line message) and, when it is tied to an input, where (file, line:col, byte offset, the
- * offending source line). Every function that gives detail about a failure takes a
- * `goap_error *err` (the .goap loader, PDDL/HDDL, arena maps, agent types and agents,
- * snapshots, replay logs) or, for the builders, keeps one (goap_builder_error).
- * goap_error_format is in the core library (libgoap), so no front end needs another.
- *
- * The rule for every function with a `goap_error *err` parameter: err may be NULL. On failure
- * the function fills *err (status = the returned status, message non-empty). On success it
- * sets err->status = GOAP_OK and err->message[0] = '\0' (the other fields are unspecified).
- *
- * A goap_error is a plain value (fixed-size text, no pointers): it may be copied, kept, and
- * read from any thread. The field order is part of the ABI (the bindings mirror it).
- */
-#ifndef GOAP_ERROR_H
-#define GOAP_ERROR_H
-
-/* #include "goap.h": above in this file */
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-typedef enum goap_severity { GOAP_SEVERITY_ERROR = 0, GOAP_SEVERITY_WARNING } goap_severity;
-
-/* (The typedef `goap_error` is declared in goap/goap.h, which the builders need.) */
-struct goap_error {
-  goap_status status;          /* GOAP_OK when there is no error; else the error's class
-                                  (GOAP_PARSE_ERROR, GOAP_NOT_FOUND, ...) */
-  goap_severity severity;      /* GOAP_SEVERITY_ERROR, or _WARNING for goap_file_warnings */
-  char file[256];              /* the name given when loading ("" when the input had no name;
-                                  truncated if longer) */
-  int line, col;               /* 1-based position in a text (col counts bytes); 0 when not
-                                  tied to one */
-  size_t offset;               /* byte offset in the input where the problem was found (binary
-                                  inputs: snapshots, replay logs; texts may set it too); 0 if
-                                  none */
-  char message[512];           /* one line, no trailing newline; may carry a "did you mean" */
-  char source[512];            /* the offending source line, without newline ("" if none) */
-};
-
-/* Formats an error the way compilers do:
- *   file:line:col: error: message
- *     <source line>
- *     ^
- * ("warning: " for a warning). An error with no file and no position prints just
- * "error: message", followed by " (at byte N)" when offset != 0 and line == 0. Writes at most
- * cap bytes (always NUL-terminated when cap > 0); returns the length the whole text needs,
- * excluding the NUL (as snprintf). e NULL writes "" and returns 0. Thread-safe. */
-GOAP_API size_t goap_error_format(const goap_error *e, char *buf, size_t cap);
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* GOAP_ERROR_H */
-
 /* ==== include/goap/agent.h ==== */
 /*
  * agent.h -- libgoap runtime: agents that choose goals, plan, act, notice failure and replan.
@@ -777,7 +761,6 @@ GOAP_API size_t goap_error_format(const goap_error *e, char *buf, size_t cap);
 #ifndef GOAP_AGENT_H
 #define GOAP_AGENT_H
 
-/* #include "error.h": above in this file */
 /* #include "goap.h": above in this file */
 
 #ifdef __cplusplus
@@ -964,7 +947,7 @@ typedef struct goap_agent_type_desc {
 
 /* Creates a type for domain d (which must outlive it) into *out (NULL on failure). Validates
  * every binding: GOAP_INVALID_ARGUMENT on a bad count, id or value (or d or out NULL);
- * GOAP_OUT_OF_MEMORY. err (may be NULL) follows goap/error.h: the message says which field is
+ * GOAP_OUT_OF_MEMORY. err (may be NULL) follows goap/goap.h: the message says which field is
  * wrong (no position). */
 GOAP_API goap_status goap_agent_type_create(const goap_domain *d,
                                             const goap_agent_type_desc *desc,
@@ -1090,7 +1073,7 @@ typedef struct goap_agent_desc {
  * GOAP_OUT_OF_MEMORY, or GOAP_INVALID_ARGUMENT: out, desc or desc->type NULL, or an action
  * the type has (not disabled) reserves resources (goap_action_binding.reserve, a file's
  * `reserve` line) while desc->blackboard is NULL -- without a blackboard reservations could
- * not be kept. err (may be NULL) follows goap/error.h (message, no position). */
+ * not be kept. err (may be NULL) follows goap/goap.h (message, no position). */
 GOAP_API goap_status goap_agent_create(const goap_agent_desc *desc, goap_agent **out,
                                        goap_error *err);
 /* Stops the running action (its stop callback is called). NULL does nothing. */
@@ -1259,7 +1242,7 @@ GOAP_API goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
 /* The task's id, or -1. */
 GOAP_API int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name);
 
-/* The builder's last error (goap/error.h): status GOAP_OK and message "" when the last call
+/* The builder's last error (goap/goap.h): status GOAP_OK and message "" when the last call
  * succeeded. Never NULL for a non-NULL builder (NULL for NULL); owned by the builder and valid
  * until the next call on it. */
 GOAP_API const goap_error *goap_htn_builder_error(const goap_htn_builder *b);
@@ -1475,7 +1458,6 @@ GOAP_API int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out
 #define GOAP_FILE_H
 
 /* #include "agent.h": above in this file */
-/* #include "error.h": above in this file */
 /* #include "goap.h": above in this file */
 /* #include "htn.h": above in this file */
 
@@ -1483,7 +1465,7 @@ GOAP_API int goap_htn_trace(const goap_htn_planner *p, goap_htn_trace_entry *out
 extern "C" {
 #endif
 
-/* goap_error and goap_error_format: goap/error.h. */
+/* goap_error and goap_error_format: goap/goap.h. */
 
 /* Expectations of a scenario. */
 #define GOAP_EXPECT_COST 0x1u
@@ -1703,7 +1685,7 @@ GOAP_API const char *goap_file_simulation_name(const goap_file *f, int sim);
  * preconditions, equality and action costs) grounded into a goap_domain.
  *
  * A layer above the core (goap.h) only, beside the .goap loader (goap/file.h); errors are
- * goap_error values (goap/error.h): `file:line:col: message`, the source line and a caret.
+ * goap_error values (goap/goap.h): `file:line:col: message`, the source line and a caret.
  * It never prints and has no global state; every allocation goes through the goap_allocator it
  * is given.
  *
@@ -1720,7 +1702,6 @@ GOAP_API const char *goap_file_simulation_name(const goap_file *f, int sim);
 #ifndef GOAP_PDDL_H
 #define GOAP_PDDL_H
 
-/* #include "error.h": above in this file */
 /* #include "goap.h": above in this file */
 
 #ifdef __cplusplus
@@ -2227,7 +2208,7 @@ typedef struct goap_replayer_desc {
  * anything runs. GOAP_OK; GOAP_PARSE_ERROR for a log that is not one, truncated or corrupted,
  * or of another format version; GOAP_CONFLICT for a log of a domain with other variables,
  * actions or goals; GOAP_INVALID_ARGUMENT (also for desc or out NULL), GOAP_OUT_OF_MEMORY;
- * *out is NULL on any failure. err (may be NULL) follows goap/error.h: on failure
+ * *out is NULL on any failure. err (may be NULL) follows goap/goap.h: on failure
  * err->message says what ("replay log: truncated (a chunk ends past the end of the data)")
  * and err->offset the byte offset in the log where the problem was found (no line or
  * file). */
@@ -2440,7 +2421,7 @@ GOAP_API int goap_squad_behavior_from_name(const char *name);
  *                          of members than it had
  *   GOAP_OUT_OF_MEMORY     the allocator refused (an agent may then be partly restored: destroy
  *                          it; a blackboard or squad is left as it was)
- * with err (a goap_error *, may be NULL; goap/error.h) filled: status, an English message
+ * with err (a goap_error *, may be NULL; goap/goap.h) filled: status, an English message
  * saying which, e.g. "snapshot truncated: fewer bytes than its header says", and offset, the
  * byte offset in the data where the problem was found (no file or line).
  *
@@ -2483,7 +2464,7 @@ GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t 
                                          size_t *size);
 /* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never
  * updated, attached to the restored blackboard when the saved one had one. See the errors
- * above; err (may be NULL) follows goap/error.h. The data is only read (it may be freed
+ * above; err (may be NULL) follows goap/goap.h. The data is only read (it may be freed
  * afterwards). No callback is called (a running action resumes running: its start callback
  * is not called again). */
 GOAP_API goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size,
@@ -2835,7 +2816,6 @@ GOAP_API goap_status goap_file_simulate(const goap_file *f, int sim,
 
 #include <stddef.h>
 
-/* #include "error.h": above in this file */
 /* #include "goap.h": above in this file */
 
 #ifdef __cplusplus
@@ -2965,7 +2945,7 @@ typedef struct goap_member {
 /* Parses a text map (length bytes; need not be NUL-terminated). alloc may be NULL (the C
  * library). GOAP_PARSE_ERROR, GOAP_DUPLICATE, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY,
  * GOAP_INVALID_ARGUMENT (text or out NULL); on failure *out is NULL. err (may be NULL) follows
- * goap/error.h: line and col (0 when the error has no position), the message (without the
+ * goap/goap.h: line and col (0 when the error has no position), the message (without the
  * position), the offending map line in source; file is "". */
 GOAP_API goap_status goap_arena_parse(const char *text, size_t length,
                                       const goap_allocator *alloc, goap_arena **out,

@@ -1,12 +1,11 @@
 /*
- * test_api_shape.c -- the API's one constructor shape and one error shape (goap/error.h):
+ * test_api_shape.c -- the API's one constructor shape and one error shape (goap/goap.h):
  * every constructor refuses out == NULL with GOAP_INVALID_ARGUMENT and leaves *out NULL when it
  * fails (allocation failures injected with alloc_hook.h); every function with a goap_error
  * fills it on failure (the status it returns, a message) and clears it on success (GOAP_OK,
  * ""); goap_error_format prints positioned and unpositioned errors.
  */
 #include <goap/agent.h>
-#include <goap/error.h>
 #include <goap/file.h>
 #include <goap/htn.h>
 #include <goap/pddl.h>

@@ -2,8 +2,10 @@
  * test_builder.c -- the builder's validation through the C API: for every kind of bad
  * description, the exact status, the faulty item and index, the message, and that nothing was
  * added (the next id is unchanged).
+ *
+ * It includes no public header but <goap/goap.h>: the builder's goap_error (returned by a
+ * function of goap.h) must be a complete type there (test goap_h_alone).
  */
-#include <goap/error.h>
 #include <goap/goap.h>
 
 #include "test.h"
@@ -253,4 +255,29 @@ TEST(goals_and_misc) {
   CHECK_EQ_INT(goap_state_get(NULL, NULL, 0), INT32_MIN);
 }
 
-TEST_MAIN(TEST_ENTRY(variables), TEST_ENTRY(actions), TEST_ENTRY(goals_and_misc))
+/* goap_error, goap_severity and goap_error_format come with <goap/goap.h> alone. */
+TEST(goap_h_alone) {
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
+  goap_var_desc v = {0};
+  v.name = "flag";
+  v.type = GOAP_BOOL;
+  CHECK_EQ_INT(goap_builder_add_var(b, &v, NULL), GOAP_OK);
+  CHECK_EQ_INT(goap_builder_add_var(b, &v, NULL), GOAP_DUPLICATE);
+  const goap_error *e = goap_builder_error(b);
+  REQUIRE(e != NULL);
+  CHECK_EQ_INT(e->status, GOAP_DUPLICATE);
+  CHECK_STR(e->message, "variable 'flag' is already defined");
+  CHECK_EQ_INT(e->severity, GOAP_SEVERITY_ERROR);
+  CHECK_STR(e->file, "");
+  CHECK_EQ_INT(e->line, 0);
+  goap_error copy = *e; /* a plain value */
+  char buf[64];
+  size_t n = goap_error_format(&copy, buf, sizeof buf);
+  CHECK_STR(buf, "error: variable 'flag' is already defined\n");
+  CHECK_EQ_INT(n, strlen("error: variable 'flag' is already defined\n"));
+  goap_builder_destroy(b);
+}
+
+TEST_MAIN(TEST_ENTRY(variables), TEST_ENTRY(actions), TEST_ENTRY(goals_and_misc),
+          TEST_ENTRY(goap_h_alone))

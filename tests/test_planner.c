@@ -2,7 +2,6 @@
  * test_planner.c -- the core through the C API: state packing, conditions, effects, and every
  * planner configuration on the lecture's soldier and Alma's kitchen.
  */
-#include <goap/error.h>
 #include <goap/goap.h>
 
 #include "test.h"

@@ -6,7 +6,6 @@
  * (The randomised differential test, test_property, runs the flag on random domains too.)
  */
 #include <goap/goap.h>
-#include <goap/error.h>
 #include <goap/pddl.h>
 
 #include <stdio.h>

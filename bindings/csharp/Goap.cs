@@ -58,7 +58,7 @@ namespace Goap
 
     public enum Search { AStar = 0, Backward, WeightedAStar, Greedy }
 
-    /// <summary>An error from libgoap, with the fields of the C goap_error (goap/error.h):
+    /// <summary>An error from libgoap, with the fields of the C goap_error (goap/goap.h):
     /// what went wrong (Status, ErrorMessage) and where (File, Line, Column in a text; Offset in
     /// a binary input such as a snapshot). Message is goap_error_format's whole text, the CLI's
     /// (`file:line:col: error: message`, the source line and a caret).</summary>

@@ -13,7 +13,6 @@
  * Invariants: every object created here is destroyed before returning; no global state
  * besides the constant tables below.
  */
-#include <goap/error.h>
 #include <goap/goap.h>
 
 #include <math.h>

@@ -27,7 +27,6 @@
 #ifndef GOAP_AGENT_H
 #define GOAP_AGENT_H
 
-#include "error.h"
 #include "goap.h"
 
 #ifdef __cplusplus
@@ -214,7 +213,7 @@ typedef struct goap_agent_type_desc {
 
 /* Creates a type for domain d (which must outlive it) into *out (NULL on failure). Validates
  * every binding: GOAP_INVALID_ARGUMENT on a bad count, id or value (or d or out NULL);
- * GOAP_OUT_OF_MEMORY. err (may be NULL) follows goap/error.h: the message says which field is
+ * GOAP_OUT_OF_MEMORY. err (may be NULL) follows goap/goap.h: the message says which field is
  * wrong (no position). */
 GOAP_API goap_status goap_agent_type_create(const goap_domain *d,
                                             const goap_agent_type_desc *desc,
@@ -340,7 +339,7 @@ typedef struct goap_agent_desc {
  * GOAP_OUT_OF_MEMORY, or GOAP_INVALID_ARGUMENT: out, desc or desc->type NULL, or an action
  * the type has (not disabled) reserves resources (goap_action_binding.reserve, a file's
  * `reserve` line) while desc->blackboard is NULL -- without a blackboard reservations could
- * not be kept. err (may be NULL) follows goap/error.h (message, no position). */
+ * not be kept. err (may be NULL) follows goap/goap.h (message, no position). */
 GOAP_API goap_status goap_agent_create(const goap_agent_desc *desc, goap_agent **out,
                                        goap_error *err);
 /* Stops the running action (its stop callback is called). NULL does nothing. */

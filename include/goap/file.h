@@ -12,7 +12,6 @@
 #define GOAP_FILE_H
 
 #include "agent.h"
-#include "error.h"
 #include "goap.h"
 #include "htn.h"
 
@@ -20,7 +19,7 @@
 extern "C" {
 #endif
 
-/* goap_error and goap_error_format: goap/error.h. */
+/* goap_error and goap_error_format: goap/goap.h. */
 
 /* Expectations of a scenario. */
 #define GOAP_EXPECT_COST 0x1u

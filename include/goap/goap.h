@@ -10,7 +10,7 @@
  *    shape: goap_status goap_X_create(inputs..., goap_X **out) (plus a trailing goap_error *
  *    where it validates a description): GOAP_OK, or an error with *out set to NULL;
  *    out == NULL gives GOAP_INVALID_ARGUMENT.
- *  - Errors have one shape, goap_error (goap/error.h): a function that can say more about a
+ *  - Errors have one shape, goap_error (below, "Errors"): a function that can say more about a
  *    failure takes a goap_error *err (may be NULL), filled on failure and cleared (GOAP_OK,
  *    "") on success; the builders keep their last one (goap_builder_error).
  *  - A goap_domain is immutable once built. Any number of threads may read it and plan on it
@@ -90,9 +90,6 @@ typedef enum goap_status {
   GOAP_STATUS_COUNT
 } goap_status;
 
-/* The error shape of the whole API (fields and goap_error_format: goap/error.h). */
-typedef struct goap_error goap_error;
-
 /* A short English description of a status ("no plan", ...). Never NULL; unknown codes give
  * "unknown status". Thread-safe. */
 GOAP_API const char *goap_status_string(goap_status status);
@@ -100,6 +97,51 @@ GOAP_API const char *goap_status_string(goap_status status);
 /* The status's identifier in lower case ("ok", "no_plan", "node_limit", "time_limit", ...),
  * as used in JSON output. Never NULL. Thread-safe. */
 GOAP_API const char *goap_status_name(goap_status status);
+
+/* ------------------------------------------------------------------------------------------
+ * Errors
+ * ---------------------------------------------------------------------------------------- */
+
+/* The one error shape of the public API: what went wrong (a goap_status and a one-line
+ * message) and, when it is tied to an input, where (file, line:col, byte offset, the
+ * offending source line). Every function that gives detail about a failure takes a
+ * `goap_error *err` (the .goap loader, PDDL/HDDL, arena maps, agent types and agents,
+ * snapshots, replay logs) or, for the builders, keeps one (goap_builder_error).
+ * goap_error_format is in the core library (libgoap), so no front end needs another.
+ *
+ * The rule for every function with a `goap_error *err` parameter: err may be NULL. On failure
+ * the function fills *err (status = the returned status, message non-empty). On success it
+ * sets err->status = GOAP_OK and err->message[0] = '\0' (the other fields are unspecified).
+ *
+ * A goap_error is a plain value (fixed-size text, no pointers): it may be copied, kept, and
+ * read from any thread. The field order is part of the ABI (the bindings mirror it). */
+
+typedef enum goap_severity { GOAP_SEVERITY_ERROR = 0, GOAP_SEVERITY_WARNING } goap_severity;
+
+typedef struct goap_error {
+  goap_status status;          /* GOAP_OK when there is no error; else the error's class
+                                  (GOAP_PARSE_ERROR, GOAP_NOT_FOUND, ...) */
+  goap_severity severity;      /* GOAP_SEVERITY_ERROR, or _WARNING for goap_file_warnings */
+  char file[256];              /* the name given when loading ("" when the input had no name;
+                                  truncated if longer) */
+  int line, col;               /* 1-based position in a text (col counts bytes); 0 when not
+                                  tied to one */
+  size_t offset;               /* byte offset in the input where the problem was found (binary
+                                  inputs: snapshots, replay logs; texts may set it too); 0 if
+                                  none */
+  char message[512];           /* one line, no trailing newline; may carry a "did you mean" */
+  char source[512];            /* the offending source line, without newline ("" if none) */
+} goap_error;
+
+/* Formats an error the way compilers do:
+ *   file:line:col: error: message
+ *     <source line>
+ *     ^
+ * ("warning: " for a warning). An error with no file and no position prints just
+ * "error: message", followed by " (at byte N)" when offset != 0 and line == 0. Writes at most
+ * cap bytes (always NUL-terminated when cap > 0); returns the length the whole text needs,
+ * excluding the NUL (as snprintf). e NULL writes "" and returns 0. Thread-safe. */
+GOAP_API size_t goap_error_format(const goap_error *e, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------------------------
  * Allocation
@@ -279,9 +321,10 @@ GOAP_API int goap_builder_find_var(const goap_builder *b, const char *name);
 GOAP_API int goap_builder_find_action(const goap_builder *b, const char *name);
 GOAP_API int goap_builder_find_goal(const goap_builder *b, const char *name);
 
-/* The builder's last error (goap/error.h): status and message of the last call, status
- * GOAP_OK and message "" when it succeeded (no file or position). Never NULL for a non-NULL
- * builder (NULL for NULL); owned by the builder and valid until the next call on it. */
+/* The builder's last error (a goap_error, "Errors" above): status and message of the last
+ * call, status GOAP_OK and message "" when it succeeded (no file or position). Never NULL for
+ * a non-NULL builder (NULL for NULL); owned by the builder and valid until the next call on
+ * it. */
 GOAP_API const goap_error *goap_builder_error(const goap_builder *b);
 
 /* Which element of the last failed description was at fault:

@@ -94,7 +94,7 @@ GOAP_API goap_status goap_htn_builder_add_method(goap_htn_builder *b, int task,
 /* The task's id, or -1. */
 GOAP_API int goap_htn_builder_find_task(const goap_htn_builder *b, const char *name);
 
-/* The builder's last error (goap/error.h): status GOAP_OK and message "" when the last call
+/* The builder's last error (goap/goap.h): status GOAP_OK and message "" when the last call
  * succeeded. Never NULL for a non-NULL builder (NULL for NULL); owned by the builder and valid
  * until the next call on it. */
 GOAP_API const goap_error *goap_htn_builder_error(const goap_htn_builder *b);

@@ -3,7 +3,7 @@
  * preconditions, equality and action costs) grounded into a goap_domain.
  *
  * A layer above the core (goap.h) only, beside the .goap loader (goap/file.h); errors are
- * goap_error values (goap/error.h): `file:line:col: message`, the source line and a caret.
+ * goap_error values (goap/goap.h): `file:line:col: message`, the source line and a caret.
  * It never prints and has no global state; every allocation goes through the goap_allocator it
  * is given.
  *
@@ -20,7 +20,6 @@
 #ifndef GOAP_PDDL_H
 #define GOAP_PDDL_H
 
-#include "error.h"
 #include "goap.h"
 
 #ifdef __cplusplus

@@ -107,7 +107,7 @@ typedef struct goap_replayer_desc {
  * anything runs. GOAP_OK; GOAP_PARSE_ERROR for a log that is not one, truncated or corrupted,
  * or of another format version; GOAP_CONFLICT for a log of a domain with other variables,
  * actions or goals; GOAP_INVALID_ARGUMENT (also for desc or out NULL), GOAP_OUT_OF_MEMORY;
- * *out is NULL on any failure. err (may be NULL) follows goap/error.h: on failure
+ * *out is NULL on any failure. err (may be NULL) follows goap/goap.h: on failure
  * err->message says what ("replay log: truncated (a chunk ends past the end of the data)")
  * and err->offset the byte offset in the log where the problem was found (no line or
  * file). */

@@ -77,7 +77,7 @@
  *                          of members than it had
  *   GOAP_OUT_OF_MEMORY     the allocator refused (an agent may then be partly restored: destroy
  *                          it; a blackboard or squad is left as it was)
- * with err (a goap_error *, may be NULL; goap/error.h) filled: status, an English message
+ * with err (a goap_error *, may be NULL; goap/goap.h) filled: status, an English message
  * saying which, e.g. "snapshot truncated: fewer bytes than its header says", and offset, the
  * byte offset in the data where the problem was found (no file or line).
  *
@@ -120,7 +120,7 @@ GOAP_API goap_status goap_agent_snapshot(const goap_agent *a, void *buf, size_t 
                                          size_t *size);
 /* Restores a snapshot of an agent of the same type (same fingerprint) into `a`, an agent never
  * updated, attached to the restored blackboard when the saved one had one. See the errors
- * above; err (may be NULL) follows goap/error.h. The data is only read (it may be freed
+ * above; err (may be NULL) follows goap/goap.h. The data is only read (it may be freed
  * afterwards). No callback is called (a running action resumes running: its start callback
  * is not called again). */
 GOAP_API goap_status goap_agent_restore(goap_agent *a, const void *data, size_t size,

@@ -30,7 +30,6 @@
 
 #include <stddef.h>
 
-#include "error.h"
 #include "goap.h"
 
 #ifdef __cplusplus
@@ -160,7 +159,7 @@ typedef struct goap_member {
 /* Parses a text map (length bytes; need not be NUL-terminated). alloc may be NULL (the C
  * library). GOAP_PARSE_ERROR, GOAP_DUPLICATE, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY,
  * GOAP_INVALID_ARGUMENT (text or out NULL); on failure *out is NULL. err (may be NULL) follows
- * goap/error.h: line and col (0 when the error has no position), the message (without the
+ * goap/goap.h: line and col (0 when the error has no position), the message (without the
  * position), the offending map line in source; file is "". */
 GOAP_API goap_status goap_arena_parse(const char *text, size_t length,
                                       const goap_allocator *alloc, goap_arena **out,

@@ -1,8 +1,8 @@
 /*
  * base.h -- the base layer every module is built on (src/base/, not installed): allocation
  * through the caller's goap_allocator, one growth helper, one monotonic clock, one name table
- * and GOAP_ASSERT. The public types it uses (GOAP_API, goap_status, goap_allocator) come from
- * goap/goap.h; goap_error from goap/error.h.
+ * and GOAP_ASSERT. The public types it uses (GOAP_API, goap_status, goap_allocator,
+ * goap_error) come from goap/goap.h.
  *
  * The objects of src/base/ are compiled into every library (they hold no GOAP_API function, so
  * each shared library keeps its own hidden copy and none exports them). Nothing here prints,
@@ -24,7 +24,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "goap/error.h"
 #include "goap/goap.h"
 
 /* ---- goap_error: the one error shape (src/base/error.c) ----------------------------------- */

@@ -1,5 +1,5 @@
 /*
- * error.c -- filling a goap_error (goap/error.h) for the functions that take a
+ * error.c -- filling a goap_error (goap/goap.h) for the functions that take a
  * `goap_error *err`: cleared on success, status and message (and a byte offset) on failure.
  *
  * Invariants: every function accepts err == NULL and does nothing then; every string field

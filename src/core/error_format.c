@@ -1,5 +1,5 @@
 /*
- * error_format.c -- goap_error_format: an error (goap/error.h) as compiler-style text. In the
+ * error_format.c -- goap_error_format: an error (goap/goap.h) as compiler-style text. In the
  * core so that every front end (the .goap loader, PDDL/HDDL) shares it without linking another.
  *
  * Invariants: writes at most cap bytes, always NUL-terminated when cap > 0, and returns the
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "goap/error.h"
+#include "goap/goap.h"
 
 typedef struct sink {
   char *buf;

@@ -49,7 +49,7 @@ def version():
 
 
 class GoapError(Exception):
-    """An error from libgoap, with the fields of the C goap_error (goap/error.h):
+    """An error from libgoap, with the fields of the C goap_error (goap/goap.h):
     status: the goap_status name ("parse_error", "not_found", "corrupt", ...);
     message: the message alone; file: the input's name ("" when it had none);
     line, col: 1-based position in a text (0 when not tied to one);

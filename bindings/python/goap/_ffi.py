@@ -29,7 +29,7 @@ class Effect(ctypes.Structure):
 
 
 class Error(ctypes.Structure):
-    """goap_error (goap/error.h): the one error shape of every libgoap function."""
+    """goap_error (goap/goap.h): the one error shape of every libgoap function."""
     _fields_ = [("status", c_int), ("severity", c_int), ("file", ctypes.c_char * 256),
                 ("line", c_int), ("col", c_int), ("offset", c_size_t),
                 ("message", ctypes.c_char * 512), ("source", ctypes.c_char * 512)]
