@@ -15,7 +15,7 @@
 
 static goap_pddl_task *load_text(const char *dom, const char *prob) {
   goap_pddl_task *t = NULL;
-  goap_diag err;
+  goap_error err;
   goap_status st =
       goap_pddl_parse("d.pddl", dom, strlen(dom), "p.pddl", prob, strlen(prob), NULL, &t, &err);
   if (st != GOAP_OK) fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
@@ -35,9 +35,10 @@ static run plan(const goap_domain *d, const goap_word *start, const goap_cond *w
                 goap_search s, goap_heuristic h, unsigned flags) {
   run out;
   memset(&out, 0, sizeof out);
-  goap_planner *p = goap_planner_create(d, NULL);
-  if (!p) {
-    out.st = GOAP_OUT_OF_MEMORY;
+  goap_planner *p = NULL;
+  goap_status cs = goap_planner_create(d, NULL, &p);
+  if (cs != GOAP_OK) {
+    out.st = cs;
     return out;
   }
   int32_t buf[256];
@@ -168,8 +169,8 @@ TEST(interfering_actions_kept) {
 /* Int variables and ADD effects: the selection does not qualify, and the search is exactly
  * the one without the flag. */
 TEST(int_domains_not_pruned) {
-  goap_builder *b = goap_builder_create(NULL);
-  CHECK(b != NULL);
+  goap_builder *b = NULL;
+  CHECK_EQ_INT(goap_builder_create(NULL, &b), GOAP_OK);
   if (!b) return;
   goap_var_desc v;
   memset(&v, 0, sizeof v);
