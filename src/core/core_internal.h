@@ -59,7 +59,7 @@ typedef struct goap__var {
   int32_t lo, hi;
   int nvalues;        /* enum: value count, bool: 2, int: 0 */
   char **values;      /* enum value names */
-  int32_t def;
+  int32_t def;        /* default (start) value, unencoded */
   unsigned flags;
   uint32_t word, shift, bits;
   uint64_t fmask;     /* (1 << bits) - 1 */
@@ -104,12 +104,12 @@ struct goap_domain {
   goap__goal *goals;
   uint32_t words;
   goap_word *defaults;
-  /* pools for compiled actions */
-  goap__wmask *mask_pool;
+  /* pools for compiled actions (goap__action's pre_eq, pre_ft, eff_set, eff_add index them) */
+  goap__wmask *mask_pool;  /* equality tests and SET effects as word masks */
   uint32_t nmask_pool;
-  goap__ftest *test_pool;
+  goap__ftest *test_pool;  /* the other field tests (ranges, !=, ADD range tests) */
   uint32_t ntest_pool;
-  goap__fadd *add_pool;
+  goap__fadd *add_pool;    /* ADD effects */
   uint32_t nadd_pool;
   /* var -> actions with an effect on it (CSR) */
   uint32_t *writers_off; /* nvars + 1 */
@@ -123,7 +123,7 @@ struct goap_domain {
   uint32_t *wvars_off;   /* words + 1: the variables packed into each word (CSR) */
   int32_t *wvars;        /* nvars */
   goap_word *full_hi;    /* words: every field at its largest value (an unconstrained high) */
-  int nodd_vars;
+  int nodd_vars;         /* entries of odd_vars */
   goap__names var_names, action_names, goal_names;
 };
 

@@ -73,7 +73,9 @@ static int add_wmask(compiler *c, uint32_t start, uint32_t word, uint64_t mask, 
       return 1;
     }
   }
-  if (!goap__grow(c->alloc, (void **)&d->mask_pool, &c->cap_mask_pool, d->nmask_pool + 1, sizeof *d->mask_pool)) return -1;
+  if (!goap__grow(c->alloc, (void **)&d->mask_pool, &c->cap_mask_pool, d->nmask_pool + 1,
+                  sizeof *d->mask_pool))
+    return -1;
   /* keep the run sorted by word */
   uint32_t pos = d->nmask_pool;
   while (pos > start && d->mask_pool[pos - 1].word > word) {
@@ -90,7 +92,9 @@ static int add_wmask(compiler *c, uint32_t start, uint32_t word, uint64_t mask, 
 static int add_ftest(compiler *c, const goap__var *v, int32_t var, uint64_t a, uint64_t b,
                      uint64_t ne, uint32_t has_ne) {
   goap_domain *d = c->d;
-  if (!goap__grow(c->alloc, (void **)&d->test_pool, &c->cap_test_pool, d->ntest_pool + 1, sizeof *d->test_pool)) return 0;
+  if (!goap__grow(c->alloc, (void **)&d->test_pool, &c->cap_test_pool, d->ntest_pool + 1,
+                  sizeof *d->test_pool))
+    return 0;
   goap__ftest *t = &d->test_pool[d->ntest_pool++];
   t->word = v->word;
   t->shift = v->shift;
@@ -168,7 +172,8 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     const goap_effect *e = &x->eff[i];
     if (e->op != GOAP_ADD && e->op != GOAP_ADD_CLAMP) continue;
     const goap__var *v = &d->vars[e->var];
-    if (!goap__grow(c->alloc, (void **)&d->add_pool, &c->cap_add_pool, d->nadd_pool + 1, sizeof *d->add_pool))
+    if (!goap__grow(c->alloc, (void **)&d->add_pool, &c->cap_add_pool, d->nadd_pool + 1,
+                    sizeof *d->add_pool))
       return GOAP_OUT_OF_MEMORY;
     goap__fadd *f = &d->add_pool[d->nadd_pool++];
     f->word = v->word;
@@ -439,9 +444,15 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
     compiler c = {a, d, 0, 0, 0};
     for (int i = 0; i < nactions && st == GOAP_OK; ++i) st = compile_action(&c, &da[i]);
     /* shrink the pools to their exact sizes so destroy can free them by count */
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->mask_pool, &c.cap_mask_pool, d->nmask_pool, sizeof *d->mask_pool);
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->test_pool, &c.cap_test_pool, d->ntest_pool, sizeof *d->test_pool);
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->add_pool, &c.cap_add_pool, d->nadd_pool, sizeof *d->add_pool);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->mask_pool, &c.cap_mask_pool, d->nmask_pool,
+                       sizeof *d->mask_pool);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->test_pool, &c.cap_test_pool, d->ntest_pool,
+                       sizeof *d->test_pool);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->add_pool, &c.cap_add_pool, d->nadd_pool,
+                       sizeof *d->add_pool);
     if (st != GOAP_OK) {
       /* pools hold c.c* elements; free them here with their real capacity */
       goap__free(a, d->mask_pool, c.cap_mask_pool * sizeof *d->mask_pool);

@@ -11,7 +11,7 @@
  *  - Two active actions interfere when one sets a variable to a value the other's condition on
  *    it excludes (it disables the other), or both set one variable to different values. An
  *    action's list is computed the first time it is applicable in a set and kept for the
- *    selection (if_off UINT32_MAX before), without the action itself, each entry once; the
+ *    selection (interf_off UINT32_MAX before), without the action itself, each entry once; the
  *    per-variable reader and setter lists it is made from are built with the selection.
  *  - A state's set S (never for a goal state): the achievers of the unmet goal condition with
  *    the fewest achievers; then, until nothing is added, for each member: when applicable, the
@@ -217,7 +217,8 @@ static inline int if_add(goap_planner *p, int32_t b, uint32_t tok) {
   if (y->interf_stamp[b] == tok) return 1;
   y->interf_stamp[b] = tok;
   if (y->ninterf >= POR_MAX_ENTRIES) return 0;
-  if (goap__planner_grow(p, (void **)&y->interf, &y->cap_interf, y->ninterf + 1, sizeof *y->interf) != GOAP_OK)
+  if (goap__planner_grow(p, (void **)&y->interf, &y->cap_interf, y->ninterf + 1,
+                         sizeof *y->interf) != GOAP_OK)
     return 0;
   y->interf[y->ninterf++] = b;
   return 1;
@@ -225,7 +226,7 @@ static inline int if_add(goap_planner *p, int32_t b, uint32_t tok) {
 
 /* Computes active action ai's interference list (once): the actions whose conditions its
  * effects exclude, which set its effects' variables to other values, or whose effects its
- * conditions exclude; each once (istamp). 0 when the list cannot grow. */
+ * conditions exclude; each once (interf_stamp). 0 when the list cannot grow. */
 static int interference(goap_planner *p, int32_t ai) {
   goap__por *y = &p->por;
   const goap_domain *d = p->d;
@@ -255,7 +256,8 @@ static int interference(goap_planner *p, int32_t ai) {
     const goap__rcond *c = &r->cond[k];
     for (uint32_t j = y->var_writer_off[c->var]; j < y->var_writer_off[c->var + 1]; ++j) {
       int32_t b = y->var_writer_act[j];
-      if (b != ai && !allowed(y->var_writer_val[j], c->a, c->b, c->ne, c->has_ne) && !if_add(p, b, tok))
+      if (b != ai && !allowed(y->var_writer_val[j], c->a, c->b, c->ne, c->has_ne) &&
+          !if_add(p, b, tok))
         return 0;
     }
   }
@@ -277,7 +279,9 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
   /* the unmet goal condition with the fewest achievers */
   int best = -1;
   for (int i = 0; i < p->nwant; ++i)
-    if (!goap__ftest_ok(&p->goal_ft[i], s) && (best < 0 || y->goal_achievers[i] < y->goal_achievers[best])) best = i;
+    if (!goap__ftest_ok(&p->goal_ft[i], s) &&
+        (best < 0 || y->goal_achievers[i] < y->goal_achievers[best]))
+      best = i;
   if (best < 0) { /* a goal state (not expanded by the searches): everything */
     for (uint32_t i = 0; i < NA; ++i) y->applicable[i] = (int32_t)i;
     return NA;
@@ -345,8 +349,10 @@ void goap__por_free(goap_planner *p) {
   goap__por *y = &p->por;
   const goap_allocator *al = &p->alloc;
 #define F(field) goap__free(al, y->field, y->cap_##field * sizeof *y->field);
-  F(fact_writer_off) F(fact_writer) F(var_reader_off) F(var_reader_act) F(var_reader_cond) F(var_writer_off) F(var_writer_act) F(var_writer_val) F(interf_off)
-  F(interf_len) F(interf) F(cond_achievers) F(goal_achievers) F(set_stamp) F(interf_stamp) F(set_order) F(applicable) F(applicable_bits)
+  F(fact_writer_off) F(fact_writer) F(var_reader_off) F(var_reader_act) F(var_reader_cond)
+  F(var_writer_off) F(var_writer_act) F(var_writer_val) F(interf_off) F(interf_len) F(interf)
+  F(cond_achievers) F(goal_achievers) F(set_stamp) F(interf_stamp) F(set_order) F(applicable)
+  F(applicable_bits)
 #undef F
   memset(y, 0, sizeof *y);
 }

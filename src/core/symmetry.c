@@ -9,7 +9,7 @@
  *    sorted lexicographically, ties kept in member order (a stable insertion sort), so the
  *    form is deterministic and two states of one orbit get the same one.
  *  - A permutation `perm` maps a member to its new position: canon(s)'s member perm[m] holds
- *    s's member m's tuple. It is stored per class at cls[c].member_base.
+ *    s's member m's tuple. It is stored per class at classes[c].member_base.
  *  - The planner's tables (goap__sym in planner.h) are sized at begin through
  *    goap__planner_grow; canonicalising and mapping back allocate nothing.
  *  - goap_symmetry_check reads the domain only; its temporary arrays come from the domain's
