@@ -521,7 +521,7 @@ typedef struct goap__var {
   int32_t lo, hi;
   int nvalues;        /* enum: value count, bool: 2, int: 0 */
   char **values;      /* enum value names */
-  int32_t def;
+  int32_t def;        /* default (start) value, unencoded */
   unsigned flags;
   uint32_t word, shift, bits;
   uint64_t fmask;     /* (1 << bits) - 1 */
@@ -566,13 +566,13 @@ struct goap_domain {
   goap__goal *goals;
   uint32_t words;
   goap_word *defaults;
-  /* pools for compiled actions */
-  goap__wmask *wm;
-  uint32_t nwm;
-  goap__ftest *ft;
-  uint32_t nft;
-  goap__fadd *fa;
-  uint32_t nfa;
+  /* pools for compiled actions (goap__action's pre_eq, pre_ft, eff_set, eff_add index them) */
+  goap__wmask *mask_pool;  /* equality tests and SET effects as word masks */
+  uint32_t nmask_pool;
+  goap__ftest *test_pool;  /* the other field tests (ranges, !=, ADD range tests) */
+  uint32_t ntest_pool;
+  goap__fadd *add_pool;    /* ADD effects */
+  uint32_t nadd_pool;
   /* var -> actions with an effect on it (CSR) */
   uint32_t *writers_off; /* nvars + 1 */
   int32_t *writers;
@@ -585,7 +585,7 @@ struct goap_domain {
   uint32_t *wvars_off;   /* words + 1: the variables packed into each word (CSR) */
   int32_t *wvars;        /* nvars */
   goap_word *full_hi;    /* words: every field at its largest value (an unconstrained high) */
-  int nodd;
+  int nodd_vars;         /* entries of odd_vars */
   goap__names var_names, action_names, goal_names;
 };
 
@@ -622,11 +622,11 @@ static inline int goap__ftest_ok(const goap__ftest *t, const goap_word *s) {
 static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
                                   const goap_word *s) {
   for (uint32_t i = 0; i < a->npre_eq; ++i) {
-    const goap__wmask *m = &d->wm[a->pre_eq + i];
+    const goap__wmask *m = &d->mask_pool[a->pre_eq + i];
     if ((s[m->word] & m->mask) != m->value) return 0;
   }
   for (uint32_t i = 0; i < a->npre_ft; ++i)
-    if (!goap__ftest_ok(&d->ft[a->pre_ft + i], s)) return 0;
+    if (!goap__ftest_ok(&d->test_pool[a->pre_ft + i], s)) return 0;
   return 1;
 }
 
@@ -634,12 +634,12 @@ static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
  * ADD_CLAMP results are saturated). */
 static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
   for (uint32_t i = 0; i < a->neff_set; ++i) {
-    const goap__wmask *m = &d->wm[a->eff_set + i];
+    const goap__wmask *m = &d->mask_pool[a->eff_set + i];
     GOAP_ASSERT((m->value & ~m->mask) == 0 && m->word < d->words);
     s[m->word] = (s[m->word] & ~m->mask) | m->value;
   }
   for (uint32_t i = 0; i < a->neff_add; ++i) {
-    const goap__fadd *f = &d->fa[a->eff_add + i];
+    const goap__fadd *f = &d->add_pool[a->eff_add + i];
     GOAP_ASSERT(f->top <= f->fmask && f->word < d->words);
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
     int64_t r = (int64_t)v + f->delta;
@@ -1304,41 +1304,45 @@ int goap__cond_interval(const goap_domain *d, const goap_cond *c, uint64_t *a, u
 typedef struct compiler {
   const goap_allocator *alloc;
   goap_domain *d;
-  size_t cwm, cft, cfa;
+  size_t cap_mask_pool, cap_test_pool, cap_add_pool;
 } compiler;
 
 /* Adds (word, mask, value) to the wmask run that starts at `start`; returns 0 on a
  * contradiction (same bits, other values), -1 when out of memory. */
 static int add_wmask(compiler *c, uint32_t start, uint32_t word, uint64_t mask, uint64_t value) {
   goap_domain *d = c->d;
-  for (uint32_t i = start; i < d->nwm; ++i) {
-    if (d->wm[i].word == word) {
-      uint64_t overlap = d->wm[i].mask & mask;
-      if ((d->wm[i].value & overlap) != (value & overlap)) return 0;
-      d->wm[i].mask |= mask;
-      d->wm[i].value |= value;
+  for (uint32_t i = start; i < d->nmask_pool; ++i) {
+    if (d->mask_pool[i].word == word) {
+      uint64_t overlap = d->mask_pool[i].mask & mask;
+      if ((d->mask_pool[i].value & overlap) != (value & overlap)) return 0;
+      d->mask_pool[i].mask |= mask;
+      d->mask_pool[i].value |= value;
       return 1;
     }
   }
-  if (!goap__grow(c->alloc, (void **)&d->wm, &c->cwm, d->nwm + 1, sizeof *d->wm)) return -1;
+  if (!goap__grow(c->alloc, (void **)&d->mask_pool, &c->cap_mask_pool, d->nmask_pool + 1,
+                  sizeof *d->mask_pool))
+    return -1;
   /* keep the run sorted by word */
-  uint32_t pos = d->nwm;
-  while (pos > start && d->wm[pos - 1].word > word) {
-    d->wm[pos] = d->wm[pos - 1];
+  uint32_t pos = d->nmask_pool;
+  while (pos > start && d->mask_pool[pos - 1].word > word) {
+    d->mask_pool[pos] = d->mask_pool[pos - 1];
     --pos;
   }
-  d->wm[pos].word = word;
-  d->wm[pos].mask = mask;
-  d->wm[pos].value = value;
-  ++d->nwm;
+  d->mask_pool[pos].word = word;
+  d->mask_pool[pos].mask = mask;
+  d->mask_pool[pos].value = value;
+  ++d->nmask_pool;
   return 1;
 }
 
 static int add_ftest(compiler *c, const goap__var *v, int32_t var, uint64_t a, uint64_t b,
                      uint64_t ne, uint32_t has_ne) {
   goap_domain *d = c->d;
-  if (!goap__grow(c->alloc, (void **)&d->ft, &c->cft, d->nft + 1, sizeof *d->ft)) return 0;
-  goap__ftest *t = &d->ft[d->nft++];
+  if (!goap__grow(c->alloc, (void **)&d->test_pool, &c->cap_test_pool, d->ntest_pool + 1,
+                  sizeof *d->test_pool))
+    return 0;
+  goap__ftest *t = &d->test_pool[d->ntest_pool++];
   t->word = v->word;
   t->shift = v->shift;
   t->fmask = v->fmask;
@@ -1352,7 +1356,7 @@ static int add_ftest(compiler *c, const goap__var *v, int32_t var, uint64_t a, u
 
 static goap_status compile_action(compiler *c, goap__action *x) {
   goap_domain *d = c->d;
-  x->pre_eq = d->nwm;
+  x->pre_eq = d->nmask_pool;
   for (int i = 0; i < x->npre; ++i) {
     const goap_cond *cd = &x->pre[i];
     const goap__var *v = &d->vars[cd->var];
@@ -1370,8 +1374,8 @@ static goap_status compile_action(compiler *c, goap__action *x) {
       /* interval tests are collected below, after the equality run is complete */
     }
   }
-  x->npre_eq = d->nwm - x->pre_eq;
-  x->pre_ft = d->nft;
+  x->npre_eq = d->nmask_pool - x->pre_eq;
+  x->pre_ft = d->ntest_pool;
   for (int i = 0; i < x->npre; ++i) {
     const goap_cond *cd = &x->pre[i];
     const goap__var *v = &d->vars[cd->var];
@@ -1397,9 +1401,9 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     if (lo == 0 && hi == (int64_t)v->range) continue;
     if (!add_ftest(c, v, e->var, (uint64_t)lo, (uint64_t)hi, 0, 0)) return GOAP_OUT_OF_MEMORY;
   }
-  x->npre_ft = d->nft - x->pre_ft;
+  x->npre_ft = d->ntest_pool - x->pre_ft;
   /* SET effects */
-  x->eff_set = d->nwm;
+  x->eff_set = d->nmask_pool;
   for (int i = 0; i < x->neff; ++i) {
     const goap_effect *e = &x->eff[i];
     if (e->op != GOAP_SET) continue;
@@ -1408,16 +1412,17 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     if (add_wmask(c, x->eff_set, v->word, v->fmask << v->shift, enc << v->shift) < 0)
       return GOAP_OUT_OF_MEMORY;
   }
-  x->neff_set = d->nwm - x->eff_set;
+  x->neff_set = d->nmask_pool - x->eff_set;
   /* ADD effects */
-  x->eff_add = d->nfa;
+  x->eff_add = d->nadd_pool;
   for (int i = 0; i < x->neff; ++i) {
     const goap_effect *e = &x->eff[i];
     if (e->op != GOAP_ADD && e->op != GOAP_ADD_CLAMP) continue;
     const goap__var *v = &d->vars[e->var];
-    if (!goap__grow(c->alloc, (void **)&d->fa, &c->cfa, d->nfa + 1, sizeof *d->fa))
+    if (!goap__grow(c->alloc, (void **)&d->add_pool, &c->cap_add_pool, d->nadd_pool + 1,
+                    sizeof *d->add_pool))
       return GOAP_OUT_OF_MEMORY;
-    goap__fadd *f = &d->fa[d->nfa++];
+    goap__fadd *f = &d->add_pool[d->nadd_pool++];
     f->word = v->word;
     f->shift = v->shift;
     f->fmask = v->fmask;
@@ -1425,7 +1430,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     f->var = e->var;
     f->top = (uint32_t)v->range;
   }
-  x->neff_add = d->nfa - x->eff_add;
+  x->neff_add = d->nadd_pool - x->eff_add;
   return GOAP_OK;
 }
 
@@ -1532,10 +1537,10 @@ void goap_domain_destroy(goap_domain *d) {
   goap__free(&a, d->full_hi, d->words * sizeof *d->full_hi);
   goap__free(&a, d->wvars_off, (d->words + 1) * sizeof *d->wvars_off);
   goap__free(&a, d->wvars, (size_t)NZ(d->nvars) * sizeof *d->wvars);
-  goap__free(&a, d->odd_vars, (size_t)NZ(d->nodd) * sizeof *d->odd_vars);
-  goap__free(&a, d->wm, d->nwm * sizeof *d->wm);
-  goap__free(&a, d->ft, d->nft * sizeof *d->ft);
-  goap__free(&a, d->fa, d->nfa * sizeof *d->fa);
+  goap__free(&a, d->odd_vars, (size_t)NZ(d->nodd_vars) * sizeof *d->odd_vars);
+  goap__free(&a, d->mask_pool, d->nmask_pool * sizeof *d->mask_pool);
+  goap__free(&a, d->test_pool, d->ntest_pool * sizeof *d->test_pool);
+  goap__free(&a, d->add_pool, d->nadd_pool * sizeof *d->add_pool);
   goap__free(&a, d->writers_off, (size_t)(d->nvars + 1) * sizeof *d->writers_off);
   goap__free(&a, d->writers, d->nwriters * sizeof *d->writers);
   goap__names_free(&a, &d->var_names);
@@ -1663,7 +1668,7 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       memset(d->used, 0, d->words * sizeof *d->used);
       for (int i = 0; i < nvars; ++i) {
         d->used[dv[i].word] |= dv[i].fmask << dv[i].shift;
-        if (dv[i].range != dv[i].fmask) d->odd_vars[d->nodd++] = i;
+        if (dv[i].range != dv[i].fmask) d->odd_vars[d->nodd_vars++] = i;
       }
     } else {
       goap__free(a, d->odd_vars, (size_t)NZ(nodd) * sizeof *d->odd_vars);
@@ -1686,18 +1691,24 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
     compiler c = {a, d, 0, 0, 0};
     for (int i = 0; i < nactions && st == GOAP_OK; ++i) st = compile_action(&c, &da[i]);
     /* shrink the pools to their exact sizes so destroy can free them by count */
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->wm, &c.cwm, d->nwm, sizeof *d->wm);
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->ft, &c.cft, d->nft, sizeof *d->ft);
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->fa, &c.cfa, d->nfa, sizeof *d->fa);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->mask_pool, &c.cap_mask_pool, d->nmask_pool,
+                       sizeof *d->mask_pool);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->test_pool, &c.cap_test_pool, d->ntest_pool,
+                       sizeof *d->test_pool);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->add_pool, &c.cap_add_pool, d->nadd_pool,
+                       sizeof *d->add_pool);
     if (st != GOAP_OK) {
       /* pools hold c.c* elements; free them here with their real capacity */
-      goap__free(a, d->wm, c.cwm * sizeof *d->wm);
-      goap__free(a, d->ft, c.cft * sizeof *d->ft);
-      goap__free(a, d->fa, c.cfa * sizeof *d->fa);
-      d->wm = NULL;
-      d->ft = NULL;
-      d->fa = NULL;
-      d->nwm = d->nft = d->nfa = 0;
+      goap__free(a, d->mask_pool, c.cap_mask_pool * sizeof *d->mask_pool);
+      goap__free(a, d->test_pool, c.cap_test_pool * sizeof *d->test_pool);
+      goap__free(a, d->add_pool, c.cap_add_pool * sizeof *d->add_pool);
+      d->mask_pool = NULL;
+      d->test_pool = NULL;
+      d->add_pool = NULL;
+      d->nmask_pool = d->ntest_pool = d->nadd_pool = 0;
     }
   }
   if (st == GOAP_OK) {
@@ -2306,7 +2317,7 @@ typedef struct goap__gslot {
   int fan_ok;
   int cb_all;                /* no callback refused an action in its selection */
   int nwant, want_own;
-  size_t cwant;
+  size_t cap_want;           /* capacity of want, goal_ft and goal_best */
   goap_cond *want;
   goap__ftest *goal_ft;
   double *goal_best;
@@ -2354,38 +2365,43 @@ typedef struct goap__small {
 } goap__small;
 
 /* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
- * (goap__planner_grow); c_* are capacities in elements. */
-typedef struct goap__symfld {
+ * (goap__planner_grow); cap_* are capacities in elements. */
+typedef struct goap__symfld {  /* one slot variable's field in the state (as goap__var's) */
   uint32_t word, shift;
   uint64_t fmask;
 } goap__symfld;
 
-typedef struct goap__symcls {
+typedef struct goap__symcls {  /* one symmetry class */
   int members, slot_vars, slot_actions;
-  uint32_t fbase;  /* member m's slot fields: fld[fbase + m * slot_vars ..] */
-  uint32_t abase;  /* member m's slot actions: acts[abase + m * slot_actions ..] */
-  uint32_t mbase;  /* its members in rho / pi: [mbase, mbase + members) */
-  int packed;      /* a member's tuple fits one 64-bit key (ksh: each position's shift in it,
-                      the first position highest, so keys order as tuples do) */
-  uint32_t kbase;  /* its positions' shifts: ksh[kbase .. kbase + slot_vars) */
+  uint32_t field_base;   /* member m's slot fields: fields[field_base + m * slot_vars ..] */
+  uint32_t act_base;     /* member m's slot actions: slot_acts[act_base + m * slot_actions ..] */
+  uint32_t member_base;  /* its members in rho / pi: [member_base, member_base + members) */
+  int packed;            /* a member's tuple fits one 64-bit key (key_shift: each position's
+                            shift in it, the first position highest, so keys order as tuples
+                            do) */
+  uint32_t shift_base;   /* its positions' shifts: key_shift[shift_base .. + slot_vars) */
 } goap__symcls;
 
 typedef struct goap__sym {
   int on;                    /* this request searches over canonical states */
-  int ncls;
-  goap__symcls *cls;         /* ncls */
-  goap__symfld *fld;         /* the slot variables' fields, member after member */
-  int32_t *acts;             /* the slot actions, member after member */
-  int32_t *aslot;            /* per domain action: its index in acts, or -1 */
-  int32_t *vmark;            /* per domain variable: its class, or -1 (shape check) */
-  uint64_t *tup;             /* scratch: one class's slot tuples */
-  int32_t *ord;              /* scratch: one class's members in sorted order */
-  int32_t *rho, *pi;         /* mapping back: per member of every class */
-  uint32_t *ksh;             /* per class and slot position: its shift in a packed key */
-  uint64_t *amask;           /* per domain action: the classes whose slot variables it writes
+  int nclasses;
+  goap__symcls *classes;     /* nclasses */
+  goap__symfld *fields;      /* the slot variables' fields, member after member */
+  int32_t *slot_acts;        /* the slot actions, member after member */
+  int32_t *act_slot;         /* per domain action: its index in slot_acts, or -1 */
+  int32_t *var_class;        /* per domain variable: its class, or -1 (shape check) */
+  uint64_t *tuple_keys;      /* scratch: one class's slot tuples */
+  int32_t *member_order;     /* scratch: one class's members in sorted order */
+  int32_t *rho, *pi;         /* permutations, per member of every class (at member_base):
+                                rho maps a real member to its canonical position while a plan
+                                is mapped back; pi is one step's canonicalising permutation
+                                (or rho's inverse), also the successor-permutation scratch */
+  uint32_t *key_shift;       /* per class and slot position: its shift in a packed key */
+  uint64_t *act_class_mask;  /* per domain action: the classes whose slot variables it writes
                                 (bit c; the last bit stands for class 63 and up) */
-  goap_word *work;           /* mapping back: W words */
-  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
+  goap_word *map_state;      /* mapping back: W words (the state being followed) */
+  size_t cap_classes, cap_fields, cap_slot_acts, cap_act_slot, cap_var_class, cap_tuple_keys;
+  size_t cap_member_order, cap_rho, cap_pi, cap_map_state, cap_key_shift, cap_act_class_mask;
 } goap__sym;
 
 /* One entry of the landmark cache (16 bytes): node's landmarks are
@@ -2506,27 +2522,33 @@ static inline void goap__landmark_ring_free(goap__landmark_ring *r, const goap_a
 typedef struct goap__por {
   uint32_t serial;
   int ok;
-  uint32_t *fw_off;          /* nfacts + 1: the active indices setting each bool/enum fact */
-  int32_t *fw;
-  uint32_t *vr_off;          /* nvars + 1: per variable, the conditions of active actions on */
-  int32_t *vr_act, *vr_cond; /*   it: (active index, rx condition index) */
-  uint32_t *vw_off;          /* nvars + 1: per variable, the active actions setting it: */
-  int32_t *vw_act;           /*   (active index, encoded value) */
-  uint64_t *vw_val;
-  uint32_t *if_off, *if_len; /* nactive: each one's interference list in ifl, computed when */
-  int32_t *ifl;              /*   first needed (if_off UINT32_MAX before) */
-  size_t nifl;
+  uint32_t *fact_writer_off; /* nfacts + 1: the active indices setting each bool/enum fact */
+  int32_t *fact_writer;      /*   (CSR entries) */
+  uint32_t *var_reader_off;  /* nvars + 1: per variable, the conditions of active actions on */
+  int32_t *var_reader_act, *var_reader_cond; /* it: (active index, rx condition index) */
+  uint32_t *var_writer_off;  /* nvars + 1: per variable, the active actions setting it: */
+  int32_t *var_writer_act;   /*   (active index, encoded value) */
+  uint64_t *var_writer_val;
+  uint32_t *interf_off, *interf_len; /* nactive: each one's interference list in interf,
+                                        computed when first needed (interf_off UINT32_MAX
+                                        before) */
+  int32_t *interf;           /* the interference lists (active indices) */
+  size_t ninterf;            /* entries used in interf */
   uint64_t trial_app, trial_kept; /* the first expansions: applicable actions, kept ones */
   uint32_t trial_left;       /* expansions left to count (0: decided); per search */
-  uint32_t *cach;            /* per rx condition of an action: its achievers' count */
-  uint32_t *gach;            /* per goal condition: its achievers' count */
-  uint32_t *stamp, gen;      /* nactive: in the set being built when stamp == gen */
-  uint32_t *istamp, igen;    /* nactive: in the interference list being built (igen) */
-  int32_t *work;             /* nactive: the set, in the order it was built */
-  int32_t *out;              /* nactive: its applicable members, in active order */
-  goap_word *bits;           /* (nactive + 63) / 64 */
-  size_t c_fw_off, c_fw, c_vr_off, c_vr_act, c_vr_cond, c_vw_off, c_vw_act, c_vw_val, c_if_off,
-      c_if_len, c_ifl, c_cach, c_gach, c_stamp, c_istamp, c_work, c_out, c_bits;
+  uint32_t *cond_achievers;  /* per rx condition of an action: its achievers' count */
+  uint32_t *goal_achievers;  /* per goal condition: its achievers' count */
+  uint32_t *set_stamp, set_gen;       /* nactive: in the set being built when
+                                         set_stamp == set_gen */
+  uint32_t *interf_stamp, interf_gen; /* nactive: in the interference list being built
+                                         (interf_gen) */
+  int32_t *set_order;        /* nactive: the set, in the order it was built */
+  int32_t *applicable;       /* nactive: its applicable members, in active order */
+  goap_word *applicable_bits; /* (nactive + 63) / 64: the applicable members as a bitset */
+  size_t cap_fact_writer_off, cap_fact_writer, cap_var_reader_off, cap_var_reader_act;
+  size_t cap_var_reader_cond, cap_var_writer_off, cap_var_writer_act, cap_var_writer_val;
+  size_t cap_interf_off, cap_interf_len, cap_interf, cap_cond_achievers, cap_goal_achievers;
+  size_t cap_set_stamp, cap_interf_stamp, cap_set_order, cap_applicable, cap_applicable_bits;
 } goap__por;
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
@@ -2780,8 +2802,8 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym);
  * each position, at one cost (request costs and callbacks may break the symmetry). */
 int goap__sym_active_ok(const goap_planner *p);
 /* Canonicalises state s in place: per class, the members' slot tuples sorted (ties by member
- * index). perm (NULL: not wanted) receives member -> new position at cls[c].mbase. Returns
- * non-zero when s changed. */
+ * index). perm (NULL: not wanted) receives member -> new position at
+ * classes[c].member_base. Returns non-zero when s changed. */
 int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
 /* The same for s = r[a] with r canonical: only the classes action a writes can be out of
  * order, so only they are sorted (perm, when given, is the identity on the others). */
@@ -2850,7 +2872,7 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
   CARVE(aflag, A, uint8_t);
 #undef CARVE
   if (base) {
-    g->cwant = GSLOT_WANT;
+    g->cap_want = GSLOT_WANT;
     if (!S) {
       g->small_q = NULL;
       g->small_aff = NULL;
@@ -2940,9 +2962,9 @@ void goap__gcache_free(goap_planner *p) {
   for (int i = 0; p->gslots && p->gslot_block && i < p->ngslots; ++i) {
     goap__gslot *g = &p->gslots[i];
     if (!g->want_own) continue;
-    goap__free(&p->alloc, g->want, g->cwant * sizeof *g->want);
-    goap__free(&p->alloc, g->goal_ft, g->cwant * sizeof *g->goal_ft);
-    goap__free(&p->alloc, g->goal_best, g->cwant * sizeof *g->goal_best);
+    goap__free(&p->alloc, g->want, g->cap_want * sizeof *g->want);
+    goap__free(&p->alloc, g->goal_ft, g->cap_want * sizeof *g->goal_ft);
+    goap__free(&p->alloc, g->goal_best, g->cap_want * sizeof *g->goal_best);
   }
   if (p->gslot_block) goap__free(&p->alloc, p->gslot_block, p->gslot_block_bytes);
   if (p->gslots) goap__free(&p->alloc, p->gslots, (size_t)p->ngslots * sizeof *p->gslots);
@@ -2953,8 +2975,8 @@ void goap__gcache_free(goap_planner *p) {
 /* Slot g holds at least nw conditions (a longer goal moves its three arrays out of the block;
  * they then stay its own and only grow). */
 goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw) {
-  if (nw <= g->cwant) return GOAP_OK;
-  size_t old = g->cwant, ncap = old ? old : GSLOT_WANT;
+  if (nw <= g->cap_want) return GOAP_OK;
+  size_t old = g->cap_want, ncap = old ? old : GSLOT_WANT;
   while (ncap < nw) ncap *= 2;
   goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
   goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
@@ -2974,7 +2996,7 @@ goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw) {
   g->want = wv;
   g->goal_ft = ft;
   g->goal_best = gb;
-  g->cwant = ncap;
+  g->cap_want = ncap;
   g->want_own = 1;
   p->memory += ncap * (sizeof *wv + sizeof *ft + sizeof *gb);
   return GOAP_OK;
@@ -3180,7 +3202,7 @@ void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
     if (!has) {
       memcpy(lr->inherited + w, src + i, len * sizeof *src);
       if (p->sym.on)
-        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
+        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.act_slot[src[i + k]] >= 0;
       w += len;
     }
     i += len;
@@ -4668,7 +4690,7 @@ static inline int useful(const goap_domain *d, const goap__action *act, const go
   if (!goap__action_ok(d, act, s)) return 0;
   if (act->neff_add) return 1;
   for (uint32_t i = 0; i < act->neff_set; ++i) {
-    const goap__wmask *m = &d->wm[act->eff_set + i];
+    const goap__wmask *m = &d->mask_pool[act->eff_set + i];
     if ((s[m->word] & m->mask) != m->value) return 1;
   }
   return 0;
@@ -5502,12 +5524,12 @@ goap_status goap_planner_create(const goap_domain *d, const goap_planner_desc *d
         memset(q, 0, sizeof *q);
         q->simple = x->npre_ft == 0 && x->neff_add == 0 && x->npre_eq <= 1 && x->neff_set <= 1;
         if (x->npre_eq) {
-          q->pm = d->wm[x->pre_eq].mask;
-          q->pv = d->wm[x->pre_eq].value;
+          q->pm = d->mask_pool[x->pre_eq].mask;
+          q->pv = d->mask_pool[x->pre_eq].value;
         }
         if (x->neff_set) {
-          q->em = d->wm[x->eff_set].mask;
-          q->ev = d->wm[x->eff_set].value;
+          q->em = d->mask_pool[x->eff_set].mask;
+          q->ev = d->mask_pool[x->eff_set].value;
         }
       }
       /* small mode's nibble tables: the nibbles the mask-only actions test or set, when few */
@@ -6033,7 +6055,7 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   if (req->start) {
     /* reject states with out-of-range fields (e.g. uninitialised memory); fields whose range
      * fills all their bits cannot be out of range */
-    for (int k = 0; k < d->nodd; ++k) {
+    for (int k = 0; k < d->nodd_vars; ++k) {
       const goap__var *var = &d->vars[d->odd_vars[k]];
       if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
         return GOAP_INVALID_ARGUMENT;
@@ -7795,7 +7817,7 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
  *  - Two active actions interfere when one sets a variable to a value the other's condition on
  *    it excludes (it disables the other), or both set one variable to different values. An
  *    action's list is computed the first time it is applicable in a set and kept for the
- *    selection (if_off UINT32_MAX before), without the action itself, each entry once; the
+ *    selection (interf_off UINT32_MAX before), without the action itself, each entry once; the
  *    per-variable reader and setter lists it is made from are built with the selection.
  *  - A state's set S (never for a goal state): the achievers of the unmet goal condition with
  *    the fewest achievers; then, until nothing is added, for each member: when applicable, the
@@ -7826,7 +7848,7 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
 
 #define GROW(field, n)                                                                        \
   do {                                                                                        \
-    goap_status g_ = goap__planner_grow(p, (void **)&y->field, &y->c_##field, (n) ? (n) : 1,  \
+    goap_status g_ = goap__planner_grow(p, (void **)&y->field, &y->cap_##field, (n) ? (n) : 1,  \
                                         sizeof *y->field);                                    \
     if (g_ != GOAP_OK) return g_;                                                             \
   } while (0)
@@ -7863,14 +7885,14 @@ static uint32_t achievers(goap_planner *p, int32_t var, uint64_t a, uint64_t b, 
     if (has_ne && x == ne) continue;
     uint32_t f = f0 + (uint32_t)x;
     if (!push) {
-      count += y->fw_off[f + 1] - y->fw_off[f];
+      count += y->fact_writer_off[f + 1] - y->fact_writer_off[f];
       continue;
     }
-    for (uint32_t k = y->fw_off[f]; k < y->fw_off[f + 1]; ++k) {
-      int32_t ai = y->fw[k];
-      if (y->stamp[ai] != y->gen) {
-        y->stamp[ai] = y->gen;
-        y->work[(*n)++] = ai;
+    for (uint32_t k = y->fact_writer_off[f]; k < y->fact_writer_off[f + 1]; ++k) {
+      int32_t ai = y->fact_writer[k];
+      if (y->set_stamp[ai] != y->set_gen) {
+        y->set_stamp[ai] = y->set_gen;
+        y->set_order[(*n)++] = ai;
       }
     }
   }
@@ -7901,89 +7923,89 @@ goap_status goap__por_build(goap_planner *p) {
   y->ok = 0;
   y->serial = p->goal_serial;
   if (!qualifies(p)) return GOAP_OK;
-  GROW(fw_off, F + 1);
-  GROW(vr_off, V + 1);
-  GROW(vw_off, V + 1);
-  GROW(if_off, NA);
-  GROW(if_len, NA);
-  GROW(cach, (size_t)r->ncond);
-  GROW(gach, (size_t)p->nwant);
-  GROW(stamp, NA);
-  GROW(istamp, NA);
-  GROW(work, NA);
-  GROW(out, NA);
-  GROW(bits, (NA + 63) / 64);
-  memset(y->stamp, 0, NA * sizeof *y->stamp);
-  memset(y->istamp, 0, NA * sizeof *y->istamp);
-  y->igen = 0;
-  memset(y->bits, 0, ((NA + 63) / 64) * sizeof *y->bits);
-  memset(y->if_off, 0xff, NA * sizeof *y->if_off);
-  y->gen = 0;
-  y->nifl = 0;
+  GROW(fact_writer_off, F + 1);
+  GROW(var_reader_off, V + 1);
+  GROW(var_writer_off, V + 1);
+  GROW(interf_off, NA);
+  GROW(interf_len, NA);
+  GROW(cond_achievers, (size_t)r->ncond);
+  GROW(goal_achievers, (size_t)p->nwant);
+  GROW(set_stamp, NA);
+  GROW(interf_stamp, NA);
+  GROW(set_order, NA);
+  GROW(applicable, NA);
+  GROW(applicable_bits, (NA + 63) / 64);
+  memset(y->set_stamp, 0, NA * sizeof *y->set_stamp);
+  memset(y->interf_stamp, 0, NA * sizeof *y->interf_stamp);
+  y->interf_gen = 0;
+  memset(y->applicable_bits, 0, ((NA + 63) / 64) * sizeof *y->applicable_bits);
+  memset(y->interf_off, 0xff, NA * sizeof *y->interf_off);
+  y->set_gen = 0;
+  y->ninterf = 0;
   /* the setters of each fact and of each variable, the conditions on each variable (CSR,
    * active order) */
   size_t nfw = 0, nvr = 0;
-  memset(y->fw_off, 0, (F + 1) * sizeof *y->fw_off);
-  memset(y->vr_off, 0, (V + 1) * sizeof *y->vr_off);
-  memset(y->vw_off, 0, (V + 1) * sizeof *y->vw_off);
+  memset(y->fact_writer_off, 0, (F + 1) * sizeof *y->fact_writer_off);
+  memset(y->var_reader_off, 0, (V + 1) * sizeof *y->var_reader_off);
+  memset(y->var_writer_off, 0, (V + 1) * sizeof *y->var_writer_off);
   for (size_t i = 0; i < NA; ++i) {
     int32_t a = p->active[i];
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff; ++k) {
       const goap__var *v = &d->vars[x->eff[k].var];
-      y->fw_off[r->fact_off[x->eff[k].var] + eff_value(v, &x->eff[k]) + 1]++;
-      y->vw_off[x->eff[k].var + 1]++;
+      y->fact_writer_off[r->fact_off[x->eff[k].var] + eff_value(v, &x->eff[k]) + 1]++;
+      y->var_writer_off[x->eff[k].var + 1]++;
       ++nfw;
     }
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      y->vr_off[r->cond[k].var + 1]++;
+      y->var_reader_off[r->cond[k].var + 1]++;
       ++nvr;
     }
   }
-  for (size_t f = 0; f < F; ++f) y->fw_off[f + 1] += y->fw_off[f];
+  for (size_t f = 0; f < F; ++f) y->fact_writer_off[f + 1] += y->fact_writer_off[f];
   for (size_t v = 0; v < V; ++v) {
-    y->vr_off[v + 1] += y->vr_off[v];
-    y->vw_off[v + 1] += y->vw_off[v];
+    y->var_reader_off[v + 1] += y->var_reader_off[v];
+    y->var_writer_off[v + 1] += y->var_writer_off[v];
   }
-  GROW(fw, nfw);
-  GROW(vw_act, nfw);
-  GROW(vw_val, nfw);
-  GROW(vr_act, nvr);
-  GROW(vr_cond, nvr);
+  GROW(fact_writer, nfw);
+  GROW(var_writer_act, nfw);
+  GROW(var_writer_val, nfw);
+  GROW(var_reader_act, nvr);
+  GROW(var_reader_cond, nvr);
   for (size_t i = 0; i < NA; ++i) {
     int32_t a = p->active[i];
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff; ++k) {
       int32_t var = x->eff[k].var;
       uint64_t val = eff_value(&d->vars[var], &x->eff[k]);
-      y->fw[y->fw_off[r->fact_off[var] + val]++] = (int32_t)i;
-      y->vw_act[y->vw_off[var]] = (int32_t)i;
-      y->vw_val[y->vw_off[var]++] = val;
+      y->fact_writer[y->fact_writer_off[r->fact_off[var] + val]++] = (int32_t)i;
+      y->var_writer_act[y->var_writer_off[var]] = (int32_t)i;
+      y->var_writer_val[y->var_writer_off[var]++] = val;
     }
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
       int32_t var = r->cond[k].var;
-      y->vr_act[y->vr_off[var]] = (int32_t)i;
-      y->vr_cond[y->vr_off[var]++] = (int32_t)k;
+      y->var_reader_act[y->var_reader_off[var]] = (int32_t)i;
+      y->var_reader_cond[y->var_reader_off[var]++] = (int32_t)k;
     }
   }
-  for (size_t f = F; f > 0; --f) y->fw_off[f] = y->fw_off[f - 1];
-  y->fw_off[0] = 0;
+  for (size_t f = F; f > 0; --f) y->fact_writer_off[f] = y->fact_writer_off[f - 1];
+  y->fact_writer_off[0] = 0;
   for (size_t v = V; v > 0; --v) {
-    y->vr_off[v] = y->vr_off[v - 1];
-    y->vw_off[v] = y->vw_off[v - 1];
+    y->var_reader_off[v] = y->var_reader_off[v - 1];
+    y->var_writer_off[v] = y->var_writer_off[v - 1];
   }
-  y->vr_off[0] = y->vw_off[0] = 0;
+  y->var_reader_off[0] = y->var_writer_off[0] = 0;
   /* the achiever counts of every condition of an active action and of the goal */
   for (size_t i = 0; i < NA; ++i) {
     int32_t a = p->active[i];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
       const goap__rcond *c = &r->cond[k];
-      y->cach[k] = achievers(p, c->var, c->a, c->b, c->ne, c->has_ne, NULL, 0);
+      y->cond_achievers[k] = achievers(p, c->var, c->a, c->b, c->ne, c->has_ne, NULL, 0);
     }
   }
   for (int i = 0; i < p->nwant; ++i) {
     const goap__ftest *t = &p->goal_ft[i];
-    y->gach[i] = achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, NULL, 0);
+    y->goal_achievers[i] = achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, NULL, 0);
   }
   y->ok = 1;
   return GOAP_OK;
@@ -7998,53 +8020,55 @@ void goap__por_start(goap_planner *p) {
 /* Appends b to the list being built when it is new (tok: that list's stamp). */
 static inline int if_add(goap_planner *p, int32_t b, uint32_t tok) {
   goap__por *y = &p->por;
-  if (y->istamp[b] == tok) return 1;
-  y->istamp[b] = tok;
-  if (y->nifl >= POR_MAX_ENTRIES) return 0;
-  if (goap__planner_grow(p, (void **)&y->ifl, &y->c_ifl, y->nifl + 1, sizeof *y->ifl) != GOAP_OK)
+  if (y->interf_stamp[b] == tok) return 1;
+  y->interf_stamp[b] = tok;
+  if (y->ninterf >= POR_MAX_ENTRIES) return 0;
+  if (goap__planner_grow(p, (void **)&y->interf, &y->cap_interf, y->ninterf + 1,
+                         sizeof *y->interf) != GOAP_OK)
     return 0;
-  y->ifl[y->nifl++] = b;
+  y->interf[y->ninterf++] = b;
   return 1;
 }
 
 /* Computes active action ai's interference list (once): the actions whose conditions its
  * effects exclude, which set its effects' variables to other values, or whose effects its
- * conditions exclude; each once (istamp). 0 when the list cannot grow. */
+ * conditions exclude; each once (interf_stamp). 0 when the list cannot grow. */
 static int interference(goap_planner *p, int32_t ai) {
   goap__por *y = &p->por;
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   int32_t a = p->active[ai];
   const goap__action *x = &d->actions[a];
-  if (++y->igen == 0) {
-    memset(y->istamp, 0, (size_t)p->nactive * sizeof *y->istamp);
-    y->igen = 1;
+  if (++y->interf_gen == 0) {
+    memset(y->interf_stamp, 0, (size_t)p->nactive * sizeof *y->interf_stamp);
+    y->interf_gen = 1;
   }
-  uint32_t tok = y->igen;
-  size_t start = y->nifl;
+  uint32_t tok = y->interf_gen;
+  size_t start = y->ninterf;
   for (int k = 0; k < x->neff; ++k) {
     int32_t var = x->eff[k].var;
     uint64_t xv = eff_value(&d->vars[var], &x->eff[k]);
-    for (uint32_t j = y->vr_off[var]; j < y->vr_off[var + 1]; ++j) {
-      const goap__rcond *c = &r->cond[y->vr_cond[j]];
-      int32_t b = y->vr_act[j];
+    for (uint32_t j = y->var_reader_off[var]; j < y->var_reader_off[var + 1]; ++j) {
+      const goap__rcond *c = &r->cond[y->var_reader_cond[j]];
+      int32_t b = y->var_reader_act[j];
       if (b != ai && !allowed(xv, c->a, c->b, c->ne, c->has_ne) && !if_add(p, b, tok)) return 0;
     }
-    for (uint32_t j = y->vw_off[var]; j < y->vw_off[var + 1]; ++j) {
-      int32_t b = y->vw_act[j];
-      if (b != ai && y->vw_val[j] != xv && !if_add(p, b, tok)) return 0;
+    for (uint32_t j = y->var_writer_off[var]; j < y->var_writer_off[var + 1]; ++j) {
+      int32_t b = y->var_writer_act[j];
+      if (b != ai && y->var_writer_val[j] != xv && !if_add(p, b, tok)) return 0;
     }
   }
   for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
     const goap__rcond *c = &r->cond[k];
-    for (uint32_t j = y->vw_off[c->var]; j < y->vw_off[c->var + 1]; ++j) {
-      int32_t b = y->vw_act[j];
-      if (b != ai && !allowed(y->vw_val[j], c->a, c->b, c->ne, c->has_ne) && !if_add(p, b, tok))
+    for (uint32_t j = y->var_writer_off[c->var]; j < y->var_writer_off[c->var + 1]; ++j) {
+      int32_t b = y->var_writer_act[j];
+      if (b != ai && !allowed(y->var_writer_val[j], c->a, c->b, c->ne, c->has_ne) &&
+          !if_add(p, b, tok))
         return 0;
     }
   }
-  y->if_off[ai] = (uint32_t)start;
-  y->if_len[ai] = (uint32_t)(y->nifl - start);
+  y->interf_off[ai] = (uint32_t)start;
+  y->interf_len[ai] = (uint32_t)(y->ninterf - start);
   return 1;
 }
 
@@ -8053,35 +8077,37 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t NA = (uint32_t)p->nactive, n = 0, head = 0, napp = 0;
-  if (++y->gen == 0) {
-    memset(y->stamp, 0, NA * sizeof *y->stamp);
-    y->gen = 1;
+  if (++y->set_gen == 0) {
+    memset(y->set_stamp, 0, NA * sizeof *y->set_stamp);
+    y->set_gen = 1;
   }
-  *list = y->out;
+  *list = y->applicable;
   /* the unmet goal condition with the fewest achievers */
   int best = -1;
   for (int i = 0; i < p->nwant; ++i)
-    if (!goap__ftest_ok(&p->goal_ft[i], s) && (best < 0 || y->gach[i] < y->gach[best])) best = i;
+    if (!goap__ftest_ok(&p->goal_ft[i], s) &&
+        (best < 0 || y->goal_achievers[i] < y->goal_achievers[best]))
+      best = i;
   if (best < 0) { /* a goal state (not expanded by the searches): everything */
-    for (uint32_t i = 0; i < NA; ++i) y->out[i] = (int32_t)i;
+    for (uint32_t i = 0; i < NA; ++i) y->applicable[i] = (int32_t)i;
     return NA;
   }
   const goap__ftest *t = &p->goal_ft[best];
   (void)achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, &n, 1);
   while (head < n) {
-    int32_t ai = y->work[head++], a = p->active[ai];
+    int32_t ai = y->set_order[head++], a = p->active[ai];
     if (goap__action_ok(d, &d->actions[a], s)) {
-      y->bits[ai >> 6] |= (goap_word)1 << (ai & 63);
+      y->applicable_bits[ai >> 6] |= (goap_word)1 << (ai & 63);
       ++napp;
-      if (y->if_off[ai] == UINT32_MAX && !interference(p, ai)) {
+      if (y->interf_off[ai] == UINT32_MAX && !interference(p, ai)) {
         p->por_on = 0;
         break;
       }
-      for (uint32_t k = y->if_off[ai], ke = k + y->if_len[ai]; k < ke; ++k) {
-        int32_t b = y->ifl[k];
-        if (y->stamp[b] != y->gen) {
-          y->stamp[b] = y->gen;
-          y->work[n++] = b;
+      for (uint32_t k = y->interf_off[ai], ke = k + y->interf_len[ai]; k < ke; ++k) {
+        int32_t b = y->interf[k];
+        if (y->set_stamp[b] != y->set_gen) {
+          y->set_stamp[b] = y->set_gen;
+          y->set_order[n++] = b;
         }
       }
       continue;
@@ -8093,7 +8119,7 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
       const goap__var *v = &d->vars[c->var];
       uint64_t x = goap__field_get(s, v->word, v->shift, v->fmask);
       if (!allowed(x, c->a, c->b, c->ne, c->has_ne) &&
-          (pick == UINT32_MAX || y->cach[k] < y->cach[pick]))
+          (pick == UINT32_MAX || y->cond_achievers[k] < y->cond_achievers[pick]))
         pick = k;
     }
     if (pick == UINT32_MAX) continue; /* never applicable (its conditions contradict) */
@@ -8114,12 +8140,12 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
   /* the applicable members in active order (the bits are cleared on the way) */
   uint32_t m = 0;
   for (uint32_t w = 0; w < (NA + 63) / 64; ++w) {
-    goap_word bits = y->bits[w];
-    y->bits[w] = 0;
+    goap_word bits = y->applicable_bits[w];
+    y->applicable_bits[w] = 0;
     while (bits) {
       int b = low_bit(bits);
       bits &= bits - 1;
-      y->out[m++] = (int32_t)(w * 64 + (uint32_t)b);
+      y->applicable[m++] = (int32_t)(w * 64 + (uint32_t)b);
     }
   }
   return p->por_on ? m : UINT32_MAX;
@@ -8128,9 +8154,11 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
 void goap__por_free(goap_planner *p) {
   goap__por *y = &p->por;
   const goap_allocator *al = &p->alloc;
-#define F(field) goap__free(al, y->field, y->c_##field * sizeof *y->field);
-  F(fw_off) F(fw) F(vr_off) F(vr_act) F(vr_cond) F(vw_off) F(vw_act) F(vw_val) F(if_off)
-  F(if_len) F(ifl) F(cach) F(gach) F(stamp) F(istamp) F(work) F(out) F(bits)
+#define F(field) goap__free(al, y->field, y->cap_##field * sizeof *y->field);
+  F(fact_writer_off) F(fact_writer) F(var_reader_off) F(var_reader_act) F(var_reader_cond)
+  F(var_writer_off) F(var_writer_act) F(var_writer_val) F(interf_off) F(interf_len) F(interf)
+  F(cond_achievers) F(goal_achievers) F(set_stamp) F(interf_stamp) F(set_order) F(applicable)
+  F(applicable_bits)
 #undef F
   memset(y, 0, sizeof *y);
 }
@@ -8281,7 +8309,7 @@ void goap__succ_index_build(goap_planner *p) {
  *    sorted lexicographically, ties kept in member order (a stable insertion sort), so the
  *    form is deterministic and two states of one orbit get the same one.
  *  - A permutation `perm` maps a member to its new position: canon(s)'s member perm[m] holds
- *    s's member m's tuple. It is stored per class at cls[c].mbase.
+ *    s's member m's tuple. It is stored per class at classes[c].member_base.
  *  - The planner's tables (goap__sym in planner.h) are sized at begin through
  *    goap__planner_grow; canonicalising and mapping back allocate nothing.
  *  - goap_symmetry_check reads the domain only; its temporary arrays come from the domain's
@@ -8463,10 +8491,10 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   goap__sym *y = &p->sym;
   const goap_domain *d = p->d;
   y->on = 0;
-  y->ncls = 0;
-  GROW(vmark, c_vmark, (size_t)d->nvars);
-  GROW(aslot, c_aslot, (size_t)d->nactions);
-  goap_status st = goap__sym_shape(d, sym, y->vmark, y->aslot);
+  y->nclasses = 0;
+  GROW(var_class, cap_var_class, (size_t)d->nvars);
+  GROW(act_slot, cap_act_slot, (size_t)d->nactions);
+  goap_status st = goap__sym_shape(d, sym, y->var_class, y->act_slot);
   if (st != GOAP_OK) return st;
   size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0, nk = 0;
   for (int c = 0; c < sym->class_count; ++c) {
@@ -8479,35 +8507,35 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
     if (m * (size_t)x->slot_vars > tup) tup = m * (size_t)x->slot_vars;
     if (m > ord) ord = m;
   }
-  GROW(cls, c_cls, (size_t)sym->class_count);
-  GROW(fld, c_fld, nf);
-  GROW(acts, c_acts, na);
-  GROW(tup, c_tup, tup);
-  GROW(ord, c_ord, ord);
-  GROW(rho, c_rho, nm);
-  GROW(pi, c_pi, nm);
-  GROW(work, c_work, (size_t)p->W);
-  GROW(ksh, c_ksh, nk);
-  GROW(amask, c_amask, (size_t)d->nactions);
+  GROW(classes, cap_classes, (size_t)sym->class_count);
+  GROW(fields, cap_fields, nf);
+  GROW(slot_acts, cap_slot_acts, na);
+  GROW(tuple_keys, cap_tuple_keys, tup);
+  GROW(member_order, cap_member_order, ord);
+  GROW(rho, cap_rho, nm);
+  GROW(pi, cap_pi, nm);
+  GROW(map_state, cap_map_state, (size_t)p->W);
+  GROW(key_shift, cap_key_shift, nk);
+  GROW(act_class_mask, cap_act_class_mask, (size_t)d->nactions);
   for (int a = 0; a < d->nactions; ++a) {
     uint64_t mk = 0;
     for (int k = 0; k < d->actions[a].neff; ++k) {
-      int32_t c = y->vmark[d->actions[a].eff[k].var];
+      int32_t c = y->var_class[d->actions[a].eff[k].var];
       if (c >= 0) mk |= (uint64_t)1 << (c < 63 ? c : 63);
     }
-    y->amask[a] = mk;
+    y->act_class_mask[a] = mk;
   }
   uint32_t fb = 0, ab = 0, mb = 0, kb = 0;
   for (int c = 0; c < sym->class_count; ++c) {
     const goap_symmetry_class *x = &sym->classes[c];
-    goap__symcls *k = &y->cls[c];
+    goap__symcls *k = &y->classes[c];
     k->members = x->members;
     k->slot_vars = x->slot_vars;
     k->slot_actions = x->slot_actions;
-    k->fbase = fb;
-    k->abase = ab;
-    k->mbase = mb;
-    k->kbase = kb;
+    k->field_base = fb;
+    k->act_base = ab;
+    k->member_base = mb;
+    k->shift_base = kb;
     /* a packed key: the positions' bit widths (member 0's fields; every member's match) */
     uint32_t bits = 0;
     for (int j = 0; j < x->slot_vars; ++j) {
@@ -8522,20 +8550,20 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
       int w = 0;
       while (w < 64 && (fm >> w)) ++w;
       at -= w;
-      y->ksh[kb + (uint32_t)j] = k->packed ? (uint32_t)at : 0;
+      y->key_shift[kb + (uint32_t)j] = k->packed ? (uint32_t)at : 0;
     }
     kb += (uint32_t)x->slot_vars;
     for (int i = 0; i < x->members * x->slot_vars; ++i) {
       const goap__var *v = &d->vars[x->vars[i]];
-      y->fld[fb].word = v->word;
-      y->fld[fb].shift = v->shift;
-      y->fld[fb].fmask = v->fmask;
+      y->fields[fb].word = v->word;
+      y->fields[fb].shift = v->shift;
+      y->fields[fb].fmask = v->fmask;
       ++fb;
     }
-    for (int i = 0; i < x->members * x->slot_actions; ++i) y->acts[ab++] = x->actions[i];
+    for (int i = 0; i < x->members * x->slot_actions; ++i) y->slot_acts[ab++] = x->actions[i];
     mb += (uint32_t)x->members;
   }
-  y->ncls = sym->class_count;
+  y->nclasses = sym->class_count;
   y->on = 1;
   return GOAP_OK;
 }
@@ -8544,14 +8572,14 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
 
 int goap__sym_active_ok(const goap_planner *p) {
   const goap__sym *y = &p->sym;
-  for (int c = 0; c < y->ncls; ++c) {
-    const goap__symcls *k = &y->cls[c];
+  for (int c = 0; c < y->nclasses; ++c) {
+    const goap__symcls *k = &y->classes[c];
     int sa = k->slot_actions;
     for (int j = 0; j < sa; ++j) {
-      int32_t a0 = y->acts[k->abase + (uint32_t)j];
+      int32_t a0 = y->slot_acts[k->act_base + (uint32_t)j];
       int on0 = p->act2idx[a0] >= 0;
       for (int i = 1; i < k->members; ++i) {
-        int32_t a = y->acts[k->abase + (uint32_t)(i * sa + j)];
+        int32_t a = y->slot_acts[k->act_base + (uint32_t)(i * sa + j)];
         if ((p->act2idx[a] >= 0) != on0) return 0;
         if (on0 && p->acost[a] != p->acost[a0]) return 0;
       }
@@ -8563,18 +8591,18 @@ int goap__sym_active_ok(const goap_planner *p) {
 void goap__sym_free(goap_planner *p) {
   goap__sym *y = &p->sym;
   const goap_allocator *al = &p->alloc;
-  goap__free(al, y->cls, y->c_cls * sizeof *y->cls);
-  goap__free(al, y->fld, y->c_fld * sizeof *y->fld);
-  goap__free(al, y->acts, y->c_acts * sizeof *y->acts);
-  goap__free(al, y->aslot, y->c_aslot * sizeof *y->aslot);
-  goap__free(al, y->vmark, y->c_vmark * sizeof *y->vmark);
-  goap__free(al, y->tup, y->c_tup * sizeof *y->tup);
-  goap__free(al, y->ord, y->c_ord * sizeof *y->ord);
-  goap__free(al, y->rho, y->c_rho * sizeof *y->rho);
-  goap__free(al, y->pi, y->c_pi * sizeof *y->pi);
-  goap__free(al, y->work, y->c_work * sizeof *y->work);
-  goap__free(al, y->ksh, y->c_ksh * sizeof *y->ksh);
-  goap__free(al, y->amask, y->c_amask * sizeof *y->amask);
+  goap__free(al, y->classes, y->cap_classes * sizeof *y->classes);
+  goap__free(al, y->fields, y->cap_fields * sizeof *y->fields);
+  goap__free(al, y->slot_acts, y->cap_slot_acts * sizeof *y->slot_acts);
+  goap__free(al, y->act_slot, y->cap_act_slot * sizeof *y->act_slot);
+  goap__free(al, y->var_class, y->cap_var_class * sizeof *y->var_class);
+  goap__free(al, y->tuple_keys, y->cap_tuple_keys * sizeof *y->tuple_keys);
+  goap__free(al, y->member_order, y->cap_member_order * sizeof *y->member_order);
+  goap__free(al, y->rho, y->cap_rho * sizeof *y->rho);
+  goap__free(al, y->pi, y->cap_pi * sizeof *y->pi);
+  goap__free(al, y->map_state, y->cap_map_state * sizeof *y->map_state);
+  goap__free(al, y->key_shift, y->cap_key_shift * sizeof *y->key_shift);
+  goap__free(al, y->act_class_mask, y->cap_act_class_mask * sizeof *y->act_class_mask);
   memset(y, 0, sizeof *y);
 }
 
@@ -8588,19 +8616,19 @@ static inline int row_less(const uint64_t *a, const uint64_t *b, int n) {
 
 static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) {
   int changed = 0;
-  uint64_t *t = y->tup;
-  int32_t *o = y->ord;
-  for (int c = 0; c < y->ncls; ++c) {
-    const goap__symcls *k = &y->cls[c];
+  uint64_t *t = y->tuple_keys;
+  int32_t *o = y->member_order;
+  for (int c = 0; c < y->nclasses; ++c) {
+    const goap__symcls *k = &y->classes[c];
     if (!((mask >> (c < 63 ? c : 63)) & 1u)) {
       if (perm)
-        for (int q = 0; q < k->members; ++q) perm[k->mbase + (uint32_t)q] = q;
+        for (int q = 0; q < k->members; ++q) perm[k->member_base + (uint32_t)q] = q;
       continue;
     }
-    const goap__symfld *f = y->fld + k->fbase;
+    const goap__symfld *f = y->fields + k->field_base;
     int m = k->members, sv = k->slot_vars, moved = 0;
     if (k->packed) { /* one key per member: the tuple in a word, compared at once */
-      const uint32_t *ksh = y->ksh + k->kbase;
+      const uint32_t *ksh = y->key_shift + k->shift_base;
       for (int i = 0; i < m; ++i) {
         uint64_t key = 0;
         for (int j = 0; j < sv; ++j) {
@@ -8628,7 +8656,7 @@ static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) 
         }
       }
       if (perm)
-        for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+        for (int q = 0; q < m; ++q) perm[k->member_base + (uint32_t)o[q]] = q;
       continue;
     }
     /* read each member's tuple and insert the member into the sorted order (stable: a member
@@ -8660,7 +8688,7 @@ static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) 
       }
     }
     if (perm)
-      for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+      for (int q = 0; q < m; ++q) perm[k->member_base + (uint32_t)o[q]] = q;
   }
   return changed;
 }
@@ -8670,7 +8698,7 @@ int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
 }
 
 int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
-  return canon_mask(y, s, perm, y->amask[a]);
+  return canon_mask(y, s, perm, y->act_class_mask[a]);
 }
 
 /* ---- mapping a plan back -------------------------------------------------------------------- */
@@ -8678,31 +8706,31 @@ int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) 
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
   goap__sym *y = &p->sym;
   const goap_domain *d = p->d;
-  goap_word *r = y->work;
+  goap_word *r = y->map_state;
   int32_t *rho = y->rho, *pi = y->pi;
   /* r_i = rho_i(s_i): canonical member rho[m] holds real member m */
   goap__copy_words(r, p->start, p->W);
   (void)goap__sym_canon(y, r, rho);
   for (int i = 0; i < len; ++i) {
     int32_t a = plan[i];
-    if (y->aslot[a] >= 0) {
+    if (y->act_slot[a] >= 0) {
       /* the canonical action (member mc, position j) is real member rho^-1(mc)'s: pi holds
        * rho^-1 for the moment */
-      for (int c = 0; c < y->ncls; ++c) {
-        const goap__symcls *x = &y->cls[c];
+      for (int c = 0; c < y->nclasses; ++c) {
+        const goap__symcls *x = &y->classes[c];
         for (int m = 0; m < x->members; ++m)
-          pi[x->mbase + (uint32_t)rho[x->mbase + (uint32_t)m]] = m;
+          pi[x->member_base + (uint32_t)rho[x->member_base + (uint32_t)m]] = m;
       }
       plan[i] = goap__sym_map_action(y, pi, a);
     }
     /* r_{i+1} = canon(r_i[a]) = pi(r_i[a]); rho_{i+1} = pi o rho_i */
     goap__action_do(d, &d->actions[a], r);
     (void)goap__sym_canon(y, r, pi);
-    for (int c = 0; c < y->ncls; ++c) {
-      const goap__symcls *x = &y->cls[c];
+    for (int c = 0; c < y->nclasses; ++c) {
+      const goap__symcls *x = &y->classes[c];
       for (int m = 0; m < x->members; ++m) {
-        uint32_t at = x->mbase + (uint32_t)m;
-        rho[at] = pi[x->mbase + (uint32_t)rho[at]];
+        uint32_t at = x->member_base + (uint32_t)m;
+        rho[at] = pi[x->member_base + (uint32_t)rho[at]];
       }
     }
   }
@@ -8712,26 +8740,26 @@ void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
 
 int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm) {
   goap__sym *y = &p->sym;
-  goap__copy_words(y->work, r, p->W);
-  goap__action_do(p->d, &p->d->actions[a], y->work);
-  (void)goap__sym_canon_after(y, y->work, a, perm);
-  for (int c = 0; c < y->ncls; ++c) {
-    const goap__symcls *x = &y->cls[c];
+  goap__copy_words(y->map_state, r, p->W);
+  goap__action_do(p->d, &p->d->actions[a], y->map_state);
+  (void)goap__sym_canon_after(y, y->map_state, a, perm);
+  for (int c = 0; c < y->nclasses; ++c) {
+    const goap__symcls *x = &y->classes[c];
     for (int m = 0; m < x->members; ++m)
-      if (perm[x->mbase + (uint32_t)m] != m) return 1;
+      if (perm[x->member_base + (uint32_t)m] != m) return 1;
   }
   return 0;
 }
 
 int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a) {
-  int32_t k = y->aslot[a];
+  int32_t k = y->act_slot[a];
   if (k < 0) return a;
   int c = 0;
-  while (c + 1 < y->ncls && (int32_t)y->cls[c + 1].abase <= k) ++c;
-  const goap__symcls *x = &y->cls[c];
-  int sa = x->slot_actions, off = k - (int32_t)x->abase;
+  while (c + 1 < y->nclasses && (int32_t)y->classes[c + 1].act_base <= k) ++c;
+  const goap__symcls *x = &y->classes[c];
+  int sa = x->slot_actions, off = k - (int32_t)x->act_base;
   int m = off / sa, j = off % sa;
-  return y->acts[x->abase + (uint32_t)(perm[x->mbase + (uint32_t)m] * sa + j)];
+  return y->slot_acts[x->act_base + (uint32_t)(perm[x->member_base + (uint32_t)m] * sa + j)];
 }
 /* macros of src/core/symmetry.c end here */
 #undef GROW

@@ -59,7 +59,7 @@ typedef struct goap__var {
   int32_t lo, hi;
   int nvalues;        /* enum: value count, bool: 2, int: 0 */
   char **values;      /* enum value names */
-  int32_t def;
+  int32_t def;        /* default (start) value, unencoded */
   unsigned flags;
   uint32_t word, shift, bits;
   uint64_t fmask;     /* (1 << bits) - 1 */
@@ -104,13 +104,13 @@ struct goap_domain {
   goap__goal *goals;
   uint32_t words;
   goap_word *defaults;
-  /* pools for compiled actions */
-  goap__wmask *wm;
-  uint32_t nwm;
-  goap__ftest *ft;
-  uint32_t nft;
-  goap__fadd *fa;
-  uint32_t nfa;
+  /* pools for compiled actions (goap__action's pre_eq, pre_ft, eff_set, eff_add index them) */
+  goap__wmask *mask_pool;  /* equality tests and SET effects as word masks */
+  uint32_t nmask_pool;
+  goap__ftest *test_pool;  /* the other field tests (ranges, !=, ADD range tests) */
+  uint32_t ntest_pool;
+  goap__fadd *add_pool;    /* ADD effects */
+  uint32_t nadd_pool;
   /* var -> actions with an effect on it (CSR) */
   uint32_t *writers_off; /* nvars + 1 */
   int32_t *writers;
@@ -123,7 +123,7 @@ struct goap_domain {
   uint32_t *wvars_off;   /* words + 1: the variables packed into each word (CSR) */
   int32_t *wvars;        /* nvars */
   goap_word *full_hi;    /* words: every field at its largest value (an unconstrained high) */
-  int nodd;
+  int nodd_vars;         /* entries of odd_vars */
   goap__names var_names, action_names, goal_names;
 };
 
@@ -160,11 +160,11 @@ static inline int goap__ftest_ok(const goap__ftest *t, const goap_word *s) {
 static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
                                   const goap_word *s) {
   for (uint32_t i = 0; i < a->npre_eq; ++i) {
-    const goap__wmask *m = &d->wm[a->pre_eq + i];
+    const goap__wmask *m = &d->mask_pool[a->pre_eq + i];
     if ((s[m->word] & m->mask) != m->value) return 0;
   }
   for (uint32_t i = 0; i < a->npre_ft; ++i)
-    if (!goap__ftest_ok(&d->ft[a->pre_ft + i], s)) return 0;
+    if (!goap__ftest_ok(&d->test_pool[a->pre_ft + i], s)) return 0;
   return 1;
 }
 
@@ -172,12 +172,12 @@ static inline int goap__action_ok(const goap_domain *d, const goap__action *a,
  * ADD_CLAMP results are saturated). */
 static inline void goap__action_do(const goap_domain *d, const goap__action *a, goap_word *s) {
   for (uint32_t i = 0; i < a->neff_set; ++i) {
-    const goap__wmask *m = &d->wm[a->eff_set + i];
+    const goap__wmask *m = &d->mask_pool[a->eff_set + i];
     GOAP_ASSERT((m->value & ~m->mask) == 0 && m->word < d->words);
     s[m->word] = (s[m->word] & ~m->mask) | m->value;
   }
   for (uint32_t i = 0; i < a->neff_add; ++i) {
-    const goap__fadd *f = &d->fa[a->eff_add + i];
+    const goap__fadd *f = &d->add_pool[a->eff_add + i];
     GOAP_ASSERT(f->top <= f->fmask && f->word < d->words);
     uint64_t v = (s[f->word] >> f->shift) & f->fmask;
     int64_t r = (int64_t)v + f->delta;

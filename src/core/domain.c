@@ -57,41 +57,45 @@ int goap__cond_interval(const goap_domain *d, const goap_cond *c, uint64_t *a, u
 typedef struct compiler {
   const goap_allocator *alloc;
   goap_domain *d;
-  size_t cwm, cft, cfa;
+  size_t cap_mask_pool, cap_test_pool, cap_add_pool;
 } compiler;
 
 /* Adds (word, mask, value) to the wmask run that starts at `start`; returns 0 on a
  * contradiction (same bits, other values), -1 when out of memory. */
 static int add_wmask(compiler *c, uint32_t start, uint32_t word, uint64_t mask, uint64_t value) {
   goap_domain *d = c->d;
-  for (uint32_t i = start; i < d->nwm; ++i) {
-    if (d->wm[i].word == word) {
-      uint64_t overlap = d->wm[i].mask & mask;
-      if ((d->wm[i].value & overlap) != (value & overlap)) return 0;
-      d->wm[i].mask |= mask;
-      d->wm[i].value |= value;
+  for (uint32_t i = start; i < d->nmask_pool; ++i) {
+    if (d->mask_pool[i].word == word) {
+      uint64_t overlap = d->mask_pool[i].mask & mask;
+      if ((d->mask_pool[i].value & overlap) != (value & overlap)) return 0;
+      d->mask_pool[i].mask |= mask;
+      d->mask_pool[i].value |= value;
       return 1;
     }
   }
-  if (!goap__grow(c->alloc, (void **)&d->wm, &c->cwm, d->nwm + 1, sizeof *d->wm)) return -1;
+  if (!goap__grow(c->alloc, (void **)&d->mask_pool, &c->cap_mask_pool, d->nmask_pool + 1,
+                  sizeof *d->mask_pool))
+    return -1;
   /* keep the run sorted by word */
-  uint32_t pos = d->nwm;
-  while (pos > start && d->wm[pos - 1].word > word) {
-    d->wm[pos] = d->wm[pos - 1];
+  uint32_t pos = d->nmask_pool;
+  while (pos > start && d->mask_pool[pos - 1].word > word) {
+    d->mask_pool[pos] = d->mask_pool[pos - 1];
     --pos;
   }
-  d->wm[pos].word = word;
-  d->wm[pos].mask = mask;
-  d->wm[pos].value = value;
-  ++d->nwm;
+  d->mask_pool[pos].word = word;
+  d->mask_pool[pos].mask = mask;
+  d->mask_pool[pos].value = value;
+  ++d->nmask_pool;
   return 1;
 }
 
 static int add_ftest(compiler *c, const goap__var *v, int32_t var, uint64_t a, uint64_t b,
                      uint64_t ne, uint32_t has_ne) {
   goap_domain *d = c->d;
-  if (!goap__grow(c->alloc, (void **)&d->ft, &c->cft, d->nft + 1, sizeof *d->ft)) return 0;
-  goap__ftest *t = &d->ft[d->nft++];
+  if (!goap__grow(c->alloc, (void **)&d->test_pool, &c->cap_test_pool, d->ntest_pool + 1,
+                  sizeof *d->test_pool))
+    return 0;
+  goap__ftest *t = &d->test_pool[d->ntest_pool++];
   t->word = v->word;
   t->shift = v->shift;
   t->fmask = v->fmask;
@@ -105,7 +109,7 @@ static int add_ftest(compiler *c, const goap__var *v, int32_t var, uint64_t a, u
 
 static goap_status compile_action(compiler *c, goap__action *x) {
   goap_domain *d = c->d;
-  x->pre_eq = d->nwm;
+  x->pre_eq = d->nmask_pool;
   for (int i = 0; i < x->npre; ++i) {
     const goap_cond *cd = &x->pre[i];
     const goap__var *v = &d->vars[cd->var];
@@ -123,8 +127,8 @@ static goap_status compile_action(compiler *c, goap__action *x) {
       /* interval tests are collected below, after the equality run is complete */
     }
   }
-  x->npre_eq = d->nwm - x->pre_eq;
-  x->pre_ft = d->nft;
+  x->npre_eq = d->nmask_pool - x->pre_eq;
+  x->pre_ft = d->ntest_pool;
   for (int i = 0; i < x->npre; ++i) {
     const goap_cond *cd = &x->pre[i];
     const goap__var *v = &d->vars[cd->var];
@@ -150,9 +154,9 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     if (lo == 0 && hi == (int64_t)v->range) continue;
     if (!add_ftest(c, v, e->var, (uint64_t)lo, (uint64_t)hi, 0, 0)) return GOAP_OUT_OF_MEMORY;
   }
-  x->npre_ft = d->nft - x->pre_ft;
+  x->npre_ft = d->ntest_pool - x->pre_ft;
   /* SET effects */
-  x->eff_set = d->nwm;
+  x->eff_set = d->nmask_pool;
   for (int i = 0; i < x->neff; ++i) {
     const goap_effect *e = &x->eff[i];
     if (e->op != GOAP_SET) continue;
@@ -161,16 +165,17 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     if (add_wmask(c, x->eff_set, v->word, v->fmask << v->shift, enc << v->shift) < 0)
       return GOAP_OUT_OF_MEMORY;
   }
-  x->neff_set = d->nwm - x->eff_set;
+  x->neff_set = d->nmask_pool - x->eff_set;
   /* ADD effects */
-  x->eff_add = d->nfa;
+  x->eff_add = d->nadd_pool;
   for (int i = 0; i < x->neff; ++i) {
     const goap_effect *e = &x->eff[i];
     if (e->op != GOAP_ADD && e->op != GOAP_ADD_CLAMP) continue;
     const goap__var *v = &d->vars[e->var];
-    if (!goap__grow(c->alloc, (void **)&d->fa, &c->cfa, d->nfa + 1, sizeof *d->fa))
+    if (!goap__grow(c->alloc, (void **)&d->add_pool, &c->cap_add_pool, d->nadd_pool + 1,
+                    sizeof *d->add_pool))
       return GOAP_OUT_OF_MEMORY;
-    goap__fadd *f = &d->fa[d->nfa++];
+    goap__fadd *f = &d->add_pool[d->nadd_pool++];
     f->word = v->word;
     f->shift = v->shift;
     f->fmask = v->fmask;
@@ -178,7 +183,7 @@ static goap_status compile_action(compiler *c, goap__action *x) {
     f->var = e->var;
     f->top = (uint32_t)v->range;
   }
-  x->neff_add = d->nfa - x->eff_add;
+  x->neff_add = d->nadd_pool - x->eff_add;
   return GOAP_OK;
 }
 
@@ -285,10 +290,10 @@ void goap_domain_destroy(goap_domain *d) {
   goap__free(&a, d->full_hi, d->words * sizeof *d->full_hi);
   goap__free(&a, d->wvars_off, (d->words + 1) * sizeof *d->wvars_off);
   goap__free(&a, d->wvars, (size_t)NZ(d->nvars) * sizeof *d->wvars);
-  goap__free(&a, d->odd_vars, (size_t)NZ(d->nodd) * sizeof *d->odd_vars);
-  goap__free(&a, d->wm, d->nwm * sizeof *d->wm);
-  goap__free(&a, d->ft, d->nft * sizeof *d->ft);
-  goap__free(&a, d->fa, d->nfa * sizeof *d->fa);
+  goap__free(&a, d->odd_vars, (size_t)NZ(d->nodd_vars) * sizeof *d->odd_vars);
+  goap__free(&a, d->mask_pool, d->nmask_pool * sizeof *d->mask_pool);
+  goap__free(&a, d->test_pool, d->ntest_pool * sizeof *d->test_pool);
+  goap__free(&a, d->add_pool, d->nadd_pool * sizeof *d->add_pool);
   goap__free(&a, d->writers_off, (size_t)(d->nvars + 1) * sizeof *d->writers_off);
   goap__free(&a, d->writers, d->nwriters * sizeof *d->writers);
   goap__names_free(&a, &d->var_names);
@@ -416,7 +421,7 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
       memset(d->used, 0, d->words * sizeof *d->used);
       for (int i = 0; i < nvars; ++i) {
         d->used[dv[i].word] |= dv[i].fmask << dv[i].shift;
-        if (dv[i].range != dv[i].fmask) d->odd_vars[d->nodd++] = i;
+        if (dv[i].range != dv[i].fmask) d->odd_vars[d->nodd_vars++] = i;
       }
     } else {
       goap__free(a, d->odd_vars, (size_t)NZ(nodd) * sizeof *d->odd_vars);
@@ -439,18 +444,24 @@ goap_status goap__domain_compile(const goap_allocator *a, const char *name,
     compiler c = {a, d, 0, 0, 0};
     for (int i = 0; i < nactions && st == GOAP_OK; ++i) st = compile_action(&c, &da[i]);
     /* shrink the pools to their exact sizes so destroy can free them by count */
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->wm, &c.cwm, d->nwm, sizeof *d->wm);
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->ft, &c.cft, d->nft, sizeof *d->ft);
-    if (st == GOAP_OK) st = shrink_pool(a, (void **)&d->fa, &c.cfa, d->nfa, sizeof *d->fa);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->mask_pool, &c.cap_mask_pool, d->nmask_pool,
+                       sizeof *d->mask_pool);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->test_pool, &c.cap_test_pool, d->ntest_pool,
+                       sizeof *d->test_pool);
+    if (st == GOAP_OK)
+      st = shrink_pool(a, (void **)&d->add_pool, &c.cap_add_pool, d->nadd_pool,
+                       sizeof *d->add_pool);
     if (st != GOAP_OK) {
       /* pools hold c.c* elements; free them here with their real capacity */
-      goap__free(a, d->wm, c.cwm * sizeof *d->wm);
-      goap__free(a, d->ft, c.cft * sizeof *d->ft);
-      goap__free(a, d->fa, c.cfa * sizeof *d->fa);
-      d->wm = NULL;
-      d->ft = NULL;
-      d->fa = NULL;
-      d->nwm = d->nft = d->nfa = 0;
+      goap__free(a, d->mask_pool, c.cap_mask_pool * sizeof *d->mask_pool);
+      goap__free(a, d->test_pool, c.cap_test_pool * sizeof *d->test_pool);
+      goap__free(a, d->add_pool, c.cap_add_pool * sizeof *d->add_pool);
+      d->mask_pool = NULL;
+      d->test_pool = NULL;
+      d->add_pool = NULL;
+      d->nmask_pool = d->ntest_pool = d->nadd_pool = 0;
     }
   }
   if (st == GOAP_OK) {

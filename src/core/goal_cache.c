@@ -58,7 +58,7 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
   CARVE(aflag, A, uint8_t);
 #undef CARVE
   if (base) {
-    g->cwant = GSLOT_WANT;
+    g->cap_want = GSLOT_WANT;
     if (!S) {
       g->small_q = NULL;
       g->small_aff = NULL;
@@ -148,9 +148,9 @@ void goap__gcache_free(goap_planner *p) {
   for (int i = 0; p->gslots && p->gslot_block && i < p->ngslots; ++i) {
     goap__gslot *g = &p->gslots[i];
     if (!g->want_own) continue;
-    goap__free(&p->alloc, g->want, g->cwant * sizeof *g->want);
-    goap__free(&p->alloc, g->goal_ft, g->cwant * sizeof *g->goal_ft);
-    goap__free(&p->alloc, g->goal_best, g->cwant * sizeof *g->goal_best);
+    goap__free(&p->alloc, g->want, g->cap_want * sizeof *g->want);
+    goap__free(&p->alloc, g->goal_ft, g->cap_want * sizeof *g->goal_ft);
+    goap__free(&p->alloc, g->goal_best, g->cap_want * sizeof *g->goal_best);
   }
   if (p->gslot_block) goap__free(&p->alloc, p->gslot_block, p->gslot_block_bytes);
   if (p->gslots) goap__free(&p->alloc, p->gslots, (size_t)p->ngslots * sizeof *p->gslots);
@@ -161,8 +161,8 @@ void goap__gcache_free(goap_planner *p) {
 /* Slot g holds at least nw conditions (a longer goal moves its three arrays out of the block;
  * they then stay its own and only grow). */
 goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw) {
-  if (nw <= g->cwant) return GOAP_OK;
-  size_t old = g->cwant, ncap = old ? old : GSLOT_WANT;
+  if (nw <= g->cap_want) return GOAP_OK;
+  size_t old = g->cap_want, ncap = old ? old : GSLOT_WANT;
   while (ncap < nw) ncap *= 2;
   goap_cond *wv = (goap_cond *)goap__alloc(&p->alloc, ncap * sizeof *wv);
   goap__ftest *ft = (goap__ftest *)goap__alloc(&p->alloc, ncap * sizeof *ft);
@@ -182,7 +182,7 @@ goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw) {
   g->want = wv;
   g->goal_ft = ft;
   g->goal_best = gb;
-  g->cwant = ncap;
+  g->cap_want = ncap;
   g->want_own = 1;
   p->memory += ncap * (sizeof *wv + sizeof *ft + sizeof *gb);
   return GOAP_OK;

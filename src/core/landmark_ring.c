@@ -136,7 +136,7 @@ void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
     if (!has) {
       memcpy(lr->inherited + w, src + i, len * sizeof *src);
       if (p->sym.on)
-        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.aslot[src[i + k]] >= 0;
+        for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.act_slot[src[i + k]] >= 0;
       w += len;
     }
     i += len;

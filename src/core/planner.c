@@ -479,7 +479,7 @@ static inline int useful(const goap_domain *d, const goap__action *act, const go
   if (!goap__action_ok(d, act, s)) return 0;
   if (act->neff_add) return 1;
   for (uint32_t i = 0; i < act->neff_set; ++i) {
-    const goap__wmask *m = &d->wm[act->eff_set + i];
+    const goap__wmask *m = &d->mask_pool[act->eff_set + i];
     if ((s[m->word] & m->mask) != m->value) return 1;
   }
   return 0;

@@ -223,7 +223,7 @@ typedef struct goap__gslot {
   int fan_ok;
   int cb_all;                /* no callback refused an action in its selection */
   int nwant, want_own;
-  size_t cwant;
+  size_t cap_want;           /* capacity of want, goal_ft and goal_best */
   goap_cond *want;
   goap__ftest *goal_ft;
   double *goal_best;
@@ -271,38 +271,43 @@ typedef struct goap__small {
 } goap__small;
 
 /* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
- * (goap__planner_grow); c_* are capacities in elements. */
-typedef struct goap__symfld {
+ * (goap__planner_grow); cap_* are capacities in elements. */
+typedef struct goap__symfld {  /* one slot variable's field in the state (as goap__var's) */
   uint32_t word, shift;
   uint64_t fmask;
 } goap__symfld;
 
-typedef struct goap__symcls {
+typedef struct goap__symcls {  /* one symmetry class */
   int members, slot_vars, slot_actions;
-  uint32_t fbase;  /* member m's slot fields: fld[fbase + m * slot_vars ..] */
-  uint32_t abase;  /* member m's slot actions: acts[abase + m * slot_actions ..] */
-  uint32_t mbase;  /* its members in rho / pi: [mbase, mbase + members) */
-  int packed;      /* a member's tuple fits one 64-bit key (ksh: each position's shift in it,
-                      the first position highest, so keys order as tuples do) */
-  uint32_t kbase;  /* its positions' shifts: ksh[kbase .. kbase + slot_vars) */
+  uint32_t field_base;   /* member m's slot fields: fields[field_base + m * slot_vars ..] */
+  uint32_t act_base;     /* member m's slot actions: slot_acts[act_base + m * slot_actions ..] */
+  uint32_t member_base;  /* its members in rho / pi: [member_base, member_base + members) */
+  int packed;            /* a member's tuple fits one 64-bit key (key_shift: each position's
+                            shift in it, the first position highest, so keys order as tuples
+                            do) */
+  uint32_t shift_base;   /* its positions' shifts: key_shift[shift_base .. + slot_vars) */
 } goap__symcls;
 
 typedef struct goap__sym {
   int on;                    /* this request searches over canonical states */
-  int ncls;
-  goap__symcls *cls;         /* ncls */
-  goap__symfld *fld;         /* the slot variables' fields, member after member */
-  int32_t *acts;             /* the slot actions, member after member */
-  int32_t *aslot;            /* per domain action: its index in acts, or -1 */
-  int32_t *vmark;            /* per domain variable: its class, or -1 (shape check) */
-  uint64_t *tup;             /* scratch: one class's slot tuples */
-  int32_t *ord;              /* scratch: one class's members in sorted order */
-  int32_t *rho, *pi;         /* mapping back: per member of every class */
-  uint32_t *ksh;             /* per class and slot position: its shift in a packed key */
-  uint64_t *amask;           /* per domain action: the classes whose slot variables it writes
+  int nclasses;
+  goap__symcls *classes;     /* nclasses */
+  goap__symfld *fields;      /* the slot variables' fields, member after member */
+  int32_t *slot_acts;        /* the slot actions, member after member */
+  int32_t *act_slot;         /* per domain action: its index in slot_acts, or -1 */
+  int32_t *var_class;        /* per domain variable: its class, or -1 (shape check) */
+  uint64_t *tuple_keys;      /* scratch: one class's slot tuples */
+  int32_t *member_order;     /* scratch: one class's members in sorted order */
+  int32_t *rho, *pi;         /* permutations, per member of every class (at member_base):
+                                rho maps a real member to its canonical position while a plan
+                                is mapped back; pi is one step's canonicalising permutation
+                                (or rho's inverse), also the successor-permutation scratch */
+  uint32_t *key_shift;       /* per class and slot position: its shift in a packed key */
+  uint64_t *act_class_mask;  /* per domain action: the classes whose slot variables it writes
                                 (bit c; the last bit stands for class 63 and up) */
-  goap_word *work;           /* mapping back: W words */
-  size_t c_cls, c_fld, c_acts, c_aslot, c_vmark, c_tup, c_ord, c_rho, c_pi, c_work, c_ksh, c_amask;
+  goap_word *map_state;      /* mapping back: W words (the state being followed) */
+  size_t cap_classes, cap_fields, cap_slot_acts, cap_act_slot, cap_var_class, cap_tuple_keys;
+  size_t cap_member_order, cap_rho, cap_pi, cap_map_state, cap_key_shift, cap_act_class_mask;
 } goap__sym;
 
 /* One entry of the landmark cache (16 bytes): node's landmarks are
@@ -423,27 +428,33 @@ static inline void goap__landmark_ring_free(goap__landmark_ring *r, const goap_a
 typedef struct goap__por {
   uint32_t serial;
   int ok;
-  uint32_t *fw_off;          /* nfacts + 1: the active indices setting each bool/enum fact */
-  int32_t *fw;
-  uint32_t *vr_off;          /* nvars + 1: per variable, the conditions of active actions on */
-  int32_t *vr_act, *vr_cond; /*   it: (active index, rx condition index) */
-  uint32_t *vw_off;          /* nvars + 1: per variable, the active actions setting it: */
-  int32_t *vw_act;           /*   (active index, encoded value) */
-  uint64_t *vw_val;
-  uint32_t *if_off, *if_len; /* nactive: each one's interference list in ifl, computed when */
-  int32_t *ifl;              /*   first needed (if_off UINT32_MAX before) */
-  size_t nifl;
+  uint32_t *fact_writer_off; /* nfacts + 1: the active indices setting each bool/enum fact */
+  int32_t *fact_writer;      /*   (CSR entries) */
+  uint32_t *var_reader_off;  /* nvars + 1: per variable, the conditions of active actions on */
+  int32_t *var_reader_act, *var_reader_cond; /* it: (active index, rx condition index) */
+  uint32_t *var_writer_off;  /* nvars + 1: per variable, the active actions setting it: */
+  int32_t *var_writer_act;   /*   (active index, encoded value) */
+  uint64_t *var_writer_val;
+  uint32_t *interf_off, *interf_len; /* nactive: each one's interference list in interf,
+                                        computed when first needed (interf_off UINT32_MAX
+                                        before) */
+  int32_t *interf;           /* the interference lists (active indices) */
+  size_t ninterf;            /* entries used in interf */
   uint64_t trial_app, trial_kept; /* the first expansions: applicable actions, kept ones */
   uint32_t trial_left;       /* expansions left to count (0: decided); per search */
-  uint32_t *cach;            /* per rx condition of an action: its achievers' count */
-  uint32_t *gach;            /* per goal condition: its achievers' count */
-  uint32_t *stamp, gen;      /* nactive: in the set being built when stamp == gen */
-  uint32_t *istamp, igen;    /* nactive: in the interference list being built (igen) */
-  int32_t *work;             /* nactive: the set, in the order it was built */
-  int32_t *out;              /* nactive: its applicable members, in active order */
-  goap_word *bits;           /* (nactive + 63) / 64 */
-  size_t c_fw_off, c_fw, c_vr_off, c_vr_act, c_vr_cond, c_vw_off, c_vw_act, c_vw_val, c_if_off,
-      c_if_len, c_ifl, c_cach, c_gach, c_stamp, c_istamp, c_work, c_out, c_bits;
+  uint32_t *cond_achievers;  /* per rx condition of an action: its achievers' count */
+  uint32_t *goal_achievers;  /* per goal condition: its achievers' count */
+  uint32_t *set_stamp, set_gen;       /* nactive: in the set being built when
+                                         set_stamp == set_gen */
+  uint32_t *interf_stamp, interf_gen; /* nactive: in the interference list being built
+                                         (interf_gen) */
+  int32_t *set_order;        /* nactive: the set, in the order it was built */
+  int32_t *applicable;       /* nactive: its applicable members, in active order */
+  goap_word *applicable_bits; /* (nactive + 63) / 64: the applicable members as a bitset */
+  size_t cap_fact_writer_off, cap_fact_writer, cap_var_reader_off, cap_var_reader_act;
+  size_t cap_var_reader_cond, cap_var_writer_off, cap_var_writer_act, cap_var_writer_val;
+  size_t cap_interf_off, cap_interf_len, cap_interf, cap_cond_achievers, cap_goal_achievers;
+  size_t cap_set_stamp, cap_interf_stamp, cap_set_order, cap_applicable, cap_applicable_bits;
 } goap__por;
 
 typedef enum { PHASE_IDLE = 0, PHASE_RUNNING, PHASE_DONE } goap__phase;
@@ -697,8 +708,8 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym);
  * each position, at one cost (request costs and callbacks may break the symmetry). */
 int goap__sym_active_ok(const goap_planner *p);
 /* Canonicalises state s in place: per class, the members' slot tuples sorted (ties by member
- * index). perm (NULL: not wanted) receives member -> new position at cls[c].mbase. Returns
- * non-zero when s changed. */
+ * index). perm (NULL: not wanted) receives member -> new position at
+ * classes[c].member_base. Returns non-zero when s changed. */
 int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
 /* The same for s = r[a] with r canonical: only the classes action a writes can be out of
  * order, so only they are sorted (perm, when given, is the identity on the others). */

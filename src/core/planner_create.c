@@ -132,12 +132,12 @@ goap_status goap_planner_create(const goap_domain *d, const goap_planner_desc *d
         memset(q, 0, sizeof *q);
         q->simple = x->npre_ft == 0 && x->neff_add == 0 && x->npre_eq <= 1 && x->neff_set <= 1;
         if (x->npre_eq) {
-          q->pm = d->wm[x->pre_eq].mask;
-          q->pv = d->wm[x->pre_eq].value;
+          q->pm = d->mask_pool[x->pre_eq].mask;
+          q->pv = d->mask_pool[x->pre_eq].value;
         }
         if (x->neff_set) {
-          q->em = d->wm[x->eff_set].mask;
-          q->ev = d->wm[x->eff_set].value;
+          q->em = d->mask_pool[x->eff_set].mask;
+          q->ev = d->mask_pool[x->eff_set].value;
         }
       }
       /* small mode's nibble tables: the nibbles the mask-only actions test or set, when few */

@@ -332,7 +332,7 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   if (req->start) {
     /* reject states with out-of-range fields (e.g. uninitialised memory); fields whose range
      * fills all their bits cannot be out of range */
-    for (int k = 0; k < d->nodd; ++k) {
+    for (int k = 0; k < d->nodd_vars; ++k) {
       const goap__var *var = &d->vars[d->odd_vars[k]];
       if (goap__field_get(req->start, var->word, var->shift, var->fmask) > var->range)
         return GOAP_INVALID_ARGUMENT;

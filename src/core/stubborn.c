@@ -11,7 +11,7 @@
  *  - Two active actions interfere when one sets a variable to a value the other's condition on
  *    it excludes (it disables the other), or both set one variable to different values. An
  *    action's list is computed the first time it is applicable in a set and kept for the
- *    selection (if_off UINT32_MAX before), without the action itself, each entry once; the
+ *    selection (interf_off UINT32_MAX before), without the action itself, each entry once; the
  *    per-variable reader and setter lists it is made from are built with the selection.
  *  - A state's set S (never for a goal state): the achievers of the unmet goal condition with
  *    the fewest achievers; then, until nothing is added, for each member: when applicable, the
@@ -42,7 +42,7 @@
 
 #define GROW(field, n)                                                                        \
   do {                                                                                        \
-    goap_status g_ = goap__planner_grow(p, (void **)&y->field, &y->c_##field, (n) ? (n) : 1,  \
+    goap_status g_ = goap__planner_grow(p, (void **)&y->field, &y->cap_##field, (n) ? (n) : 1,  \
                                         sizeof *y->field);                                    \
     if (g_ != GOAP_OK) return g_;                                                             \
   } while (0)
@@ -79,14 +79,14 @@ static uint32_t achievers(goap_planner *p, int32_t var, uint64_t a, uint64_t b, 
     if (has_ne && x == ne) continue;
     uint32_t f = f0 + (uint32_t)x;
     if (!push) {
-      count += y->fw_off[f + 1] - y->fw_off[f];
+      count += y->fact_writer_off[f + 1] - y->fact_writer_off[f];
       continue;
     }
-    for (uint32_t k = y->fw_off[f]; k < y->fw_off[f + 1]; ++k) {
-      int32_t ai = y->fw[k];
-      if (y->stamp[ai] != y->gen) {
-        y->stamp[ai] = y->gen;
-        y->work[(*n)++] = ai;
+    for (uint32_t k = y->fact_writer_off[f]; k < y->fact_writer_off[f + 1]; ++k) {
+      int32_t ai = y->fact_writer[k];
+      if (y->set_stamp[ai] != y->set_gen) {
+        y->set_stamp[ai] = y->set_gen;
+        y->set_order[(*n)++] = ai;
       }
     }
   }
@@ -117,89 +117,89 @@ goap_status goap__por_build(goap_planner *p) {
   y->ok = 0;
   y->serial = p->goal_serial;
   if (!qualifies(p)) return GOAP_OK;
-  GROW(fw_off, F + 1);
-  GROW(vr_off, V + 1);
-  GROW(vw_off, V + 1);
-  GROW(if_off, NA);
-  GROW(if_len, NA);
-  GROW(cach, (size_t)r->ncond);
-  GROW(gach, (size_t)p->nwant);
-  GROW(stamp, NA);
-  GROW(istamp, NA);
-  GROW(work, NA);
-  GROW(out, NA);
-  GROW(bits, (NA + 63) / 64);
-  memset(y->stamp, 0, NA * sizeof *y->stamp);
-  memset(y->istamp, 0, NA * sizeof *y->istamp);
-  y->igen = 0;
-  memset(y->bits, 0, ((NA + 63) / 64) * sizeof *y->bits);
-  memset(y->if_off, 0xff, NA * sizeof *y->if_off);
-  y->gen = 0;
-  y->nifl = 0;
+  GROW(fact_writer_off, F + 1);
+  GROW(var_reader_off, V + 1);
+  GROW(var_writer_off, V + 1);
+  GROW(interf_off, NA);
+  GROW(interf_len, NA);
+  GROW(cond_achievers, (size_t)r->ncond);
+  GROW(goal_achievers, (size_t)p->nwant);
+  GROW(set_stamp, NA);
+  GROW(interf_stamp, NA);
+  GROW(set_order, NA);
+  GROW(applicable, NA);
+  GROW(applicable_bits, (NA + 63) / 64);
+  memset(y->set_stamp, 0, NA * sizeof *y->set_stamp);
+  memset(y->interf_stamp, 0, NA * sizeof *y->interf_stamp);
+  y->interf_gen = 0;
+  memset(y->applicable_bits, 0, ((NA + 63) / 64) * sizeof *y->applicable_bits);
+  memset(y->interf_off, 0xff, NA * sizeof *y->interf_off);
+  y->set_gen = 0;
+  y->ninterf = 0;
   /* the setters of each fact and of each variable, the conditions on each variable (CSR,
    * active order) */
   size_t nfw = 0, nvr = 0;
-  memset(y->fw_off, 0, (F + 1) * sizeof *y->fw_off);
-  memset(y->vr_off, 0, (V + 1) * sizeof *y->vr_off);
-  memset(y->vw_off, 0, (V + 1) * sizeof *y->vw_off);
+  memset(y->fact_writer_off, 0, (F + 1) * sizeof *y->fact_writer_off);
+  memset(y->var_reader_off, 0, (V + 1) * sizeof *y->var_reader_off);
+  memset(y->var_writer_off, 0, (V + 1) * sizeof *y->var_writer_off);
   for (size_t i = 0; i < NA; ++i) {
     int32_t a = p->active[i];
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff; ++k) {
       const goap__var *v = &d->vars[x->eff[k].var];
-      y->fw_off[r->fact_off[x->eff[k].var] + eff_value(v, &x->eff[k]) + 1]++;
-      y->vw_off[x->eff[k].var + 1]++;
+      y->fact_writer_off[r->fact_off[x->eff[k].var] + eff_value(v, &x->eff[k]) + 1]++;
+      y->var_writer_off[x->eff[k].var + 1]++;
       ++nfw;
     }
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
-      y->vr_off[r->cond[k].var + 1]++;
+      y->var_reader_off[r->cond[k].var + 1]++;
       ++nvr;
     }
   }
-  for (size_t f = 0; f < F; ++f) y->fw_off[f + 1] += y->fw_off[f];
+  for (size_t f = 0; f < F; ++f) y->fact_writer_off[f + 1] += y->fact_writer_off[f];
   for (size_t v = 0; v < V; ++v) {
-    y->vr_off[v + 1] += y->vr_off[v];
-    y->vw_off[v + 1] += y->vw_off[v];
+    y->var_reader_off[v + 1] += y->var_reader_off[v];
+    y->var_writer_off[v + 1] += y->var_writer_off[v];
   }
-  GROW(fw, nfw);
-  GROW(vw_act, nfw);
-  GROW(vw_val, nfw);
-  GROW(vr_act, nvr);
-  GROW(vr_cond, nvr);
+  GROW(fact_writer, nfw);
+  GROW(var_writer_act, nfw);
+  GROW(var_writer_val, nfw);
+  GROW(var_reader_act, nvr);
+  GROW(var_reader_cond, nvr);
   for (size_t i = 0; i < NA; ++i) {
     int32_t a = p->active[i];
     const goap__action *x = &d->actions[a];
     for (int k = 0; k < x->neff; ++k) {
       int32_t var = x->eff[k].var;
       uint64_t val = eff_value(&d->vars[var], &x->eff[k]);
-      y->fw[y->fw_off[r->fact_off[var] + val]++] = (int32_t)i;
-      y->vw_act[y->vw_off[var]] = (int32_t)i;
-      y->vw_val[y->vw_off[var]++] = val;
+      y->fact_writer[y->fact_writer_off[r->fact_off[var] + val]++] = (int32_t)i;
+      y->var_writer_act[y->var_writer_off[var]] = (int32_t)i;
+      y->var_writer_val[y->var_writer_off[var]++] = val;
     }
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
       int32_t var = r->cond[k].var;
-      y->vr_act[y->vr_off[var]] = (int32_t)i;
-      y->vr_cond[y->vr_off[var]++] = (int32_t)k;
+      y->var_reader_act[y->var_reader_off[var]] = (int32_t)i;
+      y->var_reader_cond[y->var_reader_off[var]++] = (int32_t)k;
     }
   }
-  for (size_t f = F; f > 0; --f) y->fw_off[f] = y->fw_off[f - 1];
-  y->fw_off[0] = 0;
+  for (size_t f = F; f > 0; --f) y->fact_writer_off[f] = y->fact_writer_off[f - 1];
+  y->fact_writer_off[0] = 0;
   for (size_t v = V; v > 0; --v) {
-    y->vr_off[v] = y->vr_off[v - 1];
-    y->vw_off[v] = y->vw_off[v - 1];
+    y->var_reader_off[v] = y->var_reader_off[v - 1];
+    y->var_writer_off[v] = y->var_writer_off[v - 1];
   }
-  y->vr_off[0] = y->vw_off[0] = 0;
+  y->var_reader_off[0] = y->var_writer_off[0] = 0;
   /* the achiever counts of every condition of an active action and of the goal */
   for (size_t i = 0; i < NA; ++i) {
     int32_t a = p->active[i];
     for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
       const goap__rcond *c = &r->cond[k];
-      y->cach[k] = achievers(p, c->var, c->a, c->b, c->ne, c->has_ne, NULL, 0);
+      y->cond_achievers[k] = achievers(p, c->var, c->a, c->b, c->ne, c->has_ne, NULL, 0);
     }
   }
   for (int i = 0; i < p->nwant; ++i) {
     const goap__ftest *t = &p->goal_ft[i];
-    y->gach[i] = achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, NULL, 0);
+    y->goal_achievers[i] = achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, NULL, 0);
   }
   y->ok = 1;
   return GOAP_OK;
@@ -214,53 +214,55 @@ void goap__por_start(goap_planner *p) {
 /* Appends b to the list being built when it is new (tok: that list's stamp). */
 static inline int if_add(goap_planner *p, int32_t b, uint32_t tok) {
   goap__por *y = &p->por;
-  if (y->istamp[b] == tok) return 1;
-  y->istamp[b] = tok;
-  if (y->nifl >= POR_MAX_ENTRIES) return 0;
-  if (goap__planner_grow(p, (void **)&y->ifl, &y->c_ifl, y->nifl + 1, sizeof *y->ifl) != GOAP_OK)
+  if (y->interf_stamp[b] == tok) return 1;
+  y->interf_stamp[b] = tok;
+  if (y->ninterf >= POR_MAX_ENTRIES) return 0;
+  if (goap__planner_grow(p, (void **)&y->interf, &y->cap_interf, y->ninterf + 1,
+                         sizeof *y->interf) != GOAP_OK)
     return 0;
-  y->ifl[y->nifl++] = b;
+  y->interf[y->ninterf++] = b;
   return 1;
 }
 
 /* Computes active action ai's interference list (once): the actions whose conditions its
  * effects exclude, which set its effects' variables to other values, or whose effects its
- * conditions exclude; each once (istamp). 0 when the list cannot grow. */
+ * conditions exclude; each once (interf_stamp). 0 when the list cannot grow. */
 static int interference(goap_planner *p, int32_t ai) {
   goap__por *y = &p->por;
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   int32_t a = p->active[ai];
   const goap__action *x = &d->actions[a];
-  if (++y->igen == 0) {
-    memset(y->istamp, 0, (size_t)p->nactive * sizeof *y->istamp);
-    y->igen = 1;
+  if (++y->interf_gen == 0) {
+    memset(y->interf_stamp, 0, (size_t)p->nactive * sizeof *y->interf_stamp);
+    y->interf_gen = 1;
   }
-  uint32_t tok = y->igen;
-  size_t start = y->nifl;
+  uint32_t tok = y->interf_gen;
+  size_t start = y->ninterf;
   for (int k = 0; k < x->neff; ++k) {
     int32_t var = x->eff[k].var;
     uint64_t xv = eff_value(&d->vars[var], &x->eff[k]);
-    for (uint32_t j = y->vr_off[var]; j < y->vr_off[var + 1]; ++j) {
-      const goap__rcond *c = &r->cond[y->vr_cond[j]];
-      int32_t b = y->vr_act[j];
+    for (uint32_t j = y->var_reader_off[var]; j < y->var_reader_off[var + 1]; ++j) {
+      const goap__rcond *c = &r->cond[y->var_reader_cond[j]];
+      int32_t b = y->var_reader_act[j];
       if (b != ai && !allowed(xv, c->a, c->b, c->ne, c->has_ne) && !if_add(p, b, tok)) return 0;
     }
-    for (uint32_t j = y->vw_off[var]; j < y->vw_off[var + 1]; ++j) {
-      int32_t b = y->vw_act[j];
-      if (b != ai && y->vw_val[j] != xv && !if_add(p, b, tok)) return 0;
+    for (uint32_t j = y->var_writer_off[var]; j < y->var_writer_off[var + 1]; ++j) {
+      int32_t b = y->var_writer_act[j];
+      if (b != ai && y->var_writer_val[j] != xv && !if_add(p, b, tok)) return 0;
     }
   }
   for (uint32_t k = r->act_off[a]; k < r->act_off[a + 1]; ++k) {
     const goap__rcond *c = &r->cond[k];
-    for (uint32_t j = y->vw_off[c->var]; j < y->vw_off[c->var + 1]; ++j) {
-      int32_t b = y->vw_act[j];
-      if (b != ai && !allowed(y->vw_val[j], c->a, c->b, c->ne, c->has_ne) && !if_add(p, b, tok))
+    for (uint32_t j = y->var_writer_off[c->var]; j < y->var_writer_off[c->var + 1]; ++j) {
+      int32_t b = y->var_writer_act[j];
+      if (b != ai && !allowed(y->var_writer_val[j], c->a, c->b, c->ne, c->has_ne) &&
+          !if_add(p, b, tok))
         return 0;
     }
   }
-  y->if_off[ai] = (uint32_t)start;
-  y->if_len[ai] = (uint32_t)(y->nifl - start);
+  y->interf_off[ai] = (uint32_t)start;
+  y->interf_len[ai] = (uint32_t)(y->ninterf - start);
   return 1;
 }
 
@@ -269,35 +271,37 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
   const goap_domain *d = p->d;
   const goap__relax *r = &p->rx;
   uint32_t NA = (uint32_t)p->nactive, n = 0, head = 0, napp = 0;
-  if (++y->gen == 0) {
-    memset(y->stamp, 0, NA * sizeof *y->stamp);
-    y->gen = 1;
+  if (++y->set_gen == 0) {
+    memset(y->set_stamp, 0, NA * sizeof *y->set_stamp);
+    y->set_gen = 1;
   }
-  *list = y->out;
+  *list = y->applicable;
   /* the unmet goal condition with the fewest achievers */
   int best = -1;
   for (int i = 0; i < p->nwant; ++i)
-    if (!goap__ftest_ok(&p->goal_ft[i], s) && (best < 0 || y->gach[i] < y->gach[best])) best = i;
+    if (!goap__ftest_ok(&p->goal_ft[i], s) &&
+        (best < 0 || y->goal_achievers[i] < y->goal_achievers[best]))
+      best = i;
   if (best < 0) { /* a goal state (not expanded by the searches): everything */
-    for (uint32_t i = 0; i < NA; ++i) y->out[i] = (int32_t)i;
+    for (uint32_t i = 0; i < NA; ++i) y->applicable[i] = (int32_t)i;
     return NA;
   }
   const goap__ftest *t = &p->goal_ft[best];
   (void)achievers(p, t->var, t->a, t->b, t->ne, t->has_ne, &n, 1);
   while (head < n) {
-    int32_t ai = y->work[head++], a = p->active[ai];
+    int32_t ai = y->set_order[head++], a = p->active[ai];
     if (goap__action_ok(d, &d->actions[a], s)) {
-      y->bits[ai >> 6] |= (goap_word)1 << (ai & 63);
+      y->applicable_bits[ai >> 6] |= (goap_word)1 << (ai & 63);
       ++napp;
-      if (y->if_off[ai] == UINT32_MAX && !interference(p, ai)) {
+      if (y->interf_off[ai] == UINT32_MAX && !interference(p, ai)) {
         p->por_on = 0;
         break;
       }
-      for (uint32_t k = y->if_off[ai], ke = k + y->if_len[ai]; k < ke; ++k) {
-        int32_t b = y->ifl[k];
-        if (y->stamp[b] != y->gen) {
-          y->stamp[b] = y->gen;
-          y->work[n++] = b;
+      for (uint32_t k = y->interf_off[ai], ke = k + y->interf_len[ai]; k < ke; ++k) {
+        int32_t b = y->interf[k];
+        if (y->set_stamp[b] != y->set_gen) {
+          y->set_stamp[b] = y->set_gen;
+          y->set_order[n++] = b;
         }
       }
       continue;
@@ -309,7 +313,7 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
       const goap__var *v = &d->vars[c->var];
       uint64_t x = goap__field_get(s, v->word, v->shift, v->fmask);
       if (!allowed(x, c->a, c->b, c->ne, c->has_ne) &&
-          (pick == UINT32_MAX || y->cach[k] < y->cach[pick]))
+          (pick == UINT32_MAX || y->cond_achievers[k] < y->cond_achievers[pick]))
         pick = k;
     }
     if (pick == UINT32_MAX) continue; /* never applicable (its conditions contradict) */
@@ -330,12 +334,12 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
   /* the applicable members in active order (the bits are cleared on the way) */
   uint32_t m = 0;
   for (uint32_t w = 0; w < (NA + 63) / 64; ++w) {
-    goap_word bits = y->bits[w];
-    y->bits[w] = 0;
+    goap_word bits = y->applicable_bits[w];
+    y->applicable_bits[w] = 0;
     while (bits) {
       int b = low_bit(bits);
       bits &= bits - 1;
-      y->out[m++] = (int32_t)(w * 64 + (uint32_t)b);
+      y->applicable[m++] = (int32_t)(w * 64 + (uint32_t)b);
     }
   }
   return p->por_on ? m : UINT32_MAX;
@@ -344,9 +348,11 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
 void goap__por_free(goap_planner *p) {
   goap__por *y = &p->por;
   const goap_allocator *al = &p->alloc;
-#define F(field) goap__free(al, y->field, y->c_##field * sizeof *y->field);
-  F(fw_off) F(fw) F(vr_off) F(vr_act) F(vr_cond) F(vw_off) F(vw_act) F(vw_val) F(if_off)
-  F(if_len) F(ifl) F(cach) F(gach) F(stamp) F(istamp) F(work) F(out) F(bits)
+#define F(field) goap__free(al, y->field, y->cap_##field * sizeof *y->field);
+  F(fact_writer_off) F(fact_writer) F(var_reader_off) F(var_reader_act) F(var_reader_cond)
+  F(var_writer_off) F(var_writer_act) F(var_writer_val) F(interf_off) F(interf_len) F(interf)
+  F(cond_achievers) F(goal_achievers) F(set_stamp) F(interf_stamp) F(set_order) F(applicable)
+  F(applicable_bits)
 #undef F
   memset(y, 0, sizeof *y);
 }

@@ -9,7 +9,7 @@
  *    sorted lexicographically, ties kept in member order (a stable insertion sort), so the
  *    form is deterministic and two states of one orbit get the same one.
  *  - A permutation `perm` maps a member to its new position: canon(s)'s member perm[m] holds
- *    s's member m's tuple. It is stored per class at cls[c].mbase.
+ *    s's member m's tuple. It is stored per class at classes[c].member_base.
  *  - The planner's tables (goap__sym in planner.h) are sized at begin through
  *    goap__planner_grow; canonicalising and mapping back allocate nothing.
  *  - goap_symmetry_check reads the domain only; its temporary arrays come from the domain's
@@ -191,10 +191,10 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   goap__sym *y = &p->sym;
   const goap_domain *d = p->d;
   y->on = 0;
-  y->ncls = 0;
-  GROW(vmark, c_vmark, (size_t)d->nvars);
-  GROW(aslot, c_aslot, (size_t)d->nactions);
-  goap_status st = goap__sym_shape(d, sym, y->vmark, y->aslot);
+  y->nclasses = 0;
+  GROW(var_class, cap_var_class, (size_t)d->nvars);
+  GROW(act_slot, cap_act_slot, (size_t)d->nactions);
+  goap_status st = goap__sym_shape(d, sym, y->var_class, y->act_slot);
   if (st != GOAP_OK) return st;
   size_t nf = 0, na = 0, nm = 0, tup = 0, ord = 0, nk = 0;
   for (int c = 0; c < sym->class_count; ++c) {
@@ -207,35 +207,35 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
     if (m * (size_t)x->slot_vars > tup) tup = m * (size_t)x->slot_vars;
     if (m > ord) ord = m;
   }
-  GROW(cls, c_cls, (size_t)sym->class_count);
-  GROW(fld, c_fld, nf);
-  GROW(acts, c_acts, na);
-  GROW(tup, c_tup, tup);
-  GROW(ord, c_ord, ord);
-  GROW(rho, c_rho, nm);
-  GROW(pi, c_pi, nm);
-  GROW(work, c_work, (size_t)p->W);
-  GROW(ksh, c_ksh, nk);
-  GROW(amask, c_amask, (size_t)d->nactions);
+  GROW(classes, cap_classes, (size_t)sym->class_count);
+  GROW(fields, cap_fields, nf);
+  GROW(slot_acts, cap_slot_acts, na);
+  GROW(tuple_keys, cap_tuple_keys, tup);
+  GROW(member_order, cap_member_order, ord);
+  GROW(rho, cap_rho, nm);
+  GROW(pi, cap_pi, nm);
+  GROW(map_state, cap_map_state, (size_t)p->W);
+  GROW(key_shift, cap_key_shift, nk);
+  GROW(act_class_mask, cap_act_class_mask, (size_t)d->nactions);
   for (int a = 0; a < d->nactions; ++a) {
     uint64_t mk = 0;
     for (int k = 0; k < d->actions[a].neff; ++k) {
-      int32_t c = y->vmark[d->actions[a].eff[k].var];
+      int32_t c = y->var_class[d->actions[a].eff[k].var];
       if (c >= 0) mk |= (uint64_t)1 << (c < 63 ? c : 63);
     }
-    y->amask[a] = mk;
+    y->act_class_mask[a] = mk;
   }
   uint32_t fb = 0, ab = 0, mb = 0, kb = 0;
   for (int c = 0; c < sym->class_count; ++c) {
     const goap_symmetry_class *x = &sym->classes[c];
-    goap__symcls *k = &y->cls[c];
+    goap__symcls *k = &y->classes[c];
     k->members = x->members;
     k->slot_vars = x->slot_vars;
     k->slot_actions = x->slot_actions;
-    k->fbase = fb;
-    k->abase = ab;
-    k->mbase = mb;
-    k->kbase = kb;
+    k->field_base = fb;
+    k->act_base = ab;
+    k->member_base = mb;
+    k->shift_base = kb;
     /* a packed key: the positions' bit widths (member 0's fields; every member's match) */
     uint32_t bits = 0;
     for (int j = 0; j < x->slot_vars; ++j) {
@@ -250,20 +250,20 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
       int w = 0;
       while (w < 64 && (fm >> w)) ++w;
       at -= w;
-      y->ksh[kb + (uint32_t)j] = k->packed ? (uint32_t)at : 0;
+      y->key_shift[kb + (uint32_t)j] = k->packed ? (uint32_t)at : 0;
     }
     kb += (uint32_t)x->slot_vars;
     for (int i = 0; i < x->members * x->slot_vars; ++i) {
       const goap__var *v = &d->vars[x->vars[i]];
-      y->fld[fb].word = v->word;
-      y->fld[fb].shift = v->shift;
-      y->fld[fb].fmask = v->fmask;
+      y->fields[fb].word = v->word;
+      y->fields[fb].shift = v->shift;
+      y->fields[fb].fmask = v->fmask;
       ++fb;
     }
-    for (int i = 0; i < x->members * x->slot_actions; ++i) y->acts[ab++] = x->actions[i];
+    for (int i = 0; i < x->members * x->slot_actions; ++i) y->slot_acts[ab++] = x->actions[i];
     mb += (uint32_t)x->members;
   }
-  y->ncls = sym->class_count;
+  y->nclasses = sym->class_count;
   y->on = 1;
   return GOAP_OK;
 }
@@ -272,14 +272,14 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
 
 int goap__sym_active_ok(const goap_planner *p) {
   const goap__sym *y = &p->sym;
-  for (int c = 0; c < y->ncls; ++c) {
-    const goap__symcls *k = &y->cls[c];
+  for (int c = 0; c < y->nclasses; ++c) {
+    const goap__symcls *k = &y->classes[c];
     int sa = k->slot_actions;
     for (int j = 0; j < sa; ++j) {
-      int32_t a0 = y->acts[k->abase + (uint32_t)j];
+      int32_t a0 = y->slot_acts[k->act_base + (uint32_t)j];
       int on0 = p->act2idx[a0] >= 0;
       for (int i = 1; i < k->members; ++i) {
-        int32_t a = y->acts[k->abase + (uint32_t)(i * sa + j)];
+        int32_t a = y->slot_acts[k->act_base + (uint32_t)(i * sa + j)];
         if ((p->act2idx[a] >= 0) != on0) return 0;
         if (on0 && p->acost[a] != p->acost[a0]) return 0;
       }
@@ -291,18 +291,18 @@ int goap__sym_active_ok(const goap_planner *p) {
 void goap__sym_free(goap_planner *p) {
   goap__sym *y = &p->sym;
   const goap_allocator *al = &p->alloc;
-  goap__free(al, y->cls, y->c_cls * sizeof *y->cls);
-  goap__free(al, y->fld, y->c_fld * sizeof *y->fld);
-  goap__free(al, y->acts, y->c_acts * sizeof *y->acts);
-  goap__free(al, y->aslot, y->c_aslot * sizeof *y->aslot);
-  goap__free(al, y->vmark, y->c_vmark * sizeof *y->vmark);
-  goap__free(al, y->tup, y->c_tup * sizeof *y->tup);
-  goap__free(al, y->ord, y->c_ord * sizeof *y->ord);
-  goap__free(al, y->rho, y->c_rho * sizeof *y->rho);
-  goap__free(al, y->pi, y->c_pi * sizeof *y->pi);
-  goap__free(al, y->work, y->c_work * sizeof *y->work);
-  goap__free(al, y->ksh, y->c_ksh * sizeof *y->ksh);
-  goap__free(al, y->amask, y->c_amask * sizeof *y->amask);
+  goap__free(al, y->classes, y->cap_classes * sizeof *y->classes);
+  goap__free(al, y->fields, y->cap_fields * sizeof *y->fields);
+  goap__free(al, y->slot_acts, y->cap_slot_acts * sizeof *y->slot_acts);
+  goap__free(al, y->act_slot, y->cap_act_slot * sizeof *y->act_slot);
+  goap__free(al, y->var_class, y->cap_var_class * sizeof *y->var_class);
+  goap__free(al, y->tuple_keys, y->cap_tuple_keys * sizeof *y->tuple_keys);
+  goap__free(al, y->member_order, y->cap_member_order * sizeof *y->member_order);
+  goap__free(al, y->rho, y->cap_rho * sizeof *y->rho);
+  goap__free(al, y->pi, y->cap_pi * sizeof *y->pi);
+  goap__free(al, y->map_state, y->cap_map_state * sizeof *y->map_state);
+  goap__free(al, y->key_shift, y->cap_key_shift * sizeof *y->key_shift);
+  goap__free(al, y->act_class_mask, y->cap_act_class_mask * sizeof *y->act_class_mask);
   memset(y, 0, sizeof *y);
 }
 
@@ -316,19 +316,19 @@ static inline int row_less(const uint64_t *a, const uint64_t *b, int n) {
 
 static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) {
   int changed = 0;
-  uint64_t *t = y->tup;
-  int32_t *o = y->ord;
-  for (int c = 0; c < y->ncls; ++c) {
-    const goap__symcls *k = &y->cls[c];
+  uint64_t *t = y->tuple_keys;
+  int32_t *o = y->member_order;
+  for (int c = 0; c < y->nclasses; ++c) {
+    const goap__symcls *k = &y->classes[c];
     if (!((mask >> (c < 63 ? c : 63)) & 1u)) {
       if (perm)
-        for (int q = 0; q < k->members; ++q) perm[k->mbase + (uint32_t)q] = q;
+        for (int q = 0; q < k->members; ++q) perm[k->member_base + (uint32_t)q] = q;
       continue;
     }
-    const goap__symfld *f = y->fld + k->fbase;
+    const goap__symfld *f = y->fields + k->field_base;
     int m = k->members, sv = k->slot_vars, moved = 0;
     if (k->packed) { /* one key per member: the tuple in a word, compared at once */
-      const uint32_t *ksh = y->ksh + k->kbase;
+      const uint32_t *ksh = y->key_shift + k->shift_base;
       for (int i = 0; i < m; ++i) {
         uint64_t key = 0;
         for (int j = 0; j < sv; ++j) {
@@ -356,7 +356,7 @@ static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) 
         }
       }
       if (perm)
-        for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+        for (int q = 0; q < m; ++q) perm[k->member_base + (uint32_t)o[q]] = q;
       continue;
     }
     /* read each member's tuple and insert the member into the sorted order (stable: a member
@@ -388,7 +388,7 @@ static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) 
       }
     }
     if (perm)
-      for (int q = 0; q < m; ++q) perm[k->mbase + (uint32_t)o[q]] = q;
+      for (int q = 0; q < m; ++q) perm[k->member_base + (uint32_t)o[q]] = q;
   }
   return changed;
 }
@@ -398,7 +398,7 @@ int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
 }
 
 int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
-  return canon_mask(y, s, perm, y->amask[a]);
+  return canon_mask(y, s, perm, y->act_class_mask[a]);
 }
 
 /* ---- mapping a plan back -------------------------------------------------------------------- */
@@ -406,31 +406,31 @@ int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) 
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
   goap__sym *y = &p->sym;
   const goap_domain *d = p->d;
-  goap_word *r = y->work;
+  goap_word *r = y->map_state;
   int32_t *rho = y->rho, *pi = y->pi;
   /* r_i = rho_i(s_i): canonical member rho[m] holds real member m */
   goap__copy_words(r, p->start, p->W);
   (void)goap__sym_canon(y, r, rho);
   for (int i = 0; i < len; ++i) {
     int32_t a = plan[i];
-    if (y->aslot[a] >= 0) {
+    if (y->act_slot[a] >= 0) {
       /* the canonical action (member mc, position j) is real member rho^-1(mc)'s: pi holds
        * rho^-1 for the moment */
-      for (int c = 0; c < y->ncls; ++c) {
-        const goap__symcls *x = &y->cls[c];
+      for (int c = 0; c < y->nclasses; ++c) {
+        const goap__symcls *x = &y->classes[c];
         for (int m = 0; m < x->members; ++m)
-          pi[x->mbase + (uint32_t)rho[x->mbase + (uint32_t)m]] = m;
+          pi[x->member_base + (uint32_t)rho[x->member_base + (uint32_t)m]] = m;
       }
       plan[i] = goap__sym_map_action(y, pi, a);
     }
     /* r_{i+1} = canon(r_i[a]) = pi(r_i[a]); rho_{i+1} = pi o rho_i */
     goap__action_do(d, &d->actions[a], r);
     (void)goap__sym_canon(y, r, pi);
-    for (int c = 0; c < y->ncls; ++c) {
-      const goap__symcls *x = &y->cls[c];
+    for (int c = 0; c < y->nclasses; ++c) {
+      const goap__symcls *x = &y->classes[c];
       for (int m = 0; m < x->members; ++m) {
-        uint32_t at = x->mbase + (uint32_t)m;
-        rho[at] = pi[x->mbase + (uint32_t)rho[at]];
+        uint32_t at = x->member_base + (uint32_t)m;
+        rho[at] = pi[x->member_base + (uint32_t)rho[at]];
       }
     }
   }
@@ -440,24 +440,24 @@ void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
 
 int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm) {
   goap__sym *y = &p->sym;
-  goap__copy_words(y->work, r, p->W);
-  goap__action_do(p->d, &p->d->actions[a], y->work);
-  (void)goap__sym_canon_after(y, y->work, a, perm);
-  for (int c = 0; c < y->ncls; ++c) {
-    const goap__symcls *x = &y->cls[c];
+  goap__copy_words(y->map_state, r, p->W);
+  goap__action_do(p->d, &p->d->actions[a], y->map_state);
+  (void)goap__sym_canon_after(y, y->map_state, a, perm);
+  for (int c = 0; c < y->nclasses; ++c) {
+    const goap__symcls *x = &y->classes[c];
     for (int m = 0; m < x->members; ++m)
-      if (perm[x->mbase + (uint32_t)m] != m) return 1;
+      if (perm[x->member_base + (uint32_t)m] != m) return 1;
   }
   return 0;
 }
 
 int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a) {
-  int32_t k = y->aslot[a];
+  int32_t k = y->act_slot[a];
   if (k < 0) return a;
   int c = 0;
-  while (c + 1 < y->ncls && (int32_t)y->cls[c + 1].abase <= k) ++c;
-  const goap__symcls *x = &y->cls[c];
-  int sa = x->slot_actions, off = k - (int32_t)x->abase;
+  while (c + 1 < y->nclasses && (int32_t)y->classes[c + 1].act_base <= k) ++c;
+  const goap__symcls *x = &y->classes[c];
+  int sa = x->slot_actions, off = k - (int32_t)x->act_base;
   int m = off / sa, j = off % sa;
-  return y->acts[x->abase + (uint32_t)(perm[x->mbase + (uint32_t)m] * sa + j)];
+  return y->slot_acts[x->act_base + (uint32_t)(perm[x->member_base + (uint32_t)m] * sa + j)];
 }
