@@ -151,9 +151,10 @@ typedef struct goap_error {
  *     <source line>
  *     ^
  * ("warning: " for a warning). An error with no file and no position prints just
- * "error: message", followed by " (at byte N)" when offset != 0 and line == 0. Writes at most
- * cap bytes (always NUL-terminated when cap > 0); returns the length the whole text needs,
- * excluding the NUL (as snprintf). e NULL writes "" and returns 0. Thread-safe. */
+ * "error: message", followed by " (at byte N)" when offset != 0 and line == 0. Every line of
+ * the text, the last included, ends with '\n'. Writes at most cap bytes (always
+ * NUL-terminated when cap > 0); returns the length the whole text needs, excluding the NUL
+ * (as snprintf). e NULL writes "" and returns 0. Thread-safe. */
 GOAP_API size_t goap_error_format(const goap_error *e, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------------------------
