@@ -48,7 +48,6 @@
  *   static `join` of src/pddl/ground.c renamed to join__pddl_ground in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_holds` of src/hddl/hddl_verify.c renamed to lit_holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
- *   static `low_bit` of src/core/stubborn.c renamed to low_bit__core_stubborn in goap.c (clashes with src/core/small_search.c)
  *   static `mix` of src/runtime/replay.c renamed to mix__runtime_replay in goap.c (clashes with src/pddl/pddl_symmetry.c)
  *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `nm` of src/pddl/parse.c renamed to nm__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
@@ -182,6 +181,21 @@ uint64_t goap__now_ns(void);
 typedef uint64_t (*goap__clock_fn)(void *ctx);
 /* Nanoseconds from t0 to t1 of a clock, 0 if it went backwards (an injected clock may). */
 static inline uint64_t goap__elapsed_ns(uint64_t t0, uint64_t t1) { return t1 > t0 ? t1 - t0 : 0; }
+
+/* The index of x's lowest set bit; x != 0. */
+static inline int goap__lowest_bit(uint64_t x) {
+  GOAP_ASSERT(x != 0);
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    ++i;
+  }
+  return i;
+#endif
+}
 
 /* ---- name tables: (namespace, bytes) -> id, keys borrowed from their owners ---------------- */
 typedef struct goap__name_slot {
@@ -4718,24 +4732,11 @@ static void useful_all(goap_planner *p, goap_word *s) {
     if (useful_fast(p, p->active[i], s)) set_bit(bits, i, 1);
 }
 
-static inline int lowest_bit(goap_word x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int i = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    ++i;
-  }
-  return i;
-#endif
-}
-
 static goap_status expand_small(goap_planner *p, uint32_t n) {
   double g = p->nodes.g[n];
   goap_word bits = p->nodes.states[(size_t)n * 2 + 1];
   while (bits) {
-    int i = lowest_bit(bits);
+    int i = goap__lowest_bit(bits);
     bits &= bits - 1;
     const goap__quick *q = &p->small_q[i];
     goap_word s0 = p->nodes.states[(size_t)n * 2];
@@ -4743,7 +4744,7 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     goap_word cb = p->nodes.states[(size_t)n * 2 + 1];
     uint64_t aff = p->small_aff[i];
     while (aff) {
-      int j = lowest_bit(aff);
+      int j = goap__lowest_bit(aff);
       aff &= aff - 1;
       const goap__quick *r = &p->small_q[j];
       goap_word u = (goap_word)(((t0 & r->pm) == r->pv) & ((t0 & r->em) != r->ev));
@@ -4793,7 +4794,7 @@ static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, i
   for (uint32_t k = 0; k < uw; ++k) {
     goap_word bits = p->nodes.states[(size_t)n * stride + W + k];
     while (bits) {
-      int i = (int)k * 64 + lowest_bit(bits);
+      int i = (int)k * 64 + goap__lowest_bit(bits);
       bits &= bits - 1;
       int32_t a = p->active[i];
       const goap__action *act = &d->actions[a];
@@ -4890,7 +4891,7 @@ static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int c
       goap_word x = p->nodes.states[(size_t)n * p->stride + w];
       goap_word bits = val ? (x & p->succ.anchor_true[w]) : (~x & p->succ.anchor_false[w]);
       while (bits) {
-        int b = lowest_bit(bits);
+        int b = goap__lowest_bit(bits);
         bits &= bits - 1;
         uint32_t f = r->fact_off[p->succ.bit_var[w * 64 + (uint32_t)b]] + val;
         st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],
@@ -7305,19 +7306,6 @@ static int small_goal_rest(const goap_planner *p, uint64_t s) {
   return 1;
 }
 
-static SMALL_INLINE int low_bit(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int i = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    ++i;
-  }
-  return i;
-#endif
-}
-
 static SMALL_INLINE int hless(const goap__hentry *a, const goap__hentry *b) {
   if (a->f != b->f) return a->f < b->f;
   if (a->tie != b->tie) return a->tie < b->tie;
@@ -7613,14 +7601,14 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         bits = useful_set(Q, p->nactive, s);
       } else {
         uint64_t aff = AFF[a2i[na - 1]], now = 0;
-        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
+        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[goap__lowest_bit(k)], s) << goap__lowest_bit(k);
         bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
       }
       S[(size_t)n * 2 + 1] = bits;
     }
     double g = NG[n];
     for (; bits; bits &= bits - 1) {
-      int i = low_bit(bits);
+      int i = goap__lowest_bit(bits);
       uint64_t t = (s & ~Q[i].em) | Q[i].ev;
       int32_t a = active[i];
       double g2 = g + acost[a];
@@ -7802,8 +7790,6 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
 }
 
 /* ==== src/core/stubborn.c ==== */
-/* names of src/core/stubborn.c that another file also declares */
-#define low_bit low_bit__core_stubborn
 /*
  * stubborn.c -- strong stubborn sets (GOAP_REQUEST_STUBBORN): partial-order pruning of the
  * forward successors of a state, safe for optimal search (Alkhazraji, Wehrle, Mattmüller and
@@ -7852,19 +7838,6 @@ int goap_config_is_optimal(goap_search s, goap_heuristic h) {
                                         sizeof *y->field);                                    \
     if (g_ != GOAP_OK) return g_;                                                             \
   } while (0)
-
-static inline int low_bit(goap_word x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int i = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    ++i;
-  }
-  return i;
-#endif
-}
 
 static inline int allowed(uint64_t x, uint64_t a, uint64_t b, uint64_t ne, uint32_t has_ne) {
   return x >= a && x <= b && !(has_ne && x == ne);
@@ -8143,7 +8116,7 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
     goap_word bits = y->applicable_bits[w];
     y->applicable_bits[w] = 0;
     while (bits) {
-      int b = low_bit(bits);
+      int b = goap__lowest_bit(bits);
       bits &= bits - 1;
       y->applicable[m++] = (int32_t)(w * 64 + (uint32_t)b);
     }
@@ -8169,7 +8142,6 @@ void goap__por_free(goap_planner *p) {
 #undef POR_TRIAL_NONE
 #undef GROW
 #undef F
-#undef low_bit
 
 /* ==== src/core/succ_index.c ==== */
 /*

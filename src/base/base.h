@@ -97,6 +97,21 @@ typedef uint64_t (*goap__clock_fn)(void *ctx);
 /* Nanoseconds from t0 to t1 of a clock, 0 if it went backwards (an injected clock may). */
 static inline uint64_t goap__elapsed_ns(uint64_t t0, uint64_t t1) { return t1 > t0 ? t1 - t0 : 0; }
 
+/* The index of x's lowest set bit; x != 0. */
+static inline int goap__lowest_bit(uint64_t x) {
+  GOAP_ASSERT(x != 0);
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    ++i;
+  }
+  return i;
+#endif
+}
+
 /* ---- name tables: (namespace, bytes) -> id, keys borrowed from their owners ---------------- */
 typedef struct goap__name_slot {
   const char *key; /* NULL: empty slot; not NUL-terminated (len bytes) */

@@ -507,24 +507,11 @@ static void useful_all(goap_planner *p, goap_word *s) {
     if (useful_fast(p, p->active[i], s)) set_bit(bits, i, 1);
 }
 
-static inline int lowest_bit(goap_word x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int i = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    ++i;
-  }
-  return i;
-#endif
-}
-
 static goap_status expand_small(goap_planner *p, uint32_t n) {
   double g = p->nodes.g[n];
   goap_word bits = p->nodes.states[(size_t)n * 2 + 1];
   while (bits) {
-    int i = lowest_bit(bits);
+    int i = goap__lowest_bit(bits);
     bits &= bits - 1;
     const goap__quick *q = &p->small_q[i];
     goap_word s0 = p->nodes.states[(size_t)n * 2];
@@ -532,7 +519,7 @@ static goap_status expand_small(goap_planner *p, uint32_t n) {
     goap_word cb = p->nodes.states[(size_t)n * 2 + 1];
     uint64_t aff = p->small_aff[i];
     while (aff) {
-      int j = lowest_bit(aff);
+      int j = goap__lowest_bit(aff);
       aff &= aff - 1;
       const goap__quick *r = &p->small_q[j];
       goap_word u = (goap_word)(((t0 & r->pm) == r->pv) & ((t0 & r->em) != r->ev));
@@ -582,7 +569,7 @@ static inline goap_status expand_incremental_impl(goap_planner *p, uint32_t n, i
   for (uint32_t k = 0; k < uw; ++k) {
     goap_word bits = p->nodes.states[(size_t)n * stride + W + k];
     while (bits) {
-      int i = (int)k * 64 + lowest_bit(bits);
+      int i = (int)k * 64 + goap__lowest_bit(bits);
       bits &= bits - 1;
       int32_t a = p->active[i];
       const goap__action *act = &d->actions[a];
@@ -679,7 +666,7 @@ static inline goap_status expand_indexed_impl(goap_planner *p, uint32_t n, int c
       goap_word x = p->nodes.states[(size_t)n * p->stride + w];
       goap_word bits = val ? (x & p->succ.anchor_true[w]) : (~x & p->succ.anchor_false[w]);
       while (bits) {
-        int b = lowest_bit(bits);
+        int b = goap__lowest_bit(bits);
         bits &= bits - 1;
         uint32_t f = r->fact_off[p->succ.bit_var[w * 64 + (uint32_t)b]] + val;
         st = expand_list(p, n, g, p->succ.list + p->succ.anchor_off[f],

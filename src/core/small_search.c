@@ -113,19 +113,6 @@ static int small_goal_rest(const goap_planner *p, uint64_t s) {
   return 1;
 }
 
-static SMALL_INLINE int low_bit(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int i = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    ++i;
-  }
-  return i;
-#endif
-}
-
 static SMALL_INLINE int hless(const goap__hentry *a, const goap__hentry *b) {
   if (a->f != b->f) return a->f < b->f;
   if (a->tie != b->tie) return a->tie < b->tie;
@@ -421,14 +408,14 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         bits = useful_set(Q, p->nactive, s);
       } else {
         uint64_t aff = AFF[a2i[na - 1]], now = 0;
-        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[low_bit(k)], s) << low_bit(k);
+        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[goap__lowest_bit(k)], s) << goap__lowest_bit(k);
         bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
       }
       S[(size_t)n * 2 + 1] = bits;
     }
     double g = NG[n];
     for (; bits; bits &= bits - 1) {
-      int i = low_bit(bits);
+      int i = goap__lowest_bit(bits);
       uint64_t t = (s & ~Q[i].em) | Q[i].ev;
       int32_t a = active[i];
       double g2 = g + acost[a];

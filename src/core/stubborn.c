@@ -47,19 +47,6 @@
     if (g_ != GOAP_OK) return g_;                                                             \
   } while (0)
 
-static inline int low_bit(goap_word x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int i = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    ++i;
-  }
-  return i;
-#endif
-}
-
 static inline int allowed(uint64_t x, uint64_t a, uint64_t b, uint64_t ne, uint32_t has_ne) {
   return x >= a && x <= b && !(has_ne && x == ne);
 }
@@ -337,7 +324,7 @@ uint32_t goap__por_stubborn(goap_planner *p, const goap_word *s, const int32_t *
     goap_word bits = y->applicable_bits[w];
     y->applicable_bits[w] = 0;
     while (bits) {
-      int b = low_bit(bits);
+      int b = goap__lowest_bit(bits);
       bits &= bits - 1;
       y->applicable[m++] = (int32_t)(w * 64 + (uint32_t)b);
     }
