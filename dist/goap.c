@@ -2100,6 +2100,10 @@ size_t goap_error_format(const goap_error *diag, char *buf, size_t cap) {
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
  *  - gslot_map, indexed by a key hash's low bits, names the slot found last with such a hash: a
  *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
+ *    gslot_hint, indexed by bits of the request's want array's address, names the slot found
+ *    last for a request with its goal there: a hint checked by content (every part of the key
+ *    compared, not the hash), which spares hashing the key when the caller keeps its goal
+ *    arrays (as a game keeps one per goal); the key is never the address.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
@@ -2676,6 +2680,10 @@ struct goap_planner {
   int ngslots;
   int gslot_current;                  /* the slot of the current selection, -1 none */
   uint8_t gslot_map[64];          /* goal_cache.c: a slot that held a key with these hash bits */
+  /* goal_cache.c: the slot found last for a request whose want array was at this address
+   * (by the address's bits): a hint, checked by content like any slot */
+  const goap_cond *gslot_hint_want[64];
+  uint8_t gslot_hint[64];
   uint32_t gslot_clock;           /* LRU clock */
   void *gslot_block;              /* the slots' arrays */
   size_t gslot_block_bytes;
@@ -2801,6 +2809,11 @@ goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
 uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
 /* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+/* The slot holding the request's key when the slot last found for its want array's address
+ * holds it (compared by content), else -1: a lookup without the key's hash. */
+int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags);
+/* Remembers slot i as the one for the request's want array's address. */
+void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i);
 /* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
 void goap__gserial_new(goap_planner *p);
 
@@ -3028,12 +3041,12 @@ uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, u
   return h ^ (uint64_t)(uint32_t)n;
 }
 
-/* Slot i holds the request's key. */
+/* Slot i holds the request's key (the key's hash h is compared first unless hashed is 0). */
 static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsigned flags,
-                    uint64_t h) {
+                    uint64_t h, int hashed) {
   const goap__gslot *g = &p->gslots[i];
   int n = req->want_count, costs = req->costs != NULL;
-  if (g->hash != h || !g->serial || g->nwant != n || g->flags != flags ||
+  if ((hashed && g->hash != h) || !g->serial || g->nwant != n || g->flags != flags ||
       g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
     return 0;
   for (int j = 0; j < n; ++j)
@@ -3048,13 +3061,32 @@ static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsig
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h) {
   unsigned k = (unsigned)(h & 63u);
   int i = p->gslot_map[k];
-  if (i < p->ngslots && gslot_is(p, i, req, flags, h)) return i;
+  if (i < p->ngslots && gslot_is(p, i, req, flags, h, 1)) return i;
   for (i = 0; i < p->ngslots; ++i) {
-    if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h)) continue;
+    if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h, 1)) continue;
     p->gslot_map[k] = (uint8_t)i;
     return i;
   }
   return -1;
+}
+
+static unsigned hint_of(const goap_cond *want) {
+  uint64_t a = (uint64_t)(uintptr_t)want * 0x9e3779b97f4a7c15ull;
+  a = (a ^ (a >> 29)) * 0x9e3779b97f4a7c15ull;
+  return (unsigned)(a >> 58);
+}
+
+int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags) {
+  unsigned k = hint_of(req->want);
+  int i = p->gslot_hint[k];
+  if (p->gslot_hint_want[k] != req->want || i >= p->ngslots) return -1;
+  return gslot_is(p, i, req, flags, 0, 0) ? i : -1;
+}
+
+void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i) {
+  unsigned k = hint_of(req->want);
+  p->gslot_hint_want[k] = req->want;
+  p->gslot_hint[k] = (uint8_t)i;
 }
 
 /* A new serial for the selection about to be made; when the serials wrap, every slot and
@@ -6043,9 +6075,14 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
         if (p->gslots[i].req_costs) p->gslots[i].serial = 0;
     }
   }
-  uint64_t gh =
-      goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
-  int gi = goap__gslot_find(p, req, sflags, gh);
+  /* the slot found last for this want array, checked by content; else by the key's hash */
+  uint64_t gh = 0;
+  int gi = goap__gslot_hinted(p, req, sflags);
+  if (gi < 0) {
+    gh = goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
+    gi = goap__gslot_find(p, req, sflags, gh);
+    if (gi >= 0) goap__gslot_hint_set(p, req, gi);
+  }
   if (gi < 0) { /* a goal in the cache was checked when it entered */
     char msg[8];
     for (int i = 0; i < req->want_count; ++i) {
@@ -6147,6 +6184,7 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   g->used = ++p->gslot_clock;
   goap__gslot_save(p, g);
   p->gslot_current = v;
+  goap__gslot_hint_set(p, req, v);
   return GOAP_OK;
 }
 
@@ -7498,13 +7536,13 @@ static SMALL_INLINE uint64_t useful_tab(const uint64_t *T, const uint8_t *sh, in
  * planner's counters, pools and open list live in locals here and are written back before
  * anything that may grow a pool and before it returns. */
 static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansions,
-                                          uint32_t *done, uint64_t t_start, const int tabmode) {
+                                          uint32_t *done, uint64_t t_start, const int tabmode,
+                                          const int greedy) {
   const goap__quick *Q = p->small_q;
   const uint64_t *AFF = p->small_aff, *TAB = p->small_tab;
   const uint8_t *nsh = p->small_nsh;
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
-  const int greedy = p->search == GOAP_SEARCH_GREEDY;
   const double weight = p->weight;
   const uint32_t max_nodes = p->req_max_nodes;
   const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
@@ -7638,7 +7676,7 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
       }
       /* a new node (planner.c, offer and add_node); dead ends stay closed */
       float hs = small_h(p, G, t);
-      int dead = isinf(hs);
+      int dead = hs == INFINITY; /* stored h: finite and >= 0, or INFINITY */
       S[(size_t)nn * 2] = t;
       NG[nn] = g2;
       NH[nn] = hs;
@@ -7687,13 +7725,18 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
 
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start) {
+  int greedy = p->search == GOAP_SEARCH_GREEDY;
+#define SMALL_RUN(nib)                                                                        \
+  (greedy ? small_run(p, max_expansions, done, t_start, nib, 1)                               \
+          : small_run(p, max_expansions, done, t_start, nib, 0))
   switch (p->small_nib) {
-    case 1: return small_run(p, max_expansions, done, t_start, 1);
-    case 2: return small_run(p, max_expansions, done, t_start, 2);
-    case 3: return small_run(p, max_expansions, done, t_start, 3);
-    case 4: return small_run(p, max_expansions, done, t_start, 4);
-    default: return small_run(p, max_expansions, done, t_start, 0);
+    case 1: return SMALL_RUN(1);
+    case 2: return SMALL_RUN(2);
+    case 3: return SMALL_RUN(3);
+    case 4: return SMALL_RUN(4);
+    default: return SMALL_RUN(0);
   }
+#undef SMALL_RUN
 }
 /* macros of src/core/small_search.c end here */
 #undef NONE
@@ -7702,6 +7745,7 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
 #undef SMALL_COLD
 #undef SMALL_LOAD
 #undef SMALL_PUSH
+#undef SMALL_RUN
 #undef hless
 
 /* ==== src/core/status.c ==== */

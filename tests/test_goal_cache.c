@@ -4,7 +4,8 @@
  * exactly what a fresh planner gives (status, cost, plan, expanded, generated), with the
  * default number of slots and with fewer slots than goals (evictions); a warm planner makes
  * no allocation; a goal seen before is not analysed again (no new selection serial), except
- * in domains with callbacks, whose selection is made again on every request.
+ * in domains with callbacks, whose selection is made again on every request; the want
+ * array's address only hints at a slot, the goal's content decides.
  */
 #include <goap/file.h>
 #include <goap/goap.h>
@@ -307,6 +308,58 @@ TEST(seen_goals_are_not_analysed_again) {
   goap_domain_destroy(d);
 }
 
+/* The want array's address is a hint (goal_cache.c, gslot_hint), never the key: one array whose
+ * content the caller rewrites between requests gets each goal's own selection and plan (as a
+ * fresh planner gives), two arrays with one content share a slot, and a request whose array
+ * was last seen with another goal is found by its content. Fails if the hint were trusted
+ * without comparing the goal. */
+TEST(want_address_is_a_hint_not_the_key) {
+  goap_domain *d = chain(30);
+  REQUIRE(d != NULL);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
+  goap_word s[4];
+  goap_state_init(d, s);
+  goap_state_set(d, s, 0, 1);
+  goap_cond w[1], w2[1];
+  for (int round = 0; round < 3; ++round) {
+    uint32_t before = p->serial_last;
+    for (int g = 0; g < 8; ++g) {
+      w[0] = (goap_cond){30 - g, GOAP_EQ, 1}; /* the same array, another goal */
+      goap_request r;
+      memset(&r, 0, sizeof r);
+      r.start = s;
+      r.want = w;
+      r.want_count = 1;
+      /* the hint names the slot of the array's last goal: not this one's */
+      if (round > 0) CHECK_EQ_INT(goap__gslot_hinted(p, &r, 0), -1);
+      outcome a, b;
+      run(p, &r, &a);
+      CHECK_EQ_INT(a.st, GOAP_OK);
+      goap_planner *q = NULL;
+      REQUIRE(goap_planner_create(d, NULL, &q) == GOAP_OK);
+      run(q, &r, &b);
+      goap_planner_destroy(q);
+      CHECK(same(&a, &b));
+      /* now it names this goal's slot */
+      CHECK_EQ_INT(goap__gslot_hinted(p, &r, 0), p->gslot_current);
+      /* another array, same content: the same slot, no new selection */
+      w2[0] = w[0];
+      uint32_t serial = p->serial_last;
+      int slot = p->gslot_current;
+      r.want = w2;
+      run(p, &r, &b);
+      CHECK(same(&a, &b));
+      CHECK_EQ_INT(p->gslot_current, slot);
+      CHECK_EQ_INT(p->serial_last, serial);
+    }
+    /* by content: 8 selections in the first round, none after */
+    CHECK_EQ_INT(p->serial_last - before, round == 0 ? 8 : 0);
+  }
+  goap_planner_destroy(p);
+  goap_domain_destroy(d);
+}
+
 /* Callbacks: the check reads the host, so the callbacks are asked on every request (a cached
  * selection would keep the answer of the first request); when they all accept as before, the
  * selection stands; a refusal or another cost makes it again. */
@@ -419,4 +472,5 @@ TEST(callbacks_are_asked_on_every_request) {
 
 TEST_MAIN(TEST_ENTRY(example_files_round_robin), TEST_ENTRY(chains_goals_starts_costs),
           TEST_ENTRY(seen_goals_are_not_analysed_again),
+          TEST_ENTRY(want_address_is_a_hint_not_the_key),
           TEST_ENTRY(callbacks_are_asked_on_every_request))

@@ -20,6 +20,10 @@
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
  *  - gslot_map, indexed by a key hash's low bits, names the slot found last with such a hash: a
  *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
+ *    gslot_hint, indexed by bits of the request's want array's address, names the slot found
+ *    last for a request with its goal there: a hint checked by content (every part of the key
+ *    compared, not the hash), which spares hashing the key when the caller keeps its goal
+ *    arrays (as a game keeps one per goal); the key is never the address.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
@@ -200,12 +204,12 @@ uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, u
   return h ^ (uint64_t)(uint32_t)n;
 }
 
-/* Slot i holds the request's key. */
+/* Slot i holds the request's key (the key's hash h is compared first unless hashed is 0). */
 static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsigned flags,
-                    uint64_t h) {
+                    uint64_t h, int hashed) {
   const goap__gslot *g = &p->gslots[i];
   int n = req->want_count, costs = req->costs != NULL;
-  if (g->hash != h || !g->serial || g->nwant != n || g->flags != flags ||
+  if ((hashed && g->hash != h) || !g->serial || g->nwant != n || g->flags != flags ||
       g->req_costs != costs || (costs && g->cost_stamp != p->cost_stamp))
     return 0;
   for (int j = 0; j < n; ++j)
@@ -220,13 +224,32 @@ static int gslot_is(const goap_planner *p, int i, const goap_request *req, unsig
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h) {
   unsigned k = (unsigned)(h & 63u);
   int i = p->gslot_map[k];
-  if (i < p->ngslots && gslot_is(p, i, req, flags, h)) return i;
+  if (i < p->ngslots && gslot_is(p, i, req, flags, h, 1)) return i;
   for (i = 0; i < p->ngslots; ++i) {
-    if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h)) continue;
+    if (p->gslots[i].hash != h || !gslot_is(p, i, req, flags, h, 1)) continue;
     p->gslot_map[k] = (uint8_t)i;
     return i;
   }
   return -1;
+}
+
+static unsigned hint_of(const goap_cond *want) {
+  uint64_t a = (uint64_t)(uintptr_t)want * 0x9e3779b97f4a7c15ull;
+  a = (a ^ (a >> 29)) * 0x9e3779b97f4a7c15ull;
+  return (unsigned)(a >> 58);
+}
+
+int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags) {
+  unsigned k = hint_of(req->want);
+  int i = p->gslot_hint[k];
+  if (p->gslot_hint_want[k] != req->want || i >= p->ngslots) return -1;
+  return gslot_is(p, i, req, flags, 0, 0) ? i : -1;
+}
+
+void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i) {
+  unsigned k = hint_of(req->want);
+  p->gslot_hint_want[k] = req->want;
+  p->gslot_hint[k] = (uint8_t)i;
 }
 
 /* A new serial for the selection about to be made; when the serials wrap, every slot and

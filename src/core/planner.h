@@ -568,6 +568,10 @@ struct goap_planner {
   int ngslots;
   int gslot_current;                  /* the slot of the current selection, -1 none */
   uint8_t gslot_map[64];          /* goal_cache.c: a slot that held a key with these hash bits */
+  /* goal_cache.c: the slot found last for a request whose want array was at this address
+   * (by the address's bits): a hint, checked by content like any slot */
+  const goap_cond *gslot_hint_want[64];
+  uint8_t gslot_hint[64];
   uint32_t gslot_clock;           /* LRU clock */
   void *gslot_block;              /* the slots' arrays */
   size_t gslot_block_bytes;
@@ -693,6 +697,11 @@ goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
 uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
 /* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
+/* The slot holding the request's key when the slot last found for its want array's address
+ * holds it (compared by content), else -1: a lookup without the key's hash. */
+int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags);
+/* Remembers slot i as the one for the request's want array's address. */
+void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i);
 /* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
 void goap__gserial_new(goap_planner *p);
 

@@ -319,9 +319,14 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
         if (p->gslots[i].req_costs) p->gslots[i].serial = 0;
     }
   }
-  uint64_t gh =
-      goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
-  int gi = goap__gslot_find(p, req, sflags, gh);
+  /* the slot found last for this want array, checked by content; else by the key's hash */
+  uint64_t gh = 0;
+  int gi = goap__gslot_hinted(p, req, sflags);
+  if (gi < 0) {
+    gh = goap__gkey_hash(req->want, req->want_count, sflags, req->costs != NULL, p->cost_stamp);
+    gi = goap__gslot_find(p, req, sflags, gh);
+    if (gi >= 0) goap__gslot_hint_set(p, req, gi);
+  }
   if (gi < 0) { /* a goal in the cache was checked when it entered */
     char msg[8];
     for (int i = 0; i < req->want_count; ++i) {
@@ -423,6 +428,7 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   g->used = ++p->gslot_clock;
   goap__gslot_save(p, g);
   p->gslot_current = v;
+  goap__gslot_hint_set(p, req, v);
   return GOAP_OK;
 }
 

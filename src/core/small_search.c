@@ -305,13 +305,13 @@ static SMALL_INLINE uint64_t useful_tab(const uint64_t *T, const uint8_t *sh, in
  * planner's counters, pools and open list live in locals here and are written back before
  * anything that may grow a pool and before it returns. */
 static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansions,
-                                          uint32_t *done, uint64_t t_start, const int tabmode) {
+                                          uint32_t *done, uint64_t t_start, const int tabmode,
+                                          const int greedy) {
   const goap__quick *Q = p->small_q;
   const uint64_t *AFF = p->small_aff, *TAB = p->small_tab;
   const uint8_t *nsh = p->small_nsh;
   const int32_t *active = p->active, *a2i = p->act2idx;
   const double *acost = p->acost;
-  const int greedy = p->search == GOAP_SEARCH_GREEDY;
   const double weight = p->weight;
   const uint32_t max_nodes = p->req_max_nodes;
   const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
@@ -445,7 +445,7 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
       }
       /* a new node (planner.c, offer and add_node); dead ends stay closed */
       float hs = small_h(p, G, t);
-      int dead = isinf(hs);
+      int dead = hs == INFINITY; /* stored h: finite and >= 0, or INFINITY */
       S[(size_t)nn * 2] = t;
       NG[nn] = g2;
       NH[nn] = hs;
@@ -494,11 +494,16 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
 
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start) {
+  int greedy = p->search == GOAP_SEARCH_GREEDY;
+#define SMALL_RUN(nib)                                                                        \
+  (greedy ? small_run(p, max_expansions, done, t_start, nib, 1)                               \
+          : small_run(p, max_expansions, done, t_start, nib, 0))
   switch (p->small_nib) {
-    case 1: return small_run(p, max_expansions, done, t_start, 1);
-    case 2: return small_run(p, max_expansions, done, t_start, 2);
-    case 3: return small_run(p, max_expansions, done, t_start, 3);
-    case 4: return small_run(p, max_expansions, done, t_start, 4);
-    default: return small_run(p, max_expansions, done, t_start, 0);
+    case 1: return SMALL_RUN(1);
+    case 2: return SMALL_RUN(2);
+    case 3: return SMALL_RUN(3);
+    case 4: return SMALL_RUN(4);
+    default: return SMALL_RUN(0);
   }
+#undef SMALL_RUN
 }
