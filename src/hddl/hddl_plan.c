@@ -230,10 +230,14 @@ static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const
 }
 
 /* Binding i of the join's output (np parameters at pool[at]) sorts before binding j: by the
- * round of the join's own literals that made it (key), then by the objects of the
- * parameters free[] (ids; the order the type lists enumerate them in). */
-static int bind_before(const hp *h, size_t at, int np, const uint8_t *free, int32_t i, int32_t j) {
-  if (h->jkey.v[i] != h->jkey.v[j]) return h->jkey.v[i] < h->jkey.v[j];
+ * atoms its nk own literals matched (jkey, nk per binding, in literal order: the order their
+ * levels enumerate them in), then by the objects of the parameters free[] (ids; the order
+ * the type lists enumerate them in). */
+static int bind_before(const hp *h, size_t at, int np, int nk, const uint8_t *free, int32_t i,
+                       int32_t j) {
+  const int32_t *ki = h->jkey.v + (size_t)i * (size_t)nk, *kj = h->jkey.v + (size_t)j * (size_t)nk;
+  for (int q = 0; q < nk; ++q)
+    if (ki[q] != kj[q]) return ki[q] < kj[q];
   const int32_t *x = h->pool.v + at + (size_t)i * (size_t)np, *y = h->pool.v + at + (size_t)j * (size_t)np;
   for (int p = 0; p < np; ++p)
     if (free[p] && x[p] != y[p]) return x[p] < y[p];
@@ -241,7 +245,7 @@ static int bind_before(const hp *h, size_t at, int np, const uint8_t *free, int3
 }
 
 /* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above). */
-static int sort_bindings(hp *h, size_t at, size_t cnt, int np, const uint8_t *free) {
+static int sort_bindings(hp *h, size_t at, size_t cnt, int np, int nk, const uint8_t *free) {
   goap__px_ivec *ix = &h->jidx, *tmp = &h->jtmp;
   ix->n = tmp->n = 0;
   for (size_t i = 0; i < cnt; ++i)
@@ -251,7 +255,7 @@ static int sort_bindings(hp *h, size_t at, size_t cnt, int np, const uint8_t *fr
       size_t mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
       size_t a = lo, c = mid, o = lo;
       while (a < mid && c < hi)
-        tmp->v[o++] = bind_before(h, at, np, free, ix->v[c], ix->v[a]) ? ix->v[c++] : ix->v[a++];
+        tmp->v[o++] = bind_before(h, at, np, nk, free, ix->v[c], ix->v[a]) ? ix->v[c++] : ix->v[a++];
       while (a < mid) tmp->v[o++] = ix->v[a++];
       while (c < hi) tmp->v[o++] = ix->v[c++];
     }
@@ -277,7 +281,7 @@ static int sort_bindings(hp *h, size_t at, size_t cnt, int np, const uint8_t *fr
  * bindings: their positive ones may bind such free parameters from atoms (much cheaper than
  * trying every object), and the bindings are then sorted back into that order. 0 on a
  * budget or memory stop (h->st). */
-static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int np,
+static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int pre_only, int np,
                 int32_t ptypes, const int32_t *b0, size_t *count) {
   const goap__px_task_core *t = h->t;
   int32_t *b = h->jb;
@@ -289,6 +293,7 @@ static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int n
   for (int32_t i = l0; i < l0 + n; ++i) {
     const goap__px_lit *l = &h->lits[i];
     if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
+    h->lev[nlev].own = i < l0 + nbase ? nlev : -1;
     h->lev[nlev++].lit = i;
     for (int k = 0; k < t->preds[l->pred].arity; ++k) {
       int32_t a = h->av.v[l->args + k];
@@ -298,11 +303,69 @@ static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int n
     }
     if (i < l0 + nbase) nown = nlev;
   }
+  /* Level order: greedily the literal with the fewest parameters still unbound, then one
+   * with a bound argument to index by, then the smaller predicate, then literal order. Any
+   * order gives the same bindings; when it is not literal order, they are sorted back. A
+   * method's order is computed at its first join and kept (jord): its :task binds the same
+   * parameters every time. */
+  const int32_t *cached = m >= 0 && h->jord0[m] >= 0 ? h->jord.v + h->jord0[m] : NULL;
+  int32_t *bound = h->bstk; /* scratch until the enumeration below */
+  for (int p = 0; p < np; ++p) bound[p] = b[p] >= 0;
+  if (cached) {
+    sorted |= cached[0];
+    for (int k = 0; k < nlev; ++k) {
+      h->lev[k].lit = cached[1 + 2 * k];
+      h->lev[k].own = cached[2 + 2 * k];
+    }
+  }
+  for (int k = 0; k < nlev && !cached; ++k) {
+    int best = k;
+    uint64_t bs = UINT64_MAX;
+    for (int j = k; j < nlev; ++j) {
+      const goap__px_lit *l = &h->lits[h->lev[j].lit];
+      int ar = t->preds[l->pred].arity, u = 0, anchored = 0;
+      for (int q = 0; q < ar; ++q) {
+        int32_t a = h->av.v[l->args + q];
+        if (a >= 0 || bound[-a - 1]) {
+          anchored = 1;
+          continue;
+        }
+        int dup = 0; /* a parameter repeated in the literal counts once */
+        for (int r = 0; r < q; ++r) dup |= h->av.v[l->args + r] == a;
+        u += !dup;
+      }
+      uint64_t sc = (uint64_t)u << 40 | (uint64_t)(anchored && h->by_arg[l->pred] ? 0 : 1) << 39 |
+                    (uint64_t)(h->by_pred[l->pred].n & 0x7fffffffffull);
+      if (sc < bs) {
+        bs = sc;
+        best = j;
+      }
+    }
+    if (best != k) {
+      hp_level keep = h->lev[best];
+      memmove(h->lev + k + 1, h->lev + k, (size_t)(best - k) * sizeof *h->lev);
+      h->lev[k] = keep;
+      sorted = 1;
+    }
+    const goap__px_lit *l = &h->lits[h->lev[k].lit];
+    for (int q = 0; q < t->preds[l->pred].arity; ++q)
+      if (h->av.v[l->args + q] < 0) bound[-h->av.v[l->args + q] - 1] = 1;
+  }
+  if (m >= 0 && !cached) {
+    h->jord0[m] = (int32_t)h->jord.n;
+    if (!goap__px_ipush(h->a, &h->jord, sorted)) return oom(h);
+    for (int k = 0; k < nlev; ++k)
+      if (!goap__px_ipush(h->a, &h->jord, h->lev[k].lit) ||
+          !goap__px_ipush(h->a, &h->jord, h->lev[k].own))
+        return oom(h);
+  }
   for (int p = 0; p < np; ++p)
-    if (b[p] < 0 && !inpos[p]) h->lev[nlev++].lit = -(p + 1);
+    if (b[p] < 0 && !inpos[p]) {
+      h->lev[nlev].own = -1;
+      h->lev[nlev++].lit = -(p + 1);
+    }
   if (!checks_hold(h, l0, n, pre_only, b)) return 1;
   size_t at = h->pool.n;
-  int32_t round = 0; /* bumped at each new candidate of the last own literal's level */
   h->jkey.n = 0;
   int k = 0;
   h->lev[0].pos = 0;
@@ -317,7 +380,13 @@ static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int n
         }
         for (int p = 0; p < np; ++p)
           if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
-        if (sorted && !goap__px_ipush(h->a, &h->jkey, round)) return oom(h);
+        if (sorted) { /* the sort key: the atoms of the own literals, in literal order */
+          size_t k0 = h->jkey.n;
+          for (int q = 0; q < nown; ++q)
+            if (!goap__px_ipush(h->a, &h->jkey, 0)) return oom(h);
+          for (int q = 0; q < nlev; ++q)
+            if (h->lev[q].own >= 0) h->jkey.v[k0 + (size_t)h->lev[q].own] = h->lev[q].atom;
+        }
         ++*count;
       }
       --k;
@@ -349,7 +418,8 @@ static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int n
       if (ground(h, l, b, g)) {
         if (L->pos == 0) {
           L->pos = 1;
-          found = holds(h, l->pred, g, ar);
+          L->atom = goap__px_tset_find(&h->atoms, l->pred, g, ar);
+          found = L->atom >= 0 && h->truth[L->atom];
         }
       } else {
         if (L->pos == 0) L->lst = candidates(h, l, b);
@@ -379,6 +449,7 @@ static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int n
             continue;
           }
           L->nb = nb;
+          L->atom = e;
           found = 1;
         }
       }
@@ -388,7 +459,6 @@ static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int n
       continue;
     }
     if (!checks_hold(h, l0, n, pre_only, b)) continue; /* next candidate at this level */
-    if (k == nown - 1) ++round;
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
@@ -398,7 +468,7 @@ static int join(hp *h, int32_t l0, int32_t n, int32_t nbase, int pre_only, int n
   }
   if (!sorted || *count < 2) return 1;
   for (int p = 0; p < np; ++p) inpos[p] = b0[p] < 0 && inpos[p] != 1; /* the free parameters */
-  return sort_bindings(h, at, *count, np, inpos);
+  return sort_bindings(h, at, *count, np, nown, inpos);
 }
 
 /* ---- the search ----------------------------------------------------------------------- */
@@ -672,7 +742,7 @@ static int advance(hp *h, int32_t *agenda) {
       f->nbind = f->bnext = 0;
       int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
       int32_t nown = m >= 0 ? h->xb[m] : nl;
-      if (ok && !join(h, l0, nl, nown, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+      if (ok && !join(h, m, l0, nl, nown, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
     }
     h->pool.n = f->m_pool;
     h->nframes--;
@@ -832,6 +902,8 @@ static void hp_free(hp *h) {
   goap__free(a, h->preach, t->npreds ? t->npreds : 1);
   goap__hseen_free(a, &h->seen);
   goap__px_ivec_free(a, &h->jkey);
+  goap__px_ivec_free(a, &h->jord);
+  goap__free(a, h->jord0, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->jord0);
   goap__px_ivec_free(a, &h->jidx);
   goap__px_ivec_free(a, &h->jtmp);
   goap__free(a, h->frames, h->cframes * sizeof *h->frames);
@@ -857,7 +929,10 @@ static int hp_init(hp *h) {
   h->m0 = (int32_t *)goap__alloc(a, (t->htn.nctasks + 1) * sizeof *h->m0);
   h->mids = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids);
   h->mids2 = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mids2);
-  if (!h->mids2 || !goap__hp_build_lits(h)) {
+  h->jord0 = (int32_t *)goap__alloc(a, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->jord0);
+  if (h->jord0)
+    for (size_t m = 0; m < t->htn.nmethods; ++m) h->jord0[m] = -1;
+  if (!h->mids2 || !h->jord0 || !goap__hp_build_lits(h)) {
     if (h->by_pred) memset(h->by_pred, 0, np * sizeof *h->by_pred);
     return oom(h);
   }
