@@ -10,8 +10,9 @@
 # makes problems of geometrically growing sizes; each is planned with `goap hddl` under the
 # time limit (memory capped at 6 GB with ulimit -v) and every plan is checked with
 # `goap verify-htn`. A domain stops growing at its first unsolved size. Printed per domain and
-# size: solved, CPU seconds (user), decomposition steps, plan length, peak memory (MB).
-# Exit status 1 when a plan does not verify. Needs /usr/bin/time (GNU time).
+# size: solved, CPU seconds (user), decomposition steps, plan length, peak memory (MB). A plan
+# larger than verify-htn reads (64 MB of text) is reported "yes (unchecked ...)". Exit status
+# 1 when a plan does not verify. Needs /usr/bin/time (GNU time).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -53,6 +54,8 @@ while read -r name dir sizes; do
     if [ $rc -eq 0 ]; then
       if "$build/goap" verify-htn "$bench/$dir/domain.hddl" "$p" "$tmp/plan" > "$tmp/ver" 2>&1; then
         solved=yes
+      elif grep -q 'bytes, more than the' "$tmp/ver"; then
+        solved="yes (unchecked: $(($(wc -c < "$tmp/plan") >> 20)) MB plan)" # verify-htn's size limit
       else
         solved="INVALID"
         status=1
@@ -64,7 +67,7 @@ while read -r name dir sizes; do
       steps=${steps:--}
     fi
     printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$dir" "$n" "$solved" "$cpu" "${steps:--}" "$len" "$((kb / 1024))"
-    [ "$solved" = yes ] || break
+    [[ "$solved" == yes* ]] || break
   done
 done <<< "$table"
 exit $status

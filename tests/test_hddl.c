@@ -909,6 +909,44 @@ TEST(lifted_literals_keep_the_binding_order) {
   free(text);
 }
 
+TEST(join_starts_from_the_most_bound_literal) {
+  /* m's own precondition lists (pair ?x ?y) (nothing bound: 39 x 39 atoms) before (key ?k ?x)
+   * (?k bound by the task: one atom). Matched in that order, the join looks at every pair
+   * atom, over the 2,048 candidates two steps allow (GOAP_NODE_LIMIT); key first, then the
+   * pair atoms with o5 first, it looks at about 40. The bindings keep the order of the pair
+   * atoms as read (o39 down to o1), not the objects' order: (o5, o39) comes first */
+  static char prob[65536];
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (pair ?x ?y - a) (key ?k ?x - a) (done))\n"
+      " (:task t :parameters (?k - a))\n"
+      " (:action act :parameters (?x ?y - a) :effect (done))\n"
+      " (:method m :parameters (?k ?x ?y - a) :task (t ?k) :precondition (and (pair ?x ?y) (key ?k ?x))\n"
+      "  :ordered-subtasks (act ?x ?y)))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 40; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - a) (:htn :ordered-subtasks (t o0))\n (:init (key o0 o5)");
+  for (int x = 1; x < 40; ++x)
+    for (int y = 39; y >= 1; --y)
+      k += (size_t)snprintf(prob + k, sizeof prob - k, " (pair o%d o%d)", x, y);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, ") (:goal (done)))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t != NULL);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 2;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 2); /* the :htn, then m's first binding */
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 act o5 o39\n"));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
 TEST(second_search_bounds_recursion_only) {
   /* nest n2 -> nest n1 -> nest n0 -> solve: nest is recursive, solve cannot come back to
    * nest. Domain order, depth counted at every non-tail level: solve sits at depth 4, and the
@@ -1437,6 +1475,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(first_subtask_preconditions_prune_bindings),
           TEST_ENTRY(later_subtasks_lift_only_static_preconditions),
           TEST_ENTRY(lifted_literals_keep_the_binding_order),
+          TEST_ENTRY(join_starts_from_the_most_bound_literal),
           TEST_ENTRY(second_search_bounds_recursion_only),
           TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
           TEST_ENTRY(relaxed_goal_test_follows_preconditions_of_achievers),

@@ -719,7 +719,14 @@ static int advance(hp *h, int32_t *agenda) {
           return 0;
         }
         if ((h->steps & 0xff) == 0 && over_time(h)) return 0;
-        return expand(h, f, m, b, agenda);
+        if (!expand(h, f, m, b, agenda)) return 0;
+        if (f->bnext == f->nbind && f->mi == nm - 1) {
+          /* no alternative left: backtracking would only restore the marks of the frame
+           * below and pop this one, so it goes now (its bindings with it) */
+          h->pool.n = f->m_pool;
+          h->nframes--;
+        }
+        return 1;
       }
       if (++f->mi >= nm) break;
       h->pool.n = f->m_pool;
