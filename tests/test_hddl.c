@@ -558,6 +558,16 @@ TEST(deterministic_and_snprintf_semantics) {
   CHECK_EQ_INT(goap_hddl_plan_write(t, p1, small, sizeof small), full);
   CHECK_EQ_INT(strlen(small), sizeof small - 1);
   CHECK(strncmp(small, a, sizeof small - 1) == 0);
+  for (size_t cap = 1; cap <= full + 1; ++cap) { /* cut at every byte: a prefix, terminated */
+    char *cut = (char *)malloc(cap + 1);
+    REQUIRE(cut != NULL);
+    cut[cap] = '#';
+    CHECK_EQ_INT(goap_hddl_plan_write(t, p1, cut, cap), full);
+    CHECK_EQ_INT(strlen(cut), cap - 1);
+    CHECK(strncmp(cut, a, cap - 1) == 0);
+    CHECK(cut[cap] == '#');
+    free(cut);
+  }
   CHECK(strncmp(a, "==>\n0 drive lorry a b\n", 22) == 0);
   CHECK(strcmp(a + full - 4, "<==\n") == 0);
   free(a);

@@ -1135,6 +1135,30 @@ static void put(wbuf *w, const char *fmt, ...) {
   if (k > 0) w->len += (size_t)k;
 }
 
+/* The bytes of s (n of them) after an optional space: what put(w, " %s") writes, without a
+ * format to parse (a million-step plan writes tens of millions of these). */
+static void put_str(wbuf *w, int space, const char *s, size_t n) {
+  if (space) {
+    if (w->len < w->cap) w->buf[w->len] = ' ';
+    w->len++;
+  }
+  if (w->len < w->cap) memcpy(w->buf + w->len, s, n < w->cap - w->len ? n : w->cap - w->len);
+  w->len += n;
+  if (w->len < w->cap) w->buf[w->len] = '\0';
+}
+
+/* A space, then v (>= 0) in decimal: put(w, " %d", v). */
+static void put_int(wbuf *w, int space, int32_t v) {
+  char d[16];
+  size_t n = 0;
+  uint32_t u = (uint32_t)v;
+  do {
+    d[sizeof d - 1 - n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  put_str(w, space, d + sizeof d - n, n);
+}
+
 size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p, char *buf,
                             size_t cap) {
   wbuf w;
@@ -1148,17 +1172,21 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
   for (int i = 0; i < p->nprim + p->ncomp; ++i) {
     if (i == p->nprim) {
       put(&w, "root");
-      for (int32_t k = 0; k < p->nroots; ++k) put(&w, " %d", (int)p->data[p->roots + k]);
+      for (int32_t k = 0; k < p->nroots; ++k) put_int(&w, 1, p->data[p->roots + k]);
       put(&w, "\n");
     }
     const hp_ent *e = &p->ents[i];
     int prim = i < p->nprim;
-    put(&w, "%d %s", i, goap__px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym));
-    for (int32_t k = 0; k < e->nargs; ++k)
-      put(&w, " %s", goap__px_name(t, t->objects[p->data[e->args + k]].sym));
+    const char *name = goap__px_name(t, prim ? t->schemas[e->what].sym : t->htn.ctasks[e->what].sym);
+    put_int(&w, 0, i);
+    put_str(&w, 1, name, strlen(name));
+    for (int32_t k = 0; k < e->nargs; ++k) {
+      const char *o = goap__px_name(t, t->objects[p->data[e->args + k]].sym);
+      put_str(&w, 1, o, strlen(o));
+    }
     if (!prim) {
       put(&w, " -> %s", goap__px_name(t, t->htn.methods[e->method].sym));
-      for (int32_t k = 0; k < e->nkids; ++k) put(&w, " %d", (int)p->data[e->kids + k]);
+      for (int32_t k = 0; k < e->nkids; ++k) put_int(&w, 1, p->data[e->kids + k]);
     }
     put(&w, "\n");
   }
