@@ -24,16 +24,14 @@ if [ ! -d "$bench" ]; then
   exit 0
 fi
 gen="$root/bench/hddl_gen"
-# generator  track domain directory  sizes
+# generator, track domain directory, sizes
 table="towers Towers 8 10 12 14 16 18 20
 blocksworld Blocksworld-GTOHP 10 20 40 80 160 320
 childsnack Childsnack 10 20 40 80 160 320
 transport Transport 5 10 20 40 80
 satellite Satellite-GTOHP 5 10 20 40 80 160
-rover Rover-GTOHP 4 8 16 32 64
-logistics Logistics-Learned-ECAI-16 4 8 16 32 64
-elevator Elevator-Learned-ECAI-16 5 10 20 40 80 160
-barman Barman-BDI 4 8 16 32 64"
+logistics Logistics-Learned-ECAI-16 2 4 8 16 32 64
+elevator Elevator-Learned-ECAI-16 5 10 20 40 80 160"
 want=" $* "
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -842,9 +842,9 @@ TEST(first_subtask_preconditions_prune_bindings) {
   /* m's ?x is free (no precondition of its own); its first subtask starts in the state m is
    * chosen in: for `use` (one method, precondition (ready ?x)) and for the action `act`
    * (precondition (ready ?x)), only o9 can follow. Lifted into m's join, they leave m one
-   * binding. With `use`, two rounds (bound 1 cuts `use` at depth 2): the :htn and m, then
-   * the :htn, m and m-use: 5 steps. Trying every ?x would be 23 (10 cut children in round 1,
-   * 9 failing ones in round 2). `ready` is fluent (act deletes it): not the static pruning. */
+   * binding. With `use` (which cannot come back to t: one round, one_method_order_one_search):
+   * the :htn, m and m-use, 3 steps. Trying every ?x would be 12 (9 of them failing in `use`).
+   * `ready` is fluent (act deletes it): not the static pruning. */
   const char dom_use[] =
       "(define (domain d) (:types a) (:predicates (ready ?x - a) (done))\n"
       " (:task t :parameters ()) (:task use :parameters (?x - a))\n"
@@ -863,13 +863,39 @@ TEST(first_subtask_preconditions_prune_bindings) {
   char *text = NULL;
   uint64_t steps = 0;
   REQUIRE(solve_text(dom_use, prob, &text, &steps));
-  CHECK_EQ_INT(steps, 5);
+  CHECK_EQ_INT(steps, 3);
   CHECK(starts_with(text, "==>\n0 act o9\nroot 1\n1 t -> m 2 0\n2 use o9 -> m-use\n"));
   free(text);
   REQUIRE(solve_text(dom_act, prob, &text, &steps));
   CHECK_EQ_INT(steps, 2); /* the :htn, m */
   CHECK(starts_with(text, "==>\n0 act o9\n"));
   free(text);
+}
+
+TEST(one_method_order_one_search) {
+  /* Every task has one method: one method order. m's first subtask `sub` cannot decompose
+   * back into t, so a search bounding recursion only keeps it at t's depth and finds the plan
+   * in one round at bound 1; it runs alone (the usual depth would cut `sub` at bound 1, then
+   * repeat the same search at bound 2, and both searches together take 2 + 1 rounds). */
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (done))\n"
+      " (:task t :parameters ()) (:task sub :parameters ())\n"
+      " (:action act :parameters () :effect (done))\n"
+      " (:method m :parameters () :task (t) :ordered-subtasks (and (sub) (act)))\n"
+      " (:method m-sub :parameters () :task (sub) :ordered-subtasks (act)))\n";
+  const char prob[] =
+      "(define (problem q) (:domain d) (:objects o0 - a) (:htn :ordered-subtasks (t)) (:init) (:goal (done)))\n";
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t != NULL);
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats st;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, &st) == GOAP_OK);
+  CHECK_EQ_INT(st.rounds, 1);
+  CHECK_EQ_INT(st.depth, 1);
+  CHECK_EQ_INT(st.steps, 3); /* the :htn, m, m-sub */
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 2);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 TEST(later_subtasks_lift_only_static_preconditions) {
@@ -1486,6 +1512,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(later_subtasks_lift_only_static_preconditions),
           TEST_ENTRY(lifted_literals_keep_the_binding_order),
           TEST_ENTRY(join_starts_from_the_most_bound_literal),
+          TEST_ENTRY(one_method_order_one_search),
           TEST_ENTRY(second_search_bounds_recursion_only),
           TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
           TEST_ENTRY(relaxed_goal_test_follows_preconditions_of_achievers),

@@ -63,8 +63,9 @@
  *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
  *    The second search bounds recursion only (rec): a non-tail subtask whose task cannot
  *    decompose back into its parent's task keeps its parent's depth too, so nesting that
- *    cannot repeat costs no round; it runs when the orders differ or some method has such
- *    a subtask.
+ *    cannot repeat costs no round; it runs when the orders differ. When they do not but some
+ *    method has such a subtask, the one search bounds recursion only: a round of it holds
+ *    the same round under the usual depth, explored in the same order.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -1068,7 +1069,12 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   int free_nest = 0;
   if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
     nsearch = 1;
-    if (hs[0].two_orders || (rec && free_nest)) {
+    if (!hs[0].two_orders && rec && free_nest) {
+      /* one method order: bounding recursion only, each round holds the same round of the
+       * usual depth in the same order, so that search alone (not both, at twice the cost) */
+      hs[0].rec = rec;
+      rec = NULL;
+    } else if (hs[0].two_orders || (rec && free_nest)) {
       hs[1].t0 = hs[0].t0;
       if (hp_init(&hs[1])) {
         hs[1].order = hs[1].mids2;

@@ -47,6 +47,7 @@ childsnack Childsnack 6 12
 transport Transport 4 8
 satellite Satellite-GTOHP 4 8
 elevator Elevator-Learned-ECAI-16 4 16
+logistics Logistics-Learned-ECAI-16 2 4
 EOF_TABLE
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
