@@ -7,8 +7,9 @@
 #   DOMAIN     generator names in bench/hddl_gen (default: all of them).
 # The domain files are read from ../shared/benchmarks/hddl, or from $GOAP_HDDL_BENCH_DIR.
 # Each generator (bench/hddl_gen/NAME.py, stdlib Python, deterministic per size and seed)
-# makes problems of geometrically growing sizes; each is planned with `goap hddl` under the
-# time limit (memory capped at 6 GB with ulimit -v) and every plan is checked with
+# makes problems of geometrically growing sizes; each is planned with `goap hddl` within
+# SECONDS of CPU time (ulimit -t, so that the load of a shared machine does not decide; wall
+# time at most 3 x SECONDS), memory capped at 6 GB (ulimit -v), and every plan is checked with
 # `goap verify-htn`. A domain stops growing at its first unsolved size. Printed per domain and
 # size: solved, CPU seconds (user), decomposition steps, plan length, peak memory (MB). A plan
 # larger than verify-htn reads (64 MB of text) is reported "yes (unchecked ...)". Exit status
@@ -44,10 +45,12 @@ while read -r name dir sizes; do
   for n in $sizes; do
     p="$tmp/$name-$n.hddl"
     python3 "$gen/$name.py" "$n" 1 > "$p"
-    /usr/bin/time -f "%U %M" -o "$tmp/time" "$build/goap" hddl "$bench/$dir/domain.hddl" "$p" \
-      --stats --time-limit "$((secs * 1000))" -o "$tmp/plan" > /dev/null 2> "$tmp/err"
+    rm -f "$tmp/plan"
+    (ulimit -t "$secs"
+     exec /usr/bin/time -f "%U %M" -o "$tmp/time" "$build/goap" hddl "$bench/$dir/domain.hddl" "$p" \
+       --stats --time-limit "$((secs * 3000))" -o "$tmp/plan" > /dev/null 2> "$tmp/err")
     rc=$?
-    read -r cpu kb < <(tail -n 1 "$tmp/time")
+    read -r cpu kb < <(grep -E '^[0-9.]+ [0-9]+$' "$tmp/time" | tail -n 1)
     steps=$(sed -n 's/.* \([0-9]*\) decomposition steps.*/\1/p' "$tmp/err")
     if [ $rc -eq 0 ]; then
       if "$build/goap" verify-htn "$bench/$dir/domain.hddl" "$p" "$tmp/plan" > "$tmp/ver" 2>&1; then
