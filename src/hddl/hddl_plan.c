@@ -245,8 +245,12 @@ static int bind_before(const hp *h, size_t at, int np, int nk, const uint8_t *fr
   return 0;
 }
 
-/* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above). */
+/* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above);
+ * nothing to do when they are in order already. */
 static int sort_bindings(hp *h, size_t at, size_t cnt, int np, int nk, const uint8_t *free) {
+  size_t k = 1;
+  while (k < cnt && !bind_before(h, at, np, nk, free, (int32_t)k, (int32_t)(k - 1))) ++k;
+  if (k == cnt) return 1; /* already in order */
   goap__px_ivec *ix = &h->jidx, *tmp = &h->jtmp;
   ix->n = tmp->n = 0;
   for (size_t i = 0; i < cnt; ++i)
@@ -305,7 +309,8 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int pre_
     if (i < l0 + nbase) nown = nlev;
   }
   /* Level order: greedily the literal with the fewest parameters still unbound, then one
-   * with a bound argument to index by, then the smaller predicate, then literal order. Any
+   * with a bound argument to index by, then an own literal (the sort below has less to do),
+   * then the smaller predicate, then literal order. Any
    * order gives the same bindings; when it is not literal order, they are sorted back. A
    * method's order is computed at its first join and kept (jord): its :task binds the same
    * parameters every time. */
@@ -336,7 +341,8 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int pre_
         u += !dup;
       }
       uint64_t sc = (uint64_t)u << 40 | (uint64_t)(anchored && h->by_arg[l->pred] ? 0 : 1) << 39 |
-                    (uint64_t)(h->by_pred[l->pred].n & 0x7fffffffffull);
+                    (uint64_t)(h->lev[j].own < 0) << 38 |
+                    (uint64_t)(h->by_pred[l->pred].n & 0x3fffffffffull);
       if (sc < bs) {
         bs = sc;
         best = j;
