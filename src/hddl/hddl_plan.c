@@ -284,8 +284,10 @@ static int sort_bindings(hp *h, size_t at, size_t cnt, int np, int nk, const uin
  * enumerate atoms in interning order, each parameter none of them binds then takes the objects
  * of its type by id. The literals after nbase (lifted from subtasks, lift_lits) only drop
  * bindings: their positive ones may bind such free parameters from atoms (much cheaper than
- * trying every object), and the bindings are then sorted back into that order. 0 on a
- * budget or memory stop (h->st). */
+ * trying every object), and the bindings are then sorted back into that order. The levels
+ * may match the literals in another order (the most bound first; method m's order, m >= 0,
+ * is kept in jord): the same bindings, sorted back too. 0 on a budget or memory stop
+ * (h->st). */
 static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int pre_only, int np,
                 int32_t ptypes, const int32_t *b0, size_t *count) {
   const goap__px_task_core *t = h->t;
