@@ -558,6 +558,16 @@ TEST(deterministic_and_snprintf_semantics) {
   CHECK_EQ_INT(goap_hddl_plan_write(t, p1, small, sizeof small), full);
   CHECK_EQ_INT(strlen(small), sizeof small - 1);
   CHECK(strncmp(small, a, sizeof small - 1) == 0);
+  for (size_t cap = 1; cap <= full + 1; ++cap) { /* cut at every byte: a prefix, terminated */
+    char *cut = (char *)malloc(cap + 1);
+    REQUIRE(cut != NULL);
+    cut[cap] = '#';
+    CHECK_EQ_INT(goap_hddl_plan_write(t, p1, cut, cap), full);
+    CHECK_EQ_INT(strlen(cut), cap - 1);
+    CHECK(strncmp(cut, a, cap - 1) == 0);
+    CHECK(cut[cap] == '#');
+    free(cut);
+  }
   CHECK(strncmp(a, "==>\n0 drive lorry a b\n", 22) == 0);
   CHECK(strcmp(a + full - 4, "<==\n") == 0);
   free(a);
@@ -832,9 +842,9 @@ TEST(first_subtask_preconditions_prune_bindings) {
   /* m's ?x is free (no precondition of its own); its first subtask starts in the state m is
    * chosen in: for `use` (one method, precondition (ready ?x)) and for the action `act`
    * (precondition (ready ?x)), only o9 can follow. Lifted into m's join, they leave m one
-   * binding. With `use`, two rounds (bound 1 cuts `use` at depth 2): the :htn and m, then
-   * the :htn, m and m-use: 5 steps. Trying every ?x would be 23 (10 cut children in round 1,
-   * 9 failing ones in round 2). `ready` is fluent (act deletes it): not the static pruning. */
+   * binding. With `use` (which cannot come back to t: one round, one_method_order_one_search):
+   * the :htn, m and m-use, 3 steps. Trying every ?x would be 12 (9 of them failing in `use`).
+   * `ready` is fluent (act deletes it): not the static pruning. */
   const char dom_use[] =
       "(define (domain d) (:types a) (:predicates (ready ?x - a) (done))\n"
       " (:task t :parameters ()) (:task use :parameters (?x - a))\n"
@@ -853,13 +863,39 @@ TEST(first_subtask_preconditions_prune_bindings) {
   char *text = NULL;
   uint64_t steps = 0;
   REQUIRE(solve_text(dom_use, prob, &text, &steps));
-  CHECK_EQ_INT(steps, 5);
+  CHECK_EQ_INT(steps, 3);
   CHECK(starts_with(text, "==>\n0 act o9\nroot 1\n1 t -> m 2 0\n2 use o9 -> m-use\n"));
   free(text);
   REQUIRE(solve_text(dom_act, prob, &text, &steps));
   CHECK_EQ_INT(steps, 2); /* the :htn, m */
   CHECK(starts_with(text, "==>\n0 act o9\n"));
   free(text);
+}
+
+TEST(one_method_order_one_search) {
+  /* Every task has one method: one method order. m's first subtask `sub` cannot decompose
+   * back into t, so a search bounding recursion only keeps it at t's depth and finds the plan
+   * in one round at bound 1; it runs alone (the usual depth would cut `sub` at bound 1, then
+   * repeat the same search at bound 2, and both searches together take 2 + 1 rounds). */
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (done))\n"
+      " (:task t :parameters ()) (:task sub :parameters ())\n"
+      " (:action act :parameters () :effect (done))\n"
+      " (:method m :parameters () :task (t) :ordered-subtasks (and (sub) (act)))\n"
+      " (:method m-sub :parameters () :task (sub) :ordered-subtasks (act)))\n";
+  const char prob[] =
+      "(define (problem q) (:domain d) (:objects o0 - a) (:htn :ordered-subtasks (t)) (:init) (:goal (done)))\n";
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t != NULL);
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats st;
+  REQUIRE(goap_hddl_solve(t, NULL, &p, &st) == GOAP_OK);
+  CHECK_EQ_INT(st.rounds, 1);
+  CHECK_EQ_INT(st.depth, 1);
+  CHECK_EQ_INT(st.steps, 3); /* the :htn, m, m-sub */
+  CHECK_EQ_INT(goap_hddl_plan_length(p), 2);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 TEST(later_subtasks_lift_only_static_preconditions) {
@@ -907,6 +943,44 @@ TEST(lifted_literals_keep_the_binding_order) {
   CHECK_EQ_INT(steps, 3);
   CHECK(starts_with(text, "==>\n0 act o4 o2\n"));
   free(text);
+}
+
+TEST(join_starts_from_the_most_bound_literal) {
+  /* m's own precondition lists (pair ?x ?y) (nothing bound: 39 x 39 atoms) before (key ?k ?x)
+   * (?k bound by the task: one atom). Matched in that order, the join looks at every pair
+   * atom, over the 2,048 candidates two steps allow (GOAP_NODE_LIMIT); key first, then the
+   * pair atoms with o5 first, it looks at about 40. The bindings keep the order of the pair
+   * atoms as read (o39 down to o1), not the objects' order: (o5, o39) comes first */
+  static char prob[65536];
+  const char dom[] =
+      "(define (domain d) (:types a) (:predicates (pair ?x ?y - a) (key ?k ?x - a) (done))\n"
+      " (:task t :parameters (?k - a))\n"
+      " (:action act :parameters (?x ?y - a) :effect (done))\n"
+      " (:method m :parameters (?k ?x ?y - a) :task (t ?k) :precondition (and (pair ?x ?y) (key ?k ?x))\n"
+      "  :ordered-subtasks (act ?x ?y)))\n";
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
+  for (int i = 0; i < 40; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " o%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - a) (:htn :ordered-subtasks (t o0))\n (:init (key o0 o5)");
+  for (int x = 1; x < 40; ++x)
+    for (int y = 39; y >= 1; --y)
+      k += (size_t)snprintf(prob + k, sizeof prob - k, " (pair o%d o%d)", x, y);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, ") (:goal (done)))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t != NULL);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.max_steps = 2;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 2); /* the :htn, then m's first binding */
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 act o5 o39\n"));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 TEST(second_search_bounds_recursion_only) {
@@ -1437,6 +1511,8 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(first_subtask_preconditions_prune_bindings),
           TEST_ENTRY(later_subtasks_lift_only_static_preconditions),
           TEST_ENTRY(lifted_literals_keep_the_binding_order),
+          TEST_ENTRY(join_starts_from_the_most_bound_literal),
+          TEST_ENTRY(one_method_order_one_search),
           TEST_ENTRY(second_search_bounds_recursion_only),
           TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
           TEST_ENTRY(relaxed_goal_test_follows_preconditions_of_achievers),

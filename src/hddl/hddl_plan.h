@@ -43,6 +43,8 @@ typedef struct hp_level {
   const goap__px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
   size_t pos;          /* next candidate */
   int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
+  int32_t own;         /* an own literal of the method: its rank among them (else -1) */
+  int32_t atom;        /* a positive literal: the atom it matched now */
 } hp_level;
 
 typedef struct hp {
@@ -90,7 +92,9 @@ typedef struct hp {
   int32_t *pcount;     /* per predicate: its true atoms now */
   uint8_t *preach;     /* per predicate: scratch of the relaxed test */
   goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
-  goap__px_ivec jkey, jidx, jtmp; /* join: each binding's round of own literals; sort scratch */
+  goap__px_ivec jkey, jidx, jtmp; /* join: each binding's own literals' atoms; sort scratch */
+  int32_t *jord0;      /* per method: its join's level order in jord (-1: not yet made) */
+  goap__px_ivec jord;  /* per method: whether it sorts, then (literal, own rank) per level */
   hp_frame *frames;
   size_t nframes, cframes;
   hp_level *lev;
