@@ -337,7 +337,7 @@ static int32_t open_pop(goap__hb *b) {
 static int add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t hval) {
   if (b->ctab == 0 && !tab_grow(b, h)) return 0;
   uint64_t ah = agenda_hash(b, x->agenda);
-  const int32_t *xd = diff ? diff : b->sdiff.v + x->st0;
+  const int32_t *xd = diff ? diff : x->nst ? b->sdiff.v + x->st0 : NULL;
   size_t k = slot_of(b, x->shash, ah);
   for (; b->tab[k]; k = (k + 1) & (b->ctab - 1)) {
     const hb_sn *o = &b->sns[b->tab[k] - 1];
@@ -390,7 +390,7 @@ static int apply(goap__hb *b, hp *h, int32_t tn) {
   const goap__px_task_core *t = h->t;
   const hb_tn *x = &b->tns[tn];
   const goap__px_schema *s = &t->schemas[-x->task - 1];
-  const int32_t *args = b->targs.v + x->args;
+  const int32_t *args = x->nargs ? b->targs.v + x->args : NULL;
   for (int32_t i = 0; i < x->nargs; ++i)
     if (!is_a(t, args[i], t->args.v[s->ptypes + i])) return 0;
   int32_t g[PX_MAX_ARITY];
@@ -434,7 +434,7 @@ static int new_diff(goap__hb *b, hp *h, const hb_sn *s, size_t mark) {
   /* the symmetric difference of two sorted lists */
   goap__px_ivec *o = &b->tmp;
   o->n = 0;
-  const int32_t *d = b->sdiff.v + s->st0;
+  const int32_t *d = s->nst ? b->sdiff.v + s->st0 : NULL;
   size_t i = 0, j = 0;
   while (i < s->nst || j < n) {
     int32_t v;
@@ -529,7 +529,7 @@ static int decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, in
       const goap__px_step *ps = &t->htn.steps[step0 + k];
       int32_t c = new_tn(b, h, ps->task);
       if (c < 0) return oom(h);
-      const int32_t *bind = h->pool.v + pmark + i * (size_t)np;
+      const int32_t *bind = np ? h->pool.v + pmark + i * (size_t)np : NULL;
       for (int32_t a = 0; a < ps->nargs; ++a) {
         int32_t v = t->args.v[ps->args + a];
         if (!goap__px_ipush(h->a, &b->targs, v >= 0 ? v : bind[-v - 1])) return oom(h);
