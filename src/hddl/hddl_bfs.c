@@ -93,23 +93,23 @@ struct goap__hb {
   int started;
 };
 
-static int oom(hp *h) {
+static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
   return 0;
 }
 
 /* splitmix64's finalizer */
-static uint64_t mix(uint64_t x) {
+static uint64_t hb_mix(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
 
-static int is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
+static int hb_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
-static int lit_true(const hp *h, const goap__px_lit *l, const int32_t *g) {
+static int hb_lit_true(const hp *h, const goap__px_lit *l, const int32_t *g) {
   int v;
   if (l->pred == PX_EQ) {
     v = g[0] == g[1];
@@ -121,7 +121,7 @@ static int lit_true(const hp *h, const goap__px_lit *l, const int32_t *g) {
 }
 
 /* Literal l's arguments under binding b (NULL for ground literals) into g. */
-static void ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
+static void hb_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
     int32_t a = h->av.v[l->args + i];
@@ -130,22 +130,22 @@ static void ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t
 }
 
 /* The goal literals false in hp's state: their number, and (the first 64) as a mask. */
-static uint32_t goal_false(const hp *h, uint64_t *mask) {
+static uint32_t hb_goal_false(const hp *h, uint64_t *mask) {
   const goap__px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   uint32_t n = 0;
   *mask = 0;
   for (int32_t i = 0; i < t->ngoal; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
-    ground(h, l, NULL, g);
-    if (lit_true(h, l, g)) continue;
+    hb_ground(h, l, NULL, g);
+    if (hb_lit_true(h, l, g)) continue;
     ++n;
     if (i < 64) *mask |= (uint64_t)1 << i;
   }
   return n;
 }
 
-static int over_time(hp *h) {
+static int hb_over_time(hp *h) {
   if (h->max_ms > 0 && (double)(goap__now_ns() - h->t0) / 1e6 >= h->max_ms) {
     h->st = GOAP_TIME_LIMIT;
     return 1;
@@ -154,11 +154,11 @@ static int over_time(hp *h) {
 }
 
 /* The TDG lower bounds (tc), as order_methods computes them. */
-static int tdg_costs(goap__hb *b, hp *h) {
+static int hb_tdg_costs(goap__hb *b, hp *h) {
   const goap__px_task_core *t = h->t;
   b->ntc = t->htn.nctasks ? t->htn.nctasks : 1;
   b->tc = (uint32_t *)goap__alloc(h->a, b->ntc * sizeof *b->tc);
-  if (!b->tc) return oom(h);
+  if (!b->tc) return hb_oom(h);
   for (size_t c = 0; c < b->ntc; ++c) b->tc[c] = HB_INF;
   for (int changed = 1; changed;) {
     changed = 0;
@@ -181,16 +181,16 @@ static int tdg_costs(goap__hb *b, hp *h) {
 goap__hb *goap__hb_new(hp *h) {
   goap__hb *b = (goap__hb *)goap__alloc(h->a, sizeof *b);
   if (!b) {
-    oom(h);
+    hb_oom(h);
     return NULL;
   }
   memset(b, 0, sizeof *b);
   b->loaded = -1;
   b->bsize = h->maxp * sizeof *b->b;
   b->b = (int32_t *)goap__alloc(h->a, b->bsize);
-  if (!b->b || !tdg_costs(b, h)) {
+  if (!b->b || !hb_tdg_costs(b, h)) {
     goap__hb_free(b, h->a);
-    oom(h);
+    hb_oom(h);
     return NULL;
   }
   return b;
@@ -216,7 +216,7 @@ uint64_t goap__hb_nodes(const goap__hb *b) { return b ? (uint64_t)b->nsns : 0; }
 
 /* ---- tree nodes, agenda cells, search nodes -------------------------------------------- */
 
-static int32_t new_tn(goap__hb *b, hp *h, int32_t task) {
+static int32_t hb_new_tn(goap__hb *b, hp *h, int32_t task) {
   if (!goap__grow(h->a, (void **)&b->tns, &b->ctns, b->ntns + 1, sizeof *b->tns)) return -1;
   hb_tn *x = &b->tns[b->ntns];
   x->task = task;
@@ -225,17 +225,17 @@ static int32_t new_tn(goap__hb *b, hp *h, int32_t task) {
   return (int32_t)b->ntns++;
 }
 
-static uint64_t tn_hash(const goap__hb *b, int32_t tn) {
+static uint64_t hb_tn_hash(const goap__hb *b, int32_t tn) {
   const hb_tn *x = &b->tns[tn];
-  uint64_t k = mix((uint64_t)(uint32_t)x->task + 0x9E3779B97F4A7C15ull);
+  uint64_t k = hb_mix((uint64_t)(uint32_t)x->task + 0x9E3779B97F4A7C15ull);
   for (int32_t i = 0; i < x->nargs; ++i)
-    k = mix(k ^ ((uint64_t)(uint32_t)b->targs.v[x->args + i] +
+    k = hb_mix(k ^ ((uint64_t)(uint32_t)b->targs.v[x->args + i] +
                  0x632BE59BD9B4E019ull * (uint64_t)(uint32_t)(i + 1)));
   return k;
 }
 
 /* A new cell holding tree node tn before cell next; -1 when out of memory. */
-static int32_t new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
+static int32_t hb_new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
   if (!goap__grow(h->a, (void **)&b->cells, &b->ccells, b->ncells + 1, sizeof *b->cells))
     return -1;
   const goap__px_task_core *t = h->t;
@@ -247,7 +247,7 @@ static int32_t new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
   c->next = next;
   if (next >= 0 && cost < HB_INF) cost += b->cells[next].cost;
   c->cost = cost < HB_INF ? (uint32_t)cost : HB_INF;
-  c->hash = mix(tn_hash(b, tn) + r * 0xD6E8FEB86659FD93ull + (r >> 29));
+  c->hash = hb_mix(hb_tn_hash(b, tn) + r * 0xD6E8FEB86659FD93ull + (r >> 29));
   c->gmask = 0;
   if (h->tgoal) {
     if (task == HP_ROOT) c->gmask = ~(uint64_t)0;
@@ -258,7 +258,7 @@ static int32_t new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
 }
 
 /* Agendas from cells x and y hold the same tasks with the same arguments in the same order. */
-static int same_agenda(const goap__hb *b, int32_t x, int32_t y) {
+static int hb_same_agenda(const goap__hb *b, int32_t x, int32_t y) {
   while (x != y) {
     if (x < 0 || y < 0) return 0;
     const hb_tn *p = &b->tns[b->cells[x].tn], *q = &b->tns[b->cells[y].tn];
@@ -272,18 +272,18 @@ static int same_agenda(const goap__hb *b, int32_t x, int32_t y) {
   return 1;
 }
 
-static uint64_t agenda_hash(const goap__hb *b, int32_t cell) {
+static uint64_t hb_agenda_hash(const goap__hb *b, int32_t cell) {
   return cell >= 0 ? b->cells[cell].hash : 0x2545F4914F6CDD1Dull;
 }
 
-static size_t slot_of(const goap__hb *b, uint64_t shash, uint64_t ahash) {
-  return (size_t)mix(shash ^ (ahash * 0x9E3779B97F4A7C15ull)) & (b->ctab - 1);
+static size_t hb_slot_of(const goap__hb *b, uint64_t shash, uint64_t ahash) {
+  return (size_t)hb_mix(shash ^ (ahash * 0x9E3779B97F4A7C15ull)) & (b->ctab - 1);
 }
 
-static int tab_grow(goap__hb *b, hp *h) {
+static int hb_tab_grow(goap__hb *b, hp *h) {
   size_t ncap = b->ctab ? b->ctab * 2 : 4096;
   int32_t *nt = (int32_t *)goap__alloc(h->a, ncap * sizeof *nt);
-  if (!nt) return oom(h);
+  if (!nt) return hb_oom(h);
   memset(nt, 0, ncap * sizeof *nt);
   int32_t *old = b->tab;
   size_t ocap = b->ctab;
@@ -292,7 +292,7 @@ static int tab_grow(goap__hb *b, hp *h) {
   for (size_t i = 0; i < ocap; ++i) {
     if (!old[i]) continue;
     const hb_sn *n = &b->sns[old[i] - 1];
-    size_t k = slot_of(b, n->shash, agenda_hash(b, n->agenda));
+    size_t k = hb_slot_of(b, n->shash, hb_agenda_hash(b, n->agenda));
     while (b->tab[k]) k = (k + 1) & (b->ctab - 1);
     b->tab[k] = old[i];
   }
@@ -300,9 +300,9 @@ static int tab_grow(goap__hb *b, hp *h) {
   return 1;
 }
 
-static int open_push(goap__hb *b, hp *h, uint32_t hval, int32_t sn) {
+static int hb_open_push(goap__hb *b, hp *h, uint32_t hval, int32_t sn) {
   if (!goap__grow(h->a, (void **)&b->open, &b->copen, b->nopen + 1, sizeof *b->open))
-    return oom(h);
+    return hb_oom(h);
   hb_open x;
   x.key = (uint64_t)hval << 32 | (uint64_t)(UINT32_MAX - (uint32_t)sn);
   x.sn = sn;
@@ -315,7 +315,7 @@ static int open_push(goap__hb *b, hp *h, uint32_t hval, int32_t sn) {
   return 1;
 }
 
-static int32_t open_pop(goap__hb *b) {
+static int32_t hb_open_pop(goap__hb *b) {
   int32_t top = b->open[0].sn;
   hb_open x = b->open[--b->nopen];
   size_t i = 0, n = b->nopen;
@@ -334,16 +334,16 @@ static int32_t open_pop(goap__hb *b) {
 /* Stores node *x (its state difference: diff[0, x->nst), or the stored one at x->st0 when
  * diff is NULL) and opens it with value hval, unless a stored node has the same situation.
  * 1 stored, 2 a duplicate (nothing stored), 0 on a stop (h->st: memory, the node cap). */
-static int add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t hval) {
-  if (b->ctab == 0 && !tab_grow(b, h)) return 0;
-  uint64_t ah = agenda_hash(b, x->agenda);
+static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t hval) {
+  if (b->ctab == 0 && !hb_tab_grow(b, h)) return 0;
+  uint64_t ah = hb_agenda_hash(b, x->agenda);
   const int32_t *xd = diff ? diff : x->nst ? b->sdiff.v + x->st0 : NULL;
-  size_t k = slot_of(b, x->shash, ah);
+  size_t k = hb_slot_of(b, x->shash, ah);
   for (; b->tab[k]; k = (k + 1) & (b->ctab - 1)) {
     const hb_sn *o = &b->sns[b->tab[k] - 1];
-    if (o->shash != x->shash || agenda_hash(b, o->agenda) != ah || o->nst != x->nst) continue;
+    if (o->shash != x->shash || hb_agenda_hash(b, o->agenda) != ah || o->nst != x->nst) continue;
     if (x->nst && memcmp(b->sdiff.v + o->st0, xd, (size_t)x->nst * sizeof *xd) != 0) continue;
-    if (same_agenda(b, o->agenda, x->agenda)) return 2;
+    if (hb_same_agenda(b, o->agenda, x->agenda)) return 2;
   }
   if (b->nsns >= HB_MAX_NODES || (diff && b->sdiff.n + x->nst > HB_MAX_STATE) ||
       b->targs.n > (size_t)INT32_MAX / 2 || b->ncells > (size_t)INT32_MAX / 2) {
@@ -353,20 +353,20 @@ static int add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
   if (diff) {
     x->st0 = b->sdiff.n;
     for (uint32_t i = 0; i < x->nst; ++i)
-      if (!goap__px_ipush(h->a, &b->sdiff, diff[i])) return oom(h);
+      if (!goap__px_ipush(h->a, &b->sdiff, diff[i])) return hb_oom(h);
   }
-  if (!goap__grow(h->a, (void **)&b->sns, &b->csns, b->nsns + 1, sizeof *b->sns)) return oom(h);
+  if (!goap__grow(h->a, (void **)&b->sns, &b->csns, b->nsns + 1, sizeof *b->sns)) return hb_oom(h);
   int32_t id = (int32_t)b->nsns++;
   b->sns[id] = *x;
   b->tab[k] = id + 1;
-  if (++b->ntab * 2 > b->ctab && !tab_grow(b, h)) return 0;
-  return open_push(b, h, hval, id) ? 1 : 0;
+  if (++b->ntab * 2 > b->ctab && !hb_tab_grow(b, h)) return 0;
+  return hb_open_push(b, h, hval, id) ? 1 : 0;
 }
 
 /* ---- states --------------------------------------------------------------------------- */
 
 /* Sets hp's state to node s's. */
-static int load(goap__hb *b, hp *h, int32_t s) {
+static int hb_load(goap__hb *b, hp *h, int32_t s) {
   const hb_sn *n = &b->sns[s];
   if (b->loaded >= 0) {
     const hb_sn *o = &b->sns[b->loaded];
@@ -378,7 +378,7 @@ static int load(goap__hb *b, hp *h, int32_t s) {
   goap__hp_undo_to(h, 0);
   for (uint32_t i = 0; i < n->nst; ++i) {
     int32_t e = b->sdiff.v[n->st0 + i];
-    if (!goap__hp_set_truth(h, e, (uint8_t)!h->truth[e])) return oom(h);
+    if (!goap__hp_set_truth(h, e, (uint8_t)!h->truth[e])) return hb_oom(h);
   }
   b->loaded = s;
   return 1;
@@ -386,34 +386,34 @@ static int load(goap__hb *b, hp *h, int32_t s) {
 
 /* Applies primitive tree node tn when its precondition holds: 1 applied, 0 not applicable
  * (h->st unchanged) or a memory stop (h->st set). */
-static int apply(goap__hb *b, hp *h, int32_t tn) {
+static int hb_apply(goap__hb *b, hp *h, int32_t tn) {
   const goap__px_task_core *t = h->t;
   const hb_tn *x = &b->tns[tn];
   const goap__px_schema *s = &t->schemas[-x->task - 1];
   const int32_t *args = x->nargs ? b->targs.v + x->args : NULL;
   for (int32_t i = 0; i < x->nargs; ++i)
-    if (!is_a(t, args[i], t->args.v[s->ptypes + i])) return 0;
+    if (!hb_is_a(t, args[i], t->args.v[s->ptypes + i])) return 0;
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
     const goap__px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
-    ground(h, l, args, g);
-    if (!lit_true(h, l, g)) return 0;
+    hb_ground(h, l, args, g);
+    if (!hb_lit_true(h, l, g)) return 0;
   }
   for (int pass = 0; pass < 2; ++pass) /* deletes first, then adds */
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
       const goap__px_lit *l = &h->lits[i];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
-      ground(h, l, args, g);
+      hb_ground(h, l, args, g);
       int32_t e = goap__hp_intern(h, l->pred, g, t->preds[l->pred].arity);
-      if (e < 0 || !goap__hp_set_truth(h, e, pass == 0 ? 0 : 1)) return oom(h);
+      if (e < 0 || !goap__hp_set_truth(h, e, pass == 0 ? 0 : 1)) return hb_oom(h);
     }
   return 1;
 }
 
 /* Into b->tmp: node s's state difference changed by the flips logged in h->undo since mark
  * (the atoms whose truth differs now from before them). */
-static int new_diff(goap__hb *b, hp *h, const hb_sn *s, size_t mark) {
+static int hb_new_diff(goap__hb *b, hp *h, const hb_sn *s, size_t mark) {
   goap__px_ivec *c = &b->chg;
   c->n = 0;
   for (size_t k = mark; k < h->undo.n; k += 2) { /* (atom, truth before), first flip kept */
@@ -421,7 +421,7 @@ static int new_diff(goap__hb *b, hp *h, const hb_sn *s, size_t mark) {
     int dup = 0;
     for (size_t j = 0; j < c->n && !dup; j += 2) dup = c->v[j] == e;
     if (!dup && (!goap__px_ipush(h->a, c, e) || !goap__px_ipush(h->a, c, h->undo.v[k + 1])))
-      return oom(h);
+      return hb_oom(h);
   }
   size_t n = 0; /* keep the atoms that changed, sorted (insertion: an action's few effects) */
   for (size_t j = 0; j < c->n; j += 2) {
@@ -447,32 +447,32 @@ static int new_diff(goap__hb *b, hp *h, const hb_sn *s, size_t mark) {
       ++j;
       continue;
     }
-    if (!goap__px_ipush(h->a, o, v)) return oom(h);
+    if (!goap__px_ipush(h->a, o, v)) return hb_oom(h);
   }
   return 1;
 }
 
 /* ---- the search ----------------------------------------------------------------------- */
 
-static int32_t net_steps(const goap__px_task_core *t, int32_t m, int32_t *step0) {
+static int32_t hb_net_steps(const goap__px_task_core *t, int32_t m, int32_t *step0) {
   *step0 = m < 0 ? t->htn.top_step0 : t->htn.methods[m].step0;
   return m < 0 ? t->htn.top_nsteps : t->htn.methods[m].nsteps;
 }
 
 /* One step of the budgets: 0 (h->st set) when max_steps or the time limit is reached. */
-static int step(hp *h) {
+static int hb_step(hp *h) {
   if (++h->steps > h->max_steps) {
     h->st = GOAP_NODE_LIMIT;
     return 0;
   }
-  return (h->steps & 0xff) != 0 || !over_time(h);
+  return (h->steps & 0xff) != 0 || !hb_over_time(h);
 }
 
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
  * goal holds (*goal), dropped when empty otherwise or when its agenda cannot make a false
  * goal literal true, else stored. fmask: the goal literals false in its state, gf their
  * number. 1 on, 0 on a stop; *kept: whether it was stored (or is the plan). */
-static int offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf, uint64_t fmask,
+static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf, uint64_t fmask,
                  int32_t *goal, int *kept) {
   *kept = 0;
   if (x->agenda < 0) {
@@ -482,21 +482,21 @@ static int offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf,
   }
   if (x->agenda < 0) { /* the plan: stored without a duplicate check, never opened */
     if (diff) x->nst = 0; /* its state is not needed again */
-    if (!goap__grow(h->a, (void **)&b->sns, &b->csns, b->nsns + 1, sizeof *b->sns)) return oom(h);
+    if (!goap__grow(h->a, (void **)&b->sns, &b->csns, b->nsns + 1, sizeof *b->sns)) return hb_oom(h);
     b->sns[b->nsns] = *x;
     *goal = (int32_t)b->nsns++;
     *kept = 1;
     return 1;
   }
   uint64_t hv = (uint64_t)b->cells[x->agenda].cost + gf;
-  int r = add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
+  int r = hb_add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
   *kept = r == 1;
   return r != 0;
 }
 
 /* Decomposes node s's head (tree node tn, then cell rest) by method m (-1: the :htn): one
  * successor per binding. */
-static int decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, int32_t m,
+static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, int32_t m,
                      uint32_t gf, uint64_t fmask, int32_t *goal) {
   const goap__px_task_core *t = h->t;
   int32_t np = m < 0 ? t->htn.top_nparams : t->htn.methods[m].nparams;
@@ -511,7 +511,7 @@ static int decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, in
         if (a != g) return 1;
       } else if (bb[-a - 1] >= 0) {
         if (bb[-a - 1] != g) return 1;
-      } else if (is_a(t, g, t->args.v[pm->ptypes + (-a - 1)])) {
+      } else if (hb_is_a(t, g, t->args.v[pm->ptypes + (-a - 1)])) {
         bb[-a - 1] = g;
       } else {
         return 1;
@@ -520,25 +520,25 @@ static int decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, in
   }
   size_t pmark = h->pool.n, cnt = 0;
   if (!goap__hp_join(h, m, bb, &cnt)) return 0;
-  int32_t step0, nsteps = net_steps(t, m, &step0);
+  int32_t step0, nsteps = hb_net_steps(t, m, &step0);
   for (size_t i = 0; i < cnt && !(*goal >= 0); ++i) {
-    if (!step(h)) return 0;
+    if (!hb_step(h)) return 0;
     size_t m_tns = b->ntns, m_targs = b->targs.n, m_cells = b->ncells;
     int32_t child0 = (int32_t)b->ntns;
     for (int32_t k = 0; k < nsteps; ++k) {
       const goap__px_step *ps = &t->htn.steps[step0 + k];
-      int32_t c = new_tn(b, h, ps->task);
-      if (c < 0) return oom(h);
+      int32_t c = hb_new_tn(b, h, ps->task);
+      if (c < 0) return hb_oom(h);
       const int32_t *bind = np ? h->pool.v + pmark + i * (size_t)np : NULL;
       for (int32_t a = 0; a < ps->nargs; ++a) {
         int32_t v = t->args.v[ps->args + a];
-        if (!goap__px_ipush(h->a, &b->targs, v >= 0 ? v : bind[-v - 1])) return oom(h);
+        if (!goap__px_ipush(h->a, &b->targs, v >= 0 ? v : bind[-v - 1])) return hb_oom(h);
       }
       b->tns[c].nargs = ps->nargs;
     }
     int32_t next = rest;
     for (int32_t k = nsteps - 1; k >= 0; --k)
-      if ((next = new_cell(b, h, child0 + k, next)) < 0) return oom(h);
+      if ((next = hb_new_cell(b, h, child0 + k, next)) < 0) return hb_oom(h);
     hb_sn x = b->sns[s];
     x.parent = s;
     x.tn = tn;
@@ -546,7 +546,7 @@ static int decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, in
     x.child0 = child0;
     x.agenda = next;
     int kept;
-    if (!offer(b, h, &x, NULL, gf, fmask, goal, &kept)) return 0;
+    if (!hb_offer(b, h, &x, NULL, gf, fmask, goal, &kept)) return 0;
     if (!kept) {
       b->ntns = m_tns;
       b->targs.n = m_targs;
@@ -558,18 +558,18 @@ static int decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, in
 }
 
 /* Expands node s; *goal gets the plan's node when one is found. 0 on a stop (h->st). */
-static int expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
-  if (!load(b, h, s)) return 0;
+static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
+  if (!hb_load(b, h, s)) return 0;
   const hb_cell head = b->cells[b->sns[s].agenda];
   const int32_t task = b->tns[head.tn].task;
   uint64_t fmask;
   if (task < 0 && task != HP_ROOT) {
-    if (!step(h)) return 0;
+    if (!hb_step(h)) return 0;
     size_t mark = h->undo.n;
-    int ok = apply(b, h, head.tn);
+    int ok = hb_apply(b, h, head.tn);
     if (h->st != GOAP_OK) return 0;
     if (ok) {
-      if (!new_diff(b, h, &b->sns[s], mark)) return 0;
+      if (!hb_new_diff(b, h, &b->sns[s], mark)) return 0;
       hb_sn x = b->sns[s];
       x.parent = s;
       x.tn = head.tn;
@@ -577,21 +577,21 @@ static int expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
       x.agenda = head.next;
       x.nst = (uint32_t)b->tmp.n;
       x.shash = h->hash;
-      uint32_t gf = goal_false(h, &fmask);
+      uint32_t gf = hb_goal_false(h, &fmask);
       int kept;
-      if (!offer(b, h, &x, b->tmp.v, gf, fmask, goal, &kept)) return 0;
+      if (!hb_offer(b, h, &x, b->tmp.v, gf, fmask, goal, &kept)) return 0;
     }
     goap__hp_undo_to(h, mark);
     return 1;
   }
-  uint32_t gf = goal_false(h, &fmask);
-  if (task == HP_ROOT) return decompose(b, h, s, head.tn, head.next, -1, gf, fmask, goal);
+  uint32_t gf = hb_goal_false(h, &fmask);
+  if (task == HP_ROOT) return hb_decompose(b, h, s, head.tn, head.next, -1, gf, fmask, goal);
   for (int32_t j = h->m0[task]; j < h->m0[task + 1] && *goal < 0; ++j)
-    if (!decompose(b, h, s, head.tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
+    if (!hb_decompose(b, h, s, head.tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
   return 1;
 }
 
-static int hp_node_push(hp *h, int32_t task, int32_t parent) {
+static int hb_hp_node_push(hp *h, int32_t task, int32_t parent) {
   if (!goap__grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
     return -1;
   hp_node *n = &h->nodes[h->nnodes];
@@ -606,18 +606,18 @@ static int hp_node_push(hp *h, int32_t task, int32_t parent) {
 }
 
 /* The plan of node goal as hp's decomposition tree (nodes, gargs, seq), for make_plan. */
-static int build_plan(goap__hb *b, hp *h, int32_t goal) {
+static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
   const goap__px_task_core *t = h->t;
   goap__px_ivec *path = &b->chg;
   path->n = 0;
   for (int32_t s = goal; s > 0; s = b->sns[s].parent)
-    if (!goap__px_ipush(h->a, path, s)) return oom(h);
+    if (!goap__px_ipush(h->a, path, s)) return hb_oom(h);
   size_t nmap = b->ntns ? b->ntns : 1;
   int32_t *map = (int32_t *)goap__alloc(h->a, nmap * sizeof *map);
-  if (!map) return oom(h);
+  if (!map) return hb_oom(h);
   h->nnodes = 0;
   h->gargs.n = h->seq.n = 0;
-  int ok = hp_node_push(h, HP_ROOT, -1) == 0;
+  int ok = hb_hp_node_push(h, HP_ROOT, -1) == 0;
   map[0] = 0;
   for (size_t k = path->n; ok && k-- > 0;) {
     const hb_sn *x = &b->sns[path->v[k]];
@@ -627,13 +627,13 @@ static int build_plan(goap__hb *b, hp *h, int32_t goal) {
       ok = goap__px_ipush(h->a, &h->seq, id);
       continue;
     }
-    int32_t step0, nsteps = net_steps(t, x->method, &step0);
+    int32_t step0, nsteps = hb_net_steps(t, x->method, &step0);
     h->nodes[id].method = x->method;
     h->nodes[id].child0 = (int32_t)h->nnodes;
     h->nodes[id].nchild = nsteps;
     for (int32_t c = 0; ok && c < nsteps; ++c) {
       const hb_tn *ct = &b->tns[x->child0 + c];
-      int32_t nn = hp_node_push(h, ct->task, id);
+      int32_t nn = hb_hp_node_push(h, ct->task, id);
       ok = nn >= 0;
       for (int32_t a = 0; ok && a < ct->nargs; ++a)
         ok = goap__px_ipush(h->a, &h->gargs, b->targs.v[ct->args + a]);
@@ -644,22 +644,22 @@ static int build_plan(goap__hb *b, hp *h, int32_t goal) {
     }
   }
   goap__free(h->a, map, nmap * sizeof *map);
-  return ok ? 1 : oom(h);
+  return ok ? 1 : hb_oom(h);
 }
 
 int goap__hb_turn(goap__hb *b, hp *h) {
   h->sliced = 0;
   if (!b->started) { /* the start: the virtual root task, decomposed by the :htn */
     b->started = 1;
-    int32_t tn = new_tn(b, h, HP_ROOT);
-    if (tn < 0 || new_cell(b, h, tn, -1) < 0) return oom(h);
+    int32_t tn = hb_new_tn(b, h, HP_ROOT);
+    if (tn < 0 || hb_new_cell(b, h, tn, -1) < 0) return hb_oom(h);
     hb_sn x;
     memset(&x, 0, sizeof x);
     x.parent = x.tn = -1;
     x.method = -1;
     x.agenda = 0;
     x.shash = h->hash;
-    if (add_node(b, h, &x, b->tmp.v, 0) != 1) return 0;
+    if (hb_add_node(b, h, &x, b->tmp.v, 0) != 1) return 0;
   }
   for (;;) {
     if (h->steps >= h->slice_end) {
@@ -671,7 +671,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
       return 0;
     }
     int32_t goal = -1;
-    if (!expand(b, h, open_pop(b), &goal)) return 0;
-    if (goal >= 0) return build_plan(b, h, goal);
+    if (!hb_expand(b, h, hb_open_pop(b), &goal)) return 0;
+    if (goal >= 0) return hb_build_plan(b, h, goal);
   }
 }
