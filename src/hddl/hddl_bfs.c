@@ -84,7 +84,8 @@ struct goap__hb {
   goap__px_ivec sdiff;
   hb_open *open;
   size_t nopen, copen;
-  int32_t *tab;          /* duplicate table: node + 1, 0 empty; cap a power of two */
+  uint64_t *tab;         /* duplicate table: the situation's hash (low 32 bits) << 32 | node + 1;
+                            0 empty; cap a power of two, grown without reading the nodes */
   size_t ctab, ntab;
   goap__px_ivec chg, tmp; /* scratch: an action's changed atoms, a new difference */
   int32_t *b;            /* maxp: a method's binding before the join */
@@ -276,24 +277,24 @@ static uint64_t hb_agenda_hash(const goap__hb *b, int32_t cell) {
   return cell >= 0 ? b->cells[cell].hash : 0x2545F4914F6CDD1Dull;
 }
 
-static size_t hb_slot_of(const goap__hb *b, uint64_t shash, uint64_t ahash) {
-  return (size_t)hb_mix(shash ^ (ahash * 0x9E3779B97F4A7C15ull)) & (b->ctab - 1);
+/* The situation's hash: its low 32 bits pick the slot (tables stay under 2^32 slots). */
+static uint32_t hb_sit_hash(uint64_t shash, uint64_t ahash) {
+  return (uint32_t)hb_mix(shash ^ (ahash * 0x9E3779B97F4A7C15ull));
 }
 
 static int hb_tab_grow(goap__hb *b, hp *h) {
   size_t ncap = b->ctab ? b->ctab * 2 : 4096;
-  int32_t *nt = (int32_t *)goap__alloc(h->a, ncap * sizeof *nt);
+  uint64_t *nt = (uint64_t *)goap__alloc(h->a, ncap * sizeof *nt);
   if (!nt) return hb_oom(h);
   memset(nt, 0, ncap * sizeof *nt);
-  int32_t *old = b->tab;
+  uint64_t *old = b->tab;
   size_t ocap = b->ctab;
   b->tab = nt;
   b->ctab = ncap;
   for (size_t i = 0; i < ocap; ++i) {
     if (!old[i]) continue;
-    const hb_sn *n = &b->sns[old[i] - 1];
-    size_t k = hb_slot_of(b, n->shash, hb_agenda_hash(b, n->agenda));
-    while (b->tab[k]) k = (k + 1) & (b->ctab - 1);
+    size_t k = (size_t)(old[i] >> 32) & (ncap - 1);
+    while (b->tab[k]) k = (k + 1) & (ncap - 1);
     b->tab[k] = old[i];
   }
   goap__free(h->a, old, ocap * sizeof *old);
@@ -338,9 +339,11 @@ static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32
   if (b->ctab == 0 && !hb_tab_grow(b, h)) return 0;
   uint64_t ah = hb_agenda_hash(b, x->agenda);
   const int32_t *xd = diff ? diff : x->nst ? b->sdiff.v + x->st0 : NULL;
-  size_t k = hb_slot_of(b, x->shash, ah);
+  uint32_t sh = hb_sit_hash(x->shash, ah);
+  size_t k = (size_t)sh & (b->ctab - 1);
   for (; b->tab[k]; k = (k + 1) & (b->ctab - 1)) {
-    const hb_sn *o = &b->sns[b->tab[k] - 1];
+    if ((uint32_t)(b->tab[k] >> 32) != sh) continue;
+    const hb_sn *o = &b->sns[(uint32_t)b->tab[k] - 1];
     if (o->shash != x->shash || hb_agenda_hash(b, o->agenda) != ah || o->nst != x->nst) continue;
     if (x->nst && memcmp(b->sdiff.v + o->st0, xd, (size_t)x->nst * sizeof *xd) != 0) continue;
     if (hb_same_agenda(b, o->agenda, x->agenda)) return 2;
@@ -358,7 +361,7 @@ static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32
   if (!goap__grow(h->a, (void **)&b->sns, &b->csns, b->nsns + 1, sizeof *b->sns)) return hb_oom(h);
   int32_t id = (int32_t)b->nsns++;
   b->sns[id] = *x;
-  b->tab[k] = id + 1;
+  b->tab[k] = (uint64_t)sh << 32 | (uint64_t)(uint32_t)(id + 1);
   if (++b->ntab * 2 > b->ctab && !hb_tab_grow(b, h)) return 0;
   return hb_open_push(b, h, hval, id) ? 1 : 0;
 }
