@@ -14281,7 +14281,7 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
  *    agenda cannot make a false goal literal true (the first 64) is pruned.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
  *    checked every 256 steps; a turn ends between expansions once h->slice_end is passed. At
- *    most HB_MAX_NODES nodes and HB_MAX_STATE ints of state differences: beyond, the search
+ *    most max_nodes nodes (GOAP_HDDL_MAX_NODES by default) and HB_MAX_STATE ints of state differences: beyond, the search
  *    stops with GOAP_MEMORY_LIMIT (the depth-first searches go on).
  *  - Every table grows through the task's allocator; nothing here prints.
  */
@@ -14823,8 +14823,8 @@ int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
 /* hddl_bfs.c: the best-first progression search (its invariants there). It uses its own hp
  * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
 typedef struct goap__hb goap__hb;
-/* NULL when out of memory (h->st set). */
-goap__hb *goap__hb_new(hp *h);
+/* NULL when out of memory (h->st set). At most max_nodes nodes (then GOAP_MEMORY_LIMIT). */
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes);
 /* One turn, until h->slice_end steps: 1 with the plan's tree in h->nodes, h->gargs and
  * h->seq (for make_plan); 0 with h->sliced when the turn ended, else with h->st: GOAP_NO_PLAN
  * (every situation expanded), GOAP_MEMORY_LIMIT (the node cap), a budget or memory stop. */
@@ -14835,7 +14835,6 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a);
 #endif
 /* ---- end src/hddl/hddl_plan.h ---- */
 
-#define HB_MAX_NODES ((size_t)1 << 23)  /* search nodes stored */
 #define HB_MAX_STATE ((size_t)1 << 26)  /* int32s of state differences (256 MB) */
 #define HB_PRIM INT32_MIN               /* hb_sn.method of an applied action */
 #define HB_INF UINT32_MAX
@@ -14889,6 +14888,7 @@ struct goap__hb {
   size_t bsize;          /* its bytes */
   int32_t loaded;        /* the node whose state hp holds (-1: the initial state) */
   int started;
+  uint64_t max_nodes;    /* the node cap */
 };
 
 static int hb_oom(hp *h) {
@@ -14976,7 +14976,7 @@ static int hb_tdg_costs(goap__hb *b, hp *h) {
   return 1;
 }
 
-goap__hb *goap__hb_new(hp *h) {
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
   goap__hb *b = (goap__hb *)goap__alloc(h->a, sizeof *b);
   if (!b) {
     hb_oom(h);
@@ -14984,6 +14984,8 @@ goap__hb *goap__hb_new(hp *h) {
   }
   memset(b, 0, sizeof *b);
   b->loaded = -1;
+  b->max_nodes = max_nodes ? max_nodes : GOAP_HDDL_MAX_NODES;
+  if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
   b->bsize = h->maxp * sizeof *b->b;
   b->b = (int32_t *)goap__alloc(h->a, b->bsize);
   if (!b->b || !hb_tdg_costs(b, h)) {
@@ -15145,7 +15147,7 @@ static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32
     if (x->nst && memcmp(b->sdiff.v + o->st0, xd, (size_t)x->nst * sizeof *xd) != 0) continue;
     if (hb_same_agenda(b, o->agenda, x->agenda)) return 2;
   }
-  if (b->nsns >= HB_MAX_NODES || (diff && b->sdiff.n + x->nst > HB_MAX_STATE) ||
+  if ((uint64_t)b->nsns >= b->max_nodes || (diff && b->sdiff.n + x->nst > HB_MAX_STATE) ||
       b->targs.n > (size_t)INT32_MAX / 2 || b->ncells > (size_t)INT32_MAX / 2) {
     h->st = GOAP_MEMORY_LIMIT;
     return 0;
@@ -15476,7 +15478,6 @@ int goap__hb_turn(goap__hb *b, hp *h) {
   }
 }
 /* macros of src/hddl/hddl_bfs.c end here */
-#undef HB_MAX_NODES
 #undef HB_MAX_STATE
 #undef HB_PRIM
 #undef HB_INF
@@ -17036,7 +17037,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   }
   if (use_bfs && st0 == GOAP_OK) {
     hs[2].t0 = hs[0].t0;
-    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2])) != NULL) turns[nturns++] = 2;
+    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0)) != NULL) turns[nturns++] = 2;
     st0 = hs[2].st;
   }
   if (st0 != GOAP_OK) nturns = 0;

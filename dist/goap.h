@@ -1857,6 +1857,7 @@ GOAP_API int goap_hddl_is_htn(const goap_pddl_task *t);
 /* ---- planning ---------------------------------------------------------------------------- */
 
 #define GOAP_HDDL_MAX_STEPS 50000000u /* default decomposition steps (method or binding tries) */
+#define GOAP_HDDL_MAX_NODES 8388608u  /* default node cap of the best-first search (2^23) */
 
 /* Which searches goap_hddl_solve runs (goap_hddl_options.search; docs/hddl.md). */
 enum {
@@ -1872,6 +1873,9 @@ typedef struct goap_hddl_options {
   int max_depth;               /* decomposition depth cap; 0: unlimited (iterative deepening
                                   still bounds each round); GOAP_TOO_LARGE when it cuts */
   int search;                  /* GOAP_HDDL_SEARCH_*; another value: GOAP_INVALID_ARGUMENT */
+  uint64_t max_nodes;          /* the best-first search's node cap; 0: GOAP_HDDL_MAX_NODES.
+                                  Reached: that search stops (GOAP_MEMORY_LIMIT when it runs
+                                  alone; otherwise the depth-first searches go on) */
 } goap_hddl_options;
 
 typedef struct goap_hddl_stats {

@@ -3,8 +3,8 @@
  * goap_hddl_solve): a problem the depth-first searches cannot finish within a step budget is
  * solved within it once the best-first search takes its turn, and its plan passes
  * goap_hddl_verify; the same plan twice; duplicate detection (a finite situation space is
- * exhausted, with the exact number of distinct nodes); the options' statuses; allocation
- * failures.
+ * exhausted, with the exact number of distinct nodes); the options' statuses; the node cap;
+ * allocation failures.
  */
 #include <goap/goap.h>
 #include <goap/hddl.h>
@@ -179,6 +179,30 @@ TEST(options_and_budgets) {
   goap_pddl_destroy(t);
 }
 
+/* The node cap: alone, the best-first search stops with GOAP_MEMORY_LIMIT; in turns, it stops
+ * and the depth-first searches go on to their plan (16 switches: after their first turns). */
+TEST(node_cap_is_a_status_and_the_others_go_on) {
+  goap_pddl_task *t = problem(16, 3, 0, NULL);
+  REQUIRE(t != NULL);
+  goap_hddl_options o;
+  memset(&o, 0, sizeof o);
+  o.search = GOAP_HDDL_SEARCH_BFS;
+  o.max_nodes = 10;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_MEMORY_LIMIT);
+  CHECK(p == NULL);
+  CHECK_EQ_INT((int)s.bfs_nodes, 10);
+  o.search = GOAP_HDDL_SEARCH_AUTO;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_OK);
+  CHECK_EQ_INT(s.search, GOAP_HDDL_SEARCH_DFS);
+  CHECK_EQ_INT((int)s.bfs_nodes, 10);
+  CHECK(s.steps > 600000); /* found after the depth-first searches' first turns */
+  CHECK(goap_hddl_plan_length(p) > 1000);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
 TEST(allocation_failures_are_clean) {
   for (size_t k = 1;; ++k) {
     test_alloc ta;
@@ -206,4 +230,5 @@ TEST(allocation_failures_are_clean) {
 
 TEST_MAIN(TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
           TEST_ENTRY(same_plan_twice), TEST_ENTRY(duplicate_detection_exhausts_a_finite_space),
-          TEST_ENTRY(options_and_budgets), TEST_ENTRY(allocation_failures_are_clean))
+          TEST_ENTRY(options_and_budgets), TEST_ENTRY(node_cap_is_a_status_and_the_others_go_on),
+          TEST_ENTRY(allocation_failures_are_clean))

@@ -29,7 +29,7 @@
  *    agenda cannot make a false goal literal true (the first 64) is pruned.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
  *    checked every 256 steps; a turn ends between expansions once h->slice_end is passed. At
- *    most HB_MAX_NODES nodes and HB_MAX_STATE ints of state differences: beyond, the search
+ *    most max_nodes nodes (GOAP_HDDL_MAX_NODES by default) and HB_MAX_STATE ints of state differences: beyond, the search
  *    stops with GOAP_MEMORY_LIMIT (the depth-first searches go on).
  *  - Every table grows through the task's allocator; nothing here prints.
  */
@@ -38,7 +38,6 @@
 
 #include "hddl_plan.h"
 
-#define HB_MAX_NODES ((size_t)1 << 23)  /* search nodes stored */
 #define HB_MAX_STATE ((size_t)1 << 26)  /* int32s of state differences (256 MB) */
 #define HB_PRIM INT32_MIN               /* hb_sn.method of an applied action */
 #define HB_INF UINT32_MAX
@@ -92,6 +91,7 @@ struct goap__hb {
   size_t bsize;          /* its bytes */
   int32_t loaded;        /* the node whose state hp holds (-1: the initial state) */
   int started;
+  uint64_t max_nodes;    /* the node cap */
 };
 
 static int hb_oom(hp *h) {
@@ -179,7 +179,7 @@ static int hb_tdg_costs(goap__hb *b, hp *h) {
   return 1;
 }
 
-goap__hb *goap__hb_new(hp *h) {
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
   goap__hb *b = (goap__hb *)goap__alloc(h->a, sizeof *b);
   if (!b) {
     hb_oom(h);
@@ -187,6 +187,8 @@ goap__hb *goap__hb_new(hp *h) {
   }
   memset(b, 0, sizeof *b);
   b->loaded = -1;
+  b->max_nodes = max_nodes ? max_nodes : GOAP_HDDL_MAX_NODES;
+  if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
   b->bsize = h->maxp * sizeof *b->b;
   b->b = (int32_t *)goap__alloc(h->a, b->bsize);
   if (!b->b || !hb_tdg_costs(b, h)) {
@@ -348,7 +350,7 @@ static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32
     if (x->nst && memcmp(b->sdiff.v + o->st0, xd, (size_t)x->nst * sizeof *xd) != 0) continue;
     if (hb_same_agenda(b, o->agenda, x->agenda)) return 2;
   }
-  if (b->nsns >= HB_MAX_NODES || (diff && b->sdiff.n + x->nst > HB_MAX_STATE) ||
+  if ((uint64_t)b->nsns >= b->max_nodes || (diff && b->sdiff.n + x->nst > HB_MAX_STATE) ||
       b->targs.n > (size_t)INT32_MAX / 2 || b->ncells > (size_t)INT32_MAX / 2) {
     h->st = GOAP_MEMORY_LIMIT;
     return 0;

@@ -1025,7 +1025,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   }
   if (use_bfs && st0 == GOAP_OK) {
     hs[2].t0 = hs[0].t0;
-    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2])) != NULL) turns[nturns++] = 2;
+    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0)) != NULL) turns[nturns++] = 2;
     st0 = hs[2].st;
   }
   if (st0 != GOAP_OK) nturns = 0;

@@ -146,8 +146,8 @@ int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
 /* hddl_bfs.c: the best-first progression search (its invariants there). It uses its own hp
  * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
 typedef struct goap__hb goap__hb;
-/* NULL when out of memory (h->st set). */
-goap__hb *goap__hb_new(hp *h);
+/* NULL when out of memory (h->st set). At most max_nodes nodes (then GOAP_MEMORY_LIMIT). */
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes);
 /* One turn, until h->slice_end steps: 1 with the plan's tree in h->nodes, h->gargs and
  * h->seq (for make_plan); 0 with h->sliced when the turn ended, else with h->st: GOAP_NO_PLAN
  * (every situation expanded), GOAP_MEMORY_LIMIT (the node cap), a budget or memory stop. */

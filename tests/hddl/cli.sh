@@ -96,6 +96,8 @@ expect_rc "depth-first alone" 0 hddl "$DIR/transport.hddl" "$DIR/transport-1.hdd
 err_has "found by depth-first" " 0 best-first nodes, found by depth-first, "
 expect_rc "best-first: no plan" 1 hddl "$DIR/blocks.hddl" "$DIR/blocks-2.hddl" --search bfs
 out_has "best-first: no plan line" "; no plan: no decomposition of the task network is executable and reaches the :goal"
+expect_rc "best-first node cap" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --search bfs --max-nodes 5
+out_has "node cap line" "; no plan: memory limit reached (the best-first search's node cap, --max-nodes)"
 expect_rc "bad --search" 2 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --search best
 err_has "bad --search message" "--search needs auto, dfs or bfs, not 'best'"
 

@@ -32,6 +32,7 @@ void cli_usage_hddl(FILE *out) {
         "  --max-depth N      largest decomposition depth bound to try (default: none)\n"
         "  --search S         auto (default: the depth-first searches and the best-first\n"
         "                     progression search in turns), dfs or bfs (one kind only)\n"
+        "  --max-nodes N      node cap of the best-first search (default 8388608)\n"
         "  --stats            search statistics on stderr (steps, rounds, depth, time)\n"
         "\n"
         "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
@@ -39,7 +40,7 @@ void cli_usage_hddl(FILE *out) {
 }
 
 static const char *const hddl_options[] = {"-o", "--output", "--max-steps", "--time-limit",
-                                           "--max-depth", "--search", "--stats", "--help", NULL};
+                                           "--max-depth", "--search", "--max-nodes", "--stats", "--help", NULL};
 
 static int parse_u64(const char *cmd, const char *opt, const char *v, uint64_t max,
                      uint64_t *out) {
@@ -104,6 +105,11 @@ int cli_cmd_hddl(int argc, char **argv) {
       ho.max_depth = (int)x;
       continue;
     }
+    if ((r = cli_opt_value(cmd, argc, argv, &i, "--max-nodes", &v)) < 0) return CLI_EXIT_USAGE;
+    if (r > 0) {
+      if (parse_u64(cmd, "--max-nodes", v, UINT64_MAX, &ho.max_nodes)) return CLI_EXIT_USAGE;
+      continue;
+    }
     if ((r = cli_opt_value(cmd, argc, argv, &i, "--search", &v)) < 0) return CLI_EXIT_USAGE;
     if (r > 0) {
       if (strcmp(v, "auto") == 0) ho.search = GOAP_HDDL_SEARCH_AUTO;
@@ -161,7 +167,7 @@ int cli_cmd_hddl(int argc, char **argv) {
              st == GOAP_MEMORY_LIMIT) {
     printf("; no plan: %s%s\n", goap_status_string(st),
            st == GOAP_TOO_LARGE     ? " (the --max-depth bound cut the search)"
-           : st == GOAP_MEMORY_LIMIT ? " (the best-first search's node cap)"
+           : st == GOAP_MEMORY_LIMIT ? " (the best-first search's node cap, --max-nodes)"
                                      : "");
     rc = CLI_EXIT_FAIL;
   } else {
