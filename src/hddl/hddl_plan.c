@@ -72,6 +72,8 @@
  *    HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
  *    sized once from the task (the largest method, action and :htn).
+ *  - A third search, best-first progression over (state, agenda) (hddl_bfs.c, its own hp),
+ *    takes its turn after these two in goap_hddl_solve, with the same budgets and stops.
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 #define _POSIX_C_SOURCE 200809L
