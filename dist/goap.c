@@ -14295,27 +14295,66 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
 /* macros of src/format/text.c end here */
 #undef op_text
 
-/* ==== src/hddl/hddl_parse.c ==== */
+/* ==== src/hddl/hddl_bfs.c ==== */
 /*
- * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
- * and the problem's initial task network (:htn), lifted, into goap__px_htn (see internal.h).
+ * hddl_bfs.c -- the HDDL planner's informed search: a greedy best-first progression search
+ * over (state, agenda) for total-order HTN problems, run in turns beside the depth-first
+ * decomposition of hddl_plan.c (goap_hddl_solve).
  *
  * Invariants:
- *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
- *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
- *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
- *    method :constraints, exists in preconditions, ...) is rejected with its name and
- *    position, never ignored. Preconditions are read by parse.c (forall included).
- *  - No fixed limit on parameters or subtasks: their tables grow through the allocator.
- *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
- *    may name any action or task whatever the order of the sections in the text.
- *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
- *    (-(schema + 1)); task and action names are disjoint (checked), and its argument count is
- *    the arity of what it names (checked).
- *  - Every allocation goes through the task's allocator; the first error wins (goap__px_error).
+ *  - A search node is a state and an agenda (the tasks still to do, in order). Its successors
+ *    decompose the agenda's head compound task by one method and one binding (the join of
+ *    hddl_plan.c, same literals and order as the depth-first search), or apply its head
+ *    primitive when the precondition holds. A node with an empty agenda whose state satisfies
+ *    the :goal is a plan; the tree is rebuilt from the chain of parents.
+ *  - Agendas are persistent cons lists: a cell (tree node, next) is never changed once made,
+ *    so a successor shares its parent's tail and costs O(the method's subtasks). Each cell
+ *    caches, for the agenda from it: its hash, the TDG lower bound of primitive steps (sum
+ *    over its tasks of the fewest primitives each can decompose into; a fixpoint over the
+ *    lifted task decomposition graph, 1 per action) and the goal literals it may still make
+ *    true (hp's tgoal).
+ *  - A state is stored as its difference from the initial state: the sorted ids of the atoms
+ *    whose truth differs (interned in the search's hp). Decompositions share their parent's
+ *    difference; only an applied action stores a new one. hp's state is set to a node's by
+ *    undoing to the initial state and flipping the difference.
+ *  - Duplicate detection: every stored node is in a table keyed by (state hash, agenda hash);
+ *    a new node equal to a stored one (the same difference, and agendas with the same tasks
+ *    and arguments in the same order, compared exactly on a hash match) is dropped with all it
+ *    allocated. Each situation is expanded at most once, so a finite situation space is
+ *    exhausted (GOAP_NO_PLAN) and the search never loops.
+ *  - Order: the open list is a binary heap on h = the agenda's TDG bound + the number of false
+ *    goal literals, ties to the newest node (LIFO by creation): deterministic. A node whose
+ *    agenda cannot make a false goal literal true (the first 64) is pruned.
+ *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
+ *    checked every 256 steps; a turn ends between expansions once h->slice_end is passed. At
+ *    most max_nodes nodes (GOAP_HDDL_MAX_NODES by default) and HB_MAX_STATE ints of state differences: beyond, the search
+ *    stops with GOAP_MEMORY_LIMIT (the depth-first searches go on).
+ *  - Every table grows through the task's allocator; nothing here prints.
  */
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- begin src/hddl/hddl_plan.h ---- */
+/*
+ * hddl_plan.h -- the HDDL planner's search record (internal to hddl_plan.c, the search, and
+ * hddl_prep.c, the analyses done once before it). See hddl_plan.c for the invariants.
+ */
+#ifndef GOAP_HDDL_PLAN_H
+#define GOAP_HDDL_PLAN_H
+
+#include <stdint.h>
+
+/* #include goap/hddl.h: in goap.h */
+/* ---- begin src/hddl/hddl_seen.h ---- */
+/*
+ * hddl_seen.h -- a set of 128-bit keys (internal to the HDDL planner, hddl_plan.c): the
+ * search situations (state hash, agenda hash) already reached in one round.
+ */
+#ifndef GOAP_PDDL_HDDL_SEEN_H
+#define GOAP_PDDL_HDDL_SEEN_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 /* ---- begin src/pddl/pddl_internal.h ---- */
 /*
@@ -14675,6 +14714,847 @@ void goap__px_symmetry_free(goap__px_task_core *t);
 
 #endif /* GOAP_PDDL_INTERNAL_H */
 /* ---- end src/pddl/pddl_internal.h ---- */
+
+typedef struct goap__hseen {
+  uint64_t *k;   /* 2 * cap words: (a, b) per slot; b == 0 marks an empty slot */
+  size_t cap;    /* slots, a power of two, or 0 before the first add */
+  size_t n;      /* keys held */
+  size_t max;    /* most keys ever held (0: no limit); beyond, adds are refused */
+} goap__hseen;
+
+/* Adds key (a, b) (b is made odd, so never 0). 1 when it was new, 0 when it was already in
+ * the set, -1 when it could not be added (the set is full: `max` keys, or out of memory);
+ * the set is unchanged then, and the caller treats the key as new. */
+int goap__hseen_add(const goap_allocator *al, goap__hseen *s, uint64_t a, uint64_t b);
+/* Empties the set, keeping its memory. */
+void goap__hseen_clear(goap__hseen *s);
+void goap__hseen_free(const goap_allocator *al, goap__hseen *s);
+
+#endif
+/* ---- end src/hddl/hddl_seen.h ---- */
+/* #include "pddl/pddl_internal.h": inlined above */
+
+#define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
+#define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
+#define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
+#define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
+#define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+#define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
+
+typedef struct hp_node {
+  int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
+  int32_t args, nargs; /* ground arguments, offset in gargs */
+  int32_t method;      /* the method that decomposed it (-1: none yet; the :htn for the root) */
+  int32_t child0, nchild;
+  int32_t depth;
+  int32_t prim;        /* primitive: its position in the plan */
+  int32_t parent;      /* the node it is a subtask of (-1: the root) */
+  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
+  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
+} hp_node;
+
+typedef struct hp_frame {
+  int32_t cell;        /* the agenda cell of the task (-1: the root) */
+  int32_t node;
+  int32_t mi;          /* position in the task's method list, -1 before the first */
+  size_t bind0, nbind, bnext; /* the current method's bindings in pool */
+  size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
+} hp_frame;
+
+typedef struct hp_level {
+  int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
+  const goap__px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
+  size_t pos;          /* next candidate */
+  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
+  int32_t own;         /* an own literal of the method: its rank among them (else -1) */
+  int32_t atom;        /* a positive literal: the atom it matched now */
+} hp_level;
+
+typedef struct hp {
+  const goap__px_task_core *t;
+  const goap_allocator *a;
+  /* state */
+  goap__px_tset atoms;
+  uint8_t *truth;
+  size_t ctruth;
+  goap__px_ivec *by_pred;    /* npreds lists of interned atoms */
+  goap__px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
+                          the interned atoms of the predicate with that object there; each
+                          list is a subsequence of by_pred's, in the same order */
+  goap__px_ivec undo;        /* (atom, old truth) pairs */
+  uint64_t hash;       /* XOR of atom_key() over the true atoms */
+  /* tables */
+  goap__px_lit *lits;        /* the task's literals, then each method's join literals */
+  size_t nlits, clits;
+  goap__px_ivec av;          /* the task's argument pool, then the join literals' arguments */
+  int32_t *x0, *xn;    /* per method: its join literals' range in lits */
+  int32_t *xb;         /* per method: how many of them (a prefix) are its own; the rest were
+                          lifted from its subtasks (lift_lits) and only check bindings */
+  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
+  int32_t *m0, *mids;     /* methods of each task, in domain order */
+  int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
+  const int32_t *order;   /* the lists the search uses now: mids or mids2 */
+  /* search */
+  hp_node *nodes;
+  size_t nnodes, cnodes;
+  goap__px_ivec gargs, cells, seq, pool;
+  uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
+                          depths), set when the cell is made */
+  size_t cchash;
+  uint64_t *cgoal;     /* per agenda cell: the goal literals (bit i: the i-th of the first 64)
+                          some task from it on could still make true (goal_reach) */
+  size_t ccgoal;
+  uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
+                          true; per action (after the tasks): those its effects could */
+  /* the relaxed goal test (goal_reach; rel == NULL: off) */
+  int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
+  int nrel;
+  uint64_t *trel;      /* as tgoal: the relevant actions each task (or action) can reach */
+  uint64_t *crel;      /* per agenda cell: those the rest of the agenda can reach */
+  size_t ccrel;
+  int32_t *pcount;     /* per predicate: its true atoms now */
+  uint8_t *preach;     /* per predicate: scratch of the relaxed test */
+  goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
+  goap__px_ivec jkey, jidx, jtmp; /* join: each binding's own literals' atoms; sort scratch */
+  int32_t *jord0;      /* per method: its join's level order in jord (-1: not yet made) */
+  goap__px_ivec jord;  /* per method: whether it sorts, then (literal, own rank) per level */
+  hp_frame *frames;
+  size_t nframes, cframes;
+  hp_level *lev;
+  size_t nlev_max;     /* levels of the largest join */
+  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
+  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
+                                   and advance's bindings */
+  uint8_t *inpos;      /* maxp */
+  int32_t scratch[PX_MAX_ARITY];
+  /* budgets */
+  uint64_t steps, max_steps, work, max_work;
+  uint64_t slice_end;  /* steps at which this search's turn ends */
+  int sliced;          /* the search paused at slice_end (advance resumes it) */
+  int two_orders;      /* mids and mids2 differ: a second search uses mids2 */
+  int in_round;        /* a round was paused and is to be resumed */
+  int rounds;
+  uint64_t t0;
+  double max_ms;
+  int bound, cut;
+  uint64_t *rec;       /* NULL, or (the second search) recursion-only depth: bit a * nctasks + b
+                          set when compound task a can decompose (through any number of
+                          levels) into a task b; a non-tail subtask that cannot come back to
+                          its parent's task keeps its parent's depth */
+  goap_status st;
+} hp;
+
+/* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
+ * goap__hp_order_methods: whether the two method orders differ). */
+/* The join literals of every method (x0, xn, xb): own precondition and static literals. */
+int goap__hp_build_lits(hp *h);
+/* m0, mids, mids2 from the lifted task decomposition graph. */
+int goap__hp_order_methods(hp *h);
+/* Lifts the literals subtasks require into their methods' joins (after order_methods). */
+int goap__hp_lift_lits(hp *h);
+/* The TDG's reachability between compound tasks (goap__hp_reach_bits words of
+ * nctasks * nctasks bits, *out; NULL when larger than HP_MAX_REC_TASKS^2 bits), and whether
+ * some method's non-tail compound subtask cannot reach the method's task (*free_nest). */
+#define HP_MAX_REC_TASKS 16384
+size_t goap__hp_reach_bits(const goap__px_task_core *t);
+int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
+/* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
+int goap__hp_goal_reach(hp *h);
+
+/* hddl_plan.c, for the best-first search: the state and the join of hp. */
+int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n); /* -1: no memory */
+int goap__hp_set_truth(hp *h, int32_t e, uint8_t v);                      /* 0: no memory */
+void goap__hp_undo_to(hp *h, size_t mark);
+/* Appends to h->pool every binding of method m's parameters (m < 0: the :htn's) extending b0
+ * that passes its join literals, *count of them, in the depth-first search's order. 0 on a
+ * budget or memory stop (h->st). */
+int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
+
+/* hddl_bfs.c: the best-first progression search (its invariants there). It uses its own hp
+ * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
+typedef struct goap__hb goap__hb;
+/* NULL when out of memory (h->st set). At most max_nodes nodes (then GOAP_MEMORY_LIMIT). */
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes);
+/* One turn, until h->slice_end steps: 1 with the plan's tree in h->nodes, h->gargs and
+ * h->seq (for make_plan); 0 with h->sliced when the turn ended, else with h->st: GOAP_NO_PLAN
+ * (every situation expanded), GOAP_MEMORY_LIMIT (the node cap), a budget or memory stop. */
+int goap__hb_turn(goap__hb *b, hp *h);
+uint64_t goap__hb_nodes(const goap__hb *b);
+void goap__hb_free(goap__hb *b, const goap_allocator *a);
+
+#endif
+/* ---- end src/hddl/hddl_plan.h ---- */
+
+#define HB_MAX_STATE ((size_t)1 << 26)  /* int32s of state differences (256 MB) */
+#define HB_PRIM INT32_MIN               /* hb_sn.method of an applied action */
+#define HB_INF UINT32_MAX
+
+typedef struct hb_tn {   /* a tree node: a task with its ground arguments */
+  int32_t task;          /* as hp_node.task */
+  int32_t args, nargs;   /* in targs */
+} hb_tn;
+
+typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: none) */
+  int32_t tn, next;
+  uint32_t cost;         /* TDG lower bound of the agenda from here */
+  uint64_t hash;         /* of the tasks and arguments from here */
+  uint64_t gmask;        /* goal literals the tasks from here may make true */
+} hb_cell;
+
+typedef struct hb_sn {   /* a search node */
+  int32_t parent;        /* -1: the start */
+  int32_t tn;            /* the tree node decomposed or applied to make it (-1: the start) */
+  int32_t method;        /* a decomposition's method (-1: the :htn), or HB_PRIM */
+  int32_t child0;        /* a decomposition's first child tree node (nsteps contiguous) */
+  int32_t agenda;        /* its first cell, -1 when empty */
+  uint32_t nst;          /* state difference: sdiff[st0, st0 + nst) */
+  size_t st0;
+  uint64_t shash;        /* hp's state hash in this state */
+} hb_sn;
+
+typedef struct hb_open {
+  uint64_t key;          /* h << 32 | (UINT32_MAX - node): lowest h, then newest */
+  int32_t sn;
+} hb_open;
+
+struct goap__hb {
+  uint32_t *tc;          /* per compound task: fewest primitive steps (HB_INF: none) */
+  size_t ntc;
+  hb_tn *tns;
+  size_t ntns, ctns;
+  goap__px_ivec targs;
+  hb_cell *cells;
+  size_t ncells, ccells;
+  hb_sn *sns;
+  size_t nsns, csns;
+  goap__px_ivec sdiff;
+  hb_open *open;
+  size_t nopen, copen;
+  uint64_t *tab;         /* duplicate table: the situation's hash (low 32 bits) << 32 | node + 1;
+                            0 empty; cap a power of two, grown without reading the nodes */
+  size_t ctab, ntab;
+  goap__px_ivec chg, tmp; /* scratch: an action's changed atoms, a new difference */
+  int32_t *b;            /* maxp: a method's binding before the join */
+  size_t bsize;          /* its bytes */
+  int32_t loaded;        /* the node whose state hp holds (-1: the initial state) */
+  int started;
+  uint64_t max_nodes;    /* the node cap */
+};
+
+static int hb_oom(hp *h) {
+  h->st = GOAP_OUT_OF_MEMORY;
+  return 0;
+}
+
+/* splitmix64's finalizer */
+static uint64_t hb_mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+static int hb_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
+  return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
+}
+
+static int hb_lit_true(const hp *h, const goap__px_lit *l, const int32_t *g) {
+  int v;
+  if (l->pred == PX_EQ) {
+    v = g[0] == g[1];
+  } else {
+    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? !v : v;
+}
+
+/* Literal l's arguments under binding b (NULL for ground literals) into g. */
+static void hb_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
+  for (int i = 0; i < n; ++i) {
+    int32_t a = h->av.v[l->args + i];
+    g[i] = a >= 0 ? a : b[-a - 1];
+  }
+}
+
+/* The goal literals false in hp's state: their number, and (the first 64) as a mask. */
+static uint32_t hb_goal_false(const hp *h, uint64_t *mask) {
+  const goap__px_task_core *t = h->t;
+  int32_t g[PX_MAX_ARITY];
+  uint32_t n = 0;
+  *mask = 0;
+  for (int32_t i = 0; i < t->ngoal; ++i) {
+    const goap__px_lit *l = &h->lits[t->goal0 + i];
+    hb_ground(h, l, NULL, g);
+    if (hb_lit_true(h, l, g)) continue;
+    ++n;
+    if (i < 64) *mask |= (uint64_t)1 << i;
+  }
+  return n;
+}
+
+static int hb_over_time(hp *h) {
+  if (h->max_ms > 0 && (double)(goap__now_ns() - h->t0) / 1e6 >= h->max_ms) {
+    h->st = GOAP_TIME_LIMIT;
+    return 1;
+  }
+  return 0;
+}
+
+/* The TDG lower bounds (tc), as order_methods computes them. */
+static int hb_tdg_costs(goap__hb *b, hp *h) {
+  const goap__px_task_core *t = h->t;
+  b->ntc = t->htn.nctasks ? t->htn.nctasks : 1;
+  b->tc = (uint32_t *)goap__alloc(h->a, b->ntc * sizeof *b->tc);
+  if (!b->tc) return hb_oom(h);
+  for (size_t c = 0; c < b->ntc; ++c) b->tc[c] = HB_INF;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      const goap__px_method *pm = &t->htn.methods[m];
+      uint64_t sum = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HB_INF; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        sum += task < 0 ? 1u : b->tc[task];
+      }
+      if (sum < b->tc[pm->task]) {
+        b->tc[pm->task] = (uint32_t)sum;
+        changed = 1;
+      }
+    }
+  }
+  return 1;
+}
+
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
+  goap__hb *b = (goap__hb *)goap__alloc(h->a, sizeof *b);
+  if (!b) {
+    hb_oom(h);
+    return NULL;
+  }
+  memset(b, 0, sizeof *b);
+  b->loaded = -1;
+  b->max_nodes = max_nodes ? max_nodes : GOAP_HDDL_MAX_NODES;
+  if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
+  b->bsize = h->maxp * sizeof *b->b;
+  b->b = (int32_t *)goap__alloc(h->a, b->bsize);
+  if (!b->b || !hb_tdg_costs(b, h)) {
+    goap__hb_free(b, h->a);
+    hb_oom(h);
+    return NULL;
+  }
+  return b;
+}
+
+void goap__hb_free(goap__hb *b, const goap_allocator *a) {
+  if (!b) return;
+  goap__free(a, b->tc, b->ntc * sizeof *b->tc);
+  goap__free(a, b->tns, b->ctns * sizeof *b->tns);
+  goap__px_ivec_free(a, &b->targs);
+  goap__free(a, b->cells, b->ccells * sizeof *b->cells);
+  goap__free(a, b->sns, b->csns * sizeof *b->sns);
+  goap__px_ivec_free(a, &b->sdiff);
+  goap__free(a, b->open, b->copen * sizeof *b->open);
+  goap__free(a, b->tab, b->ctab * sizeof *b->tab);
+  goap__px_ivec_free(a, &b->chg);
+  goap__px_ivec_free(a, &b->tmp);
+  goap__free(a, b->b, b->bsize);
+  goap__free(a, b, sizeof *b);
+}
+
+uint64_t goap__hb_nodes(const goap__hb *b) { return b ? (uint64_t)b->nsns : 0; }
+
+/* ---- tree nodes, agenda cells, search nodes -------------------------------------------- */
+
+static int32_t hb_new_tn(goap__hb *b, hp *h, int32_t task) {
+  if (!goap__grow(h->a, (void **)&b->tns, &b->ctns, b->ntns + 1, sizeof *b->tns)) return -1;
+  hb_tn *x = &b->tns[b->ntns];
+  x->task = task;
+  x->args = (int32_t)b->targs.n;
+  x->nargs = 0;
+  return (int32_t)b->ntns++;
+}
+
+static uint64_t hb_tn_hash(const goap__hb *b, int32_t tn) {
+  const hb_tn *x = &b->tns[tn];
+  uint64_t k = hb_mix((uint64_t)(uint32_t)x->task + 0x9E3779B97F4A7C15ull);
+  for (int32_t i = 0; i < x->nargs; ++i)
+    k = hb_mix(k ^ ((uint64_t)(uint32_t)b->targs.v[x->args + i] +
+                 0x632BE59BD9B4E019ull * (uint64_t)(uint32_t)(i + 1)));
+  return k;
+}
+
+/* A new cell holding tree node tn before cell next; -1 when out of memory. */
+static int32_t hb_new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
+  if (!goap__grow(h->a, (void **)&b->cells, &b->ccells, b->ncells + 1, sizeof *b->cells))
+    return -1;
+  const goap__px_task_core *t = h->t;
+  hb_cell *c = &b->cells[b->ncells];
+  int32_t task = b->tns[tn].task;
+  uint64_t cost = task == HP_ROOT ? 0 : task < 0 ? 1 : b->tc[task];
+  uint64_t r = next >= 0 ? b->cells[next].hash : 0x2545F4914F6CDD1Dull;
+  c->tn = tn;
+  c->next = next;
+  if (next >= 0 && cost < HB_INF) cost += b->cells[next].cost;
+  c->cost = cost < HB_INF ? (uint32_t)cost : HB_INF;
+  c->hash = hb_mix(hb_tn_hash(b, tn) + r * 0xD6E8FEB86659FD93ull + (r >> 29));
+  c->gmask = 0;
+  if (h->tgoal) {
+    if (task == HP_ROOT) c->gmask = ~(uint64_t)0;
+    else c->gmask = h->tgoal[task >= 0 ? (size_t)task : t->htn.nctasks + (size_t)(-task - 1)];
+    if (next >= 0) c->gmask |= b->cells[next].gmask;
+  }
+  return (int32_t)b->ncells++;
+}
+
+/* Agendas from cells x and y hold the same tasks with the same arguments in the same order. */
+static int hb_same_agenda(const goap__hb *b, int32_t x, int32_t y) {
+  while (x != y) {
+    if (x < 0 || y < 0) return 0;
+    const hb_tn *p = &b->tns[b->cells[x].tn], *q = &b->tns[b->cells[y].tn];
+    if (p->task != q->task || p->nargs != q->nargs ||
+        (p->nargs && memcmp(b->targs.v + p->args, b->targs.v + q->args,
+                            (size_t)p->nargs * sizeof(int32_t)) != 0))
+      return 0;
+    x = b->cells[x].next;
+    y = b->cells[y].next;
+  }
+  return 1;
+}
+
+static uint64_t hb_agenda_hash(const goap__hb *b, int32_t cell) {
+  return cell >= 0 ? b->cells[cell].hash : 0x2545F4914F6CDD1Dull;
+}
+
+/* The situation's hash: its low 32 bits pick the slot (tables stay under 2^32 slots). */
+static uint32_t hb_sit_hash(uint64_t shash, uint64_t ahash) {
+  return (uint32_t)hb_mix(shash ^ (ahash * 0x9E3779B97F4A7C15ull));
+}
+
+static int hb_tab_grow(goap__hb *b, hp *h) {
+  size_t ncap = b->ctab ? b->ctab * 2 : 4096;
+  uint64_t *nt = (uint64_t *)goap__alloc(h->a, ncap * sizeof *nt);
+  if (!nt) return hb_oom(h);
+  memset(nt, 0, ncap * sizeof *nt);
+  uint64_t *old = b->tab;
+  size_t ocap = b->ctab;
+  b->tab = nt;
+  b->ctab = ncap;
+  for (size_t i = 0; i < ocap; ++i) {
+    if (!old[i]) continue;
+    size_t k = (size_t)(old[i] >> 32) & (ncap - 1);
+    while (b->tab[k]) k = (k + 1) & (ncap - 1);
+    b->tab[k] = old[i];
+  }
+  goap__free(h->a, old, ocap * sizeof *old);
+  return 1;
+}
+
+static int hb_open_push(goap__hb *b, hp *h, uint32_t hval, int32_t sn) {
+  if (!goap__grow(h->a, (void **)&b->open, &b->copen, b->nopen + 1, sizeof *b->open))
+    return hb_oom(h);
+  hb_open x;
+  x.key = (uint64_t)hval << 32 | (uint64_t)(UINT32_MAX - (uint32_t)sn);
+  x.sn = sn;
+  size_t i = b->nopen++;
+  while (i > 0 && b->open[(i - 1) / 2].key > x.key) {
+    b->open[i] = b->open[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  b->open[i] = x;
+  return 1;
+}
+
+static int32_t hb_open_pop(goap__hb *b) {
+  int32_t top = b->open[0].sn;
+  hb_open x = b->open[--b->nopen];
+  size_t i = 0, n = b->nopen;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && b->open[c + 1].key < b->open[c].key) ++c;
+    if (b->open[c].key >= x.key) break;
+    b->open[i] = b->open[c];
+    i = c;
+  }
+  if (n) b->open[i] = x;
+  return top;
+}
+
+/* Stores node *x (its state difference: diff[0, x->nst), or the stored one at x->st0 when
+ * diff is NULL) and opens it with value hval, unless a stored node has the same situation.
+ * 1 stored, 2 a duplicate (nothing stored), 0 on a stop (h->st: memory, the node cap). */
+static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t hval) {
+  if (b->ctab == 0 && !hb_tab_grow(b, h)) return 0;
+  uint64_t ah = hb_agenda_hash(b, x->agenda);
+  const int32_t *xd = diff ? diff : x->nst ? b->sdiff.v + x->st0 : NULL;
+  uint32_t sh = hb_sit_hash(x->shash, ah);
+  size_t k = (size_t)sh & (b->ctab - 1);
+  for (; b->tab[k]; k = (k + 1) & (b->ctab - 1)) {
+    if ((uint32_t)(b->tab[k] >> 32) != sh) continue;
+    const hb_sn *o = &b->sns[(uint32_t)b->tab[k] - 1];
+    if (o->shash != x->shash || hb_agenda_hash(b, o->agenda) != ah || o->nst != x->nst) continue;
+    if (x->nst && memcmp(b->sdiff.v + o->st0, xd, (size_t)x->nst * sizeof *xd) != 0) continue;
+    if (hb_same_agenda(b, o->agenda, x->agenda)) return 2;
+  }
+  if ((uint64_t)b->nsns >= b->max_nodes || (diff && b->sdiff.n + x->nst > HB_MAX_STATE) ||
+      b->targs.n > (size_t)INT32_MAX / 2 || b->ncells > (size_t)INT32_MAX / 2) {
+    h->st = GOAP_MEMORY_LIMIT;
+    return 0;
+  }
+  if (diff) {
+    x->st0 = b->sdiff.n;
+    for (uint32_t i = 0; i < x->nst; ++i)
+      if (!goap__px_ipush(h->a, &b->sdiff, diff[i])) return hb_oom(h);
+  }
+  if (!goap__grow(h->a, (void **)&b->sns, &b->csns, b->nsns + 1, sizeof *b->sns)) return hb_oom(h);
+  int32_t id = (int32_t)b->nsns++;
+  b->sns[id] = *x;
+  b->tab[k] = (uint64_t)sh << 32 | (uint64_t)(uint32_t)(id + 1);
+  if (++b->ntab * 2 > b->ctab && !hb_tab_grow(b, h)) return 0;
+  return hb_open_push(b, h, hval, id) ? 1 : 0;
+}
+
+/* ---- states --------------------------------------------------------------------------- */
+
+/* Sets hp's state to node s's. */
+static int hb_load(goap__hb *b, hp *h, int32_t s) {
+  const hb_sn *n = &b->sns[s];
+  if (b->loaded >= 0) {
+    const hb_sn *o = &b->sns[b->loaded];
+    if (o->st0 == n->st0 && o->nst == n->nst) {
+      b->loaded = s;
+      return 1;
+    }
+  }
+  goap__hp_undo_to(h, 0);
+  for (uint32_t i = 0; i < n->nst; ++i) {
+    int32_t e = b->sdiff.v[n->st0 + i];
+    if (!goap__hp_set_truth(h, e, (uint8_t)!h->truth[e])) return hb_oom(h);
+  }
+  b->loaded = s;
+  return 1;
+}
+
+/* Applies primitive tree node tn when its precondition holds: 1 applied, 0 not applicable
+ * (h->st unchanged) or a memory stop (h->st set). */
+static int hb_apply(goap__hb *b, hp *h, int32_t tn) {
+  const goap__px_task_core *t = h->t;
+  const hb_tn *x = &b->tns[tn];
+  const goap__px_schema *s = &t->schemas[-x->task - 1];
+  const int32_t *args = x->nargs ? b->targs.v + x->args : NULL;
+  for (int32_t i = 0; i < x->nargs; ++i)
+    if (!hb_is_a(t, args[i], t->args.v[s->ptypes + i])) return 0;
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
+    const goap__px_lit *l = &h->lits[i];
+    if (l->kind != PX_LIT_PRE) continue;
+    hb_ground(h, l, args, g);
+    if (!hb_lit_true(h, l, g)) return 0;
+  }
+  for (int pass = 0; pass < 2; ++pass) /* deletes first, then adds */
+    for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
+      const goap__px_lit *l = &h->lits[i];
+      if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
+      hb_ground(h, l, args, g);
+      int32_t e = goap__hp_intern(h, l->pred, g, t->preds[l->pred].arity);
+      if (e < 0 || !goap__hp_set_truth(h, e, pass == 0 ? 0 : 1)) return hb_oom(h);
+    }
+  return 1;
+}
+
+/* Into b->tmp: node s's state difference changed by the flips logged in h->undo since mark
+ * (the atoms whose truth differs now from before them). */
+static int hb_new_diff(goap__hb *b, hp *h, const hb_sn *s, size_t mark) {
+  goap__px_ivec *c = &b->chg;
+  c->n = 0;
+  for (size_t k = mark; k < h->undo.n; k += 2) { /* (atom, truth before), first flip kept */
+    int32_t e = h->undo.v[k];
+    int dup = 0;
+    for (size_t j = 0; j < c->n && !dup; j += 2) dup = c->v[j] == e;
+    if (!dup && (!goap__px_ipush(h->a, c, e) || !goap__px_ipush(h->a, c, h->undo.v[k + 1])))
+      return hb_oom(h);
+  }
+  size_t n = 0; /* keep the atoms that changed, sorted (insertion: an action's few effects) */
+  for (size_t j = 0; j < c->n; j += 2) {
+    int32_t e = c->v[j];
+    if (h->truth[e] == (uint8_t)c->v[j + 1]) continue;
+    size_t i = n++;
+    for (; i > 0 && c->v[i - 1] > e; --i) c->v[i] = c->v[i - 1];
+    c->v[i] = e;
+  }
+  /* the symmetric difference of two sorted lists */
+  goap__px_ivec *o = &b->tmp;
+  o->n = 0;
+  const int32_t *d = s->nst ? b->sdiff.v + s->st0 : NULL;
+  size_t i = 0, j = 0;
+  while (i < s->nst || j < n) {
+    int32_t v;
+    if (j >= n || (i < s->nst && d[i] < c->v[j])) {
+      v = d[i++];
+    } else if (i >= s->nst || c->v[j] < d[i]) {
+      v = c->v[j++];
+    } else {
+      ++i;
+      ++j;
+      continue;
+    }
+    if (!goap__px_ipush(h->a, o, v)) return hb_oom(h);
+  }
+  return 1;
+}
+
+/* ---- the search ----------------------------------------------------------------------- */
+
+static int32_t hb_net_steps(const goap__px_task_core *t, int32_t m, int32_t *step0) {
+  *step0 = m < 0 ? t->htn.top_step0 : t->htn.methods[m].step0;
+  return m < 0 ? t->htn.top_nsteps : t->htn.methods[m].nsteps;
+}
+
+/* One step of the budgets: 0 (h->st set) when max_steps or the time limit is reached. */
+static int hb_step(hp *h) {
+  if (++h->steps > h->max_steps) {
+    h->st = GOAP_NODE_LIMIT;
+    return 0;
+  }
+  return (h->steps & 0xff) != 0 || !hb_over_time(h);
+}
+
+/* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
+ * goal holds (*goal), dropped when empty otherwise or when its agenda cannot make a false
+ * goal literal true, else stored. fmask: the goal literals false in its state, gf their
+ * number. 1 on, 0 on a stop; *kept: whether it was stored (or is the plan). */
+static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf, uint64_t fmask,
+                 int32_t *goal, int *kept) {
+  *kept = 0;
+  if (x->agenda < 0) {
+    if (gf) return 1;
+  } else if ((fmask & ~b->cells[x->agenda].gmask) || b->cells[x->agenda].cost == HB_INF) {
+    return 1;
+  }
+  if (x->agenda < 0) { /* the plan: stored without a duplicate check, never opened */
+    if (diff) x->nst = 0; /* its state is not needed again */
+    if (!goap__grow(h->a, (void **)&b->sns, &b->csns, b->nsns + 1, sizeof *b->sns)) return hb_oom(h);
+    b->sns[b->nsns] = *x;
+    *goal = (int32_t)b->nsns++;
+    *kept = 1;
+    return 1;
+  }
+  uint64_t hv = (uint64_t)b->cells[x->agenda].cost + gf;
+  int r = hb_add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
+  *kept = r == 1;
+  return r != 0;
+}
+
+/* Decomposes node s's head (tree node tn, then cell rest) by method m (-1: the :htn): one
+ * successor per binding. */
+static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, int32_t m,
+                     uint32_t gf, uint64_t fmask, int32_t *goal) {
+  const goap__px_task_core *t = h->t;
+  int32_t np = m < 0 ? t->htn.top_nparams : t->htn.methods[m].nparams;
+  int32_t *bb = b->b;
+  for (int32_t i = 0; i < np; ++i) bb[i] = -1;
+  if (m >= 0) { /* unify the task's arguments with the method's :task */
+    const goap__px_method *pm = &t->htn.methods[m];
+    const hb_tn *x = &b->tns[tn];
+    for (int32_t i = 0; i < x->nargs; ++i) {
+      int32_t g = b->targs.v[x->args + i], a = t->args.v[pm->targs + i];
+      if (a >= 0) {
+        if (a != g) return 1;
+      } else if (bb[-a - 1] >= 0) {
+        if (bb[-a - 1] != g) return 1;
+      } else if (hb_is_a(t, g, t->args.v[pm->ptypes + (-a - 1)])) {
+        bb[-a - 1] = g;
+      } else {
+        return 1;
+      }
+    }
+  }
+  size_t pmark = h->pool.n, cnt = 0;
+  if (!goap__hp_join(h, m, bb, &cnt)) return 0;
+  int32_t step0, nsteps = hb_net_steps(t, m, &step0);
+  for (size_t i = 0; i < cnt && !(*goal >= 0); ++i) {
+    if (!hb_step(h)) return 0;
+    size_t m_tns = b->ntns, m_targs = b->targs.n, m_cells = b->ncells;
+    int32_t child0 = (int32_t)b->ntns;
+    for (int32_t k = 0; k < nsteps; ++k) {
+      const goap__px_step *ps = &t->htn.steps[step0 + k];
+      int32_t c = hb_new_tn(b, h, ps->task);
+      if (c < 0) return hb_oom(h);
+      const int32_t *bind = np ? h->pool.v + pmark + i * (size_t)np : NULL;
+      for (int32_t a = 0; a < ps->nargs; ++a) {
+        int32_t v = t->args.v[ps->args + a];
+        if (!goap__px_ipush(h->a, &b->targs, v >= 0 ? v : bind[-v - 1])) return hb_oom(h);
+      }
+      b->tns[c].nargs = ps->nargs;
+    }
+    int32_t next = rest;
+    for (int32_t k = nsteps - 1; k >= 0; --k)
+      if ((next = hb_new_cell(b, h, child0 + k, next)) < 0) return hb_oom(h);
+    hb_sn x = b->sns[s];
+    x.parent = s;
+    x.tn = tn;
+    x.method = m;
+    x.child0 = child0;
+    x.agenda = next;
+    int kept;
+    if (!hb_offer(b, h, &x, NULL, gf, fmask, goal, &kept)) return 0;
+    if (!kept) {
+      b->ntns = m_tns;
+      b->targs.n = m_targs;
+      b->ncells = m_cells;
+    }
+  }
+  h->pool.n = pmark;
+  return 1;
+}
+
+/* Expands node s; *goal gets the plan's node when one is found. 0 on a stop (h->st). */
+static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
+  if (!hb_load(b, h, s)) return 0;
+  const hb_cell head = b->cells[b->sns[s].agenda];
+  const int32_t task = b->tns[head.tn].task;
+  uint64_t fmask;
+  if (task < 0 && task != HP_ROOT) {
+    if (!hb_step(h)) return 0;
+    size_t mark = h->undo.n;
+    int ok = hb_apply(b, h, head.tn);
+    if (h->st != GOAP_OK) return 0;
+    if (ok) {
+      if (!hb_new_diff(b, h, &b->sns[s], mark)) return 0;
+      hb_sn x = b->sns[s];
+      x.parent = s;
+      x.tn = head.tn;
+      x.method = HB_PRIM;
+      x.agenda = head.next;
+      x.nst = (uint32_t)b->tmp.n;
+      x.shash = h->hash;
+      uint32_t gf = hb_goal_false(h, &fmask);
+      int kept;
+      if (!hb_offer(b, h, &x, b->tmp.v, gf, fmask, goal, &kept)) return 0;
+    }
+    goap__hp_undo_to(h, mark);
+    return 1;
+  }
+  uint32_t gf = hb_goal_false(h, &fmask);
+  if (task == HP_ROOT) return hb_decompose(b, h, s, head.tn, head.next, -1, gf, fmask, goal);
+  for (int32_t j = h->m0[task]; j < h->m0[task + 1] && *goal < 0; ++j)
+    if (!hb_decompose(b, h, s, head.tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
+  return 1;
+}
+
+static int hb_hp_node_push(hp *h, int32_t task, int32_t parent) {
+  if (!goap__grow(h->a, (void **)&h->nodes, &h->cnodes, h->nnodes + 1, sizeof *h->nodes))
+    return -1;
+  hp_node *n = &h->nodes[h->nnodes];
+  memset(n, 0, sizeof *n);
+  n->task = task;
+  n->args = (int32_t)h->gargs.n;
+  n->method = -1;
+  n->prim = -1;
+  n->parent = parent;
+  n->cell = -1;
+  return (int32_t)h->nnodes++;
+}
+
+/* The plan of node goal as hp's decomposition tree (nodes, gargs, seq), for make_plan. */
+static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
+  const goap__px_task_core *t = h->t;
+  goap__px_ivec *path = &b->chg;
+  path->n = 0;
+  for (int32_t s = goal; s > 0; s = b->sns[s].parent)
+    if (!goap__px_ipush(h->a, path, s)) return hb_oom(h);
+  size_t nmap = b->ntns ? b->ntns : 1;
+  int32_t *map = (int32_t *)goap__alloc(h->a, nmap * sizeof *map);
+  if (!map) return hb_oom(h);
+  h->nnodes = 0;
+  h->gargs.n = h->seq.n = 0;
+  int ok = hb_hp_node_push(h, HP_ROOT, -1) == 0;
+  map[0] = 0;
+  for (size_t k = path->n; ok && k-- > 0;) {
+    const hb_sn *x = &b->sns[path->v[k]];
+    int32_t id = map[x->tn];
+    if (x->method == HB_PRIM) {
+      h->nodes[id].prim = (int32_t)h->seq.n;
+      ok = goap__px_ipush(h->a, &h->seq, id);
+      continue;
+    }
+    int32_t step0, nsteps = hb_net_steps(t, x->method, &step0);
+    h->nodes[id].method = x->method;
+    h->nodes[id].child0 = (int32_t)h->nnodes;
+    h->nodes[id].nchild = nsteps;
+    for (int32_t c = 0; ok && c < nsteps; ++c) {
+      const hb_tn *ct = &b->tns[x->child0 + c];
+      int32_t nn = hb_hp_node_push(h, ct->task, id);
+      ok = nn >= 0;
+      for (int32_t a = 0; ok && a < ct->nargs; ++a)
+        ok = goap__px_ipush(h->a, &h->gargs, b->targs.v[ct->args + a]);
+      if (ok) {
+        h->nodes[nn].nargs = ct->nargs;
+        map[x->child0 + c] = nn;
+      }
+    }
+  }
+  goap__free(h->a, map, nmap * sizeof *map);
+  return ok ? 1 : hb_oom(h);
+}
+
+int goap__hb_turn(goap__hb *b, hp *h) {
+  h->sliced = 0;
+  if (!b->started) { /* the start: the virtual root task, decomposed by the :htn */
+    b->started = 1;
+    int32_t tn = hb_new_tn(b, h, HP_ROOT);
+    if (tn < 0 || hb_new_cell(b, h, tn, -1) < 0) return hb_oom(h);
+    hb_sn x;
+    memset(&x, 0, sizeof x);
+    x.parent = x.tn = -1;
+    x.method = -1;
+    x.agenda = 0;
+    x.shash = h->hash;
+    if (hb_add_node(b, h, &x, b->tmp.v, 0) != 1) return 0;
+  }
+  for (;;) {
+    if (h->steps >= h->slice_end) {
+      h->sliced = 1;
+      return 0;
+    }
+    if (b->nopen == 0) {
+      h->st = GOAP_NO_PLAN;
+      return 0;
+    }
+    int32_t goal = -1;
+    if (!hb_expand(b, h, hb_open_pop(b), &goal)) return 0;
+    if (goal >= 0) return hb_build_plan(b, h, goal);
+  }
+}
+/* macros of src/hddl/hddl_bfs.c end here */
+#undef HB_MAX_STATE
+#undef HB_PRIM
+#undef HB_INF
+
+/* ==== src/hddl/hddl_parse.c ==== */
+/*
+ * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
+ * and the problem's initial task network (:htn), lifted, into goap__px_htn (see internal.h).
+ *
+ * Invariants:
+ *  - Only total-order HDDL: :ordered-subtasks / :ordered-tasks as written, or :subtasks /
+ *    :tasks with an :ordering that is a total order (checked: no cycle, no two unordered
+ *    subtasks); the subtasks are stored in that order. Every other construct (partial order,
+ *    method :constraints, exists in preconditions, ...) is rejected with its name and
+ *    position, never ignored. Preconditions are read by parse.c (forall included).
+ *  - No fixed limit on parameters or subtasks: their tables grow through the allocator.
+ *  - Called after the actions are parsed (tasks, then methods, then the :htn), so a subtask
+ *    may name any action or task whatever the order of the sections in the text.
+ *  - A subtask's head resolves to exactly one thing: a compound task (id >= 0) or an action
+ *    (-(schema + 1)); task and action names are disjoint (checked), and its argument count is
+ *    the arity of what it names (checked).
+ *  - Every allocation goes through the task's allocator; the first error wins (goap__px_error).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "pddl/pddl_internal.h": inlined above */
 
 #define N(i) (&t->nodes[(i)])
 #define OOM(t, n) goap__px_error((t), (n), GOAP_OUT_OF_MEMORY, "out of memory")
@@ -15256,6 +16136,8 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
  *    HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
  *    sized once from the task (the largest method, action and :htn).
+ *  - A third search, best-first progression over (state, agenda) (hddl_bfs.c, its own hp),
+ *    takes its turn after these two in goap_hddl_solve, with the same budgets and stops.
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 /* #define _POSIX_C_SOURCE 200809L: hoisted to the top */
@@ -15265,181 +16147,10 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
 #include <time.h>
 
 /* #include goap/hddl.h: in goap.h */
-/* ---- begin src/hddl/hddl_seen.h ---- */
-/*
- * hddl_seen.h -- a set of 128-bit keys (internal to the HDDL planner, hddl_plan.c): the
- * search situations (state hash, agenda hash) already reached in one round.
- */
-#ifndef GOAP_PDDL_HDDL_SEEN_H
-#define GOAP_PDDL_HDDL_SEEN_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-/* #include "pddl/pddl_internal.h": inlined above */
-
-typedef struct goap__hseen {
-  uint64_t *k;   /* 2 * cap words: (a, b) per slot; b == 0 marks an empty slot */
-  size_t cap;    /* slots, a power of two, or 0 before the first add */
-  size_t n;      /* keys held */
-  size_t max;    /* most keys ever held (0: no limit); beyond, adds are refused */
-} goap__hseen;
-
-/* Adds key (a, b) (b is made odd, so never 0). 1 when it was new, 0 when it was already in
- * the set, -1 when it could not be added (the set is full: `max` keys, or out of memory);
- * the set is unchanged then, and the caller treats the key as new. */
-int goap__hseen_add(const goap_allocator *al, goap__hseen *s, uint64_t a, uint64_t b);
-/* Empties the set, keeping its memory. */
-void goap__hseen_clear(goap__hseen *s);
-void goap__hseen_free(const goap_allocator *al, goap__hseen *s);
-
-#endif
-/* ---- end src/hddl/hddl_seen.h ---- */
-/* #include "pddl/pddl_internal.h": inlined above */
-
-/* ---- begin src/hddl/hddl_plan.h ---- */
-/*
- * hddl_plan.h -- the HDDL planner's search record (internal to hddl_plan.c, the search, and
- * hddl_prep.c, the analyses done once before it). See hddl_plan.c for the invariants.
- */
-#ifndef GOAP_HDDL_PLAN_H
-#define GOAP_HDDL_PLAN_H
-
-#include <stdint.h>
-
-/* #include goap/hddl.h: in goap.h */
 /* #include "hddl_seen.h": inlined above */
 /* #include "pddl/pddl_internal.h": inlined above */
 
-#define HP_ROOT INT32_MIN /* the virtual root task; its one "method" (-1) is the :htn */
-#define HP_MAX_POOL ((size_t)1 << 27) /* int32s of pending bindings (512 MB) */
-#define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
-#define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
-#define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
-#define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
-
-typedef struct hp_node {
-  int32_t task;        /* >= 0 compound task, < 0 primitive -(schema + 1), HP_ROOT */
-  int32_t args, nargs; /* ground arguments, offset in gargs */
-  int32_t method;      /* the method that decomposed it (-1: none yet; the :htn for the root) */
-  int32_t child0, nchild;
-  int32_t depth;
-  int32_t prim;        /* primitive: its position in the plan */
-  int32_t parent;      /* the node it is a subtask of (-1: the root) */
-  int32_t cell;        /* compound, once decomposed: its agenda cell (-1: the root) */
-  uint64_t hash;       /* compound, once decomposed: the state's hash at that moment */
-} hp_node;
-
-typedef struct hp_frame {
-  int32_t cell;        /* the agenda cell of the task (-1: the root) */
-  int32_t node;
-  int32_t mi;          /* position in the task's method list, -1 before the first */
-  size_t bind0, nbind, bnext; /* the current method's bindings in pool */
-  size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
-} hp_frame;
-
-typedef struct hp_level {
-  int32_t lit;         /* >= 0 a positive literal; < 0 the free parameter -(lit + 1) */
-  const goap__px_ivec *lst;  /* a positive literal: the atoms its candidates are taken from */
-  size_t pos;          /* next candidate */
-  int32_t b0, nb;      /* parameters bound at this level: bstk[b0, b0 + nb) */
-  int32_t own;         /* an own literal of the method: its rank among them (else -1) */
-  int32_t atom;        /* a positive literal: the atom it matched now */
-} hp_level;
-
-typedef struct hp {
-  const goap__px_task_core *t;
-  const goap_allocator *a;
-  /* state */
-  goap__px_tset atoms;
-  uint8_t *truth;
-  size_t ctruth;
-  goap__px_ivec *by_pred;    /* npreds lists of interned atoms */
-  goap__px_ivec **by_arg;    /* npreds (NULL: not indexed): per (position, object), position-major,
-                          the interned atoms of the predicate with that object there; each
-                          list is a subsequence of by_pred's, in the same order */
-  goap__px_ivec undo;        /* (atom, old truth) pairs */
-  uint64_t hash;       /* XOR of atom_key() over the true atoms */
-  /* tables */
-  goap__px_lit *lits;        /* the task's literals, then each method's join literals */
-  size_t nlits, clits;
-  goap__px_ivec av;          /* the task's argument pool, then the join literals' arguments */
-  int32_t *x0, *xn;    /* per method: its join literals' range in lits */
-  int32_t *xb;         /* per method: how many of them (a prefix) are its own; the rest were
-                          lifted from its subtasks (lift_lits) and only check bindings */
-  int32_t *tobj0, *tobjs; /* objects of each type: tobjs[tobj0[ty] .. tobj0[ty + 1]) */
-  int32_t *m0, *mids;     /* methods of each task, in domain order */
-  int32_t *mids2;         /* the same lists, fewest primitive steps first (order_methods) */
-  const int32_t *order;   /* the lists the search uses now: mids or mids2 */
-  /* search */
-  hp_node *nodes;
-  size_t nnodes, cnodes;
-  goap__px_ivec gargs, cells, seq, pool;
-  uint64_t *chash;     /* per agenda cell: the hash of the agenda from it (tasks, arguments,
-                          depths), set when the cell is made */
-  size_t cchash;
-  uint64_t *cgoal;     /* per agenda cell: the goal literals (bit i: the i-th of the first 64)
-                          some task from it on could still make true (goal_reach) */
-  size_t ccgoal;
-  uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
-                          true; per action (after the tasks): those its effects could */
-  /* the relaxed goal test (goal_reach; rel == NULL: off) */
-  int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
-  int nrel;
-  uint64_t *trel;      /* as tgoal: the relevant actions each task (or action) can reach */
-  uint64_t *crel;      /* per agenda cell: those the rest of the agenda can reach */
-  size_t ccrel;
-  int32_t *pcount;     /* per predicate: its true atoms now */
-  uint8_t *preach;     /* per predicate: scratch of the relaxed test */
-  goap__hseen seen;    /* (state hash, agenda hash) of every compound head of this round */
-  goap__px_ivec jkey, jidx, jtmp; /* join: each binding's own literals' atoms; sort scratch */
-  int32_t *jord0;      /* per method: its join's level order in jord (-1: not yet made) */
-  goap__px_ivec jord;  /* per method: whether it sorts, then (literal, own rank) per level */
-  hp_frame *frames;
-  size_t nframes, cframes;
-  hp_level *lev;
-  size_t nlev_max;     /* levels of the largest join */
-  size_t maxp;         /* parameters of the largest method, action or :htn (at least 1) */
-  int32_t *jb, *bstk, *ab, *ub; /* maxp each: the join's binding and its bound stack, apply's
-                                   and advance's bindings */
-  uint8_t *inpos;      /* maxp */
-  int32_t scratch[PX_MAX_ARITY];
-  /* budgets */
-  uint64_t steps, max_steps, work, max_work;
-  uint64_t slice_end;  /* steps at which this search's turn ends */
-  int sliced;          /* the search paused at slice_end (advance resumes it) */
-  int two_orders;      /* mids and mids2 differ: a second search uses mids2 */
-  int in_round;        /* a round was paused and is to be resumed */
-  int rounds;
-  uint64_t t0;
-  double max_ms;
-  int bound, cut;
-  uint64_t *rec;       /* NULL, or (the second search) recursion-only depth: bit a * nctasks + b
-                          set when compound task a can decompose (through any number of
-                          levels) into a task b; a non-tail subtask that cannot come back to
-                          its parent's task keeps its parent's depth */
-  goap_status st;
-} hp;
-
-/* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
- * goap__hp_order_methods: whether the two method orders differ). */
-/* The join literals of every method (x0, xn, xb): own precondition and static literals. */
-int goap__hp_build_lits(hp *h);
-/* m0, mids, mids2 from the lifted task decomposition graph. */
-int goap__hp_order_methods(hp *h);
-/* Lifts the literals subtasks require into their methods' joins (after order_methods). */
-int goap__hp_lift_lits(hp *h);
-/* The TDG's reachability between compound tasks (goap__hp_reach_bits words of
- * nctasks * nctasks bits, *out; NULL when larger than HP_MAX_REC_TASKS^2 bits), and whether
- * some method's non-tail compound subtask cannot reach the method's task (*free_nest). */
-#define HP_MAX_REC_TASKS 16384
-size_t goap__hp_reach_bits(const goap__px_task_core *t);
-int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
-/* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
-int goap__hp_goal_reach(hp *h);
-
-#endif
-/* ---- end src/hddl/hddl_plan.h ---- */
+/* #include "hddl_plan.h": inlined above */
 
 
 typedef struct hp_ent {
@@ -16226,6 +16937,19 @@ static int run_turn(hp *h, int max_depth) {
   }
 }
 
+/* ---- for the best-first search (hddl_bfs.c) -------------------------------------------- */
+
+int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n) {
+  return intern(h, pred, args, n);
+}
+int goap__hp_set_truth(hp *h, int32_t e, uint8_t v) { return set_truth(h, e, v); }
+void goap__hp_undo_to(hp *h, size_t mark) { undo_to(h, mark); }
+int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count) {
+  hp_net nt = net_of(h->t, m);
+  int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
+  return join(h, m, l0, nl, m >= 0 ? h->xb[m] : nl, 0, nt.nparams, nt.ptypes, b0, count);
+}
+
 /* ---- setup and the result ------------------------------------------------------------- */
 
 static void hp_free(hp *h) {
@@ -16406,17 +17130,22 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
   /* Two searches share the budgets and take turns of HP_SLICE steps: methods in domain order
-   * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs). Each keeps
-   * its own state, agenda and choice points, and a turn resumes where the search's last one
-   * paused. Both search the same space, so the first plan found, "no plan" or a real budget
-   * ends both. */
-  hp hs[2];
+   * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs), then the
+   * best-first progression search (hs[2], hddl_bfs.c). Each keeps its own state, agenda and
+   * choice points (or open list), and a turn resumes where the search's last one paused. All
+   * search the same space, so the first plan found, "no plan" or a real budget ends all; the
+   * best-first search's node cap (GOAP_MEMORY_LIMIT) only ends its own turns. */
+  hp hs[3];
   memset(hs, 0, sizeof hs);
   uint64_t max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
   uint64_t max_work =
       max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX : max_steps * HP_WORK_PER_STEP;
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
-  for (int i = 0; i < 2; ++i) {
+  int mode = opt ? opt->search : GOAP_HDDL_SEARCH_AUTO;
+  if (mode < GOAP_HDDL_SEARCH_AUTO || mode > GOAP_HDDL_SEARCH_BFS) return GOAP_INVALID_ARGUMENT;
+  int use_dfs = mode != GOAP_HDDL_SEARCH_BFS;
+  int use_bfs = mode == GOAP_HDDL_SEARCH_BFS || (mode == GOAP_HDDL_SEARCH_AUTO && !max_depth);
+  for (int i = 0; i < 3; ++i) {
     hs[i].t = &task->c;
     hs[i].a = &task->c.alloc;
     hs[i].t0 = goap__now_ns();
@@ -16426,52 +17155,75 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
   }
-  int nsearch = 0, found = 0, which = 0;
+  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0;
+  goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
-  if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
-    nsearch = 1;
-    if (!hs[0].two_orders && rec && free_nest) {
-      /* one method order: bounding recursion only, each round holds the same round of the
-       * usual depth in the same order, so that search alone (not both, at twice the cost) */
-      hs[0].rec = rec;
-      rec = NULL;
-    } else if (hs[0].two_orders || (rec && free_nest)) {
-      hs[1].t0 = hs[0].t0;
-      if (hp_init(&hs[1])) {
-        hs[1].order = hs[1].mids2;
-        hs[1].rec = rec; /* owned by hs[1] now */
+  goap__hb *hb = NULL;
+  if (use_dfs) {
+    if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
+      nsearch = 1;
+      if (!hs[0].two_orders && rec && free_nest) {
+        /* one method order: bounding recursion only, each round holds the same round of the
+         * usual depth in the same order, so that search alone (not both, at twice the cost) */
+        hs[0].rec = rec;
         rec = NULL;
-        nsearch = 2;
-      } else {
-        hs[0].st = hs[1].st;
+      } else if (hs[0].two_orders || (rec && free_nest)) {
+        hs[1].t0 = hs[0].t0;
+        if (hp_init(&hs[1])) {
+          hs[1].order = hs[1].mids2;
+          hs[1].rec = rec; /* owned by hs[1] now */
+          rec = NULL;
+          nsearch = 2;
+        } else {
+          hs[0].st = hs[1].st;
+        }
       }
     }
+    st0 = hs[0].st;
+    goap__free(&task->c.alloc, rec, goap__hp_reach_bits(&task->c) * sizeof *rec);
+    for (int i = 0; i < nsearch && st0 == GOAP_OK; ++i) turns[nturns++] = i;
   }
-  goap__free(&task->c.alloc, rec, goap__hp_reach_bits(&task->c) * sizeof *rec);
-  while (nsearch > 0 && hs[0].st == GOAP_OK) {
+  if (use_bfs && st0 == GOAP_OK) {
+    hs[2].t0 = hs[0].t0;
+    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0)) != NULL) turns[nturns++] = 2;
+    st0 = hs[2].st;
+  }
+  if (st0 != GOAP_OK) nturns = 0;
+  for (int k = 0; nturns > 0;) {
+    which = turns[k];
     hp *h = &hs[which];
-    uint64_t used = hs[0].steps + hs[1].steps, wused = hs[0].work + hs[1].work;
+    uint64_t used = hs[0].steps + hs[1].steps + hs[2].steps;
+    uint64_t wused = hs[0].work + hs[1].work + hs[2].work;
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
-    h->slice_end = nsearch == 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
-                                                                     : UINT64_MAX;
-    found = run_turn(h, max_depth);
-    if (!h->sliced) break;
-    which ^= 1;
+    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
+                                                                    : UINT64_MAX;
+    found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
+    if (!h->sliced) {
+      if (found || h->st != GOAP_MEMORY_LIMIT || which != 2 || nturns == 1) break;
+      nturns--; /* the best-first search reached its node cap: the others go on */
+      k = 0;
+      continue;
+    }
+    k = (k + 1) % nturns;
   }
   hp *h = &hs[which];
-  goap_status st = nsearch == 0 ? hs[0].st : h->st;
+  goap_status st = nturns == 0 ? st0 : h->st;
   if (found) {
     *out = make_plan(h);
     st = *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
   }
   if (stats) {
-    stats->steps = hs[0].steps + hs[1].steps;
+    stats->steps = hs[0].steps + hs[1].steps + hs[2].steps;
     stats->rounds = hs[0].rounds + hs[1].rounds;
-    stats->depth = found ? h->bound : 0;
+    stats->depth = found && which != 2 ? h->bound : 0;
     stats->ms = elapsed_ms(&hs[0]);
+    stats->bfs_nodes = goap__hb_nodes(hb);
+    stats->search = !found ? 0 : which == 2 ? GOAP_HDDL_SEARCH_BFS : GOAP_HDDL_SEARCH_DFS;
   }
+  goap__hb_free(hb, &task->c.alloc);
+  hp_free(&hs[2]);
   hp_free(&hs[0]);
   hp_free(&hs[1]);
   return st;

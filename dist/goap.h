@@ -1857,12 +1857,25 @@ GOAP_API int goap_hddl_is_htn(const goap_pddl_task *t);
 /* ---- planning ---------------------------------------------------------------------------- */
 
 #define GOAP_HDDL_MAX_STEPS 50000000u /* default decomposition steps (method or binding tries) */
+#define GOAP_HDDL_MAX_NODES 8388608u  /* default node cap of the best-first search (2^23) */
+
+/* Which searches goap_hddl_solve runs (goap_hddl_options.search; docs/hddl.md). */
+enum {
+  GOAP_HDDL_SEARCH_AUTO = 0,   /* the depth-first searches and the best-first one, in turns
+                                  (the best-first one only when max_depth is 0) */
+  GOAP_HDDL_SEARCH_DFS = 1,    /* the depth-first decomposition searches only */
+  GOAP_HDDL_SEARCH_BFS = 2     /* the best-first progression search only */
+};
 
 typedef struct goap_hddl_options {
   uint64_t max_steps;          /* 0: GOAP_HDDL_MAX_STEPS; GOAP_NODE_LIMIT when reached */
   double max_ms;               /* 0: no time limit; GOAP_TIME_LIMIT when reached */
   int max_depth;               /* decomposition depth cap; 0: unlimited (iterative deepening
                                   still bounds each round); GOAP_TOO_LARGE when it cuts */
+  int search;                  /* GOAP_HDDL_SEARCH_*; another value: GOAP_INVALID_ARGUMENT */
+  uint64_t max_nodes;          /* the best-first search's node cap; 0: GOAP_HDDL_MAX_NODES.
+                                  Reached: that search stops (GOAP_MEMORY_LIMIT when it runs
+                                  alone; otherwise the depth-first searches go on) */
 } goap_hddl_options;
 
 typedef struct goap_hddl_stats {
@@ -1871,6 +1884,9 @@ typedef struct goap_hddl_stats {
   int depth;                   /* depth bound of the round that found the plan (a second
                                   search counts recursive levels only: docs/hddl.md) */
   double ms;                   /* wall time */
+  uint64_t bfs_nodes;          /* search nodes the best-first search stored */
+  int search;                  /* which search found the plan: GOAP_HDDL_SEARCH_DFS or _BFS;
+                                  0 when none did */
 } goap_hddl_stats;
 
 /* A found plan: the primitive actions and the decomposition tree. Opaque; owned by the
@@ -1879,8 +1895,9 @@ typedef struct goap_hddl_plan goap_hddl_plan;
 
 /* Plans for the task's initial task network. opt and stats may be NULL. On GOAP_OK *out holds
  * the plan; otherwise *out is NULL and the status says why: GOAP_NO_PLAN (the whole space was
- * searched), GOAP_NODE_LIMIT, GOAP_TIME_LIMIT, GOAP_TOO_LARGE, GOAP_OUT_OF_MEMORY,
- * GOAP_INVALID_ARGUMENT (NULL t or out, or t not an HTN task). Deterministic: the same task
+ * searched), GOAP_NODE_LIMIT, GOAP_TIME_LIMIT, GOAP_TOO_LARGE, GOAP_MEMORY_LIMIT (the
+ * best-first search's node cap, when it runs alone), GOAP_OUT_OF_MEMORY,
+ * GOAP_INVALID_ARGUMENT (NULL t or out, t not an HTN task, or an unknown opt->search). Deterministic: the same task
  * and options give the same plan. */
 GOAP_API goap_status goap_hddl_solve(const goap_pddl_task *t, const goap_hddl_options *opt,
                                      goap_hddl_plan **out, goap_hddl_stats *stats);

@@ -73,6 +73,8 @@
  *    HP_MAX_POOL (GOAP_TOO_LARGE).
  *  - No fixed limit on parameters or literals: the binding buffers and the join's levels are
  *    sized once from the task (the largest method, action and :htn).
+ *  - A third search, best-first progression over (state, agenda) (hddl_bfs.c, its own hp),
+ *    takes its turn after these two in goap_hddl_solve, with the same budgets and stops.
  *  - Every allocation goes through the task's allocator; the task is only read.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -872,6 +874,19 @@ static int run_turn(hp *h, int max_depth) {
   }
 }
 
+/* ---- for the best-first search (hddl_bfs.c) -------------------------------------------- */
+
+int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n) {
+  return intern(h, pred, args, n);
+}
+int goap__hp_set_truth(hp *h, int32_t e, uint8_t v) { return set_truth(h, e, v); }
+void goap__hp_undo_to(hp *h, size_t mark) { undo_to(h, mark); }
+int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count) {
+  hp_net nt = net_of(h->t, m);
+  int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
+  return join(h, m, l0, nl, m >= 0 ? h->xb[m] : nl, 0, nt.nparams, nt.ptypes, b0, count);
+}
+
 /* ---- setup and the result ------------------------------------------------------------- */
 
 static void hp_free(hp *h) {
@@ -1052,17 +1067,22 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
   /* Two searches share the budgets and take turns of HP_SLICE steps: methods in domain order
-   * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs). Each keeps
-   * its own state, agenda and choice points, and a turn resumes where the search's last one
-   * paused. Both search the same space, so the first plan found, "no plan" or a real budget
-   * ends both. */
-  hp hs[2];
+   * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs), then the
+   * best-first progression search (hs[2], hddl_bfs.c). Each keeps its own state, agenda and
+   * choice points (or open list), and a turn resumes where the search's last one paused. All
+   * search the same space, so the first plan found, "no plan" or a real budget ends all; the
+   * best-first search's node cap (GOAP_MEMORY_LIMIT) only ends its own turns. */
+  hp hs[3];
   memset(hs, 0, sizeof hs);
   uint64_t max_steps = opt && opt->max_steps ? opt->max_steps : GOAP_HDDL_MAX_STEPS;
   uint64_t max_work =
       max_steps > UINT64_MAX / HP_WORK_PER_STEP ? UINT64_MAX : max_steps * HP_WORK_PER_STEP;
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
-  for (int i = 0; i < 2; ++i) {
+  int mode = opt ? opt->search : GOAP_HDDL_SEARCH_AUTO;
+  if (mode < GOAP_HDDL_SEARCH_AUTO || mode > GOAP_HDDL_SEARCH_BFS) return GOAP_INVALID_ARGUMENT;
+  int use_dfs = mode != GOAP_HDDL_SEARCH_BFS;
+  int use_bfs = mode == GOAP_HDDL_SEARCH_BFS || (mode == GOAP_HDDL_SEARCH_AUTO && !max_depth);
+  for (int i = 0; i < 3; ++i) {
     hs[i].t = &task->c;
     hs[i].a = &task->c.alloc;
     hs[i].t0 = goap__now_ns();
@@ -1072,52 +1092,75 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
   }
-  int nsearch = 0, found = 0, which = 0;
+  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0;
+  goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
-  if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
-    nsearch = 1;
-    if (!hs[0].two_orders && rec && free_nest) {
-      /* one method order: bounding recursion only, each round holds the same round of the
-       * usual depth in the same order, so that search alone (not both, at twice the cost) */
-      hs[0].rec = rec;
-      rec = NULL;
-    } else if (hs[0].two_orders || (rec && free_nest)) {
-      hs[1].t0 = hs[0].t0;
-      if (hp_init(&hs[1])) {
-        hs[1].order = hs[1].mids2;
-        hs[1].rec = rec; /* owned by hs[1] now */
+  goap__hb *hb = NULL;
+  if (use_dfs) {
+    if (hp_init(&hs[0]) && goap__hp_recursion(&hs[0], &rec, &free_nest)) {
+      nsearch = 1;
+      if (!hs[0].two_orders && rec && free_nest) {
+        /* one method order: bounding recursion only, each round holds the same round of the
+         * usual depth in the same order, so that search alone (not both, at twice the cost) */
+        hs[0].rec = rec;
         rec = NULL;
-        nsearch = 2;
-      } else {
-        hs[0].st = hs[1].st;
+      } else if (hs[0].two_orders || (rec && free_nest)) {
+        hs[1].t0 = hs[0].t0;
+        if (hp_init(&hs[1])) {
+          hs[1].order = hs[1].mids2;
+          hs[1].rec = rec; /* owned by hs[1] now */
+          rec = NULL;
+          nsearch = 2;
+        } else {
+          hs[0].st = hs[1].st;
+        }
       }
     }
+    st0 = hs[0].st;
+    goap__free(&task->c.alloc, rec, goap__hp_reach_bits(&task->c) * sizeof *rec);
+    for (int i = 0; i < nsearch && st0 == GOAP_OK; ++i) turns[nturns++] = i;
   }
-  goap__free(&task->c.alloc, rec, goap__hp_reach_bits(&task->c) * sizeof *rec);
-  while (nsearch > 0 && hs[0].st == GOAP_OK) {
+  if (use_bfs && st0 == GOAP_OK) {
+    hs[2].t0 = hs[0].t0;
+    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0)) != NULL) turns[nturns++] = 2;
+    st0 = hs[2].st;
+  }
+  if (st0 != GOAP_OK) nturns = 0;
+  for (int k = 0; nturns > 0;) {
+    which = turns[k];
     hp *h = &hs[which];
-    uint64_t used = hs[0].steps + hs[1].steps, wused = hs[0].work + hs[1].work;
+    uint64_t used = hs[0].steps + hs[1].steps + hs[2].steps;
+    uint64_t wused = hs[0].work + hs[1].work + hs[2].work;
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
-    h->slice_end = nsearch == 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
-                                                                     : UINT64_MAX;
-    found = run_turn(h, max_depth);
-    if (!h->sliced) break;
-    which ^= 1;
+    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
+                                                                    : UINT64_MAX;
+    found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
+    if (!h->sliced) {
+      if (found || h->st != GOAP_MEMORY_LIMIT || which != 2 || nturns == 1) break;
+      nturns--; /* the best-first search reached its node cap: the others go on */
+      k = 0;
+      continue;
+    }
+    k = (k + 1) % nturns;
   }
   hp *h = &hs[which];
-  goap_status st = nsearch == 0 ? hs[0].st : h->st;
+  goap_status st = nturns == 0 ? st0 : h->st;
   if (found) {
     *out = make_plan(h);
     st = *out ? GOAP_OK : GOAP_OUT_OF_MEMORY;
   }
   if (stats) {
-    stats->steps = hs[0].steps + hs[1].steps;
+    stats->steps = hs[0].steps + hs[1].steps + hs[2].steps;
     stats->rounds = hs[0].rounds + hs[1].rounds;
-    stats->depth = found ? h->bound : 0;
+    stats->depth = found && which != 2 ? h->bound : 0;
     stats->ms = elapsed_ms(&hs[0]);
+    stats->bfs_nodes = goap__hb_nodes(hb);
+    stats->search = !found ? 0 : which == 2 ? GOAP_HDDL_SEARCH_BFS : GOAP_HDDL_SEARCH_DFS;
   }
+  goap__hb_free(hb, &task->c.alloc);
+  hp_free(&hs[2]);
   hp_free(&hs[0]);
   hp_free(&hs[1]);
   return st;

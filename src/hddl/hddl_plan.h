@@ -138,4 +138,25 @@ int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
 /* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
 int goap__hp_goal_reach(hp *h);
 
+/* hddl_plan.c, for the best-first search: the state and the join of hp. */
+int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n); /* -1: no memory */
+int goap__hp_set_truth(hp *h, int32_t e, uint8_t v);                      /* 0: no memory */
+void goap__hp_undo_to(hp *h, size_t mark);
+/* Appends to h->pool every binding of method m's parameters (m < 0: the :htn's) extending b0
+ * that passes its join literals, *count of them, in the depth-first search's order. 0 on a
+ * budget or memory stop (h->st). */
+int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
+
+/* hddl_bfs.c: the best-first progression search (its invariants there). It uses its own hp
+ * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
+typedef struct goap__hb goap__hb;
+/* NULL when out of memory (h->st set). At most max_nodes nodes (then GOAP_MEMORY_LIMIT). */
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes);
+/* One turn, until h->slice_end steps: 1 with the plan's tree in h->nodes, h->gargs and
+ * h->seq (for make_plan); 0 with h->sliced when the turn ended, else with h->st: GOAP_NO_PLAN
+ * (every situation expanded), GOAP_MEMORY_LIMIT (the node cap), a budget or memory stop. */
+int goap__hb_turn(goap__hb *b, hp *h);
+uint64_t goap__hb_nodes(const goap__hb *b);
+void goap__hb_free(goap__hb *b, const goap_allocator *a);
+
 #endif

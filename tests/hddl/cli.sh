@@ -87,6 +87,20 @@ err_has "depth bound status" "too_large"
 expect_rc "time limit" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --time-limit 1
 out_has "time limit line" "; no plan: time limit reached"
 
+# --- --search: the best-first progression search alone, and the depth-first ones alone --------
+expect_rc "best-first alone" 0 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --search bfs --stats -o "$TMP/bfs.plan"
+err_has "found by best-first" ", found by best-first, "
+err_has "best-first nodes" "0 rounds, depth bound 0, "
+if [ "$("$GOAP" verify-htn "$DIR/transport.hddl" "$DIR/transport-1.hddl" "$TMP/bfs.plan")" = "valid: 10 primitive steps, 12 decompositions" ]; then ok; else bad "best-first plan verifies"; fi
+expect_rc "depth-first alone" 0 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --search=dfs --stats
+err_has "found by depth-first" " 0 best-first nodes, found by depth-first, "
+expect_rc "best-first: no plan" 1 hddl "$DIR/blocks.hddl" "$DIR/blocks-2.hddl" --search bfs
+out_has "best-first: no plan line" "; no plan: no decomposition of the task network is executable and reaches the :goal"
+expect_rc "best-first node cap" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --search bfs --max-nodes 5
+out_has "node cap line" "; no plan: memory limit reached (the best-first search's node cap, --max-nodes)"
+expect_rc "bad --search" 2 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --search best
+err_has "bad --search message" "--search needs auto, dfs or bfs, not 'best'"
+
 # --- usage and load errors --------------------------------------------------------------------
 expect_rc "no arguments" 2 hddl
 err_has "usage message" "DOMAIN and PROBLEM files expected"

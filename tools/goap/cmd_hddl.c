@@ -30,6 +30,9 @@ void cli_usage_hddl(FILE *out) {
         "  --max-steps N      budget of method and binding tries (default 50000000)\n"
         "  --time-limit MS    time budget in milliseconds (default: none)\n"
         "  --max-depth N      largest decomposition depth bound to try (default: none)\n"
+        "  --search S         auto (default: the depth-first searches and the best-first\n"
+        "                     progression search in turns), dfs or bfs (one kind only)\n"
+        "  --max-nodes N      node cap of the best-first search (default 8388608)\n"
         "  --stats            search statistics on stderr (steps, rounds, depth, time)\n"
         "\n"
         "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
@@ -37,7 +40,7 @@ void cli_usage_hddl(FILE *out) {
 }
 
 static const char *const hddl_options[] = {"-o", "--output", "--max-steps", "--time-limit",
-                                           "--max-depth", "--stats", "--help", NULL};
+                                           "--max-depth", "--search", "--max-nodes", "--stats", "--help", NULL};
 
 static int parse_u64(const char *cmd, const char *opt, const char *v, uint64_t max,
                      uint64_t *out) {
@@ -102,6 +105,19 @@ int cli_cmd_hddl(int argc, char **argv) {
       ho.max_depth = (int)x;
       continue;
     }
+    if ((r = cli_opt_value(cmd, argc, argv, &i, "--max-nodes", &v)) < 0) return CLI_EXIT_USAGE;
+    if (r > 0) {
+      if (parse_u64(cmd, "--max-nodes", v, UINT64_MAX, &ho.max_nodes)) return CLI_EXIT_USAGE;
+      continue;
+    }
+    if ((r = cli_opt_value(cmd, argc, argv, &i, "--search", &v)) < 0) return CLI_EXIT_USAGE;
+    if (r > 0) {
+      if (strcmp(v, "auto") == 0) ho.search = GOAP_HDDL_SEARCH_AUTO;
+      else if (strcmp(v, "dfs") == 0) ho.search = GOAP_HDDL_SEARCH_DFS;
+      else if (strcmp(v, "bfs") == 0) ho.search = GOAP_HDDL_SEARCH_BFS;
+      else return cli_usage_error(cmd, "--search needs auto, dfs or bfs, not '%s'", v);
+      continue;
+    }
     return cli_unknown_option(cmd, arg, hddl_options);
   }
   if (!domain || !problem) return cli_usage_error(cmd, "DOMAIN and PROBLEM files expected");
@@ -147,9 +163,12 @@ int cli_cmd_hddl(int argc, char **argv) {
   } else if (st == GOAP_NO_PLAN) {
     printf("; no plan: no decomposition of the task network is executable and reaches the :goal\n");
     rc = CLI_EXIT_FAIL;
-  } else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_TOO_LARGE) {
+  } else if (st == GOAP_NODE_LIMIT || st == GOAP_TIME_LIMIT || st == GOAP_TOO_LARGE ||
+             st == GOAP_MEMORY_LIMIT) {
     printf("; no plan: %s%s\n", goap_status_string(st),
-           st == GOAP_TOO_LARGE ? " (the --max-depth bound cut the search)" : "");
+           st == GOAP_TOO_LARGE     ? " (the --max-depth bound cut the search)"
+           : st == GOAP_MEMORY_LIMIT ? " (the best-first search's node cap, --max-nodes)"
+                                     : "");
     rc = CLI_EXIT_FAIL;
   } else {
     fprintf(stderr, "goap hddl: planning failed: %s\n", goap_status_string(st));
@@ -157,11 +176,16 @@ int cli_cmd_hddl(int argc, char **argv) {
   }
   if (stats)
     fprintf(stderr, "; %s %s: %s, %d step%s in the plan, %llu decomposition step%s, "
-                    "%d round%s, depth bound %d, %.1f ms\n",
+                    "%d round%s, depth bound %d, %llu best-first node%s, found by %s, %.1f ms\n",
             goap_pddl_domain_name(task), goap_pddl_problem_name(task), goap_status_name(st),
             goap_hddl_plan_length(plan), goap_hddl_plan_length(plan) == 1 ? "" : "s",
             (unsigned long long)s.steps, s.steps == 1 ? "" : "s", s.rounds,
-            s.rounds == 1 ? "" : "s", s.depth, s.ms);
+            s.rounds == 1 ? "" : "s", s.depth, (unsigned long long)s.bfs_nodes,
+            s.bfs_nodes == 1 ? "" : "s",
+            s.search == GOAP_HDDL_SEARCH_BFS   ? "best-first"
+            : s.search == GOAP_HDDL_SEARCH_DFS ? "depth-first"
+                                               : "none",
+            s.ms);
   goap_hddl_plan_destroy(plan);
   goap_pddl_destroy(task);
   return rc;

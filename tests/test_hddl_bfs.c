@@ -1,0 +1,234 @@
+/*
+ * test_hddl_bfs.c -- the HDDL planner's best-first progression search (hddl_bfs.c, driven by
+ * goap_hddl_solve): a problem the depth-first searches cannot finish within a step budget is
+ * solved within it once the best-first search takes its turn, and its plan passes
+ * goap_hddl_verify; the same plan twice; duplicate detection (a finite situation space is
+ * exhausted, with the exact number of distinct nodes); the options' statuses; the node cap;
+ * allocation failures.
+ */
+#include <goap/goap.h>
+#include <goap/hddl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_hook.h"
+#include "test.h"
+
+/* One task `work` that either flips a switch, marks a level or stops. The depth-first searches
+ * try the flips first (domain order; fewest primitive steps first puts w-stop before them, which
+ * fails while a goal literal is false) and walk the 2^M switch states before each mark; the
+ * best-first search counts the false goal literals and takes a mark at once. */
+static const char DOMAIN[] =
+    "(define (domain switches)\n"
+    "  (:requirements :hierarchy :typing :negative-preconditions)\n"
+    "  (:types sw lv)\n"
+    "  (:predicates (on ?s - sw) (can ?l - lv) (done ?l - lv))\n"
+    "  (:task work :parameters ())\n"
+    "  (:method w-on :parameters (?s - sw) :task (work) :precondition (not (on ?s))\n"
+    "    :ordered-subtasks (and (turn-on ?s) (work)))\n"
+    "  (:method w-off :parameters (?s - sw) :task (work) :precondition (on ?s)\n"
+    "    :ordered-subtasks (and (turn-off ?s) (work)))\n"
+    "  (:method w-mark :parameters (?l - lv) :task (work)\n"
+    "    :ordered-subtasks (and (mark ?l) (work)))\n"
+    "  (:method w-stop :parameters () :task (work) :ordered-subtasks (and))\n"
+    "  (:action turn-on :parameters (?s - sw) :precondition (not (on ?s)) :effect (on ?s))\n"
+    "  (:action turn-off :parameters (?s - sw) :precondition (on ?s) :effect (not (on ?s)))\n"
+    "  (:action mark :parameters (?l - lv) :precondition (and (can ?l) (not (done ?l)))\n"
+    "    :effect (done ?l)))\n";
+
+/* m switches, levels l0 .. l(k-1) that can be marked, all of them in the goal; with zombie, a
+ * level lz in the goal that can never be marked. */
+static goap_pddl_task *problem(int m, int k, int zombie, const goap_allocator *al) {
+  char text[4096];
+  size_t n = (size_t)snprintf(text, sizeof text, "(define (problem p) (:domain switches)\n (:objects");
+  for (int i = 0; i < m; ++i) n += (size_t)snprintf(text + n, sizeof text - n, " s%d", i);
+  n += (size_t)snprintf(text + n, sizeof text - n, " - sw");
+  for (int i = 0; i < k; ++i) n += (size_t)snprintf(text + n, sizeof text - n, " l%d", i);
+  n += (size_t)snprintf(text + n, sizeof text - n, "%s - lv)\n (:htn :ordered-subtasks (and (work)))\n (:init",
+                        zombie ? " lz" : "");
+  for (int i = 0; i < k; ++i) n += (size_t)snprintf(text + n, sizeof text - n, " (can l%d)", i);
+  n += (size_t)snprintf(text + n, sizeof text - n, ")\n (:goal (and");
+  for (int i = 0; i < k; ++i) n += (size_t)snprintf(text + n, sizeof text - n, " (done l%d)", i);
+  snprintf(text + n, sizeof text - n, "%s)))\n", zombie ? " (done lz)" : "");
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  if (al) o.allocator = *al;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  if (goap_pddl_parse("d", DOMAIN, strlen(DOMAIN), "p", text, strlen(text), &o, &t, &err) !=
+      GOAP_OK)
+    fprintf(stderr, "parse: %s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
+  return t;
+}
+
+static char *plan_text(const goap_pddl_task *t, const goap_hddl_plan *p) {
+  size_t n = goap_hddl_plan_write(t, p, NULL, 0);
+  char *s = (char *)malloc(n + 1);
+  if (s) goap_hddl_plan_write(t, p, s, n + 1);
+  return s;
+}
+
+static goap_status solve(const goap_pddl_task *t, int search, uint64_t max_steps, char **text,
+                         goap_hddl_stats *s) {
+  goap_hddl_options o;
+  memset(&o, 0, sizeof o);
+  o.search = search;
+  o.max_steps = max_steps;
+  goap_hddl_plan *p = NULL;
+  goap_status st = goap_hddl_solve(t, &o, &p, s);
+  if (text) *text = p ? plan_text(t, p) : NULL;
+  goap_hddl_plan_destroy(p);
+  return st;
+}
+
+static int verifies(const goap_pddl_task *t, const char *text) {
+  goap_hddl_report r;
+  goap_error err;
+  if (!text || goap_hddl_verify(t, "plan", text, strlen(text), &r, &err) != GOAP_OK) return 0;
+  if (!r.valid) fprintf(stderr, "invalid plan: %d:%d: %s\n", r.line, r.col, r.message);
+  return r.valid;
+}
+
+/* 600,000 steps: the two depth-first searches use 2 x 262,144 in their first turns (HP_SLICE)
+ * and then need far more (about 750,000 each, 16 switches), while the best-first search needs
+ * a few dozen in its first turn. */
+TEST(informed_search_solves_what_depth_first_cannot_within_the_budget) {
+  goap_pddl_task *t = problem(16, 3, 0, NULL);
+  REQUIRE(t != NULL);
+  goap_hddl_stats s;
+  char *text = NULL;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_DFS, 600000, &text, &s), GOAP_NODE_LIMIT);
+  CHECK(text == NULL);
+  CHECK_EQ_INT(s.search, 0);
+  CHECK_EQ_INT((int)s.bfs_nodes, 0);
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_AUTO, 600000, &text, &s), GOAP_OK);
+  CHECK_EQ_INT(s.search, GOAP_HDDL_SEARCH_BFS);
+  CHECK(verifies(t, text));
+  /* the three marks and nothing else: the goal count leads straight to them */
+  CHECK(text && strstr(text, "==>\n0 mark l2\n1 mark l1\n2 mark l0\nroot 3\n") == text);
+  free(text);
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &text, &s), GOAP_OK);
+  CHECK_EQ_INT(s.search, GOAP_HDDL_SEARCH_BFS);
+  CHECK(s.steps < 200);
+  CHECK(verifies(t, text));
+  free(text);
+  goap_pddl_destroy(t);
+}
+
+TEST(same_plan_twice) {
+  goap_pddl_task *t = problem(6, 3, 0, NULL);
+  REQUIRE(t != NULL);
+  for (int search = GOAP_HDDL_SEARCH_AUTO; search <= GOAP_HDDL_SEARCH_BFS; ++search) {
+    char *a = NULL, *b = NULL;
+    goap_hddl_stats sa, sb;
+    CHECK_EQ_INT(solve(t, search, 0, &a, &sa), GOAP_OK);
+    CHECK_EQ_INT(solve(t, search, 0, &b, &sb), GOAP_OK);
+    CHECK(a && b && strcmp(a, b) == 0);
+    CHECK(verifies(t, a));
+    CHECK(sa.steps == sb.steps);
+    CHECK(sa.bfs_nodes == sb.bfs_nodes);
+    free(a);
+    free(b);
+  }
+  goap_pddl_destroy(t);
+}
+
+/* lz can never be marked: the best-first search must exhaust the situations. Without duplicate
+ * detection it never would (on, off, on, ... repeats forever). With 3 switches and 2 levels:
+ * the start, 2^3 x 2^2 = 32 states with the agenda (work), from each one node per switch
+ * (turn-on or turn-off, then work) and one per level not yet done (mark, then work): 1 + 32 +
+ * 32 x 3 + 32 = 161 distinct nodes. */
+TEST(duplicate_detection_exhausts_a_finite_space) {
+  goap_pddl_task *t = problem(3, 2, 1, NULL);
+  REQUIRE(t != NULL);
+  goap_hddl_stats s;
+  char *text = NULL;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 1000000, &text, &s), GOAP_NO_PLAN);
+  CHECK(text == NULL);
+  CHECK_EQ_INT((int)s.bfs_nodes, 161);
+  CHECK(s.steps < 1000);
+  /* the default runs both kinds: the first "no plan" proof ends all */
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_AUTO, 1000000, NULL, &s), GOAP_NO_PLAN);
+  goap_pddl_destroy(t);
+}
+
+TEST(options_and_budgets) {
+  goap_pddl_task *t = problem(16, 3, 0, NULL);
+  REQUIRE(t != NULL);
+  goap_hddl_options o;
+  memset(&o, 0, sizeof o);
+  goap_hddl_plan *p = NULL;
+  o.search = 3;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, NULL), GOAP_INVALID_ARGUMENT);
+  o.search = -1;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK(p == NULL);
+  /* a step budget the best-first search alone cannot meet */
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 5, NULL, NULL), GOAP_NODE_LIMIT);
+  /* max_depth turns the best-first search off in the default mode */
+  o.search = GOAP_HDDL_SEARCH_AUTO;
+  o.max_depth = 1;
+  o.max_steps = 600000;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_NODE_LIMIT);
+  CHECK_EQ_INT((int)s.bfs_nodes, 0);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+/* The node cap: alone, the best-first search stops with GOAP_MEMORY_LIMIT; in turns, it stops
+ * and the depth-first searches go on to their plan (16 switches: after their first turns). */
+TEST(node_cap_is_a_status_and_the_others_go_on) {
+  goap_pddl_task *t = problem(16, 3, 0, NULL);
+  REQUIRE(t != NULL);
+  goap_hddl_options o;
+  memset(&o, 0, sizeof o);
+  o.search = GOAP_HDDL_SEARCH_BFS;
+  o.max_nodes = 10;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_MEMORY_LIMIT);
+  CHECK(p == NULL);
+  CHECK_EQ_INT((int)s.bfs_nodes, 10);
+  o.search = GOAP_HDDL_SEARCH_AUTO;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, &s), GOAP_OK);
+  CHECK_EQ_INT(s.search, GOAP_HDDL_SEARCH_DFS);
+  CHECK_EQ_INT((int)s.bfs_nodes, 10);
+  CHECK(s.steps > 600000); /* found after the depth-first searches' first turns */
+  CHECK(goap_hddl_plan_length(p) > 1000);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
+}
+
+TEST(allocation_failures_are_clean) {
+  for (size_t k = 1;; ++k) {
+    test_alloc ta;
+    memset(&ta, 0, sizeof ta);
+    goap_allocator al = test_alloc_hook(&ta);
+    goap_pddl_task *t = problem(3, 2, 0, &al);
+    REQUIRE(t != NULL);
+    ta.fail_at = ta.calls + k;
+    goap_hddl_options o;
+    memset(&o, 0, sizeof o);
+    o.search = GOAP_HDDL_SEARCH_BFS;
+    goap_hddl_plan *p = NULL;
+    goap_status st = goap_hddl_solve(t, &o, &p, NULL);
+    size_t injected = ta.injected;
+    CHECK(st == GOAP_OK || st == GOAP_OUT_OF_MEMORY);
+    CHECK((st == GOAP_OK) == (p != NULL));
+    goap_hddl_plan_destroy(p);
+    ta.fail_at = 0;
+    goap_pddl_destroy(t);
+    CHECK_EQ_INT((int)ta.outstanding, 0);
+    CHECK_EQ_INT(ta.bad_old_size, 0);
+    if (!injected) break; /* the whole search ran without reaching call k */
+  }
+}
+
+TEST_MAIN(TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
+          TEST_ENTRY(same_plan_twice), TEST_ENTRY(duplicate_detection_exhausts_a_finite_space),
+          TEST_ENTRY(options_and_budgets), TEST_ENTRY(node_cap_is_a_status_and_the_others_go_on),
+          TEST_ENTRY(allocation_failures_are_clean))
