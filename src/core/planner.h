@@ -306,8 +306,23 @@ typedef struct goap__sym {
   uint64_t *act_class_mask;  /* per domain action: the classes whose slot variables it writes
                                 (bit c; the last bit stands for class 63 and up) */
   goap_word *map_state;      /* mapping back: W words (the state being followed) */
+  /* generators (goap_symmetry_generator): generator g's moved variables are entries
+   * [gen_off[g], gen_off[g+1]) of gen_dst / gen_src, sorted by the destination variable (the
+   * order states compare in): the canonical form's value at gen_dst[i] is the state's at
+   * gen_src[i]. Its action pairs are gen_act[2 * gen_aoff[g] .. 2 * gen_aoff[g+1]). With
+   * generators, act_slot holds `slot_total` for an action only a generator moves, and the
+   * plan's and the landmarks' mappings use whole action permutations (act_perm, act_tmp:
+   * nactions each; pi then has room for nactions). */
+  int ngens;
+  int32_t slot_total;        /* the classes' slot actions, all classes together */
+  uint32_t *gen_off, *gen_aoff;
+  goap__symfld *gen_dst, *gen_src;
+  int32_t *gen_act;
+  int32_t *act_perm, *act_tmp;
   size_t cap_classes, cap_fields, cap_slot_acts, cap_act_slot, cap_var_class, cap_tuple_keys;
   size_t cap_member_order, cap_rho, cap_pi, cap_map_state, cap_key_shift, cap_act_class_mask;
+  size_t cap_gen_off, cap_gen_aoff, cap_gen_dst, cap_gen_src, cap_gen_act, cap_act_perm;
+  size_t cap_act_tmp;
 } goap__sym;
 
 /* One entry of the landmark cache (16 bytes): node's landmarks are
