@@ -518,11 +518,11 @@ TEST(check_accepts_and_rejects) {
   /* a subclass of the balls is a symmetry as well (3 of 4 balls) */
   goap_symmetry_class c3 = g.cls;
   c3.members = 3;
-  goap_symmetry s3 = {1, &c3};
+  goap_symmetry s3 = {1, &c3, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &s3, g.want, g.k), GOAP_OK);
   /* members < 2, slot_vars < 1, slot_actions < 0 */
   goap_symmetry_class bad = g.cls;
-  goap_symmetry sb = {1, &bad};
+  goap_symmetry sb = {1, &bad, 0, NULL};
   bad.members = 1;
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sb, g.want, g.k), GOAP_INVALID_ARGUMENT);
   bad = g.cls;
@@ -562,7 +562,7 @@ TEST(check_accepts_and_rejects) {
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sb, g.want, g.k), GOAP_INVALID_ARGUMENT);
   goap_symmetry_class two[2] = {g.cls, g.cls};
   two[1].members = 2;
-  goap_symmetry s2 = {2, two};
+  goap_symmetry s2 = {2, two, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &s2, g.want, g.k), GOAP_INVALID_ARGUMENT);
   /* type mismatch: a bool against the enums (free_left as ball 1's variable, no actions) */
   memcpy(vars, g.pos, sizeof vars);
@@ -576,15 +576,15 @@ TEST(check_accepts_and_rejects) {
    * free_right as a class of their own fails (the pick actions name them unchanged) */
   int32_t fr[2] = {g.free_l, g.free_r};
   goap_symmetry_class gc = {2, 1, 0, fr, NULL};
-  goap_symmetry sg = {1, &gc};
+  goap_symmetry sg = {1, &gc, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sg, g.want, g.k), GOAP_INVALID_ARGUMENT);
   /* NULL arrays */
   bad = g.cls;
   bad.vars = NULL;
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sb, g.want, g.k), GOAP_INVALID_ARGUMENT);
-  goap_symmetry sn = {1, NULL};
+  goap_symmetry sn = {1, NULL, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sn, g.want, g.k), GOAP_INVALID_ARGUMENT);
-  goap_symmetry s0 = {0, NULL};
+  goap_symmetry s0 = {0, NULL, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &s0, g.want, g.k), GOAP_OK);
   goap_domain_destroy(g.d);
 
@@ -618,7 +618,7 @@ TEST(begin_rejects_bad_shapes) {
   REQUIRE(goap_planner_create(g.d, NULL, &p) == GOAP_OK);
   int32_t buf[64];
   goap_symmetry_class bad = g.cls;
-  goap_symmetry sb = {1, &bad};
+  goap_symmetry sb = {1, &bad, 0, NULL};
   int32_t vars[MAXK];
   memcpy(vars, g.pos, sizeof vars);
   static const goap_search fw[] = {GOAP_SEARCH_ASTAR, GOAP_SEARCH_WASTAR, GOAP_SEARCH_GREEDY};

@@ -162,6 +162,7 @@ static inline void progress(goap_planner *p, float h) {
 
 static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
   if (sw == 1) return a[0] == b[0];
+  if (sw == 2) return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0; /* no call for the common size */
   return memcmp(a, b, sw * sizeof *a) == 0;
 }
 

@@ -319,10 +319,12 @@ typedef struct goap__sym {
   goap__symfld *gen_dst, *gen_src;
   int32_t *gen_act;
   int32_t *act_perm, *act_tmp;
+  uint8_t *gen_touch;        /* per domain action: it writes a variable some generator moves
+                                (otherwise a canonical parent's successor needs no descent) */
   size_t cap_classes, cap_fields, cap_slot_acts, cap_act_slot, cap_var_class, cap_tuple_keys;
   size_t cap_member_order, cap_rho, cap_pi, cap_map_state, cap_key_shift, cap_act_class_mask;
   size_t cap_gen_off, cap_gen_aoff, cap_gen_dst, cap_gen_src, cap_gen_act, cap_act_perm;
-  size_t cap_act_tmp;
+  size_t cap_act_tmp, cap_gen_touch;
 } goap__sym;
 
 /* One entry of the landmark cache (16 bytes): node's landmarks are

@@ -373,6 +373,14 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
     }
     y->gen_off[sym->generator_count] = at;
     y->gen_aoff[sym->generator_count] = aat;
+    GROW(gen_touch, cap_gen_touch, (size_t)d->nactions);
+    for (int g = 0; g < sym->generator_count; ++g) /* srcof: 1 for a moved variable */
+      for (int i = 0; i < sym->generators[g].var_count; ++i) srcof[sym->generators[g].vars[2 * i]] = 1;
+    for (int a = 0; a < d->nactions; ++a) {
+      y->gen_touch[a] = 0;
+      for (int k = 0; k < d->actions[a].neff; ++k)
+        if (srcof[d->actions[a].eff[k].var] > 0) y->gen_touch[a] = 1;
+    }
     for (int a = 0; a < d->nactions; ++a) y->act_tmp[a] = a; /* kept the identity at rest */
     y->ngens = sym->generator_count;
   }
@@ -427,6 +435,7 @@ void goap__sym_free(goap_planner *p) {
   goap__free(al, y->gen_act, y->cap_gen_act * sizeof *y->gen_act);
   goap__free(al, y->act_perm, y->cap_act_perm * sizeof *y->act_perm);
   goap__free(al, y->act_tmp, y->cap_act_tmp * sizeof *y->act_tmp);
+  goap__free(al, y->gen_touch, y->cap_gen_touch * sizeof *y->gen_touch);
   memset(y, 0, sizeof *y);
 }
 
@@ -574,7 +583,9 @@ int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
 
 int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
   int c = canon_classes(y, s, perm, y->act_class_mask[a]);
-  if (y->ngens > 0) c |= gens_descend(y, s, NULL, 0);
+  /* the parent is a fixpoint of the descent, and each generator compares only variables it
+   * moves: when neither a nor the classes' sort wrote one, the descent would do nothing */
+  if (y->ngens > 0 && (c || y->gen_touch[a])) c |= gens_descend(y, s, NULL, 0);
   return c;
 }
 
@@ -596,9 +607,10 @@ static int32_t class_image(const goap__sym *y, const int32_t *perm, int32_t a) {
  * canon(full[x]). rho is the classes' member scratch. */
 static void canon_full(goap__sym *y, goap_word *s, int32_t a, int32_t *full, int nactions) {
   uint64_t mask = a < 0 ? ~(uint64_t)0 : y->act_class_mask[a];
-  if (canon_classes(y, s, y->rho, mask))
+  int c = canon_classes(y, s, y->rho, mask);
+  if (c)
     for (int x = 0; x < nactions; ++x) full[x] = class_image(y, y->rho, full[x]);
-  (void)gens_descend(y, s, full, nactions);
+  if (a < 0 || c || y->gen_touch[a]) (void)gens_descend(y, s, full, nactions);
 }
 
 /* ---- mapping a plan back -------------------------------------------------------------------- */

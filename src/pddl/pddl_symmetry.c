@@ -554,8 +554,17 @@ static goap_status detect(sctx *s) {
     int clash = 0;
     for (size_t k = 0; k < nids && !clash; ++k)
       clash = k < nvid ? used_v[v[k]] : used_a[v[k]];
-    if (clash) {
-      fc[i].nm = 0; /* dropped */
+    if (clash) { /* dropped as a class: its transpositions as generators instead */
+      const int32_t *mv = members.v + fc[i].m0;
+      for (size_t k = 1; k < fc[i].nm && gmeta.n / 2 < PX_SYM_MAX_GENS; ++k) {
+        int nv = 0, na = 0;
+        if (!swap_ok(s, mv[0], mv[k])) continue; /* checked when the class formed */
+        int got = gen_pairs(s, mv[0], mv[k], &gids, &nv, &na);
+        if (got < 0) goto done;
+        if (got > 0 && (!goap__px_ipush(s->a, &gmeta, nv) || !goap__px_ipush(s->a, &gmeta, na)))
+          goto done;
+      }
+      fc[i].nm = 0;
       continue;
     }
     for (size_t k = 0; k < nids; ++k) {
@@ -602,6 +611,7 @@ static goap_status detect(sctx *s) {
       goap__free(s->a, t->sym_gids, (gids.n + 1) * sizeof *t->sym_gids);
       t->sym_gens = NULL;
       t->sym_gids = NULL;
+      goap__px_symmetry_free(t); /* the classes too: nothing is kept on failure */
       goto done;
     }
     t->sym_ngens = ng;
