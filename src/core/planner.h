@@ -725,8 +725,10 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym);
  * each position, at one cost (request costs and callbacks may break the symmetry). */
 int goap__sym_active_ok(const goap_planner *p);
 /* Canonicalises state s in place: per class, the members' slot tuples sorted (ties by member
- * index). perm (NULL: not wanted) receives member -> new position at
- * classes[c].member_base. Returns non-zero when s changed. */
+ * index), then the generators' greedy descent. perm (NULL: not wanted) receives the classes'
+ * member -> new position at classes[c].member_base (the generators' moves are not in it:
+ * with generators the mapping back uses whole action permutations). Returns non-zero when s
+ * changed. */
 int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
 /* The same for s = r[a] with r canonical: only the classes action a writes can be out of
  * order, so only they are sorted (perm, when given, is the identity on the others). */
@@ -736,7 +738,8 @@ int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm);
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);
 void goap__sym_free(goap_planner *p);
 /* The permutation that canonicalises state r after action a (r is not changed; the planner's
- * mapping-back scratch is used): writes perm (per member of every class, its new position)
+ * mapping-back scratch is used): writes perm (per member of every class, its new position;
+ * with generators the whole action permutation, nactions entries, which pi has room for)
  * and returns 1 when it is not the identity. */
 int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm);
 /* The image of action a under perm (slot actions move with their member). */

@@ -1,6 +1,6 @@
 /*
- * symmetry.c -- orbit search: classes of interchangeable members (goap_symmetry), their
- * check, the canonical form of a state and the mapping of a plan back onto real actions.
+ * symmetry.c -- orbit search: classes of interchangeable members and generators (goap_symmetry),
+ * their check, the canonical form of a state and the mapping of a plan back onto real actions.
  *
  * Invariants:
  *  - A class's group is the symmetric group on its members; the classes' slots are disjoint,
@@ -14,6 +14,14 @@
  *    goap__planner_grow; canonicalising and mapping back allocate nothing.
  *  - goap_symmetry_check reads the domain only; its temporary arrays come from the domain's
  *    allocator and are freed before it returns.
+ *  - Generators (goap_symmetry_generator) come after the classes: canon = the classes' sort,
+ *    then a greedy descent (a generator is applied while it makes the state smaller in
+ *    variable order). Every step is an automorphism and strictly decreases the state, so the
+ *    form is in the state's orbit, deterministic and reached in finitely many steps; it may
+ *    differ between two states of one orbit (only fewer states pruned). With generators the
+ *    plan and the inherited landmarks are mapped through whole action permutations
+ *    (act_perm), recomputing each canonical successor exactly as the search did (canon for
+ *    the start, canon_after for successors), so the mapped plan replays from the real start.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -575,19 +583,6 @@ static int gens_descend(goap__sym *y, goap_word *s, int32_t *full, int nactions)
   return changed;
 }
 
-int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
-  int c = canon_classes(y, s, perm, ~(uint64_t)0);
-  if (y->ngens > 0) c |= gens_descend(y, s, NULL, 0);
-  return c;
-}
-
-int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
-  int c = canon_classes(y, s, perm, y->act_class_mask[a]);
-  /* the parent is a fixpoint of the descent, and each generator compares only variables it
-   * moves: when neither a nor the classes' sort wrote one, the descent would do nothing */
-  if (y->ngens > 0 && (c || y->gen_touch[a])) c |= gens_descend(y, s, NULL, 0);
-  return c;
-}
 
 /* The image of action a under the classes' member permutation perm (an action in no slot is
  * its own). */
@@ -602,15 +597,35 @@ static int32_t class_image(const goap__sym *y, const int32_t *perm, int32_t a) {
   return y->slot_acts[x->act_base + (uint32_t)(perm[x->member_base + (uint32_t)m] * sa + j)];
 }
 
-/* With generators: canonicalises s as goap__sym_canon_after (a < 0: as goap__sym_canon) and
- * composes the whole action permutation full (nactions) with what it applied: full[x] =
- * canon(full[x]). rho is the classes' member scratch. */
-static void canon_full(goap__sym *y, goap_word *s, int32_t a, int32_t *full, int nactions) {
+/* The canonical form of s: the classes' sort (of the classes action a writes; a < 0: all),
+ * then, with generators, the descent. perm (no generators only; NULL: not wanted) receives the classes'
+ * member permutation. full (NULL: not wanted; generators only) is composed with everything
+ * applied: full[x] = canon(full[x]) (rho is then the classes' scratch). Deterministic: the
+ * search, the mapping back and the landmarks' mapping all call it. */
+static int canon_core(goap__sym *y, goap_word *s, int32_t a, int32_t *perm, int32_t *full,
+                      int nactions) {
   uint64_t mask = a < 0 ? ~(uint64_t)0 : y->act_class_mask[a];
-  int c = canon_classes(y, s, y->rho, mask);
-  if (c)
+  int32_t *mp = full ? y->rho : perm;
+  int c = canon_classes(y, s, mp, mask);
+  if (full && c)
     for (int x = 0; x < nactions; ++x) full[x] = class_image(y, y->rho, full[x]);
-  if (a < 0 || c || y->gen_touch[a]) (void)gens_descend(y, s, full, nactions);
+  /* the parent is a fixpoint, and each generator compares only variables it moves: when
+   * neither a nor the classes' sort wrote one, the descent would do nothing */
+  if (y->ngens == 0 || !(a < 0 || c || y->gen_touch[a])) return c;
+  return c | gens_descend(y, s, full, nactions);
+}
+
+int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
+  return canon_core(y, s, -1, perm, NULL, 0);
+}
+
+int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
+  return canon_core(y, s, a, perm, NULL, 0);
+}
+
+/* With generators: canon_core composing the whole action permutation full. */
+static void canon_full(goap__sym *y, goap_word *s, int32_t a, int32_t *full, int nactions) {
+  (void)canon_core(y, s, a, NULL, full, nactions);
 }
 
 /* ---- mapping a plan back -------------------------------------------------------------------- */
