@@ -773,6 +773,45 @@ TEST(random_classes_as_generators_optimal_costs_and_replay) {
   CHECK(some_pruned > 0);
 }
 
+static void count_events(void *user, const goap_trace_event *ev) {
+  (void)ev;
+  ++*(int *)user;
+}
+
+/* The orbit search's batched expansion (all successors generated and their table slots
+ * prefetched, then offered in order) searches exactly as the one-by-one expansion, which a
+ * trace callback selects: the same expansions, generated states, nodes, cost and plan. */
+TEST(batched_expansion_searches_as_the_traced_one) {
+  hands h;
+  REQUIRE(build_hands(&h, 4));
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(h.d, NULL, &p) == GOAP_OK);
+  static const goap_heuristic hs[] = {GOAP_H_ZERO, GOAP_H_LMCUT};
+  for (int hi = 0; hi < 2; ++hi)
+    for (int lazy = 0; lazy < 2; ++lazy) {
+      goap_word s[MAXW];
+      hands_random_start(&h, s);
+      int32_t b0[128], b1[128];
+      unsigned fl = lazy ? GOAP_REQUEST_LAZY : 0u;
+      goap_request q = make_req(s, h.want, h.nwant, GOAP_SEARCH_ASTAR, hs[hi], fl, &h.sym_both);
+      goap_result r0 = make_res(b0, 128), r1 = make_res(b1, 128);
+      REQUIRE(goap_plan(p, &q, &r0) == GOAP_OK);
+      int events = 0;
+      goap_planner_set_trace(p, count_events, &events);
+      REQUIRE(goap_plan(p, &q, &r1) == GOAP_OK);
+      goap_planner_set_trace(p, NULL, NULL);
+      CHECK(events > 0);
+      CHECK_EQ_INT((int)r1.stats.expanded, (int)r0.stats.expanded);
+      CHECK_EQ_INT((int)r1.stats.generated, (int)r0.stats.generated);
+      CHECK_EQ_INT((int)r1.stats.nodes, (int)r0.stats.nodes);
+      CHECK_NEAR(r1.cost, r0.cost, 1e-9);
+      CHECK_EQ_INT(r1.plan_length, r0.plan_length);
+      CHECK(memcmp(b0, b1, (size_t)r0.plan_length * sizeof *b0) == 0);
+    }
+  goap_planner_destroy(p);
+  goap_domain_destroy(h.d);
+}
+
 TEST(generators_store_fewer_nodes) {
   hands h;
   REQUIRE(build_hands(&h, 4));
@@ -1156,4 +1195,5 @@ TEST_MAIN(TEST_ENTRY(check_accepts_and_rejects), TEST_ENTRY(begin_rejects_bad_sh
           TEST_ENTRY(sliced_and_traced),
           TEST_ENTRY(allocation_failures_at_begin), TEST_ENTRY(generators_check_accepts_and_rejects),
           TEST_ENTRY(generators_optimal_costs_and_replay), TEST_ENTRY(generators_store_fewer_nodes),
-          TEST_ENTRY(random_classes_as_generators_optimal_costs_and_replay))
+          TEST_ENTRY(random_classes_as_generators_optimal_costs_and_replay),
+          TEST_ENTRY(batched_expansion_searches_as_the_traced_one))

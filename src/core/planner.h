@@ -321,10 +321,16 @@ typedef struct goap__sym {
   int32_t *act_perm, *act_tmp;
   uint8_t *gen_touch;        /* per domain action: it writes a variable some generator moves
                                 (otherwise a canonical parent's successor needs no descent) */
+  /* the batched expansion (planner.c, expand_indexed_canon): one node's canonical
+   * successors (nactions states of W words), their actions and closed-table hashes, so the
+   * table's slots and the stored states they name are prefetched before the lookups */
+  goap_word *batch;
+  int32_t *batch_act;
+  uint64_t *batch_hash;
   size_t cap_classes, cap_fields, cap_slot_acts, cap_act_slot, cap_var_class, cap_tuple_keys;
   size_t cap_member_order, cap_rho, cap_pi, cap_map_state, cap_key_shift, cap_act_class_mask;
   size_t cap_gen_off, cap_gen_aoff, cap_gen_dst, cap_gen_src, cap_gen_act, cap_act_perm;
-  size_t cap_act_tmp, cap_gen_touch;
+  size_t cap_act_tmp, cap_gen_touch, cap_batch, cap_batch_act, cap_batch_hash;
 } goap__sym;
 
 /* One entry of the landmark cache (16 bytes): node's landmarks are

@@ -281,6 +281,10 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   GROW(map_state, cap_map_state, (size_t)p->W);
   GROW(key_shift, cap_key_shift, nk);
   GROW(act_class_mask, cap_act_class_mask, (size_t)d->nactions);
+  size_t nbatch = (size_t)d->nactions * p->W;
+  GROW(batch, cap_batch, nbatch);
+  GROW(batch_act, cap_batch_act, (size_t)d->nactions);
+  GROW(batch_hash, cap_batch_hash, (size_t)d->nactions);
   for (int a = 0; a < d->nactions; ++a) {
     uint64_t mk = 0;
     for (int k = 0; k < d->actions[a].neff; ++k) {
@@ -444,6 +448,9 @@ void goap__sym_free(goap_planner *p) {
   goap__free(al, y->act_perm, y->cap_act_perm * sizeof *y->act_perm);
   goap__free(al, y->act_tmp, y->cap_act_tmp * sizeof *y->act_tmp);
   goap__free(al, y->gen_touch, y->cap_gen_touch * sizeof *y->gen_touch);
+  goap__free(al, y->batch, y->cap_batch * sizeof *y->batch);
+  goap__free(al, y->batch_act, y->cap_batch_act * sizeof *y->batch_act);
+  goap__free(al, y->batch_hash, y->cap_batch_hash * sizeof *y->batch_hash);
   memset(y, 0, sizeof *y);
 }
 
