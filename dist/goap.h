@@ -561,19 +561,39 @@ typedef struct goap_symmetry_class {
   const int32_t *actions;      /* members * slot_actions action ids (NULL when slot_actions 0) */
 } goap_symmetry_class;
 
+/* A generator: one permutation of variables and of actions, given as the pairs it moves
+ * (from, to), which must form a permutation (each moved id once as a source and once as an
+ * image; ids not listed stay). The contract: renaming the variables and the actions by it maps
+ * every action's conditions, effects and cost onto its image's (each pair's variables of one
+ * type and range) and the goal onto itself. Generators need not respect any slot form (an
+ * action may mention both of two swapped members, like a two-handed action of both hands);
+ * they may overlap the classes and each other. The search's canonical state: the classes'
+ * sort, then a greedy descent over the generators (a generator is applied while it makes the
+ * state smaller in variable order), so two states of one orbit may keep two canonical forms
+ * (fewer states pruned, never a wrong cost). */
+typedef struct goap_symmetry_generator {
+  int var_count;               /* >= 1: the moved variables */
+  const int32_t *vars;         /* var_count pairs (from, to): 2 * var_count ids */
+  int action_count;            /* >= 0: the moved actions */
+  const int32_t *actions;      /* action_count pairs (from, to); NULL when action_count 0 */
+} goap_symmetry_generator;
+
 typedef struct goap_symmetry {
   int class_count;
   const goap_symmetry_class *classes; /* disjoint: a variable or an action is in at most one
                                          slot of one class */
+  int generator_count;         /* >= 0; 0 (the default of a zeroed struct): none */
+  const goap_symmetry_generator *generators;
 } goap_symmetry;
 
 /* Checks that sym satisfies the contract above for domain d and the goal want[0..want_count)
  * (ids in range, disjoint slots, equal types and ranges per position, and the two permutations
  * that generate each class's group -- swapping members 0 and 1, and the cycle 0 -> 1 -> ... ->
  * members-1 -> 0 -- map every action onto an action with the image conditions, effects and
- * cost, and the goal onto itself). Returns GOAP_OK, or GOAP_INVALID_ARGUMENT when any part
- * fails (also for a NULL d or sym). An action with a dynamic-cost callback fails the check
- * unless no slot holds it. Reads only; thread-safe on a shared domain. */
+ * cost, and the goal onto itself; and each generator's pairs, checked the same way).
+ * Returns GOAP_OK, or GOAP_INVALID_ARGUMENT when any part fails (also for a NULL d or sym).
+ * An action with a dynamic-cost callback fails the check unless no slot or generator moves
+ * it. Reads only; thread-safe on a shared domain. */
 GOAP_API goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
                                          const goap_cond *want, int want_count);
 
@@ -600,8 +620,9 @@ typedef struct goap_request {
                                   found back onto the real start state, so the result is a
                                   plan from req->start like any other, of the same cost; the
                                   trace reports canonical states. BACKWARD ignores it. Must
-                                  satisfy the contract of goap_symmetry_class (begin checks
-                                  only its shape: ids, disjointness, types; an invalid one is
+                                  satisfy the contracts of goap_symmetry_class and
+                                  goap_symmetry_generator (begin checks only their shape:
+                                  ids, disjointness, permutations, types; an invalid one is
                                   GOAP_INVALID_ARGUMENT). Read by begin and by the search:
                                   it must stay valid until the request ends. */
 } goap_request;
@@ -1773,8 +1794,11 @@ GOAP_API int goap_pddl_has_costs(const goap_pddl_task *t);
  * and the goal onto themselves -- in the slot form of goap_symmetry_class, ready for
  * goap_request.symmetry with this task's goal. Only classes whose slots are disjoint are kept
  * (each ground atom and action mentions at most one member of a kept class; larger classes
- * first). Computed on the first call and cached in t; *out points into t (valid until
- * goap_pddl_destroy) and is NULL when no class has two members or more. GOAP_INVALID_ARGUMENT
+ * first). Interchangeable objects that form no kept class (an atom or action names two of
+ * them, or their slots clash with a kept class) give their transpositions as generators
+ * (goap_symmetry_generator; at most 64). Computed on the first call and cached in t; *out
+ * points into t (valid until goap_pddl_destroy) and is NULL when there is neither a class
+ * nor a generator. GOAP_INVALID_ARGUMENT
  * for a NULL t or out or a task loaded with GOAP_PDDL_PARSE_ONLY; GOAP_OUT_OF_MEMORY. Not
  * thread-safe on one task before its first call completes. */
 GOAP_API goap_status goap_pddl_symmetry(goap_pddl_task *t, const goap_symmetry **out);

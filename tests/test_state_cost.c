@@ -227,7 +227,7 @@ TEST(backward_and_orbit_search_refuse_called_state_costs) {
   /* orbit search: any symmetry is refused before its shape is even looked at */
   int32_t vars[2] = {0, 1};
   goap_symmetry_class cls = {2, 1, 0, vars, NULL};
-  goap_symmetry sym = {1, &cls};
+  goap_symmetry sym = {1, &cls, 0, NULL};
   r.search = GOAP_SEARCH_ASTAR;
   r.flags = 0;
   r.costs = NULL;

@@ -499,6 +499,345 @@ static int compare_optimal(int *test_failures_, const goap_domain *d, const goap
   return solved;
 }
 
+/* ---- two hands: a generator (goap_symmetry_generator) ---------------------------------------- */
+
+/* k shots, two hands. Bool variables: ontable[i], full[i], hold[h][i], empty[h]. Actions:
+ * grasp(h, i) and leave(h, i) (cost 1) and fill(i, h) (cost 10: hand h holds shot i, the other
+ * hand is empty, so fill names both hands, as barman's fill-shot does). The hand swap is a
+ * generator; the shots, all wanted full and on the table, are also a class whose slots hold
+ * the hands' variables and actions (the generator overlaps them). */
+typedef struct hands {
+  goap_domain *d;
+  int k;
+  int32_t ontable[MAXK], full[MAXK], hold[2][MAXK], empty[2];
+  int32_t grasp[2][MAXK], leave[2][MAXK], fill[2][MAXK];
+  int32_t gvars[2 * (2 * MAXK + 2)], gacts[2 * 6 * MAXK];
+  goap_symmetry_generator gen;
+  int32_t cvars[4 * MAXK], cacts[6 * MAXK];
+  goap_symmetry_class cls;
+  goap_symmetry sym_gen, sym_both;
+  goap_cond want[2 * MAXK];
+  int nwant;
+} hands;
+
+static int add_bool(goap_builder *b, const char *fmt, int i, int on, int32_t *id) {
+  char name[64];
+  snprintf(name, sizeof name, fmt, i);
+  goap_var_desc v;
+  memset(&v, 0, sizeof v);
+  v.type = GOAP_BOOL;
+  v.name = name;
+  v.has_default = 1;
+  v.default_value = on;
+  int x = -1;
+  if (goap_builder_add_var(b, &v, &x) != GOAP_OK) return 0;
+  *id = x;
+  return 1;
+}
+
+static int add_act(goap_builder *b, const char *name, double cost, const goap_cond *pre, int np,
+                   const goap_effect *eff, int ne, int32_t *id) {
+  goap_action_desc a;
+  memset(&a, 0, sizeof a);
+  a.name = name;
+  a.cost = cost;
+  a.pre = pre;
+  a.pre_count = np;
+  a.eff = eff;
+  a.eff_count = ne;
+  int x = -1;
+  if (goap_builder_add_action(b, &a, &x) != GOAP_OK) return 0;
+  *id = x;
+  return 1;
+}
+
+static int build_hands(hands *h, int k) {
+  memset(h, 0, sizeof *h);
+  h->k = k;
+  goap_builder *b = NULL;
+  if (goap_builder_create(NULL, &b) != GOAP_OK) return 0;
+  int ok = add_bool(b, "empty_l%d", 0, 1, &h->empty[0]) && add_bool(b, "empty_r%d", 0, 1, &h->empty[1]);
+  for (int i = 0; i < k && ok; ++i)
+    ok = add_bool(b, "ontable%d", i, 1, &h->ontable[i]) && add_bool(b, "full%d", i, 0, &h->full[i]) &&
+         add_bool(b, "hold_l%d", i, 0, &h->hold[0][i]) && add_bool(b, "hold_r%d", i, 0, &h->hold[1][i]);
+  char name[64];
+  for (int i = 0; i < k && ok; ++i)
+    for (int x = 0; x < 2 && ok; ++x) {
+      goap_cond gp[2] = {{h->ontable[i], GOAP_EQ, 1}, {h->empty[x], GOAP_EQ, 1}};
+      goap_effect ge[3] = {{h->ontable[i], GOAP_SET, 0}, {h->empty[x], GOAP_SET, 0},
+                           {h->hold[x][i], GOAP_SET, 1}};
+      snprintf(name, sizeof name, "grasp_%d_%d", x, i);
+      ok = add_act(b, name, 1.0, gp, 2, ge, 3, &h->grasp[x][i]);
+      goap_cond lp[1] = {{h->hold[x][i], GOAP_EQ, 1}};
+      goap_effect le[3] = {{h->ontable[i], GOAP_SET, 1}, {h->empty[x], GOAP_SET, 1},
+                           {h->hold[x][i], GOAP_SET, 0}};
+      snprintf(name, sizeof name, "leave_%d_%d", x, i);
+      ok = ok && add_act(b, name, 1.0, lp, 1, le, 3, &h->leave[x][i]);
+      goap_cond fp[3] = {{h->hold[x][i], GOAP_EQ, 1}, {h->empty[1 - x], GOAP_EQ, 1},
+                         {h->full[i], GOAP_EQ, 0}};
+      goap_effect fe[1] = {{h->full[i], GOAP_SET, 1}};
+      snprintf(name, sizeof name, "fill_%d_%d", x, i);
+      ok = ok && add_act(b, name, 10.0, fp, 3, fe, 1, &h->fill[x][i]);
+    }
+  goap_status st = ok ? goap_builder_build(b, &h->d) : GOAP_INVALID_ARGUMENT;
+  goap_builder_destroy(b);
+  if (st != GOAP_OK) return 0;
+  int nv = 0, na = 0;
+  for (int x = 0; x < 2; ++x) { /* the swap, both directions */
+    h->gvars[2 * nv] = h->empty[x];
+    h->gvars[2 * nv++ + 1] = h->empty[1 - x];
+    for (int i = 0; i < k; ++i) {
+      h->gvars[2 * nv] = h->hold[x][i];
+      h->gvars[2 * nv++ + 1] = h->hold[1 - x][i];
+      const int32_t *as[3] = {h->grasp[0], h->leave[0], h->fill[0]};
+      const int32_t *bs[3] = {h->grasp[1], h->leave[1], h->fill[1]};
+      for (int j = 0; j < 3; ++j) {
+        h->gacts[2 * na] = x ? bs[j][i] : as[j][i];
+        h->gacts[2 * na++ + 1] = x ? as[j][i] : bs[j][i];
+      }
+    }
+  }
+  h->gen = (goap_symmetry_generator){nv, h->gvars, na, h->gacts};
+  for (int i = 0; i < k; ++i) { /* shot i's slot */
+    int32_t *v = h->cvars + 4 * i, *a = h->cacts + 6 * i;
+    v[0] = h->ontable[i], v[1] = h->full[i], v[2] = h->hold[0][i], v[3] = h->hold[1][i];
+    a[0] = h->grasp[0][i], a[1] = h->grasp[1][i], a[2] = h->leave[0][i];
+    a[3] = h->leave[1][i], a[4] = h->fill[0][i], a[5] = h->fill[1][i];
+  }
+  h->cls = (goap_symmetry_class){k, 4, 6, h->cvars, h->cacts};
+  h->sym_gen = (goap_symmetry){0, NULL, 1, &h->gen};
+  h->sym_both = (goap_symmetry){1, &h->cls, 1, &h->gen};
+  for (int i = 0; i < k; ++i) {
+    h->want[h->nwant++] = (goap_cond){h->full[i], GOAP_EQ, 1};
+    h->want[h->nwant++] = (goap_cond){h->ontable[i], GOAP_EQ, 1};
+  }
+  return 1;
+}
+
+/* A random state: each shot on the table or in a free hand, full or not. */
+static void hands_random_start(const hands *h, goap_word *s) {
+  goap_state_init(h->d, s);
+  int fr[2] = {1, 1};
+  for (int i = 0; i < h->k; ++i) {
+    int p = rnd_in(0, 3), x = p - 1;
+    if (p >= 1 && p <= 2 && fr[x]) {
+      fr[x] = 0;
+      goap_state_set(h->d, s, h->ontable[i], 0);
+      goap_state_set(h->d, s, h->hold[x][i], 1);
+      goap_state_set(h->d, s, h->empty[x], 0);
+    }
+    goap_state_set(h->d, s, h->full[i], rnd_in(0, 3) == 0);
+  }
+}
+
+TEST(generators_check_accepts_and_rejects) {
+  hands h;
+  REQUIRE(build_hands(&h, 3));
+  /* the slot form cannot hold the hands: fill_x_i names both (its class of two hands with
+   * each action in one slot fails the check) */
+  CHECK_EQ_INT(goap_symmetry_check(h.d, &h.sym_gen, h.want, h.nwant), GOAP_OK);
+  CHECK_EQ_INT(goap_symmetry_check(h.d, &h.sym_both, h.want, h.nwant), GOAP_OK);
+  goap_symmetry_generator bad = h.gen;
+  goap_symmetry sb = {0, NULL, 1, &bad};
+  int32_t v[sizeof h.gvars / sizeof h.gvars[0]], a[sizeof h.gacts / sizeof h.gacts[0]];
+  /* not a permutation: an image used twice; a source listed twice; an image that is no source */
+  for (int kind = 0; kind < 8; ++kind) {
+    memcpy(v, h.gvars, sizeof v);
+    memcpy(a, h.gacts, sizeof a);
+    bad = h.gen;
+    bad.vars = v;
+    bad.actions = a;
+    if (kind == 0) v[1] = v[3];
+    if (kind == 1) v[2] = v[0];
+    if (kind == 2) v[1] = h.full[0];              /* empty_l -> full0: full0 is no source */
+    if (kind == 3) a[1] = a[3];
+    if (kind == 4) v[1] = 999;                   /* out of range */
+    if (kind == 5) bad.var_count = 0;
+    if (kind == 6) bad.action_count = 2;          /* half the actions: grasp_l0 -> grasp_r0 with
+                                                    no way back */
+    if (kind == 7) bad.actions = NULL;
+    CHECK_EQ_INT(goap_symmetry_check(h.d, &sb, h.want, h.nwant), GOAP_INVALID_ARGUMENT);
+  }
+  /* a permutation that is no symmetry: the hands swapped but the actions left alone */
+  bad = h.gen;
+  bad.action_count = 0;
+  bad.actions = NULL;
+  CHECK_EQ_INT(goap_symmetry_check(h.d, &sb, h.want, h.nwant), GOAP_INVALID_ARGUMENT);
+  /* a goal that is not symmetric */
+  goap_cond w2[2 * MAXK + 1];
+  memcpy(w2, h.want, (size_t)h.nwant * sizeof *w2);
+  w2[h.nwant] = (goap_cond){h.hold[0][0], GOAP_EQ, 1};
+  CHECK_EQ_INT(goap_symmetry_check(h.d, &h.sym_gen, w2, h.nwant + 1), GOAP_INVALID_ARGUMENT);
+  /* a negative count, a NULL array */
+  goap_symmetry sn = {0, NULL, -1, &h.gen};
+  CHECK_EQ_INT(goap_symmetry_check(h.d, &sn, h.want, h.nwant), GOAP_INVALID_ARGUMENT);
+  sn = (goap_symmetry){0, NULL, 1, NULL};
+  CHECK_EQ_INT(goap_symmetry_check(h.d, &sn, h.want, h.nwant), GOAP_INVALID_ARGUMENT);
+  /* begin checks the shape: a broken permutation is refused there too */
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(h.d, NULL, &p) == GOAP_OK);
+  memcpy(v, h.gvars, sizeof v);
+  bad = h.gen;
+  bad.vars = v;
+  v[1] = v[3];
+  int32_t buf[64];
+  goap_request q = make_req(NULL, h.want, h.nwant, GOAP_SEARCH_ASTAR, GOAP_H_ZERO, 0, &sb);
+  goap_result r = make_res(buf, 64);
+  CHECK_EQ_INT(goap_plan(p, &q, &r), GOAP_INVALID_ARGUMENT);
+  /* request costs that break the generator */
+  double costs[128];
+  int na = goap_domain_action_count(h.d);
+  REQUIRE(na <= 128);
+  for (int i = 0; i < na; ++i) costs[i] = goap_domain_action_cost(h.d, i);
+  q = make_req(NULL, h.want, h.nwant, GOAP_SEARCH_ASTAR, GOAP_H_ZERO, 0, &h.sym_gen);
+  q.costs = costs;
+  CHECK_EQ_INT(goap_plan(p, &q, &r), GOAP_OK);
+  costs[h.fill[0][1]] = 11.0;
+  CHECK_EQ_INT(goap_plan(p, &q, &r), GOAP_INVALID_ARGUMENT);
+  goap_planner_destroy(p);
+  goap_domain_destroy(h.d);
+}
+
+/* Property: from random starts, A* with the generator (alone, and with the shots' class over
+ * it) finds the optimal cost found without, and every plan replays from the real start. */
+TEST(generators_optimal_costs_and_replay) {
+  int solved = 0;
+  for (int k = 1; k <= 3; ++k)
+    for (int i = 0; i < 8; ++i) {
+      hands h;
+      REQUIRE(build_hands(&h, k));
+      goap_word s[MAXW];
+      hands_random_start(&h, s);
+      solved += compare_optimal(test_failures_, h.d, &h.sym_gen, s, h.want, h.nwant);
+      if (k >= 2) /* a class has two members at least */
+        solved += compare_optimal(test_failures_, h.d, &h.sym_both, s, h.want, h.nwant);
+      goap_domain_destroy(h.d);
+    }
+  CHECK(solved >= (3 + 2) * 8 * 6); /* always solvable */
+}
+
+/* The random domains' class given instead as generators: the transpositions of member 0 with
+ * each other member (k - 1 of them, both directions listed). With 3 members or more the greedy
+ * descent is not exact (two states of one orbit may keep two forms): the costs must still be
+ * the optimal ones and the plans must replay. */
+TEST(random_classes_as_generators_optimal_costs_and_replay) {
+  int solved = 0, total = 0, some_pruned = 0;
+  for (int i = 0; i < 40; ++i) {
+    randdom r;
+    REQUIRE(build_random(&r, rnd_in(2, 4), i % 3 == 0));
+    static int32_t pairs[MAXK][2 * 2 * (TV + TA)];
+    goap_symmetry_generator gens[MAXK];
+    int ng = 0;
+    for (int m = 1; m < r.k; ++m, ++ng) {
+      int nv = 0, na = 0;
+      for (int j = 0; j < r.tv; ++j) {
+        int32_t a = r.vars[j], b = r.vars[m * r.tv + j];
+        pairs[ng][2 * nv] = a, pairs[ng][2 * nv + 1] = b, ++nv;
+        pairs[ng][2 * nv] = b, pairs[ng][2 * nv + 1] = a, ++nv;
+      }
+      int32_t *ap = pairs[ng] + 2 * nv;
+      for (int j = 0; j < r.ta; ++j) {
+        int32_t a = r.acts[j], b = r.acts[m * r.ta + j];
+        ap[2 * na] = a, ap[2 * na + 1] = b, ++na;
+        ap[2 * na] = b, ap[2 * na + 1] = a, ++na;
+      }
+      gens[ng] = (goap_symmetry_generator){nv, pairs[ng], na, na ? ap : NULL};
+    }
+    goap_symmetry gs = {0, NULL, ng, gens};
+    CHECK_EQ_INT(goap_symmetry_check(r.d, &gs, r.want, r.nwant), GOAP_OK);
+    for (int j = 0; j < 3; ++j) {
+      goap_word st[MAXW];
+      random_start(r.d, st);
+      solved += compare_optimal(test_failures_, r.d, &gs, st, r.want, r.nwant);
+      total += 6;
+    }
+    /* blind A* from the default start: the same cost, and fewer states in some domains */
+    goap_planner *p = NULL;
+    REQUIRE(goap_planner_create(r.d, NULL, &p) == GOAP_OK);
+    int32_t b0[256], b1[256];
+    goap_request q0 = make_req(NULL, r.want, r.nwant, GOAP_SEARCH_ASTAR, GOAP_H_ZERO, 0, NULL);
+    goap_request q1 = make_req(NULL, r.want, r.nwant, GOAP_SEARCH_ASTAR, GOAP_H_ZERO, 0, &gs);
+    goap_result r0 = make_res(b0, 256), r1 = make_res(b1, 256);
+    goap_status s0 = goap_plan(p, &q0, &r0), s1 = goap_plan(p, &q1, &r1);
+    CHECK_EQ_INT(s1, s0);
+    if (s0 == GOAP_OK && s1 == GOAP_OK) {
+      CHECK_NEAR(r1.cost, r0.cost, 1e-9);
+      some_pruned += r1.stats.nodes < r0.stats.nodes;
+    }
+    goap_planner_destroy(p);
+    goap_domain_destroy(r.d);
+  }
+  printf("random generators: %d of %d optimal comparisons solved, %d searches pruned\n", solved,
+         total, some_pruned);
+  CHECK(solved >= total / 4);
+  CHECK(some_pruned > 0);
+}
+
+static void count_events(void *user, const goap_trace_event *ev) {
+  (void)ev;
+  ++*(int *)user;
+}
+
+/* The orbit search's batched expansion (all successors generated and their table slots
+ * prefetched, then offered in order) searches exactly as the one-by-one expansion, which a
+ * trace callback selects: the same expansions, generated states, nodes, cost and plan. */
+TEST(batched_expansion_searches_as_the_traced_one) {
+  hands h;
+  REQUIRE(build_hands(&h, 4));
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(h.d, NULL, &p) == GOAP_OK);
+  static const goap_heuristic hs[] = {GOAP_H_ZERO, GOAP_H_LMCUT};
+  for (int hi = 0; hi < 2; ++hi)
+    for (int lazy = 0; lazy < 2; ++lazy) {
+      goap_word s[MAXW];
+      hands_random_start(&h, s);
+      int32_t b0[128], b1[128];
+      unsigned fl = lazy ? GOAP_REQUEST_LAZY : 0u;
+      goap_request q = make_req(s, h.want, h.nwant, GOAP_SEARCH_ASTAR, hs[hi], fl, &h.sym_both);
+      goap_result r0 = make_res(b0, 128), r1 = make_res(b1, 128);
+      REQUIRE(goap_plan(p, &q, &r0) == GOAP_OK);
+      int events = 0;
+      goap_planner_set_trace(p, count_events, &events);
+      REQUIRE(goap_plan(p, &q, &r1) == GOAP_OK);
+      goap_planner_set_trace(p, NULL, NULL);
+      CHECK(events > 0);
+      CHECK_EQ_INT((int)r1.stats.expanded, (int)r0.stats.expanded);
+      CHECK_EQ_INT((int)r1.stats.generated, (int)r0.stats.generated);
+      CHECK_EQ_INT((int)r1.stats.nodes, (int)r0.stats.nodes);
+      CHECK_NEAR(r1.cost, r0.cost, 1e-9);
+      CHECK_EQ_INT(r1.plan_length, r0.plan_length);
+      CHECK(memcmp(b0, b1, (size_t)r0.plan_length * sizeof *b0) == 0);
+    }
+  goap_planner_destroy(p);
+  goap_domain_destroy(h.d);
+}
+
+TEST(generators_store_fewer_nodes) {
+  hands h;
+  REQUIRE(build_hands(&h, 4));
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(h.d, NULL, &p) == GOAP_OK);
+  goap_word s[MAXW];
+  goap_state_init(h.d, s);
+  uint32_t nodes[3] = {0, 0, 0};
+  const goap_symmetry *syms[3] = {NULL, &h.sym_gen, &h.sym_both};
+  for (int j = 0; j < 3; ++j) {
+    int32_t b[128];
+    goap_request q = make_req(s, h.want, h.nwant, GOAP_SEARCH_ASTAR, GOAP_H_ZERO, 0, syms[j]);
+    goap_result r = make_res(b, 128);
+    REQUIRE(goap_plan(p, &q, &r) == GOAP_OK);
+    CHECK_NEAR(r.cost, 4 * (1 + 10 + 1.0), 1e-9); /* per shot: grasp, fill, leave */
+    CHECK(plan_ok(h.d, s, h.want, h.nwant, &r));
+    nodes[j] = r.stats.nodes;
+  }
+  printf("hands4: %u nodes without, %u with the hand swap, %u with the shots' class too\n",
+         nodes[0], nodes[1], nodes[2]);
+  CHECK(nodes[1] < nodes[0]);
+  CHECK(nodes[2] < nodes[1]);
+  goap_planner_destroy(p);
+  goap_domain_destroy(h.d);
+}
+
 /* ---- tests --------------------------------------------------------------------------------- */
 
 TEST(check_accepts_and_rejects) {
@@ -518,11 +857,11 @@ TEST(check_accepts_and_rejects) {
   /* a subclass of the balls is a symmetry as well (3 of 4 balls) */
   goap_symmetry_class c3 = g.cls;
   c3.members = 3;
-  goap_symmetry s3 = {1, &c3};
+  goap_symmetry s3 = {1, &c3, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &s3, g.want, g.k), GOAP_OK);
   /* members < 2, slot_vars < 1, slot_actions < 0 */
   goap_symmetry_class bad = g.cls;
-  goap_symmetry sb = {1, &bad};
+  goap_symmetry sb = {1, &bad, 0, NULL};
   bad.members = 1;
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sb, g.want, g.k), GOAP_INVALID_ARGUMENT);
   bad = g.cls;
@@ -562,7 +901,7 @@ TEST(check_accepts_and_rejects) {
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sb, g.want, g.k), GOAP_INVALID_ARGUMENT);
   goap_symmetry_class two[2] = {g.cls, g.cls};
   two[1].members = 2;
-  goap_symmetry s2 = {2, two};
+  goap_symmetry s2 = {2, two, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &s2, g.want, g.k), GOAP_INVALID_ARGUMENT);
   /* type mismatch: a bool against the enums (free_left as ball 1's variable, no actions) */
   memcpy(vars, g.pos, sizeof vars);
@@ -576,15 +915,15 @@ TEST(check_accepts_and_rejects) {
    * free_right as a class of their own fails (the pick actions name them unchanged) */
   int32_t fr[2] = {g.free_l, g.free_r};
   goap_symmetry_class gc = {2, 1, 0, fr, NULL};
-  goap_symmetry sg = {1, &gc};
+  goap_symmetry sg = {1, &gc, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sg, g.want, g.k), GOAP_INVALID_ARGUMENT);
   /* NULL arrays */
   bad = g.cls;
   bad.vars = NULL;
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sb, g.want, g.k), GOAP_INVALID_ARGUMENT);
-  goap_symmetry sn = {1, NULL};
+  goap_symmetry sn = {1, NULL, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &sn, g.want, g.k), GOAP_INVALID_ARGUMENT);
-  goap_symmetry s0 = {0, NULL};
+  goap_symmetry s0 = {0, NULL, 0, NULL};
   CHECK_EQ_INT(goap_symmetry_check(g.d, &s0, g.want, g.k), GOAP_OK);
   goap_domain_destroy(g.d);
 
@@ -618,7 +957,7 @@ TEST(begin_rejects_bad_shapes) {
   REQUIRE(goap_planner_create(g.d, NULL, &p) == GOAP_OK);
   int32_t buf[64];
   goap_symmetry_class bad = g.cls;
-  goap_symmetry sb = {1, &bad};
+  goap_symmetry sb = {1, &bad, 0, NULL};
   int32_t vars[MAXK];
   memcpy(vars, g.pos, sizeof vars);
   static const goap_search fw[] = {GOAP_SEARCH_ASTAR, GOAP_SEARCH_WASTAR, GOAP_SEARCH_GREEDY};
@@ -854,4 +1193,7 @@ TEST_MAIN(TEST_ENTRY(check_accepts_and_rejects), TEST_ENTRY(begin_rejects_bad_sh
           TEST_ENTRY(gripper_optimal_costs_and_replay), TEST_ENTRY(random_optimal_costs_and_replay),
           TEST_ENTRY(fewer_nodes_on_gripper6), TEST_ENTRY(partial_plans_replay_as_prefix),
           TEST_ENTRY(sliced_and_traced),
-          TEST_ENTRY(allocation_failures_at_begin))
+          TEST_ENTRY(allocation_failures_at_begin), TEST_ENTRY(generators_check_accepts_and_rejects),
+          TEST_ENTRY(generators_optimal_costs_and_replay), TEST_ENTRY(generators_store_fewer_nodes),
+          TEST_ENTRY(random_classes_as_generators_optimal_costs_and_replay),
+          TEST_ENTRY(batched_expansion_searches_as_the_traced_one))

@@ -548,19 +548,39 @@ typedef struct goap_symmetry_class {
   const int32_t *actions;      /* members * slot_actions action ids (NULL when slot_actions 0) */
 } goap_symmetry_class;
 
+/* A generator: one permutation of variables and of actions, given as the pairs it moves
+ * (from, to), which must form a permutation (each moved id once as a source and once as an
+ * image; ids not listed stay). The contract: renaming the variables and the actions by it maps
+ * every action's conditions, effects and cost onto its image's (each pair's variables of one
+ * type and range) and the goal onto itself. Generators need not respect any slot form (an
+ * action may mention both of two swapped members, like a two-handed action of both hands);
+ * they may overlap the classes and each other. The search's canonical state: the classes'
+ * sort, then a greedy descent over the generators (a generator is applied while it makes the
+ * state smaller in variable order), so two states of one orbit may keep two canonical forms
+ * (fewer states pruned, never a wrong cost). */
+typedef struct goap_symmetry_generator {
+  int var_count;               /* >= 1: the moved variables */
+  const int32_t *vars;         /* var_count pairs (from, to): 2 * var_count ids */
+  int action_count;            /* >= 0: the moved actions */
+  const int32_t *actions;      /* action_count pairs (from, to); NULL when action_count 0 */
+} goap_symmetry_generator;
+
 typedef struct goap_symmetry {
   int class_count;
   const goap_symmetry_class *classes; /* disjoint: a variable or an action is in at most one
                                          slot of one class */
+  int generator_count;         /* >= 0; 0 (the default of a zeroed struct): none */
+  const goap_symmetry_generator *generators;
 } goap_symmetry;
 
 /* Checks that sym satisfies the contract above for domain d and the goal want[0..want_count)
  * (ids in range, disjoint slots, equal types and ranges per position, and the two permutations
  * that generate each class's group -- swapping members 0 and 1, and the cycle 0 -> 1 -> ... ->
  * members-1 -> 0 -- map every action onto an action with the image conditions, effects and
- * cost, and the goal onto itself). Returns GOAP_OK, or GOAP_INVALID_ARGUMENT when any part
- * fails (also for a NULL d or sym). An action with a dynamic-cost callback fails the check
- * unless no slot holds it. Reads only; thread-safe on a shared domain. */
+ * cost, and the goal onto itself; and each generator's pairs, checked the same way).
+ * Returns GOAP_OK, or GOAP_INVALID_ARGUMENT when any part fails (also for a NULL d or sym).
+ * An action with a dynamic-cost callback fails the check unless no slot or generator moves
+ * it. Reads only; thread-safe on a shared domain. */
 GOAP_API goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
                                          const goap_cond *want, int want_count);
 
@@ -587,8 +607,9 @@ typedef struct goap_request {
                                   found back onto the real start state, so the result is a
                                   plan from req->start like any other, of the same cost; the
                                   trace reports canonical states. BACKWARD ignores it. Must
-                                  satisfy the contract of goap_symmetry_class (begin checks
-                                  only its shape: ids, disjointness, types; an invalid one is
+                                  satisfy the contracts of goap_symmetry_class and
+                                  goap_symmetry_generator (begin checks only their shape:
+                                  ids, disjointness, permutations, types; an invalid one is
                                   GOAP_INVALID_ARGUMENT). Read by begin and by the search:
                                   it must stay valid until the request ends. */
 } goap_request;

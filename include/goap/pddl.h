@@ -90,8 +90,11 @@ GOAP_API int goap_pddl_has_costs(const goap_pddl_task *t);
  * and the goal onto themselves -- in the slot form of goap_symmetry_class, ready for
  * goap_request.symmetry with this task's goal. Only classes whose slots are disjoint are kept
  * (each ground atom and action mentions at most one member of a kept class; larger classes
- * first). Computed on the first call and cached in t; *out points into t (valid until
- * goap_pddl_destroy) and is NULL when no class has two members or more. GOAP_INVALID_ARGUMENT
+ * first). Interchangeable objects that form no kept class (an atom or action names two of
+ * them, or their slots clash with a kept class) give their transpositions as generators
+ * (goap_symmetry_generator; at most 64). Computed on the first call and cached in t; *out
+ * points into t (valid until goap_pddl_destroy) and is NULL when there is neither a class
+ * nor a generator. GOAP_INVALID_ARGUMENT
  * for a NULL t or out or a task loaded with GOAP_PDDL_PARSE_ONLY; GOAP_OUT_OF_MEMORY. Not
  * thread-safe on one task before its first call completes. */
 GOAP_API goap_status goap_pddl_symmetry(goap_pddl_task *t, const goap_symmetry **out);

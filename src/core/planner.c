@@ -162,6 +162,7 @@ static inline void progress(goap_planner *p, float h) {
 
 static inline int same(const goap_word *a, const goap_word *b, uint32_t sw) {
   if (sw == 1) return a[0] == b[0];
+  if (sw == 2) return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0; /* no call for the common size */
   return memcmp(a, b, sw * sizeof *a) == 0;
 }
 
@@ -692,12 +693,86 @@ static goap_status expand_indexed(goap_planner *p, uint32_t n) {
   return expand_indexed_impl(p, n, 0);
 }
 
-/* kept out of line: it must not weigh on the search loop of requests without a symmetry */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(addr) __builtin_prefetch(addr)
+#else
+#define PREFETCH(addr) ((void)(addr))
+#endif
+
+/* Orbit search, batched: collects the canonical successors through one anchored list into
+ * sym.batch (from *cnt on), hashing each and prefetching its closed-table slot. */
+static void batch_list(goap_planner *p, uint32_t n, const int32_t *list, uint32_t count,
+                       uint32_t *cnt) {
+  const goap_domain *d = p->d;
+  goap__sym *y = &p->sym;
+  uint32_t W = p->W;
+  const goap_word *s = p->nodes.states + (size_t)n * p->stride;
+  size_t mask = p->closed.cap - 1;
+  for (uint32_t j = 0; j < count; ++j) {
+    int32_t a = p->active[list[j]];
+    const goap__action *act = &d->actions[a];
+    if (!goap__action_ok(d, act, s)) continue;
+    goap_word *t = y->batch + (size_t)*cnt * W;
+    memcpy(t, s, W * sizeof *t);
+    goap__action_do(d, act, t);
+    if (same(t, s, W)) continue; /* a no-op here */
+    (void)goap__sym_canon_after(y, t, a, NULL);
+    uint64_t h = goap__hash_state(t, p->key);
+    PREFETCH(&p->closed.slot[(size_t)h & mask]);
+    y->batch_act[*cnt] = a;
+    y->batch_hash[(*cnt)++] = h;
+  }
+}
+
+/* Orbit search: the index expansion in two passes. The first generates every canonical
+ * successor into sym.batch and prefetches its closed-table slot; the second offers them in
+ * the same order as expand_indexed_impl would (so the search is the same), prefetching the
+ * stored state named by the slot of the successor two ahead: on large searches nearly every
+ * lookup misses the cache twice (the slot, then the state compared), and this overlaps the
+ * misses of one expansion's successors. Kept out of line: it must not weigh on the search
+ * loop of requests without a symmetry. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static goap_status expand_indexed_canon(goap_planner *p, uint32_t n) {
-  return expand_indexed_impl(p, n, 1);
+  if (p->trace_fn || p->scost_on) return expand_indexed_impl(p, n, 1);
+  const goap__relax *r = &p->rx;
+  goap__sym *y = &p->sym;
+  uint32_t cnt = 0;
+  for (uint32_t w = 0; w < p->W; ++w) {
+    for (uint32_t val = 0; val < 2; ++val) {
+      goap_word x = p->nodes.states[(size_t)n * p->stride + w];
+      goap_word bits = val ? (x & p->succ.anchor_true[w]) : (~x & p->succ.anchor_false[w]);
+      while (bits) {
+        int b = goap__lowest_bit(bits);
+        bits &= bits - 1;
+        uint32_t f = r->fact_off[p->succ.bit_var[w * 64 + (uint32_t)b]] + val;
+        batch_list(p, n, p->succ.list + p->succ.anchor_off[f],
+                   p->succ.anchor_off[f + 1] - p->succ.anchor_off[f], &cnt);
+      }
+    }
+  }
+  for (int i = 0; i < p->succ.nenum_vars; ++i) {
+    const goap__var *var = &p->d->vars[p->succ.enum_vars[i]];
+    uint64_t k = goap__field_get(p->nodes.states + (size_t)n * p->stride, var->word, var->shift,
+                                 var->fmask);
+    uint32_t f = r->fact_off[p->succ.enum_vars[i]] + (uint32_t)k;
+    batch_list(p, n, p->succ.list + p->succ.anchor_off[f],
+               p->succ.anchor_off[f + 1] - p->succ.anchor_off[f], &cnt);
+  }
+  batch_list(p, n, p->succ.unanchored, (uint32_t)p->succ.nunanchored, &cnt);
+  double g = p->nodes.g[n];
+  for (uint32_t i = 0; i < cnt; ++i) {
+    if (i + 2 < cnt) { /* the state the slot two ahead names (its slot is cached by now) */
+      uint32_t id = p->closed.slot[(size_t)y->batch_hash[i + 2] & (p->closed.cap - 1)] -
+                    p->closed.idbase;
+      if (id < p->nodes.count) PREFETCH(p->nodes.states + (size_t)id * p->stride);
+    }
+    int32_t a = y->batch_act[i];
+    goap_status st = offer(p, y->batch + (size_t)i * p->W, n, a, g + p->acost[a], 0);
+    if (st != GOAP_OK) return st;
+  }
+  return GOAP_OK;
 }
 
 /* Positional costs (scost_on): the bitset or the index, pricing every successor. Out of

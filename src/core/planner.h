@@ -306,8 +306,31 @@ typedef struct goap__sym {
   uint64_t *act_class_mask;  /* per domain action: the classes whose slot variables it writes
                                 (bit c; the last bit stands for class 63 and up) */
   goap_word *map_state;      /* mapping back: W words (the state being followed) */
+  /* generators (goap_symmetry_generator): generator g's moved variables are entries
+   * [gen_off[g], gen_off[g+1]) of gen_dst / gen_src, sorted by the destination variable (the
+   * order states compare in): the canonical form's value at gen_dst[i] is the state's at
+   * gen_src[i]. Its action pairs are gen_act[2 * gen_aoff[g] .. 2 * gen_aoff[g+1]). With
+   * generators, act_slot holds `slot_total` for an action only a generator moves, and the
+   * plan's and the landmarks' mappings use whole action permutations (act_perm, act_tmp:
+   * nactions each; pi then has room for nactions). */
+  int ngens;
+  int32_t slot_total;        /* the classes' slot actions, all classes together */
+  uint32_t *gen_off, *gen_aoff;
+  goap__symfld *gen_dst, *gen_src;
+  int32_t *gen_act;
+  int32_t *act_perm, *act_tmp;
+  uint8_t *gen_touch;        /* per domain action: it writes a variable some generator moves
+                                (otherwise a canonical parent's successor needs no descent) */
+  /* the batched expansion (planner.c, expand_indexed_canon): one node's canonical
+   * successors (nactions states of W words), their actions and closed-table hashes, so the
+   * table's slots and the stored states they name are prefetched before the lookups */
+  goap_word *batch;
+  int32_t *batch_act;
+  uint64_t *batch_hash;
   size_t cap_classes, cap_fields, cap_slot_acts, cap_act_slot, cap_var_class, cap_tuple_keys;
   size_t cap_member_order, cap_rho, cap_pi, cap_map_state, cap_key_shift, cap_act_class_mask;
+  size_t cap_gen_off, cap_gen_aoff, cap_gen_dst, cap_gen_src, cap_gen_act, cap_act_perm;
+  size_t cap_act_tmp, cap_gen_touch, cap_batch, cap_batch_act, cap_batch_hash;
 } goap__sym;
 
 /* One entry of the landmark cache (16 bytes): node's landmarks are
@@ -717,8 +740,10 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym);
  * each position, at one cost (request costs and callbacks may break the symmetry). */
 int goap__sym_active_ok(const goap_planner *p);
 /* Canonicalises state s in place: per class, the members' slot tuples sorted (ties by member
- * index). perm (NULL: not wanted) receives member -> new position at
- * classes[c].member_base. Returns non-zero when s changed. */
+ * index), then the generators' greedy descent. perm (NULL: not wanted) receives the classes'
+ * member -> new position at classes[c].member_base (the generators' moves are not in it:
+ * with generators the mapping back uses whole action permutations). Returns non-zero when s
+ * changed. */
 int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm);
 /* The same for s = r[a] with r canonical: only the classes action a writes can be out of
  * order, so only they are sorted (perm, when given, is the identity on the others). */
@@ -728,7 +753,8 @@ int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm);
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len);
 void goap__sym_free(goap_planner *p);
 /* The permutation that canonicalises state r after action a (r is not changed; the planner's
- * mapping-back scratch is used): writes perm (per member of every class, its new position)
+ * mapping-back scratch is used): writes perm (per member of every class, its new position;
+ * with generators the whole action permutation, nactions entries, which pi has room for)
  * and returns 1 when it is not the identity. */
 int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t *perm);
 /* The image of action a under perm (slot actions move with their member). */

@@ -1,6 +1,6 @@
 /*
- * symmetry.c -- orbit search: classes of interchangeable members (goap_symmetry), their
- * check, the canonical form of a state and the mapping of a plan back onto real actions.
+ * symmetry.c -- orbit search: classes of interchangeable members and generators (goap_symmetry),
+ * their check, the canonical form of a state and the mapping of a plan back onto real actions.
  *
  * Invariants:
  *  - A class's group is the symmetric group on its members; the classes' slots are disjoint,
@@ -14,6 +14,14 @@
  *    goap__planner_grow; canonicalising and mapping back allocate nothing.
  *  - goap_symmetry_check reads the domain only; its temporary arrays come from the domain's
  *    allocator and are freed before it returns.
+ *  - Generators (goap_symmetry_generator) come after the classes: canon = the classes' sort,
+ *    then a greedy descent (a generator is applied while it makes the state smaller in
+ *    variable order). Every step is an automorphism and strictly decreases the state, so the
+ *    form is in the state's orbit, deterministic and reached in finitely many steps; it may
+ *    differ between two states of one orbit (only fewer states pruned). With generators the
+ *    plan and the inherited landmarks are mapped through whole action permutations
+ *    (act_perm), recomputing each canonical successor exactly as the search did (canon for
+ *    the start, canon_after for successors), so the mapped plan replays from the real start.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +62,45 @@ goap_status goap__sym_shape(const goap_domain *d, const goap_symmetry *sym, int3
       if (a < 0 || a >= d->nactions || aslot[a] >= 0) return GOAP_INVALID_ARGUMENT;
       aslot[a] = k++;
     }
+  }
+  if (sym->generator_count < 0 || (sym->generator_count > 0 && !sym->generators))
+    return GOAP_INVALID_ARGUMENT;
+  return GOAP_OK;
+}
+
+/* Are the pairs (from, to) of ids in [0, n) a permutation of the ids they mention (each once
+ * as a source, once as an image)? src and img (n each) hold stamps: entries equal to `tok`
+ * are this call's; any other value is ignored (callers fill them with -1 first). */
+static int pairs_perm(const int32_t *pairs, int count, int n, int32_t *src, int32_t *img,
+                      int32_t tok) {
+  for (int i = 0; i < count; ++i) {
+    int32_t f = pairs[2 * i], t = pairs[2 * i + 1];
+    if (f < 0 || f >= n || t < 0 || t >= n || src[f] == tok || img[t] == tok) return 0;
+    src[f] = tok;
+    img[t] = tok;
+  }
+  for (int i = 0; i < count; ++i)
+    if (img[pairs[2 * i]] != tok) return 0;
+  return 1;
+}
+
+/* The generators' shape: each a permutation of variables (pairs of one kind) and of actions.
+ * vs, vi (nvars) and as, ai (nactions) are stamp scratch. */
+static goap_status gens_shape(const goap_domain *d, const goap_symmetry *sym, int32_t *vs,
+                              int32_t *vi, int32_t *as, int32_t *ai) {
+  for (int v = 0; v < d->nvars; ++v) vs[v] = vi[v] = -1;
+  for (int a = 0; a < d->nactions; ++a) as[a] = ai[a] = -1;
+  for (int g = 0; g < sym->generator_count; ++g) {
+    const goap_symmetry_generator *x = &sym->generators[g];
+    if (x->var_count < 1 || x->var_count > d->nvars || !x->vars || x->action_count < 0 ||
+        x->action_count > d->nactions || (x->action_count > 0 && !x->actions))
+      return GOAP_INVALID_ARGUMENT;
+    if (!pairs_perm(x->vars, x->var_count, d->nvars, vs, vi, g) ||
+        !pairs_perm(x->actions, x->action_count, d->nactions, as, ai, g))
+      return GOAP_INVALID_ARGUMENT;
+    for (int i = 0; i < x->var_count; ++i)
+      if (!same_kind(&d->vars[x->vars[2 * i]], &d->vars[x->vars[2 * i + 1]]))
+        return GOAP_INVALID_ARGUMENT;
   }
   return GOAP_OK;
 }
@@ -102,24 +149,32 @@ static int effs_map(const int32_t *vmap, const goap_effect *x, const goap_effect
   return same_set(buf, n);
 }
 
-/* Is the member permutation sigma of class x an automorphism of d and of the goal? vmap and
- * amap are identities on entry and on return. */
-static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, const int *sigma,
-                        const int32_t *aslot, int32_t *vmap, int32_t *amap,
-                        const goap_cond *want, int nwant, sym_item *buf) {
-  int m = x->members, sv = x->slot_vars, sa = x->slot_actions, ok = 1;
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[sigma[i] * sv + j];
-    for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[sigma[i] * sa + j];
-  }
+/* Are the renamings vmap (variables) and amap (actions) an automorphism of d and of the goal?
+ * An action that moves must have no dynamic-cost callback. */
+static int perm_ok(const goap_domain *d, const int32_t *vmap, const int32_t *amap,
+                   const goap_cond *want, int nwant, sym_item *buf) {
+  int ok = 1;
   for (int a = 0; a < d->nactions && ok; ++a) {
     const goap__action *p = &d->actions[a], *q = &d->actions[amap[a]];
-    if (aslot[a] >= 0 && p->dyn_cost) ok = 0;
+    if (amap[a] != a && p->dyn_cost) ok = 0;
     else if (p->cost != q->cost || p->npre != q->npre || p->neff != q->neff) ok = 0;
     else ok = conds_map(vmap, p->pre, q->pre, p->npre, buf) &&
               effs_map(vmap, p->eff, q->eff, p->neff, buf);
   }
-  if (ok) ok = conds_map(vmap, want, want, nwant, buf);
+  return ok && conds_map(vmap, want, want, nwant, buf);
+}
+
+/* Is the member permutation sigma of class x an automorphism of d and of the goal? vmap and
+ * amap are identities on entry and on return. */
+static int generator_ok(const goap_domain *d, const goap_symmetry_class *x, const int *sigma,
+                        int32_t *vmap, int32_t *amap, const goap_cond *want, int nwant,
+                        sym_item *buf) {
+  int m = x->members, sv = x->slot_vars, sa = x->slot_actions;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[sigma[i] * sv + j];
+    for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[sigma[i] * sa + j];
+  }
+  int ok = perm_ok(d, vmap, amap, want, nwant, buf);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < sv; ++j) vmap[x->vars[i * sv + j]] = x->vars[i * sv + j];
     for (int j = 0; j < sa; ++j) amap[x->actions[i * sa + j]] = x->actions[i * sa + j];
@@ -145,7 +200,7 @@ goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
       if (sym->classes[c].members > maxm && sym->classes[c].members <= d->nvars)
         maxm = sym->classes[c].members;
   size_t ni = 2 * (size_t)(maxc > maxe ? maxc : maxe), nm = (size_t)maxm;
-  size_t bytes = 2 * V * sizeof(int32_t) + 2 * A * sizeof(int32_t) + ni * sizeof(sym_item) +
+  size_t bytes = 4 * V * sizeof(int32_t) + 4 * A * sizeof(int32_t) + ni * sizeof(sym_item) +
                  nm * sizeof(int);
   /* one block: the compared items first, then the int arrays */
   char *blk = (char *)goap__alloc(&d->alloc, bytes);
@@ -153,8 +208,10 @@ goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
   sym_item *buf = (sym_item *)(void *)blk;
   int32_t *vmark = (int32_t *)(void *)(blk + ni * sizeof(sym_item));
   int32_t *vmap = vmark + V, *aslot = vmap + V, *amap = aslot + A;
-  int *sigma = (int *)(void *)(amap + A);
+  int32_t *vs = amap + A, *vi = vs + V, *as = vi + V, *ai = as + A;
+  int *sigma = (int *)(void *)(ai + A);
   goap_status st = goap__sym_shape(d, sym, vmark, aslot);
+  if (st == GOAP_OK) st = gens_shape(d, sym, vs, vi, as, ai);
   if (st == GOAP_OK) {
     for (int v = 0; v < d->nvars; ++v) vmap[v] = v;
     for (int a = 0; a < d->nactions; ++a) amap[a] = a;
@@ -166,12 +223,19 @@ goap_status goap_symmetry_check(const goap_domain *d, const goap_symmetry *sym,
       for (int i = 0; i < m; ++i) sigma[i] = i;
       sigma[0] = 1;
       sigma[1] = 0;
-      if (!generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, buf))
+      if (!generator_ok(d, x, sigma, vmap, amap, want, want_count, buf))
         st = GOAP_INVALID_ARGUMENT;
       for (int i = 0; i < m; ++i) sigma[i] = (i + 1) % m;
-      if (st == GOAP_OK && m > 2 &&
-          !generator_ok(d, x, sigma, aslot, vmap, amap, want, want_count, buf))
+      if (st == GOAP_OK && m > 2 && !generator_ok(d, x, sigma, vmap, amap, want, want_count, buf))
         st = GOAP_INVALID_ARGUMENT;
+    }
+    for (int g = 0; g < sym->generator_count && st == GOAP_OK; ++g) {
+      const goap_symmetry_generator *x = &sym->generators[g];
+      for (int i = 0; i < x->var_count; ++i) vmap[x->vars[2 * i]] = x->vars[2 * i + 1];
+      for (int i = 0; i < x->action_count; ++i) amap[x->actions[2 * i]] = x->actions[2 * i + 1];
+      if (!perm_ok(d, vmap, amap, want, want_count, buf)) st = GOAP_INVALID_ARGUMENT;
+      for (int i = 0; i < x->var_count; ++i) vmap[x->vars[2 * i]] = x->vars[2 * i];
+      for (int i = 0; i < x->action_count; ++i) amap[x->actions[2 * i]] = x->actions[2 * i];
     }
   }
   goap__free(&d->alloc, blk, bytes);
@@ -217,6 +281,10 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
   GROW(map_state, cap_map_state, (size_t)p->W);
   GROW(key_shift, cap_key_shift, nk);
   GROW(act_class_mask, cap_act_class_mask, (size_t)d->nactions);
+  size_t nbatch = (size_t)d->nactions * p->W;
+  GROW(batch, cap_batch, nbatch);
+  GROW(batch_act, cap_batch_act, (size_t)d->nactions);
+  GROW(batch_hash, cap_batch_hash, (size_t)d->nactions);
   for (int a = 0; a < d->nactions; ++a) {
     uint64_t mk = 0;
     for (int k = 0; k < d->actions[a].neff; ++k) {
@@ -264,6 +332,70 @@ goap_status goap__sym_setup(goap_planner *p, const goap_symmetry *sym) {
     mb += (uint32_t)x->members;
   }
   y->nclasses = sym->class_count;
+  y->slot_total = (int32_t)ab;
+  y->ngens = 0;
+  if (sym->generator_count > 0) {
+    /* scratch of 2 * max(nvars, nactions) in each of act_perm and act_tmp: the shape check's
+     * stamps, then a variable's source per generator; afterwards nactions each (the whole
+     * action permutations of mapping back) */
+    size_t big = (size_t)(d->nvars > d->nactions ? d->nvars : d->nactions);
+    size_t big2 = 2 * big, nma2;
+    GROW(act_perm, cap_act_perm, big2);
+    GROW(act_tmp, cap_act_tmp, big2);
+    GROW(pi, cap_pi, nm > (size_t)d->nactions ? nm : (size_t)d->nactions);
+    int32_t *vs = y->act_perm, *vi = vs + big, *as = y->act_tmp, *ai = as + big;
+    st = gens_shape(d, sym, vs, vi, as, ai);
+    if (st != GOAP_OK) return st;
+    size_t nmv = 0, nma = 0, most = tup;
+    for (int g = 0; g < sym->generator_count; ++g) {
+      nmv += (size_t)sym->generators[g].var_count;
+      nma += (size_t)sym->generators[g].action_count;
+      if ((size_t)sym->generators[g].var_count > most) most = (size_t)sym->generators[g].var_count;
+    }
+    GROW(gen_off, cap_gen_off, (size_t)sym->generator_count + 1);
+    GROW(gen_aoff, cap_gen_aoff, (size_t)sym->generator_count + 1);
+    GROW(gen_dst, cap_gen_dst, nmv);
+    GROW(gen_src, cap_gen_src, nmv);
+    nma2 = 2 * nma;
+    GROW(gen_act, cap_gen_act, nma2);
+    GROW(tuple_keys, cap_tuple_keys, most);
+    int32_t *srcof = y->act_perm; /* variable -> its source under generator g, or -1 */
+    for (int v = 0; v < d->nvars; ++v) srcof[v] = -1;
+    uint32_t at = 0, aat = 0;
+    for (int g = 0; g < sym->generator_count; ++g) {
+      const goap_symmetry_generator *x = &sym->generators[g];
+      y->gen_off[g] = at;
+      y->gen_aoff[g] = aat;
+      for (int i = 0; i < x->var_count; ++i) srcof[x->vars[2 * i + 1]] = x->vars[2 * i];
+      for (int v = 0; v < d->nvars; ++v) { /* in destination order: the order states compare in */
+        if (srcof[v] < 0) continue;
+        const goap__var *dv = &d->vars[v], *sv = &d->vars[srcof[v]];
+        y->gen_dst[at] = (goap__symfld){dv->word, dv->shift, dv->fmask};
+        y->gen_src[at] = (goap__symfld){sv->word, sv->shift, sv->fmask};
+        ++at;
+        srcof[v] = -1;
+      }
+      for (int i = 0; i < x->action_count; ++i) {
+        int32_t f = x->actions[2 * i], t = x->actions[2 * i + 1];
+        y->gen_act[2 * aat] = f;
+        y->gen_act[2 * aat + 1] = t;
+        ++aat;
+        if (y->act_slot[f] < 0) y->act_slot[f] = y->slot_total; /* moved, in no slot */
+      }
+    }
+    y->gen_off[sym->generator_count] = at;
+    y->gen_aoff[sym->generator_count] = aat;
+    GROW(gen_touch, cap_gen_touch, (size_t)d->nactions);
+    for (int g = 0; g < sym->generator_count; ++g) /* srcof: 1 for a moved variable */
+      for (int i = 0; i < sym->generators[g].var_count; ++i) srcof[sym->generators[g].vars[2 * i]] = 1;
+    for (int a = 0; a < d->nactions; ++a) {
+      y->gen_touch[a] = 0;
+      for (int k = 0; k < d->actions[a].neff; ++k)
+        if (srcof[d->actions[a].eff[k].var] > 0) y->gen_touch[a] = 1;
+    }
+    for (int a = 0; a < d->nactions; ++a) y->act_tmp[a] = a; /* kept the identity at rest */
+    y->ngens = sym->generator_count;
+  }
   y->on = 1;
   return GOAP_OK;
 }
@@ -285,6 +417,11 @@ int goap__sym_active_ok(const goap_planner *p) {
       }
     }
   }
+  for (uint32_t i = 0; y->ngens > 0 && i < y->gen_aoff[y->ngens]; ++i) {
+    int32_t f = y->gen_act[2 * i], t = y->gen_act[2 * i + 1];
+    int on = p->act2idx[f] >= 0;
+    if ((p->act2idx[t] >= 0) != on || (on && p->acost[f] != p->acost[t])) return 0;
+  }
   return 1;
 }
 
@@ -303,6 +440,17 @@ void goap__sym_free(goap_planner *p) {
   goap__free(al, y->map_state, y->cap_map_state * sizeof *y->map_state);
   goap__free(al, y->key_shift, y->cap_key_shift * sizeof *y->key_shift);
   goap__free(al, y->act_class_mask, y->cap_act_class_mask * sizeof *y->act_class_mask);
+  goap__free(al, y->gen_off, y->cap_gen_off * sizeof *y->gen_off);
+  goap__free(al, y->gen_aoff, y->cap_gen_aoff * sizeof *y->gen_aoff);
+  goap__free(al, y->gen_dst, y->cap_gen_dst * sizeof *y->gen_dst);
+  goap__free(al, y->gen_src, y->cap_gen_src * sizeof *y->gen_src);
+  goap__free(al, y->gen_act, y->cap_gen_act * sizeof *y->gen_act);
+  goap__free(al, y->act_perm, y->cap_act_perm * sizeof *y->act_perm);
+  goap__free(al, y->act_tmp, y->cap_act_tmp * sizeof *y->act_tmp);
+  goap__free(al, y->gen_touch, y->cap_gen_touch * sizeof *y->gen_touch);
+  goap__free(al, y->batch, y->cap_batch * sizeof *y->batch);
+  goap__free(al, y->batch_act, y->cap_batch_act * sizeof *y->batch_act);
+  goap__free(al, y->batch_hash, y->cap_batch_hash * sizeof *y->batch_hash);
   memset(y, 0, sizeof *y);
 }
 
@@ -314,7 +462,7 @@ static inline int row_less(const uint64_t *a, const uint64_t *b, int n) {
   return 0;
 }
 
-static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) {
+static int canon_classes(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) {
   int changed = 0;
   uint64_t *t = y->tuple_keys;
   int32_t *o = y->member_order;
@@ -393,17 +541,131 @@ static int canon_mask(goap__sym *y, goap_word *s, int32_t *perm, uint64_t mask) 
   return changed;
 }
 
+/* Composes the whole action permutation full (nactions) with generator g: full[x] =
+ * g(full[x]). act_tmp is the identity on entry and on return. */
+static void compose_gen(goap__sym *y, int32_t *full, int nactions, int g) {
+  int32_t *t = y->act_tmp;
+  uint32_t b = y->gen_aoff[g], e = y->gen_aoff[g + 1];
+  if (b == e) return;
+  for (uint32_t i = b; i < e; ++i) t[y->gen_act[2 * i]] = y->gen_act[2 * i + 1];
+  for (int x = 0; x < nactions; ++x) full[x] = t[full[x]];
+  for (uint32_t i = b; i < e; ++i) t[y->gen_act[2 * i]] = y->gen_act[2 * i];
+}
+
+/* The greedy descent: applies a generator whenever the state it gives is smaller (compared
+ * over the generator's destination variables in variable order, the only ones it changes),
+ * until no generator makes the state smaller. Each step makes the state strictly smaller,
+ * so it ends. full (NULL: not wanted; nactions entries) is composed with each generator
+ * applied. Returns non-zero when s changed. */
+static int gens_descend(goap__sym *y, goap_word *s, int32_t *full, int nactions) {
+  int changed = 0, again = 1;
+  uint64_t *t = y->tuple_keys;
+  while (again) {
+    again = 0;
+    for (int g = 0; g < y->ngens; ++g) {
+      uint32_t b = y->gen_off[g], e = y->gen_off[g + 1];
+      int less = 0;
+      for (uint32_t i = b; i < e; ++i) {
+        const goap__symfld *fd = &y->gen_dst[i], *fs = &y->gen_src[i];
+        uint64_t img = goap__field_get(s, fs->word, fs->shift, fs->fmask);
+        uint64_t cur = goap__field_get(s, fd->word, fd->shift, fd->fmask);
+        if (img != cur) {
+          less = img < cur;
+          break;
+        }
+      }
+      if (!less) continue;
+      for (uint32_t i = b; i < e; ++i) {
+        const goap__symfld *fs = &y->gen_src[i];
+        t[i - b] = goap__field_get(s, fs->word, fs->shift, fs->fmask);
+      }
+      for (uint32_t i = b; i < e; ++i) {
+        const goap__symfld *fd = &y->gen_dst[i];
+        goap__field_put(s, fd->word, fd->shift, fd->fmask, t[i - b]);
+      }
+      if (full) compose_gen(y, full, nactions, g);
+      changed = again = 1;
+    }
+  }
+  return changed;
+}
+
+
+/* The image of action a under the classes' member permutation perm (an action in no slot is
+ * its own). */
+static int32_t class_image(const goap__sym *y, const int32_t *perm, int32_t a) {
+  int32_t k = y->act_slot[a];
+  if (k < 0 || k >= y->slot_total) return a;
+  int c = 0;
+  while (c + 1 < y->nclasses && (int32_t)y->classes[c + 1].act_base <= k) ++c;
+  const goap__symcls *x = &y->classes[c];
+  int sa = x->slot_actions, off = k - (int32_t)x->act_base;
+  int m = off / sa, j = off % sa;
+  return y->slot_acts[x->act_base + (uint32_t)(perm[x->member_base + (uint32_t)m] * sa + j)];
+}
+
+/* The canonical form of s: the classes' sort (of the classes action a writes; a < 0: all),
+ * then, with generators, the descent. perm (no generators only; NULL: not wanted) receives the classes'
+ * member permutation. full (NULL: not wanted; generators only) is composed with everything
+ * applied: full[x] = canon(full[x]) (rho is then the classes' scratch). Deterministic: the
+ * search, the mapping back and the landmarks' mapping all call it. */
+static int canon_core(goap__sym *y, goap_word *s, int32_t a, int32_t *perm, int32_t *full,
+                      int nactions) {
+  uint64_t mask = a < 0 ? ~(uint64_t)0 : y->act_class_mask[a];
+  int32_t *mp = full ? y->rho : perm;
+  int c = canon_classes(y, s, mp, mask);
+  if (full && c)
+    for (int x = 0; x < nactions; ++x) full[x] = class_image(y, y->rho, full[x]);
+  /* the parent is a fixpoint, and each generator compares only variables it moves: when
+   * neither a nor the classes' sort wrote one, the descent would do nothing */
+  if (y->ngens == 0 || !(a < 0 || c || y->gen_touch[a])) return c;
+  return c | gens_descend(y, s, full, nactions);
+}
+
 int goap__sym_canon(goap__sym *y, goap_word *s, int32_t *perm) {
-  return canon_mask(y, s, perm, ~(uint64_t)0);
+  return canon_core(y, s, -1, perm, NULL, 0);
 }
 
 int goap__sym_canon_after(goap__sym *y, goap_word *s, int32_t a, int32_t *perm) {
-  return canon_mask(y, s, perm, y->act_class_mask[a]);
+  return canon_core(y, s, a, perm, NULL, 0);
+}
+
+/* With generators: canon_core composing the whole action permutation full. */
+static void canon_full(goap__sym *y, goap_word *s, int32_t a, int32_t *full, int nactions) {
+  (void)canon_core(y, s, a, NULL, full, nactions);
 }
 
 /* ---- mapping a plan back -------------------------------------------------------------------- */
 
+/* With generators: sigma (act_perm) maps a real action to its canonical image; the state
+ * followed is the canonical one, r_i = sigma_i(s_i), recomputed exactly as the search did
+ * (goap__sym_canon for the start, goap__sym_canon_after for each successor). */
+static void map_plan_gens(goap_planner *p, int32_t *plan, int len) {
+  goap__sym *y = &p->sym;
+  const goap_domain *d = p->d;
+  int na = d->nactions;
+  goap_word *r = y->map_state;
+  int32_t *sigma = y->act_perm;
+  for (int x = 0; x < na; ++x) sigma[x] = x;
+  goap__copy_words(r, p->start, p->W);
+  canon_full(y, r, -1, sigma, na);
+  for (int i = 0; i < len; ++i) {
+    int32_t a = plan[i];
+    for (int x = 0; x < na; ++x)
+      if (sigma[x] == a) {
+        plan[i] = x;
+        break;
+      }
+    goap__action_do(d, &d->actions[a], r);
+    canon_full(y, r, a, sigma, na);
+  }
+}
+
 void goap__sym_map_plan(goap_planner *p, int32_t *plan, int len) {
+  if (p->sym.ngens > 0) {
+    map_plan_gens(p, plan, len);
+    return;
+  }
   goap__sym *y = &p->sym;
   const goap_domain *d = p->d;
   goap_word *r = y->map_state;
@@ -442,6 +704,13 @@ int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t 
   goap__sym *y = &p->sym;
   goap__copy_words(y->map_state, r, p->W);
   goap__action_do(p->d, &p->d->actions[a], y->map_state);
+  if (y->ngens > 0) { /* perm: the whole action permutation (nactions) */
+    int na = p->d->nactions, moved = 0;
+    for (int x = 0; x < na; ++x) perm[x] = x;
+    canon_full(y, y->map_state, a, perm, na);
+    for (int x = 0; x < na && !moved; ++x) moved = perm[x] != x;
+    return moved;
+  }
   (void)goap__sym_canon_after(y, y->map_state, a, perm);
   for (int c = 0; c < y->nclasses; ++c) {
     const goap__symcls *x = &y->classes[c];
@@ -452,6 +721,7 @@ int goap__sym_succ_perm(goap_planner *p, const goap_word *r, int32_t a, int32_t 
 }
 
 int32_t goap__sym_map_action(const goap__sym *y, const int32_t *perm, int32_t a) {
+  if (y->ngens > 0) return perm[a];
   int32_t k = y->act_slot[a];
   if (k < 0) return a;
   int c = 0;

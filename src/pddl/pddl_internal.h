@@ -271,6 +271,10 @@ typedef struct goap__px_task_core {
   size_t sym_nclasses;
   int32_t *sym_ids;     /* every class's vars then actions, member-major */
   size_t sym_nids;
+  goap_symmetry_generator *sym_gens; /* transpositions of objects no class holds */
+  size_t sym_ngens;
+  int32_t *sym_gids;    /* every generator's variable pairs then action pairs */
+  size_t sym_ngids;
 
   goap_error *diag;      /* never NULL while loading */
   goap_status status;   /* first error */

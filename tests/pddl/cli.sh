@@ -143,6 +143,7 @@ if python3 - "$TMP/out" <<'EOF'
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
 assert d["symmetry_classes"] == 1 and d["symmetry_members"] == 3 and d["cost"] == 9, d
+assert d["symmetry_generators"] == 0, d  # the grippers: a class dropped, no generator
 EOF
 then ok; else bad "symmetry json fields"; fi
 expect_rc "no symmetry json" 0 pddl --json --no-symmetry "$DIR/gripper.pddl" "$DIR/gripper-3.pddl"
@@ -150,6 +151,7 @@ if python3 - "$TMP/out" <<'EOF'
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
 assert d["symmetry_classes"] == 0 and d["symmetry_members"] == 0 and d["cost"] == 9, d
+assert d["symmetry_generators"] == 0, d
 EOF
 then ok; else bad "--no-symmetry json fields"; fi
 

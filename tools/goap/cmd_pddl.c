@@ -261,11 +261,12 @@ int cli_cmd_pddl(int argc, char **argv) {
     cli_buf_printf(&b,
                    ", \"expanded\": %llu, \"generated\": %llu, \"nodes\": %lu, \"search_ms\": %.3f"
                    ", \"ground_ms\": %.3f, \"atoms\": %d, \"static_atoms\": %d, \"variables\": %d"
-                   ", \"actions\": %d, \"symmetry_classes\": %d, \"symmetry_members\": %d}",
+                   ", \"actions\": %d, \"symmetry_classes\": %d, \"symmetry_members\": %d"
+                   ", \"symmetry_generators\": %d}",
                    (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
                    (unsigned long)r->stats.nodes, r->stats.time_us / 1000.0, t1 - t0,
                    info.reachable_atoms, info.static_atoms, info.variables, info.ground_actions,
-                   sym ? sym->class_count : 0, sym_members);
+                   sym ? sym->class_count : 0, sym_members, sym ? sym->generator_count : 0);
     puts(cli_buf_str(&b));
     cli_buf_free(&b);
   } else {
@@ -284,7 +285,12 @@ int cli_cmd_pddl(int argc, char **argv) {
             (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
             (unsigned long long)r->stats.evaluated, (unsigned long)r->stats.nodes,
             r->stats.time_us / 1000.0);
-    if (sym)
+    if (sym && sym->generator_count > 0)
+      fprintf(stderr, "; symmetry: %d class%s (%d member%s), %d generator%s\n",
+              sym->class_count, sym->class_count == 1 ? "" : "es", sym_members,
+              sym_members == 1 ? "" : "s", sym->generator_count,
+              sym->generator_count == 1 ? "" : "s");
+    else if (sym)
       fprintf(stderr, "; symmetry: %d class%s (%d member%s)\n", sym->class_count,
               sym->class_count == 1 ? "" : "es", sym_members, sym_members == 1 ? "" : "s");
     else

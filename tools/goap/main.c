@@ -174,7 +174,7 @@ void cli_usage_pddl(FILE *out) {
         "                     \"optimal\", \"plan\", \"search\", \"expanded\", \"generated\",\n"
         "                     \"nodes\", \"search_ms\", \"ground_ms\", \"atoms\", \"static_atoms\",\n"
         "                     \"variables\", \"actions\", \"symmetry_classes\",\n"
-        "                     \"symmetry_members\"}\n"
+        "                     \"symmetry_members\", \"symmetry_generators\"}\n"
         "\n"
         "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
         out);
