@@ -59,6 +59,7 @@
  * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
  * bucket and by operator ids in a cut (deterministic).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,8 +82,8 @@ void goap__lmcut_free(goap_planner *p) {
   F(intval) F(intval_off) F(cond_fact) F(cond_sorted) F(cond_fact_cond) F(cond_fact_op_off)
   F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
   F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next) F(choice_prev)
-  F(bucket_head) F(bucket_next) F(bucket_prev) F(zone_list) F(back_mark)
-  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf)
+  F(bucket_head) F(bq_fact) F(bq_next) F(fired) F(zone_list) F(back_mark)
+  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf) F(hmax_ref) F(op_indexed)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -364,8 +365,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(init, F);
   GROW(zone_list, F);
   GROW(back_mark, F);
-  GROW(bucket_next, F);
-  GROW(bucket_prev, F);
+  GROW(fired, O);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
    * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
   {
@@ -378,6 +378,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
     lm->nbuckets = (uint32_t)lm->cap_bucket_head;
     memset(lm->bucket_head, 0xff, lm->cap_bucket_head * sizeof *lm->bucket_head);
     lm->bucket_cur = lm->nbuckets;
+    lm->bucket_hi = 0;
   }
   GROW(choice_next, O);
   GROW(choice_prev, O);
@@ -441,6 +442,9 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->eff_off[lm->nop] = w;
   lm->neff = w;
   build_index(lm, lm->pre_off, lm->pre, orel, lm->pre_of_off, lm->pre_of);
+  GROW(hmax_ref, F);
+  GROW(op_indexed, O);
+  memcpy(lm->op_indexed, orel, O * sizeof *orel);
   build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
   memset(lm->fact_stamp, 0, F * sizeof *lm->fact_stamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
@@ -448,6 +452,24 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->back_mark, 0, F * sizeof *lm->back_mark);
   lm->back_stamp = 0;
   memset(lm->heap_pos, 0xff, F * sizeof *lm->heap_pos);
+  memset(lm->choice, 0xff, O * sizeof *lm->choice);
+  memset(lm->choice_head, 0xff, F * sizeof *lm->choice_head);
+  lm->nfired = 0;
+  /* the bucket queue's pool: the most entries pushed before the queue is empty again. A full
+   * hmax pushes the state's facts and at most each effect of each operator once (an operator
+   * fires once); an update (lm_hmax_update) relaxes a cut operator once and an operator again
+   * only when its choice is taken out non-stale, once per precondition at most (values only
+   * fall and are taken out in order, so a fact is taken out non-stale once), each relaxation
+   * pushing at most its effects. */
+  {
+    size_t bound = F + 1;
+    for (uint32_t o = 0; o < lm->nop; ++o)
+      bound += (size_t)(lm->pre_off[o + 1] - lm->pre_off[o] + 1) *
+               (lm->eff_off[o + 1] - lm->eff_off[o]);
+    GROW(bq_fact, bound);
+    GROW(bq_next, bound);
+    lm->bq_len = 0;
+  }
   for (uint32_t o = 0; o < lm->nop; ++o)
     lm->npre_of_op[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
   lm->heap_len = 0;
@@ -490,32 +512,38 @@ static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
   hplace(lm, i, t, f);
 }
 
-/* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
- * bucket queue, t is a whole number below nbuckets and heap_pos holds f's bucket. */
+/* Inserts f with value t, or lowers its value to t (callers only ever lower it, and only
+ * when t is below the fact's hmax, which they set to t).
+ * The bucket queue (t a whole number below nbuckets) pushes a new entry on bucket t and
+ * leaves f's older entry where it is: the callers skip an entry whose value is above the
+ * fact's hmax (stale). A live entry is the fact's last push, so the order facts are taken out
+ * in is that of a queue that moves a lowered fact to the top of its new bucket (last in,
+ * first out within a bucket). heap_len counts entries, stale ones included; bq_len, the pool
+ * entries used since the queue was last empty (see the bound in goap__lmcut_build). */
 static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
-  int32_t at = lm->heap_pos[f];
   if (lm->use_buckets) {
     uint32_t k = (uint32_t)t;
     GOAP_ASSERT(t >= 0.0 && k < lm->nbuckets && (double)k == t); /* a whole bucket in range */
-    if (at >= 0) { /* unlink from its old bucket */
-      int32_t n = lm->bucket_next[f], pr = lm->bucket_prev[f];
-      if (pr >= 0) lm->bucket_next[pr] = n;
-      else lm->bucket_head[at] = n;
-      if (n >= 0) lm->bucket_prev[n] = pr;
-    } else {
-      ++lm->heap_len;
-    }
-    int32_t h = lm->bucket_head[k];
-    lm->bucket_next[f] = h;
-    lm->bucket_prev[f] = -1;
-    if (h >= 0) lm->bucket_prev[h] = f;
-    lm->bucket_head[k] = f;
-    lm->heap_pos[f] = (int32_t)k;
+    GOAP_ASSERT(lm->bq_len < lm->cap_bq_fact);
+    size_t x = lm->bq_len++;
+    lm->bq_fact[x] = f;
+    lm->bq_next[x] = lm->bucket_head[k];
+    lm->bucket_head[k] = (int32_t)x;
     if (k < lm->bucket_cur) lm->bucket_cur = k;
+    if (k > lm->bucket_hi) lm->bucket_hi = k;
+    ++lm->heap_len;
     return;
   }
+  int32_t at = lm->heap_pos[f];
   if (at >= 0) hsift_up(lm, (size_t)at, t, f);
   else hsift_up(lm, lm->heap_len++, t, f);
+}
+
+/* The bucket queue is empty: its pool starts over. */
+static inline void bq_empty(goap__lmcut *lm) {
+  lm->bucket_cur = lm->nbuckets;
+  lm->bucket_hi = 0;
+  lm->bq_len = 0;
 }
 
 static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
@@ -523,13 +551,12 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     uint32_t k = lm->bucket_cur;
     GOAP_ASSERT(lm->heap_len > 0);
     while (lm->bucket_head[k] < 0) ++k;
-    int32_t x = lm->bucket_head[k], n = lm->bucket_next[x];
-    lm->bucket_head[k] = n;
-    if (n >= 0) lm->bucket_prev[n] = -1;
-    lm->heap_pos[x] = -1;
-    *f = x;
+    int32_t x = lm->bucket_head[k];
+    lm->bucket_head[k] = lm->bq_next[x];
+    *f = lm->bq_fact[x];
     *t = (double)k;
-    lm->bucket_cur = --lm->heap_len ? k : lm->nbuckets;
+    if (--lm->heap_len) lm->bucket_cur = k;
+    else bq_empty(lm);
     return;
   }
   GOAP_ASSERT(lm->heap_len > 0 && lm->heap_pos[lm->heap_fact[0]] == 0);
@@ -555,18 +582,13 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   GOAP_ASSERT(!(lm->heap_value[0] < *t)); /* heap order: nothing below the value taken */
 }
 
-/* Empties the queue (an hmax run stopped early): every hpos back to -1. */
+/* Empties the queue (an hmax run stopped early): every hpos back to -1 (with the bucket
+ * queue: every bucket from bucket_cur to bucket_hi back to -1). */
 static void hdrain(goap__lmcut *lm) {
   if (lm->use_buckets) {
-    /* the entries lie in buckets bucket_cur and up (the lowest non-empty one) */
-    for (uint32_t k = lm->bucket_cur; lm->heap_len > 0 && k < lm->nbuckets; ++k) {
-      for (int32_t x = lm->bucket_head[k]; x >= 0; x = lm->bucket_next[x]) {
-        lm->heap_pos[x] = -1;
-        --lm->heap_len;
-      }
-      lm->bucket_head[k] = -1;
-    }
-    lm->bucket_cur = lm->nbuckets;
+    for (uint32_t k = lm->bucket_cur; k <= lm->bucket_hi; ++k) lm->bucket_head[k] = -1;
+    lm->heap_len = 0;
+    bq_empty(lm);
     return;
   }
   for (size_t i = 0; i < lm->heap_len; ++i) lm->heap_pos[lm->heap_fact[i]] = -1;
@@ -598,15 +620,184 @@ static void junlink(goap__lmcut *lm, int32_t o) {
   if (n >= 0) lm->choice_prev[n] = pr;
 }
 
+/* The bucket queue held in locals for the two hmax loops below (the compiler keeps them in
+ * registers: stores to the int32 arrays could otherwise alias lm's fields). Same entries and
+ * order as hpush/hpop. */
+typedef struct {
+  int32_t *head, *fact, *next;
+  size_t len, live; /* pool entries used; entries not taken out yet (stale ones included) */
+  uint32_t cur, hi;
+} lm_bq;
+
+static inline void bq_load(const goap__lmcut *lm, lm_bq *q) {
+  q->head = lm->bucket_head;
+  q->fact = lm->bq_fact;
+  q->next = lm->bq_next;
+  q->len = lm->bq_len;
+  q->live = lm->heap_len;
+  q->cur = lm->bucket_cur;
+  q->hi = lm->bucket_hi;
+}
+
+/* The queue is empty (every entry taken out, or the buckets from cur to hi cleared). */
+static inline void bq_done(goap__lmcut *lm) {
+  lm->heap_len = 0;
+  bq_empty(lm);
+}
+
+static inline void bq_push(lm_bq *q, uint32_t k, int32_t f) {
+  size_t x = q->len++;
+  q->fact[x] = f;
+  q->next[x] = q->head[k];
+  q->head[k] = (int32_t)x;
+  if (k < q->cur) q->cur = k;
+  if (k > q->hi) q->hi = k;
+  ++q->live;
+}
+
+static inline int32_t bq_pop(lm_bq *q, uint32_t *value) {
+  uint32_t k = q->cur;
+  while (q->head[k] < 0) ++k;
+  int32_t x = q->head[k];
+  q->head[k] = q->next[x];
+  q->cur = k;
+  --q->live;
+  *value = k;
+  return q->fact[x];
+}
+
+/* lm_hmax with the bucket queue (every remaining cost whole): the same run, its state in
+ * locals. */
+static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
+  double *fh = lm->hmax;
+  int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
+  int32_t *cprev = lm->choice_prev, *fired = lm->fired, *unsat = lm->unmet;
+  uint32_t *fstamp = lm->fact_stamp;
+  const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
+  const int32_t *pol = lm->pre_of, *eff = lm->eff, *init = lm->init;
+  const double *rem = lm->rem;
+  const int32_t goal = (int32_t)lm->goalfact;
+  uint32_t nfired = lm->nfired, ninit = lm->ninit;
+  for (uint32_t i = 0; i < nfired; ++i) {
+    int32_t o = fired[i];
+    chead[choice[o]] = -1;
+    choice[o] = -1;
+  }
+  nfired = 0;
+  memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh);
+  memcpy(unsat, lm->npre_of_op, lm->nop * sizeof *unsat);
+  uint32_t done = next_stamps(lm);
+  lm_bq q;
+  bq_load(lm, &q);
+  for (uint32_t i = 0; i < ninit; ++i)
+    if (fh[init[i]] > 0.0) {
+      fh[init[i]] = 0.0;
+      bq_push(&q, 0, init[i]);
+    }
+  double early = -1.0;
+  while (q.live > 0) {
+    uint32_t k;
+    int32_t f = bq_pop(&q, &k);
+    double t = (double)k;
+    if (fstamp[f] == done || t > fh[f]) continue; /* done, or stale */
+    if (t > stop && fh[goal] > stop) { /* hmax(goal) >= t > stop: enough */
+      for (uint32_t b = q.cur; b <= q.hi; ++b) q.head[b] = -1;
+      early = t < fh[goal] ? t : fh[goal];
+      break;
+    }
+    fstamp[f] = done;
+    for (uint32_t j = pof[f], je = pof[f + 1]; j < je; ++j) {
+      int32_t o = pol[j];
+      if (--unsat[o] != 0 || rem[o] >= GOAP__INF) continue;
+      int32_t h = chead[f]; /* jlink(o, f) */
+      choice[o] = f;
+      cprev[o] = -1;
+      cnext[o] = h;
+      if (h >= 0) cprev[h] = o;
+      chead[f] = o;
+      fired[nfired++] = o;
+      double v = t + rem[o];
+      uint32_t kv = (uint32_t)v;
+      for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
+        int32_t g = eff[e];
+        if (v < fh[g]) {
+          fh[g] = v;
+          bq_push(&q, kv, g);
+        }
+      }
+    }
+  }
+  GOAP_ASSERT(q.len <= lm->cap_bq_fact);
+  bq_done(lm);
+  lm->nfired = nfired;
+  return early;
+}
+
+/* lm_hmax_update with the bucket queue: the same propagation, its state in locals. */
+static void lm_hmax_update_buckets(goap__lmcut *lm) {
+  double *fh = lm->hmax;
+  int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
+  int32_t *cprev = lm->choice_prev;
+  const uint32_t *poff = lm->pre_off, *eoff = lm->eff_off;
+  const int32_t *pre = lm->pre, *eff = lm->eff;
+  const double *rem = lm->rem;
+  lm_bq q;
+  bq_load(lm, &q);
+  while (q.live > 0) {
+    uint32_t k;
+    int32_t f = bq_pop(&q, &k);
+    if ((double)k > fh[f]) continue; /* stale */
+    for (int32_t o = chead[f], next; o >= 0; o = next) {
+      next = cnext[o];
+      int32_t best = pre[poff[o]];
+      double hb = fh[best];
+      for (uint32_t j = poff[o] + 1, je = poff[o + 1]; j < je; ++j)
+        if (fh[pre[j]] > hb) {
+          best = pre[j];
+          hb = fh[best];
+        }
+      if (best != f) { /* junlink(o), jlink(o, best) */
+        int32_t n = cnext[o], pr = cprev[o];
+        if (pr >= 0) cnext[pr] = n;
+        else chead[choice[o]] = n;
+        if (n >= 0) cprev[n] = pr;
+        int32_t h = chead[best];
+        choice[o] = best;
+        cprev[o] = -1;
+        cnext[o] = h;
+        if (h >= 0) cprev[h] = o;
+        chead[best] = o;
+      }
+      double v = hb + rem[o]; /* relax_op(o) */
+      uint32_t kv = (uint32_t)v;
+      for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
+        int32_t g = eff[e];
+        if (v < fh[g]) {
+          fh[g] = v;
+          bq_push(&q, kv, g);
+        }
+      }
+    }
+  }
+  GOAP_ASSERT(q.len <= lm->cap_bq_fact);
+  bq_done(lm);
+}
+
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
  * Fills hmax (per fact), unmet and choice (the precondition reached last; -1 for an operator that
  * is not reached or disabled). */
 static double lm_hmax(goap__lmcut *lm, double stop) {
+  if (lm->use_buckets) return lm_hmax_buckets(lm, stop);
   double *fh = lm->hmax;
   memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
-  memset(lm->choice_head, 0xff, lm->nfact * sizeof *lm->choice_head);
+  /* choice and choice_head are -1 but for the operators the last run fired (fired) */
+  for (uint32_t i = 0; i < lm->nfired; ++i) {
+    int32_t o = lm->fired[i];
+    lm->choice_head[lm->choice[o]] = -1;
+    lm->choice[o] = -1;
+  }
+  lm->nfired = 0;
   memcpy(lm->unmet, lm->npre_of_op, lm->nop * sizeof *lm->unmet);
-  memset(lm->choice, 0xff, lm->nop * sizeof *lm->choice); /* -1 unless reached and enabled */
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamps(lm);
@@ -629,6 +820,7 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
       int32_t o = pol[k];
       if (--unsat[o] != 0 || rem[o] >= GOAP__INF) continue;
       jlink(lm, o, f);
+      lm->fired[lm->nfired++] = o;
       double v = t + rem[o];
       for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
         int32_t g = eff[e];
@@ -659,6 +851,10 @@ static inline void relax_op(goap__lmcut *lm, int32_t o) {
  * values only fall and reachability does not change). An operator whose pcf fell gets its
  * largest precondition again (first in its list on ties). */
 static void lm_hmax_update(goap__lmcut *lm) {
+  if (lm->use_buckets) {
+    lm_hmax_update_buckets(lm);
+    return;
+  }
   while (lm->heap_len > 0) {
     double t;
     int32_t f;
@@ -771,6 +967,62 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
   return ncut;
 }
 
+/* For tests (lm.verify): hmax by a plain fixpoint over the operators that can fire, with the
+ * remaining costs, against lm.hmax; and the justification graph: an operator is linked iff it
+ * is reached (enabled, every precondition finite), its choice is a precondition of the
+ * largest hmax, and each choice list holds exactly the operators whose choice it is, with
+ * consistent links. Returns the number of differences. O(nop * depth): tests only. */
+static unsigned long lm_verify(const goap__lmcut *lm) {
+  double *h = lm->hmax_ref;
+  const double *rem = lm->rem;
+  unsigned long bad = 0;
+  for (uint32_t f = 0; f < lm->nfact; ++f) h[f] = GOAP__INF;
+  for (uint32_t i = 0; i < lm->ninit; ++i) h[lm->init[i]] = 0.0;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t o = 0; o < lm->nop; ++o) {
+      if (!lm->op_indexed[o] || rem[o] >= GOAP__INF) continue;
+      double v = 0.0;
+      for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j)
+        if (h[lm->pre[j]] > v) v = h[lm->pre[j]];
+      if (v >= GOAP__INF) continue;
+      v += rem[o];
+      for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e)
+        if (v < h[lm->eff[e]] - 1e-9) {
+          h[lm->eff[e]] = v;
+          changed = 1;
+        }
+    }
+  }
+  for (uint32_t f = 0; f < lm->nfact; ++f)
+    bad += !(h[f] >= GOAP__INF ? lm->hmax[f] >= GOAP__INF : fabs(h[f] - lm->hmax[f]) <= 1e-9);
+  uint32_t linked = 0, listed = 0;
+  for (uint32_t o = 0; o < lm->nop; ++o) {
+    double top = -1.0;
+    int reached = lm->op_indexed[o] && rem[o] < GOAP__INF;
+    for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j)
+      if (h[lm->pre[j]] > top) top = h[lm->pre[j]];
+    reached = reached && top < GOAP__INF;
+    int32_t c = lm->choice[o];
+    if (!reached) {
+      bad += c != -1;
+      continue;
+    }
+    ++linked;
+    int is_pre = 0;
+    for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j) is_pre |= lm->pre[j] == c;
+    bad += !is_pre || c < 0 || fabs(lm->hmax[c] - top) > 1e-9;
+  }
+  for (uint32_t f = 0; f < lm->nfact; ++f)
+    for (int32_t o = lm->choice_head[f], prev = -1; o >= 0; prev = o, o = lm->choice_next[o]) {
+      bad += lm->choice[o] != (int32_t)f || lm->choice_prev[o] != prev;
+      if (++listed > lm->nop) return bad + 1; /* a cycle */
+    }
+  bad += linked != listed;
+  bad += lm->heap_len != 0 || lm->bq_len != 0; /* the queue is empty between runs */
+  return bad;
+}
+
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
 static void lk_add(goap__lmcut *lm, const int32_t *ops, size_t n, double m) {
   if (lm->landmarks_over || lm->nlandmarks + 3 + n > lm->cap_landmarks) {
@@ -852,6 +1104,10 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     ++lm->npartial;
     return h + early;
   }
+  if (lm->verify) {
+    ++lm->verify_runs;
+    lm->verify_mismatch += lm_verify(lm);
+  }
   if (lm->hmax[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->hmax[lm->goalfact] > LM_EPS) {
     /* h + hmax(goal) with the remaining costs is admissible (a cost partition: the cuts so
@@ -912,6 +1168,10 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       relax_op(lm, o);
     }
     lm_hmax_update(lm);
+    if (lm->verify) {
+      ++lm->verify_runs;
+      lm->verify_mismatch += lm_verify(lm);
+    }
   }
   return h;
 }

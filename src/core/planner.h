@@ -141,12 +141,16 @@ typedef struct goap__lmcut {
                                           bucket queue), -1 when absent */
   size_t heap_len;                     /* entries in the heap */
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
-   * is below nbuckets: bucket_head[k] lists (bucket_next/bucket_prev) the queued facts whose
-   * hmax is k */
+   * is below nbuckets: bucket_head[k] is the last entry pushed with value k (-1 none), each
+   * entry x of the pool holding a fact bq_fact[x] and the entry below it, bq_next[x]; entries
+   * are never removed but skipped when stale (see lmcut.c) */
   int use_buckets;                     /* set by each evaluation */
-  uint32_t nbuckets, bucket_cur;
+  uint32_t nbuckets, bucket_cur, bucket_hi;
   int32_t *bucket_head;                /* nbuckets */
-  int32_t *bucket_next, *bucket_prev;  /* nfact */
+  int32_t *bq_fact, *bq_next;          /* the pool: bq_len entries in use */
+  size_t bq_len;
+  int32_t *fired;                      /* nop: the operators whose choice the last hmax set */
+  uint32_t nfired;
   int32_t *zone_list;                  /* nfact: the facts of the goal zone */
   uint32_t *back_mark;                 /* nfact: stamps of the backward reachability search */
   uint32_t back_stamp;
@@ -175,14 +179,20 @@ typedef struct goap__lmcut {
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   unsigned long ninherit;              /* evaluations with inherited landmarks */
+  int verify;                          /* 1: after each full hmax and each update, compare
+                                          hmax and the justification graph with a
+                                          from-scratch fixpoint (lm_verify) */
+  unsigned long verify_runs, verify_mismatch; /* runs checked; facts or operators that differ */
+  double *hmax_ref;                    /* nfact: lm_verify's hmax */
+  uint32_t *op_indexed;                /* nop: 1 when the operator is in pre_of (can fire) */
   /* capacities (elements) of the arrays of the same names */
   size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
   size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cond_fact, cap_cond_sorted;
   size_t cap_cond_fact_cond, cap_cond_fact_op_off, cap_init, cap_hmax, cap_fact_stamp, cap_zone;
   size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
   size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next, cap_choice_prev;
-  size_t cap_bucket_head, cap_bucket_next, cap_bucket_prev, cap_zone_list, cap_back_mark;
-  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf;
+  size_t cap_bucket_head, cap_bq_fact, cap_bq_next, cap_fired, cap_zone_list, cap_back_mark;
+  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf, cap_hmax_ref, cap_op_indexed;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
