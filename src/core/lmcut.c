@@ -81,7 +81,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(pre_off) F(eff_off) F(pre) F(eff) F(guard) F(pre_of_off) F(ach_off) F(pre_of) F(ach)
   F(intval) F(intval_off) F(cond_fact) F(cond_sorted) F(cond_fact_cond) F(cond_fact_op_off)
   F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
-  F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next) F(choice_prev)
+  F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next)
   F(bucket_head) F(bq_fact) F(bq_next) F(fired) F(zone_list) F(back_mark)
   F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf) F(hmax_ref) F(op_indexed)
 #undef F
@@ -381,7 +381,6 @@ goap_status goap__lmcut_build(goap_planner *p) {
     lm->bucket_hi = 0;
   }
   GROW(choice_next, O);
-  GROW(choice_prev, O);
   GROW(npre_of_op, O);
   GROW(hmax_inf, F);
   for (size_t f = 0; f < F; ++f) lm->hmax_inf[f] = GOAP__INF;
@@ -602,22 +601,13 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   }
 }
 
-/* The justification graph: choice_head[f] lists (through choice_next/choice_prev) the operators
- * whose choice (pcf) is f. */
+/* The justification graph: choice_head[f] lists (through choice_next) the operators whose
+ * choice (pcf) is f, the last linked first. An operator leaves a list only while the update
+ * walks that list (it knows the operator before it), so the lists need no back links. */
 static void jlink(goap__lmcut *lm, int32_t o, int32_t f) {
-  int32_t h = lm->choice_head[f];
   lm->choice[o] = f;
-  lm->choice_prev[o] = -1;
-  lm->choice_next[o] = h;
-  if (h >= 0) lm->choice_prev[h] = o;
+  lm->choice_next[o] = lm->choice_head[f];
   lm->choice_head[f] = o;
-}
-
-static void junlink(goap__lmcut *lm, int32_t o) {
-  int32_t n = lm->choice_next[o], pr = lm->choice_prev[o];
-  if (pr >= 0) lm->choice_next[pr] = n;
-  else lm->choice_head[lm->choice[o]] = n;
-  if (n >= 0) lm->choice_prev[n] = pr;
 }
 
 /* The bucket queue held in locals for the two hmax loops below (the compiler keeps them in
@@ -671,7 +661,7 @@ static inline int32_t bq_pop(lm_bq *q, uint32_t *value) {
 static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
   double *fh = lm->hmax;
   int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
-  int32_t *cprev = lm->choice_prev, *fired = lm->fired, *unsat = lm->unmet;
+  int32_t *fired = lm->fired, *unsat = lm->unmet;
   uint32_t *fstamp = lm->fact_stamp;
   const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
   const int32_t *pol = lm->pre_of, *eff = lm->eff, *init = lm->init;
@@ -709,11 +699,8 @@ static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
     for (uint32_t j = pof[f], je = pof[f + 1]; j < je; ++j) {
       int32_t o = pol[j];
       if (--unsat[o] != 0 || rem[o] >= GOAP__INF) continue;
-      int32_t h = chead[f]; /* jlink(o, f) */
-      choice[o] = f;
-      cprev[o] = -1;
-      cnext[o] = h;
-      if (h >= 0) cprev[h] = o;
+      choice[o] = f; /* jlink(o, f) */
+      cnext[o] = chead[f];
       chead[f] = o;
       fired[nfired++] = o;
       double v = t + rem[o];
@@ -737,7 +724,6 @@ static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
 static void lm_hmax_update_buckets(goap__lmcut *lm) {
   double *fh = lm->hmax;
   int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
-  int32_t *cprev = lm->choice_prev;
   const uint32_t *poff = lm->pre_off, *eoff = lm->eff_off;
   const int32_t *pre = lm->pre, *eff = lm->eff;
   const double *rem = lm->rem;
@@ -747,7 +733,7 @@ static void lm_hmax_update_buckets(goap__lmcut *lm) {
     uint32_t k;
     int32_t f = bq_pop(&q, &k);
     if ((double)k > fh[f]) continue; /* stale */
-    for (int32_t o = chead[f], next; o >= 0; o = next) {
+    for (int32_t o = chead[f], next, prev = -1; o >= 0; o = next) {
       next = cnext[o];
       int32_t best = pre[poff[o]];
       double hb = fh[best];
@@ -756,17 +742,14 @@ static void lm_hmax_update_buckets(goap__lmcut *lm) {
           best = pre[j];
           hb = fh[best];
         }
-      if (best != f) { /* junlink(o), jlink(o, best) */
-        int32_t n = cnext[o], pr = cprev[o];
-        if (pr >= 0) cnext[pr] = n;
-        else chead[choice[o]] = n;
-        if (n >= 0) cprev[n] = pr;
-        int32_t h = chead[best];
+      if (best != f) { /* out of f's list (after prev), to the head of best's */
+        if (prev >= 0) cnext[prev] = next;
+        else chead[f] = next;
         choice[o] = best;
-        cprev[o] = -1;
-        cnext[o] = h;
-        if (h >= 0) cprev[h] = o;
+        cnext[o] = chead[best];
         chead[best] = o;
+      } else {
+        prev = o;
       }
       double v = hb + rem[o]; /* relax_op(o) */
       uint32_t kv = (uint32_t)v;
@@ -860,14 +843,17 @@ static void lm_hmax_update(goap__lmcut *lm) {
     int32_t f;
     hpop(lm, &t, &f);
     if (t > lm->hmax[f]) continue; /* stale */
-    for (int32_t o = lm->choice_head[f], next; o >= 0; o = next) {
+    for (int32_t o = lm->choice_head[f], next, prev = -1; o >= 0; o = next) {
       next = lm->choice_next[o];
       int32_t best = lm->pre[lm->pre_off[o]];
       for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
         if (lm->hmax[lm->pre[j]] > lm->hmax[best]) best = lm->pre[j];
-      if (best != f) {
-        junlink(lm, o);
+      if (best != f) { /* out of f's list (after prev) */
+        if (prev >= 0) lm->choice_next[prev] = next;
+        else lm->choice_head[f] = next;
         jlink(lm, o, best);
+      } else {
+        prev = o;
       }
       relax_op(lm, o);
     }
@@ -971,7 +957,7 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
  * remaining costs, against lm.hmax; and the justification graph: an operator is linked iff it
  * is reached (enabled, every precondition finite), its choice is a precondition of the
  * largest hmax, and each choice list holds exactly the operators whose choice it is, with
- * consistent links. Returns the number of differences. O(nop * depth): tests only. */
+ * no cycle. Returns the number of differences. O(nop * depth): tests only. */
 static unsigned long lm_verify(const goap__lmcut *lm) {
   double *h = lm->hmax_ref;
   const double *rem = lm->rem;
@@ -1014,8 +1000,8 @@ static unsigned long lm_verify(const goap__lmcut *lm) {
     bad += !is_pre || c < 0 || fabs(lm->hmax[c] - top) > 1e-9;
   }
   for (uint32_t f = 0; f < lm->nfact; ++f)
-    for (int32_t o = lm->choice_head[f], prev = -1; o >= 0; prev = o, o = lm->choice_next[o]) {
-      bad += lm->choice[o] != (int32_t)f || lm->choice_prev[o] != prev;
+    for (int32_t o = lm->choice_head[f]; o >= 0; o = lm->choice_next[o]) {
+      bad += lm->choice[o] != (int32_t)f;
       if (++listed > lm->nop) return bad + 1; /* a cycle */
     }
   bad += linked != listed;

@@ -129,9 +129,9 @@ typedef struct goap__lmcut {
   int32_t *choice;                     /* nop: see below */
   /* the justification graph: choice[o] is operator o's precondition choice (pcf: the
    * precondition reached last, -1 when unreached); choice_head[f] is the first operator whose
-   * choice is f (-1 none), choice_next/choice_prev link the others */
+   * choice is f (-1 none), choice_next links the others */
   int32_t *choice_head;                /* nfact */
-  int32_t *choice_next, *choice_prev;  /* nop */
+  int32_t *choice_next;                /* nop */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
   uint32_t *cut;                       /* nop: stamps */
   int32_t *cut_ops;                    /* nop: the operators of the current cut */
@@ -190,7 +190,7 @@ typedef struct goap__lmcut {
   size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cond_fact, cap_cond_sorted;
   size_t cap_cond_fact_cond, cap_cond_fact_op_off, cap_init, cap_hmax, cap_fact_stamp, cap_zone;
   size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
-  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next, cap_choice_prev;
+  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next;
   size_t cap_bucket_head, cap_bq_fact, cap_bq_next, cap_fired, cap_zone_list, cap_back_mark;
   size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf, cap_hmax_ref, cap_op_indexed;
 } goap__lmcut;
