@@ -83,7 +83,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
   F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next)
   F(bucket_head) F(bq_fact) F(bq_next) F(fired) F(zone_list) F(back_mark)
-  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf) F(hmax_ref) F(op_indexed)
+  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf) F(hmax_ref) F(op_indexed) F(svar) F(fact_used)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -443,6 +443,19 @@ goap_status goap__lmcut_build(goap_planner *p) {
   build_index(lm, lm->pre_off, lm->pre, orel, lm->pre_of_off, lm->pre_of);
   GROW(hmax_ref, F);
   GROW(op_indexed, O);
+  GROW(fact_used, F);
+  for (uint32_t f = 0; f < F; ++f) lm->fact_used[f] = lm->pre_of_off[f + 1] > lm->pre_of_off[f];
+  GROW(svar, (size_t)V + 1);
+  lm->nsvar = 0;
+  for (int v = 0; v < V; ++v) {
+    const goap__var *var = &d->vars[v];
+    if (var->type == GOAP_INT) continue;
+    goap__lmvar *x = &lm->svar[lm->nsvar++];
+    x->fmask = var->fmask;
+    x->word = var->word;
+    x->shift = var->shift;
+    x->base = 1 + r->fact_off[v];
+  }
   memcpy(lm->op_indexed, orel, O * sizeof *orel);
   build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
   memset(lm->fact_stamp, 0, F * sizeof *lm->fact_stamp);
@@ -1030,12 +1043,14 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
    * auxiliary operators are then useless: disabled) */
   uint32_t ni = 0;
   lm->init[ni++] = 0;
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    if (var->type == GOAP_INT) continue;
-    int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
-                          goap__field_get(s, var->word, var->shift, var->fmask));
-    if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
+  {
+    const goap__lmvar *sv = lm->svar;
+    const unsigned char *used = lm->fact_used;
+    int32_t *init = lm->init;
+    for (uint32_t i = 0, n = lm->nsvar; i < n; ++i) {
+      uint32_t f = sv[i].base + (uint32_t)goap__field_get(s, sv[i].word, sv[i].shift, sv[i].fmask);
+      if (used[f]) init[ni++] = (int32_t)f; /* else never used */
+    }
   }
   /* the operators usable in this request and in this state, at their costs */
   if (d->nactions) memcpy(lm->rem, lm->op_cost, (size_t)d->nactions * sizeof *lm->rem);

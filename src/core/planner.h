@@ -101,6 +101,12 @@ typedef struct goap__relax {
   uint32_t pref_gen;
 } goap__relax;
 
+/* A bool/enum variable as LM-cut reads it from a state: its value's fact is base + value. */
+typedef struct goap__lmvar {
+  uint64_t fmask;
+  uint32_t word, shift, base;
+} goap__lmvar;
+
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
  * cap_* are capacities in elements. */
 typedef struct goap__lmcut {
@@ -121,6 +127,9 @@ typedef struct goap__lmcut {
   goap__rcond *cond_fact_cond;         /* ncond_facts: the condition of each condition fact */
   uint32_t *cond_fact_op_off;          /* ncond_facts + 1: its auxiliary operators (contiguous) */
   int32_t *init;                       /* nfact: the facts true in the evaluated state */
+  goap__lmvar *svar;                   /* the bool/enum variables in order (nsvar) */
+  uint32_t nsvar;
+  unsigned char *fact_used;            /* nfact: 1 when some operator that can fire needs it */
   uint32_t ninit;
   double *hmax;                        /* nfact: each fact's hmax */
   uint32_t *fact_stamp, *zone;         /* nfact: stamps (hmax done; in the goal zone) */
@@ -192,7 +201,8 @@ typedef struct goap__lmcut {
   size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
   size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next;
   size_t cap_bucket_head, cap_bq_fact, cap_bq_next, cap_fired, cap_zone_list, cap_back_mark;
-  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf, cap_hmax_ref, cap_op_indexed;
+  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf, cap_hmax_ref, cap_op_indexed,
+      cap_svar, cap_fact_used;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
