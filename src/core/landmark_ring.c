@@ -52,16 +52,6 @@ goap_status goap__lm_ring_setup(goap_planner *p) {
       goap__planner_grow(p, (void **)&lr->inherited, &lr->cap_inherited, p->lm.cap_landmarks,
                          sizeof *lr->inherited);
   if (st != GOAP_OK) return st;
-  if (p->sym.on) {
-    size_t na = (size_t)p->d->nactions + 1, s0 = lr->cap_map_stamp;
-    st = goap__planner_grow(p, (void **)&lr->map_to, &lr->cap_map_to, na, sizeof *lr->map_to);
-    if (st == GOAP_OK)
-      st = goap__planner_grow(p, (void **)&lr->map_stamp, &lr->cap_map_stamp, na,
-                              sizeof *lr->map_stamp);
-    if (st != GOAP_OK) return st;
-    if (lr->cap_map_stamp > s0)
-      memset(lr->map_stamp + s0, 0, (lr->cap_map_stamp - s0) * sizeof *lr->map_stamp);
-  }
   if (++lr->req == 0) { /* wrapped: forget every entry */
     memset(lr->cache, 0, lr->cap_cache * sizeof *lr->cache);
     lr->req = 1;
@@ -157,30 +147,13 @@ void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
     }
     i += len;
   }
-  if (slots && goap__sym_succ_perm(p, p->nodes.states + (size_t)par * p->stride, a, p->sym.pi)) {
-    int memo = lr->cap_map_stamp > (size_t)p->d->nactions;
-    if (memo && ++lr->map_gen == 0) { /* wrapped: forget every mapping */
-      memset(lr->map_stamp, 0, lr->cap_map_stamp * sizeof *lr->map_stamp);
-      lr->map_gen = 1;
-    }
-    uint32_t gen = lr->map_gen;
+  if (slots && goap__sym_succ_perm(p, p->nodes.states + (size_t)par * p->stride, a, p->sym.pi))
     for (size_t i = 0; i < w;) {
       size_t len = 3 + (size_t)lr->inherited[i];
-      for (size_t k = 3; k < len; ++k) {
-        int32_t x = lr->inherited[i + k];
-        if (!memo) {
-          lr->inherited[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, x);
-        } else {
-          if (lr->map_stamp[x] != gen) {
-            lr->map_stamp[x] = gen;
-            lr->map_to[x] = goap__sym_map_action(&p->sym, p->sym.pi, x);
-          }
-          lr->inherited[i + k] = lr->map_to[x];
-        }
-      }
+      for (size_t k = 3; k < len; ++k)
+        lr->inherited[i + k] = goap__sym_map_action(&p->sym, p->sym.pi, lr->inherited[i + k]);
       i += len;
     }
-  }
   p->lm.start_landmarks = lr->inherited;
   p->lm.nstart_landmarks = w;
 }

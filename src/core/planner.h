@@ -428,27 +428,16 @@ typedef struct goap__landmark_ring {
   size_t max_words;          /* the size it may double to (0: LR_MAX_WORDS) */
   int32_t *inherited;        /* scratch: an evaluation's inherited landmarks */
   size_t cap_inherited;
-  /* orbit search: map_to[a] is action a mapped by the current permutation when
-   * map_stamp[a] == map_gen (each inheritance maps an action once) */
-  int32_t *map_to;
-  uint32_t *map_stamp;
-  uint32_t map_gen;
-  size_t cap_map_to, cap_map_stamp;
 } goap__landmark_ring;
 
 static inline void goap__landmark_ring_free(goap__landmark_ring *r, const goap_allocator *a) {
   goap__free(a, r->ring, r->cap_ring * sizeof *r->ring);
   goap__free(a, r->cache, r->cap_cache * sizeof *r->cache);
   goap__free(a, r->inherited, r->cap_inherited * sizeof *r->inherited);
-  goap__free(a, r->map_to, r->cap_map_to * sizeof *r->map_to);
-  goap__free(a, r->map_stamp, r->cap_map_stamp * sizeof *r->map_stamp);
   r->ring = NULL;
   r->cache = NULL;
   r->inherited = NULL;
-  r->map_to = NULL;
-  r->map_stamp = NULL;
-  r->cap_ring = r->cap_cache = r->cap_inherited = r->cap_map_to = r->cap_map_stamp = 0;
-  r->map_gen = 0;
+  r->cap_ring = r->cap_cache = r->cap_inherited = 0;
 }
 
 /* Strong stubborn sets (GOAP_REQUEST_STUBBORN, stubborn.c): partial-order pruning of forward
