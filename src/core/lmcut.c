@@ -55,9 +55,17 @@
  * The request's operator costs (op_cost) and precondition counts (npre_of_op) are copied from
  * arrays made at build time rather than recomputed per evaluation.
  *
+ * Per-evaluation overheads (issue 18): the bucket queue pushes a lowered fact again instead of
+ * unlinking it (stale entries are skipped; a pool sized at build bounds the entries), the two
+ * hmax loops keep their queue in locals, the justification graph is reset from the list of
+ * operators the last run fired (not by clearing every operator) and its lists are singly
+ * linked. The values are the same as before: same facts taken out in the same order, so the
+ * same choices and cuts (test_lmcut checks every run against a from-scratch fixpoint).
+ *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
- * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
- * bucket and by operator ids in a cut (deterministic).
+ * a build never allocates; ties are broken by fact ids in the heap, last in first out in a
+ * bucket, and by operator ids in a cut (deterministic); between runs the queue is empty
+ * and choice/choice_head are -1 except for the operators in fired and their choices.
  */
 #include <math.h>
 #include <stdlib.h>
