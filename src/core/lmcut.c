@@ -57,15 +57,15 @@
  *
  * Per-evaluation overheads (issue 18): the bucket queue pushes a lowered fact again instead of
  * unlinking it (stale entries are skipped; a pool sized at build bounds the entries), the two
- * hmax loops keep their queue in locals, the justification graph is reset from the list of
- * operators the last run fired (not by clearing every operator) and its lists are singly
- * linked. The values are the same as before: same facts taken out in the same order, so the
- * same choices and cuts (test_lmcut checks every run against a from-scratch fixpoint).
+ * hmax loops keep their queue in locals, the justification graph is not cleared between runs
+ * (an operator's choice counts only when it fired: fired(); a fact's list is emptied when the
+ * fact is taken out) and its lists are singly linked. The values are the same as before:
+ * same facts taken out in the same order, so the same choices and cuts (test_lmcut checks
+ * every run against a from-scratch fixpoint).
  *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
  * a build never allocates; ties are broken by fact ids in the heap, last in first out in a
- * bucket, and by operator ids in a cut (deterministic); between runs the queue is empty
- * and choice/choice_head are -1 except for the operators in fired and their choices.
+ * bucket, and by operator ids in a cut (deterministic); between runs the queue is empty.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -90,7 +90,7 @@ void goap__lmcut_free(goap_planner *p) {
   F(intval) F(intval_off) F(cond_fact) F(cond_sorted) F(cond_fact_cond) F(cond_fact_op_off)
   F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
   F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next)
-  F(bucket_head) F(bq_fact) F(bq_next) F(fired) F(zone_list) F(back_mark)
+  F(bucket_head) F(bq_fact) F(bq_next) F(zone_list) F(back_mark)
   F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf) F(hmax_ref) F(op_indexed) F(svar) F(fact_used)
 #undef F
   memset(lm, 0, sizeof *lm);
@@ -373,7 +373,6 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(init, F);
   GROW(zone_list, F);
   GROW(back_mark, F);
-  GROW(fired, O);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
    * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
   {
@@ -474,7 +473,6 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->heap_pos, 0xff, F * sizeof *lm->heap_pos);
   memset(lm->choice, 0xff, O * sizeof *lm->choice);
   memset(lm->choice_head, 0xff, F * sizeof *lm->choice_head);
-  lm->nfired = 0;
   /* the bucket queue's pool: the most entries pushed before the queue is empty again. A full
    * hmax pushes the state's facts and at most each effect of each operator once (an operator
    * fires once); an update (lm_hmax_update) relaxes a cut operator once and an operator again
@@ -622,6 +620,13 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   }
 }
 
+/* 1 when operator o fired in the last full hmax (every precondition reached, enabled): only
+ * then are choice[o] and its place in a choice list current (others keep an earlier run's;
+ * choice_head[f] is current for each fact taken out, that is each with a finite hmax). */
+static inline int fired(const goap__lmcut *lm, int32_t o) {
+  return lm->unmet[o] == 0 && lm->rem[o] < GOAP__INF;
+}
+
 /* The justification graph: choice_head[f] lists (through choice_next) the operators whose
  * choice (pcf) is f, the last linked first. An operator leaves a list only while the update
  * walks that list (it knows the operator before it), so the lists need no back links. */
@@ -682,19 +687,13 @@ static inline int32_t bq_pop(lm_bq *q, uint32_t *value) {
 static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
   double *fh = lm->hmax;
   int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
-  int32_t *fired = lm->fired, *unsat = lm->unmet;
+  int32_t *unsat = lm->unmet;
   uint32_t *fstamp = lm->fact_stamp;
   const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
   const int32_t *pol = lm->pre_of, *eff = lm->eff, *init = lm->init;
   const double *rem = lm->rem;
   const int32_t goal = (int32_t)lm->goalfact;
-  uint32_t nfired = lm->nfired, ninit = lm->ninit;
-  for (uint32_t i = 0; i < nfired; ++i) {
-    int32_t o = fired[i];
-    chead[choice[o]] = -1;
-    choice[o] = -1;
-  }
-  nfired = 0;
+  uint32_t ninit = lm->ninit;
   memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh);
   memcpy(unsat, lm->npre_of_op, lm->nop * sizeof *unsat);
   uint32_t done = next_stamps(lm);
@@ -717,13 +716,13 @@ static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
       break;
     }
     fstamp[f] = done;
+    chead[f] = -1; /* (its list of an earlier run) */
     for (uint32_t j = pof[f], je = pof[f + 1]; j < je; ++j) {
       int32_t o = pol[j];
       if (--unsat[o] != 0 || rem[o] >= GOAP__INF) continue;
       choice[o] = f; /* jlink(o, f) */
       cnext[o] = chead[f];
       chead[f] = o;
-      fired[nfired++] = o;
       double v = t + rem[o];
       uint32_t kv = (uint32_t)v;
       for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
@@ -737,7 +736,6 @@ static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
   }
   GOAP_ASSERT(q.len <= lm->cap_bq_fact);
   bq_done(lm);
-  lm->nfired = nfired;
   return early;
 }
 
@@ -788,19 +786,12 @@ static void lm_hmax_update_buckets(goap__lmcut *lm) {
 }
 
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
- * Fills hmax (per fact), unmet and choice (the precondition reached last; -1 for an operator that
- * is not reached or disabled). */
+ * Fills hmax (per fact), unmet and choice (the precondition reached last) of the operators
+ * that fire (see fired()); choice_head[f] of each fact taken out. */
 static double lm_hmax(goap__lmcut *lm, double stop) {
   if (lm->use_buckets) return lm_hmax_buckets(lm, stop);
   double *fh = lm->hmax;
   memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
-  /* choice and choice_head are -1 but for the operators the last run fired (fired) */
-  for (uint32_t i = 0; i < lm->nfired; ++i) {
-    int32_t o = lm->fired[i];
-    lm->choice_head[lm->choice[o]] = -1;
-    lm->choice[o] = -1;
-  }
-  lm->nfired = 0;
   memcpy(lm->unmet, lm->npre_of_op, lm->nop * sizeof *lm->unmet);
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
@@ -819,12 +810,12 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
       return t < fh[lm->goalfact] ? t : fh[lm->goalfact];
     }
     lm->fact_stamp[f] = done;
+    lm->choice_head[f] = -1; /* (its list of an earlier run) */
     /* bounds read once: the stores below (int32 arrays) could alias them for the compiler */
     for (uint32_t k = pof[f], ke = pof[f + 1]; k < ke; ++k) {
       int32_t o = pol[k];
       if (--unsat[o] != 0 || rem[o] >= GOAP__INF) continue;
       jlink(lm, o, f);
-      lm->fired[lm->nfired++] = o;
       double v = t + rem[o];
       for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
         int32_t g = eff[e];
@@ -938,8 +929,10 @@ static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, ui
       return 1;
     }
     for (uint32_t k = lm->ach_off[x]; k < lm->ach_off[x + 1]; ++k) {
-      int32_t y = lm->choice[lm->ach[k]];
-      if (y < 0 || lm->zone[y] == zs || lm->back_mark[y] == bs || lm->fact_stamp[y] == ns) continue;
+      int32_t a = lm->ach[k];
+      if (!fired(lm, a)) continue;
+      int32_t y = lm->choice[a];
+      if (lm->zone[y] == zs || lm->back_mark[y] == bs || lm->fact_stamp[y] == ns) continue;
       lm->back_mark[y] = bs;
       lm->stack[tail++] = y;
     }
@@ -962,8 +955,9 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
     int32_t z = lm->zone_list[i];
     for (uint32_t k = lm->ach_off[z]; k < lm->ach_off[z + 1]; ++k) {
       int32_t o = lm->ach[k];
+      if (!fired(lm, o)) continue;
       int32_t q = lm->choice[o];
-      if (q < 0 || lm->zone[q] == zs || lm->cut[o] == zs) continue;
+      if (lm->zone[q] == zs || lm->cut[o] == zs) continue;
       if (lm->hmax[q] < H || lm->fact_stamp[q] == ys ||
           (lm->fact_stamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
         lm->cut[o] = zs;
@@ -1012,16 +1006,17 @@ static unsigned long lm_verify(const goap__lmcut *lm) {
     reached = reached && top < GOAP__INF;
     int32_t c = lm->choice[o];
     if (!reached) {
-      bad += c != -1;
+      bad += fired(lm, (int32_t)o) != 0;
       continue;
     }
+    bad += fired(lm, (int32_t)o) == 0;
     ++linked;
     int is_pre = 0;
     for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j) is_pre |= lm->pre[j] == c;
     bad += !is_pre || c < 0 || fabs(lm->hmax[c] - top) > 1e-9;
   }
   for (uint32_t f = 0; f < lm->nfact; ++f)
-    for (int32_t o = lm->choice_head[f]; o >= 0; o = lm->choice_next[o]) {
+    for (int32_t o = h[f] < GOAP__INF ? lm->choice_head[f] : -1; o >= 0; o = lm->choice_next[o]) {
       bad += lm->choice[o] != (int32_t)f;
       if (++listed > lm->nop) return bad + 1; /* a cycle */
     }
@@ -1137,8 +1132,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       lm->zone_list[nz++] = f;
       for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
         int32_t o = lm->ach[k];
+        if (lm->rem[o] > 0.0 || lm->unmet[o] != 0) continue; /* costly, or not fired */
         int32_t q = lm->choice[o];
-        if (q < 0 || lm->rem[o] > 0.0) continue;
         if (lm->zone[q] == zs) continue;
         lm->zone[q] = zs;
         lm->stack[top++] = q;

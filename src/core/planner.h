@@ -158,8 +158,6 @@ typedef struct goap__lmcut {
   int32_t *bucket_head;                /* nbuckets */
   int32_t *bq_fact, *bq_next;          /* the pool: bq_len entries in use */
   size_t bq_len;
-  int32_t *fired;                      /* nop: the operators whose choice the last hmax set */
-  uint32_t nfired;
   int32_t *zone_list;                  /* nfact: the facts of the goal zone */
   uint32_t *back_mark;                 /* nfact: stamps of the backward reachability search */
   uint32_t back_stamp;
@@ -200,7 +198,7 @@ typedef struct goap__lmcut {
   size_t cap_cond_fact_cond, cap_cond_fact_op_off, cap_init, cap_hmax, cap_fact_stamp, cap_zone;
   size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
   size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next;
-  size_t cap_bucket_head, cap_bq_fact, cap_bq_next, cap_fired, cap_zone_list, cap_back_mark;
+  size_t cap_bucket_head, cap_bq_fact, cap_bq_next, cap_zone_list, cap_back_mark;
   size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf, cap_hmax_ref, cap_op_indexed,
       cap_svar, cap_fact_used;
 } goap__lmcut;
