@@ -137,8 +137,9 @@ typedef struct goap__lmcut {
   int32_t *unmet;                      /* nop: preconditions not reached yet */
   int32_t *choice;                     /* nop: see below */
   /* the justification graph: choice[o] is operator o's precondition choice (pcf: the
-   * precondition reached last, -1 when unreached); choice_head[f] is the first operator whose
-   * choice is f (-1 none), choice_next links the others */
+   * precondition reached last), current only when o fired in the last full hmax (fired() in
+   * lmcut.c); choice_head[f] is the first operator whose choice is f (-1 none; current for
+   * the facts of finite hmax), choice_next links the others */
   int32_t *choice_head;                /* nfact */
   int32_t *choice_next;                /* nop */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
@@ -146,9 +147,10 @@ typedef struct goap__lmcut {
   int32_t *cut_ops;                    /* nop: the operators of the current cut */
   double *heap_value;                  /* heap: values */
   int32_t *heap_fact;                  /* heap: facts */
-  int32_t *heap_pos;                   /* nfact: a fact's heap position (its bucket with the
-                                          bucket queue), -1 when absent */
-  size_t heap_len;                     /* entries in the heap */
+  int32_t *heap_pos;                   /* nfact: a fact's heap position, -1 when absent
+                                          (the bucket queue does not use it) */
+  size_t heap_len;                     /* entries in the heap (or the bucket queue's
+                                          entries, stale ones included) */
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
    * is below nbuckets: bucket_head[k] is the last entry pushed with value k (-1 none), each
    * entry x of the pool holding a fact bq_fact[x] and the entry below it, bq_next[x]; entries
