@@ -8,11 +8,13 @@
  *    values between hmax and the optimum on random int/bool tasks, and each is really used;
  *  - each cut found from the zone's side (backwards, the default) is the cut found by the
  *    forward search of its definition: the values are identical;
- *  - the incremental steps (the hmax update after each cut, the justification graph reset
- *    from the operators the last run fired, the bucket queue that skips stale entries) leave
+ *  - the incremental steps (the hmax update after each cut, the justification graph kept
+ *    between runs with only fired operators' choices counting, the bucket queue that skips
+ *    stale entries and is emptied when a run stops early) leave
  *    the hmax values and the graph a from-scratch fixpoint gives, after every run of every
  *    evaluation of a sequence of states on one planner, and each value equals that of a
- *    fresh planner evaluating only that state.
+ *    fresh planner evaluating only that state (also right after an evaluation that stopped
+ *    early, its queue emptied mid-run).
  * The optimum of each random state comes from a second planner (A* with the zero heuristic).
  */
 #include <goap/goap.h>
@@ -292,7 +294,8 @@ TEST(lmcut_bucket_queue_and_heap_admissible) {
  * hmax and after each incremental update with a from-scratch fixpoint, and each value must
  * equal that of a fresh planner that evaluates only that state. Starting again from the
  * state's own landmarks (a complete cost partition) must give the same value. */
-static int incremental_states(int whole, unsigned long *runs, long *checked, long *cuts) {
+static int incremental_states(int whole, unsigned long *runs, long *checked, long *cuts,
+                              long *partial) {
   int failed = 0;
   for (uint64_t seed = 1; seed <= 120 && !failed; ++seed) {
     rtask t;
@@ -313,6 +316,15 @@ static int incremental_states(int whole, unsigned long *runs, long *checked, lon
     for (int k = 0; k < 30 && !failed; ++k) {
       for (int v = 0; v < NB + NI; ++v) goap_state_set(t.d, s, v, (int32_t)rnd(&r, v < NB ? 2 : 5));
       unsigned long bad = t.p->lm.verify_mismatch, nr = t.p->lm.verify_runs;
+      /* first an evaluation that stops early (its queue emptied mid-run), every other state */
+      if (k % 2) {
+        t.p->lm.stop_on = 1;
+        t.p->lm.stop = (double)(k % 4);
+        (void)goap__lmcut_eval(t.p, s);
+        *partial += t.p->lm.partial;
+        t.p->lm.stop_on = 0;
+        nr = t.p->lm.verify_runs;
+      }
       double h = goap__lmcut_eval(t.p, s);
       if (t.p->lm.verify_runs > nr) *cuts += (long)(t.p->lm.verify_runs - nr) - 1; /* updates */
       /* from the state's own landmarks: every cut is there, nothing is left to find */
@@ -348,15 +360,16 @@ static int incremental_states(int whole, unsigned long *runs, long *checked, lon
 
 TEST(lmcut_incremental_steps_match_a_fresh_computation) {
   unsigned long runs = 0;
-  long checked = 0, cuts = 0;
-  CHECK(!incremental_states(1, &runs, &checked, &cuts));
+  long checked = 0, cuts = 0, partial = 0;
+  CHECK(!incremental_states(1, &runs, &checked, &cuts, &partial));
   long checked_whole = checked;
-  CHECK(!incremental_states(0, &runs, &checked, &cuts));
+  CHECK(!incremental_states(0, &runs, &checked, &cuts, &partial));
+  CHECK(partial > 100); /* evaluations that stopped early came before many of them */
   CHECK(checked_whole > 500 && checked - checked_whole > 500);
   CHECK(cuts > 1000);                /* many incremental updates were checked */
   CHECK(runs > (unsigned long)cuts); /* and the full hmax runs */
-  printf("lmcut: %ld states, %ld updates, %lu runs checked against the fixpoint\n", checked,
-         cuts, runs);
+  printf("lmcut: %ld states, %ld updates, %lu runs checked against the fixpoint, %ld after an "
+         "early stop\n", checked, cuts, runs, partial);
 }
 
 TEST_MAIN(TEST_ENTRY(lmcut_equal_conditions_share_a_fact),

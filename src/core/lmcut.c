@@ -396,7 +396,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
   {
-    double sum = 0.0;
+    double sum = 0.0, top = 0.0;
     int whole = 1;
     for (int a = 0; a < A; ++a) {
       double c = (p->aflag[a] & 8u) ? p->acost[a] : GOAP__INF;
@@ -405,8 +405,10 @@ goap_status goap__lmcut_build(goap_planner *p) {
       if (c < GOAP__INF) {
         sum += c;
         whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
+        if (c > top) top = c;
       }
     }
+    lm->max_cost = whole && top < 65536.0 ? (uint32_t)top : 0;
     lm->op_cost_whole = whole && sum + 1.0 < (double)lm->nbuckets;
   }
   GROW(heap_fact, F + 1);
@@ -642,7 +644,7 @@ static void jlink(goap__lmcut *lm, int32_t o, int32_t f) {
 typedef struct {
   int32_t *head, *fact, *next;
   size_t len, live; /* pool entries used; entries not taken out yet (stale ones included) */
-  uint32_t cur, hi;
+  uint32_t cur;
 } lm_bq;
 
 static inline void bq_load(const goap__lmcut *lm, lm_bq *q) {
@@ -652,7 +654,6 @@ static inline void bq_load(const goap__lmcut *lm, lm_bq *q) {
   q->len = lm->bq_len;
   q->live = lm->heap_len;
   q->cur = lm->bucket_cur;
-  q->hi = lm->bucket_hi;
 }
 
 /* The queue is empty (every entry taken out, or the buckets from cur to hi cleared). */
@@ -667,7 +668,6 @@ static inline void bq_push(lm_bq *q, uint32_t k, int32_t f) {
   q->next[x] = q->head[k];
   q->head[k] = (int32_t)x;
   if (k < q->cur) q->cur = k;
-  if (k > q->hi) q->hi = k;
   ++q->live;
 }
 
@@ -688,7 +688,6 @@ static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
   double *fh = lm->hmax;
   int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
   int32_t *unsat = lm->unmet;
-  uint32_t *fstamp = lm->fact_stamp;
   const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
   const int32_t *pol = lm->pre_of, *eff = lm->eff, *init = lm->init;
   const double *rem = lm->rem;
@@ -696,7 +695,6 @@ static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
   uint32_t ninit = lm->ninit;
   memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh);
   memcpy(unsat, lm->npre_of_op, lm->nop * sizeof *unsat);
-  uint32_t done = next_stamps(lm);
   lm_bq q;
   bq_load(lm, &q);
   for (uint32_t i = 0; i < ninit; ++i)
@@ -709,13 +707,17 @@ static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
     uint32_t k;
     int32_t f = bq_pop(&q, &k);
     double t = (double)k;
-    if (fstamp[f] == done || t > fh[f]) continue; /* done, or stale */
+    /* stale (a fact taken out is never pushed again: its value is the lowest queued, and
+     * pushes only lower a value; its other entries are above it) */
+    if (t > fh[f]) continue;
     if (t > stop && fh[goal] > stop) { /* hmax(goal) >= t > stop: enough */
-      for (uint32_t b = q.cur; b <= q.hi; ++b) q.head[b] = -1;
+      /* every entry lies in buckets k to k + max_cost (pushed from a fact taken out at
+       * k or below, at most an action's cost higher) */
+      uint32_t top = lm->nbuckets - 1 - k > lm->max_cost ? k + lm->max_cost : lm->nbuckets - 1;
+      for (uint32_t b = q.cur; b <= top; ++b) q.head[b] = -1;
       early = t < fh[goal] ? t : fh[goal];
       break;
     }
-    fstamp[f] = done;
     chead[f] = -1; /* (its list of an earlier run) */
     for (uint32_t j = pof[f], je = pof[f + 1]; j < je; ++j) {
       int32_t o = pol[j];
@@ -1022,6 +1024,8 @@ static unsigned long lm_verify(const goap__lmcut *lm) {
     }
   bad += linked != listed;
   bad += lm->heap_len != 0 || lm->bq_len != 0; /* the queue is empty between runs */
+  if (lm->use_buckets)
+    for (uint32_t k = 0; k < lm->nbuckets; ++k) bad += lm->bucket_head[k] != -1;
   return bad;
 }
 

@@ -179,6 +179,7 @@ typedef struct goap__lmcut {
   double *op_cost;                     /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
   int op_cost_whole;                   /* 1: whole costs, the bucket queue applies */
+  uint32_t max_cost;                   /* then: the largest finite action cost */
   int32_t *npre_of_op;                 /* nop: each operator's precondition count */
   double *hmax_inf;                    /* nfact: GOAP__INF each (copied to start an hmax) */
   /* for tests */
