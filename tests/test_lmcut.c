@@ -7,7 +7,14 @@
  *  - the bucket queue (whole costs) and the binary heap (any costs) both give admissible
  *    values between hmax and the optimum on random int/bool tasks, and each is really used;
  *  - each cut found from the zone's side (backwards, the default) is the cut found by the
- *    forward search of its definition: the values are identical.
+ *    forward search of its definition: the values are identical;
+ *  - the incremental steps (the hmax update after each cut, the justification graph kept
+ *    between runs with only fired operators' choices counting, the bucket queue that skips
+ *    stale entries and is emptied when a run stops early) leave
+ *    the hmax values and the graph a from-scratch fixpoint gives, after every run of every
+ *    evaluation of a sequence of states on one planner, and each value equals that of a
+ *    fresh planner evaluating only that state (also right after an evaluation that stopped
+ *    early, its queue emptied mid-run).
  * The optimum of each random state comes from a second planner (A* with the zero heuristic).
  */
 #include <goap/goap.h>
@@ -282,5 +289,89 @@ TEST(lmcut_bucket_queue_and_heap_admissible) {
          "searches)\n", checked, checked2, buckets, strict, backward);
 }
 
+/* One planner evaluates a sequence of random states (what an evaluation leaves behind is
+ * reused by the next); lm.verify compares hmax and the justification graph after the first
+ * hmax and after each incremental update with a from-scratch fixpoint, and each value must
+ * equal that of a fresh planner that evaluates only that state. Starting again from the
+ * state's own landmarks (a complete cost partition) must give the same value. */
+static int incremental_states(int whole, unsigned long *runs, long *checked, long *cuts,
+                              long *partial) {
+  int failed = 0;
+  for (uint64_t seed = 1; seed <= 120 && !failed; ++seed) {
+    rtask t;
+    memset(&t, 0, sizeof t);
+    goap_planner *fresh = NULL;
+    if (!rtask_make(&t, seed + (whole ? 500000u : 600000u), whole)) {
+      rtask_free(&t);
+      continue;
+    }
+    goap_word s[4];
+    rng r = {seed * 0x2545f4914f6cdd1dull + 3u};
+    goap_state_init(t.d, s);
+    if (!begin_lmcut(t.p, s, t.want, t.nwant)) {
+      rtask_free(&t);
+      continue;
+    }
+    t.p->lm.verify = 1;
+    for (int k = 0; k < 30 && !failed; ++k) {
+      for (int v = 0; v < NB + NI; ++v) goap_state_set(t.d, s, v, (int32_t)rnd(&r, v < NB ? 2 : 5));
+      unsigned long bad = t.p->lm.verify_mismatch, nr = t.p->lm.verify_runs;
+      /* first an evaluation that stops early (its queue emptied mid-run), every other state */
+      if (k % 2) {
+        t.p->lm.stop_on = 1;
+        t.p->lm.stop = (double)(k % 4);
+        (void)goap__lmcut_eval(t.p, s);
+        *partial += t.p->lm.partial;
+        t.p->lm.stop_on = 0;
+        nr = t.p->lm.verify_runs;
+      }
+      double h = goap__lmcut_eval(t.p, s);
+      if (t.p->lm.verify_runs > nr) *cuts += (long)(t.p->lm.verify_runs - nr) - 1; /* updates */
+      /* from the state's own landmarks: every cut is there, nothing is left to find */
+      int32_t own[256];
+      size_t n = t.p->lm.nlandmarks;
+      double h2 = h;
+      if (h < GOAP__INF && !t.p->lm.landmarks_over && n <= 256) {
+        memcpy(own, t.p->lm.landmarks, n * sizeof *own);
+        t.p->lm.start_landmarks = own;
+        t.p->lm.nstart_landmarks = n;
+        h2 = goap__lmcut_eval(t.p, s);
+        t.p->lm.start_landmarks = NULL;
+      }
+      goap_planner_create(t.d, NULL, &fresh);
+      double hf = -1.0;
+      if (fresh && begin_lmcut(fresh, s, t.want, t.nwant)) hf = goap__lmcut_eval(fresh, s);
+      goap_planner_destroy(fresh);
+      fresh = NULL;
+      if (t.p->lm.verify_mismatch != bad || hf != h || fabs(h2 - h) > 1e-9) {
+        fprintf(stderr, "seed %llu state %d (%s costs): %lu differences from the fixpoint, "
+                "value %g, fresh planner %g, from its own landmarks %g\n",
+                (unsigned long long)seed, k, whole ? "whole" : "fractional",
+                t.p->lm.verify_mismatch - bad, h, hf, h2);
+        failed = 1;
+      }
+      ++*checked;
+    }
+    *runs += t.p->lm.verify_runs;
+    rtask_free(&t);
+  }
+  return failed;
+}
+
+TEST(lmcut_incremental_steps_match_a_fresh_computation) {
+  unsigned long runs = 0;
+  long checked = 0, cuts = 0, partial = 0;
+  CHECK(!incremental_states(1, &runs, &checked, &cuts, &partial));
+  long checked_whole = checked;
+  CHECK(!incremental_states(0, &runs, &checked, &cuts, &partial));
+  CHECK(partial > 100); /* evaluations that stopped early came before many of them */
+  CHECK(checked_whole > 500 && checked - checked_whole > 500);
+  CHECK(cuts > 1000);                /* many incremental updates were checked */
+  CHECK(runs > (unsigned long)cuts); /* and the full hmax runs */
+  printf("lmcut: %ld states, %ld updates, %lu runs checked against the fixpoint, %ld after an "
+         "early stop\n", checked, cuts, runs, partial);
+}
+
 TEST_MAIN(TEST_ENTRY(lmcut_equal_conditions_share_a_fact),
-          TEST_ENTRY(lmcut_bucket_queue_and_heap_admissible))
+          TEST_ENTRY(lmcut_bucket_queue_and_heap_admissible),
+          TEST_ENTRY(lmcut_incremental_steps_match_a_fresh_computation))

@@ -116,6 +116,14 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
   e->req = lr->req;
 }
 
+/* 1 when a is among ops[0..n): no early exit, so that the compiler can compare several
+ * at once (a landmark rarely holds the action: most are read to their end anyway). */
+static inline int holds(const int32_t *ops, size_t n, int32_t a) {
+  int has = 0;
+  for (size_t k = 0; k < n; ++k) has |= ops[k] == a;
+  return has;
+}
+
 /* Sets lm.start_landmarks to the landmarks node n inherits from its parent (none when not recorded). */
 void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
   goap__landmark_ring *lr = &p->lm_ring;
@@ -131,9 +139,7 @@ void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
   int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
   for (size_t i = 0; i < elen;) {
     size_t len = 3 + (size_t)src[i];
-    int has = 0;
-    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
-    if (!has) {
+    if (!holds(src + i + 3, len - 3, a)) {
       memcpy(lr->inherited + w, src + i, len * sizeof *src);
       if (p->sym.on)
         for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.act_slot[src[i + k]] >= 0;

@@ -101,6 +101,12 @@ typedef struct goap__relax {
   uint32_t pref_gen;
 } goap__relax;
 
+/* A bool/enum variable as LM-cut reads it from a state: its value's fact is base + value. */
+typedef struct goap__lmvar {
+  uint64_t fmask;
+  uint32_t word, shift, base;
+} goap__lmvar;
+
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
  * cap_* are capacities in elements. */
 typedef struct goap__lmcut {
@@ -121,6 +127,9 @@ typedef struct goap__lmcut {
   goap__rcond *cond_fact_cond;         /* ncond_facts: the condition of each condition fact */
   uint32_t *cond_fact_op_off;          /* ncond_facts + 1: its auxiliary operators (contiguous) */
   int32_t *init;                       /* nfact: the facts true in the evaluated state */
+  goap__lmvar *svar;                   /* the bool/enum variables in order (nsvar) */
+  uint32_t nsvar;
+  unsigned char *fact_used;            /* nfact: 1 when some operator that can fire needs it */
   uint32_t ninit;
   double *hmax;                        /* nfact: each fact's hmax */
   uint32_t *fact_stamp, *zone;         /* nfact: stamps (hmax done; in the goal zone) */
@@ -128,25 +137,29 @@ typedef struct goap__lmcut {
   int32_t *unmet;                      /* nop: preconditions not reached yet */
   int32_t *choice;                     /* nop: see below */
   /* the justification graph: choice[o] is operator o's precondition choice (pcf: the
-   * precondition reached last, -1 when unreached); choice_head[f] is the first operator whose
-   * choice is f (-1 none), choice_next/choice_prev link the others */
+   * precondition reached last), current only when o fired in the last full hmax (fired() in
+   * lmcut.c); choice_head[f] is the first operator whose choice is f (-1 none; current for
+   * the facts of finite hmax), choice_next links the others */
   int32_t *choice_head;                /* nfact */
-  int32_t *choice_next, *choice_prev;  /* nop */
+  int32_t *choice_next;                /* nop */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
   uint32_t *cut;                       /* nop: stamps */
   int32_t *cut_ops;                    /* nop: the operators of the current cut */
   double *heap_value;                  /* heap: values */
   int32_t *heap_fact;                  /* heap: facts */
-  int32_t *heap_pos;                   /* nfact: a fact's heap position (its bucket with the
-                                          bucket queue), -1 when absent */
-  size_t heap_len;                     /* entries in the heap */
+  int32_t *heap_pos;                   /* nfact: a fact's heap position, -1 when absent
+                                          (the bucket queue does not use it) */
+  size_t heap_len;                     /* entries in the heap (or the bucket queue's
+                                          entries, stale ones included) */
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
-   * is below nbuckets: bucket_head[k] lists (bucket_next/bucket_prev) the queued facts whose
-   * hmax is k */
+   * is below nbuckets: bucket_head[k] is the last entry pushed with value k (-1 none), each
+   * entry x of the pool holding a fact bq_fact[x] and the entry below it, bq_next[x]; entries
+   * are never removed but skipped when stale (see lmcut.c) */
   int use_buckets;                     /* set by each evaluation */
-  uint32_t nbuckets, bucket_cur;
+  uint32_t nbuckets, bucket_cur, bucket_hi;
   int32_t *bucket_head;                /* nbuckets */
-  int32_t *bucket_next, *bucket_prev;  /* nfact */
+  int32_t *bq_fact, *bq_next;          /* the pool: bq_len entries in use */
+  size_t bq_len;
   int32_t *zone_list;                  /* nfact: the facts of the goal zone */
   uint32_t *back_mark;                 /* nfact: stamps of the backward reachability search */
   uint32_t back_stamp;
@@ -166,6 +179,7 @@ typedef struct goap__lmcut {
   double *op_cost;                     /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
   int op_cost_whole;                   /* 1: whole costs, the bucket queue applies */
+  uint32_t max_cost;                   /* then: the largest finite action cost */
   int32_t *npre_of_op;                 /* nop: each operator's precondition count */
   double *hmax_inf;                    /* nfact: GOAP__INF each (copied to start an hmax) */
   /* for tests */
@@ -175,14 +189,21 @@ typedef struct goap__lmcut {
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   unsigned long ninherit;              /* evaluations with inherited landmarks */
+  int verify;                          /* 1: after each full hmax and each update, compare
+                                          hmax and the justification graph with a
+                                          from-scratch fixpoint (lm_verify) */
+  unsigned long verify_runs, verify_mismatch; /* runs checked; facts or operators that differ */
+  double *hmax_ref;                    /* nfact: lm_verify's hmax */
+  uint32_t *op_indexed;                /* nop: 1 when the operator is in pre_of (can fire) */
   /* capacities (elements) of the arrays of the same names */
   size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
   size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cond_fact, cap_cond_sorted;
   size_t cap_cond_fact_cond, cap_cond_fact_op_off, cap_init, cap_hmax, cap_fact_stamp, cap_zone;
   size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
-  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next, cap_choice_prev;
-  size_t cap_bucket_head, cap_bucket_next, cap_bucket_prev, cap_zone_list, cap_back_mark;
-  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf;
+  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next;
+  size_t cap_bucket_head, cap_bq_fact, cap_bq_next, cap_zone_list, cap_back_mark;
+  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf, cap_hmax_ref, cap_op_indexed,
+      cap_svar, cap_fact_used;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
