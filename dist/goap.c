@@ -38,8 +38,9 @@
  *   static `goal_holds` of src/hddl/hddl_plan.c renamed to goal_holds__hddl_hddl_plan in goap.c (clashes with src/core/planner.c)
  *   static `head` of src/pddl/parse.c renamed to head__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `hless` of src/core/small_search.c renamed to hless__core_small_search in goap.c (clashes with src/core/planner.c)
- *   static `holds` of src/hddl/hddl_verify.c renamed to holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
- *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/hddl/hddl_plan.c)
+ *   static `holds` of src/hddl/hddl_plan.c renamed to holds__hddl_hddl_plan in goap.c (clashes with src/core/landmark_ring.c)
+ *   static `holds` of src/hddl/hddl_verify.c renamed to holds__hddl_hddl_verify in goap.c (clashes with src/core/landmark_ring.c)
+ *   static `holds` of src/pddl/validate.c renamed to holds__pddl_validate in goap.c (clashes with src/core/landmark_ring.c)
  *   static `hpop` of src/core/planner.c renamed to hpop__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `hpush` of src/core/planner.c renamed to hpush__core_planner in goap.c (clashes with src/core/lmcut.c)
  *   static `is_atom` of src/pddl/parse.c renamed to is_atom__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
@@ -2215,6 +2216,12 @@ typedef struct goap__relax {
   uint32_t pref_gen;
 } goap__relax;
 
+/* A bool/enum variable as LM-cut reads it from a state: its value's fact is base + value. */
+typedef struct goap__lmvar {
+  uint64_t fmask;
+  uint32_t word, shift, base;
+} goap__lmvar;
+
 /* LM-cut's STRIPS compilation of the relaxed task (see lmcut.c). Every array only grows;
  * cap_* are capacities in elements. */
 typedef struct goap__lmcut {
@@ -2235,6 +2242,9 @@ typedef struct goap__lmcut {
   goap__rcond *cond_fact_cond;         /* ncond_facts: the condition of each condition fact */
   uint32_t *cond_fact_op_off;          /* ncond_facts + 1: its auxiliary operators (contiguous) */
   int32_t *init;                       /* nfact: the facts true in the evaluated state */
+  goap__lmvar *svar;                   /* the bool/enum variables in order (nsvar) */
+  uint32_t nsvar;
+  unsigned char *fact_used;            /* nfact: 1 when some operator that can fire needs it */
   uint32_t ninit;
   double *hmax;                        /* nfact: each fact's hmax */
   uint32_t *fact_stamp, *zone;         /* nfact: stamps (hmax done; in the goal zone) */
@@ -2242,25 +2252,29 @@ typedef struct goap__lmcut {
   int32_t *unmet;                      /* nop: preconditions not reached yet */
   int32_t *choice;                     /* nop: see below */
   /* the justification graph: choice[o] is operator o's precondition choice (pcf: the
-   * precondition reached last, -1 when unreached); choice_head[f] is the first operator whose
-   * choice is f (-1 none), choice_next/choice_prev link the others */
+   * precondition reached last), current only when o fired in the last full hmax (fired() in
+   * lmcut.c); choice_head[f] is the first operator whose choice is f (-1 none; current for
+   * the facts of finite hmax), choice_next links the others */
   int32_t *choice_head;                /* nfact */
-  int32_t *choice_next, *choice_prev;  /* nop */
+  int32_t *choice_next;                /* nop */
   double *rem;                         /* nop: remaining cost (GOAP__INF: disabled) */
   uint32_t *cut;                       /* nop: stamps */
   int32_t *cut_ops;                    /* nop: the operators of the current cut */
   double *heap_value;                  /* heap: values */
   int32_t *heap_fact;                  /* heap: facts */
-  int32_t *heap_pos;                   /* nfact: a fact's heap position (its bucket with the
-                                          bucket queue), -1 when absent */
-  size_t heap_len;                     /* entries in the heap */
+  int32_t *heap_pos;                   /* nfact: a fact's heap position, -1 when absent
+                                          (the bucket queue does not use it) */
+  size_t heap_len;                     /* entries in the heap (or the bucket queue's
+                                          entries, stale ones included) */
   /* the bucket queue that replaces the heap when every cost is a whole number and their sum
-   * is below nbuckets: bucket_head[k] lists (bucket_next/bucket_prev) the queued facts whose
-   * hmax is k */
+   * is below nbuckets: bucket_head[k] is the last entry pushed with value k (-1 none), each
+   * entry x of the pool holding a fact bq_fact[x] and the entry below it, bq_next[x]; entries
+   * are never removed but skipped when stale (see lmcut.c) */
   int use_buckets;                     /* set by each evaluation */
-  uint32_t nbuckets, bucket_cur;
+  uint32_t nbuckets, bucket_cur, bucket_hi;
   int32_t *bucket_head;                /* nbuckets */
-  int32_t *bucket_next, *bucket_prev;  /* nfact */
+  int32_t *bq_fact, *bq_next;          /* the pool: bq_len entries in use */
+  size_t bq_len;
   int32_t *zone_list;                  /* nfact: the facts of the goal zone */
   uint32_t *back_mark;                 /* nfact: stamps of the backward reachability search */
   uint32_t back_stamp;
@@ -2280,6 +2294,7 @@ typedef struct goap__lmcut {
   double *op_cost;                     /* nactions: the request's costs (INF: unusable; built
                                           per goal_serial, as is everything here) */
   int op_cost_whole;                   /* 1: whole costs, the bucket queue applies */
+  uint32_t max_cost;                   /* then: the largest finite action cost */
   int32_t *npre_of_op;                 /* nop: each operator's precondition count */
   double *hmax_inf;                    /* nfact: GOAP__INF each (copied to start an hmax) */
   /* for tests */
@@ -2289,14 +2304,21 @@ typedef struct goap__lmcut {
   unsigned long cut_mismatch, nback;   /* differences; backward searches run */
   unsigned long nrounds, npartial;     /* hmax runs and cuts made; evaluations stopped early */
   unsigned long ninherit;              /* evaluations with inherited landmarks */
+  int verify;                          /* 1: after each full hmax and each update, compare
+                                          hmax and the justification graph with a
+                                          from-scratch fixpoint (lm_verify) */
+  unsigned long verify_runs, verify_mismatch; /* runs checked; facts or operators that differ */
+  double *hmax_ref;                    /* nfact: lm_verify's hmax */
+  uint32_t *op_indexed;                /* nop: 1 when the operator is in pre_of (can fire) */
   /* capacities (elements) of the arrays of the same names */
   size_t cap_pre_off, cap_eff_off, cap_pre, cap_eff, cap_guard, cap_pre_of_off, cap_ach_off;
   size_t cap_pre_of, cap_ach, cap_intval, cap_intval_off, cap_cond_fact, cap_cond_sorted;
   size_t cap_cond_fact_cond, cap_cond_fact_op_off, cap_init, cap_hmax, cap_fact_stamp, cap_zone;
   size_t cap_stack, cap_unmet, cap_choice, cap_rem, cap_cut, cap_cut_ops, cap_heap_value;
-  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next, cap_choice_prev;
-  size_t cap_bucket_head, cap_bucket_next, cap_bucket_prev, cap_zone_list, cap_back_mark;
-  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf;
+  size_t cap_heap_fact, cap_heap_pos, cap_choice_head, cap_choice_next;
+  size_t cap_bucket_head, cap_bq_fact, cap_bq_next, cap_zone_list, cap_back_mark;
+  size_t cap_op_cost, cap_npre_of_op, cap_landmarks, cap_hmax_inf, cap_hmax_ref, cap_op_indexed,
+      cap_svar, cap_fact_used;
 } goap__lmcut;
 
 /* One-word domains: an action whose tests and effects are plain masks on word 0. */
@@ -3256,6 +3278,14 @@ void goap__lm_ring_store(goap_planner *p, uint32_t node) {
   e->req = lr->req;
 }
 
+/* 1 when a is among ops[0..n): no early exit, so that the compiler can compare several
+ * at once (a landmark rarely holds the action: most are read to their end anyway). */
+static inline int holds(const int32_t *ops, size_t n, int32_t a) {
+  int has = 0;
+  for (size_t k = 0; k < n; ++k) has |= ops[k] == a;
+  return has;
+}
+
 /* Sets lm.start_landmarks to the landmarks node n inherits from its parent (none when not recorded). */
 void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
   goap__landmark_ring *lr = &p->lm_ring;
@@ -3271,9 +3301,7 @@ void goap__lm_ring_inherit(goap_planner *p, uint32_t n) {
   int slots = 0; /* orbit search: a kept landmark holds a slot action (mapped below) */
   for (size_t i = 0; i < elen;) {
     size_t len = 3 + (size_t)src[i];
-    int has = 0;
-    for (size_t k = 3; k < len && !has; ++k) has = src[i + k] == a;
-    if (!has) {
+    if (!holds(src + i + 3, len - 3, a)) {
       memcpy(lr->inherited + w, src + i, len * sizeof *src);
       if (p->sym.on)
         for (size_t k = 3; k < len && !slots; ++k) slots = p->sym.act_slot[src[i + k]] >= 0;
@@ -3371,10 +3399,19 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n) {
  * The request's operator costs (op_cost) and precondition counts (npre_of_op) are copied from
  * arrays made at build time rather than recomputed per evaluation.
  *
+ * Per-evaluation overheads (issue 18): the bucket queue pushes a lowered fact again instead of
+ * unlinking it (stale entries are skipped; a pool sized at build bounds the entries), the two
+ * hmax loops keep their queue in locals, the justification graph is not cleared between runs
+ * (an operator's choice counts only when it fired: fired(); a fact's list is emptied when the
+ * fact is taken out) and its lists are singly linked. The values are the same as before:
+ * same facts taken out in the same order, so the same choices and cuts (test_lmcut checks
+ * every run against a from-scratch fixpoint).
+ *
  * Invariants: arrays only grow (doubling) and are accounted in p->memory; an evaluation after
- * a build never allocates; ties are broken by fact ids in the heap, by insertion order in a
- * bucket and by operator ids in a cut (deterministic).
+ * a build never allocates; ties are broken by fact ids in the heap, last in first out in a
+ * bucket, and by operator ids in a cut (deterministic); between runs the queue is empty.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -3396,9 +3433,9 @@ void goap__lmcut_free(goap_planner *p) {
   F(pre_off) F(eff_off) F(pre) F(eff) F(guard) F(pre_of_off) F(ach_off) F(pre_of) F(ach)
   F(intval) F(intval_off) F(cond_fact) F(cond_sorted) F(cond_fact_cond) F(cond_fact_op_off)
   F(init) F(hmax) F(fact_stamp) F(zone) F(stack) F(unmet) F(choice) F(rem) F(cut) F(cut_ops)
-  F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next) F(choice_prev)
-  F(bucket_head) F(bucket_next) F(bucket_prev) F(zone_list) F(back_mark)
-  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf)
+  F(heap_value) F(heap_fact) F(heap_pos) F(choice_head) F(choice_next)
+  F(bucket_head) F(bq_fact) F(bq_next) F(zone_list) F(back_mark)
+  F(op_cost) F(npre_of_op) F(landmarks) F(hmax_inf) F(hmax_ref) F(op_indexed) F(svar) F(fact_used)
 #undef F
   memset(lm, 0, sizeof *lm);
 }
@@ -3680,8 +3717,6 @@ goap_status goap__lmcut_build(goap_planner *p) {
   GROW(init, F);
   GROW(zone_list, F);
   GROW(back_mark, F);
-  GROW(bucket_next, F);
-  GROW(bucket_prev, F);
   /* buckets for every whole hmax value up to the sum of the action costs (a bound on any
    * finite hmax) at build time, at least 256 and at most LM_MAXBUCK */
   {
@@ -3694,9 +3729,9 @@ goap_status goap__lmcut_build(goap_planner *p) {
     lm->nbuckets = (uint32_t)lm->cap_bucket_head;
     memset(lm->bucket_head, 0xff, lm->cap_bucket_head * sizeof *lm->bucket_head);
     lm->bucket_cur = lm->nbuckets;
+    lm->bucket_hi = 0;
   }
   GROW(choice_next, O);
-  GROW(choice_prev, O);
   GROW(npre_of_op, O);
   GROW(hmax_inf, F);
   for (size_t f = 0; f < F; ++f) lm->hmax_inf[f] = GOAP__INF;
@@ -3705,7 +3740,7 @@ goap_status goap__lmcut_build(goap_planner *p) {
   /* the request's action costs, once per build instead of per evaluation; whole costs stay
    * whole (each cut subtracts a difference of sums of them) */
   {
-    double sum = 0.0;
+    double sum = 0.0, top = 0.0;
     int whole = 1;
     for (int a = 0; a < A; ++a) {
       double c = (p->aflag[a] & 8u) ? p->acost[a] : GOAP__INF;
@@ -3714,8 +3749,10 @@ goap_status goap__lmcut_build(goap_planner *p) {
       if (c < GOAP__INF) {
         sum += c;
         whole &= c >= 0.0 && c < 65536.0 && c == (double)(uint32_t)c;
+        if (c > top) top = c;
       }
     }
+    lm->max_cost = whole && top < 65536.0 ? (uint32_t)top : 0;
     lm->op_cost_whole = whole && sum + 1.0 < (double)lm->nbuckets;
   }
   GROW(heap_fact, F + 1);
@@ -3757,6 +3794,22 @@ goap_status goap__lmcut_build(goap_planner *p) {
   lm->eff_off[lm->nop] = w;
   lm->neff = w;
   build_index(lm, lm->pre_off, lm->pre, orel, lm->pre_of_off, lm->pre_of);
+  GROW(hmax_ref, F);
+  GROW(op_indexed, O);
+  GROW(fact_used, F);
+  for (uint32_t f = 0; f < F; ++f) lm->fact_used[f] = lm->pre_of_off[f + 1] > lm->pre_of_off[f];
+  GROW(svar, (size_t)V + 1);
+  lm->nsvar = 0;
+  for (int v = 0; v < V; ++v) {
+    const goap__var *var = &d->vars[v];
+    if (var->type == GOAP_INT) continue;
+    goap__lmvar *x = &lm->svar[lm->nsvar++];
+    x->fmask = var->fmask;
+    x->word = var->word;
+    x->shift = var->shift;
+    x->base = 1 + r->fact_off[v];
+  }
+  memcpy(lm->op_indexed, orel, O * sizeof *orel);
   build_index(lm, lm->eff_off, lm->eff, NULL, lm->ach_off, lm->ach);
   memset(lm->fact_stamp, 0, F * sizeof *lm->fact_stamp);
   memset(lm->zone, 0, F * sizeof *lm->zone);
@@ -3764,6 +3817,23 @@ goap_status goap__lmcut_build(goap_planner *p) {
   memset(lm->back_mark, 0, F * sizeof *lm->back_mark);
   lm->back_stamp = 0;
   memset(lm->heap_pos, 0xff, F * sizeof *lm->heap_pos);
+  memset(lm->choice, 0xff, O * sizeof *lm->choice);
+  memset(lm->choice_head, 0xff, F * sizeof *lm->choice_head);
+  /* the bucket queue's pool: the most entries pushed before the queue is empty again. A full
+   * hmax pushes the state's facts and at most each effect of each operator once (an operator
+   * fires once); an update (lm_hmax_update) relaxes a cut operator once and an operator again
+   * only when its choice is taken out non-stale, once per precondition at most (values only
+   * fall and are taken out in order, so a fact is taken out non-stale once), each relaxation
+   * pushing at most its effects. */
+  {
+    size_t bound = F + 1;
+    for (uint32_t o = 0; o < lm->nop; ++o)
+      bound += (size_t)(lm->pre_off[o + 1] - lm->pre_off[o] + 1) *
+               (lm->eff_off[o + 1] - lm->eff_off[o]);
+    GROW(bq_fact, bound);
+    GROW(bq_next, bound);
+    lm->bq_len = 0;
+  }
   for (uint32_t o = 0; o < lm->nop; ++o)
     lm->npre_of_op[o] = (int32_t)(lm->pre_off[o + 1] - lm->pre_off[o]);
   lm->heap_len = 0;
@@ -3806,32 +3876,38 @@ static void hsift_up(goap__lmcut *lm, size_t i, double t, int32_t f) {
   hplace(lm, i, t, f);
 }
 
-/* Inserts f with value t, or lowers its value to t (callers only ever lower it). With the
- * bucket queue, t is a whole number below nbuckets and heap_pos holds f's bucket. */
+/* Inserts f with value t, or lowers its value to t (callers only ever lower it, and only
+ * when t is below the fact's hmax, which they set to t).
+ * The bucket queue (t a whole number below nbuckets) pushes a new entry on bucket t and
+ * leaves f's older entry where it is: the callers skip an entry whose value is above the
+ * fact's hmax (stale). A live entry is the fact's last push, so the order facts are taken out
+ * in is that of a queue that moves a lowered fact to the top of its new bucket (last in,
+ * first out within a bucket). heap_len counts entries, stale ones included; bq_len, the pool
+ * entries used since the queue was last empty (see the bound in goap__lmcut_build). */
 static inline void hpush(goap__lmcut *lm, double t, int32_t f) {
-  int32_t at = lm->heap_pos[f];
   if (lm->use_buckets) {
     uint32_t k = (uint32_t)t;
     GOAP_ASSERT(t >= 0.0 && k < lm->nbuckets && (double)k == t); /* a whole bucket in range */
-    if (at >= 0) { /* unlink from its old bucket */
-      int32_t n = lm->bucket_next[f], pr = lm->bucket_prev[f];
-      if (pr >= 0) lm->bucket_next[pr] = n;
-      else lm->bucket_head[at] = n;
-      if (n >= 0) lm->bucket_prev[n] = pr;
-    } else {
-      ++lm->heap_len;
-    }
-    int32_t h = lm->bucket_head[k];
-    lm->bucket_next[f] = h;
-    lm->bucket_prev[f] = -1;
-    if (h >= 0) lm->bucket_prev[h] = f;
-    lm->bucket_head[k] = f;
-    lm->heap_pos[f] = (int32_t)k;
+    GOAP_ASSERT(lm->bq_len < lm->cap_bq_fact);
+    size_t x = lm->bq_len++;
+    lm->bq_fact[x] = f;
+    lm->bq_next[x] = lm->bucket_head[k];
+    lm->bucket_head[k] = (int32_t)x;
     if (k < lm->bucket_cur) lm->bucket_cur = k;
+    if (k > lm->bucket_hi) lm->bucket_hi = k;
+    ++lm->heap_len;
     return;
   }
+  int32_t at = lm->heap_pos[f];
   if (at >= 0) hsift_up(lm, (size_t)at, t, f);
   else hsift_up(lm, lm->heap_len++, t, f);
+}
+
+/* The bucket queue is empty: its pool starts over. */
+static inline void bq_empty(goap__lmcut *lm) {
+  lm->bucket_cur = lm->nbuckets;
+  lm->bucket_hi = 0;
+  lm->bq_len = 0;
 }
 
 static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
@@ -3839,13 +3915,12 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
     uint32_t k = lm->bucket_cur;
     GOAP_ASSERT(lm->heap_len > 0);
     while (lm->bucket_head[k] < 0) ++k;
-    int32_t x = lm->bucket_head[k], n = lm->bucket_next[x];
-    lm->bucket_head[k] = n;
-    if (n >= 0) lm->bucket_prev[n] = -1;
-    lm->heap_pos[x] = -1;
-    *f = x;
+    int32_t x = lm->bucket_head[k];
+    lm->bucket_head[k] = lm->bq_next[x];
+    *f = lm->bq_fact[x];
     *t = (double)k;
-    lm->bucket_cur = --lm->heap_len ? k : lm->nbuckets;
+    if (--lm->heap_len) lm->bucket_cur = k;
+    else bq_empty(lm);
     return;
   }
   GOAP_ASSERT(lm->heap_len > 0 && lm->heap_pos[lm->heap_fact[0]] == 0);
@@ -3871,18 +3946,13 @@ static inline void hpop(goap__lmcut *lm, double *t, int32_t *f) {
   GOAP_ASSERT(!(lm->heap_value[0] < *t)); /* heap order: nothing below the value taken */
 }
 
-/* Empties the queue (an hmax run stopped early): every hpos back to -1. */
+/* Empties the queue (an hmax run stopped early): every hpos back to -1 (with the bucket
+ * queue: every bucket from bucket_cur to bucket_hi back to -1). */
 static void hdrain(goap__lmcut *lm) {
   if (lm->use_buckets) {
-    /* the entries lie in buckets bucket_cur and up (the lowest non-empty one) */
-    for (uint32_t k = lm->bucket_cur; lm->heap_len > 0 && k < lm->nbuckets; ++k) {
-      for (int32_t x = lm->bucket_head[k]; x >= 0; x = lm->bucket_next[x]) {
-        lm->heap_pos[x] = -1;
-        --lm->heap_len;
-      }
-      lm->bucket_head[k] = -1;
-    }
-    lm->bucket_cur = lm->nbuckets;
+    for (uint32_t k = lm->bucket_cur; k <= lm->bucket_hi; ++k) lm->bucket_head[k] = -1;
+    lm->heap_len = 0;
+    bq_empty(lm);
     return;
   }
   for (size_t i = 0; i < lm->heap_len; ++i) lm->heap_pos[lm->heap_fact[i]] = -1;
@@ -3896,33 +3966,179 @@ static void seed(goap__lmcut *lm, double *fh, int32_t f) {
   }
 }
 
-/* The justification graph: choice_head[f] lists (through choice_next/choice_prev) the operators
- * whose choice (pcf) is f. */
+/* 1 when operator o fired in the last full hmax (every precondition reached, enabled): only
+ * then are choice[o] and its place in a choice list current (others keep an earlier run's;
+ * choice_head[f] is current for each fact taken out, that is each with a finite hmax). */
+static inline int fired(const goap__lmcut *lm, int32_t o) {
+  return lm->unmet[o] == 0 && lm->rem[o] < GOAP__INF;
+}
+
+/* The justification graph: choice_head[f] lists (through choice_next) the operators whose
+ * choice (pcf) is f, the last linked first. An operator leaves a list only while the update
+ * walks that list (it knows the operator before it), so the lists need no back links. */
 static void jlink(goap__lmcut *lm, int32_t o, int32_t f) {
-  int32_t h = lm->choice_head[f];
   lm->choice[o] = f;
-  lm->choice_prev[o] = -1;
-  lm->choice_next[o] = h;
-  if (h >= 0) lm->choice_prev[h] = o;
+  lm->choice_next[o] = lm->choice_head[f];
   lm->choice_head[f] = o;
 }
 
-static void junlink(goap__lmcut *lm, int32_t o) {
-  int32_t n = lm->choice_next[o], pr = lm->choice_prev[o];
-  if (pr >= 0) lm->choice_next[pr] = n;
-  else lm->choice_head[lm->choice[o]] = n;
-  if (n >= 0) lm->choice_prev[n] = pr;
+/* The bucket queue held in locals for the two hmax loops below (the compiler keeps them in
+ * registers: stores to the int32 arrays could otherwise alias lm's fields). Same entries and
+ * order as hpush/hpop. */
+typedef struct {
+  int32_t *head, *fact, *next;
+  size_t len, live; /* pool entries used; entries not taken out yet (stale ones included) */
+  uint32_t cur;
+} lm_bq;
+
+static inline void bq_load(const goap__lmcut *lm, lm_bq *q) {
+  q->head = lm->bucket_head;
+  q->fact = lm->bq_fact;
+  q->next = lm->bq_next;
+  q->len = lm->bq_len;
+  q->live = lm->heap_len;
+  q->cur = lm->bucket_cur;
+}
+
+/* The queue is empty (every entry taken out, or the buckets from cur to hi cleared). */
+static inline void bq_done(goap__lmcut *lm) {
+  lm->heap_len = 0;
+  bq_empty(lm);
+}
+
+static inline void bq_push(lm_bq *q, uint32_t k, int32_t f) {
+  size_t x = q->len++;
+  q->fact[x] = f;
+  q->next[x] = q->head[k];
+  q->head[k] = (int32_t)x;
+  if (k < q->cur) q->cur = k;
+  ++q->live;
+}
+
+static inline int32_t bq_pop(lm_bq *q, uint32_t *value) {
+  uint32_t k = q->cur;
+  while (q->head[k] < 0) ++k;
+  int32_t x = q->head[k];
+  q->head[k] = q->next[x];
+  q->cur = k;
+  --q->live;
+  *value = k;
+  return q->fact[x];
+}
+
+/* lm_hmax with the bucket queue (every remaining cost whole): the same run, its state in
+ * locals. */
+static double lm_hmax_buckets(goap__lmcut *lm, double stop) {
+  double *fh = lm->hmax;
+  int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
+  int32_t *unsat = lm->unmet;
+  const uint32_t *pof = lm->pre_of_off, *eoff = lm->eff_off;
+  const int32_t *pol = lm->pre_of, *eff = lm->eff, *init = lm->init;
+  const double *rem = lm->rem;
+  const int32_t goal = (int32_t)lm->goalfact;
+  uint32_t ninit = lm->ninit;
+  memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh);
+  memcpy(unsat, lm->npre_of_op, lm->nop * sizeof *unsat);
+  lm_bq q;
+  bq_load(lm, &q);
+  for (uint32_t i = 0; i < ninit; ++i)
+    if (fh[init[i]] > 0.0) {
+      fh[init[i]] = 0.0;
+      bq_push(&q, 0, init[i]);
+    }
+  double early = -1.0;
+  while (q.live > 0) {
+    uint32_t k;
+    int32_t f = bq_pop(&q, &k);
+    double t = (double)k;
+    /* stale (a fact taken out is never pushed again: its value is the lowest queued, and
+     * pushes only lower a value; its other entries are above it) */
+    if (t > fh[f]) continue;
+    if (t > stop && fh[goal] > stop) { /* hmax(goal) >= t > stop: enough */
+      /* every entry lies in buckets k to k + max_cost (pushed from a fact taken out at
+       * k or below, at most an action's cost higher) */
+      uint32_t top = lm->nbuckets - 1 - k > lm->max_cost ? k + lm->max_cost : lm->nbuckets - 1;
+      for (uint32_t b = q.cur; b <= top; ++b) q.head[b] = -1;
+      early = t < fh[goal] ? t : fh[goal];
+      break;
+    }
+    chead[f] = -1; /* (its list of an earlier run) */
+    for (uint32_t j = pof[f], je = pof[f + 1]; j < je; ++j) {
+      int32_t o = pol[j];
+      if (--unsat[o] != 0 || rem[o] >= GOAP__INF) continue;
+      choice[o] = f; /* jlink(o, f) */
+      cnext[o] = chead[f];
+      chead[f] = o;
+      double v = t + rem[o];
+      uint32_t kv = (uint32_t)v;
+      for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
+        int32_t g = eff[e];
+        if (v < fh[g]) {
+          fh[g] = v;
+          bq_push(&q, kv, g);
+        }
+      }
+    }
+  }
+  GOAP_ASSERT(q.len <= lm->cap_bq_fact);
+  bq_done(lm);
+  return early;
+}
+
+/* lm_hmax_update with the bucket queue: the same propagation, its state in locals. */
+static void lm_hmax_update_buckets(goap__lmcut *lm) {
+  double *fh = lm->hmax;
+  int32_t *choice = lm->choice, *chead = lm->choice_head, *cnext = lm->choice_next;
+  const uint32_t *poff = lm->pre_off, *eoff = lm->eff_off;
+  const int32_t *pre = lm->pre, *eff = lm->eff;
+  const double *rem = lm->rem;
+  lm_bq q;
+  bq_load(lm, &q);
+  while (q.live > 0) {
+    uint32_t k;
+    int32_t f = bq_pop(&q, &k);
+    if ((double)k > fh[f]) continue; /* stale */
+    for (int32_t o = chead[f], next, prev = -1; o >= 0; o = next) {
+      next = cnext[o];
+      int32_t best = pre[poff[o]];
+      double hb = fh[best];
+      for (uint32_t j = poff[o] + 1, je = poff[o + 1]; j < je; ++j)
+        if (fh[pre[j]] > hb) {
+          best = pre[j];
+          hb = fh[best];
+        }
+      if (best != f) { /* out of f's list (after prev), to the head of best's */
+        if (prev >= 0) cnext[prev] = next;
+        else chead[f] = next;
+        choice[o] = best;
+        cnext[o] = chead[best];
+        chead[best] = o;
+      } else {
+        prev = o;
+      }
+      double v = hb + rem[o]; /* relax_op(o) */
+      uint32_t kv = (uint32_t)v;
+      for (uint32_t e = eoff[o], ee = eoff[o + 1]; e < ee; ++e) {
+        int32_t g = eff[e];
+        if (v < fh[g]) {
+          fh[g] = v;
+          bq_push(&q, kv, g);
+        }
+      }
+    }
+  }
+  GOAP_ASSERT(q.len <= lm->cap_bq_fact);
+  bq_done(lm);
 }
 
 /* hmax with the remaining costs; disabled operators have rem = GOAP__INF and never fire.
- * Fills hmax (per fact), unmet and choice (the precondition reached last; -1 for an operator that
- * is not reached or disabled). */
+ * Fills hmax (per fact), unmet and choice (the precondition reached last) of the operators
+ * that fire (see fired()); choice_head[f] of each fact taken out. */
 static double lm_hmax(goap__lmcut *lm, double stop) {
+  if (lm->use_buckets) return lm_hmax_buckets(lm, stop);
   double *fh = lm->hmax;
   memcpy(fh, lm->hmax_inf, lm->nfact * sizeof *fh); /* every fact at GOAP__INF */
-  memset(lm->choice_head, 0xff, lm->nfact * sizeof *lm->choice_head);
   memcpy(lm->unmet, lm->npre_of_op, lm->nop * sizeof *lm->unmet);
-  memset(lm->choice, 0xff, lm->nop * sizeof *lm->choice); /* -1 unless reached and enabled */
   /* the heap is empty here (every run drains it) */
   for (uint32_t i = 0; i < lm->ninit; ++i) seed(lm, fh, lm->init[i]);
   uint32_t done = next_stamps(lm);
@@ -3940,6 +4156,7 @@ static double lm_hmax(goap__lmcut *lm, double stop) {
       return t < fh[lm->goalfact] ? t : fh[lm->goalfact];
     }
     lm->fact_stamp[f] = done;
+    lm->choice_head[f] = -1; /* (its list of an earlier run) */
     /* bounds read once: the stores below (int32 arrays) could alias them for the compiler */
     for (uint32_t k = pof[f], ke = pof[f + 1]; k < ke; ++k) {
       int32_t o = pol[k];
@@ -3975,19 +4192,26 @@ static inline void relax_op(goap__lmcut *lm, int32_t o) {
  * values only fall and reachability does not change). An operator whose pcf fell gets its
  * largest precondition again (first in its list on ties). */
 static void lm_hmax_update(goap__lmcut *lm) {
+  if (lm->use_buckets) {
+    lm_hmax_update_buckets(lm);
+    return;
+  }
   while (lm->heap_len > 0) {
     double t;
     int32_t f;
     hpop(lm, &t, &f);
     if (t > lm->hmax[f]) continue; /* stale */
-    for (int32_t o = lm->choice_head[f], next; o >= 0; o = next) {
+    for (int32_t o = lm->choice_head[f], next, prev = -1; o >= 0; o = next) {
       next = lm->choice_next[o];
       int32_t best = lm->pre[lm->pre_off[o]];
       for (uint32_t j = lm->pre_off[o] + 1; j < lm->pre_off[o + 1]; ++j)
         if (lm->hmax[lm->pre[j]] > lm->hmax[best]) best = lm->pre[j];
-      if (best != f) {
-        junlink(lm, o);
+      if (best != f) { /* out of f's list (after prev) */
+        if (prev >= 0) lm->choice_next[prev] = next;
+        else lm->choice_head[f] = next;
         jlink(lm, o, best);
+      } else {
+        prev = o;
       }
       relax_op(lm, o);
     }
@@ -4051,8 +4275,10 @@ static int reached_back(goap__lmcut *lm, int32_t q, uint32_t zs, uint32_t ys, ui
       return 1;
     }
     for (uint32_t k = lm->ach_off[x]; k < lm->ach_off[x + 1]; ++k) {
-      int32_t y = lm->choice[lm->ach[k]];
-      if (y < 0 || lm->zone[y] == zs || lm->back_mark[y] == bs || lm->fact_stamp[y] == ns) continue;
+      int32_t a = lm->ach[k];
+      if (!fired(lm, a)) continue;
+      int32_t y = lm->choice[a];
+      if (lm->zone[y] == zs || lm->back_mark[y] == bs || lm->fact_stamp[y] == ns) continue;
       lm->back_mark[y] = bs;
       lm->stack[tail++] = y;
     }
@@ -4075,8 +4301,9 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
     int32_t z = lm->zone_list[i];
     for (uint32_t k = lm->ach_off[z]; k < lm->ach_off[z + 1]; ++k) {
       int32_t o = lm->ach[k];
+      if (!fired(lm, o)) continue;
       int32_t q = lm->choice[o];
-      if (q < 0 || lm->zone[q] == zs || lm->cut[o] == zs) continue;
+      if (lm->zone[q] == zs || lm->cut[o] == zs) continue;
       if (lm->hmax[q] < H || lm->fact_stamp[q] == ys ||
           (lm->fact_stamp[q] != ns && reached_back(lm, q, zs, ys, ns, H))) {
         lm->cut[o] = zs;
@@ -4085,6 +4312,65 @@ static size_t cut_backward(goap__lmcut *lm, uint32_t zs, size_t nz) {
     }
   }
   return ncut;
+}
+
+/* For tests (lm.verify): hmax by a plain fixpoint over the operators that can fire, with the
+ * remaining costs, against lm.hmax; and the justification graph: an operator is linked iff it
+ * is reached (enabled, every precondition finite), its choice is a precondition of the
+ * largest hmax, and each choice list holds exactly the operators whose choice it is, with
+ * no cycle. Returns the number of differences. O(nop * depth): tests only. */
+static unsigned long lm_verify(const goap__lmcut *lm) {
+  double *h = lm->hmax_ref;
+  const double *rem = lm->rem;
+  unsigned long bad = 0;
+  for (uint32_t f = 0; f < lm->nfact; ++f) h[f] = GOAP__INF;
+  for (uint32_t i = 0; i < lm->ninit; ++i) h[lm->init[i]] = 0.0;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t o = 0; o < lm->nop; ++o) {
+      if (!lm->op_indexed[o] || rem[o] >= GOAP__INF) continue;
+      double v = 0.0;
+      for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j)
+        if (h[lm->pre[j]] > v) v = h[lm->pre[j]];
+      if (v >= GOAP__INF) continue;
+      v += rem[o];
+      for (uint32_t e = lm->eff_off[o]; e < lm->eff_off[o + 1]; ++e)
+        if (v < h[lm->eff[e]] - 1e-9) {
+          h[lm->eff[e]] = v;
+          changed = 1;
+        }
+    }
+  }
+  for (uint32_t f = 0; f < lm->nfact; ++f)
+    bad += !(h[f] >= GOAP__INF ? lm->hmax[f] >= GOAP__INF : fabs(h[f] - lm->hmax[f]) <= 1e-9);
+  uint32_t linked = 0, listed = 0;
+  for (uint32_t o = 0; o < lm->nop; ++o) {
+    double top = -1.0;
+    int reached = lm->op_indexed[o] && rem[o] < GOAP__INF;
+    for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j)
+      if (h[lm->pre[j]] > top) top = h[lm->pre[j]];
+    reached = reached && top < GOAP__INF;
+    int32_t c = lm->choice[o];
+    if (!reached) {
+      bad += fired(lm, (int32_t)o) != 0;
+      continue;
+    }
+    bad += fired(lm, (int32_t)o) == 0;
+    ++linked;
+    int is_pre = 0;
+    for (uint32_t j = lm->pre_off[o]; j < lm->pre_off[o + 1]; ++j) is_pre |= lm->pre[j] == c;
+    bad += !is_pre || c < 0 || fabs(lm->hmax[c] - top) > 1e-9;
+  }
+  for (uint32_t f = 0; f < lm->nfact; ++f)
+    for (int32_t o = h[f] < GOAP__INF ? lm->choice_head[f] : -1; o >= 0; o = lm->choice_next[o]) {
+      bad += lm->choice[o] != (int32_t)f;
+      if (++listed > lm->nop) return bad + 1; /* a cycle */
+    }
+  bad += linked != listed;
+  bad += lm->heap_len != 0 || lm->bq_len != 0; /* the queue is empty between runs */
+  if (lm->use_buckets)
+    for (uint32_t k = 0; k < lm->nbuckets; ++k) bad += lm->bucket_head[k] != -1;
+  return bad;
 }
 
 /* Appends landmark ops[0..n) of cost m to lk (lk_over when it does not fit). */
@@ -4108,12 +4394,14 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
    * auxiliary operators are then useless: disabled) */
   uint32_t ni = 0;
   lm->init[ni++] = 0;
-  for (int v = 0; v < d->nvars; ++v) {
-    const goap__var *var = &d->vars[v];
-    if (var->type == GOAP_INT) continue;
-    int32_t f = (int32_t)(1 + p->rx.fact_off[v] +
-                          goap__field_get(s, var->word, var->shift, var->fmask));
-    if (lm->pre_of_off[f + 1] > lm->pre_of_off[f]) lm->init[ni++] = f; /* else never used */
+  {
+    const goap__lmvar *sv = lm->svar;
+    const unsigned char *used = lm->fact_used;
+    int32_t *init = lm->init;
+    for (uint32_t i = 0, n = lm->nsvar; i < n; ++i) {
+      uint32_t f = sv[i].base + (uint32_t)goap__field_get(s, sv[i].word, sv[i].shift, sv[i].fmask);
+      if (used[f]) init[ni++] = (int32_t)f; /* else never used */
+    }
   }
   /* the operators usable in this request and in this state, at their costs */
   if (d->nactions) memcpy(lm->rem, lm->op_cost, (size_t)d->nactions * sizeof *lm->rem);
@@ -4168,6 +4456,10 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
     ++lm->npartial;
     return h + early;
   }
+  if (lm->verify) {
+    ++lm->verify_runs;
+    lm->verify_mismatch += lm_verify(lm);
+  }
   if (lm->hmax[lm->goalfact] >= GOAP__INF) return GOAP__INF;
   while (lm->hmax[lm->goalfact] > LM_EPS) {
     /* h + hmax(goal) with the remaining costs is admissible (a cost partition: the cuts so
@@ -4188,8 +4480,8 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       lm->zone_list[nz++] = f;
       for (uint32_t k = lm->ach_off[f]; k < lm->ach_off[f + 1]; ++k) {
         int32_t o = lm->ach[k];
+        if (lm->rem[o] > 0.0 || lm->unmet[o] != 0) continue; /* costly, or not fired */
         int32_t q = lm->choice[o];
-        if (q < 0 || lm->rem[o] > 0.0) continue;
         if (lm->zone[q] == zs) continue;
         lm->zone[q] = zs;
         lm->stack[top++] = q;
@@ -4228,6 +4520,10 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s) {
       relax_op(lm, o);
     }
     lm_hmax_update(lm);
+    if (lm->verify) {
+      ++lm->verify_runs;
+      lm->verify_mismatch += lm_verify(lm);
+    }
   }
   return h;
 }
@@ -16435,6 +16731,7 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
 /* ==== src/hddl/hddl_plan.c ==== */
 /* names of src/hddl/hddl_plan.c that another file also declares */
 #define goal_holds goal_holds__hddl_hddl_plan
+#define holds holds__hddl_hddl_plan
 #define put put__hddl_hddl_plan
 #define put_int put_int__hddl_hddl_plan
 /*
@@ -17697,6 +17994,7 @@ size_t goap_hddl_plan_write(const goap_pddl_task *task, const goap_hddl_plan *p,
 }
 /* macros of src/hddl/hddl_plan.c end here */
 #undef goal_holds
+#undef holds
 #undef put
 #undef put_int
 
