@@ -23,6 +23,9 @@
  *    and dynamic-cost callbacks are asked before the search (planner.c, prepare), and a
  *    request whose domain has callbacks (unless GOAP_REQUEST_NO_CALLBACKS) stays on the
  *    general path anyway, so that a callback asked during the search stays there too.
+ *  - The micro search (goap__micro_plan, at the end of this file, with its own invariants) is
+ *    the same search again for whole requests of at most MICRO_N nodes, its state on the
+ *    stack instead of the pools; when it runs out of room the search above reruns the request.
  */
 #include <math.h>
 #include <string.h>
@@ -516,8 +519,10 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
  *
  * The small search above once more, for a whole request (goap_plan) that needs at most
  * MICRO_N nodes: its nodes, open list and duplicate table live in one struct on the stack,
- * the open list is an array scanned for the least (f, tie, node id) entry (the order the heap
- * gives: entries only tie when they are one node's), the duplicate table is open-addressed
+ * the open list is an array kept sorted by (f, tie, node id), the least entry last, so that
+ * it pops in the heap's order (entries only tie when they are one node's; an entry is
+ * inserted from the end, where a goal-directed search's new entries mostly go), the
+ * duplicate table is open-addressed
  * over node indices. Nodes are made in the same order with the same ids, g, h, parents and
  * actions, and counted alike, so the plan, cost, status and statistics are the small
  * search's. When it needs more nodes or open entries than it holds it gives up, touching
@@ -541,8 +546,15 @@ typedef struct micro {
   uint32_t act[MICRO_N]; /* action + 1, | CLOSED */
   uint8_t par[MICRO_N];  /* MICRO_EMPTY at the root */
   uint8_t slot[MICRO_SLOTS];
-  goap__hentry open[MICRO_OPEN];
+  goap__hentry open[MICRO_OPEN]; /* sorted: the least (f, tie, node id) last */
 } micro;
+
+/* Inserts e into the sorted open list of *oc entries. */
+static SMALL_INLINE void micro_put(goap__hentry *o, uint32_t *oc, goap__hentry e) {
+  uint32_t i = (*oc)++;
+  for (; i > 0 && hless(&o[i - 1], &e); --i) o[i] = o[i - 1];
+  o[i] = e;
+}
 
 /* Runs the search; returns 1 with *out the status (GOAP_OK: m->par gives the path to node
  * *found) or 0 when it ran out of room. */
@@ -577,11 +589,7 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
       st = GOAP_NO_PLAN;
       break;
     }
-    uint32_t b = 0;
-    for (uint32_t i = 1; i < oc; ++i)
-      if (hless(&m->open[i], &m->open[b])) b = i;
-    uint32_t n = m->open[b].node;
-    m->open[b] = m->open[--oc];
+    uint32_t n = m->open[--oc].node;
     uint32_t na = m->act[n];
     if (na & CLOSED) continue;
     m->act[n] = na | CLOSED;
@@ -625,7 +633,7 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
         if (m->act[id] & CLOSED) ++reopened;
         m->act[id] = (uint32_t)(a + 1);
         if (oc == MICRO_OPEN) return 0;
-        m->open[oc++] = key_of(greedy, weight, g2, m->h[id], id);
+        micro_put(m->open, &oc, key_of(greedy, weight, g2, m->h[id], id));
         continue;
       }
       if (nn >= cap) return 0;
@@ -640,7 +648,7 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
       uint32_t m2 = nn++;
       if (dead) continue;
       if (oc == MICRO_OPEN) return 0;
-      m->open[oc++] = key_of(greedy, weight, g2, hs, m2);
+      micro_put(m->open, &oc, key_of(greedy, weight, g2, hs, m2));
     }
   }
   stats->expanded += count;
