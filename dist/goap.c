@@ -2341,6 +2341,8 @@ typedef struct goap__smallgoal {
   int tab;                   /* eq and at most 4 conditions: h is htab[unmet conditions] */
   uint64_t gm[4], gv[4];     /* with tab: condition i is unmet when (s & gm[i]) != gv[i] */
   float htab[16];            /* with tab: h as stored (INFINITY: dead end) by unmet bit set */
+  int micro_big;             /* the last whole request of this goal needed more nodes than
+                                the micro search holds: the next is not tried there */
 } goap__smallgoal;
 
 /* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
@@ -2397,6 +2399,9 @@ static inline void goap__open_list_free(goap__open_list *o, const goap_allocator
   o->count = o->cap = 0;
 }
 
+/* The micro search's node cap (small_search.c). */
+#define GOAP__MICRO_N 32u
+
 /* The small search's per-request state (small_search.c). */
 typedef struct goap__small {
   int run;                   /* this search runs in small_search.c (goap__small_ok) */
@@ -2404,6 +2409,14 @@ typedef struct goap__small {
   int front_on;              /* the open list's entry held outside the heap */
   goap__hentry front;
   const goap__smallgoal *g;  /* the goal's form (in its goal-cache slot) */
+  int micro_done;            /* the last request was planned whole by the micro search: */
+  int micro_len;             /* its plan's length and actions (for goap__planner_finish) */
+  int32_t micro_plan[GOAP__MICRO_N];
+  int micro_fell;            /* ... was tried by it and rerun by the small search */
+  int micro_watch;           /* ... skipped it (g->micro_big): the small search sets that again */
+  uint32_t micro_cap;        /* tests: the micro search's node cap (0: its own; else at most
+                                that and never skipped after running out of room) */
+  int micro_never;           /* tests: 1 keeps the micro search off */
 } goap__small;
 
 /* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
@@ -2838,6 +2851,10 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 int goap__small_ok(const goap_planner *p);
 /* start_search's work for it: the pools reset and the root. */
 goap_status goap__small_start(goap_planner *p);
+/* A whole request (goap_plan) by the micro search when it fits: returns 1 with *st its final
+ * status (the plan in small_search.micro_plan), else 0 with *st what goap__small_start
+ * returned (the small search then runs as usual). */
+int goap__micro_plan(goap_planner *p, goap_status *st);
 /* step_impl's loop for it: GOAP_IN_PROGRESS when max_expansions ran out, else the result. */
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start);
@@ -5497,7 +5514,8 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
-static goap_status begin_impl(goap_planner *p, const goap_request *req) {
+/* whole: the request is planned in one call (goap_plan), so the micro search may take it. */
+static goap_status begin_impl(goap_planner *p, const goap_request *req, int whole) {
   memset(&p->stats, 0, sizeof p->stats);
   p->elapsed_ns = 0;
   p->phase = PHASE_DONE;
@@ -5514,7 +5532,15 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
       p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
   /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
   p->small_search.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
-  if (st == GOAP_OK) st = p->small_search.run ? goap__small_start(p) : goap__planner_start(p);
+  p->small_search.micro_done = p->small_search.micro_fell = p->small_search.micro_watch = 0;
+  if (st == GOAP_OK && p->small_search.run && whole) {
+    if (goap__micro_plan(p, &st)) { /* planned whole: done */
+      p->final = st;
+      return st;
+    }
+  } else if (st == GOAP_OK) {
+    st = p->small_search.run ? goap__small_start(p) : goap__planner_start(p);
+  }
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
@@ -5654,7 +5680,7 @@ goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
   if (!p) return GOAP_INVALID_ARGUMENT;
   int on = clocked(req);
   uint64_t t0 = clock_ns(on);
-  goap_status st = begin_impl(p, req);
+  goap_status st = begin_impl(p, req, 0);
   p->clock_on = on;
   p->elapsed_ns += clock_ns(on) - t0;
   return st;
@@ -5682,7 +5708,7 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
   }
   int on = clocked(req);
   uint64_t t0 = clock_ns(on);
-  goap_status st = begin_impl(p, req);
+  goap_status st = begin_impl(p, req, 1);
   p->clock_on = on;
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
   p->elapsed_ns = clock_ns(on) - t0;
@@ -6655,6 +6681,8 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
  *    needed (GOAP_BUFFER_TOO_SMALL, or the partial plan's status).
  *  - The partial plan ends at the stored node of the lowest h, then the deepest, then the
  *    first stored; lazy A*'s unevaluated nodes (a lower bound only) are not ranked.
+ *  - A request the micro search planned whole (small_search.c) has its plan there, not in
+ *    the nodes: the same plan, cost (summed in the same order) and status.
  */
 #include <math.h>
 #include <string.h>
@@ -6695,7 +6723,33 @@ static uint32_t find_best(const goap_planner *p) {
   return best;
 }
 
+/* The result of a request the micro search planned whole (small_search.c): as below, from
+ * its plan (never partial: it stops at no budget). */
+static goap_status finish_micro(goap_planner *p, goap_result *res) {
+  goap_status st = p->final;
+  const int32_t *plan = p->small_search.micro_plan;
+  int len = st == GOAP_OK ? p->small_search.micro_len : 0;
+  double c = 0.0;
+  res->partial = 0;
+  res->plan_length = len;
+  if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+    st = GOAP_BUFFER_TOO_SMALL;
+    for (int i = len - 1; i >= 0; --i) c += p->acost[plan[i]]; /* as from the end node */
+  } else {
+    for (int i = 0; i < len; ++i) {
+      res->plan[i] = plan[i];
+      c += p->acost[plan[i]];
+    }
+  }
+  res->cost = c;
+  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  res->stats = p->stats;
+  res->status = st;
+  return st;
+}
+
 goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
+  if (p->small_search.micro_done) return finish_micro(p, res);
   goap_status st = p->final;
   res->partial = 0;
   res->plan_length = 0;
@@ -7654,6 +7708,9 @@ double goap__relax_eval_partial(goap_planner *p, const goap_word *lo, const goap
  *    and dynamic-cost callbacks are asked before the search (planner.c, prepare), and a
  *    request whose domain has callbacks (unless GOAP_REQUEST_NO_CALLBACKS) stays on the
  *    general path anyway, so that a callback asked during the search stays there too.
+ *  - The micro search (goap__micro_plan, at the end of this file, with its own invariants) is
+ *    the same search again for whole requests of at most MICRO_N nodes, its state on the
+ *    stack instead of the pools; when it runs out of room the search above reruns the request.
  */
 #include <math.h>
 #include <string.h>
@@ -7860,6 +7917,7 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
   int n = p->nwant;
   m->serial = p->goal_serial;
   m->heur = (int)p->heur;
+  m->micro_big = 0;
   m->eq = 1;
   for (int i = 0; i < n; ++i)
     m->eq &= p->goal_ft[i].a == p->goal_ft[i].b && !p->goal_ft[i].has_ne;
@@ -8120,6 +8178,9 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
   if (done) *done = count;
+  /* a whole request the micro search skipped: would it have fitted? (only a guess for the
+   * next request of the goal) */
+  if (p->small_search.micro_watch) p->gslots[p->gslot_current].sg.micro_big = nn > GOAP__MICRO_N;
   return st;
 }
 
@@ -8138,6 +8199,210 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
   }
 #undef SMALL_RUN
 }
+
+/* ---- the micro search: whole small requests in one stack-local struct ---------------------
+ *
+ * The small search above once more, for a whole request (goap_plan) that needs at most
+ * MICRO_N nodes: its nodes, open list and duplicate table live in one struct on the stack,
+ * the open list is an array kept sorted by (f, tie, node id), the least entry last, so that
+ * it pops in the heap's order (entries only tie when they are one node's; an entry is
+ * inserted from the end, where a goal-directed search's new entries mostly go), the
+ * duplicate table is open-addressed
+ * over node indices. Nodes are made in the same order with the same ids, g, h, parents and
+ * actions, and counted alike, so the plan, cost, status and statistics are the small
+ * search's. When it needs more nodes or open entries than it holds it gives up, touching
+ * nothing of the planner but the goal's micro_skip, and the small search runs the request
+ * from the start. It runs only where the small search would neither grow a pool (so meet no
+ * memory budget) nor stop at a node or time budget within MICRO_N nodes. It leaves the
+ * found plan in small_search.micro_plan for goap__planner_finish, and no node in the pools
+ * (their count stays 0, so no closed-table id is live and the next request starts as after
+ * any other). After it ran out of room for a goal, that goal's whole requests go to the small
+ * search until one of them stores at most MICRO_N nodes (micro_big). */
+
+#define MICRO_N GOAP__MICRO_N       /* nodes */
+#define MICRO_OPEN (2u * MICRO_N)   /* open-list entries */
+#define MICRO_SLOTS (2u * MICRO_N)  /* duplicate table slots (a power of 2) */
+#define MICRO_EMPTY 0xffu
+
+typedef struct micro {
+  uint64_t s[MICRO_N], use[MICRO_N]; /* state; its useful actions (when expanded) */
+  double g[MICRO_N];
+  float h[MICRO_N];
+  uint32_t act[MICRO_N]; /* action + 1, | CLOSED */
+  uint8_t par[MICRO_N];  /* MICRO_EMPTY at the root */
+  uint8_t slot[MICRO_SLOTS];
+  goap__hentry open[MICRO_OPEN]; /* sorted: the least (f, tie, node id) last */
+} micro;
+
+/* Inserts e into the sorted open list of *oc entries. */
+static SMALL_INLINE void micro_put(goap__hentry *o, uint32_t *oc, goap__hentry e) {
+  uint32_t i = (*oc)++;
+  for (; i > 0 && hless(&o[i - 1], &e); --i) o[i] = o[i - 1];
+  o[i] = e;
+}
+
+/* Runs the search; returns 1 with *out the status (GOAP_OK: m->par gives the path to node
+ * *found) or 0 when it ran out of room. */
+static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
+                                  goap_status *out, uint32_t *found, goap_stats *stats,
+                                  const int tabmode, const int greedy) {
+  const goap__quick *Q = p->small_q;
+  const uint64_t *AFF = p->small_aff, *TAB = p->small_tab;
+  const uint8_t *nsh = p->small_nsh;
+  const int32_t *active = p->active, *a2i = p->act2idx;
+  const double *acost = p->acost;
+  const double weight = p->weight;
+  const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
+  const goap__smallgoal *G = p->small_search.g;
+  const int geq = G->eq;
+  const size_t smask = MICRO_SLOTS - 1;
+  memset(m->slot, MICRO_EMPTY, sizeof m->slot);
+  uint64_t s0 = p->start[0];
+  float h0 = small_h(p, G, s0);
+  m->s[0] = s0;
+  m->g[0] = 0.0;
+  m->h[0] = h0;
+  m->par[0] = MICRO_EMPTY;
+  m->act[0] = isinf(h0) ? CLOSED : 0u;
+  m->slot[(size_t)goap__hash_state(&s0, 1) & smask] = 0;
+  uint32_t nn = 1, oc = 0, count = 0;
+  uint64_t generated = 1, duplicates = 0, reopened = 0;
+  if (!isinf(h0)) m->open[oc++] = key_of(greedy, weight, 0.0, h0, 0);
+  goap_status st;
+  for (;;) {
+    if (!oc) {
+      st = GOAP_NO_PLAN;
+      break;
+    }
+    uint32_t n = m->open[--oc].node;
+    uint32_t na = m->act[n];
+    if (na & CLOSED) continue;
+    m->act[n] = na | CLOSED;
+    uint64_t s = m->s[n];
+    if ((s & gmask) == gval && (geq || small_goal_rest(p, s))) {
+      *found = n;
+      st = GOAP_OK;
+      break;
+    }
+    ++count;
+    uint64_t bits;
+    if (tabmode) {
+      bits = useful_tab(TAB, nsh, tabmode, s);
+    } else {
+      uint32_t par = m->par[n];
+      if (par == MICRO_EMPTY) {
+        bits = useful_set(Q, p->nactive, s);
+      } else {
+        uint64_t aff = AFF[a2i[na - 1]], now = 0;
+        for (uint64_t k = aff; k; k &= k - 1)
+          now |= useful1(&Q[goap__lowest_bit(k)], s) << goap__lowest_bit(k);
+        bits = (m->use[par] & ~aff) | now;
+      }
+      m->use[n] = bits;
+    }
+    double g = m->g[n];
+    for (; bits; bits &= bits - 1) {
+      int i = goap__lowest_bit(bits);
+      uint64_t t = (s & ~Q[i].em) | Q[i].ev;
+      int32_t a = active[i];
+      double g2 = g + acost[a];
+      ++generated;
+      size_t j = (size_t)goap__hash_state(&t, 1) & smask;
+      unsigned id;
+      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & smask;
+      if (id != MICRO_EMPTY) { /* planner.c, reached_again */
+        ++duplicates;
+        if (!(g2 < m->g[id]) || isinf(m->h[id])) continue;
+        m->g[id] = g2;
+        m->par[id] = (uint8_t)n;
+        if (m->act[id] & CLOSED) ++reopened;
+        m->act[id] = (uint32_t)(a + 1);
+        if (oc == MICRO_OPEN) return 0;
+        micro_put(m->open, &oc, key_of(greedy, weight, g2, m->h[id], id));
+        continue;
+      }
+      if (nn >= cap) return 0;
+      float hs = small_h(p, G, t);
+      int dead = hs == INFINITY;
+      m->s[nn] = t;
+      m->g[nn] = g2;
+      m->h[nn] = hs;
+      m->par[nn] = (uint8_t)n;
+      m->act[nn] = (uint32_t)(a + 1) | (dead ? CLOSED : 0u);
+      m->slot[j] = (uint8_t)nn;
+      uint32_t m2 = nn++;
+      if (dead) continue;
+      if (oc == MICRO_OPEN) return 0;
+      micro_put(m->open, &oc, key_of(greedy, weight, g2, hs, m2));
+    }
+  }
+  stats->expanded += count;
+  stats->generated += generated;
+  stats->duplicates += duplicates;
+  stats->reopened += reopened;
+  stats->nodes += nn;
+  stats->evaluated += nn;
+  *out = st;
+  return 1;
+}
+
+int goap__micro_plan(goap_planner *p, goap_status *st) {
+  goap__small *ss = &p->small_search;
+  uint32_t cap = ss->micro_cap && ss->micro_cap < MICRO_N ? ss->micro_cap : MICRO_N;
+  ss->micro_done = ss->micro_fell = 0;
+  /* where the small search would grow a pool, stop at a budget or not search at all */
+  if (ss->micro_never || p->goal_never || p->max_ms > 0 || p->stride != 2 ||
+      p->nodes.grow_at <= cap || p->open.cap < MICRO_OPEN || p->req_max_nodes <= cap) {
+    *st = goap__small_start(p);
+    return 0;
+  }
+  goap__smallgoal *G = &p->gslots[p->gslot_current].sg;
+  if (G->serial != p->goal_serial || G->heur != (int)p->heur) make_goal(p, G);
+  if (G->micro_big) {
+    ss->micro_watch = 1;
+    *st = goap__small_start(p);
+    return 0;
+  }
+  ss->g = G;
+  micro m;
+  uint32_t found = NONE;
+  int greedy = p->search == GOAP_SEARCH_GREEDY, fits;
+#define MICRO_RUN(nib)                                                                        \
+  (greedy ? micro_run(p, &m, cap, st, &found, &p->stats, nib, 1)                              \
+          : micro_run(p, &m, cap, st, &found, &p->stats, nib, 0))
+  switch (p->small_nib) {
+    case 1: fits = MICRO_RUN(1); break;
+    case 2: fits = MICRO_RUN(2); break;
+    case 3: fits = MICRO_RUN(3); break;
+    case 4: fits = MICRO_RUN(4); break;
+    default: fits = MICRO_RUN(0); break;
+  }
+#undef MICRO_RUN
+  if (!fits) {
+    G->micro_big = !ss->micro_cap;
+    ss->micro_fell = 1;
+    *st = goap__small_start(p);
+    return 0;
+  }
+  ss->micro_done = 1;
+  /* the state small_start leaves, with no node stored */
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  ss->front_on = 0;
+  p->found = p->best = NONE;
+  p->key = p->W;
+  p->useful_words = 1;
+  ss->micro_len = 0;
+  if (*st == GOAP_OK) { /* the plan, for goap__planner_finish */
+    int len = 0;
+    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n]) ++len;
+    ss->micro_len = len;
+    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n])
+      ss->micro_plan[--len] = (int32_t)(m.act[n] & ~CLOSED) - 1;
+  }
+  return 1;
+}
 /* macros of src/core/small_search.c end here */
 #undef NONE
 #undef CLOSED
@@ -8146,6 +8411,11 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
 #undef SMALL_LOAD
 #undef SMALL_PUSH
 #undef SMALL_RUN
+#undef MICRO_N
+#undef MICRO_OPEN
+#undef MICRO_SLOTS
+#undef MICRO_EMPTY
+#undef MICRO_RUN
 #undef hless
 
 /* ==== src/core/status.c ==== */

@@ -12,7 +12,10 @@
  * parent's bitset, as do those of the planners with small_nib set to 0), some with an int or
  * a callback (the general path throughout). The test also checks that the small search did
  * run, that it is not used where it must not be, and that a warm planner makes no allocation
- * on it.
+ * on it. A third planner runs the micro search (whole requests in a stack-local struct) with
+ * room for only 1 to 6 nodes, so that it often runs out and the small search reruns the
+ * request; it too must match the general path, and so must goap_plan_finish called again
+ * after each request (with a buffer of one action).
  *
  * Environment: GOAP_SMALL_CASES=N changes the number of random domains (default 3000).
  */
@@ -196,6 +199,9 @@ typedef struct outcome {
   int32_t plan[PLAN_CAP];
   int ran_small;
   int ran_tab; /* ... with the nibble tables (goap_planner.small_nib) */
+  int ran_micro, micro_fell; /* planned whole by the micro search; tried by it, then rerun */
+  goap_result again; /* goap_plan_finish called again with a buffer of 1 */
+  int32_t again_plan[1];
 } outcome;
 
 static void fill(const req *q, const double *costs, goap_request *rq) {
@@ -226,6 +232,11 @@ static void run(goap_planner *p, const goap_request *rq, int slice, outcome *o) 
   }
   o->ran_small = p->small_search.run;
   o->ran_tab = o->ran_small && p->small_nib > 0;
+  o->ran_micro = p->small_search.micro_done;
+  o->micro_fell = p->small_search.micro_fell;
+  o->again.plan = o->again_plan;
+  o->again.plan_capacity = 1;
+  (void)goap_plan_finish(p, &o->again);
 }
 
 static int same(const outcome *a, const outcome *b) {
@@ -235,6 +246,10 @@ static int same(const outcome *a, const outcome *b) {
     return 0;
   for (int i = 0; i < x->plan_length && i < PLAN_CAP; ++i)
     if (a->plan[i] != b->plan[i]) return 0;
+  const goap_result *u = &a->again, *v = &b->again;
+  if (u->status != v->status || u->plan_length != v->plan_length || u->cost != v->cost ||
+      u->partial != v->partial || (u->plan_length == 1 && a->again_plan[0] != b->again_plan[0]))
+    return 0;
   const goap_stats *s = &x->stats, *t = &y->stats;
   return s->expanded == t->expanded && s->generated == t->generated &&
          s->duplicates == t->duplicates && s->reopened == t->reopened &&
@@ -258,6 +273,8 @@ static void report(uint64_t seed, int k, const req *q, const outcome *a, const o
 
 typedef struct tally {
   long requests, small, tab, ok, limited, reopened;
+  long micro, micro_fell;     /* the default planner */
+  long forced, forced_fell;   /* the planner with a micro search of 1 to 6 nodes */
 } tally;
 
 /* One random domain and NREQ requests, three rounds round-robin (the goal cache alternates
@@ -275,19 +292,38 @@ static int check_domain(uint64_t seed, tally *t) {
   goap_planner_desc pd;
   memset(&pd, 0, sizeof pd);
   pd.initial_nodes = seed & 1 ? 4 : 0;
-  goap_planner *ps = NULL, *pg = NULL;
+  goap_planner *ps = NULL, *pg = NULL, *pm = NULL;
   int ok = goap_planner_create(x.d, &pd, &ps) == GOAP_OK &&
-           goap_planner_create(x.d, &pd, &pg) == GOAP_OK;
+           goap_planner_create(x.d, &pd, &pg) == GOAP_OK &&
+           goap_planner_create(x.d, &pd, &pm) == GOAP_OK;
   if (pg) pg->small_search.never = 1;
+  /* the micro search with room for 1 to 6 nodes: it often runs out and the small search
+   * plans the request again */
+  if (pm) pm->small_search.micro_cap = 1 + (uint32_t)((seed >> 2) % 6);
   if (ps && (seed & 2)) ps->small_nib = 0; /* the parent's bitset, even where tables fit */
   for (int round = 0; round < 3 && ok; ++round) {
     for (int k = 0; k < NREQ && ok; ++k) {
       goap_request rq;
       fill(&q[k], costs, &rq);
       int slice = round == 2 ? 1 + (int)(seed % 3) : 0;
-      outcome a, b;
+      outcome a, b, c;
       run(ps, &rq, slice, &a);
       run(pg, &rq, slice, &b);
+      run(pm, &rq, slice, &c);
+      t->micro += a.ran_micro;
+      t->micro_fell += a.micro_fell;
+      t->forced += c.ran_micro;
+      t->forced_fell += c.micro_fell;
+      if (!same(&c, &b)) {
+        fprintf(stderr, "micro search of %u nodes: ", pm->small_search.micro_cap);
+        report(seed, k, &q[k], &c, &b);
+        ok = 0;
+      }
+      if ((a.ran_micro || c.ran_micro) && slice) {
+        fprintf(stderr, "seed 0x%llx request %d: micro search on a sliced request\n",
+                (unsigned long long)seed, k);
+        ok = 0;
+      }
       ++t->requests;
       t->small += a.ran_small;
       t->tab += a.ran_tab;
@@ -308,6 +344,7 @@ static int check_domain(uint64_t seed, tally *t) {
   }
   goap_planner_destroy(ps);
   goap_planner_destroy(pg);
+  goap_planner_destroy(pm);
   goap_domain_destroy(x.d);
   return ok;
 }
@@ -316,7 +353,7 @@ TEST(same_results_as_general_path) {
   long cases = 3000;
   const char *env = getenv("GOAP_SMALL_CASES");
   if (env && atol(env) > 0) cases = atol(env);
-  tally t = {0, 0, 0, 0, 0, 0};
+  tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   int bad = 0;
   for (long i = 0; i < cases && bad < 5; ++i)
     if (!check_domain(0x5eed0000ull + (uint64_t)i, &t)) ++bad;
@@ -333,6 +370,13 @@ TEST(same_results_as_general_path) {
   CHECK(t.ok * 4 > t.requests);
   CHECK(t.limited * 50 > t.requests);
   CHECK(t.reopened > 0);
+  /* the micro search planned a fair share whole; both planners ran out of its room and
+   * reran the request (the default one on the few requests needing over 32 nodes) */
+  fprintf(stderr, "micro search: %ld whole, %ld rerun; with 1-6 nodes: %ld whole, %ld rerun\n",
+          t.micro, t.micro_fell, t.forced, t.forced_fell);
+  CHECK(t.micro * 8 > t.small);
+  CHECK(t.micro_fell > 0);
+  CHECK(t.forced * 20 > t.small && t.forced_fell * 20 > t.small);
 }
 
 /* A two-word domain (65 bools): the general path. */

@@ -916,7 +916,8 @@ static goap_status expand_backward(goap_planner *p, uint32_t n) {
   return GOAP_OK;
 }
 
-static goap_status begin_impl(goap_planner *p, const goap_request *req) {
+/* whole: the request is planned in one call (goap_plan), so the micro search may take it. */
+static goap_status begin_impl(goap_planner *p, const goap_request *req, int whole) {
   memset(&p->stats, 0, sizeof p->stats);
   p->elapsed_ns = 0;
   p->phase = PHASE_DONE;
@@ -933,7 +934,15 @@ static goap_status begin_impl(goap_planner *p, const goap_request *req) {
       p->scost_on = scost_called(p, &p->d->actions[p->active[i]]);
   /* small requests: small_search.c (never with a state cost: it calls no callbacks) */
   p->small_search.run = st == GOAP_OK && !p->scost_on && goap__small_ok(p);
-  if (st == GOAP_OK) st = p->small_search.run ? goap__small_start(p) : goap__planner_start(p);
+  p->small_search.micro_done = p->small_search.micro_fell = p->small_search.micro_watch = 0;
+  if (st == GOAP_OK && p->small_search.run && whole) {
+    if (goap__micro_plan(p, &st)) { /* planned whole: done */
+      p->final = st;
+      return st;
+    }
+  } else if (st == GOAP_OK) {
+    st = p->small_search.run ? goap__small_start(p) : goap__planner_start(p);
+  }
   p->final = st;
   if (st == GOAP_OK) {
     p->phase = PHASE_RUNNING;
@@ -1073,7 +1082,7 @@ goap_status goap_plan_begin(goap_planner *p, const goap_request *req) {
   if (!p) return GOAP_INVALID_ARGUMENT;
   int on = clocked(req);
   uint64_t t0 = clock_ns(on);
-  goap_status st = begin_impl(p, req);
+  goap_status st = begin_impl(p, req, 0);
   p->clock_on = on;
   p->elapsed_ns += clock_ns(on) - t0;
   return st;
@@ -1101,7 +1110,7 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
   }
   int on = clocked(req);
   uint64_t t0 = clock_ns(on);
-  goap_status st = begin_impl(p, req);
+  goap_status st = begin_impl(p, req, 1);
   p->clock_on = on;
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
   p->elapsed_ns = clock_ns(on) - t0;

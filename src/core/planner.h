@@ -226,6 +226,8 @@ typedef struct goap__smallgoal {
   int tab;                   /* eq and at most 4 conditions: h is htab[unmet conditions] */
   uint64_t gm[4], gv[4];     /* with tab: condition i is unmet when (s & gm[i]) != gv[i] */
   float htab[16];            /* with tab: h as stored (INFINITY: dead end) by unmet bit set */
+  int micro_big;             /* the last whole request of this goal needed more nodes than
+                                the micro search holds: the next is not tried there */
 } goap__smallgoal;
 
 /* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
@@ -282,6 +284,9 @@ static inline void goap__open_list_free(goap__open_list *o, const goap_allocator
   o->count = o->cap = 0;
 }
 
+/* The micro search's node cap (small_search.c). */
+#define GOAP__MICRO_N 32u
+
 /* The small search's per-request state (small_search.c). */
 typedef struct goap__small {
   int run;                   /* this search runs in small_search.c (goap__small_ok) */
@@ -289,6 +294,14 @@ typedef struct goap__small {
   int front_on;              /* the open list's entry held outside the heap */
   goap__hentry front;
   const goap__smallgoal *g;  /* the goal's form (in its goal-cache slot) */
+  int micro_done;            /* the last request was planned whole by the micro search: */
+  int micro_len;             /* its plan's length and actions (for goap__planner_finish) */
+  int32_t micro_plan[GOAP__MICRO_N];
+  int micro_fell;            /* ... was tried by it and rerun by the small search */
+  int micro_watch;           /* ... skipped it (g->micro_big): the small search sets that again */
+  uint32_t micro_cap;        /* tests: the micro search's node cap (0: its own; else at most
+                                that and never skipped after running out of room) */
+  int micro_never;           /* tests: 1 keeps the micro search off */
 } goap__small;
 
 /* Orbit search (symmetry.c): the request's goap_symmetry compiled at begin. Buffers only grow
@@ -723,6 +736,10 @@ size_t goap__lm_ring_own(goap_planner *p, uint32_t n);
 int goap__small_ok(const goap_planner *p);
 /* start_search's work for it: the pools reset and the root. */
 goap_status goap__small_start(goap_planner *p);
+/* A whole request (goap_plan) by the micro search when it fits: returns 1 with *st its final
+ * status (the plan in small_search.micro_plan), else 0 with *st what goap__small_start
+ * returned (the small search then runs as usual). */
+int goap__micro_plan(goap_planner *p, goap_status *st);
 /* step_impl's loop for it: GOAP_IN_PROGRESS when max_expansions ran out, else the result. */
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start);

@@ -12,6 +12,8 @@
  *    needed (GOAP_BUFFER_TOO_SMALL, or the partial plan's status).
  *  - The partial plan ends at the stored node of the lowest h, then the deepest, then the
  *    first stored; lazy A*'s unevaluated nodes (a lower bound only) are not ranked.
+ *  - A request the micro search planned whole (small_search.c) has its plan there, not in
+ *    the nodes: the same plan, cost (summed in the same order) and status.
  */
 #include <math.h>
 #include <string.h>
@@ -52,7 +54,33 @@ static uint32_t find_best(const goap_planner *p) {
   return best;
 }
 
+/* The result of a request the micro search planned whole (small_search.c): as below, from
+ * its plan (never partial: it stops at no budget). */
+static goap_status finish_micro(goap_planner *p, goap_result *res) {
+  goap_status st = p->final;
+  const int32_t *plan = p->small_search.micro_plan;
+  int len = st == GOAP_OK ? p->small_search.micro_len : 0;
+  double c = 0.0;
+  res->partial = 0;
+  res->plan_length = len;
+  if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+    st = GOAP_BUFFER_TOO_SMALL;
+    for (int i = len - 1; i >= 0; --i) c += p->acost[plan[i]]; /* as from the end node */
+  } else {
+    for (int i = 0; i < len; ++i) {
+      res->plan[i] = plan[i];
+      c += p->acost[plan[i]];
+    }
+  }
+  res->cost = c;
+  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  res->stats = p->stats;
+  res->status = st;
+  return st;
+}
+
 goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
+  if (p->small_search.micro_done) return finish_micro(p, res);
   goap_status st = p->final;
   res->partial = 0;
   res->plan_length = 0;

@@ -23,6 +23,9 @@
  *    and dynamic-cost callbacks are asked before the search (planner.c, prepare), and a
  *    request whose domain has callbacks (unless GOAP_REQUEST_NO_CALLBACKS) stays on the
  *    general path anyway, so that a callback asked during the search stays there too.
+ *  - The micro search (goap__micro_plan, at the end of this file, with its own invariants) is
+ *    the same search again for whole requests of at most MICRO_N nodes, its state on the
+ *    stack instead of the pools; when it runs out of room the search above reruns the request.
  */
 #include <math.h>
 #include <string.h>
@@ -229,6 +232,7 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
   int n = p->nwant;
   m->serial = p->goal_serial;
   m->heur = (int)p->heur;
+  m->micro_big = 0;
   m->eq = 1;
   for (int i = 0; i < n; ++i)
     m->eq &= p->goal_ft[i].a == p->goal_ft[i].b && !p->goal_ft[i].has_ne;
@@ -489,6 +493,9 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
       p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns)
     st = GOAP_TIME_LIMIT;
   if (done) *done = count;
+  /* a whole request the micro search skipped: would it have fitted? (only a guess for the
+   * next request of the goal) */
+  if (p->small_search.micro_watch) p->gslots[p->gslot_current].sg.micro_big = nn > GOAP__MICRO_N;
   return st;
 }
 
@@ -506,4 +513,208 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
     default: return SMALL_RUN(0);
   }
 #undef SMALL_RUN
+}
+
+/* ---- the micro search: whole small requests in one stack-local struct ---------------------
+ *
+ * The small search above once more, for a whole request (goap_plan) that needs at most
+ * MICRO_N nodes: its nodes, open list and duplicate table live in one struct on the stack,
+ * the open list is an array kept sorted by (f, tie, node id), the least entry last, so that
+ * it pops in the heap's order (entries only tie when they are one node's; an entry is
+ * inserted from the end, where a goal-directed search's new entries mostly go), the
+ * duplicate table is open-addressed
+ * over node indices. Nodes are made in the same order with the same ids, g, h, parents and
+ * actions, and counted alike, so the plan, cost, status and statistics are the small
+ * search's. When it needs more nodes or open entries than it holds it gives up, touching
+ * nothing of the planner but the goal's micro_skip, and the small search runs the request
+ * from the start. It runs only where the small search would neither grow a pool (so meet no
+ * memory budget) nor stop at a node or time budget within MICRO_N nodes. It leaves the
+ * found plan in small_search.micro_plan for goap__planner_finish, and no node in the pools
+ * (their count stays 0, so no closed-table id is live and the next request starts as after
+ * any other). After it ran out of room for a goal, that goal's whole requests go to the small
+ * search until one of them stores at most MICRO_N nodes (micro_big). */
+
+#define MICRO_N GOAP__MICRO_N       /* nodes */
+#define MICRO_OPEN (2u * MICRO_N)   /* open-list entries */
+#define MICRO_SLOTS (2u * MICRO_N)  /* duplicate table slots (a power of 2) */
+#define MICRO_EMPTY 0xffu
+
+typedef struct micro {
+  uint64_t s[MICRO_N], use[MICRO_N]; /* state; its useful actions (when expanded) */
+  double g[MICRO_N];
+  float h[MICRO_N];
+  uint32_t act[MICRO_N]; /* action + 1, | CLOSED */
+  uint8_t par[MICRO_N];  /* MICRO_EMPTY at the root */
+  uint8_t slot[MICRO_SLOTS];
+  goap__hentry open[MICRO_OPEN]; /* sorted: the least (f, tie, node id) last */
+} micro;
+
+/* Inserts e into the sorted open list of *oc entries. */
+static SMALL_INLINE void micro_put(goap__hentry *o, uint32_t *oc, goap__hentry e) {
+  uint32_t i = (*oc)++;
+  for (; i > 0 && hless(&o[i - 1], &e); --i) o[i] = o[i - 1];
+  o[i] = e;
+}
+
+/* Runs the search; returns 1 with *out the status (GOAP_OK: m->par gives the path to node
+ * *found) or 0 when it ran out of room. */
+static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
+                                  goap_status *out, uint32_t *found, goap_stats *stats,
+                                  const int tabmode, const int greedy) {
+  const goap__quick *Q = p->small_q;
+  const uint64_t *AFF = p->small_aff, *TAB = p->small_tab;
+  const uint8_t *nsh = p->small_nsh;
+  const int32_t *active = p->active, *a2i = p->act2idx;
+  const double *acost = p->acost;
+  const double weight = p->weight;
+  const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
+  const goap__smallgoal *G = p->small_search.g;
+  const int geq = G->eq;
+  const size_t smask = MICRO_SLOTS - 1;
+  memset(m->slot, MICRO_EMPTY, sizeof m->slot);
+  uint64_t s0 = p->start[0];
+  float h0 = small_h(p, G, s0);
+  m->s[0] = s0;
+  m->g[0] = 0.0;
+  m->h[0] = h0;
+  m->par[0] = MICRO_EMPTY;
+  m->act[0] = isinf(h0) ? CLOSED : 0u;
+  m->slot[(size_t)goap__hash_state(&s0, 1) & smask] = 0;
+  uint32_t nn = 1, oc = 0, count = 0;
+  uint64_t generated = 1, duplicates = 0, reopened = 0;
+  if (!isinf(h0)) m->open[oc++] = key_of(greedy, weight, 0.0, h0, 0);
+  goap_status st;
+  for (;;) {
+    if (!oc) {
+      st = GOAP_NO_PLAN;
+      break;
+    }
+    uint32_t n = m->open[--oc].node;
+    uint32_t na = m->act[n];
+    if (na & CLOSED) continue;
+    m->act[n] = na | CLOSED;
+    uint64_t s = m->s[n];
+    if ((s & gmask) == gval && (geq || small_goal_rest(p, s))) {
+      *found = n;
+      st = GOAP_OK;
+      break;
+    }
+    ++count;
+    uint64_t bits;
+    if (tabmode) {
+      bits = useful_tab(TAB, nsh, tabmode, s);
+    } else {
+      uint32_t par = m->par[n];
+      if (par == MICRO_EMPTY) {
+        bits = useful_set(Q, p->nactive, s);
+      } else {
+        uint64_t aff = AFF[a2i[na - 1]], now = 0;
+        for (uint64_t k = aff; k; k &= k - 1)
+          now |= useful1(&Q[goap__lowest_bit(k)], s) << goap__lowest_bit(k);
+        bits = (m->use[par] & ~aff) | now;
+      }
+      m->use[n] = bits;
+    }
+    double g = m->g[n];
+    for (; bits; bits &= bits - 1) {
+      int i = goap__lowest_bit(bits);
+      uint64_t t = (s & ~Q[i].em) | Q[i].ev;
+      int32_t a = active[i];
+      double g2 = g + acost[a];
+      ++generated;
+      size_t j = (size_t)goap__hash_state(&t, 1) & smask;
+      unsigned id;
+      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & smask;
+      if (id != MICRO_EMPTY) { /* planner.c, reached_again */
+        ++duplicates;
+        if (!(g2 < m->g[id]) || isinf(m->h[id])) continue;
+        m->g[id] = g2;
+        m->par[id] = (uint8_t)n;
+        if (m->act[id] & CLOSED) ++reopened;
+        m->act[id] = (uint32_t)(a + 1);
+        if (oc == MICRO_OPEN) return 0;
+        micro_put(m->open, &oc, key_of(greedy, weight, g2, m->h[id], id));
+        continue;
+      }
+      if (nn >= cap) return 0;
+      float hs = small_h(p, G, t);
+      int dead = hs == INFINITY;
+      m->s[nn] = t;
+      m->g[nn] = g2;
+      m->h[nn] = hs;
+      m->par[nn] = (uint8_t)n;
+      m->act[nn] = (uint32_t)(a + 1) | (dead ? CLOSED : 0u);
+      m->slot[j] = (uint8_t)nn;
+      uint32_t m2 = nn++;
+      if (dead) continue;
+      if (oc == MICRO_OPEN) return 0;
+      micro_put(m->open, &oc, key_of(greedy, weight, g2, hs, m2));
+    }
+  }
+  stats->expanded += count;
+  stats->generated += generated;
+  stats->duplicates += duplicates;
+  stats->reopened += reopened;
+  stats->nodes += nn;
+  stats->evaluated += nn;
+  *out = st;
+  return 1;
+}
+
+int goap__micro_plan(goap_planner *p, goap_status *st) {
+  goap__small *ss = &p->small_search;
+  uint32_t cap = ss->micro_cap && ss->micro_cap < MICRO_N ? ss->micro_cap : MICRO_N;
+  ss->micro_done = ss->micro_fell = 0;
+  /* where the small search would grow a pool, stop at a budget or not search at all */
+  if (ss->micro_never || p->goal_never || p->max_ms > 0 || p->stride != 2 ||
+      p->nodes.grow_at <= cap || p->open.cap < MICRO_OPEN || p->req_max_nodes <= cap) {
+    *st = goap__small_start(p);
+    return 0;
+  }
+  goap__smallgoal *G = &p->gslots[p->gslot_current].sg;
+  if (G->serial != p->goal_serial || G->heur != (int)p->heur) make_goal(p, G);
+  if (G->micro_big) {
+    ss->micro_watch = 1;
+    *st = goap__small_start(p);
+    return 0;
+  }
+  ss->g = G;
+  micro m;
+  uint32_t found = NONE;
+  int greedy = p->search == GOAP_SEARCH_GREEDY, fits;
+#define MICRO_RUN(nib)                                                                        \
+  (greedy ? micro_run(p, &m, cap, st, &found, &p->stats, nib, 1)                              \
+          : micro_run(p, &m, cap, st, &found, &p->stats, nib, 0))
+  switch (p->small_nib) {
+    case 1: fits = MICRO_RUN(1); break;
+    case 2: fits = MICRO_RUN(2); break;
+    case 3: fits = MICRO_RUN(3); break;
+    case 4: fits = MICRO_RUN(4); break;
+    default: fits = MICRO_RUN(0); break;
+  }
+#undef MICRO_RUN
+  if (!fits) {
+    G->micro_big = !ss->micro_cap;
+    ss->micro_fell = 1;
+    *st = goap__small_start(p);
+    return 0;
+  }
+  ss->micro_done = 1;
+  /* the state small_start leaves, with no node stored */
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  ss->front_on = 0;
+  p->found = p->best = NONE;
+  p->key = p->W;
+  p->useful_words = 1;
+  ss->micro_len = 0;
+  if (*st == GOAP_OK) { /* the plan, for goap__planner_finish */
+    int len = 0;
+    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n]) ++len;
+    ss->micro_len = len;
+    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n])
+      ss->micro_plan[--len] = (int32_t)(m.act[n] & ~CLOSED) - 1;
+  }
+  return 1;
 }
