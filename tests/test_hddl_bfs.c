@@ -203,6 +203,40 @@ TEST(node_cap_is_a_status_and_the_others_go_on) {
   goap_pddl_destroy(t);
 }
 
+/* A method without its own precondition whose subtask's method's precondition, lifted into its join,
+ * binds its free parameter from atoms: the join's bindings are sorted back with no own
+ * literal as a key (an empty key list, never allocated: UBSan flagged the pointer arithmetic
+ * on it). Both kinds of search, each plan verified. */
+TEST(join_sorted_without_own_literals) {
+  static const char dom[] =
+      "(define (domain pick) (:requirements :hierarchy :typing)\n"
+      "  (:types obj) (:predicates (avail ?x - obj) (have ?x - obj))\n"
+      "  (:task get :parameters ()) (:task grab :parameters (?x - obj))\n"
+      "  (:method m-get :parameters (?x - obj) :task (get) :ordered-subtasks (and (grab ?x)))\n"
+      "  (:method m-grab :parameters (?y - obj) :task (grab ?y) :precondition (avail ?y)\n"
+      "    :ordered-subtasks (and (take ?y)))\n"
+      "  (:action take :parameters (?x - obj) :effect (have ?x)))\n";
+  static const char prob[] =
+      "(define (problem p) (:domain pick) (:objects a b c - obj)\n"
+      " (:htn :ordered-subtasks (and (get))) (:init (avail b) (avail c)) (:goal (have c)))\n";
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  REQUIRE(goap_pddl_parse("d", dom, strlen(dom), "p", prob, strlen(prob), &o, &t, &err) ==
+          GOAP_OK);
+  for (int search = GOAP_HDDL_SEARCH_DFS; search <= GOAP_HDDL_SEARCH_BFS; ++search) {
+    char *text = NULL;
+    goap_hddl_stats s;
+    CHECK_EQ_INT(solve(t, search, 0, &text, &s), GOAP_OK);
+    CHECK(verifies(t, text));
+    CHECK(text && strstr(text, "==>\n0 take c\n") == text);
+    free(text);
+  }
+  goap_pddl_destroy(t);
+}
+
 TEST(allocation_failures_are_clean) {
   for (size_t k = 1;; ++k) {
     test_alloc ta;
@@ -231,4 +265,4 @@ TEST(allocation_failures_are_clean) {
 TEST_MAIN(TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
           TEST_ENTRY(same_plan_twice), TEST_ENTRY(duplicate_detection_exhausts_a_finite_space),
           TEST_ENTRY(options_and_budgets), TEST_ENTRY(node_cap_is_a_status_and_the_others_go_on),
-          TEST_ENTRY(allocation_failures_are_clean))
+          TEST_ENTRY(allocation_failures_are_clean), TEST_ENTRY(join_sorted_without_own_literals))
