@@ -17244,9 +17244,11 @@ static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const
  * the type lists enumerate them in). */
 static int bind_before(const hp *h, size_t at, int np, int nk, const uint8_t *free, int32_t i,
                        int32_t j) {
-  const int32_t *ki = h->jkey.v + (size_t)i * (size_t)nk, *kj = h->jkey.v + (size_t)j * (size_t)nk;
-  for (int q = 0; q < nk; ++q)
-    if (ki[q] != kj[q]) return ki[q] < kj[q];
+  if (nk > 0) { /* no own literal: no key, and jkey may be unallocated (NULL) */
+    const int32_t *ki = h->jkey.v + (size_t)i * (size_t)nk, *kj = h->jkey.v + (size_t)j * (size_t)nk;
+    for (int q = 0; q < nk; ++q)
+      if (ki[q] != kj[q]) return ki[q] < kj[q];
+  }
   const int32_t *x = h->pool.v + at + (size_t)i * (size_t)np, *y = h->pool.v + at + (size_t)j * (size_t)np;
   for (int p = 0; p < np; ++p)
     if (free[p] && x[p] != y[p]) return x[p] < y[p];
