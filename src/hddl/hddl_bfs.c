@@ -154,28 +154,13 @@ static int hb_over_time(hp *h) {
   return 0;
 }
 
-/* The TDG lower bounds (tc), as order_methods computes them. */
+/* The TDG lower bounds (tc): goap__hp_tdg_costs (hddl_prep.c). */
 static int hb_tdg_costs(goap__hb *b, hp *h) {
   const goap__px_task_core *t = h->t;
   b->ntc = t->htn.nctasks ? t->htn.nctasks : 1;
   b->tc = (uint32_t *)goap__alloc(h->a, b->ntc * sizeof *b->tc);
   if (!b->tc) return hb_oom(h);
-  for (size_t c = 0; c < b->ntc; ++c) b->tc[c] = HB_INF;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      const goap__px_method *pm = &t->htn.methods[m];
-      uint64_t sum = 0;
-      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HB_INF; ++st) {
-        int32_t task = t->htn.steps[st].task;
-        sum += task < 0 ? 1u : b->tc[task];
-      }
-      if (sum < b->tc[pm->task]) {
-        b->tc[pm->task] = (uint32_t)sum;
-        changed = 1;
-      }
-    }
-  }
+  goap__hp_tdg_costs(t, b->tc, NULL);
   return 1;
 }
 

@@ -126,6 +126,7 @@ typedef struct hp {
 /* The join literals of every method (x0, xn, xb): own precondition and static literals. */
 int goap__hp_build_lits(hp *h);
 /* m0, mids, mids2 from the lifted task decomposition graph. */
+void goap__hp_tdg_costs(const goap__px_task_core *t, uint32_t *tc, uint32_t *mc);
 int goap__hp_order_methods(hp *h);
 /* Lifts the literals subtasks require into their methods' joins (after order_methods). */
 int goap__hp_lift_lits(hp *h);

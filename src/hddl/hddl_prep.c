@@ -180,6 +180,31 @@ int goap__hp_lift_lits(hp *h) {
 
 #define HP_INF UINT32_MAX
 
+/* The TDG fixpoint shared by the method orders below and the best-first search's heuristic
+ * (hddl_bfs.c): tc[c], the fewest primitive steps compound task c can decompose into (HP_INF:
+ * none), and, when mc is not NULL, mc[m], the same for method m. */
+void goap__hp_tdg_costs(const goap__px_task_core *t, uint32_t *tc, uint32_t *mc) {
+  for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
+  for (size_t m = 0; mc && m < t->htn.nmethods; ++m) mc[m] = HP_INF;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t m = 0; m < t->htn.nmethods; ++m) {
+      const goap__px_method *pm = &t->htn.methods[m];
+      uint64_t sum = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        sum += task < 0 ? 1u : tc[task];
+      }
+      uint32_t v = sum < HP_INF ? (uint32_t)sum : HP_INF;
+      if (mc) mc[m] = v;
+      if (v < tc[pm->task]) {
+        tc[pm->task] = v;
+        changed = 1;
+      }
+    }
+  }
+}
+
 /* The task decomposition graph, lifted (arguments and preconditions ignored): the fewest
  * primitive steps each compound task can decompose into, by a fixpoint from "none" (HP_INF).
  * Methods with a subtask that never reaches primitives (cost HP_INF) can never be part of a
@@ -195,24 +220,7 @@ int goap__hp_order_methods(hp *h) {
     goap__free(h->a, mc, nm * sizeof *mc);
     return oom(h);
   }
-  for (size_t c = 0; c < t->htn.nctasks; ++c) tc[c] = HP_INF;
-  for (size_t m = 0; m < t->htn.nmethods; ++m) mc[m] = HP_INF;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (size_t m = 0; m < t->htn.nmethods; ++m) {
-      const goap__px_method *pm = &t->htn.methods[m];
-      uint64_t sum = 0;
-      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps && sum < HP_INF; ++st) {
-        int32_t task = t->htn.steps[st].task;
-        sum += task < 0 ? 1u : tc[task];
-      }
-      mc[m] = sum < HP_INF ? (uint32_t)sum : HP_INF;
-      if (mc[m] < tc[pm->task]) {
-        tc[pm->task] = mc[m];
-        changed = 1;
-      }
-    }
-  }
+  goap__hp_tdg_costs(t, tc, mc);
   size_t k = 0;
   for (size_t c = 0; c < t->htn.nctasks; ++c) {
     h->m0[c] = (int32_t)k;
