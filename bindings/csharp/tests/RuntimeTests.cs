@@ -194,7 +194,7 @@ static partial class Tests
     {
         string layout32 = Environment.GetEnvironmentVariable("GOAP_LAYOUT32");
         if (string.IsNullOrEmpty(layout32))
-            Console.WriteLine("csharp: i386 layouts not checked: no -m32 toolchain (Debian: gcc-multilib)");
+            Console.WriteLine("csharp: i386 layouts not checked: no -m32 toolchain (Debian: gcc-multilib) or the kernel cannot run i386 programs");
         else
             Run("layouts on i386 (-m32): every field offset and size", () => CheckLayouts32(RunLines(layout32, "--fields")));
 
