@@ -112,11 +112,14 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
       res->cost = c;
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
+      const uint32_t *par = p->nodes.parent, *act = p->nodes.action;
       uint32_t n = end;
-      for (int i = 0; i < len; ++i) {
-        int pos = backward ? i : len - 1 - i;
-        res->plan[pos] = goap__node_action(p, n);
-        n = p->nodes.parent[n];
+      if (backward) {
+        for (int i = 0; i < len; ++i, n = par[n])
+          res->plan[i] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
+      } else {
+        for (int i = len - 1; i >= 0; --i, n = par[n])
+          res->plan[i] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
       }
       if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
       double c = 0.0;
@@ -127,6 +130,11 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
           c += goap__planner_step_cost(p, res->plan[i], s);
           goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
         }
+      } else if (p->small_search.run && p->stats.reopened == 0) {
+        /* the small search's g is its parent's plus the action's cost, summed in this order
+         * (from the root's 0.0); a g changes after its node has children only when the node
+         * is reopened: with none, the sum along the path is the end node's g exactly */
+        c = p->nodes.g[end];
       } else {
         for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
       }

@@ -82,11 +82,15 @@ static double h_of(const goap_planner *p, int u, double best) {
 }
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
-static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *m, uint64_t s) {
-  if (m->tab) {
-    if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
-    unsigned k = 0;
-    for (int i = 0; i < p->nwant; ++i) k |= (unsigned)((s & m->gm[i]) != m->gv[i]) << i;
+static SMALL_INLINE float small_h_of(const goap_planner *p, const goap__smallgoal *m,
+                                     uint64_t s, const int one) {
+  if (m->tab) { /* conditions past nwant are padding: mask 0, value 0, never unmet */
+    if (one && p->nwant <= 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
+    unsigned k = (unsigned)((s & m->gm[0]) != m->gv[0]) |
+                 (unsigned)((s & m->gm[1]) != m->gv[1]) << 1;
+    if (p->nwant > 2)
+      k |= (unsigned)((s & m->gm[2]) != m->gv[2]) << 2 |
+           (unsigned)((s & m->gm[3]) != m->gv[3]) << 3;
     return m->htab[k];
   }
   int u = 0;
@@ -106,6 +110,12 @@ static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *
     }
   }
   return goap__h_store(h_of(p, u, best));
+}
+
+/* small_h_of: with one, a goal of one condition is tested alone (the micro search's short
+ * requests); without, as two (one padding), which costs less along a longer search */
+static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *m, uint64_t s) {
+  return small_h_of(p, m, s, 1);
 }
 
 /* The goal's conditions other than equalities hold in s (planner.c, goal_holds; the
@@ -160,7 +170,12 @@ static SMALL_INLINE uint64_t useful1(const goap__quick *q, uint64_t s) {
  * bitset. */
 static uint64_t useful_set(const goap__quick *Q, int nactive, uint64_t s) {
   uint64_t bits = 0;
-  for (int i = nactive - 1; i >= 0; --i) bits = (bits << 1) | useful1(&Q[i], s);
+  int i = 0;
+  for (; i + 4 <= nactive; i += 4) /* 4 per round: independent tests, one merge */
+    bits |= (useful1(&Q[i], s) | useful1(&Q[i + 1], s) << 1 | useful1(&Q[i + 2], s) << 2 |
+             useful1(&Q[i + 3], s) << 3)
+            << i;
+  for (; i < nactive; ++i) bits |= useful1(&Q[i], s) << i;
   return bits;
 }
 
@@ -238,7 +253,9 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
     m->eq &= p->goal_ft[i].a == p->goal_ft[i].b && !p->goal_ft[i].has_ne;
   m->tab = m->eq && n <= 4;
   if (!m->tab) return;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < 4; ++i) { /* padded to 4 (small_h): never unmet */
+    m->gm[i] = m->gv[i] = 0;
+    if (i >= n) continue;
     const goap__ftest *t = &p->goal_ft[i];
     m->gm[i] = t->fmask << t->shift;
     m->gv[i] = t->a << t->shift;
@@ -303,11 +320,24 @@ static SMALL_INLINE uint64_t useful_tab(const uint64_t *T, const uint8_t *sh, in
   return app & ~hold;
 }
 
-/* The search loop (planner.c, step_impl) for one form of usefulness: tabmode > 0, the nibble
- * tables of that many nibbles (a constant, so that the loop over them unrolls); 0, the
- * parent's bitset and the actions its step may have changed. The
- * planner's counters, pools and open list live in locals here and are written back before
- * anything that may grow a pool and before it returns. */
+/* When the search loop must next look at its limits (small_run): at count max_expansions
+ * (0: none) and, with a time budget, every 32 expansions; UINT32_MAX: never. */
+static SMALL_INLINE uint32_t next_check(uint32_t count, uint32_t max_expansions, int timed) {
+  uint32_t c = UINT32_MAX;
+  if (timed && count < UINT32_MAX - 32u) c = (count | 31u) + 1u;
+  if (max_expansions && max_expansions < c) c = max_expansions;
+  return c;
+}
+
+/* The search loop (planner.c, step_impl) for one form of the request: tabmode > 0, the
+ * nibble tables of that many nibbles (a constant, so that the loop over them unrolls); 0, the
+ * parent's bitset and the actions its step may have changed; greedy or f = g + weight * h.
+ * The forms are constants, so each instance's loop has no branch on them. The planner's
+ * counters, pools and open list live in locals here and are written back before anything
+ * that may grow a pool and before it returns. The open list's entry held outside the heap
+ * (push, above) is kept as its node only: its key is made from the node's g and h when it is
+ * compared or written back. A node's g only falls, so that key is never above the one pushed
+ * (the entry stays not above any heap entry); the node's other entries pop after it, closed. */
 static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansions,
                                           uint32_t *done, uint64_t t_start, const int tabmode,
                                           const int greedy) {
@@ -323,6 +353,8 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
   const int geq = G->eq;
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0, nodes0 = p->nodes.count;
+  /* one test per expansion for both the expansion count and the clock */
+  uint32_t check_at = next_check(0, max_expansions, budget_ns != 0);
   uint64_t generated = 0, duplicates = 0, reopened = 0;
   goap_status st = GOAP_IN_PROGRESS;
   /* the pools in locals, loaded again after anything that may grow them */
@@ -333,8 +365,8 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
   size_t mask;
   goap__hentry *OE = p->open.entry;
   size_t oc = p->open.count;
-  goap__hentry front = p->small_search.front;
   int fon = p->small_search.front_on;
+  uint32_t fnode = p->small_search.front.node;
 #define SMALL_LOAD()                                                                          \
   do {                                                                                        \
     S = p->nodes.states;                                                                      \
@@ -348,10 +380,9 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
     nn = p->nodes.count;                                                                      \
     grow_at = p->nodes.grow_at;                                                               \
   } while (0)
-  /* queues entry e (push, above) */
-#define SMALL_PUSH(e_)                                                                        \
+  /* queues node m_ at g g_ and stored h h_ (push, above; the key made only when compared) */
+#define SMALL_PUSH(g_, h_, m_)                                                                \
   do {                                                                                        \
-    goap__hentry e = (e_);                                                                    \
     if (oc == p->open.cap) {                                                                  \
       p->open.count = oc;                                                                     \
       goap_status gs_ = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap, oc + 1,  \
@@ -362,25 +393,33 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         break;                                                                                \
       }                                                                                       \
     }                                                                                         \
+    if (!fon && oc == 0) {                                                                    \
+      fnode = (m_);                                                                           \
+      fon = 1;                                                                                \
+      break;                                                                                  \
+    }                                                                                         \
+    goap__hentry e = key_of(greedy, weight, (g_), (h_), (m_));                                \
     if (!fon) {                                                                               \
-      if (oc == 0 || hless(&e, &OE[0])) {                                                     \
-        front = e;                                                                            \
+      if (hless(&e, &OE[0])) {                                                                \
+        fnode = (m_);                                                                         \
         fon = 1;                                                                              \
         break;                                                                                \
       }                                                                                       \
-    } else if (hless(&e, &front)) {                                                           \
-      goap__hentry old = front;                                                               \
-      front = e;                                                                              \
-      e = old;                                                                                \
+    } else {                                                                                  \
+      goap__hentry fe = key_of(greedy, weight, NG[fnode], NH[fnode], fnode);                  \
+      if (hless(&e, &fe)) {                                                                   \
+        fnode = (m_);                                                                         \
+        e = fe;                                                                               \
+      }                                                                                       \
     }                                                                                         \
     heap_put(OE, oc++, e);                                                                    \
   } while (0)
   SMALL_LOAD();
-  while (max_expansions == 0 || count < max_expansions) {
+  for (;;) {
     uint32_t n;
     if (fon) {
       fon = 0;
-      n = front.node;
+      n = fnode;
     } else if (oc) {
       n = heap_take(OE, --oc);
     } else {
@@ -402,7 +441,8 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
     ++count;
     /* its useful actions: from the nibble tables; or its parent's (expanded before, so
      * stored) with those the action from there may have changed checked again (at the root,
-     * all of them) */
+     * all of them). The action itself is not checked: its effect holds now, so it is a
+     * no-op. */
     uint64_t bits;
     if (tabmode) {
       bits = useful_tab(TAB, nsh, tabmode, s);
@@ -411,9 +451,13 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
       if (par == NONE) {
         bits = useful_set(Q, p->nactive, s);
       } else {
-        uint64_t aff = AFF[a2i[na - 1]], now = 0;
-        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[goap__lowest_bit(k)], s) << goap__lowest_bit(k);
-        bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+        int32_t ai = a2i[na - 1];
+        uint64_t own = (uint64_t)1 << ai, aff = AFF[ai] & ~own, now = 0;
+        for (uint64_t k = aff; k; k &= k - 1) {
+          int i = goap__lowest_bit(k);
+          now |= useful1(&Q[i], s) << i;
+        }
+        bits = (S[(size_t)par * 2 + 1] & ~(aff | own)) | now;
       }
       S[(size_t)n * 2 + 1] = bits;
     }
@@ -439,7 +483,7 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         NP[m] = n;
         if (NA[m] & CLOSED) ++reopened;
         NA[m] = (uint32_t)(a + 1);
-        SMALL_PUSH(key_of(greedy, weight, g2, NH[m], m));
+        SMALL_PUSH(g2, NH[m], m);
         if (st != GOAP_IN_PROGRESS) break;
         continue;
       }
@@ -448,7 +492,7 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         break;
       }
       /* a new node (planner.c, offer and add_node); dead ends stay closed */
-      float hs = small_h(p, G, t);
+      float hs = small_h_of(p, G, t, 0);
       int dead = hs == INFINITY; /* stored h: finite and >= 0, or INFINITY */
       S[(size_t)nn * 2] = t;
       NG[nn] = g2;
@@ -467,22 +511,26 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         }
       }
       if (dead) continue;
-      SMALL_PUSH(key_of(greedy, weight, g2, hs, m2));
+      SMALL_PUSH(g2, hs, m2);
       if (st != GOAP_IN_PROGRESS) break;
     }
     if (st != GOAP_IN_PROGRESS) break;
-    if (budget_ns && (count & 31u) == 0 &&
-        p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
-      st = GOAP_TIME_LIMIT;
-      break;
+    if (count == check_at) { /* the clock every 32 expansions, then the expansion count */
+      if (budget_ns && (count & 31u) == 0 &&
+          p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
+        st = GOAP_TIME_LIMIT;
+        break;
+      }
+      if (max_expansions && count >= max_expansions) break;
+      check_at = next_check(count, max_expansions, budget_ns != 0);
     }
   }
 #undef SMALL_PUSH
 #undef SMALL_LOAD
   p->nodes.count = nn;
   p->open.count = oc;
-  p->small_search.front = front;
   p->small_search.front_on = fon;
+  if (fon) p->small_search.front = key_of(greedy, weight, NG[fnode], NH[fnode], fnode);
   p->stats.expanded += count;
   p->stats.generated += generated;
   p->stats.duplicates += duplicates;
