@@ -82,10 +82,9 @@ static double h_of(const goap_planner *p, int u, double best) {
 }
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
-static SMALL_INLINE float small_h_of(const goap_planner *p, const goap__smallgoal *m,
-                                     uint64_t s, const int one) {
+static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *m, uint64_t s) {
   if (m->tab) { /* conditions past nwant are padding: mask 0, value 0, never unmet */
-    if (one && p->nwant <= 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
+    if (p->nwant <= 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
     unsigned k = (unsigned)((s & m->gm[0]) != m->gv[0]) |
                  (unsigned)((s & m->gm[1]) != m->gv[1]) << 1;
     if (p->nwant > 2)
@@ -112,11 +111,6 @@ static SMALL_INLINE float small_h_of(const goap_planner *p, const goap__smallgoa
   return goap__h_store(h_of(p, u, best));
 }
 
-/* small_h_of: with one, a goal of one condition is tested alone (the micro search's short
- * requests); without, as two (one padding), which costs less along a longer search */
-static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *m, uint64_t s) {
-  return small_h_of(p, m, s, 1);
-}
 
 /* The goal's conditions other than equalities hold in s (planner.c, goal_holds; the
  * equalities are tested as one mask first). */
@@ -260,6 +254,7 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
     m->gm[i] = t->fmask << t->shift;
     m->gv[i] = t->a << t->shift;
   }
+  for (unsigned k = 1u << n; k < 16; ++k) m->htab[k] = 0.0f; /* never looked up */
   for (unsigned k = 0; k < (1u << n); ++k) {
     int u = 0;
     double best = 0.0;
@@ -351,6 +346,16 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
   const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
   const goap__smallgoal *G = p->small_search.g;
   const int geq = G->eq;
+  /* a goal of at most 2 equalities (the usual one): its h table and tests in locals, and
+   * which of its 4 entries are dead ends (the node's CLOSED bit) */
+  const int h2 = G->tab && p->nwant <= 2;
+  const uint64_t gm0 = G->gm[0], gv0 = G->gv[0], gm1 = G->gm[1], gv1 = G->gv[1];
+  float ht[4];
+  uint32_t hdead[4];
+  for (int k = 0; k < 4; ++k) {
+    ht[k] = h2 ? G->htab[k] : 0.0f;
+    hdead[k] = ht[k] == INFINITY ? CLOSED : 0u;
+  }
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0, nodes0 = p->nodes.count;
   /* one test per expansion for both the expansion count and the clock */
@@ -492,13 +497,21 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         break;
       }
       /* a new node (planner.c, offer and add_node); dead ends stay closed */
-      float hs = small_h_of(p, G, t, 0);
-      int dead = hs == INFINITY; /* stored h: finite and >= 0, or INFINITY */
+      float hs;
+      uint32_t dead;
+      if (h2) {
+        unsigned k = (unsigned)((t & gm0) != gv0) | (unsigned)((t & gm1) != gv1) << 1;
+        hs = ht[k];
+        dead = hdead[k];
+      } else {
+        hs = small_h(p, G, t);
+        dead = hs == INFINITY ? CLOSED : 0u; /* stored h: finite and >= 0, or INFINITY */
+      }
       S[(size_t)nn * 2] = t;
       NG[nn] = g2;
       NH[nn] = hs;
       NP[nn] = n;
-      NA[nn] = (uint32_t)(a + 1) | (dead ? CLOSED : 0u);
+      NA[nn] = (uint32_t)(a + 1) | dead;
       tab[j] = base + nn;
       uint32_t m2 = nn++;
       if (nn >= grow_at) {
