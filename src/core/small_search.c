@@ -165,10 +165,21 @@ static SMALL_INLINE uint64_t useful1(const goap__quick *q, uint64_t s) {
 static uint64_t useful_set(const goap__quick *Q, int nactive, uint64_t s) {
   uint64_t bits = 0;
   int i = 0;
-  for (; i + 4 <= nactive; i += 4) /* 4 per round: independent tests, one merge */
-    bits |= (useful1(&Q[i], s) | useful1(&Q[i + 1], s) << 1 | useful1(&Q[i + 2], s) << 2 |
-             useful1(&Q[i + 3], s) << 3)
-            << i;
+  /* 4 per round: their preconditions tested together (few hold, as along a chain), the
+   * effects only of a round where one does */
+  for (; i + 4 <= nactive; i += 4) {
+    const goap__quick *q = Q + i;
+    unsigned app = (unsigned)((s & q[0].pm) == q[0].pv) |
+                   (unsigned)((s & q[1].pm) == q[1].pv) << 1 |
+                   (unsigned)((s & q[2].pm) == q[2].pv) << 2 |
+                   (unsigned)((s & q[3].pm) == q[3].pv) << 3;
+    if (!app) continue;
+    unsigned eff = (unsigned)((s & q[0].em) != q[0].ev) |
+                   (unsigned)((s & q[1].em) != q[1].ev) << 1 |
+                   (unsigned)((s & q[2].em) != q[2].ev) << 2 |
+                   (unsigned)((s & q[3].em) != q[3].ev) << 3;
+    bits |= (uint64_t)(app & eff) << i;
+  }
   for (; i < nactive; ++i) bits |= useful1(&Q[i], s) << i;
   return bits;
 }
