@@ -123,7 +123,7 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
     const uint32_t *par = p->nodes.parent, *act = p->nodes.action;
     int32_t *plan = res->plan;
     int len = 0;
-    for (uint32_t n = end; par[n] != NONE; n = par[n])
+    for (uint32_t n = end, up; (up = par[n]) != NONE; n = up)
       plan[len++] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
     for (int i = 0, j = len - 1; i < j; ++i, --j) {
       int32_t t = plan[i];
