@@ -6748,6 +6748,30 @@ static goap_status finish_micro(goap_planner *p, goap_result *res) {
   return st;
 }
 
+/* The cost of the written plan (canonical actions when symmetry is on: mapped here) that
+ * ends at node end, summed from the root, as g accumulates. */
+static double plan_cost(goap_planner *p, int32_t *plan, int len, uint32_t end) {
+  int backward = p->search == GOAP_SEARCH_BACKWARD;
+  if (p->sym.on) goap__sym_map_plan(p, plan, len); /* canonical -> real actions */
+  double c = 0.0;
+  if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
+    goap_word *s = p->scratch;
+    memcpy(s, p->start, p->W * sizeof *s);
+    for (int i = 0; i < len; ++i) {
+      c += goap__planner_step_cost(p, plan[i], s);
+      goap__action_do(p->d, &p->d->actions[plan[i]], s);
+    }
+  } else if (p->small_search.run && p->stats.reopened == 0) {
+    /* the small search's g is its parent's plus the action's cost, summed in this order
+     * (from the root's 0.0); a g changes after its node has children only when the node is
+     * reopened: with none, the sum along the path is the end node's g exactly */
+    c = p->nodes.g[end];
+  } else {
+    for (int i = 0; i < len; ++i) c += p->acost[plan[backward ? len - 1 - i : i]];
+  }
+  return c;
+}
+
 goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
   if (p->small_search.micro_done) return finish_micro(p, res);
   goap_status st = p->final;
@@ -6761,7 +6785,23 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
     end = p->best;
     res->partial = 1;
   }
-  if (end != NONE) {
+  if (end != NONE && p->search != GOAP_SEARCH_BACKWARD && res->plan &&
+      res->plan_capacity >= 0 && (uint64_t)res->plan_capacity + 1 >= p->nodes.count) {
+    /* the path has fewer steps than there are nodes, so it fits: one walk along the parent
+     * links writes it from the end, then it is turned round in place */
+    const uint32_t *par = p->nodes.parent, *act = p->nodes.action;
+    int32_t *plan = res->plan;
+    int len = 0;
+    for (uint32_t n = end, up; (up = par[n]) != NONE; n = up)
+      plan[len++] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
+    for (int i = 0, j = len - 1; i < j; ++i, --j) {
+      int32_t t = plan[i];
+      plan[i] = plan[j];
+      plan[j] = t;
+    }
+    res->plan_length = len;
+    res->cost = plan_cost(p, res->plan, len, end);
+  } else if (end != NONE) {
     int len = (int)node_depth(p, end);
     res->plan_length = len;
     /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
@@ -6781,25 +6821,16 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
       res->cost = c;
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
+      const uint32_t *par = p->nodes.parent, *act = p->nodes.action;
       uint32_t n = end;
-      for (int i = 0; i < len; ++i) {
-        int pos = backward ? i : len - 1 - i;
-        res->plan[pos] = goap__node_action(p, n);
-        n = p->nodes.parent[n];
-      }
-      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
-      double c = 0.0;
-      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
-        goap_word *s = p->scratch;
-        memcpy(s, p->start, p->W * sizeof *s);
-        for (int i = 0; i < len; ++i) {
-          c += goap__planner_step_cost(p, res->plan[i], s);
-          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
-        }
+      if (backward) {
+        for (int i = 0; i < len; ++i, n = par[n])
+          res->plan[i] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
       } else {
-        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+        for (int i = len - 1; i >= 0; --i, n = par[n])
+          res->plan[i] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
       }
-      res->cost = c;
+      res->cost = plan_cost(p, res->plan, len, end);
     }
   }
   p->stats.time_us = (double)p->elapsed_ns / 1000.0;
@@ -7768,10 +7799,13 @@ static double h_of(const goap_planner *p, int u, double best) {
 
 /* h of state s as stored (goap__h_store; INFINITY for a dead end). */
 static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *m, uint64_t s) {
-  if (m->tab) {
-    if (p->nwant == 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
-    unsigned k = 0;
-    for (int i = 0; i < p->nwant; ++i) k |= (unsigned)((s & m->gm[i]) != m->gv[i]) << i;
+  if (m->tab) { /* conditions past nwant are padding: mask 0, value 0, never unmet */
+    if (p->nwant <= 1) return m->htab[(s & m->gm[0]) != m->gv[0]];
+    unsigned k = (unsigned)((s & m->gm[0]) != m->gv[0]) |
+                 (unsigned)((s & m->gm[1]) != m->gv[1]) << 1;
+    if (p->nwant > 2)
+      k |= (unsigned)((s & m->gm[2]) != m->gv[2]) << 2 |
+           (unsigned)((s & m->gm[3]) != m->gv[3]) << 3;
     return m->htab[k];
   }
   int u = 0;
@@ -7792,6 +7826,7 @@ static SMALL_INLINE float small_h(const goap_planner *p, const goap__smallgoal *
   }
   return goap__h_store(h_of(p, u, best));
 }
+
 
 /* The goal's conditions other than equalities hold in s (planner.c, goal_holds; the
  * equalities are tested as one mask first). */
@@ -7845,7 +7880,23 @@ static SMALL_INLINE uint64_t useful1(const goap__quick *q, uint64_t s) {
  * bitset. */
 static uint64_t useful_set(const goap__quick *Q, int nactive, uint64_t s) {
   uint64_t bits = 0;
-  for (int i = nactive - 1; i >= 0; --i) bits = (bits << 1) | useful1(&Q[i], s);
+  int i = 0;
+  /* 4 per round: their preconditions tested together (few hold, as along a chain), the
+   * effects only of a round where one does */
+  for (; i + 4 <= nactive; i += 4) {
+    const goap__quick *q = Q + i;
+    unsigned app = (unsigned)((s & q[0].pm) == q[0].pv) |
+                   (unsigned)((s & q[1].pm) == q[1].pv) << 1 |
+                   (unsigned)((s & q[2].pm) == q[2].pv) << 2 |
+                   (unsigned)((s & q[3].pm) == q[3].pv) << 3;
+    if (!app) continue;
+    unsigned eff = (unsigned)((s & q[0].em) != q[0].ev) |
+                   (unsigned)((s & q[1].em) != q[1].ev) << 1 |
+                   (unsigned)((s & q[2].em) != q[2].ev) << 2 |
+                   (unsigned)((s & q[3].em) != q[3].ev) << 3;
+    bits |= (uint64_t)(app & eff) << i;
+  }
+  for (; i < nactive; ++i) bits |= useful1(&Q[i], s) << i;
   return bits;
 }
 
@@ -7923,11 +7974,14 @@ static void make_goal(goap_planner *p, goap__smallgoal *m) {
     m->eq &= p->goal_ft[i].a == p->goal_ft[i].b && !p->goal_ft[i].has_ne;
   m->tab = m->eq && n <= 4;
   if (!m->tab) return;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < 4; ++i) { /* padded to 4 (small_h): never unmet */
+    m->gm[i] = m->gv[i] = 0;
+    if (i >= n) continue;
     const goap__ftest *t = &p->goal_ft[i];
     m->gm[i] = t->fmask << t->shift;
     m->gv[i] = t->a << t->shift;
   }
+  for (unsigned k = 1u << n; k < 16; ++k) m->htab[k] = 0.0f; /* never looked up */
   for (unsigned k = 0; k < (1u << n); ++k) {
     int u = 0;
     double best = 0.0;
@@ -7988,11 +8042,24 @@ static SMALL_INLINE uint64_t useful_tab(const uint64_t *T, const uint8_t *sh, in
   return app & ~hold;
 }
 
-/* The search loop (planner.c, step_impl) for one form of usefulness: tabmode > 0, the nibble
- * tables of that many nibbles (a constant, so that the loop over them unrolls); 0, the
- * parent's bitset and the actions its step may have changed. The
- * planner's counters, pools and open list live in locals here and are written back before
- * anything that may grow a pool and before it returns. */
+/* When the search loop must next look at its limits (small_run): at count max_expansions
+ * (0: none) and, with a time budget, every 32 expansions; UINT32_MAX: never. */
+static SMALL_INLINE uint32_t next_check(uint32_t count, uint32_t max_expansions, int timed) {
+  uint32_t c = UINT32_MAX;
+  if (timed && count < UINT32_MAX - 32u) c = (count | 31u) + 1u;
+  if (max_expansions && max_expansions < c) c = max_expansions;
+  return c;
+}
+
+/* The search loop (planner.c, step_impl) for one form of the request: tabmode > 0, the
+ * nibble tables of that many nibbles (a constant, so that the loop over them unrolls); 0, the
+ * parent's bitset and the actions its step may have changed; greedy or f = g + weight * h.
+ * The forms are constants, so each instance's loop has no branch on them. The planner's
+ * counters, pools and open list live in locals here and are written back before anything
+ * that may grow a pool and before it returns. The open list's entry held outside the heap
+ * (push, above) is kept as its node only: its key is made from the node's g and h when it is
+ * compared or written back. A node's g only falls, so that key is never above the one pushed
+ * (the entry stays not above any heap entry); the node's other entries pop after it, closed. */
 static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansions,
                                           uint32_t *done, uint64_t t_start, const int tabmode,
                                           const int greedy) {
@@ -8006,8 +8073,20 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
   const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
   const goap__smallgoal *G = p->small_search.g;
   const int geq = G->eq;
+  /* a goal of at most 2 equalities (the usual one): its h table and tests in locals, and
+   * which of its 4 entries are dead ends (the node's CLOSED bit) */
+  const int h2 = G->tab && p->nwant <= 2;
+  const uint64_t gm0 = G->gm[0], gv0 = G->gv[0], gm1 = G->gm[1], gv1 = G->gv[1];
+  float ht[4];
+  uint32_t hdead[4];
+  for (int k = 0; k < 4; ++k) {
+    ht[k] = h2 ? G->htab[k] : 0.0f;
+    hdead[k] = ht[k] == INFINITY ? CLOSED : 0u;
+  }
   uint64_t budget_ns = p->max_ms > 0 ? (uint64_t)(p->max_ms * 1e6) : 0;
   uint32_t count = 0, nodes0 = p->nodes.count;
+  /* one test per expansion for both the expansion count and the clock */
+  uint32_t check_at = next_check(0, max_expansions, budget_ns != 0);
   uint64_t generated = 0, duplicates = 0, reopened = 0;
   goap_status st = GOAP_IN_PROGRESS;
   /* the pools in locals, loaded again after anything that may grow them */
@@ -8018,8 +8097,8 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
   size_t mask;
   goap__hentry *OE = p->open.entry;
   size_t oc = p->open.count;
-  goap__hentry front = p->small_search.front;
   int fon = p->small_search.front_on;
+  uint32_t fnode = p->small_search.front.node;
 #define SMALL_LOAD()                                                                          \
   do {                                                                                        \
     S = p->nodes.states;                                                                      \
@@ -8033,10 +8112,9 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
     nn = p->nodes.count;                                                                      \
     grow_at = p->nodes.grow_at;                                                               \
   } while (0)
-  /* queues entry e (push, above) */
-#define SMALL_PUSH(e_)                                                                        \
+  /* queues node m_ at g g_ and stored h h_ (push, above; the key made only when compared) */
+#define SMALL_PUSH(g_, h_, m_)                                                                \
   do {                                                                                        \
-    goap__hentry e = (e_);                                                                    \
     if (oc == p->open.cap) {                                                                  \
       p->open.count = oc;                                                                     \
       goap_status gs_ = goap__planner_grow(p, (void **)&p->open.entry, &p->open.cap, oc + 1,  \
@@ -8047,25 +8125,33 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         break;                                                                                \
       }                                                                                       \
     }                                                                                         \
+    if (!fon && oc == 0) {                                                                    \
+      fnode = (m_);                                                                           \
+      fon = 1;                                                                                \
+      break;                                                                                  \
+    }                                                                                         \
+    goap__hentry e = key_of(greedy, weight, (g_), (h_), (m_));                                \
     if (!fon) {                                                                               \
-      if (oc == 0 || hless(&e, &OE[0])) {                                                     \
-        front = e;                                                                            \
+      if (hless(&e, &OE[0])) {                                                                \
+        fnode = (m_);                                                                         \
         fon = 1;                                                                              \
         break;                                                                                \
       }                                                                                       \
-    } else if (hless(&e, &front)) {                                                           \
-      goap__hentry old = front;                                                               \
-      front = e;                                                                              \
-      e = old;                                                                                \
+    } else {                                                                                  \
+      goap__hentry fe = key_of(greedy, weight, NG[fnode], NH[fnode], fnode);                  \
+      if (hless(&e, &fe)) {                                                                   \
+        fnode = (m_);                                                                         \
+        e = fe;                                                                               \
+      }                                                                                       \
     }                                                                                         \
     heap_put(OE, oc++, e);                                                                    \
   } while (0)
   SMALL_LOAD();
-  while (max_expansions == 0 || count < max_expansions) {
+  for (;;) {
     uint32_t n;
     if (fon) {
       fon = 0;
-      n = front.node;
+      n = fnode;
     } else if (oc) {
       n = heap_take(OE, --oc);
     } else {
@@ -8087,7 +8173,8 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
     ++count;
     /* its useful actions: from the nibble tables; or its parent's (expanded before, so
      * stored) with those the action from there may have changed checked again (at the root,
-     * all of them) */
+     * all of them). The action itself is not checked: its effect holds now, so it is a
+     * no-op. */
     uint64_t bits;
     if (tabmode) {
       bits = useful_tab(TAB, nsh, tabmode, s);
@@ -8096,9 +8183,13 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
       if (par == NONE) {
         bits = useful_set(Q, p->nactive, s);
       } else {
-        uint64_t aff = AFF[a2i[na - 1]], now = 0;
-        for (uint64_t k = aff; k; k &= k - 1) now |= useful1(&Q[goap__lowest_bit(k)], s) << goap__lowest_bit(k);
-        bits = (S[(size_t)par * 2 + 1] & ~aff) | now;
+        int32_t ai = a2i[na - 1];
+        uint64_t own = (uint64_t)1 << ai, aff = AFF[ai] & ~own, now = 0;
+        for (uint64_t k = aff; k; k &= k - 1) {
+          int i = goap__lowest_bit(k);
+          now |= useful1(&Q[i], s) << i;
+        }
+        bits = (S[(size_t)par * 2 + 1] & ~(aff | own)) | now;
       }
       S[(size_t)n * 2 + 1] = bits;
     }
@@ -8124,7 +8215,7 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         NP[m] = n;
         if (NA[m] & CLOSED) ++reopened;
         NA[m] = (uint32_t)(a + 1);
-        SMALL_PUSH(key_of(greedy, weight, g2, NH[m], m));
+        SMALL_PUSH(g2, NH[m], m);
         if (st != GOAP_IN_PROGRESS) break;
         continue;
       }
@@ -8133,13 +8224,21 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         break;
       }
       /* a new node (planner.c, offer and add_node); dead ends stay closed */
-      float hs = small_h(p, G, t);
-      int dead = hs == INFINITY; /* stored h: finite and >= 0, or INFINITY */
+      float hs;
+      uint32_t dead;
+      if (h2) {
+        unsigned k = (unsigned)((t & gm0) != gv0) | (unsigned)((t & gm1) != gv1) << 1;
+        hs = ht[k];
+        dead = hdead[k];
+      } else {
+        hs = small_h(p, G, t);
+        dead = hs == INFINITY ? CLOSED : 0u; /* stored h: finite and >= 0, or INFINITY */
+      }
       S[(size_t)nn * 2] = t;
       NG[nn] = g2;
       NH[nn] = hs;
       NP[nn] = n;
-      NA[nn] = (uint32_t)(a + 1) | (dead ? CLOSED : 0u);
+      NA[nn] = (uint32_t)(a + 1) | dead;
       tab[j] = base + nn;
       uint32_t m2 = nn++;
       if (nn >= grow_at) {
@@ -8152,22 +8251,26 @@ static SMALL_INLINE goap_status small_run(goap_planner *p, uint32_t max_expansio
         }
       }
       if (dead) continue;
-      SMALL_PUSH(key_of(greedy, weight, g2, hs, m2));
+      SMALL_PUSH(g2, hs, m2);
       if (st != GOAP_IN_PROGRESS) break;
     }
     if (st != GOAP_IN_PROGRESS) break;
-    if (budget_ns && (count & 31u) == 0 &&
-        p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
-      st = GOAP_TIME_LIMIT;
-      break;
+    if (count == check_at) { /* the clock every 32 expansions, then the expansion count */
+      if (budget_ns && (count & 31u) == 0 &&
+          p->elapsed_ns + (goap__now_ns() - t_start) >= budget_ns) {
+        st = GOAP_TIME_LIMIT;
+        break;
+      }
+      if (max_expansions && count >= max_expansions) break;
+      check_at = next_check(count, max_expansions, budget_ns != 0);
     }
   }
 #undef SMALL_PUSH
 #undef SMALL_LOAD
   p->nodes.count = nn;
   p->open.count = oc;
-  p->small_search.front = front;
   p->small_search.front_on = fon;
+  if (fon) p->small_search.front = key_of(greedy, weight, NG[fnode], NH[fnode], fnode);
   p->stats.expanded += count;
   p->stats.generated += generated;
   p->stats.duplicates += duplicates;

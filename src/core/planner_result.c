@@ -79,6 +79,30 @@ static goap_status finish_micro(goap_planner *p, goap_result *res) {
   return st;
 }
 
+/* The cost of the written plan (canonical actions when symmetry is on: mapped here) that
+ * ends at node end, summed from the root, as g accumulates. */
+static double plan_cost(goap_planner *p, int32_t *plan, int len, uint32_t end) {
+  int backward = p->search == GOAP_SEARCH_BACKWARD;
+  if (p->sym.on) goap__sym_map_plan(p, plan, len); /* canonical -> real actions */
+  double c = 0.0;
+  if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
+    goap_word *s = p->scratch;
+    memcpy(s, p->start, p->W * sizeof *s);
+    for (int i = 0; i < len; ++i) {
+      c += goap__planner_step_cost(p, plan[i], s);
+      goap__action_do(p->d, &p->d->actions[plan[i]], s);
+    }
+  } else if (p->small_search.run && p->stats.reopened == 0) {
+    /* the small search's g is its parent's plus the action's cost, summed in this order
+     * (from the root's 0.0); a g changes after its node has children only when the node is
+     * reopened: with none, the sum along the path is the end node's g exactly */
+    c = p->nodes.g[end];
+  } else {
+    for (int i = 0; i < len; ++i) c += p->acost[plan[backward ? len - 1 - i : i]];
+  }
+  return c;
+}
+
 goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
   if (p->small_search.micro_done) return finish_micro(p, res);
   goap_status st = p->final;
@@ -92,7 +116,23 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
     end = p->best;
     res->partial = 1;
   }
-  if (end != NONE) {
+  if (end != NONE && p->search != GOAP_SEARCH_BACKWARD && res->plan &&
+      res->plan_capacity >= 0 && (uint64_t)res->plan_capacity + 1 >= p->nodes.count) {
+    /* the path has fewer steps than there are nodes, so it fits: one walk along the parent
+     * links writes it from the end, then it is turned round in place */
+    const uint32_t *par = p->nodes.parent, *act = p->nodes.action;
+    int32_t *plan = res->plan;
+    int len = 0;
+    for (uint32_t n = end, up; (up = par[n]) != NONE; n = up)
+      plan[len++] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
+    for (int i = 0, j = len - 1; i < j; ++i, --j) {
+      int32_t t = plan[i];
+      plan[i] = plan[j];
+      plan[j] = t;
+    }
+    res->plan_length = len;
+    res->cost = plan_cost(p, res->plan, len, end);
+  } else if (end != NONE) {
     int len = (int)node_depth(p, end);
     res->plan_length = len;
     /* the cost of the path the parent links give. It is ng[end] unless an ancestor was
@@ -112,25 +152,16 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
       res->cost = c;
     } else {
       int backward = p->search == GOAP_SEARCH_BACKWARD;
+      const uint32_t *par = p->nodes.parent, *act = p->nodes.action;
       uint32_t n = end;
-      for (int i = 0; i < len; ++i) {
-        int pos = backward ? i : len - 1 - i;
-        res->plan[pos] = goap__node_action(p, n);
-        n = p->nodes.parent[n];
-      }
-      if (p->sym.on) goap__sym_map_plan(p, res->plan, len); /* canonical -> real actions */
-      double c = 0.0;
-      if (p->scost_on) { /* priced again along the plan, from the start (forward only) */
-        goap_word *s = p->scratch;
-        memcpy(s, p->start, p->W * sizeof *s);
-        for (int i = 0; i < len; ++i) {
-          c += goap__planner_step_cost(p, res->plan[i], s);
-          goap__action_do(p->d, &p->d->actions[res->plan[i]], s);
-        }
+      if (backward) {
+        for (int i = 0; i < len; ++i, n = par[n])
+          res->plan[i] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
       } else {
-        for (int i = 0; i < len; ++i) c += p->acost[res->plan[backward ? len - 1 - i : i]];
+        for (int i = len - 1; i >= 0; --i, n = par[n])
+          res->plan[i] = (int32_t)(act[n] & ~GOAP__NODE_CLOSED) - 1;
       }
-      res->cost = c;
+      res->cost = plan_cost(p, res->plan, len, end);
     }
   }
   p->stats.time_us = (double)p->elapsed_ns / 1000.0;
