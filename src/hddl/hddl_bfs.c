@@ -45,6 +45,7 @@
 typedef struct hb_tn {   /* a tree node: a task with its ground arguments */
   int32_t task;          /* as hp_node.task */
   int32_t args, nargs;   /* in targs */
+  int32_t rcf;           /* its RC done fact (-1: not ground), -2 before it is looked up */
 } hb_tn;
 
 typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: none) */
@@ -92,7 +93,17 @@ struct goap__hb {
   int32_t loaded;        /* the node whose state hp holds (-1: the initial state) */
   int started;
   uint64_t max_nodes;    /* the node cap */
+  int heur;              /* GOAP_HDDL_H_* asked for; after the start, the one in use */
+  goap__rc *rc;          /* the RC model (heur == GOAP_HDDL_H_RC) */
+  goap__px_ivec rcg;     /* scratch: the done facts of an agenda */
+  uint64_t extra;        /* this turn's RC work, in steps (HB_RC_PER_STEP visits each) */
+  uint32_t h0;           /* the value of the first node after the :htn */
+  int h0_set;
 };
+
+/* RC operator preconditions visited per step a turn is charged (a depth-first step, one
+ * method or binding try, costs about as much as this many visits). */
+#define HB_RC_PER_STEP 64u
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -164,7 +175,7 @@ static int hb_tdg_costs(goap__hb *b, hp *h) {
   return 1;
 }
 
-goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic) {
   goap__hb *b = (goap__hb *)goap__alloc(h->a, sizeof *b);
   if (!b) {
     hb_oom(h);
@@ -172,6 +183,7 @@ goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
   }
   memset(b, 0, sizeof *b);
   b->loaded = -1;
+  b->heur = heuristic;
   b->max_nodes = max_nodes ? max_nodes : GOAP_HDDL_MAX_NODES;
   if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
   b->bsize = h->maxp * sizeof *b->b;
@@ -197,10 +209,15 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a) {
   goap__px_ivec_free(a, &b->chg);
   goap__px_ivec_free(a, &b->tmp);
   goap__free(a, b->b, b->bsize);
+  goap__rc_free(b->rc, a);
+  goap__px_ivec_free(a, &b->rcg);
   goap__free(a, b, sizeof *b);
 }
 
 uint64_t goap__hb_nodes(const goap__hb *b) { return b ? (uint64_t)b->nsns : 0; }
+int goap__hb_heuristic(const goap__hb *b) { return b && b->started ? b->heur : 0; }
+uint32_t goap__hb_h0(const goap__hb *b) { return b && b->h0_set ? b->h0 : 0; }
+uint64_t goap__hb_rc_ops(const goap__hb *b) { return b ? (uint64_t)goap__rc_ops(b->rc) : 0; }
 
 /* ---- tree nodes, agenda cells, search nodes -------------------------------------------- */
 
@@ -210,6 +227,7 @@ static int32_t hb_new_tn(goap__hb *b, hp *h, int32_t task) {
   x->task = task;
   x->args = (int32_t)b->targs.n;
   x->nargs = 0;
+  x->rcf = -2;
   return (int32_t)b->ntns++;
 }
 
@@ -458,6 +476,25 @@ static int hb_step(hp *h) {
   return (h->steps & 0xff) != 0 || !hb_over_time(h);
 }
 
+/* The RC value of hp's state with the agenda from cell c (the work charged to the turn). */
+static uint32_t hb_rc_value(goap__hb *b, hp *h, int32_t c) {
+  b->rcg.n = 0;
+  for (; c >= 0; c = b->cells[c].next) {
+    hb_tn *x = &b->tns[b->cells[c].tn];
+    if (x->task == HP_ROOT) continue;
+    if (x->rcf == -2)
+      x->rcf = goap__rc_task_fact(b->rc, x->task, x->nargs ? b->targs.v + x->args : NULL,
+                                  x->nargs);
+    if (!goap__px_ipush(h->a, &b->rcg, x->rcf)) {
+      hb_oom(h);
+      return HB_INF;
+    }
+  }
+  uint32_t v = goap__rc_eval(b->rc, h, b->rcg.v, b->rcg.n);
+  b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
+  return v;
+}
+
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
  * goal holds (*goal), dropped when empty otherwise or when its agenda cannot make a false
  * goal literal true, else stored. fmask: the goal literals false in its state, gf their
@@ -479,6 +516,16 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
     return 1;
   }
   uint64_t hv = (uint64_t)b->cells[x->agenda].cost + gf;
+  if (b->rc) {
+    uint32_t v = hb_rc_value(b, h, x->agenda);
+    if (h->st != GOAP_OK) return 0;
+    hv = v;
+  }
+  if (!b->h0_set) {
+    b->h0_set = 1;
+    b->h0 = hv < HB_INF ? (uint32_t)hv : HB_INF;
+  }
+  if (hv >= HB_INF) return 1; /* RC: no decomposition can finish it, even ignoring deletes */
   int r = hb_add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
   *kept = r == 1;
   return r != 0;
@@ -639,8 +686,15 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
 
 int goap__hb_turn(goap__hb *b, hp *h) {
   h->sliced = 0;
+  b->extra = 0;
   if (!b->started) { /* the start: the virtual root task, decomposed by the :htn */
     b->started = 1;
+    if (b->heur != GOAP_HDDL_H_TDG) { /* RC unless its grounding is too large */
+      b->rc = goap__rc_new(h);
+      if (!b->rc && h->st != GOAP_TOO_LARGE) return 0;
+      h->st = GOAP_OK;
+    }
+    b->heur = b->rc ? GOAP_HDDL_H_RC : GOAP_HDDL_H_TDG;
     int32_t tn = hb_new_tn(b, h, HP_ROOT);
     if (tn < 0 || hb_new_cell(b, h, tn, -1) < 0) return hb_oom(h);
     hb_sn x;
@@ -652,7 +706,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
     if (hb_add_node(b, h, &x, b->tmp.v, 0) != 1) return 0;
   }
   for (;;) {
-    if (h->steps >= h->slice_end) {
+    if (h->steps >= h->slice_end || b->extra >= h->slice_end - h->steps) {
       h->sliced = 1;
       return 0;
     }

@@ -1082,6 +1082,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
   int mode = opt ? opt->search : GOAP_HDDL_SEARCH_AUTO;
   if (mode < GOAP_HDDL_SEARCH_AUTO || mode > GOAP_HDDL_SEARCH_BFS) return GOAP_INVALID_ARGUMENT;
+  int heur = opt ? opt->heuristic : GOAP_HDDL_H_AUTO;
+  if (heur < GOAP_HDDL_H_AUTO || heur > GOAP_HDDL_H_RC) return GOAP_INVALID_ARGUMENT;
   int use_dfs = mode != GOAP_HDDL_SEARCH_BFS;
   int use_bfs = mode == GOAP_HDDL_SEARCH_BFS || (mode == GOAP_HDDL_SEARCH_AUTO && !max_depth);
   for (int i = 0; i < 3; ++i) {
@@ -1125,7 +1127,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   }
   if (use_bfs && st0 == GOAP_OK) {
     hs[2].t0 = hs[0].t0;
-    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0)) != NULL) turns[nturns++] = 2;
+    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0, heur)) != NULL) turns[nturns++] = 2;
     st0 = hs[2].st;
   }
   if (st0 != GOAP_OK) nturns = 0;
@@ -1159,6 +1161,9 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     stats->depth = found && which != 2 ? h->bound : 0;
     stats->ms = elapsed_ms(&hs[0]);
     stats->bfs_nodes = goap__hb_nodes(hb);
+    stats->heuristic = goap__hb_heuristic(hb);
+    stats->bfs_h0 = goap__hb_h0(hb);
+    stats->rc_ops = goap__hb_rc_ops(hb);
     stats->search = !found ? 0 : which == 2 ? GOAP_HDDL_SEARCH_BFS : GOAP_HDDL_SEARCH_DFS;
   }
   goap__hb_free(hb, &task->c.alloc);

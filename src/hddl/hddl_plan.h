@@ -152,12 +152,32 @@ int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
  * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
 typedef struct goap__hb goap__hb;
 /* NULL when out of memory (h->st set). At most max_nodes nodes (then GOAP_MEMORY_LIMIT). */
-goap__hb *goap__hb_new(hp *h, uint64_t max_nodes);
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic);
 /* One turn, until h->slice_end steps: 1 with the plan's tree in h->nodes, h->gargs and
  * h->seq (for make_plan); 0 with h->sliced when the turn ended, else with h->st: GOAP_NO_PLAN
  * (every situation expanded), GOAP_MEMORY_LIMIT (the node cap), a budget or memory stop. */
 int goap__hb_turn(goap__hb *b, hp *h);
 uint64_t goap__hb_nodes(const goap__hb *b);
+/* The heuristic the search used (GOAP_HDDL_H_TDG or _RC; 0 before its first turn), the value
+ * of its first node after the :htn's decomposition, and the RC operators ground (0: none). */
+int goap__hb_heuristic(const goap__hb *b);
+uint32_t goap__hb_h0(const goap__hb *b);
+uint64_t goap__hb_rc_ops(const goap__hb *b);
 void goap__hb_free(goap__hb *b, const goap_allocator *a);
+
+/* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
+typedef struct goap__rc goap__rc;
+/* Grounds the RC model from hp's initial state. NULL with h->st: GOAP_TOO_LARGE (over its
+ * bounds or the time limit: use another heuristic) or GOAP_OUT_OF_MEMORY. */
+goap__rc *goap__rc_new(hp *h);
+void goap__rc_free(goap__rc *r, const goap_allocator *a);
+size_t goap__rc_ops(const goap__rc *r);
+/* Operator preconditions visited by the last evaluation (its work). */
+uint64_t goap__rc_visits(const goap__rc *r);
+/* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
+int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);
+/* The h_add value of hp's state with the done facts facts[0, n) (negative ones skipped) and
+ * the goal's atoms to reach; UINT32_MAX when some cannot be (or out of memory: h->st). */
+uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n);
 
 #endif
