@@ -97,6 +97,9 @@ struct goap__hb {
   goap__rc *rc;          /* the RC model (heur == GOAP_HDDL_H_RC) */
   goap__px_ivec rcg;     /* scratch: the done facts of an agenda */
   uint64_t extra;        /* this turn's RC work, in steps (HB_RC_PER_STEP visits each) */
+  int rc_loaded;         /* rc holds the costs of the state sdiff[rc_st0, rc_st0 + rc_nst) */
+  size_t rc_st0;
+  uint32_t rc_nst;
   uint32_t h0;           /* the value of the first node after the :htn */
   int h0_set;
 };
@@ -476,23 +479,38 @@ static int hb_step(hp *h) {
   return (h->steps & 0xff) != 0 || !hb_over_time(h);
 }
 
-/* The RC value of hp's state with the agenda from cell c (the work charged to the turn). */
-static uint32_t hb_rc_value(goap__hb *b, hp *h, int32_t c) {
+/* The RC value of hp's state with the agenda from cell c (the work charged to the turn). A
+ * stored state (stored: x's difference is in sdiff, so decompositions of one node) has all its
+ * fact costs computed once and summed per agenda; a new one (an action's successor) is
+ * evaluated up to its agenda's facts. */
+static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
+  int32_t c = x->agenda;
   b->rcg.n = 0;
   for (; c >= 0; c = b->cells[c].next) {
-    hb_tn *x = &b->tns[b->cells[c].tn];
-    if (x->task == HP_ROOT) continue;
-    if (x->rcf == -2)
-      x->rcf = goap__rc_task_fact(b->rc, x->task, x->nargs ? b->targs.v + x->args : NULL,
-                                  x->nargs);
-    if (!goap__px_ipush(h->a, &b->rcg, x->rcf)) {
+    hb_tn *y = &b->tns[b->cells[c].tn];
+    if (y->task == HP_ROOT) continue;
+    if (y->rcf == -2)
+      y->rcf = goap__rc_task_fact(b->rc, y->task, y->nargs ? b->targs.v + y->args : NULL,
+                                  y->nargs);
+    if (!goap__px_ipush(h->a, &b->rcg, y->rcf)) {
       hb_oom(h);
       return HB_INF;
     }
   }
-  uint32_t v = goap__rc_eval(b->rc, h, b->rcg.v, b->rcg.n);
-  b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
-  return v;
+  if (!stored) {
+    b->rc_loaded = 0;
+    uint32_t v = goap__rc_eval(b->rc, h, b->rcg.v, b->rcg.n);
+    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
+    return v;
+  }
+  if (!b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
+    if (!goap__rc_load(b->rc, h)) return HB_INF;
+    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
+    b->rc_loaded = 1;
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
+  return goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
 }
 
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
@@ -517,7 +535,7 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
   }
   uint64_t hv = (uint64_t)b->cells[x->agenda].cost + gf;
   if (b->rc) {
-    uint32_t v = hb_rc_value(b, h, x->agenda);
+    uint32_t v = hb_rc_value(b, h, x, diff == NULL);
     if (h->st != GOAP_OK) return 0;
     hv = v;
   }

@@ -26,6 +26,7 @@
  *  - Deterministic: grounding order is the domain's order, ties in the queue are broken by fact
  *    id. Nothing here prints.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "hddl_plan.h"
@@ -429,13 +430,15 @@ static void rc_fire(goap__rc *r, size_t o, uint32_t base) {
   for (int32_t i = r->eff0.v[o]; i < r->eff0.v[o + 1]; ++i) rc_relax(r, c, r->eff.v[i]);
 }
 
-uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
-  /* the atoms hp interned since the last call */
+/* Sets up an evaluation from hp's state: maps the atoms hp interned since the last one, resets
+ * the costs and counters, settles the true atoms at 0 and fires the operators without
+ * preconditions. 0 when out of memory (h->st). */
+static int rc_start(goap__rc *r, hp *h) {
   size_t nhp = goap__px_tset_count(&h->atoms);
   if (nhp > r->nhp2rc) {
     if (!goap__grow(h->a, (void **)&r->hp2rc, &r->chp2rc, nhp, sizeof *r->hp2rc)) {
       h->st = GOAP_OUT_OF_MEMORY;
-      return RC_INF;
+      return 0;
     }
     for (size_t e = r->nhp2rc; e < nhp; ++e) {
       int an;
@@ -445,13 +448,6 @@ uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
     }
     r->nhp2rc = nhp;
   }
-  size_t need = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (facts[i] < 0) continue;
-    if (r->gmul[facts[i]]++ == 0) ++need;
-  }
-  for (size_t i = 0; i < r->goal.n; ++i)
-    if (r->gmul[r->goal.v[i]]++ == 0) ++need;
   memset(r->cost, 0xff, r->nfacts * sizeof *r->cost);
   memcpy(r->left, r->npre, r->nops * sizeof *r->left);
   memset(r->sum, 0, r->nops * sizeof *r->sum);
@@ -461,14 +457,19 @@ uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
     if (h->truth[e] && r->hp2rc[e] >= 0) rc_relax(r, 0, r->hp2rc[e]);
   for (size_t o = 0; o < r->nops; ++o)
     if (r->npre[o] == 0) rc_fire(r, o, 0);
-  uint64_t total = 0;
+  return 1;
+}
+
+/* Settles facts in cost order until need facts with gmul set are settled (SIZE_MAX: all);
+ * *total gets the sum of their costs times gmul. Returns how many needed ones are left. */
+static size_t rc_run(goap__rc *r, size_t need, uint64_t *total) {
   while (need > 0 && r->nheap > 0) {
     uint64_t x = rc_pop(r);
     uint32_t c = (uint32_t)(x >> 32);
     int32_t f = (int32_t)(uint32_t)x;
     if (c != r->cost[f]) continue;
     if (r->gmul[f]) {
-      total += (uint64_t)c * r->gmul[f];
+      *total += (uint64_t)c * r->gmul[f];
       --need;
     }
     for (int32_t i = r->pof0[f]; i < r->pof0[f + 1]; ++i) {
@@ -479,9 +480,44 @@ uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
     }
     r->visits += (uint64_t)(r->pof0[f + 1] - r->pof0[f]) + 1;
   }
+  return need;
+}
+
+uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
+  if (!rc_start(r, h)) return RC_INF;
+  size_t need = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (facts[i] < 0) continue;
+    if (r->gmul[facts[i]]++ == 0) ++need;
+  }
+  for (size_t i = 0; i < r->goal.n; ++i)
+    if (r->gmul[r->goal.v[i]]++ == 0) ++need;
+  uint64_t total = 0;
+  need = rc_run(r, need, &total);
   for (size_t i = 0; i < n; ++i)
     if (facts[i] >= 0) r->gmul[facts[i]] = 0;
   for (size_t i = 0; i < r->goal.n; ++i) r->gmul[r->goal.v[i]] = 0;
   if (need > 0) return RC_INF;
+  return total < RC_INF ? (uint32_t)total : RC_INF - 1;
+}
+
+int goap__rc_load(goap__rc *r, hp *h) {
+  if (!rc_start(r, h)) return 0;
+  uint64_t total = 0;
+  rc_run(r, SIZE_MAX, &total);
+  return 1;
+}
+
+uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (facts[i] < 0) continue;
+    if (r->cost[facts[i]] == RC_INF) return RC_INF;
+    total += r->cost[facts[i]];
+  }
+  for (size_t i = 0; i < r->goal.n; ++i) {
+    if (r->cost[r->goal.v[i]] == RC_INF) return RC_INF;
+    total += r->cost[r->goal.v[i]];
+  }
   return total < RC_INF ? (uint32_t)total : RC_INF - 1;
 }
