@@ -479,10 +479,11 @@ static int hb_step(hp *h) {
   return (h->steps & 0xff) != 0 || !hb_over_time(h);
 }
 
-/* The RC value of hp's state with the agenda from cell c (the work charged to the turn). A
- * stored state (stored: x's difference is in sdiff, so decompositions of one node) has all its
- * fact costs computed once and summed per agenda; a new one (an action's successor) is
- * evaluated up to its agenda's facts. */
+/* The RC value of hp's state with the agenda from cell c (the work charged to the turn): the
+ * costs of all facts from the state, computed once per state loaded (decompositions of one node
+ * share them; an action's successor's are kept for its expansion when it is stored, since the
+ * search often expands it next), then summed over the agenda. stored: x's difference is the
+ * stored one at x->st0 (a decomposition); otherwise it is new (an action's successor). */
 static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
   int32_t c = x->agenda;
   b->rcg.n = 0;
@@ -497,16 +498,10 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
       return HB_INF;
     }
   }
-  if (!stored) {
-    b->rc_loaded = 0;
-    uint32_t v = goap__rc_eval(b->rc, h, b->rcg.v, b->rcg.n);
-    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
-    return v;
-  }
-  if (!b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
+  if (!stored || !b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
     if (!goap__rc_load(b->rc, h)) return HB_INF;
     b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
-    b->rc_loaded = 1;
+    b->rc_loaded = stored; /* a new state: hb_offer sets it once the node is stored */
     b->rc_st0 = x->st0;
     b->rc_nst = x->nst;
   }
@@ -545,6 +540,11 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
   }
   if (hv >= HB_INF) return 1; /* RC: no decomposition can finish it, even ignoring deletes */
   int r = hb_add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
+  if (b->rc && diff) { /* the costs are this new state's: its expansion, often next, keeps them */
+    b->rc_loaded = r == 1;
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
   *kept = r == 1;
   return r != 0;
 }
