@@ -15263,8 +15263,16 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
  *  - Order: the open list is a binary heap on h = the agenda's TDG bound + the number of false
  *    goal literals, ties to the newest node (LIFO by creation): deterministic. A node whose
  *    agenda cannot make a false goal literal true (the first 64) is pruned.
+ *  - Heuristic: TDG (above) or RC (hddl_rc.c: h_add over the relaxed composition, ground at
+ *    the first turn; TDG when that grounding is too large). With RC the value replaces the TDG
+ *    bound and the goal count, and a node whose value is infinite is dropped (no decomposition
+ *    finishes its agenda even without deletes). RC's fact costs depend on the state only: they
+ *    are computed once per state loaded and summed per agenda.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
- *    checked every 256 steps; a turn ends between expansions once h->slice_end is passed. At
+ *    checked every 256 steps and after each RC evaluation of a state; a turn ends between
+ *    expansions once h->slice_end is passed by the steps plus the RC work (HB_RC_PER_STEP
+ *    visits per step, the grounding included), and work past a turn's end is paid back by the
+ *    next turns (skipped, or started as spent), so turns stay counted in work, not time. At
  *    most max_nodes nodes (GOAP_HDDL_MAX_NODES by default) and HB_MAX_STATE ints of state differences: beyond, the search
  *    stops with GOAP_MEMORY_LIMIT (the depth-first searches go on).
  *  - Every table grows through the task's allocator; nothing here prints.
@@ -15681,6 +15689,11 @@ void goap__hseen_free(const goap_allocator *al, goap__hseen *s);
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 #define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
 #define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+/* The length of a search's turn k (0 first), in steps (the best-first search's include its
+ * heuristic's work, hddl_bfs.c): HP_SLICE >> 4 doubling each turn up to HP_SLICE, so easy
+ * problems end in the first turns and every search gets its share early; twice that for the
+ * best-first search with the RC heuristic (informed: half the time in turns). hddl_rc.c. */
+uint64_t goap__hp_slice(int k, int informed);
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -15832,18 +15845,25 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a);
 
 /* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
 typedef struct goap__rc goap__rc;
-/* Grounds the RC model from hp's initial state. NULL with h->st: GOAP_TOO_LARGE (over its
+/* Grounds the RC model from hp's initial state (*work: bindings tried and references made,
+ * also when it gives up). NULL with h->st: GOAP_TOO_LARGE (over its
  * bounds or the time limit: use another heuristic) or GOAP_OUT_OF_MEMORY. */
-goap__rc *goap__rc_new(hp *h);
+goap__rc *goap__rc_new(hp *h, uint64_t *work);
 void goap__rc_free(goap__rc *r, const goap_allocator *a);
 size_t goap__rc_ops(const goap__rc *r);
-/* Operator preconditions visited by the last evaluation (its work). */
+/* The last evaluation's work: operator preconditions visited, and facts and operators reset
+ * (64 as one). */
 uint64_t goap__rc_visits(const goap__rc *r);
 /* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
 int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);
 /* The h_add value of hp's state with the done facts facts[0, n) (negative ones skipped) and
  * the goal's atoms to reach; UINT32_MAX when some cannot be (or out of memory: h->st). */
 uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n);
+/* The h_add costs of every fact from hp's state, kept for goap__rc_sum (until the next
+ * goap__rc_eval or _load). 0 when out of memory (h->st). */
+int goap__rc_load(goap__rc *r, hp *h);
+/* As goap__rc_eval, on the costs of the last goap__rc_load. */
+uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n);
 
 #endif
 /* ---- end src/hddl/hddl_plan.h ---- */
@@ -15907,13 +15927,17 @@ struct goap__hb {
   goap__rc *rc;          /* the RC model (heur == GOAP_HDDL_H_RC) */
   goap__px_ivec rcg;     /* scratch: the done facts of an agenda */
   uint64_t extra;        /* this turn's RC work, in steps (HB_RC_PER_STEP visits each) */
+  uint64_t debt;         /* work past the end of the last turn, paid by the next turns */
+  int rc_loaded;         /* rc holds the costs of the state sdiff[rc_st0, rc_st0 + rc_nst) */
+  size_t rc_st0;
+  uint32_t rc_nst;
   uint32_t h0;           /* the value of the first node after the :htn */
   int h0_set;
 };
 
 /* RC operator preconditions visited per step a turn is charged (a depth-first step, one
  * method or binding try, costs about as much as this many visits). */
-#define HB_RC_PER_STEP 64u
+#define HB_RC_PER_STEP 32u
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -16286,23 +16310,34 @@ static int hb_step(hp *h) {
   return (h->steps & 0xff) != 0 || !hb_over_time(h);
 }
 
-/* The RC value of hp's state with the agenda from cell c (the work charged to the turn). */
-static uint32_t hb_rc_value(goap__hb *b, hp *h, int32_t c) {
+/* The RC value of hp's state with the agenda from cell c (the work charged to the turn): the
+ * costs of all facts from the state, computed once per state loaded (decompositions of one node
+ * share them; an action's successor's are kept for its expansion when it is stored, since the
+ * search often expands it next), then summed over the agenda. stored: x's difference is the
+ * stored one at x->st0 (a decomposition); otherwise it is new (an action's successor). */
+static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
+  int32_t c = x->agenda;
   b->rcg.n = 0;
   for (; c >= 0; c = b->cells[c].next) {
-    hb_tn *x = &b->tns[b->cells[c].tn];
-    if (x->task == HP_ROOT) continue;
-    if (x->rcf == -2)
-      x->rcf = goap__rc_task_fact(b->rc, x->task, x->nargs ? b->targs.v + x->args : NULL,
-                                  x->nargs);
-    if (!goap__px_ipush(h->a, &b->rcg, x->rcf)) {
+    hb_tn *y = &b->tns[b->cells[c].tn];
+    if (y->task == HP_ROOT) continue;
+    if (y->rcf == -2)
+      y->rcf = goap__rc_task_fact(b->rc, y->task, y->nargs ? b->targs.v + y->args : NULL,
+                                  y->nargs);
+    if (!goap__px_ipush(h->a, &b->rcg, y->rcf)) {
       hb_oom(h);
       return HB_INF;
     }
   }
-  uint32_t v = goap__rc_eval(b->rc, h, b->rcg.v, b->rcg.n);
-  b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
-  return v;
+  if (!stored || !b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
+    if (!goap__rc_load(b->rc, h)) return HB_INF;
+    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
+    if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
+    b->rc_loaded = stored; /* a new state: hb_offer sets it once the node is stored */
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
+  return goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
 }
 
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
@@ -16327,7 +16362,7 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
   }
   uint64_t hv = (uint64_t)b->cells[x->agenda].cost + gf;
   if (b->rc) {
-    uint32_t v = hb_rc_value(b, h, x->agenda);
+    uint32_t v = hb_rc_value(b, h, x, diff == NULL);
     if (h->st != GOAP_OK) return 0;
     hv = v;
   }
@@ -16337,6 +16372,11 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
   }
   if (hv >= HB_INF) return 1; /* RC: no decomposition can finish it, even ignoring deletes */
   int r = hb_add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
+  if (b->rc && diff) { /* the costs are this new state's: its expansion, often next, keeps them */
+    b->rc_loaded = r == 1;
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
   *kept = r == 1;
   return r != 0;
 }
@@ -16496,11 +16536,22 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
 
 int goap__hb_turn(goap__hb *b, hp *h) {
   h->sliced = 0;
-  b->extra = 0;
+  /* a turn that overran (the RC grounding, a long evaluation) is paid back by skipping turns
+   * or starting the next one with its rest as spent */
+  uint64_t len = h->slice_end > h->steps ? h->slice_end - h->steps : 0;
+  if (b->debt >= len && h->slice_end != UINT64_MAX) {
+    b->debt -= len;
+    h->sliced = 1;
+    return 0;
+  }
+  b->extra = h->slice_end != UINT64_MAX ? b->debt : 0;
+  b->debt = 0;
   if (!b->started) { /* the start: the virtual root task, decomposed by the :htn */
     b->started = 1;
     if (b->heur != GOAP_HDDL_H_TDG) { /* RC unless its grounding is too large */
-      b->rc = goap__rc_new(h);
+      uint64_t work = 0;
+      b->rc = goap__rc_new(h, &work);
+      b->extra += work / HB_RC_PER_STEP;
       if (!b->rc && h->st != GOAP_TOO_LARGE) return 0;
       h->st = GOAP_OK;
     }
@@ -16518,6 +16569,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
   for (;;) {
     if (h->steps >= h->slice_end || b->extra >= h->slice_end - h->steps) {
       h->sliced = 1;
+      if (h->slice_end != UINT64_MAX) b->debt = h->steps + b->extra - h->slice_end;
       return 0;
     }
     if (b->nopen == 0) {
@@ -18163,7 +18215,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
   }
-  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0;
+  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0, nturn[3] = {0, 0, 0};
   goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
@@ -18205,8 +18257,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     uint64_t wused = hs[0].work + hs[1].work + hs[2].work;
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
-    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
-                                                                    : UINT64_MAX;
+    uint64_t slice = goap__hp_slice(nturn[which]++, which == 2 && goap__hb_heuristic(hb) == GOAP_HDDL_H_RC);
+    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - slice ? h->steps + slice : UINT64_MAX;
     found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
     if (!h->sliced) {
       if (found || h->st != GOAP_MEMORY_LIMIT || which != 2 || nturns == 1) break;
@@ -18787,13 +18839,14 @@ int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest) {
  *  - Deterministic: grounding order is the domain's order, ties in the queue are broken by fact
  *    id. Nothing here prints.
  */
+#include <stdint.h>
 #include <string.h>
 
 /* #include "hddl_plan.h": inlined above */
 
-#define RC_MAX_OPS ((size_t)1 << 21)
+#define RC_MAX_OPS ((size_t)1 << 18)
 #define RC_MAX_POOL ((size_t)1 << 25)
-#define RC_MAX_TRIES ((uint64_t)1 << 26)
+#define RC_MAX_TRIES ((uint64_t)1 << 22)
 #define RC_INF UINT32_MAX
 
 struct goap__rc {
@@ -19076,7 +19129,7 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   goap__free(a, r, sizeof *r);
 }
 
-goap__rc *goap__rc_new(hp *h) {
+goap__rc *goap__rc_new(hp *h, uint64_t *work) {
   const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   goap__rc *r = (goap__rc *)goap__alloc(a, sizeof *r);
@@ -19087,12 +19140,15 @@ goap__rc *goap__rc_new(hp *h) {
   memset(r, 0, sizeof *r);
   r->maxp = h->maxp > 64 ? h->maxp : 64;
   r->nfluent = t->npreds ? t->npreds : 1;
+  *work = 0;
   r->b = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->b);
   r->free_p = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->free_p);
   r->fluent = (uint8_t *)goap__alloc(a, r->nfluent);
   if (!r->b || !r->free_p || !r->fluent) goto oom;
   memset(r->fluent, 0, r->nfluent);
-  if (!rc_ground(r, h)) goto fail;
+  int grounded = rc_ground(r, h);
+  *work = r->tries + r->pre.n + r->eff.n;
+  if (!grounded) goto fail;
   /* the goal's atoms */
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = 0; i < t->ngoal; ++i) {
@@ -19145,7 +19201,10 @@ fail:
 }
 
 size_t goap__rc_ops(const goap__rc *r) { return r ? r->nops : 0; }
-uint64_t goap__rc_visits(const goap__rc *r) { return r ? r->visits : 0; }
+uint64_t goap__rc_visits(const goap__rc *r) {
+  /* the resets count too: 64 facts or operators as one visit */
+  return r ? r->visits + (r->nfacts + r->nops) / 64 : 0;
+}
 
 int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n) {
   int32_t k = goap__px_tset_find(&r->tasks, task, args, n);
@@ -19188,15 +19247,18 @@ static void rc_fire(goap__rc *r, size_t o, uint32_t base) {
   uint64_t v = (uint64_t)base + r->ocost[o];
   uint32_t c = v < RC_INF ? (uint32_t)v : RC_INF - 1;
   for (int32_t i = r->eff0.v[o]; i < r->eff0.v[o + 1]; ++i) rc_relax(r, c, r->eff.v[i]);
+  r->visits += (uint64_t)(r->eff0.v[o + 1] - r->eff0.v[o]) + 1;
 }
 
-uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
-  /* the atoms hp interned since the last call */
+/* Sets up an evaluation from hp's state: maps the atoms hp interned since the last one, resets
+ * the costs and counters, settles the true atoms at 0 and fires the operators without
+ * preconditions. 0 when out of memory (h->st). */
+static int rc_start(goap__rc *r, hp *h) {
   size_t nhp = goap__px_tset_count(&h->atoms);
   if (nhp > r->nhp2rc) {
     if (!goap__grow(h->a, (void **)&r->hp2rc, &r->chp2rc, nhp, sizeof *r->hp2rc)) {
       h->st = GOAP_OUT_OF_MEMORY;
-      return RC_INF;
+      return 0;
     }
     for (size_t e = r->nhp2rc; e < nhp; ++e) {
       int an;
@@ -19206,30 +19268,28 @@ uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
     }
     r->nhp2rc = nhp;
   }
-  size_t need = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (facts[i] < 0) continue;
-    if (r->gmul[facts[i]]++ == 0) ++need;
-  }
-  for (size_t i = 0; i < r->goal.n; ++i)
-    if (r->gmul[r->goal.v[i]]++ == 0) ++need;
   memset(r->cost, 0xff, r->nfacts * sizeof *r->cost);
   memcpy(r->left, r->npre, r->nops * sizeof *r->left);
   memset(r->sum, 0, r->nops * sizeof *r->sum);
   r->nheap = 0;
-  r->visits = 0;
+  r->visits = 0; /* before the first firings below */
   for (size_t e = 0; e < nhp; ++e)
     if (h->truth[e] && r->hp2rc[e] >= 0) rc_relax(r, 0, r->hp2rc[e]);
   for (size_t o = 0; o < r->nops; ++o)
     if (r->npre[o] == 0) rc_fire(r, o, 0);
-  uint64_t total = 0;
+  return 1;
+}
+
+/* Settles facts in cost order until need facts with gmul set are settled (SIZE_MAX: all);
+ * *total gets the sum of their costs times gmul. Returns how many needed ones are left. */
+static size_t rc_run(goap__rc *r, size_t need, uint64_t *total) {
   while (need > 0 && r->nheap > 0) {
     uint64_t x = rc_pop(r);
     uint32_t c = (uint32_t)(x >> 32);
     int32_t f = (int32_t)(uint32_t)x;
     if (c != r->cost[f]) continue;
     if (r->gmul[f]) {
-      total += (uint64_t)c * r->gmul[f];
+      *total += (uint64_t)c * r->gmul[f];
       --need;
     }
     for (int32_t i = r->pof0[f]; i < r->pof0[f + 1]; ++i) {
@@ -19240,11 +19300,51 @@ uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
     }
     r->visits += (uint64_t)(r->pof0[f + 1] - r->pof0[f]) + 1;
   }
+  return need;
+}
+
+uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
+  if (!rc_start(r, h)) return RC_INF;
+  size_t need = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (facts[i] < 0) continue;
+    if (r->gmul[facts[i]]++ == 0) ++need;
+  }
+  for (size_t i = 0; i < r->goal.n; ++i)
+    if (r->gmul[r->goal.v[i]]++ == 0) ++need;
+  uint64_t total = 0;
+  need = rc_run(r, need, &total);
   for (size_t i = 0; i < n; ++i)
     if (facts[i] >= 0) r->gmul[facts[i]] = 0;
   for (size_t i = 0; i < r->goal.n; ++i) r->gmul[r->goal.v[i]] = 0;
   if (need > 0) return RC_INF;
   return total < RC_INF ? (uint32_t)total : RC_INF - 1;
+}
+
+int goap__rc_load(goap__rc *r, hp *h) {
+  if (!rc_start(r, h)) return 0;
+  uint64_t total = 0;
+  rc_run(r, SIZE_MAX, &total);
+  return 1;
+}
+
+uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (facts[i] < 0) continue;
+    if (r->cost[facts[i]] == RC_INF) return RC_INF;
+    total += r->cost[facts[i]];
+  }
+  for (size_t i = 0; i < r->goal.n; ++i) {
+    if (r->cost[r->goal.v[i]] == RC_INF) return RC_INF;
+    total += r->cost[r->goal.v[i]];
+  }
+  return total < RC_INF ? (uint32_t)total : RC_INF - 1;
+}
+
+uint64_t goap__hp_slice(int k, int informed) {
+  uint64_t s = HP_SLICE >> (k < 4 ? 4 - k : 0);
+  return informed ? 2 * s : s;
 }
 /* macros of src/hddl/hddl_rc.c end here */
 #undef RC_MAX_OPS

@@ -27,8 +27,16 @@
  *  - Order: the open list is a binary heap on h = the agenda's TDG bound + the number of false
  *    goal literals, ties to the newest node (LIFO by creation): deterministic. A node whose
  *    agenda cannot make a false goal literal true (the first 64) is pruned.
+ *  - Heuristic: TDG (above) or RC (hddl_rc.c: h_add over the relaxed composition, ground at
+ *    the first turn; TDG when that grounding is too large). With RC the value replaces the TDG
+ *    bound and the goal count, and a node whose value is infinite is dropped (no decomposition
+ *    finishes its agenda even without deletes). RC's fact costs depend on the state only: they
+ *    are computed once per state loaded and summed per agenda.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
- *    checked every 256 steps; a turn ends between expansions once h->slice_end is passed. At
+ *    checked every 256 steps and after each RC evaluation of a state; a turn ends between
+ *    expansions once h->slice_end is passed by the steps plus the RC work (HB_RC_PER_STEP
+ *    visits per step, the grounding included), and work past a turn's end is paid back by the
+ *    next turns (skipped, or started as spent), so turns stay counted in work, not time. At
  *    most max_nodes nodes (GOAP_HDDL_MAX_NODES by default) and HB_MAX_STATE ints of state differences: beyond, the search
  *    stops with GOAP_MEMORY_LIMIT (the depth-first searches go on).
  *  - Every table grows through the task's allocator; nothing here prints.
@@ -97,6 +105,7 @@ struct goap__hb {
   goap__rc *rc;          /* the RC model (heur == GOAP_HDDL_H_RC) */
   goap__px_ivec rcg;     /* scratch: the done facts of an agenda */
   uint64_t extra;        /* this turn's RC work, in steps (HB_RC_PER_STEP visits each) */
+  uint64_t debt;         /* work past the end of the last turn, paid by the next turns */
   int rc_loaded;         /* rc holds the costs of the state sdiff[rc_st0, rc_st0 + rc_nst) */
   size_t rc_st0;
   uint32_t rc_nst;
@@ -106,7 +115,7 @@ struct goap__hb {
 
 /* RC operator preconditions visited per step a turn is charged (a depth-first step, one
  * method or binding try, costs about as much as this many visits). */
-#define HB_RC_PER_STEP 64u
+#define HB_RC_PER_STEP 32u
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -501,6 +510,7 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
   if (!stored || !b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
     if (!goap__rc_load(b->rc, h)) return HB_INF;
     b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
+    if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
     b->rc_loaded = stored; /* a new state: hb_offer sets it once the node is stored */
     b->rc_st0 = x->st0;
     b->rc_nst = x->nst;
@@ -704,11 +714,22 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
 
 int goap__hb_turn(goap__hb *b, hp *h) {
   h->sliced = 0;
-  b->extra = 0;
+  /* a turn that overran (the RC grounding, a long evaluation) is paid back by skipping turns
+   * or starting the next one with its rest as spent */
+  uint64_t len = h->slice_end > h->steps ? h->slice_end - h->steps : 0;
+  if (b->debt >= len && h->slice_end != UINT64_MAX) {
+    b->debt -= len;
+    h->sliced = 1;
+    return 0;
+  }
+  b->extra = h->slice_end != UINT64_MAX ? b->debt : 0;
+  b->debt = 0;
   if (!b->started) { /* the start: the virtual root task, decomposed by the :htn */
     b->started = 1;
     if (b->heur != GOAP_HDDL_H_TDG) { /* RC unless its grounding is too large */
-      b->rc = goap__rc_new(h);
+      uint64_t work = 0;
+      b->rc = goap__rc_new(h, &work);
+      b->extra += work / HB_RC_PER_STEP;
       if (!b->rc && h->st != GOAP_TOO_LARGE) return 0;
       h->st = GOAP_OK;
     }
@@ -726,6 +747,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
   for (;;) {
     if (h->steps >= h->slice_end || b->extra >= h->slice_end - h->steps) {
       h->sliced = 1;
+      if (h->slice_end != UINT64_MAX) b->debt = h->steps + b->extra - h->slice_end;
       return 0;
     }
     if (b->nopen == 0) {

@@ -1096,7 +1096,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
   }
-  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0;
+  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0, nturn[3] = {0, 0, 0};
   goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
@@ -1138,8 +1138,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     uint64_t wused = hs[0].work + hs[1].work + hs[2].work;
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
-    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
-                                                                    : UINT64_MAX;
+    uint64_t slice = goap__hp_slice(nturn[which]++, which == 2 && goap__hb_heuristic(hb) == GOAP_HDDL_H_RC);
+    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - slice ? h->steps + slice : UINT64_MAX;
     found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
     if (!h->sliced) {
       if (found || h->st != GOAP_MEMORY_LIMIT || which != 2 || nturns == 1) break;

@@ -16,6 +16,11 @@
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 #define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
 #define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+/* The length of a search's turn k (0 first), in steps (the best-first search's include its
+ * heuristic's work, hddl_bfs.c): HP_SLICE >> 4 doubling each turn up to HP_SLICE, so easy
+ * problems end in the first turns and every search gets its share early; twice that for the
+ * best-first search with the RC heuristic (informed: half the time in turns). hddl_rc.c. */
+uint64_t goap__hp_slice(int k, int informed);
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -167,12 +172,14 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a);
 
 /* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
 typedef struct goap__rc goap__rc;
-/* Grounds the RC model from hp's initial state. NULL with h->st: GOAP_TOO_LARGE (over its
+/* Grounds the RC model from hp's initial state (*work: bindings tried and references made,
+ * also when it gives up). NULL with h->st: GOAP_TOO_LARGE (over its
  * bounds or the time limit: use another heuristic) or GOAP_OUT_OF_MEMORY. */
-goap__rc *goap__rc_new(hp *h);
+goap__rc *goap__rc_new(hp *h, uint64_t *work);
 void goap__rc_free(goap__rc *r, const goap_allocator *a);
 size_t goap__rc_ops(const goap__rc *r);
-/* Operator preconditions visited by the last evaluation (its work). */
+/* The last evaluation's work: operator preconditions visited, and facts and operators reset
+ * (64 as one). */
 uint64_t goap__rc_visits(const goap__rc *r);
 /* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
 int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);

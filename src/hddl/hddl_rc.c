@@ -31,9 +31,9 @@
 
 #include "hddl_plan.h"
 
-#define RC_MAX_OPS ((size_t)1 << 21)
+#define RC_MAX_OPS ((size_t)1 << 18)
 #define RC_MAX_POOL ((size_t)1 << 25)
-#define RC_MAX_TRIES ((uint64_t)1 << 26)
+#define RC_MAX_TRIES ((uint64_t)1 << 22)
 #define RC_INF UINT32_MAX
 
 struct goap__rc {
@@ -316,7 +316,7 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   goap__free(a, r, sizeof *r);
 }
 
-goap__rc *goap__rc_new(hp *h) {
+goap__rc *goap__rc_new(hp *h, uint64_t *work) {
   const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   goap__rc *r = (goap__rc *)goap__alloc(a, sizeof *r);
@@ -327,12 +327,15 @@ goap__rc *goap__rc_new(hp *h) {
   memset(r, 0, sizeof *r);
   r->maxp = h->maxp > 64 ? h->maxp : 64;
   r->nfluent = t->npreds ? t->npreds : 1;
+  *work = 0;
   r->b = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->b);
   r->free_p = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->free_p);
   r->fluent = (uint8_t *)goap__alloc(a, r->nfluent);
   if (!r->b || !r->free_p || !r->fluent) goto oom;
   memset(r->fluent, 0, r->nfluent);
-  if (!rc_ground(r, h)) goto fail;
+  int grounded = rc_ground(r, h);
+  *work = r->tries + r->pre.n + r->eff.n;
+  if (!grounded) goto fail;
   /* the goal's atoms */
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = 0; i < t->ngoal; ++i) {
@@ -385,7 +388,10 @@ fail:
 }
 
 size_t goap__rc_ops(const goap__rc *r) { return r ? r->nops : 0; }
-uint64_t goap__rc_visits(const goap__rc *r) { return r ? r->visits : 0; }
+uint64_t goap__rc_visits(const goap__rc *r) {
+  /* the resets count too: 64 facts or operators as one visit */
+  return r ? r->visits + (r->nfacts + r->nops) / 64 : 0;
+}
 
 int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n) {
   int32_t k = goap__px_tset_find(&r->tasks, task, args, n);
@@ -428,6 +434,7 @@ static void rc_fire(goap__rc *r, size_t o, uint32_t base) {
   uint64_t v = (uint64_t)base + r->ocost[o];
   uint32_t c = v < RC_INF ? (uint32_t)v : RC_INF - 1;
   for (int32_t i = r->eff0.v[o]; i < r->eff0.v[o + 1]; ++i) rc_relax(r, c, r->eff.v[i]);
+  r->visits += (uint64_t)(r->eff0.v[o + 1] - r->eff0.v[o]) + 1;
 }
 
 /* Sets up an evaluation from hp's state: maps the atoms hp interned since the last one, resets
@@ -452,7 +459,7 @@ static int rc_start(goap__rc *r, hp *h) {
   memcpy(r->left, r->npre, r->nops * sizeof *r->left);
   memset(r->sum, 0, r->nops * sizeof *r->sum);
   r->nheap = 0;
-  r->visits = 0;
+  r->visits = 0; /* before the first firings below */
   for (size_t e = 0; e < nhp; ++e)
     if (h->truth[e] && r->hp2rc[e] >= 0) rc_relax(r, 0, r->hp2rc[e]);
   for (size_t o = 0; o < r->nops; ++o)
@@ -520,4 +527,9 @@ uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n) {
     total += r->cost[r->goal.v[i]];
   }
   return total < RC_INF ? (uint32_t)total : RC_INF - 1;
+}
+
+uint64_t goap__hp_slice(int k, int informed) {
+  uint64_t s = HP_SLICE >> (k < 4 ? 4 - k : 0);
+  return informed ? 2 * s : s;
 }
