@@ -183,13 +183,11 @@ size_t goap__rc_ops(const goap__rc *r);
 uint64_t goap__rc_visits(const goap__rc *r);
 /* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
 int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);
-/* The h_add value of hp's state with the done facts facts[0, n) (negative ones skipped) and
- * the goal's atoms to reach; UINT32_MAX when some cannot be (or out of memory: h->st). */
-uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n);
-/* The h_add costs of every fact from hp's state, kept for goap__rc_sum (until the next
- * goap__rc_eval or _load). 0 when out of memory (h->st). */
+/* The h_add costs of every fact from hp's state, kept for goap__rc_sum (until the next load).
+ * 0 when out of memory (h->st). */
 int goap__rc_load(goap__rc *r, hp *h);
-/* As goap__rc_eval, on the costs of the last goap__rc_load. */
+/* The sum of the last load's costs of facts[0, n) (negative ones skipped) and of the goal's
+ * positive atoms; UINT32_MAX when one is unreachable. */
 uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n);
 
 #endif

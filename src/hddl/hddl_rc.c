@@ -16,15 +16,22 @@
  *    operator the search can use has its relaxed counterpart here: the value is 0 only on an
  *    empty agenda whose goal holds, and UINT32_MAX (a dead end) only when no decomposition can
  *    finish the agenda from the state even ignoring deletes.
- *  - The value of (state, agenda) is the sum over the agenda's tasks and the problem's false
- *    positive goal atoms of the h_add cost of their facts, computed by a Dijkstra-like pass
- *    from the state's true atoms (cost 0) that stops once every needed fact is settled.
- *  - All evaluation buffers are allocated by goap__rc_new (sizes fixed by the grounding); an
- *    evaluation allocates only to map atoms the search interned since the last one. Grounding
+ *  - The value of (state, agenda) is the sum over the agenda's tasks and the problem's positive
+ *    goal atoms of the h_add cost of their facts (true atoms cost 0), UINT32_MAX when one is
+ *    unreachable. goap__rc_load computes every fact's cost from hp's state with a
+ *    Dijkstra-like pass (facts settled in cost order; an operator fires when its last
+ *    precondition is settled, at the sum of their costs plus its own), goap__rc_sum reads
+ *    them: the costs depend on the state only, so one load serves every agenda in it.
+ *  - All evaluation buffers are allocated by goap__rc_new (sizes fixed by the grounding; the
+ *    heap holds at most one entry per fact and per operator effect, since an entry is pushed
+ *    only when a cost drops: once per true atom, once per effect of an operator firing, and
+ *    each operator fires once); a load allocates only to map atoms the search interned since
+ *    the last one. Grounding
  *    is bounded (RC_MAX_OPS operators, RC_MAX_POOL fact references, RC_MAX_TRIES bindings
  *    tried): beyond, goap__rc_new gives up (GOAP_TOO_LARGE) and the search uses the TDG bound.
- *  - Deterministic: grounding order is the domain's order, ties in the queue are broken by fact
- *    id. Nothing here prints.
+ *  - Deterministic: grounding follows the domain's order, the queue's ties go to the lower fact
+ *    id. Nothing here prints. goap__hp_slice (the turn lengths of goap_hddl_solve) lives here
+ *    too, beside the work units it weighs.
  */
 #include <stdint.h>
 #include <string.h>
@@ -47,13 +54,14 @@ struct goap__rc {
   size_t npof;
   uint32_t *npre;        /* per operator: its preconditions */
   /* evaluation */
-  uint32_t *cost, *left, *sum, *gmul;
+  uint32_t *cost, *left, *sum;
   uint64_t *heap;        /* (cost << 32 | fact); at most nfacts + eff.n entries */
   size_t nheap, cheap;
   int32_t *hp2rc;        /* hp atom -> atom fact (-1: none) */
   size_t nhp2rc, chp2rc;
   goap__px_ivec goal;    /* atom facts of the positive goal literals */
-  uint64_t visits;       /* operator preconditions visited by the last evaluation */
+  uint64_t visits;       /* facts settled, preconditions visited, operators fired by the
+                            last evaluation */
   /* grounding scratch */
   uint8_t *fluent;       /* per predicate: some action adds or deletes it */
   size_t nfluent;
@@ -304,7 +312,6 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   if (r->pof) goap__free(a, r->pof, r->npof * sizeof *r->pof);
   goap__free(a, r->npre, no * sizeof *r->npre);
   goap__free(a, r->cost, nf * sizeof *r->cost);
-  goap__free(a, r->gmul, nf * sizeof *r->gmul);
   goap__free(a, r->left, no * sizeof *r->left);
   goap__free(a, r->sum, no * sizeof *r->sum);
   goap__free(a, r->heap, r->cheap * sizeof *r->heap);
@@ -359,15 +366,13 @@ goap__rc *goap__rc_new(hp *h, uint64_t *work) {
   r->pof = (int32_t *)goap__alloc(a, r->npof * sizeof *r->pof);
   r->npre = (uint32_t *)goap__alloc(a, no * sizeof *r->npre);
   r->cost = (uint32_t *)goap__alloc(a, nf * sizeof *r->cost);
-  r->gmul = (uint32_t *)goap__alloc(a, nf * sizeof *r->gmul);
   r->left = (uint32_t *)goap__alloc(a, no * sizeof *r->left);
   r->sum = (uint32_t *)goap__alloc(a, no * sizeof *r->sum);
   r->cheap = nf + r->eff.n + 1;
   r->heap = (uint64_t *)goap__alloc(a, r->cheap * sizeof *r->heap);
-  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->gmul || !r->left || !r->sum || !r->heap)
+  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->left || !r->sum || !r->heap)
     goto oom;
   memset(r->pof0, 0, (nf + 1) * sizeof *r->pof0);
-  memset(r->gmul, 0, nf * sizeof *r->gmul);
   for (size_t o = 0; o < r->nops; ++o) {
     r->npre[o] = (uint32_t)(r->pre0.v[o + 1] - r->pre0.v[o]);
     for (int32_t i = r->pre0.v[o]; i < r->pre0.v[o + 1]; ++i) r->pof0[r->pre.v[i] + 1]++;
@@ -467,18 +472,13 @@ static int rc_start(goap__rc *r, hp *h) {
   return 1;
 }
 
-/* Settles facts in cost order until need facts with gmul set are settled (SIZE_MAX: all);
- * *total gets the sum of their costs times gmul. Returns how many needed ones are left. */
-static size_t rc_run(goap__rc *r, size_t need, uint64_t *total) {
-  while (need > 0 && r->nheap > 0) {
+/* Settles every reachable fact in cost order. */
+static void rc_run(goap__rc *r) {
+  while (r->nheap > 0) {
     uint64_t x = rc_pop(r);
     uint32_t c = (uint32_t)(x >> 32);
     int32_t f = (int32_t)(uint32_t)x;
     if (c != r->cost[f]) continue;
-    if (r->gmul[f]) {
-      *total += (uint64_t)c * r->gmul[f];
-      --need;
-    }
     for (int32_t i = r->pof0[f]; i < r->pof0[f + 1]; ++i) {
       int32_t o = r->pof[i];
       uint64_t s = (uint64_t)r->sum[o] + c;
@@ -487,31 +487,11 @@ static size_t rc_run(goap__rc *r, size_t need, uint64_t *total) {
     }
     r->visits += (uint64_t)(r->pof0[f + 1] - r->pof0[f]) + 1;
   }
-  return need;
-}
-
-uint32_t goap__rc_eval(goap__rc *r, hp *h, const int32_t *facts, size_t n) {
-  if (!rc_start(r, h)) return RC_INF;
-  size_t need = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (facts[i] < 0) continue;
-    if (r->gmul[facts[i]]++ == 0) ++need;
-  }
-  for (size_t i = 0; i < r->goal.n; ++i)
-    if (r->gmul[r->goal.v[i]]++ == 0) ++need;
-  uint64_t total = 0;
-  need = rc_run(r, need, &total);
-  for (size_t i = 0; i < n; ++i)
-    if (facts[i] >= 0) r->gmul[facts[i]] = 0;
-  for (size_t i = 0; i < r->goal.n; ++i) r->gmul[r->goal.v[i]] = 0;
-  if (need > 0) return RC_INF;
-  return total < RC_INF ? (uint32_t)total : RC_INF - 1;
 }
 
 int goap__rc_load(goap__rc *r, hp *h) {
   if (!rc_start(r, h)) return 0;
-  uint64_t total = 0;
-  rc_run(r, SIZE_MAX, &total);
+  rc_run(r);
   return 1;
 }
 
