@@ -10,7 +10,9 @@
  *    fact. Negative preconditions and delete effects are dropped (the relaxation).
  *  - Grounding is top-down from the :htn's tasks: each ground compound task is unified with
  *    each of its methods' :task, the method's other parameters range over the objects of their
- *    types, and a binding is kept when its static and equality literals hold (static: a
+ *    types (in an order that checks static literals as early as possible; the order changes
+ *    the work, not the result), and a binding is kept when its static and equality literals
+ *    hold (static: a
  *    predicate no action adds or deletes, so its truth in the search's hp is its truth in every
  *    state). Every ground task a decomposition can reach is therefore grounded, and every ground
  *    operator the search can use has its relaxed counterpart here: the value is 0 only on an
@@ -67,7 +69,8 @@ struct goap__rc {
   size_t nfluent;
   int32_t *ready;        /* per literal of the net being ground: the level it becomes ground */
   size_t cready;
-  int32_t *b, *free_p;   /* maxp each */
+  int32_t *b, *free_p;   /* maxp each: a binding, the free parameters in binding order */
+  uint8_t *placed;       /* maxp: a parameter is bound or before the one being ordered */
   size_t maxp;
   goap__px_ivec tmp;
   uint64_t tries;
@@ -172,8 +175,38 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
     nsteps = pm->nsteps;
   }
   int32_t *b = r->b, nfree = 0;
-  for (int32_t p = 0; p < np; ++p)
+  for (int32_t p = 0; p < np; ++p) {
+    r->placed[p] = b[p] >= 0;
     if (b[p] < 0) r->free_p[nfree++] = p;
+  }
+  /* the order of the free parameters: greedily the one completing the most static (or
+   * equality) literals over the parameters placed before it, so those checks prune early */
+  for (int32_t q = 0; q < nfree; ++q) {
+    int32_t best = q, best_n = -1;
+    for (int32_t j = q; j < nfree; ++j) {
+      int32_t p = r->free_p[j], cnt = 0;
+      for (int32_t i = 0; i < nlits; ++i) {
+        const goap__px_lit *l = &t->lits[lit0 + i];
+        if (l->pred != PX_EQ && r->fluent[l->pred]) continue;
+        int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity, has = 0, rest = 1;
+        for (int a = 0; a < n; ++a) {
+          int32_t v = t->args.v[l->args + a];
+          if (v >= 0) continue;
+          if (-v - 1 == p) has = 1;
+          else if (!r->placed[-v - 1]) rest = 0;
+        }
+        cnt += has && rest;
+      }
+      if (cnt > best_n) {
+        best_n = cnt;
+        best = j;
+      }
+    }
+    int32_t p = r->free_p[best];
+    r->free_p[best] = r->free_p[q];
+    r->free_p[q] = p;
+    r->placed[p] = 1;
+  }
   if (!goap__grow(h->a, (void **)&r->ready, &r->cready, (size_t)nlits + 1, sizeof *r->ready))
     return 0;
   int32_t g[PX_MAX_ARITY];
@@ -320,6 +353,7 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   goap__free(a, r->ready, r->cready * sizeof *r->ready);
   goap__free(a, r->b, r->maxp * sizeof *r->b);
   goap__free(a, r->free_p, r->maxp * sizeof *r->free_p);
+  goap__free(a, r->placed, r->maxp);
   goap__free(a, r, sizeof *r);
 }
 
@@ -337,8 +371,9 @@ goap__rc *goap__rc_new(hp *h, uint64_t *work) {
   *work = 0;
   r->b = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->b);
   r->free_p = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->free_p);
+  r->placed = (uint8_t *)goap__alloc(a, r->maxp);
   r->fluent = (uint8_t *)goap__alloc(a, r->nfluent);
-  if (!r->b || !r->free_p || !r->fluent) goto oom;
+  if (!r->b || !r->free_p || !r->placed || !r->fluent) goto oom;
   memset(r->fluent, 0, r->nfluent);
   int grounded = rc_ground(r, h);
   *work = r->tries + r->pre.n + r->eff.n;
