@@ -17174,7 +17174,7 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
  *    each method the fewest primitive steps it can decompose into; methods that never reach
  *    primitives are left out. The rest are kept in domain order (mids) and fewest-first
  *    (mids2). When those differ, goap_hddl_solve runs two searches (two hp, one per order,
- *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
+ *    each with its own state, agenda, frames and rounds) in turns (goap__hp_slice steps); a turn
  *    ends in advance() just before a binding would be tried, so the next turn of that search
  *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
  *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
@@ -18185,7 +18185,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   if (out) *out = NULL;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
-  /* Two searches share the budgets and take turns of HP_SLICE steps: methods in domain order
+  /* Two searches share the budgets and take turns (goap__hp_slice): methods in domain order
    * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs), then the
    * best-first progression search (hs[2], hddl_bfs.c). Each keeps its own state, agenda and
    * choice points (or open list), and a turn resumes where the search's last one paused. All
