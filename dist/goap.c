@@ -15366,8 +15366,16 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
  *  - Order: the open list is a binary heap on h = the agenda's TDG bound + the number of false
  *    goal literals, ties to the newest node (LIFO by creation): deterministic. A node whose
  *    agenda cannot make a false goal literal true (the first 64) is pruned.
+ *  - Heuristic: TDG (above) or RC (hddl_rc.c: h_add over the relaxed composition, ground at
+ *    the first turn; TDG when that grounding is too large). With RC the value replaces the TDG
+ *    bound and the goal count, and a node whose value is infinite is dropped (no decomposition
+ *    finishes its agenda even without deletes). RC's fact costs depend on the state only: they
+ *    are computed once per state loaded and summed per agenda.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
- *    checked every 256 steps; a turn ends between expansions once h->slice_end is passed. At
+ *    checked every 256 steps and after each RC evaluation of a state; a turn ends between
+ *    expansions once h->slice_end is passed by the steps plus the RC work (HB_RC_PER_STEP
+ *    visits per step, the grounding included), and work past a turn's end is paid back by the
+ *    next turns (skipped, or started as spent), so turns stay counted in work, not time. At
  *    most max_nodes nodes (GOAP_HDDL_MAX_NODES by default) and HB_MAX_STATE ints of state differences: beyond, the search
  *    stops with GOAP_MEMORY_LIMIT (the depth-first searches go on).
  *  - Every table grows through the task's allocator; nothing here prints.
@@ -15784,6 +15792,11 @@ void goap__hseen_free(const goap_allocator *al, goap__hseen *s);
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 #define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
 #define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+/* The length of a search's turn k (0 first), in steps (the best-first search's include its
+ * heuristic's work, hddl_bfs.c): HP_SLICE >> 4 doubling each turn up to HP_SLICE, so easy
+ * problems end in the first turns and every search gets its share early; twice that for the
+ * best-first search with the RC heuristic (informed: half the time in turns). hddl_rc.c. */
+uint64_t goap__hp_slice(int k, int informed);
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -15920,13 +15933,38 @@ int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
  * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
 typedef struct goap__hb goap__hb;
 /* NULL when out of memory (h->st set). At most max_nodes nodes (then GOAP_MEMORY_LIMIT). */
-goap__hb *goap__hb_new(hp *h, uint64_t max_nodes);
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic);
 /* One turn, until h->slice_end steps: 1 with the plan's tree in h->nodes, h->gargs and
  * h->seq (for make_plan); 0 with h->sliced when the turn ended, else with h->st: GOAP_NO_PLAN
  * (every situation expanded), GOAP_MEMORY_LIMIT (the node cap), a budget or memory stop. */
 int goap__hb_turn(goap__hb *b, hp *h);
 uint64_t goap__hb_nodes(const goap__hb *b);
+/* The heuristic the search used (GOAP_HDDL_H_TDG or _RC; 0 before its first turn), the value
+ * of its first node after the :htn's decomposition, and the RC operators ground (0: none). */
+int goap__hb_heuristic(const goap__hb *b);
+uint32_t goap__hb_h0(const goap__hb *b);
+uint64_t goap__hb_rc_ops(const goap__hb *b);
 void goap__hb_free(goap__hb *b, const goap_allocator *a);
+
+/* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
+typedef struct goap__rc goap__rc;
+/* Grounds the RC model from hp's initial state (*work: bindings tried and references made,
+ * also when it gives up). NULL with h->st: GOAP_TOO_LARGE (over its
+ * bounds or the time limit: use another heuristic) or GOAP_OUT_OF_MEMORY. */
+goap__rc *goap__rc_new(hp *h, uint64_t *work);
+void goap__rc_free(goap__rc *r, const goap_allocator *a);
+size_t goap__rc_ops(const goap__rc *r);
+/* The last evaluation's work: operator preconditions visited, and facts and operators reset
+ * (64 as one). */
+uint64_t goap__rc_visits(const goap__rc *r);
+/* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
+int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);
+/* The h_add costs of every fact from hp's state, kept for goap__rc_sum (until the next load).
+ * 0 when out of memory (h->st). */
+int goap__rc_load(goap__rc *r, hp *h);
+/* The sum of the last load's costs of facts[0, n) (negative ones skipped) and of the goal's
+ * positive atoms; UINT32_MAX when one is unreachable. */
+uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n);
 
 #endif
 /* ---- end src/hddl/hddl_plan.h ---- */
@@ -15938,6 +15976,7 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a);
 typedef struct hb_tn {   /* a tree node: a task with its ground arguments */
   int32_t task;          /* as hp_node.task */
   int32_t args, nargs;   /* in targs */
+  int32_t rcf;           /* its RC done fact (-1: not ground), -2 before it is looked up */
 } hb_tn;
 
 typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: none) */
@@ -15985,7 +16024,21 @@ struct goap__hb {
   int32_t loaded;        /* the node whose state hp holds (-1: the initial state) */
   int started;
   uint64_t max_nodes;    /* the node cap */
+  int heur;              /* GOAP_HDDL_H_* asked for; after the start, the one in use */
+  goap__rc *rc;          /* the RC model (heur == GOAP_HDDL_H_RC) */
+  goap__px_ivec rcg;     /* scratch: the done facts of an agenda */
+  uint64_t extra;        /* this turn's RC work, in steps (HB_RC_PER_STEP visits each) */
+  uint64_t debt;         /* work past the end of the last turn, paid by the next turns */
+  int rc_loaded;         /* rc holds the costs of the state sdiff[rc_st0, rc_st0 + rc_nst) */
+  size_t rc_st0;
+  uint32_t rc_nst;
+  uint32_t h0;           /* the value of the first node after the :htn */
+  int h0_set;
 };
+
+/* RC operator preconditions visited per step a turn is charged (a depth-first step, one
+ * method or binding try, costs about as much as this many visits). */
+#define HB_RC_PER_STEP 32u
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -16057,7 +16110,7 @@ static int hb_tdg_costs(goap__hb *b, hp *h) {
   return 1;
 }
 
-goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic) {
   goap__hb *b = (goap__hb *)goap__alloc(h->a, sizeof *b);
   if (!b) {
     hb_oom(h);
@@ -16065,6 +16118,7 @@ goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
   }
   memset(b, 0, sizeof *b);
   b->loaded = -1;
+  b->heur = heuristic;
   b->max_nodes = max_nodes ? max_nodes : GOAP_HDDL_MAX_NODES;
   if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
   b->bsize = h->maxp * sizeof *b->b;
@@ -16090,10 +16144,15 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a) {
   goap__px_ivec_free(a, &b->chg);
   goap__px_ivec_free(a, &b->tmp);
   goap__free(a, b->b, b->bsize);
+  goap__rc_free(b->rc, a);
+  goap__px_ivec_free(a, &b->rcg);
   goap__free(a, b, sizeof *b);
 }
 
 uint64_t goap__hb_nodes(const goap__hb *b) { return b ? (uint64_t)b->nsns : 0; }
+int goap__hb_heuristic(const goap__hb *b) { return b && b->started ? b->heur : 0; }
+uint32_t goap__hb_h0(const goap__hb *b) { return b && b->h0_set ? b->h0 : 0; }
+uint64_t goap__hb_rc_ops(const goap__hb *b) { return b ? (uint64_t)goap__rc_ops(b->rc) : 0; }
 
 /* ---- tree nodes, agenda cells, search nodes -------------------------------------------- */
 
@@ -16103,6 +16162,7 @@ static int32_t hb_new_tn(goap__hb *b, hp *h, int32_t task) {
   x->task = task;
   x->args = (int32_t)b->targs.n;
   x->nargs = 0;
+  x->rcf = -2;
   return (int32_t)b->ntns++;
 }
 
@@ -16351,6 +16411,36 @@ static int hb_step(hp *h) {
   return (h->steps & 0xff) != 0 || !hb_over_time(h);
 }
 
+/* The RC value of hp's state with the agenda from cell c (the work charged to the turn): the
+ * costs of all facts from the state, computed once per state loaded (decompositions of one node
+ * share them; an action's successor's are kept for its expansion when it is stored, since the
+ * search often expands it next), then summed over the agenda. stored: x's difference is the
+ * stored one at x->st0 (a decomposition); otherwise it is new (an action's successor). */
+static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
+  int32_t c = x->agenda;
+  b->rcg.n = 0;
+  for (; c >= 0; c = b->cells[c].next) {
+    hb_tn *y = &b->tns[b->cells[c].tn];
+    if (y->task == HP_ROOT) continue;
+    if (y->rcf == -2)
+      y->rcf = goap__rc_task_fact(b->rc, y->task, y->nargs ? b->targs.v + y->args : NULL,
+                                  y->nargs);
+    if (!goap__px_ipush(h->a, &b->rcg, y->rcf)) {
+      hb_oom(h);
+      return HB_INF;
+    }
+  }
+  if (!stored || !b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
+    if (!goap__rc_load(b->rc, h)) return HB_INF;
+    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
+    if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
+    b->rc_loaded = stored; /* a new state: hb_offer sets it once the node is stored */
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
+  return goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
+}
+
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
  * goal holds (*goal), dropped when empty otherwise or when its agenda cannot make a false
  * goal literal true, else stored. fmask: the goal literals false in its state, gf their
@@ -16372,7 +16462,22 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
     return 1;
   }
   uint64_t hv = (uint64_t)b->cells[x->agenda].cost + gf;
+  if (b->rc) {
+    uint32_t v = hb_rc_value(b, h, x, diff == NULL);
+    if (h->st != GOAP_OK) return 0;
+    hv = v;
+  }
+  if (!b->h0_set) {
+    b->h0_set = 1;
+    b->h0 = hv < HB_INF ? (uint32_t)hv : HB_INF;
+  }
+  if (hv >= HB_INF) return 1; /* RC: no decomposition can finish it, even ignoring deletes */
   int r = hb_add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
+  if (b->rc && diff) { /* the costs are this new state's: its expansion, often next, keeps them */
+    b->rc_loaded = r == 1;
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
   *kept = r == 1;
   return r != 0;
 }
@@ -16532,8 +16637,26 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
 
 int goap__hb_turn(goap__hb *b, hp *h) {
   h->sliced = 0;
+  /* a turn that overran (the RC grounding, a long evaluation) is paid back by skipping turns
+   * or starting the next one with its rest as spent */
+  uint64_t len = h->slice_end > h->steps ? h->slice_end - h->steps : 0;
+  if (b->debt >= len && h->slice_end != UINT64_MAX) {
+    b->debt -= len;
+    h->sliced = 1;
+    return 0;
+  }
+  b->extra = h->slice_end != UINT64_MAX ? b->debt : 0;
+  b->debt = 0;
   if (!b->started) { /* the start: the virtual root task, decomposed by the :htn */
     b->started = 1;
+    if (b->heur != GOAP_HDDL_H_TDG) { /* RC unless its grounding is too large */
+      uint64_t work = 0;
+      b->rc = goap__rc_new(h, &work);
+      b->extra += work / HB_RC_PER_STEP;
+      if (!b->rc && h->st != GOAP_TOO_LARGE) return 0;
+      h->st = GOAP_OK;
+    }
+    b->heur = b->rc ? GOAP_HDDL_H_RC : GOAP_HDDL_H_TDG;
     int32_t tn = hb_new_tn(b, h, HP_ROOT);
     if (tn < 0 || hb_new_cell(b, h, tn, -1) < 0) return hb_oom(h);
     hb_sn x;
@@ -16545,8 +16668,9 @@ int goap__hb_turn(goap__hb *b, hp *h) {
     if (hb_add_node(b, h, &x, b->tmp.v, 0) != 1) return 0;
   }
   for (;;) {
-    if (h->steps >= h->slice_end) {
+    if (h->steps >= h->slice_end || b->extra >= h->slice_end - h->steps) {
       h->sliced = 1;
+      if (h->slice_end != UINT64_MAX) b->debt = h->steps + b->extra - h->slice_end;
       return 0;
     }
     if (b->nopen == 0) {
@@ -16562,6 +16686,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
 #undef HB_MAX_STATE
 #undef HB_PRIM
 #undef HB_INF
+#undef HB_RC_PER_STEP
 
 /* ==== src/hddl/hddl_parse.c ==== */
 /*
@@ -17152,7 +17277,7 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
  *    each method the fewest primitive steps it can decompose into; methods that never reach
  *    primitives are left out. The rest are kept in domain order (mids) and fewest-first
  *    (mids2). When those differ, goap_hddl_solve runs two searches (two hp, one per order,
- *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
+ *    each with its own state, agenda, frames and rounds) in turns (goap__hp_slice steps); a turn
  *    ends in advance() just before a binding would be tried, so the next turn of that search
  *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
  *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
@@ -18163,7 +18288,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   if (out) *out = NULL;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
-  /* Two searches share the budgets and take turns of HP_SLICE steps: methods in domain order
+  /* Two searches share the budgets and take turns (goap__hp_slice): methods in domain order
    * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs), then the
    * best-first progression search (hs[2], hddl_bfs.c). Each keeps its own state, agenda and
    * choice points (or open list), and a turn resumes where the search's last one paused. All
@@ -18177,6 +18302,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
   int mode = opt ? opt->search : GOAP_HDDL_SEARCH_AUTO;
   if (mode < GOAP_HDDL_SEARCH_AUTO || mode > GOAP_HDDL_SEARCH_BFS) return GOAP_INVALID_ARGUMENT;
+  int heur = opt ? opt->heuristic : GOAP_HDDL_H_AUTO;
+  if (heur < GOAP_HDDL_H_AUTO || heur > GOAP_HDDL_H_RC) return GOAP_INVALID_ARGUMENT;
   int use_dfs = mode != GOAP_HDDL_SEARCH_BFS;
   int use_bfs = mode == GOAP_HDDL_SEARCH_BFS || (mode == GOAP_HDDL_SEARCH_AUTO && !max_depth);
   for (int i = 0; i < 3; ++i) {
@@ -18189,7 +18316,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
   }
-  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0;
+  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0, nturn[3] = {0, 0, 0};
   goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
@@ -18220,7 +18347,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   }
   if (use_bfs && st0 == GOAP_OK) {
     hs[2].t0 = hs[0].t0;
-    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0)) != NULL) turns[nturns++] = 2;
+    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0, heur)) != NULL) turns[nturns++] = 2;
     st0 = hs[2].st;
   }
   if (st0 != GOAP_OK) nturns = 0;
@@ -18231,8 +18358,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     uint64_t wused = hs[0].work + hs[1].work + hs[2].work;
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
-    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
-                                                                    : UINT64_MAX;
+    uint64_t slice = goap__hp_slice(nturn[which]++, which == 2 && goap__hb_heuristic(hb) == GOAP_HDDL_H_RC);
+    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - slice ? h->steps + slice : UINT64_MAX;
     found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
     if (!h->sliced) {
       if (found || h->st != GOAP_MEMORY_LIMIT || which != 2 || nturns == 1) break;
@@ -18254,6 +18381,9 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     stats->depth = found && which != 2 ? h->bound : 0;
     stats->ms = elapsed_ms(&hs[0]);
     stats->bfs_nodes = goap__hb_nodes(hb);
+    stats->heuristic = goap__hb_heuristic(hb);
+    stats->bfs_h0 = goap__hb_h0(hb);
+    stats->rc_ops = goap__hb_rc_ops(hb);
     stats->search = !found ? 0 : which == 2 ? GOAP_HDDL_SEARCH_BFS : GOAP_HDDL_SEARCH_DFS;
   }
   goap__hb_free(hb, &task->c.alloc);
@@ -18780,6 +18910,563 @@ int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest) {
 #undef HP_LIFT_MAX
 #undef HP_INF
 #undef oom
+
+/* ==== src/hddl/hddl_rc.c ==== */
+/*
+ * hddl_rc.c -- the relaxed-composition (RC) heuristic of the best-first HDDL search
+ * (hddl_bfs.c): the HTN model compiled to a delete-free classical problem, evaluated with h_add.
+ *
+ * Invariants:
+ *  - Facts are the ground atoms the ground operators mention, then one "done" fact per ground
+ *    task. A ground action (cost 1) needs its positive non-static precondition atoms and adds
+ *    its add effects and its task's done fact; a ground method (cost 0) needs its positive
+ *    non-static precondition atoms and the done facts of its subtasks and adds its task's done
+ *    fact. Negative preconditions and delete effects are dropped (the relaxation).
+ *  - Grounding is top-down from the :htn's tasks: each ground compound task is unified with
+ *    each of its methods' :task, the method's other parameters range over the objects of their
+ *    types (in an order that checks static literals as early as possible; the order changes
+ *    the work, not the result), and a binding is kept when its static and equality literals
+ *    hold (static: a
+ *    predicate no action adds or deletes, so its truth in the search's hp is its truth in every
+ *    state). Every ground task a decomposition can reach is therefore grounded, and every ground
+ *    operator the search can use has its relaxed counterpart here: the value is 0 only on an
+ *    empty agenda whose goal holds, and UINT32_MAX (a dead end) only when no decomposition can
+ *    finish the agenda from the state even ignoring deletes.
+ *  - The value of (state, agenda) is the sum over the agenda's tasks and the problem's positive
+ *    goal atoms of the h_add cost of their facts (true atoms cost 0), UINT32_MAX when one is
+ *    unreachable. goap__rc_load computes every fact's cost from hp's state with a
+ *    Dijkstra-like pass (facts settled in cost order; an operator fires when its last
+ *    precondition is settled, at the sum of their costs plus its own), goap__rc_sum reads
+ *    them: the costs depend on the state only, so one load serves every agenda in it.
+ *  - All evaluation buffers are allocated by goap__rc_new (sizes fixed by the grounding; the
+ *    heap holds at most one entry per fact and per operator effect, since an entry is pushed
+ *    only when a cost drops: once per true atom, once per effect of an operator firing, and
+ *    each operator fires once); a load allocates only to map atoms the search interned since
+ *    the last one. Grounding
+ *    is bounded (RC_MAX_OPS operators, RC_MAX_POOL fact references, RC_MAX_TRIES bindings
+ *    tried): beyond, goap__rc_new gives up (GOAP_TOO_LARGE) and the search uses the TDG bound.
+ *  - Deterministic: grounding follows the domain's order, the queue's ties go to the lower fact
+ *    id. Nothing here prints. goap__hp_slice (the turn lengths of goap_hddl_solve) lives here
+ *    too, beside the work units it weighs.
+ */
+#include <stdint.h>
+#include <string.h>
+
+/* #include "hddl_plan.h": inlined above */
+
+#define RC_MAX_OPS ((size_t)1 << 18)
+#define RC_MAX_POOL ((size_t)1 << 25)
+#define RC_MAX_TRIES ((uint64_t)1 << 22)
+#define RC_INF UINT32_MAX
+
+struct goap__rc {
+  goap__px_tset atoms;   /* (pred, args): the atom facts */
+  goap__px_tset tasks;   /* (task code as hp_node.task, args): the done facts */
+  size_t natoms, ntasks, nfacts, nops;
+  uint8_t *ocost;        /* per operator: 1 an action, 0 a method */
+  size_t cocost;
+  goap__px_ivec pre0, pre, eff0, eff; /* per operator: [pre0[o], pre0[o + 1]) in pre, same for eff */
+  int32_t *pof0, *pof;   /* per fact: the operators it is a precondition of */
+  size_t npof;
+  uint32_t *npre;        /* per operator: its preconditions */
+  /* evaluation */
+  uint32_t *cost, *left, *sum;
+  uint64_t *heap;        /* (cost << 32 | fact); at most nfacts + eff.n entries */
+  size_t nheap, cheap;
+  int32_t *hp2rc;        /* hp atom -> atom fact (-1: none) */
+  size_t nhp2rc, chp2rc;
+  goap__px_ivec goal;    /* atom facts of the positive goal literals */
+  uint64_t visits;       /* facts settled, preconditions visited, operators fired by the
+                            last evaluation */
+  /* grounding scratch */
+  uint8_t *fluent;       /* per predicate: some action adds or deletes it */
+  size_t nfluent;
+  int32_t *ready;        /* per literal of the net being ground: the level it becomes ground */
+  size_t cready;
+  int32_t *b, *free_p;   /* maxp each: a binding, the free parameters in binding order */
+  uint8_t *placed;       /* maxp: a parameter is bound or before the one being ordered */
+  size_t maxp;
+  goap__px_ivec tmp;
+  uint64_t tries;
+};
+
+static int rc_ref_task(goap__rc *r, hp *h, int32_t code, const int32_t *args, int n) {
+  int32_t k = goap__px_tset_add(h->a, &r->tasks, code, args, n, NULL);
+  return k < 0 ? INT32_MIN : -(k + 1);
+}
+
+static int32_t rc_ref_atom(goap__rc *r, hp *h, int32_t pred, const int32_t *args, int n) {
+  return goap__px_tset_add(h->a, &r->atoms, pred, args, n, NULL);
+}
+
+/* Ends an operator whose preconditions are tmp and effects eff's tail since eff_mark. */
+static int rc_emit(goap__rc *r, hp *h, uint8_t cost) {
+  if (r->nops >= RC_MAX_OPS || r->pre.n + r->tmp.n > RC_MAX_POOL) {
+    h->st = GOAP_TOO_LARGE;
+    return 0;
+  }
+  if (!goap__grow(h->a, (void **)&r->ocost, &r->cocost, r->nops + 1, 1)) return 0;
+  r->ocost[r->nops++] = cost;
+  for (size_t i = 0; i < r->tmp.n; ++i)
+    if (!goap__px_ipush(h->a, &r->pre, r->tmp.v[i])) return 0;
+  return goap__px_ipush(h->a, &r->pre0, (int32_t)r->pre.n) &&
+         goap__px_ipush(h->a, &r->eff0, (int32_t)r->eff.n);
+}
+
+static int rc_static_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
+  int v;
+  if (l->pred == PX_EQ) {
+    v = g[0] == g[1];
+  } else {
+    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? !v : v;
+}
+
+static int rc_ground_lit(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
+  for (int i = 0; i < n; ++i) {
+    int32_t a = h->t->args.v[l->args + i];
+    g[i] = a >= 0 ? a : b[-a - 1];
+  }
+  return n;
+}
+
+static int rc_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
+  return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
+}
+
+/* The ground action of task entry k (schema s, args): 1 on, 0 on a stop (h->st). */
+static int rc_action(goap__rc *r, hp *h, int32_t k, int32_t s, const int32_t *args) {
+  const goap__px_task_core *t = h->t;
+  const goap__px_schema *ps = &t->schemas[s];
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = 0; i < ps->nparams; ++i)
+    if (!rc_is_a(t, args[i], t->args.v[ps->ptypes + i])) return 1;
+  r->tmp.n = 0;
+  size_t em = r->eff.n;
+  for (int32_t i = ps->lit0; i < ps->lit0 + ps->nlits; ++i) {
+    const goap__px_lit *l = &t->lits[i];
+    if (l->kind == PX_LIT_DEL) continue;
+    int n = rc_ground_lit(h, l, args, g);
+    if (l->kind == PX_LIT_PRE) {
+      if (l->pred == PX_EQ || !r->fluent[l->pred]) {
+        if (!rc_static_holds(h, l, g)) {
+          r->eff.n = em;
+          return 1;
+        }
+      } else if (!l->neg) {
+        int32_t a = rc_ref_atom(r, h, l->pred, g, n);
+        if (a < 0 || !goap__px_ipush(h->a, &r->tmp, a)) return 0;
+      }
+    } else if (l->kind == PX_LIT_ADD) {
+      int32_t a = rc_ref_atom(r, h, l->pred, g, n);
+      if (a < 0 || !goap__px_ipush(h->a, &r->eff, a)) return 0;
+    }
+  }
+  if (!goap__px_ipush(h->a, &r->eff, -(k + 1))) return 0;
+  return rc_emit(r, h, 1);
+}
+
+/* Every binding of net m (-1: the :htn) extending r->b: a method operator adding done fact
+ * -(k + 1) (none for the :htn), its subtasks interned. */
+static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
+  const goap__px_task_core *t = h->t;
+  int32_t np, ptypes, lit0 = 0, nlits = 0, step0, nsteps;
+  if (m < 0) {
+    np = t->htn.top_nparams;
+    ptypes = t->htn.top_ptypes;
+    step0 = t->htn.top_step0;
+    nsteps = t->htn.top_nsteps;
+  } else {
+    const goap__px_method *pm = &t->htn.methods[m];
+    np = pm->nparams;
+    ptypes = pm->ptypes;
+    lit0 = pm->lit0;
+    nlits = pm->nlits;
+    step0 = pm->step0;
+    nsteps = pm->nsteps;
+  }
+  int32_t *b = r->b, nfree = 0;
+  for (int32_t p = 0; p < np; ++p) {
+    r->placed[p] = b[p] >= 0;
+    if (b[p] < 0) r->free_p[nfree++] = p;
+  }
+  /* the order of the free parameters: greedily the one completing the most static (or
+   * equality) literals over the parameters placed before it, so those checks prune early */
+  for (int32_t q = 0; q < nfree; ++q) {
+    int32_t best = q, best_n = -1;
+    for (int32_t j = q; j < nfree; ++j) {
+      int32_t p = r->free_p[j], cnt = 0;
+      for (int32_t i = 0; i < nlits; ++i) {
+        const goap__px_lit *l = &t->lits[lit0 + i];
+        if (l->pred != PX_EQ && r->fluent[l->pred]) continue;
+        int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity, has = 0, rest = 1;
+        for (int a = 0; a < n; ++a) {
+          int32_t v = t->args.v[l->args + a];
+          if (v >= 0) continue;
+          if (-v - 1 == p) has = 1;
+          else if (!r->placed[-v - 1]) rest = 0;
+        }
+        cnt += has && rest;
+      }
+      if (cnt > best_n) {
+        best_n = cnt;
+        best = j;
+      }
+    }
+    int32_t p = r->free_p[best];
+    r->free_p[best] = r->free_p[q];
+    r->free_p[q] = p;
+    r->placed[p] = 1;
+  }
+  if (!goap__grow(h->a, (void **)&r->ready, &r->cready, (size_t)nlits + 1, sizeof *r->ready))
+    return 0;
+  int32_t g[PX_MAX_ARITY];
+  /* each checked literal's level: the position in free_p of its last free parameter */
+  for (int32_t i = 0; i < nlits; ++i) {
+    const goap__px_lit *l = &t->lits[lit0 + i];
+    r->ready[i] = INT32_MIN; /* not checked: a fluent literal */
+    if (l->pred != PX_EQ && r->fluent[l->pred]) continue;
+    int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+    int32_t lev = -1;
+    for (int a = 0; a < n; ++a) {
+      int32_t v = t->args.v[l->args + a];
+      if (v >= 0 || b[-v - 1] >= 0) continue;
+      for (int32_t j = 0; j < nfree; ++j)
+        if (r->free_p[j] == -v - 1 && j > lev) lev = j;
+    }
+    r->ready[i] = lev;
+  }
+  for (int32_t i = 0; i < nlits; ++i) /* literals ground already */
+    if (r->ready[i] == -1) {
+      rc_ground_lit(h, &t->lits[lit0 + i], b, g);
+      if (!rc_static_holds(h, &t->lits[lit0 + i], g)) return 1;
+    }
+  int32_t pos[64 + 1];
+  if (nfree > 64) {
+    h->st = GOAP_TOO_LARGE;
+    return 0;
+  }
+  int32_t lev = 0;
+  if (nfree > 0) pos[0] = -1;
+  for (;;) {
+    if (lev == nfree) { /* a complete binding */
+      r->tmp.n = 0;
+      for (int32_t i = 0; i < nlits; ++i) {
+        const goap__px_lit *l = &t->lits[lit0 + i];
+        if (r->ready[i] != INT32_MIN || l->neg) continue;
+        int n = rc_ground_lit(h, l, b, g);
+        int32_t a = rc_ref_atom(r, h, l->pred, g, n);
+        if (a < 0 || !goap__px_ipush(h->a, &r->tmp, a)) return 0;
+      }
+      for (int32_t s = step0; s < step0 + nsteps; ++s) {
+        const goap__px_step *ps = &t->htn.steps[s];
+        for (int32_t a = 0; a < ps->nargs; ++a) {
+          int32_t v = t->args.v[ps->args + a];
+          g[a] = v >= 0 ? v : b[-v - 1];
+        }
+        int32_t ref = rc_ref_task(r, h, ps->task, g, ps->nargs);
+        if (ref == INT32_MIN || !goap__px_ipush(h->a, &r->tmp, ref)) return 0;
+      }
+      if (m >= 0 && (!goap__px_ipush(h->a, &r->eff, -(k + 1)) || !rc_emit(r, h, 0))) return 0;
+      if (nfree == 0) return 1;
+      --lev;
+    }
+    /* next candidate at level lev */
+    int32_t p = r->free_p[lev];
+    int32_t ty = t->args.v[ptypes + p];
+    int32_t cnt = h->tobj0[ty + 1] - h->tobj0[ty];
+    int ok = 0;
+    while (!ok && ++pos[lev] < cnt) {
+      if (++r->tries > RC_MAX_TRIES ||
+          ((r->tries & 0xfff) == 0 && h->max_ms > 0 &&
+           (double)(goap__now_ns() - h->t0) / 1e6 >= h->max_ms)) {
+        h->st = GOAP_TOO_LARGE;
+        return 0;
+      }
+      b[p] = h->tobjs[h->tobj0[ty] + pos[lev]];
+      ok = 1;
+      for (int32_t i = 0; i < nlits && ok; ++i) {
+        if (r->ready[i] != lev) continue;
+        rc_ground_lit(h, &t->lits[lit0 + i], b, g);
+        ok = rc_static_holds(h, &t->lits[lit0 + i], g);
+      }
+    }
+    if (ok) {
+      if (++lev < nfree) pos[lev] = -1;
+      continue;
+    }
+    b[p] = -1;
+    if (lev == 0) return 1;
+    --lev;
+  }
+}
+
+static int rc_ground(goap__rc *r, hp *h) {
+  const goap__px_task_core *t = h->t;
+  for (size_t s = 0; s < t->nschemas; ++s) {
+    const goap__px_schema *ps = &t->schemas[s];
+    for (int32_t i = ps->lit0; i < ps->lit0 + ps->nlits; ++i)
+      if (t->lits[i].kind == PX_LIT_ADD || t->lits[i].kind == PX_LIT_DEL)
+        r->fluent[t->lits[i].pred] = 1;
+  }
+  if (!goap__px_ipush(h->a, &r->pre0, 0) || !goap__px_ipush(h->a, &r->eff0, 0)) return 0;
+  for (size_t p = 0; p < r->maxp; ++p) r->b[p] = -1;
+  if (!rc_net(r, h, -1, -1)) return 0;
+  int32_t args[PX_MAX_ARITY];
+  for (size_t k = 0; k < goap__px_tset_count(&r->tasks); ++k) {
+    int n;
+    int32_t code = goap__px_tset_id(&r->tasks, (int32_t)k);
+    const int32_t *a = goap__px_tset_args(&r->tasks, (int32_t)k, &n);
+    memcpy(args, a, (size_t)n * sizeof *args);
+    if (code < 0) {
+      if (!rc_action(r, h, (int32_t)k, -code - 1, args)) return 0;
+      continue;
+    }
+    for (int32_t j = h->m0[code]; j < h->m0[code + 1]; ++j) {
+      int32_t m = h->mids[j];
+      const goap__px_method *pm = &t->htn.methods[m];
+      for (size_t p = 0; p < r->maxp; ++p) r->b[p] = -1;
+      int ok = 1;
+      for (int i = 0; i < n && ok; ++i) {
+        int32_t v = t->args.v[pm->targs + i];
+        if (v >= 0) ok = v == args[i];
+        else if (r->b[-v - 1] >= 0) ok = r->b[-v - 1] == args[i];
+        else if ((ok = rc_is_a(t, args[i], t->args.v[pm->ptypes + (-v - 1)])) != 0)
+          r->b[-v - 1] = args[i];
+      }
+      if (ok && !rc_net(r, h, m, (int32_t)k)) return 0;
+    }
+  }
+  return 1;
+}
+
+void goap__rc_free(goap__rc *r, const goap_allocator *a) {
+  if (!r) return;
+  size_t nf = r->nfacts ? r->nfacts : 1, no = r->nops ? r->nops : 1;
+  goap__px_tset_free(a, &r->atoms);
+  goap__px_tset_free(a, &r->tasks);
+  goap__free(a, r->ocost, r->cocost);
+  goap__px_ivec_free(a, &r->pre0);
+  goap__px_ivec_free(a, &r->pre);
+  goap__px_ivec_free(a, &r->eff0);
+  goap__px_ivec_free(a, &r->eff);
+  goap__px_ivec_free(a, &r->goal);
+  goap__px_ivec_free(a, &r->tmp);
+  if (r->pof0) goap__free(a, r->pof0, (nf + 1) * sizeof *r->pof0);
+  if (r->pof) goap__free(a, r->pof, r->npof * sizeof *r->pof);
+  goap__free(a, r->npre, no * sizeof *r->npre);
+  goap__free(a, r->cost, nf * sizeof *r->cost);
+  goap__free(a, r->left, no * sizeof *r->left);
+  goap__free(a, r->sum, no * sizeof *r->sum);
+  goap__free(a, r->heap, r->cheap * sizeof *r->heap);
+  goap__free(a, r->hp2rc, r->chp2rc * sizeof *r->hp2rc);
+  goap__free(a, r->fluent, r->nfluent);
+  goap__free(a, r->ready, r->cready * sizeof *r->ready);
+  goap__free(a, r->b, r->maxp * sizeof *r->b);
+  goap__free(a, r->free_p, r->maxp * sizeof *r->free_p);
+  goap__free(a, r->placed, r->maxp);
+  goap__free(a, r, sizeof *r);
+}
+
+goap__rc *goap__rc_new(hp *h, uint64_t *work) {
+  const goap__px_task_core *t = h->t;
+  const goap_allocator *a = h->a;
+  goap__rc *r = (goap__rc *)goap__alloc(a, sizeof *r);
+  if (!r) {
+    h->st = GOAP_OUT_OF_MEMORY;
+    return NULL;
+  }
+  memset(r, 0, sizeof *r);
+  r->maxp = h->maxp > 64 ? h->maxp : 64;
+  r->nfluent = t->npreds ? t->npreds : 1;
+  *work = 0;
+  r->b = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->b);
+  r->free_p = (int32_t *)goap__alloc(a, r->maxp * sizeof *r->free_p);
+  r->placed = (uint8_t *)goap__alloc(a, r->maxp);
+  r->fluent = (uint8_t *)goap__alloc(a, r->nfluent);
+  if (!r->b || !r->free_p || !r->placed || !r->fluent) goto oom;
+  memset(r->fluent, 0, r->nfluent);
+  int grounded = rc_ground(r, h);
+  *work = r->tries + r->pre.n + r->eff.n;
+  if (!grounded) goto fail;
+  /* the goal's atoms */
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = 0; i < t->ngoal; ++i) {
+    const goap__px_lit *l = &t->lits[t->goal0 + i];
+    if (l->neg || l->pred == PX_EQ) continue;
+    int n = rc_ground_lit(h, l, NULL, g);
+    int32_t e = rc_ref_atom(r, h, l->pred, g, n);
+    if (e < 0 || !goap__px_ipush(a, &r->goal, e)) goto oom;
+  }
+  r->natoms = goap__px_tset_count(&r->atoms);
+  r->ntasks = goap__px_tset_count(&r->tasks);
+  r->nfacts = r->natoms + r->ntasks;
+  size_t nf = r->nfacts ? r->nfacts : 1, no = r->nops ? r->nops : 1;
+  /* fact references: atoms as they are, done facts after them */
+  for (size_t i = 0; i < r->pre.n; ++i)
+    if (r->pre.v[i] < 0) r->pre.v[i] = (int32_t)r->natoms + (-r->pre.v[i] - 1);
+  for (size_t i = 0; i < r->eff.n; ++i)
+    if (r->eff.v[i] < 0) r->eff.v[i] = (int32_t)r->natoms + (-r->eff.v[i] - 1);
+  r->npof = r->pre.n ? r->pre.n : 1;
+  r->pof0 = (int32_t *)goap__alloc(a, (nf + 1) * sizeof *r->pof0);
+  r->pof = (int32_t *)goap__alloc(a, r->npof * sizeof *r->pof);
+  r->npre = (uint32_t *)goap__alloc(a, no * sizeof *r->npre);
+  r->cost = (uint32_t *)goap__alloc(a, nf * sizeof *r->cost);
+  r->left = (uint32_t *)goap__alloc(a, no * sizeof *r->left);
+  r->sum = (uint32_t *)goap__alloc(a, no * sizeof *r->sum);
+  r->cheap = nf + r->eff.n + 1;
+  r->heap = (uint64_t *)goap__alloc(a, r->cheap * sizeof *r->heap);
+  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->left || !r->sum || !r->heap)
+    goto oom;
+  memset(r->pof0, 0, (nf + 1) * sizeof *r->pof0);
+  for (size_t o = 0; o < r->nops; ++o) {
+    r->npre[o] = (uint32_t)(r->pre0.v[o + 1] - r->pre0.v[o]);
+    for (int32_t i = r->pre0.v[o]; i < r->pre0.v[o + 1]; ++i) r->pof0[r->pre.v[i] + 1]++;
+  }
+  for (size_t f = 0; f < r->nfacts; ++f) r->pof0[f + 1] += r->pof0[f];
+  for (size_t o = 0; o < r->nops; ++o) /* filled with the count as a cursor, then restored */
+    for (int32_t i = r->pre0.v[o]; i < r->pre0.v[o + 1]; ++i)
+      r->pof[r->pof0[r->pre.v[i]]++] = (int32_t)o;
+  for (size_t f = r->nfacts; f > 0; --f) r->pof0[f] = r->pof0[f - 1];
+  r->pof0[0] = 0;
+  return r;
+oom:
+  h->st = GOAP_OUT_OF_MEMORY;
+fail:
+  if (h->st == GOAP_OK) h->st = GOAP_OUT_OF_MEMORY; /* the grounding's allocations */
+  goap__rc_free(r, a);
+  return NULL;
+}
+
+size_t goap__rc_ops(const goap__rc *r) { return r ? r->nops : 0; }
+uint64_t goap__rc_visits(const goap__rc *r) {
+  /* the resets count too: 64 facts or operators as one visit */
+  return r ? r->visits + (r->nfacts + r->nops) / 64 : 0;
+}
+
+int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n) {
+  int32_t k = goap__px_tset_find(&r->tasks, task, args, n);
+  return k < 0 ? -1 : (int32_t)r->natoms + k;
+}
+
+static void rc_push(goap__rc *r, uint32_t c, int32_t f) {
+  uint64_t x = (uint64_t)c << 32 | (uint32_t)f;
+  size_t i = r->nheap++;
+  while (i > 0 && r->heap[(i - 1) / 2] > x) {
+    r->heap[i] = r->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  r->heap[i] = x;
+}
+
+static uint64_t rc_pop(goap__rc *r) {
+  uint64_t top = r->heap[0], x = r->heap[--r->nheap];
+  size_t i = 0, n = r->nheap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && r->heap[c + 1] < r->heap[c]) ++c;
+    if (r->heap[c] >= x) break;
+    r->heap[i] = r->heap[c];
+    i = c;
+  }
+  if (n) r->heap[i] = x;
+  return top;
+}
+
+static void rc_relax(goap__rc *r, uint32_t c, int32_t f) {
+  if (c < r->cost[f]) {
+    r->cost[f] = c;
+    rc_push(r, c, f);
+  }
+}
+
+static void rc_fire(goap__rc *r, size_t o, uint32_t base) {
+  uint64_t v = (uint64_t)base + r->ocost[o];
+  uint32_t c = v < RC_INF ? (uint32_t)v : RC_INF - 1;
+  for (int32_t i = r->eff0.v[o]; i < r->eff0.v[o + 1]; ++i) rc_relax(r, c, r->eff.v[i]);
+  r->visits += (uint64_t)(r->eff0.v[o + 1] - r->eff0.v[o]) + 1;
+}
+
+/* Sets up an evaluation from hp's state: maps the atoms hp interned since the last one, resets
+ * the costs and counters, settles the true atoms at 0 and fires the operators without
+ * preconditions. 0 when out of memory (h->st). */
+static int rc_start(goap__rc *r, hp *h) {
+  size_t nhp = goap__px_tset_count(&h->atoms);
+  if (nhp > r->nhp2rc) {
+    if (!goap__grow(h->a, (void **)&r->hp2rc, &r->chp2rc, nhp, sizeof *r->hp2rc)) {
+      h->st = GOAP_OUT_OF_MEMORY;
+      return 0;
+    }
+    for (size_t e = r->nhp2rc; e < nhp; ++e) {
+      int an;
+      int32_t p = goap__px_tset_id(&h->atoms, (int32_t)e);
+      const int32_t *aa = goap__px_tset_args(&h->atoms, (int32_t)e, &an);
+      r->hp2rc[e] = goap__px_tset_find(&r->atoms, p, aa, an);
+    }
+    r->nhp2rc = nhp;
+  }
+  memset(r->cost, 0xff, r->nfacts * sizeof *r->cost);
+  memcpy(r->left, r->npre, r->nops * sizeof *r->left);
+  memset(r->sum, 0, r->nops * sizeof *r->sum);
+  r->nheap = 0;
+  r->visits = 0; /* before the first firings below */
+  for (size_t e = 0; e < nhp; ++e)
+    if (h->truth[e] && r->hp2rc[e] >= 0) rc_relax(r, 0, r->hp2rc[e]);
+  for (size_t o = 0; o < r->nops; ++o)
+    if (r->npre[o] == 0) rc_fire(r, o, 0);
+  return 1;
+}
+
+/* Settles every reachable fact in cost order. */
+static void rc_run(goap__rc *r) {
+  while (r->nheap > 0) {
+    uint64_t x = rc_pop(r);
+    uint32_t c = (uint32_t)(x >> 32);
+    int32_t f = (int32_t)(uint32_t)x;
+    if (c != r->cost[f]) continue;
+    for (int32_t i = r->pof0[f]; i < r->pof0[f + 1]; ++i) {
+      int32_t o = r->pof[i];
+      uint64_t s = (uint64_t)r->sum[o] + c;
+      r->sum[o] = s < RC_INF ? (uint32_t)s : RC_INF - 1;
+      if (--r->left[o] == 0) rc_fire(r, (size_t)o, r->sum[o]);
+    }
+    r->visits += (uint64_t)(r->pof0[f + 1] - r->pof0[f]) + 1;
+  }
+}
+
+int goap__rc_load(goap__rc *r, hp *h) {
+  if (!rc_start(r, h)) return 0;
+  rc_run(r);
+  return 1;
+}
+
+uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (facts[i] < 0) continue;
+    if (r->cost[facts[i]] == RC_INF) return RC_INF;
+    total += r->cost[facts[i]];
+  }
+  for (size_t i = 0; i < r->goal.n; ++i) {
+    if (r->cost[r->goal.v[i]] == RC_INF) return RC_INF;
+    total += r->cost[r->goal.v[i]];
+  }
+  return total < RC_INF ? (uint32_t)total : RC_INF - 1;
+}
+
+uint64_t goap__hp_slice(int k, int informed) {
+  uint64_t s = HP_SLICE >> (k < 4 ? 4 - k : 0);
+  return informed ? 2 * s : s;
+}
+/* macros of src/hddl/hddl_rc.c end here */
+#undef RC_MAX_OPS
+#undef RC_MAX_POOL
+#undef RC_MAX_TRIES
+#undef RC_INF
 
 /* ==== src/hddl/hddl_seen.c ==== */
 /*

@@ -1891,6 +1891,16 @@ enum {
   GOAP_HDDL_SEARCH_BFS = 2     /* the best-first progression search only */
 };
 
+/* The best-first search's heuristic (goap_hddl_options.heuristic; docs/hddl.md). */
+enum {
+  GOAP_HDDL_H_AUTO = 0,        /* RC when its grounding fits its bounds, else TDG */
+  GOAP_HDDL_H_TDG = 1,         /* the task decomposition graph's fewest primitive steps of the
+                                  agenda, plus the false goal literals */
+  GOAP_HDDL_H_RC = 2           /* relaxed composition: h_add on the delete-relaxed ground
+                                  problem where a task is done by its action or by a method
+                                  whose subtasks are done (TDG when the grounding is too large) */
+};
+
 typedef struct goap_hddl_options {
   uint64_t max_steps;          /* 0: GOAP_HDDL_MAX_STEPS; GOAP_NODE_LIMIT when reached */
   double max_ms;               /* 0: no time limit; GOAP_TIME_LIMIT when reached */
@@ -1900,6 +1910,7 @@ typedef struct goap_hddl_options {
   uint64_t max_nodes;          /* the best-first search's node cap; 0: GOAP_HDDL_MAX_NODES.
                                   Reached: that search stops (GOAP_MEMORY_LIMIT when it runs
                                   alone; otherwise the depth-first searches go on) */
+  int heuristic;               /* GOAP_HDDL_H_*; another value: GOAP_INVALID_ARGUMENT */
 } goap_hddl_options;
 
 typedef struct goap_hddl_stats {
@@ -1911,6 +1922,11 @@ typedef struct goap_hddl_stats {
   uint64_t bfs_nodes;          /* search nodes the best-first search stored */
   int search;                  /* which search found the plan: GOAP_HDDL_SEARCH_DFS or _BFS;
                                   0 when none did */
+  int heuristic;               /* the best-first search's heuristic: GOAP_HDDL_H_TDG or _RC
+                                  (0: that search did not run) */
+  uint32_t bfs_h0;             /* its value of the :htn's task network (UINT32_MAX: a dead
+                                  end; 0 also when it did not run) */
+  uint64_t rc_ops;             /* ground operators of the RC model (0: not ground) */
 } goap_hddl_stats;
 
 /* A found plan: the primitive actions and the decomposition tree. Opaque; owned by the
@@ -1921,7 +1937,8 @@ typedef struct goap_hddl_plan goap_hddl_plan;
  * the plan; otherwise *out is NULL and the status says why: GOAP_NO_PLAN (the whole space was
  * searched), GOAP_NODE_LIMIT, GOAP_TIME_LIMIT, GOAP_TOO_LARGE, GOAP_MEMORY_LIMIT (the
  * best-first search's node cap, when it runs alone), GOAP_OUT_OF_MEMORY,
- * GOAP_INVALID_ARGUMENT (NULL t or out, t not an HTN task, or an unknown opt->search). Deterministic: the same task
+ * GOAP_INVALID_ARGUMENT (NULL t or out, t not an HTN task, or an unknown opt->search or
+ * opt->heuristic). Deterministic: the same task
  * and options give the same plan. */
 GOAP_API goap_status goap_hddl_solve(const goap_pddl_task *t, const goap_hddl_options *opt,
                                      goap_hddl_plan **out, goap_hddl_stats *stats);

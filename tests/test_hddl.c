@@ -742,7 +742,7 @@ TEST(methods_that_never_reach_primitives_are_dropped) {
 TEST(second_method_order_takes_turns) {
   /* solve's recursive methods come first: in domain order the search walks the 2^20 settings
    * of 20 bits before it tries m-done at the top. Fewest primitive steps first puts m-done
-   * (one action) before them (two or more): after the domain order's first turn of 2^18 steps,
+   * (one action) before them (two or more): after the domain order's first turn of 2^14 steps,
    * the other order finds the plan at once */
   char prob[1024];
   const char dom[] =
@@ -770,8 +770,8 @@ TEST(second_method_order_takes_turns) {
   goap_hddl_stats s;
   REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
   CHECK_EQ_INT(goap_hddl_plan_length(p), 1);
-  /* the first turn's 2^18 steps, then the other order's: the :htn and m-done */
-  CHECK_EQ_INT(s.steps, (1 << 18) + 2);
+  /* the first turn's 2^14 steps (goap__hp_slice), then the other order's: the :htn, m-done */
+  CHECK_EQ_INT(s.steps, (1 << 14) + 2);
   CHECK_EQ_INT(s.rounds, 2); /* one interrupted, one that found the plan */
   goap_hddl_plan_destroy(p);
   goap_pddl_destroy(t);
@@ -987,7 +987,7 @@ TEST(second_search_bounds_recursion_only) {
   /* nest n2 -> nest n1 -> nest n0 -> solve: nest is recursive, solve cannot come back to
    * nest. Domain order, depth counted at every non-tail level: solve sits at depth 4, and the
    * bound-4 round walks the 2^20 settings of 20 bits (second_method_order_takes_turns) past
-   * the first turn of 2^18 steps. The second search (fewest steps first) counts recursion
+   * the first turn of 2^14 steps. The second search (fewest steps first) counts recursion
    * only: solve keeps nest n0's depth 3, and its bound-3 round finds the plan (m-done first):
    * rounds 4 + 3 (counting solve would make it 4 + 4, at bound 4) */
   char prob[1024];
@@ -1024,9 +1024,9 @@ TEST(second_search_bounds_recursion_only) {
   CHECK_EQ_INT(goap_hddl_plan_length(p), 4);
   CHECK_EQ_INT(s.rounds, 7);
   CHECK_EQ_INT(s.depth, 3);
-  /* the first turn's 2^18 steps; then rounds of 2 (the :htn, m-nest), 3 and 5 steps (the
-   * :htn, m-nest twice, m-base, m-done) */
-  CHECK_EQ_INT(s.steps, (1 << 18) + 10);
+  /* the first turn's 2^14 steps (goap__hp_slice); then rounds of 2 (the :htn, m-nest), 3 and
+   * 5 steps (the :htn, m-nest twice, m-base, m-done) */
+  CHECK_EQ_INT(s.steps, (1 << 14) + 10);
   goap_hddl_plan_destroy(p);
   goap_pddl_destroy(t);
 }

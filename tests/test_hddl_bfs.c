@@ -71,11 +71,15 @@ static char *plan_text(const goap_pddl_task *t, const goap_hddl_plan *p) {
   return s;
 }
 
+/* The heuristic of solve(): the tests written for the TDG bound keep it. */
+static int heuristic = GOAP_HDDL_H_TDG;
+
 static goap_status solve(const goap_pddl_task *t, int search, uint64_t max_steps, char **text,
                          goap_hddl_stats *s) {
   goap_hddl_options o;
   memset(&o, 0, sizeof o);
   o.search = search;
+  o.heuristic = heuristic;
   o.max_steps = max_steps;
   goap_hddl_plan *p = NULL;
   goap_status st = goap_hddl_solve(t, &o, &p, s);
@@ -92,9 +96,9 @@ static int verifies(const goap_pddl_task *t, const char *text) {
   return r.valid;
 }
 
-/* 600,000 steps: the two depth-first searches use 2 x 262,144 in their first turns (HP_SLICE)
- * and then need far more (about 750,000 each, 16 switches), while the best-first search needs
- * a few dozen in its first turn. */
+/* 600,000 steps: the two depth-first searches need about 750,000 each (16 switches), while the
+ * best-first search needs a few dozen in its first turn (after the depth-first searches' first
+ * turns of 2^14 steps each, goap__hp_slice). */
 TEST(informed_search_solves_what_depth_first_cannot_within_the_budget) {
   goap_pddl_task *t = problem(16, 3, 0, NULL);
   REQUIRE(t != NULL);
@@ -262,7 +266,110 @@ TEST(allocation_failures_are_clean) {
   }
 }
 
-TEST_MAIN(TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
+/* The RC heuristic by hand. State {at a}, roads a-b-c (static), the network (goto c)
+ * (visit c), goal (visited c). Ground: move a b, move b c, visit c (actions, cost 1), g-here c,
+ * g-step a b c, g-step b c c (methods, cost 0): 6 operators. h_add: at a 0; move a b 1, so
+ * at b 1; move b c 2, so at c 2; g-here c 2, so done(goto c) 2; visit c 3, so done(visit c)
+ * 3 and visited c 3. The value: done(goto c) + done(visit c) + visited c = 2 + 3 + 3 = 8.
+ * TDG: goto c needs 0 primitives (g-here), visit c 1, plus 1 false goal literal: 2. */
+static const char ROAD_DOMAIN[] =
+    "(define (domain road) (:requirements :hierarchy :typing)\n"
+    "  (:types loc) (:predicates (at ?l - loc) (road ?a ?b - loc) (visited ?l - loc))\n"
+    "  (:task goto :parameters (?l - loc))\n"
+    "  (:method g-here :parameters (?l - loc) :task (goto ?l) :precondition (at ?l)\n"
+    "    :ordered-subtasks (and))\n"
+    "  (:method g-step :parameters (?a ?b ?l - loc) :task (goto ?l)\n"
+    "    :precondition (and (at ?a) (road ?a ?b)) :ordered-subtasks (and (move ?a ?b) (goto ?l)))\n"
+    "  (:action move :parameters (?a ?b - loc) :precondition (and (at ?a) (road ?a ?b))\n"
+    "    :effect (and (at ?b) (not (at ?a))))\n"
+    "  (:action visit :parameters (?l - loc) :precondition (at ?l) :effect (visited ?l)))\n";
+static const char ROAD_PROBLEM[] =
+    "(define (problem r) (:domain road) (:objects a b c - loc)\n"
+    " (:htn :ordered-subtasks (and (goto c) (visit c)))\n"
+    " (:init (at a) (road a b) (road b c)) (:goal (visited c)))\n";
+
+TEST(rc_value_by_hand) {
+  goap_pddl_options po;
+  memset(&po, 0, sizeof po);
+  po.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  REQUIRE(goap_pddl_parse("d", ROAD_DOMAIN, strlen(ROAD_DOMAIN), "p", ROAD_PROBLEM,
+                          strlen(ROAD_PROBLEM), &po, &t, &err) == GOAP_OK);
+  static const int hs[3] = {GOAP_HDDL_H_AUTO, GOAP_HDDL_H_TDG, GOAP_HDDL_H_RC};
+  static const int used[3] = {GOAP_HDDL_H_RC, GOAP_HDDL_H_TDG, GOAP_HDDL_H_RC};
+  static const unsigned h0[3] = {8, 2, 8};
+  static const unsigned ops[3] = {6, 0, 6};
+  for (int i = 0; i < 3; ++i) {
+    char *text = NULL;
+    goap_hddl_stats s;
+    heuristic = hs[i];
+    CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &text, &s), GOAP_OK);
+    CHECK_EQ_INT(s.heuristic, used[i]);
+    CHECK_EQ_INT((int)s.bfs_h0, (int)h0[i]);
+    CHECK_EQ_INT((int)s.rc_ops, (int)ops[i]);
+    CHECK(verifies(t, text));
+    CHECK(text && strstr(text, "==>\n0 move a b\n1 move b c\n2 visit c\n") == text);
+    free(text);
+  }
+  heuristic = GOAP_HDDL_H_TDG;
+  /* the depth-first searches alone: the best-first one did not run */
+  goap_hddl_stats s;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_DFS, 0, NULL, &s), GOAP_OK);
+  CHECK_EQ_INT(s.heuristic, 0);
+  CHECK_EQ_INT((int)s.rc_ops, 0);
+  goap_pddl_destroy(t);
+}
+
+/* lz can never be marked: RC sees it from the :htn's network (no action adds (done lz) with
+ * (can lz) false, a static literal) and the search stops after the start, where the TDG bound
+ * walks all 161 situations (duplicate_detection_exhausts_a_finite_space). */
+TEST(rc_prunes_a_dead_end_at_once) {
+  goap_pddl_task *t = problem(3, 2, 1, NULL);
+  REQUIRE(t != NULL);
+  goap_hddl_stats s;
+  heuristic = GOAP_HDDL_H_RC;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 1000000, NULL, &s), GOAP_NO_PLAN);
+  CHECK_EQ_INT((int)s.bfs_nodes, 1);
+  CHECK(s.bfs_h0 == UINT32_MAX);
+  CHECK_EQ_INT(s.heuristic, GOAP_HDDL_H_RC);
+  heuristic = GOAP_HDDL_H_TDG;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 1000000, NULL, &s), GOAP_NO_PLAN);
+  CHECK_EQ_INT((int)s.bfs_nodes, 161);
+  goap_pddl_destroy(t);
+}
+
+/* Both heuristics: the same plan twice, valid; an unknown heuristic is refused. */
+TEST(rc_deterministic_and_options) {
+  goap_pddl_task *t = problem(8, 3, 0, NULL);
+  REQUIRE(t != NULL);
+  for (int hh = GOAP_HDDL_H_AUTO; hh <= GOAP_HDDL_H_RC; ++hh) {
+    char *a = NULL, *b = NULL;
+    goap_hddl_stats sa, sb;
+    heuristic = hh;
+    CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &a, &sa), GOAP_OK);
+    CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &b, &sb), GOAP_OK);
+    CHECK(a && b && strcmp(a, b) == 0);
+    CHECK(verifies(t, a));
+    CHECK(sa.steps == sb.steps && sa.bfs_nodes == sb.bfs_nodes);
+    free(a);
+    free(b);
+  }
+  heuristic = GOAP_HDDL_H_TDG;
+  goap_hddl_options o;
+  memset(&o, 0, sizeof o);
+  goap_hddl_plan *p = NULL;
+  o.heuristic = 3;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, NULL), GOAP_INVALID_ARGUMENT);
+  o.heuristic = -1;
+  CHECK_EQ_INT(goap_hddl_solve(t, &o, &p, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK(p == NULL);
+  goap_pddl_destroy(t);
+}
+
+TEST_MAIN(TEST_ENTRY(rc_value_by_hand), TEST_ENTRY(rc_prunes_a_dead_end_at_once),
+          TEST_ENTRY(rc_deterministic_and_options),
+          TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
           TEST_ENTRY(same_plan_twice), TEST_ENTRY(duplicate_detection_exhausts_a_finite_space),
           TEST_ENTRY(options_and_budgets), TEST_ENTRY(node_cap_is_a_status_and_the_others_go_on),
           TEST_ENTRY(allocation_failures_are_clean), TEST_ENTRY(join_sorted_without_own_literals))

@@ -27,8 +27,16 @@
  *  - Order: the open list is a binary heap on h = the agenda's TDG bound + the number of false
  *    goal literals, ties to the newest node (LIFO by creation): deterministic. A node whose
  *    agenda cannot make a false goal literal true (the first 64) is pruned.
+ *  - Heuristic: TDG (above) or RC (hddl_rc.c: h_add over the relaxed composition, ground at
+ *    the first turn; TDG when that grounding is too large). With RC the value replaces the TDG
+ *    bound and the goal count, and a node whose value is infinite is dropped (no decomposition
+ *    finishes its agenda even without deletes). RC's fact costs depend on the state only: they
+ *    are computed once per state loaded and summed per agenda.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
- *    checked every 256 steps; a turn ends between expansions once h->slice_end is passed. At
+ *    checked every 256 steps and after each RC evaluation of a state; a turn ends between
+ *    expansions once h->slice_end is passed by the steps plus the RC work (HB_RC_PER_STEP
+ *    visits per step, the grounding included), and work past a turn's end is paid back by the
+ *    next turns (skipped, or started as spent), so turns stay counted in work, not time. At
  *    most max_nodes nodes (GOAP_HDDL_MAX_NODES by default) and HB_MAX_STATE ints of state differences: beyond, the search
  *    stops with GOAP_MEMORY_LIMIT (the depth-first searches go on).
  *  - Every table grows through the task's allocator; nothing here prints.
@@ -45,6 +53,7 @@
 typedef struct hb_tn {   /* a tree node: a task with its ground arguments */
   int32_t task;          /* as hp_node.task */
   int32_t args, nargs;   /* in targs */
+  int32_t rcf;           /* its RC done fact (-1: not ground), -2 before it is looked up */
 } hb_tn;
 
 typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: none) */
@@ -92,7 +101,21 @@ struct goap__hb {
   int32_t loaded;        /* the node whose state hp holds (-1: the initial state) */
   int started;
   uint64_t max_nodes;    /* the node cap */
+  int heur;              /* GOAP_HDDL_H_* asked for; after the start, the one in use */
+  goap__rc *rc;          /* the RC model (heur == GOAP_HDDL_H_RC) */
+  goap__px_ivec rcg;     /* scratch: the done facts of an agenda */
+  uint64_t extra;        /* this turn's RC work, in steps (HB_RC_PER_STEP visits each) */
+  uint64_t debt;         /* work past the end of the last turn, paid by the next turns */
+  int rc_loaded;         /* rc holds the costs of the state sdiff[rc_st0, rc_st0 + rc_nst) */
+  size_t rc_st0;
+  uint32_t rc_nst;
+  uint32_t h0;           /* the value of the first node after the :htn */
+  int h0_set;
 };
+
+/* RC operator preconditions visited per step a turn is charged (a depth-first step, one
+ * method or binding try, costs about as much as this many visits). */
+#define HB_RC_PER_STEP 32u
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -164,7 +187,7 @@ static int hb_tdg_costs(goap__hb *b, hp *h) {
   return 1;
 }
 
-goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic) {
   goap__hb *b = (goap__hb *)goap__alloc(h->a, sizeof *b);
   if (!b) {
     hb_oom(h);
@@ -172,6 +195,7 @@ goap__hb *goap__hb_new(hp *h, uint64_t max_nodes) {
   }
   memset(b, 0, sizeof *b);
   b->loaded = -1;
+  b->heur = heuristic;
   b->max_nodes = max_nodes ? max_nodes : GOAP_HDDL_MAX_NODES;
   if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
   b->bsize = h->maxp * sizeof *b->b;
@@ -197,10 +221,15 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a) {
   goap__px_ivec_free(a, &b->chg);
   goap__px_ivec_free(a, &b->tmp);
   goap__free(a, b->b, b->bsize);
+  goap__rc_free(b->rc, a);
+  goap__px_ivec_free(a, &b->rcg);
   goap__free(a, b, sizeof *b);
 }
 
 uint64_t goap__hb_nodes(const goap__hb *b) { return b ? (uint64_t)b->nsns : 0; }
+int goap__hb_heuristic(const goap__hb *b) { return b && b->started ? b->heur : 0; }
+uint32_t goap__hb_h0(const goap__hb *b) { return b && b->h0_set ? b->h0 : 0; }
+uint64_t goap__hb_rc_ops(const goap__hb *b) { return b ? (uint64_t)goap__rc_ops(b->rc) : 0; }
 
 /* ---- tree nodes, agenda cells, search nodes -------------------------------------------- */
 
@@ -210,6 +239,7 @@ static int32_t hb_new_tn(goap__hb *b, hp *h, int32_t task) {
   x->task = task;
   x->args = (int32_t)b->targs.n;
   x->nargs = 0;
+  x->rcf = -2;
   return (int32_t)b->ntns++;
 }
 
@@ -458,6 +488,36 @@ static int hb_step(hp *h) {
   return (h->steps & 0xff) != 0 || !hb_over_time(h);
 }
 
+/* The RC value of hp's state with the agenda from cell c (the work charged to the turn): the
+ * costs of all facts from the state, computed once per state loaded (decompositions of one node
+ * share them; an action's successor's are kept for its expansion when it is stored, since the
+ * search often expands it next), then summed over the agenda. stored: x's difference is the
+ * stored one at x->st0 (a decomposition); otherwise it is new (an action's successor). */
+static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
+  int32_t c = x->agenda;
+  b->rcg.n = 0;
+  for (; c >= 0; c = b->cells[c].next) {
+    hb_tn *y = &b->tns[b->cells[c].tn];
+    if (y->task == HP_ROOT) continue;
+    if (y->rcf == -2)
+      y->rcf = goap__rc_task_fact(b->rc, y->task, y->nargs ? b->targs.v + y->args : NULL,
+                                  y->nargs);
+    if (!goap__px_ipush(h->a, &b->rcg, y->rcf)) {
+      hb_oom(h);
+      return HB_INF;
+    }
+  }
+  if (!stored || !b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
+    if (!goap__rc_load(b->rc, h)) return HB_INF;
+    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
+    if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
+    b->rc_loaded = stored; /* a new state: hb_offer sets it once the node is stored */
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
+  return goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
+}
+
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
  * goal holds (*goal), dropped when empty otherwise or when its agenda cannot make a false
  * goal literal true, else stored. fmask: the goal literals false in its state, gf their
@@ -479,7 +539,22 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
     return 1;
   }
   uint64_t hv = (uint64_t)b->cells[x->agenda].cost + gf;
+  if (b->rc) {
+    uint32_t v = hb_rc_value(b, h, x, diff == NULL);
+    if (h->st != GOAP_OK) return 0;
+    hv = v;
+  }
+  if (!b->h0_set) {
+    b->h0_set = 1;
+    b->h0 = hv < HB_INF ? (uint32_t)hv : HB_INF;
+  }
+  if (hv >= HB_INF) return 1; /* RC: no decomposition can finish it, even ignoring deletes */
   int r = hb_add_node(b, h, x, diff, hv < HB_INF ? (uint32_t)hv : HB_INF - 1);
+  if (b->rc && diff) { /* the costs are this new state's: its expansion, often next, keeps them */
+    b->rc_loaded = r == 1;
+    b->rc_st0 = x->st0;
+    b->rc_nst = x->nst;
+  }
   *kept = r == 1;
   return r != 0;
 }
@@ -639,8 +714,26 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
 
 int goap__hb_turn(goap__hb *b, hp *h) {
   h->sliced = 0;
+  /* a turn that overran (the RC grounding, a long evaluation) is paid back by skipping turns
+   * or starting the next one with its rest as spent */
+  uint64_t len = h->slice_end > h->steps ? h->slice_end - h->steps : 0;
+  if (b->debt >= len && h->slice_end != UINT64_MAX) {
+    b->debt -= len;
+    h->sliced = 1;
+    return 0;
+  }
+  b->extra = h->slice_end != UINT64_MAX ? b->debt : 0;
+  b->debt = 0;
   if (!b->started) { /* the start: the virtual root task, decomposed by the :htn */
     b->started = 1;
+    if (b->heur != GOAP_HDDL_H_TDG) { /* RC unless its grounding is too large */
+      uint64_t work = 0;
+      b->rc = goap__rc_new(h, &work);
+      b->extra += work / HB_RC_PER_STEP;
+      if (!b->rc && h->st != GOAP_TOO_LARGE) return 0;
+      h->st = GOAP_OK;
+    }
+    b->heur = b->rc ? GOAP_HDDL_H_RC : GOAP_HDDL_H_TDG;
     int32_t tn = hb_new_tn(b, h, HP_ROOT);
     if (tn < 0 || hb_new_cell(b, h, tn, -1) < 0) return hb_oom(h);
     hb_sn x;
@@ -652,8 +745,9 @@ int goap__hb_turn(goap__hb *b, hp *h) {
     if (hb_add_node(b, h, &x, b->tmp.v, 0) != 1) return 0;
   }
   for (;;) {
-    if (h->steps >= h->slice_end) {
+    if (h->steps >= h->slice_end || b->extra >= h->slice_end - h->steps) {
       h->sliced = 1;
+      if (h->slice_end != UINT64_MAX) b->debt = h->steps + b->extra - h->slice_end;
       return 0;
     }
     if (b->nopen == 0) {

@@ -57,7 +57,7 @@
  *    each method the fewest primitive steps it can decompose into; methods that never reach
  *    primitives are left out. The rest are kept in domain order (mids) and fewest-first
  *    (mids2). When those differ, goap_hddl_solve runs two searches (two hp, one per order,
- *    each with its own state, agenda, frames and rounds) in turns of HP_SLICE steps; a turn
+ *    each with its own state, agenda, frames and rounds) in turns (goap__hp_slice steps); a turn
  *    ends in advance() just before a binding would be tried, so the next turn of that search
  *    goes on with exactly that binding (round_search(h, 1)). The budgets are shared; the first
  *    plan, proof of no plan, or budget stop of either ends both (they search the same space).
@@ -1068,7 +1068,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   if (out) *out = NULL;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
-  /* Two searches share the budgets and take turns of HP_SLICE steps: methods in domain order
+  /* Two searches share the budgets and take turns (goap__hp_slice): methods in domain order
    * (hs[0]) and fewest primitive steps first (hs[1], only when that order differs), then the
    * best-first progression search (hs[2], hddl_bfs.c). Each keeps its own state, agenda and
    * choice points (or open list), and a turn resumes where the search's last one paused. All
@@ -1082,6 +1082,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   int max_depth = opt && opt->max_depth > 0 ? opt->max_depth : 0;
   int mode = opt ? opt->search : GOAP_HDDL_SEARCH_AUTO;
   if (mode < GOAP_HDDL_SEARCH_AUTO || mode > GOAP_HDDL_SEARCH_BFS) return GOAP_INVALID_ARGUMENT;
+  int heur = opt ? opt->heuristic : GOAP_HDDL_H_AUTO;
+  if (heur < GOAP_HDDL_H_AUTO || heur > GOAP_HDDL_H_RC) return GOAP_INVALID_ARGUMENT;
   int use_dfs = mode != GOAP_HDDL_SEARCH_BFS;
   int use_bfs = mode == GOAP_HDDL_SEARCH_BFS || (mode == GOAP_HDDL_SEARCH_AUTO && !max_depth);
   for (int i = 0; i < 3; ++i) {
@@ -1094,7 +1096,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
   }
-  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0;
+  int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0, nturn[3] = {0, 0, 0};
   goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
@@ -1125,7 +1127,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
   }
   if (use_bfs && st0 == GOAP_OK) {
     hs[2].t0 = hs[0].t0;
-    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0)) != NULL) turns[nturns++] = 2;
+    if (hp_init(&hs[2]) && (hb = goap__hb_new(&hs[2], opt ? opt->max_nodes : 0, heur)) != NULL) turns[nturns++] = 2;
     st0 = hs[2].st;
   }
   if (st0 != GOAP_OK) nturns = 0;
@@ -1136,8 +1138,8 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     uint64_t wused = hs[0].work + hs[1].work + hs[2].work;
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
-    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
-                                                                    : UINT64_MAX;
+    uint64_t slice = goap__hp_slice(nturn[which]++, which == 2 && goap__hb_heuristic(hb) == GOAP_HDDL_H_RC);
+    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - slice ? h->steps + slice : UINT64_MAX;
     found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
     if (!h->sliced) {
       if (found || h->st != GOAP_MEMORY_LIMIT || which != 2 || nturns == 1) break;
@@ -1159,6 +1161,9 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     stats->depth = found && which != 2 ? h->bound : 0;
     stats->ms = elapsed_ms(&hs[0]);
     stats->bfs_nodes = goap__hb_nodes(hb);
+    stats->heuristic = goap__hb_heuristic(hb);
+    stats->bfs_h0 = goap__hb_h0(hb);
+    stats->rc_ops = goap__hb_rc_ops(hb);
     stats->search = !found ? 0 : which == 2 ? GOAP_HDDL_SEARCH_BFS : GOAP_HDDL_SEARCH_DFS;
   }
   goap__hb_free(hb, &task->c.alloc);

@@ -16,6 +16,11 @@
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 #define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
 #define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+/* The length of a search's turn k (0 first), in steps (the best-first search's include its
+ * heuristic's work, hddl_bfs.c): HP_SLICE >> 4 doubling each turn up to HP_SLICE, so easy
+ * problems end in the first turns and every search gets its share early; twice that for the
+ * best-first search with the RC heuristic (informed: half the time in turns). hddl_rc.c. */
+uint64_t goap__hp_slice(int k, int informed);
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -152,12 +157,37 @@ int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
  * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
 typedef struct goap__hb goap__hb;
 /* NULL when out of memory (h->st set). At most max_nodes nodes (then GOAP_MEMORY_LIMIT). */
-goap__hb *goap__hb_new(hp *h, uint64_t max_nodes);
+goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic);
 /* One turn, until h->slice_end steps: 1 with the plan's tree in h->nodes, h->gargs and
  * h->seq (for make_plan); 0 with h->sliced when the turn ended, else with h->st: GOAP_NO_PLAN
  * (every situation expanded), GOAP_MEMORY_LIMIT (the node cap), a budget or memory stop. */
 int goap__hb_turn(goap__hb *b, hp *h);
 uint64_t goap__hb_nodes(const goap__hb *b);
+/* The heuristic the search used (GOAP_HDDL_H_TDG or _RC; 0 before its first turn), the value
+ * of its first node after the :htn's decomposition, and the RC operators ground (0: none). */
+int goap__hb_heuristic(const goap__hb *b);
+uint32_t goap__hb_h0(const goap__hb *b);
+uint64_t goap__hb_rc_ops(const goap__hb *b);
 void goap__hb_free(goap__hb *b, const goap_allocator *a);
+
+/* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
+typedef struct goap__rc goap__rc;
+/* Grounds the RC model from hp's initial state (*work: bindings tried and references made,
+ * also when it gives up). NULL with h->st: GOAP_TOO_LARGE (over its
+ * bounds or the time limit: use another heuristic) or GOAP_OUT_OF_MEMORY. */
+goap__rc *goap__rc_new(hp *h, uint64_t *work);
+void goap__rc_free(goap__rc *r, const goap_allocator *a);
+size_t goap__rc_ops(const goap__rc *r);
+/* The last evaluation's work: operator preconditions visited, and facts and operators reset
+ * (64 as one). */
+uint64_t goap__rc_visits(const goap__rc *r);
+/* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
+int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);
+/* The h_add costs of every fact from hp's state, kept for goap__rc_sum (until the next load).
+ * 0 when out of memory (h->st). */
+int goap__rc_load(goap__rc *r, hp *h);
+/* The sum of the last load's costs of facts[0, n) (negative ones skipped) and of the goal's
+ * positive atoms; UINT32_MAX when one is unreachable. */
+uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n);
 
 #endif

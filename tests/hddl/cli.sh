@@ -96,10 +96,34 @@ expect_rc "depth-first alone" 0 hddl "$DIR/transport.hddl" "$DIR/transport-1.hdd
 err_has "found by depth-first" " 0 best-first nodes, found by depth-first, "
 expect_rc "best-first: no plan" 1 hddl "$DIR/blocks.hddl" "$DIR/blocks-2.hddl" --search bfs
 out_has "best-first: no plan line" "; no plan: no decomposition of the task network is executable and reaches the :goal"
-expect_rc "best-first node cap" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --search bfs --max-nodes 5
+expect_rc "best-first node cap" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --search bfs --heuristic tdg --max-nodes 5
 out_has "node cap line" "; no plan: memory limit reached (the best-first search's node cap, --max-nodes)"
 expect_rc "bad --search" 2 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --search best
 err_has "bad --search message" "--search needs auto, dfs or bfs, not 'best'"
+
+# --- --heuristic: each one reaches a plan that verifies, alone in the best-first search --------
+for h in auto tdg rc; do
+  for p in transport:transport-1 blocks:blocks-1 keys:keys-1 lamps:lamps-1 wide:wide-1; do
+    d=${p%%:*} f=${p##*:}
+    expect_rc "--heuristic $h $f" 0 hddl "$DIR/$d.hddl" "$DIR/$f.hddl" --search bfs --heuristic "$h" --stats -o "$TMP/h.plan"
+    v=$("$GOAP" verify-htn "$DIR/$d.hddl" "$DIR/$f.hddl" "$TMP/h.plan")
+    case "$v" in valid:*) ok ;; *) bad "--heuristic $h $f: the plan does not verify: $v" ;; esac
+  done
+done
+expect_rc "--heuristic rc stats" 0 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --search bfs --heuristic=rc --stats
+err_has "rc named in the stats" ", found by best-first, heuristic rc (h "
+expect_rc "--heuristic tdg stats" 0 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --search bfs --heuristic tdg --stats
+err_has "tdg named in the stats" ", found by best-first, heuristic tdg (h "
+err_has "tdg grounds no RC operators" " 0 RC operators), "
+# transport-2 has no plan and an infinite decomposition space: the TDG bound never ends, RC
+# sees at once that no decomposition, even ignoring deletes, brings p1 back from e
+expect_rc "rc proves no plan" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --search bfs --heuristic rc --stats
+out_has "rc: no plan line" "; no plan: no decomposition of the task network is executable and reaches the :goal"
+err_has "rc: one node, a dead end" " 1 best-first node, found by none, heuristic rc (h dead end, "
+expect_rc "tdg does not" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --search bfs --heuristic tdg --max-nodes 100000
+out_has "tdg: node cap line" "; no plan: memory limit reached (the best-first search's node cap, --max-nodes)"
+expect_rc "bad --heuristic" 2 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --heuristic ff
+err_has "bad --heuristic message" "--heuristic needs auto, tdg or rc, not 'ff'"
 
 # --- usage and load errors --------------------------------------------------------------------
 expect_rc "no arguments" 2 hddl

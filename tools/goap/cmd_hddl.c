@@ -33,6 +33,9 @@ void cli_usage_hddl(FILE *out) {
         "  --search S         auto (default: the depth-first searches and the best-first\n"
         "                     progression search in turns), dfs or bfs (one kind only)\n"
         "  --max-nodes N      node cap of the best-first search (default 8388608)\n"
+        "  --heuristic H      the best-first search's heuristic: auto (default: rc when its\n"
+        "                     grounding fits, else tdg), tdg (decomposition graph bound) or\n"
+        "                     rc (relaxed composition, h_add)\n"
         "  --stats            search statistics on stderr (steps, rounds, depth, time)\n"
         "\n"
         "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
@@ -40,7 +43,7 @@ void cli_usage_hddl(FILE *out) {
 }
 
 static const char *const hddl_options[] = {"-o", "--output", "--max-steps", "--time-limit",
-                                           "--max-depth", "--search", "--max-nodes", "--stats", "--help", NULL};
+                                           "--max-depth", "--search", "--max-nodes", "--heuristic", "--stats", "--help", NULL};
 
 static int parse_u64(const char *cmd, const char *opt, const char *v, uint64_t max,
                      uint64_t *out) {
@@ -110,6 +113,14 @@ int cli_cmd_hddl(int argc, char **argv) {
       if (parse_u64(cmd, "--max-nodes", v, UINT64_MAX, &ho.max_nodes)) return CLI_EXIT_USAGE;
       continue;
     }
+    if ((r = cli_opt_value(cmd, argc, argv, &i, "--heuristic", &v)) < 0) return CLI_EXIT_USAGE;
+    if (r > 0) {
+      if (strcmp(v, "auto") == 0) ho.heuristic = GOAP_HDDL_H_AUTO;
+      else if (strcmp(v, "tdg") == 0) ho.heuristic = GOAP_HDDL_H_TDG;
+      else if (strcmp(v, "rc") == 0) ho.heuristic = GOAP_HDDL_H_RC;
+      else return cli_usage_error(cmd, "--heuristic needs auto, tdg or rc, not '%s'", v);
+      continue;
+    }
     if ((r = cli_opt_value(cmd, argc, argv, &i, "--search", &v)) < 0) return CLI_EXIT_USAGE;
     if (r > 0) {
       if (strcmp(v, "auto") == 0) ho.search = GOAP_HDDL_SEARCH_AUTO;
@@ -174,9 +185,13 @@ int cli_cmd_hddl(int argc, char **argv) {
     fprintf(stderr, "goap hddl: planning failed: %s\n", goap_status_string(st));
     rc = CLI_EXIT_USAGE;
   }
+  char h0[24];
+  if (s.bfs_h0 == UINT32_MAX) snprintf(h0, sizeof h0, "dead end");
+  else snprintf(h0, sizeof h0, "%lu", (unsigned long)s.bfs_h0);
   if (stats)
     fprintf(stderr, "; %s %s: %s, %d step%s in the plan, %llu decomposition step%s, "
-                    "%d round%s, depth bound %d, %llu best-first node%s, found by %s, %.1f ms\n",
+                    "%d round%s, depth bound %d, %llu best-first node%s, found by %s, heuristic %s (h %s, "
+                    "%llu RC operator%s), %.1f ms\n",
             goap_pddl_domain_name(task), goap_pddl_problem_name(task), goap_status_name(st),
             goap_hddl_plan_length(plan), goap_hddl_plan_length(plan) == 1 ? "" : "s",
             (unsigned long long)s.steps, s.steps == 1 ? "" : "s", s.rounds,
@@ -185,7 +200,8 @@ int cli_cmd_hddl(int argc, char **argv) {
             s.search == GOAP_HDDL_SEARCH_BFS   ? "best-first"
             : s.search == GOAP_HDDL_SEARCH_DFS ? "depth-first"
                                                : "none",
-            s.ms);
+            s.heuristic == GOAP_HDDL_H_RC ? "rc" : s.heuristic == GOAP_HDDL_H_TDG ? "tdg" : "none",
+            h0, (unsigned long long)s.rc_ops, s.rc_ops == 1 ? "" : "s", s.ms);
   goap_hddl_plan_destroy(plan);
   goap_pddl_destroy(task);
   return rc;
