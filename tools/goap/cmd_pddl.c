@@ -186,10 +186,11 @@ static void write_plan(FILE *f, const goap_pddl_task *t, const int32_t *plan, in
 
 /* A* with LM-cut (runner 0, the request as given) beside blind A* (runner 1: the same request
  * with the heuristic ZERO, eager), each with its own planner and allocator (portfolio.h).
- * Work units per expansion: LM_WEIGHT and BLIND_WEIGHT (bench/README.md, "the portfolio").
+ * Work units: LM-cut counts PF_LM_EVAL per evaluation and 1 per generated state, blind
+ * search 1 per generated state (about the CPU time of each on the IPC tasks: an LM-cut
+ * evaluation costs 10-30 generated states of blind search; bench/README.md, "the portfolio").
  * The winner's result goes to *pl, its search to cfg, a `; portfolio` line to pfline. */
-#define PF_LM_WEIGHT 24u
-#define PF_BLIND_WEIGHT 1u
+#define PF_LM_EVAL 16u
 static goap_status run_portfolio(const pddl_args *a, const goap_domain *d, goap_planner *planner,
                                  const goap_request *req, cli_plan *pl, char *cfg, size_t cfg_cap,
                                  char *pfline, size_t pf_cap, int *winner, uint64_t *win_work) {
@@ -208,27 +209,28 @@ static goap_status run_portfolio(const pddl_args *a, const goap_domain *d, goap_
   memset(run, 0, sizeof run);
   run[0].planner = planner;
   run[0].req = *req;
-  run[0].weight = PF_LM_WEIGHT;
+  run[0].w_generated = 1;
+  run[0].w_evaluated = PF_LM_EVAL;
   run[0].slice = 8;
   run[1].planner = blind;
   run[1].req = *req;
   run[1].req.heuristic = GOAP_H_ZERO;
   run[1].req.flags &= ~(unsigned)GOAP_REQUEST_LAZY;
-  run[1].weight = PF_BLIND_WEIGHT;
+  run[1].w_generated = 1;
   run[1].slice = 256;
   /* test hook: GOAP_PORTFOLIO_DELAY_US=lmcut:US or blind:US slows one runner down (a sleep
    * after each slice), to show that timing does not change the winner */
   const char *delay = getenv("GOAP_PORTFOLIO_DELAY_US");
   if (delay && strncmp(delay, "lmcut:", 6) == 0) run[0].delay_us = (uint32_t)strtoul(delay + 6, NULL, 10);
   if (delay && strncmp(delay, "blind:", 6) == 0) run[1].delay_us = (uint32_t)strtoul(delay + 6, NULL, 10);
-  /* test hook: GOAP_PORTFOLIO_WEIGHTS=L:B replaces the work units per expansion */
+  /* test hook: GOAP_PORTFOLIO_WEIGHTS=L:B multiplies LM-cut's work units by L, blind's by B */
   const char *wts = getenv("GOAP_PORTFOLIO_WEIGHTS");
   if (wts) {
     char *end = NULL;
     unsigned long wl = strtoul(wts, &end, 10), wb = end && *end == ':' ? strtoul(end + 1, NULL, 10) : 0;
     if (wl > 0 && wb > 0 && wl <= 1000000ul && wb <= 1000000ul) {
-      run[0].weight = (uint32_t)wl;
-      run[1].weight = (uint32_t)wb;
+      run[0].scale = (uint32_t)wl;
+      run[1].scale = (uint32_t)wb;
     }
   }
   cli_plan_init(&run[0].plan);

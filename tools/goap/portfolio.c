@@ -3,13 +3,16 @@
  * interleaved (serial), the winner decided by counted work, never by timing.
  *
  * Invariants:
- *  - A runner's work is weight x its expansions so far; its search is deterministic, so the
- *    work at which it ends (status OK or NO_PLAN: "definitive") depends on the task alone.
+ *  - A runner's work is a weighted sum of its search's counters so far (goap_plan_progress,
+ *    read after each slice); its search is deterministic and a sliced search is the same
+ *    search, so the work at which it ends (status OK or NO_PLAN: "definitive") depends on the
+ *    task alone, not on the slices.
  *  - The winner is the definitive runner with the least final work, ties to the lower index.
  *    A runner is stopped (lost) only once its work reached bound_for(): the least final work
  *    of a finished definitive runner (plus one when that runner has a higher index), so a
  *    runner that could still win is never stopped, whatever the order in which the threads
- *    ran. Slices never cross that bound.
+ *    ran. A slice may cross that bound: the runner then loses, since its final work can only
+ *    be larger.
  *  - In threads mode every shared field (status, work, lost) is written and read under the
  *    mutex; a runner's planner is touched only by its own thread, and the runners share only
  *    the read-only domain and symmetry. The calling thread runs runner 0.
@@ -77,12 +80,7 @@ static uint32_t next_slice(pf_shared *f, int i) {
     r->lost = 1;
     return 0;
   }
-  uint64_t exp = r->slice ? r->slice : 1;
-  if (b != UINT64_MAX) {
-    uint64_t need = (b - r->work + r->weight - 1) / r->weight;
-    if (need < exp) exp = need;
-  }
-  return (uint32_t)exp;
+  return r->slice ? r->slice : 1;
 }
 
 /* Runs one slice of runner i outside the lock; records the result under it. */
@@ -90,9 +88,15 @@ static void run_slice(pf_shared *f, int i, uint32_t exp) {
   cli_portfolio_runner *r = &f->r[i];
   uint32_t done = 0;
   goap_status st = goap_plan_step(r->planner, exp, &done);
+  goap_stats s;
+  memset(&s, 0, sizeof s);
+  goap_plan_progress(r->planner, &s);
+  uint64_t scale = r->scale ? r->scale : 1u;
+  uint64_t work = scale * (r->w_expanded * s.expanded + r->w_generated * s.generated +
+                           r->w_evaluated * s.evaluated);
   lock(f);
-  r->expanded += done;
-  r->work += (uint64_t)done * r->weight;
+  r->expanded = s.expanded;
+  r->work = work;
   r->status = st;
   unlock(f);
   if (r->delay_us) {
@@ -148,7 +152,6 @@ int cli_portfolio_run(cli_portfolio_runner *runners, int n, cli_portfolio_mode m
     cli_portfolio_runner *r = &runners[i];
     r->work = r->expanded = 0;
     r->lost = 0;
-    if (r->weight == 0) r->weight = 1;
     r->status = goap_plan_begin(r->planner, &r->req);
     /* a request refused or settled by begin: the first runner's answer stands at once */
     if (i == 0 && r->status != GOAP_IN_PROGRESS && !definitive(r->status)) {

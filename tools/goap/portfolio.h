@@ -3,9 +3,10 @@
  * (A* + LM-cut and blind A*, each with its own planner), run side by side in threads or
  * interleaved in one thread, the answer taken from the one that needs the least counted work.
  *
- * The winner never depends on timing. Each runner counts its work in units: `weight` units per
- * expansion (goap_plan_step's count), so a runner's work when its search ends is a property
- * of the task alone. The winner is the runner whose search ends with a plan or a proof that
+ * The winner never depends on timing. Each runner counts its work in units from its search's
+ * statistics (goap_plan_progress): w_expanded per expansion, w_generated per generated state,
+ * w_evaluated per heuristic evaluation, all times `scale`; so a runner's work when its search
+ * ends is a property of the task alone. The winner is the runner whose search ends with a plan or a proof that
  * there is none (GOAP_OK, GOAP_NO_PLAN) at the least work; ties go to the lower index. A
  * runner stops as soon as it cannot win (its work passed a finished runner's), or when its
  * own limits end it (then it is out). Threads and serial interleaving give the same winner,
@@ -35,7 +36,8 @@ typedef struct cli_portfolio_runner {
   /* in */
   goap_planner *planner;   /* its own planner, created with its own allocator (threads) */
   goap_request req;        /* copied by begin */
-  uint32_t weight;         /* work units per expansion, >= 1 */
+  uint32_t w_expanded, w_generated, w_evaluated; /* work units per event (not all 0) */
+  uint32_t scale;          /* multiplies the three (0: 1) */
   uint32_t slice;          /* expansions per goap_plan_step call, >= 1 */
   uint32_t delay_us;       /* test hook: sleep this long after every slice (0: none) */
   /* out */
