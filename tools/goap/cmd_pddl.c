@@ -259,12 +259,15 @@ static goap_status run_portfolio(const pddl_args *a, const goap_domain *d, goap_
     snprintf(pfline, pf_cap, "; portfolio %s: lmcut only (no planner for blind search)",
              a->portfolio == CLI_PORTFOLIO_SERIAL ? "serial" : "threads");
   } else {
-    snprintf(pfline, pf_cap, "; portfolio %s: %s %s at %llu work units (%llu expanded); %s %s at %llu (%llu expanded)",
+    snprintf(pfline, pf_cap,
+             "; portfolio %s: %s %s at %llu work units (%llu expanded, cpu %.1f ms); %s %s at "
+             "%llu (%llu expanded, cpu %.1f ms)",
              a->portfolio == CLI_PORTFOLIO_SERIAL ? "serial" : "threads", names[w],
              win < 0 ? "stopped" : "won", (unsigned long long)run[w].work,
-             (unsigned long long)run[w].expanded, names[1 - w],
+             (unsigned long long)run[w].expanded, run[w].cpu_ms, names[1 - w],
              run[1 - w].lost ? "lost" : goap_status_name(run[1 - w].status),
-             (unsigned long long)run[1 - w].work, (unsigned long long)run[1 - w].expanded);
+             (unsigned long long)run[1 - w].work, (unsigned long long)run[1 - w].expanded,
+             run[1 - w].cpu_ms);
   }
   goap_planner_destroy(blind);
   cli_hugepage_fini(&hp2);

@@ -87,7 +87,10 @@ static uint32_t next_slice(pf_shared *f, int i) {
 static void run_slice(pf_shared *f, int i, uint32_t exp) {
   cli_portfolio_runner *r = &f->r[i];
   uint32_t done = 0;
+  struct timespec c0, c1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
   goap_status st = goap_plan_step(r->planner, exp, &done);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
   goap_stats s;
   memset(&s, 0, sizeof s);
   goap_plan_progress(r->planner, &s);
@@ -98,6 +101,7 @@ static void run_slice(pf_shared *f, int i, uint32_t exp) {
   r->expanded = s.expanded;
   r->work = work;
   r->status = st;
+  r->cpu_ms += (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6;
   unlock(f);
   if (r->delay_us) {
     struct timespec ts = {(time_t)(r->delay_us / 1000000u), (long)(r->delay_us % 1000000u) * 1000L};
@@ -152,6 +156,7 @@ int cli_portfolio_run(cli_portfolio_runner *runners, int n, cli_portfolio_mode m
     cli_portfolio_runner *r = &runners[i];
     r->work = r->expanded = 0;
     r->lost = 0;
+    r->cpu_ms = 0.0;
     r->status = goap_plan_begin(r->planner, &r->req);
     /* a request refused or settled by begin: the first runner's answer stands at once */
     if (i == 0 && r->status != GOAP_IN_PROGRESS && !definitive(r->status)) {

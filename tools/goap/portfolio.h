@@ -45,6 +45,7 @@ typedef struct cli_portfolio_runner {
   uint64_t work;           /* units counted when it ended or was stopped */
   uint64_t expanded;       /* expansions so far */
   int lost;                /* stopped because another finished with less work */
+  double cpu_ms;           /* CPU time its slices took (the thread's clock; for reports) */
   cli_plan plan;           /* the winner's result (cli_finish_plan); others untouched */
 } cli_portfolio_runner;
 
