@@ -9,7 +9,10 @@
  *    JSON object on one line on stdout instead, whatever the planner's status.
  *  - Without --search/--heuristic, `pddl` plans optimally: A* with LM-cut when the library has
  *    it (goap_heuristic_from_name("lmcut") >= 0), else A* with the default admissible heuristic.
- *    A* with LM-cut is lazy (GOAP_REQUEST_LAZY) unless --eager.
+ *    A* with LM-cut is lazy (GOAP_REQUEST_LAZY) unless --eager. With LM-cut and without
+ *    --portfolio off it runs beside blind A* (portfolio.h; a second planner on its own
+ *    allocator): the plan printed is the one found with the least counted work, never
+ *    decided by timing (except when --max-ms cuts the decision short).
  *  - Forward searches use the task's symmetries (goap_pddl_symmetry, orbit search through
  *    goap_request.symmetry) unless --no-symmetry, and strong stubborn sets
  *    (GOAP_REQUEST_STUBBORN) unless --no-stubborn; BACKWARD ignores both.
