@@ -219,7 +219,7 @@ int cli_portfolio_run(cli_portfolio_runner *runners, int n, cli_portfolio_mode m
     if (st == GOAP_INVALID_OPERATION) {
       /* stopped in the middle of its search (time): no result from the planner */
       memset(&r->plan.result, 0, sizeof r->plan.result);
-      r->plan.result.stats.expanded = r->expanded;
+      goap_plan_progress(r->planner, &r->plan.result.stats); /* the counters so far */
     }
     r->plan.result.status = why;
     return -1;
