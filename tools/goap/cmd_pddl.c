@@ -191,7 +191,8 @@ static void write_plan(FILE *f, const goap_pddl_task *t, const int32_t *plan, in
  * with the heuristic ZERO, eager), each with its own planner and allocator (portfolio.h).
  * Work units: LM-cut counts PF_LM_EVAL per evaluation and 1 per generated state, blind
  * search 1 per generated state (about the CPU time of each on the IPC tasks: an LM-cut
- * evaluation costs 10-30 generated states of blind search; bench/README.md, "the portfolio").
+ * evaluation costs 5-60 generated states of blind search, 10-30 on most; bench/README.md,
+ * "Issue 18, item 4: the portfolio").
  * The winner's result goes to *pl, its search to cfg, a `; portfolio` line to pfline. */
 #define PF_LM_EVAL 16u
 static goap_status run_portfolio(const pddl_args *a, const goap_domain *d, goap_planner *planner,
