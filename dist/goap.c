@@ -6668,7 +6668,8 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
 
 /* ==== src/core/planner_result.c ==== */
 /*
- * planner_result.c -- a finished search's result (goap_plan_finish), split from planner.c: the
+ * planner_result.c -- a finished search's result (goap_plan_finish) and the statistics of a
+ * running one (goap_plan_progress), split from planner.c: the
  * plan read back along the parent links, its cost, and the best partial plan when a budget
  * ran out.
  *
@@ -6837,6 +6838,14 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
   res->stats = p->stats;
   res->status = st;
   return st;
+}
+
+goap_status goap_plan_progress(const goap_planner *p, goap_stats *stats) {
+  if (!p || !stats) return GOAP_INVALID_ARGUMENT;
+  if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
+  *stats = p->stats;
+  stats->time_us = (double)p->elapsed_ns / 1000.0;
+  return GOAP_OK;
 }
 /* macros of src/core/planner_result.c end here */
 #undef NONE

@@ -377,13 +377,26 @@ TEST(limits_and_slices) {
   int steps = 0;
   goap_status st;
   uint32_t done = 0;
+  /* goap_plan_progress: the counters so far, growing slice by slice, ending at finish's */
+  goap_stats prog, prev;
+  memset(&prev, 0, sizeof prev);
+  CHECK_EQ_INT(goap_plan_progress(p, &prog), GOAP_OK);
+  CHECK(prog.expanded == 0);
   while ((st = goap_plan_step(p, 1, &done)) == GOAP_IN_PROGRESS) {
     CHECK(done == 1);
     ++steps;
+    CHECK_EQ_INT(goap_plan_progress(p, &prog), GOAP_OK);
+    CHECK(prog.expanded == (uint64_t)steps);
+    CHECK(prog.generated >= prev.generated && prog.nodes >= prev.nodes);
+    prev = prog;
   }
   CHECK_EQ_INT(st, GOAP_OK);
   CHECK(steps > 1);
   CHECK_EQ_INT(goap_plan_finish(p, &r2), GOAP_OK);
+  CHECK_EQ_INT(goap_plan_progress(p, &prog), GOAP_OK);
+  CHECK(prog.expanded == r2.stats.expanded && prog.generated == r2.stats.generated);
+  CHECK(prog.evaluated == r2.stats.evaluated && prog.nodes == r2.stats.nodes);
+  CHECK(prog.expanded == res.stats.expanded && prog.generated == res.stats.generated);
   CHECK_EQ_INT(r2.plan_length, res.plan_length);
   for (int i = 0; i < r2.plan_length; ++i) CHECK_EQ_INT(plan2[i], plan[i]);
   /* out of sequence */
@@ -391,6 +404,9 @@ TEST(limits_and_slices) {
   REQUIRE(goap_planner_create(d, NULL, &q) == GOAP_OK);
   CHECK_EQ_INT(goap_plan_step(q, 1, NULL), GOAP_INVALID_OPERATION);
   CHECK_EQ_INT(goap_plan_finish(q, &r2), GOAP_INVALID_OPERATION);
+  CHECK_EQ_INT(goap_plan_progress(q, &prog), GOAP_INVALID_OPERATION);
+  CHECK_EQ_INT(goap_plan_progress(q, NULL), GOAP_INVALID_ARGUMENT);
+  CHECK_EQ_INT(goap_plan_progress(NULL, &prog), GOAP_INVALID_ARGUMENT);
   goap_planner_destroy(q);
   /* invalid requests */
   goap_cond badc = {99, GOAP_EQ, 1};

@@ -669,6 +669,14 @@ GOAP_API goap_status goap_plan_begin(goap_planner *p, const goap_request *req);
 GOAP_API goap_status goap_plan_step(goap_planner *p, uint32_t max_expansions, uint32_t *done);
 GOAP_API goap_status goap_plan_finish(goap_planner *p, goap_result *result);
 
+/* The statistics of the search begun on p so far (between goap_plan_begin and the next begin,
+ * finished or not): the counters of goap_stats as they stand after the last goap_plan_step,
+ * time_us the time measured so far (0 when not measured). For a caller that runs several
+ * sliced searches and compares their work (the CLI's portfolio, tools/goap/portfolio.h).
+ * Returns GOAP_OK, GOAP_INVALID_OPERATION before any begin, GOAP_INVALID_ARGUMENT for NULL.
+ * Reads only; not thread-safe with a step running on p. */
+GOAP_API goap_status goap_plan_progress(const goap_planner *p, goap_stats *stats);
+
 /* Checks a plan by replaying it from start (NULL: the default state): every action
  * applicable in turn and the final state satisfying want. Returns GOAP_OK or
  * GOAP_INVALID_OPERATION and, if bad_step is not NULL, the index of the first failing step

@@ -1,5 +1,6 @@
 /*
- * planner_result.c -- a finished search's result (goap_plan_finish), split from planner.c: the
+ * planner_result.c -- a finished search's result (goap_plan_finish) and the statistics of a
+ * running one (goap_plan_progress), split from planner.c: the
  * plan read back along the parent links, its cost, and the best partial plan when a budget
  * ran out.
  *
@@ -168,4 +169,12 @@ goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
   res->stats = p->stats;
   res->status = st;
   return st;
+}
+
+goap_status goap_plan_progress(const goap_planner *p, goap_stats *stats) {
+  if (!p || !stats) return GOAP_INVALID_ARGUMENT;
+  if (p->phase == PHASE_IDLE) return GOAP_INVALID_OPERATION;
+  *stats = p->stats;
+  stats->time_us = (double)p->elapsed_ns / 1000.0;
+  return GOAP_OK;
 }

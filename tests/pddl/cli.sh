@@ -50,8 +50,9 @@ out_has "gripper cost line" "; cost = 5 (unit cost)"
 out_has "IPC action form" "(move rooma roomb)"
 err_has "grounding stats" "12 variables, 20 actions"
 err_has "search stats" "(optimal)"
+expect_rc "gripper plans without the portfolio" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --portfolio off
 err_has "the default heuristic is LM-cut, lazy" "heuristic lmcut, lazy (optimal)"
-expect_rc "--eager plans" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --eager
+expect_rc "--eager plans" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --eager --portfolio off
 err_has "--eager is not lazy" "heuristic lmcut (optimal)"
 out_has "same cost with --eager" "; cost = 5 (unit cost)"
 expect_rc "a chosen heuristic replaces LM-cut" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-2.pddl" --heuristic zero --max-ms=5000
@@ -168,6 +169,47 @@ assert a["cost"] == 16 and b["cost"] == 16, (a, b)
 assert a["expanded"] * 10 < b["expanded"] and a["generated"] * 10 < b["generated"], (a, b)
 EOF
 then ok; else bad "stubborn sets prune lamps at the same cost"; fi
+
+# the portfolio (tools/goap/portfolio.h): A* + LM-cut beside blind A*, the winner decided by
+# counted work, so threads, serial interleaving and a slowed-down runner give the same answer
+pf_json() { # NAME ENV... -- runs gripper-3 with --json under the given environment
+  local name=$1
+  shift
+  last="env $* goap pddl --json gripper-3"
+  env "$@" "$GOAP" pddl --json "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  if [ "$rc" = 0 ]; then ok; else bad "$name: exit status $rc"; fi
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["portfolio_winner"], d["portfolio_work"], d["cost"], d["search"], "|".join(d["plan"]))' "$TMP/out" >"$TMP/$name.sig"
+}
+pf_json pf_default
+pf_json pf_threads GOAP_PORTFOLIO_WARMUP=0
+pf_json pf_blind_slow GOAP_PORTFOLIO_WARMUP=0 GOAP_PORTFOLIO_DELAY_US=blind:3000
+pf_json pf_lm_slow GOAP_PORTFOLIO_WARMUP=0 GOAP_PORTFOLIO_DELAY_US=lmcut:3000
+if grep -q "^blind 73 9 astar, heuristic zero (pick" "$TMP/pf_default.sig" &&
+   cmp -s "$TMP/pf_default.sig" "$TMP/pf_threads.sig" && cmp -s "$TMP/pf_default.sig" "$TMP/pf_blind_slow.sig" &&
+   cmp -s "$TMP/pf_default.sig" "$TMP/pf_lm_slow.sig"
+then ok; else bad "blind search wins gripper-3 by work, whatever the timing: $(cat "$TMP"/pf_*.sig)"; fi
+# weights that favour LM-cut (test hook): LM-cut wins, in threads and serially, slowed or not
+pf_json pf_lm GOAP_PORTFOLIO_WEIGHTS=1:24 GOAP_PORTFOLIO_WARMUP=0
+pf_json pf_lm_blind_fast GOAP_PORTFOLIO_WEIGHTS=1:24 GOAP_PORTFOLIO_WARMUP=0 GOAP_PORTFOLIO_DELAY_US=lmcut:3000
+if grep -q "^lmcut 402 9 astar, heuristic lmcut, lazy (pick" "$TMP/pf_lm.sig" &&
+   cmp -s "$TMP/pf_lm.sig" "$TMP/pf_lm_blind_fast.sig"
+then ok; else bad "LM-cut wins gripper-3 with weights 1:24, whatever the timing: $(cat "$TMP"/pf_lm*.sig)"; fi
+expect_rc "--portfolio serial" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --portfolio serial
+err_has "--portfolio serial line" "; portfolio serial: blind won at 73 work units (22 expanded, cpu "
+err_has "--portfolio serial: the winner's search" "; search astar, heuristic zero (optimal): expanded 22"
+expect_rc "--portfolio off" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --portfolio off --json
+out_has "--portfolio off runs LM-cut alone" '"search": "astar, heuristic lmcut, lazy"'
+out_has "--portfolio off json" '"portfolio": "off", "portfolio_winner": "off", "portfolio_work": 0}'
+expect_rc "--portfolio bad value" 2 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --portfolio fast
+err_has "--portfolio bad value message" "--portfolio: 'threads', 'serial' or 'off' expected, not 'fast'"
+expect_rc "--portfolio with --heuristic" 2 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --portfolio threads --heuristic hmax
+err_has "--portfolio with --heuristic message" "--portfolio runs the default search: not with --search or --heuristic"
+expect_rc "--heuristic alone turns the portfolio off" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --heuristic lmcut --json
+out_has "--heuristic alone: no portfolio" '"portfolio": "off"'
+# a time limit: the portfolio stops every runner (blocks-sussman solves at once either way)
+expect_rc "portfolio with --max-ms" 0 pddl "$DIR/blocks.pddl" "$DIR/blocks-sussman.pddl" --max-ms 5000
+out_has "portfolio with --max-ms: plan" "; cost = 6 (unit cost)"
 
 expect_rc "help" 0 help pddl
 out_has "help text" "usage: goap pddl DOMAIN PROBLEM"

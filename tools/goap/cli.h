@@ -138,6 +138,10 @@ void cli_plan_free(cli_plan *pl);
  * partial plan that did not fit) it grows the buffer and reads the finished search again.
  * Returns the final status (GOAP_OUT_OF_MEMORY if the buffer cannot grow). */
 goap_status cli_run_plan(goap_planner *p, const goap_request *req, cli_plan *pl);
+/* The second half of cli_run_plan, for callers that ran the search themselves (portfolio.c):
+ * begun is what goap_plan_begin returned; the search must be finished when it was
+ * GOAP_IN_PROGRESS. */
+goap_status cli_finish_plan(goap_planner *p, goap_status begun, cli_plan *pl);
 
 /* Number of plan entries actually present in pl->result.plan. */
 int cli_plan_length(const cli_plan *pl);

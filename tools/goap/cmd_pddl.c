@@ -9,7 +9,10 @@
  *    JSON object on one line on stdout instead, whatever the planner's status.
  *  - Without --search/--heuristic, `pddl` plans optimally: A* with LM-cut when the library has
  *    it (goap_heuristic_from_name("lmcut") >= 0), else A* with the default admissible heuristic.
- *    A* with LM-cut is lazy (GOAP_REQUEST_LAZY) unless --eager.
+ *    A* with LM-cut is lazy (GOAP_REQUEST_LAZY) unless --eager. With LM-cut and without
+ *    --portfolio off it runs beside blind A* (portfolio.h; a second planner on its own
+ *    allocator): the plan printed is the one found with the least counted work, never
+ *    decided by timing (except when --max-ms cuts the decision short).
  *  - Forward searches use the task's symmetries (goap_pddl_symmetry, orbit search through
  *    goap_request.symmetry) unless --no-symmetry, and strong stubborn sets
  *    (GOAP_REQUEST_STUBBORN) unless --no-stubborn; BACKWARD ignores both.
@@ -21,6 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hugepage_alloc.h"
 #include "cli.h"
+#include "portfolio.h"
 #include "goap/pddl.h"
 
 #include <math.h>
@@ -56,18 +60,21 @@ static void print_load_error(const goap_error *err, goap_status st) {
 
 typedef struct pddl_args {
   const char *domain, *problem, *out;
-  int json, heuristic_given, eager, no_symmetry, no_stubborn;
+  int json, heuristic_given, search_given, eager, no_symmetry, no_stubborn;
+  int portfolio_given;
+  cli_portfolio_mode portfolio;
   cli_search_opts opts;
 } pddl_args;
 
 static const char *const pddl_options[] = {"--search", "--heuristic", "--max-nodes", "--max-ms",
                                            "--json", "-o", "--output", "--help", "--preferred",
                                            "--lazy", "--eager", "--no-symmetry",
-                                           "--no-stubborn", NULL};
+                                           "--no-stubborn", "--portfolio", NULL};
 
 static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
   static const char cmd[] = "pddl";
   memset(a, 0, sizeof *a);
+  a->portfolio = CLI_PORTFOLIO_THREADS;
   cli_search_opts_init(&a->opts);
   int only_positional = 0, npos = 0;
   for (int i = 0; i < argc; i++) {
@@ -113,16 +120,33 @@ static int parse_pddl_args(int argc, char **argv, pddl_args *a) {
       a->out = v;
       continue;
     }
+    VALUE_OPT("--portfolio") {
+      if (strcmp(v, "threads") == 0) a->portfolio = CLI_PORTFOLIO_THREADS;
+      else if (strcmp(v, "serial") == 0) a->portfolio = CLI_PORTFOLIO_SERIAL;
+      else if (strcmp(v, "off") == 0) a->portfolio = CLI_PORTFOLIO_OFF;
+      else return cli_usage_error(cmd, "--portfolio: 'threads', 'serial' or 'off' expected, not '%s'", v);
+      a->portfolio_given = 1;
+      continue;
+    }
     if ((r = cli_search_option(cmd, argc, argv, &i, &a->opts)) < 0) return CLI_EXIT_USAGE;
+    if (r == 1) a->search_given = 1;
     if (r == 2) a->heuristic_given = 1;
     if (r > 0) continue;
 #undef VALUE_OPT
     return cli_unknown_option(cmd, arg, pddl_options);
   }
   if (!a->domain || !a->problem) return cli_usage_error(cmd, "DOMAIN and PROBLEM files expected");
+  /* the portfolio (portfolio.h) runs with the default optimal search only: A* with LM-cut
+   * beside blind A* */
+  if (a->portfolio != CLI_PORTFOLIO_OFF && (a->heuristic_given || a->search_given)) {
+    if (a->portfolio_given)
+      return cli_usage_error(cmd, "--portfolio runs the default search: not with --search or --heuristic");
+    a->portfolio = CLI_PORTFOLIO_OFF;
+  }
   if (!a->heuristic_given) {
     int lm = goap_heuristic_from_name("lmcut");
     if (lm >= 0) a->opts.heuristic = (goap_heuristic)lm;
+    else a->portfolio = CLI_PORTFOLIO_OFF;
   }
   /* A* with LM-cut evaluates lazily unless --eager: the same optimal costs with fewer
    * evaluations (bench/README.md, "Lazy A*") */
@@ -161,6 +185,97 @@ static void write_plan(FILE *f, const goap_pddl_task *t, const int32_t *plan, in
   }
   format_cost(cost, num, sizeof num);
   fprintf(f, "; cost = %s (%s)\n", num, goap_pddl_has_costs(t) ? "general cost" : "unit cost");
+}
+
+/* A* with LM-cut (runner 0, the request as given) beside blind A* (runner 1: the same request
+ * with the heuristic ZERO, eager), each with its own planner and allocator (portfolio.h).
+ * Work units: LM-cut counts PF_LM_EVAL per evaluation and 1 per generated state, blind
+ * search 1 per generated state (about the CPU time of each on the IPC tasks: an LM-cut
+ * evaluation costs 5-60 generated states of blind search, 10-30 on most; bench/README.md,
+ * "Issue 18, item 4: the portfolio").
+ * The winner's result goes to *pl, its search to cfg, a `; portfolio` line to pfline. */
+#define PF_LM_EVAL 16u
+static goap_status run_portfolio(const pddl_args *a, const goap_domain *d, goap_planner *planner,
+                                 const goap_request *req, cli_plan *pl, char *cfg, size_t cfg_cap,
+                                 char *pfline, size_t pf_cap, int *winner, uint64_t *win_work) {
+  cli_hugepage hp2;
+  cli_hugepage_init(&hp2);
+  goap_planner_desc pdesc;
+  memset(&pdesc, 0, sizeof pdesc);
+  pdesc.allocator = cli_hugepage_allocator(&hp2);
+  if (a->opts.max_nodes > 4194304u) pdesc.max_nodes = a->opts.max_nodes;
+  goap_planner *blind = NULL;
+  goap_planner_create(d, &pdesc, &blind);
+  cli_search_opts bo = a->opts;
+  bo.heuristic = GOAP_H_ZERO;
+  bo.flags &= ~(unsigned)GOAP_REQUEST_LAZY;
+  cli_portfolio_runner run[2];
+  memset(run, 0, sizeof run);
+  run[0].planner = planner;
+  run[0].req = *req;
+  run[0].w_generated = 1;
+  run[0].w_evaluated = PF_LM_EVAL;
+  run[0].slice = 8;
+  run[1].planner = blind;
+  run[1].req = *req;
+  run[1].req.heuristic = GOAP_H_ZERO;
+  run[1].req.flags &= ~(unsigned)GOAP_REQUEST_LAZY;
+  run[1].w_generated = 1;
+  run[1].slice = 256;
+  /* test hook: GOAP_PORTFOLIO_DELAY_US=lmcut:US or blind:US slows one runner down (a sleep
+   * after each slice), to show that timing does not change the winner */
+  const char *delay = getenv("GOAP_PORTFOLIO_DELAY_US");
+  if (delay && strncmp(delay, "lmcut:", 6) == 0) run[0].delay_us = (uint32_t)strtoul(delay + 6, NULL, 10);
+  if (delay && strncmp(delay, "blind:", 6) == 0) run[1].delay_us = (uint32_t)strtoul(delay + 6, NULL, 10);
+  /* test hook: GOAP_PORTFOLIO_WEIGHTS=L:B multiplies LM-cut's work units by L, blind's by B */
+  const char *wts = getenv("GOAP_PORTFOLIO_WEIGHTS");
+  if (wts) {
+    char *end = NULL;
+    unsigned long wl = strtoul(wts, &end, 10), wb = end && *end == ':' ? strtoul(end + 1, NULL, 10) : 0;
+    if (wl > 0 && wb > 0 && wl <= 1000000ul && wb <= 1000000ul) {
+      run[0].scale = (uint32_t)wl;
+      run[1].scale = (uint32_t)wb;
+    }
+  }
+  cli_plan_init(&run[0].plan);
+  cli_plan_init(&run[1].plan);
+  double t0 = cli_portfolio_now_ms();
+  int n = blind ? 2 : 1;
+  /* test hook: GOAP_PORTFOLIO_WARMUP=N units run serially before the thread starts */
+  const char *warm = getenv("GOAP_PORTFOLIO_WARMUP");
+  uint64_t warmup = warm ? (uint64_t)strtoull(warm, NULL, 10) : CLI_PORTFOLIO_WARMUP;
+  int win = cli_portfolio_run(run, n, a->portfolio, a->opts.max_ms > 0 ? t0 + a->opts.max_ms : 0,
+                              warmup);
+  double t1 = cli_portfolio_now_ms();
+  int w = win < 0 ? 0 : win;
+  *winner = win;
+  *win_work = run[w].work;
+  goap_status st = run[w].status;
+  cli_plan_free(pl);
+  *pl = run[w].plan;
+  cli_plan_init(&run[w].plan);
+  pl->result.stats.time_us = (t1 - t0) * 1000.0; /* the portfolio's wall time */
+  cli_plan_free(&run[0].plan);
+  cli_plan_free(&run[1].plan);
+  cli_describe_search(w == 0 ? &a->opts : &bo, cfg, cfg_cap);
+  static const char *const names[2] = {"lmcut", "blind"};
+  if (n == 1) {
+    snprintf(pfline, pf_cap, "; portfolio %s: lmcut only (no planner for blind search)",
+             a->portfolio == CLI_PORTFOLIO_SERIAL ? "serial" : "threads");
+  } else {
+    snprintf(pfline, pf_cap,
+             "; portfolio %s: %s %s at %llu work units (%llu expanded, cpu %.1f ms); %s %s at "
+             "%llu (%llu expanded, cpu %.1f ms)",
+             a->portfolio == CLI_PORTFOLIO_SERIAL ? "serial" : "threads", names[w],
+             win < 0 ? "stopped" : "won", (unsigned long long)run[w].work,
+             (unsigned long long)run[w].expanded, run[w].cpu_ms, names[1 - w],
+             run[1 - w].lost ? "lost" : goap_status_name(run[1 - w].status),
+             (unsigned long long)run[1 - w].work, (unsigned long long)run[1 - w].expanded,
+             run[1 - w].cpu_ms);
+  }
+  goap_planner_destroy(blind);
+  cli_hugepage_fini(&hp2);
+  return st;
 }
 
 int cli_cmd_pddl(int argc, char **argv) {
@@ -220,12 +335,20 @@ int cli_cmd_pddl(int argc, char **argv) {
     for (int i = 0; sym && i < sym->class_count; i++) sym_members += sym->classes[i].members;
     req.symmetry = sym;
   }
-  st = cli_run_plan(planner, &req, &pl);
+  char cfg[160], num[64], pfline[256];
+  pfline[0] = 0;
+  int pf_winner = -1;
+  uint64_t pf_work = 0;
+  if (a.portfolio == CLI_PORTFOLIO_OFF) {
+    st = cli_run_plan(planner, &req, &pl);
+    cli_describe_search(&a.opts, cfg, sizeof cfg);
+  } else {
+    st = run_portfolio(&a, d, planner, &req, &pl, cfg, sizeof cfg, pfline, sizeof pfline, &pf_winner,
+                       &pf_work);
+  }
   pl.result.status = st;
   const goap_result *r = &pl.result;
   int n = cli_plan_length(&pl);
-  char cfg[160], num[64];
-  cli_describe_search(&a.opts, cfg, sizeof cfg);
 
   if (st == GOAP_OK && a.out) {
     FILE *f = fopen(a.out, "w");
@@ -262,11 +385,17 @@ int cli_cmd_pddl(int argc, char **argv) {
                    ", \"expanded\": %llu, \"generated\": %llu, \"nodes\": %lu, \"search_ms\": %.3f"
                    ", \"ground_ms\": %.3f, \"atoms\": %d, \"static_atoms\": %d, \"variables\": %d"
                    ", \"actions\": %d, \"symmetry_classes\": %d, \"symmetry_members\": %d"
-                   ", \"symmetry_generators\": %d}",
+                   ", \"symmetry_generators\": %d, \"portfolio\": ",
                    (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
                    (unsigned long)r->stats.nodes, r->stats.time_us / 1000.0, t1 - t0,
                    info.reachable_atoms, info.static_atoms, info.variables, info.ground_actions,
                    sym ? sym->class_count : 0, sym_members, sym ? sym->generator_count : 0);
+    static const char *const modes[3] = {"off", "threads", "serial"};
+    static const char *const winners[3] = {"none", "lmcut", "blind"};
+    cli_json_string(&b, modes[a.portfolio]);
+    cli_buf_printf(&b, ", \"portfolio_winner\": ");
+    cli_json_string(&b, a.portfolio == CLI_PORTFOLIO_OFF ? "off" : winners[pf_winner + 1]);
+    cli_buf_printf(&b, ", \"portfolio_work\": %llu}", (unsigned long long)pf_work);
     puts(cli_buf_str(&b));
     cli_buf_free(&b);
   } else {
@@ -285,6 +414,7 @@ int cli_cmd_pddl(int argc, char **argv) {
             (unsigned long long)r->stats.expanded, (unsigned long long)r->stats.generated,
             (unsigned long long)r->stats.evaluated, (unsigned long)r->stats.nodes,
             r->stats.time_us / 1000.0);
+    if (pfline[0]) fprintf(stderr, "%s\n", pfline);
     if (sym && sym->generator_count > 0)
       fprintf(stderr, "; symmetry: %d class%s (%d member%s), %d generator%s\n",
               sym->class_count, sym->class_count == 1 ? "" : "es", sym_members,

@@ -169,12 +169,16 @@ void cli_usage_pddl(FILE *out) {
         "  --no-stubborn      expand every successor (by default the forward searches prune\n"
         "                     with strong stubborn sets: partial-order reduction, optimal\n"
         "                     costs kept; see docs/pddl.md)\n"
+        "  --portfolio M      threads (default), serial or off: the default search runs A* with\n"
+        "                     LM-cut beside blind A*, each counting its work; the plan is the\n"
+        "                     one found with the least work, whatever the timing (docs/pddl.md)\n"
         "  -o, --output FILE  also write the plan (and its cost line) to FILE\n"
         "  --json             one JSON object on one line: {\"status\", \"cost\", \"unit_cost\",\n"
         "                     \"optimal\", \"plan\", \"search\", \"expanded\", \"generated\",\n"
         "                     \"nodes\", \"search_ms\", \"ground_ms\", \"atoms\", \"static_atoms\",\n"
         "                     \"variables\", \"actions\", \"symmetry_classes\",\n"
-        "                     \"symmetry_members\", \"symmetry_generators\"}\n"
+        "                     \"symmetry_members\", \"symmetry_generators\", \"portfolio\",\n"
+        "                     \"portfolio_winner\", \"portfolio_work\"}\n"
         "\n"
         "exit status: 0 plan found, 1 no plan or a budget ran out, 2 usage or load error\n",
         out);

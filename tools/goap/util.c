@@ -458,8 +458,15 @@ goap_status cli_run_plan(goap_planner *p, const goap_request *req, cli_plan *pl)
   if (pl->cap < CLI_PLAN_INITIAL_CAP && !plan_grow(pl, CLI_PLAN_INITIAL_CAP))
     return GOAP_OUT_OF_MEMORY;
   /* begin returns GOAP_IN_PROGRESS, or at once a final status that finish then reports. */
-  goap_status begun = goap_plan_begin(p, req), st = begun;
+  goap_status begun = goap_plan_begin(p, req);
   if (begun == GOAP_IN_PROGRESS) goap_plan_step(p, 0, NULL);
+  return cli_finish_plan(p, begun, pl);
+}
+
+goap_status cli_finish_plan(goap_planner *p, goap_status begun, cli_plan *pl) {
+  goap_status st = begun;
+  if (pl->cap < CLI_PLAN_INITIAL_CAP && !plan_grow(pl, CLI_PLAN_INITIAL_CAP))
+    return GOAP_OUT_OF_MEMORY;
   for (int attempt = 0; attempt < 3; attempt++) {
     memset(&pl->result, 0, sizeof pl->result);
     pl->result.plan = pl->buf;
