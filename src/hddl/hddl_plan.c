@@ -489,6 +489,7 @@ static int advance(hp *h, int32_t *agenda) {
     }
     h->pool.n = f->m_pool;
     h->nframes--;
+    h->dead = 1; /* no method or binding left: backtracking */
   }
   return 0;
 }
@@ -533,7 +534,7 @@ static int round_search(hp *h, int resume) {
   /* both a new round and a paused one go on with the top frame's next alternative */
   if (!advance(h, &agenda)) return 0;
   for (;;) {
-    int ok = 1, seen;
+    int ok = 1, seen, opened = 0;
     if (agenda < 0) {
       if (goal_holds(h)) return 1;
       ok = 0;
@@ -561,8 +562,10 @@ static int round_search(hp *h, int resume) {
         n->hash = h->hash;
         if (!push_frame(h, agenda, node)) return 0;
         ok = 0;
+        opened = 1;
       }
     }
+    if (!ok && !opened) h->dead = 1; /* a failure, a pruned or cut task */
     if (!ok && !advance(h, &agenda)) return 0;
   }
 }
@@ -821,6 +824,10 @@ goap_status goap__hddl_solve_ex(const goap_pddl_task *task, const goap_hddl_opti
     hs[i].eager = eager;
   }
   int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0;
+  /* each search's turn: HP_SLICE steps, 4 times longer after each turn of a depth-first
+   * search that has met no dead end yet (Towers: going straight to the plan, it would
+   * otherwise share every other turn with searches that cannot help) */
+  uint64_t tlen[3] = {HP_SLICE, HP_SLICE, HP_SLICE};
   goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
@@ -862,8 +869,8 @@ goap_status goap__hddl_solve_ex(const goap_pddl_task *task, const goap_hddl_opti
     uint64_t wused = hs[0].work + hs[1].work + hs[2].work;
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
-    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - HP_SLICE ? h->steps + HP_SLICE
-                                                                    : UINT64_MAX;
+    h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - tlen[which] ? h->steps + tlen[which]
+                                                                        : UINT64_MAX;
     found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
     if (!h->sliced) {
       if (found || h->st != GOAP_MEMORY_LIMIT || which != 2 || nturns == 1) break;
@@ -871,6 +878,7 @@ goap_status goap__hddl_solve_ex(const goap_pddl_task *task, const goap_hddl_opti
       k = 0;
       continue;
     }
+    if (which != 2 && !h->dead && tlen[which] < HP_SLICE_MAX) tlen[which] *= 4;
     k = (k + 1) % nturns;
   }
   hp *h = &hs[which];

@@ -16,6 +16,7 @@
 #define HP_WORK_PER_STEP 1024u        /* join candidates allowed per step of max_steps */
 #define HP_MAX_INDEX ((size_t)1 << 22) /* most (position, object) lists of one predicate */
 #define HP_SLICE ((uint64_t)1 << 18) /* steps of one turn of each method order's search */
+#define HP_SLICE_MAX ((uint64_t)1 << 30) /* the longest turn of a search without dead ends */
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -122,6 +123,7 @@ typedef struct hp {
   goap_status st;
   struct goap__hj *hj; /* the lazy join's plans and states (hddl_join.c; NULL until needed) */
   int eager;           /* every join eager (goap__hddl_solve_ex; the tests compare) */
+  int dead;            /* the depth-first search has backtracked (met a dead end) at least once */
 } hp;
 
 /* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
