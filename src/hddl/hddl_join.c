@@ -50,6 +50,9 @@ struct goap__hj {
                          the literals it checks [nchk] */
   goap__px_ivec st;   /* the lazy states of open frames, a stack: m, k (level to resume; -1:
                          exhausted), np, per level (pos, lsel, b0, nb), b [np], bstk [np] */
+  goap__px_ivec cat;  /* the eager join's scratch: per literal, the level after which it is
+                         checked (-1: before the first; INT32_MAX: a level itself) */
+  goap__px_ivec plev; /* ... and per parameter, the level that binds it (-1: b0) */
 };
 
 #define HJ_HEAD 3 /* ints before a state's levels */
@@ -94,13 +97,15 @@ static int hj_lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
   return l->neg ? !v : v;
 }
 
-/* Every literal of [l0, l0 + n) that is a check (negative or '=') and fully bound holds. */
-static int checks_hold(hp *h, int32_t l0, int32_t n, const int32_t *b) {
+/* Every literal l0 + i of [l0, l0 + n) with cat[i] == k (a check whose last parameter level
+ * k binds) holds under b. */
+static int checks_at(hp *h, int32_t l0, int32_t n, const int32_t *cat, int k, const int32_t *b) {
   int32_t g[PX_MAX_ARITY];
-  for (int32_t i = l0; i < l0 + n; ++i) {
-    const goap__px_lit *l = &h->lits[i];
-    if (!l->neg && l->pred >= 0) continue;
-    if (hj_ground(h, l, b, g) && !hj_lit_holds(h, l, g)) return 0;
+  for (int32_t i = 0; i < n; ++i) {
+    if (cat[i] != k) continue;
+    const goap__px_lit *l = &h->lits[l0 + i];
+    hj_ground(h, l, b, g);
+    if (!hj_lit_holds(h, l, g)) return 0;
   }
   return 1;
 }
@@ -179,6 +184,27 @@ static int sort_bindings(hp *h, size_t at, size_t cnt, int np, int nk, const uin
       if (!goap__px_ipush(h->a, tmp, h->pool.v[at + (size_t)ix->v[i] * (size_t)np + (size_t)p]))
         return hj_oom(h);
   memcpy(h->pool.v + at, tmp->v, cnt * (size_t)np * sizeof *tmp->v);
+  return 1;
+}
+
+/* h->hj, made on first use; 0 when out of memory (h->st). */
+static int hj_get(hp *h) {
+  if (h->hj) return 1;
+  const goap__px_task_core *t = h->t;
+  h->hj = (struct goap__hj *)goap__alloc(h->a, sizeof *h->hj);
+  if (!h->hj) return hj_oom(h);
+  memset(h->hj, 0, sizeof *h->hj);
+  h->hj->plan0 = (int32_t *)goap__alloc(h->a, (t->htn.nmethods + 1) * sizeof *h->hj->plan0);
+  if (!h->hj->plan0) return hj_oom(h);
+  h->hj->nplan0 = t->htn.nmethods + 1;
+  for (size_t i = 0; i < h->hj->nplan0; ++i) h->hj->plan0[i] = -1;
+  return 1;
+}
+
+/* Sets x->n to n (at least 1 allocated); 0 when out of memory (h->st). */
+static int hj_size(hp *h, goap__px_ivec *x, size_t n) {
+  if (!goap__grow(h->a, (void **)&x->v, &x->cap, n ? n : 1, sizeof *x->v)) return hj_oom(h);
+  x->n = n;
   return 1;
 }
 
@@ -277,7 +303,36 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np, 
       h->lev[nlev].own = -1;
       h->lev[nlev++].lit = -(p + 1);
     }
-  if (!checks_hold(h, l0, n, b)) return 1;
+  /* each check (negative or '=') is tested once, at the level that binds its last parameter
+   * (cat): it holds at a deeper level exactly when it held there */
+  if (!hj_get(h) || !hj_size(h, &h->hj->cat, (size_t)n) || !hj_size(h, &h->hj->plev, (size_t)np))
+    return 0;
+  int32_t *cat = h->hj->cat.v, *plev = h->hj->plev.v;
+  for (int p = 0; p < np; ++p) plev[p] = b[p] >= 0 ? -1 : INT32_MAX;
+  for (int k = 0; k < nlev; ++k) {
+    int32_t c = h->lev[k].lit;
+    if (c < 0) {
+      if (plev[-c - 1] == INT32_MAX) plev[-c - 1] = k;
+      continue;
+    }
+    const goap__px_lit *l = &h->lits[c];
+    for (int q = 0; q < t->preds[l->pred].arity; ++q) {
+      int32_t a = h->av.v[l->args + q];
+      if (a < 0 && plev[-a - 1] == INT32_MAX) plev[-a - 1] = k;
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const goap__px_lit *l = &h->lits[l0 + i];
+    cat[i] = INT32_MAX;
+    if (!l->neg && l->pred >= 0) continue;
+    int ar = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+    cat[i] = -1;
+    for (int q = 0; q < ar; ++q) {
+      int32_t a = h->av.v[l->args + q];
+      if (a < 0 && plev[-a - 1] > cat[i]) cat[i] = plev[-a - 1];
+    }
+  }
+  if (!checks_at(h, l0, n, cat, -1, b)) return 1;
   size_t at = h->pool.n;
   h->jkey.n = 0;
   int k = 0;
@@ -285,8 +340,8 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np, 
   h->lev[0].b0 = h->lev[0].nb = 0;
   int32_t g[PX_MAX_ARITY];
   while (k >= 0) {
-    if (k == nlev) {
-      if (checks_hold(h, l0, n, b)) {
+    if (k == nlev) { /* every check has been tested at its level */
+      {
         if (h->pool.n + (size_t)np > HP_MAX_POOL) {
           h->st = GOAP_TOO_LARGE;
           return 0;
@@ -376,7 +431,7 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np, 
       --k;
       continue;
     }
-    if (!checks_hold(h, l0, n, b)) continue; /* next candidate at this level */
+    if (!checks_at(h, l0, n, cat, k, b)) continue; /* next candidate at this level */
     ++k;
     if (k < nlev) {
       h->lev[k].pos = 0;
@@ -587,19 +642,7 @@ int goap__hp_join_dfs(hp *h, hp_frame *f, int32_t m, int32_t l0, int32_t n, int3
   int r = join(h, m, l0, n, nbase, np, ptypes, b0, &f->nbind, wcap);
   if (r != 2) return r;
   /* too large to make at once: a lazy state, one binding ahead */
-  const goap__px_task_core *t = h->t;
-  if (!h->hj) {
-    h->hj = (struct goap__hj *)goap__alloc(h->a, sizeof *h->hj);
-    if (!h->hj) return hj_oom(h);
-    memset(h->hj, 0, sizeof *h->hj);
-    h->hj->nplan0 = t->htn.nmethods + 1;
-    h->hj->plan0 = (int32_t *)goap__alloc(h->a, h->hj->nplan0 * sizeof *h->hj->plan0);
-    if (!h->hj->plan0) {
-      h->hj->nplan0 = 0;
-      return hj_oom(h);
-    }
-    for (size_t i = 0; i < h->hj->nplan0; ++i) h->hj->plan0[i] = -1;
-  }
+  if (!hj_get(h)) return 0;
   int32_t p0 = lazy_plan(h, m, l0, n, nbase, np, b0);
   if (p0 < 0) return hj_oom(h);
   int nlev = h->hj->plan.v[p0];
@@ -648,6 +691,8 @@ void goap__hp_join_free(hp *h) {
   goap__free(h->a, j->plan0, j->nplan0 * sizeof *j->plan0);
   goap__px_ivec_free(h->a, &j->plan);
   goap__px_ivec_free(h->a, &j->st);
+  goap__px_ivec_free(h->a, &j->cat);
+  goap__px_ivec_free(h->a, &j->plev);
   goap__free(h->a, j, sizeof *j);
   h->hj = NULL;
 }
