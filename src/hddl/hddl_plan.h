@@ -124,6 +124,7 @@ typedef struct hp {
   struct goap__hj *hj; /* the lazy join's plans and states (hddl_join.c; NULL until needed) */
   int eager;           /* every join eager (goap__hddl_solve_ex; the tests compare) */
   int dead;            /* the depth-first search has backtracked (met a dead end) at least once */
+  int32_t *gatom;      /* per goal literal (the first 64): its atom once interned, else -1 */
 } hp;
 
 /* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
