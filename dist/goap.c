@@ -15789,6 +15789,7 @@ typedef struct hp {
   struct goap__hj *hj; /* the lazy join's plans and states (hddl_join.c; NULL until needed) */
   int eager;           /* every join eager (goap__hddl_solve_ex; the tests compare) */
   int dead;            /* the depth-first search has backtracked (met a dead end) at least once */
+  int32_t *gatom;      /* per goal literal (the first 64): its atom once interned, else -1 */
 } hp;
 
 /* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
@@ -18078,21 +18079,42 @@ static int goal_holds(hp *h) {
   return 1;
 }
 
+/* Goal literal i (of the first 64) is false now; its atom is looked up once it exists (atoms
+ * are never removed), then read directly. */
+static int goal_false(hp *h, int32_t i) {
+  const goap__px_lit *l = &h->lits[h->t->goal0 + i];
+  int32_t g[PX_MAX_ARITY];
+  int v;
+  if (l->pred == PX_EQ) {
+    ground(h, l, NULL, g);
+    v = g[0] == g[1];
+  } else {
+    int32_t e = h->gatom[i];
+    if (e < 0) {
+      ground(h, l, NULL, g);
+      e = h->gatom[i] = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    }
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? v : !v;
+}
+
 /* 0 when some goal literal (of the first 64) is false now and no task from agenda cell `cell`
  * on can make it true: no decomposition of the rest of the agenda reaches the goal. */
-static int goal_reachable(const hp *h, int32_t cell) {
+static int goal_reachable(hp *h, int32_t cell) {
   const goap__px_task_core *t = h->t;
-  uint64_t can = h->cgoal[cell];
-  int32_t g[PX_MAX_ARITY];
+  uint64_t can = h->cgoal[cell], cand = 0;
   int32_t n = t->ngoal < 64 ? t->ngoal : 64;
-  for (int32_t i = 0; i < n; ++i) {
-    if (can >> i & 1u) continue;
-    const goap__px_lit *l = &h->lits[t->goal0 + i];
-    ground(h, l, NULL, g);
-    int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
-    if (l->neg ? v : !v) return 0;
-  }
+  for (int32_t i = 0; i < n; ++i)
+    if (!(can >> i & 1u) && goal_false(h, i)) return 0;
   if (!h->rel) return 1;
+  /* the relaxed test below fails only for a positive literal whose predicate has no true atom
+   * now (r holds every predicate that has one): with none, it would pass */
+  for (int32_t i = 0; i < n; ++i) {
+    const goap__px_lit *l = &h->lits[t->goal0 + i];
+    if (!l->neg && l->pred >= 0 && h->pcount[l->pred] == 0) cand |= (uint64_t)1 << i;
+  }
+  if (!cand) return 1;
   /* relaxed: the predicates with a true atom now, then those the relevant actions the rest
    * of the agenda can reach add, once their positive preconditions' predicates are there */
   uint8_t *r = h->preach;
@@ -18117,8 +18139,8 @@ static int goal_reachable(const hp *h, int32_t cell) {
   }
   for (int32_t i = 0; i < n; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
-    if (l->neg || l->pred < 0 || r[l->pred]) continue;
-    return 0; /* false now (else its predicate would be in r), and nothing can add it */
+    if (!(cand >> i & 1u) || r[l->pred]) continue;
+    return 0; /* false now (no true atom of its predicate), and nothing can add it */
   }
   return 1;
 }
@@ -18389,6 +18411,7 @@ static void hp_free(hp *h) {
   goap__free(a, h->inpos, h->maxp);
   goap__free(a, h->rec, goap__hp_reach_bits(t) * sizeof *h->rec);
   goap__hp_join_free(h);
+  goap__free(a, h->gatom, 64 * sizeof *h->gatom);
 }
 
 static int hp_init(hp *h) {
@@ -18438,6 +18461,9 @@ static int hp_init(hp *h) {
   h->tobj0[t->ntypes] = (int32_t)k;
   h->two_orders = goap__hp_order_methods(h);
   if (h->st != GOAP_OK || !goap__hp_lift_lits(h) || !goap__hp_goal_reach(h)) return 0;
+  h->gatom = (int32_t *)goap__alloc(a, 64 * sizeof *h->gatom);
+  if (!h->gatom) return oom(h);
+  for (int i = 0; i < 64; ++i) h->gatom[i] = -1;
   /* the join's levels: the largest method's parameters and join literals, or the :htn's */
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m)
