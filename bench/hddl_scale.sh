@@ -28,7 +28,7 @@ gen="$root/bench/hddl_gen"
 # generator, track domain directory, sizes
 table="towers Towers 8 10 12 14 16 18 20
 blocksworld Blocksworld-GTOHP 10 20 40 80 160 320
-childsnack Childsnack 10 20 40 80 160 320
+childsnack Childsnack 10 20 40 80 160 320 640 1280
 transport Transport 5 10 20 40 80
 satellite Satellite-GTOHP 5 10 20 40 80 160
 logistics Logistics-Learned-ECAI-16 2 4 8 16 32 64

@@ -46,7 +46,7 @@
  *   static `is_atom` of src/pddl/parse.c renamed to is_atom__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `is_space` of src/pddl/validate.c renamed to is_space__pddl_validate in goap.c (clashes with src/pddl/sexp.c)
  *   static `is_var` of src/pddl/parse.c renamed to is_var__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
- *   static `join` of src/pddl/ground.c renamed to join__pddl_ground in goap.c (clashes with src/hddl/hddl_plan.c)
+ *   static `join` of src/pddl/ground.c renamed to join__pddl_ground in goap.c (clashes with src/hddl/hddl_join.c)
  *   static `lit_holds` of src/hddl/hddl_verify.c renamed to lit_holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
  *   static `mix` of src/runtime/replay.c renamed to mix__runtime_replay in goap.c (clashes with src/pddl/pddl_symmetry.c)
@@ -15806,6 +15806,7 @@ void goap__hseen_free(const goap_allocator *al, goap__hseen *s);
  * problems end in the first turns and every search gets its share early; twice that for the
  * best-first search with the RC heuristic (informed: half the time in turns). hddl_rc.c. */
 uint64_t goap__hp_slice(int k, int informed);
+#define HP_SLICE_MAX ((uint64_t)1 << 30) /* the longest turn of a search without dead ends */
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -15826,6 +15827,7 @@ typedef struct hp_frame {
   int32_t mi;          /* position in the task's method list, -1 before the first */
   size_t bind0, nbind, bnext; /* the current method's bindings in pool */
   size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
+  size_t lz;           /* 0, or the current method's lazy join state at 1 + its offset (hddl_join.c) */
 } hp_frame;
 
 typedef struct hp_level {
@@ -15909,6 +15911,10 @@ typedef struct hp {
                           levels) into a task b; a non-tail subtask that cannot come back to
                           its parent's task keeps its parent's depth */
   goap_status st;
+  struct goap__hj *hj; /* the lazy join's plans and states (hddl_join.c; NULL until needed) */
+  int eager;           /* every join eager (goap__hddl_solve_ex; the tests compare) */
+  int dead;            /* the depth-first search has backtracked (met a dead end) at least once */
+  int32_t *gatom;      /* per goal literal (the first 64): its atom once interned, else -1 */
 } hp;
 
 /* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
@@ -15929,14 +15935,33 @@ int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
 /* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
 int goap__hp_goal_reach(hp *h);
 
-/* hddl_plan.c, for the best-first search: the state and the join of hp. */
+/* hddl_plan.c, for the best-first search: the state of hp. */
 int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n); /* -1: no memory */
 int goap__hp_set_truth(hp *h, int32_t e, uint8_t v);                      /* 0: no memory */
 void goap__hp_undo_to(hp *h, size_t mark);
-/* Appends to h->pool every binding of method m's parameters (m < 0: the :htn's) extending b0
- * that passes its join literals, *count of them, in the depth-first search's order. 0 on a
- * budget or memory stop (h->st). */
+/* goap_hddl_solve; with eager, every join of the depth-first searches is made at once (the
+ * lazy join's reference: the same plans and steps). */
+goap_status goap__hddl_solve_ex(const goap_pddl_task *task, const goap_hddl_options *opt,
+                                goap_hddl_plan **out, goap_hddl_stats *stats, int eager);
+
+/* hddl_join.c: the join (its invariants there). Appends to h->pool every binding of method
+ * m's parameters (m < 0: the :htn's) extending b0 that passes its join literals, *count of
+ * them, in the depth-first search's order. 0 on a budget or memory stop (h->st). */
 int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
+/* The depth-first search's join for frame f (f->bind0 = h->pool.n): the bindings of method m
+ * (literals [l0, l0 + n), nbase own; np parameters of types at ptypes) in h->pool, f->nbind
+ * of them; when there are too many to make at once, the first only, and f->lz holds the
+ * state that makes the others (goap__hp_join_more). 0 on a stop (h->st). */
+int goap__hp_join_dfs(hp *h, hp_frame *f, int32_t m, int32_t l0, int32_t n, int32_t nbase,
+                      int np, int32_t ptypes, const int32_t *b0);
+/* A lazy frame's next binding in h->pool at f->bind0 (f->nbind 1, or 0 when none is left;
+ * f->bnext 0), made in the frame's state. 0 on a stop (h->st). */
+int goap__hp_join_more(hp *h, hp_frame *f);
+/* Releases frame f's lazy state (before its next method, or when it is popped); _reset: every
+ * frame's (a new round); _free: everything. */
+void goap__hp_join_drop(hp *h, hp_frame *f);
+void goap__hp_join_reset(hp *h);
+void goap__hp_join_free(hp *h);
 
 /* hddl_bfs.c: the best-first progression search (its invariants there). It uses its own hp
  * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
@@ -16697,6 +16722,709 @@ int goap__hb_turn(goap__hb *b, hp *h) {
 #undef HB_INF
 #undef HB_RC_PER_STEP
 
+/* ==== src/hddl/hddl_join.c ==== */
+/*
+ * hddl_join.c -- the HDDL planner's join: the bindings of a method's parameters (or the
+ * :htn's) that extend the ones its :task gives and pass its join literals (hddl_plan.h: x0,
+ * xn, xb; hddl_prep.c builds them), for the depth-first search (hddl_plan.c) and the
+ * best-first one (hddl_bfs.c).
+ *
+ * Invariants:
+ *  - The order of the bindings is one total order, whichever way they are made: by the atoms
+ *    the method's own positive literals match (interned ids, in literal order), then by the
+ *    objects (ids, in parameter order) of the parameters none of those literals binds. It is
+ *    the order of a nested enumeration of the own literals as written (each over its
+ *    candidate atoms in interning order) and then of those parameters over their types.
+ *  - The eager join (join) makes every binding at once into h->pool: its levels match first
+ *    the literal with the fewest unbound parameters (computed once per method, jord), lifted
+ *    literals may bind parameters from atoms, and the bindings are sorted back into the order
+ *    above when either happened (jkey holds the own literals' atoms per binding).
+ *  - The lazy join makes them one at a time, in the order above by construction: its levels
+ *    are the own positive literals as written, then the other unbound parameters over their
+ *    types; every literal (lifted ones, negative ones, '=') is checked as soon as its
+ *    arguments are bound (a positive one by a lookup), which only drops bindings that would
+ *    fail. Its plan (levels and checks) is made once per method (the :task always binds the
+ *    same parameters) and kept in hj->plan.
+ *  - The depth-first search (goap__hp_join_dfs) first runs the eager join with a budget of
+ *    HJ_EAGER_WORK candidates; beyond it (and never with h->eager) the frame gets a lazy state
+ *    in hj->st, a stack in frame order (frames are opened and closed last in, first out), and
+ *    the state is resumed in place (no copy) whenever the frame wants another binding. One
+ *    binding is kept ahead in h->pool, so a frame whose last binding has been taken is popped
+ *    exactly when the eager join would have let it be. Either way the search tries the same
+ *    bindings in the same order: the same plans, steps and rounds.
+ *  - A frame's state resumes in the state the frame was opened in (advance undoes to it
+ *    first); atoms interned since are false there and appended to the candidate lists, so
+ *    they are skipped.
+ *  - Budgets: every level entered and every candidate atom looked at is one unit of h->work
+ *    (max_work: GOAP_NODE_LIMIT); the time limit is checked every 65,536 units; pending
+ *    bindings of the eager join are capped at HP_MAX_POOL (GOAP_TOO_LARGE).
+ *  - Every table grows through the task's allocator; hj is released by goap__hp_join_free.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+/* #include "hddl_plan.h": inlined above */
+
+#define HJ_EAGER_WORK 4096u /* candidates the eager join may look at in the depth-first search */
+
+struct goap__hj {
+  int32_t *plan0;     /* per method + 1 (0: the :htn): its lazy plan's offset in plan, or -1 */
+  size_t nplan0;
+  goap__px_ivec plan; /* a plan: nlev, the levels' offsets [nlev], nchk0, chk0 [nchk0], then per
+                         level: code (>= 0 a literal, < 0 the parameter -(code + 1)), nchk,
+                         the literals it checks [nchk] */
+  goap__px_ivec st;   /* the lazy states of open frames, a stack: m, k (level to resume; -1:
+                         exhausted), np, per level (pos, lsel, b0, nb), b [np], bstk [np] */
+  goap__px_ivec cat;  /* the eager join's scratch: per literal, the level after which it is
+                         checked (-1: before the first; INT32_MAX: a level itself) */
+  goap__px_ivec plev; /* ... and per parameter, the level that binds it (-1: b0) */
+};
+
+#define HJ_HEAD 3 /* ints before a state's levels */
+
+static int hj_oom(hp *h) {
+  h->st = GOAP_OUT_OF_MEMORY;
+  return 0;
+}
+
+static int hj_over_time(hp *h) {
+  if (h->max_ms > 0 && (double)(goap__now_ns() - h->t0) / 1e6 >= h->max_ms) {
+    h->st = GOAP_TIME_LIMIT;
+    return 1;
+  }
+  return 0;
+}
+
+static int hj_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
+  return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
+}
+
+/* The literal's ground arguments under binding b into out; 0 when some is unbound. */
+static int hj_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *out) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
+  for (int i = 0; i < n; ++i) {
+    int32_t a = h->av.v[l->args + i];
+    out[i] = a >= 0 ? a : b[-a - 1];
+    if (out[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* A literal with all arguments bound (g) holds now. */
+static int hj_lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
+  int v;
+  if (l->pred == PX_EQ) {
+    v = g[0] == g[1];
+  } else {
+    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? !v : v;
+}
+
+/* Every literal l0 + i of [l0, l0 + n) with cat[i] == k (a check whose last parameter level
+ * k binds) holds under b. */
+static int checks_at(hp *h, int32_t l0, int32_t n, const int32_t *cat, int k, const int32_t *b) {
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = 0; i < n; ++i) {
+    if (cat[i] != k) continue;
+    const goap__px_lit *l = &h->lits[l0 + i];
+    hj_ground(h, l, b, g);
+    if (!hj_lit_holds(h, l, g)) return 0;
+  }
+  return 1;
+}
+
+/* The shortest list that holds every atom of positive literal l (not ground) matching binding
+ * b: the index list of one of its bound arguments, or all atoms of its predicate. *sel (when
+ * not NULL) names it for hj_list: -1 the predicate's list, else its index in by_arg. */
+static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const int32_t *b,
+                                       int32_t *sel) {
+  const goap__px_task_core *t = h->t;
+  const goap__px_ivec *best = &h->by_pred[l->pred];
+  const goap__px_ivec *ix = h->by_arg[l->pred];
+  if (sel) *sel = -1;
+  if (!ix) return best;
+  for (int i = 0; i < t->preds[l->pred].arity; ++i) {
+    int32_t a = h->av.v[l->args + i];
+    int32_t v = a >= 0 ? a : b[-a - 1];
+    if (v < 0) continue;
+    size_t k = (size_t)i * t->nobjects + (size_t)v;
+    if (ix[k].n < best->n) {
+      best = &ix[k];
+      if (sel) *sel = (int32_t)k;
+    }
+  }
+  return best;
+}
+
+static const goap__px_ivec *hj_list(const hp *h, int32_t pred, int32_t sel) {
+  return sel < 0 ? &h->by_pred[pred] : &h->by_arg[pred][sel];
+}
+
+/* Binding i of the join's output (np parameters at pool[at]) sorts before binding j: by the
+ * atoms its nk own literals matched (jkey, nk per binding, in literal order: the order their
+ * levels enumerate them in), then by the objects of the parameters free[] (ids; the order
+ * the type lists enumerate them in). */
+static int bind_before(const hp *h, size_t at, int np, int nk, const uint8_t *free, int32_t i,
+                       int32_t j) {
+  if (nk > 0) { /* no own literal: no key, and jkey may be unallocated (NULL) */
+    const int32_t *ki = h->jkey.v + (size_t)i * (size_t)nk, *kj = h->jkey.v + (size_t)j * (size_t)nk;
+    for (int q = 0; q < nk; ++q)
+      if (ki[q] != kj[q]) return ki[q] < kj[q];
+  }
+  const int32_t *x = h->pool.v + at + (size_t)i * (size_t)np, *y = h->pool.v + at + (size_t)j * (size_t)np;
+  for (int p = 0; p < np; ++p)
+    if (free[p] && x[p] != y[p]) return x[p] < y[p];
+  return 0;
+}
+
+/* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above);
+ * nothing to do when they are in order already. */
+static int sort_bindings(hp *h, size_t at, size_t cnt, int np, int nk, const uint8_t *free) {
+  size_t k = 1;
+  while (k < cnt && !bind_before(h, at, np, nk, free, (int32_t)k, (int32_t)(k - 1))) ++k;
+  if (k == cnt) return 1; /* already in order */
+  goap__px_ivec *ix = &h->jidx, *tmp = &h->jtmp;
+  ix->n = tmp->n = 0;
+  for (size_t i = 0; i < cnt; ++i)
+    if (!goap__px_ipush(h->a, ix, (int32_t)i) || !goap__px_ipush(h->a, tmp, 0)) return hj_oom(h);
+  for (size_t w = 1; w < cnt; w *= 2) {
+    for (size_t lo = 0; lo < cnt; lo += 2 * w) {
+      size_t mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
+      size_t a = lo, c = mid, o = lo;
+      while (a < mid && c < hi)
+        tmp->v[o++] = bind_before(h, at, np, nk, free, ix->v[c], ix->v[a]) ? ix->v[c++] : ix->v[a++];
+      while (a < mid) tmp->v[o++] = ix->v[a++];
+      while (c < hi) tmp->v[o++] = ix->v[c++];
+    }
+    goap__px_ivec sw = *ix;
+    *ix = *tmp;
+    *tmp = sw;
+  }
+  /* permute: copy the bindings out in order, then back */
+  tmp->n = 0;
+  for (size_t i = 0; i < cnt; ++i)
+    for (int p = 0; p < np; ++p)
+      if (!goap__px_ipush(h->a, tmp, h->pool.v[at + (size_t)ix->v[i] * (size_t)np + (size_t)p]))
+        return hj_oom(h);
+  memcpy(h->pool.v + at, tmp->v, cnt * (size_t)np * sizeof *tmp->v);
+  return 1;
+}
+
+/* h->hj, made on first use; 0 when out of memory (h->st). */
+static int hj_get(hp *h) {
+  if (h->hj) return 1;
+  const goap__px_task_core *t = h->t;
+  h->hj = (struct goap__hj *)goap__alloc(h->a, sizeof *h->hj);
+  if (!h->hj) return hj_oom(h);
+  memset(h->hj, 0, sizeof *h->hj);
+  h->hj->plan0 = (int32_t *)goap__alloc(h->a, (t->htn.nmethods + 1) * sizeof *h->hj->plan0);
+  if (!h->hj->plan0) return hj_oom(h);
+  h->hj->nplan0 = t->htn.nmethods + 1;
+  for (size_t i = 0; i < h->hj->nplan0; ++i) h->hj->plan0[i] = -1;
+  return 1;
+}
+
+/* Sets x->n to n (at least 1 allocated); 0 when out of memory (h->st). */
+static int hj_size(hp *h, goap__px_ivec *x, size_t n) {
+  if (!goap__grow(h->a, (void **)&x->v, &x->cap, n ? n : 1, sizeof *x->v)) return hj_oom(h);
+  x->n = n;
+  return 1;
+}
+
+/* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
+ * satisfies the literals [l0, l0 + n); *count gets their number, in this order: the positive
+ * literals of [l0, l0 + nbase) (the method's own) enumerate atoms in interning order, each
+ * parameter none of them binds then takes the objects of its type by id. The literals after
+ * nbase (lifted from subtasks, lift_lits) only drop bindings: their positive ones may bind
+ * such free parameters from atoms (much cheaper than trying every object), and the bindings
+ * are then sorted back into that order. The levels may match the literals in another order
+ * (the most bound first; method m's order, m >= 0, is kept in jord): the same bindings,
+ * sorted back too. 0 on a budget or memory stop (h->st); 2 (nothing appended, h->work past
+ * wcap) when the work went over wcap. */
+static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np, int32_t ptypes,
+                const int32_t *b0, size_t *count, uint64_t wcap) {
+  const goap__px_task_core *t = h->t;
+  int32_t *b = h->jb;
+  uint8_t *inpos = h->inpos; /* 1: bound by an own literal, 2: by a lifted one, 0: by its type */
+  memset(inpos, 0, h->maxp);
+  for (int i = 0; i < np; ++i) b[i] = b0[i];
+  *count = 0;
+  int nlev = 0, nown = 0, sorted = 0;
+  for (int32_t i = l0; i < l0 + n; ++i) {
+    const goap__px_lit *l = &h->lits[i];
+    if (l->neg || l->pred < 0) continue;
+    h->lev[nlev].own = i < l0 + nbase ? nlev : -1;
+    h->lev[nlev++].lit = i;
+    for (int k = 0; k < t->preds[l->pred].arity; ++k) {
+      int32_t a = h->av.v[l->args + k];
+      if (a >= 0 || inpos[-a - 1]) continue;
+      inpos[-a - 1] = i < l0 + nbase ? 1 : 2;
+      if (i >= l0 + nbase && b[-a - 1] < 0) sorted = 1;
+    }
+    if (i < l0 + nbase) nown = nlev;
+  }
+  /* Level order: greedily the literal with the fewest parameters still unbound, then one
+   * with a bound argument to index by, then an own literal (the sort below has less to do),
+   * then the smaller predicate, then literal order. Any
+   * order gives the same bindings; when it is not literal order, they are sorted back. A
+   * method's order is computed at its first join and kept (jord): its :task binds the same
+   * parameters every time. */
+  const int32_t *cached = m >= 0 && h->jord0[m] >= 0 ? h->jord.v + h->jord0[m] : NULL;
+  int32_t *bound = h->bstk; /* scratch until the enumeration below */
+  for (int p = 0; p < np; ++p) bound[p] = b[p] >= 0;
+  if (cached) {
+    sorted |= cached[0];
+    for (int k = 0; k < nlev; ++k) {
+      h->lev[k].lit = cached[1 + 2 * k];
+      h->lev[k].own = cached[2 + 2 * k];
+    }
+  }
+  for (int k = 0; k < nlev && !cached; ++k) {
+    int best = k;
+    uint64_t bs = UINT64_MAX;
+    for (int j = k; j < nlev; ++j) {
+      const goap__px_lit *l = &h->lits[h->lev[j].lit];
+      int ar = t->preds[l->pred].arity, u = 0, anchored = 0;
+      for (int q = 0; q < ar; ++q) {
+        int32_t a = h->av.v[l->args + q];
+        if (a >= 0 || bound[-a - 1]) {
+          anchored = 1;
+          continue;
+        }
+        int dup = 0; /* a parameter repeated in the literal counts once */
+        for (int r = 0; r < q; ++r) dup |= h->av.v[l->args + r] == a;
+        u += !dup;
+      }
+      uint64_t sc = (uint64_t)u << 40 | (uint64_t)(anchored && h->by_arg[l->pred] ? 0 : 1) << 39 |
+                    (uint64_t)(h->lev[j].own < 0) << 38 |
+                    (uint64_t)(h->by_pred[l->pred].n & 0x3fffffffffull);
+      if (sc < bs) {
+        bs = sc;
+        best = j;
+      }
+    }
+    if (best != k) {
+      hp_level keep = h->lev[best];
+      memmove(h->lev + k + 1, h->lev + k, (size_t)(best - k) * sizeof *h->lev);
+      h->lev[k] = keep;
+      sorted = 1;
+    }
+    const goap__px_lit *l = &h->lits[h->lev[k].lit];
+    for (int q = 0; q < t->preds[l->pred].arity; ++q)
+      if (h->av.v[l->args + q] < 0) bound[-h->av.v[l->args + q] - 1] = 1;
+  }
+  if (m >= 0 && !cached) {
+    h->jord0[m] = (int32_t)h->jord.n;
+    if (!goap__px_ipush(h->a, &h->jord, sorted)) return hj_oom(h);
+    for (int k = 0; k < nlev; ++k)
+      if (!goap__px_ipush(h->a, &h->jord, h->lev[k].lit) ||
+          !goap__px_ipush(h->a, &h->jord, h->lev[k].own))
+        return hj_oom(h);
+  }
+  for (int p = 0; p < np; ++p)
+    if (b[p] < 0 && !inpos[p]) {
+      h->lev[nlev].own = -1;
+      h->lev[nlev++].lit = -(p + 1);
+    }
+  /* each check (negative or '=') is tested once, at the level that binds its last parameter
+   * (cat): it holds at a deeper level exactly when it held there */
+  if (!hj_get(h) || !hj_size(h, &h->hj->cat, (size_t)n) || !hj_size(h, &h->hj->plev, (size_t)np))
+    return 0;
+  int32_t *cat = h->hj->cat.v, *plev = h->hj->plev.v;
+  for (int p = 0; p < np; ++p) plev[p] = b[p] >= 0 ? -1 : INT32_MAX;
+  for (int k = 0; k < nlev; ++k) {
+    int32_t c = h->lev[k].lit;
+    if (c < 0) {
+      if (plev[-c - 1] == INT32_MAX) plev[-c - 1] = k;
+      continue;
+    }
+    const goap__px_lit *l = &h->lits[c];
+    for (int q = 0; q < t->preds[l->pred].arity; ++q) {
+      int32_t a = h->av.v[l->args + q];
+      if (a < 0 && plev[-a - 1] == INT32_MAX) plev[-a - 1] = k;
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const goap__px_lit *l = &h->lits[l0 + i];
+    cat[i] = INT32_MAX;
+    if (!l->neg && l->pred >= 0) continue;
+    int ar = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
+    cat[i] = -1;
+    for (int q = 0; q < ar; ++q) {
+      int32_t a = h->av.v[l->args + q];
+      if (a < 0 && plev[-a - 1] > cat[i]) cat[i] = plev[-a - 1];
+    }
+  }
+  if (!checks_at(h, l0, n, cat, -1, b)) return 1;
+  size_t at = h->pool.n;
+  h->jkey.n = 0;
+  int k = 0;
+  h->lev[0].pos = 0;
+  h->lev[0].b0 = h->lev[0].nb = 0;
+  int32_t g[PX_MAX_ARITY];
+  while (k >= 0) {
+    if (k == nlev) { /* every check has been tested at its level */
+      {
+        if (h->pool.n + (size_t)np > HP_MAX_POOL) {
+          h->st = GOAP_TOO_LARGE;
+          return 0;
+        }
+        for (int p = 0; p < np; ++p)
+          if (!goap__px_ipush(h->a, &h->pool, b[p])) return hj_oom(h);
+        if (sorted) { /* the sort key: the atoms of the own literals, in literal order */
+          size_t k0 = h->jkey.n;
+          for (int q = 0; q < nown; ++q)
+            if (!goap__px_ipush(h->a, &h->jkey, 0)) return hj_oom(h);
+          for (int q = 0; q < nlev; ++q)
+            if (h->lev[q].own >= 0) h->jkey.v[k0 + (size_t)h->lev[q].own] = h->lev[q].atom;
+        }
+        ++*count;
+      }
+      --k;
+      continue;
+    }
+    hp_level *L = &h->lev[k];
+    for (int32_t i = 0; i < L->nb; ++i) b[h->bstk[L->b0 + i]] = -1;
+    L->nb = 0;
+    if (++h->work > h->max_work) {
+      h->st = GOAP_NODE_LIMIT;
+      return 0;
+    }
+    if (h->work > wcap) { /* too large for the eager join: the caller goes lazy */
+      h->pool.n = at;
+      *count = 0;
+      return 2;
+    }
+    if ((h->work & 0xffff) == 0 && hj_over_time(h)) return 0;
+    int found = 0;
+    if (L->lit < 0) {
+      int p = -L->lit - 1;
+      int32_t ty = t->args.v[ptypes + p];
+      size_t cnt = (size_t)(h->tobj0[ty + 1] - h->tobj0[ty]);
+      if (L->pos < cnt) {
+        b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
+        L->pos++;
+        h->bstk[L->b0] = p;
+        L->nb = 1;
+        found = 1;
+      }
+    } else {
+      const goap__px_lit *l = &h->lits[L->lit];
+      int ar = t->preds[l->pred].arity;
+      if (hj_ground(h, l, b, g)) {
+        if (L->pos == 0) {
+          L->pos = 1;
+          L->atom = goap__px_tset_find(&h->atoms, l->pred, g, ar);
+          found = L->atom >= 0 && h->truth[L->atom];
+        }
+      } else {
+        if (L->pos == 0) L->lst = candidates(h, l, b, NULL);
+        const goap__px_ivec *lst = L->lst;
+        while (!found && L->pos < lst->n) {
+          int32_t e = lst->v[L->pos++];
+          ++h->work; /* every candidate looked at counts */
+          if (!h->truth[e]) continue;
+          const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
+          int32_t nb = 0;
+          int ok = 1;
+          for (int i = 0; i < ar && ok; ++i) {
+            int32_t a = h->av.v[l->args + i];
+            if (a >= 0) {
+              ok = ea[i] == a;
+            } else if (b[-a - 1] >= 0) {
+              ok = ea[i] == b[-a - 1];
+            } else if (hj_is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
+              b[-a - 1] = ea[i];
+              h->bstk[L->b0 + nb++] = -a - 1;
+            } else {
+              ok = 0;
+            }
+          }
+          if (!ok) {
+            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
+            continue;
+          }
+          L->nb = nb;
+          L->atom = e;
+          found = 1;
+        }
+      }
+    }
+    if (!found) {
+      --k;
+      continue;
+    }
+    if (!checks_at(h, l0, n, cat, k, b)) continue; /* next candidate at this level */
+    ++k;
+    if (k < nlev) {
+      h->lev[k].pos = 0;
+      h->lev[k].b0 = h->lev[k - 1].b0 + h->lev[k - 1].nb;
+      h->lev[k].nb = 0;
+    }
+  }
+  if (!sorted || *count < 2) return 1;
+  for (int p = 0; p < np; ++p) inpos[p] = b0[p] < 0 && inpos[p] != 1; /* the free parameters */
+  return sort_bindings(h, at, *count, np, nown, inpos) ? 1 : 0;
+}
+
+/* ---- the lazy join -------------------------------------------------------------------- */
+
+/* The lazy plan of method m (-1: the :htn) for the parameters b0 binds (the same at every
+ * join of m): its offset in hj->plan, -1 on a memory failure. */
+static int32_t lazy_plan(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np,
+                         const int32_t *b0) {
+  struct goap__hj *j = h->hj;
+  if (j->plan0[m + 1] >= 0) return j->plan0[m + 1];
+  const goap__px_task_core *t = h->t;
+  int32_t *at = h->bstk; /* per parameter: the level that binds it (-1: b0) */
+  int nlev = 0;
+  for (int p = 0; p < np; ++p) at[p] = b0[p] >= 0 ? -1 : INT32_MAX;
+  goap__px_ivec *pl = &j->plan;
+  size_t base = pl->n;
+  /* the levels first, into lev (its lit field) */
+  for (int32_t i = l0; i < l0 + nbase; ++i) {
+    const goap__px_lit *l = &h->lits[i];
+    if (l->neg || l->pred < 0) continue;
+    for (int q = 0; q < t->preds[l->pred].arity; ++q) {
+      int32_t a = h->av.v[l->args + q];
+      if (a < 0 && at[-a - 1] == INT32_MAX) at[-a - 1] = nlev;
+    }
+    h->lev[nlev++].lit = i;
+  }
+  for (int p = 0; p < np; ++p)
+    if (at[p] == INT32_MAX) {
+      at[p] = nlev;
+      h->lev[nlev++].lit = -(p + 1);
+    }
+  /* nlev, the offsets (filled below), then chk0 and each level's checks */
+  if (!goap__px_ipush(h->a, pl, nlev)) return -1;
+  for (int k = 0; k < nlev; ++k)
+    if (!goap__px_ipush(h->a, pl, 0)) return -1;
+  for (int k = -1; k < nlev; ++k) {
+    if (k >= 0) {
+      pl->v[base + 1 + (size_t)k] = (int32_t)(pl->n - base);
+      if (!goap__px_ipush(h->a, pl, h->lev[k].lit)) return -1;
+    }
+    size_t cnt = pl->n;
+    if (!goap__px_ipush(h->a, pl, 0)) return -1;
+    for (int32_t i = l0; i < l0 + n; ++i) {
+      const goap__px_lit *l = &h->lits[i];
+      if (k >= 0 && h->lev[k].lit == i) continue; /* its own level matches it */
+      int ar = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity, last = -1;
+      for (int q = 0; q < ar; ++q) {
+        int32_t a = h->av.v[l->args + q];
+        if (a < 0 && at[-a - 1] > last) last = at[-a - 1];
+      }
+      if (last != k) continue;
+      if (!goap__px_ipush(h->a, pl, i)) return -1;
+      pl->v[cnt]++;
+    }
+  }
+  j->plan0[m + 1] = (int32_t)base;
+  return (int32_t)base;
+}
+
+/* The literals of check list c (count, then literal ids) hold under binding b. */
+static int lazy_checks(hp *h, const int32_t *c, const int32_t *b) {
+  int32_t g[PX_MAX_ARITY];
+  for (int32_t i = 1; i <= c[0]; ++i) {
+    const goap__px_lit *l = &h->lits[c[i]];
+    hj_ground(h, l, b, g);
+    if (!hj_lit_holds(h, l, g)) return 0;
+  }
+  return 1;
+}
+
+/* The next binding of the lazy state at hj->st[off], appended to h->pool: 1 with *got = 1,
+ * or *got = 0 when there is none left; 0 on a budget stop (h->st). */
+static int lazy_next(hp *h, size_t off, int *got) {
+  const goap__px_task_core *t = h->t;
+  int32_t *s = h->hj->st.v + off;
+  int32_t m = s[0];
+  const int32_t *pl = h->hj->plan.v + h->hj->plan0[m + 1];
+  int nlev = pl[0], np = s[2];
+  int32_t ptypes = m >= 0 ? t->htn.methods[m].ptypes : t->htn.top_ptypes;
+  int32_t *lv = s + HJ_HEAD, *b = lv + 4 * nlev, *bstk = b + np;
+  int k = s[1];
+  int32_t g[PX_MAX_ARITY];
+  *got = 0;
+  while (k >= 0) {
+    if (k == nlev) {
+      for (int p = 0; p < np; ++p)
+        if (!goap__px_ipush(h->a, &h->pool, b[p])) return hj_oom(h);
+      *got = 1;
+      s[1] = nlev - 1;
+      return 1;
+    }
+    int32_t *L = lv + 4 * k; /* pos, lsel, b0, nb */
+    for (int32_t i = 0; i < L[3]; ++i) b[bstk[L[2] + i]] = -1;
+    L[3] = 0;
+    if (++h->work > h->max_work) {
+      h->st = GOAP_NODE_LIMIT;
+      return 0;
+    }
+    if ((h->work & 0xffff) == 0 && hj_over_time(h)) return 0;
+    const int32_t *lp = pl + pl[1 + k];
+    int32_t code = lp[0];
+    int found = 0;
+    if (code < 0) {
+      int p = -code - 1;
+      int32_t ty = t->args.v[ptypes + p];
+      if (L[0] < h->tobj0[ty + 1] - h->tobj0[ty]) {
+        b[p] = h->tobjs[h->tobj0[ty] + L[0]];
+        L[0]++;
+        bstk[L[2]] = p;
+        L[3] = 1;
+        found = 1;
+      }
+    } else {
+      const goap__px_lit *l = &h->lits[code];
+      int ar = t->preds[l->pred].arity;
+      if (hj_ground(h, l, b, g)) {
+        if (L[0] == 0) {
+          L[0] = 1;
+          int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, ar);
+          found = e >= 0 && h->truth[e];
+        }
+      } else {
+        if (L[0] == 0) candidates(h, l, b, &L[1]);
+        const goap__px_ivec *lst = hj_list(h, l->pred, L[1]);
+        while (!found && (size_t)L[0] < lst->n) {
+          int32_t e = lst->v[L[0]++];
+          ++h->work;
+          if (!h->truth[e]) continue;
+          const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
+          int32_t nb = 0;
+          int ok = 1;
+          for (int i = 0; i < ar && ok; ++i) {
+            int32_t a = h->av.v[l->args + i];
+            if (a >= 0) {
+              ok = ea[i] == a;
+            } else if (b[-a - 1] >= 0) {
+              ok = ea[i] == b[-a - 1];
+            } else if (hj_is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
+              b[-a - 1] = ea[i];
+              bstk[L[2] + nb++] = -a - 1;
+            } else {
+              ok = 0;
+            }
+          }
+          if (!ok) {
+            for (int32_t q = 0; q < nb; ++q) b[bstk[L[2] + q]] = -1;
+            continue;
+          }
+          L[3] = nb;
+          found = 1;
+        }
+      }
+    }
+    if (!found) {
+      --k;
+      continue;
+    }
+    if (!lazy_checks(h, lp + 1, b)) continue; /* next candidate at this level */
+    ++k;
+    if (k < nlev) {
+      int32_t *N = lv + 4 * k;
+      N[0] = 0;
+      N[1] = -1;
+      N[2] = L[2] + L[3];
+      N[3] = 0;
+    }
+  }
+  s[1] = -1;
+  return 1;
+}
+
+/* ---- entry points (hddl_plan.h) ------------------------------------------------------- */
+
+int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count) {
+  const goap__px_task_core *t = h->t;
+  int np, ptypes;
+  int32_t l0, nl, nown;
+  if (m >= 0) {
+    np = t->htn.methods[m].nparams;
+    ptypes = t->htn.methods[m].ptypes;
+    l0 = h->x0[m];
+    nl = h->xn[m];
+    nown = h->xb[m];
+  } else {
+    np = t->htn.top_nparams;
+    ptypes = t->htn.top_ptypes;
+    l0 = 0;
+    nl = nown = 0;
+  }
+  return join(h, m, l0, nl, nown, np, ptypes, b0, count, UINT64_MAX) == 1;
+}
+
+int goap__hp_join_dfs(hp *h, hp_frame *f, int32_t m, int32_t l0, int32_t n, int32_t nbase,
+                      int np, int32_t ptypes, const int32_t *b0) {
+  f->lz = 0;
+  uint64_t wcap = h->eager || h->work > UINT64_MAX - HJ_EAGER_WORK ? UINT64_MAX
+                                                                  : h->work + HJ_EAGER_WORK;
+  int r = join(h, m, l0, n, nbase, np, ptypes, b0, &f->nbind, wcap);
+  if (r != 2) return r;
+  /* too large to make at once: a lazy state, one binding ahead */
+  if (!hj_get(h)) return 0;
+  int32_t p0 = lazy_plan(h, m, l0, n, nbase, np, b0);
+  if (p0 < 0) return hj_oom(h);
+  int nlev = h->hj->plan.v[p0];
+  goap__px_ivec *st = &h->hj->st;
+  size_t off = st->n;
+  size_t need = off + HJ_HEAD + 4 * (size_t)nlev + 2 * (size_t)np;
+  if (!goap__grow(h->a, (void **)&st->v, &st->cap, need, sizeof *st->v)) return hj_oom(h);
+  st->n = need;
+  int32_t *s = st->v + off;
+  s[0] = m;
+  s[2] = np;
+  int32_t *lv = s + HJ_HEAD, *b = lv + 4 * nlev;
+  lv[0] = lv[2] = lv[3] = 0; /* level 0 (when there is one): pos, b0, nb */
+  if (nlev > 0) lv[1] = -1;
+  for (int p = 0; p < np; ++p) b[p] = b0[p];
+  /* the literals bound from the start: when one fails there is no binding */
+  s[1] = lazy_checks(h, h->hj->plan.v + p0 + 1 + nlev, b) ? 0 : -1;
+  f->lz = off + 1;
+  int got;
+  if (!lazy_next(h, off, &got)) return 0;
+  f->nbind = (size_t)got;
+  return 1;
+}
+
+int goap__hp_join_more(hp *h, hp_frame *f) {
+  int got;
+  f->bnext = f->nbind = 0;
+  h->pool.n = f->bind0;
+  if (!lazy_next(h, f->lz - 1, &got)) return 0;
+  f->nbind = (size_t)got;
+  return 1;
+}
+
+void goap__hp_join_drop(hp *h, hp_frame *f) {
+  if (f->lz) h->hj->st.n = f->lz - 1;
+  f->lz = 0;
+}
+
+void goap__hp_join_reset(hp *h) {
+  if (h->hj) h->hj->st.n = 0;
+}
+
+void goap__hp_join_free(hp *h) {
+  struct goap__hj *j = h->hj;
+  if (!j) return;
+  goap__free(h->a, j->plan0, j->nplan0 * sizeof *j->plan0);
+  goap__px_ivec_free(h->a, &j->plan);
+  goap__px_ivec_free(h->a, &j->st);
+  goap__px_ivec_free(h->a, &j->cat);
+  goap__px_ivec_free(h->a, &j->plev);
+  goap__free(h->a, j, sizeof *j);
+  h->hj = NULL;
+}
+/* macros of src/hddl/hddl_join.c end here */
+#undef HJ_EAGER_WORK
+#undef HJ_HEAD
+
 /* ==== src/hddl/hddl_parse.c ==== */
 /*
  * hddl_parse.c -- the HDDL part of the front end: compound tasks (:task), methods (:method)
@@ -17432,287 +18160,6 @@ static int is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
-/* Every literal of [l0, l0 + n) that is a check (negative or '=') and fully bound holds. */
-static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
-  int32_t g[PX_MAX_ARITY];
-  for (int32_t i = l0; i < l0 + n; ++i) {
-    const goap__px_lit *l = &h->lits[i];
-    if (pre_only && l->kind != PX_LIT_PRE) continue;
-    if (!l->neg && l->pred >= 0) continue;
-    if (ground(h, l, b, g) && !lit_holds(h, l, g)) return 0;
-  }
-  return 1;
-}
-
-/* The shortest list that holds every atom of positive literal l (not ground) matching binding
- * b: the index list of one of its bound arguments, or all atoms of its predicate. */
-static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const int32_t *b) {
-  const goap__px_task_core *t = h->t;
-  const goap__px_ivec *best = &h->by_pred[l->pred];
-  const goap__px_ivec *ix = h->by_arg[l->pred];
-  if (!ix) return best;
-  for (int i = 0; i < t->preds[l->pred].arity; ++i) {
-    int32_t a = h->av.v[l->args + i];
-    int32_t v = a >= 0 ? a : b[-a - 1];
-    if (v < 0) continue;
-    const goap__px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
-    if (c->n < best->n) best = c;
-  }
-  return best;
-}
-
-/* Binding i of the join's output (np parameters at pool[at]) sorts before binding j: by the
- * atoms its nk own literals matched (jkey, nk per binding, in literal order: the order their
- * levels enumerate them in), then by the objects of the parameters free[] (ids; the order
- * the type lists enumerate them in). */
-static int bind_before(const hp *h, size_t at, int np, int nk, const uint8_t *free, int32_t i,
-                       int32_t j) {
-  if (nk > 0) { /* no own literal: no key, and jkey may be unallocated (NULL) */
-    const int32_t *ki = h->jkey.v + (size_t)i * (size_t)nk, *kj = h->jkey.v + (size_t)j * (size_t)nk;
-    for (int q = 0; q < nk; ++q)
-      if (ki[q] != kj[q]) return ki[q] < kj[q];
-  }
-  const int32_t *x = h->pool.v + at + (size_t)i * (size_t)np, *y = h->pool.v + at + (size_t)j * (size_t)np;
-  for (int p = 0; p < np; ++p)
-    if (free[p] && x[p] != y[p]) return x[p] < y[p];
-  return 0;
-}
-
-/* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above);
- * nothing to do when they are in order already. */
-static int sort_bindings(hp *h, size_t at, size_t cnt, int np, int nk, const uint8_t *free) {
-  size_t k = 1;
-  while (k < cnt && !bind_before(h, at, np, nk, free, (int32_t)k, (int32_t)(k - 1))) ++k;
-  if (k == cnt) return 1; /* already in order */
-  goap__px_ivec *ix = &h->jidx, *tmp = &h->jtmp;
-  ix->n = tmp->n = 0;
-  for (size_t i = 0; i < cnt; ++i)
-    if (!goap__px_ipush(h->a, ix, (int32_t)i) || !goap__px_ipush(h->a, tmp, 0)) return oom(h);
-  for (size_t w = 1; w < cnt; w *= 2) {
-    for (size_t lo = 0; lo < cnt; lo += 2 * w) {
-      size_t mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
-      size_t a = lo, c = mid, o = lo;
-      while (a < mid && c < hi)
-        tmp->v[o++] = bind_before(h, at, np, nk, free, ix->v[c], ix->v[a]) ? ix->v[c++] : ix->v[a++];
-      while (a < mid) tmp->v[o++] = ix->v[a++];
-      while (c < hi) tmp->v[o++] = ix->v[c++];
-    }
-    goap__px_ivec sw = *ix;
-    *ix = *tmp;
-    *tmp = sw;
-  }
-  /* permute: copy the bindings out in order, then back */
-  tmp->n = 0;
-  for (size_t i = 0; i < cnt; ++i)
-    for (int p = 0; p < np; ++p)
-      if (!goap__px_ipush(h->a, tmp, h->pool.v[at + (size_t)ix->v[i] * (size_t)np + (size_t)p]))
-        return oom(h);
-  memcpy(h->pool.v + at, tmp->v, cnt * (size_t)np * sizeof *tmp->v);
-  return 1;
-}
-
-/* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
- * satisfies the literals [l0, l0 + n) (only the PX_LIT_PRE ones when pre_only); *count gets
- * their number, in this order: the positive literals of [l0, l0 + nbase) (the method's own)
- * enumerate atoms in interning order, each parameter none of them binds then takes the objects
- * of its type by id. The literals after nbase (lifted from subtasks, lift_lits) only drop
- * bindings: their positive ones may bind such free parameters from atoms (much cheaper than
- * trying every object), and the bindings are then sorted back into that order. The levels
- * may match the literals in another order (the most bound first; method m's order, m >= 0,
- * is kept in jord): the same bindings, sorted back too. 0 on a budget or memory stop
- * (h->st). */
-static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int pre_only, int np,
-                int32_t ptypes, const int32_t *b0, size_t *count) {
-  const goap__px_task_core *t = h->t;
-  int32_t *b = h->jb;
-  uint8_t *inpos = h->inpos; /* 1: bound by an own literal, 2: by a lifted one, 0: by its type */
-  memset(inpos, 0, h->maxp);
-  for (int i = 0; i < np; ++i) b[i] = b0[i];
-  *count = 0;
-  int nlev = 0, nown = 0, sorted = 0;
-  for (int32_t i = l0; i < l0 + n; ++i) {
-    const goap__px_lit *l = &h->lits[i];
-    if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
-    h->lev[nlev].own = i < l0 + nbase ? nlev : -1;
-    h->lev[nlev++].lit = i;
-    for (int k = 0; k < t->preds[l->pred].arity; ++k) {
-      int32_t a = h->av.v[l->args + k];
-      if (a >= 0 || inpos[-a - 1]) continue;
-      inpos[-a - 1] = i < l0 + nbase ? 1 : 2;
-      if (i >= l0 + nbase && b[-a - 1] < 0) sorted = 1;
-    }
-    if (i < l0 + nbase) nown = nlev;
-  }
-  /* Level order: greedily the literal with the fewest parameters still unbound, then one
-   * with a bound argument to index by, then an own literal (the sort below has less to do),
-   * then the smaller predicate, then literal order. Any
-   * order gives the same bindings; when it is not literal order, they are sorted back. A
-   * method's order is computed at its first join and kept (jord): its :task binds the same
-   * parameters every time. */
-  const int32_t *cached = m >= 0 && h->jord0[m] >= 0 ? h->jord.v + h->jord0[m] : NULL;
-  int32_t *bound = h->bstk; /* scratch until the enumeration below */
-  for (int p = 0; p < np; ++p) bound[p] = b[p] >= 0;
-  if (cached) {
-    sorted |= cached[0];
-    for (int k = 0; k < nlev; ++k) {
-      h->lev[k].lit = cached[1 + 2 * k];
-      h->lev[k].own = cached[2 + 2 * k];
-    }
-  }
-  for (int k = 0; k < nlev && !cached; ++k) {
-    int best = k;
-    uint64_t bs = UINT64_MAX;
-    for (int j = k; j < nlev; ++j) {
-      const goap__px_lit *l = &h->lits[h->lev[j].lit];
-      int ar = t->preds[l->pred].arity, u = 0, anchored = 0;
-      for (int q = 0; q < ar; ++q) {
-        int32_t a = h->av.v[l->args + q];
-        if (a >= 0 || bound[-a - 1]) {
-          anchored = 1;
-          continue;
-        }
-        int dup = 0; /* a parameter repeated in the literal counts once */
-        for (int r = 0; r < q; ++r) dup |= h->av.v[l->args + r] == a;
-        u += !dup;
-      }
-      uint64_t sc = (uint64_t)u << 40 | (uint64_t)(anchored && h->by_arg[l->pred] ? 0 : 1) << 39 |
-                    (uint64_t)(h->lev[j].own < 0) << 38 |
-                    (uint64_t)(h->by_pred[l->pred].n & 0x3fffffffffull);
-      if (sc < bs) {
-        bs = sc;
-        best = j;
-      }
-    }
-    if (best != k) {
-      hp_level keep = h->lev[best];
-      memmove(h->lev + k + 1, h->lev + k, (size_t)(best - k) * sizeof *h->lev);
-      h->lev[k] = keep;
-      sorted = 1;
-    }
-    const goap__px_lit *l = &h->lits[h->lev[k].lit];
-    for (int q = 0; q < t->preds[l->pred].arity; ++q)
-      if (h->av.v[l->args + q] < 0) bound[-h->av.v[l->args + q] - 1] = 1;
-  }
-  if (m >= 0 && !cached) {
-    h->jord0[m] = (int32_t)h->jord.n;
-    if (!goap__px_ipush(h->a, &h->jord, sorted)) return oom(h);
-    for (int k = 0; k < nlev; ++k)
-      if (!goap__px_ipush(h->a, &h->jord, h->lev[k].lit) ||
-          !goap__px_ipush(h->a, &h->jord, h->lev[k].own))
-        return oom(h);
-  }
-  for (int p = 0; p < np; ++p)
-    if (b[p] < 0 && !inpos[p]) {
-      h->lev[nlev].own = -1;
-      h->lev[nlev++].lit = -(p + 1);
-    }
-  if (!checks_hold(h, l0, n, pre_only, b)) return 1;
-  size_t at = h->pool.n;
-  h->jkey.n = 0;
-  int k = 0;
-  h->lev[0].pos = 0;
-  h->lev[0].b0 = h->lev[0].nb = 0;
-  int32_t g[PX_MAX_ARITY];
-  while (k >= 0) {
-    if (k == nlev) {
-      if (checks_hold(h, l0, n, pre_only, b)) {
-        if (h->pool.n + (size_t)np > HP_MAX_POOL) {
-          h->st = GOAP_TOO_LARGE;
-          return 0;
-        }
-        for (int p = 0; p < np; ++p)
-          if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
-        if (sorted) { /* the sort key: the atoms of the own literals, in literal order */
-          size_t k0 = h->jkey.n;
-          for (int q = 0; q < nown; ++q)
-            if (!goap__px_ipush(h->a, &h->jkey, 0)) return oom(h);
-          for (int q = 0; q < nlev; ++q)
-            if (h->lev[q].own >= 0) h->jkey.v[k0 + (size_t)h->lev[q].own] = h->lev[q].atom;
-        }
-        ++*count;
-      }
-      --k;
-      continue;
-    }
-    hp_level *L = &h->lev[k];
-    for (int32_t i = 0; i < L->nb; ++i) b[h->bstk[L->b0 + i]] = -1;
-    L->nb = 0;
-    if (++h->work > h->max_work) {
-      h->st = GOAP_NODE_LIMIT;
-      return 0;
-    }
-    if ((h->work & 0xffff) == 0 && over_time(h)) return 0;
-    int found = 0;
-    if (L->lit < 0) {
-      int p = -L->lit - 1;
-      int32_t ty = t->args.v[ptypes + p];
-      size_t cnt = (size_t)(h->tobj0[ty + 1] - h->tobj0[ty]);
-      if (L->pos < cnt) {
-        b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
-        L->pos++;
-        h->bstk[L->b0] = p;
-        L->nb = 1;
-        found = 1;
-      }
-    } else {
-      const goap__px_lit *l = &h->lits[L->lit];
-      int ar = t->preds[l->pred].arity;
-      if (ground(h, l, b, g)) {
-        if (L->pos == 0) {
-          L->pos = 1;
-          L->atom = goap__px_tset_find(&h->atoms, l->pred, g, ar);
-          found = L->atom >= 0 && h->truth[L->atom];
-        }
-      } else {
-        if (L->pos == 0) L->lst = candidates(h, l, b);
-        const goap__px_ivec *lst = L->lst;
-        while (!found && L->pos < lst->n) {
-          int32_t e = lst->v[L->pos++];
-          ++h->work; /* every candidate looked at counts */
-          if (!h->truth[e]) continue;
-          const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
-          int32_t nb = 0;
-          int ok = 1;
-          for (int i = 0; i < ar && ok; ++i) {
-            int32_t a = h->av.v[l->args + i];
-            if (a >= 0) {
-              ok = ea[i] == a;
-            } else if (b[-a - 1] >= 0) {
-              ok = ea[i] == b[-a - 1];
-            } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
-              b[-a - 1] = ea[i];
-              h->bstk[L->b0 + nb++] = -a - 1;
-            } else {
-              ok = 0;
-            }
-          }
-          if (!ok) {
-            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
-            continue;
-          }
-          L->nb = nb;
-          L->atom = e;
-          found = 1;
-        }
-      }
-    }
-    if (!found) {
-      --k;
-      continue;
-    }
-    if (!checks_hold(h, l0, n, pre_only, b)) continue; /* next candidate at this level */
-    ++k;
-    if (k < nlev) {
-      h->lev[k].pos = 0;
-      h->lev[k].b0 = h->lev[k - 1].b0 + h->lev[k - 1].nb;
-      h->lev[k].nb = 0;
-    }
-  }
-  if (!sorted || *count < 2) return 1;
-  for (int p = 0; p < np; ++p) inpos[p] = b0[p] < 0 && inpos[p] != 1; /* the free parameters */
-  return sort_bindings(h, at, *count, np, nown, inpos);
-}
-
 /* ---- the search ----------------------------------------------------------------------- */
 
 /* The hash of the agenda from a new cell holding `node` before cell `next` (-1: none): the
@@ -17869,21 +18316,42 @@ static int goal_holds(hp *h) {
   return 1;
 }
 
+/* Goal literal i (of the first 64) is false now; its atom is looked up once it exists (atoms
+ * are never removed), then read directly. */
+static int goal_false(hp *h, int32_t i) {
+  const goap__px_lit *l = &h->lits[h->t->goal0 + i];
+  int32_t g[PX_MAX_ARITY];
+  int v;
+  if (l->pred == PX_EQ) {
+    ground(h, l, NULL, g);
+    v = g[0] == g[1];
+  } else {
+    int32_t e = h->gatom[i];
+    if (e < 0) {
+      ground(h, l, NULL, g);
+      e = h->gatom[i] = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    }
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? v : !v;
+}
+
 /* 0 when some goal literal (of the first 64) is false now and no task from agenda cell `cell`
  * on can make it true: no decomposition of the rest of the agenda reaches the goal. */
-static int goal_reachable(const hp *h, int32_t cell) {
+static int goal_reachable(hp *h, int32_t cell) {
   const goap__px_task_core *t = h->t;
-  uint64_t can = h->cgoal[cell];
-  int32_t g[PX_MAX_ARITY];
+  uint64_t can = h->cgoal[cell], cand = 0;
   int32_t n = t->ngoal < 64 ? t->ngoal : 64;
-  for (int32_t i = 0; i < n; ++i) {
-    if (can >> i & 1u) continue;
-    const goap__px_lit *l = &h->lits[t->goal0 + i];
-    ground(h, l, NULL, g);
-    int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
-    if (l->neg ? v : !v) return 0;
-  }
+  for (int32_t i = 0; i < n; ++i)
+    if (!(can >> i & 1u) && goal_false(h, i)) return 0;
   if (!h->rel) return 1;
+  /* the relaxed test below fails only for a positive literal whose predicate has no true atom
+   * now (r holds every predicate that has one): with none, it would pass */
+  for (int32_t i = 0; i < n; ++i) {
+    const goap__px_lit *l = &h->lits[t->goal0 + i];
+    if (!l->neg && l->pred >= 0 && h->pcount[l->pred] == 0) cand |= (uint64_t)1 << i;
+  }
+  if (!cand) return 1;
   /* relaxed: the predicates with a true atom now, then those the relevant actions the rest
    * of the agenda can reach add, once their positive preconditions' predicates are there */
   uint8_t *r = h->preach;
@@ -17908,8 +18376,8 @@ static int goal_reachable(const hp *h, int32_t cell) {
   }
   for (int32_t i = 0; i < n; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
-    if (l->neg || l->pred < 0 || r[l->pred]) continue;
-    return 0; /* false now (else its predicate would be in r), and nothing can add it */
+    if (!(cand >> i & 1u) || r[l->pred]) continue;
+    return 0; /* false now (no true atom of its predicate), and nothing can add it */
   }
   return 1;
 }
@@ -17928,6 +18396,7 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
   f->m_seq = h->seq.n;
   f->m_undo = h->undo.n;
   f->m_pool = h->pool.n;
+  f->lz = 0;
   return 1;
 }
 
@@ -17961,15 +18430,18 @@ static int advance(hp *h, int32_t *agenda) {
           return 0;
         }
         if ((h->steps & 0xff) == 0 && over_time(h)) return 0;
+        if (f->lz && f->bnext == f->nbind && !goap__hp_join_more(h, f)) return 0; /* one ahead */
         if (!expand(h, f, m, b, agenda)) return 0;
         if (f->bnext == f->nbind && f->mi == nm - 1) {
           /* no alternative left: backtracking would only restore the marks of the frame
            * below and pop this one, so it goes now (its bindings with it) */
+          goap__hp_join_drop(h, f);
           h->pool.n = f->m_pool;
           h->nframes--;
         }
         return 1;
       }
+      goap__hp_join_drop(h, f);
       if (++f->mi >= nm) break;
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
@@ -17991,10 +18463,11 @@ static int advance(hp *h, int32_t *agenda) {
       f->nbind = f->bnext = 0;
       int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
       int32_t nown = m >= 0 ? h->xb[m] : nl;
-      if (ok && !join(h, m, l0, nl, nown, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+      if (ok && !goap__hp_join_dfs(h, f, m, l0, nl, nown, nt.nparams, nt.ptypes, b)) return 0;
     }
     h->pool.n = f->m_pool;
     h->nframes--;
+    h->dead = 1; /* no method or binding left: backtracking */
   }
   return 0;
 }
@@ -18029,6 +18502,7 @@ static int round_search(hp *h, int resume) {
     h->nnodes = 0;
     h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
     h->nframes = 0;
+    goap__hp_join_reset(h);
     h->cut = 0;
     goap__hseen_clear(&h->seen);
     int32_t root = new_node(h, HP_ROOT, 0, -1);
@@ -18038,7 +18512,7 @@ static int round_search(hp *h, int resume) {
   /* both a new round and a paused one go on with the top frame's next alternative */
   if (!advance(h, &agenda)) return 0;
   for (;;) {
-    int ok = 1, seen;
+    int ok = 1, seen, opened = 0;
     if (agenda < 0) {
       if (goal_holds(h)) return 1;
       ok = 0;
@@ -18066,8 +18540,10 @@ static int round_search(hp *h, int resume) {
         n->hash = h->hash;
         if (!push_frame(h, agenda, node)) return 0;
         ok = 0;
+        opened = 1;
       }
     }
+    if (!ok && !opened) h->dead = 1; /* a failure, a pruned or cut task */
     if (!ok && !advance(h, &agenda)) return 0;
   }
 }
@@ -18112,11 +18588,6 @@ int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n) {
 }
 int goap__hp_set_truth(hp *h, int32_t e, uint8_t v) { return set_truth(h, e, v); }
 void goap__hp_undo_to(hp *h, size_t mark) { undo_to(h, mark); }
-int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count) {
-  hp_net nt = net_of(h->t, m);
-  int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
-  return join(h, m, l0, nl, m >= 0 ? h->xb[m] : nl, 0, nt.nparams, nt.ptypes, b0, count);
-}
 
 /* ---- setup and the result ------------------------------------------------------------- */
 
@@ -18176,6 +18647,8 @@ static void hp_free(hp *h) {
   goap__free(a, h->ub, h->maxp * sizeof *h->ub);
   goap__free(a, h->inpos, h->maxp);
   goap__free(a, h->rec, goap__hp_reach_bits(t) * sizeof *h->rec);
+  goap__hp_join_free(h);
+  goap__free(a, h->gatom, 64 * sizeof *h->gatom);
 }
 
 static int hp_init(hp *h) {
@@ -18225,6 +18698,9 @@ static int hp_init(hp *h) {
   h->tobj0[t->ntypes] = (int32_t)k;
   h->two_orders = goap__hp_order_methods(h);
   if (h->st != GOAP_OK || !goap__hp_lift_lits(h) || !goap__hp_goal_reach(h)) return 0;
+  h->gatom = (int32_t *)goap__alloc(a, 64 * sizeof *h->gatom);
+  if (!h->gatom) return oom(h);
+  for (int i = 0; i < 64; ++i) h->gatom[i] = -1;
   /* the join's levels: the largest method's parameters and join literals, or the :htn's */
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m)
@@ -18294,6 +18770,11 @@ static goap_hddl_plan *make_plan(hp *h) {
 
 goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options *opt,
                             goap_hddl_plan **out, goap_hddl_stats *stats) {
+  return goap__hddl_solve_ex(task, opt, out, stats, 0);
+}
+
+goap_status goap__hddl_solve_ex(const goap_pddl_task *task, const goap_hddl_options *opt,
+                                goap_hddl_plan **out, goap_hddl_stats *stats, int eager) {
   if (out) *out = NULL;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
@@ -18324,8 +18805,14 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].st = GOAP_OK;
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
+    hs[i].eager = eager;
   }
   int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0, nturn[3] = {0, 0, 0};
+  /* each search's turn: goap__hp_slice steps, times grow[which], which becomes 4 times larger
+   * after each turn of a depth-first search that has met no dead end yet (Towers: going
+   * straight to the plan, it would otherwise share every other turn with searches that cannot
+   * help), up to HP_SLICE_MAX steps */
+  uint64_t grow[3] = {1, 1, 1};
   goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
@@ -18368,6 +18855,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
     uint64_t slice = goap__hp_slice(nturn[which]++, which == 2 && goap__hb_heuristic(hb) == GOAP_HDDL_H_RC);
+    slice = slice > HP_SLICE_MAX / grow[which] ? HP_SLICE_MAX : slice * grow[which];
     h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - slice ? h->steps + slice : UINT64_MAX;
     found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
     if (!h->sliced) {
@@ -18376,6 +18864,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
       k = 0;
       continue;
     }
+    if (which != 2 && !h->dead && slice < HP_SLICE_MAX) grow[which] *= 4;
     k = (k + 1) % nturns;
   }
   hp *h = &hs[which];

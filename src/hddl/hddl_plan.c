@@ -203,287 +203,6 @@ static int is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
-/* Every literal of [l0, l0 + n) that is a check (negative or '=') and fully bound holds. */
-static int checks_hold(hp *h, int32_t l0, int32_t n, int pre_only, const int32_t *b) {
-  int32_t g[PX_MAX_ARITY];
-  for (int32_t i = l0; i < l0 + n; ++i) {
-    const goap__px_lit *l = &h->lits[i];
-    if (pre_only && l->kind != PX_LIT_PRE) continue;
-    if (!l->neg && l->pred >= 0) continue;
-    if (ground(h, l, b, g) && !lit_holds(h, l, g)) return 0;
-  }
-  return 1;
-}
-
-/* The shortest list that holds every atom of positive literal l (not ground) matching binding
- * b: the index list of one of its bound arguments, or all atoms of its predicate. */
-static const goap__px_ivec *candidates(const hp *h, const goap__px_lit *l, const int32_t *b) {
-  const goap__px_task_core *t = h->t;
-  const goap__px_ivec *best = &h->by_pred[l->pred];
-  const goap__px_ivec *ix = h->by_arg[l->pred];
-  if (!ix) return best;
-  for (int i = 0; i < t->preds[l->pred].arity; ++i) {
-    int32_t a = h->av.v[l->args + i];
-    int32_t v = a >= 0 ? a : b[-a - 1];
-    if (v < 0) continue;
-    const goap__px_ivec *c = &ix[(size_t)i * t->nobjects + (size_t)v];
-    if (c->n < best->n) best = c;
-  }
-  return best;
-}
-
-/* Binding i of the join's output (np parameters at pool[at]) sorts before binding j: by the
- * atoms its nk own literals matched (jkey, nk per binding, in literal order: the order their
- * levels enumerate them in), then by the objects of the parameters free[] (ids; the order
- * the type lists enumerate them in). */
-static int bind_before(const hp *h, size_t at, int np, int nk, const uint8_t *free, int32_t i,
-                       int32_t j) {
-  if (nk > 0) { /* no own literal: no key, and jkey may be unallocated (NULL) */
-    const int32_t *ki = h->jkey.v + (size_t)i * (size_t)nk, *kj = h->jkey.v + (size_t)j * (size_t)nk;
-    for (int q = 0; q < nk; ++q)
-      if (ki[q] != kj[q]) return ki[q] < kj[q];
-  }
-  const int32_t *x = h->pool.v + at + (size_t)i * (size_t)np, *y = h->pool.v + at + (size_t)j * (size_t)np;
-  for (int p = 0; p < np; ++p)
-    if (free[p] && x[p] != y[p]) return x[p] < y[p];
-  return 0;
-}
-
-/* Stable merge sort of the join's cnt bindings at pool[at] into enumeration order (above);
- * nothing to do when they are in order already. */
-static int sort_bindings(hp *h, size_t at, size_t cnt, int np, int nk, const uint8_t *free) {
-  size_t k = 1;
-  while (k < cnt && !bind_before(h, at, np, nk, free, (int32_t)k, (int32_t)(k - 1))) ++k;
-  if (k == cnt) return 1; /* already in order */
-  goap__px_ivec *ix = &h->jidx, *tmp = &h->jtmp;
-  ix->n = tmp->n = 0;
-  for (size_t i = 0; i < cnt; ++i)
-    if (!goap__px_ipush(h->a, ix, (int32_t)i) || !goap__px_ipush(h->a, tmp, 0)) return oom(h);
-  for (size_t w = 1; w < cnt; w *= 2) {
-    for (size_t lo = 0; lo < cnt; lo += 2 * w) {
-      size_t mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
-      size_t a = lo, c = mid, o = lo;
-      while (a < mid && c < hi)
-        tmp->v[o++] = bind_before(h, at, np, nk, free, ix->v[c], ix->v[a]) ? ix->v[c++] : ix->v[a++];
-      while (a < mid) tmp->v[o++] = ix->v[a++];
-      while (c < hi) tmp->v[o++] = ix->v[c++];
-    }
-    goap__px_ivec sw = *ix;
-    *ix = *tmp;
-    *tmp = sw;
-  }
-  /* permute: copy the bindings out in order, then back */
-  tmp->n = 0;
-  for (size_t i = 0; i < cnt; ++i)
-    for (int p = 0; p < np; ++p)
-      if (!goap__px_ipush(h->a, tmp, h->pool.v[at + (size_t)ix->v[i] * (size_t)np + (size_t)p]))
-        return oom(h);
-  memcpy(h->pool.v + at, tmp->v, cnt * (size_t)np * sizeof *tmp->v);
-  return 1;
-}
-
-/* Appends to pool every binding of np parameters (types at ptypes in args) extending b0 that
- * satisfies the literals [l0, l0 + n) (only the PX_LIT_PRE ones when pre_only); *count gets
- * their number, in this order: the positive literals of [l0, l0 + nbase) (the method's own)
- * enumerate atoms in interning order, each parameter none of them binds then takes the objects
- * of its type by id. The literals after nbase (lifted from subtasks, lift_lits) only drop
- * bindings: their positive ones may bind such free parameters from atoms (much cheaper than
- * trying every object), and the bindings are then sorted back into that order. The levels
- * may match the literals in another order (the most bound first; method m's order, m >= 0,
- * is kept in jord): the same bindings, sorted back too. 0 on a budget or memory stop
- * (h->st). */
-static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int pre_only, int np,
-                int32_t ptypes, const int32_t *b0, size_t *count) {
-  const goap__px_task_core *t = h->t;
-  int32_t *b = h->jb;
-  uint8_t *inpos = h->inpos; /* 1: bound by an own literal, 2: by a lifted one, 0: by its type */
-  memset(inpos, 0, h->maxp);
-  for (int i = 0; i < np; ++i) b[i] = b0[i];
-  *count = 0;
-  int nlev = 0, nown = 0, sorted = 0;
-  for (int32_t i = l0; i < l0 + n; ++i) {
-    const goap__px_lit *l = &h->lits[i];
-    if ((pre_only && l->kind != PX_LIT_PRE) || l->neg || l->pred < 0) continue;
-    h->lev[nlev].own = i < l0 + nbase ? nlev : -1;
-    h->lev[nlev++].lit = i;
-    for (int k = 0; k < t->preds[l->pred].arity; ++k) {
-      int32_t a = h->av.v[l->args + k];
-      if (a >= 0 || inpos[-a - 1]) continue;
-      inpos[-a - 1] = i < l0 + nbase ? 1 : 2;
-      if (i >= l0 + nbase && b[-a - 1] < 0) sorted = 1;
-    }
-    if (i < l0 + nbase) nown = nlev;
-  }
-  /* Level order: greedily the literal with the fewest parameters still unbound, then one
-   * with a bound argument to index by, then an own literal (the sort below has less to do),
-   * then the smaller predicate, then literal order. Any
-   * order gives the same bindings; when it is not literal order, they are sorted back. A
-   * method's order is computed at its first join and kept (jord): its :task binds the same
-   * parameters every time. */
-  const int32_t *cached = m >= 0 && h->jord0[m] >= 0 ? h->jord.v + h->jord0[m] : NULL;
-  int32_t *bound = h->bstk; /* scratch until the enumeration below */
-  for (int p = 0; p < np; ++p) bound[p] = b[p] >= 0;
-  if (cached) {
-    sorted |= cached[0];
-    for (int k = 0; k < nlev; ++k) {
-      h->lev[k].lit = cached[1 + 2 * k];
-      h->lev[k].own = cached[2 + 2 * k];
-    }
-  }
-  for (int k = 0; k < nlev && !cached; ++k) {
-    int best = k;
-    uint64_t bs = UINT64_MAX;
-    for (int j = k; j < nlev; ++j) {
-      const goap__px_lit *l = &h->lits[h->lev[j].lit];
-      int ar = t->preds[l->pred].arity, u = 0, anchored = 0;
-      for (int q = 0; q < ar; ++q) {
-        int32_t a = h->av.v[l->args + q];
-        if (a >= 0 || bound[-a - 1]) {
-          anchored = 1;
-          continue;
-        }
-        int dup = 0; /* a parameter repeated in the literal counts once */
-        for (int r = 0; r < q; ++r) dup |= h->av.v[l->args + r] == a;
-        u += !dup;
-      }
-      uint64_t sc = (uint64_t)u << 40 | (uint64_t)(anchored && h->by_arg[l->pred] ? 0 : 1) << 39 |
-                    (uint64_t)(h->lev[j].own < 0) << 38 |
-                    (uint64_t)(h->by_pred[l->pred].n & 0x3fffffffffull);
-      if (sc < bs) {
-        bs = sc;
-        best = j;
-      }
-    }
-    if (best != k) {
-      hp_level keep = h->lev[best];
-      memmove(h->lev + k + 1, h->lev + k, (size_t)(best - k) * sizeof *h->lev);
-      h->lev[k] = keep;
-      sorted = 1;
-    }
-    const goap__px_lit *l = &h->lits[h->lev[k].lit];
-    for (int q = 0; q < t->preds[l->pred].arity; ++q)
-      if (h->av.v[l->args + q] < 0) bound[-h->av.v[l->args + q] - 1] = 1;
-  }
-  if (m >= 0 && !cached) {
-    h->jord0[m] = (int32_t)h->jord.n;
-    if (!goap__px_ipush(h->a, &h->jord, sorted)) return oom(h);
-    for (int k = 0; k < nlev; ++k)
-      if (!goap__px_ipush(h->a, &h->jord, h->lev[k].lit) ||
-          !goap__px_ipush(h->a, &h->jord, h->lev[k].own))
-        return oom(h);
-  }
-  for (int p = 0; p < np; ++p)
-    if (b[p] < 0 && !inpos[p]) {
-      h->lev[nlev].own = -1;
-      h->lev[nlev++].lit = -(p + 1);
-    }
-  if (!checks_hold(h, l0, n, pre_only, b)) return 1;
-  size_t at = h->pool.n;
-  h->jkey.n = 0;
-  int k = 0;
-  h->lev[0].pos = 0;
-  h->lev[0].b0 = h->lev[0].nb = 0;
-  int32_t g[PX_MAX_ARITY];
-  while (k >= 0) {
-    if (k == nlev) {
-      if (checks_hold(h, l0, n, pre_only, b)) {
-        if (h->pool.n + (size_t)np > HP_MAX_POOL) {
-          h->st = GOAP_TOO_LARGE;
-          return 0;
-        }
-        for (int p = 0; p < np; ++p)
-          if (!goap__px_ipush(h->a, &h->pool, b[p])) return oom(h);
-        if (sorted) { /* the sort key: the atoms of the own literals, in literal order */
-          size_t k0 = h->jkey.n;
-          for (int q = 0; q < nown; ++q)
-            if (!goap__px_ipush(h->a, &h->jkey, 0)) return oom(h);
-          for (int q = 0; q < nlev; ++q)
-            if (h->lev[q].own >= 0) h->jkey.v[k0 + (size_t)h->lev[q].own] = h->lev[q].atom;
-        }
-        ++*count;
-      }
-      --k;
-      continue;
-    }
-    hp_level *L = &h->lev[k];
-    for (int32_t i = 0; i < L->nb; ++i) b[h->bstk[L->b0 + i]] = -1;
-    L->nb = 0;
-    if (++h->work > h->max_work) {
-      h->st = GOAP_NODE_LIMIT;
-      return 0;
-    }
-    if ((h->work & 0xffff) == 0 && over_time(h)) return 0;
-    int found = 0;
-    if (L->lit < 0) {
-      int p = -L->lit - 1;
-      int32_t ty = t->args.v[ptypes + p];
-      size_t cnt = (size_t)(h->tobj0[ty + 1] - h->tobj0[ty]);
-      if (L->pos < cnt) {
-        b[p] = h->tobjs[(size_t)h->tobj0[ty] + L->pos];
-        L->pos++;
-        h->bstk[L->b0] = p;
-        L->nb = 1;
-        found = 1;
-      }
-    } else {
-      const goap__px_lit *l = &h->lits[L->lit];
-      int ar = t->preds[l->pred].arity;
-      if (ground(h, l, b, g)) {
-        if (L->pos == 0) {
-          L->pos = 1;
-          L->atom = goap__px_tset_find(&h->atoms, l->pred, g, ar);
-          found = L->atom >= 0 && h->truth[L->atom];
-        }
-      } else {
-        if (L->pos == 0) L->lst = candidates(h, l, b);
-        const goap__px_ivec *lst = L->lst;
-        while (!found && L->pos < lst->n) {
-          int32_t e = lst->v[L->pos++];
-          ++h->work; /* every candidate looked at counts */
-          if (!h->truth[e]) continue;
-          const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
-          int32_t nb = 0;
-          int ok = 1;
-          for (int i = 0; i < ar && ok; ++i) {
-            int32_t a = h->av.v[l->args + i];
-            if (a >= 0) {
-              ok = ea[i] == a;
-            } else if (b[-a - 1] >= 0) {
-              ok = ea[i] == b[-a - 1];
-            } else if (is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
-              b[-a - 1] = ea[i];
-              h->bstk[L->b0 + nb++] = -a - 1;
-            } else {
-              ok = 0;
-            }
-          }
-          if (!ok) {
-            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
-            continue;
-          }
-          L->nb = nb;
-          L->atom = e;
-          found = 1;
-        }
-      }
-    }
-    if (!found) {
-      --k;
-      continue;
-    }
-    if (!checks_hold(h, l0, n, pre_only, b)) continue; /* next candidate at this level */
-    ++k;
-    if (k < nlev) {
-      h->lev[k].pos = 0;
-      h->lev[k].b0 = h->lev[k - 1].b0 + h->lev[k - 1].nb;
-      h->lev[k].nb = 0;
-    }
-  }
-  if (!sorted || *count < 2) return 1;
-  for (int p = 0; p < np; ++p) inpos[p] = b0[p] < 0 && inpos[p] != 1; /* the free parameters */
-  return sort_bindings(h, at, *count, np, nown, inpos);
-}
-
 /* ---- the search ----------------------------------------------------------------------- */
 
 /* The hash of the agenda from a new cell holding `node` before cell `next` (-1: none): the
@@ -640,21 +359,42 @@ static int goal_holds(hp *h) {
   return 1;
 }
 
+/* Goal literal i (of the first 64) is false now; its atom is looked up once it exists (atoms
+ * are never removed), then read directly. */
+static int goal_false(hp *h, int32_t i) {
+  const goap__px_lit *l = &h->lits[h->t->goal0 + i];
+  int32_t g[PX_MAX_ARITY];
+  int v;
+  if (l->pred == PX_EQ) {
+    ground(h, l, NULL, g);
+    v = g[0] == g[1];
+  } else {
+    int32_t e = h->gatom[i];
+    if (e < 0) {
+      ground(h, l, NULL, g);
+      e = h->gatom[i] = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    }
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? v : !v;
+}
+
 /* 0 when some goal literal (of the first 64) is false now and no task from agenda cell `cell`
  * on can make it true: no decomposition of the rest of the agenda reaches the goal. */
-static int goal_reachable(const hp *h, int32_t cell) {
+static int goal_reachable(hp *h, int32_t cell) {
   const goap__px_task_core *t = h->t;
-  uint64_t can = h->cgoal[cell];
-  int32_t g[PX_MAX_ARITY];
+  uint64_t can = h->cgoal[cell], cand = 0;
   int32_t n = t->ngoal < 64 ? t->ngoal : 64;
-  for (int32_t i = 0; i < n; ++i) {
-    if (can >> i & 1u) continue;
-    const goap__px_lit *l = &h->lits[t->goal0 + i];
-    ground(h, l, NULL, g);
-    int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
-    if (l->neg ? v : !v) return 0;
-  }
+  for (int32_t i = 0; i < n; ++i)
+    if (!(can >> i & 1u) && goal_false(h, i)) return 0;
   if (!h->rel) return 1;
+  /* the relaxed test below fails only for a positive literal whose predicate has no true atom
+   * now (r holds every predicate that has one): with none, it would pass */
+  for (int32_t i = 0; i < n; ++i) {
+    const goap__px_lit *l = &h->lits[t->goal0 + i];
+    if (!l->neg && l->pred >= 0 && h->pcount[l->pred] == 0) cand |= (uint64_t)1 << i;
+  }
+  if (!cand) return 1;
   /* relaxed: the predicates with a true atom now, then those the relevant actions the rest
    * of the agenda can reach add, once their positive preconditions' predicates are there */
   uint8_t *r = h->preach;
@@ -679,8 +419,8 @@ static int goal_reachable(const hp *h, int32_t cell) {
   }
   for (int32_t i = 0; i < n; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
-    if (l->neg || l->pred < 0 || r[l->pred]) continue;
-    return 0; /* false now (else its predicate would be in r), and nothing can add it */
+    if (!(cand >> i & 1u) || r[l->pred]) continue;
+    return 0; /* false now (no true atom of its predicate), and nothing can add it */
   }
   return 1;
 }
@@ -699,6 +439,7 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
   f->m_seq = h->seq.n;
   f->m_undo = h->undo.n;
   f->m_pool = h->pool.n;
+  f->lz = 0;
   return 1;
 }
 
@@ -732,15 +473,18 @@ static int advance(hp *h, int32_t *agenda) {
           return 0;
         }
         if ((h->steps & 0xff) == 0 && over_time(h)) return 0;
+        if (f->lz && f->bnext == f->nbind && !goap__hp_join_more(h, f)) return 0; /* one ahead */
         if (!expand(h, f, m, b, agenda)) return 0;
         if (f->bnext == f->nbind && f->mi == nm - 1) {
           /* no alternative left: backtracking would only restore the marks of the frame
            * below and pop this one, so it goes now (its bindings with it) */
+          goap__hp_join_drop(h, f);
           h->pool.n = f->m_pool;
           h->nframes--;
         }
         return 1;
       }
+      goap__hp_join_drop(h, f);
       if (++f->mi >= nm) break;
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
@@ -762,10 +506,11 @@ static int advance(hp *h, int32_t *agenda) {
       f->nbind = f->bnext = 0;
       int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
       int32_t nown = m >= 0 ? h->xb[m] : nl;
-      if (ok && !join(h, m, l0, nl, nown, 0, nt.nparams, nt.ptypes, b, &f->nbind)) return 0;
+      if (ok && !goap__hp_join_dfs(h, f, m, l0, nl, nown, nt.nparams, nt.ptypes, b)) return 0;
     }
     h->pool.n = f->m_pool;
     h->nframes--;
+    h->dead = 1; /* no method or binding left: backtracking */
   }
   return 0;
 }
@@ -800,6 +545,7 @@ static int round_search(hp *h, int resume) {
     h->nnodes = 0;
     h->gargs.n = h->cells.n = h->seq.n = h->pool.n = 0;
     h->nframes = 0;
+    goap__hp_join_reset(h);
     h->cut = 0;
     goap__hseen_clear(&h->seen);
     int32_t root = new_node(h, HP_ROOT, 0, -1);
@@ -809,7 +555,7 @@ static int round_search(hp *h, int resume) {
   /* both a new round and a paused one go on with the top frame's next alternative */
   if (!advance(h, &agenda)) return 0;
   for (;;) {
-    int ok = 1, seen;
+    int ok = 1, seen, opened = 0;
     if (agenda < 0) {
       if (goal_holds(h)) return 1;
       ok = 0;
@@ -837,8 +583,10 @@ static int round_search(hp *h, int resume) {
         n->hash = h->hash;
         if (!push_frame(h, agenda, node)) return 0;
         ok = 0;
+        opened = 1;
       }
     }
+    if (!ok && !opened) h->dead = 1; /* a failure, a pruned or cut task */
     if (!ok && !advance(h, &agenda)) return 0;
   }
 }
@@ -883,11 +631,6 @@ int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n) {
 }
 int goap__hp_set_truth(hp *h, int32_t e, uint8_t v) { return set_truth(h, e, v); }
 void goap__hp_undo_to(hp *h, size_t mark) { undo_to(h, mark); }
-int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count) {
-  hp_net nt = net_of(h->t, m);
-  int32_t l0 = m >= 0 ? h->x0[m] : nt.lit0, nl = m >= 0 ? h->xn[m] : nt.nlits;
-  return join(h, m, l0, nl, m >= 0 ? h->xb[m] : nl, 0, nt.nparams, nt.ptypes, b0, count);
-}
 
 /* ---- setup and the result ------------------------------------------------------------- */
 
@@ -947,6 +690,8 @@ static void hp_free(hp *h) {
   goap__free(a, h->ub, h->maxp * sizeof *h->ub);
   goap__free(a, h->inpos, h->maxp);
   goap__free(a, h->rec, goap__hp_reach_bits(t) * sizeof *h->rec);
+  goap__hp_join_free(h);
+  goap__free(a, h->gatom, 64 * sizeof *h->gatom);
 }
 
 static int hp_init(hp *h) {
@@ -996,6 +741,9 @@ static int hp_init(hp *h) {
   h->tobj0[t->ntypes] = (int32_t)k;
   h->two_orders = goap__hp_order_methods(h);
   if (h->st != GOAP_OK || !goap__hp_lift_lits(h) || !goap__hp_goal_reach(h)) return 0;
+  h->gatom = (int32_t *)goap__alloc(a, 64 * sizeof *h->gatom);
+  if (!h->gatom) return oom(h);
+  for (int i = 0; i < 64; ++i) h->gatom[i] = -1;
   /* the join's levels: the largest method's parameters and join literals, or the :htn's */
   h->nlev_max = (size_t)t->htn.top_nparams;
   for (size_t m = 0; m < t->htn.nmethods; ++m)
@@ -1065,6 +813,11 @@ static goap_hddl_plan *make_plan(hp *h) {
 
 goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options *opt,
                             goap_hddl_plan **out, goap_hddl_stats *stats) {
+  return goap__hddl_solve_ex(task, opt, out, stats, 0);
+}
+
+goap_status goap__hddl_solve_ex(const goap_pddl_task *task, const goap_hddl_options *opt,
+                                goap_hddl_plan **out, goap_hddl_stats *stats, int eager) {
   if (out) *out = NULL;
   if (stats) memset(stats, 0, sizeof *stats);
   if (!task || !out || !goap_hddl_is_htn(task)) return GOAP_INVALID_ARGUMENT;
@@ -1095,8 +848,14 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     hs[i].st = GOAP_OK;
     hs[i].bound = 1;
     hs[i].slice_end = UINT64_MAX;
+    hs[i].eager = eager;
   }
   int nsearch = 0, found = 0, which = 0, turns[3], nturns = 0, nturn[3] = {0, 0, 0};
+  /* each search's turn: goap__hp_slice steps, times grow[which], which becomes 4 times larger
+   * after each turn of a depth-first search that has met no dead end yet (Towers: going
+   * straight to the plan, it would otherwise share every other turn with searches that cannot
+   * help), up to HP_SLICE_MAX steps */
+  uint64_t grow[3] = {1, 1, 1};
   goap_status st0 = GOAP_OK;
   uint64_t *rec = NULL;
   int free_nest = 0;
@@ -1139,6 +898,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
     h->max_steps = h->steps + (max_steps > used ? max_steps - used : 0);
     h->max_work = h->work + (max_work > wused ? max_work - wused : 0);
     uint64_t slice = goap__hp_slice(nturn[which]++, which == 2 && goap__hb_heuristic(hb) == GOAP_HDDL_H_RC);
+    slice = slice > HP_SLICE_MAX / grow[which] ? HP_SLICE_MAX : slice * grow[which];
     h->slice_end = nturns >= 2 && h->steps < UINT64_MAX - slice ? h->steps + slice : UINT64_MAX;
     found = which == 2 ? goap__hb_turn(hb, h) : run_turn(h, max_depth);
     if (!h->sliced) {
@@ -1147,6 +907,7 @@ goap_status goap_hddl_solve(const goap_pddl_task *task, const goap_hddl_options 
       k = 0;
       continue;
     }
+    if (which != 2 && !h->dead && slice < HP_SLICE_MAX) grow[which] *= 4;
     k = (k + 1) % nturns;
   }
   hp *h = &hs[which];

@@ -21,6 +21,7 @@
  * problems end in the first turns and every search gets its share early; twice that for the
  * best-first search with the RC heuristic (informed: half the time in turns). hddl_rc.c. */
 uint64_t goap__hp_slice(int k, int informed);
+#define HP_SLICE_MAX ((uint64_t)1 << 30) /* the longest turn of a search without dead ends */
 #define HP_MAX_SEEN ((size_t)1 << 24) /* situations remembered per round (256 MB at most) */
 
 typedef struct hp_node {
@@ -41,6 +42,7 @@ typedef struct hp_frame {
   int32_t mi;          /* position in the task's method list, -1 before the first */
   size_t bind0, nbind, bnext; /* the current method's bindings in pool */
   size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
+  size_t lz;           /* 0, or the current method's lazy join state at 1 + its offset (hddl_join.c) */
 } hp_frame;
 
 typedef struct hp_level {
@@ -124,6 +126,10 @@ typedef struct hp {
                           levels) into a task b; a non-tail subtask that cannot come back to
                           its parent's task keeps its parent's depth */
   goap_status st;
+  struct goap__hj *hj; /* the lazy join's plans and states (hddl_join.c; NULL until needed) */
+  int eager;           /* every join eager (goap__hddl_solve_ex; the tests compare) */
+  int dead;            /* the depth-first search has backtracked (met a dead end) at least once */
+  int32_t *gatom;      /* per goal literal (the first 64): its atom once interned, else -1 */
 } hp;
 
 /* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
@@ -144,14 +150,33 @@ int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest);
 /* The goal-reachability tables (tgoal; rel, trel, pcount, preach), when there is a goal. */
 int goap__hp_goal_reach(hp *h);
 
-/* hddl_plan.c, for the best-first search: the state and the join of hp. */
+/* hddl_plan.c, for the best-first search: the state of hp. */
 int32_t goap__hp_intern(hp *h, int32_t pred, const int32_t *args, int n); /* -1: no memory */
 int goap__hp_set_truth(hp *h, int32_t e, uint8_t v);                      /* 0: no memory */
 void goap__hp_undo_to(hp *h, size_t mark);
-/* Appends to h->pool every binding of method m's parameters (m < 0: the :htn's) extending b0
- * that passes its join literals, *count of them, in the depth-first search's order. 0 on a
- * budget or memory stop (h->st). */
+/* goap_hddl_solve; with eager, every join of the depth-first searches is made at once (the
+ * lazy join's reference: the same plans and steps). */
+goap_status goap__hddl_solve_ex(const goap_pddl_task *task, const goap_hddl_options *opt,
+                                goap_hddl_plan **out, goap_hddl_stats *stats, int eager);
+
+/* hddl_join.c: the join (its invariants there). Appends to h->pool every binding of method
+ * m's parameters (m < 0: the :htn's) extending b0 that passes its join literals, *count of
+ * them, in the depth-first search's order. 0 on a budget or memory stop (h->st). */
 int goap__hp_join(hp *h, int32_t m, const int32_t *b0, size_t *count);
+/* The depth-first search's join for frame f (f->bind0 = h->pool.n): the bindings of method m
+ * (literals [l0, l0 + n), nbase own; np parameters of types at ptypes) in h->pool, f->nbind
+ * of them; when there are too many to make at once, the first only, and f->lz holds the
+ * state that makes the others (goap__hp_join_more). 0 on a stop (h->st). */
+int goap__hp_join_dfs(hp *h, hp_frame *f, int32_t m, int32_t l0, int32_t n, int32_t nbase,
+                      int np, int32_t ptypes, const int32_t *b0);
+/* A lazy frame's next binding in h->pool at f->bind0 (f->nbind 1, or 0 when none is left;
+ * f->bnext 0), made in the frame's state. 0 on a stop (h->st). */
+int goap__hp_join_more(hp *h, hp_frame *f);
+/* Releases frame f's lazy state (before its next method, or when it is popped); _reset: every
+ * frame's (a new round); _free: everything. */
+void goap__hp_join_drop(hp *h, hp_frame *f);
+void goap__hp_join_reset(hp *h);
+void goap__hp_join_free(hp *h);
 
 /* hddl_bfs.c: the best-first progression search (its invariants there). It uses its own hp
  * (state, join scratch, budgets) and never the depth-first search's agenda or frames. */
