@@ -257,7 +257,7 @@ void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i) {
 void goap__gserial_new(goap_planner *p) {
   if (++p->serial_last == 0) {
     p->serial_last = 1;
-    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
+    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = p->gslots[i].mg.serial = 0;
     p->gslot_current = -1;
     p->succ.serial = 0;
     p->fan_serial = 0;
