@@ -11,6 +11,7 @@
 #include <goap/goap.h>
 
 #include "alloc_hook.h"
+#include "core/goal_cache.h"
 #include "core/planner.h"
 #include "test.h"
 

@@ -758,13 +758,10 @@ int goap__micro_plan(goap_planner *p, goap_status *st);
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start);
 
-/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
+/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants); the
+ * per-request helpers (slot use, load, the address hint) are inline in goal_cache.h */
 goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
 void goap__gcache_free(goap_planner *p);
-/* Points the planner's per-request arrays at slot i. */
-void goap__gslot_use(goap_planner *p, int i);
-/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
-void goap__gslot_load(goap_planner *p, const goap__gslot *g);
 /* The planner's numbers of the selection just made into slot g. */
 void goap__gslot_save(const goap_planner *p, goap__gslot *g);
 /* Slot g holds at least nw goal conditions (allocates when the goal is the longest yet). */
@@ -772,11 +769,6 @@ goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
 uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
 /* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
-/* The slot holding the request's key when the slot last found for its want array's address
- * holds it (compared by content), else -1: a lookup without the key's hash. */
-int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags);
-/* Remembers slot i as the one for the request's want array's address. */
-void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i);
 /* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
 void goap__gserial_new(goap_planner *p);
 

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "planner.h"
+#include "goal_cache.h"
 
 #define F_EVAL 1u
 #define F_USABLE 2u

@@ -68,7 +68,7 @@ goap_status goap__planner_finish_micro(goap_planner *p, goap_result *res) {
     for (int i = len - 1; i >= 0; --i) c += p->acost[plan[i]]; /* as from the end node */
     res->cost = c;
   } else {
-    if (len > 0) memcpy(res->plan, p->small_search.micro_plan, (size_t)len * sizeof *res->plan);
+    for (int i = 0; i < len; ++i) res->plan[i] = p->small_search.micro_plan[i];
     res->cost = len > 0 ? p->small_search.micro_cost : 0.0;
   }
   p->stats.time_us = (double)p->elapsed_ns / 1000.0;
