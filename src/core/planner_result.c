@@ -71,7 +71,7 @@ goap_status goap__planner_finish_micro(goap_planner *p, goap_result *res) {
     for (int i = 0; i < len; ++i) res->plan[i] = p->small_search.micro_plan[i];
     res->cost = len > 0 ? p->small_search.micro_cost : 0.0;
   }
-  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  p->stats.time_us = p->elapsed_ns ? (double)p->elapsed_ns / 1000.0 : 0.0;
   res->stats = p->stats;
   res->status = st;
   return st;
