@@ -12,8 +12,8 @@
  *    needed (GOAP_BUFFER_TOO_SMALL, or the partial plan's status).
  *  - The partial plan ends at the stored node of the lowest h, then the deepest, then the
  *    first stored; lazy A*'s unevaluated nodes (a lower bound only) are not ranked.
- *  - A request the micro search planned whole (small_search.c) has its plan there, not in
- *    the nodes: the same plan, cost (summed in the same order) and status.
+ *  - A request the micro search planned whole (small_search.c) has its plan and cost there,
+ *    not in the nodes: the same plan, cost (the same sum, from the start) and status.
  */
 #include <math.h>
 #include <string.h>
