@@ -2103,14 +2103,23 @@ size_t goap_error_format(const goap_error *diag, char *buf, size_t cap) {
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
  *  - gslot_map, indexed by a key hash's low bits, names the slot found last with such a hash: a
  *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
- *    gslot_hint, indexed by bits of the request's want array's address, names the slot found
- *    last for a request with its goal there: a hint checked by content (every part of the key
- *    compared, not the hash), which spares hashing the key when the caller keeps its goal
- *    arrays (as a game keeps one per goal); the key is never the address.
+ *    gslot_hint (goal_cache.h), indexed by bits of the request's want array's address, names
+ *    the slot found last for a request with its goal there: a hint checked by content (every
+ *    part of the key compared, not the hash), which spares hashing the key when the caller
+ *    keeps its goal arrays (as a game keeps one per goal); the key is never the address.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
 #include <string.h>
+
+/* ---- begin src/core/goal_cache.h ---- */
+/*
+ * goal_cache.h -- the goal cache's per-request helpers, inline (goal_cache.c has the rest and
+ * the cache's invariants): a request whose goal is cached reaches its slot through these on
+ * every call, so they cost no call.
+ */
+#ifndef GOAP_CORE_GOAL_CACHE_H
+#define GOAP_CORE_GOAL_CACHE_H
 
 /* ---- begin src/core/planner.h ---- */
 /*
@@ -2345,6 +2354,17 @@ typedef struct goap__smallgoal {
                                 the micro search holds: the next is not tried there */
 } goap__smallgoal;
 
+/* The micro search's form of a goal whose small form has tab (small_search.c, micro search):
+ * the unmet-condition bits by nibble value, kept with its goal-cache slot, built once per
+ * selection and heuristic (serial 0: none; goap__gserial_new clears it when serials wrap). */
+typedef struct goap__microgoal {
+  uint32_t serial;           /* goal_serial it was built for (0: none) */
+  int heur;                  /* ... with this heuristic */
+  uint16_t dead;             /* bit k: htab[k] is INFINITY (a dead end) */
+  uint64_t out;              /* goal bits outside the nibbles (no action changes them) */
+  uint8_t un[4][16];         /* un[j][v]: the conditions unmet in nibble j when it is v */
+} goap__microgoal;
+
 /* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
  * selection. The arrays are carved from one block made at planner creation (want, goal_ft and
  * goal_best hold GSLOT_WANT conditions there and move to their own allocation, want_own, when
@@ -2376,6 +2396,7 @@ typedef struct goap__gslot {
   uint64_t *small_aff;
   uint64_t *small_tab;       /* small_nib * 32 (NULL when small_nib is 0) */
   goap__smallgoal sg;        /* small_search.c */
+  goap__microgoal mg;        /* small_search.c, the micro search */
 } goap__gslot;
 
 /* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
@@ -2412,6 +2433,7 @@ typedef struct goap__small {
   int micro_done;            /* the last request was planned whole by the micro search: */
   int micro_len;             /* its plan's length and actions (for goap__planner_finish) */
   int32_t micro_plan[GOAP__MICRO_N];
+  double micro_cost;         /* its cost, summed from the start */
   int micro_fell;            /* ... was tried by it and rerun by the small search */
   int micro_watch;           /* ... skipped it (g->micro_big): the small search sets that again */
   uint32_t micro_cap;        /* tests: the micro search's node cap (0: its own; else at most
@@ -2814,6 +2836,7 @@ goap_status goap__planner_start(goap_planner *p);
 /* planner_result.c: goap_plan_finish's work once the search is done (the plan, its cost, the
  * best partial plan on a budget stop). */
 goap_status goap__planner_finish(goap_planner *p, goap_result *res);
+goap_status goap__planner_finish_micro(goap_planner *p, goap_result *res);
 /* planner.c, for those two: offer() inserts candidate state c (in the tentative slot or
  * elsewhere) reached from parent by action at cost g; useful_all() fills the useful-action
  * bitset that follows state s; step_cost() is action a's cost in state s with positional
@@ -2859,13 +2882,10 @@ int goap__micro_plan(goap_planner *p, goap_status *st);
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start);
 
-/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
+/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants); the
+ * per-request helpers (slot use, load, the address hint) are inline in goal_cache.h */
 goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
 void goap__gcache_free(goap_planner *p);
-/* Points the planner's per-request arrays at slot i. */
-void goap__gslot_use(goap_planner *p, int i);
-/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
-void goap__gslot_load(goap_planner *p, const goap__gslot *g);
 /* The planner's numbers of the selection just made into slot g. */
 void goap__gslot_save(const goap_planner *p, goap__gslot *g);
 /* Slot g holds at least nw goal conditions (allocates when the goal is the longest yet). */
@@ -2873,11 +2893,6 @@ goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
 uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
 /* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
-/* The slot holding the request's key when the slot last found for its want array's address
- * holds it (compared by content), else -1: a lookup without the key's hash. */
-int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags);
-/* Remembers slot i as the one for the request's want array's address. */
-void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i);
 /* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
 void goap__gserial_new(goap_planner *p);
 
@@ -2935,6 +2950,76 @@ double goap__lmcut_eval(goap_planner *p, const goap_word *s);
 #endif /* GOAP_CORE_PLANNER_H */
 /* ---- end src/core/planner.h ---- */
 
+/* Points the planner's per-request arrays at slot i. */
+static inline void goap__gslot_use(goap_planner *p, int i) {
+  goap__gslot *g = &p->gslots[i];
+  p->want = g->want;
+  p->goal_ft = g->goal_ft;
+  p->goal_best = g->goal_best;
+  p->goal_mask = g->goal_mask;
+  p->goal_val = g->goal_val;
+  p->active = g->active;
+  p->act2idx = g->act2idx;
+  p->acost = g->acost;
+  p->aflag = g->aflag;
+  p->var_best = g->var_best;
+  p->small_q = g->small_q;
+  p->small_aff = g->small_aff;
+  p->small_tab = g->small_tab;
+}
+
+/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
+static inline void goap__gslot_load(goap_planner *p, const goap__gslot *g) {
+  p->nwant = g->nwant;
+  p->goal_never = g->goal_never;
+  p->nactive = g->nactive;
+  p->max_achieve = g->max_achieve;
+  p->max_eff_active = g->max_eff_active;
+  p->small = g->small;
+  p->cmin = g->cmin;
+  p->gc_scale = g->gc_scale;
+  p->req_costs = g->req_costs;
+  p->goal_serial = g->serial;
+  if (g->fan_ok) {
+    p->fanout = g->fanout;
+    p->fan_serial = g->serial;
+  }
+}
+
+/* The index of gslot_hint for a want array's address (its bits above the alignment). */
+static inline unsigned goap__gslot_hint_of(const goap_cond *want) {
+  uint64_t a = (uint64_t)(uintptr_t)want;
+  return (unsigned)((a >> 4) ^ (a >> 10)) & 63u;
+}
+
+/* The slot holding the request's key when the slot last found for its want array's address
+ * holds it (compared by content: every part of the key, not the hash), else -1. */
+static inline int goap__gslot_hinted(const goap_planner *p, const goap_request *req,
+                                     unsigned flags) {
+  unsigned k = goap__gslot_hint_of(req->want);
+  int i = p->gslot_hint[k];
+  if (p->gslot_hint_want[k] != req->want || i >= p->ngslots) return -1;
+  const goap__gslot *g = &p->gslots[i];
+  int n = req->want_count, costs = req->costs != NULL;
+  if (!g->serial || g->nwant != n || g->flags != flags || g->req_costs != costs ||
+      (costs && g->cost_stamp != p->cost_stamp))
+    return -1;
+  const goap_cond *a = g->want, *b = req->want;
+  for (int j = 0; j < n; ++j)
+    if (a[j].var != b[j].var || a[j].op != b[j].op || a[j].value != b[j].value) return -1;
+  return i;
+}
+
+/* Remembers slot i as the one for the request's want array's address. */
+static inline void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i) {
+  unsigned k = goap__gslot_hint_of(req->want);
+  p->gslot_hint_want[k] = req->want;
+  p->gslot_hint[k] = (uint8_t)i;
+}
+
+#endif
+/* ---- end src/core/goal_cache.h ---- */
+
 #define GSLOT_WANT 8         /* conditions each slot holds without an allocation of its own */
 #define GSLOT_MAX 256
 #define GSLOT_BUDGET 65536   /* default: slots whose arrays take about this many bytes, */
@@ -2974,42 +3059,6 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
     if (!p->small_nib) g->small_tab = NULL;
   }
   return off;
-}
-
-/* Points the planner's per-request arrays at slot i. */
-void goap__gslot_use(goap_planner *p, int i) {
-  goap__gslot *g = &p->gslots[i];
-  p->want = g->want;
-  p->goal_ft = g->goal_ft;
-  p->goal_best = g->goal_best;
-  p->goal_mask = g->goal_mask;
-  p->goal_val = g->goal_val;
-  p->active = g->active;
-  p->act2idx = g->act2idx;
-  p->acost = g->acost;
-  p->aflag = g->aflag;
-  p->var_best = g->var_best;
-  p->small_q = g->small_q;
-  p->small_aff = g->small_aff;
-  p->small_tab = g->small_tab;
-}
-
-/* The numbers of slot g's selection into the planner (its arrays: gslot_use). */
-void goap__gslot_load(goap_planner *p, const goap__gslot *g) {
-  p->nwant = g->nwant;
-  p->goal_never = g->goal_never;
-  p->nactive = g->nactive;
-  p->max_achieve = g->max_achieve;
-  p->max_eff_active = g->max_eff_active;
-  p->small = g->small;
-  p->cmin = g->cmin;
-  p->gc_scale = g->gc_scale;
-  p->req_costs = g->req_costs;
-  p->goal_serial = g->serial;
-  if (g->fan_ok) {
-    p->fanout = g->fanout;
-    p->fan_serial = g->serial;
-  }
 }
 
 /* The planner's numbers of the selection just made into slot g. */
@@ -3137,31 +3186,12 @@ int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, u
   return -1;
 }
 
-static unsigned hint_of(const goap_cond *want) {
-  uint64_t a = (uint64_t)(uintptr_t)want * 0x9e3779b97f4a7c15ull;
-  a = (a ^ (a >> 29)) * 0x9e3779b97f4a7c15ull;
-  return (unsigned)(a >> 58);
-}
-
-int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags) {
-  unsigned k = hint_of(req->want);
-  int i = p->gslot_hint[k];
-  if (p->gslot_hint_want[k] != req->want || i >= p->ngslots) return -1;
-  return gslot_is(p, i, req, flags, 0, 0) ? i : -1;
-}
-
-void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i) {
-  unsigned k = hint_of(req->want);
-  p->gslot_hint_want[k] = req->want;
-  p->gslot_hint[k] = (uint8_t)i;
-}
-
 /* A new serial for the selection about to be made; when the serials wrap, every slot and
  * every structure built for a serial is forgotten. */
 void goap__gserial_new(goap_planner *p) {
   if (++p->serial_last == 0) {
     p->serial_last = 1;
-    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
+    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = p->gslots[i].mg.serial = 0;
     p->gslot_current = -1;
     p->succ.serial = 0;
     p->fan_serial = 0;
@@ -5713,6 +5743,7 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
   p->elapsed_ns = clock_ns(on) - t0;
   (void)st;
+  if (p->small_search.micro_done) return goap__planner_finish_micro(p, res);
   return goap__planner_finish(p, res);
 }
 
@@ -6196,7 +6227,7 @@ goap_status goap__planner_grow(goap_planner *p, void **ptr, size_t *cap, size_t 
 #include <math.h>
 #include <string.h>
 
-/* #include "planner.h": inlined above */
+/* #include "goal_cache.h": inlined above */
 
 #define F_EVAL 1u
 #define F_USABLE 2u
@@ -6473,18 +6504,22 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
   if (req->flags & ~GOAP__REQUEST_KNOWN) return GOAP_INVALID_ARGUMENT; /* a bit no version knows */
-  if ((req->flags & GOAP_REQUEST_UNTIMED) &&
-      (req->max_ms > 0.0 || (req->flags & GOAP_REQUEST_TIMED)))
-    return GOAP_INVALID_ARGUMENT;
-  if (req->flags & GOAP_REQUEST_PREFERRED) {
-    if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
+  /* the flags with conditions (none set: one test) */
+  if (req->flags & (GOAP_REQUEST_UNTIMED | GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY |
+                    GOAP_REQUEST_NO_CALLBACKS)) {
+    if ((req->flags & GOAP_REQUEST_UNTIMED) &&
+        (req->max_ms > 0.0 || (req->flags & GOAP_REQUEST_TIMED)))
       return GOAP_INVALID_ARGUMENT;
-    if (req->heuristic != GOAP_H_FF) return GOAP_INVALID_ARGUMENT;
+    if (req->flags & GOAP_REQUEST_PREFERRED) {
+      if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
+        return GOAP_INVALID_ARGUMENT;
+      if (req->heuristic != GOAP_H_FF) return GOAP_INVALID_ARGUMENT;
+    }
+    /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
+    if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
+      return GOAP_INVALID_ARGUMENT;
+    if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
   }
-  /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
-  if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
-    return GOAP_INVALID_ARGUMENT;
-  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
   /* positional costs price full states: not regression nodes, not canonical states */
   if (scost_req(d, req->flags) && (req->search == GOAP_SEARCH_BACKWARD || req->symmetry))
     return GOAP_INVALID_ARGUMENT;
@@ -6531,7 +6566,9 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   }
   if (req->start) {
     /* bits outside every field are ignored (and cleared so that states compare equal) */
-    for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
+    if (p->W == 1) p->start[0] = req->start[0] & d->used[0];
+    else
+      for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
   }
   else memcpy(p->start, d->defaults, p->W * sizeof *p->start);
   p->search = req->search;
@@ -6682,8 +6719,8 @@ goap_status goap_plan_validate(const goap_domain *d, const goap_word *start,
  *    needed (GOAP_BUFFER_TOO_SMALL, or the partial plan's status).
  *  - The partial plan ends at the stored node of the lowest h, then the deepest, then the
  *    first stored; lazy A*'s unevaluated nodes (a lower bound only) are not ranked.
- *  - A request the micro search planned whole (small_search.c) has its plan there, not in
- *    the nodes: the same plan, cost (summed in the same order) and status.
+ *  - A request the micro search planned whole (small_search.c) has its plan and cost there,
+ *    not in the nodes: the same plan, cost (the same sum, from the start) and status.
  */
 #include <math.h>
 #include <string.h>
@@ -6725,25 +6762,23 @@ static uint32_t find_best(const goap_planner *p) {
 }
 
 /* The result of a request the micro search planned whole (small_search.c): as below, from
- * its plan (never partial: it stops at no budget). */
-static goap_status finish_micro(goap_planner *p, goap_result *res) {
+ * its plan and cost (never partial: it stops at no budget). goap_plan calls it directly. */
+goap_status goap__planner_finish_micro(goap_planner *p, goap_result *res) {
   goap_status st = p->final;
-  const int32_t *plan = p->small_search.micro_plan;
   int len = st == GOAP_OK ? p->small_search.micro_len : 0;
-  double c = 0.0;
   res->partial = 0;
   res->plan_length = len;
   if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+    const int32_t *plan = p->small_search.micro_plan;
+    double c = 0.0;
     st = GOAP_BUFFER_TOO_SMALL;
     for (int i = len - 1; i >= 0; --i) c += p->acost[plan[i]]; /* as from the end node */
+    res->cost = c;
   } else {
-    for (int i = 0; i < len; ++i) {
-      res->plan[i] = plan[i];
-      c += p->acost[plan[i]];
-    }
+    for (int i = 0; i < len; ++i) res->plan[i] = p->small_search.micro_plan[i];
+    res->cost = len > 0 ? p->small_search.micro_cost : 0.0;
   }
-  res->cost = c;
-  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  p->stats.time_us = p->elapsed_ns ? (double)p->elapsed_ns / 1000.0 : 0.0;
   res->stats = p->stats;
   res->status = st;
   return st;
@@ -6774,7 +6809,7 @@ static double plan_cost(goap_planner *p, int32_t *plan, int len, uint32_t end) {
 }
 
 goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
-  if (p->small_search.micro_done) return finish_micro(p, res);
+  if (p->small_search.micro_done) return goap__planner_finish_micro(p, res);
   goap_status st = p->final;
   res->partial = 0;
   res->plan_length = 0;
@@ -8319,22 +8354,37 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
  * the open list is an array kept sorted by (f, tie, node id), the least entry last, so that
  * it pops in the heap's order (entries only tie when they are one node's; an entry is
  * inserted from the end, where a goal-directed search's new entries mostly go), the
- * duplicate table is open-addressed
- * over node indices. Nodes are made in the same order with the same ids, g, h, parents and
- * actions, and counted alike, so the plan, cost, status and statistics are the small
- * search's. When it needs more nodes or open entries than it holds it gives up, touching
- * nothing of the planner but the goal's micro_skip, and the small search runs the request
- * from the start. It runs only where the small search would neither grow a pool (so meet no
- * memory budget) nor stop at a node or time budget within MICRO_N nodes. It leaves the
- * found plan in small_search.micro_plan for goap__planner_finish, and no node in the pools
- * (their count stays 0, so no closed-table id is live and the next request starts as after
- * any other). After it ran out of room for a goal, that goal's whole requests go to the small
- * search until one of them stores at most MICRO_N nodes (micro_big). */
+ * duplicate table is open-addressed over node indices (by the top bits of a multiplicative
+ * hash). Nodes are made in the same order with the same ids, g, h, parents and actions, and
+ * counted alike, so the plan, cost, status and statistics are the small search's (the
+ * duplicates are the successors that made no node: generated - nodes). When it needs more
+ * nodes or open entries than it holds it gives up, touching nothing of the planner but the
+ * goal's micro_big, and the small search runs the request from the start. It runs only where
+ * the small search would neither grow a pool (so meet no memory budget) nor stop at a node or
+ * time budget within MICRO_N nodes. It leaves the found plan, its length and cost in
+ * small_search.micro_plan, micro_len and micro_cost for goap__planner_finish, and no node in
+ * the pools (their count stays 0, so no closed-table id is live and the next request starts
+ * as after any other). After it ran out of room for a goal, that goal's whole requests go to
+ * the small search until one of them stores at most MICRO_N nodes (micro_big).
+ *
+ * Two forms: a goal of at most 4 equalities (the small goal's tab) in a domain with nibble
+ * tables takes micro_tab, where a state's unmet conditions are the union of per-nibble tables
+ * (goap__microgoal, cached in the goal's slot; the goal's bits outside the nibbles never
+ * change, so they are tested once, on the start) and the goal holds where none is unmet;
+ * every other goal takes micro_run. The cost is the found node's g when no closed node was
+ * reopened (its path's steps were then added in order from 0, as finish adds them), else it
+ * is summed along the plan. */
 
 #define MICRO_N GOAP__MICRO_N       /* nodes */
 #define MICRO_OPEN (2u * MICRO_N)   /* open-list entries */
 #define MICRO_SLOTS (2u * MICRO_N)  /* duplicate table slots (a power of 2) */
+#define MICRO_SBITS 6u              /* log2(MICRO_SLOTS) */
 #define MICRO_EMPTY 0xffu
+
+/* The duplicate table's slot of state t. */
+static SMALL_INLINE size_t micro_hash(uint64_t t) {
+  return (size_t)((t * 0x9e3779b97f4a7c15ull) >> (64u - MICRO_SBITS));
+}
 
 typedef struct micro {
   uint64_t s[MICRO_N], use[MICRO_N]; /* state; its useful actions (when expanded) */
@@ -8367,7 +8417,6 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
   const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
   const goap__smallgoal *G = p->small_search.g;
   const int geq = G->eq;
-  const size_t smask = MICRO_SLOTS - 1;
   memset(m->slot, MICRO_EMPTY, sizeof m->slot);
   uint64_t s0 = p->start[0];
   float h0 = small_h(p, G, s0);
@@ -8376,9 +8425,9 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
   m->h[0] = h0;
   m->par[0] = MICRO_EMPTY;
   m->act[0] = isinf(h0) ? CLOSED : 0u;
-  m->slot[(size_t)goap__hash_state(&s0, 1) & smask] = 0;
+  m->slot[micro_hash(s0)] = 0;
   uint32_t nn = 1, oc = 0, count = 0;
-  uint64_t generated = 1, duplicates = 0, reopened = 0;
+  uint64_t generated = 1, reopened = 0;
   if (!isinf(h0)) m->open[oc++] = key_of(greedy, weight, 0.0, h0, 0);
   goap_status st;
   for (;;) {
@@ -8419,11 +8468,10 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
       int32_t a = active[i];
       double g2 = g + acost[a];
       ++generated;
-      size_t j = (size_t)goap__hash_state(&t, 1) & smask;
+      size_t j = micro_hash(t);
       unsigned id;
-      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & smask;
+      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & (MICRO_SLOTS - 1);
       if (id != MICRO_EMPTY) { /* planner.c, reached_again */
-        ++duplicates;
         if (!(g2 < m->g[id]) || isinf(m->h[id])) continue;
         m->g[id] = g2;
         m->par[id] = (uint8_t)n;
@@ -8450,12 +8498,180 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
   }
   stats->expanded += count;
   stats->generated += generated;
-  stats->duplicates += duplicates;
+  stats->duplicates += generated - nn;
   stats->reopened += reopened;
   stats->nodes += nn;
   stats->evaluated += nn;
   *out = st;
   return 1;
+}
+
+/* micro_tab's nodes: the action is its active index (MT_IDX) with MT_DEAD for a dead end
+ * and CLOSED; the unmet conditions k (the goal holds at 0; h is the goal's htab[k]); the
+ * depth (the plan's length at the found node). */
+#define MT_IDX 0x3fu
+#define MT_DEAD 0x40u
+#define MT_CLOSED 0x80u
+
+typedef struct micro_t {
+  uint64_t s[MICRO_N];
+  double g[MICRO_N];
+  uint8_t act[MICRO_N], k[MICRO_N], par[MICRO_N], dep[MICRO_N];
+  uint8_t slot[MICRO_SLOTS];
+  goap__hentry open[MICRO_OPEN]; /* sorted: the least (f, tie, node id) last */
+} micro_t;
+
+/* The micro goal of slot goal g (small form G, with tab) for the planner's nibbles. */
+static SMALL_COLD void micro_goal(const goap_planner *p, const goap__smallgoal *G,
+                                  goap__microgoal *mg) {
+  mg->serial = G->serial;
+  mg->heur = G->heur;
+  mg->dead = 0;
+  for (unsigned k = 0; k < 16; ++k)
+    if (isinf(G->htab[k])) mg->dead |= (uint16_t)(1u << k);
+  uint64_t in = 0;
+  for (int j = 0; j < p->small_nib; ++j) in |= (uint64_t)15 << p->small_nsh[j];
+  mg->out = 0;
+  for (int i = 0; i < p->nwant; ++i) mg->out |= G->gm[i] & ~in;
+  memset(mg->un, 0, sizeof mg->un);
+  for (int j = 0; j < p->small_nib; ++j) {
+    unsigned sh = p->small_nsh[j];
+    for (unsigned v = 0; v < 16; ++v) {
+      unsigned u = 0;
+      for (int i = 0; i < p->nwant; ++i) {
+        unsigned cm = (unsigned)(G->gm[i] >> sh) & 15u, cv = (unsigned)(G->gv[i] >> sh) & 15u;
+        u |= (unsigned)((v & cm) != cv) << i;
+      }
+      mg->un[j][v] = (uint8_t)u;
+    }
+  }
+}
+
+/* The unmet conditions of state t, k0 those outside the nibbles. */
+static SMALL_INLINE unsigned micro_unmet(const goap__microgoal *mg, const uint8_t *nsh,
+                                         int nib, unsigned k0, uint64_t t) {
+  unsigned k = k0;
+  for (int j = 0; j < nib; ++j) k |= mg->un[j][(unsigned)(t >> nsh[j]) & 15u];
+  return k;
+}
+
+/* micro_run for a tab goal with nibble tables (nib of them). */
+static SMALL_INLINE int micro_tab(const goap_planner *p, micro_t *m, uint32_t cap,
+                                  goap_status *out, uint32_t *found, goap_stats *stats,
+                                  const goap__microgoal *mg, const int nib, const int greedy) {
+  const goap__quick *Q = p->small_q;
+  const uint64_t *TAB = p->small_tab;
+  const uint8_t *nsh = p->small_nsh;
+  const int32_t *active = p->active;
+  const double *acost = p->acost;
+  const double weight = p->weight;
+  const float *htab = p->small_search.g->htab;
+  const unsigned dead = mg->dead;
+  memset(m->slot, MICRO_EMPTY, sizeof m->slot);
+  uint64_t s0 = p->start[0];
+  unsigned k0 = 0;
+  if (mg->out) { /* the goal's bits outside the nibbles: as in the start, throughout */
+    const goap__smallgoal *G = p->small_search.g;
+    for (int i = 0; i < p->nwant; ++i)
+      k0 |= (unsigned)((s0 & G->gm[i] & mg->out) != (G->gv[i] & mg->out)) << i;
+  }
+  unsigned kr = micro_unmet(mg, nsh, nib, k0, s0);
+  m->s[0] = s0;
+  m->g[0] = 0.0;
+  m->k[0] = (uint8_t)kr;
+  m->par[0] = MICRO_EMPTY;
+  m->dep[0] = 0;
+  m->slot[micro_hash(s0)] = 0;
+  uint32_t nn = 1, oc = 0, count = 0;
+  uint64_t generated = 1, reopened = 0;
+  if ((dead >> kr) & 1u) {
+    m->act[0] = MT_DEAD | MT_CLOSED;
+  } else {
+    m->act[0] = 0;
+    m->open[oc++] = key_of(greedy, weight, 0.0, htab[kr], 0);
+  }
+  goap_status st = GOAP_NO_PLAN;
+  while (oc) {
+    uint32_t n = m->open[--oc].node;
+    unsigned na = m->act[n];
+    if (na & MT_CLOSED) continue;
+    m->act[n] = (uint8_t)(na | MT_CLOSED);
+    if (!m->k[n]) {
+      *found = n;
+      st = GOAP_OK;
+      break;
+    }
+    ++count;
+    uint64_t s = m->s[n];
+    uint64_t bits = useful_tab(TAB, nsh, nib, s);
+    double g = m->g[n];
+    unsigned dep = m->dep[n] + 1u;
+    for (; bits; bits &= bits - 1) {
+      int i = goap__lowest_bit(bits);
+      uint64_t t = (s & ~Q[i].em) | Q[i].ev;
+      double g2 = g + acost[active[i]];
+      ++generated;
+      size_t j = micro_hash(t);
+      unsigned id;
+      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & (MICRO_SLOTS - 1);
+      if (id != MICRO_EMPTY) { /* planner.c, reached_again */
+        unsigned ia = m->act[id];
+        if (!(g2 < m->g[id]) || (ia & MT_DEAD)) continue;
+        m->g[id] = g2;
+        m->par[id] = (uint8_t)n;
+        m->dep[id] = (uint8_t)dep;
+        reopened += ia >> 7; /* MT_CLOSED */
+        m->act[id] = (uint8_t)i;
+        if (oc == MICRO_OPEN) return 0;
+        micro_put(m->open, &oc, key_of(greedy, weight, g2, htab[m->k[id]], id));
+        continue;
+      }
+      if (nn >= cap) return 0;
+      unsigned k = micro_unmet(mg, nsh, nib, k0, t);
+      m->s[nn] = t;
+      m->g[nn] = g2;
+      m->k[nn] = (uint8_t)k;
+      m->par[nn] = (uint8_t)n;
+      m->dep[nn] = (uint8_t)dep;
+      m->slot[j] = (uint8_t)nn;
+      uint32_t m2 = nn++;
+      if ((dead >> k) & 1u) { /* dead ends stay closed */
+        m->act[m2] = (uint8_t)((unsigned)i | MT_DEAD | MT_CLOSED);
+        continue;
+      }
+      m->act[m2] = (uint8_t)i;
+      if (oc == MICRO_OPEN) return 0;
+      micro_put(m->open, &oc, key_of(greedy, weight, g2, htab[k], m2));
+    }
+  }
+  stats->expanded += count;
+  stats->generated += generated;
+  stats->duplicates += generated - nn;
+  stats->reopened += reopened;
+  stats->nodes += nn;
+  stats->evaluated += nn;
+  *out = st;
+  return 1;
+}
+
+/* The state small_start leaves, with no node stored. */
+static SMALL_INLINE void micro_leave(goap_planner *p) {
+  goap__small *ss = &p->small_search;
+  ss->micro_done = 1;
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  ss->front_on = 0;
+  p->found = p->best = NONE;
+  p->key = p->W;
+  p->useful_words = 1;
+}
+
+/* The plan's cost, summed from the start (goap__planner_finish's order). */
+static double micro_sum(const goap_planner *p, int len) {
+  double c = 0.0;
+  for (int i = 0; i < len; ++i) c += p->acost[p->small_search.micro_plan[i]];
+  return c;
 }
 
 int goap__micro_plan(goap_planner *p, goap_status *st) {
@@ -8468,7 +8684,8 @@ int goap__micro_plan(goap_planner *p, goap_status *st) {
     *st = goap__small_start(p);
     return 0;
   }
-  goap__smallgoal *G = &p->gslots[p->gslot_current].sg;
+  goap__gslot *slot = &p->gslots[p->gslot_current];
+  goap__smallgoal *G = &slot->sg;
   if (G->serial != p->goal_serial || G->heur != (int)p->heur) make_goal(p, G);
   if (G->micro_big) {
     ss->micro_watch = 1;
@@ -8476,44 +8693,67 @@ int goap__micro_plan(goap_planner *p, goap_status *st) {
     return 0;
   }
   ss->g = G;
-  micro m;
   uint32_t found = NONE;
   int greedy = p->search == GOAP_SEARCH_GREEDY, fits;
+  if (G->tab && p->small_nib) {
+    goap__microgoal *mg = &slot->mg;
+    if (mg->serial != G->serial || mg->heur != G->heur) micro_goal(p, G, mg);
+    micro_t m;
+#define MICRO_TAB(nib)                                                                        \
+  (greedy ? micro_tab(p, &m, cap, st, &found, &p->stats, mg, nib, 1)                          \
+          : micro_tab(p, &m, cap, st, &found, &p->stats, mg, nib, 0))
+    switch (p->small_nib) {
+      case 1: fits = MICRO_TAB(1); break;
+      case 2: fits = MICRO_TAB(2); break;
+      case 3: fits = MICRO_TAB(3); break;
+      default: fits = MICRO_TAB(4); break;
+    }
+#undef MICRO_TAB
+    if (fits) {
+      micro_leave(p);
+      ss->micro_len = 0;
+      ss->micro_cost = 0.0;
+      if (*st == GOAP_OK) { /* the plan, written once from its end */
+        int len = m.dep[found];
+        ss->micro_len = len;
+        for (uint32_t n = found; len > 0; n = m.par[n])
+          ss->micro_plan[--len] = p->active[m.act[n] & MT_IDX];
+        ss->micro_cost = p->stats.reopened ? micro_sum(p, ss->micro_len) : m.g[found];
+      }
+      return 1;
+    }
+  } else {
+    micro m;
 #define MICRO_RUN(nib)                                                                        \
   (greedy ? micro_run(p, &m, cap, st, &found, &p->stats, nib, 1)                              \
           : micro_run(p, &m, cap, st, &found, &p->stats, nib, 0))
-  switch (p->small_nib) {
-    case 1: fits = MICRO_RUN(1); break;
-    case 2: fits = MICRO_RUN(2); break;
-    case 3: fits = MICRO_RUN(3); break;
-    case 4: fits = MICRO_RUN(4); break;
-    default: fits = MICRO_RUN(0); break;
-  }
+    switch (p->small_nib) {
+      case 1: fits = MICRO_RUN(1); break;
+      case 2: fits = MICRO_RUN(2); break;
+      case 3: fits = MICRO_RUN(3); break;
+      case 4: fits = MICRO_RUN(4); break;
+      default: fits = MICRO_RUN(0); break;
+    }
 #undef MICRO_RUN
-  if (!fits) {
-    G->micro_big = !ss->micro_cap;
-    ss->micro_fell = 1;
-    *st = goap__small_start(p);
-    return 0;
+    if (fits) {
+      micro_leave(p);
+      ss->micro_len = 0;
+      ss->micro_cost = 0.0;
+      if (*st == GOAP_OK) { /* the plan, for goap__planner_finish */
+        int len = 0;
+        for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n]) ++len;
+        ss->micro_len = len;
+        for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n])
+          ss->micro_plan[--len] = (int32_t)(m.act[n] & ~CLOSED) - 1;
+        ss->micro_cost = p->stats.reopened ? micro_sum(p, ss->micro_len) : m.g[found];
+      }
+      return 1;
+    }
   }
-  ss->micro_done = 1;
-  /* the state small_start leaves, with no node stored */
-  p->nodes.count = 0;
-  p->open.count = 0;
-  p->open_pref.count = 0;
-  ss->front_on = 0;
-  p->found = p->best = NONE;
-  p->key = p->W;
-  p->useful_words = 1;
-  ss->micro_len = 0;
-  if (*st == GOAP_OK) { /* the plan, for goap__planner_finish */
-    int len = 0;
-    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n]) ++len;
-    ss->micro_len = len;
-    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n])
-      ss->micro_plan[--len] = (int32_t)(m.act[n] & ~CLOSED) - 1;
-  }
-  return 1;
+  G->micro_big = !ss->micro_cap;
+  ss->micro_fell = 1;
+  *st = goap__small_start(p);
+  return 0;
 }
 /* macros of src/core/small_search.c end here */
 #undef NONE
@@ -8526,7 +8766,12 @@ int goap__micro_plan(goap_planner *p, goap_status *st) {
 #undef MICRO_N
 #undef MICRO_OPEN
 #undef MICRO_SLOTS
+#undef MICRO_SBITS
 #undef MICRO_EMPTY
+#undef MT_IDX
+#undef MT_DEAD
+#undef MT_CLOSED
+#undef MICRO_TAB
 #undef MICRO_RUN
 #undef hless
 

@@ -5,12 +5,14 @@
  * default number of slots and with fewer slots than goals (evictions); a warm planner makes
  * no allocation; a goal seen before is not analysed again (no new selection serial), except
  * in domains with callbacks, whose selection is made again on every request; the want
- * array's address only hints at a slot, the goal's content decides.
+ * array's address only hints at a slot, the goal's content decides; the micro search's form
+ * of a goal is forgotten when the selection serials wrap.
  */
 #include <goap/file.h>
 #include <goap/goap.h>
 
 #include "alloc_hook.h"
+#include "core/goal_cache.h"
 #include "core/planner.h"
 #include "test.h"
 
@@ -470,7 +472,87 @@ TEST(callbacks_are_asked_on_every_request) {
   goap_domain_destroy(d);
 }
 
-TEST_MAIN(TEST_ENTRY(example_files_round_robin), TEST_ENTRY(chains_goals_starts_costs),
+/* The micro search's form of a goal (goap__microgoal) is kept with the goal's slot under the
+ * selection's serial; when the serials wrap, it is forgotten with everything else, so a new
+ * selection that gets the serial of an old one in the same slot does not take the old goal's
+ * tables (it would take bit 0's goal for bit 2's). */
+TEST(micro_goal_forgotten_when_serials_wrap) {
+  goap_builder *b = NULL;
+  REQUIRE(goap_builder_create(NULL, &b) == GOAP_OK);
+  static const char *const names[] = {"b0", "b1", "b2"};
+  for (int v = 0; v < 3; ++v) {
+    goap_var_desc vd;
+    memset(&vd, 0, sizeof vd);
+    vd.name = names[v];
+    vd.type = GOAP_BOOL;
+    REQUIRE(goap_builder_add_var(b, &vd, NULL) == GOAP_OK);
+  }
+  static const char *const acts[] = {"s0", "s1", "s2"};
+  for (int a = 0; a < 3; ++a) { /* s0: b0; s1: b0 -> b1; s2: b1 -> b2 */
+    goap_cond pre = {a - 1, GOAP_EQ, 1};
+    goap_effect eff = {a, GOAP_SET, 1};
+    goap_action_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.name = acts[a];
+    ad.cost = 1.0;
+    ad.pre = &pre;
+    ad.pre_count = a > 0;
+    ad.eff = &eff;
+    ad.eff_count = 1;
+    REQUIRE(goap_builder_add_action(b, &ad, NULL) == GOAP_OK);
+  }
+  goap_domain *d = NULL;
+  REQUIRE(goap_builder_build(b, &d) == GOAP_OK);
+  goap_builder_destroy(b);
+  goap_planner *p = NULL;
+  REQUIRE(goap_planner_create(d, NULL, &p) == GOAP_OK);
+  goap_word start[1];
+  goap_state_init(d, start);
+  goap_cond w0 = {0, GOAP_EQ, 1}, w1 = {1, GOAP_EQ, 1}, w2 = {2, GOAP_EQ, 1};
+  goap_request r;
+  memset(&r, 0, sizeof r);
+  r.start = start;
+  r.want_count = 1;
+  int32_t plan[8];
+  goap_result res;
+  memset(&res, 0, sizeof res);
+  res.plan = plan;
+  res.plan_capacity = 8;
+  goap_cond w01[2] = {{0, GOAP_EQ, 1}, {1, GOAP_EQ, 1}};
+  /* b1 in slot 0 (the small search: the pools are not yet the micro search's) */
+  r.want = &w1;
+  CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+  /* b0 in slot 1 under the last serial, planned by the micro search */
+  p->serial_last = UINT32_MAX - 1;
+  r.want = &w0;
+  CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+  CHECK_EQ_INT(p->small_search.micro_done, 1);
+  CHECK_EQ_INT(p->gslot_current, 1);
+  CHECK_EQ_INT(p->gslots[1].mg.serial, UINT32_MAX);
+  /* b0 and b1 wrap the serials (slot 2); b1 again fills slot 0 */
+  r.want = w01;
+  r.want_count = 2;
+  CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+  CHECK_EQ_INT(p->goal_serial, 1);
+  CHECK_EQ_INT(p->gslot_current, 2);
+  r.want = &w1;
+  r.want_count = 1;
+  CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+  CHECK_EQ_INT(p->gslot_current, 0);
+  /* as if 2^32 selections later: b2 gets the last serial again, in slot 1 */
+  p->serial_last = UINT32_MAX - 1;
+  r.want = &w2;
+  CHECK_EQ_INT(goap_plan(p, &r, &res), GOAP_OK);
+  CHECK_EQ_INT(p->small_search.micro_done, 1);
+  CHECK_EQ_INT(p->gslot_current, 1);
+  CHECK_EQ_INT(p->goal_serial, UINT32_MAX);
+  CHECK_EQ_INT(res.plan_length, 3);
+  CHECK_NEAR(res.cost, 3.0, 1e-12);
+  goap_planner_destroy(p);
+  goap_domain_destroy(d);
+}
+
+TEST_MAIN(TEST_ENTRY(example_files_round_robin), TEST_ENTRY(micro_goal_forgotten_when_serials_wrap), TEST_ENTRY(chains_goals_starts_costs),
           TEST_ENTRY(seen_goals_are_not_analysed_again),
           TEST_ENTRY(want_address_is_a_hint_not_the_key),
           TEST_ENTRY(callbacks_are_asked_on_every_request))

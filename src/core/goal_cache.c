@@ -20,16 +20,16 @@
  *    costs, the selection stands (planner.c, reselect_fast); otherwise it is made again.
  *  - gslot_map, indexed by a key hash's low bits, names the slot found last with such a hash: a
  *    hint, checked like any slot, so a stale one costs only the scan it would have saved.
- *    gslot_hint, indexed by bits of the request's want array's address, names the slot found
- *    last for a request with its goal there: a hint checked by content (every part of the key
- *    compared, not the hash), which spares hashing the key when the caller keeps its goal
- *    arrays (as a game keeps one per goal); the key is never the address.
+ *    gslot_hint (goal_cache.h), indexed by bits of the request's want array's address, names
+ *    the slot found last for a request with its goal there: a hint checked by content (every
+ *    part of the key compared, not the hash), which spares hashing the key when the caller
+ *    keeps its goal arrays (as a game keeps one per goal); the key is never the address.
  *  - The slots' arrays are carved from one block allocated at creation; a request allocates
  *    only when its goal is longer than any its slot held (more than GSLOT_WANT conditions).
  */
 #include <string.h>
 
-#include "planner.h"
+#include "goal_cache.h"
 
 #define GSLOT_WANT 8         /* conditions each slot holds without an allocation of its own */
 #define GSLOT_MAX 256
@@ -70,42 +70,6 @@ static size_t gslot_carve(const goap_planner *p, goap__gslot *g, unsigned char *
     if (!p->small_nib) g->small_tab = NULL;
   }
   return off;
-}
-
-/* Points the planner's per-request arrays at slot i. */
-void goap__gslot_use(goap_planner *p, int i) {
-  goap__gslot *g = &p->gslots[i];
-  p->want = g->want;
-  p->goal_ft = g->goal_ft;
-  p->goal_best = g->goal_best;
-  p->goal_mask = g->goal_mask;
-  p->goal_val = g->goal_val;
-  p->active = g->active;
-  p->act2idx = g->act2idx;
-  p->acost = g->acost;
-  p->aflag = g->aflag;
-  p->var_best = g->var_best;
-  p->small_q = g->small_q;
-  p->small_aff = g->small_aff;
-  p->small_tab = g->small_tab;
-}
-
-/* The numbers of slot g's selection into the planner (its arrays: gslot_use). */
-void goap__gslot_load(goap_planner *p, const goap__gslot *g) {
-  p->nwant = g->nwant;
-  p->goal_never = g->goal_never;
-  p->nactive = g->nactive;
-  p->max_achieve = g->max_achieve;
-  p->max_eff_active = g->max_eff_active;
-  p->small = g->small;
-  p->cmin = g->cmin;
-  p->gc_scale = g->gc_scale;
-  p->req_costs = g->req_costs;
-  p->goal_serial = g->serial;
-  if (g->fan_ok) {
-    p->fanout = g->fanout;
-    p->fan_serial = g->serial;
-  }
 }
 
 /* The planner's numbers of the selection just made into slot g. */
@@ -233,31 +197,12 @@ int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, u
   return -1;
 }
 
-static unsigned hint_of(const goap_cond *want) {
-  uint64_t a = (uint64_t)(uintptr_t)want * 0x9e3779b97f4a7c15ull;
-  a = (a ^ (a >> 29)) * 0x9e3779b97f4a7c15ull;
-  return (unsigned)(a >> 58);
-}
-
-int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags) {
-  unsigned k = hint_of(req->want);
-  int i = p->gslot_hint[k];
-  if (p->gslot_hint_want[k] != req->want || i >= p->ngslots) return -1;
-  return gslot_is(p, i, req, flags, 0, 0) ? i : -1;
-}
-
-void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i) {
-  unsigned k = hint_of(req->want);
-  p->gslot_hint_want[k] = req->want;
-  p->gslot_hint[k] = (uint8_t)i;
-}
-
 /* A new serial for the selection about to be made; when the serials wrap, every slot and
  * every structure built for a serial is forgotten. */
 void goap__gserial_new(goap_planner *p) {
   if (++p->serial_last == 0) {
     p->serial_last = 1;
-    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = 0;
+    for (int i = 0; i < p->ngslots; ++i) p->gslots[i].serial = p->gslots[i].sg.serial = p->gslots[i].mg.serial = 0;
     p->gslot_current = -1;
     p->succ.serial = 0;
     p->fan_serial = 0;

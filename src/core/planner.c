@@ -1115,6 +1115,7 @@ goap_status goap_plan(goap_planner *p, const goap_request *req, goap_result *res
   if (st == GOAP_IN_PROGRESS) st = step_impl(p, 0, NULL, t0);
   p->elapsed_ns = clock_ns(on) - t0;
   (void)st;
+  if (p->small_search.micro_done) return goap__planner_finish_micro(p, res);
   return goap__planner_finish(p, res);
 }
 

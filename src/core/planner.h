@@ -230,6 +230,17 @@ typedef struct goap__smallgoal {
                                 the micro search holds: the next is not tried there */
 } goap__smallgoal;
 
+/* The micro search's form of a goal whose small form has tab (small_search.c, micro search):
+ * the unmet-condition bits by nibble value, kept with its goal-cache slot, built once per
+ * selection and heuristic (serial 0: none; goap__gserial_new clears it when serials wrap). */
+typedef struct goap__microgoal {
+  uint32_t serial;           /* goal_serial it was built for (0: none) */
+  int heur;                  /* ... with this heuristic */
+  uint16_t dead;             /* bit k: htab[k] is INFINITY (a dead end) */
+  uint64_t out;              /* goal bits outside the nibbles (no action changes them) */
+  uint8_t un[4][16];         /* un[j][v]: the conditions unmet in nibble j when it is v */
+} goap__microgoal;
+
 /* One entry of the goal cache (planner.c, "goal cache"): a goal's compiled form and action
  * selection. The arrays are carved from one block made at planner creation (want, goal_ft and
  * goal_best hold GSLOT_WANT conditions there and move to their own allocation, want_own, when
@@ -261,6 +272,7 @@ typedef struct goap__gslot {
   uint64_t *small_aff;
   uint64_t *small_tab;       /* small_nib * 32 (NULL when small_nib is 0) */
   goap__smallgoal sg;        /* small_search.c */
+  goap__microgoal mg;        /* small_search.c, the micro search */
 } goap__gslot;
 
 /* An open-list entry (16 bytes): ordered by f, then tie, then node id. */
@@ -297,6 +309,7 @@ typedef struct goap__small {
   int micro_done;            /* the last request was planned whole by the micro search: */
   int micro_len;             /* its plan's length and actions (for goap__planner_finish) */
   int32_t micro_plan[GOAP__MICRO_N];
+  double micro_cost;         /* its cost, summed from the start */
   int micro_fell;            /* ... was tried by it and rerun by the small search */
   int micro_watch;           /* ... skipped it (g->micro_big): the small search sets that again */
   uint32_t micro_cap;        /* tests: the micro search's node cap (0: its own; else at most
@@ -699,6 +712,7 @@ goap_status goap__planner_start(goap_planner *p);
 /* planner_result.c: goap_plan_finish's work once the search is done (the plan, its cost, the
  * best partial plan on a budget stop). */
 goap_status goap__planner_finish(goap_planner *p, goap_result *res);
+goap_status goap__planner_finish_micro(goap_planner *p, goap_result *res);
 /* planner.c, for those two: offer() inserts candidate state c (in the tentative slot or
  * elsewhere) reached from parent by action at cost g; useful_all() fills the useful-action
  * bitset that follows state s; step_cost() is action a's cost in state s with positional
@@ -744,13 +758,10 @@ int goap__micro_plan(goap_planner *p, goap_status *st);
 goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t *done,
                              uint64_t t_start);
 
-/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants) */
+/* goal_cache.c: the selections of recent goals, keyed by content (see its invariants); the
+ * per-request helpers (slot use, load, the address hint) are inline in goal_cache.h */
 goap_status goap__gcache_create(goap_planner *p, uint32_t want_slots);
 void goap__gcache_free(goap_planner *p);
-/* Points the planner's per-request arrays at slot i. */
-void goap__gslot_use(goap_planner *p, int i);
-/* The numbers of slot g's selection into the planner (its arrays: goap__gslot_use). */
-void goap__gslot_load(goap_planner *p, const goap__gslot *g);
 /* The planner's numbers of the selection just made into slot g. */
 void goap__gslot_save(const goap_planner *p, goap__gslot *g);
 /* Slot g holds at least nw goal conditions (allocates when the goal is the longest yet). */
@@ -758,11 +769,6 @@ goap_status goap__gslot_reserve(goap_planner *p, goap__gslot *g, size_t nw);
 uint64_t goap__gkey_hash(const goap_cond *w, int n, unsigned flags, int costs, uint32_t stamp);
 /* The slot holding the request's key (flags: its selection flags, h: goap__gkey_hash), or -1. */
 int goap__gslot_find(goap_planner *p, const goap_request *req, unsigned flags, uint64_t h);
-/* The slot holding the request's key when the slot last found for its want array's address
- * holds it (compared by content), else -1: a lookup without the key's hash. */
-int goap__gslot_hinted(const goap_planner *p, const goap_request *req, unsigned flags);
-/* Remembers slot i as the one for the request's want array's address. */
-void goap__gslot_hint_set(goap_planner *p, const goap_request *req, int i);
 /* A new goal_serial for the selection about to be made (forgets everything when they wrap). */
 void goap__gserial_new(goap_planner *p);
 

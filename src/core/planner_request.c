@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "planner.h"
+#include "goal_cache.h"
 
 #define F_EVAL 1u
 #define F_USABLE 2u
@@ -291,18 +291,22 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   }
   if (!(req->max_ms >= 0.0) || !isfinite(req->max_ms)) return GOAP_INVALID_ARGUMENT;
   if (req->flags & ~GOAP__REQUEST_KNOWN) return GOAP_INVALID_ARGUMENT; /* a bit no version knows */
-  if ((req->flags & GOAP_REQUEST_UNTIMED) &&
-      (req->max_ms > 0.0 || (req->flags & GOAP_REQUEST_TIMED)))
-    return GOAP_INVALID_ARGUMENT;
-  if (req->flags & GOAP_REQUEST_PREFERRED) {
-    if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
+  /* the flags with conditions (none set: one test) */
+  if (req->flags & (GOAP_REQUEST_UNTIMED | GOAP_REQUEST_PREFERRED | GOAP_REQUEST_LAZY |
+                    GOAP_REQUEST_NO_CALLBACKS)) {
+    if ((req->flags & GOAP_REQUEST_UNTIMED) &&
+        (req->max_ms > 0.0 || (req->flags & GOAP_REQUEST_TIMED)))
       return GOAP_INVALID_ARGUMENT;
-    if (req->heuristic != GOAP_H_FF) return GOAP_INVALID_ARGUMENT;
+    if (req->flags & GOAP_REQUEST_PREFERRED) {
+      if (req->search != GOAP_SEARCH_GREEDY && req->search != GOAP_SEARCH_WASTAR)
+        return GOAP_INVALID_ARGUMENT;
+      if (req->heuristic != GOAP_H_FF) return GOAP_INVALID_ARGUMENT;
+    }
+    /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
+    if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
+      return GOAP_INVALID_ARGUMENT;
+    if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
   }
-  /* LAZY: every forward search (A* keeps its optimality, see offer and step_impl) */
-  if ((req->flags & GOAP_REQUEST_LAZY) && req->search == GOAP_SEARCH_BACKWARD)
-    return GOAP_INVALID_ARGUMENT;
-  if ((req->flags & GOAP_REQUEST_NO_CALLBACKS) && !req->costs) return GOAP_INVALID_ARGUMENT;
   /* positional costs price full states: not regression nodes, not canonical states */
   if (scost_req(d, req->flags) && (req->search == GOAP_SEARCH_BACKWARD || req->symmetry))
     return GOAP_INVALID_ARGUMENT;
@@ -349,7 +353,9 @@ goap_status goap__plan_prepare(goap_planner *p, const goap_request *req) {
   }
   if (req->start) {
     /* bits outside every field are ignored (and cleared so that states compare equal) */
-    for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
+    if (p->W == 1) p->start[0] = req->start[0] & d->used[0];
+    else
+      for (uint32_t k = 0; k < p->W; ++k) p->start[k] = req->start[k] & d->used[k];
   }
   else memcpy(p->start, d->defaults, p->W * sizeof *p->start);
   p->search = req->search;

@@ -13,8 +13,8 @@
  *    needed (GOAP_BUFFER_TOO_SMALL, or the partial plan's status).
  *  - The partial plan ends at the stored node of the lowest h, then the deepest, then the
  *    first stored; lazy A*'s unevaluated nodes (a lower bound only) are not ranked.
- *  - A request the micro search planned whole (small_search.c) has its plan there, not in
- *    the nodes: the same plan, cost (summed in the same order) and status.
+ *  - A request the micro search planned whole (small_search.c) has its plan and cost there,
+ *    not in the nodes: the same plan, cost (the same sum, from the start) and status.
  */
 #include <math.h>
 #include <string.h>
@@ -56,25 +56,23 @@ static uint32_t find_best(const goap_planner *p) {
 }
 
 /* The result of a request the micro search planned whole (small_search.c): as below, from
- * its plan (never partial: it stops at no budget). */
-static goap_status finish_micro(goap_planner *p, goap_result *res) {
+ * its plan and cost (never partial: it stops at no budget). goap_plan calls it directly. */
+goap_status goap__planner_finish_micro(goap_planner *p, goap_result *res) {
   goap_status st = p->final;
-  const int32_t *plan = p->small_search.micro_plan;
   int len = st == GOAP_OK ? p->small_search.micro_len : 0;
-  double c = 0.0;
   res->partial = 0;
   res->plan_length = len;
   if (len > 0 && (res->plan_capacity < len || !res->plan)) {
+    const int32_t *plan = p->small_search.micro_plan;
+    double c = 0.0;
     st = GOAP_BUFFER_TOO_SMALL;
     for (int i = len - 1; i >= 0; --i) c += p->acost[plan[i]]; /* as from the end node */
+    res->cost = c;
   } else {
-    for (int i = 0; i < len; ++i) {
-      res->plan[i] = plan[i];
-      c += p->acost[plan[i]];
-    }
+    for (int i = 0; i < len; ++i) res->plan[i] = p->small_search.micro_plan[i];
+    res->cost = len > 0 ? p->small_search.micro_cost : 0.0;
   }
-  res->cost = c;
-  p->stats.time_us = (double)p->elapsed_ns / 1000.0;
+  p->stats.time_us = p->elapsed_ns ? (double)p->elapsed_ns / 1000.0 : 0.0;
   res->stats = p->stats;
   res->status = st;
   return st;
@@ -105,7 +103,7 @@ static double plan_cost(goap_planner *p, int32_t *plan, int len, uint32_t end) {
 }
 
 goap_status goap__planner_finish(goap_planner *p, goap_result *res) {
-  if (p->small_search.micro_done) return finish_micro(p, res);
+  if (p->small_search.micro_done) return goap__planner_finish_micro(p, res);
   goap_status st = p->final;
   res->partial = 0;
   res->plan_length = 0;

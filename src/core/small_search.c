@@ -594,22 +594,37 @@ goap_status goap__small_step(goap_planner *p, uint32_t max_expansions, uint32_t 
  * the open list is an array kept sorted by (f, tie, node id), the least entry last, so that
  * it pops in the heap's order (entries only tie when they are one node's; an entry is
  * inserted from the end, where a goal-directed search's new entries mostly go), the
- * duplicate table is open-addressed
- * over node indices. Nodes are made in the same order with the same ids, g, h, parents and
- * actions, and counted alike, so the plan, cost, status and statistics are the small
- * search's. When it needs more nodes or open entries than it holds it gives up, touching
- * nothing of the planner but the goal's micro_skip, and the small search runs the request
- * from the start. It runs only where the small search would neither grow a pool (so meet no
- * memory budget) nor stop at a node or time budget within MICRO_N nodes. It leaves the
- * found plan in small_search.micro_plan for goap__planner_finish, and no node in the pools
- * (their count stays 0, so no closed-table id is live and the next request starts as after
- * any other). After it ran out of room for a goal, that goal's whole requests go to the small
- * search until one of them stores at most MICRO_N nodes (micro_big). */
+ * duplicate table is open-addressed over node indices (by the top bits of a multiplicative
+ * hash). Nodes are made in the same order with the same ids, g, h, parents and actions, and
+ * counted alike, so the plan, cost, status and statistics are the small search's (the
+ * duplicates are the successors that made no node: generated - nodes). When it needs more
+ * nodes or open entries than it holds it gives up, touching nothing of the planner but the
+ * goal's micro_big, and the small search runs the request from the start. It runs only where
+ * the small search would neither grow a pool (so meet no memory budget) nor stop at a node or
+ * time budget within MICRO_N nodes. It leaves the found plan, its length and cost in
+ * small_search.micro_plan, micro_len and micro_cost for goap__planner_finish, and no node in
+ * the pools (their count stays 0, so no closed-table id is live and the next request starts
+ * as after any other). After it ran out of room for a goal, that goal's whole requests go to
+ * the small search until one of them stores at most MICRO_N nodes (micro_big).
+ *
+ * Two forms: a goal of at most 4 equalities (the small goal's tab) in a domain with nibble
+ * tables takes micro_tab, where a state's unmet conditions are the union of per-nibble tables
+ * (goap__microgoal, cached in the goal's slot; the goal's bits outside the nibbles never
+ * change, so they are tested once, on the start) and the goal holds where none is unmet;
+ * every other goal takes micro_run. The cost is the found node's g when no closed node was
+ * reopened (its path's steps were then added in order from 0, as finish adds them), else it
+ * is summed along the plan. */
 
 #define MICRO_N GOAP__MICRO_N       /* nodes */
 #define MICRO_OPEN (2u * MICRO_N)   /* open-list entries */
 #define MICRO_SLOTS (2u * MICRO_N)  /* duplicate table slots (a power of 2) */
+#define MICRO_SBITS 6u              /* log2(MICRO_SLOTS) */
 #define MICRO_EMPTY 0xffu
+
+/* The duplicate table's slot of state t. */
+static SMALL_INLINE size_t micro_hash(uint64_t t) {
+  return (size_t)((t * 0x9e3779b97f4a7c15ull) >> (64u - MICRO_SBITS));
+}
 
 typedef struct micro {
   uint64_t s[MICRO_N], use[MICRO_N]; /* state; its useful actions (when expanded) */
@@ -642,7 +657,6 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
   const uint64_t gmask = p->goal_mask[0], gval = p->goal_val[0];
   const goap__smallgoal *G = p->small_search.g;
   const int geq = G->eq;
-  const size_t smask = MICRO_SLOTS - 1;
   memset(m->slot, MICRO_EMPTY, sizeof m->slot);
   uint64_t s0 = p->start[0];
   float h0 = small_h(p, G, s0);
@@ -651,9 +665,9 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
   m->h[0] = h0;
   m->par[0] = MICRO_EMPTY;
   m->act[0] = isinf(h0) ? CLOSED : 0u;
-  m->slot[(size_t)goap__hash_state(&s0, 1) & smask] = 0;
+  m->slot[micro_hash(s0)] = 0;
   uint32_t nn = 1, oc = 0, count = 0;
-  uint64_t generated = 1, duplicates = 0, reopened = 0;
+  uint64_t generated = 1, reopened = 0;
   if (!isinf(h0)) m->open[oc++] = key_of(greedy, weight, 0.0, h0, 0);
   goap_status st;
   for (;;) {
@@ -694,11 +708,10 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
       int32_t a = active[i];
       double g2 = g + acost[a];
       ++generated;
-      size_t j = (size_t)goap__hash_state(&t, 1) & smask;
+      size_t j = micro_hash(t);
       unsigned id;
-      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & smask;
+      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & (MICRO_SLOTS - 1);
       if (id != MICRO_EMPTY) { /* planner.c, reached_again */
-        ++duplicates;
         if (!(g2 < m->g[id]) || isinf(m->h[id])) continue;
         m->g[id] = g2;
         m->par[id] = (uint8_t)n;
@@ -725,12 +738,180 @@ static SMALL_INLINE int micro_run(const goap_planner *p, micro *m, uint32_t cap,
   }
   stats->expanded += count;
   stats->generated += generated;
-  stats->duplicates += duplicates;
+  stats->duplicates += generated - nn;
   stats->reopened += reopened;
   stats->nodes += nn;
   stats->evaluated += nn;
   *out = st;
   return 1;
+}
+
+/* micro_tab's nodes: the action is its active index (MT_IDX) with MT_DEAD for a dead end
+ * and CLOSED; the unmet conditions k (the goal holds at 0; h is the goal's htab[k]); the
+ * depth (the plan's length at the found node). */
+#define MT_IDX 0x3fu
+#define MT_DEAD 0x40u
+#define MT_CLOSED 0x80u
+
+typedef struct micro_t {
+  uint64_t s[MICRO_N];
+  double g[MICRO_N];
+  uint8_t act[MICRO_N], k[MICRO_N], par[MICRO_N], dep[MICRO_N];
+  uint8_t slot[MICRO_SLOTS];
+  goap__hentry open[MICRO_OPEN]; /* sorted: the least (f, tie, node id) last */
+} micro_t;
+
+/* The micro goal of slot goal g (small form G, with tab) for the planner's nibbles. */
+static SMALL_COLD void micro_goal(const goap_planner *p, const goap__smallgoal *G,
+                                  goap__microgoal *mg) {
+  mg->serial = G->serial;
+  mg->heur = G->heur;
+  mg->dead = 0;
+  for (unsigned k = 0; k < 16; ++k)
+    if (isinf(G->htab[k])) mg->dead |= (uint16_t)(1u << k);
+  uint64_t in = 0;
+  for (int j = 0; j < p->small_nib; ++j) in |= (uint64_t)15 << p->small_nsh[j];
+  mg->out = 0;
+  for (int i = 0; i < p->nwant; ++i) mg->out |= G->gm[i] & ~in;
+  memset(mg->un, 0, sizeof mg->un);
+  for (int j = 0; j < p->small_nib; ++j) {
+    unsigned sh = p->small_nsh[j];
+    for (unsigned v = 0; v < 16; ++v) {
+      unsigned u = 0;
+      for (int i = 0; i < p->nwant; ++i) {
+        unsigned cm = (unsigned)(G->gm[i] >> sh) & 15u, cv = (unsigned)(G->gv[i] >> sh) & 15u;
+        u |= (unsigned)((v & cm) != cv) << i;
+      }
+      mg->un[j][v] = (uint8_t)u;
+    }
+  }
+}
+
+/* The unmet conditions of state t, k0 those outside the nibbles. */
+static SMALL_INLINE unsigned micro_unmet(const goap__microgoal *mg, const uint8_t *nsh,
+                                         int nib, unsigned k0, uint64_t t) {
+  unsigned k = k0;
+  for (int j = 0; j < nib; ++j) k |= mg->un[j][(unsigned)(t >> nsh[j]) & 15u];
+  return k;
+}
+
+/* micro_run for a tab goal with nibble tables (nib of them). */
+static SMALL_INLINE int micro_tab(const goap_planner *p, micro_t *m, uint32_t cap,
+                                  goap_status *out, uint32_t *found, goap_stats *stats,
+                                  const goap__microgoal *mg, const int nib, const int greedy) {
+  const goap__quick *Q = p->small_q;
+  const uint64_t *TAB = p->small_tab;
+  const uint8_t *nsh = p->small_nsh;
+  const int32_t *active = p->active;
+  const double *acost = p->acost;
+  const double weight = p->weight;
+  const float *htab = p->small_search.g->htab;
+  const unsigned dead = mg->dead;
+  memset(m->slot, MICRO_EMPTY, sizeof m->slot);
+  uint64_t s0 = p->start[0];
+  unsigned k0 = 0;
+  if (mg->out) { /* the goal's bits outside the nibbles: as in the start, throughout */
+    const goap__smallgoal *G = p->small_search.g;
+    for (int i = 0; i < p->nwant; ++i)
+      k0 |= (unsigned)((s0 & G->gm[i] & mg->out) != (G->gv[i] & mg->out)) << i;
+  }
+  unsigned kr = micro_unmet(mg, nsh, nib, k0, s0);
+  m->s[0] = s0;
+  m->g[0] = 0.0;
+  m->k[0] = (uint8_t)kr;
+  m->par[0] = MICRO_EMPTY;
+  m->dep[0] = 0;
+  m->slot[micro_hash(s0)] = 0;
+  uint32_t nn = 1, oc = 0, count = 0;
+  uint64_t generated = 1, reopened = 0;
+  if ((dead >> kr) & 1u) {
+    m->act[0] = MT_DEAD | MT_CLOSED;
+  } else {
+    m->act[0] = 0;
+    m->open[oc++] = key_of(greedy, weight, 0.0, htab[kr], 0);
+  }
+  goap_status st = GOAP_NO_PLAN;
+  while (oc) {
+    uint32_t n = m->open[--oc].node;
+    unsigned na = m->act[n];
+    if (na & MT_CLOSED) continue;
+    m->act[n] = (uint8_t)(na | MT_CLOSED);
+    if (!m->k[n]) {
+      *found = n;
+      st = GOAP_OK;
+      break;
+    }
+    ++count;
+    uint64_t s = m->s[n];
+    uint64_t bits = useful_tab(TAB, nsh, nib, s);
+    double g = m->g[n];
+    unsigned dep = m->dep[n] + 1u;
+    for (; bits; bits &= bits - 1) {
+      int i = goap__lowest_bit(bits);
+      uint64_t t = (s & ~Q[i].em) | Q[i].ev;
+      double g2 = g + acost[active[i]];
+      ++generated;
+      size_t j = micro_hash(t);
+      unsigned id;
+      while ((id = m->slot[j]) != MICRO_EMPTY && m->s[id] != t) j = (j + 1) & (MICRO_SLOTS - 1);
+      if (id != MICRO_EMPTY) { /* planner.c, reached_again */
+        unsigned ia = m->act[id];
+        if (!(g2 < m->g[id]) || (ia & MT_DEAD)) continue;
+        m->g[id] = g2;
+        m->par[id] = (uint8_t)n;
+        m->dep[id] = (uint8_t)dep;
+        reopened += ia >> 7; /* MT_CLOSED */
+        m->act[id] = (uint8_t)i;
+        if (oc == MICRO_OPEN) return 0;
+        micro_put(m->open, &oc, key_of(greedy, weight, g2, htab[m->k[id]], id));
+        continue;
+      }
+      if (nn >= cap) return 0;
+      unsigned k = micro_unmet(mg, nsh, nib, k0, t);
+      m->s[nn] = t;
+      m->g[nn] = g2;
+      m->k[nn] = (uint8_t)k;
+      m->par[nn] = (uint8_t)n;
+      m->dep[nn] = (uint8_t)dep;
+      m->slot[j] = (uint8_t)nn;
+      uint32_t m2 = nn++;
+      if ((dead >> k) & 1u) { /* dead ends stay closed */
+        m->act[m2] = (uint8_t)((unsigned)i | MT_DEAD | MT_CLOSED);
+        continue;
+      }
+      m->act[m2] = (uint8_t)i;
+      if (oc == MICRO_OPEN) return 0;
+      micro_put(m->open, &oc, key_of(greedy, weight, g2, htab[k], m2));
+    }
+  }
+  stats->expanded += count;
+  stats->generated += generated;
+  stats->duplicates += generated - nn;
+  stats->reopened += reopened;
+  stats->nodes += nn;
+  stats->evaluated += nn;
+  *out = st;
+  return 1;
+}
+
+/* The state small_start leaves, with no node stored. */
+static SMALL_INLINE void micro_leave(goap_planner *p) {
+  goap__small *ss = &p->small_search;
+  ss->micro_done = 1;
+  p->nodes.count = 0;
+  p->open.count = 0;
+  p->open_pref.count = 0;
+  ss->front_on = 0;
+  p->found = p->best = NONE;
+  p->key = p->W;
+  p->useful_words = 1;
+}
+
+/* The plan's cost, summed from the start (goap__planner_finish's order). */
+static double micro_sum(const goap_planner *p, int len) {
+  double c = 0.0;
+  for (int i = 0; i < len; ++i) c += p->acost[p->small_search.micro_plan[i]];
+  return c;
 }
 
 int goap__micro_plan(goap_planner *p, goap_status *st) {
@@ -743,7 +924,8 @@ int goap__micro_plan(goap_planner *p, goap_status *st) {
     *st = goap__small_start(p);
     return 0;
   }
-  goap__smallgoal *G = &p->gslots[p->gslot_current].sg;
+  goap__gslot *slot = &p->gslots[p->gslot_current];
+  goap__smallgoal *G = &slot->sg;
   if (G->serial != p->goal_serial || G->heur != (int)p->heur) make_goal(p, G);
   if (G->micro_big) {
     ss->micro_watch = 1;
@@ -751,42 +933,65 @@ int goap__micro_plan(goap_planner *p, goap_status *st) {
     return 0;
   }
   ss->g = G;
-  micro m;
   uint32_t found = NONE;
   int greedy = p->search == GOAP_SEARCH_GREEDY, fits;
+  if (G->tab && p->small_nib) {
+    goap__microgoal *mg = &slot->mg;
+    if (mg->serial != G->serial || mg->heur != G->heur) micro_goal(p, G, mg);
+    micro_t m;
+#define MICRO_TAB(nib)                                                                        \
+  (greedy ? micro_tab(p, &m, cap, st, &found, &p->stats, mg, nib, 1)                          \
+          : micro_tab(p, &m, cap, st, &found, &p->stats, mg, nib, 0))
+    switch (p->small_nib) {
+      case 1: fits = MICRO_TAB(1); break;
+      case 2: fits = MICRO_TAB(2); break;
+      case 3: fits = MICRO_TAB(3); break;
+      default: fits = MICRO_TAB(4); break;
+    }
+#undef MICRO_TAB
+    if (fits) {
+      micro_leave(p);
+      ss->micro_len = 0;
+      ss->micro_cost = 0.0;
+      if (*st == GOAP_OK) { /* the plan, written once from its end */
+        int len = m.dep[found];
+        ss->micro_len = len;
+        for (uint32_t n = found; len > 0; n = m.par[n])
+          ss->micro_plan[--len] = p->active[m.act[n] & MT_IDX];
+        ss->micro_cost = p->stats.reopened ? micro_sum(p, ss->micro_len) : m.g[found];
+      }
+      return 1;
+    }
+  } else {
+    micro m;
 #define MICRO_RUN(nib)                                                                        \
   (greedy ? micro_run(p, &m, cap, st, &found, &p->stats, nib, 1)                              \
           : micro_run(p, &m, cap, st, &found, &p->stats, nib, 0))
-  switch (p->small_nib) {
-    case 1: fits = MICRO_RUN(1); break;
-    case 2: fits = MICRO_RUN(2); break;
-    case 3: fits = MICRO_RUN(3); break;
-    case 4: fits = MICRO_RUN(4); break;
-    default: fits = MICRO_RUN(0); break;
-  }
+    switch (p->small_nib) {
+      case 1: fits = MICRO_RUN(1); break;
+      case 2: fits = MICRO_RUN(2); break;
+      case 3: fits = MICRO_RUN(3); break;
+      case 4: fits = MICRO_RUN(4); break;
+      default: fits = MICRO_RUN(0); break;
+    }
 #undef MICRO_RUN
-  if (!fits) {
-    G->micro_big = !ss->micro_cap;
-    ss->micro_fell = 1;
-    *st = goap__small_start(p);
-    return 0;
+    if (fits) {
+      micro_leave(p);
+      ss->micro_len = 0;
+      ss->micro_cost = 0.0;
+      if (*st == GOAP_OK) { /* the plan, for goap__planner_finish */
+        int len = 0;
+        for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n]) ++len;
+        ss->micro_len = len;
+        for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n])
+          ss->micro_plan[--len] = (int32_t)(m.act[n] & ~CLOSED) - 1;
+        ss->micro_cost = p->stats.reopened ? micro_sum(p, ss->micro_len) : m.g[found];
+      }
+      return 1;
+    }
   }
-  ss->micro_done = 1;
-  /* the state small_start leaves, with no node stored */
-  p->nodes.count = 0;
-  p->open.count = 0;
-  p->open_pref.count = 0;
-  ss->front_on = 0;
-  p->found = p->best = NONE;
-  p->key = p->W;
-  p->useful_words = 1;
-  ss->micro_len = 0;
-  if (*st == GOAP_OK) { /* the plan, for goap__planner_finish */
-    int len = 0;
-    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n]) ++len;
-    ss->micro_len = len;
-    for (uint32_t n = found; m.par[n] != MICRO_EMPTY; n = m.par[n])
-      ss->micro_plan[--len] = (int32_t)(m.act[n] & ~CLOSED) - 1;
-  }
-  return 1;
+  G->micro_big = !ss->micro_cap;
+  ss->micro_fell = 1;
+  *st = goap__small_start(p);
+  return 0;
 }
