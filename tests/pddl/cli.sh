@@ -198,6 +198,12 @@ then ok; else bad "LM-cut wins gripper-3 with weights 1:24, whatever the timing:
 expect_rc "--portfolio serial" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --portfolio serial
 err_has "--portfolio serial line" "; portfolio serial: blind won at 73 work units (22 expanded, cpu "
 err_has "--portfolio serial: the winner's search" "; search astar, heuristic zero (optimal): expanded 22"
+# the portfolio's blind search runs without stubborn sets (they prune lamps-6 to 11 expansions
+# for blind A* alone; the portfolio's blind search expands 26, as --no-stubborn does)
+expect_rc "--portfolio serial on lamps" 0 pddl "$DIR/lamps.pddl" "$DIR/lamps-6.pddl" --portfolio serial
+err_has "portfolio blind search without stubborn sets" "; portfolio serial: blind won at 107 work units (26 expanded, cpu "
+expect_rc "blind alone with stubborn sets" 0 pddl "$DIR/lamps.pddl" "$DIR/lamps-6.pddl" --heuristic zero
+err_has "blind alone with stubborn sets expands 11" "; search astar, heuristic zero (optimal): expanded 11, generated 12,"
 expect_rc "--portfolio off" 0 pddl "$DIR/gripper.pddl" "$DIR/gripper-3.pddl" --portfolio off --json
 out_has "--portfolio off runs LM-cut alone" '"search": "astar, heuristic lmcut, lazy"'
 out_has "--portfolio off json" '"portfolio": "off", "portfolio_winner": "off", "portfolio_work": 0}'
