@@ -38,6 +38,10 @@ mode=()
 [ "$TIMED" = 1 ] && mode=(--timed)
 args+=(${mode[@]+"${mode[@]}"})
 if [ -n "${GPGOAP_DIR:-}" ]; then
+  # which GPGOAP: its sources differ between commits (astar.c's heuristic in particular), so
+  # the run names them by content (and by git commit when GPGOAP_DIR is a git checkout)
+  echo "gpgoap:    $GPGOAP_DIR, sha256 $(cd "$GPGOAP_DIR" && for f in astar.c astar.h goap.c goap.h; do printf '%s:%s ' "$f" "$(sha256sum "$f" | cut -c1-12)"; done)"
+  if git -C "$GPGOAP_DIR" rev-parse HEAD >/dev/null 2>&1; then echo "gpgoap:    commit $(git -C "$GPGOAP_DIR" rev-parse HEAD)"; fi
   cc -std=c99 -O3 -DNDEBUG -I"$GPGOAP_DIR" bench/peers/gpgoap_harness.c "$GPGOAP_DIR/goap.c" \
      "$GPGOAP_DIR/astar.c" -o "$TMP/gpgoap_harness"
 fi
