@@ -404,7 +404,9 @@ TEST(limits_and_slices) {
   REQUIRE(goap_planner_create(d, NULL, &q) == GOAP_OK);
   CHECK_EQ_INT(goap_plan_step(q, 1, NULL), GOAP_INVALID_OPERATION);
   CHECK_EQ_INT(goap_plan_finish(q, &r2), GOAP_INVALID_OPERATION);
+  prog.expanded = 12345; /* written only on GOAP_OK */
   CHECK_EQ_INT(goap_plan_progress(q, &prog), GOAP_INVALID_OPERATION);
+  CHECK(prog.expanded == 12345);
   CHECK_EQ_INT(goap_plan_progress(q, NULL), GOAP_INVALID_ARGUMENT);
   CHECK_EQ_INT(goap_plan_progress(NULL, &prog), GOAP_INVALID_ARGUMENT);
   goap_planner_destroy(q);

@@ -189,6 +189,48 @@ TEST(off_runs_the_first_runner_alone) {
   goap_pddl_destroy(fx.task);
 }
 
+/* three runners (the API takes up to CLI_PORTFOLIO_MAX): the thread of runner 2 is started
+ * while runner 1's thread already runs, so the check whether runner 2 still has work reads
+ * runner 1's shared fields; threads and serial agree on the winner and the losers */
+static int run3(const fixture *fx, cli_portfolio_mode mode, uint64_t *work, int lost[3]) {
+  cli_portfolio_runner r[3];
+  memset(r, 0, sizeof r);
+  for (int i = 0; i < 3; i++) {
+    MUST(goap_planner_create(fx->d, NULL, &r[i].planner) == GOAP_OK);
+    r[i].req = i == 0 ? fx->lm : fx->blind;
+    r[i].w_generated = 1;
+    r[i].w_evaluated = i == 0 ? 16 : 0;
+    r[i].scale = i == 2 ? 2 : 1; /* runner 2 is runner 1 at twice the units: it loses */
+    r[i].slice = 1;
+    cli_plan_init(&r[i].plan);
+  }
+  int win = cli_portfolio_run(r, 3, mode, 0, 0);
+  *work = win >= 0 ? r[win].work : 0;
+  for (int i = 0; i < 3; i++) {
+    lost[i] = r[i].lost;
+    cli_plan_free(&r[i].plan);
+    goap_planner_destroy(r[i].planner);
+  }
+  return win;
+}
+
+TEST(three_runners_in_threads_and_serially) {
+  fixture fx;
+  fixture_init(&fx);
+  for (int rep = 0; rep < 20; rep++) {
+    uint64_t ws = 0, wt = 0;
+    int ls[3], lt[3];
+    CHECK_EQ_INT(run3(&fx, CLI_PORTFOLIO_SERIAL, &ws, ls), 1);
+    CHECK(ws == 73);
+    CHECK(ls[0] && !ls[1] && ls[2]);
+    CHECK_EQ_INT(run3(&fx, CLI_PORTFOLIO_THREADS, &wt, lt), 1);
+    CHECK(wt == 73);
+    CHECK(lt[0] && !lt[1] && lt[2]);
+  }
+  goap_pddl_destroy(fx.task);
+}
+
 TEST_MAIN(TEST_ENTRY(blind_wins_by_work_whatever_the_timing),
           TEST_ENTRY(lmcut_wins_with_heavier_blind_work), TEST_ENTRY(ties_go_to_the_first_runner),
-          TEST_ENTRY(deadline_stops_every_runner), TEST_ENTRY(off_runs_the_first_runner_alone))
+          TEST_ENTRY(deadline_stops_every_runner), TEST_ENTRY(off_runs_the_first_runner_alone),
+          TEST_ENTRY(three_runners_in_threads_and_serially))

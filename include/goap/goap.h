@@ -673,8 +673,9 @@ GOAP_API goap_status goap_plan_finish(goap_planner *p, goap_result *result);
  * finished or not): the counters of goap_stats as they stand after the last goap_plan_step,
  * time_us the time measured so far (0 when not measured). For a caller that runs several
  * sliced searches and compares their work (the CLI's portfolio, tools/goap/portfolio.h).
- * Returns GOAP_OK, GOAP_INVALID_OPERATION before any begin, GOAP_INVALID_ARGUMENT for NULL.
- * Reads only; not thread-safe with a step running on p. */
+ * Returns GOAP_OK, GOAP_INVALID_OPERATION before any begin, GOAP_INVALID_ARGUMENT when p or
+ * stats is NULL; *stats (the caller's) is written only on GOAP_OK. Reads only; not
+ * thread-safe with a step running on p. */
 GOAP_API goap_status goap_plan_progress(const goap_planner *p, goap_stats *stats);
 
 /* Checks a plan by replaying it from start (NULL: the default state): every action

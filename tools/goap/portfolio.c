@@ -185,7 +185,11 @@ int cli_portfolio_run(cli_portfolio_runner *runners, int n, cli_portfolio_mode m
     pthread_mutex_init(&f.mu, NULL);
     for (int i = 1; i < n; i++) {
       started[i] = 0;
-      if (!next_slice(&f, i)) continue; /* done or lost already: nothing to run */
+      /* under the lock: the threads started before this one already write their fields */
+      lock(&f);
+      uint32_t go = next_slice(&f, i);
+      unlock(&f);
+      if (!go) continue; /* done or lost already: nothing to run */
       args[i].f = &f;
       args[i].i = i;
       started[i] = pthread_create(&tid[i], NULL, runner_main, &args[i]) == 0;
