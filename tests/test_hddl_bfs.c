@@ -321,6 +321,56 @@ TEST(rc_value_by_hand) {
   goap_pddl_destroy(t);
 }
 
+/* The road with a jump that needs (flying): a changing predicate (land deletes it) that no
+ * action adds and the start lacks, so no state reached in the delete relaxation has it. The
+ * RC grounding checks positive preconditions against those reachable atoms: the 9 ground jump
+ * actions (each needing (flying)) are not grounded, the 9 g-jump methods are ((at ?a) is
+ * reachable for every ?a), so 6 + 9 = 15 operators (24 when every binding were grounded), the
+ * same value 8 (the jumps could never fire) and the same plan. */
+static const char JUMP_DOMAIN[] =
+    "(define (domain jump) (:requirements :hierarchy :typing)\n"
+    "  (:types loc) (:predicates (at ?l - loc) (road ?a ?b - loc) (visited ?l - loc) (flying))\n"
+    "  (:task goto :parameters (?l - loc))\n"
+    "  (:method g-here :parameters (?l - loc) :task (goto ?l) :precondition (at ?l)\n"
+    "    :ordered-subtasks (and))\n"
+    "  (:method g-step :parameters (?a ?b ?l - loc) :task (goto ?l)\n"
+    "    :precondition (and (at ?a) (road ?a ?b)) :ordered-subtasks (and (move ?a ?b) (goto ?l)))\n"
+    "  (:method g-jump :parameters (?a ?b ?l - loc) :task (goto ?l)\n"
+    "    :precondition (at ?a) :ordered-subtasks (and (jump ?a ?b) (goto ?l)))\n"
+    "  (:action move :parameters (?a ?b - loc) :precondition (and (at ?a) (road ?a ?b))\n"
+    "    :effect (and (at ?b) (not (at ?a))))\n"
+    "  (:action jump :parameters (?a ?b - loc) :precondition (and (at ?a) (flying))\n"
+    "    :effect (and (at ?b) (not (at ?a))))\n"
+    "  (:action land :parameters () :precondition (flying) :effect (not (flying)))\n"
+    "  (:action visit :parameters (?l - loc) :precondition (at ?l) :effect (visited ?l)))\n";
+
+static const char JUMP_PROBLEM[] =
+    "(define (problem r) (:domain jump) (:objects a b c - loc)\n"
+    " (:htn :ordered-subtasks (and (goto c) (visit c)))\n"
+    " (:init (at a) (road a b) (road b c)) (:goal (visited c)))\n";
+
+TEST(rc_grounds_only_relaxed_reachable_operators) {
+  goap_pddl_options po;
+  memset(&po, 0, sizeof po);
+  po.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  REQUIRE(goap_pddl_parse("d", JUMP_DOMAIN, strlen(JUMP_DOMAIN), "p", JUMP_PROBLEM,
+                          strlen(JUMP_PROBLEM), &po, &t, &err) == GOAP_OK);
+  char *text = NULL;
+  goap_hddl_stats s;
+  heuristic = GOAP_HDDL_H_RC;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &text, &s), GOAP_OK);
+  heuristic = GOAP_HDDL_H_TDG;
+  CHECK_EQ_INT(s.heuristic, GOAP_HDDL_H_RC);
+  CHECK_EQ_INT((int)s.rc_ops, 15);
+  CHECK_EQ_INT((int)s.bfs_h0, 8);
+  CHECK(verifies(t, text));
+  CHECK(text && strstr(text, "==>\n0 move a b\n1 move b c\n2 visit c\n") == text);
+  free(text);
+  goap_pddl_destroy(t);
+}
+
 /* lz can never be marked: RC sees it from the :htn's network (no action adds (done lz) with
  * (can lz) false, a static literal) and the search stops after the start, where the TDG bound
  * walks all 161 situations (duplicate_detection_exhausts_a_finite_space). */
@@ -367,7 +417,8 @@ TEST(rc_deterministic_and_options) {
   goap_pddl_destroy(t);
 }
 
-TEST_MAIN(TEST_ENTRY(rc_value_by_hand), TEST_ENTRY(rc_prunes_a_dead_end_at_once),
+TEST_MAIN(TEST_ENTRY(rc_value_by_hand), TEST_ENTRY(rc_grounds_only_relaxed_reachable_operators),
+          TEST_ENTRY(rc_prunes_a_dead_end_at_once),
           TEST_ENTRY(rc_deterministic_and_options),
           TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
           TEST_ENTRY(same_plan_twice), TEST_ENTRY(duplicate_detection_exhausts_a_finite_space),

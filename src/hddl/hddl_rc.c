@@ -14,8 +14,13 @@
  *    the work, not the result), and a binding is kept when its static and equality literals
  *    hold (static: a
  *    predicate no action adds or deletes, so its truth in the search's hp is its truth in every
- *    state). Every ground task a decomposition can reach is therefore grounded, and every ground
- *    operator the search can use has its relaxed counterpart here: the value is 0 only on an
+ *    state) and its positive preconditions on the other predicates are in reach: the atoms
+ *    reachable from the :init in the delete relaxation (a fixpoint over the action schemas,
+ *    rc_reach; every state the search evaluates is reached from that one by actions, so no atom
+ *    outside reach is ever true in it or reached by an evaluation). Ground actions need their
+ *    positive preconditions in reach too. Every ground task a decomposition can reach is
+ *    therefore grounded, and every ground
+ *    operator an evaluation could fire has its relaxed counterpart here: the value is 0 only on an
  *    empty agenda whose goal holds, and UINT32_MAX (a dead end) only when no decomposition can
  *    finish the agenda from the state even ignoring deletes.
  *  - The value of (state, agenda) is the sum over the agenda's tasks and the problem's positive
@@ -74,7 +79,17 @@ struct goap__rc {
   size_t maxp;
   goap__px_ivec tmp;
   uint64_t tries;
+  goap__px_tset reach;   /* the atoms reachable from the :init in the delete relaxation */
+  int use_reach;         /* reach is complete: positive fluent preconditions are checked */
+  int reaching;          /* the fixpoint is running: complete bindings add their effects */
 };
+
+/* A literal checked while binding: a precondition on a static predicate or an equality, or,
+ * once reach is complete, a positive precondition on a fluent one. */
+static int rc_checked(const goap__rc *r, const goap__px_lit *l) {
+  if (l->kind != PX_LIT_PRE) return 0;
+  return l->pred == PX_EQ || !r->fluent[l->pred] || (r->use_reach && !l->neg);
+}
 
 static int rc_ref_task(goap__rc *r, hp *h, int32_t code, const int32_t *args, int n) {
   int32_t k = goap__px_tset_add(h->a, &r->tasks, code, args, n, NULL);
@@ -110,6 +125,11 @@ static int rc_static_holds(const hp *h, const goap__px_lit *l, const int32_t *g)
   return l->neg ? !v : v;
 }
 
+static int rc_lit_holds(const goap__rc *r, const hp *h, const goap__px_lit *l, const int32_t *g) {
+  if (l->pred == PX_EQ || !r->fluent[l->pred]) return rc_static_holds(h, l, g);
+  return goap__px_tset_find(&r->reach, l->pred, g, h->t->preds[l->pred].arity) >= 0;
+}
+
 static int rc_ground_lit(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
@@ -143,6 +163,10 @@ static int rc_action(goap__rc *r, hp *h, int32_t k, int32_t s, const int32_t *ar
           return 1;
         }
       } else if (!l->neg) {
+        if (r->use_reach && !rc_lit_holds(r, h, l, g)) { /* never true in the relaxation */
+          r->eff.n = em;
+          return 1;
+        }
         int32_t a = rc_ref_atom(r, h, l->pred, g, n);
         if (a < 0 || !goap__px_ipush(h->a, &r->tmp, a)) return 0;
       }
@@ -156,11 +180,18 @@ static int rc_action(goap__rc *r, hp *h, int32_t k, int32_t s, const int32_t *ar
 }
 
 /* Every binding of net m (-1: the :htn) extending r->b: a method operator adding done fact
- * -(k + 1) (none for the :htn), its subtasks interned. */
+ * -(k + 1) (none for the :htn), its subtasks interned. While r->reaching, m is an action
+ * schema instead and each binding adds its add effects to r->reach. */
 static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   const goap__px_task_core *t = h->t;
-  int32_t np, ptypes, lit0 = 0, nlits = 0, step0, nsteps;
-  if (m < 0) {
+  int32_t np, ptypes, lit0 = 0, nlits = 0, step0 = 0, nsteps = 0;
+  if (r->reaching) {
+    const goap__px_schema *ps = &t->schemas[m];
+    np = ps->nparams;
+    ptypes = ps->ptypes;
+    lit0 = ps->lit0;
+    nlits = ps->nlits;
+  } else if (m < 0) {
     np = t->htn.top_nparams;
     ptypes = t->htn.top_ptypes;
     step0 = t->htn.top_step0;
@@ -187,7 +218,7 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
       int32_t p = r->free_p[j], cnt = 0;
       for (int32_t i = 0; i < nlits; ++i) {
         const goap__px_lit *l = &t->lits[lit0 + i];
-        if (l->pred != PX_EQ && r->fluent[l->pred]) continue;
+        if (!rc_checked(r, l)) continue;
         int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity, has = 0, rest = 1;
         for (int a = 0; a < n; ++a) {
           int32_t v = t->args.v[l->args + a];
@@ -213,8 +244,8 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   /* each checked literal's level: the position in free_p of its last free parameter */
   for (int32_t i = 0; i < nlits; ++i) {
     const goap__px_lit *l = &t->lits[lit0 + i];
-    r->ready[i] = INT32_MIN; /* not checked: a fluent literal */
-    if (l->pred != PX_EQ && r->fluent[l->pred]) continue;
+    r->ready[i] = INT32_MIN; /* not checked */
+    if (!rc_checked(r, l)) continue;
     int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
     int32_t lev = -1;
     for (int a = 0; a < n; ++a) {
@@ -228,7 +259,7 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   for (int32_t i = 0; i < nlits; ++i) /* literals ground already */
     if (r->ready[i] == -1) {
       rc_ground_lit(h, &t->lits[lit0 + i], b, g);
-      if (!rc_static_holds(h, &t->lits[lit0 + i], g)) return 1;
+      if (!rc_lit_holds(r, h, &t->lits[lit0 + i], g)) return 1;
     }
   int32_t pos[64 + 1];
   if (nfree > 64) {
@@ -238,11 +269,20 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   int32_t lev = 0;
   if (nfree > 0) pos[0] = -1;
   for (;;) {
-    if (lev == nfree) { /* a complete binding */
+    if (lev == nfree && r->reaching) { /* a complete binding of an action schema */
+      for (int32_t i = 0; i < nlits; ++i) {
+        const goap__px_lit *l = &t->lits[lit0 + i];
+        if (l->kind != PX_LIT_ADD) continue;
+        int n = rc_ground_lit(h, l, b, g);
+        if (goap__px_tset_add(h->a, &r->reach, l->pred, g, n, NULL) < 0) return 0;
+      }
+      if (nfree == 0) return 1;
+      --lev;
+    } else if (lev == nfree) { /* a complete binding */
       r->tmp.n = 0;
       for (int32_t i = 0; i < nlits; ++i) {
         const goap__px_lit *l = &t->lits[lit0 + i];
-        if (r->ready[i] != INT32_MIN || l->neg) continue;
+        if (l->kind != PX_LIT_PRE || l->neg || l->pred == PX_EQ || !r->fluent[l->pred]) continue;
         int n = rc_ground_lit(h, l, b, g);
         int32_t a = rc_ref_atom(r, h, l->pred, g, n);
         if (a < 0 || !goap__px_ipush(h->a, &r->tmp, a)) return 0;
@@ -277,7 +317,7 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
       for (int32_t i = 0; i < nlits && ok; ++i) {
         if (r->ready[i] != lev) continue;
         rc_ground_lit(h, &t->lits[lit0 + i], b, g);
-        ok = rc_static_holds(h, &t->lits[lit0 + i], g);
+        ok = rc_lit_holds(r, h, &t->lits[lit0 + i], g);
       }
     }
     if (ok) {
@@ -290,6 +330,42 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   }
 }
 
+/* The delete-relaxed reachable atoms from the initial state (a fixpoint: every action schema's
+ * bindings whose positive preconditions are in reach add their add effects, until a round adds
+ * nothing), so that the grounding below can skip operators needing an atom outside it: no
+ * evaluation could ever fire them (every state the search evaluates is reached from the
+ * initial one by actions, and its relaxed closure stays inside reach). When the fixpoint
+ * exceeds the bound on bindings tried, the grounding goes on without it, as before. 0 on a
+ * stop (h->st). */
+static int rc_reach(goap__rc *r, hp *h) {
+  const goap__px_task_core *t = h->t;
+  for (size_t i = 0; i + 1 < t->init.n; i += 2) { /* the problem's :init, not hp's state */
+    int32_t p = t->init.v[i];
+    if (goap__px_tset_add(h->a, &r->reach, p, t->args.v + t->init.v[i + 1], t->preds[p].arity,
+                          NULL) < 0)
+      return 0;
+  }
+  r->use_reach = 1; /* the preconditions are checked against reach as it grows */
+  r->reaching = 1;
+  size_t before;
+  do {
+    before = goap__px_tset_count(&r->reach);
+    for (size_t s = 0; s < t->nschemas; ++s) {
+      for (size_t p = 0; p < r->maxp; ++p) r->b[p] = -1;
+      if (!rc_net(r, h, (int32_t)s, -1)) {
+        r->reaching = 0;
+        r->use_reach = 0;
+        if (h->st != GOAP_TOO_LARGE) return 0;
+        h->st = GOAP_OK; /* too large: ground without the pruning */
+        r->tries = 0;
+        return 1;
+      }
+    }
+  } while (goap__px_tset_count(&r->reach) != before);
+  r->reaching = 0;
+  return 1;
+}
+
 static int rc_ground(goap__rc *r, hp *h) {
   const goap__px_task_core *t = h->t;
   for (size_t s = 0; s < t->nschemas; ++s) {
@@ -299,6 +375,7 @@ static int rc_ground(goap__rc *r, hp *h) {
         r->fluent[t->lits[i].pred] = 1;
   }
   if (!goap__px_ipush(h->a, &r->pre0, 0) || !goap__px_ipush(h->a, &r->eff0, 0)) return 0;
+  if (!rc_reach(r, h)) return 0;
   for (size_t p = 0; p < r->maxp; ++p) r->b[p] = -1;
   if (!rc_net(r, h, -1, -1)) return 0;
   int32_t args[PX_MAX_ARITY];
@@ -334,6 +411,7 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   size_t nf = r->nfacts ? r->nfacts : 1, no = r->nops ? r->nops : 1;
   goap__px_tset_free(a, &r->atoms);
   goap__px_tset_free(a, &r->tasks);
+  goap__px_tset_free(a, &r->reach);
   goap__free(a, r->ocost, r->cocost);
   goap__px_ivec_free(a, &r->pre0);
   goap__px_ivec_free(a, &r->pre);
