@@ -47,7 +47,6 @@
  *   static `is_space` of src/pddl/validate.c renamed to is_space__pddl_validate in goap.c (clashes with src/pddl/sexp.c)
  *   static `is_var` of src/pddl/parse.c renamed to is_var__pddl_parse in goap.c (clashes with src/hddl/hddl_parse.c)
  *   static `join` of src/pddl/ground.c renamed to join__pddl_ground in goap.c (clashes with src/hddl/hddl_join.c)
- *   static `lit_holds` of src/hddl/hddl_verify.c renamed to lit_holds__hddl_hddl_verify in goap.c (clashes with src/hddl/hddl_plan.c)
  *   static `lit_text` of src/pddl/validate.c renamed to lit_text__pddl_validate in goap.c (clashes with src/hddl/hddl_verify.c)
  *   static `mix` of src/runtime/replay.c renamed to mix__runtime_replay in goap.c (clashes with src/pddl/pddl_symmetry.c)
  *   static `new_node` of src/pddl/sexp.c renamed to new_node__pddl_sexp in goap.c (clashes with src/hddl/hddl_plan.c)
@@ -16162,6 +16161,33 @@ typedef struct hp {
   int32_t *gatom;      /* per goal literal (the first 64): its atom once interned, else -1 */
 } hp;
 
+/* Literal l's ground arguments under binding b (b[-a - 1] for a parameter a < 0; may be NULL
+ * when every argument is an object) into out; 0 when some is unbound (< 0). Shared by the
+ * depth-first search (hddl_plan.c), its lazy join (hddl_join.c) and the best-first search. */
+static inline int goap__hp_ground(const hp *h, const goap__px_lit *l, const int32_t *b,
+                                  int32_t *out) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
+  for (int i = 0; i < n; ++i) {
+    int32_t a = h->av.v[l->args + i];
+    out[i] = a >= 0 ? a : b[-a - 1];
+    if (out[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* Literal l, its arguments ground in g, holds in h's current state (an equality: g[0] == g[1];
+ * a negative literal: its atom is not true). */
+static inline int goap__hp_lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
+  int v;
+  if (l->pred == PX_EQ) {
+    v = g[0] == g[1];
+  } else {
+    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? !v : v;
+}
+
 /* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
  * goap__hp_order_methods: whether the two method orders differ). */
 /* The join literals of every method (x0, xn, xb): own precondition and static literals. */
@@ -16335,17 +16361,6 @@ static int hb_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
-static int hb_lit_true(const hp *h, const goap__px_lit *l, const int32_t *g) {
-  int v;
-  if (l->pred == PX_EQ) {
-    v = g[0] == g[1];
-  } else {
-    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
-    v = e >= 0 && h->truth[e];
-  }
-  return l->neg ? !v : v;
-}
-
 /* Literal l's arguments under binding b (NULL for ground literals) into g. */
 static void hb_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
@@ -16364,7 +16379,7 @@ static uint32_t hb_goal_false(const hp *h, uint64_t *mask) {
   for (int32_t i = 0; i < t->ngoal; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
     hb_ground(h, l, NULL, g);
-    if (hb_lit_true(h, l, g)) continue;
+    if (goap__hp_lit_holds(h, l, g)) continue;
     ++n;
     if (i < 64) *mask |= (uint64_t)1 << i;
   }
@@ -16620,7 +16635,7 @@ static int hb_apply(goap__hb *b, hp *h, int32_t tn) {
     const goap__px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
     hb_ground(h, l, args, g);
-    if (!hb_lit_true(h, l, g)) return 0;
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   for (int pass = 0; pass < 2; ++pass) /* deletes first, then adds */
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
@@ -17044,29 +17059,6 @@ static int hj_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
-/* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int hj_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *out) {
-  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
-  for (int i = 0; i < n; ++i) {
-    int32_t a = h->av.v[l->args + i];
-    out[i] = a >= 0 ? a : b[-a - 1];
-    if (out[i] < 0) return 0;
-  }
-  return 1;
-}
-
-/* A literal with all arguments bound (g) holds now. */
-static int hj_lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
-  int v;
-  if (l->pred == PX_EQ) {
-    v = g[0] == g[1];
-  } else {
-    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
-    v = e >= 0 && h->truth[e];
-  }
-  return l->neg ? !v : v;
-}
-
 /* Every literal l0 + i of [l0, l0 + n) with cat[i] == k (a check whose last parameter level
  * k binds) holds under b. */
 static int checks_at(hp *h, int32_t l0, int32_t n, const int32_t *cat, int k, const int32_t *b) {
@@ -17074,8 +17066,8 @@ static int checks_at(hp *h, int32_t l0, int32_t n, const int32_t *cat, int k, co
   for (int32_t i = 0; i < n; ++i) {
     if (cat[i] != k) continue;
     const goap__px_lit *l = &h->lits[l0 + i];
-    hj_ground(h, l, b, g);
-    if (!hj_lit_holds(h, l, g)) return 0;
+    goap__hp_ground(h, l, b, g);
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   return 1;
 }
@@ -17358,7 +17350,7 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np, 
     } else {
       const goap__px_lit *l = &h->lits[L->lit];
       int ar = t->preds[l->pred].arity;
-      if (hj_ground(h, l, b, g)) {
+      if (goap__hp_ground(h, l, b, g)) {
         if (L->pos == 0) {
           L->pos = 1;
           L->atom = goap__px_tset_find(&h->atoms, l->pred, g, ar);
@@ -17476,8 +17468,8 @@ static int lazy_checks(hp *h, const int32_t *c, const int32_t *b) {
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = 1; i <= c[0]; ++i) {
     const goap__px_lit *l = &h->lits[c[i]];
-    hj_ground(h, l, b, g);
-    if (!hj_lit_holds(h, l, g)) return 0;
+    goap__hp_ground(h, l, b, g);
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   return 1;
 }
@@ -17527,7 +17519,7 @@ static int lazy_next(hp *h, size_t off, int *got) {
     } else {
       const goap__px_lit *l = &h->lits[code];
       int ar = t->preds[l->pred].arity;
-      if (hj_ground(h, l, b, g)) {
+      if (goap__hp_ground(h, l, b, g)) {
         if (L[0] == 0) {
           L[0] = 1;
           int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, ar);
@@ -18382,25 +18374,6 @@ static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
   return e >= 0 && h->truth[e];
 }
 
-/* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *out) {
-  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
-  for (int i = 0; i < n; ++i) {
-    int32_t a = h->av.v[l->args + i];
-    out[i] = a >= 0 ? a : b[-a - 1];
-    if (out[i] < 0) return 0;
-  }
-  return 1;
-}
-
-/* A negative or equality literal, all arguments bound. */
-static int lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
-  int v;
-  if (l->pred == PX_EQ) v = g[0] == g[1];
-  else v = holds(h, l->pred, g, h->t->preds[l->pred].arity);
-  return l->neg ? !v : v;
-}
-
 static int is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
@@ -18534,15 +18507,15 @@ static int apply(hp *h, int32_t node) {
   for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
     const goap__px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
-    ground(h, l, b, g);
-    if (!lit_holds(h, l, g)) return 0;
+    goap__hp_ground(h, l, b, g);
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   /* deletes first, then adds: an atom both deleted and added stays true */
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
       const goap__px_lit *l = &h->lits[i];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
-      ground(h, l, b, g);
+      goap__hp_ground(h, l, b, g);
       int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
       if (e < 0 || !set_truth(h, e, pass == 0 ? 0 : 1)) return oom(h);
     }
@@ -18554,7 +18527,7 @@ static int goal_holds(hp *h) {
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
     const goap__px_lit *l = &h->lits[i];
-    ground(h, l, NULL, g);
+    goap__hp_ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
   }
@@ -18568,12 +18541,12 @@ static int goal_false(hp *h, int32_t i) {
   int32_t g[PX_MAX_ARITY];
   int v;
   if (l->pred == PX_EQ) {
-    ground(h, l, NULL, g);
+    goap__hp_ground(h, l, NULL, g);
     v = g[0] == g[1];
   } else {
     int32_t e = h->gatom[i];
     if (e < 0) {
-      ground(h, l, NULL, g);
+      goap__hp_ground(h, l, NULL, g);
       e = h->gatom[i] = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
     }
     v = e >= 0 && h->truth[e];
@@ -20368,7 +20341,6 @@ void goap__hseen_free(const goap_allocator *al, goap__hseen *s) {
 /* names of src/hddl/hddl_verify.c that another file also declares */
 #define fail fail__hddl_hddl_verify
 #define holds holds__hddl_hddl_verify
-#define lit_holds lit_holds__hddl_hddl_verify
 #define oom oom__hddl_hddl_verify
 /*
  * hddl_verify.c -- goap_hddl_verify: checking a total-order HTN plan in the IPC format against
@@ -21381,7 +21353,6 @@ goap_status goap_hddl_verify(const goap_pddl_task *task, const char *plan_name,
 #undef TOKF
 #undef fail
 #undef holds
-#undef lit_holds
 #undef oom
 
 /* ==== src/htn/htn_domain.c ==== */

@@ -133,17 +133,6 @@ static int hb_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
-static int hb_lit_true(const hp *h, const goap__px_lit *l, const int32_t *g) {
-  int v;
-  if (l->pred == PX_EQ) {
-    v = g[0] == g[1];
-  } else {
-    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
-    v = e >= 0 && h->truth[e];
-  }
-  return l->neg ? !v : v;
-}
-
 /* Literal l's arguments under binding b (NULL for ground literals) into g. */
 static void hb_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
@@ -162,7 +151,7 @@ static uint32_t hb_goal_false(const hp *h, uint64_t *mask) {
   for (int32_t i = 0; i < t->ngoal; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
     hb_ground(h, l, NULL, g);
-    if (hb_lit_true(h, l, g)) continue;
+    if (goap__hp_lit_holds(h, l, g)) continue;
     ++n;
     if (i < 64) *mask |= (uint64_t)1 << i;
   }
@@ -418,7 +407,7 @@ static int hb_apply(goap__hb *b, hp *h, int32_t tn) {
     const goap__px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
     hb_ground(h, l, args, g);
-    if (!hb_lit_true(h, l, g)) return 0;
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   for (int pass = 0; pass < 2; ++pass) /* deletes first, then adds */
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {

@@ -74,29 +74,6 @@ static int hj_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
-/* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int hj_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *out) {
-  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
-  for (int i = 0; i < n; ++i) {
-    int32_t a = h->av.v[l->args + i];
-    out[i] = a >= 0 ? a : b[-a - 1];
-    if (out[i] < 0) return 0;
-  }
-  return 1;
-}
-
-/* A literal with all arguments bound (g) holds now. */
-static int hj_lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
-  int v;
-  if (l->pred == PX_EQ) {
-    v = g[0] == g[1];
-  } else {
-    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
-    v = e >= 0 && h->truth[e];
-  }
-  return l->neg ? !v : v;
-}
-
 /* Every literal l0 + i of [l0, l0 + n) with cat[i] == k (a check whose last parameter level
  * k binds) holds under b. */
 static int checks_at(hp *h, int32_t l0, int32_t n, const int32_t *cat, int k, const int32_t *b) {
@@ -104,8 +81,8 @@ static int checks_at(hp *h, int32_t l0, int32_t n, const int32_t *cat, int k, co
   for (int32_t i = 0; i < n; ++i) {
     if (cat[i] != k) continue;
     const goap__px_lit *l = &h->lits[l0 + i];
-    hj_ground(h, l, b, g);
-    if (!hj_lit_holds(h, l, g)) return 0;
+    goap__hp_ground(h, l, b, g);
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   return 1;
 }
@@ -388,7 +365,7 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np, 
     } else {
       const goap__px_lit *l = &h->lits[L->lit];
       int ar = t->preds[l->pred].arity;
-      if (hj_ground(h, l, b, g)) {
+      if (goap__hp_ground(h, l, b, g)) {
         if (L->pos == 0) {
           L->pos = 1;
           L->atom = goap__px_tset_find(&h->atoms, l->pred, g, ar);
@@ -506,8 +483,8 @@ static int lazy_checks(hp *h, const int32_t *c, const int32_t *b) {
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = 1; i <= c[0]; ++i) {
     const goap__px_lit *l = &h->lits[c[i]];
-    hj_ground(h, l, b, g);
-    if (!hj_lit_holds(h, l, g)) return 0;
+    goap__hp_ground(h, l, b, g);
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   return 1;
 }
@@ -557,7 +534,7 @@ static int lazy_next(hp *h, size_t off, int *got) {
     } else {
       const goap__px_lit *l = &h->lits[code];
       int ar = t->preds[l->pred].arity;
-      if (hj_ground(h, l, b, g)) {
+      if (goap__hp_ground(h, l, b, g)) {
         if (L[0] == 0) {
           L[0] = 1;
           int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, ar);

@@ -180,25 +180,6 @@ static int holds(const hp *h, int32_t pred, const int32_t *args, int n) {
   return e >= 0 && h->truth[e];
 }
 
-/* The literal's ground arguments under binding b into out; 0 when some is unbound. */
-static int ground(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *out) {
-  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
-  for (int i = 0; i < n; ++i) {
-    int32_t a = h->av.v[l->args + i];
-    out[i] = a >= 0 ? a : b[-a - 1];
-    if (out[i] < 0) return 0;
-  }
-  return 1;
-}
-
-/* A negative or equality literal, all arguments bound. */
-static int lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
-  int v;
-  if (l->pred == PX_EQ) v = g[0] == g[1];
-  else v = holds(h, l->pred, g, h->t->preds[l->pred].arity);
-  return l->neg ? !v : v;
-}
-
 static int is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
@@ -332,15 +313,15 @@ static int apply(hp *h, int32_t node) {
   for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
     const goap__px_lit *l = &h->lits[i];
     if (l->kind != PX_LIT_PRE) continue;
-    ground(h, l, b, g);
-    if (!lit_holds(h, l, g)) return 0;
+    goap__hp_ground(h, l, b, g);
+    if (!goap__hp_lit_holds(h, l, g)) return 0;
   }
   /* deletes first, then adds: an atom both deleted and added stays true */
   for (int pass = 0; pass < 2; ++pass)
     for (int32_t i = s->lit0; i < s->lit0 + s->nlits; ++i) {
       const goap__px_lit *l = &h->lits[i];
       if (l->kind != (pass == 0 ? PX_LIT_DEL : PX_LIT_ADD)) continue;
-      ground(h, l, b, g);
+      goap__hp_ground(h, l, b, g);
       int32_t e = intern(h, l->pred, g, t->preds[l->pred].arity);
       if (e < 0 || !set_truth(h, e, pass == 0 ? 0 : 1)) return oom(h);
     }
@@ -352,7 +333,7 @@ static int goal_holds(hp *h) {
   int32_t g[PX_MAX_ARITY];
   for (int32_t i = t->goal0; i < t->goal0 + t->ngoal; ++i) {
     const goap__px_lit *l = &h->lits[i];
-    ground(h, l, NULL, g);
+    goap__hp_ground(h, l, NULL, g);
     int v = l->pred == PX_EQ ? g[0] == g[1] : holds(h, l->pred, g, t->preds[l->pred].arity);
     if (l->neg ? v : !v) return 0;
   }
@@ -366,12 +347,12 @@ static int goal_false(hp *h, int32_t i) {
   int32_t g[PX_MAX_ARITY];
   int v;
   if (l->pred == PX_EQ) {
-    ground(h, l, NULL, g);
+    goap__hp_ground(h, l, NULL, g);
     v = g[0] == g[1];
   } else {
     int32_t e = h->gatom[i];
     if (e < 0) {
-      ground(h, l, NULL, g);
+      goap__hp_ground(h, l, NULL, g);
       e = h->gatom[i] = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
     }
     v = e >= 0 && h->truth[e];

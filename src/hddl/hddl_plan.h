@@ -132,6 +132,33 @@ typedef struct hp {
   int32_t *gatom;      /* per goal literal (the first 64): its atom once interned, else -1 */
 } hp;
 
+/* Literal l's ground arguments under binding b (b[-a - 1] for a parameter a < 0; may be NULL
+ * when every argument is an object) into out; 0 when some is unbound (< 0). Shared by the
+ * depth-first search (hddl_plan.c), its lazy join (hddl_join.c) and the best-first search. */
+static inline int goap__hp_ground(const hp *h, const goap__px_lit *l, const int32_t *b,
+                                  int32_t *out) {
+  int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
+  for (int i = 0; i < n; ++i) {
+    int32_t a = h->av.v[l->args + i];
+    out[i] = a >= 0 ? a : b[-a - 1];
+    if (out[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* Literal l, its arguments ground in g, holds in h's current state (an equality: g[0] == g[1];
+ * a negative literal: its atom is not true). */
+static inline int goap__hp_lit_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
+  int v;
+  if (l->pred == PX_EQ) {
+    v = g[0] == g[1];
+  } else {
+    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
+    v = e >= 0 && h->truth[e];
+  }
+  return l->neg ? !v : v;
+}
+
 /* hddl_prep.c. Each returns 0 on a memory failure (h->st = GOAP_OUT_OF_MEMORY), else 1 (but
  * goap__hp_order_methods: whether the two method orders differ). */
 /* The join literals of every method (x0, xn, xb): own precondition and static literals. */
