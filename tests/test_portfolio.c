@@ -230,7 +230,39 @@ TEST(three_runners_in_threads_and_serially) {
   goap_pddl_destroy(fx.task);
 }
 
+/* runner 0's request refused by begin: its answer stands at once, and the runners never begun
+ * say so (GOAP_INVALID_OPERATION, no work) instead of keeping what the caller left there */
+TEST(refused_first_runner_leaves_the_others_defined) {
+  fixture fx;
+  fixture_init(&fx);
+  for (int mode = CLI_PORTFOLIO_THREADS; mode <= CLI_PORTFOLIO_SERIAL; mode++) {
+    cli_portfolio_runner r[2];
+    memset(r, 0xAB, sizeof r); /* garbage in the out fields */
+    for (int i = 0; i < 2; i++) {
+      MUST(goap_planner_create(fx.d, NULL, &r[i].planner) == GOAP_OK);
+      r[i].req = fx.blind;
+      r[i].w_expanded = r[i].w_evaluated = 0;
+      r[i].w_generated = 1;
+      r[i].scale = 1;
+      r[i].slice = 1;
+      r[i].delay_us = 0;
+      cli_plan_init(&r[i].plan);
+    }
+    r[0].req.heuristic = (goap_heuristic)9999; /* refused by goap_plan_begin */
+    CHECK_EQ_INT(cli_portfolio_run(r, 2, (cli_portfolio_mode)mode, 0, 0), -1);
+    CHECK_EQ_INT(r[0].plan.result.status, GOAP_INVALID_ARGUMENT);
+    CHECK_EQ_INT(r[1].status, GOAP_INVALID_OPERATION);
+    CHECK(r[1].work == 0 && r[1].expanded == 0 && !r[1].lost);
+    for (int i = 0; i < 2; i++) {
+      cli_plan_free(&r[i].plan);
+      goap_planner_destroy(r[i].planner);
+    }
+  }
+  goap_pddl_destroy(fx.task);
+}
+
 TEST_MAIN(TEST_ENTRY(blind_wins_by_work_whatever_the_timing),
           TEST_ENTRY(lmcut_wins_with_heavier_blind_work), TEST_ENTRY(ties_go_to_the_first_runner),
           TEST_ENTRY(deadline_stops_every_runner), TEST_ENTRY(off_runs_the_first_runner_alone),
-          TEST_ENTRY(three_runners_in_threads_and_serially))
+          TEST_ENTRY(three_runners_in_threads_and_serially),
+          TEST_ENTRY(refused_first_runner_leaves_the_others_defined))

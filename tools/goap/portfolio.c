@@ -152,11 +152,17 @@ int cli_portfolio_run(cli_portfolio_runner *runners, int n, cli_portfolio_mode m
   f.r = runners;
   f.n = n;
   f.deadline_ms = deadline_ms;
+  /* every runner's out fields are set before the first begin, so that a runner never begun
+   * (runner 0 refused) reads GOAP_INVALID_OPERATION, not what the caller left there */
   for (int i = 0; i < n; i++) {
     cli_portfolio_runner *r = &runners[i];
     r->work = r->expanded = 0;
     r->lost = 0;
     r->cpu_ms = 0.0;
+    r->status = GOAP_INVALID_OPERATION;
+  }
+  for (int i = 0; i < n; i++) {
+    cli_portfolio_runner *r = &runners[i];
     r->status = goap_plan_begin(r->planner, &r->req);
     /* a request refused or settled by begin: the first runner's answer stands at once */
     if (i == 0 && r->status != GOAP_IN_PROGRESS && !definitive(r->status)) {
@@ -180,9 +186,10 @@ int cli_portfolio_run(cli_portfolio_runner *runners, int n, cli_portfolio_mode m
   for (int i = 0; i < n; i++) {
     if (next_slice(&f, i)) live++;
   }
-  if (mode == CLI_PORTFOLIO_THREADS && live > 1 && !past_deadline(&f)) {
+  /* no mutex (pthread_mutex_init failed): the serial run below gives the same winner */
+  if (mode == CLI_PORTFOLIO_THREADS && live > 1 && !past_deadline(&f) &&
+      pthread_mutex_init(&f.mu, NULL) == 0) {
     f.threaded = 1;
-    pthread_mutex_init(&f.mu, NULL);
     for (int i = 1; i < n; i++) {
       started[i] = 0;
       /* under the lock: the threads started before this one already write their fields */

@@ -41,7 +41,8 @@ typedef struct cli_portfolio_runner {
   uint32_t slice;          /* expansions per goap_plan_step call, >= 1 */
   uint32_t delay_us;       /* test hook: sleep this long after every slice (0: none) */
   /* out */
-  goap_status status;      /* its final status; GOAP_IN_PROGRESS when it was stopped first */
+  goap_status status;      /* its final status; GOAP_IN_PROGRESS when it was stopped first;
+                            * GOAP_INVALID_OPERATION when never begun (runner 0 refused) */
   uint64_t work;           /* units counted when it ended or was stopped */
   uint64_t expanded;       /* expansions so far */
   int lost;                /* stopped because another finished with less work */
