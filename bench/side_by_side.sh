@@ -3,7 +3,9 @@
 # repeat: goap_bench's game-like and alternating cases, RUNS times each, with the median and
 # spread of the runs' medians, the conditions (load average, CPU MHz, compiler), instructions
 # per plan (perf stat when the CPU counters work, else callgrind) and, when GPGOAP_DIR names a
-# GPGOAP checkout, GPGOAP on the same cases through bench/peers/gpgoap_harness.c.
+# GPGOAP checkout, GPGOAP on the same cases through bench/peers/gpgoap_harness.c, with its
+# instructions per plan counted the same way (the harness's --case/--reps counting mode) and
+# the two ratios side by side: time (GPGOAP us / libgoap us) and instructions (GPGOAP's / libgoap's).
 #
 #   bench/side_by_side.sh                       # build/ must hold a Release build
 #   RUNS=9 BUILD=build-rel bench/side_by_side.sh
@@ -44,7 +46,9 @@ if [ -n "${GPGOAP_DIR:-}" ]; then
   if git -C "$GPGOAP_DIR" rev-parse HEAD >/dev/null 2>&1; then echo "gpgoap:    commit $(git -C "$GPGOAP_DIR" rev-parse HEAD)"; fi
   cc -std=c99 -O3 -DNDEBUG -I"$GPGOAP_DIR" bench/peers/gpgoap_harness.c "$GPGOAP_DIR/goap.c" \
      "$GPGOAP_DIR/astar.c" -o "$TMP/gpgoap_harness"
+  echo "gpgoap:    built with cc -std=c99 -O3 -DNDEBUG ($(cc --version | head -1))"
 fi
+GP_CASES=(gpgoap_soldier alt_gpgoap_soldier chain_8_0 alt_chain_8 chain_60_0 alt_chain_60)
 # the two sides alternate run by run, so that both see the machine's speed levels alike
 for r in $(seq 1 "$RUNS"); do
   "$BENCH" --json "${args[@]}" >> "$TMP/libgoap.jsonl"
@@ -62,15 +66,21 @@ if [ "$INSTR" = 1 ]; then
     instr_tool=callgrind
   fi
 fi
-count() { # case reps -> instructions of the whole run
+count_cmd() { # command... -> instructions of the whole run
   if [ "$instr_tool" = perf ]; then
-    perf stat -x, -e instructions "$BENCH" --json ${mode[@]+"${mode[@]}"} --case "=$1" --reps "$2" 2>&1 >/dev/null | awk -F, '/instructions/ {print $1}'
+    perf stat -x, -e instructions "$@" 2>&1 >/dev/null | awk -F, '/instructions/ {print $1}'
   else
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BENCH" --json ${mode[@]+"${mode[@]}"} --case "=$1" --reps "$2" 2>&1 >/dev/null |
-      awk '/Collected/ {print $NF}'
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ {print $NF}'
   fi
 }
+count() { # case reps -> instructions of goap_bench's whole run
+  count_cmd "$BENCH" --json ${mode[@]+"${mode[@]}"} --case "=$1" --reps "$2"
+}
+# GPGOAP: the harness's counting mode, one warm-up round then exactly N rounds, each round
+# between two clock reads as in goap_bench --reps (so the per-round overhead is alike)
+count_gp() { count_cmd "$TMP/gpgoap_harness" --case "$1" --reps "$2"; }
 : > "$TMP/instr.txt"
+: > "$TMP/instr_gp.txt"
 if [ "$instr_tool" != none ]; then
   for c in "${CASES[@]}"; do
     lo=20; hi=120
@@ -78,6 +88,14 @@ if [ "$instr_tool" != none ]; then
     a=$(count "$c" $lo); b=$(count "$c" $hi)
     echo "$c $a $b $lo $hi" >> "$TMP/instr.txt"
   done
+  if [ -n "${GPGOAP_DIR:-}" ]; then
+    for c in "${GP_CASES[@]}"; do
+      lo=20; hi=120
+      case "$c" in *chain_60*) lo=2; hi=12 ;; esac
+      a=$(count_gp "$c" $lo); b=$(count_gp "$c" $hi)
+      echo "$c $a $b $lo $hi" >> "$TMP/instr_gp.txt"
+    done
+  fi
 fi
 
 python3 - "$TMP" "$instr_tool" <<'EOF'
@@ -95,12 +113,15 @@ def load(name):
             runs.setdefault(d["case"], []).append(d)
     return runs
 lib, gp = load("libgoap.jsonl"), load("gpgoap.jsonl")
-reqs = {c: r[0]["requests"] for c, r in lib.items()}
-instr = {}
-for line in open(os.path.join(tmp, "instr.txt")):
-    c, a, b, lo, hi = line.split()
-    if a and b:
-        instr[c] = (int(b) - int(a)) / ((int(hi) - int(lo)) * reqs.get(c, 1))
+def per_plan(name, runs):  # instructions per plan: difference of two run lengths, per plan
+    out = {}
+    for line in open(os.path.join(tmp, name)):
+        f = line.split()
+        if len(f) == 5:
+            c, a, b, lo, hi = f
+            out[c] = (int(b) - int(a)) / ((int(hi) - int(lo)) * (runs[c][0]["requests"] if c in runs else 1))
+    return out
+instr, instr_gp = per_plan("instr.txt", lib), per_plan("instr_gp.txt", gp)
 def us(v): return "%.3f" % (v / 1e3) if v < 1e6 else "%.0f" % (v / 1e3)
 print("\n== libgoap (goap_bench, astar/default): median of %d runs' medians [fastest run .. slowest run], us per plan" % len(next(iter(lib.values()))))
 print("%-18s %8s %24s %14s %9s %7s %8s %s" % ("case", "req/rnd", "us/plan [spread]", "instr/plan", "expanded", "cost", "optimal", "callbacks/plan"))
@@ -123,12 +144,16 @@ if "npc_40" in instr and "npc_40_cbconst" in instr and lib["npc_40_cbconst"][0][
 print("instructions: %s" % {"perf": "perf stat -e instructions", "callgrind": "valgrind --tool=callgrind (difference of two run lengths)", "none": "not measured"}[tool])
 if gp:
     print("\n== GPGOAP (GPGOAP_DIR=%s), same cases, same run" % os.environ.get("GPGOAP_DIR", ""))
-    print("%-18s %24s %7s %20s" % ("case", "us/plan [spread]", "cost", "libgoap speed-up"))
+    print("%-18s %24s %12s %7s %17s %17s" % ("case", "us/plan [spread]", "instr/plan", "cost", "time ratio", "instr ratio"))
     for c, r in gp.items():
         t = [x["ns_per_plan"] for x in r]
         med = statistics.median(t)
         ratio = med / statistics.median([x["ns_per_plan"] for x in lib[c]]) if c in lib else float("nan")
-        print("%-18s %10s [%s .. %s] %7d %19.1fx" % (c, us(med), us(min(t)), us(max(t)), r[0]["cost"], ratio))
+        ins = "%.0f" % instr_gp[c] if c in instr_gp else "-"
+        iratio = "%.1fx" % (instr_gp[c] / instr[c]) if c in instr_gp and c in instr else "-"
+        print("%-18s %10s [%s .. %s] %12s %7d %16.1fx %17s" % (c, us(med), us(min(t)), us(max(t)), ins, r[0]["cost"], ratio, iratio))
+    print("(time ratio: GPGOAP's median us / libgoap's; instr ratio: GPGOAP's instructions per plan / libgoap's, "
+          "both counted by %s; above 1x, libgoap is faster)" % {"perf": "perf stat", "callgrind": "callgrind", "none": "-"}[tool])
 else:
     print("\n== GPGOAP: not run (set GPGOAP_DIR to a GPGOAP checkout). Figures quoted from issue 18's")
     print("   side-by-side run on the same machine, NOT measured here: soldier 1.2 us, chain_60_0 67 us.")

@@ -14,6 +14,17 @@
  * planner's public act_costs array (the name of the cost setter differs between GPGOAP
  * versions). Output: one JSON object per case, as goap_bench --json (case, cost: the sum over
  * a round, ns_per_plan: the median of batches of about 50 us, ns_min, ns_max, requests).
+ *
+ * Counting mode, for instruction counts (bench/side_by_side.sh runs it under perf stat or
+ * callgrind at two round counts and divides the difference by the plans in between):
+ *
+ *   gpgoap_harness --case alt_gpgoap_soldier --reps 120
+ *
+ * plans only the named case (a leading '=' is accepted, as goap_bench's exact match): one
+ * warm-up round, then exactly N rounds of its requests, each round between two clock reads as
+ * goap_bench --reps does (so both sides carry the same per-round overhead), and prints one
+ * JSON line (case, cost of one round, rounds, requests) and no timings. --reps without --case
+ * counts every case; --case without --reps times only that case.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -25,6 +36,10 @@
 #include "goap.h"
 
 #define NREQ_MAX 8
+
+static const char *only_case; /* --case: the one case to run, or NULL for all */
+static int reps;              /* --reps: rounds to count, or 0: time (median of batches) */
+static volatile double sink;  /* keeps the counting mode's clock reads */
 
 typedef struct request {
   worldstate_t start, goal;
@@ -70,6 +85,24 @@ static void run(const char *name, actionplanner_t *ap, const request *rq, int n)
   const char *plan[128];
   worldstate_t states[128];
   int cost = 0;
+  if (only_case && strcmp(only_case, name) != 0) return;
+  if (reps > 0) {
+    for (int i = 0; i < n; ++i) { /* the warm-up round */
+      int sz = 128;
+      cost += astar_plan(ap, rq[i].start, rq[i].goal, plan, states, &sz);
+    }
+    for (int r = 0; r < reps; ++r) {
+      double b0 = now_ns();
+      for (int i = 0; i < n; ++i) {
+        int sz = 128;
+        (void)astar_plan(ap, rq[i].start, rq[i].goal, plan, states, &sz);
+      }
+      sink += now_ns() - b0;
+    }
+    printf("{\"case\": \"%s\", \"cost\": %d, \"rounds\": %d, \"requests\": %d}\n", name, cost,
+           reps, n);
+    return;
+  }
   double one = now_ns();
   for (int i = 0; i < n; ++i) {
     int sz = 128;
@@ -124,7 +157,7 @@ static void soldier(actionplanner_t *ap, worldstate_t *start) {
 }
 
 /* GPGOAP keeps the name pointers it is given: the names live in static storage. */
-static char chain_atoms[64][8], chain_steps[64][16];
+static char chain_atoms[64][12], chain_steps[64][16];
 
 static void chain(actionplanner_t *ap, worldstate_t *start, int L) {
   goap_actionplanner_clear(ap);
@@ -139,7 +172,18 @@ static void chain(actionplanner_t *ap, worldstate_t *start, int L) {
   for (int i = 0; i <= L; ++i) goap_worldstate_set(ap, start, chain_atoms[i], i == 0);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+      only_case = argv[++i];
+      if (only_case[0] == '=') ++only_case;
+    } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
+      reps = atoi(argv[++i]);
+    } else {
+      fprintf(stderr, "usage: gpgoap_harness [--case NAME] [--reps N]\n");
+      return 2;
+    }
+  }
   static actionplanner_t ap;
   request rq[NREQ_MAX];
   worldstate_t start;
