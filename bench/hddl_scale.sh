@@ -32,7 +32,10 @@ childsnack Childsnack 10 20 40 80 160 320 640 1280
 transport Transport 5 10 20 40 80
 satellite Satellite-GTOHP 5 10 20 40 80 160
 logistics Logistics-Learned-ECAI-16 2 4 8 16 32 64
-elevator Elevator-Learned-ECAI-16 5 10 20 40 80 160"
+elevator Elevator-Learned-ECAI-16 5 10 20 40 80 160
+hiking Hiking 4 8 16 32 64 128 256
+factories Factories-simple 2 3 4 5 6 7 8
+barman Barman-BDI 4 8 16 32 64 128 256"
 want=" $* "
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

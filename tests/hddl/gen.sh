@@ -52,6 +52,9 @@ transport Transport 4 8
 satellite Satellite-GTOHP 4 8
 elevator Elevator-Learned-ECAI-16 4 16
 logistics Logistics-Learned-ECAI-16 2 4
+hiking Hiking 4 8
+factories Factories-simple 3 5
+barman Barman-BDI 3 6
 EOF_TABLE
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
