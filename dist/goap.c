@@ -17059,6 +17059,35 @@ static int hj_is_a(const goap__px_task_core *t, int32_t o, int32_t ty) {
   return t->is_a[(size_t)o * t->ntypes + (size_t)ty] != 0;
 }
 
+/* Unifies the arguments ea of a true atom with literal l (arity ar) under b: constants and
+ * bound parameters must be equal, a free parameter is bound when ea's object has its type
+ * (ptypes: the parameters' types in args) and its index pushed on stk. Returns how many it
+ * bound (>= 0), or -1 on a mismatch with every binding it made undone. */
+static int32_t hj_unify(const goap__px_task_core *t, const hp *h, const goap__px_lit *l, int ar,
+                        int32_t ptypes, const int32_t *ea, int32_t *b, int32_t *stk) {
+  int32_t nb = 0;
+  for (int i = 0; i < ar; ++i) {
+    int32_t a = h->av.v[l->args + i];
+    int ok;
+    if (a >= 0) {
+      ok = ea[i] == a;
+    } else if (b[-a - 1] >= 0) {
+      ok = ea[i] == b[-a - 1];
+    } else if (hj_is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
+      b[-a - 1] = ea[i];
+      stk[nb++] = -a - 1;
+      ok = 1;
+    } else {
+      ok = 0;
+    }
+    if (!ok) {
+      for (int32_t j = 0; j < nb; ++j) b[stk[j]] = -1;
+      return -1;
+    }
+  }
+  return nb;
+}
+
 /* Every literal l0 + i of [l0, l0 + n) with cat[i] == k (a check whose last parameter level
  * k binds) holds under b. */
 static int checks_at(hp *h, int32_t l0, int32_t n, const int32_t *cat, int k, const int32_t *b) {
@@ -17364,25 +17393,8 @@ static int join(hp *h, int32_t m, int32_t l0, int32_t n, int32_t nbase, int np, 
           ++h->work; /* every candidate looked at counts */
           if (!h->truth[e]) continue;
           const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
-          int32_t nb = 0;
-          int ok = 1;
-          for (int i = 0; i < ar && ok; ++i) {
-            int32_t a = h->av.v[l->args + i];
-            if (a >= 0) {
-              ok = ea[i] == a;
-            } else if (b[-a - 1] >= 0) {
-              ok = ea[i] == b[-a - 1];
-            } else if (hj_is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
-              b[-a - 1] = ea[i];
-              h->bstk[L->b0 + nb++] = -a - 1;
-            } else {
-              ok = 0;
-            }
-          }
-          if (!ok) {
-            for (int32_t j = 0; j < nb; ++j) b[h->bstk[L->b0 + j]] = -1;
-            continue;
-          }
+          int32_t nb = hj_unify(t, h, l, ar, ptypes, ea, b, h->bstk + L->b0);
+          if (nb < 0) continue;
           L->nb = nb;
           L->atom = e;
           found = 1;
@@ -17533,25 +17545,8 @@ static int lazy_next(hp *h, size_t off, int *got) {
           ++h->work;
           if (!h->truth[e]) continue;
           const int32_t *ea = goap__px_tset_args(&h->atoms, e, NULL);
-          int32_t nb = 0;
-          int ok = 1;
-          for (int i = 0; i < ar && ok; ++i) {
-            int32_t a = h->av.v[l->args + i];
-            if (a >= 0) {
-              ok = ea[i] == a;
-            } else if (b[-a - 1] >= 0) {
-              ok = ea[i] == b[-a - 1];
-            } else if (hj_is_a(t, ea[i], t->args.v[ptypes + (-a - 1)])) {
-              b[-a - 1] = ea[i];
-              bstk[L[2] + nb++] = -a - 1;
-            } else {
-              ok = 0;
-            }
-          }
-          if (!ok) {
-            for (int32_t q = 0; q < nb; ++q) b[bstk[L[2] + q]] = -1;
-            continue;
-          }
+          int32_t nb = hj_unify(t, h, l, ar, ptypes, ea, b, bstk + L[2]);
+          if (nb < 0) continue;
           L[3] = nb;
           found = 1;
         }
