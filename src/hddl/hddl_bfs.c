@@ -26,7 +26,10 @@
  *    exhausted (GOAP_NO_PLAN) and the search never loops.
  *  - Order: the open list is a binary heap on h = the agenda's TDG bound + the number of false
  *    goal literals, ties to the newest node (LIFO by creation): deterministic. A node whose
- *    agenda cannot make a false goal literal true (the first 64) is pruned.
+ *    agenda cannot make a false goal literal true is pruned: each cell caches the goal
+ *    literals (the first 64 * HB_GW_MAX) the tasks from it may make true, with their
+ *    arguments (hddl_gach.c: `fill i1 b1` can make (in i1 b1) true, not (in i2 b2)); tgoal's
+ *    argument-blind first 64 when those tables are too large.
  *  - Heuristic: TDG (above) or RC (hddl_rc.c: h_add over the relaxed composition, ground at
  *    the first turn; TDG when that grounding is too large). With RC the value replaces the TDG
  *    bound and the goal count, and a node whose value is infinite is dropped (no decomposition
@@ -60,7 +63,6 @@ typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: n
   int32_t tn, next;
   uint32_t cost;         /* TDG lower bound of the agenda from here */
   uint64_t hash;         /* of the tasks and arguments from here */
-  uint64_t gmask;        /* goal literals the tasks from here may make true */
 } hb_cell;
 
 typedef struct hb_sn {   /* a search node */
@@ -111,7 +113,16 @@ struct goap__hb {
   uint32_t rc_nst;
   uint32_t h0;           /* the value of the first node after the :htn */
   int h0_set;
+  /* goal-relevance pruning (when hp has tgoal): per cell, gw words (gm[cell * gw]): the
+   * tracked goal literals the tasks from it may make true, from the argument-aware achievers
+   * (hddl_gach.c) or, without them, tgoal's first 64 */
+  goap__hg *hg;
+  int gw;
+  uint64_t *gm;
+  size_t cgm;
 };
+
+#define HB_GW_MAX 4 /* goal literals tracked by the pruning: 64 * HB_GW_MAX at most */
 
 /* RC operator preconditions visited per step a turn is charged (a depth-first step, one
  * method or binding try, costs about as much as this many visits). */
@@ -142,18 +153,19 @@ static void hb_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int3
   }
 }
 
-/* The goal literals false in hp's state: their number, and (the first 64) as a mask. */
-static uint32_t hb_goal_false(const hp *h, uint64_t *mask) {
+/* The goal literals false in hp's state: their number, and (the first 64 * gw) as a mask of
+ * gw words. */
+static uint32_t hb_goal_false(const hp *h, int gw, uint64_t *mask) {
   const goap__px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   uint32_t n = 0;
-  *mask = 0;
+  for (int w = 0; w < gw; ++w) mask[w] = 0;
   for (int32_t i = 0; i < t->ngoal; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
     hb_ground(h, l, NULL, g);
     if (goap__hp_lit_holds(h, l, g)) continue;
     ++n;
-    if (i < 64) *mask |= (uint64_t)1 << i;
+    if (i < 64 * gw) mask[i >> 6] |= (uint64_t)1 << (i & 63);
   }
   return n;
 }
@@ -189,6 +201,14 @@ goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic) {
   if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
   b->bsize = h->maxp * sizeof *b->b;
   b->b = (int32_t *)goap__alloc(h->a, b->bsize);
+  if (h->tgoal) {
+    b->hg = goap__hg_new(h, HB_GW_MAX);
+    if (!b->hg && h->st != GOAP_OK) {
+      goap__hb_free(b, h->a);
+      return NULL;
+    }
+    b->gw = b->hg ? goap__hg_words(b->hg) : 1;
+  }
   if (!b->b || !hb_tdg_costs(b, h)) {
     goap__hb_free(b, h->a);
     hb_oom(h);
@@ -212,6 +232,8 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a) {
   goap__free(a, b->b, b->bsize);
   goap__rc_free(b->rc, a);
   goap__px_ivec_free(a, &b->rcg);
+  goap__hg_free(b->hg, a);
+  goap__free(a, b->gm, b->cgm * sizeof *b->gm);
   goap__free(a, b, sizeof *b);
 }
 
@@ -255,11 +277,22 @@ static int32_t hb_new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
   if (next >= 0 && cost < HB_INF) cost += b->cells[next].cost;
   c->cost = cost < HB_INF ? (uint32_t)cost : HB_INF;
   c->hash = hb_mix(hb_tn_hash(b, tn) + r * 0xD6E8FEB86659FD93ull + (r >> 29));
-  c->gmask = 0;
-  if (h->tgoal) {
-    if (task == HP_ROOT) c->gmask = ~(uint64_t)0;
-    else c->gmask = h->tgoal[task >= 0 ? (size_t)task : t->htn.nctasks + (size_t)(-task - 1)];
-    if (next >= 0) c->gmask |= b->cells[next].gmask;
+  if (b->gw) {
+    size_t gw = (size_t)b->gw;
+    if (!goap__grow(h->a, (void **)&b->gm, &b->cgm, (b->ncells + 1) * gw, sizeof *b->gm))
+      return -1;
+    uint64_t *m = b->gm + b->ncells * gw;
+    const hb_tn *x = &b->tns[tn];
+    if (task == HP_ROOT) {
+      for (size_t w = 0; w < gw; ++w) m[w] = ~(uint64_t)0;
+    } else if (b->hg) {
+      if (!goap__hg_mask(b->hg, h, task, x->nargs ? b->targs.v + x->args : NULL, x->nargs, m))
+        return -1;
+    } else {
+      m[0] = h->tgoal[task >= 0 ? (size_t)task : t->htn.nctasks + (size_t)(-task - 1)];
+    }
+    if (next >= 0)
+      for (size_t w = 0; w < gw; ++w) m[w] |= b->gm[(size_t)next * gw + w];
   }
   return (int32_t)b->ncells++;
 }
@@ -511,13 +544,17 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
  * goal holds (*goal), dropped when empty otherwise or when its agenda cannot make a false
  * goal literal true, else stored. fmask: the goal literals false in its state, gf their
  * number. 1 on, 0 on a stop; *kept: whether it was stored (or is the plan). */
-static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf, uint64_t fmask,
-                 int32_t *goal, int *kept) {
+static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf,
+                    const uint64_t *fmask, int32_t *goal, int *kept) {
   *kept = 0;
   if (x->agenda < 0) {
     if (gf) return 1;
-  } else if ((fmask & ~b->cells[x->agenda].gmask) || b->cells[x->agenda].cost == HB_INF) {
+  } else if (b->cells[x->agenda].cost == HB_INF) {
     return 1;
+  } else {
+    const uint64_t *m = b->gm + (size_t)x->agenda * (size_t)b->gw;
+    for (int w = 0; w < b->gw; ++w)
+      if (fmask[w] & ~m[w]) return 1; /* a false goal literal no task left can make true */
   }
   if (x->agenda < 0) { /* the plan: stored without a duplicate check, never opened */
     if (diff) x->nst = 0; /* its state is not needed again */
@@ -551,7 +588,7 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
 /* Decomposes node s's head (tree node tn, then cell rest) by method m (-1: the :htn): one
  * successor per binding. */
 static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, int32_t m,
-                     uint32_t gf, uint64_t fmask, int32_t *goal) {
+                     uint32_t gf, const uint64_t *fmask, int32_t *goal) {
   const goap__px_task_core *t = h->t;
   int32_t np = m < 0 ? t->htn.top_nparams : t->htn.methods[m].nparams;
   int32_t *bb = b->b;
@@ -616,7 +653,7 @@ static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
   if (!hb_load(b, h, s)) return 0;
   const hb_cell head = b->cells[b->sns[s].agenda];
   const int32_t task = b->tns[head.tn].task;
-  uint64_t fmask;
+  uint64_t fmask[HB_GW_MAX];
   if (task < 0 && task != HP_ROOT) {
     if (!hb_step(h)) return 0;
     size_t mark = h->undo.n;
@@ -631,14 +668,14 @@ static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
       x.agenda = head.next;
       x.nst = (uint32_t)b->tmp.n;
       x.shash = h->hash;
-      uint32_t gf = hb_goal_false(h, &fmask);
+      uint32_t gf = hb_goal_false(h, b->gw, fmask);
       int kept;
       if (!hb_offer(b, h, &x, b->tmp.v, gf, fmask, goal, &kept)) return 0;
     }
     goap__hp_undo_to(h, mark);
     return 1;
   }
-  uint32_t gf = hb_goal_false(h, &fmask);
+  uint32_t gf = hb_goal_false(h, b->gw, fmask);
   if (task == HP_ROOT) return hb_decompose(b, h, s, head.tn, head.next, -1, gf, fmask, goal);
   for (int32_t j = h->m0[task]; j < h->m0[task + 1] && *goal < 0; ++j)
     if (!hb_decompose(b, h, s, head.tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
