@@ -65,14 +65,14 @@ typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: n
   uint64_t hash;         /* of the tasks and arguments from here */
 } hb_cell;
 
-typedef struct hb_sn {   /* a search node */
+typedef struct hb_sn {   /* a search node (32 bytes); the tree node decomposed or applied to
+                            make it is the head of its parent's agenda */
   int32_t parent;        /* -1: the start */
-  int32_t tn;            /* the tree node decomposed or applied to make it (-1: the start) */
   int32_t method;        /* a decomposition's method (-1: the :htn), or HB_PRIM */
   int32_t child0;        /* a decomposition's first child tree node (nsteps contiguous) */
   int32_t agenda;        /* its first cell, -1 when empty */
   uint32_t nst;          /* state difference: sdiff[st0, st0 + nst) */
-  size_t st0;
+  uint32_t st0;          /* (sdiff holds at most HB_MAX_STATE < 2^32 ints) */
   uint64_t shash;        /* hp's state hash in this state */
 } hb_sn;
 
@@ -395,7 +395,7 @@ static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32
     return 0;
   }
   if (diff) {
-    x->st0 = b->sdiff.n;
+    x->st0 = (uint32_t)b->sdiff.n;
     for (uint32_t i = 0; i < x->nst; ++i)
       if (!goap__px_ipush(h->a, &b->sdiff, diff[i])) return hb_oom(h);
   }
@@ -634,7 +634,6 @@ static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest,
       if ((next = hb_new_cell(b, h, child0 + k, next)) < 0) return hb_oom(h);
     hb_sn x = b->sns[s];
     x.parent = s;
-    x.tn = tn;
     x.method = m;
     x.child0 = child0;
     x.agenda = next;
@@ -665,7 +664,6 @@ static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
       if (!hb_new_diff(b, h, &b->sns[s], mark)) return 0;
       hb_sn x = b->sns[s];
       x.parent = s;
-      x.tn = head.tn;
       x.method = HB_PRIM;
       x.agenda = head.next;
       x.nst = (uint32_t)b->tmp.n;
@@ -714,7 +712,7 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
   map[0] = 0;
   for (size_t k = path->n; ok && k-- > 0;) {
     const hb_sn *x = &b->sns[path->v[k]];
-    int32_t id = map[x->tn];
+    int32_t id = map[b->cells[b->sns[x->parent].agenda].tn]; /* the parent's head */
     if (x->method == HB_PRIM) {
       h->nodes[id].prim = (int32_t)h->seq.n;
       ok = goap__px_ipush(h->a, &h->seq, id);
@@ -766,7 +764,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
     if (tn < 0 || hb_new_cell(b, h, tn, -1) < 0) return hb_oom(h);
     hb_sn x;
     memset(&x, 0, sizeof x);
-    x.parent = x.tn = -1;
+    x.parent = -1;
     x.method = -1;
     x.agenda = 0;
     x.shash = h->hash;
