@@ -16299,8 +16299,9 @@ typedef struct hb_tn {   /* a tree node: a task with its ground arguments */
   int32_t rcf;           /* its RC done fact (-1: not ground), -2 before it is looked up */
 } hb_tn;
 
-typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: none) */
-  int32_t tn, next;
+typedef struct hb_cell { /* an agenda cell: the tree node of the same index (each tree node
+                            has exactly one cell) before cell next (-1: none); 16 bytes */
+  int32_t next;
   uint32_t cost;         /* TDG lower bound of the agenda from here */
   uint64_t hash;         /* of the tasks and arguments from here */
 } hb_cell;
@@ -16505,25 +16506,23 @@ static uint64_t hb_tn_hash(const goap__hb *b, int32_t tn) {
   return k;
 }
 
-/* A new cell holding tree node tn before cell next; -1 when out of memory. */
+/* Tree node tn's cell (index tn), before cell next; -1 when out of memory. The cells of a
+ * decomposition's new tree nodes are made last first (a cell needs its next's hash). */
 static int32_t hb_new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
-  if (!goap__grow(h->a, (void **)&b->cells, &b->ccells, b->ncells + 1, sizeof *b->cells))
-    return -1;
+  if (!goap__grow(h->a, (void **)&b->cells, &b->ccells, b->ntns, sizeof *b->cells)) return -1;
   const goap__px_task_core *t = h->t;
-  hb_cell *c = &b->cells[b->ncells];
+  hb_cell *c = &b->cells[tn];
   int32_t task = b->tns[tn].task;
   uint64_t cost = task == HP_ROOT ? 0 : task < 0 ? 1 : b->tc[task];
   uint64_t r = next >= 0 ? b->cells[next].hash : 0x2545F4914F6CDD1Dull;
-  c->tn = tn;
   c->next = next;
   if (next >= 0 && cost < HB_INF) cost += b->cells[next].cost;
   c->cost = cost < HB_INF ? (uint32_t)cost : HB_INF;
   c->hash = hb_mix(hb_tn_hash(b, tn) + r * 0xD6E8FEB86659FD93ull + (r >> 29));
   if (b->gw) {
     size_t gw = (size_t)b->gw;
-    if (!goap__grow(h->a, (void **)&b->gm, &b->cgm, (b->ncells + 1) * gw, sizeof *b->gm))
-      return -1;
-    uint64_t *m = b->gm + b->ncells * gw;
+    if (!goap__grow(h->a, (void **)&b->gm, &b->cgm, b->ntns * gw, sizeof *b->gm)) return -1;
+    uint64_t *m = b->gm + (size_t)tn * gw;
     const hb_tn *x = &b->tns[tn];
     if (task == HP_ROOT) {
       for (size_t w = 0; w < gw; ++w) m[w] = ~(uint64_t)0;
@@ -16536,14 +16535,15 @@ static int32_t hb_new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
     if (next >= 0)
       for (size_t w = 0; w < gw; ++w) m[w] |= b->gm[(size_t)next * gw + w];
   }
-  return (int32_t)b->ncells++;
+  if ((size_t)tn >= b->ncells) b->ncells = (size_t)tn + 1;
+  return tn;
 }
 
 /* Agendas from cells x and y hold the same tasks with the same arguments in the same order. */
 static int hb_same_agenda(const goap__hb *b, int32_t x, int32_t y) {
   while (x != y) {
     if (x < 0 || y < 0) return 0;
-    const hb_tn *p = &b->tns[b->cells[x].tn], *q = &b->tns[b->cells[y].tn];
+    const hb_tn *p = &b->tns[x], *q = &b->tns[y];
     if (p->task != q->task || p->nargs != q->nargs ||
         (p->nargs && memcmp(b->targs.v + p->args, b->targs.v + q->args,
                             (size_t)p->nargs * sizeof(int32_t)) != 0))
@@ -16761,7 +16761,7 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
   int32_t c = x->agenda;
   b->rcg.n = 0;
   for (; c >= 0; c = b->cells[c].next) {
-    hb_tn *y = &b->tns[b->cells[c].tn];
+    hb_tn *y = &b->tns[c];
     if (y->task == HP_ROOT) continue;
     if (y->rcf == -2)
       y->rcf = goap__rc_task_fact(b->rc, y->task, y->nargs ? b->targs.v + y->args : NULL,
@@ -16892,13 +16892,14 @@ static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest,
 /* Expands node s; *goal gets the plan's node when one is found. 0 on a stop (h->st). */
 static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
   if (!hb_load(b, h, s)) return 0;
-  const hb_cell head = b->cells[b->sns[s].agenda];
-  const int32_t task = b->tns[head.tn].task;
+  const int32_t head_tn = b->sns[s].agenda; /* the head's tree node and cell */
+  const hb_cell head = b->cells[head_tn];
+  const int32_t task = b->tns[head_tn].task;
   uint64_t fmask[HB_GW_MAX];
   if (task < 0 && task != HP_ROOT) {
     if (!hb_step(h)) return 0;
     size_t mark = h->undo.n;
-    int ok = hb_apply(b, h, head.tn);
+    int ok = hb_apply(b, h, head_tn);
     if (h->st != GOAP_OK) return 0;
     if (ok) {
       if (!hb_new_diff(b, h, &b->sns[s], mark)) return 0;
@@ -16916,9 +16917,9 @@ static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
     return 1;
   }
   uint32_t gf = hb_goal_false(h, b->gw, fmask);
-  if (task == HP_ROOT) return hb_decompose(b, h, s, head.tn, head.next, -1, gf, fmask, goal);
+  if (task == HP_ROOT) return hb_decompose(b, h, s, head_tn, head.next, -1, gf, fmask, goal);
   for (int32_t j = h->m0[task]; j < h->m0[task + 1] && *goal < 0; ++j)
-    if (!hb_decompose(b, h, s, head.tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
+    if (!hb_decompose(b, h, s, head_tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
   return 1;
 }
 
@@ -16952,7 +16953,7 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
   map[0] = 0;
   for (size_t k = path->n; ok && k-- > 0;) {
     const hb_sn *x = &b->sns[path->v[k]];
-    int32_t id = map[b->cells[b->sns[x->parent].agenda].tn]; /* the parent's head */
+    int32_t id = map[b->sns[x->parent].agenda]; /* the parent's head */
     if (x->method == HB_PRIM) {
       h->nodes[id].prim = (int32_t)h->seq.n;
       ok = goap__px_ipush(h->a, &h->seq, id);
