@@ -389,6 +389,76 @@ TEST(rc_prunes_a_dead_end_at_once) {
   goap_pddl_destroy(t);
 }
 
+/* Argument-aware goal achievers (hddl_gach.c): `fill ?i ?b` can only make (in ?i ?b) true, and
+ * `shake ?i` may take item ?i out of whatever box holds it. A goal literal no task left can
+ * make true prunes the node: with a goal (in iz bz) that no fill of the :htn names, the search
+ * stops at its first successors, where the argument-blind test (fill may make any (in ..)
+ * true) walked all 2^n take-or-skip choices of the shakes. */
+static const char BOXES[] =
+    "(define (domain boxes)\n"
+    "  (:requirements :hierarchy :typing :negative-preconditions)\n"
+    "  (:types item box)\n"
+    "  (:predicates (in ?i - item ?b - box) (out ?i - item))\n"
+    "  (:task fill :parameters (?i - item ?b - box))\n"
+    "  (:task shake :parameters (?i - item))\n"
+    "  (:method fill-put :parameters (?i - item ?b - box) :task (fill ?i ?b)\n"
+    "    :ordered-subtasks (and (put ?i ?b)))\n"
+    "  (:method shake-take :parameters (?i - item ?b - box) :task (shake ?i)\n"
+    "    :precondition (in ?i ?b) :ordered-subtasks (and (take ?i ?b)))\n"
+    "  (:method shake-skip :parameters (?i - item) :task (shake ?i) :ordered-subtasks (and))\n"
+    "  (:action put :parameters (?i - item ?b - box) :precondition (out ?i)\n"
+    "    :effect (and (in ?i ?b) (not (out ?i))))\n"
+    "  (:action take :parameters (?i - item ?b - box) :precondition (in ?i ?b)\n"
+    "    :effect (and (out ?i) (not (in ?i ?b)))))\n";
+
+static goap_pddl_task *boxes(int n, int zombie) {
+  char text[8192];
+  size_t k = (size_t)snprintf(text, sizeof text, "(define (problem p) (:domain boxes)\n (:objects");
+  for (int i = 0; i < n; ++i) k += (size_t)snprintf(text + k, sizeof text - k, " i%d", i);
+  k += (size_t)snprintf(text + k, sizeof text - k, " iz - item");
+  for (int i = 0; i < n; ++i) k += (size_t)snprintf(text + k, sizeof text - k, " b%d", i);
+  k += (size_t)snprintf(text + k, sizeof text - k, " bz - box)\n (:htn :ordered-subtasks (and");
+  for (int i = 0; i < n; ++i)
+    k += (size_t)snprintf(text + k, sizeof text - k, " (fill i%d b%d) (shake i%d)", i, i, i);
+  k += (size_t)snprintf(text + k, sizeof text - k, "))\n (:init (out iz)");
+  for (int i = 0; i < n; ++i) k += (size_t)snprintf(text + k, sizeof text - k, " (out i%d)", i);
+  k += (size_t)snprintf(text + k, sizeof text - k, ")\n (:goal (and");
+  for (int i = 0; i < n; ++i) k += (size_t)snprintf(text + k, sizeof text - k, " (in i%d b%d)", i, i);
+  snprintf(text + k, sizeof text - k, "%s)))\n", zombie ? " (in iz bz)" : "");
+  goap_pddl_options o;
+  memset(&o, 0, sizeof o);
+  o.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  if (goap_pddl_parse("d", BOXES, strlen(BOXES), "p", text, strlen(text), &o, &t, &err) != GOAP_OK)
+    fprintf(stderr, "parse: %s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
+  return t;
+}
+
+TEST(goal_achievers_see_arguments) {
+  for (int hh = GOAP_HDDL_H_TDG; hh <= GOAP_HDDL_H_RC; ++hh) {
+    heuristic = hh;
+    goap_hddl_stats s;
+    goap_pddl_task *t = boxes(12, 1);
+    REQUIRE(t != NULL);
+    /* only the start: its one successor (the :htn's) has (in iz bz) false and no achiever */
+    CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, NULL, &s), GOAP_NO_PLAN);
+    CHECK_EQ_INT((int)s.bfs_nodes, 1);
+    CHECK_EQ_INT((int)s.steps, 1);
+    goap_pddl_destroy(t);
+    /* solvable: the plan puts each item once and takes none */
+    t = boxes(12, 0);
+    REQUIRE(t != NULL);
+    char *text = NULL;
+    CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &text, &s), GOAP_OK);
+    CHECK(verifies(t, text));
+    CHECK(text && strstr(text, "0 put i0 b0\n1 put i1 b1\n") != NULL && !strstr(text, "take"));
+    free(text);
+    goap_pddl_destroy(t);
+  }
+  heuristic = GOAP_HDDL_H_TDG;
+}
+
 /* Both heuristics: the same plan twice, valid; an unknown heuristic is refused. */
 TEST(rc_deterministic_and_options) {
   goap_pddl_task *t = problem(8, 3, 0, NULL);
@@ -423,4 +493,5 @@ TEST_MAIN(TEST_ENTRY(rc_value_by_hand), TEST_ENTRY(rc_grounds_only_relaxed_reach
           TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
           TEST_ENTRY(same_plan_twice), TEST_ENTRY(duplicate_detection_exhausts_a_finite_space),
           TEST_ENTRY(options_and_budgets), TEST_ENTRY(node_cap_is_a_status_and_the_others_go_on),
-          TEST_ENTRY(allocation_failures_are_clean), TEST_ENTRY(join_sorted_without_own_literals))
+          TEST_ENTRY(allocation_failures_are_clean), TEST_ENTRY(join_sorted_without_own_literals),
+          TEST_ENTRY(goal_achievers_see_arguments))

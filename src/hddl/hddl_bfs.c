@@ -26,7 +26,10 @@
  *    exhausted (GOAP_NO_PLAN) and the search never loops.
  *  - Order: the open list is a binary heap on h = the agenda's TDG bound + the number of false
  *    goal literals, ties to the newest node (LIFO by creation): deterministic. A node whose
- *    agenda cannot make a false goal literal true (the first 64) is pruned.
+ *    agenda cannot make a false goal literal true is pruned: each cell caches the goal
+ *    literals (the first 64 * HB_GW_MAX) the tasks from it may make true, with their
+ *    arguments (hddl_gach.c: `fill i1 b1` can make (in i1 b1) true, not (in i2 b2)); tgoal's
+ *    argument-blind first 64 when those tables are too large.
  *  - Heuristic: TDG (above) or RC (hddl_rc.c: h_add over the relaxed composition, ground at
  *    the first turn; TDG when that grounding is too large). With RC the value replaces the TDG
  *    bound and the goal count, and a node whose value is infinite is dropped (no decomposition
@@ -56,21 +59,21 @@ typedef struct hb_tn {   /* a tree node: a task with its ground arguments */
   int32_t rcf;           /* its RC done fact (-1: not ground), -2 before it is looked up */
 } hb_tn;
 
-typedef struct hb_cell { /* an agenda cell: tree node tn before cell next (-1: none) */
-  int32_t tn, next;
+typedef struct hb_cell { /* an agenda cell: the tree node of the same index (each tree node
+                            has exactly one cell) before cell next (-1: none); 16 bytes */
+  int32_t next;
   uint32_t cost;         /* TDG lower bound of the agenda from here */
   uint64_t hash;         /* of the tasks and arguments from here */
-  uint64_t gmask;        /* goal literals the tasks from here may make true */
 } hb_cell;
 
-typedef struct hb_sn {   /* a search node */
+typedef struct hb_sn {   /* a search node (32 bytes); the tree node decomposed or applied to
+                            make it is the head of its parent's agenda */
   int32_t parent;        /* -1: the start */
-  int32_t tn;            /* the tree node decomposed or applied to make it (-1: the start) */
   int32_t method;        /* a decomposition's method (-1: the :htn), or HB_PRIM */
   int32_t child0;        /* a decomposition's first child tree node (nsteps contiguous) */
   int32_t agenda;        /* its first cell, -1 when empty */
   uint32_t nst;          /* state difference: sdiff[st0, st0 + nst) */
-  size_t st0;
+  uint32_t st0;          /* (sdiff holds at most HB_MAX_STATE < 2^32 ints) */
   uint64_t shash;        /* hp's state hash in this state */
 } hb_sn;
 
@@ -111,11 +114,22 @@ struct goap__hb {
   uint32_t rc_nst;
   uint32_t h0;           /* the value of the first node after the :htn */
   int h0_set;
+  /* goal-relevance pruning (when hp has tgoal): per cell, gw words (gm[cell * gw]): the
+   * tracked goal literals the tasks from it may make true, from the argument-aware achievers
+   * (hddl_gach.c) or, without them, tgoal's first 64 */
+  goap__hg *hg;
+  int gw;
+  uint64_t *gm;
+  size_t cgm;
 };
 
+#define HB_GW_MAX 4 /* goal literals tracked by the pruning: 64 * HB_GW_MAX at most */
+
 /* RC operator preconditions visited per step a turn is charged (a depth-first step, one
- * method or binding try, costs about as much as this many visits). */
-#define HB_RC_PER_STEP 32u
+ * method or binding try, costs about as much as this many visits: measured 190 to 500 on
+ * generated Blocksworld-GTOHP 80 and 160, 0.7-0.9 us per depth-first step against 1.8-3.5 ns
+ * per visit; 32 before, which gave the best-first search a sixth of the CPU it was meant to). */
+#define HB_RC_PER_STEP 256u
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -142,18 +156,19 @@ static void hb_ground(const hp *h, const goap__px_lit *l, const int32_t *b, int3
   }
 }
 
-/* The goal literals false in hp's state: their number, and (the first 64) as a mask. */
-static uint32_t hb_goal_false(const hp *h, uint64_t *mask) {
+/* The goal literals false in hp's state: their number, and (the first 64 * gw) as a mask of
+ * gw words. */
+static uint32_t hb_goal_false(const hp *h, int gw, uint64_t *mask) {
   const goap__px_task_core *t = h->t;
   int32_t g[PX_MAX_ARITY];
   uint32_t n = 0;
-  *mask = 0;
+  for (int w = 0; w < gw; ++w) mask[w] = 0;
   for (int32_t i = 0; i < t->ngoal; ++i) {
     const goap__px_lit *l = &h->lits[t->goal0 + i];
     hb_ground(h, l, NULL, g);
     if (goap__hp_lit_holds(h, l, g)) continue;
     ++n;
-    if (i < 64) *mask |= (uint64_t)1 << i;
+    if (i < 64 * gw) mask[i >> 6] |= (uint64_t)1 << (i & 63);
   }
   return n;
 }
@@ -189,6 +204,14 @@ goap__hb *goap__hb_new(hp *h, uint64_t max_nodes, int heuristic) {
   if (b->max_nodes > (uint64_t)INT32_MAX / 2) b->max_nodes = (uint64_t)INT32_MAX / 2;
   b->bsize = h->maxp * sizeof *b->b;
   b->b = (int32_t *)goap__alloc(h->a, b->bsize);
+  if (h->tgoal) {
+    b->hg = goap__hg_new(h, HB_GW_MAX);
+    if (!b->hg && h->st != GOAP_OK) {
+      goap__hb_free(b, h->a);
+      return NULL;
+    }
+    b->gw = b->hg ? goap__hg_words(b->hg) : 1;
+  }
   if (!b->b || !hb_tdg_costs(b, h)) {
     goap__hb_free(b, h->a);
     hb_oom(h);
@@ -212,6 +235,8 @@ void goap__hb_free(goap__hb *b, const goap_allocator *a) {
   goap__free(a, b->b, b->bsize);
   goap__rc_free(b->rc, a);
   goap__px_ivec_free(a, &b->rcg);
+  goap__hg_free(b->hg, a);
+  goap__free(a, b->gm, b->cgm * sizeof *b->gm);
   goap__free(a, b, sizeof *b);
 }
 
@@ -241,34 +266,44 @@ static uint64_t hb_tn_hash(const goap__hb *b, int32_t tn) {
   return k;
 }
 
-/* A new cell holding tree node tn before cell next; -1 when out of memory. */
+/* Tree node tn's cell (index tn), before cell next; -1 when out of memory. The cells of a
+ * decomposition's new tree nodes are made last first (a cell needs its next's hash). */
 static int32_t hb_new_cell(goap__hb *b, hp *h, int32_t tn, int32_t next) {
-  if (!goap__grow(h->a, (void **)&b->cells, &b->ccells, b->ncells + 1, sizeof *b->cells))
-    return -1;
+  if (!goap__grow(h->a, (void **)&b->cells, &b->ccells, b->ntns, sizeof *b->cells)) return -1;
   const goap__px_task_core *t = h->t;
-  hb_cell *c = &b->cells[b->ncells];
+  hb_cell *c = &b->cells[tn];
   int32_t task = b->tns[tn].task;
   uint64_t cost = task == HP_ROOT ? 0 : task < 0 ? 1 : b->tc[task];
   uint64_t r = next >= 0 ? b->cells[next].hash : 0x2545F4914F6CDD1Dull;
-  c->tn = tn;
   c->next = next;
   if (next >= 0 && cost < HB_INF) cost += b->cells[next].cost;
   c->cost = cost < HB_INF ? (uint32_t)cost : HB_INF;
   c->hash = hb_mix(hb_tn_hash(b, tn) + r * 0xD6E8FEB86659FD93ull + (r >> 29));
-  c->gmask = 0;
-  if (h->tgoal) {
-    if (task == HP_ROOT) c->gmask = ~(uint64_t)0;
-    else c->gmask = h->tgoal[task >= 0 ? (size_t)task : t->htn.nctasks + (size_t)(-task - 1)];
-    if (next >= 0) c->gmask |= b->cells[next].gmask;
+  if (b->gw) {
+    size_t gw = (size_t)b->gw;
+    if (!goap__grow(h->a, (void **)&b->gm, &b->cgm, b->ntns * gw, sizeof *b->gm)) return -1;
+    uint64_t *m = b->gm + (size_t)tn * gw;
+    const hb_tn *x = &b->tns[tn];
+    if (task == HP_ROOT) {
+      for (size_t w = 0; w < gw; ++w) m[w] = ~(uint64_t)0;
+    } else if (b->hg) {
+      if (!goap__hg_mask(b->hg, h, task, x->nargs ? b->targs.v + x->args : NULL, x->nargs, m))
+        return -1;
+    } else {
+      m[0] = h->tgoal[task >= 0 ? (size_t)task : t->htn.nctasks + (size_t)(-task - 1)];
+    }
+    if (next >= 0)
+      for (size_t w = 0; w < gw; ++w) m[w] |= b->gm[(size_t)next * gw + w];
   }
-  return (int32_t)b->ncells++;
+  if ((size_t)tn >= b->ncells) b->ncells = (size_t)tn + 1;
+  return tn;
 }
 
 /* Agendas from cells x and y hold the same tasks with the same arguments in the same order. */
 static int hb_same_agenda(const goap__hb *b, int32_t x, int32_t y) {
   while (x != y) {
     if (x < 0 || y < 0) return 0;
-    const hb_tn *p = &b->tns[b->cells[x].tn], *q = &b->tns[b->cells[y].tn];
+    const hb_tn *p = &b->tns[x], *q = &b->tns[y];
     if (p->task != q->task || p->nargs != q->nargs ||
         (p->nargs && memcmp(b->targs.v + p->args, b->targs.v + q->args,
                             (size_t)p->nargs * sizeof(int32_t)) != 0))
@@ -360,7 +395,7 @@ static int hb_add_node(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32
     return 0;
   }
   if (diff) {
-    x->st0 = b->sdiff.n;
+    x->st0 = (uint32_t)b->sdiff.n;
     for (uint32_t i = 0; i < x->nst; ++i)
       if (!goap__px_ipush(h->a, &b->sdiff, diff[i])) return hb_oom(h);
   }
@@ -486,7 +521,7 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
   int32_t c = x->agenda;
   b->rcg.n = 0;
   for (; c >= 0; c = b->cells[c].next) {
-    hb_tn *y = &b->tns[b->cells[c].tn];
+    hb_tn *y = &b->tns[c];
     if (y->task == HP_ROOT) continue;
     if (y->rcf == -2)
       y->rcf = goap__rc_task_fact(b->rc, y->task, y->nargs ? b->targs.v + y->args : NULL,
@@ -511,13 +546,17 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
  * goal holds (*goal), dropped when empty otherwise or when its agenda cannot make a false
  * goal literal true, else stored. fmask: the goal literals false in its state, gf their
  * number. 1 on, 0 on a stop; *kept: whether it was stored (or is the plan). */
-static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf, uint64_t fmask,
-                 int32_t *goal, int *kept) {
+static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t gf,
+                    const uint64_t *fmask, int32_t *goal, int *kept) {
   *kept = 0;
   if (x->agenda < 0) {
     if (gf) return 1;
-  } else if ((fmask & ~b->cells[x->agenda].gmask) || b->cells[x->agenda].cost == HB_INF) {
+  } else if (b->cells[x->agenda].cost == HB_INF) {
     return 1;
+  } else {
+    const uint64_t *m = b->gm + (size_t)x->agenda * (size_t)b->gw;
+    for (int w = 0; w < b->gw; ++w)
+      if (fmask[w] & ~m[w]) return 1; /* a false goal literal no task left can make true */
   }
   if (x->agenda < 0) { /* the plan: stored without a duplicate check, never opened */
     if (diff) x->nst = 0; /* its state is not needed again */
@@ -551,7 +590,7 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
 /* Decomposes node s's head (tree node tn, then cell rest) by method m (-1: the :htn): one
  * successor per binding. */
 static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest, int32_t m,
-                     uint32_t gf, uint64_t fmask, int32_t *goal) {
+                     uint32_t gf, const uint64_t *fmask, int32_t *goal) {
   const goap__px_task_core *t = h->t;
   int32_t np = m < 0 ? t->htn.top_nparams : t->htn.methods[m].nparams;
   int32_t *bb = b->b;
@@ -595,7 +634,6 @@ static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest,
       if ((next = hb_new_cell(b, h, child0 + k, next)) < 0) return hb_oom(h);
     hb_sn x = b->sns[s];
     x.parent = s;
-    x.tn = tn;
     x.method = m;
     x.child0 = child0;
     x.agenda = next;
@@ -614,34 +652,34 @@ static int hb_decompose(goap__hb *b, hp *h, int32_t s, int32_t tn, int32_t rest,
 /* Expands node s; *goal gets the plan's node when one is found. 0 on a stop (h->st). */
 static int hb_expand(goap__hb *b, hp *h, int32_t s, int32_t *goal) {
   if (!hb_load(b, h, s)) return 0;
-  const hb_cell head = b->cells[b->sns[s].agenda];
-  const int32_t task = b->tns[head.tn].task;
-  uint64_t fmask;
+  const int32_t head_tn = b->sns[s].agenda; /* the head's tree node and cell */
+  const hb_cell head = b->cells[head_tn];
+  const int32_t task = b->tns[head_tn].task;
+  uint64_t fmask[HB_GW_MAX];
   if (task < 0 && task != HP_ROOT) {
     if (!hb_step(h)) return 0;
     size_t mark = h->undo.n;
-    int ok = hb_apply(b, h, head.tn);
+    int ok = hb_apply(b, h, head_tn);
     if (h->st != GOAP_OK) return 0;
     if (ok) {
       if (!hb_new_diff(b, h, &b->sns[s], mark)) return 0;
       hb_sn x = b->sns[s];
       x.parent = s;
-      x.tn = head.tn;
       x.method = HB_PRIM;
       x.agenda = head.next;
       x.nst = (uint32_t)b->tmp.n;
       x.shash = h->hash;
-      uint32_t gf = hb_goal_false(h, &fmask);
+      uint32_t gf = hb_goal_false(h, b->gw, fmask);
       int kept;
       if (!hb_offer(b, h, &x, b->tmp.v, gf, fmask, goal, &kept)) return 0;
     }
     goap__hp_undo_to(h, mark);
     return 1;
   }
-  uint32_t gf = hb_goal_false(h, &fmask);
-  if (task == HP_ROOT) return hb_decompose(b, h, s, head.tn, head.next, -1, gf, fmask, goal);
+  uint32_t gf = hb_goal_false(h, b->gw, fmask);
+  if (task == HP_ROOT) return hb_decompose(b, h, s, head_tn, head.next, -1, gf, fmask, goal);
   for (int32_t j = h->m0[task]; j < h->m0[task + 1] && *goal < 0; ++j)
-    if (!hb_decompose(b, h, s, head.tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
+    if (!hb_decompose(b, h, s, head_tn, head.next, h->mids[j], gf, fmask, goal)) return 0;
   return 1;
 }
 
@@ -675,7 +713,7 @@ static int hb_build_plan(goap__hb *b, hp *h, int32_t goal) {
   map[0] = 0;
   for (size_t k = path->n; ok && k-- > 0;) {
     const hb_sn *x = &b->sns[path->v[k]];
-    int32_t id = map[x->tn];
+    int32_t id = map[b->sns[x->parent].agenda]; /* the parent's head */
     if (x->method == HB_PRIM) {
       h->nodes[id].prim = (int32_t)h->seq.n;
       ok = goap__px_ipush(h->a, &h->seq, id);
@@ -727,7 +765,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
     if (tn < 0 || hb_new_cell(b, h, tn, -1) < 0) return hb_oom(h);
     hb_sn x;
     memset(&x, 0, sizeof x);
-    x.parent = x.tn = -1;
+    x.parent = -1;
     x.method = -1;
     x.agenda = 0;
     x.shash = h->hash;

@@ -222,6 +222,18 @@ uint32_t goap__hb_h0(const goap__hb *b);
 uint64_t goap__hb_rc_ops(const goap__hb *b);
 void goap__hb_free(goap__hb *b, const goap_allocator *a);
 
+/* hddl_gach.c: argument-aware goal achievers (its invariants there). */
+typedef struct goap__hg goap__hg;
+/* NULL when there is no goal or the tables would be too large (h->st unchanged), or out of
+ * memory (h->st set). Tracks the first 64 * max_words goal literals at most. */
+goap__hg *goap__hg_new(hp *h, int max_words);
+int goap__hg_words(const goap__hg *g); /* the mask words (0 for NULL) */
+/* Into out (goap__hg_words words): bit i set when ground task (task as hp_node.task, not the
+ * root; args[nargs]) may make tracked goal literal i true. 0 when out of memory. */
+int goap__hg_mask(goap__hg *g, hp *h, int32_t task, const int32_t *args, int32_t nargs,
+                  uint64_t *out);
+void goap__hg_free(goap__hg *g, const goap_allocator *a);
+
 /* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
 typedef struct goap__rc goap__rc;
 /* Grounds the RC model from hp's initial state (*work: bindings tried and references made,
