@@ -18,9 +18,18 @@
  *    reachable from the :init in the delete relaxation (a fixpoint over the action schemas,
  *    rc_reach; every state the search evaluates is reached from that one by actions, so no atom
  *    outside reach is ever true in it or reached by an evaluation). Ground actions need their
- *    positive preconditions in reach too. Every ground task a decomposition can reach is
- *    therefore grounded, and every ground
- *    operator an evaluation could fire has its relaxed counterpart here: the value is 0 only on an
+ *    positive preconditions in reach too. A method's bindings are checked against its join
+ *    literals (hddl_prep.c): its precondition, then the static literals of its primitive
+ *    subtasks and the literals lifted from its single-method subtasks, which a binding must
+ *    satisfy for those subtasks to decompose at all; a binding failing one could only give an
+ *    operator that never fires (its subtask's done fact is never reached), so the values are
+ *    those of the unpruned grounding. Only the method's own precondition gives the operator's
+ *    atom preconditions. A method binding with its own ground task among its subtasks (tail
+ *    recursion such as "do a step, then this task again") is no operator: it needs the done
+ *    fact it adds, so it never lowers that fact's cost; its subtasks are ground all the same
+ *    (the search's agendas hold them). Every ground task a decomposition can reach is
+ *    therefore grounded, and every ground operator an evaluation could fire to lower a cost
+ *    has its relaxed counterpart here: the value is 0 only on an
  *    empty agenda whose goal holds, and UINT32_MAX (a dead end) only when no decomposition can
  *    finish the agenda from the state even ignoring deletes.
  *  - The value of (state, agenda) is the sum over the agenda's tasks and the problem's positive
@@ -47,7 +56,7 @@
 
 #define RC_MAX_OPS ((size_t)1 << 18)
 #define RC_MAX_POOL ((size_t)1 << 25)
-#define RC_MAX_TRIES ((uint64_t)1 << 22)
+#define RC_MAX_TRIES ((uint64_t)1 << 24) /* about 0.1 s per 2^22 on the IPC domains */
 #define RC_INF UINT32_MAX
 
 struct goap__rc {
@@ -133,7 +142,7 @@ static int rc_lit_holds(const goap__rc *r, const hp *h, const goap__px_lit *l, c
 static int rc_ground_lit(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
-    int32_t a = h->t->args.v[l->args + i];
+    int32_t a = h->av.v[l->args + i];
     g[i] = a >= 0 ? a : b[-a - 1];
   }
   return n;
@@ -184,7 +193,7 @@ static int rc_action(goap__rc *r, hp *h, int32_t k, int32_t s, const int32_t *ar
  * schema instead and each binding adds its add effects to r->reach. */
 static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   const goap__px_task_core *t = h->t;
-  int32_t np, ptypes, lit0 = 0, nlits = 0, step0 = 0, nsteps = 0;
+  int32_t np, ptypes, lit0 = 0, nlits = 0, nown = 0, step0 = 0, nsteps = 0;
   if (r->reaching) {
     const goap__px_schema *ps = &t->schemas[m];
     np = ps->nparams;
@@ -200,8 +209,9 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
     const goap__px_method *pm = &t->htn.methods[m];
     np = pm->nparams;
     ptypes = pm->ptypes;
-    lit0 = pm->lit0;
-    nlits = pm->nlits;
+    lit0 = h->x0[m]; /* the join literals: its precondition first, then what its subtasks need */
+    nlits = h->xn[m];
+    nown = pm->nlits;
     step0 = pm->step0;
     nsteps = pm->nsteps;
   }
@@ -217,11 +227,11 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
     for (int32_t j = q; j < nfree; ++j) {
       int32_t p = r->free_p[j], cnt = 0;
       for (int32_t i = 0; i < nlits; ++i) {
-        const goap__px_lit *l = &t->lits[lit0 + i];
+        const goap__px_lit *l = &h->lits[lit0 + i];
         if (!rc_checked(r, l)) continue;
         int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity, has = 0, rest = 1;
         for (int a = 0; a < n; ++a) {
-          int32_t v = t->args.v[l->args + a];
+          int32_t v = h->av.v[l->args + a];
           if (v >= 0) continue;
           if (-v - 1 == p) has = 1;
           else if (!r->placed[-v - 1]) rest = 0;
@@ -243,13 +253,13 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   int32_t g[PX_MAX_ARITY];
   /* each checked literal's level: the position in free_p of its last free parameter */
   for (int32_t i = 0; i < nlits; ++i) {
-    const goap__px_lit *l = &t->lits[lit0 + i];
+    const goap__px_lit *l = &h->lits[lit0 + i];
     r->ready[i] = INT32_MIN; /* not checked */
     if (!rc_checked(r, l)) continue;
     int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
     int32_t lev = -1;
     for (int a = 0; a < n; ++a) {
-      int32_t v = t->args.v[l->args + a];
+      int32_t v = h->av.v[l->args + a];
       if (v >= 0 || b[-v - 1] >= 0) continue;
       for (int32_t j = 0; j < nfree; ++j)
         if (r->free_p[j] == -v - 1 && j > lev) lev = j;
@@ -258,8 +268,8 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   }
   for (int32_t i = 0; i < nlits; ++i) /* literals ground already */
     if (r->ready[i] == -1) {
-      rc_ground_lit(h, &t->lits[lit0 + i], b, g);
-      if (!rc_lit_holds(r, h, &t->lits[lit0 + i], g)) return 1;
+      rc_ground_lit(h, &h->lits[lit0 + i], b, g);
+      if (!rc_lit_holds(r, h, &h->lits[lit0 + i], g)) return 1;
     }
   int32_t pos[64 + 1];
   if (nfree > 64) {
@@ -271,7 +281,7 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   for (;;) {
     if (lev == nfree && r->reaching) { /* a complete binding of an action schema */
       for (int32_t i = 0; i < nlits; ++i) {
-        const goap__px_lit *l = &t->lits[lit0 + i];
+        const goap__px_lit *l = &h->lits[lit0 + i];
         if (l->kind != PX_LIT_ADD) continue;
         int n = rc_ground_lit(h, l, b, g);
         if (goap__px_tset_add(h->a, &r->reach, l->pred, g, n, NULL) < 0) return 0;
@@ -279,9 +289,10 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
       if (nfree == 0) return 1;
       --lev;
     } else if (lev == nfree) { /* a complete binding */
+      int self = 0;
       r->tmp.n = 0;
-      for (int32_t i = 0; i < nlits; ++i) {
-        const goap__px_lit *l = &t->lits[lit0 + i];
+      for (int32_t i = 0; i < nown; ++i) { /* the method's own precondition only */
+        const goap__px_lit *l = &h->lits[lit0 + i];
         if (l->kind != PX_LIT_PRE || l->neg || l->pred == PX_EQ || !r->fluent[l->pred]) continue;
         int n = rc_ground_lit(h, l, b, g);
         int32_t a = rc_ref_atom(r, h, l->pred, g, n);
@@ -295,8 +306,12 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
         }
         int32_t ref = rc_ref_task(r, h, ps->task, g, ps->nargs);
         if (ref == INT32_MIN || !goap__px_ipush(h->a, &r->tmp, ref)) return 0;
+        self |= ref == -(k + 1);
       }
-      if (m >= 0 && (!goap__px_ipush(h->a, &r->eff, -(k + 1)) || !rc_emit(r, h, 0))) return 0;
+      /* a method needing its own task's done fact never lowers that fact's cost: its
+       * subtasks are ground (the search may meet them), the operator is not */
+      if (m >= 0 && !self && (!goap__px_ipush(h->a, &r->eff, -(k + 1)) || !rc_emit(r, h, 0)))
+        return 0;
       if (nfree == 0) return 1;
       --lev;
     }
@@ -316,8 +331,8 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
       ok = 1;
       for (int32_t i = 0; i < nlits && ok; ++i) {
         if (r->ready[i] != lev) continue;
-        rc_ground_lit(h, &t->lits[lit0 + i], b, g);
-        ok = rc_lit_holds(r, h, &t->lits[lit0 + i], g);
+        rc_ground_lit(h, &h->lits[lit0 + i], b, g);
+        ok = rc_lit_holds(r, h, &h->lits[lit0 + i], g);
       }
     }
     if (ok) {
