@@ -36,10 +36,12 @@
  *    goal atoms of the h_add cost of their facts (true atoms cost 0), UINT32_MAX when one is
  *    unreachable. goap__rc_load computes every fact's cost from hp's state with a
  *    Dijkstra-like pass (facts settled in cost order; an operator fires when its last
- *    precondition is settled, at the sum of their costs plus its own), goap__rc_sum reads
+ *    precondition is settled, at the sum of their costs plus its own; the queue is a bucket
+ *    per cost below RC_NB, a binary heap above, and the costs it settles do not depend on the
+ *    order of equal costs), goap__rc_sum reads
  *    them: the costs depend on the state only, so one load serves every agenda in it.
  *  - All evaluation buffers are allocated by goap__rc_new (sizes fixed by the grounding; the
- *    heap holds at most one entry per fact and per operator effect, since an entry is pushed
+ *    queue holds at most one entry per fact and per operator effect, since an entry is pushed
  *    only when a cost drops: once per true atom, once per effect of an operator firing, and
  *    each operator fires once); a load allocates only to map atoms the search interned since
  *    the last one. Grounding
@@ -58,6 +60,7 @@
 #define RC_MAX_POOL ((size_t)1 << 25)
 #define RC_MAX_TRIES ((uint64_t)1 << 24) /* about 0.1 s per 2^22 on the IPC domains */
 #define RC_INF UINT32_MAX
+#define RC_NB 1024u /* costs with a bucket of their own; the larger ones go to the heap */
 
 struct goap__rc {
   goap__px_tset atoms;   /* (pred, args): the atom facts */
@@ -71,8 +74,13 @@ struct goap__rc {
   uint32_t *npre;        /* per operator: its preconditions */
   /* evaluation */
   uint32_t *cost, *left, *sum;
-  uint64_t *heap;        /* (cost << 32 | fact); at most nfacts + eff.n entries */
+  uint64_t *heap;        /* (cost << 32 | fact), costs from RC_NB; with the buckets' entries
+                            at most nfacts + eff.n (cheap) */
   size_t nheap, cheap;
+  int32_t bhead[RC_NB];  /* per cost below RC_NB: its last entry (-1: none) */
+  int32_t *bfact, *bnext; /* cheap each: an entry's fact and the bucket's entry before it */
+  size_t nbent, nbq;     /* entries made, entries not popped yet */
+  uint32_t bcur;         /* no bucket below it holds an entry */
   int32_t *hp2rc;        /* hp atom -> atom fact (-1: none) */
   size_t nhp2rc, chp2rc;
   goap__px_ivec goal;    /* atom facts of the positive goal literals */
@@ -441,6 +449,8 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   goap__free(a, r->left, no * sizeof *r->left);
   goap__free(a, r->sum, no * sizeof *r->sum);
   goap__free(a, r->heap, r->cheap * sizeof *r->heap);
+  goap__free(a, r->bfact, r->cheap * sizeof *r->bfact);
+  goap__free(a, r->bnext, r->cheap * sizeof *r->bnext);
   goap__free(a, r->hp2rc, r->chp2rc * sizeof *r->hp2rc);
   goap__free(a, r->fluent, r->nfluent);
   goap__free(a, r->ready, r->cready * sizeof *r->ready);
@@ -498,7 +508,10 @@ goap__rc *goap__rc_new(hp *h, uint64_t *work) {
   r->sum = (uint32_t *)goap__alloc(a, no * sizeof *r->sum);
   r->cheap = nf + r->eff.n + 1;
   r->heap = (uint64_t *)goap__alloc(a, r->cheap * sizeof *r->heap);
-  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->left || !r->sum || !r->heap)
+  r->bfact = (int32_t *)goap__alloc(a, r->cheap * sizeof *r->bfact);
+  r->bnext = (int32_t *)goap__alloc(a, r->cheap * sizeof *r->bnext);
+  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->left || !r->sum || !r->heap ||
+      !r->bfact || !r->bnext)
     goto oom;
   memset(r->pof0, 0, (nf + 1) * sizeof *r->pof0);
   for (size_t o = 0; o < r->nops; ++o) {
@@ -532,6 +545,14 @@ int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args,
 }
 
 static void rc_push(goap__rc *r, uint32_t c, int32_t f) {
+  if (c < RC_NB) {
+    size_t e = r->nbent++;
+    r->bfact[e] = f;
+    r->bnext[e] = r->bhead[c];
+    r->bhead[c] = (int32_t)e;
+    r->nbq++;
+    return;
+  }
   uint64_t x = (uint64_t)c << 32 | (uint32_t)f;
   size_t i = r->nheap++;
   while (i > 0 && r->heap[(i - 1) / 2] > x) {
@@ -542,6 +563,13 @@ static void rc_push(goap__rc *r, uint32_t c, int32_t f) {
 }
 
 static uint64_t rc_pop(goap__rc *r) {
+  if (r->nbq > 0) { /* the costs only grow (Dijkstra), so bcur never passes an entry */
+    while (r->bhead[r->bcur] < 0) ++r->bcur;
+    int32_t e = r->bhead[r->bcur];
+    r->bhead[r->bcur] = r->bnext[e];
+    r->nbq--;
+    return (uint64_t)r->bcur << 32 | (uint32_t)r->bfact[e];
+  }
   uint64_t top = r->heap[0], x = r->heap[--r->nheap];
   size_t i = 0, n = r->nheap;
   for (;;) {
@@ -592,6 +620,9 @@ static int rc_start(goap__rc *r, hp *h) {
   memcpy(r->left, r->npre, r->nops * sizeof *r->left);
   memset(r->sum, 0, r->nops * sizeof *r->sum);
   r->nheap = 0;
+  r->nbent = r->nbq = 0;
+  r->bcur = 0;
+  memset(r->bhead, 0xff, sizeof r->bhead);
   r->visits = 0; /* before the first firings below */
   for (size_t e = 0; e < nhp; ++e)
     if (h->truth[e] && r->hp2rc[e] >= 0) rc_relax(r, 0, r->hp2rc[e]);
@@ -602,7 +633,7 @@ static int rc_start(goap__rc *r, hp *h) {
 
 /* Settles every reachable fact in cost order. */
 static void rc_run(goap__rc *r) {
-  while (r->nheap > 0) {
+  while (r->nbq > 0 || r->nheap > 0) {
     uint64_t x = rc_pop(r);
     uint32_t c = (uint32_t)(x >> 32);
     int32_t f = (int32_t)(uint32_t)x;
