@@ -15625,7 +15625,7 @@ size_t goap_format_effect(const goap_domain *d, const goap_effect *e, char *buf,
  *    finishes its agenda even without deletes). RC's fact costs depend on the state only: they
  *    are computed once per state loaded and summed per agenda.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
- *    checked every 256 steps and after each RC evaluation of a state; a turn ends between
+ *    checked every 256 steps and after each RC evaluation; a turn ends between
  *    expansions once h->slice_end is passed by the steps plus the RC work (HB_RC_PER_STEP
  *    visits per step, the grounding included), and work past a turn's end is paid back by the
  *    next turns (skipped, or started as spent), so turns stay counted in work, not time. At
@@ -16259,17 +16259,18 @@ typedef struct goap__rc goap__rc;
 goap__rc *goap__rc_new(hp *h, uint64_t *work);
 void goap__rc_free(goap__rc *r, const goap_allocator *a);
 size_t goap__rc_ops(const goap__rc *r);
-/* The last evaluation's work: operator preconditions visited, and facts and operators reset
- * (64 as one). */
+/* The work since the last load: operator preconditions visited, and facts and operators
+ * reset (64 as one). */
 uint64_t goap__rc_visits(const goap__rc *r);
 /* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
 int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);
-/* The h_add costs of every fact from hp's state, kept for goap__rc_sum (until the next load).
- * 0 when out of memory (h->st). */
+/* Starts the h_add costs of the facts from hp's state, kept for goap__rc_sum (until the next
+ * load), which settles them as far as it needs. 0 when out of memory (h->st). */
 int goap__rc_load(goap__rc *r, hp *h);
 /* The sum of the last load's costs of facts[0, n) (negative ones skipped) and of the goal's
- * positive atoms; UINT32_MAX when one is unreachable. */
-uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n);
+ * positive atoms; UINT32_MAX when one is unreachable. Settles facts in cost order only until
+ * those costs are final (the same values as settling all). */
+uint32_t goap__rc_sum(goap__rc *r, const int32_t *facts, size_t n);
 
 #endif
 /* ---- end src/hddl/hddl_plan.h ---- */
@@ -16337,13 +16338,16 @@ struct goap__hb {
   int rc_loaded;         /* rc holds the costs of the state sdiff[rc_st0, rc_st0 + rc_nst) */
   size_t rc_st0;
   uint32_t rc_nst;
+  uint64_t rc_charged;   /* the work of that load charged already, in steps */
   uint32_t h0;           /* the value of the first node after the :htn */
   int h0_set;
 };
 
 /* RC operator preconditions visited per step a turn is charged (a depth-first step, one
- * method or binding try, costs about as much as this many visits). */
-#define HB_RC_PER_STEP 32u
+ * method or binding try, costs about as much as this many visits: on Freecell-Learned
+ * probfreecell-02-1 a visit of the bucket-queue h_add pass takes about 3 ns, a depth-first
+ * step 0.5 to 1.4 us). */
+#define HB_RC_PER_STEP 256u
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -16726,13 +16730,17 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
   }
   if (!stored || !b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
     if (!goap__rc_load(b->rc, h)) return HB_INF;
-    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
-    if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
+    b->rc_charged = 0;
     b->rc_loaded = stored; /* a new state: hb_offer sets it once the node is stored */
     b->rc_st0 = x->st0;
     b->rc_nst = x->nst;
   }
-  return goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
+  uint32_t v = goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
+  uint64_t w = goap__rc_visits(b->rc) / HB_RC_PER_STEP; /* this load's work so far */
+  b->extra += w - b->rc_charged;
+  b->rc_charged = w;
+  if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
+  return v;
 }
 
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the
@@ -19664,12 +19672,13 @@ int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest) {
  *    finish the agenda from the state even ignoring deletes.
  *  - The value of (state, agenda) is the sum over the agenda's tasks and the problem's positive
  *    goal atoms of the h_add cost of their facts (true atoms cost 0), UINT32_MAX when one is
- *    unreachable. goap__rc_load computes every fact's cost from hp's state with a
- *    Dijkstra-like pass (facts settled in cost order; an operator fires when its last
- *    precondition is settled, at the sum of their costs plus its own; the queue is a bucket
- *    per cost below RC_NB, a binary heap above, and the costs it settles do not depend on the
- *    order of equal costs), goap__rc_sum reads
- *    them: the costs depend on the state only, so one load serves every agenda in it.
+ *    unreachable. goap__rc_load starts a Dijkstra-like pass from hp's state (facts settled in
+ *    cost order; an operator fires when its last precondition is settled, at the sum of their
+ *    costs plus its own; the queue is a bucket per cost below RC_NB, a binary heap above, and
+ *    the costs it settles do not depend on the order of equal costs); goap__rc_sum goes on
+ *    with it only until the facts it sums are final (no queued cost below theirs), and the
+ *    next sum in the same state goes on from there: the costs depend on the state only, so
+ *    one load serves every agenda in it, and the values are those of settling every fact.
  *  - All evaluation buffers are allocated by goap__rc_new (sizes fixed by the grounding; the
  *    queue holds at most one entry per fact and per operator effect, since an entry is pushed
  *    only when a cost drops: once per true atom, once per effect of an operator firing, and
@@ -19703,7 +19712,9 @@ struct goap__rc {
   size_t npof;
   uint32_t *npre;        /* per operator: its preconditions */
   /* evaluation */
-  uint32_t *cost, *left, *sum;
+  uint32_t *cost;
+  uint32_t *ls;           /* per operator: its preconditions not settled yet, then the sum of
+                             the settled ones' costs (side by side: one cache line) */
   uint64_t *heap;        /* (cost << 32 | fact), costs from RC_NB; with the buckets' entries
                             at most nfacts + eff.n (cheap) */
   size_t nheap, cheap;
@@ -20076,8 +20087,7 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   if (r->pof) goap__free(a, r->pof, r->npof * sizeof *r->pof);
   goap__free(a, r->npre, no * sizeof *r->npre);
   goap__free(a, r->cost, nf * sizeof *r->cost);
-  goap__free(a, r->left, no * sizeof *r->left);
-  goap__free(a, r->sum, no * sizeof *r->sum);
+  goap__free(a, r->ls, 2 * no * sizeof *r->ls);
   goap__free(a, r->heap, r->cheap * sizeof *r->heap);
   goap__free(a, r->bfact, r->cheap * sizeof *r->bfact);
   goap__free(a, r->bnext, r->cheap * sizeof *r->bnext);
@@ -20134,13 +20144,12 @@ goap__rc *goap__rc_new(hp *h, uint64_t *work) {
   r->pof = (int32_t *)goap__alloc(a, r->npof * sizeof *r->pof);
   r->npre = (uint32_t *)goap__alloc(a, no * sizeof *r->npre);
   r->cost = (uint32_t *)goap__alloc(a, nf * sizeof *r->cost);
-  r->left = (uint32_t *)goap__alloc(a, no * sizeof *r->left);
-  r->sum = (uint32_t *)goap__alloc(a, no * sizeof *r->sum);
+  r->ls = (uint32_t *)goap__alloc(a, 2 * no * sizeof *r->ls);
   r->cheap = nf + r->eff.n + 1;
   r->heap = (uint64_t *)goap__alloc(a, r->cheap * sizeof *r->heap);
   r->bfact = (int32_t *)goap__alloc(a, r->cheap * sizeof *r->bfact);
   r->bnext = (int32_t *)goap__alloc(a, r->cheap * sizeof *r->bnext);
-  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->left || !r->sum || !r->heap ||
+  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->ls || !r->heap ||
       !r->bfact || !r->bnext)
     goto oom;
   memset(r->pof0, 0, (nf + 1) * sizeof *r->pof0);
@@ -20247,8 +20256,10 @@ static int rc_start(goap__rc *r, hp *h) {
     r->nhp2rc = nhp;
   }
   memset(r->cost, 0xff, r->nfacts * sizeof *r->cost);
-  memcpy(r->left, r->npre, r->nops * sizeof *r->left);
-  memset(r->sum, 0, r->nops * sizeof *r->sum);
+  for (size_t o = 0; o < r->nops; ++o) {
+    r->ls[2 * o] = r->npre[o];
+    r->ls[2 * o + 1] = 0;
+  }
   r->nheap = 0;
   r->nbent = r->nbq = 0;
   r->bcur = 0;
@@ -20261,37 +20272,48 @@ static int rc_start(goap__rc *r, hp *h) {
   return 1;
 }
 
-/* Settles every reachable fact in cost order. */
-static void rc_run(goap__rc *r) {
-  while (r->nbq > 0 || r->nheap > 0) {
+/* The lowest cost in the queue (RC_INF: empty). */
+static uint32_t rc_min(goap__rc *r) {
+  if (r->nbq > 0) {
+    while (r->bhead[r->bcur] < 0) ++r->bcur;
+    return r->bcur;
+  }
+  return r->nheap > 0 ? (uint32_t)(r->heap[0] >> 32) : RC_INF;
+}
+
+/* Settles facts in cost order until fact f's cost is final: every cost still queued is at
+ * least f's (so nothing can lower it), or the queue is empty (f = -1: settles everything). */
+static void rc_run(goap__rc *r, int32_t f0) {
+  for (;;) {
+    uint32_t m = rc_min(r);
+    if (m == RC_INF || (f0 >= 0 && m >= r->cost[f0])) return;
     uint64_t x = rc_pop(r);
     uint32_t c = (uint32_t)(x >> 32);
     int32_t f = (int32_t)(uint32_t)x;
     if (c != r->cost[f]) continue;
     for (int32_t i = r->pof0[f]; i < r->pof0[f + 1]; ++i) {
       int32_t o = r->pof[i];
-      uint64_t s = (uint64_t)r->sum[o] + c;
-      r->sum[o] = s < RC_INF ? (uint32_t)s : RC_INF - 1;
-      if (--r->left[o] == 0) rc_fire(r, (size_t)o, r->sum[o]);
+      uint32_t *ls = r->ls + 2 * (size_t)o;
+      uint64_t s = (uint64_t)ls[1] + c;
+      ls[1] = s < RC_INF ? (uint32_t)s : RC_INF - 1;
+      if (--ls[0] == 0) rc_fire(r, (size_t)o, ls[1]);
     }
     r->visits += (uint64_t)(r->pof0[f + 1] - r->pof0[f]) + 1;
   }
 }
 
-int goap__rc_load(goap__rc *r, hp *h) {
-  if (!rc_start(r, h)) return 0;
-  rc_run(r);
-  return 1;
-}
+int goap__rc_load(goap__rc *r, hp *h) { return rc_start(r, h); }
 
-uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n) {
+uint32_t goap__rc_sum(goap__rc *r, const int32_t *facts, size_t n) {
   uint64_t total = 0;
   for (size_t i = 0; i < n; ++i) {
     if (facts[i] < 0) continue;
+    rc_run(r, facts[i]);
     if (r->cost[facts[i]] == RC_INF) return RC_INF;
     total += r->cost[facts[i]];
   }
   for (size_t i = 0; i < r->goal.n; ++i) {
+    rc_run(r, r->goal.v[i]);
     if (r->cost[r->goal.v[i]] == RC_INF) return RC_INF;
     total += r->cost[r->goal.v[i]];
   }
