@@ -421,6 +421,45 @@ TEST(rc_grounds_only_bindings_the_subtasks_allow) {
   goap_pddl_destroy(t);
 }
 
+/* The road of rc_value_by_hand as a chain l0 .. lN, N = 1,100: the costs pass the h_add
+ * pass's buckets (below 1,024) into its heap. at lk costs k, so the value at the start is
+ * done(goto lN) N + done(visit lN) N + 1 + (visited lN) N + 1 = 3N + 2, and the plan walks the
+ * chain: N moves and the visit. */
+TEST(rc_costs_past_the_buckets) {
+  enum { N = 1100 };
+  size_t cap = 64 * (size_t)N + 512, n = 0;
+  char *text = (char *)malloc(cap);
+  REQUIRE(text != NULL);
+  n += (size_t)snprintf(text + n, cap - n, "(define (problem r) (:domain road) (:objects");
+  for (int i = 0; i <= N; ++i) n += (size_t)snprintf(text + n, cap - n, " l%d", i);
+  n += (size_t)snprintf(text + n, cap - n,
+                        " - loc)\n (:htn :ordered-subtasks (and (goto l%d) (visit l%d)))\n (:init (at l0)",
+                        N, N);
+  for (int i = 0; i < N; ++i) n += (size_t)snprintf(text + n, cap - n, " (road l%d l%d)", i, i + 1);
+  n += (size_t)snprintf(text + n, cap - n, ") (:goal (visited l%d)))\n", N);
+  REQUIRE(n < cap);
+  goap_pddl_options po;
+  memset(&po, 0, sizeof po);
+  po.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  REQUIRE(goap_pddl_parse("d", ROAD_DOMAIN, strlen(ROAD_DOMAIN), "p", text, n, &po, &t, &err) ==
+          GOAP_OK);
+  free(text);
+  char *plan = NULL;
+  goap_hddl_stats s;
+  heuristic = GOAP_HDDL_H_RC;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &plan, &s), GOAP_OK);
+  heuristic = GOAP_HDDL_H_TDG;
+  CHECK_EQ_INT(s.heuristic, GOAP_HDDL_H_RC);
+  CHECK_EQ_INT((int)s.bfs_h0, 3 * N + 2);
+  CHECK(plan && strstr(plan, "==>\n0 move l0 l1\n") == plan);
+  CHECK(plan && strstr(plan, "\n1099 move l1099 l1100\n1100 visit l1100\nroot ") != NULL);
+  CHECK(verifies(t, plan));
+  free(plan);
+  goap_pddl_destroy(t);
+}
+
 /* lz can never be marked: RC sees it from the :htn's network (no action adds (done lz) with
  * (can lz) false, a static literal) and the search stops after the start, where the TDG bound
  * walks all 161 situations (duplicate_detection_exhausts_a_finite_space). */
@@ -468,7 +507,7 @@ TEST(rc_deterministic_and_options) {
 }
 
 TEST_MAIN(TEST_ENTRY(rc_value_by_hand), TEST_ENTRY(rc_grounds_only_relaxed_reachable_operators),
-          TEST_ENTRY(rc_grounds_only_bindings_the_subtasks_allow),
+          TEST_ENTRY(rc_grounds_only_bindings_the_subtasks_allow), TEST_ENTRY(rc_costs_past_the_buckets),
           TEST_ENTRY(rc_prunes_a_dead_end_at_once),
           TEST_ENTRY(rc_deterministic_and_options),
           TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),
