@@ -268,7 +268,9 @@ TEST(allocation_failures_are_clean) {
 
 /* The RC heuristic by hand. State {at a}, roads a-b-c (static), the network (goto c)
  * (visit c), goal (visited c). Ground: move a b, move b c, visit c (actions, cost 1), g-here c,
- * g-step a b c, g-step b c c (methods, cost 0): 6 operators. h_add: at a 0; move a b 1, so
+ * g-step a b c, g-step b c c (methods, cost 0), but a g-step needs the done fact of its own
+ * task (goto c) and so can never lower its cost: it is not an operator, 4 are left (6 before
+ * that pruning; the values are the same). h_add: at a 0; move a b 1, so
  * at b 1; move b c 2, so at c 2; g-here c 2, so done(goto c) 2; visit c 3, so done(visit c)
  * 3 and visited c 3. The value: done(goto c) + done(visit c) + visited c = 2 + 3 + 3 = 8.
  * TDG: goto c needs 0 primitives (g-here), visit c 1, plus 1 false goal literal: 2. */
@@ -299,7 +301,7 @@ TEST(rc_value_by_hand) {
   static const int hs[3] = {GOAP_HDDL_H_AUTO, GOAP_HDDL_H_TDG, GOAP_HDDL_H_RC};
   static const int used[3] = {GOAP_HDDL_H_RC, GOAP_HDDL_H_TDG, GOAP_HDDL_H_RC};
   static const unsigned h0[3] = {8, 2, 8};
-  static const unsigned ops[3] = {6, 0, 6};
+  static const unsigned ops[3] = {4, 0, 4};
   for (int i = 0; i < 3; ++i) {
     char *text = NULL;
     goap_hddl_stats s;
@@ -325,8 +327,9 @@ TEST(rc_value_by_hand) {
  * action adds and the start lacks, so no state reached in the delete relaxation has it. The
  * RC grounding checks positive preconditions against those reachable atoms: the 9 ground jump
  * actions (each needing (flying)) are not grounded, the 9 g-jump methods are ((at ?a) is
- * reachable for every ?a), so 6 + 9 = 15 operators (24 when every binding were grounded), the
- * same value 8 (the jumps could never fire) and the same plan. */
+ * reachable for every ?a) but, like the g-steps, need their own task's done fact (rc_value_by_hand):
+ * 4 operators (13 when every binding of the actions were grounded), the same value 8 (the jumps
+ * could never fire) and the same plan. */
 static const char JUMP_DOMAIN[] =
     "(define (domain jump) (:requirements :hierarchy :typing)\n"
     "  (:types loc) (:predicates (at ?l - loc) (road ?a ?b - loc) (visited ?l - loc) (flying))\n"
@@ -363,11 +366,97 @@ TEST(rc_grounds_only_relaxed_reachable_operators) {
   CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &text, &s), GOAP_OK);
   heuristic = GOAP_HDDL_H_TDG;
   CHECK_EQ_INT(s.heuristic, GOAP_HDDL_H_RC);
-  CHECK_EQ_INT((int)s.rc_ops, 15);
+  CHECK_EQ_INT((int)s.rc_ops, 4);
   CHECK_EQ_INT((int)s.bfs_h0, 8);
   CHECK(verifies(t, text));
   CHECK(text && strstr(text, "==>\n0 move a b\n1 move b c\n2 visit c\n") == text);
   free(text);
+  goap_pddl_destroy(t);
+}
+
+/* Method bindings pruned by what their subtasks need. travel ?a ?c goes by some ?b with two
+ * hops, each a task with one method (h-go) whose only subtask is the action move, which needs
+ * the static (road ?a ?b). The join literals of t-via (hddl_prep.c: its own precondition, none
+ * here, then the literals lifted from its single-method subtasks: (road ?a ?b) and (at ?a)
+ * from the first, the static (road ?b ?c) from the second) leave one binding, ?b = b, of the
+ * four: RC grounds t-via a b c, h-go a b, h-go b c, move a b, move b c (5 operators). With the
+ * method's own precondition only it grounded 4 t-vias, 7 h-gos (hop a a, a b, a c, a d, b c,
+ * c c, d c) and the 2 moves: 13. h_add: done(hop a b) 1, done(hop b c) 2, so the value of
+ * (travel a c) is 3. */
+static const char HOP_DOMAIN[] =
+    "(define (domain hop) (:requirements :hierarchy :typing)\n"
+    "  (:types loc) (:predicates (at ?l - loc) (road ?a ?b - loc))\n"
+    "  (:task travel :parameters (?a ?c - loc))\n"
+    "  (:task hop :parameters (?a ?b - loc))\n"
+    "  (:method t-via :parameters (?a ?b ?c - loc) :task (travel ?a ?c)\n"
+    "    :ordered-subtasks (and (hop ?a ?b) (hop ?b ?c)))\n"
+    "  (:method h-go :parameters (?a ?b - loc) :task (hop ?a ?b)\n"
+    "    :ordered-subtasks (and (move ?a ?b)))\n"
+    "  (:action move :parameters (?a ?b - loc) :precondition (and (at ?a) (road ?a ?b))\n"
+    "    :effect (and (at ?b) (not (at ?a)))))\n";
+static const char HOP_PROBLEM[] =
+    "(define (problem r) (:domain hop) (:objects a b c d - loc)\n"
+    " (:htn :ordered-subtasks (and (travel a c)))\n"
+    " (:init (at a) (road a b) (road b c)))\n";
+
+TEST(rc_grounds_only_bindings_the_subtasks_allow) {
+  goap_pddl_options po;
+  memset(&po, 0, sizeof po);
+  po.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  REQUIRE(goap_pddl_parse("d", HOP_DOMAIN, strlen(HOP_DOMAIN), "p", HOP_PROBLEM,
+                          strlen(HOP_PROBLEM), &po, &t, &err) == GOAP_OK);
+  char *text = NULL;
+  goap_hddl_stats s;
+  heuristic = GOAP_HDDL_H_RC;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &text, &s), GOAP_OK);
+  heuristic = GOAP_HDDL_H_TDG;
+  CHECK_EQ_INT(s.heuristic, GOAP_HDDL_H_RC);
+  CHECK_EQ_INT((int)s.rc_ops, 5);
+  CHECK_EQ_INT((int)s.bfs_h0, 3);
+  CHECK(verifies(t, text));
+  CHECK(text && strstr(text, "==>\n0 move a b\n1 move b c\n") == text);
+  free(text);
+  goap_pddl_destroy(t);
+}
+
+/* The road of rc_value_by_hand as a chain l0 .. lN, N = 1,100: the costs pass the h_add
+ * pass's buckets (below 1,024) into its heap. at lk costs k, so the value at the start is
+ * done(goto lN) N + done(visit lN) N + 1 + (visited lN) N + 1 = 3N + 2, and the plan walks the
+ * chain: N moves and the visit. */
+TEST(rc_costs_past_the_buckets) {
+  enum { N = 1100 };
+  size_t cap = 64 * (size_t)N + 512, n = 0;
+  char *text = (char *)malloc(cap);
+  REQUIRE(text != NULL);
+  n += (size_t)snprintf(text + n, cap - n, "(define (problem r) (:domain road) (:objects");
+  for (int i = 0; i <= N; ++i) n += (size_t)snprintf(text + n, cap - n, " l%d", i);
+  n += (size_t)snprintf(text + n, cap - n,
+                        " - loc)\n (:htn :ordered-subtasks (and (goto l%d) (visit l%d)))\n (:init (at l0)",
+                        N, N);
+  for (int i = 0; i < N; ++i) n += (size_t)snprintf(text + n, cap - n, " (road l%d l%d)", i, i + 1);
+  n += (size_t)snprintf(text + n, cap - n, ") (:goal (visited l%d)))\n", N);
+  REQUIRE(n < cap);
+  goap_pddl_options po;
+  memset(&po, 0, sizeof po);
+  po.flags = GOAP_PDDL_HTN;
+  goap_pddl_task *t = NULL;
+  goap_error err;
+  REQUIRE(goap_pddl_parse("d", ROAD_DOMAIN, strlen(ROAD_DOMAIN), "p", text, n, &po, &t, &err) ==
+          GOAP_OK);
+  free(text);
+  char *plan = NULL;
+  goap_hddl_stats s;
+  heuristic = GOAP_HDDL_H_RC;
+  CHECK_EQ_INT(solve(t, GOAP_HDDL_SEARCH_BFS, 0, &plan, &s), GOAP_OK);
+  heuristic = GOAP_HDDL_H_TDG;
+  CHECK_EQ_INT(s.heuristic, GOAP_HDDL_H_RC);
+  CHECK_EQ_INT((int)s.bfs_h0, 3 * N + 2);
+  CHECK(plan && strstr(plan, "==>\n0 move l0 l1\n") == plan);
+  CHECK(plan && strstr(plan, "\n1099 move l1099 l1100\n1100 visit l1100\nroot ") != NULL);
+  CHECK(verifies(t, plan));
+  free(plan);
   goap_pddl_destroy(t);
 }
 
@@ -488,6 +577,7 @@ TEST(rc_deterministic_and_options) {
 }
 
 TEST_MAIN(TEST_ENTRY(rc_value_by_hand), TEST_ENTRY(rc_grounds_only_relaxed_reachable_operators),
+          TEST_ENTRY(rc_grounds_only_bindings_the_subtasks_allow), TEST_ENTRY(rc_costs_past_the_buckets),
           TEST_ENTRY(rc_prunes_a_dead_end_at_once),
           TEST_ENTRY(rc_deterministic_and_options),
           TEST_ENTRY(informed_search_solves_what_depth_first_cannot_within_the_budget),

@@ -36,7 +36,7 @@
  *    finishes its agenda even without deletes). RC's fact costs depend on the state only: they
  *    are computed once per state loaded and summed per agenda.
  *  - Budgets: every successor generated is one step of the shared max_steps; the time limit is
- *    checked every 256 steps and after each RC evaluation of a state; a turn ends between
+ *    checked every 256 steps and after each RC evaluation; a turn ends between
  *    expansions once h->slice_end is passed by the steps plus the RC work (HB_RC_PER_STEP
  *    visits per step, the grounding included), and work past a turn's end is paid back by the
  *    next turns (skipped, or started as spent), so turns stay counted in work, not time. At
@@ -112,6 +112,7 @@ struct goap__hb {
   int rc_loaded;         /* rc holds the costs of the state sdiff[rc_st0, rc_st0 + rc_nst) */
   size_t rc_st0;
   uint32_t rc_nst;
+  uint64_t rc_charged;   /* the work of that load charged already, in steps */
   uint32_t h0;           /* the value of the first node after the :htn */
   int h0_set;
   /* goal-relevance pruning (when hp has tgoal): per cell, gw words (gm[cell * gw]): the
@@ -128,7 +129,9 @@ struct goap__hb {
 /* RC operator preconditions visited per step a turn is charged (a depth-first step, one
  * method or binding try, costs about as much as this many visits: measured 190 to 500 on
  * generated Blocksworld-GTOHP 80 and 160, 0.7-0.9 us per depth-first step against 1.8-3.5 ns
- * per visit; 32 before, which gave the best-first search a sixth of the CPU it was meant to). */
+ * per visit; on Freecell-Learned probfreecell-02-1 a visit of the bucket-queue h_add pass takes
+ * about 3 ns, a depth-first step 0.5 to 1.4 us; 32 before, which gave the best-first search a
+ * sixth of the CPU it was meant to). */
 #define HB_RC_PER_STEP 256u
 
 static int hb_oom(hp *h) {
@@ -533,13 +536,17 @@ static uint32_t hb_rc_value(goap__hb *b, hp *h, const hb_sn *x, int stored) {
   }
   if (!stored || !b->rc_loaded || b->rc_st0 != x->st0 || b->rc_nst != x->nst) {
     if (!goap__rc_load(b->rc, h)) return HB_INF;
-    b->extra += goap__rc_visits(b->rc) / HB_RC_PER_STEP;
-    if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
+    b->rc_charged = 0;
     b->rc_loaded = stored; /* a new state: hb_offer sets it once the node is stored */
     b->rc_st0 = x->st0;
     b->rc_nst = x->nst;
   }
-  return goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
+  uint32_t v = goap__rc_sum(b->rc, b->rcg.v, b->rcg.n);
+  uint64_t w = goap__rc_visits(b->rc) / HB_RC_PER_STEP; /* this load's work so far */
+  b->extra += w - b->rc_charged;
+  b->rc_charged = w;
+  if (hb_over_time(h)) return HB_INF; /* an evaluation can take long: checked after each */
+  return v;
 }
 
 /* A successor x (agenda set) of the expanded node: a plan when its agenda is empty and the

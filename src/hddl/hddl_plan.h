@@ -242,16 +242,17 @@ typedef struct goap__rc goap__rc;
 goap__rc *goap__rc_new(hp *h, uint64_t *work);
 void goap__rc_free(goap__rc *r, const goap_allocator *a);
 size_t goap__rc_ops(const goap__rc *r);
-/* The last evaluation's work: operator preconditions visited, and facts and operators reset
- * (64 as one). */
+/* The work since the last load: operator preconditions visited, and facts and operators
+ * reset (64 as one). */
 uint64_t goap__rc_visits(const goap__rc *r);
 /* The done fact of ground task (task as hp_node.task, args), -1 when it was not ground. */
 int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args, int n);
-/* The h_add costs of every fact from hp's state, kept for goap__rc_sum (until the next load).
- * 0 when out of memory (h->st). */
+/* Starts the h_add costs of the facts from hp's state, kept for goap__rc_sum (until the next
+ * load), which settles them as far as it needs. 0 when out of memory (h->st). */
 int goap__rc_load(goap__rc *r, hp *h);
 /* The sum of the last load's costs of facts[0, n) (negative ones skipped) and of the goal's
- * positive atoms; UINT32_MAX when one is unreachable. */
-uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n);
+ * positive atoms; UINT32_MAX when one is unreachable. Settles facts in cost order only until
+ * those costs are final (the same values as settling all). */
+uint32_t goap__rc_sum(goap__rc *r, const int32_t *facts, size_t n);
 
 #endif

@@ -18,19 +18,31 @@
  *    reachable from the :init in the delete relaxation (a fixpoint over the action schemas,
  *    rc_reach; every state the search evaluates is reached from that one by actions, so no atom
  *    outside reach is ever true in it or reached by an evaluation). Ground actions need their
- *    positive preconditions in reach too. Every ground task a decomposition can reach is
- *    therefore grounded, and every ground
- *    operator an evaluation could fire has its relaxed counterpart here: the value is 0 only on an
+ *    positive preconditions in reach too. A method's bindings are checked against its join
+ *    literals (hddl_prep.c): its precondition, then the static literals of its primitive
+ *    subtasks and the literals lifted from its single-method subtasks, which a binding must
+ *    satisfy for those subtasks to decompose at all; a binding failing one could only give an
+ *    operator that never fires (its subtask's done fact is never reached), so the values are
+ *    those of the unpruned grounding. Only the method's own precondition gives the operator's
+ *    atom preconditions. A method binding with its own ground task among its subtasks (tail
+ *    recursion such as "do a step, then this task again") is no operator: it needs the done
+ *    fact it adds, so it never lowers that fact's cost; its subtasks are ground all the same
+ *    (the search's agendas hold them). Every ground task a decomposition can reach is
+ *    therefore grounded, and every ground operator an evaluation could fire to lower a cost
+ *    has its relaxed counterpart here: the value is 0 only on an
  *    empty agenda whose goal holds, and UINT32_MAX (a dead end) only when no decomposition can
  *    finish the agenda from the state even ignoring deletes.
  *  - The value of (state, agenda) is the sum over the agenda's tasks and the problem's positive
  *    goal atoms of the h_add cost of their facts (true atoms cost 0), UINT32_MAX when one is
- *    unreachable. goap__rc_load computes every fact's cost from hp's state with a
- *    Dijkstra-like pass (facts settled in cost order; an operator fires when its last
- *    precondition is settled, at the sum of their costs plus its own), goap__rc_sum reads
- *    them: the costs depend on the state only, so one load serves every agenda in it.
+ *    unreachable. goap__rc_load starts a Dijkstra-like pass from hp's state (facts settled in
+ *    cost order; an operator fires when its last precondition is settled, at the sum of their
+ *    costs plus its own; the queue is a bucket per cost below RC_NB, a binary heap above, and
+ *    the costs it settles do not depend on the order of equal costs); goap__rc_sum goes on
+ *    with it only until the facts it sums are final (no queued cost below theirs), and the
+ *    next sum in the same state goes on from there: the costs depend on the state only, so
+ *    one load serves every agenda in it, and the values are those of settling every fact.
  *  - All evaluation buffers are allocated by goap__rc_new (sizes fixed by the grounding; the
- *    heap holds at most one entry per fact and per operator effect, since an entry is pushed
+ *    queue holds at most one entry per fact and per operator effect, since an entry is pushed
  *    only when a cost drops: once per true atom, once per effect of an operator firing, and
  *    each operator fires once); a load allocates only to map atoms the search interned since
  *    the last one. Grounding
@@ -47,8 +59,9 @@
 
 #define RC_MAX_OPS ((size_t)1 << 18)
 #define RC_MAX_POOL ((size_t)1 << 25)
-#define RC_MAX_TRIES ((uint64_t)1 << 22)
+#define RC_MAX_TRIES ((uint64_t)1 << 24) /* about 0.1 s per 2^22 on the IPC domains */
 #define RC_INF UINT32_MAX
+#define RC_NB 1024u /* costs with a bucket of their own; the larger ones go to the heap */
 
 struct goap__rc {
   goap__px_tset atoms;   /* (pred, args): the atom facts */
@@ -61,9 +74,16 @@ struct goap__rc {
   size_t npof;
   uint32_t *npre;        /* per operator: its preconditions */
   /* evaluation */
-  uint32_t *cost, *left, *sum;
-  uint64_t *heap;        /* (cost << 32 | fact); at most nfacts + eff.n entries */
+  uint32_t *cost;
+  uint32_t *ls;           /* per operator: its preconditions not settled yet, then the sum of
+                             the settled ones' costs (side by side: one cache line) */
+  uint64_t *heap;        /* (cost << 32 | fact), costs from RC_NB; with the buckets' entries
+                            at most nfacts + eff.n (cheap) */
   size_t nheap, cheap;
+  int32_t bhead[RC_NB];  /* per cost below RC_NB: its last entry (-1: none) */
+  int32_t *bfact, *bnext; /* cheap each: an entry's fact and the bucket's entry before it */
+  size_t nbent, nbq;     /* entries made, entries not popped yet */
+  uint32_t bcur;         /* no bucket below it holds an entry */
   int32_t *hp2rc;        /* hp atom -> atom fact (-1: none) */
   size_t nhp2rc, chp2rc;
   goap__px_ivec goal;    /* atom facts of the positive goal literals */
@@ -133,7 +153,7 @@ static int rc_lit_holds(const goap__rc *r, const hp *h, const goap__px_lit *l, c
 static int rc_ground_lit(const hp *h, const goap__px_lit *l, const int32_t *b, int32_t *g) {
   int n = l->pred == PX_EQ ? 2 : h->t->preds[l->pred].arity;
   for (int i = 0; i < n; ++i) {
-    int32_t a = h->t->args.v[l->args + i];
+    int32_t a = h->av.v[l->args + i];
     g[i] = a >= 0 ? a : b[-a - 1];
   }
   return n;
@@ -184,7 +204,7 @@ static int rc_action(goap__rc *r, hp *h, int32_t k, int32_t s, const int32_t *ar
  * schema instead and each binding adds its add effects to r->reach. */
 static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   const goap__px_task_core *t = h->t;
-  int32_t np, ptypes, lit0 = 0, nlits = 0, step0 = 0, nsteps = 0;
+  int32_t np, ptypes, lit0 = 0, nlits = 0, nown = 0, step0 = 0, nsteps = 0;
   if (r->reaching) {
     const goap__px_schema *ps = &t->schemas[m];
     np = ps->nparams;
@@ -200,8 +220,9 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
     const goap__px_method *pm = &t->htn.methods[m];
     np = pm->nparams;
     ptypes = pm->ptypes;
-    lit0 = pm->lit0;
-    nlits = pm->nlits;
+    lit0 = h->x0[m]; /* the join literals: its precondition first, then what its subtasks need */
+    nlits = h->xn[m];
+    nown = pm->nlits;
     step0 = pm->step0;
     nsteps = pm->nsteps;
   }
@@ -217,11 +238,11 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
     for (int32_t j = q; j < nfree; ++j) {
       int32_t p = r->free_p[j], cnt = 0;
       for (int32_t i = 0; i < nlits; ++i) {
-        const goap__px_lit *l = &t->lits[lit0 + i];
+        const goap__px_lit *l = &h->lits[lit0 + i];
         if (!rc_checked(r, l)) continue;
         int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity, has = 0, rest = 1;
         for (int a = 0; a < n; ++a) {
-          int32_t v = t->args.v[l->args + a];
+          int32_t v = h->av.v[l->args + a];
           if (v >= 0) continue;
           if (-v - 1 == p) has = 1;
           else if (!r->placed[-v - 1]) rest = 0;
@@ -243,13 +264,13 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   int32_t g[PX_MAX_ARITY];
   /* each checked literal's level: the position in free_p of its last free parameter */
   for (int32_t i = 0; i < nlits; ++i) {
-    const goap__px_lit *l = &t->lits[lit0 + i];
+    const goap__px_lit *l = &h->lits[lit0 + i];
     r->ready[i] = INT32_MIN; /* not checked */
     if (!rc_checked(r, l)) continue;
     int n = l->pred == PX_EQ ? 2 : t->preds[l->pred].arity;
     int32_t lev = -1;
     for (int a = 0; a < n; ++a) {
-      int32_t v = t->args.v[l->args + a];
+      int32_t v = h->av.v[l->args + a];
       if (v >= 0 || b[-v - 1] >= 0) continue;
       for (int32_t j = 0; j < nfree; ++j)
         if (r->free_p[j] == -v - 1 && j > lev) lev = j;
@@ -258,8 +279,8 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   }
   for (int32_t i = 0; i < nlits; ++i) /* literals ground already */
     if (r->ready[i] == -1) {
-      rc_ground_lit(h, &t->lits[lit0 + i], b, g);
-      if (!rc_lit_holds(r, h, &t->lits[lit0 + i], g)) return 1;
+      rc_ground_lit(h, &h->lits[lit0 + i], b, g);
+      if (!rc_lit_holds(r, h, &h->lits[lit0 + i], g)) return 1;
     }
   int32_t pos[64 + 1];
   if (nfree > 64) {
@@ -271,7 +292,7 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
   for (;;) {
     if (lev == nfree && r->reaching) { /* a complete binding of an action schema */
       for (int32_t i = 0; i < nlits; ++i) {
-        const goap__px_lit *l = &t->lits[lit0 + i];
+        const goap__px_lit *l = &h->lits[lit0 + i];
         if (l->kind != PX_LIT_ADD) continue;
         int n = rc_ground_lit(h, l, b, g);
         if (goap__px_tset_add(h->a, &r->reach, l->pred, g, n, NULL) < 0) return 0;
@@ -279,9 +300,10 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
       if (nfree == 0) return 1;
       --lev;
     } else if (lev == nfree) { /* a complete binding */
+      int self = 0;
       r->tmp.n = 0;
-      for (int32_t i = 0; i < nlits; ++i) {
-        const goap__px_lit *l = &t->lits[lit0 + i];
+      for (int32_t i = 0; i < nown; ++i) { /* the method's own precondition only */
+        const goap__px_lit *l = &h->lits[lit0 + i];
         if (l->kind != PX_LIT_PRE || l->neg || l->pred == PX_EQ || !r->fluent[l->pred]) continue;
         int n = rc_ground_lit(h, l, b, g);
         int32_t a = rc_ref_atom(r, h, l->pred, g, n);
@@ -295,8 +317,12 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
         }
         int32_t ref = rc_ref_task(r, h, ps->task, g, ps->nargs);
         if (ref == INT32_MIN || !goap__px_ipush(h->a, &r->tmp, ref)) return 0;
+        self |= ref == -(k + 1);
       }
-      if (m >= 0 && (!goap__px_ipush(h->a, &r->eff, -(k + 1)) || !rc_emit(r, h, 0))) return 0;
+      /* a method needing its own task's done fact never lowers that fact's cost: its
+       * subtasks are ground (the search may meet them), the operator is not */
+      if (m >= 0 && !self && (!goap__px_ipush(h->a, &r->eff, -(k + 1)) || !rc_emit(r, h, 0)))
+        return 0;
       if (nfree == 0) return 1;
       --lev;
     }
@@ -316,8 +342,8 @@ static int rc_net(goap__rc *r, hp *h, int32_t m, int32_t k) {
       ok = 1;
       for (int32_t i = 0; i < nlits && ok; ++i) {
         if (r->ready[i] != lev) continue;
-        rc_ground_lit(h, &t->lits[lit0 + i], b, g);
-        ok = rc_lit_holds(r, h, &t->lits[lit0 + i], g);
+        rc_ground_lit(h, &h->lits[lit0 + i], b, g);
+        ok = rc_lit_holds(r, h, &h->lits[lit0 + i], g);
       }
     }
     if (ok) {
@@ -423,9 +449,10 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   if (r->pof) goap__free(a, r->pof, r->npof * sizeof *r->pof);
   goap__free(a, r->npre, no * sizeof *r->npre);
   goap__free(a, r->cost, nf * sizeof *r->cost);
-  goap__free(a, r->left, no * sizeof *r->left);
-  goap__free(a, r->sum, no * sizeof *r->sum);
+  goap__free(a, r->ls, 2 * no * sizeof *r->ls);
   goap__free(a, r->heap, r->cheap * sizeof *r->heap);
+  goap__free(a, r->bfact, r->cheap * sizeof *r->bfact);
+  goap__free(a, r->bnext, r->cheap * sizeof *r->bnext);
   goap__free(a, r->hp2rc, r->chp2rc * sizeof *r->hp2rc);
   goap__free(a, r->fluent, r->nfluent);
   goap__free(a, r->ready, r->cready * sizeof *r->ready);
@@ -479,11 +506,13 @@ goap__rc *goap__rc_new(hp *h, uint64_t *work) {
   r->pof = (int32_t *)goap__alloc(a, r->npof * sizeof *r->pof);
   r->npre = (uint32_t *)goap__alloc(a, no * sizeof *r->npre);
   r->cost = (uint32_t *)goap__alloc(a, nf * sizeof *r->cost);
-  r->left = (uint32_t *)goap__alloc(a, no * sizeof *r->left);
-  r->sum = (uint32_t *)goap__alloc(a, no * sizeof *r->sum);
+  r->ls = (uint32_t *)goap__alloc(a, 2 * no * sizeof *r->ls);
   r->cheap = nf + r->eff.n + 1;
   r->heap = (uint64_t *)goap__alloc(a, r->cheap * sizeof *r->heap);
-  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->left || !r->sum || !r->heap)
+  r->bfact = (int32_t *)goap__alloc(a, r->cheap * sizeof *r->bfact);
+  r->bnext = (int32_t *)goap__alloc(a, r->cheap * sizeof *r->bnext);
+  if (!r->pof0 || !r->pof || !r->npre || !r->cost || !r->ls || !r->heap ||
+      !r->bfact || !r->bnext)
     goto oom;
   memset(r->pof0, 0, (nf + 1) * sizeof *r->pof0);
   for (size_t o = 0; o < r->nops; ++o) {
@@ -517,6 +546,14 @@ int32_t goap__rc_task_fact(const goap__rc *r, int32_t task, const int32_t *args,
 }
 
 static void rc_push(goap__rc *r, uint32_t c, int32_t f) {
+  if (c < RC_NB) {
+    size_t e = r->nbent++;
+    r->bfact[e] = f;
+    r->bnext[e] = r->bhead[c];
+    r->bhead[c] = (int32_t)e;
+    r->nbq++;
+    return;
+  }
   uint64_t x = (uint64_t)c << 32 | (uint32_t)f;
   size_t i = r->nheap++;
   while (i > 0 && r->heap[(i - 1) / 2] > x) {
@@ -527,6 +564,13 @@ static void rc_push(goap__rc *r, uint32_t c, int32_t f) {
 }
 
 static uint64_t rc_pop(goap__rc *r) {
+  if (r->nbq > 0) { /* the costs only grow (Dijkstra), so bcur never passes an entry */
+    while (r->bhead[r->bcur] < 0) ++r->bcur;
+    int32_t e = r->bhead[r->bcur];
+    r->bhead[r->bcur] = r->bnext[e];
+    r->nbq--;
+    return (uint64_t)r->bcur << 32 | (uint32_t)r->bfact[e];
+  }
   uint64_t top = r->heap[0], x = r->heap[--r->nheap];
   size_t i = 0, n = r->nheap;
   for (;;) {
@@ -574,9 +618,14 @@ static int rc_start(goap__rc *r, hp *h) {
     r->nhp2rc = nhp;
   }
   memset(r->cost, 0xff, r->nfacts * sizeof *r->cost);
-  memcpy(r->left, r->npre, r->nops * sizeof *r->left);
-  memset(r->sum, 0, r->nops * sizeof *r->sum);
+  for (size_t o = 0; o < r->nops; ++o) {
+    r->ls[2 * o] = r->npre[o];
+    r->ls[2 * o + 1] = 0;
+  }
   r->nheap = 0;
+  r->nbent = r->nbq = 0;
+  r->bcur = 0;
+  memset(r->bhead, 0xff, sizeof r->bhead);
   r->visits = 0; /* before the first firings below */
   for (size_t e = 0; e < nhp; ++e)
     if (h->truth[e] && r->hp2rc[e] >= 0) rc_relax(r, 0, r->hp2rc[e]);
@@ -585,37 +634,48 @@ static int rc_start(goap__rc *r, hp *h) {
   return 1;
 }
 
-/* Settles every reachable fact in cost order. */
-static void rc_run(goap__rc *r) {
-  while (r->nheap > 0) {
+/* The lowest cost in the queue (RC_INF: empty). */
+static uint32_t rc_min(goap__rc *r) {
+  if (r->nbq > 0) {
+    while (r->bhead[r->bcur] < 0) ++r->bcur;
+    return r->bcur;
+  }
+  return r->nheap > 0 ? (uint32_t)(r->heap[0] >> 32) : RC_INF;
+}
+
+/* Settles facts in cost order until fact f's cost is final: every cost still queued is at
+ * least f's (so nothing can lower it), or the queue is empty (f = -1: settles everything). */
+static void rc_run(goap__rc *r, int32_t f0) {
+  for (;;) {
+    uint32_t m = rc_min(r);
+    if (m == RC_INF || (f0 >= 0 && m >= r->cost[f0])) return;
     uint64_t x = rc_pop(r);
     uint32_t c = (uint32_t)(x >> 32);
     int32_t f = (int32_t)(uint32_t)x;
     if (c != r->cost[f]) continue;
     for (int32_t i = r->pof0[f]; i < r->pof0[f + 1]; ++i) {
       int32_t o = r->pof[i];
-      uint64_t s = (uint64_t)r->sum[o] + c;
-      r->sum[o] = s < RC_INF ? (uint32_t)s : RC_INF - 1;
-      if (--r->left[o] == 0) rc_fire(r, (size_t)o, r->sum[o]);
+      uint32_t *ls = r->ls + 2 * (size_t)o;
+      uint64_t s = (uint64_t)ls[1] + c;
+      ls[1] = s < RC_INF ? (uint32_t)s : RC_INF - 1;
+      if (--ls[0] == 0) rc_fire(r, (size_t)o, ls[1]);
     }
     r->visits += (uint64_t)(r->pof0[f + 1] - r->pof0[f]) + 1;
   }
 }
 
-int goap__rc_load(goap__rc *r, hp *h) {
-  if (!rc_start(r, h)) return 0;
-  rc_run(r);
-  return 1;
-}
+int goap__rc_load(goap__rc *r, hp *h) { return rc_start(r, h); }
 
-uint32_t goap__rc_sum(const goap__rc *r, const int32_t *facts, size_t n) {
+uint32_t goap__rc_sum(goap__rc *r, const int32_t *facts, size_t n) {
   uint64_t total = 0;
   for (size_t i = 0; i < n; ++i) {
     if (facts[i] < 0) continue;
+    rc_run(r, facts[i]);
     if (r->cost[facts[i]] == RC_INF) return RC_INF;
     total += r->cost[facts[i]];
   }
   for (size_t i = 0; i < r->goal.n; ++i) {
+    rc_run(r, r->goal.v[i]);
     if (r->cost[r->goal.v[i]] == RC_INF) return RC_INF;
     total += r->cost[r->goal.v[i]];
   }
