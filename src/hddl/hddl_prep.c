@@ -361,6 +361,30 @@ int goap__hp_goal_reach(hp *h) {
       }
     }
   }
+  /* the goal-first method order: per method the union of its subtasks' masks; per task that
+   * of its methods' when they are not all equal (else the order could not change: 0) */
+  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  h->mgoal = (uint64_t *)goap__alloc(h->a, nm * sizeof *h->mgoal);
+  h->tsplit = (uint64_t *)goap__alloc(h->a, (nc ? nc : 1) * sizeof *h->tsplit);
+  if (!h->mgoal || !h->tsplit) return oom(h);
+  memset(h->mgoal, 0, nm * sizeof *h->mgoal);
+  memset(h->tsplit, 0, (nc ? nc : 1) * sizeof *h->tsplit);
+  for (size_t c = 0; c < nc; ++c) {
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+      int32_t mid = h->mids[j];
+      const goap__px_method *pm = &t->htn.methods[mid];
+      uint64_t m = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        m |= h->tgoal[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
+      }
+      h->mgoal[mid] = m;
+      any |= m;
+      all &= m;
+    }
+    h->tsplit[c] = h->m0[c + 1] > h->m0[c] && (any & ~all) ? any : 0;
+  }
   return relevant_actions(h);
 }
 
