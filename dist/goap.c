@@ -16128,8 +16128,9 @@ typedef struct hp {
   uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
                           true; per action (after the tasks): those its effects could */
   uint64_t *mgoal;     /* per method: the goal literals its subtasks could make true (tgoal) */
-  uint64_t *tsplit;    /* per compound task: the union of its methods' mgoal when they are
-                          not all equal, else 0 (what the goal-first order looks at) */
+  uint64_t *tsplit;    /* 3 per compound task: the union of its methods' mgoal (0 when the
+                          order can never change); then per task, for mids and for mids2,
+                          the literals that can move a method ahead of an earlier one */
   /* the relaxed goal test (goal_reach; rel == NULL: off) */
   int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
   int nrel;
@@ -18611,8 +18612,10 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
  *    order above, first the methods that may make one of them true, then the others
  *    (next_method). A do-nothing method then comes after one that can still make progress
  *    (Hiking's walk_everyone). Only the order changes, so completeness and each round's
- *    bound are unchanged; per choice point it costs one goal-literal test per bit of tsplit
- *    and one mask test per method; deterministic.
+ *    bound are unchanged; per choice point it costs nothing when no literal that could move
+ *    a method ahead of an earlier one is false (tsplit's second and third parts, per order),
+ *    else one goal-literal test per bit of tsplit and one mask test per method;
+ *    deterministic.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -18953,6 +18956,12 @@ static int goal_reachable(hp *h, int32_t cell) {
   return 1;
 }
 
+static int32_t lowest_bit(uint64_t x) {
+  int32_t i = 0;
+  while (!(x >> i & 1u)) ++i;
+  return i;
+}
+
 static int push_frame(hp *h, int32_t cell, int32_t node) {
   if (!goap__grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
     return oom(h);
@@ -18964,9 +18973,12 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
   f->gf = 0;
   int32_t task = h->nodes[node].task;
   if (h->tsplit && task >= 0 && h->tsplit[task]) { /* goal-first: which literals are false */
-    for (uint64_t sp = h->tsplit[task]; sp; sp &= sp - 1) {
-      int32_t i = 0;
-      while (!(sp >> i & 1u)) ++i;
+    size_t nc = h->t->htn.nctasks;
+    uint64_t up = h->tsplit[(h->order == h->mids2 ? 2 * nc : nc) + (size_t)task];
+    int moves = 0; /* some literal that can move a method ahead is false */
+    for (; up && !moves; up &= up - 1) moves = goal_false(h, lowest_bit(up));
+    for (uint64_t sp = moves ? h->tsplit[task] : 0; sp; sp &= sp - 1) {
+      int32_t i = lowest_bit(sp);
       if (goal_false(h, i)) f->gf |= (uint64_t)1 << i;
     }
     if (f->gf) f->pass = 0;
@@ -19042,7 +19054,7 @@ static int advance(hp *h, int32_t *agenda) {
       }
       goap__hp_join_drop(h, f);
       if (++f->mi >= nm) break;
-      if (tn->task == HP_ROOT) f->mj = 0;
+      if (!f->gf) f->mj = f->mi; /* the plain order (and the root's one network) */
       else if (next_method(h, f, h->m0[tn->task], nm) < 0) break;
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mj];
@@ -19230,7 +19242,7 @@ static void hp_free(hp *h) {
   goap__free(a, h->cgoal, h->ccgoal * sizeof *h->cgoal);
   goap__free(a, h->tgoal, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->tgoal);
   goap__free(a, h->mgoal, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mgoal);
-  goap__free(a, h->tsplit, (t->htn.nctasks ? t->htn.nctasks : 1) * sizeof *h->tsplit);
+  goap__free(a, h->tsplit, 3 * (t->htn.nctasks ? t->htn.nctasks : 1) * sizeof *h->tsplit);
   goap__free(a, h->rel, 64 * sizeof *h->rel);
   goap__free(a, h->trel, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->trel);
   goap__free(a, h->crel, h->ccrel * sizeof *h->crel);
@@ -19956,16 +19968,18 @@ int goap__hp_goal_reach(hp *h) {
       }
     }
   }
-  /* the goal-first method order: per method the union of its subtasks' masks; per task that
-   * of its methods' when they are not all equal (else the order could not change: 0) */
-  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1;
+  /* the goal-first method order: per method the union of its subtasks' masks; per task (in
+   * tsplit) that of its methods', then for mids and for mids2 the literals that can move a
+   * method ahead of an earlier one (held by it, not by some method before it): when none of
+   * those is false, the goal-first order is the plain one */
+  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1, ns = 3 * (nc ? nc : 1);
   h->mgoal = (uint64_t *)goap__alloc(h->a, nm * sizeof *h->mgoal);
-  h->tsplit = (uint64_t *)goap__alloc(h->a, (nc ? nc : 1) * sizeof *h->tsplit);
+  h->tsplit = (uint64_t *)goap__alloc(h->a, ns * sizeof *h->tsplit);
   if (!h->mgoal || !h->tsplit) return oom(h);
   memset(h->mgoal, 0, nm * sizeof *h->mgoal);
-  memset(h->tsplit, 0, (nc ? nc : 1) * sizeof *h->tsplit);
+  memset(h->tsplit, 0, ns * sizeof *h->tsplit);
   for (size_t c = 0; c < nc; ++c) {
-    uint64_t any = 0, all = ~(uint64_t)0;
+    uint64_t any = 0, pre1 = ~(uint64_t)0, pre2 = ~(uint64_t)0, up1 = 0, up2 = 0;
     for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
       int32_t mid = h->mids[j];
       const goap__px_method *pm = &t->htn.methods[mid];
@@ -19976,9 +19990,17 @@ int goap__hp_goal_reach(hp *h) {
       }
       h->mgoal[mid] = m;
       any |= m;
-      all &= m;
     }
-    h->tsplit[c] = h->m0[c + 1] > h->m0[c] && (any & ~all) ? any : 0;
+    for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+      uint64_t m1 = h->mgoal[h->mids[j]], m2 = h->mgoal[h->mids2[j]];
+      up1 |= m1 & ~pre1;
+      up2 |= m2 & ~pre2;
+      pre1 &= m1;
+      pre2 &= m2;
+    }
+    h->tsplit[c] = up1 | up2 ? any : 0;
+    h->tsplit[nc + c] = up1;
+    h->tsplit[2 * nc + c] = up2;
   }
   return relevant_actions(h);
 }

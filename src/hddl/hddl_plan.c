@@ -73,8 +73,10 @@
  *    order above, first the methods that may make one of them true, then the others
  *    (next_method). A do-nothing method then comes after one that can still make progress
  *    (Hiking's walk_everyone). Only the order changes, so completeness and each round's
- *    bound are unchanged; per choice point it costs one goal-literal test per bit of tsplit
- *    and one mask test per method; deterministic.
+ *    bound are unchanged; per choice point it costs nothing when no literal that could move
+ *    a method ahead of an earlier one is false (tsplit's second and third parts, per order),
+ *    else one goal-literal test per bit of tsplit and one mask test per method;
+ *    deterministic.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -415,6 +417,12 @@ static int goal_reachable(hp *h, int32_t cell) {
   return 1;
 }
 
+static int32_t lowest_bit(uint64_t x) {
+  int32_t i = 0;
+  while (!(x >> i & 1u)) ++i;
+  return i;
+}
+
 static int push_frame(hp *h, int32_t cell, int32_t node) {
   if (!goap__grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
     return oom(h);
@@ -426,9 +434,12 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
   f->gf = 0;
   int32_t task = h->nodes[node].task;
   if (h->tsplit && task >= 0 && h->tsplit[task]) { /* goal-first: which literals are false */
-    for (uint64_t sp = h->tsplit[task]; sp; sp &= sp - 1) {
-      int32_t i = 0;
-      while (!(sp >> i & 1u)) ++i;
+    size_t nc = h->t->htn.nctasks;
+    uint64_t up = h->tsplit[(h->order == h->mids2 ? 2 * nc : nc) + (size_t)task];
+    int moves = 0; /* some literal that can move a method ahead is false */
+    for (; up && !moves; up &= up - 1) moves = goal_false(h, lowest_bit(up));
+    for (uint64_t sp = moves ? h->tsplit[task] : 0; sp; sp &= sp - 1) {
+      int32_t i = lowest_bit(sp);
       if (goal_false(h, i)) f->gf |= (uint64_t)1 << i;
     }
     if (f->gf) f->pass = 0;
@@ -504,7 +515,7 @@ static int advance(hp *h, int32_t *agenda) {
       }
       goap__hp_join_drop(h, f);
       if (++f->mi >= nm) break;
-      if (tn->task == HP_ROOT) f->mj = 0;
+      if (!f->gf) f->mj = f->mi; /* the plain order (and the root's one network) */
       else if (next_method(h, f, h->m0[tn->task], nm) < 0) break;
       h->pool.n = f->m_pool;
       int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mj];
@@ -692,7 +703,7 @@ static void hp_free(hp *h) {
   goap__free(a, h->cgoal, h->ccgoal * sizeof *h->cgoal);
   goap__free(a, h->tgoal, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->tgoal);
   goap__free(a, h->mgoal, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mgoal);
-  goap__free(a, h->tsplit, (t->htn.nctasks ? t->htn.nctasks : 1) * sizeof *h->tsplit);
+  goap__free(a, h->tsplit, 3 * (t->htn.nctasks ? t->htn.nctasks : 1) * sizeof *h->tsplit);
   goap__free(a, h->rel, 64 * sizeof *h->rel);
   goap__free(a, h->trel, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->trel);
   goap__free(a, h->crel, h->ccrel * sizeof *h->crel);

@@ -96,8 +96,9 @@ typedef struct hp {
   uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
                           true; per action (after the tasks): those its effects could */
   uint64_t *mgoal;     /* per method: the goal literals its subtasks could make true (tgoal) */
-  uint64_t *tsplit;    /* per compound task: the union of its methods' mgoal when they are
-                          not all equal, else 0 (what the goal-first order looks at) */
+  uint64_t *tsplit;    /* 3 per compound task: the union of its methods' mgoal (0 when the
+                          order can never change); then per task, for mids and for mids2,
+                          the literals that can move a method ahead of an earlier one */
   /* the relaxed goal test (goal_reach; rel == NULL: off) */
   int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
   int nrel;
