@@ -16071,7 +16071,12 @@ typedef struct hp_node {
 typedef struct hp_frame {
   int32_t cell;        /* the agenda cell of the task (-1: the root) */
   int32_t node;
-  int32_t mi;          /* position in the task's method list, -1 before the first */
+  int32_t mi;          /* methods tried so far, less one (-1 before the first) */
+  int32_t mj;          /* the current method's position in the task's method list */
+  int32_t pass;        /* goal-first order: 0 the methods that may make a goal literal in gf
+                          true, 1 the others (gf == 0: one pass, starting at 1) */
+  uint64_t gf;         /* the goal literals false when the frame was pushed that some of
+                          the task's methods may make true (tsplit); 0: the plain order */
   size_t bind0, nbind, bnext; /* the current method's bindings in pool */
   size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
   size_t lz;           /* 0, or the current method's lazy join state at 1 + its offset (hddl_join.c) */
@@ -16122,6 +16127,10 @@ typedef struct hp {
   size_t ccgoal;
   uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
                           true; per action (after the tasks): those its effects could */
+  uint64_t *mgoal;     /* per method: the goal literals its subtasks could make true (tgoal) */
+  uint64_t *tsplit;    /* 3 per compound task: the union of its methods' mgoal (0 when the
+                          order can never change); then per task, for mids and for mids2,
+                          the literals that can move a method ahead of an earlier one */
   /* the relaxed goal test (goal_reach; rel == NULL: off) */
   int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
   int nrel;
@@ -18596,6 +18605,17 @@ goap_status goap__px_parse_htn(goap__px_task_core *t, int32_t sec) {
  *    cannot repeat costs no round; it runs when the orders differ. When they do not but some
  *    method has such a subtask, the one search bounds recursion only: a round of it holds
  *    the same round under the usual depth, explored in the same order.
+ *  - Goal-first method order (only with a :goal; both depth-first searches): when a compound
+ *    task's methods differ in the goal literals (the first 64) their subtasks may make true
+ *    (mgoal: the union of the subtasks' tgoal, arguments ignored), push_frame notes which of
+ *    those are false in the state the task comes up in (gf); the frame then tries, in its
+ *    order above, first the methods that may make one of them true, then the others
+ *    (next_method). A do-nothing method then comes after one that can still make progress
+ *    (Hiking's walk_everyone). Only the order changes, so completeness and each round's
+ *    bound are unchanged; per choice point it costs nothing when no literal that could move
+ *    a method ahead of an earlier one is false (tsplit's second and third parts, per order),
+ *    else one goal-literal test per bit of tsplit and one mask test per method;
+ *    deterministic.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -18936,13 +18956,33 @@ static int goal_reachable(hp *h, int32_t cell) {
   return 1;
 }
 
+static int32_t lowest_bit(uint64_t x) {
+  int32_t i = 0;
+  while (!(x >> i & 1u)) ++i;
+  return i;
+}
+
 static int push_frame(hp *h, int32_t cell, int32_t node) {
   if (!goap__grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
     return oom(h);
   hp_frame *f = &h->frames[h->nframes++];
   f->cell = cell;
   f->node = node;
-  f->mi = -1;
+  f->mi = f->mj = -1;
+  f->pass = 1;
+  f->gf = 0;
+  int32_t task = h->nodes[node].task;
+  if (h->tsplit && task >= 0 && h->tsplit[task]) { /* goal-first: which literals are false */
+    size_t nc = h->t->htn.nctasks;
+    uint64_t up = h->tsplit[(h->order == h->mids2 ? 2 * nc : nc) + (size_t)task];
+    int moves = 0; /* some literal that can move a method ahead is false */
+    for (; up && !moves; up &= up - 1) moves = goal_false(h, lowest_bit(up));
+    for (uint64_t sp = moves ? h->tsplit[task] : 0; sp; sp &= sp - 1) {
+      int32_t i = lowest_bit(sp);
+      if (goal_false(h, i)) f->gf |= (uint64_t)1 << i;
+    }
+    if (f->gf) f->pass = 0;
+  }
   f->bind0 = f->nbind = f->bnext = 0;
   f->m_nodes = h->nnodes;
   f->m_gargs = h->gargs.n;
@@ -18952,6 +18992,23 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
   f->m_pool = h->pool.n;
   f->lz = 0;
   return 1;
+}
+
+/* The position of frame f's next method in the task's list of nm (f->mj, f->pass advanced),
+ * or -1 when none is left: with gf, first the methods whose subtasks may make one of gf's
+ * goal literals (false when the task came up) true, then the others, each in list order. */
+static int32_t next_method(const hp *h, hp_frame *f, int32_t m0, int32_t nm) {
+  for (;;) {
+    if (++f->mj >= nm) {
+      if (f->pass) return -1;
+      f->pass = 1;
+      f->mj = 0;
+      if (nm == 0) return -1;
+    }
+    if (!f->gf) return f->mj;
+    int hit = (h->mgoal[h->order[m0 + f->mj]] & f->gf) != 0;
+    if (hit == (f->pass == 0)) return f->mj;
+  }
 }
 
 /* Tries the next alternative of the top frame (popping exhausted frames); 1 with *agenda set
@@ -18973,7 +19030,7 @@ static int advance(hp *h, int32_t *agenda) {
           h->sliced = 1;
           return 0;
         }
-        int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
+        int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mj];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
         int32_t *b = h->ub;
@@ -18997,8 +19054,10 @@ static int advance(hp *h, int32_t *agenda) {
       }
       goap__hp_join_drop(h, f);
       if (++f->mi >= nm) break;
+      if (!f->gf) f->mj = f->mi; /* the plain order (and the root's one network) */
+      else if (next_method(h, f, h->m0[tn->task], nm) < 0) break;
       h->pool.n = f->m_pool;
-      int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
+      int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mj];
       hp_net nt = net_of(t, m);
       int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
@@ -19182,6 +19241,8 @@ static void hp_free(hp *h) {
   goap__free(a, h->chash, h->cchash * sizeof *h->chash);
   goap__free(a, h->cgoal, h->ccgoal * sizeof *h->cgoal);
   goap__free(a, h->tgoal, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->tgoal);
+  goap__free(a, h->mgoal, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mgoal);
+  goap__free(a, h->tsplit, 3 * (t->htn.nctasks ? t->htn.nctasks : 1) * sizeof *h->tsplit);
   goap__free(a, h->rel, 64 * sizeof *h->rel);
   goap__free(a, h->trel, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->trel);
   goap__free(a, h->crel, h->ccrel * sizeof *h->crel);
@@ -19906,6 +19967,40 @@ int goap__hp_goal_reach(hp *h) {
         changed = 1;
       }
     }
+  }
+  /* the goal-first method order: per method the union of its subtasks' masks; per task (in
+   * tsplit) that of its methods', then for mids and for mids2 the literals that can move a
+   * method ahead of an earlier one (held by it, not by some method before it): when none of
+   * those is false, the goal-first order is the plain one */
+  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1, ns = 3 * (nc ? nc : 1);
+  h->mgoal = (uint64_t *)goap__alloc(h->a, nm * sizeof *h->mgoal);
+  h->tsplit = (uint64_t *)goap__alloc(h->a, ns * sizeof *h->tsplit);
+  if (!h->mgoal || !h->tsplit) return oom(h);
+  memset(h->mgoal, 0, nm * sizeof *h->mgoal);
+  memset(h->tsplit, 0, ns * sizeof *h->tsplit);
+  for (size_t c = 0; c < nc; ++c) {
+    uint64_t any = 0, pre1 = ~(uint64_t)0, pre2 = ~(uint64_t)0, up1 = 0, up2 = 0;
+    for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+      int32_t mid = h->mids[j];
+      const goap__px_method *pm = &t->htn.methods[mid];
+      uint64_t m = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        m |= h->tgoal[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
+      }
+      h->mgoal[mid] = m;
+      any |= m;
+    }
+    for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+      uint64_t m1 = h->mgoal[h->mids[j]], m2 = h->mgoal[h->mids2[j]];
+      up1 |= m1 & ~pre1;
+      up2 |= m2 & ~pre2;
+      pre1 &= m1;
+      pre2 &= m2;
+    }
+    h->tsplit[c] = up1 | up2 ? any : 0;
+    h->tsplit[nc + c] = up1;
+    h->tsplit[2 * nc + c] = up2;
   }
   return relevant_actions(h);
 }

@@ -1037,8 +1037,10 @@ TEST(second_search_bounds_recursion_only) {
 TEST(tasks_that_cannot_reach_the_goal_are_pruned) {
   /* top's first method m-wrong only sets bits (work): no action under it adds (g). Its
    * subtask is pruned at once (g is false and nothing left on the agenda adds it), not after
-   * walking the 2^12 sets of bits: the :htn, m-wrong, m-right. With a goal no action adds
-   * ((h)), the first compound task is pruned, not cut: one round, no plan. */
+   * walking the 2^12 sets of bits: the :htn, m-wrong, m-right with b0. (Both methods may make
+   * a false goal literal true, (on b0) and (g), so the goal-first method order keeps the
+   * domain's.) With a goal no action adds ((h)), the first compound task is pruned, not cut:
+   * one round, no plan. */
   char prob[1024];
   const char dom[] =
       "(define (domain d) (:types bit) (:predicates (on ?b - bit) (g) (h))\n"
@@ -1046,15 +1048,15 @@ TEST(tasks_that_cannot_reach_the_goal_are_pruned) {
       " (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))\n"
       " (:action finish :parameters () :effect (g))\n"
       " (:method m-wrong :parameters () :task (top) :ordered-subtasks (work))\n"
-      " (:method m-right :parameters () :task (top) :ordered-subtasks (finish))\n"
+      " (:method m-right :parameters (?b - bit) :task (top) :ordered-subtasks (and (finish) (set ?b)))\n"
       " (:method m-w1 :parameters (?b - bit) :task (work) :ordered-subtasks (and (set ?b) (work)))\n"
       " (:method m-w2 :parameters () :task (work) :ordered-subtasks ()))\n";
   for (int goal = 0; goal < 2; ++goal) {
     size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain d) (:objects");
     for (int i = 0; i < 12; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " b%d", i);
     k += (size_t)snprintf(prob + k, sizeof prob - k,
-                          " - bit) (:htn :ordered-subtasks (top)) (:init) (:goal (%s)))\n",
-                          goal == 0 ? "g" : "h");
+                          " - bit) (:htn :ordered-subtasks (top)) (:init) (:goal %s))\n",
+                          goal == 0 ? "(and (g) (on b0))" : "(h)");
     REQUIRE(k < sizeof prob);
     goap_pddl_task *t = parse_text(dom, prob);
     REQUIRE(t);
@@ -1069,7 +1071,7 @@ TEST(tasks_that_cannot_reach_the_goal_are_pruned) {
       CHECK_EQ_INT(s.steps, 3);
       char *text = plan_text(t, p);
       REQUIRE(text != NULL);
-      CHECK(starts_with(text, "==>\n0 finish\nroot 1\n1 top -> m-right 0\n"));
+      CHECK(starts_with(text, "==>\n0 finish\n1 set b0\nroot 2\n2 top -> m-right 0 1\n"));
       free(text);
     } else {
       CHECK_EQ_INT(st, GOAP_NO_PLAN);
@@ -1079,6 +1081,63 @@ TEST(tasks_that_cannot_reach_the_goal_are_pruned) {
     goap_hddl_plan_destroy(p);
     goap_pddl_destroy(t);
   }
+}
+
+TEST(methods_that_may_reach_a_false_goal_literal_come_first) {
+  /* Hiking in small: each hop's walk_all lets any number of couples walk, its do-nothing
+   * method m-stay first (in domain order and fewest steps first alike). A couple left behind
+   * can never catch up and the goal is only checked at the end, so the plain order walks
+   * through which couples stay where (1801 steps at 6 hops and 4 couples). The goal-first
+   * order tries m-walk first while some (at c p6) is false (m-stay can make none true): every
+   * couple walks each hop at once. 31 steps: the :htn, per hop 4 walks and m-stay at the end
+   * (6 * 5). */
+  char prob[2048];
+  const char dom[] =
+      "(define (domain hk) (:types cpl place)\n"
+      " (:predicates (at ?c - cpl ?p - place) (road ?p ?q - place))\n"
+      " (:task walk_all :parameters (?from ?to - place))\n"
+      " (:action walk :parameters (?c - cpl ?from ?to - place)\n"
+      "  :precondition (and (at ?c ?from) (road ?from ?to))\n"
+      "  :effect (and (at ?c ?to) (not (at ?c ?from))))\n"
+      " (:method m-stay :parameters (?from ?to - place) :task (walk_all ?from ?to)\n"
+      "  :ordered-subtasks ())\n"
+      " (:method m-walk :parameters (?c - cpl ?from ?to - place) :task (walk_all ?from ?to)\n"
+      "  :ordered-subtasks (and (walk ?c ?from ?to) (walk_all ?from ?to))))\n";
+  enum { HOPS = 6, CPLS = 4 };
+  size_t k = (size_t)snprintf(prob, sizeof prob, "(define (problem q) (:domain hk) (:objects");
+  for (int i = 0; i < CPLS; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " c%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - cpl");
+  for (int i = 0; i <= HOPS; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " p%d", i);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, " - place) (:htn :ordered-subtasks (and");
+  for (int i = 0; i < HOPS; ++i)
+    k += (size_t)snprintf(prob + k, sizeof prob - k, " (walk_all p%d p%d)", i, i + 1);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, ")) (:init");
+  for (int i = 0; i < CPLS; ++i) k += (size_t)snprintf(prob + k, sizeof prob - k, " (at c%d p0)", i);
+  for (int i = 0; i < HOPS; ++i)
+    k += (size_t)snprintf(prob + k, sizeof prob - k, " (road p%d p%d)", i, i + 1);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, ") (:goal (and");
+  for (int i = 0; i < CPLS; ++i)
+    k += (size_t)snprintf(prob + k, sizeof prob - k, " (at c%d p%d)", i, HOPS);
+  k += (size_t)snprintf(prob + k, sizeof prob - k, ")))\n");
+  REQUIRE(k < sizeof prob);
+  goap_pddl_task *t = parse_text(dom, prob);
+  REQUIRE(t);
+  goap_hddl_options ho;
+  memset(&ho, 0, sizeof ho);
+  ho.search = GOAP_HDDL_SEARCH_DFS;
+  ho.max_steps = 200;
+  goap_hddl_plan *p = NULL;
+  goap_hddl_stats s;
+  REQUIRE(goap_hddl_solve(t, &ho, &p, &s) == GOAP_OK);
+  CHECK_EQ_INT(s.steps, 31);
+  CHECK_EQ_INT(goap_hddl_plan_length(p), HOPS * CPLS);
+  char *text = plan_text(t, p);
+  REQUIRE(text != NULL);
+  CHECK(starts_with(text, "==>\n0 walk c0 p0 p1\n1 walk c1 p0 p1\n2 walk c2 p0 p1\n"
+                          "3 walk c3 p0 p1\n4 walk c0 p1 p2\n"));
+  free(text);
+  goap_hddl_plan_destroy(p);
+  goap_pddl_destroy(t);
 }
 
 TEST(relaxed_goal_test_follows_preconditions_of_achievers) {
@@ -1518,6 +1577,7 @@ TEST_MAIN(TEST_ENTRY(left_recursive_transport_terminates_with_a_valid_plan),
           TEST_ENTRY(one_method_order_one_search),
           TEST_ENTRY(second_search_bounds_recursion_only),
           TEST_ENTRY(tasks_that_cannot_reach_the_goal_are_pruned),
+          TEST_ENTRY(methods_that_may_reach_a_false_goal_literal_come_first),
           TEST_ENTRY(relaxed_goal_test_follows_preconditions_of_achievers),
           TEST_ENTRY(forall_in_an_action_a_method_and_the_goal),
           TEST_ENTRY(forall_instances_nesting_shadowing_and_empty_types),

@@ -66,6 +66,17 @@
  *    cannot repeat costs no round; it runs when the orders differ. When they do not but some
  *    method has such a subtask, the one search bounds recursion only: a round of it holds
  *    the same round under the usual depth, explored in the same order.
+ *  - Goal-first method order (only with a :goal; both depth-first searches): when a compound
+ *    task's methods differ in the goal literals (the first 64) their subtasks may make true
+ *    (mgoal: the union of the subtasks' tgoal, arguments ignored), push_frame notes which of
+ *    those are false in the state the task comes up in (gf); the frame then tries, in its
+ *    order above, first the methods that may make one of them true, then the others
+ *    (next_method). A do-nothing method then comes after one that can still make progress
+ *    (Hiking's walk_everyone). Only the order changes, so completeness and each round's
+ *    bound are unchanged; per choice point it costs nothing when no literal that could move
+ *    a method ahead of an earlier one is false (tsplit's second and third parts, per order),
+ *    else one goal-literal test per bit of tsplit and one mask test per method;
+ *    deterministic.
  *  - Budgets: max_steps (method and binding tries, over all rounds and both searches; the
  *    joins may look at HP_WORK_PER_STEP candidates per step in total, every candidate atom
  *    counting, so enumerating bindings cannot run unbounded either), max_ms (checked every 256 steps and
@@ -406,13 +417,33 @@ static int goal_reachable(hp *h, int32_t cell) {
   return 1;
 }
 
+static int32_t lowest_bit(uint64_t x) {
+  int32_t i = 0;
+  while (!(x >> i & 1u)) ++i;
+  return i;
+}
+
 static int push_frame(hp *h, int32_t cell, int32_t node) {
   if (!goap__grow(h->a, (void **)&h->frames, &h->cframes, h->nframes + 1, sizeof *h->frames))
     return oom(h);
   hp_frame *f = &h->frames[h->nframes++];
   f->cell = cell;
   f->node = node;
-  f->mi = -1;
+  f->mi = f->mj = -1;
+  f->pass = 1;
+  f->gf = 0;
+  int32_t task = h->nodes[node].task;
+  if (h->tsplit && task >= 0 && h->tsplit[task]) { /* goal-first: which literals are false */
+    size_t nc = h->t->htn.nctasks;
+    uint64_t up = h->tsplit[(h->order == h->mids2 ? 2 * nc : nc) + (size_t)task];
+    int moves = 0; /* some literal that can move a method ahead is false */
+    for (; up && !moves; up &= up - 1) moves = goal_false(h, lowest_bit(up));
+    for (uint64_t sp = moves ? h->tsplit[task] : 0; sp; sp &= sp - 1) {
+      int32_t i = lowest_bit(sp);
+      if (goal_false(h, i)) f->gf |= (uint64_t)1 << i;
+    }
+    if (f->gf) f->pass = 0;
+  }
   f->bind0 = f->nbind = f->bnext = 0;
   f->m_nodes = h->nnodes;
   f->m_gargs = h->gargs.n;
@@ -422,6 +453,23 @@ static int push_frame(hp *h, int32_t cell, int32_t node) {
   f->m_pool = h->pool.n;
   f->lz = 0;
   return 1;
+}
+
+/* The position of frame f's next method in the task's list of nm (f->mj, f->pass advanced),
+ * or -1 when none is left: with gf, first the methods whose subtasks may make one of gf's
+ * goal literals (false when the task came up) true, then the others, each in list order. */
+static int32_t next_method(const hp *h, hp_frame *f, int32_t m0, int32_t nm) {
+  for (;;) {
+    if (++f->mj >= nm) {
+      if (f->pass) return -1;
+      f->pass = 1;
+      f->mj = 0;
+      if (nm == 0) return -1;
+    }
+    if (!f->gf) return f->mj;
+    int hit = (h->mgoal[h->order[m0 + f->mj]] & f->gf) != 0;
+    if (hit == (f->pass == 0)) return f->mj;
+  }
 }
 
 /* Tries the next alternative of the top frame (popping exhausted frames); 1 with *agenda set
@@ -443,7 +491,7 @@ static int advance(hp *h, int32_t *agenda) {
           h->sliced = 1;
           return 0;
         }
-        int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
+        int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mj];
         size_t w = (size_t)net_of(t, m).nparams;
         h->pool.n = f->bind0 + f->nbind * w;
         int32_t *b = h->ub;
@@ -467,8 +515,10 @@ static int advance(hp *h, int32_t *agenda) {
       }
       goap__hp_join_drop(h, f);
       if (++f->mi >= nm) break;
+      if (!f->gf) f->mj = f->mi; /* the plain order (and the root's one network) */
+      else if (next_method(h, f, h->m0[tn->task], nm) < 0) break;
       h->pool.n = f->m_pool;
-      int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mi];
+      int32_t m = tn->task == HP_ROOT ? -1 : h->order[h->m0[tn->task] + f->mj];
       hp_net nt = net_of(t, m);
       int32_t *b = h->ub;
       for (int i = 0; i < nt.nparams; ++i) b[i] = -1;
@@ -652,6 +702,8 @@ static void hp_free(hp *h) {
   goap__free(a, h->chash, h->cchash * sizeof *h->chash);
   goap__free(a, h->cgoal, h->ccgoal * sizeof *h->cgoal);
   goap__free(a, h->tgoal, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->tgoal);
+  goap__free(a, h->mgoal, (t->htn.nmethods ? t->htn.nmethods : 1) * sizeof *h->mgoal);
+  goap__free(a, h->tsplit, 3 * (t->htn.nctasks ? t->htn.nctasks : 1) * sizeof *h->tsplit);
   goap__free(a, h->rel, 64 * sizeof *h->rel);
   goap__free(a, h->trel, (t->htn.nctasks + t->nschemas + 1) * sizeof *h->trel);
   goap__free(a, h->crel, h->ccrel * sizeof *h->crel);

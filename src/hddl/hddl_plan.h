@@ -39,7 +39,12 @@ typedef struct hp_node {
 typedef struct hp_frame {
   int32_t cell;        /* the agenda cell of the task (-1: the root) */
   int32_t node;
-  int32_t mi;          /* position in the task's method list, -1 before the first */
+  int32_t mi;          /* methods tried so far, less one (-1 before the first) */
+  int32_t mj;          /* the current method's position in the task's method list */
+  int32_t pass;        /* goal-first order: 0 the methods that may make a goal literal in gf
+                          true, 1 the others (gf == 0: one pass, starting at 1) */
+  uint64_t gf;         /* the goal literals false when the frame was pushed that some of
+                          the task's methods may make true (tsplit); 0: the plain order */
   size_t bind0, nbind, bnext; /* the current method's bindings in pool */
   size_t m_nodes, m_gargs, m_cells, m_seq, m_undo, m_pool;
   size_t lz;           /* 0, or the current method's lazy join state at 1 + its offset (hddl_join.c) */
@@ -90,6 +95,10 @@ typedef struct hp {
   size_t ccgoal;
   uint64_t *tgoal;     /* per compound task: the goal literals its decompositions could make
                           true; per action (after the tasks): those its effects could */
+  uint64_t *mgoal;     /* per method: the goal literals its subtasks could make true (tgoal) */
+  uint64_t *tsplit;    /* 3 per compound task: the union of its methods' mgoal (0 when the
+                          order can never change); then per task, for mids and for mids2,
+                          the literals that can move a method ahead of an earlier one */
   /* the relaxed goal test (goal_reach; rel == NULL: off) */
   int32_t *rel;        /* the goal-relevant actions (at most 64): bit j of the masks is rel[j] */
   int nrel;

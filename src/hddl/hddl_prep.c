@@ -361,6 +361,40 @@ int goap__hp_goal_reach(hp *h) {
       }
     }
   }
+  /* the goal-first method order: per method the union of its subtasks' masks; per task (in
+   * tsplit) that of its methods', then for mids and for mids2 the literals that can move a
+   * method ahead of an earlier one (held by it, not by some method before it): when none of
+   * those is false, the goal-first order is the plain one */
+  size_t nm = t->htn.nmethods ? t->htn.nmethods : 1, ns = 3 * (nc ? nc : 1);
+  h->mgoal = (uint64_t *)goap__alloc(h->a, nm * sizeof *h->mgoal);
+  h->tsplit = (uint64_t *)goap__alloc(h->a, ns * sizeof *h->tsplit);
+  if (!h->mgoal || !h->tsplit) return oom(h);
+  memset(h->mgoal, 0, nm * sizeof *h->mgoal);
+  memset(h->tsplit, 0, ns * sizeof *h->tsplit);
+  for (size_t c = 0; c < nc; ++c) {
+    uint64_t any = 0, pre1 = ~(uint64_t)0, pre2 = ~(uint64_t)0, up1 = 0, up2 = 0;
+    for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+      int32_t mid = h->mids[j];
+      const goap__px_method *pm = &t->htn.methods[mid];
+      uint64_t m = 0;
+      for (int32_t st = pm->step0; st < pm->step0 + pm->nsteps; ++st) {
+        int32_t task = t->htn.steps[st].task;
+        m |= h->tgoal[task >= 0 ? (size_t)task : nc + (size_t)(-task - 1)];
+      }
+      h->mgoal[mid] = m;
+      any |= m;
+    }
+    for (int32_t j = h->m0[c]; j < h->m0[c + 1]; ++j) {
+      uint64_t m1 = h->mgoal[h->mids[j]], m2 = h->mgoal[h->mids2[j]];
+      up1 |= m1 & ~pre1;
+      up2 |= m2 & ~pre2;
+      pre1 &= m1;
+      pre2 &= m2;
+    }
+    h->tsplit[c] = up1 | up2 ? any : 0;
+    h->tsplit[nc + c] = up1;
+    h->tsplit[2 * nc + c] = up2;
+  }
   return relevant_actions(h);
 }
 
