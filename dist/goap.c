@@ -16810,7 +16810,7 @@ static int hb_offer(goap__hb *b, hp *h, hb_sn *x, const int32_t *diff, uint32_t 
     if (gf) return 1;
   } else if (b->cells[x->agenda].cost == HB_INF) {
     return 1;
-  } else {
+  } else if (b->gw) { /* no words, no table (gm NULL) */
     const uint64_t *m = b->gm + (size_t)x->agenda * (size_t)b->gw;
     for (int w = 0; w < b->gw; ++w)
       if (fmask[w] & ~m[w]) return 1; /* a false goal literal no task left can make true */
