@@ -16278,9 +16278,10 @@ void goap__hg_free(goap__hg *g, const goap_allocator *a);
 /* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
 typedef struct goap__rc goap__rc;
 /* Grounds the RC model from hp's initial state (*work: bindings tried and references made,
- * also when it gives up). NULL with h->st: GOAP_TOO_LARGE (over its
- * bounds or the time limit: use another heuristic) or GOAP_OUT_OF_MEMORY. */
-goap__rc *goap__rc_new(hp *h, uint64_t *work);
+ * also when it gives up), with at most max_ops operators (0: the module's own bound, 2^18).
+ * NULL with h->st: GOAP_TOO_LARGE (over its bounds or the time limit: use another heuristic)
+ * or GOAP_OUT_OF_MEMORY. */
+goap__rc *goap__rc_new(hp *h, size_t max_ops, uint64_t *work);
 void goap__rc_free(goap__rc *r, const goap_allocator *a);
 size_t goap__rc_ops(const goap__rc *r);
 /* The work since the last load: operator preconditions visited, and facts and operators
@@ -16383,6 +16384,13 @@ struct goap__hb {
  * about 3 ns, a depth-first step 0.5 to 1.4 us; 32 before, which gave the best-first search a
  * sixth of the CPU it was meant to). */
 #define HB_RC_PER_STEP 256u
+
+/* GOAP_HDDL_H_AUTO takes RC only when its grounding has at most this many operators: an RC
+ * evaluation visits them all, and above this the TDG bound's cheap nodes win (generated
+ * Transport 40: 151,480 operators, RC 14,472 nodes in 7.3 s of CPU, TDG 356,754 nodes in
+ * 0.72 s; Logistics-Learned 32: 257,292 operators, unsolved at 10 s with RC, 7.4 s with TDG);
+ * the shared problems that RC helps ground at most 35,000 (Freecell-Learned 32,146). */
+#define HB_RC_AUTO_OPS ((size_t)1 << 16)
 
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
@@ -17012,7 +17020,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
     b->started = 1;
     if (b->heur != GOAP_HDDL_H_TDG) { /* RC unless its grounding is too large */
       uint64_t work = 0;
-      b->rc = goap__rc_new(h, &work);
+      b->rc = goap__rc_new(h, b->heur == GOAP_HDDL_H_AUTO ? HB_RC_AUTO_OPS : 0, &work);
       b->extra += work / HB_RC_PER_STEP;
       if (!b->rc && h->st != GOAP_TOO_LARGE) return 0;
       h->st = GOAP_OK;
@@ -17049,6 +17057,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
 #undef HB_INF
 #undef HB_GW_MAX
 #undef HB_RC_PER_STEP
+#undef HB_RC_AUTO_OPS
 
 /* ==== src/hddl/hddl_gach.c ==== */
 /*
@@ -20107,7 +20116,7 @@ int goap__hp_recursion(hp *h, uint64_t **out, int *free_nest) {
  *    only when a cost drops: once per true atom, once per effect of an operator firing, and
  *    each operator fires once); a load allocates only to map atoms the search interned since
  *    the last one. Grounding
- *    is bounded (RC_MAX_OPS operators, RC_MAX_POOL fact references, RC_MAX_TRIES bindings
+ *    is bounded (RC_MAX_OPS operators or the caller's fewer, RC_MAX_POOL fact references, RC_MAX_TRIES bindings
  *    tried): beyond, goap__rc_new gives up (GOAP_TOO_LARGE) and the search uses the TDG bound.
  *  - Deterministic: grounding follows the domain's order, the queue's ties go to the lower fact
  *    id. Nothing here prints. goap__hp_slice (the turn lengths of goap_hddl_solve) lives here
@@ -20128,6 +20137,7 @@ struct goap__rc {
   goap__px_tset atoms;   /* (pred, args): the atom facts */
   goap__px_tset tasks;   /* (task code as hp_node.task, args): the done facts */
   size_t natoms, ntasks, nfacts, nops;
+  size_t max_ops; /* operators the grounding may make: RC_MAX_OPS or the caller's fewer */
   uint8_t *ocost;        /* per operator: 1 an action, 0 a method */
   size_t cocost;
   goap__px_ivec pre0, pre, eff0, eff; /* per operator: [pre0[o], pre0[o + 1]) in pre, same for eff */
@@ -20183,7 +20193,7 @@ static int32_t rc_ref_atom(goap__rc *r, hp *h, int32_t pred, const int32_t *args
 
 /* Ends an operator whose preconditions are tmp and effects eff's tail since eff_mark. */
 static int rc_emit(goap__rc *r, hp *h, uint8_t cost) {
-  if (r->nops >= RC_MAX_OPS || r->pre.n + r->tmp.n > RC_MAX_POOL) {
+  if (r->nops >= r->max_ops || r->pre.n + r->tmp.n > RC_MAX_POOL) {
     h->st = GOAP_TOO_LARGE;
     return 0;
   }
@@ -20523,7 +20533,7 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   goap__free(a, r, sizeof *r);
 }
 
-goap__rc *goap__rc_new(hp *h, uint64_t *work) {
+goap__rc *goap__rc_new(hp *h, size_t max_ops, uint64_t *work) {
   const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   goap__rc *r = (goap__rc *)goap__alloc(a, sizeof *r);
@@ -20532,6 +20542,7 @@ goap__rc *goap__rc_new(hp *h, uint64_t *work) {
     return NULL;
   }
   memset(r, 0, sizeof *r);
+  r->max_ops = max_ops && max_ops < RC_MAX_OPS ? max_ops : RC_MAX_OPS;
   r->maxp = h->maxp > 64 ? h->maxp : 64;
   r->nfluent = t->npreds ? t->npreds : 1;
   *work = 0;

@@ -134,6 +134,13 @@ struct goap__hb {
  * sixth of the CPU it was meant to). */
 #define HB_RC_PER_STEP 256u
 
+/* GOAP_HDDL_H_AUTO takes RC only when its grounding has at most this many operators: an RC
+ * evaluation visits them all, and above this the TDG bound's cheap nodes win (generated
+ * Transport 40: 151,480 operators, RC 14,472 nodes in 7.3 s of CPU, TDG 356,754 nodes in
+ * 0.72 s; Logistics-Learned 32: 257,292 operators, unsolved at 10 s with RC, 7.4 s with TDG);
+ * the shared problems that RC helps ground at most 35,000 (Freecell-Learned 32,146). */
+#define HB_RC_AUTO_OPS ((size_t)1 << 16)
+
 static int hb_oom(hp *h) {
   h->st = GOAP_OUT_OF_MEMORY;
   return 0;
@@ -762,7 +769,7 @@ int goap__hb_turn(goap__hb *b, hp *h) {
     b->started = 1;
     if (b->heur != GOAP_HDDL_H_TDG) { /* RC unless its grounding is too large */
       uint64_t work = 0;
-      b->rc = goap__rc_new(h, &work);
+      b->rc = goap__rc_new(h, b->heur == GOAP_HDDL_H_AUTO ? HB_RC_AUTO_OPS : 0, &work);
       b->extra += work / HB_RC_PER_STEP;
       if (!b->rc && h->st != GOAP_TOO_LARGE) return 0;
       h->st = GOAP_OK;

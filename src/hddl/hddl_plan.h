@@ -246,9 +246,10 @@ void goap__hg_free(goap__hg *g, const goap_allocator *a);
 /* hddl_rc.c: the relaxed-composition heuristic (its invariants there). */
 typedef struct goap__rc goap__rc;
 /* Grounds the RC model from hp's initial state (*work: bindings tried and references made,
- * also when it gives up). NULL with h->st: GOAP_TOO_LARGE (over its
- * bounds or the time limit: use another heuristic) or GOAP_OUT_OF_MEMORY. */
-goap__rc *goap__rc_new(hp *h, uint64_t *work);
+ * also when it gives up), with at most max_ops operators (0: the module's own bound, 2^18).
+ * NULL with h->st: GOAP_TOO_LARGE (over its bounds or the time limit: use another heuristic)
+ * or GOAP_OUT_OF_MEMORY. */
+goap__rc *goap__rc_new(hp *h, size_t max_ops, uint64_t *work);
 void goap__rc_free(goap__rc *r, const goap_allocator *a);
 size_t goap__rc_ops(const goap__rc *r);
 /* The work since the last load: operator preconditions visited, and facts and operators

@@ -46,7 +46,7 @@
  *    only when a cost drops: once per true atom, once per effect of an operator firing, and
  *    each operator fires once); a load allocates only to map atoms the search interned since
  *    the last one. Grounding
- *    is bounded (RC_MAX_OPS operators, RC_MAX_POOL fact references, RC_MAX_TRIES bindings
+ *    is bounded (RC_MAX_OPS operators or the caller's fewer, RC_MAX_POOL fact references, RC_MAX_TRIES bindings
  *    tried): beyond, goap__rc_new gives up (GOAP_TOO_LARGE) and the search uses the TDG bound.
  *  - Deterministic: grounding follows the domain's order, the queue's ties go to the lower fact
  *    id. Nothing here prints. goap__hp_slice (the turn lengths of goap_hddl_solve) lives here
@@ -67,6 +67,7 @@ struct goap__rc {
   goap__px_tset atoms;   /* (pred, args): the atom facts */
   goap__px_tset tasks;   /* (task code as hp_node.task, args): the done facts */
   size_t natoms, ntasks, nfacts, nops;
+  size_t max_ops; /* operators the grounding may make: RC_MAX_OPS or the caller's fewer */
   uint8_t *ocost;        /* per operator: 1 an action, 0 a method */
   size_t cocost;
   goap__px_ivec pre0, pre, eff0, eff; /* per operator: [pre0[o], pre0[o + 1]) in pre, same for eff */
@@ -122,7 +123,7 @@ static int32_t rc_ref_atom(goap__rc *r, hp *h, int32_t pred, const int32_t *args
 
 /* Ends an operator whose preconditions are tmp and effects eff's tail since eff_mark. */
 static int rc_emit(goap__rc *r, hp *h, uint8_t cost) {
-  if (r->nops >= RC_MAX_OPS || r->pre.n + r->tmp.n > RC_MAX_POOL) {
+  if (r->nops >= r->max_ops || r->pre.n + r->tmp.n > RC_MAX_POOL) {
     h->st = GOAP_TOO_LARGE;
     return 0;
   }
@@ -462,7 +463,7 @@ void goap__rc_free(goap__rc *r, const goap_allocator *a) {
   goap__free(a, r, sizeof *r);
 }
 
-goap__rc *goap__rc_new(hp *h, uint64_t *work) {
+goap__rc *goap__rc_new(hp *h, size_t max_ops, uint64_t *work) {
   const goap__px_task_core *t = h->t;
   const goap_allocator *a = h->a;
   goap__rc *r = (goap__rc *)goap__alloc(a, sizeof *r);
@@ -471,6 +472,7 @@ goap__rc *goap__rc_new(hp *h, uint64_t *work) {
     return NULL;
   }
   memset(r, 0, sizeof *r);
+  r->max_ops = max_ops && max_ops < RC_MAX_OPS ? max_ops : RC_MAX_OPS;
   r->maxp = h->maxp > 64 ? h->maxp : 64;
   r->nfluent = t->npreds ? t->npreds : 1;
   *work = 0;

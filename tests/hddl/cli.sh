@@ -122,6 +122,20 @@ out_has "rc: no plan line" "; no plan: no decomposition of the task network is e
 err_has "rc: one node, a dead end" " 1 best-first node, found by none, heuristic rc (h dead end, "
 expect_rc "tdg does not" 1 hddl "$DIR/transport.hddl" "$DIR/transport-2.hddl" --search bfs --heuristic tdg --max-nodes 100000
 out_has "tdg: node cap line" "; no plan: memory limit reached (the best-first search's node cap, --max-nodes)"
+# auto takes RC only when its grounding has at most 2^16 operators (hddl_bfs.c HB_RC_AUTO_OPS):
+# 96 places, all joined by roads, and 4 trucks ground 74,116 (drives and get_to's methods)
+{
+  printf '(define (problem tiny-transport-wide) (:domain tiny-transport)\n  (:objects'
+  for i in $(seq 1 96); do printf ' l%d' "$i"; done
+  printf ' - place t1 t2 t3 t4 - truck p1 - parcel)\n  (:htn :ordered-subtasks (deliver p1 l2))\n'
+  printf '  (:init (at p1 l1) (at t1 l1) (at t2 l1) (at t3 l1) (at t4 l1)'
+  for i in $(seq 1 96); do for j in $(seq 1 96); do [ "$i" != "$j" ] && printf ' (road l%d l%d)' "$i" "$j"; done; done
+  printf '))\n'
+} > "$TMP/wide-transport.hddl"
+expect_rc "rc: a large grounding" 0 hddl "$DIR/transport.hddl" "$TMP/wide-transport.hddl" --search bfs --heuristic rc --stats
+err_has "rc: 74,116 operators" ", heuristic rc (h 5, 74116 RC operators), "
+expect_rc "auto: tdg past 2^16 operators" 0 hddl "$DIR/transport.hddl" "$TMP/wide-transport.hddl" --search bfs --stats
+err_has "auto: tdg named" ", heuristic tdg (h "
 expect_rc "bad --heuristic" 2 hddl "$DIR/transport.hddl" "$DIR/transport-1.hddl" --heuristic ff
 err_has "bad --heuristic message" "--heuristic needs auto, tdg or rc, not 'ff'"
 
