@@ -20205,19 +20205,8 @@ static int rc_emit(goap__rc *r, hp *h, uint8_t cost) {
          goap__px_ipush(h->a, &r->eff0, (int32_t)r->eff.n);
 }
 
-static int rc_static_holds(const hp *h, const goap__px_lit *l, const int32_t *g) {
-  int v;
-  if (l->pred == PX_EQ) {
-    v = g[0] == g[1];
-  } else {
-    int32_t e = goap__px_tset_find(&h->atoms, l->pred, g, h->t->preds[l->pred].arity);
-    v = e >= 0 && h->truth[e];
-  }
-  return l->neg ? !v : v;
-}
-
 static int rc_lit_holds(const goap__rc *r, const hp *h, const goap__px_lit *l, const int32_t *g) {
-  if (l->pred == PX_EQ || !r->fluent[l->pred]) return rc_static_holds(h, l, g);
+  if (l->pred == PX_EQ || !r->fluent[l->pred]) return goap__hp_lit_holds(h, l, g);
   return goap__px_tset_find(&r->reach, l->pred, g, h->t->preds[l->pred].arity) >= 0;
 }
 
@@ -20249,7 +20238,7 @@ static int rc_action(goap__rc *r, hp *h, int32_t k, int32_t s, const int32_t *ar
     int n = rc_ground_lit(h, l, args, g);
     if (l->kind == PX_LIT_PRE) {
       if (l->pred == PX_EQ || !r->fluent[l->pred]) {
-        if (!rc_static_holds(h, l, g)) {
+        if (!goap__hp_lit_holds(h, l, g)) {
           r->eff.n = em;
           return 1;
         }
