@@ -84,8 +84,10 @@ static void plan_and_check(const goap_pddl_task *t) {
   goap_planner_destroy(p);
 }
 
-/* goap_pddl_symmetry: succeeds, is cached (same pointer twice) and has the slot shape of
- * goap_symmetry_class: ids in range, every variable and action in at most one slot. */
+/* goap_pddl_symmetry: succeeds, is cached (same pointer twice) and has the shape of
+ * goap_symmetry: at least one class or generator (a symmetry made of generators alone, no
+ * class, is valid), class slots with ids in range, every variable and action in at most one
+ * slot, generator pairs in range; and goap_symmetry_check accepts it for the task's goal. */
 static void symmetry_check(goap_pddl_task *t) {
   const goap_domain *d = goap_pddl_domain(t);
   const goap_symmetry *s = NULL, *s2 = NULL;
@@ -96,7 +98,8 @@ static void symmetry_check(goap_pddl_task *t) {
   if (!s) return;
   seen = (unsigned char *)calloc((size_t)nv + (size_t)na + 1, 1);
   if (!seen) return;
-  if (s->class_count < 1) __builtin_trap();
+  if (s->class_count < 0 || s->generator_count < 0 || s->class_count + s->generator_count < 1)
+    __builtin_trap();
   for (c = 0; c < s->class_count; ++c) {
     const goap_symmetry_class *k = &s->classes[c];
     if (k->members < 2 || k->slot_vars < 1 || k->slot_actions < 0) __builtin_trap();
@@ -110,6 +113,19 @@ static void symmetry_check(goap_pddl_task *t) {
     }
   }
   free(seen);
+  for (c = 0; c < s->generator_count; ++c) {
+    const goap_symmetry_generator *g = &s->generators[c];
+    if (g->var_count < 1 || g->action_count < 0) __builtin_trap();
+    for (i = 0; i < 2 * g->var_count; ++i)
+      if (g->vars[i] < 0 || g->vars[i] >= nv) __builtin_trap();
+    for (i = 0; i < 2 * g->action_count; ++i)
+      if (g->actions[i] < 0 || g->actions[i] >= na) __builtin_trap();
+  }
+  {
+    int want_count = 0;
+    const goap_cond *want = goap_pddl_goal(t, &want_count);
+    if (goap_symmetry_check(d, s, want, want_count) != GOAP_OK) __builtin_trap();
+  }
 }
 
 /* The same texts read as HDDL (GOAP_PDDL_HTN): a load error has a sound diagnostic; an HTN
